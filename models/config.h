@@ -1,0 +1,199 @@
+/* The typed configuration of one scenario, as every model reads it: plain data in SI units,
+ * filled by scenarios/ from YAML and owned by the scenario (models hold const pointers).
+ * Each struct keeps the location of its mapping so later checks can point at the input. */
+#ifndef ST_MODELS_CONFIG_H
+#define ST_MODELS_CONFIG_H
+
+#include <stdint.h>
+
+#include "models/gpu.h"
+#include "models/llm.h"
+#include "sim/err.h"
+
+typedef enum st_cooling_kind { ST_COOLING_AIR, ST_COOLING_LIQUID } st_cooling_kind;
+typedef enum st_topology {
+    ST_TOPO_SPINE_LEAF,
+    ST_TOPO_RAIL_OPTIMIZED,
+    ST_TOPO_FAT_TREE_3
+} st_topology;
+typedef enum st_transport { ST_TRANSPORT_ROCE_V2, ST_TRANSPORT_INFINIBAND } st_transport;
+typedef enum st_routing { ST_ROUTING_ECMP, ST_ROUTING_ADAPTIVE } st_routing;
+typedef enum st_tier_kind {
+    ST_TIER_NVME_OF,
+    ST_TIER_PARALLEL_FS,
+    ST_TIER_OBJECT,
+    ST_TIER_LOCAL_NVME
+} st_tier_kind;
+typedef enum st_precision { ST_PREC_BF16, ST_PREC_FP8 } st_precision;
+typedef enum st_recompute {
+    ST_RECOMPUTE_NONE,
+    ST_RECOMPUTE_SELECTIVE,
+    ST_RECOMPUTE_FULL
+} st_recompute;
+typedef enum st_ckpt_mode { ST_CKPT_SYNC, ST_CKPT_ASYNC, ST_CKPT_TWO_STAGE } st_ckpt_mode;
+typedef enum st_trace_format {
+    ST_TRACE_PHILLY,
+    ST_TRACE_HELIOS,
+    ST_TRACE_CSV
+} st_trace_format;
+typedef enum st_delivery { ST_DELIVERY_ON_PREM, ST_DELIVERY_BARE_METAL, ST_DELIVERY_CLOUD } st_delivery;
+
+typedef struct st_node_cfg {
+    double base_power_w;  /* CPUs, NICs, fans, drives: all but the GPUs */
+    double host_memory_bytes;
+    double pcie_bw;       /* per GPU, host <-> GPU, bytes/s */
+} st_node_cfg;
+
+typedef struct st_rack_cfg {
+    int64_t nodes_per_rack;
+    double feed_voltage_v;
+    int feed_phases;
+    double power_factor;
+    double breaker_a;
+    double distribution_resistance_ohm;
+    st_cooling_kind cooling;
+    double cooling_capacity_w;
+    double liquid_fraction;  /* share of heat taken by the liquid loop, 0..1 */
+    double coolant_supply_c;
+    double air_supply_c;
+    st_loc loc;
+} st_rack_cfg;
+
+typedef struct st_facility_cfg {
+    double power_capacity_w;  /* 0 = not stated */
+    double ramp_limit_w_per_s; /* 0 = not stated */
+    st_loc loc;
+} st_facility_cfg;
+
+#define ST_MAX_TIERS_OVERSUB 3
+typedef struct st_fabric_cfg {
+    st_topology topology;
+    double nic_bw;             /* bytes/s per NIC */
+    int nics_per_node;
+    int64_t nodes_per_leaf;
+    int64_t leaves_per_pod;    /* fat-tree-3 only */
+    double oversub[ST_MAX_TIERS_OVERSUB]; /* leaf tier first; tiers not given repeat the last */
+    int n_oversub;
+    st_transport transport;
+    st_routing routing;
+    double link_latency_s;
+    double switch_latency_s;
+    st_loc loc;
+} st_fabric_cfg;
+
+typedef struct st_tier_cfg {
+    const char *name;
+    st_tier_kind kind;
+    double capacity_bytes;
+    double read_bw, write_bw;  /* bytes/s, aggregate at the tier's front end */
+    double latency_s;
+    int gds;                   /* GPUDirect Storage */
+    st_loc loc;
+} st_tier_cfg;
+
+typedef struct st_cluster_cfg {
+    const st_gpu_spec *gpu;
+    int64_t nodes;
+    int64_t gpus_per_node;
+    int64_t nvlink_domain;     /* GPUs on one NVLink/NVSwitch domain */
+    st_node_cfg node;
+    st_rack_cfg racks;
+    st_facility_cfg facility;
+    st_fabric_cfg fabric;
+    const st_tier_cfg *tiers;  /* n_tiers entries, in file order */
+    int n_tiers;
+    st_loc loc, gpu_loc;
+} st_cluster_cfg;
+
+typedef struct st_parallel_cfg {
+    int64_t tp, cp, pp, dp;
+    int zero;                  /* ZeRO stage 0..3 */
+    int64_t microbatch;        /* sequences per micro-batch; 0 = auto */
+    int64_t virtual_stages;    /* interleaved 1F1B chunks per stage; 1 = plain 1F1B */
+    int sequence_parallel;
+    st_recompute recompute;
+    st_loc loc;
+} st_parallel_cfg;
+
+typedef struct st_ckpt_cfg {
+    int enabled;
+    double every_s;            /* > 0 when the interval is a time */
+    int64_t every_steps;       /* > 0 when it is a step count */
+    int every_auto;            /* every: auto (Young-Daly optimum) */
+    st_ckpt_mode mode;
+    int tier;                  /* index into cluster tiers */
+    st_loc loc;
+} st_ckpt_cfg;
+
+typedef struct st_data_cfg {
+    int enabled;
+    int tier;                  /* index into cluster tiers */
+    double bytes_per_token;
+    st_loc loc;
+} st_data_cfg;
+
+typedef struct st_workload_cfg {
+    const char *name;
+    const st_llm_spec *model;
+    int64_t seq_len;
+    int64_t global_batch;      /* sequences per step */
+    st_precision precision;
+    int64_t gpus;
+    st_parallel_cfg parallel;
+    int64_t steps;             /* 0 when tokens is given */
+    double tokens;             /* 0 when steps is given */
+    double submit_s;
+    const char *tenant;
+    int64_t priority;
+    st_ckpt_cfg checkpoint;
+    st_data_cfg data;
+    st_loc loc, model_loc, gpus_loc;
+} st_workload_cfg;
+
+typedef struct st_trace_cfg {
+    const char *file;          /* resolved against the scenario's folder */
+    st_trace_format format;
+    st_loc loc;
+} st_trace_cfg;
+
+/* One class of component that fails: exponential lifetimes (shape 1) or Weibull. */
+typedef struct st_failure_class {
+    const char *component;     /* gpu, node, nic, leaf_switch, spine_switch, rack */
+    double mtbf_s;
+    double weibull_shape;      /* 1 = exponential */
+    st_loc loc;
+} st_failure_class;
+
+typedef struct st_failures_cfg {
+    const st_failure_class *classes;
+    int n_classes;
+    double detect_s, restart_s;
+    st_loc loc;
+} st_failures_cfg;
+
+typedef struct st_quota {
+    const char *tenant;
+    double share;              /* fraction of the cluster's GPUs, 0..1 */
+    st_loc loc;
+} st_quota;
+
+typedef struct st_sched_cfg {
+    const char *policy;
+    int preemption;
+    const st_quota *quotas;
+    int n_quotas;
+    st_loc loc, policy_loc;
+} st_sched_cfg;
+
+typedef struct st_cost_cfg {
+    st_delivery delivery;
+    double node_price_usd;
+    double switch_price_usd;
+    double storage_price_usd_per_byte;
+    double electricity_usd_per_j;
+    double gpu_hour_usd_per_s;  /* cloud / bare-metal rental price per GPU, USD per second */
+    double amortization_s;
+    st_loc loc;
+} st_cost_cfg;
+
+#endif

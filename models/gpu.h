@@ -1,0 +1,21 @@
+/* A GPU as the models see it: datasheet figures in SI units. The preset table of named GPUs
+ * lives in scenarios/catalog.c, each figure with its source. */
+#ifndef ST_MODELS_GPU_H
+#define ST_MODELS_GPU_H
+
+typedef struct st_gpu_spec {
+    const char *name;        /* catalog key, e.g. "h100-sxm" */
+    const char *description; /* "NVIDIA H100 SXM5 80GB" */
+    double peak_bf16;        /* dense Tensor Core FLOP/s, BF16/FP16 (datasheet sparse / 2) */
+    double peak_fp8;         /* dense FP8 FLOP/s; 0 where the part has no FP8 Tensor Cores */
+    double hbm_bytes;        /* HBM capacity, bytes */
+    double hbm_bw;           /* HBM bandwidth, bytes/s */
+    double nvlink_bw;        /* NVLink / Infinity Fabric per GPU, bytes/s, both directions added
+                                (datasheet convention: 900 GB/s on H100 = 450 GB/s each way) */
+    double pcie_bw;          /* host link per direction, bytes/s */
+    double tdp_w;            /* board power limit, W */
+    double idle_w;           /* idle board power, W */
+    const char *source;      /* where the figures come from */
+} st_gpu_spec;
+
+#endif

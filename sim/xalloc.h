@@ -1,0 +1,24 @@
+/* Allocation that never returns NULL: running out of memory aborts with a message (Redis, git),
+ * and invariant failures go through ST_BUG, which names the source line and aborts. */
+#ifndef ST_SIM_XALLOC_H
+#define ST_SIM_XALLOC_H
+
+#include <stddef.h>
+
+void *st_xmalloc(size_t n);
+void *st_xcalloc(size_t count, size_t size);
+void *st_xrealloc(void *p, size_t n);
+char *st_xstrdup(const char *s);
+char *st_xstrndup(const char *s, size_t n);
+
+/* Grow *cap (doubling, at least `need`) and reallocate p to *cap elements of `size` bytes. */
+void *st_xgrow(void *p, size_t size, size_t need, size_t *cap);
+
+_Noreturn void st__bug(const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+#define ST_BUG(...) st__bug(__FILE__, __LINE__, __VA_ARGS__)
+
+#endif
