@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine: installs the Debian packages Strata needs when
+# they are missing, builds, then does what you ask.
+#   ./build.sh demo        build, then run the Llama 3 405B example and print its summary
+#   ./build.sh test        build, then run the whole test suite
+#   ./build.sh test-asan   the suite again in an AddressSanitizer + UBSan build
+#   ./build.sh bench       build in Release and run the benchmarks under tests/bench
+#   ./build.sh             just build (the binary is build/strata)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(cmake make gcc pkg-config libgsl-dev libyaml-dev libcjson-dev check)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "build.sh: installing missing Debian packages: ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON   # warnings are errors in CI
+
+configure_build() { # dir, cmake options...
+    local dir=$1
+    shift
+    cmake -S . -B "$dir" -DSTRATA_WERROR=$werror "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs" >/dev/null
+}
+
+case "${1:-build}" in
+build)
+    configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    echo "built build/strata"
+    ;;
+demo)
+    configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ./build/strata run scenarios/examples/llama3-405b-16k.yaml
+    ;;
+test)
+    configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ctest --test-dir build --output-on-failure -j "$jobs"
+    ;;
+test-asan)
+    configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    ;;
+bench)
+    configure_build build-release -DCMAKE_BUILD_TYPE=Release
+    for b in build-release/tests/bench/bench_*; do
+        [ -x "$b" ] && "$b"
+    done
+    ;;
+*)
+    echo "usage: ./build.sh [build|demo|test|test-asan|bench]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,77 @@
+/* Pre-flight audit checks (DESIGN.md, "the seed": a full baseboard, tensor parallelism inside
+ * the NVLink domain, memory that fits), each with the value and the limit it was held to. */
+#include "cli/audit.h"
+
+#include <stdio.h>
+
+#include "sim/units.h"
+
+const char *st_audit_status_name(st_audit_status s)
+{
+    static const char *const names[] = {"pass", "warn", "fail"};
+    return names[s];
+}
+
+static st_audit *add(st_audit *out, size_t *k, size_t cap, const char *level, const char *check,
+                     st_audit_status st, double value, double limit)
+{
+    if (*k >= cap)
+        return NULL;
+    st_audit *a = &out[(*k)++];
+    a->level = level;
+    snprintf(a->check, sizeof a->check, "%s", check);
+    a->status = st;
+    a->value = value;
+    a->limit = limit;
+    a->message[0] = '\0';
+    return a;
+}
+
+/* The seed: "a full 4- or 8-GPU baseboard" per node. */
+static void audit_baseboard(const st_cluster_cfg *c, st_audit *out, size_t *k, size_t cap)
+{
+    int full = c->gpus_per_node == 4 || c->gpus_per_node == 8;
+    st_audit *a = add(out, k, cap, "silicon", "full baseboard", full ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+                      (double)c->gpus_per_node, c->gpus_per_node <= 4 ? 4 : 8);
+    if (a)
+        snprintf(a->message, sizeof a->message, "%lld GPUs per node%s", (long long)c->gpus_per_node,
+                 full ? "" : ": not a full 4- or 8-GPU baseboard");
+}
+
+static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *out, size_t *k,
+                      size_t cap)
+{
+    const st_workload_cfg *w = f->w;
+    char check[64], used[32], have[32], over[32];
+    snprintf(check, sizeof check, "memory per GPU: %s", w->name);
+    const st_memory *m = &f->mem;
+    st_audit *a = add(out, k, cap, "silicon", check, m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
+                      m->total, m->capacity);
+    st_unit_format(m->total, ST_DIM_BYTES, used, sizeof used);
+    st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
+    st_unit_format(m->overflow_bytes, ST_DIM_BYTES, over, sizeof over);
+    if (a && m->fits)
+        snprintf(a->message, sizeof a->message, "%s of %s HBM", used, have);
+    else if (a)
+        snprintf(a->message, sizeof a->message, "%s of %s HBM: over by %s; %s overflow", used,
+                 have, over, st_mem_term_name((st_mem_term)m->overflow_term));
+    /* The seed: NVLink/NVSwitch "keeps tensor parallelism inside the node". */
+    snprintf(check, sizeof check, "tensor parallel in NVLink domain: %s", w->name);
+    int inside = w->parallel.tp <= c->nvlink_domain;
+    a = add(out, k, cap, "silicon", check, inside ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+            (double)w->parallel.tp, (double)c->nvlink_domain);
+    if (a)
+        snprintf(a->message, sizeof a->message, "tp %lld %s the %lld-GPU NVLink domain",
+                 (long long)w->parallel.tp, inside ? "fits in" : "spans beyond",
+                 (long long)c->nvlink_domain);
+}
+
+size_t st_audit_run(const st_scn *s, const st_forecast *f, size_t n, st_audit *out, size_t cap)
+{
+    size_t k = 0;
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    audit_baseboard(c, out, &k, cap);
+    for (size_t i = 0; i < n; i++)
+        audit_job(c, &f[i], out, &k, cap);
+    return k;
+}

@@ -1,0 +1,53 @@
+/* The `strata` command: subcommands, shared option handling and output helpers. Only cli/
+ * writes files and maps error codes to exit status. */
+#ifndef ST_CLI_CLI_H
+#define ST_CLI_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "models/forecast.h"
+#include "scenarios/scenario.h"
+
+/* Exit status, as `strata --help` documents. */
+enum { ST_EXIT_OK = 0, ST_EXIT_SIM = 1, ST_EXIT_INPUT = 2 };
+
+typedef struct st_cmd {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+    const char *summary;
+    const char *usage;                 /* printed by `strata NAME --help` */
+} st_cmd;
+
+extern const st_cmd st_cmd_table[];
+
+int st_cmd_run(int argc, char **argv);
+int st_cmd_check(int argc, char **argv);
+int st_cmd_catalog(int argc, char **argv);
+
+/* Print every collected error as "file:line:col: error: msg" on stderr. */
+void st_cli_print_diag(const st_diag *d);
+
+/* A usage error: "strata NAME: msg" and a pointer to --help on stderr; returns ST_EXIT_INPUT. */
+int st_cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
+int st_cli_wants_help(const char *arg, const char *cmd);
+
+/* Write data to path through a temporary file in the same folder and a rename, so a reader
+ * never sees half a report. Returns 0, or -1 with a message in why. */
+int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n);
+
+/* The JSON report (shared/scenario-format.md keys). Returns a malloc'd string ending in a
+ * newline; the caller frees it. */
+char *st_report_json(const st_scn *s, uint64_t seed, const st_forecast *f, size_t n);
+
+/* The human summary of a run. */
+void st_report_text(FILE *out, const st_scn *s, uint64_t seed, const st_forecast *f, size_t n);
+
+#endif

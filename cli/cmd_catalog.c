@@ -1,0 +1,60 @@
+/* `strata catalog`: the GPUs and model presets a scenario can name, as tables. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "models/llm.h"
+#include "scenarios/catalog.h"
+
+static void print_gpus(void)
+{
+    printf("GPUs (dense peaks; sources in docs/catalog.md)\n");
+    printf("%-14s %10s %10s %8s %9s %11s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s", "HBM GB",
+           "HBM TB/s", "NVLink GB/s", "TDP W", "idle W");
+    for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
+        const st_gpu_spec *g = st_catalog_gpu_at(i);
+        printf("%-14s %10.1f %10.1f %8.0f %9.2f %11.0f %7.0f %7.0f\n", g->name,
+               g->peak_bf16 / 1e12, g->peak_fp8 / 1e12, g->hbm_bytes / 1e9, g->hbm_bw / 1e12,
+               g->nvlink_bw / 1e9, g->tdp_w, g->idle_w);
+    }
+}
+
+static void print_models(void)
+{
+    static const char *const mlp[] = {"gelu", "swiglu"};
+    printf("Models (parameters counted by strata; published count beside it)\n");
+    printf("%-16s %6s %6s %6s %6s %4s %7s %7s %9s %9s\n", "name", "layers", "hidden", "ffn",
+           "heads", "kv", "vocab", "mlp", "params B", "published");
+    for (size_t i = 0; i < st_catalog_model_count(); i++) {
+        const st_llm_spec *m = st_catalog_model_at(i);
+        printf("%-16s %6lld %6lld %6lld %6lld %4lld %7lld %7s %9.2f %9.1f\n", m->name,
+               (long long)m->layers, (long long)m->hidden, (long long)m->ffn_hidden,
+               (long long)m->heads, (long long)m->kv_heads, (long long)m->vocab, mlp[m->mlp],
+               st_llm_params(m, 2048) / 1e9, m->published_params / 1e9);
+    }
+}
+
+int st_cmd_catalog(int argc, char **argv)
+{
+    int gpus = 1, models = 1;
+    if (argc > 2)
+        return st_cli_usage_error("catalog", "expected at most one argument");
+    if (argc == 2) {
+        if (st_cli_wants_help(argv[1], "catalog"))
+            return ST_EXIT_OK;
+        if (strcmp(argv[1], "gpus") == 0)
+            models = 0;
+        else if (strcmp(argv[1], "models") == 0)
+            gpus = 0;
+        else
+            return st_cli_usage_error("catalog", "expected 'gpus' or 'models', found '%s'",
+                                      argv[1]);
+    }
+    if (gpus)
+        print_gpus();
+    if (gpus && models)
+        printf("\n");
+    if (models)
+        print_models();
+    return ST_EXIT_OK;
+}

@@ -1,0 +1,33 @@
+/* `strata check FILE...`: load and validate scenarios without simulating them. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+int st_cmd_check(int argc, char **argv)
+{
+    int files = 0, bad = 0;
+    for (int i = 1; i < argc; i++) {
+        if (st_cli_wants_help(argv[i], "check"))
+            return ST_EXIT_OK;
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return st_cli_usage_error("check", "unknown option '%s'", argv[i]);
+    }
+    for (int i = 1; i < argc; i++) {
+        st_diag d = {0};
+        st_scn *s = NULL;
+        files++;
+        if (st_scn_load_file(argv[i], &s, &d)) {
+            st_cli_print_diag(&d);
+            bad++;
+            continue;
+        }
+        const st_cluster_cfg *c = st_scn_cluster(s);
+        printf("%s: ok: '%s', %zu workload%s on %lld x %lld %s\n", argv[i], st_scn_name(s),
+               st_scn_workload_count(s), st_scn_workload_count(s) == 1 ? "" : "s",
+               (long long)c->nodes, (long long)c->gpus_per_node, c->gpu->name);
+        st_scn_free(s);
+    }
+    if (!files)
+        return st_cli_usage_error("check", "expected a scenario file");
+    return bad ? ST_EXIT_INPUT : ST_EXIT_OK;
+}

@@ -1,0 +1,107 @@
+/* `strata run FILE`: load a scenario, forecast every workload, print and write the report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "sim/xalloc.h"
+
+typedef struct run_opts {
+    const char *file, *output;
+    int json;       /* stdout format */
+    int has_seed;
+    uint64_t seed;
+} run_opts;
+
+static int parse_seed(const char *text, uint64_t *out)
+{
+    char *end;
+    if (!text || text[0] < '0' || text[0] > '9')
+        return -1;
+    unsigned long long v = strtoull(text, &end, 10);
+    /* Seeds stay exact in the JSON report, whose numbers are doubles: at most 2^53. */
+    if (*end || v > 9007199254740992ull)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, run_opts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (st_cli_wants_help(a, "run"))
+            return 1;
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (!val)
+                return st_cli_usage_error("run", "%s needs a file name", a);
+            o->output = val;
+            i++;
+        } else if (strcmp(a, "--format") == 0) {
+            if (!val || (strcmp(val, "text") != 0 && strcmp(val, "json") != 0))
+                return st_cli_usage_error("run", "--format takes 'text' or 'json'");
+            o->json = strcmp(val, "json") == 0;
+            i++;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_seed(val, &o->seed))
+                return st_cli_usage_error("run", "--seed takes a whole number from 0 to 2^53");
+            o->has_seed = 1;
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return st_cli_usage_error("run", "unknown option '%s'", a);
+        } else if (o->file) {
+            return st_cli_usage_error("run", "expected one scenario file, found a second: '%s'",
+                                      a);
+        } else {
+            o->file = a;
+        }
+    }
+    if (!o->file)
+        return st_cli_usage_error("run", "expected a scenario file");
+    return 0;
+}
+
+static int emit(const run_opts *o, const st_scn *s, uint64_t seed, const st_forecast *f,
+                size_t n)
+{
+    char *json = NULL;
+    if (o->output || o->json)
+        json = st_report_json(s, seed, f, n);
+    if (o->output) {
+        char why[512];
+        if (st_cli_write_atomic(o->output, json, strlen(json), why, sizeof why)) {
+            fprintf(stderr, "strata run: %s\n", why);
+            free(json);
+            return ST_EXIT_SIM;
+        }
+    }
+    if (o->json)
+        fputs(json, stdout);
+    else
+        st_report_text(stdout, s, seed, f, n);
+    free(json);
+    return ST_EXIT_OK;
+}
+
+int st_cmd_run(int argc, char **argv)
+{
+    run_opts o = {0};
+    int rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? ST_EXIT_OK : rc;
+    st_diag d = {0};
+    st_scn *s = NULL;
+    if (st_scn_load_file(o.file, &s, &d)) {
+        st_cli_print_diag(&d);
+        return ST_EXIT_INPUT;
+    }
+    uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
+    size_t n = st_scn_workload_count(s);
+    st_forecast *f = st_xcalloc(n, sizeof *f);
+    for (size_t i = 0; i < n; i++)
+        st_forecast_job(st_scn_workload(s, i), st_scn_cluster(s), &f[i]);
+    rc = emit(&o, s, seed, f, n);
+    free(f);
+    st_scn_free(s);
+    return rc;
+}

@@ -1,0 +1,97 @@
+/* The subcommand table and the helpers every subcommand shares. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+const st_cmd st_cmd_table[] = {
+    {"run", st_cmd_run, "load a scenario, simulate it and report the forecast",
+     "usage: strata run FILE [-o REPORT.json] [--format text|json] [--seed N]\n\n"
+     "Loads FILE, simulates every workload on its cluster and prints a summary.\n\n"
+     "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
+     "  --format text|json  what to print on stdout (default text)\n"
+     "  --seed N            override the scenario's seed\n\n"
+     "Same scenario and seed give a byte-identical report.\n"
+     "exit status: 0 ok, 1 simulation error, 2 bad input or usage\n"},
+    {"check", st_cmd_check, "validate a scenario without simulating it",
+     "usage: strata check FILE...\n\n"
+     "Loads each FILE and reports every problem as FILE:LINE:COLUMN: error: MESSAGE\n"
+     "(up to 20 per file). Prints a one-line summary of each valid file.\n"
+     "exit status: 0 all valid, 2 any invalid\n"},
+    {"catalog", st_cmd_catalog, "list the GPUs and model presets scenarios can name",
+     "usage: strata catalog [gpus|models]\n\n"
+     "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
+     "(shape and parameter count), with the source of their figures in docs/catalog.md.\n"},
+    {NULL, NULL, NULL, NULL},
+};
+
+void st_cli_print_diag(const st_diag *d)
+{
+    char line[512];
+    for (int i = 0; i < d->n; i++) {
+        st_err_format(&d->items[i], line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
+    if (d->dropped)
+        fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
+}
+
+int st_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "strata %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nsee 'strata %s --help'\n", cmd);
+    return ST_EXIT_INPUT;
+}
+
+int st_cli_wants_help(const char *arg, const char *cmd)
+{
+    if (strcmp(arg, "--help") != 0 && strcmp(arg, "-h") != 0)
+        return 0;
+    for (const st_cmd *c = st_cmd_table; c->name; c++)
+        if (strcmp(c->name, cmd) == 0)
+            fputs(c->usage, stdout);
+    return 1;
+}
+
+int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(why, n, "cannot create a temporary file next to '%s': %s", path,
+                 strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    /* mkstemp makes the file 0600; give the report the mode a plain fopen would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    FILE *f = fdopen(fd, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    ok = f ? (fclose(f) == 0) && ok : (close(fd), 0);
+    if (ok && rename(tmp, path) == 0) {
+        free(tmp);
+        return 0;
+    }
+    snprintf(why, n, "cannot write '%s': %s", path, strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    return -1;
+}

@@ -1,0 +1,102 @@
+/* The JSON report: one cJSON tree with the stable keys of shared/scenario-format.md. Keys whose
+ * model does not exist yet are left out, never written as zero. */
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/audit.h"
+#include "cli/cli.h"
+#include "sim/xalloc.h"
+
+static void add_memory(cJSON *job, const st_forecast *f)
+{
+    const st_memory *m = &f->mem;
+    static const char *const keys[ST_MEM__COUNT] = {
+        "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
+        "reserved_bytes"};
+    cJSON_AddNumberToObject(job, "memory_per_gpu_bytes", m->total);
+    cJSON_AddBoolToObject(job, "fits", m->fits);
+    cJSON *mem = cJSON_AddObjectToObject(job, "memory");
+    for (int t = 0; t < ST_MEM__COUNT; t++)
+        cJSON_AddNumberToObject(mem, keys[t], m->term[t]);
+    cJSON_AddNumberToObject(mem, "capacity_bytes", m->capacity);
+    if (!m->fits) {
+        cJSON_AddStringToObject(mem, "overflow_term", st_mem_term_name((st_mem_term)m->overflow_term));
+        cJSON_AddNumberToObject(mem, "overflow_bytes", m->overflow_bytes);
+    }
+}
+
+static cJSON *job_json(const st_forecast *f)
+{
+    const st_workload_cfg *w = f->w;
+    const st_parallel_cfg *p = &w->parallel;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", w->name);
+    cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
+    cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
+    cJSON_AddNumberToObject(j, "params", f->mem.params);
+    cJSON_AddNumberToObject(j, "flops_per_token", f->mem.flops_per_token);
+    cJSON *par = cJSON_AddObjectToObject(j, "parallel");
+    cJSON_AddNumberToObject(par, "tp", (double)p->tp);
+    cJSON_AddNumberToObject(par, "cp", (double)p->cp);
+    cJSON_AddNumberToObject(par, "pp", (double)p->pp);
+    cJSON_AddNumberToObject(par, "dp", (double)p->dp);
+    cJSON_AddNumberToObject(par, "microbatch", (double)f->microbatch);
+    add_memory(j, f);
+    cJSON *ck = cJSON_AddObjectToObject(j, "checkpoint");
+    cJSON_AddNumberToObject(ck, "size_bytes", f->mem.checkpoint_bytes);
+    return j;
+}
+
+static cJSON *audit_json(const st_scn *s, const st_forecast *f, size_t n)
+{
+    size_t cap = 1 + 2 * n;
+    st_audit *a = st_xcalloc(cap, sizeof *a);
+    size_t k = st_audit_run(s, f, n, a, cap);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < k; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "level", a[i].level);
+        cJSON_AddStringToObject(o, "check", a[i].check);
+        cJSON_AddStringToObject(o, "status", st_audit_status_name(a[i].status));
+        cJSON_AddNumberToObject(o, "value", a[i].value);
+        cJSON_AddNumberToObject(o, "limit", a[i].limit);
+        cJSON_AddStringToObject(o, "message", a[i].message);
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(a);
+    return arr;
+}
+
+char *st_report_json(const st_scn *s, uint64_t seed, const st_forecast *f, size_t n)
+{
+    cJSON *root = cJSON_CreateObject();
+    char hash[24];
+    snprintf(hash, sizeof hash, "%016" PRIx64, st_scn_hash(s));
+    cJSON_AddStringToObject(root, "strata_version", STRATA_VERSION);
+    cJSON_AddStringToObject(root, "scenario", st_scn_name(s));
+    cJSON_AddStringToObject(root, "scenario_hash", hash);
+    cJSON_AddNumberToObject(root, "seed", (double)seed);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    cJSON *cl = cJSON_AddObjectToObject(root, "cluster");
+    cJSON_AddStringToObject(cl, "gpu", c->gpu->name);
+    cJSON_AddNumberToObject(cl, "nodes", (double)c->nodes);
+    cJSON_AddNumberToObject(cl, "gpus", (double)(c->nodes * c->gpus_per_node));
+    cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(jobs, job_json(&f[i]));
+    cJSON_AddItemToObject(root, "audit", audit_json(s, f, n));
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        ST_BUG("cJSON_Print failed");
+    size_t len = strlen(text);
+    char *out = st_xmalloc(len + 2);
+    memcpy(out, text, len);
+    out[len] = '\n';
+    out[len + 1] = '\0';
+    cJSON_free(text);
+    return out;
+}

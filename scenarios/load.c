@@ -1,0 +1,251 @@
+/* Scenario loading: reads the file, parses it into a located tree, reads each section in
+ * dependency order (hardware before cluster before workloads), and owns the result. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/catalog.h"
+#include "scenarios/load_internal.h"
+#include "sim/xalloc.h"
+
+const char *const st_scn_policy_names[] = {"fifo",           "backfill", "gang",
+                                           "topology-aware", "tiresias", "fair-share",
+                                           NULL};
+
+/* 64-bit FNV-1a (Fowler, Noll, Vo): a fixed, documented hash, so reports name the file they
+ * came from in a way that never changes between builds. */
+static uint64_t fnv1a(const char *buf, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)buf[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? st_xstrndup(path, (size_t)(slash - path)) : st_xstrdup(".");
+}
+
+static const char *base_name(st_rd *rd, const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    const char *dot = strrchr(b, '.');
+    char *tmp = st_xstrndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
+    const char *out = st_rd_strdup(rd, tmp);
+    free(tmp);
+    return out;
+}
+
+static int read_version(st_ld *ld, const st_ynode *n, void *base)
+{
+    (void)base;
+    int64_t v;
+    if (st_rd_int(&ld->rd, n, "version", ST_R_MIN1, 0, &v))
+        return -1;
+    if (v != ST_SCN_VERSION)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "unsupported scenario version %lld; this strata reads version %d",
+                          (long long)v, ST_SCN_VERSION);
+    return 0;
+}
+
+static int read_seed(st_rd *rd, const st_ynode *n, void *base)
+{
+    int64_t v;
+    if (st_rd_int(rd, n, "seed", ST_R_NONNEG, 9007199254740992.0, &v))
+        return -1;
+    ((st_scn *)base)->seed = (uint64_t)v;
+    return 0;
+}
+
+static int fn_version(st_rd *rd, const st_ynode *n, void *base)
+{
+    return read_version(st__ld(rd), n, base);
+}
+
+/* Sections are read by hand, in dependency order, after the key check below. */
+static int fn_skip(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)rd, (void)n, (void)base;
+    return 0;
+}
+
+static const st_field top_fields[] = {
+    ST_FFN("version", fn_version, .required = 1),
+    ST_FSTR(st_scn, "name", name),
+    ST_FFN("seed", read_seed),
+    ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS),
+    ST_FFN("cluster", fn_skip, .required = 1),
+    ST_FFN("hardware", fn_skip),
+    ST_FFN("workloads", fn_skip, .required = 1),
+    ST_FFN("trace", fn_skip),
+    ST_FFN("failures", fn_skip),
+    ST_FFN("scheduler", fn_skip),
+    ST_FFN("cost", fn_skip),
+    ST_FEND,
+};
+
+/* Read every section. Later sections refer to earlier ones (a workload's GPU count to the
+ * cluster, its checkpoint tier to the storage list), so each is read only when what it
+ * depends on loaded cleanly; otherwise its errors would be echoes of the first. */
+static void load_sections(st_ld *ld, const st_ynode *root)
+{
+    st_scn *s = ld->s;
+    if (st_rd_map(&ld->rd, root, top_fields, s, "the scenario"))
+        return;
+    const st_ynode *hw = st_ynode_get(root, "hardware");
+    const st_ynode *hwm = st_ynode_get(hw, "models"), *wl = st_ynode_get(root, "workloads");
+    /* Workloads point into the model table, so it is sized once, before any is read. */
+    s->cap_models = (hwm && hwm->kind == ST_YN_SEQ ? hwm->n : 0) +
+                    (wl && wl->kind == ST_YN_SEQ ? wl->n : 0);
+    s->models = st_xcalloc(s->cap_models ? s->cap_models : 1, sizeof *s->models);
+    if (hw && st__load_hardware(ld, hw))
+        return;
+    if (st__load_cluster(ld, st_ynode_get(root, "cluster")))
+        return;
+    st__load_workloads(ld, st_ynode_get(root, "workloads"));
+    const st_ynode *n;
+    if ((n = st_ynode_get(root, "trace")))
+        st__load_trace(ld, n);
+    if ((n = st_ynode_get(root, "failures")))
+        st__load_failures(ld, n);
+    st__load_scheduler(ld, st_ynode_get(root, "scheduler"));
+    if ((n = st_ynode_get(root, "cost")))
+        st__load_cost(ld, n);
+}
+
+static int parse_doc(st_ld *ld, const char *buf, size_t len)
+{
+    st_scn *s = ld->s;
+    st_ytree *tree = NULL;
+    st_err err = {0};
+    if (st_ytree_parse(s->path, buf, len, &tree, &err)) {
+        st_diag_add(ld->rd.diag, err.code, err.loc, "%s", err.msg);
+        return err.code;
+    }
+    const st_ynode *root = st_ytree_root(tree);
+    if (!root || st_ynode_is_null(root))
+        st_rd_fail(&ld->rd, NULL, ST_EINVAL,
+                   "empty scenario: expected a mapping with 'version', 'cluster' and "
+                   "'workloads'");
+    else if (root->kind != ST_YN_MAP)
+        st_rd_fail(&ld->rd, root, ST_EINVAL,
+                   "a scenario is a mapping with 'version', 'cluster' and 'workloads', "
+                   "found %s",
+                   st_ynode_kind_name(root));
+    else
+        load_sections(ld, root);
+    st_ytree_free(tree);
+    return ld->rd.diag->n ? ld->rd.diag->items[0].code : 0;
+}
+
+int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out,
+                       st_diag *diag)
+{
+    *out = NULL;
+    st_scn *s = st_xcalloc(1, sizeof *s);
+    s->path = st_xstrdup(name);
+    s->dir = dir_of(name);
+    s->hash = fnv1a(buf, len);
+    s->seed = 1;
+    s->horizon_s = 30 * 86400.0; /* scenario-reference.md: default horizon 30 d */
+    st_ld ld = {{diag, &s->pool, s->path}, s};
+    int rc = parse_doc(&ld, buf, len);
+    if (rc) {
+        st_scn_free(s);
+        return rc;
+    }
+    if (!s->name)
+        s->name = base_name(&ld.rd, s->path);
+    *out = s;
+    return 0;
+}
+
+int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "cannot open: %s",
+                           strerror(errno));
+    size_t cap = 0, len = 0;
+    char *buf = NULL;
+    for (;;) {
+        buf = st_xgrow(buf, 1, len + 65536, &cap);
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0 || len > ST_YTREE_MAX_FILE)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    int rc = bad ? st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "read error")
+                 : st_scn_load_buffer(path, buf, len, out, diag);
+    free(buf);
+    return rc;
+}
+
+void st_scn_free(st_scn *s)
+{
+    if (!s)
+        return;
+    st_strpool_release(&s->pool);
+    free(s->path);
+    free(s->dir);
+    free(s->tiers);
+    free(s->workloads);
+    free(s->gpus);
+    free(s->models);
+    free(s->classes);
+    free(s->quotas);
+    free(s);
+}
+
+const st_gpu_spec *st__find_gpu(const st_scn *s, const char *name)
+{
+    for (size_t i = s->n_gpus; i-- > 0;)
+        if (s->gpus[i].name && strcmp(s->gpus[i].name, name) == 0)
+            return &s->gpus[i];
+    return st_catalog_gpu(name);
+}
+
+const st_llm_spec *st__find_model(const st_scn *s, const char *name)
+{
+    for (size_t i = s->n_models; i-- > 0;)
+        if (s->models[i].name && strcmp(s->models[i].name, name) == 0)
+            return &s->models[i];
+    return st_catalog_model(name);
+}
+
+int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char *const *names,
+                     size_t count, const char *hint)
+{
+    const char *near = st_did_you_mean(n->text, names, count);
+    if (near)
+        return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'; did you mean '%s'?%s",
+                          what, n->text, near, hint);
+    return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'%s", what, n->text, hint);
+}
+
+const char *st_scn_name(const st_scn *s) { return s->name; }
+const char *st_scn_path(const st_scn *s) { return s->path; }
+uint64_t st_scn_seed(const st_scn *s) { return s->seed; }
+uint64_t st_scn_hash(const st_scn *s) { return s->hash; }
+double st_scn_horizon_s(const st_scn *s) { return s->horizon_s; }
+const st_cluster_cfg *st_scn_cluster(const st_scn *s) { return &s->cluster; }
+size_t st_scn_workload_count(const st_scn *s) { return s->n_workloads; }
+const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i) { return &s->workloads[i]; }
+const st_trace_cfg *st_scn_trace(const st_scn *s) { return s->has_trace ? &s->trace : NULL; }
+const st_cost_cfg *st_scn_cost(const st_scn *s) { return s->has_cost ? &s->cost : NULL; }
+const st_sched_cfg *st_scn_sched(const st_scn *s) { return &s->sched; }
+
+const st_failures_cfg *st_scn_failures(const st_scn *s)
+{
+    return s->has_failures ? &s->failures : NULL;
+}

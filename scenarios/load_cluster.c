@@ -1,0 +1,345 @@
+/* Reads `hardware.gpus` and `cluster` (node, racks, facility, fabric, storage) into typed
+ * config, with the defaults docs/scenario-reference.md states. */
+#include <string.h>
+
+#include "scenarios/catalog.h"
+#include "scenarios/load_internal.h"
+#include "sim/xalloc.h"
+
+static const char *const cooling_names[] = {"air", "liquid", NULL};
+static const char *const topology_names[] = {"spine-leaf", "rail-optimized", "fat-tree-3", NULL};
+static const char *const transport_names[] = {"roce-v2", "infiniband", NULL};
+static const char *const routing_names[] = {"ecmp", "adaptive", NULL};
+static const char *const tier_names[] = {"nvme-of", "parallel-fs", "object", "local-nvme", NULL};
+
+/* ---- hardware.gpus ---------------------------------------------------------------------- */
+
+static int fn_ignore(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)rd, (void)n, (void)base;
+    return 0;
+}
+
+static const st_field gpu_fields[] = {
+    ST_FSTR(st_gpu_spec, "name", name, .required = 1),
+    ST_FFN("base", fn_ignore), /* applied before the other keys: see read_hw_gpu */
+    ST_FSTR(st_gpu_spec, "description", description),
+    ST_FDIM(st_gpu_spec, "peak_bf16", peak_bf16, ST_DIM_FLOPS, ST_R_POS),
+    ST_FDIM(st_gpu_spec, "peak_fp8", peak_fp8, ST_DIM_FLOPS, ST_R_NONNEG),
+    ST_FDIM(st_gpu_spec, "hbm", hbm_bytes, ST_DIM_BYTES, ST_R_POS),
+    ST_FDIM(st_gpu_spec, "hbm_bw", hbm_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FDIM(st_gpu_spec, "nvlink", nvlink_bw, ST_DIM_BANDWIDTH, ST_R_NONNEG),
+    ST_FDIM(st_gpu_spec, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FDIM(st_gpu_spec, "tdp", tdp_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_gpu_spec, "idle_power", idle_w, ST_DIM_POWER, ST_R_NONNEG),
+    ST_FEND,
+};
+
+static size_t known_gpu_names(const st_scn *s, const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_gpus && n < cap; i++)
+        names[n++] = s->gpus[i].name;
+    for (size_t i = 0; i < st_catalog_gpu_count() && n < cap; i++)
+        names[n++] = st_catalog_gpu_at(i)->name;
+    return n;
+}
+
+static int unknown_gpu(st_ld *ld, const st_ynode *n)
+{
+    const char *names[128];
+    size_t k = known_gpu_names(ld->s, names, 128);
+    return st__unknown_name(ld, n, "GPU", names, k, " (`strata catalog` lists the known GPUs)");
+}
+
+/* `base:` copies every figure of a known GPU (catalog or an earlier hardware entry) before the
+ * entry's own keys are read, so the keys override it wherever they stand in the mapping. */
+static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
+{
+    const st_ynode *b = st_ynode_get(n, "base");
+    if (b) {
+        if (st_rd_expect(&ld->rd, b, ST_YN_SCALAR, "base"))
+            return -1;
+        const st_gpu_spec *from = st__find_gpu(ld->s, b->text);
+        if (!from)
+            return unknown_gpu(ld, b);
+        *g = *from;
+    } else {
+        g->source = "scenario hardware.gpus";
+    }
+    if (st_rd_map(&ld->rd, n, gpu_fields, g, "hardware.gpus[]"))
+        return -1;
+    if (g->peak_bf16 > 0 && g->hbm_bytes > 0 && g->hbm_bw > 0 && g->tdp_w > 0)
+        return 0;
+    return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                      "hardware GPU '%s' needs 'base' or all of 'peak_bf16', 'hbm', 'hbm_bw' "
+                      "and 'tdp'",
+                      g->name);
+}
+
+static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_scn *s = base;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "hardware.gpus"))
+        return -1;
+    s->gpus = st_xcalloc(n->n, sizeof *s->gpus);
+    for (size_t i = 0; i < n->n; i++) {
+        if (read_hw_gpu(ld, n->kids[i], &s->gpus[s->n_gpus]))
+            return -1;
+        s->n_gpus++;
+    }
+    return 0;
+}
+
+static int fn_hw_models(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)base;
+    return st__load_models(st__ld(rd), n);
+}
+
+int st__load_hardware(st_ld *ld, const st_ynode *n)
+{
+    static const st_field hw_fields[] = {
+        ST_FFN("gpus", fn_hw_gpus),
+        ST_FFN("models", fn_hw_models),
+        ST_FEND,
+    };
+    return st_rd_map(&ld->rd, n, hw_fields, ld->s, "hardware");
+}
+
+/* ---- cluster ---------------------------------------------------------------------------- */
+
+static int fn_cluster_gpu(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "gpu"))
+        return -1;
+    st_cluster_cfg *c = base;
+    c->gpu = st__find_gpu(ld->s, n->text);
+    c->gpu_loc = n->loc;
+    return c->gpu ? 0 : unknown_gpu(ld, n);
+}
+
+/* oversubscription: one ratio for every tier, or a list with one per tier, leaf first. */
+static int fn_oversub(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_fabric_cfg *f = base;
+    if (n->kind == ST_YN_SCALAR) {
+        f->n_oversub = 1;
+        return st_rd_dim(rd, n, "oversubscription", ST_DIM_RATIO, ST_R_MIN1, 0, &f->oversub[0]);
+    }
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "oversubscription"))
+        return -1;
+    if (n->n == 0 || n->n > ST_MAX_TIERS_OVERSUB)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "oversubscription: expected 1 to %d ratios (leaf tier first), found %zu",
+                          ST_MAX_TIERS_OVERSUB, n->n);
+    f->n_oversub = (int)n->n;
+    for (size_t i = 0; i < n->n; i++)
+        if (st_rd_dim(rd, n->kids[i], "oversubscription", ST_DIM_RATIO, ST_R_MIN1, 0,
+                      &f->oversub[i]))
+            return -1;
+    return 0;
+}
+
+static const st_field fabric_fields[] = {
+    ST_FENUM(st_fabric_cfg, "topology", topology, topology_names),
+    ST_FDIM(st_fabric_cfg, "nic", nic_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FINT(st_fabric_cfg, "nics_per_node", nics_per_node, ST_R_MIN1, .max = 64),
+    ST_FINT(st_fabric_cfg, "nodes_per_leaf", nodes_per_leaf, ST_R_MIN1, .max = 1e7),
+    ST_FINT(st_fabric_cfg, "leaves_per_pod", leaves_per_pod, ST_R_MIN1, .max = 1e7),
+    ST_FFN("oversubscription", fn_oversub),
+    ST_FENUM(st_fabric_cfg, "transport", transport, transport_names),
+    ST_FENUM(st_fabric_cfg, "routing", routing, routing_names),
+    ST_FDIM(st_fabric_cfg, "link_latency", link_latency_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FDIM(st_fabric_cfg, "switch_latency", switch_latency_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FEND,
+};
+
+static const st_field feed_fields[] = {
+    ST_FDIM(st_rack_cfg, "voltage", feed_voltage_v, ST_DIM_VOLTAGE, ST_R_POS),
+    ST_FINT(st_rack_cfg, "phases", feed_phases, ST_R_MIN1, .max = 3),
+    ST_FDIM(st_rack_cfg, "power_factor", power_factor, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_rack_cfg, "breaker", breaker_a, ST_DIM_CURRENT, ST_R_POS),
+    ST_FEND,
+};
+
+static const st_field cooling_fields[] = {
+    ST_FENUM(st_rack_cfg, "kind", cooling, cooling_names),
+    ST_FDIM(st_rack_cfg, "capacity", cooling_capacity_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_rack_cfg, "liquid_fraction", liquid_fraction, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_rack_cfg, "coolant_supply", coolant_supply_c, ST_DIM_TEMPERATURE, ST_R_ANY),
+    ST_FDIM(st_rack_cfg, "air_supply", air_supply_c, ST_DIM_TEMPERATURE, ST_R_ANY),
+    ST_FEND,
+};
+
+static const st_field rack_fields[] = {
+    ST_FINT(st_rack_cfg, "nodes_per_rack", nodes_per_rack, ST_R_MIN1, .max = 1024),
+    ST_FMAP("feed", feed_fields),
+    ST_FDIM(st_rack_cfg, "distribution_resistance", distribution_resistance_ohm,
+            ST_DIM_RESISTANCE, ST_R_NONNEG),
+    ST_FMAP("cooling", cooling_fields),
+    ST_FEND,
+};
+
+static const st_field node_fields[] = {
+    ST_FDIM(st_node_cfg, "base_power", base_power_w, ST_DIM_POWER, ST_R_NONNEG),
+    ST_FDIM(st_node_cfg, "host_memory", host_memory_bytes, ST_DIM_BYTES, ST_R_POS),
+    ST_FDIM(st_node_cfg, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FEND,
+};
+
+static const st_field facility_fields[] = {
+    ST_FDIM(st_facility_cfg, "power_capacity", power_capacity_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_facility_cfg, "ramp_limit", ramp_limit_w_per_s, ST_DIM_RAMP, ST_R_POS),
+    ST_FEND,
+};
+
+static const st_field tier_fields[] = {
+    ST_FSTR(st_tier_cfg, "name", name, .required = 1),
+    ST_FENUM(st_tier_cfg, "kind", kind, tier_names, .required = 1),
+    ST_FDIM(st_tier_cfg, "capacity", capacity_bytes, ST_DIM_BYTES, ST_R_POS),
+    ST_FDIM(st_tier_cfg, "read", read_bw, ST_DIM_BANDWIDTH, ST_R_POS, .required = 1),
+    ST_FDIM(st_tier_cfg, "write", write_bw, ST_DIM_BANDWIDTH, ST_R_POS, .required = 1),
+    ST_FDIM(st_tier_cfg, "latency", latency_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FBOOL(st_tier_cfg, "gds", gds),
+    ST_FEND,
+};
+
+static int sub_map(st_rd *rd, const st_ynode *n, const st_field *f, void *base, st_loc *loc,
+                   const char *what)
+{
+    *loc = n->loc;
+    return st_rd_map(rd, n, f, base, what);
+}
+
+static int fn_node(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_loc ignored;
+    return sub_map(rd, n, node_fields, &((st_cluster_cfg *)base)->node, &ignored, "cluster.node");
+}
+
+static int fn_racks(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_rack_cfg *r = &((st_cluster_cfg *)base)->racks;
+    return sub_map(rd, n, rack_fields, r, &r->loc, "cluster.racks");
+}
+
+static int fn_facility(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_facility_cfg *f = &((st_cluster_cfg *)base)->facility;
+    return sub_map(rd, n, facility_fields, f, &f->loc, "cluster.facility");
+}
+
+static int fn_fabric(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_fabric_cfg *f = &((st_cluster_cfg *)base)->fabric;
+    return sub_map(rd, n, fabric_fields, f, &f->loc, "cluster.fabric");
+}
+
+static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_cluster_cfg *c = base;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "cluster.storage"))
+        return -1;
+    ld->s->tiers = st_xcalloc(n->n, sizeof *ld->s->tiers);
+    for (size_t i = 0; i < n->n; i++) {
+        st_tier_cfg *t = &ld->s->tiers[i];
+        t->loc = n->kids[i]->loc;
+        if (st_rd_map(rd, n->kids[i], tier_fields, t, "cluster.storage[]"))
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(ld->s->tiers[j].name, t->name) == 0)
+                return st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                                  "duplicate storage tier name '%s' (first at line %u)", t->name,
+                                  ld->s->tiers[j].loc.line);
+    }
+    c->tiers = ld->s->tiers;
+    c->n_tiers = (int)n->n;
+    return 0;
+}
+
+static const st_field cluster_fields[] = {
+    ST_FFN("gpu", fn_cluster_gpu, .required = 1),
+    ST_FINT(st_cluster_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES, .required = 1),
+    ST_FINT(st_cluster_cfg, "gpus_per_node", gpus_per_node, ST_R_MIN1, .max = 1024),
+    ST_FINT(st_cluster_cfg, "nvlink_domain", nvlink_domain, ST_R_MIN1, .max = 1e6),
+    ST_FFN("node", fn_node),
+    ST_FFN("racks", fn_racks),
+    ST_FFN("facility", fn_facility),
+    ST_FFN("fabric", fn_fabric),
+    ST_FFN("storage", fn_storage),
+    ST_FEND,
+};
+
+/* Defaults for what the file leaves out. Values derived from the GPU or the node count are
+ * filled after reading; zeros below mean "derive" or "not stated". Sources for the fixed ones
+ * are in docs/scenario-reference.md. */
+static void cluster_defaults(st_cluster_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->racks.feed_voltage_v = 415;   /* the seed: 415 V three-phase */
+    c->racks.feed_phases = 3;
+    c->racks.power_factor = 0.95;    /* scenario-format.md example */
+    c->racks.cooling = ST_COOLING_AIR;
+    c->racks.coolant_supply_c = 30;  /* scenario-format.md example */
+    c->racks.air_supply_c = 24;      /* scenario-format.md example */
+    c->racks.liquid_fraction = -1;   /* derived from the cooling kind */
+    c->fabric.topology = ST_TOPO_SPINE_LEAF;
+    c->fabric.nic_bw = 400e9 / 8;    /* the seed: RoCE v2 on 400 Gbit/s */
+    c->fabric.oversub[0] = 1;        /* non-blocking, as the seed's spine-leaf */
+    c->fabric.n_oversub = 1;
+    c->fabric.transport = ST_TRANSPORT_ROCE_V2;
+    c->fabric.routing = ST_ROUTING_ECMP;
+    c->fabric.link_latency_s = 1e-6; /* scenario-format.md example */
+    c->fabric.switch_latency_s = 600e-9; /* scenario-format.md example */
+}
+
+/* Fill what follows from other values; check what ties them together. */
+static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
+{
+    const st_ynode *at;
+    if (!c->gpus_per_node)
+        c->gpus_per_node = 8; /* an 8-GPU HGX/DGX baseboard, the seed's default node */
+    if (!c->nvlink_domain)
+        c->nvlink_domain = c->gpus_per_node;
+    if (c->nvlink_domain % c->gpus_per_node && c->gpus_per_node % c->nvlink_domain)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "nvlink_domain"), ST_EINVAL,
+                          "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node "
+                          "(%lld)",
+                          (long long)c->nvlink_domain, (long long)c->gpus_per_node);
+    if (!c->node.pcie_bw)
+        c->node.pcie_bw = c->gpu->pcie_bw;
+    if (!c->racks.nodes_per_rack)
+        c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
+    if (c->racks.liquid_fraction < 0)
+        c->racks.liquid_fraction = c->racks.cooling == ST_COOLING_LIQUID ? 0.8 : 0;
+    st_fabric_cfg *f = &c->fabric;
+    if (!f->nics_per_node)
+        f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);
+    if ((at = st_ynode_get(st_ynode_get(n, "fabric"), "nodes_per_leaf")) &&
+        f->nodes_per_leaf > c->nodes)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "nodes_per_leaf (%lld) is larger than the cluster's %lld nodes",
+                          (long long)f->nodes_per_leaf, (long long)c->nodes);
+    if (!f->nodes_per_leaf) {
+        /* A 64-port leaf with half its ports down (non-blocking): 32 NICs' worth of nodes. */
+        int64_t per = 32 / f->nics_per_node > 0 ? 32 / f->nics_per_node : 1;
+        f->nodes_per_leaf = per < c->nodes ? per : c->nodes;
+    }
+    for (int i = f->n_oversub; i < ST_MAX_TIERS_OVERSUB; i++)
+        f->oversub[i] = f->oversub[f->n_oversub - 1];
+    return 0;
+}
+
+int st__load_cluster(st_ld *ld, const st_ynode *n)
+{
+    st_cluster_cfg *c = &ld->s->cluster;
+    cluster_defaults(c);
+    c->loc = n->loc;
+    if (st_rd_map(&ld->rd, n, cluster_fields, c, "cluster"))
+        return -1;
+    return cluster_derive(ld, n, c);
+}

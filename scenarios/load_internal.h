@@ -1,0 +1,58 @@
+/* Shared between the loader's files: the scenario's insides and the loading context.
+ * Internal to scenarios/. */
+#ifndef ST_SCENARIOS_LOAD_INTERNAL_H
+#define ST_SCENARIOS_LOAD_INTERNAL_H
+
+#include "scenarios/reader.h"
+#include "scenarios/scenario.h"
+
+struct st_scn {
+    char *path, *dir;        /* the file, and the folder relative paths resolve against */
+    const char *name;
+    uint64_t seed, hash;
+    double horizon_s;
+    st_cluster_cfg cluster;
+    st_tier_cfg *tiers;
+    st_workload_cfg *workloads;
+    size_t n_workloads;
+    st_gpu_spec *gpus;       /* defined under hardware.gpus; capacity fixed before reading */
+    size_t n_gpus;
+    st_llm_spec *models;     /* hardware.models and inline workload models */
+    size_t n_models, cap_models;
+    st_trace_cfg trace;
+    st_failures_cfg failures;
+    st_failure_class *classes;
+    st_sched_cfg sched;
+    st_quota *quotas;
+    st_cost_cfg cost;
+    int has_trace, has_failures, has_cost;
+    st_strpool pool;
+};
+
+/* The reader plus the scenario being filled; custom field readers recover it from rd. */
+typedef struct st_ld {
+    st_rd rd;
+    st_scn *s;
+} st_ld;
+
+static inline st_ld *st__ld(st_rd *rd) { return (st_ld *)rd; }
+
+/* Section readers; each reports into ld->rd.diag and returns non-zero on any error. */
+int st__load_hardware(st_ld *ld, const st_ynode *n);
+int st__load_cluster(st_ld *ld, const st_ynode *n);
+int st__load_models(st_ld *ld, const st_ynode *n);
+int st__load_workloads(st_ld *ld, const st_ynode *n);
+int st__load_trace(st_ld *ld, const st_ynode *n);
+int st__load_failures(st_ld *ld, const st_ynode *n);
+int st__load_scheduler(st_ld *ld, const st_ynode *n);
+int st__load_cost(st_ld *ld, const st_ynode *n);
+
+/* Find a GPU by name among hardware.gpus, then the catalog. NULL if neither has it. */
+const st_gpu_spec *st__find_gpu(const st_scn *s, const char *name);
+/* Find a model by name among hardware.models, then the catalog. */
+const st_llm_spec *st__find_model(const st_scn *s, const char *name);
+/* Report an unknown GPU / model / tier name with the closest known one. */
+int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char *const *names,
+                     size_t count, const char *hint);
+
+#endif

@@ -1,0 +1,197 @@
+/* Reads the operational sections: `trace`, `failures`, `scheduler` and `cost`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "scenarios/load_internal.h"
+#include "sim/xalloc.h"
+
+static const char *const trace_formats[] = {"philly", "helios", "csv", NULL};
+static const char *const delivery_names[] = {"on-prem", "bare-metal", "cloud", NULL};
+/* Component classes a failure rate can be given for; the failure model maps each onto the
+ * parts a job occupies. */
+static const char *const failure_components[] = {"gpu",          "node", "nic", "leaf_switch",
+                                                 "spine_switch", "rack", NULL};
+
+/* ---- trace ------------------------------------------------------------------------------ */
+
+static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_trace_cfg *t = base;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "file"))
+        return -1;
+    char path[4096];
+    if (n->text[0] == '/')
+        snprintf(path, sizeof path, "%s", n->text);
+    else
+        snprintf(path, sizeof path, "%s/%s", ld->s->dir, n->text);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return st_rd_fail(rd, n, ST_ENOTFOUND,
+                          "trace file '%s' not found (looked for '%s'; relative paths start at "
+                          "the scenario's folder)",
+                          n->text, path);
+    fclose(f);
+    t->file = st_rd_strdup(rd, path);
+    return 0;
+}
+
+static const st_field trace_fields[] = {
+    ST_FFN("file", fn_trace_file, .required = 1),
+    ST_FENUM(st_trace_cfg, "format", format, trace_formats),
+    ST_FEND,
+};
+
+int st__load_trace(st_ld *ld, const st_ynode *n)
+{
+    st_scn *s = ld->s;
+    s->trace.format = ST_TRACE_CSV;
+    s->trace.loc = n->loc;
+    if (st_rd_map(&ld->rd, n, trace_fields, &s->trace, "trace"))
+        return -1;
+    s->has_trace = 1;
+    return 0;
+}
+
+/* ---- failures --------------------------------------------------------------------------- */
+
+static const st_field class_fields[] = {
+    ST_FDIM(st_failure_class, "mtbf", mtbf_s, ST_DIM_TIME, ST_R_POS, .required = 1),
+    ST_FDIM(st_failure_class, "shape", weibull_shape, ST_DIM_RATIO, ST_R_POS),
+    ST_FEND,
+};
+
+static int read_class(st_ld *ld, const st_ynode *key, const st_ynode *val)
+{
+    st_scn *s = ld->s;
+    st_failure_class *c = &s->classes[s->failures.n_classes];
+    c->component = st_rd_strdup(&ld->rd, key->text);
+    c->weibull_shape = 1; /* exponential lifetimes unless a Weibull shape is given */
+    c->loc = val->loc;
+    char what[64];
+    snprintf(what, sizeof what, "failures.%s", key->text);
+    if (st_rd_map(&ld->rd, val, class_fields, c, what))
+        return -1;
+    s->failures.n_classes++;
+    return 0;
+}
+
+static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
+{
+    st_failures_cfg *f = &ld->s->failures;
+    if (strcmp(key->text, "detect") == 0)
+        return st_rd_dim(&ld->rd, val, "detect", ST_DIM_TIME, ST_R_NONNEG, 0, &f->detect_s);
+    if (strcmp(key->text, "restart") == 0)
+        return st_rd_dim(&ld->rd, val, "restart", ST_DIM_TIME, ST_R_NONNEG, 0, &f->restart_s);
+    for (int i = 0; failure_components[i]; i++)
+        if (strcmp(key->text, failure_components[i]) == 0)
+            return read_class(ld, key, val);
+    const char *all[16] = {"detect", "restart"};
+    size_t k = 2;
+    for (int i = 0; failure_components[i]; i++)
+        all[k++] = failure_components[i];
+    const char *near = st_did_you_mean(key->text, all, k);
+    return st_rd_fail(&ld->rd, key, ST_EINVAL,
+                      "unknown key '%s' in failures%s%s%s (components: gpu, node, nic, "
+                      "leaf_switch, spine_switch, rack; timings: detect, restart)",
+                      key->text, near ? "; did you mean '" : "", near ? near : "",
+                      near ? "'?" : "");
+}
+
+int st__load_failures(st_ld *ld, const st_ynode *n)
+{
+    st_scn *s = ld->s;
+    if (st_rd_expect(&ld->rd, n, ST_YN_MAP, "failures"))
+        return -1;
+    /* Llama 3 (arXiv 2407.21783, section 3.3.4) reports automated detection and restart in
+     * minutes; the defaults are the contract example's 5 min and 10 min. */
+    s->failures.detect_s = 5 * 60.0;
+    s->failures.restart_s = 10 * 60.0;
+    s->failures.loc = n->loc;
+    s->classes = st_xcalloc(n->n ? n->n : 1, sizeof *s->classes);
+    s->failures.classes = s->classes;
+    int bad = 0;
+    for (size_t i = 0; i < n->n; i++)
+        bad |= failures_key(ld, n->keys[i], n->kids[i]) != 0;
+    s->has_failures = !bad;
+    return bad ? -1 : 0;
+}
+
+/* ---- scheduler -------------------------------------------------------------------------- */
+
+static int fn_policy(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_sched_cfg *c = base;
+    int i;
+    if (st_rd_enum(rd, n, "scheduler policy", st_scn_policy_names, &i))
+        return -1;
+    c->policy = st_scn_policy_names[i];
+    c->policy_loc = n->loc;
+    return 0;
+}
+
+static int fn_quotas(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_sched_cfg *c = base;
+    if (st_rd_expect(rd, n, ST_YN_MAP, "quotas"))
+        return -1;
+    ld->s->quotas = st_xcalloc(n->n ? n->n : 1, sizeof *ld->s->quotas);
+    double sum = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        st_quota *q = &ld->s->quotas[i];
+        q->tenant = st_rd_strdup(rd, n->keys[i]->text);
+        q->loc = n->kids[i]->loc;
+        if (st_rd_dim(rd, n->kids[i], "quota", ST_DIM_RATIO, ST_R_FRAC, 0, &q->share))
+            return -1;
+        sum += q->share;
+    }
+    if (sum > 1 + 1e-9)
+        return st_rd_fail(rd, n, ST_ERANGE, "quotas add up to %.4g%%, more than 100%%",
+                          sum * 100);
+    c->quotas = ld->s->quotas;
+    c->n_quotas = (int)n->n;
+    return 0;
+}
+
+static const st_field sched_fields[] = {
+    ST_FFN("policy", fn_policy),
+    ST_FBOOL(st_sched_cfg, "preemption", preemption),
+    ST_FFN("quotas", fn_quotas),
+    ST_FEND,
+};
+
+int st__load_scheduler(st_ld *ld, const st_ynode *n)
+{
+    st_sched_cfg *c = &ld->s->sched;
+    c->policy = "fifo"; /* first come, first served: what a cluster does with no policy */
+    if (!n)
+        return 0;
+    c->loc = n->loc;
+    return st_rd_map(&ld->rd, n, sched_fields, c, "scheduler");
+}
+
+/* ---- cost ------------------------------------------------------------------------------- */
+
+static const st_field cost_fields[] = {
+    ST_FENUM(st_cost_cfg, "delivery", delivery, delivery_names),
+    ST_FDIM(st_cost_cfg, "node_price", node_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "switch_price", switch_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "storage_price", storage_price_usd_per_byte, ST_DIM_PRICE_BYTES,
+            ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "electricity", electricity_usd_per_j, ST_DIM_PRICE_ENERGY, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "gpu_hour_price", gpu_hour_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "amortization", amortization_s, ST_DIM_TIME, ST_R_POS),
+    ST_FEND,
+};
+
+int st__load_cost(st_ld *ld, const st_ynode *n)
+{
+    st_cost_cfg *c = &ld->s->cost;
+    c->amortization_s = 4 * 365 * 86400.0; /* scenario-format.md example: 4 y */
+    c->loc = n->loc;
+    if (st_rd_map(&ld->rd, n, cost_fields, c, "cost"))
+        return -1;
+    ld->s->has_cost = 1;
+    return 0;
+}

@@ -1,0 +1,457 @@
+/* Reads `hardware.models` and `workloads`: model architecture (a preset name or a mapping),
+ * parallel plan, checkpoint and data settings, and the checks that tie them to the cluster. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scenarios/catalog.h"
+#include "scenarios/load_internal.h"
+#include "sim/xalloc.h"
+
+static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
+static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
+static const char *const pos_names[] = {"learned", "rope", "alibi", NULL};
+static const char *const kind_names[] = {"training", NULL};
+static const char *const precision_names[] = {"bf16", "fp8", NULL};
+static const char *const recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
+
+/* ---- models ----------------------------------------------------------------------------- */
+
+static int fn_ignore(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)rd, (void)n, (void)base;
+    return 0;
+}
+
+static int fn_dropout(st_rd *rd, const st_ynode *n, void *base)
+{
+    int on;
+    static const char *const names[] = {"false", "true", NULL};
+    if (st_rd_enum(rd, n, "dropout setting", names, &on))
+        return -1;
+    ((st_llm_spec *)base)->dropout = on ? ST_DROPOUT_ON : ST_DROPOUT_OFF;
+    return 0;
+}
+
+static const st_field model_fields[] = {
+    ST_FSTR(st_llm_spec, "name", name),
+    ST_FFN("base", fn_ignore), /* applied before the other keys: see read_model_map */
+    ST_FINT(st_llm_spec, "layers", layers, ST_R_MIN1, .max = 1e5),
+    ST_FINT(st_llm_spec, "hidden", hidden, ST_R_MIN1, .max = 1e7),
+    ST_FINT(st_llm_spec, "ffn_hidden", ffn_hidden, ST_R_MIN1, .max = 1e8),
+    ST_FINT(st_llm_spec, "heads", heads, ST_R_MIN1, .max = 1e5),
+    ST_FINT(st_llm_spec, "head_dim", head_dim, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_llm_spec, "kv_heads", kv_heads, ST_R_MIN1, .max = 1e5),
+    ST_FINT(st_llm_spec, "vocab", vocab, ST_R_MIN1, .max = 1e8),
+    ST_FINT(st_llm_spec, "max_positions", max_positions, ST_R_MIN1, .max = 1e8),
+    ST_FENUM(st_llm_spec, "mlp", mlp, mlp_names),
+    ST_FENUM(st_llm_spec, "norm", norm, norm_names),
+    ST_FENUM(st_llm_spec, "position", pos, pos_names),
+    ST_FBOOL(st_llm_spec, "bias", bias),
+    ST_FBOOL(st_llm_spec, "tied_embeddings", tied_embeddings),
+    ST_FFN("dropout", fn_dropout),
+    ST_FEND,
+};
+
+static int unknown_model(st_ld *ld, const st_ynode *n)
+{
+    const char *names[256];
+    size_t k = 0;
+    for (size_t i = 0; i < ld->s->n_models && k < 256; i++)
+        if (ld->s->models[i].name)
+            names[k++] = ld->s->models[i].name;
+    for (size_t i = 0; i < st_catalog_model_count() && k < 256; i++)
+        names[k++] = st_catalog_model_at(i)->name;
+    return st__unknown_name(ld, n, "model", names, k, " (`strata catalog` lists the presets)");
+}
+
+/* scenario-format.md: a mapping takes layers, hidden, heads, and optionally the rest; what
+ * mlp implies (GPT style for gelu, Llama style for swiglu) fills the keys left out. */
+static void model_defaults(st_llm_spec *m, const st_ynode *n)
+{
+    int gpt = m->mlp == ST_MLP_GELU;
+    if (st_ynode_get(n, "base")) { /* a base model keeps its own style */
+        st_llm_fill_defaults(m);
+        return;
+    }
+    if (!st_ynode_get(n, "norm"))
+        m->norm = gpt ? ST_NORM_LAYERNORM : ST_NORM_RMSNORM;
+    if (!st_ynode_get(n, "position"))
+        m->pos = gpt ? ST_POS_LEARNED : ST_POS_ROPE;
+    if (!st_ynode_get(n, "bias"))
+        m->bias = gpt;
+    if (!st_ynode_get(n, "tied_embeddings"))
+        m->tied_embeddings = gpt;
+    st_llm_fill_defaults(m);
+}
+
+static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+{
+    static const char *const need[] = {"layers", "hidden", "heads"};
+    for (int i = 0; i < 3; i++)
+        if (!st_ynode_get(n, need[i]) && !st_ynode_get(n, "base"))
+            return st_rd_fail(&ld->rd, n, ST_EINVAL, "model: missing required key '%s'", need[i]);
+    if (!st_ynode_get(n, "head_dim") && m->hidden % m->heads)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "model: hidden (%lld) is not a multiple of heads (%lld)",
+                          (long long)m->hidden, (long long)m->heads);
+    if (m->heads % m->kv_heads)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "model: heads (%lld) is not a multiple of kv_heads (%lld)",
+                          (long long)m->heads, (long long)m->kv_heads);
+    return 0;
+}
+
+/* Read a model mapping into the scenario's model table; returns the model or NULL. */
+static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const char *what)
+{
+    st_scn *s = ld->s;
+    if (s->n_models >= s->cap_models)
+        ST_BUG("model table sized %zu too small", s->cap_models);
+    st_llm_spec *m = &s->models[s->n_models];
+    memset(m, 0, sizeof *m);
+    const st_ynode *b = st_ynode_get(n, "base");
+    if (b && st_rd_expect(&ld->rd, b, ST_YN_SCALAR, "base"))
+        return NULL;
+    if (b) {
+        const st_llm_spec *from = st__find_model(s, b->text);
+        if (!from) {
+            unknown_model(ld, b);
+            return NULL;
+        }
+        *m = *from;
+        m->name = NULL;
+        m->published_params = 0;
+    }
+    m->source = "scenario";
+    if (st_rd_map(&ld->rd, n, model_fields, m, what))
+        return NULL;
+    model_defaults(m, n);
+    if (check_model(ld, n, m))
+        return NULL;
+    s->n_models++;
+    return m;
+}
+
+int st__load_models(st_ld *ld, const st_ynode *n)
+{
+    if (st_rd_expect(&ld->rd, n, ST_YN_SEQ, "hardware.models"))
+        return -1;
+    for (size_t i = 0; i < n->n; i++) {
+        const st_llm_spec *m = read_model_map(ld, n->kids[i], "hardware.models[]");
+        if (!m)
+            return -1;
+        if (!m->name)
+            return st_rd_fail(&ld->rd, n->kids[i], ST_EINVAL,
+                              "hardware.models[]: missing required key 'name'");
+    }
+    return 0;
+}
+
+static int fn_model(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_workload_cfg *w = base;
+    w->model_loc = n->loc;
+    if (n->kind == ST_YN_MAP) {
+        w->model = read_model_map(ld, n, "model");
+        return w->model ? 0 : -1;
+    }
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "model"))
+        return -1;
+    w->model = st__find_model(ld->s, n->text);
+    return w->model ? 0 : unknown_model(ld, n);
+}
+
+/* ---- parallel plan, checkpoint, data ---------------------------------------------------- */
+
+static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_parallel_cfg *p = base;
+    if (n->kind == ST_YN_SCALAR && strcmp(n->text, "auto") == 0) {
+        p->microbatch = 0;
+        return 0;
+    }
+    return st_rd_int(rd, n, "microbatch", ST_R_MIN1, 1e6, &p->microbatch);
+}
+
+static const st_field parallel_fields[] = {
+    ST_FINT(st_parallel_cfg, "tp", tp, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_parallel_cfg, "cp", cp, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_parallel_cfg, "pp", pp, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_parallel_cfg, "dp", dp, ST_R_MIN1, .max = 1e9),
+    ST_FINT(st_parallel_cfg, "zero", zero, ST_R_NONNEG, .max = 3),
+    ST_FFN("microbatch", fn_microbatch),
+    ST_FINT(st_parallel_cfg, "virtual_stages", virtual_stages, ST_R_MIN1, .max = 1e4),
+    ST_FBOOL(st_parallel_cfg, "sequence_parallel", sequence_parallel),
+    ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
+    ST_FEND,
+};
+
+static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
+{
+    st_ld *ld = st__ld(rd);
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "tier"))
+        return -1;
+    const char *names[64];
+    for (int i = 0; i < c->n_tiers; i++) {
+        if (strcmp(c->tiers[i].name, n->text) == 0) {
+            *out = i;
+            return 0;
+        }
+        if (i < 64)
+            names[i] = c->tiers[i].name;
+    }
+    if (!c->n_tiers)
+        return st_rd_fail(rd, n, ST_ENOTFOUND,
+                          "unknown storage tier '%s': cluster.storage defines no tiers", n->text);
+    return st__unknown_name(ld, n, "storage tier", names, c->n_tiers < 64 ? c->n_tiers : 64,
+                            " (tiers are named under cluster.storage)");
+}
+
+/* every: a time ("30 min"), a step count ("500 steps") or "auto" (Young-Daly optimum). */
+static int fn_every(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ckpt_cfg *c = base;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "every"))
+        return -1;
+    if (strcmp(n->text, "auto") == 0) {
+        c->every_auto = 1;
+        return 0;
+    }
+    double v;
+    char unit[16];
+    int used = 0;
+    if (sscanf(n->text, "%lf %15s%n", &v, unit, &used) == 2 && n->text[used] == '\0' &&
+        (strcmp(unit, "steps") == 0 || strcmp(unit, "step") == 0)) {
+        if (v < 1 || v != floor(v) || v > 1e15)
+            return st_rd_fail(rd, n, ST_ERANGE, "every: a step count must be a whole number of "
+                                                "at least 1, found '%s'", n->text);
+        c->every_steps = (int64_t)v;
+        return 0;
+    }
+    return st_rd_dim(rd, n, "every", ST_DIM_TIME, ST_R_POS, 0, &c->every_s);
+}
+
+static int fn_ckpt_tier(st_rd *rd, const st_ynode *n, void *base)
+{
+    return fn_tier(rd, n, &((st_ckpt_cfg *)base)->tier);
+}
+
+static int fn_data_tier(st_rd *rd, const st_ynode *n, void *base)
+{
+    return fn_tier(rd, n, &((st_data_cfg *)base)->tier);
+}
+
+static const st_field ckpt_fields[] = {
+    ST_FFN("every", fn_every, .required = 1),
+    ST_FENUM(st_ckpt_cfg, "mode", mode, ckpt_mode_names),
+    ST_FFN("tier", fn_ckpt_tier, .required = 1),
+    ST_FEND,
+};
+
+static const st_field data_fields[] = {
+    ST_FFN("tier", fn_data_tier, .required = 1),
+    ST_FDIM(st_data_cfg, "bytes_per_token", bytes_per_token, ST_DIM_BYTES, ST_R_POS),
+    ST_FEND,
+};
+
+static int fn_parallel(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_parallel_cfg *p = &((st_workload_cfg *)base)->parallel;
+    p->loc = n->loc;
+    return st_rd_map(rd, n, parallel_fields, p, "parallel");
+}
+
+static int fn_checkpoint(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ckpt_cfg *c = &((st_workload_cfg *)base)->checkpoint;
+    c->loc = n->loc;
+    c->enabled = 1;
+    return st_rd_map(rd, n, ckpt_fields, c, "checkpoint");
+}
+
+static int fn_data(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_data_cfg *d = &((st_workload_cfg *)base)->data;
+    d->loc = n->loc;
+    d->enabled = 1;
+    return st_rd_map(rd, n, data_fields, d, "data");
+}
+
+static int fn_gpus(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_workload_cfg *w = base;
+    w->gpus_loc = n->loc;
+    return st_rd_int(rd, n, "gpus", ST_R_MIN1, 1e9, &w->gpus);
+}
+
+static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
+{
+    int k;
+    (void)base;
+    return st_rd_enum(rd, n, "workload kind", kind_names, &k);
+}
+
+static const st_field workload_fields[] = {
+    ST_FSTR(st_workload_cfg, "name", name),
+    ST_FFN("kind", fn_kind),
+    ST_FFN("model", fn_model, .required = 1),
+    ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
+    ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
+    ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
+    ST_FFN("gpus", fn_gpus),
+    ST_FFN("parallel", fn_parallel),
+    ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
+    ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
+    ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FSTR(st_workload_cfg, "tenant", tenant),
+    ST_FINT(st_workload_cfg, "priority", priority, ST_R_ANY, .max = 1e9),
+    ST_FFN("checkpoint", fn_checkpoint),
+    ST_FFN("data", fn_data),
+    ST_FEND,
+};
+
+/* The workload checks below name the key whose value is wrong (or the workload mapping when
+ * the key is absent). */
+static const st_ynode *key_or(const st_ynode *map, const char *key)
+{
+    const st_ynode *v = st_ynode_get(map, key);
+    return v ? v : map;
+}
+
+static int plan_fail(st_ld *ld, const st_ynode *at, const st_workload_cfg *w, const char *fmt,
+                     long long a, long long b)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    return st_rd_fail(&ld->rd, at, ST_EINVAL, "workload '%s': %s", w->name, msg);
+}
+
+/* tp·cp·pp·dp = gpus, with dp derived when left out, and the plan inside the cluster. */
+static int derive_gpus(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    st_parallel_cfg *p = &w->parallel;
+    const st_ynode *par = st_ynode_get(n, "parallel");
+    int64_t part = p->tp * p->cp * p->pp;
+    if (!w->gpus && !p->dp)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "workload '%s': missing required key 'gpus' (or parallel.dp)", w->name);
+    if (!w->gpus)
+        w->gpus = part * p->dp;
+    if (!p->dp) {
+        if (w->gpus % part)
+            return plan_fail(ld, key_or(n, "gpus"), w,
+                             "gpus (%lld) is not a multiple of tp*cp*pp = %lld", w->gpus, part);
+        p->dp = w->gpus / part;
+    }
+    if (part * p->dp != w->gpus) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "tp*cp*pp*dp = %lld*%lld*%lld*%lld = %lld, but gpus is %lld",
+                 (long long)p->tp, (long long)p->cp, (long long)p->pp, (long long)p->dp,
+                 (long long)(part * p->dp), (long long)w->gpus);
+        return st_rd_fail(&ld->rd, par ? par : n, ST_EINVAL, "workload '%s': %s", w->name, msg);
+    }
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (w->gpus > c->nodes * c->gpus_per_node) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "asks for %lld GPUs, but the cluster has %lld (%lld nodes x %lld)",
+                 (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node),
+                 (long long)c->nodes, (long long)c->gpus_per_node);
+        return st_rd_fail(&ld->rd, key_or(n, "gpus"), ST_EINVAL, "workload '%s': %s", w->name,
+                          msg);
+    }
+    return 0;
+}
+
+/* What the model's shape requires of the plan (Megatron-LM's own argument checks). */
+static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    const st_llm_spec *m = w->model;
+    const st_ynode *par = st_ynode_get(n, "parallel");
+    if (m->heads % p->tp)
+        return plan_fail(ld, key_or(par, "tp"), w, "the model's %lld heads do not split over tp = %lld",
+                         m->heads, p->tp);
+    if (m->kv_heads % p->tp && p->tp % m->kv_heads)
+        return plan_fail(ld, key_or(par, "tp"), w,
+                         "the model's %lld K/V heads do not split over tp = %lld", m->kv_heads,
+                         p->tp);
+    if (w->seq_len % p->cp)
+        return plan_fail(ld, key_or(par, "cp"), w, "seq_len (%lld) does not split over cp = %lld",
+                         w->seq_len, p->cp);
+    if (p->pp * p->virtual_stages > m->layers)
+        return plan_fail(ld, key_or(par, "pp"), w,
+                         "pp*virtual_stages = %lld exceeds the model's %lld layers",
+                         p->pp * p->virtual_stages, m->layers);
+    if (p->virtual_stages > 1 && p->pp == 1)
+        return plan_fail(ld, key_or(par, "virtual_stages"), w,
+                         "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",
+                         p->virtual_stages, p->pp);
+    return 0;
+}
+
+static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    int64_t per = p->dp * (p->microbatch ? p->microbatch : 1);
+    if (!w->global_batch)
+        w->global_batch = per;
+    if (w->global_batch % per)
+        return plan_fail(ld, key_or(n, "global_batch"), w,
+                         "global_batch (%lld) must be a multiple of dp*microbatch = %lld",
+                         w->global_batch, per);
+    if (w->steps && w->tokens)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
+                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
+    if (!w->steps && !w->tokens)
+        w->steps = 1; /* scenario-reference.md: one step, the step-level forecast */
+    return 0;
+}
+
+static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, size_t index)
+{
+    st_scn *s = ld->s;
+    if (!w->name) {
+        char name[32];
+        snprintf(name, sizeof name, "job%zu", index);
+        w->name = st_rd_strdup(&ld->rd, name);
+    }
+    for (size_t j = 0; j < index; j++)
+        if (s->workloads[j].name && strcmp(s->workloads[j].name, w->name) == 0)
+            return st_rd_fail(&ld->rd, key_or(n, "name"), ST_EINVAL,
+                              "duplicate workload name '%s' (first at line %u)", w->name,
+                              s->workloads[j].loc.line);
+    if (!w->tenant)
+        w->tenant = "default";
+    if (derive_gpus(ld, n, w) || check_shape(ld, n, w))
+        return -1;
+    return derive_batch(ld, n, w);
+}
+
+int st__load_workloads(st_ld *ld, const st_ynode *n)
+{
+    st_scn *s = ld->s;
+    if (st_rd_expect(&ld->rd, n, ST_YN_SEQ, "workloads"))
+        return -1;
+    if (n->n == 0)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL, "workloads: expected at least one workload");
+    s->workloads = st_xcalloc(n->n, sizeof *s->workloads);
+    int bad = 0;
+    for (size_t i = 0; i < n->n && !st_diag_full(ld->rd.diag); i++) {
+        st_workload_cfg *w = &s->workloads[i];
+        w->loc = n->kids[i]->loc;
+        w->seq_len = 2048; /* GPT-3's context, the scenario-reference.md default */
+        w->parallel = (st_parallel_cfg){.tp = 1, .cp = 1, .pp = 1, .virtual_stages = 1,
+                                        .microbatch = 1, .loc = w->loc};
+        if (st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload") ||
+            workload_derive(ld, n->kids[i], w, i)) {
+            bad = 1;
+            continue;
+        }
+        s->n_workloads = i + 1;
+    }
+    return bad ? -1 : 0;
+}

@@ -1,0 +1,269 @@
+/* Table-driven reading of located YAML mappings: keys, units, ranges, enums, did-you-mean. */
+#include "scenarios/reader.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+
+int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
+{
+    char msg[sizeof(((st_err *)0)->msg)];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    st_loc at = n ? n->loc : (st_loc){rd->file, 0, 0};
+    st_diag_add(rd->diag, code, at, "%s", msg);
+    return -1;
+}
+
+const char *st_rd_strdup(st_rd *rd, const char *s)
+{
+    st_strpool *p = rd->pool;
+    p->items = st_xgrow(p->items, sizeof *p->items, p->n + 1, &p->cap);
+    return p->items[p->n++] = st_xstrdup(s);
+}
+
+void st_strpool_release(st_strpool *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->items[i]);
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}
+
+/* Levenshtein distance with two rows; keys are short, so the fixed bound is no limit. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return (size_t)-1;
+    size_t row[64], prev[64];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, row, (lb + 1) * sizeof *row);
+    }
+    return prev[lb];
+}
+
+const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1, len = strlen(word);
+    size_t limit = len / 3 > 1 ? len / 3 : 1;
+    for (size_t i = 0; n ? i < n : candidates[i] != NULL; i++) {
+        size_t d = edit_distance(word, candidates[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = candidates[i];
+        }
+    }
+    return best_d <= limit ? best : NULL;
+}
+
+int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what)
+{
+    if (n->kind == kind && !(kind == ST_YN_SCALAR && st_ynode_is_null(n)))
+        return 0;
+    const char *want = kind == ST_YN_MAP ? "a mapping" : kind == ST_YN_SEQ ? "a list" : "a value";
+    return st_rd_fail(rd, n, ST_EINVAL, "%s: expected %s, found %s", what, want,
+                      st_ynode_kind_name(n));
+}
+
+static const char *range_words(st_range r)
+{
+    switch (r) {
+    case ST_R_POS:
+        return "must be greater than zero";
+    case ST_R_NONNEG:
+        return "must not be negative";
+    case ST_R_FRAC:
+        return "must be between 0 and 1 (0% and 100%)";
+    case ST_R_MIN1:
+        return "must be at least 1";
+    default:
+        return "";
+    }
+}
+
+static int in_range(double v, st_range r)
+{
+    switch (r) {
+    case ST_R_POS:
+        return v > 0;
+    case ST_R_NONNEG:
+        return v >= 0;
+    case ST_R_FRAC:
+        return v >= 0 && v <= 1;
+    case ST_R_MIN1:
+        return v >= 1;
+    default:
+        return 1;
+    }
+}
+
+static int check_range(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max,
+                       double v)
+{
+    if (!in_range(v, r))
+        return st_rd_fail(rd, n, ST_ERANGE, "%s %s, found '%s'", key, range_words(r), n->text);
+    if (max > 0 && v > max)
+        return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of %.15g",
+                          key, n->text, max);
+    return 0;
+}
+
+int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r, double max,
+              double *out)
+{
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
+        return -1;
+    char why[200];
+    double v;
+    if (st_unit_parse(n->text, dim, &v, why, sizeof why))
+        return st_rd_fail(rd, n, ST_EUNIT, "%s: %s", key, why);
+    if (check_range(rd, n, key, r, max, v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max,
+              int64_t *out)
+{
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
+        return -1;
+    char why[200];
+    double v;
+    if (st_unit_parse(n->text, ST_DIM_COUNT, &v, why, sizeof why))
+        return st_rd_fail(rd, n, ST_EUNIT, "%s: %s", key, why);
+    if (v != floor(v) || fabs(v) > 9.0e15)
+        return st_rd_fail(rd, n, ST_EINVAL, "%s: expected a whole number, found '%s'", key,
+                          n->text);
+    if (check_range(rd, n, key, r, max, v))
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out)
+{
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
+        return -1;
+    *out = st_rd_strdup(rd, n->text);
+    return 0;
+}
+
+static void join_names(const char *const *names, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; names[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out)
+{
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
+        return -1;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], n->text) == 0) {
+            *out = i;
+            return 0;
+        }
+    char list[160];
+    join_names(names, list, sizeof list);
+    const char *near = st_did_you_mean(n->text, names, 0);
+    if (near)
+        return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'; did you mean '%s'? (one of: %s)",
+                          key, n->text, near, list);
+    return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s' (one of: %s)", key, n->text, list);
+}
+
+static int read_bool(st_rd *rd, const st_ynode *n, const char *key, int *out)
+{
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
+        return -1;
+    if (strcmp(n->text, "true") == 0 || strcmp(n->text, "false") == 0) {
+        *out = n->text[0] == 't';
+        return 0;
+    }
+    return st_rd_fail(rd, n, ST_EINVAL, "%s: expected true or false, found '%s'", key, n->text);
+}
+
+static int read_field(st_rd *rd, const st_field *f, const st_ynode *n, void *base,
+                      const char *what)
+{
+    char *p = (char *)base + f->off;
+    int64_t i64;
+    switch (f->kind) {
+    case ST_F_DIM:
+        return st_rd_dim(rd, n, f->key, f->dim, f->range, f->max, (double *)p);
+    case ST_F_INT:
+        if (st_rd_int(rd, n, f->key, f->range, f->max, &i64))
+            return -1;
+        if (f->size == sizeof(int))
+            *(int *)p = (int)i64;
+        else
+            *(int64_t *)p = i64;
+        return 0;
+    case ST_F_ENUM:
+        return st_rd_enum(rd, n, f->key, f->names, (int *)p);
+    case ST_F_BOOL:
+        return read_bool(rd, n, f->key, (int *)p);
+    case ST_F_STR:
+        return st_rd_str(rd, n, f->key, (const char **)p);
+    case ST_F_MAP: {
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s.%s", what, f->key);
+        return st_rd_map(rd, n, f->sub, base, sub);
+    }
+    case ST_F_FN:
+        return f->fn(rd, n, base);
+    }
+    ST_BUG("field kind %d", (int)f->kind);
+}
+
+static int unknown_key(st_rd *rd, const st_ynode *key, const st_field *fields, const char *what)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (const st_field *f = fields; f->key && n < 64; f++)
+        names[n++] = f->key;
+    const char *near = st_did_you_mean(key->text, names, n);
+    if (near)
+        return st_rd_fail(rd, key, ST_EINVAL, "unknown key '%s' in %s; did you mean '%s'?",
+                          key->text, what, near);
+    return st_rd_fail(rd, key, ST_EINVAL, "unknown key '%s' in %s", key->text, what);
+}
+
+int st_rd_map(st_rd *rd, const st_ynode *n, const st_field *fields, void *base, const char *what)
+{
+    if (st_rd_expect(rd, n, ST_YN_MAP, what))
+        return -1;
+    int before = rd->diag->n + rd->diag->dropped;
+    for (size_t i = 0; i < n->n && !st_diag_full(rd->diag); i++) {
+        const st_field *f = fields;
+        while (f->key && strcmp(f->key, n->keys[i]->text) != 0)
+            f++;
+        if (!f->key)
+            unknown_key(rd, n->keys[i], fields, what);
+        else
+            read_field(rd, f, n->kids[i], base, what);
+    }
+    for (const st_field *f = fields; f->key; f++)
+        if (f->required && !st_ynode_get(n, f->key))
+            st_rd_fail(rd, n, ST_EINVAL, "%s: missing required key '%s'", what, f->key);
+    return rd->diag->n + rd->diag->dropped > before ? -1 : 0;
+}

@@ -1,0 +1,102 @@
+/* Table-driven reading of located YAML mappings into plain structs: each field names its key,
+ * kind, unit dimension and range, and the reader reports every problem with file:line:col,
+ * including unknown keys with a did-you-mean suggestion. Internal to scenarios/. */
+#ifndef ST_SCENARIOS_READER_H
+#define ST_SCENARIOS_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenarios/ytree.h"
+#include "sim/err.h"
+#include "sim/units.h"
+
+typedef struct st_rd st_rd;
+
+typedef enum st_fkind {
+    ST_F_DIM,  /* double, with a unit of `dim` */
+    ST_F_INT,  /* int or int64_t (by size), whole number */
+    ST_F_ENUM, /* int, index into names[] */
+    ST_F_BOOL, /* int, true / false */
+    ST_F_STR,  /* const char *, owned by the scenario */
+    ST_F_MAP,  /* a nested mapping whose fields land in the same struct */
+    ST_F_FN    /* custom reader */
+} st_fkind;
+
+/* Range rules for numbers; messages say them in words. */
+typedef enum st_range { ST_R_ANY, ST_R_POS, ST_R_NONNEG, ST_R_FRAC, ST_R_MIN1 } st_range;
+
+typedef struct st_field st_field;
+typedef int (*st_field_fn)(st_rd *rd, const st_ynode *n, void *base);
+
+struct st_field {
+    const char *key;
+    st_fkind kind;
+    size_t off, size;        /* where in the struct, and how wide (ST_F_INT) */
+    st_dim dim;              /* ST_F_DIM */
+    st_range range;
+    double max;              /* 0 = no upper bound */
+    const char *const *names; /* ST_F_ENUM, NULL-terminated */
+    const st_field *sub;     /* ST_F_MAP, terminated by a field with key NULL */
+    st_field_fn fn;          /* ST_F_FN */
+    int required;
+};
+
+/* Designated-initializer helpers so tables stay one line per key. Optional designators
+ * (`.required = 1`, `.max = 64`) follow the mandatory arguments; the last mandatory argument
+ * rides in __VA_ARGS__ because C11 wants at least one argument there. */
+#define ST_FDIM(S, k, m, d, ...)                                                                   \
+    {.key = k, .kind = ST_F_DIM, .off = offsetof(S, m), .dim = d, .range = __VA_ARGS__}
+#define ST_FINT(S, k, m, ...)                                                                      \
+    {.key = k, .kind = ST_F_INT, .off = offsetof(S, m), .size = sizeof(((S *)0)->m),             \
+     .range = __VA_ARGS__}
+#define ST_FENUM(S, k, m, ...)                                                                     \
+    {.key = k, .kind = ST_F_ENUM, .off = offsetof(S, m), .names = __VA_ARGS__}
+#define ST__FOFF(kd, S, k, m, ...) {.key = k, .kind = kd, .off = offsetof(S, m), __VA_ARGS__}
+#define ST_FBOOL(S, k, ...) ST__FOFF(ST_F_BOOL, S, k, __VA_ARGS__, .max = 0)
+#define ST_FSTR(S, k, ...) ST__FOFF(ST_F_STR, S, k, __VA_ARGS__, .max = 0)
+#define ST_FMAP(k, ...) {.key = k, .kind = ST_F_MAP, .sub = __VA_ARGS__}
+#define ST_FFN(k, ...) {.key = k, .kind = ST_F_FN, .fn = __VA_ARGS__}
+#define ST_FEND {.key = NULL}
+
+/* Strings the reader hands out live in an owner's list and are freed with it. */
+typedef struct st_strpool {
+    char **items;
+    size_t n, cap;
+} st_strpool;
+
+struct st_rd {
+    st_diag *diag;
+    st_strpool *pool;
+    const char *file;
+};
+
+/* Read mapping n into base according to fields. `what` names the mapping in messages
+ * ("cluster.fabric"). Problems go to rd->diag; returns 0 if this mapping added none. */
+int st_rd_map(st_rd *rd, const st_ynode *n, const st_field *fields, void *base, const char *what);
+
+/* Single values, for custom readers. Each reports its own error and returns non-zero. */
+int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r, double max,
+              double *out);
+int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max,
+              int64_t *out);
+int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out);
+int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out);
+int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what);
+
+/* Record an error at n's location (or the file when n is NULL). Returns -1. */
+int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Copy s into the pool; the copy lives until st_strpool_release. */
+const char *st_rd_strdup(st_rd *rd, const char *s);
+void st_strpool_release(st_strpool *p);
+
+/* The candidate closest to word by edit distance, if close enough to be a likely typo
+ * (distance <= max(1, strlen/3)), else NULL. candidates is NULL-terminated, or pass n. */
+const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n);
+
+#endif

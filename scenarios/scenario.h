@@ -1,0 +1,51 @@
+/* A loaded scenario: the typed, located configuration of one YAML file (format version 1,
+ * shared/scenario-format.md). It owns everything parsed from the file; models hold const
+ * pointers into it, so it must outlive every simulation built from it. */
+#ifndef ST_SCENARIOS_SCENARIO_H
+#define ST_SCENARIOS_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config.h"
+#include "sim/err.h"
+
+#define ST_SCN_VERSION 1
+#define ST_SCN_MAX_NODES 10000000 /* more than 10^7 nodes is refused as absurd */
+
+typedef struct st_scn st_scn;
+
+/* Load and check the scenario in file `path`. Returns 0 and sets *out, or a negative ST_E*
+ * code with up to ST_DIAG_MAX located errors in *diag (the first is the most useful). Never
+ * exits or aborts on bad input. The caller frees *out with st_scn_free. */
+int st_scn_load_file(const char *path, st_scn **out, st_diag *diag);
+
+/* Same, from memory: `name` is used in messages and to resolve relative paths (trace file).
+ * buf need not be NUL-terminated; it is copied. */
+int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out,
+                       st_diag *diag);
+
+void st_scn_free(st_scn *s);
+
+const char *st_scn_name(const st_scn *s);
+const char *st_scn_path(const st_scn *s);
+uint64_t st_scn_seed(const st_scn *s);
+/* 64-bit FNV-1a hash of the file's bytes, for the report: a planner can tell which exact file
+ * produced a report. */
+uint64_t st_scn_hash(const st_scn *s);
+double st_scn_horizon_s(const st_scn *s);
+
+const st_cluster_cfg *st_scn_cluster(const st_scn *s);
+size_t st_scn_workload_count(const st_scn *s);
+const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i);
+
+/* Optional sections: NULL when the scenario leaves them out. */
+const st_trace_cfg *st_scn_trace(const st_scn *s);
+const st_failures_cfg *st_scn_failures(const st_scn *s);
+const st_cost_cfg *st_scn_cost(const st_scn *s);
+const st_sched_cfg *st_scn_sched(const st_scn *s);
+
+/* The names that `scheduler.policy` accepts, NULL-terminated. */
+extern const char *const st_scn_policy_names[];
+
+#endif

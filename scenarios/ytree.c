@@ -1,0 +1,378 @@
+/* Builds a located tree from libyaml's event stream, with the limits that keep hostile input
+ * (alias bombs, deep nesting, huge scalars) from hanging or crashing the loader. */
+#include "scenarios/ytree.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "sim/xalloc.h"
+
+struct anchor {
+    char *name;
+    st_ynode *node;
+};
+
+struct frame {
+    st_ynode *node;
+    char *anchor;        /* registered when the node ends, so an anchor cannot reach itself */
+    st_ynode *key;       /* map: key waiting for its value */
+    st_ynode **merges;   /* map: values of `<<` keys, applied when the map ends */
+    size_t n_merges, cap_merges;
+    size_t cap;          /* capacity of node->keys / node->kids */
+};
+
+struct st_ytree {
+    const char *file;
+    const char *buf;
+    size_t len;
+    st_ynode *root;
+    st_ynode **all;      /* every node, for freeing: aliases make the tree a DAG */
+    size_t n_all, cap_all;
+    struct anchor *anchors;
+    size_t n_anchors, cap_anchors;
+    struct frame *stack;
+    size_t depth, cap_stack;
+    int docs;
+};
+
+static st_loc mark_loc(const st_ytree *t, yaml_mark_t m)
+{
+    return (st_loc){t->file, (unsigned)m.line + 1, (unsigned)m.column + 1};
+}
+
+/* Reader errors carry a byte offset, not a mark: count lines up to it. */
+static st_loc offset_loc(const st_ytree *t, size_t off)
+{
+    st_loc l = {t->file, 1, 1};
+    for (size_t i = 0; i < off && i < t->len; i++) {
+        if (t->buf[i] == '\n') {
+            l.line++;
+            l.col = 1;
+        } else if (((unsigned char)t->buf[i] & 0xC0) != 0x80) {
+            l.col++;
+        }
+    }
+    return l;
+}
+
+static st_ynode *node_new(st_ytree *t, st_ynode_kind kind, st_loc loc)
+{
+    st_ynode *n = st_xcalloc(1, sizeof *n);
+    n->kind = kind;
+    n->loc = loc;
+    n->expanded = 1;
+    t->all = st_xgrow(t->all, sizeof *t->all, t->n_all + 1, &t->cap_all);
+    t->all[t->n_all++] = n;
+    return n;
+}
+
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+
+static void map_append(struct frame *f, st_ynode *key, st_ynode *val)
+{
+    st_ynode *m = f->node;
+    size_t cap = f->cap;
+    m->keys = st_xgrow(m->keys, sizeof *m->keys, m->n + 1, &cap);
+    cap = f->cap;
+    m->kids = st_xgrow(m->kids, sizeof *m->kids, m->n + 1, &cap);
+    f->cap = cap;
+    m->keys[m->n] = key;
+    m->kids[m->n] = val;
+    m->n++;
+    m->expanded = sat_add(m->expanded, sat_add(key->expanded, val->expanded));
+}
+
+static int is_merge_key(const st_ynode *k) { return k->plain && strcmp(k->text, "<<") == 0; }
+
+/* Attach a finished node to the enclosing collection (or make it the root). */
+static int attach(st_ytree *t, st_ynode *n, st_err *err)
+{
+    if (t->depth == 0) {
+        t->root = n;
+        return 0;
+    }
+    struct frame *f = &t->stack[t->depth - 1];
+    st_ynode *c = f->node;
+    if (c->kind == ST_YN_SEQ) {
+        c->kids = st_xgrow(c->kids, sizeof *c->kids, c->n + 1, &f->cap);
+        c->kids[c->n++] = n;
+        c->expanded = sat_add(c->expanded, n->expanded);
+        return 0;
+    }
+    if (!f->key) {
+        if (n->kind != ST_YN_SCALAR)
+            return st_err_set(err, ST_ESYNTAX, n->loc, "mapping keys must be plain values, found %s",
+                              st_ynode_kind_name(n));
+        for (size_t i = 0; i < c->n; i++)
+            if (strcmp(c->keys[i]->text, n->text) == 0 && !is_merge_key(n))
+                return st_err_set(err, ST_ESYNTAX, n->loc, "duplicate key '%s' (first at line %u)",
+                                  n->text, c->keys[i]->loc.line);
+        f->key = n;
+        return 0;
+    }
+    if (is_merge_key(f->key)) {
+        f->merges = st_xgrow(f->merges, sizeof *f->merges, f->n_merges + 1, &f->cap_merges);
+        f->merges[f->n_merges++] = n;
+    } else {
+        map_append(f, f->key, n);
+    }
+    f->key = NULL;
+    return 0;
+}
+
+/* YAML merge keys: entries of the merged mappings that the mapping does not set itself. */
+static int merge_one(struct frame *f, const st_ynode *src, st_err *err)
+{
+    if (src->kind != ST_YN_MAP)
+        return st_err_set(err, ST_ESYNTAX, src->loc,
+                          "merge key '<<' expects a mapping or a list of mappings, found %s",
+                          st_ynode_kind_name(src));
+    for (size_t i = 0; i < src->n; i++)
+        if (!st_ynode_get(f->node, src->keys[i]->text))
+            map_append(f, src->keys[i], src->kids[i]);
+    return 0;
+}
+
+static int apply_merges(struct frame *f, st_err *err)
+{
+    for (size_t i = 0; i < f->n_merges; i++) {
+        const st_ynode *m = f->merges[i];
+        if (m->kind == ST_YN_SEQ) {
+            for (size_t j = 0; j < m->n; j++)
+                if (merge_one(f, m->kids[j], err))
+                    return err->code;
+        } else if (merge_one(f, m, err)) {
+            return err->code;
+        }
+    }
+    return 0;
+}
+
+static void add_anchor(st_ytree *t, const char *name, st_ynode *n)
+{
+    t->anchors = st_xgrow(t->anchors, sizeof *t->anchors, t->n_anchors + 1, &t->cap_anchors);
+    t->anchors[t->n_anchors++] = (struct anchor){st_xstrdup(name), n};
+}
+
+/* The latest definition of an anchor wins, as the YAML spec says for redefinitions. */
+static st_ynode *find_anchor(const st_ytree *t, const char *name)
+{
+    for (size_t i = t->n_anchors; i-- > 0;)
+        if (strcmp(t->anchors[i].name, name) == 0)
+            return t->anchors[i].node;
+    return NULL;
+}
+
+static int check_expanded(const st_ynode *n, st_err *err)
+{
+    if (n->expanded > ST_YTREE_MAX_EXPANDED)
+        return st_err_set(err, ST_ELIMIT, n->loc,
+                          "document expands to more than %d nodes through aliases "
+                          "(an alias bomb?)",
+                          ST_YTREE_MAX_EXPANDED);
+    return 0;
+}
+
+static int on_scalar(st_ytree *t, const yaml_event_t *ev, st_err *err)
+{
+    st_loc at = mark_loc(t, ev->start_mark);
+    size_t len = ev->data.scalar.length;
+    if (len > ST_YTREE_MAX_SCALAR)
+        return st_err_set(err, ST_ELIMIT, at, "value of %zu bytes exceeds the limit of %d bytes",
+                          len, ST_YTREE_MAX_SCALAR);
+    st_ynode *n = node_new(t, ST_YN_SCALAR, at);
+    n->text = st_xstrndup((const char *)ev->data.scalar.value, len);
+    n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    if (ev->data.scalar.anchor)
+        add_anchor(t, (const char *)ev->data.scalar.anchor, n);
+    return attach(t, n, err);
+}
+
+static int on_start(st_ytree *t, const yaml_event_t *ev, st_ynode_kind kind, st_err *err)
+{
+    st_loc at = mark_loc(t, ev->start_mark);
+    if (t->depth >= ST_YTREE_MAX_DEPTH)
+        return st_err_set(err, ST_ELIMIT, at, "nesting deeper than %d levels",
+                          ST_YTREE_MAX_DEPTH);
+    const yaml_char_t *anchor =
+        kind == ST_YN_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+    t->stack = st_xgrow(t->stack, sizeof *t->stack, t->depth + 1, &t->cap_stack);
+    struct frame *f = &t->stack[t->depth++];
+    memset(f, 0, sizeof *f);
+    f->node = node_new(t, kind, at);
+    f->anchor = anchor ? st_xstrdup((const char *)anchor) : NULL;
+    return 0;
+}
+
+static int on_end(st_ytree *t, st_err *err)
+{
+    struct frame f = t->stack[--t->depth];
+    int rc = apply_merges(&f, err);
+    if (!rc)
+        rc = check_expanded(f.node, err);
+    if (!rc && f.anchor)
+        add_anchor(t, f.anchor, f.node);
+    free(f.anchor);
+    free(f.merges);
+    return rc ? rc : attach(t, f.node, err);
+}
+
+static int on_alias(st_ytree *t, const yaml_event_t *ev, st_err *err)
+{
+    const char *name = (const char *)ev->data.alias.anchor;
+    st_ynode *n = find_anchor(t, name);
+    if (!n)
+        return st_err_set(err, ST_ESYNTAX, mark_loc(t, ev->start_mark), "undefined alias '*%s'",
+                          name);
+    int rc = attach(t, n, err);
+    if (!rc && t->depth > 0)
+        rc = check_expanded(t->stack[t->depth - 1].node, err);
+    return rc;
+}
+
+static int on_event(st_ytree *t, const yaml_event_t *ev, st_err *err)
+{
+    switch (ev->type) {
+    case YAML_DOCUMENT_START_EVENT:
+        if (++t->docs > 1)
+            return st_err_set(err, ST_ESYNTAX, mark_loc(t, ev->start_mark),
+                              "more than one YAML document; a scenario is one document");
+        return 0;
+    case YAML_SCALAR_EVENT:
+        return on_scalar(t, ev, err);
+    case YAML_ALIAS_EVENT:
+        return on_alias(t, ev, err);
+    case YAML_SEQUENCE_START_EVENT:
+        return on_start(t, ev, ST_YN_SEQ, err);
+    case YAML_MAPPING_START_EVENT:
+        return on_start(t, ev, ST_YN_MAP, err);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        return on_end(t, err);
+    default:
+        return 0;
+    }
+}
+
+/* A tab in a line's leading whitespace is the usual cause of libyaml's "cannot start any
+ * token": say so plainly. */
+static int tab_in_indent(const st_ytree *t, size_t off)
+{
+    size_t start = off < t->len ? off : t->len;
+    while (start > 0 && t->buf[start - 1] != '\n')
+        start--;
+    for (size_t i = start; i < t->len && (t->buf[i] == ' ' || t->buf[i] == '\t'); i++)
+        if (t->buf[i] == '\t')
+            return 1;
+    return 0;
+}
+
+static int parser_error(st_ytree *t, const yaml_parser_t *p, st_err *err)
+{
+    if (p->error == YAML_MEMORY_ERROR)
+        return st_err_set(err, ST_ELIMIT, (st_loc){t->file, 0, 0}, "out of memory parsing YAML");
+    if (p->error == YAML_READER_ERROR)
+        return st_err_set(err, ST_ESYNTAX, offset_loc(t, p->problem_offset),
+                          "not a text file: %s (byte 0x%02x)", p->problem,
+                          (unsigned)(p->problem_value & 0xFF));
+    st_loc at = mark_loc(t, p->problem_mark);
+    if (tab_in_indent(t, p->problem_mark.index))
+        return st_err_set(err, ST_ESYNTAX, at,
+                          "tab character in indentation; YAML indents with spaces");
+    if (p->context)
+        return st_err_set(err, ST_ESYNTAX, at, "yaml: %s %s (at line %u, column %u)",
+                          p->problem, p->context, (unsigned)p->context_mark.line + 1,
+                          (unsigned)p->context_mark.column + 1);
+    return st_err_set(err, ST_ESYNTAX, at, "yaml: %s", p->problem ? p->problem : "syntax error");
+}
+
+int st_ytree_parse(const char *file, const char *buf, size_t len, st_ytree **out, st_err *err)
+{
+    *out = NULL;
+    if (len > ST_YTREE_MAX_FILE)
+        return st_err_set(err, ST_ELIMIT, (st_loc){file, 0, 0},
+                          "file of %zu bytes exceeds the limit of %u bytes", len,
+                          ST_YTREE_MAX_FILE);
+    st_ytree *t = st_xcalloc(1, sizeof *t);
+    t->file = file;
+    t->buf = buf;
+    t->len = len;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p))
+        ST_BUG("yaml_parser_initialize failed");
+    yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+    int rc = 0, done = 0;
+    while (!rc && !done) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = parser_error(t, &p, err);
+            break;
+        }
+        rc = on_event(t, &ev, err);
+        done = ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    while (t->depth > 0) { /* unwind frames left open by an error */
+        struct frame *f = &t->stack[--t->depth];
+        free(f->anchor);
+        free(f->merges);
+    }
+    if (rc) {
+        st_ytree_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+const st_ynode *st_ytree_root(const st_ytree *t) { return t->root; }
+
+void st_ytree_free(st_ytree *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_all; i++) {
+        st_ynode *n = t->all[i];
+        free((char *)n->text);
+        free(n->keys);
+        free(n->kids);
+        free(n);
+    }
+    for (size_t i = 0; i < t->n_anchors; i++)
+        free(t->anchors[i].name);
+    free(t->all);
+    free(t->anchors);
+    free(t->stack);
+    free(t);
+}
+
+const st_ynode *st_ynode_get(const st_ynode *m, const char *key)
+{
+    if (!m || m->kind != ST_YN_MAP)
+        return NULL;
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->keys[i]->text, key) == 0)
+            return m->kids[i];
+    return NULL;
+}
+
+int st_ynode_is_null(const st_ynode *n)
+{
+    return n->kind == ST_YN_SCALAR && n->plain &&
+           (n->text[0] == '\0' || strcmp(n->text, "~") == 0 || strcmp(n->text, "null") == 0);
+}
+
+const char *st_ynode_kind_name(const st_ynode *n)
+{
+    switch (n->kind) {
+    case ST_YN_MAP:
+        return "a mapping";
+    case ST_YN_SEQ:
+        return "a list";
+    default:
+        return st_ynode_is_null(n) ? "nothing" : "a value";
+    }
+}
