@@ -6,18 +6,20 @@
 
 #include <stddef.h>
 
+/* The accepted spellings of every dimension are listed in docs/units.md. Unit text is
+ * case-sensitive ("GB" is not "gb"); the parser suggests the right spelling when it is close. */
 typedef enum st_dim {
     ST_DIM_RATIO,        /* bare number or percentage: "2", "0.95", "60%" (= 0.6) */
     ST_DIM_COUNT,        /* bare number with an optional K/M/B/T suffix: "15T" = 1.5e13 */
     ST_DIM_TIME,         /* ns us ms s min h d y (y = 365 d) -> seconds */
-    ST_DIM_BYTES,        /* B, kB MB GB TB PB (10^3 steps), KiB MiB GiB TiB PiB (2^10 steps) */
+    ST_DIM_BYTES,        /* B, kB MB GB TB PB EB (10^3 steps; KB = kB), KiB..EiB (2^10 steps) */
     ST_DIM_BANDWIDTH,    /* bit/s kbit/s Mbit/s Gbit/s Tbit/s, B/s kB/s MB/s GB/s TB/s -> bytes/s */
     ST_DIM_FLOPS,        /* FLOP/s GFLOP/s TFLOP/s PFLOP/s EFLOP/s -> FLOP/s */
     ST_DIM_POWER,        /* W kW MW GW -> watts */
     ST_DIM_RAMP,         /* W/s kW/s MW/s GW/s -> watts per second */
     ST_DIM_VOLTAGE,      /* V kV */
-    ST_DIM_CURRENT,      /* A kA */
-    ST_DIM_RESISTANCE,   /* ohm mohm uohm */
+    ST_DIM_CURRENT,      /* mA A kA */
+    ST_DIM_RESISTANCE,   /* uohm mohm ohm kohm */
     ST_DIM_TEMPERATURE,  /* C -> degrees Celsius */
     ST_DIM_MONEY,        /* USD */
     ST_DIM_PRICE_ENERGY, /* USD/kWh USD/MWh -> USD per joule */
@@ -26,27 +28,57 @@ typedef enum st_dim {
     ST_DIM__COUNT
 } st_dim;
 
-/* Human name of a dimension for messages: "time", "bandwidth", ... */
+/* Human name of a dimension for messages: "time", "bandwidth", "size in bytes", ...
+ * "unknown dimension" for a value outside the enum. */
 const char *st_dim_name(st_dim d);
 
-/* A few example spellings of d for messages: "e.g. '400 Gbit/s' or '900 GB/s'". */
+/* The name with its article, as the parser's messages use it: "a bandwidth", "an energy
+ * price". "an unknown dimension" for a value outside the enum. */
+const char *st_dim_noun(st_dim d);
+
+/* One or two example spellings of d for messages, quoted, without "e.g.":
+ * "'400 Gbit/s' or '900 GB/s'". Messages read "expected a bandwidth such as <example>". */
 const char *st_dim_example(st_dim d);
 
 /* Parse text (a number, optional spaces, a unit) as dimension `want` into *out (SI).
- * Returns 0, or ST_EUNIT with a message in why[0..whylen) that names what was expected and
- * what was found ("expected a bandwidth such as '400 Gbit/s', found a power '400 W'";
- * "missing unit: expected a time such as '30 s'"; "unknown unit 'Gb/s' for a bandwidth").
- * Numbers are decimal or exponent form; NaN, infinities and hex are refused. A negative number
- * parses (range checks belong to the caller). The whole text must be consumed. */
+ * Leading and trailing white space is ignored; the rest must be consumed entirely.
+ * Numbers: [+-] digits [. digits] [e|E [+-] digits] (".5" and "5." too). NaN, infinities, hex,
+ * digit separators and decimal commas are refused; so is a value that overflows a double. A
+ * negative number parses (range checks belong to the caller). ST_DIM_RATIO and ST_DIM_COUNT
+ * accept a bare number; every other dimension requires its unit, even for 0. The scanner is our
+ * own, so the result does not depend on setlocale(); it is correctly rounded for up to 19
+ * significant digits within 1e-22..1e22 and within an ulp or so elsewhere.
+ *
+ * Returns 0 and sets *out, or returns ST_EUNIT, leaves *out alone and writes one of these
+ * messages (lowercase, no full stop; <noun> is st_dim_noun, <ex> st_dim_example, <text> the
+ * trimmed input) into why[0..whylen) when why is not NULL:
+ *   empty value: expected <noun> such as <ex>
+ *   expected a number, found '<text>'
+ *   number out of range: '<text>'
+ *   missing unit: expected <noun> such as <ex>
+ *   wrong dimension: expected <noun> such as <ex>, found <noun of the unit's dimension> ('<text>')
+ *   unexpected text '<rest>' after '<number and unit>'
+ *   unknown unit '<unit>' for <noun>; did you mean '<u1>'?
+ *   unknown unit '<unit>' for <noun>; did you mean '<u1>' or '<u2>'?
+ *   unknown unit '<unit>': expected <noun> such as <ex>
+ * Quoted input longer than 40 characters is cut and ends in "...". */
 int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t whylen);
 
 /* Which dimension, if any, the unit of text belongs to; ST_DIM__COUNT when it has none that
- * the parser knows. A bare number reports ST_DIM_RATIO. */
+ * the parser knows, or text does not start with a number. A bare number reports ST_DIM_RATIO,
+ * a count suffix ("15T") ST_DIM_COUNT, and "B" (bytes before billions) ST_DIM_BYTES. */
 st_dim st_unit_sniff(const char *text);
 
 /* Print v (SI) of dimension d with 4 significant digits and the unit that keeps the mantissa in
- * [1, 1000): "400 Gbit/s" for bandwidth is printed in bytes as "50 GB/s"; bytes use SI prefixes.
- * st_unit_parse(st_unit_format(v)) == v to 4 significant digits. Returns the snprintf length. */
+ * [1, 1000): "400 Gbit/s" for bandwidth is printed in bytes as "50 GB/s"; bytes use SI prefixes;
+ * time uses ns us ms s, then min (from 60 s), h, d, and y from 1000 d. Exceptions: prices print
+ * in one conventional unit (USD/kWh, USD/h, USD/TB), temperature in C and money in USD, whatever
+ * the mantissa; counts below 10^6 print as plain numbers, exactly when they are integers
+ * ("16384"), larger ones with an M, B or T suffix and no space ("15T"); ratios print as a bare
+ * number ("0.6"). Zero prints with the base unit ("0 s"); a mantissa of 10^15 or more, or below
+ * 10^-5, uses exponent form ("1.5e18 EB"); NaN and infinities print as "nan", "inf", "-inf". The
+ * text never depends on the locale. st_unit_parse(st_unit_format(v)) equals v within a relative
+ * 5e-4 (4 significant digits). Returns the snprintf length (buf may be NULL when n is 0). */
 int st_unit_format(double v, st_dim d, char *buf, size_t n);
 
 #endif
