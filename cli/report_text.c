@@ -39,8 +39,9 @@ static void job_text(FILE *out, const st_forecast *f)
         fprintf(out, "            over by %s; the %s term is where it overflows\n",
                 fmt(m->overflow_bytes, ST_DIM_BYTES, a, sizeof a),
                 st_mem_term_name((st_mem_term)m->overflow_term));
-    fprintf(out, "  compute   %.3g GFLOP per token (model FLOPs, PaLM definition)\n",
-            m->flops_per_token / 1e9);
+    double fpt = m->flops_per_token;
+    fprintf(out, "  compute   %.4g %s per token (model FLOPs, PaLM definition)\n",
+            fpt >= 1e12 ? fpt / 1e12 : fpt / 1e9, fpt >= 1e12 ? "TFLOP" : "GFLOP");
     fprintf(out, "  checkpoint %s (weights and optimizer states)\n",
             fmt(m->checkpoint_bytes, ST_DIM_BYTES, a, sizeof a));
 }

@@ -158,6 +158,11 @@ int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **o
     st_ld ld = {{diag, &s->pool, s->path}, s};
     int rc = parse_doc(&ld, buf, len);
     if (rc) {
+        /* Locations point at the scenario's copy of the name, which dies with it: hand the
+         * caller's string to the errors instead. */
+        for (int i = 0; i < diag->n; i++)
+            if (diag->items[i].loc.file == s->path)
+                diag->items[i].loc.file = name;
         st_scn_free(s);
         return rc;
     }

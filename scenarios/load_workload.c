@@ -252,9 +252,18 @@ static const st_field ckpt_fields[] = {
     ST_FEND,
 };
 
+/* scenario-format.md writes `bytes_per_token: 4`: a plain number of bytes, or with a unit. */
+static int fn_bytes_per_token(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_dim d = n->kind == ST_YN_SCALAR && st_unit_sniff(n->text) == ST_DIM_RATIO ? ST_DIM_RATIO
+                                                                                 : ST_DIM_BYTES;
+    return st_rd_dim(rd, n, "bytes_per_token", d, ST_R_POS, 0,
+                     &((st_data_cfg *)base)->bytes_per_token);
+}
+
 static const st_field data_fields[] = {
     ST_FFN("tier", fn_data_tier, .required = 1),
-    ST_FDIM(st_data_cfg, "bytes_per_token", bytes_per_token, ST_DIM_BYTES, ST_R_POS),
+    ST_FFN("bytes_per_token", fn_bytes_per_token),
     ST_FEND,
 };
 
