@@ -36,25 +36,32 @@ void st_strpool_release(st_strpool *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Levenshtein distance with two rows; keys are short, so the fixed bound is no limit. */
+/* Edit distance counting a swap of two neighbours as one edit (optimal string alignment),
+ * since "nodse" for "nodes" is the typo people make. Keys are short; longer words are not
+ * compared. */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63)
         return (size_t)-1;
-    size_t row[64], prev[64];
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
     for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        row[0] = i;
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = row[j - 1] + 1;
-            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
-        memcpy(prev, row, (lb + 1) * sizeof *row);
-    }
-    return prev[lb];
+    return d[la][lb];
 }
 
 const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n)
