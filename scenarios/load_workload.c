@@ -344,6 +344,11 @@ static int derive_gpus(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
     st_parallel_cfg *p = &w->parallel;
     const st_ynode *par = st_ynode_get(n, "parallel");
+    /* Each factor is capped by its key's range, but their product can still overflow. */
+    if ((double)p->tp * (double)p->cp * (double)p->pp * (double)(p->dp ? p->dp : 1) > 1e9)
+        return st_rd_fail(&ld->rd, par ? par : n, ST_ELIMIT,
+                          "workload '%s': tp*cp*pp*dp is beyond the supported 10^9 GPUs",
+                          w->name);
     int64_t part = p->tp * p->cp * p->pp;
     if (!w->gpus && !p->dp)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
