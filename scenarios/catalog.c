@@ -1,0 +1,409 @@
+/* Preset GPUs and models. Every figure cites where it comes from; most datasheet figures are
+ * also in shared/validation/hardware.yaml. NVIDIA datasheets print Tensor Core FLOP/s "with
+ * sparsity": the dense peak used here (and by every MFU in the validation set) is half. */
+#include "scenarios/catalog.h"
+
+#include <string.h>
+
+#define TERA 1e12
+#define GIGA 1e9
+
+/* Idle power is not a datasheet figure. The values below are nvidia-smi / rocm-smi readings of
+ * idle boards (0-1 MiB used, 0% utilisation, P0) in public logs that we read through code and
+ * issue search; each entry gives the range seen and is an estimate, not a specification. */
+
+static const st_gpu_spec gpus[] = {
+    {
+        .name = "a100-sxm-40g",
+        .description = "NVIDIA A100 SXM4 40GB",
+        .peak_bf16 = 312 * TERA, /* datasheet: 312 dense, 624 with sparsity */
+        .peak_fp8 = 0,           /* Ampere has no FP8 Tensor Cores */
+        .hbm_bytes = 40 * GIGA,  /* datasheet: 40 GB HBM2 */
+        .hbm_bw = 1555 * GIGA,   /* datasheet: 1,555 GB/s */
+        .nvlink_bw = 600 * GIGA, /* datasheet: NVLink 3, 600 GB/s (both directions) */
+        .pcie_bw = 32 * GIGA,    /* datasheet: PCIe Gen4 64 GB/s, i.e. 32 GB/s each way */
+        .tdp_w = 400,            /* datasheet: max TDP 400 W */
+        .idle_w = 50,            /* estimate: nvidia-smi idle readings 45-56 W */
+        .source = "NVIDIA A100 datasheet (shared/validation/hardware.yaml a100_sxm); idle: "
+                  "public nvidia-smi readings",
+    },
+    {
+        .name = "a100-sxm-80g",
+        .description = "NVIDIA A100 SXM4 80GB",
+        .peak_bf16 = 312 * TERA, /* datasheet: 312 dense, 624 with sparsity */
+        .peak_fp8 = 0,           /* Ampere has no FP8 Tensor Cores */
+        .hbm_bytes = 80 * GIGA,  /* datasheet: 80 GB HBM2e */
+        .hbm_bw = 2039 * GIGA,   /* datasheet: 2,039 GB/s (SXM) */
+        .nvlink_bw = 600 * GIGA, /* datasheet: NVLink 3, 600 GB/s */
+        .pcie_bw = 32 * GIGA,    /* datasheet: PCIe Gen4 64 GB/s total */
+        .tdp_w = 400,            /* datasheet: max TDP 400 W */
+        .idle_w = 60,            /* estimate: nvidia-smi idle reading 63 W */
+        .source = "NVIDIA A100 datasheet (hardware.yaml a100_sxm); idle: public nvidia-smi "
+                  "readings",
+    },
+    {
+        .name = "h100-sxm",
+        .description = "NVIDIA H100 SXM5 80GB",
+        .peak_bf16 = 989.5 * TERA, /* datasheet: 1,979 with sparsity */
+        .peak_fp8 = 1979 * TERA,   /* datasheet: 3,958 with sparsity */
+        .hbm_bytes = 80 * GIGA,    /* datasheet: 80 GB HBM3 */
+        .hbm_bw = 3.35 * TERA,     /* datasheet: 3.35 TB/s */
+        .nvlink_bw = 900 * GIGA,   /* datasheet: NVLink 4, 900 GB/s (450 each way) */
+        .pcie_bw = 64 * GIGA,      /* datasheet: PCIe Gen5 128 GB/s total */
+        .tdp_w = 700,              /* datasheet: up to 700 W (configurable) */
+        .idle_w = 70,              /* estimate: nvidia-smi idle readings 64-73 W */
+        .source = "NVIDIA H100 datasheet (hardware.yaml h100_sxm); idle: public nvidia-smi "
+                  "readings",
+    },
+    {
+        .name = "h100-pcie",
+        .description = "NVIDIA H100 PCIe 80GB",
+        .peak_bf16 = 756.5 * TERA, /* datasheet: 1,513 with sparsity */
+        .peak_fp8 = 1513 * TERA,   /* datasheet: 3,026 with sparsity */
+        .hbm_bytes = 80 * GIGA,    /* datasheet: 80 GB HBM2e */
+        .hbm_bw = 2.0 * TERA,      /* datasheet: 2 TB/s */
+        .nvlink_bw = 600 * GIGA,   /* datasheet: NVLink bridge 600 GB/s (pairs of cards) */
+        .pcie_bw = 64 * GIGA,      /* datasheet: PCIe Gen5 128 GB/s total */
+        .tdp_w = 350,              /* datasheet: 300-350 W (configurable) */
+        .idle_w = 50,              /* estimate: nvidia-smi idle readings 44-55 W */
+        .source = "NVIDIA H100 datasheet, PCIe column; idle: public nvidia-smi readings",
+    },
+    {
+        .name = "h200-sxm",
+        .description = "NVIDIA H200 SXM 141GB",
+        .peak_bf16 = 989.5 * TERA, /* datasheet: same Tensor Cores as H100 SXM */
+        .peak_fp8 = 1979 * TERA,
+        .hbm_bytes = 141 * GIGA, /* datasheet: 141 GB HBM3e */
+        .hbm_bw = 4.8 * TERA,    /* datasheet: 4.8 TB/s */
+        .nvlink_bw = 900 * GIGA, /* datasheet: 900 GB/s */
+        .pcie_bw = 64 * GIGA,    /* datasheet: PCIe Gen5 128 GB/s total */
+        .tdp_w = 700,            /* datasheet: up to 700 W; MLPerf JSON "H200 TGP 700W" */
+        .idle_w = 78,            /* estimate: nvidia-smi idle reading 78 W */
+        .source = "NVIDIA H200 datasheet (hardware.yaml h200_sxm); idle: public nvidia-smi "
+                  "reading",
+    },
+    {
+        .name = "b200",
+        .description = "NVIDIA B200 (HGX B200)",
+        .peak_bf16 = 2250 * TERA, /* HGX B200 spec: 4.5 PFLOP/s with sparsity */
+        .peak_fp8 = 4500 * TERA,  /* HGX B200 spec: 9 PFLOP/s with sparsity */
+        .hbm_bytes = 180 * GIGA,  /* HGX B200: 180 GB HBM3e (DGX B200: 1,440 GB / 8) */
+        .hbm_bw = 7.7 * TERA,     /* HGX B200: 7.7 TB/s (DGX B200 totals give 8; we take the
+                                     lower, see hardware.yaml's discrepancy note) */
+        .nvlink_bw = 1800 * GIGA, /* NVLink 5: 1.8 TB/s, 18 links */
+        .pcie_bw = 64 * GIGA,     /* estimate: PCIe Gen5 x16 host link of HGX B200 servers */
+        .tdp_w = 1000,            /* MLPerf system JSON "B200 TGP 1000W" */
+        .idle_w = 140,            /* estimate: nvidia-smi idle readings 136-145 W; 137 W in
+                                     ROCm/legacy-rocm-build issue #5219 */
+        .source = "NVIDIA HGX/DGX B200 specs as quoted in hardware.yaml b200; idle: public "
+                  "nvidia-smi readings",
+    },
+    {
+        .name = "gb200",
+        .description = "NVIDIA GB200 (one Blackwell GPU of a GB200 NVL72)",
+        .peak_bf16 = 2500 * TERA, /* GB200 NVL72: 360 PFLOP/s BF16 sparse / 72 = 5 PF, /2 */
+        .peak_fp8 = 5000 * TERA,  /* GB200 NVL72: 720 PFLOP/s FP8 sparse / 72 = 10 PF, /2 */
+        .hbm_bytes = 186 * GIGA,  /* MLPerf Crusoe system JSON: GB200 GPU memory 186 GB */
+        .hbm_bw = 8 * TERA,       /* GB200 NVL72 spec: 8 TB/s per GPU */
+        .nvlink_bw = 1800 * GIGA, /* NVLink 5: 1.8 TB/s per GPU (130 TB/s / 72) */
+        .pcie_bw = 450 * GIGA,    /* NVLink-C2C to the Grace CPU: 900 GB/s, 450 each way */
+        .tdp_w = 1200,            /* DGX GB200 user guide: configurable, up to 1200 W */
+        .idle_w = 140,            /* estimate: no public idle reading found; B200's (same
+                                     Blackwell die and HBM stacks) */
+        .source = "NVIDIA GB200 NVL72 spec and MLPerf JSON (hardware.yaml gb200_nvl72); idle: "
+                  "B200 estimate",
+    },
+    {
+        .name = "mi300x",
+        .description = "AMD Instinct MI300X (OAM)",
+        .peak_bf16 = 1307.4 * TERA, /* AMD data sheet (footnote MI300-18): dense */
+        .peak_fp8 = 2614.9 * TERA,  /* AMD data sheet: dense */
+        .hbm_bytes = 192 * GIGA,    /* AMD: 192 GB HBM3 */
+        .hbm_bw = 5.3 * TERA,       /* AMD: 5.3 TB/s */
+        .nvlink_bw = 896 * GIGA,    /* derived: 7 Infinity Fabric links to the other GPUs of an
+                                       8-GPU platform x 128 GB/s per link (secondary) */
+        .pcie_bw = 64 * GIGA,       /* AMD: PCIe Gen5 x16, 128 GB/s total */
+        .tdp_w = 750,               /* AMD: 750 W TBP */
+        .idle_w = 135,              /* estimate: rocm-smi socket power 131-137 W at 0% use
+                                       (ROCm/legacy-rocm-build issue #4750) */
+        .source = "AMD Instinct MI300X data sheet as quoted in hardware.yaml mi300x; idle: public "
+                  "rocm-smi readings",
+    },
+};
+
+/* Model presets. The GPT shapes use Megatron-LM's GPT-2 vocabulary padded to 51200 and 2048
+ * learned positions, as in the runs they validate against (Narayanan et al. SC21 §5;
+ * Korthikanti et al. 2022 §6). Fields left out are zero: no embedding norm, head_dim
+ * hidden/heads, dropout as mlp implies. */
+/* Styles as macros with the fields that vary, since -Wextra (-Woverride-init) forbids
+ * overriding a designated initializer. */
+#define GPT_STYLE(pos_, tied_)                                                                     \
+    .mlp = ST_MLP_GELU, .norm = ST_NORM_LAYERNORM, .pos = (pos_), .bias = 1,                       \
+    .tied_embeddings = (tied_)
+#define GPT GPT_STYLE(ST_POS_LEARNED, 1)
+#define LLAMA_STYLE                                                                                \
+    .mlp = ST_MLP_SWIGLU, .norm = ST_NORM_RMSNORM, .pos = ST_POS_ROPE, .bias = 0,                  \
+    .tied_embeddings = 0
+
+static const st_llm_spec models[] = {
+    {.name = "gpt-22b",
+     .layers = 48,
+     .hidden = 6144,
+     .ffn_hidden = 24576,
+     .heads = 64,
+     .kv_heads = 64,
+     .vocab = 51200,
+     .max_positions = 2048,
+     GPT,
+     .published_params = 22e9,
+     .source = "Korthikanti et al. 2022 (arXiv 2205.05198) Table 3: 22B"},
+    {.name = "gpt3-175b",
+     .layers = 96,
+     .hidden = 12288,
+     .ffn_hidden = 49152,
+     .heads = 96,
+     .kv_heads = 96,
+     .vocab = 51200,
+     .max_positions = 2048,
+     GPT,
+     .published_params = 175e9,
+     .source = "Brown et al. 2020 (GPT-3) Table 2.1: 175B; Narayanan et al. SC21 Table 2: "
+               "174.6B with Megatron's 51200 vocabulary"},
+    {.name = "gpt-145b",
+     .layers = 80,
+     .hidden = 12288,
+     .ffn_hidden = 49152,
+     .heads = 96,
+     .kv_heads = 96,
+     .vocab = 51200,
+     .max_positions = 2048,
+     GPT,
+     .published_params = 145e9,
+     .source = "Narayanan et al. SC21 §5.6 (activation recomputation study): 145B"},
+    {.name = "gpt-530b",
+     .layers = 105,
+     .hidden = 20480,
+     .ffn_hidden = 81920,
+     .heads = 128,
+     .kv_heads = 128,
+     .vocab = 51200,
+     .max_positions = 2048,
+     GPT,
+     .published_params = 529.6e9,
+     .source = "MT-NLG shape; Narayanan et al. SC21 Table 2: 529.6B; Korthikanti Table 3"},
+    {.name = "gpt-1t",
+     .layers = 128,
+     .hidden = 25600,
+     .ffn_hidden = 102400,
+     .heads = 160,
+     .kv_heads = 160,
+     .vocab = 51200,
+     .max_positions = 2048,
+     GPT,
+     .published_params = 1e12,
+     .source = "Korthikanti et al. 2022 Table 3 and Narayanan et al. SC21: 1T"},
+    /* BLOOM: tr11-176B-ml.slurm pads the vocabulary to 250880 (bloom.yaml's 250680 is a
+     * transcription slip: the model card's 3,596,615,680 embedding parameters = 250880 x
+     * 14336), uses --embed-layernorm and ALiBi, and keeps Megatron-DeepSpeed's default
+     * dropout of 0.1. */
+    {.name = "bloom-176b",
+     .layers = 70,
+     .hidden = 14336,
+     .ffn_hidden = 57344,
+     .heads = 112,
+     .kv_heads = 112,
+     .vocab = 250880,
+     GPT_STYLE(ST_POS_ALIBI, 1),
+     .embed_norm = 1,
+     .published_params = 176247271424.0,
+     .source = "bigscience/bloom model card: 176,247,271,424 parameters; shape from "
+               "bigscience-workshop/bigscience train/tr11-176B-ml"},
+    /* OPT: vocabulary 50272 and a learned position table with OPT's offset of 2 rows. */
+    {.name = "opt-175b",
+     .layers = 96,
+     .hidden = 12288,
+     .ffn_hidden = 49152,
+     .heads = 96,
+     .kv_heads = 96,
+     .vocab = 50272,
+     .max_positions = 2050,
+     GPT,
+     .published_params = 175e9,
+     .source = "Zhang et al. 2022 (OPT, arXiv 2205.01068) Table 1: 175B"},
+    /* GPT-NeoX-20B: rotary positions, untied input and output embeddings, biases, vocabulary
+     * padded to 50432; configs/20B.yml trains without dropout. */
+    {.name = "gpt-neox-20b",
+     .layers = 44,
+     .hidden = 6144,
+     .ffn_hidden = 24576,
+     .heads = 64,
+     .kv_heads = 64,
+     .vocab = 50432,
+     GPT_STYLE(ST_POS_ROPE, 0),
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 20554567680.0,
+     .source = "EleutherAI/gpt-neox-20b model card: 20,554,567,680 parameters; shape from "
+               "EleutherAI/gpt-neox configs/20B.yml"},
+    /* MPT shapes as llm-foundry benchmarks them (scripts/train/benchmarking/README.md, whose
+     * NumParams these reproduce exactly): GPT style with vocabulary 50368, biases, a learned
+     * position table of seq_len rows (max_positions 0), no dropout. The published counts are
+     * the README's for seq_len 2048. The released MPT-7B checkpoint (ALiBi, no biases,
+     * vocabulary 50432) differs by 0.15%. */
+    {.name = "mpt-1b",
+     .layers = 24,
+     .hidden = 2048,
+     .ffn_hidden = 8192,
+     .heads = 16,
+     .kv_heads = 16,
+     .vocab = 50368,
+     GPT,
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 1315950592.0,
+     .source = "mosaicml/llm-foundry benchmarking README (1b, seq 2048)"},
+    {.name = "mpt-3b",
+     .layers = 32,
+     .hidden = 2560,
+     .ffn_hidden = 10240,
+     .heads = 20,
+     .kv_heads = 20,
+     .vocab = 50368,
+     GPT,
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 2651837440.0,
+     .source = "mosaicml/llm-foundry benchmarking README (3b, seq 2048)"},
+    {.name = "mpt-7b",
+     .layers = 32,
+     .hidden = 4096,
+     .ffn_hidden = 16384,
+     .heads = 32,
+     .kv_heads = 32,
+     .vocab = 50368,
+     GPT,
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 6658859008.0,
+     .source = "mosaicml/llm-foundry benchmarking README (7b, seq 2048)"},
+    {.name = "mpt-13b",
+     .layers = 40,
+     .hidden = 5120,
+     .ffn_hidden = 20480,
+     .heads = 40,
+     .kv_heads = 40,
+     .vocab = 50368,
+     GPT,
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 12853954560.0,
+     .source = "mosaicml/llm-foundry benchmarking README (13b, seq 2048); heads from "
+               "yamls/pretrain/mpt-13b.yaml"},
+    {.name = "mpt-30b",
+     .layers = 48,
+     .hidden = 7168,
+     .ffn_hidden = 28672,
+     .heads = 56,
+     .kv_heads = 56,
+     .vocab = 50368,
+     GPT,
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 29975214080.0,
+     .source = "mosaicml/llm-foundry benchmarking README (30b, seq 2048); heads from "
+               "yamls/pretrain/mpt-30b.yaml"},
+    {.name = "mpt-70b",
+     .layers = 80,
+     .hidden = 8192,
+     .ffn_hidden = 32768,
+     .heads = 64,
+     .kv_heads = 64,
+     .vocab = 50368,
+     GPT,
+     .dropout = ST_DROPOUT_OFF,
+     .published_params = 64862437376.0,
+     .source = "mosaicml/llm-foundry benchmarking README (70b, seq 2048)"},
+    /* Llama 3: the tokenizer has 128,256 entries (the paper's "128K" = 128,000 + 256 special
+     * tokens), grouped-query attention with 8 K/V heads, untied output layer. */
+    {.name = "llama3-8b",
+     .layers = 32,
+     .hidden = 4096,
+     .ffn_hidden = 14336,
+     .heads = 32,
+     .kv_heads = 8,
+     .vocab = 128256,
+     LLAMA_STYLE,
+     .published_params = 8e9,
+     .source = "Llama 3 Herd of Models (arXiv 2407.21783) Table 3: 8B"},
+    {.name = "llama3-70b",
+     .layers = 80,
+     .hidden = 8192,
+     .ffn_hidden = 28672,
+     .heads = 64,
+     .kv_heads = 8,
+     .vocab = 128256,
+     LLAMA_STYLE,
+     .published_params = 70e9,
+     .source = "Llama 3 Herd of Models Table 3: 70B"},
+    {.name = "llama3-405b",
+     .layers = 126,
+     .hidden = 16384,
+     .ffn_hidden = 53248,
+     .heads = 128,
+     .kv_heads = 8,
+     .vocab = 128256,
+     LLAMA_STYLE,
+     .published_params = 405e9,
+     .source = "Llama 3 Herd of Models Table 3 and §3.2 (126 layers): 405B"},
+    /* PaLM: multi-query attention (one K/V head) with 256-wide heads, SwiGLU with ffn 4h,
+     * shared input/output embeddings, no biases anywhere (so weight-only LayerNorms), no
+     * dropout. Its parallel attention+MLP block has one norm per layer; counting two adds
+     * 2.2M parameters (0.0004%). */
+    {.name = "palm-540b",
+     .layers = 118,
+     .hidden = 18432,
+     .ffn_hidden = 73728,
+     .heads = 48,
+     .kv_heads = 1,
+     .head_dim = 256,
+     .vocab = 256000,
+     .mlp = ST_MLP_SWIGLU,
+     .norm = ST_NORM_LAYERNORM,
+     .pos = ST_POS_ROPE,
+     .bias = 0,
+     .tied_embeddings = 1,
+     .published_params = 540e9,
+     .source = "Chowdhery et al. 2022 (PaLM, arXiv 2204.02311) §2 and Table 1: 540B"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const st_gpu_spec *st_catalog_gpu(const char *name)
+{
+    for (size_t i = 0; name && i < COUNT(gpus); i++)
+        if (strcmp(gpus[i].name, name) == 0)
+            return &gpus[i];
+    return NULL;
+}
+
+const st_llm_spec *st_catalog_model(const char *name)
+{
+    for (size_t i = 0; name && i < COUNT(models); i++)
+        if (strcmp(models[i].name, name) == 0)
+            return &models[i];
+    return NULL;
+}
+
+size_t st_catalog_gpu_count(void)
+{
+    return COUNT(gpus);
+}
+
+const st_gpu_spec *st_catalog_gpu_at(size_t i)
+{
+    return i < COUNT(gpus) ? &gpus[i] : NULL;
+}
+
+size_t st_catalog_model_count(void)
+{
+    return COUNT(models);
+}
+
+const st_llm_spec *st_catalog_model_at(size_t i)
+{
+    return i < COUNT(models) ? &models[i] : NULL;
+}
