@@ -31,7 +31,8 @@ static void job_text(FILE *out, const st_forecast *f)
             rc[p->recompute], p->sequence_parallel ? ", sequence parallel" : "");
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
-        fprintf(out, "            %-17s %10s\n", st_mem_term_name((st_mem_term)t),
+        if (t != ST_MEM_RESERVED || m->term[t] > 0) /* not modelled yet: not shown as zero */
+            fprintf(out, "            %-17s %10s\n", st_mem_term_name((st_mem_term)t),
                 fmt(m->term[t], ST_DIM_BYTES, a, sizeof a));
     fprintf(out, "            %-17s %10s of %s: %s\n", "total", fmt(m->total, ST_DIM_BYTES, a, sizeof a),
             fmt(m->capacity, ST_DIM_BYTES, b, sizeof b), m->fits ? "fits" : "DOES NOT FIT");
