@@ -38,8 +38,8 @@ void st_cli_print_diag(const st_diag *d)
         st_err_format(&d->items[i], line, sizeof line);
         fprintf(stderr, "%s\n", line);
     }
-    if (d->dropped)
-        fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
+    if (d->n >= ST_DIAG_MAX)
+        fprintf(stderr, "(stopped after %d errors)\n", ST_DIAG_MAX);
 }
 
 int st_cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -97,7 +97,12 @@ static const st_field top_fields[] = {
 static void load_sections(st_ld *ld, const st_ynode *root)
 {
     st_scn *s = ld->s;
-    if (st_rd_map(&ld->rd, root, top_fields, s, "the scenario"))
+    /* An unknown top-level key is reported, and the sections are still read so the user sees
+     * their errors too; a wrong version or a missing section stops here. */
+    int top = st_rd_map(&ld->rd, root, top_fields, s, "the scenario");
+    const st_ynode *v = st_ynode_get(root, "version");
+    if (top && (!v || !st_ynode_get(root, "cluster") || !st_ynode_get(root, "workloads") ||
+                st_diag_full(ld->rd.diag) || strcmp(v->text ? v->text : "", "1") != 0))
         return;
     const st_ynode *hw = st_ynode_get(root, "hardware");
     const st_ynode *hwm = st_ynode_get(hw, "models"), *wl = st_ynode_get(root, "workloads");
@@ -190,8 +195,14 @@ int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
     }
     int bad = ferror(f);
     fclose(f);
-    int rc = bad ? st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "read error")
-                 : st_scn_load_buffer(path, buf, len, out, diag);
+    int rc;
+    if (bad)
+        rc = st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "read error");
+    else if (len > ST_YTREE_MAX_FILE) /* reading stopped there: the real size is larger */
+        rc = st_diag_add(diag, ST_ELIMIT, (st_loc){path, 0, 0},
+                         "file is larger than the limit of %u bytes", ST_YTREE_MAX_FILE);
+    else
+        rc = st_scn_load_buffer(path, buf, len, out, diag);
     free(buf);
     return rc;
 }

@@ -83,10 +83,15 @@ static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
     st_scn *s = base;
     if (st_rd_expect(rd, n, ST_YN_SEQ, "hardware.gpus"))
         return -1;
-    s->gpus = st_xcalloc(n->n, sizeof *s->gpus);
+    s->gpus = st_xcalloc(n->n ? n->n : 1, sizeof *s->gpus);
     for (size_t i = 0; i < n->n; i++) {
-        if (read_hw_gpu(ld, n->kids[i], &s->gpus[s->n_gpus]))
+        st_gpu_spec *g = &s->gpus[s->n_gpus];
+        if (read_hw_gpu(ld, n->kids[i], g))
             return -1;
+        for (size_t j = 0; j < s->n_gpus; j++)
+            if (strcmp(s->gpus[j].name, g->name) == 0)
+                return st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                                  "duplicate GPU name '%s' in hardware.gpus", g->name);
         s->n_gpus++;
     }
     return 0;
@@ -310,10 +315,23 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
                           "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node "
                           "(%lld)",
                           (long long)c->nvlink_domain, (long long)c->gpus_per_node);
+    if (c->nvlink_domain > c->nodes * c->gpus_per_node)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "nvlink_domain"), ST_EINVAL,
+                          "nvlink_domain (%lld) is larger than the cluster's %lld GPUs",
+                          (long long)c->nvlink_domain, (long long)(c->nodes * c->gpus_per_node));
     if (!c->node.pcie_bw)
         c->node.pcie_bw = c->gpu->pcie_bw;
     if (!c->racks.nodes_per_rack)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
+    const st_ynode *cool = st_ynode_get(st_ynode_get(n, "racks"), "cooling");
+    if ((at = st_ynode_get(cool, "liquid_fraction")) && c->racks.cooling == ST_COOLING_AIR &&
+        c->racks.liquid_fraction > 0)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "liquid_fraction needs cooling kind 'liquid' (this rack is air-cooled)");
+    if ((at = st_ynode_get(st_ynode_get(st_ynode_get(n, "racks"), "feed"), "phases")) &&
+        c->racks.feed_phases == 2)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL, "phases: a feed is single-phase (1) or "
+                                                  "three-phase (3), found 2");
     if (c->racks.liquid_fraction < 0)
         c->racks.liquid_fraction = c->racks.cooling == ST_COOLING_LIQUID ? 0.8 : 0;
     st_fabric_cfg *f = &c->fabric;
@@ -324,6 +342,10 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "nodes_per_leaf (%lld) is larger than the cluster's %lld nodes",
                           (long long)f->nodes_per_leaf, (long long)c->nodes);
+    if ((at = st_ynode_get(st_ynode_get(n, "fabric"), "leaves_per_pod")) &&
+        f->topology != ST_TOPO_FAT_TREE_3)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "leaves_per_pod applies to topology 'fat-tree-3' only");
     if (!f->nodes_per_leaf) {
         /* A 64-port leaf with half its ports down (non-blocking): 32 NICs' worth of nodes. */
         int64_t per = 32 / f->nics_per_node > 0 ? 32 / f->nics_per_node : 1;

@@ -1,6 +1,8 @@
 /* Reads the operational sections: `trace`, `failures`, `scheduler` and `cost`. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -21,17 +23,19 @@ static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
     if (st_rd_expect(rd, n, ST_YN_SCALAR, "file"))
         return -1;
     char path[4096];
-    if (n->text[0] == '/')
-        snprintf(path, sizeof path, "%s", n->text);
-    else
-        snprintf(path, sizeof path, "%s/%s", ld->s->dir, n->text);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int len = n->text[0] == '/' ? snprintf(path, sizeof path, "%s", n->text)
+                                : snprintf(path, sizeof path, "%s/%s", ld->s->dir, n->text);
+    if (len < 0 || (size_t)len >= sizeof path)
+        return st_rd_fail(rd, n, ST_ELIMIT, "trace file path is longer than %zu bytes",
+                          sizeof path - 1);
+    struct stat st;
+    if (stat(path, &st) != 0)
         return st_rd_fail(rd, n, ST_ENOTFOUND,
                           "trace file '%s' not found (looked for '%s'; relative paths start at "
                           "the scenario's folder)",
                           n->text, path);
-    fclose(f);
+    if (!S_ISREG(st.st_mode))
+        return st_rd_fail(rd, n, ST_EINVAL, "trace file '%s' is not a regular file", n->text);
     t->file = st_rd_strdup(rd, path);
     return 0;
 }

@@ -92,11 +92,11 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
     for (int i = 0; i < 3; i++)
         if (!st_ynode_get(n, need[i]) && !st_ynode_get(n, "base"))
             return st_rd_fail(&ld->rd, n, ST_EINVAL, "model: missing required key '%s'", need[i]);
-    if (!st_ynode_get(n, "head_dim") && m->hidden % m->heads)
+    if (m->head_dim == 0 && m->hidden % m->heads)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
                           "model: hidden (%lld) is not a multiple of heads (%lld)",
                           (long long)m->hidden, (long long)m->heads);
-    if (m->heads % m->kv_heads)
+    if (m->kv_heads && m->heads % m->kv_heads)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
                           "model: heads (%lld) is not a multiple of kv_heads (%lld)",
                           (long long)m->heads, (long long)m->kv_heads);
@@ -123,13 +123,18 @@ static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const cha
         *m = *from;
         m->name = NULL;
         m->published_params = 0;
+        /* head_dim follows hidden / heads unless the mapping sets it: a base's derived value
+         * must not outlive a change of either. */
+        if ((st_ynode_get(n, "hidden") || st_ynode_get(n, "heads")) &&
+            !st_ynode_get(n, "head_dim"))
+            m->head_dim = 0;
     }
     m->source = "scenario";
     if (st_rd_map(&ld->rd, n, model_fields, m, what))
         return NULL;
-    model_defaults(m, n);
     if (check_model(ld, n, m))
         return NULL;
+    model_defaults(m, n);
     s->n_models++;
     return m;
 }
@@ -145,6 +150,10 @@ int st__load_models(st_ld *ld, const st_ynode *n)
         if (!m->name)
             return st_rd_fail(&ld->rd, n->kids[i], ST_EINVAL,
                               "hardware.models[]: missing required key 'name'");
+        for (size_t j = 0; j + 1 < ld->s->n_models; j++)
+            if (ld->s->models[j].name && strcmp(ld->s->models[j].name, m->name) == 0)
+                return st_rd_fail(&ld->rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                                  "duplicate model name '%s' in hardware.models", m->name);
     }
     return 0;
 }
@@ -255,8 +264,9 @@ static const st_field ckpt_fields[] = {
 /* scenario-format.md writes `bytes_per_token: 4`: a plain number of bytes, or with a unit. */
 static int fn_bytes_per_token(st_rd *rd, const st_ynode *n, void *base)
 {
-    st_dim d = n->kind == ST_YN_SCALAR && st_unit_sniff(n->text) == ST_DIM_RATIO ? ST_DIM_RATIO
-                                                                                 : ST_DIM_BYTES;
+    int bare = n->kind == ST_YN_SCALAR && st_unit_sniff(n->text) == ST_DIM_RATIO &&
+               !strchr(n->text, '%');
+    st_dim d = bare ? ST_DIM_RATIO : ST_DIM_BYTES;
     return st_rd_dim(rd, n, "bytes_per_token", d, ST_R_POS, 0,
                      &((st_data_cfg *)base)->bytes_per_token);
 }
