@@ -69,7 +69,7 @@ const char *st_did_you_mean(const char *word, const char *const *candidates, siz
     const char *best = NULL;
     size_t best_d = (size_t)-1, len = strlen(word);
     size_t limit = len / 3 > 1 ? len / 3 : 1;
-    for (size_t i = 0; n ? i < n : candidates[i] != NULL; i++) {
+    for (size_t i = 0; i < n; i++) {
         size_t d = edit_distance(word, candidates[i]);
         if (d < best_d) {
             best_d = d;
@@ -191,7 +191,10 @@ int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const 
         }
     char list[160];
     join_names(names, list, sizeof list);
-    const char *near = st_did_you_mean(n->text, names, 0);
+    size_t count = 0;
+    while (names[count])
+        count++;
+    const char *near = st_did_you_mean(n->text, names, count);
     if (near)
         return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'; did you mean '%s'? (one of: %s)",
                           key, n->text, near, list);

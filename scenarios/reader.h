@@ -95,8 +95,8 @@ int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
 const char *st_rd_strdup(st_rd *rd, const char *s);
 void st_strpool_release(st_strpool *p);
 
-/* The candidate closest to word by edit distance, if close enough to be a likely typo
- * (distance <= max(1, strlen/3)), else NULL. candidates is NULL-terminated, or pass n. */
+/* The candidate among candidates[0..n) closest to word by edit distance, if close enough to be
+ * a likely typo (distance <= max(1, strlen/3)), else NULL. Ties go to the earlier candidate. */
 const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n);
 
 #endif
