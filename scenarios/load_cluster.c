@@ -347,8 +347,10 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "leaves_per_pod applies to topology 'fat-tree-3' only");
     if (!f->nodes_per_leaf) {
-        /* A 64-port leaf with half its ports down (non-blocking): 32 NICs' worth of nodes. */
-        int64_t per = 32 / f->nics_per_node > 0 ? 32 / f->nics_per_node : 1;
+        /* A 64-port leaf with half its ports down (non-blocking): 32 NICs' worth of nodes. A
+         * rail leaf takes one NIC per node, so it serves 32 nodes. */
+        int64_t ports = f->topology == ST_TOPO_RAIL_OPTIMIZED ? 1 : f->nics_per_node;
+        int64_t per = 32 / ports > 0 ? 32 / ports : 1;
         f->nodes_per_leaf = per < c->nodes ? per : c->nodes;
     }
     for (int i = f->n_oversub; i < ST_MAX_TIERS_OVERSUB; i++)
