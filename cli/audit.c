@@ -31,8 +31,9 @@ static st_audit *add(st_audit *out, size_t *k, size_t cap, const char *level, co
 static void audit_baseboard(const st_cluster_cfg *c, st_audit *out, size_t *k, size_t cap)
 {
     int full = c->gpus_per_node == 4 || c->gpus_per_node == 8;
-    st_audit *a = add(out, k, cap, "silicon", "full baseboard", full ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-                      (double)c->gpus_per_node, c->gpus_per_node <= 4 ? 4 : 8);
+    st_audit *a =
+        add(out, k, cap, "silicon", "full baseboard", full ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+            (double)c->gpus_per_node, c->gpus_per_node <= 4 ? 4 : 8);
     if (a)
         snprintf(a->message, sizeof a->message, "%lld GPUs per node%s", (long long)c->gpus_per_node,
                  full ? "" : ": not a full 4- or 8-GPU baseboard");
@@ -53,8 +54,8 @@ static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *o
     if (a && m->fits)
         snprintf(a->message, sizeof a->message, "%s of %s HBM", used, have);
     else if (a)
-        snprintf(a->message, sizeof a->message, "%s of %s HBM: over by %s; %s overflow", used,
-                 have, over, st_mem_term_name((st_mem_term)m->overflow_term));
+        snprintf(a->message, sizeof a->message, "%s of %s HBM: over by %s; %s overflow", used, have,
+                 over, st_mem_term_name((st_mem_term)m->overflow_term));
     /* The seed: NVLink/NVSwitch "keeps tensor parallelism inside the node". */
     snprintf(check, sizeof check, "tensor parallel in NVLink domain: %s", w->name);
     int inside = w->parallel.tp <= c->nvlink_domain;

@@ -11,7 +11,7 @@
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
 
 typedef struct st_audit {
-    const char *level;  /* plant, silicon, fabric, storage, orchestration */
+    const char *level; /* plant, silicon, fabric, storage, orchestration */
     char check[64];
     st_audit_status status;
     double value, limit;

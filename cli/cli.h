@@ -17,7 +17,7 @@ typedef struct st_cmd {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
     const char *summary;
-    const char *usage;                 /* printed by `strata NAME --help` */
+    const char *usage; /* printed by `strata NAME --help` */
 } st_cmd;
 
 extern const st_cmd st_cmd_table[];

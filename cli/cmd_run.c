@@ -8,7 +8,7 @@
 
 typedef struct run_opts {
     const char *file, *output;
-    int json;       /* stdout format */
+    int json; /* stdout format */
     int has_seed;
     uint64_t seed;
 } run_opts;
@@ -50,8 +50,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (a[0] == '-' && a[1] != '\0') {
             return st_cli_usage_error("run", "unknown option '%s'", a);
         } else if (o->file) {
-            return st_cli_usage_error("run", "expected one scenario file, found a second: '%s'",
-                                      a);
+            return st_cli_usage_error("run", "expected one scenario file, found a second: '%s'", a);
         } else {
             o->file = a;
         }
@@ -61,8 +60,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-static int emit(const run_opts *o, const st_scn *s, uint64_t seed, const st_forecast *f,
-                size_t n)
+static int emit(const run_opts *o, const st_scn *s, uint64_t seed, const st_forecast *f, size_t n)
 {
     char *json = NULL;
     if (o->output || o->json)

@@ -74,8 +74,7 @@ int st_cli_write_atomic(const char *path, const char *data, size_t len, char *wh
     snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        snprintf(why, n, "cannot create a temporary file next to '%s': %s", path,
-                 strerror(errno));
+        snprintf(why, n, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
         free(tmp);
         return -1;
     }

@@ -13,9 +13,9 @@
 static void add_memory(cJSON *job, const st_forecast *f)
 {
     const st_memory *m = &f->mem;
-    static const char *const keys[ST_MEM__COUNT] = {
-        "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
-        "reserved_bytes"};
+    static const char *const keys[ST_MEM__COUNT] = {"weights_bytes", "gradients_bytes",
+                                                    "optimizer_bytes", "activations_bytes",
+                                                    "reserved_bytes"};
     cJSON_AddNumberToObject(job, "memory_per_gpu_bytes", m->total);
     cJSON_AddBoolToObject(job, "fits", m->fits);
     cJSON *mem = cJSON_AddObjectToObject(job, "memory");
@@ -24,7 +24,8 @@ static void add_memory(cJSON *job, const st_forecast *f)
             cJSON_AddNumberToObject(mem, keys[t], m->term[t]);
     cJSON_AddNumberToObject(mem, "capacity_bytes", m->capacity);
     if (!m->fits) {
-        cJSON_AddStringToObject(mem, "overflow_term", st_mem_term_name((st_mem_term)m->overflow_term));
+        cJSON_AddStringToObject(mem, "overflow_term",
+                                st_mem_term_name((st_mem_term)m->overflow_term));
         cJSON_AddNumberToObject(mem, "overflow_bytes", m->overflow_bytes);
     }
 }

@@ -27,15 +27,16 @@ static void job_text(FILE *out, const st_forecast *f)
             (long long)p->tp, (long long)p->cp, (long long)p->pp, (long long)p->dp, p->zero,
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
     fprintf(out, "            seq %lld, global batch %lld, %s, recompute %s%s\n",
-            (long long)w->seq_len, (long long)w->global_batch, prec[w->precision],
-            rc[p->recompute], p->sequence_parallel ? ", sequence parallel" : "");
+            (long long)w->seq_len, (long long)w->global_batch, prec[w->precision], rc[p->recompute],
+            p->sequence_parallel ? ", sequence parallel" : "");
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
         if (t != ST_MEM_RESERVED || m->term[t] > 0) /* not modelled yet: not shown as zero */
             fprintf(out, "            %-17s %10s\n", st_mem_term_name((st_mem_term)t),
-                fmt(m->term[t], ST_DIM_BYTES, a, sizeof a));
-    fprintf(out, "            %-17s %10s of %s: %s\n", "total", fmt(m->total, ST_DIM_BYTES, a, sizeof a),
-            fmt(m->capacity, ST_DIM_BYTES, b, sizeof b), m->fits ? "fits" : "DOES NOT FIT");
+                    fmt(m->term[t], ST_DIM_BYTES, a, sizeof a));
+    fprintf(out, "            %-17s %10s of %s: %s\n", "total",
+            fmt(m->total, ST_DIM_BYTES, a, sizeof a), fmt(m->capacity, ST_DIM_BYTES, b, sizeof b),
+            m->fits ? "fits" : "DOES NOT FIT");
     if (!m->fits)
         fprintf(out, "            over by %s; the %s term is where it overflows\n",
                 fmt(m->overflow_bytes, ST_DIM_BYTES, a, sizeof a),
@@ -54,9 +55,10 @@ static void audit_text(FILE *out, const st_scn *s, const st_forecast *f, size_t 
     size_t k = st_audit_run(s, f, n, a, cap);
     fprintf(out, "\naudit\n");
     for (size_t i = 0; i < k; i++)
-        fprintf(out, "  %-4s  %-8s %s: %s\n", a[i].status == ST_AUDIT_PASS   ? "PASS"
-                                              : a[i].status == ST_AUDIT_WARN ? "WARN"
-                                                                             : "FAIL",
+        fprintf(out, "  %-4s  %-8s %s: %s\n",
+                a[i].status == ST_AUDIT_PASS   ? "PASS"
+                : a[i].status == ST_AUDIT_WARN ? "WARN"
+                                               : "FAIL",
                 a[i].level, a[i].check, a[i].message);
     free(a);
 }

@@ -31,17 +31,17 @@ typedef enum st_recompute {
     ST_RECOMPUTE_FULL
 } st_recompute;
 typedef enum st_ckpt_mode { ST_CKPT_SYNC, ST_CKPT_ASYNC, ST_CKPT_TWO_STAGE } st_ckpt_mode;
-typedef enum st_trace_format {
-    ST_TRACE_PHILLY,
-    ST_TRACE_HELIOS,
-    ST_TRACE_CSV
-} st_trace_format;
-typedef enum st_delivery { ST_DELIVERY_ON_PREM, ST_DELIVERY_BARE_METAL, ST_DELIVERY_CLOUD } st_delivery;
+typedef enum st_trace_format { ST_TRACE_PHILLY, ST_TRACE_HELIOS, ST_TRACE_CSV } st_trace_format;
+typedef enum st_delivery {
+    ST_DELIVERY_ON_PREM,
+    ST_DELIVERY_BARE_METAL,
+    ST_DELIVERY_CLOUD
+} st_delivery;
 
 typedef struct st_node_cfg {
-    double base_power_w;  /* CPUs, NICs, fans, drives: all but the GPUs */
+    double base_power_w; /* CPUs, NICs, fans, drives: all but the GPUs */
     double host_memory_bytes;
-    double pcie_bw;       /* per GPU, host <-> GPU, bytes/s */
+    double pcie_bw; /* per GPU, host <-> GPU, bytes/s */
 } st_node_cfg;
 
 typedef struct st_rack_cfg {
@@ -53,14 +53,14 @@ typedef struct st_rack_cfg {
     double distribution_resistance_ohm;
     st_cooling_kind cooling;
     double cooling_capacity_w;
-    double liquid_fraction;  /* share of heat taken by the liquid loop, 0..1 */
+    double liquid_fraction; /* share of heat taken by the liquid loop, 0..1 */
     double coolant_supply_c;
     double air_supply_c;
     st_loc loc;
 } st_rack_cfg;
 
 typedef struct st_facility_cfg {
-    double power_capacity_w;  /* 0 = not stated */
+    double power_capacity_w;   /* 0 = not stated */
     double ramp_limit_w_per_s; /* 0 = not stated */
     st_loc loc;
 } st_facility_cfg;
@@ -68,10 +68,10 @@ typedef struct st_facility_cfg {
 #define ST_MAX_TIERS_OVERSUB 3
 typedef struct st_fabric_cfg {
     st_topology topology;
-    double nic_bw;             /* bytes/s per NIC */
+    double nic_bw; /* bytes/s per NIC */
     int nics_per_node;
     int64_t nodes_per_leaf;
-    int64_t leaves_per_pod;    /* fat-tree-3 only */
+    int64_t leaves_per_pod;               /* fat-tree-3 only */
     double oversub[ST_MAX_TIERS_OVERSUB]; /* leaf tier first; tiers not given repeat the last */
     int n_oversub;
     st_transport transport;
@@ -85,9 +85,9 @@ typedef struct st_tier_cfg {
     const char *name;
     st_tier_kind kind;
     double capacity_bytes;
-    double read_bw, write_bw;  /* bytes/s, aggregate at the tier's front end */
+    double read_bw, write_bw; /* bytes/s, aggregate at the tier's front end */
     double latency_s;
-    int gds;                   /* GPUDirect Storage */
+    int gds; /* GPUDirect Storage */
     st_loc loc;
 } st_tier_cfg;
 
@@ -95,21 +95,21 @@ typedef struct st_cluster_cfg {
     const st_gpu_spec *gpu;
     int64_t nodes;
     int64_t gpus_per_node;
-    int64_t nvlink_domain;     /* GPUs on one NVLink/NVSwitch domain */
+    int64_t nvlink_domain; /* GPUs on one NVLink/NVSwitch domain */
     st_node_cfg node;
     st_rack_cfg racks;
     st_facility_cfg facility;
     st_fabric_cfg fabric;
-    const st_tier_cfg *tiers;  /* n_tiers entries, in file order */
+    const st_tier_cfg *tiers; /* n_tiers entries, in file order */
     int n_tiers;
     st_loc loc, gpu_loc;
 } st_cluster_cfg;
 
 typedef struct st_parallel_cfg {
     int64_t tp, cp, pp, dp;
-    int zero;                  /* ZeRO stage 0..3 */
-    int64_t microbatch;        /* sequences per micro-batch; 0 = auto */
-    int64_t virtual_stages;    /* interleaved 1F1B chunks per stage; 1 = plain 1F1B */
+    int zero;               /* ZeRO stage 0..3 */
+    int64_t microbatch;     /* sequences per micro-batch; 0 = auto */
+    int64_t virtual_stages; /* interleaved 1F1B chunks per stage; 1 = plain 1F1B */
     int sequence_parallel;
     st_recompute recompute;
     st_loc loc;
@@ -117,17 +117,17 @@ typedef struct st_parallel_cfg {
 
 typedef struct st_ckpt_cfg {
     int enabled;
-    double every_s;            /* > 0 when the interval is a time */
-    int64_t every_steps;       /* > 0 when it is a step count */
-    int every_auto;            /* every: auto (Young-Daly optimum) */
+    double every_s;      /* > 0 when the interval is a time */
+    int64_t every_steps; /* > 0 when it is a step count */
+    int every_auto;      /* every: auto (Young-Daly optimum) */
     st_ckpt_mode mode;
-    int tier;                  /* index into cluster tiers */
+    int tier; /* index into cluster tiers */
     st_loc loc;
 } st_ckpt_cfg;
 
 typedef struct st_data_cfg {
     int enabled;
-    int tier;                  /* index into cluster tiers */
+    int tier; /* index into cluster tiers */
     double bytes_per_token;
     st_loc loc;
 } st_data_cfg;
@@ -136,12 +136,12 @@ typedef struct st_workload_cfg {
     const char *name;
     const st_llm_spec *model;
     int64_t seq_len;
-    int64_t global_batch;      /* sequences per step */
+    int64_t global_batch; /* sequences per step */
     st_precision precision;
     int64_t gpus;
     st_parallel_cfg parallel;
-    int64_t steps;             /* 0 when tokens is given */
-    double tokens;             /* 0 when steps is given */
+    int64_t steps; /* 0 when tokens is given */
+    double tokens; /* 0 when steps is given */
     double submit_s;
     const char *tenant;
     int64_t priority;
@@ -151,16 +151,16 @@ typedef struct st_workload_cfg {
 } st_workload_cfg;
 
 typedef struct st_trace_cfg {
-    const char *file;          /* resolved against the scenario's folder */
+    const char *file; /* resolved against the scenario's folder */
     st_trace_format format;
     st_loc loc;
 } st_trace_cfg;
 
 /* One class of component that fails: exponential lifetimes (shape 1) or Weibull. */
 typedef struct st_failure_class {
-    const char *component;     /* gpu, node, nic, leaf_switch, spine_switch, rack */
+    const char *component; /* gpu, node, nic, leaf_switch, spine_switch, rack */
     double mtbf_s;
-    double weibull_shape;      /* 1 = exponential */
+    double weibull_shape; /* 1 = exponential */
     st_loc loc;
 } st_failure_class;
 
@@ -173,7 +173,7 @@ typedef struct st_failures_cfg {
 
 typedef struct st_quota {
     const char *tenant;
-    double share;              /* fraction of the cluster's GPUs, 0..1 */
+    double share; /* fraction of the cluster's GPUs, 0..1 */
     st_loc loc;
 } st_quota;
 
@@ -191,7 +191,7 @@ typedef struct st_cost_cfg {
     double switch_price_usd;
     double storage_price_usd_per_byte;
     double electricity_usd_per_j;
-    double gpu_hour_usd_per_s;  /* cloud / bare-metal rental price per GPU, USD per second */
+    double gpu_hour_usd_per_s; /* cloud / bare-metal rental price per GPU, USD per second */
     double amortization_s;
     st_loc loc;
 } st_cost_cfg;

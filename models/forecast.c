@@ -39,7 +39,6 @@ void st_forecast_job(const st_workload_cfg *w, const st_cluster_cfg *c, st_forec
 {
     memset(out, 0, sizeof *out);
     out->w = w;
-    out->microbatch = w->parallel.microbatch ? w->parallel.microbatch
-                                             : pick_microbatch(w, c->gpu);
+    out->microbatch = w->parallel.microbatch ? w->parallel.microbatch : pick_microbatch(w, c->gpu);
     st_memory_estimate(w, c->gpu, out->microbatch, &out->mem);
 }

@@ -7,8 +7,8 @@
 #include "models/parallel.h"
 
 typedef struct st_forecast {
-    const st_workload_cfg *w;    /* borrowed from the scenario */
-    int64_t microbatch;          /* resolved: the plan's, or the pick for `auto` */
+    const st_workload_cfg *w; /* borrowed from the scenario */
+    int64_t microbatch;       /* resolved: the plan's, or the pick for `auto` */
     st_memory mem;
 } st_forecast;
 

@@ -9,9 +9,8 @@
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-const char *const st_scn_policy_names[] = {"fifo",           "backfill", "gang",
-                                           "topology-aware", "tiresias", "fair-share",
-                                           NULL};
+const char *const st_scn_policy_names[] = {"fifo",     "backfill",   "gang", "topology-aware",
+                                           "tiresias", "fair-share", NULL};
 
 /* 64-bit FNV-1a (Fowler, Noll, Vo): a fixed, documented hash, so reports name the file they
  * came from in a way that never changes between builds. */
@@ -107,8 +106,8 @@ static void load_sections(st_ld *ld, const st_ynode *root)
     const st_ynode *hw = st_ynode_get(root, "hardware");
     const st_ynode *hwm = st_ynode_get(hw, "models"), *wl = st_ynode_get(root, "workloads");
     /* Workloads point into the model table, so it is sized once, before any is read. */
-    s->cap_models = (hwm && hwm->kind == ST_YN_SEQ ? hwm->n : 0) +
-                    (wl && wl->kind == ST_YN_SEQ ? wl->n : 0);
+    s->cap_models =
+        (hwm && hwm->kind == ST_YN_SEQ ? hwm->n : 0) + (wl && wl->kind == ST_YN_SEQ ? wl->n : 0);
     s->models = st_xcalloc(s->cap_models ? s->cap_models : 1, sizeof *s->models);
     if (hw && st__load_hardware(ld, hw))
         return;
@@ -150,8 +149,7 @@ static int parse_doc(st_ld *ld, const char *buf, size_t len)
     return ld->rd.diag->n ? ld->rd.diag->items[0].code : 0;
 }
 
-int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out,
-                       st_diag *diag)
+int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out, st_diag *diag)
 {
     *out = NULL;
     st_scn *s = st_xcalloc(1, sizeof *s);
@@ -182,8 +180,7 @@ int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "cannot open: %s",
-                           strerror(errno));
+        return st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
     size_t cap = 0, len = 0;
     char *buf = NULL;
     for (;;) {
@@ -244,22 +241,55 @@ int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char 
 {
     const char *near = st_did_you_mean(n->text, names, count);
     if (near)
-        return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'; did you mean '%s'?%s",
-                          what, n->text, near, hint);
+        return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'; did you mean '%s'?%s", what,
+                          n->text, near, hint);
     return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'%s", what, n->text, hint);
 }
 
-const char *st_scn_name(const st_scn *s) { return s->name; }
-const char *st_scn_path(const st_scn *s) { return s->path; }
-uint64_t st_scn_seed(const st_scn *s) { return s->seed; }
-uint64_t st_scn_hash(const st_scn *s) { return s->hash; }
-double st_scn_horizon_s(const st_scn *s) { return s->horizon_s; }
-const st_cluster_cfg *st_scn_cluster(const st_scn *s) { return &s->cluster; }
-size_t st_scn_workload_count(const st_scn *s) { return s->n_workloads; }
-const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i) { return &s->workloads[i]; }
-const st_trace_cfg *st_scn_trace(const st_scn *s) { return s->has_trace ? &s->trace : NULL; }
-const st_cost_cfg *st_scn_cost(const st_scn *s) { return s->has_cost ? &s->cost : NULL; }
-const st_sched_cfg *st_scn_sched(const st_scn *s) { return &s->sched; }
+const char *st_scn_name(const st_scn *s)
+{
+    return s->name;
+}
+const char *st_scn_path(const st_scn *s)
+{
+    return s->path;
+}
+uint64_t st_scn_seed(const st_scn *s)
+{
+    return s->seed;
+}
+uint64_t st_scn_hash(const st_scn *s)
+{
+    return s->hash;
+}
+double st_scn_horizon_s(const st_scn *s)
+{
+    return s->horizon_s;
+}
+const st_cluster_cfg *st_scn_cluster(const st_scn *s)
+{
+    return &s->cluster;
+}
+size_t st_scn_workload_count(const st_scn *s)
+{
+    return s->n_workloads;
+}
+const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i)
+{
+    return &s->workloads[i];
+}
+const st_trace_cfg *st_scn_trace(const st_scn *s)
+{
+    return s->has_trace ? &s->trace : NULL;
+}
+const st_cost_cfg *st_scn_cost(const st_scn *s)
+{
+    return s->has_cost ? &s->cost : NULL;
+}
+const st_sched_cfg *st_scn_sched(const st_scn *s)
+{
+    return &s->sched;
+}
 
 const st_failures_cfg *st_scn_failures(const st_scn *s)
 {

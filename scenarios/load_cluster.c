@@ -182,8 +182,8 @@ static const st_field cooling_fields[] = {
 static const st_field rack_fields[] = {
     ST_FINT(st_rack_cfg, "nodes_per_rack", nodes_per_rack, ST_R_MIN1, .max = 1024),
     ST_FMAP("feed", feed_fields),
-    ST_FDIM(st_rack_cfg, "distribution_resistance", distribution_resistance_ohm,
-            ST_DIM_RESISTANCE, ST_R_NONNEG),
+    ST_FDIM(st_rack_cfg, "distribution_resistance", distribution_resistance_ohm, ST_DIM_RESISTANCE,
+            ST_R_NONNEG),
     ST_FMAP("cooling", cooling_fields),
     ST_FEND,
 };
@@ -285,20 +285,20 @@ static const st_field cluster_fields[] = {
 static void cluster_defaults(st_cluster_cfg *c)
 {
     memset(c, 0, sizeof *c);
-    c->racks.feed_voltage_v = 415;   /* the seed: 415 V three-phase */
+    c->racks.feed_voltage_v = 415; /* the seed: 415 V three-phase */
     c->racks.feed_phases = 3;
-    c->racks.power_factor = 0.95;    /* scenario-format.md example */
+    c->racks.power_factor = 0.95; /* scenario-format.md example */
     c->racks.cooling = ST_COOLING_AIR;
-    c->racks.coolant_supply_c = 30;  /* scenario-format.md example */
-    c->racks.air_supply_c = 24;      /* scenario-format.md example */
-    c->racks.liquid_fraction = -1;   /* derived from the cooling kind */
+    c->racks.coolant_supply_c = 30; /* scenario-format.md example */
+    c->racks.air_supply_c = 24;     /* scenario-format.md example */
+    c->racks.liquid_fraction = -1;  /* derived from the cooling kind */
     c->fabric.topology = ST_TOPO_SPINE_LEAF;
-    c->fabric.nic_bw = 400e9 / 8;    /* the seed: RoCE v2 on 400 Gbit/s */
-    c->fabric.oversub[0] = 1;        /* non-blocking, as the seed's spine-leaf */
+    c->fabric.nic_bw = 400e9 / 8; /* the seed: RoCE v2 on 400 Gbit/s */
+    c->fabric.oversub[0] = 1;     /* non-blocking, as the seed's spine-leaf */
     c->fabric.n_oversub = 1;
     c->fabric.transport = ST_TRANSPORT_ROCE_V2;
     c->fabric.routing = ST_ROUTING_ECMP;
-    c->fabric.link_latency_s = 1e-6; /* scenario-format.md example */
+    c->fabric.link_latency_s = 1e-6;     /* scenario-format.md example */
     c->fabric.switch_latency_s = 600e-9; /* scenario-format.md example */
 }
 
@@ -330,8 +330,9 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
                           "liquid_fraction needs cooling kind 'liquid' (this rack is air-cooled)");
     if ((at = st_ynode_get(st_ynode_get(st_ynode_get(n, "racks"), "feed"), "phases")) &&
         c->racks.feed_phases == 2)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL, "phases: a feed is single-phase (1) or "
-                                                  "three-phase (3), found 2");
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "phases: a feed is single-phase (1) or "
+                          "three-phase (3), found 2");
     if (c->racks.liquid_fraction < 0)
         c->racks.liquid_fraction = c->racks.cooling == ST_COOLING_LIQUID ? 0.8 : 0;
     st_fabric_cfg *f = &c->fabric;

@@ -7,7 +7,7 @@
 #include "scenarios/scenario.h"
 
 struct st_scn {
-    char *path, *dir;        /* the file, and the folder relative paths resolve against */
+    char *path, *dir; /* the file, and the folder relative paths resolve against */
     const char *name;
     uint64_t seed, hash;
     double horizon_s;
@@ -15,9 +15,9 @@ struct st_scn {
     st_tier_cfg *tiers;
     st_workload_cfg *workloads;
     size_t n_workloads;
-    st_gpu_spec *gpus;       /* defined under hardware.gpus; capacity fixed before reading */
+    st_gpu_spec *gpus; /* defined under hardware.gpus; capacity fixed before reading */
     size_t n_gpus;
-    st_llm_spec *models;     /* hardware.models and inline workload models */
+    st_llm_spec *models; /* hardware.models and inline workload models */
     size_t n_models, cap_models;
     st_trace_cfg trace;
     st_failures_cfg failures;
@@ -35,7 +35,10 @@ typedef struct st_ld {
     st_scn *s;
 } st_ld;
 
-static inline st_ld *st__ld(st_rd *rd) { return (st_ld *)rd; }
+static inline st_ld *st__ld(st_rd *rd)
+{
+    return (st_ld *)rd;
+}
 
 /* Section readers; each reports into ld->rd.diag and returns non-zero on any error. */
 int st__load_hardware(st_ld *ld, const st_ynode *n);

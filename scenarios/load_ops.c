@@ -151,8 +151,7 @@ static int fn_quotas(st_rd *rd, const st_ynode *n, void *base)
         sum += q->share;
     }
     if (sum > 1 + 1e-9)
-        return st_rd_fail(rd, n, ST_ERANGE, "quotas add up to %.4g%%, more than 100%%",
-                          sum * 100);
+        return st_rd_fail(rd, n, ST_ERANGE, "quotas add up to %.4g%%, more than 100%%", sum * 100);
     c->quotas = ld->s->quotas;
     c->n_quotas = (int)n->n;
     return 0;

@@ -125,8 +125,7 @@ static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const cha
         m->published_params = 0;
         /* head_dim follows hidden / heads unless the mapping sets it: a base's derived value
          * must not outlive a change of either. */
-        if ((st_ynode_get(n, "hidden") || st_ynode_get(n, "heads")) &&
-            !st_ynode_get(n, "head_dim"))
+        if ((st_ynode_get(n, "hidden") || st_ynode_get(n, "heads")) && !st_ynode_get(n, "head_dim"))
             m->head_dim = 0;
     }
     m->source = "scenario";
@@ -236,8 +235,10 @@ static int fn_every(st_rd *rd, const st_ynode *n, void *base)
     if (sscanf(n->text, "%lf %15s%n", &v, unit, &used) == 2 && n->text[used] == '\0' &&
         (strcmp(unit, "steps") == 0 || strcmp(unit, "step") == 0)) {
         if (v < 1 || v != floor(v) || v > 1e15)
-            return st_rd_fail(rd, n, ST_ERANGE, "every: a step count must be a whole number of "
-                                                "at least 1, found '%s'", n->text);
+            return st_rd_fail(rd, n, ST_ERANGE,
+                              "every: a step count must be a whole number of "
+                              "at least 1, found '%s'",
+                              n->text);
         c->every_steps = (int64_t)v;
         return 0;
     }
@@ -264,8 +265,8 @@ static const st_field ckpt_fields[] = {
 /* scenario-format.md writes `bytes_per_token: 4`: a plain number of bytes, or with a unit. */
 static int fn_bytes_per_token(st_rd *rd, const st_ynode *n, void *base)
 {
-    int bare = n->kind == ST_YN_SCALAR && st_unit_sniff(n->text) == ST_DIM_RATIO &&
-               !strchr(n->text, '%');
+    int bare =
+        n->kind == ST_YN_SCALAR && st_unit_sniff(n->text) == ST_DIM_RATIO && !strchr(n->text, '%');
     st_dim d = bare ? ST_DIM_RATIO : ST_DIM_BYTES;
     return st_rd_dim(rd, n, "bytes_per_token", d, ST_R_POS, 0,
                      &((st_data_cfg *)base)->bytes_per_token);
@@ -357,8 +358,7 @@ static int derive_gpus(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     /* Each factor is capped by its key's range, but their product can still overflow. */
     if ((double)p->tp * (double)p->cp * (double)p->pp * (double)(p->dp ? p->dp : 1) > 1e9)
         return st_rd_fail(&ld->rd, par ? par : n, ST_ELIMIT,
-                          "workload '%s': tp*cp*pp*dp is beyond the supported 10^9 GPUs",
-                          w->name);
+                          "workload '%s': tp*cp*pp*dp is beyond the supported 10^9 GPUs", w->name);
     int64_t part = p->tp * p->cp * p->pp;
     if (!w->gpus && !p->dp)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
@@ -381,11 +381,11 @@ static int derive_gpus(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     const st_cluster_cfg *c = &ld->s->cluster;
     if (w->gpus > c->nodes * c->gpus_per_node) {
         char msg[200];
-        snprintf(msg, sizeof msg, "asks for %lld GPUs, but the cluster has %lld (%lld nodes x %lld)",
-                 (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node),
-                 (long long)c->nodes, (long long)c->gpus_per_node);
-        return st_rd_fail(&ld->rd, key_or(n, "gpus"), ST_EINVAL, "workload '%s': %s", w->name,
-                          msg);
+        snprintf(msg, sizeof msg,
+                 "asks for %lld GPUs, but the cluster has %lld (%lld nodes x %lld)",
+                 (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node), (long long)c->nodes,
+                 (long long)c->gpus_per_node);
+        return st_rd_fail(&ld->rd, key_or(n, "gpus"), ST_EINVAL, "workload '%s': %s", w->name, msg);
     }
     return 0;
 }
@@ -397,8 +397,8 @@ static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     const st_llm_spec *m = w->model;
     const st_ynode *par = st_ynode_get(n, "parallel");
     if (m->heads % p->tp)
-        return plan_fail(ld, key_or(par, "tp"), w, "the model's %lld heads do not split over tp = %lld",
-                         m->heads, p->tp);
+        return plan_fail(ld, key_or(par, "tp"), w,
+                         "the model's %lld heads do not split over tp = %lld", m->heads, p->tp);
     if (m->kv_heads % p->tp && p->tp % m->kv_heads)
         return plan_fail(ld, key_or(par, "tp"), w,
                          "the model's %lld K/V heads do not split over tp = %lld", m->kv_heads,
@@ -468,8 +468,8 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         st_workload_cfg *w = &s->workloads[i];
         w->loc = n->kids[i]->loc;
         w->seq_len = 2048; /* GPT-3's context, the scenario-reference.md default */
-        w->parallel = (st_parallel_cfg){.tp = 1, .cp = 1, .pp = 1, .virtual_stages = 1,
-                                        .microbatch = 1, .loc = w->loc};
+        w->parallel = (st_parallel_cfg){
+            .tp = 1, .cp = 1, .pp = 1, .virtual_stages = 1, .microbatch = 1, .loc = w->loc};
         if (st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload") ||
             workload_derive(ld, n->kids[i], w, i)) {
             bad = 1;

@@ -146,8 +146,7 @@ int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_rang
     return 0;
 }
 
-int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max,
-              int64_t *out)
+int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max, int64_t *out)
 {
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
@@ -196,8 +195,8 @@ int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const 
         count++;
     const char *near = st_did_you_mean(n->text, names, count);
     if (near)
-        return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'; did you mean '%s'? (one of: %s)",
-                          key, n->text, near, list);
+        return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'; did you mean '%s'? (one of: %s)", key,
+                          n->text, near, list);
     return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s' (one of: %s)", key, n->text, list);
 }
 
@@ -212,8 +211,7 @@ static int read_bool(st_rd *rd, const st_ynode *n, const char *key, int *out)
     return st_rd_fail(rd, n, ST_EINVAL, "%s: expected true or false, found '%s'", key, n->text);
 }
 
-static int read_field(st_rd *rd, const st_field *f, const st_ynode *n, void *base,
-                      const char *what)
+static int read_field(st_rd *rd, const st_field *f, const st_ynode *n, void *base, const char *what)
 {
     char *p = (char *)base + f->off;
     int64_t i64;

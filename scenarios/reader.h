@@ -32,13 +32,13 @@ typedef int (*st_field_fn)(st_rd *rd, const st_ynode *n, void *base);
 struct st_field {
     const char *key;
     st_fkind kind;
-    size_t off, size;        /* where in the struct, and how wide (ST_F_INT) */
-    st_dim dim;              /* ST_F_DIM */
+    size_t off, size; /* where in the struct, and how wide (ST_F_INT) */
+    st_dim dim;       /* ST_F_DIM */
     st_range range;
-    double max;              /* 0 = no upper bound */
+    double max;               /* 0 = no upper bound */
     const char *const *names; /* ST_F_ENUM, NULL-terminated */
-    const st_field *sub;     /* ST_F_MAP, terminated by a field with key NULL */
-    st_field_fn fn;          /* ST_F_FN */
+    const st_field *sub;      /* ST_F_MAP, terminated by a field with key NULL */
+    st_field_fn fn;           /* ST_F_FN */
     int required;
 };
 
@@ -46,18 +46,36 @@ struct st_field {
  * (`.required = 1`, `.max = 64`) follow the mandatory arguments; the last mandatory argument
  * rides in __VA_ARGS__ because C11 wants at least one argument there. */
 #define ST_FDIM(S, k, m, d, ...)                                                                   \
-    {.key = k, .kind = ST_F_DIM, .off = offsetof(S, m), .dim = d, .range = __VA_ARGS__}
+    {                                                                                              \
+        .key = k, .kind = ST_F_DIM, .off = offsetof(S, m), .dim = d, .range = __VA_ARGS__          \
+    }
 #define ST_FINT(S, k, m, ...)                                                                      \
-    {.key = k, .kind = ST_F_INT, .off = offsetof(S, m), .size = sizeof(((S *)0)->m),             \
-     .range = __VA_ARGS__}
+    {                                                                                              \
+        .key = k, .kind = ST_F_INT, .off = offsetof(S, m), .size = sizeof(((S *)0)->m),            \
+        .range = __VA_ARGS__                                                                       \
+    }
 #define ST_FENUM(S, k, m, ...)                                                                     \
-    {.key = k, .kind = ST_F_ENUM, .off = offsetof(S, m), .names = __VA_ARGS__}
-#define ST__FOFF(kd, S, k, m, ...) {.key = k, .kind = kd, .off = offsetof(S, m), __VA_ARGS__}
+    {                                                                                              \
+        .key = k, .kind = ST_F_ENUM, .off = offsetof(S, m), .names = __VA_ARGS__                   \
+    }
+#define ST__FOFF(kd, S, k, m, ...)                                                                 \
+    {                                                                                              \
+        .key = k, .kind = kd, .off = offsetof(S, m), __VA_ARGS__                                   \
+    }
 #define ST_FBOOL(S, k, ...) ST__FOFF(ST_F_BOOL, S, k, __VA_ARGS__, .max = 0)
-#define ST_FSTR(S, k, ...) ST__FOFF(ST_F_STR, S, k, __VA_ARGS__, .max = 0)
-#define ST_FMAP(k, ...) {.key = k, .kind = ST_F_MAP, .sub = __VA_ARGS__}
-#define ST_FFN(k, ...) {.key = k, .kind = ST_F_FN, .fn = __VA_ARGS__}
-#define ST_FEND {.key = NULL}
+#define ST_FSTR(S, k, ...)  ST__FOFF(ST_F_STR, S, k, __VA_ARGS__, .max = 0)
+#define ST_FMAP(k, ...)                                                                            \
+    {                                                                                              \
+        .key = k, .kind = ST_F_MAP, .sub = __VA_ARGS__                                             \
+    }
+#define ST_FFN(k, ...)                                                                             \
+    {                                                                                              \
+        .key = k, .kind = ST_F_FN, .fn = __VA_ARGS__                                               \
+    }
+#define ST_FEND                                                                                    \
+    {                                                                                              \
+        .key = NULL                                                                                \
+    }
 
 /* Strings the reader hands out live in an owner's list and are freed with it. */
 typedef struct st_strpool {
@@ -78,8 +96,7 @@ int st_rd_map(st_rd *rd, const st_ynode *n, const st_field *fields, void *base, 
 /* Single values, for custom readers. Each reports its own error and returns non-zero. */
 int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r, double max,
               double *out);
-int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max,
-              int64_t *out);
+int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max, int64_t *out);
 int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out);
 int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out);
 int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what);

@@ -10,7 +10,7 @@
 #include "models/config.h"
 #include "sim/err.h"
 
-#define ST_SCN_VERSION 1
+#define ST_SCN_VERSION   1
 #define ST_SCN_MAX_NODES 10000000 /* more than 10^7 nodes is refused as absurd */
 
 typedef struct st_scn st_scn;
@@ -22,8 +22,7 @@ int st_scn_load_file(const char *path, st_scn **out, st_diag *diag);
 
 /* Same, from memory: `name` is used in messages and to resolve relative paths (trace file).
  * buf need not be NUL-terminated; it is copied. */
-int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out,
-                       st_diag *diag);
+int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out, st_diag *diag);
 
 void st_scn_free(st_scn *s);
 

@@ -16,11 +16,11 @@ struct anchor {
 
 struct frame {
     st_ynode *node;
-    char *anchor;        /* registered when the node ends, so an anchor cannot reach itself */
-    st_ynode *key;       /* map: key waiting for its value */
-    st_ynode **merges;   /* map: values of `<<` keys, applied when the map ends */
+    char *anchor;      /* registered when the node ends, so an anchor cannot reach itself */
+    st_ynode *key;     /* map: key waiting for its value */
+    st_ynode **merges; /* map: values of `<<` keys, applied when the map ends */
     size_t n_merges, cap_merges;
-    size_t cap;          /* capacity of node->keys / node->kids */
+    size_t cap; /* capacity of node->keys / node->kids */
 };
 
 struct st_ytree {
@@ -28,7 +28,7 @@ struct st_ytree {
     const char *buf;
     size_t len;
     st_ynode *root;
-    st_ynode **all;      /* every node, for freeing: aliases make the tree a DAG */
+    st_ynode **all; /* every node, for freeing: aliases make the tree a DAG */
     size_t n_all, cap_all;
     struct anchor *anchors;
     size_t n_anchors, cap_anchors;
@@ -68,7 +68,10 @@ static st_ynode *node_new(st_ytree *t, st_ynode_kind kind, st_loc loc)
     return n;
 }
 
-static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t sat_add(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
 
 static void map_append(struct frame *f, st_ynode *key, st_ynode *val)
 {
@@ -84,7 +87,10 @@ static void map_append(struct frame *f, st_ynode *key, st_ynode *val)
     m->expanded = sat_add(m->expanded, sat_add(key->expanded, val->expanded));
 }
 
-static int is_merge_key(const st_ynode *k) { return k->plain && strcmp(k->text, "<<") == 0; }
+static int is_merge_key(const st_ynode *k)
+{
+    return k->plain && strcmp(k->text, "<<") == 0;
+}
 
 /* Attach a finished node to the enclosing collection (or make it the root). */
 static int attach(st_ytree *t, st_ynode *n, st_err *err)
@@ -103,8 +109,8 @@ static int attach(st_ytree *t, st_ynode *n, st_err *err)
     }
     if (!f->key) {
         if (n->kind != ST_YN_SCALAR)
-            return st_err_set(err, ST_ESYNTAX, n->loc, "mapping keys must be plain values, found %s",
-                              st_ynode_kind_name(n));
+            return st_err_set(err, ST_ESYNTAX, n->loc,
+                              "mapping keys must be plain values, found %s", st_ynode_kind_name(n));
         for (size_t i = 0; i < c->n; i++)
             if (strcmp(c->keys[i]->text, n->text) == 0 && !is_merge_key(n))
                 return st_err_set(err, ST_ESYNTAX, n->loc, "duplicate key '%s' (first at line %u)",
@@ -194,8 +200,7 @@ static int on_start(st_ytree *t, const yaml_event_t *ev, st_ynode_kind kind, st_
 {
     st_loc at = mark_loc(t, ev->start_mark);
     if (t->depth >= ST_YTREE_MAX_DEPTH)
-        return st_err_set(err, ST_ELIMIT, at, "nesting deeper than %d levels",
-                          ST_YTREE_MAX_DEPTH);
+        return st_err_set(err, ST_ELIMIT, at, "nesting deeper than %d levels", ST_YTREE_MAX_DEPTH);
     const yaml_char_t *anchor =
         kind == ST_YN_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
     t->stack = st_xgrow(t->stack, sizeof *t->stack, t->depth + 1, &t->cap_stack);
@@ -282,8 +287,8 @@ static int parser_error(st_ytree *t, const yaml_parser_t *p, st_err *err)
         return st_err_set(err, ST_ESYNTAX, at,
                           "tab character in indentation; YAML indents with spaces");
     if (p->context)
-        return st_err_set(err, ST_ESYNTAX, at, "yaml: %s %s (at line %u, column %u)",
-                          p->problem, p->context, (unsigned)p->context_mark.line + 1,
+        return st_err_set(err, ST_ESYNTAX, at, "yaml: %s %s (at line %u, column %u)", p->problem,
+                          p->context, (unsigned)p->context_mark.line + 1,
                           (unsigned)p->context_mark.column + 1);
     return st_err_set(err, ST_ESYNTAX, at, "yaml: %s", p->problem ? p->problem : "syntax error");
 }
@@ -328,7 +333,10 @@ int st_ytree_parse(const char *file, const char *buf, size_t len, st_ytree **out
     return 0;
 }
 
-const st_ynode *st_ytree_root(const st_ytree *t) { return t->root; }
+const st_ynode *st_ytree_root(const st_ytree *t)
+{
+    return t->root;
+}
 
 void st_ytree_free(st_ytree *t)
 {

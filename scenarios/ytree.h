@@ -9,10 +9,10 @@
 #include "sim/err.h"
 
 /* Limits that turn hostile input into a clear message instead of a hang or a crash. */
-#define ST_YTREE_MAX_DEPTH 64          /* nested mappings and sequences */
-#define ST_YTREE_MAX_SCALAR 65536      /* bytes in one scalar */
-#define ST_YTREE_MAX_EXPANDED 1000000  /* nodes after expanding every alias */
-#define ST_YTREE_MAX_FILE (16u << 20)  /* bytes in one scenario file */
+#define ST_YTREE_MAX_DEPTH    64          /* nested mappings and sequences */
+#define ST_YTREE_MAX_SCALAR   65536       /* bytes in one scalar */
+#define ST_YTREE_MAX_EXPANDED 1000000     /* nodes after expanding every alias */
+#define ST_YTREE_MAX_FILE     (16u << 20) /* bytes in one scenario file */
 
 typedef enum st_ynode_kind { ST_YN_SCALAR, ST_YN_MAP, ST_YN_SEQ } st_ynode_kind;
 
@@ -20,12 +20,12 @@ typedef struct st_ynode st_ynode;
 struct st_ynode {
     st_ynode_kind kind;
     st_loc loc;
-    const char *text;  /* scalar text, NUL-terminated ("" for an empty scalar) */
-    int plain;         /* scalar was unquoted (so "null" and "~" mean null) */
-    st_ynode **keys;   /* map: n scalar keys, in file order */
-    st_ynode **kids;   /* map: n values; seq: n items */
+    const char *text; /* scalar text, NUL-terminated ("" for an empty scalar) */
+    int plain;        /* scalar was unquoted (so "null" and "~" mean null) */
+    st_ynode **keys;  /* map: n scalar keys, in file order */
+    st_ynode **kids;  /* map: n values; seq: n items */
     size_t n;
-    size_t expanded;   /* this node plus everything under it, aliases expanded; saturates */
+    size_t expanded; /* this node plus everything under it, aliases expanded; saturates */
 };
 
 typedef struct st_ytree st_ytree;

@@ -58,4 +58,7 @@ int st_diag_add(st_diag *d, int code, st_loc at, const char *fmt, ...)
     return code;
 }
 
-int st_diag_full(const st_diag *d) { return d->n >= ST_DIAG_MAX; }
+int st_diag_full(const st_diag *d)
+{
+    return d->n >= ST_DIAG_MAX;
+}

@@ -36,7 +36,10 @@ void *st_xrealloc(void *p, size_t n)
     return q;
 }
 
-char *st_xstrdup(const char *s) { return st_xstrndup(s, strlen(s)); }
+char *st_xstrdup(const char *s)
+{
+    return st_xstrndup(s, strlen(s));
+}
 
 char *st_xstrndup(const char *s, size_t n)
 {

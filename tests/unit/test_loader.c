@@ -28,7 +28,7 @@ static const char *first_error(const char *yaml)
 }
 
 #define MINIMAL                                                                                    \
-    "version: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\n"                                          \
+    "version: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\n"                                           \
     "workloads:\n  - { model: llama3-8b, gpus: 32 }\n"
 
 START_TEST(test_every_example_parses)
@@ -128,11 +128,12 @@ END_TEST
 START_TEST(test_hardware_gpu_overrides_its_base)
 {
     st_diag d;
-    st_scn *s = load("version: 1\n"
-                     "hardware:\n  gpus:\n    - { tdp: 600 W, name: h100-derated, base: h100-sxm }\n"
-                     "cluster: { gpu: h100-derated, nodes: 1 }\n"
-                     "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
-                     &d);
+    st_scn *s =
+        load("version: 1\n"
+             "hardware:\n  gpus:\n    - { tdp: 600 W, name: h100-derated, base: h100-sxm }\n"
+             "cluster: { gpu: h100-derated, nodes: 1 }\n"
+             "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+             &d);
     ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
     const st_gpu_spec *g = st_scn_cluster(s)->gpu;
     ck_assert_str_eq(g->name, "h100-derated");
