@@ -1,0 +1,92 @@
+/* libFuzzer harness for the scenario loader: any bytes must give either a scenario or located
+ * errors, never a crash, a hang, a leak or undefined behaviour. Build and run: docs/fuzzing.md. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/scenario.h"
+#include "sim/err.h"
+
+/* The harness checks the loader's contract itself, so a broken promise stops the run even
+ * where no sanitizer would notice (a stale but still mapped pointer, a missing error). */
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz_loader: contract broken: %s (%s:%d)\n", #cond, __FILE__,        \
+                    __LINE__);                                                                     \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static const char name[] = "fuzz.yaml";
+
+/* Read every string and located value the scenario hands out, so the sanitizers see a
+ * dangling or uninitialised pointer in what the models would later read. */
+static size_t touch_str(const char *s) { return s ? strlen(s) : 0; }
+
+static size_t touch_scenario(const st_scn *s)
+{
+    size_t sum = touch_str(st_scn_name(s)) + touch_str(st_scn_path(s));
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    CHECK(c != NULL && c->gpu != NULL);
+    CHECK(c->nodes >= 1 && c->gpus_per_node >= 1);
+    sum += touch_str(c->gpu->name);
+    for (int i = 0; i < c->n_tiers; i++)
+        sum += touch_str(c->tiers[i].name);
+    size_t n = st_scn_workload_count(s);
+    CHECK(n >= 1);
+    for (size_t i = 0; i < n; i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        CHECK(w->model != NULL && w->name != NULL && w->tenant != NULL);
+        CHECK(w->gpus >= 1 && w->gpus <= c->nodes * c->gpus_per_node);
+        CHECK(w->parallel.tp * w->parallel.cp * w->parallel.pp * w->parallel.dp == w->gpus);
+        sum += touch_str(w->name) + touch_str(w->tenant) + touch_str(w->model->name);
+        if (w->checkpoint.enabled)
+            CHECK(w->checkpoint.tier >= 0 && w->checkpoint.tier < c->n_tiers);
+        if (w->data.enabled)
+            CHECK(w->data.tier >= 0 && w->data.tier < c->n_tiers);
+    }
+    const st_trace_cfg *t = st_scn_trace(s);
+    if (t)
+        sum += touch_str(t->file);
+    const st_failures_cfg *f = st_scn_failures(s);
+    if (f)
+        for (int i = 0; i < f->n_classes; i++)
+            sum += touch_str(f->classes[i].component);
+    const st_sched_cfg *sc = st_scn_sched(s);
+    sum += touch_str(sc->policy);
+    for (int i = 0; i < sc->n_quotas; i++)
+        sum += touch_str(sc->quotas[i].tenant);
+    (void)st_scn_cost(s);
+    return sum + (size_t)st_scn_seed(s) + (size_t)st_scn_hash(s) + (size_t)st_scn_horizon_s(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    st_diag diag = {0};
+    st_scn *s = NULL;
+    int rc = st_scn_load_buffer(name, (const char *)data, size, &s, &diag);
+    if (rc == 0) {
+        CHECK(s != NULL && diag.n == 0);
+        volatile size_t sink = touch_scenario(s);
+        (void)sink;
+    } else {
+        CHECK(rc < 0 && s == NULL && diag.n >= 1);
+    }
+    /* Every error must format, and point at the caller's name (or at no file), never at the
+     * freed scenario's copy of it. */
+    for (int i = 0; i < diag.n; i++) {
+        char line[512];
+        const st_err *e = &diag.items[i];
+        CHECK(e->code < 0);
+        CHECK(e->loc.file == NULL || e->loc.file == name || strcmp(e->loc.file, name) == 0);
+        int len = st_err_format(e, line, sizeof line);
+        CHECK(len > 0 && strstr(line, "error: ") != NULL);
+    }
+    st_scn_free(s);
+    return 0;
+}
