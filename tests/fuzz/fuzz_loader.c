@@ -14,7 +14,7 @@
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_loader: contract broken: %s (%s:%d)\n", #cond, __FILE__,        \
+            fprintf(stderr, "fuzz_loader: contract broken: %s (%s:%d)\n", #cond, __FILE__,         \
                     __LINE__);                                                                     \
             abort();                                                                               \
         }                                                                                          \
@@ -24,7 +24,10 @@ static const char name[] = "fuzz.yaml";
 
 /* Read every string and located value the scenario hands out, so the sanitizers see a
  * dangling or uninitialised pointer in what the models would later read. */
-static size_t touch_str(const char *s) { return s ? strlen(s) : 0; }
+static size_t touch_str(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
 
 static size_t touch_scenario(const st_scn *s)
 {
