@@ -81,7 +81,8 @@ static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ld *ld = st__ld(rd);
     st_scn *s = base;
-    if (st_rd_expect(rd, n, ST_YN_SEQ, "hardware.gpus"))
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "hardware.gpus") ||
+        st_rd_list_limit(rd, n, "hardware.gpus", ST_SCN_MAX_NAMED))
         return -1;
     s->gpus = st_xcalloc(n->n ? n->n : 1, sizeof *s->gpus);
     for (size_t i = 0; i < n->n; i++) {
@@ -91,7 +92,8 @@ static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
         for (size_t j = 0; j < s->n_gpus; j++)
             if (strcmp(s->gpus[j].name, g->name) == 0)
                 return st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
-                                  "duplicate GPU name '%s' in hardware.gpus", g->name);
+                                  "duplicate GPU name '%s' in hardware.gpus (first at line %u)",
+                                  g->name, n->kids[j]->loc.line);
         s->n_gpus++;
     }
     return 0;
@@ -247,7 +249,8 @@ static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ld *ld = st__ld(rd);
     st_cluster_cfg *c = base;
-    if (st_rd_expect(rd, n, ST_YN_SEQ, "cluster.storage"))
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "cluster.storage") ||
+        st_rd_list_limit(rd, n, "cluster.storage", ST_SCN_MAX_NAMED))
         return -1;
     ld->s->tiers = st_xcalloc(n->n, sizeof *ld->s->tiers);
     for (size_t i = 0; i < n->n; i++) {

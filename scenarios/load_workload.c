@@ -2,6 +2,7 @@
  * parallel plan, checkpoint and data settings, and the checks that tie them to the cluster. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenarios/catalog.h"
@@ -140,7 +141,8 @@ static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const cha
 
 int st__load_models(st_ld *ld, const st_ynode *n)
 {
-    if (st_rd_expect(&ld->rd, n, ST_YN_SEQ, "hardware.models"))
+    if (st_rd_expect(&ld->rd, n, ST_YN_SEQ, "hardware.models") ||
+        st_rd_list_limit(&ld->rd, n, "hardware.models", ST_SCN_MAX_NAMED))
         return -1;
     for (size_t i = 0; i < n->n; i++) {
         const st_llm_spec *m = read_model_map(ld, n->kids[i], "hardware.models[]");
@@ -152,7 +154,9 @@ int st__load_models(st_ld *ld, const st_ynode *n)
         for (size_t j = 0; j + 1 < ld->s->n_models; j++)
             if (ld->s->models[j].name && strcmp(ld->s->models[j].name, m->name) == 0)
                 return st_rd_fail(&ld->rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
-                                  "duplicate model name '%s' in hardware.models", m->name);
+                                  "duplicate model name '%s' in hardware.models (first at line "
+                                  "%u)",
+                                  m->name, n->kids[j]->loc.line);
     }
     return 0;
 }
@@ -437,22 +441,32 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 
 static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, size_t index)
 {
-    st_scn *s = ld->s;
     if (!w->name) {
         char name[32];
         snprintf(name, sizeof name, "job%zu", index);
         w->name = st_rd_strdup(&ld->rd, name);
     }
-    for (size_t j = 0; j < index; j++)
-        if (s->workloads[j].name && strcmp(s->workloads[j].name, w->name) == 0)
-            return st_rd_fail(&ld->rd, key_or(n, "name"), ST_EINVAL,
-                              "duplicate workload name '%s' (first at line %u)", w->name,
-                              s->workloads[j].loc.line);
     if (!w->tenant)
         w->tenant = "default";
     if (derive_gpus(ld, n, w) || check_shape(ld, n, w))
         return -1;
     return derive_batch(ld, n, w);
+}
+
+/* Workload names are how reports and later sections refer to a job: they must differ. */
+static int check_names(st_ld *ld, const st_ynode *n)
+{
+    st_scn *s = ld->s;
+    const char **names = st_xmalloc(s->n_workloads * sizeof *names);
+    for (size_t i = 0; i < s->n_workloads; i++)
+        names[i] = s->workloads[i].name;
+    long first = -1, dup = st_first_dup_name(names, s->n_workloads, &first);
+    free(names);
+    if (dup < 0)
+        return 0;
+    return st_rd_fail(&ld->rd, key_or(n->kids[dup], "name"), ST_EINVAL,
+                      "duplicate workload name '%s' (first at line %u)", s->workloads[dup].name,
+                      s->workloads[first].loc.line);
 }
 
 int st__load_workloads(st_ld *ld, const st_ynode *n)
@@ -462,6 +476,8 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         return -1;
     if (n->n == 0)
         return st_rd_fail(&ld->rd, n, ST_EINVAL, "workloads: expected at least one workload");
+    if (st_rd_list_limit(&ld->rd, n, "workloads", ST_SCN_MAX_WORKLOADS))
+        return -1;
     s->workloads = st_xcalloc(n->n, sizeof *s->workloads);
     int bad = 0;
     for (size_t i = 0; i < n->n && !st_diag_full(ld->rd.diag); i++) {
@@ -477,5 +493,5 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         }
         s->n_workloads = i + 1;
     }
-    return bad ? -1 : 0;
+    return bad ? -1 : check_names(ld, n);
 }

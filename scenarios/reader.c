@@ -79,6 +79,44 @@ const char *st_did_you_mean(const char *word, const char *const *candidates, siz
     return best_d <= limit ? best : NULL;
 }
 
+int st_rd_list_limit(st_rd *rd, const st_ynode *n, const char *what, size_t max)
+{
+    if (n->kind != ST_YN_SEQ || n->n <= max)
+        return 0;
+    return st_rd_fail(rd, n, ST_ELIMIT, "%s: %zu entries, more than the limit of %zu", what, n->n,
+                      max);
+}
+
+static const char *const *dup_names; /* qsort has no context argument in C11 */
+
+static int by_name_then_index(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(dup_names[i], dup_names[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+long st_first_dup_name(const char *const *names, size_t n, long *first)
+{
+    size_t *idx = st_xmalloc((n ? n : 1) * sizeof *idx), k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (names[i])
+            idx[k++] = i;
+    dup_names = names;
+    qsort(idx, k, sizeof *idx, by_name_then_index);
+    dup_names = NULL;
+    long dup = -1;
+    for (size_t g = 1; g < k; g++)
+        if (strcmp(names[idx[g]], names[idx[g - 1]]) == 0 &&
+            (g < 2 || strcmp(names[idx[g - 2]], names[idx[g]]) != 0) &&
+            (dup < 0 || idx[g] < (size_t)dup)) {
+            dup = (long)idx[g];
+            *first = (long)idx[g - 1];
+        }
+    free(idx);
+    return dup;
+}
+
 int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what)
 {
     if (n->kind == kind && !(kind == ST_YN_SCALAR && st_ynode_is_null(n)))

@@ -108,6 +108,15 @@ int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
 #endif
     ;
 
+/* Refuse a list with more than max entries: "what: more than MAX entries". Lists whose entries
+ * are looked up by name are kept to a size where those lookups stay cheap. */
+int st_rd_list_limit(st_rd *rd, const st_ynode *n, const char *what, size_t max);
+
+/* The index of the earliest second occurrence of a name in names[0..n) (NULL entries are
+ * skipped), with the index of its first occurrence in *first; -1 when all differ. Sorts a copy
+ * of the indices: O(n log n), so long lists stay fast. */
+long st_first_dup_name(const char *const *names, size_t n, long *first);
+
 /* Copy s into the pool; the copy lives until st_strpool_release. */
 const char *st_rd_strdup(st_rd *rd, const char *s);
 void st_strpool_release(st_strpool *p);

@@ -10,8 +10,10 @@
 #include "models/config.h"
 #include "sim/err.h"
 
-#define ST_SCN_VERSION   1
-#define ST_SCN_MAX_NODES 10000000 /* more than 10^7 nodes is refused as absurd */
+#define ST_SCN_VERSION       1
+#define ST_SCN_MAX_NODES     10000000 /* more than 10^7 nodes is refused as absurd */
+#define ST_SCN_MAX_NAMED     1000     /* entries in hardware.gpus, hardware.models, storage */
+#define ST_SCN_MAX_WORKLOADS 100000   /* more jobs than that belong in a trace */
 
 typedef struct st_scn st_scn;
 

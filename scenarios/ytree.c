@@ -9,6 +9,8 @@
 
 #include "sim/xalloc.h"
 
+/* Anchors live in an open-addressing hash table (FNV-1a, linear probing): a document may hold
+ * many anchors and many aliases, and a linear search per alias would make loading quadratic. */
 struct anchor {
     char *name;
     st_ynode *node;
@@ -30,7 +32,7 @@ struct st_ytree {
     st_ynode *root;
     st_ynode **all; /* every node, for freeing: aliases make the tree a DAG */
     size_t n_all, cap_all;
-    struct anchor *anchors;
+    struct anchor *anchors; /* hash table of cap_anchors slots (a power of two) */
     size_t n_anchors, cap_anchors;
     struct frame *stack;
     size_t depth, cap_stack;
@@ -73,6 +75,15 @@ static size_t sat_add(size_t a, size_t b)
     return a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
+/* Checked before each node is made, so a huge flat list is refused before it fills memory. */
+static int check_count(const st_ytree *t, st_loc at, st_err *err)
+{
+    if (t->n_all < ST_YTREE_MAX_EXPANDED)
+        return 0;
+    return st_err_set(err, ST_ELIMIT, at, "document has more than %d values",
+                      ST_YTREE_MAX_EXPANDED);
+}
+
 static void map_append(struct frame *f, st_ynode *key, st_ynode *val)
 {
     st_ynode *m = f->node;
@@ -111,11 +122,7 @@ static int attach(st_ytree *t, st_ynode *n, st_err *err)
         if (n->kind != ST_YN_SCALAR)
             return st_err_set(err, ST_ESYNTAX, n->loc,
                               "mapping keys must be plain values, found %s", st_ynode_kind_name(n));
-        for (size_t i = 0; i < c->n; i++)
-            if (strcmp(c->keys[i]->text, n->text) == 0 && !is_merge_key(n))
-                return st_err_set(err, ST_ESYNTAX, n->loc, "duplicate key '%s' (first at line %u)",
-                                  n->text, c->keys[i]->loc.line);
-        f->key = n;
+        f->key = n; /* duplicates are found when the mapping ends: see finish_map */
         return 0;
     }
     if (is_merge_key(f->key)) {
@@ -128,47 +135,158 @@ static int attach(st_ytree *t, st_ynode *n, st_err *err)
     return 0;
 }
 
-/* YAML merge keys: entries of the merged mappings that the mapping does not set itself. */
-static int merge_one(struct frame *f, const st_ynode *src, st_err *err)
+/* Sorting a mapping's entries by key (then by position, so the sort is stable) finds duplicate
+ * keys and settles merges in O(n log n); a pairwise scan would be quadratic in the entries. */
+static const st_ynode *const *sort_keys; /* qsort has no context argument in C11 */
+
+static int by_key_then_pos(const void *a, const void *b)
 {
-    if (src->kind != ST_YN_MAP)
-        return st_err_set(err, ST_ESYNTAX, src->loc,
-                          "merge key '<<' expects a mapping or a list of mappings, found %s",
-                          st_ynode_kind_name(src));
-    for (size_t i = 0; i < src->n; i++)
-        if (!st_ynode_get(f->node, src->keys[i]->text))
-            map_append(f, src->keys[i], src->kids[i]);
-    return 0;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    int c = strcmp(sort_keys[i]->text, sort_keys[j]->text);
+    return c ? c : (i > j) - (i < j);
 }
 
+static uint32_t *sorted_order(const st_ynode *m)
+{
+    uint32_t *order = st_xmalloc((m->n ? m->n : 1) * sizeof *order);
+    for (size_t i = 0; i < m->n; i++)
+        order[i] = (uint32_t)i;
+    sort_keys = (const st_ynode *const *)m->keys;
+    qsort(order, m->n, sizeof *order, by_key_then_pos);
+    sort_keys = NULL;
+    return order;
+}
+
+/* The mapping or mappings a `<<` value names: one mapping, or each item of a list. */
+static const st_ynode *merge_source(const st_ynode *m, size_t j)
+{
+    return m->kind == ST_YN_SEQ ? m->kids[j] : m;
+}
+
+/* YAML merge keys: append the entries of every merged mapping, in order; finish_map then keeps
+ * the first entry of each key, so the mapping's own keys win, then earlier merges. The volume
+ * is checked first, so merging cannot do more work than the expansion limit allows. */
 static int apply_merges(struct frame *f, st_err *err)
 {
-    for (size_t i = 0; i < f->n_merges; i++) {
-        const st_ynode *m = f->merges[i];
-        if (m->kind == ST_YN_SEQ) {
-            for (size_t j = 0; j < m->n; j++)
-                if (merge_one(f, m->kids[j], err))
-                    return err->code;
-        } else if (merge_one(f, m, err)) {
-            return err->code;
+    size_t total = f->node->n;
+    for (size_t i = 0; i < f->n_merges; i++)
+        for (size_t j = 0; j < (f->merges[i]->kind == ST_YN_SEQ ? f->merges[i]->n : 1); j++) {
+            const st_ynode *src = merge_source(f->merges[i], j);
+            if (src->kind != ST_YN_MAP)
+                return st_err_set(err, ST_ESYNTAX, src->loc,
+                                  "merge key '<<' expects a mapping or a list of mappings, "
+                                  "found %s",
+                                  st_ynode_kind_name(src));
+            total = sat_add(total, src->n);
         }
-    }
+    if (total > ST_YTREE_MAX_EXPANDED)
+        return st_err_set(err, ST_ELIMIT, f->node->loc,
+                          "merge keys expand this mapping to more than %d entries",
+                          ST_YTREE_MAX_EXPANDED);
+    for (size_t i = 0; i < f->n_merges; i++)
+        for (size_t j = 0; j < (f->merges[i]->kind == ST_YN_SEQ ? f->merges[i]->n : 1); j++) {
+            const st_ynode *src = merge_source(f->merges[i], j);
+            for (size_t e = 0; e < src->n; e++)
+                map_append(f, src->keys[e], src->kids[e]);
+        }
     return 0;
 }
 
-static void add_anchor(st_ytree *t, const char *name, st_ynode *n)
+/* The earliest second occurrence of a key among the first n_own entries (the mapping's own), as
+ * a parser reading in order would meet it; -1 if none. order is sorted by key, then position. */
+static long first_duplicate(const st_ynode *m, const uint32_t *order, size_t n_own, long *first)
 {
-    t->anchors = st_xgrow(t->anchors, sizeof *t->anchors, t->n_anchors + 1, &t->cap_anchors);
-    t->anchors[t->n_anchors++] = (struct anchor){st_xstrdup(name), n};
+    long dup = -1;
+    for (size_t g = 0; g < m->n;) {
+        size_t h = g + 1;
+        while (h < m->n && strcmp(m->keys[order[h]]->text, m->keys[order[g]]->text) == 0)
+            h++;
+        if (h - g > 1 && order[g + 1] < n_own && (dup < 0 || order[g + 1] < (uint32_t)dup)) {
+            dup = order[g + 1];
+            *first = order[g];
+        }
+        g = h;
+    }
+    return dup;
+}
+
+/* Refuse duplicate keys, drop merged entries that the mapping or an earlier merge already sets,
+ * and leave m->order sorted for st_ynode_get's binary search. */
+static int finish_map(struct frame *f, size_t n_own, st_err *err)
+{
+    st_ynode *m = f->node;
+    uint32_t *order = sorted_order(m);
+    long first = -1, dup = first_duplicate(m, order, n_own, &first);
+    if (dup >= 0) {
+        st_err_set(err, ST_ESYNTAX, m->keys[dup]->loc, "duplicate key '%s' (first at line %u)",
+                   m->keys[dup]->text, m->keys[first]->loc.line);
+        free(order);
+        return err->code;
+    }
+    unsigned char *drop = st_xcalloc(m->n ? m->n : 1, 1);
+    for (size_t g = 1; g < m->n; g++)
+        if (strcmp(m->keys[order[g]]->text, m->keys[order[g - 1]]->text) == 0)
+            drop[order[g]] = 1;
+    size_t k = 0;
+    m->expanded = 1;
+    for (size_t i = 0; i < m->n; i++) {
+        if (drop[i])
+            continue;
+        m->keys[k] = m->keys[i];
+        m->kids[k] = m->kids[i];
+        m->expanded = sat_add(m->expanded, sat_add(m->keys[k]->expanded, m->kids[k]->expanded));
+        k++;
+    }
+    free(drop);
+    free(order);
+    m->n = k;
+    m->order = sorted_order(m);
+    return 0;
+}
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static struct anchor *anchor_slot(struct anchor *tab, size_t cap, const char *name)
+{
+    size_t i = (size_t)hash_name(name) & (cap - 1);
+    while (tab[i].name && strcmp(tab[i].name, name) != 0)
+        i = (i + 1) & (cap - 1);
+    return &tab[i];
 }
 
 /* The latest definition of an anchor wins, as the YAML spec says for redefinitions. */
+static void add_anchor(st_ytree *t, const char *name, st_ynode *n)
+{
+    if (2 * (t->n_anchors + 1) > t->cap_anchors) {
+        size_t cap = t->cap_anchors ? 2 * t->cap_anchors : 64;
+        struct anchor *tab = st_xcalloc(cap, sizeof *tab);
+        for (size_t i = 0; i < t->cap_anchors; i++)
+            if (t->anchors[i].name)
+                *anchor_slot(tab, cap, t->anchors[i].name) = t->anchors[i];
+        free(t->anchors);
+        t->anchors = tab;
+        t->cap_anchors = cap;
+    }
+    struct anchor *a = anchor_slot(t->anchors, t->cap_anchors, name);
+    if (!a->name) {
+        a->name = st_xstrdup(name);
+        t->n_anchors++;
+    }
+    a->node = n;
+}
+
 static st_ynode *find_anchor(const st_ytree *t, const char *name)
 {
-    for (size_t i = t->n_anchors; i-- > 0;)
-        if (strcmp(t->anchors[i].name, name) == 0)
-            return t->anchors[i].node;
-    return NULL;
+    if (!t->cap_anchors)
+        return NULL;
+    const struct anchor *a = anchor_slot(t->anchors, t->cap_anchors, name);
+    return a->name ? a->node : NULL;
 }
 
 static int check_expanded(const st_ynode *n, st_err *err)
@@ -188,6 +306,8 @@ static int on_scalar(st_ytree *t, const yaml_event_t *ev, st_err *err)
     if (len > ST_YTREE_MAX_SCALAR)
         return st_err_set(err, ST_ELIMIT, at, "value of %zu bytes exceeds the limit of %d bytes",
                           len, ST_YTREE_MAX_SCALAR);
+    if (check_count(t, at, err))
+        return err->code;
     st_ynode *n = node_new(t, ST_YN_SCALAR, at);
     n->text = st_xstrndup((const char *)ev->data.scalar.value, len);
     n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -201,6 +321,8 @@ static int on_start(st_ytree *t, const yaml_event_t *ev, st_ynode_kind kind, st_
     st_loc at = mark_loc(t, ev->start_mark);
     if (t->depth >= ST_YTREE_MAX_DEPTH)
         return st_err_set(err, ST_ELIMIT, at, "nesting deeper than %d levels", ST_YTREE_MAX_DEPTH);
+    if (check_count(t, at, err))
+        return err->code;
     const yaml_char_t *anchor =
         kind == ST_YN_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
     t->stack = st_xgrow(t->stack, sizeof *t->stack, t->depth + 1, &t->cap_stack);
@@ -214,7 +336,13 @@ static int on_start(st_ytree *t, const yaml_event_t *ev, st_ynode_kind kind, st_
 static int on_end(st_ytree *t, st_err *err)
 {
     struct frame f = t->stack[--t->depth];
-    int rc = apply_merges(&f, err);
+    int rc = 0;
+    if (f.node->kind == ST_YN_MAP) {
+        size_t n_own = f.node->n;
+        rc = apply_merges(&f, err);
+        if (!rc)
+            rc = finish_map(&f, n_own, err);
+    }
     if (!rc)
         rc = check_expanded(f.node, err);
     if (!rc && f.anchor)
@@ -347,9 +475,10 @@ void st_ytree_free(st_ytree *t)
         free((char *)n->text);
         free(n->keys);
         free(n->kids);
+        free(n->order);
         free(n);
     }
-    for (size_t i = 0; i < t->n_anchors; i++)
+    for (size_t i = 0; i < t->cap_anchors; i++)
         free(t->anchors[i].name);
     free(t->all);
     free(t->anchors);
@@ -361,9 +490,17 @@ const st_ynode *st_ynode_get(const st_ynode *m, const char *key)
 {
     if (!m || m->kind != ST_YN_MAP)
         return NULL;
-    for (size_t i = 0; i < m->n; i++)
-        if (strcmp(m->keys[i]->text, key) == 0)
-            return m->kids[i];
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(m->keys[m->order[mid]]->text, key);
+        if (c == 0)
+            return m->kids[m->order[mid]];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
 }
 

@@ -5,6 +5,7 @@
 #define ST_SCENARIOS_YTREE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/err.h"
 
@@ -24,6 +25,7 @@ struct st_ynode {
     int plain;        /* scalar was unquoted (so "null" and "~" mean null) */
     st_ynode **keys;  /* map: n scalar keys, in file order */
     st_ynode **kids;  /* map: n values; seq: n items */
+    uint32_t *order;  /* map: entry indices sorted by key, for st_ynode_get */
     size_t n;
     size_t expanded; /* this node plus everything under it, aliases expanded; saturates */
 };
@@ -42,7 +44,7 @@ const st_ynode *st_ytree_root(const st_ytree *t);
 
 void st_ytree_free(st_ytree *t);
 
-/* The value under key in map m, or NULL. Linear: scenario mappings are small. */
+/* The value under key in map m, or NULL: a binary search over the mapping's sorted keys. */
 const st_ynode *st_ynode_get(const st_ynode *m, const char *key);
 
 /* True for an empty plain scalar, "~" or "null": the YAML spellings of nothing. */
