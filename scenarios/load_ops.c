@@ -146,7 +146,9 @@ static int fn_quotas(st_rd *rd, const st_ynode *n, void *base)
         st_quota *q = &ld->s->quotas[i];
         q->tenant = st_rd_strdup(rd, n->keys[i]->text);
         q->loc = n->kids[i]->loc;
-        if (st_rd_dim(rd, n->kids[i], "quota", ST_DIM_RATIO, ST_R_FRAC, 0, &q->share))
+        char what[96];
+        snprintf(what, sizeof what, "quota of '%s'", q->tenant);
+        if (st_rd_dim(rd, n->kids[i], what, ST_DIM_RATIO, ST_R_FRAC, 0, &q->share))
             return -1;
         sum += q->share;
     }

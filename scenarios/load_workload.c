@@ -98,8 +98,8 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
                           "model: hidden (%lld) is not a multiple of heads (%lld)",
                           (long long)m->hidden, (long long)m->heads);
     if (m->kv_heads && m->heads % m->kv_heads)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "model: heads (%lld) is not a multiple of kv_heads (%lld)",
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "kv_heads") ? st_ynode_get(n, "kv_heads") : n,
+                          ST_EINVAL, "model: heads (%lld) is not a multiple of kv_heads (%lld)",
                           (long long)m->heads, (long long)m->kv_heads);
     return 0;
 }
@@ -233,19 +233,30 @@ static int fn_every(st_rd *rd, const st_ynode *n, void *base)
         c->every_auto = 1;
         return 0;
     }
-    double v;
-    char unit[16];
-    int used = 0;
-    if (sscanf(n->text, "%lf %15s%n", &v, unit, &used) == 2 && n->text[used] == '\0' &&
-        (strcmp(unit, "steps") == 0 || strcmp(unit, "step") == 0)) {
-        if (v < 1 || v != floor(v) || v > 1e15)
+    /* "N steps": the number goes through the same locale-free parser as every other value. */
+    const char *sp = strrchr(n->text, ' ');
+    if (sp && (strcmp(sp + 1, "steps") == 0 || strcmp(sp + 1, "step") == 0)) {
+        char num[64], why[200];
+        double v;
+        snprintf(num, sizeof num, "%.*s", (int)(sp - n->text), n->text);
+        if (st_unit_parse(num, ST_DIM_COUNT, &v, why, sizeof why) || v < 1 || v != floor(v) ||
+            v > 1e15)
             return st_rd_fail(rd, n, ST_ERANGE,
-                              "every: a step count must be a whole number of "
-                              "at least 1, found '%s'",
+                              "every: a step count must be a whole number of at least 1, "
+                              "found '%s'",
                               n->text);
         c->every_steps = (int64_t)v;
         return 0;
     }
+    /* A time goes to the unit parser, which suggests spellings ("30 mins"); anything that is
+     * not even a number gets the list of accepted forms. */
+    st_dim d = st_unit_sniff(n->text);
+    int numeric = strchr("0123456789.+-", n->text[0]) != NULL && n->text[0] != '\0';
+    if (!numeric || (d != ST_DIM_TIME && d != ST_DIM__COUNT))
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "every: expected a time such as '30 min', a step count such as "
+                          "'500 steps', or 'auto', found '%s'",
+                          n->text);
     return st_rd_dim(rd, n, "every", ST_DIM_TIME, ST_R_POS, 0, &c->every_s);
 }
 

@@ -192,8 +192,11 @@ int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double 
     double v;
     if (st_unit_parse(n->text, ST_DIM_COUNT, &v, why, sizeof why))
         return st_rd_fail(rd, n, ST_EUNIT, "%s: %s", key, why);
-    if (v != floor(v) || fabs(v) > 9.0e15)
+    if (v != floor(v))
         return st_rd_fail(rd, n, ST_EINVAL, "%s: expected a whole number, found '%s'", key,
+                          n->text);
+    if (fabs(v) > 9.0e15) /* beyond 2^53 a double no longer holds every whole number */
+        return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of 9e15", key,
                           n->text);
     if (check_range(rd, n, key, r, max, v))
         return -1;
