@@ -67,12 +67,13 @@ static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *o
                  (long long)c->nvlink_domain);
 }
 
-size_t st_audit_run(const st_scn *s, const st_forecast *f, size_t n, st_audit *out, size_t cap)
+size_t st_audit_run(const st_run *r, st_audit *out, size_t cap)
 {
     size_t k = 0;
-    const st_cluster_cfg *c = st_scn_cluster(s);
+    const st_cluster_cfg *c = st_scn_cluster(r->s);
     audit_baseboard(c, out, &k, cap);
-    for (size_t i = 0; i < n; i++)
-        audit_job(c, &f[i], out, &k, cap);
+    for (size_t i = 0; i < r->n; i++)
+        if (r->f[i].w)
+            audit_job(c, &r->f[i], out, &k, cap);
     return k;
 }

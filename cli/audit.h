@@ -5,8 +5,7 @@
 
 #include <stddef.h>
 
-#include "models/forecast.h"
-#include "scenarios/scenario.h"
+#include "cli/cli.h"
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
 
@@ -19,7 +18,7 @@ typedef struct st_audit {
 } st_audit;
 
 /* Fill out[0..cap) with findings for scenario s and its forecasts; returns how many. */
-size_t st_audit_run(const st_scn *s, const st_forecast *f, size_t n, st_audit *out, size_t cap);
+size_t st_audit_run(const st_run *r, st_audit *out, size_t cap);
 
 const char *st_audit_status_name(st_audit_status s);
 

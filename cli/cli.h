@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "models/fabric_run.h"
 #include "models/forecast.h"
 #include "scenarios/scenario.h"
 
@@ -43,11 +44,25 @@ int st_cli_wants_help(const char *arg, const char *cmd);
  * never sees half a report. Returns 0, or -1 with a message in why. */
 int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n);
 
+/* Everything a run computed, indexed like the scenario's workloads: a training workload has its
+ * forecast in f[i] (coll[i].w is NULL), a collective workload its result in coll[i] (f[i].w is
+ * NULL). The report writers read only this. */
+typedef struct st_run {
+    const st_scn *s;
+    uint64_t seed;
+    size_t n;
+    st_forecast *f;
+    st_coll_result *coll;
+    int has_fabric; /* some workload ran on the fabric model: fab is filled */
+    st_fabric_result fab;
+    int explain; /* --explain: show the seed's closed forms beside the simulation */
+} st_run;
+
 /* The JSON report (shared/scenario-format.md keys). Returns a malloc'd string ending in a
  * newline; the caller frees it. */
-char *st_report_json(const st_scn *s, uint64_t seed, const st_forecast *f, size_t n);
+char *st_report_json(const st_run *r);
 
 /* The human summary of a run. */
-void st_report_text(FILE *out, const st_scn *s, uint64_t seed, const st_forecast *f, size_t n);
+void st_report_text(FILE *out, const st_run *r);
 
 #endif

@@ -10,6 +10,7 @@ typedef struct run_opts {
     const char *file, *output;
     int json; /* stdout format */
     int has_seed;
+    int explain;
     uint64_t seed;
 } run_opts;
 
@@ -42,6 +43,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return st_cli_usage_error("run", "--format takes 'text' or 'json'");
             o->json = strcmp(val, "json") == 0;
             i++;
+        } else if (strcmp(a, "--explain") == 0) {
+            o->explain = 1;
         } else if (strcmp(a, "--seed") == 0) {
             if (parse_seed(val, &o->seed))
                 return st_cli_usage_error("run", "--seed takes a whole number from 0 to 2^53");
@@ -60,11 +63,11 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-static int emit(const run_opts *o, const st_scn *s, uint64_t seed, const st_forecast *f, size_t n)
+static int emit(const run_opts *o, const st_run *r)
 {
     char *json = NULL;
     if (o->output || o->json)
-        json = st_report_json(s, seed, f, n);
+        json = st_report_json(r);
     if (o->output) {
         char why[512];
         if (st_cli_write_atomic(o->output, json, strlen(json), why, sizeof why)) {
@@ -76,9 +79,48 @@ static int emit(const run_opts *o, const st_scn *s, uint64_t seed, const st_fore
     if (o->json)
         fputs(json, stdout);
     else
-        st_report_text(stdout, s, seed, f, n);
+        st_report_text(stdout, r);
     free(json);
     return ST_EXIT_OK;
+}
+
+/* Training workloads get the per-job forecast; collective workloads run together on the
+ * fabric model. A failure there is a simulation error (exit 1) with a located message. */
+static int simulate(st_run *r)
+{
+    const st_scn *s = r->s;
+    r->n = st_scn_workload_count(s);
+    r->f = st_xcalloc(r->n, sizeof *r->f);
+    r->coll = st_xcalloc(r->n, sizeof *r->coll);
+    const st_workload_cfg **colls = st_xcalloc(r->n, sizeof *colls);
+    size_t *where = st_xcalloc(r->n, sizeof *where), k = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (w->kind == ST_WL_TRAINING) {
+            st_forecast_job(w, st_scn_cluster(s), &r->f[i]);
+        } else {
+            where[k] = i;
+            colls[k++] = w;
+        }
+    }
+    int rc = 0;
+    if (k) {
+        st_coll_result *res = st_xcalloc(k, sizeof *res);
+        st_err err = {0};
+        if (st_fabric_run(st_scn_cluster(s), colls, k, res, &r->fab, &err)) {
+            char line[512];
+            st_err_format(&err, line, sizeof line);
+            fprintf(stderr, "%s\n", line);
+            rc = ST_EXIT_SIM;
+        }
+        for (size_t j = 0; j < k; j++)
+            r->coll[where[j]] = res[j];
+        r->has_fabric = 1;
+        free(res);
+    }
+    free(colls);
+    free(where);
+    return rc;
 }
 
 int st_cmd_run(int argc, char **argv)
@@ -93,13 +135,12 @@ int st_cmd_run(int argc, char **argv)
         st_cli_print_diag(&d);
         return ST_EXIT_INPUT;
     }
-    uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
-    size_t n = st_scn_workload_count(s);
-    st_forecast *f = st_xcalloc(n, sizeof *f);
-    for (size_t i = 0; i < n; i++)
-        st_forecast_job(st_scn_workload(s, i), st_scn_cluster(s), &f[i]);
-    rc = emit(&o, s, seed, f, n);
-    free(f);
+    st_run r = {.s = s, .seed = o.has_seed ? o.seed : st_scn_seed(s), .explain = o.explain};
+    rc = simulate(&r);
+    if (!rc)
+        rc = emit(&o, &r);
+    free(r.f);
+    free(r.coll);
     st_scn_free(s);
     return rc;
 }

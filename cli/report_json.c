@@ -36,6 +36,7 @@ static cJSON *job_json(const st_forecast *f)
     const st_parallel_cfg *p = &w->parallel;
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "name", w->name);
+    cJSON_AddStringToObject(j, "kind", "training");
     cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
     cJSON_AddNumberToObject(j, "params", f->mem.params);
@@ -52,11 +53,49 @@ static cJSON *job_json(const st_forecast *f)
     return j;
 }
 
-static cJSON *audit_json(const st_scn *s, const st_forecast *f, size_t n)
+static const char *const level_names[ST_LEVEL__COUNT] = {"nvlink", "nic", "leaf", "spine"};
+
+static cJSON *coll_json(const st_coll_result *r)
 {
-    size_t cap = 1 + 2 * n;
+    const st_workload_cfg *w = r->w;
+    const st_collective_cfg *cc = &w->collective;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", w->name);
+    cJSON_AddStringToObject(j, "kind", "collective");
+    cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
+    cJSON_AddNumberToObject(j, "start_s", r->start_s);
+    cJSON_AddNumberToObject(j, "end_s", r->end_s);
+    cJSON *c = cJSON_AddObjectToObject(j, "collective");
+    cJSON_AddStringToObject(c, "op", st_coll_op_name((st_coll_op)cc->op));
+    cJSON_AddStringToObject(c, "algo", st_coll_algo_name(r->plan.algo));
+    cJSON_AddStringToObject(c, "protocol", st_coll_proto_name(r->plan.proto));
+    cJSON_AddNumberToObject(c, "channels", r->plan.channels);
+    cJSON_AddNumberToObject(c, "size_bytes", cc->size_bytes);
+    cJSON_AddNumberToObject(c, "iterations", (double)cc->iterations);
+    cJSON_AddNumberToObject(c, "time_s", r->time_s);
+    cJSON_AddNumberToObject(c, "algbw_bytes_per_s", r->algbw);
+    cJSON_AddNumberToObject(c, "busbw_bytes_per_s", r->busbw);
+    cJSON_AddNumberToObject(c, "alone_s", r->plan.est_s);
+    cJSON_AddNumberToObject(c, "closed_form_s", r->plan.closed_s);
+    return j;
+}
+
+static cJSON *fabric_json(const st_fabric_result *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "max_link_utilization", f->max_utilization);
+    cJSON_AddNumberToObject(o, "collisions", (double)f->collisions);
+    cJSON *lv = cJSON_AddObjectToObject(o, "utilization_by_level");
+    for (int l = 0; l < ST_LEVEL__COUNT; l++)
+        cJSON_AddNumberToObject(lv, level_names[l], f->level_utilization[l]);
+    return o;
+}
+
+static cJSON *audit_json(const st_run *r)
+{
+    size_t cap = 1 + 2 * r->n;
     st_audit *a = st_xcalloc(cap, sizeof *a);
-    size_t k = st_audit_run(s, f, n, a, cap);
+    size_t k = st_audit_run(r, a, cap);
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < k; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -72,24 +111,27 @@ static cJSON *audit_json(const st_scn *s, const st_forecast *f, size_t n)
     return arr;
 }
 
-char *st_report_json(const st_scn *s, uint64_t seed, const st_forecast *f, size_t n)
+char *st_report_json(const st_run *r)
 {
+    const st_scn *s = r->s;
     cJSON *root = cJSON_CreateObject();
     char hash[24];
     snprintf(hash, sizeof hash, "%016" PRIx64, st_scn_hash(s));
     cJSON_AddStringToObject(root, "strata_version", STRATA_VERSION);
     cJSON_AddStringToObject(root, "scenario", st_scn_name(s));
     cJSON_AddStringToObject(root, "scenario_hash", hash);
-    cJSON_AddNumberToObject(root, "seed", (double)seed);
+    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
     const st_cluster_cfg *c = st_scn_cluster(s);
     cJSON *cl = cJSON_AddObjectToObject(root, "cluster");
     cJSON_AddStringToObject(cl, "gpu", c->gpu->name);
     cJSON_AddNumberToObject(cl, "nodes", (double)c->nodes);
     cJSON_AddNumberToObject(cl, "gpus", (double)(c->nodes * c->gpus_per_node));
     cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(jobs, job_json(&f[i]));
-    cJSON_AddItemToObject(root, "audit", audit_json(s, f, n));
+    for (size_t i = 0; i < r->n; i++)
+        cJSON_AddItemToArray(jobs, r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]));
+    if (r->has_fabric)
+        cJSON_AddItemToObject(root, "fabric", fabric_json(&r->fab));
+    cJSON_AddItemToObject(root, "audit", audit_json(r));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

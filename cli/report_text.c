@@ -48,11 +48,53 @@ static void job_text(FILE *out, const st_forecast *f)
             fmt(m->checkpoint_bytes, ST_DIM_BYTES, a, sizeof a));
 }
 
-static void audit_text(FILE *out, const st_scn *s, const st_forecast *f, size_t n)
+/* A collective workload: what ran, how long it took with its neighbours, and what it would
+ * take alone; --explain adds the seed's closed form and its inputs. */
+static void coll_text(FILE *out, const st_coll_result *r, int explain)
 {
-    size_t cap = 1 + 2 * n;
+    const st_workload_cfg *w = r->w;
+    const st_collective_cfg *cc = &w->collective;
+    char size[32], alg[32], bus[32];
+    fprintf(out, "\njob %s: %s of %s on %lld GPUs (GPUs %lld-%lld), %s, %s, %d channels\n", w->name,
+            st_coll_op_name((st_coll_op)cc->op),
+            fmt(cc->size_bytes, ST_DIM_BYTES, size, sizeof size), (long long)w->gpus,
+            (long long)r->first_gpu, (long long)(r->first_gpu + w->gpus - 1),
+            st_coll_algo_name(r->plan.algo), st_coll_proto_name(r->plan.proto), r->plan.channels);
+    fprintf(out, "  time      %.6g s per iteration (%lld), from %.6g s to %.6g s\n", r->time_s,
+            (long long)cc->iterations, r->start_s, r->end_s);
+    fprintf(out, "  bandwidth algbw %s, busbw %s (nccl-tests definitions)\n",
+            fmt(r->algbw, ST_DIM_BANDWIDTH, alg, sizeof alg),
+            fmt(r->busbw, ST_DIM_BANDWIDTH, bus, sizeof bus));
+    fprintf(out, "  alone     %.6g s on an idle fabric%s\n", r->plan.est_s,
+            r->time_s > r->plan.est_s * 1.001 ? ": slowed by other workloads' traffic" : "");
+    if (explain) {
+        char b[32];
+        fprintf(out,
+                "  explain   seed's closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes) = "
+                "%.6g s\n            with N = %lld ranks, S = %s, B = %s per rank, "
+                "alpha = %.3g us, N_nodes = %lld\n            simulated / closed form = %.3f\n",
+                r->plan.closed_s, (long long)r->plan.ranks, size,
+                fmt(r->plan.closed_b, ST_DIM_BANDWIDTH, b, sizeof b), r->plan.closed_alpha_s * 1e6,
+                (long long)r->plan.groups, r->plan.closed_s > 0 ? r->time_s / r->plan.closed_s : 0);
+    }
+}
+
+static void fabric_text(FILE *out, const st_fabric_result *f)
+{
+    static const char *const names[ST_LEVEL__COUNT] = {"NVLink", "NIC", "leaf", "spine"};
+    fprintf(out, "\nfabric: peak link utilisation %.1f%%, %llu ECMP collisions\n",
+            f->max_utilization * 100, (unsigned long long)f->collisions);
+    fprintf(out, "  per tier ");
+    for (int l = 0; l < ST_LEVEL__COUNT; l++)
+        fprintf(out, "%s%s %.1f%%", l ? ", " : "", names[l], f->level_utilization[l] * 100);
+    fprintf(out, "\n");
+}
+
+static void audit_text(FILE *out, const st_run *r)
+{
+    size_t cap = 1 + 2 * r->n;
     st_audit *a = st_xcalloc(cap, sizeof *a);
-    size_t k = st_audit_run(s, f, n, a, cap);
+    size_t k = st_audit_run(r, a, cap);
     fprintf(out, "\naudit\n");
     for (size_t i = 0; i < k; i++)
         fprintf(out, "  %-4s  %-8s %s: %s\n",
@@ -63,16 +105,23 @@ static void audit_text(FILE *out, const st_scn *s, const st_forecast *f, size_t 
     free(a);
 }
 
-void st_report_text(FILE *out, const st_scn *s, uint64_t seed, const st_forecast *f, size_t n)
+void st_report_text(FILE *out, const st_run *r)
 {
+    const st_scn *s = r->s;
     const st_cluster_cfg *c = st_scn_cluster(s);
     char hbm[32];
     fprintf(out, "strata %s: scenario '%s', seed %llu\n", STRATA_VERSION, st_scn_name(s),
-            (unsigned long long)seed);
+            (unsigned long long)r->seed);
     fprintf(out, "cluster: %lld nodes x %lld %s = %lld GPUs, %s HBM each\n", (long long)c->nodes,
             (long long)c->gpus_per_node, c->gpu->name, (long long)(c->nodes * c->gpus_per_node),
             fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
-    for (size_t i = 0; i < n; i++)
-        job_text(out, &f[i]);
-    audit_text(out, s, f, n);
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->f[i].w)
+            job_text(out, &r->f[i]);
+        else
+            coll_text(out, &r->coll[i], r->explain);
+    }
+    if (r->has_fabric)
+        fabric_text(out, &r->fab);
+    audit_text(out, r);
 }

@@ -132,9 +132,24 @@ typedef struct st_data_cfg {
     st_loc loc;
 } st_data_cfg;
 
+typedef enum st_workload_kind { ST_WL_TRAINING, ST_WL_COLLECTIVE } st_workload_kind;
+
+/* kind: collective, an nccl-tests-style run of one collective on the workload's GPUs. The
+ * enums are models/collective.h's (st_coll_op, st_coll_algo, st_coll_proto); config.h sits
+ * below that header, so they are stored as plain ints here. */
+typedef struct st_collective_cfg {
+    int op, algo, proto;
+    int channels;       /* 0 = NCCL-like default */
+    double size_bytes;  /* nccl-tests "size": the per-rank buffer */
+    int64_t iterations; /* back-to-back runs; the report gives their mean time */
+    st_loc loc;
+} st_collective_cfg;
+
 typedef struct st_workload_cfg {
     const char *name;
-    const st_llm_spec *model;
+    st_workload_kind kind;
+    st_collective_cfg collective; /* kind == ST_WL_COLLECTIVE */
+    const st_llm_spec *model;     /* kind == ST_WL_TRAINING */
     int64_t seq_len;
     int64_t global_batch; /* sequences per step */
     st_precision precision;

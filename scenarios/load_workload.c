@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/collective.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -12,7 +13,7 @@
 static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
 static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const pos_names[] = {"learned", "rope", "alibi", NULL};
-static const char *const kind_names[] = {"training", NULL};
+static const char *const kind_names[] = {"training", "collective", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
@@ -325,15 +326,73 @@ static int fn_gpus(st_rd *rd, const st_ynode *n, void *base)
 
 static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
 {
-    int k;
-    (void)base;
-    return st_rd_enum(rd, n, "workload kind", kind_names, &k);
+    return st_rd_enum(rd, n, "workload kind", kind_names, (int *)&((st_workload_cfg *)base)->kind);
+}
+
+/* An enum of models/collective.h, by the names that header prints. */
+static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, int count,
+                     const char *(*name)(int), int *out)
+{
+    const char *names[16];
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, what))
+        return -1;
+    for (int i = 0; i < count && i < 15; i++)
+        names[i] = name(i);
+    names[count < 15 ? count : 15] = NULL;
+    return st_rd_enum(rd, n, what, names, out);
+}
+
+static const char *op_name(int i)
+{
+    return st_coll_op_name((st_coll_op)i);
+}
+static const char *algo_name(int i)
+{
+    return st_coll_algo_name((st_coll_algo)i);
+}
+static const char *proto_name(int i)
+{
+    return st_coll_proto_name((st_coll_proto)i);
+}
+
+static int fn_op(st_rd *rd, const st_ynode *n, void *base)
+{
+    return coll_enum(rd, n, "collective op", ST_COLL_OP__COUNT, op_name,
+                     &((st_collective_cfg *)base)->op);
+}
+static int fn_algo(st_rd *rd, const st_ynode *n, void *base)
+{
+    return coll_enum(rd, n, "collective algorithm", ST_COLL_ALGO__COUNT, algo_name,
+                     &((st_collective_cfg *)base)->algo);
+}
+static int fn_proto(st_rd *rd, const st_ynode *n, void *base)
+{
+    return coll_enum(rd, n, "NCCL protocol", ST_COLL_PROTO__COUNT, proto_name,
+                     &((st_collective_cfg *)base)->proto);
+}
+
+static const st_field collective_fields[] = {
+    ST_FFN("op", fn_op, .required = 1),
+    ST_FFN("algo", fn_algo),
+    ST_FFN("protocol", fn_proto),
+    ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = 64),
+    ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .required = 1),
+    ST_FINT(st_collective_cfg, "iterations", iterations, ST_R_MIN1, .max = 1e6),
+    ST_FEND,
+};
+
+static int fn_collective(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_collective_cfg *c = &((st_workload_cfg *)base)->collective;
+    c->loc = n->loc;
+    return st_rd_map(rd, n, collective_fields, c, "collective");
 }
 
 static const st_field workload_fields[] = {
     ST_FSTR(st_workload_cfg, "name", name),
     ST_FFN("kind", fn_kind),
-    ST_FFN("model", fn_model, .required = 1),
+    ST_FFN("model", fn_model),
+    ST_FFN("collective", fn_collective),
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
@@ -450,6 +509,37 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
+/* A collective workload: its own section, its GPUs inside the cluster, and none of the
+ * training keys (they would be silently meaningless). */
+static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    static const char *const training_only[] = {"model",    "seq_len", "global_batch", "precision",
+                                                "parallel", "steps",   "tokens",       "checkpoint",
+                                                "data",     NULL};
+    for (int i = 0; training_only[i]; i++)
+        if (st_ynode_get(n, training_only[i]))
+            return st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
+                              "workload '%s': '%s' does not apply to kind: collective", w->name,
+                              training_only[i]);
+    if (!st_ynode_get(n, "collective"))
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "workload '%s': kind: collective needs a 'collective' mapping", w->name);
+    if (!w->gpus)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'gpus'",
+                          w->name);
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (w->gpus > c->nodes * c->gpus_per_node)
+        return plan_fail(ld, key_or(n, "gpus"), w, "asks for %lld GPUs, but the cluster has %lld",
+                         w->gpus, c->nodes * c->gpus_per_node);
+    if (w->collective.op == ST_COLL_SEND_RECV && w->gpus != 2)
+        return plan_fail(ld, key_or(n, "gpus"), w, "send-recv runs between %lld GPUs, found %lld",
+                         2, w->gpus);
+    if (!w->collective.iterations)
+        w->collective.iterations = 1;
+    w->parallel.dp = w->gpus; /* every GPU is a rank */
+    return 0;
+}
+
 static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, size_t index)
 {
     if (!w->name) {
@@ -459,6 +549,14 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     }
     if (!w->tenant)
         w->tenant = "default";
+    if (w->kind == ST_WL_COLLECTIVE)
+        return derive_collective(ld, n, w);
+    if (!w->model)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'model'",
+                          w->name);
+    if (st_ynode_get(n, "collective"))
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "collective"), ST_EINVAL,
+                          "workload '%s': 'collective' needs kind: collective", w->name);
     if (derive_gpus(ld, n, w) || check_shape(ld, n, w))
         return -1;
     return derive_batch(ld, n, w);
