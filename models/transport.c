@@ -38,6 +38,7 @@ static const st_transport_spec presets[] = {
  * that a calibration override has one place to go (DESIGN.md, "Calibration and validation"). */
 static const struct transport_consts {
     double nic_goodput;    /* measured payload rate / line rate, on InfiniBand */
+    double roce_goodput;   /* measured payload rate / line rate, on RoCE v2 */
     double nvlink_goodput; /* measured payload rate / datasheet rate, per direction */
 } K = {
     /* NVIDIA on nccl-tests issue #290 (shared/validation/nccl.yaml,
@@ -48,6 +49,12 @@ static const struct transport_consts {
      * protocol) and assumes the same endpoint share for RoCE v2, whose NICs are the same ConnectX
      * parts. No comparable maintainer figure for RoCE v2 was found. */
     .nic_goodput = 47.0 / 50.0,
+    /* A user on nccl issue #1221 (nccl.yaml, issue_h100_roce_scaling): H100 nodes with 8 x 400
+     * Gb/s RoCE NICs reach about 320 GB/s ring all-reduce bus bandwidth on more than 2 nodes,
+     * where the ring is bound by the node's 8 x 50 GB/s of NICs: 320/400 = 0.80, headers
+     * included. The only RoCE v2 multi-node figure found; it is lower than InfiniBand's 0.94,
+     * which fits RoCE's lossless-Ethernet overheads (PFC pauses, ECN marking), folded in here. */
+    .roce_goodput = 320.0 / 400.0,
     /* sjeaugey on nccl-tests issue #212 and nccl issue #1442 (nccl.yaml,
      * nccl_maintainer_h100_nvlink): 370 GB/s application-level achievable per direction on H100
      * NVLink4, whose line rate is 450 GB/s per direction. Applied to every GPU's NVLink. NVLink
@@ -74,6 +81,8 @@ double st_transport_wire_efficiency(st_transport t)
 
 double st_transport_efficiency(st_transport t)
 {
+    if (t == ST_TRANSPORT_ROCE_V2)
+        return K.roce_goodput;
     double wire = st_transport_wire_efficiency(t);
     double endpoint = K.nic_goodput / st_transport_wire_efficiency(ST_TRANSPORT_INFINIBAND);
     return wire * endpoint;

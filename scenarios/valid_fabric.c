@@ -73,12 +73,11 @@ static const vcase cases[] = {
      "2 nodes, 4 x 200 Gb/s HDR per node: network-bound (below the 100 GB/s line rate)",
      ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 2, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,
      86},
-    /* shared/validation/README.md caveat 3 names the >2-node figures as inter-node material. */
-    {"h100-roce-4node-ring", "issue_h100_roce_scaling (nccl #1221): ~320 on more than 2 nodes",
-     "user report, node count not stated (4 assumed); RoCE goodput is IB's endpoint share "
-     "(models/transport.c), for want of a RoCE figure",
-     ST_VALID_VALIDATION, "h100-sxm", NULL, 4, 8, 0, 8, 400, ROCE, ST_COLL_RING, 0, 8 * GIB, 0,
-     320},
+    /* shared/validation/README.md caveat 3 names the >2-node figures as inter-node material. The
+     * only RoCE v2 multi-node figure sets RoCE's goodput (models/transport.c): calibration. */
+    {"cal-h100-roce-ring", "issue_h100_roce_scaling (nccl #1221): ~320 on more than 2 nodes",
+     "user report, node count not stated (4 assumed); sets RoCE v2's goodput", ST_VALID_CALIBRATION,
+     "h100-sxm", NULL, 4, 8, 0, 8, 400, ROCE, ST_COLL_RING, 0, 8 * GIB, 0, 320},
     /* Latency region: NCCL's choice of algorithm and protocol at small sizes. */
     {"gb200-mnnvl-8B", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain; NCCL's model picks a ring or tree LL", ST_VALID_VALIDATION,

@@ -91,7 +91,8 @@ START_TEST(test_transport_efficiencies_follow_headers_and_measurement)
     ASSERT_REL(st_transport_wire_efficiency(ST_TRANSPORT_INFINIBAND), 4096.0 / 4122.0, 1e-12);
     ASSERT_REL(st_transport_wire_efficiency(ST_TRANSPORT_ROCE_V2), 4096.0 / 4178.0, 1e-12);
     ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_INFINIBAND), 0.94, 1e-12);
-    ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_ROCE_V2), 0.94 * 4122.0 / 4178.0, 1e-12);
+    /* RoCE v2's goodput is its own measurement (nccl #1221: ~320 GB/s over 8 x 50 GB/s). */
+    ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_ROCE_V2), 0.80, 1e-12);
     ck_assert(st_transport_efficiency(ST_TRANSPORT_ROCE_V2) <
               st_transport_efficiency(ST_TRANSPORT_INFINIBAND));
     ASSERT_REL(st_nvlink_efficiency(), 370.0 / 450.0, 1e-12);
