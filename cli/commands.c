@@ -29,6 +29,13 @@ const st_cmd st_cmd_table[] = {
      "usage: strata catalog [gpus|models]\n\n"
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/catalog.md.\n"},
+    {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
+     "usage: strata validate [--fabric] [--markdown]\n\n"
+     "Runs every published case in scenarios/ through the models and prints, per case, the\n"
+     "measured and predicted values, the error and whether it is within its bound.\n\n"
+     "  --fabric    the nccl-tests collective set (today the only set)\n"
+     "  --markdown  print docs/validation.md (CI checks that the file matches)\n\n"
+     "exit status: 0 every validation row within its bound, 1 otherwise\n"},
     {NULL, NULL, NULL, NULL},
 };
 
