@@ -11,18 +11,18 @@
 #include "models/config.h"
 
 typedef enum st_op_kind {
-    ST_OP_GEMM,   /* a matrix multiplication: m x k times k x n */
-    ST_OP_ATTN,   /* fused (FlashAttention-style) attention core: scores, softmax, context */
-    ST_OP_MEMORY  /* element-wise or normalisation: bound by HBM bytes */
+    ST_OP_GEMM,  /* a matrix multiplication: m x k times k x n */
+    ST_OP_ATTN,  /* fused (FlashAttention-style) attention core: scores, softmax, context */
+    ST_OP_MEMORY /* element-wise or normalisation: bound by HBM bytes */
 } st_op_kind;
 
 typedef struct st_op {
-    const char *name;  /* "qkv", "attn", "proj", "fc1", "fc2", "norm1", "logits", ... */
+    const char *name; /* "qkv", "attn", "proj", "fc1", "fc2", "norm1", "logits", ... */
     st_op_kind kind;
-    double m, n, k;    /* GEMM shape on this GPU (tokens x out x in), 0 for others */
-    double flops;      /* on this GPU */
-    double bytes;      /* HBM traffic on this GPU */
-    double time_s;     /* roofline time on the workload's GPU and precision */
+    double m, n, k; /* GEMM shape on this GPU (tokens x out x in), 0 for others */
+    double flops;   /* on this GPU */
+    double bytes;   /* HBM traffic on this GPU */
+    double time_s;  /* roofline time on the workload's GPU and precision */
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic

@@ -36,7 +36,7 @@ typedef struct st_pipe_result {
 typedef struct st_pipe_span {
     int64_t stage;
     int stream;
-    char name[24];        /* "F 3.1" = forward of micro-batch 3, chunk 1; "B ...", "send ..." */
+    char name[24]; /* "F 3.1" = forward of micro-batch 3, chunk 1; "B ...", "send ..." */
     double start_s, dur_s;
 } st_pipe_span;
 
