@@ -198,6 +198,7 @@ static const st_field parallel_fields[] = {
     ST_FFN("microbatch", fn_microbatch),
     ST_FINT(st_parallel_cfg, "virtual_stages", virtual_stages, ST_R_MIN1, .max = 1e4),
     ST_FBOOL(st_parallel_cfg, "sequence_parallel", sequence_parallel),
+    ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
     ST_FEND,
 };
@@ -534,6 +535,20 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (w->collective.op == ST_COLL_SEND_RECV && w->gpus != 2)
         return plan_fail(ld, key_or(n, "gpus"), w, "send-recv runs between %lld GPUs, found %lld",
                          2, w->gpus);
+    const st_collective_cfg *cc = &w->collective;
+    const st_ynode *coll = st_ynode_get(n, "collective");
+    if ((cc->algo == ST_COLL_TREE || cc->algo == ST_COLL_HIER) && cc->op != ST_COLL_ALL_REDUCE)
+        return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
+                          "workload '%s': algorithm '%s' runs all-reduce only", w->name,
+                          st_coll_algo_name((st_coll_algo)cc->algo));
+    /* Hierarchical needs every NVLink group to hold the same number of ranks; the workload's
+     * GPUs start on a fresh node, so that is whole groups or one partial group. */
+    int64_t grp = c->nvlink_domain > 1 ? c->nvlink_domain : c->gpus_per_node;
+    if (cc->algo == ST_COLL_HIER && w->gpus > grp && w->gpus % grp)
+        return plan_fail(ld, key_or(n, "gpus"), w,
+                         "hierarchical all-reduce needs whole NVLink groups: %lld GPUs is not a "
+                         "multiple of %lld",
+                         w->gpus, grp);
     if (!w->collective.iterations)
         w->collective.iterations = 1;
     w->parallel.dp = w->gpus; /* every GPU is a rank */
@@ -560,6 +575,27 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (derive_gpus(ld, n, w) || check_shape(ld, n, w))
         return -1;
     return derive_batch(ld, n, w);
+}
+
+/* Collective workloads run together, each from a fresh node (models/fabric_run.c): together
+ * they must fit in the cluster. */
+static int check_collective_room(st_ld *ld, const st_ynode *n)
+{
+    const st_scn *s = ld->s;
+    const st_cluster_cfg *c = &s->cluster;
+    int64_t used = 0;
+    for (size_t i = 0; i < s->n_workloads; i++) {
+        const st_workload_cfg *w = &s->workloads[i];
+        if (w->kind != ST_WL_COLLECTIVE)
+            continue;
+        used += (w->gpus + c->gpus_per_node - 1) / c->gpus_per_node * c->gpus_per_node;
+        if (used > c->nodes * c->gpus_per_node)
+            return st_rd_fail(&ld->rd, key_or(n->kids[i], "gpus"), ST_EINVAL,
+                              "workload '%s': collective workloads need %lld GPUs together (each "
+                              "starts on a fresh node), but the cluster has %lld",
+                              w->name, (long long)used, (long long)(c->nodes * c->gpus_per_node));
+    }
+    return 0;
 }
 
 /* Workload names are how reports and later sections refer to a job: they must differ. */
@@ -593,8 +629,13 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         st_workload_cfg *w = &s->workloads[i];
         w->loc = n->kids[i]->loc;
         w->seq_len = 2048; /* GPT-3's context, the scenario-reference.md default */
-        w->parallel = (st_parallel_cfg){
-            .tp = 1, .cp = 1, .pp = 1, .virtual_stages = 1, .microbatch = 1, .loc = w->loc};
+        w->parallel = (st_parallel_cfg){.tp = 1,
+                                        .cp = 1,
+                                        .pp = 1,
+                                        .virtual_stages = 1,
+                                        .microbatch = 1,
+                                        .overlap_grad_reduce = 1,
+                                        .loc = w->loc};
         if (st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload") ||
             workload_derive(ld, n->kids[i], w, i)) {
             bad = 1;
@@ -602,5 +643,5 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         }
         s->n_workloads = i + 1;
     }
-    return bad ? -1 : check_names(ld, n);
+    return bad ? -1 : check_names(ld, n) ? -1 : check_collective_room(ld, n);
 }
