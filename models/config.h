@@ -111,6 +111,8 @@ typedef struct st_parallel_cfg {
     int64_t microbatch;     /* sequences per micro-batch; 0 = auto */
     int64_t virtual_stages; /* interleaved 1F1B chunks per stage; 1 = plain 1F1B */
     int sequence_parallel;
+    int overlap_grad_reduce; /* reduce gradient buckets during backward (Megatron's
+                                --overlap-grad-reduce); default on */
     st_recompute recompute;
     st_loc loc;
 } st_parallel_cfg;
