@@ -1,0 +1,353 @@
+/* The operator graph of one transformer layer, of the embedding and output layer, and the
+ * optimizer step on one GPU: FLOPs, HBM bytes and roofline times after tensor, sequence and
+ * context parallelism. docs/step-ops.md lists the operators, their byte counts and sources. */
+#include "models/ops.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "models/parallel.h"
+
+/* Bytes per element of the memory-bound operators and the other byte counts of the graph, in
+ * one table (DESIGN.md: every model constant in one place). Activations are bf16. */
+static const struct op_bytes {
+    double norm;      /* LayerNorm / RMSNorm: read x, write y (2 + 2); statistics are noise */
+    double bda;       /* Megatron's fused bias-dropout-add: read x and residual, write out */
+    double drop_mask; /* plus the dropout mask, 1 byte per element (Korthikanti §4.1) */
+    double rope;      /* fused rotary embedding: read and write q and k */
+    double gelu;      /* fused bias-GeLU: read and write f elements */
+    double swiglu;    /* SwiGLU: read gate and up (2 + 2), write their product (2) per f */
+    double dropout;   /* stand-alone dropout: read, write, mask */
+    double lookup;    /* embedding gather: read a row, write it */
+    double pos_add;   /* adding the learned position rows: read 2 + 2, write 2 */
+    double xent;      /* per logit: see below */
+    double wgrad_out; /* per weight-gradient element: see below */
+    double optim;     /* per parameter updated: see below */
+    double bwd;       /* backward of a memory operator against its forward */
+} B = {
+    .norm = 4,
+    .bda = 6,
+    .drop_mask = 1,
+    .rope = 4,
+    .gelu = 4,
+    .swiglu = 6,
+    .dropout = 5,
+    .lookup = 4,
+    .pos_add = 6,
+    /* Megatron's vocab-parallel cross entropy casts the bf16 logits to fp32 (read 2, write 4),
+     * reads them for the row maximum (4), then exponentiates and normalises in place (read 4,
+     * write 4); Korthikanti §4.3 notes the fp32 logits. */
+    .xent = 18,
+    /* The weight gradient accumulates into the fp32 main gradient (Megatron-LM's
+     * gradient_accumulation_fusion, beta = 1): read 4 and write 4 per element. */
+    .wgrad_out = 8,
+    /* Mixed-precision Adam (Megatron's fused Adam over the distributed optimizer's shard): reads
+     * the fp32 gradient, master weight, m and v (16) and writes master, m and v (12); copying
+     * the master weight to the bf16 model weight reads 4 and writes 2; the gradient norm for
+     * clipping reads the gradient again (4). 38 bytes per parameter. */
+    .optim = 38,
+    /* An element-wise operator's backward reads the upstream gradient and what the forward
+     * saved and writes the input gradient: about twice its forward traffic. */
+    .bwd = 2,
+};
+
+/* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
+ * tile_size_fwd_sm90; FlashAttention-2's kBlockM on A100). */
+#define ATTN_BLOCK 128.0
+/* The FLOP convention of FlashAttention's benchmarks: the backward kernel does 2.5x the
+ * forward's FLOPs (five matmuls against two, Dao 2023 §4.1), causal masking halves both. */
+#define ATTN_BWD_FACTOR 2.5
+#define CAUSAL_SHARE    0.5
+
+static double at_least_1(int64_t v)
+{
+    return v < 1 ? 1.0 : (double)v;
+}
+
+/* One micro-batch on one GPU: token counts and the widths each TP rank holds. */
+typedef struct dims {
+    double b, s, sq; /* sequences, keys per sequence, queries per sequence here (s / cp) */
+    double T, Tr;    /* tokens here; tokens of the norms, dropouts and residuals (T / tp with
+                        sequence parallelism, else T) */
+    double h, heads, da, dkv, f, up, v; /* h whole; the rest per TP rank */
+    int dropout, rope, swiglu;
+    st_precision prec;
+} dims;
+
+static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
+{
+    const st_llm_spec *m = w->model;
+    double t = at_least_1(w->parallel.tp), c = at_least_1(w->parallel.cp);
+    double heads = (double)(m->heads > 0 ? m->heads : 1);
+    double groups = (double)(m->kv_heads > 0 ? m->kv_heads : m->heads);
+    double hd = (double)st_llm_attn_width(m) / heads;
+    dims d;
+    d.b = at_least_1(microbatch);
+    d.s = (double)w->seq_len;
+    d.sq = d.s / c;
+    d.T = d.b * d.sq;
+    d.Tr = w->parallel.sequence_parallel ? d.T / t : d.T;
+    d.h = (double)m->hidden;
+    d.heads = heads / t;
+    d.da = (double)st_llm_attn_width(m) / t;
+    /* K/V groups split over TP ranks; with fewer groups than ranks each rank keeps one. */
+    d.dkv = ceil(groups / t) * hd;
+    d.f = (double)st_llm_ffn(m) / t;
+    d.swiglu = m->mlp == ST_MLP_SWIGLU;
+    d.up = d.swiglu ? 2.0 * d.f : d.f;
+    d.v = (double)(m->vocab > 0 ? m->vocab : 51200) / t;
+    d.dropout = st_llm_has_dropout(m);
+    d.rope = m->pos == ST_POS_ROPE;
+    d.prec = w->precision;
+    return d;
+}
+
+/* ---- Roofline ------------------------------------------------------------------------------ */
+
+static double mem_time(const st_gpu_spec *gpu, double bytes)
+{
+    return bytes / (st_hbm_efficiency(gpu) * gpu->hbm_bw);
+}
+
+/* The larger of compute and memory time; *mem_bound says which won. */
+static double roofline(const st_gpu_spec *gpu, double compute_s, double bytes, int *mem_bound)
+{
+    double m = mem_time(gpu, bytes);
+    if (mem_bound)
+        *mem_bound = bytes > 0 && m >= compute_s;
+    return m > compute_s ? m : compute_s;
+}
+
+/* One GEMM of shape m x n reduced over k, reading in_bytes per input element and writing
+ * out_bytes per output element. */
+static double gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
+                        double in_bytes, double out_bytes, int *mem_bound)
+{
+    double e = st_gemm_efficiency(gpu, prec, m, n, k);
+    double compute = e > 0 ? 2.0 * m * n * k / (e * st_gpu_peak(gpu, prec)) : 0.0;
+    double bytes = (m * k + k * n) * in_bytes + m * n * out_bytes;
+    return roofline(gpu, compute, bytes, mem_bound);
+}
+
+static double attn_blocks(const st_op *op)
+{
+    return op->m * ceil(op->n / ATTN_BLOCK);
+}
+
+/* FlashAttention forward (backward != 0: backward) kernel time of an attention operator. */
+static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, int *mem_bound)
+{
+    double work = op->flops * CAUSAL_SHARE * (backward ? ATTN_BWD_FACTOR : 1.0);
+    double e = st_attn_efficiency(gpu, backward, op->k, attn_blocks(op));
+    double compute = e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16)) : 0.0;
+    double bytes = op->bytes * (backward ? B.bwd : 1.0);
+    return roofline(gpu, compute, bytes, mem_bound);
+}
+
+static double in_bytes_of(const st_gpu_spec *gpu, st_precision prec)
+{
+    return prec == ST_PREC_FP8 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
+}
+
+static void time_forward(const st_gpu_spec *gpu, st_op *op)
+{
+    switch (op->kind) {
+    case ST_OP_GEMM:
+        op->time_s = gemm_time(gpu, op->prec, op->m, op->n, op->k, in_bytes_of(gpu, op->prec), 2.0,
+                               &op->mem_bound);
+        break;
+    case ST_OP_ATTN:
+        op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
+        break;
+    case ST_OP_MEMORY:
+        op->time_s = roofline(gpu, 0.0, op->bytes, &op->mem_bound);
+        break;
+    }
+}
+
+double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op)
+{
+    (void)w;
+    if (op->kind == ST_OP_ATTN)
+        return attn_time(gpu, op, 1, NULL);
+    if (op->kind == ST_OP_MEMORY)
+        return roofline(gpu, 0.0, op->bytes * B.bwd, NULL);
+    /* Y[m x n] = X[m x k] W[k x n]: dgrad dX = dY W^T is m x k reduced over n; wgrad
+     * dW = X^T dY is k x n reduced over m, accumulated into the fp32 main gradient. */
+    double in = in_bytes_of(gpu, op->prec);
+    double dgrad = gemm_time(gpu, op->prec, op->m, op->k, op->n, in, 2.0, NULL);
+    double wgrad = gemm_time(gpu, op->prec, op->k, op->n, op->m, in, B.wgrad_out, NULL);
+    return dgrad + wgrad;
+}
+
+/* ---- Building the graph -------------------------------------------------------------------- */
+
+typedef struct builder {
+    const st_gpu_spec *gpu;
+    st_op *ops;
+    size_t cap, n;
+} builder;
+
+static void push(builder *g, st_op op)
+{
+    time_forward(g->gpu, &op);
+    if (g->n < g->cap)
+        g->ops[g->n] = op;
+    g->n++;
+}
+
+static void gemm(builder *g, const char *name, st_precision prec, double m, double n, double k)
+{
+    double in = in_bytes_of(g->gpu, prec);
+    st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = prec};
+    op.flops = 2.0 * m * n * k;
+    op.bytes = (m * k + k * n) * in + m * n * 2.0;
+    push(g, op);
+}
+
+static void memory(builder *g, const char *name, double bytes)
+{
+    st_op op = {.name = name, .kind = ST_OP_MEMORY, .bytes = bytes, .prec = ST_PREC_BF16};
+    push(g, op);
+}
+
+/* The attention core on this GPU: every local query head of each of the b sequences attends
+ * from its sq queries to all s keys (with context parallelism the K/V of the whole sequence
+ * arrive by the CP exchange). Model FLOPs: QK^T and PV, 2 sq s per head dimension each. HBM:
+ * Q, K, V and O in bf16 and the fp32 log-sum-exp per query and head. */
+static void attention(builder *g, const dims *d)
+{
+    st_op op = {.name = "attn", .kind = ST_OP_ATTN, .prec = ST_PREC_BF16};
+    op.m = d->b * d->heads;
+    op.n = d->sq;
+    op.k = d->s;
+    op.flops = 4.0 * d->b * d->sq * d->s * d->da;
+    op.bytes = 2.0 * (2.0 * d->T * d->da + 2.0 * d->b * d->s * d->dkv) + 4.0 * d->T * d->heads;
+    push(g, op);
+}
+
+size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    double bda = B.bda + (d.dropout ? B.drop_mask : 0.0);
+    memory(&g, "norm1", B.norm * d.Tr * d.h);
+    gemm(&g, "qkv", d.prec, d.T, d.da + 2.0 * d.dkv, d.h); /* column parallel */
+    if (d.rope)
+        memory(&g, "rope", B.rope * d.T * (d.da + d.dkv));
+    attention(&g, &d);
+    gemm(&g, "proj", d.prec, d.T, d.h, d.da); /* row parallel */
+    memory(&g, "bda1", bda * d.Tr * d.h);
+    memory(&g, "norm2", B.norm * d.Tr * d.h);
+    gemm(&g, "fc1", d.prec, d.T, d.up, d.h); /* column parallel; gate and up fused */
+    memory(&g, "act", (d.swiglu ? B.swiglu : B.gelu) * d.T * d.f);
+    gemm(&g, "fc2", d.prec, d.T, d.h, d.f); /* row parallel */
+    memory(&g, "bda2", bda * d.Tr * d.h);
+    return g.n;
+}
+
+size_t st_ops_embed_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    /* Vocabulary-parallel lookup: every rank writes all T rows (zeros where another rank owns
+     * the token) before the all-reduce or reduce-scatter. */
+    memory(&g, "embed", B.lookup * d.T * d.h);
+    if (w->model->pos == ST_POS_LEARNED)
+        memory(&g, "pos", (B.lookup + B.pos_add) * d.T * d.h);
+    if (w->model->embed_norm)
+        memory(&g, "embed_norm", B.norm * d.Tr * d.h);
+    if (d.dropout)
+        memory(&g, "embed_drop", B.dropout * d.Tr * d.h);
+    return g.n;
+}
+
+size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                           st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    memory(&g, "norm_f", B.norm * d.Tr * d.h);
+    gemm(&g, "logits", ST_PREC_BF16, d.T, d.v, d.h); /* vocabulary parallel */
+    memory(&g, "xent", B.xent * d.T * d.v);
+    return g.n;
+}
+
+/* ---- Costs --------------------------------------------------------------------------------- */
+
+void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                       st_layer_cost *out)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    double attn_s = 0.0, attn_flops = 0.0;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
+        out->fwd_s += ops[i].time_s;
+        out->bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
+        out->fwd_flops += ops[i].flops;
+        if (ops[i].kind == ST_OP_ATTN) {
+            attn_s += ops[i].time_s;
+            attn_flops += ops[i].flops;
+        }
+    }
+    out->bwd_flops = 2.0 * out->fwd_flops;
+    /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5); full
+     * recompute the whole layer forward, its TP collectives included. */
+    if (w->parallel.recompute == ST_RECOMPUTE_SELECTIVE) {
+        out->recompute_s = attn_s;
+        out->recompute_flops = attn_flops;
+    } else if (w->parallel.recompute == ST_RECOMPUTE_FULL) {
+        out->recompute_s = out->fwd_s;
+        out->recompute_flops = out->fwd_flops;
+    }
+    if (w->parallel.tp > 1) {
+        out->tp_colls_fwd = w->parallel.sequence_parallel ? 4 : 2;
+        out->tp_colls_bwd = out->tp_colls_fwd;
+        if (w->parallel.recompute == ST_RECOMPUTE_FULL)
+            out->tp_colls_recompute = out->tp_colls_fwd;
+    }
+    dims d = dims_of(w, microbatch);
+    out->tp_bytes = d.T * d.h * 2.0;
+}
+
+static void sum_edge(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *ops, size_t n,
+                     double *fwd, double *bwd)
+{
+    *fwd = 0.0;
+    *bwd = 0.0;
+    for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
+        *fwd += ops[i].time_s;
+        *bwd += st_ops_backward_time(w, gpu, &ops[i]);
+    }
+}
+
+void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                      double *embed_fwd_s, double *embed_bwd_s, double *head_fwd_s,
+                      double *head_bwd_s)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_embed_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    sum_edge(w, gpu, ops, n, embed_fwd_s, embed_bwd_s);
+    n = st_ops_head_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    sum_edge(w, gpu, ops, n, head_fwd_s, head_bwd_s);
+}
+
+double st_ops_optimizer_bytes_per_param(void)
+{
+    return B.optim;
+}
+
+double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
+{
+    st_memory mem;
+    st_memory_estimate(w, gpu, w->parallel.microbatch, &mem);
+    double params = mem.params_per_gpu;
+    /* ZeRO 1 and up shard the optimizer over the data-parallel ranks, which include cp
+     * (Megatron-LM's distributed optimizer; models/parallel.c shards memory the same way). */
+    if (w->parallel.zero >= 1)
+        params /= at_least_1(w->parallel.dp) * at_least_1(w->parallel.cp);
+    return mem_time(gpu, params * B.optim);
+}
