@@ -59,6 +59,11 @@ typedef struct st_run {
     int explain; /* --explain: show the seed's closed forms beside the simulation */
 } st_run;
 
+/* Write one step's pipeline as Chrome / Perfetto trace-event JSON (a process per pipeline
+ * stage, a thread each for compute and communication), atomically. Returns 0 or ST_EIO. */
+int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t,
+                       st_err *err);
+
 /* The JSON report (shared/scenario-format.md keys). Returns a malloc'd string ending in a
  * newline; the caller frees it. */
 char *st_report_json(const st_run *r);

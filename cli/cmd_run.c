@@ -7,7 +7,7 @@
 #include "sim/xalloc.h"
 
 typedef struct run_opts {
-    const char *file, *output;
+    const char *file, *output, *trace;
     int json; /* stdout format */
     int has_seed;
     int explain;
@@ -42,6 +42,11 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             if (!val || (strcmp(val, "text") != 0 && strcmp(val, "json") != 0))
                 return st_cli_usage_error("run", "--format takes 'text' or 'json'");
             o->json = strcmp(val, "json") == 0;
+            i++;
+        } else if (strcmp(a, "--trace") == 0) {
+            if (!val)
+                return st_cli_usage_error("run", "--trace needs a file name");
+            o->trace = val;
             i++;
         } else if (strcmp(a, "--explain") == 0) {
             o->explain = 1;
@@ -84,9 +89,44 @@ static int emit(const run_opts *o, const st_run *r)
     return ST_EXIT_OK;
 }
 
+static int sim_error(const st_err *err)
+{
+    char line[512];
+    st_err_format(err, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+    return ST_EXIT_SIM;
+}
+
+/* Training workloads: memory, then one simulated step each on a shared step context (the
+ * fabric is built once). The first training workload's step goes to --trace when asked. */
+static int forecast_training(st_run *r, const char *trace_path)
+{
+    const st_scn *s = r->s;
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    int rc = 0, traced = 0;
+    for (size_t i = 0; i < r->n && !rc; i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (w->kind != ST_WL_TRAINING)
+            continue;
+        if (!x && st_step_ctx_new(st_scn_cluster(s), &x, &err))
+            return sim_error(&err);
+        st_pipe_trace trace = {0};
+        int want = trace_path && !traced;
+        if (st_forecast_job(x, w, st_scn_cluster(s), &r->f[i], want ? &trace : NULL, &err))
+            rc = sim_error(&err);
+        else if (want && st_cli_write_trace(trace_path, w, &trace, &err))
+            rc = sim_error(&err);
+        traced |= want;
+        st_pipe_trace_release(&trace);
+    }
+    st_step_ctx_free(x);
+    return rc;
+}
+
 /* Training workloads get the per-job forecast; collective workloads run together on the
  * fabric model. A failure there is a simulation error (exit 1) with a located message. */
-static int simulate(st_run *r)
+static int simulate(st_run *r, const char *trace_path)
 {
     const st_scn *s = r->s;
     r->n = st_scn_workload_count(s);
@@ -96,23 +136,17 @@ static int simulate(st_run *r)
     size_t *where = st_xcalloc(r->n, sizeof *where), k = 0;
     for (size_t i = 0; i < r->n; i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
-        if (w->kind == ST_WL_TRAINING) {
-            st_forecast_job(w, st_scn_cluster(s), &r->f[i]);
-        } else {
+        if (w->kind == ST_WL_COLLECTIVE) {
             where[k] = i;
             colls[k++] = w;
         }
     }
-    int rc = 0;
-    if (k) {
+    int rc = forecast_training(r, trace_path);
+    if (!rc && k) {
         st_coll_result *res = st_xcalloc(k, sizeof *res);
         st_err err = {0};
-        if (st_fabric_run(st_scn_cluster(s), colls, k, res, &r->fab, &err)) {
-            char line[512];
-            st_err_format(&err, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
-            rc = ST_EXIT_SIM;
-        }
+        if (st_fabric_run(st_scn_cluster(s), colls, k, res, &r->fab, &err))
+            rc = sim_error(&err);
         for (size_t j = 0; j < k; j++)
             r->coll[where[j]] = res[j];
         r->has_fabric = 1;
@@ -136,7 +170,7 @@ int st_cmd_run(int argc, char **argv)
         return ST_EXIT_INPUT;
     }
     st_run r = {.s = s, .seed = o.has_seed ? o.seed : st_scn_seed(s), .explain = o.explain};
-    rc = simulate(&r);
+    rc = simulate(&r, o.trace);
     if (!rc)
         rc = emit(&o, &r);
     free(r.f);

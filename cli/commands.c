@@ -12,12 +12,15 @@
 
 const st_cmd st_cmd_table[] = {
     {"run", st_cmd_run, "load a scenario, simulate it and report the forecast",
-     "usage: strata run FILE [-o REPORT.json] [--format text|json] [--seed N] [--explain]\n\n"
+     "usage: strata run FILE [-o REPORT.json] [--format text|json] [--seed N] [--explain]\n"
+     "                       [--trace TRACE.json]\n\n"
      "Loads FILE, simulates every workload on its cluster and prints a summary.\n\n"
      "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
      "  --format text|json  what to print on stdout (default text)\n"
      "  --seed N            override the scenario's seed\n"
-     "  --explain           print the seed's closed forms beside the simulated values\n\n"
+     "  --explain           print the seed's closed forms beside the simulated values\n"
+     "  --trace FILE        write the first training workload's step as a Chrome/Perfetto\n"
+     "                      trace (open it in ui.perfetto.dev)\n\n"
      "Same scenario and seed give a byte-identical report.\n"
      "exit status: 0 ok, 1 simulation error, 2 bad input or usage\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",
@@ -30,10 +33,12 @@ const st_cmd st_cmd_table[] = {
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
-     "usage: strata validate [--fabric] [--markdown]\n\n"
+     "usage: strata validate [--fabric] [--step] [--dir DIR] [--markdown]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
      "measured and predicted values, the error and whether it is within its bound.\n\n"
-     "  --fabric    the nccl-tests collective set (today the only set)\n"
+     "  --fabric    the nccl-tests collective set\n"
+     "  --step      the published training runs: every DIR/*.yaml with a validation: section\n"
+     "              (DIR defaults to scenarios/validation); with neither flag, both sets\n"
      "  --markdown  print docs/validation.md (CI checks that the file matches)\n\n"
      "exit status: 0 every validation row within its bound, 1 otherwise\n"},
     {NULL, NULL, NULL, NULL},

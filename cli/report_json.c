@@ -30,6 +30,24 @@ static void add_memory(cJSON *job, const st_forecast *f)
     }
 }
 
+static void add_step(cJSON *j, const st_step_result *r)
+{
+    cJSON_AddNumberToObject(j, "step_time_s", r->step_time_s);
+    cJSON_AddNumberToObject(j, "mfu", r->mfu);
+    cJSON_AddNumberToObject(j, "hfu", r->hfu);
+    cJSON_AddNumberToObject(j, "tokens_per_s", r->tokens_per_s);
+    cJSON_AddNumberToObject(j, "tflops_per_gpu", r->tflops_per_gpu);
+    cJSON_AddNumberToObject(j, "microbatches_per_step", (double)r->micro_per_step);
+    cJSON *b = cJSON_AddObjectToObject(j, "breakdown");
+    cJSON_AddNumberToObject(b, "compute_s", r->b.compute_s);
+    cJSON_AddNumberToObject(b, "tp_comm_s", r->b.tp_comm_s);
+    cJSON_AddNumberToObject(b, "pp_comm_s", r->b.pp_comm_s);
+    cJSON_AddNumberToObject(b, "dp_comm_exposed_s", r->b.dp_comm_exposed_s);
+    cJSON_AddNumberToObject(b, "bubble_s", r->b.bubble_s);
+    cJSON_AddNumberToObject(b, "optimizer_s", r->b.optimizer_s);
+    cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
+}
+
 static cJSON *job_json(const st_forecast *f)
 {
     const st_workload_cfg *w = f->w;
@@ -48,6 +66,8 @@ static cJSON *job_json(const st_forecast *f)
     cJSON_AddNumberToObject(par, "dp", (double)p->dp);
     cJSON_AddNumberToObject(par, "microbatch", (double)f->microbatch);
     add_memory(j, f);
+    if (f->has_step)
+        add_step(j, &f->step);
     cJSON *ck = cJSON_AddObjectToObject(j, "checkpoint");
     cJSON_AddNumberToObject(ck, "size_bytes", f->mem.checkpoint_bytes);
     return j;

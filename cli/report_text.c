@@ -13,7 +13,26 @@ static const char *fmt(double v, st_dim d, char *buf, size_t n)
     return buf;
 }
 
-static void job_text(FILE *out, const st_forecast *f)
+static void step_text(FILE *out, const st_step_result *r, int explain)
+{
+    const st_step_breakdown *b = &r->b;
+    fprintf(out,
+            "  step      %.4g s: MFU %.1f%%, HFU %.1f%%, %.1f TFLOP/s per GPU, %.4g tokens/s\n",
+            r->step_time_s, r->mfu * 100, r->hfu * 100, r->tflops_per_gpu, r->tokens_per_s);
+    fprintf(out,
+            "            compute %.4g s, TP/CP comm %.4g s, PP comm %.4g s, bubble %.4g s,\n"
+            "            DP comm exposed %.4g s, optimizer %.4g s (%lld micro-batches per step)\n",
+            b->compute_s, b->tp_comm_s, b->pp_comm_s, b->bubble_s, b->dp_comm_exposed_s,
+            b->optimizer_s, (long long)r->micro_per_step);
+    if (explain)
+        fprintf(out,
+                "  explain   seed's T_step = T_compute + T_comm - T_overlap = %.4g s (compute, TP "
+                "comm,\n            optimizer, and the DP all-reduce by 2(N-1)/N * S/B + alpha * "
+                "log2 N, no overlap)\n            simulated / closed form = %.3f\n",
+                r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
+}
+
+static void job_text(FILE *out, const st_forecast *f, int explain)
 {
     static const char *const rc[] = {"none", "selective", "full"};
     static const char *const prec[] = {"bf16", "fp8"};
@@ -46,6 +65,8 @@ static void job_text(FILE *out, const st_forecast *f)
             fpt >= 1e12 ? fpt / 1e12 : fpt / 1e9, fpt >= 1e12 ? "TFLOP" : "GFLOP");
     fprintf(out, "  checkpoint %s (weights and optimizer states)\n",
             fmt(m->checkpoint_bytes, ST_DIM_BYTES, a, sizeof a));
+    if (f->has_step)
+        step_text(out, &f->step, explain);
 }
 
 /* A collective workload: what ran, how long it took with its neighbours, and what it would
@@ -117,7 +138,7 @@ void st_report_text(FILE *out, const st_run *r)
             fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
-            job_text(out, &r->f[i]);
+            job_text(out, &r->f[i], r->explain);
         else
             coll_text(out, &r->coll[i], r->explain);
     }

@@ -147,9 +147,15 @@ typedef struct st_collective_cfg {
     st_loc loc;
 } st_collective_cfg;
 
+/* How the attention core runs: one fused FlashAttention kernel (Dao et al. 2022), or as
+ * Megatron-LM did before it, batched GEMMs around a materialised s x s score matrix with fused
+ * scale-mask-softmax and dropout kernels (Korthikanti et al. 2022, section 4.1). */
+typedef enum st_attention { ST_ATTN_FLASH, ST_ATTN_UNFUSED } st_attention;
+
 typedef struct st_workload_cfg {
     const char *name;
     st_workload_kind kind;
+    st_attention attention;
     st_collective_cfg collective; /* kind == ST_WL_COLLECTIVE */
     const st_llm_spec *model;     /* kind == ST_WL_TRAINING */
     int64_t seq_len;
@@ -212,5 +218,20 @@ typedef struct st_cost_cfg {
     double amortization_s;
     st_loc loc;
 } st_cost_cfg;
+
+/* validation: a published measurement this scenario reproduces (scenarios/validation/). */
+typedef enum st_valid_metric {
+    ST_METRIC_STEP_TIME,     /* step_time_s */
+    ST_METRIC_MFU,           /* mfu, a fraction */
+    ST_METRIC_TFLOPS_PER_GPU /* tflops_per_gpu, model FLOP/s per GPU in TFLOP/s */
+} st_valid_metric;
+
+typedef struct st_validation_cfg {
+    const char *set;    /* which published set: "korthikanti2022", ... */
+    const char *source; /* paper, table and row */
+    st_valid_metric metric;
+    double published; /* in the metric's unit: seconds, fraction, TFLOP/s */
+    st_loc loc;
+} st_validation_cfg;
 
 #endif

@@ -226,6 +226,34 @@ static void attention(builder *g, const dims *d)
     push(g, op);
 }
 
+/* Bytes per score element of the unfused attention's memory-bound kernels (BF16 scores):
+ * scale-mask-softmax reads the scores and writes the probabilities; dropout reads them and
+ * writes its output and a one-byte mask (Megatron-LM's fused kernels, Korthikanti et al. 2022
+ * section 4.1 counts the same tensors: 2as^2b bytes of probabilities, as^2b of mask). */
+#define UNFUSED_SOFTMAX_BYTES 4.0
+#define UNFUSED_DROPOUT_BYTES 5.0
+
+static void mark_core(builder *g, size_t from)
+{
+    for (size_t i = from; i < g->n && i < g->cap; i++)
+        g->ops[i].attn_core = 1;
+}
+
+/* The pre-FlashAttention core: Q K^T and P V as batched GEMMs over the b x heads matrices
+ * (stacked along m for the tile model; FLOPs exact), with the s x s scores through softmax and
+ * dropout in HBM. Masked work is done, not skipped. */
+static void attention_unfused(builder *g, const dims *d)
+{
+    size_t from = g->n;
+    double rows = d->b * d->heads * d->sq, scores = rows * d->s, hd = d->da / d->heads;
+    gemm(g, "qk", ST_PREC_BF16, rows, d->s, hd);
+    memory(g, "softmax", UNFUSED_SOFTMAX_BYTES * scores);
+    if (d->dropout)
+        memory(g, "attn_drop", UNFUSED_DROPOUT_BYTES * scores);
+    gemm(g, "pv", ST_PREC_BF16, rows, hd, d->s);
+    mark_core(g, from);
+}
+
 size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                             st_op *ops, size_t cap)
 {
@@ -236,7 +264,13 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
     gemm(&g, "qkv", d.prec, d.T, d.da + 2.0 * d.dkv, d.h); /* column parallel */
     if (d.rope)
         memory(&g, "rope", B.rope * d.T * (d.da + d.dkv));
-    attention(&g, &d);
+    if (w->attention == ST_ATTN_UNFUSED) {
+        attention_unfused(&g, &d);
+    } else {
+        size_t from = g.n;
+        attention(&g, &d);
+        mark_core(&g, from);
+    }
     gemm(&g, "proj", d.prec, d.T, d.h, d.da); /* row parallel */
     memory(&g, "bda1", bda * d.Tr * d.h);
     memory(&g, "norm2", B.norm * d.Tr * d.h);
@@ -288,7 +322,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         out->fwd_s += ops[i].time_s;
         out->bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
         out->fwd_flops += ops[i].flops;
-        if (ops[i].kind == ST_OP_ATTN) {
+        if (ops[i].attn_core) {
             attn_s += ops[i].time_s;
             attn_flops += ops[i].flops;
         }

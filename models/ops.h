@@ -31,6 +31,7 @@ typedef struct st_op {
     double bytes;      /* minimum HBM traffic on this GPU */
     double time_s;     /* forward roofline time on the workload's GPU and precision */
     int mem_bound;     /* 1 when the bytes term set time_s */
+    int attn_core;     /* part of the attention core (what selective recomputation repeats) */
     st_precision prec; /* GEMM input precision: the workload's for linear layers, BF16 for the
                           logits (Transformer Engine keeps the output layer in BF16) and for
                           the attention core */

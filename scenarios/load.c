@@ -87,6 +87,7 @@ static const st_field top_fields[] = {
     ST_FFN("failures", fn_skip),
     ST_FFN("scheduler", fn_skip),
     ST_FFN("cost", fn_skip),
+    ST_FFN("validation", fn_skip),
     ST_FEND,
 };
 
@@ -122,6 +123,8 @@ static void load_sections(st_ld *ld, const st_ynode *root)
     st__load_scheduler(ld, st_ynode_get(root, "scheduler"));
     if ((n = st_ynode_get(root, "cost")))
         st__load_cost(ld, n);
+    if ((n = st_ynode_get(root, "validation")))
+        st__load_validation(ld, n);
 }
 
 static int parse_doc(st_ld *ld, const char *buf, size_t len)
@@ -282,6 +285,11 @@ const st_trace_cfg *st_scn_trace(const st_scn *s)
 {
     return s->has_trace ? &s->trace : NULL;
 }
+const st_validation_cfg *st_scn_validation(const st_scn *s)
+{
+    return s->has_validation ? &s->validation : NULL;
+}
+
 const st_cost_cfg *st_scn_cost(const st_scn *s)
 {
     return s->has_cost ? &s->cost : NULL;

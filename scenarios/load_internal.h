@@ -25,6 +25,8 @@ struct st_scn {
     st_sched_cfg sched;
     st_quota *quotas;
     st_cost_cfg cost;
+    st_validation_cfg validation;
+    int has_validation;
     int has_trace, has_failures, has_cost;
     st_strpool pool;
 };
@@ -49,6 +51,7 @@ int st__load_trace(st_ld *ld, const st_ynode *n);
 int st__load_failures(st_ld *ld, const st_ynode *n);
 int st__load_scheduler(st_ld *ld, const st_ynode *n);
 int st__load_cost(st_ld *ld, const st_ynode *n);
+int st__load_validation(st_ld *ld, const st_ynode *n);
 
 /* Find a GPU by name among hardware.gpus, then the catalog. NULL if neither has it. */
 const st_gpu_spec *st__find_gpu(const st_scn *s, const char *name);

@@ -176,6 +176,28 @@ int st__load_scheduler(st_ld *ld, const st_ynode *n)
     return st_rd_map(&ld->rd, n, sched_fields, c, "scheduler");
 }
 
+/* ---- validation ------------------------------------------------------------------------ */
+
+static const char *const metric_names[] = {"step_time_s", "mfu", "tflops_per_gpu", NULL};
+
+static const st_field validation_fields[] = {
+    ST_FSTR(st_validation_cfg, "set", set, .required = 1),
+    ST_FSTR(st_validation_cfg, "source", source, .required = 1),
+    ST_FENUM(st_validation_cfg, "metric", metric, metric_names, .required = 1),
+    ST_FDIM(st_validation_cfg, "published", published, ST_DIM_RATIO, ST_R_POS, .required = 1),
+    ST_FEND,
+};
+
+int st__load_validation(st_ld *ld, const st_ynode *n)
+{
+    st_validation_cfg *v = &ld->s->validation;
+    v->loc = n->loc;
+    if (st_rd_map(&ld->rd, n, validation_fields, v, "validation"))
+        return -1;
+    ld->s->has_validation = 1;
+    return 0;
+}
+
 /* ---- cost ------------------------------------------------------------------------------- */
 
 static const st_field cost_fields[] = {

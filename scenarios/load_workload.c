@@ -17,6 +17,7 @@ static const char *const kind_names[] = {"training", "collective", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
+static const char *const attention_names[] = {"flash", "unfused", NULL};
 
 /* ---- models ----------------------------------------------------------------------------- */
 
@@ -397,6 +398,7 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
+    ST_FENUM(st_workload_cfg, "attention", attention, attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
@@ -514,9 +516,9 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
  * training keys (they would be silently meaningless). */
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
-    static const char *const training_only[] = {"model",    "seq_len", "global_batch", "precision",
-                                                "parallel", "steps",   "tokens",       "checkpoint",
-                                                "data",     NULL};
+    static const char *const training_only[] = {
+        "model", "seq_len", "global_batch", "precision", "attention", "parallel",
+        "steps", "tokens",  "checkpoint",   "data",      NULL};
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))
             return st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,

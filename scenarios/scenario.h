@@ -46,6 +46,9 @@ const st_failures_cfg *st_scn_failures(const st_scn *s);
 const st_cost_cfg *st_scn_cost(const st_scn *s);
 const st_sched_cfg *st_scn_sched(const st_scn *s);
 
+/* The published measurement the scenario reproduces, or NULL when it has none. */
+const st_validation_cfg *st_scn_validation(const st_scn *s);
+
 /* The names that `scheduler.policy` accepts, NULL-terminated. */
 extern const char *const st_scn_policy_names[];
 

@@ -1,0 +1,56 @@
+/* Chrome / Perfetto trace-event JSON of one simulated step: a process per pipeline stage, with
+ * a compute thread and a communication thread, one complete ("X") event per span. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void name_track(cJSON *ev, int64_t pid, int tid, const char *what, const char *name)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "ph", "M");
+    cJSON_AddStringToObject(m, "name", what);
+    cJSON_AddNumberToObject(m, "pid", (double)pid);
+    cJSON_AddNumberToObject(m, "tid", tid);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "args"), "name", name);
+    cJSON_AddItemToArray(ev, m);
+}
+
+static void add_span(cJSON *ev, const st_pipe_span *s)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "name", s->name);
+    cJSON_AddStringToObject(e, "ph", "X");
+    cJSON_AddNumberToObject(e, "pid", (double)s->stage);
+    cJSON_AddNumberToObject(e, "tid", s->stream);
+    cJSON_AddNumberToObject(e, "ts", s->start_s * 1e6); /* the format counts microseconds */
+    cJSON_AddNumberToObject(e, "dur", s->dur_s * 1e6);
+    cJSON_AddItemToArray(ev, e);
+}
+
+int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t,
+                       st_err *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *ev = cJSON_AddArrayToObject(root, "traceEvents");
+    cJSON_AddStringToObject(root, "displayTimeUnit", "ms");
+    for (int64_t s = 0; s < w->parallel.pp; s++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s: pipeline stage %lld", w->name, (long long)s);
+        name_track(ev, s, 0, "process_name", name);
+        name_track(ev, s, 0, "thread_name", "compute");
+        name_track(ev, s, 1, "thread_name", "communication");
+    }
+    for (size_t i = 0; i < t->n; i++)
+        add_span(ev, &t->spans[i]);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    char why[512];
+    int rc = st_cli_write_atomic(path, text, strlen(text), why, sizeof why);
+    cJSON_free(text);
+    if (rc)
+        return st_err_set(err, ST_EIO, (st_loc){path, 0, 0}, "%s", why);
+    return 0;
+}

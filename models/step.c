@@ -1,0 +1,411 @@
+/* The step-level model: operator costs, collective times on the fabric and the pipeline
+ * schedule, joined into one training step (docs/step-model.md). */
+#include "models/step.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/collective.h"
+#include "models/net.h"
+#include "models/ops.h"
+#include "models/topo.h"
+#include "sim/engine.h"
+#include "sim/xalloc.h"
+
+/* A collective pattern and its simulated time: `groups` copies of `op` over n ranks each, rank
+ * i of group g on GPU g * gstride + i * stride, all started together. */
+typedef struct memo {
+    st_coll_op op;
+    int64_t n, stride, groups, gstride;
+    double bytes, time_s;
+} memo;
+
+struct st_step_ctx {
+    const st_cluster_cfg *c;
+    st_topo *topo;
+    memo *memo;
+    size_t n_memo, cap_memo;
+};
+
+int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err)
+{
+    st_step_ctx *x = st_xcalloc(1, sizeof *x);
+    x->c = c;
+    int rc = st_topo_new(c, &x->topo, err);
+    if (rc) {
+        free(x);
+        return rc;
+    }
+    *out = x;
+    return 0;
+}
+
+void st_step_ctx_free(st_step_ctx *x)
+{
+    if (!x)
+        return;
+    st_topo_free(x->topo);
+    free(x->memo);
+    free(x);
+}
+
+static void coll_done(void *ctx, uint64_t tag, st_time now)
+{
+    (void)tag;
+    st_time *end = ctx;
+    if (now > *end)
+        *end = now;
+}
+
+/* Run the pattern on a fresh engine and network over the context's fabric, so every group's
+ * flows are present together and share NICs and uplinks as they would. */
+static double simulate_pattern(st_step_ctx *x, const memo *k)
+{
+    st_engine *eng = st_engine_new();
+    st_net *net = st_net_new(eng, x->topo);
+    st_coll *cm = st_coll_new(net, x->topo, x->c);
+    int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
+    st_time end = 0;
+    for (int64_t g = 0; g < k->groups; g++) {
+        int64_t *r = gpus + g * k->n;
+        for (int64_t i = 0; i < k->n; i++)
+            r[i] = g * k->gstride + i * k->stride;
+        st_coll_spec s = {.op = k->op,
+                          .gpus = r,
+                          .n = k->n,
+                          .bytes = k->bytes,
+                          .key = (uint64_t)g + 1,
+                          .done = coll_done,
+                          .ctx = &end};
+        st_err err = {0};
+        if (st_coll_start(cm, &s, &err) < 0)
+            ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
+    }
+    st_engine_run(eng, ST_TIME_MAX);
+    st_net_free(net);
+    st_coll_free(cm);
+    st_engine_free(eng);
+    free(gpus);
+    return (double)end * 1e-9;
+}
+
+/* The time of a pattern, simulated once per distinct pattern and then remembered: a plan
+ * search asks for the same few collectives thousands of times. */
+static double coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
+                        int64_t gstride, double bytes)
+{
+    if (n < 2 || bytes <= 0)
+        return 0;
+    memo k = {op, n, stride, groups, gstride, bytes, 0};
+    for (size_t i = 0; i < x->n_memo; i++) {
+        const memo *m = &x->memo[i];
+        if (m->op == op && m->n == n && m->stride == stride && m->groups == groups &&
+            m->gstride == gstride && m->bytes == bytes)
+            return m->time_s;
+    }
+    k.time_s = simulate_pattern(x, &k);
+    if (x->n_memo < 4096) {
+        x->memo = st_xgrow(x->memo, sizeof *x->memo, x->n_memo + 1, &x->cap_memo);
+        x->memo[x->n_memo++] = k;
+    }
+    return k.time_s;
+}
+
+/* Everything about one plan that the pipeline and the reductions need. */
+typedef struct plan {
+    const st_workload_cfg *w;
+    const st_gpu_spec *gpu;
+    int64_t tp, cp, pp, dp, v, mb, m, chunks, layers;
+    st_layer_cost lc;
+    double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
+    double embed_f, embed_b, head_f, head_b;
+    double p2p_s;
+    double layer_params; /* one layer's parameters on one GPU (after TP) */
+    double embed_params; /* the embedding's (or output layer's) on one GPU */
+} plan;
+
+static int64_t chunk_layers(const plan *p, int64_t c)
+{
+    int64_t base = p->layers / p->chunks, extra = p->layers % p->chunks;
+    return base + (c < extra);
+}
+
+/* Chunk c's parameters on one GPU: its layers, the embedding on the first chunk and the output
+ * layer on the last (tied embeddings keep a copy there too, as Megatron does). */
+static double chunk_params(const plan *p, int64_t c)
+{
+    double n = (double)chunk_layers(p, c) * p->layer_params;
+    if (c == 0)
+        n += p->embed_params;
+    if (c == p->chunks - 1 && p->chunks > 1)
+        n += p->embed_params;
+    return n;
+}
+
+/* Tensor-parallel collectives per layer (Korthikanti et al. 2022, section 4.2.2): two
+ * all-reduces in forward and two in backward, or with sequence parallelism an all-gather and a
+ * reduce-scatter in their place; full recomputation repeats the forward ones. Context
+ * parallelism gathers K and V around its ring in forward and reduces their gradients in
+ * backward (Megatron-Core's ring attention), counted here as not overlapped. */
+static void model_parallel_costs(st_step_ctx *x, plan *p)
+{
+    const st_workload_cfg *w = p->w;
+    double unit = 0, cp_unit = 0;
+    if (p->tp > 1) {
+        double bytes = p->lc.tp_bytes;
+        unit = w->parallel.sequence_parallel
+                   ? coll_time(x, ST_COLL_ALL_GATHER, p->tp, 1, 1, 1, bytes) +
+                         coll_time(x, ST_COLL_REDUCE_SCATTER, p->tp, 1, 1, 1, bytes)
+                   : coll_time(x, ST_COLL_ALL_REDUCE, p->tp, 1, 1, 1, bytes);
+    }
+    if (p->cp > 1) {
+        double kv = 2.0 * (double)(w->seq_len / p->cp) * (double)p->mb *
+                    (double)st_llm_kv_width(w->model) / (double)p->tp * 2.0 * (double)p->cp;
+        cp_unit = coll_time(x, ST_COLL_ALL_GATHER, p->cp, p->tp, p->tp, 1, kv);
+    }
+    int recompute_all = w->parallel.recompute == ST_RECOMPUTE_FULL;
+    p->mp_fwd_s = 2 * unit + cp_unit;
+    p->mp_bwd_s = (recompute_all ? 4 : 2) * unit + (recompute_all ? 2 : 1) * cp_unit;
+}
+
+/* Activations sent between stages: one micro-batch's s*b*h values in BF16, split over the
+ * tensor-parallel ranks (sequence parallelism, or Megatron's scatter/gather otherwise), with
+ * every data-parallel replica sending at once. */
+static double p2p_cost(st_step_ctx *x, const plan *p)
+{
+    if (p->pp < 2)
+        return 0;
+    const st_workload_cfg *w = p->w;
+    double bytes = (double)(w->seq_len / p->cp) * (double)p->mb * (double)w->model->hidden * 2.0 /
+                   (double)p->tp;
+    int64_t stage = p->tp * p->cp * p->dp;
+    return coll_time(x, ST_COLL_SEND_RECV, 2, stage, stage, 1, bytes);
+}
+
+static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, plan *p, st_err *err)
+{
+    const st_parallel_cfg *par = &w->parallel;
+    memset(p, 0, sizeof *p);
+    *p = (plan){.w = w,
+                .gpu = x->c->gpu,
+                .tp = par->tp,
+                .cp = par->cp,
+                .pp = par->pp,
+                .dp = par->dp,
+                .v = par->virtual_stages,
+                .mb = mb,
+                .layers = w->model->layers};
+    p->chunks = p->pp * p->v;
+    p->m = w->global_batch / (p->dp * mb);
+    if (p->m < 1 || w->global_batch % (p->dp * mb))
+        return st_err_set(err, ST_EINVAL, w->parallel.loc,
+                          "workload '%s': global_batch %lld does not split into micro-batches of "
+                          "%lld over dp %lld",
+                          w->name, (long long)w->global_batch, (long long)mb, (long long)p->dp);
+    if (p->v > 1 && p->m % p->pp)
+        return st_err_set(err, ST_EINVAL, w->parallel.loc,
+                          "workload '%s': interleaving needs micro-batches per step (%lld) to be "
+                          "a multiple of pp (%lld)",
+                          w->name, (long long)p->m, (long long)p->pp);
+    st_ops_layer_cost(w, p->gpu, mb, &p->lc);
+    st_ops_edge_cost(w, p->gpu, mb, &p->embed_f, &p->embed_b, &p->head_f, &p->head_b);
+    p->layer_params = st_llm_layer_params(w->model) / (double)p->tp;
+    p->embed_params = (double)w->model->vocab * (double)w->model->hidden / (double)p->tp;
+    model_parallel_costs(x, p);
+    p->p2p_s = p2p_cost(x, p);
+    return 0;
+}
+
+/* ZeRO-3 gathers a chunk's weights before its forward and again before its backward, and
+ * reduce-scatters its gradients after every backward (Rajbhandari et al. 2020, section 5.3;
+ * DeepSpeed does so per micro-batch under gradient accumulation). Counted as not overlapped. */
+static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, double *bwd)
+{
+    *fwd = *bwd = 0;
+    if (p->w->parallel.zero < 3 || p->dp < 2)
+        return;
+    double params = chunk_params(p, c);
+    int64_t g = p->tp * p->cp;
+    double ag = coll_time(x, ST_COLL_ALL_GATHER, p->dp, g, g, 1, params * 2.0);
+    double rs = coll_time(x, ST_COLL_REDUCE_SCATTER, p->dp, g, g, 1, params * 4.0);
+    *fwd = ag;
+    *bwd = ag + rs;
+}
+
+/* Per-chunk forward and backward times of one micro-batch: its layers' kernels and
+ * model-parallel collectives, the embedding on the first chunk, the output layer and loss on
+ * the last, and ZeRO-3's gathers. *mp_per_micro gets the model-parallel share of the busiest
+ * stage per micro-batch, for the breakdown. */
+static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd)
+{
+    const st_layer_cost *lc = &p->lc;
+    for (int64_t c = 0; c < p->chunks; c++) {
+        double n = (double)chunk_layers(p, c), zf, zb;
+        zero3_costs(x, p, c, &zf, &zb);
+        fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + zf;
+        bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + zb;
+        if (c == 0) {
+            fwd[c] += p->embed_f;
+            bwd[c] += p->embed_b;
+        }
+        if (c == p->chunks - 1) {
+            fwd[c] += p->head_f;
+            bwd[c] += p->head_b;
+        }
+    }
+}
+
+/* Gradient reduction of one stage (Megatron's distributed data parallel): each layer's
+ * gradients form a bucket, ready when that layer's last backward is done; a bucket is
+ * reduce-scattered (ZeRO >= 1: the distributed optimizer) or all-reduced (ZeRO 0) on the
+ * stage's communication stream in the order they become ready, from the moment they are ready
+ * when overlap_grad_reduce is on (the default), else after the whole backward. Returns when the
+ * stage's last bucket is reduced. Gradients are reduced in FP32 (Megatron-LM accumulates and
+ * all-reduces BF16 models' gradients in FP32). */
+static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_result *pr,
+                               const double *bwd, int64_t s)
+{
+    if (p->dp < 2 || p->w->parallel.zero >= 3)
+        return 0;
+    st_coll_op op = p->w->parallel.zero >= 1 ? ST_COLL_REDUCE_SCATTER : ST_COLL_ALL_REDUCE;
+    int64_t g = p->tp * p->cp;
+    int overlap = p->w->parallel.overlap_grad_reduce;
+    double t = 0;
+    for (int64_t c = s; c < p->chunks; c += p->pp) {
+        int64_t n = chunk_layers(p, c);
+        double end = pr->last_bwd_end[c], per_layer = n ? bwd[c] / (double)n : 0;
+        double layer_t = coll_time(x, op, p->dp, g, g, 1, p->layer_params * 4.0);
+        /* Backward runs from the chunk's last layer to its first: layer k is done at
+         * end - k * per_layer, counting k from the chunk's first layer. */
+        for (int64_t k = n - 1; k >= 0; k--) {
+            double ready = overlap ? end - (double)k * per_layer : pr->makespan_s;
+            t = fmax(t, ready) + layer_t;
+        }
+        double extra = chunk_params(p, c) - (double)n * p->layer_params;
+        if (extra > 0)
+            t = fmax(t, overlap ? end : pr->makespan_s) +
+                coll_time(x, op, p->dp, g, g, 1, extra * 4.0);
+    }
+    return t;
+}
+
+/* After the optimizer, the distributed optimizer all-gathers the updated BF16 weights. */
+static double param_gather_s(st_step_ctx *x, const plan *p)
+{
+    if (p->dp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
+        return 0;
+    int64_t g = p->tp * p->cp;
+    double most = 0;
+    for (int64_t s = 0; s < p->pp; s++) {
+        double n = 0;
+        for (int64_t c = s; c < p->chunks; c += p->pp)
+            n += chunk_params(p, c);
+        most = fmax(most, n);
+    }
+    return coll_time(x, ST_COLL_ALL_GATHER, p->dp, g, g, 1, most * 2.0);
+}
+
+/* MFU, HFU and throughput from the step time (PaLM's definitions: model FLOPs per token,
+ * attention included, over the dense peak of the precision used; HFU adds recomputation). */
+static void rates(const plan *p, const st_cluster_cfg *c, st_step_result *out)
+{
+    const st_workload_cfg *w = p->w;
+    double gpus = (double)w->gpus, tokens = (double)w->global_batch * (double)w->seq_len;
+    double model = st_llm_flops_per_token(w->model, w->seq_len) * tokens;
+    double recompute = p->lc.recompute_flops * (double)p->layers * (double)p->m * (double)p->dp *
+                       (double)p->tp * (double)p->cp; /* every GPU's share, summed */
+    double peak = st_gpu_peak(c->gpu, w->precision) * gpus;
+    double t = out->step_time_s;
+    out->mfu = model / (t * peak);
+    out->hfu = (model + recompute) / (t * peak);
+    out->tflops_per_gpu = model / gpus / t / 1e12;
+    out->tokens_per_s = tokens / t;
+}
+
+/* The busiest stage's share of compute and model-parallel time, for the breakdown. */
+static void breakdown(const plan *p, const st_pipe_result *pr, st_step_result *out)
+{
+    double mp = 0, best = -1;
+    for (int64_t s = 0; s < p->pp; s++) {
+        double layers = 0;
+        for (int64_t c = s; c < p->chunks; c += p->pp)
+            layers += (double)chunk_layers(p, c);
+        if (layers > best) {
+            best = layers;
+            mp = layers * (p->mp_fwd_s + p->mp_bwd_s) * (double)p->m;
+        }
+    }
+    st_step_breakdown *b = &out->b;
+    b->tp_comm_s = fmin(mp, pr->compute_s);
+    b->compute_s = pr->compute_s - b->tp_comm_s;
+    b->pp_comm_s = pr->p2p_exposed_s;
+    b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
+}
+
+/* The seed's T_step = T_compute + T_comm - T_overlap: T_compute the busiest stage's kernels
+ * (no bubble), T_comm its tensor-parallel time plus the gradient all-reduce by the seed's
+ * 2(N-1)/N * S/B + alpha * log2(N_nodes) (the collective model's closed form), T_overlap 0: the
+ * formula has no way to know what hides behind what, which is what the simulation adds. */
+static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_result *r)
+{
+    double dp = 0;
+    if (p->dp > 1) {
+        st_engine *eng = st_engine_new();
+        st_net *net = st_net_new(eng, x->topo);
+        st_coll *cm = st_coll_new(net, x->topo, x->c);
+        int64_t g = p->tp * p->cp, *gpus = st_xmalloc((size_t)p->dp * sizeof *gpus);
+        for (int64_t i = 0; i < p->dp; i++)
+            gpus[i] = i * g;
+        st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
+                          .gpus = gpus,
+                          .n = p->dp,
+                          .bytes = chunk_params(p, 0) * (double)p->v * 4.0};
+        st_coll_plan plan;
+        st_err err = {0};
+        if (st_coll_plan_of(cm, &s, &plan, &err) == 0)
+            dp = plan.closed_s;
+        free(gpus);
+        st_net_free(net);
+        st_coll_free(cm);
+        st_engine_free(eng);
+    }
+    return r->b.compute_s + r->b.tp_comm_s + r->b.optimizer_s + dp;
+}
+
+int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
+                st_pipe_trace *trace, st_err *err)
+{
+    plan p;
+    memset(out, 0, sizeof *out);
+    int rc = make_plan(x, w, microbatch, &p, err);
+    if (rc)
+        return rc;
+    double *fwd = st_xcalloc((size_t)p.chunks, sizeof *fwd);
+    double *bwd = st_xcalloc((size_t)p.chunks, sizeof *bwd);
+    chunk_costs(x, &p, fwd, bwd);
+    st_pipe_spec spec = {
+        .pp = p.pp, .v = p.v, .m = p.m, .fwd_s = fwd, .bwd_s = bwd, .p2p_s = p.p2p_s};
+    st_pipe_result pr = {0};
+    rc = st_pipe_simulate(&spec, &pr, trace);
+    if (rc) {
+        st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
+                   w->name);
+    } else {
+        double end = pr.makespan_s;
+        for (int64_t s = 0; s < p.pp; s++)
+            end = fmax(end, stage_reduce_end(x, &p, &pr, bwd, s));
+        out->b.dp_comm_exposed_s = end - pr.makespan_s + param_gather_s(x, &p);
+        out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
+        breakdown(&p, &pr, out);
+        out->microbatch = microbatch;
+        out->micro_per_step = p.m;
+        out->step_time_s = pr.makespan_s + out->b.dp_comm_exposed_s + out->b.optimizer_s;
+        rates(&p, x->c, out);
+        out->closed_form_s = seed_closed_form(x, &p, out);
+    }
+    st_pipe_result_release(&pr);
+    free(fwd);
+    free(bwd);
+    return rc;
+}
