@@ -121,6 +121,8 @@ static int forecast_training(st_run *r, const char *trace_path)
         st_pipe_trace_release(&trace);
     }
     st_step_ctx_free(x);
+    if (!rc && trace_path && !traced)
+        fprintf(stderr, "strata run: --trace: no training workload to trace; nothing written\n");
     return rc;
 }
 

@@ -235,8 +235,7 @@ static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, d
 
 /* Per-chunk forward and backward times of one micro-batch: its layers' kernels and
  * model-parallel collectives, the embedding on the first chunk, the output layer and loss on
- * the last, and ZeRO-3's gathers. *mp_per_micro gets the model-parallel share of the busiest
- * stage per micro-batch, for the breakdown. */
+ * the last, and ZeRO-3's gathers. */
 static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd)
 {
     const st_layer_cost *lc = &p->lc;
