@@ -179,6 +179,28 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
     return gpu->peak_bf16;
 }
 
+/* Sustained over burst Tensor Core throughput: what minutes of dense GEMMs get under the
+ * board's power and clock limits, against the short MAMF runs the curve is calibrated on.
+ * A100: Azure "AI-benchmarking-guide", ND A100 v4, cuBLASLt FP16 after 10,000 warm-up runs on
+ * random data: 254, 257 and 251 TFLOP/s at 8192^3, 16384^3 and 6144x12288x12288, where the
+ * burst curve gives 277, 279 and 278 (docs/step-ops.md): a mean ratio of 0.914. A training step
+ * is minutes of exactly that load. No sustained measurement was found for the other GPUs; they
+ * take 1 until the thermal model supplies their clock factor. */
+static const struct {
+    const char *gpu;
+    double ratio;
+} SUSTAINED[] = {
+    {"a100-sxm-80g", 0.914}, {"a100-sxm-40g", 0.914}, /* same GA100 die, clocks and 400 W limit */
+};
+
+double st_gpu_sustained(const st_gpu_spec *gpu)
+{
+    for (size_t i = 0; i < sizeof SUSTAINED / sizeof SUSTAINED[0]; i++)
+        if (strcmp(SUSTAINED[i].gpu, gpu->name) == 0)
+            return SUSTAINED[i].ratio;
+    return 1.0;
+}
+
 double st_gpu_sm_count(const st_gpu_spec *gpu)
 {
     return calib_of(gpu)->sms;

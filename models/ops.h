@@ -109,6 +109,11 @@ double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, do
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);
 
+/* Sustained Tensor Core throughput as a fraction of burst: the clock and power limits that
+ * minutes of dense GEMMs run into (models/gemm_eff.c; 1 where no measurement exists).
+ * Compute-bound operator times divide by it; MFU keeps the datasheet peak. */
+double st_gpu_sustained(const st_gpu_spec *gpu);
+
 /* Dense peak FLOP/s of gpu at prec (the catalog's bf16 or fp8 figure; a GPU without FP8
  * Tensor Cores runs FP8 work at its BF16 peak). */
 double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec);
