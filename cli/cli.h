@@ -60,7 +60,7 @@ typedef struct st_run {
 } st_run;
 
 /* Write one step's pipeline as Chrome / Perfetto trace-event JSON (a process per pipeline
- * stage, a thread each for compute and communication), atomically. Returns 0 or ST_EIO. */
+ * stage; threads for compute and for sends each way), atomically. Returns 0 or ST_EIO. */
 int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t,
                        st_err *err);
 

@@ -41,7 +41,8 @@ int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe
         snprintf(name, sizeof name, "%s: pipeline stage %lld", w->name, (long long)s);
         name_track(ev, s, 0, "process_name", name);
         name_track(ev, s, 0, "thread_name", "compute");
-        name_track(ev, s, 1, "thread_name", "communication");
+        name_track(ev, s, 1, "thread_name", "sends to the next stage");
+        name_track(ev, s, 2, "thread_name", "sends to the previous stage");
     }
     for (size_t i = 0; i < t->n; i++)
         add_span(ev, &t->spans[i]);

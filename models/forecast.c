@@ -82,8 +82,8 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
         out->microbatch = p.best ? p.best : 1;
     }
     st_memory_estimate(w, c->gpu, out->microbatch, &out->mem);
-    if (!x)
-        return 0;
+    if (!x || !out->mem.fits)
+        return 0; /* a plan that does not fit does not run: no step to forecast */
     int rc = st_step_run(x, w, out->microbatch, &out->step, trace, err);
     out->has_step = rc == 0;
     return rc;

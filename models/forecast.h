@@ -17,10 +17,11 @@ typedef struct st_forecast {
 } st_forecast;
 
 /* Forecast workload w on cluster c into *out: memory, then one simulated step on x (a step
- * context for c; NULL skips the step model). With `microbatch: auto`, every micro-batch size
- * that divides the per-replica batch and fits in memory is simulated and the fastest kept
- * (with no step context: the largest that fits), or 1 when none fits. trace, when not NULL,
- * receives the chosen step's pipeline. Returns 0, or the step model's error. */
+ * context for c; NULL skips the step model, and so does a plan that does not fit). With
+ * `microbatch: auto`, every micro-batch size that divides the per-replica batch and fits in memory
+ * is simulated and the fastest kept (with no step context: the largest that fits), or 1 when none
+ * fits. trace, when not NULL, receives the chosen step's pipeline. Returns 0, or the step model's
+ * error. */
 int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
 

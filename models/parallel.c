@@ -69,6 +69,7 @@ typedef struct shape {
     double t;          /* tensor-parallel degree */
     double rep;        /* what divides "replicated" tensors: t with sequence parallelism, else 1 */
     int dropout, swiglu;
+    int flash; /* fused attention: no score matrix is stored */
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -87,14 +88,19 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.t = (double)at_least_1(p->tp);
     x.rep = p->sequence_parallel ? x.t : 1.0;
     x.dropout = st_llm_has_dropout(m);
+    x.flash = w->attention == ST_ATTN_FLASH;
     x.swiglu = m->mlp == ST_MLP_SWIGLU;
     return x;
 }
 
-/* Attention scores: softmax output 2as^2b, and with dropout its mask as^2b and output 2as^2b
- * (Korthikanti §4.1: the 5as^2b term). Split by tensor parallelism. */
+/* Attention scores (unfused attention): softmax output 2as^2b, and with dropout its mask as^2b and
+ * output 2as^2b (Korthikanti §4.1: the 5as^2b term). Split by tensor parallelism. */
 static double score_bytes(const shape *x)
 {
+    /* FlashAttention keeps no score matrix: only the FP32 log-sum-exp of each query and head
+     * for its backward (Dao et al. 2022, algorithm 2), and the dropout RNG state. */
+    if (x->flash)
+        return 4.0 * x->a * x->s * x->b / x->t;
     return x->a * x->s * x->s * x->b * (x->dropout ? 5.0 : 2.0) / x->t;
 }
 

@@ -223,12 +223,12 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, plan 
 static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, double *bwd)
 {
     *fwd = *bwd = 0;
-    if (p->w->parallel.zero < 3 || p->dp < 2)
+    if (p->w->parallel.zero < 3 || p->dp * p->cp < 2)
         return;
     double params = chunk_params(p, c);
-    int64_t g = p->tp * p->cp;
-    double ag = coll_time(x, ST_COLL_ALL_GATHER, p->dp, g, g, 1, params * 2.0);
-    double rs = coll_time(x, ST_COLL_REDUCE_SCATTER, p->dp, g, g, 1, params * 4.0);
+    int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
+    double ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, params * 2.0);
+    double rs = coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, params * 4.0);
     *fwd = ag;
     *bwd = ag + rs;
 }
@@ -265,16 +265,18 @@ static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd)
 static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_result *pr,
                                const double *bwd, int64_t s)
 {
-    if (p->dp < 2 || p->w->parallel.zero >= 3)
+    if (p->dp * p->cp < 2 || p->w->parallel.zero >= 3)
         return 0;
     st_coll_op op = p->w->parallel.zero >= 1 ? ST_COLL_REDUCE_SCATTER : ST_COLL_ALL_REDUCE;
-    int64_t g = p->tp * p->cp;
+    int64_t n_dp = p->dp * p->cp;
     int overlap = p->w->parallel.overlap_grad_reduce;
     double t = 0;
-    for (int64_t c = s; c < p->chunks; c += p->pp) {
+    /* A stage's deeper chunks finish their backward first: take them in that order. */
+    int64_t last = s + (p->chunks - 1 - s) / p->pp * p->pp;
+    for (int64_t c = last; c >= s; c -= p->pp) {
         int64_t n = chunk_layers(p, c);
         double end = pr->last_bwd_end[c], per_layer = n ? bwd[c] / (double)n : 0;
-        double layer_t = coll_time(x, op, p->dp, g, g, 1, p->layer_params * 4.0);
+        double layer_t = coll_time(x, op, n_dp, p->tp, p->tp, 1, p->layer_params * 4.0);
         /* Backward runs from the chunk's last layer to its first: layer k is done at
          * end - k * per_layer, counting k from the chunk's first layer. */
         for (int64_t k = n - 1; k >= 0; k--) {
@@ -284,7 +286,7 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
         double extra = chunk_params(p, c) - (double)n * p->layer_params;
         if (extra > 0)
             t = fmax(t, overlap ? end : pr->makespan_s) +
-                coll_time(x, op, p->dp, g, g, 1, extra * 4.0);
+                coll_time(x, op, n_dp, p->tp, p->tp, 1, extra * 4.0);
     }
     return t;
 }
@@ -292,9 +294,8 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
 /* After the optimizer, the distributed optimizer all-gathers the updated BF16 weights. */
 static double param_gather_s(st_step_ctx *x, const plan *p)
 {
-    if (p->dp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
+    if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
         return 0;
-    int64_t g = p->tp * p->cp;
     double most = 0;
     for (int64_t s = 0; s < p->pp; s++) {
         double n = 0;
@@ -302,7 +303,7 @@ static double param_gather_s(st_step_ctx *x, const plan *p)
             n += chunk_params(p, c);
         most = fmax(most, n);
     }
-    return coll_time(x, ST_COLL_ALL_GATHER, p->dp, g, g, 1, most * 2.0);
+    return coll_time(x, ST_COLL_ALL_GATHER, p->dp * p->cp, p->tp, p->tp, 1, most * 2.0);
 }
 
 /* MFU, HFU and throughput from the step time (PaLM's definitions: model FLOPs per token,
@@ -349,16 +350,16 @@ static void breakdown(const plan *p, const st_pipe_result *pr, st_step_result *o
 static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_result *r)
 {
     double dp = 0;
-    if (p->dp > 1) {
+    if (p->dp * p->cp > 1) {
         st_engine *eng = st_engine_new();
         st_net *net = st_net_new(eng, x->topo);
         st_coll *cm = st_coll_new(net, x->topo, x->c);
-        int64_t g = p->tp * p->cp, *gpus = st_xmalloc((size_t)p->dp * sizeof *gpus);
-        for (int64_t i = 0; i < p->dp; i++)
-            gpus[i] = i * g;
+        int64_t n = p->dp * p->cp, *gpus = st_xmalloc((size_t)n * sizeof *gpus);
+        for (int64_t i = 0; i < n; i++)
+            gpus[i] = i * p->tp;
         st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
                           .gpus = gpus,
-                          .n = p->dp,
+                          .n = n,
                           .bytes = chunk_params(p, 0) * (double)p->v * 4.0};
         st_coll_plan plan;
         st_err err = {0};

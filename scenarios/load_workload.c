@@ -504,6 +504,12 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         return plan_fail(ld, key_or(n, "global_batch"), w,
                          "global_batch (%lld) must be a multiple of dp*microbatch = %lld",
                          w->global_batch, per);
+    /* Megatron's interleaved schedule runs micro-batches in groups of pp. */
+    if (p->virtual_stages > 1 && p->microbatch && (w->global_batch / per) % p->pp)
+        return plan_fail(ld, key_or(n, "global_batch"), w,
+                         "interleaving needs micro-batches per step (%lld) to be a multiple of "
+                         "pp (%lld)",
+                         w->global_batch / per, p->pp);
     if (w->steps && w->tokens)
         return st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
                           "workload '%s': give either 'steps' or 'tokens', not both", w->name);
