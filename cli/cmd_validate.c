@@ -130,6 +130,7 @@ static char **case_files(const char *dir, size_t *n)
 typedef struct step_row {
     char name[64], set[48], source[160];
     double published, predicted, error;
+    int fits; /* 0: the memory model says the plan does not fit, so there is no prediction */
     const char *metric;
 } step_row;
 
@@ -164,8 +165,9 @@ static int run_case(const char *path, step_row *row)
         snprintf(row->source, sizeof row->source, "%s", v->source);
         row->metric = metric_names[v->metric];
         row->published = v->published;
-        row->predicted = metric_of(&f.step, v->metric);
-        row->error = row->predicted / row->published - 1;
+        row->fits = f.has_step;
+        row->predicted = f.has_step ? metric_of(&f.step, v->metric) : 0;
+        row->error = f.has_step ? row->predicted / row->published - 1 : 0;
     } else {
         char line[512];
         st_err_format(&err, line, sizeof line);
@@ -186,10 +188,12 @@ static int cmp_double(const void *a, const void *b)
 static int summarise_set(const char *set, const step_row *rows, size_t n, int md)
 {
     double mean_b, max_b, median_b, sum = 0, max = 0, *abs_e = st_xmalloc(n * sizeof *abs_e);
-    size_t k = 0;
+    size_t k = 0, no_fit = 0;
     set_bounds(set, &mean_b, &max_b, &median_b);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(rows[i].set, set) == 0) {
+        if (strcmp(rows[i].set, set) == 0 && !rows[i].fits)
+            no_fit++;
+        else if (strcmp(rows[i].set, set) == 0) {
             abs_e[k] = fabs(rows[i].error);
             sum += abs_e[k];
             max = fmax(max, abs_e[k++]);
@@ -198,11 +202,15 @@ static int summarise_set(const char *set, const step_row *rows, size_t n, int md
     double mean = k ? sum / (double)k : 0;
     double median = !k ? 0 : k % 2 ? abs_e[k / 2] : (abs_e[k / 2 - 1] + abs_e[k / 2]) / 2;
     free(abs_e);
-    int miss = mean > mean_b || max > max_b || median > median_b;
-    printf("%s%s: %zu cases, mean |error| %.1f%%, median %.1f%%, max %.1f%% (goal: %s%s) %s\n",
+    /* A published run the memory model says cannot fit is a miss of the memory model. */
+    int miss = no_fit || mean > mean_b || max > max_b || median > median_b;
+    printf("%s%s: %zu cases, mean |error| %.1f%%, median %.1f%%, max %.1f%%%s (goal: %s) %s\n",
            md ? "\n" : "", set, k, 100 * mean, 100 * median, 100 * max,
-           isfinite(mean_b) ? "mean <= 3%, max <= 6%" : "median <= 7%", "",
-           miss ? "MISSED" : "met");
+           no_fit ? "; plus cases that do not fit" : "",
+           isfinite(mean_b) ? "mean <= 3%, max <= 6%" : "median <= 7%", miss ? "MISSED" : "met");
+    if (no_fit)
+        printf("%s  %zu published run%s do not fit in memory by the memory model\n", md ? "\n" : "",
+               no_fit, no_fit == 1 ? "" : "s");
     return miss;
 }
 
@@ -219,7 +227,7 @@ static int run_step(const char *dir, int md)
     int rc = 0;
     printf(md ? "\n## Step time: published training runs\n\n| case | set | metric | published | "
                 "predicted | error | source |\n|---|---|---|---|---|---|---|\n"
-              : "\n%-24s %-16s %-12s %10s %10s %8s\n",
+              : "\n%-36s %-16s %-14s %10s %10s %8s\n",
            "case", "set", "metric", "published", "predicted", "error");
     for (size_t i = 0; i < n && !rc; i++) {
         rc = run_case(files[i], &rows[i]);
@@ -227,11 +235,15 @@ static int run_step(const char *dir, int md)
             break;
         const step_row *r = &rows[i];
         if (md)
-            printf("| %s | %s | %s | %.4g | %.4g | %+.1f%% | %s |\n", r->name, r->set, r->metric,
-                   r->published, r->predicted, 100 * r->error, r->source);
+            r->fits ? printf("| %s | %s | %s | %.4g | %.4g | %+.1f%% | %s |\n", r->name, r->set,
+                             r->metric, r->published, r->predicted, 100 * r->error, r->source)
+                    : printf("| %s | %s | %s | %.4g | does not fit | | %s |\n", r->name, r->set,
+                             r->metric, r->published, r->source);
         else
-            printf("%-24s %-16s %-12s %10.4g %10.4g %+7.1f%%\n", r->name, r->set, r->metric,
-                   r->published, r->predicted, 100 * r->error);
+            r->fits ? printf("%-36s %-16s %-14s %10.4g %10.4g %+7.1f%%\n", r->name, r->set,
+                             r->metric, r->published, r->predicted, 100 * r->error)
+                    : printf("%-36s %-16s %-14s %10.4g %10s %8s\n", r->name, r->set, r->metric,
+                             r->published, "no fit", "");
     }
     int missed = 0;
     for (size_t i = 0; i < n && !rc; i++) {
