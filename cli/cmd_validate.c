@@ -178,6 +178,21 @@ static int run_case(const char *path, step_row *row)
     return rc ? -1 : 0;
 }
 
+static void print_step_row(const step_row *r, int md)
+{
+    char pred[32] = "no fit", err[16] = "";
+    if (r->fits) {
+        snprintf(pred, sizeof pred, "%.4g", r->predicted);
+        snprintf(err, sizeof err, "%+.1f%%", 100 * r->error);
+    }
+    if (md)
+        printf("| %s | %s | %s | %.4g | %s | %s | %s |\n", r->name, r->set, r->metric, r->published,
+               r->fits ? pred : "does not fit", err, r->source);
+    else
+        printf("%-36s %-16s %-14s %10.4g %10s %8s\n", r->name, r->set, r->metric, r->published,
+               pred, err);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -233,17 +248,7 @@ static int run_step(const char *dir, int md)
         rc = run_case(files[i], &rows[i]);
         if (rc)
             break;
-        const step_row *r = &rows[i];
-        if (md)
-            r->fits ? printf("| %s | %s | %s | %.4g | %.4g | %+.1f%% | %s |\n", r->name, r->set,
-                             r->metric, r->published, r->predicted, 100 * r->error, r->source)
-                    : printf("| %s | %s | %s | %.4g | does not fit | | %s |\n", r->name, r->set,
-                             r->metric, r->published, r->source);
-        else
-            r->fits ? printf("%-36s %-16s %-14s %10.4g %10.4g %+7.1f%%\n", r->name, r->set,
-                             r->metric, r->published, r->predicted, 100 * r->error)
-                    : printf("%-36s %-16s %-14s %10.4g %10s %8s\n", r->name, r->set, r->metric,
-                             r->published, "no fit", "");
+        print_step_row(&rows[i], md);
     }
     int missed = 0;
     for (size_t i = 0; i < n && !rc; i++) {
