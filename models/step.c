@@ -50,6 +50,30 @@ void st_step_ctx_free(st_step_ctx *x)
     free(x);
 }
 
+/* A fresh engine, network and collective runner over the context's fabric: each measurement
+ * starts from an idle fabric at time 0. */
+typedef struct bench {
+    st_engine *eng;
+    st_net *net;
+    st_coll *cm;
+} bench;
+
+static bench bench_open(const st_step_ctx *x)
+{
+    bench b;
+    b.eng = st_engine_new();
+    b.net = st_net_new(b.eng, x->topo);
+    b.cm = st_coll_new(b.net, x->topo, x->c);
+    return b;
+}
+
+static void bench_close(bench *b)
+{
+    st_net_free(b->net); /* before the runner: its transfers call into the runner's state */
+    st_coll_free(b->cm);
+    st_engine_free(b->eng);
+}
+
 static void coll_done(void *ctx, uint64_t tag, st_time now)
 {
     (void)tag;
@@ -62,9 +86,7 @@ static void coll_done(void *ctx, uint64_t tag, st_time now)
  * flows are present together and share NICs and uplinks as they would. */
 static double simulate_pattern(st_step_ctx *x, const memo *k)
 {
-    st_engine *eng = st_engine_new();
-    st_net *net = st_net_new(eng, x->topo);
-    st_coll *cm = st_coll_new(net, x->topo, x->c);
+    bench b = bench_open(x);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
     st_time end = 0;
     for (int64_t g = 0; g < k->groups; g++) {
@@ -79,13 +101,11 @@ static double simulate_pattern(st_step_ctx *x, const memo *k)
                           .done = coll_done,
                           .ctx = &end};
         st_err err = {0};
-        if (st_coll_start(cm, &s, &err) < 0)
+        if (st_coll_start(b.cm, &s, &err) < 0)
             ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
     }
-    st_engine_run(eng, ST_TIME_MAX);
-    st_net_free(net);
-    st_coll_free(cm);
-    st_engine_free(eng);
+    st_engine_run(b.eng, ST_TIME_MAX);
+    bench_close(&b);
     free(gpus);
     return (double)end * 1e-9;
 }
@@ -351,9 +371,7 @@ static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_resu
 {
     double dp = 0;
     if (p->dp * p->cp > 1) {
-        st_engine *eng = st_engine_new();
-        st_net *net = st_net_new(eng, x->topo);
-        st_coll *cm = st_coll_new(net, x->topo, x->c);
+        bench b = bench_open(x);
         int64_t n = p->dp * p->cp, *gpus = st_xmalloc((size_t)n * sizeof *gpus);
         for (int64_t i = 0; i < n; i++)
             gpus[i] = i * p->tp;
@@ -363,12 +381,10 @@ static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_resu
                           .bytes = chunk_params(p, 0) * (double)p->v * 4.0};
         st_coll_plan plan;
         st_err err = {0};
-        if (st_coll_plan_of(cm, &s, &plan, &err) == 0)
+        if (st_coll_plan_of(b.cm, &s, &plan, &err) == 0)
             dp = plan.closed_s;
         free(gpus);
-        st_net_free(net);
-        st_coll_free(cm);
-        st_engine_free(eng);
+        bench_close(&b);
     }
     return r->b.compute_s + r->b.tp_comm_s + r->b.optimizer_s + dp;
 }
