@@ -181,16 +181,24 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
 
 /* Sustained over burst Tensor Core throughput: what minutes of dense GEMMs get under the
  * board's power and clock limits, against the short MAMF runs the curve is calibrated on.
- * A100: Azure "AI-benchmarking-guide", ND A100 v4, cuBLASLt FP16 after 10,000 warm-up runs on
- * random data: 254, 257 and 251 TFLOP/s at 8192^3, 16384^3 and 6144x12288x12288, where the
- * burst curve gives 277, 279 and 278 (docs/step-ops.md): a mean ratio of 0.914. A training step
- * is minutes of exactly that load. No sustained measurement was found for the other GPUs; they
- * take 1 until the thermal model supplies their clock factor. */
+ * Source: Azure's "AI-benchmarking-guide" (Azure_Results/ND_*_results.md), cuBLASLt GEMMs on
+ * random data after 10,000 warm-up runs, at 8192^3, 16384^3 and 6144x12288x12288 (the last is
+ * missing for H200); each ratio is the mean of measured / burst curve at those shapes:
+ *   A100 SXM4 80GB, FP16: 253.7, 256.5, 250.8 TFLOP/s against 276.5, 279.1, 277.9: 0.913;
+ *   H100 80GB HBM3, FP8: 1290.1, 1377.3, 1351.4 against 1427.3, 1447.1, 1441.1: 0.931;
+ *   H200 141GB, FP8: 1269.4, 1305.0 against 1480.1, 1500.6: 0.864;
+ *   GB200, FP8: 2876.6, 2906.9, 2895.6 against 3861.5, 3900.2, 3877.5: 0.746 (GB200 has no
+ *   FP8 MAMF figure, so its burst FP8 curve borrows BF16's fraction: this ratio also carries
+ *   FP8's lower efficiency, and it is applied to both precisions).
+ * A training step is minutes of exactly that load. The ratio is a clock and power effect, so it
+ * applies to every precision of the part. GPUs with no such measurement (B200, H100 PCIe,
+ * MI300X) take 1 until the thermal model supplies their clock factor. */
 static const struct {
     const char *gpu;
     double ratio;
 } SUSTAINED[] = {
-    {"a100-sxm-80g", 0.914}, {"a100-sxm-40g", 0.914}, /* same GA100 die, clocks and 400 W limit */
+    {"a100-sxm-80g", 0.913}, {"a100-sxm-40g", 0.913}, /* same GA100 die, clocks and 400 W limit */
+    {"h100-sxm", 0.931},     {"h200-sxm", 0.864},     {"gb200", 0.746},
 };
 
 double st_gpu_sustained(const st_gpu_spec *gpu)
