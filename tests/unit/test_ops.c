@@ -301,7 +301,7 @@ START_TEST(test_backward_is_dgrad_plus_wgrad)
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
     const st_op *fc2 = find(ops, n, "fc2"), *norm = find(ops, n, "norm1");
-    double peak = st_gpu_peak(g, ST_PREC_BF16);
+    double peak = st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g);
     double dgrad =
         fc2->flops / (st_gemm_efficiency(g, ST_PREC_BF16, fc2->m, fc2->k, fc2->n) * peak);
     double wgrad =
