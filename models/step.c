@@ -171,22 +171,25 @@ static double chunk_params(const plan *p, int64_t c)
 static void model_parallel_costs(st_step_ctx *x, plan *p)
 {
     const st_workload_cfg *w = p->w;
-    double unit = 0, cp_unit = 0;
+    double one = 0, cp_unit = 0; /* one TP collective; with SP the mean of an AG and an RS */
     if (p->tp > 1) {
         double bytes = p->lc.tp_bytes;
-        unit = w->parallel.sequence_parallel
-                   ? coll_time(x, ST_COLL_ALL_GATHER, p->tp, 1, 1, 1, bytes) +
-                         coll_time(x, ST_COLL_REDUCE_SCATTER, p->tp, 1, 1, 1, bytes)
-                   : coll_time(x, ST_COLL_ALL_REDUCE, p->tp, 1, 1, 1, bytes);
+        one = w->parallel.sequence_parallel
+                  ? (coll_time(x, ST_COLL_ALL_GATHER, p->tp, 1, 1, 1, bytes) +
+                     coll_time(x, ST_COLL_REDUCE_SCATTER, p->tp, 1, 1, 1, bytes)) /
+                        2
+                  : coll_time(x, ST_COLL_ALL_REDUCE, p->tp, 1, 1, 1, bytes);
     }
     if (p->cp > 1) {
         double kv = 2.0 * (double)(w->seq_len / p->cp) * (double)p->mb *
                     (double)st_llm_kv_width(w->model) / (double)p->tp * 2.0 * (double)p->cp;
         cp_unit = coll_time(x, ST_COLL_ALL_GATHER, p->cp, p->tp, p->tp, 1, kv);
     }
+    /* The counts are the operator graph's (models/ops.c): what the layer's kernels need. */
     int recompute_all = w->parallel.recompute == ST_RECOMPUTE_FULL;
-    p->mp_fwd_s = 2 * unit + cp_unit;
-    p->mp_bwd_s = (recompute_all ? 4 : 2) * unit + (recompute_all ? 2 : 1) * cp_unit;
+    p->mp_fwd_s = p->lc.tp_colls_fwd * one + cp_unit;
+    p->mp_bwd_s =
+        (p->lc.tp_colls_bwd + p->lc.tp_colls_recompute) * one + (recompute_all ? 2 : 1) * cp_unit;
 }
 
 /* Activations sent between stages: one micro-batch's s*b*h values in BF16, split over the

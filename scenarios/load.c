@@ -68,26 +68,21 @@ static int fn_version(st_rd *rd, const st_ynode *n, void *base)
     return read_version(st__ld(rd), n, base);
 }
 
-/* Sections are read by hand, in dependency order, after the key check below. */
-static int fn_skip(st_rd *rd, const st_ynode *n, void *base)
-{
-    (void)rd, (void)n, (void)base;
-    return 0;
-}
-
+/* The sections are only key-checked here; load_sections reads them by hand, in dependency
+ * order. */
 static const st_field top_fields[] = {
     ST_FFN("version", fn_version, .required = 1),
     ST_FSTR(st_scn, "name", name),
     ST_FFN("seed", read_seed),
     ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS),
-    ST_FFN("cluster", fn_skip, .required = 1),
-    ST_FFN("hardware", fn_skip),
-    ST_FFN("workloads", fn_skip, .required = 1),
-    ST_FFN("trace", fn_skip),
-    ST_FFN("failures", fn_skip),
-    ST_FFN("scheduler", fn_skip),
-    ST_FFN("cost", fn_skip),
-    ST_FFN("validation", fn_skip),
+    ST_FFN("cluster", st_rd_skip, .required = 1),
+    ST_FFN("hardware", st_rd_skip),
+    ST_FFN("workloads", st_rd_skip, .required = 1),
+    ST_FFN("trace", st_rd_skip),
+    ST_FFN("failures", st_rd_skip),
+    ST_FFN("scheduler", st_rd_skip),
+    ST_FFN("cost", st_rd_skip),
+    ST_FFN("validation", st_rd_skip),
     ST_FEND,
 };
 

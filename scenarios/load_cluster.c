@@ -14,15 +14,9 @@ static const char *const tier_names[] = {"nvme-of", "parallel-fs", "object", "lo
 
 /* ---- hardware.gpus ---------------------------------------------------------------------- */
 
-static int fn_ignore(st_rd *rd, const st_ynode *n, void *base)
-{
-    (void)rd, (void)n, (void)base;
-    return 0;
-}
-
 static const st_field gpu_fields[] = {
     ST_FSTR(st_gpu_spec, "name", name, .required = 1),
-    ST_FFN("base", fn_ignore), /* applied before the other keys: see read_hw_gpu */
+    ST_FFN("base", st_rd_skip), /* applied before the other keys: see read_hw_gpu */
     ST_FSTR(st_gpu_spec, "description", description),
     ST_FDIM(st_gpu_spec, "peak_bf16", peak_bf16, ST_DIM_FLOPS, ST_R_POS),
     ST_FDIM(st_gpu_spec, "peak_fp8", peak_fp8, ST_DIM_FLOPS, ST_R_NONNEG),

@@ -21,12 +21,6 @@ static const char *const attention_names[] = {"flash", "unfused", NULL};
 
 /* ---- models ----------------------------------------------------------------------------- */
 
-static int fn_ignore(st_rd *rd, const st_ynode *n, void *base)
-{
-    (void)rd, (void)n, (void)base;
-    return 0;
-}
-
 static int fn_dropout(st_rd *rd, const st_ynode *n, void *base)
 {
     int on;
@@ -39,7 +33,7 @@ static int fn_dropout(st_rd *rd, const st_ynode *n, void *base)
 
 static const st_field model_fields[] = {
     ST_FSTR(st_llm_spec, "name", name),
-    ST_FFN("base", fn_ignore), /* applied before the other keys: see read_model_map */
+    ST_FFN("base", st_rd_skip), /* applied before the other keys: see read_model_map */
     ST_FINT(st_llm_spec, "layers", layers, ST_R_MIN1, .max = 1e5),
     ST_FINT(st_llm_spec, "hidden", hidden, ST_R_MIN1, .max = 1e7),
     ST_FINT(st_llm_spec, "ffn_hidden", ffn_hidden, ST_R_MIN1, .max = 1e8),

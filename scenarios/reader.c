@@ -79,6 +79,12 @@ const char *st_did_you_mean(const char *word, const char *const *candidates, siz
     return best_d <= limit ? best : NULL;
 }
 
+int st_rd_skip(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)rd, (void)n, (void)base;
+    return 0;
+}
+
 int st_rd_list_limit(st_rd *rd, const st_ynode *n, const char *what, size_t max)
 {
     if (n->kind != ST_YN_SEQ || n->n <= max)

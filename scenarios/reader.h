@@ -117,6 +117,10 @@ int st_rd_list_limit(st_rd *rd, const st_ynode *n, const char *what, size_t max)
  * of the indices: O(n log n), so long lists stay fast. */
 long st_first_dup_name(const char *const *names, size_t n, long *first);
 
+/* A field reader that accepts any value: for keys another reader handles (a section read later,
+ * or `base:`, applied before the mapping is read). */
+int st_rd_skip(st_rd *rd, const st_ynode *n, void *base);
+
 /* Copy s into the pool; the copy lives until st_strpool_release. */
 const char *st_rd_strdup(st_rd *rd, const char *s);
 void st_strpool_release(st_strpool *p);
