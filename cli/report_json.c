@@ -73,7 +73,8 @@ static cJSON *job_json(const st_forecast *f)
     return j;
 }
 
-static const char *const level_names[ST_LEVEL__COUNT] = {"nvlink", "nic", "leaf", "spine"};
+static const char *const level_names[ST_LEVEL__COUNT] = {"nvlink", "nic", "leaf", "spine",
+                                                         "storage"};
 
 static cJSON *coll_json(const st_coll_result *r)
 {

@@ -102,7 +102,7 @@ static void coll_text(FILE *out, const st_coll_result *r, int explain)
 
 static void fabric_text(FILE *out, const st_fabric_result *f)
 {
-    static const char *const names[ST_LEVEL__COUNT] = {"NVLink", "NIC", "leaf", "spine"};
+    static const char *const names[ST_LEVEL__COUNT] = {"NVLink", "NIC", "leaf", "spine", "storage"};
     fprintf(out, "\nfabric: peak link utilisation %.1f%%, %llu ECMP collisions\n",
             f->max_utilization * 100, (unsigned long long)f->collisions);
     fprintf(out, "  per tier ");

@@ -53,6 +53,7 @@ typedef struct mm_ent {
 struct st_maxmin {
     mm_link *links;
     int32_t n_links;
+    size_t links_cap; /* allocated entries of links and the per-link arrays below */
     mm_ent *ents;
     size_t n_ents, ents_cap;
     int64_t *free_ids; /* slots of removed entities, reused last-in first-out */
@@ -84,6 +85,7 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     st_maxmin *m = st_xcalloc(1, sizeof *m);
     size_t nl = (size_t)n_links;
     m->n_links = n_links;
+    m->links_cap = nl;
     m->links = st_xcalloc(nl, sizeof *m->links);
     m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
     m->comp_links = st_xmalloc(nl * sizeof *m->comp_links);
@@ -97,6 +99,48 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
         m->slot_of[l] = -1;
     }
     return m;
+}
+
+static void mark_link_dirty(st_maxmin *m, int32_t l);
+
+static void check_capacity(int32_t l, double cap)
+{
+    if (!(cap > 0) || isinf(cap))
+        ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, cap);
+}
+
+int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
+{
+    if (m->n_links == INT32_MAX)
+        ST_BUG("max-min solver already has %d links", (int)m->n_links);
+    int32_t l = m->n_links;
+    check_capacity(l, capacity);
+    if ((size_t)l + 1 > m->links_cap) {
+        size_t cap = m->links_cap ? 2 * m->links_cap : 8;
+        m->links = st_xrealloc(m->links, cap * sizeof *m->links);
+        m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
+        m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
+        m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
+        m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
+        m->links_cap = cap;
+    }
+    memset(&m->links[l], 0, sizeof m->links[l]);
+    m->links[l].cap = capacity;
+    m->links[l].hpos = -1;
+    m->slot_of[l] = -1;
+    m->n_links++;
+    return l;
+}
+
+void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity)
+{
+    if (link < 0 || link >= m->n_links)
+        ST_BUG("link %d outside [0, %d)", (int)link, (int)m->n_links);
+    check_capacity(link, capacity);
+    if (m->links[link].cap == capacity)
+        return;
+    m->links[link].cap = capacity;
+    mark_link_dirty(m, link);
 }
 
 void st_maxmin_free(st_maxmin *m)

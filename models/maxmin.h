@@ -15,6 +15,12 @@ typedef struct st_maxmin st_maxmin;
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity);
 void st_maxmin_free(st_maxmin *m);
 
+/* Append a link of the given capacity (finite and > 0, else ST_BUG) and return its id: the
+ * number of links before. For private limits, such as a transfer's own rate cap. */
+int32_t st_maxmin_add_link(st_maxmin *m, double capacity);
+/* Change a link's capacity (finite and > 0); the entities on it are re-solved at the next
+ * solve. */
+void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity);
 /* Add an entity that crosses links[0..n) with weights[0..n) (> 0; NULL = all 1; a link may
  * appear more than once, weights add up). Returns its id, stable until removed (ids of removed
  * entities are reused). Its rate is 0 until the next solve. An entity with n == 0 is

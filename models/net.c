@@ -25,7 +25,8 @@ typedef struct transfer {
     uint64_t tag;
     st_net_done_fn done;
     void *ctx;
-    uint32_t gen; /* bumped when the slot is freed, so old ids read as completed */
+    int32_t cap_link; /* the private link holding it to its max_rate, or -1 */
+    uint32_t gen;     /* bumped when the slot is freed, so old ids read as completed */
     uint8_t state;
 } transfer;
 
@@ -44,8 +45,12 @@ struct st_net {
     size_t n_free, free_cap;
     size_t *ent_x; /* max-min entity id -> transfer slot */
     size_t ent_x_cap;
+    int32_t *free_caps; /* private rate-cap links not in use */
+    size_t n_free_caps, free_caps_cap;
     int32_t *route; /* st_net_start scratch: every member's links, back to back */
-    uint8_t *hops;  /* st_net_start scratch: each member's route length */
+    double *wts;    /* st_net_start scratch: the weight of each entry of route */
+    size_t wts_cap;
+    uint8_t *hops; /* st_net_start scratch: each member's route length */
     size_t route_cap, hops_cap;
     size_t active;
     double max_util, level_util[ST_LEVEL__COUNT];
@@ -108,7 +113,9 @@ void st_net_free(st_net *net)
     free(net->free_x);
     free(net->ent_x);
     free(net->route);
+    free(net->wts);
     free(net->hops);
+    free(net->free_caps);
     free(net);
 }
 
@@ -123,7 +130,7 @@ static size_t take_slot(st_net *net)
         net->x[s].gen = 1;
     }
     uint32_t gen = net->x[s].gen;
-    net->x[s] = (transfer){.ent = -1, .ev = ST_EV_NONE, .gen = gen};
+    net->x[s] = (transfer){.ent = -1, .ev = ST_EV_NONE, .cap_link = -1, .gen = gen};
     net->active++;
     return s;
 }
@@ -198,8 +205,13 @@ static void note_solved(st_net *net, st_time now)
     net->t_pend = now;
 }
 
+/* Level of a private rate-cap link: not a part of the fabric, so in no peak. */
+#define LEVEL_PRIVATE 0xff
+
 static void peak(const st_net *net, int32_t l, double *max_util, double *level_util)
 {
+    if (net->level[l] == LEVEL_PRIVATE)
+        return;
     double u = st_maxmin_load(net->mm, l) / st_maxmin_capacity(net->mm, l);
     if (u > *max_util)
         *max_util = u;
@@ -243,13 +255,14 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
     if (spec->n > (size_t)INT_MAX / ST_TOPO_MAX_HOPS)
         ST_BUG("transfer of %zu members; at most %d", spec->n, INT_MAX / ST_TOPO_MAX_HOPS);
     net->route =
-        st_xgrow(net->route, sizeof *net->route, spec->n * ST_TOPO_MAX_HOPS, &net->route_cap);
+        st_xgrow(net->route, sizeof *net->route, spec->n * ST_TOPO_MAX_HOPS + 1, &net->route_cap);
+    net->wts = st_xgrow(net->wts, sizeof *net->wts, spec->n * ST_TOPO_MAX_HOPS + 1, &net->wts_cap);
     net->hops = st_xgrow(net->hops, sizeof *net->hops, spec->n, &net->hops_cap);
     size_t total = 0;
     for (size_t i = 0; i < spec->n; i++) {
         uint64_t key = st_topo_flow_key(spec->key, (uint64_t)i);
-        int h = st_topo_route(net->topo, spec->src[i], spec->dst[i], key, net->route + total,
-                              ST_TOPO_MAX_HOPS, NULL);
+        int h = st_topo_route_w(net->topo, spec->src[i], spec->dst[i], key, net->route + total,
+                                net->wts + total, ST_TOPO_MAX_HOPS, NULL);
         net->hops[i] = (uint8_t)h;
         total += (size_t)h;
     }
@@ -284,6 +297,32 @@ static void check_spec(const st_xfer_spec *spec)
         ST_BUG("transfer of %g bytes", spec->bytes);
     if (!(spec->latency_s >= 0) || !(spec->latency_s < 9e9))
         ST_BUG("transfer latency of %g s", spec->latency_s);
+    if (!(spec->max_rate >= 0) || isinf(spec->max_rate))
+        ST_BUG("transfer rate cap of %g bytes/s", spec->max_rate);
+}
+
+/* A private link of capacity cap for one transfer's rate limit: a free one reused, or a new one
+ * appended to the solver (and to the per-link arrays, as a link in no level). */
+static int32_t take_cap_link(st_net *net, double cap)
+{
+    if (net->n_free_caps > 0) {
+        int32_t l = net->free_caps[--net->n_free_caps];
+        st_maxmin_set_capacity(net->mm, l, cap);
+        return l;
+    }
+    int32_t l = st_maxmin_add_link(net->mm, cap);
+    size_t nl = (size_t)l + 1;
+    net->level = st_xrealloc(net->level, nl);
+    net->hashed = st_xrealloc(net->hashed, nl);
+    net->flows = st_xrealloc(net->flows, nl * sizeof *net->flows);
+    net->pend = st_xrealloc(net->pend, nl * sizeof *net->pend);
+    net->pend_flag = st_xrealloc(net->pend_flag, nl);
+    net->level[l] = LEVEL_PRIVATE;
+    net->hashed[l] = 0;
+    net->flows[l] = 0;
+    net->pend_flag[l] = 0;
+    net->n_links = (int32_t)nl;
+    return l;
 }
 
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
@@ -309,8 +348,14 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
     x->state = X_BYTES;
     x->remaining = spec->bytes;
     size_t total = route_members(net, spec);
-    int64_t ent = st_maxmin_add(net->mm, net->route, NULL, (int)total);
     count_collisions(net, spec->n, total);
+    if (spec->max_rate > 0) {
+        /* Every member crosses the private link once: n members at rate r load it with n r. */
+        x->cap_link = take_cap_link(net, spec->max_rate * (double)spec->n);
+        net->route[total] = x->cap_link;
+        net->wts[total++] = (double)spec->n;
+    }
+    int64_t ent = st_maxmin_add(net->mm, net->route, net->wts, (int)total);
     net->ent_x = st_xgrow(net->ent_x, sizeof *net->ent_x, (size_t)ent + 1, &net->ent_x_cap);
     net->ent_x[ent] = s;
     x->ent = ent;
@@ -330,6 +375,12 @@ static void bytes_done(st_net *net, size_t s, st_time now)
         if (net->hashed[links[j]])
             net->flows[links[j]] -= (uint32_t)w[j];
     st_maxmin_remove(net->mm, x->ent);
+    if (x->cap_link >= 0) {
+        net->free_caps = st_xgrow(net->free_caps, sizeof *net->free_caps, net->n_free_caps + 1,
+                                  &net->free_caps_cap);
+        net->free_caps[net->n_free_caps++] = x->cap_link;
+        x->cap_link = -1;
+    }
     x->ent = -1;
     x->remaining = 0;
     x->rate = 0;

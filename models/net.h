@@ -31,6 +31,8 @@ typedef struct st_xfer_spec {
     double latency_s;
     uint64_t key;        /* ECMP identity: member i is st_topo_flow_key(key, i) */
     uint64_t tag;        /* handed back to done */
+    double max_rate;     /* bytes/s each member may take at most (a demand, such as a job's
+                            data ingest); 0 = as much as the links give */
     st_net_done_fn done; /* may be NULL */
     void *ctx;
 } st_xfer_spec;

@@ -29,6 +29,12 @@ struct st_topo {
     double nv_bw;                      /* goodput of one NVLink direction, bytes/s */
     double lat_link, lat_switch;
     double *cap;
+    /* Storage tiers (cluster.storage order): first media link, per node when local, write/read
+     * weight of a read byte on the media, access latency. */
+    int n_tiers;
+    int32_t *tier_base;
+    uint8_t *tier_local;
+    double *tier_read_w, *tier_lat, *tier_cap;
 };
 
 /* ---- configuration checks ---------------------------------------------------------------- */
@@ -65,6 +71,15 @@ static int check_cluster(const st_cluster_cfg *c, st_err *err)
                           "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node "
                           "(%lld)",
                           (long long)d, (long long)c->gpus_per_node);
+    for (int k = 0; k < c->n_tiers; k++) {
+        const st_tier_cfg *tc = &c->tiers[k];
+        if (!(tc->read_bw > 0) || !isfinite(tc->read_bw) || !(tc->write_bw > 0) ||
+            !isfinite(tc->write_bw) || !(tc->latency_s >= 0) || !isfinite(tc->latency_s))
+            return st_err_set(err, ST_EINVAL, tc->loc,
+                              "storage tier '%s' needs positive read and write bandwidths and a "
+                              "latency of at least 0",
+                              tc->name ? tc->name : "?");
+    }
     if (!(c->gpu->nvlink_bw >= 0) || !isfinite(c->gpu->nvlink_bw))
         return st_err_set(err, ST_EINVAL, c->gpu_loc, "gpu '%s' has an nvlink bandwidth of %g",
                           c->gpu->name ? c->gpu->name : "?", c->gpu->nvlink_bw);
@@ -154,6 +169,29 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency();
     t->lat_link = f->link_latency_s;
     t->lat_switch = f->switch_latency_s;
+    t->n_tiers = c->n_tiers;
+    size_t nt = c->n_tiers > 0 ? (size_t)c->n_tiers : 1;
+    t->tier_base = st_xcalloc(nt, sizeof *t->tier_base);
+    t->tier_local = st_xcalloc(nt, sizeof *t->tier_local);
+    t->tier_read_w = st_xcalloc(nt, sizeof *t->tier_read_w);
+    t->tier_lat = st_xcalloc(nt, sizeof *t->tier_lat);
+    t->tier_cap = st_xcalloc(nt, sizeof *t->tier_cap);
+    for (int k = 0; k < c->n_tiers; k++) {
+        const st_tier_cfg *tc = &c->tiers[k];
+        t->tier_local[k] = tc->kind == ST_TIER_LOCAL_NVME;
+        t->tier_cap[k] = tc->write_bw;
+        t->tier_read_w[k] = tc->write_bw / tc->read_bw;
+        t->tier_lat[k] = tc->latency_s;
+    }
+}
+
+/* Media links of the storage tiers: one per remote tier, one per node for a local one. */
+static int64_t storage_links(const st_topo *t)
+{
+    int64_t n = 0, nodes = t->gpus / t->gpn;
+    for (int k = 0; k < t->n_tiers; k++)
+        n += t->tier_local[k] ? nodes : 1;
+    return n;
 }
 
 /* Links of the tier above the leaves and above the pods: one up and one down per port under
@@ -177,10 +215,9 @@ static int64_t spine_tier_links(const st_topo *t)
 static int layout(st_topo *t, const st_cluster_cfg *c, st_err *err)
 {
     int64_t n[ST_LEVEL__COUNT] = {
-        [ST_LEVEL_NVLINK] = t->dom ? 2 * t->gpus : 0,
-        [ST_LEVEL_NIC] = 2 * c->nodes * t->nics,
-        [ST_LEVEL_LEAF] = leaf_tier_links(t),
-        [ST_LEVEL_SPINE] = spine_tier_links(t),
+        [ST_LEVEL_NVLINK] = t->dom ? 2 * t->gpus : 0, [ST_LEVEL_NIC] = 2 * c->nodes * t->nics,
+        [ST_LEVEL_LEAF] = leaf_tier_links(t),         [ST_LEVEL_SPINE] = spine_tier_links(t),
+        [ST_LEVEL_STORAGE] = storage_links(t),
     };
     int64_t total = 0;
     for (int i = 0; i < ST_LEVEL__COUNT; i++) {
@@ -194,6 +231,11 @@ static int layout(st_topo *t, const st_cluster_cfg *c, st_err *err)
                               (long long)t->up);
     }
     t->base[ST_LEVEL__COUNT] = (int32_t)total;
+    int32_t next = t->base[ST_LEVEL_STORAGE];
+    for (int k = 0; k < t->n_tiers; k++) {
+        t->tier_base[k] = next;
+        next += t->tier_local[k] ? (int32_t)c->nodes : 1;
+    }
     return 0;
 }
 
@@ -213,8 +255,11 @@ static void fill_capacities(st_topo *t)
     /* An aggregated link carries every port it stands for. */
     fill(t->cap, b[ST_LEVEL_LEAF], b[ST_LEVEL_SPINE],
          adaptive ? (double)t->up * t->port_bw : t->port_bw);
-    fill(t->cap, b[ST_LEVEL_SPINE], b[ST_LEVEL__COUNT],
+    fill(t->cap, b[ST_LEVEL_SPINE], b[ST_LEVEL_STORAGE],
          adaptive ? (double)(t->up * t->cup) * t->port_bw : t->port_bw);
+    for (int k = 0; k < t->n_tiers; k++)
+        fill(t->cap, t->tier_base[k], k + 1 < t->n_tiers ? t->tier_base[k + 1] : b[ST_LEVEL__COUNT],
+             t->tier_cap[k]);
 }
 
 int st_topo_new(const st_cluster_cfg *c, st_topo **out, st_err *err)
@@ -241,6 +286,11 @@ void st_topo_free(st_topo *t)
     if (!t)
         return;
     free(t->cap);
+    free(t->tier_base);
+    free(t->tier_local);
+    free(t->tier_read_w);
+    free(t->tier_lat);
+    free(t->tier_cap);
     free(t);
 }
 
@@ -414,20 +464,117 @@ static int path(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_
     return n;
 }
 
+int st_topo_tiers(const st_topo *t)
+{
+    return t->n_tiers;
+}
+
+int64_t st_topo_storage_endpoint(const st_topo *t, int tier)
+{
+    if (tier < 0 || tier >= t->n_tiers)
+        ST_BUG("storage tier %d outside [0, %d)", tier, t->n_tiers);
+    return t->gpus + tier;
+}
+
+/* The fabric between a GPU's NIC and a remote tier at the top of the tree, climbing (dir UP,
+ * a write) or descending (DOWN, a read): the leaf uplink and, over several pods, the spine
+ * uplink, each an ECMP choice hashed on the flow, the NIC and the tier. */
+static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key, int dir,
+                          int32_t *out, int n)
+{
+    if (t->leaves < 2)
+        return n;
+    int64_t leaf = leaf_of_nic(t, nic), pod = leaf / t->ppod, far = -1 - (int64_t)tier;
+    int64_t j = 0, c = 0;
+    if (t->routing == ST_ROUTING_ECMP) {
+        j = ecmp(key, nic, far, 0, t->up);
+        c = t->pods > 1 ? ecmp(key, nic, far, 1, t->cup) : 0;
+    }
+    if (dir == UP) {
+        out[n++] = leaf_link(t, leaf, j, UP);
+        if (t->pods > 1)
+            out[n++] = spine_link(t, pod, j, c, UP);
+    } else {
+        if (t->pods > 1)
+            out[n++] = spine_link(t, pod, j, c, DOWN);
+        out[n++] = leaf_link(t, leaf, j, DOWN);
+    }
+    return n;
+}
+
+/* A GPU's route to (write) or from (read) tier k, with weights; see st_topo_route_w. */
+static int storage_path(const st_topo *t, int64_t gpu, int tier, int read, uint64_t key,
+                        int32_t *out, double *w)
+{
+    int32_t media = t->tier_base[tier];
+    double mw = read ? t->tier_read_w[tier] : 1.0;
+    int n = 0;
+    if (t->tier_local[tier]) {
+        out[n] = media + (int32_t)(gpu / t->gpn);
+        w[n++] = mw;
+        return n;
+    }
+    int64_t nic = nic_of(t, gpu);
+    if (read) {
+        out[n] = media;
+        w[n++] = mw;
+        n = storage_fabric(t, nic, tier, key, DOWN, out, n);
+        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + DOWN);
+    } else {
+        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + UP);
+        n = storage_fabric(t, nic, tier, key, UP, out, n);
+        out[n] = media;
+        w[n++] = mw;
+    }
+    for (int i = 0; i < n; i++)
+        if (out[i] != media)
+            w[i] = 1.0;
+    return n;
+}
+
+static void check_endpoint(const st_topo *t, int64_t e)
+{
+    if (e < 0 || e >= t->gpus + t->n_tiers)
+        ST_BUG("endpoint %lld outside [0, %lld)", (long long)e, (long long)(t->gpus + t->n_tiers));
+}
+
+int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                    double *weights, int max, double *latency_s)
+{
+    int32_t hops[ST_TOPO_MAX_HOPS];
+    double w[ST_TOPO_MAX_HOPS];
+    check_endpoint(t, src);
+    check_endpoint(t, dst);
+    int n;
+    double extra = 0;
+    if (src >= t->gpus && dst >= t->gpus) {
+        ST_BUG("route between two storage tiers (%lld, %lld)", (long long)src, (long long)dst);
+    } else if (src >= t->gpus || dst >= t->gpus) {
+        int read = src >= t->gpus;
+        int tier = (int)((read ? src : dst) - t->gpus);
+        n = storage_path(t, read ? dst : src, tier, read, key, hops, w);
+        extra = t->tier_lat[tier];
+    } else {
+        n = path(t, src, dst, key, hops);
+        for (int i = 0; i < n; i++)
+            w[i] = 1.0;
+    }
+    if (n > max)
+        ST_BUG("route of %d links into a buffer of %d", n, max);
+    for (int i = 0; i < n; i++) {
+        links[i] = hops[i];
+        if (weights)
+            weights[i] = w[i];
+    }
+    if (latency_s)
+        *latency_s = (n ? n * t->lat_link + (n - 1) * t->lat_switch : 0) + extra;
+    return n;
+}
+
 int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,
                   double *latency_s)
 {
-    int32_t hops[ST_TOPO_MAX_HOPS];
-    check_gpu(t, src);
-    check_gpu(t, dst);
-    int n = path(t, src, dst, key, hops);
-    if (n > max)
-        ST_BUG("route of %d links into a buffer of %d", n, max);
-    for (int i = 0; i < n; i++)
-        links[i] = hops[i];
-    if (latency_s)
-        *latency_s = n ? n * t->lat_link + (n - 1) * t->lat_switch : 0;
-    return n;
+    return st_topo_route_w(t, src, dst, key, links, NULL, max, latency_s);
 }
 
 /* ---- names --------------------------------------------------------------------------------- */
@@ -460,6 +607,15 @@ int st_topo_link_name(const st_topo *t, int32_t link, char *buf, size_t n)
     int dir = (link - t->base[l]) % 2;
     int adaptive = t->routing == ST_ROUTING_ADAPTIVE;
     char a[64], b[64];
+    if (l == ST_LEVEL_STORAGE) {
+        int k = t->n_tiers - 1;
+        while (k > 0 && link < t->tier_base[k])
+            k--;
+        if (t->tier_local[k])
+            return snprintf(buf, n, "storage tier %d media (node %lld)", k,
+                            (long long)(link - t->tier_base[k]));
+        return snprintf(buf, n, "storage tier %d media", k);
+    }
     if (l == ST_LEVEL_NVLINK) {
         snprintf(a, sizeof a, "gpu %lld", (long long)i);
         snprintf(b, sizeof b, "nvswitch %lld", (long long)(i / t->dom));

@@ -15,10 +15,11 @@
 /* Where a link sits, for per-tier reports. Every link is directional: a full-duplex cable is an
  * up link and a down link with the same capacity. */
 typedef enum st_level {
-    ST_LEVEL_NVLINK, /* GPU <-> NVSwitch, inside an NVLink domain */
-    ST_LEVEL_NIC,    /* node NIC <-> leaf (top-of-rack or rail) switch */
-    ST_LEVEL_LEAF,   /* leaf <-> spine */
-    ST_LEVEL_SPINE,  /* spine <-> core (fat-tree-3 only) */
+    ST_LEVEL_NVLINK,  /* GPU <-> NVSwitch, inside an NVLink domain */
+    ST_LEVEL_NIC,     /* node NIC <-> leaf (top-of-rack or rail) switch */
+    ST_LEVEL_LEAF,    /* leaf <-> spine */
+    ST_LEVEL_SPINE,   /* spine <-> core (fat-tree-3 only) */
+    ST_LEVEL_STORAGE, /* a storage tier's media: one link per tier (per node for local NVMe) */
     ST_LEVEL__COUNT
 } st_level;
 
@@ -69,10 +70,29 @@ int st_topo_link_name(const st_topo *t, int32_t link, char *buf, size_t n);
  * NIC, destination NIC, tier), so the same key always takes the same path and different flows
  * collide reproducibly; under adaptive routing the key is ignored and the flow crosses
  * aggregated links that stand for the whole layer. O(hops), no allocation. src and dst must be
- * in [0, st_topo_gpus) and max at least the route's length (ST_TOPO_MAX_HOPS always suffices);
- * anything else is a bug (ST_BUG). */
+ * GPUs in [0, st_topo_gpus) or, one of them, a storage endpoint (st_topo_storage_endpoint; its
+ * latency then adds the tier's access latency), and max at least the route's length
+ * (ST_TOPO_MAX_HOPS always suffices); anything else is a bug (ST_BUG). */
 int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,
                   double *latency_s);
+
+/* Storage endpoints. Tier k of cluster.storage (file order) is the endpoint
+ * st_topo_gpus(t) + k: a route from a GPU to it is a write, from it to a GPU a read. A remote
+ * tier hangs from the top of the fabric (the leaf of a one-leaf cluster, the spines of a
+ * two-tier one, the cores of a fat-tree with several pods), so its traffic climbs the fabric
+ * through the GPU's NIC and leaf uplinks like any other flow (ECMP-hashed per flow). Its media is
+ * one link of capacity `write` crossed by writes with weight 1 and by reads with weight
+ * write/read, so reads r and writes w share it as r/read + w/write <= 1: the tier's devices are
+ * busy for the time each byte takes (the service-demand law, Lazowska et al., "Quantitative
+ * System Performance", 1984, ch. 3). A `local-nvme` tier is one such link per node, its figures
+ * per node, reached from the node's GPUs without the fabric. docs/storage-and-failures.md. */
+int st_topo_tiers(const st_topo *t);
+int64_t st_topo_storage_endpoint(const st_topo *t, int tier);
+/* Like st_topo_route, for any two endpoints of which at most one is a storage tier, also
+ * writing each link's weight (how many bytes of the link's capacity one byte of the flow uses:
+ * 1 except on a tier's media for reads) into weights[0..) when weights is not NULL. */
+int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                    double *weights, int max, double *latency_s);
 
 /* The longest path any route can return, for sizing link buffers. */
 #define ST_TOPO_MAX_HOPS 10
