@@ -476,6 +476,11 @@ int64_t st_topo_storage_endpoint(const st_topo *t, int tier)
     return t->gpus + tier;
 }
 
+double st_topo_storage_latency(const st_topo *t, int tier)
+{
+    return t->tier_lat[st_topo_storage_endpoint(t, tier) - t->gpus];
+}
+
 /* The fabric between a GPU's NIC and a remote tier at the top of the tree, climbing (dir UP,
  * a write) or descending (DOWN, a read): the leaf uplink and, over several pods, the spine
  * uplink, each an ECMP choice hashed on the flow, the NIC and the tier. */

@@ -88,6 +88,8 @@ int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int3
  * per node, reached from the node's GPUs without the fabric. docs/storage-and-failures.md. */
 int st_topo_tiers(const st_topo *t);
 int64_t st_topo_storage_endpoint(const st_topo *t, int tier);
+/* The tier's access latency (cluster.storage latency), seconds. */
+double st_topo_storage_latency(const st_topo *t, int tier);
 /* Like st_topo_route, for any two endpoints of which at most one is a storage tier, also
  * writing each link's weight (how many bytes of the link's capacity one byte of the flow uses:
  * 1 except on a tier's media for reads) into weights[0..) when weights is not NULL. */
