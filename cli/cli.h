@@ -56,7 +56,8 @@ typedef struct st_run {
     st_coll_result *coll;
     int has_fabric; /* some workload ran on the fabric model: fab is filled */
     st_fabric_result fab;
-    int explain; /* --explain: show the seed's closed forms beside the simulation */
+    int explain;      /* --explain: show the seed's closed forms beside the simulation */
+    int64_t replicas; /* --replicas N: job lives under N seeds (0: one life, the seed's) */
 } st_run;
 
 /* Write one step's pipeline as Chrome / Perfetto trace-event JSON (a process per pipeline

@@ -12,6 +12,7 @@ typedef struct run_opts {
     int has_seed;
     int explain;
     uint64_t seed;
+    int64_t replicas;
 } run_opts;
 
 static int parse_seed(const char *text, uint64_t *out)
@@ -47,6 +48,16 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             if (!val)
                 return st_cli_usage_error("run", "--trace needs a file name");
             o->trace = val;
+            i++;
+        } else if (strcmp(a, "--replicas") == 0) {
+            char *end = NULL;
+            long long v = val ? strtoll(val, &end, 10) : 0;
+            if (!val || !end || *end || v < 2 || v > 1000000)
+                return st_cli_usage_error("run",
+                                          "--replicas takes a whole number from 2 to "
+                                          "1000000, found '%s'",
+                                          val ? val : "nothing");
+            o->replicas = v;
             i++;
         } else if (strcmp(a, "--explain") == 0) {
             o->explain = 1;
@@ -98,13 +109,18 @@ static int sim_error(const st_err *err)
 }
 
 /* Training workloads: memory, then one simulated step each on a shared step context (the
- * fabric is built once). The first training workload's step goes to --trace when asked. */
+ * fabric is built once), then the job's life: ingest, checkpoints and failures, with jobs
+ * placed one after another on the cluster's GPUs (wrapping round when they overflow it). The
+ * first training workload's step goes to --trace when asked. */
 static int forecast_training(st_run *r, const char *trace_path)
 {
     const st_scn *s = r->s;
+    const st_cluster_cfg *c = st_scn_cluster(s);
     st_step_ctx *x = NULL;
+    st_topo *topo = NULL;
     st_err err = {0};
     int rc = 0, traced = 0;
+    int64_t next_gpu = 0, cluster_gpus = c->nodes * c->gpus_per_node;
     for (size_t i = 0; i < r->n && !rc; i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
         if (w->kind != ST_WL_TRAINING)
@@ -119,7 +135,20 @@ static int forecast_training(st_run *r, const char *trace_path)
             rc = sim_error(&err);
         traced |= want;
         st_pipe_trace_release(&trace);
+        if (rc || !r->f[i].has_step || w->gpus > cluster_gpus)
+            continue;
+        if (!topo && st_topo_new(c, &topo, &err)) {
+            rc = sim_error(&err);
+            break;
+        }
+        if (next_gpu + w->gpus > cluster_gpus)
+            next_gpu = 0;
+        if (st_forecast_life(&r->f[i], topo, c, st_scn_failures(s), next_gpu, r->seed, r->replicas,
+                             &err))
+            rc = sim_error(&err);
+        next_gpu += w->gpus;
     }
+    st_topo_free(topo);
     st_step_ctx_free(x);
     if (!rc && trace_path && !traced)
         fprintf(stderr, "strata run: --trace: no training workload to trace; nothing written\n");
@@ -171,7 +200,10 @@ int st_cmd_run(int argc, char **argv)
         st_cli_print_diag(&d);
         return ST_EXIT_INPUT;
     }
-    st_run r = {.s = s, .seed = o.has_seed ? o.seed : st_scn_seed(s), .explain = o.explain};
+    st_run r = {.s = s,
+                .seed = o.has_seed ? o.seed : st_scn_seed(s),
+                .explain = o.explain,
+                .replicas = o.replicas};
     rc = simulate(&r, o.trace);
     if (!rc)
         rc = emit(&o, &r);

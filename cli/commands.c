@@ -13,14 +13,17 @@
 const st_cmd st_cmd_table[] = {
     {"run", st_cmd_run, "load a scenario, simulate it and report the forecast",
      "usage: strata run FILE [-o REPORT.json] [--format text|json] [--seed N] [--explain]\n"
-     "                       [--trace TRACE.json]\n\n"
+     "                       [--trace TRACE.json] [--replicas N]\n\n"
      "Loads FILE, simulates every workload on its cluster and prints a summary.\n\n"
      "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
      "  --format text|json  what to print on stdout (default text)\n"
      "  --seed N            override the scenario's seed\n"
      "  --explain           print the seed's closed forms beside the simulated values\n"
      "  --trace FILE        write the first training workload's step as a Chrome/Perfetto\n"
-     "                      trace (open it in ui.perfetto.dev)\n\n"
+     "                      trace (open it in ui.perfetto.dev)\n"
+     "  --replicas N        run each job's life (checkpoints, failures) under N seeds and\n"
+     "                      report the mean and its 95% confidence interval of finish time,\n"
+     "                      goodput and interruptions (N from 2 to 1000000)\n\n"
      "Same scenario and seed give a byte-identical report.\n"
      "exit status: 0 ok, 1 simulation error, 2 bad input or usage\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",

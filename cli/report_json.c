@@ -2,6 +2,7 @@
  * model does not exist yet are left out, never written as zero. */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,74 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 
+static void add_ci(cJSON *o, const char *key, const st_life_ci *ci)
+{
+    cJSON *c = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(c, "mean", ci->mean);
+    cJSON_AddNumberToObject(c, "ci95_lo", ci->lo);
+    cJSON_AddNumberToObject(c, "ci95_hi", ci->hi);
+}
+
+static const char *interval_rule(const st_forecast *f)
+{
+    const st_ckpt_cfg *ck = &f->w->checkpoint;
+    if (ck->every_s > 0)
+        return "time";
+    if (ck->every_steps > 0)
+        return "steps";
+    return f->interval_s > 0 ? "auto-daly" : "auto-no-failures";
+}
+
+static const char *const mode_names[] = {"sync", "async", "two-stage"};
+
+/* Ingest, checkpoint costs and the life run (st_forecast_life). */
+static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
+{
+    const st_life_result *l = &f->life;
+    if (f->has_ckpt) {
+        const st_ckpt_cost *k = &f->ckpt;
+        cJSON_AddStringToObject(ck, "mode", mode_names[f->w->checkpoint.mode]);
+        cJSON_AddNumberToObject(ck, "interval_s", f->interval_s);
+        cJSON_AddStringToObject(ck, "interval_rule", interval_rule(f));
+        if (f->young_interval_s > 0)
+            cJSON_AddNumberToObject(ck, "young_interval_s", f->young_interval_s);
+        cJSON_AddNumberToObject(ck, "stall_s", k->stall_s);
+        cJSON_AddNumberToObject(ck, "stall_fraction",
+                                l->wall_s > 0 ? l->ckpt_stall_s / l->wall_s : 0);
+        cJSON_AddNumberToObject(ck, "dump_s", k->dump_s);
+        cJSON_AddNumberToObject(ck, "write_s", k->write_s);
+        cJSON_AddNumberToObject(ck, "commit_s", k->commit_s);
+        cJSON_AddNumberToObject(ck, "restore_s", k->restore_s);
+        cJSON_AddNumberToObject(ck, "writers", (double)k->writers);
+        cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
+    }
+    if (f->ingest.need_bps > 0) {
+        cJSON *in = cJSON_AddObjectToObject(j, "ingest");
+        cJSON_AddNumberToObject(in, "need_bytes_per_s", f->ingest.need_bps);
+        cJSON_AddNumberToObject(in, "got_bytes_per_s", f->ingest.got_bps);
+        cJSON_AddNumberToObject(in, "slowdown", f->ingest.slowdown);
+    }
+    cJSON_AddNumberToObject(j, "steps", (double)f->steps);
+    cJSON_AddNumberToObject(j, "effective_step_time_s", f->eff_step_s);
+    if (isfinite(f->job_mtbf_s))
+        cJSON_AddNumberToObject(j, "job_mtbf_s", f->job_mtbf_s);
+    cJSON_AddNumberToObject(j, "interruptions", (double)l->interruptions);
+    cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
+    cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
+    cJSON_AddNumberToObject(j, "goodput", l->goodput);
+    cJSON_AddNumberToObject(j, "start_s", f->w->submit_s);
+    cJSON_AddNumberToObject(j, "end_s", f->w->submit_s + l->wall_s);
+    cJSON_AddNumberToObject(j, "wait_s", 0);
+    if (f->summary.replicas >= 2) {
+        cJSON *rp = cJSON_AddObjectToObject(j, "replicas");
+        cJSON_AddNumberToObject(rp, "n", (double)f->summary.replicas);
+        add_ci(rp, "wall_s", &f->summary.wall_s);
+        add_ci(rp, "goodput", &f->summary.goodput);
+        add_ci(rp, "interruptions", &f->summary.interruptions);
+        add_ci(rp, "lost_work_s", &f->summary.lost_work_s);
+    }
+}
+
 static cJSON *job_json(const st_forecast *f)
 {
     const st_workload_cfg *w = f->w;
@@ -70,6 +139,8 @@ static cJSON *job_json(const st_forecast *f)
         add_step(j, &f->step);
     cJSON *ck = cJSON_AddObjectToObject(j, "checkpoint");
     cJSON_AddNumberToObject(ck, "size_bytes", f->mem.checkpoint_bytes);
+    if (f->has_life)
+        add_life(j, ck, f);
     return j;
 }
 

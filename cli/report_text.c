@@ -32,6 +32,58 @@ static void step_text(FILE *out, const st_step_result *r, int explain)
                 r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
 }
 
+static void ci_text(FILE *out, const char *what, const st_life_ci *c, double scale,
+                    const char *unit)
+{
+    fprintf(out, "            %-14s %.4g%s (95%% CI of the mean %.4g to %.4g)\n", what,
+            c->mean * scale, unit, c->lo * scale, c->hi * scale);
+}
+
+/* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
+static void life_text(FILE *out, const st_forecast *f, int explain)
+{
+    static const char *const mode[] = {"sync", "async", "two-stage"};
+    const st_life_result *l = &f->life;
+    char a[32], b[32];
+    if (f->ingest.need_bps > 0)
+        fprintf(out, "  ingest    needs %s, gets %s%s\n",
+                fmt(f->ingest.need_bps, ST_DIM_BANDWIDTH, a, sizeof a),
+                fmt(f->ingest.got_bps, ST_DIM_BANDWIDTH, b, sizeof b),
+                f->ingest.slowdown > 1 ? ": INGEST-BOUND, the step slows" : "");
+    if (f->ingest.slowdown > 1)
+        fprintf(out, "            step %.4g s -> %.4g s (x%.3f)\n", f->step.step_time_s,
+                f->eff_step_s, f->ingest.slowdown);
+    if (f->has_ckpt) {
+        const st_ckpt_cost *k = &f->ckpt;
+        fprintf(
+            out,
+            "  saves     %s every %s%s: stall %.4g s, restorable after %.4g s, restore %.4g s\n",
+            mode[f->w->checkpoint.mode], fmt(f->interval_s, ST_DIM_TIME, a, sizeof a),
+            f->w->checkpoint.every_auto ? " (auto: Daly)" : "", k->stall_s, k->commit_s,
+            k->restore_s);
+        fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
+                (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
+        if (explain && f->young_interval_s > 0)
+            fprintf(
+                out,
+                "  explain   Young's interval sqrt(2 d M) = %s; Daly's = %s (d = %.4g s, M = %s)\n",
+                fmt(f->young_interval_s, ST_DIM_TIME, a, sizeof a),
+                fmt(f->interval_s, ST_DIM_TIME, b, sizeof b), k->stall_s,
+                fmt(f->job_mtbf_s, ST_DIM_TIME, (char[32]){0}, 32));
+    }
+    fprintf(
+        out,
+        "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions, %s of work lost\n",
+        (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
+        (long long)l->interruptions, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    if (f->summary.replicas >= 2) {
+        fprintf(out, "  replicas  %lld seeds:\n", (long long)f->summary.replicas);
+        ci_text(out, "wall (days)", &f->summary.wall_s, 1 / 86400.0, "");
+        ci_text(out, "goodput", &f->summary.goodput, 100, "%");
+        ci_text(out, "interruptions", &f->summary.interruptions, 1, "");
+    }
+}
+
 static void job_text(FILE *out, const st_forecast *f, int explain)
 {
     static const char *const rc[] = {"none", "selective", "full"};
@@ -67,6 +119,8 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
             fmt(m->checkpoint_bytes, ST_DIM_BYTES, a, sizeof a));
     if (f->has_step)
         step_text(out, &f->step, explain);
+    if (f->has_life)
+        life_text(out, f, explain);
 }
 
 /* A collective workload: what ran, how long it took with its neighbours, and what it would

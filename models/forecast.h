@@ -5,8 +5,11 @@
 #define ST_MODELS_FORECAST_H
 
 #include "models/config.h"
+#include "models/lifetime.h"
 #include "models/parallel.h"
 #include "models/step.h"
+#include "models/storage.h"
+#include "models/topo.h"
 
 typedef struct st_forecast {
     const st_workload_cfg *w; /* borrowed from the scenario */
@@ -14,6 +17,20 @@ typedef struct st_forecast {
     st_memory mem;
     int has_step; /* the step model ran: step is filled */
     st_step_result step;
+    /* The whole life (st_forecast_life): ingest, checkpoints, failures. */
+    int has_life;
+    st_ingest ingest;
+    double eff_step_s; /* the step with the ingest's slowdown */
+    int64_t steps;     /* steps to run: the workload's, or its tokens over a step's tokens */
+    int has_ckpt;
+    st_ckpt_cost ckpt;
+    double interval_s;       /* training seconds between checkpoints; 0 = none */
+    double young_interval_s; /* Young's first-order optimum, for comparison (0: no failures) */
+    double job_mtbf_s;       /* the job's mean time between interruptions (inf: none) */
+    st_life_class classes[8];
+    int n_classes;
+    st_life_result life;     /* replica 0 under the run's seed */
+    st_life_summary summary; /* replicas >= 2 */
 } st_forecast;
 
 /* Forecast workload w on cluster c into *out: memory, then one simulated step on x (a step
@@ -24,5 +41,16 @@ typedef struct st_forecast {
  * error. */
 int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
+
+/* The job's whole life after its step forecast f (no-op when f has no step): data ingest, and
+ * checkpoint costs from the storage model (models/storage.h) with the job placed from
+ * first_gpu on topology t of cluster c, the interval (a time, a step count, or `auto`: Daly's
+ * optimum for the job's own failure rate and checkpoint stall), the failure classes of `fail`
+ * (NULL: none) mapped to the components the job occupies, and the fluid life run (replica 0,
+ * plus `replicas` of them summarised when replicas >= 2) under seed. Returns 0 or the storage
+ * or lifetime model's error. */
+int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
+                     const st_failures_cfg *fail, int64_t first_gpu, uint64_t seed,
+                     int64_t replicas, st_err *err);
 
 #endif
