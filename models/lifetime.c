@@ -193,11 +193,11 @@ static double gamma_draw(st_rng *r, double a)
 }
 
 /* The first failure of a component that has been in service for a long time: the forward
- * recurrence time of a stationary renewal process, with density S(x) / mean (Cox, "Renewal
- * Theory", 1962, section 5.2). For a Weibull of scale l and shape k its distribution function is
- * P(1/k, (x/l)^k), the regularised incomplete gamma, so x = l G^(1/k) with G ~ Gamma(1/k, 1).
- * Starting stationary makes the class fail at count/mtbf on average from the first second,
- * as the published per-period failure counts that set the rates assume. */
+ * recurrence time of a stationary renewal process, with density S(x) / mean (D. R. Cox,
+ * "Renewal Theory", 1962, the equilibrium renewal process). For a Weibull of scale l and shape k
+ * its distribution function is P(1/k, (x/l)^k), the regularised incomplete gamma, so x = l G^(1/k)
+ * with G ~ Gamma(1/k, 1). Starting stationary makes the class fail at count/mtbf on average from
+ * the first second, as the published per-period failure counts that set the rates assume. */
 static double first_failure(wclass *c)
 {
     return c->scale * pow(gamma_draw(c->rng, 1.0 / c->shape), 1.0 / c->shape);
