@@ -221,9 +221,14 @@ typedef struct st_cost_cfg {
 
 /* validation: a published measurement this scenario reproduces (scenarios/validation/). */
 typedef enum st_valid_metric {
-    ST_METRIC_STEP_TIME,     /* step_time_s */
-    ST_METRIC_MFU,           /* mfu, a fraction */
-    ST_METRIC_TFLOPS_PER_GPU /* tflops_per_gpu, model FLOP/s per GPU in TFLOP/s */
+    ST_METRIC_STEP_TIME,      /* step_time_s */
+    ST_METRIC_MFU,            /* mfu, a fraction */
+    ST_METRIC_TFLOPS_PER_GPU, /* tflops_per_gpu, model FLOP/s per GPU in TFLOP/s */
+    /* The whole-life metrics (`strata validate --life`, scenarios/validation/life/): */
+    ST_METRIC_CKPT_SIZE,     /* checkpoint_size_bytes */
+    ST_METRIC_CKPT_SAVE,     /* checkpoint_save_s: the stall of one synchronous save */
+    ST_METRIC_INTERRUPTIONS, /* interruptions over the job's life (mean over replicas) */
+    ST_METRIC_GOODPUT        /* goodput (mean over replicas); published is a lower bound */
 } st_valid_metric;
 
 typedef struct st_validation_cfg {
@@ -231,6 +236,8 @@ typedef struct st_validation_cfg {
     const char *source; /* paper, table and row */
     st_valid_metric metric;
     double published; /* in the metric's unit: seconds, fraction, TFLOP/s */
+    double period_s;  /* interruptions: the wall time the published count is over (0 = the
+                         job's whole life) */
     st_loc loc;
 } st_validation_cfg;
 

@@ -178,13 +178,16 @@ int st__load_scheduler(st_ld *ld, const st_ynode *n)
 
 /* ---- validation ------------------------------------------------------------------------ */
 
-static const char *const metric_names[] = {"step_time_s", "mfu", "tflops_per_gpu", NULL};
+static const char *const metric_names[] = {
+    "step_time_s",       "mfu",           "tflops_per_gpu", "checkpoint_size_bytes",
+    "checkpoint_save_s", "interruptions", "goodput",        NULL};
 
 static const st_field validation_fields[] = {
     ST_FSTR(st_validation_cfg, "set", set, .required = 1),
     ST_FSTR(st_validation_cfg, "source", source, .required = 1),
     ST_FENUM(st_validation_cfg, "metric", metric, metric_names, .required = 1),
     ST_FDIM(st_validation_cfg, "published", published, ST_DIM_RATIO, ST_R_POS, .required = 1),
+    ST_FDIM(st_validation_cfg, "period", period_s, ST_DIM_TIME, ST_R_POS),
     ST_FEND,
 };
 

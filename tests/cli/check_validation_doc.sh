@@ -20,4 +20,5 @@ if ! cmp -s "$out" docs/validation.md; then
     exit 1
 fi
 "$1" validate --fabric >/dev/null || { echo "the fabric set misses its goals"; exit 1; }
-echo "docs/validation.md matches; fabric set within its goals"
+"$1" validate --life >/dev/null || { echo "the checkpoint and failure sets miss their bounds"; exit 1; }
+echo "docs/validation.md matches; fabric, checkpoint and failure sets within their goals"
