@@ -191,6 +191,14 @@ int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
     int rc = st_life_run(&spec, seed, 0, &f->life, err);
     if (!rc && replicas >= 2)
         rc = st_life_replicas(&spec, seed, replicas, &f->summary, err);
+    if (rc == ST_ERANGE)
+        return st_err_set(err, ST_ERANGE, w->loc,
+                          "workload '%s' never finishes: %.4g days of work with an interruption "
+                          "every %.4g h on average%s cannot complete before the simulated "
+                          "clock runs out (146 years); checkpoint more often",
+                          w->name, (double)f->steps * f->eff_step_s / 86400, f->job_mtbf_s / 3600,
+                          f->interval_s > 0 ? " and its checkpoint interval"
+                                            : " and no checkpoints");
     if (rc)
         return rc;
     f->has_life = 1;
