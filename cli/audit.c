@@ -1,5 +1,6 @@
 /* Pre-flight audit checks (DESIGN.md, "the seed": a full baseboard, tensor parallelism inside
- * the NVLink domain, memory that fits), each with the value and the limit it was held to. */
+ * the NVLink domain, memory that fits, a checkpoint that dumps fast enough, ingest that keeps
+ * up), each with the value and the limit it was held to. */
 #include "cli/audit.h"
 
 #include <stdio.h>
@@ -67,13 +68,48 @@ static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *o
                  (long long)c->nvlink_domain);
 }
 
+/* The seed: "a 2 TB checkpoint should dump in under 15 s", i.e. at least 133 GB/s of tier
+ * write bandwidth; held as a rate, so a job's checkpoint of S bytes should dump in 15 s x S /
+ * 2 TB. And an ingest that cannot keep up slows every step. */
+static void audit_storage(const st_forecast *f, st_audit *out, size_t *k, size_t cap)
+{
+    const st_workload_cfg *w = f->w;
+    char check[64], size[32];
+    if (f->has_ckpt) {
+        double limit = 15.0 * f->ckpt.size_bytes / 2e12;
+        int ok = f->ckpt.dump_s <= limit;
+        snprintf(check, sizeof check, "checkpoint dump: %s", w->name);
+        st_audit *a = add(out, k, cap, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+                          f->ckpt.dump_s, limit);
+        st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
+        if (a)
+            snprintf(a->message, sizeof a->message,
+                     "%s dumps in %.3g s%s (the seed: 2 TB in under 15 s, so %.3g s here)", size,
+                     f->ckpt.dump_s, ok ? "" : ", slower than", limit);
+    }
+    if (f->ingest.need_bps > 0) {
+        int ok = f->ingest.slowdown <= 1;
+        snprintf(check, sizeof check, "data ingest: %s", w->name);
+        st_audit *a = add(out, k, cap, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+                          f->ingest.got_bps, f->ingest.need_bps);
+        char got[32], need[32];
+        st_unit_format(f->ingest.got_bps, ST_DIM_BANDWIDTH, got, sizeof got);
+        st_unit_format(f->ingest.need_bps, ST_DIM_BANDWIDTH, need, sizeof need);
+        if (a)
+            snprintf(a->message, sizeof a->message, "gets %s of the %s the step needs%s", got, need,
+                     ok ? "" : ": every step waits for data");
+    }
+}
+
 size_t st_audit_run(const st_run *r, st_audit *out, size_t cap)
 {
     size_t k = 0;
     const st_cluster_cfg *c = st_scn_cluster(r->s);
     audit_baseboard(c, out, &k, cap);
     for (size_t i = 0; i < r->n; i++)
-        if (r->f[i].w)
+        if (r->f[i].w) {
             audit_job(c, &r->f[i], out, &k, cap);
+            audit_storage(&r->f[i], out, &k, cap);
+        }
     return k;
 }
