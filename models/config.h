@@ -113,6 +113,8 @@ typedef struct st_parallel_cfg {
     int sequence_parallel;
     int overlap_grad_reduce; /* reduce gradient buckets during backward (Megatron's
                                 --overlap-grad-reduce); default on */
+    int grad_bf16;           /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
+                                (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
     st_recompute recompute;
     st_loc loc;
 } st_parallel_cfg;

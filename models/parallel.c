@@ -151,6 +151,7 @@ typedef struct plan {
     int64_t pp, v, n_micro, seq;
     double zero_div; /* ZeRO shards over the data-parallel ranks, which include cp */
     int zero;
+    int grad_bf16; /* grad_reduce: bf16 */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -167,6 +168,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
      * parallelism (dp x cp ranks hold the same weights). */
     c.zero_div = (double)(at_least_1(p->dp) * at_least_1(p->cp));
     c.zero = p->zero;
+    c.grad_bf16 = p->grad_bf16;
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -259,7 +261,10 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
     term[ST_MEM_WEIGHTS] = K.weight_bytes * n;
     if (c->zero >= 3 && d > 1.0)
         term[ST_MEM_WEIGHTS] = K.weight_bytes * (n / d + unit);
-    term[ST_MEM_GRADS] = K.grad_bytes * n / (c->zero >= 2 ? d : 1.0);
+    /* grad_reduce: bf16 keeps the gradient buffer in bf16 (Megatron-Core's
+     * grad_reduce_in_fp32 = False, which NeMo's FP8 performance recipes set). */
+    double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;
+    term[ST_MEM_GRADS] = gb * n / (c->zero >= 2 ? d : 1.0);
     term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);
     term[ST_MEM_ACTIVATIONS] = stage_activations(c, i);
     term[ST_MEM_RESERVED] = K.reserved;

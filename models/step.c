@@ -240,6 +240,13 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, plan 
     return 0;
 }
 
+/* Bytes per parameter of the gradients reduced over data parallelism: fp32 (Megatron-LM
+ * all-reduces a bf16 model's gradients in fp32) unless the plan says grad_reduce: bf16. */
+static double grad_bytes(const plan *p)
+{
+    return p->w->parallel.grad_bf16 ? 2.0 : 4.0;
+}
+
 /* ZeRO-3 gathers a chunk's weights before its forward and again before its backward, and
  * reduce-scatters its gradients after every backward (Rajbhandari et al. 2020, section 5.3;
  * DeepSpeed does so per micro-batch under gradient accumulation). Counted as not overlapped. */
@@ -251,7 +258,7 @@ static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, d
     double params = chunk_params(p, c);
     int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
     double ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, params * 2.0);
-    double rs = coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, params * 4.0);
+    double rs = coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, params * grad_bytes(p));
     *fwd = ag;
     *bwd = ag + rs;
 }
@@ -299,7 +306,7 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
     for (int64_t c = last; c >= s; c -= p->pp) {
         int64_t n = chunk_layers(p, c);
         double end = pr->last_bwd_end[c], per_layer = n ? bwd[c] / (double)n : 0;
-        double layer_t = coll_time(x, op, n_dp, p->tp, p->tp, 1, p->layer_params * 4.0);
+        double layer_t = coll_time(x, op, n_dp, p->tp, p->tp, 1, p->layer_params * grad_bytes(p));
         /* Backward runs from the chunk's last layer to its first: layer k is done at
          * end - k * per_layer, counting k from the chunk's first layer. */
         for (int64_t k = n - 1; k >= 0; k--) {
@@ -309,7 +316,7 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
         double extra = chunk_params(p, c) - (double)n * p->layer_params;
         if (extra > 0)
             t = fmax(t, overlap ? end : pr->makespan_s) +
-                coll_time(x, op, n_dp, p->tp, p->tp, 1, extra * 4.0);
+                coll_time(x, op, n_dp, p->tp, p->tp, 1, extra * grad_bytes(p));
     }
     return t;
 }
@@ -381,7 +388,7 @@ static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_resu
         st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
                           .gpus = gpus,
                           .n = n,
-                          .bytes = chunk_params(p, 0) * (double)p->v * 4.0};
+                          .bytes = chunk_params(p, 0) * (double)p->v * grad_bytes(p)};
         st_coll_plan plan;
         st_err err = {0};
         if (st_coll_plan_of(b.cm, &s, &plan, &err) == 0)

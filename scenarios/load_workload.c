@@ -184,6 +184,9 @@ static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_int(rd, n, "microbatch", ST_R_MIN1, 1e6, &p->microbatch);
 }
 
+/* Gradient precision: index 0 is fp32 (Megatron-LM's default with --bf16), 1 is bf16. */
+static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
+
 static const st_field parallel_fields[] = {
     ST_FINT(st_parallel_cfg, "tp", tp, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_parallel_cfg, "cp", cp, ST_R_MIN1, .max = 1e6),
@@ -195,6 +198,7 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "sequence_parallel", sequence_parallel),
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
+    ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
     ST_FEND,
 };
 

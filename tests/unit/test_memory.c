@@ -371,6 +371,20 @@ START_TEST(test_term_names)
 }
 END_TEST
 
+START_TEST(test_bf16_gradient_reduction_halves_the_gradient_term_only)
+{
+    st_workload_cfg w = plan("gpt3-175b", 2048, 8, 8, 4, 1, ST_RECOMPUTE_SELECTIVE);
+    st_memory a = estimate(&w, "h100-sxm");
+    w.parallel.grad_bf16 = 1;
+    st_memory b = estimate(&w, "h100-sxm");
+    ck_assert_double_eq_tol(b.term[ST_MEM_GRADS], a.term[ST_MEM_GRADS] / 2, 1e-6);
+    ck_assert_double_eq(b.term[ST_MEM_WEIGHTS], a.term[ST_MEM_WEIGHTS]);
+    ck_assert_double_eq(b.term[ST_MEM_OPTIMIZER], a.term[ST_MEM_OPTIMIZER]);
+    ck_assert_double_eq(b.term[ST_MEM_ACTIVATIONS], a.term[ST_MEM_ACTIVATIONS]);
+    ck_assert_double_eq(b.checkpoint_bytes, a.checkpoint_bytes);
+}
+END_TEST
+
 Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -400,6 +414,7 @@ Suite *memory_suite(void)
     tcase_add_test(fit, test_overflow_term_is_where_the_running_sum_passes_capacity);
     tcase_add_test(fit, test_reported_figures_are_the_model_counts);
     tcase_add_test(fit, test_term_names);
+    tcase_add_test(fit, test_bf16_gradient_reduction_halves_the_gradient_term_only);
     suite_add_tcase(s, fit);
     return s;
 }
