@@ -97,6 +97,9 @@ double st_life_job_mtbf(const st_life_spec *s);
  * processes too, which must agree with the merged Poisson process in distribution. */
 #define ST__LIFE_AUTO    0
 #define ST__LIFE_RENEWAL 1
+/* A flag to add to either: fire every checkpoint cycle's events instead of jumping over whole
+ * cycles between failures (the jump must not change any result). */
+#define ST__LIFE_NOSKIP 2
 int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t replica, int mode,
                       st_life_result *out, st_err *err);
 

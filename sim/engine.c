@@ -136,6 +136,12 @@ uint64_t st_engine_fired(const st_engine *eng)
     return eng->fired;
 }
 
+st_time st_engine_next_time(const st_engine *eng)
+{
+    st_ev_key k;
+    return st_evq_peek(eng->q, &k) ? k.t : ST_TIME_MAX;
+}
+
 size_t st_engine_size(const st_engine *eng)
 {
     return st_evq_size(eng->q);

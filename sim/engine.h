@@ -76,6 +76,10 @@ st_time st_engine_now(const st_engine *eng);
 /* Events fired since the engine was created. */
 uint64_t st_engine_fired(const st_engine *eng);
 
+/* The time of the earliest pending event, or ST_TIME_MAX when none is pending. Lets a model
+ * that knows nothing else can happen before then jump over its own repetitive events. */
+st_time st_engine_next_time(const st_engine *eng);
+
 /* Number of pending events. */
 size_t st_engine_size(const st_engine *eng);
 
