@@ -56,6 +56,22 @@ static st_ev_handle at(int kind, st_time t, uint64_t tag)
     return st_engine_schedule(eng, kind, t, &p);
 }
 
+START_TEST(test_next_time_is_the_earliest_pending_event)
+{
+    ck_assert_int_eq(st_engine_next_time(eng), ST_TIME_MAX);
+    at(ka, 50, 1);
+    st_ev_handle h = at(kb, 20, 2);
+    at(ka, 30, 3);
+    ck_assert_int_eq(st_engine_next_time(eng), 20);
+    st_engine_cancel(eng, h);
+    ck_assert_int_eq(st_engine_next_time(eng), 30);
+    st_engine_run(eng, 40);
+    ck_assert_int_eq(st_engine_next_time(eng), 50);
+    st_engine_run(eng, ST_TIME_MAX);
+    ck_assert_int_eq(st_engine_next_time(eng), ST_TIME_MAX);
+}
+END_TEST
+
 START_TEST(test_kinds_are_numbered_in_registration_order)
 {
     ck_assert_int_eq(ka, 0);
@@ -270,6 +286,7 @@ Suite *engine_suite(void)
     TCase *tc = tcase_create("dispatch");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_kinds_are_numbered_in_registration_order);
+    tcase_add_test(tc, test_next_time_is_the_earliest_pending_event);
     tcase_add_test(tc, test_each_event_reaches_its_kinds_handler_and_state);
     tcase_add_test(tc, test_equal_time_events_fire_in_schedule_order);
     tcase_add_test(tc, test_priority_breaks_ties_before_schedule_order);
