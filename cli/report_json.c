@@ -78,8 +78,10 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddStringToObject(ck, "mode", mode_names[f->w->checkpoint.mode]);
         cJSON_AddNumberToObject(ck, "interval_s", f->interval_s);
         cJSON_AddStringToObject(ck, "interval_rule", interval_rule(f));
-        if (f->young_interval_s > 0)
+        if (f->young_interval_s > 0) {
+            cJSON_AddNumberToObject(ck, "daly_interval_s", f->daly_interval_s);
             cJSON_AddNumberToObject(ck, "young_interval_s", f->young_interval_s);
+        }
         cJSON_AddNumberToObject(ck, "stall_s", k->stall_s);
         cJSON_AddNumberToObject(ck, "stall_fraction",
                                 l->wall_s > 0 ? l->ckpt_stall_s / l->wall_s : 0);

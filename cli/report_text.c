@@ -64,12 +64,12 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
                 (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
         if (explain && f->young_interval_s > 0)
-            fprintf(
-                out,
-                "  explain   Young's interval sqrt(2 d M) = %s; Daly's = %s (d = %.4g s, M = %s)\n",
-                fmt(f->young_interval_s, ST_DIM_TIME, a, sizeof a),
-                fmt(f->interval_s, ST_DIM_TIME, b, sizeof b), k->stall_s,
-                fmt(f->job_mtbf_s, ST_DIM_TIME, (char[32]){0}, 32));
+            fprintf(out,
+                    "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "
+                    "sqrt(2 d M) %s\n",
+                    k->stall_s, fmt(f->job_mtbf_s, ST_DIM_TIME, a, sizeof a),
+                    fmt(f->daly_interval_s, ST_DIM_TIME, b, sizeof b),
+                    fmt(f->young_interval_s, ST_DIM_TIME, (char[32]){0}, 32));
     }
     fprintf(
         out,

@@ -181,8 +181,10 @@ int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
         else if (ck->every_auto && isfinite(f->job_mtbf_s))
             f->interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);
         /* `auto` with nothing that fails: no checkpoint is worth its stall. */
-        if (isfinite(f->job_mtbf_s))
+        if (isfinite(f->job_mtbf_s)) {
             f->young_interval_s = st_young_interval(f->ckpt.stall_s, f->job_mtbf_s);
+            f->daly_interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);
+        }
         spec.ckpt_every_s = f->interval_s;
         spec.ckpt_stall_s = f->ckpt.stall_s;
         spec.ckpt_commit_s = f->ckpt.commit_s;

@@ -26,6 +26,7 @@ typedef struct st_forecast {
     st_ckpt_cost ckpt;
     double interval_s;       /* training seconds between checkpoints; 0 = none */
     double young_interval_s; /* Young's first-order optimum, for comparison (0: no failures) */
+    double daly_interval_s;  /* Daly's optimum, whatever the plan uses (0: no failures) */
     double job_mtbf_s;       /* the job's mean time between interruptions (inf: none) */
     st_life_class classes[8];
     int n_classes;

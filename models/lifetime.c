@@ -128,6 +128,15 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
     if (L->work < 1)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: work %g s is under 1 ns",
                           (double)s->steps * s->step_s);
+    /* An interval of a whole number of steps divides the work exactly in seconds, but the two
+     * are rounded to nanoseconds apart: within half a nanosecond per interval, the work is the
+     * multiple, so the checkpoint due at the very end is not lost to rounding. */
+    if (L->every > 0) {
+        st_time k = (L->work + L->every / 2) / L->every;
+        st_time gap = k * L->every - L->work;
+        if (k >= 1 && (gap < 0 ? -gap : gap) <= (k + 1) / 2)
+            L->work = k * L->every;
+    }
     L->down = detect + restart + restore; /* each <= 2^61, so no overflow; checked below */
     if (L->down > MAX_SPAN)
         return st_err_set(err, ST_EINVAL, (st_loc){0},

@@ -391,6 +391,25 @@ START_TEST(test_skipping_checkpoint_cycles_changes_no_result)
 }
 END_TEST
 
+/* An interval of a whole number of steps ends exactly at the end of the work in seconds; the
+ * nanosecond roundings of the two must not drop the final checkpoint. The figures are a real
+ * forecast's (tests/golden/life.yaml at 1000 steps, every 100 steps): 100 x step and
+ * 1000 x step round to nanoseconds 1 ns apart from a multiple, and the last save was lost. */
+START_TEST(test_a_step_count_interval_keeps_the_checkpoint_at_the_end)
+{
+    double step = 0x1.ed7c4e052509bp+1;
+    st_life_spec s = {.step_s = step,
+                      .steps = 1000,
+                      .ckpt_every_s = 100 * step,
+                      .ckpt_stall_s = 0x1.e581fd90e4ea2p+2,
+                      .ckpt_commit_s = 0x1.0958ad313740cp+4};
+    st_life_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), 0);
+    ck_assert_int_eq(r.checkpoints, 10);
+}
+END_TEST
+
 Suite *lifetime_suite(void)
 {
     Suite *s = suite_create("lifetime");
@@ -414,6 +433,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_llama3_job_sees_419_interruptions_in_54_days);
     tcase_add_test(tc, test_bad_specs_are_refused);
     tcase_add_test(tc, test_skipping_checkpoint_cycles_changes_no_result);
+    tcase_add_test(tc, test_a_step_count_interval_keeps_the_checkpoint_at_the_end);
     suite_add_tcase(s, tc);
     return s;
 }
