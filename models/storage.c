@@ -277,7 +277,13 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
     out->writers = nw;
     out->shard_bytes = out->size_bytes / (double)nw;
     out->d2h_s = out->shard_bytes / pcie;
-    out->dump_s = out->size_bytes / tc->write_bw + tc->latency_s;
+    /* A local-nvme tier's figures are per node: the job writes into all of its nodes' drives. */
+    double tier_write = tc->write_bw;
+    if (tc->kind == ST_TIER_LOCAL_NVME) {
+        int64_t gpn = deg(c->gpus_per_node);
+        tier_write *= (double)((first_gpu + w->gpus - 1) / gpn - first_gpu / gpn + 1);
+    }
+    out->dump_s = out->size_bytes / tier_write + tc->latency_s;
     double got = ingest && ingest->got_bps > 0 ? ingest->got_bps : 0, during = 0;
     switch (ck->mode) {
     case ST_CKPT_SYNC:
