@@ -152,7 +152,13 @@ typedef struct st_collective_cfg {
 /* How the attention core runs: one fused FlashAttention kernel (Dao et al. 2022), or as
  * Megatron-LM did before it, batched GEMMs around a materialised s x s score matrix with fused
  * scale-mask-softmax and dropout kernels (Korthikanti et al. 2022, section 4.1). */
-typedef enum st_attention { ST_ATTN_FLASH, ST_ATTN_UNFUSED } st_attention;
+typedef enum st_attention {
+    ST_ATTN_FLASH,   /* the fastest published fused kernel for the GPU (FlashAttention-3 on
+                        Hopper and later, FlashAttention-2 on Ampere) */
+    ST_ATTN_UNFUSED, /* Megatron-LM before FlashAttention */
+    ST_ATTN_FLASH2,  /* FlashAttention-2, whatever the GPU */
+    ST_ATTN_CUDNN    /* cuDNN's fused attention (Transformer Engine's NVTE_FUSED_ATTN) */
+} st_attention;
 
 typedef struct st_workload_cfg {
     const char *name;

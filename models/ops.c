@@ -139,7 +139,7 @@ static double attn_blocks(const st_op *op)
 static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, int *mem_bound)
 {
     double work = op->flops * CAUSAL_SHARE * (backward ? ATTN_BWD_FACTOR : 1.0);
-    double e = st_attn_efficiency(gpu, backward, op->k, attn_blocks(op));
+    double e = st_attn_efficiency_of(gpu, op->attn_kernel, backward, op->k, attn_blocks(op));
     double compute =
         e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu)) : 0.0;
     double bytes = op->bytes * (backward ? B.bwd : 1.0);
@@ -217,9 +217,9 @@ static void memory(builder *g, const char *name, double bytes)
  * from its sq queries to all s keys (with context parallelism the K/V of the whole sequence
  * arrive by the CP exchange). Model FLOPs: QK^T and PV, 2 sq s per head dimension each. HBM:
  * Q, K, V and O in bf16 and the fp32 log-sum-exp per query and head. */
-static void attention(builder *g, const dims *d)
+static void attention(builder *g, const dims *d, int kernel)
 {
-    st_op op = {.name = "attn", .kind = ST_OP_ATTN, .prec = ST_PREC_BF16};
+    st_op op = {.name = "attn", .kind = ST_OP_ATTN, .prec = ST_PREC_BF16, .attn_kernel = kernel};
     op.m = d->b * d->heads;
     op.n = d->sq;
     op.k = d->s;
@@ -270,7 +270,7 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         attention_unfused(&g, &d);
     } else {
         size_t from = g.n;
-        attention(&g, &d);
+        attention(&g, &d, (int)w->attention);
         mark_core(&g, from);
     }
     gemm(&g, "proj", d.prec, d.T, d.h, d.da); /* row parallel */

@@ -32,6 +32,7 @@ typedef struct st_op {
     double time_s;     /* forward roofline time on the workload's GPU and precision */
     int mem_bound;     /* 1 when the bytes term set time_s */
     int attn_core;     /* part of the attention core (what selective recomputation repeats) */
+    int attn_kernel;   /* ATTN: the workload's st_attention (which fused kernel's sweep) */
     st_precision prec; /* GEMM input precision: the workload's for linear layers, BF16 for the
                           logits (Transformer Engine keeps the output layer in BF16) and for
                           the attention core */
@@ -105,6 +106,12 @@ double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);
  * queries (sequences x local heads x ceil(queries / 128)); FLOPs counted as FlashAttention's
  * benchmarks count them (causal halves; backward = 2.5 x forward). */
 double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, double blocks);
+/* As st_attn_efficiency, for a chosen fused kernel (an st_attention value): ST_ATTN_FLASH is
+ * the GPU's own sweep; ST_ATTN_FLASH2 and ST_ATTN_CUDNN take those kernels' H100 sweeps on
+ * Hopper-class GPUs (scaled like the rest) and FlashAttention-2's on Ampere, where no cuDNN
+ * sweep is published. */
+double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
+                             double blocks);
 
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);

@@ -88,7 +88,7 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.t = (double)at_least_1(p->tp);
     x.rep = p->sequence_parallel ? x.t : 1.0;
     x.dropout = st_llm_has_dropout(m);
-    x.flash = w->attention == ST_ATTN_FLASH;
+    x.flash = w->attention != ST_ATTN_UNFUSED;
     x.swiglu = m->mlp == ST_MLP_SWIGLU;
     return x;
 }

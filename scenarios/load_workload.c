@@ -17,7 +17,7 @@ static const char *const kind_names[] = {"training", "collective", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
-static const char *const attention_names[] = {"flash", "unfused", NULL};
+static const char *const attention_names[] = {"flash", "unfused", "flash2", "cudnn", NULL};
 
 /* ---- models ----------------------------------------------------------------------------- */
 

@@ -220,6 +220,21 @@ START_TEST(test_attention_follows_flashattention_sweeps)
     ASSERT_REL(st_attn_efficiency(a100, 0, 2048, 4096) * 312, 133, 0.05);
     ASSERT_REL(st_attn_efficiency(a100, 1, 8192, 4096) * 312, 175, 0.05);
     ASSERT_REL(st_attn_efficiency(h100, 0, 2048, 4096) * 989.5, 521, 0.05);
+    /* The same paper's FlashAttention-2 and cuDNN bars on the H100 (causal forward, backward
+     * at 2k and 8k), through the kernel choice; on the A100 every fused kind is FA2's sweep. */
+    ASSERT_REL(st_attn_efficiency_of(h100, ST_ATTN_FLASH2, 0, 2048, 4096) * 989.5, 298, 0.05);
+    ASSERT_REL(st_attn_efficiency_of(h100, ST_ATTN_FLASH2, 1, 8192, 4096) * 989.5, 318, 0.05);
+    ASSERT_REL(st_attn_efficiency_of(h100, ST_ATTN_CUDNN, 0, 2048, 4096) * 989.5, 484, 0.05);
+    ASSERT_REL(st_attn_efficiency_of(h100, ST_ATTN_CUDNN, 1, 8192, 4096) * 989.5, 518, 0.05);
+    ck_assert_double_eq(st_attn_efficiency_of(a100, ST_ATTN_CUDNN, 0, 2048, 4096),
+                        st_attn_efficiency(a100, 0, 2048, 4096));
+    /* A layer with FlashAttention-2 on an H100 is slower than with the default (FA3). */
+    st_workload_cfg w2 = plan("gpt-22b", 8192, 8, 0, ST_RECOMPUTE_NONE);
+    st_layer_cost fa3, fa2;
+    st_ops_layer_cost(&w2, h100, 1, &fa3);
+    w2.attention = ST_ATTN_FLASH2;
+    st_ops_layer_cost(&w2, h100, 1, &fa2);
+    ck_assert(fa2.fwd_s > fa3.fwd_s && fa2.bwd_s > fa3.bwd_s);
     /* The backward kernel takes longer than the forward. */
     st_workload_cfg w = plan("gpt-22b", 2048, 8, 0, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
