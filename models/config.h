@@ -113,6 +113,9 @@ typedef struct st_parallel_cfg {
     int sequence_parallel;
     int overlap_grad_reduce; /* reduce gradient buckets during backward (Megatron's
                                 --overlap-grad-reduce); default on */
+    int overlap_p2p;         /* pipeline sends run beside compute (Megatron-Core's
+                                overlap_p2p_comm); 0: each stage waits for its blocking send and
+                                receive, as Megatron-LM's batch_isend_irecv + wait did; default 1 */
     int grad_bf16;           /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
                                 (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
     st_recompute recompute;

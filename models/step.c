@@ -140,7 +140,8 @@ typedef struct plan {
     st_layer_cost lc;
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
     double embed_f, embed_b, head_f, head_b;
-    double p2p_s;
+    double p2p_s;        /* one send between stages */
+    double p2p_block;    /* with blocking sends, what each chunk's forward and backward wait */
     double layer_params; /* one layer's parameters on one GPU (after TP) */
     double embed_params; /* the embedding's (or output layer's) on one GPU */
 } plan;
@@ -237,6 +238,14 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, plan 
     p->embed_params = (double)w->model->vocab * (double)w->model->hidden / (double)p->tp;
     model_parallel_costs(x, p);
     p->p2p_s = p2p_cost(x, p);
+    /* Blocking sends (Megatron-LM's p2p_communication: batch_isend_irecv, then wait, on the
+     * compute stream): a stage pairs its forward's send with the next backward's receive, and
+     * its backward's send with the next forward's receive, and waits for each exchange, so
+     * every chunk's forward and backward take one send longer; nothing is left in flight. */
+    if (!w->parallel.overlap_p2p && p->pp > 1) {
+        p->p2p_block = p->p2p_s;
+        p->p2p_s = 0;
+    }
     return 0;
 }
 
@@ -272,8 +281,8 @@ static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd)
     for (int64_t c = 0; c < p->chunks; c++) {
         double n = (double)chunk_layers(p, c), zf, zb;
         zero3_costs(x, p, c, &zf, &zb);
-        fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + zf;
-        bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + zb;
+        fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + zf + p->p2p_block;
+        bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + zb + p->p2p_block;
         if (c == 0) {
             fwd[c] += p->embed_f;
             bwd[c] += p->embed_b;
@@ -367,9 +376,11 @@ static void breakdown(const plan *p, const st_pipe_result *pr, st_step_result *o
         }
     }
     st_step_breakdown *b = &out->b;
+    double blocked = p->p2p_block * 2.0 * (double)p->v * (double)p->m;
     b->tp_comm_s = fmin(mp, pr->compute_s);
-    b->compute_s = pr->compute_s - b->tp_comm_s;
-    b->pp_comm_s = pr->p2p_exposed_s;
+    blocked = fmin(blocked, pr->compute_s - b->tp_comm_s);
+    b->compute_s = pr->compute_s - b->tp_comm_s - blocked;
+    b->pp_comm_s = pr->p2p_exposed_s + blocked;
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
 }
 

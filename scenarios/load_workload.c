@@ -197,6 +197,7 @@ static const st_field parallel_fields[] = {
     ST_FINT(st_parallel_cfg, "virtual_stages", virtual_stages, ST_R_MIN1, .max = 1e4),
     ST_FBOOL(st_parallel_cfg, "sequence_parallel", sequence_parallel),
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
+    ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
     ST_FEND,
@@ -641,6 +642,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
                                         .virtual_stages = 1,
                                         .microbatch = 1,
                                         .overlap_grad_reduce = 1,
+                                        .overlap_p2p = 1,
                                         .loc = w->loc};
         if (st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload") ||
             workload_derive(ld, n->kids[i], w, i)) {

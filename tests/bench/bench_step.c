@@ -70,13 +70,18 @@ int main(void)
 {
     st_llm_spec gpt3 = *st_catalog_model("gpt3-175b"), gpt1t = *st_catalog_model("gpt-1t");
     st_cluster_cfg c1 = selene(128), c2 = selene(384);
-    st_workload_cfg w = {
-        .name = "gpt3",
-        .model = &gpt3,
-        .seq_len = 2048,
-        .global_batch = 1536,
-        .gpus = 1024,
-        .parallel = {.tp = 8, .cp = 1, .pp = 8, .dp = 16, .zero = 1, .overlap_grad_reduce = 1}};
+    st_workload_cfg w = {.name = "gpt3",
+                         .model = &gpt3,
+                         .seq_len = 2048,
+                         .global_batch = 1536,
+                         .gpus = 1024,
+                         .parallel = {.tp = 8,
+                                      .cp = 1,
+                                      .pp = 8,
+                                      .dp = 16,
+                                      .zero = 1,
+                                      .overlap_grad_reduce = 1,
+                                      .overlap_p2p = 1}};
     printf("case: gpt3-175b-1024 configs_per_s: %.0f\n", run_case(&c1, w, 3.0));
     w.name = "gpt-1t";
     w.model = &gpt1t;

@@ -77,6 +77,7 @@ static st_workload_cfg training(const st_llm_spec *m, int64_t tp, int64_t pp, in
                                    .microbatch = 1,
                                    .virtual_stages = 1,
                                    .overlap_grad_reduce = 1,
+                                   .overlap_p2p = 1,
                                    .recompute = ST_RECOMPUTE_NONE};
     return w;
 }
