@@ -108,19 +108,82 @@ static int sim_error(const st_err *err)
     return ST_EXIT_SIM;
 }
 
-/* Training workloads: memory, then one simulated step each on a shared step context (the
- * fabric is built once), then the job's life: ingest, checkpoints and failures, with jobs
- * placed one after another on the cluster's GPUs (wrapping round when they overflow it). The
- * first training workload's step goes to --trace when asked. */
-static int forecast_training(st_run *r, const char *trace_path)
+/* Every training job's whole life, after the steps: jobs placed one after another on the
+ * cluster's GPUs (wrapping round when they overflow it), each job's ingest need from its step,
+ * then each job's ingest and checkpoints measured with every other job's ingest stream running
+ * (they share the tiers and the fabric), failures, and the life run. */
+static int forecast_lives(st_run *r)
 {
     const st_scn *s = r->s;
     const st_cluster_cfg *c = st_scn_cluster(s);
-    st_step_ctx *x = NULL;
+    int64_t cluster_gpus = c->nodes * c->gpus_per_node, next_gpu = 0;
+    int64_t *first = st_xcalloc(r->n, sizeof *first);
+    int *live = st_xcalloc(r->n, sizeof *live);
+    for (size_t i = 0; i < r->n; i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (w->kind != ST_WL_TRAINING || !r->f[i].has_step || w->gpus > cluster_gpus)
+            continue;
+        if (next_gpu + w->gpus > cluster_gpus)
+            next_gpu = 0;
+        first[i] = next_gpu;
+        live[i] = 1;
+        next_gpu += w->gpus;
+    }
+    /* Every job's ingest stream at its need, for the others' background. */
+    st_io *ingest = st_xcalloc(r->n, sizeof *ingest);
+    int64_t **hosts = st_xcalloc(r->n, sizeof *hosts);
+    int *has = st_xcalloc(r->n, sizeof *has);
+    for (size_t i = 0; i < r->n; i++) {
+        if (!live[i])
+            continue;
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        double step = r->f[i].step.step_time_s;
+        double need = w->data.enabled && step > 0 ? (double)w->global_batch * (double)w->seq_len /
+                                                        step * w->data.bytes_per_token
+                                                  : 0;
+        hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *hosts[i]);
+        has[i] = st_storage_ingest_stream(c, w, first[i], need, hosts[i], &ingest[i]) > 0;
+    }
     st_topo *topo = NULL;
     st_err err = {0};
+    st_io *bg = st_xcalloc(r->n + 1, sizeof *bg);
+    int rc = 0;
+    for (size_t i = 0; i < r->n && !rc; i++) {
+        if (!live[i])
+            continue;
+        if (!topo && st_topo_new(c, &topo, &err)) {
+            rc = sim_error(&err);
+            break;
+        }
+        st_io_set set = {bg, 0};
+        for (size_t k = 0; k < r->n; k++)
+            if (k != i && has[k])
+                bg[set.n++] = ingest[k];
+        if (st_forecast_life(&r->f[i], topo, c, st_scn_failures(s), first[i], r->seed, r->replicas,
+                             &set, &err))
+            rc = sim_error(&err);
+    }
+    st_topo_free(topo);
+    for (size_t i = 0; i < r->n; i++)
+        free(hosts[i]);
+    free(hosts);
+    free(has);
+    free(ingest);
+    free(bg);
+    free(live);
+    free(first);
+    return rc;
+}
+
+/* Training workloads: memory, then one simulated step each on a shared step context (the
+ * fabric is built once), then their lives. The first training workload's step goes to --trace
+ * when asked. */
+static int forecast_training(st_run *r, const char *trace_path)
+{
+    const st_scn *s = r->s;
+    st_step_ctx *x = NULL;
+    st_err err = {0};
     int rc = 0, traced = 0;
-    int64_t next_gpu = 0, cluster_gpus = c->nodes * c->gpus_per_node;
     for (size_t i = 0; i < r->n && !rc; i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
         if (w->kind != ST_WL_TRAINING)
@@ -135,21 +198,10 @@ static int forecast_training(st_run *r, const char *trace_path)
             rc = sim_error(&err);
         traced |= want;
         st_pipe_trace_release(&trace);
-        if (rc || !r->f[i].has_step || w->gpus > cluster_gpus)
-            continue;
-        if (!topo && st_topo_new(c, &topo, &err)) {
-            rc = sim_error(&err);
-            break;
-        }
-        if (next_gpu + w->gpus > cluster_gpus)
-            next_gpu = 0;
-        if (st_forecast_life(&r->f[i], topo, c, st_scn_failures(s), next_gpu, r->seed, r->replicas,
-                             &err))
-            rc = sim_error(&err);
-        next_gpu += w->gpus;
     }
-    st_topo_free(topo);
     st_step_ctx_free(x);
+    if (!rc)
+        rc = forecast_lives(r);
     if (!rc && trace_path && !traced)
         fprintf(stderr, "strata run: --trace: no training workload to trace; nothing written\n");
     return rc;

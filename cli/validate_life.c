@@ -236,7 +236,8 @@ static int run_case(const char *path, life_row *row)
     if (!rc)
         rc = st_topo_new(c, &t, &err);
     if (!rc)
-        rc = st_forecast_life(&f, t, c, st_scn_failures(s), 0, st_scn_seed(s), CASE_REPLICAS, &err);
+        rc = st_forecast_life(&f, t, c, st_scn_failures(s), 0, st_scn_seed(s), CASE_REPLICAS, NULL,
+                              &err);
     if (!rc) {
         snprintf(row->name, sizeof row->name, "%s", st_scn_name(s));
         snprintf(row->set, sizeof row->set, "%s", v->set);

@@ -140,12 +140,12 @@ static double occupied(const char *component, const st_topo *t, const st_cluster
 
 int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
                      const st_failures_cfg *fail, int64_t first_gpu, uint64_t seed,
-                     int64_t replicas, st_err *err)
+                     int64_t replicas, const st_io_set *bg, st_err *err)
 {
     const st_workload_cfg *w = f->w;
     if (!f->has_step)
         return 0;
-    st_storage_ingest(t, c, w, first_gpu, f->step.step_time_s, &f->ingest);
+    st_storage_ingest(t, c, w, first_gpu, f->step.step_time_s, bg, &f->ingest);
     f->eff_step_s = f->step.step_time_s * f->ingest.slowdown;
     double tokens_per_step = (double)w->global_batch * (double)w->seq_len;
     f->steps = w->steps > 0 ? w->steps : (int64_t)ceil(w->tokens / tokens_per_step);
@@ -170,7 +170,7 @@ int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
     }
     f->job_mtbf_s = st_life_job_mtbf(&spec);
     if (w->checkpoint.enabled && c->n_tiers > 0) {
-        if (st_storage_checkpoint(t, c, w, &f->mem, first_gpu, &f->ingest, &f->ckpt, err))
+        if (st_storage_checkpoint(t, c, w, &f->mem, first_gpu, &f->ingest, bg, &f->ckpt, err))
             return err->code;
         f->has_ckpt = 1;
         const st_ckpt_cfg *ck = &w->checkpoint;

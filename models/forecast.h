@@ -48,10 +48,11 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
  * first_gpu on topology t of cluster c, the interval (a time, a step count, or `auto`: Daly's
  * optimum for the job's own failure rate and checkpoint stall), the failure classes of `fail`
  * (NULL: none) mapped to the components the job occupies, and the fluid life run (replica 0,
- * plus `replicas` of them summarised when replicas >= 2) under seed. Returns 0 or the storage
+ * plus `replicas` of them summarised when replicas >= 2) under seed. bg (NULL: none) are the
+ * other jobs' ingest streams, present whenever storage is measured. Returns 0 or the storage
  * or lifetime model's error. */
 int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
                      const st_failures_cfg *fail, int64_t first_gpu, uint64_t seed,
-                     int64_t replicas, st_err *err);
+                     int64_t replicas, const st_io_set *bg, st_err *err);
 
 #endif

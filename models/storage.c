@@ -194,8 +194,47 @@ static int64_t job_hosts(const st_cluster_cfg *c, const st_workload_cfg *w, int6
     return n;
 }
 
+int64_t st_storage_ingest_stream(const st_cluster_cfg *c, const st_workload_cfg *w,
+                                 int64_t first_gpu, double need_bps, int64_t *hosts, st_io *out)
+{
+    if (!w->data.enabled || !(need_bps > 0))
+        return 0;
+    int64_t n = job_hosts(c, w, first_gpu, hosts);
+    *out = (st_io){.gpu = hosts,
+                   .members = n,
+                   .tier = w->data.tier,
+                   .read = 1,
+                   .bytes = INFINITY,
+                   .max_rate = need_bps / (double)n};
+    return n;
+}
+
+/* Run `own` streams with the background ones; done_s and rate as st_storage_run, own first. */
+static void run_with(const st_topo *t, const st_io *own, int n_own, const st_io_set *bg,
+                     double *done_s, double *rate)
+{
+    int n_bg = bg ? bg->n : 0;
+    size_t n = (size_t)(n_own + n_bg);
+    st_io *all = st_xmalloc(n * sizeof *all);
+    double *d = st_xmalloc(n * sizeof *d), *r = st_xmalloc(n * sizeof *r);
+    for (int i = 0; i < n_own; i++)
+        all[i] = own[i];
+    for (int i = 0; i < n_bg; i++)
+        all[n_own + i] = bg->io[i];
+    st_storage_run(t, all, n_own + n_bg, d, r);
+    for (int i = 0; i < n_own; i++) {
+        if (done_s)
+            done_s[i] = d[i];
+        if (rate)
+            rate[i] = r[i];
+    }
+    free(all);
+    free(d);
+    free(r);
+}
+
 void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                       int64_t first_gpu, double step_s, st_ingest *out)
+                       int64_t first_gpu, double step_s, const st_io_set *bg, st_ingest *out)
 {
     memset(out, 0, sizeof *out);
     out->slowdown = 1;
@@ -203,18 +242,14 @@ void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workl
         return;
     double tokens_per_s = (double)w->global_batch * (double)w->seq_len / step_s;
     out->need_bps = tokens_per_s * w->data.bytes_per_token;
-    if (!(out->need_bps > 0))
-        return;
     int64_t *hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
-    int64_t n = job_hosts(c, w, first_gpu, hosts);
-    st_io io = {.gpu = hosts,
-                .members = n,
-                .tier = w->data.tier,
-                .read = 1,
-                .bytes = INFINITY,
-                .max_rate = out->need_bps / (double)n};
-    st_storage_run(t, &io, 1, NULL, &out->got_bps);
+    st_io io;
+    int64_t n = st_storage_ingest_stream(c, w, first_gpu, out->need_bps, hosts, &io);
+    if (n > 0)
+        run_with(t, &io, 1, bg, NULL, &out->got_bps);
     free(hosts);
+    if (n == 0)
+        return;
     if (out->got_bps > out->need_bps)
         out->got_bps = out->need_bps;
     if (out->got_bps < out->need_bps * (1 - 1e-9))
@@ -233,24 +268,17 @@ static int local_tier(const st_cluster_cfg *c)
  * average rate meanwhile (into *ingest_bps when not NULL). */
 static double write_time(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
                          const int64_t *writers, int64_t nw, double shard, int tier, double cap,
-                         const st_ingest *ingest, int64_t first_gpu, double *ingest_bps)
+                         const st_ingest *ingest, const st_io_set *bg, int64_t first_gpu,
+                         double *ingest_bps)
 {
     st_io io[2];
     int n = 0;
-    int64_t *hosts = NULL;
-    if (ingest && ingest->need_bps > 0) {
-        hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
-        int64_t nh = job_hosts(c, w, first_gpu, hosts);
-        io[n++] = (st_io){.gpu = hosts,
-                          .members = nh,
-                          .tier = w->data.tier,
-                          .read = 1,
-                          .bytes = INFINITY,
-                          .max_rate = ingest->need_bps / (double)nh};
-    }
+    int64_t *hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
+    if (ingest && st_storage_ingest_stream(c, w, first_gpu, ingest->need_bps, hosts, &io[0]) > 0)
+        n++;
     io[n++] = (st_io){.gpu = writers, .members = nw, .tier = tier, .bytes = shard, .max_rate = cap};
     double done[2], rate[2];
-    st_storage_run(t, io, n, done, rate);
+    run_with(t, io, n, bg, done, rate);
     if (ingest_bps)
         *ingest_bps = n == 2 ? rate[0] : 0;
     free(hosts);
@@ -259,7 +287,7 @@ static double write_time(const st_topo *t, const st_cluster_cfg *c, const st_wor
 
 int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
                           const st_memory *mem, int64_t first_gpu, const st_ingest *ingest,
-                          st_ckpt_cost *out, st_err *err)
+                          const st_io_set *bg, st_ckpt_cost *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
     const st_ckpt_cfg *ck = &w->checkpoint;
@@ -290,14 +318,14 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
         /* GDS: the GPU writes over PCIe straight to the NIC, at most the PCIe rate; without it
          * the shard is first copied into a host bounce buffer, then sent. Training waits. */
         out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier,
-                                  tc->gds ? pcie : 0, NULL, first_gpu, NULL);
+                                  tc->gds ? pcie : 0, NULL, bg, first_gpu, NULL);
         out->stall_s = (tc->gds ? 0 : out->d2h_s) + out->write_s;
         out->commit_s = out->stall_s;
         break;
     case ST_CKPT_ASYNC:
         /* Training waits for the copy into host memory; the drain from host memory runs
          * alongside the next steps and their ingest. */
-        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest,
+        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
                                   first_gpu, &during);
         out->stall_s = out->d2h_s;
         out->commit_s = out->d2h_s + out->write_s;
@@ -305,8 +333,8 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
     case ST_CKPT_TWO_STAGE: {
         const st_tier_cfg *lt = &c->tiers[local];
         out->local_s = write_time(t, c, w, writers, nw, out->shard_bytes, local, lt->gds ? pcie : 0,
-                                  NULL, first_gpu, NULL);
-        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest,
+                                  NULL, bg, first_gpu, NULL);
+        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
                                   first_gpu, &during);
         out->stall_s = (lt->gds ? 0 : out->d2h_s) + out->local_s;
         out->commit_s = out->stall_s + out->write_s;
@@ -331,7 +359,7 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
                 .bytes = shard_r,
                 .max_rate = tc->gds ? pcie : 0};
     double done;
-    st_storage_run(t, &rd, 1, &done, NULL);
+    run_with(t, &rd, 1, bg, &done, NULL);
     out->restore_s = done + (tc->gds ? 0 : shard_r / pcie);
     free(all);
     free(writers);

@@ -36,6 +36,13 @@ typedef struct st_io {
  * array may be NULL). Endless streams get done_s = INFINITY. Returns 0. */
 int st_storage_run(const st_topo *t, const st_io *io, int n, double *done_s, double *rate);
 
+/* Streams of other jobs that run all the time (their data ingest): every question below is
+ * asked with them present, so jobs share the tiers and the fabric max-min. NULL = none. */
+typedef struct st_io_set {
+    const st_io *io;
+    int n;
+} st_io_set;
+
 /* What checkpoints cost one job: the figures of docs/storage-and-failures.md. */
 typedef struct st_ckpt_cost {
     double size_bytes;    /* the whole checkpoint (models/parallel.h: 14 bytes per parameter) */
@@ -65,17 +72,25 @@ typedef struct st_ingest {
  * the node's data.
  *
  * Ingest of workload w (its data section; need 0 when it has none) at step time step_s: one
- * endless read stream from the data tier to every host, capped at the need. */
+ * endless read stream from the data tier to every host, capped at the need, measured with the
+ * background streams bg running. */
 void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                       int64_t first_gpu, double step_s, st_ingest *out);
+                       int64_t first_gpu, double step_s, const st_io_set *bg, st_ingest *out);
+
+/* The ingest stream of workload w placed from first_gpu needing need_bps: one member per host,
+ * written into *out with its host GPU ids in hosts (room for w->gpus). Returns the member
+ * count (0 when w reads no data or need_bps is not positive, and *out is untouched). */
+int64_t st_storage_ingest_stream(const st_cluster_cfg *c, const st_workload_cfg *w,
+                                 int64_t first_gpu, double need_bps, int64_t *hosts, st_io *out);
 
 /* Checkpoint costs of workload w placed from first_gpu (its checkpoint section must be enabled
- * and name a tier), with its ingest at `ingest` (NULL: no ingest) running alongside. mem is the
+ * and name a tier), with its ingest at `ingest` (NULL: no ingest) and the background streams
+ * bg running alongside. mem is the
  * memory model's answer for the plan. Returns 0, or ST_EINVAL located at the checkpoint
  * section when mode two-stage finds no local-nvme tier in the cluster. */
 int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
                           const st_memory *mem, int64_t first_gpu, const st_ingest *ingest,
-                          st_ckpt_cost *out, st_err *err);
+                          const st_io_set *bg, st_ckpt_cost *out, st_err *err);
 
 /* The GPUs that write a checkpoint shard: under ZeRO 0 the ranks of data-parallel replica 0
  * (each holds a model-parallel slice of weights and optimizer state, Megatron-LM's

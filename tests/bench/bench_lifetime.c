@@ -43,7 +43,8 @@ static int full_case(const char *path)
     if (!rc)
         rc = st_topo_new(c, &t, &err);
     if (!rc)
-        rc = st_forecast_life(&f, t, c, st_scn_failures(scn), 0, st_scn_seed(scn), 1000, &err);
+        rc =
+            st_forecast_life(&f, t, c, st_scn_failures(scn), 0, st_scn_seed(scn), 1000, NULL, &err);
     double wall = now_s() - t0;
     if (rc)
         fprintf(stderr, "bench_lifetime: %s\n", err.msg);
