@@ -256,18 +256,28 @@ static double grad_bytes(const plan *p)
     return p->w->parallel.grad_bf16 ? 2.0 : 4.0;
 }
 
-/* ZeRO-3 gathers a chunk's weights before its forward and again before its backward, and
- * reduce-scatters its gradients after every backward (Rajbhandari et al. 2020, section 5.3;
- * DeepSpeed does so per micro-batch under gradient accumulation). Counted as not overlapped. */
+/* ZeRO-3 gathers each layer's weights before its forward and again before its backward, and
+ * reduce-scatters its gradients after its backward (Rajbhandari et al. 2020, section 5.3;
+ * DeepSpeed fetches per submodule and PyTorch FSDP per wrapped block, a transformer layer, and
+ * both do so per micro-batch under gradient accumulation). One collective per layer, so each
+ * pays its own latency (a ring over N ranks has N - 1 steps); the embedding and output layer
+ * are one more each on the edge chunks. Counted as not overlapped. */
 static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, double *bwd)
 {
     *fwd = *bwd = 0;
     if (p->w->parallel.zero < 3 || p->dp * p->cp < 2)
         return;
-    double params = chunk_params(p, c);
     int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
-    double ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, params * 2.0);
-    double rs = coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, params * grad_bytes(p));
+    double layers = (double)chunk_layers(p, c);
+    double extra = chunk_params(p, c) - layers * p->layer_params;
+    double ag =
+        layers * coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
+    double rs = layers * coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
+                                   p->layer_params * grad_bytes(p));
+    if (extra > 0) {
+        ag += coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, extra * 2.0);
+        rs += coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, extra * grad_bytes(p));
+    }
     *fwd = ag;
     *bwd = ag + rs;
 }
