@@ -382,7 +382,11 @@ static int default_channels(const st_coll *cm, const run *r, phase_kind k)
 
 static void set_comm(const st_coll *cm, phase_desc *d, int64_t ranks, int64_t nodes, int ch)
 {
-    d->comm = (st_nccl_comm){.arch = cm->arch, .ranks = ranks, .nodes = nodes, .channels = ch};
+    d->comm = (st_nccl_comm){.arch = cm->arch,
+                             .ranks = ranks,
+                             .nodes = nodes,
+                             .channels = ch,
+                             .nvlink_bw = cm->has_nvlink ? cm->nvlink_cap : 0};
 }
 
 /* Flat ring (all-reduce, reduce-scatter, all-gather) or broadcast chain: one transfer per
@@ -604,11 +608,15 @@ static double hop(const st_coll *cm, const phase_desc *d, st_coll_proto p, st_nc
 }
 
 /* Latency of transfer x under protocol p: the alpha terms docs/fabric.md lists per algorithm.
- * A member's hop costs its path latency plus NCCL's per-hop latency for its hardware. */
+ * A member's hop costs its path latency plus NCCL's per-hop latency for its hardware; with
+ * `real`, also what NCCL's model leaves out (a Simple ring's NVLink pipeline fill), which the
+ * transfer pays but the protocol choice does not see. */
 static double xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
-                           size_t x)
+                           size_t x, int real)
 {
     double hv = hop(cm, d, p, ST_NCCL_HW_NVLINK), hn = hop(cm, d, p, ST_NCCL_HW_NET);
+    if (real && p != ST_COLL_PROTO_IDEAL)
+        hv += st_nccl_fill_latency(cm->nccl, d->nalgo, nccl_proto(p), ST_NCCL_HW_NVLINK, &d->comm);
     double sum = 0, mx = 0, mx_nv = 0, mx_net = 0;
     size_t a = cm->xoff[x], e = cm->xoff[x + 1];
     for (size_t i = a; i < e; i++) {
@@ -654,7 +662,7 @@ static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_p
         c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
     double lat = 0;
     for (size_t x = 0; x < cm->nx; x++)
-        lat = fmax(lat, xfer_latency(cm, r, d, p, x));
+        lat = fmax(lat, xfer_latency(cm, r, d, p, x, 0));
     c.est = lat + (isinf(rate) || d->b == 0 ? 0 : d->b / (c.f * rate));
     return c;
 }
@@ -725,7 +733,7 @@ static void start_phase(run *r)
                            .dst = cm->dst + cm->xoff[x],
                            .n = cm->xoff[x + 1] - cm->xoff[x],
                            .bytes = d.b / c.f,
-                           .latency_s = xfer_latency(cm, r, &d, c.proto, x),
+                           .latency_s = xfer_latency(cm, r, &d, c.proto, x, 1),
                            .key = cm->xkey[x],
                            .tag = x,
                            .done = on_xfer_done,

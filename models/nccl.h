@@ -55,6 +55,9 @@ typedef struct st_nccl_preset {
     int channels_per_nic; /* rings per NIC of a node on multi-node communicators */
     int channels_nvlink;  /* rings on a communicator inside one NVLink domain */
     int max_channels;     /* NCCL's MAXCHANNELS */
+    /* Not an NCCL constant: the bytes a Simple ring step on NVLink must receive before the
+     * next rank can forward them (the ring's pipeline fill), fitted to a measured sweep. */
+    double nvlink_fill_bytes;
 } st_nccl_preset;
 
 /* The preset in use: NCCL 2.20.3's tuning model. Borrowed, static. */
@@ -73,7 +76,15 @@ typedef struct st_nccl_comm {
     st_nccl_arch arch;
     int64_t ranks, nodes;
     int channels;
+    double nvlink_bw; /* goodput of one NVLink direction of these GPUs, bytes/s (0: none) */
 } st_nccl_comm;
+
+/* What a hop really waits beyond NCCL's model, s: a Simple ring hop on NVLink, in a ring inside
+ * one NVLink group (what the fitted sweep measured), waits for its pipeline fill,
+ * nvlink_fill_bytes at c->nvlink_bw; 0 otherwise. NCCL's tuner does not know
+ * it, so it enters the time of a collective, never the choice of protocol. */
+double st_nccl_fill_latency(const st_nccl_preset *p, st_nccl_algo a, st_nccl_proto pr,
+                            st_nccl_hw hw, const st_nccl_comm *c);
 
 /* Base latency of one collective call, s. */
 double st_nccl_base_latency(const st_nccl_preset *p, st_nccl_algo a, st_nccl_proto pr);

@@ -189,7 +189,12 @@ START_TEST(test_plan_estimate_equals_the_simulation_alone)
         st_coll_plan p;
         st_err err = {0};
         ck_assert_int_eq(st_coll_plan_of(cm, &s, &p, &err), 0);
-        assert_rel(run1(&s), p.est_s, 0.01);
+        /* NCCL's estimate leaves out the NVLink ring's pipeline fill, which the hierarchical
+         * algorithm's two NVLink phases pay, 7 ring steps each (models/nccl.h). */
+        double fill = 0;
+        if (algos[i] == ST_COLL_HIER && p.proto == ST_COLL_PROTO_SIMPLE)
+            fill = 2 * 7 * st_nccl_preset_default()->nvlink_fill_bytes / NV;
+        assert_rel(run1(&s), p.est_s + fill, 0.01);
         ck_assert_int_ne(p.algo, ST_COLL_AUTO);
         ck_assert_int_ne(p.proto, ST_COLL_PROTO_AUTO);
     }
@@ -559,6 +564,49 @@ START_TEST(test_nccl_preset_formulas)
 }
 END_TEST
 
+/* The NVLink ring's pipeline fill (models/nccl.c) against the measurement it was checked on:
+ * Azure's all-reduce sweep on 8 x A100 SXM4 80GB (ND A100 v4, NCCL 2.18.5). Bus bandwidth at
+ * each size, as a fraction of the 8 GB figure, follows the measured fractions within 8% at
+ * 33 MB and 4% from 67 MB up; the sweep's 128 MiB point, which dips below both neighbours, is
+ * left out. Without the fill the 33 MB fraction is 0.72 against 0.57 measured. */
+START_TEST(test_nvlink_ring_fill_follows_the_measured_a100_sweep)
+{
+    static const st_gpu_spec a100 = {.name = "a100-sxm-80g", .nvlink_bw = 600e9};
+    st_cluster_cfg c = {.gpu = &a100,
+                        .nodes = 1,
+                        .gpus_per_node = 8,
+                        .nvlink_domain = 8,
+                        .fabric = {.topology = ST_TOPO_SPINE_LEAF,
+                                   .nic_bw = 25e9,
+                                   .nics_per_node = 8,
+                                   .nodes_per_leaf = 1,
+                                   .oversub = {1},
+                                   .n_oversub = 1,
+                                   .transport = ST_TRANSPORT_INFINIBAND,
+                                   .routing = ST_ROUTING_ADAPTIVE,
+                                   .link_latency_s = 1e-6,
+                                   .switch_latency_s = 0.6e-6}};
+    st_err err = {0};
+    ck_assert_int_eq(st_topo_new(&c, &topo, &err), 0);
+    eng = st_engine_new();
+    net = st_net_new(eng, topo);
+    cm = st_coll_new(net, topo, &c);
+    lg = (log_){0};
+    static const double size[] = {33554432, 67108864, 268435456, 536870912, 1073741824};
+    static const double meas[] = {132.77, 166.63, 213.87, 221.58, 228.10};
+    double big = 8589934592.0;
+    st_coll_spec s = spec_of(ST_COLL_ALL_REDUCE, ST_COLL_RING, iota(0, 8, 1), 8, big, 0);
+    s.proto = ST_COLL_PROTO_SIMPLE, s.channels = 0;
+    double t_big = run1(&s);
+    for (int i = 0; i < 5; i++) {
+        s.bytes = size[i], s.tag = (uint64_t)i + 1;
+        double frac = (size[i] / run1(&s)) / (big / t_big);
+        assert_rel(frac, meas[i] / 231.58, i == 0 ? 0.08 : 0.04);
+    }
+    close_fab();
+}
+END_TEST
+
 START_TEST(test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_constants)
 {
     size_t n = st_valid_fabric_count(), kinds[3] = {0};
@@ -591,6 +639,7 @@ Suite *collective_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_ring_all_reduce_on_non_blocking_fabric_matches_analytic);
     tcase_add_test(tc, test_plan_estimate_equals_the_simulation_alone);
+    tcase_add_test(tc, test_nvlink_ring_fill_follows_the_measured_a100_sweep);
     tcase_add_test(
         tc, test_oversubscription_halves_the_inter_leaf_throughput_of_a_job_filling_its_leaf);
     tcase_add_test(tc, test_two_jobs_across_one_leaf_pair_each_get_half_and_the_survivor_speeds_up);
