@@ -103,8 +103,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The case files of dir, sorted so the report's order never depends on the file system. */
-static char **case_files(const char *dir, size_t *n)
+char **st_cli_case_files(const char *dir, size_t *n)
 {
     DIR *d = opendir(dir);
     char **names = NULL;
@@ -235,7 +234,7 @@ static int summarise_set(const char *set, const step_row *rows, size_t n, int md
 static int run_step(const char *dir, int md)
 {
     size_t n = 0;
-    char **files = case_files(dir, &n);
+    char **files = st_cli_case_files(dir, &n);
     if (!n) {
         fprintf(stderr, "strata validate: no case files in '%s'\n", dir);
         free(files);

@@ -3,8 +3,6 @@
  * replicas), and the scenario cases of scenarios/validation/life/: checkpoint sizes and save
  * times (within 10%) and Llama 3's 54 days (interruptions inside the Poisson 95% band, goodput
  * at least the published effective training time). docs/storage-and-failures.md explains each. */
-#define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,34 +139,6 @@ static int run_monte_carlo(int md, int *failed)
 
 /* ---- scenario cases ---------------------------------------------------------------------- */
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char **yaml_files(const char *dir, size_t *n)
-{
-    DIR *d = opendir(dir);
-    char **names = NULL;
-    size_t cap = 0;
-    *n = 0;
-    if (!d)
-        return NULL;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
-            continue;
-        names = st_xgrow(names, sizeof *names, *n + 1, &cap);
-        char *path = st_xmalloc(strlen(dir) + len + 2);
-        sprintf(path, "%s/%s", dir, e->d_name);
-        names[(*n)++] = path;
-    }
-    closedir(d);
-    qsort(names, *n, sizeof *names, by_name);
-    return names;
-}
-
 /* The metric's prediction and whether it meets its bound. */
 static void judge(const st_forecast *f, const st_validation_cfg *v, life_row *r)
 {
@@ -257,7 +227,7 @@ static int run_case(const char *path, life_row *row)
 static int run_cases(const char *dir, int md, int *failed)
 {
     size_t n = 0;
-    char **files = yaml_files(dir, &n);
+    char **files = st_cli_case_files(dir, &n);
     if (!n) {
         fprintf(stderr, "strata validate: no case files in '%s'\n", dir);
         free(files);
