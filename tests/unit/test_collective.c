@@ -81,15 +81,21 @@ static double done_s(uint64_t tag)
     return -1;
 }
 
+/* A fresh topology, engine, network and collective model for cluster c. */
+static void open_cluster(const st_cluster_cfg *c)
+{
+    st_err err = {0};
+    ck_assert_int_eq(st_topo_new(c, &topo, &err), 0);
+    eng = st_engine_new();
+    net = st_net_new(eng, topo);
+    cm = st_coll_new(net, topo, c);
+    lg = (log_){0};
+}
+
 static void open_fab(const fab *f)
 {
     st_cluster_cfg c = cfg_of(f);
-    st_err err = {0};
-    ck_assert_int_eq(st_topo_new(&c, &topo, &err), 0);
-    eng = st_engine_new();
-    net = st_net_new(eng, topo);
-    cm = st_coll_new(net, topo, &c);
-    lg = (log_){0};
+    open_cluster(&c);
     C = 50e9 * st_transport_efficiency(ST_TRANSPORT_ROCE_V2);
     NV = 450e9 * st_nvlink_efficiency();
 }
@@ -586,12 +592,7 @@ START_TEST(test_nvlink_ring_fill_follows_the_measured_a100_sweep)
                                    .routing = ST_ROUTING_ADAPTIVE,
                                    .link_latency_s = 1e-6,
                                    .switch_latency_s = 0.6e-6}};
-    st_err err = {0};
-    ck_assert_int_eq(st_topo_new(&c, &topo, &err), 0);
-    eng = st_engine_new();
-    net = st_net_new(eng, topo);
-    cm = st_coll_new(net, topo, &c);
-    lg = (log_){0};
+    open_cluster(&c);
     static const double size[] = {33554432, 67108864, 268435456, 536870912, 1073741824};
     static const double meas[] = {132.77, 166.63, 213.87, 221.58, 228.10};
     double big = 8589934592.0;
