@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "scenarios/valid_fabric.h"
+#include "sim/progress.h"
 #include "sim/xalloc.h"
 
 typedef struct tally {
@@ -251,6 +252,7 @@ static int run_step(const char *dir, int md)
         if (rc)
             break;
         print_step_row(&rows[i], md);
+        st_progress("step validation cases", (int64_t)i + 1, (int64_t)n);
     }
     int missed = 0;
     for (size_t i = 0; i < n && !rc; i++) {

@@ -1,8 +1,39 @@
 /* Entry point of the `strata` command: a git-style table of subcommands. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/progress.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Progress of long loops on stderr, installed only when stderr is a terminal: nothing for the
+ * first second, then at most five updates a second on one line, cleared when the loop ends. */
+static void show_progress(void *ctx, const char *what, int64_t done, int64_t total)
+{
+    double *last = ctx, t = now_s();
+    if (last[0] == 0)
+        last[0] = t; /* the loop's start */
+    if (done >= total) {
+        if (last[1] > 0)
+            fprintf(stderr, "\r%60s\r", "");
+        last[0] = last[1] = 0;
+        return;
+    }
+    if (t - last[0] < 1.0 || t - last[1] < 0.2)
+        return;
+    last[1] = t;
+    fprintf(stderr, "\rstrata: %s %lld of %lld (%.0f%%)  ", what, (long long)done, (long long)total,
+            100.0 * (double)done / (double)total);
+}
 
 static void usage(FILE *out)
 {
@@ -17,6 +48,9 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    static double progress_times[2];
+    if (isatty(STDERR_FILENO))
+        st_progress_set(show_progress, progress_times);
     if (argc < 2) {
         usage(stderr);
         return ST_EXIT_INPUT;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/engine.h"
+#include "sim/progress.h"
 #include "sim/rng.h"
 #include "sim/stats.h"
 #include "sim/xalloc.h"
@@ -515,6 +516,7 @@ int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_
         st_tally_add(&good, r.goodput);
         st_tally_add(&intr, (double)r.interruptions);
         st_tally_add(&lost, r.lost_work_s);
+        st_progress("life replicas", i + 1, n);
     }
     /* The replicas are independent, so the mean of n of them has standard error sd / sqrt(n),
      * and (mean - mu) / (sd / sqrt(n)) follows Student's t with n - 1 degrees of freedom for
