@@ -198,14 +198,20 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
  *   FP8 MAMF figure, so its burst FP8 curve borrows BF16's fraction: this ratio also carries
  *   FP8's lower efficiency, and it is applied to both precisions).
  * A training step is minutes of exactly that load. The ratio is a clock and power effect, so it
- * applies to every precision of the part. GPUs with no such measurement (B200, H100 PCIe,
- * MI300X) take 1 until the thermal model supplies their clock factor. */
+ * applies to every precision of the part.
+ * B200 has no such measurement; it is the same Blackwell die as GB200, held to 1000 W instead of
+ * 1200 W (catalog TDPs). Near the top of the DVFS curve voltage scales with clock, so dynamic
+ * power goes as f V^2 ~ f^3 and the clock a power cap allows as P^(1/3): GB200's 0.746 x
+ * (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a measurement.
+ * GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal model supplies their clock
+ * factor. */
 static const struct {
     const char *gpu;
     double ratio;
 } SUSTAINED[] = {
     {"a100-sxm-80g", 0.913}, {"a100-sxm-40g", 0.913}, /* same GA100 die, clocks and 400 W limit */
-    {"h100-sxm", 0.931},     {"h200-sxm", 0.864},     {"gb200", 0.746},
+    {"h100-sxm", 0.931},     {"h200-sxm", 0.864},
+    {"gb200", 0.746},        {"b200", 0.702}, /* derived from GB200's, above */
 };
 
 double st_gpu_sustained(const st_gpu_spec *gpu)

@@ -153,6 +153,10 @@ START_TEST(test_roofline_memory_ops_are_memory_bound_big_gemms_compute_bound)
                                    st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g));
     ASSERT_REL(qkv->time_s, compute, 1e-12);
     ck_assert(st_gpu_sustained(g) < 1); /* A100: Azure's sustained GEMMs, 0.914 of burst */
+    /* B200's factor is GB200's scaled by the cube root of their power limits (gemm_eff.c). */
+    const st_gpu_spec *b200 = gpu("b200"), *gb200 = gpu("gb200");
+    ASSERT_REL(st_gpu_sustained(b200), st_gpu_sustained(gb200) * cbrt(b200->tdp_w / gb200->tdp_w),
+               0.001);
     ck_assert(qkv->time_s > qkv->bytes / (st_hbm_efficiency(g) * g->hbm_bw));
 }
 END_TEST
