@@ -1,6 +1,6 @@
 /* Pre-flight audit checks (DESIGN.md, "the seed": a full baseboard, tensor parallelism inside
- * the NVLink domain, memory that fits, a checkpoint that dumps fast enough, ingest that keeps
- * up), each with the value and the limit it was held to. */
+ * the NVLink domain, memory that fits, a checkpoint that dumps fast enough and fits its tier,
+ * ingest that keeps up), each with the value and the limit it was held to. */
 #include "cli/audit.h"
 
 #include <stdio.h>
@@ -71,7 +71,8 @@ static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *o
 /* The seed: "a 2 TB checkpoint should dump in under 15 s", i.e. at least 133 GB/s of tier
  * write bandwidth; held as a rate, so a job's checkpoint of S bytes should dump in 15 s x S /
  * 2 TB. And an ingest that cannot keep up slows every step. */
-static void audit_storage(const st_forecast *f, st_audit *out, size_t *k, size_t cap)
+static void audit_storage(const st_cluster_cfg *c, const st_forecast *f, st_audit *out, size_t *k,
+                          size_t cap)
 {
     const st_workload_cfg *w = f->w;
     char check[64], size[32];
@@ -86,6 +87,24 @@ static void audit_storage(const st_forecast *f, st_audit *out, size_t *k, size_t
             snprintf(a->message, sizeof a->message,
                      "%s dumps in %.3g s%s (the seed: 2 TB in under 15 s, so %.3g s here)", size,
                      f->ckpt.dump_s, ok ? "" : ", slower than", limit);
+    }
+    const st_tier_cfg *tier = f->has_ckpt ? &c->tiers[w->checkpoint.tier] : NULL;
+    if (tier && tier->capacity_bytes > 0) {
+        /* A save must not overwrite the last restorable one: the tier holds two at a time. */
+        double need = 2 * f->ckpt.size_bytes, have_b = tier->capacity_bytes;
+        st_audit_status st = need <= have_b                 ? ST_AUDIT_PASS
+                             : f->ckpt.size_bytes <= have_b ? ST_AUDIT_WARN
+                                                            : ST_AUDIT_FAIL;
+        char have[32];
+        snprintf(check, sizeof check, "checkpoint capacity: %s", w->name);
+        st_audit *a = add(out, k, cap, "storage", check, st, need, have_b);
+        st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
+        st_unit_format(have_b, ST_DIM_BYTES, have, sizeof have);
+        if (a)
+            snprintf(a->message, sizeof a->message,
+                     "two checkpoints of %s (the restorable one and the one being written) %s "
+                     "tier '%s' of %s",
+                     size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
     }
     if (f->ingest.need_bps > 0) {
         int ok = f->ingest.slowdown <= 1;
@@ -109,7 +128,7 @@ size_t st_audit_run(const st_run *r, st_audit *out, size_t cap)
     for (size_t i = 0; i < r->n; i++)
         if (r->f[i].w) {
             audit_job(c, &r->f[i], out, &k, cap);
-            audit_storage(&r->f[i], out, &k, cap);
+            audit_storage(c, &r->f[i], out, &k, cap);
         }
     return k;
 }

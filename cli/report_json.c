@@ -187,7 +187,7 @@ static cJSON *fabric_json(const st_fabric_result *f)
 
 static cJSON *audit_json(const st_run *r)
 {
-    size_t cap = 1 + 4 * r->n;
+    size_t cap = 1 + 5 * r->n;
     st_audit *a = st_xcalloc(cap, sizeof *a);
     size_t k = st_audit_run(r, a, cap);
     cJSON *arr = cJSON_CreateArray();

@@ -167,7 +167,7 @@ static void fabric_text(FILE *out, const st_fabric_result *f)
 
 static void audit_text(FILE *out, const st_run *r)
 {
-    size_t cap = 1 + 4 * r->n;
+    size_t cap = 1 + 5 * r->n;
     st_audit *a = st_xcalloc(cap, sizeof *a);
     size_t k = st_audit_run(r, a, cap);
     fprintf(out, "\naudit\n");
