@@ -144,7 +144,6 @@ static double metric_of(const st_step_result *r, st_valid_metric m)
 /* Load one case, simulate its first workload's step and compare. */
 static int run_case(const char *path, step_row *row)
 {
-    static const char *const metric_names[] = {"step_time_s", "mfu", "tflops_per_gpu"};
     st_diag d = {0};
     st_scn *s = NULL;
     if (st_scn_load_file(path, &s, &d)) {
@@ -166,7 +165,7 @@ static int run_case(const char *path, step_row *row)
         snprintf(row->name, sizeof row->name, "%s", st_scn_name(s));
         snprintf(row->set, sizeof row->set, "%s", v->set);
         snprintf(row->source, sizeof row->source, "%s", v->source);
-        row->metric = metric_names[v->metric];
+        row->metric = st_scn_metric_name(v->metric);
         row->published = v->published;
         row->fits = f.has_step;
         row->predicted = f.has_step ? metric_of(&f.step, v->metric) : 0;

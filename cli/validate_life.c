@@ -142,10 +142,7 @@ static int run_monte_carlo(int md, int *failed)
 /* The metric's prediction and whether it meets its bound. */
 static void judge(const st_forecast *f, const st_validation_cfg *v, life_row *r)
 {
-    static const char *const names[] = {
-        "step_time_s",       "mfu",           "tflops_per_gpu", "checkpoint_size_bytes",
-        "checkpoint_save_s", "interruptions", "goodput"};
-    snprintf(r->metric, sizeof r->metric, "%s", names[v->metric]);
+    snprintf(r->metric, sizeof r->metric, "%s", st_scn_metric_name(v->metric));
     r->published = v->published;
     switch (v->metric) {
     case ST_METRIC_CKPT_SIZE:

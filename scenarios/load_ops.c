@@ -182,6 +182,13 @@ static const char *const metric_names[] = {
     "step_time_s",       "mfu",           "tflops_per_gpu", "checkpoint_size_bytes",
     "checkpoint_save_s", "interruptions", "goodput",        NULL};
 
+const char *st_scn_metric_name(st_valid_metric m)
+{
+    if ((int)m < 0 || (size_t)m >= sizeof metric_names / sizeof metric_names[0] - 1)
+        return "?";
+    return metric_names[m];
+}
+
 static const st_field validation_fields[] = {
     ST_FSTR(st_validation_cfg, "set", set, .required = 1),
     ST_FSTR(st_validation_cfg, "source", source, .required = 1),

@@ -48,6 +48,9 @@ const st_sched_cfg *st_scn_sched(const st_scn *s);
 
 /* The published measurement the scenario reproduces, or NULL when it has none. */
 const st_validation_cfg *st_scn_validation(const st_scn *s);
+/* The scenario spelling of a validation metric ("step_time_s", ..., "goodput"); "?" out of
+ * range. */
+const char *st_scn_metric_name(st_valid_metric m);
 
 /* The names that `scheduler.policy` accepts, NULL-terminated. */
 extern const char *const st_scn_policy_names[];
