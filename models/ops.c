@@ -383,7 +383,12 @@ double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
     double params = mem.params_per_gpu;
     /* ZeRO 1 and up shard the optimizer over the data-parallel ranks, which include cp
      * (Megatron-LM's distributed optimizer; models/parallel.c shards memory the same way). */
-    if (w->parallel.zero >= 1)
-        params /= at_least_1(w->parallel.dp) * at_least_1(w->parallel.cp);
-    return mem_time(gpu, params * B.optim);
+    double shards = (double)(at_least_1(w->parallel.dp) * at_least_1(w->parallel.cp));
+    double adam = w->parallel.zero >= 1 ? params / shards : params;
+    /* Then the gradient buffer is zeroed for the next step (Megatron-LM's zero_grad_buffer, a
+     * memset of every gradient the GPU keeps: all of its slice's, or its shard under ZeRO 2 and
+     * 3), 4 bytes each in fp32 and 2 with grad_reduce: bf16. */
+    double grads = w->parallel.zero >= 2 ? params / shards : params;
+    double zero = grads * (w->parallel.grad_bf16 ? 2.0 : 4.0);
+    return mem_time(gpu, adam * B.optim + zero);
 }

@@ -85,7 +85,8 @@ void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t 
 
 /* The optimizer step on one GPU: mixed-precision Adam reading and writing its share of fp32
  * gradients, master weights and moments and the bf16 weights once (memory-bound), under the
- * workload's ZeRO stage (1 and up shard it over dp x cp ranks). The share is the parameters
+ * workload's ZeRO stage (1 and up shard it over dp x cp ranks), then the memset that zeroes the
+ * GPU's gradient buffer for the next step. The share is the parameters
  * of the most loaded pipeline stage's GPU (models/parallel.h). */
 double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu);
 
