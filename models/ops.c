@@ -340,8 +340,16 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         out->recompute_flops = out->fwd_flops;
     }
     if (w->parallel.tp > 1) {
+        /* Without sequence parallelism an all-reduce after each row-parallel linear forward and
+         * one of each column-parallel linear's input gradient backward: 2 and 2. With it, an
+         * all-gather before each column-parallel linear and a reduce-scatter after each
+         * row-parallel one forward (4), and backward the reduce-scatter of each
+         * column-parallel input gradient, the all-gather of each row-parallel output gradient,
+         * and again the all-gather of each column-parallel input, which Megatron keeps
+         * sharded and gathers anew for the weight gradient (Korthikanti et al. 2022 §4.2.2;
+         * LinearWithGradAccumulationAndAsyncCommunication.backward): 6. */
         out->tp_colls_fwd = w->parallel.sequence_parallel ? 4 : 2;
-        out->tp_colls_bwd = out->tp_colls_fwd;
+        out->tp_colls_bwd = w->parallel.sequence_parallel ? 6 : 2;
         if (w->parallel.recompute == ST_RECOMPUTE_FULL)
             out->tp_colls_recompute = out->tp_colls_fwd;
     }

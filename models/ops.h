@@ -47,9 +47,10 @@ typedef struct st_layer_cost {
     double fwd_s, bwd_s, recompute_s;
     double fwd_flops, bwd_flops, recompute_flops;
     /* TP collectives per layer per micro-batch, each moving tp_bytes per rank (the full
-     * activation s*b*h*2 bytes / cp): all-reduce without sequence parallelism (2 per pass),
-     * all-gather plus reduce-scatter with it (2 + 2 per pass). Counts are per direction of the
-     * pass; 0 when tp = 1. tp_colls_recompute: the forward's again under full recompute. */
+     * activation s*b*h*2 bytes / cp): all-reduces without sequence parallelism (2 forward, 2
+     * backward); all-gathers and reduce-scatters with it (4 forward; 6 backward, the
+     * column-parallel inputs being gathered again for the weight gradients). 0 when tp = 1.
+     * tp_colls_recompute: the forward's again under full recompute. */
     int tp_colls_fwd, tp_colls_bwd, tp_colls_recompute;
     double tp_bytes;
 } st_layer_cost;

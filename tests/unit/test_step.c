@@ -389,8 +389,10 @@ START_TEST(test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh)
 END_TEST
 
 /* Sequence parallelism trades each all-reduce for an all-gather and a reduce-scatter of the
- * same total traffic (Korthikanti et al. 2022, section 4.2.2). */
-START_TEST(test_sequence_parallel_tp_traffic_is_close_to_all_reduce)
+ * same total traffic (Korthikanti et al. 2022, section 4.2.2), and gathers the column-parallel
+ * inputs once more in backward for the weight gradients: 4 + 6 half-size collectives against
+ * 2 + 2 all-reduces, 5/4 of the all-reduce plan's time. */
+START_TEST(test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce)
 {
     static const int64_t tps[] = {2, 4, 8};
     for (size_t i = 0; i < 3; i++) {
@@ -399,7 +401,7 @@ START_TEST(test_sequence_parallel_tp_traffic_is_close_to_all_reduce)
         w.parallel.sequence_parallel = 1;
         st_step_result sp = step(x4, &w, 2);
         ck_assert(ar.b.tp_comm_s > 0);
-        ASSERT_REL(sp.b.tp_comm_s, ar.b.tp_comm_s, 0.2);
+        ASSERT_REL(sp.b.tp_comm_s, 1.25 * ar.b.tp_comm_s, 0.2);
     }
 }
 END_TEST
@@ -460,7 +462,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_a_single_gpu_step_is_m_forward_backward_passes_plus_the_optimizer);
     tcase_add_test(tc, test_pipeline_bubble_is_about_p_minus_1_over_m_plus_p_minus_1);
     tcase_add_test(tc, test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh);
-    tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_close_to_all_reduce);
+    tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
     suite_add_tcase(s, tc);
