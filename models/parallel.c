@@ -70,6 +70,7 @@ typedef struct shape {
     double rep;        /* what divides "replicated" tensors: t with sequence parallelism, else 1 */
     int dropout, swiglu;
     int flash; /* fused attention: no score matrix is stored */
+    int fp8;   /* precision: fp8 - linear layers' inputs are kept in FP8 for their backward */
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -90,6 +91,7 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.dropout = st_llm_has_dropout(m);
     x.flash = w->attention != ST_ATTN_UNFUSED;
     x.swiglu = m->mlp == ST_MLP_SWIGLU;
+    x.fp8 = w->precision == ST_PREC_FP8;
     return x;
 }
 
@@ -119,6 +121,16 @@ static double layer_bytes(const shape *x, st_recompute r)
         return 2.0 * sb * x->h / x->rep;
     double repl = sb * x->h * (x->dropout ? 10.0 : 8.0);
     double split = sb * (4.0 * x->da + 4.0 * x->dkv + (x->swiglu ? 6.0 : 4.0) * x->f);
+    /* Under FP8, Transformer Engine keeps each linear layer's input for its weight gradient
+     * as the FP8 tensor it fed the GEMM (transformer_engine/pytorch/module/linear.py: the
+     * saved input is the quantized one unless wgrad is overridden to high precision), one
+     * byte instead of two: the QKV and MLP inputs (replicated), the attention-output and the
+     * second MLP GEMM's inputs (split). LayerNorm inputs, Q, K, V and the MLP's inner outputs
+     * stay BF16. */
+    if (x->fp8) {
+        repl -= 2.0 * sb * x->h;
+        split -= sb * (x->da + x->f);
+    }
     double bytes = repl / x->rep + split / x->t;
     if (r == ST_RECOMPUTE_NONE)
         bytes += score_bytes(x);

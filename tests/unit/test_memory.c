@@ -250,13 +250,32 @@ START_TEST(test_zero_shards_over_data_and_context_parallel_ranks)
 }
 END_TEST
 
-START_TEST(test_fp8_training_keeps_bf16_state)
+/* FP8 keeps the weights, gradients and optimizer states as they are, and stores each linear
+ * layer's input for its backward in FP8: per layer and micro-batch, one byte less for the QKV
+ * and MLP inputs (s b h each, divided by tp under sequence parallelism) and for the
+ * attention-output and second MLP GEMM inputs (s b (da + f) / tp). */
+START_TEST(test_fp8_training_keeps_bf16_state_and_halves_linear_inputs)
 {
     st_workload_cfg w = plan("llama3-70b", 8192, 8, 4, 8, 1, ST_RECOMPUTE_SELECTIVE);
     st_memory a = estimate(&w, "h100-sxm");
+    double la = st_memory_layer_activations(&w, 1);
     w.precision = ST_PREC_FP8;
     st_memory b = estimate(&w, "h100-sxm");
-    ck_assert_double_eq(a.total, b.total);
+    double lb = st_memory_layer_activations(&w, 1);
+    ck_assert_double_eq(a.term[ST_MEM_WEIGHTS], b.term[ST_MEM_WEIGHTS]);
+    ck_assert_double_eq(a.term[ST_MEM_GRADS], b.term[ST_MEM_GRADS]);
+    ck_assert_double_eq(a.term[ST_MEM_OPTIMIZER], b.term[ST_MEM_OPTIMIZER]);
+    const st_llm_spec *m = w.model;
+    double sb = 8192.0, t = 8;
+    double saved = 2 * sb * (double)m->hidden / t +
+                   sb * ((double)st_llm_attn_width(m) + (double)st_llm_ffn(m)) / t;
+    ASSERT_REL(la - lb, saved, 1e-12);
+    ck_assert(b.term[ST_MEM_ACTIVATIONS] < a.term[ST_MEM_ACTIVATIONS]);
+    /* Full recompute keeps only the layer input, in BF16 either way. */
+    w.parallel.recompute = ST_RECOMPUTE_FULL;
+    double full8 = st_memory_layer_activations(&w, 1);
+    w.precision = ST_PREC_BF16;
+    ck_assert_double_eq(full8, st_memory_layer_activations(&w, 1));
 }
 END_TEST
 
@@ -403,7 +422,7 @@ Suite *memory_suite(void)
     TCase *st = tcase_create("state");
     tcase_add_test(st, test_state_bytes_follow_megatron_distributed_optimizer_table);
     tcase_add_test(st, test_zero_shards_over_data_and_context_parallel_ranks);
-    tcase_add_test(st, test_fp8_training_keeps_bf16_state);
+    tcase_add_test(st, test_fp8_training_keeps_bf16_state_and_halves_linear_inputs);
     tcase_add_test(st, test_megatron_1t_checkpoint_is_13_8_tb);
     tcase_add_test(st, test_bloom_checkpoint_is_2_3_tib_and_weights_329_gib);
     suite_add_tcase(s, st);
