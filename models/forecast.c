@@ -181,10 +181,10 @@ int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
         else if (ck->every_auto && isfinite(f->job_mtbf_s))
             /* Daly's optimum for the stall training sees; never shorter than the time a save
              * takes to become restorable (an async or two-stage drain), or saves would queue
-             * behind each other and training would wait anyway. */
+             * behind each other and training would wait anyway. `auto` with nothing that can
+             * fail leaves the interval 0: no checkpoint is worth its stall. */
             f->interval_s =
                 fmax(st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s), f->ckpt.commit_s);
-        /* `auto` with nothing that fails: no checkpoint is worth its stall. */
         if (isfinite(f->job_mtbf_s)) {
             f->young_interval_s = st_young_interval(f->ckpt.stall_s, f->job_mtbf_s);
             f->daly_interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);
