@@ -351,16 +351,15 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
     int64_t *all = st_xmalloc((size_t)w->gpus * sizeof *all);
     for (int64_t g = 0; g < w->gpus; g++)
         all[g] = first_gpu + g;
-    double shard_r = out->size_bytes / (double)nw;
     st_io rd = {.gpu = all,
                 .members = w->gpus,
                 .tier = ck->tier,
                 .read = 1,
-                .bytes = shard_r,
+                .bytes = out->shard_bytes,
                 .max_rate = tc->gds ? pcie : 0};
     double done;
     run_with(t, &rd, 1, bg, &done, NULL);
-    out->restore_s = done + (tc->gds ? 0 : shard_r / pcie);
+    out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
     free(all);
     free(writers);
     return 0;
