@@ -436,7 +436,7 @@ static void release(life *L)
     free(L->wc);
 }
 
-static void fill_result(const life *L, const st_life_spec *s, st_life_result *out)
+static void fill_result(const life *L, st_life_result *out)
 {
     out->wall_s = (double)L->end * 1e-9;
     out->interruptions = L->interruptions;
@@ -447,7 +447,6 @@ static void fill_result(const life *L, const st_life_spec *s, st_life_result *ou
     /* The work in the engine's whole nanoseconds over the wall in the same units: steps * step_s
      * itself can sit a fraction of a nanosecond above the rounded wall, which would read as a
      * goodput above 1 in a run with nothing to lose. */
-    (void)s;
     st_time work = L->end - L->lost - L->downtime - L->stalled;
     out->goodput = L->end > 0 ? (double)work / (double)L->end : 1;
 }
@@ -476,7 +475,7 @@ int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t repl
                         "lifetime: the job is not done after %g s (%lld interruptions)",
                         (double)L.horizon * 1e-9, (long long)L.interruptions);
     } else {
-        fill_result(&L, s, out);
+        fill_result(&L, out);
     }
     release(&L);
     return rc;
