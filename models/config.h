@@ -111,13 +111,16 @@ typedef struct st_parallel_cfg {
     int64_t microbatch;     /* sequences per micro-batch; 0 = auto */
     int64_t virtual_stages; /* interleaved 1F1B chunks per stage; 1 = plain 1F1B */
     int sequence_parallel;
-    int overlap_grad_reduce; /* reduce gradient buckets during backward (Megatron's
-                                --overlap-grad-reduce); default on */
-    int overlap_p2p;         /* pipeline sends run beside compute (Megatron-Core's
-                                overlap_p2p_comm); 0: each stage waits for its blocking send and
-                                receive, as Megatron-LM's batch_isend_irecv + wait did; default 1 */
-    int grad_bf16;           /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
-                                (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
+    int overlap_grad_reduce;  /* reduce gradient buckets during backward (Megatron's
+                                 --overlap-grad-reduce); default on */
+    int overlap_p2p;          /* pipeline sends run beside compute (Megatron-Core's
+                                 overlap_p2p_comm); 0: each stage waits for its blocking send and
+                                 receive, as Megatron-LM's batch_isend_irecv + wait did; default 1 */
+    int overlap_param_gather; /* the distributed optimizer's weight all-gather runs bucket by
+                                 bucket ahead of the next forward (Megatron-Core's
+                                 overlap_param_gather); default 0: after the optimizer */
+    int grad_bf16;            /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
+                                 (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
     st_recompute recompute;
     st_loc loc;
 } st_parallel_cfg;

@@ -378,6 +378,7 @@ typedef struct summary {
     st_time makespan;
     st_time exposed; /* p2p waits of the busiest stage */
     st_time *lbe;    /* [nchunk]: last backward end per chunk, owned by the caller */
+    st_time *ffs;    /* [nchunk]: first forward start per chunk, owned by the caller */
 } summary;
 
 /* How long task id waited for a send once its producer's data was computed and its own stream
@@ -399,8 +400,10 @@ static void summarize(const plan *p, int64_t busiest, summary *out)
         out->makespan = tmax(out->makespan, end_of(p, s * p->len + p->len - 1));
     for (int64_t pos = 0; pos < p->len; pos++)
         out->exposed += task_wait(p, busiest, busiest * p->len + pos);
-    for (int64_t c = 0; c < p->nchunk; c++)
+    for (int64_t c = 0; c < p->nchunk; c++) {
         out->lbe[c] = end_of(p, p->idx[(KIND_B * p->nchunk + c) * p->m + p->m - 1]);
+        out->ffs[c] = p->start[p->idx[(KIND_F * p->nchunk + c) * p->m]];
+    }
 }
 
 /* ---- The steady state. Rounds are numbered per stage from the end of its warm-up: round j of
@@ -684,7 +687,8 @@ int st__pipe_simulate_mode(const st_pipe_spec *spec, int mode, st_pipe_result *o
         return rc;
     ctx x;
     ctx_init(&x, spec);
-    summary sm = {.lbe = st_xmalloc((size_t)x.nchunk * sizeof *sm.lbe)};
+    summary sm = {.lbe = st_xmalloc((size_t)x.nchunk * sizeof *sm.lbe),
+                  .ffs = st_xmalloc((size_t)x.nchunk * sizeof *sm.ffs)};
     if (trace)
         mode = ST__PIPE_ENGINE;
     int64_t simulated = mode == ST__PIPE_FAST ? run_fast(&x, &sm) : run_full(&x, mode, &sm, trace);
@@ -694,10 +698,14 @@ int st__pipe_simulate_mode(const st_pipe_spec *spec, int mode, st_pipe_result *o
     out->bubble_s = (double)(sm.makespan - compute) * 1e-9;
     out->p2p_exposed_s = (double)sm.exposed * 1e-9;
     out->last_bwd_end = st_xmalloc((size_t)x.nchunk * sizeof *out->last_bwd_end);
-    for (int64_t c = 0; c < x.nchunk; c++)
+    out->first_fwd_start = st_xmalloc((size_t)x.nchunk * sizeof *out->first_fwd_start);
+    for (int64_t c = 0; c < x.nchunk; c++) {
         out->last_bwd_end[c] = (double)sm.lbe[c] * 1e-9;
+        out->first_fwd_start[c] = (double)sm.ffs[c] * 1e-9;
+    }
     out->simulated_m = simulated;
     free(sm.lbe);
+    free(sm.ffs);
     free(x.dur);
     return 0;
 }
@@ -712,6 +720,7 @@ void st_pipe_result_release(st_pipe_result *r)
     if (!r)
         return;
     free(r->last_bwd_end);
+    free(r->first_fwd_start);
     memset(r, 0, sizeof *r);
 }
 

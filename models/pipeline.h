@@ -26,18 +26,20 @@ typedef struct st_pipe_spec {
 /* What one step's pipeline did. Every task time is rounded to the engine's integer nanosecond
  * before the run, so results are exact sums of those ticks (docs/pipeline.md). */
 typedef struct st_pipe_result {
-    double makespan_s;    /* first forward start to last backward end, over all stages */
-    double compute_s;     /* busy compute time of the busiest stage (the lowest-numbered one
-                             when several tie) */
-    double bubble_s;      /* makespan - compute_s of that stage: its idle time */
-    double p2p_exposed_s; /* the part of bubble_s that stage spent waiting for a send whose data
-                             was already computed: sum over its tasks of start - max(its
-                             stream free, its producer's end); 0 when p2p_s is 0 */
-    double *last_bwd_end; /* [pp * v]: when chunk c finished its last backward (the moment its
-                             gradients are ready for data-parallel reduction); owned by the
-                             result, freed by st_pipe_result_release */
-    int64_t simulated_m;  /* micro-batches simulated task by task (<= m); the rest of the
-                             steady state was added as whole periods */
+    double makespan_s;       /* first forward start to last backward end, over all stages */
+    double compute_s;        /* busy compute time of the busiest stage (the lowest-numbered one
+                                when several tie) */
+    double bubble_s;         /* makespan - compute_s of that stage: its idle time */
+    double p2p_exposed_s;    /* the part of bubble_s that stage spent waiting for a send whose data
+                                was already computed: sum over its tasks of start - max(its
+                                stream free, its producer's end); 0 when p2p_s is 0 */
+    double *last_bwd_end;    /* [pp * v]: when chunk c finished its last backward (the moment its
+                                gradients are ready for data-parallel reduction); owned by the
+                                result, freed by st_pipe_result_release */
+    double *first_fwd_start; /* [pp * v]: when chunk c started its first forward (the moment
+                                its weights must be in place); owned like last_bwd_end */
+    int64_t simulated_m;     /* micro-batches simulated task by task (<= m); the rest of the
+                                steady state was added as whole periods */
 } st_pipe_result;
 
 /* One span of a timeline, for traces: stage, stream, what, when. Streams: 0 compute, 1 sends to

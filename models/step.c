@@ -340,19 +340,56 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
     return t;
 }
 
-/* After the optimizer, the distributed optimizer all-gathers the updated BF16 weights. */
-static double param_gather_s(st_step_ctx *x, const plan *p)
+/* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated BF16
+ * weights over the data-parallel ranks. Without overlap_param_gather that is one all-gather of
+ * the most loaded stage's weights before the next step can start. With it (Megatron-Core's
+ * DistributedDataParallel: each module's forward pre-hook waits for its bucket's all-gather and
+ * dispatches the next; NeMo turns it on with the distributed optimizer and dp > 1), the
+ * gathers run bucket by bucket, a transformer layer each (NeMo's communication-overlap guide:
+ * "chunked by the granularity of a Transformer layer"), in the order the next step's first
+ * forward needs them: on each stage its chunks in order, the embedding before the first chunk's
+ * layers and the output layer after the last's. A layer whose gather ends after its forward
+ * should have started delays the stage by the difference; the most any bucket is late, over
+ * all stages, is exposed (at least the first bucket's gather). The times the forward needs each
+ * bucket come from this step's simulated pipeline. */
+static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result *pr)
 {
     if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
         return 0;
-    double most = 0;
-    for (int64_t s = 0; s < p->pp; s++) {
-        double n = 0;
-        for (int64_t c = s; c < p->chunks; c += p->pp)
-            n += chunk_params(p, c);
-        most = fmax(most, n);
+    int64_t n = p->dp * p->cp;
+    if (!p->w->parallel.overlap_param_gather) {
+        double most = 0;
+        for (int64_t s = 0; s < p->pp; s++) {
+            double params = 0;
+            for (int64_t c = s; c < p->chunks; c += p->pp)
+                params += chunk_params(p, c);
+            most = fmax(most, params);
+        }
+        return coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, most * 2.0);
     }
-    return coll_time(x, ST_COLL_ALL_GATHER, p->dp * p->cp, p->tp, p->tp, 1, most * 2.0);
+    double layer_t = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
+    double edge_t = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
+    double per_layer = p->lc.fwd_s + p->mp_fwd_s, late = 0;
+    for (int64_t s = 0; s < p->pp; s++) {
+        double t = 0; /* when this stage's gathers so far are done */
+        for (int64_t c = s; c < p->chunks; c += p->pp) {
+            double need = pr->first_fwd_start[c];
+            if (c == 0) {
+                t += edge_t;
+                late = fmax(late, t - need);
+                need += p->embed_f;
+            }
+            for (int64_t k = 0; k < chunk_layers(p, c); k++) {
+                t += layer_t;
+                late = fmax(late, t - (need + (double)k * per_layer));
+            }
+            if (c == p->chunks - 1 && p->chunks > 1) {
+                t += edge_t;
+                late = fmax(late, t - (need + (double)chunk_layers(p, c) * per_layer));
+            }
+        }
+    }
+    return late;
 }
 
 /* MFU, HFU and throughput from the step time (PaLM's definitions: model FLOPs per token,
@@ -442,7 +479,7 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         double end = pr.makespan_s;
         for (int64_t s = 0; s < p.pp; s++)
             end = fmax(end, stage_reduce_end(x, &p, &pr, bwd, s));
-        out->b.dp_comm_exposed_s = end - pr.makespan_s + param_gather_s(x, &p);
+        out->b.dp_comm_exposed_s = end - pr.makespan_s + param_gather_s(x, &p, &pr);
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
         breakdown(&p, &pr, out);
         out->microbatch = microbatch;

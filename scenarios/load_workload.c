@@ -198,6 +198,7 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "sequence_parallel", sequence_parallel),
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
+    ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
     ST_FEND,
@@ -490,6 +491,13 @@ static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         return plan_fail(ld, key_or(par, "virtual_stages"), w,
                          "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",
                          p->virtual_stages, p->pp);
+    /* Only the distributed optimizer (ZeRO 1 and 2) all-gathers the weights after its step;
+     * ZeRO 3 gathers them per layer anyway and ZeRO 0 keeps them whole. */
+    if (p->overlap_param_gather && (p->zero < 1 || p->zero > 2))
+        return plan_fail(ld, key_or(par, "overlap_param_gather"), w,
+                         "overlap_param_gather needs the distributed optimizer (zero 1 or 2), "
+                         "found zero %lld",
+                         (long long)p->zero, 0LL);
     return 0;
 }
 

@@ -38,8 +38,10 @@ static void assert_same(const st_pipe_result *a, const st_pipe_result *b, int64_
     ck_assert(a->compute_s == b->compute_s);
     ck_assert(a->bubble_s == b->bubble_s);
     ck_assert(a->p2p_exposed_s == b->p2p_exposed_s);
-    for (int64_t c = 0; c < nchunk; c++)
+    for (int64_t c = 0; c < nchunk; c++) {
         ck_assert(a->last_bwd_end[c] == b->last_bwd_end[c]);
+        ck_assert(a->first_fwd_start[c] == b->first_fwd_start[c]);
+    }
 }
 
 START_TEST(test_1f1b_bubble_is_p_minus_1_over_m_plus_p_minus_1)
@@ -118,6 +120,8 @@ START_TEST(test_two_stage_makespan_with_sends_matches_hand_computation)
         ck_assert_double_eq_tol(r.p2p_exposed_s, 1, EPS);
         ck_assert_double_eq_tol(r.last_bwd_end[0], 10, EPS);
         ck_assert_double_eq_tol(r.last_bwd_end[1], 7.5, EPS);
+        ck_assert_double_eq_tol(r.first_fwd_start[0], 0, EPS);
+        ck_assert_double_eq_tol(r.first_fwd_start[1], 1.5, EPS);
         st_pipe_result_release(&r);
     }
 }
@@ -273,6 +277,7 @@ static void assert_refused(const st_pipe_spec *s)
     memset(&r, 0x5a, sizeof r);
     ck_assert_int_eq(st_pipe_simulate(s, &r, &t), ST_EINVAL);
     ck_assert_ptr_null(r.last_bwd_end);
+    ck_assert_ptr_null(r.first_fwd_start);
     ck_assert_int_eq(r.simulated_m, 0);
     ck_assert_uint_eq(t.n, 0);
     st_pipe_result_release(&r);
