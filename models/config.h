@@ -105,6 +105,10 @@ typedef struct st_cluster_cfg {
     st_loc loc, gpu_loc;
 } st_cluster_cfg;
 
+/* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,
+ * all-reduce without), or forced. */
+enum { ST_GRAD_COLL_AUTO = 0, ST_GRAD_COLL_REDUCE_SCATTER = 1, ST_GRAD_COLL_ALL_REDUCE = 2 };
+
 typedef struct st_parallel_cfg {
     int64_t tp, cp, pp, dp;
     int zero;               /* ZeRO stage 0..3 */
@@ -119,8 +123,14 @@ typedef struct st_parallel_cfg {
     int overlap_param_gather; /* the distributed optimizer's weight all-gather runs bucket by
                                  bucket ahead of the next forward (Megatron-Core's
                                  overlap_param_gather); default 0: after the optimizer */
+    int grad_collective;      /* ST_GRAD_COLL_*: how gradients are reduced over data parallelism */
+    int grad_accum_separate;  /* grad_accum: separate - the weight-gradient GEMM writes a bf16
+                                 gradient that a separate pass adds into the fp32 buffer after
+                                 each micro-batch (DeepSpeed's BF16 optimizer); default 0: fused,
+                                 the GEMM accumulates in place (Megatron's
+                                 gradient_accumulation_fusion) */
     int grad_bf16;            /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
-                                 (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
+                                  (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
     st_recompute recompute;
     st_loc loc;
 } st_parallel_cfg;

@@ -22,6 +22,8 @@ static const struct op_bytes {
     double pos_add;   /* adding the learned position rows: read 2 + 2, write 2 */
     double xent;      /* per logit: see below */
     double wgrad_out; /* per weight-gradient element: see below */
+    double wgrad_sep; /* the same with grad_accum: separate: see below */
+    double accum;     /* per parameter, the separate accumulation pass: see below */
     double optim;     /* per parameter updated: see below */
     double bwd;       /* backward of a memory operator against its forward */
 } B = {
@@ -41,6 +43,15 @@ static const struct op_bytes {
     /* The weight gradient accumulates into the fp32 main gradient (Megatron-LM's
      * gradient_accumulation_fusion, beta = 1): read 4 and write 4 per element. */
     .wgrad_out = 8,
+    /* grad_accum: separate (DeepSpeed's BF16 optimizer, which clears the bf16 gradients before
+     * each backward): the GEMM writes a fresh bf16 gradient, 2 bytes, reading nothing; then,
+     * after each micro-batch's backward, update_hp_grads runs
+     * hp_grad.add_(lp.grad.to(float32)) per parameter: read the bf16 gradient (2), write the
+     * fp32 copy (4), read it back and the fp32 accumulator (4 + 4), write the accumulator (4).
+     * 18 bytes per parameter per micro-batch (deepspeed/runtime/bf16_optimizer.py,
+     * deepspeed/runtime/pipe/engine.py _exec_backward_pass). */
+    .wgrad_sep = 2,
+    .accum = 18,
     /* Mixed-precision Adam (Megatron's fused Adam over the distributed optimizer's shard): reads
      * the fp32 gradient, master weight, m and v (16) and writes master, m and v (12); copying
      * the master weight to the bf16 model weight reads 4 and writes 2; the gradient norm for
@@ -169,7 +180,6 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
 
 double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op)
 {
-    (void)w;
     if (op->kind == ST_OP_ATTN)
         return attn_time(gpu, op, 1, NULL);
     if (op->kind == ST_OP_MEMORY)
@@ -178,7 +188,8 @@ double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, co
      * dW = X^T dY is k x n reduced over m, accumulated into the fp32 main gradient. */
     double in = in_bytes_of(gpu, op->prec);
     double dgrad = gemm_time(gpu, op->prec, op->m, op->k, op->n, in, 2.0, NULL);
-    double wgrad = gemm_time(gpu, op->prec, op->k, op->n, op->m, in, B.wgrad_out, NULL);
+    double out = w->parallel.grad_accum_separate ? B.wgrad_sep : B.wgrad_out;
+    double wgrad = gemm_time(gpu, op->prec, op->k, op->n, op->m, in, out, NULL);
     return dgrad + wgrad;
 }
 
@@ -377,6 +388,11 @@ void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t 
     sum_edge(w, gpu, ops, n, embed_fwd_s, embed_bwd_s);
     n = st_ops_head_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
     sum_edge(w, gpu, ops, n, head_fwd_s, head_bwd_s);
+}
+
+double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double params)
+{
+    return w->parallel.grad_accum_separate ? mem_time(gpu, params * B.accum) : 0.0;
 }
 
 double st_ops_optimizer_bytes_per_param(void)

@@ -91,6 +91,10 @@ void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t 
  * of the most loaded pipeline stage's GPU (models/parallel.h). */
 double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu);
 
+/* With grad_accum: separate, the pass that adds one micro-batch's bf16 weight gradients into
+ * the fp32 accumulator, for `params` parameters on one GPU; 0 with the fused default. */
+double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double params);
+
 /* Bytes the optimizer step moves per parameter it updates (docs/step-ops.md). */
 double st_ops_optimizer_bytes_per_param(void);
 

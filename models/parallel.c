@@ -164,6 +164,7 @@ typedef struct plan {
     double zero_div; /* ZeRO shards over the data-parallel ranks, which include cp */
     int zero;
     int grad_bf16; /* grad_reduce: bf16 */
+    int grad_sep;  /* grad_accum: separate */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -181,6 +182,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.zero_div = (double)(at_least_1(p->dp) * at_least_1(p->cp));
     c.zero = p->zero;
     c.grad_bf16 = p->grad_bf16;
+    c.grad_sep = p->grad_accum_separate;
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -277,6 +279,10 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
      * grad_reduce_in_fp32 = False, which NeMo's FP8 performance recipes set). */
     double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;
     term[ST_MEM_GRADS] = gb * n / (c->zero >= 2 ? d : 1.0);
+    /* grad_accum: separate also keeps every weight's own bf16 gradient, unsharded, between
+     * its backward and the pass that adds it in (DeepSpeed's BF16 optimizer). */
+    if (c->grad_sep)
+        term[ST_MEM_GRADS] += K.weight_bytes * n;
     term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);
     term[ST_MEM_ACTIVATIONS] = stage_activations(c, i);
     term[ST_MEM_RESERVED] = K.reserved;

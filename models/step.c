@@ -152,14 +152,22 @@ static int64_t chunk_layers(const plan *p, int64_t c)
     return base + (c < extra);
 }
 
+/* Whether the output layer's weights are held apart from the embedding's: always on a last
+ * chunk that is not the first (tied embeddings keep a copy there, as Megatron does), and on a
+ * single chunk when the model does not tie them. */
+static int output_apart(const plan *p)
+{
+    return p->chunks > 1 || !p->w->model->tied_embeddings;
+}
+
 /* Chunk c's parameters on one GPU: its layers, the embedding on the first chunk and the output
- * layer on the last (tied embeddings keep a copy there too, as Megatron does). */
+ * layer on the last. */
 static double chunk_params(const plan *p, int64_t c)
 {
     double n = (double)chunk_layers(p, c) * p->layer_params;
     if (c == 0)
         n += p->embed_params;
-    if (c == p->chunks - 1 && p->chunks > 1)
+    if (c == p->chunks - 1 && output_apart(p))
         n += p->embed_params;
     return n;
 }
@@ -301,6 +309,25 @@ static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd)
             fwd[c] += p->head_f;
             bwd[c] += p->head_b;
         }
+        /* With grad_accum: separate, every micro-batch's backward ends with a pass adding the
+         * chunk's new bf16 gradients into the fp32 accumulator. */
+        bwd[c] += st_ops_grad_accum_time(p->w, p->gpu, chunk_params(p, c));
+    }
+}
+
+/* The gradients' collective: a reduce-scatter when the optimizer is sharded (ZeRO 1 and 2, the
+ * distributed optimizer), an all-reduce when it is not, unless the plan names one:
+ * grad_collective: all-reduce is DeepSpeed's pipeline engine with its BF16 optimizer, which
+ * all-reduces the fp32 gradients (_bf16_reduce_grads) and then updates its own shard. */
+static st_coll_op grad_op(const plan *p)
+{
+    switch (p->w->parallel.grad_collective) {
+    case ST_GRAD_COLL_ALL_REDUCE:
+        return ST_COLL_ALL_REDUCE;
+    case ST_GRAD_COLL_REDUCE_SCATTER:
+        return ST_COLL_REDUCE_SCATTER;
+    default:
+        return p->w->parallel.zero >= 1 ? ST_COLL_REDUCE_SCATTER : ST_COLL_ALL_REDUCE;
     }
 }
 
@@ -316,7 +343,7 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
 {
     if (p->dp * p->cp < 2 || p->w->parallel.zero >= 3)
         return 0;
-    st_coll_op op = p->w->parallel.zero >= 1 ? ST_COLL_REDUCE_SCATTER : ST_COLL_ALL_REDUCE;
+    st_coll_op op = grad_op(p);
     int64_t n_dp = p->dp * p->cp;
     int overlap = p->w->parallel.overlap_grad_reduce;
     double t = 0;
@@ -383,13 +410,27 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
                 t += layer_t;
                 late = fmax(late, t - (need + (double)k * per_layer));
             }
-            if (c == p->chunks - 1 && p->chunks > 1) {
+            if (c == p->chunks - 1 && output_apart(p)) {
                 t += edge_t;
                 late = fmax(late, t - (need + (double)chunk_layers(p, c) * per_layer));
             }
         }
     }
     return late;
+}
+
+/* Tied embeddings on a pipeline: the first stage's input embedding and the last stage's output
+ * layer are one weight, so after the backward their gradients are all-reduced between the two
+ * stages (Megatron-LM's _allreduce_embedding_grads in finalize_model_grads, after the
+ * data-parallel reduction; DeepSpeed's ReduceTiedGrads), every replica and TP rank at once,
+ * before the optimizer can step. Nothing overlaps it. */
+static double embedding_sync_s(st_step_ctx *x, const plan *p)
+{
+    if (p->pp < 2 || !p->w->model->tied_embeddings)
+        return 0;
+    int64_t stage = p->tp * p->cp * p->dp;
+    return coll_time(x, ST_COLL_ALL_REDUCE, 2, (p->pp - 1) * stage, stage, 1,
+                     p->embed_params * grad_bytes(p));
 }
 
 /* MFU, HFU and throughput from the step time (PaLM's definitions: model FLOPs per token,
@@ -481,10 +522,12 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
             end = fmax(end, stage_reduce_end(x, &p, &pr, bwd, s));
         out->b.dp_comm_exposed_s = end - pr.makespan_s + param_gather_s(x, &p, &pr);
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
+        double sync = embedding_sync_s(x, &p);
         breakdown(&p, &pr, out);
+        out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
         out->micro_per_step = p.m;
-        out->step_time_s = pr.makespan_s + out->b.dp_comm_exposed_s + out->b.optimizer_s;
+        out->step_time_s = pr.makespan_s + sync + out->b.dp_comm_exposed_s + out->b.optimizer_s;
         rates(&p, x->c, out);
         out->closed_form_s = seed_closed_form(x, &p, out);
     }

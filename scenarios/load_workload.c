@@ -187,6 +187,12 @@ static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
 /* Gradient precision: index 0 is fp32 (Megatron-LM's default with --bf16), 1 is bf16. */
 static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
 
+/* Gradient collective: index = ST_GRAD_COLL_*. */
+static const char *const grad_collective_names[] = {"auto", "reduce-scatter", "all-reduce", NULL};
+
+/* Gradient accumulation: index 0 fused into the GEMM (Megatron), 1 a separate pass. */
+static const char *const grad_accum_names[] = {"fused", "separate", NULL};
+
 static const st_field parallel_fields[] = {
     ST_FINT(st_parallel_cfg, "tp", tp, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_parallel_cfg, "cp", cp, ST_R_MIN1, .max = 1e6),
@@ -201,6 +207,8 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
+    ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, grad_collective_names),
+    ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
     ST_FEND,
 };
 
@@ -497,6 +505,18 @@ static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         return plan_fail(ld, key_or(par, "overlap_param_gather"), w,
                          "overlap_param_gather needs the distributed optimizer (zero 1 or 2), "
                          "found zero %lld",
+                         (long long)p->zero, 0LL);
+    /* ZeRO 0 keeps every gradient whole, so it cannot reduce-scatter them; ZeRO 3
+     * reduce-scatters each layer's as it goes. */
+    if (p->grad_collective == ST_GRAD_COLL_REDUCE_SCATTER && p->zero < 1)
+        return plan_fail(ld, key_or(par, "grad_collective"), w,
+                         "grad_collective: reduce-scatter needs a sharded optimizer (zero 1 or 2), "
+                         "found zero %lld",
+                         (long long)p->zero, 0LL);
+    if (p->grad_collective != ST_GRAD_COLL_AUTO && p->zero > 2)
+        return plan_fail(ld, key_or(par, "grad_collective"), w,
+                         "grad_collective does not apply to zero %lld, which reduce-scatters each "
+                         "layer's gradients as its backward ends",
                          (long long)p->zero, 0LL);
     return 0;
 }

@@ -481,6 +481,99 @@ START_TEST(test_zero3_over_data_parallel_ranks_is_slower_than_zero1)
 }
 END_TEST
 
+/* Tied embeddings on a pipeline: the same plan with untied ones has the same pipeline (the last
+ * stage holds an output layer either way), so the step differs by exactly the all-reduce of the
+ * embedding gradient between the first and last stages, counted as pipeline communication. */
+START_TEST(test_tied_embeddings_on_a_pipeline_add_one_embedding_all_reduce)
+{
+    st_llm_spec untied = m16;
+    untied.tied_embeddings = 0;
+    static const int64_t pps[] = {2, 4};
+    for (size_t i = 0; i < 2; i++) {
+        st_workload_cfg w = training(&m16, 2, pps[i], 4, 16);
+        st_step_result tied = step(x4, &w, 1);
+        w.model = &untied;
+        st_step_result apart = step(x4, &w, 1);
+        double sync = tied.step_time_s - apart.step_time_s;
+        ck_assert_msg(sync > 0, "pp %lld: tied %.12g s, untied %.12g s", (long long)pps[i],
+                      tied.step_time_s, apart.step_time_s);
+        ASSERT_REL(tied.b.pp_comm_s - apart.b.pp_comm_s, sync, 1e-9);
+        ASSERT_REL(tied.b.dp_comm_exposed_s, apart.b.dp_comm_exposed_s, 1e-12);
+    }
+    /* Without a pipeline there is one copy of a tied weight and nothing to synchronise; an
+     * untied output layer is more gradient to reduce and more weights to update. */
+    st_workload_cfg w = training(&m16, 2, 1, 4, 16);
+    w.parallel.overlap_grad_reduce = 0;
+    st_step_result tied = step(x4, &w, 1);
+    w.model = &untied;
+    st_step_result apart = step(x4, &w, 1);
+    ck_assert_double_eq(tied.b.pp_comm_s, 0);
+    ck_assert_msg(apart.b.dp_comm_exposed_s > tied.b.dp_comm_exposed_s &&
+                      apart.b.optimizer_s > tied.b.optimizer_s,
+                  "untied DP %g, optimizer %g; tied %g, %g", apart.b.dp_comm_exposed_s,
+                  apart.b.optimizer_s, tied.b.dp_comm_exposed_s, tied.b.optimizer_s);
+}
+END_TEST
+
+/* DeepSpeed's pipeline engine with its BF16 optimizer all-reduces the gradients under ZeRO 1:
+ * twice the traffic of the reduce-scatter, so more exposed time when nothing overlaps it. */
+START_TEST(test_all_reducing_sharded_gradients_costs_more_than_reduce_scatter)
+{
+    static const struct {
+        int64_t tp, pp, dp, batch;
+    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}};
+    for (size_t i = 0; i < 3; i++) {
+        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
+        w.parallel.overlap_grad_reduce = 0;
+        st_step_result rs = step(x4, &w, 1);
+        w.parallel.grad_collective = ST_GRAD_COLL_ALL_REDUCE;
+        st_step_result ar = step(x4, &w, 1);
+        ck_assert_msg(ar.b.dp_comm_exposed_s > rs.b.dp_comm_exposed_s,
+                      "plan %zu: all-reduce %g s, reduce-scatter %g s exposed", i,
+                      ar.b.dp_comm_exposed_s, rs.b.dp_comm_exposed_s);
+        /* Naming the default changes nothing. */
+        w.parallel.grad_collective = ST_GRAD_COLL_REDUCE_SCATTER;
+        st_step_result named = step(x4, &w, 1);
+        ck_assert(named.step_time_s == rs.step_time_s);
+    }
+}
+END_TEST
+
+/* grad_accum: separate adds, on one GPU, a pass over every parameter after each micro-batch's
+ * backward: 18 bytes per parameter per micro-batch at the achievable HBM bandwidth, less what
+ * the weight-gradient GEMMs save by writing bf16 instead of updating fp32 (nothing when they
+ * are compute-bound); and 2 bytes per parameter of bf16 gradients in memory. */
+START_TEST(test_separate_gradient_accumulation_adds_a_pass_per_micro_batch)
+{
+    st_llm_spec m = gpt(4, 2048, 51200);
+    st_workload_cfg w = training(&m, 1, 1, 1, 8);
+    w.parallel.microbatch = 2;
+    st_step_result fused = step(x4, &w, 2);
+    st_memory a, b;
+    st_memory_estimate(&w, c4.gpu, 2, &a);
+    w.parallel.grad_accum_separate = 1;
+    st_step_result sep = step(x4, &w, 2);
+    st_memory_estimate(&w, c4.gpu, 2, &b);
+    /* The step model's parameters: the layers' and the (tied) embedding's matrices. */
+    double params = (double)m.layers * st_llm_layer_params(&m) + (double)m.vocab * (double)m.hidden;
+    double pass = st_ops_grad_accum_time(&w, c4.gpu, params);
+    ASSERT_REL(pass, params * 18.0 / (st_hbm_efficiency(c4.gpu) * c4.gpu->hbm_bw), 1e-12);
+    /* The single-GPU step is m passes of every layer and edge (the test above) plus the
+     * optimizer; the weight-gradient GEMMs' cheaper output shows in the layer costs. */
+    st_layer_cost lc;
+    double ef, eb, hf, hb;
+    st_ops_layer_cost(&w, c4.gpu, 2, &lc);
+    st_ops_edge_cost(&w, c4.gpu, 2, &ef, &eb, &hf, &hb);
+    double one = (double)m.layers * (lc.fwd_s + lc.bwd_s) + ef + eb + hf + hb;
+    ck_assert_msg(fabs(sep.step_time_s - (4 * (one + pass) + st_ops_optimizer_time(&w, c4.gpu))) <=
+                      8e-9,
+                  "step %.12g s", sep.step_time_s);
+    ck_assert_msg(sep.step_time_s > fused.step_time_s, "separate %.12g s, fused %.12g s",
+                  sep.step_time_s, fused.step_time_s);
+    ASSERT_REL(b.term[ST_MEM_GRADS] - a.term[ST_MEM_GRADS], 2.0 * a.params_per_gpu, 1e-12);
+}
+END_TEST
+
 Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -490,6 +583,9 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_dp_traffic_across_a_4_to_1_spine_makes_the_step_longer);
     tcase_add_test(tc, test_overlapping_the_gradient_reduction_never_lengthens_the_step);
     tcase_add_test(tc, test_overlapping_the_parameter_gather_never_lengthens_the_step);
+    tcase_add_test(tc, test_tied_embeddings_on_a_pipeline_add_one_embedding_all_reduce);
+    tcase_add_test(tc, test_all_reducing_sharded_gradients_costs_more_than_reduce_scatter);
+    tcase_add_test(tc, test_separate_gradient_accumulation_adds_a_pass_per_micro_batch);
     tcase_add_test(tc, test_auto_microbatch_picks_a_size_that_fits_and_none_that_fits_is_faster);
     tcase_add_test(tc, test_breakdown_parts_add_up_to_the_step);
     tcase_add_test(tc, test_mfu_is_model_flops_over_step_time_and_peak_and_hfu_adds_recomputation);
