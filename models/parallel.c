@@ -280,7 +280,9 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
     double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;
     term[ST_MEM_GRADS] = gb * n / (c->zero >= 2 ? d : 1.0);
     /* grad_accum: separate also keeps every weight's own bf16 gradient, unsharded, between
-     * its backward and the pass that adds it in (DeepSpeed's BF16 optimizer). */
+     * its backward and the pass that adds it in (DeepSpeed's BF16 optimizer:
+     * deepspeed/runtime/bf16_optimizer.py update_hp_grads, called with clear_lp_grads=False
+     * from pipe/engine.py _exec_backward_pass, keeps lp.grad). */
     if (c->grad_sep)
         term[ST_MEM_GRADS] += K.weight_bytes * n;
     term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);

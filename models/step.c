@@ -277,15 +277,16 @@ static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, d
         return;
     int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
     double layers = (double)chunk_layers(p, c);
-    double extra = chunk_params(p, c) - layers * p->layer_params;
+    /* The edge layers this chunk holds: the embedding on the first, the output layer on the
+     * last (both on a single chunk of an untied model), each its own collective. */
+    double edges = (c == 0) + (c == p->chunks - 1 && output_apart(p));
     double ag =
-        layers * coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
+        layers * coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0) +
+        edges * coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
     double rs = layers * coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                   p->layer_params * grad_bytes(p));
-    if (extra > 0) {
-        ag += coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, extra * 2.0);
-        rs += coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, extra * grad_bytes(p));
-    }
+                                   p->layer_params * grad_bytes(p)) +
+                edges * coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
+                                  p->embed_params * grad_bytes(p));
     *fwd = ag;
     *bwd = ag + rs;
 }
@@ -332,12 +333,11 @@ static st_coll_op grad_op(const plan *p)
 }
 
 /* Gradient reduction of one stage (Megatron's distributed data parallel): each layer's
- * gradients form a bucket, ready when that layer's last backward is done; a bucket is
- * reduce-scattered (ZeRO >= 1: the distributed optimizer) or all-reduced (ZeRO 0) on the
- * stage's communication stream in the order they become ready, from the moment they are ready
- * when overlap_grad_reduce is on (the default), else after the whole backward. Returns when the
- * stage's last bucket is reduced. Gradients are reduced in FP32 (Megatron-LM accumulates and
- * all-reduces BF16 models' gradients in FP32). */
+ * gradients form a bucket, ready when that layer's last backward is done; a bucket goes
+ * through grad_op's collective on the stage's communication stream in the order they become ready,
+ * from the moment they are ready when overlap_grad_reduce is on (the default), else after the whole
+ * backward. Returns when the stage's last bucket is reduced. Gradients are reduced in FP32
+ * (Megatron-LM accumulates and all-reduces BF16 models' gradients in FP32). */
 static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_result *pr,
                                const double *bwd, int64_t s)
 {
@@ -370,15 +370,18 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
 /* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated BF16
  * weights over the data-parallel ranks. Without overlap_param_gather that is one all-gather of
  * the most loaded stage's weights before the next step can start. With it (Megatron-Core's
- * DistributedDataParallel: each module's forward pre-hook waits for its bucket's all-gather and
- * dispatches the next; NeMo turns it on with the distributed optimizer and dp > 1), the
- * gathers run bucket by bucket, a transformer layer each (NeMo's communication-overlap guide:
- * "chunked by the granularity of a Transformer layer"), in the order the next step's first
- * forward needs them: on each stage its chunks in order, the embedding before the first chunk's
- * layers and the output layer after the last's. A layer whose gather ends after its forward
- * should have started delays the stage by the difference; the most any bucket is late, over
- * all stages, is exposed (at least the first bucket's gather). The times the forward needs each
- * bucket come from this step's simulated pipeline. */
+ * DistributedDataParallel, which NeMo's MegatronCommOverlapCallback turns on with the
+ * distributed optimizer and dp > 1), the gathers run bucket by bucket, a transformer layer
+ * each (NeMo's communication-overlap guide: "chunked by the granularity of a Transformer
+ * layer"), and each layer's forward pre-hook waits for its bucket. They are dispatched at the
+ * step's start on every stage, back to back in the order the forward needs them (on each stage
+ * its chunks in order, the embedding before the first chunk's layers, the output layer after
+ * the last's): Megatron-Core's align_param_gather, which the same callback sets with
+ * interleaving; with pp = 1 it is the same as each pre-hook dispatching the next bucket. A
+ * layer whose gather ends after its forward should have started delays the stage by the
+ * difference; the most any bucket is late, over all stages, is exposed (at least the first
+ * bucket's gather). The times the forward needs each bucket come from this step's simulated
+ * pipeline. */
 static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result *pr)
 {
     if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)

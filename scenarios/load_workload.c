@@ -518,6 +518,25 @@ static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                          "grad_collective does not apply to zero %lld, which reduce-scatters each "
                          "layer's gradients as its backward ends",
                          (long long)p->zero, 0LL);
+    /* ZeRO 2 keeps only its shard of the gradients, which an all-reduce would not leave. */
+    if (p->grad_collective == ST_GRAD_COLL_ALL_REDUCE && p->zero == 2)
+        return plan_fail(ld, key_or(par, "grad_collective"), w,
+                         "grad_collective: all-reduce leaves every rank all the gradients, but "
+                         "zero %lld keeps only a shard (use zero 0 or 1)",
+                         (long long)p->zero, 0LL);
+    /* The separate accumulation is DeepSpeed's BF16 optimizer, which runs under ZeRO 0 and 1
+     * only and accumulates into fp32 (deepspeed/runtime/engine.py builds the ZeRO optimizers
+     * for stages 2 and 3). */
+    if (p->grad_accum_separate && p->zero > 1)
+        return plan_fail(ld, key_or(par, "grad_accum"), w,
+                         "grad_accum: separate (DeepSpeed's BF16 optimizer) runs under zero 0 or "
+                         "1, found zero %lld",
+                         (long long)p->zero, 0LL);
+    if (p->grad_accum_separate && p->grad_bf16)
+        return plan_fail(ld, key_or(par, "grad_accum"), w,
+                         "grad_accum: separate adds the bf16 gradients into fp32 ones; it needs "
+                         "grad_reduce: fp32",
+                         0LL, 0LL);
     return 0;
 }
 
