@@ -373,15 +373,17 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
  * DistributedDataParallel, which NeMo's MegatronCommOverlapCallback turns on with the
  * distributed optimizer and dp > 1), the gathers run bucket by bucket, a transformer layer
  * each (NeMo's communication-overlap guide: "chunked by the granularity of a Transformer
- * layer"), and each layer's forward pre-hook waits for its bucket. They are dispatched at the
- * step's start on every stage, back to back in the order the forward needs them (on each stage
- * its chunks in order, the embedding before the first chunk's layers, the output layer after
- * the last's): Megatron-Core's align_param_gather, which the same callback sets with
- * interleaving; with pp = 1 it is the same as each pre-hook dispatching the next bucket. A
- * layer whose gather ends after its forward should have started delays the stage by the
- * difference; the most any bucket is late, over all stages, is exposed (at least the first
- * bucket's gather). The times the forward needs each bucket come from this step's simulated
- * pipeline. */
+ * layer"), and each layer's forward pre-hook waits for its bucket. The gathers run back to back
+ * in the order the forward needs them (on each stage its chunks in order, the embedding before
+ * the first chunk's layers, the output layer after the last's). With interleaving they are
+ * dispatched at the step's start on every stage (align_param_gather: Megatron-LM's default,
+ * which NeMo's callback also sets with interleaving; Megatron wires it through the interleaved
+ * schedule's param_sync_func), and the most any bucket is late, over all stages, is exposed.
+ * Without interleaving each stage's pre-hook dispatches its first bucket when its forward is
+ * due, so with pp > 1 the stages' delays add up through the warm-up; with pp = 1 the two are
+ * the same. A bucket is late by how far its gather ends after its layer's forward should have
+ * started (at least the first bucket's gather); the times the forward needs each bucket come
+ * from this step's simulated pipeline. */
 static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result *pr)
 {
     if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
@@ -399,9 +401,14 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
     }
     double layer_t = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
     double edge_t = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
-    double per_layer = p->lc.fwd_s + p->mp_fwd_s, late = 0;
+    /* Aligned: every stage dispatches at the step's start. Otherwise each stage's first
+     * pre-hook dispatches when its first forward is due, so in the warm-up each stage adds its
+     * own late first buckets to the delay the stages before it passed on. */
+    int aligned = p->v > 1 || p->pp == 1;
+    double per_layer = p->lc.fwd_s + p->mp_fwd_s, total = 0;
     for (int64_t s = 0; s < p->pp; s++) {
-        double t = 0; /* when this stage's gathers so far are done */
+        double t = aligned ? 0 : pr->first_fwd_start[s]; /* this stage's gathers so far end */
+        double late = 0;
         for (int64_t c = s; c < p->chunks; c += p->pp) {
             double need = pr->first_fwd_start[c];
             if (c == 0) {
@@ -418,8 +425,9 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
                 late = fmax(late, t - (need + (double)chunk_layers(p, c) * per_layer));
             }
         }
+        total = aligned ? fmax(total, late) : total + late;
     }
-    return late;
+    return total;
 }
 
 /* Tied embeddings on a pipeline: the first stage's input embedding and the last stage's output

@@ -171,15 +171,16 @@ START_TEST(test_overlapping_the_gradient_reduction_never_lengthens_the_step)
 END_TEST
 
 /* The distributed optimizer's weight all-gather run ahead of the forward (overlap_param_gather)
- * hides some of it and never lengthens the step; at least the first bucket stays exposed, and
- * never more than the whole gather after the optimizer. */
-START_TEST(test_overlapping_the_parameter_gather_never_lengthens_the_step)
+ * hides some of it: with the gathers aligned across stages (interleaving, or one stage) it
+ * never lengthens the step, and at least the first bucket stays exposed. Only the
+ * data-parallel term moves: the pipeline itself is the same. */
+START_TEST(test_overlapping_the_parameter_gather_never_lengthens_an_aligned_step)
 {
     static const struct {
         int64_t tp, pp, dp, v, batch;
         int zero;
     } plans[] = {
-        {8, 1, 4, 1, 16, 1}, {2, 2, 8, 1, 32, 1}, {2, 2, 8, 2, 32, 2},
+        {8, 1, 4, 1, 16, 1}, {2, 2, 8, 2, 32, 1}, {2, 2, 8, 2, 32, 2},
         {4, 4, 2, 2, 16, 1}, {1, 4, 8, 4, 32, 1}, {1, 1, 32, 1, 64, 2},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
@@ -196,10 +197,33 @@ START_TEST(test_overlapping_the_parameter_gather_never_lengthens_the_step)
                           on.b.dp_comm_exposed_s < off.b.dp_comm_exposed_s,
                       "plan %zu: exposed DP %.12g overlapped, %.12g not", i, on.b.dp_comm_exposed_s,
                       off.b.dp_comm_exposed_s);
-        /* Only the data-parallel term moves: the pipeline itself is the same. */
         ASSERT_REL(on.step_time_s - on.b.dp_comm_exposed_s,
                    off.step_time_s - off.b.dp_comm_exposed_s, 1e-12);
     }
+}
+END_TEST
+
+/* Without interleaving each stage starts its gathers at its own first forward, so every stage
+ * adds at least its first bucket's gather: a deep pipeline of one-layer stages exposes more
+ * than it would with all of them gathering at once after the optimizer, which is why
+ * Megatron aligns the gathers when it interleaves. */
+START_TEST(test_unaligned_parameter_gathers_add_up_over_the_stages)
+{
+    st_workload_cfg w = training(&m16, 1, 16, 2, 64);
+    st_step_result off = step(x4, &w, 1);
+    w.parallel.overlap_param_gather = 1;
+    st_step_result on = step(x4, &w, 1);
+    ck_assert_msg(on.b.dp_comm_exposed_s > off.b.dp_comm_exposed_s,
+                  "16 one-layer stages: exposed %.12g s overlapped, %.12g s not",
+                  on.b.dp_comm_exposed_s, off.b.dp_comm_exposed_s);
+    /* Two stages of eight layers hide most of it. */
+    w = training(&m16, 1, 2, 16, 64);
+    off = step(x4, &w, 1);
+    w.parallel.overlap_param_gather = 1;
+    on = step(x4, &w, 1);
+    ck_assert_msg(on.b.dp_comm_exposed_s < off.b.dp_comm_exposed_s,
+                  "2 stages: exposed %.12g s overlapped, %.12g s not", on.b.dp_comm_exposed_s,
+                  off.b.dp_comm_exposed_s);
 }
 END_TEST
 
@@ -589,7 +613,8 @@ Suite *step_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_dp_traffic_across_a_4_to_1_spine_makes_the_step_longer);
     tcase_add_test(tc, test_overlapping_the_gradient_reduction_never_lengthens_the_step);
-    tcase_add_test(tc, test_overlapping_the_parameter_gather_never_lengthens_the_step);
+    tcase_add_test(tc, test_overlapping_the_parameter_gather_never_lengthens_an_aligned_step);
+    tcase_add_test(tc, test_unaligned_parameter_gathers_add_up_over_the_stages);
     tcase_add_test(tc, test_tied_embeddings_on_a_pipeline_add_one_embedding_all_reduce);
     tcase_add_test(tc, test_all_reducing_sharded_gradients_costs_more_than_reduce_scatter);
     tcase_add_test(tc, test_separate_gradient_accumulation_adds_a_pass_per_micro_batch);
