@@ -119,7 +119,8 @@ typedef struct st_parallel_cfg {
                                  --overlap-grad-reduce); default on */
     int overlap_p2p;          /* pipeline sends run beside compute (Megatron-Core's
                                  overlap_p2p_comm); 0: each stage waits for its blocking send and
-                                 receive, as Megatron-LM's batch_isend_irecv + wait did; default 1 */
+                                 receive, as Megatron-LM's batch_isend_irecv + wait did;
+                                 default 1 */
     int overlap_param_gather; /* the distributed optimizer's weight all-gather runs bucket by
                                  bucket ahead of the next forward (Megatron-Core's
                                  overlap_param_gather); default 0: after the optimizer */

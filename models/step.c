@@ -333,11 +333,12 @@ static st_coll_op grad_op(const plan *p)
 }
 
 /* Gradient reduction of one stage (Megatron's distributed data parallel): each layer's
- * gradients form a bucket, ready when that layer's last backward is done; a bucket goes
- * through grad_op's collective on the stage's communication stream in the order they become ready,
- * from the moment they are ready when overlap_grad_reduce is on (the default), else after the whole
+ * gradients form a bucket, ready when that layer's last backward is done; a bucket goes through
+ * grad_op's collective on the stage's communication stream in the order they become ready, from
+ * the moment they are ready when overlap_grad_reduce is on (the default), else after the whole
  * backward. Returns when the stage's last bucket is reduced. Gradients are reduced in FP32
- * (Megatron-LM accumulates and all-reduces BF16 models' gradients in FP32). */
+ * (Megatron-LM accumulates and all-reduces BF16 models' gradients in FP32), or in BF16 with
+ * grad_reduce: bf16 (grad_bytes). */
 static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_result *pr,
                                const double *bwd, int64_t s)
 {
