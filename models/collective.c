@@ -25,7 +25,8 @@ typedef enum phase_kind {
     PH_H_AR,  /* hierarchical: one ring all-reduce per rail across the groups */
     PH_H_AG,  /* hierarchical: all-gather inside each NVLink group */
     PH_A2A,   /* a batch of all-to-all shift rounds */
-    PH_P2P    /* send/recv */
+    PH_P2P,   /* send/recv */
+    PH_NVLS   /* NVLS all-reduce through the NVSwitch */
 } phase_kind;
 
 typedef struct run run;
@@ -38,6 +39,7 @@ struct st_coll {
     int64_t gpus, gpn, dom, nics; /* dom: GPUs per NVLink group (a node's, without NVLink) */
     int has_nvlink;
     double nvlink_cap, nic_cap; /* goodput per direction, bytes/s */
+    double nvls_eff;            /* NCCL's NVLS efficiency of the GPU; 0: no NVLS */
     /* The phase being built: its transfers' members and their routes. */
     int64_t *src, *dst;
     double *mlat; /* one-way path latency of each member */
@@ -107,6 +109,7 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
     cm->dom = cm->has_nvlink ? dom : c->gpus_per_node;
     cm->nvlink_cap = c->gpu ? c->gpu->nvlink_bw / 2 * st_nvlink_efficiency() : 0;
     cm->nic_cap = c->fabric.nic_bw * st_transport_efficiency(c->fabric.transport);
+    cm->nvls_eff = cm->has_nvlink ? st_nccl_nvls_efficiency(cm->nccl, c->gpu) : 0;
     cm->load = st_xcalloc((size_t)st_topo_link_count(t) + 1, sizeof *cm->load);
     return cm;
 }
@@ -155,7 +158,7 @@ const char *st_coll_op_name(st_coll_op op)
 
 const char *st_coll_algo_name(st_coll_algo a)
 {
-    static const char *const names[] = {"auto", "ring", "tree", "hier"};
+    static const char *const names[] = {"auto", "ring", "tree", "hier", "nvls"};
     return (int)a >= 0 && a < ST_COLL_ALGO__COUNT ? names[a] : "?";
 }
 
@@ -497,6 +500,32 @@ static void build_hier(st_coll *cm, const run *r, int phase, phase_desc *d)
     close_xfers(cm);
 }
 
+/* NVLS all-reduce: every rank pushes its S bytes up its NVLink into the switch, which reduces
+ * them, and pulls the S-byte result back down. As flows, one member per rank to the next rank
+ * in the group, one transfer: each GPU's up and down links carry S once. The rate is NCCL's
+ * NVLS efficiency times the calibrated share of an NVLink direction (nvls_factor). */
+static void build_nvls(st_coll *cm, const run *r, int phase, phase_desc *d)
+{
+    open_xfer(cm, r, phase);
+    for (int64_t i = 0; i < r->n; i++)
+        add_member(cm, r->rank[i], r->rank[(i + 1) % r->n]);
+    close_xfers(cm);
+    d->nalgo = ST_NCCL_RING; /* only names the communicator; NVLS has its own costs */
+    set_comm(cm, d, r->n, 1, 1);
+    d->b = r->bytes;
+    d->bus_mult = 1;
+    d->steps = 1;
+}
+
+/* The fraction of a member's uncongested NVLink rate that NVLS reaches: NCCL's efficiency times
+ * the calibrated share of one NVLink direction (models/nccl.c), over the ring goodput the link
+ * capacity already holds. */
+static double nvls_factor(const st_coll *cm)
+{
+    double f = cm->nvls_eff * cm->nccl->nvls_link_share / st_nvlink_efficiency();
+    return f < 1.0 ? f : 1.0;
+}
+
 /* All-to-all batch `phase`: shift rounds s = 1 + phase*R .. , rank i sends S/n to rank i + s. */
 static void build_a2a(st_coll *cm, const run *r, int phase, phase_desc *d)
 {
@@ -539,6 +568,9 @@ static void build_phase(st_coll *cm, const run *r, int k, phase_desc *d)
         break;
     case PH_A2A:
         build_a2a(cm, r, k, d);
+        break;
+    case PH_NVLS:
+        build_nvls(cm, r, k, d);
         break;
     case PH_P2P:
         open_xfer(cm, r, k);
@@ -617,13 +649,14 @@ static double xfer_latency(const st_coll *cm, const run *r, const phase_desc *d,
     double hv = hop(cm, d, p, ST_NCCL_HW_NVLINK), hn = hop(cm, d, p, ST_NCCL_HW_NET);
     if (real && p != ST_COLL_PROTO_IDEAL)
         hv += st_nccl_fill_latency(cm->nccl, d->nalgo, nccl_proto(p), ST_NCCL_HW_NVLINK, &d->comm);
-    double sum = 0, mx = 0, mx_nv = 0, mx_net = 0;
+    double sum = 0, mx = 0, mx_nv = 0, mx_net = 0, mx_path = 0;
     size_t a = cm->xoff[x], e = cm->xoff[x + 1];
     for (size_t i = a; i < e; i++) {
         int nv = cm->mhw[i] == ST_NCCL_HW_NVLINK;
         double al = cm->mlat[i] + (nv ? hv : hn);
         sum += al;
         mx = fmax(mx, al);
+        mx_path = fmax(mx_path, cm->mlat[i]);
         mx_nv = nv ? fmax(mx_nv, al) : mx_nv;
         mx_net = nv ? mx_net : fmax(mx_net, al);
     }
@@ -639,6 +672,8 @@ static double xfer_latency(const st_coll *cm, const run *r, const phase_desc *d,
     case PH_A2A:
     case PH_P2P:
         return base + mx;
+    case PH_NVLS: /* one trip through the switch: NCCL's NVLS latency, not a ring hop's */
+        return (p == ST_COLL_PROTO_IDEAL ? 0 : cm->nccl->nvls_lat) + mx_path;
     default:
         break;
     }
@@ -658,7 +693,9 @@ typedef struct cost {
 static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p, double rate)
 {
     cost c = {.proto = p, .f = 1.0};
-    if (p != ST_COLL_PROTO_IDEAL)
+    if (d->kind == PH_NVLS)
+        c.f = p == ST_COLL_PROTO_IDEAL ? 1.0 : nvls_factor(cm);
+    else if (p != ST_COLL_PROTO_IDEAL)
         c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
     double lat = 0;
     for (size_t x = 0; x < cm->nx; x++)
@@ -670,6 +707,9 @@ static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_p
 /* The protocol asked for, or NCCL's choice: the least estimated time, LL first on ties. */
 static cost choose(const st_coll *cm, const run *r, const phase_desc *d, double rate)
 {
+    if (d->kind == PH_NVLS) /* Simple only (check_spec refuses LL and LL128) */
+        return eval(cm, r, d, r->proto == ST_COLL_PROTO_IDEAL ? r->proto : ST_COLL_PROTO_SIMPLE,
+                    rate);
     if (r->proto != ST_COLL_PROTO_AUTO)
         return eval(cm, r, d, r->proto, rate);
     cost best = eval(cm, r, d, ST_COLL_PROTO_LL, rate);
@@ -759,9 +799,18 @@ static int check_spec(const st_coll *cm, const st_coll_spec *s, st_err *err)
                           MAX_CHANNELS);
     if (!(s->bytes >= 0) || isinf(s->bytes))
         return st_err_set(err, ST_EINVAL, nowhere, "collective size %g bytes", s->bytes);
-    if ((s->algo == ST_COLL_TREE || s->algo == ST_COLL_HIER) && s->op != ST_COLL_ALL_REDUCE)
+    if ((s->algo == ST_COLL_TREE || s->algo == ST_COLL_HIER || s->algo == ST_COLL_NVLS) &&
+        s->op != ST_COLL_ALL_REDUCE)
         return st_err_set(err, ST_EINVAL, nowhere, "algorithm '%s' is for all-reduce only",
                           st_coll_algo_name(s->algo));
+    if (s->algo == ST_COLL_NVLS && cm->nvls_eff <= 0)
+        return st_err_set(err, ST_EINVAL, nowhere,
+                          "algorithm 'nvls' needs NVSwitch multicast (a Hopper or Blackwell GPU "
+                          "in an NVLink domain)");
+    if (s->algo == ST_COLL_NVLS &&
+        (s->proto == ST_COLL_PROTO_LL || s->proto == ST_COLL_PROTO_LL128))
+        return st_err_set(err, ST_EINVAL, nowhere,
+                          "algorithm 'nvls' runs the Simple protocol only");
     if (s->op == ST_COLL_SEND_RECV && s->n != 2)
         return st_err_set(err, ST_EINVAL, nowhere, "send-recv takes 2 gpus, not %lld",
                           (long long)s->n);
@@ -806,8 +855,18 @@ static void plan_phases(st_coll *cm, run *r)
             r->kinds[0] = PH_TREE;
             double tree = phase_cost(cm, r, 0, &d).est;
             r->algo = tree < ring ? ST_COLL_TREE : ST_COLL_RING;
+            /* NVLS competes inside one NVLink domain of a part that has it (NCCL enables it
+             * there and its tuner weighs it like the others). */
+            if (cm->nvls_eff > 0 && r->nvl_groups == 1 && r->proto != ST_COLL_PROTO_LL &&
+                r->proto != ST_COLL_PROTO_LL128) {
+                r->kinds[0] = PH_NVLS;
+                if (phase_cost(cm, r, 0, &d).est < fmin(ring, tree))
+                    r->algo = ST_COLL_NVLS;
+            }
         }
-        r->kinds[0] = r->algo == ST_COLL_TREE ? PH_TREE : PH_RING;
+        r->kinds[0] = r->algo == ST_COLL_TREE   ? PH_TREE
+                      : r->algo == ST_COLL_NVLS ? PH_NVLS
+                                                : PH_RING;
         return;
     case ST_COLL_BROADCAST:
         r->kinds[0] = PH_CHAIN;
@@ -854,6 +913,10 @@ static run *make_run(st_coll *cm, const st_coll_spec *s, int *rc, st_err *err)
                            ? LAY_GROUPS
                            : LAY_ORDER;
     *rc = layout(cm, r, s->gpus, mode, err);
+    if (*rc == 0 && r->algo == ST_COLL_NVLS && r->nvl_groups > 1)
+        *rc = st_err_set(err, ST_EINVAL, (st_loc){0},
+                         "nvls reduces inside one NVLink domain; these ranks span %lld",
+                         (long long)r->nvl_groups);
     for (int64_t g = 1; *rc == 0 && r->algo == ST_COLL_HIER && g < r->ngrp; g++)
         if (grp_size(r, g) != grp_size(r, 0))
             *rc = st_err_set(err, ST_EINVAL, (st_loc){0},

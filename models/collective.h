@@ -27,6 +27,8 @@ typedef enum st_coll_algo {
     ST_COLL_RING,
     ST_COLL_TREE, /* NCCL's double binary tree; all-reduce only */
     ST_COLL_HIER, /* NVLink reduce-scatter, per-rail ring all-reduce, NVLink all-gather */
+    ST_COLL_NVLS, /* NVLink SHARP: the NVSwitch reduces and multicasts; all-reduce inside one
+                     NVLink domain of a Hopper or Blackwell part, Simple protocol */
     ST_COLL_ALGO__COUNT
 } st_coll_algo;
 
@@ -73,8 +75,10 @@ void st_coll_free(st_coll *cm);
 
 /* Start a collective at the engine's clock. Returns its id (>= 0), or ST_EINVAL with a message
  * when the spec is wrong: n < 1, a GPU out of range or repeated, bytes negative or not finite,
- * an enum out of range, channels outside 0..64, tree or hier for anything but all-reduce, hier
- * when the NVLink groups hold different numbers of ranks, send/recv with n != 2. done is called
+ * an enum out of range, channels outside 0..64, tree, hier or nvls for anything but all-reduce,
+ * hier when the NVLink groups hold different numbers of ranks, nvls on a GPU without NVLS
+ * (st_nccl_nvls_efficiency), across NVLink domains or with the LL or LL128 protocol,
+ * send/recv with n != 2. done is called
  * from an engine event, never from inside this call, after the last phase's latency. */
 int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err);
 

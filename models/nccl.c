@@ -92,6 +92,20 @@ static const st_nccl_preset preset = {
      * 128 MiB point (174) dips below both neighbours and is left out. NCCL's tuner does not see
      * this: it enters the time of a collective, not the choice of protocol. */
     .nvlink_fill_bytes = 2.0 * 1024 * 1024,
+    /* NVLS, which NCCL 2.17 and later use for all-reduce inside an NVSwitch domain on Hopper
+     * and Blackwell. NCCL's nvlsEfficiency table gives 0.85 for Hopper and 0.74 for Blackwell,
+     * and its hwLat gives NVLS on NVLink 25 us with no base latency, Simple protocol only
+     * (NCCL 2.2x src/graph/tuning.cc, read through public write-ups of the table: the index
+     * holds only NCCL's 2020 file). Not NCCL's: nvls_link_share, the fraction of one NVLink
+     * direction that an NVLS all-reduce's algorithm bandwidth reaches per unit of that
+     * efficiency, set on one measurement: 8 H100 SXM with NVLS on, 480 GB/s of bus bandwidth
+     * (nccl #2140, shared/validation/nccl.yaml), algbw 480 / 1.75 = 274.3 GB/s of 450 per
+     * direction, / 0.85 = 0.717. H200, H800, B200, B300 and GB200 then test it
+     * (scenarios/valid_fabric.c). */
+    .nvls_eff_hopper = 0.85,
+    .nvls_eff_blackwell = 0.74,
+    .nvls_lat = 25.0 * US,
+    .nvls_link_share = 0.717,
 };
 
 const st_nccl_preset *st_nccl_preset_default(void)
@@ -105,6 +119,21 @@ st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu)
         (strncmp(gpu->name, "a100", 4) == 0 || strncmp(gpu->name, "a800", 4) == 0))
         return ST_NCCL_AMPERE;
     return ST_NCCL_HOPPER;
+}
+
+double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu)
+{
+    static const char *const hopper[] = {"h100", "h200", "h800"};
+    static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300"};
+    if (!gpu || !gpu->name)
+        return 0;
+    for (size_t i = 0; i < sizeof hopper / sizeof hopper[0]; i++)
+        if (strncmp(gpu->name, hopper[i], strlen(hopper[i])) == 0)
+            return p->nvls_eff_hopper;
+    for (size_t i = 0; i < sizeof blackwell / sizeof blackwell[0]; i++)
+        if (strncmp(gpu->name, blackwell[i], strlen(blackwell[i])) == 0)
+            return p->nvls_eff_blackwell;
+    return 0;
 }
 
 const char *st_nccl_proto_name(st_nccl_proto p)

@@ -58,6 +58,12 @@ typedef struct st_nccl_preset {
     /* Not an NCCL constant: the bytes a Simple ring step on NVLink must receive before the
      * next rank can forward them (the ring's pipeline fill), fitted to a measured sweep. */
     double nvlink_fill_bytes;
+    /* NVLS (NVLink SHARP: the NVSwitch reduces and multicasts). NCCL's efficiency by GPU
+     * generation, its per-call latency on NVLink, and our calibration of the fraction of one
+     * NVLink direction its all-reduce reaches per unit of that efficiency. */
+    double nvls_eff_hopper, nvls_eff_blackwell;
+    double nvls_lat;
+    double nvls_link_share;
 } st_nccl_preset;
 
 /* The preset in use: NCCL 2.20.3's tuning model. Borrowed, static. */
@@ -66,6 +72,11 @@ const st_nccl_preset *st_nccl_preset_default(void);
 /* The generation row NCCL would use for gpu, from its catalog name: "a100*" and "a800*" are
  * Ampere, everything else (H100, H200, H800, B200, GB200, unknown) the Hopper row. */
 st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu);
+
+/* NCCL's NVLS efficiency for gpu, from its catalog name: Hopper parts (h100*, h200*, h800*)
+ * and Blackwell parts (b200*, b300*, gb200*, gb300*) have NVSwitch multicast and in-switch
+ * reduction; 0 for everything else (Ampere has NVSwitch but no NVLS; other vendors none). */
+double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu);
 
 /* "LL", "LL128", "Simple"; "?" out of range. */
 const char *st_nccl_proto_name(st_nccl_proto p);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/collective.h"
+#include "models/nccl.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -591,7 +592,8 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                          2, w->gpus);
     const st_collective_cfg *cc = &w->collective;
     const st_ynode *coll = st_ynode_get(n, "collective");
-    if ((cc->algo == ST_COLL_TREE || cc->algo == ST_COLL_HIER) && cc->op != ST_COLL_ALL_REDUCE)
+    if ((cc->algo == ST_COLL_TREE || cc->algo == ST_COLL_HIER || cc->algo == ST_COLL_NVLS) &&
+        cc->op != ST_COLL_ALL_REDUCE)
         return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
                           "workload '%s': algorithm '%s' runs all-reduce only", w->name,
                           st_coll_algo_name((st_coll_algo)cc->algo));
@@ -603,6 +605,26 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                          "hierarchical all-reduce needs whole NVLink groups: %lld GPUs is not a "
                          "multiple of %lld",
                          w->gpus, grp);
+    /* NVLS reduces in the NVSwitch: a Hopper or Blackwell part, every rank in one NVLink
+     * domain (the workload starts on a fresh node), the Simple protocol. */
+    if (cc->algo == ST_COLL_NVLS) {
+        if (!c->gpu || st_nccl_nvls_efficiency(st_nccl_preset_default(), c->gpu) <= 0 || grp < 2 ||
+            c->gpu->nvlink_bw <= 0)
+            return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
+                              "workload '%s': algorithm 'nvls' needs NVSwitch multicast (a Hopper "
+                              "or Blackwell GPU with NVLink), and the cluster's GPU is '%s'",
+                              w->name, c->gpu && c->gpu->name ? c->gpu->name : "?");
+        if (w->gpus > grp)
+            return plan_fail(ld, key_or(n, "gpus"), w,
+                             "nvls reduces inside one NVLink domain: %lld GPUs is more than its "
+                             "%lld",
+                             w->gpus, grp);
+        if (cc->proto == ST_COLL_PROTO_LL || cc->proto == ST_COLL_PROTO_LL128)
+            return st_rd_fail(&ld->rd, key_or(coll, "protocol"), ST_EINVAL,
+                              "workload '%s': algorithm 'nvls' runs the Simple protocol only, "
+                              "found '%s'",
+                              w->name, st_coll_proto_name((st_coll_proto)cc->proto));
+    }
     if (!w->collective.iterations)
         w->collective.iterations = 1;
     w->parallel.dp = w->gpus; /* every GPU is a rank */

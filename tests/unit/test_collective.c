@@ -608,6 +608,76 @@ START_TEST(test_nvlink_ring_fill_follows_the_measured_a100_sweep)
 }
 END_TEST
 
+/* One 8-GPU NVSwitch board of the named part, NVLink 900 GB/s, no wire latency. */
+static void open_board(const st_gpu_spec *g)
+{
+    st_cluster_cfg c = {.gpu = g,
+                        .nodes = 2,
+                        .gpus_per_node = 8,
+                        .nvlink_domain = 8,
+                        .fabric = {.topology = ST_TOPO_SPINE_LEAF,
+                                   .nic_bw = 50e9,
+                                   .nics_per_node = 8,
+                                   .nodes_per_leaf = 2,
+                                   .oversub = {1},
+                                   .n_oversub = 1,
+                                   .transport = ST_TRANSPORT_INFINIBAND,
+                                   .routing = ST_ROUTING_ADAPTIVE}};
+    open_cluster(&c);
+}
+
+/* NVLS: each GPU's NVLink carries S up and S down at NCCL's NVLS efficiency times the
+ * calibrated share of one direction, plus NCCL's 25 us; NCCL's choice takes it for large
+ * all-reduces on Hopper and Blackwell and keeps the LL ring for tiny ones. */
+START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
+{
+    static const st_gpu_spec h100 = {.name = "h100-sxm", .nvlink_bw = 900e9};
+    static const st_gpu_spec b200 = {.name = "b200", .nvlink_bw = 1800e9};
+    const st_nccl_preset *p = st_nccl_preset_default();
+    ck_assert_double_eq(st_nccl_nvls_efficiency(p, &h100), p->nvls_eff_hopper);
+    ck_assert_double_eq(st_nccl_nvls_efficiency(p, &b200), p->nvls_eff_blackwell);
+    ck_assert_double_eq(st_nccl_nvls_efficiency(p, &gpu), 0);
+    const st_gpu_spec *parts[] = {&h100, &b200};
+    for (int i = 0; i < 2; i++) {
+        open_board(parts[i]);
+        double S = 8589934592.0;
+        st_coll_spec s = spec_of(ST_COLL_ALL_REDUCE, ST_COLL_NVLS, iota(0, 8, 1), 8, S, 1);
+        s.proto = ST_COLL_PROTO_AUTO;
+        double want = S / (st_nccl_nvls_efficiency(p, parts[i]) * p->nvls_link_share *
+                           parts[i]->nvlink_bw / 2) +
+                      p->nvls_lat;
+        assert_rel(run1(&s), want, 1e-6);
+        /* NCCL's choice at 8 GiB is NVLS, and faster than the ring. */
+        s.algo = ST_COLL_AUTO, s.tag = 2;
+        st_coll_plan plan;
+        st_err err = {0};
+        ck_assert_int_eq(st_coll_plan_of(cm, &s, &plan, &err), 0);
+        ck_assert_int_eq(plan.algo, ST_COLL_NVLS);
+        double nvls = run1(&s);
+        s.algo = ST_COLL_RING, s.tag = 3;
+        ck_assert_double_lt(nvls, run1(&s));
+        /* 8 bytes: the LL ring's few microseconds beat NVLS's 25. */
+        s.algo = ST_COLL_AUTO, s.bytes = 8;
+        ck_assert_int_eq(st_coll_plan_of(cm, &s, &plan, &err), 0);
+        ck_assert_int_ne(plan.algo, ST_COLL_NVLS);
+        /* Across the two boards' NVLink domains, or on a part without it, no NVLS. */
+        s.bytes = S;
+        s.algo = ST_COLL_NVLS, s.gpus = iota(0, 16, 1), s.n = 16;
+        ck_assert_int_eq(st_coll_start(cm, &s, &err), ST_EINVAL);
+        s.algo = ST_COLL_AUTO;
+        ck_assert_int_eq(st_coll_plan_of(cm, &s, &plan, &err), 0);
+        ck_assert_int_ne(plan.algo, ST_COLL_NVLS);
+        close_fab();
+    }
+    open_board(&gpu);
+    st_coll_spec s = spec_of(ST_COLL_ALL_REDUCE, ST_COLL_NVLS, iota(0, 8, 1), 8, 1e9, 1);
+    st_err err = {0};
+    ck_assert_int_eq(st_coll_start(cm, &s, &err), ST_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "NVSwitch"));
+    close_fab();
+}
+END_TEST
+
 START_TEST(test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_constants)
 {
     size_t n = st_valid_fabric_count(), kinds[3] = {0};
@@ -657,6 +727,7 @@ Suite *collective_suite(void)
     tcase_add_test(tc, test_same_inputs_give_the_same_finish_times_to_the_nanosecond);
     tcase_add_test(tc, test_bad_specs_are_refused_with_a_message);
     tcase_add_test(tc, test_nccl_preset_formulas);
+    tcase_add_test(tc, test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes);
     tcase_add_test(tc,
                    test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_constants);
     suite_add_tcase(s, tc);
