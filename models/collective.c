@@ -40,6 +40,7 @@ struct st_coll {
     int has_nvlink;
     double nvlink_cap, nic_cap; /* goodput per direction, bytes/s */
     double nvls_eff;            /* NCCL's NVLS efficiency of the GPU; 0: no NVLS */
+    double nvlink_goodput;      /* st_nvlink_efficiency of the GPU */
     /* The phase being built: its transfers' members and their routes. */
     int64_t *src, *dst;
     double *mlat; /* one-way path latency of each member */
@@ -107,7 +108,8 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
     int64_t dom = c->nvlink_domain == 0 ? c->gpus_per_node : c->nvlink_domain;
     cm->has_nvlink = dom > 1 && c->gpu && c->gpu->nvlink_bw > 0;
     cm->dom = cm->has_nvlink ? dom : c->gpus_per_node;
-    cm->nvlink_cap = c->gpu ? c->gpu->nvlink_bw / 2 * st_nvlink_efficiency() : 0;
+    cm->nvlink_goodput = st_nvlink_efficiency(c->gpu);
+    cm->nvlink_cap = c->gpu ? c->gpu->nvlink_bw / 2 * cm->nvlink_goodput : 0;
     cm->nic_cap = c->fabric.nic_bw * st_transport_efficiency(c->fabric.transport);
     cm->nvls_eff = cm->has_nvlink ? st_nccl_nvls_efficiency(cm->nccl, c->gpu) : 0;
     cm->load = st_xcalloc((size_t)st_topo_link_count(t) + 1, sizeof *cm->load);
@@ -522,7 +524,7 @@ static void build_nvls(st_coll *cm, const run *r, int phase, phase_desc *d)
  * capacity already holds. */
 static double nvls_factor(const st_coll *cm)
 {
-    double f = cm->nvls_eff * cm->nccl->nvls_link_share / st_nvlink_efficiency();
+    double f = cm->nvls_eff * cm->nccl->nvls_link_share / cm->nvlink_goodput;
     return f < 1.0 ? f : 1.0;
 }
 

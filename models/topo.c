@@ -166,7 +166,7 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     t->pods = ceil_div(t->leaves, t->ppod);
     t->cup = uplinks(t->ppod, tier_ratio(f, 1));
     t->port_bw = f->nic_bw * st_transport_efficiency(f->transport);
-    t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency();
+    t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency(c->gpu);
     t->lat_link = f->link_latency_s;
     t->lat_switch = f->switch_latency_s;
     t->n_tiers = c->n_tiers;

@@ -3,6 +3,7 @@
 #include "models/transport.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* Header bytes per packet, from the specifications; a link's `nic:` rate is the data rate after
  * line coding and FEC (400GBASE-R: 256b/257b and RS(544,514), IEEE 802.3 clause 119; NDR 4x
@@ -37,9 +38,10 @@ static const st_transport_spec presets[] = {
 /* The constants of this file that are not datasheet or specification figures, in one table so
  * that a calibration override has one place to go (DESIGN.md, "Calibration and validation"). */
 static const struct transport_consts {
-    double nic_goodput;    /* measured payload rate / line rate, on InfiniBand */
-    double roce_goodput;   /* measured payload rate / line rate, on RoCE v2 */
-    double nvlink_goodput; /* measured payload rate / datasheet rate, per direction */
+    double nic_goodput;     /* measured payload rate / line rate, on InfiniBand */
+    double roce_goodput;    /* measured payload rate / line rate, on RoCE v2 */
+    double nvlink_goodput;  /* measured payload rate / datasheet rate, per direction */
+    double nvlink3_goodput; /* the same on A100's NVLink 3 */
 } K = {
     /* NVIDIA on nccl-tests issue #290 (shared/validation/nccl.yaml,
      * nccl_maintainer_h100_multinode): 46-48 GB/s achievable per 400 Gb/s NDR NIC (50 GB/s line
@@ -57,9 +59,16 @@ static const struct transport_consts {
     .roce_goodput = 320.0 / 400.0,
     /* sjeaugey on nccl-tests issue #212 and nccl issue #1442 (nccl.yaml,
      * nccl_maintainer_h100_nvlink): 370 GB/s application-level achievable per direction on H100
-     * NVLink4, whose line rate is 450 GB/s per direction. Applied to every GPU's NVLink. NVLink
+     * NVLink4, whose line rate is 450 GB/s per direction. Applied to every GPU's NVLink but
+     * A100's (no Blackwell ring measurement beyond one user report, which validates it). NVLink
      * SHARP reductions (NVLS) beat this in-switch; they are a collective algorithm, not a link. */
     .nvlink_goodput = 370.0 / 450.0,
+    /* NVLink 3 (A100 SXM, 300 GB/s per direction): Azure's nccl-tests all-reduce on ND A100 v4,
+     * 8 x A100 SXM4 80GB on NVSwitch, NCCL 2.18.5, 231.58 GB/s of bus bandwidth at 8 GB
+     * (Azure/AI-benchmarking-guide Azure_Results/ND_A100_v4_results.md, the sweep that also
+     * sets the ring fill in models/nccl.c): 231.58 / 300. A user's 232.54 on another A100 board
+     * (nccl-tests #175, shared/validation/nccl.yaml) tests it. */
+    .nvlink3_goodput = 231.58 / 300.0,
 };
 
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -88,7 +97,10 @@ double st_transport_efficiency(st_transport t)
     return wire * endpoint;
 }
 
-double st_nvlink_efficiency(void)
+double st_nvlink_efficiency(const st_gpu_spec *gpu)
 {
+    if (gpu && gpu->name &&
+        (strncmp(gpu->name, "a100", 4) == 0 || strncmp(gpu->name, "a800", 4) == 0))
+        return K.nvlink3_goodput;
     return K.nvlink_goodput;
 }

@@ -4,6 +4,8 @@
 #ifndef ST_MODELS_TRANSPORT_H
 #define ST_MODELS_TRANSPORT_H
 
+#include "models/gpu.h"
+
 #include "models/config.h"
 
 /* One transport's packet framing, figures from the protocol specifications. */
@@ -27,9 +29,11 @@ double st_transport_wire_efficiency(st_transport t);
  * capacities are nic_bw times this. 0 for an unknown transport. */
 double st_transport_efficiency(st_transport t);
 
-/* Achievable NVLink bandwidth per direction as a fraction of the datasheet rate per direction
- * (half the GPU's `nvlink` figure), from NCCL maintainers' figures for H100 (see transport.c).
- * NVLink link capacities are nvlink_bw / 2 times this. */
-double st_nvlink_efficiency(void);
+/* Achievable NVLink bandwidth per direction of gpu as a fraction of the datasheet rate per
+ * direction (half the GPU's `nvlink` figure), by NVLink generation from the GPU's catalog name:
+ * NVLink 3 (a100*, a800*) from Azure's A100 nccl-tests, every other part from NCCL maintainers'
+ * H100 figure (see transport.c). NULL: the H100 figure. NVLink link capacities are
+ * nvlink_bw / 2 times this. */
+double st_nvlink_efficiency(const st_gpu_spec *gpu);
 
 #endif

@@ -70,8 +70,10 @@ static const vcase cases[] = {
      "NVLS off; B300 NVLink assumed 1.8 TB/s as B200 (hardware.yaml has no B300 figure)",
      ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, IB, ST_COLL_RING, 0, 8 * GIB, 0, 695},
     {"a100-8gpu-ring", "issue_a100_single_and_2node (nccl-tests #175)",
-     "single node, NVLink-bound; size not stated, 8 GiB assumed", ST_VALID_VALIDATION,
-     "a100-sxm-40g", NULL, 1, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0, 232.54},
+     "single node, NVLink-bound; size not stated, 8 GiB assumed; tests NVLink 3's goodput, set "
+     "on Azure's A100 sweep",
+     ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 1, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,
+     232.54},
     {"a100-2node-ib-ring", "issue_a100_single_and_2node (nccl-tests #175)",
      "2 nodes, 4 x 200 Gb/s HDR per node: network-bound (below the 100 GB/s line rate)",
      ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 2, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,

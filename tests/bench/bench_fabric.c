@@ -72,7 +72,7 @@ static st_cluster_cfg cluster(const bcase *b)
 static double analytic(const bcase *b)
 {
     double C = 50e9 * st_transport_efficiency(ST_TRANSPORT_ROCE_V2);
-    double NV = 450e9 * st_nvlink_efficiency();
+    double NV = 450e9 * st_nvlink_efficiency(&h100);
     double N = (double)b->nodes, g = (double)b->gpn, a_net = 4 * LINK_LAT, a_nv = 2 * LINK_LAT;
     double ring = 2 * (N - 1) / N * (S / g) / C + 2 * (N - 1) * a_net;
     if (b->gpn == 1)

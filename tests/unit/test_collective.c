@@ -97,7 +97,7 @@ static void open_fab(const fab *f)
     st_cluster_cfg c = cfg_of(f);
     open_cluster(&c);
     C = 50e9 * st_transport_efficiency(ST_TRANSPORT_ROCE_V2);
-    NV = 450e9 * st_nvlink_efficiency();
+    NV = 450e9 * st_nvlink_efficiency(&gpu);
 }
 
 static void close_fab(void)
