@@ -42,6 +42,7 @@ static const struct transport_consts {
     double roce_goodput;    /* measured payload rate / line rate, on RoCE v2 */
     double nvlink_goodput;  /* measured payload rate / datasheet rate, per direction */
     double nvlink3_goodput; /* the same on A100's NVLink 3 */
+    double nvlink5_goodput; /* and on Blackwell's NVLink 5 */
 } K = {
     /* NVIDIA on nccl-tests issue #290 (shared/validation/nccl.yaml,
      * nccl_maintainer_h100_multinode): 46-48 GB/s achievable per 400 Gb/s NDR NIC (50 GB/s line
@@ -60,8 +61,8 @@ static const struct transport_consts {
     /* sjeaugey on nccl-tests issue #212 and nccl issue #1442 (nccl.yaml,
      * nccl_maintainer_h100_nvlink): 370 GB/s application-level achievable per direction on H100
      * NVLink4, whose line rate is 450 GB/s per direction. Applied to every GPU's NVLink but
-     * A100's (no Blackwell ring measurement beyond one user report, which validates it). NVLink
-     * SHARP reductions (NVLS) beat this in-switch; they are a collective algorithm, not a link. */
+     * A100's and Blackwell's, below. NVLink SHARP reductions (NVLS) beat this in-switch; they are
+     * a collective algorithm, not a link. */
     .nvlink_goodput = 370.0 / 450.0,
     /* NVLink 3 (A100 SXM, 300 GB/s per direction): Azure's nccl-tests all-reduce on ND A100 v4,
      * 8 x A100 SXM4 80GB on NVSwitch, NCCL 2.18.5, 231.58 GB/s of bus bandwidth at 8 GB
@@ -69,6 +70,12 @@ static const struct transport_consts {
      * sets the ring fill in models/nccl.c): 231.58 / 300. A user's 232.54 on another A100 board
      * (nccl-tests #175, shared/validation/nccl.yaml) tests it. */
     .nvlink3_goodput = 231.58 / 300.0,
+    /* NVLink 5 (B200, B300, GB200, GB300: 900 GB/s per direction): Azure's nccl-tests ring
+     * all-reduce on ND GB200 v6 (4 GB200 in one NVL72 domain, NCCL 2.25.1), 679.61 GB/s of bus
+     * bandwidth at 8 GB (Azure/AI-benchmarking-guide Azure_Results/ND_GB200_v6_results.md):
+     * 679.61 / 900. A user's B300 ring with NVLS off, 695 GB/s on 8 GPUs (nccl #2140,
+     * shared/validation/nccl.yaml), tests it. */
+    .nvlink5_goodput = 679.61 / 900.0,
 };
 
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -99,8 +106,13 @@ double st_transport_efficiency(st_transport t)
 
 double st_nvlink_efficiency(const st_gpu_spec *gpu)
 {
-    if (gpu && gpu->name &&
-        (strncmp(gpu->name, "a100", 4) == 0 || strncmp(gpu->name, "a800", 4) == 0))
-        return K.nvlink3_goodput;
+    static const char *const nvlink3[] = {"a100", "a800"};
+    static const char *const nvlink5[] = {"b200", "b300", "gb200", "gb300"};
+    for (size_t i = 0; gpu && gpu->name && i < sizeof nvlink3 / sizeof nvlink3[0]; i++)
+        if (strncmp(gpu->name, nvlink3[i], strlen(nvlink3[i])) == 0)
+            return K.nvlink3_goodput;
+    for (size_t i = 0; gpu && gpu->name && i < sizeof nvlink5 / sizeof nvlink5[0]; i++)
+        if (strncmp(gpu->name, nvlink5[i], strlen(nvlink5[i])) == 0)
+            return K.nvlink5_goodput;
     return K.nvlink_goodput;
 }

@@ -67,7 +67,8 @@ static const vcase cases[] = {
      "4 GPUs of an 8-GPU board; measured taken as the middle, 367.5", ST_VALID_VALIDATION,
      "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_RING, 4, 8 * GIB, 0, 367.5},
     {"b300-8gpu-ring-nvls-off", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
-     "NVLS off; B300 NVLink assumed 1.8 TB/s as B200 (hardware.yaml has no B300 figure)",
+     "NVLS off; B300 NVLink assumed 1.8 TB/s as B200 (hardware.yaml has no B300 figure); tests "
+     "NVLink 5's goodput, set on Azure's GB200 ring",
      ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, IB, ST_COLL_RING, 0, 8 * GIB, 0, 695},
     {"a100-8gpu-ring", "issue_a100_single_and_2node (nccl-tests #175)",
      "single node, NVLink-bound; size not stated, 8 GiB assumed; tests NVLink 3's goodput, set "

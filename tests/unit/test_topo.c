@@ -98,7 +98,8 @@ START_TEST(test_transport_efficiencies_follow_headers_and_measurement)
               st_transport_efficiency(ST_TRANSPORT_INFINIBAND));
     ASSERT_REL(st_nvlink_efficiency(NULL), 370.0 / 450.0, 1e-12);
     ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("a100-sxm-80g")), 231.58 / 300.0, 1e-12);
-    ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("b200")), 370.0 / 450.0, 1e-12);
+    ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("b200")), 679.61 / 900.0, 1e-12);
+    ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("h200-sxm")), 370.0 / 450.0, 1e-12);
     ck_assert_str_eq(st_transport_spec_of(ST_TRANSPORT_ROCE_V2)->name, "roce-v2");
     ck_assert_str_eq(st_transport_spec_of(ST_TRANSPORT_INFINIBAND)->name, "infiniband");
     ck_assert_ptr_null(st_transport_spec_of((st_transport)7));
