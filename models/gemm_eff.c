@@ -165,16 +165,18 @@ static const calib CALIB[] = {
  * measured part, and a mid-range choice among the rows above. */
 static const calib *calib_of(const st_gpu_spec *gpu)
 {
-    for (size_t i = 0; gpu && gpu->name && i < N_CALIB; i++)
-        if (strcmp(CALIB[i].gpu, gpu->name) == 0)
+    const char *family = st_gpu_family(gpu);
+    for (size_t i = 0; family && i < N_CALIB; i++)
+        if (strcmp(CALIB[i].gpu, family) == 0)
             return &CALIB[i];
     return &CALIB[2];
 }
 
 int st_gemm_calibrated(const st_gpu_spec *gpu)
 {
-    for (size_t i = 0; gpu && gpu->name && i < N_CALIB; i++)
-        if (strcmp(CALIB[i].gpu, gpu->name) == 0)
+    const char *family = st_gpu_family(gpu);
+    for (size_t i = 0; family && i < N_CALIB; i++)
+        if (strcmp(CALIB[i].gpu, family) == 0)
             return 1;
     return 0;
 }
@@ -217,7 +219,7 @@ static const struct {
 double st_gpu_sustained(const st_gpu_spec *gpu)
 {
     for (size_t i = 0; i < sizeof SUSTAINED / sizeof SUSTAINED[0]; i++)
-        if (strcmp(SUSTAINED[i].gpu, gpu->name) == 0)
+        if (st_gpu_family(gpu) && strcmp(SUSTAINED[i].gpu, st_gpu_family(gpu)) == 0)
             return SUSTAINED[i].ratio;
     return 1.0;
 }

@@ -16,6 +16,15 @@ typedef struct st_gpu_spec {
     double tdp_w;            /* board power limit, W */
     double idle_w;           /* idle board power, W */
     const char *source;      /* where the figures come from */
+    const char *family;      /* the catalog part whose measured calibrations apply (kernel
+                                curves, sustained clock, NVLink goodput, NVLS): NULL for the
+                                part itself (its name), the base's for a hardware.gpus entry
+                                with base: */
 } st_gpu_spec;
 
+/* The catalog name every calibration lookup keys on: g's family, or its name. NULL for NULL. */
+static inline const char *st_gpu_family(const st_gpu_spec *g)
+{
+    return !g ? 0 : g->family ? g->family : g->name;
+}
 #endif

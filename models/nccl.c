@@ -115,23 +115,25 @@ const st_nccl_preset *st_nccl_preset_default(void)
 
 st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu)
 {
-    if (gpu && gpu->name &&
-        (strncmp(gpu->name, "a100", 4) == 0 || strncmp(gpu->name, "a800", 4) == 0))
+    const char *family = st_gpu_family(gpu);
+    if (family && (strncmp(family, "a100", 4) == 0 || strncmp(family, "a800", 4) == 0))
         return ST_NCCL_AMPERE;
     return ST_NCCL_HOPPER;
 }
 
 double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu)
 {
-    static const char *const hopper[] = {"h100", "h200", "h800"};
+    /* NVLS needs an NVSwitch: the SXM boards, not the PCIe cards' NVLink bridges. */
+    static const char *const hopper[] = {"h100-sxm", "h200-sxm", "h800-sxm"};
     static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300"};
-    if (!gpu || !gpu->name)
+    const char *family = st_gpu_family(gpu);
+    if (!family)
         return 0;
     for (size_t i = 0; i < sizeof hopper / sizeof hopper[0]; i++)
-        if (strncmp(gpu->name, hopper[i], strlen(hopper[i])) == 0)
+        if (strncmp(family, hopper[i], strlen(hopper[i])) == 0)
             return p->nvls_eff_hopper;
     for (size_t i = 0; i < sizeof blackwell / sizeof blackwell[0]; i++)
-        if (strncmp(gpu->name, blackwell[i], strlen(blackwell[i])) == 0)
+        if (strncmp(family, blackwell[i], strlen(blackwell[i])) == 0)
             return p->nvls_eff_blackwell;
     return 0;
 }

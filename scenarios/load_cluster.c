@@ -47,7 +47,8 @@ static int unknown_gpu(st_ld *ld, const st_ynode *n)
 }
 
 /* `base:` copies every figure of a known GPU (catalog or an earlier hardware entry) before the
- * entry's own keys are read, so the keys override it wherever they stand in the mapping. */
+ * entry's own keys are read, so the keys override it wherever they stand in the mapping, and
+ * keeps the base's family, so the base's measured calibrations apply. */
 static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
 {
     const st_ynode *b = st_ynode_get(n, "base");
@@ -58,6 +59,7 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
         if (!from)
             return unknown_gpu(ld, b);
         *g = *from;
+        g->family = st_gpu_family(from); /* the base's calibrations, under the entry's name */
     } else {
         g->source = "scenario hardware.gpus";
     }

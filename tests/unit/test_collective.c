@@ -637,6 +637,8 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &h100), p->nvls_eff_hopper);
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &b200), p->nvls_eff_blackwell);
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &gpu), 0);
+    static const st_gpu_spec pcie = {.name = "h100-pcie", .nvlink_bw = 600e9};
+    ck_assert_double_eq(st_nccl_nvls_efficiency(p, &pcie), 0); /* NVLink bridges, no switch */
     const st_gpu_spec *parts[] = {&h100, &b200};
     for (int i = 0; i < 2; i++) {
         open_board(parts[i]);

@@ -139,6 +139,19 @@ START_TEST(test_hardware_gpu_overrides_its_base)
     ck_assert_str_eq(g->name, "h100-derated");
     ck_assert_double_eq(g->tdp_w, 600);
     ck_assert_double_gt(g->peak_bf16, 9e14);
+    /* The base's measured calibrations follow it: kernel curves, sustained clock, NVLink goodput
+     * and NVLS key on the family, not the new name. */
+    ck_assert_str_eq(st_gpu_family(g), "h100-sxm");
+    st_scn_free(s);
+    s = load("version: 1\n"
+             "hardware:\n  gpus:\n    - { name: a100-b, base: a100-sxm-80g }\n"
+             "    - { name: a100-c, base: a100-b, hbm: 40 GB }\n"
+             "    - { name: own, peak_bf16: 100 TFLOP/s, hbm: 10 GB, hbm_bw: 1 TB/s, tdp: 300 W }\n"
+             "cluster: { gpu: a100-c, nodes: 1 }\n"
+             "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+             &d);
+    ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
+    ck_assert_str_eq(st_gpu_family(st_scn_cluster(s)->gpu), "a100-sxm-80g");
     st_scn_free(s);
 }
 END_TEST
