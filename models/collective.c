@@ -695,8 +695,8 @@ typedef struct cost {
 static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p, double rate)
 {
     cost c = {.proto = p, .f = 1.0};
-    if (d->kind == PH_NVLS)
-        c.f = p == ST_COLL_PROTO_IDEAL ? 1.0 : nvls_factor(cm);
+    if (d->kind == PH_NVLS) /* the switch's rate is hardware, kept under ideal too */
+        c.f = nvls_factor(cm);
     else if (p != ST_COLL_PROTO_IDEAL)
         c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
     double lat = 0;
@@ -835,8 +835,8 @@ static void plan_hier(run *r)
         r->kinds[r->n_phases++] = PH_H_AG;
 }
 
-/* Resolve the algorithm and the phase list. AUTO all-reduce takes the cheaper of ring and tree
- * alone on the fabric, as NCCL's tuner does. */
+/* Resolve the algorithm and the phase list. AUTO all-reduce takes the cheapest of ring, tree and,
+ * where it can run, NVLS, alone on the fabric, as NCCL's tuner does. */
 static void plan_phases(st_coll *cm, run *r)
 {
     r->n_phases = 1;

@@ -23,7 +23,8 @@ typedef enum st_coll_op {
 } st_coll_op;
 
 typedef enum st_coll_algo {
-    ST_COLL_AUTO, /* NCCL's choice: the least estimated time of ring and tree (all-reduce) */
+    ST_COLL_AUTO, /* NCCL's choice: the least estimated time of ring, tree and (inside one
+                     NVLink domain of a part that has it) NVLS, for all-reduce */
     ST_COLL_RING,
     ST_COLL_TREE, /* NCCL's double binary tree; all-reduce only */
     ST_COLL_HIER, /* NVLink reduce-scatter, per-rail ring all-reduce, NVLink all-gather */
@@ -87,7 +88,7 @@ int64_t st_coll_active(const st_coll *cm);
 
 /* What a collective resolves to and what it should cost alone, before it runs. */
 typedef struct st_coll_plan {
-    st_coll_algo algo;   /* resolved: ring, tree or hier */
+    st_coll_algo algo;   /* resolved: ring, tree, hier or nvls */
     st_coll_proto proto; /* resolved, of the phase that takes longest */
     int channels;        /* resolved channel count */
     int64_t ranks;

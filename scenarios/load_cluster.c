@@ -62,6 +62,7 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
         g->family = st_gpu_family(from); /* the base's calibrations, under the entry's name */
     } else {
         g->source = "scenario hardware.gpus";
+        g->family = ""; /* its own figures: no measured calibration applies, whatever its name */
     }
     if (st_rd_map(&ld->rd, n, gpu_fields, g, "hardware.gpus[]"))
         return -1;

@@ -639,6 +639,10 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &gpu), 0);
     static const st_gpu_spec pcie = {.name = "h100-pcie", .nvlink_bw = 600e9};
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &pcie), 0); /* NVLink bridges, no switch */
+    /* A hardware.gpus entry without base: has its own figures and no family, whatever its name. */
+    static const st_gpu_spec lab = {.name = "b200-lab", .nvlink_bw = 1800e9, .family = ""};
+    ck_assert_double_eq(st_nccl_nvls_efficiency(p, &lab), 0);
+    ck_assert_double_eq(st_nvlink_efficiency(&lab), st_nvlink_efficiency(NULL));
     const st_gpu_spec *parts[] = {&h100, &b200};
     for (int i = 0; i < 2; i++) {
         open_board(parts[i]);
@@ -676,6 +680,14 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
     st_err err = {0};
     ck_assert_int_eq(st_coll_start(cm, &s, &err), ST_EINVAL);
     ck_assert_ptr_nonnull(strstr(err.msg, "NVSwitch"));
+    close_fab();
+    /* NVLS runs Simple only; under the ideal protocol it keeps the switch's measured rate. */
+    open_board(&h100);
+    s.proto = ST_COLL_PROTO_LL;
+    ck_assert_int_eq(st_coll_start(cm, &s, &err), ST_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "Simple"));
+    s.proto = ST_COLL_PROTO_IDEAL, s.bytes = 8589934592.0, s.tag = 4;
+    assert_rel(run1(&s), s.bytes / (p->nvls_eff_hopper * p->nvls_link_share * 450e9), 1e-6);
     close_fab();
 }
 END_TEST
