@@ -3,6 +3,9 @@
 #ifndef ST_MODELS_GPU_H
 #define ST_MODELS_GPU_H
 
+#include <stddef.h>
+#include <string.h>
+
 typedef struct st_gpu_spec {
     const char *name;        /* catalog key, e.g. "h100-sxm" */
     const char *description; /* "NVIDIA H100 SXM5 80GB" */
@@ -26,5 +29,16 @@ typedef struct st_gpu_spec {
 static inline const char *st_gpu_family(const st_gpu_spec *g)
 {
     return !g ? 0 : g->family ? g->family : g->name;
+}
+
+/* Whether g's family starts with one of the NULL-terminated prefixes ("a100" takes in
+ * "a100-sxm-80g" and "a100-sxm-40g"). 0 for NULL. */
+static inline int st_gpu_family_in(const st_gpu_spec *g, const char *const *prefixes)
+{
+    const char *family = st_gpu_family(g);
+    for (size_t i = 0; family && prefixes[i]; i++)
+        if (strncmp(family, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
 }
 #endif

@@ -115,8 +115,8 @@ const st_nccl_preset *st_nccl_preset_default(void)
 
 st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu)
 {
-    const char *family = st_gpu_family(gpu);
-    if (family && (strncmp(family, "a100", 4) == 0 || strncmp(family, "a800", 4) == 0))
+    static const char *const ampere[] = {"a100", "a800", NULL};
+    if (st_gpu_family_in(gpu, ampere))
         return ST_NCCL_AMPERE;
     return ST_NCCL_HOPPER;
 }
@@ -124,18 +124,11 @@ st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu)
 double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu)
 {
     /* NVLS needs an NVSwitch: the SXM boards, not the PCIe cards' NVLink bridges. */
-    static const char *const hopper[] = {"h100-sxm", "h200-sxm", "h800-sxm"};
-    static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300"};
-    const char *family = st_gpu_family(gpu);
-    if (!family)
-        return 0;
-    for (size_t i = 0; i < sizeof hopper / sizeof hopper[0]; i++)
-        if (strncmp(family, hopper[i], strlen(hopper[i])) == 0)
-            return p->nvls_eff_hopper;
-    for (size_t i = 0; i < sizeof blackwell / sizeof blackwell[0]; i++)
-        if (strncmp(family, blackwell[i], strlen(blackwell[i])) == 0)
-            return p->nvls_eff_blackwell;
-    return 0;
+    static const char *const hopper[] = {"h100-sxm", "h200-sxm", "h800-sxm", NULL};
+    static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300", NULL};
+    return st_gpu_family_in(gpu, hopper)      ? p->nvls_eff_hopper
+           : st_gpu_family_in(gpu, blackwell) ? p->nvls_eff_blackwell
+                                              : 0;
 }
 
 const char *st_nccl_proto_name(st_nccl_proto p)

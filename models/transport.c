@@ -106,14 +106,9 @@ double st_transport_efficiency(st_transport t)
 
 double st_nvlink_efficiency(const st_gpu_spec *gpu)
 {
-    static const char *const nvlink3[] = {"a100", "a800"};
-    static const char *const nvlink5[] = {"b200", "b300", "gb200", "gb300"};
-    const char *family = st_gpu_family(gpu);
-    for (size_t i = 0; family && i < sizeof nvlink3 / sizeof nvlink3[0]; i++)
-        if (strncmp(family, nvlink3[i], strlen(nvlink3[i])) == 0)
-            return K.nvlink3_goodput;
-    for (size_t i = 0; family && i < sizeof nvlink5 / sizeof nvlink5[0]; i++)
-        if (strncmp(family, nvlink5[i], strlen(nvlink5[i])) == 0)
-            return K.nvlink5_goodput;
-    return K.nvlink_goodput;
+    static const char *const nvlink3[] = {"a100", "a800", NULL};
+    static const char *const nvlink5[] = {"b200", "b300", "gb200", "gb300", NULL};
+    return st_gpu_family_in(gpu, nvlink3)   ? K.nvlink3_goodput
+           : st_gpu_family_in(gpu, nvlink5) ? K.nvlink5_goodput
+                                            : K.nvlink_goodput;
 }
