@@ -27,8 +27,9 @@ static void step_text(FILE *out, const st_step_result *r, int explain)
     if (explain)
         fprintf(out,
                 "  explain   seed's T_step = T_compute + T_comm - T_overlap = %.4g s (compute, TP "
-                "comm,\n            optimizer, and the DP all-reduce by 2(N-1)/N * S/B + alpha * "
-                "log2 N, no overlap)\n            simulated / closed form = %.3f\n",
+                "and\n            ZeRO-3 comm, optimizer, and the DP all-reduce by 2(N-1)/N * S/B "
+                "+ alpha *\n            log2 N, no overlap)\n            simulated / closed form = "
+                "%.3f\n",
                 r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
 }
 

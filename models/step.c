@@ -293,13 +293,15 @@ static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, d
 
 /* Per-chunk forward and backward times of one micro-batch: its layers' kernels and
  * model-parallel collectives, the embedding on the first chunk, the output layer and loss on
- * the last, and ZeRO-3's gathers. */
-static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd)
+ * the last, and ZeRO-3's gathers, whose share of both it also writes to zero3[c] for the
+ * breakdown. */
+static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd, double *zero3)
 {
     const st_layer_cost *lc = &p->lc;
     for (int64_t c = 0; c < p->chunks; c++) {
         double n = (double)chunk_layers(p, c), zf, zb;
         zero3_costs(x, p, c, &zf, &zb);
+        zero3[c] = zf + zb;
         fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + zf + p->p2p_block;
         bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + zb + p->p2p_block;
         if (c == 0) {
@@ -462,33 +464,46 @@ static void rates(const plan *p, const st_cluster_cfg *c, st_step_result *out)
     out->tokens_per_s = tokens / t;
 }
 
-/* The busiest stage's share of compute and model-parallel time, for the breakdown. */
-static void breakdown(const plan *p, const st_pipe_result *pr, st_step_result *out)
+/* The busiest stage's share of compute, model-parallel and ZeRO-3 time, for the breakdown.
+ * The pipeline run sees each chunk's time as one block; the parts that are communication are
+ * taken back out of its compute: tensor- and context-parallel collectives into tp_comm_s,
+ * blocking sends into pp_comm_s, and ZeRO-3's weight gathers and gradient reduce-scatters
+ * (data-parallel traffic, counted as not overlapped) into dp_comm_exposed_s, which the caller
+ * has set to what is left after the pipeline. */
+static void breakdown(const plan *p, const st_pipe_result *pr, const double *zero3,
+                      st_step_result *out)
 {
-    double mp = 0, best = -1;
+    double mp = 0, z3 = 0, best = -1;
     for (int64_t s = 0; s < p->pp; s++) {
-        double layers = 0;
-        for (int64_t c = s; c < p->chunks; c += p->pp)
+        double layers = 0, zs = 0;
+        for (int64_t c = s; c < p->chunks; c += p->pp) {
             layers += (double)chunk_layers(p, c);
+            zs += zero3[c];
+        }
         if (layers > best) {
             best = layers;
             mp = layers * (p->mp_fwd_s + p->mp_bwd_s) * (double)p->m;
+            z3 = zs * (double)p->m;
         }
     }
     st_step_breakdown *b = &out->b;
     double blocked = p->p2p_block * 2.0 * (double)p->v * (double)p->m;
     b->tp_comm_s = fmin(mp, pr->compute_s);
-    blocked = fmin(blocked, pr->compute_s - b->tp_comm_s);
-    b->compute_s = pr->compute_s - b->tp_comm_s - blocked;
+    z3 = fmin(z3, pr->compute_s - b->tp_comm_s);
+    blocked = fmin(blocked, pr->compute_s - b->tp_comm_s - z3);
+    b->compute_s = pr->compute_s - b->tp_comm_s - z3 - blocked;
+    b->dp_comm_exposed_s += z3;
     b->pp_comm_s = pr->p2p_exposed_s + blocked;
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
 }
 
 /* The seed's T_step = T_compute + T_comm - T_overlap: T_compute the busiest stage's kernels
- * (no bubble), T_comm its tensor-parallel time plus the gradient all-reduce by the seed's
- * 2(N-1)/N * S/B + alpha * log2(N_nodes) (the collective model's closed form), T_overlap 0: the
- * formula has no way to know what hides behind what, which is what the simulation adds. */
-static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_result *r)
+ * (no bubble), T_comm its tensor-parallel time, ZeRO-3's gathers and reduce-scatters (zero3_s)
+ * and the gradient all-reduce by the seed's 2(N-1)/N * S/B + alpha * log2(N_nodes) (the
+ * collective model's closed form), T_overlap 0: the formula has no way to know what hides
+ * behind what, which is what the simulation adds. */
+static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_result *r,
+                               double zero3_s)
 {
     double dp = 0;
     if (p->dp * p->cp > 1) {
@@ -507,7 +522,7 @@ static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_resu
         free(gpus);
         bench_close(&b);
     }
-    return r->b.compute_s + r->b.tp_comm_s + r->b.optimizer_s + dp;
+    return r->b.compute_s + r->b.tp_comm_s + zero3_s + r->b.optimizer_s + dp;
 }
 
 int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
@@ -520,7 +535,8 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         return rc;
     double *fwd = st_xcalloc((size_t)p.chunks, sizeof *fwd);
     double *bwd = st_xcalloc((size_t)p.chunks, sizeof *bwd);
-    chunk_costs(x, &p, fwd, bwd);
+    double *zero3 = st_xcalloc((size_t)p.chunks, sizeof *zero3);
+    chunk_costs(x, &p, fwd, bwd, zero3);
     st_pipe_spec spec = {
         .pp = p.pp, .v = p.v, .m = p.m, .fwd_s = fwd, .bwd_s = bwd, .p2p_s = p.p2p_s};
     st_pipe_result pr = {0};
@@ -532,19 +548,21 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         double end = pr.makespan_s;
         for (int64_t s = 0; s < p.pp; s++)
             end = fmax(end, stage_reduce_end(x, &p, &pr, bwd, s));
-        out->b.dp_comm_exposed_s = end - pr.makespan_s + param_gather_s(x, &p, &pr);
+        double dp_after = end - pr.makespan_s + param_gather_s(x, &p, &pr);
+        out->b.dp_comm_exposed_s = dp_after;
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
         double sync = embedding_sync_s(x, &p);
-        breakdown(&p, &pr, out);
+        breakdown(&p, &pr, zero3, out);
         out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
         out->micro_per_step = p.m;
-        out->step_time_s = pr.makespan_s + sync + out->b.dp_comm_exposed_s + out->b.optimizer_s;
+        out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s;
         rates(&p, x->c, out);
-        out->closed_form_s = seed_closed_form(x, &p, out);
+        out->closed_form_s = seed_closed_form(x, &p, out, out->b.dp_comm_exposed_s - dp_after);
     }
     st_pipe_result_release(&pr);
     free(fwd);
     free(bwd);
+    free(zero3);
     return rc;
 }

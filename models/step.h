@@ -16,7 +16,9 @@ typedef struct st_step_breakdown {
     double tp_comm_s;         /* tensor-parallel collectives (not overlapped, as Megatron's
                                  default) */
     double pp_comm_s;         /* pipeline sends the schedule could not hide */
-    double dp_comm_exposed_s; /* gradient reduction left over after the last backward */
+    double dp_comm_exposed_s; /* data-parallel traffic not hidden: gradient reduction left
+                                 over after the last backward, the ZeRO 1-2 weight all-gather,
+                                 and ZeRO-3's gathers and reduce-scatters */
     double bubble_s;          /* pipeline idle time */
     double optimizer_s;       /* the optimizer step */
 } st_step_breakdown;
