@@ -171,7 +171,7 @@ typedef struct st_collective_cfg {
  * scale-mask-softmax and dropout kernels (Korthikanti et al. 2022, section 4.1). */
 typedef enum st_attention {
     ST_ATTN_FLASH,   /* the fastest published fused kernel for the GPU (FlashAttention-3 on
-                        Hopper and later, FlashAttention-2 on Ampere) */
+                        Hopper, cuDNN's on Blackwell, FlashAttention-2 on Ampere) */
     ST_ATTN_UNFUSED, /* Megatron-LM before FlashAttention */
     ST_ATTN_FLASH2,  /* FlashAttention-2, whatever the GPU */
     ST_ATTN_CUDNN    /* cuDNN's fused attention (Transformer Engine's NVTE_FUSED_ATTN) */

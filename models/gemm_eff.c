@@ -47,40 +47,54 @@ typedef struct mamf {
     double frac, m, n, k;
 } mamf;
 
-/* FlashAttention efficiency, a fraction of the dense BF16 peak, fitted as a s / (s + s0) over
- * the published sequence-length sweeps (head dim 128, causal, batch x seqlen = 16k tokens);
- * the fits are within 2.4% rms of every bar. */
+/* Fused-attention efficiency, a fraction of the dense BF16 peak, fitted as a s / (s + s0) over
+ * published sequence-length sweeps (head dim 128, causal); the fits are within 2.4% rms of
+ * every point. */
 typedef struct attn_fit {
     double fwd_a, fwd_s0, bwd_a, bwd_s0;
     double ref_emax_frac; /* the measuring GPU's BF16 MAMF fraction, for scaling to others */
     double ref_sms;       /* and its SM count, for the benchmark's own wave fill */
+    double bench_blocks;  /* the benchmark's blocks of 128 queries, whose wave fill the fit
+                             contains; 0: the fill was divided out of each point before fitting */
 } attn_fit;
 
-/* Both papers' sweeps hold batch x seqlen at 16k tokens with 16 heads of 128 (hidden 2048):
- * 16384 / 128 x 16 = 2048 blocks of 128 queries, whatever the sequence length. */
+/* Both FlashAttention papers' sweeps hold batch x seqlen at 16k tokens with 16 heads of 128
+ * (hidden 2048): 16384 / 128 x 16 = 2048 blocks of 128 queries, whatever the sequence length. */
 #define ATTN_BENCH_BLOCKS 2048.0
 
-enum { ATTN_FA2_A100, ATTN_FA3_H100, ATTN_FA2_H100, ATTN_CUDNN_H100 };
+enum { ATTN_FA2_A100, ATTN_FA3_H100, ATTN_FA2_H100, ATTN_CUDNN_H200, ATTN_CUDNN_GB200 };
 
 static const attn_fit ATTN[] = {
     /* Dao 2023, "FlashAttention-2" (arXiv 2307.08691), Fig. 5(d) forward and Fig. 6(d)
      * backward, A100 80GB SXM4, causal, head dim 128: forward 108/126/133/148/148/148 and
      * backward 90/122/145/165/175/186 TFLOP/s at seqlen 512 ... 16k. FLOPs counted the paper's
      * way: causal halves them, backward is 2.5x forward. */
-    [ATTN_FA2_A100] = {0.485, 210, 0.605, 570, 0.869, 108},
+    [ATTN_FA2_A100] = {0.485, 210, 0.605, 570, 0.869, 108, ATTN_BENCH_BLOCKS},
     /* Shah et al. 2024, "FlashAttention-3" (arXiv 2407.08608), H100 80GB SXM5, head dim 128:
      * forward 292/423/521/579/602/616 and backward 316/424/501/542/559/561 TFLOP/s at seqlen
      * 512 ... 16k, read through a transcription of the bar labels that drops the panel
      * captions. Of the two head-dim-128 forward panels (Fig. 5) this is the lower, taken as the
      * causal one (the other peaks at 648); the backward is the one head-dim-128 sweep given. */
-    [ATTN_FA3_H100] = {0.661, 600, 0.598, 430, 0.803, 132},
-    /* The same two FlashAttention-3 figures (causal forward, backward; head dim 128, H100 80GB
-     * SXM5) also give FlashAttention-2 and cuDNN's fused attention on the H100:
-     *   FlashAttention-2 forward 191/260/298/319/333/335, backward 214/260/291/310/318/322;
-     *   cuDNN forward 315/410/484/518/529/539, backward 305/408/465/499/518/516 TFLOP/s
-     * at seqlen 512 ... 16k, fitted the same way (rms 2.1%, 0.3%, 1.5%, 2.0%). */
-    [ATTN_FA2_H100] = {0.354, 404, 0.333, 274, 0.803, 132},
-    [ATTN_CUDNN_H100] = {0.567, 387, 0.548, 377, 0.803, 132},
+    [ATTN_FA3_H100] = {0.661, 600, 0.598, 430, 0.803, 132, ATTN_BENCH_BLOCKS},
+    /* The same two FlashAttention-3 figures also give FlashAttention-2 on the H100: forward
+     * 191/260/298/319/333/335, backward 214/260/291/310/318/322 TFLOP/s (rms 2.1%, 0.3%). */
+    [ATTN_FA2_H100] = {0.354, 404, 0.333, 274, 0.803, 132, ATTN_BENCH_BLOCKS},
+    /* cuDNN's fused attention: NVIDIA's own sweep, NVIDIA/cudnn-frontend
+     * benchmark/sdpa_benchmark_training/results/{h200,gb200}_919_only_cudnn/llama3.1_*.csv
+     * (cuDNN 9.19.1 through cudnn-frontend 1.19, February 2026): Llama 3.1 attention, batch 1,
+     * 64 query and 8 K/V heads of 128, causal (top-left), BF16, seqlen 2k ... 32k, FLOPs
+     * counted as above (the script's tflops_per_sec: causal halves, backward 2.5x):
+     *   H200:  forward 484/591/644/673/688, backward 370/474/541/579/581 TFLOP/s;
+     *   GB200: forward 1042/1335/1598/1687/1720, backward 836/1132/1311/1402/1473 TFLOP/s.
+     * The benchmark has 64 x seqlen / 128 blocks, so each point's wave fill over the SMs was
+     * divided out before the fit (rms 1.6%, 2.2% on H200; 2.0%, 1.8% on GB200). Over the same
+     * GPUs and kernel the GB200 / H200 ratio, 2.15-2.54, is what scaling one part's sweep by
+     * peak x MAMF fraction gives (2.30) within 7%. These replace the cuDNN bars of the
+     * FlashAttention-3 paper (an H100 with the cuDNN of mid-2024: forward 315-539, backward
+     * 305-516 at 512 ... 16k): the newer library is 20-25% faster in the forward at 8k and
+     * above, and 20% slower in the backward at 2k; docs/step-ops.md compares them. */
+    [ATTN_CUDNN_H200] = {0.731, 874, 0.635, 1262, 0.803, 132, 0},
+    [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0},
 };
 
 typedef struct calib {
@@ -88,7 +102,8 @@ typedef struct calib {
     double sms;      /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
     mamf bf16, fp8;  /* fp8.frac == 0: no measurement; BF16's fraction is used */
     double hbm_frac; /* achievable share of the datasheet HBM bandwidth */
-    int attn;        /* which FlashAttention sweep applies */
+    int attn;        /* the sweep `attention: flash` reads: the fastest published kernel */
+    int cudnn;       /* the sweep `attention: cudnn` reads */
     const char *note;
 } calib;
 
@@ -108,12 +123,20 @@ typedef struct calib {
         0, 0, 0, 0                                                                                 \
     }
 static const calib CALIB[] = {
-    {"a100-sxm-80g", 108, {0.869, 1024, 10240, 5120}, NO_MAMF, 0.834, ATTN_FA2_A100, NULL},
+    {"a100-sxm-80g",
+     108,
+     {0.869, 1024, 10240, 5120},
+     NO_MAMF,
+     0.834,
+     ATTN_FA2_A100,
+     ATTN_FA2_A100,
+     NULL},
     {"a100-sxm-40g",
      108,
      {0.869, 1024, 10240, 5120},
      NO_MAMF,
      0.834,
+     ATTN_FA2_A100,
      ATTN_FA2_A100,
      "MAMF and BabelStream were measured on the 80 GB part: same GA100 die and clocks"},
     {"h100-sxm",
@@ -122,13 +145,15 @@ static const calib CALIB[] = {
      {0.709, 1024, 9216, 14336},
      0.887,
      ATTN_FA3_H100,
-     NULL},
+     ATTN_CUDNN_H200,
+     "cuDNN: the H200's sweep (the same die and Tensor Cores)"},
     {"h100-pcie",
      114,
      {0.803, 2048, 2048, 13312},
      {0.709, 1024, 9216, 14336},
      0.862,
      ATTN_FA3_H100,
+     ATTN_CUDNN_H200,
      "no MAMF for the PCIe card: the SXM fractions are assumed"},
     {"h200-sxm",
      132,
@@ -136,28 +161,33 @@ static const calib CALIB[] = {
      {0.734, 1280, 4096, 12032},
      0.865,
      ATTN_FA3_H100,
+     ATTN_CUDNN_H200,
      "MAMF's BF16 table: 'H200 is the same' as H100 SXM"},
     {"b200",
      148,
      {0.776, 1792, 16128, 3072},
      {0.763, 15360, 4096, 3072},
      0.862,
-     ATTN_FA3_H100,
-     "no published FlashAttention sweep: H100's, scaled by the GEMM e_max"},
+     ATTN_CUDNN_GB200,
+     ATTN_CUDNN_GB200,
+     "attention: GB200's cuDNN sweep (the same dies), scaled by the GEMM e_max"},
     {"gb200",
      148,
      {0.729, 4096, 9728, 2048},
      {0.723, 19456, 5120, 1536},
      0.862,
-     ATTN_FA3_H100,
-     "no published FlashAttention sweep: H100's, scaled by the GEMM e_max"},
+     ATTN_CUDNN_GB200,
+     ATTN_CUDNN_GB200,
+     "FlashAttention-3 does not run on Blackwell: `flash` reads cuDNN's sweep, the fastest "
+     "published"},
     {"mi300x",
      304,
      {0.514, 10240, 15360, 8192},
      NO_MAMF,
      0.862,
      ATTN_FA3_H100,
-     "no FP8 MAMF or attention sweep: BF16's fraction and H100's sweep, scaled"},
+     ATTN_CUDNN_H200,
+     "no FP8 MAMF or attention sweep: BF16's fraction and the Hopper sweeps, scaled"},
 };
 #define N_CALIB (sizeof CALIB / sizeof CALIB[0])
 
@@ -274,16 +304,15 @@ double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, d
 
 /* ---- Attention and memory ------------------------------------------------------------------ */
 
-/* The sweep a kernel choice reads on a GPU whose own sweep is `own`. */
-static int attn_sweep(int own, int kernel)
+/* The sweep a kernel choice reads on GPU c. Ampere has one published sweep, FlashAttention-2,
+ * for all three kernels; elsewhere FlashAttention-2 reads the H100's. */
+static int attn_sweep(const calib *c, int kernel)
 {
-    if (own == ATTN_FA2_A100)
-        return ATTN_FA2_A100; /* Ampere: FlashAttention-2 is the published sweep for all three */
-    if (kernel == ST_ATTN_FLASH2)
-        return ATTN_FA2_H100;
     if (kernel == ST_ATTN_CUDNN)
-        return ATTN_CUDNN_H100;
-    return own;
+        return c->cudnn;
+    if (kernel == ST_ATTN_FLASH2)
+        return c->attn == ATTN_FA2_A100 ? ATTN_FA2_A100 : ATTN_FA2_H100;
+    return c->attn;
 }
 
 double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, double blocks)
@@ -295,17 +324,19 @@ double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, d
                              double blocks)
 {
     const calib *c = calib_of(gpu);
-    const attn_fit *a = &ATTN[attn_sweep(c->attn, kernel)];
+    const attn_fit *a = &ATTN[attn_sweep(c, kernel)];
     if (!(seq_k > 0 && blocks > 0))
         return 0.0;
     /* A GPU measured with another part's sweep keeps that sweep's ratio to the GEMM e_max. */
     double scale = c->bf16.frac / a->ref_emax_frac;
     double top = backward ? a->bwd_a : a->fwd_a;
     double s0 = backward ? a->bwd_s0 : a->fwd_s0;
-    /* A partial last wave of query blocks leaves SMs idle, as for GEMM tiles; the fits
-     * already contain the benchmark's own fill, which is divided out. */
+    /* A partial last wave of query blocks leaves SMs idle, as for GEMM tiles; a fit that
+     * contains the benchmark's own fill has it divided out. */
     double fill = blocks / (waves(blocks, c->sms) * c->sms);
-    double bench = ATTN_BENCH_BLOCKS / (waves(ATTN_BENCH_BLOCKS, a->ref_sms) * a->ref_sms);
+    double bench = a->bench_blocks > 0
+                       ? a->bench_blocks / (waves(a->bench_blocks, a->ref_sms) * a->ref_sms)
+                       : 1.0;
     return scale * top * seq_k / (seq_k + s0) * fill / bench;
 }
 
