@@ -170,7 +170,7 @@ typedef struct st_collective_cfg {
  * Megatron-LM did before it, batched GEMMs around a materialised s x s score matrix with fused
  * scale-mask-softmax and dropout kernels (Korthikanti et al. 2022, section 4.1). */
 typedef enum st_attention {
-    ST_ATTN_FLASH,   /* the fastest published fused kernel for the GPU (FlashAttention-3 on
+    ST_ATTN_FLASH,   /* the GPU's default fused kernel (FlashAttention-3 on
                         Hopper, cuDNN's on Blackwell, FlashAttention-2 on Ampere) */
     ST_ATTN_UNFUSED, /* Megatron-LM before FlashAttention */
     ST_ATTN_FLASH2,  /* FlashAttention-2, whatever the GPU */

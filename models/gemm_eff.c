@@ -89,7 +89,7 @@ static const attn_fit ATTN[] = {
      * The benchmark has 64 x seqlen / 128 blocks, so each point's wave fill over the SMs was
      * divided out before the fit (rms 1.6%, 2.2% on H200; 2.0%, 1.8% on GB200). Over the same
      * GPUs and kernel the GB200 / H200 ratio, 2.15-2.54, is what scaling one part's sweep by
-     * peak x MAMF fraction gives (2.30) within 7%. These replace the cuDNN bars of the
+     * peak x MAMF fraction gives (2.30) within 11%. These replace the cuDNN bars of the
      * FlashAttention-3 paper (an H100 with the cuDNN of mid-2024: forward 315-539, backward
      * 305-516 at 512 ... 16k): the newer library is 20-25% faster in the forward at 8k and
      * above, and 20% slower in the backward at 2k; docs/step-ops.md compares them. */
@@ -102,7 +102,7 @@ typedef struct calib {
     double sms;      /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
     mamf bf16, fp8;  /* fp8.frac == 0: no measurement; BF16's fraction is used */
     double hbm_frac; /* achievable share of the datasheet HBM bandwidth */
-    int attn;        /* the sweep `attention: flash` reads: the fastest published kernel */
+    int attn;        /* the sweep `attention: flash` reads: the GPU's default fused kernel */
     int cudnn;       /* the sweep `attention: cudnn` reads */
     const char *note;
 } calib;

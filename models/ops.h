@@ -112,10 +112,11 @@ double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);
  * queries (sequences x local heads x ceil(queries / 128)); FLOPs counted as FlashAttention's
  * benchmarks count them (causal halves; backward = 2.5 x forward). */
 double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, double blocks);
-/* As st_attn_efficiency, for a chosen fused kernel (an st_attention value): ST_ATTN_FLASH is
- * the GPU's own sweep; ST_ATTN_FLASH2 and ST_ATTN_CUDNN take those kernels' H100 sweeps on
- * Hopper-class GPUs (scaled like the rest) and FlashAttention-2's on Ampere, where no cuDNN
- * sweep is published. */
+/* As st_attn_efficiency, for a chosen fused kernel (an st_attention value): ST_ATTN_FLASH
+ * reads FlashAttention-3's H100 sweep on Hopper and cuDNN's GB200 sweep on Blackwell;
+ * ST_ATTN_FLASH2 FlashAttention-2's H100 sweep; ST_ATTN_CUDNN cuDNN 9.19's H200 (Hopper) or
+ * GB200 (Blackwell) sweep; each scaled to the GPU like the GEMM curve. On Ampere all three read
+ * FlashAttention-2's A100 sweep, the only one published (docs/step-ops.md). */
 double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
                              double blocks);
 

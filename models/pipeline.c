@@ -695,6 +695,7 @@ int st__pipe_simulate_mode(const st_pipe_spec *spec, int mode, st_pipe_result *o
     st_time compute = x.m * x.busy_per_mb;
     out->makespan_s = (double)sm.makespan * 1e-9;
     out->compute_s = (double)compute * 1e-9;
+    out->busiest = x.busiest;
     out->bubble_s = (double)(sm.makespan - compute) * 1e-9;
     out->p2p_exposed_s = (double)sm.exposed * 1e-9;
     out->last_bwd_end = st_xmalloc((size_t)x.nchunk * sizeof *out->last_bwd_end);

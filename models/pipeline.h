@@ -29,6 +29,7 @@ typedef struct st_pipe_result {
     double makespan_s;       /* first forward start to last backward end, over all stages */
     double compute_s;        /* busy compute time of the busiest stage (the lowest-numbered one
                                 when several tie) */
+    int64_t busiest;         /* that stage */
     double bubble_s;         /* makespan - compute_s of that stage: its idle time */
     double p2p_exposed_s;    /* the part of bubble_s that stage spent waiting for a send whose data
                                 was already computed: sum over its tasks of start - max(its

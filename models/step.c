@@ -466,26 +466,20 @@ static void rates(const plan *p, const st_cluster_cfg *c, st_step_result *out)
 
 /* The busiest stage's share of compute, model-parallel and ZeRO-3 time, for the breakdown.
  * The pipeline run sees each chunk's time as one block; the parts that are communication are
- * taken back out of its compute: tensor- and context-parallel collectives into tp_comm_s,
- * blocking sends into pp_comm_s, and ZeRO-3's weight gathers and gradient reduce-scatters
- * (data-parallel traffic, counted as not overlapped) into dp_comm_exposed_s, which the caller
- * has set to what is left after the pipeline. */
+ * taken back out of the busiest stage's compute: its tensor- and context-parallel collectives
+ * into tp_comm_s, its blocking sends into pp_comm_s, and its ZeRO-3 weight gathers and gradient
+ * reduce-scatters (data-parallel traffic, counted as not overlapped) into dp_comm_exposed_s,
+ * which the caller has set to what is left after the pipeline. */
 static void breakdown(const plan *p, const st_pipe_result *pr, const double *zero3,
                       st_step_result *out)
 {
-    double mp = 0, z3 = 0, best = -1;
-    for (int64_t s = 0; s < p->pp; s++) {
-        double layers = 0, zs = 0;
-        for (int64_t c = s; c < p->chunks; c += p->pp) {
-            layers += (double)chunk_layers(p, c);
-            zs += zero3[c];
-        }
-        if (layers > best) {
-            best = layers;
-            mp = layers * (p->mp_fwd_s + p->mp_bwd_s) * (double)p->m;
-            z3 = zs * (double)p->m;
-        }
+    double layers = 0, z3 = 0;
+    for (int64_t c = pr->busiest; c < p->chunks; c += p->pp) {
+        layers += (double)chunk_layers(p, c);
+        z3 += zero3[c];
     }
+    double mp = layers * (p->mp_fwd_s + p->mp_bwd_s) * (double)p->m;
+    z3 *= (double)p->m;
     st_step_breakdown *b = &out->b;
     double blocked = p->p2p_block * 2.0 * (double)p->v * (double)p->m;
     b->tp_comm_s = fmin(mp, pr->compute_s);

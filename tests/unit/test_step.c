@@ -518,8 +518,8 @@ START_TEST(test_zero3_over_data_parallel_ranks_is_slower_than_zero1)
 {
     static const struct {
         int64_t tp, pp, dp, batch;
-    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}};
-    for (size_t i = 0; i < 3; i++) {
+    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}, {2, 3, 4, 24}, {1, 5, 2, 20}};
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
         st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
         st_step_result z1 = step(x4, &w, 1);
         w.parallel.zero = 3;
@@ -578,8 +578,8 @@ START_TEST(test_all_reducing_sharded_gradients_costs_more_than_reduce_scatter)
 {
     static const struct {
         int64_t tp, pp, dp, batch;
-    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}};
-    for (size_t i = 0; i < 3; i++) {
+    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}, {2, 3, 4, 24}, {1, 5, 2, 20}};
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
         st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
         w.parallel.overlap_grad_reduce = 0;
         st_step_result rs = step(x4, &w, 1);
