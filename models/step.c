@@ -469,9 +469,9 @@ static void rates(const plan *p, const st_cluster_cfg *c, st_step_result *out)
  * taken back out of the busiest stage's compute: its tensor- and context-parallel collectives
  * into tp_comm_s, its blocking sends into pp_comm_s, and its ZeRO-3 weight gathers and gradient
  * reduce-scatters (data-parallel traffic, counted as not overlapped) into dp_comm_exposed_s,
- * which the caller has set to what is left after the pipeline. */
-static void breakdown(const plan *p, const st_pipe_result *pr, const double *zero3,
-                      st_step_result *out)
+ * which the caller has set to what is left after the pipeline. Returns that ZeRO-3 share. */
+static double breakdown(const plan *p, const st_pipe_result *pr, const double *zero3,
+                        st_step_result *out)
 {
     double layers = 0, z3 = 0;
     for (int64_t c = pr->busiest; c < p->chunks; c += p->pp) {
@@ -489,6 +489,7 @@ static void breakdown(const plan *p, const st_pipe_result *pr, const double *zer
     b->dp_comm_exposed_s += z3;
     b->pp_comm_s = pr->p2p_exposed_s + blocked;
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
+    return z3;
 }
 
 /* The seed's T_step = T_compute + T_comm - T_overlap: T_compute the busiest stage's kernels
@@ -546,13 +547,13 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         out->b.dp_comm_exposed_s = dp_after;
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
         double sync = embedding_sync_s(x, &p);
-        breakdown(&p, &pr, zero3, out);
+        double zero3_s = breakdown(&p, &pr, zero3, out);
         out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
         out->micro_per_step = p.m;
         out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s;
         rates(&p, x->c, out);
-        out->closed_form_s = seed_closed_form(x, &p, out, out->b.dp_comm_exposed_s - dp_after);
+        out->closed_form_s = seed_closed_form(x, &p, out, zero3_s);
     }
     st_pipe_result_release(&pr);
     free(fwd);
