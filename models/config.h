@@ -25,6 +25,11 @@ typedef enum st_tier_kind {
     ST_TIER_LOCAL_NVME
 } st_tier_kind;
 typedef enum st_precision { ST_PREC_BF16, ST_PREC_FP8 } st_precision;
+/* How Transformer Engine scales FP8 tensors (transformer_engine/common/recipe): one scale per
+ * tensor from past iterations' amax history (DelayedScaling, TE's and Megatron-Core's default),
+ * one per tensor from the tensor's own amax (Float8CurrentScaling), or one per block of 32
+ * (MXFP8BlockScaling, Blackwell only). docs/step-ops.md gives the quantisation traffic of each. */
+typedef enum st_fp8_recipe { ST_FP8_DELAYED, ST_FP8_CURRENT, ST_FP8_MXFP8 } st_fp8_recipe;
 typedef enum st_recompute {
     ST_RECOMPUTE_NONE,
     ST_RECOMPUTE_SELECTIVE,
@@ -186,6 +191,7 @@ typedef struct st_workload_cfg {
     int64_t seq_len;
     int64_t global_batch; /* sequences per step */
     st_precision precision;
+    st_fp8_recipe fp8_recipe; /* with precision fp8 */
     int64_t gpus;
     st_parallel_cfg parallel;
     int64_t steps; /* 0 when tokens is given */

@@ -83,6 +83,7 @@ typedef struct dims {
     double h, heads, da, dkv, f, up, v; /* h whole; the rest per TP rank */
     int dropout, rope, swiglu;
     st_precision prec;
+    st_fp8_recipe fp8_recipe;
 } dims;
 
 static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
@@ -110,7 +111,69 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.dropout = st_llm_has_dropout(m);
     d.rope = m->pos == ST_POS_ROPE;
     d.prec = w->precision;
+    d.fp8_recipe = w->fp8_recipe;
     return d;
+}
+
+/* ---- FP8 quantisation ------------------------------------------------------------------- */
+
+/* Under FP8 every linear layer's input is quantised before its forward GEMM and its output
+ * gradient before its backward GEMMs. What that costs in HBM traffic beyond the BF16 graph
+ * depends on the kernel that produces the tensor and on the recipe, as Transformer Engine
+ * implements them (transformer_engine/pytorch/csrc/extensions/activation.cpp and
+ * normalization.cpp, their "Choose implementation" switch):
+ *   FEED_NORM  the RMSNorm/LayerNorm output (the qkv and fc1 inputs);
+ *   FEED_ACT   the activation output (fc2's input) and its backward (fc1's output gradient);
+ *   FEED_PLAIN everything else: the attention output (proj's input) and the output gradients
+ *              of qkv, proj and fc2, which come from the attention, norm and residual backward.
+ * Bytes per element (BF16 read 2, FP8 write 1):
+ *   delayed: the scale is known in advance, so a norm or activation kernel writes FP8 itself
+ *            ("FULLY_FUSED": 1 byte instead of 2, -1); anything else is cast (read 2, write 1).
+ *   current: the scale needs the tensor's own amax. Norm and activation kernels compute it while
+ *            writing BF16, then quantize_with_amax reads and casts (+3, "FUSED_..._AMAX_FP8");
+ *            elsewhere a separate amax pass reads it first (+5).
+ *   mxfp8:   one scale per 32 elements, computed in the cast; the row-wise and column-wise
+ *            copies (each with its E8M0 scales, 1/32 byte per element) are written together.
+ *            Activations fuse it (2 + 2/32 written instead of 2); norms do not by default
+ *            (only with NVTE_NORM_FWD_USE_CUDNN), nor does anything else (read 2, write 2 + 2/32).
+ * The per-tensor recipes need a second, transposed FP8 copy of each operand for the backward
+ * GEMMs on GPUs whose FP8 GEMMs take only the TN layout: Hopper (TE's
+ * is_non_tn_fp8_gemm_supported: compute capability 10.0-11.x and 13.0+ take any layout). A cast
+ * writes it in the same pass (+1); a fused norm or activation output is transposed after (read
+ * 1, write 1: +2). The weights' casts (once per step, or per gather under ZeRO-3) are left out:
+ * under 0.2% of a step in the validation cases. */
+typedef enum feed { FEED_NORM, FEED_ACT, FEED_PLAIN } feed;
+
+static const struct quant {
+    double fused;           /* bytes per element after a fused producer (may be negative: the
+                               producer writes FP8 instead of the BF16 the graph counts) */
+    double plain;           /* bytes per element of a stand-alone quantisation */
+    int norm_fused;         /* whether the norm kernels fuse it (activations always do) */
+    double transpose_fused; /* TN-only GPUs: the transposed copy after a fused producer */
+    double transpose_plain; /* ... and when the cast writes it in the same pass */
+} QUANT[] = {
+    [ST_FP8_DELAYED] =
+        {.fused = -1, .plain = 3, .norm_fused = 1, .transpose_fused = 2, .transpose_plain = 1},
+    [ST_FP8_CURRENT] =
+        {.fused = 3, .plain = 5, .norm_fused = 1, .transpose_fused = 1, .transpose_plain = 1},
+    [ST_FP8_MXFP8] = {.fused = 2.0 / 32, .plain = 4 + 2.0 / 32, .norm_fused = 0},
+};
+
+/* Whether gpu's FP8 GEMMs take only the TN layout (Hopper; see above). */
+static int fp8_tn_only(const st_gpu_spec *gpu)
+{
+    static const char *const hopper[] = {"h100", "h200", NULL};
+    return st_gpu_family_in(gpu, hopper);
+}
+
+static double quant_bytes(const st_gpu_spec *gpu, st_fp8_recipe recipe, feed f)
+{
+    const struct quant *q = &QUANT[recipe];
+    int fused = f == FEED_ACT || (f == FEED_NORM && q->norm_fused);
+    double b = fused ? q->fused : q->plain;
+    if (fp8_tn_only(gpu))
+        b += fused ? q->transpose_fused : q->transpose_plain;
+    return b;
 }
 
 /* ---- Roofline ------------------------------------------------------------------------------ */
@@ -167,7 +230,8 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
     switch (op->kind) {
     case ST_OP_GEMM:
         op->time_s = gemm_time(gpu, op->prec, op->m, op->n, op->k, in_bytes_of(gpu, op->prec), 2.0,
-                               &op->mem_bound);
+                               &op->mem_bound) +
+                     mem_time(gpu, op->quant_fwd_bytes);
         break;
     case ST_OP_ATTN:
         op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
@@ -190,7 +254,7 @@ double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, co
     double dgrad = gemm_time(gpu, op->prec, op->m, op->k, op->n, in, 2.0, NULL);
     double out = w->parallel.grad_accum_separate ? B.wgrad_sep : B.wgrad_out;
     double wgrad = gemm_time(gpu, op->prec, op->k, op->n, op->m, in, out, NULL);
-    return dgrad + wgrad;
+    return dgrad + wgrad + mem_time(gpu, op->quant_bwd_bytes);
 }
 
 /* ---- Building the graph -------------------------------------------------------------------- */
@@ -215,6 +279,26 @@ static void gemm(builder *g, const char *name, st_precision prec, double m, doub
     st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = prec};
     op.flops = 2.0 * m * n * k;
     op.bytes = (m * k + k * n) * in + m * n * 2.0;
+    push(g, op);
+}
+
+/* A linear layer of the workload's precision. Under FP8 its input x (x_rows x k) is quantised
+ * before the forward GEMM and its output gradient (dy_rows x n) before the backward ones, each
+ * by whatever kernel feeds it (see QUANT); rows are what this GPU quantises: the sequence-
+ * parallel shard where the tensor is all-gathered in FP8 afterwards (Transformer Engine casts,
+ * then gathers), all the tokens otherwise. */
+static void linear(builder *g, const dims *d, const char *name, double m, double n, double k,
+                   double x_rows, feed x_feed, double dy_rows, feed dy_feed)
+{
+    st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = d->prec};
+    double in = in_bytes_of(g->gpu, d->prec);
+    op.flops = 2.0 * m * n * k;
+    op.bytes = (m * k + k * n) * in + m * n * 2.0;
+    if (in < 2.0) {
+        op.quant_fwd_bytes = x_rows * k * quant_bytes(g->gpu, d->fp8_recipe, x_feed);
+        op.quant_bwd_bytes = dy_rows * n * quant_bytes(g->gpu, d->fp8_recipe, dy_feed);
+        op.bytes += op.quant_fwd_bytes;
+    }
     push(g, op);
 }
 
@@ -274,7 +358,8 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
     builder g = {gpu, ops, cap, 0};
     double bda = B.bda + (d.dropout ? B.drop_mask : 0.0);
     memory(&g, "norm1", B.norm * d.Tr * d.h);
-    gemm(&g, "qkv", d.prec, d.T, d.da + 2.0 * d.dkv, d.h); /* column parallel */
+    /* column parallel */
+    linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T, FEED_PLAIN);
     if (d.rope)
         memory(&g, "rope", B.rope * d.T * (d.da + d.dkv));
     if (w->attention == ST_ATTN_UNFUSED) {
@@ -284,12 +369,13 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         attention(&g, &d, (int)w->attention);
         mark_core(&g, from);
     }
-    gemm(&g, "proj", d.prec, d.T, d.h, d.da); /* row parallel */
+    linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr, FEED_PLAIN); /* row parallel */
     memory(&g, "bda1", bda * d.Tr * d.h);
     memory(&g, "norm2", B.norm * d.Tr * d.h);
-    gemm(&g, "fc1", d.prec, d.T, d.up, d.h); /* column parallel; gate and up fused */
+    /* column parallel; gate and up fused */
+    linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T, FEED_ACT);
     memory(&g, "act", (d.swiglu ? B.swiglu : B.gelu) * d.T * d.f);
-    gemm(&g, "fc2", d.prec, d.T, d.h, d.f); /* row parallel */
+    linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_ACT, d.Tr, FEED_PLAIN); /* row parallel */
     memory(&g, "bda2", bda * d.Tr * d.h);
     return g.n;
 }
@@ -361,11 +447,19 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
          * LinearWithGradAccumulationAndAsyncCommunication.backward): 6. */
         out->tp_colls_fwd = w->parallel.sequence_parallel ? 4 : 2;
         out->tp_colls_bwd = w->parallel.sequence_parallel ? 6 : 2;
+        out->tp_ag_fwd = w->parallel.sequence_parallel ? 2 : 0;
+        out->tp_ag_bwd = w->parallel.sequence_parallel ? 4 : 0;
         if (w->parallel.recompute == ST_RECOMPUTE_FULL)
             out->tp_colls_recompute = out->tp_colls_fwd;
     }
     dims d = dims_of(w, microbatch);
     out->tp_bytes = d.T * d.h * 2.0;
+    /* Transformer Engine quantises a sequence-parallel shard before gathering it (forward: the
+     * qkv and fc1 inputs; backward: the proj and fc2 output gradients and the re-gathered
+     * inputs), so under FP8 every all-gather moves one byte per element; the reduce-scatters
+     * of outputs and input gradients stay BF16 (LayerNormLinear and Linear, "with_quantized_
+     * all_gather"). */
+    out->tp_ag_bytes = out->tp_bytes * in_bytes_of(gpu, w->precision) / 2.0;
 }
 
 static void sum_edge(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *ops, size_t n,

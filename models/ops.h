@@ -36,6 +36,10 @@ typedef struct st_op {
     st_precision prec; /* GEMM input precision: the workload's for linear layers, BF16 for the
                           logits (Transformer Engine keeps the output layer in BF16) and for
                           the attention core */
+    /* FP8 GEMMs: the HBM bytes that quantising its input (forward) and its output gradient
+     * (backward) adds to the BF16 graph; included in bytes and time_s (forward) and in
+     * st_ops_backward_time. 0 otherwise. */
+    double quant_fwd_bytes, quant_bwd_bytes;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -53,6 +57,11 @@ typedef struct st_layer_cost {
      * tp_colls_recompute: the forward's again under full recompute. */
     int tp_colls_fwd, tp_colls_bwd, tp_colls_recompute;
     double tp_bytes;
+    /* Of those, the all-gathers (sequence parallelism: 2 forward, 4 backward), each moving
+     * tp_ag_bytes: half of tp_bytes under FP8, which Transformer Engine gathers already
+     * quantised. */
+    int tp_ag_fwd, tp_ag_bwd;
+    double tp_ag_bytes;
 } st_layer_cost;
 
 /* The forward operators of one layer for `microbatch` sequences (below 1 counts as 1) on one

@@ -174,20 +174,23 @@ static double chunk_params(const plan *p, int64_t c)
 
 /* Tensor-parallel collectives per layer (Korthikanti et al. 2022, section 4.2.2): two
  * all-reduces in forward and two in backward, or with sequence parallelism an all-gather and a
- * reduce-scatter in their place; full recomputation repeats the forward ones. Context
- * parallelism gathers K and V around its ring in forward and reduces their gradients in
- * backward (Megatron-Core's ring attention), counted here as not overlapped. */
+ * reduce-scatter in their place (and the inputs gathered again for the weight gradients);
+ * full recomputation repeats the forward ones. Under FP8 the all-gathers move FP8 (models/ops.c,
+ * st_ops_layer_cost). Context parallelism gathers K and V around its ring in forward and
+ * reduces their gradients in backward (Megatron-Core's ring attention), counted here as not
+ * overlapped. */
 static void model_parallel_costs(st_step_ctx *x, plan *p)
 {
     const st_workload_cfg *w = p->w;
-    double one = 0, cp_unit = 0; /* one TP collective; with SP the mean of an AG and an RS */
+    const st_layer_cost *lc = &p->lc;
+    double ag = 0, other = 0, cp_unit = 0; /* one all-gather; one reduce-scatter or all-reduce */
     if (p->tp > 1) {
-        double bytes = p->lc.tp_bytes;
-        one = w->parallel.sequence_parallel
-                  ? (coll_time(x, ST_COLL_ALL_GATHER, p->tp, 1, 1, 1, bytes) +
-                     coll_time(x, ST_COLL_REDUCE_SCATTER, p->tp, 1, 1, 1, bytes)) /
-                        2
-                  : coll_time(x, ST_COLL_ALL_REDUCE, p->tp, 1, 1, 1, bytes);
+        if (w->parallel.sequence_parallel) {
+            ag = coll_time(x, ST_COLL_ALL_GATHER, p->tp, 1, 1, 1, lc->tp_ag_bytes);
+            other = coll_time(x, ST_COLL_REDUCE_SCATTER, p->tp, 1, 1, 1, lc->tp_bytes);
+        } else {
+            other = coll_time(x, ST_COLL_ALL_REDUCE, p->tp, 1, 1, 1, lc->tp_bytes);
+        }
     }
     if (p->cp > 1) {
         double kv = 2.0 * (double)(w->seq_len / p->cp) * (double)p->mb *
@@ -196,9 +199,11 @@ static void model_parallel_costs(st_step_ctx *x, plan *p)
     }
     /* The counts are the operator graph's (models/ops.c): what the layer's kernels need. */
     int recompute_all = w->parallel.recompute == ST_RECOMPUTE_FULL;
-    p->mp_fwd_s = p->lc.tp_colls_fwd * one + cp_unit;
+    double tp_fwd = lc->tp_ag_fwd * ag + (lc->tp_colls_fwd - lc->tp_ag_fwd) * other;
+    double tp_bwd = lc->tp_ag_bwd * ag + (lc->tp_colls_bwd - lc->tp_ag_bwd) * other;
+    p->mp_fwd_s = tp_fwd + cp_unit;
     p->mp_bwd_s =
-        (p->lc.tp_colls_bwd + p->lc.tp_colls_recompute) * one + (recompute_all ? 2 : 1) * cp_unit;
+        tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) + (recompute_all ? 2 : 1) * cp_unit;
 }
 
 /* Activations sent between stages: one micro-batch's s*b*h values in BF16, split over the

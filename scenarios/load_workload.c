@@ -16,6 +16,7 @@ static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
 static const char *const pos_names[] = {"learned", "rope", "alibi", NULL};
 static const char *const kind_names[] = {"training", "collective", NULL};
 static const char *const precision_names[] = {"bf16", "fp8", NULL};
+static const char *const fp8_recipe_names[] = {"delayed", "current", "mxfp8", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
 static const char *const attention_names[] = {"flash", "unfused", "flash2", "cudnn", NULL};
@@ -407,6 +408,7 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
+    ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, fp8_recipe_names),
     ST_FENUM(st_workload_cfg, "attention", attention, attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
@@ -570,8 +572,8 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
     static const char *const training_only[] = {
-        "model", "seq_len", "global_batch", "precision", "attention", "parallel",
-        "steps", "tokens",  "checkpoint",   "data",      NULL};
+        "model",    "seq_len", "global_batch", "precision",  "fp8_recipe", "attention",
+        "parallel", "steps",   "tokens",       "checkpoint", "data",       NULL};
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))
             return st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
@@ -631,6 +633,29 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
+/* fp8_recipe means something only for FP8 training, and MXFP8's block-scaled GEMMs exist only
+ * on Blackwell's Tensor Cores (NVIDIA Blackwell architecture technical brief; Transformer
+ * Engine's MXFP8BlockScaling requires compute capability 10.0). */
+static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_ynode *at = st_ynode_get(n, "fp8_recipe");
+    if (!at)
+        return 0;
+    if (w->precision != ST_PREC_FP8)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': fp8_recipe applies to precision: fp8, found precision: "
+                          "bf16",
+                          w->name);
+    static const char *const blackwell[] = {"b200", "gb200", NULL};
+    const st_gpu_spec *gpu = ld->s->cluster.gpu;
+    if (w->fp8_recipe == ST_FP8_MXFP8 && gpu && !st_gpu_family_in(gpu, blackwell))
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': fp8_recipe: mxfp8 needs Blackwell Tensor Cores (b200, "
+                          "gb200), found %s (use delayed or current)",
+                          w->name, gpu->name);
+    return 0;
+}
+
 static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, size_t index)
 {
     if (!w->name) {
@@ -648,7 +673,7 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (st_ynode_get(n, "collective"))
         return st_rd_fail(&ld->rd, st_ynode_get(n, "collective"), ST_EINVAL,
                           "workload '%s': 'collective' needs kind: collective", w->name);
-    if (derive_gpus(ld, n, w) || check_shape(ld, n, w))
+    if (derive_gpus(ld, n, w) || check_shape(ld, n, w) || check_fp8_recipe(ld, n, w))
         return -1;
     return derive_batch(ld, n, w);
 }

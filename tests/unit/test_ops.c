@@ -386,6 +386,95 @@ START_TEST(test_fp8_runs_linear_layers_at_the_fp8_peak)
 }
 END_TEST
 
+/* The quantisation traffic Transformer Engine adds around each FP8 GEMM (models/ops.c, QUANT):
+ * by recipe, by the kernel that feeds the tensor, and by whether the GPU needs transposed FP8
+ * copies (Hopper). Llama 3 8B, one sequence of 4096 tokens: qkv is 4096 x 6144 over 4096, proj
+ * 4096 x 4096 over 4096, fc1 4096 x 28672 over 4096, fc2 4096 x 4096 over 14336. */
+static void quant_of(const st_workload_cfg *w, const st_gpu_spec *g, const char *name, double *fwd,
+                     double *bwd)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(w, g, 1, ops, ST_OPS_MAX);
+    *fwd = find(ops, n, name)->quant_fwd_bytes;
+    *bwd = find(ops, n, name)->quant_bwd_bytes;
+}
+
+START_TEST(test_fp8_quantisation_follows_transformer_engine)
+{
+    const st_gpu_spec *h100 = gpu("h100-sxm"), *b200 = gpu("b200"), *a100 = gpu("a100-sxm-80g");
+    const double T = 4096;
+    st_workload_cfg w = plan("llama3-8b", 4096, 1, 0, ST_RECOMPUTE_NONE);
+    double f, b;
+    quant_of(&w, h100, "qkv", &f, &b); /* BF16: nothing to quantise */
+    ck_assert(f == 0 && b == 0);
+    w.precision = ST_PREC_FP8;
+    quant_of(&w, a100, "qkv", &f, &b); /* no FP8 Tensor Cores: BF16 GEMMs */
+    ck_assert(f == 0 && b == 0);
+    /* Delayed scaling on Hopper: the norm writes FP8 (-1) and its copy is transposed (+2); the
+     * output gradient is cast and transposed in one pass (read 2, write 1 + 1). */
+    quant_of(&w, h100, "qkv", &f, &b);
+    ASSERT_REL(f, T * 4096 * 1, 1e-12);
+    ASSERT_REL(b, T * 6144 * 4, 1e-12);
+    quant_of(&w, h100, "proj", &f, &b); /* the attention output is cast */
+    ASSERT_REL(f, T * 4096 * 4, 1e-12);
+    quant_of(&w, h100, "fc1", &f, &b); /* the activation's backward writes FP8 */
+    ASSERT_REL(b, T * 28672 * 1, 1e-12);
+    quant_of(&w, h100, "fc2", &f, &b);
+    ASSERT_REL(f, T * 14336 * 1, 1e-12);
+    ASSERT_REL(b, T * 4096 * 4, 1e-12);
+    /* Blackwell takes any layout: no transposes, so the fused norm saves a byte. */
+    quant_of(&w, b200, "qkv", &f, &b);
+    ASSERT_REL(f, -T * 4096, 1e-12);
+    ASSERT_REL(b, T * 6144 * 3, 1e-12);
+    /* Current scaling: amax with the norm, then a cast (+3, +1 transposed); a separate amax
+     * pass before a plain cast (+5, +1). */
+    st_layer_cost delayed, current;
+    st_ops_layer_cost(&w, h100, 1, &delayed);
+    w.fp8_recipe = ST_FP8_CURRENT;
+    st_ops_layer_cost(&w, h100, 1, &current);
+    ck_assert(current.fwd_s > delayed.fwd_s && current.bwd_s > delayed.bwd_s);
+    quant_of(&w, h100, "qkv", &f, &b);
+    ASSERT_REL(f, T * 4096 * 4, 1e-12);
+    quant_of(&w, h100, "proj", &f, &b);
+    ASSERT_REL(f, T * 4096 * 6, 1e-12);
+    /* MXFP8: both copies and their 1-in-32 scales in one pass; fused into activations only. */
+    w.fp8_recipe = ST_FP8_MXFP8;
+    quant_of(&w, b200, "qkv", &f, &b);
+    ASSERT_REL(f, T * 4096 * (4 + 2.0 / 32), 1e-12);
+    quant_of(&w, b200, "fc2", &f, &b);
+    ASSERT_REL(f, T * 14336 * (2.0 / 32), 1e-12);
+    /* Sequence parallelism: the norm output is quantised on its shard, then gathered. */
+    w = plan("llama3-8b", 4096, 4, 1, ST_RECOMPUTE_NONE);
+    w.precision = ST_PREC_FP8;
+    quant_of(&w, h100, "qkv", &f, &b);
+    ASSERT_REL(f, T / 4 * 4096 * 1, 1e-12);
+    ASSERT_REL(b, T * 6144 / 4 * 4, 1e-12);
+}
+END_TEST
+
+/* Under FP8 the sequence-parallel all-gathers move FP8 (2 forward, 4 backward); the
+ * reduce-scatters stay BF16. */
+START_TEST(test_fp8_all_gathers_move_one_byte_per_element)
+{
+    const st_gpu_spec *h100 = gpu("h100-sxm"), *a100 = gpu("a100-sxm-80g");
+    st_workload_cfg w = plan("llama3-70b", 8192, 8, 1, ST_RECOMPUTE_NONE);
+    st_layer_cost c;
+    st_ops_layer_cost(&w, h100, 1, &c);
+    ck_assert_double_eq(c.tp_ag_bytes, c.tp_bytes);
+    ck_assert_int_eq(c.tp_ag_fwd, 2);
+    ck_assert_int_eq(c.tp_ag_bwd, 4);
+    w.precision = ST_PREC_FP8;
+    st_ops_layer_cost(&w, h100, 1, &c);
+    ck_assert_double_eq(c.tp_ag_bytes, c.tp_bytes / 2);
+    st_ops_layer_cost(&w, a100, 1, &c);
+    ck_assert_double_eq(c.tp_ag_bytes, c.tp_bytes);
+    w.parallel.sequence_parallel = 0;
+    st_ops_layer_cost(&w, h100, 1, &c);
+    ck_assert_int_eq(c.tp_ag_fwd, 0);
+    ck_assert_int_eq(c.tp_ag_bwd, 0);
+}
+END_TEST
+
 START_TEST(test_every_catalog_gpu_is_calibrated)
 {
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
@@ -440,6 +529,8 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_backward_is_dgrad_plus_wgrad);
     tcase_add_test(tc, test_optimizer_time_scales_with_dp_as_zero_shards_it);
     tcase_add_test(tc, test_fp8_runs_linear_layers_at_the_fp8_peak);
+    tcase_add_test(tc, test_fp8_quantisation_follows_transformer_engine);
+    tcase_add_test(tc, test_fp8_all_gathers_move_one_byte_per_element);
     tcase_add_test(tc, test_every_catalog_gpu_is_calibrated);
     tcase_add_test(tc, test_edges_and_capacity);
     suite_add_tcase(s, tc);
