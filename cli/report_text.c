@@ -89,6 +89,7 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
 {
     static const char *const rc[] = {"none", "selective", "full"};
     static const char *const prec[] = {"bf16", "fp8"};
+    static const char *const recipe[] = {" (delayed scaling)", " (current scaling)", " (MXFP8)"};
     const st_workload_cfg *w = f->w;
     const st_parallel_cfg *p = &w->parallel;
     const st_memory *m = &f->mem;
@@ -98,8 +99,9 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     fprintf(out, "  plan      tp %lld, cp %lld, pp %lld, dp %lld, zero %d, micro-batch %lld%s\n",
             (long long)p->tp, (long long)p->cp, (long long)p->pp, (long long)p->dp, p->zero,
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
-    fprintf(out, "            seq %lld, global batch %lld, %s, recompute %s%s\n",
-            (long long)w->seq_len, (long long)w->global_batch, prec[w->precision], rc[p->recompute],
+    fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s\n",
+            (long long)w->seq_len, (long long)w->global_batch, prec[w->precision],
+            w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe] : "", rc[p->recompute],
             p->sequence_parallel ? ", sequence parallel" : "");
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
