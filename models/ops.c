@@ -273,13 +273,21 @@ static void push(builder *g, st_op op)
     g->n++;
 }
 
-static void gemm(builder *g, const char *name, st_precision prec, double m, double n, double k)
+/* A GEMM Y[m x n] = X[m x k] W[k x n] at prec: inputs read at the precision's width, Y written
+ * in BF16. */
+static st_op gemm_op(const builder *g, const char *name, st_precision prec, double m, double n,
+                     double k)
 {
     double in = in_bytes_of(g->gpu, prec);
     st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = prec};
     op.flops = 2.0 * m * n * k;
     op.bytes = (m * k + k * n) * in + m * n * 2.0;
-    push(g, op);
+    return op;
+}
+
+static void gemm(builder *g, const char *name, st_precision prec, double m, double n, double k)
+{
+    push(g, gemm_op(g, name, prec, m, n, k));
 }
 
 /* A linear layer of the workload's precision. Under FP8 its input x (x_rows x k) is quantised
@@ -290,11 +298,8 @@ static void gemm(builder *g, const char *name, st_precision prec, double m, doub
 static void linear(builder *g, const dims *d, const char *name, double m, double n, double k,
                    double x_rows, feed x_feed, double dy_rows, feed dy_feed)
 {
-    st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = d->prec};
-    double in = in_bytes_of(g->gpu, d->prec);
-    op.flops = 2.0 * m * n * k;
-    op.bytes = (m * k + k * n) * in + m * n * 2.0;
-    if (in < 2.0) {
+    st_op op = gemm_op(g, name, d->prec, m, n, k);
+    if (in_bytes_of(g->gpu, d->prec) < 2.0) {
         op.quant_fwd_bytes = x_rows * k * quant_bytes(g->gpu, d->fp8_recipe, x_feed);
         op.quant_bwd_bytes = dy_rows * n * quant_bytes(g->gpu, d->fp8_recipe, dy_feed);
         op.bytes += op.quant_fwd_bytes;
