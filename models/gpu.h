@@ -41,4 +41,19 @@ static inline int st_gpu_family_in(const st_gpu_spec *g, const char *const *pref
             return 1;
     return 0;
 }
+/* The GPU's architecture, by family prefix: Hopper (H100, H200, H800) and Blackwell (B200,
+ * B300, GB200, GB300; NVIDIA's architecture whitepapers). Kernel libraries and NCCL key their
+ * behaviour on it: Blackwell's NVLink 5 and its NVLS efficiency, MXFP8's block-scaled Tensor
+ * Cores, and Hopper's TN-only FP8 GEMMs. 0 for NULL. */
+static inline int st_gpu_is_hopper(const st_gpu_spec *g)
+{
+    static const char *const hopper[] = {"h100", "h200", "h800", NULL};
+    return st_gpu_family_in(g, hopper);
+}
+
+static inline int st_gpu_is_blackwell(const st_gpu_spec *g)
+{
+    static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300", NULL};
+    return st_gpu_family_in(g, blackwell);
+}
 #endif

@@ -124,11 +124,10 @@ st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu)
 double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu)
 {
     /* NVLS needs an NVSwitch: the SXM boards, not the PCIe cards' NVLink bridges. */
-    static const char *const hopper[] = {"h100-sxm", "h200-sxm", "h800-sxm", NULL};
-    static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300", NULL};
-    return st_gpu_family_in(gpu, hopper)      ? p->nvls_eff_hopper
-           : st_gpu_family_in(gpu, blackwell) ? p->nvls_eff_blackwell
-                                              : 0;
+    static const char *const hopper_sxm[] = {"h100-sxm", "h200-sxm", "h800-sxm", NULL};
+    return st_gpu_family_in(gpu, hopper_sxm) ? p->nvls_eff_hopper
+           : st_gpu_is_blackwell(gpu)        ? p->nvls_eff_blackwell
+                                             : 0;
 }
 
 const char *st_nccl_proto_name(st_nccl_proto p)

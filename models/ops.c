@@ -120,59 +120,66 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
 /* Under FP8 every linear layer's input is quantised before its forward GEMM and its output
  * gradient before its backward GEMMs. What that costs in HBM traffic beyond the BF16 graph
  * depends on the kernel that produces the tensor and on the recipe, as Transformer Engine
- * implements them (transformer_engine/pytorch/csrc/extensions/activation.cpp and
- * normalization.cpp, their "Choose implementation" switch):
+ * implements them (transformer_engine/pytorch/csrc/extensions/normalization.cpp, its "Choose
+ * implementation" switch). In Megatron-Core only the norms are TE's (TELayerNormColumnParallel
+ * Linear fuses the qkv and fc1 inputs' norm); the activation is Megatron's own fused
+ * bias-activation kernel, which writes BF16, so fc2's input and fc1's output gradient are cast
+ * like everything else (TE's LayerNormMLP, which would fuse them, is not modelled):
  *   FEED_NORM  the RMSNorm/LayerNorm output (the qkv and fc1 inputs);
- *   FEED_ACT   the activation output (fc2's input) and its backward (fc1's output gradient);
- *   FEED_PLAIN everything else: the attention output (proj's input) and the output gradients
- *              of qkv, proj and fc2, which come from the attention, norm and residual backward.
+ *   FEED_PLAIN everything else.
  * Bytes per element (BF16 read 2, FP8 write 1):
- *   delayed: the scale is known in advance, so a norm or activation kernel writes FP8 itself
- *            ("FULLY_FUSED": 1 byte instead of 2, -1); anything else is cast (read 2, write 1).
- *   current: the scale needs the tensor's own amax. Norm and activation kernels compute it while
- *            writing BF16, then quantize_with_amax reads and casts (+3, "FUSED_..._AMAX_FP8");
- *            elsewhere a separate amax pass reads it first (+5).
+ *   delayed: the scale is known in advance, so the norm writes FP8 itself ("FULLY_FUSED": 1
+ *            byte instead of 2, -1); anything else is cast (read 2, write 1).
+ *   current: the scale needs the tensor's own amax. The norm computes it while writing BF16,
+ *            then quantize_with_amax reads and casts (+3, "FUSED_NORM_AMAX_FP8"); elsewhere a
+ *            separate amax pass reads it first (+5).
  *   mxfp8:   one scale per 32 elements, computed in the cast; the row-wise and column-wise
- *            copies (each with its E8M0 scales, 1/32 byte per element) are written together.
- *            Activations fuse it (2 + 2/32 written instead of 2); norms do not by default
- *            (only with NVTE_NORM_FWD_USE_CUDNN), nor does anything else (read 2, write 2 + 2/32).
+ *            copies (each with its E8M0 scales, 1/32 byte per element) are written together
+ *            (read 2, write 2 + 2/32). Norms fuse it only with NVTE_NORM_FWD_USE_CUDNN, which
+ *            is off by default.
  * The per-tensor recipes need a second, transposed FP8 copy of each operand for the backward
  * GEMMs on GPUs whose FP8 GEMMs take only the TN layout: Hopper (TE's
  * is_non_tn_fp8_gemm_supported: compute capability 10.0-11.x and 13.0+ take any layout). A cast
- * writes it in the same pass (+1); a fused norm or activation output is transposed after (read
- * 1, write 1: +2). The weights' casts (once per step, or per gather under ZeRO-3) are left out:
- * under 0.2% of a step in the validation cases. */
-typedef enum feed { FEED_NORM, FEED_ACT, FEED_PLAIN } feed;
+ * writes it in the same pass (+1); a fused norm's output is transposed after (read 1, write 1:
+ * +2); a tensor gathered for sequence parallelism is quantised row-wise on its shard and
+ * transposed after the gather, over all its rows (+2 per gathered element; TE's
+ * _all_gather_fp8, _create_transpose). Other FP8 parts (MI300X, custom GPUs without a Hopper base)
+ * are taken to accept any layout. The weights' casts are left out: about 0.6% of the Nemotron-15B
+ * B200 step (cast once per step), and up to about 2.5% of the GB200 Llama 3 70B step if
+ * Megatron-FSDP re-casts after every gather. */
+typedef enum feed { FEED_NORM, FEED_PLAIN } feed;
 
 static const struct quant {
-    double fused;           /* bytes per element after a fused producer (may be negative: the
-                               producer writes FP8 instead of the BF16 the graph counts) */
+    double fused;           /* bytes per element after a fused norm (may be negative: the norm
+                               writes FP8 instead of the BF16 the graph counts) */
     double plain;           /* bytes per element of a stand-alone quantisation */
-    int norm_fused;         /* whether the norm kernels fuse it (activations always do) */
-    double transpose_fused; /* TN-only GPUs: the transposed copy after a fused producer */
+    int norm_fused;         /* whether the norm kernels fuse it */
+    double transpose_fused; /* TN-only GPUs: the transposed copy after a fused norm */
     double transpose_plain; /* ... and when the cast writes it in the same pass */
 } QUANT[] = {
     [ST_FP8_DELAYED] =
         {.fused = -1, .plain = 3, .norm_fused = 1, .transpose_fused = 2, .transpose_plain = 1},
     [ST_FP8_CURRENT] =
         {.fused = 3, .plain = 5, .norm_fused = 1, .transpose_fused = 1, .transpose_plain = 1},
-    [ST_FP8_MXFP8] = {.fused = 2.0 / 32, .plain = 4 + 2.0 / 32, .norm_fused = 0},
+    [ST_FP8_MXFP8] = {.plain = 4 + 2.0 / 32, .norm_fused = 0},
 };
 
-/* Whether gpu's FP8 GEMMs take only the TN layout (Hopper; see above). */
-static int fp8_tn_only(const st_gpu_spec *gpu)
-{
-    static const char *const hopper[] = {"h100", "h200", NULL};
-    return st_gpu_family_in(gpu, hopper);
-}
+/* The transposed copy a gathered tensor gets after the gather (read 1, write 1). */
+#define QUANT_TRANSPOSE_GATHERED 2.0
 
-static double quant_bytes(const st_gpu_spec *gpu, st_fp8_recipe recipe, feed f)
+/* HBM bytes of quantising one GEMM operand of `cols` columns under `recipe`: `local_rows`
+ * quantised on this GPU, `rows` (>= local_rows) used by the GEMM after a sequence-parallel
+ * all-gather, `f` the kernel that produced it. Negative where a fused norm saves more than the
+ * quantisation costs. */
+static double quant_operand(const st_gpu_spec *gpu, st_fp8_recipe recipe, feed f, double local_rows,
+                            double rows, double cols)
 {
     const struct quant *q = &QUANT[recipe];
-    int fused = f == FEED_ACT || (f == FEED_NORM && q->norm_fused);
-    double b = fused ? q->fused : q->plain;
-    if (fp8_tn_only(gpu))
-        b += fused ? q->transpose_fused : q->transpose_plain;
+    int fused = f == FEED_NORM && q->norm_fused;
+    double b = local_rows * cols * (fused ? q->fused : q->plain);
+    if (st_gpu_is_hopper(gpu) && recipe != ST_FP8_MXFP8) /* TN-only FP8 GEMMs; see above */
+        b += rows > local_rows ? rows * cols * QUANT_TRANSPOSE_GATHERED
+                               : rows * cols * (fused ? q->transpose_fused : q->transpose_plain);
     return b;
 }
 
@@ -290,19 +297,19 @@ static void gemm(builder *g, const char *name, st_precision prec, double m, doub
     push(g, gemm_op(g, name, prec, m, n, k));
 }
 
-/* A linear layer of the workload's precision. Under FP8 its input x (x_rows x k) is quantised
- * before the forward GEMM and its output gradient (dy_rows x n) before the backward ones, each
- * by whatever kernel feeds it (see QUANT); rows are what this GPU quantises: the sequence-
- * parallel shard where the tensor is all-gathered in FP8 afterwards (Transformer Engine casts,
- * then gathers), all the tokens otherwise. */
+/* A linear layer of the workload's precision. Under FP8 its input x (x_rows x k, produced by
+ * x_feed) is quantised before the forward GEMM and its output gradient (dy_rows x n, produced
+ * by a plain kernel) before the backward ones (see QUANT). Rows are what this GPU quantises:
+ * the sequence-parallel shard where the tensor is then all-gathered in FP8 (Transformer Engine
+ * quantises, then gathers), all m tokens otherwise. The quantisation is timed with the GEMM but
+ * kept out of its bytes, which stay the GEMM's own. */
 static void linear(builder *g, const dims *d, const char *name, double m, double n, double k,
-                   double x_rows, feed x_feed, double dy_rows, feed dy_feed)
+                   double x_rows, feed x_feed, double dy_rows)
 {
     st_op op = gemm_op(g, name, d->prec, m, n, k);
     if (in_bytes_of(g->gpu, d->prec) < 2.0) {
-        op.quant_fwd_bytes = x_rows * k * quant_bytes(g->gpu, d->fp8_recipe, x_feed);
-        op.quant_bwd_bytes = dy_rows * n * quant_bytes(g->gpu, d->fp8_recipe, dy_feed);
-        op.bytes += op.quant_fwd_bytes;
+        op.quant_fwd_bytes = quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
+        op.quant_bwd_bytes = quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, dy_rows, m, n);
     }
     push(g, op);
 }
@@ -364,7 +371,7 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
     double bda = B.bda + (d.dropout ? B.drop_mask : 0.0);
     memory(&g, "norm1", B.norm * d.Tr * d.h);
     /* column parallel */
-    linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T, FEED_PLAIN);
+    linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T);
     if (d.rope)
         memory(&g, "rope", B.rope * d.T * (d.da + d.dkv));
     if (w->attention == ST_ATTN_UNFUSED) {
@@ -374,13 +381,13 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         attention(&g, &d, (int)w->attention);
         mark_core(&g, from);
     }
-    linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr, FEED_PLAIN); /* row parallel */
+    linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr); /* row parallel */
     memory(&g, "bda1", bda * d.Tr * d.h);
     memory(&g, "norm2", B.norm * d.Tr * d.h);
     /* column parallel; gate and up fused */
-    linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T, FEED_ACT);
+    linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T);
     memory(&g, "act", (d.swiglu ? B.swiglu : B.gelu) * d.T * d.f);
-    linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_ACT, d.Tr, FEED_PLAIN); /* row parallel */
+    linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_PLAIN, d.Tr); /* row parallel */
     memory(&g, "bda2", bda * d.Tr * d.h);
     return g.n;
 }

@@ -36,9 +36,10 @@ typedef struct st_op {
     st_precision prec; /* GEMM input precision: the workload's for linear layers, BF16 for the
                           logits (Transformer Engine keeps the output layer in BF16) and for
                           the attention core */
-    /* FP8 GEMMs: the HBM bytes that quantising its input (forward) and its output gradient
-     * (backward) adds to the BF16 graph; included in bytes and time_s (forward) and in
-     * st_ops_backward_time. 0 otherwise. */
+    /* FP8 linear layers: the HBM bytes that quantising the input (forward) and the output
+     * gradient (backward) adds to the BF16 graph, timed with the GEMM (in time_s and in
+     * st_ops_backward_time) but not counted in bytes. Negative where the norm writes FP8 itself
+     * and saves more than the quantisation costs. 0 otherwise. */
     double quant_fwd_bytes, quant_bwd_bytes;
 } st_op;
 

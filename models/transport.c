@@ -107,8 +107,7 @@ double st_transport_efficiency(st_transport t)
 double st_nvlink_efficiency(const st_gpu_spec *gpu)
 {
     static const char *const nvlink3[] = {"a100", "a800", NULL};
-    static const char *const nvlink5[] = {"b200", "b300", "gb200", "gb300", NULL};
-    return st_gpu_family_in(gpu, nvlink3)   ? K.nvlink3_goodput
-           : st_gpu_family_in(gpu, nvlink5) ? K.nvlink5_goodput
-                                            : K.nvlink_goodput;
+    return st_gpu_family_in(gpu, nvlink3) ? K.nvlink3_goodput
+           : st_gpu_is_blackwell(gpu)     ? K.nvlink5_goodput /* NVLink 5 is Blackwell's */
+                                          : K.nvlink_goodput;
 }

@@ -646,9 +646,8 @@ static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg 
                           "workload '%s': fp8_recipe applies to precision: fp8, found precision: "
                           "bf16",
                           w->name);
-    static const char *const blackwell[] = {"b200", "gb200", NULL};
     const st_gpu_spec *gpu = ld->s->cluster.gpu;
-    if (w->fp8_recipe == ST_FP8_MXFP8 && gpu && !st_gpu_family_in(gpu, blackwell))
+    if (w->fp8_recipe == ST_FP8_MXFP8 && gpu && !st_gpu_is_blackwell(gpu))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': fp8_recipe: mxfp8 needs Blackwell Tensor Cores (b200, "
                           "gb200), found %s (use delayed or current)",

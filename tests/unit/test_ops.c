@@ -387,9 +387,9 @@ START_TEST(test_fp8_runs_linear_layers_at_the_fp8_peak)
 END_TEST
 
 /* The quantisation traffic Transformer Engine adds around each FP8 GEMM (models/ops.c, QUANT):
- * by recipe, by the kernel that feeds the tensor, and by whether the GPU needs transposed FP8
- * copies (Hopper). Llama 3 8B, one sequence of 4096 tokens: qkv is 4096 x 6144 over 4096, proj
- * 4096 x 4096 over 4096, fc1 4096 x 28672 over 4096, fc2 4096 x 4096 over 14336. */
+ * by recipe, by whether the norm produced the tensor, and by whether the GPU needs transposed
+ * FP8 copies (Hopper). Llama 3 8B, one sequence of 4096 tokens: qkv is 4096 x 6144 over 4096,
+ * proj 4096 x 4096 over 4096, fc1 4096 x 28672 over 4096, fc2 4096 x 4096 over 14336. */
 static void quant_of(const st_workload_cfg *w, const st_gpu_spec *g, const char *name, double *fwd,
                      double *bwd)
 {
@@ -410,17 +410,19 @@ START_TEST(test_fp8_quantisation_follows_transformer_engine)
     w.precision = ST_PREC_FP8;
     quant_of(&w, a100, "qkv", &f, &b); /* no FP8 Tensor Cores: BF16 GEMMs */
     ck_assert(f == 0 && b == 0);
-    /* Delayed scaling on Hopper: the norm writes FP8 (-1) and its copy is transposed (+2); the
-     * output gradient is cast and transposed in one pass (read 2, write 1 + 1). */
+    /* Delayed scaling on Hopper: the norm writes FP8 (-1) and its copy is transposed (+2);
+     * anything else is cast and transposed in one pass (read 2, write 1 + 1), Megatron's
+     * activation output and its gradient included. */
     quant_of(&w, h100, "qkv", &f, &b);
     ASSERT_REL(f, T * 4096 * 1, 1e-12);
     ASSERT_REL(b, T * 6144 * 4, 1e-12);
-    quant_of(&w, h100, "proj", &f, &b); /* the attention output is cast */
+    quant_of(&w, h100, "proj", &f, &b);
     ASSERT_REL(f, T * 4096 * 4, 1e-12);
-    quant_of(&w, h100, "fc1", &f, &b); /* the activation's backward writes FP8 */
-    ASSERT_REL(b, T * 28672 * 1, 1e-12);
+    quant_of(&w, h100, "fc1", &f, &b);
+    ASSERT_REL(f, T * 4096 * 1, 1e-12);
+    ASSERT_REL(b, T * 28672 * 4, 1e-12);
     quant_of(&w, h100, "fc2", &f, &b);
-    ASSERT_REL(f, T * 14336 * 1, 1e-12);
+    ASSERT_REL(f, T * 14336 * 4, 1e-12);
     ASSERT_REL(b, T * 4096 * 4, 1e-12);
     /* Blackwell takes any layout: no transposes, so the fused norm saves a byte. */
     quant_of(&w, b200, "qkv", &f, &b);
@@ -437,18 +439,25 @@ START_TEST(test_fp8_quantisation_follows_transformer_engine)
     ASSERT_REL(f, T * 4096 * 4, 1e-12);
     quant_of(&w, h100, "proj", &f, &b);
     ASSERT_REL(f, T * 4096 * 6, 1e-12);
-    /* MXFP8: both copies and their 1-in-32 scales in one pass; fused into activations only. */
+    /* MXFP8: both copies and their 1-in-32 scales in one pass, not fused into the norm. */
     w.fp8_recipe = ST_FP8_MXFP8;
     quant_of(&w, b200, "qkv", &f, &b);
     ASSERT_REL(f, T * 4096 * (4 + 2.0 / 32), 1e-12);
-    quant_of(&w, b200, "fc2", &f, &b);
-    ASSERT_REL(f, T * 14336 * (2.0 / 32), 1e-12);
-    /* Sequence parallelism: the norm output is quantised on its shard, then gathered. */
+    /* Sequence parallelism over 4: the norm output and the row-parallel output gradients are
+     * quantised on their shard and gathered; Hopper transposes the gathered tensor (+2 over
+     * all T rows). The column-parallel output gradients stay local. */
     w = plan("llama3-8b", 4096, 4, 1, ST_RECOMPUTE_NONE);
     w.precision = ST_PREC_FP8;
     quant_of(&w, h100, "qkv", &f, &b);
-    ASSERT_REL(f, T / 4 * 4096 * 1, 1e-12);
+    ASSERT_REL(f, T / 4 * 4096 * -1 + T * 4096 * 2, 1e-12);
     ASSERT_REL(b, T * 6144 / 4 * 4, 1e-12);
+    quant_of(&w, h100, "fc1", &f, &b);
+    ASSERT_REL(f, T / 4 * 4096 * -1 + T * 4096 * 2, 1e-12);
+    quant_of(&w, h100, "proj", &f, &b);
+    ASSERT_REL(f, T * 4096 / 4 * 4, 1e-12);
+    ASSERT_REL(b, T / 4 * 4096 * 3 + T * 4096 * 2, 1e-12);
+    quant_of(&w, b200, "fc2", &f, &b); /* Blackwell: the shard's cast only */
+    ASSERT_REL(b, T / 4 * 4096 * 3, 1e-12);
 }
 END_TEST
 

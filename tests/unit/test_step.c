@@ -488,6 +488,28 @@ START_TEST(test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce)
 }
 END_TEST
 
+/* Under FP8, Transformer Engine gathers sequence-parallel shards already quantised: the 6
+ * all-gathers of a layer move half the bytes, the 4 reduce-scatters the same, so the TP time
+ * falls to about (6/2 + 4) / (6 + 4) = 0.7 of BF16's. */
+START_TEST(test_fp8_all_gathers_move_half_the_tp_traffic)
+{
+    st_gpu_spec ring_only = *st_catalog_gpu("h100-sxm");
+    ring_only.name = "ring-only-hopper";
+    st_cluster_cfg c = cluster(4, 2, 1);
+    c.gpu = &ring_only;
+    st_step_ctx *x = ctx_of(&c);
+    st_llm_spec wide = gpt(2, 8192, 51200); /* 256 MB activations: bandwidth, not latency */
+    st_workload_cfg w = training(&wide, 4, 1, 1, 8);
+    w.parallel.sequence_parallel = 1;
+    st_step_result bf16 = step(x, &w, 8);
+    w.precision = ST_PREC_FP8;
+    st_step_result fp8 = step(x, &w, 8);
+    ck_assert(bf16.b.tp_comm_s > 0);
+    ASSERT_REL(fp8.b.tp_comm_s, 0.7 * bf16.b.tp_comm_s, 0.1);
+    st_step_ctx_free(x);
+}
+END_TEST
+
 /* Recomputation repeats forward work in the backward: selective some, full all of it. */
 START_TEST(test_recomputation_never_shortens_the_step_and_full_costs_most)
 {
@@ -651,6 +673,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_pipeline_bubble_is_about_p_minus_1_over_m_plus_p_minus_1);
     tcase_add_test(tc, test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
+    tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
     suite_add_tcase(s, tc);
