@@ -453,6 +453,20 @@ START_TEST(test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh)
 }
 END_TEST
 
+/* A context on the 4-node fixture cluster with an H100-class part under a name that NVLS and
+ * the calibrations do not know, so its TP collectives run as plain rings. The GPU and cluster
+ * are static: the context may keep pointers to them. */
+static st_step_ctx *ring_only_ctx(void)
+{
+    static st_gpu_spec ring_only;
+    static st_cluster_cfg c;
+    ring_only = *st_catalog_gpu("h100-sxm");
+    ring_only.name = "ring-only-hopper";
+    c = cluster(4, 2, 1);
+    c.gpu = &ring_only;
+    return ctx_of(&c);
+}
+
 /* Sequence parallelism trades each all-reduce for an all-gather and a reduce-scatter of the
  * same total traffic (Korthikanti et al. 2022, section 4.2.2), and gathers the column-parallel
  * inputs once more in backward for the weight gradients: 4 + 6 half-size collectives against
@@ -462,11 +476,7 @@ END_TEST
  * costs more than 5/4 of it. */
 START_TEST(test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce)
 {
-    st_gpu_spec ring_only = *st_catalog_gpu("h100-sxm");
-    ring_only.name = "ring-only-hopper";
-    st_cluster_cfg c = cluster(4, 2, 1);
-    c.gpu = &ring_only;
-    st_step_ctx *x = ctx_of(&c);
+    st_step_ctx *x = ring_only_ctx();
     static const int64_t tps[] = {2, 4, 8};
     for (size_t i = 0; i < 3; i++) {
         st_workload_cfg w = training(&m16, tps[i], 1, 1, 4);
@@ -493,11 +503,7 @@ END_TEST
  * falls to about (6/2 + 4) / (6 + 4) = 0.7 of BF16's. */
 START_TEST(test_fp8_all_gathers_move_half_the_tp_traffic)
 {
-    st_gpu_spec ring_only = *st_catalog_gpu("h100-sxm");
-    ring_only.name = "ring-only-hopper";
-    st_cluster_cfg c = cluster(4, 2, 1);
-    c.gpu = &ring_only;
-    st_step_ctx *x = ctx_of(&c);
+    st_step_ctx *x = ring_only_ctx();
     st_llm_spec wide = gpt(2, 8192, 51200); /* 256 MB activations: bandwidth, not latency */
     st_workload_cfg w = training(&wide, 4, 1, 1, 8);
     w.parallel.sequence_parallel = 1;
