@@ -41,6 +41,7 @@ static inline int st_gpu_family_in(const st_gpu_spec *g, const char *const *pref
             return 1;
     return 0;
 }
+
 /* The GPU's architecture, by family prefix: Hopper (H100, H200, H800) and Blackwell (B200,
  * B300, GB200, GB300; NVIDIA's architecture whitepapers). Kernel libraries and NCCL key their
  * behaviour on it: Blackwell's NVLink 5 and its NVLS efficiency, MXFP8's block-scaled Tensor
