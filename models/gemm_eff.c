@@ -254,6 +254,23 @@ double st_gpu_sustained(const st_gpu_spec *gpu)
     return 1.0;
 }
 
+/* Compute beside communication. NCCL's kernels take SMs of their own (16 on a DGX with 8 NICs,
+ * NVIDIA/nccl issue 689) and share HBM bandwidth with the compute kernels, so a layer whose
+ * collective runs beside it runs slower than alone. Lee et al., "Characterizing
+ * Compute-Communication Overlap in GPU-Accelerated Distributed Deep Learning" (arXiv 2507.03114,
+ * 2025), measured GPT and LLaMA training on 4 A100, H100, MI250 and MI210 GPUs (FSDP through
+ * DeepSpeed, pipelines through Megatron-LM): "an average computational slowdown of 18.9%, with a
+ * maximum of 40.0%", against the same kernels with no communication beside them. The average is
+ * taken for every GPU: the paper's per-GPU split is not in its abstract, and Galvatron's
+ * profiled overlap coefficients (1.1-1.3, Hetu-Galvatron's search-engine guide) bracket it. */
+#define OVERLAP_SLOWDOWN 0.189
+
+double st_gpu_overlap_slowdown(const st_gpu_spec *gpu)
+{
+    (void)gpu;
+    return OVERLAP_SLOWDOWN;
+}
+
 double st_gpu_sm_count(const st_gpu_spec *gpu)
 {
     return calib_of(gpu)->sms;

@@ -138,6 +138,10 @@ double st_hbm_efficiency(const st_gpu_spec *gpu);
  * Compute-bound operator times divide by it; MFU keeps the datasheet peak. */
 double st_gpu_sustained(const st_gpu_spec *gpu);
 
+/* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
+ * 1 + this factor times as long for as long as the two overlap (models/gemm_eff.c). */
+double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);
+
 /* Dense peak FLOP/s of gpu at prec (the catalog's bf16 or fp8 figure; a GPU without FP8
  * Tensor Cores runs FP8 work at its BF16 peak). */
 double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec);

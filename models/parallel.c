@@ -165,6 +165,7 @@ typedef struct plan {
     int zero;
     int grad_bf16; /* grad_reduce: bf16 */
     int grad_sep;  /* grad_accum: separate */
+    int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -183,6 +184,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.zero = p->zero;
     c.grad_bf16 = p->grad_bf16;
     c.grad_sep = p->grad_accum_separate;
+    c.prefetch = p->overlap_param_gather;
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -266,7 +268,9 @@ static double stage_activations(const plan *c, int64_t i)
 
 /* The four state terms of stage i under ZeRO: stage 1 shards the optimizer states over the
  * data-parallel ranks, stage 2 also the gradients, stage 3 also the weights, which then need
- * the largest unit (a layer, or the embedding) gathered whole while it computes. */
+ * the largest unit (a layer, or the embedding) gathered whole while it computes, and a second
+ * one when the next unit's gather is prefetched beside it (PyTorch's FSDP notes, "FSDP buffers
+ * sizes": two all-gather buffers). */
 static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
 {
     double unit = 0.0;
@@ -274,7 +278,7 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
     double d = c->zero_div;
     term[ST_MEM_WEIGHTS] = K.weight_bytes * n;
     if (c->zero >= 3 && d > 1.0)
-        term[ST_MEM_WEIGHTS] = K.weight_bytes * (n / d + unit);
+        term[ST_MEM_WEIGHTS] = K.weight_bytes * (n / d + (c->prefetch ? 2.0 : 1.0) * unit);
     /* grad_reduce: bf16 keeps the gradient buffer in bf16 (Megatron-Core's
      * grad_reduce_in_fp32 = False, which NeMo's FP8 performance recipes set). */
     double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;

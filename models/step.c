@@ -10,6 +10,7 @@
 #include "models/net.h"
 #include "models/ops.h"
 #include "models/topo.h"
+#include "models/zero3.h"
 #include "sim/engine.h"
 #include "sim/xalloc.h"
 
@@ -269,54 +270,87 @@ static double grad_bytes(const plan *p)
     return p->w->parallel.grad_bf16 ? 2.0 : 4.0;
 }
 
-/* ZeRO-3 gathers each layer's weights before its forward and again before its backward, and
- * reduce-scatters its gradients after its backward (Rajbhandari et al. 2020, section 5.3;
- * DeepSpeed fetches per submodule and PyTorch FSDP per wrapped block, a transformer layer, and
- * both do so per micro-batch under gradient accumulation). One collective per layer, so each
- * pays its own latency (a ring over N ranks has N - 1 steps); the embedding and output layer
- * are one more each on the edge chunks. Counted as not overlapped. */
-static void zero3_costs(st_step_ctx *x, const plan *p, int64_t c, double *fwd, double *bwd)
+/* ZeRO-3 (Rajbhandari et al. 2020, section 5.3) all-gathers each layer's weights before its
+ * forward and again before its backward, and reduce-scatters its gradients after its backward,
+ * every micro-batch: DeepSpeed per submodule, PyTorch FSDP per wrapped block, Megatron-FSDP per
+ * layer (its grad_reduce_every_bprop under optim_grads_params). The embedding and the output
+ * layer are units of their own on the edge chunks (one shared unit when a single chunk ties
+ * them). Units and collectives run as a compute and a communication stream (models/zero3.c):
+ * on demand, or prefetched one unit ahead with overlap_param_gather (Megatron-FSDP, which
+ * requires it under optim_grads_params). Writes chunk c's forward and backward times of one
+ * micro-batch, its kernels and model-parallel collectives included, and the collectives' own
+ * time to *comm; returns the part that is ZeRO-3's: the time the passes take beyond their
+ * kernels. */
+static double zero3_passes(st_step_ctx *x, const plan *p, int64_t c, double *fwd, double *bwd,
+                           double *comm)
 {
-    *fwd = *bwd = 0;
-    if (p->w->parallel.zero < 3 || p->dp * p->cp < 2)
-        return;
+    const st_layer_cost *lc = &p->lc;
     int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
-    double layers = (double)chunk_layers(p, c);
-    /* The edge layers this chunk holds: the embedding on the first, the output layer on the
-     * last (both on a single chunk of an untied model), each its own collective. */
-    double edges = (c == 0) + (c == p->chunks - 1 && output_apart(p));
-    double ag =
-        layers * coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0) +
-        edges * coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
-    double rs = layers * coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                   p->layer_params * grad_bytes(p)) +
-                edges * coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                  p->embed_params * grad_bytes(p));
-    *fwd = ag;
-    *bwd = ag + rs;
+    int64_t layers = chunk_layers(p, c), count = 0;
+    double ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
+    double rs =
+        coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, p->layer_params * grad_bytes(p));
+    double edge_ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
+    double edge_rs =
+        coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, p->embed_params * grad_bytes(p));
+    st_z3_unit *f = st_xmalloc((size_t)(layers + 2) * sizeof *f);
+    st_z3_unit *b = st_xmalloc((size_t)(layers + 2) * sizeof *b);
+    double kernels = 0;
+    /* Forward order; the backward runs the same units from the last to the first. */
+    if (c == 0) {
+        f[count] = (st_z3_unit){p->embed_f, edge_ag, 0};
+        b[count++] = (st_z3_unit){p->embed_b, edge_ag, edge_rs};
+    }
+    for (int64_t k = 0; k < layers; k++) {
+        f[count] = (st_z3_unit){lc->fwd_s + p->mp_fwd_s, ag, 0};
+        b[count++] = (st_z3_unit){lc->bwd_s + lc->recompute_s + p->mp_bwd_s, ag, rs};
+    }
+    if (c == p->chunks - 1) {
+        int apart = output_apart(p);
+        f[count] = (st_z3_unit){p->head_f, apart ? edge_ag : 0, 0};
+        b[count++] = (st_z3_unit){p->head_b, apart ? edge_ag : 0, apart ? edge_rs : 0};
+    }
+    for (int64_t i = 0; i < count / 2; i++) { /* backward order */
+        st_z3_unit t = b[i];
+        b[i] = b[count - 1 - i];
+        b[count - 1 - i] = t;
+    }
+    *comm = 0;
+    for (int64_t i = 0; i < count; i++) {
+        kernels += f[i].compute_s + b[i].compute_s;
+        *comm += f[i].gather_s + b[i].gather_s + b[i].reduce_s;
+    }
+    st_z3_issue issue = p->w->parallel.overlap_param_gather ? ST_Z3_PREFETCH : ST_Z3_ON_DEMAND;
+    double s = st_gpu_overlap_slowdown(p->gpu);
+    *fwd = st_z3_pass(f, count, issue, s);
+    *bwd = st_z3_pass(b, count, issue, s);
+    free(f);
+    free(b);
+    return *fwd + *bwd - kernels;
 }
 
 /* Per-chunk forward and backward times of one micro-batch: its layers' kernels and
  * model-parallel collectives, the embedding on the first chunk, the output layer and loss on
- * the last, and ZeRO-3's gathers, whose share of both it also writes to zero3[c] for the
- * breakdown. */
-static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd, double *zero3)
+ * the last, and under ZeRO-3 its gathers and reduce-scatters, whose share of the passes it also
+ * writes to zero3[c] for the breakdown and whose own time to zero3_all[c] for the closed form. */
+static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd, double *zero3,
+                        double *zero3_all)
 {
     const st_layer_cost *lc = &p->lc;
+    int sharded = p->w->parallel.zero >= 3 && p->dp * p->cp >= 2;
     for (int64_t c = 0; c < p->chunks; c++) {
-        double n = (double)chunk_layers(p, c), zf, zb;
-        zero3_costs(x, p, c, &zf, &zb);
-        zero3[c] = zf + zb;
-        fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + zf + p->p2p_block;
-        bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + zb + p->p2p_block;
-        if (c == 0) {
-            fwd[c] += p->embed_f;
-            bwd[c] += p->embed_b;
+        double n = (double)chunk_layers(p, c);
+        if (sharded) {
+            zero3[c] = zero3_passes(x, p, c, &fwd[c], &bwd[c], &zero3_all[c]);
+        } else {
+            zero3[c] = zero3_all[c] = 0;
+            fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + (c == 0 ? p->embed_f : 0) +
+                     (c == p->chunks - 1 ? p->head_f : 0);
+            bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + (c == 0 ? p->embed_b : 0) +
+                     (c == p->chunks - 1 ? p->head_b : 0);
         }
-        if (c == p->chunks - 1) {
-            fwd[c] += p->head_f;
-            bwd[c] += p->head_b;
-        }
+        fwd[c] += p->p2p_block;
+        bwd[c] += p->p2p_block;
         /* With grad_accum: separate, every micro-batch's backward ends with a pass adding the
          * chunk's new bf16 gradients into the fp32 accumulator. */
         bwd[c] += st_ops_grad_accum_time(p->w, p->gpu, chunk_params(p, c));
@@ -473,10 +507,10 @@ static void rates(const plan *p, const st_cluster_cfg *c, st_step_result *out)
  * The pipeline run sees each chunk's time as one block; the parts that are communication are
  * taken back out of the busiest stage's compute: its tensor- and context-parallel collectives
  * into tp_comm_s, its blocking sends into pp_comm_s, and its ZeRO-3 weight gathers and gradient
- * reduce-scatters (data-parallel traffic, counted as not overlapped) into dp_comm_exposed_s,
- * which the caller has set to what is left after the pipeline. Returns that ZeRO-3 share. */
-static double breakdown(const plan *p, const st_pipe_result *pr, const double *zero3,
-                        st_step_result *out)
+ * reduce-scatters (what they add to its passes, data-parallel traffic) into dp_comm_exposed_s,
+ * which the caller has set to what is left after the pipeline. */
+static void breakdown(const plan *p, const st_pipe_result *pr, const double *zero3,
+                      st_step_result *out)
 {
     double layers = 0, z3 = 0;
     for (int64_t c = pr->busiest; c < p->chunks; c += p->pp) {
@@ -494,7 +528,6 @@ static double breakdown(const plan *p, const st_pipe_result *pr, const double *z
     b->dp_comm_exposed_s += z3;
     b->pp_comm_s = pr->p2p_exposed_s + blocked;
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
-    return z3;
 }
 
 /* The seed's T_step = T_compute + T_comm - T_overlap: T_compute the busiest stage's kernels
@@ -536,7 +569,8 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
     double *fwd = st_xcalloc((size_t)p.chunks, sizeof *fwd);
     double *bwd = st_xcalloc((size_t)p.chunks, sizeof *bwd);
     double *zero3 = st_xcalloc((size_t)p.chunks, sizeof *zero3);
-    chunk_costs(x, &p, fwd, bwd, zero3);
+    double *zero3_all = st_xcalloc((size_t)p.chunks, sizeof *zero3_all);
+    chunk_costs(x, &p, fwd, bwd, zero3, zero3_all);
     st_pipe_spec spec = {
         .pp = p.pp, .v = p.v, .m = p.m, .fwd_s = fwd, .bwd_s = bwd, .p2p_s = p.p2p_s};
     st_pipe_result pr = {0};
@@ -552,17 +586,21 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         out->b.dp_comm_exposed_s = dp_after;
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
         double sync = embedding_sync_s(x, &p);
-        double zero3_s = breakdown(&p, &pr, zero3, out);
+        breakdown(&p, &pr, zero3, out);
         out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
         out->micro_per_step = p.m;
         out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s;
         rates(&p, x->c, out);
+        double zero3_s = 0; /* the busiest stage's ZeRO-3 collectives, none hidden */
+        for (int64_t c = pr.busiest; c < p.chunks; c += p.pp)
+            zero3_s += zero3_all[c] * (double)p.m;
         out->closed_form_s = seed_closed_form(x, &p, out, zero3_s);
     }
     st_pipe_result_release(&pr);
     free(fwd);
     free(bwd);
     free(zero3);
+    free(zero3_all);
     return rc;
 }

@@ -502,12 +502,12 @@ static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         return plan_fail(ld, key_or(par, "virtual_stages"), w,
                          "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",
                          p->virtual_stages, p->pp);
-    /* Only the distributed optimizer (ZeRO 1 and 2) all-gathers the weights after its step;
-     * ZeRO 3 gathers them per layer anyway and ZeRO 0 keeps them whole. */
-    if (p->overlap_param_gather && (p->zero < 1 || p->zero > 2))
+    /* The distributed optimizer (ZeRO 1 and 2) all-gathers the weights after its step, ZeRO 3
+     * before every layer; ZeRO 0 keeps them whole and gathers nothing. */
+    if (p->overlap_param_gather && p->zero < 1)
         return plan_fail(ld, key_or(par, "overlap_param_gather"), w,
-                         "overlap_param_gather needs the distributed optimizer (zero 1 or 2), "
-                         "found zero %lld",
+                         "overlap_param_gather needs sharded weights or optimizer states (zero 1, "
+                         "2 or 3), found zero %lld",
                          (long long)p->zero, 0LL);
     /* ZeRO 0 keeps every gradient whole, so it cannot reduce-scatter them; ZeRO 3
      * reduce-scatters each layer's as it goes. */

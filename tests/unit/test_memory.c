@@ -237,6 +237,10 @@ START_TEST(test_state_bytes_follow_megatron_distributed_optimizer_table)
     double h = 12288, layer = (12 * h * h + 9 * h) / 8 + 4 * h;
     ck_assert_double_gt(layer, 51200.0 * h / 8);
     ASSERT_REL(m.term[ST_MEM_WEIGHTS], 2 * (p / d + layer), 1e-12);
+    /* Prefetching the next layer's gather holds a second one beside it. */
+    w.parallel.overlap_param_gather = 1;
+    m = estimate(&w, "h100-sxm");
+    ASSERT_REL(m.term[ST_MEM_WEIGHTS], 2 * (p / d + 2 * layer), 1e-12);
 }
 END_TEST
 

@@ -567,6 +567,34 @@ START_TEST(test_zero3_over_data_parallel_ranks_is_slower_than_zero1)
 }
 END_TEST
 
+/* ZeRO-3 with its gathers prefetched a layer ahead (overlap_param_gather, Megatron-FSDP): the
+ * kernels are the same, the step is never longer than gathering on demand, less of the
+ * data-parallel traffic is exposed, and some still is (the first gather and the last
+ * reduce-scatter of every pass, and the compute slowed beside the rest). */
+START_TEST(test_prefetching_zero3_gathers_hides_part_of_them)
+{
+    static const struct {
+        int64_t tp, pp, dp, batch;
+    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}, {2, 3, 4, 24}, {1, 1, 8, 64}};
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
+        w.parallel.zero = 3;
+        st_step_result off = step(x4, &w, 1);
+        w.parallel.overlap_param_gather = 1;
+        st_step_result on = step(x4, &w, 1);
+        ck_assert_msg(on.step_time_s <= off.step_time_s, "plan %zu: prefetched %.12g s > %.12g s",
+                      i, on.step_time_s, off.step_time_s);
+        ck_assert_msg(on.b.dp_comm_exposed_s > 0 &&
+                          on.b.dp_comm_exposed_s < off.b.dp_comm_exposed_s,
+                      "plan %zu: exposed DP %.12g prefetched, %.12g on demand", i,
+                      on.b.dp_comm_exposed_s, off.b.dp_comm_exposed_s);
+        /* The pipeline runs in whole nanoseconds, so chunk times that differ round apart. */
+        ASSERT_REL(on.b.compute_s, off.b.compute_s, 1e-6);
+        assert_parts_add_up(&on, "prefetched ZeRO-3");
+    }
+}
+END_TEST
+
 /* Tied embeddings on a pipeline: the same plan with untied ones has the same pipeline (the last
  * stage holds an output layer either way), so the step differs by exactly the all-reduce of the
  * embedding gradient between the first and last stages, counted as pipeline communication. */
@@ -682,6 +710,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
+    tcase_add_test(tc, test_prefetching_zero3_gathers_hides_part_of_them);
     suite_add_tcase(s, tc);
     return s;
 }
