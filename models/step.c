@@ -379,16 +379,19 @@ static st_coll_op grad_op(const plan *p)
  * the moment they are ready when overlap_grad_reduce is on (the default), else after the whole
  * backward. Returns when the stage's last bucket is reduced. Gradients are reduced in FP32
  * (Megatron-LM accumulates and all-reduces BF16 models' gradients in FP32), or in BF16 with
- * grad_reduce: bf16 (grad_bytes). */
+ * grad_reduce: bf16 (grad_bytes). The buckets reduced while the stage still computes slow that
+ * compute (st_gpu_overlap_slowdown, as under ZeRO-3): *compute_end is when the stage's last
+ * backward ends once that is counted. */
 static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_result *pr,
-                               const double *bwd, int64_t s)
+                               const double *bwd, int64_t s, double *compute_end)
 {
+    *compute_end = pr->last_bwd_end[s]; /* a stage's first chunk finishes its backward last */
     if (p->dp * p->cp < 2 || p->w->parallel.zero >= 3)
         return 0;
     st_coll_op op = grad_op(p);
     int64_t n_dp = p->dp * p->cp;
     int overlap = p->w->parallel.overlap_grad_reduce;
-    double t = 0;
+    double t = 0, beside = 0; /* the reduce-scatters' seconds beside the stage's compute */
     /* A stage's deeper chunks finish their backward first: take them in that order. */
     int64_t last = s + (p->chunks - 1 - s) / p->pp * p->pp;
     for (int64_t c = last; c >= s; c -= p->pp) {
@@ -400,12 +403,15 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
         for (int64_t k = n - 1; k >= 0; k--) {
             double ready = overlap ? end - (double)k * per_layer : pr->makespan_s;
             t = fmax(t, ready) + layer_t;
+            beside += fmax(0, fmin(t, *compute_end) - fmax(t - layer_t, 0));
         }
         double extra = chunk_params(p, c) - (double)n * p->layer_params;
         if (extra > 0)
             t = fmax(t, overlap ? end : pr->makespan_s) +
                 coll_time(x, op, n_dp, p->tp, p->tp, 1, extra * grad_bytes(p));
     }
+    double sl = st_gpu_overlap_slowdown(p->gpu);
+    *compute_end += beside * sl / (1.0 + sl);
     return t;
 }
 
@@ -425,7 +431,8 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
  * due, so with pp > 1 the stages' delays add up through the warm-up; with pp = 1 the two are
  * the same. A bucket is late by how far its gather ends after its layer's forward should have
  * started (at least the first bucket's gather); the times the forward needs each bucket come
- * from this step's simulated pipeline. */
+ * from this step's simulated pipeline. The gathers the forward did not wait for ran beside it,
+ * and slowed it by st_gpu_overlap_slowdown while they did. */
 static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result *pr)
 {
     if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
@@ -448,8 +455,10 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
      * own late first buckets to the delay the stages before it passed on. */
     int aligned = p->v > 1 || p->pp == 1;
     double per_layer = p->lc.fwd_s + p->mp_fwd_s, total = 0;
+    double sl = st_gpu_overlap_slowdown(p->gpu);
     for (int64_t s = 0; s < p->pp; s++) {
-        double t = aligned ? 0 : pr->first_fwd_start[s]; /* this stage's gathers so far end */
+        double t0 = aligned ? 0 : pr->first_fwd_start[s];
+        double t = t0; /* this stage's gathers so far end */
         double late = 0;
         for (int64_t c = s; c < p->chunks; c += p->pp) {
             double need = pr->first_fwd_start[c];
@@ -467,6 +476,8 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
                 late = fmax(late, t - (need + (double)chunk_layers(p, c) * per_layer));
             }
         }
+        /* The gathers the forward did not wait for ran beside it and slowed it. */
+        late += fmax(0, t - t0 - late) * sl / (1.0 + sl);
         total = aligned ? fmax(total, late) : total + late;
     }
     return total;
@@ -580,8 +591,10 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
                    w->name);
     } else {
         double end = pr.makespan_s;
-        for (int64_t s = 0; s < p.pp; s++)
-            end = fmax(end, stage_reduce_end(x, &p, &pr, bwd, s));
+        for (int64_t s = 0; s < p.pp; s++) {
+            double compute_end, reduced = stage_reduce_end(x, &p, &pr, bwd, s, &compute_end);
+            end = fmax(end, fmax(reduced, compute_end));
+        }
         double dp_after = end - pr.makespan_s + param_gather_s(x, &p, &pr);
         out->b.dp_comm_exposed_s = dp_after;
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);

@@ -216,14 +216,17 @@ START_TEST(test_unaligned_parameter_gathers_add_up_over_the_stages)
     ck_assert_msg(on.b.dp_comm_exposed_s > off.b.dp_comm_exposed_s,
                   "16 one-layer stages: exposed %.12g s overlapped, %.12g s not",
                   on.b.dp_comm_exposed_s, off.b.dp_comm_exposed_s);
-    /* Two stages of eight layers hide most of it. */
-    w = training(&m16, 1, 2, 16, 64);
-    off = step(x4, &w, 1);
-    w.parallel.overlap_param_gather = 1;
-    on = step(x4, &w, 1);
-    ck_assert_msg(on.b.dp_comm_exposed_s < off.b.dp_comm_exposed_s,
-                  "2 stages: exposed %.12g s overlapped, %.12g s not", on.b.dp_comm_exposed_s,
-                  off.b.dp_comm_exposed_s);
+    /* Two stages of eight layers hide more of it: less is late, though what runs beside the
+     * forward slows it (st_gpu_overlap_slowdown), so overlapping no longer wins outright. */
+    st_workload_cfg w2 = training(&m16, 1, 2, 16, 64);
+    st_step_result off2 = step(x4, &w2, 1);
+    w2.parallel.overlap_param_gather = 1;
+    st_step_result on2 = step(x4, &w2, 1);
+    ck_assert_msg(on2.b.dp_comm_exposed_s / off2.b.dp_comm_exposed_s <
+                      on.b.dp_comm_exposed_s / off.b.dp_comm_exposed_s / 2,
+                  "2 stages expose %.12g of the unoverlapped gather, 16 stages %.12g",
+                  on2.b.dp_comm_exposed_s / off2.b.dp_comm_exposed_s,
+                  on.b.dp_comm_exposed_s / off.b.dp_comm_exposed_s);
 }
 END_TEST
 
