@@ -89,7 +89,10 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
 {
     static const char *const rc[] = {"none", "selective", "full"};
     static const char *const prec[] = {"bf16", "fp8"};
-    static const char *const recipe[] = {" (delayed scaling)", " (current scaling)", " (MXFP8)"};
+    static const char *const recipe[][2] = {
+        {" (delayed scaling)", " (delayed scaling, FP8 weights)"},
+        {" (current scaling)", " (current scaling, FP8 weights)"},
+        {" (MXFP8)", " (MXFP8, FP8 weights)"}};
     const st_workload_cfg *w = f->w;
     const st_parallel_cfg *p = &w->parallel;
     const st_memory *m = &f->mem;
@@ -101,8 +104,8 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
     fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s\n",
             (long long)w->seq_len, (long long)w->global_batch, prec[w->precision],
-            w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe] : "", rc[p->recompute],
-            p->sequence_parallel ? ", sequence parallel" : "");
+            w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe][w->fp8_param_gather != 0] : "",
+            rc[p->recompute], p->sequence_parallel ? ", sequence parallel" : "");
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
         if (t != ST_MEM_RESERVED || m->term[t] > 0) /* not modelled yet: not shown as zero */

@@ -192,6 +192,8 @@ typedef struct st_workload_cfg {
     int64_t global_batch; /* sequences per step */
     st_precision precision;
     st_fp8_recipe fp8_recipe; /* with precision fp8 */
+    int fp8_param_gather;     /* with precision fp8: the weights are kept and gathered in FP8
+                                 (Megatron-Core's fp8_param_gather); default 0: BF16 */
     int64_t gpus;
     st_parallel_cfg parallel;
     int64_t steps; /* 0 when tokens is given */

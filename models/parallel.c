@@ -166,6 +166,7 @@ typedef struct plan {
     int grad_bf16; /* grad_reduce: bf16 */
     int grad_sep;  /* grad_accum: separate */
     int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
+    double wb;     /* bytes per compute weight: BF16, or FP8 with fp8_param_gather */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -185,6 +186,9 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.grad_bf16 = p->grad_bf16;
     c.grad_sep = p->grad_accum_separate;
     c.prefetch = p->overlap_param_gather;
+    /* Megatron-Core's fp8_param_gather keeps the compute weights in FP8 "(do not use any other
+     * intermediate dtype)"; the fp32 master copy stays with the optimizer states. */
+    c.wb = w->fp8_param_gather ? K.weight_bytes / 2 : K.weight_bytes;
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -276,9 +280,9 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
     double unit = 0.0;
     double n = stage_params(c, i, &unit);
     double d = c->zero_div;
-    term[ST_MEM_WEIGHTS] = K.weight_bytes * n;
+    term[ST_MEM_WEIGHTS] = c->wb * n;
     if (c->zero >= 3 && d > 1.0)
-        term[ST_MEM_WEIGHTS] = K.weight_bytes * (n / d + (c->prefetch ? 2.0 : 1.0) * unit);
+        term[ST_MEM_WEIGHTS] = c->wb * (n / d + (c->prefetch ? 2.0 : 1.0) * unit);
     /* grad_reduce: bf16 keeps the gradient buffer in bf16 (Megatron-Core's
      * grad_reduce_in_fp32 = False, which NeMo's FP8 performance recipes set). */
     double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;

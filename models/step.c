@@ -263,6 +263,14 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, plan 
     return 0;
 }
 
+/* Bytes per parameter of the weights the data-parallel ranks all-gather (ZeRO-3's per-layer
+ * gathers, the distributed optimizer's after its step): BF16, or FP8 with fp8_param_gather
+ * (Megatron-Core keeps the compute weights in FP8 and gathers them so). */
+static double param_bytes(const plan *p)
+{
+    return p->w->fp8_param_gather ? 1.0 : 2.0;
+}
+
 /* Bytes per parameter of the gradients reduced over data parallelism: fp32 (Megatron-LM
  * all-reduces a bf16 model's gradients in fp32) unless the plan says grad_reduce: bf16. */
 static double grad_bytes(const plan *p)
@@ -287,10 +295,12 @@ static double zero3_passes(st_step_ctx *x, const plan *p, int64_t c, double *fwd
     const st_layer_cost *lc = &p->lc;
     int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
     int64_t layers = chunk_layers(p, c), count = 0;
-    double ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
+    double ag =
+        coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * param_bytes(p));
     double rs =
         coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, p->layer_params * grad_bytes(p));
-    double edge_ag = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
+    double edge_ag =
+        coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * param_bytes(p));
     double edge_rs =
         coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, p->embed_params * grad_bytes(p));
     st_z3_unit *f = st_xmalloc((size_t)(layers + 2) * sizeof *f);
@@ -446,10 +456,12 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
                 params += chunk_params(p, c);
             most = fmax(most, params);
         }
-        return coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, most * 2.0);
+        return coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, most * param_bytes(p));
     }
-    double layer_t = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * 2.0);
-    double edge_t = coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * 2.0);
+    double layer_t =
+        coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->layer_params * param_bytes(p));
+    double edge_t =
+        coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, p->embed_params * param_bytes(p));
     /* Aligned: every stage dispatches at the step's start. Otherwise each stage's first
      * pre-hook dispatches when its first forward is due, so in the warm-up each stage adds its
      * own late first buckets to the delay the stages before it passed on. */

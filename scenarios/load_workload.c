@@ -409,6 +409,7 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
     ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, fp8_recipe_names),
+    ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
     ST_FENUM(st_workload_cfg, "attention", attention, attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
@@ -572,8 +573,9 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
     static const char *const training_only[] = {
-        "model",    "seq_len", "global_batch", "precision",  "fp8_recipe", "attention",
-        "parallel", "steps",   "tokens",       "checkpoint", "data",       NULL};
+        "model",     "seq_len",  "global_batch", "precision", "fp8_recipe", "fp8_param_gather",
+        "attention", "parallel", "steps",        "tokens",    "checkpoint", "data",
+        NULL};
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))
             return st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
@@ -638,6 +640,12 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
  * Engine's MXFP8BlockScaling requires compute capability 10.0). */
 static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
+    const st_ynode *gather = st_ynode_get(n, "fp8_param_gather");
+    if (gather && w->fp8_param_gather && w->precision != ST_PREC_FP8)
+        return st_rd_fail(&ld->rd, gather, ST_EINVAL,
+                          "workload '%s': fp8_param_gather needs precision: fp8, found precision: "
+                          "bf16",
+                          w->name);
     const st_ynode *at = st_ynode_get(n, "fp8_recipe");
     if (!at)
         return 0;

@@ -241,6 +241,11 @@ START_TEST(test_state_bytes_follow_megatron_distributed_optimizer_table)
     w.parallel.overlap_param_gather = 1;
     m = estimate(&w, "h100-sxm");
     ASSERT_REL(m.term[ST_MEM_WEIGHTS], 2 * (p / d + 2 * layer), 1e-12);
+    /* FP8 weights (fp8_param_gather) take one byte each, sharded and gathered alike. */
+    w.precision = ST_PREC_FP8;
+    w.fp8_param_gather = 1;
+    m = estimate(&w, "h100-sxm");
+    ASSERT_REL(m.term[ST_MEM_WEIGHTS], p / d + 2 * layer, 1e-12);
 }
 END_TEST
 

@@ -598,6 +598,26 @@ START_TEST(test_prefetching_zero3_gathers_hides_part_of_them)
 }
 END_TEST
 
+/* FP8 weights (fp8_param_gather) halve the bytes every weight gather moves: ZeRO-3's per-layer
+ * gathers and the distributed optimizer's after its step, so less of either is exposed, and
+ * the kernels are untouched. */
+START_TEST(test_fp8_weights_halve_the_weight_gathers)
+{
+    for (int zero = 1; zero <= 3; zero += 2) {
+        st_workload_cfg w = training(&m16, 2, 1, 16, 32);
+        w.precision = ST_PREC_FP8;
+        w.parallel.zero = zero;
+        st_step_result bf16 = step(x4, &w, 1);
+        w.fp8_param_gather = 1;
+        st_step_result fp8 = step(x4, &w, 1);
+        ck_assert_msg(fp8.b.dp_comm_exposed_s < bf16.b.dp_comm_exposed_s,
+                      "zero %d: exposed DP %.12g s with FP8 weights, %.12g s with BF16", zero,
+                      fp8.b.dp_comm_exposed_s, bf16.b.dp_comm_exposed_s);
+        ASSERT_REL(fp8.b.compute_s, bf16.b.compute_s, 1e-6);
+    }
+}
+END_TEST
+
 /* Tied embeddings on a pipeline: the same plan with untied ones has the same pipeline (the last
  * stage holds an output layer either way), so the step differs by exactly the all-reduce of the
  * embedding gradient between the first and last stages, counted as pipeline communication. */
@@ -714,6 +734,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
     tcase_add_test(tc, test_prefetching_zero3_gathers_hides_part_of_them);
+    tcase_add_test(tc, test_fp8_weights_halve_the_weight_gathers);
     suite_add_tcase(s, tc);
     return s;
 }
