@@ -307,18 +307,21 @@ static double zero3_passes(st_step_ctx *x, const plan *p, int64_t c, double *fwd
     st_z3_unit *b = st_xmalloc((size_t)(layers + 2) * sizeof *b);
     double kernels = 0;
     /* Forward order; the backward runs the same units from the last to the first. */
+    /* A single chunk that ties its embeddings has one edge unit: gathered before the
+     * embedding's forward and before the output layer's backward (the first to need it going
+     * back), reduce-scattered after the embedding's backward (the last to add to it). */
+    int tied = c == p->chunks - 1 && !output_apart(p);
     if (c == 0) {
         f[count] = (st_z3_unit){p->embed_f, edge_ag, 0};
-        b[count++] = (st_z3_unit){p->embed_b, edge_ag, edge_rs};
+        b[count++] = (st_z3_unit){p->embed_b, tied ? 0 : edge_ag, edge_rs};
     }
     for (int64_t k = 0; k < layers; k++) {
         f[count] = (st_z3_unit){lc->fwd_s + p->mp_fwd_s, ag, 0};
         b[count++] = (st_z3_unit){lc->bwd_s + lc->recompute_s + p->mp_bwd_s, ag, rs};
     }
     if (c == p->chunks - 1) {
-        int apart = output_apart(p);
-        f[count] = (st_z3_unit){p->head_f, apart ? edge_ag : 0, 0};
-        b[count++] = (st_z3_unit){p->head_b, apart ? edge_ag : 0, apart ? edge_rs : 0};
+        f[count] = (st_z3_unit){p->head_f, tied ? 0 : edge_ag, 0};
+        b[count++] = (st_z3_unit){p->head_b, edge_ag, tied ? 0 : edge_rs};
     }
     for (int64_t i = 0; i < count / 2; i++) { /* backward order */
         st_z3_unit t = b[i];
@@ -425,6 +428,23 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
     return t;
 }
 
+/* A stage's weight gathers beside its first forward, unit by unit: t is when the gathers so
+ * far end, end when all of them do, late how far the forward runs behind its schedule. */
+typedef struct gather_walk {
+    double t, late, end, slowdown;
+} gather_walk;
+
+/* One unit: its bucket's gather of g seconds, its forward of c seconds due at `need` (before
+ * any delay). It starts when it is due (late as the units before it left it) and its bucket
+ * is in, and runs slowed for as long as gathers still run beside it. Without contention the
+ * lateness is the largest of (gather end - due), Megatron's forward pre-hook waiting. */
+static void gather_unit(gather_walk *g, double gather, double need, double c)
+{
+    g->t += gather;
+    double start = fmax(need + g->late, g->t);
+    g->late = start + st_z3_slowed(c, g->end - start, g->slowdown) - (need + c);
+}
+
 /* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated BF16
  * weights over the data-parallel ranks. Without overlap_param_gather that is one all-gather of
  * the most loaded stage's weights before the next step can start. With it (Megatron-Core's
@@ -442,7 +462,7 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
  * the same. A bucket is late by how far its gather ends after its layer's forward should have
  * started (at least the first bucket's gather); the times the forward needs each bucket come
  * from this step's simulated pipeline. The gathers the forward did not wait for ran beside it,
- * and slowed it by st_gpu_overlap_slowdown while they did. */
+ * and slowed it by st_gpu_overlap_slowdown while they did (gather_unit). */
 static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result *pr)
 {
     if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
@@ -469,28 +489,26 @@ static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result
     double per_layer = p->lc.fwd_s + p->mp_fwd_s, total = 0;
     double sl = st_gpu_overlap_slowdown(p->gpu);
     for (int64_t s = 0; s < p->pp; s++) {
-        double t0 = aligned ? 0 : pr->first_fwd_start[s];
-        double t = t0; /* this stage's gathers so far end */
-        double late = 0;
+        double t0 = aligned ? 0 : pr->first_fwd_start[s], all = 0;
+        for (int64_t c = s; c < p->chunks; c += p->pp)
+            all += (double)chunk_layers(p, c) * layer_t +
+                   ((c == 0) + (c == p->chunks - 1 && output_apart(p))) * edge_t;
+        /* The gathers run back to back from t0 until t0 + all; each unit's forward waits for
+         * its bucket and runs slowed while they last. late: how far the forward runs behind
+         * the simulated schedule. */
+        gather_walk g = {.t = t0, .late = 0, .end = t0 + all, .slowdown = sl};
         for (int64_t c = s; c < p->chunks; c += p->pp) {
             double need = pr->first_fwd_start[c];
             if (c == 0) {
-                t += edge_t;
-                late = fmax(late, t - need);
+                gather_unit(&g, edge_t, need, p->embed_f);
                 need += p->embed_f;
             }
-            for (int64_t k = 0; k < chunk_layers(p, c); k++) {
-                t += layer_t;
-                late = fmax(late, t - (need + (double)k * per_layer));
-            }
-            if (c == p->chunks - 1 && output_apart(p)) {
-                t += edge_t;
-                late = fmax(late, t - (need + (double)chunk_layers(p, c) * per_layer));
-            }
+            for (int64_t k = 0; k < chunk_layers(p, c); k++)
+                gather_unit(&g, layer_t, need + (double)k * per_layer, per_layer);
+            if (c == p->chunks - 1 && output_apart(p))
+                gather_unit(&g, edge_t, need + (double)chunk_layers(p, c) * per_layer, 0);
         }
-        /* The gathers the forward did not wait for ran beside it and slowed it. */
-        late += fmax(0, t - t0 - late) * sl / (1.0 + sl);
-        total = aligned ? fmax(total, late) : total + late;
+        total = aligned ? fmax(total, g.late) : total + g.late;
     }
     return total;
 }

@@ -4,11 +4,10 @@
 
 #include <math.h>
 
-/* A unit's compute time when the communication stream stays busy for `busy` seconds after the
- * unit starts: while both run, compute advances at 1 / (1 + s) of its rate, so it loses
- * busy * s / (1 + s) if the collective ends first, and runs at the slow rate throughout,
- * C (1 + s), if it does not. */
-static double slowed(double c, double busy, double s)
+/* While both run, compute advances at 1 / (1 + s) of its rate, so it loses busy * s / (1 + s)
+ * if the collective ends first, and runs at the slow rate throughout, c (1 + s), if it does
+ * not. */
+double st_z3_slowed(double c, double busy, double s)
 {
     if (busy <= 0 || s <= 0)
         return c;
@@ -29,7 +28,7 @@ double st_z3_pass(const st_z3_unit *u, int64_t n, st_z3_issue issue, double slow
             comm = fmax(comm, start) + u[k + 1].gather_s;
             next_ready = comm;
         }
-        comp = start + slowed(u[k].compute_s, comm - start, slowdown);
+        comp = start + st_z3_slowed(u[k].compute_s, comm - start, slowdown);
         if (u[k].reduce_s > 0)
             comm = fmax(comm, comp) + u[k].reduce_s;
         if (issue == ST_Z3_ON_DEMAND && k + 1 < n) {

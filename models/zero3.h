@@ -27,4 +27,9 @@ typedef enum { ST_Z3_ON_DEMAND = 0, ST_Z3_PREFETCH = 1 } st_z3_issue;
  * of every compute, gather and reduce-scatter. */
 double st_z3_pass(const st_z3_unit *u, int64_t n, st_z3_issue issue, double slowdown);
 
+/* The time compute of c seconds takes when a collective keeps running beside it for `busy`
+ * seconds from its start (0 or less: none): compute advances at 1 / (1 + slowdown) of its rate
+ * while both run. */
+double st_z3_slowed(double c, double busy, double slowdown);
+
 #endif

@@ -62,10 +62,13 @@ START_TEST(test_contention_slows_the_compute_it_overlaps)
     double s = 0.25, g = 0.5, c = 1.0;
     st_z3_unit u[2] = {{c, g, 0}, {c, g, 0}};
     ck_assert_double_eq_tol(st_z3_pass(u, 2, ST_Z3_PREFETCH, s), g + 2 * c + g * s / (1 + s), EPS);
-    /* gathers of 2: unit 0 computes for c (1 + s) = 1.25 inside the second gather (2 .. 4), and
-     * unit 1 starts at 4: 4 + c. */
-    st_z3_unit v[2] = {{c, 2.0, 0}, {c, 2.0, 0}};
-    ck_assert_double_eq_tol(st_z3_pass(v, 2, ST_Z3_PREFETCH, s), 4.0 + c, EPS);
+    /* A backward pair {c, g, r}: unit 0 computes beside unit 1's gather (g seconds), unit 1
+     * beside unit 0's reduce-scatter (r seconds), and unit 1's reduce-scatter ends the pass:
+     * g + 2c + (g + r) s / (1 + s) + r. */
+    double r = 0.25;
+    st_z3_unit w[2] = {{c, g, r}, {c, g, r}};
+    ck_assert_double_eq_tol(st_z3_pass(w, 2, ST_Z3_PREFETCH, s),
+                            g + 2 * c + (g + r) * s / (1 + s) + r, EPS);
 }
 END_TEST
 
