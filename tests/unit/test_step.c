@@ -105,6 +105,17 @@ static st_cluster_cfg c4;
 static st_step_ctx *x4;
 static st_llm_spec m16;
 
+/* Plans with data-parallel traffic over x4's fabric, uneven stages among them, for the tests
+ * that compare one data-parallel mechanism against another: tp, pp, dp, global batch. */
+static const int64_t DP_PLANS[][4] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32},
+                                      {2, 3, 4, 24}, {1, 5, 2, 20}, {1, 1, 8, 64}};
+#define N_DP_PLANS (sizeof DP_PLANS / sizeof DP_PLANS[0])
+
+static st_workload_cfg dp_plan(size_t i)
+{
+    return training(&m16, DP_PLANS[i][0], DP_PLANS[i][1], DP_PLANS[i][2], DP_PLANS[i][3]);
+}
+
 static void setup(void)
 {
     c4 = cluster(4, 2, 1);
@@ -547,11 +558,8 @@ END_TEST
  * backward, where ZeRO-1 reduces once per step: more traffic, never hidden. */
 START_TEST(test_zero3_over_data_parallel_ranks_is_slower_than_zero1)
 {
-    static const struct {
-        int64_t tp, pp, dp, batch;
-    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}, {2, 3, 4, 24}, {1, 5, 2, 20}};
-    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
+    for (size_t i = 0; i < N_DP_PLANS; i++) {
+        st_workload_cfg w = dp_plan(i);
         st_step_result z1 = step(x4, &w, 1);
         w.parallel.zero = 3;
         st_step_result z3 = step(x4, &w, 1);
@@ -576,11 +584,8 @@ END_TEST
  * reduce-scatter of every pass, and the compute slowed beside the rest). */
 START_TEST(test_prefetching_zero3_gathers_hides_part_of_them)
 {
-    static const struct {
-        int64_t tp, pp, dp, batch;
-    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}, {2, 3, 4, 24}, {1, 1, 8, 64}};
-    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
+    for (size_t i = 0; i < N_DP_PLANS; i++) {
+        st_workload_cfg w = dp_plan(i);
         w.parallel.zero = 3;
         st_step_result off = step(x4, &w, 1);
         w.parallel.overlap_param_gather = 1;
@@ -655,11 +660,8 @@ END_TEST
  * twice the traffic of the reduce-scatter, so more exposed time when nothing overlaps it. */
 START_TEST(test_all_reducing_sharded_gradients_costs_more_than_reduce_scatter)
 {
-    static const struct {
-        int64_t tp, pp, dp, batch;
-    } plans[] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32}, {2, 3, 4, 24}, {1, 5, 2, 20}};
-    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
+    for (size_t i = 0; i < N_DP_PLANS; i++) {
+        st_workload_cfg w = dp_plan(i);
         w.parallel.overlap_grad_reduce = 0;
         st_step_result rs = step(x4, &w, 1);
         w.parallel.grad_collective = ST_GRAD_COLL_ALL_REDUCE;
