@@ -306,10 +306,10 @@ static double zero3_passes(st_step_ctx *x, const plan *p, int64_t c, double *fwd
     st_z3_unit *f = st_xmalloc((size_t)(layers + 2) * sizeof *f);
     st_z3_unit *b = st_xmalloc((size_t)(layers + 2) * sizeof *b);
     double kernels = 0;
-    /* Forward order; the backward runs the same units from the last to the first. */
-    /* A single chunk that ties its embeddings has one edge unit: gathered before the
-     * embedding's forward and before the output layer's backward (the first to need it going
-     * back), reduce-scattered after the embedding's backward (the last to add to it). */
+    /* Units in forward order; the backward runs them from the last to the first. A single
+     * chunk that ties its embeddings has one edge unit: gathered before the embedding's forward
+     * and before the output layer's backward (the first to need it going back),
+     * reduce-scattered after the embedding's backward (the last to add to it). */
     int tied = c == p->chunks - 1 && !output_apart(p);
     if (c == 0) {
         f[count] = (st_z3_unit){p->embed_f, edge_ag, 0};
@@ -404,7 +404,7 @@ static double stage_reduce_end(st_step_ctx *x, const plan *p, const st_pipe_resu
     st_coll_op op = grad_op(p);
     int64_t n_dp = p->dp * p->cp;
     int overlap = p->w->parallel.overlap_grad_reduce;
-    double t = 0, beside = 0; /* the reduce-scatters' seconds beside the stage's compute */
+    double t = 0, beside = 0; /* the reductions' seconds beside the stage's compute */
     /* A stage's deeper chunks finish their backward first: take them in that order. */
     int64_t last = s + (p->chunks - 1 - s) / p->pp * p->pp;
     for (int64_t c = last; c >= s; c -= p->pp) {
@@ -445,22 +445,22 @@ static void gather_unit(gather_walk *g, double gather, double need, double c)
     g->late = start + st_z3_slowed(c, g->end - start, g->slowdown) - (need + c);
 }
 
-/* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated BF16
- * weights over the data-parallel ranks. Without overlap_param_gather that is one all-gather of
- * the most loaded stage's weights before the next step can start. With it (Megatron-Core's
- * DistributedDataParallel, which NeMo's MegatronCommOverlapCallback turns on with the
- * distributed optimizer and dp > 1), the gathers run bucket by bucket, a transformer layer
- * each (NeMo's communication-overlap guide: "chunked by the granularity of a Transformer
- * layer"), and each layer's forward pre-hook waits for its bucket. The gathers run back to back
- * in the order the forward needs them (on each stage its chunks in order, the embedding before
- * the first chunk's layers, the output layer after the last's). With interleaving they are
- * dispatched at the step's start on every stage (align_param_gather: Megatron-LM's default,
- * which NeMo's callback also sets with interleaving; Megatron wires it through the interleaved
- * schedule's param_sync_func), and the most any bucket is late, over all stages, is exposed.
- * Without interleaving each stage's pre-hook dispatches its first bucket when its forward is
- * due, so with pp > 1 the stages' delays add up through the warm-up; with pp = 1 the two are
- * the same. A bucket is late by how far its gather ends after its layer's forward should have
- * started (at least the first bucket's gather); the times the forward needs each bucket come
+/* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated weights
+ * (BF16, or FP8 with fp8_param_gather: param_bytes) over the data-parallel ranks. Without
+ * overlap_param_gather that is one all-gather of the most loaded stage's weights before the next
+ * step can start. With it (Megatron-Core's DistributedDataParallel, which NeMo's
+ * MegatronCommOverlapCallback turns on with the distributed optimizer and dp > 1), the gathers run
+ * bucket by bucket, a transformer layer each (NeMo's communication-overlap guide: "chunked by the
+ * granularity of a Transformer layer"), and each layer's forward pre-hook waits for its bucket. The
+ * gathers run back to back in the order the forward needs them (on each stage its chunks in order,
+ * the embedding before the first chunk's layers, the output layer after the last's). With
+ * interleaving they are dispatched at the step's start on every stage (align_param_gather:
+ * Megatron-LM's default, which NeMo's callback also sets with interleaving; Megatron wires it
+ * through the interleaved schedule's param_sync_func), and the most any bucket is late, over all
+ * stages, is exposed. Without interleaving each stage's pre-hook dispatches its first bucket when
+ * its forward is due, so with pp > 1 the stages' delays add up through the warm-up; with pp = 1 the
+ * two are the same. A bucket is late by how far its gather ends after its layer's forward should
+ * have started (at least the first bucket's gather); the times the forward needs each bucket come
  * from this step's simulated pipeline. The gathers the forward did not wait for ran beside it,
  * and slowed it by st_gpu_overlap_slowdown while they did (gather_unit). */
 static double param_gather_s(st_step_ctx *x, const plan *p, const st_pipe_result *pr)
