@@ -352,10 +352,10 @@ static void chunk_costs(st_step_ctx *x, const plan *p, double *fwd, double *bwd,
     const st_layer_cost *lc = &p->lc;
     int sharded = p->w->parallel.zero >= 3 && p->dp * p->cp >= 2;
     for (int64_t c = 0; c < p->chunks; c++) {
-        double n = (double)chunk_layers(p, c);
         if (sharded) {
             zero3[c] = zero3_passes(x, p, c, &fwd[c], &bwd[c], &zero3_all[c]);
         } else {
+            double n = (double)chunk_layers(p, c);
             zero3[c] = zero3_all[c] = 0;
             fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + (c == 0 ? p->embed_f : 0) +
                      (c == p->chunks - 1 ? p->head_f : 0);

@@ -105,16 +105,25 @@ static st_cluster_cfg c4;
 static st_step_ctx *x4;
 static st_llm_spec m16;
 
-/* Plans with data-parallel traffic over x4's fabric, uneven stages among them, for the tests
- * that compare one data-parallel mechanism against another: tp, pp, dp, global batch. */
-static const int64_t DP_PLANS[][4] = {{8, 1, 4, 16}, {2, 2, 8, 32}, {1, 1, 32, 32},
-                                      {2, 3, 4, 24}, {1, 5, 2, 20}, {1, 1, 8, 64}};
-#define N_DP_PLANS (sizeof DP_PLANS / sizeof DP_PLANS[0])
+/* A plan for the tests that compare one data-parallel mechanism against another over x4's
+ * fabric: tp, pp, dp, virtual stages, global batch and ZeRO stage. */
+typedef struct dp_case {
+    int64_t tp, pp, dp, v, batch;
+    int zero;
+} dp_case;
 
-static st_workload_cfg dp_plan(size_t i)
+static st_workload_cfg case_workload(const dp_case *c)
 {
-    return training(&m16, DP_PLANS[i][0], DP_PLANS[i][1], DP_PLANS[i][2], DP_PLANS[i][3]);
+    st_workload_cfg w = training(&m16, c->tp, c->pp, c->dp, c->batch);
+    w.parallel.virtual_stages = c->v;
+    w.parallel.zero = c->zero;
+    return w;
 }
+
+/* Distributed-optimizer plans with data-parallel traffic, uneven stages among them. */
+static const dp_case DP_PLANS[] = {{8, 1, 4, 1, 16, 1}, {2, 2, 8, 1, 32, 1}, {1, 1, 32, 1, 32, 1},
+                                   {2, 3, 4, 1, 24, 1}, {1, 5, 2, 1, 20, 1}, {1, 1, 8, 1, 64, 1}};
+#define N_DP_PLANS (sizeof DP_PLANS / sizeof DP_PLANS[0])
 
 static void setup(void)
 {
@@ -157,17 +166,12 @@ END_TEST
  * last plan has one layer per chunk, v = 4: only the deeper chunks' buckets can hide. */
 START_TEST(test_overlapping_the_gradient_reduction_never_lengthens_the_step)
 {
-    static const struct {
-        int64_t tp, pp, dp, v, batch;
-        int zero;
-    } plans[] = {
+    static const dp_case plans[] = {
         {8, 1, 4, 1, 16, 1}, {8, 1, 4, 1, 16, 0}, {2, 2, 8, 1, 32, 1}, {2, 2, 8, 2, 32, 1},
         {4, 4, 2, 2, 16, 2}, {1, 4, 8, 1, 64, 0}, {1, 4, 8, 4, 32, 1},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
-        w.parallel.virtual_stages = plans[i].v;
-        w.parallel.zero = plans[i].zero;
+        st_workload_cfg w = case_workload(&plans[i]);
         st_step_result on = step(x4, &w, 1);
         w.parallel.overlap_grad_reduce = 0;
         st_step_result off = step(x4, &w, 1);
@@ -187,17 +191,12 @@ END_TEST
  * data-parallel term moves: the pipeline itself is the same. */
 START_TEST(test_overlapping_the_parameter_gather_never_lengthens_an_aligned_step)
 {
-    static const struct {
-        int64_t tp, pp, dp, v, batch;
-        int zero;
-    } plans[] = {
+    static const dp_case plans[] = {
         {8, 1, 4, 1, 16, 1}, {2, 2, 8, 2, 32, 1}, {2, 2, 8, 2, 32, 2},
         {4, 4, 2, 2, 16, 1}, {1, 4, 8, 4, 32, 1}, {1, 1, 32, 1, 64, 2},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        st_workload_cfg w = training(&m16, plans[i].tp, plans[i].pp, plans[i].dp, plans[i].batch);
-        w.parallel.virtual_stages = plans[i].v;
-        w.parallel.zero = plans[i].zero;
+        st_workload_cfg w = case_workload(&plans[i]);
         st_step_result off = step(x4, &w, 1);
         w.parallel.overlap_param_gather = 1;
         st_step_result on = step(x4, &w, 1);
@@ -559,7 +558,7 @@ END_TEST
 START_TEST(test_zero3_over_data_parallel_ranks_is_slower_than_zero1)
 {
     for (size_t i = 0; i < N_DP_PLANS; i++) {
-        st_workload_cfg w = dp_plan(i);
+        st_workload_cfg w = case_workload(&DP_PLANS[i]);
         st_step_result z1 = step(x4, &w, 1);
         w.parallel.zero = 3;
         st_step_result z3 = step(x4, &w, 1);
@@ -585,7 +584,7 @@ END_TEST
 START_TEST(test_prefetching_zero3_gathers_hides_part_of_them)
 {
     for (size_t i = 0; i < N_DP_PLANS; i++) {
-        st_workload_cfg w = dp_plan(i);
+        st_workload_cfg w = case_workload(&DP_PLANS[i]);
         w.parallel.zero = 3;
         st_step_result off = step(x4, &w, 1);
         w.parallel.overlap_param_gather = 1;
@@ -661,7 +660,7 @@ END_TEST
 START_TEST(test_all_reducing_sharded_gradients_costs_more_than_reduce_scatter)
 {
     for (size_t i = 0; i < N_DP_PLANS; i++) {
-        st_workload_cfg w = dp_plan(i);
+        st_workload_cfg w = case_workload(&DP_PLANS[i]);
         w.parallel.overlap_grad_reduce = 0;
         st_step_result rs = step(x4, &w, 1);
         w.parallel.grad_collective = ST_GRAD_COLL_ALL_REDUCE;
