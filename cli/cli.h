@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "models/fabric_run.h"
+#include "models/fabric/fabric_run.h"
 #include "models/forecast.h"
 #include "scenarios/scenario.h"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "models/llm.h"
+#include "models/silicon/llm.h"
 #include "scenarios/catalog.h"
 
 static void print_gpus(void)

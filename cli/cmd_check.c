@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "models/silicon/gpu.h"
 
 int st_cmd_check(int argc, char **argv)
 {

@@ -9,6 +9,8 @@
 
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
 #include "sim/xalloc.h"
 
 static void add_memory(cJSON *job, const st_forecast *f)

@@ -4,6 +4,8 @@
 
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 

@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "models/interval.h"
+#include "models/reliability/interval.h"
 #include "sim/xalloc.h"
 
 /* Replicas behind a scenario case's interruptions and goodput: enough that the mean's 95%
  * interval is about +-1.4 interruptions for Llama 3 (band +-40). Whole checkpoint cycles between
- * failures are jumped over (models/lifetime.c), so this stays well under a second. */
+ * failures are jumped over (models/reliability/lifetime.c), so this stays well under a second. */
 #define CASE_REPLICAS 1000
 /* Replicas of each Monte Carlo row: the 1,000. */
 #define MC_REPLICAS 1000
@@ -98,7 +98,8 @@ static int run_monte_carlo(int md, int *failed)
                "1,000 replicas of a job of 500 h of work with exponential failures, checkpoint "
                "5 min, restart 10 min, the interval Daly's optimum rounded so that it divides "
                "the work; the mean simulated wall time against Daly's expected completion time "
-               "(models/interval.h), within 2%. The source column gives the mean's 95% interval.");
+               "(models/reliability/interval.h), within 2%. The source column gives the mean's 95% "
+               "interval.");
     int passed = 0, n = (int)(sizeof mtbf_h / sizeof mtbf_h[0]);
     for (int i = 0; i < n; i++) {
         double m = mtbf_h[i] * 3600;

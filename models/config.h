@@ -6,9 +6,12 @@
 
 #include <stdint.h>
 
-#include "models/gpu.h"
-#include "models/llm.h"
 #include "sim/err.h"
+
+/* The GPU record and the transformer shape are silicon's (models/silicon/gpu.h, llm.h); the
+ * configuration only points at them, so it sits below every level. */
+typedef struct st_gpu_spec st_gpu_spec;
+typedef struct st_llm_spec st_llm_spec;
 
 typedef enum st_cooling_kind { ST_COOLING_AIR, ST_COOLING_LIQUID } st_cooling_kind;
 typedef enum st_topology {
@@ -161,7 +164,7 @@ typedef struct st_data_cfg {
 typedef enum st_workload_kind { ST_WL_TRAINING, ST_WL_COLLECTIVE } st_workload_kind;
 
 /* kind: collective, an nccl-tests-style run of one collective on the workload's GPUs. The
- * enums are models/collective.h's (st_coll_op, st_coll_algo, st_coll_proto); config.h sits
+ * enums are models/fabric/collective.h's (st_coll_op, st_coll_algo, st_coll_proto); config.h sits
  * below that header, so they are stored as plain ints here. */
 typedef struct st_collective_cfg {
     int op, algo, proto;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/interval.h"
+#include "models/reliability/interval.h"
 #include "sim/xalloc.h"
 
 static int fits(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t b)

@@ -5,11 +5,11 @@
 #define ST_MODELS_FORECAST_H
 
 #include "models/config.h"
-#include "models/lifetime.h"
-#include "models/parallel.h"
-#include "models/step.h"
-#include "models/storage.h"
-#include "models/topo.h"
+#include "models/fabric/topo.h"
+#include "models/reliability/lifetime.h"
+#include "models/silicon/parallel.h"
+#include "models/step/step.h"
+#include "models/storage/storage.h"
 
 typedef struct st_forecast {
     const st_workload_cfg *w; /* borrowed from the scenario */
@@ -44,7 +44,7 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
 
 /* The job's whole life after its step forecast f (no-op when f has no step): data ingest, and
- * checkpoint costs from the storage model (models/storage.h) with the job placed from
+ * checkpoint costs from the storage model (models/storage/storage.h) with the job placed from
  * first_gpu on topology t of cluster c, the interval (a time, a step count, or `auto`: Daly's
  * optimum for the job's own failure rate and checkpoint stall), the failure classes of `fail`
  * (NULL: none) mapped to the components the job occupies, and the fluid life run (replica 0,

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "models/gpu.h"
-#include "models/llm.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
 
 /* The preset named `name` (exact, case-sensitive match, e.g. "h100-sxm"), or NULL when there
  * is none or name is NULL. The pointer is to static data and stays valid for the program. */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/collective.h"
-#include "models/nccl.h"
+#include "models/fabric/collective.h"
+#include "models/fabric/nccl.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -341,7 +341,7 @@ static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_enum(rd, n, "workload kind", kind_names, (int *)&((st_workload_cfg *)base)->kind);
 }
 
-/* An enum of models/collective.h, by the names that header prints. */
+/* An enum of models/fabric/collective.h, by the names that header prints. */
 static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, int count,
                      const char *(*name)(int), int *out)
 {
@@ -685,7 +685,7 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     return derive_batch(ld, n, w);
 }
 
-/* Collective workloads run together, each from a fresh node (models/fabric_run.c): together
+/* Collective workloads run together, each from a fresh node (models/fabric/fabric_run.c): together
  * they must fit in the cluster. */
 static int check_collective_room(st_ld *ld, const st_ynode *n)
 {

@@ -1,14 +1,14 @@
 /* The fabric validation cases as a data table: each row names its nccl.yaml entry, the cluster
  * and collective behind the measurement, and whether it set a constant (calibration), tests the
  * model (validation) or lies outside it (reference). Fabrics are one non-blocking leaf with no
- * wire latency: NCCL's per-hop latencies (models/nccl.c) already hold the wire of the systems
- * they were measured on. */
+ * wire latency: NCCL's per-hop latencies (models/fabric/nccl.c) already hold the wire of the
+ * systems they were measured on. */
 #include "scenarios/valid_fabric.h"
 
 #include <math.h>
 #include <stdint.h>
 
-#include "models/collective.h"
+#include "models/fabric/collective.h"
 #include "scenarios/catalog.h"
 
 #define GIB 1073741824.0
@@ -49,7 +49,8 @@ typedef struct vcase {
 #define ROCE ST_TRANSPORT_ROCE_V2
 
 static const vcase cases[] = {
-    /* Calibration sources: models/transport.c sets the NVLink and NIC goodputs from these. */
+    /* Calibration sources: models/fabric/transport.c sets the NVLink and NIC goodputs from these.
+     */
     {"cal-h100-nvlink-ring", "nccl_maintainer_h100_nvlink (nccl-tests #212, nccl #1442)",
      "sets the NVLink goodput 370/450", ST_VALID_CALIBRATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB,
      ST_COLL_RING, 0, 8 * GIB, 0, 370},
@@ -57,8 +58,8 @@ static const vcase cases[] = {
      "sets the NIC goodput 47/50; 2 nodes x 1 GPU, so busbw is one NIC's", ST_VALID_CALIBRATION,
      "h100-sxm", NULL, 2, 1, 0, 1, 400, IB, ST_COLL_RING, 0, 8 * GIB, 0, 47},
     {"cal-h100-nvls", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
-     "NVLS on; sets NVLS's share of an NVLink direction (models/nccl.c)", ST_VALID_CALIBRATION,
-     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 480},
+     "NVLS on; sets NVLS's share of an NVLink direction (models/fabric/nccl.c)",
+     ST_VALID_CALIBRATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 480},
     /* Bandwidth: ring-bound measurements not used for any constant. */
     {"h100-8gpu-ring-nvls-off", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
      "NVLS off; the same quantity as the NVLink calibration, measured by someone else",
@@ -80,7 +81,8 @@ static const vcase cases[] = {
      ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 2, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,
      86},
     /* shared/validation/README.md caveat 3 names the >2-node figures as inter-node material. The
-     * only RoCE v2 multi-node figure sets RoCE's goodput (models/transport.c): calibration. */
+     * only RoCE v2 multi-node figure sets RoCE's goodput (models/fabric/transport.c): calibration.
+     */
     {"cal-h100-roce-ring", "issue_h100_roce_scaling (nccl #1221): ~320 on more than 2 nodes",
      "user report, node count not stated (4 assumed); sets RoCE v2's goodput", ST_VALID_CALIBRATION,
      "h100-sxm", NULL, 4, 8, 0, 8, 400, ROCE, ST_COLL_RING, 0, 8 * GIB, 0, 320},

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "models/collective.h"
-#include "models/transport.h"
+#include "models/fabric/collective.h"
+#include "models/fabric/transport.h"
 
 typedef struct bcase {
     const char *name;

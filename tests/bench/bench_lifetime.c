@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "models/forecast.h"
-#include "models/interval.h"
-#include "models/lifetime.h"
+#include "models/reliability/interval.h"
+#include "models/reliability/lifetime.h"
 #include "scenarios/scenario.h"
 
 static double now_s(void)

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "models/maxmin.h"
-#include "models/net.h"
-#include "models/topo.h"
+#include "models/fabric/maxmin.h"
+#include "models/fabric/net.h"
+#include "models/fabric/topo.h"
+#include "models/silicon/gpu.h"
 
 enum { NODES = 4096, GPN = 8 };
 

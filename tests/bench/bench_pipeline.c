@@ -1,15 +1,15 @@
-/* Benchmark: one step's pipeline schedule (models/pipeline.h), the inner loop of the step model,
- * for the plans the issue's targets name. Prints one line per case:
- * `case: NAME sims_per_s: X sweep_sims_per_s: Y engine_sims_per_s: Z simulated_m: M`
- * (X: st_pipe_simulate as the step model calls it; Y: list scheduling of all m micro-batches;
- * Z: every task as engine events, what a trace costs). */
+/* Benchmark: one step's pipeline schedule (models/step/pipeline.h), the inner loop of the step
+ * model, for the plans the issue's targets name. Prints one line per case: `case: NAME sims_per_s:
+ * X sweep_sims_per_s: Y engine_sims_per_s: Z simulated_m: M` (X: st_pipe_simulate as the step model
+ * calls it; Y: list scheduling of all m micro-batches; Z: every task as engine events, what a trace
+ * costs). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "models/pipeline.h"
+#include "models/step/pipeline.h"
 #include "sim/xalloc.h"
 
 static double now_s(void)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "models/step.h"
+#include "models/step/step.h"
 #include "scenarios/catalog.h"
 
 static double now_s(void)

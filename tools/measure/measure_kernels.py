@@ -3,7 +3,7 @@
 
 Issue 4 asks for the H200's GEMM efficiency over transformer shapes (BF16 and FP8), its
 attention kernels and its HBM copy bandwidth, measured with one short prepared script and kept
-in the repository as the H200 row's source (models/gemm_eff.c, docs/step-ops.md). This is that
+in the repository as the H200 row's source (models/silicon/gemm_eff.c, docs/step-ops.md). This is that
 script. It needs PyTorch with CUDA and nothing else, runs in about four minutes on one GPU, and
 writes to $OUT (or the folder given as its only argument):
 
@@ -18,7 +18,7 @@ Run on the device machine from the repository root:
 Timing: CUDA events around `reps` back-to-back launches after `warm` warm-ups, random normal
 data (zeros run faster on Hopper and would flatter the GEMMs), the median of three such
 batches. Clocks are left alone (docs: /work/.library/device/METHOD.md). Nothing here is fitted;
-fitting the curve constants to these figures is done in models/gemm_eff.c by hand, with the
+fitting the curve constants to these figures is done in models/silicon/gemm_eff.c by hand, with the
 table of this run pasted beside it.
 """
 

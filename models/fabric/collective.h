@@ -1,0 +1,131 @@
+/* Collectives over the flow-level network: all-reduce, reduce-scatter, all-gather, broadcast,
+ * all-to-all and send/recv, run as phases of st_net transfers on the engine with NCCL's ring,
+ * double binary tree or a hierarchical algorithm, NCCL's channels and protocol costs
+ * (models/fabric/nccl.h), and bus bandwidth reported the nccl-tests way. docs/fabric.md has the
+ * model. */
+#ifndef ST_MODELS_FABRIC_COLLECTIVE_H
+#define ST_MODELS_FABRIC_COLLECTIVE_H
+
+#include <stdint.h>
+
+#include "models/config.h"
+#include "models/fabric/net.h"
+#include "models/fabric/topo.h"
+#include "sim/err.h"
+
+typedef enum st_coll_op {
+    ST_COLL_ALL_REDUCE,
+    ST_COLL_REDUCE_SCATTER,
+    ST_COLL_ALL_GATHER,
+    ST_COLL_BROADCAST, /* root: gpus[0] */
+    ST_COLL_ALL_TO_ALL,
+    ST_COLL_SEND_RECV, /* gpus[0] sends to gpus[1] */
+    ST_COLL_OP__COUNT
+} st_coll_op;
+
+typedef enum st_coll_algo {
+    ST_COLL_AUTO, /* NCCL's choice: the least estimated time of ring, tree and (inside one
+                     NVLink domain of a part that has it) NVLS, for all-reduce */
+    ST_COLL_RING,
+    ST_COLL_TREE, /* NCCL's double binary tree; all-reduce only */
+    ST_COLL_HIER, /* NVLink reduce-scatter, per-rail ring all-reduce, NVLink all-gather */
+    ST_COLL_NVLS, /* NVLink SHARP: the NVSwitch reduces and multicasts; all-reduce inside one
+                     NVLink domain of a Hopper or Blackwell part, Simple protocol */
+    ST_COLL_ALGO__COUNT
+} st_coll_algo;
+
+typedef enum st_coll_proto {
+    ST_COLL_PROTO_AUTO, /* NCCL's choice: the least estimated time, uncongested, at start */
+    ST_COLL_PROTO_LL,
+    ST_COLL_PROTO_LL128,
+    ST_COLL_PROTO_SIMPLE,
+    ST_COLL_PROTO_IDEAL, /* no protocol: no base or per-hop overhead, full bandwidth */
+    ST_COLL_PROTO__COUNT
+} st_coll_proto;
+
+/* Called once when a collective completes, at engine time now. */
+typedef void (*st_coll_done_fn)(void *ctx, uint64_t tag, st_time now);
+
+typedef struct st_coll_spec {
+    st_coll_op op;
+    st_coll_algo algo;
+    st_coll_proto proto;
+    int channels;        /* NCCL channels (parallel rings, or trees in pairs), one transfer
+                            each; 0 = NCCL-like default (docs/fabric.md) */
+    int sync_steps;      /* 0: a ring's latency is one chunk's trip, hop by hop (NCCL's pipelined
+                            model); 1: every step waits for its slowest hop (SimGrid-style) */
+    const int64_t *gpus; /* the ranks, n distinct GPU ids; borrowed during st_coll_start */
+    int64_t n;
+    double bytes;         /* nccl-tests "size": per-rank buffer (all-gather: the output) */
+    uint64_t key;         /* ECMP identity of the collective's flows */
+    uint64_t tag;         /* handed back to done */
+    st_coll_done_fn done; /* may be NULL */
+    void *ctx;
+} st_coll_spec;
+
+/* Runs collectives on one network. Opaque: it owns the running collectives' state. */
+typedef struct st_coll st_coll;
+
+/* A collective runner on net (borrowed) over topology t (borrowed; the one net runs on), which
+ * was built from cluster c (borrowed during the call: the GPU, gpus_per_node, nvlink_domain and
+ * nics_per_node are copied). Never returns NULL. */
+st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c);
+
+/* Free the runner and the state of collectives still running. Call it after st_net_free (whose
+ * transfers would otherwise call into freed state) or when st_coll_active is 0. NULL: no-op. */
+void st_coll_free(st_coll *cm);
+
+/* Start a collective at the engine's clock. Returns its id (>= 0), or ST_EINVAL with a message
+ * when the spec is wrong: n < 1, a GPU out of range or repeated, bytes negative or not finite,
+ * an enum out of range, channels outside 0..64, tree, hier or nvls for anything but all-reduce,
+ * hier when the NVLink groups hold different numbers of ranks, nvls on a GPU without NVLS
+ * (st_nccl_nvls_efficiency), across NVLink domains or with the LL or LL128 protocol,
+ * send/recv with n != 2. done is called
+ * from an engine event, never from inside this call, after the last phase's latency. */
+int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err);
+
+/* Collectives started and not yet done. */
+int64_t st_coll_active(const st_coll *cm);
+
+/* What a collective resolves to and what it should cost alone, before it runs. */
+typedef struct st_coll_plan {
+    st_coll_algo algo;   /* resolved: ring, tree, hier or nvls */
+    st_coll_proto proto; /* resolved, of the phase that takes longest */
+    int channels;        /* resolved channel count */
+    int64_t ranks;
+    int64_t groups;      /* NVLink groups (NCCL's nodes): NVLink domains, or nodes without NVLink */
+    double est_s;        /* time alone on the fabric: the same model, solved in closed form */
+    double busbw_factor; /* nccl-tests: busbw = algbw x this */
+    /* The seed's closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes): N ranks, S bytes, B
+     * the ring's bus-bandwidth bottleneck (min of NVLink goodput and a node's NIC goodput), alpha
+     * one hop's latency, N_nodes = groups. docs/fabric.md says exactly what goes in. */
+    double closed_s, closed_b, closed_alpha_s;
+} st_coll_plan;
+
+/* Fill *out for spec as if it started now on an idle fabric (spec.done is ignored). Same errors
+ * as st_coll_start. No event is scheduled. */
+int st_coll_plan_of(st_coll *cm, const st_coll_spec *spec, st_coll_plan *out, st_err *err);
+
+/* nccl-tests' bus-bandwidth factor for op on n ranks (doc/PERFORMANCE.md): 2(n-1)/n for
+ * all-reduce, (n-1)/n for reduce-scatter, all-gather and all-to-all, 1 for broadcast and
+ * send/recv. */
+double st_coll_busbw_factor(st_coll_op op, int64_t n);
+
+/* One collective alone on a fresh engine and network over cluster c. */
+typedef struct st_coll_report {
+    st_coll_plan plan;
+    double sim_s;        /* simulated completion time */
+    double algbw, busbw; /* bytes / sim_s, and algbw x busbw_factor, bytes/s */
+} st_coll_report;
+
+/* Build c's topology, run spec alone to completion and fill *out. Returns 0, or the error of
+ * st_topo_new or st_coll_start. */
+int st_coll_measure(const st_cluster_cfg *c, const st_coll_spec *spec, st_coll_report *out,
+                    st_err *err);
+
+/* "all-reduce", ...; "ring", ...; "auto", "LL", "LL128", "Simple", "ideal". "?" if out of range. */
+const char *st_coll_op_name(st_coll_op op);
+const char *st_coll_algo_name(st_coll_algo a);
+const char *st_coll_proto_name(st_coll_proto p);
+
+#endif

@@ -1,0 +1,156 @@
+/* Runs a scenario's collective workloads together on one engine, topology and network. */
+#include "models/fabric/fabric_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/fabric/net.h"
+#include "models/fabric/topo.h"
+#include "sim/engine.h"
+#include "sim/xalloc.h"
+
+/* One workload in flight: its ranks, the iterations left, and where its results go. */
+typedef struct job {
+    st_coll *cm;
+    st_engine *eng;
+    st_coll_spec spec;
+    int64_t *gpus;
+    int64_t left;
+    st_coll_result *res;
+    st_err *err;
+    int failed;
+} job;
+
+static double secs(st_time t)
+{
+    return (double)t / (double)ST_SEC;
+}
+
+static void start_iteration(job *j);
+
+static void on_done(void *ctx, uint64_t tag, st_time now)
+{
+    job *j = ctx;
+    (void)tag;
+    j->res->end_s = secs(now);
+    if (--j->left > 0)
+        start_iteration(j);
+}
+
+static void start_iteration(job *j)
+{
+    if (st_coll_start(j->cm, &j->spec, j->err) < 0) {
+        j->failed = 1;
+        st_engine_stop(j->eng);
+    }
+}
+
+static void on_submit(st_engine *eng, void *state, const st_event *ev)
+{
+    job *j = (job *)state + ev->data.u[0];
+    j->res->start_s = secs(st_engine_now(eng));
+    start_iteration(j);
+}
+
+/* Ranks of workload w from `first` on, and the spec of its collective. */
+static void setup_job(job *j, const st_workload_cfg *w, int64_t first, uint64_t index)
+{
+    const st_collective_cfg *cc = &w->collective;
+    j->gpus = st_xmalloc((size_t)w->gpus * sizeof *j->gpus);
+    for (int64_t g = 0; g < w->gpus; g++)
+        j->gpus[g] = first + g;
+    j->left = cc->iterations;
+    j->spec = (st_coll_spec){
+        .op = (st_coll_op)cc->op,
+        .algo = (st_coll_algo)cc->algo,
+        .proto = (st_coll_proto)cc->proto,
+        .channels = cc->channels,
+        .gpus = j->gpus,
+        .n = w->gpus,
+        .bytes = cc->size_bytes,
+        .key = index + 1, /* distinct ECMP identity per workload, fixed across runs */
+        .tag = index,
+        .done = on_done,
+        .ctx = j,
+    };
+    j->res->w = w;
+    j->res->first_gpu = first;
+}
+
+/* Place every workload and check it plans; 0 or an error located at the workload. */
+static int place(const st_cluster_cfg *c, const st_workload_cfg *const *ws, size_t n, job *jobs,
+                 st_err *err)
+{
+    int64_t next = 0, total = c->nodes * c->gpus_per_node;
+    for (size_t i = 0; i < n; i++) {
+        if (next + ws[i]->gpus > total)
+            return st_err_set(err, ST_EINVAL, ws[i]->gpus_loc,
+                              "workload '%s': collective workloads need more GPUs together than "
+                              "the cluster's %lld (each starts on a fresh node)",
+                              ws[i]->name, (long long)total);
+        setup_job(&jobs[i], ws[i], next, i);
+        int64_t end = next + ws[i]->gpus;
+        next = (end + c->gpus_per_node - 1) / c->gpus_per_node * c->gpus_per_node;
+        if (st_coll_plan_of(jobs[i].cm, &jobs[i].spec, &jobs[i].res->plan, err)) {
+            err->loc = ws[i]->collective.loc;
+            return err->code;
+        }
+    }
+    return 0;
+}
+
+static void summarise(job *jobs, size_t n, const st_net *net, st_fabric_result *fab)
+{
+    memset(fab, 0, sizeof *fab);
+    for (size_t i = 0; i < n; i++) {
+        st_coll_result *r = jobs[i].res;
+        const st_collective_cfg *cc = &r->w->collective;
+        r->time_s = (r->end_s - r->start_s) / (double)cc->iterations;
+        r->algbw = r->time_s > 0 ? cc->size_bytes / r->time_s : 0;
+        r->busbw = r->algbw * r->plan.busbw_factor;
+        if (r->end_s > fab->end_s)
+            fab->end_s = r->end_s;
+    }
+    fab->max_utilization = st_net_max_utilization(net);
+    for (int l = 0; l < ST_LEVEL__COUNT; l++)
+        fab->level_utilization[l] = st_net_level_utilization(net, (st_level)l);
+    fab->collisions = st_net_collisions(net);
+}
+
+int st_fabric_run(const st_cluster_cfg *c, const st_workload_cfg *const *ws, size_t n,
+                  st_coll_result *out, st_fabric_result *fab, st_err *err)
+{
+    st_topo *topo = NULL;
+    int rc = st_topo_new(c, &topo, err);
+    if (rc)
+        return rc;
+    st_engine *eng = st_engine_new();
+    st_net *net = st_net_new(eng, topo);
+    st_coll *cm = st_coll_new(net, topo, c);
+    job *jobs = st_xcalloc(n ? n : 1, sizeof *jobs);
+    int kind = st_engine_register(eng, "fabric.submit", on_submit, jobs);
+    memset(out, 0, n * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        jobs[i] = (job){.cm = cm, .eng = eng, .res = &out[i], .err = err};
+    rc = place(c, ws, n, jobs, err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        st_payload p = {.u = {i}};
+        st_engine_schedule(eng, kind, (st_time)llround(ws[i]->submit_s * 1e9), &p);
+    }
+    if (!rc)
+        st_engine_run(eng, ST_TIME_MAX);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (jobs[i].failed)
+            rc = err->code;
+    if (!rc)
+        summarise(jobs, n, net, fab);
+    st_net_free(net);
+    st_coll_free(cm);
+    st_engine_free(eng);
+    st_topo_free(topo);
+    for (size_t i = 0; i < n; i++)
+        free(jobs[i].gpus);
+    free(jobs);
+    return rc;
+}

@@ -1,0 +1,588 @@
+/* Incremental weighted max-min fairness: a bipartite entity <-> link graph, a breadth-first
+ * search that finds the components an add or remove disturbed, and progressive filling over
+ * just those components with an indexed heap of links keyed by their fill level. The method and
+ * its numerics are described in docs/flow-model.md. */
+#include "models/fabric/maxmin.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+
+/* Two rates closer than this (relative) are the same rate: a re-solve that only moves the
+ * rounding does not report the entity, so its user does not reschedule anything. */
+#define RATE_REL_TOL 1e-12
+/* Remaining capacity below this fraction of a link's capacity is rounding: treat it as zero. */
+#define CAP_REL_EPS 1e-12
+/* When the unfrozen weight sum on a link has shrunk below this fraction of its starting value,
+ * cancellation may have eaten its digits; it is summed again from the edges. */
+#define WSUM_RESUM 1e-9
+
+/* One entity on a link, as the link sees it; k is the edge's index in the entity's lists, so
+ * either side can find the other in O(1). */
+typedef struct mm_edge {
+    int64_t ent;
+    double w;
+    int32_t k;
+} mm_edge;
+
+typedef struct mm_link {
+    double cap;
+    double load;
+    mm_edge *e;
+    size_t n, ecap;
+    /* Solve-time state, valid while the link is in the current component. */
+    double rem, wsum, wsum0, lvl;
+    int32_t hpos;     /* index in the heap, -1 when not in it */
+    int32_t unfrozen; /* entities on it not frozen yet */
+    uint32_t mark;    /* epoch of the last solve that visited it */
+    uint8_t dirty;    /* queued in dirty_links */
+} mm_link;
+
+typedef struct mm_ent {
+    double *w; /* n weights, then (in the same block) n links and n edge positions */
+    int32_t *link;
+    int32_t *pos; /* index of this entity's edge in link[k]'s edge list */
+    int32_t n;
+    double rate, nrate;
+    uint32_t mark;
+    uint8_t alive, dirty, fresh, frozen;
+} mm_ent;
+
+struct st_maxmin {
+    mm_link *links;
+    int32_t n_links;
+    size_t links_cap; /* allocated entries of links and the per-link arrays below */
+    mm_ent *ents;
+    size_t n_ents, ents_cap;
+    int64_t *free_ids; /* slots of removed entities, reused last-in first-out */
+    size_t n_free, free_cap;
+    int64_t *dirty_ents;
+    size_t n_dirty_ents, dirty_ents_cap;
+    int32_t *dirty_links;
+    size_t n_dirty_links;
+    int32_t *slot_of; /* add-time scratch: index of a link in the entity being built, or -1 */
+    int32_t *scratch_link;
+    double *scratch_w;
+    size_t scratch_link_cap, scratch_w_cap;
+    uint32_t epoch;
+    /* The last solve's components and results. */
+    int64_t *comp_ents;
+    size_t n_comp_ents, comp_ents_cap;
+    int32_t *comp_links;
+    size_t n_comp_links;
+    int32_t *heap;
+    size_t heap_n;
+    int64_t *changed;
+    size_t n_changed, changed_cap;
+};
+
+st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
+{
+    if (n_links < 0)
+        ST_BUG("max-min solver with %d links", (int)n_links);
+    st_maxmin *m = st_xcalloc(1, sizeof *m);
+    size_t nl = (size_t)n_links;
+    m->n_links = n_links;
+    m->links_cap = nl;
+    m->links = st_xcalloc(nl, sizeof *m->links);
+    m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
+    m->comp_links = st_xmalloc(nl * sizeof *m->comp_links);
+    m->heap = st_xmalloc(nl * sizeof *m->heap);
+    m->slot_of = st_xmalloc(nl * sizeof *m->slot_of);
+    for (int32_t l = 0; l < n_links; l++) {
+        if (!(capacity[l] > 0) || isinf(capacity[l]))
+            ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, capacity[l]);
+        m->links[l].cap = capacity[l];
+        m->links[l].hpos = -1;
+        m->slot_of[l] = -1;
+    }
+    return m;
+}
+
+static void mark_link_dirty(st_maxmin *m, int32_t l);
+
+static void check_capacity(int32_t l, double cap)
+{
+    if (!(cap > 0) || isinf(cap))
+        ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, cap);
+}
+
+int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
+{
+    if (m->n_links == INT32_MAX)
+        ST_BUG("max-min solver already has %d links", (int)m->n_links);
+    int32_t l = m->n_links;
+    check_capacity(l, capacity);
+    if ((size_t)l + 1 > m->links_cap) {
+        size_t cap = m->links_cap ? 2 * m->links_cap : 8;
+        m->links = st_xrealloc(m->links, cap * sizeof *m->links);
+        m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
+        m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
+        m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
+        m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
+        m->links_cap = cap;
+    }
+    memset(&m->links[l], 0, sizeof m->links[l]);
+    m->links[l].cap = capacity;
+    m->links[l].hpos = -1;
+    m->slot_of[l] = -1;
+    m->n_links++;
+    return l;
+}
+
+void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity)
+{
+    if (link < 0 || link >= m->n_links)
+        ST_BUG("link %d outside [0, %d)", (int)link, (int)m->n_links);
+    check_capacity(link, capacity);
+    if (m->links[link].cap == capacity)
+        return;
+    m->links[link].cap = capacity;
+    mark_link_dirty(m, link);
+}
+
+void st_maxmin_free(st_maxmin *m)
+{
+    if (!m)
+        return;
+    for (int32_t l = 0; l < m->n_links; l++)
+        free(m->links[l].e);
+    for (size_t i = 0; i < m->n_ents; i++)
+        free(m->ents[i].w);
+    free(m->links);
+    free(m->ents);
+    free(m->free_ids);
+    free(m->dirty_ents);
+    free(m->dirty_links);
+    free(m->slot_of);
+    free(m->scratch_link);
+    free(m->scratch_w);
+    free(m->comp_ents);
+    free(m->comp_links);
+    free(m->heap);
+    free(m->changed);
+    free(m);
+}
+
+static void mark_link_dirty(st_maxmin *m, int32_t l)
+{
+    if (m->links[l].dirty)
+        return;
+    m->links[l].dirty = 1;
+    m->dirty_links[m->n_dirty_links++] = l;
+}
+
+static void mark_ent_dirty(st_maxmin *m, int64_t id)
+{
+    if (m->ents[id].dirty)
+        return;
+    m->ents[id].dirty = 1;
+    m->dirty_ents =
+        st_xgrow(m->dirty_ents, sizeof *m->dirty_ents, m->n_dirty_ents + 1, &m->dirty_ents_cap);
+    m->dirty_ents[m->n_dirty_ents++] = id;
+}
+
+static int64_t take_slot(st_maxmin *m)
+{
+    if (m->n_free > 0)
+        return m->free_ids[--m->n_free];
+    m->ents = st_xgrow(m->ents, sizeof *m->ents, m->n_ents + 1, &m->ents_cap);
+    memset(&m->ents[m->n_ents], 0, sizeof *m->ents);
+    return (int64_t)m->n_ents++;
+}
+
+/* Merge duplicate links (summing their weights) in first-appearance order, using slot_of as an
+ * O(1) map from link to position so a 32768-member transfer's route list merges in O(n). */
+static int32_t merge_links(st_maxmin *m, const int32_t *links, const double *weights, int n,
+                           int32_t *out_link, double *out_w)
+{
+    int32_t k = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t l = links[i];
+        double w = weights ? weights[i] : 1.0;
+        if (l < 0 || l >= m->n_links)
+            ST_BUG("entity crosses link %d; the solver has %d links", (int)l, (int)m->n_links);
+        if (!(w > 0) || isinf(w))
+            ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0", (int)l, w);
+        if (m->slot_of[l] < 0) {
+            m->slot_of[l] = k;
+            out_link[k] = l;
+            out_w[k++] = w;
+        } else {
+            out_w[m->slot_of[l]] += w;
+        }
+    }
+    for (int32_t j = 0; j < k; j++)
+        m->slot_of[out_link[j]] = -1;
+    return k;
+}
+
+int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights, int n)
+{
+    if (n < 0)
+        ST_BUG("entity with %d links", n);
+    m->scratch_link =
+        st_xgrow(m->scratch_link, sizeof *m->scratch_link, (size_t)n, &m->scratch_link_cap);
+    m->scratch_w = st_xgrow(m->scratch_w, sizeof *m->scratch_w, (size_t)n, &m->scratch_w_cap);
+    int32_t k = merge_links(m, links, weights, n, m->scratch_link, m->scratch_w);
+    /* One block per entity: k weights, then k links, then k edge positions. */
+    size_t nk = (size_t)k;
+    double *w = st_xmalloc(nk * (sizeof(double) + 2 * sizeof(int32_t)));
+    int32_t *lk = (int32_t *)(w + nk);
+    int32_t *pos = lk + nk;
+    for (size_t j = 0; j < nk; j++) {
+        w[j] = m->scratch_w[j];
+        lk[j] = m->scratch_link[j];
+    }
+    int64_t id = take_slot(m);
+    mm_ent *e = &m->ents[id];
+    *e = (mm_ent){.w = w,
+                  .link = lk,
+                  .pos = pos,
+                  .n = k,
+                  .alive = 1,
+                  .fresh = 1,
+                  .mark = e->mark,
+                  .dirty = e->dirty};
+    for (int32_t j = 0; j < k; j++) {
+        mm_link *L = &m->links[lk[j]];
+        L->e = st_xgrow(L->e, sizeof *L->e, L->n + 1, &L->ecap);
+        pos[j] = (int32_t)L->n;
+        L->e[L->n++] = (mm_edge){.ent = id, .w = w[j], .k = j};
+    }
+    mark_ent_dirty(m, id);
+    return id;
+}
+
+static mm_ent *live(const st_maxmin *m, int64_t id)
+{
+    if (id < 0 || (size_t)id >= m->n_ents || !m->ents[id].alive)
+        ST_BUG("max-min entity %lld does not exist", (long long)id);
+    return &m->ents[id];
+}
+
+void st_maxmin_remove(st_maxmin *m, int64_t id)
+{
+    mm_ent *e = live(m, id);
+    /* Swap-remove each edge from its link, fixing the back-pointer of the edge moved in. */
+    for (int32_t j = 0; j < e->n; j++) {
+        mm_link *L = &m->links[e->link[j]];
+        size_t p = (size_t)e->pos[j];
+        L->e[p] = L->e[--L->n];
+        if (p < L->n)
+            m->ents[L->e[p].ent].pos[L->e[p].k] = (int32_t)p;
+        mark_link_dirty(m, e->link[j]);
+    }
+    free(e->w);
+    e->w = NULL;
+    e->link = e->pos = NULL;
+    e->n = 0;
+    e->alive = 0;
+    m->free_ids = st_xgrow(m->free_ids, sizeof *m->free_ids, m->n_free + 1, &m->free_cap);
+    m->free_ids[m->n_free++] = id;
+}
+
+/* Start a solve: a fresh epoch marks "visited in this solve" without clearing every flag. */
+static void next_epoch(st_maxmin *m)
+{
+    if (++m->epoch == 0) {
+        for (int32_t l = 0; l < m->n_links; l++)
+            m->links[l].mark = 0;
+        for (size_t i = 0; i < m->n_ents; i++)
+            m->ents[i].mark = 0;
+        m->epoch = 1;
+    }
+}
+
+static void visit_ent(st_maxmin *m, int64_t id)
+{
+    if (m->ents[id].mark == m->epoch)
+        return;
+    m->ents[id].mark = m->epoch;
+    m->comp_ents =
+        st_xgrow(m->comp_ents, sizeof *m->comp_ents, m->n_comp_ents + 1, &m->comp_ents_cap);
+    m->comp_ents[m->n_comp_ents++] = id;
+}
+
+static void visit_link(st_maxmin *m, int32_t l)
+{
+    if (m->links[l].mark == m->epoch)
+        return;
+    m->links[l].mark = m->epoch;
+    m->comp_links[m->n_comp_links++] = l;
+}
+
+/* Breadth-first search of the entity <-> link graph from the dirty entities and links: the
+ * components found are exactly those whose allocation may have changed, since max-min
+ * allocations of disjoint components are independent. */
+static void collect(st_maxmin *m)
+{
+    m->n_comp_ents = m->n_comp_links = 0;
+    for (size_t i = 0; i < m->n_dirty_ents; i++) {
+        int64_t id = m->dirty_ents[i];
+        m->ents[id].dirty = 0;
+        if (m->ents[id].alive)
+            visit_ent(m, id);
+    }
+    for (size_t i = 0; i < m->n_dirty_links; i++) {
+        m->links[m->dirty_links[i]].dirty = 0;
+        visit_link(m, m->dirty_links[i]);
+    }
+    m->n_dirty_ents = m->n_dirty_links = 0;
+    size_t ie = 0, il = 0;
+    while (ie < m->n_comp_ents || il < m->n_comp_links) {
+        for (; ie < m->n_comp_ents; ie++) {
+            const mm_ent *e = &m->ents[m->comp_ents[ie]];
+            for (int32_t j = 0; j < e->n; j++)
+                visit_link(m, e->link[j]);
+        }
+        for (; il < m->n_comp_links; il++) {
+            const mm_link *L = &m->links[m->comp_links[il]];
+            for (size_t j = 0; j < L->n; j++)
+                visit_ent(m, L->e[j].ent);
+        }
+    }
+}
+
+/* ---- Indexed binary min-heap of links by (fill level, link id). ---- */
+
+static int heap_less(const st_maxmin *m, int32_t a, int32_t b)
+{
+    double la = m->links[a].lvl, lb = m->links[b].lvl;
+    if (la != lb)
+        return la < lb;
+    return a < b;
+}
+
+static void heap_put(st_maxmin *m, size_t i, int32_t l)
+{
+    m->heap[i] = l;
+    m->links[l].hpos = (int32_t)i;
+}
+
+static void sift_up(st_maxmin *m, size_t i)
+{
+    int32_t l = m->heap[i];
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!heap_less(m, l, m->heap[p]))
+            break;
+        heap_put(m, i, m->heap[p]);
+        i = p;
+    }
+    heap_put(m, i, l);
+}
+
+static void sift_down(st_maxmin *m, size_t i)
+{
+    int32_t l = m->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= m->heap_n)
+            break;
+        if (c + 1 < m->heap_n && heap_less(m, m->heap[c + 1], m->heap[c]))
+            c++;
+        if (!heap_less(m, m->heap[c], l))
+            break;
+        heap_put(m, i, m->heap[c]);
+        i = c;
+    }
+    heap_put(m, i, l);
+}
+
+static void heap_remove(st_maxmin *m, int32_t l)
+{
+    size_t i = (size_t)m->links[l].hpos;
+    m->links[l].hpos = -1;
+    int32_t last = m->heap[--m->heap_n];
+    if (i == m->heap_n)
+        return;
+    heap_put(m, i, last);
+    sift_up(m, i);
+    sift_down(m, (size_t)m->links[last].hpos);
+}
+
+/* ---- Progressive filling. ---- */
+
+static void set_level(mm_link *L)
+{
+    if (L->rem < CAP_REL_EPS * L->cap)
+        L->rem = 0;
+    L->lvl = L->rem / L->wsum;
+}
+
+/* Every unfrozen entity sits at the common level; those on links in the heap push the links'
+ * levels (remaining capacity over unfrozen weight) toward saturation. */
+static void init_fill(st_maxmin *m)
+{
+    m->heap_n = 0;
+    for (size_t i = 0; i < m->n_comp_links; i++) {
+        int32_t l = m->comp_links[i];
+        mm_link *L = &m->links[l];
+        L->hpos = -1;
+        L->unfrozen = (int32_t)L->n;
+        if (L->n == 0)
+            continue;
+        L->rem = L->cap;
+        L->wsum = 0;
+        for (size_t j = 0; j < L->n; j++)
+            L->wsum += L->e[j].w;
+        L->wsum0 = L->wsum;
+        set_level(L);
+        heap_put(m, m->heap_n++, l);
+    }
+    for (size_t i = m->heap_n / 2; i-- > 0;)
+        sift_down(m, i);
+    for (size_t i = 0; i < m->n_comp_ents; i++) {
+        mm_ent *e = &m->ents[m->comp_ents[i]];
+        e->frozen = e->n == 0;
+        e->nrate = e->n == 0 ? INFINITY : 0;
+    }
+}
+
+static void resum(st_maxmin *m, mm_link *L)
+{
+    L->wsum = 0;
+    for (size_t j = 0; j < L->n; j++)
+        if (!m->ents[L->e[j].ent].frozen)
+            L->wsum += L->e[j].w;
+    L->wsum0 = L->wsum;
+}
+
+/* Fix entity e at rate `level`: its weighted rate becomes fixed load on each of its links, which
+ * raises or lowers those links' fill levels (never below `level`, in exact arithmetic). */
+static void freeze(st_maxmin *m, mm_ent *e, double level)
+{
+    e->frozen = 1;
+    e->nrate = level;
+    for (int32_t j = 0; j < e->n; j++) {
+        mm_link *L = &m->links[e->link[j]];
+        L->unfrozen--;
+        if (L->hpos < 0)
+            continue;
+        if (L->unfrozen == 0) {
+            heap_remove(m, e->link[j]);
+            continue;
+        }
+        L->rem -= e->w[j] * level;
+        L->wsum -= e->w[j];
+        if (L->wsum <= WSUM_RESUM * L->wsum0)
+            resum(m, L);
+        set_level(L);
+        size_t i = (size_t)L->hpos;
+        sift_up(m, i);
+        sift_down(m, (size_t)L->hpos);
+    }
+}
+
+static void fill(st_maxmin *m)
+{
+    init_fill(m);
+    double level = 0;
+    while (m->heap_n > 0) {
+        int32_t l = m->heap[0];
+        mm_link *L = &m->links[l];
+        /* Rounding can put a link a hair below the level already reached; levels never fall. */
+        if (L->lvl > level)
+            level = L->lvl;
+        heap_remove(m, l);
+        for (size_t j = 0; j < L->n; j++) {
+            mm_ent *e = &m->ents[L->e[j].ent];
+            if (!e->frozen)
+                freeze(m, e, level);
+        }
+    }
+}
+
+static int rate_differs(double a, double b)
+{
+    if (a == b)
+        return 0;
+    if (isinf(a) || isinf(b))
+        return 1;
+    return fabs(a - b) > RATE_REL_TOL * fmax(fabs(a), fabs(b));
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Publish new rates (an entity within RATE_REL_TOL of its old rate keeps the old one, so what
+ * callers saw stays exactly what the solver reports), list the changes, recompute link loads. */
+static void publish(st_maxmin *m)
+{
+    m->n_changed = 0;
+    for (size_t i = 0; i < m->n_comp_ents; i++) {
+        int64_t id = m->comp_ents[i];
+        mm_ent *e = &m->ents[id];
+        if (!e->fresh && !rate_differs(e->rate, e->nrate))
+            continue;
+        e->fresh = 0;
+        e->rate = e->nrate;
+        m->changed = st_xgrow(m->changed, sizeof *m->changed, m->n_changed + 1, &m->changed_cap);
+        m->changed[m->n_changed++] = id;
+    }
+    qsort(m->changed, m->n_changed, sizeof *m->changed, cmp_id);
+    for (size_t i = 0; i < m->n_comp_links; i++) {
+        mm_link *L = &m->links[m->comp_links[i]];
+        L->load = 0;
+        for (size_t j = 0; j < L->n; j++)
+            L->load += L->e[j].w * m->ents[L->e[j].ent].rate;
+    }
+}
+
+size_t st_maxmin_solve(st_maxmin *m, const int64_t **changed)
+{
+    next_epoch(m);
+    collect(m);
+    fill(m);
+    publish(m);
+    if (changed)
+        *changed = m->changed;
+    return m->n_changed;
+}
+
+double st_maxmin_rate(const st_maxmin *m, int64_t id)
+{
+    return live(m, id)->rate;
+}
+
+double st_maxmin_load(const st_maxmin *m, int32_t link)
+{
+    if (link < 0 || link >= m->n_links)
+        ST_BUG("link %d out of range (%d links)", (int)link, (int)m->n_links);
+    return m->links[link].load;
+}
+
+double st_maxmin_capacity(const st_maxmin *m, int32_t link)
+{
+    if (link < 0 || link >= m->n_links)
+        ST_BUG("link %d out of range (%d links)", (int)link, (int)m->n_links);
+    return m->links[link].cap;
+}
+
+int st_maxmin_entity_links(const st_maxmin *m, int64_t id, const int32_t **links,
+                           const double **weights)
+{
+    const mm_ent *e = live(m, id);
+    *links = e->link;
+    if (weights)
+        *weights = e->w;
+    return e->n;
+}
+
+size_t st_maxmin_solved_links(const st_maxmin *m, const int32_t **links)
+{
+    if (links)
+        *links = m->comp_links;
+    return m->n_comp_links;
+}
+
+size_t st_maxmin_solved_entities(const st_maxmin *m)
+{
+    return m->n_comp_ents;
+}

@@ -1,0 +1,476 @@
+/* Flow-level network: each transfer is one max-min entity over the links its member flows cross,
+ * with a completion event on the engine that is moved whenever a solve changes its rate. The
+ * timing rules (settling, rounding, the latency stage) are in docs/flow-model.md. */
+#include "models/fabric/net.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "models/fabric/maxmin.h"
+#include "sim/xalloc.h"
+
+/* A transfer's life: its bytes are moving (it is a max-min entity and its event is the moment
+ * the last byte arrives), then the bytes are done and it waits latency_s (its event is the
+ * completion), then its slot is free. */
+enum { X_FREE, X_BYTES, X_LATENCY };
+
+typedef struct transfer {
+    int64_t ent;      /* max-min entity while X_BYTES, else -1 */
+    double remaining; /* bytes each member still has to move, as of t_upd */
+    double rate;      /* bytes/s of each member since t_upd */
+    st_time t_upd;
+    st_time lat; /* latency_s in whole nanoseconds */
+    st_ev_handle ev;
+    uint64_t tag;
+    st_net_done_fn done;
+    void *ctx;
+    int32_t cap_link; /* the private link holding it to its max_rate, or -1 */
+    uint32_t gen;     /* bumped when the slot is freed, so old ids read as completed */
+    uint8_t state;
+} transfer;
+
+struct st_net {
+    st_engine *eng;
+    const st_topo *topo;
+    int kind;
+    st_maxmin *mm;
+    int32_t n_links;
+    uint8_t *level;  /* st_level of each link */
+    uint8_t *hashed; /* st_topo_hashed of each link */
+    uint32_t *flows; /* active member flows on each hashed link */
+    transfer *x;
+    size_t n_x, x_cap;
+    size_t *free_x;
+    size_t n_free, free_cap;
+    size_t *ent_x; /* max-min entity id -> transfer slot */
+    size_t ent_x_cap;
+    int32_t *free_caps; /* private rate-cap links not in use */
+    size_t n_free_caps, free_caps_cap;
+    int32_t *route; /* st_net_start scratch: every member's links, back to back */
+    double *wts;    /* st_net_start scratch: the weight of each entry of route */
+    size_t wts_cap;
+    uint8_t *hops; /* st_net_start scratch: each member's route length */
+    size_t route_cap, hops_cap;
+    size_t active;
+    double max_util, level_util[ST_LEVEL__COUNT];
+    int32_t *pend; /* links solved at t_pend whose loads are not in the peaks yet */
+    uint8_t *pend_flag;
+    size_t n_pend;
+    st_time t_pend;
+    uint64_t collisions;
+};
+
+/* Transfer ids carry the slot and its generation, kept non-negative (31 bits of generation). */
+#define GEN_MASK 0x7fffffffu
+
+static int64_t make_id(size_t slot, uint32_t gen)
+{
+    return (int64_t)(((uint64_t)gen << 32) | (uint64_t)slot);
+}
+
+static void on_event(st_engine *eng, void *state, const st_event *ev);
+
+st_net *st_net_new(st_engine *eng, const st_topo *t)
+{
+    st_net *net = st_xcalloc(1, sizeof *net);
+    net->eng = eng;
+    net->topo = t;
+    net->kind = st_engine_register(eng, "net.xfer_done", on_event, net);
+    net->n_links = st_topo_link_count(t);
+    size_t nl = (size_t)net->n_links;
+    double *cap = st_xmalloc(nl * sizeof *cap);
+    net->level = st_xmalloc(nl);
+    net->hashed = st_xmalloc(nl);
+    net->flows = st_xcalloc(nl, sizeof *net->flows);
+    net->pend = st_xmalloc(nl * sizeof *net->pend);
+    net->pend_flag = st_xcalloc(nl, 1);
+    for (int32_t l = 0; l < net->n_links; l++) {
+        cap[l] = st_topo_capacity(t, l);
+        net->level[l] = (uint8_t)st_topo_level(t, l);
+        net->hashed[l] = (uint8_t)(st_topo_hashed(t, l) != 0);
+    }
+    net->mm = st_maxmin_new(net->n_links, cap);
+    free(cap);
+    return net;
+}
+
+void st_net_free(st_net *net)
+{
+    if (!net)
+        return;
+    /* Pending completions point at this net; cancel them so the engine never fires one. */
+    for (size_t i = 0; i < net->n_x; i++)
+        if (net->x[i].state != X_FREE)
+            st_engine_cancel(net->eng, net->x[i].ev);
+    st_maxmin_free(net->mm);
+    free(net->level);
+    free(net->hashed);
+    free(net->flows);
+    free(net->pend);
+    free(net->pend_flag);
+    free(net->x);
+    free(net->free_x);
+    free(net->ent_x);
+    free(net->route);
+    free(net->wts);
+    free(net->hops);
+    free(net->free_caps);
+    free(net);
+}
+
+static size_t take_slot(st_net *net)
+{
+    size_t s;
+    if (net->n_free > 0) {
+        s = net->free_x[--net->n_free];
+    } else {
+        net->x = st_xgrow(net->x, sizeof *net->x, net->n_x + 1, &net->x_cap);
+        s = net->n_x++;
+        net->x[s].gen = 1;
+    }
+    uint32_t gen = net->x[s].gen;
+    net->x[s] = (transfer){.ent = -1, .ev = ST_EV_NONE, .cap_link = -1, .gen = gen};
+    net->active++;
+    return s;
+}
+
+static void free_slot(st_net *net, size_t s)
+{
+    transfer *x = &net->x[s];
+    x->state = X_FREE;
+    x->gen = (x->gen + 1) & GEN_MASK;
+    if (x->gen == 0)
+        x->gen = 1;
+    net->free_x = st_xgrow(net->free_x, sizeof *net->free_x, net->n_free + 1, &net->free_cap);
+    net->free_x[net->n_free++] = s;
+    net->active--;
+}
+
+/* Bring remaining up to now at the rate that held since t_upd. */
+static void settle(transfer *x, st_time now)
+{
+    if (now > x->t_upd && x->rate > 0) {
+        if (isinf(x->rate)) {
+            x->remaining = 0;
+        } else {
+            x->remaining -= x->rate * (double)(now - x->t_upd) / 1e9;
+            if (x->remaining < 0)
+                x->remaining = 0;
+        }
+    }
+    x->t_upd = now;
+}
+
+/* Nanoseconds until `rem` bytes are through at `rate`, rounded up so that the bytes really are
+ * done when the event fires. The femtosecond slack keeps a quotient that is whole in exact
+ * arithmetic but lands a rounding error above it (2000000.0000000002) from costing a nanosecond.
+ * A time past the end of st_time clamps to ST_TIME_MAX. */
+static st_time done_time(double rem, double rate, st_time now)
+{
+    if (rem <= 0 || isinf(rate))
+        return now;
+    double ns = ceil(rem * 1e9 / rate - 1e-6);
+    if (ns < 0)
+        ns = 0;
+    if (!(ns < (double)(ST_TIME_MAX - now)))
+        return ST_TIME_MAX;
+    return now + (st_time)ns;
+}
+
+static void arm(st_net *net, size_t s, st_time at)
+{
+    transfer *x = &net->x[s];
+    if (st_engine_reschedule(net->eng, x->ev, at) == 0)
+        return;
+    st_payload p = {.u = {(uint64_t)s, x->gen}};
+    x->ev = st_engine_schedule(net->eng, net->kind, at, &p);
+}
+
+/* Peak utilisation counts a link's load only once it has held for a positive time: when two
+ * transfers end at the same nanosecond, the first end's re-solve briefly gives the second the
+ * whole link, a state that never exists in time. So a solve only notes the links it visited,
+ * and their loads are taken into the peaks at the next solve at a later time (or by a query
+ * made later than the solve), when the loads are known to have lasted. */
+static void note_solved(st_net *net, st_time now)
+{
+    const int32_t *links;
+    size_t n = st_maxmin_solved_links(net->mm, &links);
+    for (size_t i = 0; i < n; i++) {
+        if (net->pend_flag[links[i]])
+            continue;
+        net->pend_flag[links[i]] = 1;
+        net->pend[net->n_pend++] = links[i];
+    }
+    net->t_pend = now;
+}
+
+/* Level of a private rate-cap link: not a part of the fabric, so in no peak. */
+#define LEVEL_PRIVATE 0xff
+
+static void peak(const st_net *net, int32_t l, double *max_util, double *level_util)
+{
+    if (net->level[l] == LEVEL_PRIVATE)
+        return;
+    double u = st_maxmin_load(net->mm, l) / st_maxmin_capacity(net->mm, l);
+    if (u > *max_util)
+        *max_util = u;
+    if (u > level_util[net->level[l]])
+        level_util[net->level[l]] = u;
+}
+
+static void flush_peaks(st_net *net, st_time now)
+{
+    if (now <= net->t_pend)
+        return;
+    for (size_t i = 0; i < net->n_pend; i++) {
+        peak(net, net->pend[i], &net->max_util, net->level_util);
+        net->pend_flag[net->pend[i]] = 0;
+    }
+    net->n_pend = 0;
+}
+
+/* Solve, then for every transfer whose rate changed: account its progress at the old rate up to
+ * now, take the new rate, and move its completion event. Changed ids come ascending, so the
+ * events are moved in a fixed order and the engine's sequence numbers are reproducible. */
+static void resolve(st_net *net, st_time now)
+{
+    const int64_t *ch;
+    flush_peaks(net, now);
+    size_t n = st_maxmin_solve(net->mm, &ch);
+    for (size_t i = 0; i < n; i++) {
+        size_t s = net->ent_x[ch[i]];
+        transfer *x = &net->x[s];
+        settle(x, now);
+        x->rate = st_maxmin_rate(net->mm, ch[i]);
+        arm(net, s, done_time(x->remaining, x->rate, now));
+    }
+    note_solved(net, now);
+}
+
+/* Route every member into net->route (member i's links follow member i-1's) and their lengths
+ * into net->hops; returns the total. Member i's ECMP identity is (spec->key, i). */
+static size_t route_members(st_net *net, const st_xfer_spec *spec)
+{
+    if (spec->n > (size_t)INT_MAX / ST_TOPO_MAX_HOPS)
+        ST_BUG("transfer of %zu members; at most %d", spec->n, INT_MAX / ST_TOPO_MAX_HOPS);
+    net->route =
+        st_xgrow(net->route, sizeof *net->route, spec->n * ST_TOPO_MAX_HOPS + 1, &net->route_cap);
+    net->wts = st_xgrow(net->wts, sizeof *net->wts, spec->n * ST_TOPO_MAX_HOPS + 1, &net->wts_cap);
+    net->hops = st_xgrow(net->hops, sizeof *net->hops, spec->n, &net->hops_cap);
+    size_t total = 0;
+    for (size_t i = 0; i < spec->n; i++) {
+        uint64_t key = st_topo_flow_key(spec->key, (uint64_t)i);
+        int h = st_topo_route_w(net->topo, spec->src[i], spec->dst[i], key, net->route + total,
+                                net->wts + total, ST_TOPO_MAX_HOPS, NULL);
+        net->hops[i] = (uint8_t)h;
+        total += (size_t)h;
+    }
+    return total;
+}
+
+/* Count this start's member flows that share a hashed link with any other active member flow
+ * (docs/flow-model.md, "Statistics"). The new flows are added to the per-link counts first, so
+ * two members of this transfer hashed onto one port both count. */
+static void count_collisions(st_net *net, size_t n_members, size_t total)
+{
+    for (size_t k = 0; k < total; k++)
+        if (net->hashed[net->route[k]])
+            net->flows[net->route[k]]++;
+    size_t k = 0;
+    for (size_t i = 0; i < n_members; i++) {
+        int hit = 0;
+        for (int j = 0; j < net->hops[i]; j++, k++)
+            if (net->hashed[net->route[k]] && net->flows[net->route[k]] > 1)
+                hit = 1;
+        net->collisions += (uint64_t)hit;
+    }
+}
+
+static void check_spec(const st_xfer_spec *spec)
+{
+    if (!spec)
+        ST_BUG("st_net_start without a spec");
+    if (spec->n > 0 && (!spec->src || !spec->dst))
+        ST_BUG("transfer of %zu members without src or dst", spec->n);
+    if (!(spec->bytes >= 0) || isinf(spec->bytes))
+        ST_BUG("transfer of %g bytes", spec->bytes);
+    if (!(spec->latency_s >= 0) || !(spec->latency_s < 9e9))
+        ST_BUG("transfer latency of %g s", spec->latency_s);
+    if (!(spec->max_rate >= 0) || isinf(spec->max_rate))
+        ST_BUG("transfer rate cap of %g bytes/s", spec->max_rate);
+}
+
+/* A private link of capacity cap for one transfer's rate limit: a free one reused, or a new one
+ * appended to the solver (and to the per-link arrays, as a link in no level). */
+static int32_t take_cap_link(st_net *net, double cap)
+{
+    if (net->n_free_caps > 0) {
+        int32_t l = net->free_caps[--net->n_free_caps];
+        st_maxmin_set_capacity(net->mm, l, cap);
+        return l;
+    }
+    int32_t l = st_maxmin_add_link(net->mm, cap);
+    size_t nl = (size_t)l + 1;
+    net->level = st_xrealloc(net->level, nl);
+    net->hashed = st_xrealloc(net->hashed, nl);
+    net->flows = st_xrealloc(net->flows, nl * sizeof *net->flows);
+    net->pend = st_xrealloc(net->pend, nl * sizeof *net->pend);
+    net->pend_flag = st_xrealloc(net->pend_flag, nl);
+    net->level[l] = LEVEL_PRIVATE;
+    net->hashed[l] = 0;
+    net->flows[l] = 0;
+    net->pend_flag[l] = 0;
+    net->n_links = (int32_t)nl;
+    return l;
+}
+
+int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
+{
+    check_spec(spec);
+    st_time now = st_engine_now(net->eng);
+    size_t s = take_slot(net);
+    transfer *x = &net->x[s];
+    *x = (transfer){.ent = -1,
+                    .ev = ST_EV_NONE,
+                    .gen = x->gen,
+                    .tag = spec->tag,
+                    .done = spec->done,
+                    .ctx = spec->ctx,
+                    .t_upd = now,
+                    .lat = (st_time)llround(spec->latency_s * 1e9)};
+    int64_t id = make_id(s, x->gen);
+    if (spec->bytes == 0 || spec->n == 0) {
+        x->state = X_LATENCY;
+        arm(net, s, now + x->lat);
+        return id;
+    }
+    x->state = X_BYTES;
+    x->remaining = spec->bytes;
+    size_t total = route_members(net, spec);
+    count_collisions(net, spec->n, total);
+    if (spec->max_rate > 0) {
+        /* Every member crosses the private link once: n members at rate r load it with n r. */
+        x->cap_link = take_cap_link(net, spec->max_rate * (double)spec->n);
+        net->route[total] = x->cap_link;
+        net->wts[total++] = (double)spec->n;
+    }
+    int64_t ent = st_maxmin_add(net->mm, net->route, net->wts, (int)total);
+    net->ent_x = st_xgrow(net->ent_x, sizeof *net->ent_x, (size_t)ent + 1, &net->ent_x_cap);
+    net->ent_x[ent] = s;
+    x->ent = ent;
+    resolve(net, now);
+    return id;
+}
+
+/* The last byte is through: the transfer leaves the links, and everyone it shared them with is
+ * re-solved at this instant. */
+static void bytes_done(st_net *net, size_t s, st_time now)
+{
+    transfer *x = &net->x[s];
+    const int32_t *links;
+    const double *w;
+    int n = st_maxmin_entity_links(net->mm, x->ent, &links, &w);
+    for (int j = 0; j < n; j++)
+        if (net->hashed[links[j]])
+            net->flows[links[j]] -= (uint32_t)w[j];
+    st_maxmin_remove(net->mm, x->ent);
+    if (x->cap_link >= 0) {
+        net->free_caps = st_xgrow(net->free_caps, sizeof *net->free_caps, net->n_free_caps + 1,
+                                  &net->free_caps_cap);
+        net->free_caps[net->n_free_caps++] = x->cap_link;
+        x->cap_link = -1;
+    }
+    x->ent = -1;
+    x->remaining = 0;
+    x->rate = 0;
+    x->t_upd = now;
+    x->state = X_LATENCY;
+    resolve(net, now);
+}
+
+static void on_event(st_engine *eng, void *state, const st_event *ev)
+{
+    st_net *net = state;
+    size_t s = (size_t)ev->data.u[0];
+    if (s >= net->n_x || net->x[s].gen != ev->data.u[1] || net->x[s].state == X_FREE)
+        ST_BUG("net event for transfer slot %zu, which is not running", s);
+    net->x[s].ev = ST_EV_NONE;
+    if (net->x[s].state == X_BYTES) {
+        bytes_done(net, s, ev->t);
+        if (net->x[s].lat > 0) {
+            arm(net, s, ev->t + net->x[s].lat);
+            return;
+        }
+    }
+    /* Free the slot before the callback: it may well start the next transfer. */
+    transfer x = net->x[s];
+    free_slot(net, s);
+    if (x.done)
+        x.done(x.ctx, x.tag, st_engine_now(eng));
+}
+
+static const transfer *find(const st_net *net, int64_t id)
+{
+    if (id < 0)
+        return NULL;
+    size_t s = (size_t)((uint64_t)id & 0xffffffffu);
+    uint32_t gen = (uint32_t)((uint64_t)id >> 32);
+    if (s >= net->n_x || net->x[s].gen != gen || net->x[s].state == X_FREE)
+        return NULL;
+    return &net->x[s];
+}
+
+double st_net_rate(const st_net *net, int64_t xfer)
+{
+    const transfer *x = find(net, xfer);
+    return x && x->state == X_BYTES ? x->rate : 0;
+}
+
+double st_net_remaining(const st_net *net, int64_t xfer)
+{
+    const transfer *x = find(net, xfer);
+    if (!x || x->state != X_BYTES)
+        return 0;
+    transfer y = *x;
+    settle(&y, st_engine_now(net->eng));
+    return y.remaining;
+}
+
+size_t st_net_active(const st_net *net)
+{
+    return net->active;
+}
+
+/* The peaks, including the loads noted but not yet flushed if they have lasted until now. */
+static void peaks(const st_net *net, double *max_util, double *level_util)
+{
+    *max_util = net->max_util;
+    for (int i = 0; i < ST_LEVEL__COUNT; i++)
+        level_util[i] = net->level_util[i];
+    if (st_engine_now(net->eng) <= net->t_pend)
+        return;
+    for (size_t i = 0; i < net->n_pend; i++)
+        peak(net, net->pend[i], max_util, level_util);
+}
+
+double st_net_max_utilization(const st_net *net)
+{
+    double m, lv[ST_LEVEL__COUNT];
+    peaks(net, &m, lv);
+    return m;
+}
+
+double st_net_level_utilization(const st_net *net, st_level level)
+{
+    if ((int)level < 0 || level >= ST_LEVEL__COUNT)
+        return 0;
+    double m, lv[ST_LEVEL__COUNT];
+    peaks(net, &m, lv);
+    return lv[level];
+}
+
+uint64_t st_net_collisions(const st_net *net)
+{
+    return net->collisions;
+}

@@ -1,0 +1,77 @@
+/* Flow-level network: transfers share link bandwidth max-min fairly (progressive filling), and
+ * each transfer's completion is an engine event that moves whenever its rate changes. Several
+ * jobs' transfers share one st_net, so they slow each other where their paths meet. */
+#ifndef ST_MODELS_FABRIC_NET_H
+#define ST_MODELS_FABRIC_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/fabric/topo.h"
+#include "sim/engine.h"
+
+typedef struct st_net st_net;
+
+/* Called when a transfer completes, at engine time `now`. */
+typedef void (*st_net_done_fn)(void *ctx, uint64_t tag, st_time now);
+
+/* A transfer: n member flows that advance at one common rate, each moving `bytes`. One member
+ * is a plain point-to-point flow. Several members model a collective step pattern under
+ * bulk-synchronous semantics (every step of a ring waits for its slowest flow, so the ring
+ * progresses at the rate of its most constrained member): the transfer takes one rate r, and a
+ * link crossed by k of its members carries k*r. Completion fires `latency_s` after the last
+ * byte (the alpha terms: per-hop and per-step latencies the caller has summed); the transfer
+ * stops using bandwidth at the last byte. Times are whole nanoseconds: the last byte is at the
+ * first nanosecond by which it is through (rounded up), latency_s is rounded to the nearest.
+ * docs/flow-model.md has the exact rules. */
+typedef struct st_xfer_spec {
+    const int64_t *src, *dst; /* GPU ids, n of each */
+    size_t n;
+    double bytes; /* per member */
+    double latency_s;
+    uint64_t key;        /* ECMP identity: member i is st_topo_flow_key(key, i) */
+    uint64_t tag;        /* handed back to done */
+    double max_rate;     /* bytes/s each member may take at most (a demand, such as a job's
+                            data ingest); 0 = as much as the links give */
+    st_net_done_fn done; /* may be NULL */
+    void *ctx;
+} st_xfer_spec;
+
+/* A new network over topology t (borrowed; must outlive the net) driven by engine eng
+ * (borrowed). Registers one event kind on eng ("net.xfer_done"). Never returns NULL. */
+st_net *st_net_new(st_engine *eng, const st_topo *t);
+
+/* Free net, cancelling its pending events on the engine (so free it before the engine); running
+ * transfers are dropped without calling done. st_net_free(NULL) is a no-op. */
+void st_net_free(st_net *net);
+
+/* Start a transfer now (at the engine's clock; from a handler or a done callback, or before a
+ * run). Returns its id (>= 0; ids of completed transfers are not reused for a long time, 2^31
+ * starts per slot). Rates of the transfers that share links with it are recomputed and their
+ * completion events moved. A transfer with bytes == 0 or n == 0 uses no link and completes after
+ * latency_s; one whose members all have src == dst moves its bytes at once. done is always
+ * called from the engine's event, never from inside st_net_start. bytes and latency_s must be
+ * finite and >= 0, and src, dst must name GPUs of the topology (else ST_BUG). */
+int64_t st_net_start(st_net *net, const st_xfer_spec *spec);
+
+/* Current rate of one member of a running transfer, bytes/s (INFINITY when it crosses no link;
+ * 0 once its last byte is through or it has completed). */
+double st_net_rate(const st_net *net, int64_t xfer);
+
+/* Bytes each member of a running transfer still has to move at the engine's clock (0 once its
+ * last byte is through or it has completed). */
+double st_net_remaining(const st_net *net, int64_t xfer);
+
+/* Transfers started and not yet completed (including those waiting out their latency). */
+size_t st_net_active(const st_net *net);
+
+/* Statistics since creation: highest utilisation any link held for a positive time (carried /
+ * capacity; a state that lasts 0 ns between two events at one instant does not count), the
+ * same per level (0 for a level out of range), and how many member flows, when their transfer
+ * started, shared an ECMP-hashed link (st_topo_hashed) with another active member flow of any
+ * transfer (0 under adaptive routing). Definitions: docs/flow-model.md. */
+double st_net_max_utilization(const st_net *net);
+double st_net_level_utilization(const st_net *net, st_level level);
+uint64_t st_net_collisions(const st_net *net);
+
+#endif

@@ -1,0 +1,644 @@
+/* Topologies as flat arrays of directional links. Link ids are laid out by region (NVLink, NIC,
+ * leaf tier, spine tier) and inside a region by switch and port, so that a route computes its
+ * link ids arithmetically; only the capacities are stored. docs/fabric-topology.md. */
+#include "models/fabric/topo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "models/fabric/transport.h"
+#include "sim/xalloc.h"
+
+/* A fat-tree pod when leaves_per_pod is not given: the k/2 leaves under k/2 spines of a k-ary
+ * fat tree built from the 64-port switches the loader's nodes_per_leaf default assumes. */
+#define DEFAULT_LEAVES_PER_POD 32
+
+struct st_topo {
+    st_topology kind;
+    st_routing routing;
+    int64_t gpus, gpn;  /* GPUs, GPUs per node */
+    int64_t dom;        /* GPUs per NVLink domain; 0 when GPUs have no NVLink links */
+    int64_t nics;       /* NICs per node */
+    int64_t npl;        /* nodes per leaf (per rail group under rail-optimized) */
+    int64_t leaves, up; /* leaf switches; uplink ports of each */
+    int64_t ppod, pods; /* leaves per pod, pods (one pod holding every leaf in two tiers) */
+    int64_t cup;        /* uplink ports of each spine to the cores (fat-tree-3) */
+    int32_t base[ST_LEVEL__COUNT + 1]; /* first link id of each level; the last is the total */
+    double port_bw;                    /* goodput of one network port, bytes/s */
+    double nv_bw;                      /* goodput of one NVLink direction, bytes/s */
+    double lat_link, lat_switch;
+    double *cap;
+    /* Storage tiers (cluster.storage order): first media link, per node when local, write/read
+     * weight of a read byte on the media, access latency. */
+    int n_tiers;
+    int32_t *tier_base;
+    uint8_t *tier_local;
+    double *tier_read_w, *tier_lat, *tier_cap;
+};
+
+/* ---- configuration checks ---------------------------------------------------------------- */
+
+static double tier_ratio(const st_fabric_cfg *f, int tier)
+{
+    int n = f->n_oversub > ST_MAX_TIERS_OVERSUB ? ST_MAX_TIERS_OVERSUB : f->n_oversub;
+    if (n <= 0)
+        return 1;
+    return f->oversub[tier < n ? tier : n - 1];
+}
+
+static int bad_fabric(st_err *err, const st_fabric_cfg *f, const char *key, const char *want,
+                      double found)
+{
+    return st_err_set(err, ST_EINVAL, f->loc, "fabric '%s' must be %s, found %g", key, want, found);
+}
+
+static int check_cluster(const st_cluster_cfg *c, st_err *err)
+{
+    if (!c->gpu)
+        return st_err_set(err, ST_EINVAL, c->loc, "cluster has no 'gpu'");
+    if (c->nodes < 1 || c->gpus_per_node < 1)
+        return st_err_set(err, ST_EINVAL, c->loc,
+                          "cluster needs at least one node of at least one GPU, found %lld x %lld",
+                          (long long)c->nodes, (long long)c->gpus_per_node);
+    /* Bounds that keep every count below in int64; the link count is checked in layout(). */
+    if (c->nodes > INT32_MAX || c->gpus_per_node > INT32_MAX)
+        return st_err_set(err, ST_ELIMIT, c->loc, "cluster of %lld nodes x %lld GPUs is too large",
+                          (long long)c->nodes, (long long)c->gpus_per_node);
+    int64_t d = c->nvlink_domain ? c->nvlink_domain : c->gpus_per_node;
+    if (d < 1 || (d % c->gpus_per_node && c->gpus_per_node % d))
+        return st_err_set(err, ST_EINVAL, c->loc,
+                          "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node "
+                          "(%lld)",
+                          (long long)d, (long long)c->gpus_per_node);
+    for (int k = 0; k < c->n_tiers; k++) {
+        const st_tier_cfg *tc = &c->tiers[k];
+        if (!(tc->read_bw > 0) || !isfinite(tc->read_bw) || !(tc->write_bw > 0) ||
+            !isfinite(tc->write_bw) || !(tc->latency_s >= 0) || !isfinite(tc->latency_s))
+            return st_err_set(err, ST_EINVAL, tc->loc,
+                              "storage tier '%s' needs positive read and write bandwidths and a "
+                              "latency of at least 0",
+                              tc->name ? tc->name : "?");
+    }
+    if (!(c->gpu->nvlink_bw >= 0) || !isfinite(c->gpu->nvlink_bw))
+        return st_err_set(err, ST_EINVAL, c->gpu_loc, "gpu '%s' has an nvlink bandwidth of %g",
+                          c->gpu->name ? c->gpu->name : "?", c->gpu->nvlink_bw);
+    return 0;
+}
+
+static int check_fabric(const st_fabric_cfg *f, int64_t nodes, st_err *err)
+{
+    if (f->topology != ST_TOPO_SPINE_LEAF && f->topology != ST_TOPO_RAIL_OPTIMIZED &&
+        f->topology != ST_TOPO_FAT_TREE_3)
+        return bad_fabric(err, f, "topology", "a known topology", f->topology);
+    if (!st_transport_spec_of(f->transport))
+        return bad_fabric(err, f, "transport", "a known transport", f->transport);
+    if (f->routing != ST_ROUTING_ECMP && f->routing != ST_ROUTING_ADAPTIVE)
+        return bad_fabric(err, f, "routing", "ecmp or adaptive", f->routing);
+    if (!(f->nic_bw > 0) || !isfinite(f->nic_bw))
+        return bad_fabric(err, f, "nic", "a positive bandwidth", f->nic_bw);
+    if (f->nics_per_node < 1)
+        return bad_fabric(err, f, "nics_per_node", "at least 1", f->nics_per_node);
+    /* Two links per NIC must fit the int32 link ids; this also keeps port products in int64. */
+    if ((int64_t)f->nics_per_node * nodes > INT32_MAX / 2)
+        return st_err_set(err, ST_ELIMIT, f->loc, "fabric of %lld NICs needs more than %d links",
+                          (long long)f->nics_per_node * nodes, INT32_MAX);
+    if (f->nodes_per_leaf < 1)
+        return bad_fabric(err, f, "nodes_per_leaf", "at least 1", (double)f->nodes_per_leaf);
+    if (f->nodes_per_leaf > nodes)
+        return st_err_set(err, ST_EINVAL, f->loc,
+                          "nodes_per_leaf (%lld) is larger than the cluster's %lld nodes",
+                          (long long)f->nodes_per_leaf, (long long)nodes);
+    if (f->leaves_per_pod < 0)
+        return bad_fabric(err, f, "leaves_per_pod", "at least 1", (double)f->leaves_per_pod);
+    for (int i = 0; i < ST_MAX_TIERS_OVERSUB; i++)
+        if (!(tier_ratio(f, i) >= 1) || !isfinite(tier_ratio(f, i)))
+            return bad_fabric(err, f, "oversubscription", "at least 1", tier_ratio(f, i));
+    if (!(f->link_latency_s >= 0) || !isfinite(f->link_latency_s))
+        return bad_fabric(err, f, "link_latency", "a time of at least 0", f->link_latency_s);
+    if (!(f->switch_latency_s >= 0) || !isfinite(f->switch_latency_s))
+        return bad_fabric(err, f, "switch_latency", "a time of at least 0", f->switch_latency_s);
+    return 0;
+}
+
+/* ---- construction ------------------------------------------------------------------------- */
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Uplink ports of a switch with `down` ports facing down at a down:up ratio of `ratio`, rounded
+ * up (a switch cannot have part of a port) and at least one. The tolerance keeps 11 / 1.1 at 10
+ * instead of 10.000000000000002 rounding up to 11. */
+static int64_t uplinks(int64_t down, double ratio)
+{
+    double q = (double)down / ratio;
+    int64_t u = (int64_t)ceil(q * (1 - 1e-12));
+    return u < 1 ? 1 : u;
+}
+
+/* Switch and port counts of every tier. */
+static void shape(st_topo *t, const st_cluster_cfg *c)
+{
+    const st_fabric_cfg *f = &c->fabric;
+    int64_t dom = c->nvlink_domain ? c->nvlink_domain : c->gpus_per_node;
+    t->kind = f->topology;
+    t->routing = f->routing;
+    t->gpn = c->gpus_per_node;
+    t->gpus = c->nodes * c->gpus_per_node;
+    t->dom = dom > 1 && c->gpu->nvlink_bw > 0 ? dom : 0;
+    t->nics = f->nics_per_node;
+    t->npl = f->nodes_per_leaf;
+    int64_t groups = ceil_div(c->nodes, t->npl);
+    if (t->kind == ST_TOPO_RAIL_OPTIMIZED) {
+        t->leaves = groups * t->nics; /* one rail leaf per (group, NIC index) */
+        t->up = uplinks(t->npl, tier_ratio(f, 0));
+    } else {
+        t->leaves = groups;
+        t->up = uplinks(t->npl * t->nics, tier_ratio(f, 0));
+    }
+    t->ppod = t->leaves;
+    if (t->kind == ST_TOPO_FAT_TREE_3) {
+        int64_t p = f->leaves_per_pod ? f->leaves_per_pod : DEFAULT_LEAVES_PER_POD;
+        t->ppod = p < t->leaves ? p : t->leaves;
+    }
+    t->pods = ceil_div(t->leaves, t->ppod);
+    t->cup = uplinks(t->ppod, tier_ratio(f, 1));
+    t->port_bw = f->nic_bw * st_transport_efficiency(f->transport);
+    t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency(c->gpu);
+    t->lat_link = f->link_latency_s;
+    t->lat_switch = f->switch_latency_s;
+    t->n_tiers = c->n_tiers;
+    size_t nt = c->n_tiers > 0 ? (size_t)c->n_tiers : 1;
+    t->tier_base = st_xcalloc(nt, sizeof *t->tier_base);
+    t->tier_local = st_xcalloc(nt, sizeof *t->tier_local);
+    t->tier_read_w = st_xcalloc(nt, sizeof *t->tier_read_w);
+    t->tier_lat = st_xcalloc(nt, sizeof *t->tier_lat);
+    t->tier_cap = st_xcalloc(nt, sizeof *t->tier_cap);
+    for (int k = 0; k < c->n_tiers; k++) {
+        const st_tier_cfg *tc = &c->tiers[k];
+        t->tier_local[k] = tc->kind == ST_TIER_LOCAL_NVME;
+        t->tier_cap[k] = tc->write_bw;
+        t->tier_read_w[k] = tc->write_bw / tc->read_bw;
+        t->tier_lat[k] = tc->latency_s;
+    }
+}
+
+/* Media links of the storage tiers: one per remote tier, one per node for a local one. */
+static int64_t storage_links(const st_topo *t)
+{
+    int64_t n = 0, nodes = t->gpus / t->gpn;
+    for (int k = 0; k < t->n_tiers; k++)
+        n += t->tier_local[k] ? nodes : 1;
+    return n;
+}
+
+/* Links of the tier above the leaves and above the pods: one up and one down per port under
+ * ECMP, or per aggregated link under adaptive routing; none where no route climbs (one leaf, one
+ * pod). */
+static int64_t leaf_tier_links(const st_topo *t)
+{
+    if (t->leaves < 2)
+        return 0;
+    return t->routing == ST_ROUTING_ADAPTIVE ? 2 * t->leaves : 2 * t->leaves * t->up;
+}
+
+static int64_t spine_tier_links(const st_topo *t)
+{
+    if (t->pods < 2)
+        return 0;
+    return t->routing == ST_ROUTING_ADAPTIVE ? 2 * t->pods : 2 * t->pods * t->up * t->cup;
+}
+
+/* The first link id of each region, refusing a fabric whose ids would not fit an int32. */
+static int layout(st_topo *t, const st_cluster_cfg *c, st_err *err)
+{
+    int64_t n[ST_LEVEL__COUNT] = {
+        [ST_LEVEL_NVLINK] = t->dom ? 2 * t->gpus : 0, [ST_LEVEL_NIC] = 2 * c->nodes * t->nics,
+        [ST_LEVEL_LEAF] = leaf_tier_links(t),         [ST_LEVEL_SPINE] = spine_tier_links(t),
+        [ST_LEVEL_STORAGE] = storage_links(t),
+    };
+    int64_t total = 0;
+    for (int i = 0; i < ST_LEVEL__COUNT; i++) {
+        t->base[i] = (int32_t)total;
+        total += n[i];
+        if (total > INT32_MAX)
+            return st_err_set(err, ST_ELIMIT, c->fabric.loc,
+                              "fabric needs more than %d links (%lld GPUs, %lld leaves of %lld "
+                              "uplinks)",
+                              INT32_MAX, (long long)t->gpus, (long long)t->leaves,
+                              (long long)t->up);
+    }
+    t->base[ST_LEVEL__COUNT] = (int32_t)total;
+    int32_t next = t->base[ST_LEVEL_STORAGE];
+    for (int k = 0; k < t->n_tiers; k++) {
+        t->tier_base[k] = next;
+        next += t->tier_local[k] ? (int32_t)c->nodes : 1;
+    }
+    return 0;
+}
+
+static void fill(double *cap, int32_t from, int32_t to, double v)
+{
+    for (int32_t i = from; i < to; i++)
+        cap[i] = v;
+}
+
+static void fill_capacities(st_topo *t)
+{
+    int adaptive = t->routing == ST_ROUTING_ADAPTIVE;
+    const int32_t *b = t->base;
+    t->cap = st_xmalloc(((size_t)b[ST_LEVEL__COUNT] + 1) * sizeof *t->cap);
+    fill(t->cap, b[ST_LEVEL_NVLINK], b[ST_LEVEL_NIC], t->nv_bw);
+    fill(t->cap, b[ST_LEVEL_NIC], b[ST_LEVEL_LEAF], t->port_bw);
+    /* An aggregated link carries every port it stands for. */
+    fill(t->cap, b[ST_LEVEL_LEAF], b[ST_LEVEL_SPINE],
+         adaptive ? (double)t->up * t->port_bw : t->port_bw);
+    fill(t->cap, b[ST_LEVEL_SPINE], b[ST_LEVEL_STORAGE],
+         adaptive ? (double)(t->up * t->cup) * t->port_bw : t->port_bw);
+    for (int k = 0; k < t->n_tiers; k++)
+        fill(t->cap, t->tier_base[k], k + 1 < t->n_tiers ? t->tier_base[k + 1] : b[ST_LEVEL__COUNT],
+             t->tier_cap[k]);
+}
+
+int st_topo_new(const st_cluster_cfg *c, st_topo **out, st_err *err)
+{
+    *out = NULL;
+    int rc = check_cluster(c, err);
+    if (!rc)
+        rc = check_fabric(&c->fabric, c->nodes, err);
+    if (rc)
+        return rc;
+    st_topo *t = st_xcalloc(1, sizeof *t);
+    shape(t, c);
+    if ((rc = layout(t, c, err)) != 0) {
+        st_topo_free(t);
+        return rc;
+    }
+    fill_capacities(t);
+    *out = t;
+    return 0;
+}
+
+void st_topo_free(st_topo *t)
+{
+    if (!t)
+        return;
+    free(t->cap);
+    free(t->tier_base);
+    free(t->tier_local);
+    free(t->tier_read_w);
+    free(t->tier_lat);
+    free(t->tier_cap);
+    free(t);
+}
+
+/* ---- queries ------------------------------------------------------------------------------ */
+
+int64_t st_topo_gpus(const st_topo *t)
+{
+    return t->gpus;
+}
+
+int32_t st_topo_link_count(const st_topo *t)
+{
+    return t->base[ST_LEVEL__COUNT];
+}
+
+static void check_link(const st_topo *t, int32_t link)
+{
+    if (link < 0 || link >= t->base[ST_LEVEL__COUNT])
+        ST_BUG("link %d outside [0, %d)", (int)link, (int)t->base[ST_LEVEL__COUNT]);
+}
+
+double st_topo_capacity(const st_topo *t, int32_t link)
+{
+    check_link(t, link);
+    return t->cap[link];
+}
+
+const double *st_topo_capacities(const st_topo *t)
+{
+    return t->cap;
+}
+
+st_level st_topo_level(const st_topo *t, int32_t link)
+{
+    check_link(t, link);
+    int l = ST_LEVEL__COUNT - 1;
+    while (link < t->base[l])
+        l--;
+    return (st_level)l;
+}
+
+int st_topo_hashed(const st_topo *t, int32_t link)
+{
+    st_level l = st_topo_level(t, link);
+    return t->routing == ST_ROUTING_ECMP && (l == ST_LEVEL_LEAF || l == ST_LEVEL_SPINE);
+}
+
+static int64_t nic_of(const st_topo *t, int64_t gpu)
+{
+    int64_t node = gpu / t->gpn, local = gpu % t->gpn;
+    return node * t->nics + local * t->nics / t->gpn;
+}
+
+static int64_t leaf_of_nic(const st_topo *t, int64_t nic)
+{
+    int64_t node = nic / t->nics, group = node / t->npl;
+    return t->kind == ST_TOPO_RAIL_OPTIMIZED ? group * t->nics + nic % t->nics : group;
+}
+
+static void check_gpu(const st_topo *t, int64_t gpu)
+{
+    if (gpu < 0 || gpu >= t->gpus)
+        ST_BUG("gpu %lld outside [0, %lld)", (long long)gpu, (long long)t->gpus);
+}
+
+int64_t st_topo_leaf_of(const st_topo *t, int64_t gpu)
+{
+    check_gpu(t, gpu);
+    return leaf_of_nic(t, nic_of(t, gpu));
+}
+
+int64_t st_topo_pod_of(const st_topo *t, int64_t gpu)
+{
+    return st_topo_leaf_of(t, gpu) / t->ppod;
+}
+
+int64_t st_topo_switches(const st_topo *t, st_level level)
+{
+    switch (level) {
+    case ST_LEVEL_NVLINK:
+        return t->dom ? ceil_div(t->gpus, t->dom) : 0;
+    case ST_LEVEL_NIC:
+        return t->leaves;
+    case ST_LEVEL_LEAF:
+        return t->leaves > 1 ? t->pods * t->up : 0;
+    case ST_LEVEL_SPINE:
+        return t->pods > 1 ? t->up * t->cup : 0;
+    default:
+        return 0;
+    }
+}
+
+/* ---- routes -------------------------------------------------------------------------------- */
+
+/* splitmix64's finaliser (Steele, Lea and Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014; constants from Vigna's splitmix64.c): a fixed bijection on 64 bits
+ * with full avalanche, so the same key hashes the same everywhere. */
+static uint64_t mix64(uint64_t z)
+{
+    z += UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+uint64_t st_topo_flow_key(uint64_t a, uint64_t b)
+{
+    return mix64(mix64(a) ^ b);
+}
+
+/* ECMP: which of n equal-cost ports a flow takes at a tier. Like a switch hashing the packet's
+ * addresses and ports, it depends on the flow's identity and both NICs; the tier enters so that
+ * the choice at the spine is not a copy of the choice at the leaf. */
+static int64_t ecmp(uint64_t key, int64_t src_nic, int64_t dst_nic, unsigned tier, int64_t n)
+{
+    uint64_t h = st_topo_flow_key(st_topo_flow_key(key, (uint64_t)src_nic),
+                                  (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
+    return (int64_t)(h % (uint64_t)n);
+}
+
+enum { UP = 0, DOWN = 1 };
+
+/* Port j of a leaf towards the spines (the aggregated link under adaptive routing). */
+static int32_t leaf_link(const st_topo *t, int64_t leaf, int64_t j, int dir)
+{
+    int64_t port = t->routing == ST_ROUTING_ADAPTIVE ? leaf : leaf * t->up + j;
+    return (int32_t)(t->base[ST_LEVEL_LEAF] + 2 * port + dir);
+}
+
+/* Port c of spine j of a pod towards core plane j (the pod's aggregated link under adaptive). */
+static int32_t spine_link(const st_topo *t, int64_t pod, int64_t j, int64_t c, int dir)
+{
+    int64_t port = t->routing == ST_ROUTING_ADAPTIVE ? pod : (pod * t->up + j) * t->cup + c;
+    return (int32_t)(t->base[ST_LEVEL_SPINE] + 2 * port + dir);
+}
+
+/* The switch tiers between two different leaves. */
+static int fabric_route(const st_topo *t, int64_t a, int64_t b, uint64_t key, int32_t *out, int n)
+{
+    int64_t la = leaf_of_nic(t, a), lb = leaf_of_nic(t, b);
+    int64_t pa = la / t->ppod, pb = lb / t->ppod;
+    int64_t j = 0, c = 0;
+    if (t->routing == ST_ROUTING_ECMP) {
+        j = ecmp(key, a, b, 0, t->up);
+        c = pa != pb ? ecmp(key, a, b, 1, t->cup) : 0;
+    }
+    out[n++] = leaf_link(t, la, j, UP);
+    if (pa != pb) {
+        out[n++] = spine_link(t, pa, j, c, UP);
+        out[n++] = spine_link(t, pb, j, c, DOWN);
+    }
+    out[n++] = leaf_link(t, lb, j, DOWN);
+    return n;
+}
+
+static int path(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *out)
+{
+    if (src == dst)
+        return 0;
+    if (t->dom && src / t->dom == dst / t->dom) {
+        out[0] = (int32_t)(t->base[ST_LEVEL_NVLINK] + 2 * src + UP);
+        out[1] = (int32_t)(t->base[ST_LEVEL_NVLINK] + 2 * dst + DOWN);
+        return 2;
+    }
+    int64_t a = nic_of(t, src), b = nic_of(t, dst);
+    int n = 0;
+    out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * a + UP);
+    if (leaf_of_nic(t, a) != leaf_of_nic(t, b))
+        n = fabric_route(t, a, b, key, out, n);
+    out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * b + DOWN);
+    return n;
+}
+
+int st_topo_tiers(const st_topo *t)
+{
+    return t->n_tiers;
+}
+
+int64_t st_topo_storage_endpoint(const st_topo *t, int tier)
+{
+    if (tier < 0 || tier >= t->n_tiers)
+        ST_BUG("storage tier %d outside [0, %d)", tier, t->n_tiers);
+    return t->gpus + tier;
+}
+
+double st_topo_storage_latency(const st_topo *t, int tier)
+{
+    return t->tier_lat[st_topo_storage_endpoint(t, tier) - t->gpus];
+}
+
+/* The fabric between a GPU's NIC and a remote tier at the top of the tree, climbing (dir UP,
+ * a write) or descending (DOWN, a read): the leaf uplink and, over several pods, the spine
+ * uplink, each an ECMP choice hashed on the flow, the NIC and the tier. */
+static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key, int dir,
+                          int32_t *out, int n)
+{
+    if (t->leaves < 2)
+        return n;
+    int64_t leaf = leaf_of_nic(t, nic), pod = leaf / t->ppod, far = -1 - (int64_t)tier;
+    int64_t j = 0, c = 0;
+    if (t->routing == ST_ROUTING_ECMP) {
+        j = ecmp(key, nic, far, 0, t->up);
+        c = t->pods > 1 ? ecmp(key, nic, far, 1, t->cup) : 0;
+    }
+    if (dir == UP) {
+        out[n++] = leaf_link(t, leaf, j, UP);
+        if (t->pods > 1)
+            out[n++] = spine_link(t, pod, j, c, UP);
+    } else {
+        if (t->pods > 1)
+            out[n++] = spine_link(t, pod, j, c, DOWN);
+        out[n++] = leaf_link(t, leaf, j, DOWN);
+    }
+    return n;
+}
+
+/* A GPU's route to (write) or from (read) tier k, with weights; see st_topo_route_w. */
+static int storage_path(const st_topo *t, int64_t gpu, int tier, int read, uint64_t key,
+                        int32_t *out, double *w)
+{
+    int32_t media = t->tier_base[tier];
+    double mw = read ? t->tier_read_w[tier] : 1.0;
+    int n = 0;
+    if (t->tier_local[tier]) {
+        out[n] = media + (int32_t)(gpu / t->gpn);
+        w[n++] = mw;
+        return n;
+    }
+    int64_t nic = nic_of(t, gpu);
+    if (read) {
+        out[n] = media;
+        w[n++] = mw;
+        n = storage_fabric(t, nic, tier, key, DOWN, out, n);
+        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + DOWN);
+    } else {
+        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + UP);
+        n = storage_fabric(t, nic, tier, key, UP, out, n);
+        out[n] = media;
+        w[n++] = mw;
+    }
+    for (int i = 0; i < n; i++)
+        if (out[i] != media)
+            w[i] = 1.0;
+    return n;
+}
+
+static void check_endpoint(const st_topo *t, int64_t e)
+{
+    if (e < 0 || e >= t->gpus + t->n_tiers)
+        ST_BUG("endpoint %lld outside [0, %lld)", (long long)e, (long long)(t->gpus + t->n_tiers));
+}
+
+int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                    double *weights, int max, double *latency_s)
+{
+    int32_t hops[ST_TOPO_MAX_HOPS];
+    double w[ST_TOPO_MAX_HOPS];
+    check_endpoint(t, src);
+    check_endpoint(t, dst);
+    int n;
+    double extra = 0;
+    if (src >= t->gpus && dst >= t->gpus) {
+        ST_BUG("route between two storage tiers (%lld, %lld)", (long long)src, (long long)dst);
+    } else if (src >= t->gpus || dst >= t->gpus) {
+        int read = src >= t->gpus;
+        int tier = (int)((read ? src : dst) - t->gpus);
+        n = storage_path(t, read ? dst : src, tier, read, key, hops, w);
+        extra = t->tier_lat[tier];
+    } else {
+        n = path(t, src, dst, key, hops);
+        for (int i = 0; i < n; i++)
+            w[i] = 1.0;
+    }
+    if (n > max)
+        ST_BUG("route of %d links into a buffer of %d", n, max);
+    for (int i = 0; i < n; i++) {
+        links[i] = hops[i];
+        if (weights)
+            weights[i] = w[i];
+    }
+    if (latency_s)
+        *latency_s = (n ? n * t->lat_link + (n - 1) * t->lat_switch : 0) + extra;
+    return n;
+}
+
+int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,
+                  double *latency_s)
+{
+    return st_topo_route_w(t, src, dst, key, links, NULL, max, latency_s);
+}
+
+/* ---- names --------------------------------------------------------------------------------- */
+
+static int arrow(char *buf, size_t n, int dir, const char *a, const char *b)
+{
+    return dir == UP ? snprintf(buf, n, "%s -> %s", a, b) : snprintf(buf, n, "%s -> %s", b, a);
+}
+
+/* The spine a port reaches: spine j (of a pod under fat-tree-3), or the whole spine layer (of a
+ * pod) for adaptive routing's aggregated links, so that consecutive links of a route name the
+ * same switch where one ends and the next begins. */
+static void spine_name(const st_topo *t, int64_t pod, int64_t j, char *s, size_t n)
+{
+    int fat = t->kind == ST_TOPO_FAT_TREE_3;
+    if (t->routing == ST_ROUTING_ADAPTIVE && fat)
+        snprintf(s, n, "pod %lld spines", (long long)pod);
+    else if (t->routing == ST_ROUTING_ADAPTIVE)
+        snprintf(s, n, "spines");
+    else if (fat)
+        snprintf(s, n, "spine %lld.%lld", (long long)pod, (long long)j);
+    else
+        snprintf(s, n, "spine %lld", (long long)j);
+}
+
+int st_topo_link_name(const st_topo *t, int32_t link, char *buf, size_t n)
+{
+    st_level l = st_topo_level(t, link);
+    int64_t i = (link - t->base[l]) / 2;
+    int dir = (link - t->base[l]) % 2;
+    int adaptive = t->routing == ST_ROUTING_ADAPTIVE;
+    char a[64], b[64];
+    if (l == ST_LEVEL_STORAGE) {
+        int k = t->n_tiers - 1;
+        while (k > 0 && link < t->tier_base[k])
+            k--;
+        if (t->tier_local[k])
+            return snprintf(buf, n, "storage tier %d media (node %lld)", k,
+                            (long long)(link - t->tier_base[k]));
+        return snprintf(buf, n, "storage tier %d media", k);
+    }
+    if (l == ST_LEVEL_NVLINK) {
+        snprintf(a, sizeof a, "gpu %lld", (long long)i);
+        snprintf(b, sizeof b, "nvswitch %lld", (long long)(i / t->dom));
+    } else if (l == ST_LEVEL_NIC) {
+        snprintf(a, sizeof a, "node %lld nic %lld", (long long)(i / t->nics),
+                 (long long)(i % t->nics));
+        snprintf(b, sizeof b, "leaf %lld", (long long)leaf_of_nic(t, i));
+    } else if (l == ST_LEVEL_LEAF) {
+        int64_t leaf = adaptive ? i : i / t->up;
+        snprintf(a, sizeof a, "leaf %lld", (long long)leaf);
+        spine_name(t, leaf / t->ppod, i % t->up, b, sizeof b);
+    } else if (adaptive) {
+        spine_name(t, i, 0, a, sizeof a);
+        snprintf(b, sizeof b, "cores");
+    } else {
+        int64_t sj = i / t->cup; /* pod * up + j */
+        spine_name(t, sj / t->up, sj % t->up, a, sizeof a);
+        snprintf(b, sizeof b, "core %lld.%lld", (long long)(sj % t->up), (long long)(i % t->cup));
+    }
+    return arrow(buf, n, dir, a, b);
+}

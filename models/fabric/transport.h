@@ -1,0 +1,39 @@
+/* Transport presets (cluster.fabric.transport): how much of a link's line rate arrives as payload
+ * for RoCE v2 and InfiniBand, and the same for NVLink. The table, with a source for every figure,
+ * is in models/fabric/transport.c; docs/fabric-topology.md explains the arithmetic. */
+#ifndef ST_MODELS_FABRIC_TRANSPORT_H
+#define ST_MODELS_FABRIC_TRANSPORT_H
+
+#include "models/silicon/gpu.h"
+
+#include "models/config.h"
+
+/* One transport's packet framing, figures from the protocol specifications. */
+typedef struct st_transport_spec {
+    const char *name;     /* the scenario's spelling: "roce-v2", "infiniband" */
+    double payload_bytes; /* payload per packet: the path MTU (4096, the largest IB MTU) */
+    double header_bytes;  /* bytes on the wire per packet besides the payload */
+    const char *source;   /* where the header sizes come from */
+} st_transport_spec;
+
+/* The preset of transport t, or NULL for a value outside st_transport. Borrowed, static. */
+const st_transport_spec *st_transport_spec_of(st_transport t);
+
+/* Payload share of the wire: payload / (payload + header), for a full-MTU packet stream.
+ * 0 for an unknown transport. */
+double st_transport_wire_efficiency(st_transport t);
+
+/* Goodput a NIC achieves as a fraction of its nominal line rate (the `nic:` figure, which is
+ * already net of line coding and FEC): the wire efficiency times the endpoint efficiency that
+ * NCCL maintainers' measurements leave after the headers (see transport.c). Network link
+ * capacities are nic_bw times this. 0 for an unknown transport. */
+double st_transport_efficiency(st_transport t);
+
+/* Achievable NVLink bandwidth per direction of gpu as a fraction of the datasheet rate per
+ * direction (half the GPU's `nvlink` figure), by NVLink generation from the GPU's family:
+ * NVLink 3 (a100*, a800*) and NVLink 5 (b200*, b300*, gb200*, gb300*) from Azure's nccl-tests,
+ * every other part from NCCL maintainers' H100 figure (see transport.c). NULL: the H100 figure.
+ * NVLink link capacities are nvlink_bw / 2 times this. */
+double st_nvlink_efficiency(const st_gpu_spec *gpu);
+
+#endif

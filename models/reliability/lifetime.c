@@ -1,0 +1,530 @@
+/* A training job's life under failures, checkpoints and restarts: a fluid model on the engine
+ * (progress linear between events), failures from merged Poisson or per-component renewal
+ * processes, and a Monte Carlo summary over replicas. docs/storage-and-failures.md. */
+#include "models/reliability/lifetime.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/engine.h"
+#include "sim/progress.h"
+#include "sim/rng.h"
+#include "sim/stats.h"
+#include "sim/xalloc.h"
+
+/* Durations are capped at 2^61 ns and the clock at 2^62 ns, so now + any duration stays below
+ * 2^63 and no sum can overflow the engine's int64 clock. */
+#define MAX_SPAN    ((st_time)1 << 61)
+#define MAX_HORIZON ((st_time)1 << 62)
+
+/* What the job is doing. Progress grows only in COMPUTE. */
+enum {
+    PH_COMPUTE,    /* training */
+    PH_STALL,      /* paused while a checkpoint is taken */
+    PH_WAIT_START, /* a checkpoint is due, the previous one has not committed yet */
+    PH_WAIT_END,   /* all work done, the final checkpoint has not committed yet */
+    PH_DOWN,       /* detect + restart + restore after a failure */
+    PH_SKIPPED,    /* jumped over whole checkpoint cycles; their time is already counted */
+    PH_DONE
+};
+
+/* At one nanosecond, a checkpoint that commits counts before a failure at that instant, and the
+ * job's own events come before failures too. Such ties have probability ~1e-9 per event; the
+ * order only has to be fixed, not clever. */
+enum { PRIO_COMMIT = 0, PRIO_JOB = 1, PRIO_FAIL = 2 };
+
+/* A class run as per-component renewal processes: one pending engine event per component. */
+typedef struct wclass {
+    st_rng *rng;
+    double scale, shape;
+} wclass;
+
+typedef struct life {
+    st_engine *eng;
+    int k_mark, k_stall, k_commit, k_up, k_fail, k_comp;
+    /* The spec in ticks. */
+    st_time work, every, stall, commit, down, horizon;
+    /* Failure sources: the merged Poisson process (gap_s = 0: none) and the renewal classes. */
+    st_rng *rng;
+    double gap_s;
+    wclass *wc;
+    int nwc;
+    int skip; /* jump over whole checkpoint cycles when nothing else can happen (default) */
+    /* State. inflight is the progress a checkpoint being written holds, -1 when none. */
+    int phase;
+    st_time t_phase, progress, committed, inflight;
+    st_ev_handle ev_mark, ev_stall, ev_commit, ev_up;
+    /* Totals, in ticks. */
+    int64_t interruptions, checkpoints;
+    st_time lost, downtime, stalled, end;
+} life;
+
+/* Seconds to engine ticks, rounded to the nearest nanosecond: the rounding error is at most
+ * 0.5 ns per duration, 1e-13 of a one-hour checkpoint interval. */
+static int to_ticks(double s, const char *what, st_time *out, st_err *err)
+{
+    if (!(isfinite(s) && s >= 0))
+        return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: %s %g s is not finite and >= 0",
+                          what, s);
+    if (s * 1e9 > (double)MAX_SPAN)
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: %s %g s is over 2^61 ns (73 years)", what, s);
+    *out = (st_time)llround(s * 1e9);
+    return 0;
+}
+
+/* The number of components a class stands for (st_life_class.count). */
+static int64_t class_count(const st_life_class *c)
+{
+    int64_t n = (int64_t)llround(c->count);
+    return (c->count > 0 && n < 1) ? 1 : n;
+}
+
+static int check_class(const st_life_class *c, int i, st_err *err)
+{
+    const char *name = c->component ? c->component : "?";
+    if (!(isfinite(c->count) && c->count >= 0 && c->count <= (double)ST_EVQ_MAX_PENDING))
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: class %d '%s' count %g is not in [0, 2^28)", i, name,
+                          c->count);
+    if (!(isfinite(c->mtbf_s) && c->mtbf_s > 0))
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: class %d '%s' mtbf %g s is not finite and > 0", i, name,
+                          c->mtbf_s);
+    if (!(isfinite(c->shape) && c->shape > 0))
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: class %d '%s' shape %g is not finite and > 0", i, name,
+                          c->shape);
+    return 0;
+}
+
+/* Check the spec and convert it to ticks in L. */
+static int load_spec(life *L, const st_life_spec *s, st_err *err)
+{
+    if (!(isfinite(s->step_s) && s->step_s > 0) || s->steps < 1)
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: step time %g s and steps %lld must both be positive",
+                          s->step_s, (long long)s->steps);
+    if (!(s->ckpt_commit_s >= s->ckpt_stall_s))
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: checkpoint commit %g s is shorter than its stall %g s",
+                          s->ckpt_commit_s, s->ckpt_stall_s);
+    if (s->n_classes < 0 || (s->n_classes > 0 && !s->classes))
+        return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: %d classes without an array",
+                          s->n_classes);
+    st_time detect = 0, restart = 0, restore = 0;
+    int rc;
+    if ((rc = to_ticks((double)s->steps * s->step_s, "work", &L->work, err)) ||
+        (rc = to_ticks(s->ckpt_every_s, "checkpoint interval", &L->every, err)) ||
+        (rc = to_ticks(s->ckpt_stall_s, "checkpoint stall", &L->stall, err)) ||
+        (rc = to_ticks(s->ckpt_commit_s, "checkpoint commit", &L->commit, err)) ||
+        (rc = to_ticks(s->detect_s, "detect time", &detect, err)) ||
+        (rc = to_ticks(s->restart_s, "restart time", &restart, err)) ||
+        (rc = to_ticks(s->restore_s, "restore time", &restore, err)) ||
+        (rc = to_ticks(s->horizon_s, "horizon", &L->horizon, err)))
+        return rc;
+    if (L->work < 1)
+        return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: work %g s is under 1 ns",
+                          (double)s->steps * s->step_s);
+    /* An interval of a whole number of steps divides the work exactly in seconds, but the two
+     * are rounded to nanoseconds apart: within half a nanosecond per interval, the work is the
+     * multiple, so the checkpoint due at the very end is not lost to rounding. */
+    if (L->every > 0) {
+        st_time k = (L->work + L->every / 2) / L->every;
+        st_time gap = k * L->every - L->work;
+        if (k >= 1 && (gap < 0 ? -gap : gap) <= (k + 1) / 2)
+            L->work = k * L->every;
+    }
+    L->down = detect + restart + restore; /* each <= 2^61, so no overflow; checked below */
+    if (L->down > MAX_SPAN)
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: detect + restart + restore is over 2^61 ns (73 years)");
+    if (L->horizon == 0)
+        L->horizon = MAX_HORIZON;
+    int64_t renewal = 0;
+    for (int i = 0; i < s->n_classes; i++) {
+        if ((rc = check_class(&s->classes[i], i, err)))
+            return rc;
+        if (s->classes[i].shape != 1.0)
+            renewal += class_count(&s->classes[i]);
+    }
+    /* The job keeps at most five events of its own pending (mark, stall end, commit, up,
+     * merged failure). */
+    if (renewal > (int64_t)ST_EVQ_MAX_PENDING - 5)
+        return st_err_set(err, ST_ELIMIT, (st_loc){0},
+                          "lifetime: %lld non-exponential components are more than the event "
+                          "queue holds",
+                          (long long)renewal);
+    return 0;
+}
+
+double st_life_job_mtbf(const st_life_spec *s)
+{
+    double rate = 0;
+    for (int i = 0; i < s->n_classes; i++)
+        rate += (double)class_count(&s->classes[i]) / s->classes[i].mtbf_s;
+    return rate > 0 ? 1.0 / rate : INFINITY;
+}
+
+/* Schedule kind dt_s seconds from now, unless that is past the horizon: such an event could
+ * never fire before the run gives up, and leaving it out keeps the clock from overflowing. */
+static void schedule_after(life *L, int kind, double dt_s, const st_payload *data)
+{
+    st_time now = st_engine_now(L->eng);
+    if (!(dt_s * 1e9 <= (double)(L->horizon - now)))
+        return;
+    st_time at = now + (st_time)llround(dt_s * 1e9);
+    if (at <= L->horizon)
+        st_engine_schedule_prio(L->eng, kind, at, PRIO_FAIL, data);
+}
+
+/* A draw from Gamma(a, 1), a > 0, by Marsaglia and Tsang's squeeze method ("A simple method for
+ * generating gamma variables", ACM TOMS 26(3), 2000), with their boost for a < 1:
+ * G(a) = G(a + 1) U^(1/a). sim/rng has no gamma draw, and its streams are opaque, so the method
+ * is built on st_rng_normal and st_rng_uniform_pos. */
+static double gamma_draw(st_rng *r, double a)
+{
+    double boost = 1.0;
+    if (a < 1.0) {
+        boost = pow(st_rng_uniform_pos(r), 1.0 / a);
+        a += 1.0;
+    }
+    double d = a - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double x = st_rng_normal(r, 0.0, 1.0), v = 1.0 + c * x;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = st_rng_uniform_pos(r);
+        if (u < 1.0 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
+            return boost * d * v;
+    }
+}
+
+/* The first failure of a component that has been in service for a long time: the forward
+ * recurrence time of a stationary renewal process, with density S(x) / mean (D. R. Cox,
+ * "Renewal Theory", 1962, the equilibrium renewal process). For a Weibull of scale l and shape k
+ * its distribution function is P(1/k, (x/l)^k), the regularised incomplete gamma, so x = l G^(1/k)
+ * with G ~ Gamma(1/k, 1). Starting stationary makes the class fail at count/mtbf on average from
+ * the first second, as the published per-period failure counts that set the rates assume. */
+static double first_failure(wclass *c)
+{
+    return c->scale * pow(gamma_draw(c->rng, 1.0 / c->shape), 1.0 / c->shape);
+}
+
+/* Failure streams: one for the merged Poisson process, one per renewal class, all keyed by
+ * (master_seed, "lifetime", replica) so replicas are independent and a class added at the end
+ * leaves the others' draws unchanged. */
+static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64_t replica,
+                           int mode)
+{
+    uint32_t kind = st_rng_tag("lifetime"), purpose = st_rng_tag("failure");
+    uint64_t class_seed = st_rng_stream_seed(seed, kind, replica, purpose);
+    double rate = 0;
+    L->wc = st_xcalloc((size_t)s->n_classes + 1, sizeof *L->wc);
+    for (int i = 0; i < s->n_classes; i++) {
+        const st_life_class *c = &s->classes[i];
+        int64_t n = class_count(c);
+        if (n == 0)
+            continue;
+        if (c->shape == 1.0 && !(mode & ST__LIFE_RENEWAL)) {
+            rate += (double)n / c->mtbf_s;
+            continue;
+        }
+        /* Weibull mean = scale * Gamma(1 + 1/k), so scale = mtbf / Gamma(1 + 1/k). */
+        wclass *w = &L->wc[L->nwc];
+        w->rng = st_rng_new(class_seed, st_rng_tag("lifetime-class"), (uint64_t)i, purpose);
+        w->shape = c->shape;
+        w->scale = c->mtbf_s / gsl_sf_gamma(1.0 + 1.0 / c->shape);
+        st_payload p = {.u = {(uint64_t)L->nwc}};
+        L->nwc++;
+        for (int64_t j = 0; j < n; j++)
+            schedule_after(L, L->k_comp, first_failure(w), &p);
+    }
+    if (rate > 0) {
+        L->gap_s = 1.0 / rate;
+        L->rng = st_rng_new(seed, kind, replica, purpose);
+        schedule_after(L, L->k_fail, st_rng_exponential(L->rng, L->gap_s), NULL);
+    }
+}
+
+/* The next point where progress needs attention: the next checkpoint or the end of the work. */
+static void schedule_mark(life *L, st_time now)
+{
+    st_time next = L->work;
+    if (L->every > 0) {
+        st_time k = (L->progress / L->every + 1) * L->every; /* <= work + every < 2^63 */
+        if (k < next)
+            next = k;
+    }
+    L->ev_mark =
+        st_engine_schedule_prio(L->eng, L->k_mark, now + (next - L->progress), PRIO_JOB, NULL);
+}
+
+static void finish(life *L, st_time now)
+{
+    L->end = now;
+    L->phase = PH_DONE;
+    st_engine_stop(L->eng);
+}
+
+static void start_ckpt(life *L, st_time now)
+{
+    L->inflight = L->progress;
+    L->phase = PH_STALL;
+    L->t_phase = now;
+    L->ev_stall = st_engine_schedule_prio(L->eng, L->k_stall, now + L->stall, PRIO_JOB, NULL);
+    if (L->commit > L->stall)
+        L->ev_commit =
+            st_engine_schedule_prio(L->eng, L->k_commit, now + L->commit, PRIO_COMMIT, NULL);
+}
+
+static void commit_ckpt(life *L)
+{
+    L->committed = L->inflight;
+    L->inflight = -1;
+    L->checkpoints++;
+}
+
+/* Close the current phase at now: progress or stall up to now is counted. */
+static void settle(life *L, st_time now)
+{
+    st_time dt = now - L->t_phase;
+    if (L->phase == PH_COMPUTE)
+        L->progress += dt;
+    else if (L->phase == PH_DOWN)
+        L->downtime += dt;
+    else if (L->phase != PH_DONE && L->phase != PH_SKIPPED)
+        L->stalled += dt;
+    L->t_phase = now;
+}
+
+/* Between failures the job repeats one cycle: a checkpoint starts, stalls `stall`, training
+ * runs `every` to the next mark, and waits there if the checkpoint has not committed yet; so
+ * cycles start every P = max(stall + every, commit), each adding `every` of progress, P - every
+ * of stall and one committed checkpoint. At a checkpoint's start with none in flight, when the
+ * next pending event (a failure: the job's own are all done) is later than k + 1 whole cycles,
+ * count k of them at once and put the mark k P later: the same result, to the nanosecond, as
+ * firing their 3k events (the unit suite compares the two). The last two intervals of the work
+ * always run event by event, so the end is handled in one place. Returns 1 when it jumped. */
+static int skip_cycles(life *L, st_time now)
+{
+    if (!L->skip || L->inflight >= 0 || L->every <= 0)
+        return 0;
+    st_time period = L->stall + L->every > L->commit ? L->stall + L->every : L->commit;
+    st_time next = st_engine_next_time(L->eng), room = next - now;
+    if (period <= 0 || room / period < 2)
+        return 0;
+    st_time k = room / period - 1, left = (L->work - L->progress) / L->every;
+    if (left - 2 < k)
+        k = left - 2;
+    if (k < 1)
+        return 0;
+    L->progress += k * L->every;
+    L->stalled += k * (period - L->every);
+    L->checkpoints += k;
+    L->committed = L->progress - L->every;
+    L->phase = PH_SKIPPED;
+    L->t_phase = now;
+    L->ev_mark = st_engine_schedule_prio(L->eng, L->k_mark, now + k * period, PRIO_JOB, NULL);
+    return 1;
+}
+
+static void on_mark(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    settle(L, ev->t);
+    if (L->every > 0 && L->progress % L->every == 0) {
+        if (L->inflight >= 0)
+            L->phase = PH_WAIT_START; /* the previous checkpoint must commit first */
+        else if (L->phase == PH_SKIPPED || !skip_cycles(L, ev->t))
+            start_ckpt(L, ev->t);
+    } else {
+        finish(L, ev->t); /* the end of the work, no checkpoint due there */
+    }
+}
+
+static void on_stall_end(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    settle(L, ev->t);
+    if (L->commit <= L->stall)
+        commit_ckpt(L);
+    if (L->progress == L->work) {
+        if (L->inflight < 0)
+            finish(L, ev->t);
+        else
+            L->phase = PH_WAIT_END;
+        return;
+    }
+    L->phase = PH_COMPUTE;
+    schedule_mark(L, ev->t);
+}
+
+static void on_commit(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    commit_ckpt(L);
+    if (L->phase == PH_WAIT_START) {
+        settle(L, ev->t);
+        start_ckpt(L, ev->t);
+    } else if (L->phase == PH_WAIT_END) {
+        settle(L, ev->t);
+        finish(L, ev->t);
+    }
+}
+
+static void on_up(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    settle(L, ev->t);
+    L->phase = PH_COMPUTE;
+    schedule_mark(L, ev->t);
+}
+
+/* A failure hits the job: work since the last restorable checkpoint is lost, a checkpoint being
+ * written is abandoned, and the downtime starts, or starts over when one was under way. */
+static void interrupt(life *L, st_time now)
+{
+    L->interruptions++;
+    settle(L, now);
+    if (L->phase != PH_DOWN) {
+        L->lost += L->progress - L->committed;
+        L->progress = L->committed;
+        L->inflight = -1;
+        st_engine_cancel(L->eng, L->ev_mark);
+        st_engine_cancel(L->eng, L->ev_stall);
+        st_engine_cancel(L->eng, L->ev_commit);
+        L->phase = PH_DOWN;
+    }
+    if (st_engine_reschedule(L->eng, L->ev_up, now + L->down) != 0)
+        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, now + L->down, PRIO_JOB, NULL);
+}
+
+static void on_fail(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    interrupt(L, ev->t);
+    schedule_after(L, L->k_fail, st_rng_exponential(L->rng, L->gap_s), NULL);
+}
+
+/* A component of a renewal class failed: it is replaced by a new one, whose lifetime starts
+ * now. */
+static void on_comp_fail(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    interrupt(L, ev->t);
+    wclass *c = &L->wc[ev->data.u[0]];
+    schedule_after(L, L->k_comp, st_rng_weibull(c->rng, c->scale, c->shape), &ev->data);
+}
+
+static void release(life *L)
+{
+    st_engine_free(L->eng);
+    st_rng_free(L->rng);
+    for (int i = 0; i < L->nwc; i++)
+        st_rng_free(L->wc[i].rng);
+    free(L->wc);
+}
+
+static void fill_result(const life *L, st_life_result *out)
+{
+    out->wall_s = (double)L->end * 1e-9;
+    out->interruptions = L->interruptions;
+    out->lost_work_s = (double)L->lost * 1e-9;
+    out->downtime_s = (double)L->downtime * 1e-9;
+    out->ckpt_stall_s = (double)L->stalled * 1e-9;
+    out->checkpoints = L->checkpoints;
+    /* The work in the engine's whole nanoseconds over the wall in the same units: steps * step_s
+     * itself can sit a fraction of a nanosecond above the rounded wall, which would read as a
+     * goodput above 1 in a run with nothing to lose. */
+    st_time work = L->end - L->lost - L->downtime - L->stalled;
+    out->goodput = L->end > 0 ? (double)work / (double)L->end : 1;
+}
+
+int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t replica, int mode,
+                      st_life_result *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    life L = {.inflight = -1, .skip = !(mode & ST__LIFE_NOSKIP)};
+    int rc = load_spec(&L, s, err);
+    if (rc)
+        return rc;
+    L.eng = st_engine_new();
+    L.k_mark = st_engine_register(L.eng, "life-mark", on_mark, &L);
+    L.k_stall = st_engine_register(L.eng, "life-stall-end", on_stall_end, &L);
+    L.k_commit = st_engine_register(L.eng, "life-commit", on_commit, &L);
+    L.k_up = st_engine_register(L.eng, "life-up", on_up, &L);
+    L.k_fail = st_engine_register(L.eng, "life-failure", on_fail, &L);
+    L.k_comp = st_engine_register(L.eng, "life-component-failure", on_comp_fail, &L);
+    start_failures(&L, s, master_seed, replica, mode);
+    L.phase = PH_COMPUTE;
+    schedule_mark(&L, 0);
+    st_engine_run(L.eng, L.horizon);
+    if (L.phase != PH_DONE) {
+        rc = st_err_set(err, ST_ERANGE, (st_loc){0},
+                        "lifetime: the job is not done after %g s (%lld interruptions)",
+                        (double)L.horizon * 1e-9, (long long)L.interruptions);
+    } else {
+        fill_result(&L, out);
+    }
+    release(&L);
+    return rc;
+}
+
+int st_life_run(const st_life_spec *s, uint64_t master_seed, uint64_t replica, st_life_result *out,
+                st_err *err)
+{
+    return st__life_run_mode(s, master_seed, replica, ST__LIFE_AUTO, out, err);
+}
+
+static st_life_ci confidence(const st_tally *t, double tq)
+{
+    double mean = st_tally_mean(t), half = tq * st_tally_sd(t) / sqrt((double)t->n);
+    return (st_life_ci){mean, mean - half, mean + half};
+}
+
+int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_life_summary *out,
+                     st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 2)
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: %lld replicas; a confidence interval needs at least 2",
+                          (long long)n);
+    st_tally wall, good, intr, lost;
+    st_tally_init(&wall);
+    st_tally_init(&good);
+    st_tally_init(&intr);
+    st_tally_init(&lost);
+    for (int64_t i = 0; i < n; i++) {
+        st_life_result r;
+        int rc = st_life_run(s, master_seed, (uint64_t)i, &r, err);
+        if (rc)
+            return rc;
+        st_tally_add(&wall, r.wall_s);
+        st_tally_add(&good, r.goodput);
+        st_tally_add(&intr, (double)r.interruptions);
+        st_tally_add(&lost, r.lost_work_s);
+        st_progress("life replicas", i + 1, n);
+    }
+    /* The replicas are independent, so the mean of n of them has standard error sd / sqrt(n),
+     * and (mean - mu) / (sd / sqrt(n)) follows Student's t with n - 1 degrees of freedom for
+     * normal data, near enough for the sums these figures are (central limit theorem). */
+    double tq = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+    out->replicas = n;
+    out->wall_s = confidence(&wall, tq);
+    out->goodput = confidence(&good, tq);
+    out->interruptions = confidence(&intr, tq);
+    out->lost_work_s = confidence(&lost, tq);
+    return 0;
+}

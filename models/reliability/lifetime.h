@@ -1,0 +1,106 @@
+/* One training job's whole life under failures, as a fluid model on the engine: progress runs at
+ * one second of training per second between events, checkpoints pause it, failures throw away
+ * the work since the last restorable checkpoint and cost a detect-restart-restore downtime.
+ * Monte Carlo over replicas; docs/storage-and-failures.md has the semantics and the sources. */
+#ifndef ST_MODELS_RELIABILITY_LIFETIME_H
+#define ST_MODELS_RELIABILITY_LIFETIME_H
+
+#include <stdint.h>
+
+#include "sim/err.h"
+
+/* One class of component the job occupies; any one of them failing interrupts the job. */
+typedef struct st_life_class {
+    const char *component; /* "gpu", "node", "nic", "leaf_switch", "spine_switch", "rack": only
+                              named in messages (borrowed) */
+    double count;          /* how many the job occupies, >= 0; rounded to the nearest integer,
+                              and to 1 when between 0 and 0.5 (a job on part of a switch
+                              still fails with it) */
+    double mtbf_s;         /* mean time between failures of ONE component, > 0 */
+    double shape;          /* Weibull shape k > 0 of one component's lifetime; 1 = exponential */
+} st_life_class;
+
+/* The job. Plain data in SI units; every time is in seconds. */
+typedef struct st_life_spec {
+    double step_s;        /* wall seconds per training step, > 0 */
+    int64_t steps;        /* steps to finish, >= 1; the work is steps * step_s */
+    double ckpt_every_s;  /* training (progress) seconds between checkpoints, >= 0; 0 = none.
+                             Checkpoints are taken at every multiple of it up to the work,
+                             the end included when it divides the work */
+    double ckpt_stall_s;  /* training pauses this long at each checkpoint, >= 0 */
+    double ckpt_commit_s; /* from a checkpoint's start until it can be restored, >= stall
+                             (> stall: asynchronous or two-stage, the rest drains in the
+                             background while training goes on) */
+    double detect_s;      /* per interruption: until the failure is noticed, >= 0 */
+    double restart_s;     /* then until the job runs again on healthy components, >= 0 */
+    double restore_s;     /* then until the checkpoint is loaded, >= 0 */
+    const st_life_class *classes; /* [n_classes], borrowed; none = a job that never fails */
+    int n_classes;
+    double horizon_s; /* give up (ST_ERANGE) if the job is not done this long after submit,
+                         > 0; 0 = the clock's range halved, 2^62 ns (146 years) */
+} st_life_spec;
+
+/* One replica's life. Times are sums of the engine's integer nanoseconds, so
+ * wall_s = work + lost_work_s + ckpt_stall_s + downtime_s holds to rounding of the sum. */
+typedef struct st_life_result {
+    double wall_s;         /* submit to finish */
+    int64_t interruptions; /* failures that hit the job, those during a downtime included */
+    double lost_work_s;    /* training progress thrown away (work since the last restorable
+                              checkpoint at each interruption), summed; it is done again */
+    double downtime_s;     /* detect + restart + restore, summed; a downtime cut short by a
+                              failure counts for the time it lasted */
+    double ckpt_stall_s;   /* training paused for checkpoints: the stalls, waits for the
+                              previous checkpoint to commit before the next can start, and the
+                              wait for the final checkpoint to commit; summed */
+    int64_t checkpoints;   /* checkpoints that became restorable */
+    double goodput;        /* steps * step_s / wall_s: the share of wall time spent on training
+                              that was kept (Llama 3's "effective training time") */
+} st_life_result;
+
+/* Run one replica of the job's life. The failure draws come from streams keyed by
+ * (master_seed, "lifetime", replica, ...) (sim/rng.h): the same three inputs give the identical
+ * result, another replica an independent one. Exponential classes (shape 1) are merged into one
+ * Poisson process; the others are renewal processes per component, started in their stationary
+ * state (docs/storage-and-failures.md). Returns 0; ST_EINVAL for a spec out of its documented
+ * domain (NaN, negative, commit < stall, no steps) or a duration over 2^61 ns (73 years);
+ * ST_ELIMIT when the non-exponential classes hold more components than the event queue can
+ * (ST_EVQ_MAX_PENDING less the job's own events); ST_ERANGE when the job is not done by
+ * the horizon. On error *out is all zero and err says why. */
+int st_life_run(const st_life_spec *s, uint64_t master_seed, uint64_t replica, st_life_result *out,
+                st_err *err);
+
+/* The mean of a figure over replicas, and the 95% confidence interval of that mean: mean -/+
+ * t(0.975, n - 1) sd / sqrt(n), Student's t. This is how precisely the replicas estimate the
+ * expected value (what Daly's formula and a plan compare); it is not the spread of single runs. */
+typedef struct st_life_ci {
+    double mean, lo, hi;
+} st_life_ci;
+
+typedef struct st_life_summary {
+    int64_t replicas;
+    st_life_ci wall_s, goodput, interruptions, lost_work_s;
+} st_life_summary;
+
+/* Run replicas 0 .. n - 1 of the job under master_seed (as st_life_run) and summarise them.
+ * n >= 2 (one replica has no spread), else ST_EINVAL. Returns 0 or the first replica's error
+ * (with *out all zero). Deterministic: the same inputs give the identical summary. */
+int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_life_summary *out,
+                     st_err *err);
+
+/* The job's mean time between failures from its classes, 1 / sum(count / mtbf) with the counts
+ * rounded as st_life_run does: the exact mean gap for exponential classes, the long-run one for
+ * the others. +inf with no failing component. The spec must be valid (st_life_run's rules). */
+double st_life_job_mtbf(const st_life_spec *s);
+
+/* Internal, for tests: st_life_run with the failure path chosen. ST__LIFE_AUTO is what
+ * st_life_run does; ST__LIFE_RENEWAL runs exponential classes as per-component renewal
+ * processes too, which must agree with the merged Poisson process in distribution. */
+#define ST__LIFE_AUTO    0
+#define ST__LIFE_RENEWAL 1
+/* A flag to add to either: fire every checkpoint cycle's events instead of jumping over whole
+ * cycles between failures (the jump must not change any result). */
+#define ST__LIFE_NOSKIP 2
+int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t replica, int mode,
+                      st_life_result *out, st_err *err);
+
+#endif

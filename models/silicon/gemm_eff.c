@@ -1,0 +1,364 @@
+/* Achieved throughput of the kernels a training step runs: the GEMM efficiency curve over
+ * (m, n, k), FlashAttention's efficiency over sequence length, and the achievable fraction of
+ * HBM bandwidth. Every constant is in the one calibration table below, with its source;
+ * docs/step-ops.md derives the curve and compares it with the benchmark data. */
+#include "models/silicon/gpu.h"
+#include "models/silicon/ops.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- The GEMM model ------------------------------------------------------------------------
+ * cuBLAS splits the m x n output into tiles, one thread block (CTA) each, and runs them in
+ * waves over the SMs. A tile of bm x bn steps through k at the SM's share of e_max x peak, and
+ * pays a fixed cost worth TILE_FILL_K more steps of k (filling the operand pipeline before the
+ * first MMA, draining the accumulators after the last). The library picks the tile size that
+ * finishes first, so
+ *   time(m, n, k) = min over tiles of ceil(ceil(m/bm) ceil(n/bn) / SMs) 2 bm bn (k + k0) / r,
+ *   r = e_max peak / SMs,   efficiency = 2 m n k / (time x peak) <= e_max.
+ * Small or skinny GEMMs lose to wave quantisation (a partial last wave), tile quantisation
+ * (padding m and n up to the tile) and, at small k, to the fill cost k / (k + k0). */
+
+/* NVIDIA, "Matrix Multiplication Background User's Guide" (docs.nvidia.com/deeplearning/
+ * performance/dl-performance-matrix-multiplication), section "GPU implementation": the cuBLAS
+ * tile sizes, 256x128 and 128x256 (most efficient), 128x128, 256x64 and 64x256, 128x64 and
+ * 64x128, 64x64 (least efficient). */
+static const double TILES[][2] = {{256, 128}, {128, 256}, {128, 128}, {256, 64},
+                                  {64, 256},  {128, 64},  {64, 128},  {64, 64}};
+#define N_TILES (sizeof TILES / sizeof TILES[0])
+
+/* k0, fitted (least squares on log time) to the 375 BF16 GEMMs of XLA's measured H100 SXM
+ * table (openxla, xla/service/gpu/model/matmul_interpolator_data.h, key "sm_90": b in {1, 2,
+ * 4} x m, n, k in {256 ... 4096}), with e_max and a per-call launch overhead as the other free
+ * parameters: k0 = 128 (96-160 within 1% of the best error), e_max = 0.84, launch 5.75 us, rms
+ * error 8.0% over sizes from 34 MFLOP to 550 GFLOP. The launch overhead belongs to the
+ * benchmark's timing (every call timed alone), not to back-to-back kernels in a training step,
+ * so it is not part of the model. k0 is held in units of k for every GPU and precision, i.e.
+ * the fixed cost shrinks as the tensor cores get faster; a fixed cost in seconds instead (1.4 us
+ * fits the same data at 8.7%) cannot reproduce the Blackwell MAMF points below, which reach
+ * 0.72-0.78 of peak at k = 1536-3072. */
+#define TILE_FILL_K 128.0
+
+/* ---- The calibration table ----------------------------------------------------------------- */
+
+/* A maximum-achievable-matmul measurement: the best fraction of the dense peak found by a
+ * search over shapes, and the shape it was found at (M x N x K). e_max is derived from it by
+ * inverting the tile model at that shape, so the model reproduces the measurement exactly. */
+typedef struct mamf {
+    double frac, m, n, k;
+} mamf;
+
+/* Fused-attention efficiency, a fraction of the dense BF16 peak, fitted as a s / (s + s0) over
+ * published sequence-length sweeps (head dim 128, causal); the fits are within 2.4% rms of
+ * every point. */
+typedef struct attn_fit {
+    double fwd_a, fwd_s0, bwd_a, bwd_s0;
+    double ref_emax_frac; /* the measuring GPU's BF16 MAMF fraction, for scaling to others */
+    double ref_sms;       /* and its SM count, for the benchmark's own wave fill */
+    double bench_blocks;  /* the benchmark's blocks of 128 queries, whose wave fill the fit
+                             contains; 0: the fill was divided out of each point before fitting */
+} attn_fit;
+
+/* Both FlashAttention papers' sweeps hold batch x seqlen at 16k tokens with 16 heads of 128
+ * (hidden 2048): 16384 / 128 x 16 = 2048 blocks of 128 queries, whatever the sequence length. */
+#define ATTN_BENCH_BLOCKS 2048.0
+
+enum { ATTN_FA2_A100, ATTN_FA3_H100, ATTN_FA2_H100, ATTN_CUDNN_H200, ATTN_CUDNN_GB200 };
+
+static const attn_fit ATTN[] = {
+    /* Dao 2023, "FlashAttention-2" (arXiv 2307.08691), Fig. 5(d) forward and Fig. 6(d)
+     * backward, A100 80GB SXM4, causal, head dim 128: forward 108/126/133/148/148/148 and
+     * backward 90/122/145/165/175/186 TFLOP/s at seqlen 512 ... 16k. FLOPs counted the paper's
+     * way: causal halves them, backward is 2.5x forward. */
+    [ATTN_FA2_A100] = {0.485, 210, 0.605, 570, 0.869, 108, ATTN_BENCH_BLOCKS},
+    /* Shah et al. 2024, "FlashAttention-3" (arXiv 2407.08608), H100 80GB SXM5, head dim 128:
+     * forward 292/423/521/579/602/616 and backward 316/424/501/542/559/561 TFLOP/s at seqlen
+     * 512 ... 16k, read through a transcription of the bar labels that drops the panel
+     * captions. Of the two head-dim-128 forward panels (Fig. 5) this is the lower, taken as the
+     * causal one (the other peaks at 648); the backward is the one head-dim-128 sweep given. */
+    [ATTN_FA3_H100] = {0.661, 600, 0.598, 430, 0.803, 132, ATTN_BENCH_BLOCKS},
+    /* The same two FlashAttention-3 figures also give FlashAttention-2 on the H100: forward
+     * 191/260/298/319/333/335, backward 214/260/291/310/318/322 TFLOP/s (rms 2.1%, 0.3%). */
+    [ATTN_FA2_H100] = {0.354, 404, 0.333, 274, 0.803, 132, ATTN_BENCH_BLOCKS},
+    /* cuDNN's fused attention: NVIDIA's own sweep, NVIDIA/cudnn-frontend
+     * benchmark/sdpa_benchmark_training/results/{h200,gb200}_919_only_cudnn/llama3.1_*.csv
+     * (cuDNN 9.19.1 through cudnn-frontend 1.19, February 2026): Llama 3.1 attention, batch 1,
+     * 64 query and 8 K/V heads of 128, causal (top-left), BF16, seqlen 2k ... 32k, FLOPs
+     * counted as above (the script's tflops_per_sec: causal halves, backward 2.5x):
+     *   H200:  forward 484/591/644/673/688, backward 370/474/541/579/581 TFLOP/s;
+     *   GB200: forward 1042/1335/1598/1687/1720, backward 836/1132/1311/1402/1473 TFLOP/s.
+     * The benchmark has 64 x seqlen / 128 blocks, so each point's wave fill over the SMs was
+     * divided out before the fit (rms 1.6%, 2.2% on H200; 2.0%, 1.8% on GB200). Over the same
+     * GPUs and kernel the GB200 / H200 ratio, 2.15-2.54, is what scaling one part's sweep by
+     * peak x MAMF fraction gives (2.30) within 11%. These replace the cuDNN bars of the
+     * FlashAttention-3 paper (an H100 with the cuDNN of mid-2024: forward 315-539, backward
+     * 305-516 at 512 ... 16k): the newer library is 20-25% faster in the forward at 8k and
+     * above, and 20% slower in the backward at 2k; docs/step-ops.md compares them. */
+    [ATTN_CUDNN_H200] = {0.731, 874, 0.635, 1262, 0.803, 132, 0},
+    [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0},
+};
+
+typedef struct calib {
+    const char *gpu; /* catalog name (scenarios/catalog.c) */
+    double sms;      /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
+    mamf bf16, fp8;  /* fp8.frac == 0: no measurement; BF16's fraction is used */
+    double hbm_frac; /* achievable share of the datasheet HBM bandwidth */
+    int attn;        /* the sweep `attention: flash` reads: the GPU's default fused kernel */
+    int cudnn;       /* the sweep `attention: cudnn` reads */
+    const char *note;
+} calib;
+
+/* MAMF: S. Bekman, "Machine Learning Engineering", compute/accelerator/README.md, "Maximum
+ * Achievable Matmul FLOPS comparison table" (mamf-finder.py, torch.mm, mean of 100 iterations
+ * after 50 warm-up; BF16 and FP8 e4m3 tables). Its derivation: Anthony et al. 2024, "The
+ * Case for Co-Designing Model Architectures with Hardware" (arXiv 2401.14489).
+ * HBM: BabelStream Triad in Azure's "AI-benchmarking-guide" (Azure_Results/ND_A100_v4,
+ * ND_H200_v5, "Azure Results/ND_H100_v5"): A100-SXM4-80GB 1.70 of 2.039 TB/s, H100 80GB HBM3
+ * 2.97 of 3.35, H200 4.15 of 4.8. GPUs without a measurement take their mean, 0.862.
+ * SMs: NVIDIA A100 and H100 architecture whitepapers (A100 108; H100 SXM5 132, PCIe 114; the
+ * H200 is the H100 SXM die with HBM3e); B200 148 = 2 dies x 74 enabled SMs (Chips and Cheese,
+ * "Nvidia's B200: Keeping the CUDA Juggernaut Rolling"), the same dies in GB200; MI300X 304
+ * CUs (AMD Instinct MI300X data sheet). */
+#define NO_MAMF                                                                                    \
+    {                                                                                              \
+        0, 0, 0, 0                                                                                 \
+    }
+static const calib CALIB[] = {
+    {"a100-sxm-80g",
+     108,
+     {0.869, 1024, 10240, 5120},
+     NO_MAMF,
+     0.834,
+     ATTN_FA2_A100,
+     ATTN_FA2_A100,
+     NULL},
+    {"a100-sxm-40g",
+     108,
+     {0.869, 1024, 10240, 5120},
+     NO_MAMF,
+     0.834,
+     ATTN_FA2_A100,
+     ATTN_FA2_A100,
+     "MAMF and BabelStream were measured on the 80 GB part: same GA100 die and clocks"},
+    {"h100-sxm",
+     132,
+     {0.803, 2048, 2048, 13312},
+     {0.709, 1024, 9216, 14336},
+     0.887,
+     ATTN_FA3_H100,
+     ATTN_CUDNN_H200,
+     "cuDNN: the H200's sweep (the same die and Tensor Cores)"},
+    {"h100-pcie",
+     114,
+     {0.803, 2048, 2048, 13312},
+     {0.709, 1024, 9216, 14336},
+     0.862,
+     ATTN_FA3_H100,
+     ATTN_CUDNN_H200,
+     "no MAMF for the PCIe card: the SXM fractions are assumed"},
+    {"h200-sxm",
+     132,
+     {0.803, 2048, 2048, 13312},
+     {0.734, 1280, 4096, 12032},
+     0.865,
+     ATTN_FA3_H100,
+     ATTN_CUDNN_H200,
+     "MAMF's BF16 table: 'H200 is the same' as H100 SXM"},
+    {"b200",
+     148,
+     {0.776, 1792, 16128, 3072},
+     {0.763, 15360, 4096, 3072},
+     0.862,
+     ATTN_CUDNN_GB200,
+     ATTN_CUDNN_GB200,
+     "attention: GB200's cuDNN sweep (the same dies), scaled by the GEMM e_max"},
+    {"gb200",
+     148,
+     {0.729, 4096, 9728, 2048},
+     {0.723, 19456, 5120, 1536},
+     0.862,
+     ATTN_CUDNN_GB200,
+     ATTN_CUDNN_GB200,
+     "FlashAttention-3 does not run on Blackwell: `flash` reads cuDNN's sweep, the fastest "
+     "published"},
+    {"mi300x",
+     304,
+     {0.514, 10240, 15360, 8192},
+     NO_MAMF,
+     0.862,
+     ATTN_FA3_H100,
+     ATTN_CUDNN_H200,
+     "no FP8 MAMF or attention sweep: BF16's fraction and the Hopper sweeps, scaled"},
+};
+#define N_CALIB (sizeof CALIB / sizeof CALIB[0])
+
+/* A GPU the table does not name (a custom scenario GPU) is treated like an H100 SXM: the most
+ * measured part, and a mid-range choice among the rows above. */
+static const calib *calib_of(const st_gpu_spec *gpu)
+{
+    const char *family = st_gpu_family(gpu);
+    for (size_t i = 0; family && i < N_CALIB; i++)
+        if (strcmp(CALIB[i].gpu, family) == 0)
+            return &CALIB[i];
+    return &CALIB[2];
+}
+
+int st_gemm_calibrated(const st_gpu_spec *gpu)
+{
+    const char *family = st_gpu_family(gpu);
+    for (size_t i = 0; family && i < N_CALIB; i++)
+        if (strcmp(CALIB[i].gpu, family) == 0)
+            return 1;
+    return 0;
+}
+
+double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
+{
+    if (prec == ST_PREC_FP8 && gpu->peak_fp8 > 0)
+        return gpu->peak_fp8;
+    return gpu->peak_bf16;
+}
+
+/* Sustained over burst Tensor Core throughput: what minutes of dense GEMMs get under the
+ * board's power and clock limits, against the short MAMF runs the curve is calibrated on.
+ * Source: Azure's "AI-benchmarking-guide" (Azure_Results/ND_*_results.md), cuBLASLt GEMMs on
+ * random data after 10,000 warm-up runs, at 8192^3, 16384^3 and 6144x12288x12288 (the last is
+ * missing for H200); each ratio is the mean of measured / burst curve at those shapes:
+ *   A100 SXM4 80GB, FP16: 253.7, 256.5, 250.8 TFLOP/s against 276.5, 279.1, 277.9: 0.913;
+ *   H100 80GB HBM3, FP8: 1290.1, 1377.3, 1351.4 against 1427.3, 1447.1, 1441.1: 0.931;
+ *   H200 141GB, FP8: 1269.4, 1305.0 against 1480.1, 1500.6: 0.864;
+ *   GB200, FP8: 2876.6, 2906.9, 2895.6 against 3861.5, 3900.2, 3877.5: 0.746 (GB200 has no
+ *   FP8 MAMF figure, so its burst FP8 curve borrows BF16's fraction: this ratio also carries
+ *   FP8's lower efficiency, and it is applied to both precisions).
+ * A training step is minutes of exactly that load. The ratio is a clock and power effect, so it
+ * applies to every precision of the part.
+ * B200 has no such measurement; it is the same Blackwell die as GB200, held to 1000 W instead of
+ * 1200 W (catalog TDPs). Near the top of the DVFS curve voltage scales with clock, so dynamic
+ * power goes as f V^2 ~ f^3 and the clock a power cap allows as P^(1/3): GB200's 0.746 x
+ * (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a measurement.
+ * GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal model supplies their clock
+ * factor. */
+static const struct {
+    const char *gpu;
+    double ratio;
+} SUSTAINED[] = {
+    {"a100-sxm-80g", 0.913}, {"a100-sxm-40g", 0.913}, /* same GA100 die, clocks and 400 W limit */
+    {"h100-sxm", 0.931},     {"h200-sxm", 0.864},
+    {"gb200", 0.746},        {"b200", 0.702}, /* derived from GB200's, above */
+};
+
+double st_gpu_sustained(const st_gpu_spec *gpu)
+{
+    for (size_t i = 0; i < sizeof SUSTAINED / sizeof SUSTAINED[0]; i++)
+        if (st_gpu_family(gpu) && strcmp(SUSTAINED[i].gpu, st_gpu_family(gpu)) == 0)
+            return SUSTAINED[i].ratio;
+    return 1.0;
+}
+
+/* Compute beside communication. NCCL's kernels take SMs of their own (16 on a DGX with 8 NICs,
+ * NVIDIA/nccl issue 689) and share HBM bandwidth with the compute kernels, so a layer whose
+ * collective runs beside it runs slower than alone. Lee et al., "Characterizing
+ * Compute-Communication Overlap in GPU-Accelerated Distributed Deep Learning" (arXiv 2507.03114,
+ * 2025), measured GPT and LLaMA training on 4 A100, H100, MI250 and MI210 GPUs (FSDP through
+ * DeepSpeed, pipelines through Megatron-LM): "an average computational slowdown of 18.9%, with a
+ * maximum of 40.0%", against the same kernels with no communication beside them. The average is
+ * taken for every GPU: the paper's per-GPU split is not in its abstract, and Galvatron's
+ * profiled overlap coefficients (1.1-1.3, Hetu-Galvatron's search-engine guide) bracket it. */
+#define OVERLAP_SLOWDOWN 0.189
+
+double st_gpu_overlap_slowdown(const st_gpu_spec *gpu)
+{
+    (void)gpu;
+    return OVERLAP_SLOWDOWN;
+}
+
+double st_gpu_sm_count(const st_gpu_spec *gpu)
+{
+    return calib_of(gpu)->sms;
+}
+
+/* ---- The tile model ------------------------------------------------------------------------ */
+
+static double waves(double tiles, double sms)
+{
+    return ceil(tiles / sms);
+}
+
+/* The tile model's time x e_max x peak / SMs: FLOP-equivalents one SM runs, for the fastest
+ * tile. Dividing by the SM's rate gives the time. */
+static double tiled_work(double m, double n, double k, double sms)
+{
+    double best = HUGE_VAL;
+    for (size_t t = 0; t < N_TILES; t++) {
+        double bm = TILES[t][0], bn = TILES[t][1];
+        double w = waves(ceil(m / bm) * ceil(n / bn), sms) * 2.0 * bm * bn * (k + TILE_FILL_K);
+        if (w < best)
+            best = w;
+    }
+    return best;
+}
+
+/* e_max such that the tile model gives the measured time at the MAMF shape:
+ * tiled_work / (e_max peak / SMs) = 2 m n k / (frac peak). */
+static double emax_of(const calib *c, st_precision prec)
+{
+    const mamf *x = prec == ST_PREC_FP8 && c->fp8.frac > 0 ? &c->fp8 : &c->bf16;
+    double e = x->frac * tiled_work(x->m, x->n, x->k, c->sms) * c->sms / (2.0 * x->m * x->n * x->k);
+    return e < 1.0 ? e : 1.0;
+}
+
+double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec)
+{
+    return emax_of(calib_of(gpu), prec);
+}
+
+double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k)
+{
+    if (!(m > 0 && n > 0 && k > 0))
+        return 0.0;
+    const calib *c = calib_of(gpu);
+    return emax_of(c, prec) * 2.0 * m * n * k / (tiled_work(m, n, k, c->sms) * c->sms);
+}
+
+/* ---- Attention and memory ------------------------------------------------------------------ */
+
+/* The sweep a kernel choice reads on GPU c. Ampere has one published sweep, FlashAttention-2,
+ * for all three kernels; elsewhere FlashAttention-2 reads the H100's. */
+static int attn_sweep(const calib *c, int kernel)
+{
+    if (kernel == ST_ATTN_CUDNN)
+        return c->cudnn;
+    if (kernel == ST_ATTN_FLASH2)
+        return c->attn == ATTN_FA2_A100 ? ATTN_FA2_A100 : ATTN_FA2_H100;
+    return c->attn;
+}
+
+double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, double blocks)
+{
+    return st_attn_efficiency_of(gpu, ST_ATTN_FLASH, backward, seq_k, blocks);
+}
+
+double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
+                             double blocks)
+{
+    const calib *c = calib_of(gpu);
+    const attn_fit *a = &ATTN[attn_sweep(c, kernel)];
+    if (!(seq_k > 0 && blocks > 0))
+        return 0.0;
+    /* A GPU measured with another part's sweep keeps that sweep's ratio to the GEMM e_max. */
+    double scale = c->bf16.frac / a->ref_emax_frac;
+    double top = backward ? a->bwd_a : a->fwd_a;
+    double s0 = backward ? a->bwd_s0 : a->fwd_s0;
+    /* A partial last wave of query blocks leaves SMs idle, as for GEMM tiles; a fit that
+     * contains the benchmark's own fill has it divided out. */
+    double fill = blocks / (waves(blocks, c->sms) * c->sms);
+    double bench = a->bench_blocks > 0
+                       ? a->bench_blocks / (waves(a->bench_blocks, a->ref_sms) * a->ref_sms)
+                       : 1.0;
+    return scale * top * seq_k / (seq_k + s0) * fill / bench;
+}
+
+double st_hbm_efficiency(const st_gpu_spec *gpu)
+{
+    return calib_of(gpu)->hbm_frac;
+}

@@ -1,0 +1,79 @@
+/* Transformer architecture and its closed-form counts: parameters and model FLOPs per token.
+ * The named presets (gpt3-175b, llama3-405b, ...) live in scenarios/catalog.c; the conventions
+ * and their sources are in docs/memory-model.md. */
+#ifndef ST_MODELS_SILICON_LLM_H
+#define ST_MODELS_SILICON_LLM_H
+
+#include <stdint.h>
+
+typedef enum st_mlp { ST_MLP_GELU, ST_MLP_SWIGLU } st_mlp;
+typedef enum st_norm { ST_NORM_LAYERNORM, ST_NORM_RMSNORM } st_norm;
+typedef enum st_posemb { ST_POS_LEARNED, ST_POS_ROPE, ST_POS_ALIBI } st_posemb;
+/* Whether training applies dropout. Only activation memory depends on it (dropout keeps a mask
+ * and its output for the backward pass). DEFAULT, the zero value, means what `mlp` implies: on
+ * for gelu (GPT-2/3, Megatron GPT: 0.1), off for swiglu (Llama, PaLM train without it). */
+typedef enum st_dropout { ST_DROPOUT_DEFAULT, ST_DROPOUT_ON, ST_DROPOUT_OFF } st_dropout;
+
+typedef struct st_llm_spec {
+    const char *name;
+    int64_t layers;
+    int64_t hidden;
+    int64_t ffn_hidden; /* 4 * hidden by default */
+    int64_t heads;
+    int64_t kv_heads; /* = heads without grouped-query attention */
+    int64_t vocab;
+    int64_t max_positions; /* rows of a learned position table; 0 = the workload's seq_len */
+    st_mlp mlp;
+    st_norm norm;
+    st_posemb pos;
+    /* Linear layers carry biases (GPT-2/3, Megatron GPT), and so do LayerNorms; a LayerNorm
+     * without biases (MPT, PaLM) has a weight only. */
+    int bias;
+    int tied_embeddings;     /* output projection shares the input embedding */
+    double published_params; /* the parameter count its authors state; 0 if none */
+    const char *source;
+    /* Appended after the first draft; their zero values keep the plain GPT/Llama shapes. */
+    int64_t head_dim; /* width of one attention head; 0 = hidden / heads (PaLM: 256) */
+    int embed_norm;   /* a norm right after the input embedding (BLOOM) */
+    st_dropout dropout;
+} st_llm_spec;
+
+/* Fill the fields whose zero value means "default", as scenario-format.md states:
+ * ffn_hidden = 4 * hidden, kv_heads = heads, vocab = 51200, head_dim = hidden / heads, and
+ * dropout as `mlp` implies. It leaves norm, pos, bias and tied_embeddings alone: their zero
+ * values are valid settings, so the caller (the loader) applies the style that `mlp` implies
+ * (gelu = GPT: biases, LayerNorm, learned positions, tied; swiglu = Llama: none of those) only
+ * for the keys the input leaves out. Idempotent. */
+void st_llm_fill_defaults(st_llm_spec *m);
+
+/* Exact parameter count (embeddings, position table, every layer's weights, biases and norms,
+ * final norm, untied output layer). seq_len sizes a learned position table when
+ * max_positions is 0. */
+double st_llm_params(const st_llm_spec *m, int64_t seq_len);
+
+/* Model FLOPs per token of one training step (forward + backward = 3 x forward), PaLM
+ * definition: 6 N_matmul + 12 L (heads x head_dim) seq_len, where N_matmul counts the weights
+ * of every matrix multiplication, the output projection once and the input embedding lookup
+ * not at all; causal masking is not discounted. Attention included, recomputation excluded.
+ * Equals Megatron's 72 B s l h^2 (1 + s/6h + V/12lh) per B s tokens for GPT shapes. */
+double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len);
+
+/* Widths after defaults: heads x head_dim (attention), kv_heads x head_dim (each of K and V),
+ * and the MLP's inner width. */
+int64_t st_llm_attn_width(const st_llm_spec *m);
+int64_t st_llm_kv_width(const st_llm_spec *m);
+int64_t st_llm_ffn(const st_llm_spec *m);
+
+/* Parameters of one norm (LayerNorm with biases: 2h; otherwise h). */
+double st_llm_norm_params(const st_llm_spec *m);
+
+/* Parameters of one transformer layer: projections, biases and its two norms. */
+double st_llm_layer_params(const st_llm_spec *m);
+
+/* Weights that enter matrix multiplications: all layers' projections plus the output layer. */
+double st_llm_matmul_params(const st_llm_spec *m);
+
+/* True when training applies dropout (ST_DROPOUT_DEFAULT resolved from mlp). */
+int st_llm_has_dropout(const st_llm_spec *m);
+
+#endif

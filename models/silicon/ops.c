@@ -1,0 +1,527 @@
+/* The operator graph of one transformer layer, of the embedding and output layer, and the
+ * optimizer step on one GPU: FLOPs, HBM bytes and roofline times after tensor, sequence and
+ * context parallelism. docs/step-ops.md lists the operators, their byte counts and sources. */
+#include "models/silicon/ops.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
+#include "models/silicon/parallel.h"
+
+/* Bytes per element of the memory-bound operators and the other byte counts of the graph, in
+ * one table (DESIGN.md: every model constant in one place). Activations are bf16. */
+static const struct op_bytes {
+    double norm;      /* LayerNorm / RMSNorm: read x, write y (2 + 2); statistics are noise */
+    double bda;       /* Megatron's fused bias-dropout-add: read x and residual, write out */
+    double drop_mask; /* plus the dropout mask, 1 byte per element (Korthikanti §4.1) */
+    double rope;      /* fused rotary embedding: read and write q and k */
+    double gelu;      /* fused bias-GeLU: read and write f elements */
+    double swiglu;    /* SwiGLU: read gate and up (2 + 2), write their product (2) per f */
+    double dropout;   /* stand-alone dropout: read, write, mask */
+    double lookup;    /* embedding gather: read a row, write it */
+    double pos_add;   /* adding the learned position rows: read 2 + 2, write 2 */
+    double xent;      /* per logit: see below */
+    double wgrad_out; /* per weight-gradient element: see below */
+    double wgrad_sep; /* the same with grad_accum: separate: see below */
+    double accum;     /* per parameter, the separate accumulation pass: see below */
+    double optim;     /* per parameter updated: see below */
+    double bwd;       /* backward of a memory operator against its forward */
+} B = {
+    .norm = 4,
+    .bda = 6,
+    .drop_mask = 1,
+    .rope = 4,
+    .gelu = 4,
+    .swiglu = 6,
+    .dropout = 5,
+    .lookup = 4,
+    .pos_add = 6,
+    /* Megatron's vocab-parallel cross entropy casts the bf16 logits to fp32 (read 2, write 4),
+     * reads them for the row maximum (4), then exponentiates and normalises in place (read 4,
+     * write 4); Korthikanti §4.3 notes the fp32 logits. */
+    .xent = 18,
+    /* The weight gradient accumulates into the fp32 main gradient (Megatron-LM's
+     * gradient_accumulation_fusion, beta = 1): read 4 and write 4 per element. */
+    .wgrad_out = 8,
+    /* grad_accum: separate (DeepSpeed's BF16 optimizer, which clears the bf16 gradients before
+     * each backward): the GEMM writes a fresh bf16 gradient, 2 bytes, reading nothing; then,
+     * after each micro-batch's backward, update_hp_grads runs
+     * hp_grad.add_(lp.grad.to(float32)) per parameter: read the bf16 gradient (2), write the
+     * fp32 copy (4), read it back and the fp32 accumulator (4 + 4), write the accumulator (4).
+     * 18 bytes per parameter per micro-batch (deepspeed/runtime/bf16_optimizer.py,
+     * deepspeed/runtime/pipe/engine.py _exec_backward_pass). */
+    .wgrad_sep = 2,
+    .accum = 18,
+    /* Mixed-precision Adam (Megatron's fused Adam over the distributed optimizer's shard): reads
+     * the fp32 gradient, master weight, m and v (16) and writes master, m and v (12); copying
+     * the master weight to the bf16 model weight reads 4 and writes 2; the gradient norm for
+     * clipping reads the gradient again (4). 38 bytes per parameter. */
+    .optim = 38,
+    /* An element-wise operator's backward reads the upstream gradient and what the forward
+     * saved and writes the input gradient: about twice its forward traffic. */
+    .bwd = 2,
+};
+
+/* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
+ * tile_size_fwd_sm90; FlashAttention-2's kBlockM on A100). */
+#define ATTN_BLOCK 128.0
+/* The FLOP convention of FlashAttention's benchmarks: the backward kernel does 2.5x the
+ * forward's FLOPs (five matmuls against two, Dao 2023 §4.1), causal masking halves both. */
+#define ATTN_BWD_FACTOR 2.5
+#define CAUSAL_SHARE    0.5
+
+static double at_least_1(int64_t v)
+{
+    return v < 1 ? 1.0 : (double)v;
+}
+
+/* One micro-batch on one GPU: token counts and the widths each TP rank holds. */
+typedef struct dims {
+    double b, s, sq; /* sequences, keys per sequence, queries per sequence here (s / cp) */
+    double T, Tr;    /* tokens here; tokens of the norms, dropouts and residuals (T / tp with
+                        sequence parallelism, else T) */
+    double h, heads, da, dkv, f, up, v; /* h whole; the rest per TP rank */
+    int dropout, rope, swiglu;
+    st_precision prec;
+    st_fp8_recipe fp8_recipe;
+} dims;
+
+static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
+{
+    const st_llm_spec *m = w->model;
+    double t = at_least_1(w->parallel.tp), c = at_least_1(w->parallel.cp);
+    double heads = (double)(m->heads > 0 ? m->heads : 1);
+    double groups = (double)(m->kv_heads > 0 ? m->kv_heads : m->heads);
+    double hd = (double)st_llm_attn_width(m) / heads;
+    dims d;
+    d.b = at_least_1(microbatch);
+    d.s = (double)w->seq_len;
+    d.sq = d.s / c;
+    d.T = d.b * d.sq;
+    d.Tr = w->parallel.sequence_parallel ? d.T / t : d.T;
+    d.h = (double)m->hidden;
+    d.heads = heads / t;
+    d.da = (double)st_llm_attn_width(m) / t;
+    /* K/V groups split over TP ranks; with fewer groups than ranks each rank keeps one. */
+    d.dkv = ceil(groups / t) * hd;
+    d.f = (double)st_llm_ffn(m) / t;
+    d.swiglu = m->mlp == ST_MLP_SWIGLU;
+    d.up = d.swiglu ? 2.0 * d.f : d.f;
+    d.v = (double)(m->vocab > 0 ? m->vocab : 51200) / t;
+    d.dropout = st_llm_has_dropout(m);
+    d.rope = m->pos == ST_POS_ROPE;
+    d.prec = w->precision;
+    d.fp8_recipe = w->fp8_recipe;
+    return d;
+}
+
+/* ---- FP8 quantisation ------------------------------------------------------------------- */
+
+/* Under FP8 every linear layer's input is quantised before its forward GEMM and its output
+ * gradient before its backward GEMMs. What that costs in HBM traffic beyond the BF16 graph
+ * depends on the kernel that produces the tensor and on the recipe, as Transformer Engine
+ * implements them (transformer_engine/pytorch/csrc/extensions/normalization.cpp, its "Choose
+ * implementation" switch). In Megatron-Core only the norms are TE's (TELayerNormColumnParallel
+ * Linear fuses the qkv and fc1 inputs' norm); the activation is Megatron's own fused
+ * bias-activation kernel, which writes BF16, so fc2's input and fc1's output gradient are cast
+ * like everything else (TE's LayerNormMLP, which would fuse them, is not modelled):
+ *   FEED_NORM  the RMSNorm/LayerNorm output (the qkv and fc1 inputs);
+ *   FEED_PLAIN everything else.
+ * Bytes per element (BF16 read 2, FP8 write 1):
+ *   delayed: the scale is known in advance, so the norm writes FP8 itself ("FULLY_FUSED": 1
+ *            byte instead of 2, -1); anything else is cast (read 2, write 1).
+ *   current: the scale needs the tensor's own amax. The norm computes it while writing BF16,
+ *            then quantize_with_amax reads and casts (+3, "FUSED_NORM_AMAX_FP8"); elsewhere a
+ *            separate amax pass reads it first (+5).
+ *   mxfp8:   one scale per 32 elements, computed in the cast; the row-wise and column-wise
+ *            copies (each with its E8M0 scales, 1/32 byte per element) are written together
+ *            (read 2, write 2 + 2/32). Norms fuse it only with NVTE_NORM_FWD_USE_CUDNN, which
+ *            is off by default.
+ * The per-tensor recipes need a second, transposed FP8 copy of each operand for the backward
+ * GEMMs on GPUs whose FP8 GEMMs take only the TN layout: Hopper (TE's
+ * is_non_tn_fp8_gemm_supported: compute capability 10.0-11.x and 13.0+ take any layout). A cast
+ * writes it in the same pass (+1); a fused norm's output is transposed after (read 1, write 1:
+ * +2); a tensor gathered for sequence parallelism is quantised row-wise on its shard and
+ * transposed after the gather, over all its rows (+2 per gathered element; TE's
+ * _all_gather_fp8, _create_transpose). Other FP8 parts (MI300X, custom GPUs without a Hopper base)
+ * are taken to accept any layout. The weights' casts are left out: about 0.6% of the Nemotron-15B
+ * B200 step (cast once per step), and up to about 2.5% of the GB200 Llama 3 70B step if
+ * Megatron-FSDP re-casts after every gather. */
+typedef enum feed { FEED_NORM, FEED_PLAIN } feed;
+
+static const struct quant {
+    double fused;           /* bytes per element after a fused norm (may be negative: the norm
+                               writes FP8 instead of the BF16 the graph counts) */
+    double plain;           /* bytes per element of a stand-alone quantisation */
+    int norm_fused;         /* whether the norm kernels fuse it */
+    double transpose_fused; /* TN-only GPUs: the transposed copy after a fused norm */
+    double transpose_plain; /* ... and when the cast writes it in the same pass */
+} QUANT[] = {
+    [ST_FP8_DELAYED] =
+        {.fused = -1, .plain = 3, .norm_fused = 1, .transpose_fused = 2, .transpose_plain = 1},
+    [ST_FP8_CURRENT] =
+        {.fused = 3, .plain = 5, .norm_fused = 1, .transpose_fused = 1, .transpose_plain = 1},
+    [ST_FP8_MXFP8] = {.plain = 4 + 2.0 / 32, .norm_fused = 0},
+};
+
+/* The transposed copy a gathered tensor gets after the gather (read 1, write 1). */
+#define QUANT_TRANSPOSE_GATHERED 2.0
+
+/* HBM bytes of quantising one GEMM operand of `cols` columns under `recipe`: `local_rows`
+ * quantised on this GPU, `rows` (>= local_rows) used by the GEMM after a sequence-parallel
+ * all-gather, `f` the kernel that produced it. Negative where a fused norm saves more than the
+ * quantisation costs. */
+static double quant_operand(const st_gpu_spec *gpu, st_fp8_recipe recipe, feed f, double local_rows,
+                            double rows, double cols)
+{
+    const struct quant *q = &QUANT[recipe];
+    int fused = f == FEED_NORM && q->norm_fused;
+    double b = local_rows * cols * (fused ? q->fused : q->plain);
+    if (st_gpu_is_hopper(gpu) && recipe != ST_FP8_MXFP8) /* TN-only FP8 GEMMs; see above */
+        b += rows > local_rows ? rows * cols * QUANT_TRANSPOSE_GATHERED
+                               : rows * cols * (fused ? q->transpose_fused : q->transpose_plain);
+    return b;
+}
+
+/* ---- Roofline ------------------------------------------------------------------------------ */
+
+static double mem_time(const st_gpu_spec *gpu, double bytes)
+{
+    return bytes / (st_hbm_efficiency(gpu) * gpu->hbm_bw);
+}
+
+/* The larger of compute and memory time; *mem_bound says which won. */
+static double roofline(const st_gpu_spec *gpu, double compute_s, double bytes, int *mem_bound)
+{
+    double m = mem_time(gpu, bytes);
+    if (mem_bound)
+        *mem_bound = bytes > 0 && m >= compute_s;
+    return m > compute_s ? m : compute_s;
+}
+
+/* One GEMM of shape m x n reduced over k, reading in_bytes per input element and writing
+ * out_bytes per output element. */
+static double gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
+                        double in_bytes, double out_bytes, int *mem_bound)
+{
+    double e = st_gemm_efficiency(gpu, prec, m, n, k);
+    double compute =
+        e > 0 ? 2.0 * m * n * k / (e * st_gpu_peak(gpu, prec) * st_gpu_sustained(gpu)) : 0.0;
+    double bytes = (m * k + k * n) * in_bytes + m * n * out_bytes;
+    return roofline(gpu, compute, bytes, mem_bound);
+}
+
+static double attn_blocks(const st_op *op)
+{
+    return op->m * ceil(op->n / ATTN_BLOCK);
+}
+
+/* FlashAttention forward (backward != 0: backward) kernel time of an attention operator. */
+static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, int *mem_bound)
+{
+    double work = op->flops * CAUSAL_SHARE * (backward ? ATTN_BWD_FACTOR : 1.0);
+    double e = st_attn_efficiency_of(gpu, op->attn_kernel, backward, op->k, attn_blocks(op));
+    double compute =
+        e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu)) : 0.0;
+    double bytes = op->bytes * (backward ? B.bwd : 1.0);
+    return roofline(gpu, compute, bytes, mem_bound);
+}
+
+static double in_bytes_of(const st_gpu_spec *gpu, st_precision prec)
+{
+    return prec == ST_PREC_FP8 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
+}
+
+static void time_forward(const st_gpu_spec *gpu, st_op *op)
+{
+    switch (op->kind) {
+    case ST_OP_GEMM:
+        op->time_s = gemm_time(gpu, op->prec, op->m, op->n, op->k, in_bytes_of(gpu, op->prec), 2.0,
+                               &op->mem_bound) +
+                     mem_time(gpu, op->quant_fwd_bytes);
+        break;
+    case ST_OP_ATTN:
+        op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
+        break;
+    case ST_OP_MEMORY:
+        op->time_s = roofline(gpu, 0.0, op->bytes, &op->mem_bound);
+        break;
+    }
+}
+
+double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op)
+{
+    if (op->kind == ST_OP_ATTN)
+        return attn_time(gpu, op, 1, NULL);
+    if (op->kind == ST_OP_MEMORY)
+        return roofline(gpu, 0.0, op->bytes * B.bwd, NULL);
+    /* Y[m x n] = X[m x k] W[k x n]: dgrad dX = dY W^T is m x k reduced over n; wgrad
+     * dW = X^T dY is k x n reduced over m, accumulated into the fp32 main gradient. */
+    double in = in_bytes_of(gpu, op->prec);
+    double dgrad = gemm_time(gpu, op->prec, op->m, op->k, op->n, in, 2.0, NULL);
+    double out = w->parallel.grad_accum_separate ? B.wgrad_sep : B.wgrad_out;
+    double wgrad = gemm_time(gpu, op->prec, op->k, op->n, op->m, in, out, NULL);
+    return dgrad + wgrad + mem_time(gpu, op->quant_bwd_bytes);
+}
+
+/* ---- Building the graph -------------------------------------------------------------------- */
+
+typedef struct builder {
+    const st_gpu_spec *gpu;
+    st_op *ops;
+    size_t cap, n;
+} builder;
+
+static void push(builder *g, st_op op)
+{
+    time_forward(g->gpu, &op);
+    if (g->n < g->cap)
+        g->ops[g->n] = op;
+    g->n++;
+}
+
+/* A GEMM Y[m x n] = X[m x k] W[k x n] at prec: inputs read at the precision's width, Y written
+ * in BF16. */
+static st_op gemm_op(const builder *g, const char *name, st_precision prec, double m, double n,
+                     double k)
+{
+    double in = in_bytes_of(g->gpu, prec);
+    st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = prec};
+    op.flops = 2.0 * m * n * k;
+    op.bytes = (m * k + k * n) * in + m * n * 2.0;
+    return op;
+}
+
+static void gemm(builder *g, const char *name, st_precision prec, double m, double n, double k)
+{
+    push(g, gemm_op(g, name, prec, m, n, k));
+}
+
+/* A linear layer of the workload's precision. Under FP8 its input x (x_rows x k, produced by
+ * x_feed) is quantised before the forward GEMM and its output gradient (dy_rows x n, produced
+ * by a plain kernel) before the backward ones (see QUANT). Rows are what this GPU quantises:
+ * the sequence-parallel shard where the tensor is then all-gathered in FP8 (Transformer Engine
+ * quantises, then gathers), all m tokens otherwise. The quantisation is timed with the GEMM but
+ * kept out of its bytes, which stay the GEMM's own. */
+static void linear(builder *g, const dims *d, const char *name, double m, double n, double k,
+                   double x_rows, feed x_feed, double dy_rows)
+{
+    st_op op = gemm_op(g, name, d->prec, m, n, k);
+    if (in_bytes_of(g->gpu, d->prec) < 2.0) {
+        op.quant_fwd_bytes = quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
+        op.quant_bwd_bytes = quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, dy_rows, m, n);
+    }
+    push(g, op);
+}
+
+static void memory(builder *g, const char *name, double bytes)
+{
+    st_op op = {.name = name, .kind = ST_OP_MEMORY, .bytes = bytes, .prec = ST_PREC_BF16};
+    push(g, op);
+}
+
+/* The attention core on this GPU: every local query head of each of the b sequences attends
+ * from its sq queries to all s keys (with context parallelism the K/V of the whole sequence
+ * arrive by the CP exchange). Model FLOPs: QK^T and PV, 2 sq s per head dimension each. HBM:
+ * Q, K, V and O in bf16 and the fp32 log-sum-exp per query and head. */
+static void attention(builder *g, const dims *d, int kernel)
+{
+    st_op op = {.name = "attn", .kind = ST_OP_ATTN, .prec = ST_PREC_BF16, .attn_kernel = kernel};
+    op.m = d->b * d->heads;
+    op.n = d->sq;
+    op.k = d->s;
+    op.flops = 4.0 * d->b * d->sq * d->s * d->da;
+    op.bytes = 2.0 * (2.0 * d->T * d->da + 2.0 * d->b * d->s * d->dkv) + 4.0 * d->T * d->heads;
+    push(g, op);
+}
+
+/* Bytes per score element of the unfused attention's memory-bound kernels (BF16 scores):
+ * scale-mask-softmax reads the scores and writes the probabilities; dropout reads them and
+ * writes its output and a one-byte mask (Megatron-LM's fused kernels, Korthikanti et al. 2022
+ * section 4.1 counts the same tensors: 2as^2b bytes of probabilities, as^2b of mask). */
+#define UNFUSED_SOFTMAX_BYTES 4.0
+#define UNFUSED_DROPOUT_BYTES 5.0
+
+static void mark_core(builder *g, size_t from)
+{
+    for (size_t i = from; i < g->n && i < g->cap; i++)
+        g->ops[i].attn_core = 1;
+}
+
+/* The pre-FlashAttention core: Q K^T and P V as batched GEMMs over the b x heads matrices
+ * (stacked along m for the tile model; FLOPs exact), with the s x s scores through softmax and
+ * dropout in HBM. Masked work is done, not skipped. */
+static void attention_unfused(builder *g, const dims *d)
+{
+    size_t from = g->n;
+    double rows = d->b * d->heads * d->sq, scores = rows * d->s, hd = d->da / d->heads;
+    gemm(g, "qk", ST_PREC_BF16, rows, d->s, hd);
+    memory(g, "softmax", UNFUSED_SOFTMAX_BYTES * scores);
+    if (d->dropout)
+        memory(g, "attn_drop", UNFUSED_DROPOUT_BYTES * scores);
+    gemm(g, "pv", ST_PREC_BF16, rows, hd, d->s);
+    mark_core(g, from);
+}
+
+size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    double bda = B.bda + (d.dropout ? B.drop_mask : 0.0);
+    memory(&g, "norm1", B.norm * d.Tr * d.h);
+    /* column parallel */
+    linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T);
+    if (d.rope)
+        memory(&g, "rope", B.rope * d.T * (d.da + d.dkv));
+    if (w->attention == ST_ATTN_UNFUSED) {
+        attention_unfused(&g, &d);
+    } else {
+        size_t from = g.n;
+        attention(&g, &d, (int)w->attention);
+        mark_core(&g, from);
+    }
+    linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+    memory(&g, "bda1", bda * d.Tr * d.h);
+    memory(&g, "norm2", B.norm * d.Tr * d.h);
+    /* column parallel; gate and up fused */
+    linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T);
+    memory(&g, "act", (d.swiglu ? B.swiglu : B.gelu) * d.T * d.f);
+    linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+    memory(&g, "bda2", bda * d.Tr * d.h);
+    return g.n;
+}
+
+size_t st_ops_embed_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    /* Vocabulary-parallel lookup: every rank writes all T rows (zeros where another rank owns
+     * the token) before the all-reduce or reduce-scatter. */
+    memory(&g, "embed", B.lookup * d.T * d.h);
+    if (w->model->pos == ST_POS_LEARNED)
+        memory(&g, "pos", (B.lookup + B.pos_add) * d.T * d.h);
+    if (w->model->embed_norm)
+        memory(&g, "embed_norm", B.norm * d.Tr * d.h);
+    if (d.dropout)
+        memory(&g, "embed_drop", B.dropout * d.Tr * d.h);
+    return g.n;
+}
+
+size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                           st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    memory(&g, "norm_f", B.norm * d.Tr * d.h);
+    gemm(&g, "logits", ST_PREC_BF16, d.T, d.v, d.h); /* vocabulary parallel */
+    memory(&g, "xent", B.xent * d.T * d.v);
+    return g.n;
+}
+
+/* ---- Costs --------------------------------------------------------------------------------- */
+
+void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                       st_layer_cost *out)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    double attn_s = 0.0, attn_flops = 0.0;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
+        out->fwd_s += ops[i].time_s;
+        out->bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
+        out->fwd_flops += ops[i].flops;
+        if (ops[i].attn_core) {
+            attn_s += ops[i].time_s;
+            attn_flops += ops[i].flops;
+        }
+    }
+    out->bwd_flops = 2.0 * out->fwd_flops;
+    /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5); full
+     * recompute the whole layer forward, its TP collectives included. */
+    if (w->parallel.recompute == ST_RECOMPUTE_SELECTIVE) {
+        out->recompute_s = attn_s;
+        out->recompute_flops = attn_flops;
+    } else if (w->parallel.recompute == ST_RECOMPUTE_FULL) {
+        out->recompute_s = out->fwd_s;
+        out->recompute_flops = out->fwd_flops;
+    }
+    if (w->parallel.tp > 1) {
+        /* Without sequence parallelism an all-reduce after each row-parallel linear forward and
+         * one of each column-parallel linear's input gradient backward: 2 and 2. With it, an
+         * all-gather before each column-parallel linear and a reduce-scatter after each
+         * row-parallel one forward (4), and backward the reduce-scatter of each
+         * column-parallel input gradient, the all-gather of each row-parallel output gradient,
+         * and again the all-gather of each column-parallel input, which Megatron keeps
+         * sharded and gathers anew for the weight gradient (Korthikanti et al. 2022 §4.2.2;
+         * LinearWithGradAccumulationAndAsyncCommunication.backward): 6. */
+        out->tp_colls_fwd = w->parallel.sequence_parallel ? 4 : 2;
+        out->tp_colls_bwd = w->parallel.sequence_parallel ? 6 : 2;
+        out->tp_ag_fwd = w->parallel.sequence_parallel ? 2 : 0;
+        out->tp_ag_bwd = w->parallel.sequence_parallel ? 4 : 0;
+        if (w->parallel.recompute == ST_RECOMPUTE_FULL)
+            out->tp_colls_recompute = out->tp_colls_fwd;
+    }
+    dims d = dims_of(w, microbatch);
+    out->tp_bytes = d.T * d.h * 2.0;
+    /* Transformer Engine quantises a sequence-parallel shard before gathering it (forward: the
+     * qkv and fc1 inputs; backward: the proj and fc2 output gradients and the re-gathered
+     * inputs), so under FP8 every all-gather moves one byte per element; the reduce-scatters
+     * of outputs and input gradients stay BF16 (LayerNormLinear and Linear, "with_quantized_
+     * all_gather"). */
+    out->tp_ag_bytes = out->tp_bytes * in_bytes_of(gpu, w->precision) / 2.0;
+}
+
+static void sum_edge(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *ops, size_t n,
+                     double *fwd, double *bwd)
+{
+    *fwd = 0.0;
+    *bwd = 0.0;
+    for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
+        *fwd += ops[i].time_s;
+        *bwd += st_ops_backward_time(w, gpu, &ops[i]);
+    }
+}
+
+void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                      double *embed_fwd_s, double *embed_bwd_s, double *head_fwd_s,
+                      double *head_bwd_s)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_embed_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    sum_edge(w, gpu, ops, n, embed_fwd_s, embed_bwd_s);
+    n = st_ops_head_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    sum_edge(w, gpu, ops, n, head_fwd_s, head_bwd_s);
+}
+
+double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double params)
+{
+    return w->parallel.grad_accum_separate ? mem_time(gpu, params * B.accum) : 0.0;
+}
+
+double st_ops_optimizer_bytes_per_param(void)
+{
+    return B.optim;
+}
+
+double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
+{
+    st_memory mem;
+    st_memory_estimate(w, gpu, w->parallel.microbatch, &mem);
+    double params = mem.params_per_gpu;
+    /* ZeRO 1 and up shard the optimizer over the data-parallel ranks, which include cp
+     * (Megatron-LM's distributed optimizer; models/silicon/parallel.c shards memory the same way).
+     */
+    double shards = (double)(at_least_1(w->parallel.dp) * at_least_1(w->parallel.cp));
+    double adam = w->parallel.zero >= 1 ? params / shards : params;
+    /* Then the gradient buffer is zeroed for the next step (Megatron-LM's zero_grad_buffer, a
+     * memset of every gradient the GPU keeps: all of its slice's, or its shard under ZeRO 2 and
+     * 3), 4 bytes each in fp32 and 2 with grad_reduce: bf16. */
+    double grads = w->parallel.zero >= 2 ? params / shards : params;
+    double zero = grads * (w->parallel.grad_bf16 ? 2.0 : 4.0);
+    return mem_time(gpu, adam * B.optim + zero);
+}

@@ -1,0 +1,156 @@
+/* The operator graph of one transformer training step on one GPU: each operator's FLOPs, HBM
+ * bytes and GEMM shape after tensor, sequence and context parallelism, and its time by roofline
+ * (the larger of FLOPs over achieved FLOP/s and bytes over achieved HBM bandwidth), where
+ * achieved FLOP/s follows a GEMM efficiency curve over the shape (models/silicon/gemm_eff.c holds
+ * its constants; docs/step-ops.md the equations, assumptions and sources). */
+#ifndef ST_MODELS_SILICON_OPS_H
+#define ST_MODELS_SILICON_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config.h"
+
+typedef enum st_op_kind {
+    ST_OP_GEMM,  /* a matrix multiplication: m x k times k x n */
+    ST_OP_ATTN,  /* fused (FlashAttention-style) attention core: scores, softmax, context */
+    ST_OP_MEMORY /* element-wise or normalisation: bound by HBM bytes */
+} st_op_kind;
+
+typedef struct st_op {
+    const char *name; /* "norm1", "qkv", "rope", "attn", "proj", "bda1", "norm2", "fc1", "act",
+                         "fc2", "bda2"; edges: "embed", "pos", "embed_norm", "embed_drop",
+                         "norm_f", "logits", "xent" */
+    st_op_kind kind;
+    /* GEMM: the shape on this GPU, m tokens x n outputs, reduced over k inputs.
+     * ATTN: m = sequences x local query heads, n = queries per sequence, k = keys per sequence.
+     * MEMORY: 0. */
+    double m, n, k;
+    double flops;      /* model FLOPs on this GPU (MFU convention: causal attention counted whole;
+                          0 for memory operators) */
+    double bytes;      /* minimum HBM traffic on this GPU */
+    double time_s;     /* forward roofline time on the workload's GPU and precision */
+    int mem_bound;     /* 1 when the bytes term set time_s */
+    int attn_core;     /* part of the attention core (what selective recomputation repeats) */
+    int attn_kernel;   /* ATTN: the workload's st_attention (which fused kernel's sweep) */
+    st_precision prec; /* GEMM input precision: the workload's for linear layers, BF16 for the
+                          logits (Transformer Engine keeps the output layer in BF16) and for
+                          the attention core */
+    /* FP8 linear layers: the HBM bytes that quantising the input (forward) and the output
+     * gradient (backward) adds to the BF16 graph, timed with the GEMM (in time_s and in
+     * st_ops_backward_time) but not counted in bytes. Negative where the norm writes FP8 itself
+     * and saves more than the quantisation costs. 0 otherwise. */
+    double quant_fwd_bytes, quant_bwd_bytes;
+} st_op;
+
+/* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
+ * it causes. Backward counts data and weight gradients (each GEMM twice, as dgrad and wgrad,
+ * each timed at its own shape); recompute is the extra forward work that the workload's
+ * recompute setting adds to backward: the attention core (selective) or the whole layer
+ * forward (full). FLOPs are model FLOPs: bwd_flops = 2 x fwd_flops. */
+typedef struct st_layer_cost {
+    double fwd_s, bwd_s, recompute_s;
+    double fwd_flops, bwd_flops, recompute_flops;
+    /* TP collectives per layer per micro-batch, each moving tp_bytes per rank (the full
+     * activation s*b*h*2 bytes / cp): all-reduces without sequence parallelism (2 forward, 2
+     * backward); all-gathers and reduce-scatters with it (4 forward; 6 backward, the
+     * column-parallel inputs being gathered again for the weight gradients). 0 when tp = 1.
+     * tp_colls_recompute: the forward's again under full recompute. */
+    int tp_colls_fwd, tp_colls_bwd, tp_colls_recompute;
+    double tp_bytes;
+    /* Of those, the all-gathers (sequence parallelism: 2 forward, 4 backward), each moving
+     * tp_ag_bytes: half of tp_bytes under FP8, which Transformer Engine gathers already
+     * quantised. */
+    int tp_ag_fwd, tp_ag_bwd;
+    double tp_ag_bytes;
+} st_layer_cost;
+
+/* The forward operators of one layer for `microbatch` sequences (below 1 counts as 1) on one
+ * GPU of workload w on gpu, into ops[0..cap); returns how many there are (at most ST_OPS_MAX),
+ * writing no more than cap. Degrees below 1 count as 1. */
+#define ST_OPS_MAX 32
+size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            st_op *ops, size_t cap);
+
+/* The forward operators of the first stage's input embedding (lookup, learned positions,
+ * embedding norm, dropout, as the model has them) and of the last stage's head (final norm,
+ * logits GEMM, cross entropy), like st_ops_layer_forward. */
+size_t st_ops_embed_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            st_op *ops, size_t cap);
+size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                           st_op *ops, size_t cap);
+
+/* Backward time of one forward operator: GEMMs as dgrad plus wgrad, the attention core as
+ * FlashAttention's backward kernel, memory operators at twice the bytes. */
+double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op);
+
+/* One layer's cost (sum over its operators). */
+void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                       st_layer_cost *out);
+
+/* Forward and backward time of the input embedding (first stage) and of the output layer with
+ * its loss (last stage), for one micro-batch on one GPU. */
+void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                      double *embed_fwd_s, double *embed_bwd_s, double *head_fwd_s,
+                      double *head_bwd_s);
+
+/* The optimizer step on one GPU: mixed-precision Adam reading and writing its share of fp32
+ * gradients, master weights and moments and the bf16 weights once (memory-bound), under the
+ * workload's ZeRO stage (1 and up shard it over dp x cp ranks), then the memset that zeroes the
+ * GPU's gradient buffer for the next step. The share is the parameters
+ * of the most loaded pipeline stage's GPU (models/silicon/parallel.h). */
+double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu);
+
+/* With grad_accum: separate, the pass that adds one micro-batch's bf16 weight gradients into
+ * the fp32 accumulator, for `params` parameters on one GPU; 0 with the fused default. */
+double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double params);
+
+/* Bytes the optimizer step moves per parameter it updates (docs/step-ops.md). */
+double st_ops_optimizer_bytes_per_param(void);
+
+/* ---- The calibrated kernel models (models/silicon/gemm_eff.c) ---- */
+
+/* Achieved fraction of the dense peak for an m x k by k x n GEMM at precision prec on gpu: the
+ * calibrated efficiency curve. Never above st_gemm_emax; 0 when a dimension is not positive. */
+double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k);
+
+/* The curve's ceiling for gpu and prec: the fraction a tile's main loop reaches. */
+double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);
+
+/* Achieved fraction of the dense BF16 peak of FlashAttention's forward (backward != 0: its
+ * backward) kernel, with seq_k keys per query block's sequence and `blocks` blocks of 128
+ * queries (sequences x local heads x ceil(queries / 128)); FLOPs counted as FlashAttention's
+ * benchmarks count them (causal halves; backward = 2.5 x forward). */
+double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, double blocks);
+/* As st_attn_efficiency, for a chosen fused kernel (an st_attention value): ST_ATTN_FLASH
+ * reads FlashAttention-3's H100 sweep on Hopper and cuDNN's GB200 sweep on Blackwell;
+ * ST_ATTN_FLASH2 FlashAttention-2's H100 sweep; ST_ATTN_CUDNN cuDNN 9.19's H200 (Hopper) or
+ * GB200 (Blackwell) sweep; each scaled to the GPU like the GEMM curve. On Ampere all three read
+ * FlashAttention-2's A100 sweep, the only one published (docs/step-ops.md). */
+double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
+                             double blocks);
+
+/* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
+double st_hbm_efficiency(const st_gpu_spec *gpu);
+
+/* Sustained Tensor Core throughput as a fraction of burst: the clock and power limits that
+ * minutes of dense GEMMs run into (models/silicon/gemm_eff.c; 1 where no measurement exists).
+ * Compute-bound operator times divide by it; MFU keeps the datasheet peak. */
+double st_gpu_sustained(const st_gpu_spec *gpu);
+
+/* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
+ * 1 + this factor times as long for as long as the two overlap (models/silicon/gemm_eff.c). */
+double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);
+
+/* Dense peak FLOP/s of gpu at prec (the catalog's bf16 or fp8 figure; a GPU without FP8
+ * Tensor Cores runs FP8 work at its BF16 peak). */
+double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec);
+
+/* SMs (CUs) the tile and wave model spreads work over. */
+double st_gpu_sm_count(const st_gpu_spec *gpu);
+
+/* 1 when gpu's catalog name has its own row in the calibration table; otherwise the model uses
+ * the H100 SXM row (st_gemm_efficiency and friends still answer). */
+int st_gemm_calibrated(const st_gpu_spec *gpu);
+
+#endif

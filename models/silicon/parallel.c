@@ -1,0 +1,341 @@
+/* Memory per GPU of a training plan: weights, gradients, optimizer states under ZeRO 0-3, and
+ * activations after Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+ * Transformer Models", arXiv 2205.05198, eq. 1-6), for every pipeline stage. The derivation,
+ * the generalisation to GQA and SwiGLU, and what is left out are in docs/memory-model.md. */
+#include "models/silicon/parallel.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
+
+#include <string.h>
+
+/* Every constant of the memory model that is not a datasheet figure, in one table so that a
+ * calibration override has one place to go (DESIGN.md, "Calibration and validation"). */
+static const struct mem_consts {
+    double weight_bytes; /* per parameter */
+    double grad_bytes;
+    double optim_bytes;
+    double ckpt_bytes;
+    double logit_bytes; /* per logit of the cross entropy */
+    double reserved;    /* per GPU */
+} K = {
+    /* bf16 weights. FP8 training (Transformer Engine) keeps bf16 weights and casts them per
+     * GEMM, so precision: fp8 does not change this term. */
+    .weight_bytes = 2,
+    /* Megatron-LM accumulates and all-reduces the gradients of a bf16 model in fp32 ("main
+     * grads"; arguments.py forces accumulate_allreduce_grads_in_fp32 with --bf16). Its
+     * distributed-optimizer table (docs/source/distrib_optimizer.md) gives 18 bytes per
+     * parameter for "bf16 param, fp32 grads" without sharding and 6 + 12/d with it: 2 + 4 + 12.
+     * PyTorch FSDP with fp32 sharded parameters also keeps fp32 gradients. */
+    .grad_bytes = 4,
+    /* Adam in mixed precision: fp32 master weights, momentum and variance (Rajbhandari et al.
+     * 2020, ZeRO, §3.1: K = 12). */
+    .optim_bytes = 12,
+    /* A full checkpoint holds bf16 weights, fp32 master weights and Adam's m and v: 2 + 12 = 14
+     * bytes per parameter (BigScience tr11-176B-ml README: "14 bytes per param"; Megatron SC21
+     * §5.10: 13.8 TB for the 1T model). */
+    .ckpt_bytes = 14,
+    /* Korthikanti et al. §4.3: "the cross entropy loss requires storing the logits which are
+     * calculated in 32-bit floating point", 4sbv/t bytes. */
+    .logit_bytes = 4,
+    /* CUDA context, NCCL buffers and allocator fragmentation. We found no source that gives a
+     * figure for them that holds across software versions, so the term is 0; capacity is the
+     * datasheet's decimal GB, which is below the physical GiB (80 GB vs 80 GiB = 85.9e9 bytes
+     * on H100), a margin of a few GB that this model does not claim. docs/memory-model.md. */
+    .reserved = 0,
+};
+
+const char *st_mem_term_name(st_mem_term t)
+{
+    static const char *const names[ST_MEM__COUNT] = {
+        [ST_MEM_WEIGHTS] = "weights",
+        [ST_MEM_GRADS] = "gradients",
+        [ST_MEM_OPTIMIZER] = "optimizer states",
+        [ST_MEM_ACTIVATIONS] = "activations",
+        [ST_MEM_RESERVED] = "reserved",
+    };
+    if ((int)t < 0 || t >= ST_MEM__COUNT)
+        return "unknown";
+    return names[t];
+}
+
+static int64_t at_least_1(int64_t v)
+{
+    return v < 1 ? 1 : v;
+}
+
+/* One micro-batch as one GPU sees it, in the paper's symbols (elements, not bytes). */
+typedef struct shape {
+    double s, b, h, a; /* s is the local sequence: seq_len / cp */
+    double da, dkv, f; /* attention width, one of K/V, MLP inner width */
+    double v;          /* vocabulary */
+    double t;          /* tensor-parallel degree */
+    double rep;        /* what divides "replicated" tensors: t with sequence parallelism, else 1 */
+    int dropout, swiglu;
+    int flash; /* fused attention: no score matrix is stored */
+    int fp8;   /* precision: fp8 - linear layers' inputs are kept in FP8 for their backward */
+} shape;
+
+static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
+{
+    const st_llm_spec *m = w->model;
+    const st_parallel_cfg *p = &w->parallel;
+    shape x;
+    x.s = (double)w->seq_len / (double)at_least_1(p->cp);
+    x.b = (double)at_least_1(microbatch);
+    x.h = (double)m->hidden;
+    x.a = (double)m->heads;
+    x.da = (double)st_llm_attn_width(m);
+    x.dkv = (double)st_llm_kv_width(m);
+    x.f = (double)st_llm_ffn(m);
+    x.v = (double)(m->vocab > 0 ? m->vocab : 51200);
+    x.t = (double)at_least_1(p->tp);
+    x.rep = p->sequence_parallel ? x.t : 1.0;
+    x.dropout = st_llm_has_dropout(m);
+    x.flash = w->attention != ST_ATTN_UNFUSED;
+    x.swiglu = m->mlp == ST_MLP_SWIGLU;
+    x.fp8 = w->precision == ST_PREC_FP8;
+    return x;
+}
+
+/* Attention scores (unfused attention): softmax output 2as^2b, and with dropout its mask as^2b and
+ * output 2as^2b (Korthikanti §4.1: the 5as^2b term). Split by tensor parallelism. */
+static double score_bytes(const shape *x)
+{
+    /* FlashAttention keeps no score matrix: only the FP32 log-sum-exp of each query and head
+     * for its backward (Dao et al. 2022, algorithm 2), and the dropout RNG state. */
+    if (x->flash)
+        return 4.0 * x->a * x->s * x->b / x->t;
+    return x->a * x->s * x->s * x->b * (x->dropout ? 5.0 : 2.0) / x->t;
+}
+
+/* Bytes one layer stores per micro-batch. Korthikanti §4.1, per component, 16-bit:
+ *   replicated across TP ranks unless sequence parallel: both LayerNorm inputs 4sbh, the QKV
+ *   input 2sbh, the MLP input 2sbh, and with dropout the two residual dropout masks 2sbh;
+ *   split by TP: Q and K 2sb(da + dkv), V 2sb dkv, the attention-output input 2sb da, the MLP's
+ *   inner tensors (GeLU: input and output 4sbf; SwiGLU: gate and up outputs 4sbf plus their
+ *   product 2sbf), and the scores. GPT (da = dkv = h, f = 4h, dropout): 10sbh + 24sbh + 5as^2b,
+ *   the paper's sbh(34 + 5as/h). Selective recompute drops the scores; full recompute keeps
+ *   only the layer input 2sbh, split by TP when sequence parallel. */
+static double layer_bytes(const shape *x, st_recompute r)
+{
+    double sb = x->s * x->b;
+    if (r == ST_RECOMPUTE_FULL)
+        return 2.0 * sb * x->h / x->rep;
+    double repl = sb * x->h * (x->dropout ? 10.0 : 8.0);
+    double split = sb * (4.0 * x->da + 4.0 * x->dkv + (x->swiglu ? 6.0 : 4.0) * x->f);
+    /* Under FP8, Transformer Engine keeps each linear layer's input for its weight gradient
+     * as the FP8 tensor it fed the GEMM (transformer_engine/pytorch/module/linear.py: the
+     * saved input is the quantized one unless wgrad is overridden to high precision), one
+     * byte instead of two: the QKV and MLP inputs (replicated), the attention-output and the
+     * second MLP GEMM's inputs (split). LayerNorm inputs, Q, K, V and the MLP's inner outputs
+     * stay BF16. */
+    if (x->fp8) {
+        repl -= 2.0 * sb * x->h;
+        split -= sb * (x->da + x->f);
+    }
+    double bytes = repl / x->rep + split / x->t;
+    if (r == ST_RECOMPUTE_NONE)
+        bytes += score_bytes(x);
+    return bytes;
+}
+
+/* While one layer's backward runs, recomputation brings back what was not stored, for that
+ * layer and one micro-batch: the scores (selective) or the whole layer (full). The paper's
+ * totals leave this transient out; a plan that fits only without it does not run. */
+static double recompute_workset(const shape *x, st_recompute r)
+{
+    if (r == ST_RECOMPUTE_SELECTIVE)
+        return score_bytes(x);
+    if (r == ST_RECOMPUTE_FULL)
+        return layer_bytes(x, ST_RECOMPUTE_NONE) - layer_bytes(x, ST_RECOMPUTE_FULL);
+    return 0.0;
+}
+
+double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch)
+{
+    shape x = shape_of(w, microbatch);
+    return layer_bytes(&x, w->parallel.recompute);
+}
+
+/* The plan as the stage loop needs it. */
+typedef struct plan {
+    const st_llm_spec *m;
+    shape x;
+    st_recompute rc;
+    int64_t pp, v, n_micro, seq;
+    double zero_div; /* ZeRO shards over the data-parallel ranks, which include cp */
+    int zero;
+    int grad_bf16; /* grad_reduce: bf16 */
+    int grad_sep;  /* grad_accum: separate */
+    int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
+    double wb;     /* bytes per compute weight: BF16, or FP8 with fp8_param_gather */
+} plan;
+
+static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    plan c;
+    c.m = w->model;
+    c.x = shape_of(w, microbatch);
+    c.rc = p->recompute;
+    c.pp = at_least_1(p->pp);
+    c.v = at_least_1(p->virtual_stages);
+    c.seq = w->seq_len;
+    /* Megatron-LM shards the distributed optimizer over the data-parallel group with context
+     * parallelism (dp x cp ranks hold the same weights). */
+    c.zero_div = (double)(at_least_1(p->dp) * at_least_1(p->cp));
+    c.zero = p->zero;
+    c.grad_bf16 = p->grad_bf16;
+    c.grad_sep = p->grad_accum_separate;
+    c.prefetch = p->overlap_param_gather;
+    /* Megatron-Core's fp8_param_gather keeps the compute weights in FP8 "(do not use any other
+     * intermediate dtype)"; the fp32 master copy stays with the optimizer states. */
+    c.wb = w->fp8_param_gather ? K.weight_bytes / 2 : K.weight_bytes;
+    /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
+    int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
+    c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
+    return c;
+}
+
+/* Layers on stage i: an even split, the remainder on the earliest stages. Megatron-LM needs
+ * L divisible by pp; for the rest this is the pessimistic choice, as early stages hold the
+ * most micro-batches in flight (Llama 3 instead took a layer off the first and last stage). */
+static int64_t stage_layers(const plan *c, int64_t i)
+{
+    int64_t base = c->m->layers / c->pp, rem = c->m->layers % c->pp;
+    return base + (i < rem ? 1 : 0);
+}
+
+/* Micro-batches whose activations stage i holds at its peak, in units of "all of this
+ * stage's layers". 1F1B: pp - i (Narayanan et al. SC21 §2.2; Korthikanti §4.2.3). Interleaved
+ * 1F1B with v chunks: Megatron-LM's warm-up of 2(pp - i - 1) + (v - 1)pp chunk-micro-batches
+ * plus the one in steady state, each 1/v of the stage's layers; on stage 0 that is
+ * pp (1 + (pp - 1)/(pp v)), the paper's factor. Fewer micro-batches than that cap it. */
+static double stage_in_flight(const plan *c, int64_t i)
+{
+    if (c->v <= 1) {
+        int64_t k = c->pp - i;
+        return (double)(k < c->n_micro ? k : c->n_micro);
+    }
+    int64_t chunks = 2 * (c->pp - i - 1) + (c->v - 1) * c->pp + 1;
+    if (chunks > c->n_micro * c->v)
+        chunks = c->n_micro * c->v;
+    return (double)chunks / (double)c->v;
+}
+
+/* Parameters one GPU of stage i holds: its layers split by TP (norms replicated), the
+ * vocabulary-parallel input embedding, position table and embedding norm on the first stage,
+ * the final norm and output layer on the last. A tied output layer is a second copy on the last
+ * stage when pp > 1 (Megatron-LM keeps one there and all-reduces their gradients). */
+static double stage_params(const plan *c, int64_t i, double *largest_unit)
+{
+    const st_llm_spec *m = c->m;
+    double t = c->x.t, h = c->x.h, emb = c->x.v * h / t;
+    double norms = 2.0 * st_llm_norm_params(m);
+    double layer = (st_llm_layer_params(m) - norms) / t + norms;
+    double n = (double)stage_layers(c, i) * layer;
+    *largest_unit = layer;
+    if (i == 0) {
+        n += emb;
+        if (m->pos == ST_POS_LEARNED)
+            n += (double)(m->max_positions > 0 ? m->max_positions : c->seq) * h;
+        if (m->embed_norm)
+            n += st_llm_norm_params(m);
+    }
+    if (i == c->pp - 1) {
+        n += st_llm_norm_params(m);
+        if (!m->tied_embeddings || c->pp > 1)
+            n += emb;
+    }
+    if ((i == 0 || i == c->pp - 1) && emb > *largest_unit)
+        *largest_unit = emb;
+    return n;
+}
+
+/* Activation bytes of stage i: its layers times the micro-batches in flight, the recompute
+ * working set, the embedding's dropout mask on the first stage (sbh/t per micro-batch in
+ * flight, Korthikanti §4.3), and on the last stage, which holds one micro-batch at a time,
+ * the final norm's and output projection's inputs 4sbh/t and the fp32 logits 4sbv/t. */
+static double stage_activations(const plan *c, int64_t i)
+{
+    const shape *x = &c->x;
+    double sbh = x->s * x->b * x->h;
+    double in_flight = stage_in_flight(c, i);
+    int64_t layers = stage_layers(c, i);
+    double bytes = (double)layers * in_flight * layer_bytes(x, c->rc);
+    if (layers > 0)
+        bytes += recompute_workset(x, c->rc);
+    if (i == 0 && x->dropout)
+        bytes += in_flight * sbh / x->rep;
+    if (i == c->pp - 1)
+        bytes += 4.0 * sbh / x->rep + K.logit_bytes * x->s * x->b * x->v / x->t;
+    return bytes;
+}
+
+/* The four state terms of stage i under ZeRO: stage 1 shards the optimizer states over the
+ * data-parallel ranks, stage 2 also the gradients, stage 3 also the weights, which then need
+ * the largest unit (a layer, or the embedding) gathered whole while it computes, and a second
+ * one when the next unit's gather is prefetched beside it (PyTorch's FSDP notes, "FSDP buffers
+ * sizes": two all-gather buffers). */
+static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
+{
+    double unit = 0.0;
+    double n = stage_params(c, i, &unit);
+    double d = c->zero_div;
+    term[ST_MEM_WEIGHTS] = c->wb * n;
+    if (c->zero >= 3 && d > 1.0)
+        term[ST_MEM_WEIGHTS] = c->wb * (n / d + (c->prefetch ? 2.0 : 1.0) * unit);
+    /* grad_reduce: bf16 keeps the gradient buffer in bf16 (Megatron-Core's
+     * grad_reduce_in_fp32 = False, which NeMo's FP8 performance recipes set). */
+    double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;
+    term[ST_MEM_GRADS] = gb * n / (c->zero >= 2 ? d : 1.0);
+    /* grad_accum: separate also keeps every weight's own bf16 gradient, unsharded, between
+     * its backward and the pass that adds it in (DeepSpeed's BF16 optimizer:
+     * deepspeed/runtime/bf16_optimizer.py update_hp_grads, called with clear_lp_grads=False
+     * from pipe/engine.py _exec_backward_pass, keeps lp.grad). */
+    if (c->grad_sep)
+        term[ST_MEM_GRADS] += K.weight_bytes * n;
+    term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);
+    term[ST_MEM_ACTIVATIONS] = stage_activations(c, i);
+    term[ST_MEM_RESERVED] = K.reserved;
+    return n;
+}
+
+static void judge_fit(st_memory *out)
+{
+    double sum = 0.0;
+    out->overflow_term = -1;
+    for (int t = 0; t < ST_MEM__COUNT; t++) {
+        sum += out->term[t];
+        if (out->overflow_term < 0 && sum > out->capacity)
+            out->overflow_term = t;
+    }
+    out->total = sum;
+    out->fits = out->overflow_term < 0;
+    out->overflow_bytes = out->fits ? 0.0 : sum - out->capacity;
+}
+
+void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                        st_memory *out)
+{
+    plan c = plan_of(w, microbatch);
+    memset(out, 0, sizeof *out);
+    out->params = st_llm_params(w->model, w->seq_len);
+    out->flops_per_token = st_llm_flops_per_token(w->model, w->seq_len);
+    out->checkpoint_bytes = K.ckpt_bytes * out->params;
+    out->capacity = gpu->hbm_bytes;
+    double best = -1.0;
+    for (int64_t i = 0; i < c.pp; i++) {
+        double term[ST_MEM__COUNT], total = 0.0;
+        double n = stage_terms(&c, i, term);
+        for (int t = 0; t < ST_MEM__COUNT; t++)
+            total += term[t];
+        if (total > best) {
+            best = total;
+            out->stage = i;
+            out->params_per_gpu = n;
+            memcpy(out->term, term, sizeof term);
+        }
+    }
+    judge_fit(out);
+}

@@ -1,0 +1,57 @@
+/* A training job's parallel plan against one GPU: parameter count, model FLOPs per token and
+ * memory per GPU term by term (weights, gradients, optimizer states under ZeRO 0-3,
+ * activations under recompute none / selective / full, with or without sequence parallelism,
+ * after Korthikanti et al. 2022, equations 1-6), and whether it fits. */
+#ifndef ST_MODELS_SILICON_PARALLEL_H
+#define ST_MODELS_SILICON_PARALLEL_H
+
+#include "models/config.h"
+
+typedef enum st_mem_term {
+    ST_MEM_WEIGHTS,
+    ST_MEM_GRADS,
+    ST_MEM_OPTIMIZER,
+    ST_MEM_ACTIVATIONS,
+    ST_MEM_RESERVED, /* CUDA context, allocator fragmentation, communication buffers */
+    ST_MEM__COUNT
+} st_mem_term;
+
+typedef struct st_memory {
+    double params;              /* whole model */
+    double params_per_gpu;      /* in the tensor/pipeline slice of the most loaded GPU, before
+                                   ZeRO-3 shards their storage */
+    double flops_per_token;     /* model FLOPs, PaLM definition (st_llm_flops_per_token) */
+    double term[ST_MEM__COUNT]; /* bytes per GPU on the most loaded GPU */
+    double total;               /* sum of term[] */
+    double capacity;            /* the GPU's HBM */
+    int fits;                   /* total <= capacity */
+    int overflow_term;          /* first term at which the running sum (in term order) passes
+                                   capacity; -1 when it fits */
+    double overflow_bytes;      /* total - capacity when it does not fit, else 0 */
+    double checkpoint_bytes;    /* a full checkpoint: bf16 weights, fp32 master weights, Adam
+                                   m and v (14 bytes per parameter), all ranks together */
+    int64_t stage;              /* the most loaded pipeline stage, 0-based (lowest on ties) */
+} st_memory;
+
+/* Human name of a term: "weights", "gradients", "optimizer states", "activations",
+ * "reserved". */
+const char *st_mem_term_name(st_mem_term t);
+
+/* Estimate memory for workload w (its model, seq_len, global_batch, precision and parallel
+ * plan) on gpu, with `microbatch` sequences per micro-batch: pass w->parallel.microbatch, or a
+ * candidate size when the plan says auto (a value below 1 counts as 1). Every pipeline stage
+ * is evaluated (its layers, what it holds of the embedding and output layer, and the
+ * micro-batches 1F1B or interleaved 1F1B keeps in flight on it) and the stage with the largest
+ * total is reported. Degrees below 1 count as 1. Never fails: a plan the loader accepted
+ * always has an answer. gpu must not be NULL. */
+void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                        st_memory *out);
+
+/* Activation bytes one transformer layer keeps for the backward pass on one GPU for one
+ * micro-batch of `microbatch` sequences, under w's recompute, tensor/sequence/context
+ * parallelism: before pipeline in-flight multiplication and without the transient working set
+ * of recomputation (Korthikanti et al. 2022, eq. 1-6, generalised to GQA and SwiGLU; for GPT
+ * shapes with dropout it is exactly the paper's sbh(34 + 5as/h) family). */
+double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch);
+
+#endif

@@ -1,0 +1,55 @@
+/* The step-level model: one training step of one workload, simulated. The operator graph gives
+ * each layer's compute time (models/silicon/ops.h), the collective model times tensor-parallel,
+ * pipeline and data-parallel traffic on the cluster's fabric (models/fabric/collective.h), and the
+ * pipeline schedule is run on the engine (models/step/pipeline.h); step time, MFU and the breakdown
+ * come out of that run. docs/step-model.md has the equations and sources. */
+#ifndef ST_MODELS_STEP_STEP_H
+#define ST_MODELS_STEP_STEP_H
+
+#include "models/config.h"
+#include "models/step/pipeline.h"
+#include "sim/err.h"
+
+/* Where a step's time goes, on the busiest pipeline stage; the parts add up to the step. */
+typedef struct st_step_breakdown {
+    double compute_s;         /* forward, backward and recomputation kernels */
+    double tp_comm_s;         /* tensor-parallel collectives (not overlapped, as Megatron's
+                                 default) */
+    double pp_comm_s;         /* pipeline sends the schedule could not hide */
+    double dp_comm_exposed_s; /* data-parallel traffic not hidden: gradient reduction left
+                                 over after the last backward, the ZeRO 1-2 weight all-gather,
+                                 and ZeRO-3's gathers and reduce-scatters */
+    double bubble_s;          /* pipeline idle time */
+    double optimizer_s;       /* the optimizer step */
+} st_step_breakdown;
+
+typedef struct st_step_result {
+    int64_t microbatch;     /* sequences per micro-batch */
+    int64_t micro_per_step; /* micro-batches per pipeline per step */
+    double step_time_s;
+    double mfu, hfu;       /* fractions of the dense peak (PaLM definition; HFU counts
+                              recomputation) */
+    double tflops_per_gpu; /* model FLOP/s per GPU, in TFLOP/s (the MFU numerator) */
+    double tokens_per_s;
+    st_step_breakdown b;
+    /* The seed's closed form T_step = T_compute + T_comm - T_overlap with T_compute =
+     * FLOPs / (N * peak * MFU_ref): here with the simulated compute and communication times
+     * summed and no overlap, beside the simulation (--explain). */
+    double closed_form_s;
+} st_step_result;
+
+typedef struct st_step_ctx st_step_ctx;
+
+/* A context for stepping workloads on cluster c (borrowed; must outlive the context): builds the
+ * fabric once and memoises collective times across calls, so a plan search pays for each
+ * distinct collective once. Returns 0 or the topology's error. */
+int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err);
+void st_step_ctx_free(st_step_ctx *x);
+
+/* Simulate one step of w (a training workload that fits the cluster) with `microbatch`
+ * sequences per micro-batch. trace, when not NULL, receives the pipeline's spans. Returns 0, or
+ * an error located at the workload (a plan the pipeline cannot run). */
+int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
+                st_pipe_trace *trace, st_err *err);
+
+#endif

@@ -1,0 +1,367 @@
+/* Storage traffic as transfers on the fabric: one engine and one st_net per question asked, the
+ * streams started on schedule, and times and rates read off as they complete. The equations
+ * and assumptions are in docs/storage-and-failures.md. */
+#include "models/storage/storage.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/fabric/net.h"
+#include "models/silicon/gpu.h"
+#include "sim/engine.h"
+#include "sim/xalloc.h"
+
+/* Bytes of a stream that never ends: far more than any run moves, and finite as st_net wants.
+ * Its completion time clamps to the end of time. */
+#define ENDLESS_BYTES 1e300
+
+typedef struct io_run {
+    const st_topo *topo;
+    st_engine *eng;
+    st_net *net;
+    const st_io *io;
+    int n;
+    int64_t *xfer;   /* st_net id of each running stream; -1 before its start and after its end */
+    double *done_s;  /* completion of each finite stream (its tier latency is added after) */
+    double *moved;   /* bytes each stream has moved, all members together */
+    double *rate;    /* each stream's aggregate rate since t_last */
+    double *t_start; /* when each stream started */
+    double t_last;   /* time of the last start or completion */
+    int finite_left; /* finite streams not completed yet */
+    double t_end;    /* when the last finite stream completed */
+} io_run;
+
+/* Add the bytes moved since the last start or completion (rates are constant in between: they
+ * change only when a transfer starts or completes, and every one of those is an event here). */
+static void account(io_run *r, double now)
+{
+    double dt = now - r->t_last;
+    if (dt > 0)
+        for (int i = 0; i < r->n; i++)
+            r->moved[i] += r->rate[i] * dt;
+    r->t_last = now;
+}
+
+static void refresh_rates(io_run *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        double per = r->xfer[i] >= 0 ? st_net_rate(r->net, r->xfer[i]) : 0;
+        r->rate[i] = isfinite(per) ? per * (double)r->io[i].members : 0;
+    }
+}
+
+static void on_done(void *ctx, uint64_t tag, st_time now)
+{
+    io_run *r = ctx;
+    int i = (int)tag;
+    double t = (double)now / 1e9;
+    account(r, t);
+    r->done_s[i] = t;
+    r->xfer[i] = -1;
+    refresh_rates(r);
+    if (--r->finite_left == 0) {
+        r->t_end = t;
+        st_engine_stop(r->eng);
+    }
+}
+
+/* Start stream i now: every member between its GPU and the tier endpoint. The tier's latency is
+ * left out of the transfer (it is added to the completion time afterwards), so that a stream's
+ * last byte and its completion are one event and the rates above stay exact. */
+static void start(io_run *r, int i)
+{
+    const st_io *s = &r->io[i];
+    size_t m = (size_t)s->members;
+    int64_t *tier = st_xmalloc(m * sizeof *tier);
+    int64_t ep = st_topo_storage_endpoint(r->topo, s->tier);
+    for (size_t k = 0; k < m; k++)
+        tier[k] = ep;
+    int endless = isinf(s->bytes);
+    st_xfer_spec x = {.src = s->read ? tier : s->gpu,
+                      .dst = s->read ? s->gpu : tier,
+                      .n = m,
+                      .bytes = endless ? ENDLESS_BYTES : s->bytes,
+                      .key = st_topo_flow_key(0x5706a9e, (uint64_t)i),
+                      .tag = (uint64_t)i,
+                      .done = endless ? NULL : on_done,
+                      .ctx = r,
+                      .max_rate = s->max_rate};
+    r->t_start[i] = (double)st_engine_now(r->eng) / 1e9;
+    r->xfer[i] = st_net_start(r->net, &x);
+    free(tier);
+}
+
+static void on_start(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    io_run *r = state;
+    account(r, (double)ev->t / 1e9);
+    start(r, (int)ev->data.u[0]);
+    refresh_rates(r);
+}
+
+int st_storage_run(const st_topo *t, const st_io *io, int n, double *done_s, double *rate)
+{
+    io_run r = {.topo = t, .io = io, .n = n};
+    size_t nn = n > 0 ? (size_t)n : 1;
+    r.xfer = st_xmalloc(nn * sizeof *r.xfer);
+    r.done_s = st_xmalloc(nn * sizeof *r.done_s);
+    r.moved = st_xcalloc(nn, sizeof *r.moved);
+    r.rate = st_xcalloc(nn, sizeof *r.rate);
+    r.t_start = st_xcalloc(nn, sizeof *r.t_start);
+    r.eng = st_engine_new();
+    r.net = st_net_new(r.eng, t);
+    int kind = st_engine_register(r.eng, "storage.start", on_start, &r);
+    for (int i = 0; i < n; i++) {
+        if (io[i].members < 1 || !(io[i].bytes > 0) || !(io[i].max_rate >= 0) ||
+            !(io[i].start_s >= 0) || (isinf(io[i].bytes) && !(io[i].max_rate > 0)))
+            ST_BUG("storage stream %d: %lld members, %g bytes, cap %g, start %g s", i,
+                   (long long)io[i].members, io[i].bytes, io[i].max_rate, io[i].start_s);
+        r.xfer[i] = -1;
+        r.done_s[i] = INFINITY;
+        r.finite_left += !isinf(io[i].bytes);
+        st_payload p = {.u = {(uint64_t)i}};
+        st_engine_schedule(r.eng, kind, (st_time)llround(io[i].start_s * 1e9), &p);
+    }
+    if (r.finite_left > 0) {
+        st_engine_run(r.eng, ST_TIME_MAX);
+    } else {
+        st_engine_run(r.eng, 0);
+        r.t_end = r.t_last;
+    }
+    account(&r, r.t_end);
+    for (int i = 0; i < n; i++) {
+        if (done_s && !isinf(r.done_s[i]))
+            done_s[i] = r.done_s[i] + st_topo_storage_latency(t, io[i].tier);
+        else if (done_s)
+            done_s[i] = INFINITY;
+        if (!rate)
+            continue;
+        double end = isinf(r.done_s[i]) ? r.t_end : r.done_s[i];
+        double span = end - r.t_start[i];
+        rate[i] = span > 0 ? r.moved[i] / span : r.rate[i];
+    }
+    st_net_free(r.net);
+    st_engine_free(r.eng);
+    free(r.xfer);
+    free(r.done_s);
+    free(r.moved);
+    free(r.rate);
+    free(r.t_start);
+    return 0;
+}
+
+/* ---- a job's streams ------------------------------------------------------------------ */
+
+static int64_t deg(int64_t d)
+{
+    return d > 0 ? d : 1;
+}
+
+int64_t st_storage_writers(const st_workload_cfg *w, int64_t first_gpu, int64_t *out)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    if (p->zero >= 1) {
+        for (int64_t g = 0; g < w->gpus; g++)
+            out[g] = first_gpu + g;
+        return w->gpus;
+    }
+    /* Rank = tp_i + tp (cp_i + cp (dp_i + dp pp_i)); replica 0 of cp rank 0 holds one copy of
+     * every model-parallel slice. */
+    int64_t tp = deg(p->tp), cp = deg(p->cp), dp = deg(p->dp), pp = deg(p->pp), n = 0;
+    for (int64_t s = 0; s < pp; s++)
+        for (int64_t i = 0; i < tp; i++) {
+            int64_t rank = i + tp * cp * dp * s;
+            if (rank < w->gpus)
+                out[n++] = first_gpu + rank;
+        }
+    return n;
+}
+
+static double pcie_of(const st_cluster_cfg *c)
+{
+    return c->node.pcie_bw > 0 ? c->node.pcie_bw : c->gpu->pcie_bw;
+}
+
+/* The first GPU of every node the job occupies: the host that reads its data. */
+static int64_t job_hosts(const st_cluster_cfg *c, const st_workload_cfg *w, int64_t first_gpu,
+                         int64_t *out)
+{
+    int64_t gpn = deg(c->gpus_per_node), n = 0;
+    for (int64_t g = first_gpu; g < first_gpu + w->gpus; g++)
+        if (g == first_gpu || g % gpn == 0)
+            out[n++] = g;
+    return n;
+}
+
+int64_t st_storage_ingest_stream(const st_cluster_cfg *c, const st_workload_cfg *w,
+                                 int64_t first_gpu, double need_bps, int64_t *hosts, st_io *out)
+{
+    if (!w->data.enabled || !(need_bps > 0))
+        return 0;
+    int64_t n = job_hosts(c, w, first_gpu, hosts);
+    *out = (st_io){.gpu = hosts,
+                   .members = n,
+                   .tier = w->data.tier,
+                   .read = 1,
+                   .bytes = INFINITY,
+                   .max_rate = need_bps / (double)n};
+    return n;
+}
+
+/* Run `own` streams with the background ones; done_s and rate as st_storage_run, own first. */
+static void run_with(const st_topo *t, const st_io *own, int n_own, const st_io_set *bg,
+                     double *done_s, double *rate)
+{
+    int n_bg = bg ? bg->n : 0;
+    size_t n = (size_t)(n_own + n_bg);
+    st_io *all = st_xmalloc(n * sizeof *all);
+    double *d = st_xmalloc(n * sizeof *d), *r = st_xmalloc(n * sizeof *r);
+    for (int i = 0; i < n_own; i++)
+        all[i] = own[i];
+    for (int i = 0; i < n_bg; i++)
+        all[n_own + i] = bg->io[i];
+    st_storage_run(t, all, n_own + n_bg, d, r);
+    for (int i = 0; i < n_own; i++) {
+        if (done_s)
+            done_s[i] = d[i];
+        if (rate)
+            rate[i] = r[i];
+    }
+    free(all);
+    free(d);
+    free(r);
+}
+
+void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
+                       int64_t first_gpu, double step_s, const st_io_set *bg, st_ingest *out)
+{
+    memset(out, 0, sizeof *out);
+    out->slowdown = 1;
+    if (!w->data.enabled || !(step_s > 0))
+        return;
+    double tokens_per_s = (double)w->global_batch * (double)w->seq_len / step_s;
+    out->need_bps = tokens_per_s * w->data.bytes_per_token;
+    int64_t *hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
+    st_io io;
+    int64_t n = st_storage_ingest_stream(c, w, first_gpu, out->need_bps, hosts, &io);
+    if (n > 0)
+        run_with(t, &io, 1, bg, NULL, &out->got_bps);
+    free(hosts);
+    if (n == 0)
+        return;
+    if (out->got_bps > out->need_bps)
+        out->got_bps = out->need_bps;
+    if (out->got_bps < out->need_bps * (1 - 1e-9))
+        out->slowdown = out->need_bps / out->got_bps;
+}
+
+static int local_tier(const st_cluster_cfg *c)
+{
+    for (int k = 0; k < c->n_tiers; k++)
+        if (c->tiers[k].kind == ST_TIER_LOCAL_NVME)
+            return k;
+    return -1;
+}
+
+/* Time for the writers' shards to go into `tier` while the job's ingest runs, and the ingest's
+ * average rate meanwhile (into *ingest_bps when not NULL). */
+static double write_time(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
+                         const int64_t *writers, int64_t nw, double shard, int tier, double cap,
+                         const st_ingest *ingest, const st_io_set *bg, int64_t first_gpu,
+                         double *ingest_bps)
+{
+    st_io io[2];
+    int n = 0;
+    int64_t *hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
+    if (ingest && st_storage_ingest_stream(c, w, first_gpu, ingest->need_bps, hosts, &io[0]) > 0)
+        n++;
+    io[n++] = (st_io){.gpu = writers, .members = nw, .tier = tier, .bytes = shard, .max_rate = cap};
+    double done[2], rate[2];
+    run_with(t, io, n, bg, done, rate);
+    if (ingest_bps)
+        *ingest_bps = n == 2 ? rate[0] : 0;
+    free(hosts);
+    return done[n - 1];
+}
+
+int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
+                          const st_memory *mem, int64_t first_gpu, const st_ingest *ingest,
+                          const st_io_set *bg, st_ckpt_cost *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const st_ckpt_cfg *ck = &w->checkpoint;
+    const st_tier_cfg *tc = &c->tiers[ck->tier];
+    int local = -1;
+    if (ck->mode == ST_CKPT_TWO_STAGE && (local = local_tier(c)) < 0)
+        return st_err_set(err, ST_EINVAL, ck->loc,
+                          "workload '%s': checkpoint mode two-stage writes to local NVMe first, "
+                          "but cluster.storage has no tier of kind local-nvme",
+                          w->name);
+    int64_t *writers = st_xmalloc((size_t)w->gpus * sizeof *writers);
+    int64_t nw = st_storage_writers(w, first_gpu, writers);
+    double pcie = pcie_of(c);
+    out->size_bytes = mem->checkpoint_bytes;
+    out->writers = nw;
+    out->shard_bytes = out->size_bytes / (double)nw;
+    out->d2h_s = out->shard_bytes / pcie;
+    /* A local-nvme tier's figures are per node: the job writes into all of its nodes' drives. */
+    double tier_write = tc->write_bw;
+    if (tc->kind == ST_TIER_LOCAL_NVME) {
+        int64_t gpn = deg(c->gpus_per_node);
+        tier_write *= (double)((first_gpu + w->gpus - 1) / gpn - first_gpu / gpn + 1);
+    }
+    out->dump_s = out->size_bytes / tier_write + tc->latency_s;
+    double got = ingest && ingest->got_bps > 0 ? ingest->got_bps : 0, during = 0;
+    switch (ck->mode) {
+    case ST_CKPT_SYNC:
+        /* GDS: the GPU writes over PCIe straight to the NIC, at most the PCIe rate; without it
+         * the shard is first copied into a host bounce buffer, then sent. Training waits. */
+        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier,
+                                  tc->gds ? pcie : 0, NULL, bg, first_gpu, NULL);
+        out->stall_s = (tc->gds ? 0 : out->d2h_s) + out->write_s;
+        out->commit_s = out->stall_s;
+        break;
+    case ST_CKPT_ASYNC:
+        /* Training waits for the copy into host memory; the drain from host memory runs
+         * alongside the next steps and their ingest. */
+        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
+                                  first_gpu, &during);
+        out->stall_s = out->d2h_s;
+        out->commit_s = out->d2h_s + out->write_s;
+        break;
+    case ST_CKPT_TWO_STAGE: {
+        const st_tier_cfg *lt = &c->tiers[local];
+        out->local_s = write_time(t, c, w, writers, nw, out->shard_bytes, local, lt->gds ? pcie : 0,
+                                  NULL, bg, first_gpu, NULL);
+        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
+                                  first_gpu, &during);
+        out->stall_s = (lt->gds ? 0 : out->d2h_s) + out->local_s;
+        out->commit_s = out->stall_s + out->write_s;
+        break;
+    }
+    }
+    /* A drain that slows the ingest below what the job was getting costs progress: the job
+     * runs at during/got of its speed for write_s. */
+    if (ck->mode != ST_CKPT_SYNC && got > 0 && during < got) {
+        out->ingest_loss_s = out->write_s * (got - during) / got;
+        out->stall_s += out->ingest_loss_s;
+    }
+    /* Restore: every GPU reads what it holds (under ZeRO 0 each replica reads its slice). */
+    int64_t *all = st_xmalloc((size_t)w->gpus * sizeof *all);
+    for (int64_t g = 0; g < w->gpus; g++)
+        all[g] = first_gpu + g;
+    st_io rd = {.gpu = all,
+                .members = w->gpus,
+                .tier = ck->tier,
+                .read = 1,
+                .bytes = out->shard_bytes,
+                .max_rate = tc->gds ? pcie : 0};
+    double done;
+    run_with(t, &rd, 1, bg, &done, NULL);
+    out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
+    free(all);
+    free(writers);
+    return 0;
+}

@@ -1,0 +1,523 @@
+/* Fabric topologies: link counts and capacities of small spine-leaf, rail-optimized and
+ * fat-tree-3 examples worked by hand, route shapes and latencies, ECMP's reproducible hash,
+ * adaptive routing's aggregated links, oversubscription, NVLink domains, the transport presets,
+ * and construction errors. docs/fabric-topology.md has the constructions. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/fabric/topo.h"
+#include "models/fabric/transport.h"
+#include "scenarios/catalog.h"
+#include "scenarios/scenario.h"
+
+#define ASSERT_REL(got, want, tol)                                                                 \
+    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
+                  (double)(got), (double)(want), (double)(tol))
+
+/* H100-like: 900 GB/s NVLink, both directions added. */
+static const st_gpu_spec gpu = {.name = "test-gpu",
+                                .peak_bf16 = 1e15,
+                                .hbm_bytes = 80e9,
+                                .hbm_bw = 3.35e12,
+                                .nvlink_bw = 900e9,
+                                .pcie_bw = 64e9,
+                                .tdp_w = 700};
+
+static st_cluster_cfg cluster(st_topology topo, int64_t nodes, int64_t gpn, int nics,
+                              int64_t per_leaf)
+{
+    st_cluster_cfg c;
+    memset(&c, 0, sizeof c);
+    c.gpu = &gpu;
+    c.nodes = nodes, c.gpus_per_node = gpn, c.nvlink_domain = gpn;
+    st_fabric_cfg *f = &c.fabric;
+    f->topology = topo;
+    f->nic_bw = 50e9; /* 400 Gbit/s */
+    f->nics_per_node = nics;
+    f->nodes_per_leaf = per_leaf;
+    f->oversub[0] = 1, f->n_oversub = 1;
+    f->transport = ST_TRANSPORT_INFINIBAND;
+    f->routing = ST_ROUTING_ECMP;
+    f->link_latency_s = 1e-6, f->switch_latency_s = 600e-9;
+    f->loc.file = "t.yaml", f->loc.line = 7, f->loc.col = 3;
+    return c;
+}
+
+static st_topo *build(const st_cluster_cfg *c)
+{
+    st_topo *t = NULL;
+    st_err e;
+    memset(&e, 0, sizeof e);
+    int rc = st_topo_new(c, &t, &e);
+    ck_assert_msg(rc == 0, "st_topo_new: %d %s", rc, e.msg);
+    return t;
+}
+
+static int route(const st_topo *t, int64_t a, int64_t b, uint64_t key, int32_t *l, double *lat)
+{
+    return st_topo_route(t, a, b, key, l, ST_TOPO_MAX_HOPS, lat);
+}
+
+static int count_level(const st_topo *t, st_level lv)
+{
+    int n = 0;
+    for (int32_t i = 0; i < st_topo_link_count(t); i++)
+        n += st_topo_level(t, i) == lv;
+    return n;
+}
+
+/* Every link of a route starts where the previous one ended: "a -> b" then "b -> c". */
+static void assert_chained(const st_topo *t, const int32_t *l, int n)
+{
+    char prev[128] = "", cur[128];
+    for (int i = 0; i < n; i++) {
+        st_topo_link_name(t, l[i], cur, sizeof cur);
+        const char *arrow = strstr(cur, " -> ");
+        ck_assert_ptr_nonnull(arrow);
+        if (i)
+            ck_assert_msg(strncmp(cur, prev, (size_t)(arrow - cur)) == 0 &&
+                              prev[arrow - cur] == '\0',
+                          "link %d '%s' does not start at '%s'", i, cur, prev);
+        snprintf(prev, sizeof prev, "%s", arrow + 4);
+    }
+}
+
+static const double ib_nic = 50e9 * 0.94; /* 47 GB/s: nccl-tests #290 */
+static const double nvlink = 370e9;       /* 450 GB/s per direction x 370/450 */
+
+START_TEST(test_transport_efficiencies_follow_headers_and_measurement)
+{
+    ASSERT_REL(st_transport_wire_efficiency(ST_TRANSPORT_INFINIBAND), 4096.0 / 4122.0, 1e-12);
+    ASSERT_REL(st_transport_wire_efficiency(ST_TRANSPORT_ROCE_V2), 4096.0 / 4178.0, 1e-12);
+    ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_INFINIBAND), 0.94, 1e-12);
+    /* RoCE v2's goodput is its own measurement (nccl #1221: ~320 GB/s over 8 x 50 GB/s). */
+    ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_ROCE_V2), 0.80, 1e-12);
+    ck_assert(st_transport_efficiency(ST_TRANSPORT_ROCE_V2) <
+              st_transport_efficiency(ST_TRANSPORT_INFINIBAND));
+    ASSERT_REL(st_nvlink_efficiency(NULL), 370.0 / 450.0, 1e-12);
+    ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("a100-sxm-80g")), 231.58 / 300.0, 1e-12);
+    ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("b200")), 679.61 / 900.0, 1e-12);
+    ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("h200-sxm")), 370.0 / 450.0, 1e-12);
+    ck_assert_str_eq(st_transport_spec_of(ST_TRANSPORT_ROCE_V2)->name, "roce-v2");
+    ck_assert_str_eq(st_transport_spec_of(ST_TRANSPORT_INFINIBAND)->name, "infiniband");
+    ck_assert_ptr_null(st_transport_spec_of((st_transport)7));
+    ck_assert(st_transport_efficiency((st_transport)7) == 0);
+}
+END_TEST
+
+/* 8 nodes x 8 GPUs, 8 NICs, 4 nodes per leaf: 2 leaves of 32 down ports, 32 uplinks each, so
+ * 32 spines. Links: 2 x 64 NVLink, 2 x 64 NIC, 2 x 2 x 32 leaf-spine = 384. */
+START_TEST(test_spine_leaf_counts_and_capacities_by_hand)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_gpus(t), 64);
+    ck_assert_int_eq(st_topo_link_count(t), 384);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_NVLINK), 128);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_NIC), 128);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_LEAF), 128);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_SPINE), 0);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NVLINK), 8);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 2);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 32);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 0);
+    const double *cap = st_topo_capacities(t);
+    for (int32_t i = 0; i < st_topo_link_count(t); i++) {
+        double want = st_topo_level(t, i) == ST_LEVEL_NVLINK ? nvlink : ib_nic;
+        ASSERT_REL(st_topo_capacity(t, i), want, 1e-12);
+        ck_assert(cap[i] == st_topo_capacity(t, i));
+        ck_assert_int_eq(st_topo_hashed(t, i), st_topo_level(t, i) == ST_LEVEL_LEAF);
+    }
+    st_topo_free(t);
+}
+END_TEST
+
+START_TEST(test_route_shapes_and_latency_on_spine_leaf)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    st_topo *t = build(&c);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    double lat = -1;
+    ck_assert_int_eq(route(t, 5, 5, 1, l, &lat), 0);
+    ck_assert(lat == 0);
+    /* same node: NVLink only, through the node's NVSwitch */
+    ck_assert_int_eq(route(t, 1, 6, 1, l, &lat), 2);
+    ck_assert_int_eq(st_topo_level(t, l[0]), ST_LEVEL_NVLINK);
+    ck_assert_int_eq(st_topo_level(t, l[1]), ST_LEVEL_NVLINK);
+    ASSERT_REL(lat, 2e-6 + 600e-9, 1e-12);
+    assert_chained(t, l, 2);
+    char name[128];
+    st_topo_link_name(t, l[0], name, sizeof name);
+    ck_assert_str_eq(name, "gpu 1 -> nvswitch 0");
+    /* same leaf, other node: NIC up, turn at the leaf, NIC down; GPU 3 uses NIC 3 */
+    ck_assert_int_eq(route(t, 3, 3 + 8 * 3, 1, l, &lat), 2);
+    ck_assert_int_eq(st_topo_level(t, l[0]), ST_LEVEL_NIC);
+    st_topo_link_name(t, l[0], name, sizeof name);
+    ck_assert_str_eq(name, "node 0 nic 3 -> leaf 0");
+    st_topo_link_name(t, l[1], name, sizeof name);
+    ck_assert_str_eq(name, "leaf 0 -> node 3 nic 3");
+    ASSERT_REL(lat, 2e-6 + 600e-9, 1e-12);
+    /* other leaf: up to a spine and down */
+    ck_assert_int_eq(route(t, 0, 63, 1, l, &lat), 4);
+    ck_assert_int_eq(st_topo_level(t, l[1]), ST_LEVEL_LEAF);
+    ck_assert_int_eq(st_topo_level(t, l[2]), ST_LEVEL_LEAF);
+    ASSERT_REL(lat, 4e-6 + 3 * 600e-9, 1e-12);
+    assert_chained(t, l, 4);
+    ck_assert_int_eq(st_topo_leaf_of(t, 63), 1);
+    ck_assert_int_eq(st_topo_pod_of(t, 63), 0);
+    st_topo_free(t);
+}
+END_TEST
+
+/* Rail-optimized, 8 nodes x 8 GPUs, 8 NICs, rail groups of 4 nodes: 2 groups x 8 rails = 16
+ * rail leaves of 4 down ports, 4 uplinks each, 4 spines. Links: 128 + 128 + 2 x 16 x 4. */
+START_TEST(test_rail_optimized_counts_and_routes_by_hand)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_RAIL_OPTIMIZED, 8, 8, 8, 4);
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_link_count(t), 128 + 128 + 128);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 16);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 4);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    char name[128];
+    /* GPU 2 of node 0 to GPU 2 of node 3: same group, same rail, turns at rail leaf 2 */
+    ck_assert_int_eq(route(t, 2, 3 * 8 + 2, 9, l, NULL), 2);
+    st_topo_link_name(t, l[0], name, sizeof name);
+    ck_assert_str_eq(name, "node 0 nic 2 -> leaf 2");
+    ck_assert_int_eq(st_topo_leaf_of(t, 3 * 8 + 2), 2);
+    /* different rail in the group: through a spine */
+    ck_assert_int_eq(route(t, 2, 3 * 8 + 5, 9, l, NULL), 4);
+    assert_chained(t, l, 4);
+    st_topo_link_name(t, l[3], name, sizeof name);
+    ck_assert_str_eq(name, "leaf 5 -> node 3 nic 5");
+    /* same rail, other group: rail leaf (1, 2) is leaf 1 x 8 + 2 */
+    ck_assert_int_eq(route(t, 2, 4 * 8 + 2, 9, l, NULL), 4);
+    ck_assert_int_eq(st_topo_leaf_of(t, 4 * 8 + 2), 10);
+    assert_chained(t, l, 4);
+    st_topo_free(t);
+}
+END_TEST
+
+/* fat-tree-3, 16 nodes x 8 GPUs, 8 NICs, 2 nodes per leaf: 8 leaves of 16 down ports and 16
+ * uplinks; 4 leaves per pod, 2 pods of 16 spines; spines 2:1 to the cores, ceil(4 / 2) = 2 core
+ * ports each, core planes of 2, 32 cores. Links: 256 NVLink + 256 NIC + 2 x 8 x 16 leaf +
+ * 2 x 2 x 16 x 2 spine = 896. */
+START_TEST(test_fat_tree_counts_and_routes_by_hand)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_FAT_TREE_3, 16, 8, 8, 2);
+    c.fabric.leaves_per_pod = 4;
+    c.fabric.oversub[1] = 2, c.fabric.n_oversub = 2;
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_link_count(t), 896);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_LEAF), 256);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_SPINE), 128);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 8);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 32);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 32);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    double lat;
+    /* across pods: NIC, leaf, spine, core, spine, leaf, NIC */
+    ck_assert_int_eq(route(t, 0, 127, 3, l, &lat), 6);
+    static const st_level want[] = {ST_LEVEL_NIC,   ST_LEVEL_LEAF, ST_LEVEL_SPINE,
+                                    ST_LEVEL_SPINE, ST_LEVEL_LEAF, ST_LEVEL_NIC};
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(st_topo_level(t, l[i]), want[i]);
+    ASSERT_REL(lat, 6e-6 + 5 * 600e-9, 1e-12);
+    assert_chained(t, l, 6);
+    ck_assert_int_eq(st_topo_pod_of(t, 127), 1);
+    ck_assert_int_eq(st_topo_leaf_of(t, 127), 7);
+    /* same pod, other leaf: 4 links */
+    ck_assert_int_eq(route(t, 0, 2 * 8, 3, l, NULL), 4);
+    assert_chained(t, l, 4);
+    for (int32_t i = 0; i < st_topo_link_count(t); i++)
+        if (st_topo_level(t, i) != ST_LEVEL_NVLINK)
+            ASSERT_REL(st_topo_capacity(t, i), ib_nic, 1e-12);
+    st_topo_free(t);
+}
+END_TEST
+
+START_TEST(test_fat_tree_puts_32_leaves_in_a_pod_by_default)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_FAT_TREE_3, 256, 8, 8, 4); /* 64 leaves */
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_pod_of(t, 31 * 32 - 1), 0);
+    ck_assert_int_eq(st_topo_pod_of(t, 32 * 32), 1);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 2 * 32);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 32 * 32);
+    st_topo_free(t);
+    c.nodes = 16; /* 4 leaves: one pod, no cores */
+    t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 0);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_SPINE), 0);
+    st_topo_free(t);
+}
+END_TEST
+
+START_TEST(test_ecmp_same_key_same_path_and_keys_spread_over_spines)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    st_topo *t = build(&c);
+    int32_t a[ST_TOPO_MAX_HOPS], b[ST_TOPO_MAX_HOPS];
+    int hits[32] = {0};
+    for (uint64_t k = 0; k < 10000; k++) {
+        uint64_t key = st_topo_flow_key(42, k);
+        ck_assert_int_eq(route(t, 0, 40, key, a, NULL), 4);
+        ck_assert_int_eq(route(t, 0, 40, key, b, NULL), 4);
+        ck_assert(memcmp(a, b, sizeof(int32_t) * 4) == 0);
+        ck_assert_int_eq(a[2] - a[1], 2 * 32 + 1); /* same spine: leaf 1's port j, down */
+        char name[128];
+        st_topo_link_name(t, a[1], name, sizeof name);
+        int j = -1;
+        ck_assert_int_eq(sscanf(name, "leaf 0 -> spine %d", &j), 1);
+        ck_assert(j >= 0 && j < 32);
+        hits[j]++;
+    }
+    for (int j = 0; j < 32; j++) /* 312.5 expected, standard deviation 17.4 */
+        ck_assert_msg(hits[j] > 220 && hits[j] < 405, "spine %d took %d of 10^4 flows", j, hits[j]);
+    st_topo_free(t);
+}
+END_TEST
+
+/* The hash is part of the output's reproducibility: pin it, so a change is deliberate. The value
+ * is splitmix64's finaliser as Vigna's splitmix64.c computes it, checked by a separate Python
+ * implementation. */
+START_TEST(test_flow_key_is_fixed_and_order_dependent)
+{
+    ck_assert(st_topo_flow_key(1, 2) == st_topo_flow_key(1, 2));
+    ck_assert(st_topo_flow_key(1, 2) != st_topo_flow_key(2, 1));
+    ck_assert_msg(st_topo_flow_key(1, 2) == UINT64_C(0xbcd9dbb49673066b), "got %#llx",
+                  (unsigned long long)st_topo_flow_key(1, 2));
+}
+END_TEST
+
+START_TEST(test_adaptive_routes_cross_aggregated_links)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_FAT_TREE_3, 16, 8, 8, 2);
+    c.fabric.leaves_per_pod = 4;
+    c.fabric.routing = ST_ROUTING_ADAPTIVE;
+    st_topo *t = build(&c);
+    /* one up and one down link per leaf and per pod */
+    ck_assert_int_eq(count_level(t, ST_LEVEL_LEAF), 2 * 8);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_SPINE), 2 * 2);
+    int32_t a[ST_TOPO_MAX_HOPS], b[ST_TOPO_MAX_HOPS];
+    ck_assert_int_eq(route(t, 0, 127, 1, a, NULL), 6);
+    ck_assert_int_eq(route(t, 0, 127, 99, b, NULL), 6);
+    ck_assert(memcmp(a, b, sizeof(int32_t) * 6) == 0);
+    assert_chained(t, a, 6);
+    ASSERT_REL(st_topo_capacity(t, a[1]), 16 * ib_nic, 1e-12);
+    ASSERT_REL(st_topo_capacity(t, a[2]), 16 * 4 * ib_nic, 1e-12);
+    for (int32_t i = 0; i < st_topo_link_count(t); i++)
+        ck_assert(!st_topo_hashed(t, i));
+    /* the same switches exist whichever the routing */
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 32);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 64);
+    char name[128];
+    st_topo_link_name(t, a[2], name, sizeof name);
+    ck_assert_str_eq(name, "pod 0 spines -> cores");
+    st_topo_free(t);
+}
+END_TEST
+
+START_TEST(test_two_to_one_oversubscription_halves_the_uplinks)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    c.fabric.oversub[0] = 2;
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 16);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_LEAF), 2 * 2 * 16);
+    st_topo_free(t);
+    c.fabric.routing = ST_ROUTING_ADAPTIVE;
+    t = build(&c);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    ck_assert_int_eq(route(t, 0, 63, 0, l, NULL), 4);
+    ASSERT_REL(st_topo_capacity(t, l[1]), 16 * ib_nic, 1e-12);
+    st_topo_free(t);
+    /* 3:1 on 32 ports rounds up to 11 uplinks; 1.1:1 on 11 ports is 10, not 11 */
+    c.fabric.oversub[0] = 3;
+    t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 11);
+    st_topo_free(t);
+    c = cluster(ST_TOPO_SPINE_LEAF, 22, 1, 1, 11);
+    c.fabric.oversub[0] = 1.1;
+    t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 10);
+    st_topo_free(t);
+}
+END_TEST
+
+/* GB200 NVL72: 18 nodes of 4 GPUs share one NVLink domain of 72. */
+START_TEST(test_nvl72_domain_spanning_nodes_routes_inside_nvlink)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 36, 4, 4, 8);
+    c.nvlink_domain = 72;
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NVLINK), 2);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    ck_assert_int_eq(route(t, 0, 71, 5, l, NULL), 2); /* node 0 to node 17 */
+    ck_assert_int_eq(st_topo_level(t, l[0]), ST_LEVEL_NVLINK);
+    ck_assert_int_eq(st_topo_level(t, l[1]), ST_LEVEL_NVLINK);
+    assert_chained(t, l, 2);
+    /* the next rack's first node is under the same leaf (nodes 16-23), the others beyond it */
+    ck_assert_int_eq(route(t, 71, 72, 5, l, NULL), 2);
+    ck_assert_int_eq(st_topo_level(t, l[0]), ST_LEVEL_NIC);
+    ck_assert_int_eq(route(t, 0, 72, 5, l, NULL), 4);
+    ck_assert_int_eq(st_topo_level(t, l[1]), ST_LEVEL_LEAF);
+    st_topo_free(t);
+}
+END_TEST
+
+START_TEST(test_gpus_without_nvlink_talk_through_the_leaf)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 4, 8, 2, 4);
+    c.nvlink_domain = 1;
+    st_topo *t = build(&c);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_NVLINK), 0);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NVLINK), 0);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    /* GPUs 0-3 share NIC 0 and GPUs 4-7 NIC 1 */
+    ck_assert_int_eq(route(t, 0, 5, 0, l, NULL), 2);
+    char name[128];
+    st_topo_link_name(t, l[1], name, sizeof name);
+    ck_assert_str_eq(name, "leaf 0 -> node 0 nic 1");
+    st_topo_free(t);
+}
+END_TEST
+
+static void check_big(const st_cluster_cfg *c, int32_t links)
+{
+    st_topo *t = build(c);
+    ck_assert_int_eq(st_topo_link_count(t), links);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    int64_t g = st_topo_gpus(t);
+    for (int64_t i = 0; i < 1000; i++) {
+        int64_t a = (i * 7919) % g, b = (i * 104729 + 13) % g;
+        int n = route(t, a, b, (uint64_t)i, l, NULL);
+        ck_assert(n >= 0 && n <= 6);
+        for (int k = 0; k < n; k++)
+            ck_assert(l[k] >= 0 && l[k] < links);
+        assert_chained(t, l, n);
+    }
+    st_topo_free(t);
+}
+
+START_TEST(test_large_clusters_build)
+{
+    /* 4096 nodes x 8 GPUs, 4 nodes per leaf: 1024 leaves of 32 uplinks */
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 4096, 8, 8, 4);
+    check_big(&c, 2 * 32768 + 2 * 32768 + 2 * 1024 * 32);
+    c.fabric.topology = ST_TOPO_FAT_TREE_3; /* 32 pods of 32 leaves, 32 core ports per spine */
+    check_big(&c, 2 * 32768 + 2 * 32768 + 2 * 1024 * 32 + 2 * 32 * 32 * 32);
+    c.fabric.topology = ST_TOPO_RAIL_OPTIMIZED; /* 1024 groups x 8 rails, 4 uplinks each */
+    check_big(&c, 2 * 32768 + 2 * 32768 + 2 * 8192 * 4);
+    /* 4096 nodes x 1 GPU, 32 per leaf: no NVLink, 128 leaves of 32 uplinks */
+    c = cluster(ST_TOPO_SPINE_LEAF, 4096, 1, 1, 32);
+    check_big(&c, 2 * 4096 + 2 * 128 * 32);
+}
+END_TEST
+
+static int new_error(const st_cluster_cfg *c, st_err *e)
+{
+    st_topo *t = NULL;
+    memset(e, 0, sizeof *e);
+    int rc = st_topo_new(c, &t, e);
+    ck_assert_ptr_null(t);
+    return rc;
+}
+
+START_TEST(test_bad_parameters_are_errors_at_the_fabric)
+{
+    st_err e;
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    c.fabric.nodes_per_leaf = 0;
+    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
+    ck_assert_uint_eq(e.loc.line, 7);
+    ck_assert_msg(strstr(e.msg, "nodes_per_leaf") != NULL, "%s", e.msg);
+    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    c.fabric.oversub[0] = 0.5;
+    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
+    ck_assert_msg(strstr(e.msg, "oversubscription") != NULL, "%s", e.msg);
+    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 9);
+    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
+    ck_assert_str_eq(e.msg, "nodes_per_leaf (9) is larger than the cluster's 8 nodes");
+    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    c.fabric.nic_bw = 0;
+    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
+    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    c.nvlink_domain = 3;
+    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
+    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    c.gpu = NULL;
+    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
+    /* more links than int32 ids: 10^7 nodes of 64 NICs, or 2 x 10^6 nodes of 1024 GPUs */
+    c = cluster(ST_TOPO_SPINE_LEAF, 10000000, 1024, 64, 1);
+    ck_assert_int_eq(new_error(&c, &e), ST_ELIMIT);
+    ck_assert_uint_eq(e.loc.line, 7);
+    c = cluster(ST_TOPO_SPINE_LEAF, 2000000, 1024, 1, 1);
+    ck_assert_int_eq(new_error(&c, &e), ST_ELIMIT);
+    ck_assert_msg(strstr(e.msg, "2048000000 GPUs") != NULL, "%s", e.msg);
+}
+END_TEST
+
+/* The loader's defaults give a fabric that builds, and bad values stop at the loader. */
+START_TEST(test_loaded_scenarios_build_their_fabric)
+{
+    static const char *const yaml =
+        "version: 1\n"
+        "cluster:\n"
+        "  gpu: h100-sxm\n"
+        "  nodes: 64\n"
+        "  fabric: { topology: fat-tree-3, leaves_per_pod: 4, oversubscription: [1, 2],\n"
+        "            transport: roce-v2, routing: adaptive }\n"
+        "workloads:\n  - { model: llama3-8b, gpus: 32 }\n";
+    st_scn *s = NULL;
+    st_diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d), 0);
+    st_topo *t = build(st_scn_cluster(s));
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 16); /* 4 nodes per leaf by default */
+    ck_assert_int_eq(st_topo_pod_of(t, 511), 3);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    ck_assert_int_eq(route(t, 0, 511, 0, l, NULL), 6);
+    ASSERT_REL(st_topo_capacity(t, l[0]), 50e9 * st_transport_efficiency(ST_TRANSPORT_ROCE_V2),
+               1e-12);
+    ASSERT_REL(st_topo_capacity(t, l[2]), 32 * 2 * st_topo_capacity(t, l[0]), 1e-12);
+    st_topo_free(t);
+    st_scn_free(s);
+    static const char *const bad = "version: 1\n"
+                                   "cluster:\n"
+                                   "  gpu: h100-sxm\n"
+                                   "  nodes: 4\n"
+                                   "  fabric: { nodes_per_leaf: 0 }\n"
+                                   "workloads:\n  - { model: llama3-8b, gpus: 32 }\n";
+    s = NULL;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_ne(st_scn_load_buffer("t.yaml", bad, strlen(bad), &s, &d), 0);
+    ck_assert_int_ge(d.n, 1);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *topo_suite(void)
+{
+    Suite *s = suite_create("topo");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_transport_efficiencies_follow_headers_and_measurement);
+    tcase_add_test(tc, test_spine_leaf_counts_and_capacities_by_hand);
+    tcase_add_test(tc, test_route_shapes_and_latency_on_spine_leaf);
+    tcase_add_test(tc, test_rail_optimized_counts_and_routes_by_hand);
+    tcase_add_test(tc, test_fat_tree_counts_and_routes_by_hand);
+    tcase_add_test(tc, test_fat_tree_puts_32_leaves_in_a_pod_by_default);
+    tcase_add_test(tc, test_ecmp_same_key_same_path_and_keys_spread_over_spines);
+    tcase_add_test(tc, test_flow_key_is_fixed_and_order_dependent);
+    tcase_add_test(tc, test_adaptive_routes_cross_aggregated_links);
+    tcase_add_test(tc, test_two_to_one_oversubscription_halves_the_uplinks);
+    tcase_add_test(tc, test_nvl72_domain_spanning_nodes_routes_inside_nvlink);
+    tcase_add_test(tc, test_gpus_without_nvlink_talk_through_the_leaf);
+    tcase_add_test(tc, test_large_clusters_build);
+    tcase_add_test(tc, test_bad_parameters_are_errors_at_the_fabric);
+    tcase_add_test(tc, test_loaded_scenarios_build_their_fabric);
+    suite_add_tcase(s, tc);
+    return s;
+}

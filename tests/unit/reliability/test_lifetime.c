@@ -1,0 +1,439 @@
+/* Job lifetime under failures: Young's and Daly's intervals against Daly's worked examples, the
+ * Monte Carlo against Daly's expected wall time, the Llama 3 interruption count, exact time
+ * accounting, asynchronous checkpoints, the renewal path, determinism and refused specs. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "models/reliability/interval.h"
+#include "models/reliability/lifetime.h"
+#include "sim/err.h"
+#include "sim/stats.h"
+
+#define MIN  60.0
+#define HOUR 3600.0
+#define DAY  86400.0
+
+/* Daly 2006's example job (shared/validation/reliability.yaml, daly_higher_order): 500 h of
+ * work, R = 10 min, checkpoint 5 min. */
+#define DALY_TS    (500 * HOUR)
+#define DALY_R     (10 * MIN)
+#define DALY_DELTA (5 * MIN)
+
+/* One exponential class of count 1 whose MTBF is the job's. */
+static st_life_class one_class(double mtbf_s, double shape)
+{
+    return (st_life_class){.component = "job", .count = 1, .mtbf_s = mtbf_s, .shape = shape};
+}
+
+static st_life_spec job(double work_s, double every_s, double stall_s, double commit_s,
+                        double down_s, const st_life_class *c, int nc)
+{
+    return (st_life_spec){.step_s = 1.0,
+                          .steps = (int64_t)llround(work_s),
+                          .ckpt_every_s = every_s,
+                          .ckpt_stall_s = stall_s,
+                          .ckpt_commit_s = commit_s,
+                          .restart_s = down_s,
+                          .classes = c,
+                          .n_classes = nc};
+}
+
+static st_life_result run(const st_life_spec *s, uint64_t seed, uint64_t replica)
+{
+    st_life_result r;
+    st_err err = {0};
+    int rc = st_life_run(s, seed, replica, &r, &err);
+    ck_assert_msg(rc == 0, "st_life_run: %s", err.msg);
+    return r;
+}
+
+START_TEST(test_daly_interval_reproduces_the_worked_examples)
+{
+    /* Daly 2006, figure captions (reliability.yaml): tau_opt 117 min at M = 24 h, 57 min at
+     * 6 h, 9.1 min at 15 min, for delta = 5 min. The rounding of the captions is below 0.6%. */
+    static const double m[] = {24 * HOUR, 6 * HOUR, 15 * MIN}, tau[] = {117, 57, 9.1};
+    for (int i = 0; i < 3; i++) {
+        double t = st_daly_interval(DALY_DELTA, m[i]) / MIN;
+        ck_assert_msg(fabs(t - tau[i]) <= 0.01 * tau[i], "M %g: %g min, Daly %g", m[i], t, tau[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_young_interval_is_sqrt_two_delta_m)
+{
+    /* sqrt(2 * 5 min * 24 h) = sqrt(14400) min = 120 min exactly. */
+    ck_assert_double_eq_tol(st_young_interval(DALY_DELTA, 24 * HOUR), 120 * MIN, 1e-9);
+    ck_assert_double_eq(st_young_interval(0, HOUR), 0);
+}
+END_TEST
+
+START_TEST(test_daly_interval_is_below_young_by_five_ninths_to_two_thirds_of_delta)
+{
+    /* With s = sqrt(delta / 2M), Young - Daly = (delta / 2)(4/3 - 2s/9), which lies between
+     * 5 delta / 9 (s -> 1) and 2 delta / 3 (s -> 0). */
+    for (double r = 1e-6; r < 2.0; r *= 1.7) {
+        double m = HOUR, d = r * m, gap = st_young_interval(d, m) - st_daly_interval(d, m);
+        ck_assert_msg(gap >= 5.0 / 9.0 * d * (1 - 1e-12) && gap <= 2.0 / 3.0 * d * (1 + 1e-12),
+                      "delta/M %g: gap %g delta", r, gap / d);
+    }
+}
+END_TEST
+
+START_TEST(test_daly_interval_is_the_mtbf_once_delta_reaches_two_mtbf)
+{
+    ck_assert_double_eq(st_daly_interval(2 * HOUR, HOUR), HOUR);
+    ck_assert_double_eq(st_daly_interval(10 * HOUR, HOUR), HOUR);
+    ck_assert(st_daly_interval(1.999 * HOUR, HOUR) < st_young_interval(1.999 * HOUR, HOUR));
+}
+END_TEST
+
+START_TEST(test_daly_expected_wall_tends_to_work_plus_checkpoints_without_failures)
+{
+    /* M -> inf: each segment takes tau + delta, so the wall time is Ts (1 + delta / tau). */
+    double tau = 2 * HOUR;
+    double w = st_daly_expected_wall(DALY_TS, tau, DALY_DELTA, DALY_R, 1e15);
+    ck_assert_double_eq_tol(w / (DALY_TS * (1 + DALY_DELTA / tau)), 1, 1e-9);
+    /* And grows with the failure rate. */
+    ck_assert(st_daly_expected_wall(DALY_TS, tau, DALY_DELTA, DALY_R, HOUR) >
+              st_daly_expected_wall(DALY_TS, tau, DALY_DELTA, DALY_R, 2 * HOUR));
+}
+END_TEST
+
+/* Daly's job with tau_opt for mtbf, rounded so that work / tau is an integer (the condition
+ * under which the formula is exact), run for n replicas: the mean wall time must be within 2%
+ * of Daly's and within four standard errors of it (which a semantic slip such as failures not
+ * striking during restarts, a factor e^(R/M), would break). */
+static void check_against_daly(double work, double mtbf, int n)
+{
+    double tau = work / round(work / st_daly_interval(DALY_DELTA, mtbf));
+    st_life_class c = one_class(mtbf, 1);
+    st_life_spec s = job(work, tau, DALY_DELTA, DALY_DELTA, DALY_R, &c, 1);
+    st_life_summary sum;
+    st_err err = {0};
+    ck_assert_int_eq(st_life_replicas(&s, 42, n, &sum, &err), 0);
+    double daly = st_daly_expected_wall(work, tau, DALY_DELTA, DALY_R, mtbf);
+    double se = (sum.wall_s.hi - sum.wall_s.mean) / 1.96; /* t ~ 1.96 at these n */
+    ck_assert_msg(fabs(sum.wall_s.mean - daly) <= 0.02 * daly, "M %g: mean %g, Daly %g", mtbf,
+                  sum.wall_s.mean, daly);
+    ck_assert_msg(fabs(sum.wall_s.mean - daly) <= 4 * se, "M %g: mean %g, Daly %g, se %g", mtbf,
+                  sum.wall_s.mean, daly, se);
+}
+
+START_TEST(test_monte_carlo_mean_wall_matches_daly_at_m_24h)
+{
+    check_against_daly(DALY_TS, 24 * HOUR, 1000);
+}
+END_TEST
+
+START_TEST(test_monte_carlo_mean_wall_matches_daly_at_m_6h)
+{
+    check_against_daly(DALY_TS, 6 * HOUR, 1000);
+}
+END_TEST
+
+START_TEST(test_monte_carlo_mean_wall_matches_daly_at_m_15min)
+{
+    /* Here restarts are hit often (e^(R/M) = 1.95); 50 h of work keeps the run short. */
+    check_against_daly(50 * HOUR, 15 * MIN, 1000);
+}
+END_TEST
+
+START_TEST(test_without_failures_goodput_is_one_minus_the_stall_fraction)
+{
+    /* 1000 s of work, checkpoints every 90 s (11 of them, none at the end) or 100 s (10, the
+     * last at the end), synchronous and asynchronous. */
+    static const double every[] = {90, 100, 100, 0}, commit[] = {7, 7, 30, 7};
+    static const int64_t nck[] = {11, 10, 10, 0};
+    for (int i = 0; i < 4; i++) {
+        st_life_spec s = job(1000, every[i], 7, commit[i], 60, NULL, 0);
+        st_life_result r = run(&s, 1, 0);
+        ck_assert_int_eq(r.interruptions, 0);
+        ck_assert_int_eq(r.checkpoints, nck[i]);
+        ck_assert_double_eq(r.lost_work_s, 0);
+        ck_assert_double_eq(r.downtime_s, 0);
+        ck_assert_double_eq_tol(r.goodput, 1 - r.ckpt_stall_s / r.wall_s, 1e-12);
+        /* Every stall is 7 s; an asynchronous last checkpoint keeps the job until it commits. */
+        double tail = every[i] == 100 ? commit[i] - 7 : 0;
+        ck_assert_double_eq_tol(r.wall_s, 1000 + 7 * (double)nck[i] + tail, 1e-9);
+    }
+}
+END_TEST
+
+START_TEST(test_next_checkpoint_waits_for_the_previous_commit)
+{
+    /* Work 1000 s, a checkpoint every 100 s stalling 1 s and committing 150 s after its start.
+     * Checkpoint k starts at 100 + 150 (k - 1): the next one is due 101 s after the previous
+     * started but must wait for its commit. The tenth (at the end) commits at 1450 + 150. */
+    st_life_spec s = job(1000, 100, 1, 150, 0, NULL, 0);
+    st_life_result r = run(&s, 1, 0);
+    ck_assert_int_eq(r.checkpoints, 10);
+    ck_assert_double_eq_tol(r.wall_s, 1600, 1e-9);
+    ck_assert_double_eq_tol(r.ckpt_stall_s, 600, 1e-9);
+}
+END_TEST
+
+START_TEST(test_wall_time_is_work_plus_lost_plus_stall_plus_downtime)
+{
+    /* Failures often (MTBF 30 min), asynchronous checkpoints with waits, failures during
+     * downtime: every tick must still be accounted for. */
+    st_life_class c[] = {one_class(2 * HOUR, 1), {"node", 3, 6 * HOUR, 0.7}};
+    st_life_spec s = job(20 * HOUR, 10 * MIN, 20, 12 * MIN, 5 * MIN, c, 2);
+    s.detect_s = 60;
+    s.restore_s = 120;
+    for (uint64_t rep = 0; rep < 20; rep++) {
+        st_life_result r = run(&s, 7, rep);
+        double sum = 20 * HOUR + r.lost_work_s + r.ckpt_stall_s + r.downtime_s;
+        ck_assert_double_eq_tol(r.wall_s, sum, 1e-6);
+        ck_assert(r.interruptions > 0);
+        /* The last downtime always runs its full length before the job can finish. */
+        ck_assert(r.downtime_s >= 5 * MIN + 60 + 120 - 1e-9);
+        ck_assert(r.goodput > 0 && r.goodput < 1);
+    }
+}
+END_TEST
+
+START_TEST(test_failure_before_commit_rolls_back_to_the_previous_checkpoint)
+{
+    /* A checkpoint at 600 s of 1000 s of work that stalls nothing and would commit only after
+     * 10^6 s: every failure (MTBF 500 s) strikes before it commits, so each must throw away all
+     * the work since the start, exactly as if the job took no checkpoint at all. Same seed,
+     * same failure times: the two runs must agree to the tick. Rolling back to the uncommitted
+     * checkpoint would make the first job finish sooner. */
+    st_life_class c = one_class(500, 1);
+    st_life_spec async = job(1000, 600, 0, 1e6, 30, &c, 1);
+    st_life_spec none = job(1000, 0, 0, 0, 30, &c, 1);
+    int64_t total = 0;
+    for (uint64_t rep = 0; rep < 50; rep++) {
+        st_life_result a = run(&async, 3, rep), b = run(&none, 3, rep);
+        ck_assert_int_eq(a.checkpoints, 0);
+        ck_assert_int_eq(a.interruptions, b.interruptions);
+        ck_assert(a.wall_s == b.wall_s);
+        ck_assert(a.lost_work_s == b.lost_work_s);
+        total += a.interruptions;
+    }
+    ck_assert(total > 50); /* the case did exercise failures */
+}
+END_TEST
+
+START_TEST(test_same_seed_and_replica_repeat_and_replicas_differ)
+{
+    st_life_class c = one_class(6 * HOUR, 1);
+    st_life_spec s = job(DALY_TS, 2 * HOUR, DALY_DELTA, DALY_DELTA, DALY_R, &c, 1);
+    st_life_result a = run(&s, 11, 5), b = run(&s, 11, 5), d = run(&s, 11, 6), e = run(&s, 12, 5);
+    ck_assert(a.wall_s == b.wall_s && a.interruptions == b.interruptions &&
+              a.lost_work_s == b.lost_work_s && a.downtime_s == b.downtime_s);
+    ck_assert(a.wall_s != d.wall_s);
+    ck_assert(a.wall_s != e.wall_s);
+    st_life_summary s1, s2;
+    ck_assert_int_eq(st_life_replicas(&s, 11, 20, &s1, NULL), 0);
+    ck_assert_int_eq(st_life_replicas(&s, 11, 20, &s2, NULL), 0);
+    ck_assert(s1.wall_s.mean == s2.wall_s.mean && s1.wall_s.hi == s2.wall_s.hi);
+}
+END_TEST
+
+START_TEST(test_weibull_shape_one_agrees_with_the_poisson_path)
+{
+    /* The same exponential classes, merged into one Poisson process or run as 1,100 renewal
+     * processes: the means must agree within the two estimates' combined uncertainty. */
+    st_life_class c[] = {{"gpu", 1000, 2000 * HOUR, 1}, {"node", 100, 400 * HOUR, 1}};
+    st_life_spec s = job(100 * HOUR, HOUR, 30, 30, 10 * MIN, c, 2);
+    st_tally w[2], n[2];
+    for (int mode = 0; mode < 2; mode++) {
+        st_tally_init(&w[mode]);
+        st_tally_init(&n[mode]);
+        for (uint64_t rep = 0; rep < 300; rep++) {
+            st_life_result r;
+            ck_assert_int_eq(st__life_run_mode(&s, 5, rep, mode, &r, NULL), 0);
+            st_tally_add(&w[mode], r.wall_s);
+            st_tally_add(&n[mode], (double)r.interruptions);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        st_tally *t = k ? n : w;
+        double se = sqrt((st_tally_var(&t[0]) + st_tally_var(&t[1])) / 300.0);
+        ck_assert_msg(fabs(st_tally_mean(&t[0]) - st_tally_mean(&t[1])) <= 4 * se,
+                      "%s: %g vs %g (se %g)", k ? "interruptions" : "wall", st_tally_mean(&t[0]),
+                      st_tally_mean(&t[1]), se);
+    }
+    /* About 0.7 failures per hour over ~150 h: the comparison has failures to compare. */
+    ck_assert(st_tally_mean(&n[0]) > 50);
+}
+END_TEST
+
+START_TEST(test_weibull_class_of_ten_thousand_components_runs_at_its_rate)
+{
+    /* 10^4 GPUs with an infant-mortality shape 0.7, started stationary: the job sees failures
+     * at count / mtbf from the start, so interruptions / wall is near 10^4 / mtbf. */
+    st_life_class c = {"gpu", 1e4, 1e4 * 4 * HOUR, 0.7};
+    st_life_spec s = job(200 * HOUR, HOUR, 10, 10, 5 * MIN, &c, 1);
+    double n = 0, w = 0;
+    for (uint64_t rep = 0; rep < 10; rep++) {
+        st_life_result r = run(&s, 9, rep);
+        n += (double)r.interruptions;
+        w += r.wall_s;
+    }
+    double rate = n / w * 4 * HOUR; /* failures per 4 h: 1 expected */
+    ck_assert_msg(fabs(rate - 1) < 0.1, "rate %g per mtbf", rate);
+}
+END_TEST
+
+/* Llama 3's 54-day interruption log (shared/validation/llama3.yaml, Table 5) as classes:
+ * docs/storage-and-failures.md, "Llama 3 derivation". */
+static void llama3_classes(st_life_class c[4])
+{
+    double p = 54 * DAY;
+    c[0] = (st_life_class){"gpu", 16384, p * 16384 / 268, 1};
+    c[1] = (st_life_class){"node", 2048, p * 2048 / 109, 1};
+    c[2] = (st_life_class){"nic", 16384, p * 16384 / 7, 1};
+    c[3] = (st_life_class){"leaf_switch", 1024, p * 1024 / 35, 1};
+}
+
+START_TEST(test_llama3_job_sees_419_interruptions_in_54_days)
+{
+    st_life_class c[4];
+    llama3_classes(c);
+    st_life_spec s = job(1, HOUR, 10, 10, 0, c, 4);
+    double m = st_life_job_mtbf(&s);
+    ck_assert_double_eq_tol(m / (54 * DAY / 419), 1, 1e-12);
+    /* Hourly checkpoints stalling 10 s, 10 min to detect and 15 min to restart (MegaScale's
+     * bounds, reliability.yaml). Choose the work so Daly's expected wall time is 54 days. */
+    s.detect_s = 10 * MIN;
+    s.restart_s = 15 * MIN;
+    double per_hour = st_daly_expected_wall(HOUR, HOUR, 10, 25 * MIN, m);
+    s.step_s = 10;
+    s.steps = (int64_t)llround(54 * DAY / per_hour) * 360;
+    st_life_summary sum;
+    ck_assert_int_eq(st_life_replicas(&s, 2024, 300, &sum, NULL), 0);
+    double n = sum.interruptions.mean;
+    ck_assert_msg(fabs(n - 419) <= 1.96 * sqrt(419.0), "mean interruptions %g", n);
+    /* Wald's identity for a Poisson process stopped at the finish: E[N] = E[wall] / M. */
+    ck_assert_msg(fabs(n / (sum.wall_s.mean / m) - 1) < 0.02, "N %g, wall/M %g", n,
+                  sum.wall_s.mean / m);
+}
+END_TEST
+
+START_TEST(test_bad_specs_are_refused)
+{
+    st_life_class c = one_class(HOUR, 1), bad = one_class(-1, 1), flat = one_class(HOUR, 0);
+    st_life_result r;
+    st_err err = {0};
+    st_life_spec s = job(1000, 100, 10, 5, 0, NULL, 0); /* commit before the stall ends */
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_EINVAL);
+    ck_assert_double_eq(r.wall_s, 0);
+    s = job(1000, 100, 10, 10, 0, NULL, 0);
+    s.steps = 0;
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_EINVAL);
+    s = job(1000, 100, 10, 10, 0, &bad, 1);
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_EINVAL);
+    s = job(1000, 100, 10, 10, 0, &flat, 1);
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_EINVAL);
+    s = job(1000, NAN, 10, 10, 0, NULL, 0);
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_EINVAL);
+    s = job(1000, 100, 10, 10, 1e12, NULL, 0); /* a downtime of 31,700 years */
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_EINVAL);
+    /* No checkpoints, 10^5 s of work and failures every 100 s: hopeless within 10^6 s. */
+    s = job(1e5, 0, 0, 0, 0, &c, 1);
+    c.mtbf_s = 100;
+    s.horizon_s = 1e6;
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ERANGE);
+    st_life_summary sum;
+    s = job(1000, 100, 10, 10, 0, NULL, 0);
+    ck_assert_int_eq(st_life_replicas(&s, 1, 1, &sum, &err), ST_EINVAL);
+}
+END_TEST
+
+/* Jumping over whole checkpoint cycles between failures is an optimisation only: over random
+ * specs (sync and async, commit shorter and longer than a cycle, exponential and Weibull
+ * classes, intervals that do and do not divide the work) every figure equals the event-by-event
+ * run exactly, while the jump does fire fewer events. */
+START_TEST(test_skipping_checkpoint_cycles_changes_no_result)
+{
+    uint64_t x = 0x243f6a8885a308d3u;
+    for (int i = 0; i < 300; i++) {
+        double u[8];
+        for (int j = 0; j < 8; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+            u[j] = (double)(x >> 11) / 9007199254740992.0;
+        }
+        st_life_class cls[2] = {
+            {.component = "gpu",
+             .count = 1 + floor(u[0] * 3000),
+             .mtbf_s = 5e6 + u[1] * 5e7,
+             .shape = 1},
+            {.component = "node",
+             .count = 1 + floor(u[2] * 50),
+             .mtbf_s = 1e6 + u[3] * 1e7,
+             .shape = i % 3 == 0 ? 0.7 : 1},
+        };
+        double every = 60 + u[4] * 3600, stall = u[5] * 120;
+        st_life_spec s = {.step_s = 1 + u[6] * 10,
+                          .steps = i % 5 == 0 ? 100 : 2000 + (int64_t)(u[7] * 200000),
+                          .ckpt_every_s = i % 5 == 0 ? 0 : every,
+                          .ckpt_stall_s = stall,
+                          .ckpt_commit_s = stall + (i % 2 ? u[6] * 2 * every : 0),
+                          .detect_s = 60,
+                          .restart_s = 300,
+                          .restore_s = 30,
+                          .classes = cls,
+                          .n_classes = 2};
+        st_life_result a, b;
+        st_err err = {0};
+        ck_assert_int_eq(st__life_run_mode(&s, 11, (uint64_t)i, ST__LIFE_AUTO, &a, &err), 0);
+        ck_assert_int_eq(st__life_run_mode(&s, 11, (uint64_t)i, ST__LIFE_NOSKIP, &b, &err), 0);
+        ck_assert_msg(a.wall_s == b.wall_s && a.interruptions == b.interruptions &&
+                          a.lost_work_s == b.lost_work_s && a.downtime_s == b.downtime_s &&
+                          a.ckpt_stall_s == b.ckpt_stall_s && a.checkpoints == b.checkpoints &&
+                          a.goodput == b.goodput,
+                      "spec %d: skipped wall %.9f, %lld ckpts; event by event %.9f, %lld", i,
+                      a.wall_s, (long long)a.checkpoints, b.wall_s, (long long)b.checkpoints);
+    }
+}
+END_TEST
+
+/* An interval of a whole number of steps ends exactly at the end of the work in seconds; the
+ * nanosecond roundings of the two must not drop the final checkpoint. The figures are a real
+ * forecast's (tests/golden/life.yaml at 1000 steps, every 100 steps): 100 x step and
+ * 1000 x step round to nanoseconds 1 ns apart from a multiple, and the last save was lost. */
+START_TEST(test_a_step_count_interval_keeps_the_checkpoint_at_the_end)
+{
+    double step = 0x1.ed7c4e052509bp+1;
+    st_life_spec s = {.step_s = step,
+                      .steps = 1000,
+                      .ckpt_every_s = 100 * step,
+                      .ckpt_stall_s = 0x1.e581fd90e4ea2p+2,
+                      .ckpt_commit_s = 0x1.0958ad313740cp+4};
+    st_life_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), 0);
+    ck_assert_int_eq(r.checkpoints, 10);
+}
+END_TEST
+
+Suite *lifetime_suite(void)
+{
+    Suite *s = suite_create("lifetime");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_daly_interval_reproduces_the_worked_examples);
+    tcase_add_test(tc, test_young_interval_is_sqrt_two_delta_m);
+    tcase_add_test(tc, test_daly_interval_is_below_young_by_five_ninths_to_two_thirds_of_delta);
+    tcase_add_test(tc, test_daly_interval_is_the_mtbf_once_delta_reaches_two_mtbf);
+    tcase_add_test(tc, test_daly_expected_wall_tends_to_work_plus_checkpoints_without_failures);
+    tcase_add_test(tc, test_monte_carlo_mean_wall_matches_daly_at_m_24h);
+    tcase_add_test(tc, test_monte_carlo_mean_wall_matches_daly_at_m_6h);
+    tcase_add_test(tc, test_monte_carlo_mean_wall_matches_daly_at_m_15min);
+    tcase_add_test(tc, test_without_failures_goodput_is_one_minus_the_stall_fraction);
+    tcase_add_test(tc, test_next_checkpoint_waits_for_the_previous_commit);
+    tcase_add_test(tc, test_wall_time_is_work_plus_lost_plus_stall_plus_downtime);
+    tcase_add_test(tc, test_failure_before_commit_rolls_back_to_the_previous_checkpoint);
+    tcase_add_test(tc, test_same_seed_and_replica_repeat_and_replicas_differ);
+    tcase_add_test(tc, test_weibull_shape_one_agrees_with_the_poisson_path);
+    tcase_add_test(tc, test_weibull_class_of_ten_thousand_components_runs_at_its_rate);
+    tcase_add_test(tc, test_llama3_job_sees_419_interruptions_in_54_days);
+    tcase_add_test(tc, test_bad_specs_are_refused);
+    tcase_add_test(tc, test_skipping_checkpoint_cycles_changes_no_result);
+    tcase_add_test(tc, test_a_step_count_interval_keeps_the_checkpoint_at_the_end);
+    suite_add_tcase(s, tc);
+    return s;
+}

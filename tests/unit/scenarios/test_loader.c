@@ -1,0 +1,227 @@
+/* Scenario loader: examples parse, defaults and derived values, locations, anchors and merge
+ * keys, and the first error of typical mistakes. The full bad-input corpus is tests/bad. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
+#include "scenarios/scenario.h"
+
+static st_scn *load(const char *yaml, st_diag *d)
+{
+    st_scn *s = NULL;
+    memset(d, 0, sizeof *d);
+    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, d);
+    return s;
+}
+
+static const char *first_error(const char *yaml)
+{
+    static char line[512];
+    st_diag d;
+    st_scn *s = load(yaml, &d);
+    st_scn_free(s);
+    if (!d.n)
+        return "";
+    st_err_format(&d.items[0], line, sizeof line);
+    return line;
+}
+
+#define MINIMAL                                                                                    \
+    "version: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\n"                                           \
+    "workloads:\n  - { model: llama3-8b, gpus: 32 }\n"
+
+START_TEST(test_every_example_parses)
+{
+    const char *dir = ST_SOURCE_DIR "/scenarios/examples";
+    DIR *dp = opendir(dir);
+    ck_assert_ptr_nonnull(dp);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        st_diag d = {0};
+        st_scn *s = NULL;
+        int rc = st_scn_load_file(path, &s, &d);
+        if (rc) {
+            char line[512];
+            st_err_format(&d.items[0], line, sizeof line);
+            ck_abort_msg("%s", line);
+        }
+        st_scn_free(s);
+        n++;
+    }
+    closedir(dp);
+    ck_assert_int_ge(n, 2);
+}
+END_TEST
+
+START_TEST(test_minimal_scenario_gets_documented_defaults)
+{
+    st_diag d;
+    st_scn *s = load(MINIMAL, &d);
+    ck_assert_ptr_nonnull(s);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    ck_assert_int_eq(c->gpus_per_node, 8);
+    ck_assert_int_eq(c->nvlink_domain, 8);
+    ck_assert_int_eq(c->fabric.nics_per_node, 8);
+    ck_assert_int_eq(c->fabric.nodes_per_leaf, 4);
+    ck_assert_double_eq(c->fabric.nic_bw, 50e9);
+    const st_workload_cfg *w = st_scn_workload(s, 0);
+    ck_assert_str_eq(w->name, "job0");
+    ck_assert_int_eq(w->parallel.dp, 32);
+    ck_assert_int_eq(w->global_batch, 32);
+    ck_assert_int_eq(w->seq_len, 2048);
+    ck_assert_int_eq(w->steps, 1);
+    ck_assert_str_eq(st_scn_name(s), "t");
+    ck_assert_str_eq(st_scn_sched(s)->policy, "fifo");
+    ck_assert_ptr_null(st_scn_failures(s));
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_values_keep_their_location)
+{
+    st_diag d;
+    st_scn *s = load("version: 1\ncluster:\n  gpu: h100-sxm\n  nodes: 4\nworkloads:\n"
+                     "  - model: llama3-8b\n    gpus: 32\n    parallel: { tp: 8 }\n",
+                     &d);
+    ck_assert_ptr_nonnull(s);
+    const st_workload_cfg *w = st_scn_workload(s, 0);
+    ck_assert_uint_eq(w->gpus_loc.line, 7);
+    ck_assert_uint_eq(w->gpus_loc.col, 11);
+    ck_assert_uint_eq(w->parallel.loc.line, 8);
+    ck_assert_uint_eq(st_scn_cluster(s)->gpu_loc.line, 3);
+    ck_assert_int_eq(w->parallel.dp, 4);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_anchors_aliases_and_merge_keys_work)
+{
+    st_diag d;
+    st_scn *s = load("version: 1\n"
+                     "plan: &plan { tp: 8, pp: 2 }\n",
+                     &d);
+    st_scn_free(s); /* an unknown top-level key: rejected */
+    ck_assert_int_gt(d.n, 0);
+    s = load("version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
+             "workloads:\n"
+             "  - &base { name: a, model: llama3-70b, gpus: 32, parallel: { tp: 8, pp: 4 } }\n"
+             "  - { <<: *base, name: b, seq_len: 4096 }\n",
+             &d);
+    ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
+    ck_assert_int_eq(st_scn_workload_count(s), 2);
+    const st_workload_cfg *b = st_scn_workload(s, 1);
+    ck_assert_str_eq(b->name, "b");
+    ck_assert_int_eq(b->seq_len, 4096);
+    ck_assert_int_eq(b->parallel.pp, 4);
+    ck_assert_int_eq(b->parallel.dp, 1);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_hardware_gpu_overrides_its_base)
+{
+    st_diag d;
+    st_scn *s =
+        load("version: 1\n"
+             "hardware:\n  gpus:\n    - { tdp: 600 W, name: h100-derated, base: h100-sxm }\n"
+             "cluster: { gpu: h100-derated, nodes: 1 }\n"
+             "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+             &d);
+    ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
+    const st_gpu_spec *g = st_scn_cluster(s)->gpu;
+    ck_assert_str_eq(g->name, "h100-derated");
+    ck_assert_double_eq(g->tdp_w, 600);
+    ck_assert_double_gt(g->peak_bf16, 9e14);
+    /* The base's measured calibrations follow it: kernel curves, sustained clock, NVLink goodput
+     * and NVLS key on the family, not the new name. */
+    ck_assert_str_eq(st_gpu_family(g), "h100-sxm");
+    st_scn_free(s);
+    s = load("version: 1\n"
+             "hardware:\n  gpus:\n    - { name: a100-b, base: a100-sxm-80g }\n"
+             "    - { name: a100-c, base: a100-b, hbm: 40 GB }\n"
+             "    - { name: own, peak_bf16: 100 TFLOP/s, hbm: 10 GB, hbm_bw: 1 TB/s, tdp: 300 W }\n"
+             "cluster: { gpu: a100-c, nodes: 1 }\n"
+             "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+             &d);
+    ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
+    ck_assert_str_eq(st_gpu_family(st_scn_cluster(s)->gpu), "a100-sxm-80g");
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_inline_model_takes_style_from_mlp)
+{
+    st_diag d;
+    st_scn *s = load("version: 1\ncluster: { gpu: a100-sxm-80g, nodes: 1 }\n"
+                     "workloads:\n  - model: { layers: 2, hidden: 256, heads: 4, mlp: swiglu }\n"
+                     "    gpus: 1\n",
+                     &d);
+    ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
+    const st_llm_spec *m = st_scn_workload(s, 0)->model;
+    ck_assert_int_eq(m->norm, ST_NORM_RMSNORM);
+    ck_assert_int_eq(m->bias, 0);
+    ck_assert_int_eq(m->ffn_hidden, 1024);
+    ck_assert_int_eq(m->kv_heads, 4);
+    ck_assert_int_eq(m->vocab, 51200);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_typical_mistakes_name_file_line_and_column)
+{
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100-sxm, nodse: 4 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n"),
+                     "t.yaml:2:27: error: unknown key 'nodse' in cluster; did you mean 'nodes'?");
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100-sxm, nodes: 2,\n"
+                                 "  fabric: { nic: 400 W } }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n"),
+                     "t.yaml:3:18: error: nic: wrong dimension: expected a bandwidth such as "
+                     "'400 Gbit/s' or '900 GB/s', found a power ('400 W')");
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100-sxm, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 16,\n"
+                                 "  parallel: { tp: 8, pp: 2, dp: 2 } } ]\n"),
+                     "t.yaml:4:13: error: workload 'job0': tp*cp*pp*dp = 8*1*2*2 = 32, but "
+                     "gpus is 16");
+    ck_assert_str_eq(first_error(""), "t.yaml: error: empty scenario: expected a mapping with "
+                                      "'version', 'cluster' and 'workloads'");
+}
+END_TEST
+
+START_TEST(test_errors_are_collected_up_to_the_cap)
+{
+    char buf[8192] = "version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\nworkloads:\n";
+    for (int i = 0; i < 30; i++)
+        strcat(buf, "  - { model: llama3-8b, gpus: 8, bogus: 1 }\n");
+    st_diag d;
+    st_scn *s = load(buf, &d);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, ST_DIAG_MAX);
+    ck_assert_uint_eq(d.items[0].loc.line, 4);
+    ck_assert_uint_eq(d.items[19].loc.line, 23);
+}
+END_TEST
+
+Suite *loader_suite(void)
+{
+    Suite *s = suite_create("loader");
+    TCase *tc = tcase_create("loader");
+    tcase_add_test(tc, test_every_example_parses);
+    tcase_add_test(tc, test_minimal_scenario_gets_documented_defaults);
+    tcase_add_test(tc, test_values_keep_their_location);
+    tcase_add_test(tc, test_anchors_aliases_and_merge_keys_work);
+    tcase_add_test(tc, test_hardware_gpu_overrides_its_base);
+    tcase_add_test(tc, test_inline_model_takes_style_from_mlp);
+    tcase_add_test(tc, test_typical_mistakes_name_file_line_and_column);
+    tcase_add_test(tc, test_errors_are_collected_up_to_the_cap);
+    suite_add_tcase(s, tc);
+    return s;
+}
