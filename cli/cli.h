@@ -7,8 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "models/fabric/fabric_run.h"
-#include "models/forecast.h"
+#include "models/forecast/run.h"
 #include "scenarios/scenario.h"
 
 /* Exit status, as `strata --help` documents. */
@@ -55,20 +54,14 @@ int st_cli_wants_help(const char *arg, const char *cmd);
  * never sees half a report. Returns 0, or -1 with a message in why. */
 int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n);
 
-/* Everything a run computed, indexed like the scenario's workloads: a training workload has its
- * forecast in f[i] (coll[i].w is NULL), a collective workload its result in coll[i] (f[i].w is
- * NULL). The report writers read only this. */
-typedef struct st_run {
+/* What a report shows: the scenario, the seed the run used, the run's results, and how much
+ * to say. */
+typedef struct st_report {
     const st_scn *s;
     uint64_t seed;
-    size_t n;
-    st_forecast *f;
-    st_coll_result *coll;
-    int has_fabric; /* some workload ran on the fabric model: fab is filled */
-    st_fabric_result fab;
-    int explain;      /* --explain: show the seed's closed forms beside the simulation */
-    int64_t replicas; /* --replicas N: job lives under N seeds (0: one life, the seed's) */
-} st_run;
+    const st_run *run;
+    int explain; /* --explain: show the closed forms beside the simulation */
+} st_report;
 
 /* Write one step's pipeline as Chrome / Perfetto trace-event JSON (a process per pipeline
  * stage; threads for compute and for sends each way), atomically. Returns 0 or ST_EIO. */
@@ -77,9 +70,9 @@ int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe
 
 /* The JSON report (shared/scenario-format.md keys). Returns a malloc'd string ending in a
  * newline; the caller frees it. */
-char *st_report_json(const st_run *r);
+char *st_report_json(const st_report *rep);
 
 /* The human summary of a run. */
-void st_report_text(FILE *out, const st_run *r);
+void st_report_text(FILE *out, const st_report *rep);
 
 #endif

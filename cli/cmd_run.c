@@ -79,7 +79,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-static int emit(const run_opts *o, const st_run *r)
+static int emit(const run_opts *o, const st_report *r)
 {
     char *json = NULL;
     if (o->output || o->json)
@@ -108,136 +108,25 @@ static int sim_error(const st_err *err)
     return ST_EXIT_SIM;
 }
 
-/* Every training job's whole life, after the steps: jobs placed one after another on the
- * cluster's GPUs (wrapping round when they overflow it), each job's ingest need from its step,
- * then each job's ingest and checkpoints measured with every other job's ingest stream running
- * (they share the tiers and the fabric), failures, and the life run. */
-static int forecast_lives(st_run *r)
+/* The forecast of the whole scenario (models/forecast/run.h), then the --trace file. */
+static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *run)
 {
-    const st_scn *s = r->s;
-    const st_cluster_cfg *c = st_scn_cluster(s);
-    int64_t cluster_gpus = c->nodes * c->gpus_per_node, next_gpu = 0;
-    int64_t *first = st_xcalloc(r->n, sizeof *first);
-    int *live = st_xcalloc(r->n, sizeof *live);
-    for (size_t i = 0; i < r->n; i++) {
-        const st_workload_cfg *w = st_scn_workload(s, i);
-        if (w->kind != ST_WL_TRAINING || !r->f[i].has_step || w->gpus > cluster_gpus)
-            continue;
-        if (next_gpu + w->gpus > cluster_gpus)
-            next_gpu = 0;
-        first[i] = next_gpu;
-        live[i] = 1;
-        next_gpu += w->gpus;
-    }
-    /* Every job's ingest stream at its need, for the others' background. */
-    st_io *ingest = st_xcalloc(r->n, sizeof *ingest);
-    int64_t **hosts = st_xcalloc(r->n, sizeof *hosts);
-    int *has = st_xcalloc(r->n, sizeof *has);
-    for (size_t i = 0; i < r->n; i++) {
-        if (!live[i])
-            continue;
-        const st_workload_cfg *w = st_scn_workload(s, i);
-        double step = r->f[i].step.step_time_s;
-        double need = w->data.enabled && step > 0 ? (double)w->global_batch * (double)w->seq_len /
-                                                        step * w->data.bytes_per_token
-                                                  : 0;
-        hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *hosts[i]);
-        has[i] = st_storage_ingest_stream(c, w, first[i], need, hosts[i], &ingest[i]) > 0;
-    }
-    st_topo *topo = NULL;
+    st_run_spec spec = {.c = st_scn_cluster(s),
+                        .w = st_scn_workload(s, 0),
+                        .n = st_scn_workload_count(s),
+                        .failures = st_scn_failures(s),
+                        .sched = st_scn_sched(s),
+                        .seed = seed,
+                        .replicas = o->replicas,
+                        .trace = o->trace != NULL};
     st_err err = {0};
-    st_io *bg = st_xcalloc(r->n + 1, sizeof *bg);
-    int rc = 0;
-    for (size_t i = 0; i < r->n && !rc; i++) {
-        if (!live[i])
-            continue;
-        if (!topo && st_topo_new(c, &topo, &err)) {
-            rc = sim_error(&err);
-            break;
-        }
-        st_io_set set = {bg, 0};
-        for (size_t k = 0; k < r->n; k++)
-            if (k != i && has[k])
-                bg[set.n++] = ingest[k];
-        if (st_forecast_life(&r->f[i], topo, c, st_scn_failures(s), first[i], r->seed, r->replicas,
-                             &set, &err))
-            rc = sim_error(&err);
-    }
-    st_topo_free(topo);
-    for (size_t i = 0; i < r->n; i++)
-        free(hosts[i]);
-    free(hosts);
-    free(has);
-    free(ingest);
-    free(bg);
-    free(live);
-    free(first);
-    return rc;
-}
-
-/* Training workloads: memory, then one simulated step each on a shared step context (the
- * fabric is built once), then their lives. The first training workload's step goes to --trace
- * when asked. */
-static int forecast_training(st_run *r, const char *trace_path)
-{
-    const st_scn *s = r->s;
-    st_step_ctx *x = NULL;
-    st_err err = {0};
-    int rc = 0, traced = 0;
-    for (size_t i = 0; i < r->n && !rc; i++) {
-        const st_workload_cfg *w = st_scn_workload(s, i);
-        if (w->kind != ST_WL_TRAINING)
-            continue;
-        if (!x && st_step_ctx_new(st_scn_cluster(s), &x, &err))
-            return sim_error(&err);
-        st_pipe_trace trace = {0};
-        int want = trace_path && !traced;
-        if (st_forecast_job(x, w, st_scn_cluster(s), &r->f[i], want ? &trace : NULL, &err))
-            rc = sim_error(&err);
-        else if (want && st_cli_write_trace(trace_path, w, &trace, &err))
-            rc = sim_error(&err);
-        traced |= want;
-        st_pipe_trace_release(&trace);
-    }
-    st_step_ctx_free(x);
-    if (!rc)
-        rc = forecast_lives(r);
-    if (!rc && trace_path && !traced)
+    if (st_run_forecast(&spec, run, &err))
+        return sim_error(&err);
+    if (o->trace && !run->has_trace)
         fprintf(stderr, "strata run: --trace: no training workload to trace; nothing written\n");
-    return rc;
-}
-
-/* Training workloads get the per-job forecast; collective workloads run together on the
- * fabric model. A failure there is a simulation error (exit 1) with a located message. */
-static int simulate(st_run *r, const char *trace_path)
-{
-    const st_scn *s = r->s;
-    r->n = st_scn_workload_count(s);
-    r->f = st_xcalloc(r->n, sizeof *r->f);
-    r->coll = st_xcalloc(r->n, sizeof *r->coll);
-    const st_workload_cfg **colls = st_xcalloc(r->n, sizeof *colls);
-    size_t *where = st_xcalloc(r->n, sizeof *where), k = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        const st_workload_cfg *w = st_scn_workload(s, i);
-        if (w->kind == ST_WL_COLLECTIVE) {
-            where[k] = i;
-            colls[k++] = w;
-        }
-    }
-    int rc = forecast_training(r, trace_path);
-    if (!rc && k) {
-        st_coll_result *res = st_xcalloc(k, sizeof *res);
-        st_err err = {0};
-        if (st_fabric_run(st_scn_cluster(s), colls, k, res, &r->fab, &err))
-            rc = sim_error(&err);
-        for (size_t j = 0; j < k; j++)
-            r->coll[where[j]] = res[j];
-        r->has_fabric = 1;
-        free(res);
-    }
-    free(colls);
-    free(where);
-    return rc;
+    else if (o->trace && st_cli_write_trace(o->trace, &spec.w[run->trace_job], &run->trace, &err))
+        return sim_error(&err);
+    return ST_EXIT_OK;
 }
 
 int st_cmd_run(int argc, char **argv)
@@ -252,15 +141,13 @@ int st_cmd_run(int argc, char **argv)
         st_cli_print_diag(&d);
         return ST_EXIT_INPUT;
     }
-    st_run r = {.s = s,
-                .seed = o.has_seed ? o.seed : st_scn_seed(s),
-                .explain = o.explain,
-                .replicas = o.replicas};
-    rc = simulate(&r, o.trace);
+    uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
+    st_run run;
+    rc = simulate(&o, s, seed, &run);
+    st_report r = {.s = s, .seed = seed, .run = &run, .explain = o.explain};
     if (!rc)
         rc = emit(&o, &r);
-    free(r.f);
-    free(r.coll);
+    st_run_release(&run);
     st_scn_free(s);
     return rc;
 }

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/audit.h"
 #include "cli/cli.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -189,34 +188,32 @@ static cJSON *fabric_json(const st_fabric_result *f)
 
 static cJSON *audit_json(const st_run *r)
 {
-    size_t cap = 1 + 5 * r->n;
-    st_audit *a = st_xcalloc(cap, sizeof *a);
-    size_t k = st_audit_run(r, a, cap);
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < r->n_audit; i++) {
+        const st_audit *a = &r->audit[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "level", a[i].level);
-        cJSON_AddStringToObject(o, "check", a[i].check);
-        cJSON_AddStringToObject(o, "status", st_audit_status_name(a[i].status));
-        cJSON_AddNumberToObject(o, "value", a[i].value);
-        cJSON_AddNumberToObject(o, "limit", a[i].limit);
-        cJSON_AddStringToObject(o, "message", a[i].message);
+        cJSON_AddStringToObject(o, "level", a->level);
+        cJSON_AddStringToObject(o, "check", a->check);
+        cJSON_AddStringToObject(o, "status", st_audit_status_name(a->status));
+        cJSON_AddNumberToObject(o, "value", a->value);
+        cJSON_AddNumberToObject(o, "limit", a->limit);
+        cJSON_AddStringToObject(o, "message", a->message);
         cJSON_AddItemToArray(arr, o);
     }
-    free(a);
     return arr;
 }
 
-char *st_report_json(const st_run *r)
+char *st_report_json(const st_report *rep)
 {
-    const st_scn *s = r->s;
+    const st_scn *s = rep->s;
+    const st_run *r = rep->run;
     cJSON *root = cJSON_CreateObject();
     char hash[24];
     snprintf(hash, sizeof hash, "%016" PRIx64, st_scn_hash(s));
     cJSON_AddStringToObject(root, "strata_version", STRATA_VERSION);
     cJSON_AddStringToObject(root, "scenario", st_scn_name(s));
     cJSON_AddStringToObject(root, "scenario_hash", hash);
-    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
+    cJSON_AddNumberToObject(root, "seed", (double)rep->seed);
     const st_cluster_cfg *c = st_scn_cluster(s);
     cJSON *cl = cJSON_AddObjectToObject(root, "cluster");
     cJSON_AddStringToObject(cl, "gpu", c->gpu->name);

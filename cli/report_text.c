@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/audit.h"
 #include "cli/cli.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -175,34 +174,33 @@ static void fabric_text(FILE *out, const st_fabric_result *f)
 
 static void audit_text(FILE *out, const st_run *r)
 {
-    size_t cap = 1 + 5 * r->n;
-    st_audit *a = st_xcalloc(cap, sizeof *a);
-    size_t k = st_audit_run(r, a, cap);
     fprintf(out, "\naudit\n");
-    for (size_t i = 0; i < k; i++)
+    for (size_t i = 0; i < r->n_audit; i++) {
+        const st_audit *a = &r->audit[i];
         fprintf(out, "  %-4s  %-8s %s: %s\n",
-                a[i].status == ST_AUDIT_PASS   ? "PASS"
-                : a[i].status == ST_AUDIT_WARN ? "WARN"
-                                               : "FAIL",
-                a[i].level, a[i].check, a[i].message);
-    free(a);
+                a->status == ST_AUDIT_PASS   ? "PASS"
+                : a->status == ST_AUDIT_WARN ? "WARN"
+                                             : "FAIL",
+                a->level, a->check, a->message);
+    }
 }
 
-void st_report_text(FILE *out, const st_run *r)
+void st_report_text(FILE *out, const st_report *rep)
 {
-    const st_scn *s = r->s;
+    const st_scn *s = rep->s;
+    const st_run *r = rep->run;
     const st_cluster_cfg *c = st_scn_cluster(s);
     char hbm[32];
     fprintf(out, "strata %s: scenario '%s', seed %llu\n", STRATA_VERSION, st_scn_name(s),
-            (unsigned long long)r->seed);
+            (unsigned long long)rep->seed);
     fprintf(out, "cluster: %lld nodes x %lld %s = %lld GPUs, %s HBM each\n", (long long)c->nodes,
             (long long)c->gpus_per_node, c->gpu->name, (long long)(c->nodes * c->gpus_per_node),
             fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
-            job_text(out, &r->f[i], r->explain);
+            job_text(out, &r->f[i], rep->explain);
         else
-            coll_text(out, &r->coll[i], r->explain);
+            coll_text(out, &r->coll[i], rep->explain);
     }
     if (r->has_fabric)
         fabric_text(out, &r->fab);

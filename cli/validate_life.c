@@ -190,7 +190,8 @@ static int run_case(const char *path, life_row *row)
     const st_cluster_cfg *c = st_scn_cluster(s);
     st_step_ctx *x = NULL;
     st_topo *t = NULL;
-    st_forecast f;
+    st_forecast f = {0};
+    st_placement at = {0};
     st_err err = {0};
     int rc =
         !v ? st_err_set(&err, ST_EINVAL, (st_loc){path, 0, 0}, "no validation: section")
@@ -201,10 +202,10 @@ static int run_case(const char *path, life_row *row)
         rc = st_forecast_job(x, st_scn_workload(s, 0), c, &f, NULL, &err);
     if (!rc && !f.has_step)
         rc = st_err_set(&err, ST_EINVAL, v->loc, "the plan does not fit: no step to run");
+    if (!rc && !(rc = st_topo_new(c, &t, &err)))
+        st_placement_init_range(&at, t, c, 0, st_scn_workload(s, 0)->gpus);
     if (!rc)
-        rc = st_topo_new(c, &t, &err);
-    if (!rc)
-        rc = st_forecast_life(&f, t, c, st_scn_failures(s), 0, st_scn_seed(s), CASE_REPLICAS, NULL,
+        rc = st_forecast_life(&f, &at, st_scn_failures(s), st_scn_seed(s), CASE_REPLICAS, NULL,
                               &err);
     if (!rc) {
         snprintf(row->name, sizeof row->name, "%s", st_scn_name(s));
@@ -216,6 +217,8 @@ static int run_case(const char *path, life_row *row)
         st_err_format(&err, line, sizeof line);
         fprintf(stderr, "strata validate: %s\n", line);
     }
+    st_forecast_release(&f);
+    st_placement_release(&at);
     st_topo_free(t);
     st_step_ctx_free(x);
     st_scn_free(s);

@@ -9,9 +9,6 @@
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-const char *const st_scn_policy_names[] = {"fifo",     "backfill",   "gang", "topology-aware",
-                                           "tiresias", "fair-share", NULL};
-
 /* 64-bit FNV-1a (Fowler, Noll, Vo): a fixed, documented hash, so reports name the file they
  * came from in a way that never changes between builds. */
 static uint64_t fnv1a(const char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/sched/policy.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
@@ -123,13 +124,15 @@ int st__load_failures(st_ld *ld, const st_ynode *n)
 
 /* ---- scheduler -------------------------------------------------------------------------- */
 
+/* The names come from the scheduler registry (models/sched/registry.c): a policy registered
+ * there is accepted here with no loader edit. */
 static int fn_policy(st_rd *rd, const st_ynode *n, void *base)
 {
     st_sched_cfg *c = base;
     int i;
-    if (st_rd_enum(rd, n, "scheduler policy", st_scn_policy_names, &i))
+    if (st_rd_enum(rd, n, "scheduler policy", st_sched_policy_names, &i))
         return -1;
-    c->policy = st_scn_policy_names[i];
+    c->policy = st_sched_policy_names[i];
     c->policy_loc = n->loc;
     return 0;
 }

@@ -52,7 +52,4 @@ const st_validation_cfg *st_scn_validation(const st_scn *s);
  * range. */
 const char *st_scn_metric_name(st_valid_metric m);
 
-/* The names that `scheduler.policy` accepts, NULL-terminated. */
-extern const char *const st_scn_policy_names[];
-
 #endif

@@ -159,12 +159,12 @@ static int64_t deg(int64_t d)
     return d > 0 ? d : 1;
 }
 
-int64_t st_storage_writers(const st_workload_cfg *w, int64_t first_gpu, int64_t *out)
+int64_t st_storage_writers(const st_placement *at, const st_workload_cfg *w, int64_t *out)
 {
     const st_parallel_cfg *p = &w->parallel;
     if (p->zero >= 1) {
         for (int64_t g = 0; g < w->gpus; g++)
-            out[g] = first_gpu + g;
+            out[g] = at->gpu[g];
         return w->gpus;
     }
     /* Rank = tp_i + tp (cp_i + cp (dp_i + dp pp_i)); replica 0 of cp rank 0 holds one copy of
@@ -174,7 +174,7 @@ int64_t st_storage_writers(const st_workload_cfg *w, int64_t first_gpu, int64_t 
         for (int64_t i = 0; i < tp; i++) {
             int64_t rank = i + tp * cp * dp * s;
             if (rank < w->gpus)
-                out[n++] = first_gpu + rank;
+                out[n++] = at->gpu[rank];
         }
     return n;
 }
@@ -184,23 +184,23 @@ static double pcie_of(const st_cluster_cfg *c)
     return c->node.pcie_bw > 0 ? c->node.pcie_bw : c->gpu->pcie_bw;
 }
 
-/* The first GPU of every node the job occupies: the host that reads its data. */
-static int64_t job_hosts(const st_cluster_cfg *c, const st_workload_cfg *w, int64_t first_gpu,
-                         int64_t *out)
+/* The job's first GPU on every node it occupies: the host that reads its data. */
+static int64_t job_hosts(const st_placement *at, int64_t *out)
 {
-    int64_t gpn = deg(c->gpus_per_node), n = 0;
-    for (int64_t g = first_gpu; g < first_gpu + w->gpus; g++)
-        if (g == first_gpu || g % gpn == 0)
-            out[n++] = g;
+    int64_t n = 0;
+    for (int64_t r = 0; r < at->n_gpus; r++)
+        if (r == 0 ||
+            st_placement_node_of(at, at->gpu[r]) != st_placement_node_of(at, at->gpu[r - 1]))
+            out[n++] = at->gpu[r];
     return n;
 }
 
-int64_t st_storage_ingest_stream(const st_cluster_cfg *c, const st_workload_cfg *w,
-                                 int64_t first_gpu, double need_bps, int64_t *hosts, st_io *out)
+int64_t st_storage_ingest_stream(const st_placement *at, const st_workload_cfg *w, double need_bps,
+                                 int64_t *hosts, st_io *out)
 {
     if (!w->data.enabled || !(need_bps > 0))
         return 0;
-    int64_t n = job_hosts(c, w, first_gpu, hosts);
+    int64_t n = job_hosts(at, hosts);
     *out = (st_io){.gpu = hosts,
                    .members = n,
                    .tier = w->data.tier,
@@ -234,8 +234,8 @@ static void run_with(const st_topo *t, const st_io *own, int n_own, const st_io_
     free(r);
 }
 
-void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                       int64_t first_gpu, double step_s, const st_io_set *bg, st_ingest *out)
+void st_storage_ingest(const st_placement *at, const st_workload_cfg *w, double step_s,
+                       const st_io_set *bg, st_ingest *out)
 {
     memset(out, 0, sizeof *out);
     out->slowdown = 1;
@@ -245,9 +245,9 @@ void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workl
     out->need_bps = tokens_per_s * w->data.bytes_per_token;
     int64_t *hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
     st_io io;
-    int64_t n = st_storage_ingest_stream(c, w, first_gpu, out->need_bps, hosts, &io);
+    int64_t n = st_storage_ingest_stream(at, w, out->need_bps, hosts, &io);
     if (n > 0)
-        run_with(t, &io, 1, bg, NULL, &out->got_bps);
+        run_with(at->topo, &io, 1, bg, NULL, &out->got_bps);
     free(hosts);
     if (n == 0)
         return;
@@ -267,29 +267,29 @@ static int local_tier(const st_cluster_cfg *c)
 
 /* Time for the writers' shards to go into `tier` while the job's ingest runs, and the ingest's
  * average rate meanwhile (into *ingest_bps when not NULL). */
-static double write_time(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                         const int64_t *writers, int64_t nw, double shard, int tier, double cap,
-                         const st_ingest *ingest, const st_io_set *bg, int64_t first_gpu,
-                         double *ingest_bps)
+static double write_time(const st_placement *at, const st_workload_cfg *w, const int64_t *writers,
+                         int64_t nw, double shard, int tier, double cap, const st_ingest *ingest,
+                         const st_io_set *bg, double *ingest_bps)
 {
     st_io io[2];
     int n = 0;
     int64_t *hosts = st_xmalloc((size_t)w->gpus * sizeof *hosts);
-    if (ingest && st_storage_ingest_stream(c, w, first_gpu, ingest->need_bps, hosts, &io[0]) > 0)
+    if (ingest && st_storage_ingest_stream(at, w, ingest->need_bps, hosts, &io[0]) > 0)
         n++;
     io[n++] = (st_io){.gpu = writers, .members = nw, .tier = tier, .bytes = shard, .max_rate = cap};
     double done[2], rate[2];
-    run_with(t, io, n, bg, done, rate);
+    run_with(at->topo, io, n, bg, done, rate);
     if (ingest_bps)
         *ingest_bps = n == 2 ? rate[0] : 0;
     free(hosts);
     return done[n - 1];
 }
 
-int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                          const st_memory *mem, int64_t first_gpu, const st_ingest *ingest,
-                          const st_io_set *bg, st_ckpt_cost *out, st_err *err)
+int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, const st_memory *mem,
+                          const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
+                          st_err *err)
 {
+    const st_cluster_cfg *c = at->c;
     memset(out, 0, sizeof *out);
     const st_ckpt_cfg *ck = &w->checkpoint;
     const st_tier_cfg *tc = &c->tiers[ck->tier];
@@ -300,7 +300,7 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
                           "but cluster.storage has no tier of kind local-nvme",
                           w->name);
     int64_t *writers = st_xmalloc((size_t)w->gpus * sizeof *writers);
-    int64_t nw = st_storage_writers(w, first_gpu, writers);
+    int64_t nw = st_storage_writers(at, w, writers);
     double pcie = pcie_of(c);
     out->size_bytes = mem->checkpoint_bytes;
     out->writers = nw;
@@ -308,35 +308,33 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
     out->d2h_s = out->shard_bytes / pcie;
     /* A local-nvme tier's figures are per node: the job writes into all of its nodes' drives. */
     double tier_write = tc->write_bw;
-    if (tc->kind == ST_TIER_LOCAL_NVME) {
-        int64_t gpn = deg(c->gpus_per_node);
-        tier_write *= (double)((first_gpu + w->gpus - 1) / gpn - first_gpu / gpn + 1);
-    }
+    if (tc->kind == ST_TIER_LOCAL_NVME)
+        tier_write *= (double)at->nodes;
     out->dump_s = out->size_bytes / tier_write + tc->latency_s;
     double got = ingest && ingest->got_bps > 0 ? ingest->got_bps : 0, during = 0;
     switch (ck->mode) {
     case ST_CKPT_SYNC:
         /* GDS: the GPU writes over PCIe straight to the NIC, at most the PCIe rate; without it
          * the shard is first copied into a host bounce buffer, then sent. Training waits. */
-        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier,
-                                  tc->gds ? pcie : 0, NULL, bg, first_gpu, NULL);
+        out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier,
+                                  tc->gds ? pcie : 0, NULL, bg, NULL);
         out->stall_s = (tc->gds ? 0 : out->d2h_s) + out->write_s;
         out->commit_s = out->stall_s;
         break;
     case ST_CKPT_ASYNC:
         /* Training waits for the copy into host memory; the drain from host memory runs
          * alongside the next steps and their ingest. */
-        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
-                                  first_gpu, &during);
+        out->write_s =
+            write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg, &during);
         out->stall_s = out->d2h_s;
         out->commit_s = out->d2h_s + out->write_s;
         break;
     case ST_CKPT_TWO_STAGE: {
         const st_tier_cfg *lt = &c->tiers[local];
-        out->local_s = write_time(t, c, w, writers, nw, out->shard_bytes, local, lt->gds ? pcie : 0,
-                                  NULL, bg, first_gpu, NULL);
-        out->write_s = write_time(t, c, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
-                                  first_gpu, &during);
+        out->local_s = write_time(at, w, writers, nw, out->shard_bytes, local, lt->gds ? pcie : 0,
+                                  NULL, bg, NULL);
+        out->write_s =
+            write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg, &during);
         out->stall_s = (lt->gds ? 0 : out->d2h_s) + out->local_s;
         out->commit_s = out->stall_s + out->write_s;
         break;
@@ -349,19 +347,15 @@ int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_wo
         out->stall_s += out->ingest_loss_s;
     }
     /* Restore: every GPU reads what it holds (under ZeRO 0 each replica reads its slice). */
-    int64_t *all = st_xmalloc((size_t)w->gpus * sizeof *all);
-    for (int64_t g = 0; g < w->gpus; g++)
-        all[g] = first_gpu + g;
-    st_io rd = {.gpu = all,
+    st_io rd = {.gpu = at->gpu,
                 .members = w->gpus,
                 .tier = ck->tier,
                 .read = 1,
                 .bytes = out->shard_bytes,
                 .max_rate = tc->gds ? pcie : 0};
     double done;
-    run_with(t, &rd, 1, bg, &done, NULL);
+    run_with(at->topo, &rd, 1, bg, &done, NULL);
     out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
-    free(all);
     free(writers);
     return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "models/config.h"
 #include "models/fabric/topo.h"
+#include "models/place/placement.h"
 #include "models/silicon/parallel.h"
 #include "sim/err.h"
 
@@ -68,36 +69,36 @@ typedef struct st_ingest {
     double slowdown; /* need / got when got < need, else 1: the factor on the step time */
 } st_ingest;
 
-/* A job occupies GPU ids first_gpu .. first_gpu + w->gpus - 1, ranked as Megatron-LM ranks
- * them (tp fastest, then cp, dp, pp); each node's first GPU stands for its host, which reads
- * the node's data.
+/* A job runs where its placement `at` says (models/place/placement.h: rank r on GPU
+ * at->gpu[r], on at->topo of cluster at->c); its first GPU on each node stands for that node's
+ * host, which reads the node's data.
  *
  * Ingest of workload w (its data section; need 0 when it has none) at step time step_s: one
  * endless read stream from the data tier to every host, capped at the need, measured with the
  * background streams bg running. */
-void st_storage_ingest(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                       int64_t first_gpu, double step_s, const st_io_set *bg, st_ingest *out);
+void st_storage_ingest(const st_placement *at, const st_workload_cfg *w, double step_s,
+                       const st_io_set *bg, st_ingest *out);
 
-/* The ingest stream of workload w placed from first_gpu needing need_bps: one member per host,
- * written into *out with its host GPU ids in hosts (room for w->gpus). Returns the member
- * count (0 when w reads no data or need_bps is not positive, and *out is untouched). */
-int64_t st_storage_ingest_stream(const st_cluster_cfg *c, const st_workload_cfg *w,
-                                 int64_t first_gpu, double need_bps, int64_t *hosts, st_io *out);
+/* The ingest stream of workload w placed at `at` needing need_bps: one member per host, written
+ * into *out with its host GPU ids in hosts (room for w->gpus). Returns the member count (0
+ * when w reads no data or need_bps is not positive, and *out is untouched). */
+int64_t st_storage_ingest_stream(const st_placement *at, const st_workload_cfg *w, double need_bps,
+                                 int64_t *hosts, st_io *out);
 
-/* Checkpoint costs of workload w placed from first_gpu (its checkpoint section must be enabled
- * and name a tier), with its ingest at `ingest` (NULL: no ingest) and the background streams
- * bg running alongside. mem is the
- * memory model's answer for the plan. Returns 0, or ST_EINVAL located at the checkpoint
- * section when mode two-stage finds no local-nvme tier in the cluster. */
-int st_storage_checkpoint(const st_topo *t, const st_cluster_cfg *c, const st_workload_cfg *w,
-                          const st_memory *mem, int64_t first_gpu, const st_ingest *ingest,
-                          const st_io_set *bg, st_ckpt_cost *out, st_err *err);
+/* Checkpoint costs of workload w placed at `at` (its checkpoint section must be enabled and
+ * name a tier), with its ingest at `ingest` (NULL: no ingest) and the background streams bg
+ * running alongside. mem is the memory model's answer for the plan. Returns 0, or ST_EINVAL
+ * located at the checkpoint section when mode two-stage finds no local-nvme tier in the
+ * cluster. */
+int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, const st_memory *mem,
+                          const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
+                          st_err *err);
 
 /* The GPUs that write a checkpoint shard: under ZeRO 0 the ranks of data-parallel replica 0
  * (each holds a model-parallel slice of weights and optimizer state, Megatron-LM's
  * non-distributed save), under ZeRO 1-3 every GPU (the optimizer state is sharded over data
  * parallelism; Megatron-Core's fully parallel save). Writes up to w->gpus ids into out and
  * returns how many. */
-int64_t st_storage_writers(const st_workload_cfg *w, int64_t first_gpu, int64_t *out);
+int64_t st_storage_writers(const st_placement *at, const st_workload_cfg *w, int64_t *out);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "models/forecast.h"
+#include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
 #include "models/reliability/lifetime.h"
 #include "scenarios/scenario.h"
@@ -34,17 +34,17 @@ static int full_case(const char *path)
     const st_cluster_cfg *c = st_scn_cluster(scn);
     st_step_ctx *x = NULL;
     st_topo *t = NULL;
-    st_forecast f;
+    st_forecast f = {0};
+    st_placement at = {0};
     st_err err = {0};
     double t0 = now_s();
     int rc = st_step_ctx_new(c, &x, &err);
     if (!rc)
         rc = st_forecast_job(x, st_scn_workload(scn, 0), c, &f, NULL, &err);
+    if (!rc && !(rc = st_topo_new(c, &t, &err)))
+        st_placement_init_range(&at, t, c, 0, st_scn_workload(scn, 0)->gpus);
     if (!rc)
-        rc = st_topo_new(c, &t, &err);
-    if (!rc)
-        rc =
-            st_forecast_life(&f, t, c, st_scn_failures(scn), 0, st_scn_seed(scn), 1000, NULL, &err);
+        rc = st_forecast_life(&f, &at, st_scn_failures(scn), st_scn_seed(scn), 1000, NULL, &err);
     double wall = now_s() - t0;
     if (rc)
         fprintf(stderr, "bench_lifetime: %s\n", err.msg);
@@ -53,6 +53,8 @@ static int full_case(const char *path)
                "checkpoints_per_replica: %lld mean_interruptions: %.1f mean_goodput: %.4f\n",
                wall, f.interval_s, (long long)f.life.checkpoints, f.summary.interruptions.mean,
                f.summary.goodput.mean);
+    st_forecast_release(&f);
+    st_placement_release(&at);
     st_topo_free(t);
     st_step_ctx_free(x);
     st_scn_free(scn);

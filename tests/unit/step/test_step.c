@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/forecast.h"
+#include "models/forecast/forecast.h"
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "models/step/step.h"

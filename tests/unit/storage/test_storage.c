@@ -160,10 +160,12 @@ START_TEST(test_a_sync_checkpoint_on_an_idle_tier_stalls_size_over_write_bandwid
     st_cluster_cfg c = cluster(4, 1);
     st_topo *t = topo_of(&c);
     st_workload_cfg w = job(32, ST_CKPT_SYNC);
+    st_placement at_w;
+    st_placement_init_range(&at_w, t, &c, 0, w.gpus);
     st_memory mem = {.checkpoint_bytes = 320e9};
     st_ckpt_cost k;
     st_err err = {0};
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, NULL, NULL, &k, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, NULL, NULL, &k, &err), 0);
     ck_assert_int_eq(k.writers, 32); /* ZeRO 1: every GPU writes its shard */
     ASSERT_REL(k.stall_s, 320e9 / 10e9 + 1e-3, 1e-6);
     ASSERT_REL(k.dump_s, 320e9 / 10e9 + 1e-3, 1e-12);
@@ -172,15 +174,16 @@ START_TEST(test_a_sync_checkpoint_on_an_idle_tier_stalls_size_over_write_bandwid
     ASSERT_REL(k.restore_s, 320e9 / 20e9 + 1e-3, 1e-6);
     /* Without GPUDirect Storage the shard is first copied to host memory over PCIe. */
     tiers[0].gds = 0;
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, NULL, NULL, &k, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, NULL, NULL, &k, &err), 0);
     tiers[0].gds = 1;
     ASSERT_REL(k.stall_s, 10e9 / 64e9 + 320e9 / 10e9 + 1e-3, 1e-6);
     /* ZeRO 0 writes from replica 0's 8 GPUs only, so their NICs limit it: 8 x 50 GB/s x IB
      * efficiency is still above the tier, so the time is the same. */
     w.parallel.zero = 0;
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, NULL, NULL, &k, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, NULL, NULL, &k, &err), 0);
     ck_assert_int_eq(k.writers, 8);
     ASSERT_REL(k.stall_s, 320e9 / 10e9 + 1e-3, 1e-6);
+    st_placement_release(&at_w);
     st_topo_free(t);
 }
 END_TEST
@@ -190,8 +193,12 @@ START_TEST(test_two_jobs_checkpointing_at_once_each_take_twice_as_long)
     st_cluster_cfg c = cluster(4, 1);
     st_topo *t = topo_of(&c);
     st_workload_cfg w = job(16, ST_CKPT_SYNC);
+    st_placement at_w;
+    st_placement_init_range(&at_w, t, &c, 0, w.gpus);
+    st_placement at_w16;
+    st_placement_init_range(&at_w16, t, &c, 16, w.gpus);
     int64_t a[16], b[16];
-    int64_t na = st_storage_writers(&w, 0, a), nb = st_storage_writers(&w, 16, b);
+    int64_t na = st_storage_writers(&at_w, &w, a), nb = st_storage_writers(&at_w16, &w, b);
     st_io one = {.gpu = a, .members = na, .tier = 0, .bytes = 1e9};
     st_io two[2] = {one, {.gpu = b, .members = nb, .tier = 0, .bytes = 1e9}};
     double alone, done[2];
@@ -199,6 +206,8 @@ START_TEST(test_two_jobs_checkpointing_at_once_each_take_twice_as_long)
     st_storage_run(t, two, 2, done, NULL);
     ASSERT_REL(done[0] - 1e-3, 2 * (alone - 1e-3), 1e-6);
     ASSERT_REL(done[1] - 1e-3, 2 * (alone - 1e-3), 1e-6);
+    st_placement_release(&at_w);
+    st_placement_release(&at_w16);
     st_topo_free(t);
 }
 END_TEST
@@ -208,18 +217,20 @@ START_TEST(test_async_stalls_for_the_pcie_copy_and_its_drain_slows_ingest)
     st_cluster_cfg c = cluster(4, 1);
     st_topo *t = topo_of(&c);
     st_workload_cfg w = job(32, ST_CKPT_ASYNC);
+    st_placement at_w;
+    st_placement_init_range(&at_w, t, &c, 0, w.gpus);
     /* 16 GB/s of ingest from the same tier (global batch 64 x 4096 tokens x 61.0 bytes per
      * token per second at a 1 s step): alone it gets all of it. */
     w.data = (st_data_cfg){.enabled = 1, .tier = 0, .bytes_per_token = 16e9 / (64.0 * 4096)};
     st_ingest in;
-    st_storage_ingest(t, &c, &w, 0, 1.0, NULL, &in);
+    st_storage_ingest(&at_w, &w, 1.0, NULL, &in);
     ASSERT_REL(in.need_bps, 16e9, 1e-12);
     ASSERT_REL(in.got_bps, 16e9, 1e-9);
     ck_assert_double_eq(in.slowdown, 1);
     st_memory mem = {.checkpoint_bytes = 320e9};
     st_ckpt_cost k;
     st_err err = {0};
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, &in, NULL, &k, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, &in, NULL, &k, &err), 0);
     ASSERT_REL(k.d2h_s, 10e9 / 64e9, 1e-12);
     /* The drain (32 writer flows, weight 1 each on the media) and the ingest (4 host flows,
      * weight write/read = 1/2 each) share the media max-min per flow: every flow at x with
@@ -233,8 +244,9 @@ START_TEST(test_async_stalls_for_the_pcie_copy_and_its_drain_slows_ingest)
     ASSERT_REL(k.stall_s, k.d2h_s + k.ingest_loss_s, 1e-12);
     ASSERT_REL(k.commit_s, k.d2h_s + k.write_s, 1e-12);
     /* Without ingest the async stall is the PCIe copy alone. */
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, NULL, NULL, &k, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, NULL, NULL, &k, &err), 0);
     ck_assert_double_eq(k.stall_s, k.d2h_s);
+    st_placement_release(&at_w);
     st_topo_free(t);
 }
 END_TEST
@@ -244,18 +256,23 @@ START_TEST(test_two_stage_writes_local_nvme_first_and_needs_one)
     st_cluster_cfg c = cluster(4, 2);
     st_topo *t = topo_of(&c);
     st_workload_cfg w = job(32, ST_CKPT_TWO_STAGE);
+    st_placement at_w;
+    st_placement_init_range(&at_w, t, &c, 0, w.gpus);
     st_memory mem = {.checkpoint_bytes = 320e9};
     st_ckpt_cost k;
     st_err err = {0};
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, NULL, NULL, &k, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, NULL, NULL, &k, &err), 0);
     /* Each node's 8 shards (80 GB) into its own 4 GB/s NVMe. */
     ASSERT_REL(k.local_s, 80e9 / 4e9, 1e-6);
     ASSERT_REL(k.stall_s, k.local_s, 1e-12);
     ASSERT_REL(k.commit_s, k.local_s + 320e9 / 10e9 + 1e-3, 1e-6);
+    st_placement_release(&at_w);
     st_topo_free(t);
     c = cluster(4, 1);
     t = topo_of(&c);
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &w, &mem, 0, NULL, NULL, &k, &err), ST_EINVAL);
+    st_placement_init_range(&at_w, t, &c, 0, w.gpus);
+    ck_assert_int_eq(st_storage_checkpoint(&at_w, &w, &mem, NULL, NULL, &k, &err), ST_EINVAL);
+    st_placement_release(&at_w);
     ck_assert_ptr_nonnull(strstr(err.msg, "local-nvme"));
     st_topo_free(t);
 }
@@ -268,16 +285,20 @@ START_TEST(test_another_jobs_ingest_shares_the_tier)
     /* Two 16-GPU jobs each needing 16 GB/s of reads from a 20 GB/s tier: alone each gets all
      * it needs; with the other's ingest in the background each gets half the tier. */
     st_workload_cfg a = job(16, ST_CKPT_SYNC), b = job(16, ST_CKPT_SYNC);
+    st_placement at_a;
+    st_placement_init_range(&at_a, t, &c, 0, a.gpus);
+    st_placement at_b;
+    st_placement_init_range(&at_b, t, &c, 16, b.gpus);
     a.data = b.data =
         (st_data_cfg){.enabled = 1, .tier = 0, .bytes_per_token = 16e9 / (64.0 * 4096)};
     st_ingest alone, shared;
-    st_storage_ingest(t, &c, &a, 0, 1.0, NULL, &alone);
+    st_storage_ingest(&at_a, &a, 1.0, NULL, &alone);
     ASSERT_REL(alone.got_bps, 16e9, 1e-9);
     int64_t hosts[16];
     st_io other;
-    ck_assert_int_eq(st_storage_ingest_stream(&c, &b, 16, 16e9, hosts, &other), 2);
+    ck_assert_int_eq(st_storage_ingest_stream(&at_b, &b, 16e9, hosts, &other), 2);
     st_io_set bg = {&other, 1};
-    st_storage_ingest(t, &c, &a, 0, 1.0, &bg, &shared);
+    st_storage_ingest(&at_a, &a, 1.0, &bg, &shared);
     ASSERT_REL(shared.got_bps, 10e9, 1e-9);
     ASSERT_REL(shared.slowdown, 1.6, 1e-9);
     /* And a sync checkpoint of job a shares the media with the other job's reads, max-min per
@@ -286,10 +307,12 @@ START_TEST(test_another_jobs_ingest_shares_the_tier)
     st_memory mem = {.checkpoint_bytes = 160e9};
     st_ckpt_cost k0, k1;
     st_err err = {0};
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &a, &mem, 0, NULL, NULL, &k0, &err), 0);
-    ck_assert_int_eq(st_storage_checkpoint(t, &c, &a, &mem, 0, NULL, &bg, &k1, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_a, &a, &mem, NULL, NULL, &k0, &err), 0);
+    ck_assert_int_eq(st_storage_checkpoint(&at_a, &a, &mem, NULL, &bg, &k1, &err), 0);
     ASSERT_REL(k0.stall_s - 1e-3, 160e9 / 10e9, 1e-6);
     ASSERT_REL(k1.stall_s - 1e-3, 160e9 / (16 * 10e9 / 17), 1e-6);
+    st_placement_release(&at_a);
+    st_placement_release(&at_b);
     st_topo_free(t);
 }
 END_TEST

@@ -1,11 +1,12 @@
 /* The forecast for one workload on its cluster: what every report writer reads. It holds the
  * memory model's answer and the step model's (step time, MFU, breakdown); the lifetime models
  * add their results here. */
-#ifndef ST_MODELS_FORECAST_H
-#define ST_MODELS_FORECAST_H
+#ifndef ST_MODELS_FORECAST_FORECAST_H
+#define ST_MODELS_FORECAST_FORECAST_H
 
 #include "models/config.h"
 #include "models/fabric/topo.h"
+#include "models/place/placement.h"
 #include "models/reliability/lifetime.h"
 #include "models/silicon/parallel.h"
 #include "models/step/step.h"
@@ -28,7 +29,7 @@ typedef struct st_forecast {
     double young_interval_s; /* Young's first-order optimum, for comparison (0: no failures) */
     double daly_interval_s;  /* Daly's optimum, whatever the plan uses (0: no failures) */
     double job_mtbf_s;       /* the job's mean time between interruptions (inf: none) */
-    st_life_class classes[8];
+    st_life_class *classes;  /* the failure classes the job is exposed to (owned) */
     int n_classes;
     st_life_result life;     /* replica 0 under the run's seed */
     st_life_summary summary; /* replicas >= 2 */
@@ -43,16 +44,18 @@ typedef struct st_forecast {
 int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
 
-/* The job's whole life after its step forecast f (no-op when f has no step): data ingest, and
- * checkpoint costs from the storage model (models/storage/storage.h) with the job placed from
- * first_gpu on topology t of cluster c, the interval (a time, a step count, or `auto`: Daly's
- * optimum for the job's own failure rate and checkpoint stall), the failure classes of `fail`
- * (NULL: none) mapped to the components the job occupies, and the fluid life run (replica 0,
- * plus `replicas` of them summarised when replicas >= 2) under seed. bg (NULL: none) are the
- * other jobs' ingest streams, present whenever storage is measured. Returns 0 or the storage
- * or lifetime model's error. */
-int st_forecast_life(st_forecast *f, const st_topo *t, const st_cluster_cfg *c,
-                     const st_failures_cfg *fail, int64_t first_gpu, uint64_t seed,
-                     int64_t replicas, const st_io_set *bg, st_err *err);
+/* The job's whole life after its step forecast f (no-op when f has no step), placed at `at`:
+ * data ingest and checkpoint costs from the storage model (models/storage/storage.h), the
+ * interval (a time, a step count, or `auto`: Daly's optimum for the job's own failure rate and
+ * checkpoint stall), the failure classes of `fail` (NULL: none) mapped to the components the
+ * placement occupies, and the fluid life run (replica 0, plus `replicas` of them summarised
+ * when replicas >= 2) under seed. bg (NULL: none) are the other jobs' ingest streams, present
+ * whenever storage is measured. Returns 0 or the storage or lifetime model's error. f must be
+ * released with st_forecast_release afterwards, also after an error. */
+int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,
+                     uint64_t seed, int64_t replicas, const st_io_set *bg, st_err *err);
+
+/* Free what st_forecast_life allocated in f; safe on a zeroed or NULL forecast. */
+void st_forecast_release(st_forecast *f);
 
 #endif

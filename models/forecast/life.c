@@ -1,0 +1,120 @@
+/* A training job's whole life after its step: data ingest and checkpoint costs where it is
+ * placed, the checkpoint interval, the failure classes it is exposed to, and the fluid life
+ * run (docs/storage-and-failures.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/forecast/forecast.h"
+#include "models/reliability/interval.h"
+#include "sim/xalloc.h"
+
+/* The failure classes of `fail` mapped to the components the job occupies at `at`: one class
+ * per component kind it takes any of. */
+static void exposure(st_forecast *f, const st_placement *at, const st_failures_cfg *fail)
+{
+    f->n_classes = 0;
+    free(f->classes);
+    f->classes =
+        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *f->classes);
+    for (int i = 0; fail && i < fail->n_classes; i++) {
+        const st_failure_class *fc = &fail->classes[i];
+        double n = st_placement_count(at, fc->component);
+        if (n <= 0)
+            continue;
+        f->classes[f->n_classes++] = (st_life_class){.component = fc->component,
+                                                     .count = n,
+                                                     .mtbf_s = fc->mtbf_s,
+                                                     .shape = fc->weibull_shape};
+    }
+}
+
+/* The checkpoint costs and the interval the plan uses: a time, a step count, or `auto`.
+ * Fills the spec's checkpoint terms. */
+static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *bg,
+                       st_life_spec *spec, st_err *err)
+{
+    const st_workload_cfg *w = f->w;
+    if (st_storage_checkpoint(at, w, &f->mem, &f->ingest, bg, &f->ckpt, err))
+        return err->code;
+    f->has_ckpt = 1;
+    const st_ckpt_cfg *ck = &w->checkpoint;
+    if (ck->every_s > 0)
+        f->interval_s = ck->every_s;
+    else if (ck->every_steps > 0)
+        f->interval_s = (double)ck->every_steps * f->eff_step_s;
+    else if (ck->every_auto && isfinite(f->job_mtbf_s))
+        /* Daly's optimum for the stall training sees; never shorter than the time a save
+         * takes to become restorable (an async or two-stage drain), or saves would queue
+         * behind each other and training would wait anyway. `auto` with nothing that can
+         * fail leaves the interval 0: no checkpoint is worth its stall. */
+        f->interval_s = fmax(st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s), f->ckpt.commit_s);
+    if (isfinite(f->job_mtbf_s)) {
+        f->young_interval_s = st_young_interval(f->ckpt.stall_s, f->job_mtbf_s);
+        f->daly_interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);
+    }
+    spec->ckpt_every_s = f->interval_s;
+    spec->ckpt_stall_s = f->ckpt.stall_s;
+    spec->ckpt_commit_s = f->ckpt.commit_s;
+    spec->restore_s = f->ckpt.restore_s;
+    return 0;
+}
+
+/* Replica 0 under seed, plus `replicas` of them summarised when replicas >= 2. */
+static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_t replicas,
+                 st_err *err)
+{
+    const st_workload_cfg *w = f->w;
+    int rc = st_life_run(spec, seed, 0, &f->life, err);
+    if (!rc && replicas >= 2)
+        rc = st_life_replicas(spec, seed, replicas, &f->summary, err);
+    if (rc == ST_ERANGE)
+        return st_err_set(err, ST_ERANGE, w->loc,
+                          "workload '%s' never finishes: %.4g days of work with an interruption "
+                          "every %.4g h on average%s cannot complete before the simulated "
+                          "clock runs out (146 years); checkpoint more often",
+                          w->name, (double)f->steps * f->eff_step_s / 86400, f->job_mtbf_s / 3600,
+                          f->interval_s > 0 ? " and its checkpoint interval"
+                                            : " and no checkpoints");
+    return rc;
+}
+
+int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,
+                     uint64_t seed, int64_t replicas, const st_io_set *bg, st_err *err)
+{
+    const st_workload_cfg *w = f->w;
+    if (!f->has_step)
+        return 0;
+    st_storage_ingest(at, w, f->step.step_time_s, bg, &f->ingest);
+    f->eff_step_s = f->step.step_time_s * f->ingest.slowdown;
+    double tokens_per_step = (double)w->global_batch * (double)w->seq_len;
+    f->steps = w->steps > 0 ? w->steps : (int64_t)ceil(w->tokens / tokens_per_step);
+    if (f->steps < 1)
+        f->steps = 1;
+    exposure(f, at, fail);
+    st_life_spec spec = {.step_s = f->eff_step_s,
+                         .steps = f->steps,
+                         .classes = f->classes,
+                         .n_classes = f->n_classes};
+    if (fail) {
+        spec.detect_s = fail->detect_s;
+        spec.restart_s = fail->restart_s;
+    }
+    f->job_mtbf_s = st_life_job_mtbf(&spec);
+    if (w->checkpoint.enabled && at->c->n_tiers > 0 && checkpoints(f, at, bg, &spec, err))
+        return err->code;
+    int rc = lives(f, &spec, seed, replicas, err);
+    if (rc)
+        return rc;
+    f->has_life = 1;
+    return 0;
+}
+
+void st_forecast_release(st_forecast *f)
+{
+    if (!f)
+        return;
+    free(f->classes);
+    f->classes = NULL;
+    f->n_classes = 0;
+}

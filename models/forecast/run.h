@@ -1,0 +1,52 @@
+/* The forecast of a whole scenario: every training job's memory, step and life, and every
+ * collective workload on the shared fabric, with the jobs placed by the scheduler policy and
+ * the pre-flight audit over the results. What `strata run` computes; the report writers read
+ * only the st_run it fills. */
+#ifndef ST_MODELS_FORECAST_RUN_H
+#define ST_MODELS_FORECAST_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config.h"
+#include "models/fabric/fabric_run.h"
+#include "models/forecast/audit.h"
+#include "models/forecast/forecast.h"
+#include "models/step/pipeline.h"
+
+/* What a run is asked; every pointer is borrowed from the scenario, which outlives the run. */
+typedef struct st_run_spec {
+    const st_cluster_cfg *c;
+    const st_workload_cfg *w; /* n workloads, in scenario order */
+    size_t n;
+    const st_failures_cfg *failures; /* NULL: nothing fails */
+    const st_sched_cfg *sched;       /* NULL: the default policy */
+    uint64_t seed;
+    int64_t replicas; /* >= 2: job lives under that many seeds, summarised */
+    int trace;        /* keep the first training job's step pipeline in st_run.trace */
+} st_run_spec;
+
+/* Everything a run computed, indexed like the workloads: a training workload has its forecast
+ * in f[i] (coll[i].w is NULL), a collective workload its result in coll[i] (f[i].w is NULL). */
+typedef struct st_run {
+    size_t n;
+    st_forecast *f;
+    st_coll_result *coll;
+    int has_fabric; /* some workload ran on the fabric model: fab is filled */
+    st_fabric_result fab;
+    int has_trace;    /* spec->trace and a training job ran: trace holds its step */
+    size_t trace_job; /* which workload the trace is of */
+    st_pipe_trace trace;
+    st_audit *audit; /* n_audit findings, in report order */
+    size_t n_audit;
+} st_run;
+
+/* Forecast the scenario spec describes into *out (zeroed first). Returns 0, or the first model
+ * error with its message (located at the workload where it has one); out must be released with
+ * st_run_release either way. */
+int st_run_forecast(const st_run_spec *spec, st_run *out, st_err *err);
+
+/* Free everything st_run_forecast allocated; safe on a zeroed run. */
+void st_run_release(st_run *r);
+
+#endif

@@ -1,0 +1,41 @@
+/* The placement policies by name, and the instance lifecycle every caller uses. A new policy is
+ * one file defining a const st_place_policy and one line in `policies` below. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/place/policy.h"
+#include "sim/xalloc.h"
+
+extern const st_place_policy st__place_pack;
+
+static const st_place_policy *const policies[] = {
+    &st__place_pack,
+};
+
+const st_place_policy *st_place_policy_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+        if (strcmp(policies[i]->name, name) == 0)
+            return policies[i];
+    return NULL;
+}
+
+void st_placer_init(st_placer *pl, const st_place_policy *p, const st_cluster_cfg *c)
+{
+    if (p->abi != ST_PLACE_ABI || !p->init || !p->place)
+        ST_BUG("placement policy '%s' is incomplete", p->name);
+    pl->policy = p;
+    pl->state = st_xcalloc(1, p->state_size ? p->state_size : 1);
+    p->init(pl->state, c);
+}
+
+void st_placer_release(st_placer *pl)
+{
+    free(pl->state);
+    pl->state = NULL;
+}
+
+int st_placer_place(st_placer *pl, const st_place_req *req, int64_t *gpus)
+{
+    return pl->policy->place(pl->state, req, gpus);
+}
