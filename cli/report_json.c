@@ -109,7 +109,6 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(j, "goodput", l->goodput);
     cJSON_AddNumberToObject(j, "start_s", f->w->submit_s);
     cJSON_AddNumberToObject(j, "end_s", f->w->submit_s + l->wall_s);
-    cJSON_AddNumberToObject(j, "wait_s", 0);
     if (f->summary.replicas >= 2) {
         cJSON *rp = cJSON_AddObjectToObject(j, "replicas");
         cJSON_AddNumberToObject(rp, "n", (double)f->summary.replicas);
