@@ -341,53 +341,38 @@ static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_enum(rd, n, "workload kind", kind_names, (int *)&((st_workload_cfg *)base)->kind);
 }
 
-/* An enum of models/fabric/collective.h, by the names that header prints. */
-static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, int count,
-                     const char *(*name)(int), int *out)
+/* The enums of models/fabric/collective.h, by the names its lists give them. */
+static const char *const coll_op_names[] = {ST_COLL_OPS(ST_COLL_NAME) NULL};
+static const char *const coll_algo_names[] = {ST_COLL_ALGOS(ST_COLL_NAME) NULL};
+static const char *const coll_proto_names[] = {ST_COLL_PROTOS(ST_COLL_NAME) NULL};
+
+static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, const char *const *names,
+                     int *out)
 {
-    const char *names[16];
     if (st_rd_expect(rd, n, ST_YN_SCALAR, what))
         return -1;
-    for (int i = 0; i < count && i < 15; i++)
-        names[i] = name(i);
-    names[count < 15 ? count : 15] = NULL;
     return st_rd_enum(rd, n, what, names, out);
-}
-
-static const char *op_name(int i)
-{
-    return st_coll_op_name((st_coll_op)i);
-}
-static const char *algo_name(int i)
-{
-    return st_coll_algo_name((st_coll_algo)i);
-}
-static const char *proto_name(int i)
-{
-    return st_coll_proto_name((st_coll_proto)i);
 }
 
 static int fn_op(st_rd *rd, const st_ynode *n, void *base)
 {
-    return coll_enum(rd, n, "collective op", ST_COLL_OP__COUNT, op_name,
-                     &((st_collective_cfg *)base)->op);
+    return coll_enum(rd, n, "collective op", coll_op_names, &((st_collective_cfg *)base)->op);
 }
 static int fn_algo(st_rd *rd, const st_ynode *n, void *base)
 {
-    return coll_enum(rd, n, "collective algorithm", ST_COLL_ALGO__COUNT, algo_name,
+    return coll_enum(rd, n, "collective algorithm", coll_algo_names,
                      &((st_collective_cfg *)base)->algo);
 }
 static int fn_proto(st_rd *rd, const st_ynode *n, void *base)
 {
-    return coll_enum(rd, n, "NCCL protocol", ST_COLL_PROTO__COUNT, proto_name,
-                     &((st_collective_cfg *)base)->proto);
+    return coll_enum(rd, n, "NCCL protocol", coll_proto_names, &((st_collective_cfg *)base)->proto);
 }
 
 static const st_field collective_fields[] = {
     ST_FFN("op", fn_op, .required = 1),
     ST_FFN("algo", fn_algo),
     ST_FFN("protocol", fn_proto),
-    ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = 64),
+    ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = ST_COLL_MAX_CHANNELS),
     ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .required = 1),
     ST_FINT(st_collective_cfg, "iterations", iterations, ST_R_MIN1, .max = 1e6),
     ST_FEND,
