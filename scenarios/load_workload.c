@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "models/fabric/collective.h"
-#include "models/fabric/nccl.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -553,6 +552,23 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
+/* The collective model's rules for this workload's op, algo, protocol and GPU count, located
+ * at the key the model blames. */
+static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_collective_cfg *cc = &w->collective;
+    st_coll_field field;
+    st_err err = {0};
+    if (st_coll_check(&ld->s->cluster, (st_coll_op)cc->op, (st_coll_algo)cc->algo,
+                      (st_coll_proto)cc->proto, w->gpus, &field, &err) == 0)
+        return 0;
+    const st_ynode *coll = st_ynode_get(n, "collective");
+    const st_ynode *at = field == ST_COLL_FIELD_ALGO    ? key_or(coll, "algo")
+                         : field == ST_COLL_FIELD_PROTO ? key_or(coll, "protocol")
+                                                        : key_or(n, "gpus");
+    return st_rd_fail(&ld->rd, at, ST_EINVAL, "workload '%s': %s", w->name, err.msg);
+}
+
 /* A collective workload: its own section, its GPUs inside the cluster, and none of the
  * training keys (they would be silently meaningless). */
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
@@ -576,44 +592,8 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (w->gpus > c->nodes * c->gpus_per_node)
         return plan_fail(ld, key_or(n, "gpus"), w, "asks for %lld GPUs, but the cluster has %lld",
                          w->gpus, c->nodes * c->gpus_per_node);
-    if (w->collective.op == ST_COLL_SEND_RECV && w->gpus != 2)
-        return plan_fail(ld, key_or(n, "gpus"), w, "send-recv runs between %lld GPUs, found %lld",
-                         2, w->gpus);
-    const st_collective_cfg *cc = &w->collective;
-    const st_ynode *coll = st_ynode_get(n, "collective");
-    if ((cc->algo == ST_COLL_TREE || cc->algo == ST_COLL_HIER || cc->algo == ST_COLL_NVLS) &&
-        cc->op != ST_COLL_ALL_REDUCE)
-        return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
-                          "workload '%s': algorithm '%s' runs all-reduce only", w->name,
-                          st_coll_algo_name((st_coll_algo)cc->algo));
-    /* Hierarchical needs every NVLink group to hold the same number of ranks; the workload's
-     * GPUs start on a fresh node, so that is whole groups or one partial group. */
-    int64_t grp = c->nvlink_domain > 1 ? c->nvlink_domain : c->gpus_per_node;
-    if (cc->algo == ST_COLL_HIER && w->gpus > grp && w->gpus % grp)
-        return plan_fail(ld, key_or(n, "gpus"), w,
-                         "hierarchical all-reduce needs whole NVLink groups: %lld GPUs is not a "
-                         "multiple of %lld",
-                         w->gpus, grp);
-    /* NVLS reduces in the NVSwitch: a Hopper or Blackwell part, every rank in one NVLink
-     * domain (the workload starts on a fresh node), the Simple protocol. */
-    if (cc->algo == ST_COLL_NVLS) {
-        if (!c->gpu || st_nccl_nvls_efficiency(st_nccl_preset_default(), c->gpu) <= 0 || grp < 2 ||
-            c->gpu->nvlink_bw <= 0)
-            return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
-                              "workload '%s': algorithm 'nvls' needs NVSwitch multicast (a Hopper "
-                              "or Blackwell GPU with NVLink), and the cluster's GPU is '%s'",
-                              w->name, c->gpu && c->gpu->name ? c->gpu->name : "?");
-        if (w->gpus > grp)
-            return plan_fail(ld, key_or(n, "gpus"), w,
-                             "nvls reduces inside one NVLink domain: %lld GPUs is more than its "
-                             "%lld",
-                             w->gpus, grp);
-        if (cc->proto == ST_COLL_PROTO_LL || cc->proto == ST_COLL_PROTO_LL128)
-            return st_rd_fail(&ld->rd, key_or(coll, "protocol"), ST_EINVAL,
-                              "workload '%s': algorithm 'nvls' runs the Simple protocol only, "
-                              "found '%s'",
-                              w->name, st_coll_proto_name((st_coll_proto)cc->proto));
-    }
+    if (check_collective_rules(ld, n, w))
+        return -1;
     if (!w->collective.iterations)
         w->collective.iterations = 1;
     w->parallel.dp = w->gpus; /* every GPU is a rank */

@@ -147,4 +147,21 @@ const char *st_coll_op_name(st_coll_op op);
 const char *st_coll_algo_name(st_coll_algo a);
 const char *st_coll_proto_name(st_coll_proto p);
 
+/* Which input a broken collective rule blames, for a caller that points at its source. */
+typedef enum st_coll_field {
+    ST_COLL_FIELD_GPUS,
+    ST_COLL_FIELD_ALGO,
+    ST_COLL_FIELD_PROTO
+} st_coll_field;
+
+/* Check a collective of op, algo and proto on n ranks against cluster c (borrowed) before any
+ * GPU is chosen, as if its ranks were n consecutive GPUs from the start of an NVLink group (how
+ * a collective workload is placed: from a fresh node). The rules, in this order: send-recv on 2
+ * ranks, tree, hier and nvls for all-reduce only, hier on whole NVLink groups, nvls on a part
+ * with NVSwitch multicast, inside one NVLink domain, with the Simple protocol. Returns 0, or
+ * ST_EINVAL with a message (no location) in err and the input it blames in *field. The enums
+ * must be in range; st_coll_start checks the real ranks again. */
+int st_coll_check(const st_cluster_cfg *c, st_coll_op op, st_coll_algo algo, st_coll_proto proto,
+                  int64_t n, st_coll_field *field, st_err *err);
+
 #endif
