@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "models/fabric/collective.h"
-#include "models/fabric/nccl.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -341,53 +340,38 @@ static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_enum(rd, n, "workload kind", kind_names, (int *)&((st_workload_cfg *)base)->kind);
 }
 
-/* An enum of models/fabric/collective.h, by the names that header prints. */
-static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, int count,
-                     const char *(*name)(int), int *out)
+/* The enums of models/fabric/collective.h, by the names its lists give them. */
+static const char *const coll_op_names[] = {ST_COLL_OPS(ST_COLL_NAME) NULL};
+static const char *const coll_algo_names[] = {ST_COLL_ALGOS(ST_COLL_NAME) NULL};
+static const char *const coll_proto_names[] = {ST_COLL_PROTOS(ST_COLL_NAME) NULL};
+
+static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, const char *const *names,
+                     int *out)
 {
-    const char *names[16];
     if (st_rd_expect(rd, n, ST_YN_SCALAR, what))
         return -1;
-    for (int i = 0; i < count && i < 15; i++)
-        names[i] = name(i);
-    names[count < 15 ? count : 15] = NULL;
     return st_rd_enum(rd, n, what, names, out);
-}
-
-static const char *op_name(int i)
-{
-    return st_coll_op_name((st_coll_op)i);
-}
-static const char *algo_name(int i)
-{
-    return st_coll_algo_name((st_coll_algo)i);
-}
-static const char *proto_name(int i)
-{
-    return st_coll_proto_name((st_coll_proto)i);
 }
 
 static int fn_op(st_rd *rd, const st_ynode *n, void *base)
 {
-    return coll_enum(rd, n, "collective op", ST_COLL_OP__COUNT, op_name,
-                     &((st_collective_cfg *)base)->op);
+    return coll_enum(rd, n, "collective op", coll_op_names, &((st_collective_cfg *)base)->op);
 }
 static int fn_algo(st_rd *rd, const st_ynode *n, void *base)
 {
-    return coll_enum(rd, n, "collective algorithm", ST_COLL_ALGO__COUNT, algo_name,
+    return coll_enum(rd, n, "collective algorithm", coll_algo_names,
                      &((st_collective_cfg *)base)->algo);
 }
 static int fn_proto(st_rd *rd, const st_ynode *n, void *base)
 {
-    return coll_enum(rd, n, "NCCL protocol", ST_COLL_PROTO__COUNT, proto_name,
-                     &((st_collective_cfg *)base)->proto);
+    return coll_enum(rd, n, "NCCL protocol", coll_proto_names, &((st_collective_cfg *)base)->proto);
 }
 
 static const st_field collective_fields[] = {
     ST_FFN("op", fn_op, .required = 1),
     ST_FFN("algo", fn_algo),
     ST_FFN("protocol", fn_proto),
-    ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = 64),
+    ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = ST_COLL_MAX_CHANNELS),
     ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .required = 1),
     ST_FINT(st_collective_cfg, "iterations", iterations, ST_R_MIN1, .max = 1e6),
     ST_FEND,
@@ -568,6 +552,23 @@ static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
+/* The collective model's rules for this workload's op, algo, protocol and GPU count, located
+ * at the key the model blames. */
+static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_collective_cfg *cc = &w->collective;
+    st_coll_field field;
+    st_err err = {0};
+    if (st_coll_check(&ld->s->cluster, (st_coll_op)cc->op, (st_coll_algo)cc->algo,
+                      (st_coll_proto)cc->proto, w->gpus, &field, &err) == 0)
+        return 0;
+    const st_ynode *coll = st_ynode_get(n, "collective");
+    const st_ynode *at = field == ST_COLL_FIELD_ALGO    ? key_or(coll, "algo")
+                         : field == ST_COLL_FIELD_PROTO ? key_or(coll, "protocol")
+                                                        : key_or(n, "gpus");
+    return st_rd_fail(&ld->rd, at, ST_EINVAL, "workload '%s': %s", w->name, err.msg);
+}
+
 /* A collective workload: its own section, its GPUs inside the cluster, and none of the
  * training keys (they would be silently meaningless). */
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
@@ -591,44 +592,8 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (w->gpus > c->nodes * c->gpus_per_node)
         return plan_fail(ld, key_or(n, "gpus"), w, "asks for %lld GPUs, but the cluster has %lld",
                          w->gpus, c->nodes * c->gpus_per_node);
-    if (w->collective.op == ST_COLL_SEND_RECV && w->gpus != 2)
-        return plan_fail(ld, key_or(n, "gpus"), w, "send-recv runs between %lld GPUs, found %lld",
-                         2, w->gpus);
-    const st_collective_cfg *cc = &w->collective;
-    const st_ynode *coll = st_ynode_get(n, "collective");
-    if ((cc->algo == ST_COLL_TREE || cc->algo == ST_COLL_HIER || cc->algo == ST_COLL_NVLS) &&
-        cc->op != ST_COLL_ALL_REDUCE)
-        return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
-                          "workload '%s': algorithm '%s' runs all-reduce only", w->name,
-                          st_coll_algo_name((st_coll_algo)cc->algo));
-    /* Hierarchical needs every NVLink group to hold the same number of ranks; the workload's
-     * GPUs start on a fresh node, so that is whole groups or one partial group. */
-    int64_t grp = c->nvlink_domain > 1 ? c->nvlink_domain : c->gpus_per_node;
-    if (cc->algo == ST_COLL_HIER && w->gpus > grp && w->gpus % grp)
-        return plan_fail(ld, key_or(n, "gpus"), w,
-                         "hierarchical all-reduce needs whole NVLink groups: %lld GPUs is not a "
-                         "multiple of %lld",
-                         w->gpus, grp);
-    /* NVLS reduces in the NVSwitch: a Hopper or Blackwell part, every rank in one NVLink
-     * domain (the workload starts on a fresh node), the Simple protocol. */
-    if (cc->algo == ST_COLL_NVLS) {
-        if (!c->gpu || st_nccl_nvls_efficiency(st_nccl_preset_default(), c->gpu) <= 0 || grp < 2 ||
-            c->gpu->nvlink_bw <= 0)
-            return st_rd_fail(&ld->rd, key_or(coll, "algo"), ST_EINVAL,
-                              "workload '%s': algorithm 'nvls' needs NVSwitch multicast (a Hopper "
-                              "or Blackwell GPU with NVLink), and the cluster's GPU is '%s'",
-                              w->name, c->gpu && c->gpu->name ? c->gpu->name : "?");
-        if (w->gpus > grp)
-            return plan_fail(ld, key_or(n, "gpus"), w,
-                             "nvls reduces inside one NVLink domain: %lld GPUs is more than its "
-                             "%lld",
-                             w->gpus, grp);
-        if (cc->proto == ST_COLL_PROTO_LL || cc->proto == ST_COLL_PROTO_LL128)
-            return st_rd_fail(&ld->rd, key_or(coll, "protocol"), ST_EINVAL,
-                              "workload '%s': algorithm 'nvls' runs the Simple protocol only, "
-                              "found '%s'",
-                              w->name, st_coll_proto_name((st_coll_proto)cc->proto));
-    }
+    if (check_collective_rules(ld, n, w))
+        return -1;
     if (!w->collective.iterations)
         w->collective.iterations = 1;
     w->parallel.dp = w->gpus; /* every GPU is a rank */

@@ -13,35 +13,53 @@
 #include "models/fabric/topo.h"
 #include "sim/err.h"
 
-typedef enum st_coll_op {
-    ST_COLL_ALL_REDUCE,
-    ST_COLL_REDUCE_SCATTER,
-    ST_COLL_ALL_GATHER,
-    ST_COLL_BROADCAST, /* root: gpus[0] */
-    ST_COLL_ALL_TO_ALL,
-    ST_COLL_SEND_RECV, /* gpus[0] sends to gpus[1] */
-    ST_COLL_OP__COUNT
-} st_coll_op;
+/* Each enum below is one X-macro list of (identifier, name): the list generates the enum values
+ * and the name tables of st_coll_*_name, which are also the loader's YAML values, so a new
+ * algorithm is one line here (plus its model). Order is the enum order. */
+#define ST_COLL_OPS(X)                                                                             \
+    X(ALL_REDUCE, "all-reduce")                                                                    \
+    X(REDUCE_SCATTER, "reduce-scatter")                                                            \
+    X(ALL_GATHER, "all-gather")                                                                    \
+    X(BROADCAST, "broadcast") /* root: gpus[0] */                                                  \
+    X(ALL_TO_ALL, "all-to-all")                                                                    \
+    X(SEND_RECV, "send-recv") /* gpus[0] sends to gpus[1] */
 
-typedef enum st_coll_algo {
-    ST_COLL_AUTO, /* NCCL's choice: the least estimated time of ring, tree and (inside one
-                     NVLink domain of a part that has it) NVLS, for all-reduce */
-    ST_COLL_RING,
-    ST_COLL_TREE, /* NCCL's double binary tree; all-reduce only */
-    ST_COLL_HIER, /* NVLink reduce-scatter, per-rail ring all-reduce, NVLink all-gather */
-    ST_COLL_NVLS, /* NVLink SHARP: the NVSwitch reduces and multicasts; all-reduce inside one
-                     NVLink domain of a Hopper or Blackwell part, Simple protocol */
-    ST_COLL_ALGO__COUNT
-} st_coll_algo;
+/* auto: NCCL's choice, the least estimated time of ring, tree and (inside one NVLink domain of a
+ * part that has it) NVLS, for all-reduce. tree: NCCL's double binary tree, all-reduce only.
+ * hier: NVLink reduce-scatter, per-rail ring all-reduce, NVLink all-gather. nvls: NVLink SHARP,
+ * the NVSwitch reduces and multicasts; all-reduce inside one NVLink domain of a Hopper or
+ * Blackwell part, Simple protocol. */
+#define ST_COLL_ALGOS(X)                                                                           \
+    X(AUTO, "auto")                                                                                \
+    X(RING, "ring")                                                                                \
+    X(TREE, "tree")                                                                                \
+    X(HIER, "hier")                                                                                \
+    X(NVLS, "nvls")
 
+/* auto: NCCL's choice, the least estimated time, uncongested, at start. ideal: no protocol, no
+ * base or per-hop overhead, full bandwidth. */
+#define ST_COLL_PROTOS(X)                                                                          \
+    X(AUTO, "auto")                                                                                \
+    X(LL, "LL")                                                                                    \
+    X(LL128, "LL128")                                                                              \
+    X(SIMPLE, "Simple")                                                                            \
+    X(IDEAL, "ideal")
+
+/* Expands one list entry to its name followed by a comma: `{ST_COLL_OPS(ST_COLL_NAME) NULL}` is a
+ * NULL-terminated name table in enum order. */
+#define ST_COLL_NAME(id, name) name,
+
+#define ST__COLL_ENUM(id, name)       ST_COLL_##id,
+#define ST__COLL_PROTO_ENUM(id, name) ST_COLL_PROTO_##id,
+
+typedef enum st_coll_op { ST_COLL_OPS(ST__COLL_ENUM) ST_COLL_OP__COUNT } st_coll_op;
+typedef enum st_coll_algo { ST_COLL_ALGOS(ST__COLL_ENUM) ST_COLL_ALGO__COUNT } st_coll_algo;
 typedef enum st_coll_proto {
-    ST_COLL_PROTO_AUTO, /* NCCL's choice: the least estimated time, uncongested, at start */
-    ST_COLL_PROTO_LL,
-    ST_COLL_PROTO_LL128,
-    ST_COLL_PROTO_SIMPLE,
-    ST_COLL_PROTO_IDEAL, /* no protocol: no base or per-hop overhead, full bandwidth */
-    ST_COLL_PROTO__COUNT
+    ST_COLL_PROTOS(ST__COLL_PROTO_ENUM) ST_COLL_PROTO__COUNT
 } st_coll_proto;
+
+/* The most NCCL channels a collective may ask for. */
+#define ST_COLL_MAX_CHANNELS 64
 
 /* Called once when a collective completes, at engine time now. */
 typedef void (*st_coll_done_fn)(void *ctx, uint64_t tag, st_time now);
@@ -77,9 +95,9 @@ void st_coll_free(st_coll *cm);
 
 /* Start a collective at the engine's clock. Returns its id (>= 0), or ST_EINVAL with a message
  * when the spec is wrong: n < 1, a GPU out of range or repeated, bytes negative or not finite,
- * an enum out of range, channels outside 0..64, tree, hier or nvls for anything but all-reduce,
- * hier when the NVLink groups hold different numbers of ranks, nvls on a GPU without NVLS
- * (st_nccl_nvls_efficiency), across NVLink domains or with the LL or LL128 protocol,
+ * an enum out of range, channels outside 0..ST_COLL_MAX_CHANNELS, tree, hier or nvls for anything
+ * but all-reduce, hier when the NVLink groups hold different numbers of ranks, nvls on a GPU
+ * without NVLS (st_nccl_nvls_efficiency), across NVLink domains or with the LL or LL128 protocol,
  * send/recv with n != 2. done is called
  * from an engine event, never from inside this call, after the last phase's latency. */
 int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err);
@@ -123,9 +141,27 @@ typedef struct st_coll_report {
 int st_coll_measure(const st_cluster_cfg *c, const st_coll_spec *spec, st_coll_report *out,
                     st_err *err);
 
-/* "all-reduce", ...; "ring", ...; "auto", "LL", "LL128", "Simple", "ideal". "?" if out of range. */
+/* The names of ST_COLL_OPS, ST_COLL_ALGOS and ST_COLL_PROTOS: "all-reduce", ...; "ring", ...;
+ * "auto", "LL", "LL128", "Simple", "ideal". "?" if out of range. */
 const char *st_coll_op_name(st_coll_op op);
 const char *st_coll_algo_name(st_coll_algo a);
 const char *st_coll_proto_name(st_coll_proto p);
+
+/* Which input a broken collective rule blames, for a caller that points at its source. */
+typedef enum st_coll_field {
+    ST_COLL_FIELD_GPUS,
+    ST_COLL_FIELD_ALGO,
+    ST_COLL_FIELD_PROTO
+} st_coll_field;
+
+/* Check a collective of op, algo and proto on n ranks against cluster c (borrowed) before any
+ * GPU is chosen, as if its ranks were n consecutive GPUs from the start of an NVLink group (how
+ * a collective workload is placed: from a fresh node). The rules, in this order: send-recv on 2
+ * ranks, tree, hier and nvls for all-reduce only, hier on whole NVLink groups, nvls on a part
+ * with NVSwitch multicast, inside one NVLink domain, with the Simple protocol. Returns 0, or
+ * ST_EINVAL with a message (no location) in err and the input it blames in *field. The enums
+ * must be in range; st_coll_start checks the real ranks again. */
+int st_coll_check(const st_cluster_cfg *c, st_coll_op op, st_coll_algo algo, st_coll_proto proto,
+                  int64_t n, st_coll_field *field, st_err *err);
 
 #endif

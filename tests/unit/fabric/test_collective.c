@@ -1,6 +1,7 @@
 /* Collectives on small hand-built fabrics: analytic times of every algorithm, oversubscription,
  * contention between jobs, ECMP reproducibility, adaptive against ECMP, hierarchical against flat
- * rings, protocol choice, bus-bandwidth definitions, determinism and spec errors. */
+ * rings, protocol choice, bus-bandwidth definitions, determinism, spec errors and load-time rules.
+ */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -717,6 +718,54 @@ START_TEST(test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_
 }
 END_TEST
 
+/* Every value of the three lists has its name, and st_coll_check blames the input each rule is
+ * about, in the order the loader reports them. */
+START_TEST(test_every_enum_value_is_named_and_each_rule_blames_its_input)
+{
+    for (int i = 0; i < ST_COLL_OP__COUNT; i++)
+        ck_assert_str_ne(st_coll_op_name((st_coll_op)i), "?");
+    for (int i = 0; i < ST_COLL_ALGO__COUNT; i++)
+        ck_assert_str_ne(st_coll_algo_name((st_coll_algo)i), "?");
+    for (int i = 0; i < ST_COLL_PROTO__COUNT; i++)
+        ck_assert_str_ne(st_coll_proto_name((st_coll_proto)i), "?");
+    ck_assert_str_eq(st_coll_op_name(ST_COLL_SEND_RECV), "send-recv");
+    ck_assert_str_eq(st_coll_algo_name(ST_COLL_NVLS), "nvls");
+    ck_assert_str_eq(st_coll_proto_name(ST_COLL_PROTO_SIMPLE), "Simple");
+    ck_assert_str_eq(st_coll_op_name(ST_COLL_OP__COUNT), "?");
+
+    static const st_gpu_spec h100 = {.name = "h100-sxm", .nvlink_bw = 900e9};
+    st_cluster_cfg c = {.gpu = &h100, .nodes = 4, .gpus_per_node = 8, .nvlink_domain = 8};
+    st_coll_field f = ST_COLL_FIELD_GPUS;
+    st_err err = {0};
+    const st_coll_proto simple = ST_COLL_PROTO_SIMPLE;
+    ck_assert_int_eq(st_coll_check(&c, ST_COLL_ALL_REDUCE, ST_COLL_HIER, simple, 16, &f, &err), 0);
+    ck_assert_int_eq(st_coll_check(&c, ST_COLL_ALL_REDUCE, ST_COLL_NVLS, simple, 8, &f, &err), 0);
+    ck_assert_int_eq(st_coll_check(&c, ST_COLL_SEND_RECV, ST_COLL_RING, simple, 3, &f, &err),
+                     ST_EINVAL);
+    ck_assert_int_eq(f, ST_COLL_FIELD_GPUS);
+    ck_assert_int_eq(st_coll_check(&c, ST_COLL_ALL_GATHER, ST_COLL_TREE, simple, 8, &f, &err),
+                     ST_EINVAL);
+    ck_assert_int_eq(f, ST_COLL_FIELD_ALGO);
+    ck_assert_str_eq(err.msg, "algorithm 'tree' runs all-reduce only");
+    ck_assert_int_eq(st_coll_check(&c, ST_COLL_ALL_REDUCE, ST_COLL_HIER, simple, 20, &f, &err),
+                     ST_EINVAL);
+    ck_assert_int_eq(f, ST_COLL_FIELD_GPUS);
+    ck_assert_int_eq(st_coll_check(&c, ST_COLL_ALL_REDUCE, ST_COLL_NVLS, simple, 16, &f, &err),
+                     ST_EINVAL);
+    ck_assert_int_eq(f, ST_COLL_FIELD_GPUS);
+    ck_assert_int_eq(
+        st_coll_check(&c, ST_COLL_ALL_REDUCE, ST_COLL_NVLS, ST_COLL_PROTO_LL128, 8, &f, &err),
+        ST_EINVAL);
+    ck_assert_int_eq(f, ST_COLL_FIELD_PROTO);
+    c.gpu = &gpu; /* NVLink but no NVSwitch multicast: the part is blamed before the protocol */
+    ck_assert_int_eq(
+        st_coll_check(&c, ST_COLL_ALL_REDUCE, ST_COLL_NVLS, ST_COLL_PROTO_LL, 8, &f, &err),
+        ST_EINVAL);
+    ck_assert_int_eq(f, ST_COLL_FIELD_ALGO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "'test-gpu'"));
+}
+END_TEST
+
 Suite *collective_suite(void)
 {
     Suite *s = suite_create("collective");
@@ -740,6 +789,7 @@ Suite *collective_suite(void)
     tcase_add_test(tc, test_a_done_callback_may_start_the_next_collective_and_one_rank_is_instant);
     tcase_add_test(tc, test_same_inputs_give_the_same_finish_times_to_the_nanosecond);
     tcase_add_test(tc, test_bad_specs_are_refused_with_a_message);
+    tcase_add_test(tc, test_every_enum_value_is_named_and_each_rule_blames_its_input);
     tcase_add_test(tc, test_nccl_preset_formulas);
     tcase_add_test(tc, test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes);
     tcase_add_test(tc,

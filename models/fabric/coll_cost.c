@@ -1,0 +1,198 @@
+/* The collective model's costs: a built phase's uncongested rate, its latency per hop and per
+ * transfer, the protocol NCCL's cost model would pick, and the seed's closed form, all from
+ * NCCL's constants (models/fabric/nccl.h). docs/fabric.md derives every latency used here. */
+#include <math.h>
+
+#include "models/fabric/coll_internal.h"
+#include "models/fabric/topo.h"
+#include "sim/xalloc.h"
+
+double st_coll_busbw_factor(st_coll_op op, int64_t n)
+{
+    if (n < 1)
+        return 0;
+    double fr = (double)(n - 1) / (double)n;
+    switch (op) {
+    case ST_COLL_ALL_REDUCE:
+        return 2 * fr;
+    case ST_COLL_REDUCE_SCATTER:
+    case ST_COLL_ALL_GATHER:
+    case ST_COLL_ALL_TO_ALL:
+        return fr;
+    default:
+        return 1;
+    }
+}
+
+/* The fraction of a member's uncongested NVLink rate that NVLS reaches: NCCL's efficiency times
+ * the calibrated share of one NVLink direction (models/fabric/nccl.c), over the ring goodput the
+ * link capacity already holds. */
+static double nvls_factor(const st_coll *cm)
+{
+    double f = cm->nvls_eff * cm->nccl->nvls_link_share / cm->nvlink_goodput;
+    return f < 1.0 ? f : 1.0;
+}
+
+/* Route every member as st_net will (same keys), note its latency and hardware, and return the
+ * rate of the slowest member when the phase runs alone: min over links of capacity / members.
+ * INFINITY when no member crosses a link. */
+static double route_members(st_coll *cm)
+{
+    const double *cap = st_topo_capacities(cm->topo);
+    int32_t links[ST_TOPO_MAX_HOPS];
+    cm->ntouched = 0;
+    for (size_t x = 0; x < cm->nx; x++)
+        for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
+            uint64_t key = st_topo_flow_key(cm->xkey[x], (uint64_t)(i - cm->xoff[x]));
+            int h = st_topo_route(cm->topo, cm->src[i], cm->dst[i], key, links, ST_TOPO_MAX_HOPS,
+                                  &cm->mlat[i]);
+            int nv = h == 0 || st_topo_level(cm->topo, links[0]) == ST_LEVEL_NVLINK;
+            cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
+            for (int j = 0; j < h; j++) {
+                if (cm->load[links[j]] == 0) {
+                    cm->touched =
+                        st_xgrow(cm->touched, sizeof *cm->touched, cm->ntouched + 1, &cm->tcap);
+                    cm->touched[cm->ntouched++] = links[j];
+                }
+                cm->load[links[j]] += 1;
+            }
+        }
+    double rate = INFINITY;
+    for (size_t i = 0; i < cm->ntouched; i++) {
+        int32_t l = cm->touched[i];
+        rate = fmin(rate, cap[l] / cm->load[l]);
+        cm->load[l] = 0;
+    }
+    return rate;
+}
+
+static st_nccl_proto nccl_proto(st_coll_proto p)
+{
+    return p == ST_COLL_PROTO_LL      ? ST_NCCL_LL
+           : p == ST_COLL_PROTO_LL128 ? ST_NCCL_LL128
+                                      : ST_NCCL_SIMPLE;
+}
+
+static double hop(const st_coll *cm, const phase_desc *d, st_coll_proto p, st_nccl_hw hw)
+{
+    if (p == ST_COLL_PROTO_IDEAL)
+        return 0;
+    return st_nccl_hop_latency(cm->nccl, d->nalgo, nccl_proto(p), hw, &d->comm);
+}
+
+/* Latency of transfer x under protocol p: the alpha terms docs/fabric.md lists per algorithm.
+ * A member's hop costs its path latency plus NCCL's per-hop latency for its hardware; with
+ * `real`, also what NCCL's model leaves out (a Simple ring's NVLink pipeline fill), which the
+ * transfer pays but the protocol choice does not see. */
+double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
+                             size_t x, int real)
+{
+    double hv = hop(cm, d, p, ST_NCCL_HW_NVLINK), hn = hop(cm, d, p, ST_NCCL_HW_NET);
+    if (real && p != ST_COLL_PROTO_IDEAL)
+        hv += st_nccl_fill_latency(cm->nccl, d->nalgo, nccl_proto(p), ST_NCCL_HW_NVLINK, &d->comm);
+    double sum = 0, mx = 0, mx_nv = 0, mx_net = 0, mx_path = 0;
+    size_t a = cm->xoff[x], e = cm->xoff[x + 1];
+    for (size_t i = a; i < e; i++) {
+        int nv = cm->mhw[i] == ST_NCCL_HW_NVLINK;
+        double al = cm->mlat[i] + (nv ? hv : hn);
+        sum += al;
+        mx = fmax(mx, al);
+        mx_path = fmax(mx_path, cm->mlat[i]);
+        mx_nv = nv ? fmax(mx_nv, al) : mx_nv;
+        mx_net = nv ? mx_net : fmax(mx_net, al);
+    }
+    if (d->kind == PH_EMPTY)
+        return 0;
+    double base =
+        p == ST_COLL_PROTO_IDEAL ? 0 : st_nccl_base_latency(cm->nccl, d->nalgo, nccl_proto(p));
+    switch (d->kind) {
+    case PH_TREE:
+        return base + 2 * (d->depth_intra * (mx_nv > 0 ? mx_nv : mx) + d->steps * mx_net);
+    case PH_CHAIN:
+        return base + (r->sync ? (double)(e - a) * mx : sum);
+    case PH_A2A:
+    case PH_P2P:
+        return base + mx;
+    case PH_NVLS: /* one trip through the switch: NCCL's NVLS latency, not a ring hop's */
+        return (p == ST_COLL_PROTO_IDEAL ? 0 : cm->nccl->nvls_lat) + mx_path;
+    default:
+        break;
+    }
+    double lat = base + d->steps * (r->sync ? mx : (e > a ? sum / (double)(e - a) : 0));
+    if (p != ST_COLL_PROTO_IDEAL)
+        lat *= st_nccl_latency_factor(cm->nccl, d->nalgo, nccl_proto(p), d->ar_bytes > 0, &d->comm,
+                                      d->ar_bytes);
+    return lat;
+}
+
+static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p, double rate)
+{
+    cost c = {.proto = p, .f = 1.0};
+    if (d->kind == PH_NVLS) /* the switch's rate is hardware, kept under ideal too */
+        c.f = nvls_factor(cm);
+    else if (p != ST_COLL_PROTO_IDEAL)
+        c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
+    double lat = 0;
+    for (size_t x = 0; x < cm->nx; x++)
+        lat = fmax(lat, st__coll_xfer_latency(cm, r, d, p, x, 0));
+    c.est = lat + (isinf(rate) || d->b == 0 ? 0 : d->b / (c.f * rate));
+    return c;
+}
+
+/* The protocol asked for, or NCCL's choice: the least estimated time, LL first on ties. */
+static cost choose(const st_coll *cm, const run *r, const phase_desc *d, double rate)
+{
+    if (d->kind == PH_NVLS) /* Simple only (coll_check.c refuses LL and LL128) */
+        return eval(cm, r, d, r->proto == ST_COLL_PROTO_IDEAL ? r->proto : ST_COLL_PROTO_SIMPLE,
+                    rate);
+    if (r->proto != ST_COLL_PROTO_AUTO)
+        return eval(cm, r, d, r->proto, rate);
+    cost best = eval(cm, r, d, ST_COLL_PROTO_LL, rate);
+    for (st_coll_proto p = ST_COLL_PROTO_LL128; p <= ST_COLL_PROTO_SIMPLE; p++) {
+        cost c = eval(cm, r, d, p, rate);
+        if (c.est < best.est)
+            best = c;
+    }
+    return best;
+}
+
+cost st__coll_phase_cost(st_coll *cm, const run *r, int k, phase_desc *d)
+{
+    st__coll_build_phase(cm, r, k, d);
+    return choose(cm, r, d, route_members(cm));
+}
+
+/* The seed's T = 2(N-1)/N * S/B + alpha * log2(N_nodes). B: the bus-bandwidth bottleneck of a
+ * ring, the smaller of the NVLink goodput per direction (when ranks share an NVLink group) and
+ * the goodput of the NICs a node's ranks use (when there are several groups): a ring crosses
+ * each node boundary once per channel, so a node's NICs together carry its ranks' ring traffic.
+ * alpha: one network hop of the resolved protocol (path latency plus NCCL's per-hop latency), or
+ * one NVLink hop inside a single group. */
+void st__coll_closed_form(st_coll *cm, const run *r, st_coll_plan *out)
+{
+    int64_t ppn, nics, other = -1;
+    st__coll_node_share(cm, r, &ppn, &nics);
+    (void)ppn;
+    double B = INFINITY;
+    if (cm->has_nvlink && r->nvl_groups < r->n)
+        B = cm->nvlink_cap;
+    if (r->nvl_groups > 1)
+        B = fmin(B, cm->nic_cap * (double)nics);
+    for (int64_t i = 1; i < r->n && other < 0; i++)
+        if (r->nvl_groups == 1 || r->rank[i] / cm->dom != r->rank[0] / cm->dom)
+            other = r->rank[i];
+    double alpha = 0;
+    if (other >= 0) {
+        int32_t links[ST_TOPO_MAX_HOPS];
+        int h = st_topo_route(cm->topo, r->rank[0], other, r->key, links, ST_TOPO_MAX_HOPS, &alpha);
+        int nv = h > 0 && st_topo_level(cm->topo, links[0]) == ST_LEVEL_NVLINK;
+        phase_desc d = {.nalgo = ST_NCCL_RING};
+        st__coll_set_comm(cm, &d, r->n, r->nvl_groups, 1);
+        alpha += hop(cm, &d, out->proto, nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
+    }
+    double N = (double)r->n;
+    out->closed_b = B;
+    out->closed_alpha_s = alpha;
+    out->closed_s =
+        (r->n > 1 ? 2 * (N - 1) / N * r->bytes / B : 0) + alpha * log2((double)r->nvl_groups);
+}
