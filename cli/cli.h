@@ -27,16 +27,6 @@ int st_cmd_check(int argc, char **argv);
 int st_cmd_catalog(int argc, char **argv);
 int st_cmd_validate(int argc, char **argv);
 
-/* The *.yaml files directly in dir (not below), as malloc'd paths "dir/name" sorted by name, so
- * a report's order never depends on the file system; their count into *n. NULL (and *n = 0)
- * when dir cannot be read or holds none. The caller frees each path and the array. */
-char **st_cli_case_files(const char *dir, size_t *n);
-
-/* The whole-life validation sets (cli/validate_life.c): Daly's examples, the Monte Carlo
- * against Daly's expected wall time, and the scenario cases in dir. Prints them (Markdown when
- * md) and returns 0 when every row is within its bound, 1 when one misses, -1 on an error. */
-int st_validate_life(const char *dir, int md);
-
 /* Print every collected error as "file:line:col: error: msg" on stderr. */
 void st_cli_print_diag(const st_diag *d);
 

@@ -101,7 +101,7 @@ static const st_nccl_preset preset = {
      * efficiency, set on one measurement: 8 H100 SXM with NVLS on, 480 GB/s of bus bandwidth
      * (nccl #2140, shared/validation/nccl.yaml), algbw 480 / 1.75 = 274.3 GB/s of 450 per
      * direction, / 0.85 = 0.717. H200, H800, B200, B300 and GB200 then test it
-     * (scenarios/valid_fabric.c). */
+     * (validate/fabric.c). */
     .nvls_eff_hopper = 0.85,
     .nvls_eff_blackwell = 0.74,
     .nvls_lat = 25.0 * US,

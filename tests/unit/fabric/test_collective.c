@@ -10,7 +10,6 @@
 #include "models/fabric/collective.h"
 #include "models/fabric/nccl.h"
 #include "models/fabric/transport.h"
-#include "scenarios/valid_fabric.h"
 
 static const st_gpu_spec gpu = {.name = "test-gpu", .nvlink_bw = 900e9};
 
@@ -693,31 +692,6 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
 }
 END_TEST
 
-START_TEST(test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_constants)
-{
-    size_t n = st_valid_fabric_count(), kinds[3] = {0};
-    ck_assert_uint_gt(n, 0);
-    for (size_t i = 0; i < n; i++) {
-        st_valid_row a, b;
-        st_err err = {0};
-        ck_assert_int_eq(st_valid_fabric_run(i, &a, &err), 0);
-        ck_assert_int_eq(st_valid_fabric_run(i, &b, &err), 0);
-        ck_assert_double_eq(a.predicted, b.predicted);
-        ck_assert(a.predicted > 0 && a.measured > 0 && a.note && a.source && a.algo && a.proto);
-        ck_assert_double_eq_tol(a.error, a.predicted / a.measured - 1, 1e-12);
-        kinds[a.kind]++;
-        if (a.kind == ST_VALID_CALIBRATION)
-            ck_assert_msg(a.pass && fabs(a.error) < 0.01, "%s: %g", a.name, a.error);
-    }
-    ck_assert_uint_gt(kinds[ST_VALID_CALIBRATION], 0);
-    ck_assert_uint_gt(kinds[ST_VALID_VALIDATION], kinds[ST_VALID_CALIBRATION]);
-    st_valid_row r;
-    st_err err = {0};
-    ck_assert_int_eq(st_valid_fabric_run(n, &r, &err), ST_EINVAL);
-    ck_assert_str_eq(st_valid_kind_name(ST_VALID_REFERENCE), "reference");
-}
-END_TEST
-
 /* Every value of the three lists has its name, and st_coll_check blames the input each rule is
  * about, in the order the loader reports them. */
 START_TEST(test_every_enum_value_is_named_and_each_rule_blames_its_input)
@@ -792,8 +766,6 @@ Suite *collective_suite(void)
     tcase_add_test(tc, test_every_enum_value_is_named_and_each_rule_blames_its_input);
     tcase_add_test(tc, test_nccl_preset_formulas);
     tcase_add_test(tc, test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes);
-    tcase_add_test(tc,
-                   test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_constants);
     suite_add_tcase(s, tc);
     return s;
 }

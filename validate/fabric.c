@@ -2,14 +2,16 @@
  * and collective behind the measurement, and whether it set a constant (calibration), tests the
  * model (validation) or lies outside it (reference). Fabrics are one non-blocking leaf with no
  * wire latency: NCCL's per-hop latencies (models/fabric/nccl.c) already hold the wire of the
- * systems they were measured on. */
-#include "scenarios/valid_fabric.h"
-
+ * systems they were measured on. docs/fabric.md explains which rows count. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "models/fabric/collective.h"
 #include "scenarios/catalog.h"
+#include "sim/xalloc.h"
+#include "validate/validate_internal.h"
 
 #define GIB 1073741824.0
 
@@ -132,17 +134,6 @@ static const vcase cases[] = {
 
 #define N_CASES (sizeof cases / sizeof cases[0])
 
-size_t st_valid_fabric_count(void)
-{
-    return N_CASES;
-}
-
-const char *st_valid_kind_name(st_valid_kind k)
-{
-    static const char *const names[] = {"calibration", "validation", "reference"};
-    return (int)k >= 0 && k <= ST_VALID_REFERENCE ? names[k] : "?";
-}
-
 static st_cluster_cfg cluster_of(const vcase *v)
 {
     return (st_cluster_cfg){
@@ -163,29 +154,37 @@ static st_cluster_cfg cluster_of(const vcase *v)
 
 static void score(const vcase *v, st_valid_row *out)
 {
-    out->error = out->predicted / out->measured - 1;
-    out->bound_is_factor = v->time_metric;
+    out->error = out->predicted / out->published - 1;
+    out->bound_kind = v->time_metric ? ST_VALID_BOUND_FACTOR : ST_VALID_BOUND_RELATIVE;
     out->bound = v->time_metric ? 2.0 : 0.10;
     if (v->time_metric) {
-        double ratio = out->predicted / out->measured;
+        double ratio = out->predicted / out->published;
         out->pass = fmax(ratio, 1 / ratio) <= out->bound;
     } else {
         out->pass = fabs(out->error) <= out->bound;
     }
 }
 
-int st_valid_fabric_run(size_t i, st_valid_row *out, st_err *err)
+/* Every GPU of the case, or its first `ranks`, as the collective's members. */
+static int64_t *members_of(const vcase *v, int64_t *n)
 {
-    if (i >= N_CASES)
-        return st_err_set(err, ST_EINVAL, (st_loc){0}, "no fabric case %zu", i);
+    *n = v->ranks > 0 ? v->ranks : v->nodes * v->gpn;
+    int64_t *gpus = st_xmalloc((size_t)*n * sizeof *gpus);
+    for (int64_t g = 0; g < *n; g++)
+        gpus[g] = g;
+    return gpus;
+}
+
+static int run_case(const st_valid_harness *h, size_t i, st_valid_row *out, st_diag *d, st_err *err)
+{
+    (void)h, (void)d;
     const vcase *v = &cases[i];
     st_cluster_cfg c = cluster_of(v);
     if (!c.gpu)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "case '%s': unknown gpu '%s'", v->name,
                           v->gpu);
-    int64_t n = v->ranks > 0 ? v->ranks : v->nodes * v->gpn, gpus[64];
-    for (int64_t g = 0; g < n && g < 64; g++)
-        gpus[g] = g;
+    int64_t n;
+    int64_t *gpus = members_of(v, &n);
     st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
                       .algo = v->algo,
                       .gpus = gpus,
@@ -194,17 +193,26 @@ int st_valid_fabric_run(size_t i, st_valid_row *out, st_err *err)
                       .key = (uint64_t)i};
     st_coll_report rep;
     int rc = st_coll_measure(&c, &s, &rep, err);
+    free(gpus);
     if (rc)
         return rc;
-    *out = (st_valid_row){.name = v->name,
-                          .source = v->source,
-                          .metric = v->time_metric ? "time us" : "busbw GB/s",
-                          .note = v->note,
-                          .kind = v->kind,
-                          .measured = v->measured,
-                          .predicted = v->time_metric ? rep.sim_s * 1e6 : rep.busbw / 1e9,
-                          .algo = st_coll_algo_name(rep.plan.algo),
-                          .proto = st_coll_proto_name(rep.plan.proto)};
+    snprintf(out->name, sizeof out->name, "%s", v->name);
+    snprintf(out->set, sizeof out->set, "fabric");
+    snprintf(out->metric, sizeof out->metric, "%s", v->time_metric ? "time us" : "busbw GB/s");
+    snprintf(out->source, sizeof out->source, "%s", v->source);
+    out->note = v->note;
+    out->kind = v->kind;
+    out->published = v->measured;
+    out->predicted = v->time_metric ? rep.sim_s * 1e6 : rep.busbw / 1e9;
+    out->algo = st_coll_algo_name(rep.plan.algo);
+    out->proto = st_coll_proto_name(rep.plan.proto);
     score(v, out);
     return 0;
+}
+
+static const st__valid_ops fabric_ops = {.run = run_case};
+
+st_valid_harness *st_valid_fabric_new(void)
+{
+    return st__valid_harness_new(&fabric_ops, N_CASES);
 }

@@ -1,0 +1,107 @@
+/* The validation harnesses: published cases run through the models, each filling a plain row
+ * (published, predicted, error, bound, pass) and each set a summary against its goal. They print
+ * nothing: `strata validate` (cli/cmd_validate.c) prints the records as text or Markdown. */
+#ifndef ST_VALIDATE_VALIDATE_H
+#define ST_VALIDATE_VALIDATE_H
+
+#include <stddef.h>
+
+#include "sim/err.h"
+
+typedef enum st_valid_kind {
+    ST_VALID_CALIBRATION, /* the source a model constant was set from: cannot count */
+    ST_VALID_VALIDATION,  /* independent of the constants: counts */
+    ST_VALID_REFERENCE    /* outside the model's scope (NVLS, tree on 2 nodes, another
+                             transport): shown for context, does not count */
+} st_valid_kind;
+
+/* What "within its bound" means for a row. */
+typedef enum st_valid_bound {
+    ST_VALID_BOUND_NONE,      /* step rows: judged only through their set's goal */
+    ST_VALID_BOUND_RELATIVE,  /* |error| <= bound */
+    ST_VALID_BOUND_FACTOR,    /* max(p / m, m / p) <= bound */
+    ST_VALID_BOUND_POISSON95, /* |predicted - published| <= bound, 1.96 sqrt(published) */
+    ST_VALID_BOUND_AT_LEAST   /* predicted >= published (a published lower bound) */
+} st_valid_bound;
+
+typedef struct st_valid_row {
+    char name[64];     /* case name, e.g. "a100-2node-ib-ring" */
+    char set[48];      /* the set it is summarised in: "fabric", "korthikanti2022", ... */
+    char metric[32];   /* "busbw GB/s", "step_time_s", "wall h (tau 57.0 min)", ... */
+    char source[200];  /* where the published figure comes from */
+    const char *note;  /* why the row is what it is (fabric rows); never NULL */
+    const char *algo;  /* fabric rows: what the collective resolved to, "ring", ...; else "" */
+    const char *proto; /* fabric rows: "LL", "LL128", "Simple"; else "" */
+    st_valid_kind kind;
+    double published, predicted; /* predicted is 0 when !fits */
+    double error;                /* predicted / published - 1; 0 when !fits */
+    st_valid_bound bound_kind;
+    double bound; /* the figure of bound_kind; 0 for NONE and AT_LEAST */
+    int fits;     /* 0: the memory model says the plan does not fit, so nothing was predicted */
+    int pass;     /* within the bound (computed for every kind); a step row passes when it fits */
+} st_valid_row;
+
+/* A set's goal on its rows' |error|; INFINITY where a statistic has none. */
+typedef struct st_valid_goal {
+    double mean, median, max;
+} st_valid_goal;
+
+/* One set's rows, summarised. Only ST_VALID_VALIDATION rows count. */
+typedef struct st_valid_set {
+    char name[48];
+    int rows;   /* counted rows */
+    int passed; /* of them, within their bound */
+    int no_fit; /* of them, plans that do not fit in memory: each is a miss */
+    int n_err;  /* counted rows behind the |error| statistics: those that fit, except factor-bound
+                   rows, whose error is not a relative one */
+    double mean_abs, median_abs, max_abs; /* over the n_err rows; 0 when there are none */
+    st_valid_goal goal;
+    int missed; /* a row out of its bound (or not fitting), or a statistic over its goal */
+} st_valid_set;
+
+/* A harness: a list of cases, the row of each case run so far, and the summaries of their sets.
+ * Cases run one at a time so a caller can show each row as it comes. */
+typedef struct st_valid_harness st_valid_harness;
+
+/* The nccl-tests collectives of shared/validation/nccl.yaml (validate/fabric.c), each on a fresh
+ * engine, all in the set "fabric". Deterministic. Free with st_valid_harness_free. */
+st_valid_harness *st_valid_fabric_new(void);
+
+/* The step cases: the *.yaml files directly in dir, each with a validation: section of a step
+ * metric (validate/step.c), run in name order and summarised by set against the set's goal
+ * (Korthikanti et al. mean 3% and max 6%, every other set median 7%). Returns 0, or
+ * ST_ENOTFOUND with "no case files in 'dir'" when dir holds none; *out is then NULL. */
+int st_valid_step_new(const char *dir, st_valid_harness **out, st_err *err);
+
+/* Daly's (2006) worked examples: the optimum interval within 1% (validate/life.c), set "daly". */
+st_valid_harness *st_valid_daly_new(void);
+
+/* The Monte Carlo against Daly's expected wall time: 1,000 replicas of 500 h of work under
+ * exponential failures, within 2% (validate/life.c), set "monte-carlo". */
+st_valid_harness *st_valid_monte_carlo_new(void);
+
+/* The whole-life scenario cases in dir, each with a validation: section of a whole-life metric
+ * (validate/life.c): checkpoint sizes and save times within 10%, interruptions inside the
+ * Poisson 95% band, goodput at least the published. Returns 0, or ST_ENOTFOUND as
+ * st_valid_step_new. */
+int st_valid_life_new(const char *dir, st_valid_harness **out, st_err *err);
+
+/* Number of cases; their order is fixed. */
+size_t st_valid_count(const st_valid_harness *h);
+
+/* Run case i (< count) and point *row at its row, owned by h and valid until h is freed or case
+ * i runs again. Returns 0, ST_EINVAL for i out of range, or the case's error: a scenario that
+ * does not load fills d (and leaves err alone), any other error fills err. */
+int st_valid_case(st_valid_harness *h, size_t i, const st_valid_row **row, st_diag *d, st_err *err);
+
+/* Summarise the cases run so far by set, sets in the order their first row comes; *sets points
+ * into h (valid until the next call or st_valid_harness_free). Returns the number of sets. */
+size_t st_valid_sets(st_valid_harness *h, const st_valid_set **sets);
+
+/* Free h; NULL is a no-op. */
+void st_valid_harness_free(st_valid_harness *h);
+
+/* "calibration", "validation", "reference"; "?" out of range. */
+const char *st_valid_kind_name(st_valid_kind k);
+
+#endif
