@@ -7,13 +7,12 @@
 #include <string.h>
 
 #include "models/fabric/collective.h"
-#include "models/fabric/net.h"
+#include "models/fabric/fabsim.h"
 #include "models/fabric/topo.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
 #include "models/step/zero3.h"
-#include "sim/engine.h"
 #include "sim/xalloc.h"
 
 /* A collective pattern and its simulated time: `groups` copies of `op` over n ranks each, rank
@@ -53,30 +52,6 @@ void st_step_ctx_free(st_step_ctx *x)
     free(x);
 }
 
-/* A fresh engine, network and collective runner over the context's fabric: each measurement
- * starts from an idle fabric at time 0. */
-typedef struct bench {
-    st_engine *eng;
-    st_net *net;
-    st_coll *cm;
-} bench;
-
-static bench bench_open(const st_step_ctx *x)
-{
-    bench b;
-    b.eng = st_engine_new();
-    b.net = st_net_new(b.eng, x->topo);
-    b.cm = st_coll_new(b.net, x->topo, x->c);
-    return b;
-}
-
-static void bench_close(bench *b)
-{
-    st_net_free(b->net); /* before the runner: its transfers call into the runner's state */
-    st_coll_free(b->cm);
-    st_engine_free(b->eng);
-}
-
 static void coll_done(void *ctx, uint64_t tag, st_time now)
 {
     (void)tag;
@@ -89,7 +64,7 @@ static void coll_done(void *ctx, uint64_t tag, st_time now)
  * flows are present together and share NICs and uplinks as they would. */
 static double simulate_pattern(st_step_ctx *x, const memo *k)
 {
-    bench b = bench_open(x);
+    st_fabsim *fs = st_fabsim_new(x->topo, x->c);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
     st_time end = 0;
     for (int64_t g = 0; g < k->groups; g++) {
@@ -104,11 +79,11 @@ static double simulate_pattern(st_step_ctx *x, const memo *k)
                           .done = coll_done,
                           .ctx = &end};
         st_err err = {0};
-        if (st_coll_start(b.cm, &s, &err) < 0)
+        if (st_coll_start(st_fabsim_coll(fs), &s, &err) < 0)
             ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
     }
-    st_engine_run(b.eng, ST_TIME_MAX);
-    bench_close(&b);
+    st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    st_fabsim_free(fs);
     free(gpus);
     return (double)end * 1e-9;
 }
@@ -583,7 +558,7 @@ static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_resu
 {
     double dp = 0;
     if (p->dp * p->cp > 1) {
-        bench b = bench_open(x);
+        st_fabsim *fs = st_fabsim_new(x->topo, x->c);
         int64_t n = p->dp * p->cp, *gpus = st_xmalloc((size_t)n * sizeof *gpus);
         for (int64_t i = 0; i < n; i++)
             gpus[i] = i * p->tp;
@@ -593,10 +568,10 @@ static double seed_closed_form(st_step_ctx *x, const plan *p, const st_step_resu
                           .bytes = chunk_params(p, 0) * (double)p->v * grad_bytes(p)};
         st_coll_plan plan;
         st_err err = {0};
-        if (st_coll_plan_of(b.cm, &s, &plan, &err) == 0)
+        if (st_coll_plan_of(st_fabsim_coll(fs), &s, &plan, &err) == 0)
             dp = plan.closed_s;
         free(gpus);
-        bench_close(&b);
+        st_fabsim_free(fs);
     }
     return r->b.compute_s + r->b.tp_comm_s + zero3_s + r->b.optimizer_s + dp;
 }
