@@ -12,22 +12,14 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "models/step/coll_memo.h"
 #include "models/step/zero3.h"
 #include "sim/xalloc.h"
-
-/* A collective pattern and its simulated time: `groups` copies of `op` over n ranks each, rank
- * i of group g on GPU g * gstride + i * stride, all started together. */
-typedef struct memo {
-    st_coll_op op;
-    int64_t n, stride, groups, gstride;
-    double bytes, time_s;
-} memo;
 
 struct st_step_ctx {
     const st_cluster_cfg *c;
     st_topo *topo;
-    memo *memo;
-    size_t n_memo, cap_memo;
+    st_coll_memo *memo; /* pattern times simulated so far on topo */
 };
 
 int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err)
@@ -39,6 +31,7 @@ int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err)
         free(x);
         return rc;
     }
+    x->memo = st_coll_memo_new();
     *out = x;
     return 0;
 }
@@ -48,7 +41,7 @@ void st_step_ctx_free(st_step_ctx *x)
     if (!x)
         return;
     st_topo_free(x->topo);
-    free(x->memo);
+    st_coll_memo_free(x->memo);
     free(x);
 }
 
@@ -62,7 +55,7 @@ static void coll_done(void *ctx, uint64_t tag, st_time now)
 
 /* Run the pattern on a fresh engine and network over the context's fabric, so every group's
  * flows are present together and share NICs and uplinks as they would. */
-static double simulate_pattern(st_step_ctx *x, const memo *k)
+static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
 {
     st_fabsim *fs = st_fabsim_new(x->topo, x->c);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
@@ -88,26 +81,22 @@ static double simulate_pattern(st_step_ctx *x, const memo *k)
     return (double)end * 1e-9;
 }
 
-/* The time of a pattern, simulated once per distinct pattern and then remembered: a plan
- * search asks for the same few collectives thousands of times. */
+/* The time of a pattern (st_coll_memo_key): simulated once per distinct pattern and then
+ * remembered, since a plan search asks for the same few collectives thousands of times, and a
+ * sizing search for thousands of distinct ones. */
 static double coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
                         int64_t gstride, double bytes)
 {
     if (n < 2 || bytes <= 0)
         return 0;
-    memo k = {op, n, stride, groups, gstride, bytes, 0};
-    for (size_t i = 0; i < x->n_memo; i++) {
-        const memo *m = &x->memo[i];
-        if (m->op == op && m->n == n && m->stride == stride && m->groups == groups &&
-            m->gstride == gstride && m->bytes == bytes)
-            return m->time_s;
-    }
-    k.time_s = simulate_pattern(x, &k);
-    if (x->n_memo < 4096) {
-        x->memo = st_xgrow(x->memo, sizeof *x->memo, x->n_memo + 1, &x->cap_memo);
-        x->memo[x->n_memo++] = k;
-    }
-    return k.time_s;
+    st_coll_memo_key k = {
+        .op = op, .n = n, .stride = stride, .groups = groups, .gstride = gstride, .bytes = bytes};
+    double t;
+    if (st_coll_memo_find(x->memo, &k, &t))
+        return t;
+    t = simulate_pattern(x, &k);
+    st_coll_memo_put(x->memo, &k, t);
+    return t;
 }
 
 /* Everything about one plan that the pipeline and the reductions need. */
