@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/fabric/fabsim.h"
 #include "models/fabric/net.h"
 #include "models/fabric/topo.h"
 #include "sim/engine.h"
@@ -125,9 +126,9 @@ int st_fabric_run(const st_cluster_cfg *c, const st_workload_cfg *const *ws, siz
     int rc = st_topo_new(c, &topo, err);
     if (rc)
         return rc;
-    st_engine *eng = st_engine_new();
-    st_net *net = st_net_new(eng, topo);
-    st_coll *cm = st_coll_new(net, topo, c);
+    st_fabsim *fs = st_fabsim_new(topo, c);
+    st_engine *eng = st_fabsim_engine(fs);
+    st_coll *cm = st_fabsim_coll(fs);
     job *jobs = st_xcalloc(n ? n : 1, sizeof *jobs);
     int kind = st_engine_register(eng, "fabric.submit", on_submit, jobs);
     memset(out, 0, n * sizeof *out);
@@ -144,10 +145,8 @@ int st_fabric_run(const st_cluster_cfg *c, const st_workload_cfg *const *ws, siz
         if (jobs[i].failed)
             rc = err->code;
     if (!rc)
-        summarise(jobs, n, net, fab);
-    st_net_free(net);
-    st_coll_free(cm);
-    st_engine_free(eng);
+        summarise(jobs, n, st_fabsim_net(fs), fab);
+    st_fabsim_free(fs);
     st_topo_free(topo);
     for (size_t i = 0; i < n; i++)
         free(jobs[i].gpus);

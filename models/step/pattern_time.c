@@ -1,0 +1,60 @@
+/* Collective pattern times for the step model: each pattern simulated on a fresh fabric over the
+ * context's topology the first time it is asked for, then taken from the context's memo. */
+#include <stdlib.h>
+
+#include "models/fabric/fabsim.h"
+#include "models/step/step_internal.h"
+#include "sim/xalloc.h"
+
+static void coll_done(void *ctx, uint64_t tag, st_time now)
+{
+    (void)tag;
+    st_time *end = ctx;
+    if (now > *end)
+        *end = now;
+}
+
+/* Run the pattern on a fresh engine and network over the context's fabric, so every group's
+ * flows are present together and share NICs and uplinks as they would. */
+static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
+{
+    st_fabsim *fs = st_fabsim_new(x->topo, x->c);
+    int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
+    st_time end = 0;
+    for (int64_t g = 0; g < k->groups; g++) {
+        int64_t *r = gpus + g * k->n;
+        for (int64_t i = 0; i < k->n; i++)
+            r[i] = g * k->gstride + i * k->stride;
+        st_coll_spec s = {.op = k->op,
+                          .gpus = r,
+                          .n = k->n,
+                          .bytes = k->bytes,
+                          .key = (uint64_t)g + 1,
+                          .done = coll_done,
+                          .ctx = &end};
+        st_err err = {0};
+        if (st_coll_start(st_fabsim_coll(fs), &s, &err) < 0)
+            ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
+    }
+    st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    st_fabsim_free(fs);
+    free(gpus);
+    return (double)end * 1e-9;
+}
+
+/* Simulated once per distinct pattern and then remembered: a plan search asks for the same few
+ * collectives thousands of times, and a sizing search for thousands of distinct ones. */
+double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
+                          int64_t gstride, double bytes)
+{
+    if (n < 2 || bytes <= 0)
+        return 0;
+    st_coll_memo_key k = {
+        .op = op, .n = n, .stride = stride, .groups = groups, .gstride = gstride, .bytes = bytes};
+    double t;
+    if (st_coll_memo_find(x->memo, &k, &t))
+        return t;
+    t = simulate_pattern(x, &k);
+    st_coll_memo_put(x->memo, &k, t);
+    return t;
+}

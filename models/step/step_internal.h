@@ -1,0 +1,95 @@
+/* Shared between the step model's files: the context, one plan's numbers, the collective
+ * pattern times and the data-parallel timelines. Internal to models/step/. */
+#ifndef ST_MODELS_STEP_STEP_INTERNAL_H
+#define ST_MODELS_STEP_STEP_INTERNAL_H
+
+#include "models/fabric/collective.h"
+#include "models/fabric/topo.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
+#include "models/step/coll_memo.h"
+#include "models/step/pipeline.h"
+#include "models/step/step.h"
+
+struct st_step_ctx {
+    const st_cluster_cfg *c;
+    st_topo *topo;
+    st_coll_memo *memo; /* pattern times simulated so far on topo */
+};
+
+/* Everything about one plan that the pipeline and the reductions need. */
+typedef struct step_plan {
+    const st_workload_cfg *w;
+    const st_gpu_spec *gpu;
+    int64_t tp, cp, pp, dp, v, mb, m, chunks, layers;
+    st_layer_cost lc;
+    double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
+    double embed_f, embed_b, head_f, head_b;
+    double p2p_s;        /* one send between stages */
+    double p2p_block;    /* with blocking sends, what each chunk's forward and backward wait */
+    double layer_params; /* one layer's parameters on one GPU (after TP) */
+    double embed_params; /* the embedding's (or output layer's) on one GPU */
+} step_plan;
+
+static inline int64_t chunk_layers(const step_plan *p, int64_t c)
+{
+    int64_t base = p->layers / p->chunks, extra = p->layers % p->chunks;
+    return base + (c < extra);
+}
+
+/* Whether the output layer's weights are held apart from the embedding's: always on a last
+ * chunk that is not the first (tied embeddings keep a copy there, as Megatron does), and on a
+ * single chunk when the model does not tie them. */
+static inline int output_apart(const step_plan *p)
+{
+    return p->chunks > 1 || !p->w->model->tied_embeddings;
+}
+
+/* Chunk c's parameters on one GPU: its layers, the embedding on the first chunk and the output
+ * layer on the last. */
+static inline double chunk_params(const step_plan *p, int64_t c)
+{
+    double n = (double)chunk_layers(p, c) * p->layer_params;
+    if (c == 0)
+        n += p->embed_params;
+    if (c == p->chunks - 1 && output_apart(p))
+        n += p->embed_params;
+    return n;
+}
+
+/* Bytes per parameter of the gradients reduced over data parallelism: fp32 (Megatron-LM
+ * all-reduces a bf16 model's gradients in fp32) unless the plan says grad_reduce: bf16. */
+static inline double grad_bytes(const step_plan *p)
+{
+    return p->w->parallel.grad_bf16 ? 2.0 : 4.0;
+}
+
+/* The time of `groups` copies of op over n ranks each (rank i of group g on GPU g * gstride +
+ * i * stride), all started together on an idle fabric, each rank moving `bytes`: simulated the
+ * first time the context sees the pattern, remembered after that. 0 when n < 2 or bytes <= 0.
+ * A pattern the collective runner refuses is an ST_BUG (plans are checked before). */
+double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
+                          int64_t gstride, double bytes);
+
+/* ZeRO-3's passes of chunk c (dp_timeline.c): writes its forward and backward times of one
+ * micro-batch, kernels and model-parallel collectives included, and the ZeRO-3 collectives' own
+ * time to *comm; returns what the gathers and reduce-scatters add to the passes. */
+double st__step_zero3_passes(st_step_ctx *x, const step_plan *p, int64_t c, double *fwd,
+                             double *bwd, double *comm);
+
+/* When stage s's gradient reduction ends after the pipeline run pr, with bwd the chunks'
+ * backward times; *compute_end is when its last backward ends once the slowdown of the
+ * reductions beside it is counted. 0 (and *compute_end the pipeline's) without data-parallel
+ * reduction or under ZeRO-3. */
+double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pipe_result *pr,
+                                 const double *bwd, int64_t s, double *compute_end);
+
+/* The exposed time of the distributed optimizer's weight all-gather after the step (ZeRO 1 and
+ * 2 with dp x cp > 1), else 0. */
+double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe_result *pr);
+
+/* The all-reduce of tied embedding gradients between the first and last stages, else 0. */
+double st__step_embedding_sync_s(st_step_ctx *x, const step_plan *p);
+
+#endif
