@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/fabric/coll_internal.h"
+#include "models/fabric/fabsim.h"
 #include "models/fabric/transport.h"
 #include "sim/xalloc.h"
 
@@ -220,9 +221,8 @@ int st_coll_measure(const st_cluster_cfg *c, const st_coll_spec *spec, st_coll_r
     int rc = st_topo_new(c, &t, err);
     if (rc)
         return rc;
-    st_engine *eng = st_engine_new();
-    st_net *net = st_net_new(eng, t);
-    st_coll *cm = st_coll_new(net, t, c);
+    st_fabsim *fs = st_fabsim_new(t, c);
+    st_coll *cm = st_fabsim_coll(fs);
     st_time end = -1;
     st_coll_spec s = *spec;
     s.done = measure_done;
@@ -234,14 +234,12 @@ int st_coll_measure(const st_cluster_cfg *c, const st_coll_spec *spec, st_coll_r
         rc = id < 0 ? (int)id : 0;
     }
     if (rc == 0) {
-        st_engine_run(eng, ST_TIME_MAX);
+        st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
         out->sim_s = (double)end * 1e-9;
         out->algbw = out->sim_s > 0 ? spec->bytes / out->sim_s : INFINITY;
         out->busbw = out->algbw * out->plan.busbw_factor;
     }
-    st_net_free(net);
-    st_coll_free(cm);
-    st_engine_free(eng);
+    st_fabsim_free(fs);
     st_topo_free(t);
     return rc;
 }

@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "models/config.h"
-#include "models/fabric/fabric_run.h"
 #include "models/forecast/audit.h"
+#include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
 #include "models/step/pipeline.h"
 

@@ -1,8 +1,8 @@
 /* Collective workloads (kind: collective) run together on one simulated fabric: each starts at
  * its submit time on its own GPUs, repeats its collective back to back, and competes for links
  * with every other workload's traffic. The nccl-tests of a scenario, with contention. */
-#ifndef ST_MODELS_FABRIC_FABRIC_RUN_H
-#define ST_MODELS_FABRIC_FABRIC_RUN_H
+#ifndef ST_MODELS_FORECAST_FABRIC_RUN_H
+#define ST_MODELS_FORECAST_FABRIC_RUN_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* Runs a scenario's collective workloads together on one engine, topology and network. */
-#include "models/fabric/fabric_run.h"
+#include "models/forecast/fabric_run.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include "models/fabric/fabsim.h"
 #include "models/fabric/net.h"
 #include "models/fabric/topo.h"
+#include "models/place/policy.h"
 #include "sim/engine.h"
 #include "sim/xalloc.h"
 
@@ -79,26 +80,40 @@ static void setup_job(job *j, const st_workload_cfg *w, int64_t first, uint64_t 
     j->res->first_gpu = first;
 }
 
+/* Place workload w by the pack policy, each on a fresh node and none past the cluster's end (an
+ * nccl-tests job takes whole nodes), and check it plans; 0 or an error located at w. */
+static int place_one(st_placer *pack, const st_cluster_cfg *c, const st_workload_cfg *w, job *j,
+                     size_t index, st_err *err)
+{
+    st_place_req req = {.gpus = w->gpus, .whole_nodes = 1};
+    int64_t *gpus = st_xmalloc((size_t)w->gpus * sizeof *gpus);
+    int rc = st_placer_place(pack, &req, gpus);
+    int64_t first = gpus[0];
+    free(gpus);
+    if (rc)
+        return st_err_set(err, ST_EINVAL, w->gpus_loc,
+                          "workload '%s': collective workloads need more GPUs together than "
+                          "the cluster's %lld (each starts on a fresh node)",
+                          w->name, (long long)(c->nodes * c->gpus_per_node));
+    setup_job(j, w, first, index);
+    if (st_coll_plan_of(j->cm, &j->spec, &j->res->plan, err)) {
+        err->loc = w->collective.loc;
+        return err->code;
+    }
+    return 0;
+}
+
 /* Place every workload and check it plans; 0 or an error located at the workload. */
 static int place(const st_cluster_cfg *c, const st_workload_cfg *const *ws, size_t n, job *jobs,
                  st_err *err)
 {
-    int64_t next = 0, total = c->nodes * c->gpus_per_node;
-    for (size_t i = 0; i < n; i++) {
-        if (next + ws[i]->gpus > total)
-            return st_err_set(err, ST_EINVAL, ws[i]->gpus_loc,
-                              "workload '%s': collective workloads need more GPUs together than "
-                              "the cluster's %lld (each starts on a fresh node)",
-                              ws[i]->name, (long long)total);
-        setup_job(&jobs[i], ws[i], next, i);
-        int64_t end = next + ws[i]->gpus;
-        next = (end + c->gpus_per_node - 1) / c->gpus_per_node * c->gpus_per_node;
-        if (st_coll_plan_of(jobs[i].cm, &jobs[i].spec, &jobs[i].res->plan, err)) {
-            err->loc = ws[i]->collective.loc;
-            return err->code;
-        }
-    }
-    return 0;
+    st_placer pack;
+    st_placer_init(&pack, st_place_policy_find("pack"), c);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = place_one(&pack, c, ws[i], &jobs[i], i, err);
+    st_placer_release(&pack);
+    return rc;
 }
 
 static void summarise(job *jobs, size_t n, const st_net *net, st_fabric_result *fab)
