@@ -26,8 +26,8 @@ typedef struct st_fabric_result {
 } st_fabric_result;
 
 /* Run the collective workloads ws[0..n) (each kind == ST_WL_COLLECTIVE) on cluster c. GPUs are
- * handed out in workload order, each workload starting on a fresh node (packed placement; the
- * scheduler will own placement later). Fills out[0..n) and *fab. Returns 0, or ST_EINVAL with
+ * handed out in workload order, each workload starting on a fresh node (the pack placement policy,
+ * models/place/pack.c). Fills out[0..n) and *fab. Returns 0, or ST_EINVAL with
  * a message located at the workload when the GPUs run out or the collective is refused. */
 int st_fabric_run(const st_cluster_cfg *c, const st_workload_cfg *const *ws, size_t n,
                   st_coll_result *out, st_fabric_result *fab, st_err *err);
