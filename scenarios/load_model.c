@@ -6,10 +6,6 @@
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
-static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
-static const char *const pos_names[] = {"learned", "rope", "alibi", NULL};
-
 static int fn_dropout(st_rd *rd, const st_ynode *n, void *base)
 {
     int on;
@@ -31,9 +27,9 @@ static const st_field model_fields[] = {
     ST_FINT(st_llm_spec, "kv_heads", kv_heads, ST_R_MIN1, .max = 1e5),
     ST_FINT(st_llm_spec, "vocab", vocab, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_llm_spec, "max_positions", max_positions, ST_R_MIN1, .max = 1e8),
-    ST_FENUM(st_llm_spec, "mlp", mlp, mlp_names),
-    ST_FENUM(st_llm_spec, "norm", norm, norm_names),
-    ST_FENUM(st_llm_spec, "position", pos, pos_names),
+    ST_FENUM(st_llm_spec, "mlp", mlp, st_mlp_names),
+    ST_FENUM(st_llm_spec, "norm", norm, st_norm_names),
+    ST_FENUM(st_llm_spec, "position", pos, st_posemb_names),
     ST_FBOOL(st_llm_spec, "bias", bias),
     ST_FBOOL(st_llm_spec, "tied_embeddings", tied_embeddings),
     ST_FFN("dropout", fn_dropout),

@@ -11,13 +11,6 @@
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-static const char *const kind_names[] = {"training", "collective", NULL};
-static const char *const precision_names[] = {"bf16", "fp8", NULL};
-static const char *const fp8_recipe_names[] = {"delayed", "current", "mxfp8", NULL};
-static const char *const recompute_names[] = {"none", "selective", "full", NULL};
-static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
-static const char *const attention_names[] = {"flash", "unfused", "flash2", "cudnn", NULL};
-
 /* ---- model ------------------------------------------------------------------------------ */
 
 static int fn_model(st_rd *rd, const st_ynode *n, void *base)
@@ -43,9 +36,6 @@ static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
 /* Gradient precision: index 0 is fp32 (Megatron-LM's default with --bf16), 1 is bf16. */
 static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
 
-/* Gradient collective: index = ST_GRAD_COLL_*. */
-static const char *const grad_collective_names[] = {"auto", "reduce-scatter", "all-reduce", NULL};
-
 /* Gradient accumulation: index 0 fused into the GEMM (Megatron), 1 a separate pass. */
 static const char *const grad_accum_names[] = {"fused", "separate", NULL};
 
@@ -61,9 +51,9 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
     ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
-    ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
+    ST_FENUM(st_parallel_cfg, "recompute", recompute, st_recompute_names),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
-    ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, grad_collective_names),
+    ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, st_grad_coll_names),
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
     ST_FEND,
 };
@@ -139,7 +129,7 @@ static int fn_data_tier(st_rd *rd, const st_ynode *n, void *base)
 
 static const st_field ckpt_fields[] = {
     ST_FFN("every", fn_every, .required = 1),
-    ST_FENUM(st_ckpt_cfg, "mode", mode, ckpt_mode_names),
+    ST_FENUM(st_ckpt_cfg, "mode", mode, st_ckpt_mode_names),
     ST_FFN("tier", fn_ckpt_tier, .required = 1),
     ST_FEND,
 };
@@ -192,7 +182,8 @@ static int fn_gpus(st_rd *rd, const st_ynode *n, void *base)
 
 static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
 {
-    return st_rd_enum(rd, n, "workload kind", kind_names, (int *)&((st_workload_cfg *)base)->kind);
+    return st_rd_enum(rd, n, "workload kind", st_workload_kind_names,
+                      (int *)&((st_workload_cfg *)base)->kind);
 }
 
 /* An enum of models/fabric/collective.h, by the names that header prints. */
@@ -261,10 +252,10 @@ static const st_field workload_fields[] = {
     ST_FFN("collective", fn_collective),
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
-    ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
-    ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, fp8_recipe_names),
+    ST_FENUM(st_workload_cfg, "precision", precision, st_precision_names),
+    ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, st_fp8_recipe_names),
     ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
-    ST_FENUM(st_workload_cfg, "attention", attention, attention_names),
+    ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),

@@ -210,6 +210,30 @@ START_TEST(test_errors_are_collected_up_to_the_cap)
 }
 END_TEST
 
+/* Each name table is its enum's X-macro list: one name per value, in value order, then NULL
+ * (the loader's enum reader stops there, so a missing NULL would read past the table). */
+#define CHECK_NAMES(LIST, table)                                                                   \
+    do {                                                                                           \
+        const char *const *tbl = table;                                                            \
+        LIST(CHECK_ONE)                                                                            \
+        ck_assert_ptr_null(tbl[0 LIST(ST__ENUM_COUNT)]);                                           \
+    } while (0)
+#define CHECK_ONE(id, name) ck_assert_str_eq(tbl[id], name);
+
+START_TEST(test_enum_name_tables_follow_their_lists)
+{
+    ck_assert_str_eq(st_ckpt_mode_names[ST_CKPT_TWO_STAGE], "two-stage");
+    CHECK_NAMES(ST_CKPT_MODES, st_ckpt_mode_names);
+    CHECK_NAMES(ST_TIER_KINDS, st_tier_kind_names);
+    CHECK_NAMES(ST_ATTENTIONS, st_attention_names);
+    CHECK_NAMES(ST_VALID_METRICS, st_valid_metric_names);
+    CHECK_NAMES(ST_GRAD_COLLS, st_grad_coll_names);
+    CHECK_NAMES(ST_POSEMBS, st_posemb_names);
+    ck_assert_str_eq(st_scn_metric_name(ST_METRIC_GOODPUT), "goodput");
+    ck_assert_str_eq(st_scn_metric_name((st_valid_metric)(ST_METRIC_GOODPUT + 1)), "?");
+}
+END_TEST
+
 Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -222,6 +246,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_inline_model_takes_style_from_mlp);
     tcase_add_test(tc, test_typical_mistakes_name_file_line_and_column);
     tcase_add_test(tc, test_errors_are_collected_up_to_the_cap);
+    tcase_add_test(tc, test_enum_name_tables_follow_their_lists);
     suite_add_tcase(s, tc);
     return s;
 }
