@@ -42,7 +42,8 @@ static int unknown_gpu(st_ld *ld, const st_ynode *n)
 
 /* `base:` copies every figure of a known GPU (catalog or an earlier hardware entry) before the
  * entry's own keys are read, so the keys override it wherever they stand in the mapping, and
- * keeps the base's family, so the base's measured calibrations apply. */
+ * keeps the base's architecture and calibration key, so the base's measured calibrations apply
+ * under the entry's own name. */
 static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
 {
     const st_ynode *b = st_ynode_get(n, "base");
@@ -53,10 +54,10 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
         if (!from)
             return unknown_gpu(ld, b);
         *g = *from;
-        g->family = st_gpu_family(from); /* the base's calibrations, under the entry's name */
     } else {
+        /* Its own figures: no architecture or measured calibration applies, whatever its name
+         * (arch, calib and nvswitch stay zero). */
         g->source = "scenario hardware.gpus";
-        g->family = ""; /* its own figures: no measured calibration applies, whatever its name */
     }
     if (st_rd_map(&ld->rd, n, gpu_fields, g, "hardware.gpus[]"))
         return -1;
