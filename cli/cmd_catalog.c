@@ -21,7 +21,6 @@ static void print_gpus(void)
 
 static void print_models(void)
 {
-    static const char *const mlp[] = {"gelu", "swiglu"};
     printf("Models (parameters counted by strata; published count beside it)\n");
     printf("%-16s %6s %6s %6s %6s %4s %7s %7s %9s %9s\n", "name", "layers", "hidden", "ffn",
            "heads", "kv", "vocab", "mlp", "params B", "published");
@@ -29,8 +28,8 @@ static void print_models(void)
         const st_llm_spec *m = st_catalog_model_at(i);
         printf("%-16s %6lld %6lld %6lld %6lld %4lld %7lld %7s %9.2f %9.1f\n", m->name,
                (long long)m->layers, (long long)m->hidden, (long long)m->ffn_hidden,
-               (long long)m->heads, (long long)m->kv_heads, (long long)m->vocab, mlp[m->mlp],
-               st_llm_params(m, 2048) / 1e9, m->published_params / 1e9);
+               (long long)m->heads, (long long)m->kv_heads, (long long)m->vocab,
+               st_mlp_names[m->mlp], st_llm_params(m, 2048) / 1e9, m->published_params / 1e9);
     }
 }
 

@@ -68,15 +68,13 @@ static const char *interval_rule(const st_forecast *f)
     return f->interval_s > 0 ? "auto-daly" : "auto-no-failures";
 }
 
-static const char *const mode_names[] = {"sync", "async", "two-stage"};
-
 /* Ingest, checkpoint costs and the life run (st_forecast_life). */
 static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
 {
     const st_life_result *l = &f->life;
     if (f->has_ckpt) {
         const st_ckpt_cost *k = &f->ckpt;
-        cJSON_AddStringToObject(ck, "mode", mode_names[f->w->checkpoint.mode]);
+        cJSON_AddStringToObject(ck, "mode", st_ckpt_mode_names[f->w->checkpoint.mode]);
         cJSON_AddNumberToObject(ck, "interval_s", f->interval_s);
         cJSON_AddStringToObject(ck, "interval_rule", interval_rule(f));
         if (f->young_interval_s > 0) {
@@ -125,7 +123,7 @@ static cJSON *job_json(const st_forecast *f)
     const st_parallel_cfg *p = &w->parallel;
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "name", w->name);
-    cJSON_AddStringToObject(j, "kind", "training");
+    cJSON_AddStringToObject(j, "kind", st_workload_kind_names[ST_WL_TRAINING]);
     cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
     cJSON_AddNumberToObject(j, "params", f->mem.params);
@@ -155,7 +153,7 @@ static cJSON *coll_json(const st_coll_result *r)
     const st_collective_cfg *cc = &w->collective;
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "name", w->name);
-    cJSON_AddStringToObject(j, "kind", "collective");
+    cJSON_AddStringToObject(j, "kind", st_workload_kind_names[ST_WL_COLLECTIVE]);
     cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
     cJSON_AddNumberToObject(j, "start_s", r->start_s);
     cJSON_AddNumberToObject(j, "end_s", r->end_s);

@@ -44,7 +44,6 @@ static void ci_text(FILE *out, const char *what, const st_life_ci *c, double sca
 /* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
 static void life_text(FILE *out, const st_forecast *f, int explain)
 {
-    static const char *const mode[] = {"sync", "async", "two-stage"};
     const st_life_result *l = &f->life;
     char a[32], b[32];
     if (f->ingest.need_bps > 0)
@@ -60,7 +59,7 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         fprintf(
             out,
             "  saves     %s every %s%s: stall %.4g s, restorable after %.4g s, restore %.4g s\n",
-            mode[f->w->checkpoint.mode], fmt(f->interval_s, ST_DIM_TIME, a, sizeof a),
+            st_ckpt_mode_names[f->w->checkpoint.mode], fmt(f->interval_s, ST_DIM_TIME, a, sizeof a),
             f->w->checkpoint.every_auto ? " (auto: Daly)" : "", k->stall_s, k->commit_s,
             k->restore_s);
         fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
@@ -88,8 +87,6 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
 
 static void job_text(FILE *out, const st_forecast *f, int explain)
 {
-    static const char *const rc[] = {"none", "selective", "full"};
-    static const char *const prec[] = {"bf16", "fp8"};
     static const char *const recipe[][2] = {
         {" (delayed scaling)", " (delayed scaling, FP8 weights)"},
         {" (current scaling)", " (current scaling, FP8 weights)"},
@@ -104,9 +101,9 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
             (long long)p->tp, (long long)p->cp, (long long)p->pp, (long long)p->dp, p->zero,
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
     fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s\n",
-            (long long)w->seq_len, (long long)w->global_batch, prec[w->precision],
+            (long long)w->seq_len, (long long)w->global_batch, st_precision_names[w->precision],
             w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe][w->fp8_param_gather != 0] : "",
-            rc[p->recompute], p->sequence_parallel ? ", sequence parallel" : "");
+            st_recompute_names[p->recompute], p->sequence_parallel ? ", sequence parallel" : "");
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
         if (t != ST_MEM_RESERVED || m->term[t] > 0) /* not modelled yet: not shown as zero */

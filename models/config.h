@@ -13,38 +13,76 @@
 typedef struct st_gpu_spec st_gpu_spec;
 typedef struct st_llm_spec st_llm_spec;
 
-typedef enum st_cooling_kind { ST_COOLING_AIR, ST_COOLING_LIQUID } st_cooling_kind;
-typedef enum st_topology {
-    ST_TOPO_SPINE_LEAF,
-    ST_TOPO_RAIL_OPTIMIZED,
-    ST_TOPO_FAT_TREE_3
-} st_topology;
-typedef enum st_transport { ST_TRANSPORT_ROCE_V2, ST_TRANSPORT_INFINIBAND } st_transport;
-typedef enum st_routing { ST_ROUTING_ECMP, ST_ROUTING_ADAPTIVE } st_routing;
-typedef enum st_tier_kind {
-    ST_TIER_NVME_OF,
-    ST_TIER_PARALLEL_FS,
-    ST_TIER_OBJECT,
-    ST_TIER_LOCAL_NVME
-} st_tier_kind;
-typedef enum st_precision { ST_PREC_BF16, ST_PREC_FP8 } st_precision;
+/* Every enum a scenario spells by name comes from one X-macro list of (value, name) pairs, so
+ * the YAML spelling, the loader's accepted names and the reports' text cannot drift apart.
+ * ST__ENUM_VALUE expands a list into the enum's values; models/config.c expands the same list
+ * into its st_<enum>_names[] table with ST__ENUM_NAME. Lists are append-only: a value's
+ * position is its number, which reports and tests rely on. */
+#define ST__ENUM_VALUE(id, name) id,
+#define ST__ENUM_NAME(id, name)  [id] = name,
+#define ST__ENUM_COUNT(id, name) +1 /* (0 LIST(ST__ENUM_COUNT)) is the number of values */
+
+/* The name tables: st_<enum>_names[v] is value v's name, and a NULL follows the last value
+ * (the loader's enum reader stops there). Each is defined once, in models/config.c. */
+#define ST_COOLING_KINDS(X) X(ST_COOLING_AIR, "air") X(ST_COOLING_LIQUID, "liquid")
+typedef enum st_cooling_kind { ST_COOLING_KINDS(ST__ENUM_VALUE) } st_cooling_kind;
+extern const char *const st_cooling_kind_names[];
+
+#define ST_TOPOLOGIES(X)                                                                           \
+    X(ST_TOPO_SPINE_LEAF, "spine-leaf")                                                            \
+    X(ST_TOPO_RAIL_OPTIMIZED, "rail-optimized") X(ST_TOPO_FAT_TREE_3, "fat-tree-3")
+typedef enum st_topology { ST_TOPOLOGIES(ST__ENUM_VALUE) } st_topology;
+extern const char *const st_topology_names[];
+
+#define ST_TRANSPORTS(X) X(ST_TRANSPORT_ROCE_V2, "roce-v2") X(ST_TRANSPORT_INFINIBAND, "infiniband")
+typedef enum st_transport { ST_TRANSPORTS(ST__ENUM_VALUE) } st_transport;
+extern const char *const st_transport_names[];
+
+#define ST_ROUTINGS(X) X(ST_ROUTING_ECMP, "ecmp") X(ST_ROUTING_ADAPTIVE, "adaptive")
+typedef enum st_routing { ST_ROUTINGS(ST__ENUM_VALUE) } st_routing;
+extern const char *const st_routing_names[];
+
+#define ST_TIER_KINDS(X)                                                                           \
+    X(ST_TIER_NVME_OF, "nvme-of")                                                                  \
+    X(ST_TIER_PARALLEL_FS, "parallel-fs")                                                          \
+    X(ST_TIER_OBJECT, "object") X(ST_TIER_LOCAL_NVME, "local-nvme")
+typedef enum st_tier_kind { ST_TIER_KINDS(ST__ENUM_VALUE) } st_tier_kind;
+extern const char *const st_tier_kind_names[];
+
+#define ST_PRECISIONS(X) X(ST_PREC_BF16, "bf16") X(ST_PREC_FP8, "fp8")
+typedef enum st_precision { ST_PRECISIONS(ST__ENUM_VALUE) } st_precision;
+extern const char *const st_precision_names[];
+
 /* How Transformer Engine scales FP8 tensors (transformer_engine/common/recipe): one scale per
  * tensor from past iterations' amax history (DelayedScaling, TE's and Megatron-Core's default),
  * one per tensor from the tensor's own amax (Float8CurrentScaling), or one per block of 32
  * (MXFP8BlockScaling, Blackwell only). docs/step-ops.md gives the quantisation traffic of each. */
-typedef enum st_fp8_recipe { ST_FP8_DELAYED, ST_FP8_CURRENT, ST_FP8_MXFP8 } st_fp8_recipe;
-typedef enum st_recompute {
-    ST_RECOMPUTE_NONE,
-    ST_RECOMPUTE_SELECTIVE,
-    ST_RECOMPUTE_FULL
-} st_recompute;
-typedef enum st_ckpt_mode { ST_CKPT_SYNC, ST_CKPT_ASYNC, ST_CKPT_TWO_STAGE } st_ckpt_mode;
-typedef enum st_trace_format { ST_TRACE_PHILLY, ST_TRACE_HELIOS, ST_TRACE_CSV } st_trace_format;
-typedef enum st_delivery {
-    ST_DELIVERY_ON_PREM,
-    ST_DELIVERY_BARE_METAL,
-    ST_DELIVERY_CLOUD
-} st_delivery;
+#define ST_FP8_RECIPES(X)                                                                          \
+    X(ST_FP8_DELAYED, "delayed") X(ST_FP8_CURRENT, "current") X(ST_FP8_MXFP8, "mxfp8")
+typedef enum st_fp8_recipe { ST_FP8_RECIPES(ST__ENUM_VALUE) } st_fp8_recipe;
+extern const char *const st_fp8_recipe_names[];
+
+#define ST_RECOMPUTES(X)                                                                           \
+    X(ST_RECOMPUTE_NONE, "none")                                                                   \
+    X(ST_RECOMPUTE_SELECTIVE, "selective") X(ST_RECOMPUTE_FULL, "full")
+typedef enum st_recompute { ST_RECOMPUTES(ST__ENUM_VALUE) } st_recompute;
+extern const char *const st_recompute_names[];
+
+#define ST_CKPT_MODES(X)                                                                           \
+    X(ST_CKPT_SYNC, "sync") X(ST_CKPT_ASYNC, "async") X(ST_CKPT_TWO_STAGE, "two-stage")
+typedef enum st_ckpt_mode { ST_CKPT_MODES(ST__ENUM_VALUE) } st_ckpt_mode;
+extern const char *const st_ckpt_mode_names[];
+
+#define ST_TRACE_FORMATS(X)                                                                        \
+    X(ST_TRACE_PHILLY, "philly") X(ST_TRACE_HELIOS, "helios") X(ST_TRACE_CSV, "csv")
+typedef enum st_trace_format { ST_TRACE_FORMATS(ST__ENUM_VALUE) } st_trace_format;
+extern const char *const st_trace_format_names[];
+
+#define ST_DELIVERIES(X)                                                                           \
+    X(ST_DELIVERY_ON_PREM, "on-prem")                                                              \
+    X(ST_DELIVERY_BARE_METAL, "bare-metal") X(ST_DELIVERY_CLOUD, "cloud")
+typedef enum st_delivery { ST_DELIVERIES(ST__ENUM_VALUE) } st_delivery;
+extern const char *const st_delivery_names[];
 
 typedef struct st_node_cfg {
     double base_power_w; /* CPUs, NICs, fans, drives: all but the GPUs */
@@ -115,7 +153,11 @@ typedef struct st_cluster_cfg {
 
 /* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,
  * all-reduce without), or forced. */
-enum { ST_GRAD_COLL_AUTO = 0, ST_GRAD_COLL_REDUCE_SCATTER = 1, ST_GRAD_COLL_ALL_REDUCE = 2 };
+#define ST_GRAD_COLLS(X)                                                                           \
+    X(ST_GRAD_COLL_AUTO, "auto")                                                                   \
+    X(ST_GRAD_COLL_REDUCE_SCATTER, "reduce-scatter") X(ST_GRAD_COLL_ALL_REDUCE, "all-reduce")
+enum { ST_GRAD_COLLS(ST__ENUM_VALUE) };
+extern const char *const st_grad_coll_names[];
 
 typedef struct st_parallel_cfg {
     int64_t tp, cp, pp, dp;
@@ -161,7 +203,9 @@ typedef struct st_data_cfg {
     st_loc loc;
 } st_data_cfg;
 
-typedef enum st_workload_kind { ST_WL_TRAINING, ST_WL_COLLECTIVE } st_workload_kind;
+#define ST_WORKLOAD_KINDS(X) X(ST_WL_TRAINING, "training") X(ST_WL_COLLECTIVE, "collective")
+typedef enum st_workload_kind { ST_WORKLOAD_KINDS(ST__ENUM_VALUE) } st_workload_kind;
+extern const char *const st_workload_kind_names[];
 
 /* kind: collective, an nccl-tests-style run of one collective on the workload's GPUs. The
  * enums are models/fabric/collective.h's (st_coll_op, st_coll_algo, st_coll_proto); config.h sits
@@ -176,14 +220,17 @@ typedef struct st_collective_cfg {
 
 /* How the attention core runs: one fused FlashAttention kernel (Dao et al. 2022), or as
  * Megatron-LM did before it, batched GEMMs around a materialised s x s score matrix with fused
- * scale-mask-softmax and dropout kernels (Korthikanti et al. 2022, section 4.1). */
-typedef enum st_attention {
-    ST_ATTN_FLASH,   /* the GPU's default fused kernel (FlashAttention-3 on
-                        Hopper, cuDNN's on Blackwell, FlashAttention-2 on Ampere) */
-    ST_ATTN_UNFUSED, /* Megatron-LM before FlashAttention */
-    ST_ATTN_FLASH2,  /* FlashAttention-2, whatever the GPU */
-    ST_ATTN_CUDNN    /* cuDNN's fused attention (Transformer Engine's NVTE_FUSED_ATTN) */
-} st_attention;
+ * scale-mask-softmax and dropout kernels (Korthikanti et al. 2022, section 4.1).
+ *   flash    the GPU's default fused kernel (FlashAttention-3 on Hopper, cuDNN's on Blackwell,
+ *            FlashAttention-2 on Ampere)
+ *   unfused  Megatron-LM before FlashAttention
+ *   flash2   FlashAttention-2, whatever the GPU
+ *   cudnn    cuDNN's fused attention (Transformer Engine's NVTE_FUSED_ATTN) */
+#define ST_ATTENTIONS(X)                                                                           \
+    X(ST_ATTN_FLASH, "flash")                                                                      \
+    X(ST_ATTN_UNFUSED, "unfused") X(ST_ATTN_FLASH2, "flash2") X(ST_ATTN_CUDNN, "cudnn")
+typedef enum st_attention { ST_ATTENTIONS(ST__ENUM_VALUE) } st_attention;
+extern const char *const st_attention_names[];
 
 typedef struct st_workload_cfg {
     const char *name;
@@ -255,17 +302,21 @@ typedef struct st_cost_cfg {
     st_loc loc;
 } st_cost_cfg;
 
-/* validation: a published measurement this scenario reproduces (scenarios/validation/). */
-typedef enum st_valid_metric {
-    ST_METRIC_STEP_TIME,      /* step_time_s */
-    ST_METRIC_MFU,            /* mfu, a fraction */
-    ST_METRIC_TFLOPS_PER_GPU, /* tflops_per_gpu, model FLOP/s per GPU in TFLOP/s */
-    /* The whole-life metrics (`strata validate --life`, scenarios/validation/life/): */
-    ST_METRIC_CKPT_SIZE,     /* checkpoint_size_bytes */
-    ST_METRIC_CKPT_SAVE,     /* checkpoint_save_s: the stall of one synchronous save */
-    ST_METRIC_INTERRUPTIONS, /* interruptions over the job's life (mean over replicas) */
-    ST_METRIC_GOODPUT        /* goodput (mean over replicas); published is a lower bound */
-} st_valid_metric;
+/* validation: a published measurement this scenario reproduces (scenarios/validation/).
+ *   step_time_s, mfu (a fraction), tflops_per_gpu (model FLOP/s per GPU in TFLOP/s), then the
+ *   whole-life metrics (`strata validate --life`, scenarios/validation/life/):
+ *   checkpoint_size_bytes, checkpoint_save_s (the stall of one synchronous save),
+ *   interruptions over the job's life and goodput (both the mean over replicas; a published
+ *   goodput is a lower bound). */
+#define ST_VALID_METRICS(X)                                                                        \
+    X(ST_METRIC_STEP_TIME, "step_time_s")                                                          \
+    X(ST_METRIC_MFU, "mfu")                                                                        \
+    X(ST_METRIC_TFLOPS_PER_GPU, "tflops_per_gpu")                                                  \
+    X(ST_METRIC_CKPT_SIZE, "checkpoint_size_bytes")                                                \
+    X(ST_METRIC_CKPT_SAVE, "checkpoint_save_s")                                                    \
+    X(ST_METRIC_INTERRUPTIONS, "interruptions") X(ST_METRIC_GOODPUT, "goodput")
+typedef enum st_valid_metric { ST_VALID_METRICS(ST__ENUM_VALUE) } st_valid_metric;
+extern const char *const st_valid_metric_names[];
 
 typedef struct st_validation_cfg {
     const char *set;    /* which published set: "korthikanti2022", ... */

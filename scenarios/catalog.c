@@ -26,6 +26,9 @@ static const st_gpu_spec gpus[] = {
         .idle_w = 50,            /* estimate: nvidia-smi idle readings 45-56 W */
         .source = "NVIDIA A100 datasheet (shared/validation/hardware.yaml a100_sxm); idle: "
                   "public nvidia-smi readings",
+        .arch = ST_GPU_ARCH_AMPERE,
+        .calib = ST_GPU_CALIB_A100_SXM_40G,
+        .nvswitch = 1,
     },
     {
         .name = "a100-sxm-80g",
@@ -40,6 +43,9 @@ static const st_gpu_spec gpus[] = {
         .idle_w = 60,            /* estimate: nvidia-smi idle reading 63 W */
         .source = "NVIDIA A100 datasheet (hardware.yaml a100_sxm); idle: public nvidia-smi "
                   "readings",
+        .arch = ST_GPU_ARCH_AMPERE,
+        .calib = ST_GPU_CALIB_A100_SXM_80G,
+        .nvswitch = 1,
     },
     {
         .name = "h100-sxm",
@@ -54,6 +60,9 @@ static const st_gpu_spec gpus[] = {
         .idle_w = 70,              /* estimate: nvidia-smi idle readings 64-73 W */
         .source = "NVIDIA H100 datasheet (hardware.yaml h100_sxm); idle: public nvidia-smi "
                   "readings",
+        .arch = ST_GPU_ARCH_HOPPER,
+        .calib = ST_GPU_CALIB_H100_SXM,
+        .nvswitch = 1,
     },
     {
         .name = "h100-pcie",
@@ -67,6 +76,9 @@ static const st_gpu_spec gpus[] = {
         .tdp_w = 350,              /* datasheet: 300-350 W (configurable) */
         .idle_w = 50,              /* estimate: nvidia-smi idle readings 44-55 W */
         .source = "NVIDIA H100 datasheet, PCIe column; idle: public nvidia-smi readings",
+        .arch = ST_GPU_ARCH_HOPPER,
+        .calib = ST_GPU_CALIB_H100_PCIE,
+        .nvswitch = 0, /* bridges between pairs of cards, no NVSwitch */
     },
     {
         .name = "h200-sxm",
@@ -81,6 +93,9 @@ static const st_gpu_spec gpus[] = {
         .idle_w = 78,            /* estimate: nvidia-smi idle reading 78 W */
         .source = "NVIDIA H200 datasheet (hardware.yaml h200_sxm); idle: public nvidia-smi "
                   "reading",
+        .arch = ST_GPU_ARCH_HOPPER,
+        .calib = ST_GPU_CALIB_H200_SXM,
+        .nvswitch = 1,
     },
     {
         .name = "b200",
@@ -97,6 +112,9 @@ static const st_gpu_spec gpus[] = {
                                      ROCm/legacy-rocm-build issue #5219 */
         .source = "NVIDIA HGX/DGX B200 specs as quoted in hardware.yaml b200; idle: public "
                   "nvidia-smi readings",
+        .arch = ST_GPU_ARCH_BLACKWELL,
+        .calib = ST_GPU_CALIB_B200,
+        .nvswitch = 1,
     },
     {
         .name = "gb200",
@@ -112,6 +130,9 @@ static const st_gpu_spec gpus[] = {
                                      Blackwell die and HBM stacks) */
         .source = "NVIDIA GB200 NVL72 spec and MLPerf JSON (hardware.yaml gb200_nvl72); idle: "
                   "B200 estimate",
+        .arch = ST_GPU_ARCH_BLACKWELL,
+        .calib = ST_GPU_CALIB_GB200,
+        .nvswitch = 1,
     },
     {
         .name = "mi300x",
@@ -128,6 +149,9 @@ static const st_gpu_spec gpus[] = {
                                        (ROCm/legacy-rocm-build issue #4750) */
         .source = "AMD Instinct MI300X data sheet as quoted in hardware.yaml mi300x; idle: public "
                   "rocm-smi readings",
+        .arch = ST_GPU_ARCH_CDNA3,
+        .calib = ST_GPU_CALIB_MI300X,
+        .nvswitch = 0, /* Infinity Fabric links straight to the other GPUs */
     },
 };
 

@@ -6,12 +6,6 @@
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-static const char *const cooling_names[] = {"air", "liquid", NULL};
-static const char *const topology_names[] = {"spine-leaf", "rail-optimized", "fat-tree-3", NULL};
-static const char *const transport_names[] = {"roce-v2", "infiniband", NULL};
-static const char *const routing_names[] = {"ecmp", "adaptive", NULL};
-static const char *const tier_names[] = {"nvme-of", "parallel-fs", "object", "local-nvme", NULL};
-
 /* ---- hardware.gpus ---------------------------------------------------------------------- */
 
 static const st_field gpu_fields[] = {
@@ -48,7 +42,8 @@ static int unknown_gpu(st_ld *ld, const st_ynode *n)
 
 /* `base:` copies every figure of a known GPU (catalog or an earlier hardware entry) before the
  * entry's own keys are read, so the keys override it wherever they stand in the mapping, and
- * keeps the base's family, so the base's measured calibrations apply. */
+ * keeps the base's architecture and calibration key, so the base's measured calibrations apply
+ * under the entry's own name. */
 static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
 {
     const st_ynode *b = st_ynode_get(n, "base");
@@ -59,10 +54,10 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
         if (!from)
             return unknown_gpu(ld, b);
         *g = *from;
-        g->family = st_gpu_family(from); /* the base's calibrations, under the entry's name */
     } else {
+        /* Its own figures: no architecture or measured calibration applies, whatever its name
+         * (arch, calib and nvswitch stay zero). */
         g->source = "scenario hardware.gpus";
-        g->family = ""; /* its own figures: no measured calibration applies, whatever its name */
     }
     if (st_rd_map(&ld->rd, n, gpu_fields, g, "hardware.gpus[]"))
         return -1;
@@ -148,14 +143,14 @@ static int fn_oversub(st_rd *rd, const st_ynode *n, void *base)
 }
 
 static const st_field fabric_fields[] = {
-    ST_FENUM(st_fabric_cfg, "topology", topology, topology_names),
+    ST_FENUM(st_fabric_cfg, "topology", topology, st_topology_names),
     ST_FDIM(st_fabric_cfg, "nic", nic_bw, ST_DIM_BANDWIDTH, ST_R_POS),
     ST_FINT(st_fabric_cfg, "nics_per_node", nics_per_node, ST_R_MIN1, .max = 64),
     ST_FINT(st_fabric_cfg, "nodes_per_leaf", nodes_per_leaf, ST_R_MIN1, .max = 1e7),
     ST_FINT(st_fabric_cfg, "leaves_per_pod", leaves_per_pod, ST_R_MIN1, .max = 1e7),
     ST_FFN("oversubscription", fn_oversub),
-    ST_FENUM(st_fabric_cfg, "transport", transport, transport_names),
-    ST_FENUM(st_fabric_cfg, "routing", routing, routing_names),
+    ST_FENUM(st_fabric_cfg, "transport", transport, st_transport_names),
+    ST_FENUM(st_fabric_cfg, "routing", routing, st_routing_names),
     ST_FDIM(st_fabric_cfg, "link_latency", link_latency_s, ST_DIM_TIME, ST_R_NONNEG),
     ST_FDIM(st_fabric_cfg, "switch_latency", switch_latency_s, ST_DIM_TIME, ST_R_NONNEG),
     ST_FEND,
@@ -170,7 +165,7 @@ static const st_field feed_fields[] = {
 };
 
 static const st_field cooling_fields[] = {
-    ST_FENUM(st_rack_cfg, "kind", cooling, cooling_names),
+    ST_FENUM(st_rack_cfg, "kind", cooling, st_cooling_kind_names),
     ST_FDIM(st_rack_cfg, "capacity", cooling_capacity_w, ST_DIM_POWER, ST_R_POS),
     ST_FDIM(st_rack_cfg, "liquid_fraction", liquid_fraction, ST_DIM_RATIO, ST_R_FRAC),
     ST_FDIM(st_rack_cfg, "coolant_supply", coolant_supply_c, ST_DIM_TEMPERATURE, ST_R_ANY),
@@ -202,7 +197,7 @@ static const st_field facility_fields[] = {
 
 static const st_field tier_fields[] = {
     ST_FSTR(st_tier_cfg, "name", name, .required = 1),
-    ST_FENUM(st_tier_cfg, "kind", kind, tier_names, .required = 1),
+    ST_FENUM(st_tier_cfg, "kind", kind, st_tier_kind_names, .required = 1),
     ST_FDIM(st_tier_cfg, "capacity", capacity_bytes, ST_DIM_BYTES, ST_R_POS),
     ST_FDIM(st_tier_cfg, "read", read_bw, ST_DIM_BANDWIDTH, ST_R_POS, .required = 1),
     ST_FDIM(st_tier_cfg, "write", write_bw, ST_DIM_BANDWIDTH, ST_R_POS, .required = 1),

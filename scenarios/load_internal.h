@@ -53,6 +53,10 @@ int st__load_scheduler(st_ld *ld, const st_ynode *n);
 int st__load_cost(st_ld *ld, const st_ynode *n);
 int st__load_validation(st_ld *ld, const st_ynode *n);
 
+/* A workload's `model:` (what names the key in messages): a mapping read into the scenario's
+ * model table, or a preset name looked up by st__find_model. NULL after reporting an error. */
+const st_llm_spec *st__read_model(st_ld *ld, const st_ynode *n, const char *what);
+
 /* Find a GPU by name among hardware.gpus, then the catalog. NULL if neither has it. */
 const st_gpu_spec *st__find_gpu(const st_scn *s, const char *name);
 /* Find a model by name among hardware.models, then the catalog. */

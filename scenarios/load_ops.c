@@ -8,8 +8,6 @@
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-static const char *const trace_formats[] = {"philly", "helios", "csv", NULL};
-static const char *const delivery_names[] = {"on-prem", "bare-metal", "cloud", NULL};
 /* Component classes a failure rate can be given for; the failure model maps each onto the
  * parts a job occupies. */
 static const char *const failure_components[] = {"gpu",          "node", "nic", "leaf_switch",
@@ -43,7 +41,7 @@ static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
 
 static const st_field trace_fields[] = {
     ST_FFN("file", fn_trace_file, .required = 1),
-    ST_FENUM(st_trace_cfg, "format", format, trace_formats),
+    ST_FENUM(st_trace_cfg, "format", format, st_trace_format_names),
     ST_FEND,
 };
 
@@ -181,21 +179,17 @@ int st__load_scheduler(st_ld *ld, const st_ynode *n)
 
 /* ---- validation ------------------------------------------------------------------------ */
 
-static const char *const metric_names[] = {
-    "step_time_s",       "mfu",           "tflops_per_gpu", "checkpoint_size_bytes",
-    "checkpoint_save_s", "interruptions", "goodput",        NULL};
-
 const char *st_scn_metric_name(st_valid_metric m)
 {
-    if ((int)m < 0 || (size_t)m >= sizeof metric_names / sizeof metric_names[0] - 1)
+    if ((int)m < 0 || (int)m >= (0 ST_VALID_METRICS(ST__ENUM_COUNT)))
         return "?";
-    return metric_names[m];
+    return st_valid_metric_names[m];
 }
 
 static const st_field validation_fields[] = {
     ST_FSTR(st_validation_cfg, "set", set, .required = 1),
     ST_FSTR(st_validation_cfg, "source", source, .required = 1),
-    ST_FENUM(st_validation_cfg, "metric", metric, metric_names, .required = 1),
+    ST_FENUM(st_validation_cfg, "metric", metric, st_valid_metric_names, .required = 1),
     ST_FDIM(st_validation_cfg, "published", published, ST_DIM_RATIO, ST_R_POS, .required = 1),
     ST_FDIM(st_validation_cfg, "period", period_s, ST_DIM_TIME, ST_R_POS),
     ST_FEND,
@@ -214,7 +208,7 @@ int st__load_validation(st_ld *ld, const st_ynode *n)
 /* ---- cost ------------------------------------------------------------------------------- */
 
 static const st_field cost_fields[] = {
-    ST_FENUM(st_cost_cfg, "delivery", delivery, delivery_names),
+    ST_FENUM(st_cost_cfg, "delivery", delivery, st_delivery_names),
     ST_FDIM(st_cost_cfg, "node_price", node_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "switch_price", switch_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "storage_price", storage_price_usd_per_byte, ST_DIM_PRICE_BYTES,

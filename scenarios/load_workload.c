@@ -1,176 +1,25 @@
-/* Reads `hardware.models` and `workloads`: model architecture (a preset name or a mapping),
- * parallel plan, checkpoint and data settings, and the checks that tie them to the cluster. */
+/* Reads `workloads`: kind, model (through load_model.c), parallel plan, checkpoint and data
+ * settings, and the checks that tie them to the cluster. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/fabric/collective.h"
+#include "models/fabric/nccl.h"
+#include "models/silicon/llm.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
 
-static const char *const mlp_names[] = {"gelu", "swiglu", NULL};
-static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
-static const char *const pos_names[] = {"learned", "rope", "alibi", NULL};
-static const char *const kind_names[] = {"training", "collective", NULL};
-static const char *const precision_names[] = {"bf16", "fp8", NULL};
-static const char *const fp8_recipe_names[] = {"delayed", "current", "mxfp8", NULL};
-static const char *const recompute_names[] = {"none", "selective", "full", NULL};
-static const char *const ckpt_mode_names[] = {"sync", "async", "two-stage", NULL};
-static const char *const attention_names[] = {"flash", "unfused", "flash2", "cudnn", NULL};
-
-/* ---- models ----------------------------------------------------------------------------- */
-
-static int fn_dropout(st_rd *rd, const st_ynode *n, void *base)
-{
-    int on;
-    static const char *const names[] = {"false", "true", NULL};
-    if (st_rd_enum(rd, n, "dropout setting", names, &on))
-        return -1;
-    ((st_llm_spec *)base)->dropout = on ? ST_DROPOUT_ON : ST_DROPOUT_OFF;
-    return 0;
-}
-
-static const st_field model_fields[] = {
-    ST_FSTR(st_llm_spec, "name", name),
-    ST_FFN("base", st_rd_skip), /* applied before the other keys: see read_model_map */
-    ST_FINT(st_llm_spec, "layers", layers, ST_R_MIN1, .max = 1e5),
-    ST_FINT(st_llm_spec, "hidden", hidden, ST_R_MIN1, .max = 1e7),
-    ST_FINT(st_llm_spec, "ffn_hidden", ffn_hidden, ST_R_MIN1, .max = 1e8),
-    ST_FINT(st_llm_spec, "heads", heads, ST_R_MIN1, .max = 1e5),
-    ST_FINT(st_llm_spec, "head_dim", head_dim, ST_R_MIN1, .max = 1e6),
-    ST_FINT(st_llm_spec, "kv_heads", kv_heads, ST_R_MIN1, .max = 1e5),
-    ST_FINT(st_llm_spec, "vocab", vocab, ST_R_MIN1, .max = 1e8),
-    ST_FINT(st_llm_spec, "max_positions", max_positions, ST_R_MIN1, .max = 1e8),
-    ST_FENUM(st_llm_spec, "mlp", mlp, mlp_names),
-    ST_FENUM(st_llm_spec, "norm", norm, norm_names),
-    ST_FENUM(st_llm_spec, "position", pos, pos_names),
-    ST_FBOOL(st_llm_spec, "bias", bias),
-    ST_FBOOL(st_llm_spec, "tied_embeddings", tied_embeddings),
-    ST_FFN("dropout", fn_dropout),
-    ST_FEND,
-};
-
-static int unknown_model(st_ld *ld, const st_ynode *n)
-{
-    const char *names[256];
-    size_t k = 0;
-    for (size_t i = 0; i < ld->s->n_models && k < 256; i++)
-        if (ld->s->models[i].name)
-            names[k++] = ld->s->models[i].name;
-    for (size_t i = 0; i < st_catalog_model_count() && k < 256; i++)
-        names[k++] = st_catalog_model_at(i)->name;
-    return st__unknown_name(ld, n, "model", names, k, " (`strata catalog` lists the presets)");
-}
-
-/* scenario-format.md: a mapping takes layers, hidden, heads, and optionally the rest; what
- * mlp implies (GPT style for gelu, Llama style for swiglu) fills the keys left out. */
-static void model_defaults(st_llm_spec *m, const st_ynode *n)
-{
-    int gpt = m->mlp == ST_MLP_GELU;
-    if (st_ynode_get(n, "base")) { /* a base model keeps its own style */
-        st_llm_fill_defaults(m);
-        return;
-    }
-    if (!st_ynode_get(n, "norm"))
-        m->norm = gpt ? ST_NORM_LAYERNORM : ST_NORM_RMSNORM;
-    if (!st_ynode_get(n, "position"))
-        m->pos = gpt ? ST_POS_LEARNED : ST_POS_ROPE;
-    if (!st_ynode_get(n, "bias"))
-        m->bias = gpt;
-    if (!st_ynode_get(n, "tied_embeddings"))
-        m->tied_embeddings = gpt;
-    st_llm_fill_defaults(m);
-}
-
-static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
-{
-    static const char *const need[] = {"layers", "hidden", "heads"};
-    for (int i = 0; i < 3; i++)
-        if (!st_ynode_get(n, need[i]) && !st_ynode_get(n, "base"))
-            return st_rd_fail(&ld->rd, n, ST_EINVAL, "model: missing required key '%s'", need[i]);
-    if (m->head_dim == 0 && m->hidden % m->heads)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "model: hidden (%lld) is not a multiple of heads (%lld)",
-                          (long long)m->hidden, (long long)m->heads);
-    if (m->kv_heads && m->heads % m->kv_heads)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "kv_heads") ? st_ynode_get(n, "kv_heads") : n,
-                          ST_EINVAL, "model: heads (%lld) is not a multiple of kv_heads (%lld)",
-                          (long long)m->heads, (long long)m->kv_heads);
-    return 0;
-}
-
-/* Read a model mapping into the scenario's model table; returns the model or NULL. */
-static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const char *what)
-{
-    st_scn *s = ld->s;
-    if (s->n_models >= s->cap_models)
-        ST_BUG("model table sized %zu too small", s->cap_models);
-    st_llm_spec *m = &s->models[s->n_models];
-    memset(m, 0, sizeof *m);
-    const st_ynode *b = st_ynode_get(n, "base");
-    if (b && st_rd_expect(&ld->rd, b, ST_YN_SCALAR, "base"))
-        return NULL;
-    if (b) {
-        const st_llm_spec *from = st__find_model(s, b->text);
-        if (!from) {
-            unknown_model(ld, b);
-            return NULL;
-        }
-        *m = *from;
-        m->name = NULL;
-        m->published_params = 0;
-        /* head_dim follows hidden / heads unless the mapping sets it: a base's derived value
-         * must not outlive a change of either. */
-        if ((st_ynode_get(n, "hidden") || st_ynode_get(n, "heads")) && !st_ynode_get(n, "head_dim"))
-            m->head_dim = 0;
-    }
-    m->source = "scenario";
-    if (st_rd_map(&ld->rd, n, model_fields, m, what))
-        return NULL;
-    if (check_model(ld, n, m))
-        return NULL;
-    model_defaults(m, n);
-    s->n_models++;
-    return m;
-}
-
-int st__load_models(st_ld *ld, const st_ynode *n)
-{
-    if (st_rd_expect(&ld->rd, n, ST_YN_SEQ, "hardware.models") ||
-        st_rd_list_limit(&ld->rd, n, "hardware.models", ST_SCN_MAX_NAMED))
-        return -1;
-    for (size_t i = 0; i < n->n; i++) {
-        const st_llm_spec *m = read_model_map(ld, n->kids[i], "hardware.models[]");
-        if (!m)
-            return -1;
-        if (!m->name)
-            return st_rd_fail(&ld->rd, n->kids[i], ST_EINVAL,
-                              "hardware.models[]: missing required key 'name'");
-        for (size_t j = 0; j + 1 < ld->s->n_models; j++)
-            if (ld->s->models[j].name && strcmp(ld->s->models[j].name, m->name) == 0)
-                return st_rd_fail(&ld->rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
-                                  "duplicate model name '%s' in hardware.models (first at line "
-                                  "%u)",
-                                  m->name, n->kids[j]->loc.line);
-    }
-    return 0;
-}
+/* ---- model ------------------------------------------------------------------------------ */
 
 static int fn_model(st_rd *rd, const st_ynode *n, void *base)
 {
-    st_ld *ld = st__ld(rd);
     st_workload_cfg *w = base;
     w->model_loc = n->loc;
-    if (n->kind == ST_YN_MAP) {
-        w->model = read_model_map(ld, n, "model");
-        return w->model ? 0 : -1;
-    }
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, "model"))
-        return -1;
-    w->model = st__find_model(ld->s, n->text);
-    return w->model ? 0 : unknown_model(ld, n);
+    w->model = st__read_model(st__ld(rd), n, "model");
+    return w->model ? 0 : -1;
 }
 
 /* ---- parallel plan, checkpoint, data ---------------------------------------------------- */
@@ -188,9 +37,6 @@ static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
 /* Gradient precision: index 0 is fp32 (Megatron-LM's default with --bf16), 1 is bf16. */
 static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
 
-/* Gradient collective: index = ST_GRAD_COLL_*. */
-static const char *const grad_collective_names[] = {"auto", "reduce-scatter", "all-reduce", NULL};
-
 /* Gradient accumulation: index 0 fused into the GEMM (Megatron), 1 a separate pass. */
 static const char *const grad_accum_names[] = {"fused", "separate", NULL};
 
@@ -206,9 +52,9 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
     ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
-    ST_FENUM(st_parallel_cfg, "recompute", recompute, recompute_names),
+    ST_FENUM(st_parallel_cfg, "recompute", recompute, st_recompute_names),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
-    ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, grad_collective_names),
+    ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, st_grad_coll_names),
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
     ST_FEND,
 };
@@ -284,7 +130,7 @@ static int fn_data_tier(st_rd *rd, const st_ynode *n, void *base)
 
 static const st_field ckpt_fields[] = {
     ST_FFN("every", fn_every, .required = 1),
-    ST_FENUM(st_ckpt_cfg, "mode", mode, ckpt_mode_names),
+    ST_FENUM(st_ckpt_cfg, "mode", mode, st_ckpt_mode_names),
     ST_FFN("tier", fn_ckpt_tier, .required = 1),
     ST_FEND,
 };
@@ -337,7 +183,8 @@ static int fn_gpus(st_rd *rd, const st_ynode *n, void *base)
 
 static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
 {
-    return st_rd_enum(rd, n, "workload kind", kind_names, (int *)&((st_workload_cfg *)base)->kind);
+    return st_rd_enum(rd, n, "workload kind", st_workload_kind_names,
+                      (int *)&((st_workload_cfg *)base)->kind);
 }
 
 /* The enums of models/fabric/collective.h, by the names its lists give them. */
@@ -391,10 +238,10 @@ static const st_field workload_fields[] = {
     ST_FFN("collective", fn_collective),
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
-    ST_FENUM(st_workload_cfg, "precision", precision, precision_names),
-    ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, fp8_recipe_names),
+    ST_FENUM(st_workload_cfg, "precision", precision, st_precision_names),
+    ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, st_fp8_recipe_names),
     ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
-    ST_FENUM(st_workload_cfg, "attention", attention, attention_names),
+    ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),

@@ -21,6 +21,8 @@ static const st_gpu_spec h800 = {
     .description = "NVIDIA H800 SXM (China-market H100)",
     .nvlink_bw = 400e9, /* hardware.yaml h800: NVLink 400 GB/s bidirectional */
     .source = "shared/validation/hardware.yaml h800",
+    .arch = ST_GPU_ARCH_HOPPER,
+    .nvswitch = 1,
 };
 static const st_gpu_spec b300 = {
     .name = "b300",
@@ -29,6 +31,8 @@ static const st_gpu_spec b300 = {
      * B200, 1.8 TB/s per GPU (hardware.yaml b200). An assumption, stated in the row's note. */
     .nvlink_bw = 1800e9,
     .source = "NVLink 5 figure of hardware.yaml b200, assumed for B300",
+    .arch = ST_GPU_ARCH_BLACKWELL,
+    .nvswitch = 1,
 };
 
 typedef struct vcase {

@@ -115,19 +115,17 @@ const st_nccl_preset *st_nccl_preset_default(void)
 
 st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu)
 {
-    static const char *const ampere[] = {"a100", "a800", NULL};
-    if (st_gpu_family_in(gpu, ampere))
-        return ST_NCCL_AMPERE;
-    return ST_NCCL_HOPPER;
+    return gpu && gpu->arch == ST_GPU_ARCH_AMPERE ? ST_NCCL_AMPERE : ST_NCCL_HOPPER;
 }
 
 double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu)
 {
     /* NVLS needs an NVSwitch: the SXM boards, not the PCIe cards' NVLink bridges. */
-    static const char *const hopper_sxm[] = {"h100-sxm", "h200-sxm", "h800-sxm", NULL};
-    return st_gpu_family_in(gpu, hopper_sxm) ? p->nvls_eff_hopper
-           : st_gpu_is_blackwell(gpu)        ? p->nvls_eff_blackwell
-                                             : 0;
+    if (!gpu || !gpu->nvswitch)
+        return 0;
+    return gpu->arch == ST_GPU_ARCH_HOPPER      ? p->nvls_eff_hopper
+           : gpu->arch == ST_GPU_ARCH_BLACKWELL ? p->nvls_eff_blackwell
+                                                : 0;
 }
 
 const char *st_nccl_proto_name(st_nccl_proto p)

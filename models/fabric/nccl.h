@@ -69,14 +69,14 @@ typedef struct st_nccl_preset {
 /* The preset in use: NCCL 2.20.3's tuning model. Borrowed, static. */
 const st_nccl_preset *st_nccl_preset_default(void);
 
-/* The generation row NCCL would use for gpu, from its family (st_gpu_family): "a100*" and "a800*"
- * are Ampere, everything else (H100, H200, H800, B200, GB200, unknown) the Hopper row. */
+/* The generation row NCCL would use for gpu, from its architecture (st_gpu_spec.arch): Ampere's
+ * for Ampere, the Hopper row for everything else (Hopper, Blackwell, unknown, NULL). */
 st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu);
 
-/* NCCL's NVLS efficiency for gpu, from its family (st_gpu_family): Hopper SXM boards (h100-sxm*,
- * h200-sxm*, h800-sxm*) and Blackwell parts (b200*, b300*, gb200*, gb300*) have NVSwitch
- * multicast and in-switch reduction; 0 for everything else (PCIe cards have NVLink bridges, no
- * switch; Ampere has NVSwitch but no NVLS; other vendors none). */
+/* NCCL's NVLS efficiency for gpu, from its architecture and its nvswitch flag: Hopper and
+ * Blackwell boards on an NVSwitch have multicast and in-switch reduction; 0 for everything else
+ * (PCIe cards have NVLink bridges, no switch; Ampere has NVSwitch but no NVLS; other vendors
+ * none; NULL). */
 double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu);
 
 /* "LL", "LL128", "Simple"; "?" out of range. */

@@ -106,8 +106,8 @@ double st_transport_efficiency(st_transport t)
 
 double st_nvlink_efficiency(const st_gpu_spec *gpu)
 {
-    static const char *const nvlink3[] = {"a100", "a800", NULL};
-    return st_gpu_family_in(gpu, nvlink3) ? K.nvlink3_goodput
-           : st_gpu_is_blackwell(gpu)     ? K.nvlink5_goodput /* NVLink 5 is Blackwell's */
-                                          : K.nvlink_goodput;
+    st_gpu_arch arch = gpu ? gpu->arch : ST_GPU_ARCH_UNKNOWN;
+    return arch == ST_GPU_ARCH_AMPERE      ? K.nvlink3_goodput /* NVLink 3 is Ampere's */
+           : arch == ST_GPU_ARCH_BLACKWELL ? K.nvlink5_goodput /* NVLink 5 is Blackwell's */
+                                           : K.nvlink_goodput;
 }

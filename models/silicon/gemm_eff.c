@@ -98,8 +98,9 @@ static const attn_fit ATTN[] = {
     [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0},
 };
 
+/* One row per measured part, indexed by the GPU record's calibration key (models/silicon/gpu.h);
+ * a key without a row has sms == 0. */
 typedef struct calib {
-    const char *gpu; /* catalog name (scenarios/catalog.c) */
     double sms;      /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
     mamf bf16, fp8;  /* fp8.frac == 0: no measurement; BF16's fraction is used */
     double hbm_frac; /* achievable share of the datasheet HBM bandwidth */
@@ -123,93 +124,88 @@ typedef struct calib {
     {                                                                                              \
         0, 0, 0, 0                                                                                 \
     }
-static const calib CALIB[] = {
-    {"a100-sxm-80g",
-     108,
-     {0.869, 1024, 10240, 5120},
-     NO_MAMF,
-     0.834,
-     ATTN_FA2_A100,
-     ATTN_FA2_A100,
-     NULL},
-    {"a100-sxm-40g",
-     108,
-     {0.869, 1024, 10240, 5120},
-     NO_MAMF,
-     0.834,
-     ATTN_FA2_A100,
-     ATTN_FA2_A100,
-     "MAMF and BabelStream were measured on the 80 GB part: same GA100 die and clocks"},
-    {"h100-sxm",
-     132,
-     {0.803, 2048, 2048, 13312},
-     {0.709, 1024, 9216, 14336},
-     0.887,
-     ATTN_FA3_H100,
-     ATTN_CUDNN_H200,
-     "cuDNN: the H200's sweep (the same die and Tensor Cores)"},
-    {"h100-pcie",
-     114,
-     {0.803, 2048, 2048, 13312},
-     {0.709, 1024, 9216, 14336},
-     0.862,
-     ATTN_FA3_H100,
-     ATTN_CUDNN_H200,
-     "no MAMF for the PCIe card: the SXM fractions are assumed"},
-    {"h200-sxm",
-     132,
-     {0.803, 2048, 2048, 13312},
-     {0.734, 1280, 4096, 12032},
-     0.865,
-     ATTN_FA3_H100,
-     ATTN_CUDNN_H200,
-     "MAMF's BF16 table: 'H200 is the same' as H100 SXM"},
-    {"b200",
-     148,
-     {0.776, 1792, 16128, 3072},
-     {0.763, 15360, 4096, 3072},
-     0.862,
-     ATTN_CUDNN_GB200,
-     ATTN_CUDNN_GB200,
-     "attention: GB200's cuDNN sweep (the same dies), scaled by the GEMM e_max"},
-    {"gb200",
-     148,
-     {0.729, 4096, 9728, 2048},
-     {0.723, 19456, 5120, 1536},
-     0.862,
-     ATTN_CUDNN_GB200,
-     ATTN_CUDNN_GB200,
-     "FlashAttention-3 does not run on Blackwell: `flash` reads cuDNN's sweep, the fastest "
-     "published"},
-    {"mi300x",
-     304,
-     {0.514, 10240, 15360, 8192},
-     NO_MAMF,
-     0.862,
-     ATTN_FA3_H100,
-     ATTN_CUDNN_H200,
-     "no FP8 MAMF or attention sweep: BF16's fraction and the Hopper sweeps, scaled"},
+static const calib CALIB[ST_GPU_CALIB__COUNT] = {
+    [ST_GPU_CALIB_A100_SXM_80G] = {.sms = 108,
+                                   .bf16 = {0.869, 1024, 10240, 5120},
+                                   .fp8 = NO_MAMF,
+                                   .hbm_frac = 0.834,
+                                   .attn = ATTN_FA2_A100,
+                                   .cudnn = ATTN_FA2_A100},
+    [ST_GPU_CALIB_A100_SXM_40G] =
+        {.sms = 108,
+         .bf16 = {0.869, 1024, 10240, 5120},
+         .fp8 = NO_MAMF,
+         .hbm_frac = 0.834,
+         .attn = ATTN_FA2_A100,
+         .cudnn = ATTN_FA2_A100,
+         .note = "MAMF and BabelStream were measured on the 80 GB part: same GA100 die and clocks"},
+    [ST_GPU_CALIB_H100_SXM] = {.sms = 132,
+                               .bf16 = {0.803, 2048, 2048, 13312},
+                               .fp8 = {0.709, 1024, 9216, 14336},
+                               .hbm_frac = 0.887,
+                               .attn = ATTN_FA3_H100,
+                               .cudnn = ATTN_CUDNN_H200,
+                               .note = "cuDNN: the H200's sweep (the same die and Tensor Cores)"},
+    [ST_GPU_CALIB_H100_PCIE] = {.sms = 114,
+                                .bf16 = {0.803, 2048, 2048, 13312},
+                                .fp8 = {0.709, 1024, 9216, 14336},
+                                .hbm_frac = 0.862,
+                                .attn = ATTN_FA3_H100,
+                                .cudnn = ATTN_CUDNN_H200,
+                                .note = "no MAMF for the PCIe card: the SXM fractions are assumed"},
+    [ST_GPU_CALIB_H200_SXM] = {.sms = 132,
+                               .bf16 = {0.803, 2048, 2048, 13312},
+                               .fp8 = {0.734, 1280, 4096, 12032},
+                               .hbm_frac = 0.865,
+                               .attn = ATTN_FA3_H100,
+                               .cudnn = ATTN_CUDNN_H200,
+                               .note = "MAMF's BF16 table: 'H200 is the same' as H100 SXM"},
+    [ST_GPU_CALIB_B200] =
+        {.sms = 148,
+         .bf16 = {0.776, 1792, 16128, 3072},
+         .fp8 = {0.763, 15360, 4096, 3072},
+         .hbm_frac = 0.862,
+         .attn = ATTN_CUDNN_GB200,
+         .cudnn = ATTN_CUDNN_GB200,
+         .note = "attention: GB200's cuDNN sweep (the same dies), scaled by the GEMM e_max"},
+    [ST_GPU_CALIB_GB200] =
+        {.sms = 148,
+         .bf16 = {0.729, 4096, 9728, 2048},
+         .fp8 = {0.723, 19456, 5120, 1536},
+         .hbm_frac = 0.862,
+         .attn = ATTN_CUDNN_GB200,
+         .cudnn = ATTN_CUDNN_GB200,
+         .note =
+             "FlashAttention-3 does not run on Blackwell: `flash` reads cuDNN's sweep, the fastest "
+             "published"},
+    [ST_GPU_CALIB_MI300X] =
+        {.sms = 304,
+         .bf16 = {0.514, 10240, 15360, 8192},
+         .fp8 = NO_MAMF,
+         .hbm_frac = 0.862,
+         .attn = ATTN_FA3_H100,
+         .cudnn = ATTN_CUDNN_H200,
+         .note = "no FP8 MAMF or attention sweep: BF16's fraction and the Hopper sweeps, scaled"},
 };
-#define N_CALIB (sizeof CALIB / sizeof CALIB[0])
 
-/* A GPU the table does not name (a custom scenario GPU) is treated like an H100 SXM: the most
+/* A GPU the table does not cover (a custom scenario GPU) is treated like an H100 SXM: the most
  * measured part, and a mid-range choice among the rows above. */
+static const calib *calib_row(const st_gpu_spec *gpu)
+{
+    if (!gpu || (int)gpu->calib <= ST_GPU_CALIB_NONE || gpu->calib >= ST_GPU_CALIB__COUNT)
+        return NULL;
+    return CALIB[gpu->calib].sms > 0 ? &CALIB[gpu->calib] : NULL;
+}
+
 static const calib *calib_of(const st_gpu_spec *gpu)
 {
-    const char *family = st_gpu_family(gpu);
-    for (size_t i = 0; family && i < N_CALIB; i++)
-        if (strcmp(CALIB[i].gpu, family) == 0)
-            return &CALIB[i];
-    return &CALIB[2];
+    const calib *c = calib_row(gpu);
+    return c ? c : &CALIB[ST_GPU_CALIB_H100_SXM];
 }
 
 int st_gemm_calibrated(const st_gpu_spec *gpu)
 {
-    const char *family = st_gpu_family(gpu);
-    for (size_t i = 0; family && i < N_CALIB; i++)
-        if (strcmp(CALIB[i].gpu, family) == 0)
-            return 1;
-    return 0;
+    return calib_row(gpu) != NULL;
 }
 
 double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
@@ -238,20 +234,22 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
  * (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a measurement.
  * GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal model supplies their clock
  * factor. */
-static const struct {
-    const char *gpu;
-    double ratio;
-} SUSTAINED[] = {
-    {"a100-sxm-80g", 0.913}, {"a100-sxm-40g", 0.913}, /* same GA100 die, clocks and 400 W limit */
-    {"h100-sxm", 0.931},     {"h200-sxm", 0.864},
-    {"gb200", 0.746},        {"b200", 0.702}, /* derived from GB200's, above */
+static const double SUSTAINED[ST_GPU_CALIB__COUNT] = {
+    /* the same GA100 die, clocks and 400 W limit */
+    [ST_GPU_CALIB_A100_SXM_80G] = 0.913,
+    [ST_GPU_CALIB_A100_SXM_40G] = 0.913,
+    [ST_GPU_CALIB_H100_SXM] = 0.931,
+    [ST_GPU_CALIB_H200_SXM] = 0.864,
+    [ST_GPU_CALIB_GB200] = 0.746,
+    [ST_GPU_CALIB_B200] = 0.702, /* derived from GB200's, above */
 };
 
 double st_gpu_sustained(const st_gpu_spec *gpu)
 {
-    for (size_t i = 0; i < sizeof SUSTAINED / sizeof SUSTAINED[0]; i++)
-        if (st_gpu_family(gpu) && strcmp(SUSTAINED[i].gpu, st_gpu_family(gpu)) == 0)
-            return SUSTAINED[i].ratio;
+    /* 0: no measurement for the part (or no part) */
+    if (gpu && (int)gpu->calib > ST_GPU_CALIB_NONE && gpu->calib < ST_GPU_CALIB__COUNT &&
+        SUSTAINED[gpu->calib] > 0)
+        return SUSTAINED[gpu->calib];
     return 1.0;
 }
 

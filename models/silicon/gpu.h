@@ -1,10 +1,40 @@
-/* A GPU as the models see it: datasheet figures in SI units. The preset table of named GPUs
- * lives in scenarios/catalog.c, each figure with its source. */
+/* A GPU as the models see it: datasheet figures in SI units, its architecture and the key of
+ * its measured calibrations. The preset table of named GPUs lives in scenarios/catalog.c, each
+ * figure with its source. */
 #ifndef ST_MODELS_SILICON_GPU_H
 #define ST_MODELS_SILICON_GPU_H
 
 #include <stddef.h>
-#include <string.h>
+
+#include "models/config.h"
+
+/* The architecture, which kernel libraries and NCCL key their behaviour on: Ampere's NVLink 3,
+ * Hopper's TN-only FP8 GEMMs, Blackwell's NVLink 5, NVLS efficiency and MXFP8's block-scaled
+ * Tensor Cores (NVIDIA's and AMD's architecture whitepapers). UNKNOWN, the zero value, is a
+ * hardware.gpus entry without base: its own figures, no architecture-specific behaviour. */
+#define ST_GPU_ARCHS(X)                                                                            \
+    X(ST_GPU_ARCH_UNKNOWN, "unknown")                                                              \
+    X(ST_GPU_ARCH_AMPERE, "ampere")                                                                \
+    X(ST_GPU_ARCH_HOPPER, "hopper")                                                                \
+    X(ST_GPU_ARCH_BLACKWELL, "blackwell") X(ST_GPU_ARCH_CDNA3, "cdna3")
+typedef enum st_gpu_arch { ST_GPU_ARCHS(ST__ENUM_VALUE) } st_gpu_arch;
+
+/* The part whose measurements (kernel efficiency curves, HBM share, sustained clock:
+ * models/silicon/gemm_eff.c) apply. NONE, the zero value, is a GPU no measurement covers.
+ * Each catalog part has its own key, and a hardware.gpus entry with base: takes its base's, so
+ * renaming a part keeps its calibrations. */
+typedef enum st_gpu_calib {
+    ST_GPU_CALIB_NONE,
+    ST_GPU_CALIB_A100_SXM_40G,
+    ST_GPU_CALIB_A100_SXM_80G,
+    ST_GPU_CALIB_H100_SXM,
+    ST_GPU_CALIB_H100_PCIE,
+    ST_GPU_CALIB_H200_SXM,
+    ST_GPU_CALIB_B200,
+    ST_GPU_CALIB_GB200,
+    ST_GPU_CALIB_MI300X,
+    ST_GPU_CALIB__COUNT
+} st_gpu_calib;
 
 typedef struct st_gpu_spec {
     const char *name;        /* catalog key, e.g. "h100-sxm" */
@@ -19,42 +49,30 @@ typedef struct st_gpu_spec {
     double tdp_w;            /* board power limit, W */
     double idle_w;           /* idle board power, W */
     const char *source;      /* where the figures come from */
-    const char *family;      /* the catalog part whose measured calibrations apply (kernel
-                                curves, sustained clock, NVLink goodput, NVLS): NULL for the
-                                part itself (its name), the base's for a hardware.gpus entry
-                                with base: */
+    /* Not scenario keys: set by the catalog, inherited through base:, zero otherwise. */
+    st_gpu_arch arch;
+    st_gpu_calib calib;
+    int nvswitch; /* NVLink ports go to NVSwitch chips (SXM boards, NVL72 racks); 0 for PCIe
+                     cards' NVLink bridges and for other vendors' links */
 } st_gpu_spec;
 
-/* The catalog name every calibration lookup keys on: g's family, or its name. NULL for NULL. */
-static inline const char *st_gpu_family(const st_gpu_spec *g)
+/* The architecture's name ("hopper"); "?" out of range. */
+static inline const char *st_gpu_arch_name(st_gpu_arch a)
 {
-    return !g ? 0 : g->family ? g->family : g->name;
+    static const char *const names[] = {ST_GPU_ARCHS(ST__ENUM_NAME) NULL};
+    if ((int)a < 0 || (int)a >= (0 ST_GPU_ARCHS(ST__ENUM_COUNT)))
+        return "?";
+    return names[a];
 }
 
-/* Whether g's family starts with one of the NULL-terminated prefixes ("a100" takes in
- * "a100-sxm-80g" and "a100-sxm-40g"). 0 for NULL. */
-static inline int st_gpu_family_in(const st_gpu_spec *g, const char *const *prefixes)
-{
-    const char *family = st_gpu_family(g);
-    for (size_t i = 0; family && prefixes[i]; i++)
-        if (strncmp(family, prefixes[i], strlen(prefixes[i])) == 0)
-            return 1;
-    return 0;
-}
-
-/* The GPU's architecture, by family prefix: Hopper (H100, H200, H800) and Blackwell (B200,
- * B300, GB200, GB300; NVIDIA's architecture whitepapers). Kernel libraries and NCCL key their
- * behaviour on it: Blackwell's NVLink 5 and its NVLS efficiency, MXFP8's block-scaled Tensor
- * Cores, and Hopper's TN-only FP8 GEMMs. 0 for NULL. */
+/* Whether g is a Hopper (H100, H200) or a Blackwell (B200, GB200) part. 0 for NULL. */
 static inline int st_gpu_is_hopper(const st_gpu_spec *g)
 {
-    static const char *const hopper[] = {"h100", "h200", "h800", NULL};
-    return st_gpu_family_in(g, hopper);
+    return g && g->arch == ST_GPU_ARCH_HOPPER;
 }
 
 static inline int st_gpu_is_blackwell(const st_gpu_spec *g)
 {
-    static const char *const blackwell[] = {"b200", "b300", "gb200", "gb300", NULL};
-    return st_gpu_family_in(g, blackwell);
+    return g && g->arch == ST_GPU_ARCH_BLACKWELL;
 }
 #endif

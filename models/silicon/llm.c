@@ -2,6 +2,12 @@
  * published counts they reproduce, are in docs/memory-model.md. */
 #include "models/silicon/llm.h"
 
+#include <stddef.h>
+
+const char *const st_mlp_names[] = {ST_MLPS(ST__ENUM_NAME) NULL};
+const char *const st_norm_names[] = {ST_NORMS(ST__ENUM_NAME) NULL};
+const char *const st_posemb_names[] = {ST_POSEMBS(ST__ENUM_NAME) NULL};
+
 /* scenario-format.md: "vocab (default 51200)", the GPT-2 vocabulary padded by Megatron-LM. */
 #define DEFAULT_VOCAB 51200
 

@@ -6,9 +6,19 @@
 
 #include <stdint.h>
 
-typedef enum st_mlp { ST_MLP_GELU, ST_MLP_SWIGLU } st_mlp;
-typedef enum st_norm { ST_NORM_LAYERNORM, ST_NORM_RMSNORM } st_norm;
-typedef enum st_posemb { ST_POS_LEARNED, ST_POS_ROPE, ST_POS_ALIBI } st_posemb;
+#include "models/config.h"
+
+/* The architecture's named choices, as X-macro lists in models/config.h's style; their
+ * NULL-terminated name tables (the `mlp`, `norm` and `position` spellings) are in llm.c. */
+#define ST_MLPS(X)    X(ST_MLP_GELU, "gelu") X(ST_MLP_SWIGLU, "swiglu")
+#define ST_NORMS(X)   X(ST_NORM_LAYERNORM, "layernorm") X(ST_NORM_RMSNORM, "rmsnorm")
+#define ST_POSEMBS(X) X(ST_POS_LEARNED, "learned") X(ST_POS_ROPE, "rope") X(ST_POS_ALIBI, "alibi")
+typedef enum st_mlp { ST_MLPS(ST__ENUM_VALUE) } st_mlp;
+typedef enum st_norm { ST_NORMS(ST__ENUM_VALUE) } st_norm;
+typedef enum st_posemb { ST_POSEMBS(ST__ENUM_VALUE) } st_posemb;
+extern const char *const st_mlp_names[];
+extern const char *const st_norm_names[];
+extern const char *const st_posemb_names[];
 /* Whether training applies dropout. Only activation memory depends on it (dropout keeps a mask
  * and its output for the backward pass). DEFAULT, the zero value, means what `mlp` implies: on
  * for gelu (GPT-2/3, Megatron GPT: 0.1), off for swiglu (Llama, PaLM train without it). */

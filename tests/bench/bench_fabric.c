@@ -44,7 +44,8 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static const st_gpu_spec h100 = {.name = "h100-sxm", .nvlink_bw = 900e9};
+static const st_gpu_spec h100 = {
+    .name = "h100-sxm", .nvlink_bw = 900e9, .arch = ST_GPU_ARCH_HOPPER, .nvswitch = 1};
 
 static st_cluster_cfg cluster(const bcase *b)
 {

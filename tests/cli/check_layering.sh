@@ -14,7 +14,7 @@ cd "$root" || exit 2
 # anything else its first folder.
 component() {
     case $1 in
-    models/config.h) echo models/config ;;
+    models/config.[ch]) echo models/config ;;
     models/*/*) local rest=${1#models/}; echo "models/${rest%%/*}" ;;
     */*) echo "${1%%/*}" ;;
     *) echo "$1" ;;

@@ -565,7 +565,9 @@ START_TEST(test_nccl_preset_formulas)
     ck_assert_double_eq(st_nccl_latency_factor(p, ST_NCCL_RING, ST_NCCL_SIMPLE, 1, &many, 1e9),
                         1.4);
     ck_assert_double_eq(st_nccl_latency_factor(p, ST_NCCL_RING, ST_NCCL_SIMPLE, 1, &one, 1e9), 1);
-    ck_assert_int_eq(st_nccl_arch_of(&(st_gpu_spec){.name = "a100-sxm-80g"}), ST_NCCL_AMPERE);
+    ck_assert_int_eq(
+        st_nccl_arch_of(&(st_gpu_spec){.name = "a100-sxm-80g", .arch = ST_GPU_ARCH_AMPERE}),
+        ST_NCCL_AMPERE);
     ck_assert_int_eq(st_nccl_arch_of(&gpu), ST_NCCL_HOPPER);
 }
 END_TEST
@@ -577,7 +579,8 @@ END_TEST
  * left out. Without the fill the 33 MB fraction is 0.72 against 0.57 measured. */
 START_TEST(test_nvlink_ring_fill_follows_the_measured_a100_sweep)
 {
-    static const st_gpu_spec a100 = {.name = "a100-sxm-80g", .nvlink_bw = 600e9};
+    static const st_gpu_spec a100 = {
+        .name = "a100-sxm-80g", .nvlink_bw = 600e9, .arch = ST_GPU_ARCH_AMPERE, .nvswitch = 1};
     st_cluster_cfg c = {.gpu = &a100,
                         .nodes = 1,
                         .gpus_per_node = 8,
@@ -631,16 +634,20 @@ static void open_board(const st_gpu_spec *g)
  * all-reduces on Hopper and Blackwell and keeps the LL ring for tiny ones. */
 START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
 {
-    static const st_gpu_spec h100 = {.name = "h100-sxm", .nvlink_bw = 900e9};
-    static const st_gpu_spec b200 = {.name = "b200", .nvlink_bw = 1800e9};
+    static const st_gpu_spec h100 = {
+        .name = "h100-sxm", .nvlink_bw = 900e9, .arch = ST_GPU_ARCH_HOPPER, .nvswitch = 1};
+    static const st_gpu_spec b200 = {
+        .name = "b200", .nvlink_bw = 1800e9, .arch = ST_GPU_ARCH_BLACKWELL, .nvswitch = 1};
     const st_nccl_preset *p = st_nccl_preset_default();
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &h100), p->nvls_eff_hopper);
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &b200), p->nvls_eff_blackwell);
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &gpu), 0);
-    static const st_gpu_spec pcie = {.name = "h100-pcie", .nvlink_bw = 600e9};
+    static const st_gpu_spec pcie = {
+        .name = "h100-pcie", .nvlink_bw = 600e9, .arch = ST_GPU_ARCH_HOPPER};
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &pcie), 0); /* NVLink bridges, no switch */
-    /* A hardware.gpus entry without base: has its own figures and no family, whatever its name. */
-    static const st_gpu_spec lab = {.name = "b200-lab", .nvlink_bw = 1800e9, .family = ""};
+    /* A hardware.gpus entry without base: has its own figures and no architecture, whatever its
+     * name. */
+    static const st_gpu_spec lab = {.name = "b200-lab", .nvlink_bw = 1800e9};
     ck_assert_double_eq(st_nccl_nvls_efficiency(p, &lab), 0);
     ck_assert_double_eq(st_nvlink_efficiency(&lab), st_nvlink_efficiency(NULL));
     const st_gpu_spec *parts[] = {&h100, &b200};
@@ -707,7 +714,11 @@ START_TEST(test_every_enum_value_is_named_and_each_rule_blames_its_input)
     ck_assert_str_eq(st_coll_proto_name(ST_COLL_PROTO_SIMPLE), "Simple");
     ck_assert_str_eq(st_coll_op_name(ST_COLL_OP__COUNT), "?");
 
-    static const st_gpu_spec h100 = {.name = "h100-sxm", .nvlink_bw = 900e9};
+    static const st_gpu_spec h100 = {.name = "h100-sxm",
+                                     .nvlink_bw = 900e9,
+                                     .arch = ST_GPU_ARCH_HOPPER,
+                                     .nvswitch = 1,
+                                     .calib = ST_GPU_CALIB_H100_SXM};
     st_cluster_cfg c = {.gpu = &h100, .nodes = 4, .gpus_per_node = 8, .nvlink_domain = 8};
     st_coll_field f = ST_COLL_FIELD_GPUS;
     st_err err = {0};

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/silicon/ops.h"
 #include "scenarios/catalog.h"
 
 #define ASSERT_REL(got, want, tol)                                                                 \
@@ -71,6 +72,27 @@ START_TEST(test_gpu_entries_are_complete_and_plausible)
         if (g->peak_fp8 > 0)
             ASSERT_REL(g->peak_fp8, 2 * g->peak_bf16, 1e-3);
     }
+}
+END_TEST
+
+/* Every catalog part names its architecture and its own calibration row: the models key on
+ * those fields, never on the part's name. */
+START_TEST(test_gpu_entries_carry_architecture_and_calibration_key)
+{
+    int seen[ST_GPU_CALIB__COUNT] = {0};
+    for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
+        const st_gpu_spec *g = st_catalog_gpu_at(i);
+        ck_assert_msg(g->arch != ST_GPU_ARCH_UNKNOWN, "%s: no architecture", g->name);
+        ck_assert_msg(g->calib > ST_GPU_CALIB_NONE && g->calib < ST_GPU_CALIB__COUNT, "%s",
+                      g->name);
+        ck_assert_msg(!seen[g->calib]++, "%s: calibration key shared", g->name);
+        ck_assert_msg(st_gemm_calibrated(g), "%s: no calibration row", g->name);
+    }
+    ck_assert_str_eq(st_gpu_arch_name(gpu("h100-pcie")->arch), "hopper");
+    ck_assert_str_eq(st_gpu_arch_name(gpu("mi300x")->arch), "cdna3");
+    ck_assert_int_eq(gpu("h100-pcie")->nvswitch, 0);
+    ck_assert_int_eq(gpu("gb200")->nvswitch, 1);
+    ck_assert_str_eq(st_gpu_arch_name((st_gpu_arch)99), "?");
 }
 END_TEST
 
@@ -163,6 +185,7 @@ Suite *catalog_suite(void)
     tcase_add_test(tc, test_unknown_and_null_names_give_null);
     tcase_add_test(tc, test_every_entry_is_found_by_its_own_unique_name);
     tcase_add_test(tc, test_gpu_entries_are_complete_and_plausible);
+    tcase_add_test(tc, test_gpu_entries_carry_architecture_and_calibration_key);
     tcase_add_test(tc, test_datasheet_figures_match_validation_data);
     tcase_add_test(tc, test_model_entries_are_complete);
     tcase_add_test(tc, test_bloom_uses_the_padded_tokenizer_vocabulary);

@@ -142,8 +142,10 @@ START_TEST(test_hardware_gpu_overrides_its_base)
     ck_assert_double_eq(g->tdp_w, 600);
     ck_assert_double_gt(g->peak_bf16, 9e14);
     /* The base's measured calibrations follow it: kernel curves, sustained clock, NVLink goodput
-     * and NVLS key on the family, not the new name. */
-    ck_assert_str_eq(st_gpu_family(g), "h100-sxm");
+     * and NVLS key on the architecture and calibration key, not the new name. */
+    ck_assert_int_eq(g->arch, ST_GPU_ARCH_HOPPER);
+    ck_assert_int_eq(g->calib, ST_GPU_CALIB_H100_SXM);
+    ck_assert_int_eq(g->nvswitch, 1);
     st_scn_free(s);
     s = load("version: 1\n"
              "hardware:\n  gpus:\n    - { name: a100-b, base: a100-sxm-80g }\n"
@@ -153,7 +155,8 @@ START_TEST(test_hardware_gpu_overrides_its_base)
              "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
              &d);
     ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
-    ck_assert_str_eq(st_gpu_family(st_scn_cluster(s)->gpu), "a100-sxm-80g");
+    ck_assert_int_eq(st_scn_cluster(s)->gpu->calib, ST_GPU_CALIB_A100_SXM_80G);
+    ck_assert_int_eq(st_scn_cluster(s)->gpu->arch, ST_GPU_ARCH_AMPERE);
     st_scn_free(s);
 }
 END_TEST
@@ -210,6 +213,30 @@ START_TEST(test_errors_are_collected_up_to_the_cap)
 }
 END_TEST
 
+/* Each name table is its enum's X-macro list: one name per value, in value order, then NULL
+ * (the loader's enum reader stops there, so a missing NULL would read past the table). */
+#define CHECK_NAMES(LIST, table)                                                                   \
+    do {                                                                                           \
+        const char *const *tbl = table;                                                            \
+        LIST(CHECK_ONE)                                                                            \
+        ck_assert_ptr_null(tbl[0 LIST(ST__ENUM_COUNT)]);                                           \
+    } while (0)
+#define CHECK_ONE(id, name) ck_assert_str_eq(tbl[id], name);
+
+START_TEST(test_enum_name_tables_follow_their_lists)
+{
+    ck_assert_str_eq(st_ckpt_mode_names[ST_CKPT_TWO_STAGE], "two-stage");
+    CHECK_NAMES(ST_CKPT_MODES, st_ckpt_mode_names);
+    CHECK_NAMES(ST_TIER_KINDS, st_tier_kind_names);
+    CHECK_NAMES(ST_ATTENTIONS, st_attention_names);
+    CHECK_NAMES(ST_VALID_METRICS, st_valid_metric_names);
+    CHECK_NAMES(ST_GRAD_COLLS, st_grad_coll_names);
+    CHECK_NAMES(ST_POSEMBS, st_posemb_names);
+    ck_assert_str_eq(st_scn_metric_name(ST_METRIC_GOODPUT), "goodput");
+    ck_assert_str_eq(st_scn_metric_name((st_valid_metric)(ST_METRIC_GOODPUT + 1)), "?");
+}
+END_TEST
+
 Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -222,6 +249,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_inline_model_takes_style_from_mlp);
     tcase_add_test(tc, test_typical_mistakes_name_file_line_and_column);
     tcase_add_test(tc, test_errors_are_collected_up_to_the_cap);
+    tcase_add_test(tc, test_enum_name_tables_follow_their_lists);
     suite_add_tcase(s, tc);
     return s;
 }

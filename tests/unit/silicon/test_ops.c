@@ -492,8 +492,12 @@ START_TEST(test_every_catalog_gpu_is_calibrated)
         ck_assert(st_hbm_efficiency(g) > 0.5 && st_hbm_efficiency(g) < 1.0);
         ck_assert(st_gpu_sm_count(g) > 0);
     }
+    /* Calibrations follow the record's key, not its name: a renamed copy keeps them, and a
+     * GPU without a key (a hardware.gpus entry without base:) gets the H100 SXM curve. */
     st_gpu_spec custom = *gpu("h100-sxm");
     custom.name = "my-gpu";
+    ck_assert(st_gemm_calibrated(&custom));
+    custom.calib = ST_GPU_CALIB_NONE;
     ck_assert(!st_gemm_calibrated(&custom));
     ck_assert(st_gemm_efficiency(&custom, ST_PREC_BF16, 4096, 4096, 4096) > 0.5);
 }

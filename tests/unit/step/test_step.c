@@ -466,15 +466,18 @@ START_TEST(test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh)
 }
 END_TEST
 
-/* A context on the 4-node fixture cluster with an H100-class part under a name that NVLS and
- * the calibrations do not know, so its TP collectives run as plain rings. The GPU and cluster
- * are static: the context may keep pointers to them. */
+/* A context on the 4-node fixture cluster with an H100-class part that NVLS and the
+ * calibrations do not know (no architecture, no calibration key), so its TP collectives run as
+ * plain rings. The GPU and cluster are static: the context may keep pointers to them. */
 static st_step_ctx *ring_only_ctx(void)
 {
     static st_gpu_spec ring_only;
     static st_cluster_cfg c;
     ring_only = *st_catalog_gpu("h100-sxm");
     ring_only.name = "ring-only-hopper";
+    ring_only.arch = ST_GPU_ARCH_UNKNOWN;
+    ring_only.calib = ST_GPU_CALIB_NONE;
+    ring_only.nvswitch = 0;
     c = cluster(4, 2, 1);
     c.gpu = &ring_only;
     return ctx_of(&c);
