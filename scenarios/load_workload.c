@@ -8,6 +8,7 @@
 #include "models/fabric/collective.h"
 #include "models/fabric/nccl.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/plan_check.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -270,135 +271,6 @@ static int plan_fail(st_ld *ld, const st_ynode *at, const st_workload_cfg *w, co
     return st_rd_fail(&ld->rd, at, ST_EINVAL, "workload '%s': %s", w->name, msg);
 }
 
-/* tp·cp·pp·dp = gpus, with dp derived when left out, and the plan inside the cluster. */
-static int derive_gpus(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
-{
-    st_parallel_cfg *p = &w->parallel;
-    const st_ynode *par = st_ynode_get(n, "parallel");
-    /* Each factor is capped by its key's range, but their product can still overflow. */
-    if ((double)p->tp * (double)p->cp * (double)p->pp * (double)(p->dp ? p->dp : 1) > 1e9)
-        return st_rd_fail(&ld->rd, par ? par : n, ST_ELIMIT,
-                          "workload '%s': tp*cp*pp*dp is beyond the supported 10^9 GPUs", w->name);
-    int64_t part = p->tp * p->cp * p->pp;
-    if (!w->gpus && !p->dp)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "workload '%s': missing required key 'gpus' (or parallel.dp)", w->name);
-    if (!w->gpus)
-        w->gpus = part * p->dp;
-    if (!p->dp) {
-        if (w->gpus % part)
-            return plan_fail(ld, key_or(n, "gpus"), w,
-                             "gpus (%lld) is not a multiple of tp*cp*pp = %lld", w->gpus, part);
-        p->dp = w->gpus / part;
-    }
-    if (part * p->dp != w->gpus) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "tp*cp*pp*dp = %lld*%lld*%lld*%lld = %lld, but gpus is %lld",
-                 (long long)p->tp, (long long)p->cp, (long long)p->pp, (long long)p->dp,
-                 (long long)(part * p->dp), (long long)w->gpus);
-        return st_rd_fail(&ld->rd, par ? par : n, ST_EINVAL, "workload '%s': %s", w->name, msg);
-    }
-    const st_cluster_cfg *c = &ld->s->cluster;
-    if (w->gpus > c->nodes * c->gpus_per_node) {
-        char msg[200];
-        snprintf(msg, sizeof msg,
-                 "asks for %lld GPUs, but the cluster has %lld (%lld nodes x %lld)",
-                 (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node), (long long)c->nodes,
-                 (long long)c->gpus_per_node);
-        return st_rd_fail(&ld->rd, key_or(n, "gpus"), ST_EINVAL, "workload '%s': %s", w->name, msg);
-    }
-    return 0;
-}
-
-/* What the model's shape requires of the plan (Megatron-LM's own argument checks). */
-static int check_shape(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
-{
-    const st_parallel_cfg *p = &w->parallel;
-    const st_llm_spec *m = w->model;
-    const st_ynode *par = st_ynode_get(n, "parallel");
-    if (m->heads % p->tp)
-        return plan_fail(ld, key_or(par, "tp"), w,
-                         "the model's %lld heads do not split over tp = %lld", m->heads, p->tp);
-    if (m->kv_heads % p->tp && p->tp % m->kv_heads)
-        return plan_fail(ld, key_or(par, "tp"), w,
-                         "the model's %lld K/V heads do not split over tp = %lld", m->kv_heads,
-                         p->tp);
-    if (w->seq_len % p->cp)
-        return plan_fail(ld, key_or(par, "cp"), w, "seq_len (%lld) does not split over cp = %lld",
-                         w->seq_len, p->cp);
-    if (p->pp * p->virtual_stages > m->layers)
-        return plan_fail(ld, key_or(par, "pp"), w,
-                         "pp*virtual_stages = %lld exceeds the model's %lld layers",
-                         p->pp * p->virtual_stages, m->layers);
-    if (p->virtual_stages > 1 && p->pp == 1)
-        return plan_fail(ld, key_or(par, "virtual_stages"), w,
-                         "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",
-                         p->virtual_stages, p->pp);
-    /* The distributed optimizer (ZeRO 1 and 2) all-gathers the weights after its step, ZeRO 3
-     * before every layer; ZeRO 0 keeps them whole and gathers nothing. */
-    if (p->overlap_param_gather && p->zero < 1)
-        return plan_fail(ld, key_or(par, "overlap_param_gather"), w,
-                         "overlap_param_gather needs sharded weights or optimizer states (zero 1, "
-                         "2 or 3), found zero %lld",
-                         (long long)p->zero, 0LL);
-    /* ZeRO 0 keeps every gradient whole, so it cannot reduce-scatter them; ZeRO 3
-     * reduce-scatters each layer's as it goes. */
-    if (p->grad_collective == ST_GRAD_COLL_REDUCE_SCATTER && p->zero < 1)
-        return plan_fail(ld, key_or(par, "grad_collective"), w,
-                         "grad_collective: reduce-scatter needs a sharded optimizer (zero 1 or 2), "
-                         "found zero %lld",
-                         (long long)p->zero, 0LL);
-    if (p->grad_collective != ST_GRAD_COLL_AUTO && p->zero > 2)
-        return plan_fail(ld, key_or(par, "grad_collective"), w,
-                         "grad_collective does not apply to zero %lld, which reduce-scatters each "
-                         "layer's gradients as its backward ends",
-                         (long long)p->zero, 0LL);
-    /* ZeRO 2 keeps only its shard of the gradients, which an all-reduce would not leave. */
-    if (p->grad_collective == ST_GRAD_COLL_ALL_REDUCE && p->zero == 2)
-        return plan_fail(ld, key_or(par, "grad_collective"), w,
-                         "grad_collective: all-reduce leaves every rank all the gradients, but "
-                         "zero %lld keeps only a shard (use zero 0 or 1)",
-                         (long long)p->zero, 0LL);
-    /* The separate accumulation is DeepSpeed's BF16 optimizer, which runs under ZeRO 0 and 1
-     * only and accumulates into fp32 (deepspeed/runtime/engine.py builds the ZeRO optimizers
-     * for stages 2 and 3). */
-    if (p->grad_accum_separate && p->zero > 1)
-        return plan_fail(ld, key_or(par, "grad_accum"), w,
-                         "grad_accum: separate (DeepSpeed's BF16 optimizer) runs under zero 0 or "
-                         "1, found zero %lld",
-                         (long long)p->zero, 0LL);
-    if (p->grad_accum_separate && p->grad_bf16)
-        return plan_fail(ld, key_or(par, "grad_accum"), w,
-                         "grad_accum: separate adds the bf16 gradients into fp32 ones; it needs "
-                         "grad_reduce: fp32",
-                         0LL, 0LL);
-    return 0;
-}
-
-static int derive_batch(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
-{
-    const st_parallel_cfg *p = &w->parallel;
-    int64_t per = p->dp * (p->microbatch ? p->microbatch : 1);
-    if (!w->global_batch)
-        w->global_batch = per;
-    if (w->global_batch % per)
-        return plan_fail(ld, key_or(n, "global_batch"), w,
-                         "global_batch (%lld) must be a multiple of dp*microbatch = %lld",
-                         w->global_batch, per);
-    /* Megatron's interleaved schedule runs micro-batches in groups of pp. */
-    if (p->virtual_stages > 1 && p->microbatch && (w->global_batch / per) % p->pp)
-        return plan_fail(ld, key_or(n, "global_batch"), w,
-                         "interleaving needs micro-batches per step (%lld) to be a multiple of "
-                         "pp (%lld)",
-                         w->global_batch / per, p->pp);
-    if (w->steps && w->tokens)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
-                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
-    if (!w->steps && !w->tokens)
-        w->steps = 1; /* scenario-reference.md: one step, the step-level forecast */
-    return 0;
-}
-
 /* The collective model's rules for this workload's op, algo, protocol and GPU count, located
  * at the key the model blames. */
 static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
@@ -475,6 +347,51 @@ static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg 
     return 0;
 }
 
+/* Point at the key a plan issue names: a path such as "parallel.tp" under the workload's
+ * mapping n, or the deepest mapping on it that the input has ("" is n itself). */
+static const st_ynode *issue_at(const st_ynode *n, const char *key)
+{
+    const st_ynode *at = n;
+    char part[64];
+    while (*key) {
+        const char *dot = strchr(key, '.');
+        size_t len = dot ? (size_t)(dot - key) : strlen(key);
+        snprintf(part, sizeof part, "%.*s", (int)len, key);
+        key += dot ? len + 1 : len;
+        if (!*key)
+            return key_or(at, part);
+        at = st_ynode_get(at, part);
+    }
+    return at;
+}
+
+static int plan_issue(st_ld *ld, const st_ynode *n, const st_workload_cfg *w,
+                      const st_plan_issue *is)
+{
+    return st_rd_fail(&ld->rd, issue_at(n, is->key), is->code, "workload '%s': %s", w->name,
+                      is->msg);
+}
+
+/* A training plan: its defaults and rules are the model's (models/silicon/plan_check.c); the
+ * fp8 keys are checked between its shape and batch rules, as they always were. */
+static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    st_plan_issue is;
+    st_plan_fill(w);
+    if (st_plan_check(w, &ld->s->cluster, &is, 1))
+        return plan_issue(ld, n, w, &is);
+    if (check_fp8_recipe(ld, n, w))
+        return -1;
+    if (st_plan_check_batch(w, w->parallel.microbatch, &is, 1))
+        return plan_issue(ld, n, w, &is);
+    if (w->steps && w->tokens)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
+                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
+    if (!w->steps && !w->tokens)
+        w->steps = 1; /* scenario-reference.md: one step, the step-level forecast */
+    return 0;
+}
+
 static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, size_t index)
 {
     if (!w->name) {
@@ -492,9 +409,7 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (st_ynode_get(n, "collective"))
         return st_rd_fail(&ld->rd, st_ynode_get(n, "collective"), ST_EINVAL,
                           "workload '%s': 'collective' needs kind: collective", w->name);
-    if (derive_gpus(ld, n, w) || check_shape(ld, n, w) || check_fp8_recipe(ld, n, w))
-        return -1;
-    return derive_batch(ld, n, w);
+    return derive_plan(ld, n, w);
 }
 
 /* Collective workloads run together, each from a fresh node (models/fabric/fabric_run.c): together

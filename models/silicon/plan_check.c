@@ -1,0 +1,171 @@
+/* The parallel plan's rules: the GPU count, what the model's shape allows (Megatron-LM's own
+ * argument checks), the ZeRO stages' gradient options, and how the batch splits. */
+#include "models/silicon/plan_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "models/silicon/llm.h"
+#include "sim/err.h"
+
+/* Append one issue while there is room; returns the new count. */
+static int add(st_plan_issue *out, int n, int cap, int code, const char *key, const char *fmt, ...)
+{
+    if (n >= cap)
+        return n;
+    va_list ap;
+    va_start(ap, fmt);
+    out[n].code = code;
+    out[n].key = key;
+    vsnprintf(out[n].msg, sizeof out[n].msg, fmt, ap);
+    va_end(ap);
+    return n + 1;
+}
+
+/* tp*cp*pp*dp in floating point: each factor is capped by its key's range, but their product
+ * can still overflow an int64. An underived dp counts as 1. */
+static double plan_size(const st_parallel_cfg *p)
+{
+    return (double)p->tp * (double)p->cp * (double)p->pp * (double)(p->dp ? p->dp : 1);
+}
+
+void st_plan_fill(st_workload_cfg *w)
+{
+    st_parallel_cfg *p = &w->parallel;
+    if (plan_size(p) > ST_PLAN_MAX_GPUS)
+        return;
+    int64_t part = p->tp * p->cp * p->pp;
+    if (!w->gpus && p->dp)
+        w->gpus = part * p->dp;
+    if (!p->dp && w->gpus && w->gpus % part == 0)
+        p->dp = w->gpus / part;
+    if (!w->global_batch && p->dp)
+        w->global_batch = p->dp * (p->microbatch ? p->microbatch : 1);
+}
+
+/* tp*cp*pp*dp = gpus, with dp derived when left out, and the plan inside the cluster. Returns
+ * the new count; any issue here ends the check. */
+static int check_gpus(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out,
+                      int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    if (plan_size(p) > ST_PLAN_MAX_GPUS)
+        return add(out, 0, cap, ST_ELIMIT, "parallel",
+                   "tp*cp*pp*dp is beyond the supported 10^9 GPUs");
+    long long part = p->tp * p->cp * p->pp;
+    if (!w->gpus)
+        return add(out, 0, cap, ST_EINVAL, "", "missing required key 'gpus' (or parallel.dp)");
+    if (!p->dp)
+        return add(out, 0, cap, ST_EINVAL, "gpus",
+                   "gpus (%lld) is not a multiple of tp*cp*pp = %lld", (long long)w->gpus, part);
+    if (part * p->dp != w->gpus)
+        return add(out, 0, cap, ST_EINVAL, "parallel",
+                   "tp*cp*pp*dp = %lld*%lld*%lld*%lld = %lld, but gpus is %lld", (long long)p->tp,
+                   (long long)p->cp, (long long)p->pp, (long long)p->dp, part * p->dp,
+                   (long long)w->gpus);
+    if (w->gpus > c->nodes * c->gpus_per_node)
+        return add(out, 0, cap, ST_EINVAL, "gpus",
+                   "asks for %lld GPUs, but the cluster has %lld (%lld nodes x %lld)",
+                   (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node),
+                   (long long)c->nodes, (long long)c->gpus_per_node);
+    return 0;
+}
+
+/* What the model's shape requires of the plan (Megatron-LM's own argument checks). */
+static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    const st_llm_spec *m = w->model;
+    if (m->heads % p->tp)
+        n = add(out, n, cap, ST_EINVAL, "parallel.tp",
+                "the model's %lld heads do not split over tp = %lld", (long long)m->heads,
+                (long long)p->tp);
+    if (m->kv_heads % p->tp && p->tp % m->kv_heads)
+        n = add(out, n, cap, ST_EINVAL, "parallel.tp",
+                "the model's %lld K/V heads do not split over tp = %lld", (long long)m->kv_heads,
+                (long long)p->tp);
+    if (w->seq_len % p->cp)
+        n = add(out, n, cap, ST_EINVAL, "parallel.cp",
+                "seq_len (%lld) does not split over cp = %lld", (long long)w->seq_len,
+                (long long)p->cp);
+    if (p->pp * p->virtual_stages > m->layers)
+        n = add(out, n, cap, ST_EINVAL, "parallel.pp",
+                "pp*virtual_stages = %lld exceeds the model's %lld layers",
+                (long long)(p->pp * p->virtual_stages), (long long)m->layers);
+    if (p->virtual_stages > 1 && p->pp == 1)
+        n = add(out, n, cap, ST_EINVAL, "parallel.virtual_stages",
+                "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",
+                (long long)p->virtual_stages, (long long)p->pp);
+    return n;
+}
+
+/* What the ZeRO stage allows of the gradient path and the weight gather. */
+static int check_zero(const st_parallel_cfg *p, st_plan_issue *out, int n, int cap)
+{
+    long long zero = p->zero;
+    /* The distributed optimizer (ZeRO 1 and 2) all-gathers the weights after its step, ZeRO 3
+     * before every layer; ZeRO 0 keeps them whole and gathers nothing. */
+    if (p->overlap_param_gather && p->zero < 1)
+        n = add(out, n, cap, ST_EINVAL, "parallel.overlap_param_gather",
+                "overlap_param_gather needs sharded weights or optimizer states (zero 1, 2 or 3), "
+                "found zero %lld",
+                zero);
+    /* ZeRO 0 keeps every gradient whole, so it cannot reduce-scatter them; ZeRO 3
+     * reduce-scatters each layer's as it goes. */
+    if (p->grad_collective == ST_GRAD_COLL_REDUCE_SCATTER && p->zero < 1)
+        n = add(out, n, cap, ST_EINVAL, "parallel.grad_collective",
+                "grad_collective: reduce-scatter needs a sharded optimizer (zero 1 or 2), found "
+                "zero %lld",
+                zero);
+    if (p->grad_collective != ST_GRAD_COLL_AUTO && p->zero > 2)
+        n = add(out, n, cap, ST_EINVAL, "parallel.grad_collective",
+                "grad_collective does not apply to zero %lld, which reduce-scatters each layer's "
+                "gradients as its backward ends",
+                zero);
+    /* ZeRO 2 keeps only its shard of the gradients, which an all-reduce would not leave. */
+    if (p->grad_collective == ST_GRAD_COLL_ALL_REDUCE && p->zero == 2)
+        n = add(out, n, cap, ST_EINVAL, "parallel.grad_collective",
+                "grad_collective: all-reduce leaves every rank all the gradients, but zero %lld "
+                "keeps only a shard (use zero 0 or 1)",
+                zero);
+    /* The separate accumulation is DeepSpeed's BF16 optimizer, which runs under ZeRO 0 and 1
+     * only and accumulates into fp32 (deepspeed/runtime/engine.py builds the ZeRO optimizers
+     * for stages 2 and 3). */
+    if (p->grad_accum_separate && p->zero > 1)
+        n = add(out, n, cap, ST_EINVAL, "parallel.grad_accum",
+                "grad_accum: separate (DeepSpeed's BF16 optimizer) runs under zero 0 or 1, found "
+                "zero %lld",
+                zero);
+    if (p->grad_accum_separate && p->grad_bf16)
+        n = add(out, n, cap, ST_EINVAL, "parallel.grad_accum",
+                "grad_accum: separate adds the bf16 gradients into fp32 ones; it needs "
+                "grad_reduce: fp32");
+    return n;
+}
+
+int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
+{
+    int n = check_gpus(w, c, out, cap);
+    if (n)
+        return n;
+    n = check_shape(w, out, n, cap);
+    return check_zero(&w->parallel, out, n, cap);
+}
+
+int st_plan_check_batch(const st_workload_cfg *w, int64_t microbatch, st_plan_issue *out, int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    long long per = p->dp * (microbatch ? microbatch : 1);
+    if (per < 1)
+        return 0; /* no dp: st_plan_check has said why */
+    if (w->global_batch % per)
+        return add(out, 0, cap, ST_EINVAL, "global_batch",
+                   "global_batch (%lld) must be a multiple of dp*microbatch = %lld",
+                   (long long)w->global_batch, per);
+    /* Megatron's interleaved schedule runs micro-batches in groups of pp. */
+    if (p->virtual_stages > 1 && microbatch && (w->global_batch / per) % p->pp)
+        return add(out, 0, cap, ST_EINVAL, "global_batch",
+                   "interleaving needs micro-batches per step (%lld) to be a multiple of pp (%lld)",
+                   (long long)(w->global_batch / per), (long long)p->pp);
+    return 0;
+}
