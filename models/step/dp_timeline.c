@@ -51,16 +51,19 @@ double st__step_zero3_passes(st_step_ctx *x, const step_plan *p, int64_t c, doub
      * reduce-scattered after the embedding's backward (the last to add to it). */
     int tied = c == p->chunks - 1 && !output_apart(p);
     if (c == 0) {
-        f[count] = (st_z3_unit){p->embed_f, edge_ag, 0};
-        b[count++] = (st_z3_unit){p->embed_b, tied ? 0 : edge_ag, edge_rs};
+        f[count] = (st_z3_unit){.compute_s = p->embed_f, .gather_s = edge_ag};
+        b[count++] = (st_z3_unit){
+            .compute_s = p->embed_b, .gather_s = tied ? 0 : edge_ag, .reduce_s = edge_rs};
     }
     for (int64_t k = 0; k < layers; k++) {
-        f[count] = (st_z3_unit){lc->fwd_s + p->mp_fwd_s, ag, 0};
-        b[count++] = (st_z3_unit){lc->bwd_s + lc->recompute_s + p->mp_bwd_s, ag, rs};
+        f[count] = (st_z3_unit){.compute_s = lc->fwd_s + p->mp_fwd_s, .gather_s = ag};
+        b[count++] = (st_z3_unit){
+            .compute_s = lc->bwd_s + lc->recompute_s + p->mp_bwd_s, .gather_s = ag, .reduce_s = rs};
     }
     if (c == p->chunks - 1) {
-        f[count] = (st_z3_unit){p->head_f, tied ? 0 : edge_ag, 0};
-        b[count++] = (st_z3_unit){p->head_b, edge_ag, tied ? 0 : edge_rs};
+        f[count] = (st_z3_unit){.compute_s = p->head_f, .gather_s = tied ? 0 : edge_ag};
+        b[count++] = (st_z3_unit){
+            .compute_s = p->head_b, .gather_s = edge_ag, .reduce_s = tied ? 0 : edge_rs};
     }
     for (int64_t i = 0; i < count / 2; i++) { /* backward order */
         st_z3_unit t = b[i];

@@ -32,21 +32,25 @@ static inline int64_t imin(int64_t a, int64_t b)
  * a round; the argument in docs/pipeline.md needs that, so it is checked here. */
 static void reach_suffix(const pipe_plan *p, int64_t *reach, int64_t nr, int64_t ns)
 {
+    /* Local copies: p escapes to other files, so the compiler cannot tell that the stores to
+     * reach[] leave p->len and p->t alone, and would reload them on every task. */
+    const pipe_task *t = p->t;
+    const int64_t len = p->len;
     for (int64_t s = 0; s < p->pp; s++) {
         int64_t last[2] = {-1, -1};
-        for (int64_t id = s * p->len; id < (s + 1) * p->len; id++) {
-            const pipe_task *u = &p->t[id];
+        for (int64_t id = s * len; id < (s + 1) * len; id++) {
+            const pipe_task *u = &t[id];
             int64_t r = u->round, lo = r;
             int sends = u->cons >= 0 && u->link != LINK_NONE;
-            if (id > s * p->len)
-                lo = imin(lo, p->t[id - 1].round);
+            if (id > s * len)
+                lo = imin(lo, t[id - 1].round);
             if (u->prod >= 0) {
-                lo = imin(lo, p->t[u->prod].round);
-                if (r >= 0 && r < ns && p->t[u->prod].round > r + 1)
+                lo = imin(lo, t[u->prod].round);
+                if (r >= 0 && r < ns && t[u->prod].round > r + 1)
                     ST_BUG("pipeline task reads more than a round ahead");
             }
             if (sends && last[u->link - 1] >= 0)
-                lo = imin(lo, p->t[last[u->link - 1]].round);
+                lo = imin(lo, t[last[u->link - 1]].round);
             if (r >= 0 && r - lo > reach[r])
                 reach[r] = r - lo;
             if (sends)

@@ -31,6 +31,7 @@ void st_step_ctx_free(st_step_ctx *x)
 {
     if (!x)
         return;
+    st_fabsim_free(x->planner); /* before the topology it runs on */
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
     free(x);
@@ -209,7 +210,9 @@ static double seed_closed_form(st_step_ctx *x, const step_plan *p, const st_step
 {
     double dp = 0;
     if (p->dp * p->cp > 1) {
-        st_fabsim *fs = st_fabsim_new(x->topo, x->c);
+        /* Planning starts nothing, so one idle fabric serves every step of the context. */
+        if (!x->planner)
+            x->planner = st_fabsim_new(x->topo, x->c);
         int64_t n = p->dp * p->cp, *gpus = st_xmalloc((size_t)n * sizeof *gpus);
         for (int64_t i = 0; i < n; i++)
             gpus[i] = i * p->tp;
@@ -219,10 +222,9 @@ static double seed_closed_form(st_step_ctx *x, const step_plan *p, const st_step
                           .bytes = chunk_params(p, 0) * (double)p->v * grad_bytes(p)};
         st_coll_plan plan;
         st_err err = {0};
-        if (st_coll_plan_of(st_fabsim_coll(fs), &s, &plan, &err) == 0)
+        if (st_coll_plan_of(st_fabsim_coll(x->planner), &s, &plan, &err) == 0)
             dp = plan.closed_s;
         free(gpus);
-        st_fabsim_free(fs);
     }
     return r->b.compute_s + r->b.tp_comm_s + zero3_s + r->b.optimizer_s + dp;
 }

@@ -4,6 +4,7 @@
 #define ST_MODELS_STEP_STEP_INTERNAL_H
 
 #include "models/fabric/collective.h"
+#include "models/fabric/fabsim.h"
 #include "models/fabric/topo.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -16,6 +17,7 @@ struct st_step_ctx {
     const st_cluster_cfg *c;
     st_topo *topo;
     st_coll_memo *memo; /* pattern times simulated so far on topo */
+    st_fabsim *planner; /* an idle fabric on topo for st_coll_plan_of; made on first use */
 };
 
 /* Everything about one plan that the pipeline and the reductions need. */
