@@ -55,13 +55,12 @@ static void on_submit(st_engine *eng, void *state, const st_event *ev)
     start_iteration(j);
 }
 
-/* Ranks of workload w from `first` on, and the spec of its collective. */
-static void setup_job(job *j, const st_workload_cfg *w, int64_t first, uint64_t index)
+/* Workload w's ranks on gpus (w->gpus ids, taken over by the job) and the spec of its
+ * collective. */
+static void setup_job(job *j, const st_workload_cfg *w, int64_t *gpus, uint64_t index)
 {
     const st_collective_cfg *cc = &w->collective;
-    j->gpus = st_xmalloc((size_t)w->gpus * sizeof *j->gpus);
-    for (int64_t g = 0; g < w->gpus; g++)
-        j->gpus[g] = first + g;
+    j->gpus = gpus;
     j->left = cc->iterations;
     j->spec = (st_coll_spec){
         .op = (st_coll_op)cc->op,
@@ -77,7 +76,7 @@ static void setup_job(job *j, const st_workload_cfg *w, int64_t first, uint64_t 
         .ctx = j,
     };
     j->res->w = w;
-    j->res->first_gpu = first;
+    j->res->first_gpu = gpus[0];
 }
 
 /* Place workload w by the pack policy, each on a fresh node and none past the cluster's end (an
@@ -87,15 +86,14 @@ static int place_one(st_placer *pack, const st_cluster_cfg *c, const st_workload
 {
     st_place_req req = {.gpus = w->gpus, .whole_nodes = 1};
     int64_t *gpus = st_xmalloc((size_t)w->gpus * sizeof *gpus);
-    int rc = st_placer_place(pack, &req, gpus);
-    int64_t first = gpus[0];
-    free(gpus);
-    if (rc)
+    if (st_placer_place(pack, &req, gpus)) {
+        free(gpus);
         return st_err_set(err, ST_EINVAL, w->gpus_loc,
                           "workload '%s': collective workloads need more GPUs together than "
                           "the cluster's %lld (each starts on a fresh node)",
                           w->name, (long long)(c->nodes * c->gpus_per_node));
-    setup_job(j, w, first, index);
+    }
+    setup_job(j, w, gpus, index);
     if (st_coll_plan_of(j->cm, &j->spec, &j->res->plan, err)) {
         err->loc = w->collective.loc;
         return err->code;
