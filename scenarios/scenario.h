@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "sim/err.h"
 
 #define ST_SCN_VERSION       1

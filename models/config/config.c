@@ -1,6 +1,6 @@
-/* The name tables of models/config.h's enums, each expanded from the enum's own X-macro list:
- * the one place a value's YAML and report spelling is written. */
-#include "models/config.h"
+/* The name tables of models/config/config.h's enums, each expanded from the enum's own X-macro
+ * list: the one place a value's YAML and report spelling is written. */
+#include "models/config/config.h"
 
 #include <stddef.h>
 

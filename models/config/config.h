@@ -1,8 +1,8 @@
 /* The typed configuration of one scenario, as every model reads it: plain data in SI units,
  * filled by scenarios/ from YAML and owned by the scenario (models hold const pointers).
  * Each struct keeps the location of its mapping so later checks can point at the input. */
-#ifndef ST_MODELS_CONFIG_H
-#define ST_MODELS_CONFIG_H
+#ifndef ST_MODELS_CONFIG_CONFIG_H
+#define ST_MODELS_CONFIG_CONFIG_H
 
 #include <stdint.h>
 
@@ -15,15 +15,15 @@ typedef struct st_llm_spec st_llm_spec;
 
 /* Every enum a scenario spells by name comes from one X-macro list of (value, name) pairs, so
  * the YAML spelling, the loader's accepted names and the reports' text cannot drift apart.
- * ST__ENUM_VALUE expands a list into the enum's values; models/config.c expands the same list
- * into its st_<enum>_names[] table with ST__ENUM_NAME. Lists are append-only: a value's
+ * ST__ENUM_VALUE expands a list into the enum's values; models/config/config.c expands the same
+ * list into its st_<enum>_names[] table with ST__ENUM_NAME. Lists are append-only: a value's
  * position is its number, which reports and tests rely on. */
 #define ST__ENUM_VALUE(id, name) id,
 #define ST__ENUM_NAME(id, name)  [id] = name,
 #define ST__ENUM_COUNT(id, name) +1 /* (0 LIST(ST__ENUM_COUNT)) is the number of values */
 
 /* The name tables: st_<enum>_names[v] is value v's name, and a NULL follows the last value
- * (the loader's enum reader stops there). Each is defined once, in models/config.c. */
+ * (the loader's enum reader stops there). Each is defined once, in models/config/config.c. */
 #define ST_COOLING_KINDS(X) X(ST_COOLING_AIR, "air") X(ST_COOLING_LIQUID, "liquid")
 typedef enum st_cooling_kind { ST_COOLING_KINDS(ST__ENUM_VALUE) } st_cooling_kind;
 extern const char *const st_cooling_kind_names[];

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/fabric/net.h"
 #include "models/fabric/topo.h"
 #include "sim/err.h"

@@ -3,7 +3,7 @@
 #ifndef ST_MODELS_FABRIC_FABSIM_H
 #define ST_MODELS_FABRIC_FABSIM_H
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/fabric/collective.h"
 #include "models/fabric/net.h"
 #include "models/fabric/topo.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "sim/err.h"
 
 /* Where a link sits, for per-tier reports. Every link is directional: a full-duplex cable is an

@@ -6,7 +6,7 @@
 
 #include "models/silicon/gpu.h"
 
-#include "models/config.h"
+#include "models/config/config.h"
 
 /* One transport's packet framing, figures from the protocol specifications. */
 typedef struct st_transport_spec {

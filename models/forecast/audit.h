@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/forecast/forecast.h"
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;

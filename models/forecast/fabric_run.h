@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/fabric/collective.h"
 
 typedef struct st_coll_result {

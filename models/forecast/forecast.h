@@ -4,7 +4,7 @@
 #ifndef ST_MODELS_FORECAST_FORECAST_H
 #define ST_MODELS_FORECAST_FORECAST_H
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/fabric/topo.h"
 #include "models/place/placement.h"
 #include "models/reliability/lifetime.h"

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/forecast/audit.h"
 #include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"

@@ -1,6 +1,7 @@
 /* The placement record: a job's GPUs and the components they occupy. */
 #include "models/place/placement.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

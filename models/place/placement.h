@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/fabric/topo.h"
 
 /* A job's place. gpu[r] is the GPU id of the job's rank r, ranked as Megatron-LM ranks them (tp

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 
 /* The architecture, which kernel libraries and NCCL key their behaviour on: Ampere's NVLink 3,
  * Hopper's TN-only FP8 GEMMs, Blackwell's NVLink 5, NVLS efficiency and MXFP8's block-scaled

@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 
-/* The architecture's named choices, as X-macro lists in models/config.h's style; their
+/* The architecture's named choices, as X-macro lists in models/config/config.h's style; their
  * NULL-terminated name tables (the `mlp`, `norm` and `position` spellings) are in llm.c. */
 #define ST_MLPS(X)    X(ST_MLP_GELU, "gelu") X(ST_MLP_SWIGLU, "swiglu")
 #define ST_NORMS(X)   X(ST_NORM_LAYERNORM, "layernorm") X(ST_NORM_RMSNORM, "rmsnorm")

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 
 typedef enum st_op_kind {
     ST_OP_GEMM,  /* a matrix multiplication: m x k times k x n */

@@ -5,7 +5,7 @@
 #ifndef ST_MODELS_SILICON_PARALLEL_H
 #define ST_MODELS_SILICON_PARALLEL_H
 
-#include "models/config.h"
+#include "models/config/config.h"
 
 typedef enum st_mem_term {
     ST_MEM_WEIGHTS,

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 
 /* The most GPUs one plan may span; tp*cp*pp*dp beyond it is refused (ST_ELIMIT). */
 #define ST_PLAN_MAX_GPUS 1e9

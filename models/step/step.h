@@ -6,7 +6,7 @@
 #ifndef ST_MODELS_STEP_STEP_H
 #define ST_MODELS_STEP_STEP_H
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/step/pipeline.h"
 #include "sim/err.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "models/config.h"
+#include "models/config/config.h"
 #include "models/fabric/topo.h"
 #include "models/place/placement.h"
 #include "models/silicon/parallel.h"

@@ -10,11 +10,10 @@ rules=${2:-$root/tests/layering.rules}
 [ -r "$rules" ] || { echo "check_layering: cannot read $rules" >&2; exit 2; }
 cd "$root" || exit 2
 
-# The component of a path: models/<level>/... is that level, models/config.h is models/config,
+# The component of a path: models/<folder>/... is that folder (models/config among them),
 # anything else its first folder.
 component() {
     case $1 in
-    models/config.[ch]) echo models/config ;;
     models/*/*) local rest=${1#models/}; echo "models/${rest%%/*}" ;;
     */*) echo "${1%%/*}" ;;
     *) echo "$1" ;;
