@@ -8,7 +8,7 @@
 
 static void print_gpus(void)
 {
-    printf("GPUs (dense peaks; sources in docs/catalog.md)\n");
+    printf("GPUs (dense peaks; sources in docs/guide/catalog.md)\n");
     printf("%-14s %10s %10s %8s %9s %11s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s", "HBM GB",
            "HBM TB/s", "NVLink GB/s", "TDP W", "idle W");
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {

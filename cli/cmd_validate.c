@@ -79,7 +79,7 @@ static int run_fabric(int md)
         printf("## Fabric: nccl-tests collectives\n\n"
                "Bound: bus bandwidth within 10%%, small-size time within a factor of 2. "
                "Calibration rows set a constant and reference rows fall outside the model "
-               "(docs/fabric.md); neither counts.\n\n"
+               "(docs/models/fabric.md); neither counts.\n\n"
                "| case | kind | metric | measured | predicted | error | result | algo/proto | "
                "source |\n|---|---|---|---|---|---|---|---|---|\n");
     else

@@ -34,7 +34,7 @@ const st_cmd st_cmd_table[] = {
     {"catalog", st_cmd_catalog, "list the GPUs and model presets scenarios can name",
      "usage: strata catalog [gpus|models]\n\n"
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
-     "(shape and parameter count), with the source of their figures in docs/catalog.md.\n"},
+     "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
      "usage: strata validate [--fabric] [--step] [--life] [--dir DIR] [--markdown]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
@@ -45,7 +45,7 @@ const st_cmd st_cmd_table[] = {
      "  --life      checkpoints and failures: Daly's examples, the Monte Carlo against\n"
      "              Daly's expected wall time, and the cases in DIR/life\n"
      "              (with no set named, all of them run)\n"
-     "  --markdown  print docs/validation.md (CI checks that the file matches)\n\n"
+     "  --markdown  print docs/guide/validation.md (CI checks that the file matches)\n\n"
      "exit status: 0 every validation row within its bound, 1 otherwise\n"},
     {NULL, NULL, NULL, NULL},
 };

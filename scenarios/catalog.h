@@ -1,5 +1,5 @@
 /* The preset tables: named GPUs and transformer models a scenario can refer to by name. Each
- * figure carries its source in catalog.c; docs/catalog.md tabulates them. */
+ * figure carries its source in catalog.c; docs/guide/catalog.md tabulates them. */
 #ifndef ST_SCENARIOS_CATALOG_H
 #define ST_SCENARIOS_CATALOG_H
 
@@ -13,7 +13,7 @@
 const st_gpu_spec *st_catalog_gpu(const char *name);
 const st_llm_spec *st_catalog_model(const char *name);
 
-/* The presets in a fixed order (the order of the tables: docs/catalog.md's), for listings and
+/* The presets in a fixed order (the order of the tables: docs/guide/catalog.md's), for listings and
  * "did you mean" suggestions. *_at(i) returns NULL when i >= *_count(). */
 size_t st_catalog_gpu_count(void);
 const st_gpu_spec *st_catalog_gpu_at(size_t i);

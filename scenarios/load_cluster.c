@@ -1,5 +1,5 @@
 /* Reads `hardware.gpus` and `cluster` (node, racks, facility, fabric, storage) into typed
- * config, with the defaults docs/scenario-reference.md states. */
+ * config, with the defaults docs/guide/scenario-reference.md states. */
 #include <string.h>
 
 #include "scenarios/catalog.h"
@@ -276,7 +276,7 @@ static const st_field cluster_fields[] = {
 
 /* Defaults for what the file leaves out. Values derived from the GPU or the node count are
  * filled after reading; zeros below mean "derive" or "not stated". Sources for the fixed ones
- * are in docs/scenario-reference.md. */
+ * are in docs/guide/scenario-reference.md. */
 static void cluster_defaults(st_cluster_cfg *c)
 {
     memset(c, 0, sizeof *c);

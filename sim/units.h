@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-/* The accepted spellings of every dimension are listed in docs/units.md. Unit text is
+/* The accepted spellings of every dimension are listed in docs/guide/units.md. Unit text is
  * case-sensitive ("GB" is not "gb"); the parser suggests the right spelling when it is close. */
 typedef enum st_dim {
     ST_DIM_RATIO,        /* bare number or percentage: "2", "0.95", "60%" (= 0.6) */

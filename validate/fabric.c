@@ -2,7 +2,7 @@
  * and collective behind the measurement, and whether it set a constant (calibration), tests the
  * model (validation) or lies outside it (reference). Fabrics are one non-blocking leaf with no
  * wire latency: NCCL's per-hop latencies (models/fabric/nccl.c) already hold the wire of the
- * systems they were measured on. docs/fabric.md explains which rows count. */
+ * systems they were measured on. docs/models/fabric.md explains which rows count. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * 1%), the Monte Carlo against Daly's expected wall time (within 2% over 1,000 replicas), and
  * the scenario cases of scenarios/validation/life/: checkpoint sizes and save times (within 10%)
  * and Llama 3's 54 days (interruptions inside the Poisson 95% band, goodput at least the
- * published effective training time). docs/storage-and-failures.md explains each. */
+ * published effective training time). docs/models/storage-and-failures.md explains each. */
 #include <math.h>
 #include <stdio.h>
 

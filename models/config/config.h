@@ -56,7 +56,8 @@ extern const char *const st_precision_names[];
 /* How Transformer Engine scales FP8 tensors (transformer_engine/common/recipe): one scale per
  * tensor from past iterations' amax history (DelayedScaling, TE's and Megatron-Core's default),
  * one per tensor from the tensor's own amax (Float8CurrentScaling), or one per block of 32
- * (MXFP8BlockScaling, Blackwell only). docs/step-ops.md gives the quantisation traffic of each. */
+ * (MXFP8BlockScaling, Blackwell only). docs/models/step-ops.md gives the quantisation traffic of
+ * each. */
 #define ST_FP8_RECIPES(X)                                                                          \
     X(ST_FP8_DELAYED, "delayed") X(ST_FP8_CURRENT, "current") X(ST_FP8_MXFP8, "mxfp8")
 typedef enum st_fp8_recipe { ST_FP8_RECIPES(ST__ENUM_VALUE) } st_fp8_recipe;

@@ -114,7 +114,7 @@ int st__coll_check_layout(const run *r, st_err *err)
 /* The NVLink group as placement sees it before the runner exists: nvlink_domain GPUs, or a node's
  * GPUs when the domain is a single GPU. The runner's capability test is narrower (it also wants
  * nvlink_domain above 1, see st_coll_new), so a cluster with nvlink_domain: 1 passes the load
- * check for nvls and is refused at start; docs/scenario-reference.md lists it. */
+ * check for nvls and is refused at start; docs/guide/scenario-reference.md lists it. */
 static int64_t group_of(const st_cluster_cfg *c)
 {
     return c->nvlink_domain > 1 ? c->nvlink_domain : c->gpus_per_node;

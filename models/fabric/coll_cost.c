@@ -1,6 +1,7 @@
 /* The collective model's costs: a built phase's uncongested rate, its latency per hop and per
  * transfer, the protocol NCCL's cost model would pick, and the seed's closed form, all from
- * NCCL's constants (models/fabric/nccl.h). docs/fabric.md derives every latency used here. */
+ * NCCL's constants (models/fabric/nccl.h). docs/models/fabric.md derives every latency used here.
+ */
 #include <math.h>
 
 #include "models/fabric/coll_internal.h"
@@ -80,9 +81,9 @@ static double hop(const st_coll *cm, const phase_desc *d, st_coll_proto p, st_nc
     return st_nccl_hop_latency(cm->nccl, d->nalgo, nccl_proto(p), hw, &d->comm);
 }
 
-/* Latency of transfer x under protocol p: the alpha terms docs/fabric.md lists per algorithm.
- * A member's hop costs its path latency plus NCCL's per-hop latency for its hardware; with
- * `real`, also what NCCL's model leaves out (a Simple ring's NVLink pipeline fill), which the
+/* Latency of transfer x under protocol p: the alpha terms docs/models/fabric.md lists per
+ * algorithm. A member's hop costs its path latency plus NCCL's per-hop latency for its hardware;
+ * with `real`, also what NCCL's model leaves out (a Simple ring's NVLink pipeline fill), which the
  * transfer pays but the protocol choice does not see. */
 double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
                              size_t x, int real)

@@ -11,7 +11,7 @@
 #include "models/fabric/nccl.h"
 
 /* All-to-all rounds run concurrently up to this many member flows in one transfer; beyond it,
- * batches of consecutive shift rounds run one after the other (docs/fabric.md). */
+ * batches of consecutive shift rounds run one after the other (docs/models/fabric.md). */
 #define ST_COLL_A2A_MEMBER_CAP 65536
 
 typedef enum phase_kind {

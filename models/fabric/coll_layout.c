@@ -1,6 +1,7 @@
 /* The collective model's rank layout (NVLink groups, a node's share of ranks and NICs) and its
  * phases: which phases an algorithm runs, and the member flows each phase's transfers carry for
- * ring, tree, hierarchical, NVLS, all-to-all and send/recv. docs/fabric.md has the byte counts. */
+ * ring, tree, hierarchical, NVLS, all-to-all and send/recv. docs/models/fabric.md has the byte
+ * counts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* The collective runner: a collective's checked, laid-out run and its phase machine on the
  * engine (each phase's transfers start together on st_net; the next starts when all are done),
- * its plan before it runs, and one collective measured alone. docs/fabric.md has the model. */
+ * its plan before it runs, and one collective measured alone. docs/models/fabric.md has the model.
+ */
 #include "models/fabric/collective.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
 /* Collectives over the flow-level network: all-reduce, reduce-scatter, all-gather, broadcast,
  * all-to-all and send/recv, run as phases of st_net transfers on the engine with NCCL's ring,
  * double binary tree or a hierarchical algorithm, NCCL's channels and protocol costs
- * (models/fabric/nccl.h), and bus bandwidth reported the nccl-tests way. docs/fabric.md has the
- * model. */
+ * (models/fabric/nccl.h), and bus bandwidth reported the nccl-tests way. docs/models/fabric.md has
+ * the model. */
 #ifndef ST_MODELS_FABRIC_COLLECTIVE_H
 #define ST_MODELS_FABRIC_COLLECTIVE_H
 
@@ -69,7 +69,7 @@ typedef struct st_coll_spec {
     st_coll_algo algo;
     st_coll_proto proto;
     int channels;        /* NCCL channels (parallel rings, or trees in pairs), one transfer
-                            each; 0 = NCCL-like default (docs/fabric.md) */
+                            each; 0 = NCCL-like default (docs/models/fabric.md) */
     int sync_steps;      /* 0: a ring's latency is one chunk's trip, hop by hop (NCCL's pipelined
                             model); 1: every step waits for its slowest hop (SimGrid-style) */
     const int64_t *gpus; /* the ranks, n distinct GPU ids; borrowed during st_coll_start */
@@ -116,7 +116,7 @@ typedef struct st_coll_plan {
     double busbw_factor; /* nccl-tests: busbw = algbw x this */
     /* The seed's closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes): N ranks, S bytes, B
      * the ring's bus-bandwidth bottleneck (min of NVLink goodput and a node's NIC goodput), alpha
-     * one hop's latency, N_nodes = groups. docs/fabric.md says exactly what goes in. */
+     * one hop's latency, N_nodes = groups. docs/models/fabric.md says exactly what goes in. */
     double closed_s, closed_b, closed_alpha_s;
 } st_coll_plan;
 

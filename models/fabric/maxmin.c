@@ -1,7 +1,7 @@
 /* Incremental weighted max-min fairness: a bipartite entity <-> link graph, a breadth-first
  * search that finds the components an add or remove disturbed, and progressive filling over
  * just those components with an indexed heap of links keyed by their fill level. The method and
- * its numerics are described in docs/flow-model.md. */
+ * its numerics are described in docs/models/flow-model.md. */
 #include "models/fabric/maxmin.h"
 
 #include <math.h>

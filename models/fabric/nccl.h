@@ -1,7 +1,7 @@
 /* NCCL's own cost model as one calibration preset: base and per-hop latencies by algorithm,
  * protocol and hardware, protocol bandwidth efficiencies and their caps, and the default channel
- * counts. The figures, each with its source, are in models/fabric/nccl.c; docs/fabric.md explains
- * how the collective model uses them. */
+ * counts. The figures, each with its source, are in models/fabric/nccl.c; docs/models/fabric.md
+ * explains how the collective model uses them. */
 #ifndef ST_MODELS_FABRIC_NCCL_H
 #define ST_MODELS_FABRIC_NCCL_H
 

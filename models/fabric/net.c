@@ -1,6 +1,6 @@
 /* Flow-level network: each transfer is one max-min entity over the links its member flows cross,
  * with a completion event on the engine that is moved whenever a solve changes its rate. The
- * timing rules (settling, rounding, the latency stage) are in docs/flow-model.md. */
+ * timing rules (settling, rounding, the latency stage) are in docs/models/flow-model.md. */
 #include "models/fabric/net.h"
 
 #include <limits.h>
@@ -270,8 +270,8 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
 }
 
 /* Count this start's member flows that share a hashed link with any other active member flow
- * (docs/flow-model.md, "Statistics"). The new flows are added to the per-link counts first, so
- * two members of this transfer hashed onto one port both count. */
+ * (docs/models/flow-model.md, "Statistics"). The new flows are added to the per-link counts first,
+ * so two members of this transfer hashed onto one port both count. */
 static void count_collisions(st_net *net, size_t n_members, size_t total)
 {
     for (size_t k = 0; k < total; k++)

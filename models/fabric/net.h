@@ -23,7 +23,7 @@ typedef void (*st_net_done_fn)(void *ctx, uint64_t tag, st_time now);
  * byte (the alpha terms: per-hop and per-step latencies the caller has summed); the transfer
  * stops using bandwidth at the last byte. Times are whole nanoseconds: the last byte is at the
  * first nanosecond by which it is through (rounded up), latency_s is rounded to the nearest.
- * docs/flow-model.md has the exact rules. */
+ * docs/models/flow-model.md has the exact rules. */
 typedef struct st_xfer_spec {
     const int64_t *src, *dst; /* GPU ids, n of each */
     size_t n;
@@ -69,7 +69,7 @@ size_t st_net_active(const st_net *net);
  * capacity; a state that lasts 0 ns between two events at one instant does not count), the
  * same per level (0 for a level out of range), and how many member flows, when their transfer
  * started, shared an ECMP-hashed link (st_topo_hashed) with another active member flow of any
- * transfer (0 under adaptive routing). Definitions: docs/flow-model.md. */
+ * transfer (0 under adaptive routing). Definitions: docs/models/flow-model.md. */
 double st_net_max_utilization(const st_net *net);
 double st_net_level_utilization(const st_net *net, st_level level);
 uint64_t st_net_collisions(const st_net *net);

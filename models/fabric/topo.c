@@ -1,6 +1,6 @@
 /* Topologies as flat arrays of directional links. Link ids are laid out by region (NVLink, NIC,
  * leaf tier, spine tier) and inside a region by switch and port, so that a route computes its
- * link ids arithmetically; only the capacities are stored. docs/fabric-topology.md. */
+ * link ids arithmetically; only the capacities are stored. docs/models/fabric-topology.md. */
 #include "models/fabric/topo.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * NVLink/NVSwitch domains, NIC links to the leaves, and the spine-leaf, rail-optimized or
  * three-tier fat-tree fabric above them (cluster.fabric). It answers "which links does a flow
  * from GPU a to GPU b cross", with ECMP's per-flow hash or adaptive spreading. The constructions
- * are in docs/fabric-topology.md. */
+ * are in docs/models/fabric-topology.md. */
 #ifndef ST_MODELS_FABRIC_TOPO_H
 #define ST_MODELS_FABRIC_TOPO_H
 
@@ -85,7 +85,8 @@ int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int3
  * write/read, so reads r and writes w share it as r/read + w/write <= 1: the tier's devices are
  * busy for the time each byte takes (the service-demand law, Lazowska et al., "Quantitative
  * System Performance", 1984, ch. 3). A `local-nvme` tier is one such link per node, its figures
- * per node, reached from the node's GPUs without the fabric. docs/storage-and-failures.md. */
+ * per node, reached from the node's GPUs without the fabric. docs/models/storage-and-failures.md.
+ */
 int st_topo_tiers(const st_topo *t);
 int64_t st_topo_storage_endpoint(const st_topo *t, int tier);
 /* The tier's access latency (cluster.storage latency), seconds. */

@@ -1,6 +1,6 @@
 /* Transport presets (cluster.fabric.transport): how much of a link's line rate arrives as payload
  * for RoCE v2 and InfiniBand, and the same for NVLink. The table, with a source for every figure,
- * is in models/fabric/transport.c; docs/fabric-topology.md explains the arithmetic. */
+ * is in models/fabric/transport.c; docs/models/fabric-topology.md explains the arithmetic. */
 #ifndef ST_MODELS_FABRIC_TRANSPORT_H
 #define ST_MODELS_FABRIC_TRANSPORT_H
 

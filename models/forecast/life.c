@@ -1,6 +1,6 @@
 /* A training job's whole life after its step: data ingest and checkpoint costs where it is
  * placed, the checkpoint interval, the failure classes it is exposed to, and the fluid life
- * run (docs/storage-and-failures.md). */
+ * run (docs/models/storage-and-failures.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The checkpoint interval in closed form: Young's first-order optimum, Daly's higher-order one,
  * and Daly's expected wall-clock time of a job that checkpoints every tau under exponential
  * failures. The Monte Carlo of models/reliability/lifetime.h is checked against the last one.
- * docs/storage-and-failures.md has the derivations and sources. */
+ * docs/models/storage-and-failures.md has the derivations and sources. */
 #ifndef ST_MODELS_RELIABILITY_INTERVAL_H
 #define ST_MODELS_RELIABILITY_INTERVAL_H
 
@@ -18,7 +18,7 @@ double st_young_interval(double ckpt_s, double mtbf_s);
  *     M                                                           otherwise,
  * with d = ckpt_s and M = mtbf_s. Same domain and ST_BUG rule as st_young_interval. The restart
  * time does not enter the optimum. Below Young's interval for every d > 0: by between 5d/9 and
- * 2d/3 when d < 2M (docs/storage-and-failures.md). Seconds. */
+ * 2d/3 when d < 2M (docs/models/storage-and-failures.md). Seconds. */
 double st_daly_interval(double ckpt_s, double mtbf_s);
 
 /* Daly's expected wall-clock time to finish solve_s of work that checkpoints after every tau_s

@@ -1,6 +1,6 @@
 /* A training job's life under failures, checkpoints and restarts: a fluid model on the engine
  * (progress linear between events), failures from merged Poisson or per-component renewal
- * processes, and a Monte Carlo summary over replicas. docs/storage-and-failures.md. */
+ * processes, and a Monte Carlo summary over replicas. docs/models/storage-and-failures.md. */
 #include "models/reliability/lifetime.h"
 
 #include <gsl/gsl_cdf.h>

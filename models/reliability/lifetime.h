@@ -1,7 +1,8 @@
 /* One training job's whole life under failures, as a fluid model on the engine: progress runs at
  * one second of training per second between events, checkpoints pause it, failures throw away
  * the work since the last restorable checkpoint and cost a detect-restart-restore downtime.
- * Monte Carlo over replicas; docs/storage-and-failures.md has the semantics and the sources. */
+ * Monte Carlo over replicas; docs/models/storage-and-failures.md has the semantics and the sources.
+ */
 #ifndef ST_MODELS_RELIABILITY_LIFETIME_H
 #define ST_MODELS_RELIABILITY_LIFETIME_H
 
@@ -61,9 +62,9 @@ typedef struct st_life_result {
  * (master_seed, "lifetime", replica, ...) (sim/rng.h): the same three inputs give the identical
  * result, another replica an independent one. Exponential classes (shape 1) are merged into one
  * Poisson process; the others are renewal processes per component, started in their stationary
- * state (docs/storage-and-failures.md). Returns 0; ST_EINVAL for a spec out of its documented
- * domain (NaN, negative, commit < stall, no steps) or a duration over 2^61 ns (73 years);
- * ST_ELIMIT when the non-exponential classes hold more components than the event queue can
+ * state (docs/models/storage-and-failures.md). Returns 0; ST_EINVAL for a spec out of its
+ * documented domain (NaN, negative, commit < stall, no steps) or a duration over 2^61 ns (73
+ * years); ST_ELIMIT when the non-exponential classes hold more components than the event queue can
  * (ST_EVQ_MAX_PENDING less the job's own events); ST_ERANGE when the job is not done by
  * the horizon. On error *out is all zero and err says why. */
 int st_life_run(const st_life_spec *s, uint64_t master_seed, uint64_t replica, st_life_result *out,

@@ -1,7 +1,7 @@
 /* Achieved throughput of the kernels a training step runs: the GEMM efficiency curve over
  * (m, n, k), FlashAttention's efficiency over sequence length, and the achievable fraction of
  * HBM bandwidth. Every constant is in the one calibration table below, with its source;
- * docs/step-ops.md derives the curve and compares it with the benchmark data. */
+ * docs/models/step-ops.md derives the curve and compares it with the benchmark data. */
 #include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
 
@@ -93,7 +93,7 @@ static const attn_fit ATTN[] = {
      * peak x MAMF fraction gives (2.30) within 11%. These replace the cuDNN bars of the
      * FlashAttention-3 paper (an H100 with the cuDNN of mid-2024: forward 315-539, backward
      * 305-516 at 512 ... 16k): the newer library is 20-25% faster in the forward at 8k and
-     * above, and 20% slower in the backward at 2k; docs/step-ops.md compares them. */
+     * above, and 20% slower in the backward at 2k; docs/models/step-ops.md compares them. */
     [ATTN_CUDNN_H200] = {0.731, 874, 0.635, 1262, 0.803, 132, 0},
     [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0},
 };

@@ -1,5 +1,5 @@
 /* Closed-form parameter and FLOP counts of a decoder-only transformer. The conventions, and the
- * published counts they reproduce, are in docs/memory-model.md. */
+ * published counts they reproduce, are in docs/models/memory-model.md. */
 #include "models/silicon/llm.h"
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* Transformer architecture and its closed-form counts: parameters and model FLOPs per token.
  * The named presets (gpt3-175b, llama3-405b, ...) live in scenarios/catalog.c; the conventions
- * and their sources are in docs/memory-model.md. */
+ * and their sources are in docs/models/memory-model.md. */
 #ifndef ST_MODELS_SILICON_LLM_H
 #define ST_MODELS_SILICON_LLM_H
 

@@ -1,6 +1,7 @@
 /* The operator graph of one transformer layer, of the embedding and output layer, and the
  * optimizer step on one GPU: FLOPs, HBM bytes and roofline times after tensor, sequence and
- * context parallelism. docs/step-ops.md lists the operators, their byte counts and sources. */
+ * context parallelism. docs/models/step-ops.md lists the operators, their byte counts and sources.
+ */
 #include "models/silicon/ops.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * bytes and GEMM shape after tensor, sequence and context parallelism, and its time by roofline
  * (the larger of FLOPs over achieved FLOP/s and bytes over achieved HBM bandwidth), where
  * achieved FLOP/s follows a GEMM efficiency curve over the shape (models/silicon/gemm_eff.c holds
- * its constants; docs/step-ops.md the equations, assumptions and sources). */
+ * its constants; docs/models/step-ops.md the equations, assumptions and sources). */
 #ifndef ST_MODELS_SILICON_OPS_H
 #define ST_MODELS_SILICON_OPS_H
 
@@ -105,7 +105,7 @@ double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu);
  * the fp32 accumulator, for `params` parameters on one GPU; 0 with the fused default. */
 double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double params);
 
-/* Bytes the optimizer step moves per parameter it updates (docs/step-ops.md). */
+/* Bytes the optimizer step moves per parameter it updates (docs/models/step-ops.md). */
 double st_ops_optimizer_bytes_per_param(void);
 
 /* ---- The calibrated kernel models (models/silicon/gemm_eff.c) ---- */
@@ -126,7 +126,7 @@ double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, do
  * reads FlashAttention-3's H100 sweep on Hopper and cuDNN's GB200 sweep on Blackwell;
  * ST_ATTN_FLASH2 FlashAttention-2's H100 sweep; ST_ATTN_CUDNN cuDNN 9.19's H200 (Hopper) or
  * GB200 (Blackwell) sweep; each scaled to the GPU like the GEMM curve. On Ampere all three read
- * FlashAttention-2's A100 sweep, the only one published (docs/step-ops.md). */
+ * FlashAttention-2's A100 sweep, the only one published (docs/models/step-ops.md). */
 double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
                              double blocks);
 

@@ -1,7 +1,7 @@
 /* Memory per GPU of a training plan: weights, gradients, optimizer states under ZeRO 0-3, and
  * activations after Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
  * Transformer Models", arXiv 2205.05198, eq. 1-6), for every pipeline stage. The derivation,
- * the generalisation to GQA and SwiGLU, and what is left out are in docs/memory-model.md. */
+ * the generalisation to GQA and SwiGLU, and what is left out are in docs/models/memory-model.md. */
 #include "models/silicon/parallel.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -40,7 +40,8 @@ static const struct mem_consts {
     /* CUDA context, NCCL buffers and allocator fragmentation. We found no source that gives a
      * figure for them that holds across software versions, so the term is 0; capacity is the
      * datasheet's decimal GB, which is below the physical GiB (80 GB vs 80 GiB = 85.9e9 bytes
-     * on H100), a margin of a few GB that this model does not claim. docs/memory-model.md. */
+     * on H100), a margin of a few GB that this model does not claim. docs/models/memory-model.md.
+     */
     .reserved = 0,
 };
 

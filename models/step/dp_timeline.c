@@ -1,6 +1,6 @@
 /* The data-parallel timelines of one step: ZeRO-3's gathers and reduce-scatters inside the
  * passes, each stage's gradient reduction after its backward, the distributed optimizer's weight
- * gather and the tied-embedding all-reduce. docs/step-model.md. */
+ * gather and the tied-embedding all-reduce. docs/models/step-model.md. */
 #include <math.h>
 #include <stdlib.h>
 

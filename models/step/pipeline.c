@@ -1,6 +1,6 @@
 /* The pipeline schedule of one training step: Megatron-LM's 1F1B and interleaved 1F1B task
  * orders, evaluated by list scheduling; the engine run (pipeline_engine.c) and the steady-state
- * shortcut (pipeline_periodic.c) give the same times. docs/pipeline.md. */
+ * shortcut (pipeline_periodic.c) give the same times. docs/models/pipeline.md. */
 #include "models/step/pipeline.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * under interleaving) run forward and backward passes of m micro-batches in the 1F1B or
  * interleaved 1F1B order (Narayanan et al. SC21, section 2.2), with activation sends between
  * stages. The bubble comes out of the simulation; long pipelines use the steady state's period
- * so the cost does not grow with m. docs/pipeline.md has the semantics and the sources. */
+ * so the cost does not grow with m. docs/models/pipeline.md has the semantics and the sources. */
 #ifndef ST_MODELS_STEP_PIPELINE_H
 #define ST_MODELS_STEP_PIPELINE_H
 
@@ -24,7 +24,7 @@ typedef struct st_pipe_spec {
 } st_pipe_spec;
 
 /* What one step's pipeline did. Every task time is rounded to the engine's integer nanosecond
- * before the run, so results are exact sums of those ticks (docs/pipeline.md). */
+ * before the run, so results are exact sums of those ticks (docs/models/pipeline.md). */
 typedef struct st_pipe_result {
     double makespan_s;       /* first forward start to last backward end, over all stages */
     double compute_s;        /* busy compute time of the busiest stage (the lowest-numbered one
@@ -65,7 +65,7 @@ typedef struct st_pipe_trace {
  * NULL time array, a negative or non-finite time, more than 2^31 - 1 tasks, or task and send
  * times summing to over 4e18 ns, about 127 years). On error *out is all zero (safe to release)
  * and trace is untouched. The result is deterministic and independent of whether the shortcut
- * was taken (docs/pipeline.md proves the shortcut exact). */
+ * was taken (docs/models/pipeline.md proves the shortcut exact). */
 int st_pipe_simulate(const st_pipe_spec *spec, st_pipe_result *out, st_pipe_trace *trace);
 
 /* Free what r owns and zero it. NULL is a no-op. */

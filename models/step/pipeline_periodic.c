@@ -1,6 +1,6 @@
 /* The pipeline's exact steady-state shortcut: simulate a shortened run, find the period after
  * which every round repeats shifted by a constant, and add the missing rounds as whole periods.
- * docs/pipeline.md proves it exact. */
+ * docs/models/pipeline.md proves it exact. */
 #include <stdlib.h>
 
 #include "models/step/pipeline_internal.h"
@@ -12,7 +12,7 @@
  * q + T holds the same pass of the same chunk as q, rs micro-batches later. The times become
  * periodic: after a transient, round j runs exactly lambda after round j - c, for a period of
  * c rounds (c > 1 happens, e.g. 1F1B with sends, whose critical cycle spans the pipeline).
- * docs/pipeline.md has the argument that makes the shortcut exact. */
+ * docs/models/pipeline.md has the argument that makes the shortcut exact. */
 typedef struct period {
     int64_t j;      /* the last round of the window that proved the period */
     int64_t c;      /* rounds per period */
@@ -29,7 +29,7 @@ static inline int64_t imin(int64_t a, int64_t b)
  * rounds r' of what each of them reads: its stream predecessor, its producer, the previous send
  * on its link. That much history determines everything after round r. Only interleaving's
  * wrap-around (stage 0 reading stage pp-1) reads ahead in the steady rounds (< ns), by less than
- * a round; the argument in docs/pipeline.md needs that, so it is checked here. */
+ * a round; the argument in docs/models/pipeline.md needs that, so it is checked here. */
 static void reach_suffix(const pipe_plan *p, int64_t *reach, int64_t nr, int64_t ns)
 {
     /* Local copies: p escapes to other files, so the compiler cannot tell that the stores to

@@ -1,5 +1,6 @@
 /* The step-level model: one plan's operator and collective costs, the pipeline schedule and the
- * data-parallel timelines (dp_timeline.c), joined into one training step (docs/step-model.md). */
+ * data-parallel timelines (dp_timeline.c), joined into one training step
+ * (docs/models/step-model.md). */
 #include "models/step/step.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * each layer's compute time (models/silicon/ops.h), the collective model times tensor-parallel,
  * pipeline and data-parallel traffic on the cluster's fabric (models/fabric/collective.h), and the
  * pipeline schedule is run on the engine (models/step/pipeline.h); step time, MFU and the breakdown
- * come out of that run. docs/step-model.md has the equations and sources. */
+ * come out of that run. docs/models/step-model.md has the equations and sources. */
 #ifndef ST_MODELS_STEP_STEP_H
 #define ST_MODELS_STEP_STEP_H
 

@@ -2,7 +2,8 @@
  * forward or backward over a chunk's layers, each layer a unit whose weights are all-gathered
  * before it computes and, in backward, whose gradients are reduce-scattered after. The
  * collectives share one communication stream in the order they are issued; the layers share
- * the compute stream. docs/step-model.md, section "ZeRO-3", has the schedules and sources. */
+ * the compute stream. docs/models/step-model.md, section "ZeRO-3", has the schedules and sources.
+ */
 #ifndef ST_MODELS_STEP_ZERO3_H
 #define ST_MODELS_STEP_ZERO3_H
 

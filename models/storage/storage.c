@@ -1,6 +1,6 @@
 /* Storage traffic as transfers on the fabric: one engine and one st_net per question asked, the
  * streams started on schedule, and times and rates read off as they complete. The equations
- * and assumptions are in docs/storage-and-failures.md. */
+ * and assumptions are in docs/models/storage-and-failures.md. */
 #include "models/storage/storage.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * st_net, so they share the fabric and the tier's media max-min with everything else running at the
  * time: another job's checkpoint, a drain, every job's ingest. Each function here builds one such
  * situation on a fresh engine and network, runs it, and reads off the times and rates.
- * docs/storage-and-failures.md has the equations and assumptions. */
+ * docs/models/storage-and-failures.md has the equations and assumptions. */
 #ifndef ST_MODELS_STORAGE_STORAGE_H
 #define ST_MODELS_STORAGE_STORAGE_H
 
@@ -44,7 +44,7 @@ typedef struct st_io_set {
     int n;
 } st_io_set;
 
-/* What checkpoints cost one job: the figures of docs/storage-and-failures.md. */
+/* What checkpoints cost one job: the figures of docs/models/storage-and-failures.md. */
 typedef struct st_ckpt_cost {
     double
         size_bytes;  /* the whole checkpoint (models/silicon/parallel.h: 14 bytes per parameter) */

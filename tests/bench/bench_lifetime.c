@@ -64,7 +64,8 @@ static int full_case(const char *path)
 int main(void)
 {
     /* Llama 3 Table 5 (shared/validation/llama3.yaml): 419 unexpected interruptions in 54 days
-     * on 2,048 nodes of 8 H100s, split into classes as docs/storage-and-failures.md derives. */
+     * on 2,048 nodes of 8 H100s, split into classes as docs/models/storage-and-failures.md derives.
+     */
     const double period = 54 * 86400.0;
     st_life_class classes[] = {
         {"gpu", 16384, period * 16384 / 268, 1},

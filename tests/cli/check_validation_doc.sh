@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# docs/validation.md is the output of `strata validate --markdown`, never typed by hand: this
+# docs/guide/validation.md is the output of `strata validate --markdown`, never typed by hand: this
 # test fails when the file and the command disagree, or when a set whose goals are met today
 # (the fabric set) stops meeting them. Run from the source folder, so the step cases are found.
 # Usage: check_validation_doc.sh STRATA SRC
-# (regenerate with: build/strata validate --markdown > docs/validation.md)
+# (regenerate with: build/strata validate --markdown > docs/guide/validation.md)
 set -u
 cd "$2" || exit 2
 out=$(mktemp)
@@ -14,9 +14,9 @@ if [ "$rc" -eq 2 ]; then
     echo "strata validate could not run its cases (exit 2)"
     exit 1
 fi
-if ! cmp -s "$out" docs/validation.md; then
-    echo "docs/validation.md differs from 'strata validate --markdown':"
-    diff docs/validation.md "$out" | head -20
+if ! cmp -s "$out" docs/guide/validation.md; then
+    echo "docs/guide/validation.md differs from 'strata validate --markdown':"
+    diff docs/guide/validation.md "$out" | head -20
     exit 1
 fi
 "$1" validate --fabric >/dev/null || { echo "the fabric set misses its goals"; exit 1; }
@@ -26,4 +26,4 @@ for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel; do
     [ $? -le 1 ] || { echo "$d could not run"; exit 1; }
 done
 "$1" validate --life >/dev/null || { echo "the checkpoint and failure sets miss their bounds"; exit 1; }
-echo "docs/validation.md matches; fabric, checkpoint and failure sets within their goals"
+echo "docs/guide/validation.md matches; fabric, checkpoint and failure sets within their goals"

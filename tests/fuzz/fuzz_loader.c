@@ -1,5 +1,6 @@
 /* libFuzzer harness for the scenario loader: any bytes must give either a scenario or located
- * errors, never a crash, a hang, a leak or undefined behaviour. Build and run: docs/fuzzing.md. */
+ * errors, never a crash, a hang, a leak or undefined behaviour. Build and run: docs/dev/fuzzing.md.
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

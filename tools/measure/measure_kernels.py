@@ -3,7 +3,7 @@
 
 Issue 4 asks for the H200's GEMM efficiency over transformer shapes (BF16 and FP8), its
 attention kernels and its HBM copy bandwidth, measured with one short prepared script and kept
-in the repository as the H200 row's source (models/silicon/gemm_eff.c, docs/step-ops.md). This is that
+in the repository as the H200 row's source (models/silicon/gemm_eff.c, docs/models/step-ops.md). This is that
 script. It needs PyTorch with CUDA and nothing else, runs in about four minutes on one GPU, and
 writes to $OUT (or the folder given as its only argument):
 

@@ -1,7 +1,7 @@
 /* Fabric topologies: link counts and capacities of small spine-leaf, rail-optimized and
  * fat-tree-3 examples worked by hand, route shapes and latencies, ECMP's reproducible hash,
  * adaptive routing's aggregated links, oversubscription, NVLink domains, the transport presets,
- * and construction errors. docs/fabric-topology.md has the constructions. */
+ * and construction errors. docs/models/fabric-topology.md has the constructions. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

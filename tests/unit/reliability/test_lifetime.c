@@ -279,7 +279,7 @@ START_TEST(test_weibull_class_of_ten_thousand_components_runs_at_its_rate)
 END_TEST
 
 /* Llama 3's 54-day interruption log (shared/validation/llama3.yaml, Table 5) as classes:
- * docs/storage-and-failures.md, "Llama 3 derivation". */
+ * docs/models/storage-and-failures.md, "Llama 3 derivation". */
 static void llama3_classes(st_life_class c[4])
 {
     double p = 54 * DAY;

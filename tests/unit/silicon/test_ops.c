@@ -1,10 +1,10 @@
 /* The operator graph and its roofline times against Megatron's FLOP formulas, the PaLM FLOPs
  * per token, the benchmark measurements the efficiency curve was calibrated on, and the
- * recompute, sequence-parallel, tensor-parallel and ZeRO rules of docs/step-ops.md.
+ * recompute, sequence-parallel, tensor-parallel and ZeRO rules of docs/models/step-ops.md.
  *
  * Not asserted: the comparison with Korthikanti et al. 2022 Table 4 (one layer of the 22B
- * model, per technique) is in docs/step-ops.md; the end-to-end figures it is judged on are the
- * korthikanti2022 set of `strata validate --step`. */
+ * model, per technique) is in docs/models/step-ops.md; the end-to-end figures it is judged on are
+ * the korthikanti2022 set of `strata validate --step`. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
