@@ -11,6 +11,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "models/silicon/plan_check.h"
 #include "models/step/step_internal.h"
 #include "sim/xalloc.h"
 
@@ -101,17 +102,11 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, step_
                      .mb = mb,
                      .layers = w->model->layers};
     p->chunks = p->pp * p->v;
+    /* The batch-split rules are the plan's (models/silicon/plan_check.c), stated once. */
+    st_plan_issue is;
+    if (st_plan_check_batch(w, mb, &is, 1))
+        return st_err_set(err, is.code, w->parallel.loc, "workload '%s': %s", w->name, is.msg);
     p->m = w->global_batch / (p->dp * mb);
-    if (p->m < 1 || w->global_batch % (p->dp * mb))
-        return st_err_set(err, ST_EINVAL, w->parallel.loc,
-                          "workload '%s': global_batch %lld does not split into micro-batches of "
-                          "%lld over dp %lld",
-                          w->name, (long long)w->global_batch, (long long)mb, (long long)p->dp);
-    if (p->v > 1 && p->m % p->pp)
-        return st_err_set(err, ST_EINVAL, w->parallel.loc,
-                          "workload '%s': interleaving needs micro-batches per step (%lld) to be "
-                          "a multiple of pp (%lld)",
-                          w->name, (long long)p->m, (long long)p->pp);
     st_ops_layer_cost(w, p->gpu, mb, &p->lc);
     st_ops_edge_cost(w, p->gpu, mb, &p->embed_f, &p->embed_b, &p->head_f, &p->head_b);
     p->layer_params = st_llm_layer_params(w->model) / (double)p->tp;

@@ -714,6 +714,23 @@ START_TEST(test_separate_gradient_accumulation_adds_a_pass_per_micro_batch)
 }
 END_TEST
 
+/* A micro-batch size the batch does not split into is refused in the plan's own words
+ * (models/silicon/plan_check.c), the same the loader prints. */
+START_TEST(test_a_batch_that_does_not_split_is_refused_with_the_plan_rule)
+{
+    st_workload_cfg w = training(&m16, 1, 2, 2, 12);
+    st_step_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_run(x4, &w, 4, &r, NULL, &err), ST_EINVAL);
+    ck_assert_str_eq(err.msg, "workload 'step-test': global_batch (12) must be a multiple of "
+                              "dp*microbatch = 8");
+    w.parallel.virtual_stages = 2;
+    ck_assert_int_eq(st_step_run(x4, &w, 2, &r, NULL, &err), ST_EINVAL);
+    ck_assert_str_eq(err.msg, "workload 'step-test': interleaving needs micro-batches per step "
+                              "(3) to be a multiple of pp (2)");
+}
+END_TEST
+
 Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -739,6 +756,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
     tcase_add_test(tc, test_prefetching_zero3_gathers_hides_part_of_them);
     tcase_add_test(tc, test_fp8_weights_halve_the_weight_gathers);
+    tcase_add_test(tc, test_a_batch_that_does_not_split_is_refused_with_the_plan_rule);
     suite_add_tcase(s, tc);
     return s;
 }
