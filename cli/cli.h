@@ -58,8 +58,8 @@ typedef struct st_report {
 int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t,
                        st_err *err);
 
-/* The JSON report (shared/scenario-format.md keys). Returns a malloc'd string ending in a
- * newline; the caller frees it. */
+/* The JSON report (the keys of docs/guide/scenario-reference.md). Returns a malloc'd string ending
+ * in a newline; the caller frees it. */
 char *st_report_json(const st_report *rep);
 
 /* The human summary of a run. */

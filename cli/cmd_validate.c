@@ -207,12 +207,12 @@ static int life_part(st_valid_harness *h, const char *what, const char *title, c
 /* The whole-life sets: Daly's examples, the Monte Carlo, and the scenario cases in dir. */
 static int run_life(const char *dir, int md)
 {
-    int missed = life_part(
-        st_valid_daly_new(), "", "Checkpoint interval: Daly's worked examples",
-        "Daly (2006), figure captions (shared/validation/reliability.yaml): checkpoint 5 min, "
-        "restart 10 min; the optimum interval in minutes within 1%. Young's first-order "
-        "interval is shown in the source column for comparison.",
-        md);
+    int missed =
+        life_part(st_valid_daly_new(), "", "Checkpoint interval: Daly's worked examples",
+                  "Daly (2006), figure captions: checkpoint 5 min, "
+                  "restart 10 min; the optimum interval in minutes within 1%. Young's first-order "
+                  "interval is shown in the source column for comparison.",
+                  md);
     int rc = life_part(
         st_valid_monte_carlo_new(), "Monte Carlo", "Monte Carlo against Daly's expected wall time",
         "1,000 replicas of a job of 500 h of work with exponential failures, checkpoint "

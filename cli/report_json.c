@@ -1,5 +1,5 @@
-/* The JSON report: one cJSON tree with the stable keys of shared/scenario-format.md. Keys whose
- * model does not exist yet are left out, never written as zero. */
+/* The JSON report: one cJSON tree with the stable keys of docs/guide/scenario-reference.md. Keys
+ * whose model does not exist yet are left out, never written as zero. */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
-/* Preset GPUs and models. Every figure cites where it comes from; most datasheet figures are
- * also in shared/validation/hardware.yaml. NVIDIA datasheets print Tensor Core FLOP/s "with
- * sparsity": the dense peak used here (and by every MFU in the validation set) is half. */
+/* Preset GPUs and models. Every figure cites where it comes from; NVIDIA datasheets print Tensor
+ * Core FLOP/s "with sparsity": the dense peak used here (and by every MFU in the validation set) is
+ * half. */
 #include "scenarios/catalog.h"
 
 #include <string.h>
@@ -24,7 +24,7 @@ static const st_gpu_spec gpus[] = {
         .pcie_bw = 32 * GIGA,    /* datasheet: PCIe Gen4 64 GB/s, i.e. 32 GB/s each way */
         .tdp_w = 400,            /* datasheet: max TDP 400 W */
         .idle_w = 50,            /* estimate: nvidia-smi idle readings 45-56 W */
-        .source = "NVIDIA A100 datasheet (shared/validation/hardware.yaml a100_sxm); idle: "
+        .source = "NVIDIA A100 datasheet; idle: "
                   "public nvidia-smi readings",
         .arch = ST_GPU_ARCH_AMPERE,
         .calib = ST_GPU_CALIB_A100_SXM_40G,
@@ -41,7 +41,7 @@ static const st_gpu_spec gpus[] = {
         .pcie_bw = 32 * GIGA,    /* datasheet: PCIe Gen4 64 GB/s total */
         .tdp_w = 400,            /* datasheet: max TDP 400 W */
         .idle_w = 60,            /* estimate: nvidia-smi idle reading 63 W */
-        .source = "NVIDIA A100 datasheet (hardware.yaml a100_sxm); idle: public nvidia-smi "
+        .source = "NVIDIA A100 datasheet; idle: public nvidia-smi "
                   "readings",
         .arch = ST_GPU_ARCH_AMPERE,
         .calib = ST_GPU_CALIB_A100_SXM_80G,
@@ -58,7 +58,7 @@ static const st_gpu_spec gpus[] = {
         .pcie_bw = 64 * GIGA,      /* datasheet: PCIe Gen5 128 GB/s total */
         .tdp_w = 700,              /* datasheet: up to 700 W (configurable) */
         .idle_w = 70,              /* estimate: nvidia-smi idle readings 64-73 W */
-        .source = "NVIDIA H100 datasheet (hardware.yaml h100_sxm); idle: public nvidia-smi "
+        .source = "NVIDIA H100 datasheet; idle: public nvidia-smi "
                   "readings",
         .arch = ST_GPU_ARCH_HOPPER,
         .calib = ST_GPU_CALIB_H100_SXM,
@@ -91,7 +91,7 @@ static const st_gpu_spec gpus[] = {
         .pcie_bw = 64 * GIGA,    /* datasheet: PCIe Gen5 128 GB/s total */
         .tdp_w = 700,            /* datasheet: up to 700 W; MLPerf JSON "H200 TGP 700W" */
         .idle_w = 78,            /* estimate: nvidia-smi idle reading 78 W */
-        .source = "NVIDIA H200 datasheet (hardware.yaml h200_sxm); idle: public nvidia-smi "
+        .source = "NVIDIA H200 datasheet; idle: public nvidia-smi "
                   "reading",
         .arch = ST_GPU_ARCH_HOPPER,
         .calib = ST_GPU_CALIB_H200_SXM,
@@ -104,13 +104,13 @@ static const st_gpu_spec gpus[] = {
         .peak_fp8 = 4500 * TERA,  /* HGX B200 spec: 9 PFLOP/s with sparsity */
         .hbm_bytes = 180 * GIGA,  /* HGX B200: 180 GB HBM3e (DGX B200: 1,440 GB / 8) */
         .hbm_bw = 7.7 * TERA,     /* HGX B200: 7.7 TB/s (DGX B200 totals give 8; we take the
-                                     lower, see hardware.yaml's discrepancy note) */
+                                     lower: the per-GPU figure NVIDIA prints) */
         .nvlink_bw = 1800 * GIGA, /* NVLink 5: 1.8 TB/s, 18 links */
         .pcie_bw = 64 * GIGA,     /* estimate: PCIe Gen5 x16 host link of HGX B200 servers */
         .tdp_w = 1000,            /* MLPerf system JSON "B200 TGP 1000W" */
         .idle_w = 140,            /* estimate: nvidia-smi idle readings 136-145 W; 137 W in
                                      ROCm/legacy-rocm-build issue #5219 */
-        .source = "NVIDIA HGX/DGX B200 specs as quoted in hardware.yaml b200; idle: public "
+        .source = "NVIDIA HGX/DGX B200 specs; idle: public "
                   "nvidia-smi readings",
         .arch = ST_GPU_ARCH_BLACKWELL,
         .calib = ST_GPU_CALIB_B200,
@@ -128,7 +128,7 @@ static const st_gpu_spec gpus[] = {
         .tdp_w = 1200,            /* DGX GB200 user guide: configurable, up to 1200 W */
         .idle_w = 140,            /* estimate: no public idle reading found; B200's (same
                                      Blackwell die and HBM stacks) */
-        .source = "NVIDIA GB200 NVL72 spec and MLPerf JSON (hardware.yaml gb200_nvl72); idle: "
+        .source = "NVIDIA GB200 NVL72 spec and MLPerf JSON; idle: "
                   "B200 estimate",
         .arch = ST_GPU_ARCH_BLACKWELL,
         .calib = ST_GPU_CALIB_GB200,
@@ -147,7 +147,7 @@ static const st_gpu_spec gpus[] = {
         .tdp_w = 750,               /* AMD: 750 W TBP */
         .idle_w = 135,              /* estimate: rocm-smi socket power 131-137 W at 0% use
                                        (ROCm/legacy-rocm-build issue #4750) */
-        .source = "AMD Instinct MI300X data sheet as quoted in hardware.yaml mi300x; idle: public "
+        .source = "AMD Instinct MI300X data sheet; idle: public "
                   "rocm-smi readings",
         .arch = ST_GPU_ARCH_CDNA3,
         .calib = ST_GPU_CALIB_MI300X,
@@ -226,8 +226,8 @@ static const st_llm_spec models[] = {
      GPT,
      .published_params = 1e12,
      .source = "Korthikanti et al. 2022 Table 3 and Narayanan et al. SC21: 1T"},
-    /* BLOOM: tr11-176B-ml.slurm pads the vocabulary to 250880 (bloom.yaml's 250680 is a
-     * transcription slip: the model card's 3,596,615,680 embedding parameters = 250880 x
+    /* BLOOM: tr11-176B-ml.slurm pads the vocabulary to 250880 (250680, as some summaries give it,
+     * is a transcription slip: the model card's 3,596,615,680 embedding parameters = 250880 x
      * 14336), uses --embed-layernorm and ALiBi, and keeps Megatron-DeepSpeed's default
      * dropout of 0.1. */
     {.name = "bloom-176b",

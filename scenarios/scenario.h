@@ -1,5 +1,5 @@
 /* A loaded scenario: the typed, located configuration of one YAML file (format version 1,
- * shared/scenario-format.md). It owns everything parsed from the file; models hold const
+ * docs/guide/scenario-reference.md). It owns everything parsed from the file; models hold const
  * pointers into it, so it must outlive every simulation built from it. */
 #ifndef ST_SCENARIOS_SCENARIO_H
 #define ST_SCENARIOS_SCENARIO_H

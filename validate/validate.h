@@ -63,7 +63,7 @@ typedef struct st_valid_set {
  * Cases run one at a time so a caller can show each row as it comes. */
 typedef struct st_valid_harness st_valid_harness;
 
-/* The nccl-tests collectives of shared/validation/nccl.yaml (validate/fabric.c), each on a fresh
+/* The published nccl-tests collectives (validate/fabric.c), each on a fresh
  * engine, all in the set "fabric". Deterministic. Free with st_valid_harness_free. */
 st_valid_harness *st_valid_fabric_new(void);
 

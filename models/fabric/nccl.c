@@ -99,7 +99,7 @@ static const st_nccl_preset preset = {
      * holds only NCCL's 2020 file). Not NCCL's: nvls_link_share, the fraction of one NVLink
      * direction that an NVLS all-reduce's algorithm bandwidth reaches per unit of that
      * efficiency, set on one measurement: 8 H100 SXM with NVLS on, 480 GB/s of bus bandwidth
-     * (nccl #2140, shared/validation/nccl.yaml), algbw 480 / 1.75 = 274.3 GB/s of 450 per
+     * (NVIDIA/nccl issue #2140), algbw 480 / 1.75 = 274.3 GB/s of 450 per
      * direction, / 0.85 = 0.717. H200, H800, B200, B300 and GB200 then test it
      * (validate/fabric.c). */
     .nvls_eff_hopper = 0.85,

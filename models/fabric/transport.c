@@ -44,37 +44,35 @@ static const struct transport_consts {
     double nvlink3_goodput; /* the same on A100's NVLink 3 */
     double nvlink5_goodput; /* and on Blackwell's NVLink 5 */
 } K = {
-    /* NVIDIA on nccl-tests issue #290 (shared/validation/nccl.yaml,
-     * nccl_maintainer_h100_multinode): 46-48 GB/s achievable per 400 Gb/s NDR NIC (50 GB/s line
+    /* NVIDIA on nccl-tests issue #290: 46-48 GB/s achievable per 400 Gb/s NDR NIC (50 GB/s line
      * rate); we take the middle, 47/50. It agrees with sjeaugey on nccl-tests issue #119: "24GB/s
      * is the peak performance per 200G NIC" (0.96). The figure already includes the IB headers;
      * st_transport_efficiency divides them out to get the endpoint's share (PCIe, DMA, NCCL's
      * protocol) and assumes the same endpoint share for RoCE v2, whose NICs are the same ConnectX
      * parts. No comparable maintainer figure for RoCE v2 was found. */
     .nic_goodput = 47.0 / 50.0,
-    /* A user on nccl issue #1221 (nccl.yaml, issue_h100_roce_scaling): H100 nodes with 8 x 400
+    /* A user on nccl issue #1221: H100 nodes with 8 x 400
      * Gb/s RoCE NICs reach about 320 GB/s ring all-reduce bus bandwidth on more than 2 nodes,
      * where the ring is bound by the node's 8 x 50 GB/s of NICs: 320/400 = 0.80, headers
      * included. The only RoCE v2 multi-node figure found; it is lower than InfiniBand's 0.94,
      * which fits RoCE's lossless-Ethernet overheads (PFC pauses, ECN marking), folded in here. */
     .roce_goodput = 320.0 / 400.0,
-    /* sjeaugey on nccl-tests issue #212 and nccl issue #1442 (nccl.yaml,
-     * nccl_maintainer_h100_nvlink): 370 GB/s application-level achievable per direction on H100
-     * NVLink4, whose line rate is 450 GB/s per direction. Applied to every GPU's NVLink but
-     * A100's and Blackwell's, below. NVLink SHARP reductions (NVLS) beat this in-switch; they are
-     * a collective algorithm, not a link. */
+    /* sjeaugey on nccl-tests issue #212 and nccl issue #1442: 370 GB/s application-level achievable
+     * per direction on H100 NVLink4, whose line rate is 450 GB/s per direction. Applied to every
+     * GPU's NVLink but A100's and Blackwell's, below. NVLink SHARP reductions (NVLS) beat this
+     * in-switch; they are a collective algorithm, not a link. */
     .nvlink_goodput = 370.0 / 450.0,
     /* NVLink 3 (A100 SXM, 300 GB/s per direction): Azure's nccl-tests all-reduce on ND A100 v4,
      * 8 x A100 SXM4 80GB on NVSwitch, NCCL 2.18.5, 231.58 GB/s of bus bandwidth at 8 GB
      * (Azure/AI-benchmarking-guide Azure_Results/ND_A100_v4_results.md, the sweep that also
      * sets the ring fill in models/fabric/nccl.c): 231.58 / 300. A user's 232.54 on another A100
-     * board (nccl-tests #175, shared/validation/nccl.yaml) tests it. */
+     * board (NVIDIA/nccl-tests issue #175) tests it. */
     .nvlink3_goodput = 231.58 / 300.0,
     /* NVLink 5 (B200, B300, GB200, GB300: 900 GB/s per direction): Azure's nccl-tests ring
      * all-reduce on ND GB200 v6 (4 GB200 in one NVL72 domain, NCCL 2.25.1), 679.61 GB/s of bus
      * bandwidth at 8 GB (Azure/AI-benchmarking-guide Azure_Results/ND_GB200_v6_results.md):
-     * 679.61 / 900. A user's B300 ring with NVLS off, 695 GB/s on 8 GPUs (nccl #2140,
-     * shared/validation/nccl.yaml), tests it. */
+     * 679.61 / 900. A user's B300 ring with NVLS off, 695 GB/s on 8 GPUs (NVIDIA/nccl
+     * issue #2140), tests it. */
     .nvlink5_goodput = 679.61 / 900.0,
 };
 

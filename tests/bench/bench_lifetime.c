@@ -63,7 +63,7 @@ static int full_case(const char *path)
 
 int main(void)
 {
-    /* Llama 3 Table 5 (shared/validation/llama3.yaml): 419 unexpected interruptions in 54 days
+    /* Llama 3 Table 5 (arXiv 2407.21783): 419 unexpected interruptions in 54 days
      * on 2,048 nodes of 8 H100s, split into classes as docs/models/storage-and-failures.md derives.
      */
     const double period = 54 * 86400.0;
@@ -75,7 +75,7 @@ int main(void)
     };
     /* Hourly checkpoints (the issue's case) stalling 10 s (MegaScale's first stage, "several
      * seconds"); 10 min to detect and 15 min to restart and reload (MegaScale's "< 10 min" and
-     * "<= 15 min", reliability.yaml). 10 s steps; the work is set so that Daly's expected wall
+     * "<= 15 min", NSDI'24). 10 s steps; the work is set so that Daly's expected wall
      * time is 54 days, as in the published run. */
     st_life_spec s = {.step_s = 10,
                       .ckpt_every_s = 3600,

@@ -14,8 +14,8 @@
 #define HOUR 3600.0
 #define DAY  86400.0
 
-/* Daly 2006's example job (shared/validation/reliability.yaml, daly_higher_order): 500 h of
- * work, R = 10 min, checkpoint 5 min. */
+/* Daly 2006's example job (Daly 2006, "A higher order estimate of the optimum checkpoint
+ * interval"): 500 h of work, R = 10 min, checkpoint 5 min. */
 #define DALY_TS    (500 * HOUR)
 #define DALY_R     (10 * MIN)
 #define DALY_DELTA (5 * MIN)
@@ -50,7 +50,7 @@ static st_life_result run(const st_life_spec *s, uint64_t seed, uint64_t replica
 
 START_TEST(test_daly_interval_reproduces_the_worked_examples)
 {
-    /* Daly 2006, figure captions (reliability.yaml): tau_opt 117 min at M = 24 h, 57 min at
+    /* Daly 2006, figure captions: tau_opt 117 min at M = 24 h, 57 min at
      * 6 h, 9.1 min at 15 min, for delta = 5 min. The rounding of the captions is below 0.6%. */
     static const double m[] = {24 * HOUR, 6 * HOUR, 15 * MIN}, tau[] = {117, 57, 9.1};
     for (int i = 0; i < 3; i++) {
@@ -278,7 +278,7 @@ START_TEST(test_weibull_class_of_ten_thousand_components_runs_at_its_rate)
 }
 END_TEST
 
-/* Llama 3's 54-day interruption log (shared/validation/llama3.yaml, Table 5) as classes:
+/* Llama 3's 54-day interruption log (arXiv 2407.21783, Table 5) as classes:
  * docs/models/storage-and-failures.md, "Llama 3 derivation". */
 static void llama3_classes(st_life_class c[4])
 {
@@ -297,7 +297,7 @@ START_TEST(test_llama3_job_sees_419_interruptions_in_54_days)
     double m = st_life_job_mtbf(&s);
     ck_assert_double_eq_tol(m / (54 * DAY / 419), 1, 1e-12);
     /* Hourly checkpoints stalling 10 s, 10 min to detect and 15 min to restart (MegaScale's
-     * bounds, reliability.yaml). Choose the work so Daly's expected wall time is 54 days. */
+     * bounds, NSDI'24). Choose the work so Daly's expected wall time is 54 days. */
     s.detect_s = 10 * MIN;
     s.restart_s = 15 * MIN;
     double per_hour = st_daly_expected_wall(HOUR, HOUR, 10, 25 * MIN, m);

@@ -1,5 +1,5 @@
 /* The preset tables: the names scenario-format.md requires exist, lookups are consistent, and
- * the datasheet figures match shared/validation/hardware.yaml. */
+ * the datasheet figures match the vendors' datasheets. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -96,7 +96,7 @@ START_TEST(test_gpu_entries_carry_architecture_and_calibration_key)
 }
 END_TEST
 
-/* Figures from shared/validation/hardware.yaml and the brief's datasheet values. */
+/* Figures from the vendors' datasheets that scenarios/catalog.c cites, row by row. */
 START_TEST(test_datasheet_figures_match_validation_data)
 {
     const st_gpu_spec *a40 = gpu("a100-sxm-40g"), *a80 = gpu("a100-sxm-80g");

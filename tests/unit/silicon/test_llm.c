@@ -102,7 +102,7 @@ END_TEST
 
 /* Published model-FLOP rates divided by token rates: NeMo performance summaries (model
  * TFLOP/s per GPU over tokens/s per GPU) and llm-foundry's benchmark table (Model TFLOP over
- * tokens/s per GPU), see shared/validation/nemo_performance.yaml and mpt_llm_foundry.yaml. */
+ * tokens/s per GPU), from NeMo's performance summary and llm-foundry's benchmark table. */
 START_TEST(test_flops_match_nemo_and_llm_foundry_rates)
 {
     static const struct {

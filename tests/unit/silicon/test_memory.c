@@ -1,6 +1,7 @@
 /* The memory model against Korthikanti et al. 2022 (eq. 1-6, the selective-recompute savings
- * of §5), Megatron-LM's distributed-optimizer byte counts, the published checkpoint sizes of
- * shared/validation/checkpointing.yaml, and Llama 3 405B's plan on H100. */
+ * of §5), Megatron-LM's distributed-optimizer byte counts, the published checkpoint sizes
+ * (Narayanan et al. SC21 section 5.10; BigScience's BLOOM README), and Llama 3 405B's plan on H100.
+ */
 #include <check.h>
 #include <math.h>
 #include <string.h>
