@@ -40,8 +40,11 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 /* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
 int st_cli_wants_help(const char *arg, const char *cmd);
 
-/* Write data to path through a temporary file in the same folder and a rename, so a reader
- * never sees half a report. Returns 0, or -1 with a message in why. */
+/* Write data to path (cli/write_file.c). A regular file or a new path is written through a
+ * temporary file in the same folder, fsync'd and renamed, so a reader never sees half a report
+ * and an interrupt (SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind. A device, FIFO or
+ * socket is written straight through, and a symbolic link is followed, never replaced. Every
+ * write and the close are checked. Returns 0, or -1 with a message in why. */
 int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n);
 
 /* What a report shows: the scenario, the seed the run used, the run's results, and how much

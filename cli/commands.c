@@ -81,35 +81,3 @@ int st_cli_wants_help(const char *arg, const char *cmd)
             fputs(c->usage, stdout);
     return 1;
 }
-
-int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n)
-{
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        snprintf(why, n, "out of memory");
-        return -1;
-    }
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(why, n, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    /* mkstemp makes the file 0600; give the report the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f && fwrite(data, 1, len, f) == len;
-    ok = f ? (fclose(f) == 0) && ok : (close(fd), 0);
-    if (ok && rename(tmp, path) == 0) {
-        free(tmp);
-        return 0;
-    }
-    snprintf(why, n, "cannot write '%s': %s", path, strerror(errno));
-    unlink(tmp);
-    free(tmp);
-    return -1;
-}

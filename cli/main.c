@@ -1,5 +1,6 @@
 /* Entry point of the `strata` command: a git-style table of subcommands. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -46,11 +47,9 @@ static void usage(FILE *out)
                  "exit status: 0 ok, 1 simulation error, 2 bad input or usage\n");
 }
 
-int main(int argc, char **argv)
+/* Run the command line: options of strata itself, or one subcommand. */
+static int dispatch(int argc, char **argv)
 {
-    static double progress_times[2];
-    if (isatty(STDERR_FILENO))
-        st_progress_set(show_progress, progress_times);
     if (argc < 2) {
         usage(stderr);
         return ST_EXIT_INPUT;
@@ -81,4 +80,25 @@ int main(int argc, char **argv)
             return c->run(argc - 1, argv + 1);
     fprintf(stderr, "strata: '%s' is not a strata command; see 'strata --help'\n", name);
     return ST_EXIT_INPUT;
+}
+
+/* Standard output is checked like every file: a report cut short by a full disk or a closed
+ * pipe must not exit 0 (coreutils' close_stdout does the same). */
+static int close_stdout(int rc)
+{
+    errno = 0;
+    if (ferror(stdout) | (fclose(stdout) != 0)) {
+        fprintf(stderr, "strata: cannot write standard output: %s\n",
+                errno ? strerror(errno) : "write error");
+        return rc == ST_EXIT_OK ? ST_EXIT_SIM : rc;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static double progress_times[2];
+    if (isatty(STDERR_FILENO))
+        st_progress_set(show_progress, progress_times);
+    return close_stdout(dispatch(argc, argv));
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Every write is checked and no file the user points at is replaced by something else (issue:
+# `run` as robust as `check`). A full standard output fails the command; -o follows a symbolic
+# link to its file, keeps the link, writes a FIFO as a FIFO, refuses a directory, and leaves no
+# temporary file. usage: check_writes.sh STRATA SRCDIR
+set -uo pipefail
+strata=$1
+cd "$2" || exit 2
+scn=scenarios/examples/quickstart.yaml
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "check_writes: $*"; exit 1; }
+
+if [ -w /dev/full ]; then
+    for args in "run $scn" "run $scn --format json" "check $scn" "catalog" "--help"; do
+        # shellcheck disable=SC2086
+        "$strata" $args >/dev/full 2>"$dir/err" && fail "'strata $args > /dev/full' exited 0"
+        grep -q "cannot write standard output: No space left on device" "$dir/err" ||
+            fail "'strata $args > /dev/full' did not say why: $(cat "$dir/err")"
+    done
+fi
+
+"$strata" run "$scn" --format json >"$dir/expected" || fail "run failed"
+echo old >"$dir/real.json"
+ln -s real.json "$dir/link.json"
+"$strata" run "$scn" -o "$dir/link.json" >/dev/null || fail "-o onto a link failed"
+[ -L "$dir/link.json" ] || fail "-o replaced the symbolic link"
+cmp -s "$dir/real.json" "$dir/expected" || fail "-o did not write the link's file"
+
+ln -s new.json "$dir/dangling.json"
+"$strata" run "$scn" -o "$dir/dangling.json" >/dev/null || fail "-o onto a dangling link failed"
+[ -L "$dir/dangling.json" ] && cmp -s "$dir/new.json" "$dir/expected" ||
+    fail "-o onto a dangling link did not create the file it names"
+
+mkfifo "$dir/fifo"
+cat "$dir/fifo" >"$dir/got" &
+reader=$!
+"$strata" run "$scn" -o "$dir/fifo" >/dev/null || fail "-o onto a FIFO failed"
+wait "$reader"
+[ -p "$dir/fifo" ] || fail "-o replaced the FIFO with a regular file"
+cmp -s "$dir/got" "$dir/expected" || fail "the FIFO's reader did not get the report"
+
+mkdir "$dir/sub"
+"$strata" run "$scn" -o "$dir/sub" >/dev/null 2>"$dir/err" && fail "-o onto a directory exited 0"
+grep -q "it is a directory" "$dir/err" || fail "-o onto a directory: $(cat "$dir/err")"
+
+"$strata" run "$scn" -o /dev/null >/dev/null || fail "-o /dev/null failed"
+[ -c /dev/null ] || fail "-o /dev/null replaced the device"
+leftover=$(find "$dir" -name '*.tmp.*' | head -1)
+[ -z "$leftover" ] || fail "a temporary file was left behind: $leftover"
+echo "writes are checked; links, FIFOs and devices are written through, not replaced"
