@@ -126,6 +126,28 @@ START_TEST(test_replicas_report_mean_interval_and_percentiles)
 }
 END_TEST
 
+/* The replicas table a planner reads, as docs/guide/scenario-reference.md quotes it for
+ * `strata run tests/golden/life.yaml --replicas 50 --explain` (--explain changes no line of it). */
+START_TEST(test_the_reference_quotes_the_replicas_table_as_printed)
+{
+    cJSON *report;
+    char *text;
+    ck_assert_int_eq(run_replicas("50", &report, &text), ST_EXIT_OK);
+    char *doc = slurp(ST_SOURCE_DIR "/docs/guide/scenario-reference.md");
+    const char *head = "  replicas  50 lives";
+    char *quoted = strstr(doc, head), *printed = strstr(text, head);
+    ck_assert_ptr_nonnull(quoted);
+    ck_assert_ptr_nonnull(printed);
+    char *qend = strstr(quoted, "\n```"), *pend = strstr(printed, "\n\n");
+    ck_assert(qend && pend);
+    *qend = *pend = '\0';
+    ck_assert_str_eq(quoted, printed);
+    cJSON_Delete(report);
+    free(text);
+    free(doc);
+}
+END_TEST
+
 /* Zero replicas stays a usage error. */
 START_TEST(test_zero_replicas_is_a_usage_error)
 {
@@ -143,6 +165,7 @@ Suite *report_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_one_replica_reports_percentiles_and_no_interval);
     tcase_add_test(tc, test_replicas_report_mean_interval_and_percentiles);
+    tcase_add_test(tc, test_the_reference_quotes_the_replicas_table_as_printed);
     tcase_add_test(tc, test_zero_replicas_is_a_usage_error);
     suite_add_tcase(s, tc);
     return s;
