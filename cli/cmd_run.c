@@ -52,9 +52,9 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (strcmp(a, "--replicas") == 0) {
             char *end = NULL;
             long long v = val ? strtoll(val, &end, 10) : 0;
-            if (!val || !end || *end || v < 2 || v > 1000000)
+            if (!val || !end || *end || v < 1 || v > 1000000)
                 return st_cli_usage_error("run",
-                                          "--replicas takes a whole number from 2 to "
+                                          "--replicas takes a whole number from 1 to "
                                           "1000000, found '%s'",
                                           val ? val : "nothing");
             o->replicas = v;

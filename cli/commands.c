@@ -21,9 +21,11 @@ const st_cmd st_cmd_table[] = {
      "  --explain           print the seed's closed forms beside the simulated values\n"
      "  --trace FILE        write the first training workload's step as a Chrome/Perfetto\n"
      "                      trace (open it in ui.perfetto.dev)\n"
-     "  --replicas N        run each job's life (checkpoints, failures) under N seeds and\n"
-     "                      report the mean and its 95% confidence interval of finish time,\n"
-     "                      goodput and interruptions (N from 2 to 1000000)\n\n"
+     "  --replicas N        run each job's life (checkpoints, failures) N times, replicas\n"
+     "                      0 to N-1 under the seed, and report the mean with its 95%\n"
+     "                      confidence interval and the P10, P50, P90 and P99 of finish\n"
+     "                      time, goodput, interruptions and lost work (N from 1 to 1000000;\n"
+     "                      one replica has no interval)\n\n"
      "Same scenario and seed give a byte-identical report.\n"
      "exit status: 0 ok, 1 simulation error, 2 bad input or usage\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",

@@ -50,12 +50,19 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 
-static void add_ci(cJSON *o, const char *key, const st_life_ci *ci)
+/* One figure over the replicas; one replica has no interval, so its keys are absent then. */
+static void add_stat(cJSON *o, const char *key, const st_life_stat *st, int64_t n)
 {
     cJSON *c = cJSON_AddObjectToObject(o, key);
-    cJSON_AddNumberToObject(c, "mean", ci->mean);
-    cJSON_AddNumberToObject(c, "ci95_lo", ci->lo);
-    cJSON_AddNumberToObject(c, "ci95_hi", ci->hi);
+    cJSON_AddNumberToObject(c, "mean", st->mean);
+    if (n >= 2) {
+        cJSON_AddNumberToObject(c, "ci95_lo", st->lo);
+        cJSON_AddNumberToObject(c, "ci95_hi", st->hi);
+    }
+    cJSON_AddNumberToObject(c, "p10", st->p10);
+    cJSON_AddNumberToObject(c, "p50", st->p50);
+    cJSON_AddNumberToObject(c, "p90", st->p90);
+    cJSON_AddNumberToObject(c, "p99", st->p99);
 }
 
 static const char *interval_rule(const st_forecast *f)
@@ -107,13 +114,14 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(j, "goodput", l->goodput);
     cJSON_AddNumberToObject(j, "start_s", f->w->submit_s);
     cJSON_AddNumberToObject(j, "end_s", f->w->submit_s + l->wall_s);
-    if (f->summary.replicas >= 2) {
+    const st_life_summary *sm = &f->summary;
+    if (sm->replicas >= 1) {
         cJSON *rp = cJSON_AddObjectToObject(j, "replicas");
-        cJSON_AddNumberToObject(rp, "n", (double)f->summary.replicas);
-        add_ci(rp, "wall_s", &f->summary.wall_s);
-        add_ci(rp, "goodput", &f->summary.goodput);
-        add_ci(rp, "interruptions", &f->summary.interruptions);
-        add_ci(rp, "lost_work_s", &f->summary.lost_work_s);
+        cJSON_AddNumberToObject(rp, "n", (double)sm->replicas);
+        add_stat(rp, "wall_s", &sm->wall_s, sm->replicas);
+        add_stat(rp, "goodput", &sm->goodput, sm->replicas);
+        add_stat(rp, "interruptions", &sm->interruptions, sm->replicas);
+        add_stat(rp, "lost_work_s", &sm->lost_work_s, sm->replicas);
     }
 }
 

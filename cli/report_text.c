@@ -34,11 +34,33 @@ static void step_text(FILE *out, const st_step_result *r, int explain)
                 r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
 }
 
-static void ci_text(FILE *out, const char *what, const st_life_ci *c, double scale,
-                    const char *unit)
+/* One row of the replicas' table: mean, its interval (none from one replica) and percentiles,
+ * all times scale. */
+static void stat_text(FILE *out, const char *what, const st_life_stat *st, int64_t n, double scale)
 {
-    fprintf(out, "            %-14s %.4g%s (95%% CI of the mean %.4g to %.4g)\n", what,
-            c->mean * scale, unit, c->lo * scale, c->hi * scale);
+    char ci[48] = "-";
+    if (n >= 2)
+        snprintf(ci, sizeof ci, "%.4g to %.4g", st->lo * scale, st->hi * scale);
+    fprintf(out, "            %-14s %8.4g  %-19s %8.4g %8.4g %8.4g %8.4g\n", what, st->mean * scale,
+            ci, st->p10 * scale, st->p50 * scale, st->p90 * scale, st->p99 * scale);
+}
+
+static void replicas_text(FILE *out, const st_life_summary *sm)
+{
+    if (sm->replicas >= 2)
+        fprintf(out,
+                "  replicas  %lld lives: the mean, the 95%% CI of the mean, and percentiles "
+                "of one life\n",
+                (long long)sm->replicas);
+    else
+        fprintf(out, "  replicas  1 life: no confidence interval from one sample; its percentiles "
+                     "are its own figures\n");
+    fprintf(out, "            %-14s %8s  %-19s %8s %8s %8s %8s\n", "", "mean", "95% CI of mean",
+            "P10", "P50", "P90", "P99");
+    stat_text(out, "wall (days)", &sm->wall_s, sm->replicas, 1 / 86400.0);
+    stat_text(out, "goodput (%)", &sm->goodput, sm->replicas, 100);
+    stat_text(out, "interruptions", &sm->interruptions, sm->replicas, 1);
+    stat_text(out, "lost work (h)", &sm->lost_work_s, sm->replicas, 1 / 3600.0);
 }
 
 /* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
@@ -77,12 +99,8 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions, %s of work lost\n",
         (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
         (long long)l->interruptions, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
-    if (f->summary.replicas >= 2) {
-        fprintf(out, "  replicas  %lld seeds:\n", (long long)f->summary.replicas);
-        ci_text(out, "wall (days)", &f->summary.wall_s, 1 / 86400.0, "");
-        ci_text(out, "goodput", &f->summary.goodput, 100, "%");
-        ci_text(out, "interruptions", &f->summary.interruptions, 1, "");
-    }
+    if (f->summary.replicas >= 1)
+        replicas_text(out, &f->summary);
 }
 
 static void job_text(FILE *out, const st_forecast *f, int explain)

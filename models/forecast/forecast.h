@@ -32,7 +32,7 @@ typedef struct st_forecast {
     st_life_class *classes;  /* the failure classes the job is exposed to (owned) */
     int n_classes;
     st_life_result life;     /* replica 0 under the run's seed */
-    st_life_summary summary; /* replicas >= 2 */
+    st_life_summary summary; /* replicas >= 1; replicas 0: none made */
 } st_forecast;
 
 /* Forecast workload w on cluster c into *out: memory, then one simulated step on x (a step
@@ -49,7 +49,7 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
  * interval (a time, a step count, or `auto`: Daly's optimum for the job's own failure rate and
  * checkpoint stall), the failure classes of `fail` (NULL: none) mapped to the components the
  * placement occupies, and the fluid life run (replica 0, plus `replicas` of them summarised
- * when replicas >= 2) under seed. bg (NULL: none) are the other jobs' ingest streams, present
+ * when replicas >= 1) under seed. bg (NULL: none) are the other jobs' ingest streams, present
  * whenever storage is measured. Returns 0 or the storage or lifetime model's error. f must be
  * released with st_forecast_release afterwards, also after an error. */
 int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,

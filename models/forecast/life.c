@@ -60,13 +60,13 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     return 0;
 }
 
-/* Replica 0 under seed, plus `replicas` of them summarised when replicas >= 2. */
+/* Replica 0 under seed, plus `replicas` of them summarised when replicas >= 1. */
 static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_t replicas,
                  st_err *err)
 {
     const st_workload_cfg *w = f->w;
     int rc = st_life_run(spec, seed, 0, &f->life, err);
-    if (!rc && replicas >= 2)
+    if (!rc && replicas >= 1)
         rc = st_life_replicas(spec, seed, replicas, &f->summary, err);
     if (rc == ST_ERANGE)
         return st_err_set(err, ST_ERANGE, w->loc,

@@ -22,7 +22,7 @@ typedef struct st_run_spec {
     const st_failures_cfg *failures; /* NULL: nothing fails */
     const st_sched_cfg *sched;       /* NULL: the default policy */
     uint64_t seed;
-    int64_t replicas; /* >= 2: job lives under that many seeds, summarised */
+    int64_t replicas; /* >= 1: job lives under that many replicas, summarised; 0: none */
     int trace;        /* keep the first training job's step pipeline in st_run.trace */
 } st_run_spec;
 

@@ -70,21 +70,28 @@ typedef struct st_life_result {
 int st_life_run(const st_life_spec *s, uint64_t master_seed, uint64_t replica, st_life_result *out,
                 st_err *err);
 
-/* The mean of a figure over replicas, and the 95% confidence interval of that mean: mean -/+
- * t(0.975, n - 1) sd / sqrt(n), Student's t. This is how precisely the replicas estimate the
- * expected value (what Daly's formula and a plan compare); it is not the spread of single runs. */
-typedef struct st_life_ci {
+/* One figure over the replicas. The mean, and the 95% confidence interval of that mean: mean -/+
+ * t(0.975, n - 1) sd / sqrt(n), Student's t. That is how precisely the replicas estimate the
+ * expected value (what Daly's formula and a plan compare); it is not the spread of single runs.
+ * The spread is the percentiles: the 10th, 50th, 90th and 99th percentile of the replicas'
+ * values, GSL's gsl_stats_quantile_from_sorted_data (linear interpolation between order
+ * statistics, x[(n - 1) q] of the sorted values; Hyndman and Fan's definition 7), so a count's
+ * percentile may fall between two whole numbers. One replica has no interval: lo and hi are NaN
+ * then, and a caller must not print them; its percentiles are its own value. */
+typedef struct st_life_stat {
     double mean, lo, hi;
-} st_life_ci;
+    double p10, p50, p90, p99;
+} st_life_stat;
 
 typedef struct st_life_summary {
-    int64_t replicas;
-    st_life_ci wall_s, goodput, interruptions, lost_work_s;
+    int64_t replicas; /* 0: no summary was made */
+    st_life_stat wall_s, goodput, interruptions, lost_work_s;
 } st_life_summary;
 
 /* Run replicas 0 .. n - 1 of the job under master_seed (as st_life_run) and summarise them.
- * n >= 2 (one replica has no spread), else ST_EINVAL. Returns 0 or the first replica's error
- * (with *out all zero). Deterministic: the same inputs give the identical summary. */
+ * n >= 1, else ST_EINVAL; n == 1 gives percentiles without an interval. Keeps the n replicas'
+ * four figures for the percentiles (32 bytes a replica). Returns 0 or the first replica's
+ * error (with *out all zero). Deterministic: the same inputs give the identical summary. */
 int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_life_summary *out,
                      st_err *err);
 

@@ -232,6 +232,76 @@ START_TEST(test_same_seed_and_replica_repeat_and_replicas_differ)
 }
 END_TEST
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The percentiles are those of the replicas' own values. With 201 replicas, (n - 1) q is a
+ * whole number for q = 0.1, 0.5, 0.9 and 0.99, so each is one order statistic of the values
+ * st_life_run gives (sorted here with qsort, not GSL); with 4 it falls between two, and the
+ * definition interpolates linearly, x[0.3] = x[0] + 0.3 (x[1] - x[0]) for P10. The spread of
+ * single lives is wide where the interval of the mean is narrow. */
+START_TEST(test_replica_percentiles_are_order_statistics_of_the_replicas)
+{
+    st_life_class c = one_class(6 * HOUR, 1);
+    st_life_spec s = job(DALY_TS, 2 * HOUR, DALY_DELTA, DALY_DELTA, DALY_R, &c, 1);
+    enum { N = 201 };
+    double wall[N], lost[N], good[N];
+    for (int i = 0; i < N; i++) {
+        st_life_result r = run(&s, 7, (uint64_t)i);
+        wall[i] = r.wall_s;
+        lost[i] = r.lost_work_s;
+        good[i] = r.goodput;
+    }
+    qsort(wall, N, sizeof *wall, cmp_double);
+    qsort(lost, N, sizeof *lost, cmp_double);
+    qsort(good, N, sizeof *good, cmp_double);
+    st_life_summary sum, again;
+    ck_assert_int_eq(st_life_replicas(&s, 7, N, &sum, NULL), 0);
+    ck_assert_double_eq(sum.wall_s.p10, wall[20]);
+    ck_assert_double_eq(sum.wall_s.p50, wall[100]);
+    ck_assert_double_eq(sum.wall_s.p90, wall[180]);
+    ck_assert_double_eq(sum.wall_s.p99, wall[198]);
+    ck_assert_double_eq(sum.lost_work_s.p90, lost[180]);
+    ck_assert_double_eq(sum.goodput.p10, good[20]);
+    ck_assert(sum.wall_s.p10 < sum.wall_s.lo && sum.wall_s.hi < sum.wall_s.p90);
+    ck_assert(sum.interruptions.p10 <= sum.interruptions.p50 &&
+              sum.interruptions.p50 <= sum.interruptions.p90 &&
+              sum.interruptions.p90 <= sum.interruptions.p99);
+    ck_assert_int_eq(st_life_replicas(&s, 7, N, &again, NULL), 0);
+    ck_assert(again.wall_s.p99 == sum.wall_s.p99 && again.goodput.p10 == sum.goodput.p10);
+    double w4[4];
+    for (int i = 0; i < 4; i++)
+        w4[i] = run(&s, 7, (uint64_t)i).wall_s;
+    qsort(w4, 4, sizeof *w4, cmp_double);
+    ck_assert_int_eq(st_life_replicas(&s, 7, 4, &sum, NULL), 0);
+    ck_assert_double_eq_tol(sum.wall_s.p10, w4[0] + 0.3 * (w4[1] - w4[0]), 1e-9 * w4[0]);
+    ck_assert_double_eq_tol(sum.wall_s.p50, (w4[1] + w4[2]) / 2, 1e-9 * w4[0]);
+}
+END_TEST
+
+/* One replica is a summary too: its percentiles are its own figures, and it has no interval
+ * (NaN, which the writers leave out) rather than a zero-width one. */
+START_TEST(test_one_replica_is_summarised_without_an_interval)
+{
+    st_life_class c = one_class(6 * HOUR, 1);
+    st_life_spec s = job(DALY_TS, 2 * HOUR, DALY_DELTA, DALY_DELTA, DALY_R, &c, 1);
+    st_life_result r = run(&s, 3, 0);
+    st_life_summary sum;
+    st_err err = {0};
+    ck_assert_int_eq(st_life_replicas(&s, 3, 1, &sum, &err), 0);
+    ck_assert_int_eq(sum.replicas, 1);
+    ck_assert(sum.wall_s.mean == r.wall_s && sum.wall_s.p10 == r.wall_s &&
+              sum.wall_s.p50 == r.wall_s && sum.wall_s.p90 == r.wall_s &&
+              sum.wall_s.p99 == r.wall_s);
+    ck_assert(sum.interruptions.p99 == (double)r.interruptions);
+    ck_assert(sum.lost_work_s.p50 == r.lost_work_s && sum.goodput.p50 == r.goodput);
+    ck_assert(isnan(sum.wall_s.lo) && isnan(sum.wall_s.hi) && isnan(sum.goodput.lo));
+}
+END_TEST
+
 START_TEST(test_weibull_shape_one_agrees_with_the_poisson_path)
 {
     /* The same exponential classes, merged into one Poisson process or run as 1,100 renewal
@@ -339,7 +409,7 @@ START_TEST(test_bad_specs_are_refused)
     ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ERANGE);
     st_life_summary sum;
     s = job(1000, 100, 10, 10, 0, NULL, 0);
-    ck_assert_int_eq(st_life_replicas(&s, 1, 1, &sum, &err), ST_EINVAL);
+    ck_assert_int_eq(st_life_replicas(&s, 1, 0, &sum, &err), ST_EINVAL);
 }
 END_TEST
 
@@ -428,6 +498,8 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_wall_time_is_work_plus_lost_plus_stall_plus_downtime);
     tcase_add_test(tc, test_failure_before_commit_rolls_back_to_the_previous_checkpoint);
     tcase_add_test(tc, test_same_seed_and_replica_repeat_and_replicas_differ);
+    tcase_add_test(tc, test_replica_percentiles_are_order_statistics_of_the_replicas);
+    tcase_add_test(tc, test_one_replica_is_summarised_without_an_interval);
     tcase_add_test(tc, test_weibull_shape_one_agrees_with_the_poisson_path);
     tcase_add_test(tc, test_weibull_class_of_ten_thousand_components_runs_at_its_rate);
     tcase_add_test(tc, test_llama3_job_sees_419_interruptions_in_54_days);
