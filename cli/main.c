@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/gsl_guard.h"
 #include "sim/progress.h"
 
 static double now_s(void)
@@ -98,6 +99,7 @@ static int close_stdout(int rc)
 int main(int argc, char **argv)
 {
     static double progress_times[2];
+    st_gsl_guard(); /* GSL's default handler aborts; Strata's models check every status */
     if (isatty(STDERR_FILENO))
         st_progress_set(show_progress, progress_times);
     return close_stdout(dispatch(argc, argv));

@@ -4,12 +4,14 @@
 #include "models/reliability/lifetime.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/engine.h"
+#include "sim/gsl_guard.h"
 #include "sim/progress.h"
 #include "sim/rng.h"
 #include "sim/stats.h"
@@ -98,6 +100,15 @@ static int check_class(const st_life_class *c, int i, st_err *err)
         return st_err_set(err, ST_EINVAL, (st_loc){0},
                           "lifetime: class %d '%s' shape %g is not finite and > 0", i, name,
                           c->shape);
+    /* The scale is mtbf / Gamma(1 + 1/shape); below a shape of about 0.0059 that Gamma overflows
+     * a double. The _e form reports it instead of calling GSL's error handler, which aborts. */
+    gsl_sf_result g;
+    st_gsl_guard();
+    if (gsl_sf_gamma_e(1.0 + 1.0 / c->shape, &g) != GSL_SUCCESS || !isfinite(g.val))
+        return st_err_set(err, ST_ELIMIT, (st_loc){0},
+                          "lifetime: class %d '%s' shape %g is too small: the Weibull mean needs "
+                          "Gamma(1 + 1/shape), which overflows below a shape of about 0.0059",
+                          i, name, c->shape);
     return 0;
 }
 
@@ -181,15 +192,17 @@ static void schedule_after(life *L, int kind, double dt_s, const st_payload *dat
         st_engine_schedule_prio(L->eng, kind, at, PRIO_FAIL, data);
 }
 
-/* A draw from Gamma(a, 1), a > 0, by Marsaglia and Tsang's squeeze method ("A simple method for
- * generating gamma variables", ACM TOMS 26(3), 2000), with their boost for a < 1:
- * G(a) = G(a + 1) U^(1/a). sim/rng has no gamma draw, and its streams are opaque, so the method
- * is built on st_rng_normal and st_rng_uniform_pos. */
-static double gamma_draw(st_rng *r, double a)
+/* The logarithm of a draw from Gamma(a, 1), a > 0, by Marsaglia and Tsang's squeeze method ("A
+ * simple method for generating gamma variables", ACM TOMS 26(3), 2000), with their boost for
+ * a < 1: G(a) = G(a + 1) U^(1/a), taken as log G(a + 1) + log(U) / a, because U^(1/a) underflows
+ * to 0 once 1/a passes about 1e3 (a Weibull shape of 1,000 made every first failure 0 s). sim/rng
+ * has no gamma draw, and its streams are opaque, so the method is built on st_rng_normal and
+ * st_rng_uniform_pos. */
+static double log_gamma_draw(st_rng *r, double a)
 {
-    double boost = 1.0;
+    double log_boost = 0.0;
     if (a < 1.0) {
-        boost = pow(st_rng_uniform_pos(r), 1.0 / a);
+        log_boost = log(st_rng_uniform_pos(r)) / a;
         a += 1.0;
     }
     double d = a - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
@@ -200,7 +213,7 @@ static double gamma_draw(st_rng *r, double a)
         v = v * v * v;
         double u = st_rng_uniform_pos(r);
         if (u < 1.0 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
-            return boost * d * v;
+            return log_boost + log(d * v);
     }
 }
 
@@ -208,11 +221,12 @@ static double gamma_draw(st_rng *r, double a)
  * recurrence time of a stationary renewal process, with density S(x) / mean (D. R. Cox,
  * "Renewal Theory", 1962, the equilibrium renewal process). For a Weibull of scale l and shape k
  * its distribution function is P(1/k, (x/l)^k), the regularised incomplete gamma, so x = l G^(1/k)
- * with G ~ Gamma(1/k, 1). Starting stationary makes the class fail at count/mtbf on average from
- * the first second, as the published per-period failure counts that set the rates assume. */
+ * with G ~ Gamma(1/k, 1), computed as l exp(log G / k) so that no power underflows. Starting
+ * stationary makes the class fail at count/mtbf on average from the first second, as the
+ * published per-period failure counts that set the rates assume. */
 static double first_failure(wclass *c)
 {
-    return c->scale * pow(gamma_draw(c->rng, 1.0 / c->shape), 1.0 / c->shape);
+    return c->scale * exp(log_gamma_draw(c->rng, 1.0 / c->shape) / c->shape);
 }
 
 /* Failure streams: one for the merged Poisson process, one per renewal class, all keyed by
@@ -238,7 +252,7 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
         wclass *w = &L->wc[L->nwc];
         w->rng = st_rng_new(class_seed, st_rng_tag("lifetime-class"), (uint64_t)i, purpose);
         w->shape = c->shape;
-        w->scale = c->mtbf_s / gsl_sf_gamma(1.0 + 1.0 / c->shape);
+        w->scale = c->mtbf_s / gsl_sf_gamma(1.0 + 1.0 / c->shape); /* check_class: finite */
         st_payload p = {.u = {(uint64_t)L->nwc}};
         L->nwc++;
         for (int64_t j = 0; j < n; j++)

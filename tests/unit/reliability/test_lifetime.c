@@ -348,6 +348,28 @@ START_TEST(test_weibull_class_of_ten_thousand_components_runs_at_its_rate)
 }
 END_TEST
 
+START_TEST(test_a_nearly_deterministic_weibull_class_runs_at_its_rate)
+{
+    /* Shapes of 1,000 and 1e300 make lifetimes nearly the mean itself; started stationary, the
+     * 10^4 GPUs still fail at count / mtbf (Cox's equilibrium renewal process). The first
+     * failure's U^k boost underflowed to 0 here, so every GPU failed at t = 0 and the rate
+     * doubled. */
+    const double shapes[] = {1000, 1e300};
+    for (int k = 0; k < 2; k++) {
+        st_life_class c = {"gpu", 1e4, 1e4 * 4 * HOUR, shapes[k]};
+        st_life_spec s = job(200 * HOUR, HOUR, 10, 10, 5 * MIN, &c, 1);
+        double n = 0, w = 0;
+        for (uint64_t rep = 0; rep < 10; rep++) {
+            st_life_result r = run(&s, 9, rep);
+            n += (double)r.interruptions;
+            w += r.wall_s;
+        }
+        double rate = n / w * 4 * HOUR; /* failures per 4 h: 1 expected */
+        ck_assert_msg(fabs(rate - 1) < 0.1, "shape %g: rate %g per mtbf", shapes[k], rate);
+    }
+}
+END_TEST
+
 /* Llama 3's 54-day interruption log (arXiv 2407.21783, Table 5) as classes:
  * docs/models/storage-and-failures.md, "Llama 3 derivation". */
 static void llama3_classes(st_life_class c[4])
@@ -502,6 +524,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_one_replica_is_summarised_without_an_interval);
     tcase_add_test(tc, test_weibull_shape_one_agrees_with_the_poisson_path);
     tcase_add_test(tc, test_weibull_class_of_ten_thousand_components_runs_at_its_rate);
+    tcase_add_test(tc, test_a_nearly_deterministic_weibull_class_runs_at_its_rate);
     tcase_add_test(tc, test_llama3_job_sees_419_interruptions_in_54_days);
     tcase_add_test(tc, test_bad_specs_are_refused);
     tcase_add_test(tc, test_skipping_checkpoint_cycles_changes_no_result);
