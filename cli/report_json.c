@@ -95,7 +95,7 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(ck, "restore_s", k->restore_s);
         cJSON_AddNumberToObject(ck, "writers", (double)k->writers);
         cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
-        if (f->interval_s > 0) {
+        if (f->load.period_s > 0) {
             cJSON_AddNumberToObject(ck, "bytes_per_day", f->load.bytes_per_day);
             cJSON_AddNumberToObject(ck, "write_utilization", f->load.write_utilization);
         }

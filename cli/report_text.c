@@ -52,8 +52,7 @@ static const char *auto_text(const st_forecast *f, char *buf, size_t n)
         return " (auto: nothing fails)";
     if (f->auto_rule == ST_AUTO_STEP)
         return " (auto: one step)";
-    snprintf(buf, n, " (auto: %s, %.0f steps)", rule[f->auto_rule],
-             f->interval_s / f->eff_step_s);
+    snprintf(buf, n, " (auto: %s, %.0f steps)", rule[f->auto_rule], f->interval_s / f->eff_step_s);
     return buf;
 }
 
@@ -79,7 +78,7 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
             auto_text(f, (char[64]){0}, 64), k->stall_s, k->commit_s, k->restore_s);
         fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
                 (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
-        if (f->interval_s > 0)
+        if (f->load.period_s > 0)
             fprintf(out,
                     "            write load %s/day while training: %.3g%% of tier '%s' write\n",
                     fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),

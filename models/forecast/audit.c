@@ -152,7 +152,8 @@ static void audit_write_load(const st_cluster_cfg *c, const st_forecast *f, size
         snprintf(a->message, sizeof a->message,
                  "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
                  "ingest%s",
-                 day, tc->name, wr * 100, rd * 100, ok ? "" : ": saturated, saves queue");
+                 day, tc->name, wr * 100, rd * 100,
+                 ok ? "" : ": saturated, saves commit later and the ingest slows");
 }
 
 st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count)
@@ -164,7 +165,7 @@ st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, 
         if (f[i].w) {
             audit_job(c, &f[i], out, &k, cap);
             audit_storage(c, &f[i], out, &k, cap);
-            if (f[i].has_ckpt && f[i].interval_s > 0)
+            if (f[i].has_ckpt && f[i].load.period_s > 0)
                 audit_write_load(c, f, n, i, out, &k, cap);
         }
     *count = k;

@@ -27,7 +27,8 @@ typedef struct st_forecast {
     st_ckpt_cost ckpt;
     double interval_s;       /* training seconds between checkpoints; 0 = none */
     int auto_rule;           /* st_auto_rule that set it under `every: auto` (interval_s > 0) */
-    st_ckpt_load load;       /* the cadence's steady write load on the checkpoint tier */
+    st_ckpt_load load;       /* the cadence's steady write load on the checkpoint tier; all zero
+                                when no checkpoint is taken (interval 0 or over the work) */
     double young_interval_s; /* Young's first-order optimum, for comparison (0: no failures) */
     double daly_interval_s;  /* Daly's optimum, whatever the plan uses (0: no failures) */
     double job_mtbf_s;       /* the job's mean time between interruptions (inf: none) */

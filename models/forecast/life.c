@@ -54,7 +54,9 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
                                               f->ckpt.commit_s, f->eff_step_s, &rule);
         f->auto_rule = (int)rule;
     }
-    st_storage_ckpt_load(at, w, &f->ckpt, f->interval_s, &f->load);
+    /* A cadence longer than the work takes no checkpoint and loads nothing. */
+    double work_s = (double)f->steps * f->eff_step_s;
+    st_storage_ckpt_load(at, w, &f->ckpt, f->interval_s <= work_s ? f->interval_s : 0, &f->load);
     if (isfinite(f->job_mtbf_s)) {
         f->young_interval_s = st_young_interval(f->ckpt.stall_s, f->job_mtbf_s);
         f->daly_interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);
