@@ -44,8 +44,8 @@ typedef enum st_auto_rule {
 /* The interval `every: auto` takes: Daly's optimum daly_s, rounded to the nearest whole number
  * of steps of step_s, but never fewer steps than it takes a save to commit (commit_s rounded
  * up: only one save is in flight at a time, so a shorter interval only makes training wait for
- * the previous one; PyTorch DCP's async_save as torchtitan drives it, Megatron-Core's
- * AsyncCallsQueue) and never less than one step (saves are taken at step boundaries, as
+ * the previous one: torchtitan waits for the previous dcp.async_save, Megatron-LM warns to
+ * increase the interval) and never less than one step (saves are taken at step boundaries, as
  * CheckFreq's iteration-granular checkpoints). daly_s, commit_s >= 0, step_s > 0, all finite,
  * else ST_BUG. Writes the binding rule into *rule when not NULL (commit before step when both
  * bind). Seconds, a whole multiple of step_s. */
