@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "sim/xalloc.h"
@@ -72,7 +73,11 @@ static const char *interval_rule(const st_forecast *f)
         return "time";
     if (ck->every_steps > 0)
         return "steps";
-    return f->interval_s > 0 ? "auto-daly" : "auto-no-failures";
+    if (!(f->interval_s > 0))
+        return "auto-no-failures";
+    return f->auto_rule == ST_AUTO_COMMIT ? "auto-commit"
+           : f->auto_rule == ST_AUTO_STEP ? "auto-step"
+                                          : "auto-daly";
 }
 
 /* Ingest, checkpoint costs and the life run (st_forecast_life). */
@@ -97,6 +102,10 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(ck, "restore_s", k->restore_s);
         cJSON_AddNumberToObject(ck, "writers", (double)k->writers);
         cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
+        if (f->load.period_s > 0) {
+            cJSON_AddNumberToObject(ck, "bytes_per_day", f->load.bytes_per_day);
+            cJSON_AddNumberToObject(ck, "write_utilization", f->load.write_utilization);
+        }
     }
     if (f->ingest.need_bps > 0) {
         cJSON *in = cJSON_AddObjectToObject(j, "ingest");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "sim/units.h"
@@ -63,6 +64,20 @@ static void replicas_text(FILE *out, const st_life_summary *sm)
     stat_text(out, "lost work (h)", &sm->lost_work_s, sm->replicas, 1 / 3600.0);
 }
 
+/* Which rule set an `every: auto` interval, and how many steps it is. */
+static const char *auto_text(const st_forecast *f, char *buf, size_t n)
+{
+    static const char *const rule[] = {"Daly", "commit time", "one step"};
+    if (!f->w->checkpoint.every_auto)
+        return "";
+    if (!(f->interval_s > 0))
+        return " (auto: nothing fails)";
+    if (f->auto_rule == ST_AUTO_STEP)
+        return " (auto: one step)";
+    snprintf(buf, n, " (auto: %s, %.0f steps)", rule[f->auto_rule], f->interval_s / f->eff_step_s);
+    return buf;
+}
+
 /* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
 static void life_text(FILE *out, const st_forecast *f, int explain)
 {
@@ -82,10 +97,14 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
             out,
             "  saves     %s every %s%s: stall %.4g s, restorable after %.4g s, restore %.4g s\n",
             st_ckpt_mode_names[f->w->checkpoint.mode], fmt(f->interval_s, ST_DIM_TIME, a, sizeof a),
-            f->w->checkpoint.every_auto ? " (auto: Daly)" : "", k->stall_s, k->commit_s,
-            k->restore_s);
+            auto_text(f, (char[64]){0}, 64), k->stall_s, k->commit_s, k->restore_s);
         fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
                 (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
+        if (f->load.period_s > 0)
+            fprintf(out,
+                    "            write load %s/day while training: %.3g%% of tier '%s' write\n",
+                    fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
+                    f->load.write_utilization * 100, f->load.tier);
         if (explain && f->young_interval_s > 0)
             fprintf(out,
                     "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "

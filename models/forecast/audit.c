@@ -122,15 +122,51 @@ static void audit_storage(const st_cluster_cfg *c, const st_forecast *f, st_audi
     }
 }
 
+/* The service-demand law (Lazowska et al. 1984, chapter 3; storage-and-failures.md, "Write
+ * load"): tier k's media are busy sum(written / write) + sum(read / read) of the time, over
+ * every job's steady checkpoint writes and data ingest on it. At 1 they are saturated: saves
+ * commit later than measured alone and every ingest on the tier slows. A local-nvme tier is
+ * each job's own drives, so only that job's load counts. */
+static void audit_write_load(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t i,
+                             st_audit *out, size_t *k, size_t cap)
+{
+    const st_forecast *me = &f[i];
+    int t = me->w->checkpoint.tier;
+    const st_tier_cfg *tc = &c->tiers[t];
+    double wr = 0, rd = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!f[j].w || (tc->kind == ST_TIER_LOCAL_NVME && j != i))
+            continue;
+        if (f[j].has_ckpt && f[j].w->checkpoint.tier == t)
+            wr += f[j].load.write_utilization;
+        if (f[j].ingest.got_bps > 0 && f[j].w->data.tier == t)
+            rd += f[j].ingest.got_bps / tc->read_bw;
+    }
+    char check[64], day[32];
+    int ok = wr + rd < 1;
+    snprintf(check, sizeof check, "checkpoint write load: %s", me->w->name);
+    st_audit *a =
+        add(out, k, cap, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1);
+    st_unit_format(me->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
+    if (a)
+        snprintf(a->message, sizeof a->message,
+                 "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
+                 "ingest%s",
+                 day, tc->name, wr * 100, rd * 100,
+                 ok ? "" : ": saturated, saves commit later and the ingest slows");
+}
+
 st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count)
 {
-    size_t k = 0, cap = 1 + 5 * n;
+    size_t k = 0, cap = 1 + 6 * n;
     st_audit *out = st_xcalloc(cap, sizeof *out);
     audit_baseboard(c, out, &k, cap);
     for (size_t i = 0; i < n; i++)
         if (f[i].w) {
             audit_job(c, &f[i], out, &k, cap);
             audit_storage(c, &f[i], out, &k, cap);
+            if (f[i].has_ckpt && f[i].load.period_s > 0)
+                audit_write_load(c, f, n, i, out, &k, cap);
         }
     *count = k;
     return out;

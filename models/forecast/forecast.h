@@ -26,6 +26,9 @@ typedef struct st_forecast {
     int has_ckpt;
     st_ckpt_cost ckpt;
     double interval_s;       /* training seconds between checkpoints; 0 = none */
+    int auto_rule;           /* st_auto_rule that set it under `every: auto` (interval_s > 0) */
+    st_ckpt_load load;       /* the cadence's steady write load on the checkpoint tier; all zero
+                                when no checkpoint is taken (interval 0 or over the work) */
     double young_interval_s; /* Young's first-order optimum, for comparison (0: no failures) */
     double daly_interval_s;  /* Daly's optimum, whatever the plan uses (0: no failures) */
     double job_mtbf_s;       /* the job's mean time between interruptions (inf: none) */
@@ -46,8 +49,9 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
 
 /* The job's whole life after its step forecast f (no-op when f has no step), placed at `at`:
  * data ingest and checkpoint costs from the storage model (models/storage/storage.h), the
- * interval (a time, a step count, or `auto`: Daly's optimum for the job's own failure rate and
- * checkpoint stall), the failure classes of `fail` (NULL: none) mapped to the components the
+ * interval (a time, a step count, or `auto`: st_ckpt_auto_interval of Daly's optimum for the
+ * job's own failure rate and checkpoint stall, its commit time and its step), the cadence's
+ * write load on the tier, the failure classes of `fail` (NULL: none) mapped to the components the
  * placement occupies, and the fluid life run (replica 0, plus `replicas` of them summarised
  * when replicas >= 1) under seed. bg (NULL: none) are the other jobs' ingest streams, present
  * whenever storage is measured. Returns 0 or the storage or lifetime model's error. f must be

@@ -43,12 +43,20 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
         f->interval_s = ck->every_s;
     else if (ck->every_steps > 0)
         f->interval_s = (double)ck->every_steps * f->eff_step_s;
-    else if (ck->every_auto && isfinite(f->job_mtbf_s))
-        /* Daly's optimum for the stall training sees; never shorter than the time a save
-         * takes to become restorable (an async or two-stage drain), or saves would queue
-         * behind each other and training would wait anyway. `auto` with nothing that can
-         * fail leaves the interval 0: no checkpoint is worth its stall. */
-        f->interval_s = fmax(st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s), f->ckpt.commit_s);
+    else if (ck->every_auto && isfinite(f->job_mtbf_s)) {
+        /* Daly's optimum for the stall training sees (for async and two-stage saves the copy
+         * off the GPU plus the progress the drain's interference costs the ingest), in whole
+         * steps, never shorter than one step nor than the time a save takes to commit: one
+         * save is in flight at a time. `auto` with nothing that can fail leaves the interval
+         * 0: no checkpoint is worth its stall. */
+        st_auto_rule rule;
+        f->interval_s = st_ckpt_auto_interval(st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s),
+                                              f->ckpt.commit_s, f->eff_step_s, &rule);
+        f->auto_rule = (int)rule;
+    }
+    /* A cadence longer than the work takes no checkpoint and loads nothing. */
+    double work_s = (double)f->steps * f->eff_step_s;
+    st_storage_ckpt_load(at, w, &f->ckpt, f->interval_s <= work_s ? f->interval_s : 0, &f->load);
     if (isfinite(f->job_mtbf_s)) {
         f->young_interval_s = st_young_interval(f->ckpt.stall_s, f->job_mtbf_s);
         f->daly_interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);

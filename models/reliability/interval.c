@@ -51,3 +51,21 @@ double st_daly_expected_wall(double solve_s, double tau_s, double ckpt_s, double
     double m = mtbf_s;
     return m * exp(restart_s / m) * expm1((tau_s + ckpt_s) / m) * (solve_s / tau_s);
 }
+
+double st_ckpt_auto_interval(double daly_s, double commit_s, double step_s, st_auto_rule *rule)
+{
+    if (!(isfinite(daly_s) && daly_s >= 0 && isfinite(commit_s) && commit_s >= 0 &&
+          isfinite(step_s) && step_s > 0))
+        ST_BUG("st_ckpt_auto_interval: daly %g s, commit %g s, step %g s", daly_s, commit_s,
+               step_s);
+    /* Whole steps, in doubles (a ratio may exceed any integer type). The commit floor forgives
+     * a relative 1e-9 so that a commit of exactly k steps, after rounding, stays k steps. */
+    double n_daly = fmax(1.0, round(daly_s / step_s));
+    double n_commit = fmax(1.0, ceil(commit_s / step_s * (1 - 1e-9)));
+    st_auto_rule r = n_commit > n_daly ? ST_AUTO_COMMIT
+                     : daly_s < step_s ? ST_AUTO_STEP
+                                       : ST_AUTO_DALY;
+    if (rule)
+        *rule = r;
+    return fmax(n_daly, n_commit) * step_s;
+}

@@ -34,4 +34,21 @@ double st_daly_interval(double ckpt_s, double mtbf_s);
 double st_daly_expected_wall(double solve_s, double tau_s, double ckpt_s, double restart_s,
                              double mtbf_s);
 
+/* Which rule set the interval `every: auto` takes (st_ckpt_auto_interval). */
+typedef enum st_auto_rule {
+    ST_AUTO_DALY,   /* Daly's optimum, to the nearest whole step */
+    ST_AUTO_COMMIT, /* the commit time, rounded up to whole steps: one save in flight at a time */
+    ST_AUTO_STEP    /* one step: Daly's optimum is shorter, and saves are taken between steps */
+} st_auto_rule;
+
+/* The interval `every: auto` takes: Daly's optimum daly_s, rounded to the nearest whole number
+ * of steps of step_s, but never fewer steps than it takes a save to commit (commit_s rounded
+ * up: only one save is in flight at a time, so a shorter interval only makes training wait for
+ * the previous one: torchtitan waits for the previous dcp.async_save, Megatron-LM warns to
+ * increase the interval) and never less than one step (saves are taken at step boundaries, as
+ * CheckFreq's iteration-granular checkpoints). daly_s, commit_s >= 0, step_s > 0, all finite,
+ * else ST_BUG. Writes the binding rule into *rule when not NULL (commit before step when both
+ * bind). Seconds, a whole multiple of step_s. */
+double st_ckpt_auto_interval(double daly_s, double commit_s, double step_s, st_auto_rule *rule);
+
 #endif

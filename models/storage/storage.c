@@ -285,6 +285,32 @@ static double write_time(const st_placement *at, const st_workload_cfg *w, const
     return done[n - 1];
 }
 
+/* The write bandwidth of tier k that a job on `nodes` nodes writes into: a local-nvme tier's
+ * figures are per node, and the job writes into all of its nodes' drives. */
+static double tier_write_of(const st_cluster_cfg *c, int k, int64_t nodes)
+{
+    const st_tier_cfg *tc = &c->tiers[k];
+    return tc->kind == ST_TIER_LOCAL_NVME ? tc->write_bw * (double)nodes : tc->write_bw;
+}
+
+void st_storage_ckpt_load(const st_placement *at, const st_workload_cfg *w, const st_ckpt_cost *k,
+                          double interval_s, st_ckpt_load *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!(interval_s > 0))
+        return;
+    /* Between failures the life model repeats one cycle (lifetime.h): a save starts, training
+     * stalls, runs interval_s, and waits at the next mark if the save has not committed. */
+    out->tier = at->c->tiers[w->checkpoint.tier].name;
+    out->period_s = fmax(k->stall_s + interval_s, k->commit_s);
+    out->bytes_per_s = k->size_bytes / out->period_s;
+    out->bytes_per_day = out->bytes_per_s * 86400.0;
+    out->write_capacity = tier_write_of(at->c, w->checkpoint.tier, at->nodes);
+    /* Utilisation = throughput x service demand (Lazowska et al. 1984, chapter 3): each byte
+     * keeps the media busy 1 / write seconds. */
+    out->write_utilization = out->bytes_per_s / out->write_capacity;
+}
+
 int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, const st_memory *mem,
                           const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
                           st_err *err)
@@ -306,10 +332,7 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
     out->writers = nw;
     out->shard_bytes = out->size_bytes / (double)nw;
     out->d2h_s = out->shard_bytes / pcie;
-    /* A local-nvme tier's figures are per node: the job writes into all of its nodes' drives. */
-    double tier_write = tc->write_bw;
-    if (tc->kind == ST_TIER_LOCAL_NVME)
-        tier_write *= (double)at->nodes;
+    double tier_write = tier_write_of(c, ck->tier, at->nodes);
     out->dump_s = out->size_bytes / tier_write + tc->latency_s;
     double got = ingest && ingest->got_bps > 0 ? ingest->got_bps : 0, during = 0;
     switch (ck->mode) {

@@ -94,6 +94,25 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                           const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
                           st_err *err);
 
+/* The steady write load a checkpoint cadence puts on its tier while the job trains. */
+typedef struct st_ckpt_load {
+    const char *tier;         /* the checkpoint tier's name (borrowed from the cluster) */
+    double period_s;          /* wall seconds between checkpoint starts: max(stall + interval,
+                                 commit), the life model's cycle without failures */
+    double bytes_per_s;       /* size / period */
+    double bytes_per_day;     /* bytes_per_s x 86,400 */
+    double write_capacity;    /* the tier's write bandwidth the job writes into (a local-nvme
+                                 tier's, per node, times the job's nodes) */
+    double write_utilization; /* bytes_per_s / write_capacity: the share of the tier's media
+                                 time its checkpoints hold (the service-demand law) */
+} st_ckpt_load;
+
+/* The load of checkpoints costing k, taken every interval_s of training, by workload w placed
+ * at `at` onto its checkpoint tier (docs/models/storage-and-failures.md, "Write load"). All
+ * zero when interval_s is 0 (no checkpoints). */
+void st_storage_ckpt_load(const st_placement *at, const st_workload_cfg *w, const st_ckpt_cost *k,
+                          double interval_s, st_ckpt_load *out);
+
 /* The GPUs that write a checkpoint shard: under ZeRO 0 the ranks of data-parallel replica 0
  * (each holds a model-parallel slice of weights and optimizer state, Megatron-LM's
  * non-distributed save), under ZeRO 1-3 every GPU (the optimizer state is sharded over data

@@ -502,12 +502,35 @@ START_TEST(test_a_step_count_interval_keeps_the_checkpoint_at_the_end)
 }
 END_TEST
 
+START_TEST(test_auto_interval_is_whole_steps_at_least_one_step_and_the_commit)
+{
+    st_auto_rule r;
+    /* Llama 3's validation case before the rule: Daly 10.98 s for the 5.4 ms copy, a 2.85 s
+     * commit and a 13.04 s step. One step, not 11 s. */
+    ck_assert_double_eq(st_ckpt_auto_interval(10.98, 2.85, 13.04, &r), 13.04);
+    ck_assert_int_eq(r, ST_AUTO_STEP);
+    /* Daly binds: 100 s is 7.7 steps of 13 s, the nearest whole number is 8. */
+    ck_assert_double_eq(st_ckpt_auto_interval(100, 2.8, 13, &r), 104);
+    ck_assert_int_eq(r, ST_AUTO_DALY);
+    /* The commit binds: 30 s needs 3 steps of 13 s even though Daly rounds to 2. */
+    ck_assert_double_eq(st_ckpt_auto_interval(20, 30, 13, &r), 39);
+    ck_assert_int_eq(r, ST_AUTO_COMMIT);
+    /* A commit of exactly two steps, give or take the last bit, is two steps. */
+    ck_assert_double_eq(st_ckpt_auto_interval(1, 0.3 * 3 / 0.3 * 2, 3, &r), 6);
+    ck_assert_int_eq(r, ST_AUTO_COMMIT);
+    ck_assert_double_eq(st_ckpt_auto_interval(1, 6 * (1 + 1e-15), 3, NULL), 6);
+    /* Without a rule pointer; Daly's optimum below half a step still takes one step. */
+    ck_assert_double_eq(st_ckpt_auto_interval(0, 0, 2.5, NULL), 2.5);
+}
+END_TEST
+
 Suite *lifetime_suite(void)
 {
     Suite *s = suite_create("lifetime");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_daly_interval_reproduces_the_worked_examples);
+    tcase_add_test(tc, test_auto_interval_is_whole_steps_at_least_one_step_and_the_commit);
     tcase_add_test(tc, test_young_interval_is_sqrt_two_delta_m);
     tcase_add_test(tc, test_daly_interval_is_below_young_by_five_ninths_to_two_thirds_of_delta);
     tcase_add_test(tc, test_daly_interval_is_the_mtbf_once_delta_reaches_two_mtbf);

@@ -1,0 +1,202 @@
+/* A job's life as `strata run` forecasts it: the interval `every: auto` takes (never shorter
+ * than a step nor than a save's commit, in whole steps), the write load its cadence puts on the
+ * tier, and the audit's warning when the cadences and ingest of all jobs saturate a tier.
+ * Small scenarios written inline, run through the loader and st_run_forecast. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/forecast/run.h"
+#include "models/reliability/interval.h"
+#include "scenarios/scenario.h"
+
+#define ASSERT_REL(got, want, tol)                                                                 \
+    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
+                  (double)(got), (double)(want), (double)(tol))
+
+/* Two nodes of 8 H100s and one nvme-of tier of write `write`; jobs and failures follow. */
+static char *scenario(const char *write, const char *jobs, const char *failures)
+{
+    static const char *const head =
+        "version: 1\nseed: 5\ncluster:\n  gpu: h100-sxm\n  nodes: 2\n  gpus_per_node: 8\n"
+        "  fabric: { nic: 400 Gbit/s, nics_per_node: 8, nodes_per_leaf: 2 }\n"
+        "  storage:\n    - { name: t, kind: nvme-of, read: 40 GB/s, write: %s, latency: 1 ms }\n"
+        "workloads:\n%s%s";
+    size_t n = strlen(head) + strlen(write) + strlen(jobs) + strlen(failures) + 16;
+    char *y = malloc(n);
+    snprintf(y, n, head, write, jobs, failures);
+    return y;
+}
+
+#define JOB(NAME, EVERY)                                                                           \
+    "  - { name: " NAME ", model: llama3-8b, seq_len: 2048, global_batch: 256, gpus: 8,\n"         \
+    "      parallel: { tp: 8, pp: 1, dp: 1, zero: 1, microbatch: 1 }, steps: 2000,\n"              \
+    "      checkpoint: { every: " EVERY ", mode: async, tier: t } }\n"
+
+typedef struct run_of {
+    st_scn *s;
+    st_run r;
+} run_of;
+
+static void run_scn(run_of *o)
+{
+    st_run_spec sp = {.c = st_scn_cluster(o->s),
+                      .w = st_scn_workload(o->s, 0),
+                      .n = st_scn_workload_count(o->s),
+                      .failures = st_scn_failures(o->s),
+                      .sched = st_scn_sched(o->s),
+                      .seed = st_scn_seed(o->s)};
+    st_err err = {0};
+    ck_assert_msg(st_run_forecast(&sp, &o->r, &err) == 0, "forecast: %s", err.msg);
+}
+
+static void run_yaml(char *yaml, run_of *o)
+{
+    st_diag d;
+    memset(&d, 0, sizeof d);
+    memset(o, 0, sizeof *o);
+    ck_assert_msg(st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &o->s, &d) == 0, "%s",
+                  d.n ? d.items[0].msg : "load failed");
+    free(yaml);
+    run_scn(o);
+}
+
+static void release(run_of *o)
+{
+    st_run_release(&o->r);
+    st_scn_free(o->s);
+}
+
+START_TEST(test_auto_interval_is_never_shorter_than_one_step)
+{
+    /* A GPU failing every 20 min on 8 GPUs: the job fails every 2.5 min, and Daly's optimum for
+     * the async copy's stall is shorter than a step. A save can only be taken between steps. */
+    run_of o;
+    run_yaml(scenario("20 GB/s", JOB("a", "auto"),
+                      "failures: { gpu: { mtbf: 20 min }, detect: 10 s, restart: 10 s }\n"),
+             &o);
+    const st_forecast *f = &o.r.f[0];
+    ck_assert(f->has_ckpt && f->has_life);
+    ck_assert_msg(f->daly_interval_s < f->eff_step_s,
+                  "Daly %g s, step %g s: the case needs Daly "
+                  "below a step",
+                  f->daly_interval_s, f->eff_step_s);
+    ck_assert_msg(f->ckpt.commit_s < f->eff_step_s, "commit %g s", f->ckpt.commit_s);
+    ASSERT_REL(f->interval_s, f->eff_step_s, 1e-12);
+    ck_assert_int_eq(f->auto_rule, ST_AUTO_STEP);
+    ck_assert_int_le(f->life.checkpoints, f->steps);
+    release(&o);
+}
+END_TEST
+
+START_TEST(test_auto_interval_waits_for_the_commit_in_whole_steps)
+{
+    /* A 2 GB/s tier: the 112 GB checkpoint takes about a minute to drain, many steps, and only
+     * one save is in flight at a time. */
+    run_of o;
+    run_yaml(scenario("2 GB/s", JOB("a", "auto"),
+                      "failures: { gpu: { mtbf: 20 min }, detect: 10 s, restart: 10 s }\n"),
+             &o);
+    const st_forecast *f = &o.r.f[0];
+    double step = f->eff_step_s, n = ceil(f->ckpt.commit_s / step);
+    ck_assert_msg(f->daly_interval_s < f->ckpt.commit_s && n >= 2, "Daly %g s, commit %g s",
+                  f->daly_interval_s, f->ckpt.commit_s);
+    ASSERT_REL(f->interval_s, n * step, 1e-12);
+    ck_assert_int_eq(f->auto_rule, ST_AUTO_COMMIT);
+    release(&o);
+}
+END_TEST
+
+START_TEST(test_write_load_is_the_checkpoint_over_its_cycle)
+{
+    run_of o;
+    run_yaml(scenario("20 GB/s", JOB("a", "10 steps"), ""), &o);
+    const st_forecast *f = &o.r.f[0];
+    const st_ckpt_load *l = &f->load;
+    double period = fmax(f->ckpt.stall_s + 10 * f->eff_step_s, f->ckpt.commit_s);
+    ASSERT_REL(l->period_s, period, 1e-12);
+    ASSERT_REL(l->bytes_per_day, f->ckpt.size_bytes / period * 86400, 1e-12);
+    ASSERT_REL(l->write_utilization, f->ckpt.size_bytes / period / 20e9, 1e-12);
+    ck_assert_str_eq(l->tier, "t");
+    release(&o);
+}
+END_TEST
+
+START_TEST(test_llama3_life_saves_once_a_step_not_every_eleven_seconds)
+{
+    /* The figures docs/models/storage-and-failures.md quotes for the validation case: Daly's
+     * 11 s for the 5.4 ms copy is shorter than the 13.04 s step, so `auto` takes one step:
+     * 370,000 saves of 5.68 TB, 37.6 PB a day, 21.8% of Tectonic's 2 TB/s write. */
+    run_of o;
+    st_diag d;
+    memset(&d, 0, sizeof d);
+    memset(&o, 0, sizeof o);
+    ck_assert_int_eq(st_scn_load_file(ST_SOURCE_DIR
+                                      "/scenarios/validation/life/llama3-54d-goodput.yaml",
+                                      &o.s, &d),
+                     0);
+    run_scn(&o);
+    const st_forecast *f = &o.r.f[0];
+    ck_assert_int_eq(f->auto_rule, ST_AUTO_STEP);
+    ck_assert_msg(fabs(f->daly_interval_s - 10.98) < 0.005, "Daly %g s", f->daly_interval_s);
+    ck_assert_msg(fabs(f->eff_step_s - 13.04) < 0.005, "step %g s", f->eff_step_s);
+    ASSERT_REL(f->interval_s, f->eff_step_s, 1e-12);
+    ck_assert_int_eq(f->life.checkpoints, 370000);
+    ck_assert_msg(fabs(f->load.bytes_per_day / 1e15 - 37.6) < 0.05, "%g PB/day",
+                  f->load.bytes_per_day / 1e15);
+    ck_assert_msg(fabs(f->load.write_utilization - 0.218) < 0.0005, "%g",
+                  f->load.write_utilization);
+    release(&o);
+}
+END_TEST
+
+/* The write-load finding of job `name`, or NULL. */
+static const st_audit *write_load(const st_run *r, const char *name)
+{
+    char check[64];
+    snprintf(check, sizeof check, "checkpoint write load: %s", name);
+    for (size_t i = 0; i < r->n_audit; i++)
+        if (strcmp(r->audit[i].check, check) == 0)
+            return &r->audit[i];
+    return NULL;
+}
+
+START_TEST(test_audit_warns_when_the_cadences_saturate_a_tier)
+{
+    /* Saving every step onto a 2 GB/s tier: one job alone keeps it busy for most of each
+     * commit-bound cycle, below saturation; two such jobs together need more than the tier. */
+    run_of o;
+    run_yaml(scenario("2 GB/s", JOB("a", "1 steps"), ""), &o);
+    const st_audit *a = write_load(&o.r, "a");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(a->status, ST_AUDIT_PASS);
+    ck_assert(a->value > 0.5 && a->value < 1 && a->limit == 1);
+    double alone = a->value;
+    release(&o);
+    run_yaml(scenario("2 GB/s", JOB("a", "1 steps") JOB("b", "1 steps"), ""), &o);
+    for (int i = 0; i < 2; i++) {
+        a = write_load(&o.r, i ? "b" : "a");
+        ck_assert_ptr_nonnull(a);
+        ck_assert_int_eq(a->status, ST_AUDIT_WARN);
+        ck_assert_msg(a->value > 1 && a->value > 1.5 * alone, "%g", a->value);
+        ck_assert_ptr_nonnull(strstr(a->message, "saturated"));
+    }
+    release(&o);
+}
+END_TEST
+
+Suite *forecast_life_suite(void)
+{
+    Suite *s = suite_create("forecast_life");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_auto_interval_is_never_shorter_than_one_step);
+    tcase_add_test(tc, test_auto_interval_waits_for_the_commit_in_whole_steps);
+    tcase_add_test(tc, test_write_load_is_the_checkpoint_over_its_cycle);
+    tcase_add_test(tc, test_llama3_life_saves_once_a_step_not_every_eleven_seconds);
+    tcase_add_test(tc, test_audit_warns_when_the_cadences_saturate_a_tier);
+    suite_add_tcase(s, tc);
+    return s;
+}
