@@ -116,6 +116,7 @@ static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *r
                         .n = st_scn_workload_count(s),
                         .failures = st_scn_failures(s),
                         .sched = st_scn_sched(s),
+                        .audit = st_scn_audit(s),
                         .seed = seed,
                         .replicas = o->replicas,
                         .trace = o->trace != NULL};

@@ -174,7 +174,7 @@ static void audit_text(FILE *out, const st_run *r)
     fprintf(out, "\naudit\n");
     for (size_t i = 0; i < r->n_audit; i++) {
         const st_audit *a = &r->audit[i];
-        fprintf(out, "  %-4s  %-8s %s: %s\n",
+        fprintf(out, "  %-4s  %-13s %s: %s\n",
                 a->status == ST_AUDIT_PASS   ? "PASS"
                 : a->status == ST_AUDIT_WARN ? "WARN"
                                              : "FAIL",

@@ -50,8 +50,11 @@ static int place_jobs(const st_run_spec *sp, const st_topo *t, st_run *out, st_p
         if (st_scheduler_submit(&sch, &job, &start) == 0) {
             st_placement_init(&at[i], t, sp->c, start.gpus, w->gpus);
             live[i] = 1;
+            out->f[i].gpus = start.gpus; /* the audit checks who holds which GPU when */
+            out->f[i].start_s = start.start_s;
+        } else {
+            free(start.gpus);
         }
-        free(start.gpus);
     }
     st_scheduler_release(&sch);
     return rc;
@@ -155,7 +158,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
-        out->audit = st_audit_run(sp->c, out->f, out->n, &out->n_audit);
+        out->audit = st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n},
+                                  &out->n_audit);
     return rc;
 }
 

@@ -21,6 +21,7 @@ typedef struct st_run_spec {
     size_t n;
     const st_failures_cfg *failures; /* NULL: nothing fails */
     const st_sched_cfg *sched;       /* NULL: the default policy */
+    const st_audit_cfg *audit;       /* NULL: the audit's default targets */
     uint64_t seed;
     int64_t replicas; /* >= 2: job lives under that many seeds, summarised */
     int trace;        /* keep the first training job's step pipeline in st_run.trace */
