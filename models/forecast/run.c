@@ -11,7 +11,7 @@
 #include "sim/xalloc.h"
 
 /* Every training workload's memory and step on one step context (the fabric is built once).
- * The first one's pipeline goes to out->trace when asked. */
+ * The step of the one sp->trace_job names (the first when NULL) goes to out->trace when asked. */
 static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
 {
     st_step_ctx *x = NULL;
@@ -22,7 +22,8 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
             continue;
         if (!x && (rc = st_step_ctx_new(sp->c, &x, err)))
             break;
-        int want = sp->trace && !out->has_trace;
+        int want = sp->trace && !out->has_trace &&
+                   (!sp->trace_job || (w->name && strcmp(w->name, sp->trace_job) == 0));
         rc = st_forecast_job(x, w, sp->c, &out->f[i], want ? &out->trace : NULL, err);
         if (!rc && want) {
             out->has_trace = 1;

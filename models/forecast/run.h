@@ -24,7 +24,8 @@ typedef struct st_run_spec {
     const st_audit_cfg *audit;       /* NULL: the audit's default targets */
     uint64_t seed;
     int64_t replicas; /* >= 2: job lives under that many seeds, summarised */
-    int trace;        /* keep the first training job's step pipeline in st_run.trace */
+    int trace;        /* keep a training job's whole step in st_run.trace: ... */
+    const char *trace_job; /* ... the one of this name, or the first when NULL */
 } st_run_spec;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast
