@@ -23,8 +23,8 @@ typedef struct st_run_spec {
     const st_sched_cfg *sched;       /* NULL: the default policy */
     const st_audit_cfg *audit;       /* NULL: the audit's default targets */
     uint64_t seed;
-    int64_t replicas; /* >= 2: job lives under that many seeds, summarised */
-    int trace;        /* keep a training job's whole step in st_run.trace: ... */
+    int64_t replicas;      /* >= 2: job lives under that many seeds, summarised */
+    int trace;             /* keep a training job's whole step in st_run.trace: ... */
     const char *trace_job; /* ... the one of this name, or the first when NULL */
 } st_run_spec;
 

@@ -32,7 +32,7 @@ expect() {
 
 expect 0 'total .*DOES NOT FIT' "plan that does not fit" -- "$cases/nofit.yaml"
 expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
-expect 0 '^  FAIL  orchestration +GPUs held by one job: second' "two jobs on one GPU" -- \
+expect 0 "^  FAIL  orchestration +GPUs held by one job: second: starts at t = 0 s on 1024 GPUs that 'first' still holds" "two jobs on one GPU" -- \
     "$cases/overlap.yaml"
 expect 0 '"status":[[:space:]]*"fail"' "audit failure in JSON" -- "$cases/overlap.yaml" --format json
 expect 1 "interleaved.yaml:[0-9]+:[0-9]+: error: workload 'odd': interleaving" \
