@@ -1,4 +1,5 @@
 /* `strata run FILE`: load a scenario, forecast every workload, print and write the report. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,7 @@
 #include "sim/xalloc.h"
 
 typedef struct run_opts {
-    const char *file, *output, *trace;
+    const char *file, *output, *trace, *trace_job;
     int json; /* stdout format */
     int has_seed;
     int explain;
@@ -28,26 +29,44 @@ static int parse_seed(const char *text, uint64_t *out)
     return 0;
 }
 
+/* The options that take a file or a name: the next argument, which must be there. */
+static int string_opt(const char *a, const char *val, run_opts *o, int *used)
+{
+    static const struct {
+        const char *name, *alias, *what;
+        size_t off;
+    } opts[] = {
+        {"--output", "-o", "a file name", offsetof(run_opts, output)},
+        {"--trace", NULL, "a file name", offsetof(run_opts, trace)},
+        {"--trace-job", NULL, "a workload's name", offsetof(run_opts, trace_job)},
+    };
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        if (strcmp(a, opts[k].name) != 0 && !(opts[k].alias && strcmp(a, opts[k].alias) == 0))
+            continue;
+        if (!val)
+            return st_cli_usage_error("run", "%s needs %s", a, opts[k].what);
+        *(const char **)((char *)o + opts[k].off) = val;
+        *used = 1;
+        return 0;
+    }
+    return -1;
+}
+
 static int parse_opts(int argc, char **argv, run_opts *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int used = 0, rc;
         if (st_cli_wants_help(a, "run"))
             return 1;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (!val)
-                return st_cli_usage_error("run", "%s needs a file name", a);
-            o->output = val;
-            i++;
+        if ((rc = string_opt(a, val, o, &used)) >= 0) {
+            if (rc)
+                return rc;
+            i += used;
         } else if (strcmp(a, "--format") == 0) {
             if (!val || (strcmp(val, "text") != 0 && strcmp(val, "json") != 0))
                 return st_cli_usage_error("run", "--format takes 'text' or 'json'");
             o->json = strcmp(val, "json") == 0;
-            i++;
-        } else if (strcmp(a, "--trace") == 0) {
-            if (!val)
-                return st_cli_usage_error("run", "--trace needs a file name");
-            o->trace = val;
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
             char *end = NULL;
@@ -76,7 +95,32 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     }
     if (!o->file)
         return st_cli_usage_error("run", "expected a scenario file");
+    if (o->trace_job && !o->trace)
+        return st_cli_usage_error("run", "--trace-job needs --trace FILE");
     return 0;
+}
+
+/* --trace-job must name a training workload of the scenario: 0, or a usage error (exit 2). */
+static int check_trace_job(const run_opts *o, const st_scn *s)
+{
+    if (!o->trace_job)
+        return 0;
+    char names[256] = "";
+    for (size_t i = 0; i < st_scn_workload_count(s); i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (strcmp(w->name, o->trace_job) == 0 && w->kind == ST_WL_TRAINING)
+            return 0;
+        if (strcmp(w->name, o->trace_job) == 0)
+            return st_cli_usage_error("run",
+                                      "--trace-job: '%s' is a %s workload; only a training "
+                                      "workload's step can be traced",
+                                      w->name, st_workload_kind_names[w->kind]);
+        size_t len = strlen(names);
+        if (w->kind == ST_WL_TRAINING)
+            snprintf(names + len, sizeof names - len, "%s'%s'", len ? ", " : "", w->name);
+    }
+    return st_cli_usage_error("run", "--trace-job: no training workload named '%s'%s%s",
+                              o->trace_job, names[0] ? "; the training workloads are " : "", names);
 }
 
 static int emit(const run_opts *o, const st_report *r)
@@ -116,9 +160,11 @@ static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *r
                         .n = st_scn_workload_count(s),
                         .failures = st_scn_failures(s),
                         .sched = st_scn_sched(s),
+                        .audit = st_scn_audit(s),
                         .seed = seed,
                         .replicas = o->replicas,
-                        .trace = o->trace != NULL};
+                        .trace = o->trace != NULL,
+                        .trace_job = o->trace_job};
     st_err err = {0};
     if (st_run_forecast(&spec, run, &err))
         return sim_error(&err);
@@ -140,6 +186,10 @@ int st_cmd_run(int argc, char **argv)
     if (st_scn_load_file(o.file, &s, &d)) {
         st_cli_print_diag(&d);
         return ST_EXIT_INPUT;
+    }
+    if ((rc = check_trace_job(&o, s))) {
+        st_scn_free(s);
+        return rc;
     }
     uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
     st_run run;

@@ -27,12 +27,13 @@ static void step_text(FILE *out, const st_step_result *r, int explain)
             b->compute_s, b->tp_comm_s, b->pp_comm_s, b->bubble_s, b->dp_comm_exposed_s,
             b->optimizer_s, (long long)r->micro_per_step);
     if (explain)
-        fprintf(out,
-                "  explain   seed's T_step = T_compute + T_comm - T_overlap = %.4g s (compute, TP "
-                "and\n            ZeRO-3 comm, optimizer, and the DP all-reduce by 2(N-1)/N * S/B "
-                "+ alpha *\n            log2 N, no overlap)\n            simulated / closed form = "
-                "%.3f\n",
-                r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
+        fprintf(
+            out,
+            "  explain   closed form T_step = T_compute + T_comm - T_overlap = %.4g s (compute, "
+            "TP and\n            ZeRO-3 comm, optimizer, and the DP all-reduce by 2(N-1)/N * "
+            "S/B + alpha *\n            log2 N, no overlap)\n            simulated / closed "
+            "form = %.3f\n",
+            r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
 }
 
 /* One row of the replicas' table: mean, its interval (none from one replica) and percentiles,
@@ -165,7 +166,8 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
 }
 
 /* A collective workload: what ran, how long it took with its neighbours, and what it would
- * take alone; --explain adds the seed's closed form and its inputs. */
+ * take alone; --explain adds the closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes) of the
+ * enterprise AI-infrastructure guide the project follows, and its inputs. */
 static void coll_text(FILE *out, const st_coll_result *r, int explain)
 {
     const st_workload_cfg *w = r->w;
@@ -186,7 +188,7 @@ static void coll_text(FILE *out, const st_coll_result *r, int explain)
     if (explain) {
         char b[32];
         fprintf(out,
-                "  explain   seed's closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes) = "
+                "  explain   closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes) = "
                 "%.6g s\n            with N = %lld ranks, S = %s, B = %s per rank, "
                 "alpha = %.3g us, N_nodes = %lld\n            simulated / closed form = %.3f\n",
                 r->plan.closed_s, (long long)r->plan.ranks, size,
@@ -211,7 +213,7 @@ static void audit_text(FILE *out, const st_run *r)
     fprintf(out, "\naudit\n");
     for (size_t i = 0; i < r->n_audit; i++) {
         const st_audit *a = &r->audit[i];
-        fprintf(out, "  %-4s  %-8s %s: %s\n",
+        fprintf(out, "  %-4s  %-13s %s: %s\n",
                 a->status == ST_AUDIT_PASS   ? "PASS"
                 : a->status == ST_AUDIT_WARN ? "WARN"
                                              : "FAIL",

@@ -1,5 +1,7 @@
 /* Chrome / Perfetto trace-event JSON of one simulated step: a process per pipeline stage, with
- * a compute thread and a communication thread, one complete ("X") event per span. */
+ * a compute thread (forward, backward, optimizer), a thread for the sends each way and one for
+ * the data-parallel communication after the pipeline; one complete ("X") event per span.
+ * docs/guide/scenario-reference.md (the trace file) lists what the spans are. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,7 @@ int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe
         name_track(ev, s, 0, "thread_name", "compute");
         name_track(ev, s, 1, "thread_name", "sends to the next stage");
         name_track(ev, s, 2, "thread_name", "sends to the previous stage");
+        name_track(ev, s, ST_PIPE_STREAM_DP, "thread_name", "data-parallel communication");
     }
     for (size_t i = 0; i < t->n; i++)
         add_span(ev, &t->spans[i]);

@@ -80,6 +80,7 @@ static const st_field top_fields[] = {
     ST_FFN("scheduler", st_rd_skip),
     ST_FFN("cost", st_rd_skip),
     ST_FFN("validation", st_rd_skip),
+    ST_FFN("audit", st_rd_skip),
     ST_FEND,
 };
 
@@ -117,6 +118,8 @@ static void load_sections(st_ld *ld, const st_ynode *root)
         st__load_cost(ld, n);
     if ((n = st_ynode_get(root, "validation")))
         st__load_validation(ld, n);
+    if ((n = st_ynode_get(root, "audit")))
+        st__load_audit(ld, n);
 }
 
 static int parse_doc(st_ld *ld, const char *buf, size_t len)
@@ -285,6 +288,10 @@ const st_validation_cfg *st_scn_validation(const st_scn *s)
 const st_cost_cfg *st_scn_cost(const st_scn *s)
 {
     return s->has_cost ? &s->cost : NULL;
+}
+const st_audit_cfg *st_scn_audit(const st_scn *s)
+{
+    return s->has_audit ? &s->audit : NULL;
 }
 const st_sched_cfg *st_scn_sched(const st_scn *s)
 {

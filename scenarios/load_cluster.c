@@ -280,7 +280,7 @@ static const st_field cluster_fields[] = {
 static void cluster_defaults(st_cluster_cfg *c)
 {
     memset(c, 0, sizeof *c);
-    c->racks.feed_voltage_v = 415; /* the seed: 415 V three-phase */
+    c->racks.feed_voltage_v = 415; /* the enterprise AI-infrastructure guide: 415 V three-phase */
     c->racks.feed_phases = 3;
     c->racks.power_factor = 0.95; /* scenario-format.md example */
     c->racks.cooling = ST_COOLING_AIR;
@@ -288,8 +288,8 @@ static void cluster_defaults(st_cluster_cfg *c)
     c->racks.air_supply_c = 24;     /* scenario-format.md example */
     c->racks.liquid_fraction = -1;  /* derived from the cooling kind */
     c->fabric.topology = ST_TOPO_SPINE_LEAF;
-    c->fabric.nic_bw = 400e9 / 8; /* the seed: RoCE v2 on 400 Gbit/s */
-    c->fabric.oversub[0] = 1;     /* non-blocking, as the seed's spine-leaf */
+    c->fabric.nic_bw = 400e9 / 8; /* the guide: RoCE v2 on 400 Gbit/s */
+    c->fabric.oversub[0] = 1;     /* non-blocking, as the guide's spine-leaf */
     c->fabric.n_oversub = 1;
     c->fabric.transport = ST_TRANSPORT_ROCE_V2;
     c->fabric.routing = ST_ROUTING_ECMP;
@@ -302,7 +302,7 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
 {
     const st_ynode *at;
     if (!c->gpus_per_node)
-        c->gpus_per_node = 8; /* an 8-GPU HGX/DGX baseboard, the seed's default node */
+        c->gpus_per_node = 8; /* an 8-GPU HGX/DGX baseboard, the guide's default node */
     if (!c->nvlink_domain)
         c->nvlink_domain = c->gpus_per_node;
     if (c->nvlink_domain % c->gpus_per_node && c->gpus_per_node % c->nvlink_domain)

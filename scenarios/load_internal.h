@@ -26,7 +26,8 @@ struct st_scn {
     st_quota *quotas;
     st_cost_cfg cost;
     st_validation_cfg validation;
-    int has_validation;
+    st_audit_cfg audit;
+    int has_validation, has_audit;
     int has_trace, has_failures, has_cost;
     st_strpool pool;
 };
@@ -52,6 +53,7 @@ int st__load_failures(st_ld *ld, const st_ynode *n);
 int st__load_scheduler(st_ld *ld, const st_ynode *n);
 int st__load_cost(st_ld *ld, const st_ynode *n);
 int st__load_validation(st_ld *ld, const st_ynode *n);
+int st__load_audit(st_ld *ld, const st_ynode *n); /* load_audit.c */
 
 /* A workload's `model:` (what names the key in messages): a mapping read into the scenario's
  * model table, or a preset name looked up by st__find_model. NULL after reporting an error. */

@@ -45,6 +45,8 @@ const st_trace_cfg *st_scn_trace(const st_scn *s);
 const st_failures_cfg *st_scn_failures(const st_scn *s);
 const st_cost_cfg *st_scn_cost(const st_scn *s);
 const st_sched_cfg *st_scn_sched(const st_scn *s);
+/* The audit's targets (`audit:`, every key defaulted), or NULL: the audit's defaults. */
+const st_audit_cfg *st_scn_audit(const st_scn *s);
 
 /* The published measurement the scenario reproduces, or NULL when it has none. */
 const st_validation_cfg *st_scn_validation(const st_scn *s);

@@ -329,4 +329,17 @@ typedef struct st_validation_cfg {
     st_loc loc;
 } st_validation_cfg;
 
+/* audit: the targets the pre-flight audit (models/forecast/audit.c) holds a plan to. The
+ * defaults, st_audit_cfg_default, are the enterprise AI-infrastructure guide's (config.c). */
+#define ST_AUDIT_MAX_BASEBOARDS 8
+typedef struct st_audit_cfg {
+    double ckpt_dump_bytes; /* checkpoint_dump.size: a checkpoint of this size ... */
+    double ckpt_dump_s;     /* ... checkpoint_dump.within: should dump within this time */
+    int64_t baseboard[ST_AUDIT_MAX_BASEBOARDS]; /* full_baseboard: GPUs per node of a full
+                                                   baseboard, ascending */
+    int n_baseboard;
+    st_loc loc;
+} st_audit_cfg;
+extern const st_audit_cfg st_audit_cfg_default;
+
 #endif

@@ -1,6 +1,7 @@
 /* The collective model's costs: a built phase's uncongested rate, its latency per hop and per
- * transfer, the protocol NCCL's cost model would pick, and the seed's closed form, all from
- * NCCL's constants (models/fabric/nccl.h). docs/models/fabric.md derives every latency used here.
+ * transfer, the protocol NCCL's cost model would pick, and the closed form of the enterprise
+ * AI-infrastructure guide the project follows, all from NCCL's constants (models/fabric/nccl.h).
+ * docs/models/fabric.md derives every latency used here.
  */
 #include <math.h>
 
@@ -163,12 +164,12 @@ cost st__coll_phase_cost(st_coll *cm, const run *r, int k, phase_desc *d)
     return choose(cm, r, d, route_members(cm));
 }
 
-/* The seed's T = 2(N-1)/N * S/B + alpha * log2(N_nodes). B: the bus-bandwidth bottleneck of a
- * ring, the smaller of the NVLink goodput per direction (when ranks share an NVLink group) and
- * the goodput of the NICs a node's ranks use (when there are several groups): a ring crosses
- * each node boundary once per channel, so a node's NICs together carry its ranks' ring traffic.
- * alpha: one network hop of the resolved protocol (path latency plus NCCL's per-hop latency), or
- * one NVLink hop inside a single group. */
+/* The AI-infrastructure guide's T = 2(N-1)/N * S/B + alpha * log2(N_nodes). B: the bus-bandwidth
+ * bottleneck of a ring, the smaller of the NVLink goodput per direction (when ranks share an NVLink
+ * group) and the goodput of the NICs a node's ranks use (when there are several groups): a ring
+ * crosses each node boundary once per channel, so a node's NICs together carry its ranks' ring
+ * traffic. alpha: one network hop of the resolved protocol (path latency plus NCCL's per-hop
+ * latency), or one NVLink hop inside a single group. */
 void st__coll_closed_form(st_coll *cm, const run *r, st_coll_plan *out)
 {
     int64_t ppn, nics, other = -1;

@@ -114,9 +114,10 @@ typedef struct st_coll_plan {
     int64_t groups;      /* NVLink groups (NCCL's nodes): NVLink domains, or nodes without NVLink */
     double est_s;        /* time alone on the fabric: the same model, solved in closed form */
     double busbw_factor; /* nccl-tests: busbw = algbw x this */
-    /* The seed's closed form T = 2(N-1)/N * S/B + alpha * log2(N_nodes): N ranks, S bytes, B
-     * the ring's bus-bandwidth bottleneck (min of NVLink goodput and a node's NIC goodput), alpha
-     * one hop's latency, N_nodes = groups. docs/models/fabric.md says exactly what goes in. */
+    /* The enterprise AI-infrastructure guide's closed form T = 2(N-1)/N * S/B + alpha *
+     * log2(N_nodes): N ranks, S bytes, B the ring's bus-bandwidth bottleneck (min of NVLink goodput
+     * and a node's NIC goodput), alpha one hop's latency, N_nodes = groups. docs/models/fabric.md
+     * says exactly what goes in. */
     double closed_s, closed_b, closed_alpha_s;
 } st_coll_plan;
 

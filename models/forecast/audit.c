@@ -1,13 +1,15 @@
 /* Pre-flight audit checks, the per-level checks of the enterprise AI-infrastructure guide the
- * project starts from (audit.h), each with the value and the limit it was held to. */
+ * project follows (audit.h), each with the value and the limit it was held to. Every check is
+ * one function and one row of `checks` at the end of this file: a new check adds both. */
 #include "models/forecast/audit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "models/silicon/gpu.h"
-#include "sim/xalloc.h"
-
 #include "sim/units.h"
+#include "sim/xalloc.h"
 
 const char *st_audit_status_name(st_audit_status s)
 {
@@ -15,111 +17,151 @@ const char *st_audit_status_name(st_audit_status s)
     return names[s];
 }
 
-static st_audit *add(st_audit *out, size_t *k, size_t cap, const char *level, const char *check,
-                     st_audit_status st, double value, double limit)
+/* The findings so far; grows as checks add to it. */
+typedef struct audit_list {
+    st_audit *items;
+    size_t n, cap;
+} audit_list;
+
+/* Append a finding (message empty, for the caller to fill) and return it. */
+static st_audit *add(audit_list *out, const char *level, const char *check, st_audit_status st,
+                     double value, double limit)
 {
-    if (*k >= cap)
-        return NULL;
-    st_audit *a = &out[(*k)++];
+    out->items = st_xgrow(out->items, sizeof *out->items, out->n + 1, &out->cap);
+    st_audit *a = &out->items[out->n++];
+    memset(a, 0, sizeof *a);
     a->level = level;
     snprintf(a->check, sizeof a->check, "%s", check);
     a->status = st;
     a->value = value;
     a->limit = limit;
-    a->message[0] = '\0';
     return a;
 }
 
-/* The seed: "a full 4- or 8-GPU baseboard" per node. */
-static void audit_baseboard(const st_cluster_cfg *c, st_audit *out, size_t *k, size_t cap)
+/* The guide's pre-flight audit: "a full 4- or 8-GPU baseboard" per node; the sizes are the
+ * `audit.full_baseboard` target. The limit is the smallest full size that holds the node's
+ * GPUs (the largest when none does). */
+static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
 {
-    int full = c->gpus_per_node == 4 || c->gpus_per_node == 8;
-    st_audit *a =
-        add(out, k, cap, "silicon", "full baseboard", full ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-            (double)c->gpus_per_node, c->gpus_per_node <= 4 ? 4 : 8);
-    if (a)
-        snprintf(a->message, sizeof a->message, "%lld GPUs per node%s", (long long)c->gpus_per_node,
-                 full ? "" : ": not a full 4- or 8-GPU baseboard");
+    int64_t gpn = in->c->gpus_per_node, limit = t->baseboard[t->n_baseboard - 1];
+    int full = 0;
+    char sizes[96] = "";
+    for (int i = t->n_baseboard; i-- > 0;) {
+        full |= t->baseboard[i] == gpn;
+        if (t->baseboard[i] >= gpn)
+            limit = t->baseboard[i];
+    }
+    for (int i = 0; i < t->n_baseboard; i++) {
+        size_t len = strlen(sizes);
+        const char *sep = i == 0 ? "" : i + 1 == t->n_baseboard ? "- or " : "-, ";
+        snprintf(sizes + len, sizeof sizes - len, "%s%lld", sep, (long long)t->baseboard[i]);
+    }
+    st_audit *a = add(out, "silicon", "full baseboard", full ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+                      (double)gpn, (double)limit);
+    snprintf(a->message, sizeof a->message, "%lld GPUs per node%s%s%s", (long long)gpn,
+             full ? "" : ": not a full ", full ? "" : sizes, full ? "" : "-GPU baseboard");
 }
 
-static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *out, size_t *k,
-                      size_t cap)
+static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                         audit_list *out)
 {
-    const st_workload_cfg *w = f->w;
+    (void)in;
+    (void)t;
     char check[64], used[32], have[32], over[32];
-    snprintf(check, sizeof check, "memory per GPU: %s", w->name);
+    snprintf(check, sizeof check, "memory per GPU: %s", f->w->name);
     const st_memory *m = &f->mem;
-    st_audit *a = add(out, k, cap, "silicon", check, m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
-                      m->total, m->capacity);
+    st_audit *a =
+        add(out, "silicon", check, m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL, m->total, m->capacity);
     st_unit_format(m->total, ST_DIM_BYTES, used, sizeof used);
     st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
     st_unit_format(m->overflow_bytes, ST_DIM_BYTES, over, sizeof over);
-    if (a && m->fits)
+    if (m->fits)
         snprintf(a->message, sizeof a->message, "%s of %s HBM", used, have);
-    else if (a)
+    else
         snprintf(a->message, sizeof a->message, "%s of %s HBM: over by %s; %s overflow", used, have,
                  over, st_mem_term_name((st_mem_term)m->overflow_term));
-    /* The seed: NVLink/NVSwitch "keeps tensor parallelism inside the node". */
-    snprintf(check, sizeof check, "tensor parallel in NVLink domain: %s", w->name);
-    int inside = w->parallel.tp <= c->nvlink_domain;
-    a = add(out, k, cap, "silicon", check, inside ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-            (double)w->parallel.tp, (double)c->nvlink_domain);
-    if (a)
-        snprintf(a->message, sizeof a->message, "tp %lld %s the %lld-GPU NVLink domain",
-                 (long long)w->parallel.tp, inside ? "fits in" : "spans beyond",
-                 (long long)c->nvlink_domain);
 }
 
-/* The seed: "a 2 TB checkpoint should dump in under 15 s", i.e. at least 133 GB/s of tier
- * write bandwidth; held as a rate, so a job's checkpoint of S bytes should dump in 15 s x S /
- * 2 TB. And an ingest that cannot keep up slows every step. */
-static void audit_storage(const st_cluster_cfg *c, const st_forecast *f, st_audit *out, size_t *k,
-                          size_t cap)
+/* The guide's silicon level: NVLink/NVSwitch "keeps tensor parallelism inside the node". */
+static void audit_tp_domain(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                            audit_list *out)
 {
+    (void)t;
     const st_workload_cfg *w = f->w;
-    char check[64], size[32];
-    if (f->has_ckpt) {
-        double limit = 15.0 * f->ckpt.size_bytes / 2e12;
-        int ok = f->ckpt.dump_s <= limit;
-        snprintf(check, sizeof check, "checkpoint dump: %s", w->name);
-        st_audit *a = add(out, k, cap, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-                          f->ckpt.dump_s, limit);
-        st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
-        if (a)
-            snprintf(a->message, sizeof a->message,
-                     "%s dumps in %.3g s%s (the seed: 2 TB in under 15 s, so %.3g s here)", size,
-                     f->ckpt.dump_s, ok ? "" : ", slower than", limit);
-    }
-    const st_tier_cfg *tier = f->has_ckpt ? &c->tiers[w->checkpoint.tier] : NULL;
-    if (tier && tier->capacity_bytes > 0) {
-        /* A save must not overwrite the last restorable one: the tier holds two at a time. */
-        double need = 2 * f->ckpt.size_bytes, have_b = tier->capacity_bytes;
-        st_audit_status st = need <= have_b                 ? ST_AUDIT_PASS
-                             : f->ckpt.size_bytes <= have_b ? ST_AUDIT_WARN
-                                                            : ST_AUDIT_FAIL;
-        char have[32];
-        snprintf(check, sizeof check, "checkpoint capacity: %s", w->name);
-        st_audit *a = add(out, k, cap, "storage", check, st, need, have_b);
-        st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
-        st_unit_format(have_b, ST_DIM_BYTES, have, sizeof have);
-        if (a)
-            snprintf(a->message, sizeof a->message,
-                     "two checkpoints of %s (the restorable one and the one being written) %s "
-                     "tier '%s' of %s",
-                     size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
-    }
-    if (f->ingest.need_bps > 0) {
-        int ok = f->ingest.slowdown <= 1;
-        snprintf(check, sizeof check, "data ingest: %s", w->name);
-        st_audit *a = add(out, k, cap, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-                          f->ingest.got_bps, f->ingest.need_bps);
-        char got[32], need[32];
-        st_unit_format(f->ingest.got_bps, ST_DIM_BANDWIDTH, got, sizeof got);
-        st_unit_format(f->ingest.need_bps, ST_DIM_BANDWIDTH, need, sizeof need);
-        if (a)
-            snprintf(a->message, sizeof a->message, "gets %s of the %s the step needs%s", got, need,
-                     ok ? "" : ": every step waits for data");
-    }
+    char check[64];
+    snprintf(check, sizeof check, "tensor parallel in NVLink domain: %s", w->name);
+    int inside = w->parallel.tp <= in->c->nvlink_domain;
+    st_audit *a = add(out, "silicon", check, inside ? ST_AUDIT_PASS : ST_AUDIT_WARN,
+                      (double)w->parallel.tp, (double)in->c->nvlink_domain);
+    snprintf(a->message, sizeof a->message, "tp %lld %s the %lld-GPU NVLink domain",
+             (long long)w->parallel.tp, inside ? "fits in" : "spans beyond",
+             (long long)in->c->nvlink_domain);
+}
+
+/* The guide's storage level: "a 2 TB checkpoint should dump in under 15 s" (the
+ * `audit.checkpoint_dump` target), i.e. at least 133 GB/s of tier write bandwidth; held as a
+ * rate, so a job's checkpoint of S bytes should dump in within x S / size. */
+static void audit_ckpt_dump(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                            audit_list *out)
+{
+    (void)in;
+    if (!f->has_ckpt)
+        return;
+    char check[64], size[32], tsize[32], twithin[32];
+    double limit = t->ckpt_dump_s * f->ckpt.size_bytes / t->ckpt_dump_bytes;
+    int ok = f->ckpt.dump_s <= limit;
+    snprintf(check, sizeof check, "checkpoint dump: %s", f->w->name);
+    st_audit *a =
+        add(out, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ckpt.dump_s, limit);
+    st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
+    st_unit_format(t->ckpt_dump_bytes, ST_DIM_BYTES, tsize, sizeof tsize);
+    st_unit_format(t->ckpt_dump_s, ST_DIM_TIME, twithin, sizeof twithin);
+    snprintf(a->message, sizeof a->message,
+             "%s dumps in %.3g s, %s the checkpoint dump target (%s in %s, so %.3g s at this "
+             "size)",
+             size, f->ckpt.dump_s, ok ? "within" : "slower than", tsize, twithin, limit);
+}
+
+/* A save must not overwrite the last restorable one: the tier holds two at a time. */
+static void audit_ckpt_capacity(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                                audit_list *out)
+{
+    (void)t;
+    const st_tier_cfg *tier = f->has_ckpt ? &in->c->tiers[f->w->checkpoint.tier] : NULL;
+    if (!tier || tier->capacity_bytes <= 0)
+        return;
+    double need = 2 * f->ckpt.size_bytes, have_b = tier->capacity_bytes;
+    st_audit_status st = need <= have_b                 ? ST_AUDIT_PASS
+                         : f->ckpt.size_bytes <= have_b ? ST_AUDIT_WARN
+                                                        : ST_AUDIT_FAIL;
+    char check[64], size[32], have[32];
+    snprintf(check, sizeof check, "checkpoint capacity: %s", f->w->name);
+    st_audit *a = add(out, "storage", check, st, need, have_b);
+    st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
+    st_unit_format(have_b, ST_DIM_BYTES, have, sizeof have);
+    snprintf(a->message, sizeof a->message,
+             "two checkpoints of %s (the restorable one and the one being written) %s tier "
+             "'%s' of %s",
+             size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
+}
+
+/* An ingest that cannot keep up slows every step. */
+static void audit_ingest(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                         audit_list *out)
+{
+    (void)in;
+    (void)t;
+    if (f->ingest.need_bps <= 0)
+        return;
+    int ok = f->ingest.slowdown <= 1;
+    char check[64], got[32], need[32];
+    snprintf(check, sizeof check, "data ingest: %s", f->w->name);
+    st_audit *a = add(out, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ingest.got_bps,
+                      f->ingest.need_bps);
+    st_unit_format(f->ingest.got_bps, ST_DIM_BANDWIDTH, got, sizeof got);
+    st_unit_format(f->ingest.need_bps, ST_DIM_BANDWIDTH, need, sizeof need);
+    snprintf(a->message, sizeof a->message, "gets %s of the %s the step needs%s", got, need,
+             ok ? "" : ": every step waits for data");
 }
 
 /* The service-demand law (Lazowska et al. 1984, chapter 3; storage-and-failures.md, "Write
@@ -127,47 +169,180 @@ static void audit_storage(const st_cluster_cfg *c, const st_forecast *f, st_audi
  * every job's steady checkpoint writes and data ingest on it. At 1 they are saturated: saves
  * commit later than measured alone and every ingest on the tier slows. A local-nvme tier is
  * each job's own drives, so only that job's load counts. */
-static void audit_write_load(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t i,
-                             st_audit *out, size_t *k, size_t cap)
+static void audit_write_load(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *me,
+                             audit_list *out)
 {
-    const st_forecast *me = &f[i];
-    int t = me->w->checkpoint.tier;
-    const st_tier_cfg *tc = &c->tiers[t];
+    (void)t;
+    if (!me->has_ckpt || !(me->load.period_s > 0))
+        return;
+    int tier = me->w->checkpoint.tier;
+    const st_tier_cfg *tc = &in->c->tiers[tier];
     double wr = 0, rd = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (!f[j].w || (tc->kind == ST_TIER_LOCAL_NVME && j != i))
+    for (size_t j = 0; j < in->n; j++) {
+        const st_forecast *f = &in->f[j];
+        if (!f->w || (tc->kind == ST_TIER_LOCAL_NVME && f != me))
             continue;
-        if (f[j].has_ckpt && f[j].w->checkpoint.tier == t)
-            wr += f[j].load.write_utilization;
-        if (f[j].ingest.got_bps > 0 && f[j].w->data.tier == t)
-            rd += f[j].ingest.got_bps / tc->read_bw;
+        if (f->has_ckpt && f->w->checkpoint.tier == tier)
+            wr += f->load.write_utilization;
+        if (f->ingest.got_bps > 0 && f->w->data.tier == tier)
+            rd += f->ingest.got_bps / tc->read_bw;
     }
     char check[64], day[32];
     int ok = wr + rd < 1;
     snprintf(check, sizeof check, "checkpoint write load: %s", me->w->name);
-    st_audit *a =
-        add(out, k, cap, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1);
+    st_audit *a = add(out, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1);
     st_unit_format(me->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
-    if (a)
-        snprintf(a->message, sizeof a->message,
-                 "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
-                 "ingest%s",
-                 day, tc->name, wr * 100, rd * 100,
-                 ok ? "" : ": saturated, saves commit later and the ingest slows");
+    snprintf(a->message, sizeof a->message,
+             "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
+             "ingest%s",
+             day, tc->name, wr * 100, rd * 100,
+             ok ? "" : ": saturated, saves commit later and the ingest slows");
 }
 
-st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count)
+/* One job's hold on the GPUs: which of them, and over which times [start_s, end_s). */
+typedef struct holder {
+    const char *name;
+    const int64_t *gpus; /* NULL: the n consecutive GPUs from first */
+    int64_t first, n;
+    double start_s, end_s;
+} holder;
+
+/* The placed training jobs (their life's wall time from their start) and the collective
+ * workloads (their first start to their last completion), sorted by start, then workload. */
+static size_t holders(const st_audit_in *in, holder *h)
 {
-    size_t k = 0, cap = 1 + 6 * n;
-    st_audit *out = st_xcalloc(cap, sizeof *out);
-    audit_baseboard(c, out, &k, cap);
-    for (size_t i = 0; i < n; i++)
-        if (f[i].w) {
-            audit_job(c, &f[i], out, &k, cap);
-            audit_storage(c, &f[i], out, &k, cap);
-            if (f[i].has_ckpt && f[i].load.period_s > 0)
-                audit_write_load(c, f, n, i, out, &k, cap);
+    size_t k = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const st_forecast *f = &in->f[i];
+        const st_coll_result *r = in->coll ? &in->coll[i] : NULL;
+        if (f->w && f->gpus)
+            h[k++] =
+                (holder){f->w->name, f->gpus,    0,
+                         f->w->gpus, f->start_s, f->start_s + (f->has_life ? f->life.wall_s : 0)};
+        else if (r && r->w)
+            h[k++] = (holder){r->w->name, NULL, r->first_gpu, r->w->gpus, r->start_s, r->end_s};
+    }
+    for (size_t i = 1; i < k; i++) /* insertion sort: stable, so ties keep workload order */
+        for (size_t j = i; j > 0 && h[j].start_s < h[j - 1].start_s; j--) {
+            holder x = h[j];
+            h[j] = h[j - 1];
+            h[j - 1] = x;
         }
-    *count = k;
-    return out;
+    return k;
+}
+
+typedef struct gpu_use {
+    int64_t gpu;
+    size_t who; /* index into the start-sorted holders */
+} gpu_use;
+
+static int by_gpu(const void *a, const void *b)
+{
+    const gpu_use *x = a, *y = b;
+    if (x->gpu != y->gpu)
+        return x->gpu < y->gpu ? -1 : 1;
+    return x->who < y->who ? -1 : x->who > y->who;
+}
+
+/* For each holder, how many of its GPUs an earlier-starting holder still holds when it starts
+ * (shared[j]), and one such holder (with[j]). Sorting every (GPU, holder) pair by GPU, then
+ * start, and keeping each GPU's latest release so far finds every overlap in O(S log S) for S
+ * GPUs held in all. */
+static void overlaps(const holder *h, size_t k, int64_t *shared, size_t *with)
+{
+    size_t total = 0, u = 0;
+    for (size_t j = 0; j < k; j++)
+        total += (size_t)h[j].n;
+    gpu_use *use = st_xmalloc((total ? total : 1) * sizeof *use);
+    for (size_t j = 0; j < k; j++)
+        for (int64_t r = 0; r < h[j].n; r++)
+            use[u++] = (gpu_use){h[j].gpus ? h[j].gpus[r] : h[j].first + r, j};
+    qsort(use, total, sizeof *use, by_gpu);
+    double until = 0;
+    size_t last = 0;
+    for (size_t i = 0; i < total; i++) {
+        const holder *x = &h[use[i].who];
+        int same = i > 0 && use[i - 1].gpu == use[i].gpu;
+        if (same && until > x->start_s) {
+            if (shared[use[i].who]++ == 0)
+                with[use[i].who] = last;
+        }
+        if (!same || x->end_s > until) {
+            until = x->end_s;
+            last = use[i].who;
+        }
+    }
+    free(use);
+}
+
+/* No two jobs may hold one GPU at the same time. No scheduler policy queues a job yet (fifo
+ * wraps round to GPU 0 when the cluster is full, models/sched/fifo.c), and each job's step and
+ * life are forecast as if it had its GPUs alone, so an overlap is a plan that cannot run as
+ * forecast: a failure, one per job that starts on GPUs another still holds. */
+static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    holder *h = st_xcalloc(in->n ? in->n : 1, sizeof *h);
+    size_t k = holders(in, h), fails = 0;
+    int64_t *shared = st_xcalloc(k ? k : 1, sizeof *shared);
+    size_t *with = st_xcalloc(k ? k : 1, sizeof *with);
+    if (k >= 2)
+        overlaps(h, k, shared, with);
+    for (size_t j = 0; j < k; j++) {
+        if (!shared[j])
+            continue;
+        char check[64], at[32];
+        snprintf(check, sizeof check, "GPUs held by one job: %s", h[j].name);
+        st_audit *a = add(out, "orchestration", check, ST_AUDIT_FAIL, (double)shared[j], 0);
+        st_unit_format(h[j].start_s, ST_DIM_TIME, at, sizeof at);
+        snprintf(a->message, sizeof a->message,
+                 "starts at t = %s on %lld GPUs that '%s' still holds: no scheduler policy "
+                 "queues jobs yet, and each is forecast as if it had them alone",
+                 at, (long long)shared[j], h[with[j]].name);
+        fails++;
+    }
+    if (k >= 2 && !fails) {
+        st_audit *a = add(out, "orchestration", "GPUs held by one job", ST_AUDIT_PASS, 0, 0);
+        snprintf(a->message, sizeof a->message,
+                 "no two of the %zu jobs hold a GPU at the same time", k);
+    }
+    free(with);
+    free(shared);
+    free(h);
+}
+
+/* Each check runs once before the jobs (ST__AUDIT_FIRST), once per training job in workload
+ * order (ST__AUDIT_JOB), or once after them (ST__AUDIT_LAST); findings keep this order. */
+enum { ST__AUDIT_FIRST, ST__AUDIT_JOB, ST__AUDIT_LAST };
+static const struct {
+    int when;
+    void (*scenario)(const st_audit_in *in, const st_audit_cfg *t, audit_list *out);
+    void (*job)(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                audit_list *out);
+} checks[] = {
+    {ST__AUDIT_FIRST, audit_baseboard, NULL},   {ST__AUDIT_JOB, NULL, audit_memory},
+    {ST__AUDIT_JOB, NULL, audit_tp_domain},     {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity}, {ST__AUDIT_JOB, NULL, audit_ingest},
+    {ST__AUDIT_JOB, NULL, audit_write_load},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
+};
+
+static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)
+{
+    for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++)
+        if (checks[k].when == when && checks[k].scenario)
+            checks[k].scenario(in, t, out);
+}
+
+st_audit *st_audit_run(const st_audit_in *in, size_t *count)
+{
+    const st_audit_cfg *t = in->targets ? in->targets : &st_audit_cfg_default;
+    audit_list out = {0};
+    run_when(in, t, ST__AUDIT_FIRST, &out);
+    for (size_t i = 0; i < in->n; i++)
+        for (size_t k = 0; in->f[i].w && k < sizeof checks / sizeof checks[0]; k++)
+            if (checks[k].when == ST__AUDIT_JOB)
+                checks[k].job(in, t, &in->f[i], &out);
+    run_when(in, t, ST__AUDIT_LAST, &out);
+    *count = out.n;
+    return out.items ? out.items : st_xcalloc(1, sizeof *out.items);
 }

@@ -1,14 +1,16 @@
 /* The pre-flight audit: per-level checks computed on the forecast with numbers (a full
  * baseboard, tensor parallelism inside the NVLink domain, memory that fits, a checkpoint that
  * dumps fast enough and fits its tier, ingest that keeps up, a checkpoint cadence that leaves
- * its tier unsaturated), each with the value and the
- * limit it was held to. The report writers print the findings; they judge nothing. */
+ * its tier unsaturated, no two jobs on one GPU at once), each with the value and the limit it
+ * was held to. The targets are the scenario's `audit:` section (st_audit_cfg). The report
+ * writers print the findings; they judge nothing. */
 #ifndef ST_MODELS_FORECAST_AUDIT_H
 #define ST_MODELS_FORECAST_AUDIT_H
 
 #include <stddef.h>
 
 #include "models/config/config.h"
+#include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
@@ -21,10 +23,22 @@ typedef struct st_audit {
     char message[200];
 } st_audit;
 
-/* The findings for cluster c and the training forecasts f[0..n) (entries whose w is NULL are
- * skipped), at most 1 + 6 n of them, in report order, into a malloc'd array the caller frees;
- * their count into *count. */
-st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count);
+/* What the audit reads: the cluster, the targets (NULL: st_audit_cfg_default), and the n
+ * workloads' results, indexed like the scenario's workloads: a training workload's forecast in
+ * f[i] (f[i].w NULL for any other kind), a collective workload's result in coll[i] (coll NULL,
+ * or coll[i].w NULL for any other kind). */
+typedef struct st_audit_in {
+    const st_cluster_cfg *c;
+    const st_audit_cfg *targets;
+    const st_forecast *f;
+    const st_coll_result *coll;
+    size_t n;
+} st_audit_in;
+
+/* The findings, in report order (the scenario-wide checks that come first, each training job's
+ * checks in workload order, then the checks across jobs), into a malloc'd array the caller
+ * frees; their count into *count. */
+st_audit *st_audit_run(const st_audit_in *in, size_t *count);
 
 /* "pass", "warn" or "fail". */
 const char *st_audit_status_name(st_audit_status s);

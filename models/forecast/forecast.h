@@ -18,6 +18,10 @@ typedef struct st_forecast {
     st_memory mem;
     int has_step; /* the step model ran: step is filled */
     st_step_result step;
+    /* Where and when the scheduler policy started it (run.c): w->gpus GPU ids in rank order
+     * (owned; NULL when it was not placed) from start_s seconds after the run's start. */
+    int64_t *gpus;
+    double start_s;
     /* The whole life (st_forecast_life): ingest, checkpoints, failures. */
     int has_life;
     st_ingest ingest;

@@ -125,4 +125,6 @@ void st_forecast_release(st_forecast *f)
     free(f->classes);
     f->classes = NULL;
     f->n_classes = 0;
+    free(f->gpus);
+    f->gpus = NULL;
 }

@@ -11,7 +11,7 @@
 #include "sim/xalloc.h"
 
 /* Every training workload's memory and step on one step context (the fabric is built once).
- * The first one's pipeline goes to out->trace when asked. */
+ * The step of the one sp->trace_job names (the first when NULL) goes to out->trace when asked. */
 static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
 {
     st_step_ctx *x = NULL;
@@ -22,7 +22,8 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
             continue;
         if (!x && (rc = st_step_ctx_new(sp->c, &x, err)))
             break;
-        int want = sp->trace && !out->has_trace;
+        int want = sp->trace && !out->has_trace &&
+                   (!sp->trace_job || (w->name && strcmp(w->name, sp->trace_job) == 0));
         rc = st_forecast_job(x, w, sp->c, &out->f[i], want ? &out->trace : NULL, err);
         if (!rc && want) {
             out->has_trace = 1;
@@ -50,8 +51,11 @@ static int place_jobs(const st_run_spec *sp, const st_topo *t, st_run *out, st_p
         if (st_scheduler_submit(&sch, &job, &start) == 0) {
             st_placement_init(&at[i], t, sp->c, start.gpus, w->gpus);
             live[i] = 1;
+            out->f[i].gpus = start.gpus; /* the audit checks who holds which GPU when */
+            out->f[i].start_s = start.start_s;
+        } else {
+            free(start.gpus);
         }
-        free(start.gpus);
     }
     st_scheduler_release(&sch);
     return rc;
@@ -155,7 +159,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
-        out->audit = st_audit_run(sp->c, out->f, out->n, &out->n_audit);
+        out->audit = st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n},
+                                  &out->n_audit);
     return rc;
 }
 

@@ -21,9 +21,11 @@ typedef struct st_run_spec {
     size_t n;
     const st_failures_cfg *failures; /* NULL: nothing fails */
     const st_sched_cfg *sched;       /* NULL: the default policy */
+    const st_audit_cfg *audit;       /* NULL: the audit's default targets */
     uint64_t seed;
-    int64_t replicas; /* >= 1: job lives under that many replicas, summarised; 0: none */
-    int trace;        /* keep the first training job's step pipeline in st_run.trace */
+    int64_t replicas;      /* >= 1: job lives under that many replicas, summarised; 0: none */
+    int trace;             /* keep a training job's whole step in st_run.trace: ... */
+    const char *trace_job; /* ... the one of this name, or the first when NULL */
 } st_run_spec;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast

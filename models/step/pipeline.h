@@ -44,7 +44,10 @@ typedef struct st_pipe_result {
 } st_pipe_result;
 
 /* One span of a timeline, for traces: stage, stream, what, when. Streams: 0 compute, 1 sends to
- * the next stage ((stage + 1) % pp; with pp = 2 every send), 2 sends to the previous one. */
+ * the next stage ((stage + 1) % pp; with pp = 2 every send), 2 sends to the previous one, and
+ * ST_PIPE_STREAM_DP the data-parallel and embedding traffic after the pipeline, which the step
+ * model (models/step/step.c) appends. */
+#define ST_PIPE_STREAM_DP 3
 typedef struct st_pipe_span {
     int64_t stage;
     int stream;

@@ -4,6 +4,7 @@
 #include "models/step/step.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,13 +197,13 @@ static void breakdown(const step_plan *p, const st_pipe_result *pr, const double
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
 }
 
-/* The seed's T_step = T_compute + T_comm - T_overlap: T_compute the busiest stage's kernels
- * (no bubble), T_comm its tensor-parallel time, ZeRO-3's gathers and reduce-scatters (zero3_s)
- * and the gradient all-reduce by the seed's 2(N-1)/N * S/B + alpha * log2(N_nodes) (the
- * collective model's closed form), T_overlap 0: the formula has no way to know what hides
- * behind what, which is what the simulation adds. */
-static double seed_closed_form(st_step_ctx *x, const step_plan *p, const st_step_result *r,
-                               double zero3_s)
+/* The enterprise AI-infrastructure guide's T_step = T_compute + T_comm - T_overlap: T_compute the
+ * busiest stage's kernels (no bubble), T_comm its tensor-parallel time, ZeRO-3's gathers and
+ * reduce-scatters (zero3_s) and the gradient all-reduce by the guide's 2(N-1)/N * S/B + alpha *
+ * log2(N_nodes) (the collective model's closed form), T_overlap 0: the formula has no way to know
+ * what hides behind what, which is what the simulation adds. */
+static double guide_closed_form(st_step_ctx *x, const step_plan *p, const st_step_result *r,
+                                double zero3_s)
 {
     double dp = 0;
     if (p->dp * p->cp > 1) {
@@ -223,6 +224,59 @@ static double seed_closed_form(st_step_ctx *x, const step_plan *p, const st_step
         free(gpus);
     }
     return r->b.compute_s + r->b.tp_comm_s + zero3_s + r->b.optimizer_s + dp;
+}
+
+/* When every stage's gradient reduction is over after the pipeline run pr (the step waits for
+ * the last): each stage's end, the later of its reduction's and its slowed last backward's, in
+ * stage_end[0..pp), and the latest of them and the pipeline's makespan returned. */
+static double reduce_ends(st_step_ctx *x, const step_plan *p, const st_pipe_result *pr,
+                          const double *bwd, double *stage_end)
+{
+    double end = pr->makespan_s;
+    for (int64_t s = 0; s < p->pp; s++) {
+        double compute_end, reduced = st__step_stage_reduce_end(x, p, pr, bwd, s, &compute_end);
+        stage_end[s] = fmax(reduced, compute_end);
+        end = fmax(end, stage_end[s]);
+    }
+    return end;
+}
+
+static void tail_span(st_pipe_trace *t, int64_t stage, int stream, const char *name, double start_s,
+                      double dur_s)
+{
+    if (dur_s <= 0)
+        return;
+    t->spans = st_xgrow(t->spans, sizeof *t->spans, t->n + 1, &t->cap);
+    st_pipe_span *sp = &t->spans[t->n++];
+    memset(sp, 0, sizeof *sp);
+    sp->stage = stage;
+    sp->stream = stream;
+    snprintf(sp->name, sizeof sp->name, "%s", name);
+    sp->start_s = start_s;
+    sp->dur_s = dur_s;
+}
+
+/* The step after the pipeline, in the order Megatron-LM's finalize_model_grads and optimizer
+ * step run it (megatron/core/distributed/finalize_model_grads.py): each stage's gradient
+ * reduction left over after its last backward, then, once every stage is done, the tied
+ * embedding's all-reduce between the first and last stages, the optimizer on every stage, and
+ * the distributed optimizer's exposed weight all-gather. then[] = {embedding sync, optimizer,
+ * weight all-gather} seconds; the last span ends at the step time. */
+static void trace_tail(st_pipe_trace *t, const step_plan *p, double makespan_s,
+                       const double *stage_end, const double then[3])
+{
+    double end = makespan_s;
+    for (int64_t s = 0; s < p->pp; s++) {
+        tail_span(t, s, ST_PIPE_STREAM_DP, "DP grad reduce", makespan_s, stage_end[s] - makespan_s);
+        end = fmax(end, stage_end[s]);
+    }
+    for (int64_t s = 0; s < p->pp; s++) {
+        if (s == 0 || s == p->pp - 1)
+            tail_span(t, s, ST_PIPE_STREAM_DP, "embedding all-reduce", end, then[0]);
+        tail_span(t, s, 0, "optimizer", end + then[0], then[1]);
+        tail_span(t, s, ST_PIPE_STREAM_DP, "DP weight all-gather", end + then[0] + then[1],
+                  then[2]);
+    }
 }
 
 int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
@@ -246,16 +300,17 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
                    w->name);
     } else {
-        double end = pr.makespan_s;
-        for (int64_t s = 0; s < p.pp; s++) {
-            double compute_end,
-                reduced = st__step_stage_reduce_end(x, &p, &pr, bwd, s, &compute_end);
-            end = fmax(end, fmax(reduced, compute_end));
-        }
-        double dp_after = end - pr.makespan_s + st__step_param_gather_s(x, &p, &pr);
+        double *stage_end = st_xcalloc((size_t)p.pp, sizeof *stage_end);
+        double end = reduce_ends(x, &p, &pr, bwd, stage_end);
+        double gather = st__step_param_gather_s(x, &p, &pr);
+        double dp_after = end - pr.makespan_s + gather;
         out->b.dp_comm_exposed_s = dp_after;
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
         double sync = st__step_embedding_sync_s(x, &p);
+        if (trace)
+            trace_tail(trace, &p, pr.makespan_s, stage_end,
+                       (double[3]){sync, out->b.optimizer_s, gather});
+        free(stage_end);
         breakdown(&p, &pr, zero3, out);
         out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
@@ -265,7 +320,7 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         double zero3_s = 0; /* the busiest stage's ZeRO-3 collectives, none hidden */
         for (int64_t c = pr.busiest; c < p.chunks; c += p.pp)
             zero3_s += zero3_all[c] * (double)p.m;
-        out->closed_form_s = seed_closed_form(x, &p, out, zero3_s);
+        out->closed_form_s = guide_closed_form(x, &p, out, zero3_s);
     }
     st_pipe_result_release(&pr);
     free(fwd);

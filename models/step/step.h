@@ -32,9 +32,10 @@ typedef struct st_step_result {
     double tflops_per_gpu; /* model FLOP/s per GPU, in TFLOP/s (the MFU numerator) */
     double tokens_per_s;
     st_step_breakdown b;
-    /* The seed's closed form T_step = T_compute + T_comm - T_overlap with T_compute =
-     * FLOPs / (N * peak * MFU_ref): here with the simulated compute and communication times
-     * summed and no overlap, beside the simulation (--explain). */
+    /* The closed form of the enterprise AI-infrastructure guide the project follows, T_step =
+     * T_compute + T_comm - T_overlap with T_compute = FLOPs / (N * peak * MFU_ref): here with the
+     * simulated compute and communication times summed and no overlap, beside the simulation
+     * (--explain). */
     double closed_form_s;
 } st_step_result;
 

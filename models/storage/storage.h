@@ -56,7 +56,7 @@ typedef struct st_ckpt_cost {
     double stall_s;       /* training pauses per checkpoint, by mode */
     double commit_s;      /* from the checkpoint's start until it can be restored */
     double restore_s;     /* reading it back after an interruption */
-    double dump_s;        /* the seed's pre-flight figure: size over the tier's write bandwidth
+    double dump_s;        /* the audit's pre-flight figure: size over the tier's write bandwidth
                              plus its latency, no fabric, no contention */
     double ingest_loss_s; /* progress lost because the drain slowed the ingest (async and
                              two-stage), already inside stall_s */

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# What `strata run` returns (cli/commands.c, `strata run --help`; scenario-reference.md, "Exit
+# status"): 0 when the forecast is written, also when a plan does not fit or an audit check
+# fails (the report says so); 1 on a simulation error or a report or trace that cannot be
+# written; 2 on bad input or usage.
+# Usage: run_exit.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cases=$src/tests/cli/run
+fail=0
+n=0
+
+# expect STATUS PATTERN WHAT -- ARGS...: strata run ARGS exits STATUS and its stdout and stderr
+# together match the extended regular expression PATTERN.
+expect() {
+    local want=$1 pattern=$2 what=$3
+    shift 4
+    n=$((n + 1))
+    "$strata" run "$@" >"$tmp/out" 2>&1
+    local got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $what: exit $got, expected $want"; sed 's/^/  /' "$tmp/out" | head -5
+        fail=$((fail + 1))
+    elif ! grep -Eq -- "$pattern" "$tmp/out"; then
+        echo "FAIL $what: no line matches '$pattern'"; sed 's/^/  /' "$tmp/out" | head -5
+        fail=$((fail + 1))
+    fi
+}
+
+expect 0 'total .*DOES NOT FIT' "plan that does not fit" -- "$cases/nofit.yaml"
+expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
+expect 0 "^  FAIL  orchestration +GPUs held by one job: second: starts at t = 0 s on 1024 GPUs that 'first' still holds" "two jobs on one GPU" -- \
+    "$cases/overlap.yaml"
+expect 0 '"status":[[:space:]]*"fail"' "audit failure in JSON" -- "$cases/overlap.yaml" --format json
+expect 1 "interleaved.yaml:[0-9]+:[0-9]+: error: workload 'odd': interleaving" \
+    "simulation error" -- "$cases/interleaved.yaml"
+expect 1 "strata run: cannot create" "report that cannot be written" -- "$cases/nofit.yaml" \
+    -o "$tmp/no/such/dir/r.json"
+expect 1 "cannot create" "trace that cannot be written" -- "$cases/overlap.yaml" \
+    --trace "$tmp/no/such/dir/t.json"
+expect 2 "^$src/tests/bad/bad_boolean.yaml:[0-9]+:[0-9]+: error:" "bad input" -- \
+    "$src/tests/bad/bad_boolean.yaml"
+expect 2 "unknown option '--frobnicate'" "usage error" -- "$cases/nofit.yaml" --frobnicate
+expect 0 "^exit status:" "--help" -- --help
+expect 0 "0 +the forecast was written, also when a plan does not fit" "--help: 0" -- --help
+expect 0 "check fails: the report says so" "--help: audit" -- --help
+expect 0 "1 +a simulation error" "--help: 1" -- --help
+expect 0 "2 +bad input or usage" "--help: 2" -- --help
+
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,207 @@
+/* The pre-flight audit (models/forecast/audit.c): no two jobs on one GPU at the same time, and
+ * the targets the scenario's `audit:` section sets. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/forecast/audit.h"
+#include "models/forecast/run.h"
+#include "scenarios/scenario.h"
+
+/* Two jobs of `gpus` GPUs each on a cluster of `nodes` 8-GPU H100 nodes, both submitted at
+ * t = 0 unless `submit` says otherwise for the second; extra YAML appended at the top level. */
+static st_scn *two_jobs(int nodes, int gpus, const char *submit, const char *extra)
+{
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: %d }\nworkloads:\n"
+             "  - { name: first, model: llama3-8b, seq_len: 4096, global_batch: %d, gpus: %d,\n"
+             "      parallel: { tp: 8, pp: 1, dp: %d, zero: 1, microbatch: 1 }, steps: 100 }\n"
+             "  - { name: second, model: llama3-8b, seq_len: 4096, global_batch: %d, gpus: %d,\n"
+             "      parallel: { tp: 8, pp: 1, dp: %d, zero: 1, microbatch: 1 }, steps: 100%s%s }\n"
+             "%s",
+             nodes, gpus, gpus, gpus / 8, gpus, gpus, gpus / 8, submit ? ", submit: " : "",
+             submit ? submit : "", extra ? extra : "");
+    st_scn *s = NULL;
+    st_diag d = {0};
+    int rc = st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
+    if (rc) {
+        char line[512];
+        st_err_format(&d.items[0], line, sizeof line);
+        ck_abort_msg("%s", line);
+    }
+    return s;
+}
+
+static void forecast(const st_scn *s, st_run *run)
+{
+    st_run_spec spec = {.c = st_scn_cluster(s),
+                        .w = st_scn_workload(s, 0),
+                        .n = st_scn_workload_count(s),
+                        .sched = st_scn_sched(s),
+                        .audit = st_scn_audit(s),
+                        .seed = 1};
+    st_err err = {0};
+    ck_assert_int_eq(st_run_forecast(&spec, run, &err), 0);
+}
+
+/* The finding whose check starts with `check`, or NULL. */
+static const st_audit *finding(const st_run *r, const char *check)
+{
+    for (size_t i = 0; i < r->n_audit; i++)
+        if (strncmp(r->audit[i].check, check, strlen(check)) == 0)
+            return &r->audit[i];
+    return NULL;
+}
+
+/* Issue 15 item 2: two 1,024-GPU jobs on a 1,024-GPU cluster, both at t = 0, land on the same
+ * GPUs (fifo wraps round to GPU 0); until a scheduler queues them that is a failure. */
+START_TEST(test_two_full_cluster_jobs_at_once_fail)
+{
+    st_scn *s = two_jobs(128, 1024, NULL, NULL);
+    st_run r;
+    forecast(s, &r);
+    const st_audit *a = finding(&r, "GPUs held by one job");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_str_eq(a->check, "GPUs held by one job: second");
+    ck_assert_str_eq(a->level, "orchestration");
+    ck_assert_int_eq(a->status, ST_AUDIT_FAIL);
+    ck_assert_double_eq(a->value, 1024);
+    ck_assert_double_eq(a->limit, 0);
+    ck_assert_ptr_nonnull(strstr(a->message, "'first'"));
+    ck_assert_ptr_eq(finding(&r, "GPUs held by one job: first"), NULL);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* Half-cluster jobs pack side by side, and a full-cluster job submitted after the first has
+ * finished reuses its GPUs: neither is a failure. */
+START_TEST(test_disjoint_gpus_or_times_pass)
+{
+    st_scn *s = two_jobs(128, 512, NULL, NULL);
+    st_run r;
+    forecast(s, &r);
+    const st_audit *a = finding(&r, "GPUs held by one job");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(a->status, ST_AUDIT_PASS);
+    ck_assert_ptr_nonnull(strstr(a->message, "no two of the 2 jobs"));
+    st_run_release(&r);
+    st_scn_free(s);
+
+    s = two_jobs(128, 1024, "1 d", NULL);
+    forecast(s, &r);
+    ck_assert_double_lt(r.f[0].life.wall_s, 86400); /* the first is done before the second */
+    a = finding(&r, "GPUs held by one job");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(a->status, ST_AUDIT_PASS);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* The same rule on hand-built results: a job that starts while another still holds some of its
+ * GPUs fails on exactly those, and a collective workload holds its GPUs from its first start to
+ * its last completion. */
+START_TEST(test_partial_overlap_counts_the_shared_gpus)
+{
+    st_cluster_cfg c = {.nodes = 4, .gpus_per_node = 8, .nvlink_domain = 8};
+    st_workload_cfg w[3] = {
+        {.name = "a", .gpus = 16}, {.name = "b", .gpus = 16}, {.name = "c", .gpus = 8}};
+    int64_t ga[16], gb[16];
+    for (int i = 0; i < 16; i++) {
+        ga[i] = i;      /* GPUs 0-15 */
+        gb[i] = 12 + i; /* GPUs 12-27: four shared with a */
+    }
+    st_forecast f[3] = {{.w = &w[0], .gpus = ga, .start_s = 0, .has_life = 1},
+                        {.w = &w[1], .gpus = gb, .start_s = 10, .has_life = 1},
+                        {0}};
+    f[0].life.wall_s = 100;
+    f[1].life.wall_s = 100;
+    st_coll_result coll[3] = {{0}, {0}, {.w = &w[2], .first_gpu = 24, .start_s = 50, .end_s = 60}};
+    size_t n = 0;
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, coll, 3}, &n);
+    int fails = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(a[i].check, "GPUs held by one job", 20) != 0)
+            continue;
+        ck_assert_int_eq(a[i].status, ST_AUDIT_FAIL);
+        if (strcmp(a[i].check, "GPUs held by one job: b") == 0) {
+            ck_assert_double_eq(a[i].value, 4); /* GPUs 12-15 */
+            ck_assert_ptr_nonnull(strstr(a[i].message, "'a'"));
+        } else {
+            ck_assert_str_eq(a[i].check, "GPUs held by one job: c");
+            ck_assert_double_eq(a[i].value, 4); /* GPUs 24-27, held by b until t = 110 s */
+            ck_assert_ptr_nonnull(strstr(a[i].message, "'b'"));
+        }
+        fails++;
+    }
+    ck_assert_int_eq(fails, 2);
+    free(a);
+}
+END_TEST
+
+/* A 1 TB checkpoint that dumps in 10 s against the guide's target (2 TB in 15 s: 7.5 s for
+ * 1 TB) and against a scenario's `audit:` targets, which also set the full baseboards. */
+START_TEST(test_targets_from_the_scenario)
+{
+    st_scn *s = two_jobs(128, 512, NULL,
+                         "audit:\n  checkpoint_dump: { size: 1 TB, within: 15 s }\n"
+                         "  full_baseboard: [8, 4, 2]\n");
+    const st_audit_cfg *t = st_scn_audit(s);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_double_eq(t->ckpt_dump_bytes, 1e12);
+    ck_assert_double_eq(t->ckpt_dump_s, 15);
+    ck_assert_int_eq(t->n_baseboard, 3);
+    ck_assert_int_eq(t->baseboard[0], 2);
+    ck_assert_int_eq(t->baseboard[2], 8);
+    st_scn_free(s);
+    s = two_jobs(128, 512, NULL, "audit: { full_baseboard: 4 }\n");
+    t = st_scn_audit(s);
+    ck_assert_double_eq(t->ckpt_dump_bytes, 2e12); /* unset keys keep the guide's figure */
+    ck_assert_double_eq(t->ckpt_dump_s, 15);
+
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    st_workload_cfg w = {.name = "j", .gpus = 8};
+    st_forecast f = {.w = &w, .has_ckpt = 1};
+    f.ckpt.size_bytes = 1e12;
+    f.ckpt.dump_s = 10;
+    st_audit_cfg mine = st_audit_cfg_default;
+    mine.ckpt_dump_bytes = 1e12;
+    const st_audit_cfg *targets[] = {NULL, &mine, t};
+    for (int k = 0; k < 3; k++) {
+        size_t n = 0;
+        st_audit *a = st_audit_run(&(st_audit_in){&c, targets[k], &f, NULL, 1}, &n);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_ptr_eq(strstr(a[i].message, "seed"), NULL);
+            if (strcmp(a[i].check, "checkpoint dump: j") == 0) {
+                ck_assert_int_eq(a[i].status, k == 1 ? ST_AUDIT_PASS : ST_AUDIT_WARN);
+                ck_assert_double_eq_tol(a[i].limit, k == 1 ? 15 : 7.5, 1e-12);
+                ck_assert_ptr_nonnull(
+                    strstr(a[i].message, k == 1 ? "checkpoint dump target (1 TB in 15 s"
+                                                : "checkpoint dump target (2 TB in 15 s"));
+            }
+            if (strcmp(a[i].check, "full baseboard") == 0) {
+                ck_assert_int_eq(a[i].status, k == 2 ? ST_AUDIT_WARN : ST_AUDIT_PASS);
+                if (k == 2)
+                    ck_assert_str_eq(a[i].message, "8 GPUs per node: not a full 4-GPU baseboard");
+            }
+        }
+        free(a);
+    }
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *audit_suite(void)
+{
+    Suite *s = suite_create("audit");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_two_full_cluster_jobs_at_once_fail);
+    tcase_add_test(tc, test_disjoint_gpus_or_times_pass);
+    tcase_add_test(tc, test_partial_overlap_counts_the_shared_gpus);
+    tcase_add_test(tc, test_targets_from_the_scenario);
+    suite_add_tcase(s, tc);
+    return s;
+}
