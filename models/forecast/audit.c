@@ -70,6 +70,35 @@ static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *o
                  (long long)c->nvlink_domain);
 }
 
+/* Memory headroom: a plan that fits with under this fraction of HBM left runs only if what the
+ * memory model leaves out fits in what is left: the allocator's fragmentation (GMLake, arXiv
+ * 2401.08156, removes up to 33% of the memory PyTorch's caching allocator reserves in
+ * large-model training as fragmentation) and
+ * the transient buffers listed in docs/models/memory-model.md. torchtitan's measured plans peak
+ * at up to 89% of their GPU's memory (pytorch/torchtitan benchmarks/
+ * llama3_h100_202412_torchtitan.md, Table 6: 84.9 of 95 GiB), so a forecast above 90% is
+ * where a real run starts to fail. */
+static const double headroom_warn = 0.10;
+
+static void audit_headroom(const st_forecast *f, st_audit *out, size_t *k, size_t cap)
+{
+    const st_memory *m = &f->mem;
+    char check[64], left[32], have[32];
+    snprintf(check, sizeof check, "memory headroom: %s", f->w->name);
+    double free_b = m->capacity - m->total, limit = headroom_warn * m->capacity;
+    st_audit *a = add(out, k, cap, "silicon", check,
+                      free_b >= limit ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit);
+    st_unit_format(free_b > 0 ? free_b : 0, ST_DIM_BYTES, left, sizeof left);
+    st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
+    if (a && free_b >= limit)
+        snprintf(a->message, sizeof a->message, "%s of %s HBM left", left, have);
+    else if (a)
+        snprintf(a->message, sizeof a->message,
+                 "%s of %s HBM left, under %.0f%%: allocator fragmentation and transient buffers "
+                 "may not fit",
+                 left, have, 100 * headroom_warn);
+}
+
 /* The seed: "a 2 TB checkpoint should dump in under 15 s", i.e. at least 133 GB/s of tier
  * write bandwidth; held as a rate, so a job's checkpoint of S bytes should dump in 15 s x S /
  * 2 TB. And an ingest that cannot keep up slows every step. */
@@ -124,12 +153,13 @@ static void audit_storage(const st_cluster_cfg *c, const st_forecast *f, st_audi
 
 st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count)
 {
-    size_t k = 0, cap = 1 + 5 * n;
+    size_t k = 0, cap = 1 + 6 * n;
     st_audit *out = st_xcalloc(cap, sizeof *out);
     audit_baseboard(c, out, &k, cap);
     for (size_t i = 0; i < n; i++)
         if (f[i].w) {
             audit_job(c, &f[i], out, &k, cap);
+            audit_headroom(&f[i], out, &k, cap);
             audit_storage(c, &f[i], out, &k, cap);
         }
     *count = k;

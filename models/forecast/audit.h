@@ -1,7 +1,7 @@
 /* The pre-flight audit: per-level checks computed on the forecast with numbers (a full
- * baseboard, tensor parallelism inside the NVLink domain, memory that fits, a checkpoint that
- * dumps fast enough and fits its tier, ingest that keeps up), each with the value and the
- * limit it was held to. The report writers print the findings; they judge nothing. */
+ * baseboard, tensor parallelism inside the NVLink domain, memory that fits with headroom, a
+ * checkpoint that dumps fast enough and fits its tier, ingest that keeps up), each with the value
+ * and the limit it was held to. The report writers print the findings; they judge nothing. */
 #ifndef ST_MODELS_FORECAST_AUDIT_H
 #define ST_MODELS_FORECAST_AUDIT_H
 
@@ -21,7 +21,7 @@ typedef struct st_audit {
 } st_audit;
 
 /* The findings for cluster c and the training forecasts f[0..n) (entries whose w is NULL are
- * skipped), at most 1 + 5 n of them, in report order, into a malloc'd array the caller frees;
+ * skipped), at most 1 + 6 n of them, in report order, into a malloc'd array the caller frees;
  * their count into *count. */
 st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count);
 
