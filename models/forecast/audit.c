@@ -80,15 +80,18 @@ static void audit_job(const st_cluster_cfg *c, const st_forecast *f, st_audit *o
  * where a real run starts to fail. */
 static const double headroom_warn = 0.10;
 
+/* Only for a plan that fits: one that does not already fails the memory check. */
 static void audit_headroom(const st_forecast *f, st_audit *out, size_t *k, size_t cap)
 {
     const st_memory *m = &f->mem;
+    if (!m->fits)
+        return;
     char check[64], left[32], have[32];
     snprintf(check, sizeof check, "memory headroom: %s", f->w->name);
     double free_b = m->capacity - m->total, limit = headroom_warn * m->capacity;
     st_audit *a = add(out, k, cap, "silicon", check,
                       free_b >= limit ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit);
-    st_unit_format(free_b > 0 ? free_b : 0, ST_DIM_BYTES, left, sizeof left);
+    st_unit_format(free_b, ST_DIM_BYTES, left, sizeof left);
     st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
     if (a && free_b >= limit)
         snprintf(a->message, sizeof a->message, "%s of %s HBM left", left, have);

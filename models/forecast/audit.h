@@ -21,8 +21,8 @@ typedef struct st_audit {
 } st_audit;
 
 /* The findings for cluster c and the training forecasts f[0..n) (entries whose w is NULL are
- * skipped), at most 1 + 6 n of them, in report order, into a malloc'd array the caller frees;
- * their count into *count. */
+ * skipped; the headroom check only for a plan that fits), at most 1 + 6 n of them, in report
+ * order, into a malloc'd array the caller frees; their count into *count. */
 st_audit *st_audit_run(const st_cluster_cfg *c, const st_forecast *f, size_t n, size_t *count);
 
 /* "pass", "warn" or "fail". */
