@@ -3,6 +3,7 @@
  * fit it in memory, forecast an MFU that stands beside Meta's 400 TFLOP/s per GPU, and give the
  * job the failures of Llama 3's 54 days, so its goodput is not 100%. */
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 #include "models/forecast/run.h"
@@ -41,6 +42,11 @@ START_TEST(test_llama3_example_states_the_published_plan)
      * forecast within 5 points of it (docs/models/memory-model.md says what differs). */
     ck_assert_double_gt(f->step.mfu, 0.354);
     ck_assert_double_lt(f->step.mfu, 0.454);
+    /* the figures README.md and docs/models/memory-model.md quote: 6.80 s, 39.9%, 395 TFLOP/s */
+    ck_assert_double_lt(fabs(f->step.step_time_s / 6.80 - 1), 2e-3);
+    ck_assert_double_lt(fabs(f->step.mfu / 0.399 - 1), 2e-3);
+    ck_assert_double_lt(fabs(f->step.tflops_per_gpu / 395 - 1), 2e-3);
+    ck_assert_double_lt(fabs(f->mem.total / 78.43e9 - 1), 1e-3);
     /* failures: the life loses time to interruptions */
     ck_assert_int_eq(f->has_life, 1);
     ck_assert_double_lt(f->life.goodput, 0.99);
