@@ -41,6 +41,9 @@ build)
 demo)
     configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ./build/strata run scenarios/examples/llama3-405b-16k.yaml
+    echo
+    echo "Meta reports 400 TFLOP/s per GPU (41% BF16 MFU) for this plan (\"The Llama 3 Herd of Models\","
+    echo "arXiv 2407.21783, Table 4). Why Strata differs: docs/models/memory-model.md, worked example."
     ;;
 test)
     configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo

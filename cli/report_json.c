@@ -23,7 +23,7 @@ static void add_memory(cJSON *job, const st_forecast *f)
     cJSON_AddBoolToObject(job, "fits", m->fits);
     cJSON *mem = cJSON_AddObjectToObject(job, "memory");
     for (int t = 0; t < ST_MEM__COUNT; t++)
-        if (t != ST_MEM_RESERVED || m->term[t] > 0) /* not modelled: absent, not zero */
+        if (t != ST_MEM_RESERVED || m->term[t] > 0) /* none counted: absent, not zero */
             cJSON_AddNumberToObject(mem, keys[t], m->term[t]);
     cJSON_AddNumberToObject(mem, "capacity_bytes", m->capacity);
     if (!m->fits) {

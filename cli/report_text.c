@@ -135,8 +135,12 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     char a[32], b[32];
     fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPUs\n", w->name,
             w->model->name ? w->model->name : "custom model", m->params / 1e9, (long long)w->gpus);
-    fprintf(out, "  plan      tp %lld, cp %lld, pp %lld, dp %lld, zero %d, micro-batch %lld%s\n",
-            (long long)p->tp, (long long)p->cp, (long long)p->pp, (long long)p->dp, p->zero,
+    char vs[64] = "";
+    if (p->virtual_stages > 1)
+        snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
+                 (long long)p->virtual_stages);
+    fprintf(out, "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld, zero %d, micro-batch %lld%s\n",
+            (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, p->zero,
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
     fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s\n",
             (long long)w->seq_len, (long long)w->global_batch, st_precision_names[w->precision],
@@ -144,7 +148,7 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
             st_recompute_names[p->recompute], p->sequence_parallel ? ", sequence parallel" : "");
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
-        if (t != ST_MEM_RESERVED || m->term[t] > 0) /* not modelled yet: not shown as zero */
+        if (t != ST_MEM_RESERVED || m->term[t] > 0) /* none counted: not shown as zero */
             fprintf(out, "            %-17s %10s\n", st_mem_term_name((st_mem_term)t),
                     fmt(m->term[t], ST_DIM_BYTES, a, sizeof a));
     fprintf(out, "            %-17s %10s of %s: %s\n", "total",

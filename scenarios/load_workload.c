@@ -245,6 +245,7 @@ static const st_field workload_fields[] = {
     ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
+    ST_FDIM(st_workload_cfg, "memory_reserved", memory_reserved, ST_DIM_BYTES, ST_R_NONNEG),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
     ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
     ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG),
@@ -292,10 +293,11 @@ static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workloa
  * training keys (they would be silently meaningless). */
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
-    static const char *const training_only[] = {
-        "model",     "seq_len",  "global_batch", "precision", "fp8_recipe", "fp8_param_gather",
-        "attention", "parallel", "steps",        "tokens",    "checkpoint", "data",
-        NULL};
+    static const char *const training_only[] = {"model",           "seq_len",    "global_batch",
+                                                "precision",       "fp8_recipe", "fp8_param_gather",
+                                                "attention",       "parallel",   "steps",
+                                                "tokens",          "checkpoint", "data",
+                                                "memory_reserved", NULL};
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))
             return st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
@@ -477,6 +479,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
             bad = 1;
             continue;
         }
+        w->memory_reserved_given = st_ynode_get(n->kids[i], "memory_reserved") != NULL;
         s->n_workloads = i + 1;
     }
     return bad ? -1 : check_names(ld, n) ? -1 : check_collective_room(ld, n);

@@ -82,6 +82,40 @@ static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_
                  over, st_mem_term_name((st_mem_term)m->overflow_term));
 }
 
+/* Memory headroom: a plan that fits with under this fraction of HBM left runs only if what the
+ * memory model leaves out fits in what is left: the allocator's fragmentation (GMLake, arXiv
+ * 2401.08156, removes up to 33% of the memory PyTorch's caching allocator reserves in
+ * large-model training as fragmentation) and the transient buffers listed in
+ * docs/models/memory-model.md. torchtitan's measured plans peak at up to 89% of their GPU's
+ * memory (pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md, Table 6: 84.9 of
+ * 95 GiB), so a forecast above 90% is where a real run starts to fail. */
+static const double headroom_warn = 0.10;
+
+/* Only for a plan that fits: one that does not already fails the memory check. */
+static void audit_headroom(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                           audit_list *out)
+{
+    (void)in;
+    (void)t;
+    const st_memory *m = &f->mem;
+    if (!m->fits)
+        return;
+    char check[64], left[32], have[32];
+    snprintf(check, sizeof check, "memory headroom: %s", f->w->name);
+    double free_b = m->capacity - m->total, limit = headroom_warn * m->capacity;
+    int ok = free_b >= limit;
+    st_audit *a = add(out, "silicon", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit);
+    st_unit_format(free_b, ST_DIM_BYTES, left, sizeof left);
+    st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
+    if (ok)
+        snprintf(a->message, sizeof a->message, "%s of %s HBM left", left, have);
+    else
+        snprintf(a->message, sizeof a->message,
+                 "%s of %s HBM left, under %.0f%%: allocator fragmentation and transient buffers "
+                 "may not fit",
+                 left, have, 100 * headroom_warn);
+}
+
 /* The guide's silicon level: NVLink/NVSwitch "keeps tensor parallelism inside the node". */
 static void audit_tp_domain(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
                             audit_list *out)
@@ -320,10 +354,11 @@ static const struct {
     void (*job)(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
                 audit_list *out);
 } checks[] = {
-    {ST__AUDIT_FIRST, audit_baseboard, NULL},   {ST__AUDIT_JOB, NULL, audit_memory},
-    {ST__AUDIT_JOB, NULL, audit_tp_domain},     {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
-    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity}, {ST__AUDIT_JOB, NULL, audit_ingest},
-    {ST__AUDIT_JOB, NULL, audit_write_load},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
+    {ST__AUDIT_FIRST, audit_baseboard, NULL},  {ST__AUDIT_JOB, NULL, audit_memory},
+    {ST__AUDIT_JOB, NULL, audit_tp_domain},    {ST__AUDIT_JOB, NULL, audit_headroom},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_dump},    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
+    {ST__AUDIT_JOB, NULL, audit_ingest},       {ST__AUDIT_JOB, NULL, audit_write_load},
+    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

@@ -15,8 +15,9 @@ static const struct mem_consts {
     double grad_bytes;
     double optim_bytes;
     double ckpt_bytes;
-    double logit_bytes; /* per logit of the cross entropy */
-    double reserved;    /* per GPU */
+    double logit_bytes;  /* per logit of the cross entropy */
+    double cuda_context; /* per GPU, bytes */
+    double nccl_comm;    /* per NCCL communicator a GPU belongs to, bytes */
 } K = {
     /* bf16 weights. FP8 training (Transformer Engine) keeps bf16 weights and casts them per
      * GEMM, so precision: fp8 does not change this term. */
@@ -37,12 +38,16 @@ static const struct mem_consts {
     /* Korthikanti et al. §4.3: "the cross entropy loss requires storing the logits which are
      * calculated in 32-bit floating point", 4sbv/t bytes. */
     .logit_bytes = 4,
-    /* CUDA context, NCCL buffers and allocator fragmentation. We found no source that gives a
-     * figure for them that holds across software versions, so the term is 0; capacity is the
-     * datasheet's decimal GB, which is below the physical GiB (80 GB vs 80 GiB = 85.9e9 bytes
-     * on H100), a margin of a few GB that this model does not claim. docs/models/memory-model.md.
-     */
-    .reserved = 0,
+    /* What the CUDA context holds on the GPU before any tensor is allocated: nvidia-smi shows
+     * 781 MB for a PyTorch process that has only initialised CUDA (pytorch/pytorch issue 34323,
+     * "PyTorch GPU memory allocation"). */
+    .cuda_context = 781e6,
+    /* NCCL's buffers for one communicator once it has run a collective: 688 MB per GPU for a
+     * group of more than two GPUs, 544 MB for two, measured through PyTorch on 4 A100s over
+     * NVLink (NVIDIA/nccl issue 964, "Question about GPU memory consumption of NCCL"; the
+     * maintainers, issue 864: more communicators use more memory, linearly in channels). The
+     * larger figure, since training groups have more than two GPUs. */
+    .nccl_comm = 688e6,
 };
 
 const char *st_mem_term_name(st_mem_term t)
@@ -158,6 +163,21 @@ double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch)
     return layer_bytes(&x, w->parallel.recompute);
 }
 
+/* The reserved term: what the job keeps on every GPU outside the allocator's tensors. Unless
+ * the scenario gives memory_reserved, the CUDA context plus one set of NCCL buffers for each
+ * communicator a GPU uses: the tensor-, context- and pipeline-parallel groups and the data-
+ * parallel group (dp x cp ranks, where Megatron-LM reduces gradients), each when larger than
+ * one GPU. Allocator fragmentation is not in the default (docs/models/memory-model.md). */
+double st_memory_reserved(const st_workload_cfg *w)
+{
+    if (w->memory_reserved_given)
+        return w->memory_reserved;
+    const st_parallel_cfg *p = &w->parallel;
+    int comms =
+        (p->tp > 1) + (p->cp > 1) + (p->pp > 1) + (at_least_1(p->dp) * at_least_1(p->cp) > 1);
+    return K.cuda_context + (double)comms * K.nccl_comm;
+}
+
 /* The plan as the stage loop needs it. */
 typedef struct plan {
     const st_llm_spec *m;
@@ -170,6 +190,7 @@ typedef struct plan {
     int grad_sep;  /* grad_accum: separate */
     int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
     double wb;     /* bytes per compute weight: BF16, or FP8 with fp8_param_gather */
+    double reserved;
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -192,6 +213,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     /* Megatron-Core's fp8_param_gather keeps the compute weights in FP8 "(do not use any other
      * intermediate dtype)"; the fp32 master copy stays with the optimizer states. */
     c.wb = w->fp8_param_gather ? K.weight_bytes / 2 : K.weight_bytes;
+    c.reserved = st_memory_reserved(w);
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -298,7 +320,7 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
         term[ST_MEM_GRADS] += K.weight_bytes * n;
     term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);
     term[ST_MEM_ACTIVATIONS] = stage_activations(c, i);
-    term[ST_MEM_RESERVED] = K.reserved;
+    term[ST_MEM_RESERVED] = c->reserved;
     return n;
 }
 

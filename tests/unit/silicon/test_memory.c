@@ -357,6 +357,60 @@ START_TEST(test_llama3_405b_on_data_parallelism_alone_overflows_at_the_weights)
 }
 END_TEST
 
+/* The reserved term: the CUDA context (781 MB, pytorch/pytorch issue 34323) and NCCL's buffers
+ * for each communicator the plan uses (688 MB, NVIDIA/nccl issue 964), unless the scenario
+ * says memory_reserved. Llama 3's plan uses three (tp, pp, dp): 2.845 GB on every stage. */
+START_TEST(test_reserved_counts_cuda_context_and_one_nccl_buffer_set_per_group)
+{
+    st_workload_cfg w = llama405(ST_RECOMPUTE_FULL);
+    st_memory m = estimate(&w, "h100-sxm");
+    ck_assert_double_eq(m.term[ST_MEM_RESERVED], 781e6 + 3 * 688e6);
+    ck_assert_double_eq(st_memory_reserved(&w), 781e6 + 3 * 688e6);
+    double sum = 0;
+    for (int t = 0; t < ST_MEM__COUNT; t++)
+        sum += m.term[t];
+    ASSERT_REL(m.total, sum, 1e-15);
+    /* one GPU, no communicator: the context alone */
+    st_workload_cfg one = plan("gpt3-175b", 2048, 1, 1, 1, 0, ST_RECOMPUTE_FULL);
+    ck_assert_double_eq(st_memory_reserved(&one), 781e6);
+    /* context parallelism adds its group, and the data-parallel group is dp x cp wide */
+    one.parallel.cp = 2;
+    ck_assert_double_eq(st_memory_reserved(&one), 781e6 + 2 * 688e6);
+    /* the scenario's figure replaces the default, zero included */
+    w.memory_reserved = 5e9;
+    w.memory_reserved_given = 1;
+    st_memory given = estimate(&w, "h100-sxm");
+    ck_assert_double_eq(given.term[ST_MEM_RESERVED], 5e9);
+    ASSERT_REL(given.total - m.total, 5e9 - (781e6 + 3 * 688e6), 1e-9);
+    w.memory_reserved = 0;
+    ck_assert_double_eq(st_memory_reserved(&w), 0);
+}
+END_TEST
+
+/* Llama 3 section 3.3.2: FSDP that shards the optimizer states and gradients (ZeRO-2),
+ * interleaved 1F1B, no activation checkpointing at 8K. The plan ran on 80 GB H100s; the model
+ * has it fit, with the reserved term counted, and so close to the limit that the audit warns. */
+START_TEST(test_llama3_405b_published_plan_fits_without_recompute)
+{
+    st_workload_cfg w = llama405(ST_RECOMPUTE_NONE);
+    w.attention = ST_ATTN_FLASH;
+    w.parallel.zero = 2;
+    w.parallel.virtual_stages = 4;
+    st_memory m = estimate(&w, "h100-sxm");
+    ck_assert_int_eq(m.fits, 1);
+    ck_assert_double_gt(m.term[ST_MEM_RESERVED], 0);
+    ck_assert_double_gt(m.total, 0.9 * m.capacity);
+    /* the gradients are a 128th of Megatron's unsharded fp32 buffer */
+    ASSERT_REL(m.term[ST_MEM_GRADS], 4 * m.params_per_gpu / 128, 1e-12);
+    /* the figures docs/models/memory-model.md quotes: 78.43 GB, and 92.1 GB under ZeRO-1 */
+    ASSERT_REL(m.total, 78.43e9, 1e-3);
+    w.parallel.zero = 1;
+    st_memory z1 = estimate(&w, "h100-sxm");
+    ck_assert_int_eq(z1.fits, 0);
+    ASSERT_REL(z1.total, 92.1e9, 1e-3);
+}
+END_TEST
+
 /* The running sum in term order decides the overflow term: 70B on tp 8 over 40 GB GPUs
  * without ZeRO has 17.6 GB of weights, and the fp32 gradients push it past 40 GB. */
 START_TEST(test_overflow_term_is_where_the_running_sum_passes_capacity)
@@ -382,7 +436,8 @@ START_TEST(test_reported_figures_are_the_model_counts)
     ck_assert_double_eq(m.params, st_llm_params(w.model, 2048));
     ck_assert_double_eq(m.flops_per_token, st_llm_flops_per_token(w.model, 2048));
     ck_assert_double_eq(m.checkpoint_bytes, 14 * m.params);
-    ck_assert_double_eq(m.term[ST_MEM_RESERVED], 0);
+    /* tp 8 and dp 8: the CUDA context and two NCCL communicators */
+    ck_assert_double_eq(m.term[ST_MEM_RESERVED], 781e6 + 2 * 688e6);
     w.parallel.microbatch = 1;
     st_memory one = estimate(&w, "h100-sxm");
     ck_assert_double_eq(one.total, m.total);
@@ -443,6 +498,8 @@ Suite *memory_suite(void)
     tcase_add_test(fit, test_overflow_term_is_where_the_running_sum_passes_capacity);
     tcase_add_test(fit, test_reported_figures_are_the_model_counts);
     tcase_add_test(fit, test_term_names);
+    tcase_add_test(fit, test_reserved_counts_cuda_context_and_one_nccl_buffer_set_per_group);
+    tcase_add_test(fit, test_llama3_405b_published_plan_fits_without_recompute);
     tcase_add_test(fit, test_bf16_gradient_reduction_halves_the_gradient_term_only);
     suite_add_tcase(s, fit);
     return s;
