@@ -310,10 +310,6 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
                           "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node "
                           "(%lld)",
                           (long long)c->nvlink_domain, (long long)c->gpus_per_node);
-    if (c->nvlink_domain > c->nodes * c->gpus_per_node)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "nvlink_domain"), ST_EINVAL,
-                          "nvlink_domain (%lld) is larger than the cluster's %lld GPUs",
-                          (long long)c->nvlink_domain, (long long)(c->nodes * c->gpus_per_node));
     if (!c->node.pcie_bw)
         c->node.pcie_bw = c->gpu->pcie_bw;
     if (!c->racks.nodes_per_rack)
@@ -333,11 +329,6 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     st_fabric_cfg *f = &c->fabric;
     if (!f->nics_per_node)
         f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);
-    if ((at = st_ynode_get(st_ynode_get(n, "fabric"), "nodes_per_leaf")) &&
-        f->nodes_per_leaf > c->nodes)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "nodes_per_leaf (%lld) is larger than the cluster's %lld nodes",
-                          (long long)f->nodes_per_leaf, (long long)c->nodes);
     if ((at = st_ynode_get(st_ynode_get(n, "fabric"), "leaves_per_pod")) &&
         f->topology != ST_TOPO_FAT_TREE_3)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,

@@ -105,10 +105,6 @@ static int check_fabric(const st_fabric_cfg *f, int64_t nodes, st_err *err)
                           (long long)f->nics_per_node * nodes, INT32_MAX);
     if (f->nodes_per_leaf < 1)
         return bad_fabric(err, f, "nodes_per_leaf", "at least 1", (double)f->nodes_per_leaf);
-    if (f->nodes_per_leaf > nodes)
-        return st_err_set(err, ST_EINVAL, f->loc,
-                          "nodes_per_leaf (%lld) is larger than the cluster's %lld nodes",
-                          (long long)f->nodes_per_leaf, (long long)nodes);
     if (f->leaves_per_pod < 0)
         return bad_fabric(err, f, "leaves_per_pod", "at least 1", (double)f->leaves_per_pod);
     for (int i = 0; i < ST_MAX_TIERS_OVERSUB; i++)
@@ -149,7 +145,10 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     t->gpus = c->nodes * c->gpus_per_node;
     t->dom = dom > 1 && c->gpu->nvlink_bw > 0 ? dom : 0;
     t->nics = f->nics_per_node;
-    t->npl = f->nodes_per_leaf;
+    /* A cluster smaller than one leaf fills part of it: the leaf has the ports its nodes use,
+     * and the stated oversubscription applies to those, so the uplinks (one to each spine,
+     * Clos wiring) are sized by them; docs/models/fabric-topology.md says why. */
+    t->npl = f->nodes_per_leaf < c->nodes ? f->nodes_per_leaf : c->nodes;
     int64_t groups = ceil_div(c->nodes, t->npl);
     if (t->kind == ST_TOPO_RAIL_OPTIMIZED) {
         t->leaves = groups * t->nics; /* one rail leaf per (group, NIC index) */

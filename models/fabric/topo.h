@@ -29,11 +29,14 @@ typedef struct st_topo st_topo;
  * uses NIC (g % gpus_per_node) * nics_per_node / gpus_per_node of it; its NVLink domain is
  * g / nvlink_domain (0 there means gpus_per_node). A GPU has no NVLink links when nvlink_domain
  * is 1 or the GPU's nvlink figure is 0. Oversubscription tiers past n_oversub repeat the last;
- * n_oversub 0 means non-blocking. fat-tree-3 with leaves_per_pod 0 puts 32 leaves in a pod (the
- * 64-port switch the loader's nodes_per_leaf default assumes), or all of them if fewer.
- * Returns 0, or ST_EINVAL with a message located at the fabric mapping (the cluster mapping for
- * gpu and node counts) when a figure is out of range, or ST_ELIMIT when the fabric needs more
- * than INT32_MAX links. Memory and time are O(links). *out is freed with st_topo_free. */
+ * n_oversub 0 means non-blocking. A domain or leaf larger than the cluster is partly filled: 64
+ * GPUs of nvlink_domain 72 are one domain of 64, and nodes_per_leaf above nodes builds one leaf
+ * (rail group) of the nodes there are, with uplinks for the ports they use. fat-tree-3 with
+ * leaves_per_pod 0 puts 32 leaves in a pod (the 64-port switch the loader's nodes_per_leaf default
+ * assumes), or all of them if fewer. Returns 0, or ST_EINVAL with a message located at the fabric
+ * mapping (the cluster mapping for gpu and node counts) when a figure is out of range, or ST_ELIMIT
+ * when the fabric needs more than INT32_MAX links. Memory and time are O(links). *out is freed with
+ * st_topo_free. */
 int st_topo_new(const st_cluster_cfg *c, st_topo **out, st_err *err);
 
 /* No-op on NULL. */

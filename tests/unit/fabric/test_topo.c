@@ -368,6 +368,91 @@ START_TEST(test_nvl72_domain_spanning_nodes_routes_inside_nvlink)
 }
 END_TEST
 
+/* 64 GPUs of a GB200 NVL72 rack: 16 nodes of 4 GPUs in an NVLink domain of 72 are one domain
+ * of 64, every GPU on its full NVLink (the NVSwitch fabric is non-blocking, so the empty slots
+ * take nothing from the others). Links: 2 x 64 NVLink + 2 x 64 NIC; one leaf of 16 nodes, so no
+ * spines. */
+START_TEST(test_a_partly_filled_nvlink_domain_is_one_domain_of_its_gpus)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 16, 4, 4, 16);
+    c.nvlink_domain = 72;
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_gpus(t), 64);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NVLINK), 1);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_NVLINK), 128);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_NIC), 128);
+    ck_assert_int_eq(st_topo_link_count(t), 256);
+    for (int32_t i = 0; i < 128; i++)
+        ASSERT_REL(st_topo_capacity(t, i), nvlink, 1e-12);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    char name[128];
+    ck_assert_int_eq(route(t, 0, 63, 5, l, NULL), 2); /* node 0 to node 15, over NVLink */
+    st_topo_link_name(t, l[1], name, sizeof name);
+    ck_assert_str_eq(name, "nvswitch 0 -> gpu 63");
+    st_topo_free(t);
+}
+END_TEST
+
+/* The same cluster built with nodes_per_leaf `big` and with its node count: equal link for
+ * link, capacities included. */
+static void assert_same_fabric(st_cluster_cfg c, int64_t big)
+{
+    st_cluster_cfg exact = c;
+    c.fabric.nodes_per_leaf = big;
+    exact.fabric.nodes_per_leaf = c.nodes;
+    st_topo *a = build(&c), *b = build(&exact);
+    ck_assert_int_eq(st_topo_link_count(a), st_topo_link_count(b));
+    for (int32_t i = 0; i < st_topo_link_count(a); i++) {
+        ck_assert(st_topo_capacity(a, i) == st_topo_capacity(b, i));
+        ck_assert_int_eq(st_topo_level(a, i), st_topo_level(b, i));
+    }
+    for (int lv = 0; lv < ST_LEVEL__COUNT; lv++)
+        ck_assert_int_eq(st_topo_switches(a, (st_level)lv), st_topo_switches(b, (st_level)lv));
+    st_topo_free(a);
+    st_topo_free(b);
+}
+
+/* Four nodes under a leaf of 20: one leaf with the four nodes' ports, as if nodes_per_leaf were
+ * 4. Spine-leaf: one leaf of 32 NIC ports, no spine tier, nodes talk through the leaf. Rail-
+ * optimized at 2:1: 8 rail leaves of 4 ports, each with ceil(4 / 2) = 2 uplinks (not 20 / 2 =
+ * 10 of a full leaf), so 2 spines; links 2 x 32 NVLink + 2 x 32 NIC + 2 x 8 x 2 = 160. */
+START_TEST(test_a_partly_filled_leaf_has_the_ports_of_its_nodes)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 4, 8, 8, 20);
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 1);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 0);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_LEAF), 0);
+    ck_assert_int_eq(st_topo_link_count(t), 128);
+    int32_t l[ST_TOPO_MAX_HOPS];
+    ck_assert_int_eq(route(t, 0, 31, 1, l, NULL), 2);
+    ck_assert_int_eq(st_topo_leaf_of(t, 31), 0);
+    st_topo_free(t);
+    c = cluster(ST_TOPO_RAIL_OPTIMIZED, 4, 8, 8, 20);
+    c.fabric.oversub[0] = 2;
+    t = build(&c);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 8);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 2);
+    ck_assert_int_eq(count_level(t, ST_LEVEL_LEAF), 2 * 8 * 2);
+    ck_assert_int_eq(st_topo_link_count(t), 160);
+    ck_assert_int_eq(route(t, 2, 3 * 8 + 5, 9, l, NULL), 4); /* rail 2 to rail 5: a spine */
+    ck_assert_int_eq(st_topo_level(t, l[1]), ST_LEVEL_LEAF);
+    ASSERT_REL(st_topo_capacity(t, l[1]), ib_nic, 1e-12);
+    assert_chained(t, l, 4);
+    st_topo_free(t);
+    c.fabric.routing = ST_ROUTING_ADAPTIVE; /* the aggregated uplink carries its 2 ports */
+    t = build(&c);
+    ck_assert_int_eq(route(t, 2, 3 * 8 + 5, 9, l, NULL), 4);
+    ASSERT_REL(st_topo_capacity(t, l[1]), 2 * ib_nic, 1e-12);
+    st_topo_free(t);
+    assert_same_fabric(cluster(ST_TOPO_SPINE_LEAF, 4, 8, 8, 4), 20);
+    assert_same_fabric(c, 20);
+    c = cluster(ST_TOPO_FAT_TREE_3, 3, 8, 8, 3);
+    c.fabric.oversub[0] = 2;
+    assert_same_fabric(c, 64);
+}
+END_TEST
+
 START_TEST(test_gpus_without_nvlink_talk_through_the_leaf)
 {
     st_cluster_cfg c = cluster(ST_TOPO_SPINE_LEAF, 4, 8, 2, 4);
@@ -438,9 +523,6 @@ START_TEST(test_bad_parameters_are_errors_at_the_fabric)
     c.fabric.oversub[0] = 0.5;
     ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
     ck_assert_msg(strstr(e.msg, "oversubscription") != NULL, "%s", e.msg);
-    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 9);
-    ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
-    ck_assert_str_eq(e.msg, "nodes_per_leaf (9) is larger than the cluster's 8 nodes");
     c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
     c.fabric.nic_bw = 0;
     ck_assert_int_eq(new_error(&c, &e), ST_EINVAL);
@@ -485,6 +567,24 @@ START_TEST(test_loaded_scenarios_build_their_fabric)
     ASSERT_REL(st_topo_capacity(t, l[2]), 32 * 2 * st_topo_capacity(t, l[0]), 1e-12);
     st_topo_free(t);
     st_scn_free(s);
+    /* Partly filled: two nodes under a 16-node leaf (once a refused case, tests/bad). */
+    static const char *const small = "version: 1\n"
+                                     "cluster:\n"
+                                     "  gpu: h100-sxm\n"
+                                     "  nodes: 2\n"
+                                     "  fabric:\n"
+                                     "    nodes_per_leaf: 16\n"
+                                     "workloads:\n  - { model: llama3-8b, gpus: 16 }\n";
+    s = NULL;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", small, strlen(small), &s, &d), 0);
+    t = build(st_scn_cluster(s));
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 1);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 0);
+    ck_assert_int_eq(route(t, 0, 15, 0, l, NULL), 2);
+    ck_assert_int_eq(st_topo_level(t, l[0]), ST_LEVEL_NIC);
+    st_topo_free(t);
+    st_scn_free(s);
     static const char *const bad = "version: 1\n"
                                    "cluster:\n"
                                    "  gpu: h100-sxm\n"
@@ -495,6 +595,28 @@ START_TEST(test_loaded_scenarios_build_their_fabric)
     memset(&d, 0, sizeof d);
     ck_assert_int_ne(st_scn_load_buffer("t.yaml", bad, strlen(bad), &s, &d), 0);
     ck_assert_int_ge(d.n, 1);
+    st_scn_free(s);
+}
+END_TEST
+
+/* The GB200 example: 64 GPUs of a 72-GPU NVLink domain (once refused by the loader) under rail
+ * leaves of 18 trays, of which it fills 16. */
+START_TEST(test_the_gb200_example_loads_one_partly_filled_domain)
+{
+    st_scn *s = NULL;
+    st_diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(st_scn_load_file(ST_SOURCE_DIR "/scenarios/examples/gb200-64gpu.yaml", &s, &d),
+                     0);
+    st_topo *t = build(st_scn_cluster(s));
+    int32_t l[ST_TOPO_MAX_HOPS];
+    ck_assert_int_eq(st_topo_gpus(t), 64);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NVLINK), 1);
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 4);   /* a rail leaf per NIC */
+    ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 16); /* 16 ports down, 16 up */
+    ck_assert_int_eq(route(t, 0, 63, 0, l, NULL), 2);
+    ck_assert_int_eq(st_topo_level(t, l[0]), ST_LEVEL_NVLINK);
+    st_topo_free(t);
     st_scn_free(s);
 }
 END_TEST
@@ -514,10 +636,13 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_adaptive_routes_cross_aggregated_links);
     tcase_add_test(tc, test_two_to_one_oversubscription_halves_the_uplinks);
     tcase_add_test(tc, test_nvl72_domain_spanning_nodes_routes_inside_nvlink);
+    tcase_add_test(tc, test_a_partly_filled_nvlink_domain_is_one_domain_of_its_gpus);
+    tcase_add_test(tc, test_a_partly_filled_leaf_has_the_ports_of_its_nodes);
     tcase_add_test(tc, test_gpus_without_nvlink_talk_through_the_leaf);
     tcase_add_test(tc, test_large_clusters_build);
     tcase_add_test(tc, test_bad_parameters_are_errors_at_the_fabric);
     tcase_add_test(tc, test_loaded_scenarios_build_their_fabric);
+    tcase_add_test(tc, test_the_gb200_example_loads_one_partly_filled_domain);
     suite_add_tcase(s, tc);
     return s;
 }
