@@ -405,6 +405,29 @@ START_TEST(test_llama3_job_sees_419_interruptions_in_54_days)
 }
 END_TEST
 
+/* A job that on average cannot finish by the horizon is refused before it is simulated, in
+ * microseconds instead of the hours a failure-by-failure run to the horizon took (a GPU MTBF of
+ * 1 ns: about 10^5 years of wall time). One that can finish is still simulated. */
+START_TEST(test_a_job_that_cannot_finish_is_refused_before_simulating)
+{
+    st_life_class gpus = {"gpu", 16, 1e-9, 1};
+    st_life_spec s = job(DAY, HOUR, 10, 10, 5 * MIN, &gpus, 1);
+    st_life_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ERANGE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "expected wall time"));
+    ck_assert_double_eq(r.wall_s, 0);
+    /* Daly's expected wall time just past a horizon refuses; just inside it simulates. */
+    st_life_class one = one_class(10 * HOUR, 1);
+    s = job(100 * HOUR, HOUR, 10, 10, 5 * MIN, &one, 1);
+    double m = st_life_job_mtbf(&s), e = st_daly_expected_wall(100 * HOUR, HOUR, 10, 5 * MIN, m);
+    s.horizon_s = 0.99 * e;
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ERANGE);
+    s.horizon_s = 10 * e;
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), 0);
+}
+END_TEST
+
 START_TEST(test_bad_specs_are_refused)
 {
     st_life_class c = one_class(HOUR, 1), bad = one_class(-1, 1), flat = one_class(HOUR, 0);
@@ -550,6 +573,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_a_nearly_deterministic_weibull_class_runs_at_its_rate);
     tcase_add_test(tc, test_llama3_job_sees_419_interruptions_in_54_days);
     tcase_add_test(tc, test_bad_specs_are_refused);
+    tcase_add_test(tc, test_a_job_that_cannot_finish_is_refused_before_simulating);
     tcase_add_test(tc, test_skipping_checkpoint_cycles_changes_no_result);
     tcase_add_test(tc, test_a_step_count_interval_keeps_the_checkpoint_at_the_end);
     suite_add_tcase(s, tc);
