@@ -141,6 +141,7 @@ int st_cmd_run(int argc, char **argv)
         st_cli_print_diag(&d);
         return ST_EXIT_INPUT;
     }
+    st_cli_print_warnings(s);
     uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
     st_run run;
     rc = simulate(&o, s, seed, &run);

@@ -84,15 +84,21 @@ static const st_field top_fields[] = {
 };
 
 /* Sections the loader reads and checks but no model uses yet: `check` and `run` warn once for
- * each one a scenario has, at its key. The issue that lands a section's model deletes its line,
- * and with it the warning. */
-static const char *const unmodelled[] = {
-    "cluster.racks",    /* rack power and cooling: the plant model */
-    "cluster.facility", /* facility power and ramp: the plant model */
-    "scheduler",        /* policy, preemption, quotas: the cluster scheduler */
-    "trace",            /* a job trace: the cluster scheduler */
-    "cost",             /* prices: the planner */
-    NULL,
+ * each one a scenario has, at its key, saying what the user should not expect. The issue that
+ * lands a section's model deletes its line, and with it the warning. */
+static const struct {
+    const char *path, *effect;
+} unmodelled[] = {
+    /* the plant model: rack power and cooling (placement counts racks for rack failures) */
+    {"cluster.racks", "feed and cooling do not change the report (nodes_per_rack only counts "
+                      "racks for rack failures)"},
+    {"cluster.facility", "the facility's power capacity and ramp limit do not change the report"},
+    /* the cluster scheduler */
+    {"scheduler", "jobs run first come, first served, without preemption or quotas"},
+    {"trace", "the trace's jobs are not run"},
+    /* the planner */
+    {"cost", "the report has no cost"},
+    {NULL, NULL},
 };
 
 /* The key node of `key` in mapping m, or NULL: warnings point at the key, not its value. */
@@ -106,21 +112,31 @@ static const st_ynode *key_node(const st_ynode *m, const char *key)
 
 static void warn_unmodelled(st_ld *ld, const st_ynode *root)
 {
-    for (int i = 0; unmodelled[i]; i++) {
-        const char *dot = strchr(unmodelled[i], '.');
+    for (int i = 0; unmodelled[i].path; i++) {
+        const char *path = unmodelled[i].path, *dot = strchr(path, '.');
         const st_ynode *at = root;
         if (dot) {
             char head[32];
-            snprintf(head, sizeof head, "%.*s", (int)(dot - unmodelled[i]), unmodelled[i]);
+            snprintf(head, sizeof head, "%.*s", (int)(dot - path), path);
             at = st_ynode_get(root, head);
         }
-        const st_ynode *key = key_node(at, dot ? dot + 1 : unmodelled[i]);
+        const st_ynode *key = key_node(at, dot ? dot + 1 : path);
         if (key)
             st_diag_add(&ld->s->warnings, 0, key->loc,
-                        "%s is read and checked but not yet modelled: it does not change what "
-                        "`strata run` reports",
-                        unmodelled[i]);
+                        "%s is read and checked but not yet modelled: %s", path,
+                        unmodelled[i].effect);
     }
+    /* In file order, as the errors are: an insertion sort of at most a handful. */
+    st_diag *w = &ld->s->warnings;
+    for (int i = 1; i < w->n; i++)
+        for (int j = i; j > 0 && (w->items[j - 1].loc.line > w->items[j].loc.line ||
+                                  (w->items[j - 1].loc.line == w->items[j].loc.line &&
+                                   w->items[j - 1].loc.col > w->items[j].loc.col));
+             j--) {
+            st_err t = w->items[j];
+            w->items[j] = w->items[j - 1];
+            w->items[j - 1] = t;
+        }
 }
 
 /* Read every section. Later sections refer to earlier ones (a workload's GPU count to the
