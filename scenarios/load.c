@@ -297,8 +297,10 @@ const st_llm_spec *st__find_model(const st_scn *s, const char *name)
 void st__broken_add(st_broken *b, const st_ynode *entry)
 {
     const st_ynode *name = st_ynode_get(entry, "name");
-    if (!name || name->kind != ST_YN_SCALAR)
-        return; /* nameless: nothing can refer to it */
+    if (!name || name->kind != ST_YN_SCALAR) {
+        b->all = 1; /* nameless: it may be the entry any unknown name was meant for */
+        return;
+    }
     b->names = st_xgrow(b->names, sizeof *b->names, b->n + 1, &b->cap);
     b->names[b->n++] = name->text;
 }

@@ -430,6 +430,8 @@ int st__load_cluster(st_ld *ld, const st_ynode *n)
         c->loc = n->loc;
         st_rd_map(&ld->rd, n, cluster_fields, c, "cluster");
     }
+    if (!n || n->kind != ST_YN_MAP)
+        ld->bad_tiers.all = 1; /* no storage list: a workload's tier is not its own error */
     const st_ynode *nodes = st_ynode_get(n, "nodes");
     ld->size_bad = !ok(ld, nodes) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node"));
     if (n && n->kind == ST_YN_MAP)

@@ -38,7 +38,7 @@ struct st_scn {
 typedef struct st_broken {
     const char **names;
     size_t n, cap;
-    int all;
+    int all; /* the list failed, or has an entry without a readable name (it may be any) */
 } st_broken;
 
 /* The reader plus the scenario being filled; custom field readers recover it from rd. The

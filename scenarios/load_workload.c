@@ -77,7 +77,7 @@ static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
     }
     if (st__broken_has(&ld->bad_tiers, n->text))
         return -1; /* its cluster.storage entry has an error of its own */
-    if (!c->n_tiers)
+    if (!c->n_tiers && !ld->bad_tiers.n)
         return st_rd_fail(rd, n, ST_ENOTFOUND,
                           "unknown storage tier '%s': cluster.storage defines no tiers", n->text);
     return st__unknown_name(ld, n, "storage tier", names, c->n_tiers < 64 ? c->n_tiers : 64,
@@ -563,7 +563,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
                                         .loc = w->loc};
         /* The cross-field checks run even when a key failed: each skips what it cannot know. */
         int keys = st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload");
-        int rules = workload_derive(ld, n->kids[i], w, i);
+        int rules = n->kids[i]->kind == ST_YN_MAP ? workload_derive(ld, n->kids[i], w, i) : -1;
         clean[i] = !keys && !rules;
         bad |= !clean[i];
     }
