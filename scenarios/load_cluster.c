@@ -329,7 +329,7 @@ static void cluster_defaults(st_cluster_cfg *c)
     c->fabric.switch_latency_s = 600e-9; /* scenario-format.md example */
 }
 
-/* The value of key under the mapping at path ("racks.feed") in n, or NULL. */
+/* The value of n.map.sub.key (n.map.key when sub is NULL), or NULL where a step is absent. */
 static const st_ynode *at_path(const st_ynode *n, const char *map, const char *sub, const char *key)
 {
     const st_ynode *m = st_ynode_get(n, map);

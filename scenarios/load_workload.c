@@ -308,7 +308,7 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (!coll)
         bad = st_rd_fail(&ld->rd, n, ST_EINVAL,
                          "workload '%s': kind: collective needs a 'collective' mapping", w->name);
-    if (!gpus)
+    if (!gpus && !st_rd_misspelt(n, workload_fields, "gpus")) /* a typo says it already */
         bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'gpus'",
                          w->name);
     if (!gpus || st_rd_failed(&ld->rd, gpus))
@@ -487,7 +487,7 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (w->kind == ST_WL_COLLECTIVE)
         return derive_collective(ld, n, w);
     int bad = 0;
-    if (!st_ynode_get(n, "model"))
+    if (!st_ynode_get(n, "model") && !st_rd_misspelt(n, workload_fields, "model"))
         bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'model'",
                          w->name);
     if (st_ynode_get(n, "collective"))
