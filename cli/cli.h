@@ -30,6 +30,10 @@ int st_cmd_validate(int argc, char **argv);
 /* Print every collected error as "file:line:col: error: msg" on stderr. */
 void st_cli_print_diag(const st_diag *d);
 
+/* Print a loaded scenario's warnings as "file:line:col: warning: msg" on stderr; they do not
+ * change the exit status. */
+void st_cli_print_warnings(const st_scn *s);
+
 /* A usage error: "strata NAME: msg" and a pointer to --help on stderr; returns ST_EXIT_INPUT. */
 int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -22,6 +22,7 @@ int st_cmd_check(int argc, char **argv)
             bad++;
             continue;
         }
+        st_cli_print_warnings(s);
         const st_cluster_cfg *c = st_scn_cluster(s);
         printf("%s: ok: '%s', %zu workload%s on %lld x %lld %s\n", argv[i], st_scn_name(s),
                st_scn_workload_count(s), st_scn_workload_count(s) == 1 ? "" : "s",

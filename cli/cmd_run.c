@@ -187,6 +187,7 @@ int st_cmd_run(int argc, char **argv)
         st_cli_print_diag(&d);
         return ST_EXIT_INPUT;
     }
+    st_cli_print_warnings(s);
     if ((rc = check_trace_job(&o, s))) {
         st_scn_free(s);
         return rc;

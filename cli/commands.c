@@ -73,6 +73,15 @@ void st_cli_print_diag(const st_diag *d)
         fprintf(stderr, "(stopped after %d errors)\n", ST_DIAG_MAX);
 }
 
+void st_cli_print_warnings(const st_scn *s)
+{
+    const st_diag *w = st_scn_warnings(s);
+    for (int i = 0; i < w->n; i++) {
+        const st_loc *l = &w->items[i].loc;
+        fprintf(stderr, "%s:%u:%u: warning: %s\n", l->file, l->line, l->col, w->items[i].msg);
+    }
+}
+
 int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

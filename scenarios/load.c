@@ -84,18 +84,76 @@ static const st_field top_fields[] = {
     ST_FEND,
 };
 
+/* Sections the loader reads and checks but no model uses yet: `check` and `run` warn once for
+ * each one a scenario has, at its key, saying what the user should not expect. The issue that
+ * lands a section's model deletes its line, and with it the warning. */
+static const struct {
+    const char *path, *effect;
+} unmodelled[] = {
+    /* the plant model: rack power and cooling (placement counts racks for rack failures) */
+    {"cluster.racks", "feed and cooling do not change the report (nodes_per_rack only counts "
+                      "racks for rack failures)"},
+    {"cluster.facility", "the facility's power capacity and ramp limit do not change the report"},
+    /* the cluster scheduler */
+    {"scheduler", "jobs run first come, first served, without preemption or quotas"},
+    {"trace", "the trace's jobs are not run"},
+    /* the planner */
+    {"cost", "the report has no cost"},
+    {NULL, NULL},
+};
+
+/* The key node of `key` in mapping m, or NULL: warnings point at the key, not its value. */
+static const st_ynode *key_node(const st_ynode *m, const char *key)
+{
+    for (size_t i = 0; m && m->kind == ST_YN_MAP && i < m->n; i++)
+        if (strcmp(m->keys[i]->text, key) == 0)
+            return m->keys[i];
+    return NULL;
+}
+
+static void warn_unmodelled(st_ld *ld, const st_ynode *root)
+{
+    for (int i = 0; unmodelled[i].path; i++) {
+        const char *path = unmodelled[i].path, *dot = strchr(path, '.');
+        const st_ynode *at = root;
+        if (dot) {
+            char head[32];
+            snprintf(head, sizeof head, "%.*s", (int)(dot - path), path);
+            at = st_ynode_get(root, head);
+        }
+        const st_ynode *key = key_node(at, dot ? dot + 1 : path);
+        if (key)
+            st_diag_add(&ld->s->warnings, 0, key->loc,
+                        "%s is read and checked but not yet modelled: %s", path,
+                        unmodelled[i].effect);
+    }
+    /* In file order, as the errors are: an insertion sort of at most a handful. */
+    st_diag *w = &ld->s->warnings;
+    for (int i = 1; i < w->n; i++)
+        for (int j = i; j > 0 && (w->items[j - 1].loc.line > w->items[j].loc.line ||
+                                  (w->items[j - 1].loc.line == w->items[j].loc.line &&
+                                   w->items[j - 1].loc.col > w->items[j].loc.col));
+             j--) {
+            st_err t = w->items[j];
+            w->items[j] = w->items[j - 1];
+            w->items[j - 1] = t;
+        }
+}
+
 /* Read every section. Later sections refer to earlier ones (a workload's GPU count to the
- * cluster, its checkpoint tier to the storage list), so each is read only when what it
- * depends on loaded cleanly; otherwise its errors would be echoes of the first. */
+ * cluster, its checkpoint tier to the storage list, a cluster's GPU to hardware.gpus); each is
+ * read whatever happened before, and a check that needs a value an earlier error left unknown
+ * is skipped (st_ld's flags and broken names, st_rd_failed), so the user sees every independent
+ * error at once and no echo of one. */
 static void load_sections(st_ld *ld, const st_ynode *root)
 {
     st_scn *s = ld->s;
     /* An unknown top-level key is reported, and the sections are still read so the user sees
-     * their errors too; a wrong version or a missing section stops here. */
+     * their errors too; a missing or wrong version stops here, since the rest of the file may
+     * be in another format. */
     int top = st_rd_map(&ld->rd, root, top_fields, s, "the scenario");
     const st_ynode *v = st_ynode_get(root, "version");
-    if (top && (!v || !st_ynode_get(root, "cluster") || !st_ynode_get(root, "workloads") ||
-                st_diag_full(ld->rd.diag) || strcmp(v->text ? v->text : "", "1") != 0))
+    if (top && (!v || st_rd_failed(&ld->rd, v) || st_diag_full(ld->rd.diag)))
         return;
     const st_ynode *hw = st_ynode_get(root, "hardware");
     const st_ynode *hwm = st_ynode_get(hw, "models"), *wl = st_ynode_get(root, "workloads");
@@ -103,11 +161,11 @@ static void load_sections(st_ld *ld, const st_ynode *root)
     s->cap_models =
         (hwm && hwm->kind == ST_YN_SEQ ? hwm->n : 0) + (wl && wl->kind == ST_YN_SEQ ? wl->n : 0);
     s->models = st_xcalloc(s->cap_models ? s->cap_models : 1, sizeof *s->models);
-    if (hw && st__load_hardware(ld, hw))
-        return;
-    if (st__load_cluster(ld, st_ynode_get(root, "cluster")))
-        return;
-    st__load_workloads(ld, st_ynode_get(root, "workloads"));
+    if (hw)
+        st__load_hardware(ld, hw);
+    st__load_cluster(ld, st_ynode_get(root, "cluster"));
+    if (wl)
+        st__load_workloads(ld, wl);
     const st_ynode *n;
     if ((n = st_ynode_get(root, "trace")))
         st__load_trace(ld, n);
@@ -120,6 +178,7 @@ static void load_sections(st_ld *ld, const st_ynode *root)
         st__load_validation(ld, n);
     if ((n = st_ynode_get(root, "audit")))
         st__load_audit(ld, n);
+    warn_unmodelled(ld, root);
 }
 
 static int parse_doc(st_ld *ld, const char *buf, size_t len)
@@ -156,8 +215,12 @@ int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **o
     s->hash = fnv1a(buf, len);
     s->seed = 1;
     s->horizon_s = 30 * 86400.0; /* scenario-reference.md: default horizon 30 d */
-    st_ld ld = {{diag, &s->pool, s->path}, s};
+    st_ld ld = {.rd = {diag, &s->pool, s->path, {0}}, .s = s};
     int rc = parse_doc(&ld, buf, len);
+    st_rd_release(&ld.rd);
+    free(ld.bad_gpus.names);
+    free(ld.bad_models.names);
+    free(ld.bad_tiers.names);
     if (rc) {
         /* Locations point at the scenario's copy of the name, which dies with it: hand the
          * caller's string to the errors instead. */
@@ -234,14 +297,38 @@ const st_llm_spec *st__find_model(const st_scn *s, const char *name)
     return st_catalog_model(name);
 }
 
+void st__broken_add(st_broken *b, const st_ynode *entry)
+{
+    const st_ynode *name = st_ynode_get(entry, "name");
+    if (!name || name->kind != ST_YN_SCALAR) {
+        b->all = 1; /* nameless: it may be the entry any unknown name was meant for */
+        return;
+    }
+    b->names = st_xgrow(b->names, sizeof *b->names, b->n + 1, &b->cap);
+    b->names[b->n++] = name->text;
+}
+
+int st__broken_has(const st_broken *b, const char *name)
+{
+    if (b->all)
+        return 1;
+    for (size_t i = 0; i < b->n; i++)
+        if (strcmp(b->names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char *const *names,
                      size_t count, const char *hint)
 {
-    const char *near = st_did_you_mean(n->text, names, count);
-    if (near)
-        return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'; did you mean '%s'?%s", what,
-                          n->text, near, hint);
-    return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'%s", what, n->text, hint);
+    char near[200];
+    st_did_you_mean(n->text, names, count, near, sizeof near);
+    return st_rd_fail(&ld->rd, n, ST_ENOTFOUND, "unknown %s '%s'%s%s", what, n->text, near, hint);
+}
+
+const st_diag *st_scn_warnings(const st_scn *s)
+{
+    return &s->warnings;
 }
 
 const char *st_scn_name(const st_scn *s)

@@ -1,5 +1,6 @@
 /* Reads `hardware.gpus` and `cluster` (node, racks, facility, fabric, storage) into typed
  * config, with the defaults docs/guide/scenario-reference.md states. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenarios/catalog.h"
@@ -35,6 +36,8 @@ static size_t known_gpu_names(const st_scn *s, const char **names, size_t cap)
 
 static int unknown_gpu(st_ld *ld, const st_ynode *n)
 {
+    if (st__broken_has(&ld->bad_gpus, n->text))
+        return -1; /* its hardware.gpus entry has an error of its own */
     const char *names[128];
     size_t k = known_gpu_names(ld->s, names, 128);
     return st__unknown_name(ld, n, "GPU", names, k, " (`strata catalog` lists the known GPUs)");
@@ -74,21 +77,35 @@ static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
     st_ld *ld = st__ld(rd);
     st_scn *s = base;
     if (st_rd_expect(rd, n, ST_YN_SEQ, "hardware.gpus") ||
-        st_rd_list_limit(rd, n, "hardware.gpus", ST_SCN_MAX_NAMED))
+        st_rd_list_limit(rd, n, "hardware.gpus", ST_SCN_MAX_NAMED)) {
+        ld->bad_gpus.all = 1;
         return -1;
-    s->gpus = st_xcalloc(n->n ? n->n : 1, sizeof *s->gpus);
-    for (size_t i = 0; i < n->n; i++) {
-        st_gpu_spec *g = &s->gpus[s->n_gpus];
-        if (read_hw_gpu(ld, n->kids[i], g))
-            return -1;
-        for (size_t j = 0; j < s->n_gpus; j++)
-            if (strcmp(s->gpus[j].name, g->name) == 0)
-                return st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
-                                  "duplicate GPU name '%s' in hardware.gpus (first at line %u)",
-                                  g->name, n->kids[j]->loc.line);
-        s->n_gpus++;
     }
-    return 0;
+    s->gpus = st_xcalloc(n->n ? n->n : 1, sizeof *s->gpus);
+    size_t *line = st_xcalloc(n->n ? n->n : 1, sizeof *line); /* of each good entry */
+    int bad = 0;
+    /* A bad entry does not stop the list: only what refers to it by name is skipped. */
+    for (size_t i = 0; i < n->n && !st_diag_full(rd->diag); i++) {
+        st_gpu_spec *g = &s->gpus[s->n_gpus];
+        memset(g, 0, sizeof *g);
+        if (read_hw_gpu(ld, n->kids[i], g)) {
+            st__broken_add(&ld->bad_gpus, n->kids[i]);
+            bad = 1;
+            continue;
+        }
+        size_t j = 0;
+        while (j < s->n_gpus && strcmp(s->gpus[j].name, g->name) != 0)
+            j++;
+        if (j < s->n_gpus) {
+            bad = st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                             "duplicate GPU name '%s' in hardware.gpus (first at line %u)", g->name,
+                             (unsigned)line[j]);
+            continue;
+        }
+        line[s->n_gpus++] = n->kids[i]->loc.line;
+    }
+    free(line);
+    return bad ? -1 : 0;
 }
 
 static int fn_hw_models(st_rd *rd, const st_ynode *n, void *base)
@@ -104,6 +121,8 @@ int st__load_hardware(st_ld *ld, const st_ynode *n)
         ST_FFN("models", fn_hw_models),
         ST_FEND,
     };
+    if (n->kind != ST_YN_MAP)
+        ld->bad_gpus.all = ld->bad_models.all = 1;
     return st_rd_map(&ld->rd, n, hw_fields, ld->s, "hardware");
 }
 
@@ -242,23 +261,36 @@ static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
     st_ld *ld = st__ld(rd);
     st_cluster_cfg *c = base;
     if (st_rd_expect(rd, n, ST_YN_SEQ, "cluster.storage") ||
-        st_rd_list_limit(rd, n, "cluster.storage", ST_SCN_MAX_NAMED))
+        st_rd_list_limit(rd, n, "cluster.storage", ST_SCN_MAX_NAMED)) {
+        ld->bad_tiers.all = 1;
         return -1;
-    ld->s->tiers = st_xcalloc(n->n, sizeof *ld->s->tiers);
-    for (size_t i = 0; i < n->n; i++) {
-        st_tier_cfg *t = &ld->s->tiers[i];
+    }
+    ld->s->tiers = st_xcalloc(n->n ? n->n : 1, sizeof *ld->s->tiers);
+    int good = 0, bad = 0;
+    /* A bad tier does not stop the list; a workload naming it is not told it is unknown. */
+    for (size_t i = 0; i < n->n && !st_diag_full(rd->diag); i++) {
+        st_tier_cfg *t = &ld->s->tiers[good];
+        memset(t, 0, sizeof *t);
         t->loc = n->kids[i]->loc;
-        if (st_rd_map(rd, n->kids[i], tier_fields, t, "cluster.storage[]"))
-            return -1;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(ld->s->tiers[j].name, t->name) == 0)
-                return st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
-                                  "duplicate storage tier name '%s' (first at line %u)", t->name,
-                                  ld->s->tiers[j].loc.line);
+        if (st_rd_map(rd, n->kids[i], tier_fields, t, "cluster.storage[]")) {
+            st__broken_add(&ld->bad_tiers, n->kids[i]);
+            bad = 1;
+            continue;
+        }
+        int j = 0;
+        while (j < good && strcmp(ld->s->tiers[j].name, t->name) != 0)
+            j++;
+        if (j < good) {
+            bad = st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                             "duplicate storage tier name '%s' (first at line %u)", t->name,
+                             ld->s->tiers[j].loc.line);
+            continue;
+        }
+        good++;
     }
     c->tiers = ld->s->tiers;
-    c->n_tiers = (int)n->n;
-    return 0;
+    c->n_tiers = good;
+    return bad ? -1 : 0;
 }
 
 static const st_field cluster_fields[] = {
@@ -297,42 +329,78 @@ static void cluster_defaults(st_cluster_cfg *c)
     c->fabric.switch_latency_s = 600e-9; /* scenario-format.md example */
 }
 
-/* Fill what follows from other values; check what ties them together. */
-static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
+/* The value of n.map.sub.key (n.map.key when sub is NULL), or NULL where a step is absent. */
+static const st_ynode *at_path(const st_ynode *n, const char *map, const char *sub, const char *key)
 {
-    const st_ynode *at;
+    const st_ynode *m = st_ynode_get(n, map);
+    return st_ynode_get(sub ? st_ynode_get(m, sub) : m, key);
+}
+
+/* A rule reads key's value: it runs only when that value, and every other it names, read
+ * cleanly (a failed value keeps its default, which would make the rule's message an echo). */
+static int ok(st_ld *ld, const st_ynode *v)
+{
+    return v && !st_rd_failed(&ld->rd, v);
+}
+
+/* What ties the GPU count together: nvlink_domain against gpus_per_node and nodes. */
+static void check_nvlink(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
+{
+    const st_ynode *at = st_ynode_get(n, "nvlink_domain");
+    if (!ok(ld, at) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node")))
+        return;
+    /* A domain larger than the cluster is a partly filled one (models/fabric/topo.c). */
+    if (c->nvlink_domain % c->gpus_per_node && c->gpus_per_node % c->nvlink_domain)
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node (%lld)",
+                   (long long)c->nvlink_domain, (long long)c->gpus_per_node);
+}
+
+/* The rack rules: liquid_fraction against the cooling kind, and the feed's phases. */
+static void check_racks(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
+{
+    const st_ynode *at = at_path(n, "racks", "cooling", "liquid_fraction");
+    if (ok(ld, at) && !st_rd_failed(&ld->rd, at_path(n, "racks", "cooling", "kind")) &&
+        c->racks.cooling == ST_COOLING_AIR && c->racks.liquid_fraction > 0)
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "liquid_fraction needs cooling kind 'liquid' (this rack is air-cooled)");
+    at = at_path(n, "racks", "feed", "phases");
+    if (ok(ld, at) && c->racks.feed_phases == 2)
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "phases: a feed is single-phase (1) or three-phase (3), found 2");
+}
+
+/* The fabric rule: leaves_per_pod only for a three-tier tree. A leaf with more ports than the
+ * cluster has nodes is a partly filled one (models/fabric/topo.c). */
+static void check_fabric(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
+{
+    const st_fabric_cfg *f = &c->fabric;
+    const st_ynode *at = at_path(n, "fabric", NULL, "leaves_per_pod");
+    if (ok(ld, at) && !st_rd_failed(&ld->rd, at_path(n, "fabric", NULL, "topology")) &&
+        f->topology != ST_TOPO_FAT_TREE_3)
+        st_rd_fail(&ld->rd, at, ST_EINVAL, "leaves_per_pod applies to topology 'fat-tree-3' only");
+}
+
+/* Fill what follows from other values; check what ties them together. Each rule is checked
+ * on its own, so one file shows them all; a rule whose values did not read is skipped. */
+static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
+{
     if (!c->gpus_per_node)
         c->gpus_per_node = 8; /* an 8-GPU HGX/DGX baseboard, the guide's default node */
     if (!c->nvlink_domain)
         c->nvlink_domain = c->gpus_per_node;
-    if (c->nvlink_domain % c->gpus_per_node && c->gpus_per_node % c->nvlink_domain)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "nvlink_domain"), ST_EINVAL,
-                          "nvlink_domain (%lld) must divide or be a multiple of gpus_per_node "
-                          "(%lld)",
-                          (long long)c->nvlink_domain, (long long)c->gpus_per_node);
-    if (!c->node.pcie_bw)
+    check_nvlink(ld, n, c);
+    if (!c->node.pcie_bw && c->gpu)
         c->node.pcie_bw = c->gpu->pcie_bw;
     if (!c->racks.nodes_per_rack)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
-    const st_ynode *cool = st_ynode_get(st_ynode_get(n, "racks"), "cooling");
-    if ((at = st_ynode_get(cool, "liquid_fraction")) && c->racks.cooling == ST_COOLING_AIR &&
-        c->racks.liquid_fraction > 0)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "liquid_fraction needs cooling kind 'liquid' (this rack is air-cooled)");
-    if ((at = st_ynode_get(st_ynode_get(st_ynode_get(n, "racks"), "feed"), "phases")) &&
-        c->racks.feed_phases == 2)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "phases: a feed is single-phase (1) or "
-                          "three-phase (3), found 2");
+    check_racks(ld, n, c);
     if (c->racks.liquid_fraction < 0)
         c->racks.liquid_fraction = c->racks.cooling == ST_COOLING_LIQUID ? 0.8 : 0;
     st_fabric_cfg *f = &c->fabric;
     if (!f->nics_per_node)
         f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);
-    if ((at = st_ynode_get(st_ynode_get(n, "fabric"), "leaves_per_pod")) &&
-        f->topology != ST_TOPO_FAT_TREE_3)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "leaves_per_pod applies to topology 'fat-tree-3' only");
+    check_fabric(ld, n, c);
     if (!f->nodes_per_leaf) {
         /* A 64-port leaf with half its ports down (non-blocking): 32 NICs' worth of nodes. A
          * rail leaf takes one NIC per node, so it serves 32 nodes. */
@@ -342,15 +410,25 @@ static int cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     }
     for (int i = f->n_oversub; i < ST_MAX_TIERS_OVERSUB; i++)
         f->oversub[i] = f->oversub[f->n_oversub - 1];
-    return 0;
 }
 
+/* n may be NULL (the scenario has no cluster, which the top level reports): the defaults are
+ * set and every value that depends on the cluster is marked unknown. */
 int st__load_cluster(st_ld *ld, const st_ynode *n)
 {
     st_cluster_cfg *c = &ld->s->cluster;
     cluster_defaults(c);
-    c->loc = n->loc;
-    if (st_rd_map(&ld->rd, n, cluster_fields, c, "cluster"))
-        return -1;
-    return cluster_derive(ld, n, c);
+    int before = ld->rd.diag->n + ld->rd.diag->dropped;
+    if (n) {
+        c->loc = n->loc;
+        st_rd_map(&ld->rd, n, cluster_fields, c, "cluster");
+    }
+    if (!n || n->kind != ST_YN_MAP)
+        ld->bad_tiers.all = 1; /* no storage list: a workload's tier is not its own error */
+    const st_ynode *nodes = st_ynode_get(n, "nodes");
+    ld->size_bad = !ok(ld, nodes) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node"));
+    if (n && n->kind == ST_YN_MAP)
+        cluster_derive(ld, n, c);
+    ld->cluster_bad = !n || ld->rd.diag->n + ld->rd.diag->dropped > before;
+    return ld->cluster_bad ? -1 : 0;
 }

@@ -30,13 +30,33 @@ struct st_scn {
     int has_validation, has_audit;
     int has_trace, has_failures, has_cost;
     st_strpool pool;
+    st_diag warnings; /* what check and run print to stderr; no effect on the exit status */
 };
 
-/* The reader plus the scenario being filled; custom field readers recover it from rd. */
+/* Names of list entries (hardware.gpus, hardware.models, cluster.storage) that failed to
+ * read, borrowed from the tree; `all` when the list itself failed. A reference to one of them
+ * is not reported as unknown: its entry's error already says what is wrong. */
+typedef struct st_broken {
+    const char **names;
+    size_t n, cap;
+    int all; /* the list failed, or has an entry without a readable name (it may be any) */
+} st_broken;
+
+/* The reader plus the scenario being filled; custom field readers recover it from rd. The
+ * flags say which values later sections depend on are unknown, so the checks that use them are
+ * skipped rather than reporting echoes of the first error. */
 typedef struct st_ld {
     st_rd rd;
     st_scn *s;
+    st_broken bad_gpus, bad_models, bad_tiers;
+    int size_bad;    /* cluster.nodes or cluster.gpus_per_node unknown */
+    int cluster_bad; /* the cluster section reported an error */
 } st_ld;
+
+/* Record entry (a mapping) as broken in b, by its `name` when it has a readable one. */
+void st__broken_add(st_broken *b, const st_ynode *entry);
+/* True when name belongs to a broken entry of b (or b's whole list failed). */
+int st__broken_has(const st_broken *b, const char *name);
 
 static inline st_ld *st__ld(st_rd *rd)
 {

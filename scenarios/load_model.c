@@ -1,5 +1,6 @@
 /* Reads a model architecture: the `hardware.models` list and a workload's `model:` (a preset
  * name or a mapping), with the defaults that the mapping's `mlp` style implies. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenarios/catalog.h"
@@ -38,6 +39,8 @@ static const st_field model_fields[] = {
 
 static int unknown_model(st_ld *ld, const st_ynode *n)
 {
+    if (st__broken_has(&ld->bad_models, n->text))
+        return -1; /* its hardware.models entry has an error of its own */
     const char *names[256];
     size_t k = 0;
     for (size_t i = 0; i < ld->s->n_models && k < 256; i++)
@@ -123,23 +126,38 @@ static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const cha
 int st__load_models(st_ld *ld, const st_ynode *n)
 {
     if (st_rd_expect(&ld->rd, n, ST_YN_SEQ, "hardware.models") ||
-        st_rd_list_limit(&ld->rd, n, "hardware.models", ST_SCN_MAX_NAMED))
+        st_rd_list_limit(&ld->rd, n, "hardware.models", ST_SCN_MAX_NAMED)) {
+        ld->bad_models.all = 1;
         return -1;
-    for (size_t i = 0; i < n->n; i++) {
-        const st_llm_spec *m = read_model_map(ld, n->kids[i], "hardware.models[]");
-        if (!m)
-            return -1;
-        if (!m->name)
-            return st_rd_fail(&ld->rd, n->kids[i], ST_EINVAL,
-                              "hardware.models[]: missing required key 'name'");
-        for (size_t j = 0; j + 1 < ld->s->n_models; j++)
-            if (ld->s->models[j].name && strcmp(ld->s->models[j].name, m->name) == 0)
-                return st_rd_fail(&ld->rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
-                                  "duplicate model name '%s' in hardware.models (first at line "
-                                  "%u)",
-                                  m->name, n->kids[j]->loc.line);
     }
-    return 0;
+    int bad = 0;
+    unsigned *line = st_xcalloc(n->n ? n->n : 1, sizeof *line); /* by model table index */
+    /* A bad entry does not stop the list: only what refers to it by name is skipped. */
+    for (size_t i = 0; i < n->n && !st_diag_full(ld->rd.diag); i++) {
+        const st_llm_spec *m = read_model_map(ld, n->kids[i], "hardware.models[]");
+        if (m)
+            line[ld->s->n_models - 1] = n->kids[i]->loc.line;
+        if (!m) {
+            st__broken_add(&ld->bad_models, n->kids[i]);
+            bad = 1;
+            continue;
+        }
+        if (!m->name) {
+            bad = st_rd_fail(&ld->rd, n->kids[i], ST_EINVAL,
+                             "hardware.models[]: missing required key 'name'");
+            continue;
+        }
+        for (size_t j = 0; j + 1 < ld->s->n_models; j++)
+            if (ld->s->models[j].name && strcmp(ld->s->models[j].name, m->name) == 0) {
+                bad = st_rd_fail(&ld->rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                                 "duplicate model name '%s' in hardware.models (first at line "
+                                 "%u)",
+                                 m->name, line[j]);
+                break;
+            }
+    }
+    free(line);
+    return bad ? -1 : 0;
 }
 
 const st_llm_spec *st__read_model(st_ld *ld, const st_ynode *n, const char *what)

@@ -93,12 +93,12 @@ static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
     size_t k = 2;
     for (int i = 0; failure_components[i]; i++)
         all[k++] = failure_components[i];
-    const char *near = st_did_you_mean(key->text, all, k);
+    char near[200];
+    st_did_you_mean(key->text, all, k, near, sizeof near);
     return st_rd_fail(&ld->rd, key, ST_EINVAL,
-                      "unknown key '%s' in failures%s%s%s (components: gpu, node, nic, "
+                      "unknown key '%s' in failures%s (components: gpu, node, nic, "
                       "leaf_switch, spine_switch, rack; timings: detect, restart)",
-                      key->text, near ? "; did you mean '" : "", near ? near : "",
-                      near ? "'?" : "");
+                      key->text, near);
 }
 
 int st__load_failures(st_ld *ld, const st_ynode *n)

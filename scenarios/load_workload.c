@@ -75,7 +75,9 @@ static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
         if (i < 64)
             names[i] = c->tiers[i].name;
     }
-    if (!c->n_tiers)
+    if (st__broken_has(&ld->bad_tiers, n->text))
+        return -1; /* its cluster.storage entry has an error of its own */
+    if (!c->n_tiers && !ld->bad_tiers.n)
         return st_rd_fail(rd, n, ST_ENOTFOUND,
                           "unknown storage tier '%s': cluster.storage defines no tiers", n->text);
     return st__unknown_name(ld, n, "storage tier", names, c->n_tiers < 64 ? c->n_tiers : 64,
@@ -298,21 +300,28 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                                                 "attention",       "parallel",   "steps",
                                                 "tokens",          "checkpoint", "data",
                                                 "memory_reserved", NULL};
+    int bad = 0;
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))
-            return st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
-                              "workload '%s': '%s' does not apply to kind: collective", w->name,
-                              training_only[i]);
-    if (!st_ynode_get(n, "collective"))
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "workload '%s': kind: collective needs a 'collective' mapping", w->name);
-    if (!w->gpus)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'gpus'",
-                          w->name);
+            bad = st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
+                             "workload '%s': '%s' does not apply to kind: collective", w->name,
+                             training_only[i]);
+    const st_ynode *coll = st_ynode_get(n, "collective"), *gpus = st_ynode_get(n, "gpus");
+    if (!coll)
+        bad = st_rd_fail(&ld->rd, n, ST_EINVAL,
+                         "workload '%s': kind: collective needs a 'collective' mapping", w->name);
+    if (!gpus && !st_rd_misspelt(n, workload_fields, "gpus")) /* a typo says it already */
+        bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'gpus'",
+                         w->name);
+    if (!gpus || st_rd_failed(&ld->rd, gpus))
+        return -1;
     const st_cluster_cfg *c = &ld->s->cluster;
-    if (w->gpus > c->nodes * c->gpus_per_node)
-        return plan_fail(ld, key_or(n, "gpus"), w, "asks for %lld GPUs, but the cluster has %lld",
-                         w->gpus, c->nodes * c->gpus_per_node);
+    if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
+        return plan_fail(ld, gpus, w, "asks for %lld GPUs, but the cluster has %lld", w->gpus,
+                         c->nodes * c->gpus_per_node);
+    /* The collective model's rules read the whole cluster and the collective's keys. */
+    if (bad || !coll || st_rd_failed(&ld->rd, coll) || ld->cluster_bad)
+        return -1;
     if (check_collective_rules(ld, n, w))
         return -1;
     if (!w->collective.iterations)
@@ -326,6 +335,9 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
  * Engine's MXFP8BlockScaling requires compute capability 10.0). */
 static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
+    static const char *const keys[] = {"precision", "fp8_recipe", "fp8_param_gather", NULL};
+    if (st_rd_any_failed(&ld->rd, n, keys))
+        return -1; /* what the rules compare did not read */
     const st_ynode *gather = st_ynode_get(n, "fp8_param_gather");
     if (gather && w->fp8_param_gather && w->precision != ST_PREC_FP8)
         return st_rd_fail(&ld->rd, gather, ST_EINVAL,
@@ -374,24 +386,93 @@ static int plan_issue(st_ld *ld, const st_ynode *n, const st_workload_cfg *w,
                       is->msg);
 }
 
+/* A plan issue about the GPU count (tp*cp*pp*dp against gpus and the cluster) names the
+ * workload, its `gpus` or its `parallel` mapping; the shape and ZeRO rules name a key under
+ * `parallel`. */
+static int is_count_issue(const st_plan_issue *is)
+{
+    return strcmp(is->key, "") == 0 || strcmp(is->key, "gpus") == 0 ||
+           strcmp(is->key, "parallel") == 0;
+}
+
+/* A failed or misspelt key of mapping m among keys[] (NULL-terminated), with m's field table:
+ * the value meant for the key is unknown. keys NULL means any key of m, unknown ones included
+ * (the reader marks their values failed). A value that is not a mapping hides them all. */
+static int unknown_of(const st_rd *rd, const st_ynode *m, const st_field *fields,
+                      const char *const *keys)
+{
+    if (!m)
+        return 0;
+    if (m->kind != ST_YN_MAP)
+        return 1;
+    if (!keys) {
+        for (size_t i = 0; i < m->n; i++)
+            if (st_rd_failed(rd, m->kids[i]))
+                return 1;
+        return 0;
+    }
+    if (st_rd_any_failed(rd, m, keys))
+        return 1;
+    for (size_t i = 0; keys[i]; i++)
+        if (st_rd_misspelt(m, fields, keys[i]))
+            return 1;
+    return 0;
+}
+
+/* Which plan rules can be checked: the GPU count needs gpus and tp, cp, pp, dp to have read
+ * (a failed or misspelt one leaves its default, so tp*cp*pp*dp would be wrong); the shape and
+ * ZeRO rules need the model, seq_len and every parallel key; the batch split needs both and
+ * global_batch. */
+typedef struct plan_ok {
+    int count, shape, batch;
+} plan_ok;
+
+static plan_ok plan_readable(const st_rd *rd, const st_ynode *n)
+{
+    static const char *const count_keys[] = {"gpus", NULL};
+    static const char *const count_par[] = {"tp", "cp", "pp", "dp", NULL};
+    static const char *const shape_keys[] = {"model", "seq_len", NULL};
+    static const char *const batch_keys[] = {"global_batch", NULL};
+    const st_ynode *par = st_ynode_get(n, "parallel");
+    plan_ok ok;
+    ok.count = !unknown_of(rd, n, workload_fields, count_keys) &&
+               !unknown_of(rd, par, parallel_fields, count_par);
+    ok.shape = !unknown_of(rd, n, workload_fields, shape_keys) &&
+               !unknown_of(rd, par, parallel_fields, NULL);
+    ok.batch = ok.count && ok.shape && !unknown_of(rd, n, workload_fields, batch_keys);
+    return ok;
+}
+
 /* A training plan: its defaults and rules are the model's (models/silicon/plan_check.c); the
- * fp8 keys are checked between its shape and batch rules, as they always were. */
+ * fp8 keys are checked between its shape and batch rules, as they always were. Each rule whose
+ * values read is reported; a cluster of unknown size is given one no plan exceeds. */
 static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
-    st_plan_issue is;
+    enum { CAP = 8 };
+    st_plan_issue is[CAP];
+    plan_ok ok = plan_readable(&ld->rd, n);
     st_plan_fill(w);
-    if (st_plan_check(w, &ld->s->cluster, &is, 1))
-        return plan_issue(ld, n, w, &is);
-    if (check_fp8_recipe(ld, n, w))
-        return -1;
-    if (st_plan_check_batch(w, w->parallel.microbatch, &is, 1))
-        return plan_issue(ld, n, w, &is);
+    st_cluster_cfg room = ld->s->cluster;
+    if (ld->size_bad) {
+        room.nodes = (int64_t)ST_PLAN_MAX_GPUS;
+        room.gpus_per_node = 1;
+    }
+    int k = st_plan_check(w, &room, is, CAP), bad = 0, count_issue = 0;
+    for (int i = 0; i < k; i++) {
+        int count = is_count_issue(&is[i]);
+        count_issue |= count;
+        if (count ? ok.count : ok.shape)
+            bad = plan_issue(ld, n, w, &is[i]);
+    }
+    bad |= check_fp8_recipe(ld, n, w);
+    if (ok.batch && !count_issue && st_plan_check_batch(w, w->parallel.microbatch, is, 1))
+        bad = plan_issue(ld, n, w, &is[0]);
     if (w->steps && w->tokens)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
-                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
+        bad = st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
+                         "workload '%s': give either 'steps' or 'tokens', not both", w->name);
     if (!w->steps && !w->tokens)
         w->steps = 1; /* scenario-reference.md: one step, the step-level forecast */
-    return 0;
+    return bad ? -1 : 0;
 }
 
 static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, size_t index)
@@ -403,28 +484,33 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     }
     if (!w->tenant)
         w->tenant = "default";
+    if (st_rd_failed(&ld->rd, st_ynode_get(n, "kind")))
+        return -1; /* which rules apply depends on the kind */
     if (w->kind == ST_WL_COLLECTIVE)
         return derive_collective(ld, n, w);
-    if (!w->model)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'model'",
-                          w->name);
+    int bad = 0;
+    if (!st_ynode_get(n, "model") && !st_rd_misspelt(n, workload_fields, "model"))
+        bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'model'",
+                         w->name);
     if (st_ynode_get(n, "collective"))
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "collective"), ST_EINVAL,
-                          "workload '%s': 'collective' needs kind: collective", w->name);
-    return derive_plan(ld, n, w);
+        bad = st_rd_fail(&ld->rd, st_ynode_get(n, "collective"), ST_EINVAL,
+                         "workload '%s': 'collective' needs kind: collective", w->name);
+    return derive_plan(ld, n, w) || bad ? -1 : 0;
 }
 
 /* Collective workloads run together, each from a fresh node (models/fabric/fabric_run.c): together
  * they must fit in the cluster. */
-static int check_collective_room(st_ld *ld, const st_ynode *n)
+static int check_collective_room(st_ld *ld, const st_ynode *n, const char *clean)
 {
     const st_scn *s = ld->s;
     const st_cluster_cfg *c = &s->cluster;
     int64_t used = 0;
+    if (ld->size_bad)
+        return 0;
     for (size_t i = 0; i < s->n_workloads; i++) {
         const st_workload_cfg *w = &s->workloads[i];
-        if (w->kind != ST_WL_COLLECTIVE)
-            continue;
+        if (w->kind != ST_WL_COLLECTIVE || !clean[i])
+            continue; /* a workload with errors of its own is left out of the sum */
         used += (w->gpus + c->gpus_per_node - 1) / c->gpus_per_node * c->gpus_per_node;
         if (used > c->nodes * c->gpus_per_node)
             return st_rd_fail(&ld->rd, key_or(n->kids[i], "gpus"), ST_EINVAL,
@@ -440,8 +526,9 @@ static int check_names(st_ld *ld, const st_ynode *n)
 {
     st_scn *s = ld->s;
     const char **names = st_xmalloc(s->n_workloads * sizeof *names);
-    for (size_t i = 0; i < s->n_workloads; i++)
-        names[i] = s->workloads[i].name;
+    for (size_t i = 0; i < s->n_workloads; i++) /* a name that did not read is not compared */
+        names[i] =
+            st_rd_failed(&ld->rd, st_ynode_get(n->kids[i], "name")) ? NULL : s->workloads[i].name;
     long first = -1, dup = st_first_dup_name(names, s->n_workloads, &first);
     free(names);
     if (dup < 0)
@@ -461,8 +548,10 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
     if (st_rd_list_limit(&ld->rd, n, "workloads", ST_SCN_MAX_WORKLOADS))
         return -1;
     s->workloads = st_xcalloc(n->n, sizeof *s->workloads);
+    char *clean = st_xcalloc(n->n, 1);
     int bad = 0;
-    for (size_t i = 0; i < n->n && !st_diag_full(ld->rd.diag); i++) {
+    size_t i;
+    for (i = 0; i < n->n && !st_diag_full(ld->rd.diag); i++) {
         st_workload_cfg *w = &s->workloads[i];
         w->loc = n->kids[i]->loc;
         w->seq_len = 2048; /* GPT-3's context, the scenario-reference.md default */
@@ -474,13 +563,16 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
                                         .overlap_grad_reduce = 1,
                                         .overlap_p2p = 1,
                                         .loc = w->loc};
-        if (st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload") ||
-            workload_derive(ld, n->kids[i], w, i)) {
-            bad = 1;
-            continue;
-        }
+        /* The cross-field checks run even when a key failed: each skips what it cannot know. */
+        int keys = st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload");
+        int rules = n->kids[i]->kind == ST_YN_MAP ? workload_derive(ld, n->kids[i], w, i) : -1;
+        clean[i] = !keys && !rules;
+        bad |= !clean[i];
         w->memory_reserved_given = st_ynode_get(n->kids[i], "memory_reserved") != NULL;
-        s->n_workloads = i + 1;
     }
-    return bad ? -1 : check_names(ld, n) ? -1 : check_collective_room(ld, n);
+    s->n_workloads = i;
+    bad |= check_names(ld, n) != 0;
+    bad |= check_collective_room(ld, n, clean) != 0;
+    free(clean);
+    return bad ? -1 : 0;
 }

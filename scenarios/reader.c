@@ -1,6 +1,7 @@
 /* Table-driven reading of located YAML mappings: keys, units, ranges, enums, did-you-mean. */
 #include "scenarios/reader.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,8 +65,43 @@ static size_t edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n)
+static int starts_with_nocase(const char *s, const char *prefix)
 {
+    for (; *prefix; s++, prefix++)
+        if (!*s || tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return 0;
+    return 1;
+}
+
+/* Candidates word begins, ignoring case (so "H100-SXM" finds "h100-sxm"), shortest first; an
+ * insertion sort keeps ties in candidate order and the ST_NEAR_MAX shortest. */
+static size_t prefix_matches(const char *word, const char *const *cand, size_t n, const char **out)
+{
+    size_t len = strlen(word), k = 0;
+    if (len < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strlen(cand[i]) < len || strcmp(cand[i], word) == 0 ||
+            !starts_with_nocase(cand[i], word))
+            continue;
+        size_t at = k < ST_NEAR_MAX ? k : ST_NEAR_MAX;
+        while (at > 0 && strlen(out[at - 1]) > strlen(cand[i]))
+            at--;
+        if (at < ST_NEAR_MAX) {
+            for (size_t j = (k < ST_NEAR_MAX ? k : ST_NEAR_MAX - 1); j > at; j--)
+                out[j] = out[j - 1];
+            out[at] = cand[i];
+        }
+        k++;
+    }
+    return k;
+}
+
+size_t st_near_names(const char *word, const char *const *candidates, size_t n, const char **out)
+{
+    size_t k = prefix_matches(word, candidates, n, out);
+    if (k)
+        return k;
     const char *best = NULL;
     size_t best_d = (size_t)-1, len = strlen(word);
     size_t limit = len / 3 > 1 ? len / 3 : 1;
@@ -76,7 +112,56 @@ const char *st_did_you_mean(const char *word, const char *const *candidates, siz
             best = candidates[i];
         }
     }
-    return best_d <= limit ? best : NULL;
+    if (best_d > limit)
+        return 0;
+    out[0] = best;
+    return 1;
+}
+
+const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n, char *buf,
+                            size_t len)
+{
+    const char *near[ST_NEAR_MAX];
+    size_t k = st_near_names(word, candidates, n, near);
+    if (k == 0)
+        snprintf(buf, len, "%s", "");
+    else if (k == 1)
+        snprintf(buf, len, "; did you mean '%s'?", near[0]);
+    else if (k == 2)
+        snprintf(buf, len, "; did you mean '%s' or '%s'?", near[0], near[1]);
+    else if (k == 3)
+        snprintf(buf, len, "; did you mean '%s', '%s' or '%s'?", near[0], near[1], near[2]);
+    else
+        snprintf(buf, len, "; did you mean one of '%s', '%s', '%s', ...?", near[0], near[1],
+                 near[2]);
+    return buf;
+}
+
+static size_t field_names(const st_field *fields, const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (const st_field *f = fields; f->key && n < cap; f++)
+        names[n++] = f->key;
+    return n;
+}
+
+int st_rd_misspelt(const st_ynode *m, const st_field *fields, const char *key)
+{
+    const char *names[64], *near[ST_NEAR_MAX];
+    size_t nn = field_names(fields, names, 64);
+    for (size_t i = 0; m && m->kind == ST_YN_MAP && i < m->n; i++) {
+        const char *k = m->keys[i]->text;
+        size_t j = 0;
+        while (j < nn && strcmp(names[j], k) != 0)
+            j++;
+        if (j < nn)
+            continue; /* a known key */
+        size_t hits = st_near_names(k, names, nn, near);
+        for (size_t h = 0; h < hits && h < ST_NEAR_MAX; h++)
+            if (strcmp(near[h], key) == 0)
+                return 1;
+    }
+    return 0;
 }
 
 int st_rd_skip(st_rd *rd, const st_ynode *n, void *base)
@@ -240,11 +325,9 @@ int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const 
     size_t count = 0;
     while (names[count])
         count++;
-    const char *near = st_did_you_mean(n->text, names, count);
-    if (near)
-        return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'; did you mean '%s'? (one of: %s)", key,
-                          n->text, near, list);
-    return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s' (one of: %s)", key, n->text, list);
+    char near[200];
+    st_did_you_mean(n->text, names, count, near, sizeof near);
+    return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'%s (one of: %s)", key, n->text, near, list);
 }
 
 static int read_bool(st_rd *rd, const st_ynode *n, const char *key, int *out)
@@ -293,32 +376,67 @@ static int read_field(st_rd *rd, const st_field *f, const st_ynode *n, void *bas
 static int unknown_key(st_rd *rd, const st_ynode *key, const st_field *fields, const char *what)
 {
     const char *names[64];
-    size_t n = 0;
-    for (const st_field *f = fields; f->key && n < 64; f++)
-        names[n++] = f->key;
-    const char *near = st_did_you_mean(key->text, names, n);
-    if (near)
-        return st_rd_fail(rd, key, ST_EINVAL, "unknown key '%s' in %s; did you mean '%s'?",
-                          key->text, what, near);
-    return st_rd_fail(rd, key, ST_EINVAL, "unknown key '%s' in %s", key->text, what);
+    size_t n = field_names(fields, names, 64);
+    char near[200];
+    st_did_you_mean(key->text, names, n, near, sizeof near);
+    return st_rd_fail(rd, key, ST_EINVAL, "unknown key '%s' in %s%s", key->text, what, near);
+}
+
+void st_rd_mark_failed(st_rd *rd, const st_ynode *n)
+{
+    st_failset *f = &rd->failed;
+    if (!n || st_rd_failed(rd, n))
+        return;
+    f->items = st_xgrow(f->items, sizeof *f->items, f->n + 1, &f->cap);
+    f->items[f->n++] = n;
+}
+
+/* A linear scan: the set holds one node per reported error, and loading stops at 20. */
+int st_rd_failed(const st_rd *rd, const st_ynode *n)
+{
+    for (size_t i = 0; n && i < rd->failed.n; i++)
+        if (rd->failed.items[i] == n)
+            return 1;
+    return 0;
+}
+
+int st_rd_any_failed(const st_rd *rd, const st_ynode *m, const char *const *keys)
+{
+    for (size_t i = 0; keys[i]; i++)
+        if (st_rd_failed(rd, st_ynode_get(m, keys[i])))
+            return 1;
+    return 0;
+}
+
+void st_rd_release(st_rd *rd)
+{
+    free(rd->failed.items);
+    memset(&rd->failed, 0, sizeof rd->failed);
+}
+
+static int errors_so_far(const st_rd *rd)
+{
+    return rd->diag->n + rd->diag->dropped;
 }
 
 int st_rd_map(st_rd *rd, const st_ynode *n, const st_field *fields, void *base, const char *what)
 {
     if (st_rd_expect(rd, n, ST_YN_MAP, what))
         return -1;
-    int before = rd->diag->n + rd->diag->dropped;
+    int before = errors_so_far(rd);
     for (size_t i = 0; i < n->n && !st_diag_full(rd->diag); i++) {
         const st_field *f = fields;
         while (f->key && strcmp(f->key, n->keys[i]->text) != 0)
             f++;
+        int at = errors_so_far(rd);
+        /* An unknown key's value is marked too: it may be the value a check needed. */
         if (!f->key)
             unknown_key(rd, n->keys[i], fields, what);
-        else
-            read_field(rd, f, n->kids[i], base, what);
+        if (!f->key || read_field(rd, f, n->kids[i], base, what) || errors_so_far(rd) > at)
+            st_rd_mark_failed(rd, n->kids[i]);
     }
     for (const st_field *f = fields; f->key; f++)
         if (f->required && !st_ynode_get(n, f->key))
             st_rd_fail(rd, n, ST_EINVAL, "%s: missing required key '%s'", what, f->key);
-    return rd->diag->n + rd->diag->dropped > before ? -1 : 0;
+    return errors_so_far(rd) > before ? -1 : 0;
 }

@@ -83,11 +83,32 @@ typedef struct st_strpool {
     size_t n, cap;
 } st_strpool;
 
+/* The value nodes whose reading reported an error, so later checks can skip what depends on a
+ * broken value instead of repeating its error (no cascades). */
+typedef struct st_failset {
+    const st_ynode **items;
+    size_t n, cap;
+} st_failset;
+
 struct st_rd {
     st_diag *diag;
     st_strpool *pool;
     const char *file;
+    st_failset failed; /* filled by st_rd_map; freed by st_rd_release */
 };
+
+/* True when reading value n (the value of a key st_rd_map read, or one marked by hand)
+ * reported an error; false for NULL (an absent key). Checks that use the value skip on true. */
+int st_rd_failed(const st_rd *rd, const st_ynode *n);
+
+/* True when any of the NULL-terminated keys of mapping m failed (see st_rd_failed). */
+int st_rd_any_failed(const st_rd *rd, const st_ynode *m, const char *const *keys);
+
+/* Mark n failed by hand, for a value a custom check found wrong. */
+void st_rd_mark_failed(st_rd *rd, const st_ynode *n);
+
+/* Free what the reader keeps between calls (the failed-value set). */
+void st_rd_release(st_rd *rd);
 
 /* Read mapping n into base according to fields. `what` names the mapping in messages
  * ("cluster.fabric"). Problems go to rd->diag; returns 0 if this mapping added none. */
@@ -125,8 +146,25 @@ int st_rd_skip(st_rd *rd, const st_ynode *n, void *base);
 const char *st_rd_strdup(st_rd *rd, const char *s);
 void st_strpool_release(st_strpool *p);
 
-/* The candidate among candidates[0..n) closest to word by edit distance, if close enough to be
- * a likely typo (distance <= max(1, strlen/3)), else NULL. Ties go to the earlier candidate. */
-const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n);
+/* The most suggestions a did-you-mean lists before it ends in "...". */
+#define ST_NEAR_MAX 3
+
+/* What the user likely meant by word among candidates[0..n): writes up to ST_NEAR_MAX of them
+ * to out and returns how many matched (which may be more than it wrote). First the candidates
+ * word begins, ignoring case, when word has 2 characters or more ("h100" is the start of
+ * "h100-sxm" and "h100-pcie"), shortest first, ties in candidate order; failing those, the one
+ * closest by edit distance if close enough to be a typo (distance <= max(1, strlen/3)), ties
+ * to the earlier candidate. */
+size_t st_near_names(const char *word, const char *const *candidates, size_t n, const char **out);
+
+/* The suggestion as message text: "; did you mean 'a'?", "; did you mean 'a' or 'b'?",
+ * "; did you mean 'a', 'b' or 'c'?", "; did you mean one of 'a', 'b', 'c', ...?", or "" when
+ * nothing is near. Writes into buf[0..len) and returns buf. */
+const char *st_did_you_mean(const char *word, const char *const *candidates, size_t n, char *buf,
+                            size_t len);
+
+/* True when mapping m has a key that is not in fields and that the did-you-mean takes for
+ * `key`: the value the user meant for key is then unknown, and checks that read it skip. */
+int st_rd_misspelt(const st_ynode *m, const st_field *fields, const char *key);
 
 #endif

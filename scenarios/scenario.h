@@ -28,6 +28,10 @@ int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **o
 
 void st_scn_free(st_scn *s);
 
+/* Warnings about a scenario that loaded: located notes (code 0), such as a section that is read
+ * but not yet modelled, in file order. Borrowed from s. */
+const st_diag *st_scn_warnings(const st_scn *s);
+
 const char *st_scn_name(const st_scn *s);
 const char *st_scn_path(const st_scn *s);
 uint64_t st_scn_seed(const st_scn *s);

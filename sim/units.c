@@ -456,6 +456,24 @@ static int unit_error(span s, span u, st_dim want, char *why, size_t whylen)
 
 /* ---- Parsing ----------------------------------------------------------------------------- */
 
+/* "2:1", "3:2": how planners write an oversubscription or any other plain ratio; N:M is N / M.
+ * u is the text from the colon on. The denominator is a bare positive number. */
+static int colon_ratio(span s, double num, span u, double *out, char *why, size_t whylen)
+{
+    span rest = trim(u.p + 1, u.n - 1), extra;
+    double den;
+    if (scan_value(rest, &den, &extra) != SCAN_OK || extra.n || den <= 0)
+        return fail(why, whylen,
+                    "expected a ratio such as '2:1' (N:M with M a positive number), found "
+                    "'%.*s%s'",
+                    QUOTED(s));
+    double v = num / den;
+    if (isinf(v) || (v == 0 && num != 0))
+        return fail(why, whylen, "number out of range: '%.*s%s'", QUOTED(s));
+    *out = v;
+    return 0;
+}
+
 int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t whylen)
 {
     if ((unsigned)want >= ST_DIM__COUNT)
@@ -476,6 +494,8 @@ int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t 
         *out = num;
         return 0;
     }
+    if (want == ST_DIM_RATIO && u.p[0] == ':')
+        return colon_ratio(s, num, u, out, why, whylen);
     const unit_def *hit = find_unit(u, want, 1);
     if (!hit)
         return unit_error(s, u, want, why, whylen);

@@ -9,7 +9,7 @@
 /* The accepted spellings of every dimension are listed in docs/guide/units.md. Unit text is
  * case-sensitive ("GB" is not "gb"); the parser suggests the right spelling when it is close. */
 typedef enum st_dim {
-    ST_DIM_RATIO,        /* bare number or percentage: "2", "0.95", "60%" (= 0.6) */
+    ST_DIM_RATIO,        /* bare number, percentage or N:M: "2", "0.95", "60%" (= 0.6), "2:1" */
     ST_DIM_COUNT,        /* bare number with an optional K/M/B/T suffix: "15T" = 1.5e13 */
     ST_DIM_TIME,         /* ns us ms s min h d y (y = 365 d) -> seconds */
     ST_DIM_BYTES,        /* B, kB MB GB TB PB EB (10^3 steps; KB = kB), KiB..EiB (2^10 steps) */
@@ -45,9 +45,10 @@ const char *st_dim_example(st_dim d);
  * Numbers: [+-] digits [. digits] [e|E [+-] digits] (".5" and "5." too). NaN, infinities, hex,
  * digit separators and decimal commas are refused; so is a value that overflows a double. A
  * negative number parses (range checks belong to the caller). ST_DIM_RATIO and ST_DIM_COUNT
- * accept a bare number; every other dimension requires its unit, even for 0. The scanner is our
- * own, so the result does not depend on setlocale(); it is correctly rounded for up to 19
- * significant digits within 1e-22..1e22 and within an ulp or so elsewhere.
+ * accept a bare number; ST_DIM_RATIO also N:M ("2:1" = 2, "3:2" = 1.5; M a bare number > 0); every
+ * other dimension requires its unit, even for 0. The scanner is our own, so the result does not
+ * depend on setlocale(); it is correctly rounded for up to 19 significant digits within 1e-22..1e22
+ * and within an ulp or so elsewhere.
  *
  * Returns 0 and sets *out, or returns ST_EUNIT, leaves *out alone and writes one of these
  * messages (lowercase, no full stop; <noun> is st_dim_noun, <ex> st_dim_example, <text> the
@@ -61,6 +62,7 @@ const char *st_dim_example(st_dim d);
  *   unknown unit '<unit>' for <noun>; did you mean '<u1>'?
  *   unknown unit '<unit>' for <noun>; did you mean '<u1>' or '<u2>'?
  *   unknown unit '<unit>': expected <noun> such as <ex>
+ *   expected a ratio such as '2:1' (N:M with M a positive number), found '<text>'
  * Quoted input longer than 40 characters is cut and ends in "...". */
 int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t whylen);
 

@@ -76,11 +76,12 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
 {
     const st_parallel_cfg *p = &w->parallel;
     const st_llm_spec *m = w->model;
-    if (m->heads % p->tp)
+    /* m is NULL when the loader checks a plan whose model did not read: the rest still hold. */
+    if (m && m->heads % p->tp)
         n = add(out, n, cap, ST_EINVAL, "parallel.tp",
                 "the model's %lld heads do not split over tp = %lld", (long long)m->heads,
                 (long long)p->tp);
-    if (m->kv_heads % p->tp && p->tp % m->kv_heads)
+    if (m && m->kv_heads % p->tp && p->tp % m->kv_heads)
         n = add(out, n, cap, ST_EINVAL, "parallel.tp",
                 "the model's %lld K/V heads do not split over tp = %lld", (long long)m->kv_heads,
                 (long long)p->tp);
@@ -88,7 +89,7 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
         n = add(out, n, cap, ST_EINVAL, "parallel.cp",
                 "seq_len (%lld) does not split over cp = %lld", (long long)w->seq_len,
                 (long long)p->cp);
-    if (p->pp * p->virtual_stages > m->layers)
+    if (m && p->pp * p->virtual_stages > m->layers)
         n = add(out, n, cap, ST_EINVAL, "parallel.pp",
                 "pp*virtual_stages = %lld exceeds the model's %lld layers",
                 (long long)(p->pp * p->virtual_stages), (long long)m->layers);
@@ -145,9 +146,9 @@ static int check_zero(const st_parallel_cfg *p, st_plan_issue *out, int n, int c
 
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
 {
+    /* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide
+     * them: a user fixing the file sees every broken rule at once. */
     int n = check_gpus(w, c, out, cap);
-    if (n)
-        return n;
     n = check_shape(w, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }

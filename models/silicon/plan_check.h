@@ -26,11 +26,12 @@ typedef struct st_plan_issue {
  * auto) when it is 0. A value that cannot be derived stays 0, and st_plan_check says why. */
 void st_plan_fill(st_workload_cfg *w);
 
-/* Check a filled training plan (w->model set, its defaults filled) against the GPU count and
- * the model's shape, in a fixed order: the GPU count first (tp*cp*pp*dp = gpus, within the
- * cluster c), whose first broken rule ends the check since the rest depend on it, then each
- * shape rule (heads and K/V heads over tp, seq_len over cp, layers over pp*virtual_stages, and
- * the ZeRO stage's gradient and weight-gather options). Writes at most cap (>= 1) issues to
+/* Check a filled training plan (its defaults filled) against the GPU count and the model's
+ * shape, in a fixed order: the GPU count first (tp*cp*pp*dp = gpus, within the cluster c), of
+ * which only the first broken rule is reported since the next depend on it, then each shape
+ * rule (heads and K/V heads over tp, seq_len over cp, layers over pp*virtual_stages; those on
+ * the model skipped when w->model is NULL) and the ZeRO stage's gradient and weight-gather
+ * options, which do not depend on the GPU count. Writes at most cap (>= 1) issues to
  * out and returns how many it wrote; 0 means the plan is sound. */
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap);
 

@@ -7,6 +7,7 @@
 #   ...
 #   ```
 #
+# The block is the command's standard output; warnings on stderr are not quoted.
 # The command runs under bash from the source folder with this build's strata first on PATH and
 # $QUOTE_TMP a scratch folder (for scenario variants written with sed). The test fails when a
 # block differs from its command's output or the command fails; UPDATE_DOCS=1 rewrites the blocks.
@@ -47,10 +48,10 @@ for doc in README.md docs/*.md docs/*/*.md; do
             printf '%s\n' "${lines[i]}" >>"$quoted"
             i=$((i + 1))
         done
-        actual=$(mktemp)
-        if ! bash -c "$cmd" >"$actual" 2>&1; then
+        actual=$(mktemp) errors=$(mktemp)
+        if ! bash -c "$cmd" >"$actual" 2>"$errors"; then
             echo "$doc: the quoted command failed: $cmd"
-            sed 's/^/    /' "$actual" | head -5
+            sed 's/^/    /' "$errors" | head -5
             fail=1
         elif ! cmp -s "$quoted" "$actual"; then
             if [ -n "${UPDATE_DOCS:-}" ]; then
@@ -62,7 +63,7 @@ for doc in README.md docs/*.md docs/*/*.md; do
             fi
         fi
         cat "$actual" >>"$out"
-        rm -f "$quoted" "$actual"
+        rm -f "$quoted" "$actual" "$errors"
     done
     if [ -n "${UPDATE_DOCS:-}" ] && ! cmp -s "$out" "$doc"; then
         cat "$out" >"$doc" || fail=1

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Every malformed scenario in tests/bad must be refused with exit status 2 and, as the first
-# line on stderr, exactly the line in its .expect file. Usage: run_bad.sh STRATA BAD_DIR
+# line on stderr, exactly the line in its .expect file. An .expect file with several lines
+# requires all of them, in order, and nothing else on stderr: the errors one `strata check`
+# reports together, with no echo of one of them. Usage: run_bad.sh STRATA BAD_DIR
 set -u
 strata=$1
 cd "$2" || exit 2
@@ -16,16 +18,20 @@ for f in *.yaml; do
     fi
     err=$("$strata" check "$f" 2>&1 >/dev/null)
     rc=$?
-    first=$(printf '%s\n' "$err" | head -n 1)
-    want=$(head -n 1 "$expect")
+    if [ "$(grep -c '' "$expect")" -gt 1 ]; then
+        first=$err # every line, compared whole
+        want=$(cat "$expect")
+    else
+        first=$(printf '%s\n' "$err" | head -n 1)
+        want=$(head -n 1 "$expect")
+    fi
     if [ "$rc" -ne 2 ]; then
         echo "FAIL $f: exit status $rc, want 2"
         printf '%s\n' "$err" | head -n 5
         fail=$((fail + 1))
     elif [ "$first" != "$want" ]; then
         echo "FAIL $f"
-        echo "  got:  $first"
-        echo "  want: $want"
+        printf '  got:\n%s\n  want:\n%s\n' "$first" "$want"
         fail=$((fail + 1))
     fi
 done

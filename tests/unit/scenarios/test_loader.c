@@ -213,6 +213,141 @@ START_TEST(test_errors_are_collected_up_to_the_cap)
 }
 END_TEST
 
+static int error_count(const char *yaml)
+{
+    st_diag d;
+    st_scn *s = load(yaml, &d);
+    st_scn_free(s);
+    return d.n;
+}
+
+/* A cluster error, a unit error, tp*pp*dp != gpus, an unknown GPU and a misspelt workload key:
+ * before, three check-and-fix rounds; now one. */
+START_TEST(test_independent_errors_come_in_one_pass)
+{
+    st_diag d;
+    st_scn *s = load("version: 1\ncluster: { gpu: h200, nodes: 4, nvlink_domain: 3 }\n"
+                     "workloads:\n  - { model: llama3-70b, gpus: 32, parallel: { tp: 8, pp: 2, "
+                     "dp: 4 },\n      submit: 2 hrs, stpes: 10 }\n",
+                     &d);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, 5);
+    ck_assert_str_eq(d.items[0].msg, "unknown GPU 'h200'; did you mean 'h200-sxm'? (`strata "
+                                     "catalog` lists the known GPUs)");
+    ck_assert_str_eq(d.items[1].msg,
+                     "nvlink_domain (3) must divide or be a multiple of gpus_per_node (8)");
+    ck_assert_str_eq(d.items[2].msg, "submit: unknown unit 'hrs' for a time; did you mean 'h'?");
+    ck_assert_str_eq(d.items[3].msg, "unknown key 'stpes' in workload; did you mean 'steps'?");
+    ck_assert_str_eq(d.items[4].msg, "workload 'job0': tp*cp*pp*dp = 8*1*2*4 = 64, but gpus is 32");
+    /* A bad hardware entry does not stop the next ones, nor the cluster and workloads. */
+    ck_assert_int_eq(error_count("version: 1\nhardware:\n  gpus:\n"
+                                 "    - { name: a, base: h100-sxm, tdp: 7 }\n"
+                                 "    - { name: b, base: h100-sxm, hbm: 1 }\n"
+                                 "cluster: { gpu: h100-sxm, nodes: 1, nodse: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 8, bogus: 1 } ]\n"),
+                     4);
+}
+END_TEST
+
+/* A value that did not read is not the cause of a second error: the checks that use it skip. */
+START_TEST(test_a_value_that_did_not_read_is_not_echoed)
+{
+    /* The cluster's size is unknown: no "asks for 64 GPUs, but the cluster has 0". */
+    ck_assert_int_eq(error_count("version: 1\ncluster: { gpu: h100-sxm, nodes: four }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 64 } ]\n"),
+                     1);
+    /* tp is unknown: no "tp*cp*pp*dp = 1*1*1*8 = 8, but gpus is 16". */
+    ck_assert_int_eq(error_count("version: 1\ncluster: { gpu: h100-sxm, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 16,\n"
+                                 "  parallel: { tp: two, dp: 8 } } ]\n"),
+                     1);
+    /* The GPU is unknown: no fp8_recipe rule against it. */
+    ck_assert_int_eq(error_count("version: 1\ncluster: { gpu: h300, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 16, precision: fp8,\n"
+                                 "  fp8_recipe: mxfp8 } ]\n"),
+                     1);
+    /* The GPU's own entry has the error: the cluster naming it is not told it is unknown. */
+    ck_assert_int_eq(error_count("version: 1\nhardware:\n  gpus: [ { name: g, base: h100-sxm, "
+                                 "tdp: 7 } ]\ncluster: { gpu: g, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 16 } ]\n"),
+                     1);
+    /* Same for a storage tier and a workload's checkpoint. */
+    ck_assert_int_eq(error_count("version: 1\ncluster: { gpu: h100-sxm, nodes: 2, storage:\n"
+                                 "  [ { name: f, kind: parallel-fs, read: 1 GB/s, write: 1 } ] }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 16,\n"
+                                 "  checkpoint: { every: 1 h, tier: f } } ]\n"),
+                     1);
+}
+END_TEST
+
+/* Names the word begins come first, shortest first; else the nearest by edit distance. */
+START_TEST(test_did_you_mean_prefers_names_the_word_begins)
+{
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100, nodes: 1 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n"),
+                     "t.yaml:2:17: error: unknown GPU 'h100'; did you mean 'h100-sxm' or "
+                     "'h100-pcie'? (`strata catalog` lists the known GPUs)");
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: H200-SXM, nodes: 1 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n"),
+                     "t.yaml:2:17: error: unknown GPU 'H200-SXM'; did you mean 'h200-sxm'? "
+                     "(`strata catalog` lists the known GPUs)");
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\n"
+                                 "workloads: [ { model: mpt, gpus: 8 } ]\n"),
+                     "t.yaml:3:23: error: unknown model 'mpt'; did you mean one of 'mpt-1b', "
+                     "'mpt-3b', 'mpt-7b', ...? (`strata catalog` lists the presets)");
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100-sxm, nod: 1 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n"),
+                     "t.yaml:2:27: error: unknown key 'nod' in cluster; did you mean 'node' or "
+                     "'nodes'?");
+}
+END_TEST
+
+/* Planners write an oversubscription as N:1. */
+START_TEST(test_oversubscription_reads_n_colon_1)
+{
+    st_diag d;
+    st_scn *s = load("version: 1\ncluster: { gpu: h100-sxm, nodes: 4,\n"
+                     "  fabric: { oversubscription: [ 2:1, '3:1' ] } }\n"
+                     "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+                     &d);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_double_eq(st_scn_cluster(s)->fabric.oversub[0], 2);
+    ck_assert_double_eq(st_scn_cluster(s)->fabric.oversub[1], 3);
+    st_scn_free(s);
+}
+END_TEST
+
+/* A section that is read but not yet modelled gets one warning at its key; a scenario without
+ * one gets none, and a warning does not stop the load. */
+START_TEST(test_unmodelled_sections_warn_once_each)
+{
+    st_diag d;
+    st_scn *s = load(MINIMAL, &d);
+    ck_assert_int_eq(st_scn_warnings(s)->n, 0);
+    st_scn_free(s);
+    s = load("version: 1\ncluster: { gpu: h100-sxm, nodes: 4, racks: { nodes_per_rack: 2 },\n"
+             "  facility: { power_capacity: 1 MW } }\n"
+             "workloads:\n  - { model: llama3-8b, gpus: 32 }\n"
+             "scheduler: { preemption: true }\ncost: { node_price: 1 USD }\n"
+             "trace: { file: " ST_SOURCE_DIR "/scenarios/examples/quickstart.yaml }\n",
+             &d);
+    ck_assert_ptr_nonnull(s);
+    const st_diag *w = st_scn_warnings(s);
+    ck_assert_int_eq(w->n, 5);
+    const char *want[] = {"cluster.racks", "cluster.facility", "scheduler", "cost", "trace"};
+    unsigned line[] = {2, 3, 6, 7, 8}, col[] = {37, 3, 1, 1, 1}; /* in file order */
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(w->items[i].code, 0);
+        ck_assert_uint_eq(w->items[i].loc.line, line[i]);
+        ck_assert_uint_eq(w->items[i].loc.col, col[i]);
+        ck_assert_int_eq(strncmp(w->items[i].msg, want[i], strlen(want[i])), 0);
+        ck_assert_ptr_nonnull(
+            strstr(w->items[i].msg, " is read and checked but not yet modelled: "));
+    }
+    st_scn_free(s);
+}
+END_TEST
+
 /* Each name table is its enum's X-macro list: one name per value, in value order, then NULL
  * (the loader's enum reader stops there, so a missing NULL would read past the table). */
 #define CHECK_NAMES(LIST, table)                                                                   \
@@ -249,6 +384,11 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_inline_model_takes_style_from_mlp);
     tcase_add_test(tc, test_typical_mistakes_name_file_line_and_column);
     tcase_add_test(tc, test_errors_are_collected_up_to_the_cap);
+    tcase_add_test(tc, test_independent_errors_come_in_one_pass);
+    tcase_add_test(tc, test_a_value_that_did_not_read_is_not_echoed);
+    tcase_add_test(tc, test_did_you_mean_prefers_names_the_word_begins);
+    tcase_add_test(tc, test_oversubscription_reads_n_colon_1);
+    tcase_add_test(tc, test_unmodelled_sections_warn_once_each);
     tcase_add_test(tc, test_enum_name_tables_follow_their_lists);
     suite_add_tcase(s, tc);
     return s;

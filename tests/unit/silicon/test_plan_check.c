@@ -54,7 +54,7 @@ START_TEST(test_a_sound_plan_has_no_issues)
 }
 END_TEST
 
-/* A GPU-count issue ends the check; shape issues are each reported, in order, up to cap. */
+/* A GPU-count issue comes first; shape issues are each reported, in order, up to cap. */
 START_TEST(test_issues_name_their_key_in_order_up_to_cap)
 {
     st_workload_cfg w = training(64, 2, 1);
@@ -107,6 +107,26 @@ START_TEST(test_batch_splits_over_dp_then_into_groups_of_pp)
 }
 END_TEST
 
+/* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide them;
+ * with no model (the loader's case when `model:` did not read) the model's rules are skipped
+ * and the rest still run. */
+START_TEST(test_a_gpu_count_issue_does_not_hide_the_shape_rules)
+{
+    st_workload_cfg w = training(30, 3, 1); /* 30 GPUs over tp 3: dp 10, but 16 heads */
+    w.parallel.dp = 4;                      /* 3*4 = 12, not 30 */
+    w.parallel.virtual_stages = 2;          /* without pp */
+    st_plan_fill(&w);
+    st_plan_issue is[4];
+    ck_assert_int_eq(st_plan_check(&w, &cluster, is, 4), 4);
+    ck_assert_str_eq(is[0].key, "parallel");
+    ck_assert_str_eq(is[1].msg, "the model's 16 heads do not split over tp = 3");
+    ck_assert_str_eq(is[3].key, "parallel.virtual_stages");
+    w.model = NULL;
+    ck_assert_int_eq(st_plan_check(&w, &cluster, is, 4), 2);
+    ck_assert_str_eq(is[1].key, "parallel.virtual_stages");
+}
+END_TEST
+
 Suite *plan_check_suite(void)
 {
     Suite *s = suite_create("plan_check");
@@ -116,6 +136,7 @@ Suite *plan_check_suite(void)
     tcase_add_test(tc, test_issues_name_their_key_in_order_up_to_cap);
     tcase_add_test(tc, test_a_plan_beyond_the_limit_is_refused_before_filling);
     tcase_add_test(tc, test_batch_splits_over_dp_then_into_groups_of_pp);
+    tcase_add_test(tc, test_a_gpu_count_issue_does_not_hide_the_shape_rules);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -187,6 +187,29 @@ START_TEST(test_ratio_is_a_bare_number_or_a_percentage)
 }
 END_TEST
 
+/* Planners write an oversubscription as "2:1"; N:M is N / M, and nothing else takes a colon. */
+START_TEST(test_ratio_takes_n_colon_m)
+{
+    EXACT("2:1", ST_DIM_RATIO, 2);
+    EXACT("1:1", ST_DIM_RATIO, 1);
+    EXACT("3:2", ST_DIM_RATIO, 1.5);
+    EXACT(" 4 : 1 ", ST_DIM_RATIO, 4);
+    EXACT("1.5:1", ST_DIM_RATIO, 1.5);
+    const char *msg = "expected a ratio such as '2:1' (N:M with M a positive number), found ";
+    char want[160];
+    snprintf(want, sizeof want, "%s'2:0'", msg);
+    expect_error("2:0", ST_DIM_RATIO, want);
+    snprintf(want, sizeof want, "%s'2:'", msg);
+    expect_error("2:", ST_DIM_RATIO, want);
+    snprintf(want, sizeof want, "%s'2:1:1'", msg);
+    expect_error("2:1:1", ST_DIM_RATIO, want);
+    snprintf(want, sizeof want, "%s'2:1 GB'", msg);
+    expect_error("2:1 GB", ST_DIM_RATIO, want);
+    expect_error("2:1", ST_DIM_COUNT,
+                 "unknown unit ':1': expected a count such as '2048' or '15T'");
+}
+END_TEST
+
 START_TEST(test_count_takes_k_m_b_t_suffixes_or_an_exact_integer)
 {
     EXACT("15T", ST_DIM_COUNT, 1.5e13);
@@ -626,6 +649,7 @@ Suite *units_suite(void)
     Suite *s = suite_create("units");
     TCase *parse = tcase_create("parse");
     tcase_add_test(parse, test_time_parses_every_unit_into_seconds);
+    tcase_add_test(parse, test_ratio_takes_n_colon_m);
     tcase_add_test(parse, test_space_between_number_and_unit_is_optional_and_edges_are_trimmed);
     tcase_add_test(parse, test_bytes_with_si_prefixes_step_by_1000);
     tcase_add_test(parse, test_bytes_with_iec_prefixes_step_by_1024);
