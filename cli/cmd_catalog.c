@@ -13,7 +13,7 @@ static void print_gpus(void)
            "HBM TB/s", "NVLink GB/s", "TDP W", "idle W");
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
         const st_gpu_spec *g = st_catalog_gpu_at(i);
-        printf("%-14s %10.1f %10.1f %8.0f %9.2f %11.0f %7.0f %7.0f\n", g->name, g->peak_bf16 / 1e12,
+        printf("%-14s %10.1f %10.1f %8.1f %9.2f %11.0f %7.0f %7.0f\n", g->name, g->peak_bf16 / 1e12,
                g->peak_fp8 / 1e12, g->hbm_bytes / 1e9, g->hbm_bw / 1e12, g->nvlink_bw / 1e9,
                g->tdp_w, g->idle_w);
     }

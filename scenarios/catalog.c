@@ -7,6 +7,20 @@
 
 #define TERA 1e12
 #define GIGA 1e9
+#define GIB  1073741824.0 /* 2^30 */
+#define MIB  1048576.0    /* 2^20 */
+
+/* Capacity (.hbm_bytes) is the memory CUDA (HIP on the MI300X) reports as the device's total, the
+ * figure a framework can allocate from: cudaMemGetInfo / torch.cuda.mem_get_info, deviceQuery's
+ * "Total amount of global memory", PyTorch's OOM message "GPU 0 has a total capacity of X GiB".
+ * Datasheets print decimal GB ("80 GB" = 80e9 bytes) while HBM stacks are binary (five 16 GiB
+ * stacks = 80 GiB); what CUDA reports is between the two: nvidia-smi's FB "Total" less the
+ * "Reserved" the driver keeps (H100 SXM, driver 565.57: 81559 - 454 = 81106 MiB). The CUDA
+ * context and NCCL buffers come out of that total; the memory model counts them as its reserved
+ * term (models/silicon/parallel.c). The driver's reservation moves by about 100 MiB between
+ * driver versions (H100 SXM: 81106 MiB on 565.57, 79.11 GiB = 81009 MiB in PyTorch OOM messages
+ * on other drivers); each entry takes one reading and names it. The datasheet figure stays in
+ * the comment beside it. */
 
 /* Idle power is not a datasheet figure. The values below are nvidia-smi / rocm-smi readings of
  * idle boards (0-1 MiB used, 0% utilisation, P0) in public logs that we read through code and
@@ -16,14 +30,16 @@ static const st_gpu_spec gpus[] = {
     {
         .name = "a100-sxm-40g",
         .description = "NVIDIA A100 SXM4 40GB",
-        .peak_bf16 = 312 * TERA, /* datasheet: 312 dense, 624 with sparsity */
-        .peak_fp8 = 0,           /* Ampere has no FP8 Tensor Cores */
-        .hbm_bytes = 40 * GIGA,  /* datasheet: 40 GB HBM2 */
-        .hbm_bw = 1555 * GIGA,   /* datasheet: 1,555 GB/s */
-        .nvlink_bw = 600 * GIGA, /* datasheet: NVLink 3, 600 GB/s (both directions) */
-        .pcie_bw = 32 * GIGA,    /* datasheet: PCIe Gen4 64 GB/s, i.e. 32 GB/s each way */
-        .tdp_w = 400,            /* datasheet: max TDP 400 W */
-        .idle_w = 50,            /* estimate: nvidia-smi idle readings 45-56 W */
+        .peak_bf16 = 312 * TERA,    /* datasheet: 312 dense, 624 with sparsity */
+        .peak_fp8 = 0,              /* Ampere has no FP8 Tensor Cores */
+        .hbm_bytes = 42298834944.0, /* datasheet: 40 GB HBM2. CUDA total: deviceQuery on
+                                       "NVIDIA A100-SXM4-40GB", CUDA 12.2: 40339 MiB
+                                       (bottlerocket-os/bottlerocket PR 3873) */
+        .hbm_bw = 1555 * GIGA,      /* datasheet: 1,555 GB/s */
+        .nvlink_bw = 600 * GIGA,    /* datasheet: NVLink 3, 600 GB/s (both directions) */
+        .pcie_bw = 32 * GIGA,       /* datasheet: PCIe Gen4 64 GB/s, i.e. 32 GB/s each way */
+        .tdp_w = 400,               /* datasheet: max TDP 400 W */
+        .idle_w = 50,               /* estimate: nvidia-smi idle readings 45-56 W */
         .source = "NVIDIA A100 datasheet; idle: "
                   "public nvidia-smi readings",
         .arch = ST_GPU_ARCH_AMPERE,
@@ -33,14 +49,18 @@ static const st_gpu_spec gpus[] = {
     {
         .name = "a100-sxm-80g",
         .description = "NVIDIA A100 SXM4 80GB",
-        .peak_bf16 = 312 * TERA, /* datasheet: 312 dense, 624 with sparsity */
-        .peak_fp8 = 0,           /* Ampere has no FP8 Tensor Cores */
-        .hbm_bytes = 80 * GIGA,  /* datasheet: 80 GB HBM2e */
-        .hbm_bw = 2039 * GIGA,   /* datasheet: 2,039 GB/s (SXM) */
-        .nvlink_bw = 600 * GIGA, /* datasheet: NVLink 3, 600 GB/s */
-        .pcie_bw = 32 * GIGA,    /* datasheet: PCIe Gen4 64 GB/s total */
-        .tdp_w = 400,            /* datasheet: max TDP 400 W */
-        .idle_w = 60,            /* estimate: nvidia-smi idle reading 63 W */
+        .peak_bf16 = 312 * TERA,    /* datasheet: 312 dense, 624 with sparsity */
+        .peak_fp8 = 0,              /* Ampere has no FP8 Tensor Cores */
+        .hbm_bytes = 85100068864.0, /* datasheet: 80 GB HBM2e. CUDA total: deviceQuery on
+                                       "NVIDIA A100-SXM4-80GB", CUDA 12.5: 81158 MiB
+                                       (github.com/thamada/nvidia-smi,
+                                       gls/A100SXMx4_deviceQuery.py); PyTorch OOM messages
+                                       print 79.25 GiB (levihsu/OOTDiffusion issue 235) */
+        .hbm_bw = 2039 * GIGA,      /* datasheet: 2,039 GB/s (SXM) */
+        .nvlink_bw = 600 * GIGA,    /* datasheet: NVLink 3, 600 GB/s */
+        .pcie_bw = 32 * GIGA,       /* datasheet: PCIe Gen4 64 GB/s total */
+        .tdp_w = 400,               /* datasheet: max TDP 400 W */
+        .idle_w = 60,               /* estimate: nvidia-smi idle reading 63 W */
         .source = "NVIDIA A100 datasheet; idle: public nvidia-smi "
                   "readings",
         .arch = ST_GPU_ARCH_AMPERE,
@@ -50,14 +70,17 @@ static const st_gpu_spec gpus[] = {
     {
         .name = "h100-sxm",
         .description = "NVIDIA H100 SXM5 80GB",
-        .peak_bf16 = 989.5 * TERA, /* datasheet: 1,979 with sparsity */
-        .peak_fp8 = 1979 * TERA,   /* datasheet: 3,958 with sparsity */
-        .hbm_bytes = 80 * GIGA,    /* datasheet: 80 GB HBM3 */
-        .hbm_bw = 3.35 * TERA,     /* datasheet: 3.35 TB/s */
-        .nvlink_bw = 900 * GIGA,   /* datasheet: NVLink 4, 900 GB/s (450 each way) */
-        .pcie_bw = 64 * GIGA,      /* datasheet: PCIe Gen5 128 GB/s total */
-        .tdp_w = 700,              /* datasheet: up to 700 W (configurable) */
-        .idle_w = 70,              /* estimate: nvidia-smi idle readings 64-73 W */
+        .peak_bf16 = 989.5 * TERA,  /* datasheet: 1,979 with sparsity */
+        .peak_fp8 = 1979 * TERA,    /* datasheet: 3,958 with sparsity */
+        .hbm_bytes = 85045477376.0, /* datasheet: 80 GB HBM3. CUDA total: deviceQuery on
+                                         "NVIDIA H100 80GB HBM3", driver 565.57: 81106 MiB;
+                                         nvidia-smi -q there: Total 81559, Reserved 454 MiB
+                                         (github.com/thamada/nvidia-smi, nvsim/H100SXMx8_*) */
+        .hbm_bw = 3.35 * TERA,      /* datasheet: 3.35 TB/s */
+        .nvlink_bw = 900 * GIGA,    /* datasheet: NVLink 4, 900 GB/s (450 each way) */
+        .pcie_bw = 64 * GIGA,       /* datasheet: PCIe Gen5 128 GB/s total */
+        .tdp_w = 700,               /* datasheet: up to 700 W (configurable) */
+        .idle_w = 70,               /* estimate: nvidia-smi idle readings 64-73 W */
         .source = "NVIDIA H100 datasheet; idle: public nvidia-smi "
                   "readings",
         .arch = ST_GPU_ARCH_HOPPER,
@@ -69,7 +92,10 @@ static const st_gpu_spec gpus[] = {
         .description = "NVIDIA H100 PCIe 80GB",
         .peak_bf16 = 756.5 * TERA, /* datasheet: 1,513 with sparsity */
         .peak_fp8 = 1513 * TERA,   /* datasheet: 3,026 with sparsity */
-        .hbm_bytes = 80 * GIGA,    /* datasheet: 80 GB HBM2e */
+        .hbm_bytes = 80 * GIB,     /* datasheet: 80 GB HBM2e, five 16 GiB stacks (NVIDIA H100
+                                         MIG user guide). No measured CUDA total found for the
+                                         PCIe card: the datasheet read in GiB, an upper bound
+                                         (the SXM part's CUDA total is 0.8 GiB below it) */
         .hbm_bw = 2.0 * TERA,      /* datasheet: 2 TB/s */
         .nvlink_bw = 600 * GIGA,   /* datasheet: NVLink bridge 600 GB/s (pairs of cards) */
         .pcie_bw = 64 * GIGA,      /* datasheet: PCIe Gen5 128 GB/s total */
@@ -85,12 +111,16 @@ static const st_gpu_spec gpus[] = {
         .description = "NVIDIA H200 SXM 141GB",
         .peak_bf16 = 989.5 * TERA, /* datasheet: same Tensor Cores as H100 SXM */
         .peak_fp8 = 1979 * TERA,
-        .hbm_bytes = 141 * GIGA, /* datasheet: 141 GB HBM3e */
-        .hbm_bw = 4.8 * TERA,    /* datasheet: 4.8 TB/s */
-        .nvlink_bw = 900 * GIGA, /* datasheet: 900 GB/s */
-        .pcie_bw = 64 * GIGA,    /* datasheet: PCIe Gen5 128 GB/s total */
-        .tdp_w = 700,            /* datasheet: up to 700 W; MLPerf JSON "H200 TGP 700W" */
-        .idle_w = 78,            /* estimate: nvidia-smi idle reading 78 W */
+        .hbm_bytes = 139.81 * GIB, /* datasheet: 141 GB HBM3e. CUDA total: PyTorch OOM on
+                                      "NVIDIA H200": "total capacity of 139.81 GiB"
+                                      (github.com/sungwon-chae/arxiv_confi, etu_logging.md);
+                                      nvidia-smi Total 143771 MiB (Modal, "Why does an NVIDIA
+                                      H100 80GB card offer 85.52 GB?") */
+        .hbm_bw = 4.8 * TERA,      /* datasheet: 4.8 TB/s */
+        .nvlink_bw = 900 * GIGA,   /* datasheet: 900 GB/s */
+        .pcie_bw = 64 * GIGA,      /* datasheet: PCIe Gen5 128 GB/s total */
+        .tdp_w = 700,              /* datasheet: up to 700 W; MLPerf JSON "H200 TGP 700W" */
+        .idle_w = 78,              /* estimate: nvidia-smi idle reading 78 W */
         .source = "NVIDIA H200 datasheet; idle: public nvidia-smi "
                   "reading",
         .arch = ST_GPU_ARCH_HOPPER,
@@ -100,16 +130,20 @@ static const st_gpu_spec gpus[] = {
     {
         .name = "b200",
         .description = "NVIDIA B200 (HGX B200)",
-        .peak_bf16 = 2250 * TERA, /* HGX B200 spec: 4.5 PFLOP/s with sparsity */
-        .peak_fp8 = 4500 * TERA,  /* HGX B200 spec: 9 PFLOP/s with sparsity */
-        .hbm_bytes = 180 * GIGA,  /* HGX B200: 180 GB HBM3e (DGX B200: 1,440 GB / 8) */
-        .hbm_bw = 7.7 * TERA,     /* HGX B200: 7.7 TB/s (DGX B200 totals give 8; we take the
-                                     lower: the per-GPU figure NVIDIA prints) */
-        .nvlink_bw = 1800 * GIGA, /* NVLink 5: 1.8 TB/s, 18 links */
-        .pcie_bw = 64 * GIGA,     /* estimate: PCIe Gen5 x16 host link of HGX B200 servers */
-        .tdp_w = 1000,            /* MLPerf system JSON "B200 TGP 1000W" */
-        .idle_w = 140,            /* estimate: nvidia-smi idle readings 136-145 W; 137 W in
-                                     ROCm/legacy-rocm-build issue #5219 */
+        .peak_bf16 = 2250 * TERA,  /* HGX B200 spec: 4.5 PFLOP/s with sparsity */
+        .peak_fp8 = 4500 * TERA,   /* HGX B200 spec: 9 PFLOP/s with sparsity */
+        .hbm_bytes = 178.35 * GIB, /* HGX B200: 180 GB HBM3e (DGX B200: 1,440 GB / 8). CUDA
+                                      total: cudaGetDeviceProperties on "NVIDIA B200" prints
+                                      178.35 (pytorch/ao PR 4002; GiB: nvidia-smi's Total is
+                                      183359 MiB = 179.06 GiB, NVIDIA/TensorRT-LLM issue
+                                      10278) */
+        .hbm_bw = 7.7 * TERA,      /* HGX B200: 7.7 TB/s (DGX B200 totals give 8; we take the
+                                      lower: the per-GPU figure NVIDIA prints) */
+        .nvlink_bw = 1800 * GIGA,  /* NVLink 5: 1.8 TB/s, 18 links */
+        .pcie_bw = 64 * GIGA,      /* estimate: PCIe Gen5 x16 host link of HGX B200 servers */
+        .tdp_w = 1000,             /* MLPerf system JSON "B200 TGP 1000W" */
+        .idle_w = 140,             /* estimate: nvidia-smi idle readings 136-145 W; 137 W in
+                                      ROCm/legacy-rocm-build issue #5219 */
         .source = "NVIDIA HGX/DGX B200 specs; idle: public "
                   "nvidia-smi readings",
         .arch = ST_GPU_ARCH_BLACKWELL,
@@ -119,15 +153,20 @@ static const st_gpu_spec gpus[] = {
     {
         .name = "gb200",
         .description = "NVIDIA GB200 (one Blackwell GPU of a GB200 NVL72)",
-        .peak_bf16 = 2500 * TERA, /* GB200 NVL72: 360 PFLOP/s BF16 sparse / 72 = 5 PF, /2 */
-        .peak_fp8 = 5000 * TERA,  /* GB200 NVL72: 720 PFLOP/s FP8 sparse / 72 = 10 PF, /2 */
-        .hbm_bytes = 186 * GIGA,  /* MLPerf Crusoe system JSON: GB200 GPU memory 186 GB */
-        .hbm_bw = 8 * TERA,       /* GB200 NVL72 spec: 8 TB/s per GPU */
-        .nvlink_bw = 1800 * GIGA, /* NVLink 5: 1.8 TB/s per GPU (130 TB/s / 72) */
-        .pcie_bw = 450 * GIGA,    /* NVLink-C2C to the Grace CPU: 900 GB/s, 450 each way */
-        .tdp_w = 1200,            /* DGX GB200 user guide: configurable, up to 1200 W */
-        .idle_w = 140,            /* estimate: no public idle reading found; B200's (same
-                                     Blackwell die and HBM stacks) */
+        .peak_bf16 = 2500 * TERA,  /* GB200 NVL72: 360 PFLOP/s BF16 sparse / 72 = 5 PF, /2 */
+        .peak_fp8 = 5000 * TERA,   /* GB200 NVL72: 720 PFLOP/s FP8 sparse / 72 = 10 PF, /2 */
+        .hbm_bytes = 184.31 * GIB, /* MLPerf Crusoe system JSON: GB200 GPU memory 186 GB.
+                                      CUDA total: PyTorch OOM messages on GB200 print "total
+                                      capacity of 184.31 GiB"; pytorch/torchtitan's nvfp4.md
+                                      (Blackwell, 4 GPUs) prints memory as GiB and % of the
+                                      device: 110.95 GiB = 60.2%, 174.49 GiB = 94.7%, i.e.
+                                      184.3 GiB */
+        .hbm_bw = 8 * TERA,        /* GB200 NVL72 spec: 8 TB/s per GPU */
+        .nvlink_bw = 1800 * GIGA,  /* NVLink 5: 1.8 TB/s per GPU (130 TB/s / 72) */
+        .pcie_bw = 450 * GIGA,     /* NVLink-C2C to the Grace CPU: 900 GB/s, 450 each way */
+        .tdp_w = 1200,             /* DGX GB200 user guide: configurable, up to 1200 W */
+        .idle_w = 140,             /* estimate: no public idle reading found; B200's (same
+                                      Blackwell die and HBM stacks) */
         .source = "NVIDIA GB200 NVL72 spec and MLPerf JSON; idle: "
                   "B200 estimate",
         .arch = ST_GPU_ARCH_BLACKWELL,
@@ -139,7 +178,11 @@ static const st_gpu_spec gpus[] = {
         .description = "AMD Instinct MI300X (OAM)",
         .peak_bf16 = 1307.4 * TERA, /* AMD data sheet (footnote MI300-18): dense */
         .peak_fp8 = 2614.9 * TERA,  /* AMD data sheet: dense */
-        .hbm_bytes = 192 * GIGA,    /* AMD: 192 GB HBM3 */
+        .hbm_bytes = 196592 * MIB,  /* AMD: 192 GB HBM3 (eight 24 GiB stacks). HIP total:
+                                       hipGetDeviceProperties on "AMD Instinct MI300X":
+                                       totalGlobalMem 196592 MiB, 16 MiB under 192 GiB
+                                       (github.com/thamada/nvidia-smi,
+                                       nvsim/MI300X_x4_deviceQuery.py) */
         .hbm_bw = 5.3 * TERA,       /* AMD: 5.3 TB/s */
         .nvlink_bw = 896 * GIGA,    /* derived: 7 Infinity Fabric links to the other GPUs of an
                                        8-GPU platform x 128 GB/s per link (secondary) */

@@ -111,7 +111,6 @@ START_TEST(test_datasheet_figures_match_validation_data)
     const st_gpu_spec *h = gpu("h100-sxm");
     ASSERT_REL(h->peak_bf16, 989e12, 1e-3); /* llm-foundry's MFU denominator */
     ck_assert_double_eq(h->peak_fp8, 1979e12);
-    ck_assert_double_eq(h->hbm_bytes, 80e9);
     ck_assert_double_eq(h->hbm_bw, 3.35e12);
     ck_assert_double_eq(h->nvlink_bw, 900e9);
     ck_assert_double_eq(h->tdp_w, 700);
@@ -119,25 +118,21 @@ START_TEST(test_datasheet_figures_match_validation_data)
     const st_gpu_spec *hp = gpu("h100-pcie");
     ASSERT_REL(hp->peak_bf16, 756e12, 1e-3);
     ck_assert_double_eq(hp->hbm_bw, 2.0e12);
-    ck_assert_double_eq(hp->hbm_bytes, 80e9);
     ck_assert_double_eq(hp->tdp_w, 350);
     ck_assert_double_eq(hp->nvlink_bw, 600e9);
 
     const st_gpu_spec *h2 = gpu("h200-sxm");
-    ck_assert_double_eq(h2->hbm_bytes, 141e9);
     ck_assert_double_eq(h2->hbm_bw, 4.8e12);
     ck_assert_double_eq(h2->peak_bf16, h->peak_bf16);
 
     const st_gpu_spec *b = gpu("b200");
     ck_assert_double_eq(b->peak_bf16, 2.25e15);
-    ck_assert_double_eq(b->hbm_bytes, 180e9);
     ck_assert_double_eq(b->nvlink_bw, 1.8e12);
     ck_assert_double_eq(b->tdp_w, 1000);
 
     const st_gpu_spec *gb = gpu("gb200");
     ck_assert_double_eq(gb->peak_bf16, 2.5e15);
     ck_assert_double_eq(gb->peak_fp8, 5e15);
-    ck_assert_double_eq(gb->hbm_bytes, 186e9);
     ck_assert_double_eq(gb->hbm_bw, 8e12);
     ck_assert_double_eq(gb->nvlink_bw, 1.8e12);
     ck_assert_double_eq(gb->tdp_w, 1200);
@@ -145,8 +140,40 @@ START_TEST(test_datasheet_figures_match_validation_data)
     const st_gpu_spec *mi = gpu("mi300x");
     ASSERT_REL(mi->peak_bf16, 1307.4e12, 1e-9);
     ASSERT_REL(mi->peak_fp8, 2614.9e12, 1e-9);
-    ck_assert_double_eq(mi->hbm_bytes, 192e9);
     ck_assert_double_eq(mi->tdp_w, 750);
+}
+END_TEST
+
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+/* Capacity is what CUDA (HIP on the MI300X) reports as the device's total memory, the figure a
+ * framework can allocate: cudaMemGetInfo / torch.cuda.mem_get_info, deviceQuery's "Total amount
+ * of global memory", PyTorch's OOM "GPU 0 has a total capacity of X GiB". It sits between the
+ * datasheet's decimal figure and the binary HBM stacks: nvidia-smi's FB "Total" less the
+ * driver's "Reserved" (H100: 81559 - 454 = 81106 MiB, less than 1 MiB apart). Sources are in
+ * scenarios/catalog.c beside each figure. */
+START_TEST(test_capacity_is_what_cuda_reports_as_total)
+{
+    ck_assert_double_eq(gpu("a100-sxm-40g")->hbm_bytes, 42298834944.0); /* 40339 MiB */
+    ck_assert_double_eq(gpu("a100-sxm-80g")->hbm_bytes, 85100068864.0); /* 81158 MiB */
+    ck_assert_double_eq(gpu("h100-sxm")->hbm_bytes, 85045477376.0);     /* 81106 MiB */
+    ck_assert_double_eq(gpu("h100-pcie")->hbm_bytes, 80 * GIB);         /* none found: 5 x 16 GiB */
+    ck_assert_double_eq(gpu("h200-sxm")->hbm_bytes, 139.81 * GIB);
+    ck_assert_double_eq(gpu("b200")->hbm_bytes, 178.35 * GIB);
+    ck_assert_double_eq(gpu("gb200")->hbm_bytes, 184.31 * GIB);
+    ck_assert_double_eq(gpu("mi300x")->hbm_bytes, 196592 * MIB);
+    /* each lies above the datasheet's decimal figure and at or below its binary reading */
+    static const struct {
+        const char *name;
+        double datasheet_gb;
+    } ds[] = {{"a100-sxm-40g", 40}, {"a100-sxm-80g", 80}, {"h100-sxm", 80}, {"h100-pcie", 80},
+              {"h200-sxm", 141},    {"b200", 180},        {"gb200", 186},   {"mi300x", 192}};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        double c = gpu(ds[i].name)->hbm_bytes;
+        ck_assert_msg(c > ds[i].datasheet_gb * 1e9 && c <= ds[i].datasheet_gb * GIB, "%s: %.6g",
+                      ds[i].name, c);
+    }
 }
 END_TEST
 
@@ -187,6 +214,7 @@ Suite *catalog_suite(void)
     tcase_add_test(tc, test_gpu_entries_are_complete_and_plausible);
     tcase_add_test(tc, test_gpu_entries_carry_architecture_and_calibration_key);
     tcase_add_test(tc, test_datasheet_figures_match_validation_data);
+    tcase_add_test(tc, test_capacity_is_what_cuda_reports_as_total);
     tcase_add_test(tc, test_model_entries_are_complete);
     tcase_add_test(tc, test_bloom_uses_the_padded_tokenizer_vocabulary);
     suite_add_tcase(s, tc);
