@@ -56,11 +56,11 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec);
 
 /* Current rate of one member of a running transfer, bytes/s (INFINITY when it crosses no link;
  * 0 once its last byte is through or it has completed). */
-double st_net_rate(const st_net *net, int64_t xfer);
+double st_net_rate(st_net *net, int64_t xfer);
 
 /* Bytes each member of a running transfer still has to move at the engine's clock (0 once its
  * last byte is through or it has completed). */
-double st_net_remaining(const st_net *net, int64_t xfer);
+double st_net_remaining(st_net *net, int64_t xfer);
 
 /* Transfers started and not yet completed (including those waiting out their latency). */
 size_t st_net_active(const st_net *net);
