@@ -61,6 +61,7 @@ struct st_net {
     uint64_t collisions;
     st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
     int solve_due;
+    uint64_t solves;
 };
 
 /* The end-of-instant solve is an event of the net's one kind whose payload names generation 0,
@@ -246,6 +247,7 @@ static void resolve(st_net *net, st_time now)
 {
     const int64_t *ch;
     flush_peaks(net, now);
+    net->solves++;
     size_t n = st_maxmin_solve(net->mm, &ch);
     for (size_t i = 0; i < n; i++) {
         size_t s = net->ent_x[ch[i]];
@@ -511,4 +513,9 @@ double st_net_level_utilization(const st_net *net, st_level level)
 uint64_t st_net_collisions(const st_net *net)
 {
     return net->collisions;
+}
+
+uint64_t st_net_solves(const st_net *net)
+{
+    return net->solves;
 }
