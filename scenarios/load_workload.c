@@ -222,6 +222,7 @@ static const st_field collective_fields[] = {
     ST_FFN("algo", fn_algo),
     ST_FFN("protocol", fn_proto),
     ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = ST_COLL_MAX_CHANNELS),
+    ST_FBOOL(st_collective_cfg, "lockstep", lockstep),
     ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .required = 1),
     ST_FINT(st_collective_cfg, "iterations", iterations, ST_R_MIN1, .max = 1e6),
     ST_FEND,

@@ -214,6 +214,7 @@ extern const char *const st_workload_kind_names[];
 typedef struct st_collective_cfg {
     int op, algo, proto;
     int channels;       /* 0 = NCCL-like default */
+    int lockstep;       /* 1: every ring step waits for its slowest hop (st_coll_spec.sync_steps) */
     double size_bytes;  /* nccl-tests "size": the per-rank buffer */
     int64_t iterations; /* back-to-back runs; the report gives their mean time */
     st_loc loc;

@@ -22,8 +22,8 @@
 /* One entity on a link, as the link sees it; k is the edge's index in the entity's lists, so
  * either side can find the other in O(1). */
 typedef struct mm_edge {
-    int64_t ent;
     double w;
+    int32_t ent; /* 16 bytes an edge: a million-GPU step pattern holds millions of them */
     int32_t k;
 } mm_edge;
 
@@ -31,14 +31,22 @@ typedef struct mm_link {
     double cap;
     double load;
     mm_edge *e;
-    size_t n, ecap;
-    /* Solve-time state, valid while the link is in the current component. */
-    double rem, wsum, wsum0, lvl;
+    uint32_t n, ecap; /* 4-byte counts and no copy of the heap's key: 72 bytes a link */
+    /* Solve-time state, valid while the link is in the current component (its fill level is
+     * the key of its heap entry). */
+    double rem, wsum, wsum0;
     int32_t hpos;     /* index in the heap, -1 when not in it */
     int32_t unfrozen; /* entities on it not frozen yet */
     uint32_t mark;    /* epoch of the last solve that visited it */
     uint8_t dirty;    /* queued in dirty_links */
 } mm_link;
+
+/* A heap entry carries its key: comparisons read the heap array alone, not links[] (one cache
+ * miss per comparison on a component of thousands of links), as the event queue keys its heap. */
+typedef struct mm_hent {
+    double lvl;
+    int32_t l;
+} mm_hent;
 
 typedef struct mm_ent {
     double *w; /* n weights, then (in the same block) n links and n edge positions */
@@ -72,7 +80,7 @@ struct st_maxmin {
     size_t n_comp_ents, comp_ents_cap;
     int32_t *comp_links;
     size_t n_comp_links;
-    int32_t *heap;
+    mm_hent *heap;
     size_t heap_n;
     int64_t *changed;
     size_t n_changed, changed_cap;
@@ -188,6 +196,8 @@ static int64_t take_slot(st_maxmin *m)
 {
     if (m->n_free > 0)
         return m->free_ids[--m->n_free];
+    if (m->n_ents == INT32_MAX)
+        ST_BUG("max-min solver already has %zu entities", m->n_ents);
     m->ents = st_xgrow(m->ents, sizeof *m->ents, m->n_ents + 1, &m->ents_cap);
     memset(&m->ents[m->n_ents], 0, sizeof *m->ents);
     return (int64_t)m->n_ents++;
@@ -248,9 +258,13 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .dirty = e->dirty};
     for (int32_t j = 0; j < k; j++) {
         mm_link *L = &m->links[lk[j]];
-        L->e = st_xgrow(L->e, sizeof *L->e, L->n + 1, &L->ecap);
+        if (L->n == UINT32_MAX)
+            ST_BUG("link %d already carries %u entities", (int)lk[j], L->n);
+        size_t ecap = L->ecap;
+        L->e = st_xgrow(L->e, sizeof *L->e, (size_t)L->n + 1, &ecap);
+        L->ecap = ecap > UINT32_MAX ? UINT32_MAX : (uint32_t)ecap;
         pos[j] = (int32_t)L->n;
-        L->e[L->n++] = (mm_edge){.ent = id, .w = w[j], .k = j};
+        L->e[L->n++] = (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j};
     }
     mark_ent_dirty(m, id);
     return id;
@@ -348,69 +362,70 @@ static void collect(st_maxmin *m)
 
 /* ---- Indexed binary min-heap of links by (fill level, link id). ---- */
 
-static int heap_less(const st_maxmin *m, int32_t a, int32_t b)
+static int heap_less(mm_hent a, mm_hent b)
 {
-    double la = m->links[a].lvl, lb = m->links[b].lvl;
-    if (la != lb)
-        return la < lb;
-    return a < b;
+    if (a.lvl != b.lvl)
+        return a.lvl < b.lvl;
+    return a.l < b.l;
 }
 
-static void heap_put(st_maxmin *m, size_t i, int32_t l)
+static void heap_put(st_maxmin *m, size_t i, mm_hent h)
 {
-    m->heap[i] = l;
-    m->links[l].hpos = (int32_t)i;
+    m->heap[i] = h;
+    m->links[h.l].hpos = (int32_t)i;
 }
 
-static void sift_up(st_maxmin *m, size_t i)
+/* Move entry i up or down to its place; returns where it lands. */
+static size_t sift_up(st_maxmin *m, size_t i)
 {
-    int32_t l = m->heap[i];
+    mm_hent h = m->heap[i];
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!heap_less(m, l, m->heap[p]))
+        if (!heap_less(h, m->heap[p]))
             break;
         heap_put(m, i, m->heap[p]);
         i = p;
     }
-    heap_put(m, i, l);
+    heap_put(m, i, h);
+    return i;
 }
 
 static void sift_down(st_maxmin *m, size_t i)
 {
-    int32_t l = m->heap[i];
+    mm_hent h = m->heap[i];
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= m->heap_n)
             break;
-        if (c + 1 < m->heap_n && heap_less(m, m->heap[c + 1], m->heap[c]))
+        if (c + 1 < m->heap_n && heap_less(m->heap[c + 1], m->heap[c]))
             c++;
-        if (!heap_less(m, m->heap[c], l))
+        if (!heap_less(m->heap[c], h))
             break;
         heap_put(m, i, m->heap[c]);
         i = c;
     }
-    heap_put(m, i, l);
+    heap_put(m, i, h);
 }
 
 static void heap_remove(st_maxmin *m, int32_t l)
 {
     size_t i = (size_t)m->links[l].hpos;
     m->links[l].hpos = -1;
-    int32_t last = m->heap[--m->heap_n];
+    mm_hent last = m->heap[--m->heap_n];
     if (i == m->heap_n)
         return;
     heap_put(m, i, last);
-    sift_up(m, i);
-    sift_down(m, (size_t)m->links[last].hpos);
+    sift_down(m, sift_up(m, i));
 }
 
 /* ---- Progressive filling. ---- */
 
-static void set_level(mm_link *L)
+/* The link's fill level: remaining capacity over unfrozen weight. */
+static double level_of(mm_link *L)
 {
     if (L->rem < CAP_REL_EPS * L->cap)
         L->rem = 0;
-    L->lvl = L->rem / L->wsum;
+    return L->rem / L->wsum;
 }
 
 /* Every unfrozen entity sits at the common level; those on links in the heap push the links'
@@ -430,8 +445,7 @@ static void init_fill(st_maxmin *m)
         for (size_t j = 0; j < L->n; j++)
             L->wsum += L->e[j].w;
         L->wsum0 = L->wsum;
-        set_level(L);
-        heap_put(m, m->heap_n++, l);
+        heap_put(m, m->heap_n++, (mm_hent){.lvl = level_of(L), .l = l});
     }
     for (size_t i = m->heap_n / 2; i-- > 0;)
         sift_down(m, i);
@@ -470,10 +484,9 @@ static void freeze(st_maxmin *m, mm_ent *e, double level)
         L->wsum -= e->w[j];
         if (L->wsum <= WSUM_RESUM * L->wsum0)
             resum(m, L);
-        set_level(L);
         size_t i = (size_t)L->hpos;
-        sift_up(m, i);
-        sift_down(m, (size_t)L->hpos);
+        m->heap[i].lvl = level_of(L);
+        sift_down(m, sift_up(m, i));
     }
 }
 
@@ -482,11 +495,11 @@ static void fill(st_maxmin *m)
     init_fill(m);
     double level = 0;
     while (m->heap_n > 0) {
-        int32_t l = m->heap[0];
+        int32_t l = m->heap[0].l;
         mm_link *L = &m->links[l];
         /* Rounding can put a link a hair below the level already reached; levels never fall. */
-        if (L->lvl > level)
-            level = L->lvl;
+        if (m->heap[0].lvl > level)
+            level = m->heap[0].lvl;
         heap_remove(m, l);
         for (size_t j = 0; j < L->n; j++) {
             mm_ent *e = &m->ents[L->e[j].ent];

@@ -59,7 +59,15 @@ struct st_net {
     size_t n_pend;
     st_time t_pend;
     uint64_t collisions;
+    st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
+    int solve_due;
+    uint64_t solves;
 };
+
+/* The end-of-instant solve is an event of the net's one kind whose payload names generation 0,
+ * which no transfer has; it fires after every other event of its nanosecond. */
+#define SOLVE_GEN  0u
+#define SOLVE_PRIO ST_EV_PRIO_MAX
 
 /* Transfer ids carry the slot and its generation, kept non-negative (31 bits of generation). */
 #define GEN_MASK 0x7fffffffu
@@ -103,6 +111,8 @@ void st_net_free(st_net *net)
     for (size_t i = 0; i < net->n_x; i++)
         if (net->x[i].state != X_FREE)
             st_engine_cancel(net->eng, net->x[i].ev);
+    if (net->solve_due)
+        st_engine_cancel(net->eng, net->solve_ev);
     st_maxmin_free(net->mm);
     free(net->level);
     free(net->hashed);
@@ -237,6 +247,7 @@ static void resolve(st_net *net, st_time now)
 {
     const int64_t *ch;
     flush_peaks(net, now);
+    net->solves++;
     size_t n = st_maxmin_solve(net->mm, &ch);
     for (size_t i = 0; i < n; i++) {
         size_t s = net->ent_x[ch[i]];
@@ -246,6 +257,28 @@ static void resolve(st_net *net, st_time now)
         arm(net, s, done_time(x->remaining, x->rate, now));
     }
     note_solved(net, now);
+}
+
+/* Starts and ends change the allocation; the solve waits for the end of the instant, so that
+ * all the starts and ends of one nanosecond are solved once (the same fixed point as solving
+ * after each: docs/models/flow-model.md, "Batched solves"). */
+static void request_solve(st_net *net, st_time now)
+{
+    if (net->solve_due)
+        return;
+    net->solve_due = 1;
+    st_payload p = {.u = {0, SOLVE_GEN}};
+    net->solve_ev = st_engine_schedule_prio(net->eng, net->kind, now, SOLVE_PRIO, &p);
+}
+
+/* Solve now what is waiting for the end of the instant (a caller asking for a rate). */
+static void solve_pending(st_net *net)
+{
+    if (!net->solve_due)
+        return;
+    st_engine_cancel(net->eng, net->solve_ev);
+    net->solve_due = 0;
+    resolve(net, st_engine_now(net->eng));
 }
 
 /* Route every member into net->route (member i's links follow member i-1's) and their lengths
@@ -359,7 +392,7 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
     net->ent_x = st_xgrow(net->ent_x, sizeof *net->ent_x, (size_t)ent + 1, &net->ent_x_cap);
     net->ent_x[ent] = s;
     x->ent = ent;
-    resolve(net, now);
+    request_solve(net, now);
     return id;
 }
 
@@ -386,12 +419,17 @@ static void bytes_done(st_net *net, size_t s, st_time now)
     x->rate = 0;
     x->t_upd = now;
     x->state = X_LATENCY;
-    resolve(net, now);
+    request_solve(net, now);
 }
 
 static void on_event(st_engine *eng, void *state, const st_event *ev)
 {
     st_net *net = state;
+    if (ev->data.u[1] == SOLVE_GEN) {
+        net->solve_due = 0;
+        resolve(net, ev->t);
+        return;
+    }
     size_t s = (size_t)ev->data.u[0];
     if (s >= net->n_x || net->x[s].gen != ev->data.u[1] || net->x[s].state == X_FREE)
         ST_BUG("net event for transfer slot %zu, which is not running", s);
@@ -421,14 +459,16 @@ static const transfer *find(const st_net *net, int64_t id)
     return &net->x[s];
 }
 
-double st_net_rate(const st_net *net, int64_t xfer)
+double st_net_rate(st_net *net, int64_t xfer)
 {
+    solve_pending(net);
     const transfer *x = find(net, xfer);
     return x && x->state == X_BYTES ? x->rate : 0;
 }
 
-double st_net_remaining(const st_net *net, int64_t xfer)
+double st_net_remaining(st_net *net, int64_t xfer)
 {
+    solve_pending(net);
     const transfer *x = find(net, xfer);
     if (!x || x->state != X_BYTES)
         return 0;
@@ -473,4 +513,9 @@ double st_net_level_utilization(const st_net *net, st_level level)
 uint64_t st_net_collisions(const st_net *net)
 {
     return net->collisions;
+}
+
+uint64_t st_net_solves(const st_net *net)
+{
+    return net->solves;
 }

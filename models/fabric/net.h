@@ -47,20 +47,22 @@ void st_net_free(st_net *net);
 
 /* Start a transfer now (at the engine's clock; from a handler or a done callback, or before a
  * run). Returns its id (>= 0; ids of completed transfers are not reused for a long time, 2^31
- * starts per slot). Rates of the transfers that share links with it are recomputed and their
- * completion events moved. A transfer with bytes == 0 or n == 0 uses no link and completes after
- * latency_s; one whose members all have src == dst moves its bytes at once. done is always
- * called from the engine's event, never from inside st_net_start. bytes and latency_s must be
- * finite and >= 0, and src, dst must name GPUs of the topology (else ST_BUG). */
+ * starts per slot). Rates of the transfers that share links with it are recomputed, and their
+ * completion events moved, once at the end of this instant for all its starts and ends. A transfer
+ * with bytes == 0 or n == 0 uses no link and completes after latency_s; one whose members all have
+ * src == dst moves its bytes at once. done is always called from the engine's event, never from
+ * inside st_net_start. bytes and latency_s must be finite and >= 0, and src, dst must name GPUs of
+ * the topology (else ST_BUG). */
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec);
 
 /* Current rate of one member of a running transfer, bytes/s (INFINITY when it crosses no link;
- * 0 once its last byte is through or it has completed). */
-double st_net_rate(const st_net *net, int64_t xfer);
+ * 0 once its last byte is through or it has completed). Starts and ends are solved together at
+ * the end of their instant; a rate asked for before then solves at once, so it is up to date. */
+double st_net_rate(st_net *net, int64_t xfer);
 
 /* Bytes each member of a running transfer still has to move at the engine's clock (0 once its
  * last byte is through or it has completed). */
-double st_net_remaining(const st_net *net, int64_t xfer);
+double st_net_remaining(st_net *net, int64_t xfer);
 
 /* Transfers started and not yet completed (including those waiting out their latency). */
 size_t st_net_active(const st_net *net);
@@ -73,5 +75,10 @@ size_t st_net_active(const st_net *net);
 double st_net_max_utilization(const st_net *net);
 double st_net_level_utilization(const st_net *net, st_level level);
 uint64_t st_net_collisions(const st_net *net);
+
+/* Max-min solves since creation: one per instant at which transfers started or ended, however
+ * many did (plus one for each rate query made while a solve was waiting for the end of the
+ * instant). */
+uint64_t st_net_solves(const st_net *net);
 
 #endif

@@ -67,6 +67,7 @@ static void setup_job(job *j, const st_workload_cfg *w, int64_t *gpus, uint64_t 
         .algo = (st_coll_algo)cc->algo,
         .proto = (st_coll_proto)cc->proto,
         .channels = cc->channels,
+        .sync_steps = cc->lockstep,
         .gpus = j->gpus,
         .n = w->gpus,
         .bytes = cc->size_bytes,

@@ -1,9 +1,13 @@
 /* Step-model throughput: configurations evaluated per second on one core, step simulation
- * included, the way a plan search uses it (one context per cluster, collectives memoised).
- * Prints `case: NAME configs_per_s: X`. */
+ * included, the way a plan search uses it (one context per cluster, collectives memoised), and
+ * the cost of one step of one job as the cluster grows: a fresh context (fabric built, every
+ * collective pattern simulated) and one step, in wall seconds and peak resident memory.
+ * Prints `case: NAME key: value ...`. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "models/step/step.h"
@@ -66,8 +70,72 @@ static double run_case(const st_cluster_cfg *c, st_workload_cfg w, double second
     return (double)done / (t - t0);
 }
 
-int main(void)
+/* One step of w on a fresh context over c: wall seconds, context and step together (what a
+ * planner's first question about a cluster costs). Exits on an error: the plans are fixed. */
+static double one_step(const st_cluster_cfg *c, const st_workload_cfg *w, int64_t mb)
 {
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    st_step_result r;
+    double t0 = now_s();
+    if (st_step_ctx_new(c, &x, &err) || st_step_run(x, w, mb, &r, NULL, &err)) {
+        fprintf(stderr, "bench_step: %s\n", err.msg);
+        exit(1);
+    }
+    double t = now_s() - t0;
+    st_step_ctx_free(x);
+    return t;
+}
+
+/* Peak resident memory of this process so far, MB (Linux reports ru_maxrss in KiB). */
+static double rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* GPT-3 175B with TP 8 and PP 8 (Narayanan et al. 2021, arXiv:2104.04473, table 1's 175B row
+ * uses TP 8, PP 16 on 1,024 GPUs; PP 8 keeps 64 GPUs per replica so 1,024 and 4,096 GPUs are
+ * 16 and 64 replicas of one plan), the global batch scaled with the replicas. */
+static void scaling(const st_llm_spec *gpt3)
+{
+    st_workload_cfg w = {.name = "gpt3",
+                         .model = gpt3,
+                         .seq_len = 2048,
+                         .parallel = {.tp = 8,
+                                      .cp = 1,
+                                      .pp = 8,
+                                      .virtual_stages = 1,
+                                      .zero = 1,
+                                      .overlap_grad_reduce = 1,
+                                      .overlap_p2p = 1}};
+    st_cluster_cfg c1 = selene(128), c4 = selene(512);
+    w.gpus = 1024, w.parallel.dp = 16, w.global_batch = 16 * 96;
+    double t1 = one_step(&c1, &w, 1);
+    w.gpus = 4096, w.parallel.dp = 64, w.global_batch = 64 * 96;
+    double t4 = one_step(&c4, &w, 1);
+    printf("case: gpt3-175b-4096 wall_s: %.3f ratio_to_1024: %.2f\n", t4, t4 / t1);
+    fflush(stdout);
+    /* One job filling the cluster: TP 8, PP 4, every other GPU a data-parallel rank, 16
+     * micro-batches per pipeline; its gradient reduce-scatter spans the whole fabric. */
+    static const int64_t nodes[] = {12500, 125000};
+    static const char *names[] = {"step-100k", "step-1m"};
+    for (int i = 0; i < 2; i++) {
+        st_cluster_cfg c = selene(nodes[i]);
+        w.gpus = nodes[i] * 8, w.parallel.pp = 4, w.parallel.dp = w.gpus / 32;
+        w.global_batch = w.parallel.dp * 16;
+        double t = one_step(&c, &w, 1);
+        printf("case: %s gpus: %lld wall_s: %.3f rss_mb: %.0f\n", names[i], (long long)w.gpus, t,
+               rss_mb());
+        fflush(stdout);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    /* `bench_step scale` runs the scaling cases alone. */
+    int scale_only = argc > 1 && strcmp(argv[1], "scale") == 0;
     st_llm_spec gpt3 = *st_catalog_model("gpt3-175b"), gpt1t = *st_catalog_model("gpt-1t");
     st_cluster_cfg c1 = selene(128), c2 = selene(384);
     st_workload_cfg w = {.name = "gpt3",
@@ -82,6 +150,10 @@ int main(void)
                                       .zero = 1,
                                       .overlap_grad_reduce = 1,
                                       .overlap_p2p = 1}};
+    if (scale_only) {
+        scaling(&gpt3);
+        return 0;
+    }
     printf("case: gpt3-175b-1024 configs_per_s: %.0f\n", run_case(&c1, w, 3.0));
     w.name = "gpt-1t";
     w.model = &gpt1t;
@@ -90,5 +162,6 @@ int main(void)
     w.parallel.pp = 64;
     w.parallel.dp = 6;
     printf("case: gpt-1t-3072 configs_per_s: %.0f\n", run_case(&c2, w, 3.0));
+    scaling(&gpt3);
     return 0;
 }

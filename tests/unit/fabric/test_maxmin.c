@@ -306,6 +306,50 @@ START_TEST(test_incremental_solves_after_removals_match_a_fresh_solve)
 }
 END_TEST
 
+/* What the network does at one instant with many starts and ends: solve once after all of them.
+ * It must give what solving after each one gives (the same fixed point, reached by the same
+ * progressive filling of the final components): rates within the solver's 1e-12 "unchanged"
+ * tolerance, which is all that solving in between can keep of an earlier rate. */
+START_TEST(test_one_solve_after_a_batch_equals_a_solve_after_each)
+{
+    st_rng *r = st_rng_new(4242, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-batch"));
+    rinst in;
+    int64_t ia[R_ENTS], ib[R_ENTS];
+    int on[R_ENTS] = {0};
+    for (int inst = 0; inst < 100; inst++) {
+        random_instance(r, &in, _i);
+        st_maxmin *a = st_maxmin_new(R_LINKS, in.cap), *b = st_maxmin_new(R_LINKS, in.cap);
+        for (int e = 0; e < R_ENTS; e++)
+            on[e] = 0;
+        /* Batches of adds and removes, the same calls on both solvers: a solves after every
+         * call, b once per batch. */
+        for (int batch = 0; batch < 6; batch++) {
+            for (int k = 0; k < 25; k++) {
+                int e = (int)st_rng_uniform_int(r, R_ENTS);
+                if (on[e]) {
+                    st_maxmin_remove(a, ia[e]);
+                    st_maxmin_remove(b, ib[e]);
+                } else {
+                    ia[e] = add_inst(a, &in, e);
+                    ib[e] = add_inst(b, &in, e);
+                }
+                on[e] = !on[e];
+                st_maxmin_solve(a, NULL);
+            }
+            st_maxmin_solve(b, NULL);
+            for (int e = 0; e < R_ENTS; e++)
+                if (on[e])
+                    ck_assert_double_eq_tol(st_maxmin_rate(a, ia[e]), st_maxmin_rate(b, ib[e]),
+                                            1e-12 * st_maxmin_rate(b, ib[e]));
+        }
+        check_maxmin(b, &in, ib, on);
+        st_maxmin_free(a);
+        st_maxmin_free(b);
+    }
+    st_rng_free(r);
+}
+END_TEST
+
 START_TEST(test_ring_of_32768_members_solves_as_one_entity)
 {
     /* One entity of 32768 members over 65536 NIC links plus 64 shared uplinks: the shared uplinks
@@ -351,6 +395,7 @@ Suite *maxmin_suite(void)
     /* Loop index 0: unit weights; 1: random weights. 100 instances each, 200 in all. */
     tcase_add_loop_test(rnd, test_random_instances_are_feasible_and_max_min_fair, 0, 2);
     tcase_add_loop_test(rnd, test_incremental_solves_after_removals_match_a_fresh_solve, 0, 2);
+    tcase_add_loop_test(rnd, test_one_solve_after_a_batch_equals_a_solve_after_each, 0, 2);
     suite_add_tcase(s, rnd);
     return s;
 }

@@ -356,6 +356,35 @@ START_TEST(test_same_inputs_give_the_same_finish_times_to_the_nanosecond)
 }
 END_TEST
 
+START_TEST(test_simultaneous_starts_and_ends_are_solved_once_per_instant)
+{
+    /* 40 transfers from node 0's NIC start at once and, equal, end at once: one solve for the
+     * starts, one for the ends (one at a time, it was 80), with the rates of solving each. */
+    enum { N = 40 };
+    for (uint64_t i = 0; i < N; i++)
+        start1(0, 2 + (int64_t)(i % 2), C * 1e-3, 0, i);
+    ck_assert_uint_eq(st_net_solves(net), 0);
+    st_engine_run(eng, ST_TIME_MAX);
+    ck_assert_uint_eq(st_net_solves(net), 2);
+    ck_assert_int_eq(lg.n, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(lg.t[i], (st_time)N * 1000000);
+}
+END_TEST
+
+START_TEST(test_a_rate_asked_for_mid_instant_is_solved_at_once)
+{
+    int64_t a = start1(0, 2, C * 1e-3, 0, 1);
+    ck_assert_double_eq_tol(st_net_rate(net, a), C, 1e-6 * C);
+    int64_t b = start1(0, 3, C * 1e-3, 0, 2);
+    ck_assert_double_eq_tol(st_net_rate(net, a), C / 2, 1e-6 * C);
+    ck_assert_double_eq_tol(st_net_rate(net, b), C / 2, 1e-6 * C);
+    ck_assert_uint_eq(st_net_solves(net), 2);
+    st_engine_run(eng, ST_TIME_MAX);
+    ck_assert_int_eq(done_at(&lg, 1), 2000000);
+}
+END_TEST
+
 START_TEST(test_ring_of_4096_members_runs_at_its_most_collided_uplink)
 {
     /* 4096 nodes, 32 per leaf, non-blocking (32 uplinks a leaf). A ring over consecutive GPUs
@@ -394,6 +423,8 @@ Suite *net_suite(void)
     tcase_add_test(tc, test_zero_byte_and_local_transfers_take_only_their_latency);
     tcase_add_test(tc, test_members_of_one_transfer_crossing_a_link_share_it);
     tcase_add_test(tc, test_ring_of_4096_members_runs_at_its_most_collided_uplink);
+    tcase_add_test(tc, test_simultaneous_starts_and_ends_are_solved_once_per_instant);
+    tcase_add_test(tc, test_a_rate_asked_for_mid_instant_is_solved_at_once);
     suite_add_tcase(s, tc);
     TCase *jobs = tcase_create("jobs");
     tcase_add_checked_fixture(jobs, setup8, teardown);
