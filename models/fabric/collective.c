@@ -10,6 +10,7 @@
 
 #include "models/fabric/coll_internal.h"
 #include "models/fabric/fabsim.h"
+#include "models/fabric/net.h"
 #include "models/fabric/transport.h"
 #include "sim/xalloc.h"
 
@@ -236,6 +237,12 @@ int st_coll_measure(const st_cluster_cfg *c, const st_coll_spec *spec, st_coll_r
     }
     if (rc == 0) {
         st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+        if (st_net_clamped(st_fabsim_net(fs)))
+            rc = st_err_set(err, ST_ERANGE, (st_loc){0},
+                            "the collective would end past the simulated clock's range (2^63 ns, "
+                            "about 292 years): its bytes, the links' rates and latencies");
+    }
+    if (rc == 0) {
         out->sim_s = (double)end * 1e-9;
         out->algbw = out->sim_s > 0 ? spec->bytes / out->sim_s : INFINITY;
         out->busbw = out->algbw * out->plan.busbw_factor;

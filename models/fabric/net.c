@@ -59,6 +59,7 @@ struct st_net {
     size_t n_pend;
     st_time t_pend;
     uint64_t collisions;
+    int clamped;           /* a time was past the end of st_time and held at ST_TIME_MAX */
     st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
     int solve_due;
     uint64_t solves;
@@ -172,20 +173,43 @@ static void settle(transfer *x, st_time now)
     x->t_upd = now;
 }
 
+/* a + b nanoseconds, held at ST_TIME_MAX (and noted in net->clamped) when it is past the end of
+ * st_time, 2^63 ns or about 292 years: signed overflow would wrap the clock into the past. */
+static st_time sat_add(st_net *net, st_time a, st_time b)
+{
+    if (b > ST_TIME_MAX - a) {
+        net->clamped = 1;
+        return ST_TIME_MAX;
+    }
+    return a + b;
+}
+
 /* Nanoseconds until `rem` bytes are through at `rate`, rounded up so that the bytes really are
  * done when the event fires. The femtosecond slack keeps a quotient that is whole in exact
  * arithmetic but lands a rounding error above it (2000000.0000000002) from costing a nanosecond.
  * A time past the end of st_time clamps to ST_TIME_MAX. */
-static st_time done_time(double rem, double rate, st_time now)
+static st_time done_time(st_net *net, double rem, double rate, st_time now)
 {
     if (rem <= 0 || isinf(rate))
         return now;
     double ns = ceil(rem * 1e9 / rate - 1e-6);
     if (ns < 0)
         ns = 0;
-    if (!(ns < (double)(ST_TIME_MAX - now)))
+    if (!(ns < (double)(ST_TIME_MAX - now))) {
+        net->clamped = 1;
         return ST_TIME_MAX;
+    }
     return now + (st_time)ns;
+}
+
+/* A latency in whole nanoseconds, held at ST_TIME_MAX past the end of st_time. */
+static st_time latency_ns(st_net *net, double s)
+{
+    if (!(s * 1e9 < (double)ST_TIME_MAX)) {
+        net->clamped = 1;
+        return ST_TIME_MAX;
+    }
+    return (st_time)llround(s * 1e9);
 }
 
 static void arm(st_net *net, size_t s, st_time at)
@@ -254,7 +278,7 @@ static void resolve(st_net *net, st_time now)
         transfer *x = &net->x[s];
         settle(x, now);
         x->rate = st_maxmin_rate(net->mm, ch[i]);
-        arm(net, s, done_time(x->remaining, x->rate, now));
+        arm(net, s, done_time(net, x->remaining, x->rate, now));
     }
     note_solved(net, now);
 }
@@ -328,7 +352,7 @@ static void check_spec(const st_xfer_spec *spec)
         ST_BUG("transfer of %zu members without src or dst", spec->n);
     if (!(spec->bytes >= 0) || isinf(spec->bytes))
         ST_BUG("transfer of %g bytes", spec->bytes);
-    if (!(spec->latency_s >= 0) || !(spec->latency_s < 9e9))
+    if (!(spec->latency_s >= 0) || isinf(spec->latency_s))
         ST_BUG("transfer latency of %g s", spec->latency_s);
     if (!(spec->max_rate >= 0) || isinf(spec->max_rate))
         ST_BUG("transfer rate cap of %g bytes/s", spec->max_rate);
@@ -371,11 +395,11 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
                     .done = spec->done,
                     .ctx = spec->ctx,
                     .t_upd = now,
-                    .lat = (st_time)llround(spec->latency_s * 1e9)};
+                    .lat = latency_ns(net, spec->latency_s)};
     int64_t id = make_id(s, x->gen);
     if (spec->bytes == 0 || spec->n == 0) {
         x->state = X_LATENCY;
-        arm(net, s, now + x->lat);
+        arm(net, s, sat_add(net, now, x->lat));
         return id;
     }
     x->state = X_BYTES;
@@ -437,7 +461,7 @@ static void on_event(st_engine *eng, void *state, const st_event *ev)
     if (net->x[s].state == X_BYTES) {
         bytes_done(net, s, ev->t);
         if (net->x[s].lat > 0) {
-            arm(net, s, ev->t + net->x[s].lat);
+            arm(net, s, sat_add(net, ev->t, net->x[s].lat));
             return;
         }
     }
@@ -518,4 +542,9 @@ uint64_t st_net_collisions(const st_net *net)
 uint64_t st_net_solves(const st_net *net)
 {
     return net->solves;
+}
+
+int st_net_clamped(const st_net *net)
+{
+    return net->clamped;
 }

@@ -158,6 +158,12 @@ int st_fabric_run(const st_cluster_cfg *c, const st_workload_cfg *const *ws, siz
     for (size_t i = 0; !rc && i < n; i++)
         if (jobs[i].failed)
             rc = err->code;
+    /* A time past the engine's clock was held at its end, not wrapped: no forecast from it. */
+    if (!rc && st_net_clamped(st_fabsim_net(fs)))
+        rc = st_err_set(err, ST_ERANGE, n ? ws[0]->loc : (st_loc){0},
+                        "the collective workloads would run past the simulated clock's range "
+                        "(2^63 ns, about 292 years): check the NIC rate, the link latencies and "
+                        "the collectives' sizes");
     if (!rc)
         summarise(jobs, n, st_fabsim_net(fs), fab);
     st_fabsim_free(fs);

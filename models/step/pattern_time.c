@@ -1,8 +1,10 @@
 /* Collective pattern times for the step model: each pattern simulated on a fresh fabric over the
  * context's topology the first time it is asked for, then taken from the context's memo. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "models/fabric/fabsim.h"
+#include "models/fabric/net.h"
 #include "models/step/step_internal.h"
 #include "sim/xalloc.h"
 
@@ -37,9 +39,12 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
             ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
     }
     st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
+     * step model refuses. */
+    double t = st_net_clamped(st_fabsim_net(fs)) ? INFINITY : (double)end * 1e-9;
     st_fabsim_free(fs);
     free(gpus);
-    return (double)end * 1e-9;
+    return t;
 }
 
 /* Simulated once per distinct pattern and then remembered: a plan search asks for the same few

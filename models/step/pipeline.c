@@ -241,15 +241,17 @@ static int check_spec(const st_pipe_spec *s)
         return ST_EINVAL;
     double work = 0;
     for (int64_t c = 0; c < s->pp * s->v; c++) {
-        if (!isfinite(s->fwd_s[c]) || !isfinite(s->bwd_s[c]) || s->fwd_s[c] < 0 || s->bwd_s[c] < 0)
+        if (!(s->fwd_s[c] >= 0) || !(s->bwd_s[c] >= 0))
             return ST_EINVAL;
+        if (isinf(s->fwd_s[c]) || isinf(s->bwd_s[c]))
+            return ST_ERANGE; /* a collective past the engine's clock (models/fabric/net.h) */
         work += s->fwd_s[c] + s->bwd_s[c];
     }
-    if (!isfinite(s->p2p_s) || s->p2p_s < 0)
+    if (!(s->p2p_s >= 0))
         return ST_EINVAL;
     work += 2.0 * (double)(s->pp * s->v) * s->p2p_s;
-    if (work * (double)s->m * 1e9 > 4.0e18)
-        return ST_EINVAL;
+    if (!(work * (double)s->m * 1e9 <= 4.0e18))
+        return ST_ERANGE;
     return 0;
 }
 

@@ -297,8 +297,15 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
     st_pipe_result pr = {0};
     rc = st_pipe_simulate(&spec, &pr, trace);
     if (rc) {
-        st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
-                   w->name);
+        if (rc == ST_ERANGE)
+            st_err_set(err, rc, w->loc,
+                       "workload '%s': one step would last past the simulated clock's range "
+                       "(about 127 years of passes and sends): check the NIC rate, the link "
+                       "latencies and the plan",
+                       w->name);
+        else
+            st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
+                       w->name);
     } else {
         double *stage_end = st_xcalloc((size_t)p.pp, sizeof *stage_end);
         double end = reduce_ends(x, &p, &pr, bwd, stage_end);
@@ -316,6 +323,12 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         out->microbatch = microbatch;
         out->micro_per_step = p.m;
         out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s;
+        if (!isfinite(out->step_time_s) || out->step_time_s * 1e9 > 4.0e18)
+            rc = st_err_set(err, ST_ERANGE, w->loc,
+                            "workload '%s': one step would last past the simulated clock's "
+                            "range (about 127 years): its collectives cannot finish at this NIC "
+                            "rate and link latency",
+                            w->name);
         rates(&p, x->c, out);
         double zero3_s = 0; /* the busiest stage's ZeRO-3 collectives, none hidden */
         for (int64_t c = pr.busiest; c < p.chunks; c += p.pp)
@@ -327,5 +340,7 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
     free(bwd);
     free(zero3);
     free(zero3_all);
+    if (rc)
+        memset(out, 0, sizeof *out);
     return rc;
 }

@@ -179,6 +179,19 @@ START_TEST(test_completion_includes_latency_but_bandwidth_is_freed_at_the_last_b
 }
 END_TEST
 
+START_TEST(test_times_past_the_clock_are_held_at_its_end_not_wrapped)
+{
+    /* 1e10 s of bytes, then 300 years of latency: both past the 2^63 ns clock. Each is held at
+     * ST_TIME_MAX and flagged; the engine never sees a time in its past (it used to abort). */
+    ck_assert_int_eq(st_net_clamped(net), 0);
+    start1(0, 1, C * 1e10, 0, 1);
+    start1(0, 2, 1, 300 * 365.25 * 86400, 2);
+    ck_assert_int_eq(st_engine_run(eng, ST_TIME_MAX), ST_RUN_EMPTY);
+    ck_assert_int_eq(done_at(&lg, 1), ST_TIME_MAX);
+    ck_assert_int_eq(done_at(&lg, 2), ST_TIME_MAX);
+    ck_assert_int_eq(st_net_clamped(net), 1);
+}
+END_TEST
 START_TEST(test_zero_byte_and_local_transfers_take_only_their_latency)
 {
     start1(0, 1, 0, 3e-6, 1);
@@ -421,6 +434,7 @@ Suite *net_suite(void)
     tcase_add_test(tc, test_a_late_start_slows_a_running_transfer_and_moves_its_completion);
     tcase_add_test(tc, test_completion_includes_latency_but_bandwidth_is_freed_at_the_last_byte);
     tcase_add_test(tc, test_zero_byte_and_local_transfers_take_only_their_latency);
+    tcase_add_test(tc, test_times_past_the_clock_are_held_at_its_end_not_wrapped);
     tcase_add_test(tc, test_members_of_one_transfer_crossing_a_link_share_it);
     tcase_add_test(tc, test_ring_of_4096_members_runs_at_its_most_collided_uplink);
     tcase_add_test(tc, test_simultaneous_starts_and_ends_are_solved_once_per_instant);
