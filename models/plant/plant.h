@@ -38,6 +38,7 @@ typedef struct st_plant_job {
 
 /* One job's board power, all its GPUs together. */
 typedef struct st_plant_job_power {
+    uint64_t id; /* the job's st_plant_job.id */
     double peak_w, mean_w, step_energy_j;
 } st_plant_job_power;
 
