@@ -230,6 +230,9 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     if (c->racks.breaker_a > 0)
         fprintf(out, ", %.1f A left on its %.0f A breaker at 80%%", p->rack_headroom_a,
                 c->racks.breaker_a);
+    if (p->rack_loss_w > 0)
+        fprintf(out, ", %s lost in its distribution",
+                fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
     fprintf(out, "\n");
 }
 
