@@ -88,6 +88,9 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
     for (size_t j = 0; j < n; j++)
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
             int64_t rack = jobs[j].gpus[g] / r->gpr;
+            if (jobs[j].gpus[g] < 0 || rack >= r->n)
+                ST_BUG("GPU %lld is outside the cluster's %lld racks", (long long)jobs[j].gpus[g],
+                       (long long)r->n);
             r->pairs[q++] = (rj){rack, j};
             r->c[rack] -= c->gpu->idle_w; /* this GPU runs the job, not idle */
         }
