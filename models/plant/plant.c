@@ -109,6 +109,8 @@ static int term_cmp(const void *a, const void *b)
 /* Merge the terms of equal (j, l): one per pair of jobs that share a rack. */
 static void merge_terms(racks *r)
 {
+    if (!r->n_terms) /* no resistance: no terms, and qsort must not see a NULL array */
+        return;
     qsort(r->terms, r->n_terms, sizeof *r->terms, term_cmp);
     size_t m = 0;
     for (size_t i = 0; i < r->n_terms; i++) {
