@@ -200,6 +200,49 @@ static cJSON *fabric_json(const st_fabric_result *f)
     return o;
 }
 
+/* The plant (models/plant/plant.h): the facility waveform and the most loaded rack. */
+static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "it_peak_w", p->it_peak_w);
+    cJSON_AddNumberToObject(o, "it_mean_w", p->it_mean_w);
+    cJSON_AddNumberToObject(o, "facility_peak_w", p->wave.peak_w);
+    cJSON_AddNumberToObject(o, "swing_w", p->wave.swing_w);
+    cJSON_AddNumberToObject(o, "ramp_w_per_s", p->wave.ramp_w_per_s);
+    if (c->facility.ramp_limit_w_per_s > 0)
+        cJSON_AddNumberToObject(o, "ramp_limit_w_per_s", c->facility.ramp_limit_w_per_s);
+    if (c->facility.power_capacity_w > 0)
+        cJSON_AddNumberToObject(o, "power_capacity_w", c->facility.power_capacity_w);
+    cJSON_AddNumberToObject(o, "swing_hz", p->wave.dominant_hz);
+    cJSON_AddNumberToObject(o, "utility_band_share", p->wave.band_share);
+    cJSON_AddNumberToObject(o, "distribution_loss_w", p->loss_at_peak_w);
+    cJSON_AddNumberToObject(o, "window_s", p->window_s);
+    cJSON *rk = cJSON_AddObjectToObject(o, "racks");
+    cJSON_AddNumberToObject(rk, "count", (double)p->racks);
+    cJSON_AddNumberToObject(rk, "peak_w", p->rack_peak_w);
+    cJSON_AddNumberToObject(rk, "line_current_a", p->rack_current_a);
+    if (c->racks.breaker_a > 0) {
+        cJSON_AddNumberToObject(rk, "breaker_a", c->racks.breaker_a);
+        cJSON_AddNumberToObject(rk, "headroom_a", p->rack_headroom_a);
+    }
+    cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
+    return o;
+}
+
+/* Job i's own power, when the plant ran it. */
+static void add_job_power(cJSON *job, const st_run *r, size_t i)
+{
+    for (size_t k = 0; r->has_plant && k < r->plant.n_jobs; k++) {
+        const st_plant_job_power *p = &r->plant.jobs[k];
+        if (p->id != i)
+            continue;
+        cJSON *o = cJSON_AddObjectToObject(job, "power");
+        cJSON_AddNumberToObject(o, "gpu_peak_w", p->peak_w);
+        cJSON_AddNumberToObject(o, "gpu_mean_w", p->mean_w);
+        cJSON_AddNumberToObject(o, "step_energy_j", p->step_energy_j);
+    }
+}
+
 static cJSON *audit_json(const st_run *r)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -234,10 +277,15 @@ char *st_report_json(const st_report *rep)
     cJSON_AddNumberToObject(cl, "nodes", (double)c->nodes);
     cJSON_AddNumberToObject(cl, "gpus", (double)(c->nodes * c->gpus_per_node));
     cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
-    for (size_t i = 0; i < r->n; i++)
-        cJSON_AddItemToArray(jobs, r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]));
+    for (size_t i = 0; i < r->n; i++) {
+        cJSON *j = r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]);
+        add_job_power(j, r, i);
+        cJSON_AddItemToArray(jobs, j);
+    }
     if (r->has_fabric)
         cJSON_AddItemToObject(root, "fabric", fabric_json(&r->fab));
+    if (r->has_plant)
+        cJSON_AddItemToObject(root, "power", power_json(&r->plant, c));
     cJSON_AddItemToObject(root, "audit", audit_json(r));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

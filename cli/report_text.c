@@ -212,6 +212,30 @@ static void fabric_text(FILE *out, const st_fabric_result *f)
     fprintf(out, "\n");
 }
 
+static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+{
+    char a[32], b[32], d[32];
+    fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s with distribution losses\n",
+            fmt(p->it_peak_w, ST_DIM_POWER, a, sizeof a),
+            fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
+            fmt(p->wave.peak_w, ST_DIM_POWER, d, sizeof d));
+    fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
+            fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
+            p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
+    if (c->facility.ramp_limit_w_per_s > 0)
+        fprintf(out, " against a limit of %s/s",
+                fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
+    fprintf(out, "\n  worst of %lld racks %s, %.1f A per line", (long long)p->racks,
+            fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
+    if (c->racks.breaker_a > 0)
+        fprintf(out, ", %.1f A left on its %.0f A breaker at 80%%", p->rack_headroom_a,
+                c->racks.breaker_a);
+    if (p->rack_loss_w > 0)
+        fprintf(out, ", %s lost in its distribution",
+                fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
+    fprintf(out, "\n");
+}
+
 static void audit_text(FILE *out, const st_run *r)
 {
     fprintf(out, "\naudit\n");
@@ -244,5 +268,7 @@ void st_report_text(FILE *out, const st_report *rep)
     }
     if (r->has_fabric)
         fabric_text(out, &r->fab);
+    if (r->has_plant)
+        power_text(out, &r->plant, c);
     audit_text(out, r);
 }

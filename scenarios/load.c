@@ -90,10 +90,9 @@ static const st_field top_fields[] = {
 static const struct {
     const char *path, *effect;
 } unmodelled[] = {
-    /* the plant model: rack power and cooling (placement counts racks for rack failures) */
-    {"cluster.racks", "feed and cooling do not change the report (nodes_per_rack only counts "
-                      "racks for rack failures)"},
-    {"cluster.facility", "the facility's power capacity and ramp limit do not change the report"},
+    /* the plant model: rack power and the feed are modelled (models/plant), cooling is not */
+    {"cluster.racks.cooling", "the rack's cooling does not change the report (its power and "
+                              "feed do: power.racks)"},
     /* the cluster scheduler */
     {"scheduler", "jobs run first come, first served, without preemption or quotas"},
     {"trace", "the trace's jobs are not run"},
@@ -114,17 +113,18 @@ static const st_ynode *key_node(const st_ynode *m, const char *key)
 static void warn_unmodelled(st_ld *ld, const st_ynode *root)
 {
     for (int i = 0; unmodelled[i].path; i++) {
-        const char *path = unmodelled[i].path, *dot = strchr(path, '.');
+        const char *path = unmodelled[i].path, *dot;
         const st_ynode *at = root;
-        if (dot) {
+        while ((dot = strchr(path, '.')) && at) { /* down every mapping but the last key's */
             char head[32];
             snprintf(head, sizeof head, "%.*s", (int)(dot - path), path);
-            at = st_ynode_get(root, head);
+            at = st_ynode_get(at, head);
+            path = dot + 1;
         }
-        const st_ynode *key = key_node(at, dot ? dot + 1 : path);
+        const st_ynode *key = key_node(at, path);
         if (key)
             st_diag_add(&ld->s->warnings, 0, key->loc,
-                        "%s is read and checked but not yet modelled: %s", path,
+                        "%s is read and checked but not yet modelled: %s", unmodelled[i].path,
                         unmodelled[i].effect);
     }
     /* In file order, as the errors are: an insertion sort of at most a handful. */

@@ -123,6 +123,24 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
     return rc;
 }
 
+/* The plant: every placed training job's power by its step, the racks and the facility
+ * waveform (models/plant/plant.h). Left out when no job runs or the GPU states no power limit. */
+static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
+{
+    st_plant_job *jobs = st_xcalloc(sp->n ? sp->n : 1, sizeof *jobs);
+    size_t k = 0;
+    for (size_t i = 0; i < sp->n; i++)
+        if (out->f[i].has_step && out->f[i].gpus)
+            jobs[k++] = (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i};
+    int rc = 0;
+    if (k && sp->c->gpu->tdp_w > 0) {
+        rc = st_plant_run(sp->c, jobs, k, sp->seed, &out->plant, err);
+        out->has_plant = rc == 0;
+    }
+    free(jobs);
+    return rc;
+}
+
 /* The collective workloads, together on one fabric. */
 static int forecast_collectives(const st_run_spec *sp, st_run *out, st_err *err)
 {
@@ -157,6 +175,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_lives(sp, out, err);
     if (!rc)
+        rc = forecast_plant(sp, out, err);
+    if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
         out->audit = st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n},
@@ -171,6 +191,7 @@ void st_run_release(st_run *r)
     free(r->f);
     free(r->coll);
     free(r->audit);
+    st_plant_release(&r->plant);
     st_pipe_trace_release(&r->trace);
     memset(r, 0, sizeof *r);
 }

@@ -12,6 +12,7 @@
 #include "models/forecast/audit.h"
 #include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
+#include "models/plant/plant.h"
 #include "models/step/pipeline.h"
 
 /* What a run is asked; every pointer is borrowed from the scenario, which outlives the run. */
@@ -39,6 +40,8 @@ typedef struct st_run {
     int has_trace;    /* spec->trace and a training job ran: trace holds its step */
     size_t trace_job; /* which workload the trace is of */
     st_pipe_trace trace;
+    int has_plant; /* some training job was placed on a GPU with a power limit: plant is filled */
+    st_plant_result plant;
     st_audit *audit; /* n_audit findings, in report order */
     size_t n_audit;
 } st_run;

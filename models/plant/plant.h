@@ -1,0 +1,73 @@
+/* The plant level: the power every running training job draws, by job, by rack and for the
+ * facility. A job's GPUs follow its simulated step (gpu_power.h); racks add their nodes' base
+ * power and idle GPUs, and their feeds carry it (electric.h); the facility's millisecond
+ * waveform gives peak, swing, ramp and dominant frequency (waveform.h). docs/models/plant.md has
+ * the equations and sources. */
+#ifndef ST_MODELS_PLANT_PLANT_H
+#define ST_MODELS_PLANT_PLANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "models/plant/waveform.h"
+#include "models/step/step.h"
+#include "sim/err.h"
+
+/* Constants of the plant that are not datasheet figures, with their sources (plant.c). */
+typedef struct st_plant_preset {
+    double psu_efficiency; /* wall power = board power / psu_efficiency */
+    double dt_s;           /* the waveform's sample */
+    double min_window_s;   /* the waveform covers at least this ... */
+    double min_steps;      /* ... and at least this many of the longest step */
+    double max_window_s;
+    const char *source;
+} st_plant_preset;
+
+const st_plant_preset *st_plant_preset_get(void);
+
+/* A running training job: its step (borrowed), its GPUs' ids (borrowed, n_gpus of them, in
+ * the cluster's numbering: node = id / gpus_per_node) and a stable id for its phase offset's
+ * random stream (its workload index). */
+typedef struct st_plant_job {
+    const st_step_result *step;
+    const int64_t *gpus;
+    int64_t n_gpus;
+    uint64_t id;
+} st_plant_job;
+
+/* One job's board power, all its GPUs together. */
+typedef struct st_plant_job_power {
+    uint64_t id; /* the job's st_plant_job.id */
+    double peak_w, mean_w, step_energy_j;
+} st_plant_job_power;
+
+typedef struct st_plant_result {
+    st_plant_job_power *jobs; /* n_jobs, as given (owned) */
+    size_t n_jobs;
+    /* The facility waveform over window_s at dt_s, in the steady state with every given job
+     * running, and its shape. */
+    double window_s, dt_s;
+    st_plant_wave_stats wave; /* of the facility power: IT plus distribution losses */
+    double it_peak_w, it_mean_w;
+    double loss_at_peak_w, loss_mean_w; /* distribution losses (0 without a resistance) */
+    /* The racks: the most loaded rack at its coincident peak (every job in it at its peak). */
+    int64_t racks;
+    double rack_peak_w, rack_current_a, rack_loss_w;
+    double rack_headroom_a; /* against the breaker under the 80% rule; NAN when none is stated */
+} st_plant_result;
+
+/* The plant of cluster c with the n given jobs running (placed, with a step), their phase
+ * offsets drawn from seed's streams. Returns 0, or -1 with err set when the GPU has no power
+ * limit (tdp_w 0): the plant is then not modelled. out must be released with
+ * st_plant_release either way. */
+int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                 st_plant_result *out, st_err *err);
+
+/* The plant with an explicit window (s), for the benchmark and tests: as st_plant_run. */
+int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                        double window_s, st_plant_result *out, st_err *err);
+
+void st_plant_release(st_plant_result *r);
+
+#endif

@@ -1,0 +1,119 @@
+/* The facility waveform: jobs' per-GPU profiles sampled as exact interval means, summed with
+ * the constant draw, the rack losses' quadratic form on top; and its spectrum by GSL's FFT. */
+#include "models/plant/waveform.h"
+
+#include <gsl/gsl_fft_real.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/gsl_guard.h"
+#include "sim/xalloc.h"
+
+/* Energy one GPU of p draws over [0, t) of a job that repeats its step forever (t >= 0). */
+static double cum_energy(const st_plant_profile *p, double t)
+{
+    double m = floor(t / p->period_s);
+    double r = t - m * p->period_s;
+    if (r < 0)
+        r = 0;
+    if (r > p->period_s)
+        r = p->period_s;
+    return m * p->energy_j + st_plant_profile_energy(p, r);
+}
+
+static double loss_of(const st_plant_wave_spec *s, const double *pj)
+{
+    if (!s->n_terms && !s->lin)
+        return 0;
+    double l = s->cst;
+    for (size_t i = 0; i < s->n_terms; i++)
+        l += s->terms[i].coef * pj[s->terms[i].j] * pj[s->terms[i].l];
+    for (size_t j = 0; s->lin && j < s->n_jobs; j++)
+        l += s->lin[j] * pj[j];
+    return l;
+}
+
+void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_sums *sums)
+{
+    size_t nj = s->n_jobs;
+    double *prev = st_xcalloc(nj ? nj : 1, sizeof *prev), *pj = st_xcalloc(nj ? nj : 1, sizeof *pj);
+    for (size_t j = 0; j < nj; j++)
+        prev[j] = cum_energy(s->jobs[j].p, s->jobs[j].offset_s);
+    *sums = (st_plant_wave_sums){0};
+    double peak = -1;
+    for (size_t k = 0; k < s->n_samples; k++) {
+        double board = s->base_w;
+        for (size_t j = 0; j < nj; j++) {
+            const st_plant_wave_job *jb = &s->jobs[j];
+            double next = cum_energy(jb->p, (double)(k + 1) * s->dt_s + jb->offset_s);
+            pj[j] = (next - prev[j]) / s->dt_s;
+            prev[j] = next;
+            board += jb->gpus * pj[j];
+        }
+        double it = s->scale * board, loss = loss_of(s, pj);
+        out[k] = it + loss;
+        sums->it_energy_j += it * s->dt_s;
+        sums->loss_energy_j += loss * s->dt_s;
+        if (it > sums->it_peak_w)
+            sums->it_peak_w = it;
+        if (out[k] > peak) {
+            peak = out[k];
+            sums->loss_at_peak_w = loss;
+        }
+    }
+    free(pj);
+    free(prev);
+}
+
+/* The largest non-DC bin of GSL's half-complex output c (n values) and the share of the non-DC
+ * energy within [lo, hi] Hz. */
+static void spectrum_peak(const double *c, size_t n, double dt, st_plant_wave_stats *o)
+{
+    double best = 0, total = 0, band = 0;
+    size_t arg = 0;
+    for (size_t k = 1; k <= n / 2; k++) {
+        double re = c[2 * k - 1], im = (2 * k < n) ? c[2 * k] : 0;
+        if (2 * k == n)
+            re = c[n - 1];
+        double e = re * re + im * im, f = (double)k / ((double)n * dt);
+        total += e;
+        if (f >= ST_PLANT_BAND_LO_HZ && f <= ST_PLANT_BAND_HI_HZ)
+            band += e;
+        if (e > best) {
+            best = e;
+            arg = k;
+        }
+    }
+    o->dominant_hz = arg ? (double)arg / ((double)n * dt) : 0;
+    o->band_share = total > 0 ? band / total : 0;
+}
+
+void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
+{
+    if (n < 2)
+        ST_BUG("st_plant_wave_stats_of needs two samples, got %zu", n);
+    *o = (st_plant_wave_stats){.peak_w = w[0], .min_w = w[0]};
+    double sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        sum += w[k];
+        o->peak_w = w[k] > o->peak_w ? w[k] : o->peak_w;
+        o->min_w = w[k] < o->min_w ? w[k] : o->min_w;
+        double d = k ? fabs(w[k] - w[k - 1]) / dt_s : 0;
+        o->ramp_w_per_s = d > o->ramp_w_per_s ? d : o->ramp_w_per_s;
+    }
+    o->mean_w = sum / (double)n;
+    o->swing_w = o->peak_w - o->min_w;
+    double *c = st_xmalloc(n * sizeof *c);
+    for (size_t k = 0; k < n; k++)
+        c[k] = w[k] - o->mean_w;
+    st_gsl_guard(); /* a failure returns its status, checked below, instead of aborting */
+    gsl_fft_real_wavetable *wt = gsl_fft_real_wavetable_alloc(n);
+    gsl_fft_real_workspace *ws = gsl_fft_real_workspace_alloc(n);
+    if (!wt || !ws || gsl_fft_real_transform(c, 1, n, wt, ws))
+        ST_BUG("GSL real FFT of %zu samples failed", n);
+    gsl_fft_real_wavetable_free(wt);
+    gsl_fft_real_workspace_free(ws);
+    spectrum_peak(c, n, dt_s, o);
+    free(c);
+}
