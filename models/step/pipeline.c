@@ -248,8 +248,8 @@ static int check_spec(const st_pipe_spec *s)
     if (!isfinite(s->p2p_s) || s->p2p_s < 0)
         return ST_EINVAL;
     work += 2.0 * (double)(s->pp * s->v) * s->p2p_s;
-    if (work * (double)s->m * 1e9 > 4.0e18)
-        return ST_EINVAL;
+    if (!(work * (double)s->m * 1e9 <= ST_PIPE_MAX_WORK_NS))
+        return ST_ELIMIT;
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "models/step/step.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,7 +297,18 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         .pp = p.pp, .v = p.v, .m = p.m, .fwd_s = fwd, .bwd_s = bwd, .p2p_s = p.p2p_s};
     st_pipe_result pr = {0};
     rc = st_pipe_simulate(&spec, &pr, trace);
-    if (rc) {
+    if (rc == ST_ELIMIT) {
+        st_err_set(err, rc, w->loc,
+                   "workload '%s': one step's tasks and sends take over %.3g years together, "
+                   "more than the pipeline schedule represents (4e18 ns); a latency, rate or "
+                   "peak this far from real hardware cannot be forecast",
+                   w->name, ST_PIPE_MAX_WORK_NS * 1e-9 / (365 * 86400.0));
+    } else if (rc && p.pp * p.v > INT32_MAX / 2 / p.m) { /* pipeline.c's bound on tasks */
+        st_err_set(err, ST_ELIMIT, w->loc,
+                   "workload '%s': %lld micro-batches per step through %lld pipeline chunks are "
+                   "more tasks than the pipeline schedule holds (2^30)",
+                   w->name, (long long)p.m, (long long)(p.pp * p.v));
+    } else if (rc) {
         st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
                    w->name);
     } else {

@@ -270,17 +270,22 @@ START_TEST(test_last_backward_ends_come_in_reverse_chunk_order)
 }
 END_TEST
 
-static void assert_refused(const st_pipe_spec *s)
+static void assert_refused_with(const st_pipe_spec *s, int code)
 {
     st_pipe_result r;
     st_pipe_trace t = {0};
     memset(&r, 0x5a, sizeof r);
-    ck_assert_int_eq(st_pipe_simulate(s, &r, &t), ST_EINVAL);
+    ck_assert_int_eq(st_pipe_simulate(s, &r, &t), code);
     ck_assert_ptr_null(r.last_bwd_end);
     ck_assert_ptr_null(r.first_fwd_start);
     ck_assert_int_eq(r.simulated_m, 0);
     ck_assert_uint_eq(t.n, 0);
     st_pipe_result_release(&r);
+}
+
+static void assert_refused(const st_pipe_spec *s)
+{
+    assert_refused_with(s, ST_EINVAL);
 }
 
 START_TEST(test_bad_specs_are_refused)
@@ -295,8 +300,9 @@ START_TEST(test_bad_specs_are_refused)
     s = ok, s.bwd_s = NULL, assert_refused(&s);
     s = ok, s.p2p_s = -1e-6, assert_refused(&s);
     s = ok, s.p2p_s = NAN, assert_refused(&s);
-    s = ok, s.m = (int64_t)1 << 40, assert_refused(&s);    /* too many tasks */
-    s = ok, s.m = 4000, s.p2p_s = 1e9, assert_refused(&s); /* a step beyond 2^62 ns */
+    s = ok, s.m = (int64_t)1 << 40, assert_refused(&s); /* too many tasks */
+    /* A step beyond 2^62 ns is a limit, not an inconsistency: the step model says so. */
+    s = ok, s.m = 4000, s.p2p_s = 1e9, assert_refused_with(&s, ST_ELIMIT);
     s = ok, fwd[3] = -1e-3, assert_refused(&s);
     s = ok, fwd[3] = 1e-3, bwd[5] = INFINITY, assert_refused(&s);
     bwd[5] = 2e-3;
