@@ -252,7 +252,7 @@ static const st_field workload_fields[] = {
             .lim = &st_lim_bytes),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
     ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
-    ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
     ST_FSTR(st_workload_cfg, "tenant", tenant),
     ST_FINT(st_workload_cfg, "priority", priority, ST_R_ANY, .max = 1e9),
     ST_FFN("checkpoint", fn_checkpoint),
