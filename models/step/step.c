@@ -303,7 +303,7 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
                    "more than the pipeline schedule represents (4e18 ns); a latency, rate or "
                    "peak this far from real hardware cannot be forecast",
                    w->name, ST_PIPE_MAX_WORK_NS * 1e-9 / (365 * 86400.0));
-    } else if (rc && p.pp * p.v > INT32_MAX / 2 / p.m) { /* pipeline.c's bound on tasks */
+    } else if (rc && p.m > 0 && p.pp * p.v > INT32_MAX / 2 / p.m) { /* pipeline.c's task bound */
         st_err_set(err, ST_ELIMIT, w->loc,
                    "workload '%s': %lld micro-batches per step through %lld pipeline chunks are "
                    "more tasks than the pipeline schedule holds (2^30)",
