@@ -1,9 +1,13 @@
 /* Scenario loading: reads the file, parses it into a located tree, reads each section in
  * dependency order (hardware before cluster before workloads), and owns the result. */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
@@ -236,12 +240,40 @@ int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **o
     return 0;
 }
 
+/* Open path for reading, refusing what is not a regular file before a byte is read: a
+ * directory, and a FIFO, socket or device, which could block forever or never end. The open
+ * does not block (O_NONBLOCK) even on a FIFO without a writer; the flag does not change how a
+ * regular file reads. NULL with the error in diag. */
+static FILE *open_regular(const char *path, st_diag *diag)
+{
+    st_loc at = {path, 0, 0};
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        st_diag_add(diag, ST_EIO, at, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    const char *why = NULL;
+    if (fstat(fd, &sb) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(sb.st_mode))
+        why = "is a directory";
+    else if (!S_ISREG(sb.st_mode))
+        why = "not a regular file (a FIFO, socket or device); a scenario is a file";
+    FILE *f = why ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        st_diag_add(diag, ST_EIO, at, "%s", why ? why : strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path, diag);
     if (!f)
-        return st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "cannot open: %s", strerror(errno));
+        return ST_EIO;
     size_t cap = 0, len = 0;
     char *buf = NULL;
     for (;;) {
@@ -251,11 +283,11 @@ int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
         if (got == 0 || len > ST_YTREE_MAX_FILE)
             break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? errno : 0;
     fclose(f);
     int rc;
     if (bad)
-        rc = st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "read error");
+        rc = st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "read error: %s", strerror(bad));
     else if (len > ST_YTREE_MAX_FILE) /* reading stopped there: the real size is larger */
         rc = st_diag_add(diag, ST_ELIMIT, (st_loc){path, 0, 0},
                          "file is larger than the limit of %u bytes", ST_YTREE_MAX_FILE);

@@ -3,9 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/fabric/topo.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
+
+/* The latency bound counts ST_LIM_ROUTE_TERMS latencies on one route: links and the switches
+ * between them (models/config/limits.h). */
+_Static_assert(2 * ST_TOPO_MAX_HOPS <= ST_LIM_ROUTE_TERMS, "a route has more latency terms");
 
 /* ---- hardware.gpus ---------------------------------------------------------------------- */
 
@@ -15,10 +20,10 @@ static const st_field gpu_fields[] = {
     ST_FSTR(st_gpu_spec, "description", description),
     ST_FDIM(st_gpu_spec, "peak_bf16", peak_bf16, ST_DIM_FLOPS, ST_R_POS),
     ST_FDIM(st_gpu_spec, "peak_fp8", peak_fp8, ST_DIM_FLOPS, ST_R_NONNEG),
-    ST_FDIM(st_gpu_spec, "hbm", hbm_bytes, ST_DIM_BYTES, ST_R_POS),
-    ST_FDIM(st_gpu_spec, "hbm_bw", hbm_bw, ST_DIM_BANDWIDTH, ST_R_POS),
-    ST_FDIM(st_gpu_spec, "nvlink", nvlink_bw, ST_DIM_BANDWIDTH, ST_R_NONNEG),
-    ST_FDIM(st_gpu_spec, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FDIM(st_gpu_spec, "hbm", hbm_bytes, ST_DIM_BYTES, ST_R_POS, .lim = &st_lim_bytes),
+    ST_FDIM(st_gpu_spec, "hbm_bw", hbm_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
+    ST_FDIM(st_gpu_spec, "nvlink", nvlink_bw, ST_DIM_BANDWIDTH, ST_R_NONNEG, .lim = &st_lim_rate),
+    ST_FDIM(st_gpu_spec, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
     ST_FDIM(st_gpu_spec, "tdp", tdp_w, ST_DIM_POWER, ST_R_POS),
     ST_FDIM(st_gpu_spec, "idle_power", idle_w, ST_DIM_POWER, ST_R_NONNEG),
     ST_FEND,
@@ -163,15 +168,17 @@ static int fn_oversub(st_rd *rd, const st_ynode *n, void *base)
 
 static const st_field fabric_fields[] = {
     ST_FENUM(st_fabric_cfg, "topology", topology, st_topology_names),
-    ST_FDIM(st_fabric_cfg, "nic", nic_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FDIM(st_fabric_cfg, "nic", nic_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
     ST_FINT(st_fabric_cfg, "nics_per_node", nics_per_node, ST_R_MIN1, .max = 64),
     ST_FINT(st_fabric_cfg, "nodes_per_leaf", nodes_per_leaf, ST_R_MIN1, .max = 1e7),
     ST_FINT(st_fabric_cfg, "leaves_per_pod", leaves_per_pod, ST_R_MIN1, .max = 1e7),
     ST_FFN("oversubscription", fn_oversub),
     ST_FENUM(st_fabric_cfg, "transport", transport, st_transport_names),
     ST_FENUM(st_fabric_cfg, "routing", routing, st_routing_names),
-    ST_FDIM(st_fabric_cfg, "link_latency", link_latency_s, ST_DIM_TIME, ST_R_NONNEG),
-    ST_FDIM(st_fabric_cfg, "switch_latency", switch_latency_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FDIM(st_fabric_cfg, "link_latency", link_latency_s, ST_DIM_TIME, ST_R_NONNEG,
+            .lim = &st_lim_latency),
+    ST_FDIM(st_fabric_cfg, "switch_latency", switch_latency_s, ST_DIM_TIME, ST_R_NONNEG,
+            .lim = &st_lim_latency),
     ST_FEND,
 };
 
@@ -203,8 +210,9 @@ static const st_field rack_fields[] = {
 
 static const st_field node_fields[] = {
     ST_FDIM(st_node_cfg, "base_power", base_power_w, ST_DIM_POWER, ST_R_NONNEG),
-    ST_FDIM(st_node_cfg, "host_memory", host_memory_bytes, ST_DIM_BYTES, ST_R_POS),
-    ST_FDIM(st_node_cfg, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS),
+    ST_FDIM(st_node_cfg, "host_memory", host_memory_bytes, ST_DIM_BYTES, ST_R_POS,
+            .lim = &st_lim_bytes),
+    ST_FDIM(st_node_cfg, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
     ST_FEND,
 };
 
@@ -218,9 +226,11 @@ static const st_field tier_fields[] = {
     ST_FSTR(st_tier_cfg, "name", name, .required = 1),
     ST_FENUM(st_tier_cfg, "kind", kind, st_tier_kind_names, .required = 1),
     ST_FDIM(st_tier_cfg, "capacity", capacity_bytes, ST_DIM_BYTES, ST_R_POS),
-    ST_FDIM(st_tier_cfg, "read", read_bw, ST_DIM_BANDWIDTH, ST_R_POS, .required = 1),
-    ST_FDIM(st_tier_cfg, "write", write_bw, ST_DIM_BANDWIDTH, ST_R_POS, .required = 1),
-    ST_FDIM(st_tier_cfg, "latency", latency_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FDIM(st_tier_cfg, "read", read_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate,
+            .required = 1),
+    ST_FDIM(st_tier_cfg, "write", write_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate,
+            .required = 1),
+    ST_FDIM(st_tier_cfg, "latency", latency_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_latency),
     ST_FBOOL(st_tier_cfg, "gds", gds),
     ST_FEND,
 };

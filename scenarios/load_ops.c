@@ -60,7 +60,7 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
 
 static const st_field class_fields[] = {
     ST_FDIM(st_failure_class, "mtbf", mtbf_s, ST_DIM_TIME, ST_R_POS, .required = 1),
-    ST_FDIM(st_failure_class, "shape", weibull_shape, ST_DIM_RATIO, ST_R_POS),
+    ST_FDIM(st_failure_class, "shape", weibull_shape, ST_DIM_RATIO, ST_R_POS, .lim = &st_lim_shape),
     ST_FEND,
 };
 
@@ -83,9 +83,11 @@ static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
 {
     st_failures_cfg *f = &ld->s->failures;
     if (strcmp(key->text, "detect") == 0)
-        return st_rd_dim(&ld->rd, val, "detect", ST_DIM_TIME, ST_R_NONNEG, 0, &f->detect_s);
+        return st_rd_dim_lim(&ld->rd, val, "detect", ST_DIM_TIME, ST_R_NONNEG, &st_lim_span,
+                             &f->detect_s);
     if (strcmp(key->text, "restart") == 0)
-        return st_rd_dim(&ld->rd, val, "restart", ST_DIM_TIME, ST_R_NONNEG, 0, &f->restart_s);
+        return st_rd_dim_lim(&ld->rd, val, "restart", ST_DIM_TIME, ST_R_NONNEG, &st_lim_span,
+                             &f->restart_s);
     for (int i = 0; failure_components[i]; i++)
         if (strcmp(key->text, failure_components[i]) == 0)
             return read_class(ld, key, val);
@@ -116,6 +118,15 @@ int st__load_failures(st_ld *ld, const st_ynode *n)
     int bad = 0;
     for (size_t i = 0; i < n->n; i++)
         bad |= failures_key(ld, n->keys[i], n->kids[i]) != 0;
+    /* One downtime (detect + restart, then the restore) is one duration of the life model. */
+    const st_ynode *det = st_ynode_get(n, "detect"), *re = st_ynode_get(n, "restart");
+    if (!bad && s->failures.detect_s + s->failures.restart_s > ST_LIM_SPAN_S) {
+        char b[48];
+        st_unit_format(ST_LIM_SPAN_S, ST_DIM_TIME, b, sizeof b);
+        bad = st_rd_fail(&ld->rd, re ? re : det, ST_ELIMIT,
+                         "detect + restart is beyond %s (at most %s: %s)", st_lim_span.what, b,
+                         st_lim_span.how);
+    }
     s->has_failures = !bad;
     return bad ? -1 : 0;
 }

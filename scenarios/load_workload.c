@@ -118,7 +118,7 @@ static int fn_every(st_rd *rd, const st_ynode *n, void *base)
                           "every: expected a time such as '30 min', a step count such as "
                           "'500 steps', or 'auto', found '%s'",
                           n->text);
-    return st_rd_dim(rd, n, "every", ST_DIM_TIME, ST_R_POS, 0, &c->every_s);
+    return st_rd_dim_lim(rd, n, "every", ST_DIM_TIME, ST_R_POS, &st_lim_span, &c->every_s);
 }
 
 static int fn_ckpt_tier(st_rd *rd, const st_ynode *n, void *base)
@@ -223,7 +223,8 @@ static const st_field collective_fields[] = {
     ST_FFN("protocol", fn_proto),
     ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = ST_COLL_MAX_CHANNELS),
     ST_FBOOL(st_collective_cfg, "lockstep", lockstep),
-    ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .required = 1),
+    ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .lim = &st_lim_bytes,
+            .required = 1),
     ST_FINT(st_collective_cfg, "iterations", iterations, ST_R_MIN1, .max = 1e6),
     ST_FEND,
 };
@@ -248,10 +249,11 @@ static const st_field workload_fields[] = {
     ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
-    ST_FDIM(st_workload_cfg, "memory_reserved", memory_reserved, ST_DIM_BYTES, ST_R_NONNEG),
+    ST_FDIM(st_workload_cfg, "memory_reserved", memory_reserved, ST_DIM_BYTES, ST_R_NONNEG,
+            .lim = &st_lim_bytes),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
     ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
-    ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG),
+    ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
     ST_FSTR(st_workload_cfg, "tenant", tenant),
     ST_FINT(st_workload_cfg, "priority", priority, ST_R_ANY, .max = 1e9),
     ST_FFN("checkpoint", fn_checkpoint),
@@ -444,6 +446,30 @@ static plan_ok plan_readable(const st_rd *rd, const st_ynode *n)
     return ok;
 }
 
+/* The work must fit the life model's span (models/config/limits.h). No plan runs faster than
+ * its model FLOPs (st_llm_flops_per_token, PaLM's definition) at every GPU's peak, so
+ * steps x FLOPs per step / (GPUs x peak) is a lower bound on the work: a job over the span by
+ * that bound is refused here, the rest by the life model when `run` knows the step time. */
+static int check_work(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_gpu_spec *g = ld->s->cluster.gpu;
+    if (!g || !w->model)
+        return 0;
+    double peak = fmax(g->peak_bf16, g->peak_fp8) * (double)w->gpus;
+    double tokens = (double)w->global_batch * (double)w->seq_len;
+    double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tokens);
+    double work = steps * tokens * st_llm_flops_per_token(w->model, w->seq_len) / peak;
+    if (!(peak > 0) || !(work > ST_LIM_SPAN_S))
+        return 0;
+    char b[48], span[48];
+    st_unit_format(work, ST_DIM_TIME, b, sizeof b);
+    st_unit_format(ST_LIM_SPAN_S, ST_DIM_TIME, span, sizeof span);
+    return st_rd_fail(&ld->rd, key_or(n, w->steps > 0 ? "steps" : "tokens"), ST_ELIMIT,
+                      "workload '%s': %.4g steps take at least %s at the GPUs' peak, beyond %s "
+                      "(at most %s: %s)",
+                      w->name, steps, b, st_lim_span.what, span, st_lim_span.how);
+}
+
 /* A training plan: its defaults and rules are the model's (models/silicon/plan_check.c); the
  * fp8 keys are checked between its shape and batch rules, as they always were. Each rule whose
  * values read is reported; a cluster of unknown size is given one no plan exceeds. */
@@ -473,6 +499,9 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
     if (!w->steps && !w->tokens)
         w->steps = 1; /* scenario-reference.md: one step, the step-level forecast */
+    if (!bad && !count_issue && ok.batch &&
+        !unknown_of(&ld->rd, n, workload_fields, (const char *const[]){"steps", "tokens", NULL}))
+        bad = check_work(ld, n, w);
     return bad ? -1 : 0;
 }
 

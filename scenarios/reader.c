@@ -275,6 +275,33 @@ int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_rang
     return 0;
 }
 
+static int check_limit(st_rd *rd, const st_ynode *n, const char *key, st_dim dim,
+                       const st_limit *lim, double v)
+{
+    char b[48];
+    if (lim && lim->max > 0 && v > lim->max) {
+        st_unit_format(lim->max, dim, b, sizeof b);
+        return st_rd_fail(rd, n, ST_ELIMIT, "%s: %s is beyond %s (at most %s: %s)", key, n->text,
+                          lim->what, b, lim->how);
+    }
+    if (lim && lim->min > 0 && v > 0 && v < lim->min) {
+        st_unit_format(lim->min, dim, b, sizeof b);
+        return st_rd_fail(rd, n, ST_ELIMIT, "%s: %s is below %s (at least %s: %s)", key, n->text,
+                          lim->what, b, lim->how);
+    }
+    return 0;
+}
+
+int st_rd_dim_lim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r,
+                  const st_limit *lim, double *out)
+{
+    double v;
+    if (st_rd_dim(rd, n, key, dim, r, 0, &v) || check_limit(rd, n, key, dim, lim, v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max, int64_t *out)
 {
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
@@ -347,6 +374,8 @@ static int read_field(st_rd *rd, const st_field *f, const st_ynode *n, void *bas
     int64_t i64;
     switch (f->kind) {
     case ST_F_DIM:
+        if (f->lim)
+            return st_rd_dim_lim(rd, n, f->key, f->dim, f->range, f->lim, (double *)p);
         return st_rd_dim(rd, n, f->key, f->dim, f->range, f->max, (double *)p);
     case ST_F_INT:
         if (st_rd_int(rd, n, f->key, f->range, f->max, &i64))

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/config/limits.h"
 #include "scenarios/ytree.h"
 #include "sim/err.h"
 #include "sim/units.h"
@@ -36,6 +37,7 @@ struct st_field {
     st_dim dim;       /* ST_F_DIM */
     st_range range;
     double max;               /* 0 = no upper bound */
+    const st_limit *lim;      /* ST_F_DIM: the range a model can represent, or NULL */
     const char *const *names; /* ST_F_ENUM, NULL-terminated */
     const st_field *sub;      /* ST_F_MAP, terminated by a field with key NULL */
     st_field_fn fn;           /* ST_F_FN */
@@ -118,6 +120,11 @@ int st_rd_map(st_rd *rd, const st_ynode *n, const st_field *fields, void *base, 
 int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r, double max,
               double *out);
 int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max, int64_t *out);
+/* st_rd_dim, then the model's limit (NULL: none): "detect: 100 y is beyond the longest duration
+ * the life model represents (at most 73.12 y: 2^61 ns)", or "is below ... (at least ...: ...)"
+ * for a positive value under lim->min, the bound printed in the value's dimension. */
+int st_rd_dim_lim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r,
+                  const st_limit *lim, double *out);
 int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out);
 int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out);
 int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what);

@@ -299,6 +299,24 @@ static int check_expanded(const st_ynode *n, st_err *err)
     return 0;
 }
 
+/* The first character of v[0..len) that no value may hold, as a code point; -1 when none. The
+ * file itself cannot hold them (libyaml refuses raw control characters), but double-quoted
+ * escapes can ("\0", "\e", "\x1b", "\u009b", "\N"). A NUL would end the value early for every
+ * C string reader ("2\0 thousand" read as 2), and an escape sequence in a name would reach
+ * the terminal through `check`, `run` and every error message. Tab and line breaks stay: block
+ * scalars hold them and the number scanner skips them as white space. */
+static long bad_char(const unsigned char *v, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = v[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            return (long)c;
+        if (c == 0xc2 && i + 1 < len && v[i + 1] >= 0x80 && v[i + 1] <= 0x9f)
+            return (long)v[i + 1]; /* UTF-8 for U+0080..U+009F, the C1 controls */
+    }
+    return -1;
+}
+
 static int on_scalar(st_ytree *t, const yaml_event_t *ev, st_err *err)
 {
     st_loc at = mark_loc(t, ev->start_mark);
@@ -306,6 +324,14 @@ static int on_scalar(st_ytree *t, const yaml_event_t *ev, st_err *err)
     if (len > ST_YTREE_MAX_SCALAR)
         return st_err_set(err, ST_ELIMIT, at, "value of %zu bytes exceeds the limit of %d bytes",
                           len, ST_YTREE_MAX_SCALAR);
+    long bad = bad_char(ev->data.scalar.value, len);
+    if (bad == 0)
+        return st_err_set(err, ST_EINVAL, at, "a NUL character in a value (an escaped \\0)");
+    if (bad > 0)
+        return st_err_set(err, ST_EINVAL, at,
+                          "a control character (U+%04lX) in a value: values are printed to "
+                          "terminals, so they hold no control characters but tab and line breaks",
+                          (unsigned long)bad);
     if (check_count(t, at, err))
         return err->code;
     st_ynode *n = node_new(t, ST_YN_SCALAR, at);

@@ -2,6 +2,7 @@
  * placed, the checkpoint interval, the failure classes it is exposed to, and the fluid life
  * run (docs/models/storage-and-failures.md). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,18 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     return 0;
 }
 
+/* An error the storage or life model gave without a place is the workload's: its location and
+ * name go in front, so `run` says where, as `check` does. Returns rc. */
+static int at_workload(const st_workload_cfg *w, int rc, st_err *err)
+{
+    if (rc && !err->loc.file) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        st_err_set(err, rc, w->loc, "workload '%s': %s", w->name, msg);
+    }
+    return rc;
+}
+
 /* Replica 0 under seed, plus `replicas` of them summarised when replicas >= 1. */
 static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_t replicas,
                  st_err *err)
@@ -84,7 +97,7 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
                           w->name, (double)f->steps * f->eff_step_s / 86400, f->job_mtbf_s / 3600,
                           f->interval_s > 0 ? " and its checkpoint interval"
                                             : " and no checkpoints");
-    return rc;
+    return at_workload(w, rc, err);
 }
 
 int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,
@@ -110,7 +123,7 @@ int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_c
     }
     f->job_mtbf_s = st_life_job_mtbf(&spec);
     if (w->checkpoint.enabled && at->c->n_tiers > 0 && checkpoints(f, at, bg, &spec, err))
-        return err->code;
+        return at_workload(w, err->code, err);
     int rc = lives(f, &spec, seed, replicas, err);
     if (rc)
         return rc;

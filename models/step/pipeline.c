@@ -244,14 +244,14 @@ static int check_spec(const st_pipe_spec *s)
         if (!(s->fwd_s[c] >= 0) || !(s->bwd_s[c] >= 0))
             return ST_EINVAL;
         if (isinf(s->fwd_s[c]) || isinf(s->bwd_s[c]))
-            return ST_ERANGE; /* a collective past the engine's clock (models/fabric/net.h) */
+            return ST_ELIMIT; /* a collective past the engine's clock (models/fabric/net.h) */
         work += s->fwd_s[c] + s->bwd_s[c];
     }
     if (!(s->p2p_s >= 0))
         return ST_EINVAL;
     work += 2.0 * (double)(s->pp * s->v) * s->p2p_s;
-    if (!(work * (double)s->m * 1e9 <= 4.0e18))
-        return ST_ERANGE;
+    if (!(work * (double)s->m * 1e9 <= ST_PIPE_MAX_WORK_NS))
+        return ST_ELIMIT;
     return 0;
 }
 

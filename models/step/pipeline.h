@@ -62,13 +62,17 @@ typedef struct st_pipe_trace {
     size_t n, cap;
 } st_pipe_trace;
 
+/* The most task and send time one schedule may hold, so every tick sum stays below 2^62. */
+#define ST_PIPE_MAX_WORK_NS 4.0e18
+
 /* Simulate spec. When trace is not NULL every span is recorded (and the whole pipeline is
- * simulated event by event on the engine, no steady-state shortcut). Returns 0, or ST_EINVAL
+ * simulated event by event on the engine, no steady-state shortcut). Returns 0, ST_EINVAL
  * when the spec is inconsistent (pp, v or m < 1, interleaving with m not a multiple of pp, a
- * NULL time array, a negative or non-finite time, more than 2^31 - 1 tasks, or task and send
- * times summing to over 4e18 ns, about 127 years). On error *out is all zero (safe to release)
- * and trace is untouched. The result is deterministic and independent of whether the shortcut
- * was taken (docs/models/pipeline.md proves the shortcut exact). */
+ * NULL time array, a negative or NaN time, more than 2^31 - 1 tasks), or ST_ELIMIT for an
+ * infinite time (a collective past the engine's clock) or task and send times summing to over
+ * ST_PIPE_MAX_WORK_NS (4e18 ns, about 127 years). On error *out is all zero (safe to release) and
+ * trace is untouched. The result is deterministic and independent of whether the shortcut was taken
+ * (docs/models/pipeline.md proves the shortcut exact). */
 int st_pipe_simulate(const st_pipe_spec *spec, st_pipe_result *out, st_pipe_trace *trace);
 
 /* Free what r owns and zero it. NULL is a no-op. */

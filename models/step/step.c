@@ -4,6 +4,7 @@
 #include "models/step/step.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,16 +297,20 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         .pp = p.pp, .v = p.v, .m = p.m, .fwd_s = fwd, .bwd_s = bwd, .p2p_s = p.p2p_s};
     st_pipe_result pr = {0};
     rc = st_pipe_simulate(&spec, &pr, trace);
-    if (rc) {
-        if (rc == ST_ERANGE)
-            st_err_set(err, rc, w->loc,
-                       "workload '%s': one step would last past the simulated clock's range "
-                       "(about 127 years of passes and sends): check the NIC rate, the link "
-                       "latencies and the plan",
-                       w->name);
-        else
-            st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
-                       w->name);
+    if (rc == ST_ELIMIT) {
+        st_err_set(err, rc, w->loc,
+                   "workload '%s': one step's tasks and sends take over %.3g years together, "
+                   "more than the pipeline schedule represents (4e18 ns); a latency, rate or "
+                   "peak this far from real hardware cannot be forecast",
+                   w->name, ST_PIPE_MAX_WORK_NS * 1e-9 / (365 * 86400.0));
+    } else if (rc && p.m > 0 && p.pp * p.v > INT32_MAX / 2 / p.m) { /* pipeline.c's task bound */
+        st_err_set(err, ST_ELIMIT, w->loc,
+                   "workload '%s': %lld micro-batches per step through %lld pipeline chunks are "
+                   "more tasks than the pipeline schedule holds (2^30)",
+                   w->name, (long long)p.m, (long long)(p.pp * p.v));
+    } else if (rc) {
+        st_err_set(err, rc, w->parallel.loc, "workload '%s': the pipeline cannot run this plan",
+                   w->name);
     } else {
         double *stage_end = st_xcalloc((size_t)p.pp, sizeof *stage_end);
         double end = reduce_ends(x, &p, &pr, bwd, stage_end);
@@ -324,7 +329,7 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
         out->micro_per_step = p.m;
         out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s;
         if (!isfinite(out->step_time_s) || out->step_time_s * 1e9 > 4.0e18)
-            rc = st_err_set(err, ST_ERANGE, w->loc,
+            rc = st_err_set(err, ST_ELIMIT, w->loc,
                             "workload '%s': one step would last past the simulated clock's "
                             "range (about 127 years): its collectives cannot finish at this NIC "
                             "rate and link latency",

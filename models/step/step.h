@@ -49,7 +49,7 @@ void st_step_ctx_free(st_step_ctx *x);
 
 /* Simulate one step of w (a training workload that fits the cluster) with `microbatch`
  * sequences per micro-batch. trace, when not NULL, receives the pipeline's spans. Returns 0, or
- * an error located at the workload (a plan the pipeline cannot run; ST_ERANGE for a step past
+ * an error located at the workload (a plan the pipeline cannot run; ST_ELIMIT for a step past
  * the simulated clock's range, when *out is all zero). */
 int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
                 st_pipe_trace *trace, st_err *err);

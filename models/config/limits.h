@@ -1,0 +1,55 @@
+/* The ranges the models can represent, stated once: the loader refuses a value outside them
+ * with its file:line:col (so `check` and `run` agree), and the models hold to the same figures.
+ * Each bound is derived from a model's integer clock, not from hardware: real values sit many
+ * orders of magnitude inside them. docs/guide/scenario-reference.md lists where each applies. */
+#ifndef ST_MODELS_CONFIG_LIMITS_H
+#define ST_MODELS_CONFIG_LIMITS_H
+
+/* A bound on one value: min and max in SI units (0 = none), what the bound is ("the longest
+ * duration the life model represents") and how it follows ("2^61 ns"), for messages. A min
+ * applies to positive values only, so a rate of 0 that means "none" keeps its meaning. */
+typedef struct st_limit {
+    double min, max;
+    const char *what, *how;
+} st_limit;
+
+/* The engine's clock is int64 nanoseconds (sim/evq.h: 2^63 ns, about 292 years). The life model
+ * (models/reliability/lifetime.c) caps every duration at 2^61 ns and its clock at 2^62 ns, so
+ * the clock plus any one duration stays below 2^63: 2^61 ns = 2305843009.213693952 s, 73.12
+ * years of 365 days. */
+#define ST_LIM_SPAN_S 2305843009.213693952
+
+/* The most GPUs one plan may use (models/silicon/plan_check.h, ST_PLAN_MAX_GPUS) and the most
+ * latency terms on one route: ST_TOPO_MAX_HOPS (models/fabric/topo.h) links plus the switches
+ * between them, rounded up to 20 (scenarios/load_cluster.c asserts it). */
+#define ST_LIM_RANKS       1e9
+#define ST_LIM_ROUTE_TERMS 20
+
+/* The longest link, switch or storage latency: a collective that chains one transfer over
+ * every member of a ring (models/fabric/coll_cost.c, a chain's latency is the sum over its
+ * members) of the largest plan, each over the longest route, must fit the life model's span.
+ * 2^61 ns / (10^9 x 20) = 0.1153 s. */
+#define ST_LIM_LATENCY_S (ST_LIM_SPAN_S / (ST_LIM_RANKS * ST_LIM_ROUTE_TERMS))
+
+/* The largest byte count one GPU's figure may state (HBM, host memory, a collective's buffer,
+ * memory held back): 1 PB, thousands of times the HBM of any GPU built (a few hundred GB), so
+ * a transfer of it at the slowest rate below still fits the span. */
+#define ST_LIM_BYTES 1e15
+
+/* The slowest link, storage or memory rate: the largest transfer (ST_LIM_BYTES) in the span,
+ * 10^15 B / 2^61 ns = 433.7 kB/s (3.47 Mbit/s; the slowest Ethernet, 10BASE-T, is 10 Mbit/s). */
+#define ST_LIM_MIN_RATE (ST_LIM_BYTES / ST_LIM_SPAN_S)
+
+/* The smallest Weibull shape k: the life model's scale is mtbf / Gamma(1 + 1/k), and Gamma
+ * overflows a double above 171.62 (DBL_MAX = Gamma(171.62)), that is for k < 1 / 170.62 =
+ * 0.00586; 0.006 is the round bound above it. */
+#define ST_LIM_MIN_WEIBULL_SHAPE 0.006
+
+/* The same bounds as st_limit records, for the loader's field tables (models/config/config.c). */
+extern const st_limit st_lim_span;    /* a duration the life model holds: at most 2^61 ns */
+extern const st_limit st_lim_latency; /* a fabric or storage latency */
+extern const st_limit st_lim_rate;    /* a link, storage or memory rate */
+extern const st_limit st_lim_bytes;   /* a byte count one GPU's figure states */
+extern const st_limit st_lim_shape;   /* a Weibull shape */
+
+#endif

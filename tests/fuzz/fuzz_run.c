@@ -1,0 +1,126 @@
+/* libFuzzer harness for `strata run` without its writers: any bytes the loader accepts as a
+ * small scenario must forecast to finite figures or fail with one located error, never crash,
+ * hang, leak or overflow. Build and run: docs/dev/fuzzing.md. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/forecast/run.h"
+#include "scenarios/scenario.h"
+#include "sim/err.h"
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz_run: contract broken: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static const char name[] = "fuzz.yaml";
+
+/* Sizes past which one forecast may take longer than a few milliseconds: the harness skips such
+ * scenarios (they are not findings; tests/bench times the large ones). */
+enum {
+    MAX_GPUS = 512,   /* in the cluster: placement, the fabric and the collectives grow with it */
+    MAX_STEPS = 5000, /* a life's events grow with its steps over the checkpoint interval */
+    MAX_BATCH = 4096, /* `microbatch: auto` simulates a step per divisor of batch / dp */
+    MAX_ITERATIONS = 64, /* a collective workload runs each iteration on the engine */
+    MAX_WORKLOADS = 8,
+};
+
+/* The job's failures may not outnumber what a quick life can simulate: a class's interruptions
+ * are about the job's wall time over its MTBF, so the harness keeps each MTBF at an hour or more
+ * and the replicas to the default. */
+#define MIN_MTBF_S 3600.0
+
+static int too_big(const st_scn *s)
+{
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    if ((double)c->nodes * (double)c->gpus_per_node > MAX_GPUS)
+        return 1;
+    size_t n = st_scn_workload_count(s);
+    if (n > MAX_WORKLOADS)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (w->kind == ST_WL_COLLECTIVE) {
+            if (w->collective.iterations > MAX_ITERATIONS)
+                return 1;
+            continue;
+        }
+        double tokens = (double)w->global_batch * (double)w->seq_len;
+        double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tokens);
+        if (steps > MAX_STEPS || w->global_batch > MAX_BATCH)
+            return 1;
+    }
+    const st_failures_cfg *f = st_scn_failures(s);
+    for (int i = 0; f && i < f->n_classes; i++)
+        if (f->classes[i].mtbf_s < MIN_MTBF_S)
+            return 1;
+    return 0;
+}
+
+/* A forecast that succeeded holds finite, non-negative figures. */
+static void check_forecast(const st_run *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const st_forecast *f = &r->f[i];
+        if (f->has_step) {
+            CHECK(isfinite(f->step.step_time_s) && f->step.step_time_s > 0);
+        }
+        if (f->has_life) {
+            CHECK(isfinite(f->life.wall_s) && f->life.wall_s > 0);
+            CHECK(f->life.goodput >= 0 && f->life.goodput <= 1 + 1e-9);
+            CHECK(f->life.interruptions >= 0 && f->life.lost_work_s >= 0);
+        }
+        const st_coll_result *c = &r->coll[i];
+        if (c->w) {
+            CHECK(isfinite(c->time_s) && c->time_s >= 0);
+            CHECK(isfinite(c->end_s) && c->end_s >= c->start_s);
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    st_diag diag = {0};
+    st_scn *s = NULL;
+    if (st_scn_load_buffer(name, (const char *)data, size, &s, &diag) || too_big(s)) {
+        st_scn_free(s);
+        return 0;
+    }
+    st_run_spec spec = {.c = st_scn_cluster(s),
+                        .w = st_scn_workload(s, 0),
+                        .n = st_scn_workload_count(s),
+                        .failures = st_scn_failures(s),
+                        .sched = st_scn_sched(s),
+                        .audit = st_scn_audit(s),
+                        .seed = st_scn_seed(s),
+                        .replicas = 0,
+                        .trace = 1};
+    st_run run;
+    st_err err = {0};
+    int rc = st_run_forecast(&spec, &run, &err);
+    if (rc == 0) {
+        check_forecast(&run);
+    } else {
+        /* `run` says where, as `check` does (issue 16, item 8): every model error that reaches
+         * the user names its place in the scenario. */
+        char line[512];
+        CHECK(rc < 0 && err.code == rc);
+        CHECK(st_err_format(&err, line, sizeof line) > 0 && strstr(line, "error: "));
+        if (!err.loc.file || err.loc.line == 0) {
+            fprintf(stderr, "fuzz_run: unlocated run error: %s\n", line);
+            abort();
+        }
+    }
+    st_run_release(&run);
+    st_scn_free(s);
+    return 0;
+}
