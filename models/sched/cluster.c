@@ -58,7 +58,7 @@ static st_time ticks(double s)
 
 static double secs(st_time t)
 {
-    return (double)t * 1e-9;
+    return (double)t / 1e9; /* correctly rounded: whole seconds stay whole */
 }
 
 double st_sched_now(const st_sched_view *v)
