@@ -8,8 +8,7 @@ cd "$2" || exit 2
 fail=0
 want="unmodelled.yaml:8:3: warning: cluster.racks is read and checked but not yet modelled: feed and cooling do not change the report (nodes_per_rack only counts racks for rack failures)
 unmodelled.yaml:9:3: warning: cluster.facility is read and checked but not yet modelled: the facility's power capacity and ramp limit do not change the report
-unmodelled.yaml:12:1: warning: trace is read and checked but not yet modelled: the trace's jobs are not run
-unmodelled.yaml:13:1: warning: scheduler is read and checked but not yet modelled: jobs run first come, first served, without preemption or quotas
+unmodelled.yaml:13:28: warning: scheduler.preemption is read and checked but not yet modelled: srtf always preempts and the other policies never do
 unmodelled.yaml:14:1: warning: cost is read and checked but not yet modelled: the report has no cost"
 for cmd in check run; do
     err=$("$strata" $cmd unmodelled.yaml 2>&1 >/dev/null)
