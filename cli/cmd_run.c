@@ -160,6 +160,8 @@ static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *r
                         .n = st_scn_workload_count(s),
                         .failures = st_scn_failures(s),
                         .sched = st_scn_sched(s),
+                        .job_trace = st_scn_trace(s),
+                        .horizon_s = st_scn_horizon_s(s),
                         .audit = st_scn_audit(s),
                         .seed = seed,
                         .replicas = o->replicas,

@@ -38,6 +38,20 @@ const st_cmd st_cmd_table[] = {
      "  1  a simulation error (a plan the step model cannot run), or the report or the\n"
      "     trace could not be written\n"
      "  2  bad input or usage: the scenario's errors as FILE:LINE:COLUMN: error: MESSAGE\n"},
+    {"compare", st_cmd_compare, "run a scenario's jobs under several scheduler policies",
+     "usage: strata compare FILE [--policies a,b,c] [--format text|json|markdown|csv]\n"
+     "                           [--seed N] [-o FILE]\n\n"
+     "Runs FILE's jobs (its training workloads and its trace) through the cluster run once\n"
+     "per scheduler policy, with the same seed and placement, and prints one row per policy:\n"
+     "jobs finished; mean, p50, p95 and p99 of the wait (first start - submit) and of the\n"
+     "job completion time (end - submit) over the finished jobs; makespan (the last end);\n"
+     "utilisation (GPU-seconds held / GPUs x makespan); preemptions.\n\n"
+     "  --policies LIST  comma-separated policy names (default: every registered policy)\n"
+     "  --format F       text (default), json, markdown or csv\n"
+     "  --seed N         override the scenario's random seed\n"
+     "  -o, --output FILE  write the table to FILE (atomically) instead of stdout\n\n"
+     "exit status: 0 compared, 1 a simulation error or the file could not be written,\n"
+     "2 bad input or usage\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",
      "usage: strata check FILE...\n\n"
      "Loads each FILE and reports every problem as FILE:LINE:COLUMN: error: MESSAGE\n"

@@ -121,8 +121,12 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
     cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
     cJSON_AddNumberToObject(j, "goodput", l->goodput);
-    cJSON_AddNumberToObject(j, "start_s", f->w->submit_s);
-    cJSON_AddNumberToObject(j, "end_s", f->w->submit_s + l->wall_s);
+    cJSON_AddNumberToObject(j, "start_s", f->start_s);
+    cJSON_AddNumberToObject(j, "wait_s", f->wait_s);
+    if (f->has_end)
+        cJSON_AddNumberToObject(j, "end_s", f->end_s);
+    if (f->preemptions > 0)
+        cJSON_AddNumberToObject(j, "preemptions", (double)f->preemptions);
     const st_life_summary *sm = &f->summary;
     if (sm->replicas >= 1) {
         cJSON *rp = cJSON_AddObjectToObject(j, "replicas");
@@ -243,6 +247,26 @@ static void add_job_power(cJSON *job, const st_run *r, size_t i)
     }
 }
 
+/* The cluster run's figures (models/sched/cluster.h). */
+static cJSON *scheduler_json(const st_cluster_result *c)
+{
+    const st_cluster_stats *s = &c->st;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "policy", c->policy);
+    cJSON_AddStringToObject(o, "placement", c->placement);
+    cJSON_AddNumberToObject(o, "jobs", (double)s->jobs);
+    cJSON_AddNumberToObject(o, "finished", (double)s->finished);
+    cJSON_AddNumberToObject(o, "unfinished", (double)s->unfinished);
+    cJSON_AddNumberToObject(o, "too_big", (double)s->too_big);
+    cJSON_AddNumberToObject(o, "mean_wait_s", s->mean_wait_s);
+    cJSON_AddNumberToObject(o, "p95_wait_s", s->p95_wait_s);
+    cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
+    cJSON_AddNumberToObject(o, "makespan_s", s->makespan_s);
+    cJSON_AddNumberToObject(o, "utilization", s->utilization);
+    cJSON_AddNumberToObject(o, "preemptions", (double)s->preemptions);
+    return o;
+}
+
 static cJSON *audit_json(const st_run *r)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -282,6 +306,8 @@ char *st_report_json(const st_report *rep)
         add_job_power(j, r, i);
         cJSON_AddItemToArray(jobs, j);
     }
+    if (r->has_cluster)
+        cJSON_AddItemToObject(root, "scheduler", scheduler_json(&r->cluster));
     if (r->has_fabric)
         cJSON_AddItemToObject(root, "fabric", fabric_json(&r->fab));
     if (r->has_plant)

@@ -119,6 +119,15 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions, %s of work lost\n",
         (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
         (long long)l->interruptions, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    fprintf(out, "  runs      from t = %s (waited %s)", fmt(f->start_s, ST_DIM_TIME, a, sizeof a),
+            fmt(f->wait_s, ST_DIM_TIME, b, sizeof b));
+    if (f->has_end)
+        fprintf(out, ", ends at t = %s", fmt(f->end_s, ST_DIM_TIME, a, sizeof a));
+    else
+        fprintf(out, ", still running at the horizon");
+    if (f->preemptions > 0)
+        fprintf(out, ", preempted %lld times", (long long)f->preemptions);
+    fprintf(out, "\n");
     if (f->summary.replicas >= 1)
         replicas_text(out, &f->summary);
 }
@@ -236,6 +245,26 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     fprintf(out, "\n");
 }
 
+/* The cluster run's figures (models/sched/cluster.h). */
+static void scheduler_text(FILE *out, const st_cluster_result *c)
+{
+    const st_cluster_stats *s = &c->st;
+    char a[32], b[32], m[32];
+    fprintf(out, "\nscheduler: %s, placement %s: %zu jobs, %zu finished", c->policy, c->placement,
+            s->jobs, s->finished);
+    if (s->unfinished)
+        fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
+    if (s->too_big)
+        fprintf(out, ", %zu larger than the cluster", s->too_big);
+    fprintf(out, "\n  wait      mean %s, p95 %s; JCT mean %s\n",
+            fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
+            fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b),
+            fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
+    fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
+            fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
+            (long long)s->preemptions);
+}
+
 static void audit_text(FILE *out, const st_run *r)
 {
     fprintf(out, "\naudit\n");
@@ -266,6 +295,8 @@ void st_report_text(FILE *out, const st_report *rep)
         else
             coll_text(out, &r->coll[i], rep->explain);
     }
+    if (r->has_cluster)
+        scheduler_text(out, &r->cluster);
     if (r->has_fabric)
         fabric_text(out, &r->fab);
     if (r->has_plant)

@@ -78,7 +78,7 @@ static const st_field top_fields[] = {
     ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS),
     ST_FFN("cluster", st_rd_skip, .required = 1),
     ST_FFN("hardware", st_rd_skip),
-    ST_FFN("workloads", st_rd_skip, .required = 1),
+    ST_FFN("workloads", st_rd_skip), /* required unless a trace gives the jobs: load_sections */
     ST_FFN("trace", st_rd_skip),
     ST_FFN("failures", st_rd_skip),
     ST_FFN("scheduler", st_rd_skip),
@@ -97,9 +97,9 @@ static const struct {
     /* the plant model: rack power and the feed are modelled (models/plant), cooling is not */
     {"cluster.racks.cooling", "the rack's cooling does not change the report (its power and "
                               "feed do: power.racks)"},
-    /* the cluster scheduler */
-    {"scheduler", "jobs run first come, first served, without preemption or quotas"},
-    {"trace", "the trace's jobs are not run"},
+    /* the cluster scheduler: policies run (models/sched/), quotas and priorities do not yet */
+    {"scheduler.preemption", "srtf always preempts and the other policies never do"},
+    {"scheduler.quotas", "no policy reads per-tenant quotas yet"},
     /* the planner */
     {"cost", "the report has no cost"},
     {NULL, NULL},
@@ -173,6 +173,8 @@ static void load_sections(st_ld *ld, const st_ynode *root)
     const st_ynode *n;
     if ((n = st_ynode_get(root, "trace")))
         st__load_trace(ld, n);
+    else if (!wl)
+        st_rd_fail(&ld->rd, root, ST_EINVAL, "the scenario: missing required key 'workloads'");
     if ((n = st_ynode_get(root, "failures")))
         st__load_failures(ld, n);
     st__load_scheduler(ld, st_ynode_get(root, "scheduler"));
@@ -310,6 +312,8 @@ void st_scn_free(st_scn *s)
     free(s->models);
     free(s->classes);
     free(s->quotas);
+    free(s->trace_jobs);
+    free(s->trace_tenants);
     free(s);
 }
 

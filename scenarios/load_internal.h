@@ -20,6 +20,8 @@ struct st_scn {
     st_llm_spec *models; /* hardware.models and inline workload models */
     size_t n_models, cap_models;
     st_trace_cfg trace;
+    st_trace_job *trace_jobs; /* trace.jobs, owned (scenarios/trace.c) */
+    const char **trace_tenants;
     st_failures_cfg failures;
     st_failure_class *classes;
     st_sched_cfg sched;

@@ -4,8 +4,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "scenarios/load_internal.h"
+#include "scenarios/trace.h"
 #include "sim/xalloc.h"
 
 /* Component classes a failure rate can be given for; the failure model maps each onto the
@@ -39,9 +41,13 @@ static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
+/* `malformed: skip` (a warning per row) or `refuse` (an error per row). */
+static const char *const malformed_names[] = {"skip", "refuse", NULL};
+
 static const st_field trace_fields[] = {
     ST_FFN("file", fn_trace_file, .required = 1),
     ST_FENUM(st_trace_cfg, "format", format, st_trace_format_names),
+    ST_FENUM(st_trace_cfg, "malformed", refuse_malformed, malformed_names),
     ST_FEND,
 };
 
@@ -53,7 +59,7 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
     if (st_rd_map(&ld->rd, n, trace_fields, &s->trace, "trace"))
         return -1;
     s->has_trace = 1;
-    return 0;
+    return st__trace_read(ld, st_ynode_get(n, "file"));
 }
 
 /* ---- failures --------------------------------------------------------------------------- */
@@ -146,6 +152,17 @@ static int fn_policy(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
+/* The placement policies' names come from models/place/registry.c likewise. */
+static int fn_placement(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_sched_cfg *c = base;
+    int i;
+    if (st_rd_enum(rd, n, "placement policy", st_place_policy_names, &i))
+        return -1;
+    c->placement = st_place_policy_names[i];
+    return 0;
+}
+
 static int fn_quotas(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ld *ld = st__ld(rd);
@@ -173,6 +190,7 @@ static int fn_quotas(st_rd *rd, const st_ynode *n, void *base)
 
 static const st_field sched_fields[] = {
     ST_FFN("policy", fn_policy),
+    ST_FFN("placement", fn_placement),
     ST_FBOOL(st_sched_cfg, "preemption", preemption),
     ST_FFN("quotas", fn_quotas),
     ST_FEND,

@@ -75,7 +75,7 @@ typedef enum st_ckpt_mode { ST_CKPT_MODES(ST__ENUM_VALUE) } st_ckpt_mode;
 extern const char *const st_ckpt_mode_names[];
 
 #define ST_TRACE_FORMATS(X)                                                                        \
-    X(ST_TRACE_PHILLY, "philly") X(ST_TRACE_HELIOS, "helios") X(ST_TRACE_CSV, "csv")
+    X(ST_TRACE_PHILLY, "philly") X(ST_TRACE_MURI, "muri") X(ST_TRACE_CSV, "csv")
 typedef enum st_trace_format { ST_TRACE_FORMATS(ST__ENUM_VALUE) } st_trace_format;
 extern const char *const st_trace_format_names[];
 
@@ -261,9 +261,23 @@ typedef struct st_workload_cfg {
     st_loc loc, model_loc, gpus_loc;
 } st_workload_cfg;
 
+/* One job of a trace: when it was submitted (seconds from the trace's first submission), how
+ * long it ran as recorded, on how many GPUs, for which tenant (an index into the trace's tenant
+ * names, -1: none). */
+typedef struct st_trace_job {
+    double submit_s, duration_s;
+    int64_t gpus;
+    int32_t tenant;
+} st_trace_job;
+
 typedef struct st_trace_cfg {
     const char *file; /* resolved against the scenario's folder */
     st_trace_format format;
+    int refuse_malformed;     /* `malformed: refuse`: a malformed row is an error, not skipped */
+    const st_trace_job *jobs; /* n_jobs, in file order (scenarios/trace.c) */
+    size_t n_jobs, skipped;   /* skipped: malformed rows left out */
+    const char *const *tenants;
+    size_t n_tenants;
     st_loc loc;
 } st_trace_cfg;
 
@@ -290,6 +304,7 @@ typedef struct st_quota {
 
 typedef struct st_sched_cfg {
     const char *policy;
+    const char *placement; /* a placement policy's name (models/place/registry.c); NULL: pack */
     int preemption;
     const st_quota *quotas;
     int n_quotas;

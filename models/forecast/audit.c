@@ -241,14 +241,39 @@ typedef struct holder {
     double start_s, end_s;
 } holder;
 
-/* The placed training jobs (their life's wall time from their start) and the collective
- * workloads (their first start to their last completion), sorted by start, then workload. */
+/* The training jobs' segments in the cluster run, each a holder, in the order they started. */
+static size_t segment_holders(const st_audit_in *in, holder *h)
+{
+    const st_cluster_result *c = in->cluster;
+    size_t k = 0, *of = st_xcalloc(c->n ? c->n : 1, sizeof *of); /* cluster job -> workload + 1 */
+    for (size_t i = 0; i < in->n; i++)
+        if (in->f[i].w && in->cluster_job[i] >= 0)
+            of[in->cluster_job[i]] = i + 1;
+    for (size_t s = 0; s < c->n_seg; s++) {
+        size_t i = of[c->seg[s].job];
+        if (i)
+            h[k++] = (holder){in->f[i - 1].w->name,
+                              c->seg_gpus + c->seg[s].gpu_at,
+                              0,
+                              c->seg[s].n,
+                              c->seg[s].start_s,
+                              c->seg[s].end_s};
+    }
+    free(of);
+    return k;
+}
+
+/* The placed training jobs (their segments in the cluster run; without one, their life's wall
+ * time from their start) and the collective workloads (their first start to their last
+ * completion), sorted by start, then workload. */
 static size_t holders(const st_audit_in *in, holder *h)
 {
-    size_t k = 0;
+    size_t k = in->cluster ? segment_holders(in, h) : 0;
     for (size_t i = 0; i < in->n; i++) {
         const st_forecast *f = &in->f[i];
         const st_coll_result *r = in->coll ? &in->coll[i] : NULL;
+        if (in->cluster && f->w)
+            continue;
         if (f->w && f->gpus)
             h[k++] =
                 (holder){f->w->name, f->gpus,    0,
@@ -309,14 +334,16 @@ static void overlaps(const holder *h, size_t k, int64_t *shared, size_t *with)
     free(use);
 }
 
-/* No two jobs may hold one GPU at the same time. No scheduler policy queues a job yet (fifo
- * wraps round to GPU 0 when the cluster is full, models/sched/fifo.c), and each job's step and
- * life are forecast as if it had its GPUs alone, so an overlap is a plan that cannot run as
- * forecast: a failure, one per job that starts on GPUs another still holds. */
+/* No two jobs may hold one GPU at the same time. Each job's step and life are forecast as if it
+ * had its GPUs alone, so an overlap is a plan that cannot run as forecast: a failure, one per job
+ * that starts on GPUs another still holds. The cluster run's pool never lends a GPU twice
+ * (models/place/pool.c), so this guards it; collective workloads are placed apart from it
+ * (models/forecast/fabric_run.c), from GPU 0, and can overlap the training jobs. */
 static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
 {
     (void)t;
-    holder *h = st_xcalloc(in->n ? in->n : 1, sizeof *h);
+    size_t cap = in->n + (in->cluster ? in->cluster->n_seg : 0);
+    holder *h = st_xcalloc(cap ? cap : 1, sizeof *h);
     size_t k = holders(in, h), fails = 0;
     int64_t *shared = st_xcalloc(k ? k : 1, sizeof *shared);
     size_t *with = st_xcalloc(k ? k : 1, sizeof *with);
@@ -330,8 +357,8 @@ static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audi
         st_audit *a = add(out, "orchestration", check, ST_AUDIT_FAIL, (double)shared[j], 0);
         st_unit_format(h[j].start_s, ST_DIM_TIME, at, sizeof at);
         snprintf(a->message, sizeof a->message,
-                 "starts at t = %s on %lld GPUs that '%s' still holds: no scheduler policy "
-                 "queues jobs yet, and each is forecast as if it had them alone",
+                 "starts at t = %s on %lld GPUs that '%s' still holds, and each is forecast "
+                 "as if it had them alone",
                  at, (long long)shared[j], h[with[j]].name);
         fails++;
     }

@@ -18,10 +18,13 @@ typedef struct st_forecast {
     st_memory mem;
     int has_step; /* the step model ran: step is filled */
     st_step_result step;
-    /* Where and when the scheduler policy started it (run.c): w->gpus GPU ids in rank order
-     * (owned; NULL when it was not placed) from start_s seconds after the run's start. */
+    /* Where and when the cluster run started it (run.c, models/sched/cluster.h): w->gpus GPU ids
+     * in rank order at its first start (owned; NULL when it never started), its first start,
+     * its wait (start_s - submit), and its end (has_end: it finished by the horizon). */
     int64_t *gpus;
-    double start_s;
+    double start_s, wait_s, end_s;
+    int has_end;
+    int64_t preemptions;
     /* The whole life (st_forecast_life): ingest, checkpoints, failures. */
     int has_life;
     st_ingest ingest;

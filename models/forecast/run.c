@@ -1,13 +1,15 @@
-/* The forecast of a whole scenario: training jobs' steps on one step context, their placement by
- * the scheduler policy, every job's ingest as the others' background, their lives, then the
- * collective workloads together on the fabric, then the audit. */
+/* The forecast of a whole scenario: training jobs' steps on one step context, then the cluster
+ * run (models/sched/cluster.h) of the training jobs and the trace's jobs, where each training
+ * job's life is forecast where and when it starts, with the running jobs' ingest as background,
+ * then the collective workloads together on the fabric, then the audit. */
 #include "models/forecast/run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/place/policy.h"
-#include "models/sched/policy.h"
+#include "models/sched/cluster.h"
 #include "sim/xalloc.h"
 
 /* Every training workload's memory and step on one step context (the fabric is built once).
@@ -34,56 +36,131 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
     return rc;
 }
 
-/* The training jobs that run, placed by the scheduler policy in workload order: a job whose
- * plan does not fit has no step and takes no GPUs, and one larger than the cluster is never
- * placed (its live[i] stays 0). */
-static int place_jobs(const st_run_spec *sp, const st_topo *t, st_run *out, st_placement *at,
-                      int *live, st_err *err)
+/* What the cluster run's hooks need: each training job's place and ingest stream are made when
+ * it starts, and its life once every job starting at that instant holds its GPUs, against the
+ * ingest of every training job holding GPUs then. */
+typedef struct lives_ctx {
+    const st_run_spec *sp;
+    st_run *out;
+    const st_topo *t;
+    const size_t *workload; /* cluster job -> workload */
+    size_t n_train;
+    st_placement *at; /* by cluster job, while it runs */
+    st_io *io;
+    int *has, *holding;
+    int64_t **hosts;
+    st_io *bg;
+} lives_ctx;
+
+/* The cluster run's start hook: a training job's place and ingest stream (at the need its step
+ * sets), and its first GPUs for the report. */
+static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
 {
-    st_scheduler sch;
-    int rc = st_scheduler_init(&sch, sp->sched, sp->c, err);
-    for (size_t i = 0; i < sp->n && !rc; i++) {
-        const st_workload_cfg *w = &sp->w[i];
-        if (w->kind != ST_WL_TRAINING || !out->f[i].has_step)
-            continue;
-        st_sched_start start = {.gpus = st_xmalloc((size_t)w->gpus * sizeof(int64_t))};
-        st_sched_job job = {.id = i, .w = w};
-        if (st_scheduler_submit(&sch, &job, &start) == 0) {
-            st_placement_init(&at[i], t, sp->c, start.gpus, w->gpus);
-            live[i] = 1;
-            out->f[i].gpus = start.gpus; /* the audit checks who holds which GPU when */
-            out->f[i].start_s = start.start_s;
-        } else {
-            free(start.gpus);
-        }
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i >= x->n_train)
+        return;
+    size_t wi = x->workload[i];
+    st_forecast *f = &x->out->f[wi];
+    const st_workload_cfg *w = &x->sp->w[wi];
+    st_placement_release(&x->at[i]);
+    st_placement_init(&x->at[i], x->t, x->sp->c, gpus, w->gpus);
+    if (!f->gpus) {
+        f->gpus = st_xmalloc((size_t)w->gpus * sizeof *f->gpus);
+        memcpy(f->gpus, gpus, (size_t)w->gpus * sizeof *f->gpus);
     }
-    st_scheduler_release(&sch);
+    double step = f->step.step_time_s;
+    double need = w->data.enabled && step > 0 ? (double)w->global_batch * (double)w->seq_len /
+                                                    step * w->data.bytes_per_token
+                                              : 0;
+    free(x->hosts[i]);
+    x->hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *x->hosts[i]);
+    x->has[i] = st_storage_ingest_stream(&x->at[i], w, need, x->hosts[i], &x->io[i]) > 0;
+    x->holding[i] = 1;
+}
+
+static void job_stopped(void *ctx, size_t i, double now_s)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i < x->n_train)
+        x->holding[i] = 0;
+}
+
+/* The cluster run's duration hook: a training job's whole life where it was placed, with the
+ * ingest of every other training job holding GPUs now as background. */
+static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    st_forecast *f = &x->out->f[x->workload[i]];
+    st_io_set set = {x->bg, 0};
+    for (size_t k = 0; k < x->n_train; k++)
+        if (k != i && x->has[k] && x->holding[k])
+            x->bg[set.n++] = x->io[k];
+    int rc =
+        st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set, err);
+    *duration_s = f->has_life ? f->life.wall_s : 0;
     return rc;
 }
 
-/* Each live job's ingest stream at the need its step sets: the background the other jobs'
- * storage questions are asked against. hosts[i] holds stream i's member GPUs. */
-static void ingest_streams(const st_run_spec *sp, const st_run *out, const st_placement *at,
-                           const int *live, st_io *io, int *has, int64_t **hosts)
+/* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
+ * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
+ * recorded duration both as run time and as estimate). */
+static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *workload,
+                                    size_t *n_train, size_t *n)
+{
+    size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, k = 0;
+    st_cluster_job *j = st_xcalloc(sp->n + nt + 1, sizeof *j);
+    for (size_t i = 0; i < sp->n; i++) {
+        const st_workload_cfg *w = &sp->w[i];
+        out->cluster_job[i] = -1;
+        if (w->kind != ST_WL_TRAINING || !out->f[i].has_step)
+            continue;
+        double tokens_per_step = (double)w->global_batch * (double)w->seq_len;
+        double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tokens_per_step);
+        j[k] = (st_cluster_job){.submit_s = w->submit_s,
+                                .duration_s = -1,
+                                .estimate_s = (steps < 1 ? 1 : steps) * out->f[i].step.step_time_s,
+                                .gpus = w->gpus,
+                                .priority = w->priority,
+                                .tenant = -1};
+        out->cluster_job[i] = (ptrdiff_t)k;
+        workload[k++] = i;
+    }
+    *n_train = k;
+    for (size_t t = 0; t < nt; t++) {
+        const st_trace_job *tj = &sp->job_trace->jobs[t];
+        j[k++] =
+            (st_cluster_job){tj->submit_s, tj->duration_s, tj->duration_s, tj->gpus, 0, tj->tenant};
+    }
+    *n = k;
+    return j;
+}
+
+/* Each training job's start, wait and end from the cluster run. */
+static void record_starts(const st_run_spec *sp, st_run *out)
 {
     for (size_t i = 0; i < sp->n; i++) {
-        if (!live[i])
+        if (out->cluster_job[i] < 0)
             continue;
-        const st_workload_cfg *w = &sp->w[i];
-        double step = out->f[i].step.step_time_s;
-        double need = w->data.enabled && step > 0 ? (double)w->global_batch * (double)w->seq_len /
-                                                        step * w->data.bytes_per_token
-                                                  : 0;
-        hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *hosts[i]);
-        has[i] = st_storage_ingest_stream(&at[i], w, need, hosts[i], &io[i]) > 0;
+        const st_cluster_job_out *o = &out->cluster.job[out->cluster_job[i]];
+        st_forecast *f = &out->f[i];
+        if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
+            continue;
+        f->start_s = o->start_s;
+        f->wait_s = o->wait_s;
+        f->has_end = o->state == ST_CJ_FINISHED;
+        f->end_s = o->end_s;
+        f->preemptions = o->preemptions;
     }
 }
 
-/* Every live training job's whole life, with every other job's ingest running beside it (they
- * share the tiers and the fabric). */
+/* Every training job and trace job through the cluster run: queued by the scheduler policy,
+ * placed all or nothing, each training job's life forecast where and when it starts. */
 static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
 {
-    int any = 0;
+    int any = sp->job_trace && sp->job_trace->n_jobs > 0;
     for (size_t i = 0; i < sp->n; i++)
         any |= out->f[i].has_step;
     if (!any)
@@ -92,33 +169,45 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
     int rc = st_topo_new(sp->c, &t, err);
     if (rc)
         return rc;
-    size_t n = sp->n;
-    st_placement *at = st_xcalloc(n, sizeof *at);
-    int *live = st_xcalloc(n, sizeof *live), *has = st_xcalloc(n, sizeof *has);
-    st_io *io = st_xcalloc(n, sizeof *io), *bg = st_xcalloc(n + 1, sizeof *bg);
-    int64_t **hosts = st_xcalloc(n, sizeof *hosts);
-    rc = place_jobs(sp, t, out, at, live, err);
+    size_t n = sp->n + 1, nj = 0;
+    lives_ctx x = {.sp = sp, .out = out, .t = t};
+    size_t *workload = st_xcalloc(n, sizeof *workload);
+    st_cluster_job *jobs = cluster_jobs(sp, out, workload, &x.n_train, &nj);
+    x.workload = workload;
+    x.at = st_xcalloc(n, sizeof *x.at);
+    x.io = st_xcalloc(n, sizeof *x.io);
+    x.bg = st_xcalloc(n, sizeof *x.bg);
+    x.has = st_xcalloc(n, sizeof *x.has);
+    x.hosts = st_xcalloc(n, sizeof *x.hosts);
+    x.holding = st_xcalloc(n, sizeof *x.holding);
+    st_cluster_spec cs = {.c = sp->c,
+                          .sched = sp->sched,
+                          .policy = sp->policy,
+                          .jobs = jobs,
+                          .n = nj,
+                          .horizon_s = sp->horizon_s,
+                          .seed = sp->seed,
+                          .start = job_started,
+                          .stop = job_stopped,
+                          .duration = life_at,
+                          .ctx = &x,
+                          .keep_segments = 1};
+    rc = st_cluster_run(&cs, &out->cluster, err);
+    out->has_cluster = 1;
     if (!rc)
-        ingest_streams(sp, out, at, live, io, has, hosts);
-    for (size_t i = 0; i < n && !rc; i++) {
-        if (!live[i])
-            continue;
-        st_io_set set = {bg, 0};
-        for (size_t k = 0; k < n; k++)
-            if (k != i && has[k])
-                bg[set.n++] = io[k];
-        rc = st_forecast_life(&out->f[i], &at[i], sp->failures, sp->seed, sp->replicas, &set, err);
+        record_starts(sp, out);
+    for (size_t i = 0; i < x.n_train; i++) {
+        free(x.hosts[i]);
+        st_placement_release(&x.at[i]);
     }
-    for (size_t i = 0; i < n; i++) {
-        free(hosts[i]);
-        st_placement_release(&at[i]);
-    }
-    free(hosts);
-    free(bg);
-    free(io);
-    free(has);
-    free(live);
-    free(at);
+    free(x.hosts);
+    free(x.has);
+    free(x.bg);
+    free(x.io);
+    free(x.at);
+    free(x.holding);
+    free(jobs);
+    free(workload);
     st_topo_free(t);
     return rc;
 }
@@ -171,6 +260,7 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     out->n = sp->n;
     out->f = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->f);
     out->coll = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->coll);
+    out->cluster_job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->cluster_job);
     int rc = forecast_steps(sp, out, err);
     if (!rc)
         rc = forecast_lives(sp, out, err);
@@ -179,8 +269,10 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
-        out->audit = st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n},
-                                  &out->n_audit);
+        out->audit =
+            st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,
+                                        out->has_cluster ? &out->cluster : NULL, out->cluster_job},
+                         &out->n_audit);
     return rc;
 }
 
@@ -190,6 +282,8 @@ void st_run_release(st_run *r)
         st_forecast_release(&r->f[i]);
     free(r->f);
     free(r->coll);
+    free(r->cluster_job);
+    st_cluster_result_release(&r->cluster);
     free(r->audit);
     st_plant_release(&r->plant);
     st_pipe_trace_release(&r->trace);

@@ -13,6 +13,7 @@
 #include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
 #include "models/plant/plant.h"
+#include "models/sched/cluster.h"
 #include "models/step/pipeline.h"
 
 /* What a run is asked; every pointer is borrowed from the scenario, which outlives the run. */
@@ -22,6 +23,9 @@ typedef struct st_run_spec {
     size_t n;
     const st_failures_cfg *failures; /* NULL: nothing fails */
     const st_sched_cfg *sched;       /* NULL: the default policy */
+    const char *policy;              /* overrides sched->policy when not NULL (strata compare) */
+    const st_trace_cfg *job_trace;   /* NULL: no trace jobs */
+    double horizon_s;                /* the cluster run stops there; 0: when every job is done */
     const st_audit_cfg *audit;       /* NULL: the audit's default targets */
     uint64_t seed;
     int64_t replicas;      /* >= 1: job lives under that many replicas, summarised; 0: none */
@@ -42,6 +46,11 @@ typedef struct st_run {
     st_pipe_trace trace;
     int has_plant; /* some training job was placed on a GPU with a power limit: plant is filled */
     st_plant_result plant;
+    int has_cluster;           /* some training or trace job went through the cluster run */
+    st_cluster_result cluster; /* jobs: the training workloads with a step in workload order
+                                  (cluster_job[i] is workload i's index there, or -1), then the
+                                  trace's jobs */
+    ptrdiff_t *cluster_job;
     st_audit *audit; /* n_audit findings, in report order */
     size_t n_audit;
 } st_run;

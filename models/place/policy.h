@@ -1,6 +1,7 @@
-/* The placement interface: a policy chooses the GPUs of the next job. Today's rule, packing jobs
- * in order (pack.c), is the first policy; the scheduler's topology-aware and best-fit policies
- * plug in beside it. */
+/* The placement interface: a policy chooses the GPUs of the next job, either along a cursor (jobs
+ * placed once, in order: the collective workloads) or among the free GPUs of a cluster run's pool
+ * (pool.h), all of a job's GPUs or none. pack.c packs in order, best_fit.c takes the fewest and
+ * fullest nodes, topology_aware.c the fewest leaves first. */
 #ifndef ST_MODELS_PLACE_POLICY_H
 #define ST_MODELS_PLACE_POLICY_H
 
@@ -8,9 +9,10 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/place/pool.h"
 #include "sim/err.h"
 
-#define ST_PLACE_ABI 1
+#define ST_PLACE_ABI 2
 
 /* One job asking for GPUs. */
 typedef struct st_place_req {
@@ -23,13 +25,17 @@ typedef struct st_place_req {
 /* A placement policy. Fields are append-only (abi). The core allocates state_size zeroed bytes
  * per instance; init sets the policy up for cluster c and never fails. place writes req->gpus
  * GPU ids, rank order, into gpus and returns 0, or ST_ERANGE (no message) when the cluster has
- * no room for the job. Deterministic: the same requests in the same order give the same ids. */
+ * no room for the job. take (ABI 2) chooses n GPUs among pool's free ones into gpus and returns
+ * 0, or ST_ERANGE when it will not place the job now (never part of it); it does not change the
+ * pool (the caller marks them held). Deterministic: the same requests in the same order give
+ * the same ids. */
 typedef struct st_place_policy {
     unsigned abi;
     const char *name;
     size_t state_size;
     void (*init)(void *st, const st_cluster_cfg *c);
     int (*place)(void *st, const st_place_req *req, int64_t *gpus);
+    int (*take)(void *st, const st_pool *pool, int64_t n, int64_t *gpus);
 } st_place_policy;
 
 /* The registered policies by name (registry.c); NULL for an unknown name. */
@@ -47,5 +53,11 @@ void st_placer_release(st_placer *pl);
 
 /* Place one job: p->place on the instance's state. */
 int st_placer_place(st_placer *pl, const st_place_req *req, int64_t *gpus);
+
+/* Choose n free GPUs of pool for one job: p->take on the instance's state (ST_ERANGE: not now). */
+int st_placer_take(st_placer *pl, const st_pool *pool, int64_t n, int64_t *gpus);
+
+/* The registered policies' names, NULL-terminated, in registry order. */
+extern const char *const st_place_policy_names[];
 
 #endif

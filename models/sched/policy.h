@@ -1,6 +1,9 @@
-/* The scheduler-policy interface (STYLE.md's policy table): a policy decides when each job
- * starts and, through a placement policy (models/place/policy.h), where. A new policy is one
- * file defining a const st_sched_policy and one line in registry.c's list. */
+/* The scheduler-policy interface (STYLE.md's policy table): a policy decides which waiting jobs
+ * start, and which running ones are preempted, each time the cluster run (cluster.h) asks it:
+ * after every arrival and finish. The cluster run owns the GPUs and places a job all or nothing
+ * through a placement policy (models/place/policy.h), so no policy can over-commit a GPU or
+ * start part of a gang. A new policy is one file defining a const st_sched_policy and one line
+ * in registry.c's list. */
 #ifndef ST_MODELS_SCHED_POLICY_H
 #define ST_MODELS_SCHED_POLICY_H
 
@@ -10,33 +13,70 @@
 #include "models/config/config.h"
 #include "sim/err.h"
 
-#define ST_SCHED_ABI 1
+#define ST_SCHED_ABI 2
 
-/* A job as the scheduler sees it: its index among the scenario's workloads and its config. */
+/* A job as a policy sees it. estimate_s is the user's estimate of its run time, which EASY
+ * backfilling trusts (cluster.h says what each kind of job gets); the oracle policies read the
+ * true remaining time from st_sched_remaining_s instead. */
 typedef struct st_sched_job {
-    size_t id;
-    const st_workload_cfg *w;
+    size_t id; /* dense, below st_sched_params.n_jobs; ties break on the lowest */
+    int64_t gpus;
+    double submit_s;
+    double estimate_s;
+    int64_t priority;
+    int32_t tenant; /* an index into the run's tenant names, -1: none */
 } st_sched_job;
 
-/* When and where a job starts. */
-typedef struct st_sched_start {
-    double start_s; /* seconds from the run's start */
-    int64_t *gpus;  /* w->gpus GPU ids in rank order, filled by the policy (the caller owns it) */
-} st_sched_start;
+/* The typed parameter block configure reads: the scenario's scheduler section and the run's
+ * sizes. Models know no YAML. */
+typedef struct st_sched_params {
+    const st_sched_cfg *cfg; /* NULL: every key at its default */
+    int64_t total_gpus;
+    size_t n_jobs;
+    uint64_t seed;
+} st_sched_params;
+
+/* The cluster run as a policy sees it during pick (opaque; cluster.c). */
+typedef struct st_sched_view st_sched_view;
+
+double st_sched_now(const st_sched_view *v);
+int64_t st_sched_free_gpus(const st_sched_view *v);
+int64_t st_sched_total_gpus(const st_sched_view *v);
+/* The running jobs: their count, and the k-th (0 <= k < count) in no promised order. */
+size_t st_sched_n_running(const st_sched_view *v);
+const st_sched_job *st_sched_running(const st_sched_view *v, size_t k);
+int st_sched_is_running(const st_sched_view *v, size_t id);
+/* When a running job should end by its estimate: its start plus what its estimate leaves after
+ * the work already done, never before now. */
+double st_sched_expected_end(const st_sched_view *v, size_t id);
+/* The oracle: the job's true remaining run time (for a training job not yet started, whose run
+ * time is known only once it is placed, its estimate). */
+double st_sched_remaining_s(const st_sched_view *v, size_t id);
+/* Start waiting job id now on all of its GPUs: 1 when placed and started, 0 when the placement
+ * policy finds no room for all of them now (nothing changes). */
+int st_sched_start(st_sched_view *v, size_t id);
+/* Stop running job id and return its GPUs; it keeps the work done and waits again (the policy
+ * still holds it). The save and restore a real preemption costs are not charged yet. */
+void st_sched_preempt(st_sched_view *v, size_t id);
 
 /* A scheduler policy. Fields are append-only (abi); every hook is required (a missing one is a
  * bug at first use). The core allocates state_size zeroed bytes per run. configure sets the
- * policy up for cluster c under the scenario's scheduler section cfg and returns 0 or an
- * error; release frees what configure took. submit is called once per job in workload order
- * and fills *out, or returns ST_ERANGE (no message) when the job can never be placed.
- * Deterministic: ties break on the lowest job id. */
+ * policy up and returns 0 or an error; release frees what configure took, also after an error.
+ * on_arrival is called once per job when it is submitted (in submit order, then id), on_finish
+ * once when it completes; pick is called after each batch of events at one instant and starts
+ * (or preempts) jobs through the view. Deterministic: ties break on the lowest job id.
+ * no_starvation: the policy promises that every job that fits the empty cluster eventually
+ * starts (the conformance suite holds it to that). */
 typedef struct st_sched_policy {
     unsigned abi;
     const char *name; /* the value of `scheduler.policy:` */
     size_t state_size;
-    int (*configure)(void *st, const st_sched_cfg *cfg, const st_cluster_cfg *c, st_err *err);
+    int no_starvation;
+    int (*configure)(void *st, const st_sched_params *p, st_err *err);
     void (*release)(void *st);
-    int (*submit)(void *st, const st_sched_job *job, st_sched_start *out);
+    void (*on_arrival)(void *st, const st_sched_job *job);
+    void (*on_finish)(void *st, const st_sched_job *job);
+    void (*pick)(void *st, st_sched_view *v);
 } st_sched_policy;
 
 /* The registered policies' names, NULL-terminated, in registry order. */
@@ -45,20 +85,8 @@ extern const char *const st_sched_policy_names[];
 /* The policy registered as `name`, or NULL. */
 const st_sched_policy *st_sched_policy_find(const char *name);
 
-/* One run's instance of a policy. */
-typedef struct st_scheduler {
-    const st_sched_policy *policy;
-    void *state;
-} st_scheduler;
-
-/* Configure an instance of the policy cfg names ("fifo" when cfg is NULL) for cluster c.
- * Returns 0, or the policy's error (ST_EINVAL located at cfg->policy_loc for an unknown name,
- * which the loader already refuses). st_scheduler_release frees it, also after an error. */
-int st_scheduler_init(st_scheduler *s, const st_sched_cfg *cfg, const st_cluster_cfg *c,
-                      st_err *err);
-void st_scheduler_release(st_scheduler *s);
-
-/* Submit one job to the instance: the policy's submit hook. */
-int st_scheduler_submit(st_scheduler *s, const st_sched_job *job, st_sched_start *out);
+/* The policy registered as `name` (NULL: "fifo"), checked complete (an incomplete one is an
+ * ST_BUG); NULL for an unknown name. */
+const st_sched_policy *st_sched_policy_get(const char *name);
 
 #endif

@@ -32,9 +32,9 @@ expect() {
 
 expect 0 'total .*DOES NOT FIT' "plan that does not fit" -- "$cases/nofit.yaml"
 expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
-expect 0 "^  FAIL  orchestration +GPUs held by one job: second: starts at t = 0 s on 1024 GPUs that 'first' still holds" "two jobs on one GPU" -- \
+expect 0 '^  PASS  orchestration +GPUs held by one job: no two of the 2 jobs' "two full-cluster jobs queue" -- \
     "$cases/overlap.yaml"
-expect 0 '"status":[[:space:]]*"fail"' "audit failure in JSON" -- "$cases/overlap.yaml" --format json
+expect 0 '"status":[[:space:]]*"fail"' "audit failure in JSON" -- "$cases/nofit.yaml" --format json
 expect 1 "interleaved.yaml:[0-9]+:[0-9]+: error: workload 'odd': interleaving" \
     "simulation error" -- "$cases/interleaved.yaml"
 expect 1 "strata run: cannot create" "report that cannot be written" -- "$cases/nofit.yaml" \

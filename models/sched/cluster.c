@@ -1,0 +1,435 @@
+/* The cluster run (cluster.h): three event kinds on one engine. cluster.finish (priority 0) frees
+ * a job's GPUs; cluster.arrival (1) submits the next job in submit order; cluster.decide (2), one
+ * per instant at most, asks the policy to pick once every finish and arrival of that instant has
+ * fired. Times are integer nanoseconds, so work done and left add up exactly. */
+#include "models/sched/cluster.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/place/policy.h"
+#include "models/place/pool.h"
+#include "models/sched/policy.h"
+#include "sim/engine.h"
+#include "sim/stats.h"
+#include "sim/xalloc.h"
+
+enum { J_LATER, J_WAITING, J_RUNNING, J_FINISHED, J_TOO_BIG };
+enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE };
+
+typedef struct jstate {
+    int state;
+    st_time duration; /* < 0: not known until the first start */
+    st_time done;     /* work done before the current stretch */
+    st_time seg_start;
+    st_ev_handle fin;
+    size_t run_pos; /* index in running[] */
+    size_t gpu_off; /* its GPUs in gpus[] */
+    size_t seg;     /* its open segment (keep_segments) */
+    int pending;    /* in pending[] */
+} jstate;
+
+struct st_sched_view {
+    const st_cluster_spec *sp;
+    st_engine *eng;
+    const st_sched_policy *pol;
+    void *pst;
+    st_placer place;
+    st_pool pool;
+    st_sched_job *sj;
+    jstate *js;
+    size_t *running, n_running;
+    size_t *order, n_order;
+    size_t *pending, n_pending; /* started this instant, run time not known yet */
+    int64_t *gpus;
+    int k_arrive, k_finish, k_decide, decide_pending;
+    double busy_gpu_s;
+    st_cluster_result *out;
+    size_t seg_cap, seg_gpus_cap;
+    int rc;
+    st_err *err;
+};
+
+static st_time ticks(double s)
+{
+    return (st_time)llround(s * 1e9);
+}
+
+static double secs(st_time t)
+{
+    return (double)t / 1e9; /* correctly rounded: whole seconds stay whole */
+}
+
+double st_sched_now(const st_sched_view *v)
+{
+    return secs(st_engine_now(v->eng));
+}
+
+int64_t st_sched_free_gpus(const st_sched_view *v)
+{
+    return v->pool.free;
+}
+
+int64_t st_sched_total_gpus(const st_sched_view *v)
+{
+    return v->pool.total;
+}
+
+size_t st_sched_n_running(const st_sched_view *v)
+{
+    return v->n_running;
+}
+
+const st_sched_job *st_sched_running(const st_sched_view *v, size_t k)
+{
+    return &v->sj[v->running[k]];
+}
+
+int st_sched_is_running(const st_sched_view *v, size_t id)
+{
+    return v->js[id].state == J_RUNNING;
+}
+
+/* Work done by now, in ticks. */
+static st_time done_by_now(const st_sched_view *v, size_t id)
+{
+    const jstate *j = &v->js[id];
+    return j->done + (j->state == J_RUNNING ? st_engine_now(v->eng) - j->seg_start : 0);
+}
+
+double st_sched_expected_end(const st_sched_view *v, size_t id)
+{
+    double left = v->sj[id].estimate_s - secs(done_by_now(v, id));
+    return st_sched_now(v) + (left > 0 ? left : 0);
+}
+
+double st_sched_remaining_s(const st_sched_view *v, size_t id)
+{
+    const jstate *j = &v->js[id];
+    if (j->duration < 0)
+        return v->sj[id].estimate_s;
+    return secs(j->duration - done_by_now(v, id));
+}
+
+static void want_decide(st_sched_view *v)
+{
+    if (v->decide_pending)
+        return;
+    v->decide_pending = 1;
+    st_engine_schedule_prio(v->eng, v->k_decide, st_engine_now(v->eng), PRIO_DECIDE, NULL);
+}
+
+static void open_segment(st_sched_view *v, size_t id)
+{
+    st_cluster_result *r = v->out;
+    if (!v->sp->keep_segments)
+        return;
+    r->seg = st_xgrow(r->seg, sizeof *r->seg, r->n_seg + 1, &v->seg_cap);
+    size_t at = r->n_seg ? r->seg[r->n_seg - 1].gpu_at + (size_t)r->seg[r->n_seg - 1].n : 0;
+    int64_t n = v->sj[id].gpus;
+    r->seg_gpus = st_xgrow(r->seg_gpus, sizeof *r->seg_gpus, at + (size_t)n, &v->seg_gpus_cap);
+    memcpy(r->seg_gpus + at, v->gpus + v->js[id].gpu_off, (size_t)n * sizeof *r->seg_gpus);
+    r->seg[r->n_seg] = (st_cluster_seg){id, st_sched_now(v), st_sched_now(v), at, n};
+    v->js[id].seg = r->n_seg++;
+}
+
+/* End job id's current stretch now: GPUs back to the pool, off the running list. */
+static void stop_running(st_sched_view *v, size_t id)
+{
+    jstate *j = &v->js[id];
+    st_time now = st_engine_now(v->eng);
+    j->done += now - j->seg_start;
+    v->busy_gpu_s += secs(now - j->seg_start) * (double)v->sj[id].gpus;
+    st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
+    size_t last = v->running[--v->n_running];
+    v->running[j->run_pos] = last;
+    v->js[last].run_pos = j->run_pos;
+    if (v->sp->keep_segments)
+        v->out->seg[j->seg].end_s = secs(now);
+    if (v->sp->stop)
+        v->sp->stop(v->sp->ctx, id, secs(now));
+}
+
+static void schedule_finish(st_sched_view *v, size_t id)
+{
+    jstate *j = &v->js[id];
+    st_payload p = {.u = {id}};
+    j->fin = st_engine_schedule_prio(v->eng, v->k_finish, j->seg_start + (j->duration - j->done),
+                                     PRIO_FINISH, &p);
+}
+
+/* The run times of the jobs first started at this instant, now that all of them hold their
+ * GPUs, and their finish events. */
+static void settle_pending(st_sched_view *v)
+{
+    for (size_t k = 0; k < v->n_pending; k++) {
+        size_t id = v->pending[k];
+        jstate *j = &v->js[id];
+        j->pending = 0;
+        if (j->state != J_RUNNING || j->duration >= 0 || v->rc)
+            continue; /* preempted in the same pick: asked again at its next start */
+        double d = 0;
+        if ((v->rc = v->sp->duration(v->sp->ctx, id, st_sched_now(v), &d, v->err))) {
+            st_engine_stop(v->eng);
+            continue;
+        }
+        j->duration = ticks(d > 0 ? d : 0);
+        v->out->job[id].duration_s = secs(j->duration);
+        schedule_finish(v, id);
+    }
+    v->n_pending = 0;
+}
+
+int st_sched_start(st_sched_view *v, size_t id)
+{
+    jstate *j = &v->js[id];
+    if (j->state != J_WAITING)
+        ST_BUG("job %zu is not waiting", id);
+    int64_t *g = v->gpus + j->gpu_off;
+    if (v->rc || st_placer_take(&v->place, &v->pool, v->sj[id].gpus, g))
+        return 0;
+    st_time now = st_engine_now(v->eng);
+    st_pool_take(&v->pool, g, v->sj[id].gpus);
+    st_cluster_job_out *o = &v->out->job[id];
+    if (o->state != ST_CJ_RUNNING) { /* the first start */
+        o->state = ST_CJ_RUNNING;
+        o->start_s = secs(now);
+        o->wait_s = o->start_s - v->sj[id].submit_s;
+    }
+    j->state = J_RUNNING;
+    j->seg_start = now;
+    j->run_pos = v->n_running;
+    v->running[v->n_running++] = id;
+    open_segment(v, id);
+    if (v->sp->start)
+        v->sp->start(v->sp->ctx, id, g, secs(now));
+    if (j->duration < 0 && !j->pending) {
+        j->pending = 1;
+        v->pending[v->n_pending++] = id;
+    } else if (j->duration >= 0) {
+        schedule_finish(v, id);
+    }
+    return 1;
+}
+
+void st_sched_preempt(st_sched_view *v, size_t id)
+{
+    jstate *j = &v->js[id];
+    if (j->state != J_RUNNING)
+        ST_BUG("job %zu is not running", id);
+    st_engine_cancel(v->eng, j->fin);
+    stop_running(v, id);
+    j->state = J_WAITING;
+    v->out->job[id].preemptions++;
+    v->out->st.preemptions++;
+    want_decide(v);
+}
+
+static void on_arrival(st_engine *eng, void *st, const st_event *ev)
+{
+    st_sched_view *v = st;
+    size_t k = (size_t)ev->data.u[0], id = v->order[k];
+    v->js[id].state = J_WAITING;
+    v->pol->on_arrival(v->pst, &v->sj[id]);
+    if (k + 1 < v->n_order) {
+        st_payload p = {.u = {k + 1}};
+        st_engine_schedule_prio(eng, v->k_arrive, ticks(v->sj[v->order[k + 1]].submit_s),
+                                PRIO_ARRIVAL, &p);
+    }
+    want_decide(v);
+}
+
+static void on_finish(st_engine *eng, void *st, const st_event *ev)
+{
+    st_sched_view *v = st;
+    size_t id = (size_t)ev->data.u[0];
+    stop_running(v, id);
+    v->js[id].state = J_FINISHED;
+    v->out->job[id].state = ST_CJ_FINISHED;
+    v->out->job[id].end_s = secs(st_engine_now(eng));
+    v->pol->on_finish(v->pst, &v->sj[id]);
+    want_decide(v);
+}
+
+static void on_decide(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    (void)ev;
+    st_sched_view *v = st;
+    v->decide_pending = 0;
+    v->pol->pick(v->pst, v);
+    settle_pending(v);
+}
+
+/* Jobs in submit order, ties by id: the order arrivals fire in. */
+typedef struct arrival {
+    double submit_s;
+    size_t id;
+} arrival;
+
+static int by_submit(const void *a, const void *b)
+{
+    const arrival *x = a, *y = b;
+    if (x->submit_s != y->submit_s)
+        return x->submit_s < y->submit_s ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Job states, the policy's view of each job, their GPU slots and the arrival order. A job
+ * asking for more GPUs than the cluster has (or none) is never submitted. */
+static void setup_jobs(st_sched_view *v)
+{
+    const st_cluster_spec *sp = v->sp;
+    size_t n = sp->n, slots = 0;
+    v->sj = st_xcalloc(n ? n : 1, sizeof *v->sj);
+    v->js = st_xcalloc(n ? n : 1, sizeof *v->js);
+    v->running = st_xcalloc(n ? n : 1, sizeof *v->running);
+    v->order = st_xcalloc(n ? n : 1, sizeof *v->order);
+    v->pending = st_xcalloc(n ? n : 1, sizeof *v->pending);
+    for (size_t i = 0; i < n; i++) {
+        const st_cluster_job *j = &sp->jobs[i];
+        v->sj[i] = (st_sched_job){i, j->gpus, j->submit_s, j->estimate_s, j->priority, j->tenant};
+        v->js[i].duration = j->duration_s < 0 ? -1 : ticks(j->duration_s);
+        v->js[i].gpu_off = slots;
+        v->out->job[i].state = ST_CJ_WAITING;
+        if (j->gpus < 1 || j->gpus > v->pool.total) {
+            v->js[i].state = J_TOO_BIG;
+            v->out->job[i].state = ST_CJ_TOO_BIG;
+            continue;
+        }
+        slots += (size_t)j->gpus;
+        v->order[v->n_order++] = i;
+    }
+    v->gpus = st_xcalloc(slots ? slots : 1, sizeof *v->gpus);
+    arrival *a = st_xcalloc(v->n_order ? v->n_order : 1, sizeof *a);
+    for (size_t k = 0; k < v->n_order; k++)
+        a[k] = (arrival){sp->jobs[v->order[k]].submit_s, v->order[k]};
+    qsort(a, v->n_order, sizeof *a, by_submit);
+    for (size_t k = 0; k < v->n_order; k++)
+        v->order[k] = a[k].id;
+    free(a);
+}
+
+/* The figures over the finished jobs, once the run is over; jobs still running are cut at the
+ * end (their GPU time up to it counts). */
+static void summarise(st_sched_view *v)
+{
+    st_cluster_result *r = v->out;
+    st_cluster_stats *s = &r->st;
+    st_samples wait, jct;
+    st_samples_init(&wait);
+    st_samples_init(&jct);
+    double last = 0, end = st_sched_now(v);
+    s->free_at_end = v->pool.free;
+    while (v->n_running)
+        stop_running(v, v->running[v->n_running - 1]);
+    s->jobs = r->n;
+    for (size_t i = 0; i < r->n; i++) {
+        const st_cluster_job_out *o = &r->job[i];
+        if (o->state == ST_CJ_TOO_BIG) {
+            s->too_big++;
+            continue;
+        }
+        if (o->state != ST_CJ_FINISHED) {
+            s->unfinished++;
+            continue;
+        }
+        s->finished++;
+        st_samples_add(&wait, o->wait_s);
+        st_samples_add(&jct, o->end_s - v->sj[i].submit_s);
+        last = o->end_s > last ? o->end_s : last;
+    }
+    s->makespan_s = s->unfinished ? end : last;
+    s->utilization = s->makespan_s > 0 && v->pool.total > 0
+                         ? v->busy_gpu_s / ((double)v->pool.total * s->makespan_s)
+                         : 0;
+    double q[4] = {0.5, 0.95, 0.99};
+    double *w[] = {&s->p50_wait_s, &s->p95_wait_s, &s->p99_wait_s};
+    double *c[] = {&s->p50_jct_s, &s->p95_jct_s, &s->p99_jct_s};
+    for (int k = 0; k < 3; k++) {
+        *w[k] = st_samples_quantile(&wait, q[k]);
+        *c[k] = st_samples_quantile(&jct, q[k]);
+    }
+    double sw = 0, sc = 0; /* summed in job order, so the figure never depends on the sort */
+    for (size_t i = 0; i < r->n; i++)
+        if (r->job[i].state == ST_CJ_FINISHED) {
+            sw += r->job[i].wait_s;
+            sc += r->job[i].end_s - v->sj[i].submit_s;
+        }
+    s->mean_wait_s = s->finished ? sw / (double)s->finished : 0;
+    s->mean_jct_s = s->finished ? sc / (double)s->finished : 0;
+    s->events = st_engine_fired(v->eng);
+    st_samples_release(&wait);
+    st_samples_release(&jct);
+}
+
+/* The policy and placement the spec names, or a located error. */
+static int find_policies(const st_cluster_spec *sp, const st_sched_policy **pol,
+                         const st_place_policy **pl, st_err *err)
+{
+    const st_sched_cfg *cfg = sp->sched;
+    st_loc at = cfg ? cfg->loc : (st_loc){0};
+    const char *pn = sp->policy ? sp->policy : cfg && cfg->policy ? cfg->policy : "fifo";
+    const char *qn = sp->placement           ? sp->placement
+                     : cfg && cfg->placement ? cfg->placement
+                                             : "pack";
+    if (!(*pol = st_sched_policy_get(pn)))
+        return st_err_set(err, ST_EINVAL, at, "unknown scheduler policy '%s'", pn);
+    if (!(*pl = st_place_policy_find(qn)))
+        return st_err_set(err, ST_EINVAL, at, "unknown placement policy '%s'", qn);
+    return 0;
+}
+
+int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n = sp->n;
+    out->job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->job);
+    const st_sched_policy *pol;
+    const st_place_policy *pl;
+    int rc = find_policies(sp, &pol, &pl, err);
+    if (rc)
+        return rc;
+    out->policy = pol->name;
+    out->placement = pl->name;
+    st_sched_view v = {.sp = sp, .pol = pol, .out = out, .err = err};
+    st_pool_init(&v.pool, sp->c);
+    st_placer_init(&v.place, pl, sp->c);
+    setup_jobs(&v);
+    v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
+    st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed};
+    rc = pol->configure(v.pst, &prm, err);
+    if (!rc) {
+        v.eng = st_engine_new();
+        v.k_finish = st_engine_register(v.eng, "cluster.finish", on_finish, &v);
+        v.k_arrive = st_engine_register(v.eng, "cluster.arrival", on_arrival, &v);
+        v.k_decide = st_engine_register(v.eng, "cluster.decide", on_decide, &v);
+        if (v.n_order)
+            st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
+                                    PRIO_ARRIVAL, &(st_payload){.u = {0}});
+        st_engine_run(v.eng, sp->horizon_s > 0 ? ticks(sp->horizon_s) : ST_TIME_MAX);
+        rc = v.rc;
+        summarise(&v);
+        st_engine_free(v.eng);
+    }
+    pol->release(v.pst);
+    free(v.pst);
+    st_placer_release(&v.place);
+    st_pool_release(&v.pool);
+    free(v.sj);
+    free(v.js);
+    free(v.running);
+    free(v.order);
+    free(v.pending);
+    free(v.gpus);
+    return rc;
+}
+
+void st_cluster_result_release(st_cluster_result *r)
+{
+    free(r->job);
+    free(r->seg);
+    free(r->seg_gpus);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,109 @@
+/* The cluster run: many jobs over time on one cluster, as a fluid, event-driven model on the
+ * engine (sim/engine.h). Jobs arrive at their submit time, wait, are started all or nothing on
+ * GPUs the placement policy chooses, run for their run time (a training job: its life at its
+ * placement, asked of a hook when it first starts; a trace job: its recorded duration), may
+ * be preempted and resumed with the work they had done, and finish, releasing their GPUs. The
+ * scheduler policy (policy.h) decides who starts, after every arrival and finish. */
+#ifndef ST_MODELS_SCHED_CLUSTER_H
+#define ST_MODELS_SCHED_CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "sim/err.h"
+
+/* One job. estimate_s is what the policies that trust users read (EASY backfill): for a
+ * training workload, its forecast work (steps x simulated step time, no failures); for a trace
+ * job, its recorded duration. */
+typedef struct st_cluster_job {
+    double submit_s;
+    double duration_s; /* run time once started; < 0: the duration hook gives it at first start */
+    double estimate_s;
+    int64_t gpus;
+    int64_t priority;
+    int32_t tenant; /* -1: none */
+} st_cluster_job;
+
+/* Hooks into the model that owns the jobs (each optional unless said). start: job started at
+ * now_s on gpus[0..jobs[job].gpus) (borrowed, valid while it runs); stop: it stopped (finished or
+ * preempted). duration (required when some job's duration_s < 0): its run time, asked once, at
+ * its first start, after every job starting at that instant has been started, so that it can
+ * see them all; 0 and *duration_s, or an error (which stops the run). */
+typedef void (*st_cluster_start_fn)(void *ctx, size_t job, const int64_t *gpus, double now_s);
+typedef void (*st_cluster_stop_fn)(void *ctx, size_t job, double now_s);
+typedef int (*st_cluster_duration_fn)(void *ctx, size_t job, double now_s, double *duration_s,
+                                      st_err *err);
+
+typedef struct st_cluster_spec {
+    const st_cluster_cfg *c;
+    const st_sched_cfg *sched; /* NULL: defaults */
+    const char *policy;        /* overrides sched->policy when not NULL; neither: "fifo" */
+    const char *placement;     /* overrides sched->placement when not NULL; neither: "pack" */
+    const st_cluster_job *jobs;
+    size_t n;
+    double horizon_s; /* stop there (jobs still running or waiting are unfinished); 0: none */
+    uint64_t seed;
+    st_cluster_start_fn start;
+    st_cluster_stop_fn stop;
+    st_cluster_duration_fn duration;
+    void *ctx;
+    int keep_segments; /* record every stretch a job ran, with its GPUs */
+} st_cluster_spec;
+
+/* What became of one job. */
+typedef enum st_cluster_state {
+    ST_CJ_FINISHED,
+    ST_CJ_RUNNING, /* still running at the horizon */
+    ST_CJ_WAITING, /* never started by the horizon (or not yet submitted) */
+    ST_CJ_TOO_BIG  /* more GPUs than the cluster has: never submitted */
+} st_cluster_state;
+
+typedef struct st_cluster_job_out {
+    st_cluster_state state;
+    double start_s, end_s; /* first start; finish (FINISHED only) */
+    double wait_s;         /* first start - submit (started jobs) */
+    double duration_s;     /* run time (started jobs) */
+    int64_t preemptions;
+} st_cluster_job_out;
+
+/* One stretch a job ran on one set of GPUs: seg_gpus[gpu_at .. gpu_at + n). A stretch cut by the
+ * horizon ends there. */
+typedef struct st_cluster_seg {
+    size_t job;
+    double start_s, end_s;
+    size_t gpu_at;
+    int64_t n;
+} st_cluster_seg;
+
+/* The run's figures, over the finished jobs (wait: first start - submit; JCT: end - submit).
+ * makespan_s: the last finish (the horizon when a job is unfinished); utilization: GPU-seconds
+ * held over total GPUs x makespan. */
+typedef struct st_cluster_stats {
+    size_t jobs, finished, unfinished, too_big;
+    double mean_wait_s, p50_wait_s, p95_wait_s, p99_wait_s;
+    double mean_jct_s, p50_jct_s, p95_jct_s, p99_jct_s;
+    double makespan_s, utilization;
+    int64_t preemptions;
+    uint64_t events;
+    int64_t free_at_end; /* free GPUs once the run is over: all of them unless some still run */
+} st_cluster_stats;
+
+typedef struct st_cluster_result {
+    const char *policy, *placement; /* the names that ran (static strings) */
+    st_cluster_job_out *job;        /* n */
+    size_t n;
+    st_cluster_seg *seg; /* with keep_segments */
+    size_t n_seg;
+    int64_t *seg_gpus;
+    st_cluster_stats st;
+} st_cluster_result;
+
+/* Run the jobs of sp on its cluster under its policy into *out (zeroed first). Returns 0, or
+ * ST_EINVAL for an unknown policy or placement name (located at the scheduler section), or the
+ * duration hook's error. out must be released with st_cluster_result_release either way. */
+int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *err);
+
+void st_cluster_result_release(st_cluster_result *r);
+
+#endif

@@ -1,0 +1,136 @@
+/* srtf: shortest remaining time first, preemptive, an oracle baseline (Tiresias, Gu et al.,
+ * NSDI'19, section 6; the `shortest` scheduler of Muri's simulator, Zhao et al., SIGCOMM'22). At
+ * every pick all unfinished jobs, running or waiting, are ranked by their true remaining run
+ * time (st_sched_remaining_s), shortest first, ties by id; walking that ranking, each job whose
+ * GPUs still fit in the cluster's total is chosen, and one that does not fit is passed over
+ * (later, smaller jobs may still be chosen, as in Muri's simulator). Running jobs not chosen are
+ * preempted, then chosen waiting jobs start in rank order (one the placement cannot fit now is
+ * passed over). The preemption is free here: its checkpoint save and restore are not charged
+ * yet. Long jobs may starve, so it promises no progress.
+ *
+ * Every job runs at rate 1, so the ranking of running jobs never changes while they run: they are
+ * kept sorted by expected end; waiting jobs keep their remaining time, sorted by it. */
+#include <stdlib.h>
+
+#include "models/sched/policy.h"
+#include "models/sched/queue.h"
+#include "sim/xalloc.h"
+
+typedef struct srtf {
+    st__queue wait, run, fresh; /* wait by remaining; run by expected end; new arrivals */
+    double *key;                /* by id: waiting: remaining; running: expected end */
+    const st_sched_job **job;
+    unsigned char *chosen, *drop;
+    size_t *scratch;
+} srtf;
+
+static int srtf_configure(void *st, const st_sched_params *p, st_err *err)
+{
+    (void)err;
+    srtf *s = st;
+    size_t n = p->n_jobs ? p->n_jobs : 1;
+    s->key = st_xcalloc(n, sizeof *s->key);
+    s->job = st_xcalloc(n, sizeof *s->job);
+    s->chosen = st_xcalloc(n, 1);
+    s->drop = st_xcalloc(n, 1);
+    s->scratch = st_xcalloc(n, sizeof *s->scratch);
+    return 0;
+}
+
+static void srtf_release(void *st)
+{
+    srtf *s = st;
+    st__queue_release(&s->wait);
+    st__queue_release(&s->run);
+    st__queue_release(&s->fresh);
+    free(s->key);
+    free(s->job);
+    free(s->chosen);
+    free(s->drop);
+    free(s->scratch);
+}
+
+static void srtf_arrival(void *st, const st_sched_job *job)
+{
+    srtf *s = st;
+    s->job[job->id] = job;
+    st__queue_push(&s->fresh, job->id);
+}
+
+static void srtf_finish(void *st, const st_sched_job *job)
+{
+    srtf *s = st;
+    s->drop[job->id] = 1;
+    st__queue_compact(&s->run, s->drop);
+}
+
+static int lower(const void *ctx, size_t a, size_t b)
+{
+    const double *key = ctx;
+    return key[a] < key[b] || (key[a] == key[b] && a < b);
+}
+
+/* Choose jobs down the merged ranking while GPUs remain; returns how many it chose. */
+static size_t choose(srtf *s, const st_sched_view *v)
+{
+    double now = st_sched_now(v);
+    int64_t budget = st_sched_total_gpus(v);
+    size_t i = 0, k = 0, n = 0;
+    while (budget > 0 && (i < s->wait.n || k < s->run.n)) {
+        size_t w = i < s->wait.n ? s->wait.id[i] : 0, r = k < s->run.n ? s->run.id[k] : 0;
+        double kw = i < s->wait.n ? s->key[w] : 0, kr = k < s->run.n ? s->key[r] - now : 0;
+        int take_wait = k >= s->run.n || (i < s->wait.n && (kw < kr || (kw == kr && w < r)));
+        size_t id = take_wait ? w : r;
+        take_wait ? i++ : k++;
+        if (s->job[id]->gpus <= budget) {
+            budget -= s->job[id]->gpus;
+            s->chosen[id] = 1;
+            s->scratch[n++] = id;
+        }
+    }
+    return n;
+}
+
+static void srtf_pick(void *st, st_sched_view *v)
+{
+    srtf *s = st;
+    for (size_t i = 0; i < s->fresh.n; i++) {
+        size_t id = s->fresh.id[i];
+        s->key[id] = st_sched_remaining_s(v, id);
+        st__queue_insert(&s->wait, id, lower, s->key);
+    }
+    s->fresh.n = 0;
+    size_t n = choose(s, v);
+    for (size_t k = 0; k < s->run.n; k++) { /* preempt the running jobs not chosen */
+        size_t id = s->run.id[k];
+        if (s->chosen[id])
+            continue;
+        st_sched_preempt(v, id);
+        s->drop[id] = 1;
+        s->key[id] = st_sched_remaining_s(v, id);
+        st__queue_insert(&s->wait, id, lower, s->key);
+    }
+    st__queue_compact(&s->run, s->drop);
+    for (size_t c = 0; c < n; c++) { /* start the chosen waiting ones, in rank order */
+        size_t id = s->scratch[c];
+        s->chosen[id] = 0;
+        if (st_sched_is_running(v, id) || !st_sched_start(v, id))
+            continue;
+        s->drop[id] = 1;
+        s->key[id] = st_sched_now(v) + st_sched_remaining_s(v, id);
+        st__queue_insert(&s->run, id, lower, s->key);
+    }
+    st__queue_compact(&s->wait, s->drop);
+}
+
+const st_sched_policy st__sched_srtf = {
+    .abi = ST_SCHED_ABI,
+    .name = "srtf",
+    .state_size = sizeof(srtf),
+    .no_starvation = 0,
+    .configure = srtf_configure,
+    .release = srtf_release,
+    .on_arrival = srtf_arrival,
+    .on_finish = srtf_finish,
+    .pick = srtf_pick,
+};

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# strata compare: --help, usage errors, the table in every format on the queue example, EASY
+# backfill's shorter wait there, the Philly ordering SRTF < SJF < FIFO on mean JCT, -o.
+# Usage: run_compare.sh STRATA SRC
+set -u
+strata=$1
+cd "$2" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if ! eval "$1"; then echo "FAIL $2"; fail=$((fail + 1)); fi; }
+q=scenarios/examples/queue.yaml
+"$strata" compare --help >"$tmp/h" 2>&1; rc=$?
+ok '[ $rc -eq 0 ] && grep -q "^usage: strata compare FILE" "$tmp/h"' "--help"
+"$strata" compare "$q" --policies fifo,nope >/dev/null 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "unknown policy '"'"'nope'"'"' (one of: fifo, backfill" "$tmp/e"' "unknown policy"
+"$strata" compare >/dev/null 2>&1; rc=$?
+ok '[ $rc -eq 2 ]' "no file"
+"$strata" compare "$q" >"$tmp/t"; rc=$?
+ok '[ $rc -eq 0 ] && [ "$(grep -cE "^(fifo|backfill|sjf|srtf) +4 " "$tmp/t")" -eq 4 ]' "text: a row per policy"
+"$strata" compare "$q" --policies fifo,backfill --format csv >"$tmp/c"
+ok '[ "$(wc -l <"$tmp/c")" -eq 3 ] && head -1 "$tmp/c" | grep -q "^policy,placement,jobs,finished,unfinished,mean_wait_s"' "csv"
+wait_of() { awk -F, -v p="$1" '$1 == p { print $6 }' "$tmp/c"; }
+ok 'awk -v f="$(wait_of fifo)" -v b="$(wait_of backfill)" "BEGIN { exit !(b < f) }"' "backfill waits less than fifo"
+"$strata" compare "$q" --format json >"$tmp/j"
+ok 'grep -q "\"policies\"" "$tmp/j" && [ "$(grep -c "\"policy\":" "$tmp/j")" -eq 4 ]' "json"
+"$strata" compare "$q" --format markdown >"$tmp/m"
+ok 'grep -q "^|---|---:|" "$tmp/m"' "markdown"
+"$strata" compare "$q" -o "$tmp/out.txt" >"$tmp/none"
+ok 'cmp -s "$tmp/out.txt" "$tmp/t" && [ ! -s "$tmp/none" ]' "-o writes the table instead of stdout"
+"$strata" compare scenarios/examples/philly-512gpu.yaml --policies srtf,sjf,fifo --format csv >"$tmp/p"
+ok 'awk -F, "NR == 2 { s = \$10 } NR == 3 { j = \$10 } NR == 4 { f = \$10 } END { exit !(s < j && j < f) }" "$tmp/p"' "Philly: SRTF < SJF < FIFO on mean JCT"
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
