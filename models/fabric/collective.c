@@ -110,8 +110,10 @@ static void start_phase(run *r)
     cost c = st__coll_phase_cost(cm, r, r->phase, &d);
     r->pending = cm->nx;
     for (size_t x = 0; x < cm->nx; x++) {
-        st_xfer_spec xs = {.src = cm->src + cm->xoff[x],
-                           .dst = cm->dst + cm->xoff[x],
+        /* A phase with no member flows (one rank) has no endpoint arrays: no offset into NULL. */
+        int none = cm->xoff[x + 1] == cm->xoff[x];
+        st_xfer_spec xs = {.src = none ? NULL : cm->src + cm->xoff[x],
+                           .dst = none ? NULL : cm->dst + cm->xoff[x],
                            .n = cm->xoff[x + 1] - cm->xoff[x],
                            .bytes = d.b / c.f,
                            .latency_s = st__coll_xfer_latency(cm, r, &d, c.proto, x, 1),
