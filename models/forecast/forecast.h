@@ -18,6 +18,9 @@ typedef struct st_forecast {
     st_memory mem;
     int has_step; /* the step model ran: step is filled */
     st_step_result step;
+    /* The share of the full clock the step ran at: 1, or below when the plant's thermal model
+     * throttles the placed job (st_forecast_throttle); step is then the throttled step. */
+    double clock;
     /* Where and when the scheduler policy started it (run.c): w->gpus GPU ids in rank order
      * (owned; NULL when it was not placed) from start_s seconds after the run's start. */
     int64_t *gpus;
@@ -50,6 +53,13 @@ typedef struct st_forecast {
  * error. */
 int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
+
+/* The thermal throttle of the placed training jobs (f[i].gpus set; n entries indexed like the
+ * workloads, f[i].w NULL for any other kind) on cluster c: each job's clock from the plant's
+ * thermal model (models/plant/thermal.h), and for a job held below full clock its step rerun at
+ * that clock (st_step_run_at, same micro-batch), so its step time and life grow. No-op when the
+ * GPU states no power limit. Returns 0 or the step model's error. */
+int st_forecast_throttle(const st_cluster_cfg *c, st_forecast *f, size_t n, st_err *err);
 
 /* The job's whole life after its step forecast f (no-op when f has no step), placed at `at`:
  * data ingest and checkpoint costs from the storage model (models/storage/storage.h), the

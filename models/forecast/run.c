@@ -98,6 +98,8 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
     st_io *io = st_xcalloc(n, sizeof *io), *bg = st_xcalloc(n + 1, sizeof *bg);
     int64_t **hosts = st_xcalloc(n, sizeof *hosts);
     rc = place_jobs(sp, t, out, at, live, err);
+    if (!rc) /* the heat of where they run may slow them: before their ingest and lives */
+        rc = st_forecast_throttle(sp->c, out->f, n, err);
     if (!rc)
         ingest_streams(sp, out, at, live, io, has, hosts);
     for (size_t i = 0; i < n && !rc; i++) {
@@ -131,7 +133,8 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
     size_t k = 0;
     for (size_t i = 0; i < sp->n; i++)
         if (out->f[i].has_step && out->f[i].gpus)
-            jobs[k++] = (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i};
+            jobs[k++] = (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i,
+                                       out->f[i].clock};
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
         rc = st_plant_run(sp->c, jobs, k, sp->seed, &out->plant, err);
