@@ -44,6 +44,9 @@ typedef struct st_plant_job_power {
     double peak_w, mean_w, step_energy_j;
     double junction_c; /* its hottest GPU's junction (thermal.h) */
     double clock;      /* its clock share */
+    /* Over its life, at the facility (filled by the forecast, models/forecast/run.c): J and J
+     * per token trained; 0 when unknown. */
+    double energy_j, energy_per_token_j;
 } st_plant_job_power;
 
 typedef struct st_plant_result {
@@ -69,6 +72,7 @@ typedef struct st_plant_result {
     /* Thermal (thermal.h): the hottest junction of any job's GPU, and the share of the jobs'
      * GPUs whose clock the heat holds below full. */
     double max_junction_c, throttle_fraction;
+    double energy_j; /* the jobs' energy_j summed (filled by the forecast) */
 } st_plant_result;
 
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase
