@@ -235,8 +235,8 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                 fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
     const st_plant_rack_heat *h = &p->rack_heat;
     fprintf(out, "\n  cooling: hottest rack %s of heat against %s of %s cooling",
-            fmt(h->heat_w, ST_DIM_POWER, a, sizeof a), fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b),
-            st_cooling_kind_names[c->racks.cooling]);
+            fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),
+            fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[c->racks.cooling]);
     fprintf(out, " (air %.3g m3/s, liquid %.3g L/s)", h->air_flow_m3_s, h->liquid_flow_m3_s * 1e3);
     fprintf(out, "\n  PUE %.3f: cooling plant %s (fans %s, pumps %s, chiller %s)", p->pue,
             fmt(p->cooling.total_w, ST_DIM_POWER, a, sizeof a),

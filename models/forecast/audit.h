@@ -12,6 +12,7 @@
 #include "models/config/config.h"
 #include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
+#include "models/plant/plant.h"
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
 
@@ -33,6 +34,7 @@ typedef struct st_audit_in {
     const st_forecast *f;
     const st_coll_result *coll;
     size_t n;
+    const st_plant_result *plant; /* NULL: the plant was not modelled, its checks are left out */
 } st_audit_in;
 
 /* The findings, in report order (the scenario-wide checks that come first, each training job's

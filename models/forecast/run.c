@@ -138,8 +138,8 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         if (!f->has_life || !(step > 0))
             continue;
         double work = steps + f->life.lost_work_s / step;
-        double idle = (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus *
-                      sp->c->gpu->idle_w;
+        double idle =
+            (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus * sp->c->gpu->idle_w;
         p->energy_j = pue * (work * p->step_energy_j + idle) / eta;
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
@@ -155,8 +155,8 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
     size_t k = 0;
     for (size_t i = 0; i < sp->n; i++)
         if (out->f[i].has_step && out->f[i].gpus)
-            jobs[k++] = (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i,
-                                       out->f[i].clock};
+            jobs[k++] =
+                (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock};
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
         rc = st_plant_run(sp->c, jobs, k, sp->seed, &out->plant, err);
@@ -206,7 +206,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
-        out->audit = st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n},
+        out->audit = st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,
+                                                 out->has_plant ? &out->plant : NULL},
                                   &out->n_audit);
     return rc;
 }

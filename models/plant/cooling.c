@@ -76,7 +76,7 @@ static double delivered_c(double supply_c, double q_w, double cap_w, double dt_k
 void st_plant_rack_cooling(const st_rack_cfg *r, double heat_w, st_plant_rack_heat *out)
 {
     double f = r->cooling == ST_COOLING_LIQUID && r->liquid_fraction > 0 ? r->liquid_fraction : 0;
-    double cap = r->cooling_capacity_w > 0                ? r->cooling_capacity_w
+    double cap = r->cooling_capacity_w > 0         ? r->cooling_capacity_w
                  : r->cooling == ST_COOLING_LIQUID ? preset.liquid_capacity_w
                                                    : preset.air_capacity_w;
     *out = (st_plant_rack_heat){.heat_w = heat_w,

@@ -33,12 +33,12 @@ double st_plant_flow_m3_s(double q_w, double rho_cp, double dt_k);
 
 /* One rack's heat against its cooling. */
 typedef struct st_plant_rack_heat {
-    double heat_w;                       /* all of it: the rack's wall power */
-    double air_w, liquid_w;              /* the share each medium takes */
-    double air_cap_w, liquid_cap_w;      /* what each can remove at its design rise */
-    double capacity_w;                   /* the two together */
+    double heat_w;                          /* all of it: the rack's wall power */
+    double air_w, liquid_w;                 /* the share each medium takes */
+    double air_cap_w, liquid_cap_w;         /* what each can remove at its design rise */
+    double capacity_w;                      /* the two together */
     double air_flow_m3_s, liquid_flow_m3_s; /* the flow each needs at its design rise */
-    double air_in_c, liquid_in_c;        /* the temperature each delivers to the GPUs */
+    double air_in_c, liquid_in_c;           /* the temperature each delivers to the GPUs */
 } st_plant_rack_heat;
 
 /* The cooling of rack r (kind, liquid_fraction, capacity, supply temperatures) carrying heat_w.

@@ -220,13 +220,12 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
         st_rng *r = st_rng_new(seed, st_rng_tag("plant"), jobs[j].id, st_rng_tag("phase"));
         wj[j] = (st_plant_wave_job){p, g, st_rng_uniform(r) * p->period_s};
         st_rng_free(r);
-        out->jobs[j] = (st_plant_job_power){.id = jobs[j].id,
-                                            .peak_w = g * p->peak_w,
-                                            .mean_w = g * p->energy_j / p->period_s,
-                                            .step_energy_j = g * p->energy_j,
-                                            .clock = jobs[j].clock > 0 && jobs[j].clock < 1
-                                                         ? jobs[j].clock
-                                                         : 1};
+        out->jobs[j] = (st_plant_job_power){
+            .id = jobs[j].id,
+            .peak_w = g * p->peak_w,
+            .mean_w = g * p->energy_j / p->period_s,
+            .step_energy_j = g * p->energy_j,
+            .clock = jobs[j].clock > 0 && jobs[j].clock < 1 ? jobs[j].clock : 1};
     }
 }
 

@@ -14,8 +14,8 @@
 #include "models/plant/plant.h"
 
 typedef struct st_plant_thermal_preset {
-    double throttle_c;         /* the GPU's max operating temperature: the clock drops above */
-    double air_rated_inlet_c;  /* the warmest inlet air an air-cooled server is rated for */
+    double throttle_c;           /* the GPU's max operating temperature: the clock drops above */
+    double air_rated_inlet_c;    /* the warmest inlet air an air-cooled server is rated for */
     double liquid_rated_inlet_c; /* the warmest coolant a cold-plate loop is rated for */
     double tau_air_s, tau_liquid_s;
     double clock_exponent; /* compute power above idle goes as clock^this */
@@ -38,16 +38,14 @@ double st_plant_compute_w(const st_gpu_spec *g, double clock);
 
 /* The hottest junction temperature, C, of one GPU repeating profile p in coolant at coolant_c:
  * the periodic steady state of dT/dt = (P(t) R - (T - T_c)) / tau over the phases. */
-double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, double rth,
-                              double tau);
+double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, double rth, double tau);
 
 /* Each job's throttled clock (into clock[0 .. n)): 1 when its hottest GPU stays at or below the
  * throttle temperature at full clock, else the largest clock at which it does, with every rack's
  * heat (and so its coolant) following its jobs' clocks; the jobs are solved together by
  * repeated one-job bisections. A job's step at clock f is estimated with its compute and
  * optimizer phases stretched by 1 / f (the step model reruns it exactly afterwards). */
-void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
-                       double *clock);
+void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, double *clock);
 
 /* One job's thermal state at its clock: its hottest GPU's junction, C, and its clock. */
 typedef struct st_plant_job_thermal {
@@ -63,7 +61,7 @@ typedef struct st__plant_cell {
 
 typedef struct st__plant_map {
     int64_t n_racks;
-    double *base_w;       /* per rack: constant board draw (idle GPUs, node base power) */
+    double *base_w;        /* per rack: constant board draw (idle GPUs, node base power) */
     st__plant_cell *cells; /* one per (rack, job), sorted by rack then job */
     size_t n_cells;
 } st__plant_map;
