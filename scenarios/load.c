@@ -90,9 +90,6 @@ static const st_field top_fields[] = {
 static const struct {
     const char *path, *effect;
 } unmodelled[] = {
-    /* the plant model: rack power and the feed are modelled (models/plant), cooling is not */
-    {"cluster.racks.cooling", "the rack's cooling does not change the report (its power and "
-                              "feed do: power.racks)"},
     /* the cluster scheduler */
     {"scheduler", "jobs run first come, first served, without preemption or quotas"},
     {"trace", "the trace's jobs are not run"},
