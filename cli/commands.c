@@ -52,6 +52,17 @@ const st_cmd st_cmd_table[] = {
      "  -o, --output FILE  write the table to FILE (atomically) instead of stdout\n\n"
      "exit status: 0 compared, 1 a simulation error or the file could not be written,\n"
      "2 bad input or usage\n"},
+    {"audit", st_cmd_audit, "run the pre-flight audit of a scenario; exit 1 when a check fails",
+     "usage: strata audit FILE\n\n"
+     "Loads FILE, forecasts it as `strata run` does and prints only the pre-flight audit: per\n"
+     "check its level, name, PASS, WARN or FAIL and what it measured against its limit. The\n"
+     "plant's checks: rack feed against its breaker (80%), facility peak against\n"
+     "facility.power_capacity, power ramp against facility.ramp_limit, rack heat against its\n"
+     "cooling, and the hottest GPU junction against audit.junction_limit (default 75 C).\n"
+     "exit status:\n"
+     "  0  no check fails (warnings allowed)\n"
+     "  1  a check fails, or the forecast could not run\n"
+     "  2  bad input or usage: the scenario's errors as FILE:LINE:COLUMN: error: MESSAGE\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",
      "usage: strata check FILE...\n\n"
      "Loads each FILE and reports every problem as FILE:LINE:COLUMN: error: MESSAGE\n"

@@ -100,6 +100,11 @@ int main(int argc, char **argv)
 {
     static double progress_times[2];
     st_gsl_guard(); /* GSL's default handler aborts; Strata's models check every status */
+    /* One buffer for a whole report, so that a failing stdout (a full disk) fails at the exit's
+     * flush, where close_stdout still sees the reason in errno; a larger output flushes early,
+     * and then only "write error" is known. */
+    static char out_buf[1 << 20];
+    setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     if (isatty(STDERR_FILENO))
         st_progress_set(show_progress, progress_times);
     return close_stdout(dispatch(argc, argv));

@@ -230,6 +230,31 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
         cJSON_AddNumberToObject(rk, "headroom_a", p->rack_headroom_a);
     }
     cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
+    const st_plant_rack_heat *h = &p->rack_heat;
+    cJSON *co = cJSON_AddObjectToObject(rk, "cooling");
+    cJSON_AddNumberToObject(co, "heat_w", h->heat_w);
+    cJSON_AddNumberToObject(co, "capacity_w", h->capacity_w);
+    cJSON_AddNumberToObject(co, "air_w", h->air_w);
+    cJSON_AddNumberToObject(co, "liquid_w", h->liquid_w);
+    cJSON_AddNumberToObject(co, "air_flow_m3_per_s", h->air_flow_m3_s);
+    cJSON_AddNumberToObject(co, "liquid_flow_m3_per_s", h->liquid_flow_m3_s);
+    cJSON_AddNumberToObject(co, "air_inlet_c", h->air_in_c);
+    cJSON_AddNumberToObject(co, "liquid_inlet_c", h->liquid_in_c);
+    cJSON *pl = cJSON_AddObjectToObject(o, "cooling_plant");
+    cJSON_AddNumberToObject(pl, "fans_w", p->cooling.fans_w);
+    cJSON_AddNumberToObject(pl, "pumps_w", p->cooling.pumps_w);
+    cJSON_AddNumberToObject(pl, "chiller_w", p->cooling.chiller_w);
+    cJSON_AddNumberToObject(o, "pue", p->pue);
+    cJSON_AddNumberToObject(o, "energy_j", p->energy_j);
+    return o;
+}
+
+/* The GPUs' heat (models/plant/thermal.h). */
+static cJSON *thermal_json(const st_plant_result *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "max_junction_c", p->max_junction_c);
+    cJSON_AddNumberToObject(o, "throttle_fraction", p->throttle_fraction);
     return o;
 }
 
@@ -244,6 +269,13 @@ static void add_job_power(cJSON *job, const st_run *r, size_t i)
         cJSON_AddNumberToObject(o, "gpu_peak_w", p->peak_w);
         cJSON_AddNumberToObject(o, "gpu_mean_w", p->mean_w);
         cJSON_AddNumberToObject(o, "step_energy_j", p->step_energy_j);
+        if (p->energy_j > 0) {
+            cJSON_AddNumberToObject(o, "energy_j", p->energy_j);
+            cJSON_AddNumberToObject(o, "energy_per_token_j", p->energy_per_token_j);
+        }
+        cJSON *t = cJSON_AddObjectToObject(job, "thermal");
+        cJSON_AddNumberToObject(t, "junction_c", p->junction_c);
+        cJSON_AddNumberToObject(t, "clock", p->clock);
     }
 }
 
@@ -312,6 +344,8 @@ char *st_report_json(const st_report *rep)
         cJSON_AddItemToObject(root, "fabric", fabric_json(&r->fab));
     if (r->has_plant)
         cJSON_AddItemToObject(root, "power", power_json(&r->plant, c));
+    if (r->has_plant)
+        cJSON_AddItemToObject(root, "thermal", thermal_json(&r->plant));
     cJSON_AddItemToObject(root, "audit", audit_json(r));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -223,7 +223,7 @@ static void fabric_text(FILE *out, const st_fabric_result *f)
 
 static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
 {
-    char a[32], b[32], d[32];
+    char a[32], b[32], d[32], e[32];
     fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s with distribution losses\n",
             fmt(p->it_peak_w, ST_DIM_POWER, a, sizeof a),
             fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
@@ -242,7 +242,25 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     if (p->rack_loss_w > 0)
         fprintf(out, ", %s lost in its distribution",
                 fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
-    fprintf(out, "\n");
+    const st_plant_rack_heat *h = &p->rack_heat;
+    fprintf(out, "\n  cooling: hottest rack %s of heat against %s of %s cooling",
+            fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),
+            fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[c->racks.cooling]);
+    fprintf(out, " (air %.3g m3/s, liquid %.3g L/s)", h->air_flow_m3_s, h->liquid_flow_m3_s * 1e3);
+    fprintf(out, "\n  PUE %.3f: cooling plant %s (fans %s, pumps %s, chiller %s)", p->pue,
+            fmt(p->cooling.total_w, ST_DIM_POWER, a, sizeof a),
+            fmt(p->cooling.fans_w, ST_DIM_POWER, b, sizeof b),
+            fmt(p->cooling.pumps_w, ST_DIM_POWER, d, sizeof d),
+            fmt(p->cooling.chiller_w, ST_DIM_POWER, e, sizeof e));
+    if (p->energy_j > 0)
+        fprintf(out, ", energy %.4g MWh", p->energy_j / 3.6e9);
+    fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",
+            p->max_junction_c, p->throttle_fraction * 100);
+    for (size_t k = 0; k < p->n_jobs; k++)
+        if (p->jobs[k].clock < 1 || p->jobs[k].energy_per_token_j > 0)
+            fprintf(out, "  job %llu: junction %.1f C, clock %.1f%%, %.4g J per token\n",
+                    (unsigned long long)p->jobs[k].id, p->jobs[k].junction_c,
+                    p->jobs[k].clock * 100, p->jobs[k].energy_per_token_j);
 }
 
 /* The cluster run's figures (models/sched/cluster.h). */

@@ -94,9 +94,6 @@ static const st_field top_fields[] = {
 static const struct {
     const char *path, *effect;
 } unmodelled[] = {
-    /* the plant model: rack power and the feed are modelled (models/plant), cooling is not */
-    {"cluster.racks.cooling", "the rack's cooling does not change the report (its power and "
-                              "feed do: power.racks)"},
     /* the cluster scheduler: policies run (models/sched/), quotas and priorities do not yet */
     {"scheduler.preemption", "srtf always preempts and the other policies never do"},
     {"scheduler.quotas", "no policy reads per-tenant quotas yet"},

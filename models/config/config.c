@@ -28,4 +28,6 @@ const st_audit_cfg st_audit_cfg_default = {
     .ckpt_dump_s = 15,
     .baseboard = {4, 8},
     .n_baseboard = 2,
+    /* The guide's plant level: "junction temperature under 75 C". */
+    .junction_limit_c = 75,
 };

@@ -357,6 +357,7 @@ typedef struct st_audit_cfg {
     int64_t baseboard[ST_AUDIT_MAX_BASEBOARDS]; /* full_baseboard: GPUs per node of a full
                                                    baseboard, ascending */
     int n_baseboard;
+    double junction_limit_c; /* junction_limit: the hottest GPU junction a plan may run at */
     st_loc loc;
 } st_audit_cfg;
 extern const st_audit_cfg st_audit_cfg_default;

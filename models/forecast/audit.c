@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/plant/electric.h"
 #include "models/silicon/gpu.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
@@ -372,6 +373,95 @@ static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audi
     free(h);
 }
 
+/* st_unit_format into buf, returning buf (for one printf). */
+static const char *ufmt(double v, st_dim d, char *buf, size_t n)
+{
+    st_unit_format(v, d, buf, n);
+    return buf;
+}
+
+/* The plant level (models/plant/plant.h): the most loaded rack's line current against its
+ * breaker's continuous share (NFPA 70's 80%, electric.h) and the facility's peak against its
+ * stated power capacity. Left out when neither is stated. */
+static void audit_rack_power(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    const st_plant_result *p = in->plant;
+    const st_cluster_cfg *c = in->c;
+    char a[32], b[32];
+    if (p && c->racks.breaker_a > 0) {
+        double limit = ST_PLANT_CONTINUOUS_SHARE * c->racks.breaker_a;
+        int ok = p->rack_current_a <= limit;
+        st_audit *x = add(out, "plant", "rack feed against breaker",
+                          ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->rack_current_a, limit);
+        snprintf(x->message, sizeof x->message,
+                 "the most loaded rack (%s) draws %.1f A per line %s 80%% of its %.0f A breaker",
+                 ufmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a,
+                 ok ? "within" : "over", c->racks.breaker_a);
+    }
+    if (p && c->facility.power_capacity_w > 0) {
+        int ok = p->wave.peak_w <= c->facility.power_capacity_w;
+        st_audit *x =
+            add(out, "plant", "facility peak against capacity", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
+                p->wave.peak_w, c->facility.power_capacity_w);
+        snprintf(x->message, sizeof x->message, "peak %s %s the facility's %s",
+                 ufmt(p->wave.peak_w, ST_DIM_POWER, a, sizeof a), ok ? "within" : "over",
+                 ufmt(c->facility.power_capacity_w, ST_DIM_POWER, b, sizeof b));
+    }
+}
+
+/* The facility's steepest millisecond change against facility.ramp_limit, when stated. */
+static void audit_ramp(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    const st_plant_result *p = in->plant;
+    double limit = in->c->facility.ramp_limit_w_per_s;
+    if (!p || !(limit > 0))
+        return;
+    int ok = p->wave.ramp_w_per_s <= limit;
+    char a[32], b[32], d[32];
+    st_audit *x = add(out, "plant", "power ramp (di/dt)", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
+                      p->wave.ramp_w_per_s, limit);
+    snprintf(x->message, sizeof x->message, "%s/s (a swing of %s at %.3g Hz) %s the %s/s limit",
+             ufmt(p->wave.ramp_w_per_s, ST_DIM_POWER, a, sizeof a),
+             ufmt(p->wave.swing_w, ST_DIM_POWER, b, sizeof b), p->wave.dominant_hz,
+             ok ? "within" : "over", ufmt(limit, ST_DIM_POWER, d, sizeof d));
+}
+
+/* The rack with the most heat for its capacity (cooling.h): heat past it is not removed and
+ * warms the GPUs' coolant. */
+static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    const st_plant_result *p = in->plant;
+    if (!p)
+        return;
+    const st_plant_rack_heat *h = &p->rack_heat;
+    int ok = h->heat_w <= h->capacity_w;
+    char a[32], b[32];
+    st_audit *x = add(out, "plant", "rack heat against cooling", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
+                      h->heat_w, h->capacity_w);
+    snprintf(
+        x->message, sizeof x->message, "the hottest rack gives %s of heat to %s of %s cooling%s",
+        ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b),
+        st_cooling_kind_names[in->c->racks.cooling], ok ? "" : ": the excess warms its coolant");
+}
+
+/* The hottest GPU junction (thermal.h) against audit.junction_limit. */
+static void audit_junction(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    const st_plant_result *p = in->plant;
+    if (!p || !p->n_jobs)
+        return;
+    int ok = p->max_junction_c <= t->junction_limit_c;
+    st_audit *x = add(out, "plant", "junction temperature", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
+                      p->max_junction_c, t->junction_limit_c);
+    snprintf(x->message, sizeof x->message,
+             "hottest GPU junction %.1f C against the %.0f C limit; %.0f%% of the jobs' GPUs "
+             "throttled",
+             p->max_junction_c, t->junction_limit_c, p->throttle_fraction * 100);
+}
+
 /* Each check runs once before the jobs (ST__AUDIT_FIRST), once per training job in workload
  * order (ST__AUDIT_JOB), or once after them (ST__AUDIT_LAST); findings keep this order. */
 enum { ST__AUDIT_FIRST, ST__AUDIT_JOB, ST__AUDIT_LAST };
@@ -385,7 +475,9 @@ static const struct {
     {ST__AUDIT_JOB, NULL, audit_tp_domain},    {ST__AUDIT_JOB, NULL, audit_headroom},
     {ST__AUDIT_JOB, NULL, audit_ckpt_dump},    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
     {ST__AUDIT_JOB, NULL, audit_ingest},       {ST__AUDIT_JOB, NULL, audit_write_load},
-    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
+    {ST__AUDIT_LAST, audit_gpu_sharing, NULL}, {ST__AUDIT_LAST, audit_rack_power, NULL},
+    {ST__AUDIT_LAST, audit_ramp, NULL},        {ST__AUDIT_LAST, audit_cooling, NULL},
+    {ST__AUDIT_LAST, audit_junction, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

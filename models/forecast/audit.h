@@ -12,6 +12,7 @@
 #include "models/config/config.h"
 #include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
+#include "models/plant/plant.h"
 #include "models/sched/cluster.h"
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
@@ -38,6 +39,7 @@ typedef struct st_audit_in {
      * being its job cluster_job[i] (-1: not in it), instead of f[i].gpus from f[i].start_s. */
     const st_cluster_result *cluster;
     const ptrdiff_t *cluster_job;
+    const st_plant_result *plant; /* NULL: the plant was not modelled, its checks are left out */
 } st_audit_in;
 
 /* The findings, in report order (the scenario-wide checks that come first, each training job's

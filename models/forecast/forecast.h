@@ -18,6 +18,9 @@ typedef struct st_forecast {
     st_memory mem;
     int has_step; /* the step model ran: step is filled */
     st_step_result step;
+    /* The share of the full clock the step ran at: 1, or below when the plant's thermal model
+     * throttles the placed job (st_forecast_throttle); step is then the throttled step. */
+    double clock;
     /* Where and when the cluster run started it (run.c, models/sched/cluster.h): w->gpus GPU ids
      * in rank order at its first start (owned; NULL when it never started), its first start,
      * its wait (start_s - submit), and its end (has_end: it finished by the horizon). */
@@ -53,6 +56,16 @@ typedef struct st_forecast {
  * error. */
 int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
+
+/* The thermal throttle of training job f[target] as it starts (f[target].gpus set) beside the
+ * jobs running[i] marks (n entries indexed like the workloads, f[i].w NULL for any other kind)
+ * on cluster c: its clock from the plant's thermal model (models/plant/thermal.h), with every
+ * rack's heat from the running jobs at their own clocks, and when held below full clock its step
+ * rerun at that clock (st_step_run_at, same micro-batch), so its step time and life grow. Sets
+ * f[target].clock (1: full); no-op but that when the GPU states no power limit. Returns 0 or the
+ * step model's error. */
+int st_forecast_throttle(const st_cluster_cfg *c, st_forecast *f, size_t n,
+                         const unsigned char *running, size_t target, st_err *err);
 
 /* The job's whole life after its step forecast f (no-op when f has no step), placed at `at`:
  * data ingest and checkpoint costs from the storage model (models/storage/storage.h), the

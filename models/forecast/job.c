@@ -76,6 +76,7 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
                     st_forecast *out, st_pipe_trace *trace, st_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->clock = 1;
     out->w = w;
     out->microbatch = w->parallel.microbatch;
     if (!out->microbatch) {

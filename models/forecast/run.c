@@ -98,8 +98,15 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     for (size_t k = 0; k < x->n_train; k++)
         if (k != i && x->has[k] && x->holding[k])
             x->bg[set.n++] = x->io[k];
-    int rc =
-        st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set, err);
+    /* The heat of the racks it shares with the jobs running now may slow it: before its life. */
+    unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
+    for (size_t k = 0; k < x->n_train; k++)
+        here[x->workload[k]] = k == i || x->holding[k];
+    int rc = st_forecast_throttle(x->sp->c, x->out->f, x->sp->n, here, x->workload[i], err);
+    free(here);
+    if (!rc)
+        rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
+                              err);
     *duration_s = f->has_life ? f->life.wall_s : 0;
     return rc;
 }
@@ -212,6 +219,28 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
     return rc;
 }
 
+/* Each job's energy over its life at the facility: its IT wall energy (its steps and the work
+ * lost and redone at its step's energy, downtime and checkpoint stalls with its GPUs idle)
+ * times the PUE, and per token trained. */
+static void job_energy(const st_run_spec *sp, st_run *out)
+{
+    double eta = st_plant_preset_get()->psu_efficiency, pue = out->plant.pue;
+    for (size_t k = 0; k < out->plant.n_jobs; k++) {
+        st_plant_job_power *p = &out->plant.jobs[k];
+        const st_forecast *f = &out->f[p->id];
+        double step = f->step.step_time_s, steps = f->has_life ? (double)f->steps : 0;
+        if (!f->has_life || !(step > 0))
+            continue;
+        double work = steps + f->life.lost_work_s / step;
+        double idle =
+            (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus * sp->c->gpu->idle_w;
+        p->energy_j = pue * (work * p->step_energy_j + idle) / eta;
+        double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
+        p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
+        out->plant.energy_j += p->energy_j;
+    }
+}
+
 /* The plant: every placed training job's power by its step, the racks and the facility
  * waveform (models/plant/plant.h). Left out when no job runs or the GPU states no power limit. */
 static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
@@ -220,11 +249,14 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
     size_t k = 0;
     for (size_t i = 0; i < sp->n; i++)
         if (out->f[i].has_step && out->f[i].gpus)
-            jobs[k++] = (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i};
+            jobs[k++] =
+                (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock};
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
         rc = st_plant_run(sp->c, jobs, k, sp->seed, &out->plant, err);
         out->has_plant = rc == 0;
+        if (out->has_plant)
+            job_energy(sp, out);
     }
     free(jobs);
     return rc;
@@ -271,7 +303,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         out->audit =
             st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,
-                                        out->has_cluster ? &out->cluster : NULL, out->cluster_job},
+                                        out->has_cluster ? &out->cluster : NULL, out->cluster_job,
+                                        out->has_plant ? &out->plant : NULL},
                          &out->n_audit);
     return rc;
 }

@@ -1,6 +1,8 @@
 /* GPU power by activity, and a job's per-GPU power profile over one step. */
 #include "models/plant/gpu_power.h"
 
+#include "models/plant/thermal.h"
+
 /* The power of each activity, as shares of the board's power limit (tdp_w) and idle power
  * (idle_w, an nvidia-smi reading per part in scenarios/catalog.c). */
 static const st_plant_power_preset presets[ST_PLANT_ACT__COUNT] = {
@@ -49,9 +51,16 @@ static void add_phase(st_plant_profile *p, double dur, double w)
 
 int st_plant_profile_of(const st_step_result *r, const st_gpu_spec *g, st_plant_profile *out)
 {
+    return st_plant_profile_clocked(r, g, 1.0, out);
+}
+
+int st_plant_profile_clocked(const st_step_result *r, const st_gpu_spec *g, double clock,
+                             st_plant_profile *out)
+{
     *out = (st_plant_profile){0};
     const st_step_breakdown *b = &r->b;
-    double cw = st_plant_activity_w(g, ST_PLANT_ACT_COMPUTE);
+    double cw = clock > 0 && clock < 1 ? st_plant_compute_w(g, clock)
+                                       : st_plant_activity_w(g, ST_PLANT_ACT_COMPUTE);
     double mw = st_plant_activity_w(g, ST_PLANT_ACT_COMM);
     double iw = st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
     add_phase(out, b->compute_s, cw);

@@ -46,6 +46,12 @@ typedef struct st_plant_profile {
  * the job's GPUs swing together. Returns 0, or -1 when the step has no time. */
 int st_plant_profile_of(const st_step_result *r, const st_gpu_spec *g, st_plant_profile *out);
 
+/* st_plant_profile_of for a step run at clock share `clock` (st_step_run_at): the compute
+ * phases draw st_plant_compute_w (thermal.h) instead of the power limit; clock 1 is
+ * st_plant_profile_of. */
+int st_plant_profile_clocked(const st_step_result *r, const st_gpu_spec *g, double clock,
+                             st_plant_profile *out);
+
 /* The energy, J, one GPU of profile p draws over [0, t) from the start of a step, for t in
  * [0, p->period_s]. */
 double st_plant_profile_energy(const st_plant_profile *p, double t);

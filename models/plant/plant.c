@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/plant/electric.h"
+#include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
 #include "sim/rng.h"
 #include "sim/xalloc.h"
@@ -201,7 +202,7 @@ int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, ui
 {
     st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
     for (size_t j = 0; j < n; j++)
-        st_plant_profile_of(jobs[j].step, c->gpu, &prof[j]);
+        st_plant_profile_clocked(jobs[j].step, c->gpu, jobs[j].clock, &prof[j]);
     double w = window_for(prof, n);
     free(prof);
     return st_plant_run_window(c, jobs, n, seed, w, out, err);
@@ -214,16 +215,56 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
 {
     for (size_t j = 0; j < n; j++) {
         st_plant_profile *p = &prof[j];
-        st_plant_profile_of(jobs[j].step, c->gpu, p);
+        st_plant_profile_clocked(jobs[j].step, c->gpu, jobs[j].clock, p);
         double g = (double)jobs[j].n_gpus;
         st_rng *r = st_rng_new(seed, st_rng_tag("plant"), jobs[j].id, st_rng_tag("phase"));
         wj[j] = (st_plant_wave_job){p, g, st_rng_uniform(r) * p->period_s};
         st_rng_free(r);
-        out->jobs[j] = (st_plant_job_power){.id = jobs[j].id,
-                                            .peak_w = g * p->peak_w,
-                                            .mean_w = g * p->energy_j / p->period_s,
-                                            .step_energy_j = g * p->energy_j};
+        out->jobs[j] = (st_plant_job_power){
+            .id = jobs[j].id,
+            .peak_w = g * p->peak_w,
+            .mean_w = g * p->energy_j / p->period_s,
+            .step_energy_j = g * p->energy_j,
+            .clock = jobs[j].clock > 0 && jobs[j].clock < 1 ? jobs[j].clock : 1};
     }
+}
+
+/* The racks' heat against their cooling, the jobs' junctions, the cooling plant and the PUE, at
+ * the jobs' mean power. */
+static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
+                       const st_plant_profile *prof, st_plant_result *out)
+{
+    st__plant_map m;
+    st__plant_map_build(c, jobs, n, &m);
+    double *mean = st_xcalloc(n ? n : 1, sizeof *mean), *tj = st_xcalloc(n ? n : 1, sizeof *tj);
+    double *heat = st_xcalloc((size_t)m.n_racks, sizeof *heat), worst = -1, held = 0, all = 0;
+    for (size_t j = 0; j < n; j++)
+        mean[j] = prof[j].energy_j / prof[j].period_s;
+    st__plant_rack_heat(&m, mean, heat);
+    for (int64_t k = 0; k < m.n_racks; k++) {
+        st_plant_rack_heat h;
+        st_plant_rack_cooling(&c->racks, heat[k], &h);
+        out->air_w += h.air_w;
+        out->liquid_w += h.liquid_w;
+        if (h.heat_w / h.capacity_w > worst) {
+            worst = h.heat_w / h.capacity_w;
+            out->rack_heat = h;
+        }
+    }
+    st_plant_cooling_power_of(&c->racks, out->air_w, out->liquid_w, &out->cooling);
+    st__plant_junctions(c, &m, prof, heat, n, tj);
+    out->max_junction_c = -INFINITY;
+    for (size_t j = 0; j < n; j++) {
+        out->jobs[j].junction_c = tj[j];
+        out->max_junction_c = tj[j] > out->max_junction_c ? tj[j] : out->max_junction_c;
+        held += out->jobs[j].clock < 1 ? (double)jobs[j].n_gpus : 0;
+        all += (double)jobs[j].n_gpus;
+    }
+    out->throttle_fraction = all > 0 ? held / all : 0;
+    free(heat);
+    free(tj);
+    free(mean);
+    st__plant_map_free(&m);
 }
 
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
@@ -269,6 +310,10 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     out->it_mean_w = sums.it_energy_j / out->window_s;
     out->loss_at_peak_w = sums.loss_at_peak_w;
     out->loss_mean_w = sums.loss_energy_j / out->window_s;
+    cool_racks(c, jobs, n, prof, out);
+    out->pue = out->it_mean_w > 0
+                   ? (out->it_mean_w + out->loss_mean_w + out->cooling.total_w) / out->it_mean_w
+                   : 0;
     free(w);
     racks_free(&r);
     free(wj);

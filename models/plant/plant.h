@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/plant/cooling.h"
 #include "models/plant/waveform.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -34,12 +35,18 @@ typedef struct st_plant_job {
     const int64_t *gpus;
     int64_t n_gpus;
     uint64_t id;
+    double clock; /* the share of full clock its step ran at (st_plant_throttle); 0 or 1: full */
 } st_plant_job;
 
 /* One job's board power, all its GPUs together. */
 typedef struct st_plant_job_power {
     uint64_t id; /* the job's st_plant_job.id */
     double peak_w, mean_w, step_energy_j;
+    double junction_c; /* its hottest GPU's junction (thermal.h) */
+    double clock;      /* its clock share */
+    /* Over its life, at the facility (filled by the forecast, models/forecast/run.c): J and J
+     * per token trained; 0 when unknown. */
+    double energy_j, energy_per_token_j;
 } st_plant_job_power;
 
 typedef struct st_plant_result {
@@ -55,6 +62,17 @@ typedef struct st_plant_result {
     int64_t racks;
     double rack_peak_w, rack_current_a, rack_loss_w;
     double rack_headroom_a; /* against the breaker under the 80% rule; NAN when none is stated */
+    /* Cooling at the jobs' mean power (cooling.h): the rack with the most heat for its
+     * capacity, and the facility's cooling plant over every rack. */
+    st_plant_rack_heat rack_heat;
+    st_plant_cooling_power cooling;
+    double air_w, liquid_w; /* heat every rack gives each medium */
+    /* PUE = (IT + distribution losses + cooling) / IT, over the mean power */
+    double pue;
+    /* Thermal (thermal.h): the hottest junction of any job's GPU, and the share of the jobs'
+     * GPUs whose clock the heat holds below full. */
+    double max_junction_c, throttle_fraction;
+    double energy_j; /* the jobs' energy_j summed (filled by the forecast) */
 } st_plant_result;
 
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase

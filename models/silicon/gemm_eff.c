@@ -246,11 +246,14 @@ static const double SUSTAINED[ST_GPU_CALIB__COUNT] = {
 
 double st_gpu_sustained(const st_gpu_spec *gpu)
 {
+    /* A clock below full (a thermal throttle) slows the Tensor Cores in proportion: the SM
+     * clock sets their issue rate; HBM runs on its own clock and keeps its bandwidth. */
+    double clock = gpu && gpu->clock > 0 && gpu->clock < 1 ? gpu->clock : 1.0;
     /* 0: no measurement for the part (or no part) */
     if (gpu && (int)gpu->calib > ST_GPU_CALIB_NONE && gpu->calib < ST_GPU_CALIB__COUNT &&
         SUSTAINED[gpu->calib] > 0)
-        return SUSTAINED[gpu->calib];
-    return 1.0;
+        return SUSTAINED[gpu->calib] * clock;
+    return clock;
 }
 
 /* Compute beside communication. NCCL's kernels take SMs of their own (16 on a DGX with 8 NICs,

@@ -54,6 +54,10 @@ typedef struct st_gpu_spec {
     st_gpu_calib calib;
     int nvswitch; /* NVLink ports go to NVSwitch chips (SXM boards, NVL72 racks); 0 for PCIe
                      cards' NVLink bridges and for other vendors' links */
+    /* Not a scenario key: the share of its full sustained clock the part runs at, set by the
+     * step model from its clock input (a thermal throttle, models/plant/thermal.h); 0 or 1:
+     * full clock. Compute-bound operator times divide by it (st_gpu_sustained). */
+    double clock;
 } st_gpu_spec;
 
 /* The architecture's name ("hopper"); "?" out of range. */

@@ -135,7 +135,8 @@ double st_hbm_efficiency(const st_gpu_spec *gpu);
 
 /* Sustained Tensor Core throughput as a fraction of burst: the clock and power limits that
  * minutes of dense GEMMs run into (models/silicon/gemm_eff.c; 1 where no measurement exists).
- * Compute-bound operator times divide by it; MFU keeps the datasheet peak. */
+ * Compute-bound operator times divide by it; MFU keeps the datasheet peak. A part whose clock
+ * field is in (0, 1) (a thermal throttle) sustains that share of it. */
 double st_gpu_sustained(const st_gpu_spec *gpu);
 
 /* How much slower compute runs while a collective runs beside it on the same GPU: compute takes

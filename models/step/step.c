@@ -89,13 +89,13 @@ static double p2p_cost(st_step_ctx *x, const step_plan *p)
     return st__step_coll_time(x, ST_COLL_SEND_RECV, 2, stage, stage, 1, bytes);
 }
 
-static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, step_plan *p,
-                     st_err *err)
+static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, double clock,
+                     step_plan *p, st_err *err)
 {
     const st_parallel_cfg *par = &w->parallel;
     memset(p, 0, sizeof *p);
     *p = (step_plan){.w = w,
-                     .gpu = x->c->gpu,
+                     .gpu_at = *x->c->gpu,
                      .tp = par->tp,
                      .cp = par->cp,
                      .pp = par->pp,
@@ -104,6 +104,10 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, step_
                      .mb = mb,
                      .layers = w->model->layers};
     p->chunks = p->pp * p->v;
+    /* The clock enters through the GPU the operators are timed on (st_gpu_sustained); the
+     * collective memo keeps its key, since no collective time depends on the SM clock here. */
+    p->gpu_at.clock = clock > 0 && clock < 1 ? clock : 0;
+    p->gpu = &p->gpu_at;
     /* The batch-split rules are the plan's (models/silicon/plan_check.c), stated once. */
     st_plan_issue is;
     if (st_plan_check_batch(w, mb, &is, 1))
@@ -283,9 +287,15 @@ static void trace_tail(st_pipe_trace *t, const step_plan *p, double makespan_s,
 int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
                 st_pipe_trace *trace, st_err *err)
 {
+    return st_step_run_at(x, w, microbatch, 1.0, out, trace, err);
+}
+
+int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, double clock,
+                   st_step_result *out, st_pipe_trace *trace, st_err *err)
+{
     step_plan p;
     memset(out, 0, sizeof *out);
-    int rc = make_plan(x, w, microbatch, &p, err);
+    int rc = make_plan(x, w, microbatch, clock, &p, err);
     if (rc)
         return rc;
     double *fwd = st_xcalloc((size_t)p.chunks, sizeof *fwd);

@@ -54,4 +54,10 @@ void st_step_ctx_free(st_step_ctx *x);
 int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st_step_result *out,
                 st_pipe_trace *trace, st_err *err);
 
+/* st_step_run with the GPUs at `clock`, a share in (0, 1] of their full sustained clock (a
+ * thermal throttle, models/plant/thermal.h): every compute-bound operator takes 1 / clock as
+ * long, memory-bound ones and the collectives are unchanged. st_step_run is clock 1. */
+int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, double clock,
+                   st_step_result *out, st_pipe_trace *trace, st_err *err);
+
 #endif

@@ -23,7 +23,8 @@ struct st_step_ctx {
 /* Everything about one plan that the pipeline and the reductions need. */
 typedef struct step_plan {
     const st_workload_cfg *w;
-    const st_gpu_spec *gpu;
+    const st_gpu_spec *gpu; /* &gpu_at: the cluster's GPU at the step's clock */
+    st_gpu_spec gpu_at;
     int64_t tp, cp, pp, dp, v, mb, m, chunks, layers;
     st_layer_cost lc;
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */

@@ -50,5 +50,24 @@ expect 0 "check fails: the report says so" "--help: audit" -- --help
 expect 0 "1 +a simulation error" "--help: 1" -- --help
 expect 0 "2 +bad input or usage" "--help: 2" -- --help
 
+# `strata audit FILE`: 1 when a check fails, 0 when none does, 2 on bad input.
+audit_expect() {
+    want=$1 pattern=$2 what=$3
+    shift 3
+    n=$((n + 1))
+    "$strata" audit "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -Eq -- "$pattern" "$tmp/out"; then
+        echo "FAIL audit $what: exit $rc (want $want), output:"
+        cat "$tmp/out"
+        fail=$((fail + 1))
+    fi
+}
+audit_expect 1 "^FAIL +plant +rack heat against cooling" "air past capacity" \
+    "$src/scenarios/examples/rack-cooling-air.yaml"
+audit_expect 0 "0 failed" "the same rack on liquid" "$src/scenarios/examples/rack-cooling-liquid.yaml"
+audit_expect 2 "error:" "bad input" "$src/tests/bad/bad_boolean.yaml"
+audit_expect 0 "exit status:" "--help" --help
+
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

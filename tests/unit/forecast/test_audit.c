@@ -125,7 +125,7 @@ START_TEST(test_partial_overlap_counts_the_shared_gpus)
     f[1].life.wall_s = 100;
     st_coll_result coll[3] = {{0}, {0}, {.w = &w[2], .first_gpu = 24, .start_s = 50, .end_s = 60}};
     size_t n = 0;
-    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, coll, 3, NULL, NULL}, &n);
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, coll, 3, NULL, NULL, NULL}, &n);
     int fails = 0;
     for (size_t i = 0; i < n; i++) {
         if (strncmp(a[i].check, "GPUs held by one job", 20) != 0)
@@ -176,7 +176,8 @@ START_TEST(test_targets_from_the_scenario)
     const st_audit_cfg *targets[] = {NULL, &mine, t};
     for (int k = 0; k < 3; k++) {
         size_t n = 0;
-        st_audit *a = st_audit_run(&(st_audit_in){&c, targets[k], &f, NULL, 1, NULL, NULL}, &n);
+        st_audit *a =
+            st_audit_run(&(st_audit_in){&c, targets[k], &f, NULL, 1, NULL, NULL, NULL}, &n);
         for (size_t i = 0; i < n; i++) {
             ck_assert_ptr_eq(strstr(a[i].message, "seed"), NULL);
             if (strcmp(a[i].check, "checkpoint dump: j") == 0) {

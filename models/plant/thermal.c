@@ -1,0 +1,253 @@
+/* Junction temperature by a thermal RC model, and the throttle that holds it. */
+#include "models/plant/thermal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/plant/cooling.h"
+#include "sim/xalloc.h"
+
+static const st_plant_thermal_preset preset = {
+    /* NVML's SW thermal slowdown engages when the GPU is above its "GPU Max Operating Temp"
+     * (NVML's nvmlClocksEventReasons documentation); nvidia-smi -q on a 700 W Hopper SXM board
+     * (an H800 HGX, driver 525.105.17, as published in public nvidia-smi notes) reports it as
+     * 87 C, with hardware slowdown at 89 C and shutdown at 92 C. */
+    .throttle_c = 87,
+    /* The design points R_th is derived from: an air-cooled DGX H100 is rated for inlet air up
+     * to 30 C (NVIDIA DGX H100 User Guide, operating temperature 5-30 C); a cold-plate loop for
+     * facility water up to 45 C (ASHRAE TC 9.9's W4/W45 class, the warm-water design of
+     * direct-to-chip cooling). At those and the board's power limit the GPU sits at 87 C:
+     * H100 (700 W) gives (87 - 30) / 700 = 0.081 K/W on air, (87 - 45) / 700 = 0.060 K/W on a
+     * cold plate. These are design bounds, not measurements. */
+    .air_rated_inlet_c = 30,
+    .liquid_rated_inlet_c = 45,
+    /* The package and heat sink relax over seconds to minutes, far slower than the die's
+     * milliseconds (Skadron et al., "Temperature-Aware Microarchitecture", ISCA 2003, the HotSpot
+     * model's package RC network); we take 30 s for an air heat sink and 10 s for a cold plate
+     * (less metal, better coupled to its coolant), order-of-magnitude assumptions. */
+    .tau_air_s = 30,
+    .tau_liquid_s = 10,
+    /* CMOS dynamic power alpha C V^2 f with the voltage scaled in proportion to the frequency
+     * across the DVFS range (Weste and Harris, CMOS VLSI Design, 4th ed., sec. 5.1): power above
+     * idle goes as the cube of the clock. */
+    .clock_exponent = 3,
+    /* Hardware slowdown halves the clock or more (NVML's HW thermal slowdown, above): below a
+     * fifth of the clock we stop the search and hold it there. */
+    .min_clock = 0.2,
+    .source = "NVML; nvidia-smi -q (Hopper SXM); NVIDIA DGX H100 User Guide; ASHRAE TC 9.9 W45; "
+              "Skadron et al. ISCA 2003; Weste and Harris",
+};
+
+const st_plant_thermal_preset *st_plant_thermal_preset_get(void)
+{
+    return &preset;
+}
+
+double st_plant_rth(const st_gpu_spec *g, st_cooling_kind k)
+{
+    double in = k == ST_COOLING_LIQUID ? preset.liquid_rated_inlet_c : preset.air_rated_inlet_c;
+    return g->tdp_w > 0 ? (preset.throttle_c - in) / g->tdp_w : 0;
+}
+
+double st_plant_tau(st_cooling_kind k)
+{
+    return k == ST_COOLING_LIQUID ? preset.tau_liquid_s : preset.tau_air_s;
+}
+
+double st_plant_compute_w(const st_gpu_spec *g, double clock)
+{
+    double f = clock > 0 && clock < 1 ? clock : 1;
+    double cw = st_plant_activity_w(g, ST_PLANT_ACT_COMPUTE);
+    return g->idle_w + (cw - g->idle_w) * pow(f, preset.clock_exponent);
+}
+
+double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, double rth, double tau)
+{
+    /* Over phase i the rise above the coolant relaxes to P_i R: th -> P_i R + (th - P_i R) a_i,
+     * a_i = exp(-d_i / tau). One period is affine, th_end = A th_0 + B; its fixed point is the
+     * periodic state, and the peak is at a phase boundary (the rise is monotone in a phase). */
+    double A = 1, B = 0;
+    for (int i = 0; i < p->n; i++) {
+        double a = exp(-p->dur_s[i] / tau), q = p->gpu_w[i] * rth;
+        A *= a;
+        B = q + (B - q) * a;
+    }
+    double th = A < 1 ? B / (1 - A) : B, peak = th;
+    for (int i = 0; i < p->n; i++) {
+        double q = p->gpu_w[i] * rth;
+        th = q + (th - q) * exp(-p->dur_s[i] / tau);
+        peak = th > peak ? th : peak;
+    }
+    return coolant_c + peak;
+}
+
+static int cell_cmp(const void *a, const void *b)
+{
+    const st__plant_cell *x = a, *y = b;
+    if (x->rack != y->rack)
+        return x->rack < y->rack ? -1 : 1;
+    return x->job < y->job ? -1 : x->job > y->job;
+}
+
+void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
+                         st__plant_map *m)
+{
+    int64_t npr = c->racks.nodes_per_rack, gpr = npr * c->gpus_per_node;
+    memset(m, 0, sizeof *m);
+    m->n_racks = (c->nodes + npr - 1) / npr;
+    m->base_w = st_xcalloc((size_t)m->n_racks, sizeof *m->base_w);
+    for (int64_t k = 0; k < m->n_racks; k++) {
+        int64_t nodes = c->nodes - k * npr < npr ? c->nodes - k * npr : npr;
+        m->base_w[k] =
+            (double)nodes * (c->node.base_power_w + (double)c->gpus_per_node * c->gpu->idle_w);
+    }
+    size_t total = 0, q = 0;
+    for (size_t j = 0; j < n; j++)
+        total += (size_t)jobs[j].n_gpus;
+    st__plant_cell *all = st_xmalloc((total ? total : 1) * sizeof *all);
+    for (size_t j = 0; j < n; j++)
+        for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
+            int64_t rack = jobs[j].gpus[g] / gpr;
+            if (jobs[j].gpus[g] < 0 || rack >= m->n_racks)
+                ST_BUG("GPU %lld is outside the cluster's racks", (long long)jobs[j].gpus[g]);
+            all[q++] = (st__plant_cell){rack, j, 1};
+            m->base_w[rack] -= c->gpu->idle_w;
+        }
+    if (total)
+        qsort(all, total, sizeof *all, cell_cmp);
+    for (size_t i = 0; i < total; i++) { /* merge equal (rack, job) in place */
+        if (m->n_cells && all[m->n_cells - 1].rack == all[i].rack &&
+            all[m->n_cells - 1].job == all[i].job)
+            all[m->n_cells - 1].gpus += 1;
+        else
+            all[m->n_cells++] = all[i];
+    }
+    m->cells = all;
+}
+
+void st__plant_map_free(st__plant_map *m)
+{
+    free(m->base_w);
+    free(m->cells);
+    memset(m, 0, sizeof *m);
+}
+
+void st__plant_rack_heat(const st__plant_map *m, const double *gpu_mean_w, double *heat)
+{
+    double s = 1.0 / st_plant_preset_get()->psu_efficiency;
+    for (int64_t k = 0; k < m->n_racks; k++)
+        heat[k] = m->base_w[k];
+    for (size_t i = 0; i < m->n_cells; i++)
+        heat[m->cells[i].rack] += m->cells[i].gpus * gpu_mean_w[m->cells[i].job];
+    for (int64_t k = 0; k < m->n_racks; k++)
+        heat[k] *= s;
+}
+
+/* The coolant a GPU of rack k sees: the liquid loop's on a liquid rack (its cold plates), the
+ * air's on an air-cooled one. */
+static double coolant_c(const st_rack_cfg *r, double heat_w)
+{
+    st_plant_rack_heat h;
+    st_plant_rack_cooling(r, heat_w, &h);
+    return r->cooling == ST_COOLING_LIQUID && r->liquid_fraction > 0 ? h.liquid_in_c : h.air_in_c;
+}
+
+void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m,
+                         const st_plant_profile *prof, const double *heat, size_t n, double *tj)
+{
+    st_cooling_kind kind = c->racks.liquid_fraction > 0 ? c->racks.cooling : ST_COOLING_AIR;
+    double rth = st_plant_rth(c->gpu, kind), tau = st_plant_tau(kind);
+    for (size_t j = 0; j < n; j++)
+        tj[j] = -INFINITY;
+    for (size_t i = 0; i < m->n_cells; i++) {
+        size_t j = m->cells[i].job;
+        double t = st_plant_junction_peak(&prof[j], coolant_c(&c->racks, heat[m->cells[i].rack]),
+                                          rth, tau);
+        tj[j] = t > tj[j] ? t : tj[j];
+    }
+}
+
+/* Job j's profile at clock f, its step estimated with compute and optimizer stretched by 1/f. */
+static void profile_at(const st_cluster_cfg *c, const st_plant_job *job, double f,
+                       st_plant_profile *p)
+{
+    st_step_result r = *job->step;
+    r.b.compute_s /= f;
+    r.b.optimizer_s /= f;
+    st_plant_profile_clocked(&r, c->gpu, f, p);
+}
+
+/* The solve's working state: every job's profile and mean at its clock, and the racks' heat. */
+typedef struct solve {
+    const st_cluster_cfg *c;
+    const st_plant_job *jobs;
+    size_t n;
+    st__plant_map map;
+    st_plant_profile *prof;
+    double *mean, *heat, *tj, *clock;
+} solve;
+
+static void set_clock(solve *s, size_t j, double f)
+{
+    s->clock[j] = f;
+    profile_at(s->c, &s->jobs[j], f, &s->prof[j]);
+    s->mean[j] = s->prof[j].energy_j / s->prof[j].period_s;
+}
+
+/* Job j's hottest junction at clock f, the others held: its racks' heat recomputed. */
+static double hottest_at(solve *s, size_t j, double f)
+{
+    set_clock(s, j, f);
+    st__plant_rack_heat(&s->map, s->mean, s->heat);
+    st__plant_junctions(s->c, &s->map, s->prof, s->heat, s->n, s->tj);
+    return s->tj[j];
+}
+
+/* One job's clock with the others held: full when cool enough, else bisected to 1e-6. */
+static double solve_job(solve *s, size_t j)
+{
+    double hot = st_plant_thermal_preset_get()->throttle_c;
+    if (hottest_at(s, j, 1.0) <= hot)
+        return 1.0;
+    double lo = preset.min_clock, hi = 1.0;
+    if (hottest_at(s, j, lo) > hot)
+        return lo;
+    while (hi - lo > 1e-6) {
+        double mid = 0.5 * (lo + hi);
+        if (hottest_at(s, j, mid) > hot)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return lo;
+}
+
+void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, double *clock)
+{
+    solve s = {c, jobs, n, {0}, NULL, NULL, NULL, NULL, clock};
+    st__plant_map_build(c, jobs, n, &s.map);
+    s.prof = st_xcalloc(n ? n : 1, sizeof *s.prof);
+    s.mean = st_xcalloc(n ? n : 1, sizeof *s.mean);
+    s.tj = st_xcalloc(n ? n : 1, sizeof *s.tj);
+    s.heat = st_xcalloc((size_t)s.map.n_racks, sizeof *s.heat);
+    for (size_t j = 0; j < n; j++)
+        set_clock(&s, j, 1.0);
+    /* Gauss-Seidel over the jobs: lowering one job's clock cools its racks, which can let a
+     * neighbour run faster; stop when no clock moves. */
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double moved = 0;
+        for (size_t j = 0; j < n; j++) {
+            double before = clock[j], f = solve_job(&s, j);
+            set_clock(&s, j, f);
+            moved = fabs(f - before) > moved ? fabs(f - before) : moved;
+        }
+        if (moved < 1e-6)
+            break;
+    }
+    free(s.heat);
+    free(s.tj);
+    free(s.mean);
+    free(s.prof);
+    st__plant_map_free(&s.map);
+}
