@@ -171,14 +171,15 @@ typedef struct apply_ctx {
     const step *steps;
     size_t n_steps;
     st_diag *diag;
-    st_loc at; /* the label, for new nodes and errors */
+    st_loc at;      /* the value's label */
+    st_loc at_path; /* the path's label: new keys and mappings, and the path's errors */
 } apply_ctx;
 
 static st_ynode *fail(apply_ctx *c, size_t k, const char *fmt, const char *what)
 {
     char prefix[256];
     snprintf(prefix, sizeof prefix, "%.*s", (int)c->steps[k].end, c->set->path);
-    st_diag_add(c->diag, ST_EINVAL, c->at, fmt, prefix, what);
+    st_diag_add(c->diag, ST_EINVAL, c->at_path, fmt, prefix, what);
     return NULL;
 }
 
@@ -228,7 +229,7 @@ static st_ynode *set_in_map(apply_ctx *c, const st_ynode *node, size_t k)
         return fail(c, k - 1, "%s is %s, not a mapping with keys", st_ynode_kind_name(node));
     st_ynode *copy = arena_copy(c->arena, node);
     if (node == &empty)
-        copy->loc = c->at;
+        copy->loc = c->at_path;
     size_t pos = 0;
     long i = map_find(copy, c->steps[k].text, &pos);
     st_ynode *kid = set_at(c, i >= 0 ? copy->kids[i] : NULL, k + 1);
@@ -237,7 +238,7 @@ static st_ynode *set_in_map(apply_ctx *c, const st_ynode *node, size_t k)
     if (i >= 0)
         copy->kids[i] = kid;
     else
-        map_add(copy, pos, arena_scalar(c->arena, c->steps[k].text, c->at), kid);
+        map_add(copy, pos, arena_scalar(c->arena, c->steps[k].text, c->at_path), kid);
     return copy;
 }
 
@@ -274,9 +275,10 @@ const st_ynode *st__ovr_apply(st_ovr **arena, const st_ynode *root, const st_scn
     for (size_t i = 0; i < n && root; i++) {
         step steps[ST_SET_MAX_STEPS];
         char why[256];
-        apply_ctx c = {*arena, &sets[i], steps, 0, diag, {sets[i].label, 0, 0}};
+        const char *at_path = sets[i].at_path ? sets[i].at_path : sets[i].label;
+        apply_ctx c = {*arena, &sets[i], steps, 0, diag, {sets[i].label, 0, 0}, {at_path, 0, 0}};
         if (parse_path(sets[i].path, steps, &c.n_steps, why, sizeof why)) {
-            st_diag_add(diag, ST_EINVAL, c.at, "%s", why);
+            st_diag_add(diag, ST_EINVAL, c.at_path, "%s", why);
             return NULL;
         }
         root = set_at(&c, root, 0);

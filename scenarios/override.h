@@ -13,11 +13,13 @@
 /* The most steps one path may have (`workloads[pretrain].parallel.tp` has four). */
 #define ST_SET_MAX_STEPS 32
 
-/* One override: the key at `path` becomes the plain YAML scalar `value`. `label` is where its
- * errors point ("--set cluster.nodes=4" gives "--set cluster.nodes=4: error: ..."). All three
- * are borrowed, and label must outlive the scenario and the diag they are loaded into. */
+/* One override: the key at `path` becomes the plain YAML scalar `value`. `label` is where the
+ * value's errors point ("--set cluster.nodes=4" gives "--set cluster.nodes=4: error: ..."),
+ * `at_path` where the path's point (an unknown key, a list entry that is not there; NULL: label),
+ * so a caller can tell a wrong path, wrong whatever the value, from a wrong value. All are
+ * borrowed, and the labels must outlive the scenario and the diag they are loaded into. */
 typedef struct st_scn_set {
-    const char *path, *value, *label;
+    const char *path, *value, *label, *at_path;
 } st_scn_set;
 
 /* Check the syntax of a path: keys (letters, digits, '_' and '-') joined by '.', each followed

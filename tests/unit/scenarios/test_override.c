@@ -49,7 +49,7 @@ static void first_error(const st_diag *d, const char *want)
 
 START_TEST(test_key_by_dotted_path)
 {
-    st_scn_set set = {"cluster.nodes", "8", "--set cluster.nodes=8"};
+    st_scn_set set = {"cluster.nodes", "8", "--set cluster.nodes=8", NULL};
     st_diag d;
     st_scn *s = load(&set, 1, &d, 1);
     ck_assert_int_eq(st_scn_cluster(s)->nodes, 8);
@@ -59,8 +59,10 @@ END_TEST
 
 START_TEST(test_entry_by_name_leaves_the_alias_elsewhere_alone)
 {
-    st_scn_set set = {"workloads[tune].parallel.tp", "4", "--set workloads[tune].parallel.tp=4"};
-    st_scn_set dp = {"workloads[tune].parallel.dp", "4", "--set workloads[tune].parallel.dp=4"};
+    st_scn_set set = {"workloads[tune].parallel.tp", "4", "--set workloads[tune].parallel.tp=4",
+                      NULL};
+    st_scn_set dp = {"workloads[tune].parallel.dp", "4", "--set workloads[tune].parallel.dp=4",
+                     NULL};
     st_scn_set both[2] = {set, dp};
     st_diag d;
     st_scn *s = load(both, 2, &d, 1);
@@ -73,7 +75,7 @@ END_TEST
 
 START_TEST(test_entry_by_index)
 {
-    st_scn_set set = {"workloads[0].steps", "25", "--set workloads[0].steps=25"};
+    st_scn_set set = {"workloads[0].steps", "25", "--set workloads[0].steps=25", NULL};
     st_diag d;
     st_scn *s = load(&set, 1, &d, 1);
     ck_assert_int_eq(st_scn_workload(s, 0)->steps, 25);
@@ -85,7 +87,7 @@ END_TEST
 START_TEST(test_key_the_file_leaves_out_is_added)
 {
     st_scn_set set = {"cluster.fabric.oversubscription", "4",
-                      "--set cluster.fabric.oversubscription=4"};
+                      "--set cluster.fabric.oversubscription=4", NULL};
     st_diag d;
     st_scn *s = load(&set, 1, &d, 1);
     ck_assert_double_eq(st_scn_cluster(s)->fabric.oversub[0], 4);
@@ -95,7 +97,7 @@ END_TEST
 
 START_TEST(test_value_is_read_by_the_loader_with_its_units_and_ranges)
 {
-    st_scn_set set = {"cluster.nodes", "-3", "--set cluster.nodes=-3"};
+    st_scn_set set = {"cluster.nodes", "-3", "--set cluster.nodes=-3", NULL};
     st_diag d;
     load(&set, 1, &d, 0);
     ck_assert_ptr_eq(d.items[0].loc.file, set.label);
@@ -106,7 +108,7 @@ END_TEST
 START_TEST(test_unknown_key_is_located_with_a_suggestion)
 {
     st_scn_set set = {"cluster.fabrc.oversubscription", "2",
-                      "--set cluster.fabrc.oversubscription=2"};
+                      "--set cluster.fabrc.oversubscription=2", NULL};
     st_diag d;
     load(&set, 1, &d, 0);
     first_error(&d, "--set cluster.fabrc.oversubscription=2: error: unknown key 'fabrc' in "
@@ -114,9 +116,22 @@ START_TEST(test_unknown_key_is_located_with_a_suggestion)
 }
 END_TEST
 
+START_TEST(test_path_errors_point_at_the_path_value_errors_at_the_value)
+{
+    st_scn_set key = {"cluster.nodez", "2", "--set cluster.nodez=2", "--set cluster.nodez"};
+    st_diag d;
+    load(&key, 1, &d, 0);
+    first_error(&d, "--set cluster.nodez: error: unknown key 'nodez' in cluster; did you mean "
+                    "'nodes'?");
+    st_scn_set val = {"cluster.nodes", "two", "--set cluster.nodes=two", "--set cluster.nodes"};
+    load(&val, 1, &d, 0);
+    ck_assert_str_eq(d.items[0].loc.file, "--set cluster.nodes=two");
+}
+END_TEST
+
 START_TEST(test_unknown_entry_name_suggests_the_names)
 {
-    st_scn_set set = {"workloads[pretrian].parallel.tp", "4", "--set x"};
+    st_scn_set set = {"workloads[pretrian].parallel.tp", "4", "--set x", NULL};
     st_diag d;
     load(&set, 1, &d, 0);
     first_error(&d, "--set x: error: workloads[pretrian]: the list has no entry named "
@@ -126,7 +141,7 @@ END_TEST
 
 START_TEST(test_index_past_the_end_says_how_many)
 {
-    st_scn_set set = {"workloads[2].steps", "4", "--set y"};
+    st_scn_set set = {"workloads[2].steps", "4", "--set y", NULL};
     st_diag d;
     load(&set, 1, &d, 0);
     first_error(&d, "--set y: error: workloads[2]: no such entry; the list has 2 entries, [0] "
@@ -136,11 +151,11 @@ END_TEST
 
 START_TEST(test_below_a_value_or_selecting_in_a_mapping_is_refused)
 {
-    st_scn_set set = {"cluster.nodes.x", "4", "--set z"};
+    st_scn_set set = {"cluster.nodes.x", "4", "--set z", NULL};
     st_diag d;
     load(&set, 1, &d, 0);
     first_error(&d, "--set z: error: cluster.nodes is a value, not a mapping with keys");
-    st_scn_set sel = {"cluster[0].nodes", "4", "--set z"};
+    st_scn_set sel = {"cluster[0].nodes", "4", "--set z", NULL};
     load(&sel, 1, &d, 0);
     first_error(&d, "--set z: error: cluster is a mapping, not a list: [...] selects a list's "
                     "entry");
@@ -173,6 +188,7 @@ Suite *override_suite(void)
     tcase_add_test(tc, test_key_the_file_leaves_out_is_added);
     tcase_add_test(tc, test_value_is_read_by_the_loader_with_its_units_and_ranges);
     tcase_add_test(tc, test_unknown_key_is_located_with_a_suggestion);
+    tcase_add_test(tc, test_path_errors_point_at_the_path_value_errors_at_the_value);
     tcase_add_test(tc, test_unknown_entry_name_suggests_the_names);
     tcase_add_test(tc, test_index_past_the_end_says_how_many);
     tcase_add_test(tc, test_below_a_value_or_selecting_in_a_mapping_is_refused);
