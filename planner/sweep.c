@@ -196,12 +196,17 @@ static void empty_cells(char **cells, size_t from, size_t to)
             cells[c] = fmt("");
 }
 
+void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells)
+{
+    for (size_t a = 0; a < sw->grid->n_ax; a++)
+        cells[a] = fmt("%s", sw->grid->ax[a].values[st_grid_value(sw->grid, p, a)]);
+}
+
 void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
 {
     const st_grid *g = sw->grid;
     memset(cells, 0, sw->n_cols * sizeof *cells);
-    for (size_t a = 0; a < g->n_ax; a++)
-        cells[a] = fmt("%s", g->ax[a].values[st_grid_value(g, p, a)]);
+    st_sweep_point_values(sw, p, cells);
     char *labels[ST_GRID_MAX_AXES] = {0}, line[600];
     st_scn *s = NULL;
     st_diag d = {0};

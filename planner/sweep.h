@@ -44,6 +44,9 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17]);
  * the reason when the status is not ok. Never fails: a bad point is a row saying why. */
 void st_sweep_point(const st_sweep *sw, size_t p, char **cells);
 
+/* Point p's values alone, into cells[0..grid->n_ax) (malloc'd). */
+void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells);
+
 void st_sweep_close(st_sweep *sw);
 
 #endif
