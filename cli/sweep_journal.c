@@ -100,9 +100,21 @@ size_t st_sweep_journal_read(const char *path, const st_sweep *sw, char ***rows)
 
 int st_sweep_journal_open(const char *path, char *why, size_t n)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0)
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) {
         snprintf(why, n, "%s: cannot open the journal: %s", path, strerror(errno));
+        return -1;
+    }
+    /* A line torn by a kill gets its end, so the next row starts a line of its own. */
+    off_t end = lseek(fd, 0, SEEK_END);
+    char last = '\n';
+    if (end > 0 &&
+        (pread(fd, &last, 1, end - 1) != 1 || (last != '\n' && write(fd, "\n", 1) != 1))) {
+        snprintf(why, n, "%s: cannot read or end the journal's last line: %s", path,
+                 strerror(errno));
+        close(fd);
+        return -1;
+    }
     return fd;
 }
 

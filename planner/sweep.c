@@ -181,8 +181,9 @@ static char *run_cells(const st_run *run, char **cells, size_t max_jobs)
         job_cells(f, cells + c);
         c += N_JOB_KEYS;
         if (!f->mem.fits && !reason)
-            reason = fmt("%s: needs %.1f GiB per GPU of %.1f GiB (%s over by %.1f GiB)", f->w->name,
-                         f->mem.total / 1073741824.0, f->mem.capacity / 1073741824.0,
+            reason = fmt("%s: needs %.1f GiB per GPU, the GPU has %.1f GiB (full at the %s, "
+                         "%.1f GiB over)",
+                         f->w->name, f->mem.total / 1073741824.0, f->mem.capacity / 1073741824.0,
                          st_mem_term_name((st_mem_term)f->mem.overflow_term),
                          f->mem.overflow_bytes / 1073741824.0);
     }
