@@ -205,6 +205,7 @@ int st_cmd_sweep(int argc, char **argv)
         st_cli_print_diag(&d);
         rc = ST_EXIT_INPUT;
     } else {
+        st_cli_print_warnings(sw.base);
         rc = sweep(&o, &sw);
     }
     st_sweep_close(&sw);

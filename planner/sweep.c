@@ -131,7 +131,7 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, st_diag *dia
             add_col(sw, fmt("%s.%s", w->name, job_keys[k]));
     }
     add_col(sw, st_xstrdup("reason"));
-    st_scn_free(s);
+    sw->base = s;
     return check_paths(sw, diag);
 }
 
@@ -254,5 +254,6 @@ void st_sweep_close(st_sweep *sw)
     free(sw->at_path);
     free(sw->cols);
     free(sw->buf);
+    st_scn_free(sw->base);
     memset(sw, 0, sizeof *sw);
 }

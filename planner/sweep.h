@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "planner/grid.h"
+#include "scenarios/scenario.h"
 #include "sim/err.h"
 
 /* The status cell of a row. */
@@ -27,6 +28,7 @@ typedef struct st_sweep {
                     scenario its report keys (JOB.step_time_s ...), reason */
     size_t n_cols;
     char **at_path; /* per axis "--set PATH": where a wrong path's errors point */
+    st_scn *base;   /* the file without overrides: its warnings are said once, not per point */
 } st_sweep;
 
 /* Read file and name the columns from its training workloads. Returns 0, or the loader's code
