@@ -83,9 +83,7 @@ static void free_labels(char **labels, size_t n)
 
 static void add_col(st_sweep *sw, char *name)
 {
-    sw->cols = realloc(sw->cols, (sw->n_cols + 1) * sizeof *sw->cols);
-    if (!sw->cols)
-        abort();
+    sw->cols = st_xgrow(sw->cols, sizeof *sw->cols, sw->n_cols + 1, &sw->cap_cols);
     sw->cols[sw->n_cols++] = name;
 }
 

@@ -26,7 +26,7 @@ typedef struct st_sweep {
     const st_grid *grid;
     char **cols; /* n_cols column names: the axes' paths, status, per training job of the
                     scenario its report keys (JOB.step_time_s ...), reason */
-    size_t n_cols;
+    size_t n_cols, cap_cols;
     char **at_path; /* per axis "--set PATH": where a wrong path's errors point */
     st_scn *base;   /* the file without overrides: its warnings are said once, not per point */
 } st_sweep;
