@@ -11,6 +11,7 @@
 
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
+#include "scenarios/override.h"
 #include "sim/xalloc.h"
 
 /* 64-bit FNV-1a (Fowler, Noll, Vo): a fixed, documented hash, so reports name the file they
@@ -184,7 +185,7 @@ static void load_sections(st_ld *ld, const st_ynode *root)
     warn_unmodelled(ld, root);
 }
 
-static int parse_doc(st_ld *ld, const char *buf, size_t len)
+static int parse_doc(st_ld *ld, const char *buf, size_t len, const st_scn_set *sets, size_t n)
 {
     st_scn *s = ld->s;
     st_ytree *tree = NULL;
@@ -193,8 +194,11 @@ static int parse_doc(st_ld *ld, const char *buf, size_t len)
         st_diag_add(ld->rd.diag, err.code, err.loc, "%s", err.msg);
         return err.code;
     }
-    const st_ynode *root = st_ytree_root(tree);
-    if (!root || st_ynode_is_null(root))
+    st_ovr *ovr = NULL; /* --set overrides (override.c): a copy of the tree along each path */
+    const st_ynode *root = st__ovr_apply(&ovr, st_ytree_root(tree), sets, n, ld->rd.diag);
+    if (n && !root)
+        ; /* the override's error is recorded */
+    else if (!root || st_ynode_is_null(root))
         st_rd_fail(&ld->rd, NULL, ST_EINVAL,
                    "empty scenario: expected a mapping with 'version', 'cluster' and "
                    "'workloads'");
@@ -205,11 +209,18 @@ static int parse_doc(st_ld *ld, const char *buf, size_t len)
                    st_ynode_kind_name(root));
     else
         load_sections(ld, root);
+    st__ovr_free(ovr);
     st_ytree_free(tree);
     return ld->rd.diag->n ? ld->rd.diag->items[0].code : 0;
 }
 
 int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **out, st_diag *diag)
+{
+    return st_scn_load_buffer_set(name, buf, len, NULL, 0, out, diag);
+}
+
+int st_scn_load_buffer_set(const char *name, const char *buf, size_t len, const st_scn_set *sets,
+                           size_t n, st_scn **out, st_diag *diag)
 {
     *out = NULL;
     st_scn *s = st_xcalloc(1, sizeof *s);
@@ -219,7 +230,7 @@ int st_scn_load_buffer(const char *name, const char *buf, size_t len, st_scn **o
     s->seed = 1;
     s->horizon_s = 30 * 86400.0; /* scenario-reference.md: default horizon 30 d */
     st_ld ld = {.rd = {diag, &s->pool, s->path, {0}}, .s = s};
-    int rc = parse_doc(&ld, buf, len);
+    int rc = parse_doc(&ld, buf, len, sets, n);
     st_rd_release(&ld.rd);
     free(ld.bad_gpus.names);
     free(ld.bad_models.names);

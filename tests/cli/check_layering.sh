@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every project include ("dir/file.h") in the library folders must follow tests/layering.rules:
-# a file's component (sim, models/<level>, models/config, scenarios, validate, cli) may include
+# a file's component (sim, models/<level>, models/config, scenarios, validate, planner, cli) may include
 # only its own component and the ones its rule lists. Prints each include that runs against the
 # order and exits 1; exits 2 when the rules are unreadable.
 # Usage: check_layering.sh SOURCE_DIR [RULES]
@@ -28,7 +28,7 @@ while read -r comp deps; do
 done <"$rules"
 
 bad=0 checked=0
-files=$(find sim models scenarios validate cli -name '*.[ch]' 2>/dev/null | sort)
+files=$(find sim models scenarios validate planner cli -name '*.[ch]' 2>/dev/null | sort)
 for f in $files; do
     from=$(component "$f")
     if [ -z "${known[$from]:-}" ]; then

@@ -1,0 +1,214 @@
+/* `strata sweep FILE --set PATH=V1,V2,... [-j N] [-o FILE] [--format csv|json|markdown]`: every
+ * point of the grid a full run (planner/sweep.c), on N worker processes, rows in point order
+ * whatever N is; with -o, each finished row is journalled so an interrupted sweep resumes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/sweep.h"
+#include "sim/xalloc.h"
+
+typedef struct sweep_opts {
+    const char *file, *output;
+    int workers;
+    st_sweep_format format;
+    st_grid grid;
+} sweep_opts;
+
+/* The value after an option, or a usage error. */
+static int need(const char *opt, const char *val)
+{
+    if (val)
+        return 0;
+    return st_cli_usage_error("sweep", "%s needs a value", opt);
+}
+
+static int parse_format(const char *val, sweep_opts *o)
+{
+    static const char *const names[] = {"csv", "json", "markdown"};
+    for (int f = 0; f < 3; f++)
+        if (strcmp(val, names[f]) == 0) {
+            o->format = (st_sweep_format)f;
+            return 0;
+        }
+    return st_cli_usage_error("sweep", "--format takes 'csv', 'json' or 'markdown', found '%s'",
+                              val);
+}
+
+static int parse_one(const char *a, const char *val, sweep_opts *o)
+{
+    char why[300], *end = NULL;
+    if (strcmp(a, "--set") == 0) {
+        if (need(a, val))
+            return ST_EXIT_INPUT;
+        if (st_grid_add(&o->grid, val, why, sizeof why))
+            return st_cli_usage_error("sweep", "--set %s: %s", val, why);
+    } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
+        long v = val ? strtol(val, &end, 10) : 0;
+        if (!val || !end || *end || v < 1 || v > 256)
+            return st_cli_usage_error("sweep", "%s takes a whole number from 1 to 256", a);
+        o->workers = (int)v;
+    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+        if (need(a, val))
+            return ST_EXIT_INPUT;
+        o->output = val;
+    } else if (strcmp(a, "--format") == 0) {
+        return need(a, val) ? ST_EXIT_INPUT : parse_format(val, o);
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, sweep_opts *o)
+{
+    o->workers = 1;
+    o->grid.n_points = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (st_cli_wants_help(a, "sweep"))
+            return 1;
+        int rc = parse_one(a, val, o);
+        if (rc > 0)
+            return rc;
+        if (rc == 0)
+            i++;
+        else if (a[0] == '-' && a[1] != '\0')
+            return st_cli_usage_error("sweep", "unknown option '%s'", a);
+        else if (o->file)
+            return st_cli_usage_error("sweep", "expected one scenario file, found a second: '%s'",
+                                      a);
+        else
+            o->file = a;
+    }
+    if (!o->file)
+        return st_cli_usage_error("sweep", "expected a scenario file");
+    return 0;
+}
+
+typedef struct sweep_run {
+    const st_sweep *sw;
+    char ***rows;
+    int journal; /* -1: none */
+    size_t computed;
+    char why[300];
+} sweep_run;
+
+static int on_row(void *ctx, size_t p, char **cells)
+{
+    sweep_run *r = ctx;
+    if (p >= r->sw->grid->n_points || r->rows[p]) {
+        st_sweep_cells_free(cells, r->sw->n_cols);
+        return -1;
+    }
+    r->rows[p] = cells;
+    r->computed++;
+    if (r->journal >= 0 && st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why))
+        return 1;
+    return 0;
+}
+
+/* A row for a point whose worker died before sending it: not journalled, so a rerun retries. */
+static char **lost_row(const st_sweep *sw, size_t p)
+{
+    char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
+    st_sweep_point_values(sw, p, cells);
+    for (size_t c = sw->grid->n_ax; c < sw->n_cols; c++)
+        cells[c] = st_xstrdup(c == sw->grid->n_ax ? ST_SWEEP_ERROR : "");
+    free(cells[sw->n_cols - 1]);
+    cells[sw->n_cols - 1] = st_xstrdup("its worker process ended before sending the row");
+    return cells;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Resume from the journal, compute the rest, and fill a row for every point. */
+static int compute(const sweep_opts *o, sweep_run *r, char *journal)
+{
+    size_t n = r->sw->grid->n_points, resumed = 0;
+    double t0 = now_s();
+    if (journal) {
+        resumed = st_sweep_journal_read(journal, r->sw, r->rows);
+        if ((r->journal = st_sweep_journal_open(journal, r->why, sizeof r->why)) < 0)
+            return -1;
+    }
+    size_t *todo = st_xmalloc((n ? n : 1) * sizeof *todo), n_todo = 0;
+    for (size_t p = 0; p < n; p++)
+        if (!r->rows[p])
+            todo[n_todo++] = p;
+    int rc = st_sweep_workers(r->sw, todo, n_todo, o->workers, on_row, r, r->why, sizeof r->why);
+    free(todo);
+    for (size_t p = 0; !rc && p < n; p++)
+        if (!r->rows[p])
+            r->rows[p] = lost_row(r->sw, p);
+    if (r->journal >= 0)
+        close(r->journal);
+    fprintf(stderr,
+            "strata sweep: %zu points: %zu from the journal, %zu computed on %d %s in %.2f s\n", n,
+            resumed, r->computed, o->workers, o->workers == 1 ? "worker" : "workers", now_s() - t0);
+    return rc;
+}
+
+static int emit(const sweep_opts *o, const st_sweep *sw, char ***rows)
+{
+    char *text = st_sweep_render(sw, rows, sw->grid->n_points, o->format), why[512];
+    int rc = ST_EXIT_OK;
+    if (!o->output)
+        fputs(text, stdout);
+    else if (st_cli_write_atomic(o->output, text, strlen(text), why, sizeof why)) {
+        fprintf(stderr, "strata sweep: %s\n", why);
+        rc = ST_EXIT_SIM;
+    }
+    free(text);
+    return rc;
+}
+
+static int sweep(const sweep_opts *o, const st_sweep *sw)
+{
+    size_t n = sw->grid->n_points;
+    sweep_run r = {.sw = sw, .rows = st_xcalloc(n ? n : 1, sizeof *r.rows), .journal = -1};
+    char *journal = NULL;
+    if (o->output) {
+        journal = st_xmalloc(strlen(o->output) + 9);
+        sprintf(journal, "%s.journal", o->output);
+    }
+    int rc = compute(o, &r, journal) ? ST_EXIT_SIM : emit(o, sw, r.rows);
+    if (rc == ST_EXIT_SIM && r.why[0])
+        fprintf(stderr, "strata sweep: %s\n", r.why);
+    for (size_t p = 0; p < n; p++)
+        st_sweep_cells_free(r.rows[p], sw->n_cols);
+    free(r.rows);
+    free(journal);
+    return rc;
+}
+
+int st_cmd_sweep(int argc, char **argv)
+{
+    sweep_opts o = {0};
+    int rc = parse_opts(argc, argv, &o);
+    if (rc) {
+        st_grid_free(&o.grid);
+        return rc == 1 ? ST_EXIT_OK : rc;
+    }
+    st_sweep sw;
+    st_diag d = {0};
+    if (st_sweep_open(&sw, o.file, &o.grid, &d)) {
+        st_cli_print_diag(&d);
+        rc = ST_EXIT_INPUT;
+    } else {
+        st_cli_print_warnings(sw.base);
+        rc = sweep(&o, &sw);
+    }
+    st_sweep_close(&sw);
+    st_grid_free(&o.grid);
+    return rc;
+}

@@ -1,0 +1,157 @@
+/* Sweep axes from `PATH=V1,V2,...` with arithmetic and geometric ranges, and the mixed-radix
+ * numbering of the points. */
+#include "planner/grid.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/override.h"
+#include "sim/xalloc.h"
+
+static void push(st_grid_axis *a, const char *text, size_t len)
+{
+    a->values = st_xgrow(a->values, sizeof *a->values, a->n + 1, &a->cap);
+    a->values[a->n++] = st_xstrndup(text, len);
+}
+
+/* A whole range's endpoint or step: a number and nothing else. */
+static int number(const char *s, size_t len, double *out)
+{
+    char buf[64], *end;
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    *out = strtod(buf, &end);
+    return *end || !isfinite(*out) ? -1 : 0;
+}
+
+/* The value as text: integers without a decimal point, others with 15 significant digits. */
+static void push_number(st_grid_axis *a, double v)
+{
+    char buf[64];
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        snprintf(buf, sizeof buf, "%.15g", v);
+    push(a, buf, strlen(buf));
+}
+
+/* Expand `A..B*K` or `A..B+S` (item[0..len), which holds ".."). */
+static int add_range(st_grid_axis *a, const char *item, size_t len, char *why, size_t n)
+{
+    const char *dots = strstr(item, "..");
+    const char *op = dots + 2;
+    while (op < item + len && *op != '*' && *op != '+')
+        op++;
+    double lo, hi, by;
+    if (op == item + len || number(item, (size_t)(dots - item), &lo) ||
+        number(dots + 2, (size_t)(op - dots - 2), &hi) ||
+        number(op + 1, (size_t)(item + len - op - 1), &by) || lo > hi) {
+        snprintf(why, n, "range '%.*s': expected A..B*FACTOR or A..B+STEP with numbers A <= B",
+                 (int)len, item);
+        return -1;
+    }
+    int geo = *op == '*';
+    if (geo ? !(by > 1 && lo > 0) : !(by > 0)) {
+        snprintf(why, n, "range '%.*s': %s", (int)len, item,
+                 geo ? "the factor must be more than 1 and the start more than 0"
+                     : "the step must be more than 0");
+        return -1;
+    }
+    /* Steps are counted, not accumulated, so 0..1+0.1 ends at 1 and not 0.99999. */
+    for (double k = 0;; k++) {
+        double v = geo ? lo * pow(by, k) : lo + k * by;
+        if (v > hi + fabs(hi) * 1e-12 + (geo ? 0 : by * 1e-9)) /* rounding, not a value more */
+            break;
+        if (a->n >= ST_GRID_MAX_VALUES) {
+            snprintf(why, n, "more than %d values in one --set", ST_GRID_MAX_VALUES);
+            return -1;
+        }
+        push_number(a, v);
+    }
+    return 0;
+}
+
+static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
+{
+    for (const char *p = list;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0) {
+            snprintf(why, n, "an empty value in '%s'", list);
+            return -1;
+        }
+        const char *dots = strstr(p, "..");
+        if (dots && dots < p + len) {
+            if (add_range(a, p, len, why, n))
+                return -1;
+        } else if (a->n >= ST_GRID_MAX_VALUES) {
+            snprintf(why, n, "more than %d values in one --set", ST_GRID_MAX_VALUES);
+            return -1;
+        } else {
+            push(a, p, len);
+        }
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+static void axis_free(st_grid_axis *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->values[i]);
+    free(a->values);
+    free(a->path);
+    memset(a, 0, sizeof *a);
+}
+
+int st_grid_add(st_grid *g, const char *arg, char *why, size_t n)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq) {
+        snprintf(why, n, "expected PATH=VALUE,VALUE,..., found no '='");
+        return -1;
+    }
+    if (g->n_ax >= ST_GRID_MAX_AXES) {
+        snprintf(why, n, "more than %d --set options", ST_GRID_MAX_AXES);
+        return -1;
+    }
+    st_grid_axis a = {.path = st_xstrndup(arg, (size_t)(eq - arg))};
+    int bad = st_scn_set_check(a.path, why, n) || add_items(&a, eq + 1, why, n);
+    for (size_t i = 0; !bad && i < g->n_ax; i++)
+        if (strcmp(g->ax[i].path, a.path) == 0) {
+            snprintf(why, n, "%s is swept by an earlier --set", a.path);
+            bad = 1;
+        }
+    size_t points = g->n_ax ? g->n_points : 1;
+    if (!bad && (double)points * (double)a.n > ST_GRID_MAX_POINTS) {
+        snprintf(why, n, "the grid would have more than %d points", ST_GRID_MAX_POINTS);
+        bad = 1;
+    }
+    if (bad) {
+        axis_free(&a);
+        return -1;
+    }
+    g->ax[g->n_ax++] = a;
+    g->n_points = points * a.n;
+    return 0;
+}
+
+size_t st_grid_value(const st_grid *g, size_t p, size_t axis)
+{
+    for (size_t k = g->n_ax; k-- > axis + 1;)
+        p /= g->ax[k].n;
+    return p % g->ax[axis].n;
+}
+
+void st_grid_free(st_grid *g)
+{
+    for (size_t i = 0; i < g->n_ax; i++)
+        axis_free(&g->ax[i]);
+    g->n_ax = 0;
+    g->n_points = 1;
+}

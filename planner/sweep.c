@@ -1,0 +1,257 @@
+/* One sweep point: the scenario loaded with the point's overrides, forecast in full, and the
+ * report figures a planner compares as text cells. */
+#include "planner/sweep.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/forecast/run.h"
+#include "scenarios/override.h"
+#include "scenarios/scenario.h"
+#include "sim/xalloc.h"
+
+/* The report keys of each training job, in column order (docs/guide/scenario-reference.md). */
+static const char *const job_keys[] = {
+    "step_time_s", "mfu", "memory_per_gpu_bytes", "fits", "wall_s", "goodput",
+};
+#define N_JOB_KEYS (sizeof job_keys / sizeof job_keys[0])
+
+static char *fmt(const char *f, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    for (char *c = buf; *c; c++) /* cells are tab-separated lines in the journal */
+        if (*c == '\t' || *c == '\n' || *c == '\r')
+            *c = ' ';
+    return st_xstrdup(buf);
+}
+
+static int read_all(const char *file, char **buf, size_t *len, st_diag *diag)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return st_diag_add(diag, ST_EIO, (st_loc){file, 0, 0}, "cannot open: %s", strerror(errno));
+    size_t cap = 0;
+    *buf = NULL;
+    *len = 0;
+    for (;;) {
+        *buf = st_xgrow(*buf, 1, *len + 65536, &cap);
+        size_t got = fread(*buf + *len, 1, cap - *len, f);
+        *len += got;
+        if (got == 0 || *len > ST_YTREE_MAX_FILE)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return st_diag_add(diag, ST_EIO, (st_loc){file, 0, 0}, "read error");
+    return 0; /* a file over the limit is refused by the load that follows */
+}
+
+/* Point p's overrides, labelled "--set PATH=VALUE" for its values' errors. */
+static st_scn_set *point_sets(const st_sweep *sw, size_t p, char **labels)
+{
+    const st_grid *g = sw->grid;
+    st_scn_set *sets = st_xcalloc(g->n_ax + 1, sizeof *sets);
+    for (size_t a = 0; a < g->n_ax; a++) {
+        const char *v = g->ax[a].values[st_grid_value(g, p, a)];
+        labels[a] = fmt("--set %s=%s", g->ax[a].path, v);
+        sets[a] = (st_scn_set){g->ax[a].path, v, labels[a], sw->at_path[a]};
+    }
+    return sets;
+}
+
+static int load_point(const st_sweep *sw, size_t p, st_scn **s, st_diag *d, char **labels)
+{
+    st_scn_set *sets = point_sets(sw, p, labels);
+    int rc = st_scn_load_buffer_set(sw->file, sw->buf, sw->len, sets, sw->grid->n_ax, s, d);
+    free(sets);
+    return rc;
+}
+
+static void free_labels(char **labels, size_t n)
+{
+    for (size_t a = 0; a < n; a++)
+        free(labels[a]);
+}
+
+static void add_col(st_sweep *sw, char *name)
+{
+    sw->cols = st_xgrow(sw->cols, sizeof *sw->cols, sw->n_cols + 1, &sw->cap_cols);
+    sw->cols[sw->n_cols++] = name;
+}
+
+/* A path that point 0's load refuses at the path (not at a value) is wrong for every point. */
+static int check_paths(st_sweep *sw, st_diag *diag)
+{
+    char *labels[ST_GRID_MAX_AXES] = {0};
+    st_scn *s = NULL;
+    st_diag d = {0};
+    int rc = load_point(sw, 0, &s, &d, labels);
+    st_scn_free(s);
+    for (size_t a = 0; rc && a < sw->grid->n_ax; a++)
+        if (d.items[0].loc.file == sw->at_path[a]) {
+            *diag = d;
+            free_labels(labels, sw->grid->n_ax); /* no error points at a value's label */
+            return rc;
+        }
+    free_labels(labels, sw->grid->n_ax);
+    return 0;
+}
+
+int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, st_diag *diag)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->file = file;
+    sw->grid = g;
+    int rc = read_all(file, &sw->buf, &sw->len, diag);
+    st_scn *s = NULL;
+    if (!rc)
+        rc = st_scn_load_buffer(file, sw->buf, sw->len, &s, diag);
+    if (rc)
+        return rc;
+    sw->hash = st_scn_hash(s);
+    sw->at_path = st_xcalloc(g->n_ax + 1, sizeof *sw->at_path);
+    for (size_t a = 0; a < g->n_ax; a++) {
+        sw->at_path[a] = fmt("--set %s", g->ax[a].path);
+        add_col(sw, st_xstrdup(g->ax[a].path));
+    }
+    add_col(sw, st_xstrdup("status"));
+    for (size_t i = 0; i < st_scn_workload_count(s); i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        for (size_t k = 0; w->kind == ST_WL_TRAINING && k < N_JOB_KEYS; k++)
+            add_col(sw, fmt("%s.%s", w->name, job_keys[k]));
+    }
+    add_col(sw, st_xstrdup("reason"));
+    sw->base = s;
+    return check_paths(sw, diag);
+}
+
+static uint64_t fnv(uint64_t h, const char *s, char end)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (h ^ (unsigned char)end) * 0x100000001b3ull;
+}
+
+void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
+{
+    char head[64];
+    snprintf(head, sizeof head, "%016llx %s", (unsigned long long)sw->hash, STRATA_VERSION);
+    uint64_t h = fnv(0xcbf29ce484222325ull, head, '\n'); /* FNV-1a 64, as the scenario hash */
+    for (size_t c = 0; c < sw->n_cols; c++)
+        h = fnv(h, sw->cols[c], '\n');
+    for (size_t a = 0; a < sw->grid->n_ax; a++) {
+        h = fnv(h, sw->grid->ax[a].path, '=');
+        h = fnv(h, sw->grid->ax[a].values[st_grid_value(sw->grid, p, a)], '\n');
+    }
+    snprintf(key, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The figures of one training job, in job_keys order, into cells. */
+static void job_cells(const st_forecast *f, char **cells)
+{
+    const st_memory *m = &f->mem;
+    cells[0] = f->has_step ? fmt("%.6g", f->step.step_time_s) : fmt("");
+    cells[1] = f->has_step ? fmt("%.6g", f->step.mfu) : fmt("");
+    cells[2] = fmt("%.0f", m->total);
+    cells[3] = fmt("%s", m->fits ? "true" : "false");
+    cells[4] = f->has_life ? fmt("%.6g", f->life.wall_s) : fmt("");
+    cells[5] = f->has_life ? fmt("%.6g", f->life.goodput) : fmt("");
+}
+
+/* The run's cells after the status, for at most max_jobs training jobs; returns the reason
+ * (NULL when every job fits). */
+static char *run_cells(const st_run *run, char **cells, size_t max_jobs)
+{
+    char *reason = NULL;
+    size_t c = 0;
+    for (size_t i = 0; i < run->n && c < max_jobs * N_JOB_KEYS; i++) {
+        const st_forecast *f = &run->f[i];
+        if (!f->w || f->w->kind != ST_WL_TRAINING)
+            continue;
+        job_cells(f, cells + c);
+        c += N_JOB_KEYS;
+        if (!f->mem.fits && !reason)
+            reason = fmt("%s: needs %.1f GiB per GPU, the GPU has %.1f GiB (full at the %s, "
+                         "%.1f GiB over)",
+                         f->w->name, f->mem.total / 1073741824.0, f->mem.capacity / 1073741824.0,
+                         st_mem_term_name((st_mem_term)f->mem.overflow_term),
+                         f->mem.overflow_bytes / 1073741824.0);
+    }
+    return reason;
+}
+
+static void empty_cells(char **cells, size_t from, size_t to)
+{
+    for (size_t c = from; c < to; c++)
+        if (!cells[c])
+            cells[c] = fmt("");
+}
+
+void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells)
+{
+    for (size_t a = 0; a < sw->grid->n_ax; a++)
+        cells[a] = fmt("%s", sw->grid->ax[a].values[st_grid_value(sw->grid, p, a)]);
+}
+
+void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
+{
+    const st_grid *g = sw->grid;
+    memset(cells, 0, sw->n_cols * sizeof *cells);
+    st_sweep_point_values(sw, p, cells);
+    char *labels[ST_GRID_MAX_AXES] = {0}, line[600];
+    st_scn *s = NULL;
+    st_diag d = {0};
+    char **status = &cells[g->n_ax], **reason = &cells[sw->n_cols - 1];
+    if (load_point(sw, p, &s, &d, labels)) {
+        st_err_format(&d.items[0], line, sizeof line);
+        *status = fmt(ST_SWEEP_INVALID);
+        *reason = fmt("%s", line);
+    } else {
+        st_run_spec spec = {.c = st_scn_cluster(s),
+                            .w = st_scn_workload(s, 0),
+                            .n = st_scn_workload_count(s),
+                            .failures = st_scn_failures(s),
+                            .sched = st_scn_sched(s),
+                            .audit = st_scn_audit(s),
+                            .seed = st_scn_seed(s)};
+        st_run run;
+        st_err err = {0};
+        if (st_run_forecast(&spec, &run, &err)) {
+            st_err_format(&err, line, sizeof line);
+            *status = fmt(ST_SWEEP_ERROR);
+            *reason = fmt("%s", line);
+        } else {
+            /* The columns were named from the file's training jobs: a point whose overrides
+             * change their number fills the columns there are, in workload order. */
+            char *why =
+                run_cells(&run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / N_JOB_KEYS);
+            *status = fmt(why ? ST_SWEEP_NOFIT : ST_SWEEP_OK);
+            *reason = why;
+        }
+        st_run_release(&run);
+    }
+    empty_cells(cells, 0, sw->n_cols);
+    free_labels(labels, g->n_ax);
+    st_scn_free(s);
+}
+
+void st_sweep_close(st_sweep *sw)
+{
+    for (size_t c = 0; c < sw->n_cols; c++)
+        free(sw->cols[c]);
+    for (size_t a = 0; sw->at_path && a < sw->grid->n_ax; a++)
+        free(sw->at_path[a]);
+    free(sw->at_path);
+    free(sw->cols);
+    free(sw->buf);
+    st_scn_free(sw->base);
+    memset(sw, 0, sizeof *sw);
+}

@@ -1,0 +1,54 @@
+/* A sweep over a scenario: every point of a grid of overrides (planner/grid.h) is a full run of
+ * st_run_forecast (models/forecast/run.h) on the scenario loaded with that point's --set values,
+ * and gives one row of text cells. What `strata sweep` computes; cli/ runs the points on worker
+ * processes and writes the rows. */
+#ifndef ST_PLANNER_SWEEP_H
+#define ST_PLANNER_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planner/grid.h"
+#include "scenarios/scenario.h"
+#include "sim/err.h"
+
+/* The status cell of a row. */
+#define ST_SWEEP_OK      "ok"           /* every training job fits and the run succeeded */
+#define ST_SWEEP_NOFIT   "does-not-fit" /* some training job's plan is over its GPU's memory */
+#define ST_SWEEP_INVALID "invalid"      /* the scenario with the point's values does not load */
+#define ST_SWEEP_ERROR   "error"        /* the models refused the run (a plan they cannot run) */
+
+typedef struct st_sweep {
+    const char *file;
+    char *buf; /* the file's bytes, read once: every point loads the same scenario */
+    size_t len;
+    uint64_t hash; /* the file's scenario_hash */
+    const st_grid *grid;
+    char **cols; /* n_cols column names: the axes' paths, status, per training job of the
+                    scenario its report keys (JOB.step_time_s ...), reason */
+    size_t n_cols, cap_cols;
+    char **at_path; /* per axis "--set PATH": where a wrong path's errors point */
+    st_scn *base;   /* the file without overrides: its warnings are said once, not per point */
+} st_sweep;
+
+/* Read file and name the columns from its training workloads. Returns 0, or the loader's code
+ * with its located errors in diag when the file itself (without overrides) does not load, or
+ * when point 0's overrides name a path the scenario does not have (an unknown key, a missing
+ * list entry: wrong for every point, so not a row). g is borrowed and must outlive sw. */
+int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, st_diag *diag);
+
+/* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, the strata version,
+ * the column names and the point's PATH=VALUE pairs. Equal keys mean the same row. */
+void st_sweep_key(const st_sweep *sw, size_t p, char key[17]);
+
+/* Run point p and fill cells[0..n_cols) with malloc'd text (no tab, no newline in any): the
+ * point's values, its status (ST_SWEEP_*), the report figures ("" where the run has none) and
+ * the reason when the status is not ok. Never fails: a bad point is a row saying why. */
+void st_sweep_point(const st_sweep *sw, size_t p, char **cells);
+
+/* Point p's values alone, into cells[0..grid->n_ax) (malloc'd). */
+void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells);
+
+void st_sweep_close(st_sweep *sw);
+
+#endif

@@ -1,0 +1,111 @@
+/* The sweep grid (planner/grid.c): value lists, geometric and arithmetic ranges, the numbering
+ * of the points (last --set fastest), and every malformed axis refused with its reason. */
+#include <check.h>
+#include <string.h>
+
+#include "planner/grid.h"
+
+static void values_are(const st_grid_axis *a, const char *const *want, size_t n)
+{
+    ck_assert_uint_eq(a->n, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_str_eq(a->values[i], want[i]);
+}
+
+START_TEST(test_lists_and_ranges)
+{
+    st_grid g = {0};
+    char why[256];
+    ck_assert_int_eq(st_grid_add(&g, "cluster.nodes=256..2048*2", why, sizeof why), 0);
+    ck_assert_int_eq(
+        st_grid_add(&g, "workloads[pretrain].parallel.tp=1,4..8+2,16", why, sizeof why), 0);
+    ck_assert_int_eq(st_grid_add(&g, "x.y=0..1+0.25,100 Gb/s", why, sizeof why), 0);
+    static const char *const nodes[] = {"256", "512", "1024", "2048"};
+    static const char *const tp[] = {"1", "4", "6", "8", "16"};
+    static const char *const xy[] = {"0", "0.25", "0.5", "0.75", "1", "100 Gb/s"};
+    values_are(&g.ax[0], nodes, 4);
+    values_are(&g.ax[1], tp, 5);
+    values_are(&g.ax[2], xy, 6);
+    ck_assert_uint_eq(g.n_points, 4 * 5 * 6);
+    st_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_range_steps_are_counted_not_summed)
+{
+    st_grid g = {0};
+    char why[256];
+    ck_assert_int_eq(st_grid_add(&g, "a=0..1+0.1", why, sizeof why), 0);
+    ck_assert_uint_eq(g.ax[0].n, 11);
+    ck_assert_str_eq(g.ax[0].values[10], "1");
+    ck_assert_str_eq(g.ax[0].values[3], "0.3");
+    st_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_last_axis_varies_fastest)
+{
+    st_grid g = {0};
+    char why[256];
+    st_grid_add(&g, "a=1,2", why, sizeof why);
+    st_grid_add(&g, "b=x,y,z", why, sizeof why);
+    /* points 0..5: (1,x) (1,y) (1,z) (2,x) (2,y) (2,z) */
+    ck_assert_uint_eq(st_grid_value(&g, 4, 0), 1);
+    ck_assert_uint_eq(st_grid_value(&g, 4, 1), 1);
+    ck_assert_uint_eq(st_grid_value(&g, 2, 0), 0);
+    ck_assert_uint_eq(st_grid_value(&g, 2, 1), 2);
+    st_grid_free(&g);
+}
+END_TEST
+
+static void refused(const char *arg, const char *want)
+{
+    st_grid g = {0};
+    char why[256] = "";
+    st_grid_add(&g, "taken=1", why, sizeof why);
+    ck_assert_int_eq(st_grid_add(&g, arg, why, sizeof why), -1);
+    ck_assert_str_eq(why, want);
+    ck_assert_uint_eq(g.n_ax, 1);
+    st_grid_free(&g);
+}
+
+START_TEST(test_malformed_axes_are_refused_with_their_reason)
+{
+    refused("cluster.nodes", "expected PATH=VALUE,VALUE,..., found no '='");
+    refused("cluster..nodes=1", "expected a key at character 9 of the path, found '.'");
+    refused("a=1,,2", "an empty value in '1,,2'");
+    refused("a=", "an empty value in ''");
+    refused("a=8..2*2", "range '8..2*2': expected A..B*FACTOR or A..B+STEP with numbers A <= B");
+    refused("a=1..8*1", "range '1..8*1': the factor must be more than 1 and the start more than 0");
+    refused("a=0..8*2", "range '0..8*2': the factor must be more than 1 and the start more than 0");
+    refused("a=1..8+0", "range '1..8+0': the step must be more than 0");
+    refused("a=1..8", "range '1..8': expected A..B*FACTOR or A..B+STEP with numbers A <= B");
+    refused("a=1..1e6+1", "more than 10000 values in one --set");
+    refused("taken=2,3", "taken is swept by an earlier --set");
+}
+END_TEST
+
+START_TEST(test_grid_size_is_capped)
+{
+    st_grid g = {0};
+    char why[256];
+    ck_assert_int_eq(st_grid_add(&g, "a=1..1000+1", why, sizeof why), 0);
+    ck_assert_int_eq(st_grid_add(&g, "b=1..1000+1", why, sizeof why), 0);
+    ck_assert_int_eq(st_grid_add(&g, "c=1,2", why, sizeof why), -1);
+    ck_assert_str_eq(why, "the grid would have more than 1000000 points");
+    st_grid_free(&g);
+}
+END_TEST
+
+Suite *grid_suite(void)
+{
+    Suite *s = suite_create("grid");
+    TCase *tc = tcase_create("axes");
+    tcase_add_test(tc, test_lists_and_ranges);
+    tcase_add_test(tc, test_range_steps_are_counted_not_summed);
+    tcase_add_test(tc, test_last_axis_varies_fastest);
+    tcase_add_test(tc, test_malformed_axes_are_refused_with_their_reason);
+    tcase_add_test(tc, test_grid_size_is_capped);
+    suite_add_tcase(s, tc);
+    return s;
+}
