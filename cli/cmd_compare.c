@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "models/forecast/run.h"
+#include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
@@ -19,14 +20,15 @@
 enum { F_TEXT, F_JSON, F_MARKDOWN, F_CSV };
 
 typedef struct cmp_opts {
-    const char *file, *policies, *output;
+    const char *file, *policies, *placements, *output;
     int format, has_seed;
     uint64_t seed;
 } cmp_opts;
 
-/* One row: the policy's name and its figures. */
+/* One row: the policy's and placement's names, its label in a table, and its figures. */
 typedef struct cmp_row {
     const char *policy, *placement;
+    char label[64];
     st_cluster_stats st;
 } cmp_row;
 
@@ -49,6 +51,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             return 1;
         if (strcmp(a, "--policies") == 0 && val) {
             o->policies = val;
+            i++;
+        } else if (strcmp(a, "--placements") == 0 && val) {
+            o->placements = val;
             i++;
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && val) {
             o->output = val;
@@ -78,49 +83,49 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
     return 0;
 }
 
-/* The policy names of --policies (default: every registered one), checked; *n of them. */
-static int policy_list(const char *arg, const char ***out, size_t *n)
+/* The names of LIST (default: every one of known[], or with none_default one NULL entry: the
+ * scenario's own), each checked against known[] and given as known[]'s static string; *n. */
+static int name_list(const char *opt, const char *noun, const char *arg, const char *const *known,
+                     int none_default, const char ***out, size_t *n)
 {
-    size_t cap = 1;
+    size_t cap = 2;
     for (const char *p = arg ? arg : ""; *p; p++)
         cap += *p == ',';
-    for (size_t k = 0; st_sched_policy_names[k]; k++)
+    for (size_t k = 0; known[k]; k++)
         cap++;
     const char **names = st_xcalloc(cap, sizeof *names);
     *n = 0;
+    *out = names;
     if (!arg) {
-        for (size_t k = 0; st_sched_policy_names[k]; k++)
-            names[(*n)++] = st_sched_policy_names[k];
-        *out = names;
+        if (none_default)
+            names[(*n)++] = NULL;
+        for (size_t k = 0; known[k] && !none_default; k++)
+            names[(*n)++] = known[k];
         return 0;
     }
-    for (const char *p = arg;;) {
-        const char *c = strchr(p, ',');
-        size_t len = c ? (size_t)(c - p) : strlen(p);
-        const st_sched_policy *pol = NULL;
-        for (size_t k = 0; st_sched_policy_names[k] && !pol; k++)
-            if (strlen(st_sched_policy_names[k]) == len &&
-                strncmp(st_sched_policy_names[k], p, len) == 0)
-                pol = st_sched_policy_find(st_sched_policy_names[k]);
-        if (!pol) {
-            char known[256] = "";
-            for (size_t k = 0; st_sched_policy_names[k]; k++)
-                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", k ? ", " : "",
-                         st_sched_policy_names[k]);
+    for (const char *p = arg;; p++) {
+        size_t len = strcspn(p, ","), k = 0;
+        while (known[k] && (strlen(known[k]) != len || strncmp(known[k], p, len) != 0))
+            k++;
+        if (!known[k]) {
+            char all[256] = "";
+            for (size_t j = 0; known[j]; j++)
+                snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", j ? ", " : "",
+                         known[j]);
             free(names);
-            return st_cli_usage_error("compare", "--policies: unknown policy '%.*s' (one of: %s)",
-                                      (int)len, p, known);
+            return st_cli_usage_error("compare", "%s: unknown %s '%.*s' (one of: %s)", opt, noun,
+                                      (int)len, p, all);
         }
-        names[(*n)++] = pol->name;
-        if (!c)
+        names[(*n)++] = known[k];
+        if (!p[len])
             break;
-        p = c + 1;
+        p += len;
     }
-    *out = names;
     return 0;
 }
 
-static int run_one(const st_scn *s, uint64_t seed, const char *policy, cmp_row *row)
+static int run_one(const st_scn *s, uint64_t seed, const char *policy, const char *placement,
+                   cmp_row *row)
 {
     st_run_spec spec = {.c = st_scn_cluster(s),
                         .w = st_scn_workload(s, 0),
@@ -128,6 +133,7 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, cmp_row *
                         .failures = st_scn_failures(s),
                         .sched = st_scn_sched(s),
                         .policy = policy,
+                        .placement = placement,
                         .job_trace = st_scn_trace(s),
                         .horizon_s = st_scn_horizon_s(s),
                         .audit = st_scn_audit(s),
@@ -144,7 +150,10 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, cmp_row *
                 st_scn_name(s));
         rc = -1;
     } else {
-        *row = (cmp_row){run.cluster.policy, run.cluster.placement, run.cluster.st};
+        *row = (cmp_row){
+            .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
+        snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
+                 row->placement);
     }
     st_run_release(&run);
     return rc;
@@ -188,7 +197,11 @@ static void cell(char *buf, size_t n, const cmp_row *r, size_t c)
 static void table(FILE *out, const cmp_row *rows, size_t n, int md)
 {
     const char *sep = md ? " | " : "  ";
-    fprintf(out, md ? "| %-8s | %8s" : "%-8s%s%8s", "policy", md ? "finished" : "  ", "finished");
+    int w = 8;
+    for (size_t i = 0; i < n; i++)
+        w = (int)strlen(rows[i].label) > w ? (int)strlen(rows[i].label) : w;
+    fprintf(out, md ? "| %-*s | %8s" : "%-*s%s%8s", w, "policy", md ? "finished" : "  ",
+            "finished");
     if (md)
         fprintf(out, " | %s", "");
     for (size_t c = 0; c < N_COLS; c++)
@@ -201,7 +214,7 @@ static void table(FILE *out, const cmp_row *rows, size_t n, int md)
         fprintf(out, "---:|\n");
     }
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, md ? "| %-8s | %8zu" : "%-8s  %8zu", rows[i].policy, rows[i].st.finished);
+        fprintf(out, md ? "| %-*s | %8zu" : "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
         for (size_t c = 0; c < N_COLS; c++) {
             char b[32];
             cell(b, sizeof b, &rows[i], c);
@@ -273,7 +286,9 @@ static char *render(const cmp_opts *o, const st_scn *s, uint64_t seed, const cmp
         if (o->format == F_TEXT)
             fprintf(out, "scenario '%s', seed %llu: %zu jobs, placement %s\n", st_scn_name(s),
                     (unsigned long long)seed, n ? rows[0].st.jobs : 0,
-                    n ? rows[0].placement : "pack");
+                    o->placements ? o->placements
+                    : n           ? rows[0].placement
+                                  : "pack");
         table(out, rows, n, o->format == F_MARKDOWN);
     }
     fclose(out);
@@ -286,22 +301,29 @@ int st_cmd_compare(int argc, char **argv)
     int rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc == 1 ? ST_EXIT_OK : rc;
-    const char **names = NULL;
-    size_t n = 0;
-    if ((rc = policy_list(o.policies, &names, &n)))
+    const char **names = NULL, **places = NULL;
+    size_t n = 0, n_pl = 0;
+    if ((rc = name_list("--policies", "policy", o.policies, st_sched_policy_names, 0, &names, &n)))
         return rc;
+    if ((rc = name_list("--placements", "placement", o.placements, st_place_policy_names, 1,
+                        &places, &n_pl))) {
+        free(names);
+        return rc;
+    }
     st_diag d = {0};
     st_scn *s = NULL;
     if (st_scn_load_file(o.file, &s, &d)) {
         st_cli_print_diag(&d);
         free(names);
+        free(places);
         return ST_EXIT_INPUT;
     }
     st_cli_print_warnings(s);
     uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
-    cmp_row *rows = st_xcalloc(n, sizeof *rows);
-    for (size_t i = 0; i < n && !rc; i++)
-        rc = run_one(s, seed, names[i], &rows[i]) ? ST_EXIT_SIM : 0;
+    cmp_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
+    for (size_t i = 0; i < n * n_pl && !rc; i++)
+        rc = run_one(s, seed, names[i / n_pl], places[i % n_pl], &rows[i]) ? ST_EXIT_SIM : 0;
+    n *= n_pl;
     if (!rc) {
         char *text = render(&o, s, seed, rows, n), why[512];
         if (o.output && st_cli_write_atomic(o.output, text, strlen(text), why, sizeof why)) {
@@ -314,6 +336,7 @@ int st_cmd_compare(int argc, char **argv)
     }
     free(rows);
     free(names);
+    free(places);
     st_scn_free(s);
     return rc;
 }

@@ -61,10 +61,11 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
  * jobs running[i] marks (n entries indexed like the workloads, f[i].w NULL for any other kind)
  * on cluster c: its clock from the plant's thermal model (models/plant/thermal.h), with every
  * rack's heat from the running jobs at their own clocks, and when held below full clock its step
- * rerun at that clock (st_step_run_at, same micro-batch), so its step time and life grow. Sets
+ * rerun at that clock (st_step_run_at on x, a step context for c placed where the job is, same
+ * micro-batch), so its step time and life grow. Sets
  * f[target].clock (1: full); no-op but that when the GPU states no power limit. Returns 0 or the
  * step model's error. */
-int st_forecast_throttle(const st_cluster_cfg *c, st_forecast *f, size_t n,
+int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f, size_t n,
                          const unsigned char *running, size_t target, st_err *err);
 
 /* The job's whole life after its step forecast f (no-op when f has no step), placed at `at`:

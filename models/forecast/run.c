@@ -12,9 +12,11 @@
 #include "models/sched/cluster.h"
 #include "sim/xalloc.h"
 
-/* Every training workload's memory and step on one step context (the fabric is built once).
- * The step of the one sp->trace_job names (the first when NULL) goes to out->trace when asked. */
-static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
+/* Every training workload's memory and step on one step context (the fabric is built once),
+ * on the packed placement from GPU 0; *xp keeps the context (NULL when no job is training) for
+ * the steps where the jobs land. The step of the one sp->trace_job names (the first when NULL)
+ * goes to out->trace when asked. */
+static int forecast_steps(const st_run_spec *sp, st_run *out, st_step_ctx **xp, st_err *err)
 {
     st_step_ctx *x = NULL;
     int rc = 0;
@@ -32,7 +34,7 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st_err *err)
             out->trace_job = i;
         }
     }
-    st_step_ctx_free(x);
+    *xp = x;
     return rc;
 }
 
@@ -43,6 +45,7 @@ typedef struct lives_ctx {
     const st_run_spec *sp;
     st_run *out;
     const st_topo *t;
+    st_step_ctx *step;      /* forecast_steps' context, its packed patterns remembered */
     const size_t *workload; /* cluster job -> workload */
     size_t n_train;
     st_placement *at; /* by cluster job, while it runs */
@@ -87,13 +90,30 @@ static void job_stopped(void *ctx, size_t i, double now_s)
         x->holding[i] = 0;
 }
 
-/* The cluster run's duration hook: a training job's whole life where it was placed, with the
- * ingest of every other training job holding GPUs now as background. */
+/* Training job i's step on the GPUs it holds, same micro-batch: its tensor-, pipeline- and
+ * data-parallel collectives timed over the nodes and leaves it really spans, so a job spread over
+ * more leaves, behind oversubscribed uplinks, gets the slower step the fabric gives it. On the
+ * packed placement from GPU 0 the step is the one forecast_steps made, untouched. */
+static int place_step(lives_ctx *x, size_t i, st_err *err)
+{
+    st_forecast *f = &x->out->f[x->workload[i]];
+    if (!st_step_ctx_place(x->step, x->at[i].gpu, x->at[i].n_gpus))
+        return 0;
+    int rc = st_step_run(x->step, f->w, f->microbatch, &f->step, NULL, err);
+    f->has_step = rc == 0;
+    return rc;
+}
+
+/* The cluster run's duration hook: a training job's whole life where it was placed (its step on
+ * its GPUs), with the ingest of every other training job holding GPUs now as background. */
 static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
 {
     (void)now_s;
     lives_ctx *x = ctx;
     st_forecast *f = &x->out->f[x->workload[i]];
+    int rc = place_step(x, i, err);
+    if (rc)
+        return rc;
     st_io_set set = {x->bg, 0};
     for (size_t k = 0; k < x->n_train; k++)
         if (k != i && x->has[k] && x->holding[k])
@@ -102,7 +122,7 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
     for (size_t k = 0; k < x->n_train; k++)
         here[x->workload[k]] = k == i || x->holding[k];
-    int rc = st_forecast_throttle(x->sp->c, x->out->f, x->sp->n, here, x->workload[i], err);
+    rc = st_forecast_throttle(x->step, x->sp->c, x->out->f, x->sp->n, here, x->workload[i], err);
     free(here);
     if (!rc)
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
@@ -165,7 +185,7 @@ static void record_starts(const st_run_spec *sp, st_run *out)
 
 /* Every training job and trace job through the cluster run: queued by the scheduler policy,
  * placed all or nothing, each training job's life forecast where and when it starts. */
-static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
+static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step, st_err *err)
 {
     int any = sp->job_trace && sp->job_trace->n_jobs > 0;
     for (size_t i = 0; i < sp->n; i++)
@@ -177,7 +197,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
     if (rc)
         return rc;
     size_t n = sp->n + 1, nj = 0;
-    lives_ctx x = {.sp = sp, .out = out, .t = t};
+    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = step};
     size_t *workload = st_xcalloc(n, sizeof *workload);
     st_cluster_job *jobs = cluster_jobs(sp, out, workload, &x.n_train, &nj);
     x.workload = workload;
@@ -190,6 +210,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_err *err)
     st_cluster_spec cs = {.c = sp->c,
                           .sched = sp->sched,
                           .policy = sp->policy,
+                          .placement = sp->placement,
                           .jobs = jobs,
                           .n = nj,
                           .horizon_s = sp->horizon_s,
@@ -293,9 +314,11 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     out->f = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->f);
     out->coll = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->coll);
     out->cluster_job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->cluster_job);
-    int rc = forecast_steps(sp, out, err);
+    st_step_ctx *step = NULL;
+    int rc = forecast_steps(sp, out, &step, err);
     if (!rc)
-        rc = forecast_lives(sp, out, err);
+        rc = forecast_lives(sp, out, step, err);
+    st_step_ctx_free(step);
     if (!rc)
         rc = forecast_plant(sp, out, err);
     if (!rc)

@@ -24,6 +24,7 @@ typedef struct st_run_spec {
     const st_failures_cfg *failures; /* NULL: nothing fails */
     const st_sched_cfg *sched;       /* NULL: the default policy */
     const char *policy;              /* overrides sched->policy when not NULL (strata compare) */
+    const char *placement;           /* overrides sched->placement when not NULL (likewise) */
     const st_trace_cfg *job_trace;   /* NULL: no trace jobs */
     double horizon_s;                /* the cluster run stops there; 0: when every job is done */
     const st_audit_cfg *audit;       /* NULL: the audit's default targets */

@@ -7,7 +7,7 @@
 #include "models/plant/thermal.h"
 #include "sim/xalloc.h"
 
-int st_forecast_throttle(const st_cluster_cfg *c, st_forecast *f, size_t n,
+int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f, size_t n,
                          const unsigned char *running, size_t target, st_err *err)
 {
     f[target].clock = 1;
@@ -27,13 +27,9 @@ int st_forecast_throttle(const st_cluster_cfg *c, st_forecast *f, size_t n,
     int rc = 0;
     st_forecast *g = &f[target];
     if (me < n && clock[me] < 1) {
-        st_step_ctx *x = NULL;
         g->clock = clock[me];
-        rc = st_step_ctx_new(c, &x, err);
-        if (!rc)
-            rc = st_step_run_at(x, g->w, g->microbatch, g->clock, &g->step, NULL, err);
+        rc = st_step_run_at(x, g->w, g->microbatch, g->clock, &g->step, NULL, err);
         g->has_step = rc == 0;
-        st_step_ctx_free(x);
     }
     free(clock);
     free(jobs);

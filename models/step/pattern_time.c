@@ -26,7 +26,7 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
     for (int64_t g = 0; g < k->groups; g++) {
         int64_t *r = gpus + g * k->n;
         for (int64_t i = 0; i < k->n; i++)
-            r[i] = g * k->gstride + i * k->stride;
+            r[i] = st__step_gpu_of(x, g * k->gstride + i * k->stride);
         st_coll_spec s = {.op = k->op,
                           .gpus = r,
                           .n = k->n,
@@ -54,8 +54,13 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
 {
     if (n < 2 || bytes <= 0)
         return 0;
-    st_coll_memo_key k = {
-        .op = op, .n = n, .stride = stride, .groups = groups, .gstride = gstride, .bytes = bytes};
+    st_coll_memo_key k = {.op = op,
+                          .n = n,
+                          .stride = stride,
+                          .groups = groups,
+                          .gstride = gstride,
+                          .bytes = bytes,
+                          .place = x->place};
     double t;
     if (st_coll_memo_find(x->memo, &k, &t))
         return t;

@@ -38,6 +38,9 @@ void st_step_ctx_free(st_step_ctx *x)
     st_fabsim_free(x->planner); /* before the topology it runs on */
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
+    for (size_t i = 0; i < x->n_maps; i++)
+        free(x->maps[i].gpus);
+    free(x->maps);
     free(x);
 }
 
@@ -217,7 +220,7 @@ static double guide_closed_form(st_step_ctx *x, const step_plan *p, const st_ste
             x->planner = st_fabsim_new(x->topo, x->c);
         int64_t n = p->dp * p->cp, *gpus = st_xmalloc((size_t)n * sizeof *gpus);
         for (int64_t i = 0; i < n; i++)
-            gpus[i] = i * p->tp;
+            gpus[i] = st__step_gpu_of(x, i * p->tp);
         st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
                           .gpus = gpus,
                           .n = n,

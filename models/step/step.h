@@ -47,6 +47,14 @@ typedef struct st_step_ctx st_step_ctx;
 int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err);
 void st_step_ctx_free(st_step_ctx *x);
 
+/* Put the following runs' ranks on gpus[0..n) (copied; rank r on gpus[r]), as a placement gave
+ * them, so every collective is timed over the GPUs, nodes and leaves the job really holds; NULL
+ * (or rank r on GPU r for every r) puts them back on GPUs 0, 1, ..., the placement every run has
+ * until then. Collective times stay memoised per distinct GPU list: runs on one list share them,
+ * and those of the packed placement are never recomputed. Returns 1 when the ranks are now
+ * somewhere else than GPUs 0, 1, ... (a step run may then differ from the unplaced one), else 0. */
+int st_step_ctx_place(st_step_ctx *x, const int64_t *gpus, int64_t n);
+
 /* Simulate one step of w (a training workload that fits the cluster) with `microbatch`
  * sequences per micro-batch. trace, when not NULL, receives the pipeline's spans. Returns 0, or
  * an error located at the workload (a plan the pipeline cannot run; ST_ELIMIT for a step past

@@ -13,12 +13,28 @@
 #include "models/step/pipeline.h"
 #include "models/step/step.h"
 
+/* One GPU list a step context has been placed on: rank r on gpus[r]. */
+typedef struct st__step_map {
+    int64_t *gpus, n;
+} st__step_map;
+
 struct st_step_ctx {
     const st_cluster_cfg *c;
     st_topo *topo;
     st_coll_memo *memo; /* pattern times simulated so far on topo */
     st_fabsim *planner; /* an idle fabric on topo for st_coll_plan_of; made on first use */
+    /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
+     * maps[place - 1].gpus[r]. Each distinct list is kept once, so the memo's keys stay exact. */
+    int64_t place;
+    st__step_map *maps;
+    size_t n_maps, cap_maps;
 };
+
+/* The GPU job rank r is on under the context's current placement. */
+static inline int64_t st__step_gpu_of(const st_step_ctx *x, int64_t r)
+{
+    return x->place ? x->maps[x->place - 1].gpus[r] : r;
+}
 
 /* Everything about one plan that the pipeline and the reductions need. */
 typedef struct step_plan {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # strata compare: --help, usage errors, the table in every format on the queue example, EASY
-# backfill's shorter wait there, the Philly ordering SRTF < SJF < FIFO on mean JCT, -o.
+# backfill's shorter wait there, the Philly ordering SRTF < SJF < FIFO on mean JCT, -o, and
+# --placements: each policy under each placement, topology-aware's shorter mean JCT on the
+# placement-speed example.
 # Usage: run_compare.sh STRATA SRC
 set -u
 strata=$1
@@ -30,5 +32,10 @@ ok 'grep -q "^|---|---:|" "$tmp/m"' "markdown"
 ok 'cmp -s "$tmp/out.txt" "$tmp/t" && [ ! -s "$tmp/none" ]' "-o writes the table instead of stdout"
 "$strata" compare scenarios/examples/philly-512gpu.yaml --policies srtf,sjf,fifo --format csv >"$tmp/p"
 ok 'awk -F, "NR == 2 { s = \$10 } NR == 3 { j = \$10 } NR == 4 { f = \$10 } END { exit !(s < j && j < f) }" "$tmp/p"' "Philly: SRTF < SJF < FIFO on mean JCT"
+"$strata" compare "$q" --placements pack,nope >/dev/null 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "unknown placement '"'"'nope'"'"' (one of: pack" "$tmp/e"' "unknown placement"
+"$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
+    --placements pack,topology-aware --format csv >"$tmp/pl"
+ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$10 } END { exit !(NR == 5 && p[2] == \"fifo,pack\" && p[3] == \"fifo,topology-aware\" && p[5] == \"backfill,topology-aware\" && j[3] < j[2] && j[5] < j[4]) }" "$tmp/pl"' "placements: topology-aware < pack on mean JCT"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -160,6 +160,42 @@ START_TEST(test_dp_traffic_across_a_4_to_1_spine_makes_the_step_longer)
 }
 END_TEST
 
+/* Two nodes per leaf at 2:1: a 16-GPU job (TP 8 in a node, DP 2 across nodes) placed on nodes 1
+ * and 2 has its data-parallel ring cross the half-bandwidth uplinks; on nodes 2 and 3 it stays
+ * in one leaf and, the leaves being alike, its step is the packed one bit for bit. Placing it
+ * back on GPUs 0..15 (or on no list) gives the unplaced step again from the memo. */
+START_TEST(test_a_step_placed_across_two_oversubscribed_leaves_is_slower)
+{
+    st_llm_spec m = gpt(8, 4096, 51200);
+    st_workload_cfg w = training(&m, 8, 1, 2, 32);
+    w.parallel.overlap_grad_reduce = 0;
+    st_cluster_cfg c = cluster(4, 2, 2);
+    st_step_ctx *x = ctx_of(&c);
+    int64_t packed[16], across[16], other[16];
+    for (int64_t r = 0; r < 16; r++) {
+        packed[r] = r;
+        across[r] = 8 + r;
+        other[r] = 16 + r;
+    }
+    st_step_result a = step(x, &w, 1);
+    ck_assert_int_eq(st_step_ctx_place(x, across, 16), 1);
+    st_step_result b = step(x, &w, 1);
+    ck_assert_int_eq(st_step_ctx_place(x, other, 16), 1);
+    st_step_result o = step(x, &w, 1);
+    ck_assert_int_eq(st_step_ctx_place(x, packed, 16), 0);
+    st_step_result p = step(x, &w, 1);
+    ck_assert_int_eq(st_step_ctx_place(x, NULL, 0), 0);
+    ck_assert_msg(b.step_time_s > a.step_time_s, "across %.9g s, one leaf %.9g s", b.step_time_s,
+                  a.step_time_s);
+    ck_assert_msg(b.b.dp_comm_exposed_s > a.b.dp_comm_exposed_s, "exposed DP %g vs %g",
+                  b.b.dp_comm_exposed_s, a.b.dp_comm_exposed_s);
+    ck_assert_double_eq(b.b.tp_comm_s, a.b.tp_comm_s); /* TP stays on each node's NVLink */
+    ck_assert(o.step_time_s == a.step_time_s);
+    ck_assert(p.step_time_s == a.step_time_s);
+    st_step_ctx_free(x);
+}
+END_TEST
+
 /* Overlapping the gradient reduction with the backward can only move buckets earlier, and when
  * a stage's first bucket in line is ready before the last backward ends (a chunk of several
  * layers, or under interleaving a deeper chunk), it strictly shortens the exposed reduction. The
@@ -738,6 +774,7 @@ Suite *step_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_dp_traffic_across_a_4_to_1_spine_makes_the_step_longer);
+    tcase_add_test(tc, test_a_step_placed_across_two_oversubscribed_leaves_is_slower);
     tcase_add_test(tc, test_overlapping_the_gradient_reduction_never_lengthens_the_step);
     tcase_add_test(tc, test_overlapping_the_parameter_gather_never_lengthens_an_aligned_step);
     tcase_add_test(tc, test_unaligned_parameter_gathers_add_up_over_the_stages);
