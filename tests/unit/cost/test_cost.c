@@ -2,8 +2,12 @@
  * (docs/models/cost.md): a 1,024-GPU job on a 2,048-GPU cluster held for 30 days. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "models/cost/cost.h"
+#include "models/forecast/run.h"
+#include "scenarios/scenario.h"
 
 #define DAY 86400.0
 #define CLOSE(a, b)                                                                                \
@@ -104,6 +108,64 @@ START_TEST(test_unsourced_prices_are_required)
 }
 END_TEST
 
+/* Through the forecast: a two-node job with a checkpoint tier, priced in the cloud and on
+ * premises. The cloud pays its GPU-hours, two checkpoints' GB-months and the final checkpoint
+ * out; on premises pays no egress and its plant energy at the tariff. */
+static const char *scn_text =
+    "version: 1\ncluster:\n  gpu: h100-sxm\n  nodes: 2\n"
+    "  storage: [ { name: fs, kind: parallel-fs, read: 100 GB/s, write: 50 GB/s } ]\n"
+    "workloads:\n  - { name: ft, model: llama3-8b, seq_len: 4096, global_batch: 64, gpus: 16,\n"
+    "      parallel: { tp: 2, dp: 8, zero: 1 }, steps: 200,\n"
+    "      checkpoint: { every: 50 steps, tier: fs } }\n";
+
+static st_run priced(const char *cost, st_scn **s)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s", scn_text, cost);
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", buf, strlen(buf), s, &d), 0);
+    st_run_spec spec = {.c = st_scn_cluster(*s),
+                        .w = st_scn_workload(*s, 0),
+                        .n = st_scn_workload_count(*s),
+                        .sched = st_scn_sched(*s),
+                        .cost = st_scn_cost(*s),
+                        .seed = 1};
+    st_run run;
+    st_err err = {0};
+    ck_assert_int_eq(st_run_forecast(&spec, &run, &err), 0);
+    ck_assert_int_eq(run.has_cost, 1);
+    ck_assert_int_eq(run.f[0].has_cost, 1);
+    CLOSE(run.cost_total_usd, run.f[0].cost.total_usd);
+    return run;
+}
+
+START_TEST(test_forecast_prices_egress_only_in_the_cloud)
+{
+    st_scn *s = NULL;
+    st_run r = priced("cost: { delivery: cloud, gpu_hour_price: 3.6 USD/h }\n", &s);
+    const st_forecast *f = &r.f[0];
+    ck_assert_int_eq(f->has_ckpt, 1);
+    double gb = 1073741824.0, held = f->life.wall_s;
+    CLOSE(f->cost.gpu_usd, 16 * held * 0.001); /* 3.6 USD/h = 0.001 USD/s */
+    CLOSE(f->cost.egress_usd, f->ckpt.size_bytes / gb * 0.09);
+    CLOSE(f->cost.storage_usd, 2 * f->ckpt.size_bytes / gb * held / (730 * 3600.0) * 0.023);
+    ck_assert_double_gt(f->cost.egress_usd, 0);
+    st_run_release(&r);
+    st_scn_free(s);
+    r = priced("cost: { node_price: 300000 USD, switch_price: 20000 USD, storage_price: 100 "
+               "USD/TB, electricity: 0.1 USD/kWh }\n",
+               &s);
+    f = &r.f[0];
+    ck_assert_double_eq(f->cost.egress_usd, 0);
+    ck_assert_double_eq(f->cost.gpu_usd, 0);
+    ck_assert_int_eq(r.has_plant, 1);
+    CLOSE(f->cost.energy_usd, r.plant.jobs[0].energy_j / 3.6e6 * 0.1);
+    ck_assert_double_gt(f->cost.capex_usd, 0);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *cost_suite(void)
 {
     Suite *s = suite_create("cost");
@@ -112,6 +174,7 @@ Suite *cost_suite(void)
     tcase_add_test(tc, test_bare_metal_pays_gpu_hours_and_no_egress);
     tcase_add_test(tc, test_cloud_adds_storage_months_and_egress);
     tcase_add_test(tc, test_unsourced_prices_are_required);
+    tcase_add_test(tc, test_forecast_prices_egress_only_in_the_cloud);
     suite_add_tcase(s, tc);
     return s;
 }
