@@ -137,6 +137,7 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
                         .job_trace = st_scn_trace(s),
                         .horizon_s = st_scn_horizon_s(s),
                         .audit = st_scn_audit(s),
+                        .cost = st_scn_cost(s),
                         .seed = seed};
     st_run run;
     st_err err = {0};

@@ -163,6 +163,7 @@ static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *r
                         .job_trace = st_scn_trace(s),
                         .horizon_s = st_scn_horizon_s(s),
                         .audit = st_scn_audit(s),
+                        .cost = st_scn_cost(s),
                         .seed = seed,
                         .replicas = o->replicas,
                         .trace = o->trace != NULL,

@@ -279,6 +279,24 @@ static void add_job_power(cJSON *job, const st_run *r, size_t i)
     }
 }
 
+/* Job f's TCO (models/cost/cost.h), when the run priced it. */
+static void add_job_cost(cJSON *job, const st_forecast *f)
+{
+    if (!f->w || !f->has_cost)
+        return;
+    const st_cost_result *c = &f->cost;
+    cJSON *o = cJSON_AddObjectToObject(job, "cost");
+    cJSON_AddNumberToObject(o, "total_usd", c->total_usd);
+    cJSON_AddNumberToObject(o, "per_token_usd", c->per_token_usd);
+    cJSON_AddNumberToObject(o, "per_year_usd", c->per_year_usd);
+    cJSON *b = cJSON_AddObjectToObject(o, "breakdown");
+    cJSON_AddNumberToObject(b, "capex_usd", c->capex_usd);
+    cJSON_AddNumberToObject(b, "energy_usd", c->energy_usd);
+    cJSON_AddNumberToObject(b, "gpu_usd", c->gpu_usd);
+    cJSON_AddNumberToObject(b, "storage_usd", c->storage_usd);
+    cJSON_AddNumberToObject(b, "egress_usd", c->egress_usd);
+}
+
 /* The cluster run's figures (models/sched/cluster.h). */
 static cJSON *scheduler_json(const st_cluster_result *c)
 {
@@ -336,6 +354,7 @@ char *st_report_json(const st_report *rep)
     for (size_t i = 0; i < r->n; i++) {
         cJSON *j = r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]);
         add_job_power(j, r, i);
+        add_job_cost(j, &r->f[i]);
         cJSON_AddItemToArray(jobs, j);
     }
     if (r->has_cluster)
@@ -346,6 +365,11 @@ char *st_report_json(const st_report *rep)
         cJSON_AddItemToObject(root, "power", power_json(&r->plant, c));
     if (r->has_plant)
         cJSON_AddItemToObject(root, "thermal", thermal_json(&r->plant));
+    if (r->has_cost) {
+        cJSON *co = cJSON_AddObjectToObject(root, "cost");
+        cJSON_AddStringToObject(co, "delivery", st_delivery_names[st_scn_cost(s)->delivery]);
+        cJSON_AddNumberToObject(co, "total_usd", r->cost_total_usd);
+    }
     cJSON_AddItemToObject(root, "audit", audit_json(r));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -263,6 +263,23 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                     p->jobs[k].clock * 100, p->jobs[k].energy_per_token_j);
 }
 
+/* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD. */
+static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
+{
+    fprintf(out, "\ncost (%s): total %.6g USD\n", st_delivery_names[c->delivery],
+            r->cost_total_usd);
+    for (size_t i = 0; i < r->n; i++) {
+        const st_cost_result *k = &r->f[i].cost;
+        if (!r->f[i].w || !r->f[i].has_cost)
+            continue;
+        fprintf(out,
+                "  %s: %.6g USD, %.4g USD/token, %.6g USD/year (capex %.6g, energy %.6g, gpu "
+                "%.6g, storage %.6g, egress %.6g)\n",
+                r->f[i].w->name, k->total_usd, k->per_token_usd, k->per_year_usd, k->capex_usd,
+                k->energy_usd, k->gpu_usd, k->storage_usd, k->egress_usd);
+    }
+}
+
 /* The cluster run's figures (models/sched/cluster.h). */
 static void scheduler_text(FILE *out, const st_cluster_result *c)
 {
@@ -319,5 +336,7 @@ void st_report_text(FILE *out, const st_report *rep)
         fabric_text(out, &r->fab);
     if (r->has_plant)
         power_text(out, &r->plant, c);
+    if (r->has_cost)
+        cost_text(out, r, st_scn_cost(s));
     audit_text(out, r);
 }

@@ -221,6 +221,7 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
                             .failures = st_scn_failures(s),
                             .sched = st_scn_sched(s),
                             .audit = st_scn_audit(s),
+                            .cost = st_scn_cost(s),
                             .seed = st_scn_seed(s)};
         st_run run;
         st_err err = {0};

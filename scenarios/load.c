@@ -98,8 +98,6 @@ static const struct {
     /* the cluster scheduler: policies run (models/sched/), quotas and priorities do not yet */
     {"scheduler.preemption", "srtf always preempts and the other policies never do"},
     {"scheduler.quotas", "no policy reads per-tenant quotas yet"},
-    /* the planner */
-    {"cost", "the report has no cost"},
     {NULL, NULL},
 };
 

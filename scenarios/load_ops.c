@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/cost/cost.h"
 #include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "scenarios/load_internal.h"
@@ -245,16 +246,25 @@ static const st_field cost_fields[] = {
     ST_FDIM(st_cost_cfg, "electricity", electricity_usd_per_j, ST_DIM_PRICE_ENERGY, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "gpu_hour_price", gpu_hour_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "amortization", amortization_s, ST_DIM_TIME, ST_R_POS),
+    ST_FDIM(st_cost_cfg, "storage_month_price", storage_month_usd_per_byte, ST_DIM_PRICE_BYTES,
+            ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "egress_price", egress_usd_per_byte, ST_DIM_PRICE_BYTES, ST_R_NONNEG),
     ST_FEND,
 };
 
 int st__load_cost(st_ld *ld, const st_ynode *n)
 {
     st_cost_cfg *c = &ld->s->cost;
-    c->amortization_s = 4 * 365 * 86400.0; /* scenario-format.md example: 4 y */
+    st_cost_defaults(c); /* the sourced prices (models/cost/prices.c); the others unset */
     c->loc = n->loc;
     if (st_rd_map(&ld->rd, n, cost_fields, c, "cost"))
         return -1;
+    const char *key = st_cost_missing(c);
+    if (key)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "cost: delivery '%s' needs '%s' (its price depends on the hardware "
+                          "bought or rented and has no published default)",
+                          st_delivery_names[c->delivery], key);
     ld->s->has_cost = 1;
     return 0;
 }

@@ -319,6 +319,8 @@ typedef struct st_cost_cfg {
     double electricity_usd_per_j;
     double gpu_hour_usd_per_s; /* cloud / bare-metal rental price per GPU, USD per second */
     double amortization_s;
+    double storage_month_usd_per_byte; /* cloud storage, USD per byte per month (730 h) */
+    double egress_usd_per_byte;        /* cloud data transfer out, USD per byte */
     st_loc loc;
 } st_cost_cfg;
 

@@ -5,6 +5,7 @@
 #define ST_MODELS_FORECAST_FORECAST_H
 
 #include "models/config/config.h"
+#include "models/cost/cost.h"
 #include "models/fabric/topo.h"
 #include "models/place/placement.h"
 #include "models/reliability/lifetime.h"
@@ -46,6 +47,9 @@ typedef struct st_forecast {
     int n_classes;
     st_life_result life;     /* replica 0 under the run's seed */
     st_life_summary summary; /* replicas >= 1; replicas 0: none made */
+    /* Its TCO under the scenario's `cost:` (models/cost/cost.h): the run's forecast_cost. */
+    int has_cost;
+    st_cost_result cost;
 } st_forecast;
 
 /* Forecast workload w on cluster c into *out: memory, then one simulated step on x (a step

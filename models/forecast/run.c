@@ -283,6 +283,64 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
     return rc;
 }
 
+/* The switches a cluster buys: leaves, spines and cores (models/fabric/topo.h). */
+static int64_t cluster_switches(const st_cluster_cfg *c)
+{
+    st_topo *t = NULL;
+    st_err err = {0};
+    if (st_topo_new(c, &t, &err))
+        return 0;
+    int64_t n = st_topo_switches(t, ST_LEVEL_NIC) + st_topo_switches(t, ST_LEVEL_LEAF) +
+                st_topo_switches(t, ST_LEVEL_SPINE);
+    st_topo_free(t);
+    return n;
+}
+
+/* What job f used, for the cost model: its GPUs over its life, its facility energy (0 without
+ * the plant), two checkpoints kept on storage (the restorable one and the one being written, as
+ * the audit counts them) and, as what leaves the cloud, its final checkpoint, once. */
+static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, int64_t switches)
+{
+    const st_forecast *f = &out->f[i];
+    st_cost_use u = {.gpus = f->w->gpus,
+                     .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
+                     .cluster_nodes = sp->c->nodes,
+                     .cluster_switch = switches,
+                     .held_s = f->life.wall_s,
+                     .tokens =
+                         (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len};
+    for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
+        if (out->plant.jobs[k].id == i)
+            u.energy_j = out->plant.jobs[k].energy_j;
+    if (f->has_ckpt) {
+        u.stored_bytes = 2 * f->ckpt.size_bytes;
+        u.egress_bytes = f->ckpt.size_bytes;
+    }
+    return u;
+}
+
+/* Every finished life's TCO under the scenario's prices (models/cost/cost.h). On-premises needs
+ * the plant's energy: without a power model a job's on-premises cost is not stated. */
+static void forecast_cost(const st_run_spec *sp, st_run *out)
+{
+    if (!sp->cost)
+        return;
+    int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
+    int64_t switches = on_prem ? cluster_switches(sp->c) : 0;
+    for (size_t i = 0; i < sp->n; i++) {
+        st_forecast *f = &out->f[i];
+        if (!f->w || !f->has_life || !(f->life.wall_s > 0))
+            continue;
+        st_cost_use u = job_use(sp, out, i, switches);
+        if (on_prem && !(u.energy_j > 0))
+            continue;
+        f->cost = st_cost_job(sp->cost, &u);
+        f->has_cost = 1;
+        out->has_cost = 1;
+        out->cost_total_usd += f->cost.total_usd;
+    }
+}
+
 /* The collective workloads, together on one fabric. */
 static int forecast_collectives(const st_run_spec *sp, st_run *out, st_err *err)
 {
@@ -321,6 +379,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     st_step_ctx_free(step);
     if (!rc)
         rc = forecast_plant(sp, out, err);
+    if (!rc)
+        forecast_cost(sp, out);
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)

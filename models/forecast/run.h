@@ -28,6 +28,7 @@ typedef struct st_run_spec {
     const st_trace_cfg *job_trace;   /* NULL: no trace jobs */
     double horizon_s;                /* the cluster run stops there; 0: when every job is done */
     const st_audit_cfg *audit;       /* NULL: the audit's default targets */
+    const st_cost_cfg *cost;         /* NULL: no cost model (no `cost:` section) */
     uint64_t seed;
     int64_t replicas;      /* >= 1: job lives under that many replicas, summarised; 0: none */
     int trace;             /* keep a training job's whole step in st_run.trace: ... */
@@ -52,7 +53,9 @@ typedef struct st_run {
                                   (cluster_job[i] is workload i's index there, or -1), then the
                                   trace's jobs */
     ptrdiff_t *cluster_job;
-    st_audit *audit; /* n_audit findings, in report order */
+    int has_cost;          /* some job has its cost (f[i].has_cost) */
+    double cost_total_usd; /* theirs summed: the scenario's total */
+    st_audit *audit;       /* n_audit findings, in report order */
     size_t n_audit;
 } st_run;
 

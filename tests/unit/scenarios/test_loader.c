@@ -330,15 +330,16 @@ START_TEST(test_unmodelled_sections_warn_once_each)
              "cooling: { kind: air } },\n"
              "  facility: { power_capacity: 1 MW } }\n"
              "workloads:\n  - { model: llama3-8b, gpus: 32 }\n"
-             "scheduler: { preemption: true }\ncost: { node_price: 1 USD }\n"
+             "scheduler: { preemption: true }\ncost: { delivery: cloud, gpu_hour_price: 4 USD/h }\n"
              "trace: { file: " ST_SOURCE_DIR "/tests/warn/jobs.csv }\n",
              &d);
     ck_assert_ptr_nonnull(s);
     const st_diag *w = st_scn_warnings(s);
-    ck_assert_int_eq(w->n, 2); /* the racks' cooling, the policies and the trace run now */
-    const char *want[] = {"scheduler.preemption", "cost"};
-    unsigned line[] = {6, 7}, col[] = {14, 1}; /* in file order */
-    for (int i = 0; i < 2; i++) {
+    /* the racks' cooling, the policies, the trace and the cost (models/cost) run now */
+    ck_assert_int_eq(w->n, 1);
+    const char *want[] = {"scheduler.preemption"};
+    unsigned line[] = {6}, col[] = {14};
+    for (int i = 0; i < 1; i++) {
         ck_assert_int_eq(w->items[i].code, 0);
         ck_assert_uint_eq(w->items[i].loc.line, line[i]);
         ck_assert_uint_eq(w->items[i].loc.col, col[i]);

@@ -1,0 +1,41 @@
+/* One job's TCO under its delivery model: docs/models/cost.md gives the arithmetic. */
+#include "models/cost/cost.h"
+
+/* On-premises: the job's share of the cluster's nodes and switches (its GPUs over the
+ * cluster's), and the storage capacity it keeps, written off straight-line over the amortization
+ * period for the time it holds them; its facility energy at the tariff. */
+static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
+{
+    double share = u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
+    double bought = share * ((double)u->cluster_nodes * c->node_price_usd +
+                             (double)u->cluster_switch * c->switch_price_usd) +
+                    u->stored_bytes * c->storage_price_usd_per_byte;
+    r->capex_usd = bought * u->held_s / c->amortization_s;
+    r->energy_usd = u->energy_j * c->electricity_usd_per_j;
+}
+
+/* Rented GPUs (bare metal and cloud): every GPU for the whole time the job holds it, restarts and
+ * checkpoint stalls included, at the price per GPU-hour. Only the cloud bills storage by the
+ * GB-month and bytes that leave its network; a dedicated bare-metal rate includes both. */
+static void rented(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
+{
+    r->gpu_usd = (double)u->gpus * u->held_s * c->gpu_hour_usd_per_s;
+    if (c->delivery != ST_DELIVERY_CLOUD)
+        return;
+    r->storage_usd =
+        u->stored_bytes * (u->held_s / ST_COST_MONTH_S) * c->storage_month_usd_per_byte;
+    r->egress_usd = u->egress_bytes * c->egress_usd_per_byte;
+}
+
+st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u)
+{
+    st_cost_result r = {0};
+    if (c->delivery == ST_DELIVERY_ON_PREM)
+        on_prem(c, u, &r);
+    else
+        rented(c, u, &r);
+    r.total_usd = r.capex_usd + r.energy_usd + r.gpu_usd + r.storage_usd + r.egress_usd;
+    r.per_token_usd = u->tokens > 0 ? r.total_usd / u->tokens : 0;
+    r.per_year_usd = u->held_s > 0 ? r.total_usd * (365 * 86400.0) / u->held_s : 0;
+    return r;
+}

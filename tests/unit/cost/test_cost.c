@@ -1,0 +1,180 @@
+/* The TCO arithmetic against hand calculations, one delivery model at a time
+ * (docs/models/cost.md): a 1,024-GPU job on a 2,048-GPU cluster held for 30 days. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/cost/cost.h"
+#include "models/forecast/run.h"
+#include "scenarios/scenario.h"
+
+#define DAY 86400.0
+#define CLOSE(a, b)                                                                                \
+    ck_assert_double_lt(fabs((double)(a) - (double)(b)), 1e-9 * fabs((double)(b)) + 1e-9)
+
+static st_cost_use job(void)
+{
+    return (st_cost_use){.gpus = 1024,
+                         .cluster_gpus = 2048,
+                         .cluster_nodes = 256,
+                         .cluster_switch = 48,
+                         .held_s = 30 * DAY,
+                         .energy_j = 500e3 * 3.6e6, /* 500 MWh */
+                         .stored_bytes = 2e12,
+                         .egress_bytes = 1e12,
+                         .tokens = 1e12};
+}
+
+static st_cost_cfg prices(st_delivery d)
+{
+    st_cost_cfg c;
+    st_cost_defaults(&c);
+    c.delivery = d;
+    c.node_price_usd = 300000;
+    c.switch_price_usd = 50000;
+    c.storage_price_usd_per_byte = 150 / 1e12; /* 150 USD/TB */
+    c.electricity_usd_per_j = 0.10 / 3.6e6;    /* 0.10 USD/kWh */
+    c.gpu_hour_usd_per_s = 4.0 / 3600;         /* 4 USD/h */
+    c.storage_month_usd_per_byte = 0.02 / 1e9;
+    c.egress_usd_per_byte = 0.09 / 1e9;
+    c.amortization_s = 4 * 365 * DAY;
+    return c;
+}
+
+/* half of 256 x 300k + 48 x 50k = 39.6 M USD, plus 2 TB at 150 USD/TB, over 30 d of 1,460 d;
+ * 500 MWh at 0.10 USD/kWh = 50,000 USD. */
+START_TEST(test_on_prem_amortises_its_share_and_pays_its_energy)
+{
+    st_cost_cfg c = prices(ST_DELIVERY_ON_PREM);
+    st_cost_use u = job();
+    st_cost_result r = st_cost_job(&c, &u);
+    double capex = (0.5 * (256 * 300000.0 + 48 * 50000.0) + 300) * 30 / 1460;
+    CLOSE(r.capex_usd, capex);
+    CLOSE(r.energy_usd, 50000);
+    ck_assert_double_eq(r.egress_usd, 0);
+    ck_assert_double_eq(r.gpu_usd, 0);
+    CLOSE(r.total_usd, capex + 50000);
+    CLOSE(r.per_token_usd, (capex + 50000) / 1e12);
+    CLOSE(r.per_year_usd, (capex + 50000) * 365 / 30);
+}
+END_TEST
+
+/* 1,024 GPUs x 720 h x 4 USD/h = 2,949,120 USD; nothing for storage or egress. */
+START_TEST(test_bare_metal_pays_gpu_hours_and_no_egress)
+{
+    st_cost_cfg c = prices(ST_DELIVERY_BARE_METAL);
+    st_cost_use u = job();
+    st_cost_result r = st_cost_job(&c, &u);
+    CLOSE(r.gpu_usd, 2949120);
+    ck_assert_double_eq(r.egress_usd, 0);
+    ck_assert_double_eq(r.storage_usd, 0);
+    ck_assert_double_eq(r.energy_usd, 0);
+    CLOSE(r.total_usd, 2949120);
+}
+END_TEST
+
+/* The GPU-hours as bare metal, plus 2,000 GB for 720/730 of a month at 0.02 USD/GB-month and
+ * 1,000 GB out at 0.09 USD/GB = 90 USD. */
+START_TEST(test_cloud_adds_storage_months_and_egress)
+{
+    st_cost_cfg c = prices(ST_DELIVERY_CLOUD);
+    st_cost_use u = job();
+    st_cost_result r = st_cost_job(&c, &u);
+    CLOSE(r.gpu_usd, 2949120);
+    CLOSE(r.storage_usd, 2000 * 0.02 * 720 / 730);
+    CLOSE(r.egress_usd, 90);
+    CLOSE(r.total_usd, 2949120 + 2000 * 0.02 * 720 / 730 + 90);
+}
+END_TEST
+
+/* Prices with no published default must be stated; those with one have it. */
+START_TEST(test_unsourced_prices_are_required)
+{
+    st_cost_cfg c;
+    st_cost_defaults(&c);
+    c.delivery = ST_DELIVERY_ON_PREM;
+    ck_assert_str_eq(st_cost_missing(&c), "node_price");
+    c.node_price_usd = 1;
+    c.switch_price_usd = 1;
+    ck_assert_str_eq(st_cost_missing(&c), "storage_price");
+    c.storage_price_usd_per_byte = 0;
+    ck_assert_ptr_null(st_cost_missing(&c));
+    c.delivery = ST_DELIVERY_CLOUD;
+    ck_assert_str_eq(st_cost_missing(&c), "gpu_hour_price");
+    CLOSE(c.electricity_usd_per_j * 3.6e6, 0.1107); /* EIA, Sep 2020, commercial */
+    CLOSE(c.egress_usd_per_byte * 1073741824.0, 0.09);
+    CLOSE(c.storage_month_usd_per_byte * 1073741824.0, 0.023);
+}
+END_TEST
+
+/* Through the forecast: a two-node job with a checkpoint tier, priced in the cloud and on
+ * premises. The cloud pays its GPU-hours, two checkpoints' GB-months and the final checkpoint
+ * out; on premises pays no egress and its plant energy at the tariff. */
+static const char *scn_text =
+    "version: 1\ncluster:\n  gpu: h100-sxm\n  nodes: 2\n"
+    "  storage: [ { name: fs, kind: parallel-fs, read: 100 GB/s, write: 50 GB/s } ]\n"
+    "workloads:\n  - { name: ft, model: llama3-8b, seq_len: 4096, global_batch: 64, gpus: 16,\n"
+    "      parallel: { tp: 2, dp: 8, zero: 1 }, steps: 200,\n"
+    "      checkpoint: { every: 50 steps, tier: fs } }\n";
+
+static st_run priced(const char *cost, st_scn **s)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s", scn_text, cost);
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", buf, strlen(buf), s, &d), 0);
+    st_run_spec spec = {.c = st_scn_cluster(*s),
+                        .w = st_scn_workload(*s, 0),
+                        .n = st_scn_workload_count(*s),
+                        .sched = st_scn_sched(*s),
+                        .cost = st_scn_cost(*s),
+                        .seed = 1};
+    st_run run;
+    st_err err = {0};
+    ck_assert_int_eq(st_run_forecast(&spec, &run, &err), 0);
+    ck_assert_int_eq(run.has_cost, 1);
+    ck_assert_int_eq(run.f[0].has_cost, 1);
+    CLOSE(run.cost_total_usd, run.f[0].cost.total_usd);
+    return run;
+}
+
+START_TEST(test_forecast_prices_egress_only_in_the_cloud)
+{
+    st_scn *s = NULL;
+    st_run r = priced("cost: { delivery: cloud, gpu_hour_price: 3.6 USD/h }\n", &s);
+    const st_forecast *f = &r.f[0];
+    ck_assert_int_eq(f->has_ckpt, 1);
+    double gb = 1073741824.0, held = f->life.wall_s;
+    CLOSE(f->cost.gpu_usd, 16 * held * 0.001); /* 3.6 USD/h = 0.001 USD/s */
+    CLOSE(f->cost.egress_usd, f->ckpt.size_bytes / gb * 0.09);
+    CLOSE(f->cost.storage_usd, 2 * f->ckpt.size_bytes / gb * held / (730 * 3600.0) * 0.023);
+    ck_assert_double_gt(f->cost.egress_usd, 0);
+    st_run_release(&r);
+    st_scn_free(s);
+    r = priced("cost: { node_price: 300000 USD, switch_price: 20000 USD, storage_price: 100 "
+               "USD/TB, electricity: 0.1 USD/kWh }\n",
+               &s);
+    f = &r.f[0];
+    ck_assert_double_eq(f->cost.egress_usd, 0);
+    ck_assert_double_eq(f->cost.gpu_usd, 0);
+    ck_assert_int_eq(r.has_plant, 1);
+    CLOSE(f->cost.energy_usd, r.plant.jobs[0].energy_j / 3.6e6 * 0.1);
+    ck_assert_double_gt(f->cost.capex_usd, 0);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *cost_suite(void)
+{
+    Suite *s = suite_create("cost");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_on_prem_amortises_its_share_and_pays_its_energy);
+    tcase_add_test(tc, test_bare_metal_pays_gpu_hours_and_no_egress);
+    tcase_add_test(tc, test_cloud_adds_storage_months_and_egress);
+    tcase_add_test(tc, test_unsourced_prices_are_required);
+    tcase_add_test(tc, test_forecast_prices_egress_only_in_the_cloud);
+    suite_add_tcase(s, tc);
+    return s;
+}
