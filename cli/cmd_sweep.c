@@ -141,12 +141,12 @@ static int compute(const sweep_opts *o, sweep_run *r, char *journal)
         if ((r->journal = st_sweep_journal_open(journal, r->why, sizeof r->why)) < 0)
             return -1;
     }
-    size_t *todo = st_xmalloc((n ? n : 1) * sizeof *todo), n_todo = 0;
+    size_t *left = st_xmalloc((n ? n : 1) * sizeof *left), n_left = 0;
     for (size_t p = 0; p < n; p++)
         if (!r->rows[p])
-            todo[n_todo++] = p;
-    int rc = st_sweep_workers(r->sw, todo, n_todo, o->workers, on_row, r, r->why, sizeof r->why);
-    free(todo);
+            left[n_left++] = p;
+    int rc = st_sweep_workers(r->sw, left, n_left, o->workers, on_row, r, r->why, sizeof r->why);
+    free(left);
     for (size_t p = 0; !rc && p < n; p++)
         if (!r->rows[p])
             r->rows[p] = lost_row(r->sw, p);

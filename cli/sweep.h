@@ -27,13 +27,13 @@ int st_sweep_journal_open(const char *path, char *why, size_t n);
  * or -1 with the reason in why. */
 int st_sweep_journal_add(int fd, const st_sweep *sw, size_t p, char **cells, char *why, size_t n);
 
-/* Compute the points todo[0..n_todo) on `workers` forked processes, worker w taking todo[k]
+/* Compute the points left[0..n_left) on `workers` forked processes, worker w taking left[k]
  * for every k = w mod workers, so which process computes a point never depends on timing.
  * Each row is handed to done(ctx, point, cells) in the parent as it arrives (cells malloc'd,
  * the callee keeps them); done returns nonzero to stop. A point whose worker died before its
  * row is never handed to done. Returns 0, or -1 when a process or pipe could not be made or done
  * stopped (with the reason in why). */
-int st_sweep_workers(const st_sweep *sw, const size_t *todo, size_t n_todo, int workers,
+int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int workers,
                      int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why,
                      size_t n);
 

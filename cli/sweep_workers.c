@@ -35,14 +35,14 @@ static int write_all(int fd, const char *s, size_t len)
     return 0;
 }
 
-/* The child: its share of todo, a row a line; exits without returning. */
-static void child(const st_sweep *sw, const size_t *todo, size_t n_todo, int w, int workers, int fd)
+/* The child: its share of left, a row a line; exits without returning. */
+static void child(const st_sweep *sw, const size_t *left, size_t n_left, int w, int workers, int fd)
 {
     char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
-    for (size_t k = (size_t)w; k < n_todo; k += (size_t)workers) {
-        st_sweep_point(sw, todo[k], cells);
+    for (size_t k = (size_t)w; k < n_left; k += (size_t)workers) {
+        st_sweep_point(sw, left[k], cells);
         char *line = st_sweep_cells_line(cells, sw->n_cols), head[32];
-        snprintf(head, sizeof head, "%zu\t", todo[k]);
+        snprintf(head, sizeof head, "%zu\t", left[k]);
         int bad = write_all(fd, head, strlen(head)) || write_all(fd, line, strlen(line));
         free(line);
         for (size_t c = 0; c < sw->n_cols; c++)
@@ -70,7 +70,7 @@ static int drain(worker *w, const st_sweep *sw, int (*done)(void *, size_t, char
     return rc;
 }
 
-static int spawn(const st_sweep *sw, const size_t *todo, size_t n_todo, worker *ws, int workers)
+static int spawn(const st_sweep *sw, const size_t *left, size_t n_left, worker *ws, int workers)
 {
     fflush(NULL); /* nothing buffered is written twice */
     for (int w = 0; w < workers; w++) {
@@ -84,7 +84,7 @@ static int spawn(const st_sweep *sw, const size_t *todo, size_t n_todo, worker *
             close(p[0]);
             for (int o = 0; o < w; o++)
                 close(ws[o].fd);
-            child(sw, todo, n_todo, w, workers, p[1]);
+            child(sw, left, n_left, w, workers, p[1]);
         }
         close(p[1]);
         ws[w].fd = p[0];
@@ -124,15 +124,15 @@ static int collect(worker *ws, int workers, const st_sweep *sw,
     return rc;
 }
 
-int st_sweep_workers(const st_sweep *sw, const size_t *todo, size_t n_todo, int workers,
+int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int workers,
                      int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why, size_t n)
 {
-    if ((size_t)workers > n_todo)
-        workers = n_todo ? (int)n_todo : 1;
+    if ((size_t)workers > n_left)
+        workers = n_left ? (int)n_left : 1;
     worker *ws = st_xcalloc((size_t)workers, sizeof *ws);
     for (int w = 0; w < workers; w++)
         ws[w].fd = -1;
-    int rc = spawn(sw, todo, n_todo, ws, workers);
+    int rc = spawn(sw, left, n_left, ws, workers);
     if (rc)
         snprintf(why, n, "cannot start a worker process: %s", strerror(errno));
     else if ((rc = collect(ws, workers, sw, done, ctx)))

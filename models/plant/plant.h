@@ -76,8 +76,8 @@ typedef struct st_plant_result {
 } st_plant_result;
 
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase
- * offsets drawn from seed's streams. Returns 0, or -1 with err set when the GPU has no power
- * limit (tdp_w 0): the plant is then not modelled. out must be released with
+ * offsets drawn from random streams keyed by the run's seed. Returns 0, or -1 with err set when the
+ * GPU has no power limit (tdp_w 0): the plant is then not modelled. out must be released with
  * st_plant_release either way. */
 int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                  st_plant_result *out, st_err *err);
