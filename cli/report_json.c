@@ -310,7 +310,8 @@ static cJSON *scheduler_json(const st_cluster_result *c)
     cJSON_AddNumberToObject(o, "too_big", (double)s->too_big);
     cJSON_AddNumberToObject(o, "mean_wait_s", s->mean_wait_s);
     cJSON_AddNumberToObject(o, "p95_wait_s", s->p95_wait_s);
-    cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
+    if (s->finished) /* absent when no job completed: there is no completion time */
+        cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
     cJSON_AddNumberToObject(o, "makespan_s", s->makespan_s);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);
     cJSON_AddNumberToObject(o, "preemptions", (double)s->preemptions);

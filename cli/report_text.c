@@ -285,16 +285,18 @@ static void scheduler_text(FILE *out, const st_cluster_result *c)
 {
     const st_cluster_stats *s = &c->st;
     char a[32], b[32], m[32];
-    fprintf(out, "\nscheduler: %s, placement %s: %zu jobs, %zu finished", c->policy, c->placement,
-            s->jobs, s->finished);
+    fprintf(out, "\nscheduler: %s, placement %s: %zu job%s, %zu finished", c->policy, c->placement,
+            s->jobs, s->jobs == 1 ? "" : "s", s->finished);
     if (s->unfinished)
         fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
     if (s->too_big)
         fprintf(out, ", %zu larger than the cluster", s->too_big);
-    fprintf(out, "\n  wait      mean %s, p95 %s; JCT mean %s\n",
-            fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
-            fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b),
-            fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
+    fprintf(out, "\n  wait      mean %s, p95 %s; ", fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
+            fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b));
+    if (s->finished) /* a completion time exists only for a job that completed */
+        fprintf(out, "JCT mean %s\n", fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
+    else
+        fprintf(out, "no job finished by the horizon, so no JCT\n");
     fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
