@@ -125,8 +125,10 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(j, "wait_s", f->wait_s);
     if (f->has_end)
         cJSON_AddNumberToObject(j, "end_s", f->end_s);
-    if (f->preemptions > 0)
+    if (f->preemptions > 0) {
         cJSON_AddNumberToObject(j, "preemptions", (double)f->preemptions);
+        cJSON_AddNumberToObject(j, "preempted_s", f->preempted_s);
+    }
     const st_life_summary *sm = &f->summary;
     if (sm->replicas >= 1) {
         cJSON *rp = cJSON_AddObjectToObject(j, "replicas");
@@ -315,6 +317,8 @@ static cJSON *scheduler_json(const st_cluster_result *c)
     cJSON_AddNumberToObject(o, "makespan_s", s->makespan_s);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);
     cJSON_AddNumberToObject(o, "preemptions", (double)s->preemptions);
+    if (s->preemptions > 0)
+        cJSON_AddNumberToObject(o, "preempted_s", s->preempted_s);
     return o;
 }
 

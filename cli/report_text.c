@@ -126,7 +126,8 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
     else
         fprintf(out, ", still running at the horizon");
     if (f->preemptions > 0)
-        fprintf(out, ", preempted %lld times", (long long)f->preemptions);
+        fprintf(out, ", preempted %lld times (%s of saves and restores)", (long long)f->preemptions,
+                fmt(f->preempted_s, ST_DIM_TIME, b, sizeof b));
     fprintf(out, "\n");
     if (f->summary.replicas >= 1)
         replicas_text(out, &f->summary);
@@ -300,6 +301,9 @@ static void scheduler_text(FILE *out, const st_cluster_result *c)
     fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
+    if (s->preemptions > 0)
+        fprintf(out, "  preempted %s of checkpoint saves and restores\n",
+                fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a));
 }
 
 static void audit_text(FILE *out, const st_run *r)

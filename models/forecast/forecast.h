@@ -29,6 +29,7 @@ typedef struct st_forecast {
     double start_s, wait_s, end_s;
     int has_end;
     int64_t preemptions;
+    double preempted_s; /* what its preemptions cost: checkpoint saves and restores (cluster.h) */
     /* The whole life (st_forecast_life): ingest, checkpoints, failures. */
     int has_life;
     st_ingest ingest;

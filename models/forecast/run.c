@@ -131,6 +131,27 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     return rc;
 }
 
+/* The cluster run's preempt_cost hook: what a preemption costs job i, from the storage model
+ * (models/storage/storage.h st_ckpt_cost, the job's checkpoint on its tier at its placement).
+ * The save is the checkpoint's commit time, from its start until it can be restored, not the
+ * training stall: a preempted job must persist the work done since its last checkpoint or lose
+ * it, and it may resume on other nodes, so its GPUs (and the host memory an asynchronous save
+ * drains from) are released only once the checkpoint is in the tier. The restore is reading it
+ * back. A job with no checkpoint section, and a trace job (a trace records no model size nor
+ * storage), costs nothing: no figure states it (docs/models/scheduler.md). */
+static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
+{
+    lives_ctx *x = ctx;
+    *save_s = *restore_s = 0;
+    if (i >= x->n_train)
+        return;
+    const st_forecast *f = &x->out->f[x->workload[i]];
+    if (!f->has_life || !f->has_ckpt)
+        return;
+    *save_s = f->ckpt.commit_s;
+    *restore_s = f->ckpt.restore_s;
+}
+
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
  * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
  * recorded duration both as run time and as estimate). */
@@ -180,6 +201,7 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         f->has_end = o->state == ST_CJ_FINISHED;
         f->end_s = o->end_s;
         f->preemptions = o->preemptions;
+        f->preempted_s = o->preempted_s;
     }
 }
 
@@ -218,6 +240,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
                           .start = job_started,
                           .stop = job_stopped,
                           .duration = life_at,
+                          .preempt_cost = preempt_cost,
                           .ctx = &x,
                           .keep_segments = 1};
     rc = st_cluster_run(&cs, &out->cluster, err);

@@ -1,7 +1,8 @@
-/* The cluster run (cluster.h): three event kinds on one engine. cluster.finish (priority 0) frees
- * a job's GPUs; cluster.arrival (1) submits the next job in submit order; cluster.decide (2), one
- * per instant at most, asks the policy to pick once every finish and arrival of that instant has
- * fired. Times are integer nanoseconds, so work done and left add up exactly. */
+/* The cluster run (cluster.h): four event kinds on one engine. cluster.finish and cluster.release
+ * (priority 0) free a job's GPUs, when it is done or when a preempted job's save is;
+ * cluster.arrival (1) submits the next job in submit order; cluster.decide (2), one per instant at
+ * most, asks the policy to pick once every finish, release and arrival of that instant has fired.
+ * Times are integer nanoseconds, so work done and left add up exactly. */
 #include "models/sched/cluster.h"
 
 #include <math.h>
@@ -15,14 +16,16 @@
 #include "sim/stats.h"
 #include "sim/xalloc.h"
 
-enum { J_LATER, J_WAITING, J_RUNNING, J_FINISHED, J_TOO_BIG };
+enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
 enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE };
 
 typedef struct jstate {
     int state;
     st_time duration; /* < 0: not known until the first start */
     st_time done;     /* work done before the current stretch */
-    st_time seg_start;
+    st_time extra;    /* restores paid or being paid, on top of duration */
+    st_time owed;     /* the restore its last preemption left to pay at its next start */
+    st_time seg_start, hold_start; /* work resumed; GPUs taken */
     st_ev_handle fin;
     size_t run_pos; /* index in running[] */
     size_t gpu_off; /* its GPUs in gpus[] */
@@ -43,7 +46,7 @@ struct st_sched_view {
     size_t *order, n_order;
     size_t *pending, n_pending; /* started this instant, run time not known yet */
     int64_t *gpus;
-    int k_arrive, k_finish, k_decide, decide_pending;
+    int k_arrive, k_finish, k_release, k_decide, decide_pending;
     double busy_gpu_s;
     st_cluster_result *out;
     size_t seg_cap, seg_gpus_cap;
@@ -108,8 +111,8 @@ double st_sched_remaining_s(const st_sched_view *v, size_t id)
 {
     const jstate *j = &v->js[id];
     if (j->duration < 0)
-        return v->sj[id].estimate_s;
-    return secs(j->duration - done_by_now(v, id));
+        return v->sj[id].estimate_s + secs(j->owed);
+    return secs(j->duration + j->extra + j->owed - done_by_now(v, id));
 }
 
 static void want_decide(st_sched_view *v)
@@ -134,29 +137,43 @@ static void open_segment(st_sched_view *v, size_t id)
     v->js[id].seg = r->n_seg++;
 }
 
-/* End job id's current stretch now: GPUs back to the pool, off the running list. */
-static void stop_running(st_sched_view *v, size_t id)
+/* Job id off the running list: it does no more work. */
+static void stop_work(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
-    st_time now = st_engine_now(v->eng);
-    j->done += now - j->seg_start;
-    v->busy_gpu_s += secs(now - j->seg_start) * (double)v->sj[id].gpus;
-    st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
+    j->done += st_engine_now(v->eng) - j->seg_start;
     size_t last = v->running[--v->n_running];
     v->running[j->run_pos] = last;
     v->js[last].run_pos = j->run_pos;
+}
+
+/* Job id's GPUs back to the pool now; its stretch (seg_start less any restore: the time it held
+ * them) ends. */
+static void give_back(st_sched_view *v, size_t id)
+{
+    jstate *j = &v->js[id];
+    st_time now = st_engine_now(v->eng);
+    v->busy_gpu_s += secs(now - j->hold_start) * (double)v->sj[id].gpus;
+    st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
     if (v->sp->keep_segments)
         v->out->seg[j->seg].end_s = secs(now);
     if (v->sp->stop)
         v->sp->stop(v->sp->ctx, id, secs(now));
 }
 
+/* End job id's current stretch now: no more work, GPUs back to the pool. */
+static void stop_running(st_sched_view *v, size_t id)
+{
+    stop_work(v, id);
+    give_back(v, id);
+}
+
 static void schedule_finish(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
     st_payload p = {.u = {id}};
-    j->fin = st_engine_schedule_prio(v->eng, v->k_finish, j->seg_start + (j->duration - j->done),
-                                     PRIO_FINISH, &p);
+    j->fin = st_engine_schedule_prio(
+        v->eng, v->k_finish, j->seg_start + (j->duration + j->extra - j->done), PRIO_FINISH, &p);
 }
 
 /* The run times of the jobs first started at this instant, now that all of them hold their
@@ -184,6 +201,8 @@ static void settle_pending(st_sched_view *v)
 int st_sched_start(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
+    if (j->state == J_SAVING)
+        return 0; /* its GPUs are still writing its checkpoint */
     if (j->state != J_WAITING)
         ST_BUG("job %zu is not waiting", id);
     int64_t *g = v->gpus + j->gpu_off;
@@ -198,7 +217,11 @@ int st_sched_start(st_sched_view *v, size_t id)
         o->wait_s = o->start_s - v->sj[id].submit_s;
     }
     j->state = J_RUNNING;
-    j->seg_start = now;
+    j->seg_start = j->hold_start = now;
+    j->extra += j->owed; /* the restore is work it does first on these GPUs */
+    o->preempted_s += secs(j->owed);
+    v->out->st.preempted_s += secs(j->owed);
+    j->owed = 0;
     j->run_pos = v->n_running;
     v->running[v->n_running++] = id;
     open_segment(v, id);
@@ -213,16 +236,47 @@ int st_sched_start(st_sched_view *v, size_t id)
     return 1;
 }
 
+/* A figure from the preempt_cost hook in ticks: 0 unless positive. */
+static st_time cost_ticks(double s)
+{
+    return s > 0 ? ticks(s) : 0;
+}
+
 void st_sched_preempt(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
     if (j->state != J_RUNNING)
         ST_BUG("job %zu is not running", id);
     st_engine_cancel(v->eng, j->fin);
-    stop_running(v, id);
-    j->state = J_WAITING;
+    double save = 0, restore = 0;
+    if (v->sp->preempt_cost)
+        v->sp->preempt_cost(v->sp->ctx, id, &save, &restore);
+    st_time ts = cost_ticks(save);
+    j->owed = cost_ticks(restore);
     v->out->job[id].preemptions++;
     v->out->st.preemptions++;
+    v->out->job[id].preempted_s += secs(ts);
+    v->out->st.preempted_s += secs(ts);
+    stop_work(v, id);
+    if (ts > 0) { /* it keeps its GPUs while it writes its checkpoint */
+        j->state = J_SAVING;
+        st_payload p = {.u = {id}};
+        st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
+        return;
+    }
+    give_back(v, id);
+    j->state = J_WAITING;
+    want_decide(v);
+}
+
+/* A preempted job's save is done: its GPUs go back, and it may start again. */
+static void on_release(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    st_sched_view *v = st;
+    size_t id = (size_t)ev->data.u[0];
+    give_back(v, id);
+    v->js[id].state = J_WAITING;
     want_decide(v);
 }
 
@@ -324,6 +378,9 @@ static void summarise(st_sched_view *v)
     s->free_at_end = v->pool.free;
     while (v->n_running)
         stop_running(v, v->running[v->n_running - 1]);
+    for (size_t i = 0; i < r->n; i++)
+        if (v->js[i].state == J_SAVING) /* its save cut by the horizon */
+            give_back(v, i);
     s->jobs = r->n;
     for (size_t i = 0; i < r->n; i++) {
         const st_cluster_job_out *o = &r->job[i];
@@ -405,6 +462,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_finish = st_engine_register(v.eng, "cluster.finish", on_finish, &v);
         v.k_arrive = st_engine_register(v.eng, "cluster.arrival", on_arrival, &v);
         v.k_decide = st_engine_register(v.eng, "cluster.decide", on_decide, &v);
+        v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
         if (v.n_order)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
                                     PRIO_ARRIVAL, &(st_payload){.u = {0}});

@@ -26,14 +26,21 @@ typedef struct st_cluster_job {
 } st_cluster_job;
 
 /* Hooks into the model that owns the jobs (each optional unless said). start: job started at
- * now_s on gpus[0..jobs[job].gpus) (borrowed, valid while it runs); stop: it stopped (finished or
- * preempted). duration (required when some job's duration_s < 0): its run time, asked once, at
- * its first start, after every job starting at that instant has been started, so that it can
- * see them all; 0 and *duration_s, or an error (which stops the run). */
+ * now_s on gpus[0..jobs[job].gpus) (borrowed, valid while it runs); stop: it released its GPUs
+ * (finished, or preempted and its save done). duration (required when some job's duration_s < 0):
+ * its run time, asked once, at its first start, after every job starting at that instant has been
+ * started, so that it can see them all; 0 and *duration_s, or an error (which stops the run). */
 typedef void (*st_cluster_start_fn)(void *ctx, size_t job, const int64_t *gpus, double now_s);
 typedef void (*st_cluster_stop_fn)(void *ctx, size_t job, double now_s);
 typedef int (*st_cluster_duration_fn)(void *ctx, size_t job, double now_s, double *duration_s,
                                       st_err *err);
+/* preempt_cost (optional; NULL: preemption is free): what preempting job i now costs, asked as it
+ * is preempted. *save_s: how long it keeps its GPUs after its work stops, writing its checkpoint
+ * (it can start again only once they are released); *restore_s: how long it needs on its GPUs
+ * when it resumes, reading it back, before its work goes on (added to its remaining time). Both
+ * >= 0 (a negative or NaN figure counts as 0). */
+typedef void (*st_cluster_preempt_cost_fn)(void *ctx, size_t job, double *save_s,
+                                           double *restore_s);
 
 typedef struct st_cluster_spec {
     const st_cluster_cfg *c;
@@ -47,6 +54,7 @@ typedef struct st_cluster_spec {
     st_cluster_start_fn start;
     st_cluster_stop_fn stop;
     st_cluster_duration_fn duration;
+    st_cluster_preempt_cost_fn preempt_cost;
     void *ctx;
     int keep_segments; /* record every stretch a job ran, with its GPUs */
 } st_cluster_spec;
@@ -65,10 +73,12 @@ typedef struct st_cluster_job_out {
     double wait_s;         /* first start - submit (started jobs) */
     double duration_s;     /* run time (started jobs) */
     int64_t preemptions;
+    double preempted_s; /* what its preemptions cost: every save, and every restore once resumed */
 } st_cluster_job_out;
 
-/* One stretch a job ran on one set of GPUs: seg_gpus[gpu_at .. gpu_at + n). A stretch cut by the
- * horizon ends there. */
+/* One stretch a job held one set of GPUs: seg_gpus[gpu_at .. gpu_at + n), from its start (a
+ * restore first, when it resumes) until it released them (after its save, when preempted). A
+ * stretch cut by the horizon ends there. */
 typedef struct st_cluster_seg {
     size_t job;
     double start_s, end_s;
@@ -85,6 +95,7 @@ typedef struct st_cluster_stats {
     double mean_jct_s, p50_jct_s, p95_jct_s, p99_jct_s;
     double makespan_s, utilization;
     int64_t preemptions;
+    double preempted_s; /* summed over every job */
     uint64_t events;
     int64_t free_at_end; /* free GPUs once the run is over: all of them unless some still run */
 } st_cluster_stats;

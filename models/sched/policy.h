@@ -53,10 +53,12 @@ double st_sched_expected_end(const st_sched_view *v, size_t id);
  * time is known only once it is placed, its estimate). */
 double st_sched_remaining_s(const st_sched_view *v, size_t id);
 /* Start waiting job id now on all of its GPUs: 1 when placed and started, 0 when the placement
- * policy finds no room for all of them now (nothing changes). */
+ * policy finds no room for all of them now, or the job, preempted, still holds its GPUs for its
+ * checkpoint save (nothing changes). A resumed job first pays its restore on the new GPUs. */
 int st_sched_start(st_sched_view *v, size_t id);
-/* Stop running job id and return its GPUs; it keeps the work done and waits again (the policy
- * still holds it). The save and restore a real preemption costs are not charged yet. */
+/* Stop running job id; it keeps the work done and waits again (the policy still holds it). Its
+ * GPUs return to the pool once its checkpoint save is written (the cluster spec's preempt_cost
+ * hook; at once when free), and its restore is added to its remaining time. */
 void st_sched_preempt(st_sched_view *v, size_t id);
 
 /* A scheduler policy. Fields are append-only (abi); every hook is required (a missing one is a

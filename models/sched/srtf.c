@@ -5,8 +5,9 @@
  * GPUs still fit in the cluster's total is chosen, and one that does not fit is passed over
  * (later, smaller jobs may still be chosen, as in Muri's simulator). Running jobs not chosen are
  * preempted, then chosen waiting jobs start in rank order (one the placement cannot fit now is
- * passed over). The preemption is free here: its checkpoint save and restore are not charged
- * yet. Long jobs may starve, so it promises no progress.
+ * passed over). A preempted job pays its checkpoint save and restore through the
+ * run (cluster.h's preempt_cost): a job still saving is passed over until its GPUs are free. Long
+ * jobs may starve, so it promises no progress.
  *
  * Every job runs at rate 1, so the ranking of running jobs never changes while they run: they are
  * kept sorted by expected end; waiting jobs keep their remaining time, sorted by it. */

@@ -35,6 +35,15 @@ static st_cluster_job *mix(size_t n, uint64_t seed)
     return j;
 }
 
+/* Each preemption costs a save and a restore that differ by job (0-2 s and 0-4 s, 0 included),
+ * so that work is conserved with costs on, and a saving job's GPUs are seen held. */
+static void cost_by_job(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    (void)ctx;
+    *save_s = (double)(job % 3);
+    *restore_s = (double)(job % 5);
+}
+
 static void run(const char *policy, const char *placement, const st_cluster_job *jobs, size_t n,
                 double horizon_s, st_cluster_result *r)
 {
@@ -46,7 +55,8 @@ static void run(const char *policy, const char *placement, const st_cluster_job 
                           .n = n,
                           .horizon_s = horizon_s,
                           .seed = 7,
-                          .keep_segments = 1};
+                          .keep_segments = 1,
+                          .preempt_cost = cost_by_job};
     st_err err = {0};
     ck_assert_int_eq(st_cluster_run(&sp, r, &err), 0);
 }
@@ -87,7 +97,8 @@ static void check_no_overcommit(const st_cluster_result *r, const st_cluster_job
     free(u);
 }
 
-/* Every job finished, having run exactly its duration over its segments, and every GPU is free. */
+/* Every job finished, having held its GPUs exactly its duration plus what its preemptions cost
+ * over its segments, and every GPU is free. */
 static void check_released(const st_cluster_result *r, const st_cluster_job *jobs, size_t n)
 {
     ck_assert_int_eq(r->st.free_at_end, 32);
@@ -97,7 +108,8 @@ static void check_released(const st_cluster_result *r, const st_cluster_job *job
         ran[r->seg[s].job] += r->seg[s].end_s - r->seg[s].start_s;
     for (size_t i = 0; i < n; i++) {
         ck_assert_int_eq(r->job[i].state, ST_CJ_FINISHED);
-        ck_assert_double_eq_tol(ran[i], jobs[i].duration_s, 1e-6);
+        ck_assert_double_eq_tol(ran[i], jobs[i].duration_s + r->job[i].preempted_s, 1e-6);
+        ck_assert(r->job[i].preempted_s == 0 || r->job[i].preemptions > 0);
         ck_assert(r->job[i].start_s >= jobs[i].submit_s);
     }
     free(ran);

@@ -112,6 +112,45 @@ START_TEST(test_srtf_preempts_for_a_shorter_job)
 }
 END_TEST
 
+/* A fixed preemption cost for the hand-sized example: a 3 s save, a 5 s restore. */
+static void cost_3_5(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    (void)ctx;
+    (void)job;
+    *save_s = 3;
+    *restore_s = 5;
+}
+
+/* The same preemption, charged: A keeps its GPUs for its 3 s save, so B starts at 13, and A
+ * resumes at 33 with its 5 s restore first: A ends exactly save + restore = 8 s later than free
+ * (120 -> 128), B 3 s later. */
+START_TEST(test_srtf_preemption_pays_save_and_restore)
+{
+    const st_cluster_job jobs[] = {JOB(0, 8, 100), JOB(10, 8, 20)};
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    c.fabric.nodes_per_leaf = 2;
+    st_cluster_spec sp = {.c = &c,
+                          .policy = "srtf",
+                          .jobs = jobs,
+                          .n = 2,
+                          .keep_segments = 1,
+                          .preempt_cost = cost_3_5};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    expect(&r, 0, 0, 128);
+    expect(&r, 1, 13, 33);
+    ck_assert_int_eq(r.job[0].preemptions, 1);
+    ck_assert_double_eq(r.job[0].preempted_s, 8);
+    ck_assert_double_eq(r.job[1].preempted_s, 0);
+    ck_assert_double_eq(r.st.preempted_s, 8);
+    ck_assert_uint_eq(r.n_seg, 3); /* A holds 0-13 (10 s of work, its save), B 13-33, A 33-128 */
+    ck_assert(r.seg[0].job == 0 && r.seg[0].end_s == 13);
+    ck_assert(r.seg[2].job == 0 && r.seg[2].start_s == 33);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
 /* The GPUs each placement policy picks on a pool where node 0 has 2 free GPUs, node 1 has 8,
  * node 2 has 3 and node 3 has 8 (nodes 0-1 under leaf 0, nodes 2-3 under leaf 1). */
 START_TEST(test_placements_choose_as_documented)
@@ -156,6 +195,7 @@ Suite *policies_suite(void)
     tcase_add_test(tc, test_backfill_uses_the_spare_gpus);
     tcase_add_test(tc, test_sjf_starts_the_shortest);
     tcase_add_test(tc, test_srtf_preempts_for_a_shorter_job);
+    tcase_add_test(tc, test_srtf_preemption_pays_save_and_restore);
     tcase_add_test(tc, test_placements_choose_as_documented);
     suite_add_tcase(s, tc);
     return s;
