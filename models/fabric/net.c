@@ -173,12 +173,21 @@ static void settle(transfer *x, st_time now)
     x->t_upd = now;
 }
 
+/* Note a time held at the clock's end, and stop the run: what follows is no forecast (the
+ * caller refuses it, st_net_clamped), and a million iterations at ST_TIME_MAX would otherwise
+ * still be simulated one by one. */
+static void clamp(st_net *net)
+{
+    net->clamped = 1;
+    st_engine_stop(net->eng);
+}
+
 /* a + b nanoseconds, held at ST_TIME_MAX (and noted in net->clamped) when it is past the end of
  * st_time, 2^63 ns or about 292 years: signed overflow would wrap the clock into the past. */
 static st_time sat_add(st_net *net, st_time a, st_time b)
 {
     if (b > ST_TIME_MAX - a) {
-        net->clamped = 1;
+        clamp(net);
         return ST_TIME_MAX;
     }
     return a + b;
@@ -193,10 +202,13 @@ static st_time done_time(st_net *net, double rem, double rate, st_time now)
     if (rem <= 0 || isinf(rate))
         return now;
     double ns = ceil(rem * 1e9 / rate - 1e-6);
+    if (isinf(ns)) /* a stream that never ends (storage's background load) or a starved one
+                      (rate 0) waits for the next solve: no overflow */
+        return ST_TIME_MAX;
     if (ns < 0)
         ns = 0;
     if (!(ns < (double)(ST_TIME_MAX - now))) {
-        net->clamped = 1;
+        clamp(net);
         return ST_TIME_MAX;
     }
     return now + (st_time)ns;
@@ -206,7 +218,7 @@ static st_time done_time(st_net *net, double rem, double rate, st_time now)
 static st_time latency_ns(st_net *net, double s)
 {
     if (!(s * 1e9 < (double)ST_TIME_MAX)) {
-        net->clamped = 1;
+        clamp(net);
         return ST_TIME_MAX;
     }
     return (st_time)llround(s * 1e9);

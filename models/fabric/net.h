@@ -82,8 +82,9 @@ uint64_t st_net_collisions(const st_net *net);
 uint64_t st_net_solves(const st_net *net);
 
 /* 1 when some transfer's latency or completion fell past the end of the engine's clock (2^63
- * ns, about 292 years) and was held at ST_TIME_MAX instead of wrapping: the times the run
- * produced are then not a forecast, and its caller must refuse them. 0 otherwise. */
+ * ns, about 292 years) and was held at ST_TIME_MAX instead of wrapping: the engine's run is
+ * then stopped (st_engine_stop), the times it produced are not a forecast, and its caller must
+ * refuse them. 0 otherwise. */
 int st_net_clamped(const st_net *net);
 
 #endif
