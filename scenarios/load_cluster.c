@@ -26,6 +26,7 @@ static const st_field gpu_fields[] = {
     ST_FDIM(st_gpu_spec, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
     ST_FDIM(st_gpu_spec, "tdp", tdp_w, ST_DIM_POWER, ST_R_POS),
     ST_FDIM(st_gpu_spec, "idle_power", idle_w, ST_DIM_POWER, ST_R_NONNEG),
+    ST_FDIM(st_gpu_spec, "power_limit", power_limit_w, ST_DIM_POWER, ST_R_POS),
     ST_FEND,
 };
 
