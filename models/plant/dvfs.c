@@ -48,9 +48,7 @@ double st_plant_power_clock(const st_gpu_spec *g)
     double lim = g->power_limit_w;
     if (!(lim > 0) || lim >= g->tdp_w || !(g->tdp_w > g->idle_w))
         return 1;
+    /* the loader holds a limit above idle power; below it no clock fits under the limit */
     double share = (lim - g->idle_w) / (g->tdp_w - g->idle_w);
-    if (!(share > 0))
-        return preset.min_clock;
-    double f = pow(share, 1 / st_plant_dvfs_exponent());
-    return f > preset.min_clock ? f : preset.min_clock;
+    return share > 0 ? pow(share, 1 / st_plant_dvfs_exponent()) : preset.min_clock;
 }

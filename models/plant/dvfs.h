@@ -13,7 +13,7 @@ typedef struct st_plant_dvfs_preset {
      * and the throughput share (and its stated half-range) measured at that limit. */
     double cal_tdp_w, cal_idle_w, cal_limit_w;
     double cal_ratio, cal_tolerance;
-    double min_clock; /* no limit holds a clock below this share */
+    double min_clock; /* the thermal throttle holds no clock below this share */
     const char *source;
 } st_plant_dvfs_preset;
 
@@ -29,8 +29,8 @@ double st_plant_dvfs_exponent(void);
 double st_plant_dvfs_power(const st_gpu_spec *g, double clock);
 
 /* The clock share at which GPU g's compute power equals its power limit (power_limit_w): 1 when
- * it states none or one at or above its tdp, else ((limit - idle) / (tdp - idle))^(1/k), never
- * below the preset's min_clock. */
+ * it states none or one at or above its tdp, else ((limit - idle) / (tdp - idle))^(1/k) (the
+ * preset's min_clock for a limit at or below idle power, which the loader refuses). */
 double st_plant_power_clock(const st_gpu_spec *g);
 
 #endif

@@ -204,6 +204,7 @@ static double solve_job(solve *s, size_t j)
     if (hottest_at(s, j, top) <= hot)
         return top;
     double lo = st_plant_dvfs_preset_get()->min_clock, hi = top;
+    lo = lo < top ? lo : top;
     if (hottest_at(s, j, lo) > hot)
         return lo;
     while (hi - lo > 1e-6) {
