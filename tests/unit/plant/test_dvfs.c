@@ -25,8 +25,7 @@ static const char *fmt = "version: 1\n"
                          "  racks:\n"
                          "    nodes_per_rack: 4\n"
                          "    feed: { voltage: 415 V, phases: 3, power_factor: 0.95 }\n"
-                         "    cooling: { kind: liquid, liquid_fraction: 80%%, "
-                         "coolant_supply: 30 C }\n"
+                         "    cooling: { %s }\n"
                          "workloads:\n"
                          "  - name: pretrain\n"
                          "    model: llama3-8b\n"
@@ -39,14 +38,17 @@ static const char *fmt = "version: 1\n"
 
 typedef struct ran {
     double step_s, clock, compute_w; /* the job's step, its clock, a GPU's peak power */
+    double throttle_fraction;
 } ran;
+
+static const char *liquid = "kind: liquid, liquid_fraction: 80%, coolant_supply: 30 C";
 
 /* The job's step, clock and peak per-GPU power with GPU keys `keys` (e.g. ", power_limit:
  * 500 W"; "" for none). */
-static ran run_with(const char *keys)
+static ran run_cooled(const char *keys, const char *cooling)
 {
     char yaml[2048];
-    snprintf(yaml, sizeof yaml, fmt, keys);
+    snprintf(yaml, sizeof yaml, fmt, keys, cooling);
     st_diag d = {0};
     st_scn *s = NULL;
     ck_assert_int_eq(st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d), 0);
@@ -59,10 +61,18 @@ static ran run_with(const char *keys)
     st_err err = {0};
     ck_assert_int_eq(st_run_forecast(&spec, &run, &err), 0);
     ck_assert_int_eq(run.has_plant, 1);
-    ck_assert_double_eq(run.plant.throttle_fraction, 0); /* liquid: no thermal throttle */
-    ran r = {run.f[0].step.step_time_s, run.f[0].clock, run.plant.jobs[0].peak_w / 32};
+    ran r = {run.f[0].step.step_time_s, run.f[0].clock, run.plant.jobs[0].peak_w / 32,
+             run.plant.throttle_fraction};
     st_run_release(&run);
     st_scn_free(s);
+    return r;
+}
+
+/* run_cooled on liquid, where no job throttles on heat. */
+static ran run_with(const char *keys)
+{
+    ran r = run_cooled(keys, liquid);
+    ck_assert_double_eq(r.throttle_fraction, 0);
     return r;
 }
 
@@ -121,6 +131,25 @@ START_TEST(test_the_calibration_point_is_reproduced)
 }
 END_TEST
 
+START_TEST(test_the_clock_is_the_lower_of_the_power_and_thermal_caps)
+{
+    /* air far past its capacity (8 kW, a fraction of the rack's heat): the heat holds the clock
+     * below full; a 600 W limit's clock is above that hold, so the heat still decides; a 300 W
+     * limit cools the rack enough that the limit decides */
+    const char *air = "kind: air, capacity: 8 kW, air_supply: 24 C";
+    ran hot = run_cooled("", air), mid = run_cooled(", power_limit: 600 W", air),
+        low = run_cooled(", power_limit: 300 W", air), low_liq = run_with(", power_limit: 300 W");
+    ck_assert_double_lt(hot.clock, 0.875);
+    ck_assert_double_eq(hot.throttle_fraction, 1);
+    ck_assert_double_eq_tol(mid.clock, hot.clock, 1e-4);
+    ck_assert_double_eq(mid.throttle_fraction, 1);
+    ck_assert_double_lt(low.clock, hot.clock);
+    ck_assert_double_eq(low.clock, low_liq.clock);
+    ck_assert_double_eq(low.throttle_fraction, 0);
+    ck_assert_double_ge(low.step_s, hot.step_s);
+}
+END_TEST
+
 Suite *dvfs_suite(void)
 {
     Suite *s = suite_create("dvfs");
@@ -128,6 +157,7 @@ Suite *dvfs_suite(void)
     tcase_add_test(tc, test_a_lower_power_limit_never_speeds_a_step);
     tcase_add_test(tc, test_at_the_tdp_the_clock_is_1);
     tcase_add_test(tc, test_the_calibration_point_is_reproduced);
+    tcase_add_test(tc, test_the_clock_is_the_lower_of_the_power_and_thermal_caps);
     suite_add_tcase(s, tc);
     return s;
 }
