@@ -26,6 +26,7 @@ static const st_field gpu_fields[] = {
     ST_FDIM(st_gpu_spec, "pcie", pcie_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
     ST_FDIM(st_gpu_spec, "tdp", tdp_w, ST_DIM_POWER, ST_R_POS),
     ST_FDIM(st_gpu_spec, "idle_power", idle_w, ST_DIM_POWER, ST_R_NONNEG),
+    ST_FDIM(st_gpu_spec, "power_limit", power_limit_w, ST_DIM_POWER, ST_R_POS),
     ST_FEND,
 };
 
@@ -69,6 +70,12 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
     }
     if (st_rd_map(&ld->rd, n, gpu_fields, g, "hardware.gpus[]"))
         return -1;
+    const st_ynode *pl = st_ynode_get(n, "power_limit");
+    if (pl && !(g->power_limit_w > g->idle_w))
+        return st_rd_fail(&ld->rd, pl, ST_EINVAL,
+                          "hardware GPU '%s': power_limit must be above its idle_power (%g W), "
+                          "found %g W",
+                          g->name, g->idle_w, g->power_limit_w);
     if (g->peak_bf16 > 0 && g->hbm_bytes > 0 && g->hbm_bw > 0 && g->tdp_w > 0)
         return 0;
     return st_rd_fail(&ld->rd, n, ST_EINVAL,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/plant/dvfs.h"
 #include "models/plant/electric.h"
 #include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
@@ -254,10 +255,12 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     st_plant_cooling_power_of(&c->racks, out->air_w, out->liquid_w, &out->cooling);
     st__plant_junctions(c, &m, prof, heat, n, tj);
     out->max_junction_c = -INFINITY;
+    double top = st_plant_power_clock(c->gpu);
     for (size_t j = 0; j < n; j++) {
         out->jobs[j].junction_c = tj[j];
         out->max_junction_c = tj[j] > out->max_junction_c ? tj[j] : out->max_junction_c;
-        held += out->jobs[j].clock < 1 ? (double)jobs[j].n_gpus : 0;
+        /* held by the heat: below the clock the power limit alone holds (dvfs.h) */
+        held += out->jobs[j].clock < top ? (double)jobs[j].n_gpus : 0;
         all += (double)jobs[j].n_gpus;
     }
     out->throttle_fraction = all > 0 ? held / all : 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/plant/cooling.h"
+#include "models/plant/dvfs.h"
 #include "sim/xalloc.h"
 
 static const st_plant_thermal_preset preset = {
@@ -28,15 +29,8 @@ static const st_plant_thermal_preset preset = {
      * (less metal, better coupled to its coolant), order-of-magnitude assumptions. */
     .tau_air_s = 30,
     .tau_liquid_s = 10,
-    /* CMOS dynamic power alpha C V^2 f with the voltage scaled in proportion to the frequency
-     * across the DVFS range (Weste and Harris, CMOS VLSI Design, 4th ed., sec. 5.1): power above
-     * idle goes as the cube of the clock. */
-    .clock_exponent = 3,
-    /* Hardware slowdown halves the clock or more (NVML's HW thermal slowdown, above): below a
-     * fifth of the clock we stop the search and hold it there. */
-    .min_clock = 0.2,
     .source = "NVML; nvidia-smi -q (Hopper SXM); NVIDIA DGX H100 User Guide; ASHRAE TC 9.9 W45; "
-              "Skadron et al. ISCA 2003; Weste and Harris",
+              "Skadron et al. ISCA 2003",
 };
 
 const st_plant_thermal_preset *st_plant_thermal_preset_get(void)
@@ -57,9 +51,7 @@ double st_plant_tau(st_cooling_kind k)
 
 double st_plant_compute_w(const st_gpu_spec *g, double clock)
 {
-    double f = clock > 0 && clock < 1 ? clock : 1;
-    double cw = st_plant_activity_w(g, ST_PLANT_ACT_COMPUTE);
-    return g->idle_w + (cw - g->idle_w) * pow(f, preset.clock_exponent);
+    return st_plant_dvfs_power(g, clock);
 }
 
 double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, double rth, double tau)
@@ -204,13 +196,15 @@ static double hottest_at(solve *s, size_t j, double f)
     return s->tj[j];
 }
 
-/* One job's clock with the others held: full when cool enough, else bisected to 1e-6. */
+/* One job's clock with the others held: the power limit's clock when cool enough there, else
+ * bisected below it to 1e-6 (the clock is the lower of the two caps). */
 static double solve_job(solve *s, size_t j)
 {
-    double hot = st_plant_thermal_preset_get()->throttle_c;
-    if (hottest_at(s, j, 1.0) <= hot)
-        return 1.0;
-    double lo = preset.min_clock, hi = 1.0;
+    double hot = st_plant_thermal_preset_get()->throttle_c, top = st_plant_power_clock(s->c->gpu);
+    if (hottest_at(s, j, top) <= hot)
+        return top;
+    double lo = st_plant_dvfs_preset_get()->min_clock, hi = top;
+    lo = lo < top ? lo : top;
     if (hottest_at(s, j, lo) > hot)
         return lo;
     while (hi - lo > 1e-6) {
@@ -232,7 +226,7 @@ void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     s.tj = st_xcalloc(n ? n : 1, sizeof *s.tj);
     s.heat = st_xcalloc((size_t)s.map.n_racks, sizeof *s.heat);
     for (size_t j = 0; j < n; j++)
-        set_clock(&s, j, 1.0);
+        set_clock(&s, j, st_plant_power_clock(c->gpu));
     /* Gauss-Seidel over the jobs: lowering one job's clock cools its racks, which can let a
      * neighbour run faster; stop when no clock moves. */
     for (int sweep = 0; sweep < 50; sweep++) {

@@ -18,8 +18,6 @@ typedef struct st_plant_thermal_preset {
     double air_rated_inlet_c;    /* the warmest inlet air an air-cooled server is rated for */
     double liquid_rated_inlet_c; /* the warmest coolant a cold-plate loop is rated for */
     double tau_air_s, tau_liquid_s;
-    double clock_exponent; /* compute power above idle goes as clock^this */
-    double min_clock;      /* the throttle never holds a clock below this share */
     const char *source;
 } st_plant_thermal_preset;
 
@@ -33,16 +31,18 @@ double st_plant_rth(const st_gpu_spec *g, st_cooling_kind k);
 /* tau, s, of cooling kind k. */
 double st_plant_tau(st_cooling_kind k);
 
-/* A GPU's compute power, W, at clock share `clock` in (0, 1]: idle + (tdp - idle) clock^3. */
+/* A GPU's compute power, W, at clock share `clock` in (0, 1]: the DVFS curve's
+ * st_plant_dvfs_power (dvfs.h), idle + (tdp - idle) clock^k. */
 double st_plant_compute_w(const st_gpu_spec *g, double clock);
 
 /* The hottest junction temperature, C, of one GPU repeating profile p in coolant at coolant_c:
  * the periodic steady state of dT/dt = (P(t) R - (T - T_c)) / tau over the phases. */
 double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, double rth, double tau);
 
-/* Each job's throttled clock (into clock[0 .. n)): 1 when its hottest GPU stays at or below the
- * throttle temperature at full clock, else the largest clock at which it does, with every rack's
- * heat (and so its coolant) following its jobs' clocks; the jobs are solved together by
+/* Each job's throttled clock (into clock[0 .. n)), the lower of two caps: the GPU's power
+ * limit's clock (st_plant_power_clock, dvfs.h; 1 without a limit) when its hottest GPU stays at
+ * or below the throttle temperature there, else the largest clock at which it does, with every
+ * rack's heat (and so its coolant) following its jobs' clocks; the jobs are solved together by
  * repeated one-job bisections. A job's step at clock f is estimated with its compute and
  * optimizer phases stretched by 1 / f (the step model reruns it exactly afterwards). */
 void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, double *clock);

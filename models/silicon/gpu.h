@@ -48,6 +48,8 @@ typedef struct st_gpu_spec {
     double pcie_bw;          /* host link per direction, bytes/s */
     double tdp_w;            /* board power limit, W */
     double idle_w;           /* idle board power, W */
+    double power_limit_w;    /* a power limit set below tdp_w (nvidia-smi -pl), W; 0: tdp_w.
+                                Its clock is models/plant/dvfs.h's st_plant_power_clock */
     const char *source;      /* where the figures come from */
     /* Not scenario keys: set by the catalog, inherited through base:, zero otherwise. */
     st_gpu_arch arch;
