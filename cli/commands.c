@@ -99,7 +99,7 @@ const st_cmd st_cmd_table[] = {
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
-     "usage: strata validate [--fabric] [--step] [--life] [--dir DIR] [--markdown]\n\n"
+     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--dir DIR] [--markdown]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
      "measured and predicted values, the error and whether it is within its bound.\n\n"
      "  --fabric    the nccl-tests collective set\n"
@@ -107,6 +107,8 @@ const st_cmd st_cmd_table[] = {
      "              (DIR defaults to scenarios/validation)\n"
      "  --life      checkpoints and failures: Daly's examples, the Monte Carlo against\n"
      "              Daly's expected wall time, and the cases in DIR/life\n"
+     "  --sched     scheduler orderings: mean JCT SRTF < SJF < FIFO on Philly and the\n"
+     "              Muri traces, the cases in DIR/sched\n"
      "              (with no set named, all of them run)\n"
      "  --markdown  print docs/guide/validation.md (CI checks that the file matches)\n\n"
      "exit status: 0 every validation row within its bound, 1 otherwise\n"},

@@ -21,8 +21,13 @@ typedef enum st_valid_bound {
     ST_VALID_BOUND_RELATIVE,  /* |error| <= bound */
     ST_VALID_BOUND_FACTOR,    /* max(p / m, m / p) <= bound */
     ST_VALID_BOUND_POISSON95, /* |predicted - published| <= bound, 1.96 sqrt(published) */
-    ST_VALID_BOUND_AT_LEAST   /* predicted >= published (a published lower bound) */
+    ST_VALID_BOUND_AT_LEAST,  /* predicted >= published (a published lower bound) */
+    ST_VALID_BOUND_ORDER      /* order_value rises strictly along order: predicted, the largest
+                                 ratio of one to the next, is below 1 */
 } st_valid_bound;
+
+/* The most figures an ordering row compares. */
+#define ST_VALID_MAX_ORDER 4
 
 typedef struct st_valid_row {
     char name[64];     /* case name, e.g. "a100-2node-ib-ring" */
@@ -39,6 +44,11 @@ typedef struct st_valid_row {
     double bound; /* the figure of bound_kind; 0 for NONE and AT_LEAST */
     int fits;     /* 0: the memory model says the plan does not fit, so nothing was predicted */
     int pass;     /* within the bound (computed for every kind); a step row passes when it fits */
+    /* ordering rows (ST_VALID_BOUND_ORDER): what is compared (policy names, static strings), in
+     * the claimed order, lowest figure first, and the figure of each */
+    int n_order;
+    const char *order[ST_VALID_MAX_ORDER];
+    double order_value[ST_VALID_MAX_ORDER];
 } st_valid_row;
 
 /* A set's goal on its rows' |error|; INFINITY where a statistic has none. */
@@ -85,6 +95,12 @@ st_valid_harness *st_valid_monte_carlo_new(void);
  * Poisson 95% band, goodput at least the published. Returns 0, or ST_ENOTFOUND as
  * st_valid_step_new. */
 int st_valid_life_new(const char *dir, st_valid_harness **out, st_err *err);
+
+/* The scheduler orderings (validate/sched.c), set "sched": the case files of dir (Philly on a
+ * shrunk cluster, the four Muri traces on 64 GPUs), each trace run to its end under each policy
+ * of the row; the row passes when their mean JCTs rise strictly in the claimed order (SRTF < SJF
+ * < FIFO). A missing case file is the case's error. */
+st_valid_harness *st_valid_sched_new(const char *dir);
 
 /* Number of cases; their order is fixed. */
 size_t st_valid_count(const st_valid_harness *h);

@@ -26,4 +26,5 @@ for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel; do
     [ $? -le 1 ] || { echo "$d could not run"; exit 1; }
 done
 "$1" validate --life >/dev/null || { echo "the checkpoint and failure sets miss their bounds"; exit 1; }
-echo "docs/guide/validation.md matches; fabric, checkpoint and failure sets within their goals"
+"$1" validate --sched >/dev/null || { echo "the scheduler orderings do not hold"; exit 1; }
+echo "docs/guide/validation.md matches; fabric, checkpoint, failure and scheduler sets within their goals"
