@@ -254,7 +254,7 @@ static void print_sched_row(const st_valid_row *r, int md)
         printf("| %s | %s | %s | %s | %s |\n", r->name, order, jct, r->pass ? "pass" : "FAIL",
                r->source);
     else
-        printf("%-16s %-20s %-44s %s\n", r->name, order, jct, r->pass ? "pass" : "FAIL");
+        printf("%-14s %-26s %-50s %s\n", r->name, order, jct, r->pass ? "pass" : "FAIL");
 }
 
 static int run_sched(const char *dir, int md)
@@ -268,7 +268,7 @@ static int run_sched(const char *dir, int md)
                "is replayed.\n\n| case | ordering | mean JCT h | result | source "
                "|\n|---|---|---|---|---|\n");
     else
-        printf("\nScheduler policies: orderings of mean JCT (h)\n%-16s %-20s %-44s %s\n", "case",
+        printf("\nScheduler policies: orderings of mean JCT (h)\n%-14s %-26s %-50s %s\n", "case",
                "ordering", "mean JCT h", "result");
     st_valid_harness *h = st_valid_sched_new(dir);
     int rc = run_rows(h, "", NULL, print_sched_row, md);

@@ -107,8 +107,8 @@ const st_cmd st_cmd_table[] = {
      "              (DIR defaults to scenarios/validation)\n"
      "  --life      checkpoints and failures: Daly's examples, the Monte Carlo against\n"
      "              Daly's expected wall time, and the cases in DIR/life\n"
-     "  --sched     scheduler orderings: mean JCT SRTF < SJF < FIFO on Philly and the\n"
-     "              Muri traces, the cases in DIR/sched\n"
+     "  --sched     scheduler orderings: mean JCT SRSF < SRTF < SJF < FIFO on the Muri\n"
+     "              traces, SRTF < SJF < FIFO on Philly: the cases in DIR/sched\n"
      "              (with no set named, all of them run)\n"
      "  --markdown  print docs/guide/validation.md (CI checks that the file matches)\n\n"
      "exit status: 0 every validation row within its bound, 1 otherwise\n"},

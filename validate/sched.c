@@ -25,10 +25,22 @@ static const struct {
     const char *source;
 } sched_case[] = {
     {"philly-64x8.yaml", 1, {"srtf", "sjf", "fifo"}, "Gu et al. NSDI'19 s6; Hu et al. SC'21 s5"},
-    {"muri-trace1.yaml", MURI_SERVICE, {"srtf", "sjf", "fifo"}, "Zhao et al. SIGCOMM'22 s6"},
-    {"muri-trace2.yaml", MURI_SERVICE, {"srtf", "sjf", "fifo"}, "Zhao et al. SIGCOMM'22 s6"},
-    {"muri-trace3.yaml", MURI_SERVICE, {"srtf", "sjf", "fifo"}, "Zhao et al. SIGCOMM'22 s6"},
-    {"muri-trace4.yaml", MURI_SERVICE, {"srtf", "sjf", "fifo"}, "Zhao et al. SIGCOMM'22 s6"},
+    {"muri-trace1.yaml",
+     MURI_SERVICE,
+     {"srsf", "srtf", "sjf", "fifo"},
+     "Zhao et al. SIGCOMM'22 s6"},
+    {"muri-trace2.yaml",
+     MURI_SERVICE,
+     {"srsf", "srtf", "sjf", "fifo"},
+     "Zhao et al. SIGCOMM'22 s6"},
+    {"muri-trace3.yaml",
+     MURI_SERVICE,
+     {"srsf", "srtf", "sjf", "fifo"},
+     "Zhao et al. SIGCOMM'22 s6"},
+    {"muri-trace4.yaml",
+     MURI_SERVICE,
+     {"srsf", "srtf", "sjf", "fifo"},
+     "Zhao et al. SIGCOMM'22 s6"},
 };
 
 #define N_CASES (sizeof sched_case / sizeof sched_case[0])

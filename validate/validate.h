@@ -99,7 +99,7 @@ int st_valid_life_new(const char *dir, st_valid_harness **out, st_err *err);
 /* The scheduler orderings (validate/sched.c), set "sched": the case files of dir (Philly on a
  * shrunk cluster, the four Muri traces on 64 GPUs), each trace run to its end under each policy
  * of the row; the row passes when their mean JCTs rise strictly in the claimed order (SRTF < SJF
- * < FIFO). A missing case file is the case's error. */
+ * < FIFO, and SRSF < SRTF on Muri). A missing case file is the case's error. */
 st_valid_harness *st_valid_sched_new(const char *dir);
 
 /* Number of cases; their order is fixed. */

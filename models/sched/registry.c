@@ -9,7 +9,8 @@
 /* X(symbol, name): the registry, in the order `strata check` lists the names. */
 #define ST_SCHED_POLICIES(X)                                                                       \
     X(st__sched_fifo, "fifo")                                                                      \
-    X(st__sched_backfill, "backfill") X(st__sched_sjf, "sjf") X(st__sched_srtf, "srtf")
+    X(st__sched_backfill, "backfill")                                                              \
+    X(st__sched_sjf, "sjf") X(st__sched_srtf, "srtf") X(st__sched_srsf, "srsf")
 
 #define ST__SCHED_EXTERN(sym, name) extern const st_sched_policy sym;
 ST_SCHED_POLICIES(ST__SCHED_EXTERN)

@@ -19,13 +19,13 @@ ok '[ $rc -eq 2 ] && grep -q "unknown policy '"'"'nope'"'"' (one of: fifo, backf
 "$strata" compare >/dev/null 2>&1; rc=$?
 ok '[ $rc -eq 2 ]' "no file"
 "$strata" compare "$q" >"$tmp/t"; rc=$?
-ok '[ $rc -eq 0 ] && [ "$(grep -cE "^(fifo|backfill|sjf|srtf) +4 " "$tmp/t")" -eq 4 ]' "text: a row per policy"
+ok '[ $rc -eq 0 ] && [ "$(grep -cE "^(fifo|backfill|sjf|srtf|srsf) +4 " "$tmp/t")" -eq 5 ]' "text: a row per policy"
 "$strata" compare "$q" --policies fifo,backfill --format csv >"$tmp/c"
 ok '[ "$(wc -l <"$tmp/c")" -eq 3 ] && head -1 "$tmp/c" | grep -q "^policy,placement,jobs,finished,unfinished,mean_wait_s"' "csv"
 wait_of() { awk -F, -v p="$1" '$1 == p { print $6 }' "$tmp/c"; }
 ok 'awk -v f="$(wait_of fifo)" -v b="$(wait_of backfill)" "BEGIN { exit !(b < f) }"' "backfill waits less than fifo"
 "$strata" compare "$q" --format json >"$tmp/j"
-ok 'grep -q "\"policies\"" "$tmp/j" && [ "$(grep -c "\"policy\":" "$tmp/j")" -eq 4 ]' "json"
+ok 'grep -q "\"policies\"" "$tmp/j" && [ "$(grep -c "\"policy\":" "$tmp/j")" -eq 5 ]' "json"
 "$strata" compare "$q" --format markdown >"$tmp/m"
 ok 'grep -q "^|---|---:|" "$tmp/m"' "markdown"
 "$strata" compare "$q" -o "$tmp/out.txt" >"$tmp/none"

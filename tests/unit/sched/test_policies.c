@@ -1,6 +1,7 @@
 /* Each scheduler policy's exact schedule on hand-sized examples, one 8-GPU node, times in
  * seconds: head-of-line blocking under fifo, EASY backfill letting a small job jump ahead only
- * when the head job's reservation is not delayed, sjf's order, srtf's preemption; and each
+ * when the head job's reservation is not delayed, sjf's order, srtf's preemption, srsf's ranking
+ * by remaining time x GPUs; and each
  * placement policy's choice of GPUs. */
 #include <check.h>
 #include <stdlib.h>
@@ -112,6 +113,25 @@ START_TEST(test_srtf_preempts_for_a_shorter_job)
 }
 END_TEST
 
+/* A (8 GPUs, 100 s) runs when B (1 GPU, 150 s) arrives at t = 10: srtf keeps A (90 s left is less
+ * than 150 s) and B waits for it; srsf ranks by remaining time x GPUs, A's 720 against B's 150,
+ * so B starts and A, which no longer fits beside it, is preempted until B ends. */
+START_TEST(test_srsf_ranks_by_remaining_time_times_gpus)
+{
+    const st_cluster_job jobs[] = {JOB(0, 8, 100), JOB(10, 1, 150)};
+    st_cluster_result r = schedule("srsf", 1, jobs, 2);
+    expect(&r, 0, 0, 250);
+    expect(&r, 1, 10, 160);
+    ck_assert_int_eq(r.job[0].preemptions, 1);
+    st_cluster_result_release(&r);
+    r = schedule("srtf", 1, jobs, 2);
+    expect(&r, 0, 0, 100);
+    expect(&r, 1, 100, 250);
+    ck_assert_int_eq(r.st.preemptions, 0);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
 /* A fixed preemption cost for the hand-sized example: a 3 s save, a 5 s restore. */
 static void cost_3_5(void *ctx, size_t job, double *save_s, double *restore_s)
 {
@@ -196,6 +216,7 @@ Suite *policies_suite(void)
     tcase_add_test(tc, test_sjf_starts_the_shortest);
     tcase_add_test(tc, test_srtf_preempts_for_a_shorter_job);
     tcase_add_test(tc, test_srtf_preemption_pays_save_and_restore);
+    tcase_add_test(tc, test_srsf_ranks_by_remaining_time_times_gpus);
     tcase_add_test(tc, test_placements_choose_as_documented);
     suite_add_tcase(s, tc);
     return s;
