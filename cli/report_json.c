@@ -206,6 +206,25 @@ static cJSON *fabric_json(const st_fabric_result *f)
     return o;
 }
 
+/* The swing's mitigations (models/plant/mitigate.h): the waveform without them, and what the
+ * floor and the storage cost. */
+static void mitigation_json(cJSON *m, const st_plant_result *p)
+{
+    cJSON *w = cJSON_AddObjectToObject(m, "without");
+    cJSON_AddNumberToObject(w, "swing_w", p->bare.swing_w);
+    cJSON_AddNumberToObject(w, "ramp_w_per_s", p->bare.ramp_w_per_s);
+    cJSON_AddNumberToObject(w, "it_mean_w", p->bare_it_mean_w);
+    if (p->floor_w > 0) {
+        cJSON_AddNumberToObject(m, "power_floor_w", p->floor_w);
+        cJSON_AddNumberToObject(m, "floor_extra_w", p->floor_extra_w);
+    }
+    if (p->storage_energy_j > 0) {
+        cJSON_AddNumberToObject(m, "storage_energy_j", p->storage_energy_j);
+        cJSON_AddNumberToObject(m, "storage_power_w", p->storage_power_w);
+        cJSON_AddNumberToObject(m, "storage_loss_w", p->storage_loss_w);
+    }
+}
+
 /* The plant (models/plant/plant.h): the facility waveform and the most loaded rack. */
 static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
 {
@@ -248,6 +267,8 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON_AddNumberToObject(pl, "chiller_w", p->cooling.chiller_w);
     cJSON_AddNumberToObject(o, "pue", p->pue);
     cJSON_AddNumberToObject(o, "energy_j", p->energy_j);
+    if (p->mitigated)
+        mitigation_json(cJSON_AddObjectToObject(o, "mitigation"), p);
     return o;
 }
 

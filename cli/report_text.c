@@ -235,6 +235,19 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     if (c->facility.ramp_limit_w_per_s > 0)
         fprintf(out, " against a limit of %s/s",
                 fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
+    if (p->mitigated) {
+        fprintf(out, "\n  without the mitigations: swing %s, ramp %s/s, IT mean %s",
+                fmt(p->bare.swing_w, ST_DIM_POWER, a, sizeof a),
+                fmt(p->bare.ramp_w_per_s, ST_DIM_POWER, b, sizeof b),
+                fmt(p->bare_it_mean_w, ST_DIM_POWER, d, sizeof d));
+        if (p->floor_w > 0)
+            fprintf(out, "; the %s floor burns %s more", fmt(p->floor_w, ST_DIM_POWER, a, sizeof a),
+                    fmt(p->floor_extra_w, ST_DIM_POWER, b, sizeof b));
+        if (p->storage_energy_j > 0)
+            fprintf(out, "; storage of %.4g kWh at %s loses %s", p->storage_energy_j / 3.6e6,
+                    fmt(p->storage_power_w, ST_DIM_POWER, a, sizeof a),
+                    fmt(p->storage_loss_w, ST_DIM_POWER, b, sizeof b));
+    }
     fprintf(out, "\n  worst of %lld racks %s, %.1f A per line", (long long)p->racks,
             fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
     if (c->racks.breaker_a > 0)

@@ -206,12 +206,20 @@ static const st_field cooling_fields[] = {
     ST_FEND,
 };
 
+static const st_field storage_fields[] = {
+    ST_FDIM(st_rack_cfg, "energy", storage_energy_j, ST_DIM_ENERGY, ST_R_POS, .required = 1),
+    ST_FDIM(st_rack_cfg, "power", storage_power_w, ST_DIM_POWER, ST_R_POS, .required = 1),
+    ST_FEND,
+};
+
 static const st_field rack_fields[] = {
     ST_FINT(st_rack_cfg, "nodes_per_rack", nodes_per_rack, ST_R_MIN1, .max = 1024),
     ST_FMAP("feed", feed_fields),
     ST_FDIM(st_rack_cfg, "distribution_resistance", distribution_resistance_ohm, ST_DIM_RESISTANCE,
             ST_R_NONNEG),
     ST_FMAP("cooling", cooling_fields),
+    ST_FDIM(st_rack_cfg, "power_floor", power_floor, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FMAP("storage", storage_fields),
     ST_FEND,
 };
 

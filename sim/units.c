@@ -82,6 +82,10 @@ static const unit_def units[] = {
     U("USD/B", ST_DIM_PRICE_BYTES, 1, 1, 0), U("USD/GB", ST_DIM_PRICE_BYTES, 1, 1e9, 0),
     U("USD/TB", ST_DIM_PRICE_BYTES, 1, 1e12, P), U("USD/PB", ST_DIM_PRICE_BYTES, 1, 1e15, 0),
     U("USD/GiB", ST_DIM_PRICE_BYTES, 1, GI, 0), U("USD/TiB", ST_DIM_PRICE_BYTES, 1, TI, 0),
+    U("J", ST_DIM_ENERGY, 1, 1, P), U("kJ", ST_DIM_ENERGY, 1e3, 1, P),
+    U("MJ", ST_DIM_ENERGY, 1e6, 1, P), U("GJ", ST_DIM_ENERGY, 1e9, 1, P),
+    U("Wh", ST_DIM_ENERGY, 3600, 1, 0), U("kWh", ST_DIM_ENERGY, 3.6e6, 1, 0),
+    U("MWh", ST_DIM_ENERGY, 3.6e9, 1, 0), U("GWh", ST_DIM_ENERGY, 3.6e12, 1, 0),
     U("K", ST_DIM_COUNT, 1e3, 1, U_SUFFIX), U("M", ST_DIM_COUNT, 1e6, 1, P | U_SUFFIX),
     U("B", ST_DIM_COUNT, 1e9, 1, P | U_SUFFIX), U("T", ST_DIM_COUNT, 1e12, 1, P | U_SUFFIX),
 };
@@ -138,6 +142,7 @@ static const struct dim_info {
     [ST_DIM_PRICE_ENERGY] = {"energy price", "an energy price", "'0.08 USD/kWh'"},
     [ST_DIM_PRICE_TIME] = {"price per time", "a price per time", "'2.5 USD/h'"},
     [ST_DIM_PRICE_BYTES] = {"price per byte", "a price per byte", "'150 USD/TB'"},
+    [ST_DIM_ENERGY] = {"energy", "an energy", "'5 kWh' or '18 MJ'"},
 };
 
 const char *st_dim_name(st_dim d)

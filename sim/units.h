@@ -25,6 +25,7 @@ typedef enum st_dim {
     ST_DIM_PRICE_ENERGY, /* USD/kWh USD/MWh -> USD per joule */
     ST_DIM_PRICE_TIME,   /* USD/h USD/s -> USD per second */
     ST_DIM_PRICE_BYTES,  /* USD/GB USD/TB -> USD per byte */
+    ST_DIM_ENERGY,       /* J kJ MJ GJ, Wh kWh MWh GWh -> joules */
     ST_DIM__COUNT
 } st_dim;
 

@@ -8,6 +8,7 @@
 
 #include "models/plant/dvfs.h"
 #include "models/plant/electric.h"
+#include "models/plant/mitigate.h"
 #include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
 #include "sim/rng.h"
@@ -270,6 +271,39 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     st__plant_map_free(&m);
 }
 
+/* The mitigations the racks state, on the waveform w (ns samples) that spec gave: the bare
+ * waveform's shape kept in out->bare, then every job's profile raised to the floor and the
+ * waveform drawn again, then the facility's storage (every rack's) between it and the grid. */
+static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_job *jobs,
+                     st_plant_profile *prof, const st_plant_wave_spec *spec, double *w,
+                     st_plant_wave_sums *sums, st_plant_result *out)
+{
+    const st_rack_cfg *f = &c->racks;
+    size_t ns = spec->n_samples;
+    out->mitigated = 1;
+    st_plant_wave_stats_of(w, ns, spec->dt_s, &out->bare);
+    out->bare_it_mean_w = sums->it_energy_j / out->window_s;
+    if (f->power_floor > 0) {
+        out->floor_w = f->power_floor * c->gpu->tdp_w;
+        for (size_t j = 0; j < spec->n_jobs; j++) {
+            double g = (double)jobs[j].n_gpus;
+            double extra = st_plant_profile_floor(&prof[j], out->floor_w);
+            out->floor_extra_w += g * extra / prof[j].period_s;
+            out->jobs[j].mean_w = g * prof[j].energy_j / prof[j].period_s;
+            out->jobs[j].step_energy_j = g * prof[j].energy_j;
+        }
+        st_plant_waveform(spec, w, sums);
+    }
+    if (f->storage_energy_j > 0 && f->storage_power_w > 0) {
+        out->storage_energy_j = (double)n_racks * f->storage_energy_j;
+        out->storage_power_w = (double)n_racks * f->storage_power_w;
+        st_plant_storage_sums ss;
+        st_plant_storage_smooth(out->storage_energy_j, out->storage_power_w, w, w, ns, spec->dt_s,
+                                &ss);
+        out->storage_loss_w = ss.loss_j / out->window_s;
+    }
+}
+
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                         double window_s, st_plant_result *out, st_err *err)
 {
@@ -308,15 +342,19 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     double *w = st_xmalloc((ns ? ns : 1) * sizeof *w);
     st_plant_wave_sums sums;
     st_plant_waveform(&spec, w, &sums);
+    if (c->racks.power_floor > 0 || c->racks.storage_energy_j > 0)
+        mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
     st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
     out->it_peak_w = sums.it_peak_w;
     out->it_mean_w = sums.it_energy_j / out->window_s;
     out->loss_at_peak_w = sums.loss_at_peak_w;
     out->loss_mean_w = sums.loss_energy_j / out->window_s;
     cool_racks(c, jobs, n, prof, out);
-    out->pue = out->it_mean_w > 0
-                   ? (out->it_mean_w + out->loss_mean_w + out->cooling.total_w) / out->it_mean_w
-                   : 0;
+    out->pue =
+        out->it_mean_w > 0
+            ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w + out->cooling.total_w) /
+                  out->it_mean_w
+            : 0;
     free(w);
     racks_free(&r);
     free(wj);

@@ -168,6 +168,10 @@ START_TEST(test_money_and_prices_become_usd_per_si_unit)
     EXACT("150 USD/TB", ST_DIM_PRICE_BYTES, 150 / 1e12);
     EXACT("0.02 USD/GB", ST_DIM_PRICE_BYTES, 0.02 / 1e9);
     EXACT("0.02 USD/GiB", ST_DIM_PRICE_BYTES, 0.02 / 1073741824.0);
+    EXACT("5 kWh", ST_DIM_ENERGY, 5 * 3.6e6);
+    EXACT("50 Wh", ST_DIM_ENERGY, 50 * 3600.0);
+    EXACT("18 MJ", ST_DIM_ENERGY, 18e6);
+    EXACT("2 MWh", ST_DIM_ENERGY, 2 * 3.6e9);
     /* A kWh is 3.6 MJ, so 1 USD/kWh and 1000 USD/MWh are the same price. */
     ck_assert_double_eq_tol(parse_ok("1 USD/kWh", ST_DIM_PRICE_ENERGY),
                             parse_ok("1000 USD/MWh", ST_DIM_PRICE_ENERGY), 1e-22);
