@@ -76,7 +76,12 @@ static double plant_of(size_count *k, const st_workload_cfg *p, const st_step_re
     st_plant_result pr;
     st_err err = {0};
     double w = 0;
-    if (st_plant_run(&k->c, &job, 1, seed, &pr, &err) == 0) {
+    /* The sizing needs the peak and the PUE, not the spectrum: a window of at least one step
+     * (the peak of a job whose GPUs swing together), 2^j samples so the FFT stays n log n. */
+    double dt = st_plant_preset_get()->dt_s, win = 128 * dt;
+    while (win < r->step_time_s && win < st_plant_preset_get()->max_window_s)
+        win *= 2;
+    if (st_plant_run_window(&k->c, &job, 1, seed, win, &pr, &err) == 0) {
         w = pr.it_peak_w * pr.pue;
         *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;
     }
@@ -183,14 +188,16 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
 }
 
 /* Every plan of w on shape k: tp a power of two within the NVLink domain, pp dividing the
- * layers, then virtual stages, micro-batch and recompute. */
+ * layers or a power of two (uneven stages, as Llama 3 405B's 126 layers on 16 stages, Dubey et
+ * al. 2024, arXiv:2407.21783, section 3.3.2), then virtual stages, micro-batch and recompute;
+ * the plan rules (models/silicon/plan_check.h) decide the rest. */
 static int search_count(size_count *k, const st_workload_cfg *w, const st_size_spec *s,
                         st_size_result *out, st_err *err)
 {
     int64_t g = k->c.nodes * k->c.gpus_per_node, layers = w->model->layers;
     for (int64_t tp = 1; tp <= k->c.nvlink_domain && tp <= g; tp *= 2)
         for (int64_t pp = 1; pp <= layers && tp * pp <= g; pp++) {
-            if (layers % pp)
+            if (layers % pp && (pp & (pp - 1)))
                 continue;
             for (size_t v = 0; v < sizeof vs_axis / sizeof *vs_axis; v++) {
                 if (vs_axis[v] > 1 && pp == 1)
