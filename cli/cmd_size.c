@@ -130,7 +130,7 @@ static void print_row(const st_size_cfg *f, size_t rank)
     char cost[32] = "-";
     if (f->cost_usd >= 0)
         snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
-    printf("%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.2f %10.4g %10s %8.3f "
+    printf("%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8.3f "
            "%s%s\n",
            rank, (long long)f->nodes, (long long)f->gpus, (long long)f->tp, (long long)f->pp,
            (long long)f->dp, (long long)f->vs, (long long)f->mb, st_recompute_names[f->recompute],
