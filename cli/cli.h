@@ -29,6 +29,7 @@ int st_cmd_validate(int argc, char **argv);
 int st_cmd_compare(int argc, char **argv);
 int st_cmd_audit(int argc, char **argv);
 int st_cmd_sweep(int argc, char **argv);
+int st_cmd_size(int argc, char **argv);
 
 /* Print every collected error as "file:line:col: error: msg" on stderr. */
 void st_cli_print_diag(const st_diag *d);

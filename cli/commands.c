@@ -89,6 +89,28 @@ const st_cmd st_cmd_table[] = {
      "the plan). A bad point is a row, never the end of the sweep.\n"
      "exit status: 0 the rows were written; 1 they or the journal could not be; 2 bad\n"
      "usage, a FILE that does not load, or a --set path FILE does not have\n"},
+    {"size", st_cmd_size, "search GPU counts and parallel plans that meet a training deadline",
+     "usage: strata size FILE --deadline DURATION [--budget power=P,gpus=N]\n"
+     "                        [--goal gpu-hours|cost] [--top N] [--workload NAME]\n\n"
+     "Sizes one training workload of FILE (its model, tokens or steps, global batch): for\n"
+     "every GPU count in whole nodes (powers of two up to the cluster's nodes and the GPU\n"
+     "budget) and every parallel plan on it (tp a power of two within the NVLink domain, pp\n"
+     "dividing the layers, dp from the count, micro-batch 1-8, recompute, virtual stages\n"
+     "1-4), it prunes the plans that break a plan rule or do not fit in memory, simulates\n"
+     "the step of the rest, and ranks those that train within the deadline and the budgets\n"
+     "by GPU-hours, or by cost with the scenario's cost: section. It stops raising the GPU\n"
+     "count once a smaller one met the deadline for less. Prints the counts of plans\n"
+     "considered, evaluated and pruned, the ranked table and the Pareto front (time to train\n"
+     "against the goal), each row with what binds it: memory, deadline, power or gpus.\n"
+     "Time to train is steps x step time: no failures, checkpoints or restarts.\n\n"
+     "  --deadline DURATION  the time to train, such as 90d (required)\n"
+     "  --budget LIST   power=P (facility power, the plant's peak IT power times its PUE,\n"
+     "                  such as 30MW) and gpus=N, comma-separated\n"
+     "  --goal G        gpu-hours or cost (default: cost when FILE has cost:, else gpu-hours)\n"
+     "  --top N         rows of the ranked table (default 10)\n"
+     "  --workload NAME the training workload to size (default: the first)\n\n"
+     "exit status: 0 searched (also when nothing meets the deadline: the table says so),\n"
+     "1 a simulation error, 2 bad input or usage\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",
      "usage: strata check FILE...\n\n"
      "Loads each FILE and reports every problem as FILE:LINE:COLUMN: error: MESSAGE\n"

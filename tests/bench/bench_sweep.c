@@ -1,9 +1,11 @@
 /* Sweep throughput: the same grid of quickstart-sized points (every one a full forecast: memory,
  * step, life) on one worker process and on two, through the workers `strata sweep -j` uses, and
  * the speedup of two over one (the goal is 1.8 or more on two cores). Each timing is the best
- * of three, since the machine may be shared. Run from the source folder, or name the scenario.
- * Prints `case: NAME key: value ...`.
- * usage: bench_sweep [SCENARIO] */
+ * of three, since the machine may be shared. Then the sizing search (planner/size.h) of Llama 3
+ * 405B's 15.6T tokens within 90 days, 30 MW and 20,000 GPUs, on one core: the configurations it
+ * simulates per second and the plans it considers (pruned ones included) per second. Run from
+ * the source folder, or name the scenarios. Prints `case: NAME key: value ...`.
+ * usage: bench_sweep [SCENARIO [SIZING_SCENARIO]] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include "cli/sweep.h"
+#include "planner/size.h"
 
 static double now_s(void)
 {
@@ -53,6 +56,37 @@ static double time_grid(const st_sweep *sw, int workers)
     return best;
 }
 
+/* The sizing search of the workload of `file` (one run: it takes seconds). Returns 0 or 1. */
+static int bench_size(const char *file)
+{
+    st_scn *s = NULL;
+    st_diag d = {0};
+    if (st_scn_load_file(file, &s, &d)) {
+        fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
+        return 1;
+    }
+    st_size_spec spec = {.deadline_s = 90 * 86400.0,
+                         .power_w = 30e6,
+                         .gpus = 20000,
+                         .goal = ST_SIZE_GPU_HOURS,
+                         .seed = st_scn_seed(s)};
+    st_size_result r;
+    st_err err = {0};
+    double t0 = now_s();
+    int rc = st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &spec, &r, &err);
+    double t = now_s() - t0;
+    if (rc == 0) {
+        printf("case: size-405b configs: %zu configs_per_s: %.1f considered: %lld "
+               "considered_per_s: %.1f seconds: %.3f\n",
+               r.n, (double)r.n / t, (long long)r.considered, (double)r.considered / t, t);
+        st_size_release(&r);
+    } else {
+        fprintf(stderr, "bench_sweep: %s: %s\n", file, err.msg);
+    }
+    st_scn_free(s);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *file = argc > 1 ? argv[1] : "scenarios/examples/quickstart.yaml";
@@ -79,5 +113,7 @@ int main(int argc, char **argv)
     }
     st_sweep_close(&sw);
     st_grid_free(&g);
+    if (bench_size(argc > 2 ? argv[2] : "scenarios/examples/llama3-405b-16k.yaml"))
+        ok = 0;
     return ok ? 0 : 1;
 }

@@ -1,0 +1,322 @@
+/* The sizing search (planner/size.h): GPU counts ascending, every plan on each, pruned before the
+ * step model where a rule or the memory says no. docs/guide/sizing.md. */
+#include "planner/size.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cost/cost.h"
+#include "models/fabric/topo.h"
+#include "models/plant/plant.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
+#include "models/silicon/parallel.h"
+#include "models/silicon/plan_check.h"
+#include "models/step/step.h"
+#include "sim/xalloc.h"
+
+/* The plan axes searched besides tp and pp. Micro-batches of 1 to 8 sequences cover the sizes
+ * Megatron-LM's published configurations use (Narayanan et al. 2021, arXiv:2104.04473, table 1:
+ * 1 to 8); virtual stages 1, 2 and 4 the interleaved schedules of the same paper, section 2.2. */
+static const int64_t mb_axis[] = {1, 2, 4, 8};
+static const int64_t vs_axis[] = {1, 2, 4};
+
+const char *st_size_bind_name(st_size_bind b)
+{
+    static const char *const names[ST_BIND__COUNT] = {"memory", "deadline", "power", "gpus"};
+    return b < ST_BIND__COUNT ? names[b] : "?";
+}
+
+/* One GPU count's search: the cluster shape, its step context and what it found. */
+typedef struct size_count {
+    st_cluster_cfg c; /* the cluster with this many nodes */
+    st_step_ctx *ctx;
+    int64_t *ids; /* GPU ids 0 .. gpus-1: the job holds every GPU of the shape */
+    int64_t switches;
+    double best; /* least objective of its configurations (INFINITY when none) */
+} size_count;
+
+/* Workload w with plan (tp, pp, vs, mb, recompute) on g GPUs, dp from the count. */
+static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, int64_t tp, int64_t pp,
+                               int64_t vs, int64_t mb, st_recompute rc)
+{
+    st_workload_cfg p = *w;
+    int64_t cp = w->parallel.cp > 0 ? w->parallel.cp : 1;
+    p.gpus = g;
+    p.parallel.tp = tp;
+    p.parallel.cp = cp;
+    p.parallel.pp = pp;
+    p.parallel.dp = g / (tp * cp * pp);
+    p.parallel.virtual_stages = vs;
+    p.parallel.microbatch = mb;
+    p.parallel.recompute = rc;
+    return p;
+}
+
+/* Whether plan p follows every plan rule on cluster c, the batch split included. */
+static int rules_hold(const st_workload_cfg *p, const st_cluster_cfg *c)
+{
+    st_plan_issue is[1];
+    if (p->gpus % (p->parallel.tp * p->parallel.cp * p->parallel.pp))
+        return 0;
+    return st_plan_check(p, c, is, 1) == 0 &&
+           st_plan_check_batch(p, p->parallel.microbatch, is, 1) == 0;
+}
+
+/* The facility power of plan p's step r on shape k (the plant's IT peak times its PUE, its
+ * facility energy per step into *step_j), or 0 when the GPU states no power limit. */
+static double plant_of(size_count *k, const st_workload_cfg *p, const st_step_result *r,
+                       uint64_t seed, double *step_j)
+{
+    *step_j = 0;
+    if (!(k->c.gpu->tdp_w > 0))
+        return 0;
+    st_plant_job job = {r, k->ids, p->gpus, 0, 1.0};
+    st_plant_result pr;
+    st_err err = {0};
+    double w = 0;
+    /* The sizing needs the peak and the PUE, not the spectrum: a window of at least one step
+     * (the peak of a job whose GPUs swing together), 2^j samples so the FFT stays n log n. */
+    double dt = st_plant_preset_get()->dt_s, win = 128 * dt;
+    while (win < r->step_time_s && win < st_plant_preset_get()->max_window_s)
+        win *= 2;
+    if (st_plant_run_window(&k->c, &job, 1, seed, win, &pr, &err) == 0) {
+        w = pr.it_peak_w * pr.pue;
+        *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;
+    }
+    st_plant_release(&pr);
+    return w;
+}
+
+/* The binding constraint of configuration f under spec: the one it breaks the most, else the one
+ * with the least slack. */
+static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
+{
+    double u[ST_BIND__COUNT] = {f->mem_bytes / f->mem_capacity, f->train_s / s->deadline_s,
+                                s->power_w > 0 ? f->facility_w / s->power_w : 0,
+                                s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0};
+    st_size_bind b = ST_BIND_MEMORY;
+    for (int i = 1; i < ST_BIND__COUNT; i++)
+        if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])
+            b = (st_size_bind)i;
+    return b;
+}
+
+/* Time, power and price of plan p, simulated, into f. */
+static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
+                    const st_size_spec *s, st_size_cfg *f, st_err *err)
+{
+    st_step_result r;
+    int rc = st_step_run(k->ctx, p, p->parallel.microbatch, &r, NULL, err);
+    if (rc)
+        return rc;
+    double tps = (double)p->global_batch * (double)p->seq_len, step_j = 0;
+    *f = (st_size_cfg){.nodes = k->c.nodes,
+                       .gpus = p->gpus,
+                       .tp = p->parallel.tp,
+                       .pp = p->parallel.pp,
+                       .dp = p->parallel.dp,
+                       .vs = p->parallel.virtual_stages,
+                       .mb = p->parallel.microbatch,
+                       .recompute = p->parallel.recompute,
+                       .mem_bytes = m->total,
+                       .mem_capacity = m->capacity,
+                       .step_s = r.step_time_s,
+                       .cost_usd = -1};
+    f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
+    f->train_s = f->steps * f->step_s;
+    f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
+    f->facility_w = plant_of(k, p, &r, s->seed, &step_j);
+    if (s->cost) {
+        st_cost_use u = {.gpus = p->gpus,
+                         .cluster_gpus = p->gpus,
+                         .cluster_nodes = k->c.nodes,
+                         .cluster_switch = k->switches,
+                         .held_s = f->train_s,
+                         .energy_j = f->steps * step_j,
+                         .tokens = f->steps * tps};
+        if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0)
+            f->cost_usd = st_cost_job(s->cost, &u).total_usd;
+    }
+    f->objective =
+        s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
+    f->binds = binds_of(f, s);
+    f->feasible = f->train_s <= s->deadline_s && (!(s->power_w > 0) || f->facility_w <= s->power_w);
+    return 0;
+}
+
+static st_size_cfg *push(st_size_result *out)
+{
+    if (out->n == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 64;
+        out->cfg = st_xrealloc(out->cfg, out->cap * sizeof *out->cfg);
+    }
+    return &out->cfg[out->n++];
+}
+
+/* Prune or simulate plan p (recompute levels tried in order: once one fits, the ones that
+ * recompute more are dominated, slower for no memory the plan needs). *fit says whether it fit. */
+static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec *s,
+                    st_size_result *out, int *fit, st_err *err)
+{
+    out->considered++;
+    if (*fit) {
+        out->pruned_dominated++;
+        return 0;
+    }
+    if (!rules_hold(p, &k->c)) {
+        out->pruned_rule++;
+        return 0;
+    }
+    st_memory m;
+    st_memory_estimate(p, k->c.gpu, p->parallel.microbatch, &m);
+    if (!m.fits) {
+        out->pruned_memory++;
+        return 0;
+    }
+    *fit = 1;
+    st_size_cfg *f = push(out);
+    int rc = evaluate(k, p, &m, s, f, err);
+    if (rc) {
+        out->n--;
+        return rc;
+    }
+    if (f->objective < k->best)
+        k->best = f->objective;
+    return 0;
+}
+
+/* Every plan of w on shape k: tp a power of two within the NVLink domain, pp dividing the
+ * layers or a power of two (uneven stages, as Llama 3 405B's 126 layers on 16 stages, Dubey et
+ * al. 2024, arXiv:2407.21783, section 3.3.2), then virtual stages, micro-batch and recompute;
+ * the plan rules (models/silicon/plan_check.h) decide the rest. */
+static int search_count(size_count *k, const st_workload_cfg *w, const st_size_spec *s,
+                        st_size_result *out, st_err *err)
+{
+    int64_t g = k->c.nodes * k->c.gpus_per_node, layers = w->model->layers;
+    for (int64_t tp = 1; tp <= k->c.nvlink_domain && tp <= g; tp *= 2)
+        for (int64_t pp = 1; pp <= layers && tp * pp <= g; pp++) {
+            if (layers % pp && (pp & (pp - 1)))
+                continue;
+            for (size_t v = 0; v < sizeof vs_axis / sizeof *vs_axis; v++) {
+                if (vs_axis[v] > 1 && pp == 1)
+                    continue;
+                for (size_t b = 0; b < sizeof mb_axis / sizeof *mb_axis; b++) {
+                    int fit = 0;
+                    for (int rc = ST_RECOMPUTE_NONE; rc <= ST_RECOMPUTE_FULL; rc++) {
+                        st_workload_cfg p = plan_of(w, g, tp, pp, vs_axis[v], mb_axis[b], rc);
+                        int e = try_plan(k, &p, s, out, &fit, err);
+                        if (e)
+                            return e;
+                    }
+                }
+            }
+        }
+    return 0;
+}
+
+/* Shape k of cluster c with `nodes` nodes: its context, GPU ids and switch count. */
+static int count_open(size_count *k, const st_cluster_cfg *c, int64_t nodes, st_err *err)
+{
+    memset(k, 0, sizeof *k);
+    k->c = *c;
+    k->c.nodes = nodes;
+    k->best = INFINITY;
+    int64_t g = nodes * c->gpus_per_node;
+    k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
+    for (int64_t i = 0; i < g; i++)
+        k->ids[i] = i;
+    st_topo *t = NULL;
+    int rc = st_topo_new(&k->c, &t, err);
+    if (rc)
+        return rc;
+    k->switches = st_topo_switches(t, ST_LEVEL_NIC) + st_topo_switches(t, ST_LEVEL_LEAF) +
+                  st_topo_switches(t, ST_LEVEL_SPINE);
+    st_topo_free(t);
+    return st_step_ctx_new(&k->c, &k->ctx, err);
+}
+
+static void count_close(size_count *k)
+{
+    st_step_ctx_free(k->ctx);
+    free(k->ids);
+}
+
+/* Ranked: feasible first by objective, then time to train; ties by the plan, so the order is
+ * the same on every run. */
+static int rank_cmp(const void *pa, const void *pb)
+{
+    const st_size_cfg *a = pa, *b = pb;
+    if (a->feasible != b->feasible)
+        return b->feasible - a->feasible;
+    double ka = a->feasible ? a->objective : a->train_s,
+           kb = b->feasible ? b->objective : b->train_s;
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    if (a->train_s != b->train_s)
+        return a->train_s < b->train_s ? -1 : 1;
+    const int64_t x[] = {a->gpus, a->tp, a->pp, a->vs, a->mb, a->recompute};
+    const int64_t y[] = {b->gpus, b->tp, b->pp, b->vs, b->mb, b->recompute};
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* The node counts searched: powers of two up to the most nodes the cluster and the GPU budget
+ * allow, and that most itself. Returns how many, into n[0..cap). */
+static size_t counts_of(const st_cluster_cfg *c, const st_size_spec *s, int64_t *n, size_t cap)
+{
+    int64_t most = c->nodes;
+    if (s->gpus > 0 && s->gpus / c->gpus_per_node < most)
+        most = s->gpus / c->gpus_per_node;
+    size_t k = 0;
+    for (int64_t v = 1; v < most && k + 1 < cap; v *= 2)
+        n[k++] = v;
+    if (most >= 1)
+        n[k++] = most;
+    return k;
+}
+
+int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
+                   st_size_result *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (spec->goal == ST_SIZE_COST && !spec->cost)
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "the cost goal needs the scenario's cost: section");
+    int64_t nodes[64];
+    size_t nc = counts_of(c, spec, nodes, 64);
+    double best = INFINITY;
+    int rc = 0;
+    for (size_t i = 0; i < nc && !rc; i++) {
+        size_count k;
+        rc = count_open(&k, c, nodes[i], err);
+        size_t first = out->n;
+        if (!rc)
+            rc = search_count(&k, w, spec, out, err);
+        count_close(&k);
+        out->counts_searched++;
+        if (best < k.best) { /* a smaller count met the deadline for less: larger cost more */
+            out->counts_skipped = (int64_t)(nc - i - 1);
+            break;
+        }
+        for (size_t j = first; j < out->n; j++)
+            if (out->cfg[j].feasible && out->cfg[j].objective < best)
+                best = out->cfg[j].objective;
+    }
+    if (rc) {
+        st_size_release(out);
+        return rc;
+    }
+    qsort(out->cfg, out->n, sizeof *out->cfg, rank_cmp);
+    st_size_front(out->cfg, out->n, spec->power_w);
+    return 0;
+}
+
+void st_size_release(st_size_result *r)
+{
+    free(r->cfg);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,84 @@
+/* The capacity-sizing search of `strata size`: for one training workload (its model, tokens and
+ * a deadline) on a scenario's cluster, every GPU count (whole nodes, up to the cluster's nodes
+ * and the GPU budget) and every parallel plan on it (tp in the NVLink domain, pp dividing the
+ * layers, dp from the count, micro-batch, recompute, virtual stages), pruned before the step
+ * model runs when the plan breaks a rule (models/silicon/plan_check.h) or does not fit in memory
+ * (models/silicon/parallel.h); the rest are simulated (models/step/step.h, one context and its
+ * collective memo per GPU count), powered (models/plant/plant.h) and priced
+ * (models/cost/cost.h). docs/guide/sizing.md has the method and its limits. */
+#ifndef ST_PLANNER_SIZE_H
+#define ST_PLANNER_SIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "sim/err.h"
+
+/* What a configuration is ranked by. */
+typedef enum st_size_goal {
+    ST_SIZE_GPU_HOURS, /* GPU-hours to train */
+    ST_SIZE_COST       /* the job's cost under the scenario's cost: prices */
+} st_size_goal;
+
+/* The constraint that binds a configuration: the one it breaks the most, or, when it meets them
+ * all, the one with the least slack (its use over its limit closest to 1). */
+typedef enum st_size_bind {
+    ST_BIND_MEMORY,
+    ST_BIND_DEADLINE,
+    ST_BIND_POWER,
+    ST_BIND_GPUS,
+    ST_BIND__COUNT
+} st_size_bind;
+
+const char *st_size_bind_name(st_size_bind b);
+
+typedef struct st_size_spec {
+    double deadline_s;       /* time to train the workload's tokens, > 0 */
+    double power_w;          /* facility power budget; 0: none */
+    int64_t gpus;            /* GPU budget; 0: none */
+    st_size_goal goal;       /* ST_SIZE_COST needs cost */
+    const st_cost_cfg *cost; /* the scenario's prices, or NULL */
+    uint64_t seed;           /* the scenario's: the plant's phase offsets */
+} st_size_spec;
+
+/* One simulated configuration. */
+typedef struct st_size_cfg {
+    int64_t nodes, gpus, tp, pp, dp, vs, mb;
+    st_recompute recompute;
+    double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
+    double step_s, steps, train_s;  /* train_s = steps x step_s: no failures or checkpoints */
+    double gpu_hours, cost_usd;     /* cost_usd < 0 without prices */
+    double facility_w;              /* the plant's IT peak times its PUE */
+    double objective;               /* gpu_hours or cost_usd, by the goal */
+    int feasible;                   /* meets the deadline and every budget */
+    int front;                      /* on the Pareto front of train_s against objective */
+    st_size_bind binds;
+} st_size_cfg;
+
+typedef struct st_size_result {
+    st_size_cfg *cfg; /* n simulated configurations, ranked: feasible first by objective, then
+                         train_s; then the rest by train_s */
+    size_t n, cap;
+    int64_t considered;       /* plans generated over every GPU count searched */
+    int64_t pruned_rule;      /* broke a plan rule (heads over tp, layers over pp, batch split) */
+    int64_t pruned_memory;    /* did not fit in the GPU's memory */
+    int64_t pruned_dominated; /* a plan that recomputes more than one that fits */
+    int64_t counts_searched, counts_skipped; /* GPU counts; skipped once a smaller one met the
+                                                deadline at a lower objective */
+} st_size_result;
+
+/* Search the configurations of training workload w (with tokens or steps) on cluster c under
+ * spec. Returns 0 with out filled (release with st_size_release), or ST_EINVAL with err set when
+ * the goal needs prices the spec has not, or the step model's error on a plan it cannot run. */
+int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
+                   st_size_result *out, st_err *err);
+
+/* Mark the configurations on the Pareto front of (train_s, objective) among those within the
+ * power budget power_w (0: none; the GPU budget bounds every count searched): none other is at
+ * most as long and as costly and better in one; of equal points, the first. */
+void st_size_front(st_size_cfg *cfg, size_t n, double power_w);
+
+void st_size_release(st_size_result *r);
+
+#endif

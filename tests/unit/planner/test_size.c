@@ -1,0 +1,180 @@
+/* The sizing search (planner/size.c) on Llama 3 8B and up to four H100 nodes: a plan over the
+ * GPU's memory is pruned before the step model, the answer meets the deadline, the front is
+ * non-dominated, a power budget binds the larger counts, and a count above one that met the
+ * deadline for less is not searched. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "models/silicon/parallel.h"
+#include "planner/size.h"
+#include "scenarios/scenario.h"
+
+static const char yaml[] = "version: 1\n"
+                           "name: size-8b\n"
+                           "cluster: { gpu: h100-sxm, nodes: 4 }\n"
+                           "workloads:\n"
+                           "  - name: train\n"
+                           "    model: llama3-8b\n"
+                           "    seq_len: 4096\n"
+                           "    global_batch: 64\n"
+                           "    gpus: 8\n"
+                           "    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }\n"
+                           "    tokens: 2B\n";
+
+static st_scn *load(void)
+{
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("size.yaml", yaml, strlen(yaml), &s, &d), 0);
+    return s;
+}
+
+static st_size_result search(const st_scn *s, double deadline_s, double power_w)
+{
+    st_size_spec spec = {.deadline_s = deadline_s, .power_w = power_w, .goal = ST_SIZE_GPU_HOURS};
+    st_size_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &spec, &r, &err), 0);
+    ck_assert_uint_gt(r.n, 0);
+    return r;
+}
+
+START_TEST(test_unfit_plan_is_pruned)
+{
+    st_scn *s = load();
+    const st_workload_cfg *w = st_scn_workload(s, 0);
+    st_workload_cfg p = *w; /* one node, no model parallelism, 8 sequences, no recompute */
+    p.parallel.microbatch = 8;
+    p.parallel.recompute = ST_RECOMPUTE_NONE;
+    st_memory m;
+    st_memory_estimate(&p, st_scn_cluster(s)->gpu, 8, &m);
+    ck_assert(!m.fits);
+    st_size_result r = search(s, 30 * 86400.0, 0);
+    ck_assert_int_gt(r.pruned_memory, 0);
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert(f->mem_bytes <= f->mem_capacity);
+        ck_assert(!(f->gpus == 8 && f->tp == 1 && f->pp == 1 && f->mb == 8 &&
+                    f->recompute == ST_RECOMPUTE_NONE));
+    }
+    ck_assert_int_eq(r.considered,
+                     (int64_t)r.n + r.pruned_rule + r.pruned_memory + r.pruned_dominated);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_answer_meets_deadline)
+{
+    st_scn *s = load();
+    st_size_result loose = search(s, 30 * 86400.0, 0);
+    /* A deadline between the fastest and the slowest plan found: the answer must meet it, and
+     * nothing ranked above it may be slower or cost more. */
+    double fast = INFINITY, slow = 0;
+    for (size_t i = 0; i < loose.n; i++) {
+        fast = fmin(fast, loose.cfg[i].train_s);
+        slow = fmax(slow, loose.cfg[i].train_s);
+    }
+    double deadline = 0.5 * (fast + slow);
+    st_size_result r = search(s, deadline, 0);
+    ck_assert(r.cfg[0].feasible);
+    ck_assert(r.cfg[0].train_s <= deadline);
+    for (size_t i = 1; i < r.n; i++)
+        if (r.cfg[i].feasible)
+            ck_assert(r.cfg[i].objective >= r.cfg[0].objective);
+        else
+            ck_assert(r.cfg[i].train_s > deadline && r.cfg[i].binds == ST_BIND_DEADLINE);
+    st_size_release(&r);
+    /* Too short for every plan: none is feasible, and the deadline binds them all. */
+    r = search(s, 0.5 * fast, 0);
+    for (size_t i = 0; i < r.n; i++)
+        ck_assert(!r.cfg[i].feasible && r.cfg[i].binds == ST_BIND_DEADLINE);
+    st_size_release(&r);
+    st_size_release(&loose);
+    st_scn_free(s);
+}
+END_TEST
+
+/* a is at most as long and as costly as b and better in one. */
+static int dominates(const st_size_cfg *a, const st_size_cfg *b)
+{
+    return a->train_s <= b->train_s && a->objective <= b->objective &&
+           (a->train_s < b->train_s || a->objective < b->objective);
+}
+
+START_TEST(test_front_is_non_dominated)
+{
+    st_scn *s = load();
+    st_size_result r = search(s, 1e-3, 0); /* every count searched: none meets it */
+    ck_assert_int_eq(r.counts_searched, 3);
+    size_t on = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        int beaten = 0;
+        for (size_t j = 0; j < r.n; j++)
+            beaten |= dominates(&r.cfg[j], &r.cfg[i]);
+        if (r.cfg[i].front)
+            ck_assert(!beaten);
+        on += (size_t)r.cfg[i].front;
+    }
+    /* A 4-node plan trains faster than any on one node, for more GPU-hours: two points at
+     * least. */
+    ck_assert_uint_ge(on, 2);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_power_budget_binds)
+{
+    st_scn *s = load();
+    st_size_result r = search(s, 1e-3, 0);
+    double one = 0; /* the most a one-node plan draws */
+    for (size_t i = 0; i < r.n; i++)
+        if (r.cfg[i].nodes == 1)
+            one = fmax(one, r.cfg[i].facility_w);
+    ck_assert(one > 0);
+    st_size_release(&r);
+    r = search(s, 30 * 86400.0, 1.2 * one);
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        if (f->nodes > 1) {
+            ck_assert(!f->feasible && !f->front);
+            ck_assert_int_eq(f->binds, ST_BIND_POWER);
+        }
+    }
+    ck_assert(r.cfg[0].feasible && r.cfg[0].nodes == 1);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_larger_counts_are_skipped)
+{
+    st_scn *s = load();
+    /* A generous deadline: one node meets it for the fewest GPU-hours, two cost more, so four
+     * are not searched. */
+    st_size_result r = search(s, 30 * 86400.0, 0);
+    ck_assert_int_eq(r.counts_searched, 2);
+    ck_assert_int_eq(r.counts_skipped, 1);
+    for (size_t i = 0; i < r.n; i++)
+        ck_assert_int_le(r.cfg[i].nodes, 2);
+    ck_assert_int_eq(r.cfg[0].nodes, 1);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *size_suite(void)
+{
+    Suite *s = suite_create("size");
+    TCase *tc = tcase_create("search");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_unfit_plan_is_pruned);
+    tcase_add_test(tc, test_answer_meets_deadline);
+    tcase_add_test(tc, test_front_is_non_dominated);
+    tcase_add_test(tc, test_power_budget_binds);
+    tcase_add_test(tc, test_larger_counts_are_skipped);
+    suite_add_tcase(s, tc);
+    return s;
+}
