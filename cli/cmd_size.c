@@ -127,15 +127,17 @@ static const st_workload_cfg *pick(const st_scn *s, const char *name)
 
 static void print_row(const st_size_cfg *f, size_t rank)
 {
-    char cost[32] = "-";
+    char cost[32] = "-", power[32] = "-";
     if (f->cost_usd >= 0)
         snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
-    printf("%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8.3f "
+    if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit */
+        snprintf(power, sizeof power, "%.3f", f->facility_w / 1e6);
+    printf("%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s "
            "%s%s\n",
            rank, (long long)f->nodes, (long long)f->gpus, (long long)f->tp, (long long)f->pp,
            (long long)f->dp, (long long)f->vs, (long long)f->mb, st_recompute_names[f->recompute],
-           f->step_s, f->train_s / 86400.0, f->gpu_hours, cost, f->facility_w / 1e6,
-           st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
+           f->step_s, f->train_s / 86400.0, f->gpu_hours, cost, power, st_size_bind_name(f->binds),
+           f->feasible ? "" : " (misses)");
 }
 
 static void print_header(void)

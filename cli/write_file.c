@@ -74,19 +74,28 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
         return -1;
     }
     snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    struct sigaction old[N_CAUGHT];
-    guard(tmp, old);
+    /* Signals are held while the temporary file is made, so the handler never sees the name
+     * before mkstemp has filled it in (it would unlink a file literally named ...XXXXXX). */
+    sigset_t all, prev;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &prev);
     int fd = mkstemp(tmp);
+    struct sigaction old[N_CAUGHT];
+    if (fd >= 0)
+        guard(tmp, old);
+    sigprocmask(SIG_SETMASK, &prev, NULL);
     if (fd < 0) {
         snprintf(why, n, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
-        unguard(old);
         free(tmp);
         return -1;
     }
-    /* mkstemp makes the file 0600; give the report the mode a plain fopen would. */
+    /* mkstemp makes the file 0600; give the report the mode the file it replaces had, or the
+     * one a plain fopen would give a new file. */
     mode_t mask = umask(0);
     umask(mask);
-    int ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
+    struct stat st;
+    mode_t mode = stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask;
+    int ok = fchmod(fd, mode) == 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
     int err = errno;
     ok = (close(fd) == 0) && ok;
     if (ok && rename(tmp, path) == 0) {

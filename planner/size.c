@@ -75,7 +75,7 @@ static double plant_of(size_count *k, const st_workload_cfg *p, const st_step_re
     st_plant_job job = {r, k->ids, p->gpus, 0, 1.0};
     st_plant_result pr;
     st_err err = {0};
-    double w = 0;
+    double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
     /* The sizing needs the peak and the PUE, not the spectrum: a window of at least one step
      * (the peak of a job whose GPUs swing together), 2^j samples so the FFT stays n log n. */
     double dt = st_plant_preset_get()->dt_s, win = 128 * dt;
@@ -93,9 +93,10 @@ static double plant_of(size_count *k, const st_workload_cfg *p, const st_step_re
  * with the least slack. */
 static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
 {
-    double u[ST_BIND__COUNT] = {f->mem_bytes / f->mem_capacity, f->train_s / s->deadline_s,
-                                s->power_w > 0 ? f->facility_w / s->power_w : 0,
-                                s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0};
+    double u[ST_BIND__COUNT] = {
+        f->mem_bytes / f->mem_capacity, f->train_s / s->deadline_s,
+        s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
+        s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0};
     st_size_bind b = ST_BIND_MEMORY;
     for (int i = 1; i < ST_BIND__COUNT; i++)
         if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])
@@ -142,6 +143,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
     f->binds = binds_of(f, s);
+    /* An unknown facility power (NaN) never meets a power budget. */
     f->feasible = f->train_s <= s->deadline_s && (!(s->power_w > 0) || f->facility_w <= s->power_w);
     return 0;
 }
@@ -288,6 +290,10 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           "the cost goal needs the scenario's cost: section");
     int64_t nodes[64];
     size_t nc = counts_of(c, spec, nodes, 64);
+    if (nc == 0)
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "the gpus budget (%lld) is less than one node of %lld GPUs",
+                          (long long)spec->gpus, (long long)c->gpus_per_node);
     double best = INFINITY;
     int rc = 0;
     for (size_t i = 0; i < nc && !rc; i++) {

@@ -342,7 +342,7 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     double *w = st_xmalloc((ns ? ns : 1) * sizeof *w);
     st_plant_wave_sums sums;
     st_plant_waveform(&spec, w, &sums);
-    if (c->racks.power_floor > 0 || c->racks.storage_energy_j > 0)
+    if (c->racks.power_floor > 0 || (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
         mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
     st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
     out->it_peak_w = sums.it_peak_w;

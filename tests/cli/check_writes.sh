@@ -40,6 +40,11 @@ wait "$reader"
 [ -p "$dir/fifo" ] || fail "-o replaced the FIFO with a regular file"
 cmp -s "$dir/got" "$dir/expected" || fail "the FIFO's reader did not get the report"
 
+echo old >"$dir/private.json"
+chmod 600 "$dir/private.json"
+"$strata" run "$scn" -o "$dir/private.json" >/dev/null || fail "-o onto a 0600 file failed"
+[ "$(stat -c %a "$dir/private.json")" = 600 ] || fail "-o changed the mode of the file it replaced"
+
 mkdir "$dir/sub"
 "$strata" run "$scn" -o "$dir/sub" >/dev/null 2>"$dir/err" && fail "-o onto a directory exited 0"
 grep -q "it is a directory" "$dir/err" || fail "-o onto a directory: $(cat "$dir/err")"
