@@ -339,10 +339,10 @@ static void cluster_defaults(st_cluster_cfg *c)
     memset(c, 0, sizeof *c);
     c->racks.feed_voltage_v = 415; /* the enterprise AI-infrastructure guide: 415 V three-phase */
     c->racks.feed_phases = 3;
-    c->racks.power_factor = 0.95; /* scenario-format.md example */
+    c->racks.power_factor = 0.95; /* 80 PLUS Titanium PSUs: power factor >= 0.95 at 50% load */
     c->racks.cooling = ST_COOLING_AIR;
-    c->racks.coolant_supply_c = 30; /* scenario-format.md example */
-    c->racks.air_supply_c = 24;     /* scenario-format.md example */
+    c->racks.coolant_supply_c = 30; /* within ASHRAE TC 9.9's W32 class (facility water <= 32 C) */
+    c->racks.air_supply_c = 24;     /* within ASHRAE TC 9.9's recommended 18-27 C inlet */
     c->racks.liquid_fraction = -1;  /* derived from the cooling kind */
     c->fabric.topology = ST_TOPO_SPINE_LEAF;
     c->fabric.nic_bw = 400e9 / 8; /* the guide: RoCE v2 on 400 Gbit/s */
@@ -350,8 +350,8 @@ static void cluster_defaults(st_cluster_cfg *c)
     c->fabric.n_oversub = 1;
     c->fabric.transport = ST_TRANSPORT_ROCE_V2;
     c->fabric.routing = ST_ROUTING_ECMP;
-    c->fabric.link_latency_s = 1e-6;     /* scenario-format.md example */
-    c->fabric.switch_latency_s = 600e-9; /* scenario-format.md example */
+    c->fabric.link_latency_s = 1e-6;     /* documented default, an assumption: settable */
+    c->fabric.switch_latency_s = 600e-9; /* documented default, an assumption: settable */
 }
 
 /* The value of n.map.sub.key (n.map.key when sub is NULL), or NULL where a step is absent. */

@@ -51,7 +51,7 @@ static int unknown_model(st_ld *ld, const st_ynode *n)
     return st__unknown_name(ld, n, "model", names, k, " (`strata catalog` lists the presets)");
 }
 
-/* scenario-format.md: a mapping takes layers, hidden, heads, and optionally the rest; what
+/* A mapping takes layers, hidden, heads, and optionally the rest; what
  * mlp implies (GPT style for gelu, Llama style for swiglu) fills the keys left out. */
 static void model_defaults(st_llm_spec *m, const st_ynode *n)
 {

@@ -116,7 +116,7 @@ int st__load_failures(st_ld *ld, const st_ynode *n)
     if (st_rd_expect(&ld->rd, n, ST_YN_MAP, "failures"))
         return -1;
     /* Llama 3 (arXiv 2407.21783, section 3.3.4) reports automated detection and restart in
-     * minutes; the defaults are the contract example's 5 min and 10 min. */
+     * minutes; the defaults are 5 min and 10 min (docs/guide/scenario-reference.md). */
     s->failures.detect_s = 5 * 60.0;
     s->failures.restart_s = 10 * 60.0;
     s->failures.loc = n->loc;

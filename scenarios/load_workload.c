@@ -138,7 +138,7 @@ static const st_field ckpt_fields[] = {
     ST_FEND,
 };
 
-/* scenario-format.md writes `bytes_per_token: 4`: a plain number of bytes, or with a unit. */
+/* `bytes_per_token: 4` is a plain number of bytes, or with a unit. */
 static int fn_bytes_per_token(st_rd *rd, const st_ynode *n, void *base)
 {
     int bare =

@@ -33,7 +33,9 @@ void st_cost_defaults(st_cost_cfg *c)
     c->electricity_usd_per_j = defaults[0].value;
     c->storage_month_usd_per_byte = defaults[1].value;
     c->egress_usd_per_byte = defaults[2].value;
-    c->amortization_s = 4 * 365 * 86400.0; /* scenario-format.md example: 4 y */
+    c->amortization_s =
+        4 * 365 * 86400.0; /* the documented default (docs/guide/scenario-reference.md): 4 y, an
+                              assumption, settable */
 }
 
 const char *st_cost_missing(const st_cost_cfg *c)

@@ -8,7 +8,8 @@ const char *const st_mlp_names[] = {ST_MLPS(ST__ENUM_NAME) NULL};
 const char *const st_norm_names[] = {ST_NORMS(ST__ENUM_NAME) NULL};
 const char *const st_posemb_names[] = {ST_POSEMBS(ST__ENUM_NAME) NULL};
 
-/* scenario-format.md: "vocab (default 51200)", the GPT-2 vocabulary padded by Megatron-LM. */
+/* vocab defaults to 51200, the GPT-2 vocabulary padded by Megatron-LM
+ * (--make-vocab-size-divisible-by). */
 #define DEFAULT_VOCAB 51200
 
 void st_llm_fill_defaults(st_llm_spec *m)

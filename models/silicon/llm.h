@@ -48,7 +48,7 @@ typedef struct st_llm_spec {
     st_dropout dropout;
 } st_llm_spec;
 
-/* Fill the fields whose zero value means "default", as scenario-format.md states:
+/* Fill the fields whose zero value means "default", as docs/guide/scenario-reference.md states:
  * ffn_hidden = 4 * hidden, kv_heads = heads, vocab = 51200, head_dim = hidden / heads, and
  * dropout as `mlp` implies. It leaves norm, pos, bias and tied_embeddings alone: their zero
  * values are valid settings, so the caller (the loader) applies the style that `mlp` implies

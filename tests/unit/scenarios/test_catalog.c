@@ -1,4 +1,4 @@
-/* The preset tables: the names scenario-format.md requires exist, lookups are consistent, and
+/* The preset tables: the names the docs promise exist, lookups are consistent, and
  * the datasheet figures match the vendors' datasheets. */
 #include <check.h>
 #include <math.h>
