@@ -248,8 +248,10 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
         st_plant_rack_cooling(&c->racks, heat[k], &h);
         out->air_w += h.air_w;
         out->liquid_w += h.liquid_w;
-        if (h.heat_w / h.capacity_w > worst) {
-            worst = h.heat_w / h.capacity_w;
+        /* A rack without cooling capacity is the worst there is (its ratio is +inf, not NaN). */
+        double load = h.capacity_w > 0 ? h.heat_w / h.capacity_w : INFINITY;
+        if (load > worst) {
+            worst = load;
             out->rack_heat = h;
         }
     }
