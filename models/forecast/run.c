@@ -278,7 +278,11 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         double work = steps + f->life.lost_work_s / step;
         double idle =
             (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus * sp->c->gpu->idle_w;
-        p->energy_j = pue * (work * p->step_energy_j + idle) / eta;
+        /* The rest of the job's nodes (CPUs, NICs, fans: node.base_power) draw over its whole
+         * life, through the same PSUs, as the rack totals count them. */
+        int64_t gpn = sp->c->gpus_per_node, nodes = (f->w->gpus + gpn - 1) / gpn;
+        double base = (double)nodes * sp->c->node.base_power_w * f->life.wall_s;
+        p->energy_j = pue * (work * p->step_energy_j + idle + base) / eta;
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
         out->plant.energy_j += p->energy_j;
