@@ -233,8 +233,7 @@ static int count_open(size_count *k, const st_cluster_cfg *c, int64_t nodes, st_
     int rc = st_topo_new(&k->c, &t, err);
     if (rc)
         return rc;
-    k->switches = st_topo_switches(t, ST_LEVEL_NIC) + st_topo_switches(t, ST_LEVEL_LEAF) +
-                  st_topo_switches(t, ST_LEVEL_SPINE);
+    k->switches = st_topo_network_switches(t);
     st_topo_free(t);
     return st_step_ctx_new(&k->c, &k->ctx, err);
 }

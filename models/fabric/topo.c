@@ -641,3 +641,9 @@ int st_topo_link_name(const st_topo *t, int32_t link, char *buf, size_t n)
     }
     return arrow(buf, n, dir, a, b);
 }
+
+int64_t st_topo_network_switches(const st_topo *t)
+{
+    return st_topo_switches(t, ST_LEVEL_NIC) + st_topo_switches(t, ST_LEVEL_LEAF) +
+           st_topo_switches(t, ST_LEVEL_SPINE);
+}

@@ -119,4 +119,8 @@ int64_t st_topo_pod_of(const st_topo *t, int64_t gpu);
  * either routing. */
 int64_t st_topo_switches(const st_topo *t, st_level level);
 
+/* The network switches a cluster buys: its leaves, spines and cores (st_topo_switches of the
+ * NIC, leaf and spine levels; NVSwitch domains belong to the nodes). */
+int64_t st_topo_network_switches(const st_topo *t);
+
 #endif

@@ -317,8 +317,7 @@ static int64_t cluster_switches(const st_cluster_cfg *c)
     st_err err = {0};
     if (st_topo_new(c, &t, &err))
         return 0;
-    int64_t n = st_topo_switches(t, ST_LEVEL_NIC) + st_topo_switches(t, ST_LEVEL_LEAF) +
-                st_topo_switches(t, ST_LEVEL_SPINE);
+    int64_t n = st_topo_network_switches(t);
     st_topo_free(t);
     return n;
 }
