@@ -69,7 +69,8 @@ static int bench_size(const char *file)
                          .power_w = 30e6,
                          .gpus = 20000,
                          .goal = ST_SIZE_GPU_HOURS,
-                         .seed = st_scn_seed(s)};
+                         .seed = st_scn_seed(s),
+                         .rows = 10}; /* as `strata size` prints by default (--top 10) */
     st_size_result r;
     st_err err = {0};
     double t0 = now_s();
