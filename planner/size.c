@@ -133,6 +133,18 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
     return b;
 }
 
+/* Whether the search needs the plant for f now (else after the ranking, power_late), with
+ * in_time whether f meets the deadline. */
+static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
+{
+    /* The plant now only where the ranking needs it: on-premises prices count its energy (rented
+     * GPUs' do not, models/cost/cost.c), or a power budget decides a plan that meets the deadline
+     * and is not over the budget on its bound. The rows printed get it after the ranking
+     * (power_late). */
+    return s->rows == 0 || (s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM) ||
+           (s->power_w > 0 && in_time && !(f->power_lb > s->power_w));
+}
+
 /* Time, power and price of plan p, simulated, into f. */
 static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                     const st_size_spec *s, st_size_cfg *f, st_err *err)
@@ -161,12 +173,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
     int in_time = f->train_s <= s->deadline_s;
-    /* The plant now only where the ranking needs it: on-premises prices count its energy (rented
-     * GPUs' do not, models/cost/cost.c), or a power budget decides a plan that meets the deadline
-     * and is not over the budget on its bound. The rows printed get it after the ranking
-     * (power_late). */
-    if (s->rows == 0 || (s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM) ||
-        (s->power_w > 0 && in_time && !(f->power_lb > s->power_w))) {
+    if (plant_now(s, f, in_time)) {
         f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j);
         f->powered = 1;
     }
