@@ -194,7 +194,8 @@ int st_cmd_size(int argc, char **argv)
                          .gpus = o.gpus,
                          .goal = strcmp(o.goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
                          .cost = cost,
-                         .seed = st_scn_seed(s)};
+                         .seed = st_scn_seed(s),
+                         .rows = (size_t)o.top};
     st_size_result r;
     st_err err = {0};
     rc = st_size_search(st_scn_cluster(s), w, &spec, &r, &err);

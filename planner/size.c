@@ -64,29 +64,58 @@ static int rules_hold(const st_workload_cfg *p, const st_cluster_cfg *c)
            st_plan_check_batch(p, p->parallel.microbatch, is, 1) == 0;
 }
 
-/* The facility power of plan p's step r on shape k (the plant's IT peak times its PUE, its
- * facility energy per step into *step_j), or 0 when the GPU states no power limit. */
-static double plant_of(size_count *k, const st_workload_cfg *p, const st_step_result *r,
-                       uint64_t seed, double *step_j)
+/* The plant's window for step r: at least one step (the peak of a job whose GPUs swing
+ * together), 2^j samples so the FFT stays n log n. The sizing needs the peak and the PUE, not
+ * the spectrum. */
+static double window_of(const st_step_result *r)
 {
-    *step_j = 0;
-    if (!(k->c.gpu->tdp_w > 0))
-        return 0;
-    st_plant_job job = {r, k->ids, p->gpus, 0, 1.0};
-    st_plant_result pr;
-    st_err err = {0};
-    double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
-    /* The sizing needs the peak and the PUE, not the spectrum: a window of at least one step
-     * (the peak of a job whose GPUs swing together), 2^j samples so the FFT stays n log n. */
     double dt = st_plant_preset_get()->dt_s, win = 128 * dt;
     while (win < r->step_time_s && win < st_plant_preset_get()->max_window_s)
         win *= 2;
-    if (st_plant_run_window(&k->c, &job, 1, seed, win, &pr, &err) == 0) {
+    return win;
+}
+
+/* The facility power of step r of a job on GPUs ids[0..gpus) of shape c (the plant's IT peak
+ * times its PUE, its facility energy per step into *step_j), or 0 when the GPU states no power
+ * limit. */
+static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
+                       const st_step_result *r, uint64_t seed, double *step_j)
+{
+    *step_j = 0;
+    if (!(c->gpu->tdp_w > 0))
+        return 0;
+    st_plant_job job = {r, ids, gpus, 0, 1.0};
+    st_plant_result pr;
+    st_err err = {0};
+    double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
+    if (st_plant_run_window(c, &job, 1, seed, window_of(r), &pr, &err) == 0) {
         w = pr.it_peak_w * pr.pue;
         *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;
     }
     st_plant_release(&pr);
     return w;
+}
+
+/* A lower bound, W, on plant_of for step r on shape c (every GPU of it), without the waveform;
+ * 0 when none holds. The plant's IT power is (base + GPUs x their power averaged over each
+ * sample dt) / PSU efficiency, its peak the largest sample, and its PUE adds losses and cooling
+ * (>= 1) (models/plant/waveform.c, plant.c). A phase of the step's profile (gpu_power.h) at
+ * least two samples long, held whole by the window (window >= step + phase + a sample), holds a
+ * whole sample: the peak is at least GPUs x that phase's power. A power floor or a battery
+ * reshapes the waveform (plant.c's mitigation): no bound then. */
+static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
+{
+    st_plant_profile pf;
+    if (!(c->gpu->tdp_w > 0) || c->racks.power_floor > 0 ||
+        (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0) ||
+        st_plant_profile_of(r, c->gpu, &pf))
+        return 0;
+    double dt = st_plant_preset_get()->dt_s, win = window_of(r), top = 0;
+    for (int i = 0; i < pf.n; i++)
+        if (pf.dur_s[i] >= 2 * dt && win >= pf.period_s + pf.dur_s[i] + dt && pf.gpu_w[i] > top)
+            top = pf.gpu_w[i];
+    /* less a margin for the rounding of the waveform's interval means */
+    return (double)(c->nodes * c->gpus_per_node) * top * (1 - 1e-9);
 }
 
 /* The binding constraint of configuration f under spec: the one it breaks the most, else the one
@@ -102,6 +131,18 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
         if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])
             b = (st_size_bind)i;
     return b;
+}
+
+/* Whether the search needs the plant for f now (else after the ranking, power_late), with
+ * in_time whether f meets the deadline. */
+static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
+{
+    /* The plant now only where the ranking needs it: on-premises prices count its energy (rented
+     * GPUs' do not, models/cost/cost.c), or a power budget decides a plan that meets the deadline
+     * and is not over the budget on its bound. The rows printed get it after the ranking
+     * (power_late). */
+    return s->rows == 0 || (s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM) ||
+           (s->power_w > 0 && in_time && !(f->power_lb > s->power_w));
 }
 
 /* Time, power and price of plan p, simulated, into f. */
@@ -128,7 +169,14 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
     f->train_s = f->steps * f->step_s;
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
-    f->facility_w = plant_of(k, p, &r, s->seed, &step_j);
+    f->step = r;
+    f->facility_w = NAN;
+    f->power_lb = power_lb(&k->c, &r);
+    int in_time = f->train_s <= s->deadline_s;
+    if (plant_now(s, f, in_time)) {
+        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j);
+        f->powered = 1;
+    }
     if (s->cost) {
         st_cost_use u = {.gpus = p->gpus,
                          .cluster_gpus = p->gpus,
@@ -143,8 +191,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
     f->binds = binds_of(f, s);
-    /* An unknown facility power (NaN) never meets a power budget. */
-    f->feasible = f->train_s <= s->deadline_s && (!(s->power_w > 0) || f->facility_w <= s->power_w);
+    /* An unknown facility power (NaN) never meets a power budget; one not run is over it. */
+    f->feasible = in_time && (!(s->power_w > 0) || f->facility_w <= s->power_w);
     return 0;
 }
 
@@ -280,6 +328,52 @@ static size_t counts_of(const st_cluster_cfg *c, const st_size_spec *s, int64_t 
     return k;
 }
 
+/* What the plant, after the ranking, needs: the cluster and the spec. */
+typedef struct size_late {
+    const st_cluster_cfg *c;
+    const st_size_spec *s;
+} size_late;
+
+/* Configuration f's facility power and binds by the plant, when the search left them out. */
+static void power_late(const size_late *l, st_size_cfg *f)
+{
+    if (f->powered)
+        return;
+    st_cluster_cfg shape = *l->c;
+    shape.nodes = f->nodes;
+    int64_t *ids = st_xmalloc((size_t)f->gpus * sizeof *ids);
+    for (int64_t i = 0; i < f->gpus; i++)
+        ids[i] = i;
+    double step_j = 0;
+    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, l->s->seed, &step_j);
+    free(ids);
+    f->powered = 1;
+    f->binds = binds_of(f, l->s);
+}
+
+/* Whether f is within the power budget: over it on its bound, else by the plant. */
+static int within_power(st_size_cfg *f, void *ctx)
+{
+    const size_late *l = ctx;
+    if (!(l->s->power_w > 0))
+        return 1;
+    if (!f->powered && f->power_lb > l->s->power_w)
+        return 0;
+    power_late(l, f);
+    return f->facility_w <= l->s->power_w;
+}
+
+/* Rank the n configurations, mark the front and complete the rows asked for. */
+static void finish(const st_cluster_cfg *c, const st_size_spec *spec, st_size_result *out)
+{
+    size_late l = {c, spec};
+    qsort(out->cfg, out->n, sizeof *out->cfg, rank_cmp);
+    st_size_front_by(out->cfg, out->n, within_power, &l);
+    for (size_t i = 0; i < out->n; i++)
+        if (i < spec->rows || out->cfg[i].front)
+            power_late(&l, &out->cfg[i]);
+}
+
 int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
                    st_size_result *out, st_err *err)
 {
@@ -315,8 +409,7 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
         st_size_release(out);
         return rc;
     }
-    qsort(out->cfg, out->n, sizeof *out->cfg, rank_cmp);
-    st_size_front(out->cfg, out->n, spec->power_w);
+    finish(c, spec, out);
     return 0;
 }
 

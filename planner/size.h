@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/step/step.h"
 #include "sim/err.h"
 
 /* What a configuration is ranked by. */
@@ -40,6 +41,9 @@ typedef struct st_size_spec {
     st_size_goal goal;       /* ST_SIZE_COST needs cost */
     const st_cost_cfg *cost; /* the scenario's prices, or NULL */
     uint64_t seed;           /* the scenario's: the plant's phase offsets */
+    size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
+                    the top N passes N); 0: every row. The plant model, most of a
+                    configuration's time, then runs only where its answer is needed. */
 } st_size_spec;
 
 /* One simulated configuration. */
@@ -49,10 +53,14 @@ typedef struct st_size_cfg {
     double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
     double step_s, steps, train_s;  /* train_s = steps x step_s: no failures or checkpoints */
     double gpu_hours, cost_usd;     /* cost_usd < 0 without prices */
-    double facility_w;              /* the plant's IT peak times its PUE */
-    double objective;               /* gpu_hours or cost_usd, by the goal */
-    int feasible;                   /* meets the deadline and every budget */
-    int front;                      /* on the Pareto front of train_s against objective */
+    double facility_w;   /* the plant's IT peak times its PUE; NaN (unknown) past spec->rows and
+                            off the front when spec->rows > 0, binds then not final either */
+    double power_lb;     /* a lower bound on facility_w without the plant (size.c), 0: none */
+    int powered;         /* facility_w and binds are the plant's */
+    st_step_result step; /* the simulated step, for a plant run after the ranking */
+    double objective;    /* gpu_hours or cost_usd, by the goal */
+    int feasible;        /* meets the deadline and every budget */
+    int front;           /* on the Pareto front of train_s against objective */
     st_size_bind binds;
 } st_size_cfg;
 
@@ -78,6 +86,11 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
  * power budget power_w (0: none; the GPU budget bounds every count searched): none other is at
  * most as long and as costly and better in one; of equal points, the first. */
 void st_size_front(st_size_cfg *cfg, size_t n, double power_w);
+
+/* st_size_front with the budgets asked of within(cfg, ctx) (nonzero: within them), which is
+ * called only for a configuration that would be on the front if within them (faster than every
+ * front point that costs less), so it can run the plant on demand. */
+void st_size_front_by(st_size_cfg *cfg, size_t n, int (*within)(st_size_cfg *, void *), void *ctx);
 
 void st_size_release(st_size_result *r);
 

@@ -22,22 +22,33 @@ static int by_time(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-void st_size_front(st_size_cfg *cfg, size_t n, double power_w)
+void st_size_front_by(st_size_cfg *cfg, size_t n, int (*within)(st_size_cfg *, void *), void *ctx)
 {
     front_pt *pt = st_xmalloc((n ? n : 1) * sizeof *pt);
-    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         cfg[i].front = 0;
-        if (!(power_w > 0) || cfg[i].facility_w <= power_w)
-            pt[m++] = (front_pt){cfg[i].train_s, cfg[i].objective, i};
+        pt[i] = (front_pt){cfg[i].train_s, cfg[i].objective, i};
     }
-    qsort(pt, m, sizeof *pt, by_time);
-    /* In time order a point is on the front when it costs less than every faster one. */
+    qsort(pt, n, sizeof *pt, by_time);
+    /* In time order a point is on the front when it costs less than every faster one within the
+     * budgets; whether it is within is asked only of those that cost less, since the others
+     * cannot be on it and do not move the least. */
     double least = INFINITY;
-    for (size_t j = 0; j < m; j++)
-        if (pt[j].obj < least) {
+    for (size_t j = 0; j < n; j++)
+        if (pt[j].obj < least && within(&cfg[pt[j].i], ctx)) {
             least = pt[j].obj;
             cfg[pt[j].i].front = 1;
         }
     free(pt);
+}
+
+static int within_budget(st_size_cfg *f, void *ctx)
+{
+    double power_w = *(const double *)ctx;
+    return !(power_w > 0) || f->facility_w <= power_w;
+}
+
+void st_size_front(st_size_cfg *cfg, size_t n, double power_w)
+{
+    st_size_front_by(cfg, n, within_budget, &power_w);
 }

@@ -69,16 +69,20 @@ static int bench_size(const char *file)
                          .power_w = 30e6,
                          .gpus = 20000,
                          .goal = ST_SIZE_GPU_HOURS,
-                         .seed = st_scn_seed(s)};
+                         .seed = st_scn_seed(s),
+                         .rows = 10}; /* as `strata size` prints by default (--top 10) */
     st_size_result r;
     st_err err = {0};
     double t0 = now_s();
     int rc = st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &spec, &r, &err);
     double t = now_s() - t0;
     if (rc == 0) {
+        size_t powered = 0; /* configurations the plant ran for */
+        for (size_t i = 0; i < r.n; i++)
+            powered += (size_t)r.cfg[i].powered;
         printf("case: size-405b configs: %zu configs_per_s: %.1f considered: %lld "
-               "considered_per_s: %.1f seconds: %.3f\n",
-               r.n, (double)r.n / t, (long long)r.considered, (double)r.considered / t, t);
+               "considered_per_s: %.1f seconds: %.3f powered: %zu\n",
+               r.n, (double)r.n / t, (long long)r.considered, (double)r.considered / t, t, powered);
         st_size_release(&r);
     } else {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, err.msg);

@@ -30,14 +30,27 @@ static st_scn *load(void)
     return s;
 }
 
-static st_size_result search(const st_scn *s, double deadline_s, double power_w)
+/* Rented GPUs at 2 USD an hour: a price that does not count energy. */
+static const st_cost_cfg cloud = {.delivery = ST_DELIVERY_CLOUD, .gpu_hour_usd_per_s = 2 / 3600.0};
+
+static st_size_result search_rows(const st_scn *s, double deadline_s, double power_w, size_t rows,
+                                  const st_cost_cfg *cost)
 {
-    st_size_spec spec = {.deadline_s = deadline_s, .power_w = power_w, .goal = ST_SIZE_GPU_HOURS};
+    st_size_spec spec = {.deadline_s = deadline_s,
+                         .power_w = power_w,
+                         .goal = cost ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
+                         .cost = cost,
+                         .rows = rows};
     st_size_result r;
     st_err err = {0};
     ck_assert_int_eq(st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &spec, &r, &err), 0);
     ck_assert_uint_gt(r.n, 0);
     return r;
+}
+
+static st_size_result search(const st_scn *s, double deadline_s, double power_w)
+{
+    return search_rows(s, deadline_s, power_w, 0, NULL);
 }
 
 START_TEST(test_unfit_plan_is_pruned)
@@ -165,6 +178,74 @@ START_TEST(test_larger_counts_are_skipped)
 }
 END_TEST
 
+/* The bound the search prunes by before the plant runs is below the plant's answer on every
+ * plan, and not vacuous: over half the plant's answer on most plans. */
+START_TEST(test_power_bound_is_below_plant)
+{
+    st_scn *s = load();
+    st_size_result r = search(s, 1e-3, 0);
+    size_t bounded = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        ck_assert(r.cfg[i].powered);
+        ck_assert(r.cfg[i].power_lb <= r.cfg[i].facility_w);
+        bounded += r.cfg[i].power_lb > 0.5 * r.cfg[i].facility_w;
+    }
+    ck_assert_uint_gt(2 * bounded, r.n);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* Same double, NaN equal to NaN. */
+static int same(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* With rows = 3 the plant runs only for some plans, yet the ranking, the front and the rows
+ * asked for (the first 3 and the front) are those of the complete search, under no power
+ * budget, a budget that binds the larger counts, and one every plan's bound is over; with no
+ * prices and with rented GPUs' (the cost goal). */
+START_TEST(test_rows_match_complete_search)
+{
+    st_scn *s = load();
+    st_size_result r = search(s, 1e-3, 0);
+    double one = 0, least = INFINITY;
+    for (size_t i = 0; i < r.n; i++) {
+        if (r.cfg[i].nodes == 1)
+            one = fmax(one, r.cfg[i].facility_w);
+        least = fmin(least, r.cfg[i].power_lb);
+    }
+    st_size_release(&r);
+    const double deadlines[] = {30 * 86400.0, 2 * 86400.0, 1e-3};
+    const double powers[] = {0, 1.2 * one, 0.9 * least};
+    size_t skipped[2] = {0, 0}; /* plans the plant did not run for: no prices, rented */
+    for (size_t d = 0; d < 6; d++)
+        for (size_t p = 0; p < 3; p++) {
+            const st_cost_cfg *cost = d < 3 ? NULL : &cloud;
+            st_size_result all = search_rows(s, deadlines[d % 3], powers[p], 0, cost);
+            st_size_result few = search_rows(s, deadlines[d % 3], powers[p], 3, cost);
+            ck_assert_uint_eq(all.n, few.n);
+            for (size_t i = 0; i < all.n; i++) {
+                const st_size_cfg *a = &all.cfg[i], *b = &few.cfg[i];
+                ck_assert(a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp &&
+                          a->vs == b->vs && a->mb == b->mb && a->recompute == b->recompute);
+                ck_assert(a->feasible == b->feasible && a->front == b->front);
+                ck_assert(same(a->objective, b->objective) && same(a->cost_usd, b->cost_usd));
+                if (i < 3 || b->front) {
+                    ck_assert(b->powered && same(a->facility_w, b->facility_w));
+                    ck_assert_int_eq(a->binds, b->binds);
+                }
+                skipped[d >= 3] += !b->powered;
+            }
+            st_size_release(&all);
+            st_size_release(&few);
+        }
+    ck_assert(skipped[0] > 0 && skipped[1] > 0);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *size_suite(void)
 {
     Suite *s = suite_create("size");
@@ -175,6 +256,8 @@ Suite *size_suite(void)
     tcase_add_test(tc, test_front_is_non_dominated);
     tcase_add_test(tc, test_power_budget_binds);
     tcase_add_test(tc, test_larger_counts_are_skipped);
+    tcase_add_test(tc, test_power_bound_is_below_plant);
+    tcase_add_test(tc, test_rows_match_complete_search);
     suite_add_tcase(s, tc);
     return s;
 }
