@@ -121,7 +121,8 @@ const st_cmd st_cmd_table[] = {
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
-     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--dir DIR] [--markdown]\n\n"
+     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--dir DIR] "
+     "[--markdown]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
      "measured and predicted values, the error and whether it is within its bound.\n\n"
      "  --fabric    the nccl-tests collective set\n"
@@ -131,6 +132,8 @@ const st_cmd st_cmd_table[] = {
      "              Daly's expected wall time, and the cases in DIR/life\n"
      "  --sched     scheduler orderings: mean JCT SRSF < SRTF < SJF < FIFO on the Muri\n"
      "              traces, SRTF < SJF < FIFO on Philly: the cases in DIR/sched\n"
+     "  --plant     power: a GB200 NVL72 rack's peak in 120-132 kW, Llama 3 405B's facility\n"
+     "              swing at least 10 MW: the cases in DIR/plant\n"
      "              (with no set named, all of them run)\n"
      "  --markdown  print docs/guide/validation.md (CI checks that the file matches)\n\n"
      "exit status: 0 every validation row within its bound, 1 otherwise\n"},

@@ -88,7 +88,8 @@ static void error_stats(const st_valid_harness *h, const char *set, st_valid_set
     for (size_t i = 0; i < h->n; i++) {
         const st_valid_row *r = &h->rows[i];
         if (!h->ran[i] || r->kind != ST_VALID_VALIDATION || strcmp(r->set, set) != 0 || !r->fits ||
-            r->bound_kind == ST_VALID_BOUND_FACTOR || r->bound_kind == ST_VALID_BOUND_ORDER)
+            r->bound_kind == ST_VALID_BOUND_FACTOR || r->bound_kind == ST_VALID_BOUND_ORDER ||
+            r->bound_kind == ST_VALID_BOUND_RANGE)
             continue;
         abs_e[k] = fabs(r->error);
         sum += abs_e[k];

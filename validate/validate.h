@@ -22,6 +22,7 @@ typedef enum st_valid_bound {
     ST_VALID_BOUND_FACTOR,    /* max(p / m, m / p) <= bound */
     ST_VALID_BOUND_POISSON95, /* |predicted - published| <= bound, 1.96 sqrt(published) */
     ST_VALID_BOUND_AT_LEAST,  /* predicted >= published (a published lower bound) */
+    ST_VALID_BOUND_RANGE,     /* published <= predicted <= bound (a published range) */
     ST_VALID_BOUND_ORDER      /* order_value rises strictly along order: predicted, the largest
                                  ratio of one to the next, is below 1 */
 } st_valid_bound;
@@ -101,6 +102,12 @@ int st_valid_life_new(const char *dir, st_valid_harness **out, st_err *err);
  * of the row; the row passes when their mean JCTs rise strictly in the claimed order (SRTF < SJF
  * < FIFO, and SRSF < SRTF on Muri). A missing case file is the case's error. */
 st_valid_harness *st_valid_sched_new(const char *dir);
+
+/* The plant checks (validate/plant.c), set "plant": the case files of dir, each forecast with its
+ * plant: a GB200 NVL72 rack's peak inside the published 120-132 kW, and Llama 3 405B's facility
+ * swing on 16,384 H100 at least 10 MW ("tens of megawatts"). A missing case file is the case's
+ * error. */
+st_valid_harness *st_valid_plant_new(const char *dir);
 
 /* Number of cases; their order is fixed. */
 size_t st_valid_count(const st_valid_harness *h);
