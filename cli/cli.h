@@ -48,6 +48,16 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 /* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
 int st_cli_wants_help(const char *arg, const char *cmd);
 
+/* One option and the argument after it (NULL at the end): 0 when the option took that value,
+ * -2 when it took none, > 0 a usage error already printed, -1 not an option of the command. */
+typedef int (*st_cli_opt_fn)(const char *arg, const char *val, void *opts);
+
+/* The command line of subcommand cmd (argv[0] is cmd): each option through one(), and one
+ * scenario FILE into *file. Returns 0; 1 after printing --help; or ST_EXIT_INPUT after a usage
+ * error (an unknown option, a second file, no file). */
+int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one, void *opts,
+                      const char **file);
+
 /* Write data to path (cli/write_file.c). A regular file or a new path is written through a
  * temporary file in the same folder, fsync'd and renamed, so a reader never sees half a report
  * and an interrupt (SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind. A device, FIFO or

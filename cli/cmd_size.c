@@ -87,28 +87,18 @@ static int parse_one(const char *a, const char *val, size_opts *o)
     return 0;
 }
 
+/* parse_one behind the st_cli_opt_fn signature. */
+static int opt_one(const char *a, const char *val, void *o)
+{
+    return parse_one(a, val, o);
+}
+
 static int parse_opts(int argc, char **argv, size_opts *o)
 {
     o->top = 10;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (st_cli_wants_help(a, "size"))
-            return 1;
-        int rc = parse_one(a, val, o);
-        if (rc > 0)
-            return rc;
-        if (rc == 0)
-            i++;
-        else if (a[0] == '-' && a[1] != '\0')
-            return st_cli_usage_error("size", "unknown option '%s'", a);
-        else if (o->file)
-            return st_cli_usage_error("size", "expected one scenario file, found a second: '%s'",
-                                      a);
-        else
-            o->file = a;
-    }
-    if (!o->file)
-        return st_cli_usage_error("size", "expected a scenario file");
+    int rc = st_cli_parse_args("size", argc, argv, opt_one, o, &o->file);
+    if (rc)
+        return rc;
     if (!(o->deadline_s > 0))
         return st_cli_usage_error("size", "expected --deadline DURATION (such as 90d)");
     return 0;

@@ -64,30 +64,17 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
     return 0;
 }
 
+/* parse_one behind the st_cli_opt_fn signature. */
+static int opt_one(const char *a, const char *val, void *o)
+{
+    return parse_one(a, val, o);
+}
+
 static int parse_opts(int argc, char **argv, sweep_opts *o)
 {
     o->workers = 1;
     o->grid.n_points = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (st_cli_wants_help(a, "sweep"))
-            return 1;
-        int rc = parse_one(a, val, o);
-        if (rc > 0)
-            return rc;
-        if (rc == 0)
-            i++;
-        else if (a[0] == '-' && a[1] != '\0')
-            return st_cli_usage_error("sweep", "unknown option '%s'", a);
-        else if (o->file)
-            return st_cli_usage_error("sweep", "expected one scenario file, found a second: '%s'",
-                                      a);
-        else
-            o->file = a;
-    }
-    if (!o->file)
-        return st_cli_usage_error("sweep", "expected a scenario file");
-    return 0;
+    return st_cli_parse_args("sweep", argc, argv, opt_one, o, &o->file);
 }
 
 typedef struct sweep_run {

@@ -325,6 +325,16 @@ static int run_plant(const char *dir, int md)
     return rc;
 }
 
+/* Run one set on the cases in DIR/sub. */
+static int run_in(const char *dir, const char *sub, int (*run)(const char *, int), int md)
+{
+    char *path = st_xmalloc(strlen(dir) + strlen(sub) + 2);
+    sprintf(path, "%s/%s", dir, sub);
+    int rc = run(path, md);
+    free(path);
+    return rc;
+}
+
 int st_cmd_validate(int argc, char **argv)
 {
     int md = 0, fabric = 0, step = 0, life = 0, sched = 0, plant = 0;
@@ -357,27 +367,9 @@ int st_cmd_validate(int argc, char **argv)
                "this file matches the command's output).\n\n");
     int rc_f = fabric ? run_fabric(md) : 0;
     int rc_s = step ? run_step(dir, md) : 0;
-    int rc_l = 0;
-    if (life) {
-        char *life_dir = st_xmalloc(strlen(dir) + 6);
-        sprintf(life_dir, "%s/life", dir);
-        rc_l = run_life(life_dir, md);
-        free(life_dir);
-    }
-    int rc_q = 0;
-    if (sched) {
-        char *sched_dir = st_xmalloc(strlen(dir) + 7);
-        sprintf(sched_dir, "%s/sched", dir);
-        rc_q = run_sched(sched_dir, md);
-        free(sched_dir);
-    }
-    int rc_p = 0;
-    if (plant) {
-        char *plant_dir = st_xmalloc(strlen(dir) + 7);
-        sprintf(plant_dir, "%s/plant", dir);
-        rc_p = run_plant(plant_dir, md);
-        free(plant_dir);
-    }
+    int rc_l = life ? run_in(dir, "life", run_life, md) : 0;
+    int rc_q = sched ? run_in(dir, "sched", run_sched, md) : 0;
+    int rc_p = plant ? run_in(dir, "plant", run_plant, md) : 0;
     if (rc_f < 0 || rc_s < 0 || rc_l < 0 || rc_q < 0 || rc_p < 0)
         return ST_EXIT_INPUT;
     return rc_f || rc_s || rc_l || rc_q || rc_p ? ST_EXIT_SIM : ST_EXIT_OK;

@@ -180,3 +180,29 @@ int st_cli_wants_help(const char *arg, const char *cmd)
             fputs(c->usage, stdout);
     return 1;
 }
+
+int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one, void *opts,
+                      const char **file)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (st_cli_wants_help(a, cmd))
+            return 1;
+        int rc = one(a, val, opts);
+        if (rc > 0)
+            return rc;
+        if (rc == 0)
+            i++;
+        else if (rc == -2)
+            continue;
+        else if (a[0] == '-' && a[1] != '\0')
+            return st_cli_usage_error(cmd, "unknown option '%s'", a);
+        else if (*file)
+            return st_cli_usage_error(cmd, "expected one scenario file, found a second: '%s'", a);
+        else
+            *file = a;
+    }
+    if (!*file)
+        return st_cli_usage_error(cmd, "expected a scenario file");
+    return 0;
+}

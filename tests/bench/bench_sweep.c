@@ -35,24 +35,24 @@ static int count_row(void *ctx, size_t p, char **cells)
 /* Seconds for the whole grid on `workers` processes, the best of three; 0 on a failure. */
 static double time_grid(const st_sweep *sw, int workers)
 {
-    size_t n = sw->grid->n_points, *todo = malloc(n * sizeof *todo);
+    size_t n = sw->grid->n_points, *all = malloc(n * sizeof *all);
     for (size_t p = 0; p < n; p++)
-        todo[p] = p;
+        all[p] = p;
     double best = 0;
     for (int rep = 0; rep < 3; rep++) {
         size_t rows = 0;
         void *ctx[2] = {(void *)sw, &rows};
         char why[300];
         double t0 = now_s();
-        if (st_sweep_workers(sw, todo, n, workers, count_row, ctx, why, sizeof why) || rows != n) {
+        if (st_sweep_workers(sw, all, n, workers, count_row, ctx, why, sizeof why) || rows != n) {
             fprintf(stderr, "bench_sweep: %s (%zu of %zu rows)\n", why, rows, n);
-            free(todo);
+            free(all);
             return 0;
         }
         double t = now_s() - t0;
         best = rep == 0 || t < best ? t : best;
     }
-    free(todo);
+    free(all);
     return best;
 }
 
