@@ -207,7 +207,7 @@ static cJSON *fabric_json(const st_fabric_result *f)
 }
 
 /* The swing's mitigations (models/plant/mitigate.h): the waveform without them, and what the
- * floor and the storage cost. */
+ * floor, the burn and the storage cost. */
 static void mitigation_json(cJSON *m, const st_plant_result *p)
 {
     cJSON *w = cJSON_AddObjectToObject(m, "without");
@@ -217,6 +217,10 @@ static void mitigation_json(cJSON *m, const st_plant_result *p)
     if (p->floor_w > 0) {
         cJSON_AddNumberToObject(m, "power_floor_w", p->floor_w);
         cJSON_AddNumberToObject(m, "floor_extra_w", p->floor_extra_w);
+    }
+    if (p->burn_w > 0) {
+        cJSON_AddNumberToObject(m, "power_burn_w", p->burn_w);
+        cJSON_AddNumberToObject(m, "burn_extra_w", p->burn_extra_w);
     }
     if (p->storage_energy_j > 0) {
         cJSON_AddNumberToObject(m, "storage_energy_j", p->storage_energy_j);

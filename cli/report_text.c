@@ -243,6 +243,10 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
         if (p->floor_w > 0)
             fprintf(out, "; the %s floor burns %s more", fmt(p->floor_w, ST_DIM_POWER, a, sizeof a),
                     fmt(p->floor_extra_w, ST_DIM_POWER, b, sizeof b));
+        if (p->burn_w > 0)
+            fprintf(out, "; the %s burn in the lulls burns %s more",
+                    fmt(p->burn_w, ST_DIM_POWER, a, sizeof a),
+                    fmt(p->burn_extra_w, ST_DIM_POWER, b, sizeof b));
         if (p->storage_energy_j > 0)
             fprintf(out, "; storage of %.4g kWh at %s loses %s", p->storage_energy_j / 3.6e6,
                     fmt(p->storage_power_w, ST_DIM_POWER, a, sizeof a),

@@ -219,6 +219,7 @@ static const st_field rack_fields[] = {
             ST_R_NONNEG),
     ST_FMAP("cooling", cooling_fields),
     ST_FDIM(st_rack_cfg, "power_floor", power_floor, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_rack_cfg, "power_burn", power_burn, ST_DIM_RATIO, ST_R_FRAC),
     ST_FMAP("storage", storage_fields),
     ST_FEND,
 };

@@ -104,8 +104,10 @@ typedef struct st_rack_cfg {
     double coolant_supply_c;
     double air_supply_c;
     /* Mitigations of the swing (models/plant/mitigate.h): the GPUs' power floor as a share of
-     * TDP (0 = none), and each rack's energy storage (0 = none). */
+     * TDP (0 = none), the software burn in a running job's lulls as a share of TDP (0 = none),
+     * and each rack's energy storage (0 = none). */
     double power_floor;
+    double power_burn;
     double storage_energy_j, storage_power_w;
     st_loc loc;
 } st_rack_cfg;

@@ -274,8 +274,9 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
 }
 
 /* The mitigations the racks state, on the waveform w (ns samples) that spec gave: the bare
- * waveform's shape kept in out->bare, then every job's profile raised to the floor and the
- * waveform drawn again, then the facility's storage (every rack's) between it and the grid. */
+ * waveform's shape kept in out->bare, then every job's profile raised to the floor, its lulls
+ * to the burn (the burn's cost counted above the floor), and the waveform drawn again, then the
+ * facility's storage (every rack's) between it and the grid. */
 static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_job *jobs,
                      st_plant_profile *prof, const st_plant_wave_spec *spec, double *w,
                      st_plant_wave_sums *sums, st_plant_result *out)
@@ -291,6 +292,19 @@ static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_jo
             double g = (double)jobs[j].n_gpus;
             double extra = st_plant_profile_floor(&prof[j], out->floor_w);
             out->floor_extra_w += g * extra / prof[j].period_s;
+        }
+    }
+    if (f->power_burn > 0) {
+        out->burn_w = f->power_burn * c->gpu->tdp_w;
+        for (size_t j = 0; j < spec->n_jobs; j++) {
+            double g = (double)jobs[j].n_gpus;
+            double extra = st_plant_profile_burn(&prof[j], out->burn_w);
+            out->burn_extra_w += g * extra / prof[j].period_s;
+        }
+    }
+    if (f->power_floor > 0 || f->power_burn > 0) {
+        for (size_t j = 0; j < spec->n_jobs; j++) {
+            double g = (double)jobs[j].n_gpus;
             out->jobs[j].mean_w = g * prof[j].energy_j / prof[j].period_s;
             out->jobs[j].step_energy_j = g * prof[j].energy_j;
         }
@@ -344,7 +358,8 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     double *w = st_xmalloc((ns ? ns : 1) * sizeof *w);
     st_plant_wave_sums sums;
     st_plant_waveform(&spec, w, &sums);
-    if (c->racks.power_floor > 0 || (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
+    if (c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
+        (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
         mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
     st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
     out->it_peak_w = sums.it_peak_w;

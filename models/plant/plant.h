@@ -73,14 +73,16 @@ typedef struct st_plant_result {
      * GPUs whose clock the heat holds below full. */
     double max_junction_c, throttle_fraction;
     double energy_j; /* the jobs' energy_j summed (filled by the forecast) */
-    /* The mitigations (mitigate.h), set only when the racks state a power floor or storage:
-     * the facility waveform without them (wave is with them), the floor per GPU, the mean
-     * extra board power it burns across the jobs' GPUs, the facility's storage (every rack's
+    /* The mitigations (mitigate.h), set only when the racks state a power floor, a burn or
+     * storage: the facility waveform without them (wave is with them), the floor per GPU, the
+     * mean extra board power it burns across the jobs' GPUs, the burn's level per GPU and the
+     * mean extra board power it adds above the floor, the facility's storage (every rack's
      * together) and the mean power its conversion loses. */
     int mitigated;
     st_plant_wave_stats bare;
     double bare_it_mean_w;
     double floor_w, floor_extra_w;
+    double burn_w, burn_extra_w;
     double storage_energy_j, storage_power_w, storage_loss_w;
 } st_plant_result;
 
