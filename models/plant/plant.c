@@ -320,6 +320,24 @@ static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_jo
     }
 }
 
+/* One GPU's energy over [offset_s, offset_s + window_s) of a job repeating profile p, walked
+ * phase by phase (independent of the waveform's cumulative sampling, which it checks). */
+static double phase_energy(const st_plant_profile *p, double offset_s, double window_s)
+{
+    double pos = fmod(offset_s, p->period_s), left = window_s, e = 0;
+    int i = 0;
+    while (i < p->n - 1 && pos >= p->dur_s[i]) /* the phase the window starts in */
+        pos -= p->dur_s[i++];
+    while (left > 0) {
+        double d = p->dur_s[i] - pos < left ? p->dur_s[i] - pos : left;
+        e += d * p->gpu_w[i];
+        left -= d;
+        pos = 0;
+        i = (i + 1) % p->n;
+    }
+    return e;
+}
+
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                         double window_s, st_plant_result *out, st_err *err)
 {
@@ -362,6 +380,11 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
         (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
         mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
     st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
+    out->wave_it_energy_j = sums.it_energy_j;
+    out->phase_energy_j = base * out->window_s;
+    for (size_t j = 0; j < n; j++)
+        out->phase_energy_j += wj[j].gpus * phase_energy(&prof[j], wj[j].offset_s, out->window_s);
+    out->phase_energy_j /= preset.psu_efficiency;
     out->it_peak_w = sums.it_peak_w;
     out->it_mean_w = sums.it_energy_j / out->window_s;
     out->loss_at_peak_w = sums.loss_at_peak_w;

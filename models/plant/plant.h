@@ -57,6 +57,10 @@ typedef struct st_plant_result {
     double window_s, dt_s;
     st_plant_wave_stats wave; /* of the facility power: IT plus distribution losses */
     double it_peak_w, it_mean_w;
+    /* Energy conservation over the window, IT wall energy, J: the waveform's samples summed
+     * (times dt), and the same from the jobs' phases walked one by one (each phase's power times
+     * its overlap with the window, from the job's offset) plus the constant draw. */
+    double wave_it_energy_j, phase_energy_j;
     double loss_at_peak_w, loss_mean_w; /* distribution losses (0 without a resistance) */
     /* The racks: the most loaded rack at its coincident peak (every job in it at its peak). */
     int64_t racks;
