@@ -269,6 +269,7 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON_AddNumberToObject(pl, "fans_w", p->cooling.fans_w);
     cJSON_AddNumberToObject(pl, "pumps_w", p->cooling.pumps_w);
     cJSON_AddNumberToObject(pl, "chiller_w", p->cooling.chiller_w);
+    cJSON_AddNumberToObject(o, "transformer_loss_w", p->transformer_loss_w);
     cJSON_AddNumberToObject(o, "pue", p->pue);
     cJSON_AddNumberToObject(o, "energy_j", p->energy_j);
     if (p->mitigated)

@@ -18,9 +18,12 @@
 /* Constants of the plant that are not datasheet figures, with their sources (plant.c). */
 typedef struct st_plant_preset {
     double psu_efficiency; /* wall power = board power / psu_efficiency */
-    double dt_s;           /* the waveform's sample */
-    double min_window_s;   /* the waveform covers at least this ... */
-    double min_steps;      /* ... and at least this many of the longest step */
+    /* the facility's low-voltage transformers feeding the racks: their input is (IT +
+     * distribution losses) / transformer_efficiency */
+    double transformer_efficiency;
+    double dt_s;         /* the waveform's sample */
+    double min_window_s; /* the waveform covers at least this ... */
+    double min_steps;    /* ... and at least this many of the longest step */
     double max_window_s;
     const char *source;
 } st_plant_preset;
@@ -71,7 +74,10 @@ typedef struct st_plant_result {
     st_plant_rack_heat rack_heat;
     st_plant_cooling_power cooling;
     double air_w, liquid_w; /* heat every rack gives each medium */
-    /* PUE = (IT + distribution losses + cooling) / IT, over the mean power */
+    /* The transformers' loss at the mean power: (IT + distribution losses) (1 / eta_t - 1). */
+    double transformer_loss_w;
+    /* PUE = (IT + distribution losses + storage loss + transformer loss + cooling) / IT, over
+     * the mean power */
     double pue;
     /* Thermal (thermal.h): the hottest junction of any job's GPU, and the share of the jobs'
      * GPUs whose clock the heat holds below full. */
