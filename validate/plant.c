@@ -37,7 +37,7 @@ static const struct {
      10, 0, "Llama 3, arXiv 2407.21783 s3.3.4"},
     /* the band the power-stabilization work reports for production training swings */
     {"llama3-405b-16k-swing-hz", "llama3-405b-16k-swing.yaml", PLANT_SWING_HZ, ST_VALID_BOUND_RANGE,
-     0.2, 3, "Choukse et al., arXiv 2508.14318 (0.2-3 Hz)"},
+     0.2, 3, "Choukse et al., arXiv 2508.14318 (0.2-3 Hz, as a published review summarises it)"},
     /* the samples are interval means: their integral is the phases' energy, to 1e-9 */
     {"llama3-405b-16k-energy", "llama3-405b-16k-swing.yaml", PLANT_ENERGY, ST_VALID_BOUND_RELATIVE,
      0, 1e-9, "energy conservation (issue 17): waveform integral = phases' energy to 1e-9"},
