@@ -270,6 +270,11 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON_AddNumberToObject(pl, "pumps_w", p->cooling.pumps_w);
     cJSON_AddNumberToObject(pl, "chiller_w", p->cooling.chiller_w);
     cJSON_AddNumberToObject(o, "transformer_loss_w", p->transformer_loss_w);
+    cJSON *ups = cJSON_AddObjectToObject(o, "ups");
+    cJSON_AddNumberToObject(ups, "loss_w", p->ups.loss_w);
+    cJSON_AddNumberToObject(ups, "load", p->ups.load);
+    cJSON_AddNumberToObject(ups, "rating_w", p->ups.rating_w);
+    cJSON_AddNumberToObject(ups, "systems", p->ups.systems);
     cJSON_AddNumberToObject(o, "pue", p->pue);
     cJSON_AddNumberToObject(o, "energy_j", p->energy_j);
     if (p->mitigated)

@@ -399,10 +399,12 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     cool_racks(c, jobs, n, prof, out);
     out->transformer_loss_w =
         (out->it_mean_w + out->loss_mean_w) * (1 / preset.transformer_efficiency - 1);
-    out->pue = out->it_mean_w > 0 ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w +
-                                     out->transformer_loss_w + out->cooling.total_w) /
-                                        out->it_mean_w
-                                  : 0;
+    st_plant_ups_of(&c->facility.ups, w, ns, out->transformer_loss_w, &out->ups);
+    out->pue = out->it_mean_w > 0
+                   ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w +
+                      out->transformer_loss_w + out->ups.loss_w + out->cooling.total_w) /
+                         out->it_mean_w
+                   : 0;
     free(w);
     racks_free(&r);
     free(wj);

@@ -11,6 +11,7 @@
 
 #include "models/config/config.h"
 #include "models/plant/cooling.h"
+#include "models/plant/ups.h"
 #include "models/plant/waveform.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -76,8 +77,11 @@ typedef struct st_plant_result {
     double air_w, liquid_w; /* heat every rack gives each medium */
     /* The transformers' loss at the mean power: (IT + distribution losses) (1 / eta_t - 1). */
     double transformer_loss_w;
-    /* PUE = (IT + distribution losses + storage loss + transformer loss + cooling) / IT, over
-     * the mean power */
+    /* The UPS (ups.h) feeding the transformers: it carries the facility waveform plus their
+     * loss; its mean loss is ups.loss_w. */
+    st_plant_ups ups;
+    /* PUE = (IT + distribution losses + storage loss + transformer loss + UPS loss + cooling) /
+     * IT, over the mean power */
     double pue;
     /* Thermal (thermal.h): the hottest junction of any job's GPU, and the share of the jobs'
      * GPUs whose clock the heat holds below full. */
