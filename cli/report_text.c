@@ -271,8 +271,8 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
             fmt(p->cooling.pumps_w, ST_DIM_POWER, d, sizeof d),
             fmt(p->cooling.chiller_w, ST_DIM_POWER, e, sizeof e));
     fprintf(out, ", transformers %s", fmt(p->transformer_loss_w, ST_DIM_POWER, a, sizeof a));
-    fprintf(out, ", UPS %s at %.0f%% load", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
-            p->ups.load * 100);
+    fprintf(out, ", UPS %s at %.0f%% load%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
+            p->ups.load * 100, p->ups.systems == 2 ? " on each of two (2n)" : "");
     if (p->energy_j > 0)
         fprintf(out, ", energy %.4g MWh", p->energy_j / 3.6e9);
     fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",
