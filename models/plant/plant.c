@@ -347,6 +347,7 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     if (c->racks.power_floor > 0 || (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
         mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
     st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
+    st_plant_series_of(w, ns, out->dt_s, ST_PLANT_SERIES_MAX, &out->series);
     out->it_peak_w = sums.it_peak_w;
     out->it_mean_w = sums.it_energy_j / out->window_s;
     out->loss_at_peak_w = sums.loss_at_peak_w;
@@ -367,5 +368,6 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
 void st_plant_release(st_plant_result *r)
 {
     free(r->jobs);
+    free(r->series.w);
     memset(r, 0, sizeof *r);
 }

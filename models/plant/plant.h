@@ -11,6 +11,7 @@
 
 #include "models/config/config.h"
 #include "models/plant/cooling.h"
+#include "models/plant/wave_series.h"
 #include "models/plant/waveform.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -82,6 +83,7 @@ typedef struct st_plant_result {
     double bare_it_mean_w;
     double floor_w, floor_extra_w;
     double storage_energy_j, storage_power_w, storage_loss_w;
+    st_plant_series series; /* the facility waveform (wave), decimated for the reports (owned) */
 } st_plant_result;
 
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase
