@@ -134,7 +134,7 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     st_svg_series ws[2] = {{"facility power", t, mw, s->n, ST_SVG_LINE},
                            {"facility power capacity", ct, cv, 2, ST_SVG_LINE}};
     st_svg_frame fw = {"power-waveform", "Facility power over the steady-state window",
-                       "time (s)", "MW", 0, 0, 0};
+                       "time (s)", "MW", 0, 0, 0, 0};
     st_svg_xy(out, &fw, ws, isfinite(cap) ? 2 : 1);
     st_html_section_end(out);
     st_html_section(out, "sec-power-spectrum");
@@ -147,7 +147,7 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     }
     st_svg_series sp = {"amplitude", hz + 1, amp + 1, shown - 1, ST_SVG_LINE};
     st_svg_frame ff = {"power-spectrum", "Spectrum of the facility power (amplitude per frequency)",
-                       "frequency (Hz)", "MW", 0, 0, 1};
+                       "frequency (Hz)", "MW", 0, 0, 1, 0};
     st_svg_xy(out, &ff, &sp, 1);
     free(t);
     free(mw);
@@ -202,7 +202,7 @@ static void life_chart(FILE *out, const st_run *r)
     if (m) {
         st_svg_frame f = {"failure-life", "Job wall time under failures: its distribution over the "
                                           "replicas (CDF)",
-                          "wall time (days)", "share of replicas", 0, 0, 1};
+                          "wall time (days)", "share of replicas", 0, 0, 1, 0};
         st_svg_xy(out, &f, s, m);
     } else {
         absent(out, "Run with --replicas N (N >= 2) to see the distribution of each training "
@@ -229,8 +229,11 @@ static void waits_chart(FILE *out, const st_run *r)
         double *w = st_xmalloc(r->cluster.n * sizeof *w);
         size_t m = st_report_waits_h(&r->cluster, w);
         st_svg_series s = {r->cluster.policy, w, w, m, ST_SVG_LINE};
-        st_svg_frame f = {"queue-waits", "Queue wait of the started jobs (CDF)", "wait (hours)",
-                          "share of jobs", 0, 0, 1};
+        st_svg_frame f = {.id = "queue-waits",
+                          .title = "Queue wait of the started jobs (CDF)",
+                          .x_label = "wait (hours)",
+                          .y_label = "share of jobs",
+                          .x_from_zero = 1};
         st_svg_cdf(out, &f, &s, 1);
         free(w);
     } else {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "planner/size.h"
 
 /* The forms a report can take (--format): text and json are the run's own (cli.h). */
 typedef enum st_report_format {
@@ -51,6 +52,35 @@ char *st_report_csv(const st_report *rep);
 
 /* The waits of cluster run c's started jobs, in hours, into out (c->n of room); returns how many. */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
+
+/* One row of `strata compare`: its label and the queue waits (hours) of its started jobs. */
+typedef struct st_compare_waits {
+    const char *label;
+    const double *waits_h;
+    size_t n;
+} st_compare_waits;
+
+/* `strata compare --format html`: the policies' table from compare's JSON text (every number
+ * with its key, policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
+char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w,
+                      size_t n);
+
+/* What `strata size` found, to write: the scenario file, workload, goal and deadline, the budgets
+ * (0: none), the search's result and how many ranked rows to show. */
+typedef struct st_size_report {
+    const char *file, *workload, *goal;
+    double deadline_s, power_w;
+    int64_t gpus;
+    const st_size_result *r;
+    size_t top;
+} st_size_report;
+
+/* The search as a JSON tree: counts, the top ranked rows and the front (the caller deletes it). */
+cJSON *st_size_tree(const st_size_report *sr);
+
+/* The search as JSON, CSV (both tables, a "table" column saying which), Markdown or an HTML page
+ * with the Pareto front's chart (cli/size_out.c). Malloc'd. */
+char *st_size_render(const st_size_report *sr, st_report_format f);
 
 /* A memory stream for a writer, and its text once closed (malloc'd). */
 FILE *st_report_open(char **buf, size_t *len);

@@ -226,7 +226,7 @@ void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t 
     plot p = layout(f, names, n, 78);
     double lo, hi;
     series_range(s, n, &lo, &hi, 0);
-    p.ax = axis_of(lo, hi, 0);
+    p.ax = axis_of(lo, hi, f->x_from_zero);
     series_range(s, n, &lo, &hi, 1);
     p.ay = axis_of(lo, hi, f->y_from_zero);
     begin(out, f, p.w, p.h);

@@ -27,6 +27,7 @@ typedef struct st_svg_frame {
     const char *id, *title, *x_label, *y_label;
     int width, height;
     int y_from_zero; /* the y axis includes 0 */
+    int x_from_zero; /* the x axis includes 0 */
 } st_svg_frame;
 
 /* Line and dot series on linear axes fitted to every series' points. */

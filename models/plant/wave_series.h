@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 
-/* At most this many points: a chart 1000 px wide shows no more, and it is 16 kB per run. */
-#define ST_PLANT_SERIES_MAX 2000
+/* At most this many points (64 kB a run): over the plant's 120 s window that is a 15 ms series,
+ * whose spectrum reaches 33 Hz, past the top of the 0.1-20 Hz utility band (waveform.h). */
+#define ST_PLANT_SERIES_MAX 8000
 
 /* w[0..n) every dt_s, from t = 0. */
 typedef struct st_plant_series {
