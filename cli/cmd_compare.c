@@ -63,7 +63,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             i++;
         } else if (strcmp(a, "--format") == 0) {
             if (parse_format(val, &o->format))
-                return st_cli_usage_error("compare", "--format takes text, json, markdown, csv or html");
+                return st_cli_usage_error("compare",
+                                          "--format takes text, json, markdown, csv or html");
             i++;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;

@@ -168,8 +168,8 @@ static void print_result(const size_opts *o, const st_workload_cfg *w, const st_
 /* The text to stdout and, with -o, the JSON to the file; another --format to -o or stdout. */
 static int emit(const size_opts *o, const st_workload_cfg *w, const st_size_result *r)
 {
-    st_size_report sr = {o->file, w->name, o->goal, o->deadline_s, o->power_w, o->gpus, r,
-                         (size_t)o->top};
+    st_size_report sr = {o->file,    w->name, o->goal, o->deadline_s,
+                         o->power_w, o->gpus, r,       (size_t)o->top};
     if (o->format == ST_FMT_TEXT)
         print_result(o, w, r);
     if (o->format == ST_FMT_TEXT && !o->output)

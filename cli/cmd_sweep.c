@@ -35,8 +35,8 @@ static int parse_format(const char *val, sweep_opts *o)
             o->format = (st_sweep_format)f;
             return 0;
         }
-    return st_cli_usage_error("sweep", "--format takes 'csv', 'json', 'markdown' or 'html', found '%s'",
-                              val);
+    return st_cli_usage_error(
+        "sweep", "--format takes 'csv', 'json', 'markdown' or 'html', found '%s'", val);
 }
 
 static int parse_one(const char *a, const char *val, sweep_opts *o)

@@ -38,8 +38,7 @@ static void policy_table(FILE *out, const cJSON *pols)
     free(heads);
 }
 
-char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w,
-                      size_t n)
+char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n)
 {
     cJSON *t = cJSON_Parse(json);
     if (!t)

@@ -85,10 +85,10 @@ static void absent(FILE *out, const char *why)
 
 static void step_and_memory(FILE *out, const cJSON *jobs)
 {
-    static const char *const bk[] = {"compute_s", "tp_comm_s",  "pp_comm_s",
-                                     "dp_comm_exposed_s", "bubble_s", "optimizer_s"};
-    static const char *const bn[] = {"compute", "TP comm", "PP comm", "DP comm (exposed)",
-                                     "pipeline bubble", "optimizer"};
+    static const char *const bk[] = {"compute_s",         "tp_comm_s", "pp_comm_s",
+                                     "dp_comm_exposed_s", "bubble_s",  "optimizer_s"};
+    static const char *const bn[] = {"compute",           "TP comm",         "PP comm",
+                                     "DP comm (exposed)", "pipeline bubble", "optimizer"};
     static const char *const mk[] = {"weights_bytes", "gradients_bytes", "optimizer_bytes",
                                      "activations_bytes", "reserved_bytes"};
     static const char *const mn[] = {"weights", "gradients", "optimizer states", "activations",
@@ -133,8 +133,10 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     double cap = num(power, "power_capacity_w") / 1e6, ct[2] = {0, t[s->n - 1]}, cv[2] = {cap, cap};
     st_svg_series ws[2] = {{"facility power", t, mw, s->n, ST_SVG_LINE},
                            {"facility power capacity", ct, cv, 2, ST_SVG_LINE}};
-    st_svg_frame fw = {"power-waveform", "Facility power over the steady-state window",
-                       "time (s)", "MW", 0, 0, 0, 0};
+    st_svg_frame fw = {.id = "power-waveform",
+                       .title = "Facility power over the steady-state window",
+                       .x_label = "time (s)",
+                       .y_label = "MW"};
     st_svg_xy(out, &fw, ws, isfinite(cap) ? 2 : 1);
     st_html_section_end(out);
     st_html_section(out, "sec-power-spectrum");
@@ -146,8 +148,11 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
         shown = hz[k] <= 20.0 ? k + 1 : shown;
     }
     st_svg_series sp = {"amplitude", hz + 1, amp + 1, shown - 1, ST_SVG_LINE};
-    st_svg_frame ff = {"power-spectrum", "Spectrum of the facility power (amplitude per frequency)",
-                       "frequency (Hz)", "MW", 0, 0, 1, 0};
+    st_svg_frame ff = {.id = "power-spectrum",
+                       .title = "Spectrum of the facility power (amplitude per frequency)",
+                       .x_label = "frequency (Hz)",
+                       .y_label = "MW",
+                       .y_from_zero = 1};
     st_svg_xy(out, &ff, &sp, 1);
     free(t);
     free(mw);
@@ -166,10 +171,11 @@ static void rack_chart(FILE *out, const cJSON *power)
     if (!rk || !isfinite(i)) {
         absent(out, "The plant was not modelled: no rack power.");
     } else {
-        static const char *const cats[] = {"most loaded rack"}, *const parts[] = {"peak line current"};
+        static const char *const cats[] = {"most loaded rack"}, *const parts[] = {
+                                                                    "peak line current"};
         double lim = i + head;
-        st_svg_bars b = {cats, 1, parts, 1, &i, isfinite(lim) ? &lim : NULL,
-                         "feed limit (80% of breaker)"};
+        st_svg_bars b = {
+            cats, 1, parts, 1, &i, isfinite(lim) ? &lim : NULL, "feed limit (80% of breaker)"};
         st_svg_frame f = {.id = "rack-feed",
                           .title = "Rack power against its feed: peak line current (A)",
                           .x_label = "amperes per phase"};
@@ -200,9 +206,12 @@ static void life_chart(FILE *out, const st_run *r)
     }
     st_html_section(out, "sec-failure-life");
     if (m) {
-        st_svg_frame f = {"failure-life", "Job wall time under failures: its distribution over the "
-                                          "replicas (CDF)",
-                          "wall time (days)", "share of replicas", 0, 0, 1, 0};
+        st_svg_frame f = {.id = "failure-life",
+                          .title = "Job wall time under failures: its distribution over the "
+                                   "replicas (CDF)",
+                          .x_label = "wall time (days)",
+                          .y_label = "share of replicas",
+                          .y_from_zero = 1};
         st_svg_xy(out, &f, s, m);
     } else {
         absent(out, "Run with --replicas N (N >= 2) to see the distribution of each training "
@@ -246,7 +255,8 @@ static void meta(FILE *out, const cJSON *t)
 {
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
     char line[512];
-    snprintf(line, sizeof line, "strata %s · scenario hash %s · seed %.0f · %.0f nodes of %s (%.0f GPUs)",
+    snprintf(line, sizeof line,
+             "strata %s · scenario hash %s · seed %.0f · %.0f nodes of %s (%.0f GPUs)",
              cJSON_GetObjectItemCaseSensitive(t, "strata_version")->valuestring,
              cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, num(t, "seed"),
              num(cl, "nodes"), cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring,

@@ -57,9 +57,15 @@ static int ends(const char *s, const char *suffix)
 /* Keys whose value is a share of 1, shown in percent. */
 static int is_share(const char *k)
 {
-    static const char *const shares[] = {"mfu",         "hfu",   "goodput", "utilization",
-                                         "utilization_by_level", "clock", "max_link_utilization",
-                                         "write_utilization",    "utility_band_share"};
+    static const char *const shares[] = {"mfu",
+                                         "hfu",
+                                         "goodput",
+                                         "utilization",
+                                         "utilization_by_level",
+                                         "clock",
+                                         "max_link_utilization",
+                                         "write_utilization",
+                                         "utility_band_share"};
     for (size_t i = 0; i < sizeof shares / sizeof shares[0]; i++)
         if (strcmp(k, shares[i]) == 0)
             return 1;
@@ -70,9 +76,15 @@ static const struct {
     const char *suffix;
     st_dim dim;
 } suffixes[] = {
-    {"_bytes_per_s", ST_DIM_BANDWIDTH}, {"_bytes_per_day", ST_DIM_BYTES}, {"_w_per_s", ST_DIM_RAMP},
-    {"_bytes", ST_DIM_BYTES},           {"_s", ST_DIM_TIME},              {"_w", ST_DIM_POWER},
-    {"_j", ST_DIM_ENERGY},              {"_a", ST_DIM_CURRENT},           {"_usd", ST_DIM_MONEY},
+    {"_bytes_per_s", ST_DIM_BANDWIDTH},
+    {"_bytes_per_day", ST_DIM_BYTES},
+    {"_w_per_s", ST_DIM_RAMP},
+    {"_bytes", ST_DIM_BYTES},
+    {"_s", ST_DIM_TIME},
+    {"_w", ST_DIM_POWER},
+    {"_j", ST_DIM_ENERGY},
+    {"_a", ST_DIM_CURRENT},
+    {"_usd", ST_DIM_MONEY},
     {"_c", ST_DIM_TEMPERATURE},
 };
 

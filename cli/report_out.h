@@ -50,7 +50,8 @@ char *st_report_html(const st_report *rep);
 char *st_report_markdown(const st_report *rep);
 char *st_report_csv(const st_report *rep);
 
-/* The waits of cluster run c's started jobs, in hours, into out (c->n of room); returns how many. */
+/* The waits of cluster run c's started jobs, in hours, into out (c->n of room); returns how many.
+ */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
 /* One row of `strata compare`: its label and the queue waits (hours) of its started jobs. */
@@ -62,8 +63,7 @@ typedef struct st_compare_waits {
 
 /* `strata compare --format html`: the policies' table from compare's JSON text (every number
  * with its key, policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
-char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w,
-                      size_t n);
+char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
 
 /* What `strata size` found, to write: the scenario file, workload, goal and deadline, the budgets
  * (0: none), the search's result and how many ranked rows to show. */

@@ -42,9 +42,10 @@ char *st_report_markdown(const st_report *rep)
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
     fputs("# Strata report: ", out);
     st_report_md_cell(out, st_scn_name(rep->s));
-    fprintf(out, "\n\nstrata %s, scenario hash %s, seed %llu; %s\n\n## Jobs\n\n",
-            STRATA_VERSION, cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
-            (unsigned long long)rep->seed, cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
+    fprintf(out, "\n\nstrata %s, scenario hash %s, seed %llu; %s\n\n## Jobs\n\n", STRATA_VERSION,
+            cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
+            (unsigned long long)rep->seed,
+            cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
     for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(t, "jobs")->child; j; j = j->next, i++) {
         fputs("### ", out);
         st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring);
@@ -97,6 +98,7 @@ int st_report_format_of(const char *name)
 
 char *st_report_render(const st_report *rep, st_report_format f)
 {
-    return f == ST_FMT_HTML ? st_report_html(rep) : f == ST_FMT_CSV ? st_report_csv(rep)
-                                                                    : st_report_markdown(rep);
+    return f == ST_FMT_HTML  ? st_report_html(rep)
+           : f == ST_FMT_CSV ? st_report_csv(rep)
+                             : st_report_markdown(rep);
 }

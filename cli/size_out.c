@@ -81,9 +81,9 @@ static char *printed(cJSON *t)
 }
 
 static const char *const cols[] = {
-    "rank",        "nodes",     "gpus",        "tp",     "pp",
-    "dp",          "virtual_stages", "microbatch",  "recompute", "memory_per_gpu_bytes",
-    "step_time_s", "train_s",   "gpu_hours",   "cost_usd", "facility_peak_w",
+    "rank",        "nodes",          "gpus",       "tp",        "pp",
+    "dp",          "virtual_stages", "microbatch", "recompute", "memory_per_gpu_bytes",
+    "step_time_s", "train_s",        "gpu_hours",  "cost_usd",  "facility_peak_w",
     "binds",       "feasible"};
 #define N_COLS (sizeof cols / sizeof cols[0])
 
@@ -183,9 +183,11 @@ static void pareto_chart(FILE *out, const st_size_report *sr)
                           {"deadline", dx, dy, r->n ? 2 : 0, ST_SVG_LINE}};
     st_svg_frame f = {.id = "size-pareto",
                       .title = "Sizing: time to train against the goal, and the Pareto front",
-                      .x_label = "time to train (days, no failures)",
-                      .y_label = cost ? "cost (million USD)" : "GPU-hours (millions)",
-                      .height = 380};
+                      .x_label = "time to train (days, no failures; log scale)",
+                      .y_label = cost ? "cost (million USD, log)" : "GPU-hours (millions, log)",
+                      .height = 380,
+                      .log_x = 1,
+                      .log_y = 1};
     st_svg_xy(out, &f, s, 3);
     free(x), free(y), free(fx), free(fy);
 }

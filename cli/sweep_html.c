@@ -70,8 +70,8 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
     double *gx = st_xcalloc(np + 1, sizeof *gx), *gy = st_xcalloc(np + 1, sizeof *gy);
     size_t at = 0;
     for (size_t g = 0; g < ng; g++) {
-        s[g] = (st_svg_series){labels[g][0] ? labels[g] : col, gx + at, gy + at, 0,
-                               ST_SVG_LINE_DOTS};
+        s[g] =
+            (st_svg_series){labels[g][0] ? labels[g] : col, gx + at, gy + at, 0, ST_SVG_LINE_DOTS};
         for (size_t k = 0; k < np; k++)
             if (grp[k] == g) {
                 gx[at] = x[k];

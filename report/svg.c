@@ -16,8 +16,11 @@ static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00"
 
 enum { TOP = 34, RIGHT = 18, X_LABEL = 40, LEGEND_ROW = 18, CHAR_PX = 7 };
 
+/* A linear axis from lo to hi with ticks every step, or a logarithmic one (log set) whose lo and
+ * hi are powers of ten, ticked at 1, 2 and 5 times each power when it spans few decades. */
 typedef struct axis {
     double lo, hi, step;
+    int log;
 } axis;
 
 /* The plot area in px and its two axes. */
@@ -43,7 +46,9 @@ static axis axis_of(double lo, double hi, int from_zero)
         lo = fmin(lo, 0);
         hi = fmax(hi, 0);
     }
-    if (!(hi - lo > 1e-300 * fmax(1, fabs(hi)))) {
+    /* A span under a millionth of the values is flat: its ticks would be lost in the doubles'
+     * rounding. */
+    if (!(hi - lo > 1e-6 * fmax(fabs(lo), fabs(hi))) || !(hi - lo > 1e-300)) {
         double d = fabs(hi) > 0 ? fabs(hi) / 10 : 1;
         lo -= d;
         hi += d;
@@ -54,20 +59,55 @@ static axis axis_of(double lo, double hi, int from_zero)
     return a;
 }
 
+/* Where v falls along axis a, from 0 to 1. */
+static double at(const axis *a, double v)
+{
+    if (a->log)
+        return (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
+    return (v - a->lo) / (a->hi - a->lo);
+}
+
 static double px(const plot *p, double x)
 {
-    return p->x0 + (x - p->ax.lo) / (p->ax.hi - p->ax.lo) * (p->x1 - p->x0);
+    return p->x0 + at(&p->ax, x) * (p->x1 - p->x0);
 }
 
 static double py(const plot *p, double y)
 {
-    return p->y1 - (y - p->ay.lo) / (p->ay.hi - p->ay.lo) * (p->y1 - p->y0);
+    return p->y1 - at(&p->ay, y) * (p->y1 - p->y0);
+}
+
+static axis log_axis(double lo, double hi)
+{
+    if (!(lo > 0 && lo <= hi))
+        lo = hi = 1;
+    axis a = {.lo = pow(10, floor(log10(lo))), .hi = pow(10, ceil(log10(hi))), .log = 1};
+    if (a.hi <= a.lo)
+        a.hi = a.lo * 10;
+    return a;
+}
+
+/* The next tick after v on axis a. */
+static double next_tick(const axis *a, double v)
+{
+    if (!a->log)
+        return v + a->step;
+    double mag = pow(10, floor(log10(v) + 1e-9)), m = v / mag;
+    if (log10(a->hi / a->lo) > 3.5) /* many decades: the powers of ten alone */
+        return mag * 10;
+    return m < 1.5 ? 2 * mag : m < 3.5 ? 5 * mag : 10 * mag;
+}
+
+static int tick_in(const axis *a, double v)
+{
+    return a->log ? v <= a->hi * (1 + 1e-9) : v <= a->hi + a->step * 1e-6;
 }
 
 /* A tick value: 4 significant digits, and 0 where rounding left a trace of the step. */
 static void tick_text(char *buf, size_t n, double v, double step)
 {
-    snprintf(buf, n, "%.4g", fabs(v) < step * 1e-9 ? 0.0 : v);
+    v = fabs(v) < step * 1e-9 ? 0.0 : v;
+    snprintf(buf, n, v == floor(v) && fabs(v) < 1e9 ? "%.0f" : "%.4g", v);
 }
 
 /* Legend rows needed for the names (NULL ones skipped) in width w. */
@@ -117,8 +157,9 @@ static void begin(FILE *out, const st_svg_frame *f, int w, int h)
             "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>",
             f->id, w, h, w, h);
     st_xml_text(out, f->title);
-    fprintf(out, "</title><rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>"
-                 "<text x=\"10\" y=\"20\" class=\"title\">",
+    fprintf(out,
+            "</title><rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>"
+            "<text x=\"10\" y=\"20\" class=\"title\">",
             w, h);
     st_xml_text(out, f->title);
     fputs("</text>", out);
@@ -129,14 +170,17 @@ static void axes(FILE *out, const plot *p, const st_svg_frame *f, int ticks_y)
 {
     char t[40];
     fputs("<g class=\"axes\">", out);
-    for (double v = p->ax.lo; v <= p->ax.hi + p->ax.step * 1e-6; v += p->ax.step) {
+    int k = 0; /* a bound on the ticks, whatever the axis */
+    for (double v = p->ax.lo; tick_in(&p->ax, v) && k < 64; v = next_tick(&p->ax, v), k++) {
         tick_text(t, sizeof t, v, p->ax.step);
         fprintf(out,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
                 "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
                 px(p, v), p->y0, px(p, v), p->y1, px(p, v), p->y1 + 15, t);
     }
-    for (double v = p->ay.lo; ticks_y && v <= p->ay.hi + p->ay.step * 1e-6; v += p->ay.step) {
+    k = 0;
+    for (double v = p->ay.lo; ticks_y && tick_in(&p->ay, v) && k < 64;
+         v = next_tick(&p->ay, v), k++) {
         tick_text(t, sizeof t, v, p->ay.step);
         fprintf(out,
                 "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>"
@@ -167,18 +211,26 @@ static void frame_size(const st_svg_frame *f, int *w, int *h)
     *h = f->height > 0 ? f->height : 320;
 }
 
-static void series_range(const st_svg_series *s, size_t n, double *lo, double *hi, int y)
+/* The range of the series' x (or y) over the points drawn; only positive values when log. */
+static void series_range(const st_svg_series *s, size_t n, double *lo, double *hi, int y, int log)
 {
     *lo = INFINITY;
     *hi = -INFINITY;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < s[i].n; k++) {
             double x = s[i].x[k], v = y ? s[i].y[k] : x;
-            if (!isfinite(x) || !isfinite(s[i].y[k]))
+            if (!isfinite(x) || !isfinite(s[i].y[k]) || (log && !(v > 0)))
                 continue;
             *lo = fmin(*lo, v);
             *hi = fmax(*hi, v);
         }
+}
+
+/* Whether point k of s can be drawn on p's axes. */
+static int drawable(const plot *p, const st_svg_series *s, size_t k)
+{
+    double x = s->x[k], y = s->y[k];
+    return isfinite(x) && isfinite(y) && (!p->ax.log || x > 0) && (!p->ay.log || y > 0);
 }
 
 static void draw_series(FILE *out, const plot *p, const st_svg_series *s, const char *color)
@@ -186,14 +238,14 @@ static void draw_series(FILE *out, const plot *p, const st_svg_series *s, const 
     if (s->style != ST_SVG_DOTS) {
         fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"", color);
         for (size_t k = 0, first = 1; k < s->n; k++)
-            if (isfinite(s->x[k]) && isfinite(s->y[k])) {
+            if (drawable(p, s, k)) {
                 fprintf(out, "%s%.1f,%.1f", first ? "" : " ", px(p, s->x[k]), py(p, s->y[k]));
                 first = 0;
             }
         fputs("\"/>", out);
     }
     for (size_t k = 0; s->style != ST_SVG_LINE && k < s->n; k++)
-        if (isfinite(s->x[k]) && isfinite(s->y[k]))
+        if (drawable(p, s, k))
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", px(p, s->x[k]),
                     py(p, s->y[k]), color);
 }
@@ -225,10 +277,10 @@ void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t 
     }
     plot p = layout(f, names, n, 78);
     double lo, hi;
-    series_range(s, n, &lo, &hi, 0);
-    p.ax = axis_of(lo, hi, f->x_from_zero);
-    series_range(s, n, &lo, &hi, 1);
-    p.ay = axis_of(lo, hi, f->y_from_zero);
+    series_range(s, n, &lo, &hi, 0, f->log_x);
+    p.ax = f->log_x ? log_axis(lo, hi) : axis_of(lo, hi, f->x_from_zero);
+    series_range(s, n, &lo, &hi, 1, f->log_y);
+    p.ay = f->log_y ? log_axis(lo, hi) : axis_of(lo, hi, f->y_from_zero);
     begin(out, f, p.w, p.h);
     axes(out, &p, f, 1);
     for (size_t i = 0; i < n; i++)
@@ -297,8 +349,7 @@ static double part(const st_svg_bars *b, size_t c, size_t k)
 }
 
 /* The legend's names, colours and dash marks: the parts, then the limit when one is drawn. */
-static size_t bar_legend(const st_svg_bars *b, const char **names, const char **colors,
-                         int *dashed)
+static size_t bar_legend(const st_svg_bars *b, const char **names, const char **colors, int *dashed)
 {
     size_t n = 0;
     for (size_t k = 0; k < b->n_parts; k++, n++) {
@@ -325,8 +376,7 @@ static void bar_row(FILE *out, const plot *p, const st_svg_bars *b, size_t c, in
     for (size_t k = 0; k < b->n_parts; k++) {
         double v = part(b, c, k);
         if (v > 0)
-            fprintf(out,
-                    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
+            fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
                     px(p, at), y, px(p, at + v) - px(p, at), palette[k % N_PALETTE]);
         at += v;
     }

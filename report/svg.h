@@ -26,8 +26,9 @@ typedef struct st_svg_series {
 typedef struct st_svg_frame {
     const char *id, *title, *x_label, *y_label;
     int width, height;
-    int y_from_zero; /* the y axis includes 0 */
-    int x_from_zero; /* the x axis includes 0 */
+    int y_from_zero;  /* the y axis includes 0 */
+    int x_from_zero;  /* the x axis includes 0 */
+    int log_x, log_y; /* logarithmic axes (st_svg_xy; points at or below 0 are then skipped) */
 } st_svg_frame;
 
 /* Line and dot series on linear axes fitted to every series' points. */

@@ -6,12 +6,23 @@ void st_xml_text(FILE *out, const char *s)
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
         switch (c) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default: fputc(c < 0x20 && c != '\t' && c != '\n' ? ' ' : c, out);
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&#39;", out);
+            break;
+        default:
+            fputc(c < 0x20 && c != '\t' && c != '\n' ? ' ' : c, out);
         }
     }
 }

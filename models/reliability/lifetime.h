@@ -83,7 +83,8 @@ typedef struct st_life_stat {
     double p10, p50, p90, p99;
 } st_life_stat;
 
-/* The wall time's distribution over the replicas, as quantiles 0, 1/100, ..., 1 (a report's CDF). */
+/* The wall time's distribution over the replicas, as quantiles 0, 1/100, ..., 1 (a report's CDF).
+ */
 #define ST_LIFE_WALL_QUANTILES 101
 
 typedef struct st_life_summary {
