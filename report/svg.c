@@ -50,7 +50,7 @@ static axis axis_of(double lo, double hi, int from_zero)
      * rounding. */
     if (!(hi - lo > 1e-6 * fmax(fabs(lo), fabs(hi))) || !(hi - lo > 1e-300)) {
         double d = fabs(hi) > 0 ? fabs(hi) / 10 : 1;
-        lo -= d;
+        lo = from_zero && lo >= 0 ? 0 : lo - d; /* all zeros from zero: [0, 1] */
         hi += d;
     }
     axis a = {.step = nice_step(hi - lo)};
