@@ -189,7 +189,7 @@ static void rack_chart(FILE *out, const cJSON *power)
 /* The replicas' wall time per training job, as the CDF of its 101 quantiles. */
 static void life_chart(FILE *out, const st_run *r)
 {
-    static double share[ST_LIFE_WALL_QUANTILES];
+    double share[ST_LIFE_WALL_QUANTILES];
     st_svg_series *s = st_xcalloc(r->n + 1, sizeof *s);
     double *days = st_xcalloc((r->n + 1) * ST_LIFE_WALL_QUANTILES, sizeof *days);
     size_t m = 0;

@@ -100,6 +100,14 @@ static void number_text(const char *key, double v, char *buf, size_t n)
         snprintf(buf, n, "%s/d", b);
         return;
     }
+    if (ends(key, "_m3_per_s")) { /* before the table: its _s is not a time */
+        snprintf(buf, n, "%.4g m3/s", v);
+        return;
+    }
+    if (ends(key, "_per_s") && !ends(key, "_bytes_per_s") && !ends(key, "_w_per_s")) {
+        snprintf(buf, n, "%.4g/s", v); /* a count per second (tokens_per_s), not a time */
+        return;
+    }
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
         if (ends(key, suffixes[i].suffix)) {
             st_unit_format(v, suffixes[i].dim, buf, n);
@@ -107,8 +115,6 @@ static void number_text(const char *key, double v, char *buf, size_t n)
         }
     if (ends(key, "_hz"))
         snprintf(buf, n, "%.4g Hz", v);
-    else if (ends(key, "_m3_per_s"))
-        snprintf(buf, n, "%.4g m3/s", v);
     else if (v == floor(v) && fabs(v) < 1e15)
         snprintf(buf, n, "%.0f", v);
     else

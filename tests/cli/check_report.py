@@ -59,6 +59,36 @@ def shown(text):
     return float(m.group(1)) * UNITS[unit]
 
 
+TIME = {"s", "ms", "us", "ns", "min", "h", "d", "y"}
+BYTES = {"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+# The unit a key's suffix calls for, told apart from strata's own rule (cli/report_leaves.c) so
+# that a value shown in the wrong unit fails even when its number is right.
+FAMILIES = [
+    ("_m3_per_s", {"m3/s"}), ("_bytes_per_s", {u + "/s" for u in BYTES}),
+    ("_w_per_s", {"W/s", "kW/s", "MW/s", "GW/s"}), ("_per_s", {"/s"}), ("_bytes", BYTES),
+    ("_s", TIME), ("_w", {"W", "kW", "MW", "GW"}), ("_j", {"J", "kJ", "MJ", "GJ", "Wh", "kWh",
+    "MWh", "GWh"}), ("_a", {"A", "mA", "kA"}), ("_usd", {"USD"}), ("_hz", {"Hz"}),
+]
+SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization"}
+STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
+
+
+def unit_ok(key, text):
+    """Whether the unit text shows suits the key (True when the key names no unit)."""
+    parts = key.split(".")
+    last = parts[-1] if parts[-1] not in STATS or len(parts) < 2 else parts[-2]
+    m = re.match(r"^-?[0-9.]+(?:e[+-]?[0-9]+)? ?(.*)$", text.strip())
+    if not m:
+        return True
+    unit = m.group(1)
+    if last in SHARES:
+        return unit == "%"
+    for suffix, units in FAMILIES:
+        if last.endswith(suffix):
+            return unit in units
+    return True
+
+
 def check_html(path, json_path, ids, least):
     fails = []
     report = json.load(open(json_path))
@@ -88,6 +118,8 @@ def check_html(path, json_path, ids, least):
                 continue
             if float(exact) != want:
                 fails.append("%s: data-value %s, the JSON has %r" % (key, exact, want))
+            if not unit_ok(key, text):
+                fails.append("%s: shows %r, not in the unit its key names" % (key, text))
             seen = shown(text)
             if seen is not None and abs(seen - want) > 5.1e-4 * abs(want) + 1e-12:
                 fails.append("%s: shows %r, the JSON has %r" % (key, text, want))
