@@ -82,7 +82,7 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
     char sid[32], title[300], yl[300];
     snprintf(sid, sizeof sid, "sweep-curve-%zu", id);
     snprintf(title, sizeof title, "%s against %s", col, sw->cols[0]);
-    snprintf(yl, sizeof yl, "%s%s%s%s", col, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
+    snprintf(yl, sizeof yl, "%s", unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col);
     st_svg_frame f = {.id = sid, .title = title, .x_label = sw->cols[0], .y_label = yl};
     if (have)
         st_svg_xy(out, &f, s, ng);
