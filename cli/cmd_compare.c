@@ -11,13 +11,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/report_out.h"
 #include "models/forecast/run.h"
 #include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
-enum { F_TEXT, F_JSON, F_MARKDOWN, F_CSV };
+enum { F_TEXT, F_JSON, F_MARKDOWN, F_CSV, F_HTML };
 
 typedef struct cmp_opts {
     const char *file, *policies, *placements, *output;
@@ -30,11 +31,13 @@ typedef struct cmp_row {
     const char *policy, *placement;
     char label[64];
     st_cluster_stats st;
+    double *waits_h; /* the started jobs' waits, for the HTML's CDF */
+    size_t n_waits;
 } cmp_row;
 
 static int parse_format(const char *v, int *f)
 {
-    static const char *const names[] = {"text", "json", "markdown", "csv", NULL};
+    static const char *const names[] = {"text", "json", "markdown", "csv", "html", NULL};
     for (int i = 0; v && names[i]; i++)
         if (strcmp(v, names[i]) == 0) {
             *f = i;
@@ -60,7 +63,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             i++;
         } else if (strcmp(a, "--format") == 0) {
             if (parse_format(val, &o->format))
-                return st_cli_usage_error("compare", "--format takes text, json, markdown or csv");
+                return st_cli_usage_error("compare",
+                                          "--format takes text, json, markdown, csv or html");
             i++;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;
@@ -155,6 +159,8 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
             .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
         snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
                  row->placement);
+        row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);
+        row->n_waits = st_report_waits_h(&run.cluster, row->waits_h);
     }
     st_run_release(&run);
     return rc;
@@ -270,12 +276,27 @@ static char *json(const st_scn *s, uint64_t seed, const cmp_row *rows, size_t n)
     return out;
 }
 
+/* The HTML report: compare's JSON and each row's waits (cli/compare_html.c). */
+static char *html(const st_scn *s, uint64_t seed, const cmp_row *rows, size_t n)
+{
+    char *j = json(s, seed, rows, n);
+    st_compare_waits *w = st_xcalloc(n ? n : 1, sizeof *w);
+    for (size_t i = 0; i < n; i++)
+        w[i] = (st_compare_waits){rows[i].label, rows[i].waits_h, rows[i].n_waits};
+    char *doc = st_compare_html(st_scn_name(s), j, w, n);
+    free(w);
+    free(j);
+    return doc;
+}
+
 /* The table in the chosen format, as one malloc'd string. */
 static char *render(const cmp_opts *o, const st_scn *s, uint64_t seed, const cmp_row *rows,
                     size_t n)
 {
     if (o->format == F_JSON)
         return json(s, seed, rows, n);
+    if (o->format == F_HTML)
+        return html(s, seed, rows, n);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -335,6 +356,8 @@ int st_cmd_compare(int argc, char **argv)
         }
         free(text);
     }
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].waits_h);
     free(rows);
     free(names);
     free(places);

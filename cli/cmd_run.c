@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/report_out.h"
 #include "sim/xalloc.h"
 
 typedef struct run_opts {
     const char *file, *output, *trace, *trace_job;
-    int json; /* stdout format */
+    int format; /* st_report_format */
     int has_seed;
     int explain;
     uint64_t seed;
@@ -64,9 +65,9 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return rc;
             i += used;
         } else if (strcmp(a, "--format") == 0) {
-            if (!val || (strcmp(val, "text") != 0 && strcmp(val, "json") != 0))
-                return st_cli_usage_error("run", "--format takes 'text' or 'json'");
-            o->json = strcmp(val, "json") == 0;
+            if ((o->format = st_report_format_of(val)) < 0)
+                return st_cli_usage_error("run",
+                                          "--format takes text, json, html, markdown or csv");
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
             char *end = NULL;
@@ -123,10 +124,28 @@ static int check_trace_job(const run_opts *o, const st_scn *s)
                               o->trace_job, names[0] ? "; the training workloads are " : "", names);
 }
 
+/* An HTML, Markdown or CSV report: to -o FILE (atomically) when given, else to stdout. */
+static int emit_doc(const run_opts *o, const st_report *r)
+{
+    char *doc = st_report_render(r, (st_report_format)o->format), why[512];
+    int rc = ST_EXIT_OK;
+    if (!o->output)
+        fputs(doc, stdout);
+    else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
+        fprintf(stderr, "strata run: %s\n", why);
+        rc = ST_EXIT_SIM;
+    }
+    free(doc);
+    return rc;
+}
+
 static int emit(const run_opts *o, const st_report *r)
 {
+    if (o->format > ST_FMT_JSON)
+        return emit_doc(o, r);
+    int json_out = o->format == ST_FMT_JSON;
     char *json = NULL;
-    if (o->output || o->json)
+    if (o->output || json_out)
         json = st_report_json(r);
     if (o->output) {
         char why[512];
@@ -136,7 +155,7 @@ static int emit(const run_opts *o, const st_report *r)
             return ST_EXIT_SIM;
         }
     }
-    if (o->json)
+    if (json_out)
         fputs(json, stdout);
     else
         st_report_text(stdout, r);

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/report_out.h"
 #include "planner/size.h"
 #include "sim/units.h"
 
 typedef struct size_opts {
-    const char *file, *workload, *goal;
+    const char *file, *workload, *goal, *output;
+    int format; /* st_report_format */
     double deadline_s, power_w;
     int64_t gpus;
     long top;
@@ -59,7 +61,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
 {
     char why[200], *end = NULL;
     if (strcmp(a, "--deadline") && strcmp(a, "--budget") && strcmp(a, "--goal") &&
-        strcmp(a, "--top") && strcmp(a, "--workload"))
+        strcmp(a, "--top") && strcmp(a, "--workload") && strcmp(a, "--format") && strcmp(a, "-o") &&
+        strcmp(a, "--output"))
         return -1;
     if (!val)
         return st_cli_usage_error("size", "%s needs a value", a);
@@ -81,8 +84,13 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         o->top = strtol(val, &end, 10);
         if (!end || *end || o->top < 1 || o->top > 1000)
             return st_cli_usage_error("size", "--top takes a whole number from 1 to 1000");
-    } else {
+    } else if (strcmp(a, "--format") == 0) {
+        if ((o->format = st_report_format_of(val)) < 0)
+            return st_cli_usage_error("size", "--format takes text, json, html, markdown or csv");
+    } else if (strcmp(a, "--workload") == 0) {
         o->workload = val;
+    } else {
+        o->output = val; /* -o, --output */
     }
     return 0;
 }
@@ -157,6 +165,27 @@ static void print_result(const size_opts *o, const st_workload_cfg *w, const st_
             print_row(&r->cfg[i], i + 1);
 }
 
+/* The text to stdout and, with -o, the JSON to the file; another --format to -o or stdout. */
+static int emit(const size_opts *o, const st_workload_cfg *w, const st_size_result *r)
+{
+    st_size_report sr = {o->file,    w->name, o->goal, o->deadline_s,
+                         o->power_w, o->gpus, r,       (size_t)o->top};
+    if (o->format == ST_FMT_TEXT)
+        print_result(o, w, r);
+    if (o->format == ST_FMT_TEXT && !o->output)
+        return ST_EXIT_OK;
+    char *doc = st_size_render(&sr, o->format == ST_FMT_TEXT ? ST_FMT_JSON : o->format), why[512];
+    int rc = ST_EXIT_OK;
+    if (!o->output)
+        fputs(doc, stdout);
+    else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
+        fprintf(stderr, "strata size: %s\n", why);
+        rc = ST_EXIT_SIM;
+    }
+    free(doc);
+    return rc;
+}
+
 int st_cmd_size(int argc, char **argv)
 {
     size_opts o = {0};
@@ -196,8 +225,8 @@ int st_cmd_size(int argc, char **argv)
         st_scn_free(s);
         return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
     }
-    print_result(&o, w, &r);
+    rc = emit(&o, w, &r);
     st_size_release(&r);
     st_scn_free(s);
-    return ST_EXIT_OK;
+    return rc;
 }

@@ -29,14 +29,14 @@ static int need(const char *opt, const char *val)
 
 static int parse_format(const char *val, sweep_opts *o)
 {
-    static const char *const names[] = {"csv", "json", "markdown"};
-    for (int f = 0; f < 3; f++)
+    static const char *const names[] = {"csv", "json", "markdown", "html"};
+    for (int f = 0; f < 4; f++)
         if (strcmp(val, names[f]) == 0) {
             o->format = (st_sweep_format)f;
             return 0;
         }
-    return st_cli_usage_error("sweep", "--format takes 'csv', 'json' or 'markdown', found '%s'",
-                              val);
+    return st_cli_usage_error(
+        "sweep", "--format takes 'csv', 'json', 'markdown' or 'html', found '%s'", val);
 }
 
 static int parse_one(const char *a, const char *val, sweep_opts *o)

@@ -12,12 +12,15 @@
 
 const st_cmd st_cmd_table[] = {
     {"run", st_cmd_run, "load a scenario, simulate it and report the forecast",
-     "usage: strata run FILE [-o REPORT.json] [--format text|json] [--seed N] [--explain]\n"
+     "usage: strata run FILE [-o REPORT] [--format text|json|html|markdown|csv] [--seed N]\n"
+     "                       [--explain]\n"
      "                       [--trace TRACE.json [--trace-job NAME]] [--replicas N]\n\n"
      "Loads FILE, simulates every workload on its cluster and prints a summary, ending with\n"
      "the pre-flight audit (PASS, WARN or FAIL per check).\n\n"
-     "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
-     "  --format text|json  what to print on stdout (default text)\n"
+     "  -o, --output FILE   also write the JSON report to FILE (atomically); with html,\n"
+     "                      markdown or csv, write that to FILE instead of stdout\n"
+     "  --format F          text (default) or json on stdout; html (one self-contained page\n"
+     "                      with SVG charts), markdown or csv (key,value rows of the JSON)\n"
      "  --seed N            override the scenario's random seed\n"
      "  --explain           print the closed-form estimates (step time, collective time,\n"
      "                      checkpoint intervals) beside the simulated values\n"
@@ -40,7 +43,7 @@ const st_cmd st_cmd_table[] = {
      "  2  bad input or usage: the scenario's errors as FILE:LINE:COLUMN: error: MESSAGE\n"},
     {"compare", st_cmd_compare, "run a scenario's jobs under several scheduler policies",
      "usage: strata compare FILE [--policies a,b,c] [--placements p,q]\n"
-     "                           [--format text|json|markdown|csv] [--seed N] [-o FILE]\n\n"
+     "                           [--format text|json|markdown|csv|html] [--seed N] [-o FILE]\n\n"
      "Runs FILE's jobs (its training workloads and its trace) through the cluster run once\n"
      "per scheduler policy (and per placement policy with --placements), with the same seed,\n"
      "and prints one row per run:\n"
@@ -50,7 +53,8 @@ const st_cmd st_cmd_table[] = {
      "  --policies LIST  comma-separated policy names (default: every registered policy)\n"
      "  --placements LIST  comma-separated placement names, each run under every policy\n"
      "                   (default: the scenario's scheduler.placement)\n"
-     "  --format F       text (default), json, markdown or csv\n"
+     "  --format F       text (default), json, markdown, csv or html (with the queue\n"
+     "                   waits' CDF per policy)\n"
      "  --seed N         override the scenario's random seed\n"
      "  -o, --output FILE  write the table to FILE (atomically) instead of stdout\n\n"
      "exit status: 0 compared, 1 a simulation error or the file could not be written,\n"
@@ -68,7 +72,7 @@ const st_cmd st_cmd_table[] = {
      "  2  bad input or usage: the scenario's errors as FILE:LINE:COLUMN: error: MESSAGE\n"},
     {"sweep", st_cmd_sweep, "run a scenario over a grid of key values: one row a point",
      "usage: strata sweep FILE --set PATH=V1,V2,... [--set ...] [-j N] [-o RESULTS]\n"
-     "                         [--format csv|json|markdown]\n\n"
+     "                         [--format csv|json|markdown|html]\n\n"
      "Runs FILE once per combination of the --set values (the last --set varies fastest),\n"
      "each a full forecast as `strata run` makes, and prints one row a point: the swept\n"
      "values, the status, per training job its step_time_s, mfu, memory_per_gpu_bytes,\n"
@@ -83,7 +87,8 @@ const st_cmd st_cmd_table[] = {
      "  -o, --output FILE   write the rows to FILE (atomically) instead of stdout, and keep\n"
      "                      every finished row in FILE.journal: a rerun computes only the\n"
      "                      points the journal does not have\n"
-     "  --format FORMAT     csv (default), json or markdown\n\n"
+     "  --format FORMAT     csv (default), json, markdown or html (each report column's\n"
+     "                      curve against the first --set axis)\n\n"
      "status: ok, does-not-fit (a job's plan is over its GPU's memory), invalid (the point's\n"
      "values do not load: the loader's error is the reason) or error (the models refused\n"
      "the plan). A bad point is a row, never the end of the sweep.\n"
@@ -91,7 +96,8 @@ const st_cmd st_cmd_table[] = {
      "usage, a FILE that does not load, or a --set path FILE does not have\n"},
     {"size", st_cmd_size, "search GPU counts and parallel plans that meet a training deadline",
      "usage: strata size FILE --deadline DURATION [--budget power=P,gpus=N]\n"
-     "                        [--goal gpu-hours|cost] [--top N] [--workload NAME]\n\n"
+     "                        [--goal gpu-hours|cost] [--top N] [--workload NAME]\n"
+     "                        [--format text|json|csv|markdown|html] [-o FILE]\n\n"
      "Sizes one training workload of FILE (its model, tokens or steps, global batch): for\n"
      "every GPU count in whole nodes (powers of two up to the cluster's nodes and the GPU\n"
      "budget) and every parallel plan on it (tp a power of two within the NVLink domain, pp\n"
@@ -108,7 +114,11 @@ const st_cmd st_cmd_table[] = {
      "                  such as 30MW) and gpus=N, comma-separated\n"
      "  --goal G        gpu-hours or cost (default: cost when FILE has cost:, else gpu-hours)\n"
      "  --top N         rows of the ranked table (default 10)\n"
-     "  --workload NAME the training workload to size (default: the first)\n\n"
+     "  --workload NAME the training workload to size (default: the first)\n"
+     "  --format F      text (default), json, csv, markdown or html (with the Pareto front's\n"
+     "                  chart among every configuration evaluated)\n"
+     "  -o, --output FILE  with text, also write the JSON to FILE; otherwise write the\n"
+     "                  chosen format to FILE instead of stdout (atomically)\n\n"
      "exit status: 0 searched (also when nothing meets the deadline: the table says so),\n"
      "1 a simulation error, 2 bad input or usage\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",

@@ -7,11 +7,21 @@
 
 #include "planner/sweep.h"
 
-typedef enum st_sweep_format { ST_SWEEP_CSV, ST_SWEEP_JSON, ST_SWEEP_MARKDOWN } st_sweep_format;
+typedef enum st_sweep_format {
+    ST_SWEEP_CSV,
+    ST_SWEEP_JSON,
+    ST_SWEEP_MARKDOWN,
+    ST_SWEEP_HTML
+} st_sweep_format;
 
 /* rows[0..n), each sw->n_cols cells, as one text in format f (CSV with a header line, a JSON
- * object with the columns and one object per point, or a Markdown table). Malloc'd. */
+ * object with the columns and one object per point, a Markdown table, or an HTML page of the
+ * JSON's points: st_sweep_html). Malloc'd. */
 char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_format f);
+
+/* The sweep's JSON text (st_sweep_render's) as a self-contained HTML page: a curve per report
+ * column against the first axis, and the table of points (cli/sweep_html.c). Malloc'd. */
+char *st_sweep_html(const st_sweep *sw, const char *json);
 
 /* The rows a journal (one line per finished point: its key, a tab, its cells joined by tabs)
  * holds for the points of sw: rows[p] is set (malloc'd cells) for each point p whose key has a

@@ -119,9 +119,13 @@ char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_forma
     puts_(&b, "");
     if (f == ST_SWEEP_CSV)
         csv(&b, sw, rows, n);
-    else if (f == ST_SWEEP_JSON)
+    else if (f == ST_SWEEP_JSON || f == ST_SWEEP_HTML)
         json(&b, sw, rows, n);
     else
         markdown(&b, sw, rows, n);
-    return b.s;
+    if (f != ST_SWEEP_HTML)
+        return b.s;
+    char *doc = st_sweep_html(sw, b.s);
+    free(b.s);
+    return doc;
 }

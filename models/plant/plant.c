@@ -392,6 +392,7 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     for (size_t j = 0; j < n; j++)
         out->phase_energy_j += wj[j].gpus * phase_energy(&prof[j], wj[j].offset_s, out->window_s);
     out->phase_energy_j /= preset.psu_efficiency;
+    st_plant_series_of(w, ns, out->dt_s, ST_PLANT_SERIES_MAX, &out->series);
     out->it_peak_w = sums.it_peak_w;
     out->it_mean_w = sums.it_energy_j / out->window_s;
     out->loss_at_peak_w = sums.loss_at_peak_w;
@@ -415,5 +416,6 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
 void st_plant_release(st_plant_result *r)
 {
     free(r->jobs);
+    free(r->series.w);
     memset(r, 0, sizeof *r);
 }

@@ -12,6 +12,7 @@
 #include "models/config/config.h"
 #include "models/plant/cooling.h"
 #include "models/plant/ups.h"
+#include "models/plant/wave_series.h"
 #include "models/plant/waveform.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -98,6 +99,7 @@ typedef struct st_plant_result {
     double floor_w, floor_extra_w;
     double burn_w, burn_extra_w;
     double storage_energy_j, storage_power_w, storage_loss_w;
+    st_plant_series series; /* the facility waveform (wave), decimated for the reports (owned) */
 } st_plant_result;
 
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase

@@ -597,6 +597,9 @@ int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_
         double tq = n >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) : 0;
         out->replicas = n;
         out->wall_s = figure(&f.t[FIG_WALL], &f.v[FIG_WALL], tq);
+        for (int k = 0; k < ST_LIFE_WALL_QUANTILES; k++)
+            out->wall_q[k] =
+                st_samples_quantile(&f.v[FIG_WALL], k / (double)(ST_LIFE_WALL_QUANTILES - 1));
         out->goodput = figure(&f.t[FIG_GOODPUT], &f.v[FIG_GOODPUT], tq);
         out->interruptions = figure(&f.t[FIG_INTERRUPTIONS], &f.v[FIG_INTERRUPTIONS], tq);
         out->lost_work_s = figure(&f.t[FIG_LOST], &f.v[FIG_LOST], tq);

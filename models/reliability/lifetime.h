@@ -83,9 +83,14 @@ typedef struct st_life_stat {
     double p10, p50, p90, p99;
 } st_life_stat;
 
+/* The wall time's distribution over the replicas, as quantiles 0, 1/100, ..., 1 (a report's CDF).
+ */
+#define ST_LIFE_WALL_QUANTILES 101
+
 typedef struct st_life_summary {
     int64_t replicas; /* 0: no summary was made */
     st_life_stat wall_s, goodput, interruptions, lost_work_s;
+    double wall_q[ST_LIFE_WALL_QUANTILES]; /* wall_q[k]: quantile k / 100 of the wall times */
 } st_life_summary;
 
 /* Run replicas 0 .. n - 1 of the job under master_seed (as st_life_run) and summarise them.

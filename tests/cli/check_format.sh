@@ -5,7 +5,7 @@
 set -u
 command -v clang-format >/dev/null 2>&1 || { echo "clang-format not installed: skipped"; exit 77; }
 cd "$1" || exit 2
-files=$(find sim models scenarios validate planner cli tests -name '*.[ch]' -not -path '*/build*' | sort)
+files=$(find sim models scenarios validate planner report cli tests -name '*.[ch]' -not -path '*/build*' | sort)
 bad=$(clang-format --dry-run $files 2>&1 | grep -o '^[^:]*\.[ch]' | sort -u)
 if [ -n "$bad" ]; then
     echo "not formatted (run: clang-format -i FILE):"

@@ -28,7 +28,7 @@ while read -r comp deps; do
 done <"$rules"
 
 bad=0 checked=0
-files=$(find sim models scenarios validate planner cli -name '*.[ch]' 2>/dev/null | sort)
+files=$(find sim models scenarios validate planner report cli -name '*.[ch]' 2>/dev/null | sort)
 for f in $files; do
     from=$(component "$f")
     if [ -z "${known[$from]:-}" ]; then

@@ -11,6 +11,7 @@ mkdir -p "$tmp/tests/cli"
 cp -r "$src/sim" "$src/models" "$src/scenarios" "$src/cli" "$tmp/"
 [ -d "$src/validate" ] && cp -r "$src/validate" "$tmp/"
 [ -d "$src/planner" ] && cp -r "$src/planner" "$tmp/"
+[ -d "$src/report" ] && cp -r "$src/report" "$tmp/"
 cp "$src/tests/layering.rules" "$tmp/tests/"
 check="$src/tests/cli/check_layering.sh"
 "$check" "$tmp" >/dev/null || { echo "the untouched copy fails the check"; exit 1; }

@@ -1,0 +1,196 @@
+/* The report tree's leaves, their paths and how a reader sees them (report_out.h). The unit of a
+ * number comes from its key's suffix, the naming rule of the report's keys
+ * (docs/guide/scenario-reference.md, report section): _s seconds, _bytes bytes, _w watts, ... */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_out.h"
+#include "sim/units.h"
+#include "sim/xalloc.h"
+
+void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn fn, void *ctx)
+{
+    if (!cJSON_IsObject(node) && !cJSON_IsArray(node)) {
+        fn(ctx, prefix, node);
+        return;
+    }
+    size_t i = 0, plen = strlen(prefix);
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        size_t n = plen + (c->string ? strlen(c->string) : 24) + 4;
+        char *path = st_xmalloc(n);
+        if (cJSON_IsArray(node))
+            snprintf(path, n, "%s[%zu]", prefix, i);
+        else
+            snprintf(path, n, "%s%s%s", prefix, plen ? "." : "", c->string);
+        st_report_leaves(c, path, fn, ctx);
+        free(path);
+    }
+}
+
+/* The key that names the value's unit: the last one, or its parent's for a figure of a
+ * distribution (replicas' wall_s.p90) or a share by level (utilization_by_level.nic). */
+static const char *unit_key(const char *path, char *buf, size_t n)
+{
+    static const char *const stats[] = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"};
+    const char *last = strrchr(path, '.');
+    last = last ? last + 1 : path;
+    int up = strstr(path, "utilization_by_level.") != NULL;
+    for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
+        up |= strcmp(last, stats[k]) == 0;
+    if (!up || last == path)
+        return last;
+    size_t end = (size_t)(last - 1 - path), start = end;
+    while (start > 0 && path[start - 1] != '.')
+        start--;
+    snprintf(buf, n, "%.*s", (int)(end - start), path + start);
+    return buf;
+}
+
+static int ends(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Keys whose value is a share of 1, shown in percent. */
+static int is_share(const char *k)
+{
+    static const char *const shares[] = {"mfu",
+                                         "hfu",
+                                         "goodput",
+                                         "utilization",
+                                         "utilization_by_level",
+                                         "clock",
+                                         "max_link_utilization",
+                                         "write_utilization",
+                                         "utility_band_share"};
+    for (size_t i = 0; i < sizeof shares / sizeof shares[0]; i++)
+        if (strcmp(k, shares[i]) == 0)
+            return 1;
+    return ends(k, "_fraction");
+}
+
+static const struct {
+    const char *suffix;
+    st_dim dim;
+} suffixes[] = {
+    {"_bytes_per_s", ST_DIM_BANDWIDTH},
+    {"_bytes_per_day", ST_DIM_BYTES},
+    {"_w_per_s", ST_DIM_RAMP},
+    {"_bytes", ST_DIM_BYTES},
+    {"_s", ST_DIM_TIME},
+    {"_w", ST_DIM_POWER},
+    {"_j", ST_DIM_ENERGY},
+    {"_a", ST_DIM_CURRENT},
+    {"_usd", ST_DIM_MONEY},
+    {"_c", ST_DIM_TEMPERATURE},
+};
+
+static void number_text(const char *key, double v, char *buf, size_t n)
+{
+    if (is_share(key)) {
+        snprintf(buf, n, "%.4g%%", v * 100);
+        return;
+    }
+    if (strcmp(key, "bytes_per_day") == 0) {
+        char b[40];
+        st_unit_format(v, ST_DIM_BYTES, b, sizeof b);
+        snprintf(buf, n, "%s/d", b);
+        return;
+    }
+    if (ends(key, "_m3_per_s")) { /* before the table: its _s is not a time */
+        snprintf(buf, n, "%.4g m3/s", v);
+        return;
+    }
+    if (ends(key, "_per_s") && !ends(key, "_bytes_per_s") && !ends(key, "_w_per_s")) {
+        snprintf(buf, n, "%.4g/s", v); /* a count per second (tokens_per_s), not a time */
+        return;
+    }
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (ends(key, suffixes[i].suffix)) {
+            st_unit_format(v, suffixes[i].dim, buf, n);
+            return;
+        }
+    if (ends(key, "_hz"))
+        snprintf(buf, n, "%.4g Hz", v);
+    else if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.4g", v);
+}
+
+void st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n)
+{
+    char kb[128];
+    if (cJSON_IsNumber(leaf))
+        number_text(unit_key(path, kb, sizeof kb), leaf->valuedouble, buf, n);
+    else if (cJSON_IsString(leaf))
+        snprintf(buf, n, "%s", leaf->valuestring);
+    else if (cJSON_IsBool(leaf))
+        snprintf(buf, n, "%s", cJSON_IsTrue(leaf) ? "true" : "false");
+    else
+        snprintf(buf, n, "null");
+}
+
+void st_report_value_exact(const cJSON *leaf, char *buf, size_t n)
+{
+    if (cJSON_IsString(leaf)) {
+        snprintf(buf, n, "%s", leaf->valuestring);
+        return;
+    }
+    char *t = cJSON_PrintUnformatted(leaf);
+    snprintf(buf, n, "%s", t ? t : "null");
+    cJSON_free(t);
+}
+
+cJSON *st_report_tree(const st_report *rep)
+{
+    char *json = st_report_json(rep);
+    cJSON *t = cJSON_Parse(json);
+    free(json);
+    if (!t)
+        ST_BUG("the JSON report does not parse back");
+    return t;
+}
+
+FILE *st_report_open(char **buf, size_t *len)
+{
+    *buf = NULL;
+    FILE *out = open_memstream(buf, len);
+    if (!out)
+        ST_BUG("open_memstream failed");
+    return out;
+}
+
+char *st_report_close(FILE *out, char **buf)
+{
+    if (fclose(out) != 0 || !*buf)
+        ST_BUG("writing a report in memory failed");
+    return *buf;
+}
+
+void st_report_csv_cell(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void st_report_md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '|')
+            fputs("\\|", out);
+        else
+            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+}

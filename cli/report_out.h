@@ -1,0 +1,94 @@
+/* The report's other forms, written from the same JSON report tree the --format json output
+ * prints (st_report_json), so every number they show is the JSON's: HTML with SVG charts
+ * (report_html.c), Markdown and CSV tables (report_tables.c). Internal to cli/. */
+#ifndef ST_CLI_REPORT_OUT_H
+#define ST_CLI_REPORT_OUT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "planner/size.h"
+
+/* The forms a report can take (--format): text and json are the run's own (cli.h). */
+typedef enum st_report_format {
+    ST_FMT_TEXT,
+    ST_FMT_JSON,
+    ST_FMT_HTML,
+    ST_FMT_MARKDOWN,
+    ST_FMT_CSV
+} st_report_format;
+
+/* The format named text, json, html, markdown or csv; -1 for another name or NULL. */
+int st_report_format_of(const char *name);
+
+/* The run's report in format ST_FMT_HTML, ST_FMT_MARKDOWN or ST_FMT_CSV (malloc'd). */
+char *st_report_render(const st_report *rep, st_report_format f);
+
+/* One leaf of a JSON tree: its path ("jobs[0].breakdown.compute_s"), its value. */
+typedef void (*st_report_leaf_fn)(void *ctx, const char *path, const cJSON *leaf);
+
+/* Call fn for every leaf (number, string, boolean, null) under node, in the tree's order, with
+ * paths below prefix ("" at the root). Arrays of objects give "[i]" steps. */
+void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn fn, void *ctx);
+
+/* The leaf at path as a reader sees it: a number with the unit its key names (_s a time, _bytes
+ * bytes, _w power, ...; a share such as mfu or goodput in percent; see report_leaves.c), text as
+ * it is, booleans as true or false. */
+void st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n);
+
+/* The leaf's JSON text, exactly as the JSON report prints it (cJSON's number form). */
+void st_report_value_exact(const cJSON *leaf, char *buf, size_t n);
+
+/* The JSON report of rep parsed back into a tree (the caller deletes it). */
+cJSON *st_report_tree(const st_report *rep);
+
+/* The run's report as one self-contained HTML document, Markdown, or CSV (key,value rows of
+ * every leaf). Each malloc'd. */
+char *st_report_html(const st_report *rep);
+char *st_report_markdown(const st_report *rep);
+char *st_report_csv(const st_report *rep);
+
+/* The waits of cluster run c's started jobs, in hours, into out (c->n of room); returns how many.
+ */
+size_t st_report_waits_h(const st_cluster_result *c, double *out);
+
+/* One row of `strata compare`: its label and the queue waits (hours) of its started jobs. */
+typedef struct st_compare_waits {
+    const char *label;
+    const double *waits_h;
+    size_t n;
+} st_compare_waits;
+
+/* `strata compare --format html`: the policies' table from compare's JSON text (every number
+ * with its key, policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
+char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
+
+/* What `strata size` found, to write: the scenario file, workload, goal and deadline, the budgets
+ * (0: none), the search's result and how many ranked rows to show. */
+typedef struct st_size_report {
+    const char *file, *workload, *goal;
+    double deadline_s, power_w;
+    int64_t gpus;
+    const st_size_result *r;
+    size_t top;
+} st_size_report;
+
+/* The search as a JSON tree: counts, the top ranked rows and the front (the caller deletes it). */
+cJSON *st_size_tree(const st_size_report *sr);
+
+/* The search as JSON, CSV (both tables, a "table" column saying which), Markdown or an HTML page
+ * with the Pareto front's chart (cli/size_out.c). Malloc'd. */
+char *st_size_render(const st_size_report *sr, st_report_format f);
+
+/* A memory stream for a writer, and its text once closed (malloc'd). */
+FILE *st_report_open(char **buf, size_t *len);
+char *st_report_close(FILE *out, char **buf);
+
+/* An RFC 4180 CSV cell: quoted, its quotes doubled, when it holds a comma, a quote or a line
+ * break. A Markdown table cell: '|' escaped, line breaks as spaces. */
+void st_report_csv_cell(FILE *out, const char *s);
+void st_report_md_cell(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,104 @@
+/* `strata run --format markdown|csv`: the JSON report's values as tables. Markdown (for a wiki):
+ * a key | value table per job, per root object and for the audit, numbers with their units as
+ * in the HTML report. CSV: one key,value row per leaf of the JSON report, the value exactly the
+ * JSON's text, so a spreadsheet gets the same numbers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_out.h"
+
+typedef struct md_ctx {
+    FILE *out;
+    size_t skip;
+} md_ctx;
+
+static void md_row(void *ctx, const char *path, const cJSON *leaf)
+{
+    md_ctx *m = ctx;
+    char text[256];
+    const char *label = path + (strlen(path) > m->skip ? m->skip : 0);
+    st_report_value_text(path, leaf, text, sizeof text);
+    fputs("| ", m->out);
+    st_report_md_cell(m->out, label[0] == '.' ? label + 1 : label);
+    fputs(" | ", m->out);
+    st_report_md_cell(m->out, text);
+    fputs(" |\n", m->out);
+}
+
+static void md_table(FILE *out, const cJSON *node, const char *prefix)
+{
+    fputs("| key | value |\n|---|---:|\n", out);
+    md_ctx m = {out, strlen(prefix)};
+    st_report_leaves(node, prefix, md_row, &m);
+    fputc('\n', out);
+}
+
+char *st_report_markdown(const st_report *rep)
+{
+    cJSON *t = st_report_tree(rep);
+    char *buf, path[64];
+    size_t len, i = 0;
+    FILE *out = st_report_open(&buf, &len);
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
+    fputs("# Strata report: ", out);
+    st_report_md_cell(out, st_scn_name(rep->s));
+    fprintf(out, "\n\nstrata %s, scenario hash %s, seed %llu; %s\n\n## Jobs\n\n", STRATA_VERSION,
+            cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
+            (unsigned long long)rep->seed,
+            cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
+    for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(t, "jobs")->child; j; j = j->next, i++) {
+        fputs("### ", out);
+        st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring);
+        fputs("\n\n", out);
+        snprintf(path, sizeof path, "jobs[%zu]", i);
+        md_table(out, j, path);
+    }
+    for (const cJSON *o = t->child; o; o = o->next)
+        if (cJSON_IsObject(o)) {
+            fprintf(out, "## %s\n\n", o->string);
+            md_table(out, o, o->string);
+        }
+    fputs("## Pre-flight audit\n\n", out);
+    md_table(out, cJSON_GetObjectItemCaseSensitive(t, "audit"), "audit");
+    cJSON_Delete(t);
+    return st_report_close(out, &buf);
+}
+
+static void csv_row(void *ctx, const char *path, const cJSON *leaf)
+{
+    FILE *out = ctx;
+    char exact[4096];
+    st_report_value_exact(leaf, exact, sizeof exact);
+    st_report_csv_cell(out, path);
+    fputc(',', out);
+    st_report_csv_cell(out, exact);
+    fputc('\n', out);
+}
+
+char *st_report_csv(const st_report *rep)
+{
+    cJSON *t = st_report_tree(rep);
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    fputs("key,value\n", out);
+    st_report_leaves(t, "", csv_row, out);
+    cJSON_Delete(t);
+    return st_report_close(out, &buf);
+}
+
+int st_report_format_of(const char *name)
+{
+    static const char *const names[] = {"text", "json", "html", "markdown", "csv"};
+    for (int f = 0; name && f < (int)(sizeof names / sizeof names[0]); f++)
+        if (strcmp(name, names[f]) == 0)
+            return f;
+    return -1;
+}
+
+char *st_report_render(const st_report *rep, st_report_format f)
+{
+    return f == ST_FMT_HTML  ? st_report_html(rep)
+           : f == ST_FMT_CSV ? st_report_csv(rep)
+                             : st_report_markdown(rep);
+}

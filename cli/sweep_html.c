@@ -1,0 +1,144 @@
+/* `strata sweep --format html`: the sweep's curves, every report column against the first axis
+ * (one line for each combination of the other axes' values), and the table of every point, all
+ * from the sweep's JSON (its numbers, each cell keyed points[i].COLUMN). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_out.h"
+#include "cli/sweep.h"
+#include "report/html.h"
+#include "report/svg.h"
+#include "sim/xalloc.h"
+
+static double value(const cJSON *pt, const char *col)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(pt, col);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Point pt's values of the axes after the first, as one label ("" with one axis). */
+static void group_label(const st_sweep *sw, const cJSON *pt, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t a = 1; a < sw->grid->n_ax; a++) {
+        char v[128];
+        st_report_value_exact(cJSON_GetObjectItemCaseSensitive(pt, sw->cols[a]), v, sizeof v);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s=%s", len ? ", " : "", sw->cols[a], v);
+    }
+}
+
+/* A unit that reads well for column col (by its key's suffix) and the factor into it. */
+static const char *unit_of(const char *col, double *scale)
+{
+    size_t l = strlen(col);
+    *scale = 1;
+    if (l > 6 && strcmp(col + l - 6, "_bytes") == 0)
+        return *scale = 1e-9, "GB";
+    if (l > 7 && strcmp(col + l - 7, ".wall_s") == 0)
+        return *scale = 1 / 86400.0, "days";
+    if (l > 2 && strcmp(col + l - 2, "_s") == 0)
+        return "s";
+    if ((l > 4 && strcmp(col + l - 4, ".mfu") == 0) || (l > 8 && !strcmp(col + l - 8, ".goodput")))
+        return *scale = 100, "%";
+    return "";
+}
+
+/* The chart of column col over the points: x the first axis (or its value's index when the
+ * values are not numbers), a series per group. Returns 0 when no point has a number there. */
+static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *col, size_t id)
+{
+    size_t np = (size_t)cJSON_GetArraySize(pts), ng = 0, i = 0, have = 0;
+    double *x = st_xcalloc(np + 1, sizeof *x), *y = st_xcalloc(np + 1, sizeof *y), scale;
+    char **labels = st_xcalloc(np + 1, sizeof *labels), lb[512];
+    size_t *grp = st_xcalloc(np + 1, sizeof *grp);
+    const char *unit = unit_of(col, &scale);
+    for (const cJSON *p = pts->child; p; p = p->next, i++) {
+        group_label(sw, p, lb, sizeof lb);
+        for (grp[i] = 0; grp[i] < ng && strcmp(labels[grp[i]], lb) != 0; grp[i]++)
+            ;
+        if (grp[i] == ng)
+            labels[ng++] = st_xstrdup(lb);
+        double ax = value(p, sw->cols[0]);
+        x[i] = isfinite(ax) ? ax : (double)(i / (np / ng ? np / ng : 1));
+        y[i] = value(p, col) * scale;
+        have += isfinite(y[i]);
+    }
+    /* The points of group g, in point order, gathered into one series each. */
+    st_svg_series *s = st_xcalloc(ng + 1, sizeof *s);
+    double *gx = st_xcalloc(np + 1, sizeof *gx), *gy = st_xcalloc(np + 1, sizeof *gy);
+    size_t at = 0;
+    for (size_t g = 0; g < ng; g++) {
+        s[g] =
+            (st_svg_series){labels[g][0] ? labels[g] : col, gx + at, gy + at, 0, ST_SVG_LINE_DOTS};
+        for (size_t k = 0; k < np; k++)
+            if (grp[k] == g) {
+                gx[at] = x[k];
+                gy[at++] = y[k];
+                s[g].n++;
+            }
+    }
+    char sid[32], title[300], yl[300];
+    snprintf(sid, sizeof sid, "sweep-curve-%zu", id);
+    snprintf(title, sizeof title, "%s against %s", col, sw->cols[0]);
+    snprintf(yl, sizeof yl, "%s", unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col);
+    st_svg_frame f = {.id = sid, .title = title, .x_label = sw->cols[0], .y_label = yl};
+    if (have)
+        st_svg_xy(out, &f, s, ng);
+    for (size_t g = 0; g < ng; g++)
+        free(labels[g]);
+    free(labels), free(grp), free(x), free(y), free(gx), free(gy), free(s);
+    return have > 0;
+}
+
+static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
+{
+    st_html_table_begin(out, "table-points", (const char *const *)sw->cols, sw->n_cols);
+    size_t i = 0;
+    for (const cJSON *p = pts->child; p; p = p->next, i++) {
+        st_html_row_begin(out);
+        for (size_t c = 0; c < sw->n_cols; c++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, sw->cols[c]);
+            char path[300], text[512], exact[64];
+            snprintf(path, sizeof path, "points[%zu].%s", i, sw->cols[c]);
+            st_report_value_text(path, v, text, sizeof text);
+            if (cJSON_IsNumber(v)) {
+                st_report_value_exact(v, exact, sizeof exact);
+                st_html_cell_num(out, path, exact, text);
+            } else {
+                st_html_cell(out, cJSON_IsNull(v) ? "" : text);
+            }
+        }
+        st_html_row_end(out);
+    }
+    st_html_table_end(out);
+}
+
+char *st_sweep_html(const st_sweep *sw, const char *json)
+{
+    cJSON *t = cJSON_Parse(json);
+    if (!t)
+        ST_BUG("the sweep's JSON does not parse back");
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(t, "points");
+    char *buf, title[300], line[300];
+    size_t len, id = 0;
+    FILE *out = st_report_open(&buf, &len);
+    snprintf(title, sizeof title, "Strata sweep: %s", sw->file);
+    st_html_begin(out, title);
+    snprintf(line, sizeof line, "strata %s · scenario hash %s · %zu points", STRATA_VERSION,
+             cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, sw->grid->n_points);
+    st_html_para(out, "meta", line);
+    st_html_heading(out, 2, "charts", "Curves");
+    st_html_section(out, "sec-sweep-curves");
+    for (size_t c = sw->grid->n_ax + 1; c + 1 < sw->n_cols; c++)
+        id += (size_t)curve(out, sw, pts, sw->cols[c], id);
+    if (!id)
+        st_html_para(out, "absent", "No point has a figure to draw.");
+    st_html_section_end(out);
+    st_html_heading(out, 2, "points", "Points");
+    point_table(out, sw, pts);
+    st_html_end(out);
+    cJSON_Delete(t);
+    return st_report_close(out, &buf);
+}

@@ -1,0 +1,129 @@
+/* The HTML document writer (html.h). HTML Living Standard (WHATWG), "The XML syntax" and
+ * "Writing HTML documents": a document written as below parses the same as HTML and as XML. */
+#include "report/html.h"
+#include "report/xml.h"
+
+/* System fonts only: nothing to download. */
+static const char style[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
+    "margin:24px auto;max-width:1140px;color:#1a1a1a;line-height:1.4;padding:0 12px}"
+    "h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #ccc}"
+    "p.meta{color:#555;margin-top:0}p.absent{color:#777;font-style:italic}"
+    "table{border-collapse:collapse;margin:8px 0 16px;font-size:0.92em}"
+    "th,td{border:1px solid #d0d0d0;padding:3px 8px;text-align:left}"
+    "th{background:#f0f3f7}td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-"
+    "nums}"
+    "tr:nth-child(even) td{background:#fafafa}"
+    "section.chart-box{margin:12px 0 20px}"
+    "svg.chart{display:block;max-width:100%;height:auto;border:1px solid #e2e2e2}"
+    "svg.chart text{font-size:11px;fill:#333}svg.chart text.title{font-size:14px;"
+    "font-weight:600}svg.chart text.label{font-size:12px}"
+    "svg.chart line.grid{stroke:#e6e6e6;stroke-width:1}"
+    "svg.chart rect.frame{fill:none;stroke:#999;stroke-width:1}"
+    "@media print{svg.chart{break-inside:avoid}}";
+
+void st_html_begin(FILE *out, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+          "<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width\"/>\n"
+          "<title>",
+          out);
+    st_xml_text(out, title);
+    fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
+    st_xml_text(out, title);
+    fputs("</h1>\n", out);
+}
+
+void st_html_end(FILE *out)
+{
+    fputs("</body>\n</html>\n", out);
+}
+
+void st_html_heading(FILE *out, int level, const char *id, const char *text)
+{
+    level = level < 2 ? 2 : level > 3 ? 3 : level;
+    fprintf(out, "<h%d", level);
+    if (id) {
+        fputs(" id=\"", out);
+        st_xml_text(out, id);
+        fputc('"', out);
+    }
+    fputc('>', out);
+    st_xml_text(out, text);
+    fprintf(out, "</h%d>\n", level);
+}
+
+void st_html_para(FILE *out, const char *cls, const char *text)
+{
+    fputs("<p", out);
+    if (cls) {
+        fputs(" class=\"", out);
+        st_xml_text(out, cls);
+        fputc('"', out);
+    }
+    fputc('>', out);
+    st_xml_text(out, text);
+    fputs("</p>\n", out);
+}
+
+void st_html_section(FILE *out, const char *id)
+{
+    fputs("<section class=\"chart-box\" id=\"", out);
+    st_xml_text(out, id);
+    fputs("\">\n", out);
+}
+
+void st_html_section_end(FILE *out)
+{
+    fputs("</section>\n", out);
+}
+
+void st_html_table_begin(FILE *out, const char *id, const char *const *heads, size_t n)
+{
+    fputs("<table", out);
+    if (id) {
+        fputs(" id=\"", out);
+        st_xml_text(out, id);
+        fputc('"', out);
+    }
+    fputs("><thead><tr>", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<th>", out);
+        st_xml_text(out, heads[i]);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead>\n<tbody>\n", out);
+}
+
+void st_html_row_begin(FILE *out)
+{
+    fputs("<tr>", out);
+}
+
+void st_html_row_end(FILE *out)
+{
+    fputs("</tr>\n", out);
+}
+
+void st_html_table_end(FILE *out)
+{
+    fputs("</tbody></table>\n", out);
+}
+
+void st_html_cell(FILE *out, const char *text)
+{
+    fputs("<td>", out);
+    st_xml_text(out, text);
+    fputs("</td>", out);
+}
+
+void st_html_cell_num(FILE *out, const char *key, const char *exact, const char *text)
+{
+    fputs("<td class=\"num\" data-key=\"", out);
+    st_xml_text(out, key);
+    fputs("\" data-value=\"", out);
+    st_xml_text(out, exact);
+    fputs("\">", out);
+    st_xml_text(out, text);
+    fputs("</td>", out);
+}

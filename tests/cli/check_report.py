@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Check a report strata wrote against its JSON report, with a real parser.
+
+  check_report.py html REPORT.html REPORT.json IDS MIN
+      The file must parse as XML (so it is well-formed, XHTML-compatible HTML5) with an XHTML
+      <html> root; it must load nothing from outside (no script, link, img, iframe, object or
+      embed element, no address with "://", no url() or @import in its style); every id of IDS
+      (comma-separated) must be an inline <svg>; and every table cell with a data-key must hold
+      the JSON report's value at that key as its data-value, exactly, and show it (its text, in
+      the unit it names) within the 4 significant digits strata prints. At least MIN such cells.
+  check_report.py csv REPORT.csv REPORT.json
+      Every key,value row must be the JSON report's leaf at that key, exactly, and every leaf
+      must have its row.
+Exit 0 when every check passes, 1 (saying what failed) otherwise."""
+import csv
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+XHTML = "{http://www.w3.org/1999/xhtml}"
+SVG = "{http://www.w3.org/2000/svg}"
+UNITS = {
+    "": 1, "%": 0.01, "s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "min": 60, "h": 3600,
+    "d": 86400, "y": 365 * 86400, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+    "PB": 1e15, "EB": 1e18, "W": 1, "kW": 1e3, "MW": 1e6, "GW": 1e9, "J": 1, "kJ": 1e3,
+    "MJ": 1e6, "GJ": 1e9, "Wh": 3600, "kWh": 3.6e6, "MWh": 3.6e9, "GWh": 3.6e12, "A": 1,
+    "mA": 1e-3, "kA": 1e3, "C": 1, "Hz": 1, "USD": 1, "m3/s": 1,
+}
+
+
+def resolve(node, rest):
+    """The value at path rest under node; object keys may hold dots and brackets themselves."""
+    if rest == "":
+        return node
+    if isinstance(node, list):
+        m = re.match(r"\[(\d+)\]\.?", rest)
+        return resolve(node[int(m.group(1))], rest[m.end():]) if m else KeyError(rest)
+    for key in sorted(node, key=len, reverse=True):
+        if rest == key:
+            return node[key]
+        if rest.startswith(key + ".") or rest.startswith(key + "["):
+            tail = rest[len(key):]
+            return resolve(node[key], tail[1:] if tail[0] == "." else tail)
+    raise KeyError(rest)
+
+
+def shown(text):
+    """The number a cell shows, in base units (None when it shows none)."""
+    m = re.match(r"^(-?[0-9.]+(?:e[+-]?[0-9]+)?) ?(.*)$", text.strip())
+    if not m:
+        return None
+    unit = m.group(2)
+    for per in ("/s", "/d"):  # rates print as their quantity per second or per day
+        if unit.endswith(per) and unit[: -len(per)] in UNITS:
+            unit = unit[: -len(per)]
+    if unit not in UNITS:
+        raise ValueError("unknown unit in %r" % text)
+    return float(m.group(1)) * UNITS[unit]
+
+
+TIME = {"s", "ms", "us", "ns", "min", "h", "d", "y"}
+BYTES = {"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+# The unit a key's suffix calls for, told apart from strata's own rule (cli/report_leaves.c) so
+# that a value shown in the wrong unit fails even when its number is right.
+FAMILIES = [
+    ("_m3_per_s", {"m3/s"}), ("_bytes_per_s", {u + "/s" for u in BYTES}),
+    ("_w_per_s", {"W/s", "kW/s", "MW/s", "GW/s"}), ("_per_s", {"/s"}), ("_bytes", BYTES),
+    ("_s", TIME), ("_w", {"W", "kW", "MW", "GW"}), ("_j", {"J", "kJ", "MJ", "GJ", "Wh", "kWh",
+    "MWh", "GWh"}), ("_a", {"A", "mA", "kA"}), ("_usd", {"USD"}), ("_hz", {"Hz"}),
+]
+SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization"}
+STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
+
+
+def unit_ok(key, text):
+    """Whether the unit text shows suits the key (True when the key names no unit)."""
+    parts = key.split(".")
+    last = parts[-1] if parts[-1] not in STATS or len(parts) < 2 else parts[-2]
+    m = re.match(r"^-?[0-9.]+(?:e[+-]?[0-9]+)? ?(.*)$", text.strip())
+    if not m:
+        return True
+    unit = m.group(1)
+    if last in SHARES:
+        return unit == "%"
+    for suffix, units in FAMILIES:
+        if last.endswith(suffix):
+            return unit in units
+    return True
+
+
+def check_html(path, json_path, ids, least):
+    fails = []
+    report = json.load(open(json_path))
+    root = ET.parse(path).getroot()
+    if root.tag != XHTML + "html":
+        fails.append("the root is %s, not an XHTML <html>" % root.tag)
+    svg_ids = set()
+    cells = 0
+    for el in root.iter():
+        tag = el.tag.split("}")[-1]
+        if tag in ("script", "link", "img", "iframe", "object", "embed"):
+            fails.append("an external or scripted element <%s>" % tag)
+        for k, v in el.attrib.items():
+            if "://" in v and not (k == "xmlns" or v.startswith("http://www.w3.org/")):
+                fails.append("an address in %s=%r" % (k, v))
+        if tag == "style" and ("url(" in (el.text or "") or "@import" in (el.text or "")):
+            fails.append("the style loads something")
+        if el.tag == SVG + "svg" and "id" in el.attrib:
+            svg_ids.add(el.attrib["id"])
+        if tag == "td" and "data-key" in el.attrib:
+            cells += 1
+            key, exact, text = el.attrib["data-key"], el.attrib["data-value"], el.text or ""
+            try:
+                want = resolve(report, key)
+            except (KeyError, IndexError, AttributeError):
+                fails.append("%s: no such key in the JSON report" % key)
+                continue
+            if float(exact) != want:
+                fails.append("%s: data-value %s, the JSON has %r" % (key, exact, want))
+            if not unit_ok(key, text):
+                fails.append("%s: shows %r, not in the unit its key names" % (key, text))
+            seen = shown(text)
+            if seen is not None and abs(seen - want) > 5.1e-4 * abs(want) + 1e-12:
+                fails.append("%s: shows %r, the JSON has %r" % (key, text, want))
+    for i in ids:
+        if i not in svg_ids:
+            fails.append("no chart <svg id=%r> (charts: %s)" % (i, ", ".join(sorted(svg_ids))))
+    if cells < least:
+        fails.append("%d numbers checked, expected at least %d" % (cells, least))
+    return fails, "%d charts, %d numbers match the JSON" % (len(svg_ids), cells)
+
+
+def leaves(node, prefix, out):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            leaves(v, prefix + ("." if prefix else "") + k, out)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            leaves(v, "%s[%d]" % (prefix, i), out)
+    else:
+        out[prefix] = node
+
+
+def check_csv(path, json_path):
+    want = {}
+    leaves(json.load(open(json_path)), "", want)
+    rows = list(csv.reader(open(path, newline="")))
+    fails = [] if rows and rows[0] == ["key", "value"] else ["no key,value header"]
+    got = {}
+    for key, value in rows[1:]:
+        got[key] = value
+        w = want.get(key, KeyError)
+        if w is KeyError:
+            fails.append("%s: not in the JSON report" % key)
+        elif isinstance(w, bool) or w is None or isinstance(w, str):
+            if value != {True: "true", False: "false", None: "null"}.get(w, w):
+                fails.append("%s: %r, the JSON has %r" % (key, value, w))
+        elif float(value) != w:
+            fails.append("%s: %r, the JSON has %r" % (key, value, w))
+    fails += ["%s: missing" % k for k in want if k not in got]
+    return fails, "%d rows match the JSON" % len(got)
+
+
+def main(argv):
+    if len(argv) >= 6 and argv[1] == "html":
+        fails, summary = check_html(argv[2], argv[3], [i for i in argv[4].split(",") if i],
+                                    int(argv[5]))
+    elif len(argv) == 4 and argv[1] == "csv":
+        fails, summary = check_csv(argv[2], argv[3])
+    else:
+        print(__doc__)
+        return 2
+    for f in fails[:20]:
+        print("%s: %s" % (argv[2], f))
+    print("%s: %s" % (argv[2], summary if not fails else "%d failures" % len(fails)))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Reports a planner can hand on (docs/guide/reports.md): `--format html`, `csv` and `markdown` on
+# run, compare, sweep and size. Each HTML file must parse as XML, load nothing from outside, hold
+# every chart by id and show the JSON report's numbers (tests/cli/check_report.py, which must also
+# refuse a tampered copy); the same scenario and seed must give the same bytes; run's CSV must be
+# its JSON's leaves; a write that fails must fail the command.
+# Usage: run_reports.sh STRATA SRC
+set -u
+strata=$1
+cd "$2" || exit 2
+check="python3 tests/cli/check_report.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if ! eval "$1"; then echo "FAIL $2"; fail=$((fail + 1)); fi; }
+rack=scenarios/examples/rack-cooling-air.yaml
+run_ids=step-breakdown,memory-per-gpu,power-waveform,power-spectrum,rack-feed,failure-life,queue-waits
+
+# run: every chart, the JSON's numbers, byte-identical twice, a different seed differs.
+"$strata" run "$rack" --replicas 4 --format html -o "$tmp/r.html" 2>/dev/null
+"$strata" run "$rack" --replicas 4 --format html >"$tmp/r2.html" 2>/dev/null
+"$strata" run "$rack" --replicas 4 --format json >"$tmp/r.json" 2>/dev/null
+ok '$check html "$tmp/r.html" "$tmp/r.json" "$run_ids" 100' "run: html against json"
+ok 'cmp -s "$tmp/r.html" "$tmp/r2.html"' "run: -o and stdout give the same bytes"
+"$strata" run "$rack" --replicas 4 --format html --seed 99 >"$tmp/r3.html" 2>/dev/null
+ok '! cmp -s "$tmp/r.html" "$tmp/r3.html"' "run: another seed, another report"
+if command -v xmllint >/dev/null; then
+    ok 'xmllint --noout "$tmp/r.html"' "run: xmllint parses the html"
+fi
+# The checker itself refuses a wrong number, a missing chart and a torn file.
+sed 's/data-value="32"/data-value="33"/' "$tmp/r.html" >"$tmp/bad1.html"
+ok '! $check html "$tmp/bad1.html" "$tmp/r.json" "$run_ids" 1 >/dev/null' "checker: refuses a wrong number"
+sed 's/id="rack-feed"/id="other"/' "$tmp/r.html" >"$tmp/bad2.html"
+ok '! $check html "$tmp/bad2.html" "$tmp/r.json" "$run_ids" 1 >/dev/null' "checker: refuses a missing chart"
+head -c 5000 "$tmp/r.html" >"$tmp/bad3.html"
+ok '! $check html "$tmp/bad3.html" "$tmp/r.json" "" 1 >/dev/null 2>&1' "checker: refuses a torn file"
+sed 's|<title>|<script src="https://x.example/a.js"></script><title>|' "$tmp/r.html" >"$tmp/bad4.html"
+ok '! $check html "$tmp/bad4.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a script"
+
+# run: CSV rows are the JSON's leaves; Markdown tables.
+"$strata" run "$rack" --replicas 4 --format csv >"$tmp/r.csv" 2>/dev/null
+ok '$check csv "$tmp/r.csv" "$tmp/r.json"' "run: csv against json"
+"$strata" run "$rack" --format markdown >"$tmp/r.md" 2>/dev/null
+ok 'grep -q "^| key | value |" "$tmp/r.md" && grep -q "^## Pre-flight audit" "$tmp/r.md" && grep -q "^| step_time_s | " "$tmp/r.md"' "run: markdown"
+"$strata" run "$rack" --format nope >/dev/null 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "text, json, html, markdown or csv" "$tmp/e"' "run: unknown format"
+"$strata" run "$rack" --format html -o /dev/full 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 1 ] && grep -q "/dev/full" "$tmp/e"' "run: -o /dev/full fails"
+"$strata" run "$rack" --format html >/dev/full 2>/dev/null; rc=$?
+ok '[ $rc -eq 1 ]' "run: a full stdout fails"
+
+# compare: the waits' CDF per policy, the JSON's numbers.
+q=scenarios/examples/queue.yaml
+"$strata" compare "$q" --policies fifo,backfill --format html >"$tmp/c.html" 2>/dev/null
+"$strata" compare "$q" --policies fifo,backfill --format json >"$tmp/c.json" 2>/dev/null
+ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
+ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
+
+# sweep: a curve per report column, the JSON's numbers.
+set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fabric.oversubscription=1,2')
+"$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format html >"$tmp/s.html" 2>/dev/null
+"$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format json >"$tmp/s.json" 2>/dev/null
+ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30' "sweep: html against json"
+"$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
+ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
+
+# size: the Pareto front, the JSON's numbers; CSV and Markdown tables.
+"$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format html >"$tmp/z.html" 2>/dev/null
+"$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format json >"$tmp/z.json" 2>/dev/null
+ok '$check html "$tmp/z.html" "$tmp/z.json" size-pareto 100' "size: html against json"
+"$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format csv >"$tmp/z.csv" 2>/dev/null
+ok 'head -1 "$tmp/z.csv" | grep -q "^table,rank,nodes,gpus" && [ "$(grep -c "^ranked," "$tmp/z.csv")" -eq 10 ] && grep -q "^front," "$tmp/z.csv"' "size: csv"
+"$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format markdown >"$tmp/z.md" 2>/dev/null
+ok 'grep -q "^## Pareto front" "$tmp/z.md" && grep -q "^| rank | nodes" "$tmp/z.md"' "size: markdown"
+"$strata" size scenarios/examples/quickstart.yaml --deadline 1h -o "$tmp/z.out" >"$tmp/z.txt" 2>/dev/null
+ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "size: -o writes the JSON beside the text"
+echo "$((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
