@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/sched/cluster.h"
+#include "models/sched/muri.h"
 #include "scenarios/scenario.h"
 #include "sim/xalloc.h"
 #include "validate/validate_internal.h"
@@ -16,7 +17,8 @@
 /* Muri's simulator (repository Rivendile/Muri, simulator/jobs.py, the Tiresias-derived runtime
  * model of its baselines) charges every job its iterations x iteration time x 1.015 of service;
  * the Philly replay keeps the recorded durations. */
-#define MURI_SERVICE 1.015
+#define MURI_SERVICE    1.015
+#define MURI_REPLAY_SRC "Zhao et al. SIGCOMM'22 s6; Rivendile/Muri simulator"
 
 static const struct {
     const char *file;                         /* in the harness's folder */
@@ -41,6 +43,11 @@ static const struct {
      MURI_SERVICE,
      {"srsf", "srtf", "sjf", "fifo"},
      "Zhao et al. SIGCOMM'22 s6"},
+    /* `replay: muri`: the artifact's own runtime model and queue rules (models/sched/muri.h) */
+    {"muri-replay-trace1.yaml", 1, {"srsf", "srtf"}, MURI_REPLAY_SRC},
+    {"muri-replay-trace2.yaml", 1, {"srsf", "srtf"}, MURI_REPLAY_SRC},
+    {"muri-replay-trace3.yaml", 1, {"srsf", "srtf"}, MURI_REPLAY_SRC},
+    {"muri-replay-trace4.yaml", 1, {"srsf", "srtf"}, MURI_REPLAY_SRC},
 };
 
 #define N_CASES (sizeof sched_case / sizeof sched_case[0])
@@ -76,6 +83,26 @@ static int mean_jct(const st_scn *s, const st_cluster_job *jobs, size_t n, const
     return rc;
 }
 
+/* Mean JCT of the trace replayed with Muri's conventions under `policy` (srtf or srsf). */
+static int muri_jct(const st_scn *s, const char *policy, double *out, st_err *err)
+{
+    const st_trace_cfg *t = st_scn_trace(s);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    st_muri_job *j = st_xcalloc(t->n_jobs ? t->n_jobs : 1, sizeof *j);
+    for (size_t k = 0; k < t->n_jobs; k++) {
+        const st_trace_job *tj = &t->jobs[k];
+        const char *model = tj->cls >= 0 ? t->classes[tj->cls] : NULL;
+        j[k] = (st_muri_job){tj->submit_s, tj->iterations, tj->iteration_s, tj->gpus,
+                             st_muri_overhead_s(model, tj->gpus)};
+    }
+    st_cluster_stats st;
+    st_muri_order o = strcmp(policy, "srsf") == 0 ? ST_MURI_SRSF : ST_MURI_SRTF;
+    int rc = st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, o, &st, err);
+    *out = st.mean_jct_s;
+    free(j);
+    return rc;
+}
+
 static int run_sched(const st_valid_harness *h, size_t i, st_valid_row *r, st_diag *d, st_err *err)
 {
     const char *path = h->files[i];
@@ -97,7 +124,9 @@ static int run_sched(const st_valid_harness *h, size_t i, st_valid_row *r, st_di
     r->published = 1;
     for (int k = 0; k < ST_VALID_MAX_ORDER && sched_case[i].policies[k] && !rc; k++) {
         r->order[k] = sched_case[i].policies[k];
-        rc = mean_jct(s, jobs, t->n_jobs, r->order[k], &r->order_value[k], err);
+        rc = t->replay == ST_REPLAY_MURI
+                 ? muri_jct(s, r->order[k], &r->order_value[k], err)
+                 : mean_jct(s, jobs, t->n_jobs, r->order[k], &r->order_value[k], err);
         r->n_order = k + 1;
     }
     /* predicted: the largest ratio of a policy's mean JCT to the next one's; below 1 passes. */
