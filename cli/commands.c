@@ -122,7 +122,7 @@ const st_cmd st_cmd_table[] = {
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
      "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--dir DIR] "
-     "[--markdown]\n\n"
+     "[--openb DIR] [--markdown]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
      "measured and predicted values, the error and whether it is within its bound.\n\n"
      "  --fabric    the nccl-tests collective set\n"
@@ -131,7 +131,10 @@ const st_cmd st_cmd_table[] = {
      "  --life      checkpoints and failures: Daly's examples, the Monte Carlo against\n"
      "              Daly's expected wall time, and the cases in DIR/life\n"
      "  --sched     scheduler orderings: mean JCT SRSF < SRTF < SJF < FIFO on the Muri\n"
-     "              traces, SRTF < SJF < FIFO on Philly: the cases in DIR/sched\n"
+     "              traces, SRTF < SJF < FIFO on Philly: the cases in DIR/sched; SRSF and\n"
+     "              SRTF with Muri's replay conventions; with --openb, placement on openb\n"
+     "  --openb DIR Alibaba's openb node and pod lists (not shipped: their licence); also\n"
+     "              STRATA_OPENB=DIR. Best-fit and packing above random, FGD above best-fit\n"
      "  --plant     power: a GB200 NVL72 rack's peak in 120-132 kW, Llama 3 405B's facility\n"
      "              swing at least 10 MW: the cases in DIR/plant\n"
      "              (with no set named, all of them run)\n"
