@@ -65,6 +65,7 @@ typedef struct replay {
     int64_t *free, nodes, gpn;
     st_muri_order order;
     double busy_gpu_s;
+    double frag_gpu_s, frag_now, frag_t; /* free GPUs no pending job fits, integrated */
     int64_t preemptions;
     uint64_t events;
 } replay;
@@ -163,6 +164,13 @@ static void schedule(replay *r, double t, char *taken)
             r->preemptions++;
         }
     }
+    int64_t least = INT64_MAX; /* the fragmentation level until the next event */
+    for (size_t q = 0; q < r->n_queue; q++)
+        if (r->j[r->queue[q]].state == M_PENDING && r->in[r->queue[q]].gpus < least)
+            least = r->in[r->queue[q]].gpus;
+    r->frag_gpu_s += r->frag_now * (t - r->frag_t);
+    r->frag_now = least != INT64_MAX && least > left ? (double)left : 0;
+    r->frag_t = t;
 }
 
 /* The earliest planned end among the running jobs, or INFINITY. */
@@ -246,8 +254,12 @@ static void summarise(const replay *r, st_cluster_stats *st)
     st->mean_jct_s = sc / f;
     quantiles(wait, st->finished, &st->p50_wait_s, &st->p95_wait_s, &st->p99_wait_s);
     quantiles(jct, st->finished, &st->p50_jct_s, &st->p95_jct_s, &st->p99_jct_s);
-    double cap = (double)(r->nodes * r->gpn) * st->makespan_s;
+    double cap = (double)(r->nodes * r->gpn) * st->makespan_s, work = 0;
+    for (size_t i = 0; i < r->n; i++) /* the service each job needed, without the overheads */
+        work += r->in[i].iterations * r->j[i].iter_s * (double)r->in[i].gpus;
     st->utilization = cap > 0 ? r->busy_gpu_s / cap : 0;
+    st->goodput = cap > 0 && !st->unfinished ? work / cap : 0;
+    st->fragmented_gpus = st->makespan_s > 0 ? r->frag_gpu_s / st->makespan_s : 0;
     st->preemptions = r->preemptions;
     st->events = r->events;
     st->free_at_end = r->nodes * r->gpn;

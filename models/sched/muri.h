@@ -36,7 +36,9 @@ double st_muri_overhead_s(const char *model, int64_t gpus);
  * a node's GPUs on the first node with room, a larger one on GPUs/gpus_per_node wholly free
  * nodes; a job that does not fit is skipped (preempted if it ran) and later ones may start.
  * Figures as the artifact's calc.py computes them (p99: sorted JCT at index int(0.99 n); p50
- * and p95 the same way); utilization is GPU-seconds held over GPUs x makespan. Returns 0, or
+ * and p95 the same way); utilization is GPU-seconds held over GPUs x makespan, goodput the
+ * service the jobs needed (without overheads) over the same, fragmented_gpus the free GPUs no
+ * pending job fits by count, time-averaged over the makespan. Returns 0, or
  * ST_EINVAL when a job can never fit (the artifact would not end). */
 int st_muri_replay(const st_muri_job *jobs, size_t n, int64_t nodes, int64_t gpus_per_node,
                    st_muri_order order, st_cluster_stats *st, st_err *err);
