@@ -196,12 +196,12 @@ static void row(reader *r, const char *p, const char *end, unsigned line)
         malformed(r, line, what);
         return;
     }
+    double its = 0, it_s = 0;
+    if (!iterations(r, f, len, line, &its, &it_s))
+        return; /* before the names: a skipped row adds no tenant or class */
     int c = r->col[C_TENANT], k = r->col[C_CLS];
     int32_t tenant = c >= 0 ? name_of(r, &r->tenants, f[c], len[c]) : -1;
     int32_t cls = k >= 0 ? name_of(r, &r->classes, f[k], len[k]) : -1;
-    double its = 0, it_s = 0;
-    if (!iterations(r, f, len, line, &its, &it_s))
-        return;
     r->jobs = st_xgrow(r->jobs, sizeof *r->jobs, r->n + 1, &r->cap);
     r->jobs[r->n++] = (st_trace_job){sub, dur, (int64_t)g, tenant, cls, its, it_s};
 }
