@@ -362,13 +362,17 @@ static void print_plant_row(const st_valid_row *r, int md)
     char pub[48];
     if (r->bound_kind == ST_VALID_BOUND_RANGE)
         snprintf(pub, sizeof pub, "%g-%g", r->published, r->bound);
+    else if (r->bound_kind == ST_VALID_BOUND_AT_MOST)
+        snprintf(pub, sizeof pub, "<= %g", r->published);
+    else if (r->bound_kind == ST_VALID_BOUND_RELATIVE)
+        snprintf(pub, sizeof pub, "%g +-%g%%", r->published, 100 * r->bound);
     else
         snprintf(pub, sizeof pub, ">= %g", r->published);
     if (md)
         printf("| %s | %s | %s | %.4g | %s | %s |\n", r->name, r->metric, pub, r->predicted,
                r->pass ? "pass" : "FAIL", r->source);
     else
-        printf("%-28s %-18s %-12s %10.4g  %s\n", r->name, r->metric, pub, r->predicted,
+        printf("%-28s %-20s %-18s %10.4g  %s\n", r->name, r->metric, pub, r->predicted,
                r->pass ? "pass" : "FAIL");
 }
 
@@ -377,12 +381,13 @@ static int run_plant(const char *dir, int md)
     if (md)
         printf("\n## Plant: published power figures\n\n"
                "Case files in scenarios/validation/plant/ (their comments give the sources), each "
-               "forecast with its plant (docs/models/plant.md): the rack's coincident peak inside "
-               "the published range, the facility swing at least the published lower bound.\n\n"
+               "forecast with its plant (docs/models/plant.md), each figure against its published "
+               "range, lower or upper bound, or relative tolerance (+-), with the source in the "
+               "row.\n\n"
                "| case | metric | published | predicted | result | source |\n"
                "|---|---|---|---|---|---|\n");
     else
-        printf("\nPlant: published power figures\n%-28s %-18s %-12s %10s  %s\n", "case", "metric",
+        printf("\nPlant: published power figures\n%-28s %-20s %-18s %10s  %s\n", "case", "metric",
                "published", "predicted", "result");
     st_valid_harness *h = st_valid_plant_new(dir);
     int rc = run_rows(h, "", NULL, print_plant_row, md);

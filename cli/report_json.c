@@ -207,7 +207,7 @@ static cJSON *fabric_json(const st_fabric_result *f)
 }
 
 /* The swing's mitigations (models/plant/mitigate.h): the waveform without them, and what the
- * floor and the storage cost. */
+ * floor, the burn and the storage cost. */
 static void mitigation_json(cJSON *m, const st_plant_result *p)
 {
     cJSON *w = cJSON_AddObjectToObject(m, "without");
@@ -217,6 +217,10 @@ static void mitigation_json(cJSON *m, const st_plant_result *p)
     if (p->floor_w > 0) {
         cJSON_AddNumberToObject(m, "power_floor_w", p->floor_w);
         cJSON_AddNumberToObject(m, "floor_extra_w", p->floor_extra_w);
+    }
+    if (p->burn_w > 0) {
+        cJSON_AddNumberToObject(m, "power_burn_w", p->burn_w);
+        cJSON_AddNumberToObject(m, "burn_extra_w", p->burn_extra_w);
     }
     if (p->storage_energy_j > 0) {
         cJSON_AddNumberToObject(m, "storage_energy_j", p->storage_energy_j);
@@ -265,6 +269,12 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON_AddNumberToObject(pl, "fans_w", p->cooling.fans_w);
     cJSON_AddNumberToObject(pl, "pumps_w", p->cooling.pumps_w);
     cJSON_AddNumberToObject(pl, "chiller_w", p->cooling.chiller_w);
+    cJSON_AddNumberToObject(o, "transformer_loss_w", p->transformer_loss_w);
+    cJSON *ups = cJSON_AddObjectToObject(o, "ups");
+    cJSON_AddNumberToObject(ups, "loss_w", p->ups.loss_w);
+    cJSON_AddNumberToObject(ups, "load", p->ups.load);
+    cJSON_AddNumberToObject(ups, "rating_w", p->ups.rating_w);
+    cJSON_AddNumberToObject(ups, "systems", p->ups.systems);
     cJSON_AddNumberToObject(o, "pue", p->pue);
     cJSON_AddNumberToObject(o, "energy_j", p->energy_j);
     if (p->mitigated)

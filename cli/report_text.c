@@ -243,6 +243,10 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
         if (p->floor_w > 0)
             fprintf(out, "; the %s floor burns %s more", fmt(p->floor_w, ST_DIM_POWER, a, sizeof a),
                     fmt(p->floor_extra_w, ST_DIM_POWER, b, sizeof b));
+        if (p->burn_w > 0)
+            fprintf(out, "; the %s burn in the lulls burns %s more",
+                    fmt(p->burn_w, ST_DIM_POWER, a, sizeof a),
+                    fmt(p->burn_extra_w, ST_DIM_POWER, b, sizeof b));
         if (p->storage_energy_j > 0)
             fprintf(out, "; storage of %.4g kWh at %s loses %s", p->storage_energy_j / 3.6e6,
                     fmt(p->storage_power_w, ST_DIM_POWER, a, sizeof a),
@@ -266,6 +270,9 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
             fmt(p->cooling.fans_w, ST_DIM_POWER, b, sizeof b),
             fmt(p->cooling.pumps_w, ST_DIM_POWER, d, sizeof d),
             fmt(p->cooling.chiller_w, ST_DIM_POWER, e, sizeof e));
+    fprintf(out, ", transformers %s", fmt(p->transformer_loss_w, ST_DIM_POWER, a, sizeof a));
+    fprintf(out, ", UPS %s at %.0f%% load%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
+            p->ups.load * 100, p->ups.systems == 2 ? " on each of two (2n)" : "");
     if (p->energy_j > 0)
         fprintf(out, ", energy %.4g MWh", p->energy_j / 3.6e9);
     fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",

@@ -101,12 +101,12 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
  * sample dt) / PSU efficiency, its peak the largest sample, and its PUE adds losses and cooling
  * (>= 1) (models/plant/waveform.c, plant.c). A phase of the step's profile (gpu_power.h) at
  * least two samples long, held whole by the window (window >= step + phase + a sample), holds a
- * whole sample: the peak is at least GPUs x that phase's power. A power floor or a battery
- * reshapes the waveform (plant.c's mitigation): no bound then. */
+ * whole sample: the peak is at least GPUs x that phase's power. A power floor, a burn or a
+ * battery reshapes the waveform (plant.c's mitigation): no bound then. */
 static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
 {
     st_plant_profile pf;
-    if (!(c->gpu->tdp_w > 0) || c->racks.power_floor > 0 ||
+    if (!(c->gpu->tdp_w > 0) || c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
         (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0) ||
         st_plant_profile_of(r, c->gpu, &pf))
         return 0;

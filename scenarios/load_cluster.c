@@ -219,6 +219,7 @@ static const st_field rack_fields[] = {
             ST_R_NONNEG),
     ST_FMAP("cooling", cooling_fields),
     ST_FDIM(st_rack_cfg, "power_floor", power_floor, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_rack_cfg, "power_burn", power_burn, ST_DIM_RATIO, ST_R_FRAC),
     ST_FMAP("storage", storage_fields),
     ST_FEND,
 };
@@ -231,9 +232,19 @@ static const st_field node_fields[] = {
     ST_FEND,
 };
 
+static const st_field ups_fields[] = {
+    ST_FDIM(st_facility_cfg, "efficiency", ups.efficiency, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_facility_cfg, "no_load", ups.no_load, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_facility_cfg, "square_law", ups.square_law, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_facility_cfg, "rating", ups.rating_w, ST_DIM_POWER, ST_R_POS),
+    ST_FENUM(st_facility_cfg, "redundancy", ups.redundancy, st_ups_redundancy_names),
+    ST_FEND,
+};
+
 static const st_field facility_fields[] = {
     ST_FDIM(st_facility_cfg, "power_capacity", power_capacity_w, ST_DIM_POWER, ST_R_POS),
     ST_FDIM(st_facility_cfg, "ramp_limit", ramp_limit_w_per_s, ST_DIM_RAMP, ST_R_POS),
+    ST_FMAP("ups", ups_fields),
     ST_FEND,
 };
 
@@ -395,6 +406,24 @@ static void check_racks(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
                    "phases: a feed is single-phase (1) or three-phase (3), found 2");
 }
 
+/* The UPS rules: an efficiency above zero, and loss shares that leave the proportional part
+ * (1 - no_load - square_law) non-negative. */
+static void check_ups(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
+{
+    const st_ups_cfg *u = &c->facility.ups;
+    const st_ynode *at = at_path(n, "facility", "ups", "efficiency");
+    if (ok(ld, at) && !(u->efficiency > 0))
+        st_rd_fail(&ld->rd, at, ST_ERANGE, "efficiency must be greater than zero, found '%s'",
+                   at->text);
+    at = at_path(n, "facility", "ups", "square_law");
+    const st_ynode *nl = at_path(n, "facility", "ups", "no_load");
+    if (ok(ld, at) && ok(ld, nl) && u->no_load + u->square_law > 1)
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "no_load (%s) and square_law (%s) are shares of the full-load loss: together "
+                   "at most 100%%",
+                   nl->text, at->text);
+}
+
 /* The fabric rule: leaves_per_pod only for a three-tier tree. A leaf with more ports than the
  * cluster has nodes is a partly filled one (models/fabric/topo.c). */
 static void check_fabric(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
@@ -420,6 +449,7 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     if (!c->racks.nodes_per_rack)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
     check_racks(ld, n, c);
+    check_ups(ld, n, c);
     if (c->racks.liquid_fraction < 0)
         c->racks.liquid_fraction = c->racks.cooling == ST_COOLING_LIQUID ? 0.8 : 0;
     st_fabric_cfg *f = &c->fabric;

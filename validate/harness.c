@@ -89,7 +89,7 @@ static void error_stats(const st_valid_harness *h, const char *set, st_valid_set
         const st_valid_row *r = &h->rows[i];
         if (!h->ran[i] || r->kind != ST_VALID_VALIDATION || strcmp(r->set, set) != 0 || !r->fits ||
             r->bound_kind == ST_VALID_BOUND_FACTOR || r->bound_kind == ST_VALID_BOUND_ORDER ||
-            r->bound_kind == ST_VALID_BOUND_RANGE)
+            r->bound_kind == ST_VALID_BOUND_RANGE || r->bound_kind == ST_VALID_BOUND_AT_MOST)
             continue;
         abs_e[k] = fabs(r->error);
         sum += abs_e[k];

@@ -23,8 +23,9 @@ typedef enum st_valid_bound {
     ST_VALID_BOUND_POISSON95, /* |predicted - published| <= bound, 1.96 sqrt(published) */
     ST_VALID_BOUND_AT_LEAST,  /* predicted >= published (a published lower bound) */
     ST_VALID_BOUND_RANGE,     /* published <= predicted <= bound (a published range) */
-    ST_VALID_BOUND_ORDER      /* order_value rises strictly along order: predicted, the largest
+    ST_VALID_BOUND_ORDER,     /* order_value rises strictly along order: predicted, the largest
                                  ratio of one to the next, is below 1 */
+    ST_VALID_BOUND_AT_MOST    /* predicted <= published (a published upper bound) */
 } st_valid_bound;
 
 /* The most figures an ordering row compares. */

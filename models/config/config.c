@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 const char *const st_cooling_kind_names[] = {ST_COOLING_KINDS(ST__ENUM_NAME) NULL};
+const char *const st_ups_redundancy_names[] = {ST_UPS_REDUNDANCIES(ST__ENUM_NAME) NULL};
 const char *const st_topology_names[] = {ST_TOPOLOGIES(ST__ENUM_NAME) NULL};
 const char *const st_transport_names[] = {ST_TRANSPORTS(ST__ENUM_NAME) NULL};
 const char *const st_routing_names[] = {ST_ROUTINGS(ST__ENUM_NAME) NULL};

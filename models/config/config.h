@@ -28,6 +28,12 @@ typedef struct st_llm_spec st_llm_spec;
 typedef enum st_cooling_kind { ST_COOLING_KINDS(ST__ENUM_VALUE) } st_cooling_kind;
 extern const char *const st_cooling_kind_names[];
 
+/* A UPS system's redundancy (models/plant/ups.h): one system carries the load (N), or two
+ * systems each able to carry it share it (2N). */
+#define ST_UPS_REDUNDANCIES(X) X(ST_UPS_N, "n") X(ST_UPS_2N, "2n")
+typedef enum st_ups_redundancy { ST_UPS_REDUNDANCIES(ST__ENUM_VALUE) } st_ups_redundancy;
+extern const char *const st_ups_redundancy_names[];
+
 #define ST_TOPOLOGIES(X)                                                                           \
     X(ST_TOPO_SPINE_LEAF, "spine-leaf")                                                            \
     X(ST_TOPO_RAIL_OPTIMIZED, "rail-optimized") X(ST_TOPO_FAT_TREE_3, "fat-tree-3")
@@ -104,15 +110,28 @@ typedef struct st_rack_cfg {
     double coolant_supply_c;
     double air_supply_c;
     /* Mitigations of the swing (models/plant/mitigate.h): the GPUs' power floor as a share of
-     * TDP (0 = none), and each rack's energy storage (0 = none). */
+     * TDP (0 = none), the software burn in a running job's lulls as a share of TDP (0 = none),
+     * and each rack's energy storage (0 = none). */
     double power_floor;
+    double power_burn;
     double storage_energy_j, storage_power_w;
     st_loc loc;
 } st_rack_cfg;
 
+/* The facility's UPS (models/plant/ups.h): its efficiency at full load, the shares of its
+ * full-load loss that are fixed (no-load) and square-law (the rest is proportional), each
+ * system's rating (0 = sized to the load's peak) and the redundancy. */
+typedef struct st_ups_cfg {
+    double efficiency; /* 0 = the preset's (ups.c) */
+    double no_load, square_law;
+    double rating_w;
+    st_ups_redundancy redundancy;
+} st_ups_cfg;
+
 typedef struct st_facility_cfg {
     double power_capacity_w;   /* 0 = not stated */
     double ramp_limit_w_per_s; /* 0 = not stated */
+    st_ups_cfg ups;
     st_loc loc;
 } st_facility_cfg;
 

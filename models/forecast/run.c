@@ -264,8 +264,8 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
 }
 
 /* Each job's energy over its life at the facility: its IT wall energy (its steps and the work
- * lost and redone at its step's energy, downtime and checkpoint stalls with its GPUs idle)
- * times the PUE, and per token trained. */
+ * lost and redone at its step's energy, downtime and checkpoint stalls with its GPUs idle or
+ * at the power floor) times the PUE, and per token trained. */
 static void job_energy(const st_run_spec *sp, st_run *out)
 {
     double eta = st_plant_preset_get()->psu_efficiency, pue = out->plant.pue;
@@ -276,8 +276,15 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         if (!f->has_life || !(step > 0))
             continue;
         double work = steps + f->life.lost_work_s / step;
-        double idle =
-            (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus * sp->c->gpu->idle_w;
+        /* Down, restarting or stalled on a checkpoint the job runs no step: its GPUs draw idle
+         * power, or the hardware floor where one is set, which holds whatever the GPU runs; the
+         * software burn is the job's own and stops with it (models/plant/mitigate.h). */
+        const st_gpu_spec *g = sp->c->gpu;
+        double top =
+            g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
+        double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
+        double rest = fl > g->idle_w ? fl : g->idle_w;
+        double idle = (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus * rest;
         /* The rest of the job's nodes (CPUs, NICs, fans: node.base_power) draw over its whole
          * life, through the same PSUs, as the rack totals count them. */
         int64_t gpn = sp->c->gpus_per_node, nodes = (f->w->gpus + gpn - 1) / gpn;

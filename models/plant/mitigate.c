@@ -15,9 +15,10 @@ const st_plant_storage_preset *st_plant_storage_preset_get(void)
     return &storage_preset;
 }
 
-double st_plant_profile_floor(st_plant_profile *p, double floor_w)
+/* Raise every phase of p below level_w (held at p's peak) to it; the extra energy per step. */
+static double raise_to(st_plant_profile *p, double level_w)
 {
-    double f = floor_w < p->peak_w ? floor_w : p->peak_w, extra = 0;
+    double f = level_w < p->peak_w ? level_w : p->peak_w, extra = 0;
     p->energy_j = 0;
     for (int i = 0; i < p->n; i++) {
         if (p->gpu_w[i] < f) {
@@ -29,6 +30,18 @@ double st_plant_profile_floor(st_plant_profile *p, double floor_w)
             p->min_w = p->gpu_w[i];
     }
     return extra;
+}
+
+double st_plant_profile_floor(st_plant_profile *p, double floor_w)
+{
+    return raise_to(p, floor_w);
+}
+
+/* The phases below the peak are the lulls; the peak phase is never below min(burn, peak), so
+ * raising every phase below that level raises exactly the lulls. */
+double st_plant_profile_burn(st_plant_profile *p, double burn_w)
+{
+    return raise_to(p, burn_w);
 }
 
 void st_plant_storage_smooth(double energy_j, double power_w, const double *load, double *grid,

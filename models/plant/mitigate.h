@@ -15,6 +15,16 @@
  * step, J: the sum over the raised phases of (floor - power) * duration. */
 double st_plant_profile_floor(st_plant_profile *p, double floor_w);
 
+/* The software power burn on p: in its lulls (the phases drawing less than its peak: the
+ * communication waits and the pipeline bubble) a burn kernel holds the GPU at burn_w, held at the
+ * peak (the busy level) when above it. On the step's profile it acts as a floor does; it differs
+ * in where it does not act: it is the job's own software, so it burns only while the job runs
+ * its steps, never while the job is down, restarting or stalled on a checkpoint (the forecast,
+ * models/forecast/run.c, counts those at idle power with a burn and at the floor with a
+ * hardware floor), nor on GPUs no job holds. Returns the extra energy one GPU burns per step,
+ * J. */
+double st_plant_profile_burn(st_plant_profile *p, double burn_w);
+
 /* The storage's constants that are not datasheet figures (mitigate.c). */
 typedef struct st_plant_storage_preset {
     double efficiency; /* round trip: energy out over energy in */

@@ -11,6 +11,7 @@
 
 #include "models/config/config.h"
 #include "models/plant/cooling.h"
+#include "models/plant/ups.h"
 #include "models/plant/waveform.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -18,9 +19,12 @@
 /* Constants of the plant that are not datasheet figures, with their sources (plant.c). */
 typedef struct st_plant_preset {
     double psu_efficiency; /* wall power = board power / psu_efficiency */
-    double dt_s;           /* the waveform's sample */
-    double min_window_s;   /* the waveform covers at least this ... */
-    double min_steps;      /* ... and at least this many of the longest step */
+    /* the facility's low-voltage transformers feeding the racks: their input is (IT +
+     * distribution losses) / transformer_efficiency */
+    double transformer_efficiency;
+    double dt_s;         /* the waveform's sample */
+    double min_window_s; /* the waveform covers at least this ... */
+    double min_steps;    /* ... and at least this many of the longest step */
     double max_window_s;
     const char *source;
 } st_plant_preset;
@@ -57,6 +61,10 @@ typedef struct st_plant_result {
     double window_s, dt_s;
     st_plant_wave_stats wave; /* of the facility power: IT plus distribution losses */
     double it_peak_w, it_mean_w;
+    /* Energy conservation over the window, IT wall energy, J: the waveform's samples summed
+     * (times dt), and the same from the jobs' phases walked one by one (each phase's power times
+     * its overlap with the window, from the job's offset) plus the constant draw. */
+    double wave_it_energy_j, phase_energy_j;
     double loss_at_peak_w, loss_mean_w; /* distribution losses (0 without a resistance) */
     /* The racks: the most loaded rack at its coincident peak (every job in it at its peak). */
     int64_t racks;
@@ -67,20 +75,28 @@ typedef struct st_plant_result {
     st_plant_rack_heat rack_heat;
     st_plant_cooling_power cooling;
     double air_w, liquid_w; /* heat every rack gives each medium */
-    /* PUE = (IT + distribution losses + cooling) / IT, over the mean power */
+    /* The transformers' loss at the mean power: (IT + distribution losses) (1 / eta_t - 1). */
+    double transformer_loss_w;
+    /* The UPS (ups.h) feeding the transformers: it carries the facility waveform plus their
+     * loss; its mean loss is ups.loss_w. */
+    st_plant_ups ups;
+    /* PUE = (IT + distribution losses + storage loss + transformer loss + UPS loss + cooling) /
+     * IT, over the mean power */
     double pue;
     /* Thermal (thermal.h): the hottest junction of any job's GPU, and the share of the jobs'
      * GPUs whose clock the heat holds below full. */
     double max_junction_c, throttle_fraction;
     double energy_j; /* the jobs' energy_j summed (filled by the forecast) */
-    /* The mitigations (mitigate.h), set only when the racks state a power floor or storage:
-     * the facility waveform without them (wave is with them), the floor per GPU, the mean
-     * extra board power it burns across the jobs' GPUs, the facility's storage (every rack's
+    /* The mitigations (mitigate.h), set only when the racks state a power floor, a burn or
+     * storage: the facility waveform without them (wave is with them), the floor per GPU, the
+     * mean extra board power it burns across the jobs' GPUs, the burn's level per GPU and the
+     * mean extra board power it adds above the floor, the facility's storage (every rack's
      * together) and the mean power its conversion loses. */
     int mitigated;
     st_plant_wave_stats bare;
     double bare_it_mean_w;
     double floor_w, floor_extra_w;
+    double burn_w, burn_extra_w;
     double storage_energy_j, storage_power_w, storage_loss_w;
 } st_plant_result;
 

@@ -27,9 +27,13 @@ for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel; do
 done
 "$1" validate --life >/dev/null || { echo "the checkpoint and failure sets miss their bounds"; exit 1; }
 "$1" validate --sched >/dev/null || { echo "the scheduler orderings do not hold"; exit 1; }
-# The plant set must run; its GB200 NVL72 rack row does not meet 120-132 kW yet (issue 17), so
-# only the Llama 3 swing row is held to its bound here.
+# The plant set must run. Some of its rows miss their published bounds today (issue 17: the
+# GB200 NVL72 rack, the swing's frequency, the air PUE, the B200's throughput at 750 W), so only
+# the rows that meet theirs are held here.
 "$1" validate --plant >"$out"
 [ $? -le 1 ] || { echo "the plant set could not run"; exit 1; }
-grep -Eq '^llama3-405b-16k-swing +facility swing MW .* pass$' "$out" || { echo "the Llama 3 facility swing is under 10 MW"; exit 1; }
+for row in 'llama3-405b-16k-swing +facility swing MW' 'llama3-405b-16k-energy +IT energy MWh' \
+    'pue-direct-liquid +PUE' 'h100-500w-llama3-8b +speed limit/tdp'; do
+    grep -Eq "^$row .* pass\$" "$out" || { echo "plant row no longer within its bound: $row"; exit 1; }
+done
 echo "docs/guide/validation.md matches; fabric, checkpoint, failure and scheduler sets within their goals"

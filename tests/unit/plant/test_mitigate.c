@@ -1,6 +1,7 @@
 /* The swing's mitigations: a power floor of 100% of TDP removes a job's swing, 0% leaves it,
- * and the floor's extra energy is the idle phases' (floor - power) * time; rack energy storage
- * cuts the swing and the ramp, and its energy balances (grid = load + loss + stored change). */
+ * and the floor's extra energy is the idle phases' (floor - power) * time; a software burn at
+ * the busy level flattens the lulls, none leaves them; rack energy storage cuts the swing and the
+ * ramp, and its energy balances (grid = load + loss + stored change). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,8 +24,9 @@ static st_step_result step_of(double compute_s, double comm_s)
     return r;
 }
 
-/* Two nodes of 8 GPUs in one rack, every GPU running the job; the plant over 20 s. */
-static void run(double floor, double e_j, double p_w, st_plant_result *out)
+/* Two nodes of 8 GPUs in one rack, every GPU running the job; the plant over 20 s, with a power
+ * floor, a software burn and storage. */
+static void run_with(double floor, double burn, double e_j, double p_w, st_plant_result *out)
 {
     st_cluster_cfg c = {0};
     c.gpu = &gpu;
@@ -36,6 +38,7 @@ static void run(double floor, double e_j, double p_w, st_plant_result *out)
     c.racks.feed_phases = 3;
     c.racks.power_factor = 0.95;
     c.racks.power_floor = floor;
+    c.racks.power_burn = burn;
     c.racks.storage_energy_j = e_j;
     c.racks.storage_power_w = p_w;
     static int64_t ids[16];
@@ -46,6 +49,11 @@ static void run(double floor, double e_j, double p_w, st_plant_result *out)
     st_plant_job j = {&r, ids, 16, 0, 1};
     st_err err = {0};
     ck_assert_int_eq(st_plant_run_window(&c, &j, 1, 1, 20.0, out, &err), 0);
+}
+
+static void run(double floor, double e_j, double p_w, st_plant_result *out)
+{
+    run_with(floor, 0, e_j, p_w, out);
 }
 
 START_TEST(test_a_full_floor_removes_the_swing_and_none_leaves_it)
@@ -92,6 +100,39 @@ START_TEST(test_the_floors_extra_energy_is_the_idle_phases_floor_power_times_tim
     /* a floor above the peak holds at the peak: flat */
     st_plant_profile_floor(&p, 900);
     ck_assert(p.min_w == 700 && REL(p.energy_j, 700.0, 1e-12));
+}
+END_TEST
+
+START_TEST(test_a_burn_at_the_busy_level_flattens_the_lulls_and_none_leaves_them)
+{
+    st_plant_result bare, full, idle, half, both;
+    run(0, 0, 0, &bare);
+    /* 100% of TDP: the busy level of a GPU without a lower power limit */
+    run_with(0, 1.0, 0, 0, &full);
+    ck_assert(full.mitigated);
+    ck_assert(REL(full.bare.swing_w, bare.wave.swing_w, 1e-12));
+    ck_assert(full.wave.swing_w < 1e-6 * bare.wave.swing_w);
+    ck_assert(full.wave.ramp_w_per_s < 1e-6 * bare.wave.ramp_w_per_s);
+    /* 16 GPUs raised from 70 W to 700 W for 0.4 s of each 1 s step */
+    ck_assert(REL(full.burn_extra_w, 16 * 630 * 0.4, 1e-12));
+    ck_assert(full.floor_extra_w == 0);
+    /* a burn at idle power leaves the swing */
+    run_with(0, 70.0 / 700, 0, 0, &idle);
+    ck_assert(REL(idle.wave.swing_w, bare.wave.swing_w, 1e-12));
+    ck_assert(idle.burn_extra_w < 1e-9);
+    /* half: the lull at 350 W; over a 30% floor it costs only what it adds above the floor */
+    run_with(0, 0.5, 0, 0, &half);
+    ck_assert(REL(half.wave.swing_w, 16 * 350.0 / 0.96, 1e-9));
+    run_with(0.3, 0.5, 0, 0, &both);
+    ck_assert(REL(both.wave.swing_w, half.wave.swing_w, 1e-12));
+    ck_assert(REL(both.floor_extra_w, 16 * 140 * 0.4, 1e-12));
+    ck_assert(REL(both.burn_extra_w, 16 * 140 * 0.4, 1e-12));
+    ck_assert(REL(both.it_mean_w, half.it_mean_w, 1e-12));
+    st_plant_release(&bare);
+    st_plant_release(&full);
+    st_plant_release(&idle);
+    st_plant_release(&half);
+    st_plant_release(&both);
 }
 END_TEST
 
@@ -144,6 +185,7 @@ Suite *mitigate_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_a_full_floor_removes_the_swing_and_none_leaves_it);
     tcase_add_test(tc, test_the_floors_extra_energy_is_the_idle_phases_floor_power_times_time);
+    tcase_add_test(tc, test_a_burn_at_the_busy_level_flattens_the_lulls_and_none_leaves_them);
     tcase_add_test(tc, test_energy_storage_cuts_the_swing_and_the_ramp);
     tcase_add_test(tc, test_storage_energy_balances_and_stays_within_its_limits);
     suite_add_tcase(s, tc);

@@ -1,7 +1,8 @@
 /* The plant on the README's demo, scenarios/examples/llama3-405b-16k.yaml: the facility swing of
  * 16,384 H100s is of the "tens of megawatts" order the Llama 3 paper reports (arXiv 2407.21783,
  * section 3.3.4), its frequency is the step's, and the figures docs/models/plant.md states in
- * its prose (10.75 MW, 0.15 Hz for a 6.8 s step, a 16.9 kW rack) hold. */
+ * its prose (10.75 MW, 0.15 Hz for a 6.8 s step, a 16.9 kW rack) hold, and the waveform's
+ * integral is its phases' energy to 1e-9. */
 #include <check.h>
 #include <math.h>
 
@@ -35,6 +36,10 @@ START_TEST(test_llama3_swings_by_its_gpus_power_range_at_its_step_rate)
     ck_assert(p->wave.dominant_hz >= 0.1 && p->wave.dominant_hz <= 20);
     /* two 8-GPU nodes per rack at 700 W, 2.5 kW base each, through the PSU: 16.875 kW */
     ck_assert_double_lt(fabs(p->rack_peak_w - (16 * 700.0 + 2 * 2500) / eta), 1e-6);
+    /* energy conservation: the waveform's samples against its phases walked one by one */
+    ck_assert_double_gt(p->phase_energy_j, 0);
+    ck_assert_double_lt(fabs(p->wave_it_energy_j / p->phase_energy_j - 1), 1e-9);
+    ck_assert_double_lt(fabs(p->phase_energy_j / (p->it_mean_w * p->window_s) - 1), 1e-9);
     st_run_release(&run);
     st_scn_free(s);
 }

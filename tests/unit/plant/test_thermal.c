@@ -140,13 +140,29 @@ START_TEST(test_pue_of_liquid_below_1_15_and_of_air_near_the_industry)
     ck_assert_double_lt(liq.run.plant.pue, 1.15);
     ck_assert_double_gt(liq.run.plant.pue, 1.0);
     /* the Uptime Institute's survey average is 1.55-1.59 since 2020 (a fleet with older,
-     * part-loaded sites and UPS losses the model leaves out); a new air design sits below it */
+     * part-loaded sites); a new air design at full load sits below it */
     ck_assert_double_gt(air.run.plant.pue, 1.2);
     ck_assert_double_lt(air.run.plant.pue, 1.7);
     ck_assert_double_gt(air.run.plant.pue, liq.run.plant.pue + 0.1);
     ck_assert_double_gt(air.run.plant.energy_j, liq.run.plant.energy_j);
     ran_free(&air);
     ran_free(&liq);
+}
+END_TEST
+
+START_TEST(test_pue_counts_the_transformers_loss)
+{
+    ran air;
+    run_rack(&air, "", "kind: air, capacity: 45 kW, air_supply: 24 C", "", "");
+    const st_plant_result *p = &air.run.plant;
+    /* 10 CFR 431.196(a)(2): 99.14% for a 500 kVA three-phase low-voltage dry-type unit */
+    double it = p->it_mean_w + p->loss_mean_w, want = it * (1 / 0.9914 - 1);
+    ck_assert_double_gt(p->transformer_loss_w, 0);
+    ck_assert_double_eq_tol(p->transformer_loss_w, want, 1e-9 * want);
+    double sum = p->it_mean_w + p->loss_mean_w + p->storage_loss_w + p->transformer_loss_w +
+                 p->ups.loss_w + p->cooling.total_w;
+    ck_assert_double_eq_tol(p->pue, sum / p->it_mean_w, 1e-12);
+    ran_free(&air);
 }
 END_TEST
 
@@ -193,6 +209,7 @@ Suite *thermal_suite(void)
     tcase_add_test(tc, test_air_past_capacity_throttles_and_slows_the_step_liquid_does_not);
     tcase_add_test(tc, test_throttling_never_draws_more_than_the_power_limit);
     tcase_add_test(tc, test_pue_of_liquid_below_1_15_and_of_air_near_the_industry);
+    tcase_add_test(tc, test_pue_counts_the_transformers_loss);
     tcase_add_test(tc, test_every_plant_audit_check_passes_and_fails);
     suite_add_tcase(s, tc);
     return s;
