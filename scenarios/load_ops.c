@@ -49,6 +49,7 @@ static const st_field trace_fields[] = {
     ST_FFN("file", fn_trace_file, .required = 1),
     ST_FENUM(st_trace_cfg, "format", format, st_trace_format_names),
     ST_FENUM(st_trace_cfg, "malformed", refuse_malformed, malformed_names),
+    ST_FENUM(st_trace_cfg, "replay", replay, st_trace_replay_names),
     ST_FEND,
 };
 
@@ -60,6 +61,12 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
     if (st_rd_map(&ld->rd, n, trace_fields, &s->trace, "trace"))
         return -1;
     s->has_trace = 1;
+    const st_ynode *rp = st_ynode_get(n, "replay");
+    if (s->trace.replay == ST_REPLAY_MURI && s->trace.format != ST_TRACE_MURI)
+        return st_rd_fail(&ld->rd, rp, ST_EINVAL,
+                          "replay: muri reads the Muri trace's model_name, iterations and "
+                          "iteration_time; it needs format: muri, not %s",
+                          st_trace_format_names[s->trace.format]);
     return st__trace_read(ld, st_ynode_get(n, "file"));
 }
 

@@ -4,7 +4,9 @@
  *           4.0) as normalised from the Pollux artifact's copy: job_id, submit_unix, submit_s,
  *           duration_s, num_gpus, vc; seconds; the VC is the tenant.
  *   muri    the Philly-derived traces of Muri (Zhao et al., SIGCOMM'22; github.com/Rivendile/Muri,
- *           simulator/trace-data): submit_time and duration in milliseconds, num_gpu; CRLF.
+ *           simulator/trace-data): submit_time and duration in milliseconds, num_gpu; CRLF;
+ *           also model_name (the job's class), iterations and iteration_time (milliseconds),
+ *           which the artifact's runtime model reads (`replay: muri`).
  *   csv     a header row naming submit, duration, gpus and optionally tenant, in any order;
  *           times in seconds, or with a unit ("2 h", sim/units.h). */
 #define _POSIX_C_SOURCE 200809L
@@ -19,21 +21,29 @@
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
-/* A format's columns (tenant may be NULL: none), the seconds per unit of its times, and
- * whether a time may carry its unit. */
+/* A format's columns (tenant and the three after it may be NULL: none), the seconds per unit of
+ * its times, and whether a time may carry its unit. The first three are required; an optional
+ * column the header lacks is not read. */
 typedef struct trace_format {
-    const char *submit, *duration, *gpus, *tenant;
+    const char *submit, *duration, *gpus, *tenant, *cls, *iterations, *iteration;
     double unit_s;
     int units;
 } trace_format;
 
 static const trace_format formats[] = {
-    [ST_TRACE_PHILLY] = {"submit_s", "duration_s", "num_gpus", "vc", 1, 0},
-    [ST_TRACE_MURI] = {"submit_time", "duration", "num_gpu", NULL, 1e-3, 0},
-    [ST_TRACE_CSV] = {"submit", "duration", "gpus", "tenant", 1, 1},
+    [ST_TRACE_PHILLY] = {"submit_s", "duration_s", "num_gpus", "vc", NULL, NULL, NULL, 1, 0},
+    [ST_TRACE_MURI] = {"submit_time", "duration", "num_gpu", NULL, "model_name", "iterations",
+                       "iteration_time", 1e-3, 0},
+    [ST_TRACE_CSV] = {"submit", "duration", "gpus", "tenant", NULL, NULL, NULL, 1, 1},
 };
 
-enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C__N };
+enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C_CLS, C_ITERS, C_ITER, C__N };
+
+#define NAMES(tf)                                                                                  \
+    {                                                                                              \
+        (tf)->submit, (tf)->duration, (tf)->gpus, (tf)->tenant, (tf)->cls, (tf)->iterations,       \
+            (tf)->iteration                                                                        \
+    }
 
 /* One line [p, end) split at commas into at most max fields; returns the count. */
 static int split(const char *p, const char *end, const char **f, size_t *len, int max)
@@ -57,7 +67,7 @@ static void header(const char *p, const char *end, const trace_format *tf, int *
     const char *f[64];
     size_t len[64];
     int n = split(p, end, f, len, 64);
-    const char *want[C__N] = {tf->submit, tf->duration, tf->gpus, tf->tenant};
+    const char *want[C__N] = NAMES(tf);
     for (int k = 0; k < C__N; k++) {
         col[k] = -1;
         for (int i = 0; want[k] && i < n; i++) {
@@ -87,6 +97,11 @@ static double number(const char *f, size_t len, int units)
     return units && st_unit_parse(buf, ST_DIM_TIME, &v, why, sizeof why) == 0 ? v : NAN;
 }
 
+typedef struct st_names {
+    const char **v;
+    size_t n, cap;
+} st_names;
+
 typedef struct reader {
     st_ld *ld;
     st_trace_cfg *t;
@@ -94,21 +109,21 @@ typedef struct reader {
     int col[C__N];
     st_trace_job *jobs;
     size_t n, cap;
-    const char **tenants;
-    size_t n_tenants, cap_tenants;
+    st_names tenants, classes;
     int refused;
 } reader;
 
-static int32_t tenant_of(reader *r, const char *f, size_t len)
+/* The index of name [f, f + len) in the list, added when new. */
+static int32_t name_of(reader *r, st_names *l, const char *f, size_t len)
 {
-    for (size_t i = r->n_tenants; i-- > 0;)
-        if (strlen(r->tenants[i]) == len && memcmp(r->tenants[i], f, len) == 0)
+    for (size_t i = l->n; i-- > 0;)
+        if (strlen(l->v[i]) == len && memcmp(l->v[i], f, len) == 0)
             return (int32_t)i;
     char *name = st_xstrndup(f, len);
-    r->tenants = st_xgrow(r->tenants, sizeof *r->tenants, r->n_tenants + 1, &r->cap_tenants);
-    r->tenants[r->n_tenants] = st_rd_strdup(&r->ld->rd, name);
+    l->v = st_xgrow(l->v, sizeof *l->v, l->n + 1, &l->cap);
+    l->v[l->n] = st_rd_strdup(&r->ld->rd, name);
     free(name);
-    return (int32_t)r->n_tenants++;
+    return (int32_t)l->n++;
 }
 
 /* A malformed row: a warning (skipped) or an error (refused). */
@@ -125,6 +140,29 @@ static void malformed(reader *r, unsigned line, const char *what)
     r->t->skipped++;
 }
 
+/* The iterations and seconds per iteration where the format records them: 1 and both (0 when
+ * it does not), or 0 after reporting the row malformed. */
+static int iterations(reader *r, const char **f, const size_t *len, unsigned line, double *its,
+                      double *it_s)
+{
+    int a = r->col[C_ITERS], b = r->col[C_ITER];
+    if (a < 0 || b < 0)
+        return 1;
+    *its = number(f[a], len[a], 0);
+    *it_s = number(f[b], len[b], 0) * r->tf->unit_s;
+    const char *bad = !(*its >= 0 && isfinite(*its))     ? r->tf->iterations
+                      : !(*it_s >= 0 && isfinite(*it_s)) ? r->tf->iteration
+                                                         : NULL;
+    if (!bad)
+        return 1;
+    int k = bad == r->tf->iterations ? a : b;
+    char what[160];
+    snprintf(what, sizeof what, "%s '%.*s' is not a number >= 0", bad,
+             (int)(len[k] < 40 ? len[k] : 40), f[k]);
+    malformed(r, line, what);
+    return 0;
+}
+
 static void row(reader *r, const char *p, const char *end, unsigned line)
 {
     const char *f[64];
@@ -135,7 +173,7 @@ static void row(reader *r, const char *p, const char *end, unsigned line)
         malformed(r, line, "quoted fields are not read");
         return;
     }
-    const char *name[C__N] = {r->tf->submit, r->tf->duration, r->tf->gpus, r->tf->tenant};
+    const char *name[C__N] = NAMES(r->tf);
     for (int k = 0; k < C__N; k++)
         if (r->col[k] >= n) {
             snprintf(what, sizeof what, "%d fields, no '%s'", n, name[k]);
@@ -158,10 +196,14 @@ static void row(reader *r, const char *p, const char *end, unsigned line)
         malformed(r, line, what);
         return;
     }
-    int32_t tenant =
-        r->col[C_TENANT] >= 0 ? tenant_of(r, f[r->col[C_TENANT]], len[r->col[C_TENANT]]) : -1;
+    double its = 0, it_s = 0;
+    if (!iterations(r, f, len, line, &its, &it_s))
+        return; /* before the names: a skipped row adds no tenant or class */
+    int c = r->col[C_TENANT], k = r->col[C_CLS];
+    int32_t tenant = c >= 0 ? name_of(r, &r->tenants, f[c], len[c]) : -1;
+    int32_t cls = k >= 0 ? name_of(r, &r->classes, f[k], len[k]) : -1;
     r->jobs = st_xgrow(r->jobs, sizeof *r->jobs, r->n + 1, &r->cap);
-    r->jobs[r->n++] = (st_trace_job){sub, dur, (int64_t)g, tenant};
+    r->jobs[r->n++] = (st_trace_job){sub, dur, (int64_t)g, tenant, cls, its, it_s};
 }
 
 static char *slurp(const char *path, size_t *n)
@@ -215,7 +257,7 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     const char *end = buf + n, *nl = memchr(buf, '\n', n);
     const char *he = nl ? nl : end;
     header(buf, he, r.tf, r.col);
-    const char *name[C__N] = {r.tf->submit, r.tf->duration, r.tf->gpus};
+    const char *name[C__N] = NAMES(r.tf);
     for (int k = 0; k < C_TENANT; k++)
         if (r.col[k] < 0) {
             free(buf);
@@ -226,10 +268,13 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     rows(&r, nl ? nl + 1 : end, end);
     free(buf);
     ld->s->trace_jobs = r.jobs;
-    ld->s->trace_tenants = r.tenants;
+    ld->s->trace_tenants = r.tenants.v;
+    ld->s->trace_classes = r.classes.v;
     t->jobs = r.jobs;
     t->n_jobs = r.n;
-    t->tenants = r.tenants;
-    t->n_tenants = r.n_tenants;
+    t->tenants = r.tenants.v;
+    t->n_tenants = r.tenants.n;
+    t->classes = r.classes.v;
+    t->n_classes = r.classes.n;
     return r.refused ? -1 : 0;
 }

@@ -104,6 +104,16 @@ int st_valid_life_new(const char *dir, st_valid_harness **out, st_err *err);
  * < FIFO, and SRSF < SRTF on Muri). A missing case file is the case's error. */
 st_valid_harness *st_valid_sched_new(const char *dir);
 
+/* The fragmentation rows (validate/openb.c), set "openb": Alibaba's openb node and pod lists
+ * (scenarios/openb.h; their licence keeps them out of this repository, so the caller loads them
+ * from the user's folder) placed under the FGD artifact's protocol with each placement policy,
+ * the GPU allocation ratio (%) averaged over its ten tune seeds, at 100% and 130% of arrived GPU
+ * request; st_valid_openb_count() ordering rows into rows: random < best-fit, random < packing,
+ * best-fit < fgd at each load. Returns 0, or a model error in err. */
+typedef struct st_openb st_openb;
+size_t st_valid_openb_count(void);
+int st_valid_openb(const st_openb *o, st_valid_row *rows, st_err *err);
+
 /* The plant checks (validate/plant.c), set "plant": the case files of dir, each forecast with its
  * plant: a GB200 NVL72 rack's peak inside the published 120-132 kW, and Llama 3 405B's facility
  * swing on 16,384 H100 at least 10 MW ("tens of megawatts"). A missing case file is the case's

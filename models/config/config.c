@@ -15,6 +15,7 @@ const char *const st_fp8_recipe_names[] = {ST_FP8_RECIPES(ST__ENUM_NAME) NULL};
 const char *const st_recompute_names[] = {ST_RECOMPUTES(ST__ENUM_NAME) NULL};
 const char *const st_ckpt_mode_names[] = {ST_CKPT_MODES(ST__ENUM_NAME) NULL};
 const char *const st_trace_format_names[] = {ST_TRACE_FORMATS(ST__ENUM_NAME) NULL};
+const char *const st_trace_replay_names[] = {ST_TRACE_REPLAYS(ST__ENUM_NAME) NULL};
 const char *const st_delivery_names[] = {ST_DELIVERIES(ST__ENUM_NAME) NULL};
 const char *const st_grad_coll_names[] = {ST_GRAD_COLLS(ST__ENUM_NAME) NULL};
 const char *const st_workload_kind_names[] = {ST_WORKLOAD_KINDS(ST__ENUM_NAME) NULL};

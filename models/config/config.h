@@ -286,21 +286,34 @@ typedef struct st_workload_cfg {
 
 /* One job of a trace: when it was submitted (seconds from the trace's first submission), how
  * long it ran as recorded, on how many GPUs, for which tenant (an index into the trace's tenant
- * names, -1: none). */
+ * names, -1: none). A format that records them also gives the job's class (its model name, an
+ * index into the trace's class names, -1: none) and its iterations and seconds per iteration
+ * (0: not recorded), which a replay convention may read instead of the duration. */
 typedef struct st_trace_job {
     double submit_s, duration_s;
     int64_t gpus;
     int32_t tenant;
+    int32_t cls;
+    double iterations, iteration_s;
 } st_trace_job;
+
+/* How a trace is replayed: Strata's own cluster run (none), or the runtime model and queue
+ * rules of Muri's artifact simulator (models/sched/muri.h). */
+#define ST_TRACE_REPLAYS(X) X(ST_REPLAY_NONE, "none") X(ST_REPLAY_MURI, "muri")
+typedef enum st_trace_replay { ST_TRACE_REPLAYS(ST__ENUM_VALUE) } st_trace_replay;
+extern const char *const st_trace_replay_names[];
 
 typedef struct st_trace_cfg {
     const char *file; /* resolved against the scenario's folder */
     st_trace_format format;
     int refuse_malformed;     /* `malformed: refuse`: a malformed row is an error, not skipped */
+    st_trace_replay replay;   /* `replay:` */
     const st_trace_job *jobs; /* n_jobs, in file order (scenarios/trace.c) */
     size_t n_jobs, skipped;   /* skipped: malformed rows left out */
     const char *const *tenants;
     size_t n_tenants;
+    const char *const *classes;
+    size_t n_classes;
     st_loc loc;
 } st_trace_cfg;
 

@@ -12,6 +12,7 @@
 #include "models/place/policy.h"
 #include "models/place/pool.h"
 #include "models/sched/policy.h"
+#include "models/sched/waitset.h"
 #include "sim/engine.h"
 #include "sim/stats.h"
 #include "sim/xalloc.h"
@@ -48,6 +49,8 @@ struct st_sched_view {
     int64_t *gpus;
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
     double busy_gpu_s;
+    st__waitset waiting;                 /* the waiting jobs' GPU counts */
+    double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
     st_cluster_result *out;
     size_t seg_cap, seg_gpus_cap;
     int rc;
@@ -210,6 +213,7 @@ int st_sched_start(st_sched_view *v, size_t id)
         return 0;
     st_time now = st_engine_now(v->eng);
     st_pool_take(&v->pool, g, v->sj[id].gpus);
+    st__waitset_remove(&v->waiting, v->sj[id].gpus);
     st_cluster_job_out *o = &v->out->job[id];
     if (o->state != ST_CJ_RUNNING) { /* the first start */
         o->state = ST_CJ_RUNNING;
@@ -266,6 +270,7 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     }
     give_back(v, id);
     j->state = J_WAITING;
+    st__waitset_add(&v->waiting, v->sj[id].gpus);
     want_decide(v);
 }
 
@@ -277,6 +282,7 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     size_t id = (size_t)ev->data.u[0];
     give_back(v, id);
     v->js[id].state = J_WAITING;
+    st__waitset_add(&v->waiting, v->sj[id].gpus);
     want_decide(v);
 }
 
@@ -285,6 +291,7 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     size_t k = (size_t)ev->data.u[0], id = v->order[k];
     v->js[id].state = J_WAITING;
+    st__waitset_add(&v->waiting, v->sj[id].gpus);
     v->pol->on_arrival(v->pst, &v->sj[id]);
     if (k + 1 < v->n_order) {
         st_payload p = {.u = {k + 1}};
@@ -306,6 +313,18 @@ static void on_finish(st_engine *eng, void *st, const st_event *ev)
     want_decide(v);
 }
 
+/* The fragmentation level from now to the next event (every change of the free GPUs or of the
+ * waiting jobs is followed by a decision at its instant): free GPUs while some job waits and
+ * even the smallest waiting one asks for more. */
+static void fragmentation(st_sched_view *v)
+{
+    double now = st_sched_now(v);
+    v->frag_gpu_s += v->frag_now * (now - v->frag_t);
+    int64_t least = st__waitset_min(&v->waiting);
+    v->frag_now = least > v->pool.free ? (double)v->pool.free : 0;
+    v->frag_t = now;
+}
+
 static void on_decide(st_engine *eng, void *st, const st_event *ev)
 {
     (void)eng;
@@ -314,6 +333,7 @@ static void on_decide(st_engine *eng, void *st, const st_event *ev)
     v->decide_pending = 0;
     v->pol->pick(v->pst, v);
     settle_pending(v);
+    fragmentation(v);
 }
 
 /* Jobs in submit order, ties by id: the order arrivals fire in. */
@@ -401,6 +421,14 @@ static void summarise(st_sched_view *v)
     s->utilization = s->makespan_s > 0 && v->pool.total > 0
                          ? v->busy_gpu_s / ((double)v->pool.total * s->makespan_s)
                          : 0;
+    double frag = v->frag_gpu_s + v->frag_now * fmax(s->makespan_s - v->frag_t, 0);
+    s->fragmented_gpus = s->makespan_s > 0 ? frag / s->makespan_s : 0;
+    double lost = 0; /* GPU-seconds of saves and restores */
+    for (size_t i = 0; i < r->n; i++)
+        lost += r->job[i].preempted_s * (double)v->sj[i].gpus;
+    s->goodput = s->makespan_s > 0 && v->pool.total > 0
+                     ? (v->busy_gpu_s - lost) / ((double)v->pool.total * s->makespan_s)
+                     : 0;
     double q[4] = {0.5, 0.95, 0.99};
     double *w[] = {&s->p50_wait_s, &s->p95_wait_s, &s->p99_wait_s};
     double *c[] = {&s->p50_jct_s, &s->p95_jct_s, &s->p99_jct_s};
@@ -453,6 +481,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_sched_view v = {.sp = sp, .pol = pol, .out = out, .err = err};
     st_pool_init(&v.pool, sp->c);
     st_placer_init(&v.place, pl, sp->c);
+    st__waitset_init(&v.waiting, v.pool.total);
     setup_jobs(&v);
     v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
     st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed};
@@ -474,6 +503,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     pol->release(v.pst);
     free(v.pst);
     st_placer_release(&v.place);
+    st__waitset_release(&v.waiting);
     st_pool_release(&v.pool);
     free(v.sj);
     free(v.js);

@@ -98,6 +98,10 @@ typedef struct st_cluster_stats {
     double preempted_s; /* summed over every job */
     uint64_t events;
     int64_t free_at_end; /* free GPUs once the run is over: all of them unless some still run */
+    /* fragmented_gpus: free GPUs no waiting job can use (fewer than the smallest one asks
+     * for, while some job waits), time-averaged over the makespan; goodput: the GPU-seconds
+     * held less those spent on preemptions' saves and restores, over total GPUs x makespan */
+    double fragmented_gpus, goodput;
 } st_cluster_stats;
 
 typedef struct st_cluster_result {

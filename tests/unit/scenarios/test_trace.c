@@ -64,6 +64,82 @@ START_TEST(test_muri_reads_milliseconds_and_crlf)
 }
 END_TEST
 
+/* Muri's class, iterations and iteration time (ms) as replay: muri reads them; job 0 of trace1
+ * is dqn, 5,853,661 iterations of 490 ms; the traces mix 8 models. */
+START_TEST(test_muri_reads_model_and_iterations)
+{
+    st_diag d;
+    st_scn *s = with_trace("scenarios/traces/muri_philly/trace1.csv", "muri", ", replay: muri", &d);
+    ck_assert_ptr_nonnull(s);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_int_eq(t->replay, ST_REPLAY_MURI);
+    ck_assert_uint_eq(t->n_classes, 8);
+    ck_assert_str_eq(t->classes[t->jobs[0].cls], "dqn");
+    ck_assert_double_eq(t->jobs[0].iterations, 5853661);
+    ck_assert_double_eq_tol(t->jobs[0].iteration_s, 0.49, 1e-15);
+    st_scn_free(s);
+    /* the other formats record neither */
+    s = with_trace("scenarios/traces/philly/philly_jobs.csv", "philly", "", &d);
+    ck_assert_int_eq(st_scn_trace(s)->jobs[0].cls, -1);
+    ck_assert_double_eq(st_scn_trace(s)->jobs[0].iterations, 0);
+    ck_assert_uint_eq(st_scn_trace(s)->n_classes, 0);
+    st_scn_free(s);
+}
+END_TEST
+
+/* A Muri-format file of our own, CRLF: a bad iteration count, a negative iteration time and a
+ * short row are skipped at their lines (a blank line is not a row); the skipped rows add no
+ * class; units ms to s. */
+START_TEST(test_muri_malformed_rows_and_units)
+{
+    st_diag d;
+    st_scn *s = with_trace("tests/traces/muri-rows.csv", "muri", "", &d);
+    ck_assert_ptr_nonnull(s);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_uint_eq(t->n_jobs, 3);
+    ck_assert_uint_eq(t->skipped, 3);
+    ck_assert_uint_eq(t->n_classes, 3);
+    ck_assert_double_eq(t->jobs[1].submit_s, 1.5);
+    ck_assert_double_eq(t->jobs[1].duration_s, 4);
+    ck_assert_double_eq_tol(t->jobs[1].iteration_s, 0.2, 1e-15);
+    ck_assert_str_eq(t->classes[t->jobs[2].cls], "gpt2");
+    ck_assert_int_eq(t->jobs[2].gpus, 16);
+    const st_diag *w = st_scn_warnings(s);
+    ck_assert_int_eq(w->n, 3);
+    unsigned lines[] = {4, 5, 7};
+    for (int i = 0; i < 3; i++)
+        ck_assert_uint_eq(w->items[i].loc.line, lines[i]);
+    ck_assert_str_eq(w->items[0].msg,
+                     "malformed trace row: iterations 'many' is not a number >= 0; row skipped");
+    ck_assert_str_eq(w->items[1].msg, "malformed trace row: iteration_time '-5' is not a number "
+                                      ">= 0; row skipped");
+    ck_assert_str_eq(w->items[2].msg, "malformed trace row: 5 fields, no 'duration'; row skipped");
+    st_scn_free(s);
+}
+END_TEST
+
+/* The generic CSV with CRLF line ends, a blank line, columns in another order and times with
+ * units: three rows. */
+START_TEST(test_csv_crlf_and_units)
+{
+    st_diag d;
+    st_scn *s = with_trace("tests/traces/crlf.csv", "csv", "", &d);
+    ck_assert_ptr_nonnull(s);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_uint_eq(t->n_jobs, 3);
+    ck_assert_uint_eq(t->skipped, 0);
+    ck_assert_double_eq(t->jobs[0].duration_s, 5400);
+    ck_assert_double_eq(t->jobs[1].submit_s, 3600);
+    ck_assert_int_eq(t->jobs[1].gpus, 8);
+    ck_assert_double_eq(t->jobs[2].submit_s, 2 * 86400);
+    ck_assert_double_eq(t->jobs[2].duration_s, 86400);
+    ck_assert_uint_eq(t->n_tenants, 2);
+    ck_assert_str_eq(t->tenants[t->jobs[2].tenant], "team-a");
+    ck_assert_int_eq(st_scn_warnings(s)->n, 0);
+    st_scn_free(s);
+}
+END_TEST
+
 /* Columns in any order, times with units; each malformed row a warning at its line. */
 START_TEST(test_malformed_rows_are_skipped_with_their_line)
 {
@@ -123,6 +199,9 @@ Suite *trace_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_philly_loads_every_row_fast);
     tcase_add_test(tc, test_muri_reads_milliseconds_and_crlf);
+    tcase_add_test(tc, test_muri_reads_model_and_iterations);
+    tcase_add_test(tc, test_muri_malformed_rows_and_units);
+    tcase_add_test(tc, test_csv_crlf_and_units);
     tcase_add_test(tc, test_malformed_rows_are_skipped_with_their_line);
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
     tcase_add_test(tc, test_missing_column_is_an_error);

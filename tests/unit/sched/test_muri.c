@@ -1,0 +1,101 @@
+/* Muri's replay conventions (models/sched/muri.c): a hand-sized schedule with the overhead
+ * charged at an event and not at a job's own end, the yarn placement's wholly free nodes, and the
+ * artifact's own figures on trace3, got by running its simulator (repository Rivendile/Muri at
+ * 4e69a78, simulator/run_sim.py --cluster_spec=cluster_spec/n8g8.csv --scheme=yarn
+ * --schedule=shortest|shortest-gpu, then calc.py). */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/sched/muri.h"
+#include "scenarios/scenario.h"
+#include "sim/xalloc.h"
+
+/* One GPU. A (vgg16, 7 s overhead) needs 100 x 1 s x 1.015; B arrives at 10 s needing 10.15 s.
+ * At 10 s A is charged its overhead: 3 s of work, so 98.5 s left; B (10.15 s) preempts it and
+ * ends at 20.15 s uncharged; A resumes and ends at 20.15 + 98.5 = 118.65 s. */
+START_TEST(test_overhead_at_every_other_event)
+{
+    st_muri_job j[2] = {{0, 100, 1, 1, st_muri_overhead_s("vgg16", 1)},
+                        {10, 10, 1, 1, st_muri_overhead_s("bert", 1)}};
+    ck_assert_double_eq(j[0].overhead_s, 7);
+    ck_assert_double_eq(st_muri_overhead_s("a2c", 32), 46);
+    ck_assert_double_eq(st_muri_overhead_s("unknown", 1), 10);
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, 2, 1, 1, ST_MURI_SRTF, &st, &err), 0);
+    ck_assert_uint_eq(st.finished, 2);
+    ck_assert_int_eq(st.preemptions, 1);
+    ck_assert_double_eq_tol(st.makespan_s, 118.65, 1e-9);
+    ck_assert_double_eq_tol(st.mean_jct_s, (118.65 + 10.15) / 2, 1e-9);
+}
+END_TEST
+
+/* Two nodes of 2 GPUs: a 1-GPU job on node 0 leaves one wholly free node, so a 4-GPU job (two
+ * wholly free nodes) waits although 3 GPUs are free, and a 2-GPU job arriving with it starts. */
+START_TEST(test_large_jobs_need_wholly_free_nodes)
+{
+    st_muri_job j[3] = {{0, 100, 1, 1, 0}, {1, 10, 1, 4, 0}, {1, 10, 1, 2, 0}};
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, 3, 2, 2, ST_MURI_SRTF, &st, &err), 0);
+    ck_assert_uint_eq(st.finished, 3);
+    /* the 2-GPU job runs 1 .. 11.15; the 4-GPU job waits for node 0 (job 0 ends at 101.5) */
+    ck_assert_double_eq_tol(st.makespan_s, 101.5 + 10.15, 1e-9);
+    ck_assert_double_eq_tol(st.p50_wait_s, 0, 1e-12);
+    st_muri_job bad = {0, 1, 1, 3, 0};
+    ck_assert_int_eq(st_muri_replay(&bad, 1, 2, 2, ST_MURI_SRTF, &st, &err), ST_EINVAL);
+}
+END_TEST
+
+static st_muri_job *trace3(size_t *n)
+{
+    const char *yaml = "version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
+                       "trace: { file: " ST_SOURCE_DIR
+                       "/scenarios/traces/muri_philly/trace3.csv, format: muri, replay: muri }\n";
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d), 0);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_int_eq(t->replay, ST_REPLAY_MURI);
+    ck_assert_uint_eq(t->n_classes, 8);
+    st_muri_job *j = st_xcalloc(t->n_jobs, sizeof *j);
+    for (size_t k = 0; k < t->n_jobs; k++)
+        j[k] = (st_muri_job){t->jobs[k].submit_s, t->jobs[k].iterations, t->jobs[k].iteration_s,
+                             t->jobs[k].gpus,
+                             st_muri_overhead_s(t->classes[t->jobs[k].cls], t->jobs[k].gpus)};
+    *n = t->n_jobs;
+    st_scn_free(s);
+    return j;
+}
+
+/* The artifact's calc.py on trace3: SRTF avg JCT 193081.796024, makespan 8174135.280030, 99th
+ * JCT 4538890.607380; SRSF avg JCT 185021.880164. */
+START_TEST(test_trace3_matches_the_artifact)
+{
+    size_t n;
+    st_muri_job *j = trace3(&n);
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_SRTF, &st, &err), 0);
+    ck_assert_uint_eq(st.finished, 992);
+    ck_assert_double_eq_tol(st.mean_jct_s, 193081.796024, 1e-5);
+    ck_assert_double_eq_tol(st.makespan_s, 8174135.280030, 1e-5);
+    ck_assert_double_eq_tol(st.p99_jct_s, 4538890.607380, 1e-5);
+    ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_SRSF, &st, &err), 0);
+    ck_assert_double_eq_tol(st.mean_jct_s, 185021.880164, 1e-5);
+    free(j);
+}
+END_TEST
+
+Suite *muri_suite(void)
+{
+    Suite *s = suite_create("muri");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_overhead_at_every_other_event);
+    tcase_add_test(tc, test_large_jobs_need_wholly_free_nodes);
+    tcase_add_test(tc, test_trace3_matches_the_artifact);
+    suite_add_tcase(s, tc);
+    return s;
+}
