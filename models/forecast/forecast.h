@@ -30,6 +30,10 @@ typedef struct st_forecast {
     int has_end;
     int64_t preemptions;
     double preempted_s; /* what its preemptions cost: checkpoint saves and restores (cluster.h) */
+    /* Failures the cluster run drew on its GPUs (failures `scope: cluster`): interruptions and
+     * the run time they threw away (cluster.h). */
+    int64_t interruptions;
+    double lost_work_s;
     /* The whole life (st_forecast_life): ingest, checkpoints, failures. */
     int has_life;
     st_ingest ingest;

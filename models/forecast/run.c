@@ -10,6 +10,7 @@
 
 #include "models/place/policy.h"
 #include "models/sched/cluster.h"
+#include "models/sched/outage.h"
 #include "sim/xalloc.h"
 
 /* Every training workload's memory and step on one step context (the fabric is built once),
@@ -152,6 +153,27 @@ static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
     *restore_s = f->ckpt.restore_s;
 }
 
+/* The cluster run's restorable hook: the progress training job i's last restorable checkpoint
+ * holds after progress_s of its failure-free life (lifetime.h's cycle: after every tau of
+ * training a checkpoint stalls it for stall and is restorable commit after it starts; the next
+ * starts only once it has, so a cycle lasts P = max(tau + stall, commit)). Checkpoint k starts
+ * at tau + (k - 1) P and is restorable at that plus commit; resuming from it, training goes on
+ * where its stall ended. A trace job and a job without checkpoints keep nothing. */
+static double restorable(void *ctx, size_t i, double progress_s)
+{
+    lives_ctx *x = ctx;
+    if (i >= x->n_train)
+        return 0;
+    const st_forecast *f = &x->out->f[x->workload[i]];
+    double tau = f->interval_s, stall = f->ckpt.stall_s, commit = f->ckpt.commit_s;
+    if (!f->has_ckpt || !(tau > 0) || progress_s < tau + commit)
+        return 0;
+    double cycle = tau + stall > commit ? tau + stall : commit;
+    double k = floor((progress_s - tau - commit) / cycle) + 1;
+    double back = tau + (k - 1) * cycle + stall;
+    return back < progress_s ? back : progress_s;
+}
+
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
  * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
  * recorded duration both as run time and as estimate). */
@@ -202,6 +224,8 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         f->end_s = o->end_s;
         f->preemptions = o->preemptions;
         f->preempted_s = o->preempted_s;
+        f->interruptions = o->interruptions;
+        f->lost_work_s = o->lost_work_s;
     }
 }
 
@@ -229,6 +253,12 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     x.has = st_xcalloc(n, sizeof *x.has);
     x.hosts = st_xcalloc(n, sizeof *x.hosts);
     x.holding = st_xcalloc(n, sizeof *x.holding);
+    const st_failures_cfg *fail = sp->failures;
+    st_outage_class *oc =
+        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *oc);
+    st_outage_spec os = {oc, 0, fail ? fail->detect_s : 0, fail ? fail->restart_s : 0};
+    if (fail && fail->cluster_scope)
+        os.n_classes = st_outage_classes(sp->c, fail, oc);
     st_cluster_spec cs = {.c = sp->c,
                           .sched = sp->sched,
                           .policy = sp->policy,
@@ -242,7 +272,9 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
                           .duration = life_at,
                           .preempt_cost = preempt_cost,
                           .ctx = &x,
-                          .keep_segments = 1};
+                          .keep_segments = 1,
+                          .outages = os.n_classes ? &os : NULL,
+                          .restorable = restorable};
     rc = st_cluster_run(&cs, &out->cluster, err);
     out->has_cluster = 1;
     if (!rc)
@@ -257,6 +289,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     free(x.io);
     free(x.at);
     free(x.holding);
+    free(oc);
     free(jobs);
     free(workload);
     st_topo_free(t);

@@ -415,6 +415,7 @@ static void start_outages(st_sched_view *v)
     v->has_out = os && os->n_classes > 0;
     if (!v->has_out)
         return;
+    v->out->st.outages = 1;
     st_outages_init(&v->outs, os, v->pool.total, v->sp->seed);
     v->owner = st_xcalloc(v->pool.total > 0 ? (size_t)v->pool.total : 1, sizeof *v->owner);
     v->n_left = v->n_order;

@@ -111,6 +111,7 @@ typedef struct st_cluster_stats {
     double makespan_s, utilization;
     int64_t preemptions;
     double preempted_s;    /* summed over every job */
+    int outages;           /* the run drew failures (sp->outages had a class) */
     int64_t failures;      /* component failures drawn (outages), those that hit no job too */
     int64_t interruptions; /* job interruptions they caused, summed */
     double lost_work_s;    /* summed over every job */
