@@ -129,6 +129,8 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(j, "preemptions", (double)f->preemptions);
         cJSON_AddNumberToObject(j, "preempted_s", f->preempted_s);
     }
+    if (f->slowest_rate > 0 && f->slowest_rate < 1) /* its neighbours' traffic slowed it */
+        cJSON_AddNumberToObject(j, "slowest_rate", f->slowest_rate);
     if (f->interruptions > 0) { /* failures `scope: cluster` hit it */
         cJSON_AddNumberToObject(j, "cluster_interruptions", (double)f->interruptions);
         cJSON_AddNumberToObject(j, "cluster_lost_work_s", f->lost_work_s);

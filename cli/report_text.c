@@ -128,6 +128,8 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
     if (f->preemptions > 0)
         fprintf(out, ", preempted %lld times (%s of saves and restores)", (long long)f->preemptions,
                 fmt(f->preempted_s, ST_DIM_TIME, b, sizeof b));
+    if (f->slowest_rate > 0 && f->slowest_rate < 1)
+        fprintf(out, ", slowed to %.1f%% by its neighbours' traffic", f->slowest_rate * 100);
     if (f->interruptions > 0)
         fprintf(out, ", interrupted %lld times by cluster failures (%s of work lost)",
                 (long long)f->interruptions, fmt(f->lost_work_s, ST_DIM_TIME, b, sizeof b));

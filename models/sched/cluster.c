@@ -18,7 +18,7 @@
 #include "sim/xalloc.h"
 
 enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
-enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE };
+enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
 
 typedef struct jstate {
     int state;
@@ -35,6 +35,7 @@ typedef struct jstate {
     st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
     st_time owed_fail; /* restart + restore a failure left to pay at its next start */
     int failed;        /* held for its failure's detection: rejoins the queue when released */
+    double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
 } jstate;
 
 struct st_sched_view {
@@ -62,6 +63,7 @@ struct st_sched_view {
     int32_t *owner; /* per GPU: the job holding it + 1, 0: none */
     size_t outage_cap;
     size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
+    int k_rate, rate_pending; /* cluster.rate, once per instant after a start or a stop */
 };
 
 static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
@@ -108,10 +110,16 @@ int st_sched_is_running(const st_sched_view *v, size_t id)
 }
 
 /* Work done by now, in ticks. */
+/* Run time done in wall ticks dt at job j's rate. */
+static st_time at_rate(const jstate *j, st_time dt)
+{
+    return j->rate == 1 ? dt : (st_time)llround((double)dt * j->rate);
+}
+
 static st_time done_by_now(const st_sched_view *v, size_t id)
 {
     const jstate *j = &v->js[id];
-    return j->done + (j->state == J_RUNNING ? st_engine_now(v->eng) - j->seg_start : 0);
+    return j->done + (j->state == J_RUNNING ? at_rate(j, st_engine_now(v->eng) - j->seg_start) : 0);
 }
 
 double st_sched_expected_end(const st_sched_view *v, size_t id)
@@ -126,6 +134,16 @@ double st_sched_remaining_s(const st_sched_view *v, size_t id)
     if (j->duration < 0)
         return v->sj[id].estimate_s + secs(j->owed + j->owed_fail);
     return secs(j->duration + j->extra + j->owed + j->owed_fail - done_by_now(v, id));
+}
+
+/* A start or a stop changes what the running jobs share: ask their rates once this instant is
+ * decided (sp->rate). */
+static void want_rate(st_sched_view *v)
+{
+    if (!v->sp->rate || v->rate_pending)
+        return;
+    v->rate_pending = 1;
+    st_engine_schedule_prio(v->eng, v->k_rate, st_engine_now(v->eng), PRIO_RATE, NULL);
 }
 
 static void want_decide(st_sched_view *v)
@@ -154,7 +172,7 @@ static void open_segment(st_sched_view *v, size_t id)
 static void stop_work(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
-    j->done += st_engine_now(v->eng) - j->seg_start;
+    j->done += at_rate(j, st_engine_now(v->eng) - j->seg_start);
     size_t last = v->running[--v->n_running];
     v->running[j->run_pos] = last;
     v->js[last].run_pos = j->run_pos;
@@ -175,6 +193,7 @@ static void give_back(st_sched_view *v, size_t id)
         v->out->seg[j->seg].end_s = secs(now);
     if (v->sp->stop)
         v->sp->stop(v->sp->ctx, id, secs(now));
+    want_rate(v);
 }
 
 /* End job id's current stretch now: no more work, GPUs back to the pool. */
@@ -188,8 +207,10 @@ static void schedule_finish(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
     st_payload p = {.u = {id}};
-    j->fin = st_engine_schedule_prio(
-        v->eng, v->k_finish, j->seg_start + (j->duration + j->extra - j->done), PRIO_FINISH, &p);
+    st_time left = j->duration + j->extra - j->done;
+    if (j->rate != 1)
+        left = (st_time)ceil((double)left / j->rate);
+    j->fin = st_engine_schedule_prio(v->eng, v->k_finish, j->seg_start + left, PRIO_FINISH, &p);
 }
 
 /* The run times of the jobs first started at this instant, now that all of them hold their
@@ -236,6 +257,7 @@ int st_sched_start(st_sched_view *v, size_t id)
     }
     j->state = J_RUNNING;
     j->seg_start = j->hold_start = now;
+    j->rate = 1;         /* its run time is its own at this placement; cluster.rate asks again */
     j->extra += j->owed; /* the restore is work it does first on these GPUs */
     o->preempted_s += secs(j->owed);
     v->out->st.preempted_s += secs(j->owed);
@@ -247,6 +269,7 @@ int st_sched_start(st_sched_view *v, size_t id)
     open_segment(v, id);
     if (v->sp->start)
         v->sp->start(v->sp->ctx, id, g, secs(now));
+    want_rate(v);
     if (j->duration < 0 && !j->pending) {
         j->pending = 1;
         v->pending[v->n_pending++] = id;
@@ -484,6 +507,34 @@ static void on_decide(st_engine *eng, void *st, const st_event *ev)
     settle_pending(v);
 }
 
+/* cluster.rate: every running job's rate now, from the spec's hook; a job whose rate changed
+ * keeps the run time it did at the old one and has its finish moved. */
+static void on_rate(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)ev;
+    st_sched_view *v = st;
+    v->rate_pending = 0;
+    st_time now = st_engine_now(eng);
+    for (size_t k = 0; k < v->n_running && !v->rc; k++) {
+        size_t id = v->running[k];
+        jstate *j = &v->js[id];
+        if (j->duration < 0)
+            continue;
+        double r = v->sp->rate(v->sp->ctx, id, secs(now));
+        r = r > 0 && r <= 1 ? r : 1;
+        if (r == j->rate)
+            continue;
+        st_engine_cancel(eng, j->fin);
+        j->done += at_rate(j, now - j->seg_start);
+        j->seg_start = now;
+        j->rate = r;
+        schedule_finish(v, id);
+        st_cluster_job_out *o = &v->out->job[id];
+        o->rate_changes++;
+        o->slowest_rate = r < o->slowest_rate ? r : o->slowest_rate;
+    }
+}
+
 /* Jobs in submit order, ties by id: the order arrivals fire in. */
 typedef struct arrival {
     double submit_s;
@@ -514,7 +565,9 @@ static void setup_jobs(st_sched_view *v)
         v->sj[i] = (st_sched_job){i, j->gpus, j->submit_s, j->estimate_s, j->priority, j->tenant};
         v->js[i].duration = j->duration_s < 0 ? -1 : ticks(j->duration_s);
         v->js[i].gpu_off = slots;
+        v->js[i].rate = 1;
         v->out->job[i].state = ST_CJ_WAITING;
+        v->out->job[i].slowest_rate = 1;
         if (j->gpus < 1 || j->gpus > v->pool.total) {
             v->js[i].state = J_TOO_BIG;
             v->out->job[i].state = ST_CJ_TOO_BIG;
@@ -631,6 +684,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_arrive = st_engine_register(v.eng, "cluster.arrival", on_arrival, &v);
         v.k_decide = st_engine_register(v.eng, "cluster.decide", on_decide, &v);
         v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
+        v.k_rate = st_engine_register(v.eng, "cluster.rate", on_rate, &v);
         start_outages(&v);
         if (v.n_order)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),

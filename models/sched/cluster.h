@@ -46,6 +46,12 @@ typedef void (*st_cluster_preempt_cost_fn)(void *ctx, size_t job, double *save_s
  * [0, progress_s]; a failure rolls the job back there (docs/models/scheduler.md). */
 typedef double (*st_cluster_restorable_fn)(void *ctx, size_t job, double progress_s);
 
+/* rate (optional; NULL: every job runs at rate 1): the share of its run time job i does per
+ * second now, in (0, 1] (its step alone over its step now: a neighbour's traffic on the links it
+ * crosses slows it), asked for every running job once per instant after starts and stops
+ * (cluster.rate), and the job's finish moved to match. A figure outside (0, 1] counts as 1. */
+typedef double (*st_cluster_rate_fn)(void *ctx, size_t job, double now_s);
+
 struct st_outage_spec; /* models/sched/outage.h */
 
 typedef struct st_cluster_spec {
@@ -70,6 +76,7 @@ typedef struct st_cluster_spec {
      * restart_s and its restore (preempt_cost's restore) first. */
     const struct st_outage_spec *outages;
     st_cluster_restorable_fn restorable;
+    st_cluster_rate_fn rate;
 } st_cluster_spec;
 
 /* What became of one job. */
@@ -89,6 +96,8 @@ typedef struct st_cluster_job_out {
     double preempted_s; /* what its preemptions cost: every save, and every restore once resumed */
     int64_t interruptions; /* failures that hit it while it ran (outages) */
     double lost_work_s;    /* run time thrown away by them: progress past its last checkpoint */
+    int64_t rate_changes;  /* times its rate changed (the spec's rate hook) */
+    double slowest_rate;   /* the lowest rate it ran at (1 when it never changed) */
 } st_cluster_job_out;
 
 /* One stretch a job held one set of GPUs: seg_gpus[gpu_at .. gpu_at + n), from its start (a

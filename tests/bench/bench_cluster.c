@@ -77,11 +77,11 @@ static int philly(void)
  * drawn from the Philly job list (a row chosen uniformly: its GPUs and duration, so the size and
  * duration mix is Philly's own); 5% are large LLM trainings whose step is the step model's on
  * their plan (three plans on 64, 256 and 1,024 GPUs, 60/30/10% of them), running a lognormal
- * number of hours (median 12, 24 and 48 h, sigma 0.5) of whole steps, checkpointing
- * asynchronously every hour to a Tectonic-like tier. The cluster's GPUs, nodes, NICs and leaf
- * switches fail at Llama 3's rates (docs/models/storage-and-failures.md, "Llama 3 derivation"),
- * failures `scope: cluster`, 5 min to detect, 10 min to restart, repaired after detect +
- * restart (the default). EASY backfill with best-fit placement. */
+ * number of hours (median 24, 48 and 96 h, sigma 0.5, about 87% of the GPUs busy) of whole steps,
+ * checkpointing asynchronously every hour to a Tectonic-like tier. The cluster's GPUs, nodes, NICs
+ * and leaf switches fail at Llama 3's rates (docs/models/storage-and-failures.md, "Llama 3
+ * derivation"), failures `scope: cluster`, 5 min to detect, 10 min to restart, repaired after
+ * detect + restart (the default). EASY backfill with best-fit placement. */
 
 static const char year_yaml[] =
     "version: 1\nname: synthetic-year-steps\n"
