@@ -34,7 +34,6 @@ typedef struct jstate {
     int pending;       /* in pending[] */
     st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
     st_time owed_fail; /* restart + restore a failure left to pay at its next start */
-    int failed;        /* held for its failure's detection: rejoins the queue when released */
     double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
 } jstate;
 
@@ -326,11 +325,12 @@ static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n)
     }
 }
 
-/* A failed job, its failure detected and its GPUs released, waits again: to the policy it is a
- * job that ended and arrived anew (every policy's bookkeeping takes that), same id and submit. */
+/* A failed job waits again: to the policy it is a job that ended and arrived anew (every
+ * policy's bookkeeping takes that), same id and submit, at once, so that no policy still counts
+ * it as running; while its GPUs are held for the detection, starting it does nothing, as for a
+ * preempted job saving. */
 static void requeue(st_sched_view *v, size_t id)
 {
-    v->js[id].failed = 0;
     v->pol->on_finish(v->pst, &v->sj[id]);
     v->pol->on_arrival(v->pst, &v->sj[id]);
 }
@@ -363,16 +363,15 @@ static void interrupt(st_sched_view *v, size_t id)
     o->lost_work_s += lost;
     v->out->st.interruptions++;
     v->out->st.lost_work_s += lost;
-    j->failed = 1;
     st_time td = cost_ticks(os->detect_s);
     if (td > 0) { /* hung on its GPUs until the failure is noticed */
         j->state = J_SAVING;
         st_payload pl = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + td, PRIO_FINISH, &pl);
-        return;
+    } else {
+        give_back(v, id);
+        j->state = J_WAITING;
     }
-    give_back(v, id);
-    j->state = J_WAITING;
     requeue(v, id);
 }
 
@@ -464,8 +463,6 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     size_t id = (size_t)ev->data.u[0];
     give_back(v, id);
     v->js[id].state = J_WAITING;
-    if (v->js[id].failed)
-        requeue(v, id);
     want_decide(v);
 }
 

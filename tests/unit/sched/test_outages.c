@@ -8,6 +8,7 @@
 
 #include "models/sched/cluster.h"
 #include "models/sched/outage.h"
+#include "models/sched/policy.h"
 #include "sim/rng.h"
 
 /* Checkpoints every 100 s of progress; a restore costs 5 s. */
@@ -81,20 +82,29 @@ END_TEST
 
 /* Two nodes failing often (MTBF 400 s each, 250 s to repair) under a stream of 8-GPU jobs: no
  * stretch of any job starts on a GPU of a node while it is out. */
-static st_cluster_result busy_run(uint64_t seed)
+static void save_3_restore_2(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    (void)ctx;
+    (void)job;
+    *save_s = 3;
+    *restore_s = 2;
+}
+
+static st_cluster_result busy_run_under(const char *policy, uint64_t seed)
 {
     static st_cluster_cfg c = {.nodes = 2, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 2;
     static st_outage_class oc = {"node", 2, 8, 0, 8, 400, 250};
-    static st_outage_spec os = {&oc, 1, 5, 5};
+    static st_outage_spec os = {&oc, 1, 25, 5};
     static st_cluster_job jobs[60];
     for (int i = 0; i < 60; i++)
-        jobs[i] = (st_cluster_job){10.0 * i, 40 + 7 * (i % 5), 40, 8, 0, -1};
+        jobs[i] = (st_cluster_job){10.0 * i, i % 4 ? 40 + 7 * (i % 5) : 300, 40, 8, 0, -1};
     st_cluster_spec sp = {.c = &c,
-                          .policy = "fifo",
+                          .policy = policy,
                           .jobs = jobs,
                           .n = 60,
                           .seed = seed,
+                          .preempt_cost = save_3_restore_2,
                           .outages = &os,
                           .keep_segments = 1};
     st_cluster_result r;
@@ -103,24 +113,50 @@ static st_cluster_result busy_run(uint64_t seed)
     return r;
 }
 
+static st_cluster_result busy_run(uint64_t seed)
+{
+    return busy_run_under("fifo", seed);
+}
+
+/* No stretch of r starts on a GPU of a component while it is out. */
+static void never_on_a_failed_gpu(const st_cluster_result *r)
+{
+    for (size_t o = 0; o < r->n_outage; o++)
+        for (size_t k = 0; k < r->n_seg; k++) {
+            const st_cluster_seg *s = &r->seg[k];
+            if (!(s->start_s >= r->outage[o].start_s && s->start_s < r->outage[o].end_s))
+                continue;
+            for (int64_t g = 0; g < s->n; g++) {
+                int64_t gpu = r->seg_gpus[s->gpu_at + (size_t)g];
+                ck_assert_msg(gpu < r->outage[o].first ||
+                                  gpu >= r->outage[o].first + r->outage[o].n,
+                              "%s: job %zu started at %g on GPU %lld, out %g-%g", r->policy, s->job,
+                              s->start_s, (long long)gpu, r->outage[o].start_s, r->outage[o].end_s);
+            }
+        }
+}
+
+/* Every registered policy (the preemptive ones included, whose running jobs a failure takes
+ * from them) runs the failing cluster to the end, every job finished, never on a failed GPU. */
+START_TEST(test_every_policy_runs_through_failures)
+{
+    for (size_t k = 0; st_sched_policy_names[k]; k++) {
+        st_cluster_result r = busy_run_under(st_sched_policy_names[k], 11);
+        ck_assert_msg(r.st.finished == 60, "%s: %zu of 60 finished", r.policy, r.st.finished);
+        ck_assert_int_gt(r.st.interruptions, 0);
+        never_on_a_failed_gpu(&r);
+        st_cluster_result_release(&r);
+    }
+}
+END_TEST
+
 START_TEST(test_a_failed_node_is_never_allocated_before_its_repair)
 {
     st_cluster_result r = busy_run(7);
     ck_assert_int_gt((int64_t)r.n_outage, 2);
     ck_assert_int_gt(r.st.interruptions, 0);
     ck_assert_int_eq((int64_t)r.st.finished, 60);
-    for (size_t o = 0; o < r.n_outage; o++)
-        for (size_t k = 0; k < r.n_seg; k++) {
-            const st_cluster_seg *s = &r.seg[k];
-            if (!(s->start_s >= r.outage[o].start_s && s->start_s < r.outage[o].end_s))
-                continue;
-            for (int64_t g = 0; g < s->n; g++) {
-                int64_t gpu = r.seg_gpus[s->gpu_at + (size_t)g];
-                ck_assert_msg(gpu < r.outage[o].first || gpu >= r.outage[o].first + r.outage[o].n,
-                              "job %zu started at %g on GPU %lld, out %g-%g", s->job, s->start_s,
-                              (long long)gpu, r.outage[o].start_s, r.outage[o].end_s);
-            }
-        }
+    never_on_a_failed_gpu(&r);
     st_cluster_result b = busy_run(7);
     ck_assert_int_eq((int64_t)b.n_seg, (int64_t)r.n_seg);
     for (size_t i = 0; i < r.n; i++)
@@ -136,6 +172,7 @@ Suite *outages_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_a_failure_costs_the_work_since_the_checkpoint_and_the_repair);
     tcase_add_test(tc, test_a_failed_node_is_never_allocated_before_its_repair);
+    tcase_add_test(tc, test_every_policy_runs_through_failures);
     suite_add_tcase(s, tc);
     return s;
 }
