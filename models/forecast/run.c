@@ -326,7 +326,9 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
                           .keep_segments = 1,
                           .outages = os.n_classes ? &os : NULL,
                           .restorable = restorable,
-                          .rate = rate_at};
+                          /* trace jobs have no step model and run at 1: no hook, no
+                           * cluster.rate pass over a trace's thousands of running jobs */
+                          .rate = x.n_train ? rate_at : NULL};
     rc = st_cluster_run(&cs, &out->cluster, err);
     out->has_cluster = 1;
     if (!rc)
