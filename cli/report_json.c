@@ -129,6 +129,12 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(j, "preemptions", (double)f->preemptions);
         cJSON_AddNumberToObject(j, "preempted_s", f->preempted_s);
     }
+    if (f->slowest_rate > 0 && f->slowest_rate < 1) /* its neighbours' traffic slowed it */
+        cJSON_AddNumberToObject(j, "slowest_rate", f->slowest_rate);
+    if (f->interruptions > 0) { /* failures `scope: cluster` hit it */
+        cJSON_AddNumberToObject(j, "cluster_interruptions", (double)f->interruptions);
+        cJSON_AddNumberToObject(j, "cluster_lost_work_s", f->lost_work_s);
+    }
     const st_life_summary *sm = &f->summary;
     if (sm->replicas >= 1) {
         cJSON *rp = cJSON_AddObjectToObject(j, "replicas");
@@ -350,6 +356,11 @@ static cJSON *scheduler_json(const st_cluster_result *c)
     cJSON_AddNumberToObject(o, "preemptions", (double)s->preemptions);
     if (s->preemptions > 0)
         cJSON_AddNumberToObject(o, "preempted_s", s->preempted_s);
+    if (s->outages) {
+        cJSON_AddNumberToObject(o, "failures", (double)s->failures);
+        cJSON_AddNumberToObject(o, "interruptions", (double)s->interruptions);
+        cJSON_AddNumberToObject(o, "lost_work_s", s->lost_work_s);
+    }
     return o;
 }
 

@@ -128,6 +128,11 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
     if (f->preemptions > 0)
         fprintf(out, ", preempted %lld times (%s of saves and restores)", (long long)f->preemptions,
                 fmt(f->preempted_s, ST_DIM_TIME, b, sizeof b));
+    if (f->slowest_rate > 0 && f->slowest_rate < 1)
+        fprintf(out, ", slowed to %.1f%% by its neighbours' traffic", f->slowest_rate * 100);
+    if (f->interruptions > 0)
+        fprintf(out, ", interrupted %lld times by cluster failures (%s of work lost)",
+                (long long)f->interruptions, fmt(f->lost_work_s, ST_DIM_TIME, b, sizeof b));
     fprintf(out, "\n");
     if (f->summary.replicas >= 1)
         replicas_text(out, &f->summary);
@@ -324,6 +329,11 @@ static void scheduler_text(FILE *out, const st_cluster_result *c)
     if (s->preemptions > 0)
         fprintf(out, "  preempted %s of checkpoint saves and restores\n",
                 fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a));
+    if (s->outages)
+        fprintf(out,
+                "  failures  %lld component failures, %lld job interruptions, %s of work lost\n",
+                (long long)s->failures, (long long)s->interruptions,
+                fmt(s->lost_work_s, ST_DIM_TIME, a, sizeof a));
 }
 
 static void audit_text(FILE *out, const st_run *r)

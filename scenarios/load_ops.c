@@ -16,6 +16,10 @@
 static const char *const failure_components[] = {"gpu",          "node", "nic", "leaf_switch",
                                                  "spine_switch", "rack", NULL};
 
+/* `scope: job`: each job's life draws its own failures; `cluster`: the cluster run draws them
+ * on the cluster's components (models/config/config.h). */
+static const char *const failure_scopes[] = {"job", "cluster", NULL};
+
 /* ---- trace ------------------------------------------------------------------------------ */
 
 static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
@@ -75,6 +79,7 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
 static const st_field class_fields[] = {
     ST_FDIM(st_failure_class, "mtbf", mtbf_s, ST_DIM_TIME, ST_R_POS, .required = 1),
     ST_FDIM(st_failure_class, "shape", weibull_shape, ST_DIM_RATIO, ST_R_POS, .lim = &st_lim_shape),
+    ST_FDIM(st_failure_class, "repair", repair_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
     ST_FEND,
 };
 
@@ -84,6 +89,7 @@ static int read_class(st_ld *ld, const st_ynode *key, const st_ynode *val)
     st_failure_class *c = &s->classes[s->failures.n_classes];
     c->component = st_rd_strdup(&ld->rd, key->text);
     c->weibull_shape = 1; /* exponential lifetimes unless a Weibull shape is given */
+    c->repair_s = -1;     /* not given: models/sched/outage.h's default */
     c->loc = val->loc;
     char what[64];
     snprintf(what, sizeof what, "failures.%s", key->text);
@@ -102,18 +108,20 @@ static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
     if (strcmp(key->text, "restart") == 0)
         return st_rd_dim_lim(&ld->rd, val, "restart", ST_DIM_TIME, ST_R_NONNEG, &st_lim_span,
                              &f->restart_s);
+    if (strcmp(key->text, "scope") == 0)
+        return st_rd_enum(&ld->rd, val, "scope", failure_scopes, &f->cluster_scope);
     for (int i = 0; failure_components[i]; i++)
         if (strcmp(key->text, failure_components[i]) == 0)
             return read_class(ld, key, val);
-    const char *all[16] = {"detect", "restart"};
-    size_t k = 2;
+    const char *all[16] = {"detect", "restart", "scope"};
+    size_t k = 3;
     for (int i = 0; failure_components[i]; i++)
         all[k++] = failure_components[i];
     char near[200];
     st_did_you_mean(key->text, all, k, near, sizeof near);
     return st_rd_fail(&ld->rd, key, ST_EINVAL,
                       "unknown key '%s' in failures%s (components: gpu, node, nic, "
-                      "leaf_switch, spine_switch, rack; timings: detect, restart)",
+                      "leaf_switch, spine_switch, rack; timings: detect, restart; scope)",
                       key->text, near);
 }
 
@@ -141,6 +149,14 @@ int st__load_failures(st_ld *ld, const st_ynode *n)
                          "detect + restart is beyond %s (at most %s: %s)", st_lim_span.what, b,
                          st_lim_span.how);
     }
+    /* The cluster run draws each class as one merged Poisson process (models/sched/outage.h). */
+    for (int i = 0; !bad && s->failures.cluster_scope && i < s->failures.n_classes; i++)
+        if (s->classes[i].weibull_shape != 1)
+            bad = st_rd_fail(
+                &ld->rd, st_ynode_get(st_ynode_get(n, s->classes[i].component), "shape"), ST_EINVAL,
+                "failures.%s.shape: `scope: cluster` draws exponential lifetimes "
+                "only (shape 1), found %g",
+                s->classes[i].component, s->classes[i].weibull_shape);
     s->has_failures = !bad;
     return bad ? -1 : 0;
 }

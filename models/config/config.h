@@ -322,6 +322,8 @@ typedef struct st_failure_class {
     const char *component; /* gpu, node, nic, leaf_switch, spine_switch, rack */
     double mtbf_s;
     double weibull_shape; /* 1 = exponential */
+    double repair_s;      /* time out of the cluster's pool after a failure; < 0: not given
+                             (models/sched/outage.h says the default) */
     st_loc loc;
 } st_failure_class;
 
@@ -329,6 +331,10 @@ typedef struct st_failures_cfg {
     const st_failure_class *classes;
     int n_classes;
     double detect_s, restart_s;
+    /* `scope: cluster`: failures strike the cluster's components in the cluster run, take them
+     * out of the pool until repaired and interrupt the jobs on them; each training job's life
+     * is then forecast without failures of its own. 0 (`job`): each job's life draws its own. */
+    int cluster_scope;
     st_loc loc;
 } st_failures_cfg;
 

@@ -30,6 +30,13 @@ typedef struct st_forecast {
     int has_end;
     int64_t preemptions;
     double preempted_s; /* what its preemptions cost: checkpoint saves and restores (cluster.h) */
+    /* Failures the cluster run drew on its GPUs (failures `scope: cluster`): interruptions and
+     * the run time they threw away (cluster.h). */
+    int64_t interruptions;
+    double lost_work_s;
+    /* The lowest share of its run time it did per second while its neighbours' traffic shared
+     * its links (cluster.h's rate; 1: never slowed). */
+    double slowest_rate;
     /* The whole life (st_forecast_life): ingest, checkpoints, failures. */
     int has_life;
     st_ingest ingest;

@@ -124,6 +124,11 @@ int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_c
     f->job_mtbf_s = st_life_job_mtbf(&spec);
     if (w->checkpoint.enabled && at->c->n_tiers > 0 && checkpoints(f, at, bg, &spec, err))
         return at_workload(w, err->code, err);
+    /* `scope: cluster`: the cluster run draws the failures on the cluster's components
+     * (models/sched/outage.h); the job's own life is failure-free, its interval still set for
+     * its exposure. */
+    if (fail && fail->cluster_scope)
+        spec.n_classes = 0;
     int rc = lives(f, &spec, seed, replicas, err);
     if (rc)
         return rc;

@@ -10,6 +10,7 @@
 
 #include "models/place/policy.h"
 #include "models/sched/cluster.h"
+#include "models/sched/outage.h"
 #include "sim/xalloc.h"
 
 /* Every training workload's memory and step on one step context (the fabric is built once),
@@ -131,6 +132,56 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     return rc;
 }
 
+/* Append to bg the cross-leaf traffic of training job k as a neighbour sees it: each of its
+ * GPUs sending to the GPU one node further in rank order (the inter-node hop of NCCL's rings, one
+ * per NIC), kept where that hop crosses leaves, as src, dst pairs. Returns the flows added. */
+static size_t cross_leaf_flows(const lives_ctx *x, size_t k, int64_t *bg)
+{
+    const st_placement *p = &x->at[k];
+    int64_t gpn = x->sp->c->gpus_per_node > 0 ? x->sp->c->gpus_per_node : 1, n = p->n_gpus;
+    size_t m = 0;
+    for (int64_t r = 0; p->leaves > 1 && n > gpn && r < n; r++) {
+        int64_t a = p->gpu[r], b = p->gpu[(r + gpn) % n];
+        if (st_topo_leaf_of(x->t, a) != st_topo_leaf_of(x->t, b)) {
+            bg[2 * m] = a;
+            bg[2 * m + 1] = b;
+            m++;
+        }
+    }
+    return m;
+}
+
+/* The cluster run's rate hook: training job i's step alone at its placement over its step beside
+ * the cross-leaf traffic of every other training job holding GPUs now (st_step_ctx_place_beside:
+ * the neighbours' flows share the uplinks and spines with its collectives). A job inside one
+ * leaf, or with no such neighbour, runs at 1: its traffic crosses no link a neighbour loads. The
+ * step model's memo is keyed by the job's GPUs and the neighbours' flows, so each distinct
+ * neighbourhood is simulated once. A trace job has no step model: 1. */
+static double rate_at(void *ctx, size_t i, double now_s)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i >= x->n_train || x->at[i].leaves <= 1)
+        return 1;
+    st_forecast *f = &x->out->f[x->workload[i]];
+    size_t cap = 0, m = 0;
+    for (size_t k = 0; k < x->n_train; k++)
+        cap += k != i && x->holding[k] ? (size_t)x->at[k].n_gpus : 0;
+    int64_t *bg = st_xmalloc(2 * (cap ? cap : 1) * sizeof *bg);
+    for (size_t k = 0; k < x->n_train; k++)
+        if (k != i && x->holding[k])
+            m += cross_leaf_flows(x, k, bg + 2 * m);
+    double rate = 1;
+    st_step_result beside;
+    st_err err = {0};
+    if (m && st_step_ctx_place_beside(x->step, x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
+        st_step_run_at(x->step, f->w, f->microbatch, f->clock, &beside, NULL, &err) == 0 &&
+        beside.step_time_s > f->step.step_time_s)
+        rate = f->step.step_time_s / beside.step_time_s;
+    free(bg);
+    return rate;
+}
+
 /* The cluster run's preempt_cost hook: what a preemption costs job i, from the storage model
  * (models/storage/storage.h st_ckpt_cost, the job's checkpoint on its tier at its placement).
  * The save is the checkpoint's commit time, from its start until it can be restored, not the
@@ -150,6 +201,27 @@ static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
         return;
     *save_s = f->ckpt.commit_s;
     *restore_s = f->ckpt.restore_s;
+}
+
+/* The cluster run's restorable hook: the progress training job i's last restorable checkpoint
+ * holds after progress_s of its failure-free life (lifetime.h's cycle: after every tau of
+ * training a checkpoint stalls it for stall and is restorable commit after it starts; the next
+ * starts only once it has, so a cycle lasts P = max(tau + stall, commit)). Checkpoint k starts
+ * at tau + (k - 1) P and is restorable at that plus commit; resuming from it, training goes on
+ * where its stall ended. A trace job and a job without checkpoints keep nothing. */
+static double restorable(void *ctx, size_t i, double progress_s)
+{
+    lives_ctx *x = ctx;
+    if (i >= x->n_train)
+        return 0;
+    const st_forecast *f = &x->out->f[x->workload[i]];
+    double tau = f->interval_s, stall = f->ckpt.stall_s, commit = f->ckpt.commit_s;
+    if (!f->has_ckpt || !(tau > 0) || progress_s < tau + commit)
+        return 0;
+    double cycle = tau + stall > commit ? tau + stall : commit;
+    double k = floor((progress_s - tau - commit) / cycle) + 1;
+    double back = tau + (k - 1) * cycle + stall;
+    return back < progress_s ? back : progress_s;
 }
 
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
@@ -202,6 +274,9 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         f->end_s = o->end_s;
         f->preemptions = o->preemptions;
         f->preempted_s = o->preempted_s;
+        f->interruptions = o->interruptions;
+        f->lost_work_s = o->lost_work_s;
+        f->slowest_rate = o->slowest_rate;
     }
 }
 
@@ -229,6 +304,12 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     x.has = st_xcalloc(n, sizeof *x.has);
     x.hosts = st_xcalloc(n, sizeof *x.hosts);
     x.holding = st_xcalloc(n, sizeof *x.holding);
+    const st_failures_cfg *fail = sp->failures;
+    st_outage_class *oc =
+        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *oc);
+    st_outage_spec os = {oc, 0, fail ? fail->detect_s : 0, fail ? fail->restart_s : 0};
+    if (fail && fail->cluster_scope)
+        os.n_classes = st_outage_classes(sp->c, fail, oc);
     st_cluster_spec cs = {.c = sp->c,
                           .sched = sp->sched,
                           .policy = sp->policy,
@@ -242,7 +323,12 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
                           .duration = life_at,
                           .preempt_cost = preempt_cost,
                           .ctx = &x,
-                          .keep_segments = 1};
+                          .keep_segments = 1,
+                          .outages = os.n_classes ? &os : NULL,
+                          .restorable = restorable,
+                          /* trace jobs have no step model and run at 1: no hook, no
+                           * cluster.rate pass over a trace's thousands of running jobs */
+                          .rate = x.n_train ? rate_at : NULL};
     rc = st_cluster_run(&cs, &out->cluster, err);
     out->has_cluster = 1;
     if (!rc)
@@ -257,6 +343,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     free(x.io);
     free(x.at);
     free(x.holding);
+    free(oc);
     free(jobs);
     free(workload);
     st_topo_free(t);

@@ -17,6 +17,11 @@ typedef struct st_pool {
     uint8_t *busy;      /* total flags */
     int32_t *node_free; /* nodes counts */
     int64_t *leaf_free; /* leaves counts */
+    /* The nodes by free count, so that best fit finds its node without a scan: for each count
+     * c in 0..per_node a bitmap over the nodes (words 64-bit words, bit k: node k has c free)
+     * and its summary (swords words, bit w: word w is not zero). */
+    uint64_t *bits, *sum;
+    int64_t words, swords;
 } st_pool;
 
 /* All GPUs of cluster c free. Never fails (allocation failure aborts). */

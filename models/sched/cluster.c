@@ -11,6 +11,7 @@
 
 #include "models/place/policy.h"
 #include "models/place/pool.h"
+#include "models/sched/outage.h"
 #include "models/sched/policy.h"
 #include "models/sched/waitset.h"
 #include "sim/engine.h"
@@ -18,7 +19,7 @@
 #include "sim/xalloc.h"
 
 enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
-enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE };
+enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
 
 typedef struct jstate {
     int state;
@@ -28,10 +29,13 @@ typedef struct jstate {
     st_time owed;     /* the restore its last preemption left to pay at its next start */
     st_time seg_start, hold_start; /* work resumed; GPUs taken */
     st_ev_handle fin;
-    size_t run_pos; /* index in running[] */
-    size_t gpu_off; /* its GPUs in gpus[] */
-    size_t seg;     /* its open segment (keep_segments) */
-    int pending;    /* in pending[] */
+    size_t run_pos;    /* index in running[] */
+    size_t gpu_off;    /* its GPUs in gpus[] */
+    size_t seg;        /* its open segment (keep_segments) */
+    int pending;       /* in pending[] */
+    st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
+    st_time owed_fail; /* restart + restore a failure left to pay at its next start */
+    double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
 } jstate;
 
 struct st_sched_view {
@@ -55,7 +59,17 @@ struct st_sched_view {
     size_t seg_cap, seg_gpus_cap;
     int rc;
     st_err *err;
+    /* Failures and repairs (sp->outages with classes; docs/models/scheduler.md). */
+    int has_out, k_fail, k_repair;
+    st_outages outs;
+    int32_t *owner; /* per GPU: the job holding it + 1, 0: none */
+    size_t outage_cap;
+    size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
+    int k_rate, rate_pending; /* cluster.rate, once per instant after a start or a stop */
 };
+
+static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
+static void requeue(st_sched_view *v, size_t id);
 
 static st_time ticks(double s)
 {
@@ -98,10 +112,16 @@ int st_sched_is_running(const st_sched_view *v, size_t id)
 }
 
 /* Work done by now, in ticks. */
+/* Run time done in wall ticks dt at job j's rate. */
+static st_time at_rate(const jstate *j, st_time dt)
+{
+    return j->rate == 1 ? dt : (st_time)llround((double)dt * j->rate);
+}
+
 static st_time done_by_now(const st_sched_view *v, size_t id)
 {
     const jstate *j = &v->js[id];
-    return j->done + (j->state == J_RUNNING ? st_engine_now(v->eng) - j->seg_start : 0);
+    return j->done + (j->state == J_RUNNING ? at_rate(j, st_engine_now(v->eng) - j->seg_start) : 0);
 }
 
 double st_sched_expected_end(const st_sched_view *v, size_t id)
@@ -114,8 +134,18 @@ double st_sched_remaining_s(const st_sched_view *v, size_t id)
 {
     const jstate *j = &v->js[id];
     if (j->duration < 0)
-        return v->sj[id].estimate_s + secs(j->owed);
-    return secs(j->duration + j->extra + j->owed - done_by_now(v, id));
+        return v->sj[id].estimate_s + secs(j->owed + j->owed_fail);
+    return secs(j->duration + j->extra + j->owed + j->owed_fail - done_by_now(v, id));
+}
+
+/* A start or a stop changes what the running jobs share: ask their rates once this instant is
+ * decided (sp->rate). */
+static void want_rate(st_sched_view *v)
+{
+    if (!v->sp->rate || v->rate_pending)
+        return;
+    v->rate_pending = 1;
+    st_engine_schedule_prio(v->eng, v->k_rate, st_engine_now(v->eng), PRIO_RATE, NULL);
 }
 
 static void want_decide(st_sched_view *v)
@@ -144,7 +174,7 @@ static void open_segment(st_sched_view *v, size_t id)
 static void stop_work(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
-    j->done += st_engine_now(v->eng) - j->seg_start;
+    j->done += at_rate(j, st_engine_now(v->eng) - j->seg_start);
     size_t last = v->running[--v->n_running];
     v->running[j->run_pos] = last;
     v->js[last].run_pos = j->run_pos;
@@ -157,11 +187,15 @@ static void give_back(st_sched_view *v, size_t id)
     jstate *j = &v->js[id];
     st_time now = st_engine_now(v->eng);
     v->busy_gpu_s += secs(now - j->hold_start) * (double)v->sj[id].gpus;
-    st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
+    if (v->has_out)
+        gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
+    else
+        st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
     if (v->sp->keep_segments)
         v->out->seg[j->seg].end_s = secs(now);
     if (v->sp->stop)
         v->sp->stop(v->sp->ctx, id, secs(now));
+    want_rate(v);
 }
 
 /* End job id's current stretch now: no more work, GPUs back to the pool. */
@@ -175,8 +209,10 @@ static void schedule_finish(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
     st_payload p = {.u = {id}};
-    j->fin = st_engine_schedule_prio(
-        v->eng, v->k_finish, j->seg_start + (j->duration + j->extra - j->done), PRIO_FINISH, &p);
+    st_time left = j->duration + j->extra - j->done;
+    if (j->rate != 1)
+        left = (st_time)ceil((double)left / j->rate);
+    j->fin = st_engine_schedule_prio(v->eng, v->k_finish, j->seg_start + left, PRIO_FINISH, &p);
 }
 
 /* The run times of the jobs first started at this instant, now that all of them hold their
@@ -214,6 +250,8 @@ int st_sched_start(st_sched_view *v, size_t id)
     st_time now = st_engine_now(v->eng);
     st_pool_take(&v->pool, g, v->sj[id].gpus);
     st__waitset_remove(&v->waiting, v->sj[id].gpus);
+    for (int64_t k = 0; v->has_out && k < v->sj[id].gpus; k++)
+        v->owner[g[k]] = (int32_t)(id + 1);
     st_cluster_job_out *o = &v->out->job[id];
     if (o->state != ST_CJ_RUNNING) { /* the first start */
         o->state = ST_CJ_RUNNING;
@@ -222,15 +260,19 @@ int st_sched_start(st_sched_view *v, size_t id)
     }
     j->state = J_RUNNING;
     j->seg_start = j->hold_start = now;
+    j->rate = 1;         /* its run time is its own at this placement; cluster.rate asks again */
     j->extra += j->owed; /* the restore is work it does first on these GPUs */
     o->preempted_s += secs(j->owed);
     v->out->st.preempted_s += secs(j->owed);
     j->owed = 0;
+    j->extra += j->owed_fail; /* so are a failure's restart and restore */
+    j->owed_fail = 0;
     j->run_pos = v->n_running;
     v->running[v->n_running++] = id;
     open_segment(v, id);
     if (v->sp->start)
         v->sp->start(v->sp->ctx, id, g, secs(now));
+    want_rate(v);
     if (j->duration < 0 && !j->pending) {
         j->pending = 1;
         v->pending[v->n_pending++] = id;
@@ -262,7 +304,8 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     v->out->job[id].preempted_s += secs(ts);
     v->out->st.preempted_s += secs(ts);
     stop_work(v, id);
-    if (ts > 0) { /* it keeps its GPUs while it writes its checkpoint */
+    j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
+    if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
         st_payload p = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
@@ -272,6 +315,150 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     j->state = J_WAITING;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
     want_decide(v);
+}
+
+/* ---- Failures and repairs (sp->outages) ---------------------------------------------------- */
+
+/* A job's GPUs leave it: each goes back to the pool unless a failed component covers it (it
+ * returns at its repair). */
+static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++) {
+        v->owner[gpus[k]] = 0;
+        if (!v->outs.down[gpus[k]])
+            st_pool_give(&v->pool, &gpus[k], 1);
+    }
+}
+
+/* A failed job waits again: to the policy it is a job that ended and arrived anew (every
+ * policy's bookkeeping takes that), same id and submit, at once, so that no policy still counts
+ * it as running; while its GPUs are held for the detection, starting it does nothing, as for a
+ * preempted job saving. */
+static void requeue(st_sched_view *v, size_t id)
+{
+    v->pol->on_finish(v->pst, &v->sj[id]);
+    v->pol->on_arrival(v->pst, &v->sj[id]);
+}
+
+/* Running job id loses the progress past its last restorable checkpoint (never before what a
+ * previous checkpoint or preemption save kept), holds its GPUs until the failure is detected,
+ * and owes its restart and restore. A job not running (saving, or already held) is untouched:
+ * its work had stopped. */
+static void interrupt(st_sched_view *v, size_t id)
+{
+    jstate *j = &v->js[id];
+    if (j->state != J_RUNNING || j->duration < 0)
+        return;
+    const st_outage_spec *os = v->sp->outages;
+    st_engine_cancel(v->eng, j->fin);
+    stop_work(v, id);
+    st_time p = j->done - j->extra, back = j->kept; /* p < kept: it failed during its restore */
+    if (v->sp->restorable && p > back) {
+        st_time r = ticks(v->sp->restorable(v->sp->ctx, id, secs(p)));
+        back = r > back && r <= p ? r : back;
+    }
+    double lost = p > back ? secs(p - back) : 0, save = 0, restore = 0;
+    j->done = j->extra + back;
+    j->kept = back;
+    if (v->sp->preempt_cost)
+        v->sp->preempt_cost(v->sp->ctx, id, &save, &restore);
+    j->owed_fail = cost_ticks(os->restart_s) + cost_ticks(restore);
+    st_cluster_job_out *o = &v->out->job[id];
+    o->interruptions++;
+    o->lost_work_s += lost;
+    v->out->st.interruptions++;
+    v->out->st.lost_work_s += lost;
+    st_time td = cost_ticks(os->detect_s);
+    if (td > 0) { /* hung on its GPUs until the failure is noticed */
+        j->state = J_SAVING;
+        st_payload pl = {.u = {id}};
+        st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + td, PRIO_FINISH, &pl);
+    } else {
+        give_back(v, id);
+        j->state = J_WAITING;
+        st__waitset_add(&v->waiting, v->sj[id].gpus);
+    }
+    requeue(v, id);
+}
+
+/* Class k's next failure, after an exponential gap. */
+static void next_failure(st_sched_view *v, int k)
+{
+    st_payload p = {.u = {(uint64_t)k}};
+    st_engine_schedule_prio(v->eng, v->k_fail,
+                            st_engine_now(v->eng) + ticks(st_outages_gap(&v->outs, k)), PRIO_FINISH,
+                            &p);
+}
+
+/* A component of class u[0] fails: one that still has a GPU up (one wholly down already cannot
+ * fail again: the draw is thinned). Its GPUs leave the pool or the jobs on them are interrupted;
+ * its repair is scheduled. */
+static void on_failure(st_engine *eng, void *st, const st_event *ev)
+{
+    st_sched_view *v = st;
+    int k = (int)ev->data.u[0];
+    const st_outage_class *oc = &v->sp->outages->classes[k];
+    next_failure(v, k);
+    int64_t comp = st_outages_pick(&v->outs, k), lo, n, up = 0;
+    st_outage_range(oc, comp, v->pool.total, &lo, &n);
+    for (int64_t g = lo; g < lo + n; g++)
+        up += v->outs.down[g] == 0;
+    if (!up)
+        return;
+    v->out->st.failures++;
+    for (int64_t g = lo; g < lo + n; g++) {
+        if (v->outs.down[g]++ == 0 && !v->owner[g])
+            st_pool_take(&v->pool, &g, 1);
+        if (v->owner[g])
+            interrupt(v, (size_t)v->owner[g] - 1);
+    }
+    st_cluster_result *r = v->out;
+    if (v->sp->keep_segments) {
+        r->outage = st_xgrow(r->outage, sizeof *r->outage, r->n_outage + 1, &v->outage_cap);
+        r->outage[r->n_outage++] = (st_cluster_outage){
+            lo, n, st_sched_now(v), secs(st_engine_now(eng) + ticks(oc->repair_s)), k};
+    }
+    st_payload p = {.u = {(uint64_t)lo, (uint64_t)n}};
+    st_engine_schedule_prio(eng, v->k_repair, st_engine_now(eng) + ticks(oc->repair_s), PRIO_FINISH,
+                            &p);
+    want_decide(v);
+}
+
+/* A failed component is repaired: its GPUs that no other failure covers are free again. */
+static void on_repair(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    st_sched_view *v = st;
+    int64_t lo = (int64_t)ev->data.u[0], n = (int64_t)ev->data.u[1];
+    for (int64_t g = lo; g < lo + n; g++)
+        if (--v->outs.down[g] == 0 && !v->owner[g])
+            st_pool_give(&v->pool, &g, 1);
+    want_decide(v);
+}
+
+/* The failure model's state and each class's first failure. */
+static void start_outages(st_sched_view *v)
+{
+    const st_outage_spec *os = v->sp->outages;
+    v->has_out = os && os->n_classes > 0;
+    if (!v->has_out)
+        return;
+    v->out->st.outages = 1;
+    st_outages_init(&v->outs, os, v->pool.total, v->sp->seed);
+    v->owner = st_xcalloc(v->pool.total > 0 ? (size_t)v->pool.total : 1, sizeof *v->owner);
+    v->n_left = v->n_order;
+    v->k_fail = st_engine_register(v->eng, "cluster.failure", on_failure, v);
+    v->k_repair = st_engine_register(v->eng, "cluster.repair", on_repair, v);
+    for (int k = 0; k < os->n_classes && v->n_left; k++)
+        next_failure(v, k);
+}
+
+static void stop_outages(st_sched_view *v)
+{
+    if (!v->has_out)
+        return;
+    st_outages_release(&v->outs);
+    free(v->owner);
 }
 
 /* A preempted job's save is done: its GPUs go back, and it may start again. */
@@ -310,6 +497,8 @@ static void on_finish(st_engine *eng, void *st, const st_event *ev)
     v->out->job[id].state = ST_CJ_FINISHED;
     v->out->job[id].end_s = secs(st_engine_now(eng));
     v->pol->on_finish(v->pst, &v->sj[id]);
+    if (v->has_out && --v->n_left == 0)
+        st_engine_stop(eng); /* nothing is left for a failure to hit */
     want_decide(v);
 }
 
@@ -334,6 +523,34 @@ static void on_decide(st_engine *eng, void *st, const st_event *ev)
     v->pol->pick(v->pst, v);
     settle_pending(v);
     fragmentation(v);
+}
+
+/* cluster.rate: every running job's rate now, from the spec's hook; a job whose rate changed
+ * keeps the run time it did at the old one and has its finish moved. */
+static void on_rate(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)ev;
+    st_sched_view *v = st;
+    v->rate_pending = 0;
+    st_time now = st_engine_now(eng);
+    for (size_t k = 0; k < v->n_running && !v->rc; k++) {
+        size_t id = v->running[k];
+        jstate *j = &v->js[id];
+        if (j->duration < 0)
+            continue;
+        double r = v->sp->rate(v->sp->ctx, id, secs(now));
+        r = r > 0 && r <= 1 ? r : 1;
+        if (r == j->rate)
+            continue;
+        st_engine_cancel(eng, j->fin);
+        j->done += at_rate(j, now - j->seg_start);
+        j->seg_start = now;
+        j->rate = r;
+        schedule_finish(v, id);
+        st_cluster_job_out *o = &v->out->job[id];
+        o->rate_changes++;
+        o->slowest_rate = r < o->slowest_rate ? r : o->slowest_rate;
+    }
 }
 
 /* Jobs in submit order, ties by id: the order arrivals fire in. */
@@ -366,7 +583,9 @@ static void setup_jobs(st_sched_view *v)
         v->sj[i] = (st_sched_job){i, j->gpus, j->submit_s, j->estimate_s, j->priority, j->tenant};
         v->js[i].duration = j->duration_s < 0 ? -1 : ticks(j->duration_s);
         v->js[i].gpu_off = slots;
+        v->js[i].rate = 1;
         v->out->job[i].state = ST_CJ_WAITING;
+        v->out->job[i].slowest_rate = 1;
         if (j->gpus < 1 || j->gpus > v->pool.total) {
             v->js[i].state = J_TOO_BIG;
             v->out->job[i].state = ST_CJ_TOO_BIG;
@@ -492,12 +711,15 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_arrive = st_engine_register(v.eng, "cluster.arrival", on_arrival, &v);
         v.k_decide = st_engine_register(v.eng, "cluster.decide", on_decide, &v);
         v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
+        v.k_rate = st_engine_register(v.eng, "cluster.rate", on_rate, &v);
+        start_outages(&v);
         if (v.n_order)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
                                     PRIO_ARRIVAL, &(st_payload){.u = {0}});
         st_engine_run(v.eng, sp->horizon_s > 0 ? ticks(sp->horizon_s) : ST_TIME_MAX);
         rc = v.rc;
         summarise(&v);
+        stop_outages(&v);
         st_engine_free(v.eng);
     }
     pol->release(v.pst);
@@ -519,5 +741,6 @@ void st_cluster_result_release(st_cluster_result *r)
     free(r->job);
     free(r->seg);
     free(r->seg_gpus);
+    free(r->outage);
     memset(r, 0, sizeof *r);
 }

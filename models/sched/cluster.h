@@ -41,6 +41,18 @@ typedef int (*st_cluster_duration_fn)(void *ctx, size_t job, double now_s, doubl
  * >= 0 (a negative or NaN figure counts as 0). */
 typedef void (*st_cluster_preempt_cost_fn)(void *ctx, size_t job, double *save_s,
                                            double *restore_s);
+/* restorable (optional; NULL: no job checkpoints): after progress_s seconds of job i's run time
+ * (its restores and restarts excluded), the progress its last restorable checkpoint holds, in
+ * [0, progress_s]; a failure rolls the job back there (docs/models/scheduler.md). */
+typedef double (*st_cluster_restorable_fn)(void *ctx, size_t job, double progress_s);
+
+/* rate (optional; NULL: every job runs at rate 1): the share of its run time job i does per
+ * second now, in (0, 1] (its step alone over its step now: a neighbour's traffic on the links it
+ * crosses slows it), asked for every running job once per instant after starts and stops
+ * (cluster.rate), and the job's finish moved to match. A figure outside (0, 1] counts as 1. */
+typedef double (*st_cluster_rate_fn)(void *ctx, size_t job, double now_s);
+
+struct st_outage_spec; /* models/sched/outage.h */
 
 typedef struct st_cluster_spec {
     const st_cluster_cfg *c;
@@ -57,6 +69,14 @@ typedef struct st_cluster_spec {
     st_cluster_preempt_cost_fn preempt_cost;
     void *ctx;
     int keep_segments; /* record every stretch a job ran, with its GPUs */
+    /* Component failures and repairs (NULL or no class: none). A failure takes its component's
+     * GPUs out of the pool until repaired and interrupts every job running on them: it loses
+     * the work since its last restorable checkpoint (restorable), holds its GPUs for detect_s,
+     * rejoins the policy's queue (on_finish, then on_arrival) and, when placed again, pays
+     * restart_s and its restore (preempt_cost's restore) first. */
+    const struct st_outage_spec *outages;
+    st_cluster_restorable_fn restorable;
+    st_cluster_rate_fn rate;
 } st_cluster_spec;
 
 /* What became of one job. */
@@ -74,6 +94,10 @@ typedef struct st_cluster_job_out {
     double duration_s;     /* run time (started jobs) */
     int64_t preemptions;
     double preempted_s; /* what its preemptions cost: every save, and every restore once resumed */
+    int64_t interruptions; /* failures that hit it while it ran (outages) */
+    double lost_work_s;    /* run time thrown away by them: progress past its last checkpoint */
+    int64_t rate_changes;  /* times its rate changed (the spec's rate hook) */
+    double slowest_rate;   /* the lowest rate it ran at (1 when it never changed) */
 } st_cluster_job_out;
 
 /* One stretch a job held one set of GPUs: seg_gpus[gpu_at .. gpu_at + n), from its start (a
@@ -95,7 +119,11 @@ typedef struct st_cluster_stats {
     double mean_jct_s, p50_jct_s, p95_jct_s, p99_jct_s;
     double makespan_s, utilization;
     int64_t preemptions;
-    double preempted_s; /* summed over every job */
+    double preempted_s;    /* summed over every job */
+    int outages;           /* the run drew failures (sp->outages had a class) */
+    int64_t failures;      /* component failures drawn (outages), those that hit no job too */
+    int64_t interruptions; /* job interruptions they caused, summed */
+    double lost_work_s;    /* summed over every job */
     uint64_t events;
     int64_t free_at_end; /* free GPUs once the run is over: all of them unless some still run */
     /* fragmented_gpus: free GPUs no waiting job can use (fewer than the smallest one asks
@@ -104,6 +132,14 @@ typedef struct st_cluster_stats {
     double fragmented_gpus, goodput;
 } st_cluster_stats;
 
+/* One failed component's time out of the pool (keep_segments): GPUs [first, first + n) from
+ * start_s until repaired at end_s (which may lie past the run's end). */
+typedef struct st_cluster_outage {
+    int64_t first, n;
+    double start_s, end_s;
+    int cls; /* its class in the spec's outages */
+} st_cluster_outage;
+
 typedef struct st_cluster_result {
     const char *policy, *placement; /* the names that ran (static strings) */
     st_cluster_job_out *job;        /* n */
@@ -111,6 +147,8 @@ typedef struct st_cluster_result {
     st_cluster_seg *seg; /* with keep_segments */
     size_t n_seg;
     int64_t *seg_gpus;
+    st_cluster_outage *outage; /* with keep_segments and outages, in failure order */
+    size_t n_outage;
     st_cluster_stats st;
 } st_cluster_result;
 

@@ -8,12 +8,47 @@
 #include "models/step/step_internal.h"
 #include "sim/xalloc.h"
 
+/* One pattern's run: when its last group ends, and the neighbours' flows kept going until
+ * then. */
+typedef struct run {
+    st_fabsim *fs;
+    st_time end;
+    int64_t left; /* groups still running */
+    const int64_t *bg;
+    size_t n_bg;
+    double chunk; /* bytes each neighbour flow sends before it starts again */
+} run;
+
 static void coll_done(void *ctx, uint64_t tag, st_time now)
 {
     (void)tag;
-    st_time *end = ctx;
-    if (now > *end)
-        *end = now;
+    run *r = ctx;
+    if (now > r->end)
+        r->end = now;
+    if (--r->left == 0 && r->n_bg) /* the neighbours would send for ever: stop here */
+        st_engine_stop(st_fabsim_engine(r->fs));
+}
+
+/* The neighbours' flows: each sends `chunk` bytes and starts again while the pattern runs, so
+ * it loads the links it crosses for the whole pattern (a neighbour's cross-leaf ring busy the
+ * whole time: the most its traffic can slow the job), and no transfer is ever left to complete
+ * past the clock. */
+static void bg_send(void *ctx, uint64_t tag, st_time now)
+{
+    (void)now;
+    run *r = ctx;
+    if (r->left == 0)
+        return;
+    size_t i = (size_t)tag;
+    st_xfer_spec s = {.src = &r->bg[2 * i],
+                      .dst = &r->bg[2 * i + 1],
+                      .n = 1,
+                      .bytes = r->chunk,
+                      .key = st_topo_flow_key(0x6e65696768626f72ULL, i),
+                      .tag = i,
+                      .done = bg_send,
+                      .ctx = r};
+    st_net_start(st_fabsim_net(r->fs), &s);
 }
 
 /* Run the pattern on a fresh engine and network over the context's fabric, so every group's
@@ -22,7 +57,9 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
 {
     st_fabsim *fs = st_fabsim_new(x->topo, x->c);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
-    st_time end = 0;
+    const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
+    run rr = {.fs = fs, .left = k->groups, .bg = m ? m->bg : NULL, .n_bg = m ? m->n_bg : 0};
+    rr.chunk = k->bytes;
     for (int64_t g = 0; g < k->groups; g++) {
         int64_t *r = gpus + g * k->n;
         for (int64_t i = 0; i < k->n; i++)
@@ -33,15 +70,17 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
                           .bytes = k->bytes,
                           .key = (uint64_t)g + 1,
                           .done = coll_done,
-                          .ctx = &end};
+                          .ctx = &rr};
         st_err err = {0};
         if (st_coll_start(st_fabsim_coll(fs), &s, &err) < 0)
             ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
     }
+    for (size_t i = 0; i < rr.n_bg; i++)
+        bg_send(&rr, i, 0);
     st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
     /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
      * step model refuses. */
-    double t = st_net_clamped(st_fabsim_net(fs)) ? INFINITY : (double)end * 1e-9;
+    double t = st_net_clamped(st_fabsim_net(fs)) ? INFINITY : (double)rr.end * 1e-9;
     st_fabsim_free(fs);
     free(gpus);
     return t;

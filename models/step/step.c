@@ -38,8 +38,10 @@ void st_step_ctx_free(st_step_ctx *x)
     st_fabsim_free(x->planner); /* before the topology it runs on */
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
-    for (size_t i = 0; i < x->n_maps; i++)
+    for (size_t i = 0; i < x->n_maps; i++) {
         free(x->maps[i].gpus);
+        free(x->maps[i].bg);
+    }
     free(x->maps);
     free(x);
 }

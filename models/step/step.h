@@ -55,6 +55,15 @@ void st_step_ctx_free(st_step_ctx *x);
  * somewhere else than GPUs 0, 1, ... (a step run may then differ from the unplaced one), else 0. */
 int st_step_ctx_place(st_step_ctx *x, const int64_t *gpus, int64_t n);
 
+/* st_step_ctx_place with the neighbours' traffic beside the job: n_bg flows, flow i from GPU
+ * bg[2i] to GPU bg[2i + 1] (copied), that keep sending for as long as each of the job's
+ * collective patterns runs, sharing links with it max-min fairly (models/step/pattern_time.c).
+ * The memo is keyed by the GPU list and the flows together, so each distinct pair is simulated
+ * once; n_bg 0 is st_step_ctx_place. Returns 1 when the runs may differ from the unplaced
+ * one. */
+int st_step_ctx_place_beside(st_step_ctx *x, const int64_t *gpus, int64_t n, const int64_t *bg,
+                             size_t n_bg);
+
 /* Simulate one step of w (a training workload that fits the cluster) with `microbatch`
  * sequences per micro-batch. trace, when not NULL, receives the pipeline's spans. Returns 0, or
  * an error located at the workload (a plan the pipeline cannot run; ST_ELIMIT for a step past

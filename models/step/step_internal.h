@@ -13,9 +13,12 @@
 #include "models/step/pipeline.h"
 #include "models/step/step.h"
 
-/* One GPU list a step context has been placed on: rank r on gpus[r]. */
+/* One GPU list a step context has been placed on: rank r on gpus[r]; and the neighbours'
+ * traffic beside it (st_step_ctx_place_beside): n_bg flows bg[2i] -> bg[2i + 1]. */
 typedef struct st__step_map {
     int64_t *gpus, n;
+    int64_t *bg;
+    size_t n_bg;
 } st__step_map;
 
 struct st_step_ctx {

@@ -1,17 +1,24 @@
-/* The cluster run's throughput: the full Philly job list (82,247 jobs; scenarios/traces/philly)
- * on the trace's cluster, approximated as 311 x 8 GPUs (2,488 of Philly's 2,490; Strata's
- * clusters are uniform), under each registered policy with best-fit placement, and the load of
- * the trace itself. Run from the source folder. Prints
- * `case: NAME wall_s: X events_per_s: Y rss_mb: Z`. */
+/* The cluster run's throughput. (a) The full Philly job list (82,247 jobs;
+ * scenarios/traces/philly) on the trace's cluster, approximated as 311 x 8 GPUs (2,488 of
+ * Philly's 2,490; Strata's clusters are uniform), under each registered policy with best-fit
+ * placement, and the load of the trace itself. (b) A synthetic year on 100,000 GPUs
+ * (below). Run from the source folder; `bench_cluster year` runs (b) alone, `philly` (a)
+ * alone. Prints `case: NAME wall_s: X events_per_s: Y rss_mb: Z`. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "models/forecast/run.h"
+#include "models/sched/cluster.h"
+#include "models/sched/outage.h"
 #include "models/sched/policy.h"
 #include "scenarios/scenario.h"
+#include "sim/rng.h"
+#include "sim/xalloc.h"
 
 static const char yaml[] = "version: 1\nname: philly-full\n"
                            "cluster: { gpu: h100-sxm, nodes: 311 }\n"
@@ -33,7 +40,7 @@ static double rss_mb(void)
     return (double)ru.ru_maxrss / 1024;
 }
 
-int main(void)
+static int philly(void)
 {
     st_scn *s = NULL;
     st_diag d = {0};
@@ -63,4 +70,189 @@ int main(void)
     }
     st_scn_free(s);
     return 0;
+}
+
+/* ---- (b) a synthetic year on 100,000 GPUs --------------------------------------------------
+ * 12,500 nodes x 8 H100s, one million jobs arriving as a Poisson process over 365 days. 95% are
+ * drawn from the Philly job list (a row chosen uniformly: its GPUs and duration, so the size and
+ * duration mix is Philly's own); 5% are large LLM trainings whose step is the step model's on
+ * their plan (three plans on 64, 256 and 1,024 GPUs, 60/30/10% of them), running a lognormal
+ * number of hours (median 24, 48 and 96 h, sigma 0.5, about 87% of the GPUs busy) of whole steps,
+ * checkpointing asynchronously every hour to a Tectonic-like tier. The cluster's GPUs, nodes, NICs
+ * and leaf switches fail at Llama 3's rates (docs/models/storage-and-failures.md, "Llama 3
+ * derivation"), failures `scope: cluster`, 5 min to detect, 10 min to restart, repaired after
+ * detect + restart (the default). EASY backfill with best-fit placement. */
+
+static const char year_yaml[] =
+    "version: 1\nname: synthetic-year-steps\n"
+    "cluster:\n  gpu: h100-sxm\n  nodes: 12500\n  racks: { nodes_per_rack: 2 }\n"
+    "  fabric: { nodes_per_leaf: 2 }\n  storage:\n"
+    "    - { name: tectonic, kind: parallel-fs, capacity: 240 PB, read: 7 TB/s, write: 2 TB/s, "
+    "latency: 1 ms }\n"
+    "workloads:\n"
+    "  - { name: llm-8b-64, model: llama3-8b, seq_len: 4096, global_batch: 256, gpus: 64, steps: 1,"
+    " parallel: { tp: 2, pp: 1, dp: 32, zero: 1, microbatch: 1, recompute: selective },"
+    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n"
+    "  - { name: llm-70b-256, model: llama3-70b, seq_len: 4096, global_batch: 256, gpus: 256,"
+    " steps: 1, parallel: { tp: 8, pp: 4, dp: 8, zero: 1, microbatch: 1, recompute: selective },"
+    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n"
+    "  - { name: llm-405b-1024, model: llama3-405b, seq_len: 8192, global_batch: 128, gpus: 1024,"
+    " steps: 1, parallel: { tp: 8, pp: 16, dp: 8, zero: 2, microbatch: 1, virtual_stages: 4,"
+    " sequence_parallel: true, recompute: selective },"
+    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n";
+
+enum { N_LLM = 3 };
+static const double llm_share[N_LLM] = {0.6, 0.3, 0.1};
+static const double llm_median_h[N_LLM] = {24, 48, 96};
+
+/* One LLM plan's step and checkpoint figures, from the forecast. */
+typedef struct llm_plan {
+    int64_t gpus;
+    double step_s, every_s, stall_s, commit_s, restore_s;
+} llm_plan;
+
+typedef struct year_ctx {
+    llm_plan plan[N_LLM];
+    signed char *cls; /* per job: its LLM plan, -1: a Philly job */
+} year_ctx;
+
+static double year_restorable(void *ctx, size_t i, double p)
+{
+    const year_ctx *y = ctx;
+    if (y->cls[i] < 0)
+        return 0;
+    const llm_plan *l = &y->plan[y->cls[i]];
+    if (p < l->every_s + l->commit_s)
+        return 0;
+    double cycle = l->every_s + l->stall_s > l->commit_s ? l->every_s + l->stall_s : l->commit_s;
+    double k = floor((p - l->every_s - l->commit_s) / cycle) + 1;
+    double back = l->every_s + (k - 1) * cycle + l->stall_s;
+    return back < p ? back : p;
+}
+
+static void year_cost(void *ctx, size_t i, double *save_s, double *restore_s)
+{
+    const year_ctx *y = ctx;
+    *save_s = y->cls[i] < 0 ? 0 : y->plan[y->cls[i]].commit_s;
+    *restore_s = y->cls[i] < 0 ? 0 : y->plan[y->cls[i]].restore_s;
+}
+
+/* The three plans' steps and checkpoints through the forecast, on the 100,000-GPU cluster. */
+static int year_plans(st_scn *s, year_ctx *y)
+{
+    size_t n = st_scn_workload_count(s);
+    st_run_spec spec = {.c = st_scn_cluster(s), .w = st_scn_workload(s, 0), .n = n, .seed = 1};
+    st_run run;
+    st_err err = {0};
+    if (st_run_forecast(&spec, &run, &err) || n != N_LLM) {
+        fprintf(stderr, "bench_cluster: the LLM plans did not forecast: %s\n", err.msg);
+        return 1;
+    }
+    for (int k = 0; k < N_LLM; k++) {
+        const st_forecast *f = &run.f[k];
+        y->plan[k] = (llm_plan){f->w->gpus,      f->eff_step_s,    f->interval_s,
+                                f->ckpt.stall_s, f->ckpt.commit_s, f->ckpt.restore_s};
+    }
+    st_run_release(&run);
+    return 0;
+}
+
+/* One LLM job of plan l: whole steps for a lognormal number of hours, plus its checkpoints'
+ * stalls (one every every_s of training: the failure-free life's wall). */
+static st_cluster_job llm_job(const llm_plan *l, double submit, double hours)
+{
+    double steps = ceil(hours * 3600 / l->step_s), work = steps * l->step_s;
+    double d = work + floor(work / l->every_s) * l->stall_s;
+    return (st_cluster_job){submit, d, d, l->gpus, 0, -1};
+}
+
+/* The million jobs. */
+static st_cluster_job *year_jobs(const st_trace_cfg *t, year_ctx *y, size_t n)
+{
+    st_cluster_job *j = st_xcalloc(n, sizeof *j);
+    y->cls = st_xcalloc(n, 1);
+    st_rng *r = st_rng_new(1, st_rng_tag("bench-year"), 0, st_rng_tag("jobs"));
+    double at = 0, gap = 365 * 86400.0 / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        at += st_rng_exponential(r, gap);
+        y->cls[i] = -1;
+        if (st_rng_uniform(r) < 0.05) {
+            double u = st_rng_uniform(r);
+            int k = u < llm_share[0] ? 0 : u < llm_share[0] + llm_share[1] ? 1 : 2;
+            y->cls[i] = (signed char)k;
+            j[i] = llm_job(&y->plan[k], at, llm_median_h[k] * exp(st_rng_normal(r, 0, 0.5)));
+            continue;
+        }
+        const st_trace_job *p = &t->jobs[st_rng_uniform_int(r, (uint32_t)t->n_jobs)];
+        j[i] = (st_cluster_job){at, p->duration_s, p->duration_s, p->gpus, 0, p->tenant};
+    }
+    st_rng_free(r);
+    return j;
+}
+
+static int year_case(void)
+{
+    double t0 = now_s();
+    st_scn *s = NULL, *ph = NULL;
+    st_diag d = {0};
+    if (st_scn_load_buffer("./synthetic-year.yaml", year_yaml, strlen(year_yaml), &s, &d) ||
+        st_scn_load_buffer("./philly-full.yaml", yaml, strlen(yaml), &ph, &d)) {
+        fprintf(stderr, "bench_cluster: run from the source folder (the trace did not load)\n");
+        return 1;
+    }
+    const st_trace_cfg *philly_trace = st_scn_trace(ph);
+    year_ctx y = {0};
+    if (year_plans(s, &y))
+        return 1;
+    size_t n = 1000000;
+    st_cluster_job *jobs = year_jobs(philly_trace, &y, n);
+    /* Llama 3's per-component rates (Table 5 over 54 days of 16,384 GPUs). */
+    static const st_failure_class rates[] = {{"gpu", 79230 * 3600.0, 1, -1, {0}},
+                                             {"node", 24351 * 3600.0, 1, -1, {0}},
+                                             {"nic", 3033381 * 3600.0, 1, -1, {0}},
+                                             {"leaf_switch", 37917 * 3600.0, 1, -1, {0}}};
+    st_failures_cfg fail = {rates, 4, 5 * 60.0, 10 * 60.0, 1, {0}};
+    st_outage_class oc[4];
+    st_outage_spec os = {oc, st_outage_classes(st_scn_cluster(s), &fail, oc), fail.detect_s,
+                         fail.restart_s};
+    st_cluster_spec sp = {.c = st_scn_cluster(s),
+                          .policy = "backfill",
+                          .placement = "best-fit",
+                          .jobs = jobs,
+                          .n = n,
+                          .seed = 1,
+                          .preempt_cost = year_cost,
+                          .ctx = &y,
+                          .outages = &os,
+                          .restorable = year_restorable};
+    st_cluster_result r;
+    st_err err = {0};
+    int rc = st_cluster_run(&sp, &r, &err);
+    double wall = now_s() - t0;
+    if (!rc)
+        printf("case: year-100k-1m-backfill wall_s: %.3f events_per_s: %.4g rss_mb: %.1f\n", wall,
+               (double)r.st.events / wall, rss_mb());
+    fprintf(stderr,
+            "  %zu jobs, %zu finished, makespan %.1f d, utilisation %.1f%%, mean wait %.0f s, "
+            "%lld failures, %lld interruptions, %.0f h lost, %llu events\n",
+            r.st.jobs, r.st.finished, r.st.makespan_s / 86400, r.st.utilization * 100,
+            r.st.mean_wait_s, (long long)r.st.failures, (long long)r.st.interruptions,
+            r.st.lost_work_s / 3600, (unsigned long long)r.st.events);
+    st_cluster_result_release(&r);
+    free(jobs);
+    free(y.cls);
+    st_scn_free(s);
+    st_scn_free(ph);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = argc > 1 ? argv[1] : NULL;
+    int rc = 0;
+    if (!only || strcmp(only, "philly") == 0)
+        rc = philly();
+    if (!rc && (!only || strcmp(only, "year") == 0))
+        rc = year_case();
+    return rc;
 }
