@@ -15,7 +15,7 @@
 #include "sim/xalloc.h"
 
 typedef struct sweep_opts {
-    const char *file, *output;
+    const char *file, *output, *columns;
     int workers, workers_given;
     int mpi, rank, ranks; /* under mpirun: this process's rank of `ranks` */
     st_sweep_format format;
@@ -60,6 +60,10 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
         if (need(a, val))
             return ST_EXIT_INPUT;
         o->output = val;
+    } else if (strcmp(a, "--columns") == 0) {
+        if (need(a, val))
+            return ST_EXIT_INPUT;
+        o->columns = val;
     } else if (strcmp(a, "--format") == 0) {
         return need(a, val) ? ST_EXIT_INPUT : parse_format(val, o);
     } else {
@@ -206,7 +210,7 @@ static int sweep_file(sweep_opts *o)
     st_sweep sw;
     st_diag d = {0};
     int rc, speak = !o->mpi || o->rank == 0;
-    if (st_sweep_open(&sw, o->file, &o->grid, &d)) {
+    if (st_sweep_open(&sw, o->file, &o->grid, o->columns, &d)) {
         if (speak)
             st_cli_print_diag(&d);
         rc = ST_EXIT_INPUT;

@@ -157,7 +157,7 @@ int main(int argc, char **argv)
     }
     st_sweep sw;
     st_diag d = {0};
-    if (st_sweep_open(&sw, file, &g, &d)) {
+    if (st_sweep_open(&sw, file, &g, NULL, &d)) {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
         return 1;
     }
