@@ -15,6 +15,12 @@ scn=$src/scenarios/examples/quickstart.yaml
 grid=(--set 'cluster.nodes=2..8*2' --set 'workloads[finetune].global_batch=32..128*2'
     --set 'workloads[0].parallel.recompute=selective,full')
 mpi=("$mpirun" -n 2 --oversubscribe --allow-run-as-root)
+# In a sanitizer build (./build.sh test-asan): Open MPI's own allocations are never freed by
+# MPI_Finalize, so LeakSanitizer is told of its libraries (lsan-openmpi.supp), with the slow
+# unwinder so that every stack reaches MPI_Init through libraries built without frame pointers.
+# Without ASan these variables are not read.
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$src/tests/cli/lsan-openmpi.supp:print_suppressions=0"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 
 bad() {
     echo "FAIL $1"
