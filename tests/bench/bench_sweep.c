@@ -124,6 +124,7 @@ static int bench_size(const char *file)
                          .gpus = 20000,
                          .goal = ST_SIZE_GPU_HOURS,
                          .seed = st_scn_seed(s),
+                         .failures = st_scn_failures(s), /* as `strata size` takes them */
                          .rows = 10}; /* as `strata size` prints by default (--top 10) */
     st_size_result r;
     st_err err = {0};

@@ -1,0 +1,224 @@
+/* `strata size`'s report: the counts, the ranked table and the Pareto front, as text for a
+ * person, JSON (cJSON) or CSV (RFC 4180, one row a configuration with the table it is in). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/size_out.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+} sbuf;
+
+static void put(sbuf *b, const char *f, ...)
+{
+    va_list ap, aq;
+    va_start(ap, f);
+    va_copy(aq, ap);
+    int len = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    b->s = st_xgrow(b->s, 1, b->n + (size_t)len + 1, &b->cap);
+    vsnprintf(b->s + b->n, (size_t)len + 1, f, aq);
+    va_end(aq);
+    b->n += (size_t)len;
+}
+
+/* Row f's variant as "gpu/os N/transport" (only what the search varies), into buf. */
+static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!rp->spec->n_variants)
+        return buf;
+    const st_size_variant *v = &rp->spec->variants[f->variant];
+    size_t at = 0;
+    if (v->gpu)
+        at += (size_t)snprintf(buf + at, n - at, "%s", v->gpu->name);
+    if (v->oversub >= 1 && at < n)
+        at += (size_t)snprintf(buf + at, n - at, "%sos%g", at ? "/" : "", v->oversub);
+    if (v->set_transport && at < n)
+        snprintf(buf + at, n - at, "%s%s", at ? "/" : "", st_transport_names[v->transport]);
+    return buf;
+}
+
+static void text_header(sbuf *b, const st_size_report *rp)
+{
+    put(b, "rank  nodes   gpus  tp  pp    dp vs mb recompute   step_s  train_d  gpu_hours "
+           "  cost_usd  power_MW ");
+    if (rp->failures)
+        put(b, "goodput   ckpt_s ");
+    if (rp->spec->n_variants)
+        put(b, "%-24s ", "variant");
+    put(b, "binds\n");
+}
+
+static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
+{
+    char cost[32] = "-", power[32] = "-", var[96];
+    if (f->cost_usd >= 0)
+        snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
+    if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit */
+        snprintf(power, sizeof power, "%.3f", f->facility_w / 1e6);
+    put(b, "%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s ", rank,
+        (long long)f->nodes, (long long)f->gpus, (long long)f->tp, (long long)f->pp,
+        (long long)f->dp, (long long)f->vs, (long long)f->mb, st_recompute_names[f->recompute],
+        f->step_s, f->train_s / 86400.0, f->gpu_hours, cost, power);
+    if (rp->failures)
+        put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
+    if (rp->spec->n_variants)
+        put(b, "%-24s ", variant_name(rp, f, var, sizeof var));
+    put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
+}
+
+static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
+    put(b, "strata size: %s, workload %s, deadline %.4g d, goal %s\n", rp->file, rp->workload,
+        rp->deadline_s / 86400.0, rp->goal);
+    if (rp->spec->n_variants)
+        put(b, "%zu hardware variants; ", rp->spec->n_variants);
+    put(b,
+        "searched %lld GPU counts (%lld larger skipped); %lld plans considered, %zu evaluated, "
+        "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
+        (long long)r->counts_searched, (long long)r->counts_skipped, (long long)r->considered, r->n,
+        (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
+        (long long)r->pruned_dominated);
+    if (rp->failures)
+        put(b,
+            "failures: time to train is Daly's expected wall time at the best of %lld "
+            "checkpoint cadences weighed\n",
+            (long long)r->cadences);
+    put(b, "\nranked (top %zu):\n", rp->top);
+    text_header(b, rp);
+    for (size_t i = 0; i < r->n && i < rp->top; i++)
+        text_row(b, rp, &r->cfg[i], i + 1);
+    put(b, "\nPareto front (time to train against %s):\n", rp->goal);
+    text_header(b, rp);
+    for (size_t i = 0; i < r->n; i++)
+        if (r->cfg[i].front)
+            text_row(b, rp, &r->cfg[i], i + 1);
+}
+
+/* A figure, or null where it is unknown (NaN, or a price without prices). */
+static void num(cJSON *o, const char *k, double v, int known)
+{
+    if (known && isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t rank)
+{
+    char var[96];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "rank", (double)rank);
+    if (rp->spec->n_variants)
+        cJSON_AddStringToObject(o, "variant", variant_name(rp, f, var, sizeof var));
+    const char *k[] = {"nodes", "gpus", "tp", "pp", "dp", "virtual_stages", "microbatch"};
+    const int64_t v[] = {f->nodes, f->gpus, f->tp, f->pp, f->dp, f->vs, f->mb};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        cJSON_AddNumberToObject(o, k[i], (double)v[i]);
+    cJSON_AddStringToObject(o, "recompute", st_recompute_names[f->recompute]);
+    cJSON_AddNumberToObject(o, "memory_per_gpu_bytes", f->mem_bytes);
+    cJSON_AddNumberToObject(o, "step_time_s", f->step_s);
+    cJSON_AddNumberToObject(o, "work_s", f->work_s);
+    cJSON_AddNumberToObject(o, "train_s", f->train_s);
+    cJSON_AddNumberToObject(o, "goodput", f->goodput);
+    cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
+    cJSON_AddNumberToObject(o, "gpu_hours", f->gpu_hours);
+    num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
+    num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
+    num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
+    num(o, "facility_w", f->facility_w, 1);
+    cJSON_AddNumberToObject(o, "racks", (double)f->racks);
+    cJSON_AddBoolToObject(o, "feasible", f->feasible);
+    cJSON_AddBoolToObject(o, "front", f->front);
+    cJSON_AddStringToObject(o, "binds", st_size_bind_name(f->binds));
+    return o;
+}
+
+static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "file", rp->file);
+    cJSON_AddStringToObject(root, "workload", rp->workload);
+    cJSON_AddNumberToObject(root, "deadline_s", rp->deadline_s);
+    cJSON_AddStringToObject(root, "goal", rp->goal);
+    cJSON *s = cJSON_AddObjectToObject(root, "search");
+    cJSON_AddNumberToObject(s, "variants",
+                            (double)(rp->spec->n_variants ? rp->spec->n_variants : 1));
+    cJSON_AddNumberToObject(s, "counts_searched", (double)r->counts_searched);
+    cJSON_AddNumberToObject(s, "counts_skipped", (double)r->counts_skipped);
+    cJSON_AddNumberToObject(s, "considered", (double)r->considered);
+    cJSON_AddNumberToObject(s, "evaluated", (double)r->n);
+    cJSON_AddNumberToObject(s, "pruned_rule", (double)r->pruned_rule);
+    cJSON_AddNumberToObject(s, "pruned_memory", (double)r->pruned_memory);
+    cJSON_AddNumberToObject(s, "pruned_dominated", (double)r->pruned_dominated);
+    cJSON_AddNumberToObject(s, "cadences_weighed", (double)r->cadences);
+    cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");
+    for (size_t i = 0; i < r->n && i < rp->top; i++)
+        cJSON_AddItemToArray(ranked, json_row(rp, &r->cfg[i], i + 1));
+    cJSON *front = cJSON_AddArrayToObject(root, "front");
+    for (size_t i = 0; i < r->n; i++)
+        if (r->cfg[i].front)
+            cJSON_AddItemToArray(front, json_row(rp, &r->cfg[i], i + 1));
+    char *t = cJSON_Print(root);
+    put(b, "%s\n", t);
+    free(t);
+    cJSON_Delete(root);
+}
+
+/* A CSV cell of row o's key k (numbers as %.10g, null empty); no cell needs quoting. */
+static void csv_cell(sbuf *b, const cJSON *v)
+{
+    if (cJSON_IsNumber(v))
+        put(b, "%.10g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        put(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsString(v))
+        put(b, "%s", v->valuestring);
+}
+
+/* One line per configuration of the ranked table, then of the front, each with its table. */
+static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    cJSON *hdr = json_row(rp, r->n ? &r->cfg[0] : &(st_size_cfg){0}, 0);
+    put(b, "table");
+    for (const cJSON *c = hdr->child; c; c = c->next)
+        put(b, ",%s", c->string);
+    put(b, "\n");
+    cJSON_Delete(hdr);
+    for (int t = 0; t < 2; t++)
+        for (size_t i = 0; i < r->n && (t || i < rp->top); i++) {
+            if (t && !r->cfg[i].front)
+                continue;
+            cJSON *o = json_row(rp, &r->cfg[i], i + 1);
+            put(b, "%s", t ? "front" : "ranked");
+            for (const cJSON *c = o->child; c; c = c->next) {
+                put(b, ",");
+                csv_cell(b, c);
+            }
+            put(b, "\n");
+            cJSON_Delete(o);
+        }
+}
+
+char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_format f)
+{
+    sbuf b = {0};
+    put(&b, "%s", "");
+    if (f == ST_SIZE_JSON)
+        json(&b, rp, r);
+    else if (f == ST_SIZE_CSV)
+        csv(&b, rp, r);
+    else
+        text(&b, rp, r);
+    return b.s;
+}
