@@ -95,7 +95,7 @@ static int parse_axis(const char *a, const char *val, size_opts *o)
         size_t *n = a[2] == 'g' ? &o->n_gpu : a[2] == 'o' ? &o->n_oversub : &o->n_transport;
         if (*n == MAX_AXIS)
             return st_cli_usage_error("size", "%s takes at most %d values", a, MAX_AXIS);
-        char why[200], *end = NULL;
+        char *end = NULL;
         if (a[2] == 'g') {
             if (!(o->gpu[*n] = st_catalog_gpu(t)))
                 return st_cli_usage_error("size",
@@ -122,7 +122,6 @@ static int parse_axis(const char *a, const char *val, size_opts *o)
             o->transport[*n] = (st_transport)k;
         }
         (*n)++;
-        (void)why;
     }
     return 0;
 }
