@@ -10,6 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(cmake make gcc pkg-config libgsl-dev libyaml-dev libcjson-dev check)
+# Optional: Open MPI, for `mpirun -n N strata sweep` and its test (cli.sweep_mpi). The build
+# works without it; CI (CI=true, which .ci/run sets) installs it so the MPI test runs there.
+[ "${CI:-}" = "true" ] && packages+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -1,6 +1,8 @@
-/* `strata size FILE --deadline DUR [--budget power=P,gpus=N] [--goal gpu-hours|cost] [--top N]
- * [--workload NAME]`: the capacity-sizing search (planner/size.c) for one training workload of
- * FILE, printed as the search's counts, a ranked table and the Pareto front. */
+/* `strata size FILE --deadline DUR [--budget power=P,gpus=N,racks=N,capex=USD,tco=USD]
+ * [--goal gpu-hours|cost] [--top N] [--workload NAME] [--gpu-types A,B] [--oversubscription
+ * X,Y] [--transport T,U] [--format text|json|csv|markdown|html]`: the capacity-sizing search
+ * (planner/size.c) for one training workload of FILE, written as the search's counts, a ranked
+ * table and the Pareto front (cli/size_out.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -8,42 +10,70 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/report_out.h"
+#include "cli/size_out.h"
 #include "planner/size.h"
+#include "scenarios/catalog.h"
 #include "sim/units.h"
+#include "sim/xalloc.h"
+
+#define MAX_AXIS 16 /* values in one of --gpu-types, --oversubscription, --transport */
 
 typedef struct size_opts {
     const char *file, *workload, *goal, *output;
-    int format; /* st_report_format */
-    double deadline_s, power_w;
-    int64_t gpus;
+    double deadline_s, power_w, capex_usd, tco_usd;
+    int64_t gpus, racks;
     long top;
+    st_size_format format;
+    const st_gpu_spec *gpu[MAX_AXIS];
+    double oversub[MAX_AXIS];
+    st_transport transport[MAX_AXIS];
+    size_t n_gpu, n_oversub, n_transport;
 } size_opts;
 
-/* One `KEY=VALUE` of --budget: power (a power, "30MW") or gpus (a count). */
-static int parse_budget_item(const char *item, size_opts *o)
+/* A count budget (gpus=, racks=): a whole number from 1. */
+static int budget_count(const char *key, const char *val, int64_t *out)
 {
     char why[200];
     double v = 0;
-    if (strncmp(item, "power=", 6) == 0) {
-        if (st_unit_parse(item + 6, ST_DIM_POWER, &v, why, sizeof why) || !(v > 0))
-            return st_cli_usage_error("size",
-                                      "--budget power=%s: expected a power above 0 "
-                                      "such as 30MW",
-                                      item + 6);
-        o->power_w = v;
-    } else if (strncmp(item, "gpus=", 5) == 0) {
-        if (st_unit_parse(item + 5, ST_DIM_COUNT, &v, why, sizeof why) || !(v >= 1) || v > 1e9 ||
-            v != floor(v))
-            return st_cli_usage_error("size",
-                                      "--budget gpus=%s: expected a whole number of "
-                                      "GPUs from 1",
-                                      item + 5);
-        o->gpus = (int64_t)v;
-    } else {
-        return st_cli_usage_error("size", "--budget takes power=P and gpus=N, found '%s'", item);
-    }
+    if (st_unit_parse(val, ST_DIM_COUNT, &v, why, sizeof why) || !(v >= 1) || v > 1e9 ||
+        v != floor(v))
+        return st_cli_usage_error("size", "--budget %s=%s: expected a whole number from 1", key,
+                                  val);
+    *out = (int64_t)v;
     return 0;
+}
+
+/* A dimensioned budget above 0 (power=, capex=, tco=). */
+static int budget_dim(const char *key, const char *val, st_dim d, const char *what, double *out)
+{
+    char why[200];
+    if (st_unit_parse(val, d, out, why, sizeof why) || !(*out > 0))
+        return st_cli_usage_error("size", "--budget %s=%s: expected %s", key, val, what);
+    return 0;
+}
+
+/* One `KEY=VALUE` of --budget. tco is a spending rate: "20000000 USD" a year. */
+static int parse_budget_item(const char *item, size_opts *o)
+{
+    const char *eq = strchr(item, '=');
+    size_t k = eq ? (size_t)(eq - item) : 0;
+    const char *v = eq ? eq + 1 : "";
+    if (k == 5 && strncmp(item, "power", 5) == 0)
+        return budget_dim("power", v, ST_DIM_POWER, "a power above 0 such as 30MW", &o->power_w);
+    if (k == 4 && strncmp(item, "gpus", 4) == 0)
+        return budget_count("gpus", v, &o->gpus);
+    if (k == 5 && strncmp(item, "racks", 5) == 0)
+        return budget_count("racks", v, &o->racks);
+    if (k == 5 && strncmp(item, "capex", 5) == 0)
+        return budget_dim("capex", v, ST_DIM_MONEY, "an amount above 0 such as 500000000USD",
+                          &o->capex_usd);
+    if (k == 3 && strncmp(item, "tco", 3) == 0)
+        return budget_dim("tco", v, ST_DIM_MONEY, "an amount a year above 0 such as 100000000USD",
+                          &o->tco_usd);
+    return st_cli_usage_error("size",
+                              "--budget takes power=P, gpus=N, racks=N, capex=USD and tco=USD "
+                              "(a year), found '%s'",
+                              item);
 }
 
 static int parse_budget(const char *val, size_opts *o)
@@ -56,16 +86,72 @@ static int parse_budget(const char *val, size_opts *o)
     return 0;
 }
 
+/* --gpu-types, --oversubscription or --transport: comma-separated values into o. */
+static int parse_axis(const char *a, const char *val, size_opts *o)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t *n = a[2] == 'g' ? &o->n_gpu : a[2] == 'o' ? &o->n_oversub : &o->n_transport;
+        if (*n == MAX_AXIS)
+            return st_cli_usage_error("size", "%s takes at most %d values", a, MAX_AXIS);
+        char *end = NULL;
+        if (a[2] == 'g') {
+            if (!(o->gpu[*n] = st_catalog_gpu(t)))
+                return st_cli_usage_error("size",
+                                          "--gpu-types: '%s' is not a catalog GPU "
+                                          "(strata catalog lists them)",
+                                          t);
+        } else if (a[2] == 'o') {
+            double v = strtod(t, &end);
+            if (!end || *end || !(v >= 1) || v > 64)
+                return st_cli_usage_error("size",
+                                          "--oversubscription: '%s': expected a "
+                                          "number from 1 to 64",
+                                          t);
+            o->oversub[*n] = v;
+        } else {
+            int k = 0;
+            while (st_transport_names[k] && strcmp(st_transport_names[k], t))
+                k++;
+            if (!st_transport_names[k])
+                return st_cli_usage_error("size",
+                                          "--transport takes roce-v2 or infiniband, "
+                                          "found '%s'",
+                                          t);
+            o->transport[*n] = (st_transport)k;
+        }
+        (*n)++;
+    }
+    return 0;
+}
+
+static int parse_format(const char *val, size_opts *o)
+{
+    static const char *const names[] = {"text", "json", "csv", "markdown", "html"};
+    for (int f = 0; f < 5; f++)
+        if (strcmp(val, names[f]) == 0) {
+            o->format = (st_size_format)f;
+            return 0;
+        }
+    return st_cli_usage_error(
+        "size", "--format takes 'text', 'json', 'csv', 'markdown' or 'html', found '%s'", val);
+}
+
 /* One option with its value: 0 taken, > 0 a usage error, -1 not one of these. */
 static int parse_one(const char *a, const char *val, size_opts *o)
 {
-    char why[200], *end = NULL;
-    if (strcmp(a, "--deadline") && strcmp(a, "--budget") && strcmp(a, "--goal") &&
-        strcmp(a, "--top") && strcmp(a, "--workload") && strcmp(a, "--format") && strcmp(a, "-o") &&
-        strcmp(a, "--output"))
+    static const char *const known[] = {
+        "--deadline",         "--budget",    "--goal",   "--top", "--workload", "--gpu-types",
+        "--oversubscription", "--transport", "--format", "-o",    "--output"};
+    size_t i = 0, nk = sizeof known / sizeof *known;
+    while (i < nk && strcmp(a, known[i]))
+        i++;
+    if (i == nk)
         return -1;
     if (!val)
         return st_cli_usage_error("size", "%s needs a value", a);
+    char why[200], *end = NULL;
     if (strcmp(a, "--deadline") == 0) {
         if (st_unit_parse(val, ST_DIM_TIME, &o->deadline_s, why, sizeof why) ||
             !(o->deadline_s > 0))
@@ -85,12 +171,13 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         if (!end || *end || o->top < 1 || o->top > 1000)
             return st_cli_usage_error("size", "--top takes a whole number from 1 to 1000");
     } else if (strcmp(a, "--format") == 0) {
-        if ((o->format = st_report_format_of(val)) < 0)
-            return st_cli_usage_error("size", "--format takes text, json, html, markdown or csv");
+        return parse_format(val, o);
+    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+        o->output = val;
     } else if (strcmp(a, "--workload") == 0) {
         o->workload = val;
     } else {
-        o->output = val; /* -o, --output */
+        return parse_axis(a, val, o);
     }
     return 0;
 }
@@ -123,62 +210,46 @@ static const st_workload_cfg *pick(const st_scn *s, const char *name)
     return NULL;
 }
 
-static void print_row(const st_size_cfg *f, size_t rank)
+/* The hardware variants: every combination of the GPU types, oversubscriptions and transports
+ * given (the scenario's where an option is absent), GPU type slowest. Malloc'd; *n of them, 0
+ * (NULL) when no option is given. */
+static st_size_variant *variants_of(const size_opts *o, size_t *n)
 {
-    char cost[32] = "-", power[32] = "-";
-    if (f->cost_usd >= 0)
-        snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
-    if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit */
-        snprintf(power, sizeof power, "%.3f", f->facility_w / 1e6);
-    printf("%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s "
-           "%s%s\n",
-           rank, (long long)f->nodes, (long long)f->gpus, (long long)f->tp, (long long)f->pp,
-           (long long)f->dp, (long long)f->vs, (long long)f->mb, st_recompute_names[f->recompute],
-           f->step_s, f->train_s / 86400.0, f->gpu_hours, cost, power, st_size_bind_name(f->binds),
-           f->feasible ? "" : " (misses)");
+    size_t ng = o->n_gpu ? o->n_gpu : 1, no = o->n_oversub ? o->n_oversub : 1,
+           nt = o->n_transport ? o->n_transport : 1;
+    *n = 0;
+    if (!o->n_gpu && !o->n_oversub && !o->n_transport)
+        return NULL;
+    st_size_variant *v = st_xcalloc(ng * no * nt, sizeof *v);
+    for (size_t g = 0; g < ng; g++)
+        for (size_t k = 0; k < no; k++)
+            for (size_t t = 0; t < nt; t++)
+                v[(*n)++] = (st_size_variant){.gpu = o->n_gpu ? o->gpu[g] : NULL,
+                                              .oversub = o->n_oversub ? o->oversub[k] : 0,
+                                              .set_transport = o->n_transport > 0,
+                                              .transport = o->n_transport ? o->transport[t]
+                                                                          : ST_TRANSPORT_ROCE_V2};
+    return v;
 }
 
-static void print_header(void)
+/* The report of r to stdout, or to -o FILE; with text, -o FILE takes the JSON and the text still
+ * goes to stdout, as `strata run` does. */
+static int emit(const size_opts *o, const st_size_report *rp, const st_size_result *r)
 {
-    printf("rank  nodes   gpus  tp  pp    dp vs mb recompute   step_s  train_d  gpu_hours "
-           "  cost_usd  power_MW binds\n");
-}
-
-static void print_result(const size_opts *o, const st_workload_cfg *w, const st_size_result *r)
-{
-    int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
-    printf("strata size: %s, workload %s, deadline %.4g d, goal %s\n", o->file, w->name,
-           o->deadline_s / 86400.0, o->goal);
-    printf("searched %lld GPU counts (%lld larger skipped); %lld plans considered, %zu evaluated, "
-           "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
-           (long long)r->counts_searched, (long long)r->counts_skipped, (long long)r->considered,
-           r->n, (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
-           (long long)r->pruned_dominated);
-    printf("\nranked (top %ld):\n", o->top);
-    print_header();
-    for (size_t i = 0; i < r->n && i < (size_t)o->top; i++)
-        print_row(&r->cfg[i], i + 1);
-    printf("\nPareto front (time to train against %s):\n", o->goal);
-    print_header();
-    for (size_t i = 0; i < r->n; i++)
-        if (r->cfg[i].front)
-            print_row(&r->cfg[i], i + 1);
-}
-
-/* The text to stdout and, with -o, the JSON to the file; another --format to -o or stdout. */
-static int emit(const size_opts *o, const st_workload_cfg *w, const st_size_result *r)
-{
-    st_size_report sr = {o->file,    w->name, o->goal, o->deadline_s,
-                         o->power_w, o->gpus, r,       (size_t)o->top};
-    if (o->format == ST_FMT_TEXT)
-        print_result(o, w, r);
-    if (o->format == ST_FMT_TEXT && !o->output)
-        return ST_EXIT_OK;
-    char *doc = st_size_render(&sr, o->format == ST_FMT_TEXT ? ST_FMT_JSON : o->format), why[512];
     int rc = ST_EXIT_OK;
-    if (!o->output)
-        fputs(doc, stdout);
-    else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
+    char why[512];
+    if (o->format == ST_SIZE_TEXT && o->output) {
+        char *text = st_size_render(rp, r, ST_SIZE_TEXT);
+        if (fputs(text, stdout) == EOF || fflush(stdout))
+            rc = ST_EXIT_SIM;
+        free(text);
+    }
+    st_size_format f = o->format == ST_SIZE_TEXT && o->output ? ST_SIZE_JSON : o->format;
+    char *doc = st_size_render(rp, r, f);
+    if (!o->output) {
+        if (fputs(doc, stdout) == EOF || fflush(stdout))
+            rc = ST_EXIT_SIM;
+    } else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
         fprintf(stderr, "strata size: %s\n", why);
         rc = ST_EXIT_SIM;
     }
@@ -208,9 +279,18 @@ int st_cmd_size(int argc, char **argv)
     const st_cost_cfg *cost = st_scn_cost(s);
     if (!o.goal)
         o.goal = cost ? "cost" : "gpu-hours";
+    const st_failures_cfg *fail = st_scn_failures(s);
+    size_t nv = 0;
+    st_size_variant *vars = variants_of(&o, &nv);
     st_size_spec spec = {.deadline_s = o.deadline_s,
                          .power_w = o.power_w,
                          .gpus = o.gpus,
+                         .racks = o.racks,
+                         .capex_usd = o.capex_usd,
+                         .tco_usd_per_year = o.tco_usd,
+                         .failures = fail,
+                         .variants = vars,
+                         .n_variants = nv,
                          .goal = strcmp(o.goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
                          .cost = cost,
                          .seed = st_scn_seed(s),
@@ -222,11 +302,20 @@ int st_cmd_size(int argc, char **argv)
         char line[512];
         st_err_format(&err, line, sizeof line);
         fprintf(stderr, "%s\n", line);
+        free(vars);
         st_scn_free(s);
         return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
     }
-    rc = emit(&o, w, &r);
+    st_size_report rp = {.file = o.file,
+                         .workload = w->name,
+                         .goal = o.goal,
+                         .deadline_s = o.deadline_s,
+                         .top = (size_t)o.top,
+                         .spec = &spec,
+                         .failures = fail && fail->n_classes > 0};
+    rc = emit(&o, &rp, &r);
     st_size_release(&r);
+    free(vars);
     st_scn_free(s);
     return rc;
 }

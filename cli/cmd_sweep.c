@@ -1,6 +1,8 @@
 /* `strata sweep FILE --set PATH=V1,V2,... [-j N] [-o FILE] [--format csv|json|markdown]`: every
  * point of the grid a full run (planner/sweep.c), on N worker processes, rows in point order
- * whatever N is; with -o, each finished row is journalled so an interrupted sweep resumes. */
+ * whatever N is; with -o, each finished row is journalled so an interrupted sweep resumes.
+ * Under `mpirun -n N`, the ranks are the workers (cli/sweep_mpi.c) and rank 0 alone reads the
+ * journal and writes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +15,9 @@
 #include "sim/xalloc.h"
 
 typedef struct sweep_opts {
-    const char *file, *output;
-    int workers;
+    const char *file, *output, *columns;
+    int workers, workers_given;
+    int mpi, rank, ranks; /* under mpirun: this process's rank of `ranks` */
     st_sweep_format format;
     st_grid grid;
 } sweep_opts;
@@ -52,10 +55,15 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
         if (!val || !end || *end || v < 1 || v > 256)
             return st_cli_usage_error("sweep", "%s takes a whole number from 1 to 256", a);
         o->workers = (int)v;
+        o->workers_given = 1;
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
         if (need(a, val))
             return ST_EXIT_INPUT;
         o->output = val;
+    } else if (strcmp(a, "--columns") == 0) {
+        if (need(a, val))
+            return ST_EXIT_INPUT;
+        o->columns = val;
     } else if (strcmp(a, "--format") == 0) {
         return need(a, val) ? ST_EXIT_INPUT : parse_format(val, o);
     } else {
@@ -118,6 +126,14 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The points left to do on the workers, or the MPI ranks. */
+static int run_left(const sweep_opts *o, sweep_run *r, const size_t *left, size_t n_left)
+{
+    if (o->mpi)
+        return st_sweep_mpi_run(r->sw, left, n_left, on_row, r, r->why, sizeof r->why);
+    return st_sweep_workers(r->sw, left, n_left, o->workers, on_row, r, r->why, sizeof r->why);
+}
+
 /* Resume from the journal, compute the rest, and fill a row for every point. */
 static int compute(const sweep_opts *o, sweep_run *r, char *journal)
 {
@@ -125,23 +141,28 @@ static int compute(const sweep_opts *o, sweep_run *r, char *journal)
     double t0 = now_s();
     if (journal) {
         resumed = st_sweep_journal_read(journal, r->sw, r->rows);
-        if ((r->journal = st_sweep_journal_open(journal, r->why, sizeof r->why)) < 0)
+        if ((r->journal = st_sweep_journal_open(journal, r->why, sizeof r->why)) < 0) {
+            if (o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
+                run_left(o, r, NULL, 0);
             return -1;
+        }
     }
     size_t *left = st_xmalloc((n ? n : 1) * sizeof *left), n_left = 0;
     for (size_t p = 0; p < n; p++)
         if (!r->rows[p])
             left[n_left++] = p;
-    int rc = st_sweep_workers(r->sw, left, n_left, o->workers, on_row, r, r->why, sizeof r->why);
+    int rc = run_left(o, r, left, n_left);
     free(left);
     for (size_t p = 0; !rc && p < n; p++)
         if (!r->rows[p])
             r->rows[p] = lost_row(r->sw, p);
     if (r->journal >= 0)
         close(r->journal);
+    int k = o->mpi ? o->ranks : o->workers;
     fprintf(stderr,
-            "strata sweep: %zu points: %zu from the journal, %zu computed on %d %s in %.2f s\n", n,
-            resumed, r->computed, o->workers, o->workers == 1 ? "worker" : "workers", now_s() - t0);
+            "strata sweep: %zu points: %zu from the journal, %zu computed on %d %s%s in %.2f s\n",
+            n, resumed, r->computed, k, o->mpi ? "MPI " : "",
+            k == 1 ? (o->mpi ? "rank" : "worker") : (o->mpi ? "ranks" : "workers"), now_s() - t0);
     return rc;
 }
 
@@ -161,6 +182,10 @@ static int emit(const sweep_opts *o, const st_sweep *sw, char ***rows)
 
 static int sweep(const sweep_opts *o, const st_sweep *sw)
 {
+    if (o->mpi && o->rank) { /* a rank other than 0 computes its share and leaves the rest */
+        char why[300];
+        return st_sweep_mpi_run(sw, NULL, 0, on_row, NULL, why, sizeof why) ? ST_EXIT_SIM : 0;
+    }
     size_t n = sw->grid->n_points;
     sweep_run r = {.sw = sw, .rows = st_xcalloc(n ? n : 1, sizeof *r.rows), .journal = -1};
     char *journal = NULL;
@@ -178,24 +203,46 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
     return rc;
 }
 
+/* Every rank parses the same arguments and loads the same file, so all agree on whether to go
+ * on; only rank 0 speaks. */
+static int sweep_file(sweep_opts *o)
+{
+    st_sweep sw;
+    st_diag d = {0};
+    int rc, speak = !o->mpi || o->rank == 0;
+    if (st_sweep_open(&sw, o->file, &o->grid, o->columns, &d)) {
+        if (speak)
+            st_cli_print_diag(&d);
+        rc = ST_EXIT_INPUT;
+    } else {
+        if (speak)
+            st_cli_print_warnings(sw.base);
+        rc = sweep(o, &sw);
+    }
+    st_sweep_close(&sw);
+    return rc;
+}
+
 int st_cmd_sweep(int argc, char **argv)
 {
     sweep_opts o = {0};
     int rc = parse_opts(argc, argv, &o);
-    if (rc) {
+    if (rc == 1) { /* --help */
         st_grid_free(&o.grid);
-        return rc == 1 ? ST_EXIT_OK : rc;
+        return ST_EXIT_OK;
     }
-    st_sweep sw;
-    st_diag d = {0};
-    if (st_sweep_open(&sw, o.file, &o.grid, &d)) {
-        st_cli_print_diag(&d);
-        rc = ST_EXIT_INPUT;
-    } else {
-        st_cli_print_warnings(sw.base);
-        rc = sweep(&o, &sw);
+    if (!rc && (o.mpi = st_sweep_mpi_init(&o.rank, &o.ranks)) < 0) {
+        fprintf(stderr, "strata sweep: MPI would not start\n");
+        rc = ST_EXIT_SIM;
+    } else if (!rc && o.mpi && o.workers_given && o.workers > 1) {
+        rc = o.rank ? ST_EXIT_INPUT
+                    : st_cli_usage_error("sweep", "-j under mpirun: each MPI rank is one worker; "
+                                                  "start more ranks instead");
+    } else if (!rc) {
+        rc = sweep_file(&o);
     }
-    st_sweep_close(&sw);
+    if (o.mpi > 0)
+        rc = st_sweep_mpi_finish(rc);
     st_grid_free(&o.grid);
     return rc;
 }

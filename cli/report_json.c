@@ -331,6 +331,9 @@ static void add_job_cost(cJSON *job, const st_forecast *f)
     cJSON *b = cJSON_AddObjectToObject(o, "breakdown");
     cJSON_AddNumberToObject(b, "capex_usd", c->capex_usd);
     cJSON_AddNumberToObject(b, "energy_usd", c->energy_usd);
+    cJSON_AddNumberToObject(b, "demand_usd", c->demand_usd);
+    cJSON_AddNumberToObject(b, "maintenance_usd", c->maintenance_usd);
+    cJSON_AddNumberToObject(b, "staff_usd", c->staff_usd);
     cJSON_AddNumberToObject(b, "gpu_usd", c->gpu_usd);
     cJSON_AddNumberToObject(b, "storage_usd", c->storage_usd);
     cJSON_AddNumberToObject(b, "egress_usd", c->egress_usd);

@@ -65,22 +65,12 @@ typedef struct st_compare_waits {
  * with its key, policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
 char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
 
-/* What `strata size` found, to write: the scenario file, workload, goal and deadline, the budgets
- * (0: none), the search's result and how many ranked rows to show. */
-typedef struct st_size_report {
-    const char *file, *workload, *goal;
-    double deadline_s, power_w;
-    int64_t gpus;
-    const st_size_result *r;
-    size_t top;
-} st_size_report;
-
-/* The search as a JSON tree: counts, the top ranked rows and the front (the caller deletes it). */
-cJSON *st_size_tree(const st_size_report *sr);
-
-/* The search as JSON, CSV (both tables, a "table" column saying which), Markdown or an HTML page
- * with the Pareto front's chart (cli/size_out.c). Malloc'd. */
-char *st_size_render(const st_size_report *sr, st_report_format f);
+/* `strata size --format html|markdown` (cli/size_doc.c): the sizing JSON tree t (size_out.c's
+ * JSON, parsed back, so every number shown is the JSON's) as one HTML page, whose chart puts every
+ * configuration of r evaluated against the front and the deadline, or as Markdown tables.
+ * Malloc'd. */
+char *st_size_doc(const char *file, const char *workload, const char *goal, double deadline_s,
+                  const st_size_result *r, const cJSON *t, st_report_format f);
 
 /* A memory stream for a writer, and its text once closed (malloc'd). */
 FILE *st_report_open(char **buf, size_t *len);

@@ -299,10 +299,11 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
         if (!r->f[i].w || !r->f[i].has_cost)
             continue;
         fprintf(out,
-                "  %s: %.6g USD, %.4g USD/token, %.6g USD/year (capex %.6g, energy %.6g, gpu "
-                "%.6g, storage %.6g, egress %.6g)\n",
+                "  %s: %.6g USD, %.4g USD/token, %.6g USD/year (capex %.6g, energy %.6g, demand "
+                "%.6g, maintenance %.6g, staff %.6g, gpu %.6g, storage %.6g, egress %.6g)\n",
                 r->f[i].w->name, k->total_usd, k->per_token_usd, k->per_year_usd, k->capex_usd,
-                k->energy_usd, k->gpu_usd, k->storage_usd, k->egress_usd);
+                k->energy_usd, k->demand_usd, k->maintenance_usd, k->staff_usd, k->gpu_usd,
+                k->storage_usd, k->egress_usd);
     }
 }
 

@@ -1,273 +1,235 @@
-/* `strata size --format json|csv|markdown|html`: the search's counts, the ranked table and the
- * Pareto front as JSON (one cJSON tree), and the other forms from that tree, so their numbers are
- * the JSON's: CSV rows of both tables, Markdown tables, and an HTML page whose chart is the
- * front among every evaluated configuration. */
+/* `strata size`'s report: the counts, the ranked table and the Pareto front, as text for a
+ * person, JSON (cJSON) or CSV (RFC 4180, one row a configuration with the table it is in); Markdown
+ * and HTML are written from the JSON parsed back (size_doc.c). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/size_out.h"
+
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/report_out.h"
-#include "report/html.h"
-#include "report/svg.h"
 #include "sim/xalloc.h"
 
-static cJSON *cfg_json(const st_size_cfg *f, size_t rank)
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+} sbuf;
+
+static void put(sbuf *b, const char *f, ...)
 {
+    va_list ap, aq;
+    va_start(ap, f);
+    va_copy(aq, ap);
+    int len = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    b->s = st_xgrow(b->s, 1, b->n + (size_t)len + 1, &b->cap);
+    vsnprintf(b->s + b->n, (size_t)len + 1, f, aq);
+    va_end(aq);
+    b->n += (size_t)len;
+}
+
+/* Row f's variant as "gpu/os N/transport" (only what the search varies), into buf. */
+static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!rp->spec->n_variants)
+        return buf;
+    const st_size_variant *v = &rp->spec->variants[f->variant];
+    size_t at = 0;
+    if (v->gpu)
+        at += (size_t)snprintf(buf + at, n - at, "%s", v->gpu->name);
+    if (v->oversub >= 1 && at < n)
+        at += (size_t)snprintf(buf + at, n - at, "%sos%g", at ? "/" : "", v->oversub);
+    if (v->set_transport && at < n)
+        snprintf(buf + at, n - at, "%s%s", at ? "/" : "", st_transport_names[v->transport]);
+    return buf;
+}
+
+static void text_header(sbuf *b, const st_size_report *rp)
+{
+    put(b, "rank  nodes   gpus  tp  pp    dp vs mb recompute   step_s  train_d  gpu_hours "
+           "  cost_usd  power_MW ");
+    if (rp->failures)
+        put(b, "goodput   ckpt_s ");
+    if (rp->spec->n_variants)
+        put(b, "%-24s ", "variant");
+    put(b, "binds\n");
+}
+
+static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
+{
+    char cost[32] = "-", power[32] = "-", var[96];
+    if (f->cost_usd >= 0)
+        snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
+    if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit */
+        snprintf(power, sizeof power, "%.3f", f->facility_w / 1e6);
+    put(b, "%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s ", rank,
+        (long long)f->nodes, (long long)f->gpus, (long long)f->tp, (long long)f->pp,
+        (long long)f->dp, (long long)f->vs, (long long)f->mb, st_recompute_names[f->recompute],
+        f->step_s, f->train_s / 86400.0, f->gpu_hours, cost, power);
+    if (rp->failures)
+        put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
+    if (rp->spec->n_variants)
+        put(b, "%-24s ", variant_name(rp, f, var, sizeof var));
+    put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
+}
+
+static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
+    put(b, "strata size: %s, workload %s, deadline %.4g d, goal %s\n", rp->file, rp->workload,
+        rp->deadline_s / 86400.0, rp->goal);
+    if (rp->spec->n_variants)
+        put(b, "%zu hardware variants; ", rp->spec->n_variants);
+    put(b,
+        "searched %lld GPU counts (%lld larger skipped); %lld plans considered, %zu evaluated, "
+        "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
+        (long long)r->counts_searched, (long long)r->counts_skipped, (long long)r->considered, r->n,
+        (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
+        (long long)r->pruned_dominated);
+    if (rp->failures)
+        put(b,
+            "failures: time to train is Daly's expected wall time at the best of %lld "
+            "checkpoint cadences weighed\n",
+            (long long)r->cadences);
+    put(b, "\nranked (top %zu):\n", rp->top);
+    text_header(b, rp);
+    for (size_t i = 0; i < r->n && i < rp->top; i++)
+        text_row(b, rp, &r->cfg[i], i + 1);
+    put(b, "\nPareto front (time to train against %s):\n", rp->goal);
+    text_header(b, rp);
+    for (size_t i = 0; i < r->n; i++)
+        if (r->cfg[i].front)
+            text_row(b, rp, &r->cfg[i], i + 1);
+}
+
+/* A figure, or null where it is unknown (NaN, or a price without prices). */
+static void num(cJSON *o, const char *k, double v, int known)
+{
+    if (known && isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t rank)
+{
+    char var[96];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "rank", (double)rank);
-    cJSON_AddNumberToObject(o, "nodes", (double)f->nodes);
-    cJSON_AddNumberToObject(o, "gpus", (double)f->gpus);
-    cJSON_AddNumberToObject(o, "tp", (double)f->tp);
-    cJSON_AddNumberToObject(o, "pp", (double)f->pp);
-    cJSON_AddNumberToObject(o, "dp", (double)f->dp);
-    cJSON_AddNumberToObject(o, "virtual_stages", (double)f->vs);
-    cJSON_AddNumberToObject(o, "microbatch", (double)f->mb);
+    if (rp->spec->n_variants)
+        cJSON_AddStringToObject(o, "variant", variant_name(rp, f, var, sizeof var));
+    const char *k[] = {"nodes", "gpus", "tp", "pp", "dp", "virtual_stages", "microbatch"};
+    const int64_t v[] = {f->nodes, f->gpus, f->tp, f->pp, f->dp, f->vs, f->mb};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        cJSON_AddNumberToObject(o, k[i], (double)v[i]);
     cJSON_AddStringToObject(o, "recompute", st_recompute_names[f->recompute]);
     cJSON_AddNumberToObject(o, "memory_per_gpu_bytes", f->mem_bytes);
     cJSON_AddNumberToObject(o, "step_time_s", f->step_s);
+    cJSON_AddNumberToObject(o, "work_s", f->work_s);
     cJSON_AddNumberToObject(o, "train_s", f->train_s);
+    cJSON_AddNumberToObject(o, "goodput", f->goodput);
+    cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
     cJSON_AddNumberToObject(o, "gpu_hours", f->gpu_hours);
-    if (f->cost_usd >= 0) /* no prices: absent */
-        cJSON_AddNumberToObject(o, "cost_usd", f->cost_usd);
-    if (isfinite(f->facility_w)) /* not powered: absent */
-        cJSON_AddNumberToObject(o, "facility_peak_w", f->facility_w);
-    cJSON_AddStringToObject(o, "binds", st_size_bind_name(f->binds));
+    num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
+    num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
+    num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
+    num(o, "facility_w", f->facility_w, 1);
+    cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);
+    cJSON_AddBoolToObject(o, "front", f->front);
+    cJSON_AddStringToObject(o, "binds", st_size_bind_name(f->binds));
     return o;
 }
 
-cJSON *st_size_tree(const st_size_report *sr)
+static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
-    const st_size_result *r = sr->r;
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "strata_version", STRATA_VERSION);
-    cJSON_AddStringToObject(t, "scenario", sr->file);
-    cJSON_AddStringToObject(t, "workload", sr->workload);
-    cJSON_AddStringToObject(t, "goal", sr->goal);
-    cJSON_AddNumberToObject(t, "deadline_s", sr->deadline_s);
-    if (sr->power_w > 0)
-        cJSON_AddNumberToObject(t, "budget_power_w", sr->power_w);
-    if (sr->gpus > 0)
-        cJSON_AddNumberToObject(t, "budget_gpus", (double)sr->gpus);
-    cJSON *s = cJSON_AddObjectToObject(t, "search");
-    cJSON_AddNumberToObject(s, "gpu_counts_searched", (double)r->counts_searched);
-    cJSON_AddNumberToObject(s, "gpu_counts_skipped", (double)r->counts_skipped);
-    cJSON_AddNumberToObject(s, "plans_considered", (double)r->considered);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "file", rp->file);
+    cJSON_AddStringToObject(root, "workload", rp->workload);
+    cJSON_AddNumberToObject(root, "deadline_s", rp->deadline_s);
+    cJSON_AddStringToObject(root, "goal", rp->goal);
+    cJSON *s = cJSON_AddObjectToObject(root, "search");
+    cJSON_AddNumberToObject(s, "variants",
+                            (double)(rp->spec->n_variants ? rp->spec->n_variants : 1));
+    cJSON_AddNumberToObject(s, "counts_searched", (double)r->counts_searched);
+    cJSON_AddNumberToObject(s, "counts_skipped", (double)r->counts_skipped);
+    cJSON_AddNumberToObject(s, "considered", (double)r->considered);
     cJSON_AddNumberToObject(s, "evaluated", (double)r->n);
     cJSON_AddNumberToObject(s, "pruned_rule", (double)r->pruned_rule);
     cJSON_AddNumberToObject(s, "pruned_memory", (double)r->pruned_memory);
     cJSON_AddNumberToObject(s, "pruned_dominated", (double)r->pruned_dominated);
-    cJSON *rk = cJSON_AddArrayToObject(t, "ranked"), *fr = cJSON_AddArrayToObject(t, "front");
-    for (size_t i = 0; i < r->n; i++) {
-        if (i < sr->top)
-            cJSON_AddItemToArray(rk, cfg_json(&r->cfg[i], i + 1));
+    cJSON_AddNumberToObject(s, "cadences_weighed", (double)r->cadences);
+    cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");
+    for (size_t i = 0; i < r->n && i < rp->top; i++)
+        cJSON_AddItemToArray(ranked, json_row(rp, &r->cfg[i], i + 1));
+    cJSON *front = cJSON_AddArrayToObject(root, "front");
+    for (size_t i = 0; i < r->n; i++)
         if (r->cfg[i].front)
-            cJSON_AddItemToArray(fr, cfg_json(&r->cfg[i], i + 1));
-    }
-    return t;
+            cJSON_AddItemToArray(front, json_row(rp, &r->cfg[i], i + 1));
+    char *t = cJSON_Print(root);
+    put(b, "%s\n", t);
+    free(t);
+    cJSON_Delete(root);
 }
 
-static char *printed(cJSON *t)
+/* A CSV cell of row o's key k (numbers as %.10g, null empty); no cell needs quoting. */
+static void csv_cell(sbuf *b, const cJSON *v)
 {
-    char *text = cJSON_Print(t);
-    if (!text)
-        ST_BUG("cJSON_Print failed");
-    size_t len = strlen(text);
-    char *out = st_xmalloc(len + 2);
-    memcpy(out, text, len);
-    memcpy(out + len, "\n", 2);
-    cJSON_free(text);
-    return out;
+    if (cJSON_IsNumber(v))
+        put(b, "%.10g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        put(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsString(v))
+        put(b, "%s", v->valuestring);
 }
 
-static const char *const cols[] = {
-    "rank",        "nodes",          "gpus",       "tp",        "pp",
-    "dp",          "virtual_stages", "microbatch", "recompute", "memory_per_gpu_bytes",
-    "step_time_s", "train_s",        "gpu_hours",  "cost_usd",  "facility_peak_w",
-    "binds",       "feasible"};
-#define N_COLS (sizeof cols / sizeof cols[0])
-
-/* Each row of arr as a CSV line under table name, its cells the JSON's text ("" when absent). */
-static void csv_rows(FILE *out, const char *name, const cJSON *arr)
+/* One line per configuration of the ranked table, then of the front, each with its table. */
+static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
-    for (const cJSON *o = arr->child; o; o = o->next) {
-        fputs(name, out);
-        for (size_t c = 0; c < N_COLS; c++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-            char exact[128] = "";
-            if (v)
-                st_report_value_exact(v, exact, sizeof exact);
-            fputc(',', out);
-            st_report_csv_cell(out, exact);
-        }
-        fputc('\n', out);
-    }
-}
-
-static void md_rows(FILE *out, const char *arr_name, const cJSON *arr)
-{
-    for (size_t c = 0; c < N_COLS; c++)
-        fprintf(out, "| %s ", cols[c]);
-    fputs("|\n", out);
-    for (size_t c = 0; c < N_COLS; c++)
-        fputs(c == 8 || c == 15 ? "|---" : "|---:", out);
-    fputs("|\n", out);
-    size_t i = 0;
-    for (const cJSON *o = arr->child; o; o = o->next, i++) {
-        for (size_t c = 0; c < N_COLS; c++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-            char path[128], text[128] = "-";
-            snprintf(path, sizeof path, "%s[%zu].%s", arr_name, i, cols[c]);
-            if (v)
-                st_report_value_text(path, v, text, sizeof text);
-            fputs("| ", out);
-            st_report_md_cell(out, text);
-            fputc(' ', out);
-        }
-        fputs("|\n", out);
-    }
-    fputc('\n', out);
-}
-
-static void html_rows(FILE *out, const char *arr_name, const cJSON *arr)
-{
-    char id[64];
-    snprintf(id, sizeof id, "table-%s", arr_name);
-    st_html_table_begin(out, id, cols, N_COLS);
-    size_t i = 0;
-    for (const cJSON *o = arr->child; o; o = o->next, i++) {
-        st_html_row_begin(out);
-        for (size_t c = 0; c < N_COLS; c++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-            char path[128], text[128], exact[64];
-            snprintf(path, sizeof path, "%s[%zu].%s", arr_name, i, cols[c]);
-            if (!v) {
-                st_html_cell(out, "-");
+    cJSON *hdr = json_row(rp, r->n ? &r->cfg[0] : &(st_size_cfg){0}, 0);
+    put(b, "table");
+    for (const cJSON *c = hdr->child; c; c = c->next)
+        put(b, ",%s", c->string);
+    put(b, "\n");
+    cJSON_Delete(hdr);
+    for (int t = 0; t < 2; t++)
+        for (size_t i = 0; i < r->n && (t || i < rp->top); i++) {
+            if (t && !r->cfg[i].front)
                 continue;
+            cJSON *o = json_row(rp, &r->cfg[i], i + 1);
+            put(b, "%s", t ? "front" : "ranked");
+            for (const cJSON *c = o->child; c; c = c->next) {
+                put(b, ",");
+                csv_cell(b, c);
             }
-            st_report_value_text(path, v, text, sizeof text);
-            st_report_value_exact(v, exact, sizeof exact);
-            if (cJSON_IsNumber(v))
-                st_html_cell_num(out, path, exact, text);
-            else
-                st_html_cell(out, text);
+            put(b, "\n");
+            cJSON_Delete(o);
         }
-        st_html_row_end(out);
-    }
-    st_html_table_end(out);
 }
 
-/* Every evaluated configuration (time to train against the goal's objective), the front, and the
- * deadline. */
-static void pareto_chart(FILE *out, const st_size_report *sr)
+char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_format f)
 {
-    const st_size_result *r = sr->r;
-    size_t n = r->n ? r->n : 1, nf = 0;
-    double *x = st_xmalloc(n * sizeof *x), *y = st_xmalloc(n * sizeof *y);
-    double *fx = st_xmalloc(n * sizeof *fx), *fy = st_xmalloc(n * sizeof *fy);
-    int cost = strcmp(sr->goal, "cost") == 0;
-    double ylo = INFINITY, yhi = -INFINITY;
-    for (size_t i = 0; i < r->n; i++) {
-        x[i] = r->cfg[i].train_s / 86400.0;
-        y[i] = cost ? r->cfg[i].cost_usd / 1e6 : r->cfg[i].gpu_hours / 1e6;
-        ylo = fmin(ylo, y[i]);
-        yhi = fmax(yhi, y[i]);
-        if (r->cfg[i].front) {
-            fx[nf] = x[i];
-            fy[nf++] = y[i];
-        }
-    }
-    double dx[2] = {sr->deadline_s / 86400.0, sr->deadline_s / 86400.0}, dy[2] = {ylo, yhi};
-    st_svg_series s[3] = {{"evaluated configuration", x, y, r->n, ST_SVG_DOTS},
-                          {"Pareto front", fx, fy, nf, ST_SVG_LINE_DOTS},
-                          {"deadline", dx, dy, r->n ? 2 : 0, ST_SVG_LINE}};
-    st_svg_frame f = {.id = "size-pareto",
-                      .title = "Sizing: time to train against the goal, and the Pareto front",
-                      .x_label = "time to train (days, no failures; log scale)",
-                      .y_label = cost ? "cost (million USD, log)" : "GPU-hours (millions, log)",
-                      .height = 380,
-                      .log_x = 1,
-                      .log_y = 1};
-    st_svg_xy(out, &f, s, 3);
-    free(x), free(y), free(fx), free(fy);
-}
-
-static void search_row(void *ctx, const char *path, const cJSON *leaf)
-{
-    FILE *out = ctx;
-    char text[256], exact[64];
-    st_report_value_text(path, leaf, text, sizeof text);
-    st_html_row_begin(out);
-    st_html_cell(out, path);
-    if (cJSON_IsNumber(leaf)) {
-        st_report_value_exact(leaf, exact, sizeof exact);
-        st_html_cell_num(out, path, exact, text);
-    } else {
-        st_html_cell(out, text);
-    }
-    st_html_row_end(out);
-}
-
-static char *size_html(const st_size_report *sr, const cJSON *t)
-{
-    char *buf, title[300], line[300];
-    size_t len;
-    FILE *out = st_report_open(&buf, &len);
-    snprintf(title, sizeof title, "Strata sizing: %s, workload %s", sr->file, sr->workload);
-    st_html_begin(out, title);
-    snprintf(line, sizeof line, "strata %s · goal %s · deadline %.4g d", STRATA_VERSION, sr->goal,
-             sr->deadline_s / 86400.0);
-    st_html_para(out, "meta", line);
-    st_html_heading(out, 2, "charts", "Pareto front");
-    st_html_section(out, "sec-size-pareto");
-    pareto_chart(out, sr);
-    st_html_section_end(out);
-    st_html_heading(out, 2, "search", "Search");
-    static const char *const heads[] = {"key", "value"};
-    st_html_table_begin(out, "table-search", heads, 2);
-    for (const cJSON *v = t->child; v; v = v->next)
-        if (!cJSON_IsArray(v))
-            st_report_leaves(v, v->string, search_row, out);
-    st_html_table_end(out);
-    st_html_heading(out, 2, "ranked", "Ranked configurations");
-    html_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"));
-    st_html_heading(out, 2, "front", "The Pareto front");
-    html_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"));
-    st_html_end(out);
-    return st_report_close(out, &buf);
-}
-
-char *st_size_render(const st_size_report *sr, st_report_format f)
-{
-    cJSON *t = st_size_tree(sr);
-    char *doc = NULL, *buf;
-    size_t len;
-    if (f == ST_FMT_JSON) {
-        doc = printed(t);
-    } else if (f == ST_FMT_HTML) {
-        doc = size_html(sr, t);
-    } else {
-        FILE *out = st_report_open(&buf, &len);
-        if (f == ST_FMT_CSV) {
-            fputs("table", out);
-            for (size_t c = 0; c < N_COLS; c++)
-                fprintf(out, ",%s", cols[c]);
-            fputc('\n', out);
-            csv_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"));
-            csv_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"));
-        } else {
-            const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "search");
-            fprintf(out, "# Sizing: %s, workload %s\n\nGoal %s, deadline %.4g d. ", sr->file,
-                    sr->workload, sr->goal, sr->deadline_s / 86400.0);
-            fprintf(out, "%.0f configurations evaluated of %.0f plans considered.\n\n## Ranked\n\n",
-                    cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
-                    cJSON_GetObjectItemCaseSensitive(s, "plans_considered")->valuedouble);
-            md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"));
-            fputs("## Pareto front\n\n", out);
-            md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"));
-        }
-        doc = st_report_close(out, &buf);
-    }
+    sbuf b = {0};
+    put(&b, "%s", "");
+    if (f == ST_SIZE_JSON || f == ST_SIZE_MARKDOWN || f == ST_SIZE_HTML)
+        json(&b, rp, r);
+    else if (f == ST_SIZE_CSV)
+        csv(&b, rp, r);
+    else
+        text(&b, rp, r);
+    if (f != ST_SIZE_MARKDOWN && f != ST_SIZE_HTML)
+        return b.s;
+    cJSON *t = cJSON_Parse(b.s); /* the page shows the JSON's numbers */
+    if (!t)
+        ST_BUG("strata size: its own JSON does not parse");
+    char *doc = st_size_doc(rp->file, rp->workload, rp->goal, rp->deadline_s, r, t,
+                            f == ST_SIZE_HTML ? ST_FMT_HTML : ST_FMT_MARKDOWN);
     cJSON_Delete(t);
+    free(b.s);
     return doc;
 }

@@ -47,6 +47,21 @@ int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int 
                      int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why,
                      size_t n);
 
+/* MPI (cli/sweep_mpi.c). st_sweep_mpi_init starts MPI when this build has it and the process
+ * was started by mpirun, setting its rank and the number of ranks: returns 1 then, 0 when the
+ * process is not under MPI, -1 when MPI would not start. */
+int st_sweep_mpi_init(int *rank, int *size);
+
+/* Under MPI: every rank calls it with rank 0's to-do list (the other ranks' left and n_left are
+ * not read); each computes left[k] for every k = rank mod size, and rank 0 hands every row to
+ * done as st_sweep_workers does. Returns 0, or -1 with the reason in why (rank 0). */
+int st_sweep_mpi_run(const st_sweep *sw, const size_t *left, size_t n_left,
+                     int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why,
+                     size_t n);
+
+/* Rank 0's exit status rc on every rank, then MPI's end; rc unchanged when not under MPI. */
+int st_sweep_mpi_finish(int rc);
+
 /* Cells as one tab-joined line ending in "\n", and back: st_sweep_cells_parse splits line
  * (which it changes) into exactly n_cols malloc'd cells, or returns NULL. */
 char *st_sweep_cells_line(char **cells, size_t n_cols);

@@ -14,6 +14,7 @@
 #include "models/silicon/parallel.h"
 #include "models/silicon/plan_check.h"
 #include "models/step/step.h"
+#include "planner/size_life.h"
 #include "sim/xalloc.h"
 
 /* The plan axes searched besides tp and pp. Micro-batches of 1 to 8 sequences cover the sizes
@@ -24,17 +25,22 @@ static const int64_t vs_axis[] = {1, 2, 4};
 
 const char *st_size_bind_name(st_size_bind b)
 {
-    static const char *const names[ST_BIND__COUNT] = {"memory", "deadline", "power", "gpus"};
+    static const char *const names[ST_BIND__COUNT] = {"memory", "deadline", "power", "gpus",
+                                                      "racks",  "capex",    "tco"};
     return b < ST_BIND__COUNT ? names[b] : "?";
 }
 
 /* One GPU count's search: the cluster shape, its step context and what it found. */
 typedef struct size_count {
-    st_cluster_cfg c; /* the cluster with this many nodes */
+    size_t variant;     /* index into the spec's variants */
+    st_cluster_cfg c;   /* the cluster (of the variant) with this many nodes */
+    st__size_life life; /* failure terms, opened on the count's first plan that fits */
+    int life_open;
     st_step_ctx *ctx;
     int64_t *ids; /* GPU ids 0 .. gpus-1: the job holds every GPU of the shape */
     int64_t switches;
-    double best; /* least objective of its configurations (INFINITY when none) */
+    int64_t cadences; /* checkpoint cadences weighed */
+    double best;      /* least objective of its configurations (INFINITY when none) */
 } size_count;
 
 /* Workload w with plan (tp, pp, vs, mb, recompute) on g GPUs, dp from the count. */
@@ -123,9 +129,13 @@ static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
 static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
 {
     double u[ST_BIND__COUNT] = {
-        f->mem_bytes / f->mem_capacity, f->train_s / s->deadline_s,
+        f->mem_bytes / f->mem_capacity,
+        f->train_s / s->deadline_s,
         s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
-        s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0};
+        s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0,
+        s->racks > 0 ? (double)f->racks / (double)s->racks : 0,
+        s->capex_usd > 0 ? f->capex_usd / s->capex_usd : 0,
+        s->tco_usd_per_year > 0 ? f->per_year_usd / s->tco_usd_per_year : 0};
     st_size_bind b = ST_BIND_MEMORY;
     for (int i = 1; i < ST_BIND__COUNT; i++)
         if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])
@@ -143,6 +153,22 @@ static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
      * (power_late). */
     return s->rows == 0 || (s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM) ||
            (s->power_w > 0 && in_time && !(f->power_lb > s->power_w));
+}
+
+/* Whether f trains within the deadline. */
+static int in_time_now(const st_size_cfg *f, const st_size_spec *s)
+{
+    return f->train_s <= s->deadline_s;
+}
+
+/* Whether f is within the budgets the plant does not decide: racks, capex, TCO per year. An
+ * unknown figure (no prices) never meets its budget; cmd_size refuses such a budget first. */
+static int within_fixed(const st_size_cfg *f, const st_size_spec *s)
+{
+    return (!(s->racks > 0) || f->racks <= s->racks) &&
+           (!(s->capex_usd > 0) || (f->capex_usd >= 0 && f->capex_usd <= s->capex_usd)) &&
+           (!(s->tco_usd_per_year > 0) ||
+            (f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
 }
 
 /* Time, power and price of plan p, simulated, into f. */
@@ -166,9 +192,19 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                        .mem_capacity = m->capacity,
                        .step_s = r.step_time_s,
                        .cost_usd = -1};
+    f->variant = k->variant;
     f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
-    f->train_s = f->steps * f->step_s;
+    f->work_s = f->steps * f->step_s;
+    f->train_s =
+        st__size_life_train(&k->life, p, f->work_s, f->step_s, &f->ckpt_every_s, &k->cadences);
+    f->goodput = f->train_s > 0 ? f->work_s / f->train_s : 1;
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
+    f->racks = (k->c.nodes + k->c.racks.nodes_per_rack - 1) / k->c.racks.nodes_per_rack;
+    f->capex_usd = -1;
+    f->per_year_usd = -1;
+    if (s->cost && s->cost->node_price_usd >= 0 && s->cost->switch_price_usd >= 0)
+        f->capex_usd = (double)k->c.nodes * s->cost->node_price_usd +
+                       (double)k->switches * s->cost->switch_price_usd;
     f->step = r;
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
@@ -183,16 +219,20 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                          .cluster_nodes = k->c.nodes,
                          .cluster_switch = k->switches,
                          .held_s = f->train_s,
-                         .energy_j = f->steps * step_j,
-                         .tokens = f->steps * tps};
-        if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0)
-            f->cost_usd = st_cost_job(s->cost, &u).total_usd;
+                         .energy_j = f->steps * step_j * f->train_s / f->work_s,
+                         .tokens = f->steps * tps,
+                         .peak_w = isfinite(f->facility_w) ? f->facility_w : 0};
+        if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
+            st_cost_result cr = st_cost_job(s->cost, &u);
+            f->cost_usd = cr.total_usd;
+            f->per_year_usd = cr.per_year_usd;
+        }
     }
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
     f->binds = binds_of(f, s);
-    /* An unknown facility power (NaN) never meets a power budget; one not run is over it. */
-    f->feasible = in_time && (!(s->power_w > 0) || f->facility_w <= s->power_w);
+    f->feasible = in_time_now(f, s) && within_fixed(f, s) &&
+                  (!(s->power_w > 0) || f->facility_w <= s->power_w);
     return 0;
 }
 
@@ -226,6 +266,12 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
         return 0;
     }
     *fit = 1;
+    if (!k->life_open) { /* the checkpoint's bytes are the model's state, whatever the plan */
+        int e = st__size_life_open(&k->life, &k->c, p, &m, s->failures, err);
+        if (e)
+            return e;
+        k->life_open = 1;
+    }
     st_size_cfg *f = push(out);
     int rc = evaluate(k, p, &m, s, f, err);
     if (rc) {
@@ -266,11 +312,32 @@ static int search_count(size_count *k, const st_workload_cfg *w, const st_size_s
     return 0;
 }
 
-/* Shape k of cluster c with `nodes` nodes: its context, GPU ids and switch count. */
-static int count_open(size_count *k, const st_cluster_cfg *c, int64_t nodes, st_err *err)
+/* Variant v of cluster c into *out: its GPU type, every fabric tier's oversubscription, its
+ * transport. */
+static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
+                       st_cluster_cfg *out)
+{
+    *out = *c;
+    if (v >= s->n_variants)
+        return;
+    const st_size_variant *x = &s->variants[v];
+    if (x->gpu)
+        out->gpu = x->gpu;
+    if (x->oversub >= 1) {
+        out->fabric.oversub[0] = x->oversub;
+        out->fabric.n_oversub = 1;
+    }
+    if (x->set_transport)
+        out->fabric.transport = x->transport;
+}
+
+/* Shape k of cluster c's variant v with `nodes` nodes: its context, GPU ids and switches. */
+static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec *s, size_t v,
+                      int64_t nodes, st_err *err)
 {
     memset(k, 0, sizeof *k);
-    k->c = *c;
+    k->variant = v;
+    variant_of(c, s, v, &k->c);
     k->c.nodes = nodes;
     k->best = INFINITY;
     int64_t g = nodes * c->gpus_per_node;
@@ -305,8 +372,8 @@ static int rank_cmp(const void *pa, const void *pb)
         return ka < kb ? -1 : 1;
     if (a->train_s != b->train_s)
         return a->train_s < b->train_s ? -1 : 1;
-    const int64_t x[] = {a->gpus, a->tp, a->pp, a->vs, a->mb, a->recompute};
-    const int64_t y[] = {b->gpus, b->tp, b->pp, b->vs, b->mb, b->recompute};
+    const int64_t x[] = {(int64_t)a->variant, a->gpus, a->tp, a->pp, a->vs, a->mb, a->recompute};
+    const int64_t y[] = {(int64_t)b->variant, b->gpus, b->tp, b->pp, b->vs, b->mb, b->recompute};
     for (size_t i = 0; i < sizeof x / sizeof *x; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
@@ -339,7 +406,8 @@ static void power_late(const size_late *l, st_size_cfg *f)
 {
     if (f->powered)
         return;
-    st_cluster_cfg shape = *l->c;
+    st_cluster_cfg shape;
+    variant_of(l->c, l->s, f->variant, &shape);
     shape.nodes = f->nodes;
     int64_t *ids = st_xmalloc((size_t)f->gpus * sizeof *ids);
     for (int64_t i = 0; i < f->gpus; i++)
@@ -374,6 +442,34 @@ static void finish(const st_cluster_cfg *c, const st_size_spec *spec, st_size_re
             power_late(&l, &out->cfg[i]);
 }
 
+/* Every GPU count of variant v, ascending, until a count whose every plan costs more than
+ * the best met so far. Returns 0 or an error. */
+static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
+                          const st_size_spec *spec, size_t v, const int64_t *nodes, size_t nc,
+                          st_size_result *out, st_err *err)
+{
+    double best = INFINITY;
+    int rc = 0;
+    for (size_t i = 0; i < nc && !rc; i++) {
+        size_count k;
+        rc = count_open(&k, c, spec, v, nodes[i], err);
+        size_t first = out->n;
+        if (!rc)
+            rc = search_count(&k, w, spec, out, err);
+        out->cadences += k.cadences;
+        count_close(&k);
+        out->counts_searched++;
+        if (best < k.best) { /* a smaller count met the deadline for less: larger cost more */
+            out->counts_skipped += (int64_t)(nc - i - 1);
+            break;
+        }
+        for (size_t j = first; j < out->n; j++)
+            if (out->cfg[j].feasible && out->cfg[j].objective < best)
+                best = out->cfg[j].objective;
+    }
+    return rc;
+}
+
 int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
                    st_size_result *out, st_err *err)
 {
@@ -381,30 +477,23 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     if (spec->goal == ST_SIZE_COST && !spec->cost)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "the cost goal needs the scenario's cost: section");
+    if ((spec->tco_usd_per_year > 0 && !spec->cost) ||
+        (spec->capex_usd > 0 &&
+         (!spec->cost || spec->cost->node_price_usd < 0 || spec->cost->switch_price_usd < 0)))
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "a %s budget needs the scenario's cost: section%s",
+                          spec->capex_usd > 0 ? "capex" : "tco",
+                          spec->capex_usd > 0 ? " with node_price and switch_price" : "");
     int64_t nodes[64];
     size_t nc = counts_of(c, spec, nodes, 64);
     if (nc == 0)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "the gpus budget (%lld) is less than one node of %lld GPUs",
                           (long long)spec->gpus, (long long)c->gpus_per_node);
-    double best = INFINITY;
+    size_t nv = spec->n_variants ? spec->n_variants : 1;
     int rc = 0;
-    for (size_t i = 0; i < nc && !rc; i++) {
-        size_count k;
-        rc = count_open(&k, c, nodes[i], err);
-        size_t first = out->n;
-        if (!rc)
-            rc = search_count(&k, w, spec, out, err);
-        count_close(&k);
-        out->counts_searched++;
-        if (best < k.best) { /* a smaller count met the deadline for less: larger cost more */
-            out->counts_skipped = (int64_t)(nc - i - 1);
-            break;
-        }
-        for (size_t j = first; j < out->n; j++)
-            if (out->cfg[j].feasible && out->cfg[j].objective < best)
-                best = out->cfg[j].objective;
-    }
+    for (size_t v = 0; v < nv && !rc; v++)
+        rc = search_variant(c, w, spec, v, nodes, nc, out, err);
     if (rc) {
         st_size_release(out);
         return rc;

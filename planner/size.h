@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/silicon/gpu.h"
 #include "models/step/step.h"
 #include "sim/err.h"
 
@@ -29,30 +30,57 @@ typedef enum st_size_bind {
     ST_BIND_DEADLINE,
     ST_BIND_POWER,
     ST_BIND_GPUS,
+    ST_BIND_RACKS,
+    ST_BIND_CAPEX,
+    ST_BIND_TCO,
     ST_BIND__COUNT
 } st_size_bind;
 
 const char *st_size_bind_name(st_size_bind b);
 
+/* One hardware variant searched: the scenario's cluster with another GPU type, fabric
+ * oversubscription or transport. Fields left 0 (NULL) keep the scenario's. */
+typedef struct st_size_variant {
+    const st_gpu_spec *gpu; /* a catalog GPU in place of the cluster's */
+    double oversub;         /* every fabric tier's oversubscription (>= 1) */
+    int set_transport;
+    st_transport transport;
+} st_size_variant;
+
 typedef struct st_size_spec {
     double deadline_s;       /* time to train the workload's tokens, > 0 */
     double power_w;          /* facility power budget; 0: none */
     int64_t gpus;            /* GPU budget; 0: none */
+    int64_t racks;           /* rack budget (the shape's nodes over nodes_per_rack); 0: none */
+    double capex_usd;        /* purchase budget: nodes and switches at the cost: prices; 0: none */
+    double tco_usd_per_year; /* the job's cost per year (st_cost_result.per_year_usd); 0: none */
     st_size_goal goal;       /* ST_SIZE_COST needs cost */
     const st_cost_cfg *cost; /* the scenario's prices, or NULL */
-    uint64_t seed;           /* the scenario's: the plant's phase offsets */
-    size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
-                    the top N passes N); 0: every row. The plant model, most of a
-                    configuration's time, then runs only where its answer is needed. */
+    /* The scenario's failures (NULL or no classes: none): time to train is then Daly's expected
+     * wall time with the failures and the best checkpoint cadence searched (size_life.c). */
+    const st_failures_cfg *failures;
+    const st_size_variant *variants; /* n_variants hardware variants; 0: the scenario's only */
+    size_t n_variants;
+    uint64_t seed; /* the scenario's: the plant's phase offsets */
+    size_t rows;   /* the ranked rows that must be complete besides the front (a caller printing
+                      the top N passes N); 0: every row. The plant model, most of a
+                      configuration's time, then runs only where its answer is needed. */
 } st_size_spec;
 
 /* One simulated configuration. */
 typedef struct st_size_cfg {
+    size_t variant; /* index into spec->variants (0 when there are none) */
     int64_t nodes, gpus, tp, pp, dp, vs, mb;
     st_recompute recompute;
     double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
-    double step_s, steps, train_s;  /* train_s = steps x step_s: no failures or checkpoints */
-    double gpu_hours, cost_usd;     /* cost_usd < 0 without prices */
+    double step_s, steps, work_s;   /* work_s = steps x step_s: the failure-free time */
+    double train_s;      /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
+    double goodput;      /* work_s / train_s */
+    double ckpt_every_s; /* the cadence searched that trains soonest; 0: none */
+    int64_t racks;       /* racks the shape fills */
+    double capex_usd;    /* the shape's nodes and switches at the cost: prices; < 0 unknown */
+    double per_year_usd; /* the job's cost per year; < 0 without prices */
+    double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
     double facility_w;   /* the plant's IT peak times its PUE; NaN (unknown) past spec->rows and
                             off the front when spec->rows > 0, binds then not final either */
     double power_lb;     /* a lower bound on facility_w without the plant (size.c), 0: none */
@@ -72,6 +100,7 @@ typedef struct st_size_result {
     int64_t pruned_rule;      /* broke a plan rule (heads over tp, layers over pp, batch split) */
     int64_t pruned_memory;    /* did not fit in the GPU's memory */
     int64_t pruned_dominated; /* a plan that recomputes more than one that fits */
+    int64_t cadences;         /* checkpoint cadences weighed (closed form) over every plan */
     int64_t counts_searched, counts_skipped; /* GPU counts; skipped once a smaller one met the
                                                 deadline at a lower objective */
 } st_size_result;

@@ -10,14 +10,9 @@
 
 #include "models/forecast/run.h"
 #include "scenarios/override.h"
+#include "scenarios/reader.h"
 #include "scenarios/scenario.h"
 #include "sim/xalloc.h"
-
-/* The report keys of each training job, in column order (docs/guide/scenario-reference.md). */
-static const char *const job_keys[] = {
-    "step_time_s", "mfu", "memory_per_gpu_bytes", "fits", "wall_s", "goodput",
-};
-#define N_JOB_KEYS (sizeof job_keys / sizeof job_keys[0])
 
 static char *fmt(const char *f, ...)
 {
@@ -105,11 +100,51 @@ static int check_paths(st_sweep *sw, st_diag *diag)
     return 0;
 }
 
-int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, st_diag *diag)
+/* The keys of --columns (comma-separated) into sw->keys; defaults when columns is NULL. */
+static int parse_columns(st_sweep *sw, const char *columns, st_diag *diag)
+{
+    size_t n = st_sweep_col_count();
+    sw->keys = st_xcalloc(n, sizeof *sw->keys);
+    if (!columns) {
+        sw->n_keys = st_sweep_col_defaults(sw->keys);
+        return 0;
+    }
+    const char *at = columns;
+    for (;;) {
+        const char *end = strchr(at, ',');
+        size_t len = end ? (size_t)(end - at) : strlen(at), k;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 127 ? len : 127), at);
+        if (st_sweep_col_find(name, &k)) {
+            const char *names[64];
+            size_t m = 0;
+            for (; m < n && m < 64; m++)
+                names[m] = st_sweep_col_name(m);
+            char hint[300];
+            return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                               "'%s' is not a report key a sweep row can hold%s (strata sweep "
+                               "--help lists them)",
+                               name, st_did_you_mean(name, names, m, hint, sizeof hint));
+        }
+        for (size_t j = 0; j < sw->n_keys; j++)
+            if (sw->keys[j] == k)
+                return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                                   "'%s' is given twice", name);
+        sw->keys[sw->n_keys++] = k;
+        if (!end)
+            return 0;
+        at = end + 1;
+    }
+}
+
+int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *columns,
+                  st_diag *diag)
 {
     memset(sw, 0, sizeof *sw);
     sw->file = file;
     sw->grid = g;
+    if (parse_columns(sw, columns, diag))
+        return ST_EINVAL;
     int rc = read_all(file, &sw->buf, &sw->len, diag);
     st_scn *s = NULL;
     if (!rc)
@@ -125,8 +160,8 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, st_diag *dia
     add_col(sw, st_xstrdup("status"));
     for (size_t i = 0; i < st_scn_workload_count(s); i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
-        for (size_t k = 0; w->kind == ST_WL_TRAINING && k < N_JOB_KEYS; k++)
-            add_col(sw, fmt("%s.%s", w->name, job_keys[k]));
+        for (size_t k = 0; w->kind == ST_WL_TRAINING && k < sw->n_keys; k++)
+            add_col(sw, fmt("%s.%s", w->name, st_sweep_col_name(sw->keys[k])));
     }
     add_col(sw, st_xstrdup("reason"));
     sw->base = s;
@@ -154,30 +189,28 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
     snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The figures of one training job, in job_keys order, into cells. */
-static void job_cells(const st_forecast *f, char **cells)
+/* The figures of training job i, in sw->keys order, into cells. */
+static void job_cells(const st_sweep *sw, const st_run *run, size_t i, char **cells)
 {
-    const st_memory *m = &f->mem;
-    cells[0] = f->has_step ? fmt("%.6g", f->step.step_time_s) : fmt("");
-    cells[1] = f->has_step ? fmt("%.6g", f->step.mfu) : fmt("");
-    cells[2] = fmt("%.0f", m->total);
-    cells[3] = fmt("%s", m->fits ? "true" : "false");
-    cells[4] = f->has_life ? fmt("%.6g", f->life.wall_s) : fmt("");
-    cells[5] = f->has_life ? fmt("%.6g", f->life.goodput) : fmt("");
+    char buf[64];
+    for (size_t k = 0; k < sw->n_keys; k++) {
+        st_sweep_col_cell(sw->keys[k], run, i, buf, sizeof buf);
+        cells[k] = fmt("%s", buf);
+    }
 }
 
 /* The run's cells after the status, for at most max_jobs training jobs; returns the reason
  * (NULL when every job fits). */
-static char *run_cells(const st_run *run, char **cells, size_t max_jobs)
+static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size_t max_jobs)
 {
     char *reason = NULL;
     size_t c = 0;
-    for (size_t i = 0; i < run->n && c < max_jobs * N_JOB_KEYS; i++) {
+    for (size_t i = 0; i < run->n && c < max_jobs * sw->n_keys; i++) {
         const st_forecast *f = &run->f[i];
         if (!f->w || f->w->kind != ST_WL_TRAINING)
             continue;
-        job_cells(f, cells + c);
-        c += N_JOB_KEYS;
+        job_cells(sw, run, i, cells + c);
+        c += sw->n_keys;
         if (!f->mem.fits && !reason)
             reason = fmt("%s: needs %.1f GiB per GPU, the GPU has %.1f GiB (full at the %s, "
                          "%.1f GiB over)",
@@ -233,7 +266,7 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
             /* The columns were named from the file's training jobs: a point whose overrides
              * change their number fills the columns there are, in workload order. */
             char *why =
-                run_cells(&run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / N_JOB_KEYS);
+                run_cells(sw, &run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / sw->n_keys);
             *status = fmt(why ? ST_SWEEP_NOFIT : ST_SWEEP_OK);
             *reason = why;
         }
@@ -251,6 +284,7 @@ void st_sweep_close(st_sweep *sw)
     for (size_t a = 0; sw->at_path && a < sw->grid->n_ax; a++)
         free(sw->at_path[a]);
     free(sw->at_path);
+    free(sw->keys);
     free(sw->cols);
     free(sw->buf);
     st_scn_free(sw->base);

@@ -28,14 +28,31 @@ typedef struct st_sweep {
                     scenario its report keys (JOB.step_time_s ...), reason */
     size_t n_cols, cap_cols;
     char **at_path; /* per axis "--set PATH": where a wrong path's errors point */
-    st_scn *base;   /* the file without overrides: its warnings are said once, not per point */
+    size_t *keys;   /* n_keys report keys per training job (st_sweep_col_*) */
+    size_t n_keys;
+    st_scn *base; /* the file without overrides: its warnings are said once, not per point */
 } st_sweep;
 
-/* Read file and name the columns from its training workloads. Returns 0, or the loader's code
- * with its located errors in diag when the file itself (without overrides) does not load, or
- * when point 0's overrides name a path the scenario does not have (an unknown key, a missing
- * list entry: wrong for every point, so not a row). g is borrowed and must outlive sw. */
-int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, st_diag *diag);
+/* Read file and name the columns from its training workloads: for each, the report keys named
+ * in columns (comma-separated st_sweep_col_name keys; NULL: the default six). Returns 0, or the
+ * loader's code with its located errors in diag when the file itself (without overrides) does
+ * not load, when point 0's overrides name a path the scenario does not have (an unknown key, a
+ * missing list entry: wrong for every point, so not a row), or when columns names a key there
+ * is not (located at "--columns"). g is borrowed and must outlive sw. */
+int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *columns,
+                  st_diag *diag);
+
+/* The report keys a row can hold per training job (planner/sweep_cols.c): how many, the name
+ * of key k (NULL past the end), the default keys into keys[] (returns their count), and key
+ * name's index (0, or -1 when there is none). */
+size_t st_sweep_col_count(void);
+const char *st_sweep_col_name(size_t k);
+size_t st_sweep_col_defaults(size_t *keys);
+int st_sweep_col_find(const char *name, size_t *k);
+
+struct st_run;
+/* Key k's cell for job i of run into buf: "" where the run has no such figure for the job. */
+void st_sweep_col_cell(size_t k, const struct st_run *run, size_t i, char *buf, size_t n);
 
 /* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, the strata version,
  * the column names and the point's PATH=VALUE pairs. Equal keys mean the same row. */

@@ -272,6 +272,14 @@ static const st_field cost_fields[] = {
     ST_FDIM(st_cost_cfg, "storage_month_price", storage_month_usd_per_byte, ST_DIM_PRICE_BYTES,
             ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "egress_price", egress_usd_per_byte, ST_DIM_PRICE_BYTES, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "demand_charge", demand_usd_per_w_month, ST_DIM_PRICE_DEMAND, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "maintenance", maintenance_per_year, ST_DIM_RATIO, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "staff", staff_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG),
+    ST_FENUM(st_cost_cfg, "pricing", pricing, st_pricing_names),
+    ST_FDIM(st_cost_cfg, "committed_gpu_hour_price", committed_gpu_hour_usd_per_s,
+            ST_DIM_PRICE_TIME, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "commitment", commitment_s, ST_DIM_TIME, ST_R_POS),
+    ST_FENUM(st_cost_cfg, "egress", egress, st_egress_names),
     ST_FEND,
 };
 
@@ -282,12 +290,15 @@ int st__load_cost(st_ld *ld, const st_ynode *n)
     c->loc = n->loc;
     if (st_rd_map(&ld->rd, n, cost_fields, c, "cost"))
         return -1;
-    const char *key = st_cost_missing(c);
-    if (key)
+    if (c->pricing == ST_PRICING_COMMITTED && c->delivery != ST_DELIVERY_CLOUD)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "cost: delivery '%s' needs '%s' (its price depends on the hardware "
-                          "bought or rented and has no published default)",
-                          st_delivery_names[c->delivery], key);
+                          "cost: pricing 'committed' is a cloud price, but delivery is '%s' "
+                          "(bare metal's rate is already per GPU-month)",
+                          st_delivery_names[c->delivery]);
+    const char *why = NULL, *key = st_cost_missing(c, &why);
+    if (key)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL, "cost: delivery '%s' needs '%s' (%s)",
+                          st_delivery_names[c->delivery], key, why);
     ld->s->has_cost = 1;
     return 0;
 }

@@ -90,6 +90,16 @@ extern const char *const st_trace_format_names[];
     X(ST_DELIVERY_BARE_METAL, "bare-metal") X(ST_DELIVERY_CLOUD, "cloud")
 typedef enum st_delivery { ST_DELIVERIES(ST__ENUM_VALUE) } st_delivery;
 extern const char *const st_delivery_names[];
+/* How rented cloud GPUs are priced: by the hour used, or committed for a term (a reservation or
+ * savings plan: the whole term is paid at the committed rate). */
+#define ST_PRICINGS(X) X(ST_PRICING_ON_DEMAND, "on-demand") X(ST_PRICING_COMMITTED, "committed")
+typedef enum st_pricing { ST_PRICINGS(ST__ENUM_VALUE) } st_pricing;
+extern const char *const st_pricing_names[];
+/* What leaves the cloud: the final checkpoint once, or every checkpoint as it is written (a copy
+ * kept outside the provider: another cloud, the site's own storage). */
+#define ST_EGRESSES(X) X(ST_EGRESS_FINAL, "final") X(ST_EGRESS_CHECKPOINTS, "checkpoints")
+typedef enum st_egress { ST_EGRESSES(ST__ENUM_VALUE) } st_egress;
+extern const char *const st_egress_names[];
 
 typedef struct st_node_cfg {
     double base_power_w; /* CPUs, NICs, fans, drives: all but the GPUs */
@@ -363,6 +373,17 @@ typedef struct st_cost_cfg {
     double amortization_s;
     double storage_month_usd_per_byte; /* cloud storage, USD per byte per month (730 h) */
     double egress_usd_per_byte;        /* cloud data transfer out, USD per byte */
+    /* on-premises: the utility's demand charge on the month's peak (USD per W per month), the
+     * yearly maintenance share of the purchase price (a fraction) and the staff who run the
+     * cluster (USD per second, the whole cluster) */
+    double demand_usd_per_w_month;
+    double maintenance_per_year;
+    double staff_usd_per_s;
+    /* cloud: on-demand, or committed for commitment_s at committed_gpu_hour_usd_per_s */
+    st_pricing pricing;
+    double committed_gpu_hour_usd_per_s;
+    double commitment_s;
+    st_egress egress; /* cloud: which checkpoints leave its network */
     st_loc loc;
 } st_cost_cfg;
 

@@ -3,7 +3,9 @@
 
 /* On-premises: the job's share of the cluster's nodes and switches (its GPUs over the
  * cluster's), and the storage capacity it keeps, written off straight-line over the amortization
- * period for the time it holds them; its facility energy at the tariff. */
+ * period for the time it holds them, with the yearly maintenance share of the same purchases;
+ * its facility energy at the tariff; its share of the facility's peak at the demand charge for
+ * every month (730 h) it runs; its share of the cluster's staff. */
 static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
 {
     double share = u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
@@ -11,15 +13,22 @@ static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *
                              (double)u->cluster_switch * c->switch_price_usd) +
                     u->stored_bytes * c->storage_price_usd_per_byte;
     r->capex_usd = bought * u->held_s / c->amortization_s;
+    r->maintenance_usd = bought * c->maintenance_per_year * u->held_s / ST_COST_YEAR_S;
     r->energy_usd = u->energy_j * c->electricity_usd_per_j;
+    r->demand_usd = u->peak_w * c->demand_usd_per_w_month * u->held_s / ST_COST_MONTH_S;
+    r->staff_usd = share * c->staff_usd_per_s * u->held_s;
 }
 
 /* Rented GPUs (bare metal and cloud): every GPU for the whole time the job holds it, restarts and
- * checkpoint stalls included, at the price per GPU-hour. Only the cloud bills storage by the
- * GB-month and bytes that leave its network; a dedicated bare-metal rate includes both. */
+ * checkpoint stalls included, at the price per GPU-hour; committed cloud GPUs for the whole term
+ * at least, at the committed rate. Only the cloud bills storage by the GB-month and bytes that
+ * leave its network; a dedicated bare-metal rate includes both. */
 static void rented(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
 {
-    r->gpu_usd = (double)u->gpus * u->held_s * c->gpu_hour_usd_per_s;
+    int committed = c->delivery == ST_DELIVERY_CLOUD && c->pricing == ST_PRICING_COMMITTED;
+    double paid_s = committed && c->commitment_s > u->held_s ? c->commitment_s : u->held_s;
+    double rate = committed ? c->committed_gpu_hour_usd_per_s : c->gpu_hour_usd_per_s;
+    r->gpu_usd = (double)u->gpus * paid_s * rate;
     if (c->delivery != ST_DELIVERY_CLOUD)
         return;
     r->storage_usd =
@@ -34,8 +43,9 @@ st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u)
         on_prem(c, u, &r);
     else
         rented(c, u, &r);
-    r.total_usd = r.capex_usd + r.energy_usd + r.gpu_usd + r.storage_usd + r.egress_usd;
+    r.total_usd = r.capex_usd + r.energy_usd + r.demand_usd + r.maintenance_usd + r.staff_usd +
+                  r.gpu_usd + r.storage_usd + r.egress_usd;
     r.per_token_usd = u->tokens > 0 ? r.total_usd / u->tokens : 0;
-    r.per_year_usd = u->held_s > 0 ? r.total_usd * (365 * 86400.0) / u->held_s : 0;
+    r.per_year_usd = u->held_s > 0 ? r.total_usd * ST_COST_YEAR_S / u->held_s : 0;
     return r;
 }

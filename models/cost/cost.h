@@ -21,18 +21,22 @@ typedef struct st_cost_use {
     double stored_bytes;    /* bytes it keeps on storage while it runs */
     double egress_bytes;    /* bytes that leave the provider's network (cloud only) */
     double tokens;          /* tokens it trains */
+    double peak_w;          /* its share of the facility's metered peak demand (on-premises), W */
 } st_cost_use;
 
 /* One job's cost, USD. The breakdown sums to total_usd; a part a delivery model has not is 0. */
 typedef struct st_cost_result {
     double total_usd;
-    double per_token_usd; /* total over the tokens trained (0 when none) */
-    double per_year_usd;  /* the same spending rate over a year (365 d) of running it */
-    double capex_usd;     /* on-premises: nodes, switches and storage amortised over its use */
-    double energy_usd;    /* on-premises: facility energy at the tariff */
-    double gpu_usd;       /* bare metal and cloud: GPU-hours at the rental price */
-    double storage_usd;   /* cloud: GB-months at the storage price */
-    double egress_usd;    /* cloud: bytes leaving at the egress price */
+    double per_token_usd;   /* total over the tokens trained (0 when none) */
+    double per_year_usd;    /* the same spending rate over a year (365 d) of running it */
+    double capex_usd;       /* on-premises: nodes, switches and storage amortised over its use */
+    double energy_usd;      /* on-premises: facility energy at the tariff */
+    double demand_usd;      /* on-premises: its peak demand at the demand charge, month by month */
+    double maintenance_usd; /* on-premises: the yearly maintenance share of what it uses */
+    double staff_usd;       /* on-premises: its share of the staff who run the cluster */
+    double gpu_usd;         /* bare metal and cloud: GPU-hours at the rental price */
+    double storage_usd;     /* cloud: GB-months at the storage price */
+    double egress_usd;      /* cloud: bytes leaving at the egress price */
 } st_cost_result;
 
 /* The cost of use u under prices c: the arithmetic of docs/models/cost.md. c has passed
@@ -44,10 +48,11 @@ st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u);
 void st_cost_defaults(st_cost_cfg *c);
 
 /* The name of the first scenario key c's delivery model needs and does not have (a price with no
- * public default), or NULL when none is missing. */
-const char *st_cost_missing(const st_cost_cfg *c);
+ * public default), or NULL when none is missing; *why says why it has no default. */
+const char *st_cost_missing(const st_cost_cfg *c, const char **why);
 
 /* The seconds a price "per month" covers: 730 h, the month the AWS Pricing Calculator bills. */
 #define ST_COST_MONTH_S (730 * 3600.0)
+#define ST_COST_YEAR_S  (365 * 86400.0)
 
 #endif

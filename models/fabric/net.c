@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/fabric/maxmin.h"
 #include "sim/xalloc.h"
@@ -88,19 +89,22 @@ st_net *st_net_new(st_engine *eng, const st_topo *t)
     net->kind = st_engine_register(eng, "net.xfer_done", on_event, net);
     net->n_links = st_topo_link_count(t);
     size_t nl = (size_t)net->n_links;
-    double *cap = st_xmalloc(nl * sizeof *cap);
     net->level = st_xmalloc(nl);
     net->hashed = st_xmalloc(nl);
     net->flows = st_xcalloc(nl, sizeof *net->flows);
     net->pend = st_xmalloc(nl * sizeof *net->pend);
     net->pend_flag = st_xcalloc(nl, 1);
-    for (int32_t l = 0; l < net->n_links; l++) {
-        cap[l] = st_topo_capacity(t, l);
-        net->level[l] = (uint8_t)st_topo_level(t, l);
-        net->hashed[l] = (uint8_t)(st_topo_hashed(t, l) != 0);
+    /* Level by level (the topology numbers its links so), each level's attributes at once: a
+     * sizing search opens a network per collective pattern, on topologies of 10^5 links. */
+    for (int l = 0; l < ST_LEVEL__COUNT; l++) {
+        int32_t a = st_topo_level_first(t, (st_level)l), b = st_topo_level_first(t, l + 1);
+        if (a == b)
+            continue;
+        int hashed = st_topo_hashed(t, a) != 0;
+        memset(net->level + a, l, (size_t)(b - a));
+        memset(net->hashed + a, hashed, (size_t)(b - a));
     }
-    net->mm = st_maxmin_new(net->n_links, cap);
-    free(cap);
+    net->mm = st_maxmin_new(net->n_links, st_topo_capacities(t));
     return net;
 }
 

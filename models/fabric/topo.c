@@ -322,6 +322,13 @@ const double *st_topo_capacities(const st_topo *t)
     return t->cap;
 }
 
+int32_t st_topo_level_first(const st_topo *t, st_level l)
+{
+    if ((int)l < 0 || (int)l > ST_LEVEL__COUNT)
+        ST_BUG("level %d outside [0, %d]", (int)l, (int)ST_LEVEL__COUNT);
+    return t->base[l];
+}
+
 st_level st_topo_level(const st_topo *t, int32_t link)
 {
     check_link(t, link);

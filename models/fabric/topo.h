@@ -57,6 +57,11 @@ const double *st_topo_capacities(const st_topo *t);
 
 st_level st_topo_level(const st_topo *t, int32_t link);
 
+/* The first link id of level l: links are numbered level by level, so level l holds
+ * [st_topo_level_first(t, l), st_topo_level_first(t, l + 1)), and l = ST_LEVEL__COUNT gives
+ * st_topo_link_count. */
+int32_t st_topo_level_first(const st_topo *t, st_level l);
+
 /* True for a link an ECMP hash chose among equal-cost siblings (leaf <-> spine and spine <->
  * core ports under `routing: ecmp`), so that two flows on it are a hash collision. False for
  * NVLink and NIC links and for adaptive routing's aggregated links. */

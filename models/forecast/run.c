@@ -416,9 +416,27 @@ static int64_t cluster_switches(const st_cluster_cfg *c)
     return n;
 }
 
+/* Job i's share of the facility's metered peak demand: the facility waveform's peak (IT and
+ * distribution losses) plus the cooling plant (fans, pumps, chillers: models/plant/cooling.h,
+ * drawn at the jobs' mean heat), split by the jobs' board peaks. 0 without the plant. */
+static double job_peak_share(const st_run *out, size_t i)
+{
+    const st_plant_result *p = &out->plant;
+    double all = 0, mine = 0;
+    for (size_t k = 0; out->has_plant && k < p->n_jobs; k++) {
+        all += p->jobs[k].peak_w;
+        mine += p->jobs[k].id == i ? p->jobs[k].peak_w : 0;
+    }
+    if (!(all > 0))
+        return 0;
+    double metered = p->wave.peak_w + p->cooling.total_w;
+    return metered * mine / all;
+}
+
 /* What job f used, for the cost model: its GPUs over its life, its facility energy (0 without
  * the plant), two checkpoints kept on storage (the restorable one and the one being written, as
- * the audit counts them) and, as what leaves the cloud, its final checkpoint, once. */
+ * the audit counts them) and, as what leaves the cloud, its final checkpoint, once, or (cost
+ * `egress: checkpoints`) every checkpoint that became restorable (at least one: the model). */
 static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, int64_t switches)
 {
     const st_forecast *f = &out->f[i];
@@ -429,12 +447,15 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, i
                      .held_s = f->life.wall_s,
                      .tokens =
                          (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len};
+    u.peak_w = job_peak_share(out, i);
     for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
         if (out->plant.jobs[k].id == i)
             u.energy_j = out->plant.jobs[k].energy_j;
     if (f->has_ckpt) {
         u.stored_bytes = 2 * f->ckpt.size_bytes;
-        u.egress_bytes = f->ckpt.size_bytes;
+        int every = sp->cost && sp->cost->egress == ST_EGRESS_CHECKPOINTS;
+        u.egress_bytes = f->ckpt.size_bytes *
+                         (every && f->life.checkpoints > 1 ? (double)f->life.checkpoints : 1);
     }
     return u;
 }

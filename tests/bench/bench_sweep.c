@@ -3,7 +3,8 @@
  * the speedup of two over one (the goal is 1.8 or more on two cores). Each timing is the best
  * of three, since the machine may be shared. Then the sizing search (planner/size.h) of Llama 3
  * 405B's 15.6T tokens within 90 days, 30 MW and 20,000 GPUs, on one core: the configurations it
- * simulates per second and the plans it considers (pruned ones included) per second. Run from
+ * simulates per second and the plans it considers (pruned ones included) per second. Where the
+ * build has MPI, the same kind of grid on 2 MPI ranks against -j 2, through `strata`. Run from
  * the source folder, or name the scenarios. Prints `case: NAME key: value ...`.
  * usage: bench_sweep [SCENARIO [SIZING_SCENARIO]] */
 #define _POSIX_C_SOURCE 200809L
@@ -56,6 +57,59 @@ static double time_grid(const st_sweep *sw, int workers)
     return best;
 }
 
+#ifdef STRATA_MPIRUN
+/* The compute seconds `strata sweep` reports on stderr ("... in X s") for the command line cmd
+ * (its rows to /dev/null), the best of three; 0 on a failure. */
+static double sweep_seconds(const char *cmd, double *wall)
+{
+    double best = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        char line[4096], *in;
+        snprintf(line, sizeof line, "%s >/dev/null 2>bench_sweep.err", cmd);
+        double t0 = now_s(), s = 0;
+        int rc = system(line);
+        double w = now_s() - t0;
+        FILE *f = fopen("bench_sweep.err", "r");
+        while (f && fgets(line, sizeof line, f))
+            if ((in = strstr(line, " in ")) && strstr(line, "strata sweep:"))
+                s = atof(in + 4);
+        if (f)
+            fclose(f);
+        remove("bench_sweep.err");
+        if (rc != 0 || s <= 0)
+            return 0;
+        if (rep == 0 || s < best) {
+            best = s;
+            *wall = w;
+        }
+    }
+    return best;
+}
+
+/* 2 MPI ranks against -j 2 on the same grid through the real `strata` (goal: within 10%): the
+ * sweep's own compute time, and the whole command's wall time with mpirun's start. */
+static int bench_mpi(const char *file)
+{
+    char grid[1024], j2[2048], m2[2048];
+    snprintf(grid, sizeof grid,
+             "sweep %s --set 'workloads[0].steps=100..3000+100' "
+             "--set 'workloads[0].global_batch=32,64,128,256'",
+             file);
+    snprintf(j2, sizeof j2, "%s %s -j 2", STRATA_BIN, grid);
+    snprintf(m2, sizeof m2, "%s -n 2 --oversubscribe --allow-run-as-root %s %s", STRATA_MPIRUN,
+             STRATA_BIN, grid);
+    double wj = 0, wm = 0, tj = sweep_seconds(j2, &wj), tm = sweep_seconds(m2, &wm);
+    if (tj <= 0 || tm <= 0) {
+        fprintf(stderr, "bench_sweep: the MPI or -j 2 sweep failed\n");
+        return 1;
+    }
+    printf("case: sweep-mpi2 points: 120 seconds: %.3f j2_seconds: %.3f ratio: %.2f "
+           "wall_s: %.3f j2_wall_s: %.3f\n",
+           tm, tj, tm / tj, wm, wj);
+    return 0;
+}
+#endif
+
 /* The sizing search of the workload of `file` (one run: it takes seconds). Returns 0 or 1. */
 static int bench_size(const char *file)
 {
@@ -70,6 +124,7 @@ static int bench_size(const char *file)
                          .gpus = 20000,
                          .goal = ST_SIZE_GPU_HOURS,
                          .seed = st_scn_seed(s),
+                         .failures = st_scn_failures(s), /* as `strata size` takes them */
                          .rows = 10}; /* as `strata size` prints by default (--top 10) */
     st_size_result r;
     st_err err = {0};
@@ -103,7 +158,7 @@ int main(int argc, char **argv)
     }
     st_sweep sw;
     st_diag d = {0};
-    if (st_sweep_open(&sw, file, &g, &d)) {
+    if (st_sweep_open(&sw, file, &g, NULL, &d)) {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
         return 1;
     }
@@ -117,6 +172,10 @@ int main(int argc, char **argv)
     }
     st_sweep_close(&sw);
     st_grid_free(&g);
+#ifdef STRATA_MPIRUN
+    if (bench_mpi(file))
+        ok = 0;
+#endif
     if (bench_size(argc > 2 ? argv[2] : "scenarios/examples/llama3-405b-16k.yaml"))
         ok = 0;
     return ok ? 0 : 1;

@@ -63,9 +63,54 @@ expect "cost goal without cost: exits 2" 2 $?
 grep -q "error: the cost goal needs the scenario's cost: section" "$tmp/e.err" ||
     bad "cost goal error: $(cat "$tmp/e.err")"
 
+# JSON and CSV: the same search as the text; the CSV's rows are the ranked table's, then the
+# front's, each with its table; -o writes the file.
+"$strata" size "$scn" --deadline 1h --top 3 --format json >"$tmp/s.json" 2>/dev/null ||
+    bad "json failed"
+expect "json evaluated" "$evaluated" "$(grep -o '"evaluated":[^,]*' "$tmp/s.json" | tr -dc 0-9)"
+expect "json ranked rows" 3 "$(sed -n '/"ranked":/,/^	"front":/p' "$tmp/s.json" | grep -c '"rank":')"
+"$strata" size "$scn" --deadline 1h --top 3 --format csv -o "$tmp/s.csv" 2>/dev/null ||
+    bad "csv failed"
+expect "csv header" "table,rank,nodes,gpus,tp,pp,dp" "$(sed -n 1p "$tmp/s.csv" | cut -d, -f1-7)"
+expect "csv ranked" "ranked ranked ranked" "$(sed -n 2,4p "$tmp/s.csv" | cut -d, -f1 | paste -sd' ')"
+front=$(sed -n '/^Pareto front/,$p' "$tmp/a.txt" | tail -n +3 | wc -l)
+expect "csv front rows" "$front" "$(grep -c '^front,' "$tmp/s.csv")"
+expect "csv first = text first" "$(first_row "$tmp/a.txt" | awk '{print $2, $3, $4, $5}')" \
+    "$(sed -n 2p "$tmp/s.csv" | awk -F, '{print $3, $4, $5, $6}')"
+
+# Budgets on racks, capex and TCO a year; GPU types searched beside the scenario's.
+"$strata" size "$scn" --deadline 1h --budget racks=0 >/dev/null 2>&1
+expect "racks=0 exits 2" 2 $?
+"$strata" size "$scn" --deadline 1h --budget capex=1000000USD >/dev/null 2>"$tmp/e.err"
+expect "capex without prices exits 2" 2 $?
+grep -q "error: a capex budget needs the scenario's cost: section with node_price and switch_price" \
+    "$tmp/e.err" || bad "capex error: $(cat "$tmp/e.err")"
+"$strata" size "$tmp/cost.yaml" --deadline 1h --budget tco=1USD --top 1 >"$tmp/t.txt" 2>/dev/null
+expect "a tiny tco budget binds" "tco (misses)" "$(first_row "$tmp/t.txt" | grep -o 'tco (misses)')"
+"$strata" size "$scn" --deadline 1h --gpu-types h100-sxm,h200-sxm --top 200 >"$tmp/g.txt" \
+    2>/dev/null || bad "--gpu-types failed"
+expect "two variants" "2 hardware variants" "$(sed -n 2p "$tmp/g.txt" | grep -o '2 hardware variants')"
+expect "h200 rows" 1 "$(grep -c ' h200-sxm ' "$tmp/g.txt" | awk '{print ($1 > 0)}')"
+"$strata" size "$scn" --deadline 1h --gpu-types h900 >/dev/null 2>&1
+expect "unknown GPU type exits 2" 2 $?
+
+# Llama 3 405B within 90 days, 30 MW and 20,000 GPUs, failures counted: the answer is the
+# published scale and plan (16,384 GPUs, tp 8, pp 16, dp 128, arXiv:2407.21783 table 4) and the
+# front's 4,096 GPUs miss the deadline.
+"$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
+    --budget power=30MW,gpus=20000 --top 1 --format csv >"$tmp/l.csv" 2>/dev/null ||
+    bad "405B sizing failed"
+expect "405B answer" "16384,8,16,128,true" \
+    "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 2)}' "$tmp/l.csv")"
+expect "405B goodput under 1" 1 "$(awk -F, '$1 == "ranked" {print ($15 < 1 && $15 > 0.9)}' "$tmp/l.csv")"
+expect "4,096 GPUs miss" "false deadline" \
+    "$(awk -F, '$1 == "front" && $4 == 4096 {print $(NF - 2), $NF}' "$tmp/l.csv")"
+
 # Usage errors.
 for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --budget power=x" \
-    "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope"; do
+    "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope" \
+    "--deadline 1h --format xml" "--deadline 1h --oversubscription 0.5" \
+    "--deadline 1h --transport ethernet"; do
     # shellcheck disable=SC2086
     "$strata" size "$scn" $args >/dev/null 2>&1
     expect "usage error: '$args'" 2 $?

@@ -131,5 +131,25 @@ grep -q -- '--set PATH=VALUES' "$tmp/h.txt" || bad "help lacks --set"
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --format yaml >/dev/null 2>&1
 expect "bad format" 2 $?
 
+# --columns: the keys chosen, in their order; cost keys priced (16 GPUs x wall_s x 2 USD/h);
+# an unknown or repeated key is a usage error; every key --help lists is one it takes.
+"$strata" sweep "$scn" --set 'cost.delivery=cloud' --set 'cost.gpu_hour_price=2 USD/h' \
+    --columns cost.total_usd,wall_s,steps >"$tmp/c.csv" 2>/dev/null || bad "--columns failed"
+expect "columns header" "cost.delivery,cost.gpu_hour_price,status,finetune.cost.total_usd,finetune.wall_s,finetune.steps,reason" \
+    "$(sed -n 1p "$tmp/c.csv")"
+expect "columns cost" 1 "$(sed -n 2p "$tmp/c.csv" |
+    awk -F, '{ d = $4 - 16 * $5 / 3600 * 2; print (d < 1e-4 && d > -1e-4) }')"
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --columns step_tme_s >/dev/null 2>"$tmp/e.err"
+expect "unknown column exit" 2 $?
+expect "unknown column" "--columns: error: 'step_tme_s' is not a report key a sweep row can hold; did you mean 'step_time_s'? (strata sweep --help lists them)" \
+    "$(head -1 "$tmp/e.err")"
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
+expect "repeated column exit" 2 $?
+keys=$(sed -n '/--columns KEYS/,/^$/p' "$tmp/h.txt" | tr ' ,()' '\n' | grep -E '^[a-z_.]+_[a-z_.]+$|^mfu$|^hfu$|^fits$|^steps$|^interruptions$|^goodput$' | sort -u)
+expect "help lists 25 keys" 25 "$(echo "$keys" | wc -l)"
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --columns "$(echo "$keys" | paste -sd,)" \
+    >/dev/null 2>&1
+expect "every listed key is taken" 0 $?
+
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]

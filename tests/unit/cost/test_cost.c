@@ -23,7 +23,8 @@ static st_cost_use job(void)
                          .energy_j = 500e3 * 3.6e6, /* 500 MWh */
                          .stored_bytes = 2e12,
                          .egress_bytes = 1e12,
-                         .tokens = 1e12};
+                         .tokens = 1e12,
+                         .peak_w = 2e6};
 }
 
 static st_cost_cfg prices(st_delivery d)
@@ -39,6 +40,9 @@ static st_cost_cfg prices(st_delivery d)
     c.storage_month_usd_per_byte = 0.02 / 1e9;
     c.egress_usd_per_byte = 0.09 / 1e9;
     c.amortization_s = 4 * 365 * DAY;
+    c.demand_usd_per_w_month = 20.0 / 1e3; /* 20 USD/kW-month */
+    c.maintenance_per_year = 0.10;
+    c.staff_usd_per_s = 3.65e6 / (365 * DAY); /* 3.65 M USD a year: 10,000 USD a day */
     return c;
 }
 
@@ -49,14 +53,22 @@ START_TEST(test_on_prem_amortises_its_share_and_pays_its_energy)
     st_cost_cfg c = prices(ST_DELIVERY_ON_PREM);
     st_cost_use u = job();
     st_cost_result r = st_cost_job(&c, &u);
-    double capex = (0.5 * (256 * 300000.0 + 48 * 50000.0) + 300) * 30 / 1460;
+    double bought = 0.5 * (256 * 300000.0 + 48 * 50000.0) + 300, capex = bought * 30 / 1460;
+    /* 2 MW at 20 USD/kW-month for 720 h of 730 h months: 40,000 x 720/730 = 39,452.05 USD */
+    double demand = 2000 * 20.0 * 720 / 730;
+    /* 10% a year of 39,600,300 USD for 30 d: 325,482.0 USD; half of 10,000 USD/d for 30 d */
+    double maint = bought * 0.10 * 30 / 365, staff = 0.5 * 10000 * 30;
     CLOSE(r.capex_usd, capex);
     CLOSE(r.energy_usd, 50000);
+    CLOSE(r.demand_usd, demand);
+    CLOSE(r.maintenance_usd, maint);
+    CLOSE(r.staff_usd, 150000);
     ck_assert_double_eq(r.egress_usd, 0);
     ck_assert_double_eq(r.gpu_usd, 0);
-    CLOSE(r.total_usd, capex + 50000);
-    CLOSE(r.per_token_usd, (capex + 50000) / 1e12);
-    CLOSE(r.per_year_usd, (capex + 50000) * 365 / 30);
+    double total = capex + 50000 + demand + maint + staff;
+    CLOSE(r.total_usd, total);
+    CLOSE(r.per_token_usd, total / 1e12);
+    CLOSE(r.per_year_usd, total * 365 / 30);
 }
 END_TEST
 
@@ -85,6 +97,31 @@ START_TEST(test_cloud_adds_storage_months_and_egress)
     CLOSE(r.storage_usd, 2000 * 0.02 * 720 / 730);
     CLOSE(r.egress_usd, 90);
     CLOSE(r.total_usd, 2949120 + 2000 * 0.02 * 720 / 730 + 90);
+    ck_assert_double_eq(r.demand_usd + r.maintenance_usd + r.staff_usd, 0);
+}
+END_TEST
+
+/* Committed cloud GPUs: the whole term at the committed rate. A 30-day job on a one-year
+ * commitment at 2.5 USD/h pays 1,024 x 8,760 h x 2.5 = 22,425,600 USD; a 400-day job pays its
+ * 9,600 h: 24,576,000 USD. Storage and egress are as on demand. */
+START_TEST(test_cloud_committed_pays_the_whole_term)
+{
+    st_cost_cfg c = prices(ST_DELIVERY_CLOUD);
+    c.pricing = ST_PRICING_COMMITTED;
+    c.committed_gpu_hour_usd_per_s = 2.5 / 3600;
+    c.commitment_s = 365 * DAY;
+    st_cost_use u = job();
+    st_cost_result r = st_cost_job(&c, &u);
+    CLOSE(r.gpu_usd, 22425600);
+    CLOSE(r.egress_usd, 90);
+    CLOSE(r.total_usd, 22425600 + 2000 * 0.02 * 720 / 730 + 90);
+    u.held_s = 400 * DAY;
+    CLOSE(st_cost_job(&c, &u).gpu_usd, 24576000);
+    const char *why;
+    c.commitment_s = -1;
+    ck_assert_str_eq(st_cost_missing(&c, &why), "commitment");
+    c.committed_gpu_hour_usd_per_s = -1;
+    ck_assert_str_eq(st_cost_missing(&c, &why), "committed_gpu_hour_price");
 }
 END_TEST
 
@@ -92,16 +129,22 @@ END_TEST
 START_TEST(test_unsourced_prices_are_required)
 {
     st_cost_cfg c;
+    const char *why;
     st_cost_defaults(&c);
     c.delivery = ST_DELIVERY_ON_PREM;
-    ck_assert_str_eq(st_cost_missing(&c), "node_price");
+    ck_assert_str_eq(st_cost_missing(&c, &why), "node_price");
     c.node_price_usd = 1;
     c.switch_price_usd = 1;
-    ck_assert_str_eq(st_cost_missing(&c), "storage_price");
+    ck_assert_str_eq(st_cost_missing(&c, &why), "storage_price");
     c.storage_price_usd_per_byte = 0;
-    ck_assert_ptr_null(st_cost_missing(&c));
+    ck_assert_str_eq(st_cost_missing(&c, &why), "maintenance");
+    c.maintenance_per_year = 0.05;
+    ck_assert_str_eq(st_cost_missing(&c, &why), "staff");
+    c.staff_usd_per_s = 0;
+    ck_assert_ptr_null(st_cost_missing(&c, &why));
     c.delivery = ST_DELIVERY_CLOUD;
-    ck_assert_str_eq(st_cost_missing(&c), "gpu_hour_price");
+    ck_assert_str_eq(st_cost_missing(&c, &why), "gpu_hour_price");
+    CLOSE(c.demand_usd_per_w_month * 1e3, 15);      /* NREL, Aug 2017 */
     CLOSE(c.electricity_usd_per_j * 3.6e6, 0.1107); /* EIA, Sep 2020, commercial */
     CLOSE(c.egress_usd_per_byte * 1073741824.0, 0.09);
     CLOSE(c.storage_month_usd_per_byte * 1073741824.0, 0.023);
@@ -152,14 +195,28 @@ START_TEST(test_forecast_prices_egress_only_in_the_cloud)
     ck_assert_double_gt(f->cost.egress_usd, 0);
     st_run_release(&r);
     st_scn_free(s);
+    /* Every checkpoint out: 200 steps, one every 50, the last at the end. */
+    r = priced("cost: { delivery: cloud, gpu_hour_price: 3.6 USD/h, egress: checkpoints }\n", &s);
+    f = &r.f[0];
+    ck_assert_int_eq(f->life.checkpoints, 4);
+    CLOSE(f->cost.egress_usd, 4 * f->ckpt.size_bytes / gb * 0.09);
+    st_run_release(&r);
+    st_scn_free(s);
     r = priced("cost: { node_price: 300000 USD, switch_price: 20000 USD, storage_price: 100 "
-               "USD/TB, electricity: 0.1 USD/kWh }\n",
+               "USD/TB, electricity: 0.1 USD/kWh, demand_charge: 12 USD/kW-month, "
+               "maintenance: 8%, staff: 730000 USD/y }\n",
                &s);
     f = &r.f[0];
+    held = f->life.wall_s;
     ck_assert_double_eq(f->cost.egress_usd, 0);
     ck_assert_double_eq(f->cost.gpu_usd, 0);
     ck_assert_int_eq(r.has_plant, 1);
     CLOSE(f->cost.energy_usd, r.plant.jobs[0].energy_j / 3.6e6 * 0.1);
+    /* the one job is the whole facility's metered peak: waveform peak plus cooling plant */
+    double peak = r.plant.wave.peak_w + r.plant.cooling.total_w;
+    ck_assert_double_gt(peak, r.plant.jobs[0].peak_w);
+    CLOSE(f->cost.demand_usd, peak / 1e3 * 12 * held / (730 * 3600.0));
+    CLOSE(f->cost.staff_usd, 730000 * held / (365 * 86400.0)); /* 16 of 16 GPUs */
     ck_assert_double_gt(f->cost.capex_usd, 0);
     st_run_release(&r);
     st_scn_free(s);
@@ -173,6 +230,7 @@ Suite *cost_suite(void)
     tcase_add_test(tc, test_on_prem_amortises_its_share_and_pays_its_energy);
     tcase_add_test(tc, test_bare_metal_pays_gpu_hours_and_no_egress);
     tcase_add_test(tc, test_cloud_adds_storage_months_and_egress);
+    tcase_add_test(tc, test_cloud_committed_pays_the_whole_term);
     tcase_add_test(tc, test_unsourced_prices_are_required);
     tcase_add_test(tc, test_forecast_prices_egress_only_in_the_cloud);
     suite_add_tcase(s, tc);

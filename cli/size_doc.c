@@ -1,0 +1,194 @@
+/* `strata size --format markdown|html`: the sizing report's JSON tree (cli/size_out.c), parsed
+ * back, so the numbers shown are the JSON's: Markdown tables of the ranked rows and the front, and
+ * an HTML page whose chart is the front among every evaluated configuration. A row's columns are
+ * its JSON keys in their order; a null (unknown) is shown as "-". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_out.h"
+#include "report/html.h"
+#include "report/svg.h"
+#include "sim/xalloc.h"
+
+#define MAX_COLS 40
+
+/* What the page says besides the tree: the search's inputs and every configuration evaluated. */
+typedef struct st_size_page {
+    const char *file, *workload, *goal;
+    double deadline_s;
+    const st_size_result *r;
+} st_size_page;
+
+/* The column names: the keys of the first row of arr (or of the ranked table's). */
+static size_t cols_of(const cJSON *t, const char **cols)
+{
+    const cJSON *rk = cJSON_GetObjectItemCaseSensitive(t, "ranked");
+    const cJSON *fr = cJSON_GetObjectItemCaseSensitive(t, "front");
+    const cJSON *row = rk && rk->child ? rk->child : fr ? fr->child : NULL;
+    size_t n = 0;
+    for (const cJSON *c = row ? row->child : NULL; c && n < MAX_COLS; c = c->next)
+        cols[n++] = c->string;
+    return n;
+}
+
+static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
+                    size_t n_cols)
+{
+    for (size_t c = 0; c < n_cols; c++)
+        fprintf(out, "| %s ", cols[c]);
+    fputs("|\n", out);
+    for (size_t c = 0; c < n_cols; c++)
+        fputs(arr->child && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(arr->child, cols[c]))
+                  ? "|---"
+                  : "|---:",
+              out);
+    fputs("|\n", out);
+    size_t i = 0;
+    for (const cJSON *o = arr->child; o; o = o->next, i++) {
+        for (size_t c = 0; c < n_cols; c++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
+            char path[128], text[128] = "-";
+            snprintf(path, sizeof path, "%s[%zu].%s", arr_name, i, cols[c]);
+            if (v && !cJSON_IsNull(v))
+                st_report_value_text(path, v, text, sizeof text);
+            fputs("| ", out);
+            st_report_md_cell(out, text);
+            fputc(' ', out);
+        }
+        fputs("|\n", out);
+    }
+    fputc('\n', out);
+}
+
+static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
+                      size_t n_cols)
+{
+    char id[64];
+    snprintf(id, sizeof id, "table-%s", arr_name);
+    st_html_table_begin(out, id, cols, n_cols);
+    size_t i = 0;
+    for (const cJSON *o = arr->child; o; o = o->next, i++) {
+        st_html_row_begin(out);
+        for (size_t c = 0; c < n_cols; c++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
+            char path[128], text[128], exact[64];
+            snprintf(path, sizeof path, "%s[%zu].%s", arr_name, i, cols[c]);
+            if (!v || cJSON_IsNull(v)) {
+                st_html_cell(out, "-");
+                continue;
+            }
+            st_report_value_text(path, v, text, sizeof text);
+            st_report_value_exact(v, exact, sizeof exact);
+            if (cJSON_IsNumber(v))
+                st_html_cell_num(out, path, exact, text);
+            else
+                st_html_cell(out, text);
+        }
+        st_html_row_end(out);
+    }
+    st_html_table_end(out);
+}
+
+/* Every evaluated configuration (time to train against the goal's objective), the front, and the
+ * deadline. */
+static void pareto_chart(FILE *out, const st_size_page *sr)
+{
+    const st_size_result *r = sr->r;
+    size_t n = r->n ? r->n : 1, nf = 0;
+    double *x = st_xmalloc(n * sizeof *x), *y = st_xmalloc(n * sizeof *y);
+    double *fx = st_xmalloc(n * sizeof *fx), *fy = st_xmalloc(n * sizeof *fy);
+    int cost = strcmp(sr->goal, "cost") == 0;
+    double ylo = INFINITY, yhi = -INFINITY;
+    for (size_t i = 0; i < r->n; i++) {
+        x[i] = r->cfg[i].train_s / 86400.0;
+        y[i] = cost ? r->cfg[i].cost_usd / 1e6 : r->cfg[i].gpu_hours / 1e6;
+        ylo = fmin(ylo, y[i]);
+        yhi = fmax(yhi, y[i]);
+        if (r->cfg[i].front) {
+            fx[nf] = x[i];
+            fy[nf++] = y[i];
+        }
+    }
+    double dx[2] = {sr->deadline_s / 86400.0, sr->deadline_s / 86400.0}, dy[2] = {ylo, yhi};
+    st_svg_series s[3] = {{"evaluated configuration", x, y, r->n, ST_SVG_DOTS},
+                          {"Pareto front", fx, fy, nf, ST_SVG_LINE_DOTS},
+                          {"deadline", dx, dy, r->n ? 2 : 0, ST_SVG_LINE}};
+    st_svg_frame f = {.id = "size-pareto",
+                      .title = "Sizing: time to train against the goal, and the Pareto front",
+                      .x_label = "time to train (days, no failures; log scale)",
+                      .y_label = cost ? "cost (million USD, log)" : "GPU-hours (millions, log)",
+                      .height = 380,
+                      .log_x = 1,
+                      .log_y = 1};
+    st_svg_xy(out, &f, s, 3);
+    free(x), free(y), free(fx), free(fy);
+}
+
+static void search_row(void *ctx, const char *path, const cJSON *leaf)
+{
+    FILE *out = ctx;
+    char text[256], exact[64];
+    st_report_value_text(path, leaf, text, sizeof text);
+    st_html_row_begin(out);
+    st_html_cell(out, path);
+    if (cJSON_IsNumber(leaf)) {
+        st_report_value_exact(leaf, exact, sizeof exact);
+        st_html_cell_num(out, path, exact, text);
+    } else {
+        st_html_cell(out, text);
+    }
+    st_html_row_end(out);
+}
+
+static char *size_html(const st_size_page *sr, const cJSON *t, const char **cols, size_t n_cols)
+{
+    char *buf, title[300], line[300];
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    snprintf(title, sizeof title, "Strata sizing: %s, workload %s", sr->file, sr->workload);
+    st_html_begin(out, title);
+    snprintf(line, sizeof line, "strata %s · goal %s · deadline %.4g d", STRATA_VERSION, sr->goal,
+             sr->deadline_s / 86400.0);
+    st_html_para(out, "meta", line);
+    st_html_heading(out, 2, "charts", "Pareto front");
+    st_html_section(out, "sec-size-pareto");
+    pareto_chart(out, sr);
+    st_html_section_end(out);
+    st_html_heading(out, 2, "search", "Search");
+    static const char *const heads[] = {"key", "value"};
+    st_html_table_begin(out, "table-search", heads, 2);
+    for (const cJSON *v = t->child; v; v = v->next)
+        if (!cJSON_IsArray(v))
+            st_report_leaves(v, v->string, search_row, out);
+    st_html_table_end(out);
+    st_html_heading(out, 2, "ranked", "Ranked configurations");
+    html_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols);
+    st_html_heading(out, 2, "front", "The Pareto front");
+    html_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols);
+    st_html_end(out);
+    return st_report_close(out, &buf);
+}
+
+char *st_size_doc(const char *file, const char *workload, const char *goal, double deadline_s,
+                  const st_size_result *r, const cJSON *t, st_report_format f)
+{
+    const char *cols[MAX_COLS];
+    size_t n_cols = cols_of(t, cols);
+    st_size_page pg = {file, workload, goal, deadline_s, r};
+    if (f == ST_FMT_HTML)
+        return size_html(&pg, t, cols, n_cols);
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "search");
+    fprintf(out, "# Sizing: %s, workload %s\n\nGoal %s, deadline %.4g d. ", file, workload, goal,
+            deadline_s / 86400.0);
+    fprintf(out, "%.0f configurations evaluated of %.0f plans considered.\n\n## Ranked\n\n",
+            cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(s, "considered")->valuedouble);
+    md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols);
+    fputs("## Pareto front\n\n", out);
+    md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols);
+    return st_report_close(out, &buf);
+}

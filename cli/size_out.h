@@ -1,0 +1,31 @@
+/* `strata size`'s writers (cli/size_out.c): the search's counts, the ranked table and the
+ * Pareto front as text, JSON or CSV, and Markdown or HTML from that JSON (size_doc.c). Internal
+ * to cli/. */
+#ifndef ST_CLI_SIZE_OUT_H
+#define ST_CLI_SIZE_OUT_H
+
+#include <stddef.h>
+
+#include "planner/size.h"
+
+typedef enum st_size_format {
+    ST_SIZE_TEXT,
+    ST_SIZE_JSON,
+    ST_SIZE_CSV,
+    ST_SIZE_MARKDOWN,
+    ST_SIZE_HTML
+} st_size_format;
+
+/* What the writers print besides the result. */
+typedef struct st_size_report {
+    const char *file, *workload, *goal;
+    double deadline_s;
+    size_t top;               /* rows of the ranked table */
+    const st_size_spec *spec; /* its variants name the variant of each row */
+    int failures;             /* time to train counts failures: say the cadence and goodput */
+} st_size_report;
+
+/* The report of r in format f, malloc'd. */
+char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_format f);
+
+#endif

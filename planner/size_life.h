@@ -1,0 +1,34 @@
+/* Failures and checkpoints in the sizing search's time to train (planner/size_life.c). Internal
+ * to planner/. */
+#ifndef ST_PLANNER_SIZE_LIFE_H
+#define ST_PLANNER_SIZE_LIFE_H
+
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "models/silicon/parallel.h"
+#include "sim/err.h"
+
+typedef struct st__size_life {
+    int on;        /* the shape holds components that fail: time to train counts failures */
+    int has_ckpt;  /* the workload checkpoints to a tier of the cluster */
+    double mtbf_s; /* the job's mean time between interruptions */
+    double stall_s, commit_s; /* one checkpoint's pause of training, and its commit */
+    double restart_s;         /* per interruption: detect, restart, restore */
+} st__size_life;
+
+/* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, memory m) under the
+ * failures f (NULL or no classes: l->on = 0). Returns 0, or the topology's or storage model's
+ * error. */
+int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workload_cfg *p,
+                       const st_memory *m, const st_failures_cfg *f, st_err *err);
+
+/* The time to train work_s of steps of step_s under l: work_s when nothing fails; else Daly's
+ * expected wall time at the cadence that trains soonest of Daly's optimum (as `every: auto`
+ * takes it), p's own cadence when it states one, and 10 min, 30 min, 1 h, 3 h and 6 h, each in
+ * whole steps and no shorter than a commit; into *every_s the cadence (0: none), and *weighed
+ * counts the cadences weighed. */
+double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
+                           double step_s, double *every_s, int64_t *weighed);
+
+#endif

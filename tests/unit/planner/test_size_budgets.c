@@ -1,0 +1,214 @@
+/* The sizing search's budgets beside power and GPUs (racks, capex, TCO per year), failures in the
+ * time to train (Daly's expected wall time, planner/size_life.c) and the hardware variants it
+ * searches (GPU type, fabric), on Llama 3 8B and up to four H100 nodes. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/cost/cost.h"
+#include "planner/size.h"
+#include "scenarios/catalog.h"
+#include "scenarios/scenario.h"
+
+#define CLOSE(a, b) ck_assert_double_lt(fabs((a) - (b)), 1e-9 * fabs(b) + 1e-9)
+
+/* One rack a node, so the rack budget is a node budget. */
+static const char base[] = "version: 1\n"
+                           "name: size-budgets\n"
+                           "cluster: { gpu: h100-sxm, nodes: 4, racks: { nodes_per_rack: 1 } }\n"
+                           "workloads:\n"
+                           "  - name: train\n"
+                           "    model: llama3-8b\n"
+                           "    seq_len: 4096\n"
+                           "    global_batch: 64\n"
+                           "    gpus: 8\n"
+                           "    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }\n"
+                           "    tokens: 2B\n";
+
+static st_scn *load(const char *extra)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s", base, extra);
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("size.yaml", buf, strlen(buf), &s, &d), 0);
+    return s;
+}
+
+static st_size_result run(const st_scn *s, st_size_spec spec)
+{
+    if (!spec.deadline_s)
+        spec.deadline_s = 30 * 86400.0;
+    st_size_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &spec, &r, &err), 0);
+    ck_assert_uint_gt(r.n, 0);
+    return r;
+}
+
+/* Racks: with one node a rack and two racks, every 4-node configuration misses, by its racks
+ * (within 2 h, which only 4 nodes meet: 1.5 h). */
+START_TEST(test_rack_budget_binds)
+{
+    st_scn *s = load("");
+    st_size_result r = run(s, (st_size_spec){.racks = 2, .deadline_s = 7200});
+    int four = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert_int_eq(f->racks, f->nodes);
+        if (f->nodes == 4)
+            ck_assert(!f->feasible);
+        if (f->nodes == 4 && f->train_s <= 7200) {
+            four++;
+            ck_assert_int_eq(f->binds, ST_BIND_RACKS);
+        }
+    }
+    ck_assert_int_gt(four, 0);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* Capex: nodes at 250,000 USD and switches at 20,000 USD; a budget under four nodes' price. */
+START_TEST(test_capex_budget_binds)
+{
+    st_scn *s = load("cost: { delivery: cloud, gpu_hour_price: 2 USD/h, node_price: 250000 USD, "
+                     "switch_price: 20000 USD }\n");
+    st_size_result r =
+        run(s, (st_size_spec){.capex_usd = 900000, .cost = st_scn_cost(s), .deadline_s = 7200});
+    int four = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert_double_ge(f->capex_usd, 250000.0 * (double)f->nodes);
+        ck_assert_double_eq(fmod(f->capex_usd - 250000.0 * (double)f->nodes, 20000), 0);
+        ck_assert_int_eq(f->feasible, f->capex_usd <= 900000 && f->train_s <= 7200);
+        if (f->nodes == 4 && f->train_s <= 7200) {
+            four++;
+            ck_assert_int_eq(f->binds, ST_BIND_CAPEX);
+        }
+    }
+    ck_assert_int_gt(four, 0);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* TCO a year: rented at 2 USD/h, g GPUs cost g x 17,520 USD a year; a budget of one node's. */
+START_TEST(test_tco_budget_binds)
+{
+    st_scn *s = load("cost: { delivery: cloud, gpu_hour_price: 2 USD/h }\n");
+    st_size_result r =
+        run(s, (st_size_spec){.tco_usd_per_year = 8 * 17520.0 + 1, .cost = st_scn_cost(s)});
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        CLOSE(f->per_year_usd, (double)f->gpus * 17520.0);
+        if (f->nodes > 1) {
+            ck_assert(!f->feasible);
+            ck_assert_int_eq(f->binds, ST_BIND_TCO);
+        }
+    }
+    ck_assert(r.cfg[0].feasible && r.cfg[0].nodes == 1);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* GPU failures without checkpoints: every interruption restarts the work, so the time to train
+ * is Daly's M e^(R/M) (e^(W/M) - 1) with M = MTBF / GPUs and R = detect + restart. */
+START_TEST(test_failures_without_checkpoints)
+{
+    st_scn *s = load("failures: { gpu: { mtbf: 50000 h }, detect: 1 min, restart: 4 min }\n");
+    st_size_result r = run(s, (st_size_spec){.failures = st_scn_failures(s)});
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        double M = 50000 * 3600.0 / (double)f->gpus, R = 300, W = f->work_s;
+        CLOSE(f->train_s, M * exp(R / M) * (exp(W / M) - 1));
+        ck_assert_double_lt(f->goodput, 1);
+        ck_assert_double_eq(f->ckpt_every_s, 0);
+    }
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* With a checkpoint tier the search picks a cadence and trains sooner than without; without
+ * failures the time to train is the work. */
+static const char ckpt[] =
+    "version: 1\n"
+    "name: size-ckpt\n"
+    "cluster:\n"
+    "  gpu: h100-sxm\n"
+    "  nodes: 4\n"
+    "  storage: [ { name: fs, kind: parallel-fs, read: 50 GB/s, write: 20 GB/s } ]\n"
+    "workloads:\n"
+    "  - name: train\n"
+    "    model: llama3-8b\n"
+    "    seq_len: 4096\n"
+    "    global_batch: 64\n"
+    "    gpus: 8\n"
+    "    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }\n"
+    "    tokens: 2B\n"
+    "    checkpoint: { every: 1 h, mode: sync, tier: fs }\n"
+    "failures: { gpu: { mtbf: 2000 h }, detect: 1 min, restart: 4 min }\n";
+
+START_TEST(test_failures_with_checkpoints)
+{
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("ckpt.yaml", ckpt, strlen(ckpt), &s, &d), 0);
+    st_scn *bare = load("failures: { gpu: { mtbf: 2000 h }, detect: 1 min, restart: 4 min }\n");
+    st_size_result r = run(s, (st_size_spec){.failures = st_scn_failures(s)});
+    st_size_result b = run(bare, (st_size_spec){.failures = st_scn_failures(bare)});
+    st_size_result n = run(s, (st_size_spec){0});
+    ck_assert_int_gt(r.cadences, (int64_t)r.n); /* several cadences per plan */
+    for (size_t i = 0; i < r.n; i++) {
+        ck_assert_double_gt(r.cfg[i].ckpt_every_s, 0);
+        ck_assert_double_gt(r.cfg[i].train_s, r.cfg[i].work_s);
+    }
+    ck_assert_double_lt(r.cfg[0].train_s, b.cfg[0].train_s);
+    for (size_t i = 0; i < n.n; i++)
+        ck_assert_double_eq(n.cfg[i].train_s, n.cfg[i].work_s);
+    st_size_release(&r);
+    st_size_release(&b);
+    st_size_release(&n);
+    st_scn_free(s);
+    st_scn_free(bare);
+}
+END_TEST
+
+/* Two GPU types: rows of both; the H200's larger memory fits plans the H100's does not. */
+START_TEST(test_gpu_types_are_searched)
+{
+    st_scn *s = load("");
+    st_size_variant v[2] = {{.gpu = st_catalog_gpu("h100-sxm")},
+                            {.gpu = st_catalog_gpu("h200-sxm")}};
+    ck_assert_ptr_nonnull(v[1].gpu);
+    st_size_result one = run(s, (st_size_spec){.variants = v, .n_variants = 1});
+    st_size_result two = run(s, (st_size_spec){.variants = v, .n_variants = 2});
+    size_t seen[2] = {0};
+    for (size_t i = 0; i < two.n; i++)
+        seen[two.cfg[i].variant]++;
+    ck_assert_uint_eq(seen[0], one.n);
+    ck_assert_uint_gt(seen[1], one.n);
+    ck_assert_int_eq(two.considered, 2 * one.considered);
+    st_size_release(&one);
+    st_size_release(&two);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *size_budgets_suite(void)
+{
+    Suite *s = suite_create("size_budgets");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_rack_budget_binds);
+    tcase_add_test(tc, test_capex_budget_binds);
+    tcase_add_test(tc, test_tco_budget_binds);
+    tcase_add_test(tc, test_failures_without_checkpoints);
+    tcase_add_test(tc, test_failures_with_checkpoints);
+    tcase_add_test(tc, test_gpu_types_are_searched);
+    suite_add_tcase(s, tc);
+    return s;
+}
