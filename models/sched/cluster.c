@@ -453,6 +453,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_sched_view v = {.sp = sp, .pol = pol, .out = out, .err = err};
     st_pool_init(&v.pool, sp->c);
     st_placer_init(&v.place, pl, sp->c);
+    st_placer_seed(&v.place, sp->seed);
     setup_jobs(&v);
     v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
     st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed};

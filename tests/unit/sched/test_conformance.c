@@ -132,13 +132,21 @@ static size_t n_policies(void)
     return n;
 }
 
+static size_t n_placements(void)
+{
+    size_t n = 0;
+    while (st_place_policy_names[n])
+        n++;
+    return n;
+}
+
 /* Loop index: policy x placement x mix. */
 START_TEST(test_policy_conforms)
 {
-    size_t np = n_policies();
+    size_t np = n_policies(), nq = n_placements();
     const char *policy = st_sched_policy_names[_i % np];
-    const char *placement = st_place_policy_names[(_i / np) % 3];
-    uint64_t seed = 1 + (uint64_t)(_i / (3 * np));
+    const char *placement = st_place_policy_names[(_i / np) % nq];
+    uint64_t seed = 1 + (uint64_t)(_i / (nq * np));
     size_t n = 120;
     st_cluster_job *jobs = mix(n, seed);
     st_cluster_result a, b;
@@ -216,8 +224,8 @@ Suite *conformance_suite(void)
     Suite *s = suite_create("conformance");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
-    int np = (int)n_policies();
-    tcase_add_loop_test(tc, test_policy_conforms, 0, np * 3 * 3);
+    int np = (int)n_policies(), nq = (int)n_placements();
+    tcase_add_loop_test(tc, test_policy_conforms, 0, np * nq * 3);
     tcase_add_loop_test(tc, test_no_starvation_when_promised, 0, np);
     tcase_add_loop_test(tc, test_job_larger_than_the_cluster_is_refused, 0, np);
     tcase_add_test(tc, test_unknown_names_are_errors);
