@@ -201,6 +201,7 @@ int st__load_scheduler(st_ld *ld, const st_ynode *n)
 {
     st_sched_cfg *c = &ld->s->sched;
     c->policy = "fifo"; /* first come, first served: what a cluster does with no policy */
+    c->preemption = -1; /* unset: each preemptive policy preempts */
     if (!n)
         return 0;
     c->loc = n->loc;

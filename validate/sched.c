@@ -17,6 +17,8 @@
  * model of its baselines) charges every job its iterations x iteration time x 1.015 of service;
  * the Philly replay keeps the recorded durations. */
 #define MURI_SERVICE 1.015
+/* Muri's table of baselines orders mean JCT SRSF < SRTF < Tiresias-L on its traces. */
+#define TIRESIAS_L "Zhao et al. SIGCOMM'22 s6, Tiresias-L"
 
 static const struct {
     const char *file;                         /* in the harness's folder */
@@ -41,6 +43,11 @@ static const struct {
      MURI_SERVICE,
      {"srsf", "srtf", "sjf", "fifo"},
      "Zhao et al. SIGCOMM'22 s6"},
+    /* Tiresias-L (the artifact's dlas-gpu: tiresias at its defaults, models/sched/tiresias.c) */
+    {"muri-trace1.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-trace2.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-trace3.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-trace4.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
 };
 
 #define N_CASES (sizeof sched_case / sizeof sched_case[0])
@@ -89,7 +96,8 @@ static int run_sched(const st_valid_harness *h, size_t i, st_valid_row *r, st_di
     const st_trace_cfg *t = st_scn_trace(s);
     st_cluster_job *jobs = trace_jobs(t, sched_case[i].service);
     int rc = 0;
-    snprintf(r->name, sizeof r->name, "%s", st_scn_name(s));
+    snprintf(r->name, sizeof r->name, "%s%s", st_scn_name(s),
+             strcmp(sched_case[i].source, TIRESIAS_L) == 0 ? "-tl" : "");
     snprintf(r->set, sizeof r->set, "sched");
     snprintf(r->metric, sizeof r->metric, "mean JCT h");
     snprintf(r->source, sizeof r->source, "%s", sched_case[i].source);

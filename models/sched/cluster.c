@@ -47,6 +47,8 @@ struct st_sched_view {
     size_t *pending, n_pending; /* started this instant, run time not known yet */
     int64_t *gpus;
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
+    int k_wake;
+    int64_t releasing; /* GPUs of jobs in J_SAVING */
     double busy_gpu_s;
     st_cluster_result *out;
     size_t seg_cap, seg_gpus_cap;
@@ -121,6 +123,35 @@ static void want_decide(st_sched_view *v)
         return;
     v->decide_pending = 1;
     st_engine_schedule_prio(v->eng, v->k_decide, st_engine_now(v->eng), PRIO_DECIDE, NULL);
+}
+
+double st_sched_attained_s(const st_sched_view *v, size_t id)
+{
+    return secs(done_by_now(v, id));
+}
+
+int64_t st_sched_releasing_gpus(const st_sched_view *v)
+{
+    return v->releasing;
+}
+
+int st_sched_may_preempt(const st_sched_view *v)
+{
+    return !v->sp->sched || v->sp->sched->preemption != 0; /* < 0: unset */
+}
+
+void st_sched_wake_at(st_sched_view *v, double t_s)
+{
+    st_time t = ticks(t_s), now = st_engine_now(v->eng);
+    st_engine_schedule_prio(v->eng, v->k_wake, t > now ? t : now + 1, PRIO_ARRIVAL, NULL);
+}
+
+/* A policy's wake-up: a pick at this instant, after its finishes and arrivals. */
+static void on_wake(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    (void)ev;
+    want_decide(st);
 }
 
 static void open_segment(st_sched_view *v, size_t id)
@@ -260,6 +291,7 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     stop_work(v, id);
     if (ts > 0) { /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
+        v->releasing += v->sj[id].gpus;
         st_payload p = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
         return;
@@ -276,6 +308,7 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     size_t id = (size_t)ev->data.u[0];
     give_back(v, id);
+    v->releasing -= v->sj[id].gpus;
     v->js[id].state = J_WAITING;
     want_decide(v);
 }
@@ -464,6 +497,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_arrive = st_engine_register(v.eng, "cluster.arrival", on_arrival, &v);
         v.k_decide = st_engine_register(v.eng, "cluster.decide", on_decide, &v);
         v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
+        v.k_wake = st_engine_register(v.eng, "cluster.wake", on_wake, &v);
         if (v.n_order)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
                                     PRIO_ARRIVAL, &(st_payload){.u = {0}});
