@@ -72,7 +72,9 @@ static int mean_jct(const st_scn *s, const st_cluster_job *jobs, size_t n, const
                           .policy = policy,
                           .jobs = jobs,
                           .n = n,
-                          .seed = st_scn_seed(s)};
+                          .seed = st_scn_seed(s),
+                          .tenants = st_scn_trace(s)->tenants,
+                          .n_tenants = st_scn_trace(s)->n_tenants};
     st_cluster_result r;
     int rc = st_cluster_run(&sp, &r, err);
     *out = r.st.mean_jct_s;

@@ -489,7 +489,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_placer_seed(&v.place, sp->seed);
     setup_jobs(&v);
     v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
-    st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed};
+    st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed, sp->tenants, sp->n_tenants};
     rc = pol->configure(v.pst, &prm, err);
     if (!rc) {
         v.eng = st_engine_new();

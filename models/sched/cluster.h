@@ -56,7 +56,9 @@ typedef struct st_cluster_spec {
     st_cluster_duration_fn duration;
     st_cluster_preempt_cost_fn preempt_cost;
     void *ctx;
-    int keep_segments; /* record every stretch a job ran, with its GPUs */
+    int keep_segments;          /* record every stretch a job ran, with its GPUs */
+    const char *const *tenants; /* the names st_cluster_job.tenant indexes (n_tenants) */
+    size_t n_tenants;
 } st_cluster_spec;
 
 /* What became of one job. */

@@ -34,6 +34,8 @@ typedef struct st_sched_params {
     int64_t total_gpus;
     size_t n_jobs;
     uint64_t seed;
+    const char *const *tenants; /* the names st_sched_job.tenant indexes */
+    size_t n_tenants;
 } st_sched_params;
 
 /* The cluster run as a policy sees it during pick (opaque; cluster.c). */

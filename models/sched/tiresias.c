@@ -25,13 +25,14 @@
 
 #include "models/sched/policy.h"
 #include "models/sched/queue.h"
+#include "models/sched/tiresias.h"
 #include "sim/xalloc.h"
 
 /* The defaults: those of the Tiresias artifact (SymbioticLab/Tiresias, simulator/jobs.py:
  * num_queue = 3, queue_limit = [3250, 7200, ...] GPU-seconds; the first K - 1 limits are used),
  * which Muri's Tiresias-L baseline runs unchanged, with starvation promotion off as in both
  * artifacts' runs (solve_starvation = 0). */
-static const st_tiresias_cfg defaults = {
+const st_tiresias_cfg st_tiresias_defaults = {
     .queues = 3, .limit_gpu_s = {3250, 7200}, .promote_knob = 0};
 
 /* Service within this of a limit counts as crossing it: a wake-up lands on whole nanoseconds. */
@@ -52,7 +53,7 @@ typedef struct tiresias {
 static int tiresias_configure(void *st, const st_sched_params *p, st_err *err)
 {
     tiresias *t = st;
-    t->p = p->cfg && p->cfg->tiresias.queues > 0 ? p->cfg->tiresias : defaults;
+    t->p = p->cfg && p->cfg->tiresias.queues > 0 ? p->cfg->tiresias : st_tiresias_defaults;
     if (t->p.queues > ST_TIRESIAS_MAX_QUEUES)
         return st_err_set(err, ST_EINVAL, p->cfg->loc, "tiresias: at most %d queues",
                           ST_TIRESIAS_MAX_QUEUES);
