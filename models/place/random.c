@@ -1,10 +1,10 @@
 /* The random placement policy, the baseline the fragmentation literature measures placements
  * against (Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with
- * Fragmentation Gradient Descent", USENIX ATC'23, section 6.1: "Random" picks a node that
- * meets the demand at random). A job goes to a node drawn uniformly among those whose free GPUs
- * hold it all, its lowest free GPUs first; a job no node holds takes the free GPUs of nodes in
- * a uniformly shuffled order until it has them. Seeded from the run's seed, so the same run
- * gives the same GPUs. In cursor mode it packs in order, as pack does. */
+ * Fragmentation Gradient Descent", USENIX ATC'23, compares best fit and packing with a random
+ * choice among the nodes that meet a pod's demand). A job goes to a node drawn uniformly among
+ * those whose free GPUs hold it all, its lowest free GPUs first; a job no node holds takes the free
+ * GPUs of nodes in a uniformly shuffled order until it has them. Seeded from the run's seed, so the
+ * same run gives the same GPUs. In cursor mode it packs in order, as pack does. */
 #include <stdlib.h>
 
 #include "models/place/cursor.h"

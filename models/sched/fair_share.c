@@ -34,6 +34,7 @@ typedef struct fair {
     int64_t *quota, *used; /* by group: a tenant, then one for jobs without a tenant */
     int64_t *promised;     /* by group, during a pick */
     size_t groups;
+    int any_quota; /* some tenant has a quota: else every job borrows */
     unsigned char *started;
     size_t *back, n_back; /* preempted during a pick: they wait again after it */
 } fair;
@@ -54,6 +55,8 @@ static void set_quotas(fair *f, const st_sched_params *p)
             if (strcmp(p->cfg->quotas[q].tenant, p->tenants[t]) == 0)
                 f->quota[t] =
                     (int64_t)floor(p->cfg->quotas[q].share * (double)p->total_gpus + 1e-9);
+    for (size_t g = 0; g < f->groups; g++)
+        f->any_quota |= f->quota[g] > 0;
 }
 
 static int fair_configure(void *st, const st_sched_params *p, st_err *err)
@@ -152,7 +155,7 @@ static void reclaim(fair *f, st_sched_view *v, size_t g, int64_t need)
 static int64_t within_quota(fair *f, st_sched_view *v)
 {
     int64_t promised = 0;
-    for (size_t i = 0; i < f->wait.n; i++) {
+    for (size_t i = 0; i < f->wait.n && f->any_quota; i++) {
         size_t id = f->wait.id[i], g = group_of(f, f->job[id]);
         int64_t need = f->job[id]->gpus;
         if (f->used[g] + f->promised[g] + need > f->quota[g])
@@ -173,7 +176,7 @@ static void fair_pick(void *st, st_sched_view *v)
     fair *f = st;
     memset(f->promised, 0, f->groups * sizeof *f->promised);
     int64_t promised = within_quota(f, v);
-    for (size_t i = 0; i < f->wait.n; i++) { /* the second pass: borrowing what is left */
+    for (size_t i = 0; i < f->wait.n && st_sched_free_gpus(v) > promised; i++) { /* borrowing */
         size_t id = f->wait.id[i];
         if (!f->started[id] && f->job[id]->gpus <= st_sched_free_gpus(v) - promised)
             start(f, v, id);

@@ -55,7 +55,7 @@ double st_sched_expected_end(const st_sched_view *v, size_t id);
  * time is known only once it is placed, its estimate). */
 double st_sched_remaining_s(const st_sched_view *v, size_t id);
 /* The work job id has done so far, in seconds of running (restores included): its executed
- * time, of which attained service is this times its GPUs (Tiresias, section 3.1). */
+ * time; its attained service is this times its GPUs (Tiresias, Gu et al., NSDI'19, section 3). */
 double st_sched_attained_s(const st_sched_view *v, size_t id);
 /* GPUs still held by preempted jobs writing their checkpoints: free once their saves are done. */
 int64_t st_sched_releasing_gpus(const st_sched_view *v);

@@ -1,12 +1,12 @@
 /* tiresias: two-dimensional least attained service with discretised queues, preemptive (Gu et
- * al., "Tiresias: A GPU Cluster Manager for Distributed Deep Learning", NSDI'19, sections 3.1
- * and 4.1, the 2D-LAS of Tiresias-L). A job's attained service is its GPUs times its executed
- * time. K queues split it at K - 1 limits: a job is in the first queue whose limit its service
- * is below (the last queue has none). New jobs join the back of Q0; a job whose service crosses
- * its queue's limit is demoted to the back of its new queue at that instant (the policy asks
- * for a pick then, st_sched_wake_at). At every pick the queues are walked from Q0, each in its
- * order (FIFO), and a job whose GPUs still fit in the cluster's total is chosen, one that does
- * not is passed over and later ones may still be chosen; running jobs not chosen are
+ * al., "Tiresias: A GPU Cluster Manager for Distributed Deep Learning", NSDI'19, section 3
+ * (2DAS and its discretisation), the 2D-LAS of Tiresias-L). A job's attained service is its GPUs
+ * times its executed time. K queues split it at K - 1 limits: a job is in the first queue whose
+ * limit its service is below (the last queue has none). New jobs join the back of Q0; a job whose
+ * service crosses its queue's limit is demoted to the back of its new queue at that instant (the
+ * policy asks for a pick then, st_sched_wake_at). At every pick the queues are walked from Q0, each
+ * in its order (FIFO), and a job whose GPUs still fit in the cluster's total is chosen, one that
+ * does not is passed over and later ones may still be chosen; running jobs not chosen are
  * preempted, chosen waiting ones start. After each pick the running jobs of a queue stand
  * before its waiting ones (waiting jobs move to the back of their queue), so a job is not
  * preempted by one of its own queue behind it. Starvation (the paper's Algorithm 1): a job
