@@ -48,6 +48,11 @@ static const struct {
     {"muri-trace2.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
     {"muri-trace3.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
     {"muri-trace4.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    /* the same jobs, all submitted at t = 0 (the artifact's traceN_pr.csv) */
+    {"muri-pr1.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-pr2.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-pr3.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-pr4.yaml", MURI_SERVICE, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
 };
 
 #define N_CASES (sizeof sched_case / sizeof sched_case[0])
