@@ -95,9 +95,6 @@ static const st_field top_fields[] = {
 static const struct {
     const char *path, *effect;
 } unmodelled[] = {
-    /* the cluster scheduler: policies run (models/sched/), quotas and priorities do not yet */
-    {"scheduler.preemption", "srtf always preempts and the other policies never do"},
-    {"scheduler.quotas", "no policy reads per-tenant quotas yet"},
     {NULL, NULL},
 };
 

@@ -7,6 +7,7 @@
 #include "models/cost/cost.h"
 #include "models/place/policy.h"
 #include "models/sched/policy.h"
+#include "models/sched/tiresias.h"
 #include "scenarios/load_internal.h"
 #include "scenarios/trace.h"
 #include "sim/xalloc.h"
@@ -212,11 +213,42 @@ static int fn_quotas(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
+/* `tiresias.queue_limits`: the attained-service limits between its queues, in GPU-time
+ * ("3250 s" is 3,250 GPU-seconds), increasing; K - 1 of them make K queues. */
+static int fn_queue_limits(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_tiresias_cfg *t = &((st_sched_cfg *)base)->tiresias;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "queue_limits"))
+        return -1;
+    if (n->n == 0 || n->n > ST_TIRESIAS_MAX_QUEUES - 1)
+        return st_rd_fail(rd, n, ST_EINVAL, "queue_limits: expected 1 to %d limits, found %zu",
+                          ST_TIRESIAS_MAX_QUEUES - 1, n->n);
+    for (size_t i = 0; i < n->n; i++) {
+        if (st_rd_dim(rd, n->kids[i], "queue limit", ST_DIM_TIME, ST_R_POS, 0, &t->limit_gpu_s[i]))
+            return -1;
+        if (i > 0 && t->limit_gpu_s[i] <= t->limit_gpu_s[i - 1])
+            return st_rd_fail(rd, n->kids[i], ST_EINVAL,
+                              "queue_limits: expected each limit above the one before, found %g s "
+                              "after %g s",
+                              t->limit_gpu_s[i], t->limit_gpu_s[i - 1]);
+    }
+    t->queues = (int)n->n + 1;
+    return 0;
+}
+
+static const st_field tiresias_fields[] = {
+    ST_FFN("queue_limits", fn_queue_limits),
+    ST_FDIM(st_sched_cfg, "promote_knob", tiresias.promote_knob, ST_DIM_RATIO, ST_R_NONNEG,
+            .max = 1e6),
+    ST_FEND,
+};
+
 static const st_field sched_fields[] = {
     ST_FFN("policy", fn_policy),
     ST_FFN("placement", fn_placement),
     ST_FBOOL(st_sched_cfg, "preemption", preemption),
     ST_FFN("quotas", fn_quotas),
+    ST_FMAP("tiresias", tiresias_fields),
     ST_FEND,
 };
 
@@ -224,10 +256,17 @@ int st__load_scheduler(st_ld *ld, const st_ynode *n)
 {
     st_sched_cfg *c = &ld->s->sched;
     c->policy = "fifo"; /* first come, first served: what a cluster does with no policy */
+    c->preemption = -1; /* unset: each preemptive policy preempts */
+    c->tiresias = st_tiresias_defaults;
     if (!n)
         return 0;
     c->loc = n->loc;
-    return st_rd_map(&ld->rd, n, sched_fields, c, "scheduler");
+    int rc = st_rd_map(&ld->rd, n, sched_fields, c, "scheduler");
+    const st_ynode *q = st_ynode_get(n, "quotas");
+    if (!rc && q && c->n_quotas > 0 && strcmp(c->policy, "fair-share") != 0)
+        st_diag_add(&ld->s->warnings, 0, q->loc,
+                    "scheduler.quotas: policy '%s' reads no quotas (fair-share does)", c->policy);
+    return rc;
 }
 
 /* ---- validation ------------------------------------------------------------------------ */

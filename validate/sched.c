@@ -38,6 +38,8 @@
 #define HELIOS_TO_S   7565299
 #define HELIOS_SHRINK 4
 enum { PLAIN, HELIOS_BUSY, HELIOS_LIGHT };
+/* Muri's table of baselines orders mean JCT SRSF < SRTF < Tiresias-L on its traces. */
+#define TIRESIAS_L "Zhao et al. SIGCOMM'22 s6, Tiresias-L"
 
 static const struct {
     const char *file;                         /* in the harness's folder */
@@ -100,6 +102,16 @@ static const struct {
     {"muri-replay-trace2.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
     {"muri-replay-trace3.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
     {"muri-replay-trace4.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
+    /* Tiresias-L (the artifact's dlas-gpu: tiresias at its defaults, models/sched/tiresias.c) */
+    {"muri-trace1.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-trace2.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-trace3.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-trace4.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    /* the same jobs, all submitted at t = 0 (the artifact's traceN_pr.csv) */
+    {"muri-pr1.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-pr2.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-pr3.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
+    {"muri-pr4.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
 };
 
 #define N_CASES (sizeof sched_case / sizeof sched_case[0])
@@ -124,7 +136,9 @@ static int mean_jct(const st_scn *s, const st_cluster_cfg *c, const st_cluster_j
                           .policy = policy,
                           .jobs = jobs,
                           .n = n,
-                          .seed = st_scn_seed(s)};
+                          .seed = st_scn_seed(s),
+                          .tenants = st_scn_trace(s)->tenants,
+                          .n_tenants = st_scn_trace(s)->n_tenants};
     st_cluster_result r;
     int rc = st_cluster_run(&sp, &r, err);
     *out = r.st.mean_jct_s;
@@ -206,7 +220,8 @@ static int run_sched(const st_valid_harness *h, size_t i, st_valid_row *r, st_di
     size_t n = t->n_jobs;
     st_cluster_cfg c = *st_scn_cluster(s);
     int rc = 0;
-    snprintf(r->name, sizeof r->name, "%s", st_scn_name(s));
+    snprintf(r->name, sizeof r->name, "%s%s", st_scn_name(s),
+             strcmp(sched_case[i].source, TIRESIAS_L) == 0 ? "-tl" : "");
     if (sched_case[i].helios != PLAIN) {
         st_cluster_job *vc = helios_jobs(t, i, jobs, &n);
         free(jobs);

@@ -354,12 +354,23 @@ typedef struct st_quota {
     st_loc loc;
 } st_quota;
 
+/* The tiresias policy's typed parameter block (models/sched/tiresias.c states the defaults and
+ * their source): K queues, the attained-service limits (GPU-seconds) between them, and the
+ * starvation knob (a job waiting knob x its executed time is promoted; 0: never). */
+#define ST_TIRESIAS_MAX_QUEUES 8
+typedef struct st_tiresias_cfg {
+    int queues; /* 0: every field at its default */
+    double limit_gpu_s[ST_TIRESIAS_MAX_QUEUES - 1];
+    double promote_knob;
+} st_tiresias_cfg;
+
 typedef struct st_sched_cfg {
     const char *policy;
     const char *placement; /* a placement policy's name (models/place/registry.c); NULL: pack */
-    int preemption;
+    int preemption;        /* 1, 0 (`preemption: false`: no policy preempts), -1: unset (they do) */
     const st_quota *quotas;
     int n_quotas;
+    st_tiresias_cfg tiresias;
     st_loc loc, policy_loc;
 } st_sched_cfg;
 

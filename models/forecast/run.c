@@ -224,11 +224,39 @@ static double restorable(void *ctx, size_t i, double progress_s)
     return back < progress_s ? back : progress_s;
 }
 
+/* The run's tenant names for the scheduler: the trace's, numbered as the trace numbers them,
+ * then each training workload's `tenant` not among them (*n of them; free the array only). */
+static const char **tenant_names(const st_run_spec *sp, size_t *n)
+{
+    size_t nt = sp->job_trace ? sp->job_trace->n_tenants : 0, k = nt;
+    const char **t = st_xcalloc(nt + sp->n + 1, sizeof *t);
+    for (size_t i = 0; i < nt; i++)
+        t[i] = sp->job_trace->tenants[i];
+    for (size_t i = 0; i < sp->n; i++) {
+        size_t j = 0;
+        while (sp->w[i].tenant && j < k && strcmp(t[j], sp->w[i].tenant) != 0)
+            j++;
+        if (sp->w[i].tenant && j == k)
+            t[k++] = sp->w[i].tenant;
+    }
+    *n = k;
+    return t;
+}
+
+/* The index of tenant name in t[0..n), -1 when it has none. */
+static int32_t tenant_index(const char **t, size_t n, const char *name)
+{
+    for (size_t j = 0; name && j < n; j++)
+        if (strcmp(t[j], name) == 0)
+            return (int32_t)j;
+    return -1;
+}
+
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
  * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
  * recorded duration both as run time and as estimate). */
 static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *workload,
-                                    size_t *n_train, size_t *n)
+                                    size_t *n_train, size_t *n, const char **tn, size_t ntn)
 {
     size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, k = 0;
     st_cluster_job *j = st_xcalloc(sp->n + nt + 1, sizeof *j);
@@ -244,7 +272,7 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
                                 .estimate_s = (steps < 1 ? 1 : steps) * out->f[i].step.step_time_s,
                                 .gpus = w->gpus,
                                 .priority = w->priority,
-                                .tenant = -1};
+                                .tenant = tenant_index(tn, ntn, w->tenant)};
         out->cluster_job[i] = (ptrdiff_t)k;
         workload[k++] = i;
     }
@@ -296,7 +324,9 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     size_t n = sp->n + 1, nj = 0;
     lives_ctx x = {.sp = sp, .out = out, .t = t, .step = step};
     size_t *workload = st_xcalloc(n, sizeof *workload);
-    st_cluster_job *jobs = cluster_jobs(sp, out, workload, &x.n_train, &nj);
+    size_t n_tenants = 0;
+    const char **tenants = tenant_names(sp, &n_tenants);
+    st_cluster_job *jobs = cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants);
     x.workload = workload;
     x.at = st_xcalloc(n, sizeof *x.at);
     x.io = st_xcalloc(n, sizeof *x.io);
@@ -328,7 +358,9 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
                           .restorable = restorable,
                           /* trace jobs have no step model and run at 1: no hook, no
                            * cluster.rate pass over a trace's thousands of running jobs */
-                          .rate = x.n_train ? rate_at : NULL};
+                          .rate = x.n_train ? rate_at : NULL,
+                          .tenants = tenants,
+                          .n_tenants = n_tenants};
     rc = st_cluster_run(&cs, &out->cluster, err);
     out->has_cluster = 1;
     if (!rc)
@@ -344,6 +376,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     free(x.at);
     free(x.holding);
     free(oc);
+    free(tenants);
     free(jobs);
     free(workload);
     st_topo_free(t);

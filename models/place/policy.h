@@ -1,7 +1,7 @@
 /* The placement interface: a policy chooses the GPUs of the next job, either along a cursor (jobs
  * placed once, in order: the collective workloads) or among the free GPUs of a cluster run's pool
  * (pool.h), all of a job's GPUs or none. pack.c packs in order, best_fit.c takes the fewest and
- * fullest nodes, topology_aware.c the fewest leaves first. */
+ * fullest nodes, topology_aware.c the fewest leaves first, random.c a random node. */
 #ifndef ST_MODELS_PLACE_POLICY_H
 #define ST_MODELS_PLACE_POLICY_H
 
@@ -36,6 +36,7 @@ typedef struct st_place_policy {
     void (*init)(void *st, const st_cluster_cfg *c);
     int (*place)(void *st, const st_place_req *req, int64_t *gpus);
     int (*take)(void *st, const st_pool *pool, int64_t n, int64_t *gpus);
+    void (*seed)(void *st, uint64_t seed); /* optional: a randomised policy's run seed */
 } st_place_policy;
 
 /* The registered policies by name (registry.c); NULL for an unknown name. */
@@ -50,6 +51,9 @@ typedef struct st_placer {
 /* Start an instance of policy p for cluster c; st_placer_release frees it. */
 void st_placer_init(st_placer *pl, const st_place_policy *p, const st_cluster_cfg *c);
 void st_placer_release(st_placer *pl);
+
+/* Seed the instance with the run's seed (policies without a seed hook ignore it). */
+void st_placer_seed(st_placer *pl, uint64_t seed);
 
 /* Place one job: p->place on the instance's state. */
 int st_placer_place(st_placer *pl, const st_place_req *req, int64_t *gpus);

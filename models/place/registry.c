@@ -9,7 +9,8 @@
 /* X(symbol, name): the registry, in the order the names are listed. */
 #define ST_PLACE_POLICIES(X)                                                                       \
     X(st__place_pack, "pack")                                                                      \
-    X(st__place_best_fit, "best-fit") X(st__place_topology_aware, "topology-aware")
+    X(st__place_best_fit, "best-fit")                                                              \
+    X(st__place_topology_aware, "topology-aware") X(st__place_random, "random")
 
 #define ST__PLACE_EXTERN(sym, name) extern const st_place_policy sym;
 ST_PLACE_POLICIES(ST__PLACE_EXTERN)
@@ -44,6 +45,12 @@ void st_placer_release(st_placer *pl)
 {
     free(pl->state);
     pl->state = NULL;
+}
+
+void st_placer_seed(st_placer *pl, uint64_t seed)
+{
+    if (pl->policy->seed)
+        pl->policy->seed(pl->state, seed);
 }
 
 int st_placer_place(st_placer *pl, const st_place_req *req, int64_t *gpus)

@@ -52,6 +52,8 @@ struct st_sched_view {
     size_t *pending, n_pending; /* started this instant, run time not known yet */
     int64_t *gpus;
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
+    int k_wake;
+    int64_t releasing; /* GPUs of jobs in J_SAVING */
     double busy_gpu_s;
     st__waitset waiting;                 /* the waiting jobs' GPU counts */
     double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
@@ -154,6 +156,35 @@ static void want_decide(st_sched_view *v)
         return;
     v->decide_pending = 1;
     st_engine_schedule_prio(v->eng, v->k_decide, st_engine_now(v->eng), PRIO_DECIDE, NULL);
+}
+
+double st_sched_attained_s(const st_sched_view *v, size_t id)
+{
+    return secs(done_by_now(v, id));
+}
+
+int64_t st_sched_releasing_gpus(const st_sched_view *v)
+{
+    return v->releasing;
+}
+
+int st_sched_may_preempt(const st_sched_view *v)
+{
+    return !v->sp->sched || v->sp->sched->preemption != 0; /* < 0: unset */
+}
+
+void st_sched_wake_at(st_sched_view *v, double t_s)
+{
+    st_time t = ticks(t_s), now = st_engine_now(v->eng);
+    st_engine_schedule_prio(v->eng, v->k_wake, t > now ? t : now + 1, PRIO_ARRIVAL, NULL);
+}
+
+/* A policy's wake-up: a pick at this instant, after its finishes and arrivals. */
+static void on_wake(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    (void)ev;
+    want_decide(st);
 }
 
 static void open_segment(st_sched_view *v, size_t id)
@@ -307,6 +338,7 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
+        v->releasing += v->sj[id].gpus;
         st_payload p = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
         return;
@@ -371,6 +403,7 @@ static void interrupt(st_sched_view *v, size_t id)
     st_time td = cost_ticks(os->detect_s);
     if (td > 0) { /* hung on its GPUs until the failure is noticed */
         j->state = J_SAVING;
+        v->releasing += v->sj[id].gpus;
         st_payload pl = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + td, PRIO_FINISH, &pl);
     } else {
@@ -468,6 +501,7 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     size_t id = (size_t)ev->data.u[0];
     give_back(v, id);
+    v->releasing -= v->sj[id].gpus;
     v->js[id].state = J_WAITING;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
     want_decide(v);
@@ -701,9 +735,10 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_pool_init(&v.pool, sp->c);
     st_placer_init(&v.place, pl, sp->c);
     st__waitset_init(&v.waiting, v.pool.total);
+    st_placer_seed(&v.place, sp->seed);
     setup_jobs(&v);
     v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
-    st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed};
+    st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed, sp->tenants, sp->n_tenants};
     rc = pol->configure(v.pst, &prm, err);
     if (!rc) {
         v.eng = st_engine_new();
@@ -712,6 +747,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_decide = st_engine_register(v.eng, "cluster.decide", on_decide, &v);
         v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
         v.k_rate = st_engine_register(v.eng, "cluster.rate", on_rate, &v);
+        v.k_wake = st_engine_register(v.eng, "cluster.wake", on_wake, &v);
         start_outages(&v);
         if (v.n_order)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),

@@ -77,6 +77,8 @@ typedef struct st_cluster_spec {
     const struct st_outage_spec *outages;
     st_cluster_restorable_fn restorable;
     st_cluster_rate_fn rate;
+    const char *const *tenants; /* the names st_cluster_job.tenant indexes (n_tenants) */
+    size_t n_tenants;
 } st_cluster_spec;
 
 /* What became of one job. */

@@ -34,6 +34,8 @@ typedef struct st_sched_params {
     int64_t total_gpus;
     size_t n_jobs;
     uint64_t seed;
+    const char *const *tenants; /* the names st_sched_job.tenant indexes */
+    size_t n_tenants;
 } st_sched_params;
 
 /* The cluster run as a policy sees it during pick (opaque; cluster.c). */
@@ -52,6 +54,16 @@ double st_sched_expected_end(const st_sched_view *v, size_t id);
 /* The oracle: the job's true remaining run time (for a training job not yet started, whose run
  * time is known only once it is placed, its estimate). */
 double st_sched_remaining_s(const st_sched_view *v, size_t id);
+/* The work job id has done so far, in seconds of running (restores included): its executed
+ * time; its attained service is this times its GPUs (Tiresias, Gu et al., NSDI'19, section 3). */
+double st_sched_attained_s(const st_sched_view *v, size_t id);
+/* GPUs still held by preempted jobs writing their checkpoints: free once their saves are done. */
+int64_t st_sched_releasing_gpus(const st_sched_view *v);
+/* Ask for a pick at time t_s (seconds, after now) besides those after arrivals and finishes:
+ * for a policy whose ranking changes while jobs run (a queue threshold crossed). */
+void st_sched_wake_at(st_sched_view *v, double t_s);
+/* Whether the scenario lets the policy preempt (`scheduler.preemption`; unset: yes). */
+int st_sched_may_preempt(const st_sched_view *v);
 /* Start waiting job id now on all of its GPUs: 1 when placed and started, 0 when the placement
  * policy finds no room for all of them now, or the job, preempted, still holds its GPUs for its
  * checkpoint save (nothing changes). A resumed job first pays its restore on the new GPUs. */

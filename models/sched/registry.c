@@ -10,7 +10,11 @@
 #define ST_SCHED_POLICIES(X)                                                                       \
     X(st__sched_fifo, "fifo")                                                                      \
     X(st__sched_backfill, "backfill")                                                              \
-    X(st__sched_sjf, "sjf") X(st__sched_srtf, "srtf") X(st__sched_srsf, "srsf")
+    X(st__sched_sjf, "sjf")                                                                        \
+    X(st__sched_srtf, "srtf")                                                                      \
+    X(st__sched_srsf, "srsf")                                                                      \
+    X(st__sched_gang, "gang")                                                                      \
+    X(st__sched_tiresias, "tiresias") X(st__sched_fair_share, "fair-share")
 
 #define ST__SCHED_EXTERN(sym, name) extern const st_sched_policy sym;
 ST_SCHED_POLICIES(ST__SCHED_EXTERN)

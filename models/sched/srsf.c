@@ -6,8 +6,8 @@
  * walking that ranking, each job whose GPUs still fit in the cluster's total is chosen, one that
  * does not is passed over (later ones may still be chosen, as in Muri's simulator). Running jobs
  * not chosen are preempted, then chosen waiting jobs start in rank order (one the placement
- * cannot fit now is passed over). Preemption costs as in srtf.c. Wide jobs may starve, so it
- * promises no progress.
+ * cannot fit now is passed over). Preemption costs, and `scheduler.preemption: false`, as in
+ * srtf.c. Wide jobs may starve, so it promises no progress.
  *
  * Unlike srtf's, the ranking between a running and another job changes as they run (a wide
  * job's service falls faster), so every pick ranks all jobs afresh: O(n log n) per pick. */
@@ -86,13 +86,20 @@ static void srsf_pick(void *st, st_sched_view *v)
     }
     qsort(s->r, n, sizeof *s->r, by_rank);
     int64_t budget = st_sched_total_gpus(v);
-    for (size_t k = 0; k < n && budget > 0; k++) /* chosen ones move to the front, in rank order */
-        if (s->job[s->r[k].id]->gpus <= budget) {
+    if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
+        for (size_t k = 0; k < n; k++)
+            if (st_sched_is_running(v, s->r[k].id)) {
+                budget -= s->job[s->r[k].id]->gpus;
+                s->chosen[s->r[k].id] = 1;
+            }
+    for (size_t k = 0; k < n && budget > 0; k++)
+        if (!s->chosen[s->r[k].id] && s->job[s->r[k].id]->gpus <= budget) {
             budget -= s->job[s->r[k].id]->gpus;
-            s->r[chosen++] = s->r[k];
+            s->chosen[s->r[k].id] = 1;
         }
-    for (size_t c = 0; c < chosen; c++)
-        s->chosen[s->r[c].id] = 1;
+    for (size_t k = 0; k < n; k++) /* chosen ones move to the front, in rank order */
+        if (s->chosen[s->r[k].id])
+            s->r[chosen++] = s->r[k];
     for (size_t k = 0; k < n; k++) /* every running job not chosen is preempted */
         if (!s->chosen[s->live[k]] && st_sched_is_running(v, s->live[k]))
             st_sched_preempt(v, s->live[k]);

@@ -6,8 +6,9 @@
  * (later, smaller jobs may still be chosen, as in Muri's simulator). Running jobs not chosen are
  * preempted, then chosen waiting jobs start in rank order (one the placement cannot fit now is
  * passed over). A preempted job pays its checkpoint save and restore through the
- * run (cluster.h's preempt_cost): a job still saving is passed over until its GPUs are free. Long
- * jobs may starve, so it promises no progress.
+ * run (cluster.h's preempt_cost): a job still saving is passed over until its GPUs are free. With
+ * `scheduler.preemption: false` running jobs are never preempted: they are chosen first and the
+ * ranking fills what they leave. Long jobs may starve, so it promises no progress.
  *
  * Every job runs at rate 1, so the ranking of running jobs never changes while they run: they are
  * kept sorted by expected end; waiting jobs keep their remaining time, sorted by it. */
@@ -74,12 +75,21 @@ static int lower(const void *ctx, size_t a, size_t b)
 /* Choose jobs down the merged ranking while GPUs remain; returns how many it chose. */
 static size_t choose(srtf *s, const st_sched_view *v)
 {
-    double now = st_sched_now(v);
     int64_t budget = st_sched_total_gpus(v);
     size_t i = 0, k = 0, n = 0;
+    if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
+        for (; k < s->run.n; k++) {
+            budget -= s->job[s->run.id[k]]->gpus;
+            s->chosen[s->run.id[k]] = 1;
+            s->scratch[n++] = s->run.id[k];
+        }
     while (budget > 0 && (i < s->wait.n || k < s->run.n)) {
         size_t w = i < s->wait.n ? s->wait.id[i] : 0, r = k < s->run.n ? s->run.id[k] : 0;
-        double kw = i < s->wait.n ? s->key[w] : 0, kr = k < s->run.n ? s->key[r] - now : 0;
+        /* the running job's remaining time from the run's integer clock, not key - now: equal
+         * remaining times must compare equal (ties by id), or two jobs preempt each other at one
+         * instant forever on a rounding difference */
+        double kw = i < s->wait.n ? s->key[w] : 0,
+               kr = k < s->run.n ? st_sched_remaining_s(v, r) : 0;
         int take_wait = k >= s->run.n || (i < s->wait.n && (kw < kr || (kw == kr && w < r)));
         size_t id = take_wait ? w : r;
         take_wait ? i++ : k++;

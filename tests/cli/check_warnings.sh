@@ -6,7 +6,9 @@ set -u
 strata=$1
 cd "$2" || exit 2
 fail=0
-want="unmodelled.yaml:13:28: warning: scheduler.preemption is read and checked but not yet modelled: srtf always preempts and the other policies never do"
+# Every section is modelled now (scheduler.preemption and scheduler.quotas were the last): the
+# table is empty and the file that has them all gets none.
+want=""
 for cmd in check run; do
     err=$("$strata" $cmd unmodelled.yaml 2>&1 >/dev/null)
     rc=$?

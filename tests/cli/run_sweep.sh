@@ -115,9 +115,10 @@ expect "bad range" "strata sweep: --set cluster.nodes=1..4*1: range '1..4*1': th
     "$(head -1 "$tmp/e.err")"
 
 # The file's warnings are said once, not once a point.
-{ cat "$scn"; echo "scheduler: { preemption: true }"; } >"$tmp/w.yaml"
+printf 'submit,duration,gpus\n0,10,1\nx,10,1\n' >"$tmp/w.csv"
+{ cat "$scn"; echo "trace: { file: $tmp/w.csv, format: csv }"; } >"$tmp/w.yaml"
 "$strata" sweep "$tmp/w.yaml" --set 'cluster.nodes=2,4,8' >/dev/null 2>"$tmp/w.err"
-expect "warnings once" 1 "$(grep -c 'warning: scheduler.preemption is read' "$tmp/w.err")"
+expect "warnings once" 1 "$(grep -c 'warning: malformed trace row' "$tmp/w.err")"
 
 # Formats and help.
 "$strata" sweep "$scn" --set 'cluster.nodes=2,4' --format json >"$tmp/s.json" 2>/dev/null

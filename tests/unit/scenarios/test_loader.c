@@ -317,8 +317,8 @@ START_TEST(test_oversubscription_reads_n_colon_1)
 }
 END_TEST
 
-/* A section that is read but not yet modelled gets one warning at its key; a scenario without
- * one gets none, and a warning does not stop the load. */
+/* Every section is modelled now: a scenario with all of them gets no warning, and a warning
+ * does not stop the load. Quotas under a policy that reads none get one, at the key's value. */
 START_TEST(test_unmodelled_sections_warn_once_each)
 {
     st_diag d;
@@ -334,20 +334,46 @@ START_TEST(test_unmodelled_sections_warn_once_each)
              "trace: { file: " ST_SOURCE_DIR "/tests/warn/jobs.csv }\n",
              &d);
     ck_assert_ptr_nonnull(s);
-    const st_diag *w = st_scn_warnings(s);
-    /* the racks' cooling, the policies, the trace and the cost (models/cost) run now */
-    ck_assert_int_eq(w->n, 1);
-    const char *want[] = {"scheduler.preemption"};
-    unsigned line[] = {6}, col[] = {14};
-    for (int i = 0; i < 1; i++) {
-        ck_assert_int_eq(w->items[i].code, 0);
-        ck_assert_uint_eq(w->items[i].loc.line, line[i]);
-        ck_assert_uint_eq(w->items[i].loc.col, col[i]);
-        ck_assert_int_eq(strncmp(w->items[i].msg, want[i], strlen(want[i])), 0);
-        ck_assert_ptr_nonnull(
-            strstr(w->items[i].msg, " is read and checked but not yet modelled: "));
-    }
+    ck_assert_int_eq(st_scn_warnings(s)->n, 0); /* preemption is read by the policies now */
+    ck_assert_int_eq(st_scn_sched(s)->preemption, 1);
     st_scn_free(s);
+    s = load(MINIMAL "scheduler: { policy: srtf, quotas: { a: 50% } }\n", &d);
+    ck_assert_ptr_nonnull(s);
+    const st_diag *w = st_scn_warnings(s);
+    ck_assert_int_eq(w->n, 1);
+    ck_assert_str_eq(w->items[0].msg,
+                     "scheduler.quotas: policy 'srtf' reads no quotas (fair-share does)");
+    ck_assert_int_eq(st_scn_sched(s)->preemption, -1); /* unset */
+    st_scn_free(s);
+    s = load(MINIMAL "scheduler: { policy: fair-share, quotas: { a: 50% } }\n", &d);
+    ck_assert_int_eq(st_scn_warnings(s)->n, 0);
+    st_scn_free(s);
+}
+END_TEST
+
+/* scheduler.tiresias: its defaults when absent, the limits and knob when given, and limits
+ * that do not increase refused at the offending one. */
+START_TEST(test_tiresias_block)
+{
+    st_diag d;
+    st_scn *s = load(MINIMAL, &d);
+    const st_tiresias_cfg *t = &st_scn_sched(s)->tiresias;
+    ck_assert_int_eq(t->queues, 3);
+    ck_assert_double_eq(t->limit_gpu_s[0], 3250);
+    ck_assert_double_eq(t->limit_gpu_s[1], 7200);
+    ck_assert_double_eq(t->promote_knob, 0);
+    st_scn_free(s);
+    s = load(MINIMAL "scheduler: { policy: tiresias, tiresias: { queue_limits: [1 h, 2 h, 10 h], "
+                     "promote_knob: 8 } }\n",
+             &d);
+    t = &st_scn_sched(s)->tiresias;
+    ck_assert_int_eq(t->queues, 4);
+    ck_assert_double_eq(t->limit_gpu_s[2], 36000);
+    ck_assert_double_eq(t->promote_knob, 8);
+    st_scn_free(s);
+    s = load(MINIMAL "scheduler: { tiresias: { queue_limits: [2 h, 1 h] } }\n", &d);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "expected each limit above the one before"));
 }
 END_TEST
 
@@ -392,6 +418,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_did_you_mean_prefers_names_the_word_begins);
     tcase_add_test(tc, test_oversubscription_reads_n_colon_1);
     tcase_add_test(tc, test_unmodelled_sections_warn_once_each);
+    tcase_add_test(tc, test_tiresias_block);
     tcase_add_test(tc, test_enum_name_tables_follow_their_lists);
     suite_add_tcase(s, tc);
     return s;

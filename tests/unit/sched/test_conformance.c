@@ -19,7 +19,8 @@ static st_cluster_cfg cluster(void)
     return c;
 }
 
-/* A reproducible mix of n jobs from a 64-bit LCG (Knuth's MMIX constants). */
+/* A reproducible mix of n jobs from a 64-bit LCG (Knuth's MMIX constants), with priority
+ * classes 0-2 and tenants t0-t2 or none. */
 static st_cluster_job *mix(size_t n, uint64_t seed)
 {
     static const int64_t sizes[] = {1, 1, 1, 2, 4, 8, 8, 16, 32};
@@ -30,7 +31,8 @@ static st_cluster_job *mix(size_t n, uint64_t seed)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         t += (double)(x >> 54) / 8; /* 0 .. 128 s apart */
         double d = 1 + (double)((x >> 20) % 2000);
-        j[i] = (st_cluster_job){t, d, d, sizes[(x >> 40) % 9], 0, -1};
+        j[i] = (st_cluster_job){
+            t, d, d, sizes[(x >> 40) % 9], (int64_t)((x >> 10) % 3), (int32_t)(i % 4) - 1};
     }
     return j;
 }
@@ -44,11 +46,20 @@ static void cost_by_job(void *ctx, size_t job, double *save_s, double *restore_s
     *restore_s = (double)(job % 5);
 }
 
+/* Three tenants (and jobs without one): t0 and t1 hold quotas, t2 none, for fair-share to
+ * borrow and reclaim; the other policies read no quota. */
+static const char *const tenants[] = {"t0", "t1", "t2"};
+static const st_quota quotas[] = {{"t0", 0.5, {0}}, {"t1", 0.25, {0}}};
+
 static void run(const char *policy, const char *placement, const st_cluster_job *jobs, size_t n,
                 double horizon_s, st_cluster_result *r)
 {
     st_cluster_cfg c = cluster();
+    st_sched_cfg sc = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
     st_cluster_spec sp = {.c = &c,
+                          .sched = &sc,
+                          .tenants = tenants,
+                          .n_tenants = 3,
                           .policy = policy,
                           .placement = placement,
                           .jobs = jobs,
@@ -132,13 +143,21 @@ static size_t n_policies(void)
     return n;
 }
 
+static size_t n_placements(void)
+{
+    size_t n = 0;
+    while (st_place_policy_names[n])
+        n++;
+    return n;
+}
+
 /* Loop index: policy x placement x mix. */
 START_TEST(test_policy_conforms)
 {
-    size_t np = n_policies();
+    size_t np = n_policies(), nq = n_placements();
     const char *policy = st_sched_policy_names[_i % np];
-    const char *placement = st_place_policy_names[(_i / np) % 3];
-    uint64_t seed = 1 + (uint64_t)(_i / (3 * np));
+    const char *placement = st_place_policy_names[(_i / np) % nq];
+    uint64_t seed = 1 + (uint64_t)(_i / (nq * np));
     size_t n = 120;
     st_cluster_job *jobs = mix(n, seed);
     st_cluster_result a, b;
@@ -216,8 +235,8 @@ Suite *conformance_suite(void)
     Suite *s = suite_create("conformance");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
-    int np = (int)n_policies();
-    tcase_add_loop_test(tc, test_policy_conforms, 0, np * 3 * 3);
+    int np = (int)n_policies(), nq = (int)n_placements();
+    tcase_add_loop_test(tc, test_policy_conforms, 0, np * nq * 3);
     tcase_add_loop_test(tc, test_no_starvation_when_promised, 0, np);
     tcase_add_loop_test(tc, test_job_larger_than_the_cluster_is_refused, 0, np);
     tcase_add_test(tc, test_unknown_names_are_errors);
