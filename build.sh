@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake make gcc pkg-config libgsl-dev libyaml-dev libcjson-dev check)
+packages=(cmake make gcc pkg-config libgsl-dev libyaml-dev libcjson-dev check python3)
+# python3: the report test (tests/cli/check_report.py) parses every HTML report with its XML parser.
 # Optional: Open MPI, for `mpirun -n N strata sweep` and its test (cli.sweep_mpi). The build
 # works without it; CI (CI=true, which .ci/run sets) installs it so the MPI test runs there.
 [ "${CI:-}" = "true" ] && packages+=(libopenmpi-dev openmpi-bin)
