@@ -261,6 +261,11 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
         cJSON_AddNumberToObject(rk, "headroom_a", p->rack_headroom_a);
     }
     cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
+    if (p->has_network) {
+        cJSON *nw = cJSON_AddObjectToObject(o, "network");
+        cJSON_AddNumberToObject(nw, "switch_ports", (double)p->switch_ports);
+        cJSON_AddNumberToObject(nw, "optics_w", p->network_w);
+    }
     const st_plant_rack_heat *h = &p->rack_heat;
     cJSON *co = cJSON_AddObjectToObject(rk, "cooling");
     cJSON_AddNumberToObject(co, "heat_w", h->heat_w);

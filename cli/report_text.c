@@ -265,6 +265,9 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     if (p->rack_loss_w > 0)
         fprintf(out, ", %s lost in its distribution",
                 fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
+    if (p->has_network)
+        fprintf(out, "\n  network: optics of %lld switch ports %s, beside the racks",
+                (long long)p->switch_ports, fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
     const st_plant_rack_heat *h = &p->rack_heat;
     fprintf(out, "\n  cooling: hottest rack %s of heat against %s of %s cooling",
             fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),

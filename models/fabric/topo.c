@@ -389,6 +389,20 @@ int64_t st_topo_switches(const st_topo *t, st_level level)
     }
 }
 
+int64_t st_topo_cables(const st_topo *t, st_level level)
+{
+    switch (level) {
+    case ST_LEVEL_NIC:
+        return t->gpus / t->gpn * t->nics;
+    case ST_LEVEL_LEAF:
+        return t->leaves > 1 ? t->leaves * t->up : 0;
+    case ST_LEVEL_SPINE:
+        return t->pods > 1 ? t->pods * t->up * t->cup : 0;
+    default:
+        return 0;
+    }
+}
+
 /* ---- routes -------------------------------------------------------------------------------- */
 
 /* splitmix64's finaliser (Steele, Lea and Flood, "Fast splittable pseudorandom number

@@ -124,6 +124,13 @@ int64_t st_topo_pod_of(const st_topo *t, int64_t gpu);
  * either routing. */
 int64_t st_topo_switches(const st_topo *t, st_level level);
 
+/* Number of full-duplex network cables of a level, each a port at both ends: one per NIC for
+ * ST_LEVEL_NIC (NIC to leaf), one per leaf uplink port for ST_LEVEL_LEAF (leaf to spine), one
+ * per spine uplink port for ST_LEVEL_SPINE (spine to core); 0 for a tier no route needs and for
+ * the NVLink and storage levels. An aggregated link of adaptive routing counts every cable it
+ * stands for, so the counts are the same under either routing. */
+int64_t st_topo_cables(const st_topo *t, st_level level);
+
 /* The network switches a cluster buys: its leaves, spines and cores (st_topo_switches of the
  * NIC, leaf and spine levels; NVSwitch domains belong to the nodes). */
 int64_t st_topo_network_switches(const st_topo *t);

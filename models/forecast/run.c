@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/forecast/netpower.h"
 #include "models/place/policy.h"
 #include "models/sched/cluster.h"
 #include "models/sched/outage.h"
@@ -428,8 +429,14 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
                 (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock};
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
-        rc = st_plant_run(sp->c, jobs, k, sp->seed, &out->plant, err);
+        /* the switches' optics beside the racks, when the fabric's port rate has a figure */
+        int64_t ports = 0;
+        double net_w = 0;
+        int net = st_forecast_switch_optics(sp->c, &ports, &net_w);
+        rc = st_plant_run_network(sp->c, jobs, k, sp->seed, net_w, &out->plant, err);
         out->has_plant = rc == 0;
+        out->plant.has_network = net;
+        out->plant.switch_ports = ports;
         if (out->has_plant)
             job_energy(sp, out);
     }

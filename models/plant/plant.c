@@ -35,8 +35,15 @@ static const st_plant_preset preset = {
     .min_window_s = 60,
     .min_steps = 10,
     .max_window_s = 3840,
+    /* NVIDIA MMS4X00-NS, 800 Gb/s twin-port OSFP 2x400G single-mode transceiver for Quantum-2
+     * and Spectrum-4 switches: "Twin-port single mode OSFP transceivers remain at 17 Watts for
+     * all configurations" (NVIDIA product specifications, Overview; read 2026-12-01). It holds
+     * two 400 Gb/s ports, so 8.5 W a port, for 400 Gb/s fabrics only. */
+    .switch_optic_w = 17.0 / 2,
+    .optic_rate_bps = 400e9,
     .source = "80 PLUS Titanium (230 V internal redundant, 50% load); 10 CFR 431.196(a)(2) "
-              "(500 kVA three-phase LV dry-type); arXiv 2508.14318",
+              "(500 kVA three-phase LV dry-type); arXiv 2508.14318; NVIDIA MMS4X00-NS "
+              "specifications (17 W, 2 x 400G)",
 };
 
 const st_plant_preset *st_plant_preset_get(void)
@@ -206,15 +213,30 @@ static double window_for(const st_plant_profile *prof, size_t n)
     return w;
 }
 
-int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
-                 st_plant_result *out, st_err *err)
+static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                      double window_s, double net_w, st_plant_result *out, st_err *err);
+
+int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                         double network_board_w, st_plant_result *out, st_err *err)
 {
     st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
     for (size_t j = 0; j < n; j++)
         st_plant_profile_clocked(jobs[j].step, c->gpu, jobs[j].clock, &prof[j]);
     double w = window_for(prof, n);
     free(prof);
-    return st_plant_run_window(c, jobs, n, seed, w, out, err);
+    return run_window(c, jobs, n, seed, w, network_board_w, out, err);
+}
+
+int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                 st_plant_result *out, st_err *err)
+{
+    return st_plant_run_network(c, jobs, n, seed, 0, out, err);
+}
+
+int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                        double window_s, st_plant_result *out, st_err *err)
+{
+    return run_window(c, jobs, n, seed, window_s, 0, out, err);
 }
 
 /* Each job's profile, board power and phase offset: a uniform point of its step from its own
@@ -262,6 +284,9 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
             out->rack_heat = h;
         }
     }
+    /* The network's heat: air-cooled switches (the Quantum-2 and Spectrum-4 OSFP switches the
+     * optics are for are air-cooled), removed by the same plant as the racks' air. */
+    out->air_w += out->network_w;
     st_plant_cooling_power_of(&c->racks, out->air_w, out->liquid_w, &out->cooling);
     st__plant_junctions(c, &m, prof, heat, n, tj);
     out->max_junction_c = -INFINITY;
@@ -345,8 +370,11 @@ static double phase_energy(const st_plant_profile *p, double offset_s, double wi
     return e;
 }
 
-int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
-                        double window_s, st_plant_result *out, st_err *err)
+/* The plant over window_s, with the network's constant board power net_w beside the racks: in
+ * the waveform's constant draw (so in IT power, energy, the UPS's load and the PUE) and not in
+ * any rack's peak, current or distribution loss. */
+static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                      double window_s, double net_w, st_plant_result *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
     for (size_t j = 0; j < n; j++)
@@ -366,6 +394,8 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     double base = 0;
     for (int64_t k = 0; k < r.n; k++)
         base += r.c[k];
+    base += net_w > 0 ? net_w : 0;
+    out->network_w = (net_w > 0 ? net_w : 0) / preset.psu_efficiency;
     int lossy = c->racks.distribution_resistance_ohm > 0;
     out->dt_s = preset.dt_s;
     size_t ns = (size_t)llround(window_s / out->dt_s);

@@ -27,6 +27,9 @@ typedef struct st_plant_preset {
     double min_window_s; /* the waveform covers at least this ... */
     double min_steps;    /* ... and at least this many of the longest step */
     double max_window_s;
+    /* Network optics: the board power of one optical transceiver port at a switch, and the
+     * port rate it holds for (bits/s); a fabric at another rate has no optics figure. */
+    double switch_optic_w, optic_rate_bps;
     const char *source;
 } st_plant_preset;
 
@@ -100,6 +103,13 @@ typedef struct st_plant_result {
     double burn_w, burn_extra_w;
     double storage_energy_j, storage_power_w, storage_loss_w;
     st_plant_series series; /* the facility waveform (wave), decimated for the reports (owned) */
+    /* The network's constant draw at the wall (the board power given to st_plant_run_network
+     * through the PSUs): in the IT power, the waveform, its energy and the PUE, and its heat
+     * in the air the cooling plant removes; not in any rack (switches sit in their own). Set
+     * by the forecast: has_network when it stated one, and the switch ports it counted. */
+    double network_w;
+    int has_network;
+    int64_t switch_ports;
 } st_plant_result;
 
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase
@@ -108,6 +118,11 @@ typedef struct st_plant_result {
  * st_plant_release either way. */
 int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                  st_plant_result *out, st_err *err);
+
+/* As st_plant_run, with the network's constant board power network_board_w (W, >= 0: switch
+ * optics, composed by the forecast from the fabric) drawn beside the racks. */
+int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
+                         double network_board_w, st_plant_result *out, st_err *err);
 
 /* The plant with an explicit window (s), for the benchmark and tests: as st_plant_run. */
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,

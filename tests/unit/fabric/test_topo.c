@@ -292,6 +292,34 @@ START_TEST(test_flow_key_is_fixed_and_order_dependent)
 }
 END_TEST
 
+/* Cables per level: one DGX SuperPOD H100 scalable unit (32 nodes of 8 GPUs and 8 NICs, one
+ * rail group of 8 rail leaves) has 256 NIC cables and 256 leaf-spine cables, the spine-leaf
+ * count of NVIDIA's "DGX SuperPOD Reference Architecture: DGX H100", Table 4 (1 SU); the
+ * fat-tree-3 case above has 8 x 16 leaf and 2 x 16 x 2 spine cables, whichever the routing. */
+START_TEST(test_cables_count_each_port_once_under_either_routing)
+{
+    st_cluster_cfg c = cluster(ST_TOPO_RAIL_OPTIMIZED, 32, 8, 8, 32);
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_NIC), 256);
+    ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_LEAF), 256);
+    ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_SPINE), 0);
+    ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_NVLINK), 0);
+    st_topo_free(t);
+    for (int r = 0; r < 2; r++) {
+        st_cluster_cfg f = cluster(ST_TOPO_FAT_TREE_3, 16, 8, 8, 2);
+        f.fabric.leaves_per_pod = 4;
+        f.fabric.oversub[1] = 2, f.fabric.n_oversub = 2;
+        f.fabric.routing = r ? ST_ROUTING_ADAPTIVE : ST_ROUTING_ECMP;
+        t = build(&f);
+        ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_NIC), 128);
+        ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_LEAF), 128);
+        ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_SPINE), 64);
+        ck_assert_int_eq(st_topo_cables(t, ST_LEVEL_STORAGE), 0);
+        st_topo_free(t);
+    }
+}
+END_TEST
+
 START_TEST(test_adaptive_routes_cross_aggregated_links)
 {
     st_cluster_cfg c = cluster(ST_TOPO_FAT_TREE_3, 16, 8, 8, 2);
@@ -627,6 +655,7 @@ Suite *topo_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_transport_efficiencies_follow_headers_and_measurement);
     tcase_add_test(tc, test_spine_leaf_counts_and_capacities_by_hand);
+    tcase_add_test(tc, test_cables_count_each_port_once_under_either_routing);
     tcase_add_test(tc, test_route_shapes_and_latency_on_spine_leaf);
     tcase_add_test(tc, test_rail_optimized_counts_and_routes_by_hand);
     tcase_add_test(tc, test_fat_tree_counts_and_routes_by_hand);

@@ -182,6 +182,41 @@ START_TEST(test_rack_peak_is_its_nodes_at_the_power_limit_through_the_psu)
 }
 END_TEST
 
+/* The network's constant board power (switch optics) is drawn beside the racks: it adds
+ * network / eta to IT power and its energy, its heat to the air the cooling plant removes and
+ * its share to the PUE's numerator and denominator, and it moves no rack, swing or ramp. */
+START_TEST(test_network_power_is_it_power_beside_the_racks)
+{
+    st_cluster_cfg c = cluster(4, 2, 0);
+    int64_t ids[16];
+    for (int i = 0; i < 16; i++)
+        ids[i] = i;
+    st_step_result r = step_of(0.5, 0.5);
+    st_plant_job j = {&r, ids, 16, 0, 1};
+    st_plant_result bare, net;
+    st_err err = {0};
+    ck_assert_int_eq(st_plant_run(&c, &j, 1, 1, &bare, &err), 0);
+    ck_assert_int_eq(st_plant_run_network(&c, &j, 1, 1, 960.0, &net, &err), 0);
+    double eta = st_plant_preset_get()->psu_efficiency;
+    ck_assert(bare.network_w == 0);
+    ck_assert(REL(net.network_w, 960.0 / eta, 1e-12));
+    ck_assert(REL(net.it_mean_w - bare.it_mean_w, 960.0 / eta, 1e-9));
+    ck_assert(REL(net.it_peak_w - bare.it_peak_w, 960.0 / eta, 1e-9));
+    ck_assert(REL(net.wave_it_energy_j - bare.wave_it_energy_j, 960.0 / eta * net.window_s, 1e-9));
+    ck_assert(REL(net.wave_it_energy_j, net.phase_energy_j, 1e-9));
+    ck_assert(net.rack_peak_w == bare.rack_peak_w && net.rack_heat.heat_w == bare.rack_heat.heat_w);
+    ck_assert(REL(net.wave.swing_w, bare.wave.swing_w, 1e-9));
+    ck_assert(net.cooling.total_w > bare.cooling.total_w);
+    ck_assert(REL(net.transformer_loss_w / bare.transformer_loss_w, net.it_mean_w / bare.it_mean_w,
+                  1e-12));
+    double num = net.it_mean_w + net.loss_mean_w + net.storage_loss_w + net.transformer_loss_w +
+                 net.ups.loss_w + net.cooling.total_w;
+    ck_assert(REL(net.pue, num / net.it_mean_w, 1e-12));
+    st_plant_release(&bare);
+    st_plant_release(&net);
+}
+END_TEST
+
 START_TEST(test_losses_are_each_racks_i2r_summed)
 {
     /* The job holds rack 0 and half of rack 1; the quadratic form must give, in each phase, the
@@ -265,6 +300,7 @@ Suite *plant_suite(void)
     tcase_add_test(tc, test_a_synchronised_job_swings_by_its_gpus_power_range_at_its_step_rate);
     tcase_add_test(tc, test_a_flat_load_has_no_swing_and_no_frequency);
     tcase_add_test(tc, test_rack_peak_is_its_nodes_at_the_power_limit_through_the_psu);
+    tcase_add_test(tc, test_network_power_is_it_power_beside_the_racks);
     tcase_add_test(tc, test_losses_are_each_racks_i2r_summed);
     tcase_add_test(tc, test_same_seed_repeats_and_another_seed_moves_the_jobs_phases);
     tcase_add_test(tc, test_a_gpu_without_a_power_limit_is_refused);
