@@ -1,8 +1,9 @@
 /* The cluster run: many jobs over time on one cluster, as a fluid, event-driven model on the
  * engine (sim/engine.h). Jobs arrive at their submit time, wait, are started all or nothing on
  * GPUs the placement policy chooses, run for their run time (a training job: its life at its
- * placement, asked of a hook when it first starts; a trace job: its recorded duration), may
- * be preempted and resumed with the work they had done, and finish, releasing their GPUs. The
+ * placement, asked of a hook when it first starts; a trace job: its recorded duration, or the
+ * hook's), may be preempted and resumed with the work they had done (re-timed where they resume
+ * by the retime hook), and finish, releasing their GPUs. The
  * scheduler policy (policy.h) decides who starts, after every arrival and finish. */
 #ifndef ST_MODELS_SCHED_CLUSTER_H
 #define ST_MODELS_SCHED_CLUSTER_H

@@ -2,7 +2,8 @@
  * behind 2:1 oversubscribed uplinks (scenarios/examples/placement-speed.yaml's cluster), a
  * one-server job takes server 0 and a two-server job then lands across both leaves under `pack`
  * and inside leaf 1 under `topology-aware`. (1) A trace job that trace.models maps to a step model
- * finishes later across the leaves; an unmapped one runs its recorded hour either way. (2) A
+ * finishes later across the leaves (scenarios/examples/trace-models.yaml); an unmapped one runs
+ * its recorded hour either way. (2) A
  * training job preempted and resumed across the leaves takes longer than one resumed inside
  * one. */
 #include <check.h>
@@ -21,15 +22,9 @@ typedef struct ran {
     st_run r;
 } ran;
 
-static void run_text(const char *body, const char *placement, ran *o)
+/* o->s's forecast under placement into o->r. */
+static void run_scn(const char *placement, ran *o)
 {
-    char yaml[4096];
-    snprintf(yaml, sizeof yaml, "%s%s", cluster, body);
-    st_diag d = {0};
-    memset(o, 0, sizeof *o);
-    int rc = st_scn_load_buffer(ST_SOURCE_DIR "/tests/traces/trace-rate.yaml", yaml, strlen(yaml),
-                                &o->s, &d);
-    ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
     st_run_spec sp = {.c = st_scn_cluster(o->s),
                       .w = st_scn_workload(o->s, 0),
                       .n = st_scn_workload_count(o->s),
@@ -41,15 +36,36 @@ static void run_text(const char *body, const char *placement, ran *o)
     ck_assert_msg(st_run_forecast(&sp, &o->r, &err) == 0, "forecast: %s", err.msg);
 }
 
+/* The scenario the cluster above and body make, run under placement. */
+static void run_text(const char *body, const char *placement, ran *o)
+{
+    char yaml[4096];
+    snprintf(yaml, sizeof yaml, "%s%s", cluster, body);
+    st_diag d = {0};
+    memset(o, 0, sizeof *o);
+    int rc = st_scn_load_buffer(ST_SOURCE_DIR "/tests/traces/trace-rate.yaml", yaml, strlen(yaml),
+                                &o->s, &d);
+    ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
+    run_scn(placement, o);
+}
+
+/* scenarios/examples/trace-models.yaml (its 2 h jobs; the two-server one mapped) under placement.
+ */
+static void run_example(const char *placement, ran *o)
+{
+    st_diag d = {0};
+    memset(o, 0, sizeof *o);
+    ck_assert_int_eq(
+        st_scn_load_file(ST_SOURCE_DIR "/scenarios/examples/trace-models.yaml", &o->s, &d), 0);
+    run_scn(placement, o);
+}
+
 static void release(ran *o)
 {
     st_run_release(&o->r);
     st_scn_free(o->s);
 }
 
-static const char mapped[] =
-    "trace: { file: placement-speed.csv, format: csv, models: [ { min_gpus: 16, model: "
-    "llama3-8b, seq_len: 4096, zero: 1, recompute: selective, replica_batch: 2 } ] }\n";
 static const char unmapped[] = "trace: { file: placement-speed.csv, format: csv }\n";
 
 /* The two-server trace job (the trace's second row, the run's job 1: no training workload). */
@@ -74,16 +90,16 @@ static int across(const ran *o)
 START_TEST(test_a_mapped_trace_job_across_two_oversubscribed_leaves_finishes_later)
 {
     ran pack, topo;
-    run_text(mapped, "pack", &pack);
-    run_text(mapped, "topology-aware", &topo);
+    run_example("pack", &pack);
+    run_example("topology-aware", &topo);
     ck_assert_int_eq(across(&pack), 1);
     ck_assert_int_eq(across(&topo), 0);
     double ep = wide(&pack)->end_s, et = wide(&topo)->end_s;
     ck_assert_msg(ep > et + 60, "end %.6g s across vs %.6g s inside", ep, et);
     /* inside one leaf it is the tightest placement's shape: its recorded hour exactly */
-    ck_assert(et == 60 + 3600);
+    ck_assert(et == 60 + 7200);
     /* the one-server job is not mapped (min_gpus 16): its hour either way */
-    ck_assert(pack.r.cluster.job[0].end_s == 3600 && topo.r.cluster.job[0].end_s == 3600);
+    ck_assert(pack.r.cluster.job[0].end_s == 7200 && topo.r.cluster.job[0].end_s == 7200);
     release(&pack);
     release(&topo);
 }
