@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/fabric/topo.h"
 #include "models/forecast/run.h"
+#include "models/forecast/trace_rate.h"
 #include "scenarios/scenario.h"
 
 static const char cluster[] = "version: 1\nname: trace-rate\n"
@@ -164,6 +166,52 @@ START_TEST(test_a_job_resumed_across_two_leaves_takes_longer_than_inside_one)
 }
 END_TEST
 
+/* The slowdown is memoised by placement shape: servers 1 and 2 and servers 0 and 2 are both one
+ * server on each leaf, so the second is not simulated again and gets the same slowdown; the
+ * whole of leaf 1 has the tight shape and a slowdown of exactly 1. The plan is fitted to the
+ * job: tp = gcd(tp, GPUs). */
+START_TEST(test_the_slowdown_is_memoised_by_placement_shape)
+{
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(
+        st_scn_load_file(ST_SOURCE_DIR "/scenarios/examples/trace-models.yaml", &s, &d), 0);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    st_topo *t = NULL;
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_topo_new(c, &t, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new(c, &x, &err), 0);
+    st_trace_rate r;
+    ck_assert_msg(st_trace_rate_init(&r, st_scn_trace(s), c, t, x, &err) == 0, "%s", err.msg);
+    ck_assert(!st_trace_rate_mapped(&r, 0) && st_trace_rate_mapped(&r, 1));
+    ck_assert_uint_eq(r.n_plans, 1);
+    ck_assert_int_eq(r.plan[0].w.parallel.dp, 16);
+    ck_assert_int_eq(r.plan[0].w.global_batch, 32); /* dp x replica_batch 2 */
+    int64_t a[16], b[16], leaf1[16];
+    for (int k = 0; k < 16; k++) {
+        a[k] = 8 + k;             /* servers 1 and 2 */
+        b[k] = k < 8 ? k : 8 + k; /* servers 0 and 2 */
+        leaf1[k] = 16 + k;        /* servers 2 and 3 */
+    }
+    double sa = 0, sb = 0, sl = 0, s0 = 0;
+    ck_assert_int_eq(st_trace_rate_slowdown(&r, 1, a, &sa, &err), 0);
+    ck_assert_uint_eq(r.timed, 1);
+    ck_assert_int_eq(st_trace_rate_slowdown(&r, 1, b, &sb, &err), 0);
+    ck_assert_uint_eq(r.timed, 1);
+    ck_assert(sa > 1.05 && sb == sa);
+    ck_assert_int_eq(st_trace_rate_slowdown(&r, 1, leaf1, &sl, &err), 0);
+    ck_assert(sl == 1);
+    /* an unmapped job: 1, nothing simulated */
+    ck_assert_int_eq(st_trace_rate_slowdown(&r, 0, a, &s0, &err), 0);
+    ck_assert(s0 == 1);
+    st_trace_rate_release(&r);
+    st_step_ctx_free(x);
+    st_topo_free(t);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *trace_rate_suite(void)
 {
     Suite *s = suite_create("trace_rate");
@@ -172,6 +220,7 @@ Suite *trace_rate_suite(void)
     tcase_add_test(tc, test_a_mapped_trace_job_across_two_oversubscribed_leaves_finishes_later);
     tcase_add_test(tc, test_an_unmapped_trace_job_runs_its_recorded_duration_wherever_placed);
     tcase_add_test(tc, test_a_job_resumed_across_two_leaves_takes_longer_than_inside_one);
+    tcase_add_test(tc, test_the_slowdown_is_memoised_by_placement_shape);
     suite_add_tcase(s, tc);
     return s;
 }
