@@ -318,6 +318,7 @@ void st_scn_free(st_scn *s)
     free(s->trace_jobs);
     free(s->trace_tenants);
     free(s->trace_classes);
+    free(s->trace_models);
     free(s);
 }
 

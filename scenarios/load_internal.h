@@ -23,6 +23,7 @@ struct st_scn {
     st_trace_job *trace_jobs; /* trace.jobs, owned (scenarios/trace.c) */
     const char **trace_tenants;
     const char **trace_classes;
+    st_trace_model *trace_models; /* trace.models, owned */
     st_failures_cfg failures;
     st_failure_class *classes;
     st_sched_cfg sched;

@@ -50,8 +50,101 @@ static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
 /* `malformed: skip` (a warning per row) or `refuse` (an error per row). */
 static const char *const malformed_names[] = {"skip", "refuse", NULL};
 
+/* ---- trace.models: trace job classes mapped to model presets ----------------------------- */
+
+static int fn_tm_model(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_trace_model *m = base;
+    m->w.model_loc = n->loc;
+    m->w.model = st__read_model(st__ld(rd), n, "model");
+    return m->w.model ? 0 : -1;
+}
+
+static const st_field trace_model_fields[] = {
+    ST_FSTR(st_trace_model, "class", cls_name),
+    ST_FINT(st_trace_model, "min_gpus", min_gpus, ST_R_MIN1, .max = 1e9),
+    ST_FINT(st_trace_model, "max_gpus", max_gpus, ST_R_MIN1, .max = 1e9),
+    ST_FFN("model", fn_tm_model, .required = 1),
+    ST_FINT(st_trace_model, "seq_len", w.seq_len, ST_R_MIN1, .max = 1e8),
+    ST_FENUM(st_trace_model, "precision", w.precision, st_precision_names),
+    ST_FINT(st_trace_model, "tp", w.parallel.tp, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_trace_model, "pp", w.parallel.pp, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_trace_model, "zero", w.parallel.zero, ST_R_NONNEG, .max = 3),
+    ST_FINT(st_trace_model, "microbatch", w.parallel.microbatch, ST_R_MIN1, .max = 1e6),
+    ST_FENUM(st_trace_model, "recompute", w.parallel.recompute, st_recompute_names),
+    ST_FINT(st_trace_model, "replica_batch", replica_batch, ST_R_MIN1, .max = 1e9),
+    ST_FEND,
+};
+
+/* `models:` a list of mappings, each read into a template with the workloads' defaults; the
+ * class names are matched against the trace once it is read (resolve_classes). */
+static int fn_trace_models(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_trace_cfg *t = base;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "trace.models") ||
+        st_rd_list_limit(rd, n, "trace.models", ST_SCN_MAX_NAMED))
+        return -1;
+    st_trace_model *m = st_xcalloc(n->n ? n->n : 1, sizeof *m);
+    ld->s->trace_models = m;
+    int bad = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        m[i].loc = n->kids[i]->loc;
+        m[i].cls = -1;
+        m[i].w.seq_len = 2048; /* the workloads' default (GPT-3's context) */
+        m[i].w.parallel = (st_parallel_cfg){.tp = 1,
+                                            .cp = 1,
+                                            .pp = 1,
+                                            .virtual_stages = 1,
+                                            .microbatch = 1,
+                                            .overlap_grad_reduce = 1,
+                                            .overlap_p2p = 1,
+                                            .loc = m[i].loc};
+        m[i].w.kind = ST_WL_TRAINING;
+        m[i].w.loc = m[i].loc;
+        bad |= st_rd_map(rd, n->kids[i], trace_model_fields, &m[i], "trace.models entry") != 0;
+        if (m[i].min_gpus && m[i].max_gpus && m[i].min_gpus > m[i].max_gpus)
+            bad |= st_rd_fail(rd, st_ynode_get(n->kids[i], "max_gpus"), ST_EINVAL,
+                              "trace.models: max_gpus %lld is below min_gpus %lld",
+                              (long long)m[i].max_gpus, (long long)m[i].min_gpus) != 0;
+    }
+    t->models = m;
+    t->n_models = n->n;
+    return bad ? -1 : 0;
+}
+
+/* Each entry's `class:` against the trace's class names (Muri's model_name column). */
+static int resolve_classes(st_ld *ld, const st_ynode *list)
+{
+    st_trace_cfg *t = &ld->s->trace;
+    st_trace_model *m = ld->s->trace_models;
+    int bad = 0;
+    for (size_t i = 0; list && list->kind == ST_YN_SEQ && i < t->n_models; i++) {
+        if (!m[i].cls_name)
+            continue;
+        const st_ynode *at = st_ynode_get(list->kids[i], "class");
+        if (!t->n_classes) {
+            bad = st_rd_fail(&ld->rd, at, ST_EINVAL,
+                             "trace.models: format %s records no job class; map by min_gpus and "
+                             "max_gpus instead",
+                             st_trace_format_names[t->format]);
+            continue;
+        }
+        for (size_t k = 0; k < t->n_classes && m[i].cls < 0; k++)
+            if (strcmp(t->classes[k], m[i].cls_name) == 0)
+                m[i].cls = (int32_t)k;
+        if (m[i].cls < 0)
+            bad = st_rd_fail(&ld->rd, at, ST_EINVAL,
+                             "trace.models: class '%s' is not in the trace (its first class is "
+                             "'%s')",
+                             m[i].cls_name, t->classes[0]);
+    }
+    return bad;
+}
+
 static const st_field trace_fields[] = {
     ST_FFN("file", fn_trace_file, .required = 1),
+    ST_FFN("models", fn_trace_models),
     ST_FENUM(st_trace_cfg, "format", format, st_trace_format_names),
     ST_FENUM(st_trace_cfg, "malformed", refuse_malformed, malformed_names),
     ST_FENUM(st_trace_cfg, "replay", replay, st_trace_replay_names),
@@ -72,7 +165,13 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
                           "replay: muri reads the Muri trace's model_name, iterations and "
                           "iteration_time; it needs format: muri, not %s",
                           st_trace_format_names[s->trace.format]);
-    return st__trace_read(ld, st_ynode_get(n, "file"));
+    if (s->trace.replay == ST_REPLAY_MURI && s->trace.n_models)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "models"), ST_EINVAL,
+                          "trace.models gives jobs a placement-dependent speed, which replay: muri "
+                          "(the artifact's runtime model) does not have; drop one of them");
+    if (st__trace_read(ld, st_ynode_get(n, "file")))
+        return -1;
+    return resolve_classes(ld, st_ynode_get(n, "models")) ? -1 : 0;
 }
 
 /* ---- failures --------------------------------------------------------------------------- */

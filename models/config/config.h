@@ -313,8 +313,25 @@ typedef struct st_trace_job {
 typedef enum st_trace_replay { ST_TRACE_REPLAYS(ST__ENUM_VALUE) } st_trace_replay;
 extern const char *const st_trace_replay_names[];
 
+/* One entry of `trace.models`: the trace jobs it maps (those of its class, when it names one,
+ * with min_gpus <= GPUs <= max_gpus, 0: no bound; the first entry that matches a job maps it)
+ * and the step model they get: w is a template (model, seq_len, precision, parallel.tp, pp,
+ * zero, microbatch, recompute) whose plan is fitted to each job's GPU count
+ * (models/forecast/trace_rate.h). replica_batch: sequences per data-parallel replica per step
+ * (0: microbatch x pp, one micro-batch per pipeline stage). */
+typedef struct st_trace_model {
+    const char *cls_name; /* `class:`, NULL: any */
+    int32_t cls;          /* its index in st_trace_cfg.classes, -1: any */
+    int64_t min_gpus, max_gpus;
+    int64_t replica_batch;
+    st_workload_cfg w;
+    st_loc loc;
+} st_trace_model;
+
 typedef struct st_trace_cfg {
-    const char *file; /* resolved against the scenario's folder */
+    const char *file;             /* resolved against the scenario's folder */
+    const st_trace_model *models; /* `models:` (n_models; none: every job runs at rate 1) */
+    size_t n_models;
     st_trace_format format;
     int refuse_malformed;     /* `malformed: refuse`: a malformed row is an error, not skipped */
     st_trace_replay replay;   /* `replay:` */

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "models/forecast/netpower.h"
+#include "models/forecast/shape_memo.h"
+#include "models/forecast/trace_rate.h"
 #include "models/place/policy.h"
 #include "models/sched/cluster.h"
 #include "models/sched/outage.h"
@@ -55,6 +57,17 @@ typedef struct lives_ctx {
     int *has, *holding;
     int64_t **hosts;
     st_io *bg;
+    /* Resumes re-timed (retime_at): each training job's step at its first placement and where
+     * it runs now, and its steps by placement shape (owner: its workload). */
+    double *step0, *step_now;
+    st__shape_memo memo;
+    int64_t *key;
+    size_t key_cap;
+    /* Trace jobs mapped to a step model (trace.models): their slowdown at their first start,
+     * and the GPUs of each running one (by cluster job; borrowed from the run). */
+    st_trace_rate tr;
+    double *slow0;
+    const int64_t **tgpus;
 } lives_ctx;
 
 /* The cluster run's start hook: a training job's place and ingest stream (at the need its step
@@ -63,8 +76,10 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
 {
     (void)now_s;
     lives_ctx *x = ctx;
-    if (i >= x->n_train)
+    if (i >= x->n_train) {
+        x->tgpus[i] = gpus;
         return;
+    }
     size_t wi = x->workload[i];
     st_forecast *f = &x->out->f[wi];
     const st_workload_cfg *w = &x->sp->w[wi];
@@ -106,12 +121,34 @@ static int place_step(lives_ctx *x, size_t i, st_err *err)
     return rc;
 }
 
+/* The shape of job i's GPUs into x->key (shape_memo.h); returns its length. */
+static size_t shape_of(lives_ctx *x, const int64_t *gpus, int64_t n)
+{
+    x->key = st_xgrow(x->key, sizeof *x->key, 5 * (size_t)n, &x->key_cap);
+    return st__shape_key(x->t, x->sp->c, gpus, n, x->key);
+}
+
+/* A mapped trace job's run time at its first placement: its recorded duration times its
+ * slowdown there (trace_rate.h). */
+static int trace_duration(lives_ctx *x, size_t i, double *duration_s, st_err *err)
+{
+    size_t t = i - x->n_train;
+    double s = 1;
+    int rc = st_trace_rate_slowdown(&x->tr, t, x->tgpus[i], &s, err);
+    x->slow0[t] = s;
+    *duration_s = x->sp->job_trace->jobs[t].duration_s * s;
+    return rc;
+}
+
 /* The cluster run's duration hook: a training job's whole life where it was placed (its step on
- * its GPUs), with the ingest of every other training job holding GPUs now as background. */
+ * its GPUs), with the ingest of every other training job holding GPUs now as background; a
+ * mapped trace job's recorded duration stretched by its placement's slowdown. */
 static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
 {
     (void)now_s;
     lives_ctx *x = ctx;
+    if (i >= x->n_train)
+        return trace_duration(x, i, duration_s, err);
     st_forecast *f = &x->out->f[x->workload[i]];
     int rc = place_step(x, i, err);
     if (rc)
@@ -130,7 +167,47 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
                               err);
     *duration_s = f->has_life ? f->life.wall_s : 0;
+    x->step0[i] = x->step_now[i] = f->step.step_time_s;
+    size_t n = shape_of(x, x->at[i].gpu, x->at[i].n_gpus);
+    st__shape_memo_put(&x->memo, (int64_t)x->workload[i], x->key, n, f->step.step_time_s);
     return rc;
+}
+
+/* The cluster run's retime hook: a resumed job's run time on the GPUs it resumes on over its run
+ * time at its first placement. A training job: its step there (same micro-batch and clock,
+ * memoised by placement shape) over its first placed step; its whole remaining life is stretched
+ * by it, checkpoints included, as the neighbours' rate stretches it. A mapped trace job: its
+ * slowdown there over its first one. An unmapped trace job: 1. */
+static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, double *scale,
+                     st_err *err)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    *scale = 1;
+    if (i >= x->n_train) {
+        size_t t = i - x->n_train;
+        double s = 1;
+        int rc = st_trace_rate_slowdown(&x->tr, t, gpus, &s, err);
+        *scale = s / x->slow0[t];
+        return rc;
+    }
+    st_forecast *f = &x->out->f[x->workload[i]];
+    if (!(x->step0[i] > 0))
+        return 0;
+    size_t n = shape_of(x, gpus, f->w->gpus);
+    double step;
+    if (!st__shape_memo_get(&x->memo, (int64_t)x->workload[i], x->key, n, &step)) {
+        st_step_result r;
+        st_step_ctx_place(x->step, gpus, f->w->gpus);
+        int rc = st_step_run_at(x->step, f->w, f->microbatch, f->clock, &r, NULL, err);
+        if (rc)
+            return rc;
+        step = r.step_time_s;
+        st__shape_memo_put(&x->memo, (int64_t)x->workload[i], x->key, n, step);
+    }
+    x->step_now[i] = step;
+    *scale = step / x->step0[i];
+    return 0;
 }
 
 /* Append to bg the cross-leaf traffic of training job k as a neighbour sees it: each of its
@@ -177,8 +254,8 @@ static double rate_at(void *ctx, size_t i, double now_s)
     st_err err = {0};
     if (m && st_step_ctx_place_beside(x->step, x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
         st_step_run_at(x->step, f->w, f->microbatch, f->clock, &beside, NULL, &err) == 0 &&
-        beside.step_time_s > f->step.step_time_s)
-        rate = f->step.step_time_s / beside.step_time_s;
+        beside.step_time_s > x->step_now[i])
+        rate = x->step_now[i] / beside.step_time_s;
     free(bg);
     return rate;
 }
@@ -255,9 +332,11 @@ static int32_t tenant_index(const char **t, size_t n, const char *name)
 
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
  * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
- * recorded duration both as run time and as estimate). */
+ * recorded duration as estimate, and as run time unless trace.models maps them: then life_at
+ * gives it at their first start). */
 static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *workload,
-                                    size_t *n_train, size_t *n, const char **tn, size_t ntn)
+                                    size_t *n_train, size_t *n, const char **tn, size_t ntn,
+                                    const st_trace_rate *tr)
 {
     size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, k = 0;
     st_cluster_job *j = st_xcalloc(sp->n + nt + 1, sizeof *j);
@@ -280,8 +359,8 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
     *n_train = k;
     for (size_t t = 0; t < nt; t++) {
         const st_trace_job *tj = &sp->job_trace->jobs[t];
-        j[k++] =
-            (st_cluster_job){tj->submit_s, tj->duration_s, tj->duration_s, tj->gpus, 0, tj->tenant};
+        double d = st_trace_rate_mapped(tr, t) ? -1 : tj->duration_s; /* mapped: life_at */
+        j[k++] = (st_cluster_job){tj->submit_s, d, tj->duration_s, tj->gpus, 0, tj->tenant};
     }
     *n = k;
     return j;
@@ -322,12 +401,25 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     int rc = st_topo_new(sp->c, &t, err);
     if (rc)
         return rc;
-    size_t n = sp->n + 1, nj = 0;
+    size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, n = sp->n + 1, nj = 0;
     lives_ctx x = {.sp = sp, .out = out, .t = t, .step = step};
+    if ((rc = st_trace_rate_init(&x.tr, sp->job_trace, sp->c, t, step, err))) {
+        st_trace_rate_release(&x.tr);
+        st_topo_free(t);
+        return rc;
+    }
     size_t *workload = st_xcalloc(n, sizeof *workload);
     size_t n_tenants = 0;
     const char **tenants = tenant_names(sp, &n_tenants);
-    st_cluster_job *jobs = cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants);
+    st_cluster_job *jobs =
+        cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants, &x.tr);
+    x.step0 = st_xcalloc(n, sizeof *x.step0);
+    x.step_now = st_xcalloc(n, sizeof *x.step_now);
+    x.tgpus = st_xcalloc(n + nt, sizeof *x.tgpus);
+    x.slow0 = st_xcalloc(nt + 1, sizeof *x.slow0);
+    for (size_t k = 0; k < nt; k++)
+        x.slow0[k] = 1;
+    st__shape_memo_init(&x.memo);
     x.workload = workload;
     x.at = st_xcalloc(n, sizeof *x.at);
     x.io = st_xcalloc(n, sizeof *x.io);
@@ -360,6 +452,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
                           /* trace jobs have no step model and run at 1: no hook, no
                            * cluster.rate pass over a trace's thousands of running jobs */
                           .rate = x.n_train ? rate_at : NULL,
+                          .retime = retime_at,
                           .tenants = tenants,
                           .n_tenants = n_tenants};
     rc = st_cluster_run(&cs, &out->cluster, err);
@@ -376,6 +469,13 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     free(x.io);
     free(x.at);
     free(x.holding);
+    free(x.step0);
+    free(x.step_now);
+    free(x.tgpus);
+    free(x.slow0);
+    free(x.key);
+    st__shape_memo_release(&x.memo);
+    st_trace_rate_release(&x.tr);
     free(oc);
     free(tenants);
     free(jobs);
@@ -555,6 +655,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     out->cluster_job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->cluster_job);
     st_step_ctx *step = NULL;
     int rc = forecast_steps(sp, out, &step, err);
+    if (!rc && !step && sp->job_trace && sp->job_trace->n_models && sp->job_trace->n_jobs)
+        rc = st_step_ctx_new(sp->c, &step, err); /* the mapped trace jobs' steps (trace.models) */
     if (!rc)
         rc = forecast_lives(sp, out, step, err);
     st_step_ctx_free(step);

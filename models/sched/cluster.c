@@ -36,6 +36,8 @@ typedef struct jstate {
     st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
     st_time owed_fail; /* restart + restore a failure left to pay at its next start */
     double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
+    st_time base;      /* run time at its first placement (sp->retime) */
+    double scale;      /* run time at its placement now over base */
 } jstate;
 
 struct st_sched_view {
@@ -261,11 +263,35 @@ static void settle_pending(st_sched_view *v)
             st_engine_stop(v->eng);
             continue;
         }
-        j->duration = ticks(d > 0 ? d : 0);
+        j->duration = j->base = ticks(d > 0 ? d : 0);
         v->out->job[id].duration_s = secs(j->duration);
         schedule_finish(v, id);
     }
     v->n_pending = 0;
+}
+
+/* Resumed job id's run time on its new GPUs g (sp->retime): its run time, work done and kept
+ * progress rescaled from its old placement's to the new one's. Returns 0 or the hook's error. */
+static int retime(st_sched_view *v, size_t id, const int64_t *g)
+{
+    jstate *j = &v->js[id];
+    double s = 1;
+    if (!v->sp->retime || j->duration < 0)
+        return 0;
+    if ((v->rc = v->sp->retime(v->sp->ctx, id, g, st_sched_now(v), &s, v->err))) {
+        st_engine_stop(v->eng);
+        return v->rc;
+    }
+    s = s > 0 && isfinite(s) ? s : 1;
+    if (s == j->scale)
+        return 0;
+    double f = s / j->scale;
+    st_time p = j->done - j->extra; /* progress, restores left out */
+    j->done = j->extra + (st_time)llround((double)p * f);
+    j->kept = (st_time)llround((double)j->kept * f);
+    j->duration = (st_time)llround((double)j->base * s);
+    j->scale = s;
+    return 0;
 }
 
 int st_sched_start(st_sched_view *v, size_t id)
@@ -278,6 +304,8 @@ int st_sched_start(st_sched_view *v, size_t id)
     int64_t *g = v->gpus + j->gpu_off;
     if (v->rc || st_placer_take(&v->place, &v->pool, v->sj[id].gpus, g))
         return 0;
+    if (v->out->job[id].state == ST_CJ_RUNNING && retime(v, id, g))
+        return 0; /* a resume: its run time where it lands now (the hook failed: nothing taken) */
     st_time now = st_engine_now(v->eng);
     st_pool_take(&v->pool, g, v->sj[id].gpus);
     st__waitset_remove(&v->waiting, v->sj[id].gpus);
@@ -385,8 +413,8 @@ static void interrupt(st_sched_view *v, size_t id)
     st_engine_cancel(v->eng, j->fin);
     stop_work(v, id);
     st_time p = j->done - j->extra, back = j->kept; /* p < kept: it failed during its restore */
-    if (v->sp->restorable && p > back) {
-        st_time r = ticks(v->sp->restorable(v->sp->ctx, id, secs(p)));
+    if (v->sp->restorable && p > back) { /* the hook counts at its first placement's pace */
+        st_time r = ticks(v->sp->restorable(v->sp->ctx, id, secs(p) / j->scale) * j->scale);
         back = r > back && r <= p ? r : back;
     }
     double lost = p > back ? secs(p - back) : 0, save = 0, restore = 0;
@@ -618,6 +646,8 @@ static void setup_jobs(st_sched_view *v)
         v->js[i].duration = j->duration_s < 0 ? -1 : ticks(j->duration_s);
         v->js[i].gpu_off = slots;
         v->js[i].rate = 1;
+        v->js[i].scale = 1;
+        v->js[i].base = v->js[i].duration;
         v->out->job[i].state = ST_CJ_WAITING;
         v->out->job[i].slowest_rate = 1;
         if (j->gpus < 1 || j->gpus > v->pool.total) {

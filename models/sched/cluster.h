@@ -1,8 +1,9 @@
 /* The cluster run: many jobs over time on one cluster, as a fluid, event-driven model on the
  * engine (sim/engine.h). Jobs arrive at their submit time, wait, are started all or nothing on
  * GPUs the placement policy chooses, run for their run time (a training job: its life at its
- * placement, asked of a hook when it first starts; a trace job: its recorded duration), may
- * be preempted and resumed with the work they had done, and finish, releasing their GPUs. The
+ * placement, asked of a hook when it first starts; a trace job: its recorded duration, or the
+ * hook's), may be preempted and resumed with the work they had done (re-timed where they resume
+ * by the retime hook), and finish, releasing their GPUs. The
  * scheduler policy (policy.h) decides who starts, after every arrival and finish. */
 #ifndef ST_MODELS_SCHED_CLUSTER_H
 #define ST_MODELS_SCHED_CLUSTER_H
@@ -52,6 +53,15 @@ typedef double (*st_cluster_restorable_fn)(void *ctx, size_t job, double progres
  * (cluster.rate), and the job's finish moved to match. A figure outside (0, 1] counts as 1. */
 typedef double (*st_cluster_rate_fn)(void *ctx, size_t job, double now_s);
 
+/* retime (optional; NULL: a resumed job keeps its first placement's run time): job i, started
+ * before (its run time known) and now resumed on gpus[0..jobs[i].gpus), after a preemption or a
+ * failure. *scale: its run time on these GPUs over its run time on the GPUs of its first start
+ * (> 0; 1: the same). Its run time, the work it has done and the progress its last checkpoint
+ * holds are all rescaled by the change, so the share of its work done is kept. 0, or an error
+ * (which stops the run). */
+typedef int (*st_cluster_retime_fn)(void *ctx, size_t job, const int64_t *gpus, double now_s,
+                                    double *scale, st_err *err);
+
 struct st_outage_spec; /* models/sched/outage.h */
 
 typedef struct st_cluster_spec {
@@ -77,6 +87,7 @@ typedef struct st_cluster_spec {
     const struct st_outage_spec *outages;
     st_cluster_restorable_fn restorable;
     st_cluster_rate_fn rate;
+    st_cluster_retime_fn retime;
     const char *const *tenants; /* the names st_cluster_job.tenant indexes (n_tenants) */
     size_t n_tenants;
 } st_cluster_spec;
