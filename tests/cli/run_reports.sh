@@ -63,6 +63,12 @@ set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fab
 ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30' "sweep: html against json"
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
 ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
+# sweep: a first axis of names (not numbers) is drawn at its values' places, ticked with them.
+"$strata" sweep scenarios/examples/quickstart.yaml --set cluster.gpu=h100-sxm,b200,a100-sxm-80g \
+    --format html >"$tmp/g.html" 2>/dev/null
+curve0() { grep -o "id=\"sweep-curve-0\".*" "$tmp/g.html" | sed "s|</svg>.*||"; }
+ok '[ "$(curve0 | grep -o "<circle cx=\"[0-9.]*\"" | sort -u | wc -l)" -eq 3 ]' "sweep: named values at three places"
+ok '[ "$(curve0 | grep -o "middle\">[a-z0-9-]*<" | tr "\n" " ")" = "middle\">h100-sxm< middle\">b200< middle\">a100-sxm-80g< " ]' "sweep: ticks named by the values"
 
 # size: the Pareto front, the JSON's numbers; CSV and Markdown tables.
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format html >"$tmp/z.html" 2>/dev/null
