@@ -55,6 +55,16 @@ q=scenarios/examples/queue.yaml
 "$strata" compare "$q" --policies fifo,backfill --format json >"$tmp/c.json" 2>/dev/null
 ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
+# compare with replicas: each cell the mean ± its sd (the JSON's spread), no "spread" column;
+# the CDF says whose waits it draws. The checker refuses a changed spread.
+cf=scenarios/examples/cluster-failures.yaml
+"$strata" compare "$cf" --policies fifo,backfill --replicas 3 --format html >"$tmp/cr.html" 2>/dev/null
+"$strata" compare "$cf" --policies fifo,backfill --replicas 3 --format json >"$tmp/cr.json" 2>/dev/null
+ok '$check html "$tmp/cr.html" "$tmp/cr.json" queue-waits 20' "compare --replicas: html against json"
+ok '! grep -q ">null<\|>spread<" "$tmp/cr.html" && grep -q "data-key=\"policies\[0\].mean_wait_s\"[^>]*>[^<]* ± [0-9.]* min<" "$tmp/cr.html"' "compare --replicas: mean ± sd cells"
+ok 'grep -q "<title>Queue wait .*first of the 3 replicas</title>" "$tmp/cr.html"' "compare --replicas: the CDF is the first replica's"
+sed 's/ ± 9.142 min/ ± 19.14 min/' "$tmp/cr.html" >"$tmp/bad5.html"
+ok '! cmp -s "$tmp/cr.html" "$tmp/bad5.html" && ! $check html "$tmp/bad5.html" "$tmp/cr.json" "" 1 >/dev/null' "checker: refuses a wrong spread"
 
 # sweep: a curve per report column, the JSON's numbers.
 set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fabric.oversubscription=1,2')
