@@ -110,12 +110,20 @@ expect "4,096 GPUs miss" "false deadline" \
 for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --budget power=x" \
     "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope" \
     "--deadline 1h --format xml" "--deadline 1h --oversubscription 0.5" \
-    "--deadline 1h --transport ethernet"; do
+    "--deadline 1h --transport ethernet" "--deadline 1h --gpu-types ," \
+    "--deadline 1h --gpu-types h100-sxm," "--deadline 1h --gpu-types h100-sxm,h100-sxm" \
+    "--deadline 1h --oversubscription 1,,2" "--deadline 1h --oversubscription 2,2" \
+    "--deadline 1h --transport roce-v2,roce-v2" "--deadline 1h --budget racks=2,racks=3" \
+    "--deadline 1h --budget racks=2 --budget racks=3" "--deadline 1h --budget ,gpus=8"; do
     # shellcheck disable=SC2086
     "$strata" size "$scn" $args >/dev/null 2>&1
     expect "usage error: '$args'" 2 $?
 done
 "$strata" size --help | grep -q '^usage: strata size FILE --deadline' || bad "--help"
+"$strata" size "$scn" --deadline 1h --gpu-types h100-sxm,h100-sxm >/dev/null 2>"$tmp/e"
+expect "a GPU type twice says so" "strata size: --gpu-types: 'h100-sxm' is given twice" "$(head -1 "$tmp/e")"
+"$strata" size "$scn" --deadline 1h --budget racks=2,racks=3 >/dev/null 2>"$tmp/e"
+expect "a budget twice says so" "strata size: --budget: racks is given twice (found 'racks=3')" "$(head -1 "$tmp/e")"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
