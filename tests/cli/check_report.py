@@ -69,7 +69,8 @@ FAMILIES = [
     ("_s", TIME), ("_w", {"W", "kW", "MW", "GW"}), ("_j", {"J", "kJ", "MJ", "GJ", "Wh", "kWh",
     "MWh", "GWh"}), ("_a", {"A", "mA", "kA"}), ("_usd", {"USD"}), ("_hz", {"Hz"}),
 ]
-SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization"}
+SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization",
+          "load"}
 STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
 
 
