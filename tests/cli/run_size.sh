@@ -103,6 +103,20 @@ expect "unknown GPU type exits 2" 2 $?
 expect "405B answer" "16384,8,16,128,true" \
     "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 2)}' "$tmp/l.csv")"
 expect "405B goodput under 1" 1 "$(awk -F, '$1 == "ranked" {print ($15 < 1 && $15 > 0.9)}' "$tmp/l.csv")"
+# docs/guide/sizing.md quotes the closed form's goodput and days for this answer, and those of
+# `strata run`'s Monte Carlo: each as the doc words it, against what the commands print.
+doc=$(tr '\n' ' ' <"$src/docs/guide/sizing.md")
+expect "sizing.md: the closed form's figures" \
+    "$(sed -n 's/.*published plan it gives \([0-9.]*%\) goodput and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
+    "$(awk -F, '$1 == "ranked" {printf "%.2f%% %.2f", $15 * 100, $14 / 86400}' "$tmp/l.csv")"
+"$strata" run "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/l.txt" 2>/dev/null ||
+    bad "405B run failed"
+expect "sizing.md: strata run's figures" \
+    "$(sed -n 's/.*the Monte Carlo of `strata run` gives \([0-9.]*%\) and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
+    "$(awk '/^  life / {for (i = 1; i < NF; i++) { if ($(i + 1) == "d") d = $i; if ($i == "goodput") g = $(i + 1) }
+        sub(/,$/, "", g); printf "%s %.1f", g, d}' "$tmp/l.txt")"
+expect "sizing.md: the answer's days" "77.35 days with failures" \
+    "$(grep -o '^[0-9.]* days with failures' "$src/docs/guide/sizing.md")"
 expect "4,096 GPUs miss" "false deadline" \
     "$(awk -F, '$1 == "front" && $4 == 4096 {print $(NF - 2), $NF}' "$tmp/l.csv")"
 
