@@ -134,6 +134,12 @@ for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --b
     expect "usage error: '$args'" 2 $?
 done
 "$strata" size --help | grep -q '^usage: strata size FILE --deadline' || bad "--help"
+# README's `strata size` lines name every option the usage names.
+readme=$(sed -n '/^strata size FILE/,/^strata check/p' "$src/README.md")
+for opt in $("$strata" size --help | sed -n '1,/^$/p' | grep -o -- '--[a-z-]*' | sort -u); do
+    n=$((n + 1))
+    grep -q -- "\[$opt \|$opt " <<<"$readme" || bad "README's strata size lacks $opt"
+done
 "$strata" size "$scn" --deadline 1h --gpu-types h100-sxm,h100-sxm >/dev/null 2>"$tmp/e"
 expect "a GPU type twice says so" "strata size: --gpu-types: 'h100-sxm' is given twice" "$(head -1 "$tmp/e")"
 "$strata" size "$scn" --deadline 1h --budget racks=2,racks=3 >/dev/null 2>"$tmp/e"
