@@ -572,6 +572,16 @@ int st_cmd_compare(int argc, char **argv)
         return ST_EXIT_INPUT;
     }
     st_cli_print_warnings(s);
+    if (o.placements && st_scn_trace(s) && st_scn_trace(s)->replay == ST_REPLAY_MURI) {
+        free(names);
+        free(places);
+        st_scn_free(s);
+        return st_cli_usage_error("compare",
+                                  "--placements: %s replays its trace with Muri's conventions "
+                                  "(trace.replay: muri), which place every job by the artifact's "
+                                  "own first fit; no placement policy applies",
+                                  o.file);
+    }
     uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
     cmp_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
     for (size_t i = 0; i < n * n_pl && !rc; i++)

@@ -28,7 +28,29 @@ typedef struct size_opts {
     double oversub[MAX_AXIS];
     st_transport transport[MAX_AXIS];
     size_t n_gpu, n_oversub, n_transport;
+    unsigned budget_seen; /* bit k: the budget key budget_keys[k] was given */
 } size_opts;
+
+/* The next comma-separated item of *p (which moves past it) into buf, or 0 at the end; an empty
+ * item (",", "a,,b", a trailing ",") is a usage error of opt (> 0 returned via *rc). */
+static int next_item(const char *opt, const char **p, char *buf, size_t n, int *rc)
+{
+    *rc = 0;
+    if (!*p)
+        return 0;
+    size_t len = strcspn(*p, ",");
+    if (len == 0 || len >= n) {
+        *rc = st_cli_usage_error("size", "%s: %s item in '%s'", opt,
+                                 len ? "an overlong" : "an empty", *p);
+        return 0;
+    }
+    memcpy(buf, *p, len);
+    buf[len] = '\0';
+    *p = (*p)[len] ? *p + len + 1 : NULL;
+    if (*p && !**p) /* a trailing comma */
+        *rc = st_cli_usage_error("size", "%s: an empty item at the end", opt);
+    return !*rc;
+}
 
 /* A count budget (gpus=, racks=): a whole number from 1. */
 static int budget_count(const char *key, const char *val, int64_t *out)
@@ -52,78 +74,104 @@ static int budget_dim(const char *key, const char *val, st_dim d, const char *wh
     return 0;
 }
 
-/* One `KEY=VALUE` of --budget. tco is a spending rate: "20000000 USD" a year. */
+static const char *const budget_keys[] = {"power", "gpus", "racks", "capex", "tco"};
+
+/* One `KEY=VALUE` of --budget, each key at most once. tco is a spending rate: "20000000 USD" a
+ * year. */
 static int parse_budget_item(const char *item, size_opts *o)
 {
     const char *eq = strchr(item, '=');
-    size_t k = eq ? (size_t)(eq - item) : 0;
+    size_t k = eq ? (size_t)(eq - item) : 0, key = 0;
     const char *v = eq ? eq + 1 : "";
-    if (k == 5 && strncmp(item, "power", 5) == 0)
+    while (key < 5 && (strlen(budget_keys[key]) != k || strncmp(item, budget_keys[key], k)))
+        key++;
+    if (key == 5)
+        return st_cli_usage_error("size",
+                                  "--budget takes power=P, gpus=N, racks=N, capex=USD and tco=USD "
+                                  "(a year), found '%s'",
+                                  item);
+    if (o->budget_seen & (1u << key))
+        return st_cli_usage_error("size", "--budget: %s is given twice (found '%s')",
+                                  budget_keys[key], item);
+    o->budget_seen |= 1u << key;
+    switch (key) {
+    case 0:
         return budget_dim("power", v, ST_DIM_POWER, "a power above 0 such as 30MW", &o->power_w);
-    if (k == 4 && strncmp(item, "gpus", 4) == 0)
+    case 1:
         return budget_count("gpus", v, &o->gpus);
-    if (k == 5 && strncmp(item, "racks", 5) == 0)
+    case 2:
         return budget_count("racks", v, &o->racks);
-    if (k == 5 && strncmp(item, "capex", 5) == 0)
+    case 3:
         return budget_dim("capex", v, ST_DIM_MONEY, "an amount above 0 such as 500000000USD",
                           &o->capex_usd);
-    if (k == 3 && strncmp(item, "tco", 3) == 0)
+    default:
         return budget_dim("tco", v, ST_DIM_MONEY, "an amount a year above 0 such as 100000000USD",
                           &o->tco_usd);
-    return st_cli_usage_error("size",
-                              "--budget takes power=P, gpus=N, racks=N, capex=USD and tco=USD "
-                              "(a year), found '%s'",
-                              item);
+    }
 }
 
 static int parse_budget(const char *val, size_opts *o)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        if (parse_budget_item(t, o))
+    char item[256];
+    int rc = 0;
+    for (const char *p = val; next_item("--budget", &p, item, sizeof item, &rc);)
+        if (parse_budget_item(item, o))
             return ST_EXIT_INPUT;
+    return rc;
+}
+
+/* Value t of axis a (--gpu-types, --oversubscription or --transport) into slot *n of o: 0, or a
+ * usage error for a value the axis does not take or already has. */
+static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
+{
+    int dup = 0;
+    if (a[2] == 'g') {
+        if (!(o->gpu[*n] = st_catalog_gpu(t)))
+            return st_cli_usage_error("size",
+                                      "--gpu-types: '%s' is not a catalog GPU (strata catalog "
+                                      "lists them)",
+                                      t);
+        for (size_t k = 0; k < *n; k++)
+            dup |= o->gpu[k] == o->gpu[*n];
+    } else if (a[2] == 'o') {
+        char *end = NULL;
+        double v = strtod(t, &end);
+        if (!end || *end || !(v >= 1) || v > 64)
+            return st_cli_usage_error(
+                "size", "--oversubscription: '%s': expected a number from 1 to 64", t);
+        o->oversub[*n] = v;
+        for (size_t k = 0; k < *n; k++)
+            dup |= o->oversub[k] == v;
+    } else {
+        int k = 0;
+        while (st_transport_names[k] && strcmp(st_transport_names[k], t))
+            k++;
+        if (!st_transport_names[k])
+            return st_cli_usage_error("size", "--transport takes roce-v2 or infiniband, found '%s'",
+                                      t);
+        o->transport[*n] = (st_transport)k;
+        for (size_t j = 0; j < *n; j++)
+            dup |= o->transport[j] == (st_transport)k;
+    }
+    if (dup) /* the same variant twice would only repeat its rows */
+        return st_cli_usage_error("size", "%s: '%s' is given twice", a, t);
+    (*n)++;
     return 0;
 }
 
-/* --gpu-types, --oversubscription or --transport: comma-separated values into o. */
+/* --gpu-types, --oversubscription or --transport: comma-separated values into o, none empty. */
 static int parse_axis(const char *a, const char *val, size_opts *o)
 {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    char item[128];
+    int rc = 0;
+    for (const char *p = val; next_item(a, &p, item, sizeof item, &rc);) {
         size_t *n = a[2] == 'g' ? &o->n_gpu : a[2] == 'o' ? &o->n_oversub : &o->n_transport;
         if (*n == MAX_AXIS)
             return st_cli_usage_error("size", "%s takes at most %d values", a, MAX_AXIS);
-        char *end = NULL;
-        if (a[2] == 'g') {
-            if (!(o->gpu[*n] = st_catalog_gpu(t)))
-                return st_cli_usage_error("size",
-                                          "--gpu-types: '%s' is not a catalog GPU "
-                                          "(strata catalog lists them)",
-                                          t);
-        } else if (a[2] == 'o') {
-            double v = strtod(t, &end);
-            if (!end || *end || !(v >= 1) || v > 64)
-                return st_cli_usage_error("size",
-                                          "--oversubscription: '%s': expected a "
-                                          "number from 1 to 64",
-                                          t);
-            o->oversub[*n] = v;
-        } else {
-            int k = 0;
-            while (st_transport_names[k] && strcmp(st_transport_names[k], t))
-                k++;
-            if (!st_transport_names[k])
-                return st_cli_usage_error("size",
-                                          "--transport takes roce-v2 or infiniband, "
-                                          "found '%s'",
-                                          t);
-            o->transport[*n] = (st_transport)k;
-        }
-        (*n)++;
+        if ((rc = axis_value(a, item, o, n)))
+            return rc;
     }
-    return 0;
+    return rc;
 }
 
 static int parse_format(const char *val, size_opts *o)
@@ -257,6 +305,50 @@ static int emit(const size_opts *o, const st_size_report *rp, const st_size_resu
     return rc;
 }
 
+/* The search for workload w of s under o's options, and its report: the exit status. */
+static int size_workload(const size_opts *o, const st_scn *s, const st_workload_cfg *w)
+{
+    const st_cost_cfg *cost = st_scn_cost(s);
+    const char *goal = o->goal ? o->goal : cost ? "cost" : "gpu-hours";
+    const st_failures_cfg *fail = st_scn_failures(s);
+    size_t nv = 0;
+    st_size_variant *vars = variants_of(o, &nv);
+    st_size_spec spec = {.deadline_s = o->deadline_s,
+                         .power_w = o->power_w,
+                         .gpus = o->gpus,
+                         .racks = o->racks,
+                         .capex_usd = o->capex_usd,
+                         .tco_usd_per_year = o->tco_usd,
+                         .failures = fail,
+                         .variants = vars,
+                         .n_variants = nv,
+                         .goal = strcmp(goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
+                         .cost = cost,
+                         .seed = st_scn_seed(s),
+                         .rows = (size_t)o->top};
+    st_size_result r;
+    st_err err = {0};
+    int rc = st_size_search(st_scn_cluster(s), w, &spec, &r, &err);
+    if (rc) {
+        char line[512];
+        st_err_format(&err, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        free(vars);
+        return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
+    }
+    st_size_report rp = {.file = o->file,
+                         .workload = w->name,
+                         .goal = goal,
+                         .deadline_s = o->deadline_s,
+                         .top = (size_t)o->top,
+                         .spec = &spec,
+                         .failures = fail && fail->n_classes > 0};
+    rc = emit(o, &rp, &r);
+    st_size_release(&r);
+    free(vars);
+    return rc;
+}
+
 int st_cmd_size(int argc, char **argv)
 {
     size_opts o = {0};
@@ -276,46 +368,7 @@ int st_cmd_size(int argc, char **argv)
         return st_cli_usage_error("size", "%s has no training workload%s%s", o.file,
                                   o.workload ? " named " : "", o.workload ? o.workload : "");
     }
-    const st_cost_cfg *cost = st_scn_cost(s);
-    if (!o.goal)
-        o.goal = cost ? "cost" : "gpu-hours";
-    const st_failures_cfg *fail = st_scn_failures(s);
-    size_t nv = 0;
-    st_size_variant *vars = variants_of(&o, &nv);
-    st_size_spec spec = {.deadline_s = o.deadline_s,
-                         .power_w = o.power_w,
-                         .gpus = o.gpus,
-                         .racks = o.racks,
-                         .capex_usd = o.capex_usd,
-                         .tco_usd_per_year = o.tco_usd,
-                         .failures = fail,
-                         .variants = vars,
-                         .n_variants = nv,
-                         .goal = strcmp(o.goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
-                         .cost = cost,
-                         .seed = st_scn_seed(s),
-                         .rows = (size_t)o.top};
-    st_size_result r;
-    st_err err = {0};
-    rc = st_size_search(st_scn_cluster(s), w, &spec, &r, &err);
-    if (rc) {
-        char line[512];
-        st_err_format(&err, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
-        free(vars);
-        st_scn_free(s);
-        return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
-    }
-    st_size_report rp = {.file = o.file,
-                         .workload = w->name,
-                         .goal = o.goal,
-                         .deadline_s = o.deadline_s,
-                         .top = (size_t)o.top,
-                         .spec = &spec,
-                         .failures = fail && fail->n_classes > 0};
-    rc = emit(&o, &rp, &r);
-    st_size_release(&r);
-    free(vars);
+    rc = size_workload(&o, s, w);
     st_scn_free(s);
     return rc;
 }

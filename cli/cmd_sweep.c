@@ -203,6 +203,26 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
     return rc;
 }
 
+/* A warning for each --columns cost.* key when the scenario has no cost: section and no axis
+ * sets one: the column would be empty on every row (as scheduler.quotas under a policy that
+ * reads none is warned of). */
+static void warn_empty_cost(const st_sweep *sw)
+{
+    if (st_scn_cost(sw->base))
+        return;
+    for (size_t a = 0; a < sw->grid->n_ax; a++)
+        if (strncmp(sw->grid->ax[a].path, "cost", 4) == 0)
+            return;
+    for (size_t k = 0; k < sw->n_keys; k++) {
+        const char *name = st_sweep_col_name(sw->keys[k]);
+        if (strncmp(name, "cost.", 5) == 0)
+            fprintf(stderr,
+                    "strata sweep: warning: --columns %s: %s has no cost: section, so the "
+                    "column is empty on every row\n",
+                    name, sw->file);
+    }
+}
+
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
  * on; only rank 0 speaks. */
 static int sweep_file(sweep_opts *o)
@@ -215,8 +235,10 @@ static int sweep_file(sweep_opts *o)
             st_cli_print_diag(&d);
         rc = ST_EXIT_INPUT;
     } else {
-        if (speak)
+        if (speak) {
             st_cli_print_warnings(sw.base);
+            warn_empty_cost(&sw);
+        }
         rc = sweep(o, &sw);
     }
     st_sweep_close(&sw);

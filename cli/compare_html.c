@@ -1,5 +1,6 @@
 /* `strata compare --format html`: the policies side by side as an HTML table, the numbers those
- * of compare's JSON output (parsed back from it), and the queue waits' CDF, one line a policy. */
+ * of compare's JSON output (parsed back from it; with replicas, each cell the mean ± the sample
+ * sd), and the queue waits' CDF, one line a policy (with replicas, the first replica's waits). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,29 @@
 #include "report/svg.h"
 #include "sim/xalloc.h"
 
+/* Cell k of row p (policies[i]): its text, with replicas "MEAN ± SD" from p's spread.KEY, the
+ * data attributes those of the mean, which is the JSON's value at the key. */
+static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
+{
+    char path[128], text[160], exact[64], sd[64];
+    snprintf(path, sizeof path, "policies[%zu].%s", i, k->string);
+    st_report_value_text(path, k, text, sizeof text);
+    if (!cJSON_IsNumber(k)) {
+        st_html_cell(out, text);
+        return;
+    }
+    const cJSON *spread = cJSON_GetObjectItemCaseSensitive(p, "spread");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(spread, k->string);
+    if (cJSON_IsNumber(s)) {
+        st_report_value_text(path, s, sd, sizeof sd);
+        snprintf(text + strlen(text), sizeof text - strlen(text), " ± %s", sd);
+    }
+    st_report_value_exact(k, exact, sizeof exact);
+    st_html_cell_num(out, path, exact, text);
+}
+
+/* The table of policies: a column per figure of the first row (its spread, with replicas, is in
+ * each figure's cell, not a column of its own). */
 static void policy_table(FILE *out, const cJSON *pols)
 {
     const cJSON *first = pols->child;
@@ -17,21 +41,14 @@ static void policy_table(FILE *out, const cJSON *pols)
     const char **heads = st_xcalloc(nk + 1, sizeof *heads);
     nk = 0;
     for (const cJSON *k = first ? first->child : NULL; k; k = k->next)
-        heads[nk++] = k->string;
+        if (strcmp(k->string, "spread") != 0)
+            heads[nk++] = k->string;
     st_html_table_begin(out, "table-policies", heads, nk);
     for (const cJSON *p = pols->child; p; p = p->next, i++) {
         st_html_row_begin(out);
-        for (const cJSON *k = p->child; k; k = k->next) {
-            char path[128], text[128], exact[64];
-            snprintf(path, sizeof path, "policies[%zu].%s", i, k->string);
-            st_report_value_text(path, k, text, sizeof text);
-            if (cJSON_IsNumber(k)) {
-                st_report_value_exact(k, exact, sizeof exact);
-                st_html_cell_num(out, path, exact, text);
-            } else {
-                st_html_cell(out, text);
-            }
-        }
+        for (const cJSON *k = p->child; k; k = k->next)
+            if (strcmp(k->string, "spread") != 0)
+                policy_cell(out, p, k, i);
         st_html_row_end(out);
     }
     st_html_table_end(out);
@@ -55,8 +72,17 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     st_svg_series *s = st_xcalloc(n ? n : 1, sizeof *s);
     for (size_t i = 0; i < n; i++)
         s[i] = (st_svg_series){w[i].label, w[i].waits_h, w[i].waits_h, w[i].n, ST_SVG_LINE};
+    /* with replicas, the waits drawn are the first replica's (seed's) alone */
+    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(t, "replicas");
+    char cdf_title[160];
+    snprintf(cdf_title, sizeof cdf_title,
+             cJSON_IsNumber(reps) && reps->valuedouble > 1
+                 ? "Queue wait of the started jobs, per policy (CDF), in the first of the %.0f "
+                   "replicas"
+                 : "Queue wait of the started jobs, per policy (CDF)",
+             cJSON_IsNumber(reps) ? reps->valuedouble : 1.0);
     st_svg_frame f = {.id = "queue-waits",
-                      .title = "Queue wait of the started jobs, per policy (CDF)",
+                      .title = cdf_title,
                       .x_label = "wait (hours)",
                       .y_label = "share of jobs",
                       .x_from_zero = 1};

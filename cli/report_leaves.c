@@ -65,7 +65,8 @@ static int is_share(const char *k)
                                          "clock",
                                          "max_link_utilization",
                                          "write_utilization",
-                                         "utility_band_share"};
+                                         "utility_band_share",
+                                         "load"}; /* power.ups.load */
     for (size_t i = 0; i < sizeof shares / sizeof shares[0]; i++)
         if (strcmp(k, shares[i]) == 0)
             return 1;

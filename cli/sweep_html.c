@@ -45,8 +45,19 @@ static const char *unit_of(const char *col, double *scale)
     return "";
 }
 
-/* The chart of column col over the points: x the first axis (or its value's index when the
- * values are not numbers), a series per group. Returns 0 when no point has a number there. */
+/* Whether every point's value of the first axis is a number: else the axis is drawn as its
+ * values, in the order given. */
+static int numeric_axis(const st_sweep *sw, const cJSON *pts)
+{
+    for (const cJSON *p = pts->child; p; p = p->next)
+        if (!isfinite(value(p, sw->cols[0])))
+            return 0;
+    return 1;
+}
+
+/* The chart of column col over the points: x the first axis (or, when its values are not all
+ * numbers, the point's value's place in the axis, ticked with the values), a series per group.
+ * Returns 0 when no point has a number there. */
 static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *col, size_t id)
 {
     size_t np = (size_t)cJSON_GetArraySize(pts), ng = 0, i = 0, have = 0;
@@ -54,14 +65,14 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
     char **labels = st_xcalloc(np + 1, sizeof *labels), lb[512];
     size_t *grp = st_xcalloc(np + 1, sizeof *grp);
     const char *unit = unit_of(col, &scale);
+    int numeric = numeric_axis(sw, pts);
     for (const cJSON *p = pts->child; p; p = p->next, i++) {
         group_label(sw, p, lb, sizeof lb);
         for (grp[i] = 0; grp[i] < ng && strcmp(labels[grp[i]], lb) != 0; grp[i]++)
             ;
         if (grp[i] == ng)
             labels[ng++] = st_xstrdup(lb);
-        double ax = value(p, sw->cols[0]);
-        x[i] = isfinite(ax) ? ax : (double)(i / (np / ng ? np / ng : 1));
+        x[i] = numeric ? value(p, sw->cols[0]) : (double)st_grid_value(sw->grid, i, 0);
         y[i] = value(p, col) * scale;
         have += isfinite(y[i]);
     }
@@ -83,7 +94,13 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
     snprintf(sid, sizeof sid, "sweep-curve-%zu", id);
     snprintf(title, sizeof title, "%s against %s", col, sw->cols[0]);
     snprintf(yl, sizeof yl, "%s", unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col);
-    st_svg_frame f = {.id = sid, .title = title, .x_label = sw->cols[0], .y_label = yl};
+    const st_grid_axis *ax0 = &sw->grid->ax[0];
+    st_svg_frame f = {.id = sid,
+                      .title = title,
+                      .x_label = sw->cols[0],
+                      .y_label = yl,
+                      .x_ticks = numeric ? NULL : (const char *const *)ax0->values,
+                      .n_x_ticks = numeric ? 0 : ax0->n};
     if (have)
         st_svg_xy(out, &f, s, ng);
     for (size_t g = 0; g < ng; g++)

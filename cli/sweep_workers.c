@@ -39,18 +39,18 @@ static int write_all(int fd, const char *s, size_t len)
 static void child(const st_sweep *sw, const size_t *left, size_t n_left, int w, int workers, int fd)
 {
     char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
-    for (size_t k = (size_t)w; k < n_left; k += (size_t)workers) {
+    int bad = 0;
+    for (size_t k = (size_t)w; k < n_left && !bad; k += (size_t)workers) {
         st_sweep_point(sw, left[k], cells);
         char *line = st_sweep_cells_line(cells, sw->n_cols), head[32];
         snprintf(head, sizeof head, "%zu\t", left[k]);
-        int bad = write_all(fd, head, strlen(head)) || write_all(fd, line, strlen(line));
+        bad = write_all(fd, head, strlen(head)) || write_all(fd, line, strlen(line));
         free(line);
         for (size_t c = 0; c < sw->n_cols; c++)
             free(cells[c]);
-        if (bad)
-            _exit(1); /* the parent is gone */
     }
-    _exit(0);
+    free(cells); /* the cells array, whichever way the loop ends */
+    _exit(bad);  /* 1: the parent is gone */
 }
 
 /* Hand every whole line in w's buffer to done; returns done's stop, or -1 on a bad line. */

@@ -170,8 +170,17 @@ static void axes(FILE *out, const plot *p, const st_svg_frame *f, int ticks_y)
 {
     char t[40];
     fputs("<g class=\"axes\">", out);
+    for (size_t c = 0; c < f->n_x_ticks; c++) {
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
+                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+                px(p, (double)c), p->y0, px(p, (double)c), p->y1, px(p, (double)c), p->y1 + 15);
+        st_xml_text(out, f->x_ticks[c]);
+        fputs("</text>", out);
+    }
     int k = 0; /* a bound on the ticks, whatever the axis */
-    for (double v = p->ax.lo; tick_in(&p->ax, v) && k < 64; v = next_tick(&p->ax, v), k++) {
+    for (double v = p->ax.lo; !f->n_x_ticks && tick_in(&p->ax, v) && k < 64;
+         v = next_tick(&p->ax, v), k++) {
         tick_text(t, sizeof t, v, p->ax.step);
         fprintf(out,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
@@ -279,6 +288,8 @@ void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t 
     double lo, hi;
     series_range(s, n, &lo, &hi, 0, f->log_x);
     p.ax = f->log_x ? log_axis(lo, hi) : axis_of(lo, hi, f->x_from_zero);
+    if (f->n_x_ticks) /* categories: half a category's width either side of the first and last */
+        p.ax = (axis){.lo = -0.5, .hi = (double)f->n_x_ticks - 0.5, .step = 1};
     series_range(s, n, &lo, &hi, 1, f->log_y);
     p.ay = f->log_y ? log_axis(lo, hi) : axis_of(lo, hi, f->y_from_zero);
     begin(out, f, p.w, p.h);

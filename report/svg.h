@@ -29,6 +29,10 @@ typedef struct st_svg_frame {
     int y_from_zero;  /* the y axis includes 0 */
     int x_from_zero;  /* the x axis includes 0 */
     int log_x, log_y; /* logarithmic axes (st_svg_xy; points at or below 0 are then skipped) */
+    /* st_svg_xy: NULL, or the x axis is n_x_ticks categories, x = k drawn at x_ticks[k]'s tick
+     * (the values of a sweep axis that are not numbers) */
+    const char *const *x_ticks;
+    size_t n_x_ticks;
 } st_svg_frame;
 
 /* Line and dot series on linear axes fitted to every series' points. */

@@ -428,6 +428,35 @@ static void audit_ramp(const st_audit_in *in, const st_audit_cfg *t, audit_list 
              ok ? "within" : "over", ufmt(limit, ST_DIM_POWER, d, sizeof d));
 }
 
+/* A UPS loaded past ups_load_warn of its rating is warned of. It is a margin the project sets,
+ * not a vendor's figure: the load the report gives is the window's mean, so a unit near its
+ * rating has its peaks, a restart after a failure or one more job above it, and runs on its
+ * overload capability (time-limited) or transfers to bypass. 80% leaves a quarter's growth. */
+static const double ups_load_warn = 0.80;
+
+/* The UPS's mean load on each system (ups.h) against its stated facility.ups.rating: over 100%
+ * it cannot carry the facility (fail), over ups_load_warn it has no margin (warn). Left out for
+ * an unstated rating, which is sized to the peak. */
+static void audit_ups(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    const st_plant_result *p = in->plant;
+    if (!p || !(in->c->facility.ups.rating_w > 0))
+        return;
+    const st_plant_ups *u = &p->ups;
+    st_audit_status st = u->load > 1               ? ST_AUDIT_FAIL
+                         : u->load > ups_load_warn ? ST_AUDIT_WARN
+                                                   : ST_AUDIT_PASS;
+    char a[32];
+    st_audit *x = add(out, "plant", "UPS load against rating", st, u->load, 1);
+    snprintf(x->message, sizeof x->message, "mean load %.1f%% of the %s rating%s%s", u->load * 100,
+             ufmt(u->rating_w, ST_DIM_POWER, a, sizeof a),
+             u->systems == 2 ? " on each of two systems (2n)" : "",
+             st == ST_AUDIT_FAIL   ? ": over it, the UPS cannot carry the facility"
+             : st == ST_AUDIT_WARN ? ": above 80%, no margin for the peaks"
+                                   : "");
+}
+
 /* The rack with the most heat for its capacity (cooling.h): heat past it is not removed and
  * warms the GPUs' coolant. */
 static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
@@ -477,7 +506,7 @@ static const struct {
     {ST__AUDIT_JOB, NULL, audit_ingest},       {ST__AUDIT_JOB, NULL, audit_write_load},
     {ST__AUDIT_LAST, audit_gpu_sharing, NULL}, {ST__AUDIT_LAST, audit_rack_power, NULL},
     {ST__AUDIT_LAST, audit_ramp, NULL},        {ST__AUDIT_LAST, audit_cooling, NULL},
-    {ST__AUDIT_LAST, audit_junction, NULL},
+    {ST__AUDIT_LAST, audit_junction, NULL},    {ST__AUDIT_LAST, audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

@@ -69,7 +69,8 @@ FAMILIES = [
     ("_s", TIME), ("_w", {"W", "kW", "MW", "GW"}), ("_j", {"J", "kJ", "MJ", "GJ", "Wh", "kWh",
     "MWh", "GWh"}), ("_a", {"A", "mA", "kA"}), ("_usd", {"USD"}), ("_hz", {"Hz"}),
 ]
-SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization"}
+SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization",
+          "load"}
 STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
 
 
@@ -118,6 +119,17 @@ def check_html(path, json_path, ids, least):
                 continue
             if float(exact) != want:
                 fails.append("%s: data-value %s, the JSON has %r" % (key, exact, want))
+            # "MEAN ± SD" (compare with replicas): the SD is the JSON's PARENT.spread.LAST
+            text, _, sd_text = text.partition(" ± ")
+            if sd_text:
+                head, _, last = key.rpartition(".")
+                try:
+                    sd = resolve(report, head + ".spread." + last)
+                except (KeyError, IndexError, AttributeError):
+                    fails.append("%s: shows a spread the JSON does not have" % key)
+                    continue
+                if not unit_ok(key, sd_text) or abs(shown(sd_text) - sd) > 5.1e-4 * abs(sd) + 1e-12:
+                    fails.append("%s: shows the spread %r, the JSON has %r" % (key, sd_text, sd))
             if not unit_ok(key, text):
                 fails.append("%s: shows %r, not in the unit its key names" % (key, text))
             seen = shown(text)

@@ -55,5 +55,7 @@ m=scenarios/validation/sched/muri-replay-trace3.yaml
 ok 'awk -F, "NR == 2 { a = \$10 } NR == 3 { b = \$10 } END { exit !(a < b && b > 193081.79 && b < 193081.80) }" "$tmp/mu"' "muri replay: srsf < srtf, srtf as the artifact"
 "$strata" compare "$m" --policies fifo >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 1 ] && grep -q "replay: muri runs the artifact" "$tmp/e"' "muri replay: fifo refused"
+"$strata" compare "$m" --policies srtf --placements best-fit >"$tmp/o" 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "placements: .*replay: muri.*no placement policy applies" "$tmp/e" && [ ! -s "$tmp/o" ]' "muri replay: --placements refused"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -42,6 +42,7 @@ ok '! $check html "$tmp/bad4.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refu
 ok '$check csv "$tmp/r.csv" "$tmp/r.json"' "run: csv against json"
 "$strata" run "$rack" --format markdown >"$tmp/r.md" 2>/dev/null
 ok 'grep -q "^| key | value |" "$tmp/r.md" && grep -q "^## Pre-flight audit" "$tmp/r.md" && grep -q "^| step_time_s | " "$tmp/r.md"' "run: markdown"
+ok 'grep -q "^| ups.load | 92.61% |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
 "$strata" run "$rack" --format nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "text, json, html, markdown or csv" "$tmp/e"' "run: unknown format"
 "$strata" run "$rack" --format html -o /dev/full 2>"$tmp/e"; rc=$?
@@ -55,6 +56,16 @@ q=scenarios/examples/queue.yaml
 "$strata" compare "$q" --policies fifo,backfill --format json >"$tmp/c.json" 2>/dev/null
 ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
+# compare with replicas: each cell the mean ± its sd (the JSON's spread), no "spread" column;
+# the CDF says whose waits it draws. The checker refuses a changed spread.
+cf=scenarios/examples/cluster-failures.yaml
+"$strata" compare "$cf" --policies fifo,backfill --replicas 3 --format html >"$tmp/cr.html" 2>/dev/null
+"$strata" compare "$cf" --policies fifo,backfill --replicas 3 --format json >"$tmp/cr.json" 2>/dev/null
+ok '$check html "$tmp/cr.html" "$tmp/cr.json" queue-waits 20' "compare --replicas: html against json"
+ok '! grep -q ">null<\|>spread<" "$tmp/cr.html" && grep -q "data-key=\"policies\[0\].mean_wait_s\"[^>]*>[^<]* ± [0-9.]* min<" "$tmp/cr.html"' "compare --replicas: mean ± sd cells"
+ok 'grep -q "<title>Queue wait .*first of the 3 replicas</title>" "$tmp/cr.html"' "compare --replicas: the CDF is the first replica's"
+sed 's/ ± 9.142 min/ ± 19.14 min/' "$tmp/cr.html" >"$tmp/bad5.html"
+ok '! cmp -s "$tmp/cr.html" "$tmp/bad5.html" && ! $check html "$tmp/bad5.html" "$tmp/cr.json" "" 1 >/dev/null' "checker: refuses a wrong spread"
 
 # sweep: a curve per report column, the JSON's numbers.
 set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fabric.oversubscription=1,2')
@@ -63,6 +74,12 @@ set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fab
 ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30' "sweep: html against json"
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
 ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
+# sweep: a first axis of names (not numbers) is drawn at its values' places, ticked with them.
+"$strata" sweep scenarios/examples/quickstart.yaml --set cluster.gpu=h100-sxm,b200,a100-sxm-80g \
+    --format html >"$tmp/g.html" 2>/dev/null
+curve0() { grep -o "id=\"sweep-curve-0\".*" "$tmp/g.html" | sed "s|</svg>.*||"; }
+ok '[ "$(curve0 | grep -o "<circle cx=\"[0-9.]*\"" | sort -u | wc -l)" -eq 3 ]' "sweep: named values at three places"
+ok '[ "$(curve0 | grep -o "middle\">[a-z0-9-]*<" | tr "\n" " ")" = "middle\">h100-sxm< middle\">b200< middle\">a100-sxm-80g< " ]' "sweep: ticks named by the values"
 
 # size: the Pareto front, the JSON's numbers; CSV and Markdown tables.
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format html >"$tmp/z.html" 2>/dev/null

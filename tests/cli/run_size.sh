@@ -103,6 +103,20 @@ expect "unknown GPU type exits 2" 2 $?
 expect "405B answer" "16384,8,16,128,true" \
     "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 2)}' "$tmp/l.csv")"
 expect "405B goodput under 1" 1 "$(awk -F, '$1 == "ranked" {print ($15 < 1 && $15 > 0.9)}' "$tmp/l.csv")"
+# docs/guide/sizing.md quotes the closed form's goodput and days for this answer, and those of
+# `strata run`'s Monte Carlo: each as the doc words it, against what the commands print.
+doc=$(tr '\n' ' ' <"$src/docs/guide/sizing.md")
+expect "sizing.md: the closed form's figures" \
+    "$(sed -n 's/.*published plan it gives \([0-9.]*%\) goodput and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
+    "$(awk -F, '$1 == "ranked" {printf "%.2f%% %.2f", $15 * 100, $14 / 86400}' "$tmp/l.csv")"
+"$strata" run "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/l.txt" 2>/dev/null ||
+    bad "405B run failed"
+expect "sizing.md: strata run's figures" \
+    "$(sed -n 's/.*the Monte Carlo of `strata run` gives \([0-9.]*%\) and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
+    "$(awk '/^  life / {for (i = 1; i < NF; i++) { if ($(i + 1) == "d") d = $i; if ($i == "goodput") g = $(i + 1) }
+        sub(/,$/, "", g); printf "%s %.1f", g, d}' "$tmp/l.txt")"
+expect "sizing.md: the answer's days" "77.35 days with failures" \
+    "$(grep -o '^[0-9.]* days with failures' "$src/docs/guide/sizing.md")"
 expect "4,096 GPUs miss" "false deadline" \
     "$(awk -F, '$1 == "front" && $4 == 4096 {print $(NF - 2), $NF}' "$tmp/l.csv")"
 
@@ -110,12 +124,26 @@ expect "4,096 GPUs miss" "false deadline" \
 for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --budget power=x" \
     "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope" \
     "--deadline 1h --format xml" "--deadline 1h --oversubscription 0.5" \
-    "--deadline 1h --transport ethernet"; do
+    "--deadline 1h --transport ethernet" "--deadline 1h --gpu-types ," \
+    "--deadline 1h --gpu-types h100-sxm," "--deadline 1h --gpu-types h100-sxm,h100-sxm" \
+    "--deadline 1h --oversubscription 1,,2" "--deadline 1h --oversubscription 2,2" \
+    "--deadline 1h --transport roce-v2,roce-v2" "--deadline 1h --budget racks=2,racks=3" \
+    "--deadline 1h --budget racks=2 --budget racks=3" "--deadline 1h --budget ,gpus=8"; do
     # shellcheck disable=SC2086
     "$strata" size "$scn" $args >/dev/null 2>&1
     expect "usage error: '$args'" 2 $?
 done
 "$strata" size --help | grep -q '^usage: strata size FILE --deadline' || bad "--help"
+# README's `strata size` lines name every option the usage names.
+readme=$(sed -n '/^strata size FILE/,/^strata check/p' "$src/README.md")
+for opt in $("$strata" size --help | sed -n '1,/^$/p' | grep -o -- '--[a-z-]*' | sort -u); do
+    n=$((n + 1))
+    grep -q -- "\[$opt \|$opt " <<<"$readme" || bad "README's strata size lacks $opt"
+done
+"$strata" size "$scn" --deadline 1h --gpu-types h100-sxm,h100-sxm >/dev/null 2>"$tmp/e"
+expect "a GPU type twice says so" "strata size: --gpu-types: 'h100-sxm' is given twice" "$(head -1 "$tmp/e")"
+"$strata" size "$scn" --deadline 1h --budget racks=2,racks=3 >/dev/null 2>"$tmp/e"
+expect "a budget twice says so" "strata size: --budget: racks is given twice (found 'racks=3')" "$(head -1 "$tmp/e")"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

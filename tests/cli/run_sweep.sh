@@ -152,5 +152,17 @@ expect "help lists 25 keys" 25 "$(echo "$keys" | wc -l)"
     >/dev/null 2>&1
 expect "every listed key is taken" 0 $?
 
+# A cost column on a scenario with no cost: section is empty on every row: a warning says so;
+# none with a cost: section, nor for the other columns.
+"$strata" sweep "$scn" --set cluster.nodes=1,2 --columns step_time_s,cost.total_usd \
+    >/dev/null 2>"$tmp/cw"
+expect "cost column without cost: warns" \
+    "strata sweep: warning: --columns cost.total_usd: $scn has no cost: section, so the column is empty on every row" \
+    "$(grep warning "$tmp/cw")"
+"$strata" sweep "$src/scenarios/examples/finetune-70b-cloud.yaml" --set cluster.nodes=8,16 \
+    --columns cost.total_usd >/dev/null 2>"$tmp/cw"
+expect "cost column with cost: is quiet" "" "$(grep warning "$tmp/cw")"
+"$strata" sweep "$scn" --set cluster.nodes=1,2 >/dev/null 2>"$tmp/cw"
+expect "default columns are quiet" "" "$(grep warning "$tmp/cw")"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]

@@ -187,6 +187,13 @@ START_TEST(test_every_plant_audit_check_passes_and_fails)
         {"rack heat against cooling", "", AIR, "", "", ST_AUDIT_FAIL},
         {"junction temperature", "", LIQ, "", "", ST_AUDIT_PASS},
         {"junction temperature", "", LIQ, "", "audit: { junction_limit: 70 C }\n", ST_AUDIT_FAIL},
+        /* the rack's IT is about 39 kW */
+        {"UPS load against rating", "", LIQ, "  facility: { ups: { rating: 1 MW } }\n", "",
+         ST_AUDIT_PASS},
+        {"UPS load against rating", "", LIQ, "  facility: { ups: { rating: 45 kW } }\n", "",
+         ST_AUDIT_WARN},
+        {"UPS load against rating", "", LIQ, "  facility: { ups: { rating: 1 W } }\n", "",
+         ST_AUDIT_FAIL},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         ran r;
@@ -197,6 +204,10 @@ START_TEST(test_every_plant_audit_check_passes_and_fails)
                       st_audit_status_name(a->status), a->message);
         ran_free(&r);
     }
+    ran r; /* an unstated rating is sized to the peak: nothing to check */
+    run_rack(&r, "", LIQ, "", "");
+    ck_assert_ptr_null(finding(&r, "UPS load against rating"));
+    ran_free(&r);
 }
 END_TEST
 
