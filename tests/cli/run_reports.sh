@@ -42,7 +42,7 @@ ok '! $check html "$tmp/bad4.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refu
 ok '$check csv "$tmp/r.csv" "$tmp/r.json"' "run: csv against json"
 "$strata" run "$rack" --format markdown >"$tmp/r.md" 2>/dev/null
 ok 'grep -q "^| key | value |" "$tmp/r.md" && grep -q "^## Pre-flight audit" "$tmp/r.md" && grep -q "^| step_time_s | " "$tmp/r.md"' "run: markdown"
-ok 'grep -q "^| ups.load | 92.61% |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
+ok 'grep -q "^| ups.load | [0-9.]*% |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
 "$strata" run "$rack" --format nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "text, json, html, markdown or csv" "$tmp/e"' "run: unknown format"
 "$strata" run "$rack" --format html -o /dev/full 2>"$tmp/e"; rc=$?
