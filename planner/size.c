@@ -331,9 +331,10 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         out->fabric.transport = x->transport;
 }
 
-/* Shape k of cluster c's variant v with `nodes` nodes: its context, GPU ids and switches. */
+/* Shape k of cluster c's variant v with `nodes` nodes: its context (on the variant's memo),
+ * GPU ids and switches. */
 static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec *s, size_t v,
-                      int64_t nodes, st_err *err)
+                      int64_t nodes, st_step_memo *memo, st_err *err)
 {
     memset(k, 0, sizeof *k);
     k->variant = v;
@@ -350,7 +351,7 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
         return rc;
     k->switches = st_topo_network_switches(t);
     st_topo_free(t);
-    return st_step_ctx_new(&k->c, &k->ctx, err);
+    return st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
 }
 
 static void count_close(size_count *k)
@@ -443,16 +444,19 @@ static void finish(const st_cluster_cfg *c, const st_size_spec *spec, st_size_re
 }
 
 /* Every GPU count of variant v, ascending, until a count whose every plan costs more than
- * the best met so far. Returns 0 or an error. */
+ * the best met so far. Its counts share one memo of collective times: a pattern over the GPUs
+ * a smaller count has too is simulated once, where their fabrics route those GPUs alike
+ * (models/step/step.h). Returns 0 or an error. */
 static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
                           const st_size_spec *spec, size_t v, const int64_t *nodes, size_t nc,
                           st_size_result *out, st_err *err)
 {
     double best = INFINITY;
     int rc = 0;
+    st_step_memo *memo = st_step_memo_new();
     for (size_t i = 0; i < nc && !rc; i++) {
         size_count k;
-        rc = count_open(&k, c, spec, v, nodes[i], err);
+        rc = count_open(&k, c, spec, v, nodes[i], memo, err);
         size_t first = out->n;
         if (!rc)
             rc = search_count(&k, w, spec, out, err);
@@ -467,6 +471,7 @@ static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
             if (out->cfg[j].feasible && out->cfg[j].objective < best)
                 best = out->cfg[j].objective;
     }
+    st_step_memo_free(memo);
     return rc;
 }
 

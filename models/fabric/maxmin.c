@@ -75,7 +75,11 @@ struct st_maxmin {
     double *scratch_w;
     size_t scratch_link_cap, scratch_w_cap;
     uint32_t epoch;
-    /* The last solve's components and results. */
+    /* The last solve's components and results. comp_whole: they are one connected component,
+     * found by the search at epoch comp_epoch, so a solve that only removes entities from it
+     * solves it again without a search (collect). */
+    int comp_whole;
+    uint32_t comp_epoch;
     int64_t *comp_ents;
     size_t n_comp_ents, comp_ents_cap;
     int32_t *comp_links;
@@ -302,6 +306,7 @@ void st_maxmin_remove(st_maxmin *m, int64_t id)
 static void next_epoch(st_maxmin *m)
 {
     if (++m->epoch == 0) {
+        m->comp_whole = 0; /* the marks are cleared: its component is searched again */
         for (int32_t l = 0; l < m->n_links; l++)
             m->links[l].mark = 0;
         for (size_t i = 0; i < m->n_ents; i++)
@@ -328,24 +333,39 @@ static void visit_link(st_maxmin *m, int32_t l)
     m->comp_links[m->n_comp_links++] = l;
 }
 
-/* Breadth-first search of the entity <-> link graph from the dirty entities and links: the
- * components found are exactly those whose allocation may have changed, since max-min
- * allocations of disjoint components are independent. */
-static void collect(st_maxmin *m)
+/* Whether the dirty set only takes entities out of the last solve's one component: every dirty
+ * entity removed, every dirty link found by that solve's search. Then the components the search
+ * would find are that component less its removed entities, all its links kept: each piece left
+ * holds a link of a removed entity (the first link on its old path to one), so the search from
+ * the dirty links reaches every piece, and nothing outside the old component (a link or
+ * entity there would have to be new, so dirty). */
+static int only_removed(const st_maxmin *m)
 {
-    m->n_comp_ents = m->n_comp_links = 0;
-    for (size_t i = 0; i < m->n_dirty_ents; i++) {
-        int64_t id = m->dirty_ents[i];
-        m->ents[id].dirty = 0;
-        if (m->ents[id].alive)
-            visit_ent(m, id);
-    }
-    for (size_t i = 0; i < m->n_dirty_links; i++) {
-        m->links[m->dirty_links[i]].dirty = 0;
-        visit_link(m, m->dirty_links[i]);
-    }
-    m->n_dirty_ents = m->n_dirty_links = 0;
-    size_t ie = 0, il = 0;
+    if (!m->comp_whole)
+        return 0;
+    for (size_t i = 0; i < m->n_dirty_ents; i++)
+        if (m->ents[m->dirty_ents[i]].alive)
+            return 0;
+    for (size_t i = 0; i < m->n_dirty_links; i++)
+        if (m->links[m->dirty_links[i]].mark != m->comp_epoch)
+            return 0;
+    return 1;
+}
+
+/* The last solve's component less its removed entities (only_removed). */
+static void reuse_component(st_maxmin *m)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->n_comp_ents; i++)
+        if (m->ents[m->comp_ents[i]].alive)
+            m->comp_ents[k++] = m->comp_ents[i];
+    m->n_comp_ents = k;
+}
+
+/* Everything reachable from the entities and links visited so far, from positions *ie, *il. */
+static void expand(st_maxmin *m, size_t *pe, size_t *pl)
+{
+    size_t ie = *pe, il = *pl;
     while (ie < m->n_comp_ents || il < m->n_comp_links) {
         for (; ie < m->n_comp_ents; ie++) {
             const mm_ent *e = &m->ents[m->comp_ents[ie]];
@@ -358,6 +378,52 @@ static void collect(st_maxmin *m)
                 visit_ent(m, L->e[j].ent);
         }
     }
+    *pe = ie;
+    *pl = il;
+}
+
+/* The components whose allocation may have changed: those holding a dirty entity or link, since
+ * max-min allocations of disjoint components are independent. A breadth-first search of the
+ * entity <-> link graph from each dirty one not reached yet, which tells whether they all lie in
+ * one component; or, when the dirty set only removes entities from the last solve's one
+ * component, that component without a search. The order of the lists found does not matter:
+ * the filling takes links by their (level, id) order alone and publish sorts what changed. */
+static void collect(st_maxmin *m)
+{
+    int reuse = only_removed(m);
+    for (size_t i = 0; i < m->n_dirty_ents; i++)
+        m->ents[m->dirty_ents[i]].dirty = 0;
+    for (size_t i = 0; i < m->n_dirty_links; i++)
+        m->links[m->dirty_links[i]].dirty = 0;
+    if (reuse) {
+        m->n_dirty_ents = m->n_dirty_links = 0;
+        reuse_component(m);
+        /* The removals may have split it: which pieces a later solve takes together (they share
+         * its running level) is the search's to say, so the next solve searches. */
+        m->comp_whole = 0;
+        return;
+    }
+    m->n_comp_ents = m->n_comp_links = 0;
+    size_t ie = 0, il = 0, seeds = 0;
+    for (size_t i = 0; i < m->n_dirty_ents; i++) {
+        int64_t id = m->dirty_ents[i];
+        if (!m->ents[id].alive || m->ents[id].mark == m->epoch)
+            continue;
+        seeds++;
+        visit_ent(m, id);
+        expand(m, &ie, &il);
+    }
+    for (size_t i = 0; i < m->n_dirty_links; i++) {
+        int32_t l = m->dirty_links[i];
+        if (m->links[l].mark == m->epoch)
+            continue;
+        seeds++;
+        visit_link(m, l);
+        expand(m, &ie, &il);
+    }
+    m->n_dirty_ents = m->n_dirty_links = 0;
+    m->comp_whole = seeds == 1;
+    m->comp_epoch = m->epoch;
 }
 
 /* ---- Indexed binary min-heap of links by (fill level, link id). ---- */

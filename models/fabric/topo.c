@@ -668,3 +668,30 @@ int64_t st_topo_network_switches(const st_topo *t)
     return st_topo_switches(t, ST_LEVEL_NIC) + st_topo_switches(t, ST_LEVEL_LEAF) +
            st_topo_switches(t, ST_LEVEL_SPINE);
 }
+
+/* Every field path(), fabric_route(), leaf_of_nic(), st_topo_route_w() and fill_capacities()
+ * read for GPU-to-GPU routes; the total GPUs, leaves and pods only place the later levels' first
+ * ids, which keep their order. */
+void st_topo_sig_of(const st_topo *t, int64_t gpus, st_topo_sig *out)
+{
+    check_gpu(t, gpus - 1);
+    /* The highest leaf of those GPUs: the last one's, or under rail-optimized wiring the last
+     * rail leaf of its group, which an earlier node of the group may reach. */
+    int64_t last = leaf_of_nic(t, nic_of(t, gpus - 1));
+    if (t->kind == ST_TOPO_RAIL_OPTIMIZED)
+        last = (last / t->nics + 1) * t->nics - 1;
+    int one_pod = last / t->ppod == 0;
+    *out = (st_topo_sig){.kind = t->kind,
+                         .routing = t->routing,
+                         .gpn = t->gpn,
+                         .dom = t->dom,
+                         .nics = t->nics,
+                         .npl = t->npl,
+                         .up = t->up,
+                         .ppod = one_pod ? 0 : t->ppod,
+                         .cup = one_pod ? 0 : t->cup,
+                         .port_bw = t->port_bw,
+                         .nv_bw = t->nv_bw,
+                         .lat_link = t->lat_link,
+                         .lat_switch = t->lat_switch};
+}

@@ -135,4 +135,19 @@ int64_t st_topo_cables(const st_topo *t, st_level level);
  * NIC, leaf and spine levels; NVSwitch domains belong to the nodes). */
 int64_t st_topo_network_switches(const st_topo *t);
 
+/* What decides the routes, link capacities and latencies between the GPUs 0 .. gpus-1 of a
+ * fabric, and their links' order: two fabrics with equal signatures for the same `gpus` route
+ * every pair of those GPUs over links that differ only by a renumbering keeping their order
+ * (each level's ids shifted by its first id), of the same capacities, with the same ECMP choices
+ * and latencies. So a simulation over those GPUs alone runs the same on both, bit for bit: the
+ * sizing search shares collective times between GPU counts through it (models/step/step.h).
+ * The pod fields are 0 when the GPUs sit in the first pod, where no route climbs to the cores. */
+typedef struct st_topo_sig {
+    int64_t kind, routing, gpn, dom, nics, npl, up, ppod, cup;
+    double port_bw, nv_bw, lat_link, lat_switch;
+} st_topo_sig;
+
+/* The signature of fabric t over its GPUs 0 .. gpus-1 (1 <= gpus <= its GPUs, else ST_BUG). */
+void st_topo_sig_of(const st_topo *t, int64_t gpus, st_topo_sig *out);
+
 #endif

@@ -49,13 +49,14 @@ static uint64_t key_hash(const st_coll_memo_key *k)
     h = mix(h, (uint64_t)k->groups);
     h = mix(h, (uint64_t)k->gstride);
     h = mix(h, (uint64_t)k->place);
+    h = mix(h, (uint64_t)k->fabric);
     return mix(h, bits_of(k->bytes));
 }
 
 static int key_eq(const st_coll_memo_key *a, const st_coll_memo_key *b)
 {
     return a->op == b->op && a->n == b->n && a->stride == b->stride && a->groups == b->groups &&
-           a->gstride == b->gstride && a->place == b->place &&
+           a->gstride == b->gstride && a->place == b->place && a->fabric == b->fabric &&
            bits_of(a->bytes) == bits_of(b->bytes);
 }
 

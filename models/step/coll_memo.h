@@ -11,13 +11,16 @@
 /* A collective pattern: `groups` copies of `op` over n ranks each, rank i of group g being rank
  * g * gstride + i * stride of the job, all started together, each rank moving `bytes`. `place`
  * names the GPUs the job's ranks are on: 0, rank r on GPU r (the packed placement from GPU 0),
- * else the step context's place-th distinct GPU list (st_step_ctx_place). Two keys are the same
- * pattern when every field is equal, bytes bit for bit. */
+ * else the step context's place-th distinct GPU list (st_step_ctx_place). `fabric` is 0 in a
+ * context's own memo, else, in a memo contexts share (st_step_memo), the class of fabric and GPU
+ * the pattern ran on. Two keys are the same pattern when every field is equal, bytes bit for
+ * bit. */
 typedef struct st_coll_memo_key {
     st_coll_op op;
     int64_t n, stride, groups, gstride;
     double bytes;
     int64_t place;
+    int64_t fabric;
 } st_coll_memo_key;
 
 typedef struct st_coll_memo st_coll_memo;

@@ -87,7 +87,8 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
 }
 
 /* Simulated once per distinct pattern and then remembered: a plan search asks for the same few
- * collectives thousands of times, and a sizing search for thousands of distinct ones. */
+ * collectives thousands of times, and a sizing search for thousands of distinct ones, most of
+ * them again on every larger GPU count (the memo its contexts share). */
 double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
                           int64_t gstride, double bytes)
 {
@@ -100,10 +101,15 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
                           .gstride = gstride,
                           .bytes = bytes,
                           .place = x->place};
+    st_coll_memo *memo = x->memo;
+    if (x->shared && !x->place) { /* rank r on GPU r: the pattern spans GPUs 0 .. its last */
+        memo = st__step_memo_times(x->shared);
+        k.fabric = st__step_memo_class(x, (groups - 1) * gstride + (n - 1) * stride + 1);
+    }
     double t;
-    if (st_coll_memo_find(x->memo, &k, &t))
+    if (st_coll_memo_find(memo, &k, &t))
         return t;
     t = simulate_pattern(x, &k);
-    st_coll_memo_put(x->memo, &k, t);
+    st_coll_memo_put(memo, &k, t);
     return t;
 }

@@ -19,6 +19,12 @@
 
 int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err)
 {
+    return st_step_ctx_new_shared(c, NULL, out, err);
+}
+
+int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_step_ctx **out,
+                           st_err *err)
+{
     st_step_ctx *x = st_xcalloc(1, sizeof *x);
     x->c = c;
     int rc = st_topo_new(c, &x->topo, err);
@@ -27,6 +33,7 @@ int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err)
         return rc;
     }
     x->memo = st_coll_memo_new();
+    x->shared = shared;
     *out = x;
     return 0;
 }

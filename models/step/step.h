@@ -47,6 +47,24 @@ typedef struct st_step_ctx st_step_ctx;
 int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err);
 void st_step_ctx_free(st_step_ctx *x);
 
+/* Collective-pattern times that step contexts share: those on clusters that differ only in their
+ * node count (a sizing search's GPU counts of one hardware variant) ask for many of the same
+ * patterns, and a pattern over GPUs that two such fabrics route alike (st_topo_sig_of) runs the
+ * same on both, bit for bit, so it is simulated once for all of them. Never returns NULL;
+ * st_step_memo_free(NULL) is a no-op; free it after every context using it. */
+typedef struct st_step_memo st_step_memo;
+st_step_memo *st_step_memo_new(void);
+void st_step_memo_free(st_step_memo *m);
+/* Patterns simulated into m so far. */
+size_t st_step_memo_count(const st_step_memo *m);
+
+/* st_step_ctx_new whose unplaced collective times (st_step_ctx_place) are kept in `shared`
+ * (borrowed), beside those of every other context on it. The clusters of the contexts sharing
+ * one memo must be the same but for `nodes` (what the collective runner reads of the GPU and the
+ * fabric); the memo tells their fabrics apart. Returns 0 or the topology's error. */
+int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_step_ctx **out,
+                           st_err *err);
+
 /* Put the following runs' ranks on gpus[0..n) (copied; rank r on gpus[r]), as a placement gave
  * them, so every collective is timed over the GPUs, nodes and leaves the job really holds; NULL
  * (or rank r on GPU r for every r) puts them back on GPUs 0, 1, ..., the placement every run has

@@ -24,14 +24,21 @@ typedef struct st__step_map {
 struct st_step_ctx {
     const st_cluster_cfg *c;
     st_topo *topo;
-    st_coll_memo *memo; /* pattern times simulated so far on topo */
-    st_fabsim *planner; /* an idle fabric on topo for st_coll_plan_of; made on first use */
+    st_coll_memo *memo;   /* pattern times simulated so far on topo */
+    st_step_memo *shared; /* borrowed: where the unplaced ones go instead, or NULL */
+    st_fabsim *planner;   /* an idle fabric on topo for st_coll_plan_of; made on first use */
     /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
      * maps[place - 1].gpus[r]. Each distinct list is kept once, so the memo's keys stay exact. */
     int64_t place;
     st__step_map *maps;
     size_t n_maps, cap_maps;
 };
+
+/* The class of fabric and GPU of a pattern over GPUs 0 .. gpus-1 of context x in x->shared
+ * (step_memo.c): 1 + the index of its (st_topo_sig_of, GPU) pair, the same for every context
+ * whose fabric routes those GPUs alike; the memo's key then names it in `fabric`. */
+int64_t st__step_memo_class(st_step_ctx *x, int64_t gpus);
+st_coll_memo *st__step_memo_times(st_step_memo *m);
 
 /* The GPU job rank r is on under the context's current placement. */
 static inline int64_t st__step_gpu_of(const st_step_ctx *x, int64_t r)

@@ -152,6 +152,37 @@ START_TEST(test_unchanged_rates_are_not_reported)
 }
 END_TEST
 
+/* A chain A-0-B-1-C-2-D is one component: removing B re-solves A, C and D without searching for
+ * them, and leaves two pieces, {A, link 0} and {C, D, links 1-2}; removing A then solves its
+ * piece alone (nothing is left on link 0), as a search from the dirty link finds, not the old
+ * component's other piece. */
+START_TEST(test_removals_from_one_component_re_solve_exactly_the_pieces_left)
+{
+    double cap[3] = {1, 1, 1};
+    st_maxmin *m = st_maxmin_new(3, cap);
+    int32_t l0 = 0, b[2] = {0, 1}, c[2] = {1, 2}, l2 = 2;
+    int64_t ea = st_maxmin_add(m, &l0, NULL, 1), eb = st_maxmin_add(m, b, NULL, 2);
+    int64_t ec = st_maxmin_add(m, c, NULL, 2), ed = st_maxmin_add(m, &l2, NULL, 1);
+    ck_assert_uint_eq(st_maxmin_solve(m, NULL), 4);
+    ck_assert_uint_eq(st_maxmin_solved_entities(m), 4);
+    st_maxmin_remove(m, eb);
+    st_maxmin_solve(m, NULL);
+    ck_assert_uint_eq(st_maxmin_solved_entities(m), 3);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, ea), 1.0, EPS);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, ec), 0.5, EPS);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, ed), 0.5, EPS);
+    st_maxmin_remove(m, ea);
+    ck_assert_uint_eq(st_maxmin_solve(m, NULL), 0);
+    ck_assert_uint_eq(st_maxmin_solved_entities(m), 0);
+    ck_assert_double_eq_tol(st_maxmin_load(m, 0), 0.0, EPS);
+    st_maxmin_remove(m, ed);
+    st_maxmin_solve(m, NULL);
+    ck_assert_uint_eq(st_maxmin_solved_entities(m), 1);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, ec), 1.0, EPS);
+    st_maxmin_free(m);
+}
+END_TEST
+
 START_TEST(test_solve_touches_only_the_changed_component)
 {
     enum { N = 10000 };
@@ -388,6 +419,7 @@ Suite *maxmin_suite(void)
     tcase_add_test(tc, test_removal_speeds_up_the_others_and_reports_them);
     tcase_add_test(tc, test_unchanged_rates_are_not_reported);
     tcase_add_test(tc, test_solve_touches_only_the_changed_component);
+    tcase_add_test(tc, test_removals_from_one_component_re_solve_exactly_the_pieces_left);
     tcase_add_test(tc, test_ring_of_32768_members_solves_as_one_entity);
     suite_add_tcase(s, tc);
     TCase *rnd = tcase_create("random");

@@ -502,6 +502,40 @@ START_TEST(test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh)
 }
 END_TEST
 
+/* Contexts on clusters that differ only in their node count share one memo: a plan on 4 nodes
+ * stepped on 8 nodes and then on 16 (2:1 oversubscribed ECMP leaves, so the routes matter)
+ * simulates no pattern the second time and gives the fresh 16-node context's step to the last
+ * bit; a fabric that wires those GPUs otherwise (4 nodes a leaf) is simulated anew. */
+START_TEST(test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_same)
+{
+    st_workload_cfg w = training(&m16, 8, 2, 2, 32);
+    w.parallel.virtual_stages = 2;
+    st_cluster_cfg c8 = cluster(8, 2, 2), c16 = cluster(16, 2, 2), c16b = cluster(16, 4, 2);
+    st_step_memo *memo = st_step_memo_new();
+    st_step_ctx *a = NULL, *b = NULL, *d = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new_shared(&c8, memo, &a, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new_shared(&c16, memo, &b, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new_shared(&c16b, memo, &d, &err), 0);
+    st_step_result on8 = step(a, &w, 1);
+    size_t n = st_step_memo_count(memo);
+    ck_assert_uint_gt(n, 0);
+    st_step_result on16 = step(b, &w, 1);
+    ck_assert_uint_eq(st_step_memo_count(memo), n);
+    st_step_ctx *fresh = ctx_of(&c16);
+    st_step_result cold = step(fresh, &w, 1);
+    assert_same(&on16, &cold);
+    assert_same(&on8, &cold);
+    step(d, &w, 1);
+    ck_assert_uint_gt(st_step_memo_count(memo), n);
+    st_step_ctx_free(fresh);
+    st_step_ctx_free(a);
+    st_step_ctx_free(b);
+    st_step_ctx_free(d);
+    st_step_memo_free(memo);
+}
+END_TEST
+
 /* A context on the 4-node fixture cluster with an H100-class part that NVLS and the
  * calibrations do not know (no architecture, no calibration key), so its TP collectives run as
  * plain rings. The GPU and cluster are static: the context may keep pointers to them. */
@@ -787,6 +821,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_a_single_gpu_step_is_m_forward_backward_passes_plus_the_optimizer);
     tcase_add_test(tc, test_pipeline_bubble_is_about_p_minus_1_over_m_plus_p_minus_1);
     tcase_add_test(tc, test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh);
+    tcase_add_test(tc, test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_same);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
