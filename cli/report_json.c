@@ -81,46 +81,37 @@ static const char *interval_rule(const st_forecast *f)
 }
 
 /* Ingest, checkpoint costs and the life run (st_forecast_life). */
-static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
+/* The checkpoint object ck of a job with checkpoints: its mode, cadence and its rule, the
+ * costs of one, how many, and the tier load they make. */
+static void add_ckpt(cJSON *ck, const st_forecast *f)
 {
     const st_life_result *l = &f->life;
-    if (f->has_ckpt) {
-        const st_ckpt_cost *k = &f->ckpt;
-        cJSON_AddStringToObject(ck, "mode", st_ckpt_mode_names[f->w->checkpoint.mode]);
-        cJSON_AddNumberToObject(ck, "interval_s", f->interval_s);
-        cJSON_AddStringToObject(ck, "interval_rule", interval_rule(f));
-        if (f->young_interval_s > 0) {
-            cJSON_AddNumberToObject(ck, "daly_interval_s", f->daly_interval_s);
-            cJSON_AddNumberToObject(ck, "young_interval_s", f->young_interval_s);
-        }
-        cJSON_AddNumberToObject(ck, "stall_s", k->stall_s);
-        cJSON_AddNumberToObject(ck, "stall_fraction",
-                                l->wall_s > 0 ? l->ckpt_stall_s / l->wall_s : 0);
-        cJSON_AddNumberToObject(ck, "dump_s", k->dump_s);
-        cJSON_AddNumberToObject(ck, "write_s", k->write_s);
-        cJSON_AddNumberToObject(ck, "commit_s", k->commit_s);
-        cJSON_AddNumberToObject(ck, "restore_s", k->restore_s);
-        cJSON_AddNumberToObject(ck, "writers", (double)k->writers);
-        cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
-        if (f->load.period_s > 0) {
-            cJSON_AddNumberToObject(ck, "bytes_per_day", f->load.bytes_per_day);
-            cJSON_AddNumberToObject(ck, "write_utilization", f->load.write_utilization);
-        }
+    const st_ckpt_cost *k = &f->ckpt;
+    cJSON_AddStringToObject(ck, "mode", st_ckpt_mode_names[f->w->checkpoint.mode]);
+    cJSON_AddNumberToObject(ck, "interval_s", f->interval_s);
+    cJSON_AddStringToObject(ck, "interval_rule", interval_rule(f));
+    if (f->young_interval_s > 0) {
+        cJSON_AddNumberToObject(ck, "daly_interval_s", f->daly_interval_s);
+        cJSON_AddNumberToObject(ck, "young_interval_s", f->young_interval_s);
     }
-    if (f->ingest.need_bps > 0) {
-        cJSON *in = cJSON_AddObjectToObject(j, "ingest");
-        cJSON_AddNumberToObject(in, "need_bytes_per_s", f->ingest.need_bps);
-        cJSON_AddNumberToObject(in, "got_bytes_per_s", f->ingest.got_bps);
-        cJSON_AddNumberToObject(in, "slowdown", f->ingest.slowdown);
+    cJSON_AddNumberToObject(ck, "stall_s", k->stall_s);
+    cJSON_AddNumberToObject(ck, "stall_fraction", l->wall_s > 0 ? l->ckpt_stall_s / l->wall_s : 0);
+    cJSON_AddNumberToObject(ck, "dump_s", k->dump_s);
+    cJSON_AddNumberToObject(ck, "write_s", k->write_s);
+    cJSON_AddNumberToObject(ck, "commit_s", k->commit_s);
+    cJSON_AddNumberToObject(ck, "restore_s", k->restore_s);
+    cJSON_AddNumberToObject(ck, "writers", (double)k->writers);
+    cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
+    if (f->load.period_s > 0) {
+        cJSON_AddNumberToObject(ck, "bytes_per_day", f->load.bytes_per_day);
+        cJSON_AddNumberToObject(ck, "write_utilization", f->load.write_utilization);
     }
-    cJSON_AddNumberToObject(j, "steps", (double)f->steps);
-    cJSON_AddNumberToObject(j, "effective_step_time_s", f->eff_step_s);
-    if (isfinite(f->job_mtbf_s))
-        cJSON_AddNumberToObject(j, "job_mtbf_s", f->job_mtbf_s);
-    cJSON_AddNumberToObject(j, "interruptions", (double)l->interruptions);
-    cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
-    cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
-    cJSON_AddNumberToObject(j, "goodput", l->goodput);
+}
+
+/* The job in the cluster run: start, wait and end, its preemptions, the slowest rate its
+ * neighbours left it, and the failures `scope: cluster` dealt it. */
+static void add_schedule(cJSON *j, const st_forecast *f)
+{
     cJSON_AddNumberToObject(j, "start_s", f->start_s);
     cJSON_AddNumberToObject(j, "wait_s", f->wait_s);
     if (f->has_end)
@@ -135,6 +126,28 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(j, "cluster_interruptions", (double)f->interruptions);
         cJSON_AddNumberToObject(j, "cluster_lost_work_s", f->lost_work_s);
     }
+}
+
+static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
+{
+    const st_life_result *l = &f->life;
+    if (f->has_ckpt)
+        add_ckpt(ck, f);
+    if (f->ingest.need_bps > 0) {
+        cJSON *in = cJSON_AddObjectToObject(j, "ingest");
+        cJSON_AddNumberToObject(in, "need_bytes_per_s", f->ingest.need_bps);
+        cJSON_AddNumberToObject(in, "got_bytes_per_s", f->ingest.got_bps);
+        cJSON_AddNumberToObject(in, "slowdown", f->ingest.slowdown);
+    }
+    cJSON_AddNumberToObject(j, "steps", (double)f->steps);
+    cJSON_AddNumberToObject(j, "effective_step_time_s", f->eff_step_s);
+    if (isfinite(f->job_mtbf_s))
+        cJSON_AddNumberToObject(j, "job_mtbf_s", f->job_mtbf_s);
+    cJSON_AddNumberToObject(j, "interruptions", (double)l->interruptions);
+    cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
+    cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
+    cJSON_AddNumberToObject(j, "goodput", l->goodput);
+    add_schedule(j, f);
     const st_life_summary *sm = &f->summary;
     if (sm->replicas >= 1) {
         cJSON *rp = cJSON_AddObjectToObject(j, "replicas");

@@ -227,36 +227,33 @@ static void fabric_text(FILE *out, const st_fabric_result *f)
     fprintf(out, "\n");
 }
 
-static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+/* The waveform with and without the mitigations, and what each burns or loses. */
+static void mitigation_text(FILE *out, const st_plant_result *p)
 {
-    char a[32], b[32], d[32], e[32];
-    fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s with distribution losses\n",
-            fmt(p->it_peak_w, ST_DIM_POWER, a, sizeof a),
-            fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
-            fmt(p->wave.peak_w, ST_DIM_POWER, d, sizeof d));
-    fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
-            fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
-            p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
-    if (c->facility.ramp_limit_w_per_s > 0)
-        fprintf(out, " against a limit of %s/s",
-                fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
-    if (p->mitigated) {
-        fprintf(out, "\n  without the mitigations: swing %s, ramp %s/s, IT mean %s",
-                fmt(p->bare.swing_w, ST_DIM_POWER, a, sizeof a),
-                fmt(p->bare.ramp_w_per_s, ST_DIM_POWER, b, sizeof b),
-                fmt(p->bare_it_mean_w, ST_DIM_POWER, d, sizeof d));
-        if (p->floor_w > 0)
-            fprintf(out, "; the %s floor burns %s more", fmt(p->floor_w, ST_DIM_POWER, a, sizeof a),
-                    fmt(p->floor_extra_w, ST_DIM_POWER, b, sizeof b));
-        if (p->burn_w > 0)
-            fprintf(out, "; the %s burn in the lulls burns %s more",
-                    fmt(p->burn_w, ST_DIM_POWER, a, sizeof a),
-                    fmt(p->burn_extra_w, ST_DIM_POWER, b, sizeof b));
-        if (p->storage_energy_j > 0)
-            fprintf(out, "; storage of %.4g kWh at %s loses %s", p->storage_energy_j / 3.6e6,
-                    fmt(p->storage_power_w, ST_DIM_POWER, a, sizeof a),
-                    fmt(p->storage_loss_w, ST_DIM_POWER, b, sizeof b));
-    }
+    char a[32], b[32], d[32];
+    if (!p->mitigated)
+        return;
+    fprintf(out, "\n  without the mitigations: swing %s, ramp %s/s, IT mean %s",
+            fmt(p->bare.swing_w, ST_DIM_POWER, a, sizeof a),
+            fmt(p->bare.ramp_w_per_s, ST_DIM_POWER, b, sizeof b),
+            fmt(p->bare_it_mean_w, ST_DIM_POWER, d, sizeof d));
+    if (p->floor_w > 0)
+        fprintf(out, "; the %s floor burns %s more", fmt(p->floor_w, ST_DIM_POWER, a, sizeof a),
+                fmt(p->floor_extra_w, ST_DIM_POWER, b, sizeof b));
+    if (p->burn_w > 0)
+        fprintf(out, "; the %s burn in the lulls burns %s more",
+                fmt(p->burn_w, ST_DIM_POWER, a, sizeof a),
+                fmt(p->burn_extra_w, ST_DIM_POWER, b, sizeof b));
+    if (p->storage_energy_j > 0)
+        fprintf(out, "; storage of %.4g kWh at %s loses %s", p->storage_energy_j / 3.6e6,
+                fmt(p->storage_power_w, ST_DIM_POWER, a, sizeof a),
+                fmt(p->storage_loss_w, ST_DIM_POWER, b, sizeof b));
+}
+
+/* The worst rack's peak, line current, breaker headroom and losses; the network beside them. */
+static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+{
+    char a[32];
     fprintf(out, "\n  worst of %lld racks %s, %.1f A per line", (long long)p->racks,
             fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
     if (c->racks.breaker_a > 0)
@@ -268,6 +265,12 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     if (p->has_network)
         fprintf(out, "\n  network: optics of %lld switch ports %s, beside the racks",
                 (long long)p->switch_ports, fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
+}
+
+/* The hottest rack against its cooling, the PUE and its parts, and the junctions. */
+static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+{
+    char a[32], b[32], d[32], e[32];
     const st_plant_rack_heat *h = &p->rack_heat;
     fprintf(out, "\n  cooling: hottest rack %s of heat against %s of %s cooling",
             fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),
@@ -290,6 +293,25 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
             fprintf(out, "  job %llu: junction %.1f C, clock %.1f%%, %.4g J per token\n",
                     (unsigned long long)p->jobs[k].id, p->jobs[k].junction_c,
                     p->jobs[k].clock * 100, p->jobs[k].energy_per_token_j);
+}
+
+/* The plant: facility power and its swing, the mitigations, the racks, cooling and PUE. */
+static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+{
+    char a[32], b[32], d[32];
+    fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s with distribution losses\n",
+            fmt(p->it_peak_w, ST_DIM_POWER, a, sizeof a),
+            fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
+            fmt(p->wave.peak_w, ST_DIM_POWER, d, sizeof d));
+    fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
+            fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
+            p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
+    if (c->facility.ramp_limit_w_per_s > 0)
+        fprintf(out, " against a limit of %s/s",
+                fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
+    mitigation_text(out, p);
+    racks_text(out, p, c);
+    cooling_text(out, p, c);
 }
 
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD. */

@@ -370,6 +370,41 @@ static double phase_energy(const st_plant_profile *p, double offset_s, double wi
     return e;
 }
 
+/* The waveform w[0 .. ns) and its sums into out: its statistics, its energy against the phases'
+ * own (the conservation check), the reports' decimated series, IT peak and mean, and the
+ * distribution losses. */
+static void summarise_wave(const double *w, size_t ns, const st_plant_wave_sums *sums, double base,
+                           const st_plant_wave_job *wj, const st_plant_profile *prof, size_t n,
+                           st_plant_result *out)
+{
+    st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
+    out->wave_it_energy_j = sums->it_energy_j;
+    out->phase_energy_j = base * out->window_s;
+    for (size_t j = 0; j < n; j++)
+        out->phase_energy_j += wj[j].gpus * phase_energy(&prof[j], wj[j].offset_s, out->window_s);
+    out->phase_energy_j /= preset.psu_efficiency;
+    st_plant_series_of(w, ns, out->dt_s, ST_PLANT_SERIES_MAX, &out->series);
+    out->it_peak_w = sums->it_peak_w;
+    out->it_mean_w = sums->it_energy_j / out->window_s;
+    out->loss_at_peak_w = sums->loss_at_peak_w;
+    out->loss_mean_w = sums->loss_energy_j / out->window_s;
+}
+
+/* The facility's losses upstream of the racks (the transformers at their efficiency, the UPS on
+ * the waveform w[0 .. ns)) and the PUE over every loss and the cooling plant (cooled first). */
+static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
+                            st_plant_result *out)
+{
+    out->transformer_loss_w =
+        (out->it_mean_w + out->loss_mean_w) * (1 / preset.transformer_efficiency - 1);
+    st_plant_ups_of(&c->facility.ups, w, ns, out->transformer_loss_w, &out->ups);
+    out->pue = out->it_mean_w > 0
+                   ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w +
+                      out->transformer_loss_w + out->ups.loss_w + out->cooling.total_w) /
+                         out->it_mean_w
+                   : 0;
+}
+
 /* The plant over window_s, with the network's constant board power net_w beside the racks: in
  * the waveform's constant draw (so in IT power, energy, the UPS's load and the PUE) and not in
  * any rack's peak, current or distribution loss. */
@@ -416,26 +451,9 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
     if (c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
         (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
         mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
-    st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
-    out->wave_it_energy_j = sums.it_energy_j;
-    out->phase_energy_j = base * out->window_s;
-    for (size_t j = 0; j < n; j++)
-        out->phase_energy_j += wj[j].gpus * phase_energy(&prof[j], wj[j].offset_s, out->window_s);
-    out->phase_energy_j /= preset.psu_efficiency;
-    st_plant_series_of(w, ns, out->dt_s, ST_PLANT_SERIES_MAX, &out->series);
-    out->it_peak_w = sums.it_peak_w;
-    out->it_mean_w = sums.it_energy_j / out->window_s;
-    out->loss_at_peak_w = sums.loss_at_peak_w;
-    out->loss_mean_w = sums.loss_energy_j / out->window_s;
+    summarise_wave(w, ns, &sums, base, wj, prof, n, out);
     cool_racks(c, jobs, n, prof, out);
-    out->transformer_loss_w =
-        (out->it_mean_w + out->loss_mean_w) * (1 / preset.transformer_efficiency - 1);
-    st_plant_ups_of(&c->facility.ups, w, ns, out->transformer_loss_w, &out->ups);
-    out->pue = out->it_mean_w > 0
-                   ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w +
-                      out->transformer_loss_w + out->ups.loss_w + out->cooling.total_w) /
-                         out->it_mean_w
-                   : 0;
+    facility_losses(c, w, ns, out);
     free(w);
     racks_free(&r);
     free(wj);
