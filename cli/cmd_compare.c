@@ -548,6 +548,33 @@ static char *render(const cmp_opts *o, const st_scn *s, uint64_t seed, const cmp
     return buf;
 }
 
+/* Every policy x placement of names and places on s, then the table to -o or stdout: 0, or
+ * ST_EXIT_SIM after a run's or the write's error. */
+static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, size_t n,
+                       const char **places, size_t n_pl)
+{
+    int rc = 0;
+    uint64_t seed = o->has_seed ? o->seed : st_scn_seed(s);
+    cmp_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
+    for (size_t i = 0; i < n * n_pl && !rc; i++)
+        rc = run_replicas(s, seed, o->replicas, names[i / n_pl], places[i % n_pl], &rows[i]);
+    n *= n_pl;
+    if (!rc) {
+        char *text = render(o, s, seed, rows, n), why[512];
+        if (o->output && st_cli_write_atomic(o->output, text, strlen(text), why, sizeof why)) {
+            fprintf(stderr, "strata compare: %s\n", why);
+            rc = ST_EXIT_SIM;
+        } else if (!o->output) {
+            fputs(text, stdout);
+        }
+        free(text);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].waits_h);
+    free(rows);
+    return rc;
+}
+
 int st_cmd_compare(int argc, char **argv)
 {
     cmp_opts o = {.replicas = 1};
@@ -582,24 +609,7 @@ int st_cmd_compare(int argc, char **argv)
                                   "own first fit; no placement policy applies",
                                   o.file);
     }
-    uint64_t seed = o.has_seed ? o.seed : st_scn_seed(s);
-    cmp_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
-    for (size_t i = 0; i < n * n_pl && !rc; i++)
-        rc = run_replicas(s, seed, o.replicas, names[i / n_pl], places[i % n_pl], &rows[i]);
-    n *= n_pl;
-    if (!rc) {
-        char *text = render(&o, s, seed, rows, n), why[512];
-        if (o.output && st_cli_write_atomic(o.output, text, strlen(text), why, sizeof why)) {
-            fprintf(stderr, "strata compare: %s\n", why);
-            rc = ST_EXIT_SIM;
-        } else if (!o.output) {
-            fputs(text, stdout);
-        }
-        free(text);
-    }
-    for (size_t i = 0; i < n; i++)
-        free(rows[i].waits_h);
-    free(rows);
+    rc = compare_all(&o, s, names, n, places, n_pl);
     free(names);
     free(places);
     st_scn_free(s);

@@ -80,7 +80,6 @@ static const char *interval_rule(const st_forecast *f)
                                           : "auto-daly";
 }
 
-/* Ingest, checkpoint costs and the life run (st_forecast_life). */
 /* The checkpoint object ck of a job with checkpoints: its mode, cadence and its rule, the
  * costs of one, how many, and the tier load they make. */
 static void add_ckpt(cJSON *ck, const st_forecast *f)
@@ -128,6 +127,7 @@ static void add_schedule(cJSON *j, const st_forecast *f)
     }
 }
 
+/* Ingest, checkpoint costs and the life run (st_forecast_life). */
 static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
 {
     const st_life_result *l = &f->life;
@@ -248,6 +248,30 @@ static void mitigation_json(cJSON *m, const st_plant_result *p)
     }
 }
 
+/* The worst rack (rk): its count, peak, line current, breaker headroom and losses, and its heat
+ * against its cooling. */
+static void racks_json(cJSON *rk, const st_plant_result *p, const st_cluster_cfg *c)
+{
+    cJSON_AddNumberToObject(rk, "count", (double)p->racks);
+    cJSON_AddNumberToObject(rk, "peak_w", p->rack_peak_w);
+    cJSON_AddNumberToObject(rk, "line_current_a", p->rack_current_a);
+    if (c->racks.breaker_a > 0) {
+        cJSON_AddNumberToObject(rk, "breaker_a", c->racks.breaker_a);
+        cJSON_AddNumberToObject(rk, "headroom_a", p->rack_headroom_a);
+    }
+    cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
+    const st_plant_rack_heat *h = &p->rack_heat;
+    cJSON *co = cJSON_AddObjectToObject(rk, "cooling");
+    cJSON_AddNumberToObject(co, "heat_w", h->heat_w);
+    cJSON_AddNumberToObject(co, "capacity_w", h->capacity_w);
+    cJSON_AddNumberToObject(co, "air_w", h->air_w);
+    cJSON_AddNumberToObject(co, "liquid_w", h->liquid_w);
+    cJSON_AddNumberToObject(co, "air_flow_m3_per_s", h->air_flow_m3_s);
+    cJSON_AddNumberToObject(co, "liquid_flow_m3_per_s", h->liquid_flow_m3_s);
+    cJSON_AddNumberToObject(co, "air_inlet_c", h->air_in_c);
+    cJSON_AddNumberToObject(co, "liquid_inlet_c", h->liquid_in_c);
+}
+
 /* The plant (models/plant/plant.h): the facility waveform and the most loaded rack. */
 static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
 {
@@ -265,30 +289,12 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON_AddNumberToObject(o, "utility_band_share", p->wave.band_share);
     cJSON_AddNumberToObject(o, "distribution_loss_w", p->loss_at_peak_w);
     cJSON_AddNumberToObject(o, "window_s", p->window_s);
-    cJSON *rk = cJSON_AddObjectToObject(o, "racks");
-    cJSON_AddNumberToObject(rk, "count", (double)p->racks);
-    cJSON_AddNumberToObject(rk, "peak_w", p->rack_peak_w);
-    cJSON_AddNumberToObject(rk, "line_current_a", p->rack_current_a);
-    if (c->racks.breaker_a > 0) {
-        cJSON_AddNumberToObject(rk, "breaker_a", c->racks.breaker_a);
-        cJSON_AddNumberToObject(rk, "headroom_a", p->rack_headroom_a);
-    }
-    cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
+    racks_json(cJSON_AddObjectToObject(o, "racks"), p, c);
     if (p->has_network) {
         cJSON *nw = cJSON_AddObjectToObject(o, "network");
         cJSON_AddNumberToObject(nw, "switch_ports", (double)p->switch_ports);
         cJSON_AddNumberToObject(nw, "optics_w", p->network_w);
     }
-    const st_plant_rack_heat *h = &p->rack_heat;
-    cJSON *co = cJSON_AddObjectToObject(rk, "cooling");
-    cJSON_AddNumberToObject(co, "heat_w", h->heat_w);
-    cJSON_AddNumberToObject(co, "capacity_w", h->capacity_w);
-    cJSON_AddNumberToObject(co, "air_w", h->air_w);
-    cJSON_AddNumberToObject(co, "liquid_w", h->liquid_w);
-    cJSON_AddNumberToObject(co, "air_flow_m3_per_s", h->air_flow_m3_s);
-    cJSON_AddNumberToObject(co, "liquid_flow_m3_per_s", h->liquid_flow_m3_s);
-    cJSON_AddNumberToObject(co, "air_inlet_c", h->air_in_c);
-    cJSON_AddNumberToObject(co, "liquid_inlet_c", h->liquid_in_c);
     cJSON *pl = cJSON_AddObjectToObject(o, "cooling_plant");
     cJSON_AddNumberToObject(pl, "fans_w", p->cooling.fans_w);
     cJSON_AddNumberToObject(pl, "pumps_w", p->cooling.pumps_w);

@@ -79,46 +79,35 @@ static const char *auto_text(const st_forecast *f, char *buf, size_t n)
     return buf;
 }
 
-/* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
-static void life_text(FILE *out, const st_forecast *f, int explain)
+/* A job's checkpoints: mode, cadence and its rule, their costs, writers and tier load; with
+ * explain, the optimum intervals. */
+static void ckpt_text(FILE *out, const st_forecast *f, int explain)
 {
-    const st_life_result *l = &f->life;
     char a[32], b[32];
-    if (f->ingest.need_bps > 0)
-        fprintf(out, "  ingest    needs %s, gets %s%s\n",
-                fmt(f->ingest.need_bps, ST_DIM_BANDWIDTH, a, sizeof a),
-                fmt(f->ingest.got_bps, ST_DIM_BANDWIDTH, b, sizeof b),
-                f->ingest.slowdown > 1 ? ": INGEST-BOUND, the step slows" : "");
-    if (f->ingest.slowdown > 1)
-        fprintf(out, "            step %.4g s -> %.4g s (x%.3f)\n", f->step.step_time_s,
-                f->eff_step_s, f->ingest.slowdown);
-    if (f->has_ckpt) {
-        const st_ckpt_cost *k = &f->ckpt;
-        fprintf(
-            out,
+    const st_ckpt_cost *k = &f->ckpt;
+    fprintf(out,
             "  saves     %s every %s%s: stall %.4g s, restorable after %.4g s, restore %.4g s\n",
             st_ckpt_mode_names[f->w->checkpoint.mode], fmt(f->interval_s, ST_DIM_TIME, a, sizeof a),
             auto_text(f, (char[64]){0}, 64), k->stall_s, k->commit_s, k->restore_s);
-        fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
-                (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
-        if (f->load.period_s > 0)
-            fprintf(out,
-                    "            write load %s/day while training: %.3g%% of tier '%s' write\n",
-                    fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
-                    f->load.write_utilization * 100, f->load.tier);
-        if (explain && f->young_interval_s > 0)
-            fprintf(out,
-                    "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "
-                    "sqrt(2 d M) %s\n",
-                    k->stall_s, fmt(f->job_mtbf_s, ST_DIM_TIME, a, sizeof a),
-                    fmt(f->daly_interval_s, ST_DIM_TIME, b, sizeof b),
-                    fmt(f->young_interval_s, ST_DIM_TIME, (char[32]){0}, 32));
-    }
-    fprintf(
-        out,
-        "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions, %s of work lost\n",
-        (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
-        (long long)l->interruptions, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
+            (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
+    if (f->load.period_s > 0)
+        fprintf(out, "            write load %s/day while training: %.3g%% of tier '%s' write\n",
+                fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
+                f->load.write_utilization * 100, f->load.tier);
+    if (explain && f->young_interval_s > 0)
+        fprintf(out,
+                "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "
+                "sqrt(2 d M) %s\n",
+                k->stall_s, fmt(f->job_mtbf_s, ST_DIM_TIME, a, sizeof a),
+                fmt(f->daly_interval_s, ST_DIM_TIME, b, sizeof b),
+                fmt(f->young_interval_s, ST_DIM_TIME, (char[32]){0}, 32));
+}
+
+/* When the job ran in the cluster run, and what its preemptions, neighbours and failures did. */
+static void runs_text(FILE *out, const st_forecast *f)
+{
+    char a[32], b[32];
     fprintf(out, "  runs      from t = %s (waited %s)", fmt(f->start_s, ST_DIM_TIME, a, sizeof a),
             fmt(f->wait_s, ST_DIM_TIME, b, sizeof b));
     if (f->has_end)
@@ -133,6 +122,29 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
     if (f->interruptions > 0)
         fprintf(out, ", interrupted %lld times by cluster failures (%s of work lost)",
                 (long long)f->interruptions, fmt(f->lost_work_s, ST_DIM_TIME, b, sizeof b));
+}
+
+/* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
+static void life_text(FILE *out, const st_forecast *f, int explain)
+{
+    const st_life_result *l = &f->life;
+    char a[32], b[32];
+    if (f->ingest.need_bps > 0)
+        fprintf(out, "  ingest    needs %s, gets %s%s\n",
+                fmt(f->ingest.need_bps, ST_DIM_BANDWIDTH, a, sizeof a),
+                fmt(f->ingest.got_bps, ST_DIM_BANDWIDTH, b, sizeof b),
+                f->ingest.slowdown > 1 ? ": INGEST-BOUND, the step slows" : "");
+    if (f->ingest.slowdown > 1)
+        fprintf(out, "            step %.4g s -> %.4g s (x%.3f)\n", f->step.step_time_s,
+                f->eff_step_s, f->ingest.slowdown);
+    if (f->has_ckpt)
+        ckpt_text(out, f, explain);
+    fprintf(
+        out,
+        "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions, %s of work lost\n",
+        (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
+        (long long)l->interruptions, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    runs_text(out, f);
     fprintf(out, "\n");
     if (f->summary.replicas >= 1)
         replicas_text(out, &f->summary);

@@ -171,6 +171,27 @@ static int within_fixed(const st_size_cfg *f, const st_size_spec *s)
             (f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
 }
 
+/* The cost of configuration f (its time to train, its energy at step_j a step stretched by its
+ * goodput, its tokens and metered peak) under s's prices: cost_usd and per_year_usd, left at -1
+ * on premises when no energy is known. */
+static void price(const size_count *k, const st_workload_cfg *p, const st_size_spec *s,
+                  double step_j, double tps, st_size_cfg *f)
+{
+    st_cost_use u = {.gpus = p->gpus,
+                     .cluster_gpus = p->gpus,
+                     .cluster_nodes = k->c.nodes,
+                     .cluster_switch = k->switches,
+                     .held_s = f->train_s,
+                     .energy_j = f->steps * step_j * f->train_s / f->work_s,
+                     .tokens = f->steps * tps,
+                     .peak_w = isfinite(f->facility_w) ? f->facility_w : 0};
+    if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
+        st_cost_result cr = st_cost_job(s->cost, &u);
+        f->cost_usd = cr.total_usd;
+        f->per_year_usd = cr.per_year_usd;
+    }
+}
+
 /* Time, power and price of plan p, simulated, into f. */
 static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                     const st_size_spec *s, st_size_cfg *f, st_err *err)
@@ -213,21 +234,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
         f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j);
         f->powered = 1;
     }
-    if (s->cost) {
-        st_cost_use u = {.gpus = p->gpus,
-                         .cluster_gpus = p->gpus,
-                         .cluster_nodes = k->c.nodes,
-                         .cluster_switch = k->switches,
-                         .held_s = f->train_s,
-                         .energy_j = f->steps * step_j * f->train_s / f->work_s,
-                         .tokens = f->steps * tps,
-                         .peak_w = isfinite(f->facility_w) ? f->facility_w : 0};
-        if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
-            st_cost_result cr = st_cost_job(s->cost, &u);
-            f->cost_usd = cr.total_usd;
-            f->per_year_usd = cr.per_year_usd;
-        }
-    }
+    if (s->cost)
+        price(k, p, s, step_j, tps, f);
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
     f->binds = binds_of(f, s);
