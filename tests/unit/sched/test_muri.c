@@ -1,10 +1,13 @@
-/* Muri's replay conventions (models/sched/muri.c): a hand-sized schedule with the overhead
- * charged at an event and not at a job's own end, the yarn placement's wholly free nodes, and the
- * artifact's own figures on trace3, got by running its simulator (repository Rivendile/Muri at
- * 4e69a78, simulator/run_sim.py --cluster_spec=cluster_spec/n8g8.csv --scheme=yarn
- * --schedule=shortest|shortest-gpu, then calc.py). */
+/* Muri's replay conventions (models/sched/muri.c, muri_dlas.c): hand-sized schedules with the
+ * overhead charged at an event and not at a job's own end, the yarn placement's wholly free
+ * nodes, Tiresias-L's demotion at a queue jump and its count-only admission, and the artifact's
+ * own figures, got by running its simulator (repository Rivendile/Muri at 4e69a78,
+ * simulator/run_sim.py --cluster_spec=cluster_spec/n8g8.csv --scheme=yarn
+ * --schedule=shortest|shortest-gpu|dlas-gpu --multi_resource 4, then calc.py; numpy and cvxpy,
+ * which those three paths do not call, stubbed out as empty modules). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,11 +52,51 @@ START_TEST(test_large_jobs_need_wholly_free_nodes)
 }
 END_TEST
 
-static st_muri_job *trace3(size_t *n)
+/* One GPU, no overheads but A's 10 s. A (5075 s of service) runs from 0; B (1015 s) arrives at
+ * 100 and waits behind A in Q0 (FIFO). At 100 A is charged: 90 s of work, executed 100 s. Its
+ * queue jump fires at ceil(3250 / 1) = 3250 s executed: 3140 s more work (1845 s left), demoted
+ * to Q1, preempted by B, which ends at 4265; A resumes and ends at 4265 + 1845 = 6110. SRTF
+ * would have run B at once. */
+START_TEST(test_tiresias_l_demotes_at_the_jump)
 {
-    const char *yaml = "version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
-                       "trace: { file: " ST_SOURCE_DIR
-                       "/scenarios/traces/muri_philly/trace3.csv, format: muri, replay: muri }\n";
+    st_muri_job j[2] = {{0, 5000, 1, 1, 10}, {100, 1000, 1, 1, 0}};
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, 2, 1, 1, ST_MURI_TIRESIAS_L, &st, &err), 0);
+    ck_assert_uint_eq(st.finished, 2);
+    ck_assert_int_eq(st.preemptions, 1);
+    ck_assert_double_eq_tol(st.makespan_s, 6110, 1e-9);
+    ck_assert_double_eq_tol(st.mean_jct_s, (6110 + 4165) / 2.0, 1e-9);
+    ck_assert_double_eq_tol(st.mean_wait_s, 3150 / 2.0, 1e-9);
+    st_muri_order o;
+    ck_assert_int_eq(st_muri_order_of("tiresias", &o), 0);
+    ck_assert_int_eq(o, ST_MURI_TIRESIAS_L);
+    ck_assert_int_eq(st_muri_order_of("fifo", &o), -1);
+}
+END_TEST
+
+/* Two nodes of 8: Tiresias-L counts GPUs alone, so a 4-GPU and a 12-GPU job run together (the
+ * yarn placement of SRTF refuses 12, not a multiple of a node). */
+START_TEST(test_tiresias_l_counts_gpus_only)
+{
+    st_muri_job j[2] = {{0, 100, 1, 4, 0}, {0, 100, 1, 12, 0}};
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, 2, 2, 8, ST_MURI_TIRESIAS_L, &st, &err), 0);
+    ck_assert_double_eq_tol(st.makespan_s, 101.5, 1e-9);
+    ck_assert_double_eq_tol(st.mean_wait_s, 0, 1e-12);
+    ck_assert_int_eq(st_muri_replay(j, 2, 2, 8, ST_MURI_SRTF, &st, &err), ST_EINVAL);
+}
+END_TEST
+
+static st_muri_job *trace(const char *name, size_t *n)
+{
+    char yaml[512];
+    snprintf(yaml, sizeof yaml,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
+             "trace: { file: " ST_SOURCE_DIR
+             "/scenarios/traces/muri_philly/%s.csv, format: muri, replay: muri }\n",
+             name);
     st_scn *s = NULL;
     st_diag d = {0};
     ck_assert_int_eq(st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d), 0);
@@ -75,7 +118,7 @@ static st_muri_job *trace3(size_t *n)
 START_TEST(test_trace3_matches_the_artifact)
 {
     size_t n;
-    st_muri_job *j = trace3(&n);
+    st_muri_job *j = trace("trace3", &n);
     st_cluster_stats st;
     st_err err = {0};
     ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_SRTF, &st, &err), 0);
@@ -89,6 +132,48 @@ START_TEST(test_trace3_matches_the_artifact)
 }
 END_TEST
 
+/* The artifact's calc.py under dlas-gpu (Tiresias-L): trace3 avg JCT 347213.248119, makespan
+ * 8174226.280030, 99th JCT 4983397.254010; trace4_pr avg JCT 2674022.635595 (its ties between
+ * equal jobs turn on the last bit of iteration_time x 1.015 / 1000). */
+START_TEST(test_tiresias_l_matches_the_artifact)
+{
+    size_t n;
+    st_muri_job *j = trace("trace3", &n);
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_TIRESIAS_L, &st, &err), 0);
+    ck_assert_uint_eq(st.finished, 992);
+    ck_assert_double_eq_tol(st.mean_jct_s, 347213.248119, 1e-5);
+    ck_assert_double_eq_tol(st.makespan_s, 8174226.280030, 1e-5);
+    ck_assert_double_eq_tol(st.p99_jct_s, 4983397.254010, 1e-5);
+    free(j);
+    j = trace("trace4_pr", &n);
+    ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_TIRESIAS_L, &st, &err), 0);
+    ck_assert_double_eq_tol(st.mean_jct_s, 2674022.635595, 1e-5);
+    free(j);
+}
+END_TEST
+
+/* The two runs where util.py's event grouping (math.isclose, rel_tol 1e-9) decides: trace2
+ * under SRTF (arrivals milliseconds apart late in the trace arrive together) avg JCT
+ * 2665607.375069; trace4_pr under SRSF (planned ends a few ulps apart end together) avg JCT
+ * 1218501.967745. */
+START_TEST(test_event_grouping_matches_the_artifact)
+{
+    size_t n;
+    st_muri_job *j = trace("trace2", &n);
+    st_cluster_stats st;
+    st_err err = {0};
+    ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_SRTF, &st, &err), 0);
+    ck_assert_double_eq_tol(st.mean_jct_s, 2665607.375069, 1e-5);
+    free(j);
+    j = trace("trace4_pr", &n);
+    ck_assert_int_eq(st_muri_replay(j, n, 8, 8, ST_MURI_SRSF, &st, &err), 0);
+    ck_assert_double_eq_tol(st.mean_jct_s, 1218501.967745, 1e-5);
+    free(j);
+}
+END_TEST
+
 Suite *muri_suite(void)
 {
     Suite *s = suite_create("muri");
@@ -96,6 +181,10 @@ Suite *muri_suite(void)
     tcase_add_test(tc, test_overhead_at_every_other_event);
     tcase_add_test(tc, test_large_jobs_need_wholly_free_nodes);
     tcase_add_test(tc, test_trace3_matches_the_artifact);
+    tcase_add_test(tc, test_tiresias_l_demotes_at_the_jump);
+    tcase_add_test(tc, test_tiresias_l_counts_gpus_only);
+    tcase_add_test(tc, test_tiresias_l_matches_the_artifact);
+    tcase_add_test(tc, test_event_grouping_matches_the_artifact);
     suite_add_tcase(s, tc);
     return s;
 }
