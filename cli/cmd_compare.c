@@ -145,7 +145,7 @@ static int name_list(const char *opt, const char *noun, const char *arg, const c
     return 0;
 }
 
-/* The trace replayed with Muri's conventions under policy (srtf or srsf) into row. */
+/* The trace replayed with Muri's conventions under policy (srtf, srsf or tiresias) into row. */
 static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
 {
     const st_trace_cfg *t = st_scn_trace(s);
@@ -155,9 +155,11 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
                 st_scn_name(s));
         return -1;
     }
-    if (strcmp(policy, "srtf") != 0 && strcmp(policy, "srsf") != 0) {
+    st_muri_order order;
+    if (st_muri_order_of(policy, &order)) {
         fprintf(stderr,
-                "strata compare: %s: replay: muri runs the artifact's srtf and srsf, not %s\n",
+                "strata compare: %s: replay: muri runs the artifact's srtf, srsf and tiresias "
+                "(Tiresias-L), not %s\n",
                 st_scn_name(s), policy);
         return -1;
     }
@@ -169,9 +171,7 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
                           st_muri_overhead_s(tj->cls >= 0 ? t->classes[tj->cls] : NULL, tj->gpus)};
     }
     st_err err = {0};
-    int rc =
-        st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node,
-                       strcmp(policy, "srsf") == 0 ? ST_MURI_SRSF : ST_MURI_SRTF, &row->st, &err);
+    int rc = st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, order, &row->st, &err);
     free(j);
     if (rc) {
         char line[512];

@@ -52,7 +52,7 @@ const st_cmd st_cmd_table[] = {
      "utilisation (GPU-seconds held / GPUs x makespan); preemptions; fragmentation (free\n"
      "GPUs while every waiting job needs more, time-averaged); goodput (utilisation less\n"
      "preemptions' saves and restores); energy, where the plant model runs. A trace with\n"
-     "`replay: muri` runs Muri's replay conventions instead (srtf and srsf only).\n\n"
+     "`replay: muri` runs Muri's replay conventions instead (srtf, srsf and tiresias only).\n\n"
      "  --replicas N     seeds N..N+N-1 (from --seed): each figure's mean and sample\n"
      "                   standard deviation\n"
      "  --policies LIST  comma-separated policy names (default: every registered policy)\n"

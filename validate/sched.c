@@ -26,6 +26,12 @@
 /* A light VC is policy-independent: its mean JCTs under the three policies within 1%. */
 #define HELIOS_SAME     1.01
 #define MURI_REPLAY_SRC "Zhao et al. SIGCOMM'22 s6; Rivendile/Muri simulator"
+/* A replay row: SRSF, SRTF and Tiresias-L (`tiresias`: the artifact's dlas-gpu), the order of
+ * Muri's table of baselines. */
+#define MURI_REPLAY(file)                                                                          \
+    {                                                                                              \
+        file, 1, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, MURI_REPLAY_SRC                     \
+    }
 
 /* The Helios setup on Philly (Hu et al., "Characterization and Prediction of Deep Learning
  * Workloads in Large-Scale GPU Datacenters", SC'21; repository S-Lab-System-Group/HeliosArtifact,
@@ -97,11 +103,16 @@ static const struct {
      0,
      {"srsf", "srtf", "sjf", "fifo"},
      "Zhao et al. SIGCOMM'22 s6"},
-    /* `replay: muri`: the artifact's own runtime model and queue rules (models/sched/muri.h) */
-    {"muri-replay-trace1.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
-    {"muri-replay-trace2.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
-    {"muri-replay-trace3.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
-    {"muri-replay-trace4.yaml", 1, PLAIN, NULL, 0, {"srsf", "srtf"}, MURI_REPLAY_SRC},
+    /* `replay: muri`: the artifact's own runtime model and queue rules (models/sched/muri.h),
+     * on the four traces and their batch-arrival twins */
+    MURI_REPLAY("muri-replay-trace1.yaml"),
+    MURI_REPLAY("muri-replay-trace2.yaml"),
+    MURI_REPLAY("muri-replay-trace3.yaml"),
+    MURI_REPLAY("muri-replay-trace4.yaml"),
+    MURI_REPLAY("muri-replay-pr1.yaml"),
+    MURI_REPLAY("muri-replay-pr2.yaml"),
+    MURI_REPLAY("muri-replay-pr3.yaml"),
+    MURI_REPLAY("muri-replay-pr4.yaml"),
     /* Tiresias-L (the artifact's dlas-gpu: tiresias at its defaults, models/sched/tiresias.c) */
     {"muri-trace1.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
     {"muri-trace2.yaml", MURI_SERVICE, PLAIN, NULL, 0, {"srsf", "srtf", "tiresias"}, TIRESIAS_L},
@@ -149,7 +160,8 @@ static int mean_jct(const st_scn *s, const st_cluster_cfg *c, const st_cluster_j
     return rc;
 }
 
-/* Mean JCT of the trace replayed with Muri's conventions under `policy` (srtf or srsf). */
+/* Mean JCT of the trace replayed with Muri's conventions under `policy` (srtf, srsf or
+ * tiresias). */
 static int muri_jct(const st_scn *s, const char *policy, double *out, st_err *err)
 {
     const st_trace_cfg *t = st_scn_trace(s);
@@ -161,9 +173,11 @@ static int muri_jct(const st_scn *s, const char *policy, double *out, st_err *er
         j[k] = (st_muri_job){tj->submit_s, tj->iterations, tj->iteration_s, tj->gpus,
                              st_muri_overhead_s(model, tj->gpus)};
     }
-    st_cluster_stats st;
-    st_muri_order o = strcmp(policy, "srsf") == 0 ? ST_MURI_SRSF : ST_MURI_SRTF;
-    int rc = st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, o, &st, err);
+    st_cluster_stats st = {0};
+    st_muri_order o;
+    int rc = st_muri_order_of(policy, &o)
+                 ? st_err_set(err, ST_EINVAL, (st_loc){0}, "Muri replay: no %s", policy)
+                 : st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, o, &st, err);
     *out = st.mean_jct_s;
     free(j);
     return rc;

@@ -13,11 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/sched/muri_run.h"
 #include "sim/xalloc.h"
 
 /* jobs.py add_job: iteration_time x itertime_overhead_list[0] = 1.015, the runtime model of the
- * artifact's single-job baselines. */
+ * artifact's single-job baselines. It computes in whole milliseconds (only digit strings become
+ * numbers): submit_time / 1000 and iteration_time x 1.015 / 1000, which the replay redoes from
+ * the trace's seconds (a millisecond count times 1e-3 rounds back to it), since the last bit of
+ * a double decides ties between equal jobs on the batch-arrival traces. */
 #define MURI_SERVICE 1.015
+/* util.py search_dict_list: events (arrivals; SRTF's and SRSF's ends) within this relative
+ * distance are one event. */
+#define MURI_EVENT_REL_TOL 1e-9
 /* run_sim.py: the overhead for a model the table lacks. */
 #define MURI_DEFAULT_OVERHEAD_S 10.0
 
@@ -42,33 +49,30 @@ double st_muri_overhead_s(const char *model, int64_t gpus)
     return MURI_DEFAULT_OVERHEAD_S;
 }
 
-enum { M_LATER, M_PENDING, M_RUNNING, M_DONE };
+int st_muri_order_of(const char *policy, st_muri_order *out)
+{
+    static const struct {
+        const char *name;
+        st_muri_order order;
+    } names[] = {{"srtf", ST_MURI_SRTF}, {"srsf", ST_MURI_SRSF}, {"tiresias", ST_MURI_TIRESIAS_L}};
+    for (size_t k = 0; policy && k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(policy, names[k].name) == 0) {
+            *out = names[k].order;
+            return 0;
+        }
+    return -1;
+}
 
-typedef struct mjob {
-    int state;
-    double rem_iter, iter_s, last, start, end;
-} mjob;
+enum {
+    M_LATER = ST__MURI_LATER,
+    M_PENDING = ST__MURI_PENDING,
+    M_RUNNING = ST__MURI_RUNNING,
+    M_DONE = ST__MURI_DONE
+};
 
-/* A queue entry while sorting: its key, its place before the sort (the sort is stable), its id;
- * also the arrival order (key: submit time, pos: file order). */
-typedef struct qent {
-    double key;
-    size_t pos, id;
-} qent;
-
-typedef struct replay {
-    const st_muri_job *in;
-    size_t n;
-    mjob *j;
-    size_t *queue, n_queue; /* the artifact's runnable_jobs, in its order */
-    qent *scratch;
-    int64_t *free, nodes, gpn;
-    st_muri_order order;
-    double busy_gpu_s;
-    double frag_gpu_s, frag_now, frag_t; /* free GPUs no pending job fits, integrated */
-    int64_t preemptions;
-    uint64_t events;
-} replay;
+typedef st__muri_job mjob;
+typedef st__muri_ent qent;
+typedef st__muri_run replay;
 
 static int by_key(const void *a, const void *b)
 {
@@ -108,9 +112,10 @@ static int place(replay *r, int64_t need, char *taken)
     return 1;
 }
 
-/* The jobs ending at t complete; every other running job is charged its overhead on the work
- * since its last event (run_sim.py: max(event_time - last_check_time - overhead, 0)). */
-static void settle(replay *r, double t, double end_t)
+/* The jobs of the end event complete at t when `ending`; every other running job is charged
+ * its overhead on the work since its last event (run_sim.py: max(event_time - last_check_time -
+ * overhead, 0)). */
+static void settle(replay *r, double t, int ending)
 {
     size_t k = 0;
     for (size_t q = 0; q < r->n_queue; q++) {
@@ -118,7 +123,7 @@ static void settle(replay *r, double t, double end_t)
         mjob *j = &r->j[id];
         if (j->state == M_RUNNING) {
             r->busy_gpu_s += (t - j->last) * (double)r->in[id].gpus;
-            if (j->end == end_t) {
+            if (ending && j->ends) {
                 j->state = M_DONE;
                 j->end = t;
                 continue;
@@ -143,7 +148,15 @@ static void schedule(replay *r, double t, char *taken)
             key *= (double)r->in[id].gpus; /* remaining_gputime */
         r->scratch[q] = (qent){key, q, id};
     }
-    qsort(r->scratch, r->n_queue, sizeof *r->scratch, by_key);
+    /* the stable sort, by insertion: the queue was sorted at the last event, only running
+     * jobs' keys fell and arrivals are at its back, so it is near linear */
+    for (size_t q = 1; q < r->n_queue; q++) {
+        qent e = r->scratch[q];
+        size_t k = q;
+        for (; k > 0 && by_key(&r->scratch[k - 1], &e) > 0; k--)
+            r->scratch[k] = r->scratch[k - 1];
+        r->scratch[k] = e;
+    }
     for (size_t q = 0; q < r->n_queue; q++)
         r->queue[q] = r->scratch[q].id;
     int64_t left = r->nodes * r->gpn;
@@ -164,6 +177,11 @@ static void schedule(replay *r, double t, char *taken)
             r->preemptions++;
         }
     }
+    st__muri_frag(r, t, left);
+}
+
+void st__muri_frag(st__muri_run *r, double t, int64_t left)
+{
     int64_t least = INT64_MAX; /* the fragmentation level until the next event */
     for (size_t q = 0; q < r->n_queue; q++)
         if (r->j[r->queue[q]].state == M_PENDING && r->in[r->queue[q]].gpus < least)
@@ -173,46 +191,85 @@ static void schedule(replay *r, double t, char *taken)
     r->frag_t = t;
 }
 
-/* The earliest planned end among the running jobs, or INFINITY. */
-static double next_end(const replay *r)
+/* util.py search_dict_list, which groups the events: math.isclose(a, b, rel_tol=1e-9), as
+ * CPython computes it. */
+static int isclose(double a, double b)
 {
-    double e = INFINITY;
-    for (size_t q = 0; q < r->n_queue; q++)
-        if (r->j[r->queue[q]].state == M_RUNNING)
-            e = fmin(e, r->j[r->queue[q]].end);
-    return e;
+    double d = fabs(b - a);
+    return a == b || d <= fabs(MURI_EVENT_REL_TOL * b) || d <= fabs(MURI_EVENT_REL_TOL * a);
 }
 
-/* The artifact's event loop; 0, or -1 when jobs wait that can never start. */
-static int loop(replay *r)
+/* shortest_first_sim_jobs' end events: each running job, in queue order, joins the first event
+ * made whose time is close to its planned end, else makes one at its end; the earliest event's
+ * jobs will end there, at its time (r->end_t; INFINITY when none runs). */
+static void group_ends(replay *r)
 {
-    /* arrival order: submit time, then file order (the artifact sorts its list stably) */
-    size_t *arr = st_xcalloc(r->n ? r->n : 1, sizeof *arr), next = 0;
-    for (size_t i = 0; i < r->n; i++)
-        r->scratch[i] = (qent){r->in[i].submit_s, i, i};
-    qsort(r->scratch, r->n, sizeof *r->scratch, by_key);
-    for (size_t i = 0; i < r->n; i++)
-        arr[i] = r->scratch[i].id;
+    size_t ng = 0, best = 0;
+    for (size_t q = 0; q < r->n_queue; q++) {
+        mjob *j = &r->j[r->queue[q]];
+        j->ends = 0;
+        if (j->state != M_RUNNING)
+            continue;
+        size_t g = 0;
+        while (g < ng && !isclose(r->gtime[g], j->end))
+            g++;
+        if (g == ng)
+            r->gtime[ng++] = j->end;
+        r->grp[r->queue[q]] = g;
+        if (r->gtime[g] < r->gtime[best])
+            best = g;
+    }
+    r->end_t = ng ? r->gtime[best] : INFINITY;
+    for (size_t q = 0; q < r->n_queue; q++)
+        if (r->j[r->queue[q]].state == M_RUNNING && r->grp[r->queue[q]] == best)
+            r->j[r->queue[q]].ends = 1;
+}
+
+/* The artifact's shortest_first_sim_jobs over the jobs arriving in the order `arr`; 0, or -1
+ * when jobs wait that can never start. */
+static int srtf_loop(replay *r, const size_t *arr)
+{
+    size_t next = 0;
     char *taken = st_xcalloc((size_t)r->nodes, 1);
     int rc = 0;
     while (next < r->n || r->n_queue) {
-        double start_t = next < r->n ? r->in[arr[next]].submit_s : INFINITY, end_t = next_end(r);
+        double start_t = next < r->n ? r->at[next] : INFINITY, end_t = r->end_t;
         if (isinf(start_t) && isinf(end_t)) {
             rc = -1; /* "This cluster is not large enough to run the job" */
             break;
         }
         double t = fmin(start_t, end_t);
-        settle(r, t, end_t <= start_t ? end_t : NAN);
-        while (next < r->n && r->in[arr[next]].submit_s == t) {
+        settle(r, t, end_t <= start_t);
+        while (next < r->n && r->at[next] == t) {
             size_t id = arr[next++];
             r->j[id].state = M_PENDING;
             r->j[id].last = t;
             r->queue[r->n_queue++] = id;
         }
         schedule(r, t, taken);
+        group_ends(r);
         r->events++;
     }
     free(taken);
+    return rc;
+}
+
+/* The arrival order (submit time, then file order: the artifact sorts its list stably) and the
+ * start events: a job whose submit time is close (isclose) to the last event's joins it, else
+ * makes one (jobs.py prepare_job_start_events; a later event cannot be closer, as the times
+ * rise), so jobs a few milliseconds apart late in a trace arrive together, at the first one's
+ * time. Then the order's event loop; 0, -1 or -2 as st__muri_dlas. */
+static int loop(replay *r)
+{
+    size_t *arr = st_xcalloc(r->n ? r->n : 1, sizeof *arr);
+    for (size_t i = 0; i < r->n; i++)
+        r->scratch[i] = (qent){r->in[i].submit_s, i, i};
+    qsort(r->scratch, r->n, sizeof *r->scratch, by_key);
+    for (size_t i = 0; i < r->n; i++) /* jobs.py prepare_job_start_events */
+        arr[i] = r->scratch[i].id, r->at[i] = i && isclose(r->at[i - 1], r->in[arr[i]].submit_s)
+                                                  ? r->at[i - 1]
+                                                  : r->in[arr[i]].submit_s;
+    int rc = r->order == ST_MURI_TIRESIAS_L ? st__muri_dlas(r, arr) : srtf_loop(r, arr);
     free(arr);
     return rc;
 }
@@ -271,30 +328,47 @@ int st_muri_replay(const st_muri_job *jobs, size_t n, int64_t nodes, int64_t gpu
                    st_muri_order order, st_cluster_stats *st, st_err *err)
 {
     memset(st, 0, sizeof *st);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) /* Tiresias-L counts GPUs only: no node rule */
         if (jobs[i].gpus < 1 || jobs[i].gpus > nodes * gpus_per_node ||
-            (jobs[i].gpus > gpus_per_node && jobs[i].gpus % gpus_per_node))
+            (order != ST_MURI_TIRESIAS_L && jobs[i].gpus > gpus_per_node &&
+             jobs[i].gpus % gpus_per_node))
             return st_err_set(err, ST_EINVAL, (st_loc){0},
                               "Muri replay: job %zu asks for %lld GPUs, which the artifact's "
                               "placement cannot give on %lld nodes of %lld",
                               i, (long long)jobs[i].gpus, (long long)nodes,
                               (long long)gpus_per_node);
-    replay r = {.in = jobs, .n = n, .nodes = nodes, .gpn = gpus_per_node, .order = order};
+    st_muri_job *art = st_xcalloc(n ? n : 1, sizeof *art);
+    for (size_t i = 0; i < n; i++) /* the artifact's own arithmetic on whole milliseconds */
+        art[i] = jobs[i], art[i].submit_s = round(jobs[i].submit_s * 1000) / 1000;
+    replay r = {.in = art, .n = n, .nodes = nodes, .gpn = gpus_per_node, .order = order};
     r.j = st_xcalloc(n ? n : 1, sizeof *r.j);
     r.queue = st_xcalloc(n ? n : 1, sizeof *r.queue);
     r.free = st_xcalloc((size_t)nodes, sizeof *r.free);
     r.scratch = st_xcalloc(n ? n : 1, sizeof *r.scratch);
+    r.at = st_xcalloc(n ? n : 1, sizeof *r.at);
+    r.gtime = st_xcalloc(n ? n : 1, sizeof *r.gtime);
+    r.grp = st_xcalloc(n ? n : 1, sizeof *r.grp);
+    r.end_t = INFINITY;
     for (size_t i = 0; i < n; i++)
         r.j[i] = (mjob){.rem_iter = jobs[i].iterations,
-                        .iter_s = jobs[i].iteration_s * MURI_SERVICE,
+                        .iter_s = round(jobs[i].iteration_s * 1000) * MURI_SERVICE / 1000,
                         .start = -1};
-    int rc = loop(&r) ? st_err_set(err, ST_EINVAL, (st_loc){0},
-                                   "Muri replay: jobs wait that can never start")
-                      : 0;
+    int rc = loop(&r);
+    if (rc == -2)
+        rc = st_err_set(err, ST_EINVAL, (st_loc){0},
+                        "Muri replay: an arrival and a planned end fall at the same instant, "
+                        "behind a queue jump, where the artifact's dlas-gpu loop would carry a "
+                        "stale end list; not replayed");
+    else if (rc)
+        rc = st_err_set(err, ST_EINVAL, (st_loc){0}, "Muri replay: jobs wait that can never start");
     summarise(&r, st);
     free(r.j);
     free(r.queue);
     free(r.free);
     free(r.scratch);
+    free(r.at);
+    free(r.gtime);
+    free(r.grp);
+    free(art);
     return rc;
 }

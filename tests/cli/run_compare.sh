@@ -40,7 +40,7 @@ ok '[ $rc -eq 2 ] && grep -q "unknown placement '"'"'nope'"'"' (one of: pack" "$
 ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$10 } END { exit !(NR == 5 && p[2] == \"fifo,pack\" && p[3] == \"fifo,topology-aware\" && p[5] == \"backfill,topology-aware\" && j[3] < j[2] && j[5] < j[4]) }" "$tmp/pl"' "placements: topology-aware < pack on mean JCT"
 # --replicas: every figure with its spread (text "±", CSV *_sd columns, JSON "spread"); the new
 # columns; energy only where the plant model runs (the queue example's training jobs, not
-# Philly's trace); Muri's replay conventions: SRSF < SRTF on mean JCT, srtf and srsf only.
+# Philly's trace); Muri's replay conventions: SRSF < SRTF < Tiresias-L on mean JCT, those three only.
 "$strata" compare "$q" --policies fifo,srtf --replicas 3 >"$tmp/r"
 ok 'grep -q "seeds 1-3" "$tmp/r" && grep -qE "^fifo +4 .*±" "$tmp/r" && grep -q "frag GPUs" "$tmp/r" && grep -q "goodput" "$tmp/r" && grep -q "energy" "$tmp/r"' "replicas: text"
 "$strata" compare "$q" --policies fifo --replicas 2 --format csv >"$tmp/rc"
@@ -51,8 +51,8 @@ ok 'grep -q "\"replicas\":\s*2" "$tmp/rj" && grep -q "\"spread\"" "$tmp/rj" && g
 ok '[ $rc -eq 2 ] && grep -q "replicas takes a whole number" "$tmp/e"' "replicas 0 refused"
 ok '! head -1 "$tmp/p" | grep -q energy && head -1 "$tmp/p" | grep -q ",goodput$"' "no energy column without the plant"
 m=scenarios/validation/sched/muri-replay-trace3.yaml
-"$strata" compare "$m" --policies srsf,srtf --format csv >"$tmp/mu"
-ok 'awk -F, "NR == 2 { a = \$10 } NR == 3 { b = \$10 } END { exit !(a < b && b > 193081.79 && b < 193081.80) }" "$tmp/mu"' "muri replay: srsf < srtf, srtf as the artifact"
+"$strata" compare "$m" --policies srsf,srtf,tiresias --format csv >"$tmp/mu"
+ok 'awk -F, "NR == 2 { a = \$10 } NR == 3 { b = \$10 } NR == 4 { c = \$10 } END { exit !(a < b && b < c && b > 193081.79 && b < 193081.80 && c > 347213.24 && c < 347213.25) }" "$tmp/mu"' "muri replay: srsf < srtf < tiresias, srtf and Tiresias-L as the artifact"
 "$strata" compare "$m" --policies fifo >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 1 ] && grep -q "replay: muri runs the artifact" "$tmp/e"' "muri replay: fifo refused"
 "$strata" compare "$m" --policies srtf --placements best-fit >"$tmp/o" 2>"$tmp/e"; rc=$?
