@@ -195,6 +195,7 @@ static int read_class(st_ld *ld, const st_ynode *key, const st_ynode *val)
     snprintf(what, sizeof what, "failures.%s", key->text);
     if (st_rd_map(&ld->rd, val, class_fields, c, what))
         return -1;
+    c->mtbf_loc = st_ynode_get(val, "mtbf")->loc; /* required: the map read it */
     s->failures.n_classes++;
     return 0;
 }

@@ -352,6 +352,7 @@ typedef struct st_failure_class {
     double repair_s;      /* time out of the cluster's pool after a failure; < 0: not given
                              (models/sched/outage.h says the default) */
     st_loc loc;
+    st_loc mtbf_loc; /* its `mtbf:` value, where a rate the cluster run refuses is reported */
 } st_failure_class;
 
 typedef struct st_failures_cfg {

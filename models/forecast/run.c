@@ -366,7 +366,28 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
     return j;
 }
 
-/* Each training job's start, wait and end from the cluster run. */
+/* Under `scope: cluster`, the cluster run's figures for workload i (its life is failure-free:
+ * what failures cost it is there); NULL otherwise, or when it never reached the cluster run. */
+static const st_cluster_job_out *cluster_failures(const st_run_spec *sp, const st_run *out,
+                                                  size_t i)
+{
+    if (!sp->failures || !sp->failures->cluster_scope || !out->has_cluster ||
+        out->cluster_job[i] < 0)
+        return NULL;
+    return &out->cluster.job[out->cluster_job[i]];
+}
+
+/* The seconds job i held its GPUs: its life, or under `scope: cluster` the cluster run's held
+ * span when longer (failures' lost work, detection, restarts and restores, preemptions' saves). */
+static double held_s(const st_run_spec *sp, const st_run *out, size_t i)
+{
+    const st_cluster_job_out *o = cluster_failures(sp, out, i);
+    double wall = out->f[i].life.wall_s;
+    return o && o->held_s > wall ? o->held_s : wall;
+}
+
+/* Each training job's start, wait and end from the cluster run; under `scope: cluster` its
+ * goodput counts what the run's failures cost it (its life's own has none). */
 static void record_starts(const st_run_spec *sp, st_run *out)
 {
     for (size_t i = 0; i < sp->n; i++) {
@@ -385,6 +406,8 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         f->interruptions = o->interruptions;
         f->lost_work_s = o->lost_work_s;
         f->slowest_rate = o->slowest_rate;
+        if (cluster_failures(sp, out, i) && o->failed_s > 0 && f->life.wall_s > 0)
+            f->life.goodput *= f->life.wall_s / (f->life.wall_s + o->failed_s);
     }
 }
 
@@ -496,7 +519,12 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         double step = f->step.step_time_s, steps = f->has_life ? (double)f->steps : 0;
         if (!f->has_life || !(step > 0))
             continue;
-        double work = steps + f->life.lost_work_s / step;
+        /* Under `scope: cluster` the work lost to the run's failures is redone, and their
+         * detection, restarts and restores leave its GPUs without a step. */
+        const st_cluster_job_out *o = cluster_failures(sp, out, p->id);
+        double lost = f->life.lost_work_s + (o ? o->lost_work_s : 0);
+        double down = f->life.downtime_s + (o ? o->failed_s - o->lost_work_s : 0);
+        double work = steps + lost / step;
         /* Down, restarting or stalled on a checkpoint the job runs no step: its GPUs draw idle
          * power, or the hardware floor where one is set, which holds whatever the GPU runs; the
          * software burn is the job's own and stops with it (models/plant/mitigate.h). */
@@ -505,11 +533,11 @@ static void job_energy(const st_run_spec *sp, st_run *out)
             g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
         double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
         double rest = fl > g->idle_w ? fl : g->idle_w;
-        double idle = (f->life.downtime_s + f->life.ckpt_stall_s) * (double)f->w->gpus * rest;
+        double idle = (down + f->life.ckpt_stall_s) * (double)f->w->gpus * rest;
         /* The rest of the job's nodes (CPUs, NICs, fans: node.base_power) draw over its whole
          * life, through the same PSUs, as the rack totals count them. */
         int64_t gpn = sp->c->gpus_per_node, nodes = (f->w->gpus + gpn - 1) / gpn;
-        double base = (double)nodes * sp->c->node.base_power_w * f->life.wall_s;
+        double base = (double)nodes * sp->c->node.base_power_w * held_s(sp, out, p->id);
         p->energy_j = pue * (work * p->step_energy_j + idle + base) / eta;
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
@@ -584,7 +612,7 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, i
                      .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
                      .cluster_nodes = sp->c->nodes,
                      .cluster_switch = switches,
-                     .held_s = f->life.wall_s,
+                     .held_s = held_s(sp, out, i),
                      .tokens =
                          (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len};
     u.peak_w = job_peak_share(out, i);

@@ -38,6 +38,7 @@ typedef struct jstate {
     double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
     st_time base;      /* run time at its first placement (sp->retime) */
     double scale;      /* run time at its placement now over base */
+    int64_t rel;       /* its GPUs counted in releasing (J_SAVING): those that come back */
 } jstate;
 
 struct st_sched_view {
@@ -69,7 +70,8 @@ struct st_sched_view {
     int32_t *owner; /* per GPU: the job holding it + 1, 0: none */
     size_t outage_cap;
     size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
-    int k_rate, rate_pending; /* cluster.rate, once per instant after a start or a stop */
+    int64_t n_draws, max_draws; /* failure events so far, and the cap (ST_OUTAGE_MAX_FAILURES) */
+    int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
 };
 
 static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
@@ -128,9 +130,14 @@ static st_time done_by_now(const st_sched_view *v, size_t id)
     return j->done + (j->state == J_RUNNING ? at_rate(j, st_engine_now(v->eng) - j->seg_start) : 0);
 }
 
+/* What the estimate leaves is run time; a running job does it at its rate (a neighbour's
+ * traffic slows it), so its wall time is that over the rate. */
 double st_sched_expected_end(const st_sched_view *v, size_t id)
 {
+    const jstate *j = &v->js[id];
     double left = v->sj[id].estimate_s - secs(done_by_now(v, id));
+    if (j->state == J_RUNNING && j->rate != 1)
+        left /= j->rate;
     return st_sched_now(v) + (left > 0 ? left : 0);
 }
 
@@ -220,6 +227,7 @@ static void give_back(st_sched_view *v, size_t id)
     jstate *j = &v->js[id];
     st_time now = st_engine_now(v->eng);
     v->busy_gpu_s += secs(now - j->hold_start) * (double)v->sj[id].gpus;
+    v->out->job[id].held_s += secs(now - j->hold_start);
     if (v->has_out)
         gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
     else
@@ -325,6 +333,7 @@ int st_sched_start(st_sched_view *v, size_t id)
     v->out->st.preempted_s += secs(j->owed);
     j->owed = 0;
     j->extra += j->owed_fail; /* so are a failure's restart and restore */
+    o->failed_s += secs(j->owed_fail);
     j->owed_fail = 0;
     j->run_pos = v->n_running;
     v->running[v->n_running++] = id;
@@ -366,7 +375,8 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
-        v->releasing += v->sj[id].gpus;
+        j->rel = v->sj[id].gpus;
+        v->releasing += j->rel;
         st_payload p = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
         return;
@@ -426,12 +436,16 @@ static void interrupt(st_sched_view *v, size_t id)
     st_cluster_job_out *o = &v->out->job[id];
     o->interruptions++;
     o->lost_work_s += lost;
+    o->failed_s += lost + secs(cost_ticks(os->detect_s));
     v->out->st.interruptions++;
     v->out->st.lost_work_s += lost;
     st_time td = cost_ticks(os->detect_s);
     if (td > 0) { /* hung on its GPUs until the failure is noticed */
         j->state = J_SAVING;
-        v->releasing += v->sj[id].gpus;
+        j->rel = 0; /* a down GPU does not come back at the release: only the others count */
+        for (int64_t k = 0; k < v->sj[id].gpus; k++)
+            j->rel += v->outs.down[v->gpus[j->gpu_off + (size_t)k]] == 0;
+        v->releasing += j->rel;
         st_payload pl = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + td, PRIO_FINISH, &pl);
     } else {
@@ -451,6 +465,52 @@ static void next_failure(st_sched_view *v, int k)
                             &p);
 }
 
+/* The failure events' cap (ST_OUTAGE_MAX_FAILURES): one past it stops the run with ST_ERANGE,
+ * located at the class's mtbf, rather than drawing failures until the horizon. */
+static int too_many_failures(st_sched_view *v, const st_outage_class *oc)
+{
+    if (++v->n_draws <= v->max_draws)
+        return 0;
+    v->rc = st_err_set(v->err, ST_ERANGE, oc->loc,
+                       "failures.%s: the cluster run drew %lld failures by %.4g days and its "
+                       "jobs have not finished: more than the run draws; check the mtbf and "
+                       "its unit (a failure every %.4g s across the class's %lld components)",
+                       oc->component, (long long)v->max_draws, st_sched_now(v) / 86400,
+                       oc->mtbf_s / (double)oc->count, (long long)oc->count);
+    st_engine_stop(v->eng);
+    return 1;
+}
+
+/* Before the run: each class's expected failures, count / mtbf over the run's span (the
+ * horizon; without one, the last submit plus every job's estimate, the run's length were the
+ * jobs run one after another), refused past the cap: a rate such as a GPU MTBF of 1 ns would
+ * otherwise be drawn failure by failure (the life model refuses a job's own rate likewise,
+ * from its expected wall time, models/reliability/lifetime.c check_finishes). */
+static int check_rates(st_sched_view *v)
+{
+    const st_outage_spec *os = v->sp->outages;
+    double span = v->sp->horizon_s, last = 0, work = 0;
+    for (size_t k = 0; !(span > 0) && k < v->n_order; k++) {
+        const st_sched_job *j = &v->sj[v->order[k]];
+        last = j->submit_s > last ? j->submit_s : last;
+        work += j->estimate_s > 0 ? j->estimate_s : 0;
+    }
+    span = span > 0 ? span : last + work;
+    for (int k = 0; k < os->n_classes; k++) {
+        const st_outage_class *oc = &os->classes[k];
+        double expect = (double)oc->count / oc->mtbf_s * span;
+        if (expect > (double)v->max_draws)
+            return v->rc = st_err_set(
+                       v->err, ST_ERANGE, oc->loc,
+                       "failures.%s: %lld components failing every %.4g s each give %.4g "
+                       "failures expected over the run's %.4g days%s, more than the cluster "
+                       "run draws (%lld); the jobs would never finish: check the mtbf and its unit",
+                       oc->component, (long long)oc->count, oc->mtbf_s, expect, span / 86400,
+                       v->sp->horizon_s > 0 ? " (its horizon)" : "", (long long)v->max_draws);
+    }
+    return 0;
+}
+
 /* A component of class u[0] fails: one that still has a GPU up (one wholly down already cannot
  * fail again: the draw is thinned). Its GPUs leave the pool or the jobs on them are interrupted;
  * its repair is scheduled. */
@@ -459,6 +519,8 @@ static void on_failure(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     int k = (int)ev->data.u[0];
     const st_outage_class *oc = &v->sp->outages->classes[k];
+    if (too_many_failures(v, oc))
+        return;
     next_failure(v, k);
     int64_t comp = st_outages_pick(&v->outs, k), lo, n, up = 0;
     st_outage_range(oc, comp, v->pool.total, &lo, &n);
@@ -467,12 +529,21 @@ static void on_failure(st_engine *eng, void *st, const st_event *ev)
     if (!up)
         return;
     v->out->st.failures++;
+    /* Every GPU down first, so that an interrupted job's release counts only those that come
+     * back; one held by a job already saving or held will not come back at its release. */
     for (int64_t g = lo; g < lo + n; g++) {
-        if (v->outs.down[g]++ == 0 && !v->owner[g])
+        if (v->outs.down[g]++ > 0)
+            continue;
+        if (!v->owner[g])
             st_pool_take(&v->pool, &g, 1);
+        else if (v->js[v->owner[g] - 1].state == J_SAVING) {
+            v->js[v->owner[g] - 1].rel--;
+            v->releasing--;
+        }
+    }
+    for (int64_t g = lo; g < lo + n; g++)
         if (v->owner[g])
             interrupt(v, (size_t)v->owner[g] - 1);
-    }
     st_cluster_result *r = v->out;
     if (v->sp->keep_segments) {
         r->outage = st_xgrow(r->outage, sizeof *r->outage, r->n_outage + 1, &v->outage_cap);
@@ -508,6 +579,9 @@ static void start_outages(st_sched_view *v)
     st_outages_init(&v->outs, os, v->pool.total, v->sp->seed);
     v->owner = st_xcalloc(v->pool.total > 0 ? (size_t)v->pool.total : 1, sizeof *v->owner);
     v->n_left = v->n_order;
+    v->max_draws = v->sp->max_failures > 0 ? v->sp->max_failures : ST_OUTAGE_MAX_FAILURES;
+    if (check_rates(v))
+        return;
     v->k_fail = st_engine_register(v->eng, "cluster.failure", on_failure, v);
     v->k_repair = st_engine_register(v->eng, "cluster.repair", on_repair, v);
     for (int k = 0; k < os->n_classes && v->n_left; k++)
@@ -529,7 +603,8 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     size_t id = (size_t)ev->data.u[0];
     give_back(v, id);
-    v->releasing -= v->sj[id].gpus;
+    v->releasing -= v->js[id].rel;
+    v->js[id].rel = 0;
     v->js[id].state = J_WAITING;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
     want_decide(v);
@@ -706,9 +781,9 @@ static void summarise(st_sched_view *v)
                          : 0;
     double frag = v->frag_gpu_s + v->frag_now * fmax(s->makespan_s - v->frag_t, 0);
     s->fragmented_gpus = s->makespan_s > 0 ? frag / s->makespan_s : 0;
-    double lost = 0; /* GPU-seconds of saves and restores */
+    double lost = 0; /* GPU-seconds of saves and restores, and of what failures cost */
     for (size_t i = 0; i < r->n; i++)
-        lost += r->job[i].preempted_s * (double)v->sj[i].gpus;
+        lost += (r->job[i].preempted_s + r->job[i].failed_s) * (double)v->sj[i].gpus;
     s->goodput = s->makespan_s > 0 && v->pool.total > 0
                      ? (v->busy_gpu_s - lost) / ((double)v->pool.total * s->makespan_s)
                      : 0;
@@ -779,7 +854,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_rate = st_engine_register(v.eng, "cluster.rate", on_rate, &v);
         v.k_wake = st_engine_register(v.eng, "cluster.wake", on_wake, &v);
         start_outages(&v);
-        if (v.n_order)
+        if (v.n_order && !v.rc)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
                                     PRIO_ARRIVAL, &(st_payload){.u = {0}});
         st_engine_run(v.eng, sp->horizon_s > 0 ? ticks(sp->horizon_s) : ST_TIME_MAX);

@@ -90,6 +90,7 @@ typedef struct st_cluster_spec {
     st_cluster_retime_fn retime;
     const char *const *tenants; /* the names st_cluster_job.tenant indexes (n_tenants) */
     size_t n_tenants;
+    int64_t max_failures; /* the most failure draws a run may make; 0: ST_OUTAGE_MAX_FAILURES */
 } st_cluster_spec;
 
 /* What became of one job. */
@@ -111,6 +112,9 @@ typedef struct st_cluster_job_out {
     double lost_work_s;    /* run time thrown away by them: progress past its last checkpoint */
     int64_t rate_changes;  /* times its rate changed (the spec's rate hook) */
     double slowest_rate;   /* the lowest rate it ran at (1 when it never changed) */
+    double held_s;         /* seconds it held GPUs, over all its stretches (saves and holds too) */
+    double failed_s;       /* what failures cost it: lost work, detection holds, and restarts and
+                              restores once resumed */
 } st_cluster_job_out;
 
 /* One stretch a job held one set of GPUs: seg_gpus[gpu_at .. gpu_at + n), from its start (a
@@ -141,7 +145,8 @@ typedef struct st_cluster_stats {
     int64_t free_at_end; /* free GPUs once the run is over: all of them unless some still run */
     /* fragmented_gpus: free GPUs no waiting job can use (fewer than the smallest one asks
      * for, while some job waits), time-averaged over the makespan; goodput: the GPU-seconds
-     * held less those spent on preemptions' saves and restores, over total GPUs x makespan */
+     * held less those spent on preemptions' saves and restores and on failures (lost work,
+     * detection, restarts and restores: failed_s), over total GPUs x makespan */
     double fragmented_gpus, goodput;
 } st_cluster_stats;
 
@@ -167,7 +172,10 @@ typedef struct st_cluster_result {
 
 /* Run the jobs of sp on its cluster under its policy into *out (zeroed first). Returns 0, or
  * ST_EINVAL for an unknown policy or placement name (located at the scheduler section), or the
- * duration hook's error. out must be released with st_cluster_result_release either way. */
+ * duration hook's error, or ST_ERANGE located at a failure class's mtbf when its expected
+ * failures over the horizon (without one: the last submit plus every job's estimate) pass
+ * max_failures, or when the run draws more failures than that. out must be released with
+ * st_cluster_result_release either way. */
 int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *err);
 
 void st_cluster_result_release(st_cluster_result *r);

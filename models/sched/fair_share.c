@@ -101,8 +101,9 @@ static int ahead(const void *ctx, size_t a, size_t b)
 static void fair_arrival(void *st, const st_sched_job *job)
 {
     fair *f = st;
+    if (!f->job[job->id]) /* its first arrival: a job requeued after a failure keeps its place */
+        f->seq[job->id] = f->n_seq++;
     f->job[job->id] = job;
-    f->seq[job->id] = f->n_seq++;
     st__queue_insert(&f->wait, job->id, ahead, f);
 }
 

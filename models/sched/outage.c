@@ -52,7 +52,8 @@ int st_outage_classes(const st_cluster_cfg *c, const st_failures_cfg *fail, st_o
             .nics = nics,
             .per_node = at_least_1(c->gpus_per_node),
             .mtbf_s = fc->mtbf_s,
-            .repair_s = fc->repair_s >= 0 ? fc->repair_s : fail->detect_s + fail->restart_s};
+            .repair_s = fc->repair_s >= 0 ? fc->repair_s : fail->detect_s + fail->restart_s,
+            .loc = fc->mtbf_loc};
     }
     return n;
 }

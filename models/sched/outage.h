@@ -26,7 +26,17 @@ typedef struct st_outage_class {
     int64_t per_node;      /* GPUs per node (NIC classes) */
     double mtbf_s;         /* one component's mean time between failures, > 0 */
     double repair_s;       /* how long a failed component stays out of the pool, >= 0 */
+    st_loc loc;            /* its `mtbf:` in the scenario (errors about its rate point there) */
 } st_outage_class;
+
+/* The most failures one cluster run draws, thinned draws included. A bound on work, not a model
+ * figure: a rate whose expected failures over the run pass it (a GPU MTBF of 1 ns, a unit
+ * slip) is refused before the run, and a run that draws that many anyway (jobs that never
+ * finish between failures) stops with ST_ERANGE rather than drawing until the horizon. A million
+ * failures of one node under one job (interrupt, requeue, repair, pick) take 0.4 s of CPU
+ * (tests/unit/sched/test_failure_costs.c with this cap), so the cap keeps a run to seconds,
+ * while 100,000 GPUs of a 50,000 h MTBF give 1,440 failures in a 30-day horizon. */
+#define ST_OUTAGE_MAX_FAILURES 1000000
 
 /* What the cluster run needs to model failures: the classes, and per interruption of a job the
  * detection time (the job holds its GPUs, hung, until noticed) and the restart time (paid on

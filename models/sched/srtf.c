@@ -10,8 +10,10 @@
  * `scheduler.preemption: false` running jobs are never preempted: they are chosen first and the
  * ranking fills what they leave. Long jobs may starve, so it promises no progress.
  *
- * Every job runs at rate 1, so the ranking of running jobs never changes while they run: they are
- * kept sorted by expected end; waiting jobs keep their remaining time, sorted by it. */
+ * Waiting jobs keep their remaining time, sorted by it. Running jobs are kept sorted by their
+ * remaining time too, taken afresh at every pick: at rate 1 they all run down together and the
+ * order holds, but a neighbour's traffic slows some (cluster.h's rate hook), and a slowed job's
+ * remaining time then falls behind the others' while they run. */
 #include <stdlib.h>
 
 #include "models/sched/policy.h"
@@ -19,8 +21,8 @@
 #include "sim/xalloc.h"
 
 typedef struct srtf {
-    st__queue wait, run, fresh; /* wait by remaining; run by expected end; new arrivals */
-    double *key;                /* by id: waiting: remaining; running: expected end */
+    st__queue wait, run, fresh; /* wait and run by remaining time; new arrivals */
+    double *key;                /* by id: remaining time (running: at the last pick) */
     const st_sched_job **job;
     unsigned char *chosen, *drop;
     size_t *scratch;
@@ -72,6 +74,21 @@ static int lower(const void *ctx, size_t a, size_t b)
     return key[a] < key[b] || (key[a] == key[b] && a < b);
 }
 
+/* The running jobs by their remaining time now, ties by id: an insertion sort, one pass when
+ * no rate moved them. */
+static void sort_running(srtf *s, const st_sched_view *v)
+{
+    size_t *r = s->run.id;
+    for (size_t k = 0; k < s->run.n; k++)
+        s->key[r[k]] = st_sched_remaining_s(v, r[k]);
+    for (size_t k = 1; k < s->run.n; k++)
+        for (size_t i = k; i > 0 && lower(s->key, r[i], r[i - 1]); i--) {
+            size_t t = r[i];
+            r[i] = r[i - 1];
+            r[i - 1] = t;
+        }
+}
+
 /* Choose jobs down the merged ranking while GPUs remain; returns how many it chose. */
 static size_t choose(srtf *s, const st_sched_view *v)
 {
@@ -111,6 +128,7 @@ static void srtf_pick(void *st, st_sched_view *v)
         st__queue_insert(&s->wait, id, lower, s->key);
     }
     s->fresh.n = 0;
+    sort_running(s, v);
     size_t n = choose(s, v);
     for (size_t k = 0; k < s->run.n; k++) { /* preempt the running jobs not chosen */
         size_t id = s->run.id[k];
@@ -128,7 +146,7 @@ static void srtf_pick(void *st, st_sched_view *v)
         if (st_sched_is_running(v, id) || !st_sched_start(v, id))
             continue;
         s->drop[id] = 1;
-        s->key[id] = st_sched_now(v) + st_sched_remaining_s(v, id);
+        s->key[id] = st_sched_remaining_s(v, id);
         st__queue_insert(&s->run, id, lower, s->key);
     }
     st__queue_compact(&s->wait, s->drop);

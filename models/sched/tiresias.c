@@ -229,6 +229,7 @@ static void tiresias_pick(void *st, st_sched_view *v)
     for (size_t i = 0; i < t->fresh.n; i++) {
         size_t id = t->fresh.id[i];
         t->since[id] = now;
+        t->qid[id] = 0; /* a job requeued after a failure may come from a lower queue */
         st__queue_push(&t->q[0], id);
     }
     t->fresh.n = 0;

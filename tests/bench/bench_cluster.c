@@ -222,10 +222,10 @@ static int year_case(void)
     size_t n = 1000000;
     st_cluster_job *jobs = year_jobs(philly_trace, &y, n);
     /* Llama 3's per-component rates (Table 5 over 54 days of 16,384 GPUs). */
-    static const st_failure_class rates[] = {{"gpu", 79230 * 3600.0, 1, -1, {0}},
-                                             {"node", 24351 * 3600.0, 1, -1, {0}},
-                                             {"nic", 3033381 * 3600.0, 1, -1, {0}},
-                                             {"leaf_switch", 37917 * 3600.0, 1, -1, {0}}};
+    static const st_failure_class rates[] = {{"gpu", 79230 * 3600.0, 1, -1, {0}, {0}},
+                                             {"node", 24351 * 3600.0, 1, -1, {0}, {0}},
+                                             {"nic", 3033381 * 3600.0, 1, -1, {0}, {0}},
+                                             {"leaf_switch", 37917 * 3600.0, 1, -1, {0}, {0}}};
     st_failures_cfg fail = {rates, 4, 5 * 60.0, 10 * 60.0, 1, {0}};
     st_outage_class oc[4];
     st_outage_spec os = {oc, st_outage_classes(st_scn_cluster(s), &fail, oc), fail.detect_s,
