@@ -413,6 +413,85 @@ static void record_starts(const st_run_spec *sp, st_run *out)
 
 /* Every training job and trace job through the cluster run: queued by the scheduler policy,
  * placed all or nothing, each training job's life forecast where and when it starts. */
+/* The cluster run's per-job scratch of x for n training jobs and nt trace jobs (x->workload
+ * maps jobs to workloads). */
+static void lives_alloc(lives_ctx *x, size_t n, size_t nt)
+{
+    x->step0 = st_xcalloc(n, sizeof *x->step0);
+    x->step_now = st_xcalloc(n, sizeof *x->step_now);
+    x->tgpus = st_xcalloc(n + nt, sizeof *x->tgpus);
+    x->slow0 = st_xcalloc(nt + 1, sizeof *x->slow0);
+    for (size_t k = 0; k < nt; k++)
+        x->slow0[k] = 1;
+    st__shape_memo_init(&x->memo);
+    x->at = st_xcalloc(n, sizeof *x->at);
+    x->io = st_xcalloc(n, sizeof *x->io);
+    x->bg = st_xcalloc(n, sizeof *x->bg);
+    x->has = st_xcalloc(n, sizeof *x->has);
+    x->hosts = st_xcalloc(n, sizeof *x->hosts);
+    x->holding = st_xcalloc(n, sizeof *x->holding);
+}
+
+/* Frees what lives_alloc and the run's hooks left in x. */
+static void lives_free(lives_ctx *x)
+{
+    for (size_t i = 0; i < x->n_train; i++) {
+        free(x->hosts[i]);
+        st_placement_release(&x->at[i]);
+    }
+    free(x->hosts);
+    free(x->has);
+    free(x->bg);
+    free(x->io);
+    free(x->at);
+    free(x->holding);
+    free(x->step0);
+    free(x->step_now);
+    free(x->tgpus);
+    free(x->slow0);
+    free(x->key);
+    st__shape_memo_release(&x->memo);
+    st_trace_rate_release(&x->tr);
+}
+
+/* The cluster run of jobs[0 .. nj) with x's hooks and the failures `scope: cluster` draws
+ * (their classes in the run's own array): st_cluster_run's code. */
+static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_cluster_job *jobs,
+                       size_t nj, const char **tenants, size_t n_tenants, st_err *err)
+{
+    const st_failures_cfg *fail = sp->failures;
+    st_outage_class *oc =
+        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *oc);
+    st_outage_spec os = {oc, 0, fail ? fail->detect_s : 0, fail ? fail->restart_s : 0};
+    if (fail && fail->cluster_scope)
+        os.n_classes = st_outage_classes(sp->c, fail, oc);
+    st_cluster_spec cs = {.c = sp->c,
+                          .sched = sp->sched,
+                          .policy = sp->policy,
+                          .placement = sp->placement,
+                          .jobs = jobs,
+                          .n = nj,
+                          .horizon_s = sp->horizon_s,
+                          .seed = sp->seed,
+                          .start = job_started,
+                          .stop = job_stopped,
+                          .duration = life_at,
+                          .preempt_cost = preempt_cost,
+                          .ctx = x,
+                          .keep_segments = 1,
+                          .outages = os.n_classes ? &os : NULL,
+                          .restorable = restorable,
+                          /* trace jobs have no step model and run at 1: no hook, no
+                           * cluster.rate pass over a trace's thousands of running jobs */
+                          .rate = x->n_train ? rate_at : NULL,
+                          .retime = retime_at,
+                          .tenants = tenants,
+                          .n_tenants = n_tenants};
+    int rc = st_cluster_run(&cs, &out->cluster, err);
+    free(oc);
+    return rc;
+}
+
 static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step, st_err *err)
 {
     int any = sp->job_trace && sp->job_trace->n_jobs > 0;
@@ -436,70 +515,13 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     const char **tenants = tenant_names(sp, &n_tenants);
     st_cluster_job *jobs =
         cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants, &x.tr);
-    x.step0 = st_xcalloc(n, sizeof *x.step0);
-    x.step_now = st_xcalloc(n, sizeof *x.step_now);
-    x.tgpus = st_xcalloc(n + nt, sizeof *x.tgpus);
-    x.slow0 = st_xcalloc(nt + 1, sizeof *x.slow0);
-    for (size_t k = 0; k < nt; k++)
-        x.slow0[k] = 1;
-    st__shape_memo_init(&x.memo);
     x.workload = workload;
-    x.at = st_xcalloc(n, sizeof *x.at);
-    x.io = st_xcalloc(n, sizeof *x.io);
-    x.bg = st_xcalloc(n, sizeof *x.bg);
-    x.has = st_xcalloc(n, sizeof *x.has);
-    x.hosts = st_xcalloc(n, sizeof *x.hosts);
-    x.holding = st_xcalloc(n, sizeof *x.holding);
-    const st_failures_cfg *fail = sp->failures;
-    st_outage_class *oc =
-        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *oc);
-    st_outage_spec os = {oc, 0, fail ? fail->detect_s : 0, fail ? fail->restart_s : 0};
-    if (fail && fail->cluster_scope)
-        os.n_classes = st_outage_classes(sp->c, fail, oc);
-    st_cluster_spec cs = {.c = sp->c,
-                          .sched = sp->sched,
-                          .policy = sp->policy,
-                          .placement = sp->placement,
-                          .jobs = jobs,
-                          .n = nj,
-                          .horizon_s = sp->horizon_s,
-                          .seed = sp->seed,
-                          .start = job_started,
-                          .stop = job_stopped,
-                          .duration = life_at,
-                          .preempt_cost = preempt_cost,
-                          .ctx = &x,
-                          .keep_segments = 1,
-                          .outages = os.n_classes ? &os : NULL,
-                          .restorable = restorable,
-                          /* trace jobs have no step model and run at 1: no hook, no
-                           * cluster.rate pass over a trace's thousands of running jobs */
-                          .rate = x.n_train ? rate_at : NULL,
-                          .retime = retime_at,
-                          .tenants = tenants,
-                          .n_tenants = n_tenants};
-    rc = st_cluster_run(&cs, &out->cluster, err);
+    lives_alloc(&x, n, nt);
+    rc = run_cluster(sp, out, &x, jobs, nj, tenants, n_tenants, err);
     out->has_cluster = 1;
     if (!rc)
         record_starts(sp, out);
-    for (size_t i = 0; i < x.n_train; i++) {
-        free(x.hosts[i]);
-        st_placement_release(&x.at[i]);
-    }
-    free(x.hosts);
-    free(x.has);
-    free(x.bg);
-    free(x.io);
-    free(x.at);
-    free(x.holding);
-    free(x.step0);
-    free(x.step_now);
-    free(x.tgpus);
-    free(x.slow0);
-    free(x.key);
-    st__shape_memo_release(&x.memo);
-    st_trace_rate_release(&x.tr);
-    free(oc);
+    lives_free(&x);
     free(tenants);
     free(jobs);
     free(workload);

@@ -743,6 +743,47 @@ static void setup_jobs(st_sched_view *v)
     free(a);
 }
 
+/* The GPU-time shares over the makespan: utilisation, fragmented GPUs (the waiting set's
+ * integral, closed at the makespan) and goodput (utilisation less what preemptions' saves and
+ * restores and failures cost). */
+static void gpu_shares(const st_sched_view *v, st_cluster_stats *s)
+{
+    const st_cluster_result *r = v->out;
+    s->utilization = s->makespan_s > 0 && v->pool.total > 0
+                         ? v->busy_gpu_s / ((double)v->pool.total * s->makespan_s)
+                         : 0;
+    double frag = v->frag_gpu_s + v->frag_now * fmax(s->makespan_s - v->frag_t, 0);
+    s->fragmented_gpus = s->makespan_s > 0 ? frag / s->makespan_s : 0;
+    double lost = 0; /* GPU-seconds of saves and restores, and of what failures cost */
+    for (size_t i = 0; i < r->n; i++)
+        lost += (r->job[i].preempted_s + r->job[i].failed_s) * (double)v->sj[i].gpus;
+    s->goodput = s->makespan_s > 0 && v->pool.total > 0
+                     ? (v->busy_gpu_s - lost) / ((double)v->pool.total * s->makespan_s)
+                     : 0;
+}
+
+/* The quantiles of the finished jobs' waits and JCTs, and their means summed in job order. */
+static void wait_jct_stats(const st_sched_view *v, st_cluster_stats *s, st_samples *wait,
+                           st_samples *jct)
+{
+    const st_cluster_result *r = v->out;
+    double q[3] = {0.5, 0.95, 0.99};
+    double *w[] = {&s->p50_wait_s, &s->p95_wait_s, &s->p99_wait_s};
+    double *c[] = {&s->p50_jct_s, &s->p95_jct_s, &s->p99_jct_s};
+    for (int k = 0; k < 3; k++) {
+        *w[k] = st_samples_quantile(wait, q[k]);
+        *c[k] = st_samples_quantile(jct, q[k]);
+    }
+    double sw = 0, sc = 0; /* summed in job order, so the figure never depends on the sort */
+    for (size_t i = 0; i < r->n; i++)
+        if (r->job[i].state == ST_CJ_FINISHED) {
+            sw += r->job[i].wait_s;
+            sc += r->job[i].end_s - v->sj[i].submit_s;
+        }
+    s->mean_wait_s = s->finished ? sw / (double)s->finished : 0;
+    s->mean_jct_s = s->finished ? sc / (double)s->finished : 0;
+}
+
 /* The figures over the finished jobs, once the run is over; jobs still running are cut at the
  * end (their GPU time up to it counts). */
 static void summarise(st_sched_view *v)
@@ -776,32 +817,8 @@ static void summarise(st_sched_view *v)
         last = o->end_s > last ? o->end_s : last;
     }
     s->makespan_s = s->unfinished ? end : last;
-    s->utilization = s->makespan_s > 0 && v->pool.total > 0
-                         ? v->busy_gpu_s / ((double)v->pool.total * s->makespan_s)
-                         : 0;
-    double frag = v->frag_gpu_s + v->frag_now * fmax(s->makespan_s - v->frag_t, 0);
-    s->fragmented_gpus = s->makespan_s > 0 ? frag / s->makespan_s : 0;
-    double lost = 0; /* GPU-seconds of saves and restores, and of what failures cost */
-    for (size_t i = 0; i < r->n; i++)
-        lost += (r->job[i].preempted_s + r->job[i].failed_s) * (double)v->sj[i].gpus;
-    s->goodput = s->makespan_s > 0 && v->pool.total > 0
-                     ? (v->busy_gpu_s - lost) / ((double)v->pool.total * s->makespan_s)
-                     : 0;
-    double q[4] = {0.5, 0.95, 0.99};
-    double *w[] = {&s->p50_wait_s, &s->p95_wait_s, &s->p99_wait_s};
-    double *c[] = {&s->p50_jct_s, &s->p95_jct_s, &s->p99_jct_s};
-    for (int k = 0; k < 3; k++) {
-        *w[k] = st_samples_quantile(&wait, q[k]);
-        *c[k] = st_samples_quantile(&jct, q[k]);
-    }
-    double sw = 0, sc = 0; /* summed in job order, so the figure never depends on the sort */
-    for (size_t i = 0; i < r->n; i++)
-        if (r->job[i].state == ST_CJ_FINISHED) {
-            sw += r->job[i].wait_s;
-            sc += r->job[i].end_s - v->sj[i].submit_s;
-        }
-    s->mean_wait_s = s->finished ? sw / (double)s->finished : 0;
-    s->mean_jct_s = s->finished ? sc / (double)s->finished : 0;
+    gpu_shares(v, s);
+    wait_jct_stats(v, s, &wait, &jct);
     s->events = st_engine_fired(v->eng);
     st_samples_release(&wait);
     st_samples_release(&jct);
