@@ -91,4 +91,8 @@ const st_llm_spec *st__find_model(const st_scn *s, const char *name);
 int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char *const *names,
                      size_t count, const char *hint);
 
+/* A workload's defaults before its keys are read (seq_len 2048, every degree 1, overlaps on),
+ * at its w->loc: the workloads' and trace.models' entries start from the same. */
+void st__workload_defaults(st_workload_cfg *w);
+
 #endif

@@ -91,17 +91,9 @@ static int fn_trace_models(st_rd *rd, const st_ynode *n, void *base)
     for (size_t i = 0; i < n->n; i++) {
         m[i].loc = n->kids[i]->loc;
         m[i].cls = -1;
-        m[i].w.seq_len = 2048; /* the workloads' default (GPT-3's context) */
-        m[i].w.parallel = (st_parallel_cfg){.tp = 1,
-                                            .cp = 1,
-                                            .pp = 1,
-                                            .virtual_stages = 1,
-                                            .microbatch = 1,
-                                            .overlap_grad_reduce = 1,
-                                            .overlap_p2p = 1,
-                                            .loc = m[i].loc};
-        m[i].w.kind = ST_WL_TRAINING;
         m[i].w.loc = m[i].loc;
+        st__workload_defaults(&m[i].w);
+        m[i].w.kind = ST_WL_TRAINING;
         bad |= st_rd_map(rd, n->kids[i], trace_model_fields, &m[i], "trace.models entry") != 0;
         if (m[i].min_gpus && m[i].max_gpus && m[i].min_gpus > m[i].max_gpus)
             bad |= st_rd_fail(rd, st_ynode_get(n->kids[i], "max_gpus"), ST_EINVAL,

@@ -568,6 +568,20 @@ static int check_names(st_ld *ld, const st_ynode *n)
                       s->workloads[first].loc.line);
 }
 
+/* A workload before its keys (load_internal.h). */
+void st__workload_defaults(st_workload_cfg *w)
+{
+    w->seq_len = 2048; /* GPT-3's context, the scenario-reference.md default */
+    w->parallel = (st_parallel_cfg){.tp = 1,
+                                    .cp = 1,
+                                    .pp = 1,
+                                    .virtual_stages = 1,
+                                    .microbatch = 1,
+                                    .overlap_grad_reduce = 1,
+                                    .overlap_p2p = 1,
+                                    .loc = w->loc};
+}
+
 int st__load_workloads(st_ld *ld, const st_ynode *n)
 {
     st_scn *s = ld->s;
@@ -584,15 +598,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
     for (i = 0; i < n->n && !st_diag_full(ld->rd.diag); i++) {
         st_workload_cfg *w = &s->workloads[i];
         w->loc = n->kids[i]->loc;
-        w->seq_len = 2048; /* GPT-3's context, the scenario-reference.md default */
-        w->parallel = (st_parallel_cfg){.tp = 1,
-                                        .cp = 1,
-                                        .pp = 1,
-                                        .virtual_stages = 1,
-                                        .microbatch = 1,
-                                        .overlap_grad_reduce = 1,
-                                        .overlap_p2p = 1,
-                                        .loc = w->loc};
+        st__workload_defaults(w);
         /* The cross-field checks run even when a key failed: each skips what it cannot know. */
         int keys = st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload");
         int rules = n->kids[i]->kind == ST_YN_MAP ? workload_derive(ld, n->kids[i], w, i) : -1;

@@ -1,13 +1,12 @@
 /* The waveform's decimated series and amplitude spectrum (wave_series.h). The spectrum uses the
  * same transform as the waveform's dominant frequency (waveform.c): GSL's gsl_fft_real_transform,
  * whose result is in half-complex order (GSL manual, "Mixed-radix FFT routines for real data"). */
-#include <gsl/gsl_fft_real.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "models/plant/wave_series.h"
+#include "models/plant/waveform.h"
 #include "sim/err.h"
-#include "sim/gsl_guard.h"
 #include "sim/xalloc.h"
 
 void st_plant_series_of(const double *w, size_t n, double dt_s, size_t max_points,
@@ -39,13 +38,7 @@ size_t st_plant_spectrum(const double *w, size_t n, double dt_s, double *amp)
         mean += w[k] / (double)n;
     for (size_t k = 0; k < n; k++)
         c[k] = w[k] - mean;
-    st_gsl_guard();
-    gsl_fft_real_wavetable *wt = gsl_fft_real_wavetable_alloc(n);
-    gsl_fft_real_workspace *ws = gsl_fft_real_workspace_alloc(n);
-    if (!wt || !ws || gsl_fft_real_transform(c, 1, n, wt, ws))
-        ST_BUG("GSL real FFT of %zu samples failed", n);
-    gsl_fft_real_wavetable_free(wt);
-    gsl_fft_real_workspace_free(ws);
+    st_plant_fft_real(c, n);
     size_t bins = n / 2 + 1;
     amp[0] = fabs(c[0]) / (double)n;
     for (size_t k = 1; k < bins; k++) {

@@ -89,6 +89,18 @@ static void spectrum_peak(const double *c, size_t n, double dt, st_plant_wave_st
     o->band_share = total > 0 ? band / total : 0;
 }
 
+/* GSL's real FFT in place (waveform.h). */
+void st_plant_fft_real(double *c, size_t n)
+{
+    st_gsl_guard(); /* a failure returns its status, checked below, instead of aborting */
+    gsl_fft_real_wavetable *wt = gsl_fft_real_wavetable_alloc(n);
+    gsl_fft_real_workspace *ws = gsl_fft_real_workspace_alloc(n);
+    if (!wt || !ws || gsl_fft_real_transform(c, 1, n, wt, ws))
+        ST_BUG("GSL real FFT of %zu samples failed", n);
+    gsl_fft_real_wavetable_free(wt);
+    gsl_fft_real_workspace_free(ws);
+}
+
 void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
 {
     if (n < 2)
@@ -107,13 +119,7 @@ void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wav
     double *c = st_xmalloc(n * sizeof *c);
     for (size_t k = 0; k < n; k++)
         c[k] = w[k] - o->mean_w;
-    st_gsl_guard(); /* a failure returns its status, checked below, instead of aborting */
-    gsl_fft_real_wavetable *wt = gsl_fft_real_wavetable_alloc(n);
-    gsl_fft_real_workspace *ws = gsl_fft_real_workspace_alloc(n);
-    if (!wt || !ws || gsl_fft_real_transform(c, 1, n, wt, ws))
-        ST_BUG("GSL real FFT of %zu samples failed", n);
-    gsl_fft_real_wavetable_free(wt);
-    gsl_fft_real_workspace_free(ws);
+    st_plant_fft_real(c, n);
     spectrum_peak(c, n, dt_s, o);
     free(c);
 }

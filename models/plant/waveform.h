@@ -68,4 +68,8 @@ typedef struct st_plant_wave_stats {
  * of w less its mean. */
 void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *out);
 
+/* GSL's real FFT of c[0 .. n) in place (its half-complex order): the one transform of the
+ * waveform's dominant frequency and of the reports' spectrum. Any n >= 1 (GSL's mixed radix). */
+void st_plant_fft_real(double *c, size_t n);
+
 #endif
