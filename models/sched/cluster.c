@@ -1,91 +1,16 @@
-/* The cluster run (cluster.h): four event kinds on one engine. cluster.finish and cluster.release
- * (priority 0) free a job's GPUs, when it is done or when a preempted job's save is;
- * cluster.arrival (1) submits the next job in submit order; cluster.decide (2), one per instant at
- * most, asks the policy to pick once every finish, release and arrival of that instant has fired.
- * Times are integer nanoseconds, so work done and left add up exactly. */
-#include "models/sched/cluster.h"
-
-#include <math.h>
+/* The cluster run (cluster.h) on one engine. cluster.finish and cluster.release (priority 0)
+ * free a job's GPUs, when it is done or when a preempted job's save is; cluster.arrival (1)
+ * submits the next job in submit order; cluster.wake (1) is a time a policy asked for;
+ * cluster.decide (2), one per instant at most, asks the policy to pick once every finish,
+ * release, arrival and wake of that instant has fired; cluster.rate (3) re-rates the running
+ * jobs after a start or a stop. Failures and repairs are cluster_fail.c's. Times are integer
+ * nanoseconds, so work done and left add up exactly. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/place/policy.h"
-#include "models/place/pool.h"
-#include "models/sched/outage.h"
-#include "models/sched/policy.h"
-#include "models/sched/waitset.h"
-#include "sim/engine.h"
+#include "models/sched/cluster_internal.h"
 #include "sim/stats.h"
 #include "sim/xalloc.h"
-
-enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
-enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
-
-typedef struct jstate {
-    int state;
-    st_time duration; /* < 0: not known until the first start */
-    st_time done;     /* work done before the current stretch */
-    st_time extra;    /* restores paid or being paid, on top of duration */
-    st_time owed;     /* the restore its last preemption left to pay at its next start */
-    st_time seg_start, hold_start; /* work resumed; GPUs taken */
-    st_ev_handle fin;
-    size_t run_pos;    /* index in running[] */
-    size_t gpu_off;    /* its GPUs in gpus[] */
-    size_t seg;        /* its open segment (keep_segments) */
-    int pending;       /* in pending[] */
-    st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
-    st_time owed_fail; /* restart + restore a failure left to pay at its next start */
-    double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
-    st_time base;      /* run time at its first placement (sp->retime) */
-    double scale;      /* run time at its placement now over base */
-    int64_t rel;       /* its GPUs counted in releasing (J_SAVING): those that come back */
-} jstate;
-
-struct st_sched_view {
-    const st_cluster_spec *sp;
-    st_engine *eng;
-    const st_sched_policy *pol;
-    void *pst;
-    st_placer place;
-    st_pool pool;
-    st_sched_job *sj;
-    jstate *js;
-    size_t *running, n_running;
-    size_t *order, n_order;
-    size_t *pending, n_pending; /* started this instant, run time not known yet */
-    int64_t *gpus;
-    int k_arrive, k_finish, k_release, k_decide, decide_pending;
-    int k_wake;
-    int64_t releasing; /* GPUs of jobs in J_SAVING */
-    double busy_gpu_s;
-    st__waitset waiting;                 /* the waiting jobs' GPU counts */
-    double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
-    st_cluster_result *out;
-    size_t seg_cap, seg_gpus_cap;
-    int rc;
-    st_err *err;
-    /* Failures and repairs (sp->outages with classes; docs/models/scheduler.md). */
-    int has_out, k_fail, k_repair;
-    st_outages outs;
-    int32_t *owner; /* per GPU: the job holding it + 1, 0: none */
-    size_t outage_cap;
-    size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
-    int64_t n_draws, max_draws; /* failure events so far, and the cap (ST_OUTAGE_MAX_FAILURES) */
-    int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
-};
-
-static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
-static void requeue(st_sched_view *v, size_t id);
-
-static st_time ticks(double s)
-{
-    return (st_time)llround(s * 1e9);
-}
-
-static double secs(st_time t)
-{
-    return (double)t / 1e9; /* correctly rounded: whole seconds stay whole */
-}
 
 double st_sched_now(const st_sched_view *v)
 {
@@ -159,7 +84,7 @@ static void want_rate(st_sched_view *v)
     st_engine_schedule_prio(v->eng, v->k_rate, st_engine_now(v->eng), PRIO_RATE, NULL);
 }
 
-static void want_decide(st_sched_view *v)
+void st__cl_want_decide(st_sched_view *v)
 {
     if (v->decide_pending)
         return;
@@ -193,7 +118,7 @@ static void on_wake(st_engine *eng, void *st, const st_event *ev)
 {
     (void)eng;
     (void)ev;
-    want_decide(st);
+    st__cl_want_decide(st);
 }
 
 static void open_segment(st_sched_view *v, size_t id)
@@ -211,7 +136,7 @@ static void open_segment(st_sched_view *v, size_t id)
 }
 
 /* Job id off the running list: it does no more work. */
-static void stop_work(st_sched_view *v, size_t id)
+void st__cl_stop_work(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
     j->done += at_rate(j, st_engine_now(v->eng) - j->seg_start);
@@ -222,14 +147,14 @@ static void stop_work(st_sched_view *v, size_t id)
 
 /* Job id's GPUs back to the pool now; its stretch (seg_start less any restore: the time it held
  * them) ends. */
-static void give_back(st_sched_view *v, size_t id)
+void st__cl_give_back(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
     st_time now = st_engine_now(v->eng);
     v->busy_gpu_s += secs(now - j->hold_start) * (double)v->sj[id].gpus;
     v->out->job[id].held_s += secs(now - j->hold_start);
     if (v->has_out)
-        gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
+        st__cl_gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
     else
         st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
     if (v->sp->keep_segments)
@@ -242,8 +167,8 @@ static void give_back(st_sched_view *v, size_t id)
 /* End job id's current stretch now: no more work, GPUs back to the pool. */
 static void stop_running(st_sched_view *v, size_t id)
 {
-    stop_work(v, id);
-    give_back(v, id);
+    st__cl_stop_work(v, id);
+    st__cl_give_back(v, id);
 }
 
 static void schedule_finish(st_sched_view *v, size_t id)
@@ -350,12 +275,6 @@ int st_sched_start(st_sched_view *v, size_t id)
     return 1;
 }
 
-/* A figure from the preempt_cost hook in ticks: 0 unless positive. */
-static st_time cost_ticks(double s)
-{
-    return s > 0 ? ticks(s) : 0;
-}
-
 void st_sched_preempt(st_sched_view *v, size_t id)
 {
     jstate *j = &v->js[id];
@@ -371,7 +290,7 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     v->out->st.preemptions++;
     v->out->job[id].preempted_s += secs(ts);
     v->out->st.preempted_s += secs(ts);
-    stop_work(v, id);
+    st__cl_stop_work(v, id);
     j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
@@ -381,219 +300,10 @@ void st_sched_preempt(st_sched_view *v, size_t id)
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
         return;
     }
-    give_back(v, id);
+    st__cl_give_back(v, id);
     j->state = J_WAITING;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
-    want_decide(v);
-}
-
-/* ---- Failures and repairs (sp->outages) ---------------------------------------------------- */
-
-/* A job's GPUs leave it: each goes back to the pool unless a failed component covers it (it
- * returns at its repair). */
-static void gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n)
-{
-    for (int64_t k = 0; k < n; k++) {
-        v->owner[gpus[k]] = 0;
-        if (!v->outs.down[gpus[k]])
-            st_pool_give(&v->pool, &gpus[k], 1);
-    }
-}
-
-/* A failed job waits again: to the policy it is a job that ended and arrived anew (every
- * policy's bookkeeping takes that), same id and submit, at once, so that no policy still counts
- * it as running; while its GPUs are held for the detection, starting it does nothing, as for a
- * preempted job saving. */
-static void requeue(st_sched_view *v, size_t id)
-{
-    v->pol->on_finish(v->pst, &v->sj[id]);
-    v->pol->on_arrival(v->pst, &v->sj[id]);
-}
-
-/* Running job id loses the progress past its last restorable checkpoint (never before what a
- * previous checkpoint or preemption save kept), holds its GPUs until the failure is detected,
- * and owes its restart and restore. A job not running (saving, or already held) is untouched:
- * its work had stopped. */
-static void interrupt(st_sched_view *v, size_t id)
-{
-    jstate *j = &v->js[id];
-    if (j->state != J_RUNNING || j->duration < 0)
-        return;
-    const st_outage_spec *os = v->sp->outages;
-    st_engine_cancel(v->eng, j->fin);
-    stop_work(v, id);
-    st_time p = j->done - j->extra, back = j->kept; /* p < kept: it failed during its restore */
-    if (v->sp->restorable && p > back) { /* the hook counts at its first placement's pace */
-        st_time r = ticks(v->sp->restorable(v->sp->ctx, id, secs(p) / j->scale) * j->scale);
-        back = r > back && r <= p ? r : back;
-    }
-    double lost = p > back ? secs(p - back) : 0, save = 0, restore = 0;
-    j->done = j->extra + back;
-    j->kept = back;
-    if (v->sp->preempt_cost)
-        v->sp->preempt_cost(v->sp->ctx, id, &save, &restore);
-    j->owed_fail = cost_ticks(os->restart_s) + cost_ticks(restore);
-    st_cluster_job_out *o = &v->out->job[id];
-    o->interruptions++;
-    o->lost_work_s += lost;
-    o->failed_s += lost + secs(cost_ticks(os->detect_s));
-    v->out->st.interruptions++;
-    v->out->st.lost_work_s += lost;
-    st_time td = cost_ticks(os->detect_s);
-    if (td > 0) { /* hung on its GPUs until the failure is noticed */
-        j->state = J_SAVING;
-        j->rel = 0; /* a down GPU does not come back at the release: only the others count */
-        for (int64_t k = 0; k < v->sj[id].gpus; k++)
-            j->rel += v->outs.down[v->gpus[j->gpu_off + (size_t)k]] == 0;
-        v->releasing += j->rel;
-        st_payload pl = {.u = {id}};
-        st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + td, PRIO_FINISH, &pl);
-    } else {
-        give_back(v, id);
-        j->state = J_WAITING;
-        st__waitset_add(&v->waiting, v->sj[id].gpus);
-    }
-    requeue(v, id);
-}
-
-/* Class k's next failure, after an exponential gap. */
-static void next_failure(st_sched_view *v, int k)
-{
-    st_payload p = {.u = {(uint64_t)k}};
-    st_engine_schedule_prio(v->eng, v->k_fail,
-                            st_engine_now(v->eng) + ticks(st_outages_gap(&v->outs, k)), PRIO_FINISH,
-                            &p);
-}
-
-/* The failure events' cap (ST_OUTAGE_MAX_FAILURES): one past it stops the run with ST_ERANGE,
- * located at the class's mtbf, rather than drawing failures until the horizon. */
-static int too_many_failures(st_sched_view *v, const st_outage_class *oc)
-{
-    if (++v->n_draws <= v->max_draws)
-        return 0;
-    v->rc = st_err_set(v->err, ST_ERANGE, oc->loc,
-                       "failures.%s: the cluster run drew %lld failures by %.4g days and its "
-                       "jobs have not finished: more than the run draws; check the mtbf and "
-                       "its unit (a failure every %.4g s across the class's %lld components)",
-                       oc->component, (long long)v->max_draws, st_sched_now(v) / 86400,
-                       oc->mtbf_s / (double)oc->count, (long long)oc->count);
-    st_engine_stop(v->eng);
-    return 1;
-}
-
-/* Before the run: each class's expected failures, count / mtbf over the run's span (the
- * horizon; without one, the last submit plus every job's estimate, the run's length were the
- * jobs run one after another), refused past the cap: a rate such as a GPU MTBF of 1 ns would
- * otherwise be drawn failure by failure (the life model refuses a job's own rate likewise,
- * from its expected wall time, models/reliability/lifetime.c check_finishes). */
-static int check_rates(st_sched_view *v)
-{
-    const st_outage_spec *os = v->sp->outages;
-    double span = v->sp->horizon_s, last = 0, work = 0;
-    for (size_t k = 0; !(span > 0) && k < v->n_order; k++) {
-        const st_sched_job *j = &v->sj[v->order[k]];
-        last = j->submit_s > last ? j->submit_s : last;
-        work += j->estimate_s > 0 ? j->estimate_s : 0;
-    }
-    span = span > 0 ? span : last + work;
-    for (int k = 0; k < os->n_classes; k++) {
-        const st_outage_class *oc = &os->classes[k];
-        double expect = (double)oc->count / oc->mtbf_s * span;
-        if (expect > (double)v->max_draws)
-            return v->rc = st_err_set(
-                       v->err, ST_ERANGE, oc->loc,
-                       "failures.%s: %lld components failing every %.4g s each give %.4g "
-                       "failures expected over the run's %.4g days%s, more than the cluster "
-                       "run draws (%lld); the jobs would never finish: check the mtbf and its unit",
-                       oc->component, (long long)oc->count, oc->mtbf_s, expect, span / 86400,
-                       v->sp->horizon_s > 0 ? " (its horizon)" : "", (long long)v->max_draws);
-    }
-    return 0;
-}
-
-/* A component of class u[0] fails: one that still has a GPU up (one wholly down already cannot
- * fail again: the draw is thinned). Its GPUs leave the pool or the jobs on them are interrupted;
- * its repair is scheduled. */
-static void on_failure(st_engine *eng, void *st, const st_event *ev)
-{
-    st_sched_view *v = st;
-    int k = (int)ev->data.u[0];
-    const st_outage_class *oc = &v->sp->outages->classes[k];
-    if (too_many_failures(v, oc))
-        return;
-    next_failure(v, k);
-    int64_t comp = st_outages_pick(&v->outs, k), lo, n, up = 0;
-    st_outage_range(oc, comp, v->pool.total, &lo, &n);
-    for (int64_t g = lo; g < lo + n; g++)
-        up += v->outs.down[g] == 0;
-    if (!up)
-        return;
-    v->out->st.failures++;
-    /* Every GPU down first, so that an interrupted job's release counts only those that come
-     * back; one held by a job already saving or held will not come back at its release. */
-    for (int64_t g = lo; g < lo + n; g++) {
-        if (v->outs.down[g]++ > 0)
-            continue;
-        if (!v->owner[g])
-            st_pool_take(&v->pool, &g, 1);
-        else if (v->js[v->owner[g] - 1].state == J_SAVING) {
-            v->js[v->owner[g] - 1].rel--;
-            v->releasing--;
-        }
-    }
-    for (int64_t g = lo; g < lo + n; g++)
-        if (v->owner[g])
-            interrupt(v, (size_t)v->owner[g] - 1);
-    st_cluster_result *r = v->out;
-    if (v->sp->keep_segments) {
-        r->outage = st_xgrow(r->outage, sizeof *r->outage, r->n_outage + 1, &v->outage_cap);
-        r->outage[r->n_outage++] = (st_cluster_outage){
-            lo, n, st_sched_now(v), secs(st_engine_now(eng) + ticks(oc->repair_s)), k};
-    }
-    st_payload p = {.u = {(uint64_t)lo, (uint64_t)n}};
-    st_engine_schedule_prio(eng, v->k_repair, st_engine_now(eng) + ticks(oc->repair_s), PRIO_FINISH,
-                            &p);
-    want_decide(v);
-}
-
-/* A failed component is repaired: its GPUs that no other failure covers are free again. */
-static void on_repair(st_engine *eng, void *st, const st_event *ev)
-{
-    (void)eng;
-    st_sched_view *v = st;
-    int64_t lo = (int64_t)ev->data.u[0], n = (int64_t)ev->data.u[1];
-    for (int64_t g = lo; g < lo + n; g++)
-        if (--v->outs.down[g] == 0 && !v->owner[g])
-            st_pool_give(&v->pool, &g, 1);
-    want_decide(v);
-}
-
-/* The failure model's state and each class's first failure. */
-static void start_outages(st_sched_view *v)
-{
-    const st_outage_spec *os = v->sp->outages;
-    v->has_out = os && os->n_classes > 0;
-    if (!v->has_out)
-        return;
-    v->out->st.outages = 1;
-    st_outages_init(&v->outs, os, v->pool.total, v->sp->seed);
-    v->owner = st_xcalloc(v->pool.total > 0 ? (size_t)v->pool.total : 1, sizeof *v->owner);
-    v->n_left = v->n_order;
-    v->max_draws = v->sp->max_failures > 0 ? v->sp->max_failures : ST_OUTAGE_MAX_FAILURES;
-    if (check_rates(v))
-        return;
-    v->k_fail = st_engine_register(v->eng, "cluster.failure", on_failure, v);
-    v->k_repair = st_engine_register(v->eng, "cluster.repair", on_repair, v);
-    for (int k = 0; k < os->n_classes && v->n_left; k++)
-        next_failure(v, k);
-}
-
-static void stop_outages(st_sched_view *v)
-{
-    if (!v->has_out)
-        return;
-    st_outages_release(&v->outs);
-    free(v->owner);
+    st__cl_want_decide(v);
 }
 
 /* A preempted job's save is done: its GPUs go back, and it may start again. */
@@ -602,12 +312,12 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     (void)eng;
     st_sched_view *v = st;
     size_t id = (size_t)ev->data.u[0];
-    give_back(v, id);
+    st__cl_give_back(v, id);
     v->releasing -= v->js[id].rel;
     v->js[id].rel = 0;
     v->js[id].state = J_WAITING;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
-    want_decide(v);
+    st__cl_want_decide(v);
 }
 
 static void on_arrival(st_engine *eng, void *st, const st_event *ev)
@@ -622,7 +332,7 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
         st_engine_schedule_prio(eng, v->k_arrive, ticks(v->sj[v->order[k + 1]].submit_s),
                                 PRIO_ARRIVAL, &p);
     }
-    want_decide(v);
+    st__cl_want_decide(v);
 }
 
 static void on_finish(st_engine *eng, void *st, const st_event *ev)
@@ -636,7 +346,7 @@ static void on_finish(st_engine *eng, void *st, const st_event *ev)
     v->pol->on_finish(v->pst, &v->sj[id]);
     if (v->has_out && --v->n_left == 0)
         st_engine_stop(eng); /* nothing is left for a failure to hit */
-    want_decide(v);
+    st__cl_want_decide(v);
 }
 
 /* The fragmentation level from now to the next event (every change of the free GPUs or of the
@@ -799,7 +509,7 @@ static void summarise(st_sched_view *v)
         stop_running(v, v->running[v->n_running - 1]);
     for (size_t i = 0; i < r->n; i++)
         if (v->js[i].state == J_SAVING) /* its save cut by the horizon */
-            give_back(v, i);
+            st__cl_give_back(v, i);
     s->jobs = r->n;
     for (size_t i = 0; i < r->n; i++) {
         const st_cluster_job_out *o = &r->job[i];
@@ -870,14 +580,14 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
         v.k_rate = st_engine_register(v.eng, "cluster.rate", on_rate, &v);
         v.k_wake = st_engine_register(v.eng, "cluster.wake", on_wake, &v);
-        start_outages(&v);
+        st__cl_start_outages(&v);
         if (v.n_order && !v.rc)
             st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
                                     PRIO_ARRIVAL, &(st_payload){.u = {0}});
         st_engine_run(v.eng, sp->horizon_s > 0 ? ticks(sp->horizon_s) : ST_TIME_MAX);
         rc = v.rc;
         summarise(&v);
-        stop_outages(&v);
+        st__cl_stop_outages(&v);
         st_engine_free(v.eng);
     }
     pol->release(v.pst);

@@ -4,7 +4,7 @@
  * own figures, got by running its simulator (repository Rivendile/Muri at 4e69a78,
  * simulator/run_sim.py --cluster_spec=cluster_spec/n8g8.csv --scheme=yarn
  * --schedule=shortest|shortest-gpu|dlas-gpu --multi_resource 4, then calc.py; numpy and cvxpy,
- * which those three paths do not call, stubbed out as empty modules). */
+ * which those three paths do not call, replaced by empty modules). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,105 @@
+/* The cluster run's state, shared by its files: cluster.c (events, starts, preemption, the
+ * figures) and cluster_fail.c (component failures and repairs). Internal to models/sched/. */
+#ifndef ST_SCHED_CLUSTER_INTERNAL_H
+#define ST_SCHED_CLUSTER_INTERNAL_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "models/place/policy.h"
+#include "models/place/pool.h"
+#include "models/sched/cluster.h"
+#include "models/sched/outage.h"
+#include "models/sched/policy.h"
+#include "models/sched/waitset.h"
+#include "sim/engine.h"
+
+enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
+enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
+
+typedef struct jstate {
+    int state;
+    st_time duration; /* < 0: not known until the first start */
+    st_time done;     /* work done before the current stretch */
+    st_time extra;    /* restores paid or being paid, on top of duration */
+    st_time owed;     /* the restore its last preemption left to pay at its next start */
+    st_time seg_start, hold_start; /* work resumed; GPUs taken */
+    st_ev_handle fin;
+    size_t run_pos;    /* index in running[] */
+    size_t gpu_off;    /* its GPUs in gpus[] */
+    size_t seg;        /* its open segment (keep_segments) */
+    int pending;       /* in pending[] */
+    st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
+    st_time owed_fail; /* restart + restore a failure left to pay at its next start */
+    double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
+    st_time base;      /* run time at its first placement (sp->retime) */
+    double scale;      /* run time at its placement now over base */
+    int64_t rel;       /* its GPUs counted in releasing (J_SAVING): those that come back */
+} jstate;
+
+struct st_sched_view {
+    const st_cluster_spec *sp;
+    st_engine *eng;
+    const st_sched_policy *pol;
+    void *pst;
+    st_placer place;
+    st_pool pool;
+    st_sched_job *sj;
+    jstate *js;
+    size_t *running, n_running;
+    size_t *order, n_order;
+    size_t *pending, n_pending; /* started this instant, run time not known yet */
+    int64_t *gpus;
+    int k_arrive, k_finish, k_release, k_decide, decide_pending;
+    int k_wake;
+    int64_t releasing; /* GPUs of jobs in J_SAVING */
+    double busy_gpu_s;
+    st__waitset waiting;                 /* the waiting jobs' GPU counts */
+    double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
+    st_cluster_result *out;
+    size_t seg_cap, seg_gpus_cap;
+    int rc;
+    st_err *err;
+    /* Failures and repairs (sp->outages with classes; docs/models/scheduler.md). */
+    int has_out, k_fail, k_repair;
+    st_outages outs;
+    int32_t *owner; /* per GPU: the job holding it + 1, 0: none */
+    size_t outage_cap;
+    size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
+    int64_t n_draws, max_draws; /* failure events so far, and the cap (ST_OUTAGE_MAX_FAILURES) */
+    int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
+};
+
+/* Seconds to the run's integer nanoseconds, and back (correctly rounded: whole seconds stay
+ * whole). */
+static inline st_time ticks(double s)
+{
+    return (st_time)llround(s * 1e9);
+}
+
+static inline double secs(st_time t)
+{
+    return (double)t / 1e9;
+}
+
+/* A figure from the preempt_cost hook in ticks: 0 unless positive. */
+static inline st_time cost_ticks(double s)
+{
+    return s > 0 ? ticks(s) : 0;
+}
+
+/* A decision at this instant, once (cluster.c). */
+void st__cl_want_decide(st_sched_view *v);
+/* Job id's work stops now: its stretch is closed and counted (cluster.c). */
+void st__cl_stop_work(st_sched_view *v, size_t id);
+/* Job id's GPUs go back to the pool, those not down (cluster.c). */
+void st__cl_give_back(st_sched_view *v, size_t id);
+/* GPUs gpus[0 .. n) back to the pool, except those a failure holds down (cluster_fail.c). */
+void st__cl_gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
+/* The failure model's state, cluster.failure and cluster.repair, and each class's first
+ * failure; a refused rate sets v->rc (cluster_fail.c). */
+void st__cl_start_outages(st_sched_view *v);
+/* Release what the failures hold (cluster_fail.c). */
+void st__cl_stop_outages(st_sched_view *v);
+
+#endif
