@@ -100,20 +100,24 @@ static int too_many_failures(st_sched_view *v, const st_outage_class *oc)
 }
 
 /* Before the run: each class's expected failures, count / mtbf over the run's span (the
- * horizon; without one, the last submit plus every job's estimate, the run's length were the
- * jobs run one after another), refused past the cap: a rate such as a GPU MTBF of 1 ns would
+ * horizon; without one, the last submit, plus the jobs' estimated GPU-seconds spread over the
+ * cluster's GPUs, plus the longest estimate: the run's length were the cluster kept busy),
+ * refused past the cap: a rate such as a GPU MTBF of 1 ns would
  * otherwise be drawn failure by failure (the life model refuses a job's own rate likewise,
  * from its expected wall time, models/reliability/lifetime.c check_finishes). */
 static int check_rates(st_sched_view *v)
 {
     const st_outage_spec *os = v->sp->outages;
-    double span = v->sp->horizon_s, last = 0, work = 0;
+    double span = v->sp->horizon_s, last = 0, gpu_s = 0, longest = 0;
     for (size_t k = 0; !(span > 0) && k < v->n_order; k++) {
         const st_sched_job *j = &v->sj[v->order[k]];
+        double e = j->estimate_s > 0 ? j->estimate_s : 0;
         last = j->submit_s > last ? j->submit_s : last;
-        work += j->estimate_s > 0 ? j->estimate_s : 0;
+        gpu_s += e * (double)j->gpus;
+        longest = e > longest ? e : longest;
     }
-    span = span > 0 ? span : last + work;
+    if (!(span > 0)) /* the length of a schedule that keeps every GPU busy, then the longest job */
+        span = last + (v->pool.total > 0 ? gpu_s / (double)v->pool.total : 0) + longest;
     for (int k = 0; k < os->n_classes; k++) {
         const st_outage_class *oc = &os->classes[k];
         double expect = (double)oc->count / oc->mtbf_s * span;

@@ -244,7 +244,9 @@ static int year_case(void)
     st_err err = {0};
     int rc = st_cluster_run(&sp, &r, &err);
     double wall = now_s() - t0;
-    if (!rc)
+    if (rc)
+        fprintf(stderr, "bench_cluster: year: %s\n", err.msg);
+    else
         printf("case: year-100k-1m-backfill wall_s: %.3f events_per_s: %.4g rss_mb: %.1f\n", wall,
                (double)r.st.events / wall, rss_mb());
     fprintf(stderr,
