@@ -1,8 +1,8 @@
 /* `strata size FILE --deadline DUR [--budget power=P,gpus=N,racks=N,capex=USD,tco=USD]
  * [--goal gpu-hours|cost] [--top N] [--workload NAME] [--gpu-types A,B] [--oversubscription
- * X,Y] [--transport T,U] [--format text|json|csv|markdown|html]`: the capacity-sizing search
- * (planner/size.c) for one training workload of FILE, written as the search's counts, a ranked
- * table and the Pareto front (cli/size_out.c). */
+ * X,Y] [--transport T,U] [--storage-bandwidth B1,B2] [--format text|json|csv|markdown|html]`: the
+ * capacity-sizing search (planner/size.c) for one training workload of FILE, written as the
+ * search's counts, a ranked table and the Pareto front (cli/size_out.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
-#define MAX_AXIS 16 /* values in one of --gpu-types, --oversubscription, --transport */
+#define MAX_AXIS 16 /* values in one of the variant axes (--gpu-types ... --storage-bandwidth) */
 
 typedef struct size_opts {
     const char *file, *workload, *goal, *output;
@@ -27,7 +27,8 @@ typedef struct size_opts {
     const st_gpu_spec *gpu[MAX_AXIS];
     double oversub[MAX_AXIS];
     st_transport transport[MAX_AXIS];
-    size_t n_gpu, n_oversub, n_transport;
+    double storage_bw[MAX_AXIS];
+    size_t n_gpu, n_oversub, n_transport, n_storage_bw;
     unsigned budget_seen; /* bit k: the budget key budget_keys[k] was given */
 } size_opts;
 
@@ -120,12 +121,30 @@ static int parse_budget(const char *val, size_opts *o)
     return rc;
 }
 
-/* Value t of axis a (--gpu-types, --oversubscription or --transport) into slot *n of o: 0, or a
- * usage error for a value the axis does not take or already has. */
+/* A --storage-bandwidth value: a bandwidth above 0 (the unit parser's), into slot *n of o. */
+static int storage_bw_value(const char *t, size_opts *o, size_t n, int *dup)
+{
+    char why[200];
+    double v = 0;
+    if (st_unit_parse(t, ST_DIM_BANDWIDTH, &v, why, sizeof why) || !(v > 0))
+        return st_cli_usage_error(
+            "size", "--storage-bandwidth: '%s': expected a bandwidth above 0 such as 400GB/s", t);
+    o->storage_bw[n] = v;
+    for (size_t k = 0; k < n; k++)
+        *dup |= o->storage_bw[k] == v;
+    return 0;
+}
+
+/* Value t of axis a (--gpu-types, --oversubscription, --transport or --storage-bandwidth) into
+ * slot *n of o: 0, or a usage error for a value the axis does not take or already has. */
 static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
 {
     int dup = 0;
-    if (a[2] == 'g') {
+    if (a[2] == 's') {
+        int e = storage_bw_value(t, o, *n, &dup);
+        if (e)
+            return e;
+    } else if (a[2] == 'g') {
         if (!(o->gpu[*n] = st_catalog_gpu(t)))
             return st_cli_usage_error("size",
                                       "--gpu-types: '%s' is not a catalog GPU (strata catalog "
@@ -159,13 +178,17 @@ static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
     return 0;
 }
 
-/* --gpu-types, --oversubscription or --transport: comma-separated values into o, none empty. */
+/* A variant axis (--gpu-types, --oversubscription, --transport, --storage-bandwidth):
+ * comma-separated values into o, none empty. */
 static int parse_axis(const char *a, const char *val, size_opts *o)
 {
     char item[128];
     int rc = 0;
     for (const char *p = val; next_item(a, &p, item, sizeof item, &rc);) {
-        size_t *n = a[2] == 'g' ? &o->n_gpu : a[2] == 'o' ? &o->n_oversub : &o->n_transport;
+        size_t *n = a[2] == 'g'   ? &o->n_gpu
+                    : a[2] == 'o' ? &o->n_oversub
+                    : a[2] == 's' ? &o->n_storage_bw
+                                  : &o->n_transport;
         if (*n == MAX_AXIS)
             return st_cli_usage_error("size", "%s takes at most %d values", a, MAX_AXIS);
         if ((rc = axis_value(a, item, o, n)))
@@ -190,8 +213,9 @@ static int parse_format(const char *val, size_opts *o)
 static int parse_one(const char *a, const char *val, size_opts *o)
 {
     static const char *const known[] = {
-        "--deadline",         "--budget",    "--goal",   "--top", "--workload", "--gpu-types",
-        "--oversubscription", "--transport", "--format", "-o",    "--output"};
+        "--deadline",  "--budget",           "--goal",      "--top",    "--workload",
+        "--gpu-types", "--oversubscription", "--transport", "--format", "-o",
+        "--output",    "--storage-bandwidth"};
     size_t i = 0, nk = sizeof known / sizeof *known;
     while (i < nk && strcmp(a, known[i]))
         i++;
@@ -258,25 +282,27 @@ static const st_workload_cfg *pick(const st_scn *s, const char *name)
     return NULL;
 }
 
-/* The hardware variants: every combination of the GPU types, oversubscriptions and transports
- * given (the scenario's where an option is absent), GPU type slowest. Malloc'd; *n of them, 0
- * (NULL) when no option is given. */
+/* The hardware variants: every combination of the GPU types, oversubscriptions, transports and
+ * storage bandwidths given (the scenario's where an option is absent), GPU type slowest.
+ * Malloc'd; *n of them, 0 (NULL) when no option is given. */
 static st_size_variant *variants_of(const size_opts *o, size_t *n)
 {
     size_t ng = o->n_gpu ? o->n_gpu : 1, no = o->n_oversub ? o->n_oversub : 1,
-           nt = o->n_transport ? o->n_transport : 1;
+           nt = o->n_transport ? o->n_transport : 1, nb = o->n_storage_bw ? o->n_storage_bw : 1;
     *n = 0;
-    if (!o->n_gpu && !o->n_oversub && !o->n_transport)
+    if (!o->n_gpu && !o->n_oversub && !o->n_transport && !o->n_storage_bw)
         return NULL;
-    st_size_variant *v = st_xcalloc(ng * no * nt, sizeof *v);
+    st_size_variant *v = st_xcalloc(ng * no * nt * nb, sizeof *v);
     for (size_t g = 0; g < ng; g++)
         for (size_t k = 0; k < no; k++)
             for (size_t t = 0; t < nt; t++)
-                v[(*n)++] = (st_size_variant){.gpu = o->n_gpu ? o->gpu[g] : NULL,
-                                              .oversub = o->n_oversub ? o->oversub[k] : 0,
-                                              .set_transport = o->n_transport > 0,
-                                              .transport = o->n_transport ? o->transport[t]
-                                                                          : ST_TRANSPORT_ROCE_V2};
+                for (size_t b = 0; b < nb; b++)
+                    v[(*n)++] = (st_size_variant){
+                        .gpu = o->n_gpu ? o->gpu[g] : NULL,
+                        .oversub = o->n_oversub ? o->oversub[k] : 0,
+                        .set_transport = o->n_transport > 0,
+                        .transport = o->n_transport ? o->transport[t] : ST_TRANSPORT_ROCE_V2,
+                        .ckpt_write_bw = o->n_storage_bw ? o->storage_bw[b] : 0};
     return v;
 }
 

@@ -34,6 +34,8 @@ const char *st_size_bind_name(st_size_bind b)
 typedef struct size_count {
     size_t variant;     /* index into the spec's variants */
     st_cluster_cfg c;   /* the cluster (of the variant) with this many nodes */
+    st_tier_cfg *tiers; /* c's storage tiers, the variant's bandwidth in (malloc'd) */
+    double tier_bw;     /* checkpoint-tier write bandwidth the variant buys (bytes/s); 0: none */
     st__size_life life; /* failure terms, opened on the count's first plan that fits */
     int life_open;
     st_step_ctx *ctx;
@@ -184,7 +186,8 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                      .held_s = f->train_s,
                      .energy_j = f->steps * step_j * f->train_s / f->work_s,
                      .tokens = f->steps * tps,
-                     .peak_w = isfinite(f->facility_w) ? f->facility_w : 0};
+                     .peak_w = isfinite(f->facility_w) ? f->facility_w : 0,
+                     .storage_bw_bps = k->tier_bw};
     if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
         st_cost_result cr = st_cost_job(s->cost, &u);
         f->cost_usd = cr.total_usd;
@@ -225,7 +228,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->per_year_usd = -1;
     if (s->cost && s->cost->node_price_usd >= 0 && s->cost->switch_price_usd >= 0)
         f->capex_usd = (double)k->c.nodes * s->cost->node_price_usd +
-                       (double)k->switches * s->cost->switch_price_usd;
+                       (double)k->switches * s->cost->switch_price_usd +
+                       (k->tier_bw > 0 ? k->tier_bw * s->cost->storage_bw_usd_per_bps : 0);
     f->step = r;
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
@@ -321,14 +325,22 @@ static int search_count(size_count *k, const st_workload_cfg *w, const st_size_s
 }
 
 /* Variant v of cluster c into *out: its GPU type, every fabric tier's oversubscription, its
- * transport. */
-static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
-                       st_cluster_cfg *out)
+ * transport; with tiers (room for c's), its checkpoint tier `tier`'s bandwidth, the read
+ * bandwidth scaled by the write's ratio (the tier's media and front end, faster or slower
+ * alike: an assumption, storage-and-failures.md models both as one tier's figures). */
+static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v, int tier,
+                       st_tier_cfg *tiers, st_cluster_cfg *out)
 {
     *out = *c;
     if (v >= s->n_variants)
         return;
     const st_size_variant *x = &s->variants[v];
+    if (tiers && x->ckpt_write_bw > 0 && tier >= 0 && tier < c->n_tiers) {
+        memcpy(tiers, c->tiers, (size_t)c->n_tiers * sizeof *tiers);
+        tiers[tier].read_bw *= x->ckpt_write_bw / tiers[tier].write_bw;
+        tiers[tier].write_bw = x->ckpt_write_bw;
+        out->tiers = tiers;
+    }
     if (x->gpu)
         out->gpu = x->gpu;
     if (x->oversub >= 1) {
@@ -342,12 +354,16 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
 /* Shape k of cluster c's variant v with `nodes` nodes: its context (on the variant's memo),
  * GPU ids and switches. */
 static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec *s, size_t v,
-                      int64_t nodes, st_step_memo *memo, st_err *err)
+                      int tier, int64_t nodes, st_step_memo *memo, st_err *err)
 {
     memset(k, 0, sizeof *k);
     k->variant = v;
-    variant_of(c, s, v, &k->c);
+    k->tiers = c->n_tiers > 0 ? st_xcalloc((size_t)c->n_tiers, sizeof *k->tiers) : NULL;
+    variant_of(c, s, v, tier, k->tiers, &k->c);
     k->c.nodes = nodes;
+    if (v < s->n_variants && s->variants[v].ckpt_write_bw > 0) /* a local-nvme tier's per node */
+        k->tier_bw = s->variants[v].ckpt_write_bw *
+                     (c->tiers[tier].kind == ST_TIER_LOCAL_NVME ? (double)nodes : 1.0);
     k->best = INFINITY;
     int64_t g = nodes * c->gpus_per_node;
     k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
@@ -366,6 +382,7 @@ static void count_close(size_count *k)
 {
     st_step_ctx_free(k->ctx);
     free(k->ids);
+    free(k->tiers);
 }
 
 /* Ranked: feasible first by objective, then time to train; ties by the plan, so the order is
@@ -416,7 +433,7 @@ static void power_late(const size_late *l, st_size_cfg *f)
     if (f->powered)
         return;
     st_cluster_cfg shape;
-    variant_of(l->c, l->s, f->variant, &shape);
+    variant_of(l->c, l->s, f->variant, -1, NULL, &shape); /* the plant reads no storage tier */
     shape.nodes = f->nodes;
     int64_t *ids = st_xmalloc((size_t)f->gpus * sizeof *ids);
     for (int64_t i = 0; i < f->gpus; i++)
@@ -464,7 +481,7 @@ static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
     st_step_memo *memo = st_step_memo_new();
     for (size_t i = 0; i < nc && !rc; i++) {
         size_count k;
-        rc = count_open(&k, c, spec, v, nodes[i], memo, err);
+        rc = count_open(&k, c, spec, v, w->checkpoint.tier, nodes[i], memo, err);
         size_t first = out->n;
         if (!rc)
             rc = search_count(&k, w, spec, out, err);
@@ -483,6 +500,40 @@ static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
     return rc;
 }
 
+/* Whether a variant of spec sets the checkpoint tier's bandwidth. */
+static int varies_storage(const st_size_spec *s)
+{
+    for (size_t v = 0; v < s->n_variants; v++)
+        if (s->variants[v].ckpt_write_bw > 0)
+            return 1;
+    return 0;
+}
+
+/* A bandwidth variant needs a checkpoint tier to apply to, and, where its price counts (on
+ * premises under the cost goal or a TCO budget, or a capex budget), that price: there is no
+ * published one (models/cost/prices.c's hardware prices). 0, or ST_EINVAL located. */
+static int storage_check(const st_workload_cfg *w, const st_size_spec *s, st_err *err)
+{
+    if (!varies_storage(s))
+        return 0;
+    if (!w->checkpoint.enabled)
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "--storage-bandwidth needs workload '%s' to checkpoint to a storage "
+                          "tier (a checkpoint: section), found none",
+                          w->name);
+    int on_prem = s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM;
+    int priced =
+        s->capex_usd > 0 || (on_prem && (s->goal == ST_SIZE_COST || s->tco_usd_per_year > 0));
+    if (priced && s->cost->storage_bw_usd_per_bps < 0)
+        return st_err_set(err, ST_EINVAL, s->cost->loc,
+                          "--storage-bandwidth with a %s needs cost: storage_bandwidth_price "
+                          "(such as 5000 USD/(GB/s)): a hardware price with no published default",
+                          s->capex_usd > 0          ? "capex budget"
+                          : s->goal == ST_SIZE_COST ? "cost goal"
+                                                    : "tco budget");
+    return 0;
+}
+
 int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
                    st_size_result *out, st_err *err)
 {
@@ -497,6 +548,8 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           "a %s budget needs the scenario's cost: section%s",
                           spec->capex_usd > 0 ? "capex" : "tco",
                           spec->capex_usd > 0 ? " with node_price and switch_price" : "");
+    if (storage_check(w, spec, err))
+        return ST_EINVAL;
     int64_t nodes[64];
     size_t nc = counts_of(c, spec, nodes, 64);
     if (nc == 0)

@@ -411,6 +411,8 @@ static const st_field cost_fields[] = {
             ST_DIM_PRICE_TIME, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "commitment", commitment_s, ST_DIM_TIME, ST_R_POS),
     ST_FENUM(st_cost_cfg, "egress", egress, st_egress_names),
+    ST_FDIM(st_cost_cfg, "storage_bandwidth_price", storage_bw_usd_per_bps, ST_DIM_PRICE_BANDWIDTH,
+            ST_R_NONNEG),
     ST_FEND,
 };
 

@@ -85,6 +85,9 @@ static const unit_def units[] = {
     U("USD/W-month", ST_DIM_PRICE_DEMAND, 1, 1, 0),
     U("USD/kW-month", ST_DIM_PRICE_DEMAND, 1, 1e3, P),
     U("USD/MW-month", ST_DIM_PRICE_DEMAND, 1, 1e6, 0),
+    U("USD/(B/s)", ST_DIM_PRICE_BANDWIDTH, 1, 1, 0),
+    U("USD/(GB/s)", ST_DIM_PRICE_BANDWIDTH, 1, 1e9, P),
+    U("USD/(TB/s)", ST_DIM_PRICE_BANDWIDTH, 1, 1e12, 0),
     U("J", ST_DIM_ENERGY, 1, 1, P), U("kJ", ST_DIM_ENERGY, 1e3, 1, P),
     U("MJ", ST_DIM_ENERGY, 1e6, 1, P), U("GJ", ST_DIM_ENERGY, 1e9, 1, P),
     U("Wh", ST_DIM_ENERGY, 3600, 1, 0), U("kWh", ST_DIM_ENERGY, 3.6e6, 1, 0),
@@ -147,6 +150,8 @@ static const struct dim_info {
     [ST_DIM_PRICE_BYTES] = {"price per byte", "a price per byte", "'150 USD/TB'"},
     [ST_DIM_ENERGY] = {"energy", "an energy", "'5 kWh' or '18 MJ'"},
     [ST_DIM_PRICE_DEMAND] = {"demand charge", "a demand charge", "'15 USD/kW-month'"},
+    [ST_DIM_PRICE_BANDWIDTH] = {"price per bandwidth", "a price per bandwidth",
+                                "'5000 USD/(GB/s)'"},
 };
 
 const char *st_dim_name(st_dim d)

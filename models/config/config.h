@@ -413,6 +413,9 @@ typedef struct st_cost_cfg {
     double committed_gpu_hour_usd_per_s;
     double commitment_s;
     st_egress egress; /* cloud: which checkpoints leave its network */
+    /* on-premises: the checkpoint tier's write bandwidth, USD per byte/s; read only by
+     * `strata size --storage-bandwidth` (planner/size.c); < 0 unset, no default */
+    double storage_bw_usd_per_bps;
     st_loc loc;
 } st_cost_cfg;
 

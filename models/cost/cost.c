@@ -3,7 +3,8 @@
 
 /* On-premises: the job's share of the cluster's nodes and switches (its GPUs over the
  * cluster's), and the storage capacity it keeps, written off straight-line over the amortization
- * period for the time it holds them, with the yearly maintenance share of the same purchases;
+ * period for the time it holds them (and the checkpoint tier's write bandwidth bought, when a
+ * sizing search prices it), with the yearly maintenance share of the same purchases;
  * its facility energy at the tariff; its share of the facility's peak at the demand charge for
  * every month (730 h) it runs; its share of the cluster's staff. */
 static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
@@ -12,6 +13,8 @@ static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *
     double bought = share * ((double)u->cluster_nodes * c->node_price_usd +
                              (double)u->cluster_switch * c->switch_price_usd) +
                     u->stored_bytes * c->storage_price_usd_per_byte;
+    if (u->storage_bw_bps > 0 && c->storage_bw_usd_per_bps > 0)
+        bought += share * u->storage_bw_bps * c->storage_bw_usd_per_bps;
     r->capex_usd = bought * u->held_s / c->amortization_s;
     r->maintenance_usd = bought * c->maintenance_per_year * u->held_s / ST_COST_YEAR_S;
     r->energy_usd = u->energy_j * c->electricity_usd_per_j;

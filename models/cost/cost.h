@@ -22,6 +22,8 @@ typedef struct st_cost_use {
     double egress_bytes;    /* bytes that leave the provider's network (cloud only) */
     double tokens;          /* tokens it trains */
     double peak_w;          /* its share of the facility's metered peak demand (on-premises), W */
+    double storage_bw_bps;  /* checkpoint-tier write bandwidth bought (on-premises, priced at
+                               storage_bandwidth_price when that is set), bytes/s */
 } st_cost_use;
 
 /* One job's cost, USD. The breakdown sums to total_usd; a part a delivery model has not is 0. */

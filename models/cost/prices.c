@@ -43,6 +43,7 @@ void st_cost_defaults(st_cost_cfg *c)
     c->maintenance_per_year = c->staff_usd_per_s = -1;
     c->pricing = ST_PRICING_ON_DEMAND;
     c->committed_gpu_hour_usd_per_s = c->commitment_s = -1;
+    c->storage_bw_usd_per_bps = -1; /* a hardware price: no published default */
     c->amortization_s =
         4 * 365 * 86400.0; /* the documented default (docs/guide/scenario-reference.md): 4 y, an
                               assumption, settable */

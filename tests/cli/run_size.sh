@@ -128,7 +128,11 @@ for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --b
     "--deadline 1h --gpu-types h100-sxm," "--deadline 1h --gpu-types h100-sxm,h100-sxm" \
     "--deadline 1h --oversubscription 1,,2" "--deadline 1h --oversubscription 2,2" \
     "--deadline 1h --transport roce-v2,roce-v2" "--deadline 1h --budget racks=2,racks=3" \
-    "--deadline 1h --budget racks=2 --budget racks=3" "--deadline 1h --budget ,gpus=8"; do
+    "--deadline 1h --budget racks=2 --budget racks=3" "--deadline 1h --budget ,gpus=8" \
+    "--deadline 1h --storage-bandwidth ," "--deadline 1h --storage-bandwidth 1GB/s,,2GB/s" \
+    "--deadline 1h --storage-bandwidth 1GB/s," "--deadline 1h --storage-bandwidth 1000MB/s,1GB/s" \
+    "--deadline 1h --storage-bandwidth fast" "--deadline 1h --storage-bandwidth 0GB/s" \
+    "--deadline 1h --storage-bandwidth 5GB"; do
     # shellcheck disable=SC2086
     "$strata" size "$scn" $args >/dev/null 2>&1
     expect "usage error: '$args'" 2 $?
@@ -144,6 +148,36 @@ done
 expect "a GPU type twice says so" "strata size: --gpu-types: 'h100-sxm' is given twice" "$(head -1 "$tmp/e")"
 "$strata" size "$scn" --deadline 1h --budget racks=2,racks=3 >/dev/null 2>"$tmp/e"
 expect "a budget twice says so" "strata size: --budget: racks is given twice (found 'racks=3')" "$(head -1 "$tmp/e")"
+
+# --storage-bandwidth: the variant string names the tier's bandwidth; without
+# cost.storage_bandwidth_price the cost goal is an error located at the cost: section.
+cat >"$tmp/tier.yaml" <<'EOF'
+version: 1
+name: size-tier
+cluster:
+  gpu: h100-sxm
+  nodes: 2
+  storage: [ { name: fs, kind: parallel-fs, read: 10 GB/s, write: 2 GB/s } ]
+workloads:
+  - name: train
+    model: llama3-8b
+    seq_len: 4096
+    global_batch: 64
+    gpus: 8
+    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }
+    tokens: 2B
+    checkpoint: { every: 1 h, mode: sync, tier: fs }
+failures: { gpu: { mtbf: 200 h }, detect: 1 min, restart: 4 min }
+EOF
+"$strata" size "$tmp/tier.yaml" --deadline 30d --storage-bandwidth 1GB/s,1TB/s --top 1 \
+    --format csv >"$tmp/t.csv" 2>/dev/null || bad "storage-bandwidth sizing failed"
+expect "the faster tier wins gpu-hours" "ckpt1000GB/s" \
+    "$(awk -F, '$1 == "ranked" {print $3}' "$tmp/t.csv")"
+printf 'cost: { delivery: on-prem, node_price: 300000 USD, switch_price: 30000 USD, storage_price: 100 USD/TB, maintenance: 8%%, staff: 0 USD/h }\n' >>"$tmp/tier.yaml"
+"$strata" size "$tmp/tier.yaml" --deadline 30d --storage-bandwidth 1GB/s >/dev/null 2>"$tmp/e"
+expect "missing storage_bandwidth_price exits 2" 2 $?
+expect "missing storage_bandwidth_price is located" "$tmp/tier.yaml:17:" \
+    "$(head -1 "$tmp/e" | grep -o "^$tmp/tier.yaml:[0-9]*:")"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -198,6 +198,122 @@ START_TEST(test_gpu_types_are_searched)
 }
 END_TEST
 
+/* A slow checkpoint tier (2 GB/s) and failures every 200 h a GPU: the checkpoint tier's
+ * bandwidth is a variant axis. A faster tier checkpoints and restores sooner, so it trains
+ * sooner and the gpu-hours goal picks it; priced high enough, the cost goal picks the slower. */
+static const char slow_tier[] =
+    "version: 1\n"
+    "name: size-storage\n"
+    "cluster:\n"
+    "  gpu: h100-sxm\n"
+    "  nodes: 4\n"
+    "  storage: [ { name: fs, kind: parallel-fs, read: 10 GB/s, write: 2 GB/s } ]\n"
+    "workloads:\n"
+    "  - name: train\n"
+    "    model: llama3-8b\n"
+    "    seq_len: 4096\n"
+    "    global_batch: 64\n"
+    "    gpus: 8\n"
+    "    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }\n"
+    "    tokens: 2B\n"
+    "    checkpoint: { every: 1 h, mode: sync, tier: fs }\n"
+    "failures: { gpu: { mtbf: 200 h }, detect: 1 min, restart: 4 min }\n";
+
+static st_scn *load_tier(const char *cost)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s", slow_tier, cost);
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("tier.yaml", buf, strlen(buf), &s, &d), 0);
+    return s;
+}
+
+/* The row of variant v with plan (gpus, tp, pp, mb, recompute none) in r. */
+static const st_size_cfg *row_of(const st_size_result *r, size_t v, const st_size_cfg *like)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const st_size_cfg *f = &r->cfg[i];
+        if (f->variant == v && f->gpus == like->gpus && f->tp == like->tp && f->pp == like->pp &&
+            f->vs == like->vs && f->mb == like->mb && f->recompute == like->recompute)
+            return f;
+    }
+    ck_abort_msg("no row of variant %zu", v);
+    return NULL;
+}
+
+START_TEST(test_storage_bandwidth_faster_trains_sooner)
+{
+    st_scn *s = load_tier("");
+    st_size_variant v[2] = {{.ckpt_write_bw = 1e9}, {.ckpt_write_bw = 100e9}};
+    st_size_result r =
+        run(s, (st_size_spec){.failures = st_scn_failures(s), .variants = v, .n_variants = 2});
+    ck_assert_uint_eq(r.cfg[0].variant, 1);
+    const st_size_cfg *slow = row_of(&r, 0, &r.cfg[0]);
+    ck_assert_double_lt(r.cfg[0].train_s, slow->train_s);
+    ck_assert_double_gt(r.cfg[0].goodput, slow->goodput);
+    CLOSE(r.cfg[0].work_s, slow->work_s); /* the step is the same: only checkpoints differ */
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+static const char on_prem[] = "cost:\n"
+                              "  delivery: on-prem\n"
+                              "  node_price: 300000 USD\n"
+                              "  switch_price: 30000 USD\n"
+                              "  storage_price: 100 USD/TB\n"
+                              "  maintenance: 8%\n"
+                              "  staff: 0 USD/h\n";
+
+START_TEST(test_storage_bandwidth_priced)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s  storage_bandwidth_price: 1000000 USD/(GB/s)\n", on_prem);
+    st_scn *s = load_tier(buf);
+    CLOSE(st_scn_cost(s)->storage_bw_usd_per_bps, 1e6 / 1e9);
+    st_size_variant v[2] = {{.ckpt_write_bw = 1e9}, {.ckpt_write_bw = 100e9}};
+    st_size_spec sp = {.failures = st_scn_failures(s),
+                       .variants = v,
+                       .n_variants = 2,
+                       .goal = ST_SIZE_COST,
+                       .cost = st_scn_cost(s)};
+    st_size_result r = run(s, sp);
+    ck_assert_uint_eq(r.cfg[0].variant, 0); /* 100 GB/s costs 1e8 USD, 1 GB/s 1e6 */
+    const st_size_cfg *fast = row_of(&r, 1, &r.cfg[0]);
+    ck_assert_double_lt(fast->train_s, r.cfg[0].train_s);
+    ck_assert_double_gt(fast->cost_usd, r.cfg[0].cost_usd);
+    CLOSE(fast->capex_usd - r.cfg[0].capex_usd, 99e9 * 1e-3);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* No storage_bandwidth_price: refused under the cost goal, located at the cost: section; the
+ * gpu-hours goal does not read it. */
+START_TEST(test_storage_bandwidth_needs_price)
+{
+    st_scn *s = load_tier(on_prem);
+    st_size_variant v[1] = {{.ckpt_write_bw = 1e9}};
+    st_size_spec sp = {.deadline_s = 30 * 86400.0,
+                       .failures = st_scn_failures(s),
+                       .variants = v,
+                       .n_variants = 1,
+                       .goal = ST_SIZE_COST,
+                       .cost = st_scn_cost(s)};
+    st_size_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &sp, &r, &err),
+                     ST_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "storage_bandwidth_price"));
+    ck_assert_int_eq(err.loc.line, 18); /* the cost: section (its first key) */
+    sp.goal = ST_SIZE_GPU_HOURS;
+    st_size_result g = run(s, sp);
+    st_size_release(&g);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *size_budgets_suite(void)
 {
     Suite *s = suite_create("size_budgets");
@@ -209,6 +325,9 @@ Suite *size_budgets_suite(void)
     tcase_add_test(tc, test_failures_without_checkpoints);
     tcase_add_test(tc, test_failures_with_checkpoints);
     tcase_add_test(tc, test_gpu_types_are_searched);
+    tcase_add_test(tc, test_storage_bandwidth_faster_trains_sooner);
+    tcase_add_test(tc, test_storage_bandwidth_priced);
+    tcase_add_test(tc, test_storage_bandwidth_needs_price);
     suite_add_tcase(s, tc);
     return s;
 }
