@@ -1,4 +1,4 @@
-/* The plant checks of issue 17 (`strata validate --plant`): published power figures against the
+/* The plant checks (`strata validate --plant`): published power figures against the
  * plant model (models/plant/plant.h) run through the forecast (models/forecast/run.h). The case
  * files are the scenarios of scenarios/validation/plant/ (their comments give the sources); the
  * published bounds sit in the case table below, each row with its source. */
@@ -40,10 +40,10 @@ static const struct {
      0.2, 3, "Choukse et al., arXiv 2508.14318 (0.2-3 Hz, as a published review summarises it)"},
     /* the samples are interval means: their integral is the phases' energy, to 1e-9 */
     {"llama3-405b-16k-energy", "llama3-405b-16k-swing.yaml", PLANT_ENERGY, ST_VALID_BOUND_RELATIVE,
-     0, 1e-9, "energy conservation (issue 17): waveform integral = phases' energy to 1e-9"},
+     0, 1e-9, "energy conservation: waveform integral = phases' energy to 1e-9"},
     /* a direct-liquid-cooled design below 1.15 (PUE >= 1 by definition) */
     {"pue-direct-liquid", "pue-direct-liquid.yaml", PLANT_PUE, ST_VALID_BOUND_RANGE, 1.0, 1.15,
-     "issue 17: a direct-liquid design below 1.15"},
+     "a direct-liquid design below 1.15 (the plant's own cooling model)"},
     /* the industry average within 10% (our reading of "near") */
     {"pue-air", "pue-air.yaml", PLANT_PUE, ST_VALID_BOUND_RELATIVE, 1.58, 0.10,
      "Uptime Institute Global Data Center Survey 2023: average PUE 1.58"},
