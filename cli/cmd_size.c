@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/size_out.h"
+#include "models/config/limits.h"
 #include "planner/size.h"
 #include "scenarios/catalog.h"
 #include "sim/units.h"
@@ -126,9 +127,12 @@ static int storage_bw_value(const char *t, size_opts *o, size_t n, int *dup)
 {
     char why[200];
     double v = 0;
-    if (st_unit_parse(t, ST_DIM_BANDWIDTH, &v, why, sizeof why) || !(v > 0))
-        return st_cli_usage_error(
-            "size", "--storage-bandwidth: '%s': expected a bandwidth above 0 such as 400GB/s", t);
+    if (st_unit_parse(t, ST_DIM_BANDWIDTH, &v, why, sizeof why) || !(v >= ST_LIM_MIN_RATE))
+        return st_cli_usage_error("size",
+                                  "--storage-bandwidth: '%s': expected a bandwidth of at least "
+                                  "%.4g kB/s (the slowest rate the models represent) such as "
+                                  "400GB/s",
+                                  t, ST_LIM_MIN_RATE / 1e3);
     o->storage_bw[n] = v;
     for (size_t k = 0; k < n; k++)
         *dup |= o->storage_bw[k] == v;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/limits.h"
 #include "models/cost/cost.h"
 #include "models/fabric/topo.h"
 #include "models/plant/plant.h"
@@ -229,7 +230,9 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     if (s->cost && s->cost->node_price_usd >= 0 && s->cost->switch_price_usd >= 0)
         f->capex_usd = (double)k->c.nodes * s->cost->node_price_usd +
                        (double)k->switches * s->cost->switch_price_usd +
-                       (k->tier_bw > 0 ? k->tier_bw * s->cost->storage_bw_usd_per_bps : 0);
+                       (k->tier_bw > 0 && s->cost->storage_bw_usd_per_bps > 0
+                            ? k->tier_bw * s->cost->storage_bw_usd_per_bps
+                            : 0);
     f->step = r;
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
@@ -337,7 +340,9 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
     const st_size_variant *x = &s->variants[v];
     if (tiers && x->ckpt_write_bw > 0 && tier >= 0 && tier < c->n_tiers) {
         memcpy(tiers, c->tiers, (size_t)c->n_tiers * sizeof *tiers);
-        tiers[tier].read_bw *= x->ckpt_write_bw / tiers[tier].write_bw;
+        tiers[tier].read_bw *= x->ckpt_write_bw / tiers[tier].write_bw; /* never below the */
+        if (tiers[tier].read_bw < ST_LIM_MIN_RATE) /* slowest rate the models represent */
+            tiers[tier].read_bw = ST_LIM_MIN_RATE;
         tiers[tier].write_bw = x->ckpt_write_bw;
         out->tiers = tiers;
     }

@@ -236,7 +236,7 @@ static const st_field ups_fields[] = {
     ST_FDIM(st_facility_cfg, "efficiency", ups.efficiency, ST_DIM_RATIO, ST_R_FRAC),
     ST_FDIM(st_facility_cfg, "no_load", ups.no_load, ST_DIM_RATIO, ST_R_FRAC),
     ST_FDIM(st_facility_cfg, "square_law", ups.square_law, ST_DIM_RATIO, ST_R_FRAC),
-    ST_FDIM(st_facility_cfg, "rating", ups.rating_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_facility_cfg, "rating", ups.rating_w, ST_DIM_POWER, ST_R_POS, .lim = &st_lim_ups),
     ST_FENUM(st_facility_cfg, "redundancy", ups.redundancy, st_ups_redundancy_names),
     ST_FEND,
 };

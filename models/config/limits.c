@@ -14,3 +14,7 @@ const st_limit st_lim_bytes = {0, ST_LIM_BYTES, "the largest size the models rep
 const st_limit st_lim_shape = {ST_LIM_MIN_WEIBULL_SHAPE, 0,
                                "the smallest Weibull shape the life model represents",
                                "below 0.00586 Gamma(1 + 1/shape) overflows"};
+/* A UPS rating below 1 W carries no IT load (its load fraction, IT power over rating, would run
+ * to 10^30 and its square-law loss past a double): refused rather than reported as NaN. */
+const st_limit st_lim_ups = {1, 0, "the smallest UPS rating the models take",
+                             "a UPS must carry the IT load it protects"};

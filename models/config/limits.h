@@ -51,5 +51,6 @@ extern const st_limit st_lim_latency; /* a fabric or storage latency */
 extern const st_limit st_lim_rate;    /* a link, storage or memory rate */
 extern const st_limit st_lim_bytes;   /* a byte count one GPU's figure states */
 extern const st_limit st_lim_shape;   /* a Weibull shape */
+extern const st_limit st_lim_ups;     /* a UPS rating: at least 1 W */
 
 #endif

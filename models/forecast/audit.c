@@ -449,7 +449,7 @@ static void audit_ups(const st_audit_in *in, const st_audit_cfg *t, audit_list *
                                                    : ST_AUDIT_PASS;
     char a[32];
     st_audit *x = add(out, "plant", "UPS load against rating", st, u->load, 1);
-    snprintf(x->message, sizeof x->message, "mean load %.1f%% of the %s rating%s%s", u->load * 100,
+    snprintf(x->message, sizeof x->message, "mean load %.4g%% of the %s rating%s%s", u->load * 100,
              ufmt(u->rating_w, ST_DIM_POWER, a, sizeof a),
              u->systems == 2 ? " on each of two systems (2n)" : "",
              st == ST_AUDIT_FAIL   ? ": over it, the UPS cannot carry the facility"

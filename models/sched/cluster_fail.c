@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/limits.h"
 #include "models/sched/cluster_internal.h"
 #include "sim/xalloc.h"
 
@@ -77,10 +78,13 @@ static void interrupt(st_sched_view *v, size_t id)
 /* Class k's next failure, after an exponential gap. */
 static void next_failure(st_sched_view *v, int k)
 {
+    double gap = st_outages_gap(&v->outs, k);
+    /* A gap past the longest span the models hold (2^61 ns, models/config/limits.h) is past any
+     * run: the class fails no more. Scheduling it would overflow the engine's clock. */
+    if (!(gap < ST_LIM_SPAN_S))
+        return;
     st_payload p = {.u = {(uint64_t)k}};
-    st_engine_schedule_prio(v->eng, v->k_fail,
-                            st_engine_now(v->eng) + ticks(st_outages_gap(&v->outs, k)), PRIO_FINISH,
-                            &p);
+    st_engine_schedule_prio(v->eng, v->k_fail, st_engine_now(v->eng) + ticks(gap), PRIO_FINISH, &p);
 }
 
 /* The failure events' cap (ST_OUTAGE_MAX_FAILURES): one past it stops the run with ST_ERANGE,

@@ -132,7 +132,7 @@ for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --b
     "--deadline 1h --storage-bandwidth ," "--deadline 1h --storage-bandwidth 1GB/s,,2GB/s" \
     "--deadline 1h --storage-bandwidth 1GB/s," "--deadline 1h --storage-bandwidth 1000MB/s,1GB/s" \
     "--deadline 1h --storage-bandwidth fast" "--deadline 1h --storage-bandwidth 0GB/s" \
-    "--deadline 1h --storage-bandwidth 5GB"; do
+    "--deadline 1h --storage-bandwidth 5GB" "--deadline 1h --storage-bandwidth 1B/s"; do
     # shellcheck disable=SC2086
     "$strata" size "$scn" $args >/dev/null 2>&1
     expect "usage error: '$args'" 2 $?
@@ -178,6 +178,13 @@ printf 'cost: { delivery: on-prem, node_price: 300000 USD, switch_price: 30000 U
 expect "missing storage_bandwidth_price exits 2" 2 $?
 expect "missing storage_bandwidth_price is located" "$tmp/tier.yaml:17:" \
     "$(head -1 "$tmp/e" | grep -o "^$tmp/tier.yaml:[0-9]*:")"
+# Priced nodes and switches but no bandwidth price, under the gpu-hours goal: capex is the
+# node's and its switch's, 300,000 + 30,000 USD (it was null: the unset price's -1 sentinel times the bandwidth).
+"$strata" size "$tmp/tier.yaml" --deadline 30d --goal gpu-hours --storage-bandwidth 1GB/s,1TB/s \
+    --top 1 --format csv >"$tmp/c.csv" 2>/dev/null || bad "gpu-hours sizing with prices failed"
+col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^capex_usd$' | cut -d: -f1)
+expect "capex without a bandwidth price is nodes + switches" 330000 \
+    "$(awk -F, -v c="$col" '$1 == "ranked" {print $c}' "$tmp/c.csv")"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
