@@ -406,8 +406,10 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         f->interruptions = o->interruptions;
         f->lost_work_s = o->lost_work_s;
         f->slowest_rate = o->slowest_rate;
-        if (cluster_failures(sp, out, i) && o->failed_s > 0 && f->life.wall_s > 0)
-            f->life.goodput *= f->life.wall_s / (f->life.wall_s + o->failed_s);
+        /* The run's failures take their share of the time it held its GPUs: for a finished job
+         * held = wall + failed; one cut by the horizon is judged on what it held. */
+        if (cluster_failures(sp, out, i) && o->failed_s > 0 && o->held_s > 0)
+            f->life.goodput *= fmax(o->held_s - o->failed_s, 0) / o->held_s;
     }
 }
 
