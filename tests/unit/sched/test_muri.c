@@ -190,6 +190,8 @@ Suite *muri_suite(void)
 {
     Suite *s = suite_create("muri");
     TCase *tc = tcase_create("core");
+    /* eight traces replayed three ways: seconds under ASan on a busy 2-core machine */
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_overhead_at_every_other_event);
     tcase_add_test(tc, test_large_jobs_need_wholly_free_nodes);
     tcase_add_test(tc, test_trace3_matches_the_artifact);
