@@ -72,7 +72,7 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     st_svg_series *s = st_xcalloc(n ? n : 1, sizeof *s);
     for (size_t i = 0; i < n; i++)
         s[i] = (st_svg_series){w[i].label, w[i].waits_h, w[i].waits_h, w[i].n, ST_SVG_LINE};
-    /* with replicas, the waits drawn are the first replica's alone (--seed's own run) */
+    /* with replicas, the waits drawn are the first replica's alone */
     const cJSON *reps = cJSON_GetObjectItemCaseSensitive(t, "replicas");
     char cdf_title[160];
     snprintf(cdf_title, sizeof cdf_title,

@@ -75,7 +75,7 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
     }
     snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
     /* Signals are held while the temporary file is made, so the handler never sees the name
-     * before mkstemp has filled it in (it would unlink a file literally named ...XXXXXX). */
+     * before mkstemp has filled it in (it would unlink a file named by the unfilled template). */
     sigset_t all, prev;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &prev);
