@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "models/forecast/run.h"
+#include "planner/run_spec.h"
 
 /* The audit's findings, one line each as `strata run` prints them; returns how many fail. */
 static size_t print_audit(const st_run *r)
@@ -45,13 +46,7 @@ int st_cmd_audit(int argc, char **argv)
         return ST_EXIT_INPUT;
     }
     st_cli_print_warnings(s);
-    st_run_spec spec = {.c = st_scn_cluster(s),
-                        .w = st_scn_workload(s, 0),
-                        .n = st_scn_workload_count(s),
-                        .failures = st_scn_failures(s),
-                        .sched = st_scn_sched(s),
-                        .audit = st_scn_audit(s),
-                        .seed = st_scn_seed(s)};
+    st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
     st_run run;
     st_err err = {0};
     int rc = ST_EXIT_OK;

@@ -19,6 +19,7 @@
 #include "models/place/policy.h"
 #include "models/sched/muri.h"
 #include "models/sched/policy.h"
+#include "planner/run_spec.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -191,18 +192,9 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
 {
     if (st_scn_trace(s) && st_scn_trace(s)->replay == ST_REPLAY_MURI)
         return run_muri(s, policy, row);
-    st_run_spec spec = {.c = st_scn_cluster(s),
-                        .w = st_scn_workload(s, 0),
-                        .n = st_scn_workload_count(s),
-                        .failures = st_scn_failures(s),
-                        .sched = st_scn_sched(s),
-                        .policy = policy,
-                        .placement = placement,
-                        .job_trace = st_scn_trace(s),
-                        .horizon_s = st_scn_horizon_s(s),
-                        .audit = st_scn_audit(s),
-                        .cost = st_scn_cost(s),
-                        .seed = seed};
+    st_run_spec spec = st_plan_run_spec(s, seed);
+    spec.policy = policy;
+    spec.placement = placement;
     st_run run;
     st_err err = {0};
     int rc = st_run_forecast(&spec, &run, &err);

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/report_out.h"
+#include "planner/run_spec.h"
 #include "sim/xalloc.h"
 
 typedef struct run_opts {
@@ -174,19 +175,10 @@ static int sim_error(const st_err *err)
 /* The forecast of the whole scenario (models/forecast/run.h), then the --trace file. */
 static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *run)
 {
-    st_run_spec spec = {.c = st_scn_cluster(s),
-                        .w = st_scn_workload(s, 0),
-                        .n = st_scn_workload_count(s),
-                        .failures = st_scn_failures(s),
-                        .sched = st_scn_sched(s),
-                        .job_trace = st_scn_trace(s),
-                        .horizon_s = st_scn_horizon_s(s),
-                        .audit = st_scn_audit(s),
-                        .cost = st_scn_cost(s),
-                        .seed = seed,
-                        .replicas = o->replicas,
-                        .trace = o->trace != NULL,
-                        .trace_job = o->trace_job};
+    st_run_spec spec = st_plan_run_spec(s, seed);
+    spec.replicas = o->replicas;
+    spec.trace = o->trace != NULL;
+    spec.trace_job = o->trace_job;
     st_err err = {0};
     if (st_run_forecast(&spec, run, &err))
         return sim_error(&err);

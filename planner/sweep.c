@@ -1,6 +1,7 @@
 /* One sweep point: the scenario loaded with the point's overrides, forecast in full, and the
  * report figures a planner compares as text cells. */
 #include "planner/sweep.h"
+#include "planner/run_spec.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -248,14 +249,7 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
         *status = fmt(ST_SWEEP_INVALID);
         *reason = fmt("%s", line);
     } else {
-        st_run_spec spec = {.c = st_scn_cluster(s),
-                            .w = st_scn_workload(s, 0),
-                            .n = st_scn_workload_count(s),
-                            .failures = st_scn_failures(s),
-                            .sched = st_scn_sched(s),
-                            .audit = st_scn_audit(s),
-                            .cost = st_scn_cost(s),
-                            .seed = st_scn_seed(s)};
+        st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
         st_run run;
         st_err err = {0};
         if (st_run_forecast(&spec, &run, &err)) {

@@ -69,5 +69,18 @@ audit_expect 0 "0 failed" "the same rack on liquid" "$src/scenarios/examples/rac
 audit_expect 2 "error:" "bad input" "$src/tests/bad/bad_boolean.yaml"
 audit_expect 0 "exit status:" "--help" --help
 
+# `strata audit` forecasts what `strata run` does (planner/run_spec.c): the same checks, word
+# for word, on every example, including those with a trace, a horizon or a cost section.
+for f in "$src"/scenarios/examples/*.yaml; do
+    n=$((n + 1))
+    a=$("$strata" audit "$f" 2>/dev/null | grep -E '^(PASS|WARN|FAIL)')
+    r=$("$strata" run "$f" 2>/dev/null | sed -n '/^audit/,/^$/p' | grep -E '^  (PASS|WARN|FAIL)' |
+        sed 's/^  //')
+    if [ -z "$a" ] || [ "$a" != "$r" ]; then
+        echo "FAIL audit and run's audit differ: $(basename "$f")"
+        fail=$((fail + 1))
+    fi
+done
+
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
