@@ -83,6 +83,11 @@ int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe
  * in a newline; the caller frees it. */
 char *st_report_json(const st_report *rep);
 
+/* Tree root printed as every JSON output prints it (cJSON_Print's indented form and a final
+ * newline), malloc'd; root is deleted. cli/report_json.c. */
+struct cJSON;
+char *st_cli_json_print(struct cJSON *root);
+
 /* The human summary of a run. */
 void st_report_text(FILE *out, const st_report *rep);
 

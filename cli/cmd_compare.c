@@ -418,16 +418,7 @@ static char *json(const st_scn *s, uint64_t seed, int64_t replicas, const cmp_ro
                          r->energy_sd);
         cJSON_AddItemToArray(arr, o);
     }
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text)
-        ST_BUG("cJSON_Print failed");
-    size_t len = strlen(text);
-    char *out = st_xmalloc(len + 2);
-    memcpy(out, text, len);
-    memcpy(out + len, "\n", 2);
-    cJSON_free(text);
-    return out;
+    return st_cli_json_print(root);
 }
 
 /* The mean and sample standard deviation of v[0 .. n) taken at stride (bytes) from base:

@@ -445,6 +445,11 @@ char *st_report_json(const st_report *rep)
         cJSON_AddNumberToObject(co, "total_usd", r->cost_total_usd);
     }
     cJSON_AddItemToObject(root, "audit", audit_json(r));
+    return st_cli_json_print(root);
+}
+
+char *st_cli_json_print(cJSON *root)
+{
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)
@@ -452,8 +457,7 @@ char *st_report_json(const st_report *rep)
     size_t len = strlen(text);
     char *out = st_xmalloc(len + 2);
     memcpy(out, text, len);
-    out[len] = '\n';
-    out[len + 1] = '\0';
+    memcpy(out + len, "\n", 2);
     cJSON_free(text);
     return out;
 }

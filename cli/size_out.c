@@ -174,10 +174,9 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     for (size_t i = 0; i < r->n; i++)
         if (r->cfg[i].front)
             cJSON_AddItemToArray(front, json_row(rp, &r->cfg[i], i + 1));
-    char *t = cJSON_Print(root);
-    put(b, "%s\n", t);
+    char *t = st_cli_json_print(root);
+    put(b, "%s", t);
     free(t);
-    cJSON_Delete(root);
 }
 
 /* A CSV cell of row o's key k (numbers as %.10g, null empty); no cell needs quoting. */

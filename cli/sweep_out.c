@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/sweep.h"
 #include "sim/xalloc.h"
 
@@ -106,11 +107,9 @@ static void json(sbuf *b, const st_sweep *sw, char ***rows, size_t n)
             cJSON_AddItemToObject(o, sw->cols[c], json_cell(rows[r][c]));
         cJSON_AddItemToArray(pts, o);
     }
-    char *text = cJSON_Print(root);
+    char *text = st_cli_json_print(root);
     puts_(b, text);
-    puts_(b, "\n");
     free(text);
-    cJSON_Delete(root);
 }
 
 char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_format f)
