@@ -187,13 +187,10 @@ static void print_life_row(const st_valid_row *r, int md)
                r->predicted, err, bound, r->pass ? "pass" : "FAIL");
 }
 
-/* One part of the life report: heading, rows, and a line per set. Takes ownership of h.
- * Returns 0 when every set is met, 1 when one is missed, -1 after an error. */
-static int life_part(st_valid_harness *h, const char *what, const char *title, const char *text,
-                     int md)
+/* After rows that ran (rc 0), a line per set of h: its rows within their bound, met or MISSED;
+ * frees h. Returns rc, or 1 when a set is missed. */
+static int sets_line(st_valid_harness *h, int rc, int md)
 {
-    print_life_head(md, title, text);
-    int rc = run_rows(h, what, NULL, print_life_row, md);
     const st_valid_set *sets;
     for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
         const st_valid_set *t = &sets[i];
@@ -203,6 +200,16 @@ static int life_part(st_valid_harness *h, const char *what, const char *title, c
     }
     st_valid_harness_free(h);
     return rc;
+}
+
+/* One part of the life report: heading, rows, and a line per set. Takes ownership of h.
+ * Returns 0 when every set is met, 1 when one is missed, -1 after an error. */
+static int life_part(st_valid_harness *h, const char *what, const char *title, const char *text,
+                     int md)
+{
+    print_life_head(md, title, text);
+    int rc = run_rows(h, what, NULL, print_life_row, md);
+    return sets_line(h, rc, md);
 }
 
 /* The whole-life sets: Daly's examples, the Monte Carlo, and the scenario cases in dir. */
@@ -391,15 +398,7 @@ static int run_plant(const char *dir, int md)
                "published", "predicted", "result");
     st_valid_harness *h = st_valid_plant_new(dir);
     int rc = run_rows(h, "", NULL, print_plant_row, md);
-    const st_valid_set *sets;
-    for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
-        const st_valid_set *t = &sets[i];
-        printf("%s%s: %d of %d rows within their bound %s\n", md ? "\n" : "", t->name, t->passed,
-               t->rows, t->missed ? "(MISSED)" : "(met)");
-        rc |= t->missed;
-    }
-    st_valid_harness_free(h);
-    return rc;
+    return sets_line(h, rc, md);
 }
 
 /* Run one set on the cases in DIR/sub. */
