@@ -38,6 +38,13 @@ static const struct {
     /* the band the power-stabilization work reports for production training swings */
     {"llama3-405b-16k-swing-hz", "llama3-405b-16k-swing.yaml", PLANT_SWING_HZ, ST_VALID_BOUND_RANGE,
      0.2, 3, "Choukse et al., arXiv 2508.14318 (0.2-3 Hz, as a published review summarises it)"},
+    /* the step rhythm Table 4 implies: 2,048 x 8,192 tokens per step at 400 TFLOP/s on 16,384
+     * GPUs, with 2.43 TFLOP per token (6 N, N = 405e9) to 2.63 (plus non-causal attention,
+     * 12 L d s: 126 layers, d 16,384, s 8,192): a 6.22-6.74 s step, 0.148-0.161 Hz; widened by
+     * half the FFT's bin of 1 / 120 s (the case's window) to 0.144-0.165 Hz. The 0.2-3 Hz row
+     * above cannot hold for this run at its published speed. */
+    {"llama3-405b-16k-step-hz", "llama3-405b-16k-swing.yaml", PLANT_SWING_HZ, ST_VALID_BOUND_RANGE,
+     0.144, 0.165, "Llama 3, arXiv 2407.21783 Table 4 (16M tokens, 400 TFLOP/s)"},
     /* the samples are interval means: their integral is the phases' energy, to 1e-9 */
     {"llama3-405b-16k-energy", "llama3-405b-16k-swing.yaml", PLANT_ENERGY, ST_VALID_BOUND_RELATIVE,
      0, 1e-9, "energy conservation: waveform integral = phases' energy to 1e-9"},
