@@ -29,9 +29,10 @@ static const struct {
     double lo, hi; /* the published figure and, for a range or a relative bound, its bound */
     const char *source;
 } plant_case[] = {
-    /* NVIDIA: about 120 kW per rack (GTC 2024); Supermicro's datasheet: 8 x 33 kW shelves */
+    /* NVIDIA: about 120 kW per rack (GTC 2024); Supermicro's datasheet: 132 kW of 33 kW power
+     * shelves, the rack's supply capacity */
     {"gb200-nvl72-rack", "gb200-nvl72-rack.yaml", PLANT_RACK_PEAK, ST_VALID_BOUND_RANGE, 120, 132,
-     "NVIDIA GB200 NVL72 (~120 kW); Supermicro GB200 NVL72 datasheet (132 kW)"},
+     "NVIDIA GB200 NVL72 (~120 kW); Supermicro GB200 NVL72 datasheet (132 kW of power shelves)"},
     /* "tens of megawatts" (arXiv 2407.21783 s3.3.4): at least 10 MW */
     {"llama3-405b-16k-swing", "llama3-405b-16k-swing.yaml", PLANT_SWING, ST_VALID_BOUND_AT_LEAST,
      10, 0, "Llama 3, arXiv 2407.21783 s3.3.4"},
