@@ -1,6 +1,7 @@
 /* `strata size FILE --deadline DUR [--budget power=P,gpus=N,racks=N,capex=USD,tco=USD]
  * [--goal gpu-hours|cost] [--top N] [--workload NAME] [--gpu-types A,B] [--oversubscription
- * X,Y] [--transport T,U] [--storage-bandwidth B1,B2] [--format text|json|csv|markdown|html]`: the
+ * X,Y] [--transport T,U] [--topologies A,B] [--storage-bandwidth B1,B2]
+ * [--format text|json|csv|markdown|html]`: the
  * capacity-sizing search (planner/size.c) for one training workload of FILE, written as the
  * search's counts, a ranked table and the Pareto front (cli/size_out.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -28,8 +29,9 @@ typedef struct size_opts {
     const st_gpu_spec *gpu[MAX_AXIS];
     double oversub[MAX_AXIS];
     st_transport transport[MAX_AXIS];
+    st_topology topology[MAX_AXIS];
     double storage_bw[MAX_AXIS];
-    size_t n_gpu, n_oversub, n_transport, n_storage_bw;
+    size_t n_gpu, n_oversub, n_transport, n_topology, n_storage_bw;
     unsigned budget_seen; /* bit k: the budget key budget_keys[k] was given */
 } size_opts;
 
@@ -139,12 +141,34 @@ static int storage_bw_value(const char *t, size_opts *o, size_t n, int *dup)
     return 0;
 }
 
-/* Value t of axis a (--gpu-types, --oversubscription, --transport or --storage-bandwidth) into
- * slot *n of o: 0, or a usage error for a value the axis does not take or already has. */
+/* A --topologies value: a name cluster.fabric.topology takes, into slot n of o. */
+static int topology_value(const char *t, size_opts *o, size_t n, int *dup)
+{
+    int k = 0;
+    while (st_topology_names[k] && strcmp(st_topology_names[k], t))
+        k++;
+    if (!st_topology_names[k])
+        return st_cli_usage_error("size",
+                                  "--topologies takes spine-leaf, rail-optimized or fat-tree-3 "
+                                  "(cluster.fabric.topology's names), found '%s'",
+                                  t);
+    o->topology[n] = (st_topology)k;
+    for (size_t j = 0; j < n; j++)
+        *dup |= o->topology[j] == (st_topology)k;
+    return 0;
+}
+
+/* Value t of axis a (--gpu-types, --oversubscription, --transport, --topologies or
+ * --storage-bandwidth) into slot *n of o: 0, or a usage error for a value the axis does not take
+ * or already has. */
 static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
 {
     int dup = 0;
-    if (a[2] == 's') {
+    if (strcmp(a, "--topologies") == 0) {
+        int e = topology_value(t, o, *n, &dup);
+        if (e)
+            return e;
+    } else if (a[2] == 's') {
         int e = storage_bw_value(t, o, *n, &dup);
         if (e)
             return e;
@@ -182,17 +206,18 @@ static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
     return 0;
 }
 
-/* A variant axis (--gpu-types, --oversubscription, --transport, --storage-bandwidth):
- * comma-separated values into o, none empty. */
+/* A variant axis (--gpu-types, --oversubscription, --transport, --topologies,
+ * --storage-bandwidth): comma-separated values into o, none empty. */
 static int parse_axis(const char *a, const char *val, size_opts *o)
 {
     char item[128];
     int rc = 0;
     for (const char *p = val; next_item(a, &p, item, sizeof item, &rc);) {
-        size_t *n = a[2] == 'g'   ? &o->n_gpu
-                    : a[2] == 'o' ? &o->n_oversub
-                    : a[2] == 's' ? &o->n_storage_bw
-                                  : &o->n_transport;
+        size_t *n = strcmp(a, "--topologies") == 0 ? &o->n_topology
+                    : a[2] == 'g'                  ? &o->n_gpu
+                    : a[2] == 'o'                  ? &o->n_oversub
+                    : a[2] == 's'                  ? &o->n_storage_bw
+                                                   : &o->n_transport;
         if (*n == MAX_AXIS)
             return st_cli_usage_error("size", "%s takes at most %d values", a, MAX_AXIS);
         if ((rc = axis_value(a, item, o, n)))
@@ -216,10 +241,19 @@ static int parse_format(const char *val, size_opts *o)
 /* One option with its value: 0 taken, > 0 a usage error, -1 not one of these. */
 static int parse_one(const char *a, const char *val, size_opts *o)
 {
-    static const char *const known[] = {
-        "--deadline",  "--budget",           "--goal",      "--top",    "--workload",
-        "--gpu-types", "--oversubscription", "--transport", "--format", "-o",
-        "--output",    "--storage-bandwidth"};
+    static const char *const known[] = {"--deadline",
+                                        "--budget",
+                                        "--goal",
+                                        "--top",
+                                        "--workload",
+                                        "--gpu-types",
+                                        "--oversubscription",
+                                        "--transport",
+                                        "--format",
+                                        "-o",
+                                        "--output",
+                                        "--storage-bandwidth",
+                                        "--topologies"};
     size_t i = 0, nk = sizeof known / sizeof *known;
     while (i < nk && strcmp(a, known[i]))
         i++;
@@ -286,27 +320,37 @@ static const st_workload_cfg *pick(const st_scn *s, const char *name)
     return NULL;
 }
 
-/* The hardware variants: every combination of the GPU types, oversubscriptions, transports and
- * storage bandwidths given (the scenario's where an option is absent), GPU type slowest.
- * Malloc'd; *n of them, 0 (NULL) when no option is given. */
+/* The hardware variants: every combination of the GPU types, oversubscriptions, transports,
+ * topologies and storage bandwidths given (the scenario's where an option is absent), GPU type
+ * slowest, storage bandwidth fastest. Malloc'd; *n of them, 0 (NULL) when no option is given. */
 static st_size_variant *variants_of(const size_opts *o, size_t *n)
 {
-    size_t ng = o->n_gpu ? o->n_gpu : 1, no = o->n_oversub ? o->n_oversub : 1,
-           nt = o->n_transport ? o->n_transport : 1, nb = o->n_storage_bw ? o->n_storage_bw : 1;
+    const size_t len[5] = {o->n_gpu, o->n_oversub, o->n_transport, o->n_topology, o->n_storage_bw};
+    size_t total = 1, given = 0;
+    for (int a = 0; a < 5; a++) {
+        total *= len[a] ? len[a] : 1;
+        given += len[a];
+    }
     *n = 0;
-    if (!o->n_gpu && !o->n_oversub && !o->n_transport && !o->n_storage_bw)
+    if (!given)
         return NULL;
-    st_size_variant *v = st_xcalloc(ng * no * nt * nb, sizeof *v);
-    for (size_t g = 0; g < ng; g++)
-        for (size_t k = 0; k < no; k++)
-            for (size_t t = 0; t < nt; t++)
-                for (size_t b = 0; b < nb; b++)
-                    v[(*n)++] = (st_size_variant){
-                        .gpu = o->n_gpu ? o->gpu[g] : NULL,
-                        .oversub = o->n_oversub ? o->oversub[k] : 0,
-                        .set_transport = o->n_transport > 0,
-                        .transport = o->n_transport ? o->transport[t] : ST_TRANSPORT_ROCE_V2,
-                        .ckpt_write_bw = o->n_storage_bw ? o->storage_bw[b] : 0};
+    st_size_variant *v = st_xcalloc(total, sizeof *v);
+    for (size_t i = 0; i < total; i++) {
+        size_t at[5], rest = i; /* i's digit on each axis, the last fastest */
+        for (int a = 4; a >= 0; a--) {
+            size_t m = len[a] ? len[a] : 1;
+            at[a] = rest % m;
+            rest /= m;
+        }
+        v[(*n)++] = (st_size_variant){
+            .gpu = o->n_gpu ? o->gpu[at[0]] : NULL,
+            .oversub = o->n_oversub ? o->oversub[at[1]] : 0,
+            .set_transport = o->n_transport > 0,
+            .transport = o->n_transport ? o->transport[at[2]] : ST_TRANSPORT_ROCE_V2,
+            .set_topology = o->n_topology > 0,
+            .topology = o->n_topology ? o->topology[at[3]] : ST_TOPO_SPINE_LEAF,
+            .ckpt_write_bw = o->n_storage_bw ? o->storage_bw[at[4]] : 0};
+    }
     return v;
 }
 

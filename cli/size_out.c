@@ -32,7 +32,8 @@ static void put(sbuf *b, const char *f, ...)
     b->n += (size_t)len;
 }
 
-/* Row f's variant as "gpu/os N/transport/ckpt B" (only what the search varies), into buf. */
+/* Row f's variant as "gpu/os N/transport/topology/ckpt B" (only what the search varies), into
+ * buf. */
 static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, char *buf, size_t n)
 {
     buf[0] = '\0';
@@ -47,6 +48,9 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
     if (v->set_transport && at < n)
         at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "/" : "",
                                st_transport_names[v->transport]);
+    if (v->set_topology && at < n)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "/" : "",
+                               st_topology_names[v->topology]);
     if (v->ckpt_write_bw > 0 && at < n) /* GB/s, as the option's examples are written */
         snprintf(buf + at, n - at, "%sckpt%gGB/s", at ? "/" : "", v->ckpt_write_bw / 1e9);
     return buf;

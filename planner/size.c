@@ -8,6 +8,7 @@
 
 #include "models/config/limits.h"
 #include "models/cost/cost.h"
+#include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
 #include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
@@ -328,8 +329,8 @@ static int search_count(size_count *k, const st_workload_cfg *w, const st_size_s
 }
 
 /* Variant v of cluster c into *out: its GPU type, every fabric tier's oversubscription, its
- * transport; with tiers (room for c's), its checkpoint tier `tier`'s bandwidth, the read
- * bandwidth scaled by the write's ratio (the tier's media and front end, faster or slower
+ * transport and topology; with tiers (room for c's), its checkpoint tier `tier`'s bandwidth, the
+ * read bandwidth scaled by the write's ratio (the tier's media and front end, faster or slower
  * alike: an assumption, storage-and-failures.md models both as one tier's figures). */
 static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v, int tier,
                        st_tier_cfg *tiers, st_cluster_cfg *out)
@@ -354,6 +355,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
     }
     if (x->set_transport)
         out->fabric.transport = x->transport;
+    if (x->set_topology) /* the same leaf switch: its nodes per leaf follow the wiring */
+        st_leaf_retopology(&out->fabric, c->nodes, x->topology);
 }
 
 /* Shape k of cluster c's variant v with `nodes` nodes: its context (on the variant's memo),

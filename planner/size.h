@@ -39,13 +39,15 @@ typedef enum st_size_bind {
 const char *st_size_bind_name(st_size_bind b);
 
 /* One hardware variant searched: the scenario's cluster with another GPU type, fabric
- * oversubscription, transport or checkpoint-tier bandwidth. Fields left 0 (NULL) keep the
+ * oversubscription, transport, topology or checkpoint-tier bandwidth. Fields left 0 (NULL) keep the
  * scenario's. */
 typedef struct st_size_variant {
     const st_gpu_spec *gpu; /* a catalog GPU in place of the cluster's */
     double oversub;         /* every fabric tier's oversubscription (>= 1) */
     int set_transport;
     st_transport transport;
+    int set_topology; /* the fabric's topology, the leaf switch kept (models/fabric/leaf.h) */
+    st_topology topology;
     double ckpt_write_bw; /* > 0: the write bandwidth (bytes/s, per node for a local-nvme tier)
                              of the workload's checkpoint tier, its read bandwidth scaled alike */
 } st_size_variant;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
@@ -456,13 +457,8 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     if (!f->nics_per_node)
         f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);
     check_fabric(ld, n, c);
-    if (!f->nodes_per_leaf) {
-        /* A 64-port leaf with half its ports down (non-blocking): 32 NICs' worth of nodes. A
-         * rail leaf takes one NIC per node, so it serves 32 nodes. */
-        int64_t ports = f->topology == ST_TOPO_RAIL_OPTIMIZED ? 1 : f->nics_per_node;
-        int64_t per = 32 / ports > 0 ? 32 / ports : 1;
-        f->nodes_per_leaf = per < c->nodes ? per : c->nodes;
-    }
+    if (!f->nodes_per_leaf) /* 32 NICs' worth of nodes; a rail leaf takes one NIC a node */
+        f->nodes_per_leaf = st_leaf_default_nodes(f->topology, f->nics_per_node, c->nodes);
     for (int i = f->n_oversub; i < ST_MAX_TIERS_OVERSUB; i++)
         f->oversub[i] = f->oversub[f->n_oversub - 1];
 }

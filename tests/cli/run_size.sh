@@ -186,5 +186,44 @@ col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^capex_usd$' | cut -d: -f1)
 expect "capex without a bandwidth price is nodes + switches" 330000 \
     "$(awk -F, -v c="$col" '$1 == "ranked" {print $c}' "$tmp/c.csv")"
 
+# --topologies: every row's variant names its topology in the CSV, JSON and Markdown; on 8
+# nodes over 4:1 spines the rail-optimized fabric keeps the data-parallel ring on its rails and
+# is the answer (tests/unit/planner/test_size_topology.c checks the step); a name
+# cluster.fabric.topology does not take, or one given twice, is a usage error.
+cat >"$tmp/topo.yaml" <<'EOF'
+version: 1
+name: size-topology
+cluster: { gpu: h100-sxm, nodes: 8, fabric: { oversubscription: 4 } }
+workloads:
+  - name: train
+    model: llama3-8b
+    seq_len: 4096
+    global_batch: 512
+    gpus: 64
+    parallel: { tp: 1, pp: 1, dp: 64, zero: 1, microbatch: 1 }
+    tokens: 20B
+EOF
+for f in csv json markdown; do
+    "$strata" size "$tmp/topo.yaml" --deadline 8h --topologies spine-leaf,rail-optimized \
+        --top 400 --format $f >"$tmp/topo.$f" 2>/dev/null || bad "--topologies $f failed"
+done
+expect "rails are the answer" "rail-optimized,8,64" \
+    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3 "," $4 "," $5}' "$tmp/topo.csv")"
+expect "csv variants" "rail-optimized spine-leaf" \
+    "$(awk -F, '$1 == "ranked" {print $3}' "$tmp/topo.csv" | sort -u | paste -sd' ')"
+expect "json variants" 2 "$(grep -o '"variant":[[:space:]]*"[a-z-]*"' "$tmp/topo.json" | sort -u | wc -l)"
+expect "markdown's first row, ranked and on the front" 2 "$(grep -c '^| 1 | rail-optimized | 8 | 64 |' "$tmp/topo.markdown")"
+"$strata" size "$tmp/topo.yaml" --deadline 8h --topologies fat-tree >/dev/null 2>"$tmp/e"
+expect "an unknown topology exits 2" 2 $?
+expect "an unknown topology says so" \
+    "strata size: --topologies takes spine-leaf, rail-optimized or fat-tree-3 (cluster.fabric.topology's names), found 'fat-tree'" \
+    "$(head -1 "$tmp/e")"
+"$strata" size "$tmp/topo.yaml" --deadline 8h --topologies rail-optimized,rail-optimized \
+    >/dev/null 2>"$tmp/e"
+expect "a topology twice says so" "strata size: --topologies: 'rail-optimized' is given twice" \
+    "$(head -1 "$tmp/e")"
+"$strata" size "$tmp/topo.yaml" --deadline 8h --topologies , >/dev/null 2>&1
+expect "an empty topology exits 2" 2 $?
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
