@@ -33,6 +33,13 @@ static const st_plant_cooling_preset preset = {
      * pump efficiency, a good centrifugal pump at its design point (an assumption). */
     .pump_dp_pa = 40 * 6894.757,
     .pump_eff = 0.7,
+    /* The chilled water behind the air handlers' coils: ASHRAE 90.1 Appendix G (Performance
+     * Rating Method), G3.1.3.8, models the baseline's chilled water at 44 F supply and 56 F
+     * return (a 12 F, 6.67 K rise), and G3.1.3.10 its chilled-water pumps at 22 W per gpm of
+     * flow (1 US gpm = 3.785411784 L / 60 s). It circulates whether the chiller or an
+     * economizer rejects the heat, so every watt of air heat pays it. */
+    .chw_dt_k = 12.0 / 1.8,
+    .chw_pump_w_per_m3_s = 22.0 / (3.785411784e-3 / 60),
     /* Approaches: water 5 K below the air a coil cools (Chilldyne's 500 kW rack design: rear-door
      * air leaves at 27 C on 22 C water, "High-Power Liquid Cooling Design", 2024); the CDU's
      * plate exchanger is taken at the same 5 K. */
@@ -53,7 +60,8 @@ static const st_plant_cooling_preset preset = {
     .free_all_c = 32,
     .free_none_c = 27,
     .source = "thermodynamics tables; OCP OAI liquid-cooling guideline; ASHRAE 90.1 and AHRI "
-              "550/590; ASHRAE TC 9.9 liquid classes; Supermicro GB200 NVL72",
+              "550/590; ASHRAE 90.1 Appendix G (chilled water, pumps); ASHRAE TC 9.9 liquid "
+              "classes; Supermicro GB200 NVL72",
 };
 
 const st_plant_cooling_preset *st_plant_cooling_preset_get(void)
@@ -124,7 +132,9 @@ void st_plant_cooling_power_of(const st_rack_cfg *r, double air_w, double liquid
     double va = st_plant_flow_m3_s(air_w, preset.air_rho_cp, preset.air_dt_k);
     double vl = st_plant_flow_m3_s(liquid_w, preset.water_rho_cp, preset.liquid_dt_k);
     out->fans_w = va * preset.fan_dp_pa / preset.fan_eff;
-    out->pumps_w = vl * preset.pump_dp_pa / preset.pump_eff;
+    double vc = st_plant_flow_m3_s(air_w, preset.water_rho_cp, preset.chw_dt_k);
+    out->chw_pumps_w = vc * preset.chw_pump_w_per_m3_s;
+    out->pumps_w = vl * preset.pump_dp_pa / preset.pump_eff + out->chw_pumps_w;
     out->chiller_w = out->air_chiller_share * air_w / out->air_cop +
                      out->liquid_chiller_share * liquid_w / out->liquid_cop;
     out->total_w = out->fans_w + out->pumps_w + out->chiller_w;

@@ -166,6 +166,40 @@ START_TEST(test_pue_counts_the_transformers_loss)
 }
 END_TEST
 
+/* An air rack's heat goes through the air handlers' chilled-water coils, and its pumps draw
+ * ASHRAE 90.1 Appendix G's 22 W per gpm of a flow sized for the 44 F to 56 F rise. */
+START_TEST(test_air_pays_the_chilled_water_pumps)
+{
+    st_rack_cfg r = {.cooling = ST_COOLING_AIR, .air_supply_c = 24};
+    st_plant_cooling_power p;
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    /* 100 kW / (4,184 kJ/(m^3 K) x 6.667 K) = 3.585 L/s = 56.83 gpm; x 22 W/gpm = 1,250 W */
+    double gpm = 100e3 / (4.184e6 * (56.0 - 44.0) / 1.8) / (3.785411784e-3 / 60);
+    ck_assert_double_eq_tol(gpm, 56.83, 0.01);
+    ck_assert_double_eq_tol(p.pumps_w, 22 * gpm, 1e-9 * 22 * gpm);
+    ck_assert_double_eq_tol(p.total_w, p.fans_w + p.pumps_w + p.chiller_w, 1e-9);
+}
+END_TEST
+
+/* The transformers' and the UPS's losses are heat the air plant removes too: the plant's power
+ * is that of the racks' air heat plus those losses. */
+START_TEST(test_cooling_removes_the_electrical_rooms_heat)
+{
+    ran air;
+    run_rack(&air, "", "kind: air, capacity: 45 kW, air_supply: 24 C", "", "");
+    const st_plant_result *p = &air.run.plant;
+    double elec = p->transformer_loss_w + p->ups.loss_w;
+    ck_assert_double_gt(elec, 0);
+    const st_rack_cfg *r = &st_scn_cluster(air.s)->racks;
+    st_plant_cooling_power racks, all;
+    st_plant_cooling_power_of(r, p->air_w, p->liquid_w, &racks);
+    st_plant_cooling_power_of(r, p->air_w + elec, p->liquid_w, &all);
+    ck_assert_double_eq_tol(p->cooling.total_w, all.total_w, 1e-9 * all.total_w);
+    ck_assert_double_gt(p->cooling.total_w, racks.total_w + 0.1 * elec);
+    ran_free(&air);
+}
+END_TEST
+
 /* Each plant check, once passing and once failing. */
 START_TEST(test_every_plant_audit_check_passes_and_fails)
 {
@@ -221,6 +255,8 @@ Suite *thermal_suite(void)
     tcase_add_test(tc, test_throttling_never_draws_more_than_the_power_limit);
     tcase_add_test(tc, test_pue_of_liquid_below_1_15_and_of_air_near_the_industry);
     tcase_add_test(tc, test_pue_counts_the_transformers_loss);
+    tcase_add_test(tc, test_air_pays_the_chilled_water_pumps);
+    tcase_add_test(tc, test_cooling_removes_the_electrical_rooms_heat);
     tcase_add_test(tc, test_every_plant_audit_check_passes_and_fails);
     suite_add_tcase(s, tc);
     return s;
