@@ -181,6 +181,29 @@ START_TEST(test_air_pays_the_chilled_water_pumps)
 }
 END_TEST
 
+/* racks.cooling.chiller_cop is the COP at AHRI 550/590's point (44 F water, 95 F air): at that
+ * point the chiller gives it exactly, and at 19 C water the same share of Carnot's COP. */
+START_TEST(test_chiller_cop_is_the_rated_one)
+{
+    /* air 5 K above 44 F water: the rating point */
+    st_rack_cfg r = {.cooling = ST_COOLING_AIR, .air_supply_c = (44 - 32) / 1.8 + 5};
+    st_plant_cooling_power p;
+    r.chiller_cop = 2.80; /* ASHRAE 90.1-2004's air-cooled minimum, 1.256 kW/ton */
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    ck_assert_double_eq_tol(p.air_cop, 2.80, 1e-3);
+    r.chiller_cop = 0; /* the preset's: ASHRAE 90.1's current minimum, EER 10.1 */
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    ck_assert_double_eq_tol(p.air_cop, 2.96, 1e-3);
+    /* at 24 C air (19 C water): 2.80 x (28.33 / 279.82) x 292.15 / 16 = 5.176 */
+    r.air_supply_c = 24;
+    r.chiller_cop = 2.80;
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    double cop = 2.80 * (28.33 / 279.82) * 292.15 / 16;
+    ck_assert_double_eq_tol(cop, 5.176, 1e-3);
+    ck_assert_double_eq_tol(p.chiller_w, 100e3 / cop, 1e-6 * 100e3 / cop);
+}
+END_TEST
+
 /* The transformers' and the UPS's losses are heat the air plant removes too: the plant's power
  * is that of the racks' air heat plus those losses. */
 START_TEST(test_cooling_removes_the_electrical_rooms_heat)
@@ -256,6 +279,7 @@ Suite *thermal_suite(void)
     tcase_add_test(tc, test_pue_of_liquid_below_1_15_and_of_air_near_the_industry);
     tcase_add_test(tc, test_pue_counts_the_transformers_loss);
     tcase_add_test(tc, test_air_pays_the_chilled_water_pumps);
+    tcase_add_test(tc, test_chiller_cop_is_the_rated_one);
     tcase_add_test(tc, test_cooling_removes_the_electrical_rooms_heat);
     tcase_add_test(tc, test_every_plant_audit_check_passes_and_fails);
     suite_add_tcase(s, tc);
