@@ -119,6 +119,7 @@ typedef struct st_rack_cfg {
     double liquid_fraction; /* share of heat taken by the liquid loop, 0..1 */
     double coolant_supply_c;
     double air_supply_c;
+    double chiller_cop; /* rated at AHRI 550/590's point; 0 = the preset's (cooling.c) */
     /* Mitigations of the swing (models/plant/mitigate.h): the GPUs' power floor as a share of
      * TDP (0 = none), the software burn in a running job's lulls as a share of TDP (0 = none),
      * and each rack's energy storage (0 = none). */

@@ -33,6 +33,13 @@ static const st_plant_cooling_preset preset = {
      * pump efficiency, a good centrifugal pump at its design point (an assumption). */
     .pump_dp_pa = 40 * 6894.757,
     .pump_eff = 0.7,
+    /* The chilled water behind the air handlers' coils: ASHRAE 90.1 Appendix G (Performance
+     * Rating Method), G3.1.3.8, models the baseline's chilled water at 44 F supply and 56 F
+     * return (a 12 F, 6.67 K rise), and G3.1.3.10 its chilled-water pumps at 22 W per gpm of
+     * flow (1 US gpm = 3.785411784 L / 60 s). It circulates whether the chiller or an
+     * economizer rejects the heat, so every watt of air heat pays it. */
+    .chw_dt_k = 12.0 / 1.8,
+    .chw_pump_w_per_m3_s = 22.0 / (3.785411784e-3 / 60),
     /* Approaches: water 5 K below the air a coil cools (Chilldyne's 500 kW rack design: rear-door
      * air leaves at 27 C on 22 C water, "High-Power Liquid Cooling Design", 2024); the CDU's
      * plate exchanger is taken at the same 5 K. */
@@ -42,8 +49,10 @@ static const st_plant_cooling_preset preset = {
      * air-cooled chiller of 150 tons or more is EER 10.1 (COP 2.96) at AHRI 550/590's rating
      * point, 44 F (6.7 C) leaving chilled water and 95 F (35 C) outdoor air, where Carnot gives
      * 279.8 / 28.3 = 9.88: a share of 0.30. Heat is rejected at that 35 C design point all year
-     * (pessimistic in a cool climate). */
-    .chiller_carnot_share = 2.96 / (279.82 / 28.33),
+     * (pessimistic in a cool climate). A scenario states another rated COP
+     * (racks.cooling.chiller_cop, at the same rating point) and keeps the same lift. */
+    .chiller_rated_cop = 2.96,
+    .chiller_rated_carnot = 279.82 / 28.33,
     .chiller_cond_c = 35,
     /* Free cooling: ASHRAE TC 9.9's liquid-cooling classes (Thermal Guidelines for Liquid Cooled
      * Data Processing Environments, 2011, table 1): facility water up to 17 or 27 C (W1, W2)
@@ -53,7 +62,8 @@ static const st_plant_cooling_preset preset = {
     .free_all_c = 32,
     .free_none_c = 27,
     .source = "thermodynamics tables; OCP OAI liquid-cooling guideline; ASHRAE 90.1 and AHRI "
-              "550/590; ASHRAE TC 9.9 liquid classes; Supermicro GB200 NVL72",
+              "550/590; ASHRAE 90.1 Appendix G (chilled water, pumps); ASHRAE TC 9.9 liquid "
+              "classes; Supermicro GB200 NVL72",
 };
 
 const st_plant_cooling_preset *st_plant_cooling_preset_get(void)
@@ -103,13 +113,14 @@ static double chiller_share(double water_c)
     return (preset.free_all_c - water_c) / (preset.free_all_c - preset.free_none_c);
 }
 
-/* The chiller's COP producing water at water_c against chiller_cond_c. */
-static double chiller_cop(double water_c)
+/* The COP of a chiller rated rated_cop at AHRI 550/590's point, producing water at water_c
+ * against chiller_cond_c: its rated share of Carnot's COP at the new temperatures. */
+static double chiller_cop(double rated_cop, double water_c)
 {
     double te = water_c + 273.15, tc = preset.chiller_cond_c + 273.15;
     if (tc - te < 1) /* a lift under 1 K: the chiller barely works; held at that lift */
         te = tc - 1;
-    return preset.chiller_carnot_share * te / (tc - te);
+    return rated_cop / preset.chiller_rated_carnot * te / (tc - te);
 }
 
 void st_plant_cooling_power_of(const st_rack_cfg *r, double air_w, double liquid_w,
@@ -117,14 +128,17 @@ void st_plant_cooling_power_of(const st_rack_cfg *r, double air_w, double liquid
 {
     double air_water = r->air_supply_c - preset.coil_approach_k;
     double liq_water = r->coolant_supply_c - preset.cdu_approach_k;
+    double rated = r->chiller_cop > 0 ? r->chiller_cop : preset.chiller_rated_cop;
     *out = (st_plant_cooling_power){.air_chiller_share = chiller_share(air_water),
                                     .liquid_chiller_share = chiller_share(liq_water),
-                                    .air_cop = chiller_cop(air_water),
-                                    .liquid_cop = chiller_cop(liq_water)};
+                                    .air_cop = chiller_cop(rated, air_water),
+                                    .liquid_cop = chiller_cop(rated, liq_water)};
     double va = st_plant_flow_m3_s(air_w, preset.air_rho_cp, preset.air_dt_k);
     double vl = st_plant_flow_m3_s(liquid_w, preset.water_rho_cp, preset.liquid_dt_k);
     out->fans_w = va * preset.fan_dp_pa / preset.fan_eff;
-    out->pumps_w = vl * preset.pump_dp_pa / preset.pump_eff;
+    double vc = st_plant_flow_m3_s(air_w, preset.water_rho_cp, preset.chw_dt_k);
+    out->chw_pumps_w = vc * preset.chw_pump_w_per_m3_s;
+    out->pumps_w = vl * preset.pump_dp_pa / preset.pump_eff + out->chw_pumps_w;
     out->chiller_w = out->air_chiller_share * air_w / out->air_cop +
                      out->liquid_chiller_share * liquid_w / out->liquid_cop;
     out->total_w = out->fans_w + out->pumps_w + out->chiller_w;

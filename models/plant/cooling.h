@@ -16,9 +16,12 @@ typedef struct st_plant_cooling_preset {
     double liquid_capacity_w;        /* a liquid-cooled rack's capacity when none is stated */
     double fan_dp_pa, fan_eff;       /* the air handlers' total pressure rise and efficiency */
     double pump_dp_pa, pump_eff;     /* the liquid loop's pressure drop and pump efficiency */
+    double chw_dt_k;                 /* the air handlers' chilled-water rise, supply to return */
+    double chw_pump_w_per_m3_s;      /* the chilled-water pumps' power per unit of flow */
     double coil_approach_k;          /* chilled water below the air it cools */
     double cdu_approach_k;           /* facility water below the rack's coolant */
-    double chiller_carnot_share;     /* a chiller's COP over Carnot's at the same temperatures */
+    double chiller_rated_cop;        /* the chiller's COP at AHRI 550/590's rating point */
+    double chiller_rated_carnot;     /* Carnot's COP at that rating point */
     double chiller_cond_c;           /* the chiller's heat-rejection (condensing) temperature */
     double free_all_c, free_none_c;  /* facility water at or above free_all_c needs no chiller,
                                         at or below free_none_c a chiller all year */
@@ -49,11 +52,14 @@ typedef struct st_plant_rack_heat {
  * coolant is supply + dT_design * max(0, Q / Q_cap - 1). */
 void st_plant_rack_cooling(const st_rack_cfg *r, double heat_w, st_plant_rack_heat *out);
 
-/* The cooling plant's electric power, W, for racks of these totals: the air handlers' fans
- * (V dp / eta for the air flow), the loop pumps (likewise for the liquid flow), and the chiller
- * (heat / COP for the share the facility water cannot reject free). See cooling.c. */
+/* The cooling plant's electric power, W, for racks r of these totals: the air handlers' fans
+ * (V dp / eta for the air flow), the pumps (the liquid loop's, likewise for its flow, plus the
+ * chilled-water pumps behind the air handlers' coils at W per unit of chilled-water flow), and
+ * the chiller (heat / COP for the share the facility water cannot reject free; its COP is
+ * r->chiller_cop, or the preset's when 0, scaled to the water's lift). See cooling.c. */
 typedef struct st_plant_cooling_power {
     double fans_w, pumps_w, chiller_w, total_w;
+    double chw_pumps_w;                             /* the chilled-water pumps' part of pumps_w */
     double air_chiller_share, liquid_chiller_share; /* 0 = free cooling, 1 = chiller all year */
     double air_cop, liquid_cop;
 } st_plant_cooling_power;

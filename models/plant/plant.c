@@ -287,7 +287,6 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     /* The network's heat: air-cooled switches (the Quantum-2 and Spectrum-4 OSFP switches the
      * optics are for are air-cooled), removed by the same plant as the racks' air. */
     out->air_w += out->network_w;
-    st_plant_cooling_power_of(&c->racks, out->air_w, out->liquid_w, &out->cooling);
     st__plant_junctions(c, &m, prof, heat, n, tj);
     out->max_junction_c = -INFINITY;
     double top = st_plant_power_clock(c->gpu);
@@ -391,13 +390,19 @@ static void summarise_wave(const double *w, size_t ns, const st_plant_wave_sums 
 }
 
 /* The facility's losses upstream of the racks (the transformers at their efficiency, the UPS on
- * the waveform w[0 .. ns)) and the PUE over every loss and the cooling plant (cooled first). */
+ * the waveform w[0 .. ns)), the cooling plant over the racks' heat and those losses' heat, and
+ * the PUE over every loss and the cooling plant. */
 static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
                             st_plant_result *out)
 {
     out->transformer_loss_w =
         (out->it_mean_w + out->loss_mean_w) * (1 / preset.transformer_efficiency - 1);
     st_plant_ups_of(&c->facility.ups, w, ns, out->transformer_loss_w, &out->ups);
+    /* The transformers' and the UPS's losses are heat in the electrical rooms; the same air plant
+     * removes it (energy conservation: every watt drawn ends as heat to reject). */
+    out->electrical_heat_w = out->transformer_loss_w + out->ups.loss_w;
+    st_plant_cooling_power_of(&c->racks, out->air_w + out->electrical_heat_w, out->liquid_w,
+                              &out->cooling);
     out->pue = out->it_mean_w > 0
                    ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w +
                       out->transformer_loss_w + out->ups.loss_w + out->cooling.total_w) /

@@ -75,10 +75,12 @@ typedef struct st_plant_result {
     double rack_peak_w, rack_current_a, rack_loss_w;
     double rack_headroom_a; /* against the breaker under the 80% rule; NAN when none is stated */
     /* Cooling at the jobs' mean power (cooling.h): the rack with the most heat for its
-     * capacity, and the facility's cooling plant over every rack. */
+     * capacity, and the facility's cooling plant over every rack's heat and the electrical
+     * rooms' (electrical_heat_w: the transformers' and the UPS's losses, on the air plant). */
     st_plant_rack_heat rack_heat;
     st_plant_cooling_power cooling;
     double air_w, liquid_w; /* heat every rack gives each medium */
+    double electrical_heat_w;
     /* The transformers' loss at the mean power: (IT + distribution losses) (1 / eta_t - 1). */
     double transformer_loss_w;
     /* The UPS (ups.h) feeding the transformers: it carries the facility waveform plus their

@@ -166,6 +166,63 @@ START_TEST(test_pue_counts_the_transformers_loss)
 }
 END_TEST
 
+/* An air rack's heat goes through the air handlers' chilled-water coils, and its pumps draw
+ * ASHRAE 90.1 Appendix G's 22 W per gpm of a flow sized for the 44 F to 56 F rise. */
+START_TEST(test_air_pays_the_chilled_water_pumps)
+{
+    st_rack_cfg r = {.cooling = ST_COOLING_AIR, .air_supply_c = 24};
+    st_plant_cooling_power p;
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    /* 100 kW / (4,184 kJ/(m^3 K) x 6.667 K) = 3.585 L/s = 56.83 gpm; x 22 W/gpm = 1,250 W */
+    double gpm = 100e3 / (4.184e6 * (56.0 - 44.0) / 1.8) / (3.785411784e-3 / 60);
+    ck_assert_double_eq_tol(gpm, 56.83, 0.01);
+    ck_assert_double_eq_tol(p.pumps_w, 22 * gpm, 1e-9 * 22 * gpm);
+    ck_assert_double_eq_tol(p.total_w, p.fans_w + p.pumps_w + p.chiller_w, 1e-9);
+}
+END_TEST
+
+/* racks.cooling.chiller_cop is the COP at AHRI 550/590's point (44 F water, 95 F air): at that
+ * point the chiller gives it exactly, and at 19 C water the same share of Carnot's COP. */
+START_TEST(test_chiller_cop_is_the_rated_one)
+{
+    /* air 5 K above 44 F water: the rating point */
+    st_rack_cfg r = {.cooling = ST_COOLING_AIR, .air_supply_c = (44 - 32) / 1.8 + 5};
+    st_plant_cooling_power p;
+    r.chiller_cop = 2.80; /* ASHRAE 90.1-2004's air-cooled minimum, 1.256 kW/ton */
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    ck_assert_double_eq_tol(p.air_cop, 2.80, 1e-3);
+    r.chiller_cop = 0; /* the preset's: ASHRAE 90.1's current minimum, EER 10.1 */
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    ck_assert_double_eq_tol(p.air_cop, 2.96, 1e-3);
+    /* at 24 C air (19 C water): 2.80 x (28.33 / 279.82) x 292.15 / 16 = 5.176 */
+    r.air_supply_c = 24;
+    r.chiller_cop = 2.80;
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    double cop = 2.80 * (28.33 / 279.82) * 292.15 / 16;
+    ck_assert_double_eq_tol(cop, 5.176, 1e-3);
+    ck_assert_double_eq_tol(p.chiller_w, 100e3 / cop, 1e-6 * 100e3 / cop);
+}
+END_TEST
+
+/* The transformers' and the UPS's losses are heat the air plant removes too: the plant's power
+ * is that of the racks' air heat plus those losses. */
+START_TEST(test_cooling_removes_the_electrical_rooms_heat)
+{
+    ran air;
+    run_rack(&air, "", "kind: air, capacity: 45 kW, air_supply: 24 C", "", "");
+    const st_plant_result *p = &air.run.plant;
+    double elec = p->transformer_loss_w + p->ups.loss_w;
+    ck_assert_double_gt(elec, 0);
+    const st_rack_cfg *r = &st_scn_cluster(air.s)->racks;
+    st_plant_cooling_power racks, all;
+    st_plant_cooling_power_of(r, p->air_w, p->liquid_w, &racks);
+    st_plant_cooling_power_of(r, p->air_w + elec, p->liquid_w, &all);
+    ck_assert_double_eq_tol(p->cooling.total_w, all.total_w, 1e-9 * all.total_w);
+    ck_assert_double_gt(p->cooling.total_w, racks.total_w + 0.1 * elec);
+    ran_free(&air);
+}
+END_TEST
+
 /* Each plant check, once passing and once failing. */
 START_TEST(test_every_plant_audit_check_passes_and_fails)
 {
@@ -221,6 +278,9 @@ Suite *thermal_suite(void)
     tcase_add_test(tc, test_throttling_never_draws_more_than_the_power_limit);
     tcase_add_test(tc, test_pue_of_liquid_below_1_15_and_of_air_near_the_industry);
     tcase_add_test(tc, test_pue_counts_the_transformers_loss);
+    tcase_add_test(tc, test_air_pays_the_chilled_water_pumps);
+    tcase_add_test(tc, test_chiller_cop_is_the_rated_one);
+    tcase_add_test(tc, test_cooling_removes_the_electrical_rooms_heat);
     tcase_add_test(tc, test_every_plant_audit_check_passes_and_fails);
     suite_add_tcase(s, tc);
     return s;
