@@ -69,9 +69,11 @@ extern const char *const st_precision_names[];
 typedef enum st_fp8_recipe { ST_FP8_RECIPES(ST__ENUM_VALUE) } st_fp8_recipe;
 extern const char *const st_fp8_recipe_names[];
 
+/* op: torchtitan's per-op selective activation checkpointing (docs/models/step-ops.md); last, so
+ * that a loop over none..full (the sizing search) keeps Megatron's three. */
 #define ST_RECOMPUTES(X)                                                                           \
     X(ST_RECOMPUTE_NONE, "none")                                                                   \
-    X(ST_RECOMPUTE_SELECTIVE, "selective") X(ST_RECOMPUTE_FULL, "full")
+    X(ST_RECOMPUTE_SELECTIVE, "selective") X(ST_RECOMPUTE_FULL, "full") X(ST_RECOMPUTE_OP, "op")
 typedef enum st_recompute { ST_RECOMPUTES(ST__ENUM_VALUE) } st_recompute;
 extern const char *const st_recompute_names[];
 

@@ -425,12 +425,50 @@ size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int
 
 /* ---- Costs --------------------------------------------------------------------------------- */
 
+/* torchtitan's per-op selective activation checkpointing (pytorch/torchtitan,
+ * torchtitan/models/llama3/infra/parallelize.py, _save_list and _custom_policy, as at commit
+ * 6fc499f of August 2025, which torchao's B200 benchmark ran): inside each transformer block
+ * the outputs of aten.mm, of PyTorch's flash and memory-efficient SDPA ops, of reduce-scatters
+ * and of max are saved, except every second mm (the policy counts them, 1-based, and
+ * recomputes the even ones); everything else is recomputed in backward. The block's mms in
+ * order are wq, wk, wv, wo, then w1, w3, w2 (SwiGLU: F.silu(w1(x)) * w3(x) feeds w2) or fc1,
+ * fc2: the even ones are wk, wo and w3 (fc2). torchtitan runs cuDNN's SDPA on compute
+ * capability 10.0 (torchtitan/models/attention.py at the same commit), an op its list then did
+ * not hold (added in December 2025, torchtitan PR 2095). */
+int st_ops_sac_saves_attention(const st_workload_cfg *w, const st_gpu_spec *gpu)
+{
+    if (w->attention == ST_ATTN_FLASH2)
+        return 1;
+    return w->attention == ST_ATTN_FLASH && !st_gpu_is_blackwell(gpu);
+}
+
+double st_ops_sac_recompute_share(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op)
+{
+    if (op->attn_core)
+        return st_ops_sac_saves_attention(w, gpu) ? 0.0 : 1.0;
+    if (op->kind == ST_OP_MEMORY)
+        return 1.0;
+    int swiglu = w->model->mlp == ST_MLP_SWIGLU;
+    if (strcmp(op->name, "qkv") == 0) {
+        /* wk of the fused wq, wk, wv, by its share of the FLOPs (n = da + 2 dkv) */
+        double dkv = (double)st_llm_kv_width(w->model), da = (double)st_llm_attn_width(w->model);
+        return dkv / (da + 2.0 * dkv);
+    }
+    if (strcmp(op->name, "proj") == 0)
+        return 1.0;
+    if (strcmp(op->name, "fc1") == 0)
+        return swiglu ? 0.5 : 0.0; /* w3 of the fused w1, w3 */
+    if (strcmp(op->name, "fc2") == 0)
+        return swiglu ? 0.0 : 1.0;
+    return 0.0;
+}
+
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out)
 {
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
-    double attn_s = 0.0, attn_flops = 0.0;
+    double attn_s = 0.0, attn_flops = 0.0, sac_s = 0.0, sac_flops = 0.0;
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
         out->fwd_s += ops[i].time_s;
@@ -440,13 +478,23 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
             attn_s += ops[i].time_s;
             attn_flops += ops[i].flops;
         }
+        if (w->parallel.recompute == ST_RECOMPUTE_OP) {
+            /* a share of a fused GEMM is timed at the fused shape's efficiency */
+            double share = st_ops_sac_recompute_share(w, gpu, &ops[i]);
+            sac_s += share * ops[i].time_s;
+            sac_flops += share * ops[i].flops;
+        }
     }
     out->bwd_flops = 2.0 * out->fwd_flops;
-    /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5); full
-     * recompute the whole layer forward, its TP collectives included. */
+    /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5); per-op
+     * recompute what torchtitan's policy does not save (above); full recompute the whole layer
+     * forward, its TP collectives included. */
     if (w->parallel.recompute == ST_RECOMPUTE_SELECTIVE) {
         out->recompute_s = attn_s;
         out->recompute_flops = attn_flops;
+    } else if (w->parallel.recompute == ST_RECOMPUTE_OP) {
+        out->recompute_s = sac_s;
+        out->recompute_flops = sac_flops;
     } else if (w->parallel.recompute == ST_RECOMPUTE_FULL) {
         out->recompute_s = out->fwd_s;
         out->recompute_flops = out->fwd_flops;

@@ -84,6 +84,19 @@ size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int
  * FlashAttention's backward kernel, memory operators at twice the bytes. */
 double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op);
 
+/* Under recompute: op (torchtitan's per-op selective activation checkpointing), whether the
+ * attention core's output is saved for backward (1) or recomputed with the rest (0): its
+ * _save_list holds PyTorch's flash and memory-efficient SDPA ops but not cuDNN's or the math
+ * one, so cuDNN's kernel (attention: cudnn, or flash on Blackwell) and the unfused core are
+ * recomputed. gpu may be NULL (then flash counts as a FlashAttention kernel). */
+int st_ops_sac_saves_attention(const st_workload_cfg *w, const st_gpu_spec *gpu);
+
+/* Of one layer's forward operator op, the share (0 to 1) that recompute: op runs again in
+ * backward: every operator outside torchtitan's _save_list and every second matrix
+ * multiplication (docs/models/step-ops.md, "Backward and recompute"). */
+double st_ops_sac_recompute_share(const st_workload_cfg *w, const st_gpu_spec *gpu,
+                                  const st_op *op);
+
 /* One layer's cost (sum over its operators). */
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out);

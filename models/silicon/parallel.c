@@ -5,6 +5,7 @@
 #include "models/silicon/parallel.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
 
 #include <string.h>
 
@@ -77,8 +78,9 @@ typedef struct shape {
     double t;          /* tensor-parallel degree */
     double rep;        /* what divides "replicated" tensors: t with sequence parallelism, else 1 */
     int dropout, swiglu;
-    int flash; /* fused attention: no score matrix is stored */
-    int fp8;   /* precision: fp8 - linear layers' inputs are kept in FP8 for their backward */
+    int flash;    /* fused attention: no score matrix is stored */
+    int fp8;      /* precision: fp8 - linear layers' inputs are kept in FP8 for their backward */
+    int sac_attn; /* recompute: op saves the attention core's output (st_ops_sac_saves_attention) */
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -100,6 +102,7 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.flash = w->attention != ST_ATTN_UNFUSED;
     x.swiglu = m->mlp == ST_MLP_SWIGLU;
     x.fp8 = w->precision == ST_PREC_FP8;
+    x.sac_attn = st_ops_sac_saves_attention(w, NULL);
     return x;
 }
 
@@ -122,11 +125,26 @@ static double score_bytes(const shape *x)
  *   product 2sbf), and the scores. GPT (da = dkv = h, f = 4h, dropout): 10sbh + 24sbh + 5as^2b,
  *   the paper's sbh(34 + 5as/h). Selective recompute drops the scores; full recompute keeps
  *   only the layer input 2sbh, split by TP when sequence parallel. */
+/* Under recompute: op, what torchtitan's per-op policy saves (st_ops_sac_recompute_share in
+ * ops.c): the block's input 2sbh, the outputs of the odd mms, wq 2sb da and wv 2sb dkv, and w1
+ * 2sbf and w2 2sbh (SwiGLU) or fc1 2sbf, and the attention core's output 2sb da with its
+ * log-sum-exp where the core is saved. The mm outputs are those of one TP rank; the FP8 input
+ * copies above are Transformer Engine's and not counted here. */
+static double sac_layer_bytes(const shape *x)
+{
+    double sb = x->s * x->b;
+    double split = 2.0 * sb * (x->da + x->dkv + x->f + (x->swiglu ? x->h : 0.0));
+    double attn = x->sac_attn ? 2.0 * sb * x->da / x->t + score_bytes(x) : 0.0;
+    return 2.0 * sb * x->h / x->rep + split / x->t + attn;
+}
+
 static double layer_bytes(const shape *x, st_recompute r)
 {
     double sb = x->s * x->b;
     if (r == ST_RECOMPUTE_FULL)
         return 2.0 * sb * x->h / x->rep;
+    if (r == ST_RECOMPUTE_OP)
+        return sac_layer_bytes(x);
     double repl = sb * x->h * (x->dropout ? 10.0 : 8.0);
     double split = sb * (4.0 * x->da + 4.0 * x->dkv + (x->swiglu ? 6.0 : 4.0) * x->f);
     /* Under FP8, Transformer Engine keeps each linear layer's input for its weight gradient
@@ -152,8 +170,10 @@ static double recompute_workset(const shape *x, st_recompute r)
 {
     if (r == ST_RECOMPUTE_SELECTIVE)
         return score_bytes(x);
-    if (r == ST_RECOMPUTE_FULL)
-        return layer_bytes(x, ST_RECOMPUTE_NONE) - layer_bytes(x, ST_RECOMPUTE_FULL);
+    if (r == ST_RECOMPUTE_FULL || r == ST_RECOMPUTE_OP) {
+        double d = layer_bytes(x, ST_RECOMPUTE_NONE) - layer_bytes(x, r);
+        return d > 0.0 ? d : 0.0;
+    }
     return 0.0;
 }
 
@@ -342,6 +362,7 @@ void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_
                         st_memory *out)
 {
     plan c = plan_of(w, microbatch);
+    c.x.sac_attn = st_ops_sac_saves_attention(w, gpu);
     memset(out, 0, sizeof *out);
     out->params = st_llm_params(w->model, w->seq_len);
     out->flops_per_token = st_llm_flops_per_token(w->model, w->seq_len);

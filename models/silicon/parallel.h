@@ -51,7 +51,8 @@ void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_
  * micro-batch of `microbatch` sequences, under w's recompute, tensor/sequence/context
  * parallelism: before pipeline in-flight multiplication and without the transient working set
  * of recomputation (Korthikanti et al. 2022, eq. 1-6, generalised to GQA and SwiGLU; for GPT
- * shapes with dropout it is exactly the paper's sbh(34 + 5as/h) family). */
+ * shapes with dropout it is exactly the paper's sbh(34 + 5as/h) family). Under recompute: op
+ * the GPU is not known here, so a flash core counts as saved (st_ops_sac_saves_attention). */
 double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch);
 
 /* Bytes per GPU held outside the model's tensors, the memory model's reserved term: w's

@@ -100,6 +100,35 @@ START_TEST(test_selective_recompute_saves_70pct_for_gpt3_and_65pct_for_mtnlg)
 }
 END_TEST
 
+/* torchtitan's per-op policy (recompute: op) on Llama 3 8B, one sequence of 8192, no TP: the
+ * block input and the odd mms' outputs (wq, wv, w1, w2), 2sb(h + da + dkv + f + h); with
+ * PyTorch's flash op also the attention output 2sb da and the fp32 log-sum-exp 4asb. On a
+ * B200 the core is cuDNN's and recomputed, and the whole estimate keeps less than selective's. */
+START_TEST(test_op_recompute_keeps_what_torchtitan_saves)
+{
+    st_workload_cfg w = plan("llama3-8b", 8192, 1, 1, 8, 0, ST_RECOMPUTE_OP);
+    w.attention = ST_ATTN_FLASH2;
+    double s = 8192, h = 4096, da = 4096, dkv = 1024, f = 14336, a = 32;
+    double kept = 2 * s * (h + da + dkv + f + h);
+    ASSERT_REL(st_memory_layer_activations(&w, 1), kept + 2 * s * da + 4 * a * s, 1e-12);
+    w.attention = ST_ATTN_FLASH;
+    w.parallel.zero = 3;
+    st_memory b200 = estimate(&w, "b200");
+    double layers = (double)w.model->layers;
+    w.parallel.recompute = ST_RECOMPUTE_SELECTIVE;
+    st_memory sel = estimate(&w, "b200");
+    /* the activation term: layers x what one layer keeps, plus one layer's recompute transient
+     * (what it does not keep) and the head's inputs and logits, which both plans share;
+     * selective's transient is the log-sum-exp 4as */
+    double head =
+        sel.term[ST_MEM_ACTIVATIONS] - layers * st_memory_layer_activations(&w, 1) - 4 * a * s;
+    w.parallel.recompute = ST_RECOMPUTE_NONE;
+    double none = st_memory_layer_activations(&w, 1);
+    ASSERT_REL(b200.term[ST_MEM_ACTIVATIONS], layers * kept + (none - kept) + head, 1e-12);
+    ck_assert(b200.total < sel.total);
+}
+END_TEST
+
 /* The 22B model of Korthikanti Table 3 with t = 8, b = 4 and both techniques: 34 sbh / t. */
 START_TEST(test_22b_layer_with_both_techniques_is_34sbh_over_t)
 {
@@ -476,6 +505,7 @@ Suite *memory_suite(void)
     TCase *act = tcase_create("activations");
     tcase_add_test(act, test_layer_activations_follow_korthikanti_eq1_to_eq6);
     tcase_add_test(act, test_selective_recompute_saves_70pct_for_gpt3_and_65pct_for_mtnlg);
+    tcase_add_test(act, test_op_recompute_keeps_what_torchtitan_saves);
     tcase_add_test(act, test_22b_layer_with_both_techniques_is_34sbh_over_t);
     tcase_add_test(act, test_swiglu_gqa_layer_follows_the_documented_breakdown);
     tcase_add_test(act, test_generalisation_reduces_to_the_paper_for_gpt_shapes);

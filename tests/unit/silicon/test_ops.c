@@ -286,6 +286,39 @@ START_TEST(test_selective_recompute_adds_exactly_the_attention_core)
 }
 END_TEST
 
+/* torchtitan's per-op policy (recompute: op) on Llama 3 8B: every memory-bound operator, wk of
+ * the fused qkv (1024 of its 6144 columns), all of wo and w3, half of the fused fc1, again;
+ * the attention core only where it is cuDNN's (flash on a B200), not PyTorch's flash op
+ * (flash2 on an H100). */
+START_TEST(test_op_recompute_follows_torchtitan_save_list)
+{
+    for (int blackwell = 0; blackwell <= 1; blackwell++) {
+        const st_gpu_spec *g = gpu(blackwell ? "b200" : "h100-sxm");
+        st_workload_cfg w = plan("llama3-8b", 8192, 1, 0, ST_RECOMPUTE_OP);
+        w.attention = blackwell ? ST_ATTN_FLASH : ST_ATTN_FLASH2;
+        st_layer_cost c;
+        st_ops_layer_cost(&w, g, 1, &c);
+        st_op ops[ST_OPS_MAX];
+        size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
+        double want = 0.0, flops = 0.0;
+        for (size_t i = 0; i < n; i++)
+            want += ops[i].kind == ST_OP_MEMORY ? ops[i].time_s : 0.0;
+        const st_op *qkv = find(ops, n, "qkv"), *proj = find(ops, n, "proj");
+        const st_op *fc1 = find(ops, n, "fc1"), *attn = find(ops, n, "attn");
+        want += qkv->time_s / 6.0 + proj->time_s + fc1->time_s / 2.0;
+        flops = qkv->flops / 6.0 + proj->flops + fc1->flops / 2.0;
+        if (blackwell) {
+            want += attn->time_s;
+            flops += attn->flops;
+        }
+        ASSERT_REL(c.recompute_s, want, 1e-12);
+        ASSERT_REL(c.recompute_flops, flops, 1e-12);
+        ck_assert_int_eq(st_ops_sac_saves_attention(&w, g), !blackwell);
+        ck_assert_int_eq(c.tp_colls_recompute, 0);
+    }
+}
+END_TEST
+
 START_TEST(test_full_recompute_adds_exactly_the_forward)
 {
     const st_gpu_spec *g = gpu("a100-sxm-80g");
@@ -537,6 +570,7 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_curve_matches_xla_h100_measurements);
     tcase_add_test(tc, test_attention_follows_flashattention_sweeps);
     tcase_add_test(tc, test_selective_recompute_adds_exactly_the_attention_core);
+    tcase_add_test(tc, test_op_recompute_follows_torchtitan_save_list);
     tcase_add_test(tc, test_full_recompute_adds_exactly_the_forward);
     tcase_add_test(tc, test_sequence_parallelism_splits_replicated_ops);
     tcase_add_test(tc, test_backward_is_dgrad_plus_wgrad);
