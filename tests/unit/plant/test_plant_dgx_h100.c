@@ -41,6 +41,7 @@ START_TEST(test_dgx_h100_node_is_its_parts_at_the_gpus_power_limit)
     /* the training peak is the rated one: all 8 GPUs at their power limit, none throttled */
     ck_assert_double_eq(c->gpu->tdp_w, 700.0);
     ck_assert_double_lt(fabs(p->jobs[0].peak_w / (8 * 700.0) - 1), 1e-12);
+    ck_assert_double_eq(p->throttle_fraction, 0.0); /* air at 24 C: no GPU throttles */
     /* (768 + 8 x 700) W through the 96% supplies: 6,633.3 W, the one rack's peak */
     double eta = st_plant_preset_get()->psu_efficiency;
     ck_assert_int_eq(p->racks, 1);
