@@ -33,6 +33,10 @@ static const struct {
      * shelves, the rack's supply capacity */
     {"gb200-nvl72-rack", "gb200-nvl72-rack.yaml", PLANT_RACK_PEAK, ST_VALID_BOUND_RANGE, 120, 132,
      "NVIDIA GB200 NVL72 (~120 kW); Supermicro GB200 NVL72 datasheet (132 kW of power shelves)"},
+    /* NVIDIA: "10.2 kW max." for the system (DGX H100/H200 User Guide, Power Specifications);
+     * "near" read as within 10% either side; the case's one-node rack peak is the node's */
+    {"dgx-h100-node", "dgx-h100-node.yaml", PLANT_RACK_PEAK, ST_VALID_BOUND_RELATIVE, 10.2, 0.10,
+     "NVIDIA DGX H100/H200 User Guide, Power Specifications (10.2 kW max.)"},
     /* "tens of megawatts" (arXiv 2407.21783 s3.3.4): at least 10 MW */
     {"llama3-405b-16k-swing", "llama3-405b-16k-swing.yaml", PLANT_SWING, ST_VALID_BOUND_AT_LEAST,
      10, 0, "Llama 3, arXiv 2407.21783 s3.3.4"},
