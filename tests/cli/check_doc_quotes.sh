@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every run a page of docs/ quotes is the command's output, never typed by hand. A quoted run is
+# Every run a page of docs/ (or a scenarios/checks/ set's README) quotes is the command's output,
+# never typed by hand. A quoted run is
 # an HTML comment naming the command, then a fenced block holding exactly what it prints:
 #
 #   <!-- quote: strata run scenarios/examples/quickstart.yaml | sed -n '/^  step/,/optimizer/p' -->
@@ -23,7 +24,7 @@ ln -s "$strata" "$bindir/strata"
 export PATH="$bindir:$PATH"
 
 fail=0 quotes=0
-for doc in README.md docs/*.md docs/*/*.md; do
+for doc in README.md docs/*.md docs/*/*.md scenarios/checks/*/README.md; do
     [ -f "$doc" ] || continue
     grep -q '^<!-- quote: ' "$doc" || continue
     out=$(mktemp)
