@@ -27,8 +27,8 @@ static const int64_t vs_axis[] = {1, 2, 4};
 
 const char *st_size_bind_name(st_size_bind b)
 {
-    static const char *const names[ST_BIND__COUNT] = {"memory", "deadline", "power", "gpus",
-                                                      "racks",  "capex",    "tco"};
+    static const char *const names[ST_BIND__COUNT] = {
+        "memory", "deadline", "power", "gpus", "racks", "capex", "tco", "fabric", "storage"};
     return b < ST_BIND__COUNT ? names[b] : "?";
 }
 
@@ -43,6 +43,7 @@ typedef struct size_count {
     st_step_ctx *ctx;
     int64_t *ids; /* GPU ids 0 .. gpus-1: the job holds every GPU of the shape */
     int64_t switches;
+    int64_t ports;    /* the most ports one of its switches needs */
     int64_t cadences; /* checkpoint cadences weighed */
     double best;      /* least objective of its configurations (INFINITY when none) */
 } size_count;
@@ -128,11 +129,14 @@ static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
     return (double)(c->nodes * c->gpus_per_node) * top * (1 - 1e-9);
 }
 
-/* The binding constraint of configuration f under spec: the one it breaks the most, else the one
- * with the least slack. */
+/* The binding constraint of configuration f under spec: a fabric that cannot be built, else the
+ * one it breaks the most, else the one with the least slack; a deadline by what its time goes
+ * to (st_size_time_bind). */
 static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
 {
-    double u[ST_BIND__COUNT] = {
+    if (f->ports > f->switch_ports)
+        return ST_BIND_FABRIC;
+    double u[ST_BIND_TCO + 1] = {
         f->mem_bytes / f->mem_capacity,
         f->train_s / s->deadline_s,
         s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
@@ -141,10 +145,10 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
         s->capex_usd > 0 ? f->capex_usd / s->capex_usd : 0,
         s->tco_usd_per_year > 0 ? f->per_year_usd / s->tco_usd_per_year : 0};
     st_size_bind b = ST_BIND_MEMORY;
-    for (int i = 1; i < ST_BIND__COUNT; i++)
+    for (int i = 1; i <= ST_BIND_TCO; i++)
         if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])
             b = (st_size_bind)i;
-    return b;
+    return b == ST_BIND_DEADLINE ? st_size_time_bind(f) : b;
 }
 
 /* Whether the search needs the plant for f now (else after the ranking, power_late), with
@@ -169,7 +173,7 @@ static int in_time_now(const st_size_cfg *f, const st_size_spec *s)
  * unknown figure (no prices) never meets its budget; cmd_size refuses such a budget first. */
 static int within_fixed(const st_size_cfg *f, const st_size_spec *s)
 {
-    return (!(s->racks > 0) || f->racks <= s->racks) &&
+    return f->ports <= f->switch_ports && (!(s->racks > 0) || f->racks <= s->racks) &&
            (!(s->capex_usd > 0) || (f->capex_usd >= 0 && f->capex_usd <= s->capex_usd)) &&
            (!(s->tco_usd_per_year > 0) ||
             (f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
@@ -219,11 +223,14 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                        .step_s = r.step_time_s,
                        .cost_usd = -1};
     f->variant = k->variant;
+    f->ports = k->ports;
+    f->switch_ports = k->c.fabric.switch_ports > 0 ? k->c.fabric.switch_ports : INT64_MAX;
     f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
     f->work_s = f->steps * f->step_s;
     f->train_s =
         st__size_life_train(&k->life, p, f->work_s, f->step_s, &f->ckpt_every_s, &k->cadences);
     f->goodput = f->train_s > 0 ? f->work_s / f->train_s : 1;
+    f->storage_s = st__size_life_storage_s(&k->life, f->work_s, f->train_s, f->ckpt_every_s);
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
     f->racks = (k->c.nodes + k->c.racks.nodes_per_rack - 1) / k->c.racks.nodes_per_rack;
     f->capex_usd = -1;
@@ -382,6 +389,7 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
     if (rc)
         return rc;
     k->switches = st_topo_network_switches(t);
+    k->ports = st_topo_most_ports(t, NULL);
     st_topo_free(t);
     return st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
 }
@@ -453,10 +461,13 @@ static void power_late(const size_late *l, st_size_cfg *f)
     f->binds = binds_of(f, l->s);
 }
 
-/* Whether f is within the power budget: over it on its bound, else by the plant. */
+/* Whether f is within the power budget (over it on its bound, else by the plant) and its
+ * switches have the ports it needs: a fabric that cannot be built is on no front. */
 static int within_power(st_size_cfg *f, void *ctx)
 {
     const size_late *l = ctx;
+    if (f->ports > f->switch_ports)
+        return 0;
     if (!(l->s->power_w > 0))
         return 1;
     if (!f->powered && f->power_lb > l->s->power_w)

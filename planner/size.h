@@ -24,7 +24,10 @@ typedef enum st_size_goal {
 } st_size_goal;
 
 /* The constraint that binds a configuration: the one it breaks the most, or, when it meets them
- * all, the one with the least slack (its use over its limit closest to 1). */
+ * all, the one with the least slack (its use over its limit closest to 1). A deadline that binds
+ * is said by what the time beyond pure compute goes to (st_size_time_bind): fabric, storage or
+ * deadline. A fabric whose switches need more ports than cluster.fabric.switch_ports cannot be
+ * built: fabric, whatever else. */
 typedef enum st_size_bind {
     ST_BIND_MEMORY,
     ST_BIND_DEADLINE,
@@ -33,6 +36,8 @@ typedef enum st_size_bind {
     ST_BIND_RACKS,
     ST_BIND_CAPEX,
     ST_BIND_TCO,
+    ST_BIND_FABRIC,  /* exposed communication, or switches past their ports */
+    ST_BIND_STORAGE, /* checkpoint stalls and restores */
     ST_BIND__COUNT
 } st_size_bind;
 
@@ -95,7 +100,27 @@ typedef struct st_size_cfg {
     int feasible;        /* meets the deadline and every budget */
     int front;           /* on the Pareto front of train_s against objective */
     st_size_bind binds;
+    double storage_s;     /* of train_s, what checkpoint stalls and restores add (size_life.h) */
+    int64_t ports;        /* the most ports one switch of its fabric needs (topo.h) */
+    int64_t switch_ports; /* the ports its switches have (cluster.fabric.switch_ports) */
 } st_size_cfg;
+
+/* Where the time to train of f beyond its pure compute goes, in seconds over the run:
+ *     compute = steps x compute_s x mfu / hfu   (the kernels less recomputation),
+ *     fabric  = steps x (tp_comm_s + pp_comm_s + dp_comm_exposed_s)   (models/step/step.h),
+ *     storage = f->storage_s   (train_s less Daly's expected wall time at the same cadence
+ *               with free checkpoints: no stall, no restore; planner/size_life.h),
+ *     other   = train_s - compute - fabric - storage, at least 0   (bubbles, the optimizer,
+ *               recomputation, and the work failures lose and their detect and restart). */
+typedef struct st_size_time {
+    double compute_s, fabric_s, storage_s, other_s;
+} st_size_time;
+void st_size_time_of(const st_size_cfg *f, st_size_time *t);
+
+/* What a deadline that binds f is said as: ST_BIND_FABRIC when the fabric's seconds of
+ * st_size_time_of are more than the other's and at least the storage's, ST_BIND_STORAGE when the
+ * storage's are more than both, else ST_BIND_DEADLINE. docs/guide/sizing.md, "What it prints". */
+st_size_bind st_size_time_bind(const st_size_cfg *f);
 
 typedef struct st_size_result {
     st_size_cfg *cfg; /* n simulated configurations, ranked: feasible first by objective, then

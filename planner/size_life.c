@@ -66,6 +66,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
             l->stall_s = k.stall_s;
             l->commit_s = k.commit_s;
             l->restart_s += k.restore_s;
+            l->restore_s = k.restore_s;
         }
     }
     free(cl);
@@ -117,4 +118,14 @@ double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, dou
         }
     }
     return best;
+}
+
+double st__size_life_storage_s(const st__size_life *l, double work_s, double train_s,
+                               double every_s)
+{
+    if (!l->on || !l->has_ckpt || !(every_s > 0) || !isfinite(train_s))
+        return 0;
+    double free_s =
+        st_daly_expected_wall(work_s, every_s, 0, l->restart_s - l->restore_s, l->mtbf_s);
+    return train_s > free_s ? train_s - free_s : 0;
 }

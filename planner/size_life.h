@@ -15,6 +15,7 @@ typedef struct st__size_life {
     double mtbf_s; /* the job's mean time between interruptions */
     double stall_s, commit_s; /* one checkpoint's pause of training, and its commit */
     double restart_s;         /* per interruption: detect, restart, restore */
+    double restore_s;         /* of restart_s, the checkpoint's read back from its tier */
 } st__size_life;
 
 /* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, memory m) under the
@@ -30,5 +31,12 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
  * counts the cadences weighed. */
 double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
                            double step_s, double *every_s, int64_t *weighed);
+
+/* The seconds of a time to train train_s (of work_s of steps, at cadence every_s, as
+ * st__size_life_train gave them) that go to the checkpoint tier, its stalls and restores:
+ * train_s less Daly's expected wall time at the same cadence with checkpoints free (no stall,
+ * and a restart without the restore), at least 0. 0 without failures or without checkpoints. */
+double st__size_life_storage_s(const st__size_life *l, double work_s, double train_s,
+                               double every_s);
 
 #endif

@@ -180,6 +180,7 @@ static const st_field fabric_fields[] = {
     ST_FINT(st_fabric_cfg, "nics_per_node", nics_per_node, ST_R_MIN1, .max = 64),
     ST_FINT(st_fabric_cfg, "nodes_per_leaf", nodes_per_leaf, ST_R_MIN1, .max = 1e7),
     ST_FINT(st_fabric_cfg, "leaves_per_pod", leaves_per_pod, ST_R_MIN1, .max = 1e7),
+    ST_FINT(st_fabric_cfg, "switch_ports", switch_ports, ST_R_MIN1, .max = 1e6),
     ST_FFN("oversubscription", fn_oversub),
     ST_FENUM(st_fabric_cfg, "transport", transport, st_transport_names),
     ST_FENUM(st_fabric_cfg, "routing", routing, st_routing_names),
@@ -458,6 +459,8 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     if (!f->nics_per_node)
         f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);
     check_fabric(ld, n, c);
+    if (!f->switch_ports)
+        f->switch_ports = ST_SWITCH_PORTS_DEFAULT;
     if (!f->nodes_per_leaf) /* 32 NICs' worth of nodes; a rail leaf takes one NIC a node */
         f->nodes_per_leaf = st_leaf_default_nodes(f->topology, f->nics_per_node, c->nodes);
     for (int i = f->n_oversub; i < ST_MAX_TIERS_OVERSUB; i++)

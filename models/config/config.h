@@ -154,7 +154,8 @@ typedef struct st_fabric_cfg {
     double nic_bw; /* bytes/s per NIC */
     int nics_per_node;
     int64_t nodes_per_leaf;
-    int64_t leaves_per_pod;               /* fat-tree-3 only */
+    int64_t leaves_per_pod; /* fat-tree-3 only */
+    int64_t switch_ports;   /* ports of each leaf, spine and core switch; 0: no limit checked */
     double oversub[ST_MAX_TIERS_OVERSUB]; /* leaf tier first; tiers not given repeat the last */
     int n_oversub;
     st_transport transport;

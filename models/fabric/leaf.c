@@ -3,7 +3,7 @@
 
 /* A 64-port leaf (NVIDIA Quantum-2 QM9700, the leaf of the DGX SuperPOD reference architecture)
  * with half its ports down and half up to the spines: non-blocking. */
-#define DEFAULT_DOWN_PORTS 32
+#define DEFAULT_DOWN_PORTS (ST_SWITCH_PORTS_DEFAULT / 2)
 
 int64_t st_leaf_ports_per_node(st_topology t, int nics_per_node)
 {

@@ -9,6 +9,11 @@
 
 #include "models/config/config.h"
 
+/* The ports of the network switches the defaults assume (cluster.fabric.switch_ports): 64, as
+ * NVIDIA's Quantum-2 QM9700 (64 ports of 400 Gb/s NDR InfiniBand) and Spectrum-4 SN5600 (64
+ * ports of 800 GbE) datasheets give them. */
+#define ST_SWITCH_PORTS_DEFAULT 64
+
 /* Leaf ports one node takes: one per NIC under spine-leaf and fat-tree-3 (every NIC of a node
  * on its one top-of-rack leaf), one under rail-optimized (NIC k of each node on rail leaf k). */
 int64_t st_leaf_ports_per_node(st_topology t, int nics_per_node);

@@ -389,6 +389,34 @@ int64_t st_topo_switches(const st_topo *t, st_level level)
     }
 }
 
+int64_t st_topo_switch_ports(const st_topo *t, st_level level)
+{
+    int64_t down = t->kind == ST_TOPO_RAIL_OPTIMIZED ? t->npl : t->npl * t->nics;
+    switch (level) {
+    case ST_LEVEL_NIC: /* its nodes' NICs, and an uplink to each spine when there are spines */
+        return t->leaves > 0 ? down + (t->leaves > 1 ? t->up : 0) : 0;
+    case ST_LEVEL_LEAF: /* one port per leaf of its pod, and one to each core plane above */
+        return t->leaves > 1 ? t->ppod + (t->pods > 1 ? t->cup : 0) : 0;
+    case ST_LEVEL_SPINE: /* one port per pod */
+        return t->pods > 1 ? t->pods : 0;
+    default:
+        return 0;
+    }
+}
+
+int64_t st_topo_most_ports(const st_topo *t, st_level *level)
+{
+    int64_t most = 0;
+    const st_level levels[] = {ST_LEVEL_NIC, ST_LEVEL_LEAF, ST_LEVEL_SPINE};
+    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+        if (st_topo_switch_ports(t, levels[i]) > most) {
+            most = st_topo_switch_ports(t, levels[i]);
+            if (level)
+                *level = levels[i];
+        }
+    return most;
+}
+
 int64_t st_topo_cables(const st_topo *t, st_level level)
 {
     switch (level) {

@@ -124,6 +124,19 @@ int64_t st_topo_pod_of(const st_topo *t, int64_t gpu);
  * either routing. */
 int64_t st_topo_switches(const st_topo *t, st_level level);
 
+/* Ports one switch of a level has in use, its most loaded one: a leaf (ST_LEVEL_NIC) its
+ * nodes' NIC ports (one per node under rail-optimized) and, with more than one leaf, its
+ * uplinks; a spine (ST_LEVEL_LEAF) one port per leaf of its pod (Clos wiring, every leaf to
+ * every spine) and, over several pods, its uplinks to the cores; a core (ST_LEVEL_SPINE) one
+ * port per pod. 0 for a tier no route needs and for the NVLink and storage levels.
+ * docs/models/fabric-topology.md, "Switch ports". */
+int64_t st_topo_switch_ports(const st_topo *t, st_level level);
+
+/* The most ports one network switch of t needs (st_topo_switch_ports over the leaf, spine and
+ * core levels), its level into *level when not NULL (the first of equals; untouched when t has
+ * no network switch, and 0 returned). */
+int64_t st_topo_most_ports(const st_topo *t, st_level *level);
+
 /* Number of full-duplex network cables of a level, each a port at both ends: one per NIC for
  * ST_LEVEL_NIC (NIC to leaf), one per leaf uplink port for ST_LEVEL_LEAF (leaf to spine), one
  * per spine uplink port for ST_LEVEL_SPINE (spine to core); 0 for a tier no route needs and for

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/fabric/topo.h"
 #include "models/plant/electric.h"
 #include "models/silicon/gpu.h"
 #include "sim/units.h"
@@ -61,6 +62,32 @@ static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_
                       (double)gpn, (double)limit);
     snprintf(a->message, sizeof a->message, "%lld GPUs per node%s%s%s", (long long)gpn,
              full ? "" : ": not a full ", full ? "" : sizes, full ? "" : "-GPU baseboard");
+}
+
+/* The fabric level: every leaf, spine and core switch needs no more ports than the switch has
+ * (cluster.fabric.switch_ports; a two-tier spine has one per leaf, models/fabric/topo.h). The
+ * value is the most ports one switch needs, the limit the switch's. No row for a fabric the
+ * topology model refuses (the loader has said why) or a cluster with no network switch. */
+static void audit_switch_ports(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    static const char *const what[] = {
+        [ST_LEVEL_NIC] = "a leaf", [ST_LEVEL_LEAF] = "a spine", [ST_LEVEL_SPINE] = "a core"};
+    st_topo *topo = NULL;
+    st_err err = {0};
+    int64_t has = in->c->fabric.switch_ports;
+    if (has < 1 || st_topo_new(in->c, &topo, &err))
+        return;
+    st_level lv = ST_LEVEL_NIC;
+    int64_t most = st_topo_most_ports(topo, &lv);
+    st_topo_free(topo);
+    if (most < 1)
+        return;
+    st_audit *a = add(out, "fabric", "switch ports", most <= has ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
+                      (double)most, (double)has);
+    snprintf(a->message, sizeof a->message, "%s needs %lld ports, %s the %lld of a switch%s",
+             what[lv], (long long)most, most <= has ? "within" : "more than", (long long)has,
+             lv == ST_LEVEL_LEAF && most > has ? " (a port per leaf of its pod)" : "");
 }
 
 static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
@@ -500,13 +527,14 @@ static const struct {
     void (*job)(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
                 audit_list *out);
 } checks[] = {
-    {ST__AUDIT_FIRST, audit_baseboard, NULL},  {ST__AUDIT_JOB, NULL, audit_memory},
-    {ST__AUDIT_JOB, NULL, audit_tp_domain},    {ST__AUDIT_JOB, NULL, audit_headroom},
-    {ST__AUDIT_JOB, NULL, audit_ckpt_dump},    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
-    {ST__AUDIT_JOB, NULL, audit_ingest},       {ST__AUDIT_JOB, NULL, audit_write_load},
-    {ST__AUDIT_LAST, audit_gpu_sharing, NULL}, {ST__AUDIT_LAST, audit_rack_power, NULL},
-    {ST__AUDIT_LAST, audit_ramp, NULL},        {ST__AUDIT_LAST, audit_cooling, NULL},
-    {ST__AUDIT_LAST, audit_junction, NULL},    {ST__AUDIT_LAST, audit_ups, NULL},
+    {ST__AUDIT_FIRST, audit_baseboard, NULL},   {ST__AUDIT_FIRST, audit_switch_ports, NULL},
+    {ST__AUDIT_JOB, NULL, audit_memory},        {ST__AUDIT_JOB, NULL, audit_tp_domain},
+    {ST__AUDIT_JOB, NULL, audit_headroom},      {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity}, {ST__AUDIT_JOB, NULL, audit_ingest},
+    {ST__AUDIT_JOB, NULL, audit_write_load},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
+    {ST__AUDIT_LAST, audit_rack_power, NULL},   {ST__AUDIT_LAST, audit_ramp, NULL},
+    {ST__AUDIT_LAST, audit_cooling, NULL},      {ST__AUDIT_LAST, audit_junction, NULL},
+    {ST__AUDIT_LAST, audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

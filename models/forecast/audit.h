@@ -1,10 +1,10 @@
 /* The pre-flight audit: per-level checks computed on the forecast with numbers (a full
- * baseboard, tensor parallelism inside the NVLink domain, memory that fits with headroom, a
- * checkpoint that dumps fast enough and fits its tier, ingest that keeps up, a checkpoint cadence
- * that leaves its tier unsaturated, no two jobs on one GPU at once, and the plant's feeds, ramp,
- * cooling, junctions and UPS load), each with the value and the
- * limit it was held to. The targets are the scenario's `audit:` section (st_audit_cfg). The report
- * writers print the findings; they judge nothing. */
+ * baseboard, switches with the ports their fabric needs, tensor parallelism inside the NVLink
+ * domain, memory that fits with headroom, a checkpoint that dumps fast enough and fits its tier,
+ * ingest that keeps up, a checkpoint cadence that leaves its tier unsaturated, no two jobs on one
+ * GPU at once, and the plant's feeds, ramp, cooling, junctions and UPS load), each with the value
+ * and the limit it was held to. The targets are the scenario's `audit:` section (st_audit_cfg).
+ * The report writers print the findings; they judge nothing. */
 #ifndef ST_MODELS_FORECAST_AUDIT_H
 #define ST_MODELS_FORECAST_AUDIT_H
 

@@ -238,6 +238,46 @@ START_TEST(test_fat_tree_counts_and_routes_by_hand)
 }
 END_TEST
 
+/* Ports in use on each switch, by hand. fat-tree-3 as above: a leaf's 16 NICs and 16 uplinks
+ * (32), a spine's 4 leaves of its pod and 2 core ports (6), a core's 2 pods. spine-leaf, 8 nodes
+ * of 8 NICs, 4 a leaf: a leaf's 32 + 32 (64), a spine's 2 leaves. rail-optimized alike: a rail
+ * leaf's 4 nodes and 4 uplinks (8), a spine's 16 rail leaves, the most. One leaf (2 nodes):
+ * its 16 NICs, no uplinks, no spines. */
+START_TEST(test_switch_ports_by_hand)
+{
+    st_level lv = ST_LEVEL_NVLINK;
+    st_cluster_cfg c = cluster(ST_TOPO_FAT_TREE_3, 16, 8, 8, 2);
+    c.fabric.leaves_per_pod = 4;
+    c.fabric.oversub[1] = 2, c.fabric.n_oversub = 2;
+    st_topo *t = build(&c);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_NIC), 32);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_LEAF), 6);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_SPINE), 2);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_NVLINK), 0);
+    ck_assert_int_eq(st_topo_most_ports(t, &lv), 32);
+    ck_assert_int_eq(lv, ST_LEVEL_NIC);
+    st_topo_free(t);
+    c = cluster(ST_TOPO_SPINE_LEAF, 8, 8, 8, 4);
+    t = build(&c);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_NIC), 64);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_LEAF), 2);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_SPINE), 0);
+    st_topo_free(t);
+    c = cluster(ST_TOPO_RAIL_OPTIMIZED, 8, 8, 8, 4);
+    t = build(&c);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_NIC), 8);
+    ck_assert_int_eq(st_topo_most_ports(t, &lv), 16);
+    ck_assert_int_eq(lv, ST_LEVEL_LEAF);
+    st_topo_free(t);
+    c = cluster(ST_TOPO_SPINE_LEAF, 2, 8, 8, 4);
+    t = build(&c);
+    ck_assert_int_eq(st_topo_most_ports(t, &lv), 16);
+    ck_assert_int_eq(lv, ST_LEVEL_NIC);
+    ck_assert_int_eq(st_topo_switch_ports(t, ST_LEVEL_LEAF), 0);
+    st_topo_free(t);
+}
+END_TEST
+
 START_TEST(test_fat_tree_puts_32_leaves_in_a_pod_by_default)
 {
     st_cluster_cfg c = cluster(ST_TOPO_FAT_TREE_3, 256, 8, 8, 4); /* 64 leaves */
@@ -660,6 +700,7 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_rail_optimized_counts_and_routes_by_hand);
     tcase_add_test(tc, test_fat_tree_counts_and_routes_by_hand);
     tcase_add_test(tc, test_fat_tree_puts_32_leaves_in_a_pod_by_default);
+    tcase_add_test(tc, test_switch_ports_by_hand);
     tcase_add_test(tc, test_ecmp_same_key_same_path_and_keys_spread_over_spines);
     tcase_add_test(tc, test_flow_key_is_fixed_and_order_dependent);
     tcase_add_test(tc, test_adaptive_routes_cross_aggregated_links);

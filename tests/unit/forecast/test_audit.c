@@ -1,5 +1,5 @@
-/* The pre-flight audit (models/forecast/audit.c): no two jobs on one GPU at the same time, and
- * the targets the scenario's `audit:` section sets. */
+/* The pre-flight audit (models/forecast/audit.c): no two jobs on one GPU at the same time, the
+ * targets the scenario's `audit:` section sets, and switches with the ports their fabric needs. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +199,63 @@ START_TEST(test_targets_from_the_scenario)
 }
 END_TEST
 
+/* One 8-GPU job on a cluster of `nodes` 8-GPU H100 nodes with fabric keys `fabric`; its
+ * `switch ports` finding into *out. */
+static void switch_ports(int nodes, const char *fabric, st_audit *out)
+{
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: %d, fabric: { %s } }\nworkloads:\n"
+             "  - { name: j, model: llama3-8b, seq_len: 4096, global_batch: 8, gpus: 8,\n"
+             "      parallel: { tp: 8, pp: 1, dp: 1, zero: 1, microbatch: 1 }, steps: 100 }\n",
+             nodes, fabric);
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d), 0);
+    st_run run;
+    forecast(s, &run);
+    const st_audit *a = finding(&run, "switch ports");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_str_eq(a->level, "fabric");
+    *out = *a;
+    st_run_release(&run);
+    st_scn_free(s);
+}
+
+/* Issue 19: the switches' ports. 64 nodes of 8 NICs on the default leaves (4 nodes, 32 ports
+ * down and 32 up) make 16 leaves, so 16-port spines: the leaves' 64 ports are the most, within
+ * the default 64. 2,048 nodes make 512 leaves and spines of 512 ports: fail. With a 576-port
+ * chassis (switch_ports: 576) they pass; a rail-optimized fabric's leaves are as many. A
+ * 2-node cluster under one leaf has no spines: the leaf's 16 NIC ports. */
+START_TEST(test_switch_ports)
+{
+    st_audit a;
+    switch_ports(64, "topology: spine-leaf", &a);
+    ck_assert_int_eq(a.status, ST_AUDIT_PASS);
+    ck_assert_double_eq(a.value, 64);
+    ck_assert_double_eq(a.limit, 64);
+    ck_assert_str_eq(a.message, "a leaf needs 64 ports, within the 64 of a switch");
+    switch_ports(2048, "topology: spine-leaf", &a);
+    ck_assert_int_eq(a.status, ST_AUDIT_FAIL);
+    ck_assert_double_eq(a.value, 512);
+    ck_assert_double_eq(a.limit, 64);
+    ck_assert_str_eq(a.message, "a spine needs 512 ports, more than the 64 of a switch (a port "
+                                "per leaf of its pod)");
+    switch_ports(2048, "topology: spine-leaf, switch_ports: 576", &a);
+    ck_assert_int_eq(a.status, ST_AUDIT_PASS);
+    ck_assert_double_eq(a.limit, 576);
+    switch_ports(2048, "topology: rail-optimized", &a);
+    ck_assert_int_eq(a.status, ST_AUDIT_FAIL);
+    ck_assert_double_eq(a.value, 512);
+    switch_ports(2048, "topology: fat-tree-3", &a); /* pods of 32 leaves: 32 down, 32 up */
+    ck_assert_int_eq(a.status, ST_AUDIT_PASS);
+    ck_assert_double_eq(a.value, 64);
+    switch_ports(2, "topology: spine-leaf", &a);
+    ck_assert_int_eq(a.status, ST_AUDIT_PASS);
+    ck_assert_double_eq(a.value, 16);
+}
+END_TEST
+
 Suite *audit_suite(void)
 {
     Suite *s = suite_create("audit");
@@ -207,6 +264,7 @@ Suite *audit_suite(void)
     tcase_add_test(tc, test_disjoint_gpus_or_times_pass);
     tcase_add_test(tc, test_partial_overlap_counts_the_shared_gpus);
     tcase_add_test(tc, test_targets_from_the_scenario);
+    tcase_add_test(tc, test_switch_ports);
     suite_add_tcase(s, tc);
     return s;
 }
