@@ -88,6 +88,7 @@ struct st_maxmin {
     size_t heap_n;
     int64_t *changed;
     size_t n_changed, changed_cap;
+    int no_loads; /* st_maxmin_drop_loads: publish leaves the loads alone */
 };
 
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
@@ -606,7 +607,7 @@ static void publish(st_maxmin *m)
         m->changed[m->n_changed++] = id;
     }
     qsort(m->changed, m->n_changed, sizeof *m->changed, cmp_id);
-    for (size_t i = 0; i < m->n_comp_links; i++) {
+    for (size_t i = 0; !m->no_loads && i < m->n_comp_links; i++) {
         mm_link *L = &m->links[m->comp_links[i]];
         L->load = 0;
         for (size_t j = 0; j < L->n; j++)
@@ -630,8 +631,15 @@ double st_maxmin_rate(const st_maxmin *m, int64_t id)
     return live(m, id)->rate;
 }
 
+void st_maxmin_drop_loads(st_maxmin *m)
+{
+    m->no_loads = 1;
+}
+
 double st_maxmin_load(const st_maxmin *m, int32_t link)
 {
+    if (m->no_loads)
+        ST_BUG("link load asked of a solver that keeps none (st_maxmin_drop_loads)");
     if (link < 0 || link >= m->n_links)
         ST_BUG("link %d out of range (%d links)", (int)link, (int)m->n_links);
     return m->links[link].load;

@@ -45,6 +45,10 @@ double st_maxmin_rate(const st_maxmin *m, int64_t id);
 /* Sum over entities of weight x rate on a link, after the last solve. */
 double st_maxmin_load(const st_maxmin *m, int32_t link);
 
+/* Stop keeping link loads: a solve then skips their sums (a pass over the solved edges that no
+ * rate depends on), and st_maxmin_load is an ST_BUG. For a user that reads rates only. */
+void st_maxmin_drop_loads(st_maxmin *m);
+
 /* A link's capacity, as given to st_maxmin_new. */
 double st_maxmin_capacity(const st_maxmin *m, int32_t link);
 

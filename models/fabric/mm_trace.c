@@ -152,6 +152,8 @@ void st_mmx_free(st_mmx *x)
 static void materialise(st_mmx *x)
 {
     x->mm = st_maxmin_new(x->n_links, x->capacity);
+    if (x->rec || x->cand)
+        st_maxmin_drop_loads(x->mm); /* a recording holds rates only */
     const st_mm_trace *t = x->cur;
     for (size_t i = 0; t && i < x->pos; i++) {
         const mm_op *o = &t->op[i];

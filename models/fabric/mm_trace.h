@@ -57,7 +57,8 @@ void st_mmx_remove(st_mmx *x, int64_t id);
 size_t st_mmx_solve(st_mmx *x, const int64_t **changed, const double **rates);
 
 /* The real solver, built now if it was not (replaying what was followed so far), for the
- * queries st_mmx does not answer (loads, an entity's links). Never NULL. */
+ * queries st_mmx does not answer (an entity's links; loads only on a solver that neither
+ * records nor follows: one that does keeps none, st_maxmin_drop_loads). Never NULL. */
 st_maxmin *st_mmx_solver(st_mmx *x);
 
 /* The real solver if it is built, else NULL. */
