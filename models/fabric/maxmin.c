@@ -39,6 +39,7 @@ typedef struct mm_link {
     int32_t unfrozen; /* entities on it not frozen yet */
     uint32_t mark;    /* epoch of the last solve that visited it */
     uint8_t dirty;    /* queued in dirty_links */
+    uint8_t used;     /* listed in used: an edge or a capacity change since st_maxmin_reset */
 } mm_link;
 
 /* A heap entry carries its key: comparisons read the heap array alone, not links[] (one cache
@@ -89,6 +90,16 @@ struct st_maxmin {
     int64_t *changed;
     size_t n_changed, changed_cap;
     int no_loads; /* st_maxmin_drop_loads: publish leaves the loads alone */
+    /* What st_maxmin_reset undoes: the links given an edge or a new capacity, the capacities
+     * the fabric's own links had before a change, and where the private links begin. */
+    int32_t *used;
+    size_t n_used, used_cap;
+    int32_t base_links;
+    struct {
+        int32_t l;
+        double cap;
+    } * undo;
+    size_t n_undo, undo_cap;
 };
 
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
@@ -98,6 +109,7 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     st_maxmin *m = st_xcalloc(1, sizeof *m);
     size_t nl = (size_t)n_links;
     m->n_links = n_links;
+    m->base_links = n_links;
     m->links_cap = nl;
     m->links = st_xcalloc(nl, sizeof *m->links);
     m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
@@ -115,6 +127,16 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
 }
 
 static void mark_link_dirty(st_maxmin *m, int32_t l);
+
+/* Note link l as touched, for st_maxmin_reset. */
+static void use_link(st_maxmin *m, int32_t l)
+{
+    if (m->links[l].used)
+        return;
+    m->links[l].used = 1;
+    m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + 1, &m->used_cap);
+    m->used[m->n_used++] = l;
+}
 
 static void check_capacity(int32_t l, double cap)
 {
@@ -152,6 +174,12 @@ void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity)
     check_capacity(link, capacity);
     if (m->links[link].cap == capacity)
         return;
+    use_link(m, link);
+    if (link < m->base_links) {
+        m->undo = st_xgrow(m->undo, sizeof *m->undo, m->n_undo + 1, &m->undo_cap);
+        m->undo[m->n_undo].l = link;
+        m->undo[m->n_undo++].cap = m->links[link].cap;
+    }
     m->links[link].cap = capacity;
     mark_link_dirty(m, link);
 }
@@ -176,7 +204,36 @@ void st_maxmin_free(st_maxmin *m)
     free(m->comp_links);
     free(m->heap);
     free(m->changed);
+    free(m->used);
+    free(m->undo);
     free(m);
+}
+
+void st_maxmin_reset(st_maxmin *m)
+{
+    for (size_t i = 0; i < m->n_ents; i++)
+        free(m->ents[i].w);
+    m->n_ents = m->n_free = m->n_dirty_ents = m->n_dirty_links = 0;
+    for (size_t i = m->n_undo; i-- > 0;) /* latest first: the first change's old capacity */
+        m->links[m->undo[i].l].cap = m->undo[i].cap;
+    m->n_undo = 0;
+    for (size_t i = 0; i < m->n_used; i++) {
+        int32_t l = m->used[i];
+        mm_link *L = &m->links[l];
+        if (l >= m->base_links) { /* a private link: gone (st_maxmin_add_link clears its slot) */
+            free(L->e);
+            continue;
+        }
+        /* As st_maxmin_new left it, but for the edge list's allocation, kept for reuse. */
+        *L = (mm_link){.cap = L->cap, .e = L->e, .ecap = L->ecap, .hpos = -1};
+    }
+    m->n_used = 0;
+    m->n_links = m->base_links;
+    m->epoch = 0; /* every mark is 0 again: no visit of the last epoch survives */
+    m->comp_whole = 0;
+    m->comp_epoch = 0;
+    m->n_comp_ents = m->n_comp_links = m->heap_n = m->n_changed = 0;
+    m->no_loads = 0;
 }
 
 static void mark_link_dirty(st_maxmin *m, int32_t l)
@@ -270,6 +327,7 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
         L->ecap = ecap > UINT32_MAX ? UINT32_MAX : (uint32_t)ecap;
         pos[j] = (int32_t)L->n;
         L->e[L->n++] = (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j};
+        use_link(m, lk[j]);
     }
     mark_ent_dirty(m, id);
     return id;

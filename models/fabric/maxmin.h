@@ -15,6 +15,13 @@ typedef struct st_maxmin st_maxmin;
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity);
 void st_maxmin_free(st_maxmin *m);
 
+/* Put m back as st_maxmin_new left it: no entities, the links st_maxmin_add_link appended gone,
+ * every capacity as given, loads kept again. It then answers every sequence of calls as a new
+ * solver does, bit for bit, ids included. Costs the links and entities used since, not the
+ * fabric's size, and keeps the allocations: a caller solving many patterns on one fabric reuses
+ * one solver. */
+void st_maxmin_reset(st_maxmin *m);
+
 /* Append a link of the given capacity (finite and > 0, else ST_BUG) and return its id: the
  * number of links before. For private limits, such as a transfer's own rate cap. */
 int32_t st_maxmin_add_link(st_maxmin *m, double capacity);

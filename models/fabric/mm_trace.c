@@ -34,7 +34,8 @@ struct st_mm_trace {
 struct st_mmx {
     int32_t n_links; /* the fabric's, before any private link is added */
     const double *capacity;
-    st_maxmin *mm; /* NULL until needed */
+    st_maxmin *mm;    /* NULL until needed */
+    st_maxmin **pool; /* where a spare solver of these links waits, or NULL */
     st_mm_trace *rec;
     const st_mm_trace **cand; /* the recordings that matched every call so far */
     size_t n_cand;
@@ -122,11 +123,12 @@ static void put(st_mm_trace *t, mm_op o, const int32_t *link, const double *w, c
 }
 
 st_mmx *st_mmx_new(int32_t n_links, const double *capacity, st_mm_trace *rec,
-                   const st_mm_trace *const *follow, size_t n_follow)
+                   const st_mm_trace *const *follow, size_t n_follow, st_maxmin **pool)
 {
     st_mmx *x = st_xcalloc(1, sizeof *x);
     x->n_links = n_links;
     x->capacity = capacity;
+    x->pool = pool;
     x->rec = rec;
     if (n_follow) {
         x->cand = st_xmalloc(n_follow * sizeof *x->cand);
@@ -141,7 +143,12 @@ void st_mmx_free(st_mmx *x)
 {
     if (!x)
         return;
-    st_maxmin_free(x->mm);
+    if (x->mm && x->pool && !*x->pool) {
+        st_maxmin_reset(x->mm);
+        *x->pool = x->mm;
+    } else {
+        st_maxmin_free(x->mm);
+    }
     free(x->cand);
     free(x->rates);
     free(x);
@@ -151,7 +158,12 @@ void st_mmx_free(st_mmx *x)
  * state (the answers, already given, are checked against the recording's). */
 static void materialise(st_mmx *x)
 {
-    x->mm = st_maxmin_new(x->n_links, x->capacity);
+    if (x->pool && *x->pool) { /* reset: as a new one, bit for bit */
+        x->mm = *x->pool;
+        *x->pool = NULL;
+    } else {
+        x->mm = st_maxmin_new(x->n_links, x->capacity);
+    }
     if (x->rec || x->cand)
         st_maxmin_drop_loads(x->mm); /* a recording holds rates only */
     const st_mm_trace *t = x->cur;

@@ -39,10 +39,13 @@ int st_mm_trace_whole(const st_mm_trace *t);
  * unchanged while it lives; finite and > 0). With rec (empty, borrowed), every call and answer
  * is appended to it, whoever answered. With follow[0..n_follow) (borrowed recordings), a call
  * is answered from a recording that matched every call so far and this one; once none does, by
- * the real solver, which is only built then. Never returns NULL. */
+ * the real solver, which is only built then. With pool (borrowed; NULL: none), the real solver
+ * is the one *pool holds if any (taken, *pool set to NULL), made on the same links and
+ * capacities, and on st_mmx_free it is reset (st_maxmin_reset) into an empty *pool instead of
+ * freed. Never returns NULL. */
 typedef struct st_mmx st_mmx;
 st_mmx *st_mmx_new(int32_t n_links, const double *capacity, st_mm_trace *rec,
-                   const st_mm_trace *const *follow, size_t n_follow);
+                   const st_mm_trace *const *follow, size_t n_follow, st_maxmin **pool);
 void st_mmx_free(st_mmx *x);
 
 /* As st_maxmin_add_link, st_maxmin_set_capacity, st_maxmin_add (weights not NULL) and

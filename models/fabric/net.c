@@ -106,7 +106,7 @@ st_net *st_net_new(st_engine *eng, const st_topo *t)
         memset(net->level + a, l, (size_t)(b - a));
         memset(net->hashed + a, hashed, (size_t)(b - a));
     }
-    net->mx = st_mmx_new(net->n_links, st_topo_capacities(t), NULL, NULL, 0);
+    net->mx = st_mmx_new(net->n_links, st_topo_capacities(t), NULL, NULL, 0, NULL);
     return net;
 }
 
@@ -579,12 +579,13 @@ int st_net_clamped(const st_net *net)
     return net->clamped;
 }
 
-void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follow, size_t n_follow)
+void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follow, size_t n_follow,
+                  st_maxmin **pool)
 {
     if (net->n_x > 0 || net->solve_due)
         ST_BUG("st_net_trace on a network that has started transfers");
     st_mmx_free(net->mx);
-    net->mx = st_mmx_new(net->n_links, st_topo_capacities(net->topo), rec, follow, n_follow);
+    net->mx = st_mmx_new(net->n_links, st_topo_capacities(net->topo), rec, follow, n_follow, pool);
     net->times_only = 1;
 }
 

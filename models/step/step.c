@@ -45,6 +45,7 @@ void st_step_ctx_free(st_step_ctx *x)
     if (!x)
         return;
     st_fabsim_free(x->planner); /* before the topology it runs on */
+    st_maxmin_free(x->spare);
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
     st__shape_traces_free(x->traces);

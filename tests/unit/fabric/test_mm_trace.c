@@ -51,6 +51,10 @@ static void on_done(void *ctx, uint64_t tag, st_time now)
     e->left--;
 }
 
+/* The spare solver the traced runs share, as the step model's context does (st_maxmin_reset
+ * between them); the plain runs build their own. */
+static st_maxmin *pool;
+
 /* The pipeline pattern: `groups` sends, rank g to rank g + stride, each of `bytes`, started
  * together; when the last ends. rec and follow as st_net_trace (rec NULL and no follow: the
  * plain net); *followed whether every solver call was answered from a recording. */
@@ -59,7 +63,7 @@ static st_time pattern(const st_topo *t, const st_cluster_cfg *c, int64_t groups
 {
     st_fabsim *fs = st_fabsim_new(t, c);
     if (rec || follow)
-        st_net_trace(st_fabsim_net(fs), rec, &follow, follow ? 1 : 0);
+        st_net_trace(st_fabsim_net(fs), rec, &follow, follow ? 1 : 0, &pool);
     ends e = {0, (int)groups};
     for (int64_t g = 0; g < groups; g++) {
         int64_t r[2] = {g, g + stride};
@@ -116,6 +120,8 @@ START_TEST(test_a_pattern_following_its_shape_ends_as_the_solver_says)
     }
     ck_assert_int_ge(whole, 4);
     st_mm_trace_free(rec);
+    st_maxmin_free(pool);
+    pool = NULL;
     st_topo_free(t);
 }
 END_TEST
@@ -139,6 +145,8 @@ START_TEST(test_a_recording_of_another_shape_is_not_taken)
                       (long long)shapes[i][0], (long long)shapes[i][1]);
     }
     st_mm_trace_free(rec);
+    st_maxmin_free(pool);
+    pool = NULL;
     st_topo_free(t);
 }
 END_TEST
@@ -151,7 +159,7 @@ START_TEST(test_a_recording_past_its_cap_is_cut)
     st_topo *t = topo_of(&c);
     st_mm_trace *rec = st_mm_trace_new();
     st_fabsim *fs = st_fabsim_new(t, &c);
-    st_net_trace(st_fabsim_net(fs), rec, NULL, 0);
+    st_net_trace(st_fabsim_net(fs), rec, NULL, 0, NULL);
     ends e = {0, 0};
     int64_t src[16], dst[16];
     for (int i = 0; i < 16; i++) {
