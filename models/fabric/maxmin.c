@@ -39,6 +39,7 @@ typedef struct mm_link {
     int32_t unfrozen; /* entities on it not frozen yet */
     uint32_t mark;    /* epoch of the last solve that visited it */
     uint8_t dirty;    /* queued in dirty_links */
+    uint8_t used;     /* listed in used: an edge or a capacity change since st_maxmin_reset */
 } mm_link;
 
 /* A heap entry carries its key: comparisons read the heap array alone, not links[] (one cache
@@ -88,6 +89,17 @@ struct st_maxmin {
     size_t heap_n;
     int64_t *changed;
     size_t n_changed, changed_cap;
+    int no_loads; /* st_maxmin_drop_loads: publish leaves the loads alone */
+    /* What st_maxmin_reset undoes: the links given an edge or a new capacity, the capacities
+     * the fabric's own links had before a change, and where the private links begin. */
+    int32_t *used;
+    size_t n_used, used_cap;
+    int32_t base_links;
+    struct {
+        int32_t l;
+        double cap;
+    } * undo;
+    size_t n_undo, undo_cap;
 };
 
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
@@ -97,6 +109,7 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     st_maxmin *m = st_xcalloc(1, sizeof *m);
     size_t nl = (size_t)n_links;
     m->n_links = n_links;
+    m->base_links = n_links;
     m->links_cap = nl;
     m->links = st_xcalloc(nl, sizeof *m->links);
     m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
@@ -114,6 +127,16 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
 }
 
 static void mark_link_dirty(st_maxmin *m, int32_t l);
+
+/* Note link l as touched, for st_maxmin_reset. */
+static void use_link(st_maxmin *m, int32_t l)
+{
+    if (m->links[l].used)
+        return;
+    m->links[l].used = 1;
+    m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + 1, &m->used_cap);
+    m->used[m->n_used++] = l;
+}
 
 static void check_capacity(int32_t l, double cap)
 {
@@ -151,6 +174,12 @@ void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity)
     check_capacity(link, capacity);
     if (m->links[link].cap == capacity)
         return;
+    use_link(m, link);
+    if (link < m->base_links) {
+        m->undo = st_xgrow(m->undo, sizeof *m->undo, m->n_undo + 1, &m->undo_cap);
+        m->undo[m->n_undo].l = link;
+        m->undo[m->n_undo++].cap = m->links[link].cap;
+    }
     m->links[link].cap = capacity;
     mark_link_dirty(m, link);
 }
@@ -175,7 +204,36 @@ void st_maxmin_free(st_maxmin *m)
     free(m->comp_links);
     free(m->heap);
     free(m->changed);
+    free(m->used);
+    free(m->undo);
     free(m);
+}
+
+void st_maxmin_reset(st_maxmin *m)
+{
+    for (size_t i = 0; i < m->n_ents; i++)
+        free(m->ents[i].w);
+    m->n_ents = m->n_free = m->n_dirty_ents = m->n_dirty_links = 0;
+    for (size_t i = m->n_undo; i-- > 0;) /* latest first: the first change's old capacity */
+        m->links[m->undo[i].l].cap = m->undo[i].cap;
+    m->n_undo = 0;
+    for (size_t i = 0; i < m->n_used; i++) {
+        int32_t l = m->used[i];
+        mm_link *L = &m->links[l];
+        if (l >= m->base_links) { /* a private link: gone (st_maxmin_add_link clears its slot) */
+            free(L->e);
+            continue;
+        }
+        /* As st_maxmin_new left it, but for the edge list's allocation, kept for reuse. */
+        *L = (mm_link){.cap = L->cap, .e = L->e, .ecap = L->ecap, .hpos = -1};
+    }
+    m->n_used = 0;
+    m->n_links = m->base_links;
+    m->epoch = 0; /* every mark is 0 again: no visit of the last epoch survives */
+    m->comp_whole = 0;
+    m->comp_epoch = 0;
+    m->n_comp_ents = m->n_comp_links = m->heap_n = m->n_changed = 0;
+    m->no_loads = 0;
 }
 
 static void mark_link_dirty(st_maxmin *m, int32_t l)
@@ -269,6 +327,7 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
         L->ecap = ecap > UINT32_MAX ? UINT32_MAX : (uint32_t)ecap;
         pos[j] = (int32_t)L->n;
         L->e[L->n++] = (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j};
+        use_link(m, lk[j]);
     }
     mark_ent_dirty(m, id);
     return id;
@@ -426,7 +485,13 @@ static void collect(st_maxmin *m)
     m->comp_epoch = m->epoch;
 }
 
-/* ---- Indexed binary min-heap of links by (fill level, link id). ---- */
+/* ---- Indexed 4-ary min-heap of links by (fill level, link id). ----
+ * Four children a node: a sift moves an entry half as many levels as a binary heap, and each
+ * move also writes the moved link's hpos (a cache miss into links[] on a large component),
+ * while a node's four 16-byte children share one cache line. Keys are unique (ties break on the
+ * link id), so the links come out in the same order whatever the heap's shape: the rates are
+ * those of any exact priority queue. */
+#define HEAP_D 4
 
 static int heap_less(mm_hent a, mm_hent b)
 {
@@ -446,7 +511,7 @@ static size_t sift_up(st_maxmin *m, size_t i)
 {
     mm_hent h = m->heap[i];
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / HEAP_D;
         if (!heap_less(h, m->heap[p]))
             break;
         heap_put(m, i, m->heap[p]);
@@ -460,11 +525,14 @@ static void sift_down(st_maxmin *m, size_t i)
 {
     mm_hent h = m->heap[i];
     for (;;) {
-        size_t c = 2 * i + 1;
+        size_t c = HEAP_D * i + 1, end = c + HEAP_D;
         if (c >= m->heap_n)
             break;
-        if (c + 1 < m->heap_n && heap_less(m->heap[c + 1], m->heap[c]))
-            c++;
+        if (end > m->heap_n)
+            end = m->heap_n;
+        for (size_t k = c + 1; k < end; k++)
+            if (heap_less(m->heap[k], m->heap[c]))
+                c = k;
         if (!heap_less(m->heap[c], h))
             break;
         heap_put(m, i, m->heap[c]);
@@ -513,7 +581,7 @@ static void init_fill(st_maxmin *m)
         L->wsum0 = L->wsum;
         heap_put(m, m->heap_n++, (mm_hent){.lvl = level_of(L), .l = l});
     }
-    for (size_t i = m->heap_n / 2; i-- > 0;)
+    for (size_t i = (m->heap_n + HEAP_D - 2) / HEAP_D; i-- > 0;) /* parents, bottom up */
         sift_down(m, i);
     for (size_t i = 0; i < m->n_comp_ents; i++) {
         mm_ent *e = &m->ents[m->comp_ents[i]];
@@ -606,7 +674,7 @@ static void publish(st_maxmin *m)
         m->changed[m->n_changed++] = id;
     }
     qsort(m->changed, m->n_changed, sizeof *m->changed, cmp_id);
-    for (size_t i = 0; i < m->n_comp_links; i++) {
+    for (size_t i = 0; !m->no_loads && i < m->n_comp_links; i++) {
         mm_link *L = &m->links[m->comp_links[i]];
         L->load = 0;
         for (size_t j = 0; j < L->n; j++)
@@ -630,8 +698,15 @@ double st_maxmin_rate(const st_maxmin *m, int64_t id)
     return live(m, id)->rate;
 }
 
+void st_maxmin_drop_loads(st_maxmin *m)
+{
+    m->no_loads = 1;
+}
+
 double st_maxmin_load(const st_maxmin *m, int32_t link)
 {
+    if (m->no_loads)
+        ST_BUG("link load asked of a solver that keeps none (st_maxmin_drop_loads)");
     if (link < 0 || link >= m->n_links)
         ST_BUG("link %d out of range (%d links)", (int)link, (int)m->n_links);
     return m->links[link].load;

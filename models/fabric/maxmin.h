@@ -15,6 +15,13 @@ typedef struct st_maxmin st_maxmin;
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity);
 void st_maxmin_free(st_maxmin *m);
 
+/* Put m back as st_maxmin_new left it: no entities, the links st_maxmin_add_link appended gone,
+ * every capacity as given, loads kept again. It then answers every sequence of calls as a new
+ * solver does, bit for bit, ids included. Costs the links and entities used since, not the
+ * fabric's size, and keeps the allocations: a caller solving many patterns on one fabric reuses
+ * one solver. */
+void st_maxmin_reset(st_maxmin *m);
+
 /* Append a link of the given capacity (finite and > 0, else ST_BUG) and return its id: the
  * number of links before. For private limits, such as a transfer's own rate cap. */
 int32_t st_maxmin_add_link(st_maxmin *m, double capacity);
@@ -44,6 +51,10 @@ double st_maxmin_rate(const st_maxmin *m, int64_t id);
 
 /* Sum over entities of weight x rate on a link, after the last solve. */
 double st_maxmin_load(const st_maxmin *m, int32_t link);
+
+/* Stop keeping link loads: a solve then skips their sums (a pass over the solved edges that no
+ * rate depends on), and st_maxmin_load is an ST_BUG. For a user that reads rates only. */
+void st_maxmin_drop_loads(st_maxmin *m);
 
 /* A link's capacity, as given to st_maxmin_new. */
 double st_maxmin_capacity(const st_maxmin *m, int32_t link);

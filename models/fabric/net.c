@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/fabric/maxmin.h"
+#include "models/fabric/mm_trace.h"
 #include "sim/xalloc.h"
 
 /* A transfer's life: its bytes are moving (it is a max-min entity and its event is the moment
@@ -35,7 +36,8 @@ struct st_net {
     st_engine *eng;
     const st_topo *topo;
     int kind;
-    st_maxmin *mm;
+    st_mmx *mx;     /* the max-min solver, maybe recording or following (st_net_trace) */
+    int times_only; /* st_net_trace: no peaks or collisions kept */
     int32_t n_links;
     uint8_t *level;  /* st_level of each link */
     uint8_t *hashed; /* st_topo_hashed of each link */
@@ -104,7 +106,7 @@ st_net *st_net_new(st_engine *eng, const st_topo *t)
         memset(net->level + a, l, (size_t)(b - a));
         memset(net->hashed + a, hashed, (size_t)(b - a));
     }
-    net->mm = st_maxmin_new(net->n_links, st_topo_capacities(t));
+    net->mx = st_mmx_new(net->n_links, st_topo_capacities(t), NULL, NULL, 0, NULL);
     return net;
 }
 
@@ -118,7 +120,7 @@ void st_net_free(st_net *net)
             st_engine_cancel(net->eng, net->x[i].ev);
     if (net->solve_due)
         st_engine_cancel(net->eng, net->solve_ev);
-    st_maxmin_free(net->mm);
+    st_mmx_free(net->mx);
     free(net->level);
     free(net->hashed);
     free(net->flows);
@@ -244,8 +246,10 @@ static void arm(st_net *net, size_t s, st_time at)
  * made later than the solve), when the loads are known to have lasted. */
 static void note_solved(st_net *net, st_time now)
 {
+    if (net->times_only)
+        return;
     const int32_t *links;
-    size_t n = st_maxmin_solved_links(net->mm, &links);
+    size_t n = st_maxmin_solved_links(st_mmx_solver(net->mx), &links);
     for (size_t i = 0; i < n; i++) {
         if (net->pend_flag[links[i]])
             continue;
@@ -262,7 +266,8 @@ static void peak(const st_net *net, int32_t l, double *max_util, double *level_u
 {
     if (net->level[l] == LEVEL_PRIVATE)
         return;
-    double u = st_maxmin_load(net->mm, l) / st_maxmin_capacity(net->mm, l);
+    const st_maxmin *mm = st_mmx_built(net->mx); /* built: a solve noted the link */
+    double u = st_maxmin_load(mm, l) / st_maxmin_capacity(mm, l);
     if (u > *max_util)
         *max_util = u;
     if (u > level_util[net->level[l]])
@@ -286,14 +291,15 @@ static void flush_peaks(st_net *net, st_time now)
 static void resolve(st_net *net, st_time now)
 {
     const int64_t *ch;
+    const double *rate;
     flush_peaks(net, now);
     net->solves++;
-    size_t n = st_maxmin_solve(net->mm, &ch);
+    size_t n = st_mmx_solve(net->mx, &ch, &rate);
     for (size_t i = 0; i < n; i++) {
         size_t s = net->ent_x[ch[i]];
         transfer *x = &net->x[s];
         settle(x, now);
-        x->rate = st_maxmin_rate(net->mm, ch[i]);
+        x->rate = rate[i];
         arm(net, s, done_time(net, x->remaining, x->rate, now));
     }
     note_solved(net, now);
@@ -347,6 +353,8 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
  * so two members of this transfer hashed onto one port both count. */
 static void count_collisions(st_net *net, size_t n_members, size_t total)
 {
+    if (net->times_only)
+        return;
     for (size_t k = 0; k < total; k++)
         if (net->hashed[net->route[k]])
             net->flows[net->route[k]]++;
@@ -380,10 +388,10 @@ static int32_t take_cap_link(st_net *net, double cap)
 {
     if (net->n_free_caps > 0) {
         int32_t l = net->free_caps[--net->n_free_caps];
-        st_maxmin_set_capacity(net->mm, l, cap);
+        st_mmx_set_capacity(net->mx, l, cap);
         return l;
     }
-    int32_t l = st_maxmin_add_link(net->mm, cap);
+    int32_t l = st_mmx_add_link(net->mx, cap);
     size_t nl = (size_t)l + 1;
     net->level = st_xrealloc(net->level, nl);
     net->hashed = st_xrealloc(net->hashed, nl);
@@ -428,7 +436,7 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
         net->route[total] = x->cap_link;
         net->wts[total++] = (double)spec->n;
     }
-    int64_t ent = st_maxmin_add(net->mm, net->route, net->wts, (int)total);
+    int64_t ent = st_mmx_add(net->mx, net->route, net->wts, (int)total);
     net->ent_x = st_xgrow(net->ent_x, sizeof *net->ent_x, (size_t)ent + 1, &net->ent_x_cap);
     net->ent_x[ent] = s;
     x->ent = ent;
@@ -441,13 +449,15 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
 static void bytes_done(st_net *net, size_t s, st_time now)
 {
     transfer *x = &net->x[s];
-    const int32_t *links;
-    const double *w;
-    int n = st_maxmin_entity_links(net->mm, x->ent, &links, &w);
-    for (int j = 0; j < n; j++)
-        if (net->hashed[links[j]])
-            net->flows[links[j]] -= (uint32_t)w[j];
-    st_maxmin_remove(net->mm, x->ent);
+    if (!net->times_only) {
+        const int32_t *links;
+        const double *w;
+        int n = st_maxmin_entity_links(st_mmx_solver(net->mx), x->ent, &links, &w);
+        for (int j = 0; j < n; j++)
+            if (net->hashed[links[j]])
+                net->flows[links[j]] -= (uint32_t)w[j];
+    }
+    st_mmx_remove(net->mx, x->ent);
     if (x->cap_link >= 0) {
         net->free_caps = st_xgrow(net->free_caps, sizeof *net->free_caps, net->n_free_caps + 1,
                                   &net->free_caps_cap);
@@ -525,6 +535,8 @@ size_t st_net_active(const st_net *net)
 /* The peaks, including the loads noted but not yet flushed if they have lasted until now. */
 static void peaks(const st_net *net, double *max_util, double *level_util)
 {
+    if (net->times_only)
+        ST_BUG("peak utilisation asked of a network that keeps times only (st_net_trace)");
     *max_util = net->max_util;
     for (int i = 0; i < ST_LEVEL__COUNT; i++)
         level_util[i] = net->level_util[i];
@@ -552,6 +564,8 @@ double st_net_level_utilization(const st_net *net, st_level level)
 
 uint64_t st_net_collisions(const st_net *net)
 {
+    if (net->times_only)
+        ST_BUG("collisions asked of a network that keeps times only (st_net_trace)");
     return net->collisions;
 }
 
@@ -563,4 +577,19 @@ uint64_t st_net_solves(const st_net *net)
 int st_net_clamped(const st_net *net)
 {
     return net->clamped;
+}
+
+void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follow, size_t n_follow,
+                  st_maxmin **pool)
+{
+    if (net->n_x > 0 || net->solve_due)
+        ST_BUG("st_net_trace on a network that has started transfers");
+    st_mmx_free(net->mx);
+    net->mx = st_mmx_new(net->n_links, st_topo_capacities(net->topo), rec, follow, n_follow, pool);
+    net->times_only = 1;
+}
+
+int st_net_followed(const st_net *net)
+{
+    return !st_mmx_diverged(net->mx);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/fabric/mm_trace.h"
 #include "models/fabric/topo.h"
 #include "sim/engine.h"
 
@@ -86,5 +87,17 @@ uint64_t st_net_solves(const st_net *net);
  * then stopped (st_engine_stop), the times it produced are not a forecast, and its caller must
  * refuse them. 0 otherwise. */
 int st_net_clamped(const st_net *net);
+
+/* Before net's first transfer (ST_BUG after one): make its max-min solver record its calls and
+ * answers into rec (empty, or NULL: none), and answer from the recordings follow[0..n_follow)
+ * while one of them made the same calls, on the spare solver *pool holds if any (NULL: none;
+ * one made on net's topology, and the net's goes back there, reset, when the net is freed):
+ * models/fabric/mm_trace.h. Every time is what the plain net computes, bit for bit. Such a net
+ * keeps the transfers' times only: asking it for peaks or collisions is an ST_BUG. */
+void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follow, size_t n_follow,
+                  st_maxmin **pool);
+
+/* Whether every call net's solver received was answered from a recording (st_net_trace). */
+int st_net_followed(const st_net *net);
 
 #endif

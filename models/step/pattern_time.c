@@ -53,9 +53,16 @@ static void bg_send(void *ctx, uint64_t tag, st_time now)
 
 /* Run the pattern on a fresh engine and network over the context's fabric, so every group's
  * flows are present together and share NICs and uplinks as they would. */
-static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
+static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr)
 {
     st_fabsim *fs = st_fabsim_new(x->topo, x->c);
+    /* A pattern follows the recordings of its shape's max-min solves and solves only from
+     * where its calls differ from all of them (the same times, bit for bit); a run that did
+     * solve is kept as one more recording of the shape (models/step/shape_trace.h). */
+    const st_mm_trace *const *follow;
+    size_t n_follow = st__shape_traces_find(tr, k, &follow);
+    st_mm_trace *rec = st_mm_trace_new();
+    st_net_trace(st_fabsim_net(fs), rec, follow, n_follow, &x->spare);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
     const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
     run rr = {.fs = fs, .left = k->groups, .bg = m ? m->bg : NULL, .n_bg = m ? m->n_bg : 0};
@@ -81,7 +88,12 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k)
     /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
      * step model refuses. */
     double t = st_net_clamped(st_fabsim_net(fs)) ? INFINITY : (double)rr.end * 1e-9;
+    int followed = st_net_followed(st_fabsim_net(fs));
     st_fabsim_free(fs);
+    if (followed) /* a recording made every call: this one adds nothing */
+        st_mm_trace_free(rec);
+    else
+        st__shape_traces_put(tr, k, rec);
     free(gpus);
     return t;
 }
@@ -109,7 +121,7 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
     double t;
     if (st_coll_memo_find(memo, &k, &t))
         return t;
-    t = simulate_pattern(x, &k);
+    t = simulate_pattern(x, &k, x->traces);
     st_coll_memo_put(memo, &k, t);
     return t;
 }

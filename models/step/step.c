@@ -33,6 +33,8 @@ int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_ste
         return rc;
     }
     x->memo = st_coll_memo_new();
+    x->traces = st__shape_traces_new();
+    x->closed = st_coll_memo_new();
     x->shared = shared;
     *out = x;
     return 0;
@@ -43,8 +45,11 @@ void st_step_ctx_free(st_step_ctx *x)
     if (!x)
         return;
     st_fabsim_free(x->planner); /* before the topology it runs on */
+    st_maxmin_free(x->spare);
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
+    st__shape_traces_free(x->traces);
+    st_coll_memo_free(x->closed);
     for (size_t i = 0; i < x->n_maps; i++) {
         free(x->maps[i].gpus);
         free(x->maps[i].bg);
@@ -223,22 +228,30 @@ static double guide_closed_form(st_step_ctx *x, const step_plan *p, const st_ste
                                 double zero3_s)
 {
     double dp = 0;
-    if (p->dp * p->cp > 1) {
+    int64_t n = p->dp * p->cp;
+    /* A plan on the idle fabric is a function of its ranks and bytes alone: remembered by them,
+     * as the collective times are (plans that differ in micro-batch or recomputation share it). */
+    st_coll_memo_key k = {.op = ST_COLL_ALL_REDUCE,
+                          .n = n,
+                          .stride = p->tp,
+                          .groups = 1,
+                          .gstride = 1,
+                          .bytes = chunk_params(p, 0) * (double)p->v * grad_bytes(p),
+                          .place = x->place};
+    if (n > 1 && !st_coll_memo_find(x->closed, &k, &dp)) {
         /* Planning starts nothing, so one idle fabric serves every step of the context. */
         if (!x->planner)
             x->planner = st_fabsim_new(x->topo, x->c);
-        int64_t n = p->dp * p->cp, *gpus = st_xmalloc((size_t)n * sizeof *gpus);
+        int64_t *gpus = st_xmalloc((size_t)n * sizeof *gpus);
         for (int64_t i = 0; i < n; i++)
             gpus[i] = st__step_gpu_of(x, i * p->tp);
-        st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
-                          .gpus = gpus,
-                          .n = n,
-                          .bytes = chunk_params(p, 0) * (double)p->v * grad_bytes(p)};
+        st_coll_spec s = {.op = ST_COLL_ALL_REDUCE, .gpus = gpus, .n = n, .bytes = k.bytes};
         st_coll_plan plan;
         st_err err = {0};
         if (st_coll_plan_of(st_fabsim_coll(x->planner), &s, &plan, &err) == 0)
             dp = plan.closed_s;
         free(gpus);
+        st_coll_memo_put(x->closed, &k, dp);
     }
     return r->b.compute_s + r->b.tp_comm_s + zero3_s + r->b.optimizer_s + dp;
 }

@@ -11,6 +11,7 @@
 #include "models/silicon/ops.h"
 #include "models/step/coll_memo.h"
 #include "models/step/pipeline.h"
+#include "models/step/shape_trace.h"
 #include "models/step/step.h"
 
 /* One GPU list a step context has been placed on: rank r on gpus[r]; and the neighbours'
@@ -24,9 +25,13 @@ typedef struct st__step_map {
 struct st_step_ctx {
     const st_cluster_cfg *c;
     st_topo *topo;
-    st_coll_memo *memo;   /* pattern times simulated so far on topo */
-    st_step_memo *shared; /* borrowed: where the unplaced ones go instead, or NULL */
-    st_fabsim *planner;   /* an idle fabric on topo for st_coll_plan_of; made on first use */
+    st_coll_memo *memo;       /* pattern times simulated so far on topo */
+    st__shape_traces *traces; /* max-min solves of the patterns run on topo, by shape: never
+                                 shared, since a recording names topo's own link ids */
+    st_coll_memo *closed;     /* the data-parallel all-reduce's closed form (step.c), by pattern */
+    st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
+    st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
+    st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */
     /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
      * maps[place - 1].gpus[r]. Each distinct list is kept once, so the memo's keys stay exact. */
     int64_t place;

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/fabric/maxmin.h"
 #include "sim/rng.h"
@@ -337,6 +338,102 @@ START_TEST(test_incremental_solves_after_removals_match_a_fresh_solve)
 }
 END_TEST
 
+/* A solver that drops its loads (st_maxmin_drop_loads) reports the same changes and rates, bit
+ * for bit, through adds, removals and solves: no rate depends on a load. */
+START_TEST(test_dropping_loads_changes_no_rate)
+{
+    st_rng *r = st_rng_new(4242, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-drop"));
+    rinst in;
+    int64_t id[R_ENTS];
+    int on[R_ENTS];
+    for (int inst = 0; inst < 50; inst++) {
+        random_instance(r, &in, _i);
+        st_maxmin *a = st_maxmin_new(R_LINKS, in.cap), *b = st_maxmin_new(R_LINKS, in.cap);
+        st_maxmin_drop_loads(b);
+        for (int e = 0; e < R_ENTS; e++) {
+            id[e] = add_inst(a, &in, e);
+            ck_assert_int_eq(add_inst(b, &in, e), id[e]);
+            on[e] = 1;
+        }
+        for (int round = 0; round < 5; round++) {
+            const int64_t *ca, *cb;
+            size_t na = st_maxmin_solve(a, &ca), nb = st_maxmin_solve(b, &cb);
+            ck_assert_uint_eq(na, nb);
+            for (size_t i = 0; i < na; i++) {
+                ck_assert_int_eq(ca[i], cb[i]);
+                double ra = st_maxmin_rate(a, ca[i]), rb = st_maxmin_rate(b, cb[i]);
+                ck_assert(memcmp(&ra, &rb, sizeof ra) == 0);
+            }
+            for (int k = 0; k < 10; k++) {
+                int e = (int)st_rng_uniform_int(r, R_ENTS);
+                if (on[e]) {
+                    st_maxmin_remove(a, id[e]);
+                    st_maxmin_remove(b, id[e]);
+                } else {
+                    id[e] = add_inst(a, &in, e);
+                    ck_assert_int_eq(add_inst(b, &in, e), id[e]);
+                }
+                on[e] = !on[e];
+            }
+        }
+        st_maxmin_free(a);
+        st_maxmin_free(b);
+    }
+    st_rng_free(r);
+}
+END_TEST
+
+/* A solver put back by st_maxmin_reset, after adds, removals, solves, a private link and a
+ * capacity change, answers as a new one: the same ids, changes and rates, bit for bit. */
+START_TEST(test_a_reset_solver_answers_as_a_new_one)
+{
+    st_rng *r = st_rng_new(99, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-reset"));
+    rinst in, in2;
+    int64_t id[R_ENTS];
+    random_instance(r, &in, _i);
+    st_maxmin *used = st_maxmin_new(R_LINKS, in.cap);
+    for (int inst = 0; inst < 30; inst++) {
+        for (int e = 0; e < R_ENTS; e++)
+            id[e] = add_inst(used, &in, e);
+        st_maxmin_solve(used, NULL);
+        for (int e = 0; e < R_ENTS; e += 3)
+            st_maxmin_remove(used, id[e]);
+        st_maxmin_set_capacity(used, inst % R_LINKS, 1.5 + inst);
+        int32_t cap_link = st_maxmin_add_link(used, 2.0);
+        st_maxmin_add(used, &cap_link, NULL, 1);
+        st_maxmin_solve(used, NULL);
+        st_maxmin_reset(used);
+        random_instance(r, &in2, _i);
+        for (int l = 0; l < R_LINKS; l++) /* the capacities stay the first instance's */
+            in2.cap[l] = in.cap[l];
+        st_maxmin *fresh = st_maxmin_new(R_LINKS, in.cap);
+        for (int e = 0; e < R_ENTS; e++)
+            ck_assert_int_eq(add_inst(used, &in2, e), add_inst(fresh, &in2, e));
+        ck_assert_int_eq(st_maxmin_add_link(used, 3.0), st_maxmin_add_link(fresh, 3.0));
+        for (int round = 0; round < 3; round++) {
+            const int64_t *ca, *cb;
+            size_t na = st_maxmin_solve(used, &ca), nb = st_maxmin_solve(fresh, &cb);
+            ck_assert_uint_eq(na, nb);
+            for (size_t i = 0; i < na; i++) {
+                ck_assert_int_eq(ca[i], cb[i]);
+                double ra = st_maxmin_rate(used, ca[i]), rb = st_maxmin_rate(fresh, cb[i]);
+                ck_assert(memcmp(&ra, &rb, sizeof ra) == 0);
+            }
+            for (int l = 0; l < R_LINKS; l++)
+                ck_assert(st_maxmin_load(used, l) == st_maxmin_load(fresh, l));
+            for (int e = round; e < R_ENTS; e += 7) {
+                st_maxmin_remove(used, e);
+                st_maxmin_remove(fresh, e);
+            }
+        }
+        st_maxmin_free(fresh);
+        st_maxmin_reset(used);
+    }
+    st_maxmin_free(used);
+    st_rng_free(r);
+}
+END_TEST
+
 /* What the network does at one instant with many starts and ends: solve once after all of them.
  * It must give what solving after each one gives (the same fixed point, reached by the same
  * progressive filling of the final components): rates within the solver's 1e-12 "unchanged"
@@ -428,6 +525,8 @@ Suite *maxmin_suite(void)
     tcase_add_loop_test(rnd, test_random_instances_are_feasible_and_max_min_fair, 0, 2);
     tcase_add_loop_test(rnd, test_incremental_solves_after_removals_match_a_fresh_solve, 0, 2);
     tcase_add_loop_test(rnd, test_one_solve_after_a_batch_equals_a_solve_after_each, 0, 2);
+    tcase_add_loop_test(rnd, test_dropping_loads_changes_no_rate, 0, 2);
+    tcase_add_loop_test(rnd, test_a_reset_solver_answers_as_a_new_one, 0, 2);
     suite_add_tcase(s, rnd);
     return s;
 }

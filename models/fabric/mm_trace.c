@@ -1,0 +1,313 @@
+/* Recorded max-min solves (models/fabric/mm_trace.h): a recording is a list of calls, each with
+ * its arguments and answer in side arrays; a follower walks it call by call. */
+#include "models/fabric/mm_trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+
+enum { OP_ADD, OP_REMOVE, OP_ADD_LINK, OP_SET_CAP, OP_SOLVE };
+
+/* One call: an add's n links and weights, or a solve's n changed ids and rates, start at off in
+ * the side arrays; id is an add's answer, a removal's entity, a link's id; v a capacity. */
+typedef struct mm_op {
+    int64_t id;
+    double v;
+    size_t off;
+    int32_t n;
+    uint8_t kind;
+} mm_op;
+
+struct st_mm_trace {
+    mm_op *op;
+    size_t n_op, op_cap;
+    int32_t *link; /* adds' links */
+    double *w;     /* adds' weights */
+    size_t n_lw, link_cap, w_cap;
+    int64_t *ch; /* solves' changed ids */
+    double *rate;
+    size_t n_ch, ch_cap, rate_cap;
+    int cut; /* outgrew ST_MM_TRACE_CAP: no longer recorded */
+};
+
+struct st_mmx {
+    int32_t n_links; /* the fabric's, before any private link is added */
+    const double *capacity;
+    st_maxmin *mm;    /* NULL until needed */
+    st_maxmin **pool; /* where a spare solver of these links waits, or NULL */
+    st_mm_trace *rec;
+    const st_mm_trace **cand; /* the recordings that matched every call so far */
+    size_t n_cand;
+    const st_mm_trace *cur; /* one of them, once a call matched: the calls so far */
+    size_t pos;             /* calls so far */
+    int diverged;
+    double *rates; /* st_mmx_solve's answer when solving */
+    size_t rates_cap;
+};
+
+/* One call: its kind and arguments (an add's id and a link's are answers, not compared). */
+typedef struct mm_call {
+    int kind;
+    int64_t id;
+    double v;
+    int n;
+    const int32_t *link;
+    const double *w;
+} mm_call;
+
+st_mm_trace *st_mm_trace_new(void)
+{
+    return st_xcalloc(1, sizeof(st_mm_trace));
+}
+
+void st_mm_trace_free(st_mm_trace *t)
+{
+    if (!t)
+        return;
+    free(t->op);
+    free(t->link);
+    free(t->w);
+    free(t->ch);
+    free(t->rate);
+    free(t);
+}
+
+size_t st_mm_trace_bytes(const st_mm_trace *t)
+{
+    return sizeof *t + t->op_cap * sizeof *t->op + t->link_cap * sizeof *t->link +
+           t->w_cap * sizeof *t->w + t->ch_cap * sizeof *t->ch + t->rate_cap * sizeof *t->rate;
+}
+
+size_t st_mm_trace_calls(const st_mm_trace *t)
+{
+    return t->n_op;
+}
+
+int st_mm_trace_whole(const st_mm_trace *t)
+{
+    return !t->cut;
+}
+
+/* Append a call (its side data copied) unless the recording is cut or this would cut it. */
+static void put(st_mm_trace *t, mm_op o, const int32_t *link, const double *w, const int64_t *ch)
+{
+    if (t->cut)
+        return;
+    if (st_mm_trace_bytes(t) > ST_MM_TRACE_CAP) {
+        t->cut = 1;
+        return;
+    }
+    size_t n = o.n > 0 ? (size_t)o.n : 0;
+    if (o.kind == OP_ADD) {
+        t->link = st_xgrow(t->link, sizeof *t->link, t->n_lw + n, &t->link_cap);
+        t->w = st_xgrow(t->w, sizeof *t->w, t->n_lw + n, &t->w_cap);
+        if (n) {
+            memcpy(t->link + t->n_lw, link, n * sizeof *link);
+            memcpy(t->w + t->n_lw, w, n * sizeof *w);
+        }
+        o.off = t->n_lw;
+        t->n_lw += n;
+    } else if (o.kind == OP_SOLVE) {
+        t->ch = st_xgrow(t->ch, sizeof *t->ch, t->n_ch + n, &t->ch_cap);
+        t->rate = st_xgrow(t->rate, sizeof *t->rate, t->n_ch + n, &t->rate_cap);
+        if (n) {
+            memcpy(t->ch + t->n_ch, ch, n * sizeof *ch);
+            memcpy(t->rate + t->n_ch, w, n * sizeof *w);
+        }
+        o.off = t->n_ch;
+        t->n_ch += n;
+    }
+    t->op = st_xgrow(t->op, sizeof *t->op, t->n_op + 1, &t->op_cap);
+    t->op[t->n_op++] = o;
+}
+
+st_mmx *st_mmx_new(int32_t n_links, const double *capacity, st_mm_trace *rec,
+                   const st_mm_trace *const *follow, size_t n_follow, st_maxmin **pool)
+{
+    st_mmx *x = st_xcalloc(1, sizeof *x);
+    x->n_links = n_links;
+    x->capacity = capacity;
+    x->pool = pool;
+    x->rec = rec;
+    if (n_follow) {
+        x->cand = st_xmalloc(n_follow * sizeof *x->cand);
+        memcpy(x->cand, follow, n_follow * sizeof *x->cand);
+    }
+    x->n_cand = n_follow;
+    x->diverged = n_follow == 0;
+    return x;
+}
+
+void st_mmx_free(st_mmx *x)
+{
+    if (!x)
+        return;
+    if (x->mm && x->pool && !*x->pool) {
+        st_maxmin_reset(x->mm);
+        *x->pool = x->mm;
+    } else {
+        st_maxmin_free(x->mm);
+    }
+    free(x->cand);
+    free(x->rates);
+    free(x);
+}
+
+/* Build the solver and make on it the calls followed so far: the same calls, so the same
+ * state (the answers, already given, are checked against the recording's). */
+static void materialise(st_mmx *x)
+{
+    if (x->pool && *x->pool) { /* reset: as a new one, bit for bit */
+        x->mm = *x->pool;
+        *x->pool = NULL;
+    } else {
+        x->mm = st_maxmin_new(x->n_links, x->capacity);
+    }
+    if (x->rec || x->cand)
+        st_maxmin_drop_loads(x->mm); /* a recording holds rates only */
+    const st_mm_trace *t = x->cur;
+    for (size_t i = 0; t && i < x->pos; i++) {
+        const mm_op *o = &t->op[i];
+        switch (o->kind) {
+        case OP_ADD:
+            if (st_maxmin_add(x->mm, t->link + o->off, t->w + o->off, o->n) != o->id)
+                ST_BUG("max-min replay: an add answered another id than recorded");
+            break;
+        case OP_REMOVE:
+            st_maxmin_remove(x->mm, o->id);
+            break;
+        case OP_ADD_LINK:
+            if (st_maxmin_add_link(x->mm, o->v) != (int32_t)o->id)
+                ST_BUG("max-min replay: a link added under another id than recorded");
+            break;
+        case OP_SET_CAP:
+            st_maxmin_set_capacity(x->mm, (int32_t)o->id, o->v);
+            break;
+        default:
+            if (st_maxmin_solve(x->mm, NULL) != (size_t)o->n)
+                ST_BUG("max-min replay: a solve changed other rates than recorded");
+        }
+    }
+}
+
+/* Whether recorded call o of t is call c: the same kind and arguments, doubles bit for bit. */
+static int matches(const st_mm_trace *t, const mm_op *o, const mm_call *c)
+{
+    if (o->kind != c->kind)
+        return 0;
+    switch (c->kind) {
+    case OP_ADD: {
+        size_t k = c->n > 0 ? (size_t)c->n : 0;
+        return o->n == c->n &&
+               (k == 0 || (memcmp(t->link + o->off, c->link, k * sizeof *c->link) == 0 &&
+                           memcmp(t->w + o->off, c->w, k * sizeof *c->w) == 0));
+    }
+    case OP_REMOVE:
+        return o->id == c->id;
+    case OP_ADD_LINK:
+        return memcmp(&o->v, &c->v, sizeof o->v) == 0;
+    case OP_SET_CAP:
+        return o->id == c->id && memcmp(&o->v, &c->v, sizeof o->v) == 0;
+    default:
+        return 1;
+    }
+}
+
+/* The recorded answer to call c, when a recording matched every call so far and this one
+ * (the call is then counted); else NULL, the follower stops following, and the real solver is
+ * built for the caller to answer with. */
+static const mm_op *answer(st_mmx *x, const mm_call *c)
+{
+    if (!x->diverged) {
+        size_t k = 0;
+        for (size_t i = 0; i < x->n_cand; i++) {
+            const st_mm_trace *t = x->cand[i];
+            if (x->pos < t->n_op && matches(t, &t->op[x->pos], c))
+                x->cand[k++] = t;
+        }
+        if (k) {
+            x->n_cand = k;
+            x->cur = x->cand[0];
+            return &x->cur->op[x->pos++];
+        }
+        x->diverged = 1;
+    }
+    if (!x->mm)
+        materialise(x);
+    return NULL;
+}
+
+int32_t st_mmx_add_link(st_mmx *x, double capacity)
+{
+    const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD_LINK, .v = capacity});
+    int32_t l = o ? (int32_t)o->id : st_maxmin_add_link(x->mm, capacity);
+    if (x->rec)
+        put(x->rec, (mm_op){.kind = OP_ADD_LINK, .id = l, .v = capacity}, NULL, NULL, NULL);
+    return l;
+}
+
+void st_mmx_set_capacity(st_mmx *x, int32_t link, double capacity)
+{
+    if (!answer(x, &(mm_call){.kind = OP_SET_CAP, .id = link, .v = capacity}))
+        st_maxmin_set_capacity(x->mm, link, capacity);
+    if (x->rec)
+        put(x->rec, (mm_op){.kind = OP_SET_CAP, .id = link, .v = capacity}, NULL, NULL, NULL);
+}
+
+int64_t st_mmx_add(st_mmx *x, const int32_t *links, const double *weights, int n)
+{
+    const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD, .n = n, .link = links, .w = weights});
+    int64_t id = o ? o->id : st_maxmin_add(x->mm, links, weights, n);
+    if (x->rec)
+        put(x->rec, (mm_op){.kind = OP_ADD, .id = id, .n = n}, links, weights, NULL);
+    return id;
+}
+
+void st_mmx_remove(st_mmx *x, int64_t id)
+{
+    if (!answer(x, &(mm_call){.kind = OP_REMOVE, .id = id}))
+        st_maxmin_remove(x->mm, id);
+    if (x->rec)
+        put(x->rec, (mm_op){.kind = OP_REMOVE, .id = id}, NULL, NULL, NULL);
+}
+
+size_t st_mmx_solve(st_mmx *x, const int64_t **changed, const double **rates)
+{
+    const mm_op *o = answer(x, &(mm_call){.kind = OP_SOLVE});
+    size_t n;
+    if (o) {
+        n = (size_t)o->n;
+        *changed = x->cur->ch + o->off;
+        *rates = x->cur->rate + o->off;
+    } else {
+        n = st_maxmin_solve(x->mm, changed);
+        if (n > INT32_MAX)
+            ST_BUG("max-min solve changed %zu rates; a recording holds at most 2^31", n);
+        x->rates = st_xgrow(x->rates, sizeof *x->rates, n + 1, &x->rates_cap);
+        for (size_t i = 0; i < n; i++)
+            x->rates[i] = st_maxmin_rate(x->mm, (*changed)[i]);
+        *rates = x->rates;
+    }
+    if (x->rec)
+        put(x->rec, (mm_op){.kind = OP_SOLVE, .n = (int32_t)n}, NULL, *rates, *changed);
+    return n;
+}
+
+st_maxmin *st_mmx_solver(st_mmx *x)
+{
+    x->diverged = 1;
+    if (!x->mm)
+        materialise(x);
+    return x->mm;
+}
+
+const st_maxmin *st_mmx_built(const st_mmx *x)
+{
+    return x->mm;
+}
+
+int st_mmx_diverged(const st_mmx *x)
+{
+    return x->diverged;
+}

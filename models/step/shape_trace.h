@@ -1,0 +1,43 @@
+/* The step model's recordings of collective patterns' max-min solves by shape: a pattern's
+ * memo key with its byte count left out (models/step/coll_memo.h). A pattern of a shape already
+ * recorded follows that recording (models/fabric/mm_trace.h), so the plans of a search that
+ * differ in micro-batch or tensor-parallel size, whose patterns differ in bytes alone, solve each
+ * shape's max-min problems once. Internal to models/step/. */
+#ifndef ST_MODELS_STEP_SHAPE_TRACE_H
+#define ST_MODELS_STEP_SHAPE_TRACE_H
+
+#include <stddef.h>
+
+#include "models/fabric/mm_trace.h"
+#include "models/step/coll_memo.h"
+
+/* The recordings kept are bounded: once they hold this many bytes together, a new shape's is
+ * not kept and its patterns are solved in full, as without recordings. 256 MiB holds the
+ * sizing search of Llama 3 405B on 16,384 GPUs (tests/bench/bench_sweep) several times over. */
+#define ST_SHAPE_TRACE_BUDGET ((size_t)256 << 20)
+
+typedef struct st__shape_traces st__shape_traces;
+
+/* An empty table. Never returns NULL. st__shape_traces_free(NULL) is a no-op; it frees the
+ * recordings kept. */
+st__shape_traces *st__shape_traces_new(void);
+void st__shape_traces_free(st__shape_traces *s);
+
+/* A shape keeps this many recordings at most: patterns of one shape whose byte counts change
+ * their protocol, channels or order of ends make other calls, and each such kind is recorded
+ * once (a follower tries every recording of its shape: a few). */
+#define ST_SHAPE_TRACE_PER 8
+
+/* The recordings of k's shape (k's bytes not read) into *t; returns how many (0: none). */
+size_t st__shape_traces_find(const st__shape_traces *s, const st_coll_memo_key *k,
+                             const st_mm_trace *const **t);
+
+/* Keep recording t (owned by s from now) for k's shape, unless it is not whole, the shape has
+ * ST_SHAPE_TRACE_PER already or t would pass ST_SHAPE_TRACE_BUDGET: then t is freed. */
+void st__shape_traces_put(st__shape_traces *s, const st_coll_memo_key *k, st_mm_trace *t);
+
+/* Recordings kept, and their bytes. */
+size_t st__shape_traces_count(const st__shape_traces *s);
+size_t st__shape_traces_bytes(const st__shape_traces *s);
+
+#endif
