@@ -40,6 +40,7 @@ typedef struct mm_link {
     uint32_t mark;    /* epoch of the last solve that visited it */
     uint8_t dirty;    /* queued in dirty_links */
     uint8_t used;     /* listed in used: an edge or a capacity change since st_maxmin_reset */
+    uint8_t touched;  /* listed in touched: its heap entry awaits settle */
 } mm_link;
 
 /* A heap entry carries its key: comparisons read the heap array alone, not links[] (one cache
@@ -87,6 +88,8 @@ struct st_maxmin {
     size_t n_comp_links;
     mm_hent *heap;
     size_t heap_n;
+    int32_t *touched; /* links whose heap entries the freezes of one saturation made stale */
+    size_t n_touched;
     int64_t *changed;
     size_t n_changed, changed_cap;
     int no_loads; /* st_maxmin_drop_loads: publish leaves the loads alone */
@@ -115,6 +118,7 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
     m->comp_links = st_xmalloc(nl * sizeof *m->comp_links);
     m->heap = st_xmalloc(nl * sizeof *m->heap);
+    m->touched = st_xmalloc(nl * sizeof *m->touched);
     m->slot_of = st_xmalloc(nl * sizeof *m->slot_of);
     for (int32_t l = 0; l < n_links; l++) {
         if (!(capacity[l] > 0) || isinf(capacity[l]))
@@ -156,6 +160,7 @@ int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
         m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
         m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
         m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
+        m->touched = st_xrealloc(m->touched, cap * sizeof *m->touched);
         m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
         m->links_cap = cap;
     }
@@ -203,6 +208,7 @@ void st_maxmin_free(st_maxmin *m)
     free(m->comp_ents);
     free(m->comp_links);
     free(m->heap);
+    free(m->touched);
     free(m->changed);
     free(m->used);
     free(m->undo);
@@ -600,28 +606,59 @@ static void resum(st_maxmin *m, mm_link *L)
 }
 
 /* Fix entity e at rate `level`: its weighted rate becomes fixed load on each of its links, which
- * raises or lowers those links' fill levels (never below `level`, in exact arithmetic). */
+ * raises or lowers those links' fill levels (never below `level`, in exact arithmetic). The
+ * links' heap entries are left as they were and the links listed for settle: a saturation of a
+ * symmetric pattern freezes many entities on each link it touches, and one sift a link replaces
+ * one per entity. The sums and the rounding to zero are done here, freeze by freeze, as
+ * before, so each link's level is bit for bit the one its last freeze gave. */
 static void freeze(st_maxmin *m, mm_ent *e, double level)
 {
     e->frozen = 1;
     e->nrate = level;
     for (int32_t j = 0; j < e->n; j++) {
-        mm_link *L = &m->links[e->link[j]];
+        int32_t l = e->link[j];
+        mm_link *L = &m->links[l];
         L->unfrozen--;
         if (L->hpos < 0)
             continue;
-        if (L->unfrozen == 0) {
-            heap_remove(m, e->link[j]);
-            continue;
+        if (!L->touched) {
+            L->touched = 1;
+            m->touched[m->n_touched++] = l;
         }
+        if (L->unfrozen == 0) /* taken out of the heap by settle; no freeze reaches it again */
+            continue;
         L->rem -= e->w[j] * level;
         L->wsum -= e->w[j];
         if (L->wsum <= WSUM_RESUM * L->wsum0)
             resum(m, L);
-        size_t i = (size_t)L->hpos;
-        m->heap[i].lvl = level_of(L);
-        sift_down(m, sift_up(m, i));
+        if (L->rem < CAP_REL_EPS * L->cap)
+            L->rem = 0;
     }
+}
+
+/* Bring the touched links' heap entries up to date: out of the heap if no entity on it is left
+ * unfrozen, else at its new level. The heap stays valid for the keys it holds, so each entry is
+ * one key change of a valid heap; a raised key can only sink, a lowered one only rise. Keys are
+ * unique (level, id), so the next saturations come out in the order of immediate updates. */
+static void settle(st_maxmin *m)
+{
+    for (size_t t = 0; t < m->n_touched; t++) {
+        int32_t l = m->touched[t];
+        mm_link *L = &m->links[l];
+        L->touched = 0;
+        if (L->unfrozen == 0) {
+            heap_remove(m, l);
+            continue;
+        }
+        size_t i = (size_t)L->hpos;
+        double old = m->heap[i].lvl, lvl = level_of(L);
+        m->heap[i].lvl = lvl;
+        if (lvl > old)
+            sift_down(m, i);
+        else if (lvl < old)
+            sift_up(m, i);
+    }
+    m->n_touched = 0;
 }
 
 static void fill(st_maxmin *m)
@@ -640,6 +677,7 @@ static void fill(st_maxmin *m)
             if (!e->frozen)
                 freeze(m, e, level);
         }
+        settle(m);
     }
 }
 
