@@ -86,6 +86,14 @@ static double hop(const st_coll *cm, const phase_desc *d, st_coll_proto p, st_nc
  * algorithm. A member's hop costs its path latency plus NCCL's per-hop latency for its hardware;
  * with `real`, also what NCCL's model leaves out (a Simple ring's NVLink pipeline fill), which the
  * transfer pays but the protocol choice does not see. */
+/* fmax(acc, y) for an accumulator acc that is never NaN (it starts at 0 and only takes values
+ * that compare greater), signed zeros included: glibc's fmax is a library call in this loop,
+ * which runs for every transfer of every phase costed. */
+static inline double raise_to(double acc, double y)
+{
+    return y > acc ? y : acc;
+}
+
 double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
                              size_t x, int real)
 {
@@ -98,10 +106,10 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
         int nv = cm->mhw[i] == ST_NCCL_HW_NVLINK;
         double al = cm->mlat[i] + (nv ? hv : hn);
         sum += al;
-        mx = fmax(mx, al);
-        mx_path = fmax(mx_path, cm->mlat[i]);
-        mx_nv = nv ? fmax(mx_nv, al) : mx_nv;
-        mx_net = nv ? mx_net : fmax(mx_net, al);
+        mx = raise_to(mx, al);
+        mx_path = raise_to(mx_path, cm->mlat[i]);
+        mx_nv = nv ? raise_to(mx_nv, al) : mx_nv;
+        mx_net = nv ? mx_net : raise_to(mx_net, al);
     }
     if (d->kind == PH_EMPTY)
         return 0;
