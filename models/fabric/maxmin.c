@@ -558,6 +558,13 @@ static void heap_remove(st_maxmin *m, int32_t l)
     sift_down(m, sift_up(m, i));
 }
 
+/* Order heap[0..heap_n) (whose hpos are set) as a heap: Floyd's bottom-up construction, O(n). */
+static void heapify(st_maxmin *m)
+{
+    for (size_t i = (m->heap_n + HEAP_D - 2) / HEAP_D; i-- > 0;) /* parents, bottom up */
+        sift_down(m, i);
+}
+
 /* ---- Progressive filling. ---- */
 
 /* The link's fill level: remaining capacity over unfrozen weight. */
@@ -587,8 +594,7 @@ static void init_fill(st_maxmin *m)
         L->wsum0 = L->wsum;
         heap_put(m, m->heap_n++, (mm_hent){.lvl = level_of(L), .l = l});
     }
-    for (size_t i = (m->heap_n + HEAP_D - 2) / HEAP_D; i-- > 0;) /* parents, bottom up */
-        sift_down(m, i);
+    heapify(m);
     for (size_t i = 0; i < m->n_comp_ents; i++) {
         mm_ent *e = &m->ents[m->comp_ents[i]];
         e->frozen = e->n == 0;
@@ -636,12 +642,43 @@ static void freeze(st_maxmin *m, mm_ent *e, double level)
     }
 }
 
+/* When a saturation touched at least 1 / SETTLE_REBUILD of the links in the heap (a symmetric
+ * pattern's level often freezes most of them at once), settle rebuilds the heap instead: the
+ * links left, each at its new level, then one O(n) heapify, rather than a sift of O(log n)
+ * levels for each, every level a write into the moved link's record. Measured on the 405B
+ * sizing search (tests/bench/bench_sweep): most touched links come in such saturations. */
+#define SETTLE_REBUILD 4
+
+/* settle by rebuilding: the same set of (level, id) keys in the heap, so the same next pops. */
+static void rebuild(st_maxmin *m)
+{
+    for (size_t t = 0; t < m->n_touched; t++) {
+        mm_link *L = &m->links[m->touched[t]];
+        L->touched = 0;
+        if (L->unfrozen == 0)
+            L->hpos = -1;
+        else
+            m->heap[L->hpos].lvl = level_of(L);
+    }
+    m->n_touched = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < m->heap_n; i++)
+        if (m->links[m->heap[i].l].hpos >= 0)
+            heap_put(m, k++, m->heap[i]);
+    m->heap_n = k;
+    heapify(m);
+}
+
 /* Bring the touched links' heap entries up to date: out of the heap if no entity on it is left
  * unfrozen, else at its new level. The heap stays valid for the keys it holds, so each entry is
  * one key change of a valid heap; a raised key can only sink, a lowered one only rise. Keys are
  * unique (level, id), so the next saturations come out in the order of immediate updates. */
 static void settle(st_maxmin *m)
 {
+    if (SETTLE_REBUILD * m->n_touched >= m->heap_n) {
+        rebuild(m);
+        return;
+    }
     for (size_t t = 0; t < m->n_touched; t++) {
         int32_t l = m->touched[t];
         mm_link *L = &m->links[l];
