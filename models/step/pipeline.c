@@ -62,25 +62,45 @@ void st__pipe_plan_release(pipe_plan *p)
  * this one advances a stage until it blocks and requeues a stage when its input arrives. */
 static void sweep_stage(pipe_plan *p, int64_t s)
 {
-    int64_t pos = p->next[s], base = s * p->len;
+    /* The plan's arrays in locals: the stores below are st_time (int64_t) ones, which could
+     * alias p's int64_t fields as far as the compiler knows, so it would reload p->len, p->t and
+     * the rest after each. The arithmetic is send_output's and dur_of's, unchanged. */
+    const pipe_task *t = p->t;
+    const st_time *dur = p->dur;
+    st_time *start = p->start, *ready = p->ready, *send_end = p->send_end;
+    st_time *lf = p->link_free + s * 2; /* lf[LINK_NEXT - 1], lf[LINK_PREV - 1] */
+    int64_t *next = p->next;
+    unsigned char *flag = p->flag;
+    const int64_t len = p->len, nchunk = p->nchunk, base = s * len;
+    const st_time p2p = p->p2p;
+    int64_t pos = next[s];
     st_time free_at = p->free_at[s];
-    for (; pos < p->len; pos++) {
+    for (; pos < len; pos++) {
         int64_t id = base + pos;
-        if (p->ready[id] < 0)
+        st_time r = ready[id];
+        if (r < 0)
             break;
-        const pipe_task *u = &p->t[id];
-        p->start[id] = tmax(free_at, p->ready[id]);
-        free_at = p->start[id] + dur_of(p, id);
+        const pipe_task *u = &t[id];
+        st_time go = tmax(free_at, r);
+        start[id] = go;
+        free_at = go + dur[u->kind * nchunk + u->chunk];
         if (u->cons < 0)
             continue;
-        p->ready[u->cons] = send_output(p, s, id, free_at);
+        st_time arrive = free_at;
+        if (u->link != LINK_NONE) {
+            st_time send = tmax(free_at, lf[u->link - 1]);
+            lf[u->link - 1] = send + p2p;
+            arrive = send + p2p;
+        }
+        send_end[id] = arrive;
+        ready[u->cons] = arrive;
         int64_t cs = u->cstage;
-        if (cs != s && !p->flag[cs] && p->next[cs] == u->cons - cs * p->len) {
-            p->flag[cs] = 1;
+        if (cs != s && !flag[cs] && next[cs] == u->cons - cs * len) {
+            flag[cs] = 1;
             p->stack[p->nstack++] = cs;
         }
     }
-    p->next[s] = pos;
+    next[s] = pos;
     p->free_at[s] = free_at;
 }
 
