@@ -385,9 +385,7 @@ static void visit_ent(st_maxmin *m, int64_t id)
     if (m->ents[id].mark == m->epoch)
         return;
     m->ents[id].mark = m->epoch;
-    m->comp_ents =
-        st_xgrow(m->comp_ents, sizeof *m->comp_ents, m->n_comp_ents + 1, &m->comp_ents_cap);
-    m->comp_ents[m->n_comp_ents++] = id;
+    m->comp_ents[m->n_comp_ents++] = id; /* room for every entity: collect made it */
 }
 
 static void visit_link(st_maxmin *m, int32_t l)
@@ -469,6 +467,8 @@ static void collect(st_maxmin *m)
         return;
     }
     m->n_comp_ents = m->n_comp_links = 0;
+    /* A search visits each entity once: room for all of them now, not a grow check a visit. */
+    m->comp_ents = st_xgrow(m->comp_ents, sizeof *m->comp_ents, m->n_ents, &m->comp_ents_cap);
     size_t ie = 0, il = 0, seeds = 0;
     for (size_t i = 0; i < m->n_dirty_ents; i++) {
         int64_t id = m->dirty_ents[i];
