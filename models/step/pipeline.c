@@ -11,14 +11,121 @@
 #include "sim/err.h"
 #include "sim/xalloc.h"
 
-/* The tasks of x's spec for m micro-batches: the layout, borrowed from x's cache (or p's own),
- * and the times' arrays, all in one allocation. A task's input is there from the start when it
- * has no producer. */
+/* Forward passes a stage runs before its first backward: Megatron-LM's schedules.py,
+ * forward_backward_pipelining_without_interleaving and ..._with_interleaving (counted in
+ * chunk-micro-batches, and everything when m == pp under interleaving). */
+static int64_t warmup(int64_t pp, int64_t v, int64_t m, int64_t s)
+{
+    int64_t total = m * v, w;
+    if (v == 1)
+        return pp - s - 1 < m ? pp - s - 1 : m;
+    if (m == pp)
+        return total;
+    w = (pp - s - 1) * 2 + (v - 1) * pp;
+    return w < total ? w : total;
+}
+
+/* Megatron's numbering of a stage's forward (or backward) iterations: groups of pp micro-batches
+ * run chunk by chunk (get_model_chunk_id, get_microbatch_id_in_model_chunk); backwards visit
+ * the chunks in reverse. Stepped one iteration at a time, so building needs no division. */
+typedef struct iter {
+    int64_t group, lc, r; /* iteration = (group * v + lc) * pp + r */
+} iter;
+
+static inline void iter_next(const pipe_plan *p, iter *it)
+{
+    if (++it->r < p->pp)
+        return;
+    it->r = 0;
+    if (++it->lc < p->v)
+        return;
+    it->lc = 0;
+    it->group++;
+}
+
+/* Put the next iteration of `kind` at the next position of stage s; round counts positions
+ * from the end of the warm-up in rounds of T (the caller keeps it). */
+static inline void put(pipe_plan *p, int64_t s, int64_t *pos, int kind, iter *it, int64_t round)
+{
+    int64_t lc = kind == KIND_B ? p->v - 1 - it->lc : it->lc;
+    int64_t c = lc * p->pp + s, mb = it->group * p->pp + it->r, id = s * p->len + *pos;
+    p->t[id] = (pipe_task){.prod = -1,
+                           .cons = -1,
+                           .cstage = -1,
+                           .chunk = (int32_t)c,
+                           .mb = (int32_t)mb,
+                           .round = (int32_t)round,
+                           .kind = (uint8_t)kind};
+    p->idx[(kind * p->nchunk + c) * p->m + mb] = (int32_t)id;
+    iter_next(p, it);
+    (*pos)++;
+}
+
+/* Warm-up forwards, then one forward and one backward at a time, then the remaining backwards.
+ * Rounds: T = 2 * rs * v positions, rs = pp under interleaving, else 1 (see find_period,
+ * pipeline_periodic.c). */
+static void build_stage(pipe_plan *p, int64_t s)
+{
+    int64_t total = p->m * p->v, w = p->warm[s], pos = 0, q = 0, round = 0;
+    int64_t T = 2 * p->v * (p->v > 1 ? p->pp : 1);
+    iter f = {0, 0, 0}, b = {0, 0, 0};
+    for (int64_t i = 0; i < w; i++)
+        put(p, s, &pos, KIND_F, &f, -((w - i + T - 1) / T));
+    for (int64_t k = 0; k < total - w; k++) {
+        put(p, s, &pos, KIND_F, &f, round);
+        put(p, s, &pos, KIND_B, &b, round);
+        if ((q += 2) == T) {
+            q = 0;
+            round++;
+        }
+    }
+    for (int64_t k = total - w; k < total; k++) {
+        put(p, s, &pos, KIND_B, &b, round);
+        if (++q == T) {
+            q = 0;
+            round++;
+        }
+    }
+}
+
+/* Data dependencies: F of chunk c needs F of c - 1 (on the previous stage), B of c needs B of
+ * c + 1 (on the next), and B of the last chunk needs its own F (the loss). Each output has
+ * exactly one consumer. */
+static void link_tasks(pipe_plan *p)
+{
+    int64_t nc = p->nchunk, pp = p->pp;
+    for (int64_t s = 0; s < pp; s++) {
+        int64_t prev = s == 0 ? pp - 1 : s - 1, next = s == pp - 1 ? 0 : s + 1;
+        for (int64_t id = s * p->len; id < (s + 1) * p->len; id++) {
+            pipe_task *u = &p->t[id];
+            int64_t pk = u->kind, pc = u->kind == KIND_F ? u->chunk - 1 : u->chunk + 1;
+            int64_t src = u->kind == KIND_F ? prev : next;
+            if (u->kind == KIND_B && u->chunk == nc - 1) {
+                pk = KIND_F;
+                pc = nc - 1;
+                src = s;
+            }
+            p->ready[id] = pc < 0 ? 0 : -1;
+            if (pc < 0)
+                continue;
+            int32_t pid = p->idx[(pk * nc + pc) * p->m + u->mb];
+            u->prod = pid;
+            p->t[pid].cons = (int32_t)id;
+            p->t[pid].cstage = (int32_t)s;
+            /* With two stages the next stage is also the previous one: one link. */
+            p->t[pid].link = src == s                       ? LINK_NONE
+                             : u->kind == KIND_F || pp == 2 ? LINK_NEXT
+                                                            : LINK_PREV;
+        }
+    }
+}
+
+/* Lay out and order the tasks of x's spec for m micro-batches, all in one allocation. */
 void st__pipe_plan_init(pipe_plan *p, const pipe_ctx *x, int64_t m)
 {
-    int64_t pp = x->pp, len = 2 * m * x->v, n = pp * len;
-    size_t sz = (size_t)(3 * n + 3 * pp) * sizeof(st_time) + (size_t)(2 * pp) * sizeof(int64_t) +
-                (size_t)pp;
+    int64_t pp = x->pp, len = 2 * m * x->v, n = pp * len, nidx = 2 * x->nchunk * m;
+    size_t sz = (size_t)(3 * n + 3 * pp) * sizeof(st_time) + (size_t)(3 * pp) * sizeof(int64_t) +
+                (size_t)n * sizeof(pipe_task) + (size_t)nidx * sizeof(int32_t) + (size_t)pp;
     char *b = st_xmalloc(sz);
     *p = (pipe_plan){.pp = pp,
                      .v = x->v,
@@ -28,32 +135,31 @@ void st__pipe_plan_init(pipe_plan *p, const pipe_ctx *x, int64_t m)
                      .p2p = x->p2p,
                      .dur = x->dur,
                      .block = b};
-    const pipe_layout *l = st__pipe_layout_get(x->layouts, pp, x->v, m, &p->own);
-    p->warm = l->warm;
-    p->t = l->t;
-    p->idx = l->idx;
     p->start = (st_time *)b;
     p->ready = p->start + n;
     p->send_end = p->ready + n;
     p->free_at = p->send_end + n;
     p->link_free = p->free_at + pp;
-    p->next = (int64_t *)(p->link_free + 2 * pp);
+    p->warm = (int64_t *)(p->link_free + 2 * pp);
+    p->next = p->warm + pp;
     p->stack = p->next + pp;
-    p->flag = (unsigned char *)(p->stack + pp);
+    p->t = (pipe_task *)(p->stack + pp);
+    p->idx = (int32_t *)(p->t + n);
+    p->flag = (unsigned char *)(p->idx + nidx);
     for (int64_t s = 0; s < pp; s++) {
+        p->warm[s] = warmup(pp, x->v, m, s);
         p->next[s] = 0;
         p->free_at[s] = p->link_free[2 * s] = p->link_free[2 * s + 1] = 0;
         p->flag[s] = 0;
+        build_stage(p, s);
     }
-    for (int64_t id = 0; id < n; id++)
-        p->ready[id] = p->t[id].prod < 0 ? 0 : -1;
+    link_tasks(p);
 }
 
 void st__pipe_plan_release(pipe_plan *p)
 {
     free(p->block);
     p->block = NULL;
-    st__pipe_layout_release(&p->own);
 }
 
 /* ---- List scheduling: each stage runs its list in order, a task starting when the stream is
@@ -171,8 +277,7 @@ static int check_spec(const st_pipe_spec *s)
 
 static void ctx_init(pipe_ctx *x, const st_pipe_spec *s)
 {
-    *x = (pipe_ctx){.layouts = s->layouts,
-                    .pp = s->pp,
+    *x = (pipe_ctx){.pp = s->pp,
                     .v = s->v,
                     .m = s->m,
                     .nchunk = s->pp * s->v,

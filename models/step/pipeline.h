@@ -9,18 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A cache of the schedule's task layouts by (pp, v, m) (models/step/pipeline_layout.c): the
- * task order and dependencies depend on those three alone, not on the task times, so the
- * simulations of a search share them. At most ST_PIPE_LAYOUT_BUDGET bytes of layouts are kept;
- * a layout past it is built for its run and freed. st_pipe_layouts_free(NULL) is a no-op. */
-#define ST_PIPE_LAYOUT_BUDGET ((size_t)64 << 20)
-typedef struct st_pipe_layouts st_pipe_layouts;
-st_pipe_layouts *st_pipe_layouts_new(void);
-void st_pipe_layouts_free(st_pipe_layouts *c);
-/* Layouts kept, and their bytes. */
-size_t st_pipe_layouts_count(const st_pipe_layouts *c);
-size_t st_pipe_layouts_bytes(const st_pipe_layouts *c);
-
 typedef struct st_pipe_spec {
     int64_t pp;          /* stages, >= 1 */
     int64_t v;           /* model chunks per stage (virtual stages); 1 = plain 1F1B */
@@ -33,8 +21,6 @@ typedef struct st_pipe_spec {
                             from one stage to one neighbour go one after another (one link per
                             ordered stage pair); a chunk's output that stays on its stage (pp
                             = 1) is not sent */
-    st_pipe_layouts *layouts; /* borrowed: where the task layout is looked up and kept, or NULL
-                                 (laid out for this run alone); the result is the same */
 } st_pipe_spec;
 
 /* What one step's pipeline did. Every task time is rounded to the engine's integer nanosecond

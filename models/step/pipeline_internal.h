@@ -24,31 +24,8 @@ typedef struct pipe_task {
     uint8_t link;   /* how the output reaches cons: LINK_NONE (same stage) or a link */
 } pipe_task;
 
-/* The task layout of the schedule for pp stages, v chunks a stage and m micro-batches: each
- * stage's ordered task list, stage after stage (task id = stage * len + position), all in one
- * allocation (block). It depends on those three alone, so a cache keeps it by them. */
-typedef struct pipe_layout {
-    int64_t pp, v, m, nchunk, len; /* len: tasks per stage, 2 * m * v */
-    int64_t *warm;                 /* [pp]: warm-up forwards */
-    pipe_task *t;                  /* [pp * len] */
-    int32_t *idx;                  /* [2 * nchunk * m]: task id of (kind, chunk, micro-batch) */
-    void *block;
-    size_t bytes; /* of block */
-} pipe_layout;
-
-/* Lay out the tasks for (pp, v, m) into l, which st__pipe_layout_release frees. */
-void st__pipe_layout_build(pipe_layout *l, int64_t pp, int64_t v, int64_t m);
-void st__pipe_layout_release(pipe_layout *l);
-
-/* The layout for (pp, v, m): c's if it holds one; else built, and kept in c unless c is NULL
- * or the layout would take c past ST_PIPE_LAYOUT_BUDGET, in which case it is built into *own,
- * which the caller then releases (own->block is NULL when c took it). Read-only. */
-const pipe_layout *st__pipe_layout_get(st_pipe_layouts *c, int64_t pp, int64_t v, int64_t m,
-                                       pipe_layout *own);
-
 /* What every evaluation of one spec shares: sizes and task times in engine ticks. */
 typedef struct pipe_ctx {
-    st_pipe_layouts *layouts; /* the spec's, or NULL */
     int64_t pp, v, m, nchunk;
     st_time p2p;
     st_time *dur;        /* [2 * nchunk]: by kind * nchunk + chunk */
@@ -67,15 +44,14 @@ typedef struct pipe_plan {
     st_time *send_end;  /* [pp * len]: when the output reached its consumer (tasks with one) */
     st_time *free_at;   /* [pp]: when the compute stream is next free */
     st_time *link_free; /* [2 * pp]: when each outgoing link is next free */
+    int64_t *warm;      /* [pp]: warm-up forwards */
     int64_t *next;      /* [pp]: position of the next task to run */
     int64_t *stack;     /* [pp]: stages to advance (sweep) */
     int64_t nstack;
-    const int64_t *warm; /* [pp]: warm-up forwards (the layout's) */
-    const pipe_task *t;  /* [pp * len] (the layout's) */
-    const int32_t *idx;  /* [2 * nchunk * m]: task id of (kind, chunk, micro-batch) */
+    pipe_task *t;        /* [pp * len] */
+    int32_t *idx;        /* [2 * nchunk * m]: task id of (kind, chunk, micro-batch) */
     unsigned char *flag; /* [pp]: queued (sweep) or busy (engine) */
     void *block;
-    pipe_layout own; /* the layout when the cache did not keep it (own.block NULL otherwise) */
 } pipe_plan;
 
 static inline st_time tmax(st_time a, st_time b)
@@ -127,8 +103,8 @@ static inline st_time task_wait(const pipe_plan *p, int64_t s, int64_t id)
     return p->start[id] - tmax(before, end_of(p, u->prod));
 }
 
-/* The tasks of x's spec for m micro-batches, laid out (from x's layout cache when it has one)
- * with their times' arrays in one allocation; st__pipe_plan_release frees what is p's. */
+/* Lay out and order the tasks of x's spec for m micro-batches, all in one allocation that
+ * st__pipe_plan_release frees. */
 void st__pipe_plan_init(pipe_plan *p, const pipe_ctx *x, int64_t m);
 void st__pipe_plan_release(pipe_plan *p);
 

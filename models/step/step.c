@@ -36,7 +36,6 @@ int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_ste
     x->traces = st__shape_traces_new();
     x->closed = st_coll_memo_new();
     x->shared = shared;
-    x->layouts = shared ? NULL : st_pipe_layouts_new();
     *out = x;
     return 0;
 }
@@ -51,7 +50,6 @@ void st_step_ctx_free(st_step_ctx *x)
     st_coll_memo_free(x->memo);
     st__shape_traces_free(x->traces);
     st_coll_memo_free(x->closed);
-    st_pipe_layouts_free(x->layouts);
     for (size_t i = 0; i < x->n_maps; i++) {
         free(x->maps[i].gpus);
         free(x->maps[i].bg);
@@ -330,13 +328,8 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
     double *zero3 = st_xcalloc((size_t)p.chunks, sizeof *zero3);
     double *zero3_all = st_xcalloc((size_t)p.chunks, sizeof *zero3_all);
     chunk_costs(x, &p, fwd, bwd, zero3, zero3_all);
-    st_pipe_spec spec = {.pp = p.pp,
-                         .v = p.v,
-                         .m = p.m,
-                         .fwd_s = fwd,
-                         .bwd_s = bwd,
-                         .p2p_s = p.p2p_s,
-                         .layouts = x->shared ? st__step_memo_layouts(x->shared) : x->layouts};
+    st_pipe_spec spec = {
+        .pp = p.pp, .v = p.v, .m = p.m, .fwd_s = fwd, .bwd_s = bwd, .p2p_s = p.p2p_s};
     st_pipe_result pr = {0};
     rc = st_pipe_simulate(&spec, &pr, trace);
     if (rc == ST_ELIMIT) {

@@ -31,7 +31,6 @@ struct st_step_ctx {
     st_coll_memo *closed;     /* the data-parallel all-reduce's closed form (step.c), by pattern */
     st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
     st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
-    st_pipe_layouts *layouts; /* the pipeline's task layouts, when there is no shared memo */
     st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */
     /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
      * maps[place - 1].gpus[r]. Each distinct list is kept once, so the memo's keys stay exact. */
@@ -45,8 +44,6 @@ struct st_step_ctx {
  * whose fabric routes those GPUs alike; the memo's key then names it in `fabric`. */
 int64_t st__step_memo_class(st_step_ctx *x, int64_t gpus);
 st_coll_memo *st__step_memo_times(st_step_memo *m);
-/* The memo's pipeline task layouts, shared by its contexts (a layout names no fabric). */
-st_pipe_layouts *st__step_memo_layouts(st_step_memo *m);
 
 /* The GPU job rank r is on under the context's current placement. */
 static inline int64_t st__step_gpu_of(const st_step_ctx *x, int64_t r)

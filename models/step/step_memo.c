@@ -15,8 +15,7 @@ typedef struct memo_class {
 
 struct st_step_memo {
     st_coll_memo *times;
-    st_pipe_layouts *layouts; /* the pipeline's task layouts, which depend on no fabric */
-    memo_class *cls;          /* a search meets a handful: found by a scan */
+    memo_class *cls; /* a search meets a handful: found by a scan */
     size_t n, cap;
 };
 
@@ -24,7 +23,6 @@ st_step_memo *st_step_memo_new(void)
 {
     st_step_memo *m = st_xcalloc(1, sizeof *m);
     m->times = st_coll_memo_new();
-    m->layouts = st_pipe_layouts_new();
     return m;
 }
 
@@ -33,7 +31,6 @@ void st_step_memo_free(st_step_memo *m)
     if (!m)
         return;
     st_coll_memo_free(m->times);
-    st_pipe_layouts_free(m->layouts);
     free(m->cls);
     free(m);
 }
@@ -46,11 +43,6 @@ size_t st_step_memo_count(const st_step_memo *m)
 st_coll_memo *st__step_memo_times(st_step_memo *m)
 {
     return m->times;
-}
-
-st_pipe_layouts *st__step_memo_layouts(st_step_memo *m)
-{
-    return m->layouts;
 }
 
 /* Fields compared one by one: doubles bit for bit (the same capacity is the same bits). */

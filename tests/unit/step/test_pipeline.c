@@ -378,49 +378,6 @@ START_TEST(test_trace_covers_every_task_and_streams_never_overlap)
 }
 END_TEST
 
-/* The layout cache (st_pipe_layouts) answers as no cache does, and tells apart layouts that
- * differ in any one of pp, v and m: each spec below differs from an earlier one in one field
- * alone, so a key that ignored that field would hand it the earlier spec's tasks. Every spec
- * is run twice through the cache (built, then found) in each evaluation mode. */
-START_TEST(test_layout_cache_keys_on_pp_v_and_m)
-{
-    static const int64_t shape[][3] = {{4, 1, 8},  {4, 2, 8}, {2, 2, 8}, {2, 2, 16},
-                                       {4, 1, 12}, {8, 1, 8}, {4, 1, 64}};
-    const size_t n = sizeof shape / sizeof shape[0];
-    st_pipe_layouts *c = st_pipe_layouts_new();
-    st_rng *g = st_rng_new(19, st_rng_tag("test"), 0, st_rng_tag("layouts"));
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < n; i++) {
-            int64_t nc = shape[i][0] * shape[i][1];
-            st_pipe_spec s = uniform(shape[i][0], shape[i][1], shape[i][2], 0, 0, 0.0007);
-            for (int64_t k = 0; k < nc; k++) { /* uneven chunks: the order shows in the times */
-                fwd[k] = 0.001 + 0.004 * st_rng_uniform(g);
-                bwd[k] = 0.002 + 0.008 * st_rng_uniform(g);
-            }
-            for (int mode = ST__PIPE_FAST; mode <= ST__PIPE_ENGINE; mode++) {
-                st_pipe_result plain = run(&s, mode);
-                s.layouts = c;
-                st_pipe_result cached = run(&s, mode);
-                s.layouts = NULL;
-                assert_same(&plain, &cached, nc);
-                st_pipe_result_release(&plain);
-                st_pipe_result_release(&cached);
-            }
-        }
-    /* The full runs' layouts and the fast path's shortened ones, each kept once. */
-    size_t kept = st_pipe_layouts_count(c);
-    ck_assert_uint_ge(kept, n);
-    ck_assert_uint_gt(st_pipe_layouts_bytes(c), 0);
-    st_pipe_spec s = uniform(4, 2, 8, 0.001, 0.002, 0);
-    s.layouts = c;
-    st_pipe_result r = run(&s, ST__PIPE_SWEEP);
-    ck_assert_uint_eq(st_pipe_layouts_count(c), kept); /* found, not built again */
-    st_pipe_result_release(&r);
-    st_rng_free(g);
-    st_pipe_layouts_free(c);
-}
-END_TEST
-
 Suite *pipeline_suite(void)
 {
     Suite *s = suite_create("pipeline");
@@ -438,7 +395,6 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, test_bad_specs_are_refused);
     tcase_add_test(tc, test_results_and_traces_are_deterministic);
     tcase_add_test(tc, test_trace_covers_every_task_and_streams_never_overlap);
-    tcase_add_test(tc, test_layout_cache_keys_on_pp_v_and_m);
     suite_add_tcase(s, tc);
     return s;
 }
