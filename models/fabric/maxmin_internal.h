@@ -1,0 +1,111 @@
+/* The solver's state, shared by maxmin.c (the entity <-> link graph, its components, the
+ * results) and maxmin_fill.c (progressive filling over a component with its heap of links).
+ * Private to models/fabric/maxmin*.c; users see models/fabric/maxmin.h. */
+#ifndef ST_MODELS_FABRIC_MAXMIN_INTERNAL_H
+#define ST_MODELS_FABRIC_MAXMIN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/fabric/maxmin.h"
+
+/* Two rates closer than this (relative) are the same rate: a re-solve that only moves the
+ * rounding does not report the entity, so its user does not reschedule anything. */
+#define RATE_REL_TOL 1e-12
+/* Remaining capacity below this fraction of a link's capacity is rounding: treat it as zero. */
+#define CAP_REL_EPS 1e-12
+/* When the unfrozen weight sum on a link has shrunk below this fraction of its starting value,
+ * cancellation may have eaten its digits; it is summed again from the edges. */
+#define WSUM_RESUM 1e-9
+
+/* One entity on a link, as the link sees it; k is the edge's index in the entity's lists, so
+ * either side can find the other in O(1). */
+typedef struct mm_edge {
+    double w;
+    int32_t ent; /* 16 bytes an edge: a million-GPU step pattern holds millions of them */
+    int32_t k;
+} mm_edge;
+
+typedef struct mm_link {
+    double cap;
+    double load;
+    mm_edge *e;
+    uint32_t n, ecap; /* 4-byte counts and no copy of the heap's key: 72 bytes a link */
+    /* Solve-time state, valid while the link is in the current component (its fill level is
+     * the key of its heap entry). */
+    double rem, wsum, wsum0;
+    int32_t hpos;     /* index in the heap, -1 when not in it */
+    int32_t unfrozen; /* entities on it not frozen yet */
+    uint32_t mark;    /* epoch of the last solve that visited it */
+    uint8_t dirty;    /* queued in dirty_links */
+    uint8_t used;     /* listed in used: an edge or a capacity change since st_maxmin_reset */
+    uint8_t touched;  /* listed in touched: its heap entry awaits settle */
+} mm_link;
+
+/* A heap entry carries its key: comparisons read the heap array alone, not links[] (one cache
+ * miss per comparison on a component of thousands of links), as the event queue keys its heap. */
+typedef struct mm_hent {
+    double lvl;
+    int32_t l;
+} mm_hent;
+
+typedef struct mm_ent {
+    double *w; /* n weights, then (in the same block) n links and n edge positions */
+    int32_t *link;
+    int32_t *pos; /* index of this entity's edge in link[k]'s edge list */
+    int32_t n;
+    double rate, nrate;
+    uint32_t mark;
+    uint8_t alive, dirty, fresh, frozen;
+} mm_ent;
+
+struct st_maxmin {
+    mm_link *links;
+    int32_t n_links;
+    size_t links_cap; /* allocated entries of links and the per-link arrays below */
+    mm_ent *ents;
+    size_t n_ents, ents_cap;
+    int64_t *free_ids; /* slots of removed entities, reused last-in first-out */
+    size_t n_free, free_cap;
+    int64_t *dirty_ents;
+    size_t n_dirty_ents, dirty_ents_cap;
+    int32_t *dirty_links;
+    size_t n_dirty_links;
+    int32_t *slot_of; /* add-time scratch: index of a link in the entity being built, or -1 */
+    int32_t *scratch_link;
+    double *scratch_w;
+    size_t scratch_link_cap, scratch_w_cap;
+    uint32_t epoch;
+    /* The last solve's components and results. comp_whole: they are one connected component,
+     * found by the search at epoch comp_epoch, so a solve that only removes entities from it
+     * solves it again without a search (collect). */
+    int comp_whole;
+    uint32_t comp_epoch;
+    int64_t *comp_ents;
+    size_t n_comp_ents, comp_ents_cap;
+    int32_t *comp_links;
+    size_t n_comp_links;
+    mm_hent *heap;
+    size_t heap_n;
+    int32_t *touched; /* links whose heap entries the freezes of one saturation made stale */
+    size_t n_touched;
+    int64_t *changed;
+    size_t n_changed, changed_cap;
+    int no_loads; /* st_maxmin_drop_loads: publish leaves the loads alone */
+    /* What st_maxmin_reset undoes: the links given an edge or a new capacity, the capacities
+     * the fabric's own links had before a change, and where the private links begin. */
+    int32_t *used;
+    size_t n_used, used_cap;
+    int32_t base_links;
+    struct {
+        int32_t l;
+        double cap;
+    } * undo;
+    size_t n_undo, undo_cap;
+};
+
+/* Progressive filling over the component collect() gathered (m->comp_ents, m->comp_links): every
+ * entity of it gets its max-min rate in nrate (maxmin_fill.c). */
+void st__mm_fill(st_maxmin *m);
+
+#endif
