@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/fabric/coll_internal.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static int64_t mod(int64_t a, int64_t m)
@@ -37,23 +38,11 @@ static int cmp_first(const void *a, const void *b)
     return (x->gpu > y->gpu) - (x->gpu < y->gpu);
 }
 
-/* Sort it[0..n) by cmp unless it is in order already, as the ranks of a step pattern (GPUs at a
- * stride) nearly always are: the check costs a pass, the sort a library call and n log n
- * comparisons. The keys compared are unique (a repeated GPU is refused after the sort and its
- * items dropped), so a sorted array is the one qsort would leave. */
-static void sort_items(item *it, int64_t n, int (*cmp)(const void *, const void *))
-{
-    for (int64_t i = 1; i < n; i++)
-        if (cmp(&it[i - 1], &it[i]) > 0) {
-            qsort(it, (size_t)n, sizeof *it, cmp);
-            return;
-        }
-}
-
 /* Sort items by (group, gpu). Returns the number of groups, or -1 when a GPU repeats. */
 static int64_t sort_groups(item *it, int64_t n)
 {
-    sort_items(it, n, cmp_grp);
+    /* the keys are unique: a repeated GPU is refused below and its items dropped */
+    st_sort_unless_sorted(it, (size_t)n, sizeof *it, cmp_grp);
     int64_t groups = 0;
     for (int64_t i = 0; i < n; i++) {
         if (i > 0 && it[i].gpu == it[i - 1].gpu)
@@ -95,7 +84,7 @@ int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, 
         for (int64_t i = a; i < b; i++)
             it[i].first = lo;
     }
-    sort_items(it, n, cmp_first);
+    st_sort_unless_sorted(it, (size_t)n, sizeof *it, cmp_first);
     r->ngrp = 0;
     for (int64_t i = 0; i < n; i++) {
         if (i == 0 || it[i].grp != it[i - 1].grp)

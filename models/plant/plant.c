@@ -12,6 +12,7 @@
 #include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
 #include "sim/rng.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static const st_plant_preset preset = {
@@ -111,13 +112,8 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
             r->pairs[q++] = (rj){rack, j};
             r->c[rack] -= c->gpu->idle_w; /* this GPU runs the job, not idle */
         }
-    /* A job's GPUs listed in order give its pairs in order: no sort then (pairs that compare
-     * equal are equal, so the array is the one qsort would leave). */
-    size_t k = 1;
-    while (k < r->n_pairs && rj_cmp(&r->pairs[k - 1], &r->pairs[k]) <= 0)
-        k++;
-    if (k < r->n_pairs)
-        qsort(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
+    /* A job's GPUs listed in order give its pairs in order (pairs that compare equal are equal) */
+    st_sort_unless_sorted(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
     r->lin = st_xcalloc(n ? n : 1, sizeof *r->lin);
 }
 

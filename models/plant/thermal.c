@@ -7,6 +7,7 @@
 
 #include "models/plant/cooling.h"
 #include "models/plant/dvfs.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static const st_plant_thermal_preset preset = {
@@ -106,11 +107,8 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
             all[q++] = (st__plant_cell){rack, j, 1};
             m->base_w[rack] -= c->gpu->idle_w;
         }
-    size_t k = 1; /* no sort of cells in order already (equal ones are equal: all one GPU) */
-    while (k < total && cell_cmp(&all[k - 1], &all[k]) <= 0)
-        k++;
-    if (k < total)
-        qsort(all, total, sizeof *all, cell_cmp);
+    /* cells that compare equal are equal (one GPU each) */
+    st_sort_unless_sorted(all, total, sizeof *all, cell_cmp);
     for (size_t i = 0; i < total; i++) { /* merge equal (rack, job) in place */
         if (m->n_cells && all[m->n_cells - 1].rack == all[i].rack &&
             all[m->n_cells - 1].job == all[i].job)
