@@ -206,6 +206,7 @@ static const st_field cooling_fields[] = {
     ST_FDIM(st_rack_cfg, "coolant_supply", coolant_supply_c, ST_DIM_TEMPERATURE, ST_R_ANY),
     ST_FDIM(st_rack_cfg, "air_supply", air_supply_c, ST_DIM_TEMPERATURE, ST_R_ANY),
     ST_FDIM(st_rack_cfg, "chiller_cop", chiller_cop, ST_DIM_RATIO, ST_R_POS),
+    ST_FDIM(st_rack_cfg, "air_oversupply", air_oversupply, ST_DIM_RATIO, ST_R_MIN1),
     ST_FEND,
 };
 

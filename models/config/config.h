@@ -122,6 +122,9 @@ typedef struct st_rack_cfg {
     double coolant_supply_c;
     double air_supply_c;
     double chiller_cop; /* rated at AHRI 550/590's point; 0 = the preset's (cooling.c) */
+    /* The air handlers' running airflow over the flow the air heat needs at the design rise
+     * (bypass air over-supplies it); 0 = 1, the handlers matched to the heat. */
+    double air_oversupply;
     /* Mitigations of the swing (models/plant/mitigate.h): the GPUs' power floor as a share of
      * TDP (0 = none), the software burn in a running job's lulls as a share of TDP (0 = none),
      * and each rack's energy storage (0 = none). */

@@ -129,17 +129,27 @@ void st_plant_cooling_power_of(const st_rack_cfg *r, double air_w, double liquid
     double air_water = r->air_supply_c - preset.coil_approach_k;
     double liq_water = r->coolant_supply_c - preset.cdu_approach_k;
     double rated = r->chiller_cop > 0 ? r->chiller_cop : preset.chiller_rated_cop;
+    double oversupply = r->air_oversupply > 1 ? r->air_oversupply : 1;
     *out = (st_plant_cooling_power){.air_chiller_share = chiller_share(air_water),
                                     .liquid_chiller_share = chiller_share(liq_water),
                                     .air_cop = chiller_cop(rated, air_water),
                                     .liquid_cop = chiller_cop(rated, liq_water)};
     double va = st_plant_flow_m3_s(air_w, preset.air_rho_cp, preset.air_dt_k);
     double vl = st_plant_flow_m3_s(liquid_w, preset.water_rho_cp, preset.liquid_dt_k);
-    out->fans_w = va * preset.fan_dp_pa / preset.fan_eff;
+    /* Running handlers at their design speed move oversupply times the flow the heat needs; the
+     * surplus bypasses the racks but crosses the same fans (fan law: power in proportion to
+     * flow at the same pressure). */
+    out->fans_w = oversupply * va * preset.fan_dp_pa / preset.fan_eff;
     double vc = st_plant_flow_m3_s(air_w, preset.water_rho_cp, preset.chw_dt_k);
     out->chw_pumps_w = vc * preset.chw_pump_w_per_m3_s;
-    out->pumps_w = vl * preset.pump_dp_pa / preset.pump_eff + out->chw_pumps_w;
-    out->chiller_w = out->air_chiller_share * air_w / out->air_cop +
-                     out->liquid_chiller_share * liquid_w / out->liquid_cop;
+    double loop_w = vl * preset.pump_dp_pa / preset.pump_eff;
+    out->pumps_w = loop_w + out->chw_pumps_w;
+    /* Energy conservation: a fan's or a pump's work ends as heat in the stream it moves (the
+     * handlers' fans sit in the air the coils cool, the pumps' work warms their water), so the
+     * chiller rejects it beside the IT heat. */
+    double air_load = air_w + out->fans_w + out->chw_pumps_w;
+    double liquid_load = liquid_w > 0 ? liquid_w + loop_w : 0;
+    out->chiller_w = out->air_chiller_share * air_load / out->air_cop +
+                     out->liquid_chiller_share * liquid_load / out->liquid_cop;
     out->total_w = out->fans_w + out->pumps_w + out->chiller_w;
 }

@@ -53,10 +53,11 @@ typedef struct st_plant_rack_heat {
 void st_plant_rack_cooling(const st_rack_cfg *r, double heat_w, st_plant_rack_heat *out);
 
 /* The cooling plant's electric power, W, for racks r of these totals: the air handlers' fans
- * (V dp / eta for the air flow), the pumps (the liquid loop's, likewise for its flow, plus the
- * chilled-water pumps behind the air handlers' coils at W per unit of chilled-water flow), and
- * the chiller (heat / COP for the share the facility water cannot reject free; its COP is
- * r->chiller_cop, or the preset's when 0, scaled to the water's lift). See cooling.c. */
+ * (V dp / eta for the air flow, times r->air_oversupply when the handlers over-supply it), the
+ * pumps (the liquid loop's, likewise for its flow, plus the chilled-water pumps behind the air
+ * handlers' coils at W per unit of chilled-water flow), and the chiller (heat / COP for the share
+ * the facility water cannot reject free, the heat including the fans' and pumps' own work; its
+ * COP is r->chiller_cop, or the preset's when 0, scaled to the water's lift). See cooling.c. */
 typedef struct st_plant_cooling_power {
     double fans_w, pumps_w, chiller_w, total_w;
     double chw_pumps_w;                             /* the chilled-water pumps' part of pumps_w */

@@ -200,7 +200,50 @@ START_TEST(test_chiller_cop_is_the_rated_one)
     st_plant_cooling_power_of(&r, 100e3, 0, &p);
     double cop = 2.80 * (28.33 / 279.82) * 292.15 / 16;
     ck_assert_double_eq_tol(cop, 5.176, 1e-3);
-    ck_assert_double_eq_tol(p.chiller_w, 100e3 / cop, 1e-6 * 100e3 / cop);
+    double load = 100e3 + p.fans_w + p.chw_pumps_w; /* the heat and the fans' and pumps' work */
+    ck_assert_double_eq_tol(p.chiller_w, load / cop, 1e-6 * load / cop);
+}
+END_TEST
+
+/* A fan's or a pump's work ends as heat in the stream it moves, so the chiller rejects it with
+ * the IT heat: at 24 C air, 100 kW of heat and 500 Pa / 0.6 fans (7.5 m^3/s, 6,250 W) plus
+ * the 1,250 W of chilled-water pumps load the chiller with 107.5 kW, not 100. */
+START_TEST(test_fan_work_is_chilled)
+{
+    st_rack_cfg r = {.cooling = ST_COOLING_AIR, .air_supply_c = 24};
+    st_plant_cooling_power p;
+    st_plant_cooling_power_of(&r, 100e3, 0, &p);
+    double va = 100e3 / (1.2e3 * 20.0 / 1.8), fans = va * 500 / 0.6;
+    ck_assert_double_eq_tol(fans, 6250, 1e-6);
+    ck_assert_double_eq_tol(p.fans_w, fans, 1e-9 * fans);
+    ck_assert_double_eq_tol(p.chiller_w * p.air_cop, 100e3 + fans + p.chw_pumps_w, 1e-6);
+    /* the liquid loop's pumps warm their own water: 100 kW at a 10 K rise is 2.39 L/s against
+     * 276 kPa at 70%, 942 W more for the liquid side's chiller */
+    st_rack_cfg l = {.cooling = ST_COOLING_LIQUID, .coolant_supply_c = 20, .air_supply_c = 24};
+    st_plant_cooling_power_of(&l, 0, 100e3, &p);
+    double pump = 100e3 / (4.184e6 * 10) * 40 * 6894.757 / 0.7;
+    ck_assert_double_eq_tol(pump, 941.65, 0.01);
+    ck_assert_double_eq_tol(p.chiller_w * p.liquid_cop, 100e3 + pump, 1e-6);
+}
+END_TEST
+
+/* racks.cooling.air_oversupply: handlers running r times the flow the heat needs draw r times
+ * the fans' power (the same pressure at r times the flow) and leave the pumps alone (the coils'
+ * water follows the heat); every extra fan watt is heat the chiller rejects too. */
+START_TEST(test_oversupplied_air_runs_more_fans)
+{
+    st_rack_cfg r = {.cooling = ST_COOLING_AIR, .air_supply_c = 24};
+    st_plant_cooling_power one, more;
+    st_plant_cooling_power_of(&r, 100e3, 0, &one);
+    r.air_oversupply = 3.9; /* Upsite's 45 rooms: running capacity 3.9 times the IT load */
+    st_plant_cooling_power_of(&r, 100e3, 0, &more);
+    ck_assert_double_eq_tol(more.fans_w, 3.9 * one.fans_w, 1e-9 * more.fans_w);
+    ck_assert_double_eq_tol(more.pumps_w, one.pumps_w, 1e-9);
+    double extra = more.fans_w - one.fans_w;
+    ck_assert_double_eq_tol(more.chiller_w - one.chiller_w, extra / one.air_cop, 1e-6);
+    r.air_oversupply = 1; /* matched handlers: the default's fans */
+    st_plant_cooling_power_of(&r, 100e3, 0, &more);
+    ck_assert_double_eq_tol(more.fans_w, one.fans_w, 1e-9);
 }
 END_TEST
 
@@ -280,6 +323,8 @@ Suite *thermal_suite(void)
     tcase_add_test(tc, test_pue_counts_the_transformers_loss);
     tcase_add_test(tc, test_air_pays_the_chilled_water_pumps);
     tcase_add_test(tc, test_chiller_cop_is_the_rated_one);
+    tcase_add_test(tc, test_fan_work_is_chilled);
+    tcase_add_test(tc, test_oversupplied_air_runs_more_fans);
     tcase_add_test(tc, test_cooling_removes_the_electrical_rooms_heat);
     tcase_add_test(tc, test_every_plant_audit_check_passes_and_fails);
     suite_add_tcase(s, tc);
