@@ -148,7 +148,7 @@ void st_plant_cooling_power_of(const st_rack_cfg *r, double air_w, double liquid
      * handlers' fans sit in the air the coils cool, the pumps' work warms their water), so the
      * chiller rejects it beside the IT heat. */
     double air_load = air_w + out->fans_w + out->chw_pumps_w;
-    double liquid_load = liquid_w > 0 ? liquid_w + loop_w : 0;
+    double liquid_load = liquid_w + loop_w;
     out->chiller_w = out->air_chiller_share * air_load / out->air_cop +
                      out->liquid_chiller_share * liquid_load / out->liquid_cop;
     out->total_w = out->fans_w + out->pumps_w + out->chiller_w;
