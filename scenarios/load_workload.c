@@ -161,6 +161,28 @@ static int fn_parallel(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_map(rd, n, parallel_fields, p, "parallel");
 }
 
+/* kernels: one value for every memory-bound operator, or a mapping per operator (the rest
+ * fused). */
+static const st_field kernels_fields[] = {
+    ST_FENUM(st_kernels_cfg, "norm", norm, st_kernels_names),
+    ST_FENUM(st_kernels_cfg, "rope", rope, st_kernels_names),
+    ST_FENUM(st_kernels_cfg, "act", act, st_kernels_names),
+    ST_FENUM(st_kernels_cfg, "residual", residual, st_kernels_names),
+    ST_FEND,
+};
+
+static int fn_kernels(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_kernels_cfg *k = &((st_workload_cfg *)base)->kernels;
+    if (n->kind == ST_YN_MAP)
+        return st_rd_map(rd, n, kernels_fields, k, "kernels");
+    int v;
+    if (st_rd_enum(rd, n, "kernels", st_kernels_names, &v))
+        return -1;
+    k->norm = k->rope = k->act = k->residual = (st_kernels)v;
+    return 0;
+}
+
 static int fn_checkpoint(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ckpt_cfg *c = &((st_workload_cfg *)base)->checkpoint;
@@ -247,6 +269,7 @@ static const st_field workload_fields[] = {
     ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, st_fp8_recipe_names),
     ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
     ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
+    ST_FFN("kernels", fn_kernels),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),
     ST_FDIM(st_workload_cfg, "memory_reserved", memory_reserved, ST_DIM_BYTES, ST_R_NONNEG,
@@ -298,11 +321,11 @@ static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workloa
  * training keys (they would be silently meaningless). */
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
-    static const char *const training_only[] = {"model",           "seq_len",    "global_batch",
-                                                "precision",       "fp8_recipe", "fp8_param_gather",
-                                                "attention",       "parallel",   "steps",
-                                                "tokens",          "checkpoint", "data",
-                                                "memory_reserved", NULL};
+    static const char *const training_only[] = {"model",     "seq_len",         "global_batch",
+                                                "precision", "fp8_recipe",      "fp8_param_gather",
+                                                "attention", "kernels",         "parallel",
+                                                "steps",     "tokens",          "checkpoint",
+                                                "data",      "memory_reserved", NULL};
     int bad = 0;
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))

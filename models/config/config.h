@@ -274,10 +274,26 @@ typedef struct st_collective_cfg {
 typedef enum st_attention { ST_ATTENTIONS(ST__ENUM_VALUE) } st_attention;
 extern const char *const st_attention_names[];
 
+/* How a memory-bound operator around the GEMMs and the attention core runs:
+ *   fused  one kernel, as Megatron-LM's and Transformer Engine's fused kernels, torch.compile's
+ *          generated ones, or a fused library kernel (Triton, Apex) do
+ *   eager  PyTorch eager mode: each tensor operation of the model's code is its own kernel,
+ *          reading its inputs from and writing its output to HBM (models/silicon/ops.c) */
+#define ST_KERNELS(X) X(ST_KERNELS_FUSED, "fused") X(ST_KERNELS_EAGER, "eager")
+typedef enum st_kernels { ST_KERNELS(ST__ENUM_VALUE) } st_kernels;
+extern const char *const st_kernels_names[];
+
+/* The workload's `kernels`, per operator (one value for all, or a mapping): the norms, the
+ * rotary embedding, the MLP activation and the residual adds with their dropout. */
+typedef struct st_kernels_cfg {
+    st_kernels norm, rope, act, residual;
+} st_kernels_cfg;
+
 typedef struct st_workload_cfg {
     const char *name;
     st_workload_kind kind;
     st_attention attention;
+    st_kernels_cfg kernels;
     st_collective_cfg collective; /* kind == ST_WL_COLLECTIVE */
     const st_llm_spec *model;     /* kind == ST_WL_TRAINING */
     int64_t seq_len;

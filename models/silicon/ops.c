@@ -29,6 +29,11 @@ static const struct op_bytes {
     double accum;     /* per parameter, the separate accumulation pass: see below */
     double optim;     /* per parameter updated: see below */
     double bwd;       /* backward of a memory operator against its forward */
+    /* kernels: eager, where PyTorch's eager mode costs more than the fused kernel: */
+    double norm_eager;   /* a composite RMSNorm */
+    double rope_eager;   /* the rotary embedding as complex multiplication */
+    double swiglu_eager; /* F.silu(gate) * up */
+    double bda_eager;    /* dropout, then the residual add, with dropout */
 } B = {
     .norm = 4,
     .bda = 6,
@@ -63,6 +68,27 @@ static const struct op_bytes {
     /* An element-wise operator's backward reads the upstream gradient and what the forward
      * saved and writes the input gradient: about twice its forward traffic. */
     .bwd = 2,
+    /* kernels: eager. PyTorch's eager mode runs each tensor operation of the model's code as
+     * its own kernel, which reads its inputs from HBM and writes its output back. The counts
+     * follow torchtitan's Llama code at commit 9dec370, the one its December 2024 H100
+     * benchmarks name (torchtitan/models/norms.py RMSNorm; torchtitan/models/llama/model.py
+     * apply_rotary_emb and FeedForward); fp32 is 4 bytes, bf16 2 (read, write):
+     *   RMSNorm  x.float() (2, 4), pow(2) (4, 4), mean(-1) (4, per-row output), x * rsqrt
+     *            (4, 4), type_as (4, 2), * weight (2, 2): 36 per element. The per-row rsqrt is
+     *            noise. LayerNorm is one ATen kernel in eager mode too (native_layer_norm),
+     *            so it keeps `norm`.
+     *   rotary   q.float() (2, 4), the complex product with freqs_cis (4, 4; the table holds
+     *            one row per position for all heads), type_as (4, 2): 20 per element.
+     *   SwiGLU   F.silu(gate) (2, 2), then * up (2 + 2, 2): 10 per ffn element.
+     *   dropout  its own kernel (read 2, write 2 and the 1-byte mask), then the residual add
+     *            (2 + 2, 2): 11 per element, against the fused kernel's 7.
+     * GeLU (F.gelu after a linear whose bias the addmm adds), the residual add without dropout,
+     * the embedding lookup and the cross entropy are one kernel each either way. Backward is
+     * twice the forward (`bwd`), as for every memory operator. */
+    .norm_eager = 36,
+    .rope_eager = 20,
+    .swiglu_eager = 10,
+    .bda_eager = 11,
 };
 
 /* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
@@ -85,6 +111,7 @@ typedef struct dims {
                         sequence parallelism, else T) */
     double h, heads, da, dkv, f, up, v; /* h whole; the rest per TP rank */
     int dropout, rope, swiglu;
+    double norm, rope_b, act, bda; /* bytes per element of the memory operators */
     st_precision prec;
     st_fp8_recipe fp8_recipe;
 } dims;
@@ -115,6 +142,13 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.rope = m->pos == ST_POS_ROPE;
     d.prec = w->precision;
     d.fp8_recipe = w->fp8_recipe;
+    const st_kernels_cfg *k = &w->kernels;
+    d.norm = k->norm == ST_KERNELS_EAGER && m->norm == ST_NORM_RMSNORM ? B.norm_eager : B.norm;
+    d.rope_b = k->rope == ST_KERNELS_EAGER ? B.rope_eager : B.rope;
+    d.act = !d.swiglu ? B.gelu : k->act == ST_KERNELS_EAGER ? B.swiglu_eager : B.swiglu;
+    d.bda = !d.dropout                        ? B.bda
+            : k->residual == ST_KERNELS_EAGER ? B.bda_eager
+                                              : B.bda + B.drop_mask;
     return d;
 }
 
@@ -371,12 +405,11 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
 {
     dims d = dims_of(w, microbatch);
     builder g = {gpu, ops, cap, 0};
-    double bda = B.bda + (d.dropout ? B.drop_mask : 0.0);
-    memory(&g, "norm1", B.norm * d.Tr * d.h);
+    memory(&g, "norm1", d.norm * d.Tr * d.h);
     /* column parallel */
     linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T);
     if (d.rope)
-        memory(&g, "rope", B.rope * d.T * (d.da + d.dkv));
+        memory(&g, "rope", d.rope_b * d.T * (d.da + d.dkv));
     if (w->attention == ST_ATTN_UNFUSED) {
         attention_unfused(&g, &d);
     } else {
@@ -385,13 +418,13 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         mark_core(&g, from);
     }
     linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr); /* row parallel */
-    memory(&g, "bda1", bda * d.Tr * d.h);
-    memory(&g, "norm2", B.norm * d.Tr * d.h);
+    memory(&g, "bda1", d.bda * d.Tr * d.h);
+    memory(&g, "norm2", d.norm * d.Tr * d.h);
     /* column parallel; gate and up fused */
     linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T);
-    memory(&g, "act", (d.swiglu ? B.swiglu : B.gelu) * d.T * d.f);
+    memory(&g, "act", d.act * d.T * d.f);
     linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_PLAIN, d.Tr); /* row parallel */
-    memory(&g, "bda2", bda * d.Tr * d.h);
+    memory(&g, "bda2", d.bda * d.Tr * d.h);
     return g.n;
 }
 
@@ -406,7 +439,7 @@ size_t st_ops_embed_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
     if (w->model->pos == ST_POS_LEARNED)
         memory(&g, "pos", (B.lookup + B.pos_add) * d.T * d.h);
     if (w->model->embed_norm)
-        memory(&g, "embed_norm", B.norm * d.Tr * d.h);
+        memory(&g, "embed_norm", d.norm * d.Tr * d.h);
     if (d.dropout)
         memory(&g, "embed_drop", B.dropout * d.Tr * d.h);
     return g.n;
@@ -417,7 +450,7 @@ size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int
 {
     dims d = dims_of(w, microbatch);
     builder g = {gpu, ops, cap, 0};
-    memory(&g, "norm_f", B.norm * d.Tr * d.h);
+    memory(&g, "norm_f", d.norm * d.Tr * d.h);
     gemm(&g, "logits", ST_PREC_BF16, d.T, d.v, d.h); /* vocabulary parallel */
     memory(&g, "xent", B.xent * d.T * d.v);
     return g.n;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "scenarios/catalog.h"
@@ -363,6 +364,56 @@ START_TEST(test_sequence_parallelism_splits_replicated_ops)
 }
 END_TEST
 
+/* kernels: eager counts torchtitan's eager operations (docs/models/step-ops.md, "Eager-mode
+ * kernels"): on Llama 3 8B, RMSNorm 36 bytes per element against 4, the rotary embedding 20
+ * against 4, SwiGLU 10 against 6; GEMMs and the attention core are untouched. GPT's LayerNorm
+ * and GeLU are one kernel either way; its dropout and residual add become 11 against 7. */
+START_TEST(test_eager_kernels_count_torchtitan_operations)
+{
+    const st_gpu_spec *g = gpu("h100-sxm");
+    st_workload_cfg w = plan("llama3-8b", 8192, 1, 0, ST_RECOMPUTE_OP);
+    st_op fused[ST_OPS_MAX], eager[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, g, 1, fused, ST_OPS_MAX);
+    st_layer_cost c0, c1;
+    st_ops_layer_cost(&w, g, 1, &c0);
+    w.kernels.norm = w.kernels.rope = w.kernels.act = w.kernels.residual = ST_KERNELS_EAGER;
+    ck_assert_uint_eq(st_ops_layer_forward(&w, g, 1, eager, ST_OPS_MAX), n);
+    st_ops_layer_cost(&w, g, 1, &c1);
+    ck_assert_double_eq(find(eager, n, "norm1")->bytes, 36.0 * 8192 * 4096);
+    ck_assert_double_eq(find(eager, n, "rope")->bytes, 20.0 * 8192 * (4096 + 1024));
+    ck_assert_double_eq(find(eager, n, "act")->bytes, 10.0 * 8192 * 14336);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = fused[i].name;
+        double want = strcmp(k, "norm1") == 0 || strcmp(k, "norm2") == 0 ? 9.0
+                      : strcmp(k, "rope") == 0                           ? 5.0
+                      : strcmp(k, "act") == 0                            ? 10.0 / 6.0
+                                                                         : 1.0;
+        ASSERT_REL(eager[i].bytes, want * fused[i].bytes, 1e-12);
+        ck_assert(eager[i].time_s >= fused[i].time_s);
+    }
+    /* every memory operator runs again under per-op recompute, so eager pays there too */
+    ck_assert(c1.fwd_s > c0.fwd_s && c1.bwd_s > c0.bwd_s && c1.recompute_s > c0.recompute_s);
+    ck_assert_double_eq(c1.fwd_flops, c0.fwd_flops);
+    /* a mapping sets only the operators it names */
+    memset(&w.kernels, 0, sizeof w.kernels);
+    w.kernels.rope = ST_KERNELS_EAGER;
+    st_ops_layer_forward(&w, g, 1, eager, ST_OPS_MAX);
+    for (size_t i = 0; i < n; i++)
+        ASSERT_REL(eager[i].bytes,
+                   (strcmp(fused[i].name, "rope") == 0 ? 5.0 : 1.0) * fused[i].bytes, 1e-12);
+    /* GPT: LayerNorm and GeLU unchanged, dropout + residual add 11 against 7 */
+    st_workload_cfg gpt = plan("gpt-22b", 2048, 1, 0, ST_RECOMPUTE_NONE);
+    ck_assert(st_llm_has_dropout(gpt.model));
+    n = st_ops_layer_forward(&gpt, g, 1, fused, ST_OPS_MAX);
+    gpt.kernels.norm = gpt.kernels.rope = gpt.kernels.act = gpt.kernels.residual = ST_KERNELS_EAGER;
+    st_ops_layer_forward(&gpt, g, 1, eager, ST_OPS_MAX);
+    for (size_t i = 0; i < n; i++) {
+        int bda = strncmp(fused[i].name, "bda", 3) == 0;
+        ASSERT_REL(eager[i].bytes, (bda ? 11.0 / 7.0 : 1.0) * fused[i].bytes, 1e-12);
+    }
+}
+END_TEST
+
 START_TEST(test_backward_is_dgrad_plus_wgrad)
 {
     const st_gpu_spec *g = gpu("h100-sxm");
@@ -573,6 +624,7 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_op_recompute_follows_torchtitan_save_list);
     tcase_add_test(tc, test_full_recompute_adds_exactly_the_forward);
     tcase_add_test(tc, test_sequence_parallelism_splits_replicated_ops);
+    tcase_add_test(tc, test_eager_kernels_count_torchtitan_operations);
     tcase_add_test(tc, test_backward_is_dgrad_plus_wgrad);
     tcase_add_test(tc, test_optimizer_time_scales_with_dp_as_zero_shards_it);
     tcase_add_test(tc, test_fp8_runs_linear_layers_at_the_fp8_peak);
