@@ -231,7 +231,10 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
  * B200 has no such measurement; it is the same Blackwell die as GB200, held to 1000 W instead of
  * 1200 W (catalog TDPs). Near the top of the DVFS curve voltage scales with clock, so dynamic
  * power goes as f V^2 ~ f^3 and the clock a power cap allows as P^(1/3): GB200's 0.746 x
- * (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a measurement.
+ * (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a measurement. The plant's DVFS
+ * curve (models/plant/dvfs.c) is calibrated flatter, P ~ f^1.29 above idle, which would give
+ * 0.635; docs/models/step-ops.md compares the two on the published B200 runs, which do not
+ * settle it.
  * GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal model supplies their clock
  * factor. */
 static const double SUSTAINED[ST_GPU_CALIB__COUNT] = {
