@@ -21,7 +21,8 @@ if ! cmp -s "$out" docs/guide/validation.md; then
 fi
 "$1" validate --fabric >/dev/null || { echo "the fabric set misses its goals"; exit 1; }
 # The informal out-of-sample checks must run (exit 0 or 1), whatever their errors.
-for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel scenarios/checks/torchtitan; do
+for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel scenarios/checks/torchtitan \
+    scenarios/checks/torchao; do
     "$1" validate --step --dir "$d" >/dev/null
     [ $? -le 1 ] || { echo "$d could not run"; exit 1; }
 done
