@@ -99,11 +99,16 @@ double st_llm_expert_params(const st_llm_spec *m)
     return m->experts > 0 ? mlp_params(m, (double)m->expert_ffn_hidden, 1) : 0.0;
 }
 
+/* Megatron-Core's TopKRouter: one weight of experts x hidden, and a bias of `experts` only with
+ * add_bias_linear, Strata's `bias` (megatron/core/transformer/moe/router.py, Router.__init__). */
+static double router_weight(const st_llm_spec *m)
+{
+    return m->experts > 0 ? (double)m->hidden * (double)m->experts : 0.0;
+}
+
 double st_llm_router_params(const st_llm_spec *m)
 {
-    /* Megatron-Core's TopKRouter: one weight of experts x hidden, no bias
-     * (megatron/core/transformer/moe/router.py, Router.__init__). */
-    return m->experts > 0 ? (double)m->hidden * (double)m->experts : 0.0;
+    return router_weight(m) + (m->experts > 0 && m->bias ? (double)m->experts : 0.0);
 }
 
 /* The MLP part of one layer, weights only (with_bias 0) or with biases, counting `experts` of
@@ -112,8 +117,8 @@ static double layer_mlp(const st_llm_spec *m, double experts, int with_bias)
 {
     if (m->experts <= 0)
         return mlp_params(m, (double)st_llm_ffn(m), with_bias);
-    return st_llm_router_params(m) +
-           experts * mlp_params(m, (double)m->expert_ffn_hidden, with_bias);
+    double router = with_bias ? st_llm_router_params(m) : router_weight(m);
+    return router + experts * mlp_params(m, (double)m->expert_ffn_hidden, with_bias);
 }
 
 /* Projection weights of one layer, with `experts` experts of an MoE MLP counted. */

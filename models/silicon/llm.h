@@ -48,8 +48,8 @@ typedef struct st_llm_spec {
     st_dropout dropout;
     /* Mixture of experts (appended; 0 = dense). Every layer's MLP is `experts` routed experts
      * of the model's `mlp` kind, each expert_ffn_hidden wide, of which each token visits
-     * experts_per_token (top-k), chosen by a bias-free h x experts router (Megatron-Core's
-     * TopKRouter). No shared experts, no dense first layers. */
+     * experts_per_token (top-k), chosen by an h x experts router (Megatron-Core's TopKRouter).
+     * No shared experts, no dense first layers. */
     int64_t experts;
     int64_t experts_per_token;
     int64_t expert_ffn_hidden;
@@ -96,8 +96,8 @@ double st_llm_norm_params(const st_llm_spec *m);
 double st_llm_layer_params(const st_llm_spec *m);
 
 /* Of one layer: the parameters of one expert (its MLP's weights and biases; 0 for a dense
- * model), and the router's (h x experts, no bias). st_llm_layer_params = the dense part +
- * router + experts x one expert. */
+ * model), and the router's (h x experts, plus an experts-wide bias with `bias`).
+ * st_llm_layer_params = the dense part + router + experts x one expert. */
 double st_llm_expert_params(const st_llm_spec *m);
 double st_llm_router_params(const st_llm_spec *m);
 

@@ -447,8 +447,9 @@ static void attention_unfused(builder *g, const dims *d)
  * experts tokens each, and after the combine all-to-all the weighted sum back into Tr rows. */
 static void moe_mlp(builder *g, const dims *d)
 {
-    /* The router's logits are a plain BF16 linear (torch.nn.functional.linear in
-     * megatron/core/transformer/moe/router.py, Router.gating): FP8 does not apply to it. */
+    /* The router's logits are a plain linear in the input's BF16 (router_gating_linear in
+     * megatron/core/transformer/moe/router.py, Router.gating, moe_router_dtype unset): not a
+     * Transformer Engine module, so FP8 does not apply to it. */
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
     memory(g, "permute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
     double local = d->experts / d->ep, rows = d->topk * d->Tr;

@@ -144,10 +144,14 @@ static int check_zero(const st_parallel_cfg *p, st_plan_issue *out, int n, int c
     return n;
 }
 
-/* Expert parallelism and what Megatron-Core's MoE layers require of the rest of the plan
- * (megatron/core/transformer/transformer_config.py, TransformerConfig.__post_init__: "When using
- * MoE and tensor parallelism, sequence parallelism must be used"), and the plan features the MoE
- * model here does not cover. */
+/* Expert parallelism and what Megatron-Core's MoE layers require of the rest of the plan, and
+ * the plan features the MoE model here does not cover. Megatron-Core's MoELayer.forward refuses
+ * to train with tp > 1 and no sequence parallelism (megatron/core/transformer/moe/moe_layer.py;
+ * megatron/core/model_parallel_config.py warns: "When using expert parallelism and tensor
+ * parallelism for training, sequence parallelism must be used"). The EP groups are ep
+ * consecutive ranks of the expert grid, order tp-ep-dp-pp with expert tensor parallelism 1
+ * (megatron/core/parallel_state.py, initialize_model_parallel's expert RankGenerator), so ep must
+ * divide the tp*cp*dp ranks of a stage. */
 static int check_experts(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
 {
     const st_parallel_cfg *p = &w->parallel;
