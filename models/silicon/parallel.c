@@ -209,8 +209,9 @@ double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch)
 /* The reserved term: what the job keeps on every GPU outside the allocator's tensors. Unless
  * the scenario gives memory_reserved, the CUDA context plus one set of NCCL buffers for each
  * communicator a GPU uses: the tensor-, context- and pipeline-parallel groups and the data-
- * parallel group (dp x cp ranks, where Megatron-LM reduces gradients), each when larger than
- * one GPU. Allocator fragmentation is not in the default (docs/models/memory-model.md). */
+ * parallel group (dp x cp ranks, where Megatron-LM reduces gradients), and for an MoE model the
+ * expert-parallel and expert-data-parallel groups, each when larger than one GPU. Allocator
+ * fragmentation is not in the default (docs/models/memory-model.md). */
 double st_memory_reserved(const st_workload_cfg *w)
 {
     if (w->memory_reserved_given)
@@ -218,6 +219,13 @@ double st_memory_reserved(const st_workload_cfg *w)
     const st_parallel_cfg *p = &w->parallel;
     int comms =
         (p->tp > 1) + (p->cp > 1) + (p->pp > 1) + (at_least_1(p->dp) * at_least_1(p->cp) > 1);
+    if (w->model && w->model->experts > 0) {
+        /* An MoE model adds Megatron-Core's expert-parallel group (the all-to-alls) and its
+         * expert-data-parallel group (the expert gradients), each when it spans GPUs. */
+        int64_t ep = at_least_1(p->ep);
+        int64_t edp = at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp) / ep;
+        comms += (ep > 1) + (edp > 1);
+    }
     return K.cuda_context + (double)comms * K.nccl_comm;
 }
 

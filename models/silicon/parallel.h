@@ -59,8 +59,8 @@ double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch)
 
 /* Bytes per GPU held outside the model's tensors, the memory model's reserved term: w's
  * memory_reserved when the scenario gives it, else the CUDA context plus NCCL's buffers for
- * each communicator the plan uses (tensor, context, pipeline and data parallel, each when it
- * spans more than one GPU). */
+ * each communicator the plan uses (tensor, context, pipeline and data parallel, and for an MoE
+ * model expert and expert-data parallel, each when it spans more than one GPU). */
 double st_memory_reserved(const st_workload_cfg *w);
 
 #endif

@@ -173,6 +173,25 @@ START_TEST(test_moe_layer_graph)
 }
 END_TEST
 
+START_TEST(test_graph_flops_equal_the_model_flops)
+{
+    /* Layers' forward FLOPs plus the logits GEMM are a third of st_llm_flops_per_token per
+     * token, at every ep. */
+    for (int64_t ep = 1; ep <= 8; ep *= 2) {
+        st_workload_cfg w = qwen(8, ep, ST_RECOMPUTE_NONE);
+        st_op ops[ST_OPS_MAX];
+        size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+        double fwd = 0;
+        for (size_t i = 0; i < n; i++)
+            fwd += ops[i].flops;
+        fwd *= 48;
+        n = st_ops_head_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+        fwd += find(ops, n, "logits")->flops;
+        ASSERT_REL(3 * fwd / 4096, st_llm_flops_per_token(w.model, 4096), 1e-12);
+    }
+}
+END_TEST
+
 START_TEST(test_expert_flops_do_not_depend_on_ep)
 {
     st_workload_cfg w8 = qwen(8, 8, ST_RECOMPUTE_NONE), w1 = qwen(8, 1, ST_RECOMPUTE_NONE);
@@ -250,6 +269,18 @@ START_TEST(test_memory_falls_with_ep_for_the_expert_terms_only)
 }
 END_TEST
 
+START_TEST(test_reserved_counts_the_expert_communicators)
+{
+    /* The CUDA context (781 MB) and 688 MB per NCCL communicator: dp, then ep (ep 8: edp is
+     * one GPU) or edp (ep 1: the expert-data-parallel group spans the 8 GPUs). */
+    st_workload_cfg w8 = qwen(8, 8, ST_RECOMPUTE_NONE), w1 = qwen(8, 1, ST_RECOMPUTE_NONE);
+    ck_assert_double_eq(st_memory_reserved(&w8), 781e6 + 2 * 688e6);
+    ck_assert_double_eq(st_memory_reserved(&w1), 781e6 + 2 * 688e6);
+    st_workload_cfg w4 = qwen(8, 4, ST_RECOMPUTE_NONE);
+    ck_assert_double_eq(st_memory_reserved(&w4), 781e6 + 3 * 688e6);
+}
+END_TEST
+
 START_TEST(test_router_is_replicated_over_tp)
 {
     /* tp 2 halves attention but not the router nor the experts (expert tensor parallelism 1). */
@@ -289,9 +320,11 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_counts_by_hand);
     tcase_add_test(tc, test_flops_count_the_active_weights);
     tcase_add_test(tc, test_moe_layer_graph);
+    tcase_add_test(tc, test_graph_flops_equal_the_model_flops);
     tcase_add_test(tc, test_expert_flops_do_not_depend_on_ep);
     tcase_add_test(tc, test_all_to_alls_per_layer);
     tcase_add_test(tc, test_memory_falls_with_ep_for_the_expert_terms_only);
+    tcase_add_test(tc, test_reserved_counts_the_expert_communicators);
     tcase_add_test(tc, test_router_is_replicated_over_tp);
     tcase_add_test(tc, test_moe_layer_activations);
     suite_add_tcase(s, tc);
