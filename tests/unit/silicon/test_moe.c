@@ -192,6 +192,30 @@ START_TEST(test_graph_flops_equal_the_model_flops)
 }
 END_TEST
 
+START_TEST(test_expert_act_follows_kernels_and_fp8_quantises_each_expert)
+{
+    /* kernels: {act: eager}: F.silu(gate) * up, 10 bytes per element as the dense act. */
+    st_workload_cfg w = qwen(8, 8, ST_RECOMPUTE_NONE);
+    w.kernels.act = ST_KERNELS_EAGER;
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    ck_assert_double_eq(find(ops, n, "expert_act")->bytes, 10.0 * 8 * 4096 * 768);
+    /* FP8: each expert's input (a plain kernel's output) is quantised, 16 times one expert's
+     * cost; the router stays BF16. */
+    st_workload_cfg f = qwen(8, 8, ST_RECOMPUTE_NONE);
+    f.precision = ST_PREC_FP8;
+    f.fp8_recipe = ST_FP8_DELAYED;
+    n = st_ops_layer_forward(&f, h100(), 1, ops, ST_OPS_MAX);
+    const st_op *f1 = find(ops, n, "expert_fc1");
+    /* Delayed scaling on Hopper: cast 3 bytes plus the transposed copy 1 per element. */
+    ck_assert_double_eq(f1->quant_fwd_bytes, 16 * 2048 * 2048 * 4.0);
+    ck_assert_double_eq(f1->quant_bwd_bytes, 16 * 2048 * 1536 * 4.0);
+    ck_assert_int_eq(f1->prec, ST_PREC_FP8);
+    ck_assert_int_eq(find(ops, n, "router")->prec, ST_PREC_BF16);
+    ck_assert_double_eq(find(ops, n, "router")->quant_fwd_bytes, 0);
+}
+END_TEST
+
 START_TEST(test_expert_flops_do_not_depend_on_ep)
 {
     st_workload_cfg w8 = qwen(8, 8, ST_RECOMPUTE_NONE), w1 = qwen(8, 1, ST_RECOMPUTE_NONE);
@@ -321,6 +345,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_flops_count_the_active_weights);
     tcase_add_test(tc, test_moe_layer_graph);
     tcase_add_test(tc, test_graph_flops_equal_the_model_flops);
+    tcase_add_test(tc, test_expert_act_follows_kernels_and_fp8_quantises_each_expert);
     tcase_add_test(tc, test_expert_flops_do_not_depend_on_ep);
     tcase_add_test(tc, test_all_to_alls_per_layer);
     tcase_add_test(tc, test_memory_falls_with_ep_for_the_expert_terms_only);
