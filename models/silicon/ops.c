@@ -444,7 +444,8 @@ static void attention_unfused(builder *g, const dims *d)
  * balanced routing): the router over the Tr tokens this GPU holds after sequence parallelism,
  * the permutation of each token into its k experts' rows, then (after the dispatch
  * all-to-all, timed in models/step/step.c) the experts/ep local experts' MLPs over me = k Tr ep /
- * experts tokens each, and after the combine all-to-all the weighted sum back into Tr rows. */
+ * experts tokens each, and after the combine all-to-all the weighted sum back into Tr rows
+ * (megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher). */
 static void moe_mlp(builder *g, const dims *d)
 {
     /* The router's logits are a plain linear in the input's BF16 (router_gating_linear in
@@ -453,9 +454,18 @@ static void moe_mlp(builder *g, const dims *d)
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
     memory(g, "permute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
     double local = d->experts / d->ep, rows = d->topk * d->Tr;
+    /* The rows a GPU receives from its EP group arrive sorted by source rank: with more than
+     * one local expert they are sorted again by expert after the dispatch, and back before the
+     * combine (MoEAlltoAllTokenDispatcher.dispatch_postprocess, "Permutation 2: Sort tokens by
+     * local expert", and combine_preprocess: sort_chunks_by_idxs, read and write each row). */
+    int sort = d->ep > 1 && local > 1;
+    if (sort)
+        memory(g, "sort_chunks", 2.0 * MOE_PERMUTE_BYTES * rows * d->h);
     grouped(g, d, "expert_fc1", local, d->me, d->up_e, d->h);
     memory(g, "expert_act", d->act * rows * d->fe);
     grouped(g, d, "expert_fc2", local, d->me, d->h, d->fe);
+    if (sort)
+        memory(g, "unsort_chunks", 2.0 * MOE_PERMUTE_BYTES * rows * d->h);
     memory(g, "unpermute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
 }
 

@@ -20,8 +20,9 @@ typedef enum st_op_kind {
 typedef struct st_op {
     const char *name; /* "norm1", "qkv", "rope", "attn", "proj", "bda1", "norm2", "fc1", "act",
                          "fc2", "bda2"; in a mixture-of-experts layer "router", "permute",
-                         "expert_fc1", "expert_act", "expert_fc2", "unpermute" in place of fc1,
-                         act and fc2; edges: "embed", "pos", "embed_norm", "embed_drop",
+                         ("sort_chunks"), "expert_fc1", "expert_act", "expert_fc2",
+                         ("unsort_chunks"), "unpermute" in place of fc1, act and fc2; edges:
+                         "embed", "pos", "embed_norm", "embed_drop",
                          "norm_f", "logits", "xent" */
     st_op_kind kind;
     /* GEMM: the shape on this GPU, m tokens x n outputs, reduced over k inputs.

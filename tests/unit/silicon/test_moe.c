@@ -128,9 +128,10 @@ START_TEST(test_moe_layer_graph)
     st_workload_cfg w = qwen(8, 8, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
-    static const char *const order[] = {
-        "norm1",  "qkv",     "rope",       "attn",       "proj",       "bda1",      "norm2",
-        "router", "permute", "expert_fc1", "expert_act", "expert_fc2", "unpermute", "bda2"};
+    static const char *const order[] = {"norm1",      "qkv",           "rope",       "attn",
+                                        "proj",       "bda1",          "norm2",      "router",
+                                        "permute",    "sort_chunks",   "expert_fc1", "expert_act",
+                                        "expert_fc2", "unsort_chunks", "unpermute",  "bda2"};
     ck_assert_uint_eq(n, sizeof order / sizeof order[0]);
     for (size_t i = 0; i < n; i++)
         ck_assert_str_eq(ops[i].name, order[i]);
@@ -142,6 +143,9 @@ START_TEST(test_moe_layer_graph)
     ck_assert_double_eq(find(ops, n, "permute")->bytes, 2 * T * h + 2 * k * T * h);
     ck_assert_double_eq(find(ops, n, "unpermute")->bytes, 2 * k * T * h + 2 * T * h);
     ck_assert_double_eq(find(ops, n, "expert_act")->bytes, 6 * k * T * fe);
+    /* 16 local experts: the received rows are sorted by expert and back (read, write). */
+    ck_assert_double_eq(find(ops, n, "sort_chunks")->bytes, 4 * k * T * h);
+    ck_assert_double_eq(find(ops, n, "unsort_chunks")->bytes, 4 * k * T * h);
     /* 16 local experts of k T ep / E = 2048 tokens each. */
     const st_op *f1 = find(ops, n, "expert_fc1"), *f2 = find(ops, n, "expert_fc2");
     ck_assert_double_eq(f1->count, 16);
@@ -226,6 +230,10 @@ START_TEST(test_expert_flops_do_not_depend_on_ep)
     ck_assert_double_eq(x->flops, y->flops);
     ck_assert_double_eq(y->count, 128);
     ck_assert_double_eq(y->m, 256);
+    /* Without EP the permutation already sorts the rows by expert: no second sort. */
+    ck_assert_uint_eq(nb + 2, na);
+    for (size_t i = 0; i < nb; i++)
+        ck_assert(strstr(b[i].name, "sort_chunks") == NULL);
     /* 128 GEMMs of 256 tokens run less efficiently than 16 of 2048. */
     ck_assert(y->time_s > x->time_s);
 }
