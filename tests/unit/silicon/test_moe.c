@@ -313,6 +313,22 @@ START_TEST(test_reserved_counts_the_expert_communicators)
 }
 END_TEST
 
+START_TEST(test_optimizer_shards_the_experts_over_edp)
+{
+    /* Adam's 38 bytes per parameter of the GPU's shard: the dense parameters over dp = 8, the
+     * experts over edp = 8 / ep; then the fp32 gradient memset (zero 1: all of them). */
+    const st_gpu_spec *g = h100();
+    double bw = st_hbm_efficiency(g) * g->hbm_bw;
+    for (int64_t ep = 1; ep <= 8; ep *= 8) {
+        st_workload_cfg w = qwen(8, ep, ST_RECOMPUTE_NONE);
+        st_memory m = estimate(&w);
+        double dense = m.params_per_gpu - m.expert_params_per_gpu;
+        double shard = dense / 8 + m.expert_params_per_gpu / (8.0 / (double)ep);
+        ASSERT_REL(st_ops_optimizer_time(&w, g) * bw, 38 * shard + 4 * m.params_per_gpu, 1e-12);
+    }
+}
+END_TEST
+
 START_TEST(test_router_is_replicated_over_tp)
 {
     /* tp 2 halves attention but not the router nor the experts (expert tensor parallelism 1). */
@@ -358,6 +374,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_all_to_alls_per_layer);
     tcase_add_test(tc, test_memory_falls_with_ep_for_the_expert_terms_only);
     tcase_add_test(tc, test_reserved_counts_the_expert_communicators);
+    tcase_add_test(tc, test_optimizer_shards_the_experts_over_edp);
     tcase_add_test(tc, test_router_is_replicated_over_tp);
     tcase_add_test(tc, test_moe_layer_activations);
     suite_add_tcase(s, tc);
