@@ -569,6 +569,22 @@ double st_ops_sac_recompute_share(const st_workload_cfg *w, const st_gpu_spec *g
     return 0.0;
 }
 
+/* Megatron-Core's MoEAlltoAllTokenDispatcher: token_dispatch and token_combine, one all-to-all
+ * each over the EP group, and their autograd backward the reverse two
+ * (megatron/core/transformer/moe/token_dispatcher.py; the all_to_all autograd function in
+ * megatron/core/tensor_parallel/mappings.py). The dispatched rows are BF16 whatever the linear
+ * layers' precision (FP8 dispatch is not modelled). None without experts or at ep = 1. */
+static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cost *out)
+{
+    if (d->experts <= 0 || d->ep <= 1)
+        return;
+    out->ep_a2a_fwd = 2;
+    out->ep_a2a_bwd = 2;
+    if (w->parallel.recompute == ST_RECOMPUTE_FULL)
+        out->ep_a2a_recompute = 2;
+    out->ep_a2a_bytes = d->topk * d->Tr * d->h * 2.0;
+}
+
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out)
 {
@@ -622,18 +638,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
             out->tp_colls_recompute = out->tp_colls_fwd;
     }
     dims d = dims_of(w, microbatch);
-    if (d.experts > 0 && d.ep > 1) {
-        /* Megatron-Core's MoEAlltoAllTokenDispatcher: token_dispatch and token_combine, one
-         * all-to-all each over the EP group, and their autograd backward the reverse two
-         * (megatron/core/transformer/moe/token_dispatcher.py; the all_to_all autograd function
-         * in megatron/core/tensor_parallel/mappings.py). The dispatched rows are BF16 whatever
-         * the linear layers' precision (FP8 dispatch is not modelled). */
-        out->ep_a2a_fwd = 2;
-        out->ep_a2a_bwd = 2;
-        if (w->parallel.recompute == ST_RECOMPUTE_FULL)
-            out->ep_a2a_recompute = 2;
-        out->ep_a2a_bytes = d.topk * d.Tr * d.h * 2.0;
-    }
+    ep_all_to_alls(w, &d, out);
     out->tp_bytes = d.T * d.h * 2.0;
     /* Transformer Engine quantises a sequence-parallel shard before gathering it (forward: the
      * qkv and fc1 inputs; backward: the proj and fc2 output gradients and the re-gathered

@@ -183,6 +183,31 @@ static void gather_unit(gather_walk *g, double gather, double need, double c)
     g->late = start + st_z3_slowed(c, g->end - start, g->slowdown) - (need + c);
 }
 
+/* Without overlap_param_gather: one all-gather of the most loaded stage's weights over dp x cp,
+ * then, for an MoE model, one of its experts' over their edp group. */
+static double gather_at_once(st_step_ctx *x, const step_plan *p)
+{
+    double most = 0, experts = 0;
+    for (int64_t s = 0; s < p->pp; s++) {
+        double params = 0, e = 0;
+        for (int64_t c = s; c < p->chunks; c += p->pp) {
+            params += chunk_params(p, c);
+            e += (double)chunk_layers(p, c) * p->expert_params;
+        }
+        if (params > most) {
+            most = params;
+            experts = e;
+        }
+    }
+    double t = st__step_coll_time(x, ST_COLL_ALL_GATHER, p->dp * p->cp, p->tp, p->tp, 1,
+                                  (most - experts) * param_bytes(p));
+    if (experts > 0) {
+        int64_t ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
+        t += st__step_coll_time(x, ST_COLL_ALL_GATHER, p->edp, ep, ep, 1, experts * param_bytes(p));
+    }
+    return t;
+}
+
 /* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated weights
  * (BF16, or FP8 with fp8_param_gather: param_bytes) over the data-parallel ranks. Without
  * overlap_param_gather that is one all-gather of the most loaded stage's weights before the next
@@ -206,29 +231,8 @@ double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe
     if (!has_dp_reduce(p) || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
         return 0;
     int64_t n = p->dp * p->cp;
-    if (!p->w->parallel.overlap_param_gather) {
-        double most = 0, experts = 0;
-        for (int64_t s = 0; s < p->pp; s++) {
-            double params = 0, e = 0;
-            for (int64_t c = s; c < p->chunks; c += p->pp) {
-                params += chunk_params(p, c);
-                e += (double)chunk_layers(p, c) * p->expert_params;
-            }
-            if (params > most) {
-                most = params;
-                experts = e;
-            }
-        }
-        /* The dense weights over dp x cp, then the experts' over their edp group. */
-        double t = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
-                                      (most - experts) * param_bytes(p));
-        if (experts > 0) {
-            int64_t ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
-            t += st__step_coll_time(x, ST_COLL_ALL_GATHER, p->edp, ep, ep, 1,
-                                    experts * param_bytes(p));
-        }
-        return t;
-    }
+    if (!p->w->parallel.overlap_param_gather)
+        return gather_at_once(x, p);
     double layer_t = layer_dp_coll(x, p, ST_COLL_ALL_GATHER, param_bytes(p));
     double edge_t = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
                                        p->embed_params * param_bytes(p));
