@@ -175,6 +175,8 @@ static cJSON *job_json(const st_forecast *f)
     cJSON_AddNumberToObject(par, "cp", (double)p->cp);
     cJSON_AddNumberToObject(par, "pp", (double)p->pp);
     cJSON_AddNumberToObject(par, "dp", (double)p->dp);
+    if (w->model->experts > 0) /* absent for dense models, which have no expert parallelism */
+        cJSON_AddNumberToObject(par, "ep", (double)(p->ep > 1 ? p->ep : 1));
     cJSON_AddNumberToObject(par, "microbatch", (double)f->microbatch);
     add_memory(j, f);
     if (f->has_step)

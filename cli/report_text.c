@@ -166,8 +166,12 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     if (p->virtual_stages > 1)
         snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
                  (long long)p->virtual_stages);
-    fprintf(out, "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld, zero %d, micro-batch %lld%s\n",
-            (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, p->zero,
+    char ep[32] = ""; /* only a mixture-of-experts model has expert parallelism */
+    if (w->model->experts > 0)
+        snprintf(ep, sizeof ep, ", ep %lld", (long long)(p->ep > 1 ? p->ep : 1));
+    fprintf(out,
+            "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld%s, zero %d, micro-batch %lld%s\n",
+            (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, ep, p->zero,
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
     fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s\n",
             (long long)w->seq_len, (long long)w->global_batch, st_precision_names[w->precision],

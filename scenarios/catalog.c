@@ -384,6 +384,58 @@ static const st_llm_spec models[] = {
      .dropout = ST_DROPOUT_OFF,
      .published_params = 64862437376.0,
      .source = "mosaicml/llm-foundry benchmarking README (70b, seq 2048)"},
+    /* Mixtures of experts: every layer's MLP is `experts` SwiGLU experts with a bias-free
+     * router, no shared experts. Shapes from the models' Hugging Face config.json
+     * (Qwen/Qwen3-30B-A3B, Qwen/Qwen3-235B-A22B: num_experts, num_experts_per_tok,
+     * moe_intermediate_size, head_dim 128, tie_word_embeddings false; mistralai/Mixtral-8x7B-v0.1:
+     * num_local_experts 8, num_experts_per_tok 2, intermediate_size 14336). Qwen3's QK-norm (an
+     * RMSNorm of head_dim on q and on k, 256 parameters per layer) is left out: 12,288 of 30.5B.
+     * ffn_hidden is config.json's intermediate_size, which no layer of these models uses (every
+     * MLP is MoE); it is what a `base:` of them with experts: 0 would take. */
+    {.name = "qwen3-30b-a3b",
+     .layers = 48,
+     .hidden = 2048,
+     .ffn_hidden = 6144,
+     .heads = 32,
+     .kv_heads = 4,
+     .head_dim = 128,
+     .vocab = 151936,
+     LLAMA_STYLE,
+     .experts = 128,
+     .experts_per_token = 8,
+     .expert_ffn_hidden = 768,
+     .published_params = 30.5e9,
+     .source = "Qwen/Qwen3-30B-A3B model card: 30.5B total, 3.3B activated; shape from its "
+               "config.json and the Qwen3 Technical Report (arXiv 2505.09388) Table 2"},
+    {.name = "qwen3-235b-a22b",
+     .layers = 94,
+     .hidden = 4096,
+     .ffn_hidden = 12288,
+     .heads = 64,
+     .kv_heads = 4,
+     .head_dim = 128,
+     .vocab = 151936,
+     LLAMA_STYLE,
+     .experts = 128,
+     .experts_per_token = 8,
+     .expert_ffn_hidden = 1536,
+     .published_params = 235e9,
+     .source = "Qwen/Qwen3-235B-A22B model card: 235B total, 22B activated; shape from its "
+               "config.json and the Qwen3 Technical Report (arXiv 2505.09388) Table 2"},
+    {.name = "mixtral-8x7b",
+     .layers = 32,
+     .hidden = 4096,
+     .ffn_hidden = 14336,
+     .heads = 32,
+     .kv_heads = 8,
+     .vocab = 32000,
+     LLAMA_STYLE,
+     .experts = 8,
+     .experts_per_token = 2,
+     .expert_ffn_hidden = 14336,
+     .published_params = 46.7e9,
+     .source = "Mixtral of Experts (arXiv 2401.04088) section 2: 46.7B total, 12.9B active; shape "
+               "from mistralai/Mixtral-8x7B-v0.1 config.json"},
     /* Llama 3: the tokenizer has 128,256 entries (the paper's "128K" = 128,000 + 256 special
      * tokens), grouped-query attention with 8 K/V heads, untied output layer. */
     {.name = "llama3-8b",

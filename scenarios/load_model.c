@@ -34,6 +34,9 @@ static const st_field model_fields[] = {
     ST_FBOOL(st_llm_spec, "bias", bias),
     ST_FBOOL(st_llm_spec, "tied_embeddings", tied_embeddings),
     ST_FFN("dropout", fn_dropout),
+    ST_FINT(st_llm_spec, "experts", experts, ST_R_NONNEG, .max = 1e5),
+    ST_FINT(st_llm_spec, "experts_per_token", experts_per_token, ST_R_MIN1, .max = 1e5),
+    ST_FINT(st_llm_spec, "expert_ffn_hidden", expert_ffn_hidden, ST_R_MIN1, .max = 1e8),
     ST_FEND,
 };
 
@@ -71,6 +74,36 @@ static void model_defaults(st_llm_spec *m, const st_ynode *n)
     st_llm_fill_defaults(m);
 }
 
+/* A mixture-of-experts model needs its top-k and expert width; a dense one takes neither. */
+static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+{
+    const st_ynode *k = st_ynode_get(n, "experts_per_token");
+    const st_ynode *f = st_ynode_get(n, "expert_ffn_hidden");
+    if (m->experts == 0) {
+        const st_ynode *stray = k ? k : f;
+        if (stray)
+            return st_rd_fail(&ld->rd, stray, ST_EINVAL,
+                              "model: '%s' needs 'experts' (a mixture-of-experts model), found a "
+                              "dense model",
+                              k ? "experts_per_token" : "expert_ffn_hidden");
+        return 0;
+    }
+    const st_ynode *at = st_ynode_get(n, "experts") ? st_ynode_get(n, "experts") : n;
+    if (!m->experts_per_token)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "model: experts needs 'experts_per_token' (the top-k), found none");
+    if (!m->expert_ffn_hidden)
+        return st_rd_fail(
+            &ld->rd, at, ST_EINVAL,
+            "model: experts needs 'expert_ffn_hidden' (one expert's MLP width), found "
+            "none");
+    if (m->experts_per_token > m->experts)
+        return st_rd_fail(&ld->rd, k ? k : at, ST_EINVAL,
+                          "model: experts_per_token (%lld) must be at most experts (%lld)",
+                          (long long)m->experts_per_token, (long long)m->experts);
+    return 0;
+}
+
 static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
     static const char *const need[] = {"layers", "hidden", "heads"};
@@ -85,7 +118,7 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
         return st_rd_fail(&ld->rd, st_ynode_get(n, "kv_heads") ? st_ynode_get(n, "kv_heads") : n,
                           ST_EINVAL, "model: heads (%lld) is not a multiple of kv_heads (%lld)",
                           (long long)m->heads, (long long)m->kv_heads);
-    return 0;
+    return check_experts(ld, n, m);
 }
 
 /* Read a model mapping into the scenario's model table; returns the model or NULL. */

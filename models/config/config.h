@@ -224,6 +224,9 @@ typedef struct st_parallel_cfg {
     int grad_bf16;            /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
                                   (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
     st_recompute recompute;
+    int64_t ep; /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
+                   the EP group being ep consecutive ranks of a stage's tp x cp x dp
+                   (Megatron-Core, expert tensor parallelism 1); default 1, below 1 counts as 1 */
     st_loc loc;
 } st_parallel_cfg;
 

@@ -70,39 +70,97 @@ double st_llm_norm_params(const st_llm_spec *m)
     return (double)m->hidden * (with_bias ? 2 : 1);
 }
 
-/* Projection weights of one layer: Q (h x heads*hd), K and V (h x kv_heads*hd each), the
- * attention output (heads*hd x h), and the MLP: up h x f and down f x h for GeLU, with a
- * second (gate) up-projection for SwiGLU. */
-static double layer_matmul(const st_llm_spec *m)
+/* Projection weights of one layer's attention: Q (h x heads*hd), K and V (h x kv_heads*hd
+ * each) and the output (heads*hd x h). */
+static double attn_matmul(const st_llm_spec *m)
 {
     double h = (double)m->hidden, da = (double)st_llm_attn_width(m);
-    double dkv = (double)st_llm_kv_width(m), f = (double)st_llm_ffn(m);
-    double up = m->mlp == ST_MLP_SWIGLU ? 2 * f : f;
-    return h * da + 2 * h * dkv + da * h + h * up + f * h;
+    double dkv = (double)st_llm_kv_width(m);
+    return h * da + 2 * h * dkv + da * h;
+}
+
+/* One MLP of inner width f: up h x f and down f x h for GeLU, with a second (gate)
+ * up-projection for SwiGLU; with biases, one per output channel of each. */
+static double mlp_params(const st_llm_spec *m, double f, int with_bias)
+{
+    double h = (double)m->hidden, up = m->mlp == ST_MLP_SWIGLU ? 2 * f : f;
+    return h * up + f * h + (with_bias && m->bias ? up + h : 0.0);
+}
+
+int64_t st_llm_expert_up(const st_llm_spec *m)
+{
+    if (m->experts <= 0)
+        return 0;
+    return m->mlp == ST_MLP_SWIGLU ? 2 * m->expert_ffn_hidden : m->expert_ffn_hidden;
+}
+
+double st_llm_expert_params(const st_llm_spec *m)
+{
+    return m->experts > 0 ? mlp_params(m, (double)m->expert_ffn_hidden, 1) : 0.0;
+}
+
+/* Megatron-Core's TopKRouter: one weight of experts x hidden, and a bias of `experts` only with
+ * add_bias_linear, Strata's `bias` (megatron/core/transformer/moe/router.py, Router.__init__). */
+static double router_weight(const st_llm_spec *m)
+{
+    return m->experts > 0 ? (double)m->hidden * (double)m->experts : 0.0;
+}
+
+double st_llm_router_params(const st_llm_spec *m)
+{
+    return router_weight(m) + (m->experts > 0 && m->bias ? (double)m->experts : 0.0);
+}
+
+/* The MLP part of one layer, weights only (with_bias 0) or with biases, counting `experts` of
+ * a mixture-of-experts layer's experts (all of them, or the k a token visits) and its router. */
+static double layer_mlp(const st_llm_spec *m, double experts, int with_bias)
+{
+    if (m->experts <= 0)
+        return mlp_params(m, (double)st_llm_ffn(m), with_bias);
+    double router = with_bias ? st_llm_router_params(m) : router_weight(m);
+    return router + experts * mlp_params(m, (double)m->expert_ffn_hidden, with_bias);
+}
+
+/* Projection weights of one layer, with `experts` experts of an MoE MLP counted. */
+static double layer_matmul(const st_llm_spec *m, double experts)
+{
+    return attn_matmul(m) + layer_mlp(m, experts, 0);
+}
+
+static double layer_with(const st_llm_spec *m, double experts)
+{
+    double h = (double)m->hidden, da = (double)st_llm_attn_width(m);
+    double dkv = (double)st_llm_kv_width(m);
+    /* One bias per output channel of Q, K, V and the attention output; the MLP's in
+     * layer_mlp. */
+    double bias = m->bias ? da + 2 * dkv + h : 0.0;
+    return attn_matmul(m) + bias + layer_mlp(m, experts, 1) + 2 * st_llm_norm_params(m);
 }
 
 double st_llm_layer_params(const st_llm_spec *m)
 {
-    double h = (double)m->hidden, da = (double)st_llm_attn_width(m);
-    double dkv = (double)st_llm_kv_width(m), f = (double)st_llm_ffn(m);
-    double up = m->mlp == ST_MLP_SWIGLU ? 2 * f : f;
-    /* One bias per output channel of every projection: Q, K, V, attention out, up, down. */
-    double bias = m->bias ? da + 2 * dkv + h + up + h : 0.0;
-    return layer_matmul(m) + bias + 2 * st_llm_norm_params(m);
+    return layer_with(m, (double)m->experts);
+}
+
+/* The experts a token's forward pass visits: k of an MoE layer's (dense: unused). */
+static double active_experts(const st_llm_spec *m)
+{
+    return (double)m->experts_per_token;
 }
 
 double st_llm_matmul_params(const st_llm_spec *m)
 {
     /* The output projection is a matmul whether or not its weights are tied to the input
-     * embedding; the input embedding itself is a lookup and costs no FLOPs. */
-    return (double)m->layers * layer_matmul(m) + vocab(m) * (double)m->hidden;
+     * embedding; the input embedding itself is a lookup and costs no FLOPs. An MoE layer's
+     * matmuls are the router's and the k experts' each token passes through. */
+    return (double)m->layers * layer_matmul(m, active_experts(m)) + vocab(m) * (double)m->hidden;
 }
 
-double st_llm_params(const st_llm_spec *m, int64_t seq_len)
+/* Embeddings, position table and norms outside the layers. */
+static double edge_params(const st_llm_spec *m, int64_t seq_len)
 {
     double h = (double)m->hidden, v = vocab(m);
-    double n = (double)m->layers * st_llm_layer_params(m);
-    n += v * h; /* input embedding */
+    double n = v * h; /* input embedding */
     if (m->pos == ST_POS_LEARNED) {
         int64_t rows = m->max_positions > 0 ? m->max_positions : seq_len;
         n += (double)rows * h;
@@ -113,6 +171,17 @@ double st_llm_params(const st_llm_spec *m, int64_t seq_len)
     if (!m->tied_embeddings)
         n += v * h;
     return n;
+}
+
+double st_llm_active_params(const st_llm_spec *m, int64_t seq_len)
+{
+    double experts = m->experts > 0 ? active_experts(m) : 0.0;
+    return (double)m->layers * layer_with(m, experts) + edge_params(m, seq_len);
+}
+
+double st_llm_params(const st_llm_spec *m, int64_t seq_len)
+{
+    return (double)m->layers * st_llm_layer_params(m) + edge_params(m, seq_len);
 }
 
 double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len)

@@ -114,6 +114,10 @@ typedef struct dims {
     double norm, rope_b, act, bda; /* bytes per element of the memory operators */
     st_precision prec;
     st_fp8_recipe fp8_recipe;
+    /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first
+     * projection's width (whole: expert tensor parallelism 1), and the tokens each expert on
+     * this GPU receives, k Tr ep / experts (balanced routing). */
+    double experts, topk, ep, fe, up_e, me;
 } dims;
 
 static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
@@ -149,6 +153,12 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.bda = !d.dropout                        ? B.bda
             : k->residual == ST_KERNELS_EAGER ? B.bda_eager
                                               : B.bda + B.drop_mask;
+    d.experts = (double)(m->experts > 0 ? m->experts : 0);
+    d.topk = (double)m->experts_per_token;
+    d.ep = at_least_1(w->parallel.ep);
+    d.fe = (double)m->expert_ffn_hidden;
+    d.up_e = (double)st_llm_expert_up(m);
+    d.me = d.experts > 0 ? d.topk * d.Tr * d.ep / d.experts : 0.0;
     return d;
 }
 
@@ -269,12 +279,18 @@ static double in_bytes_of(const st_gpu_spec *gpu, st_precision prec)
     return prec == ST_PREC_FP8 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
 }
 
+/* GEMMs an operator runs (a grouped expert GEMM: one per local expert). */
+static double count_of(const st_op *op)
+{
+    return op->count > 1 ? op->count : 1.0;
+}
+
 static void time_forward(const st_gpu_spec *gpu, st_op *op)
 {
     switch (op->kind) {
     case ST_OP_GEMM:
-        op->time_s = gemm_time(gpu, op->prec, op->m, op->n, op->k, in_bytes_of(gpu, op->prec), 2.0,
-                               &op->mem_bound) +
+        op->time_s = count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
+                                              in_bytes_of(gpu, op->prec), 2.0, &op->mem_bound) +
                      mem_time(gpu, op->quant_fwd_bytes);
         break;
     case ST_OP_ATTN:
@@ -298,7 +314,7 @@ double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, co
     double dgrad = gemm_time(gpu, op->prec, op->m, op->k, op->n, in, 2.0, NULL);
     double out = w->parallel.grad_accum_separate ? B.wgrad_sep : B.wgrad_out;
     double wgrad = gemm_time(gpu, op->prec, op->k, op->n, op->m, in, out, NULL);
-    return dgrad + wgrad + mem_time(gpu, op->quant_bwd_bytes);
+    return count_of(op) * (dgrad + wgrad) + mem_time(gpu, op->quant_bwd_bytes);
 }
 
 /* ---- Building the graph -------------------------------------------------------------------- */
@@ -347,6 +363,24 @@ static void linear(builder *g, const dims *d, const char *name, double m, double
     if (in_bytes_of(g->gpu, d->prec) < 2.0) {
         op.quant_fwd_bytes = quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
         op.quant_bwd_bytes = quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, dy_rows, m, n);
+    }
+    push(g, op);
+}
+
+/* A grouped GEMM of the workload's precision (Megatron-Core's TEGroupedMLP): `count` GEMMs
+ * of m x n x k, one per expert on this GPU, each timed at its own shape; FLOPs, bytes and, under
+ * FP8, the quantisation of each expert's input (produced by the permutation or the activation,
+ * plain kernels) and output gradient are the totals. */
+static void grouped(builder *g, const dims *d, const char *name, double count, double m, double n,
+                    double k)
+{
+    st_op op = gemm_op(g, name, d->prec, m, n, k);
+    op.count = count;
+    op.flops *= count;
+    op.bytes *= count;
+    if (in_bytes_of(g->gpu, d->prec) < 2.0) {
+        op.quant_fwd_bytes = count * quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, m, m, k);
+        op.quant_bwd_bytes = count * quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, m, m, n);
     }
     push(g, op);
 }
@@ -400,6 +434,41 @@ static void attention_unfused(builder *g, const dims *d)
     mark_core(g, from);
 }
 
+/* Bytes per element of the token permutation (Megatron-Core's moe_permute: a gather of each
+ * token's row into the k rows of its experts, read 2 and write 2 per row) and of the
+ * unpermutation (the k expert outputs read and summed with the router's weights into one row). */
+#define MOE_PERMUTE_BYTES 2.0
+
+/* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the
+ * all-to-all token dispatcher and TEGroupedMLP, expert tensor parallelism 1, dropless and
+ * balanced routing): the router over the Tr tokens this GPU holds after sequence parallelism,
+ * the permutation of each token into its k experts' rows, then (after the dispatch
+ * all-to-all, timed in models/step/step.c) the experts/ep local experts' MLPs over me = k Tr ep /
+ * experts tokens each, and after the combine all-to-all the weighted sum back into Tr rows
+ * (megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher). */
+static void moe_mlp(builder *g, const dims *d)
+{
+    /* The router's logits are a plain linear in the input's BF16 (router_gating_linear in
+     * megatron/core/transformer/moe/router.py, Router.gating, moe_router_dtype unset): not a
+     * Transformer Engine module, so FP8 does not apply to it. */
+    gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
+    memory(g, "permute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
+    double local = d->experts / d->ep, rows = d->topk * d->Tr;
+    /* The rows a GPU receives from its EP group arrive sorted by source rank: with more than
+     * one local expert they are sorted again by expert after the dispatch, and back before the
+     * combine (MoEAlltoAllTokenDispatcher.dispatch_postprocess, "Permutation 2: Sort tokens by
+     * local expert", and combine_preprocess: sort_chunks_by_idxs, read and write each row). */
+    int sort = d->ep > 1 && local > 1;
+    if (sort)
+        memory(g, "sort_chunks", 2.0 * MOE_PERMUTE_BYTES * rows * d->h);
+    grouped(g, d, "expert_fc1", local, d->me, d->up_e, d->h);
+    memory(g, "expert_act", d->act * rows * d->fe);
+    grouped(g, d, "expert_fc2", local, d->me, d->h, d->fe);
+    if (sort)
+        memory(g, "unsort_chunks", 2.0 * MOE_PERMUTE_BYTES * rows * d->h);
+    memory(g, "unpermute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
+}
+
 size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                             st_op *ops, size_t cap)
 {
@@ -420,10 +489,14 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
     linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr); /* row parallel */
     memory(&g, "bda1", d.bda * d.Tr * d.h);
     memory(&g, "norm2", d.norm * d.Tr * d.h);
-    /* column parallel; gate and up fused */
-    linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T);
-    memory(&g, "act", d.act * d.T * d.f);
-    linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+    if (d.experts > 0) {
+        moe_mlp(&g, &d);
+    } else {
+        /* column parallel; gate and up fused */
+        linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T);
+        memory(&g, "act", d.act * d.T * d.f);
+        linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+    }
     memory(&g, "bda2", d.bda * d.Tr * d.h);
     return g.n;
 }
@@ -496,6 +569,22 @@ double st_ops_sac_recompute_share(const st_workload_cfg *w, const st_gpu_spec *g
     return 0.0;
 }
 
+/* Megatron-Core's MoEAlltoAllTokenDispatcher: token_dispatch and token_combine, one all-to-all
+ * each over the EP group, and their autograd backward the reverse two
+ * (megatron/core/transformer/moe/token_dispatcher.py; the all_to_all autograd function in
+ * megatron/core/tensor_parallel/mappings.py). The dispatched rows are BF16 whatever the linear
+ * layers' precision (FP8 dispatch is not modelled). None without experts or at ep = 1. */
+static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cost *out)
+{
+    if (d->experts <= 0 || d->ep <= 1)
+        return;
+    out->ep_a2a_fwd = 2;
+    out->ep_a2a_bwd = 2;
+    if (w->parallel.recompute == ST_RECOMPUTE_FULL)
+        out->ep_a2a_recompute = 2;
+    out->ep_a2a_bytes = d->topk * d->Tr * d->h * 2.0;
+}
+
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out)
 {
@@ -549,6 +638,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
             out->tp_colls_recompute = out->tp_colls_fwd;
     }
     dims d = dims_of(w, microbatch);
+    ep_all_to_alls(w, &d, out);
     out->tp_bytes = d.T * d.h * 2.0;
     /* Transformer Engine quantises a sequence-parallel shard before gathering it (forward: the
      * qkv and fc1 inputs; backward: the proj and fc2 output gradients and the re-gathered
@@ -600,10 +690,18 @@ double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
      */
     double shards = (double)(at_least_1(w->parallel.dp) * at_least_1(w->parallel.cp));
     double adam = w->parallel.zero >= 1 ? params / shards : params;
+    /* An MoE model's experts are sharded over their expert-data-parallel group instead
+     * (edp = tp*cp*dp / ep ranks), as their memory is. */
+    double experts = mem.expert_params_per_gpu;
+    double edp = at_least_1(w->parallel.tp) * shards / at_least_1(w->parallel.ep);
+    if (experts > 0 && w->parallel.zero >= 1)
+        adam = (params - experts) / shards + experts / edp;
     /* Then the gradient buffer is zeroed for the next step (Megatron-LM's zero_grad_buffer, a
      * memset of every gradient the GPU keeps: all of its slice's, or its shard under ZeRO 2 and
      * 3), 4 bytes each in fp32 and 2 with grad_reduce: bf16. */
     double grads = w->parallel.zero >= 2 ? params / shards : params;
+    if (experts > 0 && w->parallel.zero >= 2)
+        grads = adam;
     double zero = grads * (w->parallel.grad_bf16 ? 2.0 : 4.0);
     return mem_time(gpu, adam * B.optim + zero);
 }

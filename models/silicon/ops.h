@@ -19,7 +19,10 @@ typedef enum st_op_kind {
 
 typedef struct st_op {
     const char *name; /* "norm1", "qkv", "rope", "attn", "proj", "bda1", "norm2", "fc1", "act",
-                         "fc2", "bda2"; edges: "embed", "pos", "embed_norm", "embed_drop",
+                         "fc2", "bda2"; in a mixture-of-experts layer "router", "permute",
+                         ("sort_chunks"), "expert_fc1", "expert_act", "expert_fc2",
+                         ("unsort_chunks"), "unpermute" in place of fc1, act and fc2; edges:
+                         "embed", "pos", "embed_norm", "embed_drop",
                          "norm_f", "logits", "xent" */
     st_op_kind kind;
     /* GEMM: the shape on this GPU, m tokens x n outputs, reduced over k inputs.
@@ -41,6 +44,10 @@ typedef struct st_op {
      * st_ops_backward_time) but not counted in bytes. Negative where the norm writes FP8 itself
      * and saves more than the quantisation costs. 0 otherwise. */
     double quant_fwd_bytes, quant_bwd_bytes;
+    /* Appended. GEMM: how many GEMMs of shape m x n x k the operator runs (the experts on this
+     * GPU of a grouped expert GEMM), each timed by the tile model at that shape; flops, bytes
+     * and the quantisation bytes are the totals. 0 counts as 1. */
+    double count;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -63,6 +70,12 @@ typedef struct st_layer_cost {
      * quantised. */
     int tp_ag_fwd, tp_ag_bwd;
     double tp_ag_bytes;
+    /* Mixture-of-experts layers with ep > 1: the token dispatcher's all-to-alls over the ep
+     * ranks, each moving ep_a2a_bytes per rank (k T_m h in BF16, the nccl-tests "size" of the
+     * send buffer): a dispatch and a combine forward, their two gradients backward, the
+     * forward's two again under full recompute. 0 otherwise. */
+    int ep_a2a_fwd, ep_a2a_bwd, ep_a2a_recompute;
+    double ep_a2a_bytes;
 } st_layer_cost;
 
 /* The forward operators of one layer for `microbatch` sequences (below 1 counts as 1) on one

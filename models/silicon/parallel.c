@@ -81,6 +81,9 @@ typedef struct shape {
     int flash;    /* fused attention: no score matrix is stored */
     int fp8;      /* precision: fp8 - linear layers' inputs are kept in FP8 for their backward */
     int sac_attn; /* recompute: op saves the attention core's output (st_ops_sac_saves_attention) */
+    /* Mixture of experts (experts 0: dense): experts, top-k, one expert's first projection
+     * width and inner width. */
+    double experts, topk, up_e, fe;
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -103,7 +106,24 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.swiglu = m->mlp == ST_MLP_SWIGLU;
     x.fp8 = w->precision == ST_PREC_FP8;
     x.sac_attn = st_ops_sac_saves_attention(w, NULL);
+    x.experts = (double)(m->experts > 0 ? m->experts : 0);
+    x.topk = (double)m->experts_per_token;
+    x.up_e = (double)st_llm_expert_up(m);
+    x.fe = (double)m->expert_ffn_hidden;
     return x;
+}
+
+/* What an MoE layer's MLP keeps for backward per micro-batch in place of the dense MLP's inner
+ * tensors, over the T_m = sb / rep tokens a GPU routes (after sequence parallelism): the
+ * permuted input k T_m h (the expert fc1 input), the expert fc1 output k T_m up_e and the
+ * activation output k T_m f_e (the expert fc2 input), all BF16, and the router's probabilities,
+ * T_m x experts in FP32 (Megatron-Core computes the router softmax in fp32,
+ * megatron/core/transformer/moe/moe_utils.py topk_softmax_with_capacity). Balanced routing: each
+ * token's k rows stay on the GPUs of the EP group, k T_m rows per GPU on average. */
+static double moe_mlp_bytes(const shape *x)
+{
+    double tm = x->s * x->b / x->rep;
+    return tm * (2.0 * x->topk * (x->h + x->up_e + x->fe) + 4.0 * x->experts);
 }
 
 /* Attention scores (unfused attention): softmax output 2as^2b, and with dropout its mask as^2b and
@@ -146,7 +166,8 @@ static double layer_bytes(const shape *x, st_recompute r)
     if (r == ST_RECOMPUTE_OP)
         return sac_layer_bytes(x);
     double repl = sb * x->h * (x->dropout ? 10.0 : 8.0);
-    double split = sb * (4.0 * x->da + 4.0 * x->dkv + (x->swiglu ? 6.0 : 4.0) * x->f);
+    double mlp = x->experts > 0 ? 0.0 : (x->swiglu ? 6.0 : 4.0) * x->f;
+    double split = sb * (4.0 * x->da + 4.0 * x->dkv + mlp);
     /* Under FP8, Transformer Engine keeps each linear layer's input for its weight gradient
      * as the FP8 tensor it fed the GEMM (transformer_engine/pytorch/module/linear.py: the
      * saved input is the quantized one unless wgrad is overridden to high precision), one
@@ -155,9 +176,11 @@ static double layer_bytes(const shape *x, st_recompute r)
      * stay BF16. */
     if (x->fp8) {
         repl -= 2.0 * sb * x->h;
-        split -= sb * (x->da + x->f);
+        split -= sb * (x->da + (x->experts > 0 ? 0.0 : x->f));
     }
     double bytes = repl / x->rep + split / x->t;
+    if (x->experts > 0)
+        bytes += moe_mlp_bytes(x);
     if (r == ST_RECOMPUTE_NONE)
         bytes += score_bytes(x);
     return bytes;
@@ -186,8 +209,9 @@ double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch)
 /* The reserved term: what the job keeps on every GPU outside the allocator's tensors. Unless
  * the scenario gives memory_reserved, the CUDA context plus one set of NCCL buffers for each
  * communicator a GPU uses: the tensor-, context- and pipeline-parallel groups and the data-
- * parallel group (dp x cp ranks, where Megatron-LM reduces gradients), each when larger than
- * one GPU. Allocator fragmentation is not in the default (docs/models/memory-model.md). */
+ * parallel group (dp x cp ranks, where Megatron-LM reduces gradients), and for an MoE model the
+ * expert-parallel and expert-data-parallel groups, each when larger than one GPU. Allocator
+ * fragmentation is not in the default (docs/models/memory-model.md). */
 double st_memory_reserved(const st_workload_cfg *w)
 {
     if (w->memory_reserved_given)
@@ -195,6 +219,13 @@ double st_memory_reserved(const st_workload_cfg *w)
     const st_parallel_cfg *p = &w->parallel;
     int comms =
         (p->tp > 1) + (p->cp > 1) + (p->pp > 1) + (at_least_1(p->dp) * at_least_1(p->cp) > 1);
+    if (w->model && w->model->experts > 0) {
+        /* An MoE model adds Megatron-Core's expert-parallel group (the all-to-alls) and its
+         * expert-data-parallel group (the expert gradients), each when it spans GPUs. */
+        int64_t ep = at_least_1(p->ep);
+        int64_t edp = at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp) / ep;
+        comms += (ep > 1) + (edp > 1);
+    }
     return K.cuda_context + (double)comms * K.nccl_comm;
 }
 
@@ -211,6 +242,8 @@ typedef struct plan {
     int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
     double wb;     /* bytes per compute weight: BF16, or FP8 with fp8_param_gather */
     double reserved;
+    double ep;      /* expert parallelism: each GPU holds experts / ep experts per layer */
+    double edp_div; /* ZeRO shards the expert states over the edp = tp*cp*dp / ep ranks */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -234,6 +267,8 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
      * intermediate dtype)"; the fp32 master copy stays with the optimizer states. */
     c.wb = w->fp8_param_gather ? K.weight_bytes / 2 : K.weight_bytes;
     c.reserved = st_memory_reserved(w);
+    c.ep = (double)at_least_1(p->ep);
+    c.edp_div = (double)(at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp)) / c.ep;
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -270,13 +305,22 @@ static double stage_in_flight(const plan *c, int64_t i)
  * vocabulary-parallel input embedding, position table and embedding norm on the first stage,
  * the final norm and output layer on the last. A tied output layer is a second copy on the last
  * stage when pp > 1 (Megatron-LM keeps one there and all-reduces their gradients). */
-static double stage_params(const plan *c, int64_t i, double *largest_unit)
+/* An MoE layer keeps its router whole on every TP rank and experts / ep of its experts, whole
+ * (expert tensor parallelism 1); *experts is the stage's expert parameters on one GPU. */
+static double stage_params(const plan *c, int64_t i, double *largest_unit, double *experts)
 {
     const st_llm_spec *m = c->m;
     double t = c->x.t, h = c->x.h, emb = c->x.v * h / t;
     double norms = 2.0 * st_llm_norm_params(m);
     double layer = (st_llm_layer_params(m) - norms) / t + norms;
+    double local = 0.0;
+    if (m->experts > 0) {
+        double router = st_llm_router_params(m), all = c->x.experts * st_llm_expert_params(m);
+        local = all / c->ep;
+        layer = (st_llm_layer_params(m) - norms - router - all) / t + norms + router + local;
+    }
     double n = (double)stage_layers(c, i) * layer;
+    *experts = (double)stage_layers(c, i) * local;
     *largest_unit = layer;
     if (i == 0) {
         n += emb;
@@ -320,11 +364,14 @@ static double stage_activations(const plan *c, int64_t i)
  * the largest unit (a layer, or the embedding) gathered whole while it computes, and a second
  * one when the next unit's gather is prefetched beside it (PyTorch's FSDP notes, "FSDP buffers
  * sizes": two all-gather buffers). */
-static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
+static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT], double *experts)
 {
-    double unit = 0.0;
-    double n = stage_params(c, i, &unit);
+    double unit = 0.0, ne = 0.0;
+    double n = stage_params(c, i, &unit, &ne);
+    *experts = ne;
     double d = c->zero_div;
+    /* What ZeRO shards: the dense parameters over dp x cp, the experts' over edp. */
+    double sharded = (n - ne) / d + ne / c->edp_div;
     term[ST_MEM_WEIGHTS] = c->wb * n;
     if (c->zero >= 3 && d > 1.0)
         term[ST_MEM_WEIGHTS] = c->wb * (n / d + (c->prefetch ? 2.0 : 1.0) * unit);
@@ -332,6 +379,8 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
      * grad_reduce_in_fp32 = False, which NeMo's FP8 performance recipes set). */
     double gb = c->grad_bf16 ? K.grad_bytes / 2 : K.grad_bytes;
     term[ST_MEM_GRADS] = gb * n / (c->zero >= 2 ? d : 1.0);
+    if (ne > 0 && c->zero >= 2)
+        term[ST_MEM_GRADS] = gb * sharded;
     /* grad_accum: separate also keeps every weight's own bf16 gradient, unsharded, between
      * its backward and the pass that adds it in (DeepSpeed's BF16 optimizer:
      * deepspeed/runtime/bf16_optimizer.py update_hp_grads, called with clear_lp_grads=False
@@ -339,6 +388,8 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT])
     if (c->grad_sep)
         term[ST_MEM_GRADS] += K.weight_bytes * n;
     term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);
+    if (ne > 0 && c->zero >= 1)
+        term[ST_MEM_OPTIMIZER] = K.optim_bytes * sharded;
     term[ST_MEM_ACTIVATIONS] = stage_activations(c, i);
     term[ST_MEM_RESERVED] = c->reserved;
     return n;
@@ -370,14 +421,15 @@ void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_
     out->capacity = gpu->hbm_bytes;
     double best = -1.0;
     for (int64_t i = 0; i < c.pp; i++) {
-        double term[ST_MEM__COUNT], total = 0.0;
-        double n = stage_terms(&c, i, term);
+        double term[ST_MEM__COUNT], total = 0.0, ne = 0.0;
+        double n = stage_terms(&c, i, term, &ne);
         for (int t = 0; t < ST_MEM__COUNT; t++)
             total += term[t];
         if (total > best) {
             best = total;
             out->stage = i;
             out->params_per_gpu = n;
+            out->expert_params_per_gpu = ne;
             memcpy(out->term, term, sizeof term);
         }
     }

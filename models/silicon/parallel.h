@@ -17,20 +17,22 @@ typedef enum st_mem_term {
 } st_mem_term;
 
 typedef struct st_memory {
-    double params;              /* whole model */
-    double params_per_gpu;      /* in the tensor/pipeline slice of the most loaded GPU, before
-                                   ZeRO-3 shards their storage */
-    double flops_per_token;     /* model FLOPs, PaLM definition (st_llm_flops_per_token) */
-    double term[ST_MEM__COUNT]; /* bytes per GPU on the most loaded GPU */
-    double total;               /* sum of term[] */
-    double capacity;            /* the GPU's HBM */
-    int fits;                   /* total <= capacity */
-    int overflow_term;          /* first term at which the running sum (in term order) passes
-                                   capacity; -1 when it fits */
-    double overflow_bytes;      /* total - capacity when it does not fit, else 0 */
-    double checkpoint_bytes;    /* a full checkpoint: bf16 weights, fp32 master weights, Adam
-                                   m and v (14 bytes per parameter), all ranks together */
-    int64_t stage;              /* the most loaded pipeline stage, 0-based (lowest on ties) */
+    double params;                /* whole model */
+    double params_per_gpu;        /* in the tensor/pipeline slice of the most loaded GPU, before
+                                     ZeRO-3 shards their storage */
+    double flops_per_token;       /* model FLOPs, PaLM definition (st_llm_flops_per_token) */
+    double term[ST_MEM__COUNT];   /* bytes per GPU on the most loaded GPU */
+    double total;                 /* sum of term[] */
+    double capacity;              /* the GPU's HBM */
+    int fits;                     /* total <= capacity */
+    int overflow_term;            /* first term at which the running sum (in term order) passes
+                                     capacity; -1 when it fits */
+    double overflow_bytes;        /* total - capacity when it does not fit, else 0 */
+    double checkpoint_bytes;      /* a full checkpoint: bf16 weights, fp32 master weights, Adam
+                                     m and v (14 bytes per parameter), all ranks together */
+    int64_t stage;                /* the most loaded pipeline stage, 0-based (lowest on ties) */
+    double expert_params_per_gpu; /* of params_per_gpu, the experts' (experts / ep per MoE
+                                     layer); 0 for a dense model. Appended. */
 } st_memory;
 
 /* Human name of a term: "weights", "gradients", "optimizer states", "activations",
@@ -57,8 +59,8 @@ double st_memory_layer_activations(const st_workload_cfg *w, int64_t microbatch)
 
 /* Bytes per GPU held outside the model's tensors, the memory model's reserved term: w's
  * memory_reserved when the scenario gives it, else the CUDA context plus NCCL's buffers for
- * each communicator the plan uses (tensor, context, pipeline and data parallel, each when it
- * spans more than one GPU). */
+ * each communicator the plan uses (tensor, context, pipeline and data parallel, and for an MoE
+ * model expert and expert-data parallel, each when it spans more than one GPU). */
 double st_memory_reserved(const st_workload_cfg *w);
 
 #endif

@@ -144,12 +144,57 @@ static int check_zero(const st_parallel_cfg *p, st_plan_issue *out, int n, int c
     return n;
 }
 
+/* Expert parallelism and what Megatron-Core's MoE layers require of the rest of the plan, and
+ * the plan features the MoE model here does not cover. Megatron-Core's MoELayer.forward refuses
+ * to train with tp > 1 and no sequence parallelism (megatron/core/transformer/moe/moe_layer.py;
+ * megatron/core/model_parallel_config.py warns: "When using expert parallelism and tensor
+ * parallelism for training, sequence parallelism must be used"). The EP groups are ep
+ * consecutive ranks of the expert grid, order tp-ep-dp-pp with expert tensor parallelism 1
+ * (megatron/core/parallel_state.py, initialize_model_parallel's expert RankGenerator), so ep must
+ * divide the tp*cp*dp ranks of a stage. */
+static int check_experts(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    const st_llm_spec *m = w->model;
+    long long ep = p->ep < 1 ? 1 : p->ep, experts = m ? m->experts : 0;
+    if (!m)
+        return n;
+    if (ep > 1 && experts == 0)
+        return add(out, n, cap, ST_EINVAL, "parallel.ep",
+                   "ep = %lld needs a mixture-of-experts model (experts), found the dense model "
+                   "'%s'",
+                   ep, m->name ? m->name : "(inline)");
+    if (experts == 0)
+        return n;
+    if (experts % ep)
+        n = add(out, n, cap, ST_EINVAL, "parallel.ep",
+                "the model's %lld experts do not split over ep = %lld", experts, ep);
+    long long ranks = p->tp * p->cp * p->dp;
+    if (p->dp && ranks % ep)
+        n = add(out, n, cap, ST_EINVAL, "parallel.ep",
+                "ep = %lld does not divide a stage's tp*cp*dp = %lld ranks", ep, ranks);
+    if (p->tp > 1 && !p->sequence_parallel)
+        n = add(out, n, cap, ST_EINVAL, "parallel.sequence_parallel",
+                "mixture-of-experts layers with tp = %lld need sequence_parallel: true "
+                "(Megatron-Core requires it)",
+                (long long)p->tp);
+    if (p->zero >= 3)
+        n = add(out, n, cap, ST_EINVAL, "parallel.zero",
+                "zero 3 is not modelled for mixture-of-experts layers (use zero 0, 1 or 2)");
+    if (p->recompute == ST_RECOMPUTE_OP)
+        n = add(out, n, cap, ST_EINVAL, "parallel.recompute",
+                "recompute: op is not modelled for mixture-of-experts layers (use none, "
+                "selective or full)");
+    return n;
+}
+
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
 {
     /* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide
      * them: a user fixing the file sees every broken rule at once. */
     int n = check_gpus(w, c, out, cap);
     n = check_shape(w, out, n, cap);
+    n = check_experts(w, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }
 

@@ -100,6 +100,30 @@ static st_coll_op grad_op(const step_plan *p)
     }
 }
 
+/* Whether a stage has gradients to reduce over data parallelism: its dense parameters over the
+ * dp x cp ranks, an MoE model's experts over the edp ranks (which exist with tp > 1 even where
+ * dp x cp is 1: experts are replicated over the TP ranks under expert tensor parallelism 1). */
+static int has_dp_reduce(const step_plan *p)
+{
+    return p->dp * p->cp >= 2 || p->edp >= 2;
+}
+
+/* One layer's collective `op` over data parallelism, `bytes` per parameter: Megatron-Core keeps
+ * the expert parameters in buffers of their own, reduced (and, with the distributed optimizer,
+ * gathered) over the expert-data-parallel group (megatron/core/distributed/
+ * distributed_data_parallel.py, the expert_parallel buffers; parallel_state.py
+ * get_expert_data_parallel_group): edp ranks ep apart, ep such groups at once. The dense
+ * parameters go over the dp x cp ranks (tp apart) as before; the two run one after the other. */
+static double layer_dp_coll(st_step_ctx *x, const step_plan *p, st_coll_op op, double bytes)
+{
+    int64_t n = p->dp * p->cp, ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
+    double t =
+        st__step_coll_time(x, op, n, p->tp, p->tp, 1, (p->layer_params - p->expert_params) * bytes);
+    if (p->expert_params > 0)
+        t += st__step_coll_time(x, op, p->edp, ep, ep, 1, p->expert_params * bytes);
+    return t;
+}
+
 /* Gradient reduction of one stage (Megatron's distributed data parallel): each layer's
  * gradients form a bucket, ready when that layer's last backward is done; a bucket goes through
  * grad_op's collective on the stage's communication stream in the order they become ready, from
@@ -113,7 +137,7 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
                                  const double *bwd, int64_t s, double *compute_end)
 {
     *compute_end = pr->last_bwd_end[s]; /* a stage's first chunk finishes its backward last */
-    if (p->dp * p->cp < 2 || p->w->parallel.zero >= 3)
+    if (!has_dp_reduce(p) || p->w->parallel.zero >= 3)
         return 0;
     st_coll_op op = grad_op(p);
     int64_t n_dp = p->dp * p->cp;
@@ -124,8 +148,7 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
     for (int64_t c = last; c >= s; c -= p->pp) {
         int64_t n = chunk_layers(p, c);
         double end = pr->last_bwd_end[c], per_layer = n ? bwd[c] / (double)n : 0;
-        double layer_t =
-            st__step_coll_time(x, op, n_dp, p->tp, p->tp, 1, p->layer_params * grad_bytes(p));
+        double layer_t = layer_dp_coll(x, p, op, grad_bytes(p));
         /* Backward runs from the chunk's last layer to its first: layer k is done at
          * end - k * per_layer, counting k from the chunk's first layer. */
         for (int64_t k = n - 1; k >= 0; k--) {
@@ -160,6 +183,31 @@ static void gather_unit(gather_walk *g, double gather, double need, double c)
     g->late = start + st_z3_slowed(c, g->end - start, g->slowdown) - (need + c);
 }
 
+/* Without overlap_param_gather: one all-gather of the most loaded stage's weights over dp x cp,
+ * then, for an MoE model, one of its experts' over their edp group. */
+static double gather_at_once(st_step_ctx *x, const step_plan *p)
+{
+    double most = 0, experts = 0;
+    for (int64_t s = 0; s < p->pp; s++) {
+        double params = 0, e = 0;
+        for (int64_t c = s; c < p->chunks; c += p->pp) {
+            params += chunk_params(p, c);
+            e += (double)chunk_layers(p, c) * p->expert_params;
+        }
+        if (params > most) {
+            most = params;
+            experts = e;
+        }
+    }
+    double t = st__step_coll_time(x, ST_COLL_ALL_GATHER, p->dp * p->cp, p->tp, p->tp, 1,
+                                  (most - experts) * param_bytes(p));
+    if (experts > 0) {
+        int64_t ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
+        t += st__step_coll_time(x, ST_COLL_ALL_GATHER, p->edp, ep, ep, 1, experts * param_bytes(p));
+    }
+    return t;
+}
+
 /* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated weights
  * (BF16, or FP8 with fp8_param_gather: param_bytes) over the data-parallel ranks. Without
  * overlap_param_gather that is one all-gather of the most loaded stage's weights before the next
@@ -180,21 +228,12 @@ static void gather_unit(gather_walk *g, double gather, double need, double c)
  * and slowed it by st_gpu_overlap_slowdown while they did (gather_unit). */
 double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe_result *pr)
 {
-    if (p->dp * p->cp < 2 || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
+    if (!has_dp_reduce(p) || p->w->parallel.zero < 1 || p->w->parallel.zero >= 3)
         return 0;
     int64_t n = p->dp * p->cp;
-    if (!p->w->parallel.overlap_param_gather) {
-        double most = 0;
-        for (int64_t s = 0; s < p->pp; s++) {
-            double params = 0;
-            for (int64_t c = s; c < p->chunks; c += p->pp)
-                params += chunk_params(p, c);
-            most = fmax(most, params);
-        }
-        return st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, most * param_bytes(p));
-    }
-    double layer_t = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
-                                        p->layer_params * param_bytes(p));
+    if (!p->w->parallel.overlap_param_gather)
+        return gather_at_once(x, p);
+    double layer_t = layer_dp_coll(x, p, ST_COLL_ALL_GATHER, param_bytes(p));
     double edge_t = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
                                        p->embed_params * param_bytes(p));
     /* Aligned: every stage dispatches at the step's start. Otherwise each stage's first

@@ -90,6 +90,16 @@ static void model_parallel_costs(st_step_ctx *x, step_plan *p)
     p->mp_fwd_s = tp_fwd + cp_unit;
     p->mp_bwd_s =
         tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) + (recompute_all ? 2 : 1) * cp_unit;
+    if (lc->ep_a2a_fwd) {
+        /* Expert parallelism: every EP group of the stage (ep consecutive ranks) runs its
+         * all-to-alls at once. Not overlapped with compute: Megatron-Core's EP overlap options
+         * (moe_shared_expert_overlap, the 1F1B A2A overlap) are not modelled. */
+        int64_t ep = w->parallel.ep, groups = p->tp * p->cp * p->dp / ep;
+        p->ep_a2a_s =
+            st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, 1, groups, ep, lc->ep_a2a_bytes);
+        p->mp_fwd_s += lc->ep_a2a_fwd * p->ep_a2a_s;
+        p->mp_bwd_s += (lc->ep_a2a_bwd + lc->ep_a2a_recompute) * p->ep_a2a_s;
+    }
 }
 
 /* Activations sent between stages: one micro-batch's s*b*h values in BF16, split over the
@@ -133,6 +143,14 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     st_ops_layer_cost(w, p->gpu, mb, &p->lc);
     st_ops_edge_cost(w, p->gpu, mb, &p->embed_f, &p->embed_b, &p->head_f, &p->head_b);
     p->layer_params = st_llm_layer_params(w->model) / (double)p->tp;
+    if (w->model->experts > 0) {
+        /* Experts split over ep, not tp (expert tensor parallelism 1); the rest over tp. */
+        int64_t ep = par->ep > 1 ? par->ep : 1;
+        double all = (double)w->model->experts * st_llm_expert_params(w->model);
+        p->expert_params = all / (double)ep;
+        p->layer_params = (st_llm_layer_params(w->model) - all) / (double)p->tp + p->expert_params;
+        p->edp = p->tp * p->cp * p->dp / ep;
+    }
     p->embed_params = (double)w->model->vocab * (double)w->model->hidden / (double)p->tp;
     model_parallel_costs(x, p);
     p->p2p_s = p2p_cost(x, p);

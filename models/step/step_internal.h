@@ -60,10 +60,13 @@ typedef struct step_plan {
     st_layer_cost lc;
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
     double embed_f, embed_b, head_f, head_b;
-    double p2p_s;        /* one send between stages */
-    double p2p_block;    /* with blocking sends, what each chunk's forward and backward wait */
-    double layer_params; /* one layer's parameters on one GPU (after TP) */
-    double embed_params; /* the embedding's (or output layer's) on one GPU */
+    double p2p_s;         /* one send between stages */
+    double p2p_block;     /* with blocking sends, what each chunk's forward and backward wait */
+    double layer_params;  /* one layer's parameters on one GPU (after TP, and EP for experts) */
+    double expert_params; /* of those, the experts' (experts / ep of them); 0 for dense models */
+    double ep_a2a_s;      /* one expert-parallel all-to-all of one layer; 0 without EP */
+    int64_t edp;          /* the expert-data-parallel degree tp*cp*dp / ep */
+    double embed_params;  /* the embedding's (or output layer's) on one GPU */
 } step_plan;
 
 static inline int64_t chunk_layers(const step_plan *p, int64_t c)

@@ -1,0 +1,152 @@
+/* Mixture-of-experts layers in the step model: the expert-parallel all-to-alls in the
+ * model-parallel time (none at ep 1, four per layer and micro-batch, six under full recompute),
+ * and the expert gradients reduced over their own expert-data-parallel group
+ * (docs/models/step-model.md, "Mixture of experts"). */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "models/silicon/llm.h"
+#include "models/step/step.h"
+#include "scenarios/catalog.h"
+
+#define ASSERT_REL(got, want, tol)                                                                 \
+    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.12g, want %.12g within %g", #got,     \
+                  (double)(got), (double)(want), (double)(tol))
+
+/* HGX-like nodes: 8 H100s on NVLink, 8 NICs of 400 Gbit/s, RoCE, the loader's latencies. */
+static st_cluster_cfg cluster(int64_t nodes)
+{
+    const st_gpu_spec *gpu = st_catalog_gpu("h100-sxm");
+    ck_assert_ptr_nonnull(gpu);
+    return (st_cluster_cfg){.gpu = gpu,
+                            .nodes = nodes,
+                            .gpus_per_node = 8,
+                            .nvlink_domain = 8,
+                            .fabric = {.topology = ST_TOPO_SPINE_LEAF,
+                                       .nic_bw = 50e9,
+                                       .nics_per_node = 8,
+                                       .nodes_per_leaf = 2,
+                                       .oversub = {1},
+                                       .n_oversub = 1,
+                                       .transport = ST_TRANSPORT_ROCE_V2,
+                                       .routing = ST_ROUTING_ECMP,
+                                       .link_latency_s = 1e-6,
+                                       .switch_latency_s = 600e-9}};
+}
+
+/* A small Llama-style MoE: 4 layers, 8 experts of width 1024, top 2. */
+static st_llm_spec moe_model(void)
+{
+    st_llm_spec m = {.name = "test-moe",
+                     .layers = 4,
+                     .hidden = 2048,
+                     .heads = 16,
+                     .kv_heads = 4,
+                     .vocab = 1024, /* the embeddings small beside the experts */
+                     .mlp = ST_MLP_SWIGLU,
+                     .norm = ST_NORM_RMSNORM,
+                     .pos = ST_POS_ROPE,
+                     .experts = 8,
+                     .experts_per_token = 2,
+                     .expert_ffn_hidden = 1024};
+    st_llm_fill_defaults(&m);
+    return m;
+}
+
+static st_workload_cfg training(const st_llm_spec *m, int64_t tp, int64_t dp, int64_t ep)
+{
+    st_workload_cfg w;
+    memset(&w, 0, sizeof w);
+    w.name = "moe-step";
+    w.kind = ST_WL_TRAINING;
+    w.attention = ST_ATTN_FLASH;
+    w.model = m;
+    w.seq_len = 2048;
+    w.global_batch = 4 * dp;
+    w.precision = ST_PREC_BF16;
+    w.gpus = tp * dp;
+    w.parallel = (st_parallel_cfg){.tp = tp,
+                                   .cp = 1,
+                                   .pp = 1,
+                                   .dp = dp,
+                                   .ep = ep,
+                                   .zero = 1,
+                                   .microbatch = 1,
+                                   .virtual_stages = 1,
+                                   .sequence_parallel = tp > 1,
+                                   .overlap_grad_reduce = 1,
+                                   .overlap_p2p = 1,
+                                   .recompute = ST_RECOMPUTE_NONE};
+    return w;
+}
+
+static st_step_result step(const st_cluster_cfg *c, const st_workload_cfg *w)
+{
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    ck_assert_msg(st_step_ctx_new(c, &x, &err) == 0, "st_step_ctx_new: %s", err.msg);
+    st_step_result r;
+    int rc = st_step_run(x, w, w->parallel.microbatch, &r, NULL, &err);
+    ck_assert_msg(rc == 0, "st_step_run: %s", err.msg);
+    st_step_ctx_free(x);
+    return r;
+}
+
+START_TEST(test_all_to_alls_enter_the_model_parallel_time)
+{
+    st_cluster_cfg c = cluster(1);
+    st_llm_spec m = moe_model();
+    st_workload_cfg w1 = training(&m, 1, 8, 1), w8 = training(&m, 1, 8, 8);
+    st_step_result r1 = step(&c, &w1), r8 = step(&c, &w8);
+    /* tp = cp = 1: only the all-to-alls are model-parallel traffic. */
+    ck_assert_double_eq(r1.b.tp_comm_s, 0);
+    ck_assert(r8.b.tp_comm_s > 0);
+    /* Full recompute runs the forward's two again: 6 per layer against 4. */
+    st_workload_cfg f8 = w8;
+    f8.parallel.recompute = ST_RECOMPUTE_FULL;
+    st_step_result rf = step(&c, &f8);
+    ASSERT_REL(rf.b.tp_comm_s, 1.5 * r8.b.tp_comm_s, 1e-9);
+    /* MFU counts the same active FLOPs whatever ep. */
+    ASSERT_REL(r1.mfu * r1.step_time_s, r8.mfu * r8.step_time_s, 1e-12);
+}
+END_TEST
+
+START_TEST(test_expert_gradients_reduce_over_edp)
+{
+    /* Gradient reduction after the backward, not overlapped, so all of it is exposed. With
+     * ep = dp = 8 the expert-data-parallel group is one GPU: only the dense gradients are
+     * reduced, so the exposed DP time falls against ep = 1, where every expert's gradient goes
+     * over the 8 ranks: 0.26 of it here, where reducing every local parameter over dp x cp
+     * (the experts too) would give 0.34. */
+    st_cluster_cfg c = cluster(1);
+    st_llm_spec m = moe_model();
+    st_workload_cfg w1 = training(&m, 1, 8, 1), w8 = training(&m, 1, 8, 8);
+    w1.parallel.overlap_grad_reduce = w8.parallel.overlap_grad_reduce = 0;
+    st_step_result r1 = step(&c, &w1), r8 = step(&c, &w8);
+    ck_assert(r8.b.dp_comm_exposed_s > 0);
+    ck_assert_msg(r8.b.dp_comm_exposed_s < 0.3 * r1.b.dp_comm_exposed_s, "ep 8 %g, ep 1 %g",
+                  r8.b.dp_comm_exposed_s, r1.b.dp_comm_exposed_s);
+    /* tp = 2, dp = 1, ep = 1: experts are replicated over the two TP ranks (expert tensor
+     * parallelism 1), so their gradients are reduced over edp = 2 though dp x cp is 1. */
+    st_workload_cfg t = training(&m, 2, 1, 1);
+    t.parallel.overlap_grad_reduce = 0;
+    ck_assert(step(&c, &t).b.dp_comm_exposed_s > 0);
+    /* A dense model there has nothing to reduce. */
+    st_llm_spec d = m;
+    d.experts = 0, d.experts_per_token = 0, d.expert_ffn_hidden = 0, d.ffn_hidden = 4096;
+    t.model = &d;
+    ck_assert_double_eq(step(&c, &t).b.dp_comm_exposed_s, 0);
+}
+END_TEST
+
+Suite *moe_step_suite(void)
+{
+    Suite *s = suite_create("moe_step");
+    TCase *tc = tcase_create("moe_step");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_all_to_alls_enter_the_model_parallel_time);
+    tcase_add_test(tc, test_expert_gradients_reduce_over_edp);
+    suite_add_tcase(s, tc);
+    return s;
+}
