@@ -22,7 +22,7 @@ fi
 "$1" validate --fabric >/dev/null || { echo "the fabric set misses its goals"; exit 1; }
 # The informal out-of-sample checks must run (exit 0 or 1), whatever their errors.
 for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel scenarios/checks/torchtitan \
-    scenarios/checks/nemo-long-context scenarios/checks/torchao; do
+    scenarios/checks/nemo-long-context scenarios/checks/torchao scenarios/checks/bridge-moe; do
     "$1" validate --step --dir "$d" >/dev/null
     [ $? -le 1 ] || { echo "$d could not run"; exit 1; }
 done
