@@ -11,10 +11,7 @@
 #include "models/fabric/transport.h"
 #include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
 
 /* H100-like: 900 GB/s NVLink, both directions added. */
 static const st_gpu_spec gpu = {.name = "test-gpu",

@@ -11,10 +11,7 @@
 #include "models/forecast/run.h"
 #include "models/reliability/interval.h"
 #include "scenarios/scenario.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
 
 /* Two nodes of 8 H100s and one nvme-of tier of write `write`; jobs and failures follow. */
 static char *scenario(const char *write, const char *jobs, const char *failures)

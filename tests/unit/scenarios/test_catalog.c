@@ -6,10 +6,7 @@
 
 #include "models/silicon/ops.h"
 #include "scenarios/catalog.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.6g, want %.6g within %g", #got,       \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
 
 static const st_gpu_spec *gpu(const char *name)
 {

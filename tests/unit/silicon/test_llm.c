@@ -7,10 +7,7 @@
 
 #include "models/silicon/llm.h"
 #include "scenarios/catalog.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
 
 static const st_llm_spec *model(const char *name)
 {

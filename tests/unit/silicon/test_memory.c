@@ -8,10 +8,7 @@
 
 #include "models/silicon/parallel.h"
 #include "scenarios/catalog.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
 
 /* A workload is plain data: fill it by hand. One micro-batch per step unless changed. */
 static st_workload_cfg plan(const char *name, int64_t seq, int64_t tp, int64_t pp, int64_t dp,

@@ -11,10 +11,8 @@
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "scenarios/catalog.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
+#include "unit/silicon/ops_find.h"
 
 static const st_llm_spec *model(const char *name)
 {
@@ -46,15 +44,6 @@ static st_workload_cfg qwen(int64_t dp, int64_t ep, st_recompute rc)
     w.global_batch = dp;
     w.gpus = dp;
     return w;
-}
-
-static const st_op *find(const st_op *ops, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(ops[i].name, name) == 0)
-            return &ops[i];
-    ck_abort_msg("no operator '%s'", name);
-    return NULL;
 }
 
 /* Published totals and activated counts: Qwen/Qwen3-30B-A3B model card (30.5B, 3.3B),
@@ -136,18 +125,18 @@ START_TEST(test_moe_layer_graph)
     for (size_t i = 0; i < n; i++)
         ck_assert_str_eq(ops[i].name, order[i]);
     const double T = 4096, h = 2048, k = 8, fe = 768;
-    const st_op *r = find(ops, n, "router");
+    const st_op *r = find_op(ops, n, "router");
     ck_assert_double_eq(r->m, T);
     ck_assert_double_eq(r->n, 128);
     ck_assert_double_eq(r->k, h);
-    ck_assert_double_eq(find(ops, n, "permute")->bytes, 2 * T * h + 2 * k * T * h);
-    ck_assert_double_eq(find(ops, n, "unpermute")->bytes, 2 * k * T * h + 2 * T * h);
-    ck_assert_double_eq(find(ops, n, "expert_act")->bytes, 6 * k * T * fe);
+    ck_assert_double_eq(find_op(ops, n, "permute")->bytes, 2 * T * h + 2 * k * T * h);
+    ck_assert_double_eq(find_op(ops, n, "unpermute")->bytes, 2 * k * T * h + 2 * T * h);
+    ck_assert_double_eq(find_op(ops, n, "expert_act")->bytes, 6 * k * T * fe);
     /* 16 local experts: the received rows are sorted by expert and back (read, write). */
-    ck_assert_double_eq(find(ops, n, "sort_chunks")->bytes, 4 * k * T * h);
-    ck_assert_double_eq(find(ops, n, "unsort_chunks")->bytes, 4 * k * T * h);
+    ck_assert_double_eq(find_op(ops, n, "sort_chunks")->bytes, 4 * k * T * h);
+    ck_assert_double_eq(find_op(ops, n, "unsort_chunks")->bytes, 4 * k * T * h);
     /* 16 local experts of k T ep / E = 2048 tokens each. */
-    const st_op *f1 = find(ops, n, "expert_fc1"), *f2 = find(ops, n, "expert_fc2");
+    const st_op *f1 = find_op(ops, n, "expert_fc1"), *f2 = find_op(ops, n, "expert_fc2");
     ck_assert_double_eq(f1->count, 16);
     ck_assert_double_eq(f1->m, 2048);
     ck_assert_double_eq(f1->n, 2 * fe);
@@ -169,7 +158,7 @@ START_TEST(test_moe_layer_graph)
     w1.seq_len = 2048; /* k T ep / E = 1 x 2048 x 1 / 1: the same 2048-token GEMM */
     st_op o1[ST_OPS_MAX];
     size_t n1 = st_ops_layer_forward(&w1, h100(), 1, o1, ST_OPS_MAX);
-    const st_op *g1 = find(o1, n1, "expert_fc1");
+    const st_op *g1 = find_op(o1, n1, "expert_fc1");
     ck_assert_double_eq(g1->m, 2048);
     ASSERT_REL(f1->time_s, 16 * g1->time_s, 1e-12);
     ASSERT_REL(st_ops_backward_time(&w, h100(), f1), 16 * st_ops_backward_time(&w1, h100(), g1),
@@ -190,7 +179,7 @@ START_TEST(test_graph_flops_equal_the_model_flops)
             fwd += ops[i].flops;
         fwd *= 48;
         n = st_ops_head_forward(&w, h100(), 1, ops, ST_OPS_MAX);
-        fwd += find(ops, n, "logits")->flops;
+        fwd += find_op(ops, n, "logits")->flops;
         ASSERT_REL(3 * fwd / 4096, st_llm_flops_per_token(w.model, 4096), 1e-12);
     }
 }
@@ -203,20 +192,20 @@ START_TEST(test_expert_act_follows_kernels_and_fp8_quantises_each_expert)
     w.kernels.act = ST_KERNELS_EAGER;
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
-    ck_assert_double_eq(find(ops, n, "expert_act")->bytes, 10.0 * 8 * 4096 * 768);
+    ck_assert_double_eq(find_op(ops, n, "expert_act")->bytes, 10.0 * 8 * 4096 * 768);
     /* FP8: each expert's input (a plain kernel's output) is quantised, 16 times one expert's
      * cost; the router stays BF16. */
     st_workload_cfg f = qwen(8, 8, ST_RECOMPUTE_NONE);
     f.precision = ST_PREC_FP8;
     f.fp8_recipe = ST_FP8_DELAYED;
     n = st_ops_layer_forward(&f, h100(), 1, ops, ST_OPS_MAX);
-    const st_op *f1 = find(ops, n, "expert_fc1");
+    const st_op *f1 = find_op(ops, n, "expert_fc1");
     /* Delayed scaling on Hopper: cast 3 bytes plus the transposed copy 1 per element. */
     ck_assert_double_eq(f1->quant_fwd_bytes, 16 * 2048 * 2048 * 4.0);
     ck_assert_double_eq(f1->quant_bwd_bytes, 16 * 2048 * 1536 * 4.0);
     ck_assert_int_eq(f1->prec, ST_PREC_FP8);
-    ck_assert_int_eq(find(ops, n, "router")->prec, ST_PREC_BF16);
-    ck_assert_double_eq(find(ops, n, "router")->quant_fwd_bytes, 0);
+    ck_assert_int_eq(find_op(ops, n, "router")->prec, ST_PREC_BF16);
+    ck_assert_double_eq(find_op(ops, n, "router")->quant_fwd_bytes, 0);
 }
 END_TEST
 
@@ -226,7 +215,7 @@ START_TEST(test_expert_flops_do_not_depend_on_ep)
     st_op a[ST_OPS_MAX], b[ST_OPS_MAX];
     size_t na = st_ops_layer_forward(&w8, h100(), 1, a, ST_OPS_MAX);
     size_t nb = st_ops_layer_forward(&w1, h100(), 1, b, ST_OPS_MAX);
-    const st_op *x = find(a, na, "expert_fc1"), *y = find(b, nb, "expert_fc1");
+    const st_op *x = find_op(a, na, "expert_fc1"), *y = find_op(b, nb, "expert_fc1");
     ck_assert_double_eq(x->flops, y->flops);
     ck_assert_double_eq(y->count, 128);
     ck_assert_double_eq(y->m, 256);

@@ -13,10 +13,8 @@
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "scenarios/catalog.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
+#include "unit/silicon/ops_find.h"
 
 static st_workload_cfg plan(const char *name, int64_t seq, int64_t tp, int sp, st_recompute rc)
 {
@@ -39,15 +37,6 @@ static const st_gpu_spec *gpu(const char *name)
     const st_gpu_spec *g = st_catalog_gpu(name);
     ck_assert_msg(g != NULL, "no GPU '%s'", name);
     return g;
-}
-
-static const st_op *find(const st_op *ops, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(ops[i].name, name) == 0)
-            return &ops[i];
-    ck_abort_msg("no operator '%s'", name);
-    return NULL;
 }
 
 /* Forward model FLOPs of the layer's GEMMs and attention core. */
@@ -91,7 +80,7 @@ START_TEST(test_layers_and_logits_equal_flops_per_token)
         st_op ops[ST_OPS_MAX];
         size_t n = st_ops_head_forward(&w, g, 2, ops, ST_OPS_MAX);
         double total = (double)w.model->layers * (c.fwd_flops + c.bwd_flops) +
-                       3.0 * find(ops, n, "logits")->flops;
+                       3.0 * find_op(ops, n, "logits")->flops;
         double want = st_llm_flops_per_token(w.model, 4096) * 2 * 4096;
         ASSERT_REL(total, want, 1e-9);
     }
@@ -119,16 +108,16 @@ START_TEST(test_qkv_width_follows_grouped_query_attention)
     st_workload_cfg w = plan("llama3-8b", 8192, 1, 0, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, gpu("h100-sxm"), 1, ops, ST_OPS_MAX);
-    ck_assert_double_eq(find(ops, n, "qkv")->n, 4096 + 2 * 1024);
-    ck_assert_double_eq(find(ops, n, "fc1")->n, 2 * 14336);
-    ck_assert_double_eq(find(ops, n, "fc2")->k, 14336);
+    ck_assert_double_eq(find_op(ops, n, "qkv")->n, 4096 + 2 * 1024);
+    ck_assert_double_eq(find_op(ops, n, "fc1")->n, 2 * 14336);
+    ck_assert_double_eq(find_op(ops, n, "fc2")->k, 14336);
     w.parallel.tp = 4;
     n = st_ops_layer_forward(&w, gpu("h100-sxm"), 1, ops, ST_OPS_MAX);
-    ck_assert_double_eq(find(ops, n, "qkv")->n, (4096 + 2 * 1024) / 4.0);
-    ck_assert_double_eq(find(ops, n, "proj")->k, 1024);
+    ck_assert_double_eq(find_op(ops, n, "qkv")->n, (4096 + 2 * 1024) / 4.0);
+    ck_assert_double_eq(find_op(ops, n, "proj")->k, 1024);
     w.parallel.tp = 16;
     n = st_ops_layer_forward(&w, gpu("h100-sxm"), 1, ops, ST_OPS_MAX);
-    ck_assert_double_eq(find(ops, n, "qkv")->n, 256 + 2 * 128);
+    ck_assert_double_eq(find_op(ops, n, "qkv")->n, 256 + 2 * 128);
 }
 END_TEST
 
@@ -138,7 +127,7 @@ START_TEST(test_roofline_memory_ops_are_memory_bound_big_gemms_compute_bound)
     st_workload_cfg w = plan("gpt-22b", 2048, 8, 0, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, g, 4, ops, ST_OPS_MAX);
-    const st_op *norm = find(ops, n, "norm1"), *qkv = find(ops, n, "qkv");
+    const st_op *norm = find_op(ops, n, "norm1"), *qkv = find_op(ops, n, "qkv");
     ck_assert_int_eq(norm->mem_bound, 1);
     ASSERT_REL(norm->time_s, norm->bytes / (st_hbm_efficiency(g) * g->hbm_bw), 1e-12);
     ck_assert_int_eq(qkv->mem_bound, 0);
@@ -260,7 +249,7 @@ START_TEST(test_attention_follows_flashattention_sweeps)
     st_workload_cfg w = plan("gpt-22b", 2048, 8, 0, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, a100, 4, ops, ST_OPS_MAX);
-    const st_op *attn = find(ops, n, "attn");
+    const st_op *attn = find_op(ops, n, "attn");
     double bwd = st_ops_backward_time(&w, a100, attn);
     ck_assert(bwd > 2.0 * attn->time_s && bwd < 3.0 * attn->time_s);
 }
@@ -274,7 +263,7 @@ START_TEST(test_selective_recompute_adds_exactly_the_attention_core)
     st_ops_layer_cost(&w, g, 1, &sel);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
-    const st_op *attn = find(ops, n, "attn");
+    const st_op *attn = find_op(ops, n, "attn");
     ck_assert_double_eq(sel.recompute_s, attn->time_s);
     ck_assert_double_eq(sel.recompute_flops, attn->flops);
     ck_assert_int_eq(sel.tp_colls_recompute, 0);
@@ -304,8 +293,8 @@ START_TEST(test_op_recompute_follows_torchtitan_save_list)
         double want = 0.0, flops = 0.0;
         for (size_t i = 0; i < n; i++)
             want += ops[i].kind == ST_OP_MEMORY ? ops[i].time_s : 0.0;
-        const st_op *qkv = find(ops, n, "qkv"), *proj = find(ops, n, "proj");
-        const st_op *fc1 = find(ops, n, "fc1"), *attn = find(ops, n, "attn");
+        const st_op *qkv = find_op(ops, n, "qkv"), *proj = find_op(ops, n, "proj");
+        const st_op *fc1 = find_op(ops, n, "fc1"), *attn = find_op(ops, n, "attn");
         want += qkv->time_s / 6.0 + proj->time_s + fc1->time_s / 2.0;
         flops = qkv->flops / 6.0 + proj->flops + fc1->flops / 2.0;
         if (blackwell) {
@@ -379,9 +368,9 @@ START_TEST(test_eager_kernels_count_torchtitan_operations)
     w.kernels.norm = w.kernels.rope = w.kernels.act = w.kernels.residual = ST_KERNELS_EAGER;
     ck_assert_uint_eq(st_ops_layer_forward(&w, g, 1, eager, ST_OPS_MAX), n);
     st_ops_layer_cost(&w, g, 1, &c1);
-    ck_assert_double_eq(find(eager, n, "norm1")->bytes, 36.0 * 8192 * 4096);
-    ck_assert_double_eq(find(eager, n, "rope")->bytes, 20.0 * 8192 * (4096 + 1024));
-    ck_assert_double_eq(find(eager, n, "act")->bytes, 10.0 * 8192 * 14336);
+    ck_assert_double_eq(find_op(eager, n, "norm1")->bytes, 36.0 * 8192 * 4096);
+    ck_assert_double_eq(find_op(eager, n, "rope")->bytes, 20.0 * 8192 * (4096 + 1024));
+    ck_assert_double_eq(find_op(eager, n, "act")->bytes, 10.0 * 8192 * 14336);
     for (size_t i = 0; i < n; i++) {
         const char *k = fused[i].name;
         double want = strcmp(k, "norm1") == 0 || strcmp(k, "norm2") == 0 ? 9.0
@@ -420,7 +409,7 @@ START_TEST(test_backward_is_dgrad_plus_wgrad)
     st_workload_cfg w = plan("llama3-8b", 8192, 1, 0, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
-    const st_op *fc2 = find(ops, n, "fc2"), *norm = find(ops, n, "norm1");
+    const st_op *fc2 = find_op(ops, n, "fc2"), *norm = find_op(ops, n, "norm1");
     double peak = st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g);
     double dgrad =
         fc2->flops / (st_gemm_efficiency(g, ST_PREC_BF16, fc2->m, fc2->k, fc2->n) * peak);
@@ -466,7 +455,7 @@ START_TEST(test_fp8_runs_linear_layers_at_the_fp8_peak)
     ck_assert_double_eq(fp8.fwd_flops, bf16.fwd_flops);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_head_forward(&w, h100, 1, ops, ST_OPS_MAX);
-    ck_assert_int_eq(find(ops, n, "logits")->prec, ST_PREC_BF16);
+    ck_assert_int_eq(find_op(ops, n, "logits")->prec, ST_PREC_BF16);
 }
 END_TEST
 
@@ -479,8 +468,8 @@ static void quant_of(const st_workload_cfg *w, const st_gpu_spec *g, const char 
 {
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(w, g, 1, ops, ST_OPS_MAX);
-    *fwd = find(ops, n, name)->quant_fwd_bytes;
-    *bwd = find(ops, n, name)->quant_bwd_bytes;
+    *fwd = find_op(ops, n, name)->quant_fwd_bytes;
+    *bwd = find_op(ops, n, name)->quant_bwd_bytes;
 }
 
 START_TEST(test_fp8_quantisation_follows_transformer_engine)

@@ -11,30 +11,12 @@
 #include "models/silicon/parallel.h"
 #include "models/step/step.h"
 #include "scenarios/catalog.h"
+#include "unit/check_util.h"
+#include "unit/step/hgx_cluster.h"
 
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.12g, want %.12g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
-
-/* HGX-like nodes: 8 H100s on NVLink, 8 NICs of 400 Gbit/s, RoCE, the loader's latencies. */
 static st_cluster_cfg cluster(int64_t nodes, int64_t per_leaf, double oversub)
 {
-    const st_gpu_spec *gpu = st_catalog_gpu("h100-sxm");
-    ck_assert_ptr_nonnull(gpu);
-    return (st_cluster_cfg){.gpu = gpu,
-                            .nodes = nodes,
-                            .gpus_per_node = 8,
-                            .nvlink_domain = 8,
-                            .fabric = {.topology = ST_TOPO_SPINE_LEAF,
-                                       .nic_bw = 50e9,
-                                       .nics_per_node = 8,
-                                       .nodes_per_leaf = per_leaf,
-                                       .oversub = {oversub},
-                                       .n_oversub = 1,
-                                       .transport = ST_TRANSPORT_ROCE_V2,
-                                       .routing = ST_ROUTING_ECMP,
-                                       .link_latency_s = 1e-6,
-                                       .switch_latency_s = 600e-9}};
+    return hgx_cluster(nodes, per_leaf, oversub);
 }
 
 /* A GPT-style model with few layers: cheap to step, every operator still present. */

@@ -10,10 +10,7 @@
 #include "models/fabric/topo.h"
 #include "models/silicon/gpu.h"
 #include "models/storage/storage.h"
-
-#define ASSERT_REL(got, want, tol)                                                                 \
-    ck_assert_msg(fabs((got) / (want)-1.0) <= (tol), "%s = %.10g, want %.10g within %g", #got,     \
-                  (double)(got), (double)(want), (double)(tol))
+#include "unit/check_util.h"
 
 static const st_gpu_spec gpu = {.name = "test-gpu", .nvlink_bw = 900e9, .pcie_bw = 64e9};
 
