@@ -416,7 +416,8 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .deadline_s = o->deadline_s,
                          .top = (size_t)o->top,
                          .spec = &spec,
-                         .failures = fail && fail->n_classes > 0};
+                         .failures = fail && fail->n_classes > 0,
+                         .experts = w->model && w->model->experts > 0};
     rc = emit(o, &rp, &r);
     st_size_release(&r);
     free(vars);

@@ -58,8 +58,10 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
 
 static void text_header(sbuf *b, const st_size_report *rp)
 {
-    put(b, "rank  nodes   gpus  tp  pp    dp vs mb recompute   step_s  train_d  gpu_hours "
-           "  cost_usd  power_MW ");
+    put(b,
+        "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d  gpu_hours "
+        "  cost_usd  power_MW ",
+        rp->experts ? "  ep " : "");
     if (rp->failures)
         put(b, "goodput   ckpt_s ");
     if (rp->spec->n_variants)
@@ -74,10 +76,13 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
     if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit */
         snprintf(power, sizeof power, "%.3f", f->facility_w / 1e6);
-    put(b, "%4zu %6lld %6lld %3lld %3lld %5lld %2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s ", rank,
-        (long long)f->nodes, (long long)f->gpus, (long long)f->tp, (long long)f->pp,
-        (long long)f->dp, (long long)f->vs, (long long)f->mb, st_recompute_names[f->recompute],
-        f->step_s, f->train_s / 86400.0, f->gpu_hours, cost, power);
+    put(b, "%4zu %6lld %6lld %3lld %3lld %5lld ", rank, (long long)f->nodes, (long long)f->gpus,
+        (long long)f->tp, (long long)f->pp, (long long)f->dp);
+    if (rp->experts)
+        put(b, "%4lld ", (long long)f->ep);
+    put(b, "%2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s ", (long long)f->vs, (long long)f->mb,
+        st_recompute_names[f->recompute], f->step_s, f->train_s / 86400.0, f->gpu_hours, cost,
+        power);
     if (rp->failures)
         put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
     if (rp->spec->n_variants)
@@ -132,8 +137,11 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddStringToObject(o, "variant", variant_name(rp, f, var, sizeof var));
     const char *k[] = {"nodes", "gpus", "tp", "pp", "dp", "virtual_stages", "microbatch"};
     const int64_t v[] = {f->nodes, f->gpus, f->tp, f->pp, f->dp, f->vs, f->mb};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
         cJSON_AddNumberToObject(o, k[i], (double)v[i]);
+        if (i == 4 && rp->experts) /* after dp: an MoE model's expert parallelism */
+            cJSON_AddNumberToObject(o, "ep", (double)f->ep);
+    }
     cJSON_AddStringToObject(o, "recompute", st_recompute_names[f->recompute]);
     cJSON_AddNumberToObject(o, "memory_per_gpu_bytes", f->mem_bytes);
     cJSON_AddNumberToObject(o, "step_time_s", f->step_s);

@@ -23,6 +23,7 @@ typedef struct st_size_report {
     size_t top;               /* rows of the ranked table */
     const st_size_spec *spec; /* its variants name the variant of each row */
     int failures;             /* time to train counts failures: say the cadence and goodput */
+    int experts;              /* the model has experts: show each row's expert parallelism */
 } st_size_report;
 
 /* The report of r in format f, malloc'd. */

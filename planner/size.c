@@ -48,20 +48,32 @@ typedef struct size_count {
     double best;      /* least objective of its configurations (INFINITY when none) */
 } size_count;
 
-/* Workload w with plan (tp, pp, vs, mb, recompute) on g GPUs, dp from the count. */
-static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, int64_t tp, int64_t pp,
-                               int64_t vs, int64_t mb, st_recompute rc)
+/* The searched axes of one plan besides the GPU count: dp follows from it. */
+typedef struct plan_axes {
+    int64_t tp, pp, ep, vs, mb;
+    st_recompute rc;
+} plan_axes;
+
+/* Workload w with plan a on g GPUs, dp from the count. A mixture-of-experts model takes a's
+ * expert parallelism, and sequence parallelism with tp > 1, which Megatron-Core requires of MoE
+ * layers under tensor parallelism (the plan rules refuse the plan without it). */
+static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, const plan_axes *a)
 {
     st_workload_cfg p = *w;
     int64_t cp = w->parallel.cp > 0 ? w->parallel.cp : 1;
     p.gpus = g;
-    p.parallel.tp = tp;
+    p.parallel.tp = a->tp;
     p.parallel.cp = cp;
-    p.parallel.pp = pp;
-    p.parallel.dp = g / (tp * cp * pp);
-    p.parallel.virtual_stages = vs;
-    p.parallel.microbatch = mb;
-    p.parallel.recompute = rc;
+    p.parallel.pp = a->pp;
+    p.parallel.dp = g / (a->tp * cp * a->pp);
+    p.parallel.virtual_stages = a->vs;
+    p.parallel.microbatch = a->mb;
+    p.parallel.recompute = a->rc;
+    if (w->model->experts > 0) {
+        p.parallel.ep = a->ep;
+        if (a->tp > 1)
+            p.parallel.sequence_parallel = 1;
+    }
     return p;
 }
 
@@ -217,6 +229,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                        .dp = p->parallel.dp,
                        .vs = p->parallel.virtual_stages,
                        .mb = p->parallel.microbatch,
+                       .ep = p->model->experts > 0 ? p->parallel.ep : 0,
                        .recompute = p->parallel.recompute,
                        .mem_bytes = m->total,
                        .mem_capacity = m->capacity,
@@ -306,30 +319,48 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
     return 0;
 }
 
+/* The virtual stages, micro-batches and recompute levels of plan a (tp, pp, ep set) on k. */
+static int search_inner(size_count *k, const st_workload_cfg *w, const st_size_spec *s, plan_axes a,
+                        st_size_result *out, st_err *err)
+{
+    int64_t g = k->c.nodes * k->c.gpus_per_node;
+    for (size_t v = 0; v < sizeof vs_axis / sizeof *vs_axis; v++) {
+        if (vs_axis[v] > 1 && a.pp == 1)
+            continue;
+        a.vs = vs_axis[v];
+        for (size_t b = 0; b < sizeof mb_axis / sizeof *mb_axis; b++) {
+            int fit = 0;
+            a.mb = mb_axis[b];
+            for (int rc = ST_RECOMPUTE_NONE; rc <= ST_RECOMPUTE_FULL; rc++) {
+                a.rc = (st_recompute)rc;
+                st_workload_cfg p = plan_of(w, g, &a);
+                int e = try_plan(k, &p, s, out, &fit, err);
+                if (e)
+                    return e;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Every plan of w on shape k: tp a power of two within the NVLink domain, pp dividing the
  * layers or a power of two (uneven stages, as Llama 3 405B's 126 layers on 16 stages, Dubey et
- * al. 2024, arXiv:2407.21783, section 3.3.2), then virtual stages, micro-batch and recompute;
- * the plan rules (models/silicon/plan_check.h) decide the rest. */
+ * al. 2024, arXiv:2407.21783, section 3.3.2), for a mixture-of-experts model ep a power of two
+ * up to its experts and a stage's GPUs, then virtual stages, micro-batch and recompute; the plan
+ * rules (models/silicon/plan_check.h) decide the rest. */
 static int search_count(size_count *k, const st_workload_cfg *w, const st_size_spec *s,
                         st_size_result *out, st_err *err)
 {
     int64_t g = k->c.nodes * k->c.gpus_per_node, layers = w->model->layers;
+    int64_t experts = w->model->experts > 0 ? w->model->experts : 1;
     for (int64_t tp = 1; tp <= k->c.nvlink_domain && tp <= g; tp *= 2)
         for (int64_t pp = 1; pp <= layers && tp * pp <= g; pp++) {
             if (layers % pp && (pp & (pp - 1)))
                 continue;
-            for (size_t v = 0; v < sizeof vs_axis / sizeof *vs_axis; v++) {
-                if (vs_axis[v] > 1 && pp == 1)
-                    continue;
-                for (size_t b = 0; b < sizeof mb_axis / sizeof *mb_axis; b++) {
-                    int fit = 0;
-                    for (int rc = ST_RECOMPUTE_NONE; rc <= ST_RECOMPUTE_FULL; rc++) {
-                        st_workload_cfg p = plan_of(w, g, tp, pp, vs_axis[v], mb_axis[b], rc);
-                        int e = try_plan(k, &p, s, out, &fit, err);
-                        if (e)
-                            return e;
-                    }
-                }
+            for (int64_t ep = 1; ep <= experts && ep <= g / pp; ep *= 2) {
+                int e = search_inner(k, w, s, (plan_axes){.tp = tp, .pp = pp, .ep = ep}, out, err);
+                if (e)
+                    return e;
             }
         }
     return 0;
@@ -414,8 +445,10 @@ static int rank_cmp(const void *pa, const void *pb)
         return ka < kb ? -1 : 1;
     if (a->train_s != b->train_s)
         return a->train_s < b->train_s ? -1 : 1;
-    const int64_t x[] = {(int64_t)a->variant, a->gpus, a->tp, a->pp, a->vs, a->mb, a->recompute};
-    const int64_t y[] = {(int64_t)b->variant, b->gpus, b->tp, b->pp, b->vs, b->mb, b->recompute};
+    const int64_t x[] = {(int64_t)a->variant, a->gpus, a->tp, a->pp, a->ep, a->vs, a->mb,
+                         a->recompute};
+    const int64_t y[] = {(int64_t)b->variant, b->gpus, b->tp, b->pp, b->ep, b->vs, b->mb,
+                         b->recompute};
     for (size_t i = 0; i < sizeof x / sizeof *x; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;

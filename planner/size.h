@@ -1,7 +1,8 @@
 /* The capacity-sizing search of `strata size`: for one training workload (its model, tokens and
  * a deadline) on a scenario's cluster, every GPU count (whole nodes, up to the cluster's nodes
  * and the GPU budget) and every parallel plan on it (tp in the NVLink domain, pp dividing the
- * layers, dp from the count, micro-batch, recompute, virtual stages), pruned before the step
+ * layers, dp from the count, ep for a mixture-of-experts model, micro-batch, recompute, virtual
+ * stages), pruned before the step
  * model runs when the plan breaks a rule (models/silicon/plan_check.h) or does not fit in memory
  * (models/silicon/parallel.h); the rest are simulated (models/step/step.h, one context and its
  * collective memo per GPU count), powered (models/plant/plant.h) and priced
@@ -81,6 +82,7 @@ typedef struct st_size_spec {
 typedef struct st_size_cfg {
     size_t variant; /* index into spec->variants (0 when there are none) */
     int64_t nodes, gpus, tp, pp, dp, vs, mb;
+    int64_t ep; /* expert parallelism of a mixture-of-experts model; 0 for a dense one */
     st_recompute recompute;
     double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
     double step_s, steps, work_s;   /* work_s = steps x step_s: the failure-free time */

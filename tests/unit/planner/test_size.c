@@ -79,6 +79,52 @@ START_TEST(test_unfit_plan_is_pruned)
 END_TEST
 
 /* Whether f's binds is a deadline's: deadline, fabric or storage, as st_size_time_bind says. */
+/* A mixture-of-experts model: the search tries expert parallelism. Qwen3-30B-A3B on one 8-GPU
+ * node fits without it only when a pipeline splits its layers (without either, its 128 experts'
+ * weights, gradients and Adam states alone exceed an H100's memory); every plan kept holds
+ * ep | E and ep | tp x dp, and those with tp > 1 run sequence-parallel, as Megatron-Core
+ * requires of MoE layers. A dense model's rows have ep 0. */
+START_TEST(test_moe_search_tries_expert_parallelism)
+{
+    static const char moe[] = "version: 1\n"
+                              "name: size-moe\n"
+                              "cluster: { gpu: h100-sxm, nodes: 1 }\n"
+                              "workloads:\n"
+                              "  - name: train\n"
+                              "    model: qwen3-30b-a3b\n"
+                              "    seq_len: 4096\n"
+                              "    global_batch: 64\n"
+                              "    gpus: 8\n"
+                              "    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }\n"
+                              "    steps: 100\n";
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("moe.yaml", moe, strlen(moe), &s, &d), 0);
+    st_size_result r = search(s, 30 * 86400.0, 0);
+    int tp_sp = 0, ep = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert_int_ge(f->ep, 1);
+        ck_assert(f->ep > 1 || f->pp > 1); /* ep 1, pp 1: does not fit */
+        ck_assert_int_eq(128 % f->ep, 0);
+        ck_assert_int_eq((f->tp * f->dp) % f->ep, 0);
+        tp_sp += f->tp > 1;
+        ep += f->ep > 1;
+    }
+    ck_assert_int_gt(ep, 0);
+    ck_assert_int_gt(tp_sp, 0); /* tp > 1 plans pass the plan rules: sequence parallel set */
+    ck_assert_int_gt(r.pruned_memory, 0);
+    st_size_release(&r);
+    st_scn_free(s);
+    s = load();
+    r = search(s, 30 * 86400.0, 0);
+    for (size_t i = 0; i < r.n; i++)
+        ck_assert_int_eq(r.cfg[i].ep, 0);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 static int deadline_binds(const st_size_cfg *f)
 {
     return f->binds == st_size_time_bind(f) &&
@@ -261,6 +307,7 @@ Suite *size_suite(void)
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_unfit_plan_is_pruned);
+    tcase_add_test(tc, test_moe_search_tries_expert_parallelism);
     tcase_add_test(tc, test_answer_meets_deadline);
     tcase_add_test(tc, test_front_is_non_dominated);
     tcase_add_test(tc, test_power_budget_binds);
