@@ -385,8 +385,8 @@ static const st_llm_spec models[] = {
      .published_params = 64862437376.0,
      .source = "mosaicml/llm-foundry benchmarking README (70b, seq 2048)"},
     /* Mixtures of experts: every layer's MLP is `experts` SwiGLU experts with a bias-free
-     * router, no shared experts. Shapes from the models' Hugging Face config.json
-     * (Qwen/Qwen3-30B-A3B, Qwen/Qwen3-235B-A22B: num_experts, num_experts_per_tok,
+     * router, no shared experts (Qwen2-57B-A14B below has them). Shapes from the models' Hugging
+     * Face config.json (Qwen/Qwen3-30B-A3B, Qwen/Qwen3-235B-A22B: num_experts, num_experts_per_tok,
      * moe_intermediate_size, head_dim 128, tie_word_embeddings false; mistralai/Mixtral-8x7B-v0.1:
      * num_local_experts 8, num_experts_per_tok 2, intermediate_size 14336). Qwen3's QK-norm (an
      * RMSNorm of head_dim on q and on k, 256 parameters per layer) is left out: 12,288 of 30.5B.
@@ -422,6 +422,28 @@ static const st_llm_spec models[] = {
      .published_params = 235e9,
      .source = "Qwen/Qwen3-235B-A22B model card: 235B total, 22B activated; shape from its "
                "config.json and the Qwen3 Technical Report (arXiv 2505.09388) Table 2"},
+    /* Qwen2-57B-A14B (Qwen/Qwen2-57B-A14B config.json: hidden_size 3584, num_hidden_layers 28,
+     * num_attention_heads 28, num_key_value_heads 4, vocab_size 151936, num_experts 64,
+     * num_experts_per_tok 8, moe_intermediate_size 2560, shared_expert_intermediate_size 20480,
+     * decoder_sparse_step 1: every layer MoE, tie_word_embeddings false). Left out: its Q, K and
+     * V biases (Strata's `bias` is all linear layers or none: 129,024 parameters) and the
+     * shared expert's sigmoid gate (shared_expert_gate, 1 x 3584 a layer: 100,352), together
+     * 0.0004% of the total. ffn_hidden is config.json's intermediate_size (used by no layer). */
+    {.name = "qwen2-57b-a14b",
+     .layers = 28,
+     .hidden = 3584,
+     .ffn_hidden = 18944,
+     .heads = 28,
+     .kv_heads = 4,
+     .vocab = 151936,
+     LLAMA_STYLE,
+     .experts = 64,
+     .experts_per_token = 8,
+     .expert_ffn_hidden = 2560,
+     .shared_expert_ffn_hidden = 20480,
+     .published_params = 57e9,
+     .source = "Qwen2 Technical Report (arXiv 2407.10671) and the Qwen/Qwen2-57B-A14B model card: "
+               "57B total, 14B activated; shape from its config.json"},
     {.name = "mixtral-8x7b",
      .layers = 32,
      .hidden = 4096,

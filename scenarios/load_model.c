@@ -37,6 +37,8 @@ static const st_field model_fields[] = {
     ST_FINT(st_llm_spec, "experts", experts, ST_R_NONNEG, .max = 1e5),
     ST_FINT(st_llm_spec, "experts_per_token", experts_per_token, ST_R_MIN1, .max = 1e5),
     ST_FINT(st_llm_spec, "expert_ffn_hidden", expert_ffn_hidden, ST_R_MIN1, .max = 1e8),
+    ST_FINT(st_llm_spec, "shared_expert_ffn_hidden", shared_expert_ffn_hidden, ST_R_NONNEG,
+            .max = 1e8),
     ST_FEND,
 };
 
@@ -74,18 +76,23 @@ static void model_defaults(st_llm_spec *m, const st_ynode *n)
     st_llm_fill_defaults(m);
 }
 
-/* A mixture-of-experts model needs its top-k and expert width; a dense one takes neither. */
+/* A mixture-of-experts model needs its top-k and expert width; a dense one takes neither, nor
+ * shared experts (a nonzero width: 0 means none). */
 static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
     const st_ynode *k = st_ynode_get(n, "experts_per_token");
     const st_ynode *f = st_ynode_get(n, "expert_ffn_hidden");
+    const st_ynode *fs =
+        m->shared_expert_ffn_hidden ? st_ynode_get(n, "shared_expert_ffn_hidden") : NULL;
     if (m->experts == 0) {
-        const st_ynode *stray = k ? k : f;
+        const st_ynode *stray = k ? k : f ? f : fs;
         if (stray)
             return st_rd_fail(&ld->rd, stray, ST_EINVAL,
                               "model: '%s' needs 'experts' (a mixture-of-experts model), found a "
                               "dense model",
-                              k ? "experts_per_token" : "expert_ffn_hidden");
+                              k   ? "experts_per_token"
+                              : f ? "expert_ffn_hidden"
+                                  : "shared_expert_ffn_hidden");
         return 0;
     }
     const st_ynode *at = st_ynode_get(n, "experts") ? st_ynode_get(n, "experts") : n;
@@ -121,6 +128,22 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
     return check_experts(ld, n, m);
 }
 
+/* Megatron-Core's SharedExpertMLP asserts add_bias_linear off ("bias is not supported in the
+ * shared experts", megatron/core/transformer/moe/shared_experts.py), so shared experts take
+ * `bias: false`; checked after the defaults, since gelu implies biases. */
+static int check_shared_bias(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+{
+    if (!m->bias || st_llm_shared_up(m) <= 0)
+        return 0;
+    const st_ynode *at = st_ynode_get(n, "bias");
+    if (!at)
+        at = st_ynode_get(n, "shared_expert_ffn_hidden");
+    return st_rd_fail(&ld->rd, at ? at : n, ST_EINVAL,
+                      "model: shared_expert_ffn_hidden needs bias: false (Megatron-Core's shared "
+                      "experts have no biases), found bias: true%s",
+                      st_ynode_get(n, "bias") ? "" : " (the model's style implies it)");
+}
+
 /* Read a model mapping into the scenario's model table; returns the model or NULL. */
 static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const char *what)
 {
@@ -152,6 +175,8 @@ static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const cha
     if (check_model(ld, n, m))
         return NULL;
     model_defaults(m, n);
+    if (check_shared_bias(ld, n, m))
+        return NULL;
     s->n_models++;
     return m;
 }

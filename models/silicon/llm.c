@@ -94,6 +94,23 @@ int64_t st_llm_expert_up(const st_llm_spec *m)
     return m->mlp == ST_MLP_SWIGLU ? 2 * m->expert_ffn_hidden : m->expert_ffn_hidden;
 }
 
+int64_t st_llm_shared_up(const st_llm_spec *m)
+{
+    if (m->experts <= 0 || m->shared_expert_ffn_hidden <= 0)
+        return 0;
+    int64_t f = m->shared_expert_ffn_hidden;
+    return m->mlp == ST_MLP_SWIGLU ? 2 * f : f;
+}
+
+/* Bias-free whatever `bias` says: SharedExpertMLP refuses add_bias_linear (the loader refuses
+ * the combination too). */
+double st_llm_shared_expert_params(const st_llm_spec *m)
+{
+    if (st_llm_shared_up(m) <= 0)
+        return 0.0;
+    return mlp_params(m, (double)m->shared_expert_ffn_hidden, 0);
+}
+
 double st_llm_expert_params(const st_llm_spec *m)
 {
     return m->experts > 0 ? mlp_params(m, (double)m->expert_ffn_hidden, 1) : 0.0;
@@ -112,13 +129,15 @@ double st_llm_router_params(const st_llm_spec *m)
 }
 
 /* The MLP part of one layer, weights only (with_bias 0) or with biases, counting `experts` of
- * a mixture-of-experts layer's experts (all of them, or the k a token visits) and its router. */
+ * a mixture-of-experts layer's routed experts (all of them, or the k a token visits), its
+ * router and its shared experts, which every token passes through. */
 static double layer_mlp(const st_llm_spec *m, double experts, int with_bias)
 {
     if (m->experts <= 0)
         return mlp_params(m, (double)st_llm_ffn(m), with_bias);
     double router = with_bias ? st_llm_router_params(m) : router_weight(m);
-    return router + experts * mlp_params(m, (double)m->expert_ffn_hidden, with_bias);
+    return router + st_llm_shared_expert_params(m) +
+           experts * mlp_params(m, (double)m->expert_ffn_hidden, with_bias);
 }
 
 /* Projection weights of one layer, with `experts` experts of an MoE MLP counted. */

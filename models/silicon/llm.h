@@ -49,10 +49,16 @@ typedef struct st_llm_spec {
     /* Mixture of experts (appended; 0 = dense). Every layer's MLP is `experts` routed experts
      * of the model's `mlp` kind, each expert_ffn_hidden wide, of which each token visits
      * experts_per_token (top-k), chosen by an h x experts router (Megatron-Core's TopKRouter).
-     * No shared experts, no dense first layers. */
+     * No dense first layers. */
     int64_t experts;
     int64_t experts_per_token;
     int64_t expert_ffn_hidden;
+    /* Shared experts (appended; 0 = none, only with experts): one always-active MLP of the
+     * model's `mlp` kind and this total inner width over every token, added to the routed
+     * experts' output (Megatron-Core's SharedExpertMLP, moe_shared_expert_intermediate_size).
+     * Tensor-parallel like a dense MLP, never expert-parallel; no biases (SharedExpertMLP
+     * asserts add_bias_linear off, megatron/core/transformer/moe/shared_experts.py). */
+    int64_t shared_expert_ffn_hidden;
 } st_llm_spec;
 
 /* Fill the fields whose zero value means "default", as docs/guide/scenario-reference.md states:
@@ -70,7 +76,8 @@ double st_llm_params(const st_llm_spec *m, int64_t seq_len);
 
 /* Parameters a token's forward pass touches: st_llm_params with experts_per_token of a
  * mixture-of-experts layer's experts in place of all of them (the "activated" count of the
- * Qwen3 and Mixtral reports: embeddings, attention, router, k experts). Dense models: all. */
+ * Qwen2, Qwen3 and Mixtral reports: embeddings, attention, router, shared experts, k routed
+ * experts). Dense models: all. */
 double st_llm_active_params(const st_llm_spec *m, int64_t seq_len);
 
 /* Model FLOPs per token of one training step (forward + backward = 3 x forward), PaLM
@@ -78,8 +85,8 @@ double st_llm_active_params(const st_llm_spec *m, int64_t seq_len);
  * of every matrix multiplication, the output projection once and the input embedding lookup
  * not at all; causal masking is not discounted. Attention included, recomputation excluded.
  * Equals Megatron's 72 B s l h^2 (1 + s/6h + V/12lh) per B s tokens for GPT shapes. With
- * experts, N_matmul counts the router and the experts_per_token experts a token visits (the
- * active weights, as NeMo's and Megatron-Bridge's MFU count MoE models). */
+ * experts, N_matmul counts the router, the shared experts and the experts_per_token experts a
+ * token visits (the active weights, as NeMo's and Megatron-Bridge's MFU count MoE models). */
 double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len);
 
 /* Widths after defaults: heads x head_dim (attention), kv_heads x head_dim (each of K and V),
@@ -92,18 +99,24 @@ int64_t st_llm_ffn(const st_llm_spec *m);
 double st_llm_norm_params(const st_llm_spec *m);
 
 /* Parameters of one transformer layer: projections, biases and its two norms; with experts,
- * the router and every expert. */
+ * the router, the shared experts and every routed expert. */
 double st_llm_layer_params(const st_llm_spec *m);
 
-/* Of one layer: the parameters of one expert (its MLP's weights and biases; 0 for a dense
- * model), and the router's (h x experts, plus an experts-wide bias with `bias`).
- * st_llm_layer_params = the dense part + router + experts x one expert. */
+/* Of one layer: the parameters of one routed expert (its MLP's weights and biases; 0 for a
+ * dense model), the router's (h x experts, plus an experts-wide bias with `bias`) and the
+ * shared experts' (h x up_s + f_s x h; 0 without). st_llm_layer_params = the dense part (the
+ * shared experts included: they are tensor-parallel) + router + experts x one expert. */
 double st_llm_expert_params(const st_llm_spec *m);
 double st_llm_router_params(const st_llm_spec *m);
+double st_llm_shared_expert_params(const st_llm_spec *m);
 
 /* Width of one expert's first MLP projection: 2 expert_ffn_hidden for SwiGLU (gate and up),
  * expert_ffn_hidden for GeLU; 0 for a dense model. */
 int64_t st_llm_expert_up(const st_llm_spec *m);
+
+/* The same of the shared experts' first projection (up_s: 2 f_s for SwiGLU, f_s for GeLU); 0
+ * without shared experts or experts. */
+int64_t st_llm_shared_up(const st_llm_spec *m);
 
 /* Weights that enter matrix multiplications: all layers' projections plus the output layer. */
 double st_llm_matmul_params(const st_llm_spec *m);

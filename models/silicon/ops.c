@@ -116,8 +116,9 @@ typedef struct dims {
     st_fp8_recipe fp8_recipe;
     /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first
      * projection's width (whole: expert tensor parallelism 1), and the tokens each expert on
-     * this GPU receives, k Tr ep / experts (balanced routing). */
-    double experts, topk, ep, fe, up_e, me;
+     * this GPU receives, k Tr ep / experts (balanced routing); the shared experts' inner and
+     * first projection's widths per TP rank (0 without). */
+    double experts, topk, ep, fe, up_e, me, fs, up_s;
 } dims;
 
 static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
@@ -159,6 +160,8 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.fe = (double)m->expert_ffn_hidden;
     d.up_e = (double)st_llm_expert_up(m);
     d.me = d.experts > 0 ? d.topk * d.Tr * d.ep / d.experts : 0.0;
+    d.up_s = (double)st_llm_shared_up(m) / t;
+    d.fs = d.up_s > 0 ? (double)m->shared_expert_ffn_hidden / t : 0.0;
     return d;
 }
 
@@ -585,6 +588,24 @@ static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cos
     out->ep_a2a_bytes = d->topk * d->Tr * d->h * 2.0;
 }
 
+/* The shared experts' MLP is a column- then a row-parallel linear like the dense MLP's, so it
+ * adds that MLP's share of the counts below (tp > 1): with sequence parallelism an all-gather
+ * before its fc1 and a reduce-scatter after its fc2 forward, and backward fc1's input-gradient
+ * reduce-scatter, fc2's output-gradient all-gather and fc1's input gathered again for its
+ * weight gradient (SharedExpertMLP's linear layers are Megatron's; with
+ * moe_shared_expert_overlap they would be issued by the dispatcher instead, not modelled);
+ * without it one all-reduce forward and one backward. */
+static void shared_tp_colls(const st_workload_cfg *w, st_layer_cost *out)
+{
+    if (st_llm_shared_up(w->model) <= 0)
+        return;
+    int sp = w->parallel.sequence_parallel;
+    out->tp_colls_fwd += sp ? 2 : 1;
+    out->tp_colls_bwd += sp ? 3 : 1;
+    out->tp_ag_fwd += sp ? 1 : 0;
+    out->tp_ag_bwd += sp ? 2 : 0;
+}
+
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out)
 {
@@ -634,6 +655,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         out->tp_colls_bwd = w->parallel.sequence_parallel ? 6 : 2;
         out->tp_ag_fwd = w->parallel.sequence_parallel ? 2 : 0;
         out->tp_ag_bwd = w->parallel.sequence_parallel ? 4 : 0;
+        shared_tp_colls(w, out);
         if (w->parallel.recompute == ST_RECOMPUTE_FULL)
             out->tp_colls_recompute = out->tp_colls_fwd;
     }

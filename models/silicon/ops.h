@@ -19,7 +19,8 @@ typedef enum st_op_kind {
 
 typedef struct st_op {
     const char *name; /* "norm1", "qkv", "rope", "attn", "proj", "bda1", "norm2", "fc1", "act",
-                         "fc2", "bda2"; in a mixture-of-experts layer "router", "permute",
+                         "fc2", "bda2"; in a mixture-of-experts layer ("shared_fc1",
+                         "shared_act", "shared_fc2": shared experts), "router", "permute",
                          ("sort_chunks"), "expert_fc1", "expert_act", "expert_fc2",
                          ("unsort_chunks"), "unpermute" in place of fc1, act and fc2; edges:
                          "embed", "pos", "embed_norm", "embed_drop",
@@ -61,11 +62,13 @@ typedef struct st_layer_cost {
     /* TP collectives per layer per micro-batch, each moving tp_bytes per rank (the full
      * activation s*b*h*2 bytes / cp): all-reduces without sequence parallelism (2 forward, 2
      * backward); all-gathers and reduce-scatters with it (4 forward; 6 backward, the
-     * column-parallel inputs being gathered again for the weight gradients). 0 when tp = 1.
-     * tp_colls_recompute: the forward's again under full recompute. */
+     * column-parallel inputs being gathered again for the weight gradients); shared experts
+     * add their MLP's (1 and 1, or 2 and 3). 0 when tp = 1. tp_colls_recompute: the forward's
+     * again under full recompute. */
     int tp_colls_fwd, tp_colls_bwd, tp_colls_recompute;
     double tp_bytes;
-    /* Of those, the all-gathers (sequence parallelism: 2 forward, 4 backward), each moving
+    /* Of those, the all-gathers (sequence parallelism: 2 forward, 4 backward; shared experts
+     * 1 and 2 more), each moving
      * tp_ag_bytes: half of tp_bytes under FP8, which Transformer Engine gathers already
      * quantised. */
     int tp_ag_fwd, tp_ag_bwd;

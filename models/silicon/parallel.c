@@ -82,8 +82,9 @@ typedef struct shape {
     int fp8;      /* precision: fp8 - linear layers' inputs are kept in FP8 for their backward */
     int sac_attn; /* recompute: op saves the attention core's output (st_ops_sac_saves_attention) */
     /* Mixture of experts (experts 0: dense): experts, top-k, one expert's first projection
-     * width and inner width. */
-    double experts, topk, up_e, fe;
+     * width and inner width; fm, the inner width of the tensor-parallel MLP: f when dense, the
+     * shared experts' f_s with experts (0 without them). */
+    double experts, topk, up_e, fe, fm;
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -110,6 +111,8 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.topk = (double)m->experts_per_token;
     x.up_e = (double)st_llm_expert_up(m);
     x.fe = (double)m->expert_ffn_hidden;
+    x.fm =
+        x.experts > 0 ? (st_llm_shared_up(m) > 0 ? (double)m->shared_expert_ffn_hidden : 0.0) : x.f;
     return x;
 }
 
@@ -166,7 +169,8 @@ static double layer_bytes(const shape *x, st_recompute r)
     if (r == ST_RECOMPUTE_OP)
         return sac_layer_bytes(x);
     double repl = sb * x->h * (x->dropout ? 10.0 : 8.0);
-    double mlp = x->experts > 0 ? 0.0 : (x->swiglu ? 6.0 : 4.0) * x->f;
+    /* An MoE layer's shared experts are a dense MLP of width f_s: the same inner tensors. */
+    double mlp = (x->swiglu ? 6.0 : 4.0) * x->fm;
     double split = sb * (4.0 * x->da + 4.0 * x->dkv + mlp);
     /* Under FP8, Transformer Engine keeps each linear layer's input for its weight gradient
      * as the FP8 tensor it fed the GEMM (transformer_engine/pytorch/module/linear.py: the
@@ -176,7 +180,7 @@ static double layer_bytes(const shape *x, st_recompute r)
      * stay BF16. */
     if (x->fp8) {
         repl -= 2.0 * sb * x->h;
-        split -= sb * (x->da + (x->experts > 0 ? 0.0 : x->f));
+        split -= sb * (x->da + x->fm);
     }
     double bytes = repl / x->rep + split / x->t;
     if (x->experts > 0)
