@@ -442,15 +442,36 @@ static void attention_unfused(builder *g, const dims *d)
  * unpermutation (the k expert outputs read and summed with the router's weights into one row). */
 #define MOE_PERMUTE_BYTES 2.0
 
+/* Shared experts (Megatron-Core's SharedExpertMLP, an MLP with ffn_hidden_size =
+ * moe_shared_expert_intermediate_size): the dense MLP's fc1, activation and fc2 over all T
+ * tokens after the sequence-parallel gather, column- then row-parallel. Their linear layers are
+ * TEColumnParallelLinear and TERowParallelLinear: an MoE layer's pre-MLP norm is a separate
+ * TENorm, so nothing fuses the fc1 input's quantisation (FEED_PLAIN). Without
+ * moe_shared_expert_overlap MoELayer runs them first, on the compute stream, before the router
+ * (megatron/core/transformer/moe/moe_layer.py, custom_forward: shared_experts_compute), so
+ * their time adds to the routed path's and is not hidden behind the all-to-alls. Qwen2-MoE's
+ * sigmoid gate (moe_shared_expert_gate: a 1 x h weight per layer, 2h FLOPs a token, a GEMV) is
+ * left out. */
+static void shared_mlp(builder *g, const dims *d)
+{
+    if (d->up_s <= 0)
+        return;
+    linear(g, d, "shared_fc1", d->T, d->up_s, d->h, d->Tr, FEED_PLAIN, d->T);
+    memory(g, "shared_act", d->act * d->T * d->fs);
+    linear(g, d, "shared_fc2", d->T, d->h, d->fs, d->T, FEED_PLAIN, d->Tr);
+}
+
 /* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the
  * all-to-all token dispatcher and TEGroupedMLP, expert tensor parallelism 1, dropless and
  * balanced routing): the router over the Tr tokens this GPU holds after sequence parallelism,
  * the permutation of each token into its k experts' rows, then (after the dispatch
  * all-to-all, timed in models/step/step.c) the experts/ep local experts' MLPs over me = k Tr ep /
  * experts tokens each, and after the combine all-to-all the weighted sum back into Tr rows
- * (megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher). */
+ * (megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher); the shared
+ * experts, if any, first. */
 static void moe_mlp(builder *g, const dims *d)
 {
+    shared_mlp(g, d);
     /* The router's logits are a plain linear in the input's BF16 (router_gating_linear in
      * megatron/core/transformer/moe/router.py, Router.gating, moe_router_dtype unset): not a
      * Transformer Engine module, so FP8 does not apply to it. */
