@@ -69,6 +69,9 @@ START_TEST(test_qwen2_counts_match_published)
     ASSERT_REL(st_llm_params(m, 4096), 57e9, 0.01);
     double active = st_llm_active_params(m, 4096);
     ck_assert_msg(fabs(active - 14e9) < 1e9, "%.6g activated", active);
+    /* The figures docs/models/memory-model.md quotes: 57.41B total, 14.25B active. */
+    ck_assert_double_eq(st_llm_params(m, 4096), 57408429568.0);
+    ck_assert_double_eq(active, 14249041408.0);
     /* Without the shared expert the activated count is 8 experts short of 14B. */
     st_llm_spec u = unshared();
     ck_assert(st_llm_active_params(&u, 4096) < 13e9);
