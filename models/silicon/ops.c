@@ -609,22 +609,36 @@ static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cos
     out->ep_a2a_bytes = d->topk * d->Tr * d->h * 2.0;
 }
 
-/* The shared experts' MLP is a column- then a row-parallel linear like the dense MLP's, so it
- * adds that MLP's share of the counts below (tp > 1): with sequence parallelism an all-gather
- * before its fc1 and a reduce-scatter after its fc2 forward, and backward fc1's input-gradient
- * reduce-scatter, fc2's output-gradient all-gather and fc1's input gathered again for its
- * weight gradient (SharedExpertMLP's linear layers are Megatron's; with
- * moe_shared_expert_overlap they would be issued by the dispatcher instead, not modelled);
- * without it one all-reduce forward and one backward. */
-static void shared_tp_colls(const st_workload_cfg *w, st_layer_cost *out)
+/* One column-parallel linear feeding a row-parallel one (the attention's qkv and proj, an MLP's
+ * fc1 and fc2) adds, without sequence parallelism, an all-reduce after the row-parallel linear
+ * forward and one of the column-parallel input gradient backward. With it, an all-gather
+ * before the column-parallel linear and a reduce-scatter after the row-parallel one forward,
+ * and backward the reduce-scatter of the column-parallel input gradient, the all-gather of the
+ * row-parallel output gradient, and again the all-gather of the column-parallel input, which
+ * Megatron keeps sharded and gathers anew for the weight gradient (Korthikanti et al. 2022
+ * section 4.2.2; LinearWithGradAccumulationAndAsyncCommunication.backward). */
+static void add_tp_pair(int sp, st_layer_cost *out)
 {
-    if (st_llm_shared_up(w->model) <= 0)
-        return;
-    int sp = w->parallel.sequence_parallel;
     out->tp_colls_fwd += sp ? 2 : 1;
     out->tp_colls_bwd += sp ? 3 : 1;
     out->tp_ag_fwd += sp ? 1 : 0;
     out->tp_ag_bwd += sp ? 2 : 0;
+}
+
+/* A layer's tensor-parallel pairs: the attention's, and the dense MLP's. A mixture-of-experts
+ * layer's routed experts have none: with expert tensor parallelism 1 the all-to-all dispatcher
+ * gathers nothing over TP (megatron/core/transformer/moe/token_dispatcher.py,
+ * MoEAlltoAllTokenDispatcher.token_dispatch: the gather runs only when the expert TP group has
+ * more than one rank), the tokens staying in their sequence-parallel shards; its shared experts
+ * (Megatron-Core's SharedExpertMLP, Megatron's own column- and row-parallel linears) are one
+ * pair, and with moe_shared_expert_overlap the dispatcher would issue theirs instead (not
+ * modelled). */
+static void tp_colls(const st_workload_cfg *w, st_layer_cost *out)
+{
+    int sp = w->parallel.sequence_parallel;
+    add_tp_pair(sp, out);
+    if (w->model->experts <= 0 || st_llm_shared_up(w->model) > 0)
+        add_tp_pair(sp, out);
 }
 
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
@@ -664,19 +678,9 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         out->recompute_flops = out->fwd_flops;
     }
     if (w->parallel.tp > 1) {
-        /* Without sequence parallelism an all-reduce after each row-parallel linear forward and
-         * one of each column-parallel linear's input gradient backward: 2 and 2. With it, an
-         * all-gather before each column-parallel linear and a reduce-scatter after each
-         * row-parallel one forward (4), and backward the reduce-scatter of each
-         * column-parallel input gradient, the all-gather of each row-parallel output gradient,
-         * and again the all-gather of each column-parallel input, which Megatron keeps
-         * sharded and gathers anew for the weight gradient (Korthikanti et al. 2022 §4.2.2;
-         * LinearWithGradAccumulationAndAsyncCommunication.backward): 6. */
-        out->tp_colls_fwd = w->parallel.sequence_parallel ? 4 : 2;
-        out->tp_colls_bwd = w->parallel.sequence_parallel ? 6 : 2;
-        out->tp_ag_fwd = w->parallel.sequence_parallel ? 2 : 0;
-        out->tp_ag_bwd = w->parallel.sequence_parallel ? 4 : 0;
-        shared_tp_colls(w, out);
+        /* A dense layer: 2 forward and 2 backward without sequence parallelism, 4 and 6 with
+         * it (tp_colls, add_tp_pair). */
+        tp_colls(w, out);
         if (w->parallel.recompute == ST_RECOMPUTE_FULL)
             out->tp_colls_recompute = out->tp_colls_fwd;
     }

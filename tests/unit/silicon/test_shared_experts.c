@@ -187,33 +187,35 @@ END_TEST
 
 START_TEST(test_tp_collectives_with_shared_experts)
 {
-    /* tp 2, sequence parallel: the dense part's 4 forward and 6 backward (2 and 4 of them
-     * all-gathers), plus the shared MLP's all-gather and reduce-scatter forward and its
-     * reduce-scatter and two all-gathers backward. */
+    /* tp 2, sequence parallel: the attention's all-gather and reduce-scatter forward and its
+     * reduce-scatter and two all-gathers backward, and the shared MLP's as many; the routed
+     * experts (expert tensor parallelism 1) none. */
     st_layer_cost c;
     st_workload_cfg w = work(qwen2(), 2, 4, 4, ST_RECOMPUTE_NONE);
     st_ops_layer_cost(&w, h100(), 1, &c);
-    ck_assert_int_eq(c.tp_colls_fwd, 6);
-    ck_assert_int_eq(c.tp_colls_bwd, 9);
-    ck_assert_int_eq(c.tp_ag_fwd, 3);
-    ck_assert_int_eq(c.tp_ag_bwd, 6);
+    ck_assert_int_eq(c.tp_colls_fwd, 4);
+    ck_assert_int_eq(c.tp_colls_bwd, 6);
+    ck_assert_int_eq(c.tp_ag_fwd, 2);
+    ck_assert_int_eq(c.tp_ag_bwd, 4);
     ck_assert_int_eq(c.tp_colls_recompute, 0);
     w.parallel.recompute = ST_RECOMPUTE_FULL;
     st_ops_layer_cost(&w, h100(), 1, &c);
-    ck_assert_int_eq(c.tp_colls_recompute, 6);
+    ck_assert_int_eq(c.tp_colls_recompute, 4);
     /* Without sequence parallelism (not a plan the loader accepts for MoE, but the count is
-     * the dense MLP's): one all-reduce more each way. */
+     * defined): one all-reduce per pair each way. */
     w.parallel.sequence_parallel = 0, w.parallel.recompute = ST_RECOMPUTE_NONE;
     st_ops_layer_cost(&w, h100(), 1, &c);
-    ck_assert_int_eq(c.tp_colls_fwd, 3);
-    ck_assert_int_eq(c.tp_colls_bwd, 3);
+    ck_assert_int_eq(c.tp_colls_fwd, 2);
+    ck_assert_int_eq(c.tp_colls_bwd, 2);
     ck_assert_int_eq(c.tp_ag_fwd + c.tp_ag_bwd, 0);
-    /* Without shared experts the counts are the dense layer's; at tp 1 there are none. */
+    /* Without shared experts only the attention's pair; a dense layer has two; at tp 1 none. */
     st_llm_spec u = unshared();
     st_workload_cfg wu = work(&u, 2, 4, 4, ST_RECOMPUTE_NONE);
     st_ops_layer_cost(&wu, h100(), 1, &c);
-    ck_assert_int_eq(c.tp_colls_fwd, 4);
-    ck_assert_int_eq(c.tp_colls_bwd, 6);
+    ck_assert_int_eq(c.tp_colls_fwd, 2);
+    ck_assert_int_eq(c.tp_colls_bwd, 3);
+    ck_assert_int_eq(c.tp_ag_fwd, 1);
+    ck_assert_int_eq(c.tp_ag_bwd, 2);
     st_workload_cfg w1 = work(qwen2(), 1, 8, 8, ST_RECOMPUTE_FULL);
     st_ops_layer_cost(&w1, h100(), 1, &c);
     ck_assert_int_eq(c.tp_colls_fwd + c.tp_colls_bwd + c.tp_colls_recompute, 0);
