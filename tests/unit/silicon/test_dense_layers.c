@@ -161,6 +161,41 @@ START_TEST(test_first_stage_memory_holds_the_dense_layers)
 }
 END_TEST
 
+/* Embeddings and output layer, which GLM-4.5's activated counts leave out (below). */
+static double edges(const st_llm_spec *m)
+{
+    return 2.0 * (double)m->vocab * (double)m->hidden + (double)m->hidden;
+}
+
+START_TEST(test_glm45_counts_match_published)
+{
+    /* GLM-4.5 report (arXiv 2508.06471) and model cards: GLM-4.5-Air 106B total, 12B activated;
+     * GLM-4.5 355B, 32B. Totals within 1%. The activated figures are the layers' alone: with
+     * the embedding and output layer GLM-4.5 would be 33.6B (5% over), without them it is
+     * 32.08B; within one unit of the published last digit. */
+    const st_llm_spec *air = st_catalog_model("glm-4.5-air"), *big = st_catalog_model("glm-4.5");
+    ck_assert_ptr_nonnull(air);
+    ck_assert_ptr_nonnull(big);
+    ck_assert_int_eq(st_llm_dense_layers(air), 1);
+    ck_assert_int_eq(st_llm_dense_layers(big), 3);
+    ASSERT_REL(st_llm_params(air, 4096), 106e9, 0.01);
+    ASSERT_REL(st_llm_params(big, 4096), 355e9, 0.01);
+    double a_air = st_llm_active_params(air, 4096) - edges(air);
+    double a_big = st_llm_active_params(big, 4096) - edges(big);
+    ck_assert_msg(fabs(a_air - 12e9) < 1e9, "%.6g activated", a_air);
+    ck_assert_msg(fabs(a_big - 32e9) < 1e9, "%.6g activated", a_big);
+    /* The figures docs/models/memory-model.md quotes. */
+    ck_assert_double_eq(st_llm_params(air, 4096), 106851586048.0);
+    ck_assert_double_eq(st_llm_active_params(air, 4096), 13423464448.0);
+    ck_assert_double_eq(st_llm_params(big, 4096), 352796472320.0);
+    ck_assert_double_eq(st_llm_active_params(big, 4096), 33630909440.0);
+    /* The Air's dense layer: attention (q and o 4096 x 12288, k and v 4096 x 1024), the
+     * 10944-wide SwiGLU MLP and two RMSNorms. */
+    double attn = 2 * 4096.0 * 12288 + 2 * 4096.0 * 1024;
+    ck_assert_double_eq(st_llm_dense_layer_params(air), attn + 3 * 10944.0 * 4096 + 2 * 4096);
+}
+END_TEST
+
 Suite *dense_layers_suite(void)
 {
     Suite *s = suite_create("dense_layers");
@@ -168,6 +203,7 @@ Suite *dense_layers_suite(void)
     tcase_add_test(tc, test_params_and_flops_by_hand);
     tcase_add_test(tc, test_layer_kinds_ops_and_collectives);
     tcase_add_test(tc, test_first_stage_memory_holds_the_dense_layers);
+    tcase_add_test(tc, test_glm45_counts_match_published);
     suite_add_tcase(s, tc);
     return s;
 }
