@@ -300,16 +300,20 @@ static int64_t stage_layers(const plan *c, int64_t i)
     return base + (i < rem ? 1 : 0);
 }
 
-/* Of stage i's layers, the dense ones: stages hold consecutive layers, so the model's first
- * `dense` layers sit on the first stage (and on the next ones if they outnumber its layers).
- * With virtual stages the first stage's first chunk holds them as long as they fit in it
- * (dense <= layers / (pp v)); past that this places them contiguously all the same. */
+/* Of stage i's layers, the dense ones (the model's first `dense`): the step model's chunks
+ * hold consecutive layers in model order, chunk c on stage c mod pp (models/step/
+ * step_internal.h, chunk_layers), so stage i's dense layers are those of its chunks i, i + pp,
+ * ...; without virtual stages, the first stage's first layers. */
 static int64_t stage_dense(const plan *c, int64_t i)
 {
-    int64_t base = c->m->layers / c->pp, rem = c->m->layers % c->pp;
-    int64_t first = i * base + (i < rem ? i : rem), n = stage_layers(c, i);
-    int64_t d = c->dense - first;
-    return d < 0 ? 0 : d > n ? n : d;
+    int64_t chunks = c->pp * c->v, L = c->m->layers, d = 0;
+    int64_t base = L / chunks, extra = L % chunks;
+    for (int64_t ch = i; ch < chunks; ch += c->pp) {
+        int64_t first = ch * base + (ch < extra ? ch : extra), n = base + (ch < extra);
+        int64_t k = c->dense - first;
+        d += k < 0 ? 0 : k > n ? n : k;
+    }
+    return d < stage_layers(c, i) ? d : stage_layers(c, i);
 }
 
 /* Micro-batches whose activations stage i holds at its peak, in units of "all of this

@@ -5,12 +5,14 @@
  * "Mixture of experts"). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "scenarios/catalog.h"
+#include "scenarios/scenario.h"
 #include "unit/check_util.h"
 #include "unit/silicon/ops_find.h"
 
@@ -158,6 +160,13 @@ START_TEST(test_first_stage_memory_holds_the_dense_layers)
     double ad = st_memory_layer_activations(&wd, 1), am = st_memory_layer_activations(&w, 1);
     ck_assert(ad != am);
     ASSERT_REL(mem.term[ST_MEM_ACTIVATIONS], 2 * (2 * ad + am), 1e-12);
+    /* Interleaved, pp 2 x v 3 (chunks of one layer, chunk c on stage c mod 2): stage 0 holds
+     * layers 0, 2 and 4, one of them dense (layer 0), stage 1 layers 1, 3, 5 with dense
+     * layer 1. Both stages have one dense layer. */
+    w.parallel.virtual_stages = 3;
+    w.global_batch = 6;
+    st_memory_estimate(&w, h100(), 1, &mem);
+    ck_assert_double_eq(mem.expert_params_per_gpu, 2 * 8 * EXPERT);
 }
 END_TEST
 
@@ -196,6 +205,45 @@ START_TEST(test_glm45_counts_match_published)
 }
 END_TEST
 
+/* The model mapping's dense_layers after loading, or -1 with the first error in err. */
+static int64_t loads(const char *model, char *err, size_t cap)
+{
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\nworkloads:\n"
+             "  - { model: %s, gpus: 8, parallel: { dp: 8 } }\n",
+             model);
+    st_scn *s = NULL;
+    st_diag d;
+    memset(&d, 0, sizeof d);
+    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
+    int64_t got = s != NULL && d.n == 0 ? st_scn_workload(s, 0)->model->dense_layers : -1;
+    err[0] = 0;
+    if (d.n)
+        st_err_format(&d.items[0], err, cap);
+    st_scn_free(s);
+    return got;
+}
+
+START_TEST(test_loader_reads_and_checks_the_key)
+{
+    char err[512];
+    ck_assert_int_eq(loads("{ layers: 4, hidden: 1024, heads: 8, mlp: swiglu, experts: 8, "
+                           "experts_per_token: 2, expert_ffn_hidden: 512, dense_layers: 3 }",
+                           err, sizeof err),
+                     3);
+    /* A base keeps the preset's; 0 makes every layer MoE; fewer layers than it has dense ones
+     * are refused. */
+    ck_assert_int_eq(loads("{ base: glm-4.5 }", err, sizeof err), 3);
+    ck_assert_int_eq(loads("{ base: glm-4.5, dense_layers: 0 }", err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    ck_assert_int_eq(loads("{ base: glm-4.5, layers: 3 }", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "dense_layers (3) must be below layers (3)") != NULL, "%s", err);
+    ck_assert_int_eq(loads("{ base: glm-4.5, dense_layers: -1 }", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "error:") != NULL, "%s", err);
+}
+END_TEST
+
 Suite *dense_layers_suite(void)
 {
     Suite *s = suite_create("dense_layers");
@@ -204,6 +252,7 @@ Suite *dense_layers_suite(void)
     tcase_add_test(tc, test_layer_kinds_ops_and_collectives);
     tcase_add_test(tc, test_first_stage_memory_holds_the_dense_layers);
     tcase_add_test(tc, test_glm45_counts_match_published);
+    tcase_add_test(tc, test_loader_reads_and_checks_the_key);
     suite_add_tcase(s, tc);
     return s;
 }
