@@ -28,23 +28,25 @@ static double param_bytes(const step_plan *p)
  * micro-batch, its kernels and model-parallel collectives included, and the collectives' own
  * time to *comm; returns the part that is ZeRO-3's: the time the passes take beyond their
  * kernels. */
+/* One ZeRO-3 unit of `params` parameters on one GPU: its weights' all-gather and its
+ * gradients' reduce-scatter over the dp x cp ranks. */
+static void unit_colls(st_step_ctx *x, const step_plan *p, double params, double *ag, double *rs)
+{
+    int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
+    *ag = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, params * param_bytes(p));
+    *rs = st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, params * grad_bytes(p));
+}
+
 double st__step_zero3_passes(st_step_ctx *x, const step_plan *p, int64_t c, double *fwd,
                              double *bwd, double *comm)
 {
-    int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
     int64_t layers = chunk_layers(p, c), count = 0;
     /* A unit's gather and reduce-scatter by its layer's kind ([1]: a dense layer's). */
     double ag[2], rs[2];
-    for (int k = 0; k < 2; k++) {
-        ag[k] = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
-                                   layer_params_of(p, k) * param_bytes(p));
-        rs[k] = st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                   layer_params_of(p, k) * grad_bytes(p));
-    }
-    double edge_ag = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
-                                        p->embed_params * param_bytes(p));
-    double edge_rs = st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                        p->embed_params * grad_bytes(p));
+    for (int k = 0; k < 2; k++)
+        unit_colls(x, p, layer_params_of(p, k), &ag[k], &rs[k]);
+    double edge_ag, edge_rs;
+    unit_colls(x, p, p->embed_params, &edge_ag, &edge_rs);
     st_z3_unit *f = st_xmalloc((size_t)(layers + 2) * sizeof *f);
     st_z3_unit *b = st_xmalloc((size_t)(layers + 2) * sizeof *b);
     double kernels = 0;
@@ -219,6 +221,45 @@ static double gather_at_once(st_step_ctx *x, const step_plan *p)
     return t;
 }
 
+/* How late stage s's first forward runs behind the simulated schedule when its weight
+ * gathers, a bucket per layer (layer_t[1] a dense layer's, [0] the other kind's) and one per
+ * edge layer (edge_t), run back to back from t0. */
+static double stage_gather_late(const step_plan *p, const st_pipe_result *pr, int64_t s, double t0,
+                                const double layer_t[2], double edge_t)
+{
+    double all = 0;
+    for (int64_t c = s; c < p->chunks; c += p->pp) {
+        double nd = (double)chunk_dense(p, c);
+        all += ((double)chunk_layers(p, c) - nd) * layer_t[0] +
+               ((c == 0) + (c == p->chunks - 1 && output_apart(p))) * edge_t;
+        if (nd > 0)
+            all += nd * layer_t[1];
+    }
+    /* The gathers run back to back from t0 until t0 + all; each unit's forward waits for its
+     * bucket and runs slowed while they last. */
+    gather_walk g = {
+        .t = t0, .late = 0, .end = t0 + all, .slowdown = st_gpu_overlap_slowdown(p->gpu)};
+    double pd = layer_fwd_s(p, 1), pm = layer_fwd_s(p, 0);
+    for (int64_t c = s; c < p->chunks; c += p->pp) {
+        double need = pr->first_fwd_start[c];
+        if (c == 0) {
+            gather_unit(&g, edge_t, need, p->embed_f);
+            need += p->embed_f;
+        }
+        /* The chunk's layers in order, its dense ones first, each due when the ones before it
+         * have run. */
+        int64_t nd = chunk_dense(p, c), n = chunk_layers(p, c);
+        for (int64_t k = 0; k < n; k++) {
+            int d = k < nd;
+            double due = d ? need + (double)k * pd : need + (double)nd * pd + (double)(k - nd) * pm;
+            gather_unit(&g, layer_t[d], due, d ? pd : pm);
+        }
+        if (c == p->chunks - 1 && output_apart(p))
+            gather_unit(&g, edge_t, need + (double)nd * pd + (double)(n - nd) * pm, 0);
+    }
+    return g.late;
+}
+
 /* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated weights
  * (BF16, or FP8 with fp8_param_gather: param_bytes) over the data-parallel ranks. Without
  * overlap_param_gather that is one all-gather of the most loaded stage's weights before the next
@@ -254,40 +295,10 @@ double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe
      * own late first buckets to the delay the stages before it passed on. */
     int aligned = p->v > 1 || p->pp == 1;
     double total = 0;
-    double sl = st_gpu_overlap_slowdown(p->gpu);
     for (int64_t s = 0; s < p->pp; s++) {
-        double t0 = aligned ? 0 : pr->first_fwd_start[s], all = 0;
-        for (int64_t c = s; c < p->chunks; c += p->pp) {
-            double nd = (double)chunk_dense(p, c);
-            all += ((double)chunk_layers(p, c) - nd) * layer_t[0] +
-                   ((c == 0) + (c == p->chunks - 1 && output_apart(p))) * edge_t;
-            if (nd > 0)
-                all += nd * layer_t[1];
-        }
-        /* The gathers run back to back from t0 until t0 + all; each unit's forward waits for
-         * its bucket and runs slowed while they last. late: how far the forward runs behind
-         * the simulated schedule. */
-        gather_walk g = {.t = t0, .late = 0, .end = t0 + all, .slowdown = sl};
-        for (int64_t c = s; c < p->chunks; c += p->pp) {
-            double need = pr->first_fwd_start[c];
-            if (c == 0) {
-                gather_unit(&g, edge_t, need, p->embed_f);
-                need += p->embed_f;
-            }
-            /* The chunk's layers in order, its dense ones first, each due when the ones before
-             * it have run. */
-            int64_t nd = chunk_dense(p, c), n = chunk_layers(p, c);
-            double pd = layer_fwd_s(p, 1), pm = layer_fwd_s(p, 0);
-            for (int64_t k = 0; k < n; k++) {
-                int d = k < nd;
-                double due =
-                    d ? need + (double)k * pd : need + (double)nd * pd + (double)(k - nd) * pm;
-                gather_unit(&g, layer_t[d], due, d ? pd : pm);
-            }
-            if (c == p->chunks - 1 && output_apart(p))
-                gather_unit(&g, edge_t, need + (double)nd * pd + (double)(n - nd) * pm, 0);
-        }
-        total = aligned ? fmax(total, g.late) : total + g.late;
+        double late =
+            stage_gather_late(p, pr, s, aligned ? 0 : pr->first_fwd_start[s], layer_t, edge_t);
+        total = aligned ? fmax(total, late) : total + late;
     }
     return total;
 }

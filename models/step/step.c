@@ -116,6 +116,26 @@ static double p2p_cost(st_step_ctx *x, const step_plan *p)
     return st__step_coll_time(x, ST_COLL_SEND_RECV, 2, stage, stage, 1, bytes);
 }
 
+/* An MoE model's terms of the plan: experts split over ep, not tp (expert tensor parallelism
+ * 1), the rest over tp; and its first dense_layers layers dense: the dense MLP's operators, TP
+ * collectives and parameters (over tp), no all-to-alls. */
+static void moe_plan(st_step_ctx *x, int64_t mb, step_plan *p)
+{
+    const st_workload_cfg *w = p->w;
+    int64_t ep = w->parallel.ep > 1 ? w->parallel.ep : 1;
+    double all = (double)w->model->experts * st_llm_expert_params(w->model);
+    p->expert_params = all / (double)ep;
+    p->layer_params = (st_llm_layer_params(w->model) - all) / (double)p->tp + p->expert_params;
+    p->edp = p->tp * p->cp * p->dp / ep;
+    p->dense = st_llm_dense_layers(w->model);
+    if (p->dense <= 0)
+        return;
+    st_ops_layer_cost_kind(w, p->gpu, mb, 1, &p->lcd);
+    p->dense_params = st_llm_dense_layer_params(w->model) / (double)p->tp;
+    double none;
+    model_parallel_costs(x, p, &p->lcd, &p->mpd_fwd_s, &p->mpd_bwd_s, &none);
+}
+
 static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, double clock,
                      step_plan *p, st_err *err)
 {
@@ -143,25 +163,10 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     st_ops_layer_cost(w, p->gpu, mb, &p->lc);
     st_ops_edge_cost(w, p->gpu, mb, &p->embed_f, &p->embed_b, &p->head_f, &p->head_b);
     p->layer_params = st_llm_layer_params(w->model) / (double)p->tp;
-    if (w->model->experts > 0) {
-        /* Experts split over ep, not tp (expert tensor parallelism 1); the rest over tp. */
-        int64_t ep = par->ep > 1 ? par->ep : 1;
-        double all = (double)w->model->experts * st_llm_expert_params(w->model);
-        p->expert_params = all / (double)ep;
-        p->layer_params = (st_llm_layer_params(w->model) - all) / (double)p->tp + p->expert_params;
-        p->edp = p->tp * p->cp * p->dp / ep;
-        /* The first dense_layers layers are dense: the dense MLP's operators, TP collectives
-         * and parameters (over tp), no all-to-alls. */
-        p->dense = st_llm_dense_layers(w->model);
-        st_ops_layer_cost_kind(w, p->gpu, mb, 1, &p->lcd);
-        p->dense_params = st_llm_dense_layer_params(w->model) / (double)p->tp;
-    }
+    if (w->model->experts > 0)
+        moe_plan(x, mb, p);
     p->embed_params = (double)w->model->vocab * (double)w->model->hidden / (double)p->tp;
     model_parallel_costs(x, p, &p->lc, &p->mp_fwd_s, &p->mp_bwd_s, &p->ep_a2a_s);
-    if (p->dense > 0) {
-        double none;
-        model_parallel_costs(x, p, &p->lcd, &p->mpd_fwd_s, &p->mpd_bwd_s, &none);
-    }
     p->p2p_s = p2p_cost(x, p);
     /* Blocking sends (Megatron-LM's p2p_communication: batch_isend_irecv, then wait, on the
      * compute stream): a stage pairs its forward's send with the next backward's receive, and
