@@ -159,7 +159,8 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
                              p->dense > 0 ? layer_dp_coll(x, p, op, grad_bytes(p), 1) : 0};
         /* Backward runs from the chunk's last layer to its first: layer k is done at
          * end - k * per_layer, counting k from the chunk's first layer (the chunk's mean layer
-         * backward; a dense layer's bucket holds the dense layer's parameters). */
+         * backward, also in a chunk that mixes dense and MoE layers; a dense layer's bucket
+         * holds the dense layer's parameters). */
         for (int64_t k = n - 1; k >= 0; k--) {
             double ready = overlap ? end - (double)k * per_layer : pr->makespan_s;
             double lt = layer_t[layer_is_dense(p, c, k)];
