@@ -444,6 +444,56 @@ static const st_llm_spec models[] = {
      .published_params = 57e9,
      .source = "Qwen2 Technical Report (arXiv 2407.10671) and the Qwen/Qwen2-57B-A14B model card: "
                "57B total, 14B activated; shape from its config.json"},
+    /* GLM-4.5-Air (zai-org/GLM-4.5-Air config.json: num_hidden_layers 46, first_k_dense_replace
+     * 1, hidden_size 4096, intermediate_size 10944, num_attention_heads 96, num_key_value_heads
+     * 8, head_dim 128, vocab_size 151552, n_routed_experts 128, num_experts_per_tok 8,
+     * moe_intermediate_size 1408, n_shared_experts 1 (of that width), tie_word_embeddings false;
+     * the same shape as THUDM/slime's scripts/models/glm4.5-106B-A12B.sh Megatron arguments,
+     * --moe-layer-freq [0]*1+[1]*45) and GLM-4.5 (THUDM/slime scripts/models/glm4.5-355B-A32B.sh:
+     * 92 layers, 3 dense, hidden 5120, ffn 12288, 96 heads, 8 query groups, kv-channels 128,
+     * 160 experts of 1536, top 8, a 1536-wide shared expert, vocab 151552, untied). Left out:
+     * the Q, K and V biases (attention_bias, --add-qkv-bias; Strata's `bias` is all linear layers
+     * or none: 14,336 a layer, 0.0006% of the Air's total), the partial rotary embedding
+     * (partial_rotary_factor 0.5: RoPE on half of each head; Strata's rope operator counts it on
+     * all of q and k), GLM-4.5's QK-norm (an RMSNorm of head_dim on q and k), the sigmoid router's
+     * expert bias, and the multi-token-prediction layer (num_nextn_predict_layers 1), which the
+     * published totals do not count (106B, 355B: Strata's counts without it are 0.8% above and
+     * 0.6% below them). */
+    {.name = "glm-4.5-air",
+     .layers = 46,
+     .hidden = 4096,
+     .ffn_hidden = 10944,
+     .heads = 96,
+     .kv_heads = 8,
+     .head_dim = 128,
+     .vocab = 151552,
+     LLAMA_STYLE,
+     .experts = 128,
+     .experts_per_token = 8,
+     .expert_ffn_hidden = 1408,
+     .shared_expert_ffn_hidden = 1408,
+     .dense_layers = 1,
+     .published_params = 106e9,
+     .source = "GLM-4.5 report (arXiv 2508.06471) and the zai-org/GLM-4.5-Air model card: 106B "
+               "total, 12B activated; shape from its config.json"},
+    {.name = "glm-4.5",
+     .layers = 92,
+     .hidden = 5120,
+     .ffn_hidden = 12288,
+     .heads = 96,
+     .kv_heads = 8,
+     .head_dim = 128,
+     .vocab = 151552,
+     LLAMA_STYLE,
+     .experts = 160,
+     .experts_per_token = 8,
+     .expert_ffn_hidden = 1536,
+     .shared_expert_ffn_hidden = 1536,
+     .dense_layers = 3,
+     .published_params = 355e9,
+     .source = "GLM-4.5 report (arXiv 2508.06471) and the zai-org/GLM-4.5 model card: 355B "
+               "total, 32B activated; shape from THUDM/slime's glm4.5-355B-A32B Megatron "
+               "arguments"},
     {.name = "mixtral-8x7b",
      .layers = 32,
      .hidden = 4096,

@@ -39,6 +39,7 @@ static const st_field model_fields[] = {
     ST_FINT(st_llm_spec, "expert_ffn_hidden", expert_ffn_hidden, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_llm_spec, "shared_expert_ffn_hidden", shared_expert_ffn_hidden, ST_R_NONNEG,
             .max = 1e8),
+    ST_FINT(st_llm_spec, "dense_layers", dense_layers, ST_R_NONNEG, .max = 1e6),
     ST_FEND,
 };
 
@@ -77,22 +78,24 @@ static void model_defaults(st_llm_spec *m, const st_ynode *n)
 }
 
 /* A mixture-of-experts model needs its top-k and expert width; a dense one takes neither, nor
- * shared experts (a nonzero width: 0 means none). */
+ * shared experts (a nonzero width: 0 means none), nor dense first layers (nonzero). */
 static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
     const st_ynode *k = st_ynode_get(n, "experts_per_token");
     const st_ynode *f = st_ynode_get(n, "expert_ffn_hidden");
     const st_ynode *fs =
         m->shared_expert_ffn_hidden ? st_ynode_get(n, "shared_expert_ffn_hidden") : NULL;
+    const st_ynode *dl = m->dense_layers ? st_ynode_get(n, "dense_layers") : NULL;
     if (m->experts == 0) {
-        const st_ynode *stray = k ? k : f ? f : fs;
+        const st_ynode *stray = k ? k : f ? f : fs ? fs : dl;
         if (stray)
             return st_rd_fail(&ld->rd, stray, ST_EINVAL,
                               "model: '%s' needs 'experts' (a mixture-of-experts model), found a "
                               "dense model",
-                              k   ? "experts_per_token"
-                              : f ? "expert_ffn_hidden"
-                                  : "shared_expert_ffn_hidden");
+                              k    ? "experts_per_token"
+                              : f  ? "expert_ffn_hidden"
+                              : fs ? "shared_expert_ffn_hidden"
+                                   : "dense_layers");
         return 0;
     }
     const st_ynode *at = st_ynode_get(n, "experts") ? st_ynode_get(n, "experts") : n;
@@ -108,6 +111,13 @@ static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
         return st_rd_fail(&ld->rd, k ? k : at, ST_EINVAL,
                           "model: experts_per_token (%lld) must be at most experts (%lld)",
                           (long long)m->experts_per_token, (long long)m->experts);
+    if (m->dense_layers >= m->layers) {
+        const st_ynode *d = st_ynode_get(n, "dense_layers");
+        return st_rd_fail(&ld->rd, d ? d : n, ST_EINVAL,
+                          "model: dense_layers (%lld) must be below layers (%lld): an MoE model "
+                          "keeps at least one MoE layer",
+                          (long long)m->dense_layers, (long long)m->layers);
+    }
     return 0;
 }
 

@@ -161,6 +161,33 @@ double st_llm_layer_params(const st_llm_spec *m)
     return layer_with(m, (double)m->experts);
 }
 
+int64_t st_llm_dense_layers(const st_llm_spec *m)
+{
+    return m->experts > 0 ? m->dense_layers : m->layers;
+}
+
+int64_t st_llm_moe_layers(const st_llm_spec *m)
+{
+    return m->layers - st_llm_dense_layers(m);
+}
+
+st_llm_spec st_llm_dense_spec(const st_llm_spec *m)
+{
+    st_llm_spec d = *m;
+    d.experts = 0;
+    d.experts_per_token = 0;
+    d.expert_ffn_hidden = 0;
+    d.shared_expert_ffn_hidden = 0;
+    d.dense_layers = 0;
+    return d;
+}
+
+double st_llm_dense_layer_params(const st_llm_spec *m)
+{
+    st_llm_spec d = st_llm_dense_spec(m);
+    return layer_with(&d, 0.0);
+}
+
 /* The experts a token's forward pass visits: k of an MoE layer's (dense: unused). */
 static double active_experts(const st_llm_spec *m)
 {
@@ -171,8 +198,11 @@ double st_llm_matmul_params(const st_llm_spec *m)
 {
     /* The output projection is a matmul whether or not its weights are tied to the input
      * embedding; the input embedding itself is a lookup and costs no FLOPs. An MoE layer's
-     * matmuls are the router's and the k experts' each token passes through. */
-    return (double)m->layers * layer_matmul(m, active_experts(m)) + vocab(m) * (double)m->hidden;
+     * matmuls are the router's and the k experts' each token passes through; a dense layer's,
+     * its dense MLP's. */
+    st_llm_spec d = st_llm_dense_spec(m);
+    return (double)st_llm_moe_layers(m) * layer_matmul(m, active_experts(m)) +
+           (double)st_llm_dense_layers(m) * layer_matmul(&d, 0.0) + vocab(m) * (double)m->hidden;
 }
 
 /* Embeddings, position table and norms outside the layers. */
@@ -195,12 +225,14 @@ static double edge_params(const st_llm_spec *m, int64_t seq_len)
 double st_llm_active_params(const st_llm_spec *m, int64_t seq_len)
 {
     double experts = m->experts > 0 ? active_experts(m) : 0.0;
-    return (double)m->layers * layer_with(m, experts) + edge_params(m, seq_len);
+    return (double)st_llm_moe_layers(m) * layer_with(m, experts) +
+           (double)st_llm_dense_layers(m) * st_llm_dense_layer_params(m) + edge_params(m, seq_len);
 }
 
 double st_llm_params(const st_llm_spec *m, int64_t seq_len)
 {
-    return (double)m->layers * st_llm_layer_params(m) + edge_params(m, seq_len);
+    return (double)st_llm_moe_layers(m) * st_llm_layer_params(m) +
+           (double)st_llm_dense_layers(m) * st_llm_dense_layer_params(m) + edge_params(m, seq_len);
 }
 
 double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len)

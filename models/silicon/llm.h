@@ -48,8 +48,8 @@ typedef struct st_llm_spec {
     st_dropout dropout;
     /* Mixture of experts (appended; 0 = dense). Every layer's MLP is `experts` routed experts
      * of the model's `mlp` kind, each expert_ffn_hidden wide, of which each token visits
-     * experts_per_token (top-k), chosen by an h x experts router (Megatron-Core's TopKRouter).
-     * No dense first layers. */
+     * experts_per_token (top-k), chosen by an h x experts router (Megatron-Core's TopKRouter),
+     * except the first dense_layers layers (below). */
     int64_t experts;
     int64_t experts_per_token;
     int64_t expert_ffn_hidden;
@@ -59,7 +59,22 @@ typedef struct st_llm_spec {
      * Tensor-parallel like a dense MLP, never expert-parallel; no biases (SharedExpertMLP
      * asserts add_bias_linear off, megatron/core/transformer/moe/shared_experts.py). */
     int64_t shared_expert_ffn_hidden;
+    /* Dense first layers (appended; 0 = none, only with experts, < layers): the first
+     * dense_layers layers have the dense MLP of the model's `mlp` kind and width ffn_hidden, the
+     * rest are MoE layers (Megatron-Core's moe_layer_freq pattern [0]*N + [1]*(L-N); DeepSeek-V3's
+     * first_k_dense_replace). */
+    int64_t dense_layers;
 } st_llm_spec;
+
+/* The layers of each kind: dense-MLP layers (all of a dense model's; an MoE model's first
+ * dense_layers) and MoE layers (the rest of an MoE model's; 0 for a dense model). */
+int64_t st_llm_dense_layers(const st_llm_spec *m);
+int64_t st_llm_moe_layers(const st_llm_spec *m);
+
+/* The spec of one of an MoE model's dense layers: m without experts (experts, top-k, widths,
+ * shared experts and dense_layers zeroed), so every per-layer count and operator of a dense
+ * model applies to it. A dense model's own spec is returned unchanged. */
+st_llm_spec st_llm_dense_spec(const st_llm_spec *m);
 
 /* Fill the fields whose zero value means "default", as docs/guide/scenario-reference.md states:
  * ffn_hidden = 4 * hidden, kv_heads = heads, vocab = 51200, head_dim = hidden / heads, and
@@ -98,9 +113,14 @@ int64_t st_llm_ffn(const st_llm_spec *m);
 /* Parameters of one norm (LayerNorm with biases: 2h; otherwise h). */
 double st_llm_norm_params(const st_llm_spec *m);
 
-/* Parameters of one transformer layer: projections, biases and its two norms; with experts,
- * the router, the shared experts and every routed expert. */
+/* Parameters of one transformer layer of the model's MoE kind: projections, biases and its two
+ * norms; with experts, the router, the shared experts and every routed expert. A dense model's
+ * only kind; an MoE model's dense first layers are st_llm_dense_layer_params. */
 double st_llm_layer_params(const st_llm_spec *m);
+
+/* Parameters of one dense-MLP layer (an MoE model's first dense_layers; a dense model's every
+ * layer, where it equals st_llm_layer_params). */
+double st_llm_dense_layer_params(const st_llm_spec *m);
 
 /* Of one layer: the parameters of one routed expert (its MLP's weights and biases; 0 for a
  * dense model), the router's (h x experts, plus an experts-wide bias with `bias`) and the
@@ -118,7 +138,8 @@ int64_t st_llm_expert_up(const st_llm_spec *m);
  * without shared experts or experts. */
 int64_t st_llm_shared_up(const st_llm_spec *m);
 
-/* Weights that enter matrix multiplications: all layers' projections plus the output layer. */
+/* Weights that enter matrix multiplications: all layers' projections (dense layers' and MoE
+ * layers' each by their kind) plus the output layer. */
 double st_llm_matmul_params(const st_llm_spec *m);
 
 /* True when training applies dropout (ST_DROPOUT_DEFAULT resolved from mlp). */

@@ -525,6 +525,20 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
     return g.n;
 }
 
+/* One of an MoE model's dense layers is the layer of the same model without experts: the
+ * workload is copied with that spec, so the MLP, its TP collectives and the absent all-to-alls
+ * all follow from the dense path. */
+size_t st_ops_layer_forward_kind(const st_workload_cfg *w, const st_gpu_spec *gpu,
+                                 int64_t microbatch, int dense, st_op *ops, size_t cap)
+{
+    if (!dense || w->model->experts <= 0)
+        return st_ops_layer_forward(w, gpu, microbatch, ops, cap);
+    st_llm_spec m = st_llm_dense_spec(w->model);
+    st_workload_cfg wd = *w;
+    wd.model = &m;
+    return st_ops_layer_forward(&wd, gpu, microbatch, ops, cap);
+}
+
 size_t st_ops_embed_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                             st_op *ops, size_t cap)
 {
@@ -693,6 +707,19 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
      * of outputs and input gradients stay BF16 (LayerNormLinear and Linear, "with_quantized_
      * all_gather"). */
     out->tp_ag_bytes = out->tp_bytes * in_bytes_of(gpu, w->precision) / 2.0;
+}
+
+void st_ops_layer_cost_kind(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            int dense, st_layer_cost *out)
+{
+    if (!dense || w->model->experts <= 0) {
+        st_ops_layer_cost(w, gpu, microbatch, out);
+        return;
+    }
+    st_llm_spec m = st_llm_dense_spec(w->model);
+    st_workload_cfg wd = *w;
+    wd.model = &m;
+    st_ops_layer_cost(&wd, gpu, microbatch, out);
 }
 
 static void sum_edge(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *ops, size_t n,

@@ -88,6 +88,12 @@ typedef struct st_layer_cost {
 size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                             st_op *ops, size_t cap);
 
+/* The same for a layer of one kind: dense != 0, one of an MoE model's first dense_layers (the
+ * dense MLP's fc1, act, fc2 of width ffn_hidden); dense 0, the model's MoE kind (what
+ * st_ops_layer_forward builds). A dense model has one kind: both are its layer. */
+size_t st_ops_layer_forward_kind(const st_workload_cfg *w, const st_gpu_spec *gpu,
+                                 int64_t microbatch, int dense, st_op *ops, size_t cap);
+
 /* The forward operators of the first stage's input embedding (lookup, learned positions,
  * embedding norm, dropout, as the model has them) and of the last stage's head (final norm,
  * logits GEMM, cross entropy), like st_ops_layer_forward. */
@@ -113,9 +119,15 @@ int st_ops_sac_saves_attention(const st_workload_cfg *w, const st_gpu_spec *gpu)
 double st_ops_sac_recompute_share(const st_workload_cfg *w, const st_gpu_spec *gpu,
                                   const st_op *op);
 
-/* One layer's cost (sum over its operators). */
+/* One layer's cost (sum over its operators), of the model's MoE kind (a dense model: its
+ * layer). */
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out);
+
+/* The same of a layer of one kind (dense as st_ops_layer_forward_kind): a dense layer has the
+ * dense MLP's tensor-parallel collectives and no expert-parallel all-to-alls. */
+void st_ops_layer_cost_kind(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                            int dense, st_layer_cost *out);
 
 /* Forward and backward time of the input embedding (first stage) and of the output layer with
  * its loss (last stage), for one micro-batch on one GPU. */

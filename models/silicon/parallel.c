@@ -248,6 +248,9 @@ typedef struct plan {
     double reserved;
     double ep;      /* expert parallelism: each GPU holds experts / ep experts per layer */
     double edp_div; /* ZeRO shards the expert states over the edp = tp*cp*dp / ep ranks */
+    /* An MoE model's dense first layers (0 otherwise): how many, and the shape of one. */
+    int64_t dense;
+    shape xd;
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -273,6 +276,15 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.reserved = st_memory_reserved(w);
     c.ep = (double)at_least_1(p->ep);
     c.edp_div = (double)(at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp)) / c.ep;
+    c.dense = w->model->experts > 0 ? st_llm_dense_layers(w->model) : 0;
+    c.xd = c.x;
+    if (c.dense > 0) {
+        /* One dense layer is the model's layer without experts (st_llm_dense_spec). */
+        st_llm_spec md = st_llm_dense_spec(w->model);
+        st_workload_cfg wd = *w;
+        wd.model = &md;
+        c.xd = shape_of(&wd, microbatch);
+    }
     /* Micro-batches per step and replica; without a global batch, enough to fill the pipe. */
     int64_t per_step = at_least_1(p->dp) * at_least_1(microbatch);
     c.n_micro = w->global_batch > 0 ? at_least_1(w->global_batch / per_step) : INT64_MAX / 4;
@@ -286,6 +298,22 @@ static int64_t stage_layers(const plan *c, int64_t i)
 {
     int64_t base = c->m->layers / c->pp, rem = c->m->layers % c->pp;
     return base + (i < rem ? 1 : 0);
+}
+
+/* Of stage i's layers, the dense ones (the model's first `dense`): the step model's chunks
+ * hold consecutive layers in model order, chunk c on stage c mod pp (models/step/
+ * step_internal.h, chunk_layers), so stage i's dense layers are those of its chunks i, i + pp,
+ * ...; without virtual stages, the first stage's first layers. */
+static int64_t stage_dense(const plan *c, int64_t i)
+{
+    int64_t chunks = c->pp * c->v, L = c->m->layers, d = 0;
+    int64_t base = L / chunks, extra = L % chunks;
+    for (int64_t ch = i; ch < chunks; ch += c->pp) {
+        int64_t first = ch * base + (ch < extra ? ch : extra), n = base + (ch < extra);
+        int64_t k = c->dense - first;
+        d += k < 0 ? 0 : k > n ? n : k;
+    }
+    return d < stage_layers(c, i) ? d : stage_layers(c, i);
 }
 
 /* Micro-batches whose activations stage i holds at its peak, in units of "all of this
@@ -323,9 +351,17 @@ static double stage_params(const plan *c, int64_t i, double *largest_unit, doubl
         local = all / c->ep;
         layer = (st_llm_layer_params(m) - norms - router - all) / t + norms + router + local;
     }
-    double n = (double)stage_layers(c, i) * layer;
-    *experts = (double)stage_layers(c, i) * local;
-    *largest_unit = layer;
+    int64_t nd = stage_dense(c, i), nm = stage_layers(c, i) - nd;
+    double n = (double)nm * layer;
+    *experts = (double)nm * local;
+    *largest_unit = nm > 0 ? layer : 0.0;
+    if (nd > 0) {
+        /* A dense layer: everything over tp but its norms. */
+        double dense = (st_llm_dense_layer_params(m) - norms) / t + norms;
+        n += (double)nd * dense;
+        if (dense > *largest_unit)
+            *largest_unit = dense;
+    }
     if (i == 0) {
         n += emb;
         if (m->pos == ST_POS_LEARNED)
@@ -352,10 +388,19 @@ static double stage_activations(const plan *c, int64_t i)
     const shape *x = &c->x;
     double sbh = x->s * x->b * x->h;
     double in_flight = stage_in_flight(c, i);
-    int64_t layers = stage_layers(c, i);
-    double bytes = (double)layers * in_flight * layer_bytes(x, c->rc);
-    if (layers > 0)
+    int64_t layers = stage_layers(c, i), nd = stage_dense(c, i);
+    double bytes = (double)(layers - nd) * in_flight * layer_bytes(x, c->rc);
+    if (layers - nd > 0)
         bytes += recompute_workset(x, c->rc);
+    if (nd > 0) {
+        /* Dense layers keep the dense MLP's tensors; the working set is the larger kind's. */
+        bytes += (double)nd * in_flight * layer_bytes(&c->xd, c->rc);
+        double wd = recompute_workset(&c->xd, c->rc), wm = recompute_workset(x, c->rc);
+        if (layers - nd == 0)
+            bytes += wd;
+        else if (wd > wm)
+            bytes += wd - wm;
+    }
     if (i == 0 && x->dropout)
         bytes += in_flight * sbh / x->rep;
     if (i == c->pp - 1)
@@ -418,6 +463,7 @@ void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_
 {
     plan c = plan_of(w, microbatch);
     c.x.sac_attn = st_ops_sac_saves_attention(w, gpu);
+    c.xd.sac_attn = c.x.sac_attn;
     memset(out, 0, sizeof *out);
     out->params = st_llm_params(w->model, w->seq_len);
     out->flops_per_token = st_llm_flops_per_token(w->model, w->seq_len);

@@ -28,20 +28,25 @@ static double param_bytes(const step_plan *p)
  * micro-batch, its kernels and model-parallel collectives included, and the collectives' own
  * time to *comm; returns the part that is ZeRO-3's: the time the passes take beyond their
  * kernels. */
+/* One ZeRO-3 unit of `params` parameters on one GPU: its weights' all-gather and its
+ * gradients' reduce-scatter over the dp x cp ranks. */
+static void unit_colls(st_step_ctx *x, const step_plan *p, double params, double *ag, double *rs)
+{
+    int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
+    *ag = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1, params * param_bytes(p));
+    *rs = st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1, params * grad_bytes(p));
+}
+
 double st__step_zero3_passes(st_step_ctx *x, const step_plan *p, int64_t c, double *fwd,
                              double *bwd, double *comm)
 {
-    const st_layer_cost *lc = &p->lc;
-    int64_t n = p->dp * p->cp; /* the data-parallel group spans the context-parallel ranks */
     int64_t layers = chunk_layers(p, c), count = 0;
-    double ag = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
-                                   p->layer_params * param_bytes(p));
-    double rs = st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                   p->layer_params * grad_bytes(p));
-    double edge_ag = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
-                                        p->embed_params * param_bytes(p));
-    double edge_rs = st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, n, p->tp, p->tp, 1,
-                                        p->embed_params * grad_bytes(p));
+    /* A unit's gather and reduce-scatter by its layer's kind ([1]: a dense layer's). */
+    double ag[2], rs[2];
+    for (int k = 0; k < 2; k++)
+        unit_colls(x, p, layer_params_of(p, k), &ag[k], &rs[k]);
+    double edge_ag, edge_rs;
+    unit_colls(x, p, p->embed_params, &edge_ag, &edge_rs);
     st_z3_unit *f = st_xmalloc((size_t)(layers + 2) * sizeof *f);
     st_z3_unit *b = st_xmalloc((size_t)(layers + 2) * sizeof *b);
     double kernels = 0;
@@ -56,9 +61,10 @@ double st__step_zero3_passes(st_step_ctx *x, const step_plan *p, int64_t c, doub
             .compute_s = p->embed_b, .gather_s = tied ? 0 : edge_ag, .reduce_s = edge_rs};
     }
     for (int64_t k = 0; k < layers; k++) {
-        f[count] = (st_z3_unit){.compute_s = lc->fwd_s + p->mp_fwd_s, .gather_s = ag};
-        b[count++] = (st_z3_unit){
-            .compute_s = lc->bwd_s + lc->recompute_s + p->mp_bwd_s, .gather_s = ag, .reduce_s = rs};
+        int d = layer_is_dense(p, c, k);
+        f[count] = (st_z3_unit){.compute_s = layer_fwd_s(p, d), .gather_s = ag[d]};
+        b[count++] =
+            (st_z3_unit){.compute_s = layer_bwd_s(p, d), .gather_s = ag[d], .reduce_s = rs[d]};
     }
     if (c == p->chunks - 1) {
         f[count] = (st_z3_unit){.compute_s = p->head_f, .gather_s = tied ? 0 : edge_ag};
@@ -114,13 +120,14 @@ static int has_dp_reduce(const step_plan *p)
  * distributed_data_parallel.py, the expert_parallel buffers; parallel_state.py
  * get_expert_data_parallel_group): edp ranks ep apart, ep such groups at once. The dense
  * parameters go over the dp x cp ranks (tp apart) as before; the two run one after the other. */
-static double layer_dp_coll(st_step_ctx *x, const step_plan *p, st_coll_op op, double bytes)
+static double layer_dp_coll(st_step_ctx *x, const step_plan *p, st_coll_op op, double bytes,
+                            int dense)
 {
     int64_t n = p->dp * p->cp, ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
-    double t =
-        st__step_coll_time(x, op, n, p->tp, p->tp, 1, (p->layer_params - p->expert_params) * bytes);
-    if (p->expert_params > 0)
-        t += st__step_coll_time(x, op, p->edp, ep, ep, 1, p->expert_params * bytes);
+    double all = layer_params_of(p, dense), experts = layer_experts_of(p, dense);
+    double t = st__step_coll_time(x, op, n, p->tp, p->tp, 1, (all - experts) * bytes);
+    if (experts > 0)
+        t += st__step_coll_time(x, op, p->edp, ep, ep, 1, experts * bytes);
     return t;
 }
 
@@ -148,15 +155,22 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
     for (int64_t c = last; c >= s; c -= p->pp) {
         int64_t n = chunk_layers(p, c);
         double end = pr->last_bwd_end[c], per_layer = n ? bwd[c] / (double)n : 0;
-        double layer_t = layer_dp_coll(x, p, op, grad_bytes(p));
+        double layer_t[2] = {layer_dp_coll(x, p, op, grad_bytes(p), 0),
+                             p->dense > 0 ? layer_dp_coll(x, p, op, grad_bytes(p), 1) : 0};
         /* Backward runs from the chunk's last layer to its first: layer k is done at
-         * end - k * per_layer, counting k from the chunk's first layer. */
+         * end - k * per_layer, counting k from the chunk's first layer (the chunk's mean layer
+         * backward, also in a chunk that mixes dense and MoE layers; a dense layer's bucket
+         * holds the dense layer's parameters). */
         for (int64_t k = n - 1; k >= 0; k--) {
             double ready = overlap ? end - (double)k * per_layer : pr->makespan_s;
-            t = fmax(t, ready) + layer_t;
-            beside += fmax(0, fmin(t, *compute_end) - fmax(t - layer_t, 0));
+            double lt = layer_t[layer_is_dense(p, c, k)];
+            t = fmax(t, ready) + lt;
+            beside += fmax(0, fmin(t, *compute_end) - fmax(t - lt, 0));
         }
-        double extra = chunk_params(p, c) - (double)n * p->layer_params;
+        double nd = (double)chunk_dense(p, c);
+        double extra = chunk_params(p, c) - ((double)n - nd) * p->layer_params;
+        if (nd > 0)
+            extra -= nd * p->dense_params;
         if (extra > 0)
             t = fmax(t, overlap ? end : pr->makespan_s) +
                 st__step_coll_time(x, op, n_dp, p->tp, p->tp, 1, extra * grad_bytes(p));
@@ -192,7 +206,7 @@ static double gather_at_once(st_step_ctx *x, const step_plan *p)
         double params = 0, e = 0;
         for (int64_t c = s; c < p->chunks; c += p->pp) {
             params += chunk_params(p, c);
-            e += (double)chunk_layers(p, c) * p->expert_params;
+            e += (double)(chunk_layers(p, c) - chunk_dense(p, c)) * p->expert_params;
         }
         if (params > most) {
             most = params;
@@ -206,6 +220,45 @@ static double gather_at_once(st_step_ctx *x, const step_plan *p)
         t += st__step_coll_time(x, ST_COLL_ALL_GATHER, p->edp, ep, ep, 1, experts * param_bytes(p));
     }
     return t;
+}
+
+/* How late stage s's first forward runs behind the simulated schedule when its weight
+ * gathers, a bucket per layer (layer_t[1] a dense layer's, [0] the other kind's) and one per
+ * edge layer (edge_t), run back to back from t0. */
+static double stage_gather_late(const step_plan *p, const st_pipe_result *pr, int64_t s, double t0,
+                                const double layer_t[2], double edge_t)
+{
+    double all = 0;
+    for (int64_t c = s; c < p->chunks; c += p->pp) {
+        double nd = (double)chunk_dense(p, c);
+        all += ((double)chunk_layers(p, c) - nd) * layer_t[0] +
+               ((c == 0) + (c == p->chunks - 1 && output_apart(p))) * edge_t;
+        if (nd > 0)
+            all += nd * layer_t[1];
+    }
+    /* The gathers run back to back from t0 until t0 + all; each unit's forward waits for its
+     * bucket and runs slowed while they last. */
+    gather_walk g = {
+        .t = t0, .late = 0, .end = t0 + all, .slowdown = st_gpu_overlap_slowdown(p->gpu)};
+    double pd = layer_fwd_s(p, 1), pm = layer_fwd_s(p, 0);
+    for (int64_t c = s; c < p->chunks; c += p->pp) {
+        double need = pr->first_fwd_start[c];
+        if (c == 0) {
+            gather_unit(&g, edge_t, need, p->embed_f);
+            need += p->embed_f;
+        }
+        /* The chunk's layers in order, its dense ones first, each due when the ones before it
+         * have run. */
+        int64_t nd = chunk_dense(p, c), n = chunk_layers(p, c);
+        for (int64_t k = 0; k < n; k++) {
+            int d = k < nd;
+            double due = d ? need + (double)k * pd : need + (double)nd * pd + (double)(k - nd) * pm;
+            gather_unit(&g, layer_t[d], due, d ? pd : pm);
+        }
+        if (c == p->chunks - 1 && output_apart(p))
+            gather_unit(&g, edge_t, need + (double)nd * pd + (double)(n - nd) * pm, 0);
+    }
+    return g.late;
 }
 
 /* After the optimizer, the distributed optimizer (ZeRO 1 and 2) all-gathers the updated weights
@@ -233,36 +286,20 @@ double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe
     int64_t n = p->dp * p->cp;
     if (!p->w->parallel.overlap_param_gather)
         return gather_at_once(x, p);
-    double layer_t = layer_dp_coll(x, p, ST_COLL_ALL_GATHER, param_bytes(p));
+    double layer_t[2] = {layer_dp_coll(x, p, ST_COLL_ALL_GATHER, param_bytes(p), 0),
+                         p->dense > 0 ? layer_dp_coll(x, p, ST_COLL_ALL_GATHER, param_bytes(p), 1)
+                                      : 0};
     double edge_t = st__step_coll_time(x, ST_COLL_ALL_GATHER, n, p->tp, p->tp, 1,
                                        p->embed_params * param_bytes(p));
     /* Aligned: every stage dispatches at the step's start. Otherwise each stage's first
      * pre-hook dispatches when its first forward is due, so in the warm-up each stage adds its
      * own late first buckets to the delay the stages before it passed on. */
     int aligned = p->v > 1 || p->pp == 1;
-    double per_layer = p->lc.fwd_s + p->mp_fwd_s, total = 0;
-    double sl = st_gpu_overlap_slowdown(p->gpu);
+    double total = 0;
     for (int64_t s = 0; s < p->pp; s++) {
-        double t0 = aligned ? 0 : pr->first_fwd_start[s], all = 0;
-        for (int64_t c = s; c < p->chunks; c += p->pp)
-            all += (double)chunk_layers(p, c) * layer_t +
-                   ((c == 0) + (c == p->chunks - 1 && output_apart(p))) * edge_t;
-        /* The gathers run back to back from t0 until t0 + all; each unit's forward waits for
-         * its bucket and runs slowed while they last. late: how far the forward runs behind
-         * the simulated schedule. */
-        gather_walk g = {.t = t0, .late = 0, .end = t0 + all, .slowdown = sl};
-        for (int64_t c = s; c < p->chunks; c += p->pp) {
-            double need = pr->first_fwd_start[c];
-            if (c == 0) {
-                gather_unit(&g, edge_t, need, p->embed_f);
-                need += p->embed_f;
-            }
-            for (int64_t k = 0; k < chunk_layers(p, c); k++)
-                gather_unit(&g, layer_t, need + (double)k * per_layer, per_layer);
-            if (c == p->chunks - 1 && output_apart(p))
-                gather_unit(&g, edge_t, need + (double)chunk_layers(p, c) * per_layer, 0);
-        }
-        total = aligned ? fmax(total, g.late) : total + g.late;
+        double late =
+            stage_gather_late(p, pr, s, aligned ? 0 : pr->first_fwd_start[s], layer_t, edge_t);
+        total = aligned ? fmax(total, late) : total + late;
     }
     return total;
 }

@@ -65,10 +65,10 @@ void st_step_ctx_free(st_step_ctx *x)
  * (models/silicon/ops.c, st_ops_layer_cost). Context parallelism gathers K and V around its ring in
  * forward and reduces their gradients in backward (Megatron-Core's ring attention), counted here as
  * not overlapped. */
-static void model_parallel_costs(st_step_ctx *x, step_plan *p)
+static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_layer_cost *lc,
+                                 double *mp_fwd_s, double *mp_bwd_s, double *ep_a2a_s)
 {
     const st_workload_cfg *w = p->w;
-    const st_layer_cost *lc = &p->lc;
     double ag = 0, other = 0, cp_unit = 0; /* one all-gather; one reduce-scatter or all-reduce */
     if (p->tp > 1) {
         if (w->parallel.sequence_parallel) {
@@ -87,18 +87,18 @@ static void model_parallel_costs(st_step_ctx *x, step_plan *p)
     int recompute_all = w->parallel.recompute == ST_RECOMPUTE_FULL;
     double tp_fwd = lc->tp_ag_fwd * ag + (lc->tp_colls_fwd - lc->tp_ag_fwd) * other;
     double tp_bwd = lc->tp_ag_bwd * ag + (lc->tp_colls_bwd - lc->tp_ag_bwd) * other;
-    p->mp_fwd_s = tp_fwd + cp_unit;
-    p->mp_bwd_s =
+    *mp_fwd_s = tp_fwd + cp_unit;
+    *mp_bwd_s =
         tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) + (recompute_all ? 2 : 1) * cp_unit;
+    *ep_a2a_s = 0;
     if (lc->ep_a2a_fwd) {
         /* Expert parallelism: every EP group of the stage (ep consecutive ranks) runs its
          * all-to-alls at once. Not overlapped with compute: Megatron-Core's EP overlap options
          * (moe_shared_expert_overlap, the 1F1B A2A overlap) are not modelled. */
         int64_t ep = w->parallel.ep, groups = p->tp * p->cp * p->dp / ep;
-        p->ep_a2a_s =
-            st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, 1, groups, ep, lc->ep_a2a_bytes);
-        p->mp_fwd_s += lc->ep_a2a_fwd * p->ep_a2a_s;
-        p->mp_bwd_s += (lc->ep_a2a_bwd + lc->ep_a2a_recompute) * p->ep_a2a_s;
+        *ep_a2a_s = st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, 1, groups, ep, lc->ep_a2a_bytes);
+        *mp_fwd_s += lc->ep_a2a_fwd * *ep_a2a_s;
+        *mp_bwd_s += (lc->ep_a2a_bwd + lc->ep_a2a_recompute) * *ep_a2a_s;
     }
 }
 
@@ -114,6 +114,26 @@ static double p2p_cost(st_step_ctx *x, const step_plan *p)
                    (double)p->tp;
     int64_t stage = p->tp * p->cp * p->dp;
     return st__step_coll_time(x, ST_COLL_SEND_RECV, 2, stage, stage, 1, bytes);
+}
+
+/* An MoE model's terms of the plan: experts split over ep, not tp (expert tensor parallelism
+ * 1), the rest over tp; and its first dense_layers layers dense: the dense MLP's operators, TP
+ * collectives and parameters (over tp), no all-to-alls. */
+static void moe_plan(st_step_ctx *x, int64_t mb, step_plan *p)
+{
+    const st_workload_cfg *w = p->w;
+    int64_t ep = w->parallel.ep > 1 ? w->parallel.ep : 1;
+    double all = (double)w->model->experts * st_llm_expert_params(w->model);
+    p->expert_params = all / (double)ep;
+    p->layer_params = (st_llm_layer_params(w->model) - all) / (double)p->tp + p->expert_params;
+    p->edp = p->tp * p->cp * p->dp / ep;
+    p->dense = st_llm_dense_layers(w->model);
+    if (p->dense <= 0)
+        return;
+    st_ops_layer_cost_kind(w, p->gpu, mb, 1, &p->lcd);
+    p->dense_params = st_llm_dense_layer_params(w->model) / (double)p->tp;
+    double none;
+    model_parallel_costs(x, p, &p->lcd, &p->mpd_fwd_s, &p->mpd_bwd_s, &none);
 }
 
 static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, double clock,
@@ -143,16 +163,10 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     st_ops_layer_cost(w, p->gpu, mb, &p->lc);
     st_ops_edge_cost(w, p->gpu, mb, &p->embed_f, &p->embed_b, &p->head_f, &p->head_b);
     p->layer_params = st_llm_layer_params(w->model) / (double)p->tp;
-    if (w->model->experts > 0) {
-        /* Experts split over ep, not tp (expert tensor parallelism 1); the rest over tp. */
-        int64_t ep = par->ep > 1 ? par->ep : 1;
-        double all = (double)w->model->experts * st_llm_expert_params(w->model);
-        p->expert_params = all / (double)ep;
-        p->layer_params = (st_llm_layer_params(w->model) - all) / (double)p->tp + p->expert_params;
-        p->edp = p->tp * p->cp * p->dp / ep;
-    }
+    if (w->model->experts > 0)
+        moe_plan(x, mb, p);
     p->embed_params = (double)w->model->vocab * (double)w->model->hidden / (double)p->tp;
-    model_parallel_costs(x, p);
+    model_parallel_costs(x, p, &p->lc, &p->mp_fwd_s, &p->mp_bwd_s, &p->ep_a2a_s);
     p->p2p_s = p2p_cost(x, p);
     /* Blocking sends (Megatron-LM's p2p_communication: batch_isend_irecv, then wait, on the
      * compute stream): a stage pairs its forward's send with the next backward's receive, and
@@ -172,18 +186,23 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
 static void chunk_costs(st_step_ctx *x, const step_plan *p, double *fwd, double *bwd, double *zero3,
                         double *zero3_all)
 {
-    const st_layer_cost *lc = &p->lc;
     int sharded = p->w->parallel.zero >= 3 && p->dp * p->cp >= 2;
     for (int64_t c = 0; c < p->chunks; c++) {
         if (sharded) {
             zero3[c] = st__step_zero3_passes(x, p, c, &fwd[c], &bwd[c], &zero3_all[c]);
         } else {
-            double n = (double)chunk_layers(p, c);
+            /* Its dense layers at the dense layer's cost, the rest at the MoE layer's. */
+            double n = (double)(chunk_layers(p, c) - chunk_dense(p, c));
+            double nd = (double)chunk_dense(p, c);
             zero3[c] = zero3_all[c] = 0;
-            fwd[c] = n * (lc->fwd_s + p->mp_fwd_s) + (c == 0 ? p->embed_f : 0) +
+            fwd[c] = n * layer_fwd_s(p, 0) + (c == 0 ? p->embed_f : 0) +
                      (c == p->chunks - 1 ? p->head_f : 0);
-            bwd[c] = n * (lc->bwd_s + lc->recompute_s + p->mp_bwd_s) + (c == 0 ? p->embed_b : 0) +
+            bwd[c] = n * layer_bwd_s(p, 0) + (c == 0 ? p->embed_b : 0) +
                      (c == p->chunks - 1 ? p->head_b : 0);
+            if (nd > 0) {
+                fwd[c] += nd * layer_fwd_s(p, 1);
+                bwd[c] += nd * layer_bwd_s(p, 1);
+            }
         }
         fwd[c] += p->p2p_block;
         bwd[c] += p->p2p_block;
@@ -200,8 +219,10 @@ static void rates(const step_plan *p, const st_cluster_cfg *c, st_step_result *o
     const st_workload_cfg *w = p->w;
     double gpus = (double)w->gpus, tokens = (double)w->global_batch * (double)w->seq_len;
     double model = st_llm_flops_per_token(w->model, w->seq_len) * tokens;
-    double recompute = p->lc.recompute_flops * (double)p->layers * (double)p->m * (double)p->dp *
-                       (double)p->tp * (double)p->cp; /* every GPU's share, summed */
+    double per_pass = p->lc.recompute_flops * (double)(p->layers - p->dense) +
+                      p->lcd.recompute_flops * (double)p->dense;
+    double recompute = per_pass * (double)p->m * (double)p->dp * (double)p->tp *
+                       (double)p->cp; /* every GPU's share, summed */
     double peak = st_gpu_peak(c->gpu, w->precision) * gpus;
     double t = out->step_time_s;
     out->mfu = model / (t * peak);
@@ -219,12 +240,15 @@ static void rates(const step_plan *p, const st_cluster_cfg *c, st_step_result *o
 static void breakdown(const step_plan *p, const st_pipe_result *pr, const double *zero3,
                       st_step_result *out)
 {
-    double layers = 0, z3 = 0;
+    double layers = 0, dense = 0, z3 = 0;
     for (int64_t c = pr->busiest; c < p->chunks; c += p->pp) {
-        layers += (double)chunk_layers(p, c);
+        dense += (double)chunk_dense(p, c);
+        layers += (double)(chunk_layers(p, c) - chunk_dense(p, c));
         z3 += zero3[c];
     }
-    double mp = layers * (p->mp_fwd_s + p->mp_bwd_s) * (double)p->m;
+    /* The dense layers' collectives are the dense layer's. */
+    double mp = (layers * (p->mp_fwd_s + p->mp_bwd_s) + dense * (p->mpd_fwd_s + p->mpd_bwd_s)) *
+                (double)p->m;
     z3 *= (double)p->m;
     st_step_breakdown *b = &out->b;
     double blocked = p->p2p_block * 2.0 * (double)p->v * (double)p->m;

@@ -67,12 +67,63 @@ typedef struct step_plan {
     double ep_a2a_s;      /* one expert-parallel all-to-all of one layer; 0 without EP */
     int64_t edp;          /* the expert-data-parallel degree tp*cp*dp / ep */
     double embed_params;  /* the embedding's (or output layer's) on one GPU */
+    /* An MoE model's dense first layers (0 otherwise: a dense model's layers are all of the
+     * one kind lc describes): how many, one's cost, its TP and CP collectives per micro-batch
+     * and its parameters on one GPU (over tp). */
+    int64_t dense;
+    st_layer_cost lcd;
+    double mpd_fwd_s, mpd_bwd_s, dense_params;
 } step_plan;
 
 static inline int64_t chunk_layers(const step_plan *p, int64_t c)
 {
     int64_t base = p->layers / p->chunks, extra = p->layers % p->chunks;
     return base + (c < extra);
+}
+
+/* The first global layer of chunk c: chunks hold consecutive layers in model order (chunk c on
+ * stage c mod pp, as Megatron-LM's interleaved schedule assigns virtual stages). */
+static inline int64_t chunk_first_layer(const step_plan *p, int64_t c)
+{
+    int64_t base = p->layers / p->chunks, extra = p->layers % p->chunks;
+    return c * base + (c < extra ? c : extra);
+}
+
+/* Of chunk c's layers, the dense ones (the model's first p->dense layers). */
+static inline int64_t chunk_dense(const step_plan *p, int64_t c)
+{
+    int64_t d = p->dense - chunk_first_layer(p, c), n = chunk_layers(p, c);
+    return d < 0 ? 0 : d > n ? n : d;
+}
+
+/* Whether layer k (from 0) of chunk c is dense. */
+static inline int layer_is_dense(const step_plan *p, int64_t c, int64_t k)
+{
+    return k < chunk_dense(p, c);
+}
+
+/* One layer's forward, and backward with recomputation, of one micro-batch, model-parallel
+ * collectives included: a dense one's (dense != 0) or an MoE/the model's kind's. */
+static inline double layer_fwd_s(const step_plan *p, int dense)
+{
+    return dense ? p->lcd.fwd_s + p->mpd_fwd_s : p->lc.fwd_s + p->mp_fwd_s;
+}
+
+static inline double layer_bwd_s(const step_plan *p, int dense)
+{
+    return dense ? p->lcd.bwd_s + p->lcd.recompute_s + p->mpd_bwd_s
+                 : p->lc.bwd_s + p->lc.recompute_s + p->mp_bwd_s;
+}
+
+/* One layer's parameters on one GPU, and of those the experts', by kind. */
+static inline double layer_params_of(const step_plan *p, int dense)
+{
+    return dense ? p->dense_params : p->layer_params;
+}
+
+static inline double layer_experts_of(const step_plan *p, int dense)
+{
+    return dense ? 0.0 : p->expert_params;
 }
 
 /* Whether the output layer's weights are held apart from the embedding's: always on a last
@@ -87,7 +138,10 @@ static inline int output_apart(const step_plan *p)
  * layer on the last. */
 static inline double chunk_params(const step_plan *p, int64_t c)
 {
-    double n = (double)chunk_layers(p, c) * p->layer_params;
+    double nd = (double)chunk_dense(p, c);
+    double n = ((double)chunk_layers(p, c) - nd) * p->layer_params;
+    if (nd > 0)
+        n += nd * p->dense_params;
     if (c == 0)
         n += p->embed_params;
     if (c == p->chunks - 1 && output_apart(p))
