@@ -494,6 +494,37 @@ static const st_llm_spec models[] = {
      .source = "GLM-4.5 report (arXiv 2508.06471) and the zai-org/GLM-4.5 model card: 355B "
                "total, 32B activated; shape from THUDM/slime's glm4.5-355B-A32B Megatron "
                "arguments"},
+    /* DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json: num_hidden_layers 61, hidden_size 7168,
+     * intermediate_size 18432 (the first_k_dense_replace 3 dense layers), num_attention_heads
+     * 128, q_lora_rank 1536, kv_lora_rank 512, qk_rope_head_dim 64, qk_nope_head_dim 128,
+     * v_head_dim 128, vocab_size 129280, n_routed_experts 256, num_experts_per_tok 8,
+     * moe_intermediate_size 2048, n_shared_experts 1 (of that width), untied, RMSNorm, SwiGLU).
+     * Strata counts 671.03B total (the report's 671B) and 37.55B activated with both embedding
+     * tables (36.63B without the input embedding lookup); the report's 37B. Left out: the
+     * multi-token-prediction module (num_nextn_predict_layers 1, 14B, outside the 671B), the
+     * sigmoid router's per-expert bias (e_score_correction_bias, 256 a layer, not a weight) and
+     * the node-limited group routing (n_group 8, topk_group 4). */
+    {.name = "deepseek-v3",
+     .layers = 61,
+     .hidden = 7168,
+     .ffn_hidden = 18432,
+     .heads = 128,
+     .kv_heads = 128,
+     .vocab = 129280,
+     LLAMA_STYLE,
+     .experts = 256,
+     .experts_per_token = 8,
+     .expert_ffn_hidden = 2048,
+     .shared_expert_ffn_hidden = 2048,
+     .dense_layers = 3,
+     .q_lora_rank = 1536,
+     .kv_lora_rank = 512,
+     .qk_rope_head_dim = 64,
+     .qk_nope_head_dim = 128,
+     .v_head_dim = 128,
+     .published_params = 671e9,
+     .source = "DeepSeek-V3 Technical Report (arXiv 2412.19437) abstract: 671B total, 37B "
+               "activated, MTP module excluded; shape from deepseek-ai/DeepSeek-V3 config.json"},
     {.name = "mixtral-8x7b",
      .layers = 32,
      .hidden = 4096,

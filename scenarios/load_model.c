@@ -40,6 +40,11 @@ static const st_field model_fields[] = {
     ST_FINT(st_llm_spec, "shared_expert_ffn_hidden", shared_expert_ffn_hidden, ST_R_NONNEG,
             .max = 1e8),
     ST_FINT(st_llm_spec, "dense_layers", dense_layers, ST_R_NONNEG, .max = 1e6),
+    ST_FINT(st_llm_spec, "q_lora_rank", q_lora_rank, ST_R_NONNEG, .max = 1e7),
+    ST_FINT(st_llm_spec, "kv_lora_rank", kv_lora_rank, ST_R_NONNEG, .max = 1e7),
+    ST_FINT(st_llm_spec, "qk_rope_head_dim", qk_rope_head_dim, ST_R_NONNEG, .max = 1e6),
+    ST_FINT(st_llm_spec, "qk_nope_head_dim", qk_nope_head_dim, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_llm_spec, "v_head_dim", v_head_dim, ST_R_MIN1, .max = 1e6),
     ST_FEND,
 };
 
@@ -121,13 +126,51 @@ static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
     return 0;
 }
 
+/* Multi-head latent attention (kv_lora_rank > 0) needs its head widths (qk_nope_head_dim and
+ * v_head_dim; qk_rope_head_dim may be 0) and takes neither grouped-query attention (kv_heads
+ * other than heads: MLA has one K/V per head) nor head_dim (its widths are its own) nor
+ * biases (MLASelfAttention's projections are built bias-free); the other MLA keys need
+ * kv_lora_rank. */
+static int check_mla(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+{
+    static const char *const keys[] = {"q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
+                                       "v_head_dim"};
+    if (!st_llm_is_mla(m)) {
+        for (int i = 0; i < 4; i++)
+            if (st_ynode_get(n, keys[i]) && !st_ynode_get(n, "base"))
+                return st_rd_fail(&ld->rd, st_ynode_get(n, keys[i]), ST_EINVAL,
+                                  "model: '%s' needs 'kv_lora_rank' (multi-head latent "
+                                  "attention), found none",
+                                  keys[i]);
+        return 0;
+    }
+    const st_ynode *at = st_ynode_get(n, "kv_lora_rank") ? st_ynode_get(n, "kv_lora_rank") : n;
+    if (!m->qk_nope_head_dim || !m->v_head_dim)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "model: kv_lora_rank needs '%s' (multi-head latent attention's head "
+                          "widths), found none",
+                          !m->qk_nope_head_dim ? "qk_nope_head_dim" : "v_head_dim");
+    const st_ynode *kv = st_ynode_get(n, "kv_heads");
+    if (kv && m->kv_heads != m->heads)
+        return st_rd_fail(&ld->rd, kv, ST_EINVAL,
+                          "model: kv_heads (%lld) with kv_lora_rank: multi-head latent attention "
+                          "has one key/value per head (kv_heads = heads = %lld)",
+                          (long long)m->kv_heads, (long long)m->heads);
+    if (m->bias)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "bias") ? st_ynode_get(n, "bias") : at,
+                          ST_EINVAL,
+                          "model: kv_lora_rank needs bias: false (Megatron-Core's multi-head "
+                          "latent attention builds its projections without biases)");
+    return 0;
+}
+
 static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
     static const char *const need[] = {"layers", "hidden", "heads"};
     for (int i = 0; i < 3; i++)
         if (!st_ynode_get(n, need[i]) && !st_ynode_get(n, "base"))
             return st_rd_fail(&ld->rd, n, ST_EINVAL, "model: missing required key '%s'", need[i]);
-    if (m->head_dim == 0 && m->hidden % m->heads)
+    if (m->head_dim == 0 && !st_llm_is_mla(m) && m->hidden % m->heads)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
                           "model: hidden (%lld) is not a multiple of heads (%lld)",
                           (long long)m->hidden, (long long)m->heads);
@@ -135,6 +178,8 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
         return st_rd_fail(&ld->rd, st_ynode_get(n, "kv_heads") ? st_ynode_get(n, "kv_heads") : n,
                           ST_EINVAL, "model: heads (%lld) is not a multiple of kv_heads (%lld)",
                           (long long)m->heads, (long long)m->kv_heads);
+    if (check_mla(ld, n, m))
+        return -1;
     return check_experts(ld, n, m);
 }
 

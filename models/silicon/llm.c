@@ -35,14 +35,35 @@ static int64_t head_dim(const st_llm_spec *m)
     return m->heads > 0 ? m->hidden / m->heads : m->hidden;
 }
 
+int st_llm_is_mla(const st_llm_spec *m)
+{
+    return m->kv_lora_rank > 0;
+}
+
 int64_t st_llm_attn_width(const st_llm_spec *m)
 {
+    if (st_llm_is_mla(m))
+        return m->heads * (m->qk_nope_head_dim + m->qk_rope_head_dim);
     return m->heads * head_dim(m);
 }
 
 int64_t st_llm_kv_width(const st_llm_spec *m)
 {
+    if (st_llm_is_mla(m))
+        return st_llm_attn_width(m);
     return (m->kv_heads > 0 ? m->kv_heads : m->heads) * head_dim(m);
+}
+
+int64_t st_llm_v_width(const st_llm_spec *m)
+{
+    return st_llm_is_mla(m) ? m->heads * m->v_head_dim : st_llm_attn_width(m);
+}
+
+int64_t st_llm_kv_pair_width(const st_llm_spec *m)
+{
+    if (st_llm_is_mla(m))
+        return st_llm_kv_width(m) + st_llm_v_width(m);
+    return 2 * st_llm_kv_width(m);
 }
 
 int64_t st_llm_ffn(const st_llm_spec *m)
@@ -70,10 +91,38 @@ double st_llm_norm_params(const st_llm_spec *m)
     return (double)m->hidden * (with_bias ? 2 : 1);
 }
 
+/* MLA's projection weights, as MLASelfAttention.__init__ builds them
+ * (megatron/core/transformer/multi_latent_attention.py; DeepSeek-V2 arXiv 2405.04434 eqs. 9-18):
+ * linear_q_down_proj h x q_lora_rank and linear_q_up_proj q_lora_rank x heads (nope + rope), or
+ * linear_q_proj h x heads (nope + rope) without q_lora_rank; linear_kv_down_proj h x
+ * (kv_lora_rank + rope) (the latent and the shared rotary key); linear_kv_up_proj kv_lora_rank
+ * x heads (nope + v); linear_proj heads v x h. */
+static double mla_matmul(const st_llm_spec *m)
+{
+    double h = (double)m->hidden, heads = (double)m->heads, dqk = (double)st_llm_attn_width(m);
+    double ql = (double)m->q_lora_rank, kvl = (double)m->kv_lora_rank;
+    double q = ql > 0 ? h * ql + ql * dqk : h * dqk;
+    double kv = h * (kvl + (double)m->qk_rope_head_dim) +
+                kvl * heads * (double)(m->qk_nope_head_dim + m->v_head_dim);
+    return q + kv + (double)st_llm_v_width(m) * h;
+}
+
+/* MLA's two latent norms (q_layernorm of q_lora_rank, only with it, and kv_layernorm of
+ * kv_lora_rank), of the model's norm kind (DeepSeek-V3: RMSNorm, weights only); 0 otherwise. */
+static double mla_norms(const st_llm_spec *m)
+{
+    if (!st_llm_is_mla(m))
+        return 0.0;
+    double per = st_llm_norm_params(m) / (double)m->hidden;
+    return per * (double)(m->q_lora_rank + m->kv_lora_rank);
+}
+
 /* Projection weights of one layer's attention: Q (h x heads*hd), K and V (h x kv_heads*hd
- * each) and the output (heads*hd x h). */
+ * each) and the output (heads*hd x h); MLA's in mla_matmul. */
 static double attn_matmul(const st_llm_spec *m)
 {
+    if (st_llm_is_mla(m))
+        return mla_matmul(m);
     double h = (double)m->hidden, da = (double)st_llm_attn_width(m);
     double dkv = (double)st_llm_kv_width(m);
     return h * da + 2 * h * dkv + da * h;
@@ -151,9 +200,11 @@ static double layer_with(const st_llm_spec *m, double experts)
     double h = (double)m->hidden, da = (double)st_llm_attn_width(m);
     double dkv = (double)st_llm_kv_width(m);
     /* One bias per output channel of Q, K, V and the attention output; the MLP's in
-     * layer_mlp. */
-    double bias = m->bias ? da + 2 * dkv + h : 0.0;
-    return attn_matmul(m) + bias + layer_mlp(m, experts, 1) + 2 * st_llm_norm_params(m);
+     * layer_mlp. MLA takes no biases (the loader refuses `bias` with it: MLASelfAttention
+     * builds its down and up projections with bias=False). */
+    double bias = m->bias && !st_llm_is_mla(m) ? da + 2 * dkv + h : 0.0;
+    return attn_matmul(m) + bias + layer_mlp(m, experts, 1) + 2 * st_llm_norm_params(m) +
+           mla_norms(m);
 }
 
 double st_llm_layer_params(const st_llm_spec *m)
@@ -241,7 +292,13 @@ double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len)
      * 2 * seq_len * (heads x head_dim) per token per layer. Backward is twice the forward
      * (Narayanan et al. SC21, Appendix; PaLM Appendix B), hence 6 N + 12 L d s. The causal
      * mask is not discounted: PaLM's 12 L H Q T and Megatron's s/6h term both count the full
-     * score matrix, and MFU figures in the validation set use that convention. */
-    double attn = 12.0 * (double)m->layers * (double)st_llm_attn_width(m) * (double)seq_len;
+     * score matrix, and MFU figures in the validation set use that convention. Q.K^T runs
+     * over the query/key width d_qk and attention-weights.V over the value width d_v, so the
+     * forward is 2 s (d_qk + d_v) per token per layer and the step 6 L s (d_qk + d_v): today's
+     * 12 L d s when d_qk = d_v = d (ordinary attention); MLA's d_qk = heads (nope + rope), d_v
+     * = heads v (DeepSeek-V2 arXiv 2405.04434 eq. 17: scores over the concatenated nope and
+     * rope parts). */
+    double dqk = (double)st_llm_attn_width(m), dv = (double)st_llm_v_width(m);
+    double attn = 6.0 * (double)m->layers * (dqk + dv) * (double)seq_len;
     return 6.0 * st_llm_matmul_params(m) + attn;
 }

@@ -64,7 +64,22 @@ typedef struct st_llm_spec {
      * rest are MoE layers (Megatron-Core's moe_layer_freq pattern [0]*N + [1]*(L-N); DeepSeek-V3's
      * first_k_dense_replace). */
     int64_t dense_layers;
+    /* Multi-head latent attention (appended; kv_lora_rank 0 = ordinary attention), as
+     * Megatron-Core's MLASelfAttention builds it (megatron/core/transformer/
+     * multi_latent_attention.py; DeepSeek-V2, arXiv 2405.04434 section 2.1; DeepSeek-V3, arXiv
+     * 2412.19437 section 2.1.1): the query compressed to q_lora_rank (0: a plain h x heads
+     * (nope + rope) query projection, as DeepSeek-V2-Lite), keys and values to kv_lora_rank plus
+     * one shared qk_rope_head_dim rotary key; per head a query/key of qk_nope_head_dim +
+     * qk_rope_head_dim and a value of v_head_dim. No grouped-query attention: kv_heads = heads. */
+    int64_t q_lora_rank;
+    int64_t kv_lora_rank;
+    int64_t qk_rope_head_dim;
+    int64_t qk_nope_head_dim;
+    int64_t v_head_dim;
 } st_llm_spec;
+
+/* True when the model uses multi-head latent attention (kv_lora_rank > 0). */
+int st_llm_is_mla(const st_llm_spec *m);
 
 /* The layers of each kind: dense-MLP layers (all of a dense model's; an MoE model's first
  * dense_layers) and MoE layers (the rest of an MoE model's; 0 for a dense model). */
@@ -96,7 +111,9 @@ double st_llm_params(const st_llm_spec *m, int64_t seq_len);
 double st_llm_active_params(const st_llm_spec *m, int64_t seq_len);
 
 /* Model FLOPs per token of one training step (forward + backward = 3 x forward), PaLM
- * definition: 6 N_matmul + 12 L (heads x head_dim) seq_len, where N_matmul counts the weights
+ * definition: 6 N_matmul + 6 L (d_qk + d_v) seq_len (= 12 L (heads x head_dim) seq_len for
+ * ordinary attention, d_qk = d_v = heads x head_dim; MLA: d_qk = heads (nope + rope), d_v =
+ * heads v), where N_matmul counts the weights
  * of every matrix multiplication, the output projection once and the input embedding lookup
  * not at all; causal masking is not discounted. Attention included, recomputation excluded.
  * Equals Megatron's 72 B s l h^2 (1 + s/6h + V/12lh) per B s tokens for GPT shapes. With
@@ -105,9 +122,16 @@ double st_llm_active_params(const st_llm_spec *m, int64_t seq_len);
 double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len);
 
 /* Widths after defaults: heads x head_dim (attention), kv_heads x head_dim (each of K and V),
- * and the MLP's inner width. */
+ * and the MLP's inner width. With MLA: st_llm_attn_width is the query/key width heads x
+ * (qk_nope_head_dim + qk_rope_head_dim) of Q (and of K), st_llm_kv_width that of K. */
 int64_t st_llm_attn_width(const st_llm_spec *m);
 int64_t st_llm_kv_width(const st_llm_spec *m);
+/* The value width (V and the core's output, the output projection's input): heads x
+ * v_head_dim with MLA, st_llm_attn_width otherwise. */
+int64_t st_llm_v_width(const st_llm_spec *m);
+/* The K and V widths together (what the context-parallel exchange moves per token): K's plus
+ * V's; 2 kv_heads x head_dim for ordinary attention. */
+int64_t st_llm_kv_pair_width(const st_llm_spec *m);
 int64_t st_llm_ffn(const st_llm_spec *m);
 
 /* Parameters of one norm (LayerNorm with biases: 2h; otherwise h). */

@@ -119,7 +119,29 @@ typedef struct dims {
      * this GPU receives, k Tr ep / experts (balanced routing); the shared experts' inner and
      * first projection's widths per TP rank (0 without). */
     double experts, topk, ep, fe, up_e, me, fs, up_s;
+    /* Multi-head latent attention (mla 0: ordinary): the value width per TP rank (the core's
+     * output and the output projection's input; = da without MLA), the latent ranks and the
+     * rotary head width (whole: the down projections are not split), and the per-rank widths
+     * of the query up projection's and the key/value up projection's outputs. */
+    int mla;
+    double dv, ql, kvl, rope_d, q_up, kv_up;
 } dims;
+
+/* MLA's widths (models/silicon/llm.h): no grouped-query attention, so K has Q's width per rank;
+ * V is heads v / t. */
+static void mla_dims(dims *d, const st_llm_spec *m, double t)
+{
+    d->mla = st_llm_is_mla(m);
+    d->dv = (double)st_llm_v_width(m) / t;
+    if (!d->mla)
+        return;
+    d->dkv = d->da;
+    d->ql = (double)m->q_lora_rank;
+    d->kvl = (double)m->kv_lora_rank;
+    d->rope_d = (double)m->qk_rope_head_dim;
+    d->q_up = d->da;
+    d->kv_up = d->heads * (double)(m->qk_nope_head_dim + m->v_head_dim);
+}
 
 static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
 {
@@ -162,6 +184,7 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.me = d.experts > 0 ? d.topk * d.Tr * d.ep / d.experts : 0.0;
     d.up_s = (double)st_llm_shared_up(m) / t;
     d.fs = d.up_s > 0 ? (double)m->shared_expert_ffn_hidden / t : 0.0;
+    mla_dims(&d, m, t);
     return d;
 }
 
@@ -396,16 +419,21 @@ static void memory(builder *g, const char *name, double bytes)
 
 /* The attention core on this GPU: every local query head of each of the b sequences attends
  * from its sq queries to all s keys (with context parallelism the K/V of the whole sequence
- * arrive by the CP exchange). Model FLOPs: QK^T and PV, 2 sq s per head dimension each. HBM:
- * Q, K, V and O in bf16 and the fp32 log-sum-exp per query and head. */
+ * arrive by the CP exchange). Model FLOPs: QK^T over the query/key width da and PV over the
+ * value width dv, 2 sq s per dimension each (4 sq s da when dv = da). HBM: Q, K, V and O in
+ * bf16 (Q and K of width da, V and O of dv) and the fp32 log-sum-exp per query and head.
+ * MLA's head dim (nope + rope: 192 for DeepSeek-V3) is timed with the efficiency the
+ * fused-attention sweep gives (measured at head dim 128) applied to its work: an assumption,
+ * no published sweep at head dim 192 being at hand. */
 static void attention(builder *g, const dims *d, int kernel)
 {
     st_op op = {.name = "attn", .kind = ST_OP_ATTN, .prec = ST_PREC_BF16, .attn_kernel = kernel};
     op.m = d->b * d->heads;
     op.n = d->sq;
     op.k = d->s;
-    op.flops = 4.0 * d->b * d->sq * d->s * d->da;
-    op.bytes = 2.0 * (2.0 * d->T * d->da + 2.0 * d->b * d->s * d->dkv) + 4.0 * d->T * d->heads;
+    op.flops = 2.0 * d->b * d->sq * d->s * (d->da + d->dv);
+    op.bytes = 2.0 * (d->T * (d->da + d->dv) + d->b * d->s * (d->dkv + (d->mla ? d->dv : d->dkv))) +
+               4.0 * d->T * d->heads;
     push(g, op);
 }
 
@@ -429,11 +457,12 @@ static void attention_unfused(builder *g, const dims *d)
 {
     size_t from = g->n;
     double rows = d->b * d->heads * d->sq, scores = rows * d->s, hd = d->da / d->heads;
+    double hv = d->dv / d->heads; /* = hd but with MLA's value head */
     gemm(g, "qk", ST_PREC_BF16, rows, d->s, hd);
     memory(g, "softmax", UNFUSED_SOFTMAX_BYTES * scores);
     if (d->dropout)
         memory(g, "attn_drop", UNFUSED_DROPOUT_BYTES * scores);
-    gemm(g, "pv", ST_PREC_BF16, rows, hd, d->s);
+    gemm(g, "pv", ST_PREC_BF16, rows, hv, d->s);
     mark_core(g, from);
 }
 
@@ -493,16 +522,47 @@ static void moe_mlp(builder *g, const dims *d)
     memory(g, "unpermute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
 }
 
+/* MLA's projections on one TP rank, as Megatron-Core's MLA layer spec builds them
+ * (megatron/core/models/gpt/gpt_layer_specs.py: linear_q_down_proj and linear_kv_down_proj are
+ * backend.linear(), TELinear with parallel_mode "duplicated", whole on every rank;
+ * linear_q_up_proj, linear_kv_up_proj and linear_q_proj column-parallel, the up projections
+ * TELayerNormColumnParallelLinear fusing the latent norms). The down projections run over the
+ * Tr tokens this rank holds (its sequence-parallel shard; all T without sequence parallelism,
+ * the duplicated work MCore does), the latents are then gathered (counted in the attention's TP
+ * pair, models/silicon/ops.c tp_colls) and the up projections run over all T. The rotary
+ * embedding is applied to the rope parts only: heads x rope of Q per rank and the one shared
+ * rope-wide key (DeepSeek-V2 arXiv 2405.04434 eqs. 10-16). The projections' inputs are plain
+ * kernels' outputs (the MLA spec's input_layernorm is a separate TENorm): FEED_PLAIN. */
+static void mla_projections(builder *g, const dims *d)
+{
+    if (d->ql > 0) {
+        linear(g, d, "q_down", d->Tr, d->ql, d->h, d->Tr, FEED_PLAIN, d->Tr);
+        memory(g, "q_norm", d->norm * d->T * d->ql);
+        linear(g, d, "q_up", d->T, d->q_up, d->ql, d->T, FEED_PLAIN, d->T);
+    } else {
+        linear(g, d, "q_proj", d->T, d->q_up, d->h, d->Tr, FEED_PLAIN, d->T);
+    }
+    linear(g, d, "kv_down", d->Tr, d->kvl + d->rope_d, d->h, d->Tr, FEED_PLAIN, d->Tr);
+    memory(g, "kv_norm", d->norm * d->T * d->kvl);
+    linear(g, d, "kv_up", d->T, d->kv_up, d->kvl, d->T, FEED_PLAIN, d->T);
+    if (d->rope)
+        memory(g, "rope", d->rope_b * d->T * (d->heads * d->rope_d + d->rope_d));
+}
+
 size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                             st_op *ops, size_t cap)
 {
     dims d = dims_of(w, microbatch);
     builder g = {gpu, ops, cap, 0};
     memory(&g, "norm1", d.norm * d.Tr * d.h);
-    /* column parallel */
-    linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T);
-    if (d.rope)
-        memory(&g, "rope", d.rope_b * d.T * (d.da + d.dkv));
+    if (d.mla) {
+        mla_projections(&g, &d);
+    } else {
+        /* column parallel */
+        linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T);
+        if (d.rope)
+            memory(&g, "rope", d.rope_b * d.T * (d.da + d.dkv));
+    }
     if (w->attention == ST_ATTN_UNFUSED) {
         attention_unfused(&g, &d);
     } else {
@@ -510,7 +570,7 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         attention(&g, &d, (int)w->attention);
         mark_core(&g, from);
     }
-    linear(&g, &d, "proj", d.T, d.h, d.da, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+    linear(&g, &d, "proj", d.T, d.h, d.dv, d.T, FEED_PLAIN, d.Tr); /* row parallel */
     memory(&g, "bda1", d.bda * d.Tr * d.h);
     memory(&g, "norm2", d.norm * d.Tr * d.h);
     if (d.experts > 0) {

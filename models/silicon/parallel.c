@@ -85,6 +85,9 @@ typedef struct shape {
      * width and inner width; fm, the inner width of the tensor-parallel MLP: f when dense, the
      * shared experts' f_s with experts (0 without them). */
     double experts, topk, up_e, fe, fm;
+    /* V's width (dkv; MLA: heads v) and the core output's, the output projection's input (da;
+     * MLA: heads v); MLA's two latent ranks (q_lora_rank + kv_lora_rank; 0 without MLA). */
+    double dvv, dout, lat;
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -98,6 +101,9 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.a = (double)m->heads;
     x.da = (double)st_llm_attn_width(m);
     x.dkv = (double)st_llm_kv_width(m);
+    x.dvv = st_llm_is_mla(m) ? (double)st_llm_v_width(m) : x.dkv;
+    x.dout = (double)st_llm_v_width(m);
+    x.lat = st_llm_is_mla(m) ? (double)(m->q_lora_rank + m->kv_lora_rank) : 0.0;
     x.f = (double)st_llm_ffn(m);
     x.v = (double)(m->vocab > 0 ? m->vocab : 51200);
     x.t = (double)at_least_1(p->tp);
@@ -161,6 +167,17 @@ static double sac_layer_bytes(const shape *x)
     return 2.0 * sb * x->h / x->rep + split / x->t + attn;
 }
 
+/* MLA's latents, kept for backward by the up projections that fuse the latent norms
+ * (TELayerNormColumnParallelLinear keeps the norm's input and its output, the GEMM's input):
+ * 2 x 2sb per latent channel, BF16, or the GEMM input in FP8 (1 byte) under FP8, over all sb
+ * tokens and whole on every TP rank (the down projections are duplicated and their latents
+ * gathered before the up projections, models/silicon/ops.c mla_projections). The shared rotary
+ * key ends in K (counted there). 0 without MLA. */
+static double mla_latent_bytes(const shape *x)
+{
+    return x->s * x->b * x->lat * (x->fp8 ? 3.0 : 4.0);
+}
+
 static double layer_bytes(const shape *x, st_recompute r)
 {
     double sb = x->s * x->b;
@@ -171,7 +188,8 @@ static double layer_bytes(const shape *x, st_recompute r)
     double repl = sb * x->h * (x->dropout ? 10.0 : 8.0);
     /* An MoE layer's shared experts are a dense MLP of width f_s: the same inner tensors. */
     double mlp = (x->swiglu ? 6.0 : 4.0) * x->fm;
-    double split = sb * (4.0 * x->da + 4.0 * x->dkv + mlp);
+    /* Q 2sb da, K 2sb dkv, V 2sb dvv, the core's output 2sb dout (= 4 da + 4 dkv without MLA) */
+    double split = sb * (2.0 * (x->da + x->dkv + x->dvv + x->dout) + mlp);
     /* Under FP8, Transformer Engine keeps each linear layer's input for its weight gradient
      * as the FP8 tensor it fed the GEMM (transformer_engine/pytorch/module/linear.py: the
      * saved input is the quantized one unless wgrad is overridden to high precision), one
@@ -180,9 +198,9 @@ static double layer_bytes(const shape *x, st_recompute r)
      * stay BF16. */
     if (x->fp8) {
         repl -= 2.0 * sb * x->h;
-        split -= sb * (x->da + x->fm);
+        split -= sb * (x->dout + x->fm);
     }
-    double bytes = repl / x->rep + split / x->t;
+    double bytes = repl / x->rep + split / x->t + mla_latent_bytes(x);
     if (x->experts > 0)
         bytes += moe_mlp_bytes(x);
     if (r == ST_RECOMPUTE_NONE)

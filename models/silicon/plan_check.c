@@ -188,6 +188,18 @@ static int check_experts(const st_workload_cfg *w, st_plan_issue *out, int n, in
     return n;
 }
 
+/* recompute: op follows torchtitan's per-op policy, written for the fused wq/wk/wv of ordinary
+ * attention (st_ops_sac_recompute_share); which of MLA's five projections it would save is not
+ * published, so the combination is refused rather than guessed. */
+static int check_mla(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
+{
+    if (w->model && st_llm_is_mla(w->model) && w->parallel.recompute == ST_RECOMPUTE_OP)
+        n = add(out, n, cap, ST_EINVAL, "parallel.recompute",
+                "recompute: op is not modelled for multi-head latent attention (use none, "
+                "selective or full)");
+    return n;
+}
+
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
 {
     /* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide
@@ -195,6 +207,7 @@ int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_iss
     int n = check_gpus(w, c, out, cap);
     n = check_shape(w, out, n, cap);
     n = check_experts(w, out, n, cap);
+    n = check_mla(w, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }
 

@@ -79,8 +79,9 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
         }
     }
     if (p->cp > 1) {
+        /* K and V (st_llm_kv_pair_width: 2 kv_width, or MLA's K plus V), BF16 */
         double kv = 2.0 * (double)(w->seq_len / p->cp) * (double)p->mb *
-                    (double)st_llm_kv_width(w->model) / (double)p->tp * 2.0 * (double)p->cp;
+                    (double)st_llm_kv_pair_width(w->model) / (double)p->tp * (double)p->cp;
         cp_unit = st__step_coll_time(x, ST_COLL_ALL_GATHER, p->cp, p->tp, p->tp, 1, kv);
     }
     /* The counts are the operator graph's (models/silicon/ops.c): what the layer's kernels need. */
