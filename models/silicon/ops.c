@@ -526,10 +526,11 @@ static void moe_mlp(builder *g, const dims *d)
  * (megatron/core/models/gpt/gpt_layer_specs.py: linear_q_down_proj and linear_kv_down_proj are
  * backend.linear(), TELinear with parallel_mode "duplicated", whole on every rank;
  * linear_q_up_proj, linear_kv_up_proj and linear_q_proj column-parallel, the up projections
- * TELayerNormColumnParallelLinear fusing the latent norms). The down projections run over the
- * Tr tokens this rank holds (its sequence-parallel shard; all T without sequence parallelism,
- * the duplicated work MCore does), the latents are then gathered (counted in the attention's TP
- * pair, models/silicon/ops.c tp_colls) and the up projections run over all T. The rotary
+ * TELayerNormColumnParallelLinear fusing the latent norms). The down projections and the latent
+ * norms run over the Tr tokens this rank holds (its sequence-parallel shard, "kv_compressed [s /
+ * TP, b, kv_lora_rank]" in MLASelfAttention.get_query_key_value_tensors; all T without sequence
+ * parallelism, the duplicated work MCore does), the normed latents are then gathered (counted in
+ * the attention's TP pair, tp_colls) and the up projections run over all T. The rotary
  * embedding is applied to the rope parts only: heads x rope of Q per rank and the one shared
  * rope-wide key (DeepSeek-V2 arXiv 2405.04434 eqs. 10-16). The projections' inputs are plain
  * kernels' outputs (the MLA spec's input_layernorm is a separate TENorm): FEED_PLAIN. */
@@ -537,13 +538,13 @@ static void mla_projections(builder *g, const dims *d)
 {
     if (d->ql > 0) {
         linear(g, d, "q_down", d->Tr, d->ql, d->h, d->Tr, FEED_PLAIN, d->Tr);
-        memory(g, "q_norm", d->norm * d->T * d->ql);
+        memory(g, "q_norm", d->norm * d->Tr * d->ql);
         linear(g, d, "q_up", d->T, d->q_up, d->ql, d->T, FEED_PLAIN, d->T);
     } else {
         linear(g, d, "q_proj", d->T, d->q_up, d->h, d->Tr, FEED_PLAIN, d->T);
     }
     linear(g, d, "kv_down", d->Tr, d->kvl + d->rope_d, d->h, d->Tr, FEED_PLAIN, d->Tr);
-    memory(g, "kv_norm", d->norm * d->T * d->kvl);
+    memory(g, "kv_norm", d->norm * d->Tr * d->kvl);
     linear(g, d, "kv_up", d->T, d->kv_up, d->kvl, d->T, FEED_PLAIN, d->T);
     if (d->rope)
         memory(g, "rope", d->rope_b * d->T * (d->heads * d->rope_d + d->rope_d));

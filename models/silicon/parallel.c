@@ -169,13 +169,13 @@ static double sac_layer_bytes(const shape *x)
 
 /* MLA's latents, kept for backward by the up projections that fuse the latent norms
  * (TELayerNormColumnParallelLinear keeps the norm's input and its output, the GEMM's input):
- * 2 x 2sb per latent channel, BF16, or the GEMM input in FP8 (1 byte) under FP8, over all sb
- * tokens and whole on every TP rank (the down projections are duplicated and their latents
- * gathered before the up projections, models/silicon/ops.c mla_projections). The shared rotary
- * key ends in K (counted there). 0 without MLA. */
+ * 2 x 2sb per latent channel, BF16, or the GEMM input in FP8 (1 byte) under FP8. Not split by
+ * TP (the down projections are duplicated) but, as the QKV input, kept on the sequence-parallel
+ * shard and gathered again for the weight gradient: divided by rep. The shared rotary key ends
+ * in K (counted there). 0 without MLA. */
 static double mla_latent_bytes(const shape *x)
 {
-    return x->s * x->b * x->lat * (x->fp8 ? 3.0 : 4.0);
+    return x->s * x->b * x->lat * (x->fp8 ? 3.0 : 4.0) / x->rep;
 }
 
 static double layer_bytes(const shape *x, st_recompute r)

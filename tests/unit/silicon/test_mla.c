@@ -128,7 +128,10 @@ START_TEST(test_operators_per_tp_rank)
     ck_assert_double_eq(at->flops, 2.0 * 2048 * 2048 * (DQK + DV) / 2);
     /* Q, K of d_qk and V, O of d_v per rank, bf16, and the fp32 log-sum-exp of 4 heads. */
     ck_assert_double_eq(at->bytes, 2.0 * 2048 * 2 * (DQK + DV) / 2 + 4.0 * 2048 * 4);
-    ck_assert_double_eq(find_op(ops, n, "kv_norm")->bytes > 0, 1);
+    /* The latent norms run on the sequence-parallel shard, before the gather. */
+    ck_assert_double_eq(find_op(ops, n, "kv_norm")->bytes,
+                        find_op(ops, n, "norm1")->bytes * KL / H);
+    ck_assert_double_eq(find_op(ops, n, "q_norm")->bytes, find_op(ops, n, "norm1")->bytes * QL / H);
     for (size_t i = 0; i < n; i++)
         ck_assert_msg(strcmp(ops[i].name, "qkv") != 0, "MLA has no fused qkv");
     /* Without q_lora_rank: q_proj column-parallel, no q_down, q_norm or q_up. */
@@ -169,9 +172,10 @@ START_TEST(test_memory_keeps_latents_and_unequal_widths)
     double sb = 2048,
            want = sb * (8 * H + 2 * (2 * DQK + 2 * DV) + 6 * 4096 + 4 * (QL + KL)) + 4 * NH * sb;
     ck_assert_double_eq(st_memory_layer_activations(&w, 1), want);
-    /* tp 2 with sequence parallelism: the latents stay whole on each rank. */
+    /* tp 2 with sequence parallelism: the latents are not split by TP (the down projections
+     * are duplicated) but kept on the sequence-parallel shard, as the replicated tensors. */
     w = work(&m, 2);
-    double want2 = sb * (8 * H / 2 + (2 * (2 * DQK + 2 * DV) + 6 * 4096) / 2 + 4 * (QL + KL)) +
+    double want2 = sb * ((8 * H + 4 * (QL + KL)) / 2 + (2 * (2 * DQK + 2 * DV) + 6 * 4096) / 2) +
                    4 * NH * sb / 2;
     ck_assert_double_eq(st_memory_layer_activations(&w, 1), want2);
 }
