@@ -14,6 +14,7 @@
 #include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
 #include "unit/check_util.h"
+#include "unit/scenarios/inline_model.h"
 #include "unit/silicon/ops_find.h"
 
 #define H 1024.0
@@ -208,21 +209,8 @@ END_TEST
 /* The model mapping's dense_layers after loading, or -1 with the first error in err. */
 static int64_t loads(const char *model, char *err, size_t cap)
 {
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml,
-             "version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\nworkloads:\n"
-             "  - { model: %s, gpus: 8, parallel: { dp: 8 } }\n",
-             model);
-    st_scn *s = NULL;
-    st_diag d;
-    memset(&d, 0, sizeof d);
-    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
-    int64_t got = s != NULL && d.n == 0 ? st_scn_workload(s, 0)->model->dense_layers : -1;
-    err[0] = 0;
-    if (d.n)
-        st_err_format(&d.items[0], err, cap);
-    st_scn_free(s);
-    return got;
+    st_llm_spec m;
+    return load_inline_model(model, &m, err, cap) ? m.dense_layers : -1;
 }
 
 START_TEST(test_loader_reads_and_checks_the_key)

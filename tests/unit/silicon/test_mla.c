@@ -15,6 +15,7 @@
 #include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
 #include "unit/check_util.h"
+#include "unit/scenarios/inline_model.h"
 #include "unit/silicon/ops_find.h"
 
 #define H  1024.0
@@ -217,20 +218,8 @@ END_TEST
  * loaded model's kv_lora_rank (or -1). */
 static void loads(const char *model, char *err, size_t cap, int64_t *out)
 {
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml,
-             "version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\nworkloads:\n"
-             "  - { model: %s, gpus: 8, parallel: { dp: 8 } }\n",
-             model);
-    st_scn *s = NULL;
-    st_diag d;
-    memset(&d, 0, sizeof d);
-    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
-    *out = s != NULL && d.n == 0 ? st_scn_workload(s, 0)->model->kv_lora_rank : -1;
-    err[0] = 0;
-    if (d.n)
-        st_err_format(&d.items[0], err, cap);
-    st_scn_free(s);
+    st_llm_spec m;
+    *out = load_inline_model(model, &m, err, cap) ? m.kv_lora_rank : -1;
 }
 
 #define MLA_MAP                                                                                    \

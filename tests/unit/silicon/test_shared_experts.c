@@ -15,6 +15,7 @@
 #include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
 #include "unit/check_util.h"
+#include "unit/scenarios/inline_model.h"
 #include "unit/silicon/ops_find.h"
 
 static const st_llm_spec *qwen2(void)
@@ -276,23 +277,8 @@ END_TEST
 
 static int loads(const char *model, char *err, size_t cap)
 {
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml,
-             "version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\nworkloads:\n"
-             "  - { model: %s, gpus: 8, parallel: { dp: 8 } }\n",
-             model);
-    st_scn *s = NULL;
-    st_diag d;
-    memset(&d, 0, sizeof d);
-    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
-    int ok = s != NULL && d.n == 0;
-    if (s && ok)
-        ok = (int)st_scn_workload(s, 0)->model->shared_expert_ffn_hidden;
-    err[0] = 0;
-    if (d.n)
-        st_err_format(&d.items[0], err, cap);
-    st_scn_free(s);
-    return ok;
+    st_llm_spec m;
+    return load_inline_model(model, &m, err, cap) ? (int)m.shared_expert_ffn_hidden : 0;
 }
 
 START_TEST(test_loader_reads_and_checks_the_key)
