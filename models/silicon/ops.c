@@ -9,6 +9,7 @@
 
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops_quant.h"
 #include "models/silicon/parallel.h"
 
 /* Bytes per element of the memory-bound operators and the other byte counts of the graph, in
@@ -188,74 +189,6 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     return d;
 }
 
-/* ---- FP8 quantisation ------------------------------------------------------------------- */
-
-/* Under FP8 every linear layer's input is quantised before its forward GEMM and its output
- * gradient before its backward GEMMs. What that costs in HBM traffic beyond the BF16 graph
- * depends on the kernel that produces the tensor and on the recipe, as Transformer Engine
- * implements them (transformer_engine/pytorch/csrc/extensions/normalization.cpp, its "Choose
- * implementation" switch). In Megatron-Core only the norms are TE's (TELayerNormColumnParallel
- * Linear fuses the qkv and fc1 inputs' norm); the activation is Megatron's own fused
- * bias-activation kernel, which writes BF16, so fc2's input and fc1's output gradient are cast
- * like everything else (TE's LayerNormMLP, which would fuse them, is not modelled):
- *   FEED_NORM  the RMSNorm/LayerNorm output (the qkv and fc1 inputs);
- *   FEED_PLAIN everything else.
- * Bytes per element (BF16 read 2, FP8 write 1):
- *   delayed: the scale is known in advance, so the norm writes FP8 itself ("FULLY_FUSED": 1
- *            byte instead of 2, -1); anything else is cast (read 2, write 1).
- *   current: the scale needs the tensor's own amax. The norm computes it while writing BF16,
- *            then quantize_with_amax reads and casts (+3, "FUSED_NORM_AMAX_FP8"); elsewhere a
- *            separate amax pass reads it first (+5).
- *   mxfp8:   one scale per 32 elements, computed in the cast; the row-wise and column-wise
- *            copies (each with its E8M0 scales, 1/32 byte per element) are written together
- *            (read 2, write 2 + 2/32). Norms fuse it only with NVTE_NORM_FWD_USE_CUDNN, which
- *            is off by default.
- * The per-tensor recipes need a second, transposed FP8 copy of each operand for the backward
- * GEMMs on GPUs whose FP8 GEMMs take only the TN layout: Hopper (TE's
- * is_non_tn_fp8_gemm_supported: compute capability 10.0-11.x and 13.0+ take any layout). A cast
- * writes it in the same pass (+1); a fused norm's output is transposed after (read 1, write 1:
- * +2); a tensor gathered for sequence parallelism is quantised row-wise on its shard and
- * transposed after the gather, over all its rows (+2 per gathered element; TE's
- * _all_gather_fp8, _create_transpose). Other FP8 parts (MI300X, custom GPUs without a Hopper base)
- * are taken to accept any layout. The weights' casts are left out: about 0.6% of the Nemotron-15B
- * B200 step (cast once per step), and up to about 2.5% of the GB200 Llama 3 70B step if
- * Megatron-FSDP re-casts after every gather. */
-typedef enum feed { FEED_NORM, FEED_PLAIN } feed;
-
-static const struct quant {
-    double fused;           /* bytes per element after a fused norm (may be negative: the norm
-                               writes FP8 instead of the BF16 the graph counts) */
-    double plain;           /* bytes per element of a stand-alone quantisation */
-    int norm_fused;         /* whether the norm kernels fuse it */
-    double transpose_fused; /* TN-only GPUs: the transposed copy after a fused norm */
-    double transpose_plain; /* ... and when the cast writes it in the same pass */
-} QUANT[] = {
-    [ST_FP8_DELAYED] =
-        {.fused = -1, .plain = 3, .norm_fused = 1, .transpose_fused = 2, .transpose_plain = 1},
-    [ST_FP8_CURRENT] =
-        {.fused = 3, .plain = 5, .norm_fused = 1, .transpose_fused = 1, .transpose_plain = 1},
-    [ST_FP8_MXFP8] = {.plain = 4 + 2.0 / 32, .norm_fused = 0},
-};
-
-/* The transposed copy a gathered tensor gets after the gather (read 1, write 1). */
-#define QUANT_TRANSPOSE_GATHERED 2.0
-
-/* HBM bytes of quantising one GEMM operand of `cols` columns under `recipe`: `local_rows`
- * quantised on this GPU, `rows` (>= local_rows) used by the GEMM after a sequence-parallel
- * all-gather, `f` the kernel that produced it. Negative where a fused norm saves more than the
- * quantisation costs. */
-static double quant_operand(const st_gpu_spec *gpu, st_fp8_recipe recipe, feed f, double local_rows,
-                            double rows, double cols)
-{
-    const struct quant *q = &QUANT[recipe];
-    int fused = f == FEED_NORM && q->norm_fused;
-    double b = local_rows * cols * (fused ? q->fused : q->plain);
-    if (st_gpu_is_hopper(gpu) && recipe != ST_FP8_MXFP8) /* TN-only FP8 GEMMs; see above */
-        b += rows > local_rows ? rows * cols * QUANT_TRANSPOSE_GATHERED
-                               : rows * cols * (fused ? q->transpose_fused : q->transpose_plain);
-    return b;
-}
-
 /* ---- Roofline ------------------------------------------------------------------------------ */
 
 static double mem_time(const st_gpu_spec *gpu, double bytes)
@@ -383,12 +316,13 @@ static void gemm(builder *g, const char *name, st_precision prec, double m, doub
  * quantises, then gathers), all m tokens otherwise. The quantisation is timed with the GEMM but
  * kept out of its bytes, which stay the GEMM's own. */
 static void linear(builder *g, const dims *d, const char *name, double m, double n, double k,
-                   double x_rows, feed x_feed, double dy_rows)
+                   double x_rows, st__ops_feed x_feed, double dy_rows)
 {
     st_op op = gemm_op(g, name, d->prec, m, n, k);
     if (in_bytes_of(g->gpu, d->prec) < 2.0) {
-        op.quant_fwd_bytes = quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
-        op.quant_bwd_bytes = quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, dy_rows, m, n);
+        op.quant_fwd_bytes = st__ops_quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
+        op.quant_bwd_bytes =
+            st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, dy_rows, m, n);
     }
     push(g, op);
 }
@@ -405,8 +339,10 @@ static void grouped(builder *g, const dims *d, const char *name, double count, d
     op.flops *= count;
     op.bytes *= count;
     if (in_bytes_of(g->gpu, d->prec) < 2.0) {
-        op.quant_fwd_bytes = count * quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, m, m, k);
-        op.quant_bwd_bytes = count * quant_operand(g->gpu, d->fp8_recipe, FEED_PLAIN, m, m, n);
+        op.quant_fwd_bytes =
+            count * st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m, k);
+        op.quant_bwd_bytes =
+            count * st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m, n);
     }
     push(g, op);
 }
@@ -475,7 +411,7 @@ static void attention_unfused(builder *g, const dims *d)
  * moe_shared_expert_intermediate_size): the dense MLP's fc1, activation and fc2 over all T
  * tokens after the sequence-parallel gather, column- then row-parallel. Their linear layers are
  * TEColumnParallelLinear and TERowParallelLinear: an MoE layer's pre-MLP norm is a separate
- * TENorm, so nothing fuses the fc1 input's quantisation (FEED_PLAIN). Without
+ * TENorm, so nothing fuses the fc1 input's quantisation (ST__FEED_PLAIN). Without
  * moe_shared_expert_overlap MoELayer runs them first, on the compute stream, before the router
  * (megatron/core/transformer/moe/moe_layer.py, custom_forward: shared_experts_compute), so
  * their time adds to the routed path's and is not hidden behind the all-to-alls. Qwen2-MoE's
@@ -485,9 +421,9 @@ static void shared_mlp(builder *g, const dims *d)
 {
     if (d->up_s <= 0)
         return;
-    linear(g, d, "shared_fc1", d->T, d->up_s, d->h, d->Tr, FEED_PLAIN, d->T);
+    linear(g, d, "shared_fc1", d->T, d->up_s, d->h, d->Tr, ST__FEED_PLAIN, d->T);
     memory(g, "shared_act", d->act * d->T * d->fs);
-    linear(g, d, "shared_fc2", d->T, d->h, d->fs, d->T, FEED_PLAIN, d->Tr);
+    linear(g, d, "shared_fc2", d->T, d->h, d->fs, d->T, ST__FEED_PLAIN, d->Tr);
 }
 
 /* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the
@@ -533,19 +469,19 @@ static void moe_mlp(builder *g, const dims *d)
  * the attention's TP pair, tp_colls) and the up projections run over all T. The rotary
  * embedding is applied to the rope parts only: heads x rope of Q per rank and the one shared
  * rope-wide key (DeepSeek-V2 arXiv 2405.04434 eqs. 10-16). The projections' inputs are plain
- * kernels' outputs (the MLA spec's input_layernorm is a separate TENorm): FEED_PLAIN. */
+ * kernels' outputs (the MLA spec's input_layernorm is a separate TENorm): ST__FEED_PLAIN. */
 static void mla_projections(builder *g, const dims *d)
 {
     if (d->ql > 0) {
-        linear(g, d, "q_down", d->Tr, d->ql, d->h, d->Tr, FEED_PLAIN, d->Tr);
+        linear(g, d, "q_down", d->Tr, d->ql, d->h, d->Tr, ST__FEED_PLAIN, d->Tr);
         memory(g, "q_norm", d->norm * d->Tr * d->ql);
-        linear(g, d, "q_up", d->T, d->q_up, d->ql, d->T, FEED_PLAIN, d->T);
+        linear(g, d, "q_up", d->T, d->q_up, d->ql, d->T, ST__FEED_PLAIN, d->T);
     } else {
-        linear(g, d, "q_proj", d->T, d->q_up, d->h, d->Tr, FEED_PLAIN, d->T);
+        linear(g, d, "q_proj", d->T, d->q_up, d->h, d->Tr, ST__FEED_PLAIN, d->T);
     }
-    linear(g, d, "kv_down", d->Tr, d->kvl + d->rope_d, d->h, d->Tr, FEED_PLAIN, d->Tr);
+    linear(g, d, "kv_down", d->Tr, d->kvl + d->rope_d, d->h, d->Tr, ST__FEED_PLAIN, d->Tr);
     memory(g, "kv_norm", d->norm * d->Tr * d->kvl);
-    linear(g, d, "kv_up", d->T, d->kv_up, d->kvl, d->T, FEED_PLAIN, d->T);
+    linear(g, d, "kv_up", d->T, d->kv_up, d->kvl, d->T, ST__FEED_PLAIN, d->T);
     if (d->rope)
         memory(g, "rope", d->rope_b * d->T * (d->heads * d->rope_d + d->rope_d));
 }
@@ -560,7 +496,7 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         mla_projections(&g, &d);
     } else {
         /* column parallel */
-        linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, FEED_NORM, d.T);
+        linear(&g, &d, "qkv", d.T, d.da + 2.0 * d.dkv, d.h, d.Tr, ST__FEED_NORM, d.T);
         if (d.rope)
             memory(&g, "rope", d.rope_b * d.T * (d.da + d.dkv));
     }
@@ -571,16 +507,16 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         attention(&g, &d, (int)w->attention);
         mark_core(&g, from);
     }
-    linear(&g, &d, "proj", d.T, d.h, d.dv, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+    linear(&g, &d, "proj", d.T, d.h, d.dv, d.T, ST__FEED_PLAIN, d.Tr); /* row parallel */
     memory(&g, "bda1", d.bda * d.Tr * d.h);
     memory(&g, "norm2", d.norm * d.Tr * d.h);
     if (d.experts > 0) {
         moe_mlp(&g, &d);
     } else {
         /* column parallel; gate and up fused */
-        linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, FEED_NORM, d.T);
+        linear(&g, &d, "fc1", d.T, d.up, d.h, d.Tr, ST__FEED_NORM, d.T);
         memory(&g, "act", d.act * d.T * d.f);
-        linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, FEED_PLAIN, d.Tr); /* row parallel */
+        linear(&g, &d, "fc2", d.T, d.h, d.f, d.T, ST__FEED_PLAIN, d.Tr); /* row parallel */
     }
     memory(&g, "bda2", d.bda * d.Tr * d.h);
     return g.n;
