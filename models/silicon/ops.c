@@ -35,6 +35,7 @@ static const struct op_bytes {
     double rope_eager;   /* the rotary embedding as complex multiplication */
     double swiglu_eager; /* F.silu(gate) * up */
     double bda_eager;    /* dropout, then the residual add, with dropout */
+    double permute;      /* MoE: per element of a token row moved by the (un)permutation */
 } B = {
     .norm = 4,
     .bda = 6,
@@ -90,6 +91,11 @@ static const struct op_bytes {
     .rope_eager = 20,
     .swiglu_eager = 10,
     .bda_eager = 11,
+    /* The MoE token permutation (Megatron-Core's moe_permute: a gather of each token's row into
+     * the k rows of its experts) and the unpermutation (the k expert outputs read and summed
+     * with the router's weights into one row): each row read or written once in BF16, 2 bytes
+     * per element a side. */
+    .permute = 2,
 };
 
 /* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
@@ -402,11 +408,6 @@ static void attention_unfused(builder *g, const dims *d)
     mark_core(g, from);
 }
 
-/* Bytes per element of the token permutation (Megatron-Core's moe_permute: a gather of each
- * token's row into the k rows of its experts, read 2 and write 2 per row) and of the
- * unpermutation (the k expert outputs read and summed with the router's weights into one row). */
-#define MOE_PERMUTE_BYTES 2.0
-
 /* Shared experts (Megatron-Core's SharedExpertMLP, an MLP with ffn_hidden_size =
  * moe_shared_expert_intermediate_size): the dense MLP's fc1, activation and fc2 over all T
  * tokens after the sequence-parallel gather, column- then row-parallel. Their linear layers are
@@ -441,7 +442,7 @@ static void moe_mlp(builder *g, const dims *d)
      * megatron/core/transformer/moe/router.py, Router.gating, moe_router_dtype unset): not a
      * Transformer Engine module, so FP8 does not apply to it. */
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
-    memory(g, "permute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
+    memory(g, "permute", B.permute * d->Tr * d->h * (1.0 + d->topk));
     double local = d->experts / d->ep, rows = d->topk * d->Tr;
     /* The rows a GPU receives from its EP group arrive sorted by source rank: with more than
      * one local expert they are sorted again by expert after the dispatch, and back before the
@@ -449,13 +450,13 @@ static void moe_mlp(builder *g, const dims *d)
      * local expert", and combine_preprocess: sort_chunks_by_idxs, read and write each row). */
     int sort = d->ep > 1 && local > 1;
     if (sort)
-        memory(g, "sort_chunks", 2.0 * MOE_PERMUTE_BYTES * rows * d->h);
+        memory(g, "sort_chunks", 2.0 * B.permute * rows * d->h);
     grouped(g, d, "expert_fc1", local, d->me, d->up_e, d->h);
     memory(g, "expert_act", d->act * rows * d->fe);
     grouped(g, d, "expert_fc2", local, d->me, d->h, d->fe);
     if (sort)
-        memory(g, "unsort_chunks", 2.0 * MOE_PERMUTE_BYTES * rows * d->h);
-    memory(g, "unpermute", MOE_PERMUTE_BYTES * d->Tr * d->h * (1.0 + d->topk));
+        memory(g, "unsort_chunks", 2.0 * B.permute * rows * d->h);
+    memory(g, "unpermute", B.permute * d->Tr * d->h * (1.0 + d->topk));
 }
 
 /* MLA's projections on one TP rank, as Megatron-Core's MLA layer spec builds them
