@@ -45,6 +45,8 @@ static const st_field model_fields[] = {
     ST_FINT(st_llm_spec, "qk_rope_head_dim", qk_rope_head_dim, ST_R_NONNEG, .max = 1e6),
     ST_FINT(st_llm_spec, "qk_nope_head_dim", qk_nope_head_dim, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_llm_spec, "v_head_dim", v_head_dim, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_llm_spec, "sliding_window", sliding_window, ST_R_NONNEG, .max = 1e8),
+    ST_FINT(st_llm_spec, "window_every", window_every, ST_R_MIN1, .max = 1e5),
     ST_FEND,
 };
 
@@ -164,6 +166,24 @@ static int check_mla(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
     return 0;
 }
 
+/* window_every says which layers have the window: it needs one (sliding_window > 0), and at
+ * most `layers` (every layers-th from the first: the first layer only). */
+static int check_window(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+{
+    const st_ynode *every = st_ynode_get(n, "window_every");
+    if (!every)
+        return 0;
+    if (m->sliding_window <= 0)
+        return st_rd_fail(&ld->rd, every, ST_EINVAL,
+                          "model: 'window_every' needs 'sliding_window' (a window of tokens), "
+                          "found none");
+    if (m->window_every > m->layers)
+        return st_rd_fail(&ld->rd, every, ST_EINVAL,
+                          "model: window_every (%lld) must be at most layers (%lld)",
+                          (long long)m->window_every, (long long)m->layers);
+    return 0;
+}
+
 static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
     static const char *const need[] = {"layers", "hidden", "heads"};
@@ -178,7 +198,7 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
         return st_rd_fail(&ld->rd, st_ynode_get(n, "kv_heads") ? st_ynode_get(n, "kv_heads") : n,
                           ST_EINVAL, "model: heads (%lld) is not a multiple of kv_heads (%lld)",
                           (long long)m->heads, (long long)m->kv_heads);
-    if (check_mla(ld, n, m))
+    if (check_mla(ld, n, m) || check_window(ld, n, m))
         return -1;
     return check_experts(ld, n, m);
 }

@@ -388,6 +388,20 @@ static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg 
     return 0;
 }
 
+/* Sliding windows are modelled on the fused kernels only (models/silicon/ops.c): the unfused
+ * core's s x s score GEMMs and softmax would need a banded layout Megatron-LM's unfused path
+ * does not have, so `attention: unfused` with a windowed model is refused. */
+static int check_window_attention(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    if (!w->model || w->model->sliding_window <= 0 || w->attention != ST_ATTN_UNFUSED)
+        return 0;
+    return st_rd_fail(&ld->rd, key_or(n, "attention"), ST_EINVAL,
+                      "workload '%s': attention: unfused cannot run model '%s''s sliding window "
+                      "(%lld tokens); use flash2 or cudnn",
+                      w->name, w->model->name ? w->model->name : "(inline)",
+                      (long long)w->model->sliding_window);
+}
+
 /* Point at the key a plan issue names: a path such as "parallel.tp" under the workload's
  * mapping n, or the deepest mapping on it that the input has ("" is n itself). */
 static const st_ynode *issue_at(const st_ynode *n, const char *key)
@@ -516,6 +530,7 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
             bad = plan_issue(ld, n, w, &is[i]);
     }
     bad |= check_fp8_recipe(ld, n, w);
+    bad |= check_window_attention(ld, n, w);
     if (ok.batch && !count_issue && st_plan_check_batch(w, w->parallel.microbatch, is, 1))
         bad = plan_issue(ld, n, w, &is[0]);
     if (w->steps && w->tokens)

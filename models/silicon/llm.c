@@ -66,6 +66,21 @@ int64_t st_llm_kv_pair_width(const st_llm_spec *m)
     return 2 * st_llm_kv_width(m);
 }
 
+int64_t st_llm_window_layers(const st_llm_spec *m)
+{
+    if (m->sliding_window <= 0)
+        return 0;
+    int64_t k = m->window_every > 1 ? m->window_every : 1;
+    return (m->layers + k - 1) / k;
+}
+
+int64_t st_llm_window_keys(const st_llm_spec *m, int64_t seq_len)
+{
+    if (m->sliding_window <= 0 || m->sliding_window >= seq_len)
+        return seq_len;
+    return m->sliding_window;
+}
+
 int64_t st_llm_ffn(const st_llm_spec *m)
 {
     return m->ffn_hidden > 0 ? m->ffn_hidden : 4 * m->hidden;
@@ -299,6 +314,17 @@ double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len)
      * = heads v (DeepSeek-V2 arXiv 2405.04434 eq. 17: scores over the concatenated nope and
      * rope parts). */
     double dqk = (double)st_llm_attn_width(m), dv = (double)st_llm_v_width(m);
+    /* A windowed layer's query sees at most min(s, W) keys: its term counts s x min(s, W)
+     * scores per sequence, in the same non-discounted way (the window's first W queries, which
+     * see fewer, are not discounted either). Megatron-Bridge's FLOP formula for GPT-OSS
+     * (gpt_oss_flops, NVIDIA-NeMo/Megatron-Bridge) counts the mask's nonzeros instead,
+     * W(W+1)/2 + (s - W) W, as it counts s(s+1)/2 for full layers: the causal-discounted
+     * convention Strata's MFU does not use (docs/models/step-ops.md, "Sliding windows"). */
     double attn = 6.0 * (double)m->layers * (dqk + dv) * (double)seq_len;
+    if (st_llm_window_layers(m) > 0) {
+        double lw = (double)st_llm_window_layers(m), lf = (double)m->layers - lw;
+        double keys = lf * (double)seq_len + lw * (double)st_llm_window_keys(m, seq_len);
+        attn = 6.0 * (dqk + dv) * keys;
+    }
     return 6.0 * st_llm_matmul_params(m) + attn;
 }

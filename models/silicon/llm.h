@@ -76,7 +76,23 @@ typedef struct st_llm_spec {
     int64_t qk_rope_head_dim;
     int64_t qk_nope_head_dim;
     int64_t v_head_dim;
+    /* Sliding-window attention (appended; sliding_window 0 = full causal attention on every
+     * layer): on a windowed layer each query attends to the sliding_window most recent keys,
+     * itself included, causally (Mistral 7B, arXiv 2310.06825 section 2; Hugging Face's
+     * sliding_window). window_every k says which layers: every k-th starting with the first
+     * (1 = all, Mistral; 2 = layers 0, 2, 4, ..., GPT-OSS's layer_types alternating
+     * "sliding_attention" and "full_attention" from layer 0). 0 with a window counts as 1. */
+    int64_t sliding_window;
+    int64_t window_every;
 } st_llm_spec;
+
+/* The layers with a sliding window: ceil(layers / window_every) (every window_every-th from the
+ * first), all of them for window_every <= 1, 0 without a window. */
+int64_t st_llm_window_layers(const st_llm_spec *m);
+
+/* The keys a query of a windowed layer sees at most: min(seq_len, sliding_window); seq_len
+ * without a window. */
+int64_t st_llm_window_keys(const st_llm_spec *m, int64_t seq_len);
 
 /* True when the model uses multi-head latent attention (kv_lora_rank > 0). */
 int st_llm_is_mla(const st_llm_spec *m);
@@ -118,7 +134,9 @@ double st_llm_active_params(const st_llm_spec *m, int64_t seq_len);
  * not at all; causal masking is not discounted. Attention included, recomputation excluded.
  * Equals Megatron's 72 B s l h^2 (1 + s/6h + V/12lh) per B s tokens for GPT shapes. With
  * experts, N_matmul counts the router, the shared experts and the experts_per_token experts a
- * token visits (the active weights, as NeMo's and Megatron-Bridge's MFU count MoE models). */
+ * token visits (the active weights, as NeMo's and Megatron-Bridge's MFU count MoE models).
+ * Sliding windows: a windowed layer's attention term counts seq_len x min(seq_len, W) scores
+ * per sequence, not discounted for causality either (6 (d_qk + d_v) min(s, W) per token). */
 double st_llm_flops_per_token(const st_llm_spec *m, int64_t seq_len);
 
 /* Widths after defaults: heads x head_dim (attention), kv_heads x head_dim (each of K and V),

@@ -132,6 +132,9 @@ typedef struct dims {
      * of the query up projection's and the key/value up projection's outputs. */
     int mla;
     double dv, ql, kvl, rope_d, q_up, kv_up;
+    /* Sliding windows (win_share 0: none): the share of layers with a window and the keys a
+     * windowed query sees at most, min(s, W). */
+    double win_share, win_keys;
 } dims;
 
 /* MLA's widths (models/silicon/llm.h): no grouped-query attention, so K has Q's width per rank;
@@ -192,6 +195,8 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.up_s = (double)st_llm_shared_up(m) / t;
     d.fs = d.up_s > 0 ? (double)m->shared_expert_ffn_hidden / t : 0.0;
     mla_dims(&d, m, t);
+    d.win_share = (double)st_llm_window_layers(m) / (double)(m->layers > 0 ? m->layers : 1);
+    d.win_keys = (double)st_llm_window_keys(m, w->seq_len);
     return d;
 }
 
@@ -228,15 +233,30 @@ static double attn_blocks(const st_op *op)
     return op->m * ceil(op->n / ATTN_BLOCK);
 }
 
-/* FlashAttention forward (backward != 0: backward) kernel time of an attention operator. */
-static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, int *mem_bound)
+/* One fused core's kernel time: forward work `work` (backward: ATTN_BWD_FACTOR times it) at
+ * the efficiency the kernel's sweep gives at seq_k keys, against the operator's bytes. */
+static double attn_kernel_time(const st_gpu_spec *gpu, const st_op *op, double work, double seq_k,
+                               int backward, int *mem_bound)
 {
-    double work = op->flops * CAUSAL_SHARE * (backward ? ATTN_BWD_FACTOR : 1.0);
-    double e = st_attn_efficiency_of(gpu, op->attn_kernel, backward, op->k, attn_blocks(op));
+    work = work * (backward ? ATTN_BWD_FACTOR : 1.0);
+    double e = st_attn_efficiency_of(gpu, op->attn_kernel, backward, seq_k, attn_blocks(op));
     double compute =
         e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu)) : 0.0;
     double bytes = op->bytes * (backward ? B.bwd : 1.0);
     return roofline(gpu, compute, bytes, mem_bound);
+}
+
+/* FlashAttention forward (backward != 0: backward) kernel time of an attention operator. With
+ * sliding windows on a share f of the layers, the mean of a full and a windowed layer's core:
+ * (1 - f) t_full + f t_window, the window's read off the same sweep at its min(s, W) keys (an
+ * assumption: no published sliding-window sweep is at hand); the bytes are the same. */
+static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, int *mem_bound)
+{
+    if (op->win_share <= 0)
+        return attn_kernel_time(gpu, op, op->flops * CAUSAL_SHARE, op->k, backward, mem_bound);
+    double full = attn_kernel_time(gpu, op, op->full_work, op->k, backward, mem_bound);
+    double win = attn_kernel_time(gpu, op, op->win_work, op->win_keys, backward, NULL);
+    return (1.0 - op->win_share) * full + op->win_share * win;
 }
 
 static double in_bytes_of(const st_gpu_spec *gpu, st_precision prec)
@@ -359,6 +379,22 @@ static void memory(builder *g, const char *name, double bytes)
     push(g, op);
 }
 
+/* A sliding-window model's core (d->win_share > 0): a windowed layer's kernel does the work of
+ * its window, the causal triangle over the first w = min(s, W) keys and then w keys for each
+ * later query, w^2 / 2 + (s - w) w query-key pairs a sequence (= s^2 / 2, the full layer's,
+ * when s <= W), shared over the CP ranks like the full layer's s^2 / 2; its model FLOPs count
+ * s w pairs, not discounted, as st_llm_flops_per_token does. flops becomes the layers' mean. */
+static void window(st_op *op, const dims *d)
+{
+    double w = d->win_keys, per_pair = 2.0 * d->b * (d->sq / d->s) * (d->da + d->dv);
+    op->win_share = d->win_share;
+    op->win_keys = w;
+    op->full_work = op->flops * CAUSAL_SHARE;
+    op->win_work = per_pair * (w * w / 2.0 + (d->s - w) * w);
+    double win_flops = 2.0 * d->b * d->sq * w * (d->da + d->dv);
+    op->flops = (1.0 - d->win_share) * op->flops + d->win_share * win_flops;
+}
+
 /* The attention core on this GPU: every local query head of each of the b sequences attends
  * from its sq queries to all s keys (with context parallelism the K/V of the whole sequence
  * arrive by the CP exchange). Model FLOPs: QK^T over the query/key width da and PV over the
@@ -374,6 +410,8 @@ static void attention(builder *g, const dims *d, int kernel)
     op.n = d->sq;
     op.k = d->s;
     op.flops = 2.0 * d->b * d->sq * d->s * (d->da + d->dv);
+    if (d->win_share > 0)
+        window(&op, d);
     op.bytes = 2.0 * (d->T * (d->da + d->dv) + d->b * d->s * (d->dkv + (d->mla ? d->dv : d->dkv))) +
                4.0 * d->T * d->heads;
     push(g, op);

@@ -49,6 +49,12 @@ typedef struct st_op {
      * GPU of a grouped expert GEMM), each timed by the tile model at that shape; flops, bytes
      * and the quantisation bytes are the totals. 0 counts as 1. */
     double count;
+    /* Appended. ATTN of a sliding-window model: the share of layers with a window (0 = none),
+     * the keys a windowed query sees at most (min(s, W), the length its sweep is read at), and
+     * the forward work (FLOPs the kernel does) of a windowed and of a full layer's core. The
+     * operator times the mean of a windowed and a full layer, weighted by win_share; flops is
+     * that mean too. */
+    double win_share, win_keys, win_work, full_work;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
