@@ -396,10 +396,9 @@ static int check_window_attention(st_ld *ld, const st_ynode *n, const st_workloa
     if (!w->model || w->model->sliding_window <= 0 || w->attention != ST_ATTN_UNFUSED)
         return 0;
     return st_rd_fail(&ld->rd, key_or(n, "attention"), ST_EINVAL,
-                      "workload '%s': attention: unfused cannot run model '%s''s sliding window "
-                      "(%lld tokens); use flash2 or cudnn",
-                      w->name, w->model->name ? w->model->name : "(inline)",
-                      (long long)w->model->sliding_window);
+                      "workload '%s': attention: unfused cannot run a sliding window (the model's "
+                      "sliding_window: %lld); use flash, flash2 or cudnn",
+                      w->name, (long long)w->model->sliding_window);
 }
 
 /* Point at the key a plan issue names: a path such as "parallel.tp" under the workload's
