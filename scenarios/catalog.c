@@ -525,6 +525,41 @@ static const st_llm_spec models[] = {
      .published_params = 671e9,
      .source = "DeepSeek-V3 Technical Report (arXiv 2412.19437) abstract: 671B total, 37B "
                "activated, MTP module excluded; shape from deepseek-ai/DeepSeek-V3 config.json"},
+    /* GPT-OSS-120B (openai/gpt-oss-120b config.json, as OpenAI's reference implementation
+     * openai/gpt-oss gpt_oss/torch/model.py reads it: num_hidden_layers 36, hidden_size 2880,
+     * num_attention_heads 64, num_key_value_heads 8, head_dim 64, vocab_size 201088,
+     * num_local_experts 128, experts_per_token 4, intermediate_size 2880, sliding_window 128 on
+     * the even layers, `sliding_window if layer_idx % 2 == 0`, untied unembedding, RMSNorm).
+     * Biases on Q/K/V and the output projection (nn.Linear's default), on the router (gate, 128
+     * a layer) and on both expert projections (mlp1_bias 2 x 2880, mlp2_bias 2880 per expert):
+     * Strata's `bias: true`, which with RMSNorm adds none to the norms; no shared experts. Its
+     * MLP is a clamped SwiGLU variant (swiglu_limit 7, x sigmoid(1.702 x) gate, (up + 1)):
+     * Strata takes a SwiGLU of the same shapes. Strata counts 116.83B total (OpenAI's gpt-oss
+     * model card, arXiv 2508.10925 Table 1: 116.83B) and 5.71B active with both embedding
+     * tables and 5.13B without the input embedding lookup, which is the card's 5.13B active.
+     * Left out: the attention sinks (one learned scalar per head, 64 a
+     * layer, 2304 in all) and YaRN's rope scaling (no parameters). */
+    {.name = "gpt-oss-120b",
+     .layers = 36,
+     .hidden = 2880,
+     .ffn_hidden = 2880,
+     .heads = 64,
+     .kv_heads = 8,
+     .head_dim = 64,
+     .vocab = 201088,
+     .mlp = ST_MLP_SWIGLU,
+     .norm = ST_NORM_RMSNORM,
+     .pos = ST_POS_ROPE,
+     .bias = 1,
+     .tied_embeddings = 0,
+     .experts = 128,
+     .experts_per_token = 4,
+     .expert_ffn_hidden = 2880,
+     .sliding_window = 128,
+     .window_every = 2,
+     .published_params = 116.83e9,
+     .source = "OpenAI gpt-oss-120b & gpt-oss-20b model card (arXiv 2508.10925) Table 1: "
+               "116.83B total, 5.13B active; shape from openai/gpt-oss-120b config.json"},
     {.name = "mixtral-8x7b",
      .layers = 32,
      .hidden = 4096,

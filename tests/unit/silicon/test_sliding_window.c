@@ -166,6 +166,32 @@ START_TEST(test_loader_reads_and_checks_the_keys)
 }
 END_TEST
 
+START_TEST(test_gpt_oss_120b_counts_match_published)
+{
+    /* OpenAI's gpt-oss model card (arXiv 2508.10925) Table 1: 116.83B total, 5.13B active. The
+     * card's active count matches Strata's active count without the input embedding lookup
+     * (vocab x hidden): embeddings, the 4 routed experts a token visits, attention, router and
+     * norms, and the unembedding. */
+    const st_llm_spec *m = st_catalog_model("gpt-oss-120b");
+    ck_assert_ptr_nonnull(m);
+    double total = st_llm_params(m, 4096);
+    double active = st_llm_active_params(m, 4096) - 201088.0 * 2880.0;
+    ck_assert_msg(fabs(total / 116.83e9 - 1) < 0.01, "total %.4g", total);
+    ck_assert_msg(fabs(active / 5.13e9 - 1) < 0.01, "active %.4g", active);
+    /* The figures docs/guide/catalog.md and memory-model.md quote, to their last digit. */
+    ck_assert_msg(fabs(total / 1e9 - 116.83) < 0.005, "total %.5g", total);
+    ck_assert_msg(fabs(active / 1e9 - 5.13) < 0.005, "active %.4g", active);
+    double both = st_llm_active_params(m, 4096);
+    ck_assert_msg(fabs(both / 1e9 - 5.71) < 0.005, "active with both tables %.4g", both);
+    /* Layers 0, 2, ..., 34 have the 128-token window: 18 of 36. */
+    ck_assert_int_eq(st_llm_window_layers(m), 18);
+    ck_assert_int_eq(st_llm_window_keys(m, 4096), 128);
+    /* Biases on every routed expert's two projections and on the router. */
+    ck_assert_double_eq(st_llm_expert_params(m), 2880.0 * 5760 + 2880.0 * 2880 + 5760 + 2880);
+    ck_assert_double_eq(st_llm_router_params(m), 2880.0 * 128 + 128);
+}
+END_TEST
+
 Suite *sliding_window_suite(void)
 {
     Suite *s = suite_create("sliding_window");
@@ -173,6 +199,7 @@ Suite *sliding_window_suite(void)
     tcase_add_test(tc, test_flops_by_hand);
     tcase_add_test(tc, test_windowed_core_time);
     tcase_add_test(tc, test_loader_reads_and_checks_the_keys);
+    tcase_add_test(tc, test_gpt_oss_120b_counts_match_published);
     suite_add_tcase(s, tc);
     return s;
 }
