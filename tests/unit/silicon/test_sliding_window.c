@@ -120,6 +120,25 @@ START_TEST(test_windowed_core_time)
 }
 END_TEST
 
+START_TEST(test_graph_flops_equal_flops_per_token)
+{
+    /* Alternate layers over 5 (3 windowed): the mean core's FLOPs times the layers, with the
+     * rest of the layer and the logits GEMM, are a third of the model FLOPs. */
+    const st_gpu_spec *g = st_catalog_gpu("h100-sxm");
+    st_llm_spec m = model(512, 2, 5);
+    st_workload_cfg w = work(&m, 2048, 1);
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
+    double fwd = 0.0;
+    for (size_t i = 0; i < n; i++)
+        fwd += ops[i].flops;
+    fwd *= 5;
+    n = st_ops_head_forward(&w, g, 1, ops, ST_OPS_MAX);
+    fwd += find_op(ops, n, "logits")->flops;
+    ASSERT_REL(3 * fwd / 2048, st_llm_flops_per_token(&m, 2048), 1e-12);
+}
+END_TEST
+
 /* The loader's verdict on a one-workload scenario: its first error, "" when none. */
 static void load(const char *model, const char *attention, char *err, size_t cap)
 {
@@ -198,6 +217,7 @@ Suite *sliding_window_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_flops_by_hand);
     tcase_add_test(tc, test_windowed_core_time);
+    tcase_add_test(tc, test_graph_flops_equal_flops_per_token);
     tcase_add_test(tc, test_loader_reads_and_checks_the_keys);
     tcase_add_test(tc, test_gpt_oss_120b_counts_match_published);
     suite_add_tcase(s, tc);
