@@ -27,8 +27,6 @@ static const struct op_bytes {
     double xent;      /* per logit: see below */
     double wgrad_out; /* per weight-gradient element: see below */
     double wgrad_sep; /* the same with grad_accum: separate: see below */
-    double accum;     /* per parameter, the separate accumulation pass: see below */
-    double optim;     /* per parameter updated: see below */
     double bwd;       /* backward of a memory operator against its forward */
     /* kernels: eager, where PyTorch's eager mode costs more than the fused kernel: */
     double norm_eager;   /* a composite RMSNorm */
@@ -56,17 +54,9 @@ static const struct op_bytes {
     /* grad_accum: separate (DeepSpeed's BF16 optimizer, which clears the bf16 gradients before
      * each backward): the GEMM writes a fresh bf16 gradient, 2 bytes, reading nothing; then,
      * after each micro-batch's backward, update_hp_grads runs
-     * hp_grad.add_(lp.grad.to(float32)) per parameter: read the bf16 gradient (2), write the
-     * fp32 copy (4), read it back and the fp32 accumulator (4 + 4), write the accumulator (4).
-     * 18 bytes per parameter per micro-batch (deepspeed/runtime/bf16_optimizer.py,
-     * deepspeed/runtime/pipe/engine.py _exec_backward_pass). */
+     * hp_grad.add_(lp.grad.to(float32)), the separate pass models/silicon/ops_optim.c
+     * times. */
     .wgrad_sep = 2,
-    .accum = 18,
-    /* Mixed-precision Adam (Megatron's fused Adam over the distributed optimizer's shard): reads
-     * the fp32 gradient, master weight, m and v (16) and writes master, m and v (12); copying
-     * the master weight to the bf16 model weight reads 4 and writes 2; the gradient norm for
-     * clipping reads the gradient again (4). 38 bytes per parameter. */
-    .optim = 38,
     /* An element-wise operator's backward reads the upstream gradient and what the forward
      * saved and writes the input gradient: about twice its forward traffic. */
     .bwd = 2,
@@ -778,40 +768,4 @@ void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t 
     sum_edge(w, gpu, ops, n, embed_fwd_s, embed_bwd_s);
     n = st_ops_head_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
     sum_edge(w, gpu, ops, n, head_fwd_s, head_bwd_s);
-}
-
-double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double params)
-{
-    return w->parallel.grad_accum_separate ? mem_time(gpu, params * B.accum) : 0.0;
-}
-
-double st_ops_optimizer_bytes_per_param(void)
-{
-    return B.optim;
-}
-
-double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
-{
-    st_memory mem;
-    st_memory_estimate(w, gpu, w->parallel.microbatch, &mem);
-    double params = mem.params_per_gpu;
-    /* ZeRO 1 and up shard the optimizer over the data-parallel ranks, which include cp
-     * (Megatron-LM's distributed optimizer; models/silicon/parallel.c shards memory the same way).
-     */
-    double shards = (double)(at_least_1(w->parallel.dp) * at_least_1(w->parallel.cp));
-    double adam = w->parallel.zero >= 1 ? params / shards : params;
-    /* An MoE model's experts are sharded over their expert-data-parallel group instead
-     * (edp = tp*cp*dp / ep ranks), as their memory is. */
-    double experts = mem.expert_params_per_gpu;
-    double edp = at_least_1(w->parallel.tp) * shards / at_least_1(w->parallel.ep);
-    if (experts > 0 && w->parallel.zero >= 1)
-        adam = (params - experts) / shards + experts / edp;
-    /* Then the gradient buffer is zeroed for the next step (Megatron-LM's zero_grad_buffer, a
-     * memset of every gradient the GPU keeps: all of its slice's, or its shard under ZeRO 2 and
-     * 3), 4 bytes each in fp32 and 2 with grad_reduce: bf16. */
-    double grads = w->parallel.zero >= 2 ? params / shards : params;
-    if (experts > 0 && w->parallel.zero >= 2)
-        grads = adam;
-    double zero = grads * (w->parallel.grad_bf16 ? 2.0 : 4.0);
-    return mem_time(gpu, adam * B.optim + zero);
 }
