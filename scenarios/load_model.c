@@ -130,9 +130,8 @@ static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 
 /* Multi-head latent attention (kv_lora_rank > 0) needs its head widths (qk_nope_head_dim and
  * v_head_dim; qk_rope_head_dim may be 0) and takes neither grouped-query attention (kv_heads
- * other than heads: MLA has one K/V per head) nor head_dim (its widths are its own) nor
- * biases (MLASelfAttention's projections are built bias-free); the other MLA keys need
- * kv_lora_rank. */
+ * other than heads: MLA has one K/V per head) nor head_dim (its widths are its own); the other
+ * MLA keys need kv_lora_rank. Its biases are checked after the defaults (check_biases). */
 static int check_mla(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
     static const char *const keys[] = {"q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
@@ -158,11 +157,6 @@ static int check_mla(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
                           "model: kv_heads (%lld) with kv_lora_rank: multi-head latent attention "
                           "has one key/value per head (kv_heads = heads = %lld)",
                           (long long)m->kv_heads, (long long)m->heads);
-    if (m->bias)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "bias") ? st_ynode_get(n, "bias") : at,
-                          ST_EINVAL,
-                          "model: kv_lora_rank needs bias: false (Megatron-Core's multi-head "
-                          "latent attention builds its projections without biases)");
     return 0;
 }
 
@@ -203,20 +197,32 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
     return check_experts(ld, n, m);
 }
 
-/* Megatron-Core's SharedExpertMLP asserts add_bias_linear off ("bias is not supported in the
- * shared experts", megatron/core/transformer/moe/shared_experts.py), so shared experts take
- * `bias: false`; checked after the defaults, since gelu implies biases. */
-static int check_shared_bias(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+/* Two parts Megatron-Core builds without biases, so both take `bias: false`: multi-head latent
+ * attention (MLASelfAttention's projections, megatron/core/transformer/multi_latent_attention.py)
+ * and shared experts (SharedExpertMLP asserts add_bias_linear off, "bias is not supported in
+ * the shared experts", megatron/core/transformer/moe/shared_experts.py). Checked after the
+ * defaults, since gelu implies biases. */
+static int check_biases(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
 {
-    if (!m->bias || st_llm_shared_up(m) <= 0)
+    if (!m->bias)
         return 0;
-    const st_ynode *at = st_ynode_get(n, "bias");
-    if (!at)
-        at = st_ynode_get(n, "shared_expert_ffn_hidden");
+    const st_ynode *b = st_ynode_get(n, "bias");
+    const char *implied = b ? "" : " (the model's style implies it)";
+    if (st_llm_is_mla(m)) {
+        const st_ynode *at = b ? b : st_ynode_get(n, "kv_lora_rank");
+        return st_rd_fail(&ld->rd, at ? at : n, ST_EINVAL,
+                          "model: kv_lora_rank needs bias: false (Megatron-Core's multi-head "
+                          "latent attention builds its projections without biases), found "
+                          "bias: true%s",
+                          implied);
+    }
+    if (st_llm_shared_up(m) <= 0)
+        return 0;
+    const st_ynode *at = b ? b : st_ynode_get(n, "shared_expert_ffn_hidden");
     return st_rd_fail(&ld->rd, at ? at : n, ST_EINVAL,
                       "model: shared_expert_ffn_hidden needs bias: false (Megatron-Core's shared "
                       "experts have no biases), found bias: true%s",
-                      st_ynode_get(n, "bias") ? "" : " (the model's style implies it)");
+                      implied);
 }
 
 /* Read a model mapping into the scenario's model table; returns the model or NULL. */
@@ -250,7 +256,7 @@ static const st_llm_spec *read_model_map(st_ld *ld, const st_ynode *n, const cha
     if (check_model(ld, n, m))
         return NULL;
     model_defaults(m, n);
-    if (check_shared_bias(ld, n, m))
+    if (check_biases(ld, n, m))
         return NULL;
     s->n_models++;
     return m;
