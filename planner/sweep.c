@@ -92,7 +92,7 @@ static int check_paths(st_sweep *sw, st_diag *diag)
     int rc = load_point(sw, 0, &s, &d, labels);
     st_scn_free(s);
     for (size_t a = 0; rc && a < sw->grid->n_ax; a++)
-        if (d.items[0].loc.file == sw->at_path[a]) {
+        if (d.items[0].loc.file && strcmp(d.items[0].loc.file, sw->at_path[a]) == 0) {
             *diag = d;
             free_labels(labels, sw->grid->n_ax); /* no error points at a value's label */
             return rc;

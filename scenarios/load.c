@@ -231,12 +231,7 @@ int st_scn_load_buffer_set(const char *name, const char *buf, size_t len, const 
     free(ld.bad_models.names);
     free(ld.bad_tiers.names);
     if (rc) {
-        /* Locations point at the scenario's copy of the name, which dies with it: hand the
-         * caller's string to the errors instead. */
-        for (int i = 0; i < diag->n; i++)
-            if (diag->items[i].loc.file == s->path)
-                diag->items[i].loc.file = name;
-        st_scn_free(s);
+        st_scn_free(s); /* the errors hold their own copy of the file name (sim/err.h) */
         return rc;
     }
     if (!s->name)

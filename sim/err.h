@@ -23,8 +23,10 @@ enum {
 #undef ST__ERR_ENUM
 };
 
-/* A position in an input file. line and col are 1-based; 0 means "unknown". The file name is
- * borrowed: it points into the scenario (or a string literal) and lives as long as that. */
+/* A position in an input file. line and col are 1-based; 0 means "unknown". In a config value
+ * the file name is borrowed from the scenario and lives as long as that; an st_err's (and so a
+ * diagnostic's) is its own copy, kept for the life of the process, so an error may be printed
+ * after the input it names is freed. */
 typedef struct st_loc {
     const char *file;
     unsigned line, col;
@@ -36,16 +38,22 @@ typedef struct st_err {
     char msg[256];
 } st_err;
 
-/* Fill *e (if e is not NULL) with code, location and a printf-style message, truncating the
- * message to fit. Returns code, so callers can write `return st_err_set(...)`. */
+/* Fill *e (if e is not NULL) with code, location and a printf-style message, cutting the
+ * message at a character boundary to fit (sim/utf8.h). The location's file name is kept as
+ * st_loc_file_keep does. Returns code, so callers can write `return st_err_set(...)`. */
 int st_err_set(st_err *e, int code, st_loc at, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-/* Write "file:line:col: error: msg" (parts without a location are left out) into buf.
- * Returns the length it would have had, like snprintf. */
+/* A copy of file (NULL for NULL) that lives until the process ends: one per distinct name, so
+ * keeping the same name again costs a hash lookup and no memory. Not thread-safe. */
+const char *st_loc_file_keep(const char *file);
+
+/* Write "file:line:col: error: msg" (parts without a location are left out) into buf, cut at
+ * a character boundary when it does not fit. Returns the length it would have had, like
+ * snprintf. */
 int st_err_format(const st_err *e, char *buf, size_t n);
 
 /* The fixed text of a code, "unknown error" for a code not in ST_ERRORS. */

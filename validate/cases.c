@@ -37,9 +37,3 @@ char **st__valid_case_files(const char *dir, size_t *n)
         qsort(names, *n, sizeof *names, by_name);
     return names;
 }
-
-void st__valid_keep_loc(st_err *err, const char *path)
-{
-    if (err && err->loc.file && strcmp(err->loc.file, path) == 0)
-        err->loc.file = path;
-}

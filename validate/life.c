@@ -184,7 +184,6 @@ static int run_case(const st_valid_harness *h, size_t i, st_valid_row *row, st_d
         snprintf(row->source, sizeof row->source, "%s", v->source);
         judge(&f, v, row);
     }
-    st__valid_keep_loc(err, path);
     st_forecast_release(&f);
     st_step_ctx_free(x);
     st_scn_free(s);

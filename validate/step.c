@@ -83,7 +83,6 @@ static int run_case(const st_valid_harness *h, size_t i, st_valid_row *row, st_d
         rc = at_run_clock(x, s, &f, err);
     if (!rc)
         fill_row(s, v, &f, row);
-    st__valid_keep_loc(err, path);
     st_step_ctx_free(x);
     st_scn_free(s);
     return rc;

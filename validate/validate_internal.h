@@ -36,9 +36,4 @@ int st__valid_harness_dir(const st__valid_ops *ops, const char *dir, st_valid_ha
  * when dir cannot be read or holds none. The caller frees each path and the array. */
 char **st__valid_case_files(const char *dir, size_t *n);
 
-/* Point err's location at path, the harness's own copy of the case file's name, when it names
- * that file: the scenario's copy dies with the scenario, before the caller reads the error (the
- * loader does the same for its own errors). */
-void st__valid_keep_loc(st_err *err, const char *path);
-
 #endif

@@ -97,6 +97,7 @@ static int place_one(st_placer *pack, const st_cluster_cfg *c, const st_workload
     setup_job(j, w, gpus, index);
     if (st_coll_plan_of(j->cm, &j->spec, &j->res->plan, err)) {
         err->loc = w->collective.loc;
+        err->loc.file = st_loc_file_keep(err->loc.file); /* the error outlives the scenario */
         return err->code;
     }
     return 0;

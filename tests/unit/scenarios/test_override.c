@@ -100,7 +100,7 @@ START_TEST(test_value_is_read_by_the_loader_with_its_units_and_ranges)
     st_scn_set set = {"cluster.nodes", "-3", "--set cluster.nodes=-3", NULL};
     st_diag d;
     load(&set, 1, &d, 0);
-    ck_assert_ptr_eq(d.items[0].loc.file, set.label);
+    ck_assert_str_eq(d.items[0].loc.file, set.label);
     ck_assert_int_eq(d.items[0].loc.line, 0);
 }
 END_TEST

@@ -178,6 +178,8 @@ START_TEST(test_malformed_rows_refused_by_the_flag)
     ck_assert_int_ge(d.n, 1);
     ck_assert_uint_eq(d.items[0].loc.line, 4);
     ck_assert_str_eq(d.items[0].msg, "malformed trace row: gpus '0' is not a whole number >= 1");
+    /* The scenario, whose pool held the trace's path, is freed: the error keeps its own name. */
+    ck_assert_str_eq(d.items[0].loc.file, ST_SOURCE_DIR "/tests/traces/malformed.csv");
 }
 END_TEST
 

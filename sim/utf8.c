@@ -1,0 +1,96 @@
+/* UTF-8 boundaries and well-formedness (RFC 3629, section 4's syntax), and bounded formatting
+ * that cuts only between characters. */
+#include "sim/utf8.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int continuation(unsigned char c)
+{
+    return (c & 0xc0) == 0x80;
+}
+
+size_t st_utf8_fit(const char *s, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    size_t k = max;
+    /* s[max] is past the prefix: while it continues a character, that character straddles the
+     * cut; a character has at most 3 continuation bytes. */
+    for (int back = 0; back < 3 && k > 0 && continuation((unsigned char)s[k]); back++)
+        k--;
+    return continuation((unsigned char)s[k]) ? max : k;
+}
+
+/* The length of the well-formed sequence at s[0..len), or 0 when it is not one. The second
+ * byte's ranges are RFC 3629's: they exclude overlong forms, surrogates and code points past
+ * U+10FFFF. */
+static size_t sequence(const unsigned char *s, size_t len)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+    else
+        return 0;
+    if (len < n || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (!continuation(s[i]))
+            return 0;
+    return n;
+}
+
+size_t st_utf8_check(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        size_t n = sequence(u + i, len - i);
+        if (!n)
+            return i;
+        i += n;
+    }
+    return len;
+}
+
+/* The length of s[0..len) without a last character that the end cut short. */
+static size_t whole(const char *s, size_t len)
+{
+    size_t p = len;
+    for (int back = 0; back < 4 && p > 0; back++)
+        if (!continuation((unsigned char)s[--p]))
+            break;
+    return p < len && sequence((const unsigned char *)s + p, len - p) == len - p ? len : p;
+}
+
+int st_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
+{
+    int full = vsnprintf(buf, n, fmt, ap);
+    if (full < 0 || n == 0 || (size_t)full < n)
+        return full;
+    /* Cut: vsnprintf kept n - 1 bytes, possibly ending inside a character. */
+    size_t mark = sizeof ST_UTF8_CUT_MARK - 1, room = n - 1;
+    size_t keep = room > mark ? st_utf8_fit(buf, room, room - mark) : whole(buf, room);
+    if (room > mark)
+        memcpy(buf + keep, ST_UTF8_CUT_MARK, mark + 1);
+    else
+        buf[keep] = '\0';
+    return full;
+}
+
+int st_snprintf(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int full = st_vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return full;
+}

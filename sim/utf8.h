@@ -1,0 +1,38 @@
+/* UTF-8 text: where a character ends, whether bytes are well formed, and formatting into a
+ * fixed buffer that never leaves half a character. Every name a user gives (a job, a tenant, a
+ * file) is printed by several writers; a byte cut in the middle of a character makes a JSON or
+ * XML report unparseable, so every bounded copy goes through here. */
+#ifndef ST_SIM_UTF8_H
+#define ST_SIM_UTF8_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* What a cut text ends with, so a reader sees that it was cut: ASCII, so it fits any format. */
+#define ST_UTF8_CUT_MARK "..."
+
+/* The length of the longest prefix of s[0..len) that has at most max bytes and ends on a
+ * character boundary: len when len <= max, else max backed off over the continuation bytes of
+ * the character that straddles it (at most 3, so ill-formed input still cuts near max). */
+size_t st_utf8_fit(const char *s, size_t len, size_t max);
+
+/* The offset of the first byte of s[0..len) that is not well-formed UTF-8 (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence), or len when
+ * every byte is. */
+size_t st_utf8_check(const char *s, size_t len);
+
+/* vsnprintf into buf[0..n) that cuts only on a character boundary: when the text does not fit,
+ * it is cut back to a boundary and ends with ST_UTF8_CUT_MARK (when n leaves room for it).
+ * Returns the length the whole text has, as vsnprintf does, so `>= n` tells a cut. */
+int st_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 0)))
+#endif
+    ;
+int st_snprintf(char *buf, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,101 @@
+#define _POSIX_C_SOURCE 200809L
+/* UTF-8 boundaries, well-formedness and bounded formatting: a cut never leaves half a character,
+ * and says that it cut. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/err.h"
+#include "sim/utf8.h"
+
+/* 16 Chinese characters, 3 bytes each: the job name that made the JSON report unparseable. */
+static const char han[] = "训练任务训练任务训练任务训练任务";
+
+START_TEST(test_fit_backs_off_to_a_character_boundary)
+{
+    ck_assert_uint_eq(strlen(han), 48);
+    ck_assert_uint_eq(st_utf8_fit(han, 48, 64), 48);
+    ck_assert_uint_eq(st_utf8_fit(han, 48, 48), 48);
+    ck_assert_uint_eq(st_utf8_fit(han, 48, 47), 45);
+    ck_assert_uint_eq(st_utf8_fit(han, 48, 46), 45);
+    ck_assert_uint_eq(st_utf8_fit(han, 48, 45), 45);
+    ck_assert_uint_eq(st_utf8_fit("ab\xf0\x9f\x98\x80", 6, 5), 2); /* a 4-byte emoji */
+    ck_assert_uint_eq(st_utf8_fit("abc", 3, 1), 1);
+}
+END_TEST
+
+START_TEST(test_check_finds_the_first_ill_formed_byte)
+{
+    ck_assert_uint_eq(st_utf8_check(han, 48), 48);
+    ck_assert_uint_eq(st_utf8_check("ok", 2), 2);
+    ck_assert_uint_eq(st_utf8_check("ab\xff", 3), 2);            /* never a UTF-8 byte */
+    ck_assert_uint_eq(st_utf8_check("a\xc0\xaf", 3), 1);         /* overlong '/' */
+    ck_assert_uint_eq(st_utf8_check("a\xed\xa0\x80", 4), 1);     /* a surrogate */
+    ck_assert_uint_eq(st_utf8_check("a\xf4\x90\x80\x80", 5), 1); /* past U+10FFFF */
+    ck_assert_uint_eq(st_utf8_check("a\xe8\xae", 3), 1);         /* cut short */
+    ck_assert_uint_eq(st_utf8_check("\xe8\xae\xad\x80", 4), 3);  /* a stray continuation */
+    ck_assert_uint_eq(st_utf8_check("\xf0\x9f\x98\x80", 4), 4);  /* U+1F600 */
+}
+END_TEST
+
+START_TEST(test_snprintf_cuts_whole_characters_and_marks_the_cut)
+{
+    char buf[20];
+    int full = st_snprintf(buf, sizeof buf, "job %s", han);
+    ck_assert_int_eq(full, 52);
+    /* 19 bytes of room, 3 for the mark: "job " and 4 characters are 16 bytes. */
+    ck_assert_str_eq(buf, "job 训练任务...");
+    ck_assert_uint_eq(st_utf8_check(buf, strlen(buf)), strlen(buf));
+    char tiny[3];
+    st_snprintf(tiny, sizeof tiny, "%s", han); /* no room for a character or the mark */
+    ck_assert_str_eq(tiny, "");
+    char two[4];
+    st_snprintf(two, sizeof two, "a%s", han);
+    ck_assert_str_eq(two, "a");
+    ck_assert_int_eq(st_snprintf(buf, sizeof buf, "%s", "fits"), 4);
+    ck_assert_str_eq(buf, "fits");
+}
+END_TEST
+
+START_TEST(test_error_messages_stay_well_formed)
+{
+    st_err e;
+    char name[400] = "";
+    for (int i = 0; i < 8; i++)
+        strcat(name, han);
+    st_err_set(&e, ST_EINVAL, (st_loc){"a.yaml", 3, 4}, "workload '%s' is wrong", name);
+    ck_assert_uint_eq(st_utf8_check(e.msg, strlen(e.msg)), strlen(e.msg));
+    ck_assert_ptr_nonnull(strstr(e.msg, ST_UTF8_CUT_MARK));
+    char line[100];
+    st_err_format(&e, line, sizeof line);
+    ck_assert_uint_eq(st_utf8_check(line, strlen(line)), strlen(line));
+}
+END_TEST
+
+START_TEST(test_an_error_keeps_its_file_name_after_the_name_is_freed)
+{
+    char *file = strdup("scratch/trace.csv");
+    st_err e;
+    st_err_set(&e, ST_EINVAL, (st_loc){file, 2, 1}, "malformed trace row");
+    ck_assert_ptr_ne(e.loc.file, file);
+    memset(file, 'x', strlen(file));
+    free(file);
+    ck_assert_str_eq(e.loc.file, "scratch/trace.csv");
+    st_err again;
+    st_err_set(&again, ST_EINVAL, (st_loc){"scratch/trace.csv", 3, 1}, "again");
+    ck_assert_ptr_eq(again.loc.file, e.loc.file); /* one copy per name */
+}
+END_TEST
+
+Suite *utf8_suite(void)
+{
+    Suite *s = suite_create("utf8");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_fit_backs_off_to_a_character_boundary);
+    tcase_add_test(tc, test_check_finds_the_first_ill_formed_byte);
+    tcase_add_test(tc, test_snprintf_cuts_whole_characters_and_marks_the_cut);
+    tcase_add_test(tc, test_error_messages_stay_well_formed);
+    tcase_add_test(tc, test_an_error_keeps_its_file_name_after_the_name_is_freed);
+    suite_add_tcase(s, tc);
+    return s;
+}
