@@ -60,10 +60,23 @@ int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one,
 
 /* Write data to path (cli/write_file.c). A regular file or a new path is written through a
  * temporary file in the same folder, fsync'd and renamed, so a reader never sees half a report
- * and an interrupt (SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind. A device, FIFO or
- * socket is written straight through, and a symbolic link is followed, never replaced. Every
- * write and the close are checked. Returns 0, or -1 with a message in why. */
+ * and a signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) leaves no
+ * temporary file behind. A device, FIFO or socket is written straight through, and a symbolic link
+ * is followed, never replaced. Every write and the close are checked. Returns 0, or -1 with a
+ * message in why. */
 int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n);
+
+/* A file a command writes, and the option that names it ("-o", "--trace"). */
+typedef struct st_cli_file {
+    const char *what, *path;
+} st_cli_file;
+
+/* Refuse, before anything is written, an output that is a file scenario s was read from (the
+ * scenario, its job trace) or another output (the same regular file through any path or link,
+ * or the same new path): a usage error naming both (exit ST_EXIT_INPUT), else 0. Outputs with a
+ * NULL path are not given; devices, FIFOs and terminals are written through and may repeat.
+ * cli/outputs.c. */
+int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out);
 
 /* What a report shows: the scenario, the seed the run used, the run's results, and how much
  * to say. */

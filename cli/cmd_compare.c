@@ -582,6 +582,13 @@ int st_cmd_compare(int argc, char **argv)
         return ST_EXIT_INPUT;
     }
     st_cli_print_warnings(s);
+    const st_cli_file out = {"-o", o.output};
+    if ((rc = st_cli_check_outputs("compare", s, &out, 1))) {
+        free(names);
+        free(places);
+        st_scn_free(s);
+        return rc;
+    }
     if (o.placements && st_scn_trace(s) && st_scn_trace(s)->replay == ST_REPLAY_MURI) {
         free(names);
         free(places);

@@ -202,7 +202,8 @@ int st_cmd_run(int argc, char **argv)
         return ST_EXIT_INPUT;
     }
     st_cli_print_warnings(s);
-    if ((rc = check_trace_job(&o, s))) {
+    const st_cli_file out[] = {{"-o", o.output}, {"--trace", o.trace}};
+    if ((rc = st_cli_check_outputs("run", s, out, 2)) || (rc = check_trace_job(&o, s))) {
         st_scn_free(s);
         return rc;
     }

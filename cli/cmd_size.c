@@ -437,6 +437,11 @@ int st_cmd_size(int argc, char **argv)
         return ST_EXIT_INPUT;
     }
     st_cli_print_warnings(s);
+    const st_cli_file out = {"-o", o.output};
+    if ((rc = st_cli_check_outputs("size", s, &out, 1))) {
+        st_scn_free(s);
+        return rc;
+    }
     const st_workload_cfg *w = pick(s, o.workload);
     if (!w) {
         st_scn_free(s);

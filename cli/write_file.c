@@ -14,8 +14,10 @@
 
 #include "cli/cli.h"
 
-/* The temporary file being written, removed if SIGINT, SIGTERM or SIGHUP arrives meanwhile
- * (unlink and raise are async-signal-safe). */
+/* The temporary file being written, removed if a signal that ends the process arrives
+ * meanwhile (unlink and raise are async-signal-safe): Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT), kill
+ * and a closed terminal (SIGTERM, SIGHUP), and SIGPIPE, which a reader that went away sends to
+ * a writer of the same process's standard output. */
 static char *volatile pending;
 
 static void drop_pending(int sig)
@@ -27,7 +29,7 @@ static void drop_pending(int sig)
     raise(sig);
 }
 
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 #define N_CAUGHT (sizeof caught / sizeof caught[0])
 
 static void guard(char *tmp, struct sigaction *old)

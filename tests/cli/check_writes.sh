@@ -2,7 +2,8 @@
 # Every write is checked and no file the user points at is replaced by something else (issue:
 # `run` as robust as `check`). A full standard output fails the command; -o follows a symbolic
 # link to its file, keeps the link, writes a FIFO as a FIFO, refuses a directory, and leaves no
-# temporary file. usage: check_writes.sh STRATA SRCDIR
+# temporary file; no output may be an input (the scenario, its trace) or another output.
+# usage: check_writes.sh STRATA SRCDIR
 set -uo pipefail
 strata=$1
 cd "$2" || exit 2
@@ -48,6 +49,34 @@ chmod 600 "$dir/private.json"
 mkdir "$dir/sub"
 "$strata" run "$scn" -o "$dir/sub" >/dev/null 2>"$dir/err" && fail "-o onto a directory exited 0"
 grep -q "it is a directory" "$dir/err" || fail "-o onto a directory: $(cat "$dir/err")"
+
+# No output replaces an input or another output: the scenario itself, through a link, the job
+# trace, -o and --trace naming one new file; each refused before anything is written (exit 2).
+cp "$scn" "$dir/s.yaml"
+ln -s s.yaml "$dir/s-link.yaml"
+sum=$(cksum <"$dir/s.yaml")
+refused() { # WANT ARGS...: exit 2 with WANT on stderr
+    local want=$1
+    shift
+    "$strata" "$@" >/dev/null 2>"$dir/err"
+    local rc=$?
+    [ "$rc" -eq 2 ] || fail "'strata $*' exited $rc, want 2"
+    grep -qF -e "$want" "$dir/err" || fail "'strata $*': $(cat "$dir/err")"
+}
+refused "-o '$dir/s.yaml' is the scenario" run "$dir/s.yaml" -o "$dir/s.yaml"
+refused "is the scenario" run "$dir/s.yaml" --format html -o "$dir/s-link.yaml"
+refused "--trace '$dir/s.yaml' is the scenario" run "$dir/s.yaml" --trace "$dir/s.yaml"
+refused "--trace '$dir/./t.json' is also -o's file" run "$dir/s.yaml" -o "$dir/t.json" \
+    --trace "$dir/./t.json"
+refused "-o '$dir/s.yaml' is the scenario" size "$dir/s.yaml" --deadline 30d -o "$dir/s.yaml"
+philly=scenarios/examples/philly-512gpu.yaml
+trace=scenarios/traces/philly/philly_jobs.csv
+tsum=$(cksum <"$trace")
+refused "is the job trace" compare "$philly" --policies fifo -o "$trace"
+refused "is the job trace" run "$philly" -o "$trace"
+[ "$(cksum <"$dir/s.yaml")" = "$sum" ] || fail "a refused output changed the scenario"
+[ "$(cksum <"$trace")" = "$tsum" ] || fail "a refused output changed the job trace"
+[ ! -e "$dir/t.json" ] || fail "a refused run wrote its -o file"
 
 "$strata" run "$scn" -o /dev/null >/dev/null || fail "-o /dev/null failed"
 [ -c /dev/null ] || fail "-o /dev/null replaced the device"

@@ -1,0 +1,110 @@
+/* Outputs never replace inputs: before a command writes anything, each file it will write is
+ * compared with the files it reads (the scenario, the scenario's job trace) and with its other
+ * outputs. `strata run s.yaml -o s.yaml` used to replace the scenario with its own report. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "sim/xalloc.h"
+
+/* Who a path is: the file it names (device and inode, through links, as writes follow links),
+ * or for a path that does not exist yet, its canonical name (the real folder and the last
+ * component), so two spellings of one new file ("a.json", "./a.json") are one. Paths that name
+ * something other than a regular file (a terminal, /dev/null, a FIFO) are written through and
+ * may repeat: kind 0. */
+typedef struct who {
+    int kind; /* 0: not a file that can be replaced, 1: an existing regular file, 2: new */
+    dev_t dev;
+    ino_t ino;
+    char *name; /* kind 2: canonical name, malloc'd */
+} who;
+
+static char *canonical_new(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? st_xstrndup(path, (size_t)(slash - path + (slash == path))) : NULL;
+    char *real = realpath(dir ? dir : ".", NULL);
+    free(dir);
+    if (!real)
+        return st_xstrdup(path); /* the folder is missing: the write will say so */
+    const char *base = slash ? slash + 1 : path;
+    char *out = st_xmalloc(strlen(real) + strlen(base) + 2);
+    strcpy(out, real);
+    strcat(out, "/");
+    strcat(out, base);
+    free(real);
+    return out;
+}
+
+static who identify(const char *path)
+{
+    who w = {0};
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISREG(st.st_mode))
+            w = (who){.kind = 1, .dev = st.st_dev, .ino = st.st_ino};
+    } else if (errno == ENOENT) {
+        w = (who){.kind = 2, .name = canonical_new(path)};
+    }
+    return w;
+}
+
+static int same(const who *a, const who *b)
+{
+    if (a->kind != b->kind || !a->kind)
+        return 0;
+    return a->kind == 1 ? a->dev == b->dev && a->ino == b->ino : strcmp(a->name, b->name) == 0;
+}
+
+/* The first clash of output k with the inputs or an earlier output, as a usage error; 0 when
+ * none. */
+static int clash(const char *cmd, const st_cli_file *in, const who *iw, size_t n_in,
+                 const st_cli_file *out, const who *ow, size_t k)
+{
+    for (size_t i = 0; i < n_in; i++)
+        if (same(&ow[k], &iw[i]))
+            return st_cli_usage_error(cmd,
+                                      "%s '%s' is the %s '%s': an output never replaces "
+                                      "an input; name another file",
+                                      out[k].what, out[k].path, in[i].what, in[i].path);
+    for (size_t j = 0; j < k; j++)
+        if (same(&ow[k], &ow[j]))
+            return st_cli_usage_error(cmd, "%s '%s' is also %s's file: each output needs its own",
+                                      out[k].what, out[k].path, out[j].what);
+    return 0;
+}
+
+/* The files s was read from: its own file and its job trace. */
+static size_t inputs_of(const st_scn *s, st_cli_file *in)
+{
+    size_t n = 0;
+    in[n++] = (st_cli_file){"scenario", st_scn_path(s)};
+    const st_trace_cfg *t = st_scn_trace(s);
+    if (t && t->file)
+        in[n++] = (st_cli_file){"job trace", t->file};
+    return n;
+}
+
+int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out)
+{
+    st_cli_file in[2];
+    size_t n_in = inputs_of(s, in);
+    who iw[2], *ow = st_xcalloc(n_out + 1, sizeof *ow);
+    for (size_t i = 0; i < n_in; i++)
+        iw[i] = identify(in[i].path);
+    int rc = 0;
+    for (size_t k = 0; k < n_out && !rc; k++) {
+        ow[k] = out[k].path ? identify(out[k].path) : (who){0};
+        rc = clash(cmd, in, iw, n_in, out, ow, k);
+    }
+    for (size_t i = 0; i < n_in; i++)
+        free(iw[i].name);
+    for (size_t k = 0; k < n_out; k++)
+        free(ow[k].name);
+    free(ow);
+    return rc;
+}
