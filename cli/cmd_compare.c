@@ -20,6 +20,7 @@
 #include "models/sched/muri.h"
 #include "models/sched/policy.h"
 #include "planner/run_spec.h"
+#include "sim/progress.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -138,6 +139,14 @@ static int name_list(const char *opt, const char *noun, const char *arg, const c
             return st_cli_usage_error("compare", "%s: unknown %s '%.*s' (one of: %s)", opt, noun,
                                       (int)len, p, all);
         }
+        for (size_t j = 0; j < *n; j++)
+            if (names[j] == known[k]) {
+                free(names);
+                return st_cli_usage_error("compare",
+                                          "%s: %s '%s' is named twice; each row is a different "
+                                          "%s",
+                                          opt, noun, known[k], noun);
+            }
         names[(*n)++] = known[k];
         if (!p[len])
             break;
@@ -539,8 +548,12 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
     int rc = 0;
     uint64_t seed = o->has_seed ? o->seed : st_scn_seed(s);
     cmp_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
-    for (size_t i = 0; i < n * n_pl && !rc; i++)
+    int64_t total = (int64_t)(n * n_pl);
+    st_progress("compare: policy runs", 0, total);
+    for (size_t i = 0; i < n * n_pl && !rc; i++) {
         rc = run_replicas(s, seed, o->replicas, names[i / n_pl], places[i % n_pl], &rows[i]);
+        st_progress("compare: policy runs", rc ? total : (int64_t)i + 1, total);
+    }
     n *= n_pl;
     if (!rc) {
         char *text = render(o, s, seed, rows, n), why[512];

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,24 +18,51 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Progress of long loops on stderr, installed only when stderr is a terminal: nothing for the
- * first second, then at most five updates a second on one line, cleared when the loop ends. */
+/* Progress of long loops on stderr: by default only when stderr is a terminal, nothing for the
+ * first second, then at most five updates a second on one line, cleared when the loop ends.
+ * STRATA_PROGRESS=always shows every loop from its start wherever stderr goes (a line per
+ * update where it is not a terminal, for logs), =never shows none. Loops nest (a compare's runs,
+ * each a life's replicas): the loop shown is the first that reported, until it ends; a loop
+ * announces itself with done = 0 so that the loops inside it stay quiet. */
+typedef struct progress_view {
+    const char *what; /* the loop shown, NULL: none */
+    double start, shown;
+    int always, tty;
+} progress_view;
+
 static void show_progress(void *ctx, const char *what, int64_t done, int64_t total)
 {
-    double *last = ctx, t = now_s();
-    if (last[0] == 0)
-        last[0] = t; /* the loop's start */
+    progress_view *v = ctx;
+    double t = now_s();
+    if (v->what && strcmp(v->what, what) != 0)
+        return; /* a loop inside the one shown */
+    if (!v->what)
+        v->what = what, v->start = t, v->shown = 0;
     if (done >= total) {
-        if (last[1] > 0)
-            fprintf(stderr, "\r%60s\r", "");
-        last[0] = last[1] = 0;
+        if (v->shown > 0 && v->tty)
+            fprintf(stderr, "\r%70s\r", "");
+        v->what = NULL;
         return;
     }
-    if (t - last[0] < 1.0 || t - last[1] < 0.2)
+    if ((!v->always && t - v->start < 1.0) || (v->shown > 0 && t - v->shown < 0.2))
         return;
-    last[1] = t;
-    fprintf(stderr, "\rstrata: %s %lld of %lld (%.0f%%)  ", what, (long long)done, (long long)total,
-            100.0 * (double)done / (double)total);
+    v->shown = t;
+    fprintf(stderr, "%sstrata: %s %lld of %lld (%.0f%%), %.0f s%s", v->tty ? "\r" : "", what,
+            (long long)done, (long long)total, 100.0 * (double)done / (double)total, t - v->start,
+            v->tty ? "  " : "\n");
+}
+
+/* Install the progress reporter as STRATA_PROGRESS (auto, always, never) and stderr ask. */
+static void progress_setup(void)
+{
+    static progress_view view;
+    const char *mode = getenv("STRATA_PROGRESS");
+    view.tty = isatty(STDERR_FILENO);
+    view.always = mode && strcmp(mode, "always") == 0;
+    if (mode && strcmp(mode, "never") == 0)
+        return;
+    if (view.tty || view.always)
+        st_progress_set(show_progress, &view);
 }
 
 static void usage(FILE *out)
@@ -98,14 +126,12 @@ static int close_stdout(int rc)
 
 int main(int argc, char **argv)
 {
-    static double progress_times[2];
     st_gsl_guard(); /* GSL's default handler aborts; Strata's models check every status */
     /* One buffer for a whole report, so that a failing stdout (a full disk) fails at the exit's
      * flush, where close_stdout still sees the reason in errno; a larger output flushes early,
      * and then only "write error" is known. */
     static char out_buf[1 << 20];
     setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
-    if (isatty(STDERR_FILENO))
-        st_progress_set(show_progress, progress_times);
+    progress_setup();
     return close_stdout(dispatch(argc, argv));
 }

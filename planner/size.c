@@ -17,7 +17,11 @@
 #include "models/silicon/plan_check.h"
 #include "models/step/step.h"
 #include "planner/size_life.h"
+#include "sim/progress.h"
 #include "sim/xalloc.h"
+
+/* What `strata size` shows while it searches: a count of one GPU type, one at a time. */
+#define SIZE_PROGRESS "size: cluster sizes searched"
 
 /* The plan axes searched besides tp and pp. Micro-batches of 1 to 8 sequences cover the sizes
  * Megatron-LM's published configurations use (Narayanan et al. 2021, arXiv:2104.04473, table 1:
@@ -540,10 +544,13 @@ static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
         out->cadences += k.cadences;
         count_close(&k);
         out->counts_searched++;
+        int64_t total = (int64_t)(spec->n_variants ? spec->n_variants : 1) * (int64_t)nc;
         if (best < k.best) { /* a smaller count met the deadline for less: larger cost more */
             out->counts_skipped += (int64_t)(nc - i - 1);
+            st_progress(SIZE_PROGRESS, (int64_t)((v + 1) * nc), total);
             break;
         }
+        st_progress(SIZE_PROGRESS, (int64_t)(v * nc + i + 1), total);
         for (size_t j = first; j < out->n; j++)
             if (out->cfg[j].feasible && out->cfg[j].objective < best)
                 best = out->cfg[j].objective;
@@ -610,8 +617,11 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           (long long)spec->gpus, (long long)c->gpus_per_node);
     size_t nv = spec->n_variants ? spec->n_variants : 1;
     int rc = 0;
+    st_progress(SIZE_PROGRESS, 0, (int64_t)(nv * nc));
     for (size_t v = 0; v < nv && !rc; v++)
         rc = search_variant(c, w, spec, v, nodes, nc, out, err);
+    if (rc)
+        st_progress(SIZE_PROGRESS, (int64_t)(nv * nc), (int64_t)(nv * nc)); /* the loop ends */
     if (rc) {
         st_size_release(out);
         return rc;

@@ -2,7 +2,7 @@
 # strata compare: --help, usage errors, the table in every format on the queue example, EASY
 # backfill's shorter wait there, the Philly ordering SRTF < SJF < FIFO on mean JCT, -o, and
 # --placements: each policy under each placement, topology-aware's shorter mean JCT on the
-# placement-speed example.
+# placement-speed example; duplicate names refused; progress only on a terminal or on request.
 # Usage: run_compare.sh STRATA SRC
 set -u
 strata=$1
@@ -16,6 +16,16 @@ q=scenarios/examples/queue.yaml
 ok '[ $rc -eq 0 ] && grep -q "^usage: strata compare FILE" "$tmp/h"' "--help"
 "$strata" compare "$q" --policies fifo,nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "unknown policy '"'"'nope'"'"' (one of: fifo, backfill" "$tmp/e"' "unknown policy"
+"$strata" compare "$q" --policies fifo,sjf,fifo >"$tmp/o" 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "policy '"'"'fifo'"'"' is named twice" "$tmp/e" && [ ! -s "$tmp/o" ]' "duplicate policy refused"
+"$strata" compare "$q" --policies fifo --placements pack,random,pack >/dev/null 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "placement '"'"'pack'"'"' is named twice" "$tmp/e"' "duplicate placement refused"
+# Progress: none where stderr is not a terminal; with STRATA_PROGRESS=always, a line per update
+# from the start, and the table on stdout unchanged.
+"$strata" compare "$q" --policies fifo,sjf >"$tmp/p1" 2>"$tmp/e"
+ok '[ ! -s "$tmp/e" ]' "no progress off a terminal"
+STRATA_PROGRESS=always "$strata" compare "$q" --policies fifo,sjf >"$tmp/p2" 2>"$tmp/e"
+ok 'grep -q "^strata: compare: policy runs 0 of 2 (0%), 0 s$" "$tmp/e" && cmp -s "$tmp/p1" "$tmp/p2"' "progress on request"
 "$strata" compare >/dev/null 2>&1; rc=$?
 ok '[ $rc -eq 2 ]' "no file"
 "$strata" compare "$q" >"$tmp/t"; rc=$?

@@ -28,6 +28,12 @@ first_row() { awk '/^rank +nodes/ {getline; print; exit}' "$1"; }
 
 "$strata" size "$scn" --deadline 1h >"$tmp/a.txt" 2>"$tmp/a.err" || bad "size failed"
 "$strata" size "$scn" --deadline 1h >"$tmp/b.txt" 2>/dev/null || bad "size failed twice"
+# Progress on request (STRATA_PROGRESS=always), from the search's start; the answer unchanged.
+STRATA_PROGRESS=always "$strata" size "$scn" --deadline 1h >"$tmp/p.txt" 2>"$tmp/p.err" ||
+    bad "size with progress failed"
+expect "progress" "strata: size: cluster sizes searched 0 of" \
+    "$(head -1 "$tmp/p.err" | sed 's/ of .*/ of/')"
+expect "progress leaves the answer" "$(cat "$tmp/a.txt")" "$(cat "$tmp/p.txt")"
 expect "same output on every run" "$(cat "$tmp/a.txt")" "$(cat "$tmp/b.txt")"
 expect "stderr" "" "$(cat "$tmp/a.err")"
 # considered = evaluated + pruned, pruned = rule + memory + dominated
