@@ -5,6 +5,7 @@
 #   ./build.sh test        build, then run the whole test suite
 #   ./build.sh test-asan   the suite again in an AddressSanitizer + UBSan build
 #   ./build.sh bench       build in Release and run the benchmarks under tests/bench
+#   ./build.sh fuzz        build the libFuzzer harnesses (needs clang; docs/dev/fuzzing.md)
 #   ./build.sh             just build (the binary is build/strata)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,6 +38,13 @@ configure_build() { # dir, cmake options...
     cmake --build "$dir" -j "$jobs" >/dev/null
 }
 
+fuzz_build() { # the libFuzzer harnesses into build-fuzz (clang)
+    CC=clang cmake -S . -B build-fuzz -DSTRATA_WERROR=$werror -DCMAKE_BUILD_TYPE=Debug \
+        -DSTRATA_FUZZ=ON -DSTRATA_TESTS=OFF >/dev/null
+    cmake --build build-fuzz -j "$jobs" --target fuzz_loader fuzz_run fuzz_trace >/dev/null
+    echo "built build-fuzz/tests/fuzz/fuzz_loader, fuzz_run and fuzz_trace"
+}
+
 case "${1:-build}" in
 build)
     configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -57,6 +65,20 @@ test-asan)
     configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build-asan --output-on-failure -j "$jobs"
+    # The libFuzzer builds of the harnesses, compile only, where clang is installed (the suite
+    # already builds and replays each harness with gcc): their CMake cannot drift either.
+    if command -v clang >/dev/null; then
+        fuzz_build
+    else
+        echo "build.sh: no clang; the libFuzzer harnesses are built with gcc only (fuzz.* tests)"
+    fi
+    ;;
+fuzz)
+    command -v clang >/dev/null || {
+        echo "build.sh fuzz: needs clang (Debian package clang) for libFuzzer" >&2
+        exit 2
+    }
+    fuzz_build
     ;;
 bench)
     configure_build build-release -DCMAKE_BUILD_TYPE=Release

@@ -397,7 +397,8 @@ size_t st_scn_workload_count(const st_scn *s)
 }
 const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i)
 {
-    return &s->workloads[i];
+    /* A trace alone has no workloads, and no array: &NULL[0] is undefined (UBSan, fuzz_run). */
+    return i < s->n_workloads ? &s->workloads[i] : NULL;
 }
 const st_trace_cfg *st_scn_trace(const st_scn *s)
 {

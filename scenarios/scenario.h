@@ -42,6 +42,7 @@ double st_scn_horizon_s(const st_scn *s);
 
 const st_cluster_cfg *st_scn_cluster(const st_scn *s);
 size_t st_scn_workload_count(const st_scn *s);
+/* Workload i in file order, or NULL when i >= st_scn_workload_count(s). */
 const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i);
 
 /* Optional sections: NULL when the scenario leaves them out. */

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "models/forecast/run.h"
+#include "planner/run_spec.h"
 #include "scenarios/scenario.h"
 #include "sim/err.h"
+#include "tests/fuzz/fuzz_base.h"
 
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
@@ -20,7 +22,9 @@
         }                                                                                          \
     } while (0)
 
-static const char name[] = "fuzz.yaml";
+/* The scenario's name places it in tests/fuzz/seeds, so the trace files the seeds name
+ * (`../../traces/...`) are read from tests/traces wherever the fuzzer runs. */
+static const char name[] = ST_FUZZ_SCENARIO;
 
 /* Sizes past which one forecast may take longer than a few milliseconds: the harness skips such
  * scenarios (they are not findings; tests/bench times the large ones). */
@@ -30,6 +34,7 @@ enum {
     MAX_BATCH = 4096, /* `microbatch: auto` simulates a step per divisor of batch / dp */
     MAX_ITERATIONS = 64, /* a collective workload runs each iteration on the engine */
     MAX_WORKLOADS = 8,
+    MAX_TRACE_JOBS = 2000, /* the cluster run's events grow with the trace's jobs */
 };
 
 /* The job's failures may not outnumber what a quick life can simulate: a class's interruptions
@@ -57,6 +62,9 @@ static int too_big(const st_scn *s)
         if (steps > MAX_STEPS || w->global_batch > MAX_BATCH)
             return 1;
     }
+    const st_trace_cfg *t = st_scn_trace(s);
+    if (t && t->n_jobs > MAX_TRACE_JOBS)
+        return 1;
     const st_failures_cfg *f = st_scn_failures(s);
     for (int i = 0; f && i < f->n_classes; i++)
         if (f->classes[i].mtbf_s < MIN_MTBF_S)
@@ -95,15 +103,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st_scn_free(s);
         return 0;
     }
-    st_run_spec spec = {.c = st_scn_cluster(s),
-                        .w = st_scn_workload(s, 0),
-                        .n = st_scn_workload_count(s),
-                        .failures = st_scn_failures(s),
-                        .sched = st_scn_sched(s),
-                        .audit = st_scn_audit(s),
-                        .seed = st_scn_seed(s),
-                        .replicas = 0,
-                        .trace = 1};
+    /* What `strata run` asks for (planner/run_spec.c), so the harness cannot drift from it, and
+     * the step's trace, which `run --trace` keeps. */
+    st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
+    spec.trace = 1;
     st_run run;
     st_err err = {0};
     int rc = st_run_forecast(&spec, &run, &err);
