@@ -34,6 +34,9 @@ int st_cmd_size(int argc, char **argv);
 /* Print every collected error as "file:line:col: error: msg" on stderr. */
 void st_cli_print_diag(const st_diag *d);
 
+/* Print one error as st_err_format lays it out, on stderr, whole however long its file name. */
+void st_cli_print_err(const st_err *e);
+
 /* Print a loaded scenario's warnings as "file:line:col: warning: msg" on stderr; they do not
  * change the exit status. */
 void st_cli_print_warnings(const st_scn *s);

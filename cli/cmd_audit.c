@@ -51,9 +51,7 @@ int st_cmd_audit(int argc, char **argv)
     st_err err = {0};
     int rc = ST_EXIT_OK;
     if (st_run_forecast(&spec, &run, &err)) {
-        char line[512];
-        st_err_format(&err, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        st_cli_print_err(&err);
         rc = ST_EXIT_SIM;
     } else if (print_audit(&run)) {
         rc = ST_EXIT_SIM;

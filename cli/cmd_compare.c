@@ -22,6 +22,7 @@
 #include "planner/run_spec.h"
 #include "sim/progress.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 enum { F_TEXT, F_JSON, F_MARKDOWN, F_CSV, F_HTML };
@@ -184,15 +185,13 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
     int rc = st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, order, &row->st, &err);
     free(j);
     if (rc) {
-        char line[512];
-        st_err_format(&err, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        st_cli_print_err(&err);
         return rc;
     }
     row->policy = policy;
     row->placement = "muri-yarn";
     row->preemptions = (double)row->st.preemptions;
-    snprintf(row->label, sizeof row->label, "%s", policy);
+    st_snprintf(row->label, sizeof row->label, "%s", policy);
     return 0;
 }
 
@@ -208,9 +207,7 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
     st_err err = {0};
     int rc = st_run_forecast(&spec, &run, &err);
     if (rc) {
-        char line[512];
-        st_err_format(&err, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        st_cli_print_err(&err);
     } else if (!run.has_cluster) {
         fprintf(stderr, "strata compare: %s: no training workload or trace job to schedule\n",
                 st_scn_name(s));
@@ -222,8 +219,8 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
                          .preemptions = (double)run.cluster.st.preemptions,
                          .has_energy = run.has_plant,
                          .energy_j = run.has_plant ? run.plant.energy_j : 0};
-        snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
-                 row->placement);
+        st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
+                    row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);
         row->n_waits = st_report_waits_h(&run.cluster, row->waits_h);
     }
@@ -348,7 +345,13 @@ static void table(FILE *out, const cmp_row *rows, size_t n, int md, int spread)
         fprintf(out, "\n");
     }
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, md ? "| %-*s | %8zu" : "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
+        if (md) { /* the label, the one text cell, through the Markdown cell writer */
+            fputs("| ", out);
+            st_report_md_cell(out, rows[i].label);
+            fprintf(out, "%*s | %8zu", w - (int)strlen(rows[i].label), "", rows[i].st.finished);
+        } else {
+            fprintf(out, "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
+        }
         row_cells(out, &rows[i], sep, cw, spread, energy);
         fprintf(out, "%s\n", md ? " |" : "");
     }
@@ -371,8 +374,10 @@ static void csv(FILE *out, const cmp_row *rows, size_t n, int spread)
     fprintf(out, "%s%s\n", spread ? ",preemptions_sd" : "", spread && energy ? ",energy_j_sd" : "");
     for (size_t i = 0; i < n; i++) {
         const cmp_row *r = &rows[i];
-        fprintf(out, "%s,%s,%zu,%zu,%zu", r->policy, r->placement, r->st.jobs, r->st.finished,
-                r->st.unfinished);
+        st_report_csv_cell(out, r->policy); /* the text cells, through the CSV cell writer */
+        fputc(',', out);
+        st_report_csv_cell(out, r->placement);
+        fprintf(out, ",%zu,%zu,%zu", r->st.jobs, r->st.finished, r->st.unfinished);
         for (size_t c = 0; c < N_COLS; c++)
             fprintf(out, ",%.17g", fig(&r->st, &cols[c]));
         fprintf(out, ",%.17g", r->preemptions);

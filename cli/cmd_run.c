@@ -107,7 +107,6 @@ static int check_trace_job(const run_opts *o, const st_scn *s)
 {
     if (!o->trace_job)
         return 0;
-    char names[256] = "";
     for (size_t i = 0; i < st_scn_workload_count(s); i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
         if (strcmp(w->name, o->trace_job) == 0 && w->kind == ST_WL_TRAINING)
@@ -117,12 +116,19 @@ static int check_trace_job(const run_opts *o, const st_scn *s)
                                       "--trace-job: '%s' is a %s workload; only a training "
                                       "workload's step can be traced",
                                       w->name, st_workload_kind_names[w->kind]);
-        size_t len = strlen(names);
-        if (w->kind == ST_WL_TRAINING)
-            snprintf(names + len, sizeof names - len, "%s'%s'", len ? ", " : "", w->name);
     }
-    return st_cli_usage_error("run", "--trace-job: no training workload named '%s'%s%s",
-                              o->trace_job, names[0] ? "; the training workloads are " : "", names);
+    char *names;
+    size_t len;
+    FILE *out = st_report_open(&names, &len); /* every name whole, however long */
+    for (size_t i = 0, k = 0; i < st_scn_workload_count(s); i++)
+        if (st_scn_workload(s, i)->kind == ST_WL_TRAINING)
+            fprintf(out, "%s'%s'", k++ ? ", " : "", st_scn_workload(s, i)->name);
+    st_report_close(out, &names);
+    int rc =
+        st_cli_usage_error("run", "--trace-job: no training workload named '%s'%s%s", o->trace_job,
+                           names[0] ? "; the training workloads are " : "", names);
+    free(names);
+    return rc;
 }
 
 /* An HTML, Markdown or CSV report: to -o FILE (atomically) when given, else to stdout. */
@@ -166,9 +172,7 @@ static int emit(const run_opts *o, const st_report *r)
 
 static int sim_error(const st_err *err)
 {
-    char line[512];
-    st_err_format(err, line, sizeof line);
-    fprintf(stderr, "%s\n", line);
+    st_cli_print_err(err);
     return ST_EXIT_SIM;
 }
 

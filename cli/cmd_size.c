@@ -404,9 +404,7 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
     st_err err = {0};
     int rc = st_size_search(st_scn_cluster(s), w, &spec, &r, &err);
     if (rc) {
-        char line[512];
-        st_err_format(&err, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        st_cli_print_err(&err);
         free(vars);
         return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
     }

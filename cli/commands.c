@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/xalloc.h"
 
 const st_cmd st_cmd_table[] = {
     {"run", st_cmd_run, "load a scenario, simulate it and report the forecast",
@@ -190,13 +191,22 @@ const st_cmd st_cmd_table[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+void st_cli_print_err(const st_err *e)
+{
+    char line[512], *big = NULL;
+    int n = st_err_format(e, line, sizeof line);
+    if (n >= (int)sizeof line) { /* a long file name: the whole line, not a cut one */
+        big = st_xmalloc((size_t)n + 1);
+        st_err_format(e, big, (size_t)n + 1);
+    }
+    fprintf(stderr, "%s\n", big ? big : line);
+    free(big);
+}
+
 void st_cli_print_diag(const st_diag *d)
 {
-    char line[512];
-    for (int i = 0; i < d->n; i++) {
-        st_err_format(&d->items[i], line, sizeof line);
-        fprintf(stderr, "%s\n", line);
-    }
+    for (int i = 0; i < d->n; i++)
+        st_cli_print_err(&d->items[i]);
     if (d->n >= ST_DIAG_MAX)
         fprintf(stderr, "(stopped after %d errors)\n", ST_DIAG_MAX);
 }

@@ -7,27 +7,28 @@
 #include "cli/report_out.h"
 #include "report/html.h"
 #include "report/svg.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 /* Cell k of row p (policies[i]): its text, with replicas "MEAN ± SD" from p's spread.KEY, the
  * data attributes those of the mean, which is the JSON's value at the key. */
 static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
 {
-    char path[128], text[160], exact[64], sd[64];
-    snprintf(path, sizeof path, "policies[%zu].%s", i, k->string);
-    st_report_value_text(path, k, text, sizeof text);
-    if (!cJSON_IsNumber(k)) {
-        st_html_cell(out, text);
-        return;
-    }
+    char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX], sb[ST_REPORT_VALUE_MAX];
+    char *path = st_xasprintf("policies[%zu].%s", i, k->string);
+    const char *text = st_report_value_text(path, k, tb, sizeof tb);
     const cJSON *spread = cJSON_GetObjectItemCaseSensitive(p, "spread");
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(spread, k->string);
-    if (cJSON_IsNumber(s)) {
-        st_report_value_text(path, s, sd, sizeof sd);
-        snprintf(text + strlen(text), sizeof text - strlen(text), " ± %s", sd);
+    if (!cJSON_IsNumber(k)) {
+        st_html_cell(out, text);
+    } else if (cJSON_IsNumber(s)) {
+        char *both = st_xasprintf("%s ± %s", text, st_report_value_text(path, s, sb, sizeof sb));
+        st_html_cell_num(out, path, st_report_value_exact(k, eb, sizeof eb), both);
+        free(both);
+    } else {
+        st_html_cell_num(out, path, st_report_value_exact(k, eb, sizeof eb), text);
     }
-    st_report_value_exact(k, exact, sizeof exact);
-    st_html_cell_num(out, path, exact, text);
+    free(path);
 }
 
 /* The table of policies: a column per figure of the first row (its spread, with replicas, is in
@@ -60,11 +61,11 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     cJSON *t = cJSON_Parse(json);
     if (!t)
         ST_BUG("compare's JSON does not parse back");
-    char *buf, title[300], line[300];
+    char *buf, *title = st_xasprintf("Strata policy comparison: %s", scenario), line[128];
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    snprintf(title, sizeof title, "Strata policy comparison: %s", scenario);
     st_html_begin(out, title);
+    free(title);
     snprintf(line, sizeof line, "strata %s · seed %.0f · the same jobs under each policy",
              STRATA_VERSION, cJSON_GetObjectItemCaseSensitive(t, "seed")->valuedouble);
     st_html_para(out, "meta", line);

@@ -11,6 +11,7 @@
 #include "models/plant/wave_series.h"
 #include "report/html.h"
 #include "report/svg.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 typedef struct kv_ctx {
@@ -21,14 +22,13 @@ typedef struct kv_ctx {
 static void kv_row(void *ctx, const char *path, const cJSON *leaf)
 {
     kv_ctx *k = ctx;
-    char text[256], exact[64];
+    char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
     const char *label = path + (strlen(path) > k->skip ? k->skip : 0);
-    st_report_value_text(path, leaf, text, sizeof text);
+    const char *text = st_report_value_text(path, leaf, tb, sizeof tb);
     st_html_row_begin(k->out);
     st_html_cell(k->out, label[0] == '.' ? label + 1 : label);
     if (cJSON_IsNumber(leaf)) {
-        st_report_value_exact(leaf, exact, sizeof exact);
-        st_html_cell_num(k->out, path, exact, text);
+        st_html_cell_num(k->out, path, st_report_value_exact(leaf, eb, sizeof eb), text);
     } else {
         st_html_cell(k->out, text);
     }
@@ -254,20 +254,20 @@ static void waits_chart(FILE *out, const st_run *r)
 static void meta(FILE *out, const cJSON *t)
 {
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
-    char line[512];
-    snprintf(line, sizeof line,
-             "strata %s · scenario hash %s · seed %.0f · %.0f nodes of %s (%.0f GPUs)",
-             cJSON_GetObjectItemCaseSensitive(t, "strata_version")->valuestring,
-             cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, num(t, "seed"),
-             num(cl, "nodes"), cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring,
-             num(cl, "gpus"));
+    char *line =
+        st_xasprintf("strata %s · scenario hash %s · seed %.0f · %.0f nodes of %s (%.0f GPUs)",
+                     cJSON_GetObjectItemCaseSensitive(t, "strata_version")->valuestring,
+                     cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
+                     num(t, "seed"), num(cl, "nodes"),
+                     cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring, num(cl, "gpus"));
     st_html_para(out, "meta", line);
+    free(line);
 }
 
 /* Every job's table, then each root object's (scheduler, fabric, power, ...), then the audit. */
 static void tables(FILE *out, const cJSON *t)
 {
-    char id[64], path[64];
+    char id[32], path[32]; /* a number's worth of text */
     st_html_heading(out, 2, "jobs", "Jobs");
     size_t i = 0;
     for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(t, "jobs")->child; j; j = j->next, i++) {
@@ -279,9 +279,10 @@ static void tables(FILE *out, const cJSON *t)
     for (const cJSON *o = t->child; o; o = o->next) {
         if (!cJSON_IsObject(o) || !strcmp(o->string, "cluster"))
             continue;
-        snprintf(id, sizeof id, "table-%s", o->string);
+        char *tid = st_xasprintf("table-%s", o->string);
         st_html_heading(out, 2, o->string, o->string);
-        kv_table(out, id, o, o->string);
+        kv_table(out, tid, o, o->string);
+        free(tid);
     }
     st_html_heading(out, 2, "audit", "Pre-flight audit");
     kv_table(out, "table-audit", cJSON_GetObjectItemCaseSensitive(t, "audit"), "audit");
@@ -290,11 +291,11 @@ static void tables(FILE *out, const cJSON *t)
 char *st_report_html(const st_report *rep)
 {
     cJSON *t = st_report_tree(rep);
-    char *buf, title[300];
+    char *buf, *title = st_xasprintf("Strata report: %s", st_scn_name(rep->s));
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    snprintf(title, sizeof title, "Strata report: %s", st_scn_name(rep->s));
     st_html_begin(out, title);
+    free(title);
     meta(out, t);
     st_html_heading(out, 2, "charts", "Charts");
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(t, "jobs");

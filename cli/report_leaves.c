@@ -2,12 +2,14 @@
  * number comes from its key's suffix, the naming rule of the report's keys
  * (docs/guide/scenario-reference.md, report section): _s seconds, _bytes bytes, _w watts, ... */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/report_out.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn fn, void *ctx)
@@ -30,7 +32,9 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
 }
 
 /* The key that names the value's unit: the last one, or its parent's for a figure of a
- * distribution (replicas' wall_s.p90) or a share by level (utilization_by_level.nic). */
+ * distribution (replicas' wall_s.p90) or a share by level (utilization_by_level.nic). A parent
+ * key longer than buf keeps its last n - 1 bytes: the unit rules read a key's end (its suffix)
+ * or match short names whole, and the key is never printed, so no reader sees the cut. */
 static const char *unit_key(const char *path, char *buf, size_t n)
 {
     static const char *const stats[] = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"};
@@ -44,7 +48,10 @@ static const char *unit_key(const char *path, char *buf, size_t n)
     size_t end = (size_t)(last - 1 - path), start = end;
     while (start > 0 && path[start - 1] != '.')
         start--;
-    snprintf(buf, n, "%.*s", (int)(end - start), path + start);
+    if (end - start >= n)
+        start = end - (n - 1);
+    memcpy(buf, path + start, end - start);
+    buf[end - start] = '\0';
     return buf;
 }
 
@@ -122,28 +129,39 @@ static void number_text(const char *key, double v, char *buf, size_t n)
         snprintf(buf, n, "%.4g", v);
 }
 
-void st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n)
+/* A string leaf: its own text, whole; buf gets a copy cut on a character boundary (with
+ * ST_UTF8_CUT_MARK) for a caller that reads buf. */
+static const char *leaf_text(const cJSON *leaf, char *buf, size_t n)
+{
+    st_snprintf(buf, n, "%s", leaf->valuestring);
+    return leaf->valuestring;
+}
+
+/* Every number these write fits: st_unit_format's longest form and cJSON's 17 digits are well
+ * under 64 bytes, and a caller's buffer is at least that (report_out.h). Text is never copied
+ * whole into buf: the leaf's own string is returned, so no name is cut. */
+const char *st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n)
 {
     char kb[128];
     if (cJSON_IsNumber(leaf))
         number_text(unit_key(path, kb, sizeof kb), leaf->valuedouble, buf, n);
     else if (cJSON_IsString(leaf))
-        snprintf(buf, n, "%s", leaf->valuestring);
+        return leaf_text(leaf, buf, n);
     else if (cJSON_IsBool(leaf))
         snprintf(buf, n, "%s", cJSON_IsTrue(leaf) ? "true" : "false");
     else
         snprintf(buf, n, "null");
+    return buf;
 }
 
-void st_report_value_exact(const cJSON *leaf, char *buf, size_t n)
+const char *st_report_value_exact(const cJSON *leaf, char *buf, size_t n)
 {
-    if (cJSON_IsString(leaf)) {
-        snprintf(buf, n, "%s", leaf->valuestring);
-        return;
-    }
+    if (cJSON_IsString(leaf))
+        return leaf_text(leaf, buf, n);
     char *t = cJSON_PrintUnformatted(leaf);
-    snprintf(buf, n, "%s", t ? t : "null");
+    st_snprintf(buf, n, "%s", t ? t : "null");
     cJSON_free(t);
+    return buf;
 }
 
 cJSON *st_report_tree(const st_report *rep)
@@ -172,13 +190,54 @@ char *st_report_close(FILE *out, char **buf)
     return *buf;
 }
 
+/* Whether s is wholly a number as JSON writes one (RFC 8259, section 6): -?int(.frac)?(exp)?. */
+static int json_number(const char *s)
+{
+    const char *p = s + (*s == '-');
+    if (!isdigit((unsigned char)*p))
+        return 0;
+    if (*p == '0')
+        p++;
+    else
+        while (isdigit((unsigned char)*p))
+            p++;
+    if (*p == '.') {
+        if (!isdigit((unsigned char)*++p))
+            return 0;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p += p[1] == '+' || p[1] == '-' ? 2 : 1;
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return *p == '\0';
+}
+
+/* OWASP's rule against CSV injection ("CSV Injection", owasp.org/www-community/attacks/
+ * CSV_Injection): a spreadsheet runs a cell that begins with = + - @, a tab or a carriage return
+ * as a formula (=cmd|' /C calc'!A0 starts a program), so such a cell is written with a single
+ * quote before it, which makes it text, and quoted, so that no separator inside it starts a
+ * cell of its own. The writer is not told a cell's type: it leaves a cell that is wholly a JSON
+ * number (-3.5, 1e-05) as it is, since a number is not a formula and a spreadsheet must read the
+ * number the JSON report holds; every other cell is text. A text cell that is a number (a job
+ * named -5) is then a number to the spreadsheet, which runs nothing. */
+static int formula_like(const char *s)
+{
+    return s[0] && strchr("=+-@\t\r", s[0]) && !json_number(s);
+}
+
 void st_report_csv_cell(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    int neutral = formula_like(s);
+    if (!neutral && !strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
         return;
     }
-    fputc('"', out);
+    fputs(neutral ? "\"'" : "\"", out);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', out);
@@ -187,11 +246,51 @@ void st_report_csv_cell(FILE *out, const char *s)
     fputc('"', out);
 }
 
+static int ascii_alnum(char c)
+{
+    return isalnum((unsigned char)c) && (unsigned char)c < 0x80;
+}
+
+/* A Markdown (CommonMark with GitHub's tables) cell runs nothing and stays one cell: & < > as
+ * HTML entities, so no raw HTML (<script>) and no autolink (<javascript:...>) can form; | and
+ * the backslash escaped, so the cell ends where the writer ends it; [ and ] escaped, so no link
+ * or image opens and no target (javascript:) is ever read; ` * _ escaped, so no code span or
+ * emphasis spans cells. An underscore between two ASCII letters or digits (step_time_s) is left
+ * as it is: inside a word it can neither open nor close emphasis (CommonMark 0.31, section 6.2).
+ * Line breaks become spaces: a table row is one line. */
 void st_report_md_cell(FILE *out, const char *s)
 {
-    for (; *s; s++)
-        if (*s == '|')
-            fputs("\\|", out);
-        else
-            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+    for (const char *p = s; *p; p++) {
+        switch (*p) {
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '\n':
+        case '\r':
+            fputc(' ', out);
+            break;
+        case '_':
+            if (p > s && ascii_alnum(p[-1]) && ascii_alnum(p[1])) {
+                fputc('_', out);
+                break;
+            }
+            /* fall through */
+        case '|':
+        case '\\':
+        case '[':
+        case ']':
+        case '`':
+        case '*':
+            fputc('\\', out);
+            /* fall through */
+        default:
+            fputc(*p, out);
+        }
+    }
 }

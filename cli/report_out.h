@@ -35,11 +35,15 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
 
 /* The leaf at path as a reader sees it: a number with the unit its key names (_s a time, _bytes
  * bytes, _w power, ...; a share such as mfu or goodput in percent; see report_leaves.c), text as
- * it is, booleans as true or false. */
-void st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n);
+ * it is, booleans as true or false. Returns the text: the leaf's own string, whole, for text
+ * (buf then holds a copy cut on a character boundary, so print the return value), else buf,
+ * which ST_REPORT_VALUE_MAX bytes always hold. */
+#define ST_REPORT_VALUE_MAX 64
+const char *st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n);
 
-/* The leaf's JSON text, exactly as the JSON report prints it (cJSON's number form). */
-void st_report_value_exact(const cJSON *leaf, char *buf, size_t n);
+/* The leaf's JSON text, exactly as the JSON report prints it (cJSON's number form); returned as
+ * st_report_value_text returns its text. */
+const char *st_report_value_exact(const cJSON *leaf, char *buf, size_t n);
 
 /* The JSON report of rep parsed back into a tree (the caller deletes it). */
 cJSON *st_report_tree(const st_report *rep);
@@ -76,8 +80,13 @@ char *st_size_doc(const char *file, const char *workload, const char *goal, doub
 FILE *st_report_open(char **buf, size_t *len);
 char *st_report_close(FILE *out, char **buf);
 
-/* An RFC 4180 CSV cell: quoted, its quotes doubled, when it holds a comma, a quote or a line
- * break. A Markdown table cell: '|' escaped, line breaks as spaces. */
+/* Every CSV and Markdown cell of every report goes through these two (report_leaves.c says
+ * why each character is treated so). A CSV cell: RFC 4180, quoted, its quotes doubled, when it
+ * holds a comma, a quote or a line break; a text cell that a spreadsheet would run as a formula
+ * (it begins with = + - @, a tab or a carriage return: OWASP "CSV Injection") is quoted with a
+ * single quote before it; a cell that is wholly a JSON number (-3.5) stays as it is. A Markdown
+ * table cell: & < > as entities, | \ [ ] ` * _ backslash-escaped (an underscore inside a word
+ * left as it is), line breaks as spaces: no HTML, link, code span or cell break can form. */
 void st_report_csv_cell(FILE *out, const char *s);
 void st_report_md_cell(FILE *out, const char *s);
 

@@ -15,9 +15,9 @@ typedef struct md_ctx {
 static void md_row(void *ctx, const char *path, const cJSON *leaf)
 {
     md_ctx *m = ctx;
-    char text[256];
+    char buf[ST_REPORT_VALUE_MAX];
     const char *label = path + (strlen(path) > m->skip ? m->skip : 0);
-    st_report_value_text(path, leaf, text, sizeof text);
+    const char *text = st_report_value_text(path, leaf, buf, sizeof buf);
     fputs("| ", m->out);
     st_report_md_cell(m->out, label[0] == '.' ? label + 1 : label);
     fputs(" | ", m->out);
@@ -42,10 +42,11 @@ char *st_report_markdown(const st_report *rep)
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
     fputs("# Strata report: ", out);
     st_report_md_cell(out, st_scn_name(rep->s));
-    fprintf(out, "\n\nstrata %s, scenario hash %s, seed %llu; %s\n\n## Jobs\n\n", STRATA_VERSION,
+    fprintf(out, "\n\nstrata %s, scenario hash %s, seed %llu; ", STRATA_VERSION,
             cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
-            (unsigned long long)rep->seed,
-            cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
+            (unsigned long long)rep->seed);
+    st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
+    fputs("\n\n## Jobs\n\n", out);
     for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(t, "jobs")->child; j; j = j->next, i++) {
         fputs("### ", out);
         st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring);
@@ -55,7 +56,9 @@ char *st_report_markdown(const st_report *rep)
     }
     for (const cJSON *o = t->child; o; o = o->next)
         if (cJSON_IsObject(o)) {
-            fprintf(out, "## %s\n\n", o->string);
+            fputs("## ", out);
+            st_report_md_cell(out, o->string);
+            fputs("\n\n", out);
             md_table(out, o, o->string);
         }
     fputs("## Pre-flight audit\n\n", out);
@@ -67,11 +70,10 @@ char *st_report_markdown(const st_report *rep)
 static void csv_row(void *ctx, const char *path, const cJSON *leaf)
 {
     FILE *out = ctx;
-    char exact[4096];
-    st_report_value_exact(leaf, exact, sizeof exact);
+    char buf[ST_REPORT_VALUE_MAX];
     st_report_csv_cell(out, path);
     fputc(',', out);
-    st_report_csv_cell(out, exact);
+    st_report_csv_cell(out, st_report_value_exact(leaf, buf, sizeof buf));
     fputc('\n', out);
 }
 

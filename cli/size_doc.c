@@ -9,6 +9,7 @@
 #include "cli/report_out.h"
 #include "report/html.h"
 #include "report/svg.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 #define MAX_COLS 40
@@ -38,8 +39,11 @@ static size_t cols_of(const cJSON *t, const char **cols)
 static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
                     size_t n_cols)
 {
-    for (size_t c = 0; c < n_cols; c++)
-        fprintf(out, "| %s ", cols[c]);
+    for (size_t c = 0; c < n_cols; c++) {
+        fputs("| ", out);
+        st_report_md_cell(out, cols[c]);
+        fputc(' ', out);
+    }
     fputs("|\n", out);
     for (size_t c = 0; c < n_cols; c++)
         fputs(arr->child && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(arr->child, cols[c]))
@@ -51,13 +55,12 @@ static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const cha
     for (const cJSON *o = arr->child; o; o = o->next, i++) {
         for (size_t c = 0; c < n_cols; c++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-            char path[128], text[128] = "-";
-            snprintf(path, sizeof path, "%s[%zu].%s", arr_name, i, cols[c]);
-            if (v && !cJSON_IsNull(v))
-                st_report_value_text(path, v, text, sizeof text);
+            char buf[ST_REPORT_VALUE_MAX], *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
             fputs("| ", out);
-            st_report_md_cell(out, text);
+            st_report_md_cell(
+                out, v && !cJSON_IsNull(v) ? st_report_value_text(path, v, buf, sizeof buf) : "-");
             fputc(' ', out);
+            free(path);
         }
         fputs("|\n", out);
     }
@@ -67,26 +70,26 @@ static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const cha
 static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
                       size_t n_cols)
 {
-    char id[64];
-    snprintf(id, sizeof id, "table-%s", arr_name);
+    char *id = st_xasprintf("table-%s", arr_name);
     st_html_table_begin(out, id, cols, n_cols);
+    free(id);
     size_t i = 0;
     for (const cJSON *o = arr->child; o; o = o->next, i++) {
         st_html_row_begin(out);
         for (size_t c = 0; c < n_cols; c++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-            char path[128], text[128], exact[64];
-            snprintf(path, sizeof path, "%s[%zu].%s", arr_name, i, cols[c]);
             if (!v || cJSON_IsNull(v)) {
                 st_html_cell(out, "-");
                 continue;
             }
-            st_report_value_text(path, v, text, sizeof text);
-            st_report_value_exact(v, exact, sizeof exact);
+            char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
+            char *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
+            const char *text = st_report_value_text(path, v, tb, sizeof tb);
             if (cJSON_IsNumber(v))
-                st_html_cell_num(out, path, exact, text);
+                st_html_cell_num(out, path, st_report_value_exact(v, eb, sizeof eb), text);
             else
                 st_html_cell(out, text);
+            free(path);
         }
         st_html_row_end(out);
     }
@@ -131,13 +134,12 @@ static void pareto_chart(FILE *out, const st_size_page *sr)
 static void search_row(void *ctx, const char *path, const cJSON *leaf)
 {
     FILE *out = ctx;
-    char text[256], exact[64];
-    st_report_value_text(path, leaf, text, sizeof text);
+    char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
+    const char *text = st_report_value_text(path, leaf, tb, sizeof tb);
     st_html_row_begin(out);
     st_html_cell(out, path);
     if (cJSON_IsNumber(leaf)) {
-        st_report_value_exact(leaf, exact, sizeof exact);
-        st_html_cell_num(out, path, exact, text);
+        st_html_cell_num(out, path, st_report_value_exact(leaf, eb, sizeof eb), text);
     } else {
         st_html_cell(out, text);
     }
@@ -146,14 +148,15 @@ static void search_row(void *ctx, const char *path, const cJSON *leaf)
 
 static char *size_html(const st_size_page *sr, const cJSON *t, const char **cols, size_t n_cols)
 {
-    char *buf, title[300], line[300];
+    char *buf, *title = st_xasprintf("Strata sizing: %s, workload %s", sr->file, sr->workload);
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    snprintf(title, sizeof title, "Strata sizing: %s, workload %s", sr->file, sr->workload);
     st_html_begin(out, title);
-    snprintf(line, sizeof line, "strata %s · goal %s · deadline %.4g d", STRATA_VERSION, sr->goal,
-             sr->deadline_s / 86400.0);
+    free(title);
+    char *line = st_xasprintf("strata %s · goal %s · deadline %.4g d", STRATA_VERSION, sr->goal,
+                              sr->deadline_s / 86400.0);
     st_html_para(out, "meta", line);
+    free(line);
     st_html_heading(out, 2, "charts", "Pareto front");
     st_html_section(out, "sec-size-pareto");
     pareto_chart(out, sr);
@@ -185,8 +188,11 @@ char *st_size_doc(const char *file, const char *workload, const char *goal, doub
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "search");
-    fprintf(out, "# Sizing: %s, workload %s\n\nGoal %s, deadline %.4g d. ", file, workload, goal,
-            deadline_s / 86400.0);
+    fputs("# Sizing: ", out);
+    st_report_md_cell(out, file);
+    fputs(", workload ", out);
+    st_report_md_cell(out, workload);
+    fprintf(out, "\n\nGoal %s, deadline %.4g d. ", goal, deadline_s / 86400.0);
     fprintf(out, "%.0f configurations evaluated of %.0f plans considered.\n\n## Ranked\n\n",
             cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
             cJSON_GetObjectItemCaseSensitive(s, "considered")->valuedouble);

@@ -33,27 +33,25 @@ static void put(sbuf *b, const char *f, ...)
 }
 
 /* Row f's variant as "gpu/os N/transport/topology/ckpt B" (only what the search varies), into
- * buf. */
-static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, char *buf, size_t n)
+ * b (from empty): whole, since a GPU's name is the user's. */
+static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, sbuf *b)
 {
-    buf[0] = '\0';
+    b->n = 0;
+    put(b, "%s", "");
     if (!rp->spec->n_variants)
-        return buf;
+        return b->s;
     const st_size_variant *v = &rp->spec->variants[f->variant];
-    size_t at = 0;
     if (v->gpu)
-        at += (size_t)snprintf(buf + at, n - at, "%s", v->gpu->name);
-    if (v->oversub >= 1 && at < n)
-        at += (size_t)snprintf(buf + at, n - at, "%sos%g", at ? "/" : "", v->oversub);
-    if (v->set_transport && at < n)
-        at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "/" : "",
-                               st_transport_names[v->transport]);
-    if (v->set_topology && at < n)
-        at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "/" : "",
-                               st_topology_names[v->topology]);
-    if (v->ckpt_write_bw > 0 && at < n) /* GB/s, as the option's examples are written */
-        snprintf(buf + at, n - at, "%sckpt%gGB/s", at ? "/" : "", v->ckpt_write_bw / 1e9);
-    return buf;
+        put(b, "%s", v->gpu->name);
+    if (v->oversub >= 1)
+        put(b, "%sos%g", b->n ? "/" : "", v->oversub);
+    if (v->set_transport)
+        put(b, "%s%s", b->n ? "/" : "", st_transport_names[v->transport]);
+    if (v->set_topology)
+        put(b, "%s%s", b->n ? "/" : "", st_topology_names[v->topology]);
+    if (v->ckpt_write_bw > 0) /* GB/s, as the option's examples are written */
+        put(b, "%sckpt%gGB/s", b->n ? "/" : "", v->ckpt_write_bw / 1e9);
+    return b->s;
 }
 
 static void text_header(sbuf *b, const st_size_report *rp)
@@ -71,7 +69,7 @@ static void text_header(sbuf *b, const st_size_report *rp)
 
 static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
 {
-    char cost[32] = "-", power[32] = "-", var[96];
+    char cost[32] = "-", power[32] = "-";
     if (f->cost_usd >= 0)
         snprintf(cost, sizeof cost, "%.4g", f->cost_usd);
     if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit */
@@ -85,8 +83,11 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         power);
     if (rp->failures)
         put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
-    if (rp->spec->n_variants)
-        put(b, "%-24s ", variant_name(rp, f, var, sizeof var));
+    if (rp->spec->n_variants) {
+        sbuf var = {0};
+        put(b, "%-24s ", variant_name(rp, f, &var));
+        free(var.s);
+    }
     put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
 }
 
@@ -130,11 +131,13 @@ static void num(cJSON *o, const char *k, double v, int known)
 
 static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t rank)
 {
-    char var[96];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "rank", (double)rank);
-    if (rp->spec->n_variants)
-        cJSON_AddStringToObject(o, "variant", variant_name(rp, f, var, sizeof var));
+    if (rp->spec->n_variants) {
+        sbuf var = {0};
+        cJSON_AddStringToObject(o, "variant", variant_name(rp, f, &var));
+        free(var.s);
+    }
     const char *k[] = {"nodes", "gpus", "tp", "pp", "dp", "virtual_stages", "microbatch"};
     const int64_t v[] = {f->nodes, f->gpus, f->tp, f->pp, f->dp, f->vs, f->mb};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
@@ -191,39 +194,48 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     free(t);
 }
 
-/* A CSV cell of row o's key k (numbers as %.10g, null empty); no cell needs quoting. */
-static void csv_cell(sbuf *b, const cJSON *v)
+/* A CSV cell of row o's key k (numbers as %.10g, null empty), through the one cell writer that
+ * quotes and neutralises (report_out.h): a variant names the user's GPU. */
+static void csv_cell(FILE *out, const cJSON *v)
 {
+    char num[32];
     if (cJSON_IsNumber(v))
-        put(b, "%.10g", v->valuedouble);
-    else if (cJSON_IsBool(v))
-        put(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
-    else if (cJSON_IsString(v))
-        put(b, "%s", v->valuestring);
+        snprintf(num, sizeof num, "%.10g", v->valuedouble);
+    st_report_csv_cell(out, cJSON_IsNumber(v)   ? num
+                            : cJSON_IsBool(v)   ? (cJSON_IsTrue(v) ? "true" : "false")
+                            : cJSON_IsString(v) ? v->valuestring
+                                                : "");
 }
 
 /* One line per configuration of the ranked table, then of the front, each with its table. */
 static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
     cJSON *hdr = json_row(rp, r->n ? &r->cfg[0] : &(st_size_cfg){0}, 0);
-    put(b, "table");
-    for (const cJSON *c = hdr->child; c; c = c->next)
-        put(b, ",%s", c->string);
-    put(b, "\n");
+    fputs("table", out);
+    for (const cJSON *c = hdr->child; c; c = c->next) {
+        fputc(',', out);
+        st_report_csv_cell(out, c->string);
+    }
+    fputc('\n', out);
     cJSON_Delete(hdr);
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < r->n && (t || i < rp->top); i++) {
             if (t && !r->cfg[i].front)
                 continue;
             cJSON *o = json_row(rp, &r->cfg[i], i + 1);
-            put(b, "%s", t ? "front" : "ranked");
+            fputs(t ? "front" : "ranked", out);
             for (const cJSON *c = o->child; c; c = c->next) {
-                put(b, ",");
-                csv_cell(b, c);
+                fputc(',', out);
+                csv_cell(out, c);
             }
-            put(b, "\n");
+            fputc('\n', out);
             cJSON_Delete(o);
         }
+    put(b, "%s", st_report_close(out, &buf));
+    free(buf);
 }
 
 char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_format f)

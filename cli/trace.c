@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "sim/strfmt.h"
 
 static void name_track(cJSON *ev, int64_t pid, int tid, const char *what, const char *name)
 {
@@ -39,9 +40,9 @@ int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe
     cJSON *ev = cJSON_AddArrayToObject(root, "traceEvents");
     cJSON_AddStringToObject(root, "displayTimeUnit", "ms");
     for (int64_t s = 0; s < w->parallel.pp; s++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s: pipeline stage %lld", w->name, (long long)s);
+        char *name = st_xasprintf("%s: pipeline stage %lld", w->name, (long long)s);
         name_track(ev, s, 0, "process_name", name);
+        free(name);
         name_track(ev, s, 0, "thread_name", "compute");
         name_track(ev, s, 1, "thread_name", "sends to the next stage");
         name_track(ev, s, 2, "thread_name", "sends to the previous stage");

@@ -3,6 +3,7 @@
  * one function and one row of `checks` at the end of this file: a new check adds both. */
 #include "models/forecast/audit.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,25 +20,68 @@ const char *st_audit_status_name(st_audit_status s)
     return names[s];
 }
 
-/* The findings so far; grows as checks add to it. */
+/* The findings so far; grows as checks add to it. A check's name and message hold the names a
+ * user gave (workloads, tiers), of any length, so they are whole texts kept in `text`, a finding
+ * holding their offsets (at[2i], at[2i + 1]) until st_audit_run makes them pointers. */
 typedef struct audit_list {
     st_audit *items;
     size_t n, cap;
+    size_t *at, at_cap;
+    char *text;
+    size_t len, text_cap;
 } audit_list;
 
-/* Append a finding (message empty, for the caller to fill) and return it. */
-static st_audit *add(audit_list *out, const char *level, const char *check, st_audit_status st,
-                     double value, double limit)
+/* Append the text fmt makes, with its NUL, to out->text; returns its offset. */
+static size_t keep_text(audit_list *out, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0)
+        ST_BUG("audit text does not format: '%s'", fmt);
+    out->text = st_xgrow(out->text, 1, out->len + (size_t)n + 1, &out->text_cap);
+    vsnprintf(out->text + out->len, (size_t)n + 1, fmt, again);
+    va_end(again);
+    size_t at = out->len;
+    out->len += (size_t)n + 1;
+    return at;
+}
+
+/* Append a finding whose check is the text check_fmt makes; its message is empty until say(). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+static void
+add(audit_list *out, const char *level, st_audit_status st, double value, double limit,
+    const char *check_fmt, ...)
 {
     out->items = st_xgrow(out->items, sizeof *out->items, out->n + 1, &out->cap);
-    st_audit *a = &out->items[out->n++];
+    out->at = st_xgrow(out->at, sizeof *out->at, 2 * out->n + 2, &out->at_cap);
+    st_audit *a = &out->items[out->n];
     memset(a, 0, sizeof *a);
     a->level = level;
-    snprintf(a->check, sizeof a->check, "%s", check);
     a->status = st;
     a->value = value;
     a->limit = limit;
-    return a;
+    va_list ap;
+    va_start(ap, check_fmt);
+    out->at[2 * out->n] = keep_text(out, check_fmt, ap);
+    va_end(ap);
+    out->at[2 * out->n + 1] = out->at[2 * out->n] + strlen(out->text + out->at[2 * out->n]);
+    out->n++;
+}
+
+/* The message of the finding added last. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+say(audit_list *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    out->at[2 * out->n - 1] = keep_text(out, fmt, ap);
+    va_end(ap);
 }
 
 /* The guide's pre-flight audit: "a full 4- or 8-GPU baseboard" per node; the sizes are the
@@ -58,10 +102,10 @@ static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_
         const char *sep = i == 0 ? "" : i + 1 == t->n_baseboard ? "- or " : "-, ";
         snprintf(sizes + len, sizeof sizes - len, "%s%lld", sep, (long long)t->baseboard[i]);
     }
-    st_audit *a = add(out, "silicon", "full baseboard", full ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-                      (double)gpn, (double)limit);
-    snprintf(a->message, sizeof a->message, "%lld GPUs per node%s%s%s", (long long)gpn,
-             full ? "" : ": not a full ", full ? "" : sizes, full ? "" : "-GPU baseboard");
+    add(out, "silicon", full ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)gpn, (double)limit,
+        "full baseboard");
+    say(out, "%lld GPUs per node%s%s%s", (long long)gpn, full ? "" : ": not a full ",
+        full ? "" : sizes, full ? "" : "-GPU baseboard");
 }
 
 /* The fabric level: every leaf, spine and core switch needs no more ports than the switch has
@@ -83,11 +127,11 @@ static void audit_switch_ports(const st_audit_in *in, const st_audit_cfg *t, aud
     st_topo_free(topo);
     if (most < 1)
         return;
-    st_audit *a = add(out, "fabric", "switch ports", most <= has ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
-                      (double)most, (double)has);
-    snprintf(a->message, sizeof a->message, "%s needs %lld ports, %s the %lld of a switch%s",
-             what[lv], (long long)most, most <= has ? "within" : "more than", (long long)has,
-             lv == ST_LEVEL_LEAF && most > has ? " (a port per leaf of its pod)" : "");
+    add(out, "fabric", most <= has ? ST_AUDIT_PASS : ST_AUDIT_FAIL, (double)most, (double)has,
+        "switch ports");
+    say(out, "%s needs %lld ports, %s the %lld of a switch%s", what[lv], (long long)most,
+        most <= has ? "within" : "more than", (long long)has,
+        lv == ST_LEVEL_LEAF && most > has ? " (a port per leaf of its pod)" : "");
 }
 
 static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
@@ -95,19 +139,18 @@ static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_
 {
     (void)in;
     (void)t;
-    char check[64], used[32], have[32], over[32];
-    snprintf(check, sizeof check, "memory per GPU: %s", f->w->name);
+    char used[32], have[32], over[32];
     const st_memory *m = &f->mem;
-    st_audit *a =
-        add(out, "silicon", check, m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL, m->total, m->capacity);
+    add(out, "silicon", m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL, m->total, m->capacity,
+        "memory per GPU: %s", f->w->name);
     st_unit_format(m->total, ST_DIM_BYTES, used, sizeof used);
     st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
     st_unit_format(m->overflow_bytes, ST_DIM_BYTES, over, sizeof over);
     if (m->fits)
-        snprintf(a->message, sizeof a->message, "%s of %s HBM", used, have);
+        say(out, "%s of %s HBM", used, have);
     else
-        snprintf(a->message, sizeof a->message, "%s of %s HBM: over by %s; %s overflow", used, have,
-                 over, st_mem_term_name((st_mem_term)m->overflow_term));
+        say(out, "%s of %s HBM: over by %s; %s overflow", used, have, over,
+            st_mem_term_name((st_mem_term)m->overflow_term));
 }
 
 /* Memory headroom: a plan that fits with under this fraction of HBM left runs only if what the
@@ -128,20 +171,20 @@ static void audit_headroom(const st_audit_in *in, const st_audit_cfg *t, const s
     const st_memory *m = &f->mem;
     if (!m->fits)
         return;
-    char check[64], left[32], have[32];
-    snprintf(check, sizeof check, "memory headroom: %s", f->w->name);
+    char left[32], have[32];
     double free_b = m->capacity - m->total, limit = headroom_warn * m->capacity;
     int ok = free_b >= limit;
-    st_audit *a = add(out, "silicon", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit);
+    add(out, "silicon", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit, "memory headroom: %s",
+        f->w->name);
     st_unit_format(free_b, ST_DIM_BYTES, left, sizeof left);
     st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
     if (ok)
-        snprintf(a->message, sizeof a->message, "%s of %s HBM left", left, have);
+        say(out, "%s of %s HBM left", left, have);
     else
-        snprintf(a->message, sizeof a->message,
-                 "%s of %s HBM left, under %.0f%%: allocator fragmentation and transient buffers "
-                 "may not fit",
-                 left, have, 100 * headroom_warn);
+        say(out,
+            "%s of %s HBM left, under %.0f%%: allocator fragmentation and transient buffers "
+            "may not fit",
+            left, have, 100 * headroom_warn);
 }
 
 /* The guide's silicon level: NVLink/NVSwitch "keeps tensor parallelism inside the node". */
@@ -150,14 +193,11 @@ static void audit_tp_domain(const st_audit_in *in, const st_audit_cfg *t, const 
 {
     (void)t;
     const st_workload_cfg *w = f->w;
-    char check[64];
-    snprintf(check, sizeof check, "tensor parallel in NVLink domain: %s", w->name);
     int inside = w->parallel.tp <= in->c->nvlink_domain;
-    st_audit *a = add(out, "silicon", check, inside ? ST_AUDIT_PASS : ST_AUDIT_WARN,
-                      (double)w->parallel.tp, (double)in->c->nvlink_domain);
-    snprintf(a->message, sizeof a->message, "tp %lld %s the %lld-GPU NVLink domain",
-             (long long)w->parallel.tp, inside ? "fits in" : "spans beyond",
-             (long long)in->c->nvlink_domain);
+    add(out, "silicon", inside ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)w->parallel.tp,
+        (double)in->c->nvlink_domain, "tensor parallel in NVLink domain: %s", w->name);
+    say(out, "tp %lld %s the %lld-GPU NVLink domain", (long long)w->parallel.tp,
+        inside ? "fits in" : "spans beyond", (long long)in->c->nvlink_domain);
 }
 
 /* The guide's storage level: "a 2 TB checkpoint should dump in under 15 s" (the
@@ -169,19 +209,18 @@ static void audit_ckpt_dump(const st_audit_in *in, const st_audit_cfg *t, const 
     (void)in;
     if (!f->has_ckpt)
         return;
-    char check[64], size[32], tsize[32], twithin[32];
+    char size[32], tsize[32], twithin[32];
     double limit = t->ckpt_dump_s * f->ckpt.size_bytes / t->ckpt_dump_bytes;
     int ok = f->ckpt.dump_s <= limit;
-    snprintf(check, sizeof check, "checkpoint dump: %s", f->w->name);
-    st_audit *a =
-        add(out, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ckpt.dump_s, limit);
+    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ckpt.dump_s, limit,
+        "checkpoint dump: %s", f->w->name);
     st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
     st_unit_format(t->ckpt_dump_bytes, ST_DIM_BYTES, tsize, sizeof tsize);
     st_unit_format(t->ckpt_dump_s, ST_DIM_TIME, twithin, sizeof twithin);
-    snprintf(a->message, sizeof a->message,
-             "%s dumps in %.3g s, %s the checkpoint dump target (%s in %s, so %.3g s at this "
-             "size)",
-             size, f->ckpt.dump_s, ok ? "within" : "slower than", tsize, twithin, limit);
+    say(out,
+        "%s dumps in %.3g s, %s the checkpoint dump target (%s in %s, so %.3g s at this "
+        "size)",
+        size, f->ckpt.dump_s, ok ? "within" : "slower than", tsize, twithin, limit);
 }
 
 /* A save must not overwrite the last restorable one: the tier holds two at a time. */
@@ -196,15 +235,14 @@ static void audit_ckpt_capacity(const st_audit_in *in, const st_audit_cfg *t, co
     st_audit_status st = need <= have_b                 ? ST_AUDIT_PASS
                          : f->ckpt.size_bytes <= have_b ? ST_AUDIT_WARN
                                                         : ST_AUDIT_FAIL;
-    char check[64], size[32], have[32];
-    snprintf(check, sizeof check, "checkpoint capacity: %s", f->w->name);
-    st_audit *a = add(out, "storage", check, st, need, have_b);
+    char size[32], have[32];
+    add(out, "storage", st, need, have_b, "checkpoint capacity: %s", f->w->name);
     st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
     st_unit_format(have_b, ST_DIM_BYTES, have, sizeof have);
-    snprintf(a->message, sizeof a->message,
-             "two checkpoints of %s (the restorable one and the one being written) %s tier "
-             "'%s' of %s",
-             size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
+    say(out,
+        "two checkpoints of %s (the restorable one and the one being written) %s tier "
+        "'%s' of %s",
+        size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
 }
 
 /* An ingest that cannot keep up slows every step. */
@@ -216,14 +254,13 @@ static void audit_ingest(const st_audit_in *in, const st_audit_cfg *t, const st_
     if (f->ingest.need_bps <= 0)
         return;
     int ok = f->ingest.slowdown <= 1;
-    char check[64], got[32], need[32];
-    snprintf(check, sizeof check, "data ingest: %s", f->w->name);
-    st_audit *a = add(out, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ingest.got_bps,
-                      f->ingest.need_bps);
+    char got[32], need[32];
+    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ingest.got_bps, f->ingest.need_bps,
+        "data ingest: %s", f->w->name);
     st_unit_format(f->ingest.got_bps, ST_DIM_BANDWIDTH, got, sizeof got);
     st_unit_format(f->ingest.need_bps, ST_DIM_BANDWIDTH, need, sizeof need);
-    snprintf(a->message, sizeof a->message, "gets %s of the %s the step needs%s", got, need,
-             ok ? "" : ": every step waits for data");
+    say(out, "gets %s of the %s the step needs%s", got, need,
+        ok ? "" : ": every step waits for data");
 }
 
 /* The service-demand law (Lazowska et al. 1984, chapter 3; storage-and-failures.md, "Write
@@ -249,16 +286,16 @@ static void audit_write_load(const st_audit_in *in, const st_audit_cfg *t, const
         if (f->ingest.got_bps > 0 && f->w->data.tier == tier)
             rd += f->ingest.got_bps / tc->read_bw;
     }
-    char check[64], day[32];
+    char day[32];
     int ok = wr + rd < 1;
-    snprintf(check, sizeof check, "checkpoint write load: %s", me->w->name);
-    st_audit *a = add(out, "storage", check, ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1);
+    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1, "checkpoint write load: %s",
+        me->w->name);
     st_unit_format(me->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
-    snprintf(a->message, sizeof a->message,
-             "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
-             "ingest%s",
-             day, tc->name, wr * 100, rd * 100,
-             ok ? "" : ": saturated, saves commit later and the ingest slows");
+    say(out,
+        "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
+        "ingest%s",
+        day, tc->name, wr * 100, rd * 100,
+        ok ? "" : ": saturated, saves commit later and the ingest slows");
 }
 
 /* One job's hold on the GPUs: which of them, and over which times [start_s, end_s). */
@@ -380,20 +417,19 @@ static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audi
     for (size_t j = 0; j < k; j++) {
         if (!shared[j])
             continue;
-        char check[64], at[32];
-        snprintf(check, sizeof check, "GPUs held by one job: %s", h[j].name);
-        st_audit *a = add(out, "orchestration", check, ST_AUDIT_FAIL, (double)shared[j], 0);
+        char at[32];
+        add(out, "orchestration", ST_AUDIT_FAIL, (double)shared[j], 0, "GPUs held by one job: %s",
+            h[j].name);
         st_unit_format(h[j].start_s, ST_DIM_TIME, at, sizeof at);
-        snprintf(a->message, sizeof a->message,
-                 "starts at t = %s on %lld GPUs that '%s' still holds, and each is forecast "
-                 "as if it had them alone",
-                 at, (long long)shared[j], h[with[j]].name);
+        say(out,
+            "starts at t = %s on %lld GPUs that '%s' still holds, and each is forecast "
+            "as if it had them alone",
+            at, (long long)shared[j], h[with[j]].name);
         fails++;
     }
     if (k >= 2 && !fails) {
-        st_audit *a = add(out, "orchestration", "GPUs held by one job", ST_AUDIT_PASS, 0, 0);
-        snprintf(a->message, sizeof a->message,
-                 "no two of the %zu jobs hold a GPU at the same time", k);
+        add(out, "orchestration", ST_AUDIT_PASS, 0, 0, "GPUs held by one job");
+        say(out, "no two of the %zu jobs hold a GPU at the same time", k);
     }
     free(with);
     free(shared);
@@ -419,21 +455,18 @@ static void audit_rack_power(const st_audit_in *in, const st_audit_cfg *t, audit
     if (p && c->racks.breaker_a > 0) {
         double limit = ST_PLANT_CONTINUOUS_SHARE * c->racks.breaker_a;
         int ok = p->rack_current_a <= limit;
-        st_audit *x = add(out, "plant", "rack feed against breaker",
-                          ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->rack_current_a, limit);
-        snprintf(x->message, sizeof x->message,
-                 "the most loaded rack (%s) draws %.1f A per line %s 80%% of its %.0f A breaker",
-                 ufmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a,
-                 ok ? "within" : "over", c->racks.breaker_a);
+        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->rack_current_a, limit,
+            "rack feed against breaker");
+        say(out, "the most loaded rack (%s) draws %.1f A per line %s 80%% of its %.0f A breaker",
+            ufmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a,
+            ok ? "within" : "over", c->racks.breaker_a);
     }
     if (p && c->facility.power_capacity_w > 0) {
         int ok = p->wave.peak_w <= c->facility.power_capacity_w;
-        st_audit *x =
-            add(out, "plant", "facility peak against capacity", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
-                p->wave.peak_w, c->facility.power_capacity_w);
-        snprintf(x->message, sizeof x->message, "peak %s %s the facility's %s",
-                 ufmt(p->wave.peak_w, ST_DIM_POWER, a, sizeof a), ok ? "within" : "over",
-                 ufmt(c->facility.power_capacity_w, ST_DIM_POWER, b, sizeof b));
+        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->wave.peak_w,
+            c->facility.power_capacity_w, "facility peak against capacity");
+        say(out, "peak %s %s the facility's %s", ufmt(p->wave.peak_w, ST_DIM_POWER, a, sizeof a),
+            ok ? "within" : "over", ufmt(c->facility.power_capacity_w, ST_DIM_POWER, b, sizeof b));
     }
 }
 
@@ -447,12 +480,12 @@ static void audit_ramp(const st_audit_in *in, const st_audit_cfg *t, audit_list 
         return;
     int ok = p->wave.ramp_w_per_s <= limit;
     char a[32], b[32], d[32];
-    st_audit *x = add(out, "plant", "power ramp (di/dt)", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
-                      p->wave.ramp_w_per_s, limit);
-    snprintf(x->message, sizeof x->message, "%s/s (a swing of %s at %.3g Hz) %s the %s/s limit",
-             ufmt(p->wave.ramp_w_per_s, ST_DIM_POWER, a, sizeof a),
-             ufmt(p->wave.swing_w, ST_DIM_POWER, b, sizeof b), p->wave.dominant_hz,
-             ok ? "within" : "over", ufmt(limit, ST_DIM_POWER, d, sizeof d));
+    add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->wave.ramp_w_per_s, limit,
+        "power ramp (di/dt)");
+    say(out, "%s/s (a swing of %s at %.3g Hz) %s the %s/s limit",
+        ufmt(p->wave.ramp_w_per_s, ST_DIM_POWER, a, sizeof a),
+        ufmt(p->wave.swing_w, ST_DIM_POWER, b, sizeof b), p->wave.dominant_hz,
+        ok ? "within" : "over", ufmt(limit, ST_DIM_POWER, d, sizeof d));
 }
 
 /* A UPS loaded past ups_load_warn of its rating is warned of. It is a margin the project sets,
@@ -475,13 +508,13 @@ static void audit_ups(const st_audit_in *in, const st_audit_cfg *t, audit_list *
                          : u->load > ups_load_warn ? ST_AUDIT_WARN
                                                    : ST_AUDIT_PASS;
     char a[32];
-    st_audit *x = add(out, "plant", "UPS load against rating", st, u->load, 1);
-    snprintf(x->message, sizeof x->message, "mean load %.4g%% of the %s rating%s%s", u->load * 100,
-             ufmt(u->rating_w, ST_DIM_POWER, a, sizeof a),
-             u->systems == 2 ? " on each of two systems (2n)" : "",
-             st == ST_AUDIT_FAIL   ? ": over it, the UPS cannot carry the facility"
-             : st == ST_AUDIT_WARN ? ": above 80%, no margin for the peaks"
-                                   : "");
+    add(out, "plant", st, u->load, 1, "UPS load against rating");
+    say(out, "mean load %.4g%% of the %s rating%s%s", u->load * 100,
+        ufmt(u->rating_w, ST_DIM_POWER, a, sizeof a),
+        u->systems == 2 ? " on each of two systems (2n)" : "",
+        st == ST_AUDIT_FAIL   ? ": over it, the UPS cannot carry the facility"
+        : st == ST_AUDIT_WARN ? ": above 80%, no margin for the peaks"
+                              : "");
 }
 
 /* The rack with the most heat for its capacity (cooling.h): heat past it is not removed and
@@ -495,10 +528,9 @@ static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_li
     const st_plant_rack_heat *h = &p->rack_heat;
     int ok = h->heat_w <= h->capacity_w;
     char a[32], b[32];
-    st_audit *x = add(out, "plant", "rack heat against cooling", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
-                      h->heat_w, h->capacity_w);
-    snprintf(
-        x->message, sizeof x->message, "the hottest rack gives %s of heat to %s of %s cooling%s",
+    add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, h->heat_w, h->capacity_w,
+        "rack heat against cooling");
+    say(out, "the hottest rack gives %s of heat to %s of %s cooling%s",
         ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b),
         st_cooling_kind_names[in->c->racks.cooling], ok ? "" : ": the excess warms its coolant");
 }
@@ -510,12 +542,12 @@ static void audit_junction(const st_audit_in *in, const st_audit_cfg *t, audit_l
     if (!p || !p->n_jobs)
         return;
     int ok = p->max_junction_c <= t->junction_limit_c;
-    st_audit *x = add(out, "plant", "junction temperature", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL,
-                      p->max_junction_c, t->junction_limit_c);
-    snprintf(x->message, sizeof x->message,
-             "hottest GPU junction %.1f C against the %.0f C limit; %.0f%% of the jobs' GPUs "
-             "throttled",
-             p->max_junction_c, t->junction_limit_c, p->throttle_fraction * 100);
+    add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->max_junction_c, t->junction_limit_c,
+        "junction temperature");
+    say(out,
+        "hottest GPU junction %.1f C against the %.0f C limit; %.0f%% of the jobs' GPUs "
+        "throttled",
+        p->max_junction_c, t->junction_limit_c, p->throttle_fraction * 100);
 }
 
 /* Each check runs once before the jobs (ST__AUDIT_FIRST), once per training job in workload
@@ -554,6 +586,19 @@ st_audit *st_audit_run(const st_audit_in *in, size_t *count)
             if (checks[k].when == ST__AUDIT_JOB)
                 checks[k].job(in, t, &in->f[i], &out);
     run_when(in, t, ST__AUDIT_LAST, &out);
+    /* One block, the findings then their texts, so that the caller's one free() releases all. */
+    st_audit *all = st_xmalloc(out.n * sizeof *all + out.len + 1);
+    char *text = (char *)(all + out.n);
+    if (out.len)
+        memcpy(text, out.text, out.len);
+    for (size_t i = 0; i < out.n; i++) {
+        all[i] = out.items[i];
+        all[i].check = text + out.at[2 * i];
+        all[i].message = text + out.at[2 * i + 1];
+    }
+    free(out.items);
+    free(out.at);
+    free(out.text);
     *count = out.n;
-    return out.items ? out.items : st_xcalloc(1, sizeof *out.items);
+    return all;
 }

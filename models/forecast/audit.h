@@ -18,12 +18,15 @@
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
 
+/* A finding. check names the check and, for a per-job one, the job ("memory per GPU: NAME");
+ * check and message are whole texts, however long the names a user gave, held in the block
+ * st_audit_run returns. */
 typedef struct st_audit {
     const char *level; /* plant, silicon, fabric, storage, orchestration */
-    char check[64];
+    const char *check;
     st_audit_status status;
     double value, limit;
-    char message[200];
+    const char *message;
 } st_audit;
 
 /* What the audit reads: the cluster, the targets (NULL: st_audit_cfg_default), and the n
@@ -45,7 +48,7 @@ typedef struct st_audit_in {
 
 /* The findings, in report order (the scenario-wide checks that come first, each training job's
  * checks in workload order, then the checks across jobs), into a malloc'd array the caller
- * frees; their count into *count. */
+ * frees with one free(), which frees their texts too; their count into *count. */
 st_audit *st_audit_run(const st_audit_in *in, size_t *count);
 
 /* "pass", "warn" or "fail". */

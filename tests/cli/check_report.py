@@ -9,8 +9,18 @@
       the JSON report's value at that key as its data-value, exactly, and show it (its text, in
       the unit it names) within the 4 significant digits strata prints. At least MIN such cells.
   check_report.py csv REPORT.csv REPORT.json
-      Every key,value row must be the JSON report's leaf at that key, exactly, and every leaf
-      must have its row.
+      Every key,value row must be the JSON report's leaf at that key, exactly (text that a
+      spreadsheet would run as a formula with the single quote OWASP's rule puts before it), and
+      every leaf must have its row.
+  check_report.py utf8 FILE KIND [NAME...]
+      FILE must be well-formed UTF-8 and parse as KIND (json: json.load; html: the XML parser
+      above; csv: the csv module; markdown, text: no parse), and hold every NAME whole.
+  check_report.py safe-csv FILE
+      No cell of FILE may be one a spreadsheet runs as a formula (OWASP "CSV Injection"): a cell
+      that begins with = + - @, a tab or a carriage return must be a JSON number.
+  check_report.py safe-md FILE
+      No text of FILE may become HTML, a link or a code span: no '<', no '[' or '`' without a
+      backslash before it, and every table row with as many cells (unescaped '|') as its header.
 Exit 0 when every check passes, 1 (saying what failed) otherwise."""
 import csv
 import json
@@ -154,6 +164,19 @@ def leaves(node, prefix, out):
         out[prefix] = node
 
 
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
+def runs_as_formula(cell):
+    """Whether a spreadsheet would run the cell: OWASP's first characters, unless a number."""
+    return cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not JSON_NUMBER.fullmatch(cell)
+
+
+def as_written(text):
+    """A text cell as strata's CSV writes it (cli/report_leaves.c)."""
+    return "'" + text if runs_as_formula(text) else text
+
+
 def check_csv(path, json_path):
     want = {}
     leaves(json.load(open(json_path)), "", want)
@@ -166,12 +189,72 @@ def check_csv(path, json_path):
         if w is KeyError:
             fails.append("%s: not in the JSON report" % key)
         elif isinstance(w, bool) or w is None or isinstance(w, str):
-            if value != {True: "true", False: "false", None: "null"}.get(w, w):
+            if value != as_written({True: "true", False: "false", None: "null"}.get(w, w)):
                 fails.append("%s: %r, the JSON has %r" % (key, value, w))
         elif float(value) != w:
             fails.append("%s: %r, the JSON has %r" % (key, value, w))
     fails += ["%s: missing" % k for k in want if k not in got]
     return fails, "%d rows match the JSON" % len(got)
+
+
+def check_utf8(path, kind, names):
+    try:
+        text = open(path, encoding="utf-8", errors="strict", newline="").read()
+    except UnicodeDecodeError as e:
+        return ["not UTF-8: %s" % e], ""
+    fails = []
+    try:
+        if kind == "json":
+            json.loads(text)
+        elif kind == "html":
+            ET.fromstring(text)
+        elif kind == "csv":
+            list(csv.reader(text.splitlines()))
+        elif kind not in ("markdown", "text"):
+            return ["unknown kind %r" % kind], ""
+    except (ValueError, ET.ParseError, csv.Error) as e:
+        fails.append("does not parse as %s: %s" % (kind, e))
+    fails += ["does not hold %r whole" % n for n in names if n not in text]
+    return fails, "UTF-8 %s holding %d names whole" % (kind, len(names))
+
+
+def check_safe_csv(path):
+    rows = list(csv.reader(open(path, encoding="utf-8", newline="")))
+    fails = ["row %d: %r would run as a formula" % (i + 1, c)
+             for i, row in enumerate(rows) for c in row if runs_as_formula(c)]
+    return fails, "%d rows, no cell a spreadsheet runs" % len(rows)
+
+
+def unescaped(line, ch):
+    """The offsets of ch in line without an odd run of backslashes before it."""
+    at = []
+    for i, c in enumerate(line):
+        k = i
+        while k > 0 and line[k - 1] == "\\":
+            k -= 1
+        if c == ch and (i - k) % 2 == 0:
+            at.append(i)
+    return at
+
+
+def check_safe_md(path):
+    fails, head = [], None
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        line = line.rstrip("\n")
+        if "<" in line:
+            fails.append("line %d: raw '<' (HTML or an autolink)" % n)
+        for ch in "[`":
+            if unescaped(line, ch):
+                fails.append("line %d: an unescaped %r" % (n, ch))
+        if not line.startswith("|"):
+            head = None
+            continue
+        cells = len(unescaped(line, "|"))
+        if head is None:
+            head = cells
+        elif cells != head:
+            fails.append("line %d: %d cell bounds, its header %d" % (n, cells, head))
+    return fails, "no HTML, link or code span; every table row whole"
 
 
 def main(argv):
@@ -180,6 +263,12 @@ def main(argv):
                                     int(argv[5]))
     elif len(argv) == 4 and argv[1] == "csv":
         fails, summary = check_csv(argv[2], argv[3])
+    elif len(argv) >= 4 and argv[1] == "utf8":
+        fails, summary = check_utf8(argv[2], argv[3], argv[4:])
+    elif len(argv) == 3 and argv[1] == "safe-csv":
+        fails, summary = check_safe_csv(argv[2])
+    elif len(argv) == 3 and argv[1] == "safe-md":
+        fails, summary = check_safe_md(argv[2])
     else:
         print(__doc__)
         return 2

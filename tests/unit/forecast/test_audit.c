@@ -8,6 +8,7 @@
 #include "models/forecast/audit.h"
 #include "models/forecast/run.h"
 #include "scenarios/scenario.h"
+#include "sim/utf8.h"
 
 /* Two jobs of `gpus` GPUs each on a cluster of `nodes` 8-GPU H100 nodes, both submitted at
  * t = 0 unless `submit` says otherwise for the second; extra YAML appended at the top level. */
@@ -146,6 +147,49 @@ START_TEST(test_partial_overlap_counts_the_shared_gpus)
 }
 END_TEST
 
+/* Issue 27: a finding names its job whole, however long the name: a 64-character Chinese name
+ * (192 bytes) was cut at 64 bytes of the check, inside a character, and the JSON report that
+ * printed it did not parse. The message that names the other job holds it whole too. */
+START_TEST(test_long_names_are_whole)
+{
+    char a_name[256] = "", b_name[256] = "";
+    for (int i = 0; i < 64; i++) {
+        strcat(a_name, "训"); /* 3 bytes each */
+        strcat(b_name, i % 2 ? "🚀" : "练");
+    }
+    st_cluster_cfg c = {.nodes = 4, .gpus_per_node = 8, .nvlink_domain = 8};
+    st_workload_cfg w[2] = {{.name = a_name, .gpus = 16}, {.name = b_name, .gpus = 16}};
+    int64_t ga[16], gb[16];
+    for (int i = 0; i < 16; i++) {
+        ga[i] = i;
+        gb[i] = 12 + i;
+    }
+    st_forecast f[2] = {{.w = &w[0], .gpus = ga, .start_s = 0, .has_life = 1},
+                        {.w = &w[1], .gpus = gb, .start_s = 10, .has_life = 1}};
+    f[0].life.wall_s = 100;
+    f[1].life.wall_s = 100;
+    size_t n = 0;
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, NULL, 2, NULL, NULL, NULL}, &n);
+    char want[512];
+    int tp = 0, shared = 0;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_eq(st_utf8_check(a[i].check, strlen(a[i].check)), strlen(a[i].check));
+        ck_assert_uint_eq(st_utf8_check(a[i].message, strlen(a[i].message)), strlen(a[i].message));
+        snprintf(want, sizeof want, "tensor parallel in NVLink domain: %s", a_name);
+        tp += strcmp(a[i].check, want) == 0;
+        snprintf(want, sizeof want, "GPUs held by one job: %s", b_name);
+        if (strcmp(a[i].check, want) == 0) {
+            snprintf(want, sizeof want, "'%s'", a_name);
+            ck_assert_ptr_nonnull(strstr(a[i].message, want));
+            shared++;
+        }
+    }
+    ck_assert_int_eq(tp, 1);
+    ck_assert_int_eq(shared, 1);
+    free(a);
+}
+END_TEST
+
 /* A 1 TB checkpoint that dumps in 10 s against the guide's target (2 TB in 15 s: 7.5 s for
  * 1 TB) and against a scenario's `audit:` targets, which also set the full baseboards. */
 START_TEST(test_targets_from_the_scenario)
@@ -217,7 +261,12 @@ static void switch_ports(int nodes, const char *fabric, st_audit *out)
     const st_audit *a = finding(&run, "switch ports");
     ck_assert_ptr_nonnull(a);
     ck_assert_str_eq(a->level, "fabric");
+    /* The finding's texts live in the run's block: keep a copy of the message past it. */
+    static char message[256];
+    ck_assert_int_lt(snprintf(message, sizeof message, "%s", a->message), sizeof message);
     *out = *a;
+    out->check = NULL;
+    out->message = message;
     st_run_release(&run);
     st_scn_free(s);
 }
@@ -263,6 +312,7 @@ Suite *audit_suite(void)
     tcase_add_test(tc, test_two_full_cluster_jobs_at_once_queue);
     tcase_add_test(tc, test_disjoint_gpus_or_times_pass);
     tcase_add_test(tc, test_partial_overlap_counts_the_shared_gpus);
+    tcase_add_test(tc, test_long_names_are_whole);
     tcase_add_test(tc, test_targets_from_the_scenario);
     tcase_add_test(tc, test_switch_ports);
     suite_add_tcase(s, tc);

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Text is UTF-8 in, UTF-8 out, and no writer runs what a name holds (issue 27, items 4 and 5).
+# tests/cli/utf8/names.yaml: the issue's 16-character Chinese job name and names longer than any
+# fixed buffer, through run (json, text, html, markdown, csv, --trace), audit, compare and size
+# in every format: each output is well-formed UTF-8, parses as its format (JSON by json.load,
+# HTML by check_report.py's XML parser) and holds every name whole. tests/cli/utf8/inject.yaml:
+# a spreadsheet formula, <script> and a javascript: link as names: every CSV cell is one a
+# spreadsheet does not run (OWASP "CSV Injection") and every Markdown file holds no HTML, link
+# or code span. Usage: run_utf8.sh STRATA SRC
+set -u
+strata=$1
+cd "$2" || exit 2
+check="python3 tests/cli/check_report.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if ! eval "$1" >"$tmp/why" 2>&1; then echo "FAIL $2"; cat "$tmp/why"; fail=$((fail + 1)); fi; }
+
+u=tests/cli/utf8/names.yaml
+short=大规模语言模型预训练任务第一阶段
+long=$(sed -n 's/^  - { <<: \*job, name: \([^,]*\),.*/\1/p' "$u")
+scn=$(sed -n 's/^name: //p' "$u")
+ok '[ ${#long} -gt 100 ] && [ ${#scn} -gt 100 ]' "the fixture's long names are read"
+
+# run: every format, and the Perfetto trace of the long-named job.
+for f in json text html markdown csv; do
+    "$strata" run "$u" --format "$f" >"$tmp/run.$f" 2>"$tmp/err"
+    ok '[ $? -le 1 ] && [ ! -s "$tmp/err" ]' "run --format $f: runs"
+    ok '$check utf8 "$tmp/run.$f" $f "$short" "$long" "$scn"' "run --format $f: UTF-8, names whole"
+done
+ok '$check csv "$tmp/run.csv" "$tmp/run.json"' "run --format csv: the JSON's leaves"
+"$strata" run "$u" --trace "$tmp/trace.json" --trace-job "$long" >/dev/null 2>&1
+ok '$check utf8 "$tmp/trace.json" json "$long: pipeline stage 0" "$long: pipeline stage 1"' \
+    "run --trace: Perfetto JSON, process names whole"
+"$strata" audit "$u" >"$tmp/audit.txt" 2>&1
+ok '$check utf8 "$tmp/audit.txt" text "memory per GPU: $short:" "memory headroom: $long:"' \
+    "audit: checks name their job whole"
+ok 'python3 -c "import json,sys; a=json.load(open(sys.argv[1]))[\"audit\"]; \
+    assert \"memory per GPU: \" + sys.argv[2] in [x[\"check\"] for x in a]" "$tmp/run.json" "$short"' \
+    "run --format json: audit[i].check holds the whole job name"
+
+# compare and size: every format.
+for f in json csv markdown html text; do
+    "$strata" compare "$u" --policies fifo,backfill --format "$f" >"$tmp/cmp.$f" 2>"$tmp/err"
+    names=()
+    case $f in json | html | text) names=("$scn") ;; esac
+    ok '$check utf8 "$tmp/cmp.$f" $f "${names[@]}"' "compare --format $f: UTF-8, names whole"
+    "$strata" size "$u" --workload "$long" --deadline 1h --format "$f" >"$tmp/size.$f" 2>"$tmp/err"
+    names=()
+    case $f in json | html | text | markdown) names=("$long") ;; esac
+    ok '$check utf8 "$tmp/size.$f" $f "${names[@]}"' "size --format $f: UTF-8, names whole"
+done
+ok '$check html "$tmp/cmp.html" "$tmp/cmp.json" queue-waits 20' "compare --format html: the JSON's numbers"
+ok '$check html "$tmp/size.html" "$tmp/size.json" size-pareto 20' "size --format html: the JSON's numbers"
+ok '$check html "$tmp/run.html" "$tmp/run.json" "" 100' "run --format html: the JSON's numbers"
+
+# A name no format may run.
+j=tests/cli/utf8/inject.yaml
+"$strata" run "$j" --format json >"$tmp/i.json" 2>/dev/null
+for f in csv markdown html; do
+    "$strata" run "$j" --format "$f" >"$tmp/i-run.$f" 2>/dev/null
+    "$strata" compare "$j" --policies fifo,backfill --format "$f" >"$tmp/i-cmp.$f" 2>/dev/null
+    "$strata" size "$j" --deadline 1h --format "$f" >"$tmp/i-size.$f" 2>/dev/null
+done
+for c in run cmp size; do
+    ok '$check safe-csv "$tmp/i-$c.csv"' "$c --format csv: no cell runs as a formula"
+    ok '$check safe-md "$tmp/i-$c.markdown"' "$c --format markdown: no HTML, link or code span"
+    ok '! grep -q "<script" "$tmp/i-$c.html"' "$c --format html: no <script> element"
+done
+ok 'grep -qF "jobs[0].name,\"'"'"'=cmd|'"'"' /C calc'"'"'!A0\"" "$tmp/i-run.csv"' \
+    "run --format csv: the formula name quoted after a single quote"
+ok '$check csv "$tmp/i-run.csv" "$tmp/i.json"' "run --format csv: still the JSON's leaves"
+ok 'grep -qF "| name | &lt;script&gt;alert(1)&lt;/script&gt; |" "$tmp/i-run.markdown"' \
+    "run --format markdown: <script> as entities"
+ok 'grep -qF "| name | \\[x\\](javascript:alert(1)) |" "$tmp/i-run.markdown"' \
+    "run --format markdown: no link from [x](javascript:...)"
+ok '$check html "$tmp/i-run.html" "$tmp/i.json" "" 100' "run --format html: escaped, parses"
+# The checkers themselves refuse what they guard against.
+printf 'a,b\n=cmd|x,1\n' >"$tmp/bad.csv"
+ok '! $check safe-csv "$tmp/bad.csv"' "checker: refuses a formula cell"
+printf '| a | b |\n| <b>x</b> | [x](javascript:y) |\n' >"$tmp/bad.md"
+ok '! $check safe-md "$tmp/bad.md"' "checker: refuses raw HTML and a link"
+head -c 100 "$tmp/trace.json" >"$tmp/cut.json"
+printf '\xe5\xa4' >>"$tmp/cut.json"
+ok '! $check utf8 "$tmp/cut.json" text' "checker: refuses half a character"
+echo "$((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
