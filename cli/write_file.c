@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/utf8.h"
 
 /* The temporary file being written, removed if a signal that ends the process arrives
  * meanwhile (unlink and raise are async-signal-safe): Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT), kill
@@ -72,7 +73,7 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
     if (!tmp) {
-        snprintf(why, n, "out of memory");
+        st_snprintf(why, n, "out of memory");
         return -1;
     }
     snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
@@ -87,7 +88,8 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
         guard(tmp, old);
     sigprocmask(SIG_SETMASK, &prev, NULL);
     if (fd < 0) {
-        snprintf(why, n, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
+        st_snprintf(why, n, "cannot create a temporary file next to '%s': %s", path,
+                    strerror(errno));
         free(tmp);
         return -1;
     }
@@ -105,7 +107,7 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
         free(tmp);
         return 0;
     }
-    snprintf(why, n, "cannot write '%s': %s", path, strerror(ok ? errno : err));
+    st_snprintf(why, n, "cannot write '%s': %s", path, strerror(ok ? errno : err));
     unlink(tmp);
     unguard(old);
     free(tmp);
@@ -117,7 +119,7 @@ static int write_through(const char *path, const char *data, size_t len, char *w
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) {
-        snprintf(why, n, "cannot open '%s': %s", path, strerror(errno));
+        st_snprintf(why, n, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
     int ok = write_all(fd, data, len) == 0;
@@ -127,7 +129,7 @@ static int write_through(const char *path, const char *data, size_t len, char *w
         err = errno;
     }
     if (!ok)
-        snprintf(why, n, "cannot write '%s': %s", path, strerror(err));
+        st_snprintf(why, n, "cannot write '%s': %s", path, strerror(err));
     return ok ? 0 : -1;
 }
 
@@ -137,7 +139,7 @@ int st_cli_write_atomic(const char *path, const char *data, size_t len, char *wh
     if (lstat(path, &st) != 0) /* a new path */
         return write_renamed(path, data, len, why, n);
     if (S_ISDIR(st.st_mode)) {
-        snprintf(why, n, "cannot write '%s': it is a directory", path);
+        st_snprintf(why, n, "cannot write '%s': it is a directory", path);
         return -1;
     }
     if (S_ISREG(st.st_mode))
