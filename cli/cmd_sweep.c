@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "sim/xalloc.h"
+
+#define MAX_WORKERS 256
 
 typedef struct sweep_opts {
     const char *file, *output, *columns;
@@ -42,20 +45,30 @@ static int parse_format(const char *val, sweep_opts *o)
         "sweep", "--format takes 'csv', 'json', 'markdown' or 'html', found '%s'", val);
 }
 
+static int parse_jobs(const char *a, const char *val, sweep_opts *o)
+{
+    char *end = NULL;
+    long v = val ? strtol(val, &end, 10) : 0;
+    if (!val || end == val || *end || v < 1 || v > MAX_WORKERS)
+        return st_cli_usage_error("sweep", "%s takes a whole number from 1 to %d, found '%s'", a,
+                                  MAX_WORKERS, val ? val : "");
+    o->workers = (int)v;
+    o->workers_given = 1;
+    return 0;
+}
+
 static int parse_one(const char *a, const char *val, sweep_opts *o)
 {
-    char why[300], *end = NULL;
+    char why[300];
     if (strcmp(a, "--set") == 0) {
         if (need(a, val))
             return ST_EXIT_INPUT;
-        if (st_grid_add(&o->grid, val, why, sizeof why))
-            return st_cli_usage_error("sweep", "--set %s: %s", val, why);
+        if (st_grid_add(&o->grid, val, why, sizeof why)) /* echoed only when it is UTF-8 */
+            return st_grid_bad_utf8(val) >= 0
+                       ? st_cli_usage_error("sweep", "--set: %s", why)
+                       : st_cli_usage_error("sweep", "--set %s: %s", val, why);
     } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
-        long v = val ? strtol(val, &end, 10) : 0;
-        if (!val || !end || *end || v < 1 || v > 256)
-            return st_cli_usage_error("sweep", "%s takes a whole number from 1 to 256", a);
-        o->workers = (int)v;
-        o->workers_given = 1;
+        return parse_jobs(a, val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
         if (need(a, val))
             return ST_EXIT_INPUT;
@@ -82,42 +95,25 @@ static int parse_opts(int argc, char **argv, sweep_opts *o)
 {
     o->workers = 1;
     o->grid.n_points = 1;
-    return st_cli_parse_args("sweep", argc, argv, opt_one, o, &o->file);
+    int rc = st_cli_parse_args("sweep", argc, argv, opt_one, o, &o->file);
+    if (!rc && o->grid.n_ax == 0) /* one point is `strata run`'s job, not a sweep's */
+        return st_cli_usage_error("sweep", "expected at least one --set PATH=V1,V2,... to sweep "
+                                           "(`strata run FILE` runs the file as it is)");
+    return rc;
 }
 
 typedef struct sweep_run {
+    const sweep_opts *o;
     const st_sweep *sw;
     char ***rows;
     int journal; /* -1: none */
-    size_t computed;
+    size_t resumed, computed, failed;
+    size_t shown;     /* rows[0..shown) are on stdout (CSV and Markdown stream there) */
+    int stream;       /* print rows as the finished prefix grows */
+    double t0, drawn; /* the start; when the progress line was last drawn (0: not shown) */
+    int progress;     /* stderr is a terminal */
     char why[300];
 } sweep_run;
-
-static int on_row(void *ctx, size_t p, char **cells)
-{
-    sweep_run *r = ctx;
-    if (p >= r->sw->grid->n_points || r->rows[p]) {
-        st_sweep_cells_free(cells, r->sw->n_cols);
-        return -1;
-    }
-    r->rows[p] = cells;
-    r->computed++;
-    if (r->journal >= 0 && st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why))
-        return 1;
-    return 0;
-}
-
-/* A row for a point whose worker died before sending it: not journalled, so a rerun retries. */
-static char **lost_row(const st_sweep *sw, size_t p)
-{
-    char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
-    st_sweep_point_values(sw, p, cells);
-    for (size_t c = sw->grid->n_ax; c < sw->n_cols; c++)
-        cells[c] = st_xstrdup(c == sw->grid->n_ax ? ST_SWEEP_ERROR : "");
-    free(cells[sw->n_cols - 1]);
-    cells[sw->n_cols - 1] = st_xstrdup("its worker process ended before sending the row");
-    return cells;
-}
 
 static double now_s(void)
 {
@@ -126,43 +122,129 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The points left to do on the workers, or the MPI ranks. */
-static int run_left(const sweep_opts *o, sweep_run *r, const size_t *left, size_t n_left)
+/* The progress line on stderr (a terminal): nothing for the first second, then at most five
+ * updates a second, as main.c's reporter draws the models' loops. */
+static void progress_draw(sweep_run *r)
 {
-    if (o->mpi)
-        return st_sweep_mpi_run(r->sw, left, n_left, on_row, r, r->why, sizeof r->why);
-    return st_sweep_workers(r->sw, left, n_left, o->workers, on_row, r, r->why, sizeof r->why);
+    double t = now_s();
+    if (!r->progress || t - r->t0 < 1.0 || t - r->drawn < 0.2)
+        return;
+    r->drawn = t;
+    fprintf(stderr, "\rstrata sweep: %zu of %zu points, %zu failed, %.0f s  ",
+            r->resumed + r->computed + r->failed, r->sw->grid->n_points, r->failed, t - r->t0);
 }
 
-/* Resume from the journal, compute the rest, and fill a row for every point. */
-static int compute(const sweep_opts *o, sweep_run *r, char *journal)
+static void progress_clear(sweep_run *r)
 {
-    size_t n = r->sw->grid->n_points, resumed = 0;
-    double t0 = now_s();
-    if (journal) {
-        resumed = st_sweep_journal_read(journal, r->sw, r->rows);
-        if ((r->journal = st_sweep_journal_open(journal, r->why, sizeof r->why)) < 0) {
-            if (o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
-                run_left(o, r, NULL, 0);
-            return -1;
-        }
+    if (r->drawn > 0)
+        fprintf(stderr, "\r%70s\r", "");
+    r->drawn = 0;
+}
+
+static void on_tick(void *ctx)
+{
+    progress_draw(ctx);
+}
+
+/* Print the rows whose points are all done up to them, in point order (CSV and Markdown on
+ * stdout). Returns 0, or -1 when stdout cannot be written. */
+static int stream_rows(sweep_run *r)
+{
+    size_t n = r->sw->grid->n_points, from = r->shown;
+    if (!r->stream || from >= n || !r->rows[from])
+        return 0;
+    progress_clear(r);
+    for (; r->shown < n && r->rows[r->shown]; r->shown++) {
+        char *line = st_sweep_render_row(r->sw, r->rows[r->shown], r->o->format);
+        fputs(line, stdout);
+        free(line);
+    }
+    if (fflush(stdout) == 0)
+        return 0;
+    snprintf(r->why, sizeof r->why, "cannot write standard output");
+    return -1;
+}
+
+/* A row from a worker or a rank. A failed point (its worker died) is not journalled, so the same
+ * command computes it again. */
+static int on_row(void *ctx, size_t p, char **cells, int failed)
+{
+    sweep_run *r = ctx;
+    if (p >= r->sw->grid->n_points || r->rows[p]) {
+        st_sweep_cells_free(cells, r->sw->n_cols);
+        snprintf(r->why, sizeof r->why, "a second row for point %zu", p);
+        return -1;
+    }
+    r->rows[p] = cells;
+    if (failed) {
+        r->failed++;
+    } else {
+        r->computed++;
+        if (r->journal >= 0 &&
+            st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why))
+            return 1;
+    }
+    if (stream_rows(r))
+        return 1;
+    progress_draw(r);
+    return 0;
+}
+
+/* The points left to do on the workers, or the MPI ranks. */
+static int run_left(sweep_run *r, const size_t *left, size_t n_left)
+{
+    st_sweep_sink sink = {.row = on_row, .tick = r->progress ? on_tick : NULL, .ctx = r};
+    if (r->o->mpi)
+        return st_sweep_mpi_run(r->sw, left, n_left, &sink, r->why, sizeof r->why);
+    return st_sweep_workers(r->sw, left, n_left, r->o->workers, &sink, r->why, sizeof r->why);
+}
+
+/* What says where the journal stands, and the points that failed. */
+static void summary(const sweep_run *r)
+{
+    const sweep_opts *o = r->o;
+    size_t n = r->sw->grid->n_points;
+    int k = o->mpi ? o->ranks : o->workers;
+    fprintf(stderr,
+            "strata sweep: %zu points: %zu from the journal, %zu computed on %d %s%s in %.2f s\n",
+            n, r->resumed, r->computed, k, o->mpi ? "MPI " : "",
+            k == 1 ? (o->mpi ? "rank" : "worker") : (o->mpi ? "ranks" : "workers"),
+            now_s() - r->t0);
+    if (r->failed)
+        fprintf(stderr,
+                "strata sweep: error: %zu of %zu points failed: the worker process computing %s "
+                "died (the reason column says how); %s\n",
+                r->failed, n, r->failed == 1 ? "it" : "each",
+                o->output ? "the journal lacks them, so the same command computes them again"
+                          : "with -o, a rerun would compute only them");
+}
+
+/* Resume from the journal (already open), compute the rest, and fill a row for every point. */
+static int compute(sweep_run *r)
+{
+    size_t n = r->sw->grid->n_points;
+    if (r->journal >= 0 &&
+        st_sweep_journal_read(r->journal, r->sw, r->rows, &r->resumed, r->why, sizeof r->why)) {
+        if (r->o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
+            run_left(r, NULL, 0);
+        return -1;
     }
     size_t *left = st_xmalloc((n ? n : 1) * sizeof *left), n_left = 0;
     for (size_t p = 0; p < n; p++)
         if (!r->rows[p])
             left[n_left++] = p;
-    int rc = run_left(o, r, left, n_left);
+    if (r->stream) {
+        char *head = st_sweep_render_head(r->sw, r->o->format);
+        fputs(head, stdout);
+        free(head);
+    }
+    int rc = stream_rows(r) ? -1 : run_left(r, left, n_left);
     free(left);
     for (size_t p = 0; !rc && p < n; p++)
         if (!r->rows[p])
-            r->rows[p] = lost_row(r->sw, p);
-    if (r->journal >= 0)
-        close(r->journal);
-    int k = o->mpi ? o->ranks : o->workers;
-    fprintf(stderr,
-            "strata sweep: %zu points: %zu from the journal, %zu computed on %d %s%s in %.2f s\n",
-            n, resumed, r->computed, k, o->mpi ? "MPI " : "",
-            k == 1 ? (o->mpi ? "rank" : "worker") : (o->mpi ? "ranks" : "workers"), now_s() - t0);
+            ST_BUG("sweep point %zu has no row", p);
+    progress_clear(r);
+    summary(r);
     return rc;
 }
 
@@ -180,26 +262,83 @@ static int emit(const sweep_opts *o, const st_sweep *sw, char ***rows)
     return rc;
 }
 
+/* Whether path is the same file as input (the scenario, its trace): an output there would
+ * replace or append to what the sweep reads. */
+static int same_file(const char *path, const struct stat *out)
+{
+    struct stat in;
+    return path && stat(path, &in) == 0 && in.st_dev == out->st_dev && in.st_ino == out->st_ino;
+}
+
+/* Refuse an output path that is not a regular file (a FIFO would block the final write; a
+ * sweep writes a file and its journal beside it) or that is an input of the sweep. */
+static int check_output(const char *what, const char *path, const st_sweep *sw)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0)
+        return 0; /* a new file */
+    const st_trace_cfg *t = st_scn_trace(sw->base);
+    if (!S_ISREG(st.st_mode))
+        fprintf(stderr,
+                "strata sweep: %s '%s': not a regular file (a FIFO, socket, device or "
+                "directory); a sweep writes its rows to a file\n",
+                what, path);
+    else if (same_file(sw->file, &st) || same_file(t ? t->file : NULL, &st))
+        fprintf(stderr,
+                "strata sweep: %s '%s': is an input of this sweep (%s); refusing to "
+                "write over it\n",
+                what, path, same_file(sw->file, &st) ? "the scenario" : "its trace");
+    else
+        return 0;
+    return ST_EXIT_INPUT;
+}
+
+/* The journal of -o RESULTS: RESULTS.journal, opened before anything is computed. */
+static int open_journal(const sweep_opts *o, sweep_run *r)
+{
+    if (!o->output)
+        return 0;
+    char *path = st_xmalloc(strlen(o->output) + 9);
+    sprintf(path, "%s.journal", o->output);
+    int rc = check_output("-o", o->output, r->sw) || check_output("the journal", path, r->sw);
+    if (!rc && (r->journal = st_sweep_journal_open(path, r->why, sizeof r->why)) < 0) {
+        fprintf(stderr, "strata sweep: %s\n", r->why);
+        rc = 1;
+    }
+    free(path);
+    return rc ? ST_EXIT_INPUT : 0;
+}
+
 static int sweep(const sweep_opts *o, const st_sweep *sw)
 {
     if (o->mpi && o->rank) { /* a rank other than 0 computes its share and leaves the rest */
         char why[300];
-        return st_sweep_mpi_run(sw, NULL, 0, on_row, NULL, why, sizeof why) ? ST_EXIT_SIM : 0;
+        st_sweep_sink none = {0};
+        return st_sweep_mpi_run(sw, NULL, 0, &none, why, sizeof why) ? ST_EXIT_SIM : 0;
     }
     size_t n = sw->grid->n_points;
-    sweep_run r = {.sw = sw, .rows = st_xcalloc(n ? n : 1, sizeof *r.rows), .journal = -1};
-    char *journal = NULL;
-    if (o->output) {
-        journal = st_xmalloc(strlen(o->output) + 9);
-        sprintf(journal, "%s.journal", o->output);
-    }
-    int rc = compute(o, &r, journal) ? ST_EXIT_SIM : emit(o, sw, r.rows);
+    sweep_run r = {.o = o,
+                   .sw = sw,
+                   .rows = st_xcalloc(n ? n : 1, sizeof *r.rows),
+                   .journal = -1,
+                   .stream =
+                       !o->output && (o->format == ST_SWEEP_CSV || o->format == ST_SWEEP_MARKDOWN),
+                   .t0 = now_s(),
+                   .progress = isatty(STDERR_FILENO)};
+    int rc = open_journal(o, &r);
+    if (rc && o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
+        run_left(&r, NULL, 0);
+    if (!rc)
+        rc = compute(&r) ? ST_EXIT_SIM : r.stream ? ST_EXIT_OK : emit(o, sw, r.rows);
     if (rc == ST_EXIT_SIM && r.why[0])
         fprintf(stderr, "strata sweep: %s\n", r.why);
+    if (!rc && r.failed)
+        rc = ST_EXIT_SIM;
+    if (r.journal >= 0)
+        close(r.journal);
     for (size_t p = 0; p < n; p++)
         st_sweep_cells_free(r.rows[p], sw->n_cols);
     free(r.rows);
-    free(journal);
     return rc;
 }
 

@@ -16,36 +16,55 @@ typedef enum st_sweep_format {
 
 /* rows[0..n), each sw->n_cols cells, as one text in format f (CSV with a header line, a JSON
  * object with the columns and one object per point, a Markdown table, or an HTML page of the
- * JSON's points: st_sweep_html). Malloc'd. */
+ * JSON's points: st_sweep_html). CSV and Markdown are st_sweep_render_head's text followed by
+ * st_sweep_render_row's for each row, so a sweep can print them a row at a time. Text cells are
+ * neutralised for the format (report/csv.h, report/md.h). Malloc'd. */
 char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_format f);
+char *st_sweep_render_head(const st_sweep *sw, st_sweep_format f);
+char *st_sweep_render_row(const st_sweep *sw, char **cells, st_sweep_format f);
 
 /* The sweep's JSON text (st_sweep_render's) as a self-contained HTML page: a curve per report
  * column against the first axis, and the table of points (cli/sweep_html.c). Malloc'd. */
 char *st_sweep_html(const st_sweep *sw, const char *json);
 
-/* The rows a journal (one line per finished point: its key, a tab, its cells joined by tabs)
- * holds for the points of sw: rows[p] is set (malloc'd cells) for each point p whose key has a
- * whole line there; a missing file is an empty journal, a torn last line is skipped. Returns
- * how many points it filled. */
-size_t st_sweep_journal_read(const char *path, const st_sweep *sw, char ***rows);
-
-/* Open the journal for appending (created 0644 if absent). Returns the descriptor or -1 with
- * the reason in why. */
+/* Open the journal path for reading and appending, created 0644 if absent, without following a
+ * symbolic link (O_NOFOLLOW: a link planted there would have the rows appended to whatever it
+ * names) and refusing anything but a regular file (a FIFO would block), both before a byte is
+ * read or written; the open itself never blocks. Returns the descriptor, or -1 with the reason
+ * in why. */
 int st_sweep_journal_open(const char *path, char *why, size_t n);
+
+/* The rows the journal fd (one line per finished point: its key, a tab, its cells joined by
+ * tabs) holds for the points of sw: rows[p] is set (malloc'd cells) for each point p whose key
+ * has a whole line there, and *filled counts them; a torn last line is skipped and ended with a
+ * newline, so the next row starts a line of its own. Returns 0, or -1 with the reason in why. */
+int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *filled, char *why,
+                          size_t n);
 
 /* Append point p's row and fsync, so a row the journal has survives any interrupt. Returns 0,
  * or -1 with the reason in why. */
 int st_sweep_journal_add(int fd, const st_sweep *sw, size_t p, char **cells, char *why, size_t n);
 
-/* Compute the points left[0..n_left) on `workers` forked processes, worker w taking left[k]
- * for every k = w mod workers, so which process computes a point never depends on timing.
- * Each row is handed to done(ctx, point, cells) in the parent as it arrives (cells malloc'd,
- * the callee keeps them); done returns nonzero to stop. A point whose worker died before its
- * row is never handed to done. Returns 0, or -1 when a process or pipe could not be made or done
- * stopped (with the reason in why). */
+/* Where the workers and the MPI ranks hand their rows, in the process that writes them. */
+typedef struct st_sweep_sink {
+    /* Point p's row (cells malloc'd; the callee keeps them). failed: the process computing p
+     * died before sending its row, and cells is st_sweep_point_failed's row saying how. Returns
+     * nonzero to stop the sweep. */
+    int (*row)(void *ctx, size_t p, char **cells, int failed);
+    void (*tick)(void *ctx); /* NULL, or called at least every 250 ms while rows are awaited */
+    void *ctx;
+} st_sweep_sink;
+
+/* Compute the points left[0..n_left) on up to `workers` forked processes. Each worker is handed
+ * one point at a time, in the order of left, and sends its row back before it gets the next, so
+ * the parent always knows which point a worker is on: when a worker dies (a crash, a kill from
+ * outside such as the OOM killer's), that point alone is handed to the sink as a failed row
+ * naming the signal or exit status, a new worker is forked in its place, and the other points
+ * go on. A point's row depends on the point alone, never on which worker computed it or after
+ * what. Returns 0, or -1 when no worker could be started, a worker sent a malformed row or the
+ * sink stopped (with the reason in why). */
 int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int workers,
-                     int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why,
-                     size_t n);
+                     const st_sweep_sink *sink, char *why, size_t n);
 
 /* MPI (cli/sweep_mpi.c). st_sweep_mpi_init starts MPI when this build has it and the process
  * was started by mpirun, setting its rank and the number of ranks: returns 1 then, 0 when the
@@ -54,10 +73,10 @@ int st_sweep_mpi_init(int *rank, int *size);
 
 /* Under MPI: every rank calls it with rank 0's to-do list (the other ranks' left and n_left are
  * not read); each computes left[k] for every k = rank mod size, and rank 0 hands every row to
- * done as st_sweep_workers does. Returns 0, or -1 with the reason in why (rank 0). */
+ * the sink (never a failed one: a rank that dies ends the whole MPI job, and the rows rank 0 has
+ * journalled by then are kept). Returns 0, or -1 with the reason in why (rank 0). */
 int st_sweep_mpi_run(const st_sweep *sw, const size_t *left, size_t n_left,
-                     int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why,
-                     size_t n);
+                     const st_sweep_sink *sink, char *why, size_t n);
 
 /* Rank 0's exit status rc on every rank, then MPI's end; rc unchanged when not under MPI. */
 int st_sweep_mpi_finish(int rc);

@@ -17,16 +17,38 @@ static double value(const cJSON *pt, const char *col)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* Point pt's values of the axes after the first, as one label ("" with one axis). */
-static void group_label(const st_sweep *sw, const cJSON *pt, char *buf, size_t n)
+/* A leaf's text as the JSON holds it (a string as it is, a number in cJSON's form), malloc'd:
+ * as long as it is, so a long name is never cut, least of all inside a UTF-8 character. */
+static char *exact_text(const cJSON *v)
 {
-    buf[0] = '\0';
+    if (cJSON_IsString(v))
+        return st_xstrdup(v->valuestring);
+    char num[64]; /* a number, a boolean or null */
+    st_report_value_exact(v, num, sizeof num);
+    return st_xstrdup(num);
+}
+
+/* Point pt's values of the axes after the first, as one label ("" with one axis), malloc'd. */
+static char *group_label(const st_sweep *sw, const cJSON *pt)
+{
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
     for (size_t a = 1; a < sw->grid->n_ax; a++) {
-        char v[128];
-        st_report_value_exact(cJSON_GetObjectItemCaseSensitive(pt, sw->cols[a]), v, sizeof v);
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "%s%s=%s", len ? ", " : "", sw->cols[a], v);
+        char *v = exact_text(cJSON_GetObjectItemCaseSensitive(pt, sw->cols[a]));
+        fprintf(out, "%s%s=%s", a > 1 ? ", " : "", sw->cols[a], v);
+        free(v);
     }
+    return st_report_close(out, &buf);
+}
+
+/* printf into a malloc'd text of the length it needs. */
+static char *text_of(const char *f, const char *a, const char *b)
+{
+    int len = snprintf(NULL, 0, f, a, b);
+    char *t = st_xmalloc((size_t)(len > 0 ? len : 0) + 1);
+    snprintf(t, (size_t)(len > 0 ? len : 0) + 1, f, a, b);
+    return t;
 }
 
 /* A unit that reads well for column col (by its key's suffix) and the factor into it. */
@@ -62,16 +84,18 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
 {
     size_t np = (size_t)cJSON_GetArraySize(pts), ng = 0, i = 0, have = 0;
     double *x = st_xcalloc(np + 1, sizeof *x), *y = st_xcalloc(np + 1, sizeof *y), scale;
-    char **labels = st_xcalloc(np + 1, sizeof *labels), lb[512];
+    char **labels = st_xcalloc(np + 1, sizeof *labels);
     size_t *grp = st_xcalloc(np + 1, sizeof *grp);
     const char *unit = unit_of(col, &scale);
     int numeric = numeric_axis(sw, pts);
     for (const cJSON *p = pts->child; p; p = p->next, i++) {
-        group_label(sw, p, lb, sizeof lb);
+        char *lb = group_label(sw, p);
         for (grp[i] = 0; grp[i] < ng && strcmp(labels[grp[i]], lb) != 0; grp[i]++)
             ;
         if (grp[i] == ng)
-            labels[ng++] = st_xstrdup(lb);
+            labels[ng++] = lb;
+        else
+            free(lb);
         x[i] = numeric ? value(p, sw->cols[0]) : (double)st_grid_value(sw->grid, i, 0);
         y[i] = value(p, col) * scale;
         have += isfinite(y[i]);
@@ -90,10 +114,10 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
                 s[g].n++;
             }
     }
-    char sid[32], title[300], yl[300];
+    char sid[32];
     snprintf(sid, sizeof sid, "sweep-curve-%zu", id);
-    snprintf(title, sizeof title, "%s against %s", col, sw->cols[0]);
-    snprintf(yl, sizeof yl, "%s", unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col);
+    char *title = text_of("%s against %s", col, sw->cols[0]);
+    const char *yl = unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col;
     const st_grid_axis *ax0 = &sw->grid->ax[0];
     st_svg_frame f = {.id = sid,
                       .title = title,
@@ -105,8 +129,27 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
         st_svg_xy(out, &f, s, ng);
     for (size_t g = 0; g < ng; g++)
         free(labels[g]);
-    free(labels), free(grp), free(x), free(y), free(gx), free(gy), free(s);
+    free(labels), free(grp), free(x), free(y), free(gx), free(gy), free(s), free(title);
     return have > 0;
+}
+
+/* Cell c of point i, whose JSON value is v. */
+static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const cJSON *v)
+{
+    char idx[32];
+    snprintf(idx, sizeof idx, "points[%zu].", i);
+    char *path = text_of("%s%s", idx, sw->cols[c]);
+    if (cJSON_IsNumber(v)) {
+        char text[128], exact[64]; /* a number's text: digits and a unit */
+        st_report_value_text(path, v, text, sizeof text);
+        st_report_value_exact(v, exact, sizeof exact);
+        st_html_cell_num(out, path, exact, text);
+    } else {
+        char *text = cJSON_IsNull(v) ? st_xstrdup("") : exact_text(v);
+        st_html_cell(out, text);
+        free(text);
+    }
+    free(path);
 }
 
 static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
@@ -115,18 +158,8 @@ static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
     size_t i = 0;
     for (const cJSON *p = pts->child; p; p = p->next, i++) {
         st_html_row_begin(out);
-        for (size_t c = 0; c < sw->n_cols; c++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, sw->cols[c]);
-            char path[300], text[512], exact[64];
-            snprintf(path, sizeof path, "points[%zu].%s", i, sw->cols[c]);
-            st_report_value_text(path, v, text, sizeof text);
-            if (cJSON_IsNumber(v)) {
-                st_report_value_exact(v, exact, sizeof exact);
-                st_html_cell_num(out, path, exact, text);
-            } else {
-                st_html_cell(out, cJSON_IsNull(v) ? "" : text);
-            }
-        }
+        for (size_t c = 0; c < sw->n_cols; c++)
+            point_cell(out, sw, i, c, cJSON_GetObjectItemCaseSensitive(p, sw->cols[c]));
         st_html_row_end(out);
     }
     st_html_table_end(out);
@@ -138,11 +171,12 @@ char *st_sweep_html(const st_sweep *sw, const char *json)
     if (!t)
         ST_BUG("the sweep's JSON does not parse back");
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(t, "points");
-    char *buf, title[300], line[300];
+    char *buf, line[128];
     size_t len, id = 0;
     FILE *out = st_report_open(&buf, &len);
-    snprintf(title, sizeof title, "Strata sweep: %s", sw->file);
+    char *title = text_of("Strata sweep: %s%s", sw->file, "");
     st_html_begin(out, title);
+    free(title);
     snprintf(line, sizeof line, "strata %s · scenario hash %s · %zu points", STRATA_VERSION,
              cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, sw->grid->n_points);
     st_html_para(out, "meta", line);

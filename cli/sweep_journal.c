@@ -1,13 +1,15 @@
 /* The resume journal of `strata sweep -o FILE`: FILE.journal, one line per finished point, each
  * appended with one write() and fsync'd, so after any interrupt the journal holds whole rows
  * (and at worst a torn last line, which is skipped). Keyed by st_sweep_key, so a rerun of the
- * same scenario finds the points it already has, whatever grid they came from. */
+ * same scenario by the same build finds the points it already has, whatever grid they came
+ * from. Opened once, never through a symbolic link, and only when it is a regular file. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/sweep.h"
@@ -65,53 +67,88 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
 }
 
-size_t st_sweep_journal_read(const char *path, const st_sweep *sw, char ***rows)
+/* The journal's lines for the points of sw into rows (keys: sw's points' keys, sorted). */
+static size_t read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***rows, int *torn)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = sw->grid->n_points, filled = 0;
-    keyed *keys = st_xmalloc((n ? n : 1) * sizeof *keys);
-    for (size_t p = 0; p < n; p++) {
-        st_sweep_key(sw, p, keys[p].key);
-        keys[p].p = p;
-    }
-    qsort(keys, n, sizeof *keys, by_key);
+    size_t n = sw->grid->n_points, filled = 0, cap = 0;
     char *line = NULL;
-    size_t cap = 0;
     ssize_t len;
+    *torn = 0;
     while ((len = getline(&line, &cap, f)) > 0) {
-        if (line[len - 1] != '\n' || len < 18 || line[16] != '\t')
+        *torn = line[len - 1] != '\n'; /* only the last line can be */
+        if (*torn || len < 18 || line[16] != '\t')
             continue; /* torn by an interrupt, or not a row */
         line[len - 1] = '\0';
         line[16] = '\0';
-        keyed want,
-            *hit = (memcpy(want.key, line, 17), bsearch(&want, keys, n, sizeof *keys, by_key));
+        keyed want;
+        memcpy(want.key, line, 17);
+        keyed *hit = bsearch(&want, keys, n, sizeof *keys, by_key);
         if (!hit || rows[hit->p])
             continue;
         rows[hit->p] = st_sweep_cells_parse(line + 17, sw->n_cols);
         filled += rows[hit->p] != NULL;
     }
     free(line);
+    return filled;
+}
+
+int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *filled, char *why,
+                          size_t n)
+{
+    int copy = dup(fd), torn = 0;
+    FILE *f = copy >= 0 ? fdopen(copy, "r") : NULL;
+    if (!f || fseek(f, 0, SEEK_SET) != 0) {
+        snprintf(why, n, "cannot read the journal: %s", strerror(errno));
+        if (f)
+            fclose(f);
+        else if (copy >= 0)
+            close(copy);
+        return -1;
+    }
+    size_t np = sw->grid->n_points;
+    keyed *keys = st_xmalloc((np ? np : 1) * sizeof *keys);
+    for (size_t p = 0; p < np; p++) {
+        st_sweep_key(sw, p, keys[p].key);
+        keys[p].p = p;
+    }
+    qsort(keys, np, sizeof *keys, by_key);
+    *filled = read_rows(f, sw, keys, rows, &torn);
+    int bad = ferror(f);
     free(keys);
     fclose(f);
-    return filled;
+    if (bad) {
+        snprintf(why, n, "cannot read the journal: read error");
+        return -1;
+    }
+    /* A line torn by a kill gets its end, so the next row starts a line of its own. */
+    if (torn && write(fd, "\n", 1) != 1) {
+        snprintf(why, n, "cannot end the journal's last line: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 int st_sweep_journal_open(const char *path, char *why, size_t n)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd < 0) {
-        snprintf(why, n, "%s: cannot open the journal: %s", path, strerror(errno));
+        if (errno == ELOOP)
+            snprintf(why, n,
+                     "%s: the journal is a symbolic link; a journal is never written through "
+                     "one (remove it)",
+                     path);
+        else
+            snprintf(why, n, "%s: cannot open the journal: %s", path, strerror(errno));
         return -1;
     }
-    /* A line torn by a kill gets its end, so the next row starts a line of its own. */
-    off_t end = lseek(fd, 0, SEEK_END);
-    char last = '\n';
-    if (end > 0 &&
-        (pread(fd, &last, 1, end - 1) != 1 || (last != '\n' && write(fd, "\n", 1) != 1))) {
-        snprintf(why, n, "%s: cannot read or end the journal's last line: %s", path,
-                 strerror(errno));
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    const char *bad = fstat(fd, &st) != 0    ? strerror(errno)
+                      : !S_ISREG(st.st_mode) ? "not a regular file; a journal is a file"
+                      : flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? strerror(errno)
+                                                                                  : NULL;
+    if (bad) {
+        snprintf(why, n, "%s: %s", path, bad);
         close(fd);
         return -1;
     }

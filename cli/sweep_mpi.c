@@ -1,9 +1,12 @@
 /* Sweep points on MPI ranks (`mpirun -n N strata sweep ...`): rank 0 hands every rank the same
- * to-do list, rank r computes left[k] for every k = r mod N (the share -j gives worker r), the
+ * to-do list, rank r computes left[k] for every k = r mod N (a fixed share), the
  * other ranks send their rows to rank 0 as the "POINT\tCELL\t...\n" lines the forked workers
  * write, and rank 0, between its own points, takes the rows that have come, so the journal and
- * the output are those of -j N. Built with Open MPI when CMake finds it (STRATA_MPI); without it
- * a process is never under MPI and sweeps run on forked workers only. */
+ * the output are those of -j N. Ranks cannot be started again as forked workers are: a rank
+ * that dies (a crash, a kill) ends the MPI job, as mpirun ends every rank when one fails, but
+ * rank 0 journals each row the moment it comes, so no row another rank sent is lost, and the
+ * same command resumes with the points the journal lacks. Built with Open MPI when CMake finds it
+ * (STRATA_MPI); without it a process is never under MPI and sweeps run on forked workers only. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,12 +82,11 @@ static char *row_line(const st_sweep *sw, size_t p)
 
 typedef struct gather {
     const st_sweep *sw;
-    int (*done)(void *, size_t, char **);
-    void *ctx;
+    const st_sweep_sink *sink;
     int ended, stop, bad;
 } gather;
 
-/* Hand a row line (changed in place) to done; after a stop, rows are taken and dropped so the
+/* Hand a row line (changed in place) to the sink; after a stop, rows are taken and dropped so the
  * other ranks can finish. */
 static void take_line(gather *g, char *line)
 {
@@ -100,7 +102,9 @@ static void take_line(gather *g, char *line)
         st_sweep_cells_free(cells, g->sw->n_cols);
         return;
     }
-    g->stop = g->done(g->ctx, strtoul(line, NULL, 10), cells);
+    g->stop = g->sink->row(g->sink->ctx, strtoul(line, NULL, 10), cells, 0);
+    if (g->sink->tick)
+        g->sink->tick(g->sink->ctx);
 }
 
 /* Receive one message from any rank (blocking when wait, else only one already there). */
@@ -127,10 +131,10 @@ static int receive(gather *g, int wait)
 }
 
 int st_sweep_mpi_run(const st_sweep *sw, const size_t *left, size_t n_left,
-                     int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why, size_t n)
+                     const st_sweep_sink *sink, char *why, size_t n)
 {
     size_t *mine = share_left(left, &n_left);
-    gather g = {.sw = sw, .done = done, .ctx = ctx};
+    gather g = {.sw = sw, .sink = sink};
     for (size_t k = (size_t)g_rank; k < n_left; k += (size_t)g_size) {
         char *line = row_line(sw, mine[k]);
         if (g_rank)
@@ -168,9 +172,9 @@ int st_sweep_mpi_finish(int rc)
 }
 
 int st_sweep_mpi_run(const st_sweep *sw, const size_t *left, size_t n_left,
-                     int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why, size_t n)
+                     const st_sweep_sink *sink, char *why, size_t n)
 {
-    (void)sw, (void)left, (void)n_left, (void)done, (void)ctx;
+    (void)sw, (void)left, (void)n_left, (void)sink;
     snprintf(why, n, "this strata was built without MPI");
     return -1;
 }

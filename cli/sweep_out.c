@@ -1,97 +1,76 @@
-/* A sweep's rows as CSV (RFC 4180), JSON or a Markdown table: the text cells planner/sweep.c
- * made, numbers and booleans typed in JSON. */
+/* A sweep's rows as CSV (RFC 4180, text cells neutralised against formulas), JSON or a Markdown
+ * table (text escaped): the text cells planner/sweep.c made, numbers and booleans typed in
+ * JSON. */
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/report_out.h"
 #include "cli/sweep.h"
-#include "sim/xalloc.h"
+#include "report/csv.h"
+#include "report/md.h"
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t len)
+/* A CSV line of cells[0..n). */
+static void csv_line(FILE *out, char *const *cells, size_t n)
 {
-    b->s = st_xgrow(b->s, 1, b->n + len + 1, &b->cap);
-    memcpy(b->s + b->n, s, len);
-    b->n += len;
-    b->s[b->n] = '\0';
-}
-
-static void puts_(sbuf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-/* RFC 4180: a cell with a comma, a quote or a line break is quoted, its quotes doubled. */
-static void csv_cell(sbuf *b, const char *c)
-{
-    if (!strpbrk(c, ",\"\r\n")) {
-        puts_(b, c);
-        return;
+    for (size_t c = 0; c < n; c++) {
+        st_csv_cell(out, cells[c]);
+        fputc(c + 1 < n ? ',' : '\n', out);
     }
-    put(b, "\"", 1);
-    for (; *c; c++) {
-        if (*c == '"')
-            put(b, "\"", 1);
-        put(b, c, 1);
+}
+
+/* A Markdown table line of cells[0..n). */
+static void md_line(FILE *out, char *const *cells, size_t n)
+{
+    for (size_t c = 0; c < n; c++) {
+        fputs("| ", out);
+        st_md_text(out, cells[c]);
+        fputc(' ', out);
     }
-    put(b, "\"", 1);
+    fputs("|\n", out);
 }
 
-static void csv(sbuf *b, const st_sweep *sw, char ***rows, size_t n)
+char *st_sweep_render_head(const st_sweep *sw, st_sweep_format f)
 {
-    for (size_t r = 0; r <= n; r++)
-        for (size_t c = 0; c < sw->n_cols; c++) {
-            csv_cell(b, r ? rows[r - 1][c] : sw->cols[c]);
-            puts_(b, c + 1 < sw->n_cols ? "," : "\n");
-        }
-}
-
-static void md_cell(sbuf *b, const char *c)
-{
-    puts_(b, "| ");
-    for (; *c; c++)
-        if (*c == '|')
-            puts_(b, "\\|");
-        else
-            put(b, c, 1);
-    put(b, " ", 1);
-}
-
-static void markdown(sbuf *b, const st_sweep *sw, char ***rows, size_t n)
-{
-    for (size_t c = 0; c < sw->n_cols; c++)
-        md_cell(b, sw->cols[c]);
-    puts_(b, "|\n");
-    for (size_t c = 0; c < sw->n_cols; c++)
-        puts_(b, "|---");
-    puts_(b, "|\n");
-    for (size_t r = 0; r < n; r++) {
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    if (f == ST_SWEEP_CSV) {
+        csv_line(out, sw->cols, sw->n_cols);
+    } else if (f == ST_SWEEP_MARKDOWN) {
+        md_line(out, sw->cols, sw->n_cols);
         for (size_t c = 0; c < sw->n_cols; c++)
-            md_cell(b, rows[r][c]);
-        puts_(b, "|\n");
+            fputs("|---", out);
+        fputs("|\n", out);
     }
+    return st_report_close(out, &buf);
+}
+
+char *st_sweep_render_row(const st_sweep *sw, char **cells, st_sweep_format f)
+{
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    if (f == ST_SWEEP_CSV)
+        csv_line(out, cells, sw->n_cols);
+    else if (f == ST_SWEEP_MARKDOWN)
+        md_line(out, cells, sw->n_cols);
+    return st_report_close(out, &buf);
 }
 
 /* A cell as JSON: a number when the whole cell is one, a boolean, null when empty, else text. */
 static cJSON *json_cell(const char *c)
 {
-    char *end;
-    double v = strtod(c, &end);
-    if (*c && !*end && isfinite(v) && !strchr(" \t", c[0]))
-        return cJSON_CreateNumber(v);
+    if (st_csv_is_number(c)) /* the cells CSV leaves as numbers */
+        return cJSON_CreateNumber(strtod(c, NULL));
     if (strcmp(c, "true") == 0 || strcmp(c, "false") == 0)
         return cJSON_CreateBool(c[0] == 't');
     return *c ? cJSON_CreateString(c) : cJSON_CreateNull();
 }
 
-static void json(sbuf *b, const st_sweep *sw, char ***rows, size_t n)
+static char *json(const st_sweep *sw, char ***rows, size_t n)
 {
     cJSON *root = cJSON_CreateObject();
     char hash[17];
@@ -107,24 +86,28 @@ static void json(sbuf *b, const st_sweep *sw, char ***rows, size_t n)
             cJSON_AddItemToObject(o, sw->cols[c], json_cell(rows[r][c]));
         cJSON_AddItemToArray(pts, o);
     }
-    char *text = st_cli_json_print(root);
-    puts_(b, text);
-    free(text);
+    return st_cli_json_print(root);
 }
 
 char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_format f)
 {
-    sbuf b = {0};
-    puts_(&b, "");
-    if (f == ST_SWEEP_CSV)
-        csv(&b, sw, rows, n);
-    else if (f == ST_SWEEP_JSON || f == ST_SWEEP_HTML)
-        json(&b, sw, rows, n);
-    else
-        markdown(&b, sw, rows, n);
-    if (f != ST_SWEEP_HTML)
-        return b.s;
-    char *doc = st_sweep_html(sw, b.s);
-    free(b.s);
-    return doc;
+    if (f == ST_SWEEP_JSON || f == ST_SWEEP_HTML) {
+        char *text = json(sw, rows, n);
+        if (f == ST_SWEEP_JSON)
+            return text;
+        char *doc = st_sweep_html(sw, text);
+        free(text);
+        return doc;
+    }
+    char *buf, *head = st_sweep_render_head(sw, f);
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    fputs(head, out);
+    free(head);
+    for (size_t r = 0; r < n; r++) {
+        char *line = st_sweep_render_row(sw, rows[r], f);
+        fputs(line, out);
+        free(line);
+    }
+    return st_report_close(out, &buf);
 }

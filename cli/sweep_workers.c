@@ -1,6 +1,8 @@
-/* Sweep points on forked worker processes: each computes a fixed share (every workers-th point
- * of the to-do list) and sends its rows on its own pipe as "POINT\tCELL\t...\n" lines; the parent
- * reads every pipe as rows come, so one slow point never holds the others' rows back. */
+/* Sweep points on forked worker processes, each point isolated: the parent hands a worker one
+ * point at a time ("POINT\n") on the worker's own socket and the worker sends its row back
+ * ("POINT\tCELL\t...\n") before it gets the next, so the parent knows which point each worker is
+ * on. A worker that dies (a crash, the OOM killer, a kill from outside) loses that point alone:
+ * it becomes a failed row naming the signal, a new worker takes the slot, and the rest goes on. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <poll.h>
@@ -8,18 +10,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/sweep.h"
+#include "sim/progress.h"
 #include "sim/xalloc.h"
 
 typedef struct worker {
-    pid_t pid;
-    int fd; /* the read end; -1 once at its end */
-    char *buf;
+    pid_t pid; /* 0: no process in this slot */
+    int fd;    /* the parent's end of its socket; -1: none */
+    int busy;  /* computing `point` */
+    int shut;  /* told there is no more work */
+    size_t point;
+    char *buf; /* what it sent that is not yet a whole line */
     size_t n, cap;
 } worker;
+
+typedef struct pool {
+    const st_sweep *sw;
+    const size_t *left;
+    size_t n_left, next; /* left[next..] is not yet handed out */
+    worker *ws;
+    int n_ws;
+    const st_sweep_sink *sink;
+    int stop; /* the sink stopped the sweep */
+    int bad;  /* a worker sent a malformed row */
+    int err;  /* errno of a failed socketpair or fork */
+} pool;
 
 static int write_all(int fd, const char *s, size_t len)
 {
@@ -35,117 +54,251 @@ static int write_all(int fd, const char *s, size_t len)
     return 0;
 }
 
-/* The child: its share of left, a row a line; exits without returning. */
-static void child(const st_sweep *sw, const size_t *left, size_t n_left, int w, int workers, int fd)
+/* The next point the parent hands over, or -1 at the end of its work (or of the parent). */
+static long long next_point(int fd)
 {
+    char cmd[32];
+    size_t n = 0;
+    while (n + 1 < sizeof cmd) {
+        ssize_t got = read(fd, cmd + n, 1); /* a byte at a time: the parent sends one line */
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        if (cmd[n] == '\n') {
+            cmd[n] = '\0';
+            return strtoll(cmd, NULL, 10);
+        }
+        n++;
+    }
+    return -1;
+}
+
+/* The child: the points it is handed, a row a line; exits without returning. */
+static void child(const st_sweep *sw, int fd)
+{
+    st_progress_set(NULL, NULL); /* its models' long loops never draw on the parent's terminal */
     char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
+    long long p;
     int bad = 0;
-    for (size_t k = (size_t)w; k < n_left && !bad; k += (size_t)workers) {
-        st_sweep_point(sw, left[k], cells);
+    while (!bad && (p = next_point(fd)) >= 0) {
+        st_sweep_point(sw, (size_t)p, cells);
         char *line = st_sweep_cells_line(cells, sw->n_cols), head[32];
-        snprintf(head, sizeof head, "%zu\t", left[k]);
-        bad = write_all(fd, head, strlen(head)) || write_all(fd, line, strlen(line));
+        int hl = snprintf(head, sizeof head, "%lld\t", p);
+        bad = write_all(fd, head, (size_t)hl) || write_all(fd, line, strlen(line));
         free(line);
         for (size_t c = 0; c < sw->n_cols; c++)
             free(cells[c]);
     }
-    free(cells); /* the cells array, whichever way the loop ends */
-    _exit(bad);  /* 1: the parent is gone */
+    free(cells);
+    _exit(bad); /* 1: the parent is gone */
 }
 
-/* Hand every whole line in w's buffer to done; returns done's stop, or -1 on a bad line. */
-static int drain(worker *w, const st_sweep *sw, int (*done)(void *, size_t, char **), void *ctx)
+/* Fork a worker into slot w. Returns 0, or -1 with the reason in pl->err. */
+static int spawn(pool *pl, worker *w)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+        pl->err = errno;
+        return -1;
+    }
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        pl->err = errno;
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* Only its own socket: a copy of another worker's would keep that worker from ever
+         * seeing its end. */
+        close(sv[0]);
+        for (int o = 0; o < pl->n_ws; o++)
+            if (pl->ws[o].fd >= 0)
+                close(pl->ws[o].fd);
+        child(pl->sw, sv[1]);
+    }
+    close(sv[1]);
+    *w = (worker){.pid = pid, .fd = sv[0], .buf = w->buf, .cap = w->cap};
+    return 0;
+}
+
+/* What ended a worker, as a failed row's reason (malloc'd). */
+static char *death(int status)
+{
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {{SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"},
+                 {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},
+                 {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGHUP, "SIGHUP"},
+                 {SIGQUIT, "SIGQUIT"}, {SIGPIPE, "SIGPIPE"}, {SIGXCPU, "SIGXCPU"},
+                 {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"},   {SIGTRAP, "SIGTRAP"},
+                 {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGALRM, "SIGALRM"}};
+    char buf[160];
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        const char *name = "";
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (names[i].sig == sig)
+                name = names[i].name;
+        snprintf(buf, sizeof buf,
+                 "the worker process computing this point was killed by signal %d%s%s%s", sig,
+                 *name ? " (" : "", name, *name ? ")" : "");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status)) {
+        snprintf(buf, sizeof buf,
+                 "the worker process computing this point exited with status %d before its row",
+                 WEXITSTATUS(status));
+    } else {
+        snprintf(buf, sizeof buf, "the worker process computing this point ended before its row");
+    }
+    return st_xstrdup(buf);
+}
+
+/* Slot w's process has ended (its socket is at its end) or is to end: reap it, and hand the
+ * point it was on to the sink as a failed row. */
+static void reap(pool *pl, worker *w)
+{
+    int status = 0;
+    close(w->fd);
+    w->fd = -1;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = 0;
+    w->n = 0; /* a row cut short by its death is not a row */
+    if (!w->busy)
+        return;
+    w->busy = 0;
+    char *why = death(status), **cells = st_xcalloc(pl->sw->n_cols, sizeof *cells);
+    st_sweep_point_failed(pl->sw, w->point, why, cells);
+    free(why);
+    if (!pl->stop && pl->sink->row(pl->sink->ctx, w->point, cells, 1))
+        pl->stop = 1;
+}
+
+/* Give idle worker w its next point, or tell it there is none. A worker that died while idle
+ * leaves the point to the others: it never had it. */
+static void hand_out(pool *pl, worker *w)
+{
+    if (w->fd < 0 || w->busy || w->shut)
+        return;
+    if (pl->next >= pl->n_left || pl->stop || pl->bad) {
+        shutdown(w->fd, SHUT_WR); /* it reads its end and exits */
+        w->shut = 1;
+        return;
+    }
+    char cmd[32];
+    int len = snprintf(cmd, sizeof cmd, "%zu\n", pl->left[pl->next]);
+    if (send(w->fd, cmd, (size_t)len, MSG_NOSIGNAL) != len) { /* never SIGPIPE on a dead one */
+        reap(pl, w);
+        return;
+    }
+    w->point = pl->left[pl->next++];
+    w->busy = 1;
+}
+
+/* Hand every whole line in w's buffer to the sink: the row of the point it was given. */
+static void drain(pool *pl, worker *w)
 {
     char *start = w->buf, *nl;
-    int rc = 0;
-    while (!rc && (nl = memchr(start, '\n', w->n - (size_t)(start - w->buf)))) {
+    while (!pl->bad && (nl = memchr(start, '\n', w->n - (size_t)(start - w->buf)))) {
         *nl = '\0';
-        char *tab = strchr(start, '\t');
-        char **cells = tab ? st_sweep_cells_parse(tab + 1, sw->n_cols) : NULL;
-        rc = cells ? done(ctx, strtoul(start, NULL, 10), cells) : -1;
+        char *tab = strchr(start, '\t'), *end = NULL;
+        unsigned long long p = strtoull(start, &end, 10);
+        char **cells = tab && end == tab && w->busy && p == w->point
+                           ? st_sweep_cells_parse(tab + 1, pl->sw->n_cols)
+                           : NULL;
+        if (!cells) {
+            pl->bad = 1;
+            break;
+        }
+        w->busy = 0;
+        if (pl->stop || pl->sink->row(pl->sink->ctx, (size_t)p, cells, 0))
+            pl->stop = 1;
         start = nl + 1;
     }
     w->n -= (size_t)(start - w->buf);
     memmove(w->buf, start, w->n);
-    return rc;
 }
 
-static int spawn(const st_sweep *sw, const size_t *left, size_t n_left, worker *ws, int workers)
+/* Read what worker w sent; at its end, reap it. */
+static void take(pool *pl, worker *w)
 {
-    fflush(NULL); /* nothing buffered is written twice */
-    for (int w = 0; w < workers; w++) {
-        int p[2];
-        if (pipe(p))
-            return -1;
-        ws[w].pid = fork();
-        if (ws[w].pid < 0)
-            return -1;
-        if (ws[w].pid == 0) {
-            close(p[0]);
-            for (int o = 0; o < w; o++)
-                close(ws[o].fd);
-            child(sw, left, n_left, w, workers, p[1]);
-        }
-        close(p[1]);
-        ws[w].fd = p[0];
+    w->buf = st_xgrow(w->buf, 1, w->n + 65536, &w->cap);
+    ssize_t got = read(w->fd, w->buf + w->n, w->cap - w->n);
+    if (got < 0 && errno == EINTR)
+        return;
+    if (got <= 0) {
+        reap(pl, w);
+        return;
     }
-    return 0;
+    w->n += (size_t)got;
+    drain(pl, w);
 }
 
-/* Read every pipe until all are at their end or done stops; returns done's stop or -1. */
-static int collect(worker *ws, int workers, const st_sweep *sw,
-                   int (*done)(void *, size_t, char **), void *ctx)
+/* Fill the empty slots while there are points to hand out. Returns the number of workers. */
+static int staff(pool *pl)
 {
-    struct pollfd *pf = st_xcalloc((size_t)workers, sizeof *pf);
-    int open_ = workers, rc = 0;
-    while (open_ && !rc) {
-        for (int w = 0; w < workers; w++)
-            pf[w] = (struct pollfd){.fd = ws[w].fd, .events = POLLIN};
-        if (poll(pf, (nfds_t)workers, -1) < 0 && errno != EINTR)
-            rc = -1;
-        for (int w = 0; w < workers && !rc; w++) {
-            if (ws[w].fd < 0 || !(pf[w].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ws[w].buf = st_xgrow(ws[w].buf, 1, ws[w].n + 65536, &ws[w].cap);
-            ssize_t got = read(ws[w].fd, ws[w].buf + ws[w].n, ws[w].cap - ws[w].n);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got <= 0) {
-                close(ws[w].fd);
-                ws[w].fd = -1;
-                open_--;
-                continue;
-            }
-            ws[w].n += (size_t)got;
-            rc = drain(&ws[w], sw, done, ctx);
-        }
+    int live = 0;
+    for (int i = 0; i < pl->n_ws; i++) {
+        worker *w = &pl->ws[i];
+        if (w->fd < 0 && pl->next < pl->n_left && !pl->stop && !pl->bad && !pl->err)
+            spawn(pl, w); /* a failure leaves the slot empty; the others go on */
+        hand_out(pl, w);
+        live += w->fd >= 0;
+    }
+    return live;
+}
+
+/* Until every point has its row and every worker has ended. Returns 0, or -1. */
+static int run(pool *pl)
+{
+    struct pollfd *pf = st_xcalloc((size_t)pl->n_ws, sizeof *pf);
+    int live;
+    while ((live = staff(pl)) > 0) {
+        for (int i = 0; i < pl->n_ws; i++)
+            pf[i] = (struct pollfd){.fd = pl->ws[i].fd, .events = POLLIN};
+        int got = poll(pf, (nfds_t)pl->n_ws, pl->sink->tick ? 250 : -1);
+        if (got < 0 && errno != EINTR)
+            break;
+        for (int i = 0; got > 0 && i < pl->n_ws; i++)
+            if (pl->ws[i].fd >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                take(pl, &pl->ws[i]);
+        if (pl->sink->tick)
+            pl->sink->tick(pl->sink->ctx);
+        if (pl->stop || pl->bad)
+            break;
     }
     free(pf);
-    return rc;
+    return live || pl->stop || pl->bad || pl->next < pl->n_left ? -1 : 0;
 }
 
 int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int workers,
-                     int (*done)(void *ctx, size_t p, char **cells), void *ctx, char *why, size_t n)
+                     const st_sweep_sink *sink, char *why, size_t n)
 {
     if ((size_t)workers > n_left)
         workers = n_left ? (int)n_left : 1;
-    worker *ws = st_xcalloc((size_t)workers, sizeof *ws);
+    pool pl = {.sw = sw, .left = left, .n_left = n_left, .n_ws = workers, .sink = sink};
+    pl.ws = st_xcalloc((size_t)workers, sizeof *pl.ws);
     for (int w = 0; w < workers; w++)
-        ws[w].fd = -1;
-    int rc = spawn(sw, left, n_left, ws, workers);
-    if (rc)
-        snprintf(why, n, "cannot start a worker process: %s", strerror(errno));
-    else if ((rc = collect(ws, workers, sw, done, ctx)))
-        snprintf(why, n, "%s", rc < 0 ? "a worker sent a malformed row" : "stopped");
+        pl.ws[w].fd = -1;
+    int rc = n_left ? run(&pl) : 0;
+    if (rc && pl.bad)
+        snprintf(why, n, "a worker sent a malformed row");
+    else if (rc && pl.stop)
+        snprintf(why, n, "stopped");
+    else if (rc)
+        snprintf(why, n, "cannot start a worker process: %s", strerror(pl.err ? pl.err : EAGAIN));
     for (int w = 0; w < workers; w++) {
-        if (ws[w].fd >= 0)
-            close(ws[w].fd);
-        if (rc && ws[w].pid > 0)
-            kill(ws[w].pid, SIGTERM);
-        if (ws[w].pid > 0)
-            waitpid(ws[w].pid, NULL, 0);
-        free(ws[w].buf);
+        worker *k = &pl.ws[w];
+        if (k->fd >= 0) { /* only after a stop: the others have ended */
+            kill(k->pid, SIGTERM);
+            k->busy = 0; /* its point is not a failure of the point */
+            reap(&pl, k);
+        }
+        free(k->buf);
     }
-    free(ws);
-    return rc ? -1 : 0;
+    free(pl.ws);
+    return rc;
 }

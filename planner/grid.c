@@ -16,6 +16,42 @@ static void push(st_grid_axis *a, const char *text, size_t len)
     a->values[a->n++] = st_xstrndup(text, len);
 }
 
+/* How many bytes of s[0..len) a message quotes: at most 60, cut at a character boundary (never
+ * inside a UTF-8 sequence); *more says whether it was cut. */
+static int clip(const char *s, size_t len, const char **more)
+{
+    size_t n = len;
+    if (n > 60) {
+        n = 60;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* a continuation byte */
+            n--;
+    }
+    *more = n < len ? "..." : "";
+    return (int)n;
+}
+
+long st_grid_bad_utf8(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; s[i];) {
+        unsigned char c = s[i];
+        size_t k = c < 0x80                 ? 0
+                   : c >= 0xC2 && c <= 0xDF ? 1
+                   : c >= 0xE0 && c <= 0xEF ? 2
+                   : c >= 0xF0 && c <= 0xF4 ? 3
+                                            : 9;
+        if (k == 9)
+            return (long)i;
+        unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        for (size_t j = 1; j <= k; j++)
+            if (s[i + j] < (j == 1 ? lo : 0x80) || s[i + j] > (j == 1 ? hi : 0xBF))
+                return (long)i;
+        i += k + 1;
+    }
+    return -1;
+}
+
 /* A whole range's endpoint or step: a number and nothing else. */
 static int number(const char *s, size_t len, double *out)
 {
@@ -50,13 +86,17 @@ static int add_range(st_grid_axis *a, const char *item, size_t len, char *why, s
     if (op == item + len || number(item, (size_t)(dots - item), &lo) ||
         number(dots + 2, (size_t)(op - dots - 2), &hi) ||
         number(op + 1, (size_t)(item + len - op - 1), &by) || lo > hi) {
-        snprintf(why, n, "range '%.*s': expected A..B*FACTOR or A..B+STEP with numbers A <= B",
-                 (int)len, item);
+        const char *more;
+        int q = clip(item, len, &more);
+        snprintf(why, n, "range '%.*s%s': expected A..B*FACTOR or A..B+STEP with numbers A <= B", q,
+                 item, more);
         return -1;
     }
     int geo = *op == '*';
     if (geo ? !(by > 1 && lo > 0) : !(by > 0)) {
-        snprintf(why, n, "range '%.*s': %s", (int)len, item,
+        const char *more;
+        int q = clip(item, len, &more);
+        snprintf(why, n, "range '%.*s%s': %s", q, item, more,
                  geo ? "the factor must be more than 1 and the start more than 0"
                      : "the step must be more than 0");
         return -1;
@@ -67,7 +107,8 @@ static int add_range(st_grid_axis *a, const char *item, size_t len, char *why, s
         if (v > hi + fabs(hi) * 1e-12 + (geo ? 0 : by * 1e-9)) /* rounding, not a value more */
             break;
         if (a->n >= ST_GRID_MAX_VALUES) {
-            snprintf(why, n, "more than %d values in one --set", ST_GRID_MAX_VALUES);
+            snprintf(why, n, "more than %d values, the most one --set may have",
+                     ST_GRID_MAX_VALUES);
             return -1;
         }
         push_number(a, v);
@@ -81,7 +122,9 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (len == 0) {
-            snprintf(why, n, "an empty value in '%s'", list);
+            const char *more;
+            int q = clip(list, strlen(list), &more);
+            snprintf(why, n, "an empty value in '%.*s%s'", q, list, more);
             return -1;
         }
         const char *dots = strstr(p, "..");
@@ -89,7 +132,8 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
             if (add_range(a, p, len, why, n))
                 return -1;
         } else if (a->n >= ST_GRID_MAX_VALUES) {
-            snprintf(why, n, "more than %d values in one --set", ST_GRID_MAX_VALUES);
+            snprintf(why, n, "more than %d values, the most one --set may have",
+                     ST_GRID_MAX_VALUES);
             return -1;
         } else {
             push(a, p, len);
@@ -112,24 +156,32 @@ static void axis_free(st_grid_axis *a)
 int st_grid_add(st_grid *g, const char *arg, char *why, size_t n)
 {
     const char *eq = strchr(arg, '=');
+    long bad_at = st_grid_bad_utf8(arg);
+    if (bad_at >= 0) { /* a value goes into the scenario's text, which is UTF-8 */
+        snprintf(why, n, "not valid UTF-8 (byte %ld)", bad_at + 1);
+        return -1;
+    }
     if (!eq) {
         snprintf(why, n, "expected PATH=VALUE,VALUE,..., found no '='");
         return -1;
     }
     if (g->n_ax >= ST_GRID_MAX_AXES) {
-        snprintf(why, n, "more than %d --set options", ST_GRID_MAX_AXES);
+        snprintf(why, n, "more than %d --set options, the most a sweep may have", ST_GRID_MAX_AXES);
         return -1;
     }
     st_grid_axis a = {.path = st_xstrndup(arg, (size_t)(eq - arg))};
     int bad = st_scn_set_check(a.path, why, n) || add_items(&a, eq + 1, why, n);
     for (size_t i = 0; !bad && i < g->n_ax; i++)
         if (strcmp(g->ax[i].path, a.path) == 0) {
-            snprintf(why, n, "%s is swept by an earlier --set", a.path);
+            const char *more;
+            int q = clip(a.path, strlen(a.path), &more);
+            snprintf(why, n, "%.*s%s is swept by an earlier --set", q, a.path, more);
             bad = 1;
         }
     size_t points = g->n_ax ? g->n_points : 1;
     if (!bad && (double)points * (double)a.n > ST_GRID_MAX_POINTS) {
-        snprintf(why, n, "the grid would have more than %d points", ST_GRID_MAX_POINTS);
+        snprintf(why, n, "the grid would have %.0f points, more than the %d a sweep may have",
+                 (double)points * (double)a.n, ST_GRID_MAX_POINTS);
         bad = 1;
     }
     if (bad) {

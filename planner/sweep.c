@@ -4,10 +4,13 @@
 #include "planner/run_spec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "models/forecast/run.h"
 #include "scenarios/override.h"
@@ -15,39 +18,128 @@
 #include "scenarios/scenario.h"
 #include "sim/xalloc.h"
 
+/* A cell's text, as long as it needs to be: a fixed buffer would cut a long name or value, and
+ * could cut it inside a UTF-8 character. */
 static char *fmt(const char *f, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, f);
-    vsnprintf(buf, sizeof buf, f, ap);
+    int len = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    if (len < 0)
+        ST_BUG("a sweep cell's format '%s' failed", f);
+    char *buf = st_xmalloc((size_t)len + 1);
+    va_start(ap, f);
+    vsnprintf(buf, (size_t)len + 1, f, ap);
     va_end(ap);
     for (char *c = buf; *c; c++) /* cells are tab-separated lines in the journal */
         if (*c == '\t' || *c == '\n' || *c == '\r')
             *c = ' ';
-    return st_xstrdup(buf);
+    return buf;
 }
 
+/* An error as "file:line:col: error: msg", whole (malloc'd). */
+static char *err_text(const st_err *e)
+{
+    int len = st_err_format(e, NULL, 0);
+    char *buf = st_xmalloc(len > 0 ? (size_t)len + 1 : 1);
+    st_err_format(e, buf, len > 0 ? (size_t)len + 1 : 1);
+    char *cell = fmt("%s", buf);
+    free(buf);
+    return cell;
+}
+
+/* Open file for reading, refusing what is not a regular file before a byte is read, as the
+ * loader does (scenarios/load.c): a FIFO would block the open, or the reads, forever. The open
+ * does not block even on a FIFO without a writer (O_NONBLOCK), and the flag changes nothing in
+ * how a regular file reads. what names the file's role in the message. -1 with the error in
+ * diag. */
+static int open_regular(const char *file, const char *what, st_diag *diag)
+{
+    st_loc at = {file, 0, 0};
+    int fd = open(file, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        st_diag_add(diag, ST_EIO, at, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        st_diag_add(diag, ST_EIO, at, "%s", strerror(errno));
+    else if (S_ISDIR(sb.st_mode))
+        st_diag_add(diag, ST_EIO, at, "is a directory");
+    else if (!S_ISREG(sb.st_mode))
+        st_diag_add(diag, ST_EIO, at,
+                    "not a regular file (a FIFO, socket or device); a %s is a file", what);
+    else
+        return fd;
+    close(fd);
+    return -1;
+}
+
+/* Read fd into *buf from *len on, growing it, until the end or past max bytes; a read error is
+ * located at file. */
+static int read_fd(int fd, const char *file, size_t max, char **buf, size_t *len, size_t *cap,
+                   st_diag *diag)
+{
+    for (;;) {
+        *buf = st_xgrow(*buf, 1, *len + 65536, cap);
+        ssize_t got = read(fd, *buf + *len, *cap - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return st_diag_add(diag, ST_EIO, (st_loc){file, 0, 0}, "read error: %s",
+                               strerror(errno));
+        *len += (size_t)got;
+        if (got == 0 || *len > max)
+            return 0;
+    }
+}
+
+/* The scenario's bytes, up to one past the loader's limit (the load that follows refuses more). */
 static int read_all(const char *file, char **buf, size_t *len, st_diag *diag)
 {
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return st_diag_add(diag, ST_EIO, (st_loc){file, 0, 0}, "cannot open: %s", strerror(errno));
     size_t cap = 0;
     *buf = NULL;
     *len = 0;
-    for (;;) {
-        *buf = st_xgrow(*buf, 1, *len + 65536, &cap);
-        size_t got = fread(*buf + *len, 1, cap - *len, f);
-        *len += got;
-        if (got == 0 || *len > ST_YTREE_MAX_FILE)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return st_diag_add(diag, ST_EIO, (st_loc){file, 0, 0}, "read error");
-    return 0; /* a file over the limit is refused by the load that follows */
+    int fd = open_regular(file, "scenario", diag);
+    if (fd < 0)
+        return ST_EIO;
+    int rc = read_fd(fd, file, ST_YTREE_MAX_FILE, buf, len, &cap, diag);
+    close(fd);
+    return rc;
+}
+
+static uint64_t fnv_bytes(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* FNV-1a 64 of the trace file the scenario reads (0 without one), so that a journal row is not
+ * reused once the trace under the same scenario has changed. Read in pieces: a trace may be far
+ * larger than the scenario. */
+static int hash_trace(const st_scn *s, uint64_t *h, st_diag *diag)
+{
+    const st_trace_cfg *t = st_scn_trace(s);
+    *h = 0;
+    if (!t || !t->file)
+        return 0;
+    int fd = open_regular(t->file, "trace", diag);
+    if (fd < 0)
+        return ST_EIO;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    *h = 0xcbf29ce484222325ull;
+    do {
+        len = 0;
+        rc = read_fd(fd, t->file, 1u << 20, &buf, &len, &cap, diag);
+        *h = fnv_bytes(*h, buf, len);
+    } while (!rc && len > 0);
+    free(buf);
+    close(fd);
+    return rc;
 }
 
 /* Point p's overrides, labelled "--set PATH=VALUE" for its values' errors. */
@@ -101,6 +193,29 @@ static int check_paths(st_sweep *sw, st_diag *diag)
     return 0;
 }
 
+/* One key of --columns: its index into *k, or a located error (an unknown key, with the
+ * nearest; a key given twice). */
+static int parse_column(const st_sweep *sw, const char *name, size_t *k, st_diag *diag)
+{
+    size_t n = st_sweep_col_count();
+    if (st_sweep_col_find(name, k)) {
+        const char *names[64];
+        size_t m = 0;
+        for (; m < n && m < 64; m++)
+            names[m] = st_sweep_col_name(m);
+        char hint[300];
+        return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                           "'%s' is not a report key a sweep row can hold%s (strata sweep "
+                           "--help lists them)",
+                           name, st_did_you_mean(name, names, m, hint, sizeof hint));
+    }
+    for (size_t j = 0; j < sw->n_keys; j++)
+        if (sw->keys[j] == *k)
+            return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0}, "'%s' is given twice",
+                               name);
+    return 0;
+}
+
 /* The keys of --columns (comma-separated) into sw->keys; defaults when columns is NULL. */
 static int parse_columns(st_sweep *sw, const char *columns, st_diag *diag)
 {
@@ -114,23 +229,11 @@ static int parse_columns(st_sweep *sw, const char *columns, st_diag *diag)
     for (;;) {
         const char *end = strchr(at, ',');
         size_t len = end ? (size_t)(end - at) : strlen(at), k;
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(len < 127 ? len : 127), at);
-        if (st_sweep_col_find(name, &k)) {
-            const char *names[64];
-            size_t m = 0;
-            for (; m < n && m < 64; m++)
-                names[m] = st_sweep_col_name(m);
-            char hint[300];
-            return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
-                               "'%s' is not a report key a sweep row can hold%s (strata sweep "
-                               "--help lists them)",
-                               name, st_did_you_mean(name, names, m, hint, sizeof hint));
-        }
-        for (size_t j = 0; j < sw->n_keys; j++)
-            if (sw->keys[j] == k)
-                return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
-                                   "'%s' is given twice", name);
+        char *name = st_xstrndup(at, len);
+        int rc = parse_column(sw, name, &k, diag);
+        free(name);
+        if (rc)
+            return rc;
         sw->keys[sw->n_keys++] = k;
         if (!end)
             return 0;
@@ -153,6 +256,10 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *
     if (rc)
         return rc;
     sw->hash = st_scn_hash(s);
+    sw->build = st_sweep_build_id();
+    sw->base = s;
+    if ((rc = hash_trace(s, &sw->trace_hash, diag)))
+        return rc;
     sw->at_path = st_xcalloc(g->n_ax + 1, sizeof *sw->at_path);
     for (size_t a = 0; a < g->n_ax; a++) {
         sw->at_path[a] = fmt("--set %s", g->ax[a].path);
@@ -165,22 +272,22 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *
             add_col(sw, fmt("%s.%s", w->name, st_sweep_col_name(sw->keys[k])));
     }
     add_col(sw, st_xstrdup("reason"));
-    sw->base = s;
     return check_paths(sw, diag);
 }
 
 static uint64_t fnv(uint64_t h, const char *s, char end)
 {
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    h = fnv_bytes(h, s, strlen(s));
     return (h ^ (unsigned char)end) * 0x100000001b3ull;
 }
 
 void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
 {
     char head[64];
-    snprintf(head, sizeof head, "%016llx %s", (unsigned long long)sw->hash, STRATA_VERSION);
-    uint64_t h = fnv(0xcbf29ce484222325ull, head, '\n'); /* FNV-1a 64, as the scenario hash */
+    snprintf(head, sizeof head, "%016llx %016llx ", (unsigned long long)sw->hash,
+             (unsigned long long)sw->trace_hash);
+    uint64_t h = fnv(0xcbf29ce484222325ull, head, ' '); /* FNV-1a 64, as the scenario hash */
+    h = fnv(h, sw->build, '\n');
     for (size_t c = 0; c < sw->n_cols; c++)
         h = fnv(h, sw->cols[c], '\n');
     for (size_t a = 0; a < sw->grid->n_ax; a++) {
@@ -235,27 +342,34 @@ void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells)
         cells[a] = fmt("%s", sw->grid->ax[a].values[st_grid_value(sw->grid, p, a)]);
 }
 
+void st_sweep_point_failed(const st_sweep *sw, size_t p, const char *reason, char **cells)
+{
+    memset(cells, 0, sw->n_cols * sizeof *cells);
+    st_sweep_point_values(sw, p, cells);
+    cells[sw->grid->n_ax] = fmt(ST_SWEEP_ERROR);
+    cells[sw->n_cols - 1] = fmt("%s", reason);
+    empty_cells(cells, 0, sw->n_cols);
+}
+
 void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
 {
     const st_grid *g = sw->grid;
     memset(cells, 0, sw->n_cols * sizeof *cells);
     st_sweep_point_values(sw, p, cells);
-    char *labels[ST_GRID_MAX_AXES] = {0}, line[600];
+    char *labels[ST_GRID_MAX_AXES] = {0};
     st_scn *s = NULL;
     st_diag d = {0};
     char **status = &cells[g->n_ax], **reason = &cells[sw->n_cols - 1];
     if (load_point(sw, p, &s, &d, labels)) {
-        st_err_format(&d.items[0], line, sizeof line);
         *status = fmt(ST_SWEEP_INVALID);
-        *reason = fmt("%s", line);
+        *reason = err_text(&d.items[0]);
     } else {
         st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
         st_run run;
         st_err err = {0};
         if (st_run_forecast(&spec, &run, &err)) {
-            st_err_format(&err, line, sizeof line);
             *status = fmt(ST_SWEEP_ERROR);
-            *reason = fmt("%s", line);
+            *reason = err_text(&err);
         } else {
             /* The columns were named from the file's training jobs: a point whose overrides
              * change their number fills the columns there are, in workload order. */

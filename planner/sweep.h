@@ -22,7 +22,9 @@ typedef struct st_sweep {
     const char *file;
     char *buf; /* the file's bytes, read once: every point loads the same scenario */
     size_t len;
-    uint64_t hash; /* the file's scenario_hash */
+    uint64_t hash;       /* the file's scenario_hash */
+    uint64_t trace_hash; /* FNV-1a 64 of the bytes of the trace file it reads; 0: none */
+    const char *build;   /* st_sweep_build_id(): journal rows of another build are not reused */
     const st_grid *grid;
     char **cols; /* n_cols column names: the axes' paths, status, per training job of the
                     scenario its report keys (JOB.step_time_s ...), reason */
@@ -54,8 +56,9 @@ struct st_run;
 /* Key k's cell for job i of run into buf: "" where the run has no such figure for the job. */
 void st_sweep_col_cell(size_t k, const struct st_run *run, size_t i, char *buf, size_t n);
 
-/* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, the strata version,
- * the column names and the point's PATH=VALUE pairs. Equal keys mean the same row. */
+/* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, its trace file's,
+ * the build identity (sw->build), the column names and the point's PATH=VALUE pairs. Equal keys
+ * mean the same row. */
 void st_sweep_key(const st_sweep *sw, size_t p, char key[17]);
 
 /* Run point p and fill cells[0..n_cols) with malloc'd text (no tab, no newline in any): the
@@ -63,9 +66,19 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17]);
  * the reason when the status is not ok. Never fails: a bad point is a row saying why. */
 void st_sweep_point(const st_sweep *sw, size_t p, char **cells);
 
+/* The row of point p when it has no result of its own (the process computing it died): its
+ * values, status ST_SWEEP_ERROR, empty figures and reason (copied), into cells[0..n_cols). */
+void st_sweep_point_failed(const st_sweep *sw, size_t p, const char *reason, char **cells);
+
 /* Point p's values alone, into cells[0..grid->n_ax) (malloc'd). */
 void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells);
 
 void st_sweep_close(st_sweep *sw);
+
+/* The identity of this build of strata: a SHA-256 (64 hex digits) of every source file compiled
+ * into it and of the build's compiler and flags, made at build time by cmake/build_id.cmake
+ * whenever one of them changes (the generated build_id.c), so that a sweep journal row from
+ * another build, whose models or embedded tables may differ, is never taken for this one's. */
+const char *st_sweep_build_id(void);
 
 #endif

@@ -33,13 +33,13 @@ static double cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int count_row(void *ctx, size_t p, char **cells)
+static int count_row(void *ctx, size_t p, char **cells, int failed)
 {
     const st_sweep *sw = ((void **)ctx)[0];
     size_t *rows = ((void **)ctx)[1];
     (void)p;
     st_sweep_cells_free(cells, sw->n_cols);
-    (*rows)++;
+    (*rows) += !failed;
     return 0;
 }
 
@@ -53,9 +53,10 @@ static double time_grid(const st_sweep *sw, int workers)
     for (int rep = 0; rep < 3; rep++) {
         size_t rows = 0;
         void *ctx[2] = {(void *)sw, &rows};
-        char why[300];
+        st_sweep_sink sink = {.row = count_row, .ctx = ctx};
+        char why[300] = "";
         double t0 = now_s();
-        if (st_sweep_workers(sw, all, n, workers, count_row, ctx, why, sizeof why) || rows != n) {
+        if (st_sweep_workers(sw, all, n, workers, &sink, why, sizeof why) || rows != n) {
             fprintf(stderr, "bench_sweep: %s (%zu of %zu rows)\n", why, rows, n);
             free(all);
             return 0;

@@ -2,7 +2,11 @@
 # `strata sweep` (docs/guide/sweep.md): -j 1 and -j 2 give byte-identical rows; an interrupted
 # sweep resumes from its journal, computing only the points it lacks, to the same file; bad
 # points (a plan that does not fit, values that do not load) are rows with their reason; a
-# path the scenario does not have is a located error (exit 2); the formats; --help.
+# path the scenario does not have is a located error (exit 2); the formats; --help. A worker
+# killed from outside loses its one point, an error row naming the signal, and the sweep exits
+# 1 saying so; a journal row of another build is not reused; a FIFO or a planted link is
+# refused at once; non-ASCII names come out whole in every format; CSV and Markdown cells
+# cannot run anything; progress on a terminal.
 # Usage: run_sweep.sh STRATA SOURCE_DIR
 set -u
 strata=$1
@@ -95,8 +99,9 @@ expect "invalid plan" "invalid" "$(row 'llama3-8b,1,2' 4)"
 expect "invalid plan's reason" \
     "\"$scn:14:15: error: workload 'finetune': tp*cp*pp*dp = 1*1*1*8 = 8, but gpus is 16\"" \
     "$(row 'llama3-8b,1,2' 11-)"
+# A text cell starting with '-' is a formula to a spreadsheet: quoted, after a single quote.
 expect "bad value's reason" \
-    "\"--set cluster.nodes=0: error: nodes must be at least 1, found '0'\"" \
+    "\"'--set cluster.nodes=0: error: nodes must be at least 1, found '0'\"" \
     "$(row 'llama3-8b,2,0' 11-)"
 expect "does not fit" "does-not-fit,,,312819590464,false" "$(row 'llama3-70b,2,2' 4-8)"
 expect "ok" "ok" "$(row 'llama3-8b,2,2' 4)"
@@ -164,5 +169,185 @@ expect "cost column without cost: warns" \
 expect "cost column with cost: is quiet" "" "$(grep warning "$tmp/cw")"
 "$strata" sweep "$scn" --set cluster.nodes=1,2 >/dev/null 2>"$tmp/cw"
 expect "default columns are quiet" "" "$(grep warning "$tmp/cw")"
+
+# A worker killed from outside (kill -9, as the OOM killer does; SIGABRT, as a crash does)
+# loses the one point it was on: that point is an error row naming the signal, every other
+# row is there and as a whole sweep has it, the sweep exits 1 and says how many failed, and the
+# journal lacks the failed point, so the same command computes it alone. Points of the 405B
+# example take a quarter of a second each, so the worker killed is almost surely computing one;
+# when it was between two (it had no point), nothing is lost and the kill is tried again.
+big=$src/scenarios/examples/llama3-405b-16k.yaml
+"$strata" sweep "$big" --set 'seed=1..12+1' -j 2 >"$tmp/big.want" 2>/dev/null || bad "405B sweep failed"
+# children PID: the processes whose parent is PID (from /proc: pgrep may not be installed).
+children() {
+    local f p c s pp rest
+    for f in /proc/[0-9]*/stat; do
+        read -r p c s pp rest 2>/dev/null <"$f" && [ "$pp" = "$1" ] && echo "$p"
+    done
+}
+# kill_one SIG NAME: sweep to NAME.csv -j 2, send SIG to a worker once a row is journalled.
+kill_one() {
+    local try pid k
+    for try in 1 2 3; do
+        rm -f "$tmp/$2.csv" "$tmp/$2.csv.journal"
+        "$strata" sweep "$big" --set 'seed=1..12+1' -j 2 -o "$tmp/$2.csv" 2>"$tmp/$2.err" &
+        pid=$!
+        for _ in $(seq 600); do
+            [ -s "$tmp/$2.csv.journal" ] && break
+            sleep 0.05
+        done
+        k=$(children $pid | head -1)
+        [ -n "$k" ] && kill "-$1" "$k"
+        wait $pid
+        echo $? >"$tmp/$2.rc"
+        grep -q ',error,' "$tmp/$2.csv" && return
+    done
+}
+for sig in KILL:9 ABRT:6; do
+    name=${sig%:*}
+    kill_one "$name" "$name"
+    expect "killed worker ($name): exit" 1 "$(cat "$tmp/$name.rc")"
+    expect "killed worker ($name): rows" 13 "$(wc -l <"$tmp/$name.csv")"
+    expect "killed worker ($name): error rows" 1 "$(grep -c ',error,' "$tmp/$name.csv")"
+    expect "killed worker ($name): reason" \
+        "the worker process computing this point was killed by signal ${sig#*:} (SIG$name)" \
+        "$(grep ',error,' "$tmp/$name.csv" | awk -F, '{ print $NF }')"
+    expect "killed worker ($name): the other rows" "$(grep -v "^$(grep ',error,' "$tmp/$name.csv" |
+        cut -d, -f1)," "$tmp/big.want")" "$(grep -v ',error,' "$tmp/$name.csv")"
+    expect "killed worker ($name): says so" \
+        "strata sweep: error: 1 of 12 points failed: the worker process computing it died (the reason column says how); the journal lacks them, so the same command computes them again" \
+        "$(grep 'failed' "$tmp/$name.err")"
+    expect "killed worker ($name): journal" 11 "$(wc -l <"$tmp/$name.csv.journal")"
+done
+"$strata" sweep "$big" --set 'seed=1..12+1' -j 2 -o "$tmp/KILL.csv" 2>"$tmp/KILL.err"
+expect "killed worker: rerun exit" 0 $?
+expect "killed worker: rerun computes the failed point" \
+    "strata sweep: 12 points: 11 from the journal, 1 computed on 2 workers" \
+    "$(sed 's/ in [0-9.]* s$//' "$tmp/KILL.err")"
+expect "killed worker: rerun's file" "$(cat "$tmp/big.want")" "$(cat "$tmp/KILL.csv")"
+
+# A journal row of another build of strata is not reused, whatever the version string says: one
+# keyed as a build with strata_version 0.1.0 was keyed before build identities, and one keyed by
+# another identity; both hold made-up figures that must not reach the output.
+"$strata" sweep "$scn" --set 'cluster.nodes=1,2' --format json >"$tmp/id.json" 2>/dev/null
+"$strata" sweep "$scn" --set 'cluster.nodes=1,2' >"$tmp/id.want" 2>/dev/null
+python3 - "$tmp/id.json" "$tmp/id.csv.journal" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+def fnv(h, b):
+    for c in b:
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+def key(head, cols, value):
+    h = fnv(0xcbf29ce484222325, head)
+    for c in cols:
+        h = fnv(h, c.encode() + b"\n")
+    return "%016x" % fnv(h, b"cluster.nodes=" + value.encode() + b"\n")
+cols, hs = doc["columns"], doc["scenario_hash"]
+with open(sys.argv[2], "w") as j:
+    for v in ("1", "2"):
+        cells = [v, "ok"] + ["999"] * (len(cols) - 3) + [""]
+        old = key((hs + " 0.1.0\n").encode(), cols, v)
+        other = key((hs + " " + "0" * 16 + "  " + "f" * 64 + "\n").encode(), cols, v)
+        for k in (old, other):
+            j.write(k + "\t" + "\t".join(cells) + "\n")
+PY
+"$strata" sweep "$scn" --set 'cluster.nodes=1,2' -o "$tmp/id.csv" 2>"$tmp/id.err"
+expect "another build's rows" "strata sweep: 2 points: 0 from the journal, 2 computed on 1 worker" \
+    "$(sed 's/ in [0-9.]* s$//' "$tmp/id.err")"
+expect "another build's figures unused" "$(cat "$tmp/id.want")" "$(cat "$tmp/id.csv")"
+
+# A FIFO never blocks a sweep: as the scenario, as -o, as the journal; a symbolic link planted
+# as the journal is refused, and the file it names is left alone; an output that is the
+# scenario is refused.
+mkfifo "$tmp/fifo.yaml" "$tmp/fo.csv" "$tmp/fj.csv.journal"
+timeout 10 "$strata" sweep "$tmp/fifo.yaml" --set cluster.nodes=1,2 >/dev/null 2>"$tmp/e.err"
+expect "FIFO scenario exit" 2 $?
+expect "FIFO scenario" "$tmp/fifo.yaml: error: not a regular file (a FIFO, socket or device); a scenario is a file" \
+    "$(cat "$tmp/e.err")"
+timeout 10 "$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fo.csv" >/dev/null 2>"$tmp/e.err"
+expect "FIFO -o exit" 2 $?
+expect "FIFO -o" "strata sweep: -o '$tmp/fo.csv': not a regular file (a FIFO, socket, device or directory); a sweep writes its rows to a file" \
+    "$(cat "$tmp/e.err")"
+timeout 10 "$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fj.csv" >/dev/null 2>"$tmp/e.err"
+expect "FIFO journal exit" 2 $?
+expect "FIFO journal" "strata sweep: the journal '$tmp/fj.csv.journal': not a regular file (a FIFO, socket, device or directory); a sweep writes its rows to a file" \
+    "$(cat "$tmp/e.err")"
+echo precious >"$tmp/precious"
+ln -s "$tmp/precious" "$tmp/l.csv.journal"
+"$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/l.csv" >/dev/null 2>"$tmp/e.err"
+expect "planted journal link exit" 2 $?
+expect "planted journal link" "strata sweep: $tmp/l.csv.journal: the journal is a symbolic link; a journal is never written through one (remove it)" \
+    "$(cat "$tmp/e.err")"
+expect "planted link's target untouched" precious "$(cat "$tmp/precious")"
+cp "$scn" "$tmp/self.yaml"
+"$strata" sweep "$tmp/self.yaml" --set cluster.nodes=1,2 -o "$tmp/self.yaml" >/dev/null 2>"$tmp/e.err"
+expect "-o the scenario exit" 2 $?
+n=$((n + 1))
+cmp -s "$scn" "$tmp/self.yaml" || bad "-o the scenario: the scenario was changed"
+
+# Usage: a sweep needs a --set; -j says its true bounds.
+"$strata" sweep "$scn" >/dev/null 2>"$tmp/e.err"
+expect "no --set exit" 2 $?
+expect "no --set" "strata sweep: expected at least one --set PATH=V1,V2,... to sweep (\`strata run FILE\` runs the file as it is)" \
+    "$(head -1 "$tmp/e.err")"
+for j in 0 257 x; do
+    "$strata" sweep "$scn" --set cluster.nodes=1 -j $j >/dev/null 2>"$tmp/e.err"
+    expect "-j $j" "strata sweep: -j takes a whole number from 1 to 256, found '$j'" \
+        "$(head -1 "$tmp/e.err")"
+done
+"$strata" sweep "$scn" --set cluster.nodes=1,2 -j 256 >/dev/null 2>&1
+expect "-j 256 is taken" 0 $?
+
+# Non-ASCII names and values come out whole: a 16-character Chinese workload name and values of
+# 1,201 and 601 bytes (longer than the fixed cell and label buffers there were, and not a whole
+# number of 3-byte characters from their start) through every format: valid UTF-8 everywhere, the JSON parses, the value
+# whole in it. A --set value that is not UTF-8 is refused.
+zh=训练作业名称测试中文字符十六个字
+sed "s/name: finetune/name: $zh/" "$scn" >"$tmp/zh.yaml"
+long=a$(printf '值%.0s' $(seq 400))
+mid=a$(printf '值%.0s' $(seq 200))
+for f in csv json markdown html; do
+    "$strata" sweep "$tmp/zh.yaml" --set cluster.nodes=2,1 --set "name=$long,$mid" --format $f \
+        >"$tmp/zh.$f" 2>/dev/null
+    expect "non-ASCII $f exit" 0 $?
+    python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/zh.$f" 2>/dev/null
+    expect "non-ASCII $f is UTF-8" 0 $?
+done
+expect "non-ASCII json" "$long $zh.step_time_s" "$(python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+print(d["points"][0]["name"], d["columns"][3])' "$tmp/zh.json")"
+"$strata" sweep "$scn" --set "name=$(printf 'a\377b')" >/dev/null 2>"$tmp/e.err"
+expect "not UTF-8 exit" 2 $?
+expect "not UTF-8" "strata sweep: --set: not valid UTF-8 (byte 7)" "$(head -1 "$tmp/e.err")"
+
+# Text cells cannot run: a CSV cell that a spreadsheet reads as a formula is quoted after a
+# single quote (OWASP), a negative number stays a number; Markdown escapes HTML and
+# the '(' that would make a link.
+sed 's/name: finetune/name: "=HYPERLINK(x)"/' "$scn" >"$tmp/inj.yaml"
+"$strata" sweep "$tmp/inj.yaml" --set 'name=@SUM(1+1),-2,+cmd|x,<script>x</script>' \
+    --columns step_time_s >"$tmp/inj.csv" 2>/dev/null
+expect "CSV header neutralised" "name,status,\"'=HYPERLINK(x).step_time_s\",reason" \
+    "$(sed -n 1p "$tmp/inj.csv")"
+expect "CSV @ neutralised" "\"'@SUM(1+1)\"" "$(sed -n 2p "$tmp/inj.csv" | cut -d, -f1)"
+expect "CSV negative number kept" "-2" "$(sed -n 3p "$tmp/inj.csv" | cut -d, -f1)"
+expect "CSV + neutralised" "\"'+cmd|x\"" "$(sed -n 4p "$tmp/inj.csv" | cut -d, -f1)"
+"$strata" sweep "$scn" --set 'name=<script>alert(1)</script>,[x](javascript:alert(1)),<javascript:x>' \
+    --columns step_time_s --format markdown >"$tmp/inj.md" 2>/dev/null
+expect "Markdown script" "| &lt;script&gt;alert(1)&lt;/script&gt; |" "$(sed -n 3p "$tmp/inj.md" | cut -d'|' -f1-2)|"
+expect "Markdown link" '| [x]\(javascript:alert(1)) |' "$(sed -n 4p "$tmp/inj.md" | cut -d'|' -f1-2)|"
+expect "Markdown autolink" '| &lt;javascript:x&gt; |' "$(sed -n 5p "$tmp/inj.md" | cut -d'|' -f1-2)|"
+
+# Progress on a terminal only, for a sweep past a second: on a pseudo-terminal (script(1)) the
+# line counts the points; on a file, nothing but the summary.
+if command -v script >/dev/null 2>&1; then
+    script -qfec "$strata sweep $big --set seed=1..8+1 -o $tmp/p.csv" /dev/null >"$tmp/p.tty" 2>&1
+    n=$((n + 1))
+    grep -q 'strata sweep: [0-9]* of 8 points, 0 failed, [0-9]* s' "$tmp/p.tty" ||
+        bad "no progress line on a terminal: $(tr '\r' '\n' <"$tmp/p.tty" | head -3)"
+fi
+rm -f "$tmp/p.csv" "$tmp/p.csv.journal"
+"$strata" sweep "$big" --set seed=1..8+1 -o "$tmp/p.csv" 2>"$tmp/p.err"
+expect "no progress off a terminal" 1 "$(wc -l <"$tmp/p.err")"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
