@@ -61,8 +61,8 @@ typedef struct st_sweep_sink {
  * outside such as the OOM killer's), that point alone is handed to the sink as a failed row
  * naming the signal or exit status, a new worker is forked in its place, and the other points
  * go on. A point's row depends on the point alone, never on which worker computed it or after
- * what. Returns 0, or -1 when no worker could be started, a worker sent a malformed row or the
- * sink stopped (with the reason in why). */
+ * what. Returns 0, or -1 when no worker could be started or a worker sent a malformed row (with
+ * the reason in why) or the sink stopped (why left as the sink left it). */
 int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int workers,
                      const st_sweep_sink *sink, char *why, size_t n);
 

@@ -152,8 +152,8 @@ int st_sweep_mpi_run(const st_sweep *sw, const size_t *left, size_t n_left,
     }
     while (g.ended < g_size - 1)
         receive(&g, 1);
-    if (g.bad || g.stop)
-        snprintf(why, n, "%s", g.bad ? "a rank sent a malformed row" : "stopped");
+    if (g.bad) /* a stop's reason is the sink's */
+        snprintf(why, n, "a rank sent a malformed row");
     return g.bad || g.stop ? -1 : 0;
 }
 

@@ -35,10 +35,16 @@ typedef struct pool {
     worker *ws;
     int n_ws;
     const st_sweep_sink *sink;
-    int stop; /* the sink stopped the sweep */
-    int bad;  /* a worker sent a malformed row */
-    int err;  /* errno of a failed socketpair or fork */
+    int stop;           /* the sink stopped the sweep */
+    int bad;            /* a worker sent a malformed row */
+    int err;            /* errno of a failed socketpair or fork */
+    size_t idle_deaths; /* workers that died holding no point */
 } pool;
+
+/* Workers that die before taking a point lose nothing, but a worker that cannot live long
+ * enough to take one would be forked again forever: past this many such deaths per slot, no
+ * more are forked. */
+#define MAX_IDLE_DEATHS 16
 
 static int write_all(int fd, const char *s, size_t len)
 {
@@ -192,6 +198,8 @@ static void hand_out(pool *pl, worker *w)
     int len = snprintf(cmd, sizeof cmd, "%zu\n", pl->left[pl->next]);
     if (send(w->fd, cmd, (size_t)len, MSG_NOSIGNAL) != len) { /* never SIGPIPE on a dead one */
         reap(pl, w);
+        if (++pl->idle_deaths > MAX_IDLE_DEATHS * (size_t)pl->n_ws)
+            pl->err = ECHILD;
         return;
     }
     w->point = pl->left[pl->next++];
@@ -286,10 +294,10 @@ int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int 
     int rc = n_left ? run(&pl) : 0;
     if (rc && pl.bad)
         snprintf(why, n, "a worker sent a malformed row");
-    else if (rc && pl.stop)
-        snprintf(why, n, "stopped");
-    else if (rc)
-        snprintf(why, n, "cannot start a worker process: %s", strerror(pl.err ? pl.err : EAGAIN));
+    else if (rc && !pl.stop) /* a stop's reason is the sink's */
+        snprintf(why, n, "cannot start a worker process: %s",
+                 pl.err == ECHILD ? "they keep ending before they take a point"
+                                  : strerror(pl.err ? pl.err : EAGAIN));
     for (int w = 0; w < workers; w++) {
         worker *k = &pl.ws[w];
         if (k->fd >= 0) { /* only after a stop: the others have ended */
