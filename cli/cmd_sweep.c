@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 #define MAX_WORKERS 256
@@ -64,7 +65,7 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
         if (need(a, val))
             return ST_EXIT_INPUT;
         if (st_grid_add(&o->grid, val, why, sizeof why)) /* echoed only when it is UTF-8 */
-            return st_grid_bad_utf8(val) >= 0
+            return st_utf8_check(val, strlen(val)) < strlen(val)
                        ? st_cli_usage_error("sweep", "--set: %s", why)
                        : st_cli_usage_error("sweep", "--set %s: %s", val, why);
     } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
@@ -262,34 +263,17 @@ static int emit(const sweep_opts *o, const st_sweep *sw, char ***rows)
     return rc;
 }
 
-/* Whether path is the same file as input (the scenario, its trace): an output there would
- * replace or append to what the sweep reads. */
-static int same_file(const char *path, const struct stat *out)
-{
-    struct stat in;
-    return path && stat(path, &in) == 0 && in.st_dev == out->st_dev && in.st_ino == out->st_ino;
-}
-
-/* Refuse an output path that is not a regular file (a FIFO would block the final write; a
- * sweep writes a file and its journal beside it) or that is an input of the sweep. */
-static int check_output(const char *what, const char *path, const st_sweep *sw)
+/* Refuse an output path that is not a regular file: a FIFO would block the final write, and a
+ * sweep writes a file and its journal beside it. */
+static int check_regular(const char *what, const char *path)
 {
     struct stat st;
-    if (!path || stat(path, &st) != 0)
-        return 0; /* a new file */
-    const st_trace_cfg *t = st_scn_trace(sw->base);
-    if (!S_ISREG(st.st_mode))
-        fprintf(stderr,
-                "strata sweep: %s '%s': not a regular file (a FIFO, socket, device or "
-                "directory); a sweep writes its rows to a file\n",
-                what, path);
-    else if (same_file(sw->file, &st) || same_file(t ? t->file : NULL, &st))
-        fprintf(stderr,
-                "strata sweep: %s '%s': is an input of this sweep (%s); refusing to "
-                "write over it\n",
-                what, path, same_file(sw->file, &st) ? "the scenario" : "its trace");
-    else
-        return 0;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0; /* a new file, or a file */
+    fprintf(stderr,
+            "strata sweep: %s '%s': not a regular file (a FIFO, socket, device or directory); a "
+            "sweep writes its rows to a file\n",
+            what, path);
     return ST_EXIT_INPUT;
 }
 
@@ -300,7 +284,9 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
         return 0;
     char *path = st_xmalloc(strlen(o->output) + 9);
     sprintf(path, "%s.journal", o->output);
-    int rc = check_output("-o", o->output, r->sw) || check_output("the journal", path, r->sw);
+    st_cli_file outs[] = {{"-o", o->output}, {"the journal", path}};
+    int rc = check_regular("-o", o->output) || check_regular("the journal", path) ||
+             st_cli_check_outputs("sweep", r->sw->base, outs, 2);
     if (!rc && (r->journal = st_sweep_journal_open(path, r->why, sizeof r->why)) < 0) {
         fprintf(stderr, "strata sweep: %s\n", r->why);
         rc = 1;

@@ -1,7 +1,9 @@
-/* A sweep's rows as CSV (RFC 4180, text cells neutralised against formulas), JSON or a Markdown
- * table (text escaped): the text cells planner/sweep.c made, numbers and booleans typed in
- * JSON. */
+/* A sweep's rows as CSV, JSON or a Markdown table: the text cells planner/sweep.c made, numbers
+ * and booleans typed in JSON. CSV and Markdown cells go through the report writers' cells
+ * (cli/report_out.h), which neutralise what a spreadsheet or a Markdown renderer would run. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,14 +11,12 @@
 #include "cli/cli.h"
 #include "cli/report_out.h"
 #include "cli/sweep.h"
-#include "report/csv.h"
-#include "report/md.h"
 
 /* A CSV line of cells[0..n). */
 static void csv_line(FILE *out, char *const *cells, size_t n)
 {
     for (size_t c = 0; c < n; c++) {
-        st_csv_cell(out, cells[c]);
+        st_report_csv_cell(out, cells[c]);
         fputc(c + 1 < n ? ',' : '\n', out);
     }
 }
@@ -26,7 +26,7 @@ static void md_line(FILE *out, char *const *cells, size_t n)
 {
     for (size_t c = 0; c < n; c++) {
         fputs("| ", out);
-        st_md_text(out, cells[c]);
+        st_report_md_cell(out, cells[c]);
         fputc(' ', out);
     }
     fputs("|\n", out);
@@ -63,8 +63,10 @@ char *st_sweep_render_row(const st_sweep *sw, char **cells, st_sweep_format f)
 /* A cell as JSON: a number when the whole cell is one, a boolean, null when empty, else text. */
 static cJSON *json_cell(const char *c)
 {
-    if (st_csv_is_number(c)) /* the cells CSV leaves as numbers */
-        return cJSON_CreateNumber(strtod(c, NULL));
+    char *end;
+    double v = strtod(c, &end);
+    if (*c && !*end && isfinite(v) && !isspace((unsigned char)c[0]))
+        return cJSON_CreateNumber(v);
     if (strcmp(c, "true") == 0 || strcmp(c, "false") == 0)
         return cJSON_CreateBool(c[0] == 't');
     return *c ? cJSON_CreateString(c) : cJSON_CreateNull();

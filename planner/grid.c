@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scenarios/override.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 static void push(st_grid_axis *a, const char *text, size_t len)
@@ -20,36 +21,9 @@ static void push(st_grid_axis *a, const char *text, size_t len)
  * inside a UTF-8 sequence); *more says whether it was cut. */
 static int clip(const char *s, size_t len, const char **more)
 {
-    size_t n = len;
-    if (n > 60) {
-        n = 60;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* a continuation byte */
-            n--;
-    }
-    *more = n < len ? "..." : "";
+    size_t n = st_utf8_fit(s, len, 60);
+    *more = n < len ? ST_UTF8_CUT_MARK : "";
     return (int)n;
-}
-
-long st_grid_bad_utf8(const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    for (size_t i = 0; s[i];) {
-        unsigned char c = s[i];
-        size_t k = c < 0x80                 ? 0
-                   : c >= 0xC2 && c <= 0xDF ? 1
-                   : c >= 0xE0 && c <= 0xEF ? 2
-                   : c >= 0xF0 && c <= 0xF4 ? 3
-                                            : 9;
-        if (k == 9)
-            return (long)i;
-        unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-        unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-        for (size_t j = 1; j <= k; j++)
-            if (s[i + j] < (j == 1 ? lo : 0x80) || s[i + j] > (j == 1 ? hi : 0xBF))
-                return (long)i;
-        i += k + 1;
-    }
-    return -1;
 }
 
 /* A whole range's endpoint or step: a number and nothing else. */
@@ -156,9 +130,9 @@ static void axis_free(st_grid_axis *a)
 int st_grid_add(st_grid *g, const char *arg, char *why, size_t n)
 {
     const char *eq = strchr(arg, '=');
-    long bad_at = st_grid_bad_utf8(arg);
-    if (bad_at >= 0) { /* a value goes into the scenario's text, which is UTF-8 */
-        snprintf(why, n, "not valid UTF-8 (byte %ld)", bad_at + 1);
+    size_t len = strlen(arg), bad_at = st_utf8_check(arg, len);
+    if (bad_at < len) { /* a value goes into the scenario's text, which is UTF-8 */
+        snprintf(why, n, "not valid UTF-8 (byte %zu)", bad_at + 1);
         return -1;
     }
     if (!eq) {

@@ -29,11 +29,6 @@ typedef struct st_grid {
  * a bad range, a path given twice, or more than the limits above. */
 int st_grid_add(st_grid *g, const char *arg, char *why, size_t n);
 
-/* The offset of the first byte of str that is not part of well-formed UTF-8 (RFC 3629: no
- * overlong form, no surrogate, nothing past U+10FFFF), or -1 when all of it is. st_grid_add
- * refuses an argument that is not: its values go into the scenario's text, which is UTF-8. */
-long st_grid_bad_utf8(const char *str);
-
 /* The index into g->ax[axis].values of point p's value (p < g->n_points). */
 size_t st_grid_value(const st_grid *g, size_t p, size_t axis);
 

@@ -16,21 +16,20 @@
 #include "scenarios/override.h"
 #include "scenarios/reader.h"
 #include "scenarios/scenario.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 /* A cell's text, as long as it needs to be: a fixed buffer would cut a long name or value, and
  * could cut it inside a UTF-8 character. */
-static char *fmt(const char *f, ...)
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static char *
+fmt(const char *f, ...)
 {
     va_list ap;
     va_start(ap, f);
-    int len = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    if (len < 0)
-        ST_BUG("a sweep cell's format '%s' failed", f);
-    char *buf = st_xmalloc((size_t)len + 1);
-    va_start(ap, f);
-    vsnprintf(buf, (size_t)len + 1, f, ap);
+    char *buf = st_xvasprintf(f, ap);
     va_end(ap);
     for (char *c = buf; *c; c++) /* cells are tab-separated lines in the journal */
         if (*c == '\t' || *c == '\n' || *c == '\r')
@@ -333,7 +332,7 @@ static void empty_cells(char **cells, size_t from, size_t to)
 {
     for (size_t c = from; c < to; c++)
         if (!cells[c])
-            cells[c] = fmt("");
+            cells[c] = st_xstrdup("");
 }
 
 void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells)
