@@ -239,7 +239,11 @@ static int compute(sweep_run *r)
         fputs(head, stdout);
         free(head);
     }
-    int rc = stream_rows(r) ? -1 : run_left(r, left, n_left);
+    int rc = stream_rows(r); /* the rows the journal had, up to the first it lacks */
+    if (rc && r->o->mpi)     /* the other ranks wait for a to-do list: an empty one ends them */
+        run_left(r, NULL, 0);
+    else if (!rc)
+        rc = run_left(r, left, n_left);
     free(left);
     for (size_t p = 0; !rc && p < n; p++)
         if (!r->rows[p])
