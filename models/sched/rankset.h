@@ -1,0 +1,70 @@
+/* An ordered set of job ids for the policies: its members in the order a policy's comparator
+ * gives, each with its GPU count and one figure of the policy's (aux), so that a pick finds the
+ * first member that fits in b GPUs (and whose figure passes a test), or the GPUs of every member
+ * ranked before a job, in O(log n) instead of scanning or sorting its queue. A treap (Seidel and
+ * Aragon, "Randomized search trees", Algorithmica 16, 1996) whose nodes are the job ids, each
+ * subtree holding its size, its GPUs in all, its least GPU count and its least figure; node
+ * priorities are a fixed hash of the id, so runs are reproducible.
+ * Several sets may share one node pool (one root each); an id is in at most one of them.
+ * Internal to models/sched. */
+#ifndef ST_MODELS_SCHED_RANKSET_H
+#define ST_MODELS_SCHED_RANKSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST__RSET_NONE SIZE_MAX
+
+/* The policy's order: 1 when job a goes before job b (a != b). A strict total order, and a
+ * member's place in it must not change while it is in a set: remove it, change its key, add it
+ * again. */
+typedef int (*st__rset_before_fn)(const void *ctx, size_t a, size_t b);
+
+/* A test on a member's figure. It must be monotone (ok(x) and y <= x imply ok(y)), so that a
+ * subtree whose least figure fails holds no member that passes. */
+typedef int (*st__rset_ok_fn)(const void *ctx, double aux);
+
+typedef struct st__rset {
+    st__rset_before_fn before;
+    const void *ctx;
+    size_t *kid;           /* by id: left child at 2 id, right at 2 id + 1; NONE: none */
+    int64_t *gpus, *least; /* by id: its GPUs, the least in its subtree */
+    int64_t *sum;          /* by id: its subtree's GPUs */
+    size_t *size;          /* by id: its subtree's members */
+    double *aux, *amin;    /* by id: its figure, the least in its subtree */
+    unsigned char *in;     /* by id: in a set of this pool */
+    size_t n;              /* ids below n */
+} st__rset;
+
+/* A pool for ids below n ordered by before(ctx, ., .); st__rset_release frees it. A root is a
+ * size_t the caller keeps, ST__RSET_NONE when its set is empty. */
+void st__rset_init(st__rset *s, size_t n, st__rset_before_fn before, const void *ctx);
+void st__rset_release(st__rset *s);
+
+/* Add id (not in any set of the pool) to the set at *root, with its GPUs and figure. O(log n). */
+void st__rset_add(st__rset *s, size_t *root, size_t id, int64_t gpus, double aux);
+/* Remove id, a member of the set at *root. O(log n). */
+void st__rset_remove(st__rset *s, size_t *root, size_t id);
+/* Whether id is in a set of the pool. */
+int st__rset_has(const st__rset *s, size_t id);
+
+/* The first member of the set at root, in the policy's order, with at most b GPUs and, when ok is
+ * not NULL, ok(c, its figure) true; ST__RSET_NONE when none. O(log n) when only one of the two
+ * tests can fail (ok NULL, or every member of the same GPU count): a subtree whose least figures
+ * pass then surely holds a member that passes; with both, correct but possibly slower. */
+size_t st__rset_first(const st__rset *s, size_t root, int64_t b, st__rset_ok_fn ok, const void *c);
+
+/* A test on a member that holds for a prefix of the set's order and fails after it. */
+typedef int (*st__rset_pred_fn)(const void *ctx, size_t id);
+
+/* The longest prefix of the set at root whose members all pass pred: its length (*n) and its
+ * members' GPUs (*gpus). O(log n). */
+void st__rset_prefix(const st__rset *s, size_t root, st__rset_pred_fn pred, const void *ctx,
+                     size_t *n, int64_t *gpus);
+/* The k-th member (from 0) of the set at root; ST__RSET_NONE when k is past its end. O(log n). */
+size_t st__rset_at(const st__rset *s, size_t root, size_t k);
+/* The set at root's members, and their GPUs in all. */
+size_t st__rset_size(const st__rset *s, size_t root);
+int64_t st__rset_gpus(const st__rset *s, size_t root);
+
+#endif
