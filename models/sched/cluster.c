@@ -84,10 +84,15 @@ int64_t st_sched_clock(const st_sched_view *v)
 int st_sched_end_ticks(const st_sched_view *v, size_t id, int64_t *end)
 {
     const jstate *j = &v->js[id];
-    if (j->state != J_RUNNING || j->duration < 0 || v->sp->rate)
+    if (j->state != J_RUNNING || j->duration < 0 || !st_sched_steady(v))
         return 0;
     *end = j->duration + j->extra + j->owed + j->owed_fail - j->done + j->seg_start;
     return 1;
+}
+
+int st_sched_steady(const st_sched_view *v)
+{
+    return !v->sp->rate;
 }
 
 /* A start or a stop changes what the running jobs share: ask their rates once this instant is

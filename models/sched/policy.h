@@ -62,6 +62,9 @@ int64_t st_sched_clock(const st_sched_view *v);
  * instant until it stops, so that such jobs keep one order by remaining time as time passes (it
  * runs at rate 1: the run has no rate hook; and its run time is known); 0 otherwise. */
 int st_sched_end_ticks(const st_sched_view *v, size_t id, int64_t *end);
+/* 1 when every running job runs at rate 1 throughout (the run has no rate hook), so that a
+ * running job's remaining time and expected end change only as it starts and stops. */
+int st_sched_steady(const st_sched_view *v);
 /* The work job id has done so far, in seconds of running (restores included): its executed
  * time; its attained service is this times its GPUs (Tiresias, Gu et al., NSDI'19, section 3). */
 double st_sched_attained_s(const st_sched_view *v, size_t id);

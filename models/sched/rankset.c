@@ -170,6 +170,20 @@ size_t st__rset_first(const st__rset *s, size_t t, int64_t b, st__rset_ok_fn ok,
     return st__rset_first(s, R(s, t), b, ok, c);
 }
 
+size_t st__rset_first_after(const st__rset *s, size_t t, size_t after, int64_t b)
+{
+    while (t != NONE && s->least[t] <= b && after != NONE && !s->before(s->ctx, after, t))
+        t = R(s, t); /* t and its left subtree are not after `after` */
+    if (t == NONE || s->least[t] > b)
+        return NONE;
+    size_t f = st__rset_first_after(s, L(s, t), after, b);
+    if (f != NONE)
+        return f;
+    if (s->gpus[t] <= b)
+        return t;
+    return st__rset_first_after(s, R(s, t), after, b);
+}
+
 void st__rset_prefix(const st__rset *s, size_t t, st__rset_pred_fn pred, const void *ctx, size_t *n,
                      int64_t *gpus)
 {
@@ -188,6 +202,26 @@ void st__rset_prefix(const st__rset *s, size_t t, st__rset_pred_fn pred, const v
         *gpus += s->gpus[t];
         t = R(s, t);
     }
+}
+
+size_t st__rset_reach(const st__rset *s, size_t t, int64_t need, size_t *n, int64_t *gpus)
+{
+    *n = 0;
+    *gpus = 0;
+    while (t != NONE) {
+        size_t l = L(s, t);
+        int64_t left = l != NONE ? s->sum[l] : 0;
+        if (l != NONE && *gpus + left >= need) {
+            t = l;
+            continue;
+        }
+        *n += (l != NONE ? s->size[l] : 0) + 1;
+        *gpus += left + s->gpus[t];
+        if (*gpus >= need)
+            return t;
+        t = R(s, t);
+    }
+    return NONE;
 }
 
 size_t st__rset_at(const st__rset *s, size_t t, size_t k)
@@ -214,4 +248,17 @@ size_t st__rset_size(const st__rset *s, size_t root)
 int64_t st__rset_gpus(const st__rset *s, size_t root)
 {
     return root == NONE ? 0 : s->sum[root];
+}
+
+void st__rset_start_fitting(st__rset *s, size_t *root, st_sched_view *v, size_t *scratch)
+{
+    size_t n = 0, id;
+    while (st_sched_free_gpus(v) > 0 &&
+           (id = st__rset_first(s, *root, st_sched_free_gpus(v), NULL, NULL)) != NONE) {
+        st__rset_remove(s, root, id);
+        if (!st_sched_start(v, id))
+            scratch[n++] = id;
+    }
+    for (size_t k = 0; k < n; k++) /* passed over: back, with the figures they had */
+        st__rset_add(s, root, scratch[k], s->gpus[scratch[k]], s->aux[scratch[k]]);
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/sched/policy.h"
+
 #define ST__RSET_NONE SIZE_MAX
 
 /* The policy's order: 1 when job a goes before job b (a != b). A strict total order, and a
@@ -54,6 +56,11 @@ int st__rset_has(const st__rset *s, size_t id);
  * pass then surely holds a member that passes; with both, correct but possibly slower. */
 size_t st__rset_first(const st__rset *s, size_t root, int64_t b, st__rset_ok_fn ok, const void *c);
 
+/* The first member of the set at root after job `after` in the policy's order (after need not be
+ * a member; ST__RSET_NONE: from the first) with at most b GPUs; ST__RSET_NONE when none.
+ * O(log n). */
+size_t st__rset_first_after(const st__rset *s, size_t root, size_t after, int64_t b);
+
 /* A test on a member that holds for a prefix of the set's order and fails after it. */
 typedef int (*st__rset_pred_fn)(const void *ctx, size_t id);
 
@@ -61,10 +68,20 @@ typedef int (*st__rset_pred_fn)(const void *ctx, size_t id);
  * members' GPUs (*gpus). O(log n). */
 void st__rset_prefix(const st__rset *s, size_t root, st__rset_pred_fn pred, const void *ctx,
                      size_t *n, int64_t *gpus);
+/* The first member of the set at root at which its members' GPUs, counted in order from the
+ * first, reach need, with their count (*n) and GPUs (*gpus) up to it included; ST__RSET_NONE
+ * when even all of them fall short (then *n and *gpus are the whole set's). O(log n). */
+size_t st__rset_reach(const st__rset *s, size_t root, int64_t need, size_t *n, int64_t *gpus);
 /* The k-th member (from 0) of the set at root; ST__RSET_NONE when k is past its end. O(log n). */
 size_t st__rset_at(const st__rset *s, size_t root, size_t k);
 /* The set at root's members, and their GPUs in all. */
 size_t st__rset_size(const st__rset *s, size_t root);
 int64_t st__rset_gpus(const st__rset *s, size_t root);
+
+/* Start every member of the set at *root that fits in the free GPUs, in the set's order, as a
+ * scan down the queue would: the first member that fits, again and again while GPUs are free
+ * (the free GPUs only shrink, so a member passed over would not fit later). The started leave
+ * the set; those the placement cannot fit now stay. scratch holds the pool's n ids. */
+void st__rset_start_fitting(st__rset *s, size_t *root, st_sched_view *v, size_t *scratch);
 
 #endif
