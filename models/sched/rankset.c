@@ -7,32 +7,20 @@
 #include "sim/xalloc.h"
 
 #define NONE    ST__RSET_NONE
-#define L(s, t) ((s)->kid[2 * (t)])
-#define R(s, t) ((s)->kid[2 * (t) + 1])
+#define L(s, t) ((s)->node[t].kid[0])
+#define R(s, t) ((s)->node[t].kid[1])
 
 void st__rset_init(st__rset *s, size_t n, st__rset_before_fn before, const void *ctx)
 {
     n = n ? n : 1;
     *s = (st__rset){.before = before, .ctx = ctx, .n = n};
-    s->kid = st_xmalloc(2 * n * sizeof *s->kid);
-    s->gpus = st_xcalloc(n, sizeof *s->gpus);
-    s->least = st_xcalloc(n, sizeof *s->least);
-    s->sum = st_xcalloc(n, sizeof *s->sum);
-    s->size = st_xcalloc(n, sizeof *s->size);
-    s->aux = st_xcalloc(n, sizeof *s->aux);
-    s->amin = st_xcalloc(n, sizeof *s->amin);
+    s->node = st_xmalloc(n * sizeof *s->node);
     s->in = st_xcalloc(n, 1);
 }
 
 void st__rset_release(st__rset *s)
 {
-    free(s->kid);
-    free(s->gpus);
-    free(s->least);
-    free(s->sum);
-    free(s->size);
-    free(s->aux);
-    free(s->amin);
+    free(s->node);
     free(s->in);
 }
 
@@ -55,20 +43,21 @@ static int above(size_t a, size_t b)
 /* Node t's subtree figures from its own and its children's. */
 static void pull(st__rset *s, size_t t)
 {
-    s->least[t] = s->gpus[t];
-    s->amin[t] = s->aux[t];
-    s->sum[t] = s->gpus[t];
-    s->size[t] = 1;
+    st__rnode *x = &s->node[t];
+    x->least = x->gpus;
+    x->amin = x->aux;
+    x->sum = x->gpus;
+    x->size = 1;
     for (int k = 0; k < 2; k++) {
-        size_t c = s->kid[2 * t + (size_t)k];
-        if (c == NONE)
+        if (x->kid[k] == NONE)
             continue;
-        s->sum[t] += s->sum[c];
-        s->size[t] += s->size[c];
-        if (s->least[c] < s->least[t])
-            s->least[t] = s->least[c];
-        if (s->amin[c] < s->amin[t])
-            s->amin[t] = s->amin[c];
+        const st__rnode *c = &s->node[x->kid[k]];
+        x->sum += c->sum;
+        x->size += c->size;
+        if (c->least < x->least)
+            x->least = c->least;
+        if (c->amin < x->amin)
+            x->amin = c->amin;
     }
 }
 
@@ -140,8 +129,8 @@ void st__rset_add(st__rset *s, size_t *root, size_t id, int64_t gpus, double aux
     if (id >= s->n || s->in[id])
         ST_BUG("job %zu added twice", id);
     s->in[id] = 1;
-    s->gpus[id] = gpus;
-    s->aux[id] = aux;
+    s->node[id].gpus = gpus;
+    s->node[id].aux = aux;
     *root = insert(s, *root, id);
 }
 
@@ -160,26 +149,26 @@ int st__rset_has(const st__rset *s, size_t id)
 
 size_t st__rset_first(const st__rset *s, size_t t, int64_t b, st__rset_ok_fn ok, const void *c)
 {
-    if (t == NONE || s->least[t] > b || (ok && !ok(c, s->amin[t])))
+    if (t == NONE || s->node[t].least > b || (ok && !ok(c, s->node[t].amin)))
         return NONE;
     size_t f = st__rset_first(s, L(s, t), b, ok, c);
     if (f != NONE)
         return f;
-    if (s->gpus[t] <= b && (!ok || ok(c, s->aux[t])))
+    if (s->node[t].gpus <= b && (!ok || ok(c, s->node[t].aux)))
         return t;
     return st__rset_first(s, R(s, t), b, ok, c);
 }
 
 size_t st__rset_first_after(const st__rset *s, size_t t, size_t after, int64_t b)
 {
-    while (t != NONE && s->least[t] <= b && after != NONE && !s->before(s->ctx, after, t))
+    while (t != NONE && s->node[t].least <= b && after != NONE && !s->before(s->ctx, after, t))
         t = R(s, t); /* t and its left subtree are not after `after` */
-    if (t == NONE || s->least[t] > b)
+    if (t == NONE || s->node[t].least > b)
         return NONE;
     size_t f = st__rset_first_after(s, L(s, t), after, b);
     if (f != NONE)
         return f;
-    if (s->gpus[t] <= b)
+    if (s->node[t].gpus <= b)
         return t;
     return st__rset_first_after(s, R(s, t), after, b);
 }
@@ -195,11 +184,11 @@ void st__rset_prefix(const st__rset *s, size_t t, st__rset_pred_fn pred, const v
             continue;
         }
         if (L(s, t) != NONE) {
-            *n += s->size[L(s, t)];
-            *gpus += s->sum[L(s, t)];
+            *n += s->node[L(s, t)].size;
+            *gpus += s->node[L(s, t)].sum;
         }
         *n += 1;
-        *gpus += s->gpus[t];
+        *gpus += s->node[t].gpus;
         t = R(s, t);
     }
 }
@@ -210,13 +199,13 @@ size_t st__rset_reach(const st__rset *s, size_t t, int64_t need, size_t *n, int6
     *gpus = 0;
     while (t != NONE) {
         size_t l = L(s, t);
-        int64_t left = l != NONE ? s->sum[l] : 0;
+        int64_t left = l != NONE ? s->node[l].sum : 0;
         if (l != NONE && *gpus + left >= need) {
             t = l;
             continue;
         }
-        *n += (l != NONE ? s->size[l] : 0) + 1;
-        *gpus += left + s->gpus[t];
+        *n += (l != NONE ? s->node[l].size : 0) + 1;
+        *gpus += left + s->node[t].gpus;
         if (*gpus >= need)
             return t;
         t = R(s, t);
@@ -227,7 +216,7 @@ size_t st__rset_reach(const st__rset *s, size_t t, int64_t need, size_t *n, int6
 size_t st__rset_at(const st__rset *s, size_t t, size_t k)
 {
     while (t != NONE) {
-        size_t left = L(s, t) != NONE ? s->size[L(s, t)] : 0;
+        size_t left = L(s, t) != NONE ? s->node[L(s, t)].size : 0;
         if (k == left)
             return t;
         if (k < left) {
@@ -242,12 +231,12 @@ size_t st__rset_at(const st__rset *s, size_t t, size_t k)
 
 size_t st__rset_size(const st__rset *s, size_t root)
 {
-    return root == NONE ? 0 : s->size[root];
+    return root == NONE ? 0 : s->node[root].size;
 }
 
 int64_t st__rset_gpus(const st__rset *s, size_t root)
 {
-    return root == NONE ? 0 : s->sum[root];
+    return root == NONE ? 0 : s->node[root].sum;
 }
 
 void st__rset_start_fitting(st__rset *s, size_t *root, st_sched_view *v, size_t *scratch)
@@ -260,5 +249,5 @@ void st__rset_start_fitting(st__rset *s, size_t *root, st_sched_view *v, size_t 
             scratch[n++] = id;
     }
     for (size_t k = 0; k < n; k++) /* passed over: back, with the figures they had */
-        st__rset_add(s, root, scratch[k], s->gpus[scratch[k]], s->aux[scratch[k]]);
+        st__rset_add(s, root, scratch[k], s->node[scratch[k]].gpus, s->node[scratch[k]].aux);
 }

@@ -26,16 +26,21 @@ typedef int (*st__rset_before_fn)(const void *ctx, size_t a, size_t b);
  * subtree whose least figure fails holds no member that passes. */
 typedef int (*st__rset_ok_fn)(const void *ctx, double aux);
 
+/* A node: a job id's place in its set. One cache line. */
+typedef struct st__rnode {
+    size_t kid[2];       /* left and right child; ST__RSET_NONE: none */
+    int64_t gpus, least; /* its GPUs, the least in its subtree */
+    int64_t sum;         /* its subtree's GPUs */
+    size_t size;         /* its subtree's members */
+    double aux, amin;    /* its figure, the least in its subtree */
+} st__rnode;
+
 typedef struct st__rset {
     st__rset_before_fn before;
     const void *ctx;
-    size_t *kid;           /* by id: left child at 2 id, right at 2 id + 1; NONE: none */
-    int64_t *gpus, *least; /* by id: its GPUs, the least in its subtree */
-    int64_t *sum;          /* by id: its subtree's GPUs */
-    size_t *size;          /* by id: its subtree's members */
-    double *aux, *amin;    /* by id: its figure, the least in its subtree */
-    unsigned char *in;     /* by id: in a set of this pool */
-    size_t n;              /* ids below n */
+    st__rnode *node;   /* by id */
+    unsigned char *in; /* by id: in a set of this pool */
+    size_t n;          /* ids below n */
 } st__rset;
 
 /* A pool for ids below n ordered by before(ctx, ., .); st__rset_release frees it. A root is a

@@ -30,7 +30,8 @@
 
 enum { SH_NONE, SH_FRESH, SH_WAIT, SH_LIST, SH_LOOSE };
 
-#define NONE ST__RSET_NONE
+#define NONE  ST__RSET_NONE
+#define STALE (SIZE_MAX - 1) /* a list's head not looked up since its cursor moved */
 
 /* 2^20 s in ticks (12.1 days). Below it two remaining times a tick or more apart stay apart as
  * keys: x / 1e9 for x < 2^20 s has an ulp of 2^-33 s (0.12 ns), far below the 1 ns between
@@ -84,6 +85,8 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
+    s->head = st_xcalloc(lists, sizeof *s->head);
+    s->head_key = st_xcalloc(lists, sizeof *s->head_key);
     s->cur_gpus = st_xcalloc(lists, sizeof *s->cur_gpus);
     s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
     s->loose = st_xcalloc(n, sizeof *s->loose);
@@ -110,6 +113,8 @@ void st__shortest_release(st__shortest *s)
     free(s->list_at);
     free(s->cur);
     free(s->upto);
+    free(s->head);
+    free(s->head_key);
     free(s->cur_gpus);
     free(s->upto_gpus);
     free(s->loose);
@@ -223,7 +228,7 @@ static void settle(st__shortest *s, const st_sched_view *v)
 static int before_probe(const void *ctx, size_t id)
 {
     const st__shortest *s = ctx;
-    return ranks_before(near_key(s, id), id, s->key[s->probe], s->probe);
+    return ranks_before(near_key(s, id), id, s->probe_key, s->probe);
 }
 
 /* The GPUs of the running jobs not yet walked that rank before waiting job w (all of them, w
@@ -232,6 +237,7 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
 {
     int64_t g = 0;
     s->probe = w;
+    s->probe_key = w != NONE ? s->key[w] : 0;
     for (size_t i = 0; i < s->n_lists; i++) {
         size_t r = s->root[s->lists[i]];
         if (w == NONE) {
@@ -259,27 +265,33 @@ static void take_batch(st__shortest *s)
     for (size_t i = 0; i < s->n_lists; i++) {
         s->cur[i] = s->upto[i];
         s->cur_gpus[i] = s->upto_gpus[i];
+        s->head[i] = STALE;
     }
     s->cur_loose = s->upto_loose;
 }
 
 /* The first-ranked running job not yet walked (NONE when none is left), its key, and where it
- * stands: its list's place, or SIZE_MAX for the loose list. */
-static size_t peek_running(const st__shortest *s, double *key, size_t *from)
+ * stands: its list's place, or SIZE_MAX for the loose list; skip: a place not to look at
+ * (SIZE_MAX: the loose list; SIZE_MAX - 1: none). */
+static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t skip)
 {
     size_t best = NONE;
     for (size_t i = 0; i < s->n_lists; i++) {
-        size_t id = st__rset_at(&s->rpool, s->root[s->lists[i]], s->cur[i]);
-        if (id == NONE)
+        if (i == skip)
             continue;
-        double k = near_key(s, id);
-        if (best == NONE || ranks_before(k, id, *key, best)) {
+        if (s->head[i] == STALE) {
+            s->head[i] = st__rset_at(&s->rpool, s->root[s->lists[i]], s->cur[i]);
+            if (s->head[i] != NONE)
+                s->head_key[i] = near_key(s, s->head[i]);
+        }
+        size_t id = s->head[i];
+        if (id != NONE && (best == NONE || ranks_before(s->head_key[i], id, *key, best))) {
             best = id;
-            *key = k;
+            *key = s->head_key[i];
             *from = i;
         }
     }
-    if (s->cur_loose < s->n_loose) {
+    if (s->cur_loose < s->n_loose && skip != SIZE_MAX) {
         const st__ranked *l = &s->loose[s->cur_loose];
         if (best == NONE || ranks_before(l->key, l->id, *key, best)) {
             best = l->id;
@@ -298,6 +310,56 @@ static void walk_past(st__shortest *s, size_t id, size_t from)
     }
     s->cur[from]++;
     s->cur_gpus[from] += s->job[id]->gpus;
+    s->head[from] = STALE;
+}
+
+/* The job, among the running ones not walked that rank before waiting job w, at which their
+ * GPUs counted in rank order pass the budget *b (there is one): those before it are chosen (*b
+ * pays for them) and it is passed over; the walk moves past it. The merged ranking is walked a
+ * run at a time: the members of the list whose head ranks first, up to the next head of another
+ * list or w, are all chosen when they fit, else the one at which they pass *b is found in the
+ * list's GPU sums. */
+static size_t overflow(st__shortest *s, int64_t *b, size_t w)
+{
+    for (;;) {
+        double k1 = 0, k2 = 0;
+        size_t f1 = 0, f2 = 0, n;
+        size_t x = peek_running(s, &k1, &f1, SIZE_MAX - 1), id;
+        if (f1 == SIZE_MAX) { /* a loose job: one at a time */
+            walk_past(s, x, f1);
+            if (s->job[x]->gpus > *b)
+                return x;
+            *b -= s->job[x]->gpus;
+            continue;
+        }
+        size_t y = peek_running(s, &k2, &f2, f1);
+        if (w != NONE && (y == NONE || ranks_before(s->key[w], w, k2, y))) {
+            y = w;
+            k2 = s->key[w];
+        }
+        int64_t g, *cg = &s->cur_gpus[f1];
+        size_t r = s->root[s->lists[f1]];
+        if (y == NONE) {
+            n = st__rset_size(&s->rpool, r);
+            g = st__rset_gpus(&s->rpool, r);
+        } else {
+            s->probe = y;
+            s->probe_key = k2;
+            st__rset_prefix(&s->rpool, r, before_probe, s, &n, &g);
+        }
+        if (g - *cg <= *b) { /* the whole run fits */
+            *b -= g - *cg;
+            id = NONE;
+        } else {
+            id = st__rset_reach(&s->rpool, r, *cg + *b + 1, &n, &g);
+            *b -= g - s->job[id]->gpus - *cg;
+        }
+        s->cur[f1] = n;
+        *cg = g;
+        s->head[f1] = STALE;
+        if (id != NONE)
+            return id;
+    }
 }
 
 static void add_victim(st__shortest *s, size_t id)
@@ -326,10 +388,11 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
 {
     int64_t b = st_sched_total_gpus(v);
     size_t n = 0, w = NONE, r, from = 0;
-    int stale = 1, single = 0;
+    int stale = 1;
     for (size_t i = 0; i < s->n_lists; i++) {
         s->cur[i] = 0;
         s->cur_gpus[i] = 0;
+        s->head[i] = STALE;
     }
     s->cur_loose = 0;
     s->n_victim = 0;
@@ -341,38 +404,25 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         if (stale || (w != NONE && s->job[w]->gpus > b))
             w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
         stale = 0;
-        double k = 0;
-        if (!single) {
-            int64_t g = batch_gpus(s, w);
-            if (g > b) {
-                single = 1; /* some running job before w is passed over: one at a time */
-                continue;
-            }
-            take_batch(s);
-            b -= g;
-            if (w == NONE)
-                break;
-            if (s->job[w]->gpus > b)
-                continue;
-        } else if ((r = peek_running(s, &k, &from)) != NONE &&
-                   (w == NONE || ranks_before(k, r, s->key[w], w))) {
-            walk_past(s, r, from);
-            if (s->job[r]->gpus <= b)
-                b -= s->job[r]->gpus;
-            else
-                add_victim(s, r);
+        int64_t g = batch_gpus(s, w);
+        if (g > b) { /* some running job before w is passed over */
+            add_victim(s, overflow(s, &b, w));
             continue;
-        } else if (w == NONE) {
+        }
+        take_batch(s);
+        b -= g;
+        if (w == NONE)
             break;
-        } /* else w ranks first */
+        if (s->job[w]->gpus > b)
+            continue;
         st__rset_remove(&s->wpool, &s->wait, w);
         s->list[n++] = w;
         b -= s->job[w]->gpus;
         stale = 1;
     }
     double k;
-    while ((r = peek_running(s, &k, &from)) != NONE) { /* the budget is spent: the rest are */
-        walk_past(s, r, from);                         /* preempted */
+    while ((r = peek_running(s, &k, &from, SIZE_MAX - 1)) != NONE) { /* the budget is spent: */
+        walk_past(s, r, from);                                       /* the rest are preempted */
         add_victim(s, r);
     }
     return n;

@@ -27,6 +27,8 @@ typedef struct st__shortest {
     size_t *cur;                      /* during a pick, by place in lists: members walked */
     int64_t *cur_gpus, *upto_gpus;    /* their GPUs; and those up to the next waiting job */
     size_t *upto;                     /* the members up to the next waiting job */
+    size_t *head;                     /* by place: its first member not walked, or stale */
+    double *head_key;                 /* and that member's key */
     st__ranked *loose;                /* the other running jobs, by key then id at this pick */
     size_t n_loose, cur_loose, upto_loose;
     size_t *fresh, n_fresh;     /* arrivals since the last pick (their keys need the view) */
@@ -35,7 +37,8 @@ typedef struct st__shortest {
     size_t n_victim;            /* */
     size_t *live, n_live, *pos; /* the unfinished jobs: appended, removed by swapping the last */
     int64_t now;                /* the pick's clock */
-    size_t probe;               /* the waiting job the lists are cut at */
+    double probe_key;           /* the key and id the lists are cut at */
+    size_t probe;
 } st__shortest;
 
 int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_service,

@@ -427,14 +427,16 @@ static int64_t batch(tiresias *t, size_t w, size_t c, int64_t cg, size_t *nc, in
 
 /* Choose down the queues while GPUs remain (the running jobs first under `preemption: false`):
  * the next job chosen is the first in place order not yet walked that fits in what is left,
- * since the budget only shrinks; the running jobs before the next waiting candidate are taken a
- * batch at a time while they all fit. The chosen waiting jobs leave the waiting set, into list
- * (returns their count); the running jobs not chosen go to victim, in place order. */
+ * since the budget only shrinks. The running jobs before the next waiting candidate are taken a
+ * batch at a time when they all fit; when they do not, those before the one at which their GPUs
+ * pass the budget are taken, and that one is passed over. The chosen waiting jobs leave the
+ * waiting set, into list (returns their count); the running jobs not chosen go to victim, in
+ * place order. */
 static size_t choose(tiresias *t, const st_sched_view *v)
 {
     int64_t b = st_sched_total_gpus(v), cg = 0, ncg;
     size_t n = 0, w = NONE, c = 0, nc, r;
-    int stale = 1, single = 0;
+    int stale = 1;
     t->n_victim = 0;
     if (!st_sched_may_preempt(v)) {
         c = st__rset_size(&t->rpool, t->run);
@@ -445,30 +447,22 @@ static size_t choose(tiresias *t, const st_sched_view *v)
         if (stale || (w != NONE && t->job[w]->gpus > b))
             w = st__rset_first(&t->wpool, t->wait, b, NULL, NULL);
         stale = 0;
-        if (!single) {
-            int64_t g = batch(t, w, c, cg, &nc, &ncg);
-            if (g > b) {
-                single = 1; /* some running job before w is passed over: one at a time */
-                continue;
-            }
-            b -= g;
+        int64_t g = batch(t, w, c, cg, &nc, &ncg);
+        if (g > b) { /* a running job before w does not fit: the ones before it do */
+            r = st__rset_reach(&t->rpool, t->run, cg + b + 1, &nc, &ncg);
+            b -= ncg - t->job[r]->gpus - cg;
+            t->victim[t->n_victim++] = r;
             c = nc;
             cg = ncg;
-            if (w == NONE)
-                break;
-            if (t->job[w]->gpus > b)
-                continue;
-        } else if ((r = st__rset_at(&t->rpool, t->run, c)) != NONE &&
-                   (w == NONE || ahead(t, r, w))) {
-            c++;
-            if (t->job[r]->gpus <= b)
-                b -= t->job[r]->gpus;
-            else
-                t->victim[t->n_victim++] = r;
             continue;
-        } else if (w == NONE) {
+        }
+        b -= g;
+        c = nc;
+        cg = ncg;
+        if (w == NONE)
             break;
-        } /* else w stands first */
+        if (t->job[w]->gpus > b)
+            continue;
         st__rset_remove(&t->wpool, &t->wait, w);
         t->list[n++] = w;
         b -= t->job[w]->gpus;
@@ -547,24 +541,25 @@ static void rekey(tiresias *t, const st_sched_view *v, double now, size_t ns)
     }
 }
 
-/* The least of f over the set at *root, whose bounds (key) lie below f: popped in bound order
- * until a bound passes the least found; the popped are put back with bounds from now. */
+/* The least figure over the crossing set (crossing_set) or the promotion set, whose bounds lie
+ * below the figures: walked in bound order until a bound passes the least found. A crossing
+ * bound well below its figure now (a job slowed by its rate runs later than the rate-1 formula
+ * said) is raised; an earning figure does not move while the job waits. */
 static double least(tiresias *t, const st_sched_view *v, double now, int crossing_set)
 {
     st__rset *pool = crossing_set ? &t->cpool : &t->ppool;
     size_t *root = crossing_set ? &t->cross : &t->prom, m = 0, c;
     const double *key = crossing_set ? t->cross_at : t->prom_at;
     double best = INFINITY;
-    while ((c = st__rset_first(pool, *root, INT64_MAX, NULL, NULL)) != NONE && key[c] <= best) {
-        st__rset_remove(pool, root, c);
-        t->moved[m++] = c;
-        best = fmin(best, crossing_set ? crossing(t, v, c, now) : earning(t, v, c, now));
+    for (size_t k = 0; (c = st__rset_at(pool, *root, k)) != NONE && key[c] <= best; k++) {
+        double x = crossing_set ? crossing(t, v, c, now) : earning(t, v, c, now);
+        best = fmin(best, x);
+        if (crossing_set && x - key[c] > 1 + SLACK(fabs(x)))
+            t->moved[m++] = c;
     }
     for (size_t k = 0; k < m; k++) {
-        if (crossing_set)
-            cross_put(t, v, t->moved[k], now);
-        else
-            prom_put(t, v, t->moved[k]);
+        st__rset_remove(pool, root, t->moved[k]);
+        cross_put(t, v, t->moved[k], now);
     }
     return best;
 }
