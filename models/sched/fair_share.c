@@ -25,7 +25,9 @@
  * on the first-ranked job past the last one it acted on that fits in its tenant's quota (the
  * first fit of each tenant's set past that job: a tenant's room only shrinks as the pass goes
  * on, except a borrower's when it is preempted, and the scan never went back), and the second
- * starts the first-ranked job that fits in what is free, again and again. */
+ * starts the first-ranked job that fits in what is free, again and again. The borrower to
+ * preempt is found among the tenants over their quota kept in order of their last-ranked
+ * running job, not by a scan of the running jobs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,10 @@ typedef struct fair {
     size_t wait;          /* the waiting jobs, by rank */
     size_t *own;          /* by group: its waiting jobs, by rank (groups with a quota) */
     size_t *cand;         /* during the first pass, by place in qg: its next job to act on */
+    st__rset runs, over;  /* running jobs by rank; groups by their last-ranked running job */
+    size_t *run;          /* by group: its running jobs */
+    size_t over_root;     /* the groups over their quota with a running job */
+    size_t *worst;        /* by group in over: its last-ranked running job */
     size_t *back, n_back; /* preempted during a pick: they wait again after it */
     size_t *out, n_out;   /* promised during a pick: back into their group's set after it */
 } fair;
@@ -79,6 +85,12 @@ static int ahead(const void *ctx, size_t a, size_t b)
     return f->seq[a] < f->seq[b];
 }
 
+static int worse_last(const void *ctx, size_t a, size_t b)
+{
+    const fair *f = ctx;
+    return ahead(f, f->worst[a], f->worst[b]);
+}
+
 static int fair_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
@@ -95,8 +107,13 @@ static int fair_configure(void *st, const st_sched_params *p, st_err *err)
     f->qg = st_xcalloc(f->groups, sizeof *f->qg);
     f->cand = st_xcalloc(f->groups, sizeof *f->cand);
     f->own = st_xmalloc(f->groups * sizeof *f->own);
+    f->run = st_xmalloc(f->groups * sizeof *f->run);
     for (size_t g = 0; g < f->groups; g++)
-        f->own[g] = ST__RSET_NONE;
+        f->own[g] = f->run[g] = ST__RSET_NONE;
+    f->worst = st_xcalloc(f->groups, sizeof *f->worst);
+    st__rset_init(&f->runs, n, ahead, f);
+    st__rset_init(&f->over, f->groups, worse_last, f);
+    f->over_root = ST__RSET_NONE;
     st__rset_init(&f->all, n, ahead, f);
     st__rset_init(&f->mine, n, ahead, f);
     f->wait = ST__RSET_NONE;
@@ -119,6 +136,10 @@ static void fair_release(void *st)
     free(f->qg);
     free(f->cand);
     free(f->own);
+    free(f->run);
+    free(f->worst);
+    st__rset_release(&f->runs);
+    st__rset_release(&f->over);
     st__rset_release(&f->all);
     st__rset_release(&f->mine);
 }
@@ -141,10 +162,29 @@ static void fair_arrival(void *st, const st_sched_job *job)
     wait_in(f, job->id);
 }
 
+/* Job id starts (on) or stops running: its group's GPUs in use and running set, and the group's
+ * place among those over their quota, follow. */
+static void running(fair *f, size_t id, int on)
+{
+    size_t g = group_of(f, f->job[id]);
+    if (st__rset_has(&f->over, g))
+        st__rset_remove(&f->over, &f->over_root, g);
+    if (on) {
+        f->used[g] += f->job[id]->gpus;
+        st__rset_add(&f->runs, &f->run[g], id, f->job[id]->gpus, 0);
+    } else {
+        f->used[g] -= f->job[id]->gpus;
+        st__rset_remove(&f->runs, &f->run[g], id);
+    }
+    if (f->used[g] > f->quota[g] && f->run[g] != ST__RSET_NONE) {
+        f->worst[g] = st__rset_at(&f->runs, f->run[g], st__rset_size(&f->runs, f->run[g]) - 1);
+        st__rset_add(&f->over, &f->over_root, g, 1, 0);
+    }
+}
+
 static void fair_finish(void *st, const st_sched_job *job)
 {
-    fair *f = st;
-    f->used[group_of(f, job)] -= job->gpus;
+    running(st, job->id, 0);
 }
 
 /* Start waiting job id: out of the ranking (and its group's set, unless taken out already). */
@@ -153,7 +193,7 @@ static int start(fair *f, st_sched_view *v, size_t id)
     if (!st_sched_start(v, id))
         return 0;
     size_t g = group_of(f, f->job[id]);
-    f->used[g] += f->job[id]->gpus;
+    running(f, id, 1);
     st__rset_remove(&f->all, &f->wait, id);
     if (st__rset_has(&f->mine, id))
         st__rset_remove(&f->mine, &f->own[g], id);
@@ -161,18 +201,15 @@ static int start(fair *f, st_sched_view *v, size_t id)
 }
 
 /* The running job to preempt for group g: of a tenant over its quota, the lowest priority
- * class, then the latest arrival; SIZE_MAX when none. */
-static size_t victim(const fair *f, const st_sched_view *v, size_t g)
+ * class, then the latest arrival (the last-ranked running job of the last group in over, or of
+ * the one before it when that is g); SIZE_MAX when none. */
+static size_t victim(const fair *f, size_t g)
 {
-    size_t best = SIZE_MAX;
-    for (size_t k = 0; k < st_sched_n_running(v); k++) {
-        size_t id = st_sched_running(v, k)->id, h = group_of(f, f->job[id]);
-        if (h == g || f->used[h] <= f->quota[h])
-            continue;
-        if (best == SIZE_MAX || ahead(f, best, id))
-            best = id;
-    }
-    return best;
+    size_t n = st__rset_size(&f->over, f->over_root);
+    size_t h = n ? st__rset_at(&f->over, f->over_root, n - 1) : ST__RSET_NONE;
+    if (h == g)
+        h = n > 1 ? st__rset_at(&f->over, f->over_root, n - 2) : ST__RSET_NONE;
+    return h == ST__RSET_NONE ? SIZE_MAX : f->worst[h];
 }
 
 /* Group qg[i]'s next job to act on: its first past job `pos` within its room. */
@@ -188,12 +225,12 @@ static void candidate(fair *f, size_t i, size_t pos)
 static void reclaim(fair *f, st_sched_view *v, size_t g, int64_t need, size_t pos)
 {
     while (need > 0) {
-        size_t id = victim(f, v, g);
+        size_t id = victim(f, g);
         if (id == SIZE_MAX)
             return;
         size_t h = group_of(f, f->job[id]);
         st_sched_preempt(v, id);
-        f->used[h] -= f->job[id]->gpus;
+        running(f, id, 0);
         f->back[f->n_back++] = id;
         need -= f->job[id]->gpus;
         for (size_t i = 0; i < f->n_qg; i++)
