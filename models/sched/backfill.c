@@ -44,11 +44,11 @@ typedef struct backfill {
     int64_t max;     /* GPU counts 1 .. max */
     size_t *scratch; /* during a pick: the jobs taken out of their set */
     st__rset rpool;
-    size_t run;             /* the running jobs (steady runs), by eend then id */
-    double *eend;           /* by id: its expected end when it joined run */
-    size_t *fresh, n_fresh; /* started since the last pick: joins run at the next one */
-    int steady;             /* st_sched_steady */
-    ending *band;           /* during a reservation */
+    size_t run;                        /* the running jobs (steady runs), by eend then id */
+    double *eend;                      /* by id: its expected end when it joined run */
+    size_t *fresh, n_fresh, cap_fresh; /* started since the last reservation: join run there */
+    int steady;                        /* st_sched_steady */
+    ending *band;                      /* during a reservation */
 } backfill;
 
 /* A waiting job; one started at this pick; one in run. */
@@ -80,7 +80,6 @@ static int backfill_configure(void *st, const st_sched_params *p, st_err *err)
     st__rset_init(&b->rpool, n, ends_first, b);
     b->run = ST__RSET_NONE;
     b->eend = st_xcalloc(n, sizeof *b->eend);
-    b->fresh = st_xcalloc(n, sizeof *b->fresh);
     b->band = st_xcalloc(n, sizeof *b->band);
     b->root = st_xmalloc(((size_t)b->max + 1) * sizeof *b->root);
     for (int64_t g = 0; g <= b->max; g++)
@@ -140,7 +139,7 @@ static void backfill_arrival(void *st, const st_sched_job *job)
     set_in(b, job->id);
 }
 
-/* A job started at the last pick leaves the fresh list there (its entry is dropped). */
+/* A job started since the last reservation leaves the fresh list there (its entry is dropped). */
 static void backfill_finish(void *st, const st_sched_job *job)
 {
     backfill *b = st;
@@ -166,8 +165,10 @@ static size_t head_job(backfill *b)
 static void started(backfill *b, size_t id)
 {
     b->state[id] = b->steady ? B_NEW : B_NONE;
-    if (b->steady)
-        b->fresh[b->n_fresh++] = id;
+    if (!b->steady)
+        return;
+    b->fresh = st_xgrow(b->fresh, sizeof *b->fresh, b->n_fresh + 1, &b->cap_fresh);
+    b->fresh[b->n_fresh++] = id;
 }
 
 /* The jobs started since, into run by their expected end now. */
@@ -337,8 +338,6 @@ static void backfill_pick(void *st, st_sched_view *v)
     backfill *b = st;
     size_t h, n = 0;
     b->steady = st_sched_steady(v);
-    if (b->steady)
-        admit_running(b, v); /* so that fresh never holds more than one pick's starts */
     while ((h = head_job(b)) != ST__RSET_NONE && st_sched_start(v, h)) {
         set_out(b, h);
         started(b, h);

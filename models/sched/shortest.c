@@ -16,11 +16,13 @@
  *   that fits in what is left (the budget only shrinks, so a job passed over never fits later).
  *   Running jobs ranked before the next waiting candidate are taken a batch at a time (their
  *   GPUs from the lists' subtree sums): when they all fit, all are chosen and nothing else can
- *   happen between them. Only once a batch does not fit, which means some running job is
- *   preempted at this pick, does the walk go job by job.
+ *   happen between them. A batch that does not fit means a running job is preempted at this
+ *   pick: the one at which the GPUs pass the budget is found a run at a time (the members of
+ *   the list whose head ranks first, up to the next head of another list), each run from the
+ *   list's sums.
  *
  * A pick without preemption so costs O((a + s + l) log n) for a arrivals, s starts and l lists,
- * plus the loose jobs; one with preemptions walks the running jobs it reaches one by one. */
+ * plus the loose jobs; each preemption adds the runs it walks, O(log n) each. */
 #include "models/sched/shortest.h"
 
 #include <stdlib.h>
