@@ -74,6 +74,27 @@ double st_sched_remaining_s(const st_sched_view *v, size_t id)
     return secs(j->duration + j->extra + j->owed + j->owed_fail - done_by_now(v, id));
 }
 
+int64_t st_sched_clock(const st_sched_view *v)
+{
+    return st_engine_now(v->eng);
+}
+
+/* Without a rate hook a running job's rate stays 1 (want_rate), so its work done grows tick for
+ * tick with the clock and st_sched_remaining_s's difference is end - now in integers. */
+int st_sched_end_ticks(const st_sched_view *v, size_t id, int64_t *end)
+{
+    const jstate *j = &v->js[id];
+    if (j->state != J_RUNNING || j->duration < 0 || !st_sched_steady(v))
+        return 0;
+    *end = j->duration + j->extra + j->owed + j->owed_fail - j->done + j->seg_start;
+    return 1;
+}
+
+int st_sched_steady(const st_sched_view *v)
+{
+    return !v->sp->rate;
+}
+
 /* A start or a stop changes what the running jobs share: ask their rates once this instant is
  * decided (sp->rate). */
 static void want_rate(st_sched_view *v)

@@ -18,25 +18,41 @@
  * tenant waits for borrowed GPUs to come back as jobs end. Quotas add up to at most the
  * cluster (the loader checks it), so what tenants hold beyond their quotas always covers a
  * tenant's claim within its own. Jobs of a tenant without quota may wait forever behind
- * tenants within theirs, so it promises no progress. */
+ * tenants within theirs, so it promises no progress.
+ *
+ * The waiting jobs sit in an ordered set by that ranking, and those of each tenant with a quota
+ * in one of their own, so that neither pass scans the queue: the first pass acts, at each step,
+ * on the first-ranked job past the last one it acted on that fits in its tenant's quota (the
+ * first fit of each tenant's set past that job: a tenant's room only shrinks as the pass goes
+ * on, except a borrower's when it is preempted, and the scan never went back), and the second
+ * starts the first-ranked job that fits in what is free, again and again. The borrower to
+ * preempt is found among the tenants over their quota kept in order of their last-ranked
+ * running job, not by a scan of the running jobs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/sched/policy.h"
-#include "models/sched/queue.h"
+#include "models/sched/rankset.h"
 #include "sim/xalloc.h"
 
 typedef struct fair {
-    st__queue wait;
     const st_sched_job **job;
     size_t *seq, n_seq;    /* by id: arrival order */
     int64_t *quota, *used; /* by group: a tenant, then one for jobs without a tenant */
     int64_t *promised;     /* by group, during a pick */
     size_t groups;
-    int any_quota; /* some tenant has a quota: else every job borrows */
-    unsigned char *started;
+    size_t *qg, n_qg; /* the groups with a quota */
+    st__rset all, mine;
+    size_t wait;          /* the waiting jobs, by rank */
+    size_t *own;          /* by group: its waiting jobs, by rank (groups with a quota) */
+    size_t *cand;         /* during the first pass, by place in qg: its next job to act on */
+    st__rset runs, over;  /* running jobs by rank; groups by their last-ranked running job */
+    size_t *run;          /* by group: its running jobs */
+    size_t over_root;     /* the groups over their quota with a running job */
+    size_t *worst;        /* by group in over: its last-ranked running job */
     size_t *back, n_back; /* preempted during a pick: they wait again after it */
+    size_t *out, n_out;   /* promised during a pick: back into their group's set after it */
 } fair;
 
 static size_t group_of(const fair *f, const st_sched_job *j)
@@ -56,37 +72,8 @@ static void set_quotas(fair *f, const st_sched_params *p)
                 f->quota[t] =
                     (int64_t)floor(p->cfg->quotas[q].share * (double)p->total_gpus + 1e-9);
     for (size_t g = 0; g < f->groups; g++)
-        f->any_quota |= f->quota[g] > 0;
-}
-
-static int fair_configure(void *st, const st_sched_params *p, st_err *err)
-{
-    (void)err;
-    fair *f = st;
-    size_t n = p->n_jobs ? p->n_jobs : 1;
-    f->groups = p->n_tenants + 1;
-    f->job = st_xcalloc(n, sizeof *f->job);
-    f->seq = st_xcalloc(n, sizeof *f->seq);
-    f->started = st_xcalloc(n, 1);
-    f->back = st_xcalloc(n, sizeof *f->back);
-    f->quota = st_xcalloc(f->groups, sizeof *f->quota);
-    f->used = st_xcalloc(f->groups, sizeof *f->used);
-    f->promised = st_xcalloc(f->groups, sizeof *f->promised);
-    set_quotas(f, p);
-    return 0;
-}
-
-static void fair_release(void *st)
-{
-    fair *f = st;
-    st__queue_release(&f->wait);
-    free(f->job);
-    free(f->seq);
-    free(f->started);
-    free(f->back);
-    free(f->quota);
-    free(f->used);
-    free(f->promised);
+        if (f->quota[g] > 0)
+            f->qg[f->n_qg++] = g;
 }
 
 /* Higher priority class first, then arrival order. */
@@ -98,93 +85,217 @@ static int ahead(const void *ctx, size_t a, size_t b)
     return f->seq[a] < f->seq[b];
 }
 
+static int worse_last(const void *ctx, size_t a, size_t b)
+{
+    const fair *f = ctx;
+    return ahead(f, f->worst[a], f->worst[b]);
+}
+
+static int fair_configure(void *st, const st_sched_params *p, st_err *err)
+{
+    (void)err;
+    fair *f = st;
+    size_t n = p->n_jobs ? p->n_jobs : 1;
+    f->groups = p->n_tenants + 1;
+    f->job = st_xcalloc(n, sizeof *f->job);
+    f->seq = st_xcalloc(n, sizeof *f->seq);
+    f->back = st_xcalloc(n, sizeof *f->back);
+    f->out = st_xcalloc(n, sizeof *f->out);
+    f->quota = st_xcalloc(f->groups, sizeof *f->quota);
+    f->used = st_xcalloc(f->groups, sizeof *f->used);
+    f->promised = st_xcalloc(f->groups, sizeof *f->promised);
+    f->qg = st_xcalloc(f->groups, sizeof *f->qg);
+    f->cand = st_xcalloc(f->groups, sizeof *f->cand);
+    f->own = st_xmalloc(f->groups * sizeof *f->own);
+    f->run = st_xmalloc(f->groups * sizeof *f->run);
+    for (size_t g = 0; g < f->groups; g++)
+        f->own[g] = f->run[g] = ST__RSET_NONE;
+    f->worst = st_xcalloc(f->groups, sizeof *f->worst);
+    st__rset_init(&f->runs, n, ahead, f);
+    st__rset_init(&f->over, f->groups, worse_last, f);
+    f->over_root = ST__RSET_NONE;
+    st__rset_init(&f->all, n, ahead, f);
+    st__rset_init(&f->mine, n, ahead, f);
+    f->wait = ST__RSET_NONE;
+    set_quotas(f, p);
+    return 0;
+}
+
+static void fair_release(void *st)
+{
+    fair *f = st;
+    if (!f->job)
+        return;
+    free(f->job);
+    free(f->seq);
+    free(f->back);
+    free(f->out);
+    free(f->quota);
+    free(f->used);
+    free(f->promised);
+    free(f->qg);
+    free(f->cand);
+    free(f->own);
+    free(f->run);
+    free(f->worst);
+    st__rset_release(&f->runs);
+    st__rset_release(&f->over);
+    st__rset_release(&f->all);
+    st__rset_release(&f->mine);
+}
+
+/* Job id waits: in the ranking, and in its group's when the group has a quota. */
+static void wait_in(fair *f, size_t id)
+{
+    size_t g = group_of(f, f->job[id]);
+    st__rset_add(&f->all, &f->wait, id, f->job[id]->gpus, 0);
+    if (f->quota[g] > 0)
+        st__rset_add(&f->mine, &f->own[g], id, f->job[id]->gpus, 0);
+}
+
 static void fair_arrival(void *st, const st_sched_job *job)
 {
     fair *f = st;
     if (!f->job[job->id]) /* its first arrival: a job requeued after a failure keeps its place */
         f->seq[job->id] = f->n_seq++;
     f->job[job->id] = job;
-    st__queue_insert(&f->wait, job->id, ahead, f);
+    wait_in(f, job->id);
+}
+
+/* Job id starts (on) or stops running: its group's GPUs in use and running set, and the group's
+ * place among those over their quota, follow. */
+static void running(fair *f, size_t id, int on)
+{
+    size_t g = group_of(f, f->job[id]);
+    if (st__rset_has(&f->over, g))
+        st__rset_remove(&f->over, &f->over_root, g);
+    if (on) {
+        f->used[g] += f->job[id]->gpus;
+        st__rset_add(&f->runs, &f->run[g], id, f->job[id]->gpus, 0);
+    } else {
+        f->used[g] -= f->job[id]->gpus;
+        st__rset_remove(&f->runs, &f->run[g], id);
+    }
+    if (f->used[g] > f->quota[g] && f->run[g] != ST__RSET_NONE) {
+        f->worst[g] = st__rset_at(&f->runs, f->run[g], st__rset_size(&f->runs, f->run[g]) - 1);
+        st__rset_add(&f->over, &f->over_root, g, 1, 0);
+    }
 }
 
 static void fair_finish(void *st, const st_sched_job *job)
 {
-    fair *f = st;
-    f->used[group_of(f, job)] -= job->gpus;
+    running(st, job->id, 0);
 }
 
+/* Start waiting job id: out of the ranking (and its group's set, unless taken out already). */
 static int start(fair *f, st_sched_view *v, size_t id)
 {
     if (!st_sched_start(v, id))
         return 0;
-    f->used[group_of(f, f->job[id])] += f->job[id]->gpus;
-    f->started[id] = 1;
+    size_t g = group_of(f, f->job[id]);
+    running(f, id, 1);
+    st__rset_remove(&f->all, &f->wait, id);
+    if (st__rset_has(&f->mine, id))
+        st__rset_remove(&f->mine, &f->own[g], id);
     return 1;
 }
 
 /* The running job to preempt for group g: of a tenant over its quota, the lowest priority
- * class, then the latest arrival; SIZE_MAX when none. */
-static size_t victim(const fair *f, const st_sched_view *v, size_t g)
+ * class, then the latest arrival (the last-ranked running job of the last group in over, or of
+ * the one before it when that is g); SIZE_MAX when none. */
+static size_t victim(const fair *f, size_t g)
 {
-    size_t best = SIZE_MAX;
-    for (size_t k = 0; k < st_sched_n_running(v); k++) {
-        size_t id = st_sched_running(v, k)->id, h = group_of(f, f->job[id]);
-        if (h == g || f->used[h] <= f->quota[h])
-            continue;
-        if (best == SIZE_MAX || ahead(f, best, id))
-            best = id;
-    }
-    return best;
+    size_t n = st__rset_size(&f->over, f->over_root);
+    size_t h = n ? st__rset_at(&f->over, f->over_root, n - 1) : ST__RSET_NONE;
+    if (h == g)
+        h = n > 1 ? st__rset_at(&f->over, f->over_root, n - 2) : ST__RSET_NONE;
+    return h == ST__RSET_NONE ? SIZE_MAX : f->worst[h];
 }
 
-/* Preempt borrowers until need GPUs are on their way back (or none is left to preempt). */
-static void reclaim(fair *f, st_sched_view *v, size_t g, int64_t need)
+/* Group qg[i]'s next job to act on: its first past job `pos` within its room. */
+static void candidate(fair *f, size_t i, size_t pos)
+{
+    size_t g = f->qg[i];
+    f->cand[i] =
+        st__rset_first_after(&f->mine, f->own[g], pos, f->quota[g] - f->used[g] - f->promised[g]);
+}
+
+/* Preempt borrowers until need GPUs are on their way back (or none is left to preempt); each
+ * preempted one's group has room again from the job acted on. */
+static void reclaim(fair *f, st_sched_view *v, size_t g, int64_t need, size_t pos)
 {
     while (need > 0) {
-        size_t id = victim(f, v, g);
+        size_t id = victim(f, g);
         if (id == SIZE_MAX)
             return;
+        size_t h = group_of(f, f->job[id]);
         st_sched_preempt(v, id);
-        f->used[group_of(f, f->job[id])] -= f->job[id]->gpus;
+        running(f, id, 0);
         f->back[f->n_back++] = id;
         need -= f->job[id]->gpus;
+        for (size_t i = 0; i < f->n_qg; i++)
+            if (f->qg[i] == h)
+                candidate(f, i, pos);
     }
 }
 
-/* The first pass: jobs within their tenant's quota start, or are promised GPUs. Returns the
- * GPUs promised in all. */
+/* The first pass: jobs within their tenant's quota start, or are promised GPUs, in rank order.
+ * Returns the GPUs promised in all. */
 static int64_t within_quota(fair *f, st_sched_view *v)
 {
     int64_t promised = 0;
-    for (size_t i = 0; i < f->wait.n && f->any_quota; i++) {
-        size_t id = f->wait.id[i], g = group_of(f, f->job[id]);
+    for (size_t i = 0; i < f->n_qg; i++)
+        candidate(f, i, ST__RSET_NONE);
+    for (;;) {
+        size_t at = SIZE_MAX, id = ST__RSET_NONE;
+        for (size_t i = 0; i < f->n_qg; i++)
+            if (f->cand[i] != ST__RSET_NONE && (id == ST__RSET_NONE || ahead(f, f->cand[i], id)))
+                id = f->cand[at = i];
+        if (id == ST__RSET_NONE)
+            return promised;
+        size_t g = group_of(f, f->job[id]);
         int64_t need = f->job[id]->gpus;
-        if (f->used[g] + f->promised[g] + need > f->quota[g])
-            continue;
-        if (need <= st_sched_free_gpus(v) - promised && start(f, v, id))
-            continue;
-        int64_t short_by = need - (st_sched_free_gpus(v) + st_sched_releasing_gpus(v) - promised);
-        if (short_by > 0 && st_sched_may_preempt(v))
-            reclaim(f, v, g, short_by);
-        f->promised[g] += need;
-        promised += need;
+        st__rset_remove(&f->mine, &f->own[g], id);
+        if (!(need <= st_sched_free_gpus(v) - promised && start(f, v, id))) {
+            f->out[f->n_out++] = id;
+            int64_t short_by =
+                need - (st_sched_free_gpus(v) + st_sched_releasing_gpus(v) - promised);
+            if (short_by > 0 && st_sched_may_preempt(v))
+                reclaim(f, v, g, short_by, id);
+            f->promised[g] += need;
+            promised += need;
+        }
+        candidate(f, at, id);
     }
-    return promised;
 }
 
 static void fair_pick(void *st, st_sched_view *v)
 {
     fair *f = st;
+    size_t id;
     memset(f->promised, 0, f->groups * sizeof *f->promised);
     int64_t promised = within_quota(f, v);
-    for (size_t i = 0; i < f->wait.n && st_sched_free_gpus(v) > promised; i++) { /* borrowing */
-        size_t id = f->wait.id[i];
-        if (!f->started[id] && f->job[id]->gpus <= st_sched_free_gpus(v) - promised)
-            start(f, v, id);
+    while (st_sched_free_gpus(v) > promised && /* borrowing: whatever fits in what is left */
+           (id = st__rset_first(&f->all, f->wait, st_sched_free_gpus(v) - promised, NULL, NULL)) !=
+               ST__RSET_NONE) {
+        if (!start(f, v, id)) {
+            st__rset_remove(&f->all, &f->wait, id); /* passed over: back after the pass */
+            f->back[f->n_back++] = id;
+        }
     }
-    st__queue_compact(&f->wait, f->started);
-    for (size_t k = 0; k < f->n_back; k++)
-        st__queue_insert(&f->wait, f->back[k], ahead, f);
+    for (size_t k = 0; k < f->n_out; k++) /* the promised that did not start */
+        if (st__rset_has(&f->all, f->out[k]))
+            st__rset_add(&f->mine, &f->own[group_of(f, f->job[f->out[k]])], f->out[k],
+                         f->job[f->out[k]]->gpus, 0);
+    f->n_out = 0;
+    for (size_t k = 0; k < f->n_back; k++) {
+        id = f->back[k];
+        if (!st__rset_has(&f->all, id))
+            st__rset_add(&f->all, &f->wait, id, f->job[id]->gpus, 0);
+        if (st__rset_has(&f->all, id) && f->quota[group_of(f, f->job[id])] > 0 &&
+            !st__rset_has(&f->mine, id))
+            st__rset_add(&f->mine, &f->own[group_of(f, f->job[id])], id, f->job[id]->gpus, 0);
+    }
     f->n_back = 0;
 }
 

@@ -5,42 +5,57 @@
  * cluster run refuses part of one), so what sets gang apart is the queue rule: fifo stops at
  * the first job that does not fit (head-of-line blocking); backfill lets a later job pass only
  * when it does not delay the head's reservation; gang reserves nothing, so a wide job may wait
- * for as long as narrower ones keep arriving. It promises no progress. Not preemptive. */
+ * for as long as narrower ones keep arriving. It promises no progress. Not preemptive.
+ *
+ * The waiting jobs sit in an ordered set by arrival, so a pick starts the first that fits, again
+ * and again, in O(log n) each, instead of scanning past every job too wide for the free GPUs. */
 #include <stdlib.h>
 
 #include "models/sched/policy.h"
-#include "models/sched/queue.h"
+#include "models/sched/rankset.h"
 #include "sim/xalloc.h"
 
 typedef struct gang {
-    st__queue q; /* waiting, in submit order */
-    const st_sched_job **job;
-    unsigned char *started;
+    st__rset pool;
+    size_t wait;   /* the waiting jobs, in arrival order */
+    uint64_t *seq; /* by id: its arrival's number (a job requeued after a failure: its last) */
+    uint64_t next;
+    size_t *scratch;
 } gang;
+
+static int earlier(const void *ctx, size_t a, size_t b)
+{
+    const gang *g = ctx;
+    return g->seq[a] < g->seq[b];
+}
 
 static int gang_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
     gang *g = st;
     size_t n = p->n_jobs ? p->n_jobs : 1;
-    g->job = st_xcalloc(n, sizeof *g->job);
-    g->started = st_xcalloc(n, 1);
+    st__rset_init(&g->pool, n, earlier, g);
+    g->wait = ST__RSET_NONE;
+    g->seq = st_xcalloc(n, sizeof *g->seq);
+    g->scratch = st_xcalloc(n, sizeof *g->scratch);
     return 0;
 }
 
 static void gang_release(void *st)
 {
     gang *g = st;
-    st__queue_release(&g->q);
-    free(g->job);
-    free(g->started);
+    if (!g->seq)
+        return;
+    st__rset_release(&g->pool);
+    free(g->seq);
+    free(g->scratch);
 }
 
 static void gang_arrival(void *st, const st_sched_job *job)
 {
     gang *g = st;
-    g->job[job->id] = job;
-    st__queue_push(&g->q, job->id);
+    g->seq[job->id] = g->next++;
+    st__rset_add(&g->pool, &g->wait, job->id, job->gpus, 0);
 }
 
 static void gang_finish(void *st, const st_sched_job *job)
@@ -52,12 +67,7 @@ static void gang_finish(void *st, const st_sched_job *job)
 static void gang_pick(void *st, st_sched_view *v)
 {
     gang *g = st;
-    for (size_t i = 0; i < g->q.n && st_sched_free_gpus(v) > 0; i++) {
-        size_t id = g->q.id[i];
-        if (g->job[id]->gpus <= st_sched_free_gpus(v) && st_sched_start(v, id))
-            g->started[id] = 1;
-    }
-    st__queue_compact(&g->q, g->started);
+    st__rset_start_fitting(&g->pool, &g->wait, v, g->scratch);
 }
 
 const st_sched_policy st__sched_gang = {

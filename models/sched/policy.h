@@ -54,6 +54,17 @@ double st_sched_expected_end(const st_sched_view *v, size_t id);
 /* The oracle: the job's true remaining run time (for a training job not yet started, whose run
  * time is known only once it is placed, its estimate). */
 double st_sched_remaining_s(const st_sched_view *v, size_t id);
+/* Now on the run's integer clock (nanoseconds since its start), from which the figures here are
+ * taken. */
+int64_t st_sched_clock(const st_sched_view *v);
+/* Running job id's end on that clock were it to run on undisturbed: 1, with *end, when its
+ * remaining time (st_sched_remaining_s) is exactly (end - st_sched_clock(v)) / 1e9 s at every
+ * instant until it stops, so that such jobs keep one order by remaining time as time passes (it
+ * runs at rate 1: the run has no rate hook; and its run time is known); 0 otherwise. */
+int st_sched_end_ticks(const st_sched_view *v, size_t id, int64_t *end);
+/* 1 when every running job runs at rate 1 throughout (the run has no rate hook), so that a
+ * running job's remaining time and expected end change only as it starts and stops. */
+int st_sched_steady(const st_sched_view *v);
 /* The work job id has done so far, in seconds of running (restores included): its executed
  * time; its attained service is this times its GPUs (Tiresias, Gu et al., NSDI'19, section 3). */
 double st_sched_attained_s(const st_sched_view *v, size_t id);

@@ -3,46 +3,64 @@
  * oracle, st_sched_remaining_s: a trace job's recorded duration; a training job's forecast until
  * it is placed), shortest first, ties by id; every job that can be placed now starts, in that
  * order, and a job that cannot is passed over. Not preemptive. Long jobs may starve while short
- * ones keep arriving, so it promises no progress. */
+ * ones keep arriving, so it promises no progress.
+ *
+ * The waiting jobs sit in an ordered set by that run time (taken at the first pick after they
+ * arrive; a waiting job's does not change), so a pick starts the first that fits, again and
+ * again, in O(log n) each, where a scan of the whole queue used to pass over every job too wide
+ * for the free GPUs. */
 #include <stdlib.h>
 
 #include "models/sched/policy.h"
-#include "models/sched/queue.h"
+#include "models/sched/rankset.h"
 #include "sim/xalloc.h"
 
 typedef struct sjf {
-    st__queue wait, fresh; /* sorted waiting jobs; arrivals since the last pick */
-    double *key;           /* by id: run time when it joined the queue */
+    st__rset pool;
+    size_t wait;            /* the waiting jobs, by key then id */
+    size_t *fresh, n_fresh; /* arrivals since the last pick (their keys need the view) */
+    double *key;            /* by id: run time when it joined the queue */
     const st_sched_job **job;
-    unsigned char *started;
+    size_t *scratch;
 } sjf;
+
+static int shorter(const void *ctx, size_t a, size_t b)
+{
+    const sjf *s = ctx;
+    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
+}
 
 static int sjf_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
     sjf *s = st;
     size_t n = p->n_jobs ? p->n_jobs : 1;
+    st__rset_init(&s->pool, n, shorter, s);
+    s->wait = ST__RSET_NONE;
+    s->fresh = st_xcalloc(n, sizeof *s->fresh);
     s->key = st_xcalloc(n, sizeof *s->key);
     s->job = st_xcalloc(n, sizeof *s->job);
-    s->started = st_xcalloc(n, 1);
+    s->scratch = st_xcalloc(n, sizeof *s->scratch);
     return 0;
 }
 
 static void sjf_release(void *st)
 {
     sjf *s = st;
-    st__queue_release(&s->wait);
-    st__queue_release(&s->fresh);
+    if (!s->job)
+        return;
+    st__rset_release(&s->pool);
+    free(s->fresh);
     free(s->key);
     free(s->job);
-    free(s->started);
+    free(s->scratch);
 }
 
 static void sjf_arrival(void *st, const st_sched_job *job)
 {
     sjf *s = st;
     s->job[job->id] = job;
-    st__queue_push(&s->fresh, job->id);
+    s->fresh[s->n_fresh++] = job->id;
 }
 
 static void sjf_finish(void *st, const st_sched_job *job)
@@ -51,27 +69,16 @@ static void sjf_finish(void *st, const st_sched_job *job)
     (void)job;
 }
 
-static int shorter(const void *ctx, size_t a, size_t b)
-{
-    const double *key = ctx;
-    return key[a] < key[b] || (key[a] == key[b] && a < b);
-}
-
 static void sjf_pick(void *st, st_sched_view *v)
 {
     sjf *s = st;
-    for (size_t i = 0; i < s->fresh.n; i++) {
-        size_t id = s->fresh.id[i];
+    for (size_t i = 0; i < s->n_fresh; i++) {
+        size_t id = s->fresh[i];
         s->key[id] = st_sched_remaining_s(v, id);
-        st__queue_insert(&s->wait, id, shorter, s->key);
+        st__rset_add(&s->pool, &s->wait, id, s->job[id]->gpus, 0);
     }
-    s->fresh.n = 0;
-    for (size_t i = 0; i < s->wait.n && st_sched_free_gpus(v) > 0; i++) {
-        size_t id = s->wait.id[i];
-        if (s->job[id]->gpus <= st_sched_free_gpus(v) && st_sched_start(v, id))
-            s->started[id] = 1;
-    }
-    st__queue_compact(&s->wait, s->started);
+    s->n_fresh = 0;
+    st__rset_start_fitting(&s->pool, &s->wait, v, s->scratch);
 }
 
 const st_sched_policy st__sched_sjf = {

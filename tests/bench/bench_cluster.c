@@ -5,7 +5,9 @@
  * (below). (a) runs twice: as recorded, and with every job mapped to a step model
  * (trace.models). Run from the source folder; `bench_cluster year` runs (b) alone, `philly` (a)
  * alone, `philly-mapped` the mapped half of (a). Prints `case: NAME wall_s: X events_per_s: Y
- * rss_mb: Z`. */
+ * rss_mb: Z`. (c) `strata compare scenarios/examples/philly-512gpu.yaml` as the command runs
+ * it: every registered policy over the Philly job list on 512 GPUs; `bench_cluster compare`
+ * runs it alone and prints `case: compare-philly-512 policies: N wall_s: X cpu_s: Y`. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "models/sched/cluster.h"
 #include "models/sched/outage.h"
 #include "models/sched/policy.h"
+#include "planner/run_spec.h"
 #include "scenarios/scenario.h"
 #include "sim/rng.h"
 #include "sim/xalloc.h"
@@ -263,6 +266,48 @@ static int year_case(void)
     return rc;
 }
 
+/* ---- (c) compare's policies on the Philly example ------------------------------------------ */
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Each policy as `strata compare` runs it (st_plan_run_spec at the scenario's seed), the trace
+ * loaded once as the command loads it; the time is the runs', each policy's on its own line. */
+static int compare_philly_512(void)
+{
+    st_scn *s = NULL;
+    st_diag d = {0};
+    if (st_scn_load_file("scenarios/examples/philly-512gpu.yaml", &s, &d)) {
+        fprintf(stderr, "bench_cluster: run from the source folder (the example did not load)\n");
+        return 1;
+    }
+    double t0 = now_s(), c0 = cpu_s();
+    size_t k = 0;
+    for (; st_sched_policy_names[k]; k++) {
+        st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
+        spec.policy = st_sched_policy_names[k];
+        st_run run;
+        st_err err = {0};
+        double t1 = now_s(), c1 = cpu_s();
+        if (st_run_forecast(&spec, &run, &err)) {
+            fprintf(stderr, "bench_cluster: compare: %s\n", err.msg);
+            st_scn_free(s);
+            return 1;
+        }
+        printf("case: compare-philly-512-%s wall_s: %.4f cpu_s: %.4f\n", spec.policy, now_s() - t1,
+               cpu_s() - c1);
+        st_run_release(&run);
+    }
+    printf("case: compare-philly-512 policies: %zu wall_s: %.4f cpu_s: %.4f rss_mb: %.1f\n", k,
+           now_s() - t0, cpu_s() - c0, rss_mb());
+    st_scn_free(s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -273,5 +318,7 @@ int main(int argc, char **argv)
         rc = philly(mapped_yaml, "philly-mapped");
     if (!rc && (!only || strcmp(only, "year") == 0))
         rc = year_case();
+    if (!rc && (!only || strcmp(only, "compare") == 0))
+        rc = compare_philly_512();
     return rc;
 }

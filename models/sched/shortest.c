@@ -1,0 +1,468 @@
+/* srtf's and srsf's ranking (shortest.h), computed without sorting every job at every pick, with
+ * the decisions of the full sort it replaces, bit for bit:
+ *
+ * - Waiting jobs sit in an ordered set by key. A waiting job's remaining time does not change
+ *   while it waits (its work done, run time and owed restores change only while it runs, or as
+ *   it starts or stops), so the key taken when it began waiting is the key a sort at any later
+ *   pick would compute, to the bit; ties break on the id in both.
+ * - Running jobs whose remaining time is exactly (end - now) / 1e9 s (st_sched_end_ticks) and
+ *   below NEAR_TICKS sit in lists ordered by end, then id: one list for srtf, one per GPU count
+ *   for srsf (its key, remaining time x GPUs, falls faster for a wider job, so jobs of different
+ *   widths trade places as they run; jobs of one width never do). Within a list the key now is
+ *   strictly increasing in the end (NEAR_TICKS says why), so a list's order is the sort's order at
+ *   every pick without re-sorting. Every other running job (farther from its end, not yet timed,
+ *   or in a run whose rates change) is loose: keyed afresh and re-sorted at every pick, as before.
+ * - The walk down the merged ranking chooses, at each step, the first-ranked job not yet walked
+ *   that fits in what is left (the budget only shrinks, so a job passed over never fits later).
+ *   Running jobs ranked before the next waiting candidate are taken a batch at a time (their
+ *   GPUs from the lists' subtree sums): when they all fit, all are chosen and nothing else can
+ *   happen between them. A batch that does not fit means a running job is preempted at this
+ *   pick: the one at which the GPUs pass the budget is found a run at a time (the members of
+ *   the list whose head ranks first, up to the next head of another list), each run from the
+ *   list's sums.
+ *
+ * A pick without preemption so costs O((a + s + l) log n) for a arrivals, s starts and l lists,
+ * plus the loose jobs; each preemption adds the runs it walks, O(log n) each. */
+#include "models/sched/shortest.h"
+
+#include <stdlib.h>
+
+#include "sim/sort.h"
+#include "sim/xalloc.h"
+
+enum { SH_NONE, SH_FRESH, SH_WAIT, SH_LIST, SH_LOOSE };
+
+#define NONE  ST__RSET_NONE
+#define STALE (SIZE_MAX - 1) /* a list's head not looked up since its cursor moved */
+
+/* 2^20 s in ticks (12.1 days). Below it two remaining times a tick or more apart stay apart as
+ * keys: x / 1e9 for x < 2^20 s has an ulp of 2^-33 s (0.12 ns), far below the 1 ns between
+ * ticks, and times g it stays apart by g x 0.88 ns against the product's ulp of at most
+ * g x 0.47 ns. So listed jobs of one list never tie on a key unless their ends are equal. */
+#define NEAR_TICKS ((int64_t)1048576 * 1000000000)
+
+static int lower(const void *ctx, size_t a, size_t b)
+{
+    const st__shortest *s = ctx;
+    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
+}
+
+static int by_end(const void *ctx, size_t a, size_t b)
+{
+    const st__shortest *s = ctx;
+    return s->end[a] < s->end[b] || (s->end[a] == s->end[b] && a < b);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const st__ranked *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int ranks_before(double ka, size_t a, double kb, size_t b)
+{
+    return ka < kb || (ka == kb && a < b);
+}
+
+int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_service,
+                           int live_order)
+{
+    size_t n = p->n_jobs ? p->n_jobs : 1;
+    size_t lists = by_service && p->total_gpus > 0 ? (size_t)p->total_gpus + 1 : 1;
+    s->by_service = by_service;
+    s->live_order = live_order;
+    s->job = st_xcalloc(n, sizeof *s->job);
+    s->key = st_xcalloc(n, sizeof *s->key);
+    s->end = st_xcalloc(n, sizeof *s->end);
+    s->where = st_xcalloc(n, 1);
+    st__rset_init(&s->wpool, n, lower, s);
+    st__rset_init(&s->rpool, n, by_end, s);
+    s->wait = NONE;
+    s->root = st_xmalloc(lists * sizeof *s->root);
+    for (size_t k = 0; k < lists; k++)
+        s->root[k] = NONE;
+    s->lists = st_xcalloc(lists, sizeof *s->lists);
+    s->list_at = st_xcalloc(lists, sizeof *s->list_at);
+    s->cur = st_xcalloc(lists, sizeof *s->cur);
+    s->upto = st_xcalloc(lists, sizeof *s->upto);
+    s->head = st_xcalloc(lists, sizeof *s->head);
+    s->head_key = st_xcalloc(lists, sizeof *s->head_key);
+    s->cur_gpus = st_xcalloc(lists, sizeof *s->cur_gpus);
+    s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
+    s->loose = st_xcalloc(n, sizeof *s->loose);
+    s->fresh = st_xcalloc(n, sizeof *s->fresh);
+    s->list = st_xcalloc(n, sizeof *s->list);
+    s->victim = st_xcalloc(n, sizeof *s->victim);
+    s->live = st_xcalloc(n, sizeof *s->live);
+    s->pos = st_xcalloc(n, sizeof *s->pos);
+    return 0;
+}
+
+void st__shortest_release(st__shortest *s)
+{
+    if (!s->job) /* never configured */
+        return;
+    free(s->job);
+    free(s->key);
+    free(s->end);
+    free(s->where);
+    st__rset_release(&s->wpool);
+    st__rset_release(&s->rpool);
+    free(s->root);
+    free(s->lists);
+    free(s->list_at);
+    free(s->cur);
+    free(s->upto);
+    free(s->head);
+    free(s->head_key);
+    free(s->cur_gpus);
+    free(s->upto_gpus);
+    free(s->loose);
+    free(s->fresh);
+    free(s->list);
+    free(s->victim);
+    free(s->live);
+    free(s->pos);
+}
+
+void st__shortest_arrival(st__shortest *s, const st_sched_job *job)
+{
+    s->job[job->id] = job;
+    s->where[job->id] = SH_FRESH;
+    s->fresh[s->n_fresh++] = job->id;
+    s->pos[job->id] = s->n_live;
+    s->live[s->n_live++] = job->id;
+}
+
+static size_t list_of(const st__shortest *s, size_t id)
+{
+    return s->by_service ? (size_t)s->job[id]->gpus : 0;
+}
+
+static void list_add(st__shortest *s, size_t id)
+{
+    size_t l = list_of(s, id);
+    if (s->root[l] == NONE) {
+        s->list_at[l] = s->n_lists;
+        s->lists[s->n_lists++] = l;
+    }
+    st__rset_add(&s->rpool, &s->root[l], id, s->job[id]->gpus, 0);
+    s->where[id] = SH_LIST;
+}
+
+static void list_remove(st__shortest *s, size_t id)
+{
+    size_t l = list_of(s, id);
+    st__rset_remove(&s->rpool, &s->root[l], id);
+    if (s->root[l] == NONE) {
+        size_t at = s->list_at[l], last = s->lists[--s->n_lists];
+        s->lists[at] = last;
+        s->list_at[last] = at;
+    }
+}
+
+/* A loose running job leaves the loose list at the next pick, a fresh one the fresh list (an
+ * entry whose job is no longer SH_LOOSE or SH_FRESH is dropped there). */
+void st__shortest_finish(st__shortest *s, const st_sched_job *job)
+{
+    size_t id = job->id, at = s->pos[id], last = s->live[--s->n_live];
+    if (s->where[id] == SH_WAIT)
+        st__rset_remove(&s->wpool, &s->wait, id);
+    else if (s->where[id] == SH_LIST)
+        list_remove(s, id);
+    s->where[id] = SH_NONE;
+    s->live[at] = last;
+    s->pos[last] = at;
+}
+
+static double key_of(const st__shortest *s, const st_sched_view *v, size_t id)
+{
+    double r = st_sched_remaining_s(v, id);
+    return s->by_service ? r * (double)s->job[id]->gpus : r;
+}
+
+/* A listed job's key now: st_sched_remaining_s's figure, secs(end - now), to the bit. */
+static double near_key(const st__shortest *s, size_t id)
+{
+    double r = (double)(s->end[id] - s->now) / 1e9;
+    return s->by_service ? r * (double)s->job[id]->gpus : r;
+}
+
+static void wait_again(st__shortest *s, size_t id)
+{
+    s->where[id] = SH_WAIT;
+    st__rset_add(&s->wpool, &s->wait, id, s->job[id]->gpus, 0);
+}
+
+/* Loose jobs now near their end join their list, the rest are keyed and sorted (the finished and
+ * preempted dropped); the arrivals join the waiting. */
+static void settle(st__shortest *s, const st_sched_view *v)
+{
+    size_t m = 0;
+    s->now = st_sched_clock(v);
+    for (size_t k = 0; k < s->n_loose; k++) {
+        size_t id = s->loose[k].id;
+        int64_t end;
+        if (s->where[id] != SH_LOOSE)
+            continue;
+        if (st_sched_end_ticks(v, id, &end) && end - s->now < NEAR_TICKS) {
+            s->end[id] = end; /* near stays near: the end is fixed and now only grows */
+            list_add(s, id);
+            continue;
+        }
+        s->key[id] = key_of(s, v, id);
+        s->loose[m++] = (st__ranked){s->key[id], id};
+    }
+    s->n_loose = m;
+    st_sort_unless_sorted(s->loose, m, sizeof *s->loose, by_key);
+    for (size_t k = 0; k < s->n_fresh; k++) {
+        size_t id = s->fresh[k];
+        if (s->where[id] != SH_FRESH)
+            continue; /* finished before this pick, or a duplicate of an entry already taken */
+        s->key[id] = key_of(s, v, id);
+        wait_again(s, id);
+    }
+    s->n_fresh = 0;
+}
+
+static int before_probe(const void *ctx, size_t id)
+{
+    const st__shortest *s = ctx;
+    return ranks_before(near_key(s, id), id, s->probe_key, s->probe);
+}
+
+/* The GPUs of the running jobs not yet walked that rank before waiting job w (all of them, w
+ * NONE), each list's cut kept in upto. */
+static int64_t batch_gpus(st__shortest *s, size_t w)
+{
+    int64_t g = 0;
+    s->probe = w;
+    s->probe_key = w != NONE ? s->key[w] : 0;
+    for (size_t i = 0; i < s->n_lists; i++) {
+        size_t r = s->root[s->lists[i]];
+        if (w == NONE) {
+            s->upto[i] = st__rset_size(&s->rpool, r);
+            s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
+        } else {
+            st__rset_prefix(&s->rpool, r, before_probe, s, &s->upto[i], &s->upto_gpus[i]);
+        }
+        if (s->upto[i] < s->cur[i]) { /* walked already (all, under `preemption: false`) */
+            s->upto[i] = s->cur[i];
+            s->upto_gpus[i] = s->cur_gpus[i];
+        }
+        g += s->upto_gpus[i] - s->cur_gpus[i];
+    }
+    s->upto_loose = s->cur_loose;
+    while (s->upto_loose < s->n_loose &&
+           (w == NONE ||
+            ranks_before(s->loose[s->upto_loose].key, s->loose[s->upto_loose].id, s->key[w], w)))
+        g += s->job[s->loose[s->upto_loose++].id]->gpus;
+    return g;
+}
+
+static void take_batch(st__shortest *s)
+{
+    for (size_t i = 0; i < s->n_lists; i++) {
+        s->cur[i] = s->upto[i];
+        s->cur_gpus[i] = s->upto_gpus[i];
+        s->head[i] = STALE;
+    }
+    s->cur_loose = s->upto_loose;
+}
+
+/* The first-ranked running job not yet walked (NONE when none is left), its key, and where it
+ * stands: its list's place, or SIZE_MAX for the loose list; skip: a place not to look at
+ * (SIZE_MAX: the loose list; SIZE_MAX - 1: none). */
+static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t skip)
+{
+    size_t best = NONE;
+    for (size_t i = 0; i < s->n_lists; i++) {
+        if (i == skip)
+            continue;
+        if (s->head[i] == STALE) {
+            s->head[i] = st__rset_at(&s->rpool, s->root[s->lists[i]], s->cur[i]);
+            if (s->head[i] != NONE)
+                s->head_key[i] = near_key(s, s->head[i]);
+        }
+        size_t id = s->head[i];
+        if (id != NONE && (best == NONE || ranks_before(s->head_key[i], id, *key, best))) {
+            best = id;
+            *key = s->head_key[i];
+            *from = i;
+        }
+    }
+    if (s->cur_loose < s->n_loose && skip != SIZE_MAX) {
+        const st__ranked *l = &s->loose[s->cur_loose];
+        if (best == NONE || ranks_before(l->key, l->id, *key, best)) {
+            best = l->id;
+            *key = l->key;
+            *from = SIZE_MAX;
+        }
+    }
+    return best;
+}
+
+static void walk_past(st__shortest *s, size_t id, size_t from)
+{
+    if (from == SIZE_MAX) {
+        s->cur_loose++;
+        return;
+    }
+    s->cur[from]++;
+    s->cur_gpus[from] += s->job[id]->gpus;
+    s->head[from] = STALE;
+}
+
+/* The job, among the running ones not walked that rank before waiting job w, at which their
+ * GPUs counted in rank order pass the budget *b (there is one): those before it are chosen (*b
+ * pays for them) and it is passed over; the walk moves past it. The merged ranking is walked a
+ * run at a time: the members of the list whose head ranks first, up to the next head of another
+ * list or w, are all chosen when they fit, else the one at which they pass *b is found in the
+ * list's GPU sums. */
+static size_t overflow(st__shortest *s, int64_t *b, size_t w)
+{
+    for (;;) {
+        double k1 = 0, k2 = 0;
+        size_t f1 = 0, f2 = 0, n;
+        size_t x = peek_running(s, &k1, &f1, SIZE_MAX - 1), id;
+        if (f1 == SIZE_MAX) { /* a loose job: one at a time */
+            walk_past(s, x, f1);
+            if (s->job[x]->gpus > *b)
+                return x;
+            *b -= s->job[x]->gpus;
+            continue;
+        }
+        size_t y = peek_running(s, &k2, &f2, f1);
+        if (w != NONE && (y == NONE || ranks_before(s->key[w], w, k2, y))) {
+            y = w;
+            k2 = s->key[w];
+        }
+        int64_t g, *cg = &s->cur_gpus[f1];
+        size_t r = s->root[s->lists[f1]];
+        if (y == NONE) {
+            n = st__rset_size(&s->rpool, r);
+            g = st__rset_gpus(&s->rpool, r);
+        } else {
+            s->probe = y;
+            s->probe_key = k2;
+            st__rset_prefix(&s->rpool, r, before_probe, s, &n, &g);
+        }
+        if (g - *cg <= *b) { /* the whole run fits */
+            *b -= g - *cg;
+            id = NONE;
+        } else {
+            id = st__rset_reach(&s->rpool, r, *cg + *b + 1, &n, &g);
+            *b -= g - s->job[id]->gpus - *cg;
+        }
+        s->cur[f1] = n;
+        *cg = g;
+        s->head[f1] = STALE;
+        if (id != NONE)
+            return id;
+    }
+}
+
+static void add_victim(st__shortest *s, size_t id)
+{
+    /* srsf's order is the live list's; positions are below 2^53, exact as doubles */
+    s->victim[s->n_victim++] = (st__ranked){s->live_order ? (double)s->pos[id] : 0, id};
+}
+
+/* Under `preemption: false` every running job is chosen first: all walked. */
+static int64_t keep_running(st__shortest *s, int64_t budget)
+{
+    for (size_t i = 0; i < s->n_lists; i++) {
+        s->cur_gpus[i] = st__rset_gpus(&s->rpool, s->root[s->lists[i]]);
+        s->cur[i] = st__rset_size(&s->rpool, s->root[s->lists[i]]);
+        budget -= s->cur_gpus[i];
+    }
+    for (s->cur_loose = 0; s->cur_loose < s->n_loose; s->cur_loose++)
+        budget -= s->job[s->loose[s->cur_loose].id]->gpus;
+    return budget;
+}
+
+/* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
+ * waiting jobs leave the set, in rank order into list (returns their count); the running jobs
+ * not chosen go to victim, in rank order. */
+static size_t choose(st__shortest *s, const st_sched_view *v)
+{
+    int64_t b = st_sched_total_gpus(v);
+    size_t n = 0, w = NONE, r, from = 0;
+    int stale = 1;
+    for (size_t i = 0; i < s->n_lists; i++) {
+        s->cur[i] = 0;
+        s->cur_gpus[i] = 0;
+        s->head[i] = STALE;
+    }
+    s->cur_loose = 0;
+    s->n_victim = 0;
+    if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
+        b = keep_running(s, b);
+    while (b > 0) {
+        /* w: the first-ranked waiting job that fits; it stays so while the shrinking budget
+         * still holds it (one ranked before it that fits now fitted before) */
+        if (stale || (w != NONE && s->job[w]->gpus > b))
+            w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
+        stale = 0;
+        int64_t g = batch_gpus(s, w);
+        if (g > b) { /* some running job before w is passed over */
+            add_victim(s, overflow(s, &b, w));
+            continue;
+        }
+        take_batch(s);
+        b -= g;
+        if (w == NONE)
+            break;
+        if (s->job[w]->gpus > b)
+            continue;
+        st__rset_remove(&s->wpool, &s->wait, w);
+        s->list[n++] = w;
+        b -= s->job[w]->gpus;
+        stale = 1;
+    }
+    double k;
+    while ((r = peek_running(s, &k, &from, SIZE_MAX - 1)) != NONE) { /* the budget is spent: */
+        walk_past(s, r, from);                                       /* the rest are preempted */
+        add_victim(s, r);
+    }
+    return n;
+}
+
+/* Preempt the running jobs not chosen, in rank order (srtf) or in the order of `live` (srsf);
+ * each waits again with its key after its preemption (the restore it now owes included). */
+static void preempt_victims(st__shortest *s, st_sched_view *v)
+{
+    if (s->live_order)
+        qsort(s->victim, s->n_victim, sizeof *s->victim, by_key);
+    for (size_t k = 0; k < s->n_victim; k++) {
+        size_t id = s->victim[k].id;
+        if (s->where[id] == SH_LIST)
+            list_remove(s, id);
+        st_sched_preempt(v, id);
+        s->key[id] = key_of(s, v, id);
+        wait_again(s, id);
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < s->n_loose; k++)
+        if (s->where[s->loose[k].id] == SH_LOOSE)
+            s->loose[m++] = s->loose[k];
+    s->n_loose = m;
+}
+
+void st__shortest_pick(st__shortest *s, st_sched_view *v)
+{
+    settle(s, v);
+    size_t n = choose(s, v);
+    preempt_victims(s, v);
+    for (size_t c = 0; c < n; c++) { /* the chosen waiting ones start, in rank order */
+        size_t id = s->list[c];
+        if (st_sched_start(v, id)) {
+            s->where[id] = SH_LOOSE; /* its end is known from the next pick */
+            s->loose[s->n_loose++] = (st__ranked){0, id};
+        } else {
+            wait_again(s, id); /* its key is unchanged: it never ran */
+        }
+    }
+}
