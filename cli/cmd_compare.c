@@ -168,8 +168,12 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
     for (size_t k = 0; k < t->n_jobs; k++) {
         const st_trace_job *tj = &t->jobs[k];
         j[k] =
-            (st_muri_job){tj->submit_s, tj->iterations, tj->iteration_s, tj->gpus,
-                          st_muri_overhead_s(tj->cls >= 0 ? t->classes[tj->cls] : NULL, tj->gpus)};
+            (st_muri_job){tj->submit_s,
+                          tj->iterations,
+                          tj->iteration_s,
+                          tj->gpus,
+                          st_muri_overhead_s(tj->cls >= 0 ? t->classes[tj->cls] : NULL, tj->gpus),
+                          {t->file, tj->line, 1}};
     }
     st_err err = {0};
     int rc = st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, order, &row->st, &err);

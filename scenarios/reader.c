@@ -29,6 +29,13 @@ const char *st_rd_strdup(st_rd *rd, const char *s)
     return p->items[p->n++] = st_xstrdup(s);
 }
 
+const char *st_rd_strndup(st_rd *rd, const char *s, size_t len)
+{
+    st_strpool *p = rd->pool;
+    p->items = st_xgrow(p->items, sizeof *p->items, p->n + 1, &p->cap);
+    return p->items[p->n++] = st_xstrndup(s, len);
+}
+
 void st_strpool_release(st_strpool *p)
 {
     for (size_t i = 0; i < p->n; i++)

@@ -153,6 +153,8 @@ int st_rd_skip(st_rd *rd, const st_ynode *n, void *base);
 
 /* Copy s into the pool; the copy lives until st_strpool_release. */
 const char *st_rd_strdup(st_rd *rd, const char *s);
+/* The same for s[0..len) (no NUL needed), as a NUL-terminated copy. */
+const char *st_rd_strndup(st_rd *rd, const char *s, size_t len);
 void st_strpool_release(st_strpool *p);
 
 /* The most suggestions a did-you-mean lists before it ends in "...". */

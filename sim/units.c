@@ -500,7 +500,8 @@ int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t 
 /* A number without a unit under flags: *out, or the message for a dimension that needs one. */
 static int bare(st_dim want, unsigned flags, double num, double *out, char *why, size_t whylen)
 {
-    if (want != ST_DIM_RATIO && want != ST_DIM_COUNT && !(flags & ST_UNIT_BARE_SI))
+    if (want != ST_DIM_RATIO && want != ST_DIM_COUNT &&
+        !(flags & (ST_UNIT_BARE_SI | ST_UNIT_PLAIN)))
         return fail(why, whylen, "missing unit: expected %s such as %s", dims[want].noun,
                     dims[want].example);
     *out = num;

@@ -70,8 +70,9 @@ const char *st_dim_example(st_dim d);
 int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t whylen);
 
 /* st_unit_parse on text[0..len) (a field of a larger buffer; no NUL needed), with flags:
- *   ST_UNIT_PLAIN    a bare number only; a unit or a count suffix is refused with
- *                    "expected a plain number, found '<text>'" (a trace's numeric columns)
+ *   ST_UNIT_PLAIN    a bare number only, taken in SI base units whatever want is (the caller
+ *                    may scale it); a unit or a count suffix is refused with "expected a plain
+ *                    number, found '<text>'" (a trace's numeric columns)
  *   ST_UNIT_BARE_SI  a bare number is taken in SI base units rather than refused for a missing
  *                    unit (a trace's times: seconds, or a number with its unit)
  *   ST_UNIT_HUGE     a value too large for a double is no error: *out is +HUGE_VAL or -HUGE_VAL

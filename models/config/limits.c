@@ -99,6 +99,8 @@ int st_limit_parse(const char *key, const char *text, size_t len, const st_value
         st_snprintf(why, whylen, "%s: %s", key, msg);
         return ST_EUNIT;
     }
+    if ((r->unit_flags & ST_UNIT_PLAIN) && r->scale > 0)
+        v *= r->scale;
     if (r->whole && isfinite(v) && v != floor(v)) {
         st_snprintf(why, whylen, "%s: expected a whole number, found '%.*s'", key, n, text);
         return ST_EINVAL;

@@ -83,6 +83,7 @@ typedef struct st_value_rule {
     int whole;
     const st_limit *lim;
     unsigned unit_flags;
+    double scale; /* with ST_UNIT_PLAIN, the SI value of 1 (a trace's milliseconds: 1e-3); 0: 1 */
 } st_value_rule;
 
 /* Parse text[0..len) under rule r into *out (SI). Returns 0, or an ST_E* code with one of these

@@ -104,16 +104,17 @@ START_TEST(test_muri_malformed_rows_and_units)
     ck_assert_double_eq_tol(t->jobs[1].iteration_s, 0.2, 1e-15);
     ck_assert_str_eq(t->classes[t->jobs[2].cls], "gpt2");
     ck_assert_int_eq(t->jobs[2].gpus, 16);
-    const st_diag *w = st_scn_warnings(s);
-    ck_assert_int_eq(w->n, 3);
+    const st_diag *w = st_scn_warnings(s); /* the summary first: it is in the scenario */
+    ck_assert_int_eq(w->n, 4);
+    ck_assert_ptr_nonnull(strstr(w->items[0].msg, "3 malformed rows skipped, the first at "));
     unsigned lines[] = {4, 5, 7};
     for (int i = 0; i < 3; i++)
-        ck_assert_uint_eq(w->items[i].loc.line, lines[i]);
-    ck_assert_str_eq(w->items[0].msg,
-                     "malformed trace row: iterations 'many' is not a number >= 0; row skipped");
-    ck_assert_str_eq(w->items[1].msg, "malformed trace row: iteration_time '-5' is not a number "
+        ck_assert_uint_eq(w->items[i + 1].loc.line, lines[i]);
+    ck_assert_str_eq(w->items[1].msg, "malformed trace row: iterations 'many' is not a whole "
+                                      "number >= 0; row skipped");
+    ck_assert_str_eq(w->items[2].msg, "malformed trace row: iteration_time '-5' is not a number "
                                       ">= 0; row skipped");
-    ck_assert_str_eq(w->items[2].msg, "malformed trace row: 5 fields, no 'duration'; row skipped");
+    ck_assert_str_eq(w->items[3].msg, "malformed trace row: 5 fields, no 'duration'; row skipped");
     st_scn_free(s);
 }
 END_TEST
@@ -155,16 +156,21 @@ START_TEST(test_malformed_rows_are_skipped_with_their_line)
     ck_assert_int_eq(t->jobs[2].gpus, 16);
     ck_assert_str_eq(t->tenants[t->jobs[2].tenant], "research");
     const st_diag *w = st_scn_warnings(s);
-    ck_assert_int_eq(w->n, 5);
-    unsigned lines[] = {4, 5, 6, 7, 9};
+    ck_assert_int_eq(w->n, 6);
+    ck_assert_str_eq(w->items[0].loc.file, "t.yaml"); /* the summary, at the `file` key */
+    ck_assert_uint_eq(w->items[0].loc.line, 3);
+    ck_assert_ptr_nonnull(strstr(w->items[0].msg, "5 malformed rows skipped, the first at "));
+    ck_assert_ptr_nonnull(strstr(w->items[0].msg, "tests/traces/malformed.csv:4"));
+    unsigned lines[] = {4, 5, 6, 7, 9}, cols[] = {4, 4, 1, 1, 6};
     for (int i = 0; i < 5; i++) {
-        ck_assert_uint_eq(w->items[i].loc.line, lines[i]);
-        ck_assert_ptr_nonnull(strstr(w->items[i].loc.file, "malformed.csv"));
-        ck_assert_ptr_nonnull(strstr(w->items[i].msg, "row skipped"));
+        ck_assert_uint_eq(w->items[i + 1].loc.line, lines[i]);
+        ck_assert_uint_eq(w->items[i + 1].loc.col, cols[i]); /* the field's column */
+        ck_assert_ptr_nonnull(strstr(w->items[i + 1].loc.file, "malformed.csv"));
+        ck_assert_ptr_nonnull(strstr(w->items[i + 1].msg, "row skipped"));
     }
-    ck_assert_str_eq(w->items[0].msg,
+    ck_assert_str_eq(w->items[1].msg,
                      "malformed trace row: gpus '0' is not a whole number >= 1; row skipped");
-    ck_assert_str_eq(w->items[2].msg, "malformed trace row: 2 fields, no 'duration'; row skipped");
+    ck_assert_str_eq(w->items[3].msg, "malformed trace row: 2 fields, no 'duration'; row skipped");
     st_scn_free(s);
 }
 END_TEST
