@@ -76,7 +76,7 @@ static const st_field top_fields[] = {
     ST_FFN("version", fn_version, .required = 1),
     ST_FSTR(st_scn, "name", name),
     ST_FFN("seed", read_seed),
-    ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS),
+    ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_run),
     ST_FFN("cluster", st_rd_skip, .required = 1),
     ST_FFN("hardware", st_rd_skip),
     ST_FFN("workloads", st_rd_skip), /* required unless a trace gives the jobs: load_sections */

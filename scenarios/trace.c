@@ -305,9 +305,9 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
     int dup = st_csv_header(f, len, nf, want, C__N, r->col, &first);
     if (dup >= 0)
         return st_diag_add(rd->diag, ST_EINVAL, (st_loc){t->file, c->line, st_csv_col(p, f[dup])},
-                           "column '%.*s' appears twice in the header row (also column %d): "
+                           "the header row names column '%.*s' twice (fields %d and %d): "
                            "which one to read is unclear",
-                           (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1),
+                           (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1, dup + 1),
                -1;
     for (int k = 0; k < C_TENANT; k++)
         if (r->col[k] < 0)
