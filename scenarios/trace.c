@@ -57,8 +57,11 @@ enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C_CLS, C_ITERS, C_ITER, C__N };
 typedef struct st_names {
     const char **v;
     size_t n, cap;
-    int32_t *slot; /* index into v, -1 empty; nslot a power of two, at most half full */
-    size_t nslot;
+    struct slot {
+        uint32_t hash; /* the name's, so a probe reads the name only when it likely matches */
+        int32_t i;     /* index into v, -1 empty */
+    } * slot;
+    size_t nslot; /* a power of two, at most half full */
 } st_names;
 
 typedef struct reader {
@@ -78,11 +81,11 @@ typedef struct reader {
 /* Skipped rows each get a warning up to this many; one summary line gives the total. */
 #define SKIP_WARNINGS 10
 
-static uint64_t fnv1a(const char *p, size_t len)
+static uint32_t fnv1a(const char *p, size_t len)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint32_t h = 2166136261u;
     for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+        h = (h ^ (unsigned char)p[i]) * 16777619u;
     return h;
 }
 
@@ -91,12 +94,14 @@ static void names_rehash(st_names *l)
     free(l->slot);
     l->nslot = l->nslot ? l->nslot * 2 : 64;
     l->slot = st_xmalloc(l->nslot * sizeof *l->slot);
-    memset(l->slot, 0xff, l->nslot * sizeof *l->slot);
+    for (size_t k = 0; k < l->nslot; k++)
+        l->slot[k].i = -1;
     for (size_t i = 0; i < l->n; i++) {
-        size_t k = (size_t)fnv1a(l->v[i], strlen(l->v[i])) & (l->nslot - 1);
-        while (l->slot[k] >= 0)
+        uint32_t h = fnv1a(l->v[i], strlen(l->v[i]));
+        size_t k = h & (l->nslot - 1);
+        while (l->slot[k].i >= 0)
             k = (k + 1) & (l->nslot - 1);
-        l->slot[k] = (int32_t)i;
+        l->slot[k] = (struct slot){h, (int32_t)i};
     }
 }
 
@@ -105,15 +110,16 @@ static int32_t name_of(reader *r, st_names *l, const char *f, size_t len)
 {
     if (2 * (l->n + 1) > l->nslot)
         names_rehash(l);
-    size_t k = (size_t)fnv1a(f, len) & (l->nslot - 1);
-    for (; l->slot[k] >= 0; k = (k + 1) & (l->nslot - 1)) {
-        const char *s = l->v[l->slot[k]];
-        if (strncmp(s, f, len) == 0 && s[len] == '\0')
-            return l->slot[k];
+    uint32_t h = fnv1a(f, len);
+    size_t k = h & (l->nslot - 1);
+    for (; l->slot[k].i >= 0; k = (k + 1) & (l->nslot - 1)) {
+        const char *s = l->v[l->slot[k].i];
+        if (l->slot[k].hash == h && strncmp(s, f, len) == 0 && s[len] == '\0')
+            return l->slot[k].i;
     }
     l->v = st_xgrow(l->v, sizeof *l->v, l->n + 1, &l->cap);
     l->v[l->n] = st_rd_strndup(&r->ld->rd, f, len);
-    l->slot[k] = (int32_t)l->n;
+    l->slot[k] = (struct slot){h, (int32_t)l->n};
     return (int32_t)l->n++;
 }
 
