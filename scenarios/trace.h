@@ -5,8 +5,8 @@
 
 #include "scenarios/load_internal.h"
 
-/* The most rows a trace may have: 2^22 = 4,194,304, above the largest public GPU-cluster job
- * traces (Helios, 3.36 M jobs; Alibaba PAI 2020, 1.2 M; Philly, 117 k). The cluster run keeps
+/* The most rows a trace may have: 2^22 = 4,194,304, above the public GPU-cluster job traces
+ * (Helios, SC'21, reports 3.36 M jobs; the Philly list has 82,247). The cluster run keeps
  * about 430 bytes a job (1.8 GB at the cap; a 10^7-row trace took 4.26 GB before the cap), and
  * the file itself is capped at ST_CSV_MAX_BYTES (scenarios/csv_in.h). */
 #define ST_TRACE_MAX_ROWS (1u << 22)
