@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/report_out.h"
+#include "models/config/limits.h"
 #include "models/forecast/run.h"
 #include "models/place/policy.h"
 #include "models/sched/muri.h"
@@ -80,11 +81,18 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
                                           "--format takes text, json, markdown, csv or html");
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
-            char *end;
-            if (!val || val[0] < '1' || val[0] > '9' ||
-                (o->replicas = strtoll(val, &end, 10), *end) || o->replicas > 1000)
-                return st_cli_usage_error("compare", "--replicas takes a whole number from 1 to "
+            /* the shared value parser (models/config/limits.h), with the command's cap as a row */
+            static const st_limit cap = {0, 1000, "the most replicas compare draws",
+                                         "every policy runs each of them"};
+            st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
+            char why[256];
+            double v = 0;
+            if (!val)
+                return st_cli_usage_error("compare", "--replicas needs a whole number from 1 to "
                                                      "1000");
+            if (st_limit_parse("--replicas", val, strlen(val), &r, &v, why, sizeof why))
+                return st_cli_usage_error("compare", "%s", why);
+            o->replicas = (int64_t)v;
             i++;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;
@@ -178,8 +186,12 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
     for (size_t k = 0; k < t->n_jobs; k++) {
         const st_trace_job *tj = &t->jobs[k];
         j[k] =
-            (st_muri_job){tj->submit_s, tj->iterations, tj->iteration_s, tj->gpus,
-                          st_muri_overhead_s(tj->cls >= 0 ? t->classes[tj->cls] : NULL, tj->gpus)};
+            (st_muri_job){tj->submit_s,
+                          tj->iterations,
+                          tj->iteration_s,
+                          tj->gpus,
+                          st_muri_overhead_s(tj->cls >= 0 ? t->classes[tj->cls] : NULL, tj->gpus),
+                          {t->file, tj->line, 1}};
     }
     st_err err = {0};
     int rc = st_muri_replay(j, t->n_jobs, c->nodes, c->gpus_per_node, order, &row->st, &err);

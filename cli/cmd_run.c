@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/report_out.h"
+#include "models/config/limits.h"
 #include "planner/run_spec.h"
 #include "sim/xalloc.h"
 
@@ -71,14 +72,17 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                                           "--format takes text, json, html, markdown or csv");
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
-            char *end = NULL;
-            long long v = val ? strtoll(val, &end, 10) : 0;
-            if (!val || !end || *end || v < 1 || v > 1000000)
-                return st_cli_usage_error("run",
-                                          "--replicas takes a whole number from 1 to "
-                                          "1000000, found '%s'",
-                                          val ? val : "nothing");
-            o->replicas = v;
+            /* the shared value parser (models/config/limits.h), with the command's cap as a row */
+            static const st_limit cap = {0, 1e6, "the most replicas run draws",
+                                         "each is a life run of the whole job"};
+            st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
+            char why[256];
+            double v = 0;
+            if (!val)
+                return st_cli_usage_error("run", "--replicas needs a whole number from 1 to 1M");
+            if (st_limit_parse("--replicas", val, strlen(val), &r, &v, why, sizeof why))
+                return st_cli_usage_error("run", "%s", why);
+            o->replicas = (int64_t)v;
             i++;
         } else if (strcmp(a, "--explain") == 0) {
             o->explain = 1;

@@ -56,26 +56,51 @@ static int next_item(const char *opt, const char **p, char *buf, size_t n, int *
     return !*rc;
 }
 
-/* A count budget (gpus=, racks=): a whole number from 1. */
+/* The command line's own caps, as limit rows: what each bound is and why, for the message the
+ * shared value parser writes (models/config/limits.h, st_limit_parse). */
+static const st_limit lim_budget_gpus = {0, ST_LIM_RANKS, "the most GPUs a budget names",
+                                         "the largest plan, 10^9 GPUs"};
+static const st_limit lim_budget_racks = {0, ST_LIM_RANKS, "the most racks a budget names",
+                                          "no more racks than the largest plan's 10^9 GPUs"};
+static const st_limit lim_top = {0, 1000, "the most rows --top ranks",
+                                 "a ranked table stays one a reader can scan"};
+static const st_limit lim_oversub = {0, 64, "the largest oversubscription size tries",
+                                     "64:1, past any fabric built"};
+
+/* A value of option `key` under rule r into *out: 0, or the shared parser's message as a usage
+ * error ("--deadline: 1e308 y is beyond the longest duration ... (at most 73.12 y: 2^61 ns)"). */
+static int value(const char *key, const char *val, const st_value_rule *r, double *out)
+{
+    char why[256];
+    if (st_limit_parse(key, val, strlen(val), r, out, why, sizeof why))
+        return st_cli_usage_error("size", "%s", why);
+    return 0;
+}
+
+/* A count budget (gpus=, racks=): a whole number from 1 to its row's bound. */
 static int budget_count(const char *key, const char *val, int64_t *out)
 {
-    char why[200];
+    char k[32];
+    snprintf(k, sizeof k, "--budget %s", key);
+    st_value_rule r = {.dim = ST_DIM_COUNT,
+                       .range = ST_R_MIN1,
+                       .whole = 1,
+                       .lim = strcmp(key, "gpus") == 0 ? &lim_budget_gpus : &lim_budget_racks};
     double v = 0;
-    if (st_unit_parse(val, ST_DIM_COUNT, &v, why, sizeof why) || !(v >= 1) || v > 1e9 ||
-        v != floor(v))
-        return st_cli_usage_error("size", "--budget %s=%s: expected a whole number from 1", key,
-                                  val);
+    if (value(k, val, &r, &v))
+        return ST_EXIT_INPUT;
     *out = (int64_t)v;
     return 0;
 }
 
-/* A dimensioned budget above 0 (power=, capex=, tco=). */
-static int budget_dim(const char *key, const char *val, st_dim d, const char *what, double *out)
+/* A dimensioned budget above 0 (power=, capex=, tco=); a value past a double is the unit
+ * parser's "number out of range". */
+static int budget_dim(const char *key, const char *val, st_dim d, double *out)
 {
-    char why[200];
-    if (st_unit_parse(val, d, out, why, sizeof why) || !(*out > 0))
-        return st_cli_usage_error("size", "--budget %s=%s: expected %s", key, val, what);
-    return 0;
+    char k[32];
+    snprintf(k, sizeof k, "--budget %s", key);
+    st_value_rule r = {.dim = d, .range = ST_R_POS};
+    return value(k, val, &r, out) ? ST_EXIT_INPUT : 0;
 }
 
 static const char *const budget_keys[] = {"power", "gpus", "racks", "capex", "tco"};
@@ -100,17 +125,15 @@ static int parse_budget_item(const char *item, size_opts *o)
     o->budget_seen |= 1u << key;
     switch (key) {
     case 0:
-        return budget_dim("power", v, ST_DIM_POWER, "a power above 0 such as 30MW", &o->power_w);
+        return budget_dim("power", v, ST_DIM_POWER, &o->power_w);
     case 1:
         return budget_count("gpus", v, &o->gpus);
     case 2:
         return budget_count("racks", v, &o->racks);
     case 3:
-        return budget_dim("capex", v, ST_DIM_MONEY, "an amount above 0 such as 500000000USD",
-                          &o->capex_usd);
+        return budget_dim("capex", v, ST_DIM_MONEY, &o->capex_usd);
     default:
-        return budget_dim("tco", v, ST_DIM_MONEY, "an amount a year above 0 such as 100000000USD",
-                          &o->tco_usd);
+        return budget_dim("tco", v, ST_DIM_MONEY, &o->tco_usd);
     }
 }
 
@@ -124,17 +147,13 @@ static int parse_budget(const char *val, size_opts *o)
     return rc;
 }
 
-/* A --storage-bandwidth value: a bandwidth above 0 (the unit parser's), into slot *n of o. */
+/* A --storage-bandwidth value: a bandwidth within the models' rates, into slot *n of o. */
 static int storage_bw_value(const char *t, size_opts *o, size_t n, int *dup)
 {
-    char why[200];
+    st_value_rule r = {.dim = ST_DIM_BANDWIDTH, .range = ST_R_POS, .lim = &st_lim_rate};
     double v = 0;
-    if (st_unit_parse(t, ST_DIM_BANDWIDTH, &v, why, sizeof why) || !(v >= ST_LIM_MIN_RATE))
-        return st_cli_usage_error("size",
-                                  "--storage-bandwidth: '%s': expected a bandwidth of at least "
-                                  "%.4g kB/s (the slowest rate the models represent) such as "
-                                  "400GB/s",
-                                  t, ST_LIM_MIN_RATE / 1e3);
+    if (value("--storage-bandwidth", t, &r, &v))
+        return ST_EXIT_INPUT;
     o->storage_bw[n] = v;
     for (size_t k = 0; k < n; k++)
         *dup |= o->storage_bw[k] == v;
@@ -181,11 +200,10 @@ static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
         for (size_t k = 0; k < *n; k++)
             dup |= o->gpu[k] == o->gpu[*n];
     } else if (a[2] == 'o') {
-        char *end = NULL;
-        double v = strtod(t, &end);
-        if (!end || *end || !(v >= 1) || v > 64)
-            return st_cli_usage_error(
-                "size", "--oversubscription: '%s': expected a number from 1 to 64", t);
+        st_value_rule r = {.dim = ST_DIM_RATIO, .range = ST_R_MIN1, .lim = &lim_oversub};
+        double v = 0;
+        if (value("--oversubscription", t, &r, &v))
+            return ST_EXIT_INPUT;
         o->oversub[*n] = v;
         for (size_t k = 0; k < *n; k++)
             dup |= o->oversub[k] == v;
@@ -261,14 +279,12 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         return -1;
     if (!val)
         return st_cli_usage_error("size", "%s needs a value", a);
-    char why[200], *end = NULL;
     if (strcmp(a, "--deadline") == 0) {
-        if (st_unit_parse(val, ST_DIM_TIME, &o->deadline_s, why, sizeof why) ||
-            !(o->deadline_s > 0))
-            return st_cli_usage_error("size",
-                                      "--deadline %s: expected a time above 0 such as "
-                                      "90d",
-                                      val);
+        /* A plan's run past the life model's span is refused by the run, so no deadline past
+         * it can bind. */
+        st_value_rule r = {.dim = ST_DIM_TIME, .range = ST_R_POS, .lim = &st_lim_span};
+        if (value("--deadline", val, &r, &o->deadline_s))
+            return ST_EXIT_INPUT;
     } else if (strcmp(a, "--budget") == 0) {
         return parse_budget(val, o);
     } else if (strcmp(a, "--goal") == 0) {
@@ -277,9 +293,11 @@ static int parse_one(const char *a, const char *val, size_opts *o)
                                       val);
         o->goal = val;
     } else if (strcmp(a, "--top") == 0) {
-        o->top = strtol(val, &end, 10);
-        if (!end || *end || o->top < 1 || o->top > 1000)
-            return st_cli_usage_error("size", "--top takes a whole number from 1 to 1000");
+        st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &lim_top};
+        double v = 0;
+        if (value("--top", val, &r, &v))
+            return ST_EXIT_INPUT;
+        o->top = (long)v;
     } else if (strcmp(a, "--format") == 0) {
         return parse_format(val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {

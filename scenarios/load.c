@@ -76,7 +76,7 @@ static const st_field top_fields[] = {
     ST_FFN("version", fn_version, .required = 1),
     ST_FSTR(st_scn, "name", name),
     ST_FFN("seed", read_seed),
-    ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS),
+    ST_FDIM(st_scn, "horizon", horizon_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_run),
     ST_FFN("cluster", st_rd_skip, .required = 1),
     ST_FFN("hardware", st_rd_skip),
     ST_FFN("workloads", st_rd_skip), /* required unless a trace gives the jobs: load_sections */
@@ -107,6 +107,18 @@ static const st_ynode *key_node(const st_ynode *m, const char *key)
     return NULL;
 }
 
+/* Whether warning a goes after b: the scenario's own by line and column, then those in other
+ * files (a trace's rows) in the order they were read, which is theirs; a trace row's line is no
+ * place in the scenario. */
+static int warn_after(const st_err *a, const st_err *b, const char *path)
+{
+    int ra = !a->loc.file || strcmp(a->loc.file, path) != 0;
+    int rb = !b->loc.file || strcmp(b->loc.file, path) != 0;
+    if (ra != rb || ra)
+        return ra > rb;
+    return a->loc.line > b->loc.line || (a->loc.line == b->loc.line && a->loc.col > b->loc.col);
+}
+
 static void warn_unmodelled(st_ld *ld, const st_ynode *root)
 {
     for (int i = 0; unmodelled[i].path; i++) {
@@ -127,10 +139,7 @@ static void warn_unmodelled(st_ld *ld, const st_ynode *root)
     /* In file order, as the errors are: an insertion sort of at most a handful. */
     st_diag *w = &ld->s->warnings;
     for (int i = 1; i < w->n; i++)
-        for (int j = i; j > 0 && (w->items[j - 1].loc.line > w->items[j].loc.line ||
-                                  (w->items[j - 1].loc.line == w->items[j].loc.line &&
-                                   w->items[j - 1].loc.col > w->items[j].loc.col));
-             j--) {
+        for (int j = i; j > 0 && warn_after(&w->items[j - 1], &w->items[j], ld->s->path); j--) {
             st_err t = w->items[j];
             w->items[j] = w->items[j - 1];
             w->items[j - 1] = t;

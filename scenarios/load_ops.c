@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "models/cost/cost.h"
 #include "models/place/policy.h"
@@ -23,6 +22,8 @@ static const char *const failure_scopes[] = {"job", "cluster", NULL};
 
 /* ---- trace ------------------------------------------------------------------------------ */
 
+/* The path only: the reader opens the file once (scenarios/trace.c), so that what it checks
+ * (a regular file, within the size cap) is what it reads, and a FIFO put there cannot block. */
 static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ld *ld = st__ld(rd);
@@ -35,14 +36,6 @@ static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
     if (len < 0 || (size_t)len >= sizeof path)
         return st_rd_fail(rd, n, ST_ELIMIT, "trace file path is longer than %zu bytes",
                           sizeof path - 1);
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return st_rd_fail(rd, n, ST_ENOTFOUND,
-                          "trace file '%s' not found (looked for '%s'; relative paths start at "
-                          "the scenario's folder)",
-                          n->text, path);
-    if (!S_ISREG(st.st_mode))
-        return st_rd_fail(rd, n, ST_EINVAL, "trace file '%s' is not a regular file", n->text);
     t->file = st_rd_strdup(rd, path);
     return 0;
 }
@@ -134,6 +127,27 @@ static int resolve_classes(st_ld *ld, const st_ynode *list)
     return bad;
 }
 
+/* replay: muri places every job on the scenario's cluster, and the artifact's loop waits forever
+ * for one that can never fit, so a job larger than the cluster is refused here, at its row, for
+ * `check` as for `compare` (models/sched/muri.c refuses it at run time too). Whether a job of
+ * more than a node fits whole nodes depends on the baseline compare runs; that stays its check. */
+static int muri_fits(st_ld *ld)
+{
+    const st_trace_cfg *t = &ld->s->trace;
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (t->replay != ST_REPLAY_MURI || ld->size_bad || c->nodes < 1 || c->gpus_per_node < 1)
+        return 0;
+    for (size_t i = 0; i < t->n_jobs; i++)
+        if (t->jobs[i].gpus > c->nodes * c->gpus_per_node)
+            return st_diag_add(ld->rd.diag, ST_EINVAL, (st_loc){t->file, t->jobs[i].line, 1},
+                               "num_gpu: %lld GPUs, more than the cluster's %lld (%lld nodes of "
+                               "%lld), which replay: muri cannot place",
+                               (long long)t->jobs[i].gpus, (long long)(c->nodes * c->gpus_per_node),
+                               (long long)c->nodes, (long long)c->gpus_per_node),
+                   -1;
+    return 0;
+}
+
 static const st_field trace_fields[] = {
     ST_FFN("file", fn_trace_file, .required = 1),
     ST_FFN("models", fn_trace_models),
@@ -161,7 +175,7 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
         return st_rd_fail(&ld->rd, st_ynode_get(n, "models"), ST_EINVAL,
                           "trace.models gives jobs a placement-dependent speed, which replay: muri "
                           "(the artifact's runtime model) does not have; drop one of them");
-    if (st__trace_read(ld, st_ynode_get(n, "file")))
+    if (st__trace_read(ld, st_ynode_get(n, "file")) || muri_fits(ld))
         return -1;
     return resolve_classes(ld, st_ynode_get(n, "models")) ? -1 : 0;
 }

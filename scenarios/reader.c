@@ -29,6 +29,13 @@ const char *st_rd_strdup(st_rd *rd, const char *s)
     return p->items[p->n++] = st_xstrdup(s);
 }
 
+const char *st_rd_strndup(st_rd *rd, const char *s, size_t len)
+{
+    st_strpool *p = rd->pool;
+    p->items = st_xgrow(p->items, sizeof *p->items, p->n + 1, &p->cap);
+    return p->items[p->n++] = st_xstrndup(s, len);
+}
+
 void st_strpool_release(st_strpool *p)
 {
     for (size_t i = 0; i < p->n; i++)
@@ -217,86 +224,46 @@ int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *w
                       st_ynode_kind_name(n));
 }
 
-static const char *range_words(st_range r)
+/* The field's own cap (.max, 0: none), after the range rule: "tp of '2e6' is beyond the
+ * supported limit of 1000000". */
+static int check_max(st_rd *rd, const st_ynode *n, const char *key, double max, double v)
 {
-    switch (r) {
-    case ST_R_POS:
-        return "must be greater than zero";
-    case ST_R_NONNEG:
-        return "must not be negative";
-    case ST_R_FRAC:
-        return "must be between 0 and 1 (0% and 100%)";
-    case ST_R_MIN1:
-        return "must be at least 1";
-    default:
-        return "";
-    }
-}
-
-static int in_range(double v, st_range r)
-{
-    switch (r) {
-    case ST_R_POS:
-        return v > 0;
-    case ST_R_NONNEG:
-        return v >= 0;
-    case ST_R_FRAC:
-        return v >= 0 && v <= 1;
-    case ST_R_MIN1:
-        return v >= 1;
-    default:
-        return 1;
-    }
-}
-
-static int check_range(st_rd *rd, const st_ynode *n, const char *key, st_range r, double max,
-                       double v)
-{
-    if (!in_range(v, r))
-        return st_rd_fail(rd, n, ST_ERANGE, "%s %s, found '%s'", key, range_words(r), n->text);
     if (max > 0 && v > max)
         return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of %.15g",
                           key, n->text, max);
     return 0;
 }
 
-int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r, double max,
-              double *out)
+/* One value under its rule through st_limit_parse, the parser every source of a number shares
+ * (the trace reader and the command line too), its message located at n. */
+static int read_value(st_rd *rd, const st_ynode *n, const char *key, const st_value_rule *r,
+                      double *out)
 {
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
-    char why[200];
-    double v;
-    if (st_unit_parse(n->text, dim, &v, why, sizeof why))
-        return st_rd_fail(rd, n, ST_EUNIT, "%s: %s", key, why);
-    if (check_range(rd, n, key, r, max, v))
-        return -1;
-    *out = v;
-    return 0;
+    char why[256];
+    int rc = st_limit_parse(key, n->text, strlen(n->text), r, out, why, sizeof why);
+    return rc ? st_rd_fail(rd, n, rc, "%s", why) : 0;
 }
 
-static int check_limit(st_rd *rd, const st_ynode *n, const char *key, st_dim dim,
-                       const st_limit *lim, double v)
+int st_rd_dim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r, double max,
+              double *out)
 {
-    char b[48];
-    if (lim && lim->max > 0 && v > lim->max) {
-        st_unit_format(lim->max, dim, b, sizeof b);
-        return st_rd_fail(rd, n, ST_ELIMIT, "%s: %s is beyond %s (at most %s: %s)", key, n->text,
-                          lim->what, b, lim->how);
-    }
-    if (lim && lim->min > 0 && v > 0 && v < lim->min) {
-        st_unit_format(lim->min, dim, b, sizeof b);
-        return st_rd_fail(rd, n, ST_ELIMIT, "%s: %s is below %s (at least %s: %s)", key, n->text,
-                          lim->what, b, lim->how);
-    }
-    return 0;
+    return st_rd_dim_lim_max(rd, n, key, dim, r, NULL, max, out);
 }
 
 int st_rd_dim_lim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r,
                   const st_limit *lim, double *out)
 {
+    return st_rd_dim_lim_max(rd, n, key, dim, r, lim, 0, out);
+}
+
+int st_rd_dim_lim_max(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r,
+                      const st_limit *lim, double max, double *out)
+{
+    st_value_rule rule = {.dim = dim, .range = r, .lim = lim};
     double v;
-    if (st_rd_dim(rd, n, key, dim, r, 0, &v) || check_limit(rd, n, key, dim, lim, v))
+    if (read_value(rd, n, key, &rule, &v) || check_max(rd, n, key, max, v))
         return -1;
     *out = v;
     return 0;
@@ -306,17 +273,18 @@ int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double 
 {
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
-    char why[200];
+    /* The sign rule waits until the number is known to be whole and within 2^53, so that
+     * "-1.5" says "whole" first, as it always has. */
+    st_value_rule rule = {.dim = ST_DIM_COUNT, .range = ST_R_ANY, .whole = 1};
     double v;
-    if (st_unit_parse(n->text, ST_DIM_COUNT, &v, why, sizeof why))
-        return st_rd_fail(rd, n, ST_EUNIT, "%s: %s", key, why);
-    if (v != floor(v))
-        return st_rd_fail(rd, n, ST_EINVAL, "%s: expected a whole number, found '%s'", key,
-                          n->text);
+    if (read_value(rd, n, key, &rule, &v))
+        return -1;
     if (fabs(v) > 9.0e15) /* beyond 2^53 a double no longer holds every whole number */
         return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of 9e15", key,
                           n->text);
-    if (check_range(rd, n, key, r, max, v))
+    if (!st_range_holds(v, r))
+        return st_rd_fail(rd, n, ST_ERANGE, "%s %s, found '%s'", key, st_range_words(r), n->text);
+    if (check_max(rd, n, key, max, v))
         return -1;
     *out = (int64_t)v;
     return 0;
@@ -374,9 +342,7 @@ static int read_field(st_rd *rd, const st_field *f, const st_ynode *n, void *bas
     int64_t i64;
     switch (f->kind) {
     case ST_F_DIM:
-        if (f->lim)
-            return st_rd_dim_lim(rd, n, f->key, f->dim, f->range, f->lim, (double *)p);
-        return st_rd_dim(rd, n, f->key, f->dim, f->range, f->max, (double *)p);
+        return st_rd_dim_lim_max(rd, n, f->key, f->dim, f->range, f->lim, f->max, (double *)p);
     case ST_F_INT:
         if (st_rd_int(rd, n, f->key, f->range, f->max, &i64))
             return -1;

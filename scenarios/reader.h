@@ -24,9 +24,6 @@ typedef enum st_fkind {
     ST_F_FN    /* custom reader */
 } st_fkind;
 
-/* Range rules for numbers; messages say them in words. */
-typedef enum st_range { ST_R_ANY, ST_R_POS, ST_R_NONNEG, ST_R_FRAC, ST_R_MIN1 } st_range;
-
 typedef struct st_field st_field;
 typedef int (*st_field_fn)(st_rd *rd, const st_ynode *n, void *base);
 
@@ -125,6 +122,11 @@ int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double 
  * for a positive value under lim->min, the bound printed in the value's dimension. */
 int st_rd_dim_lim(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r,
                   const st_limit *lim, double *out);
+/* Both: the model's limit (NULL: none), then the field's own cap max (0: none). Every number
+ * the loader reads goes through st_limit_parse (models/config/limits.h), as the trace reader's
+ * and the command line's do, so one value gets one message whatever its source. */
+int st_rd_dim_lim_max(st_rd *rd, const st_ynode *n, const char *key, st_dim dim, st_range r,
+                      const st_limit *lim, double max, double *out);
 int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out);
 int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out);
 int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what);
@@ -151,6 +153,8 @@ int st_rd_skip(st_rd *rd, const st_ynode *n, void *base);
 
 /* Copy s into the pool; the copy lives until st_strpool_release. */
 const char *st_rd_strdup(st_rd *rd, const char *s);
+/* The same for s[0..len) (no NUL needed), as a NUL-terminated copy. */
+const char *st_rd_strndup(st_rd *rd, const char *s, size_t len);
 void st_strpool_release(st_strpool *p);
 
 /* The most suggestions a did-you-mean lists before it ends in "...". */

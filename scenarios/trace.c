@@ -1,5 +1,5 @@
-/* Job traces as CSV: the formats' columns, units and conventions, read in one pass over the file
- * held in memory (the 82,247 rows of Philly in a few tens of milliseconds).
+/* Job traces as CSV: the formats' columns, units and conventions, read line by line from one
+ * open of the file (scenarios/csv_in.h), so memory is the jobs and their names, not the file.
  *   philly  the Philly job list (Jeon et al., ATC'19; github.com/msr-fiddle/philly-traces, CC BY
  *           4.0) as normalised from the Pollux artifact's copy: job_id, submit_unix, submit_s,
  *           duration_s, num_gpus, vc; seconds; the VC is the tenant.
@@ -8,17 +8,23 @@
  *           also model_name (the job's class), iterations and iteration_time (milliseconds),
  *           which the artifact's runtime model reads (`replay: muri`).
  *   csv     a header row naming submit, duration, gpus and optionally tenant, in any order;
- *           times in seconds, or with a unit ("2 h", sim/units.h). */
+ *           times in seconds, or with a unit ("2 h", sim/units.h).
+ * Every number goes through st_limit_parse (models/config/limits.h), as the scenario's own
+ * values do: a field that does not parse or breaks its sign rule makes the row malformed
+ * (skipped or refused, as `malformed:` says); a value past a model's bound is an error either
+ * way, since the row is well formed and skipping it would change the workload unseen. */
 #define _POSIX_C_SOURCE 200809L
 #include "scenarios/trace.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenarios/csv_in.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 /* A format's columns (tenant and the three after it may be NULL: none), the seconds per unit of
@@ -45,61 +51,17 @@ enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C_CLS, C_ITERS, C_ITER, C__N };
             (tf)->iteration                                                                        \
     }
 
-/* One line [p, end) split at commas into at most max fields; returns the count. */
-static int split(const char *p, const char *end, const char **f, size_t *len, int max)
-{
-    int n = 0;
-    while (n < max) {
-        const char *c = memchr(p, ',', (size_t)(end - p));
-        const char *e = c ? c : end;
-        f[n] = p;
-        len[n++] = (size_t)(e - p);
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    return n;
-}
-
-/* The column indices of the format's names in the header, or -1 for a missing one. */
-static void header(const char *p, const char *end, const trace_format *tf, int *col)
-{
-    const char *f[64];
-    size_t len[64];
-    int n = split(p, end, f, len, 64);
-    const char *want[C__N] = NAMES(tf);
-    for (int k = 0; k < C__N; k++) {
-        col[k] = -1;
-        for (int i = 0; want[k] && i < n; i++) {
-            size_t l = len[i];
-            while (l && (f[i][l - 1] == ' ' || f[i][l - 1] == '\r'))
-                l--;
-            if (l == strlen(want[k]) && memcmp(f[i], want[k], l) == 0)
-                col[k] = i;
-        }
-    }
-}
-
-/* A plain number filling the whole field, or NAN; with units, also a time such as "2 h". */
-static double number(const char *f, size_t len, int units)
-{
-    char buf[64];
-    if (len == 0 || len >= sizeof buf)
-        return NAN;
-    memcpy(buf, f, len);
-    buf[len] = '\0';
-    char *e;
-    errno = 0;
-    double v = strtod(buf, &e);
-    if (!*e && !errno)
-        return v;
-    char why[160];
-    return units && st_unit_parse(buf, ST_DIM_TIME, &v, why, sizeof why) == 0 ? v : NAN;
-}
-
+/* Names in first-seen order (the order reports and indices use, so hashing never reaches
+ * output), with an open-addressing index over them: a lookup is O(1) whatever the count (a
+ * linear scan took 28 s for 100,000 tenants). */
 typedef struct st_names {
     const char **v;
     size_t n, cap;
+    struct slot {
+        uint32_t hash; /* the name's, so a probe reads the name only when it likely matches */
+        int32_t i;     /* index into v, -1 empty */
+    } * slot;
+    size_t nslot; /* a power of two, at most half full */
 } st_names;
 
 typedef struct reader {
@@ -110,171 +72,321 @@ typedef struct reader {
     st_trace_job *jobs;
     size_t n, cap;
     st_names tenants, classes;
-    int refused;
+    int stop;            /* an error was reported: read no further */
+    unsigned first_skip; /* the line of the first skipped row */
+    const char *line;    /* the row being read, for columns in messages */
+    unsigned line_no;
 } reader;
+
+/* Skipped rows each get a warning up to this many; one summary line gives the total. */
+#define SKIP_WARNINGS 10
+
+static uint32_t fnv1a(const char *p, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)p[i]) * 16777619u;
+    return h;
+}
+
+static void names_rehash(st_names *l)
+{
+    free(l->slot);
+    l->nslot = l->nslot ? l->nslot * 2 : 64;
+    l->slot = st_xmalloc(l->nslot * sizeof *l->slot);
+    for (size_t k = 0; k < l->nslot; k++)
+        l->slot[k].i = -1;
+    for (size_t i = 0; i < l->n; i++) {
+        uint32_t h = fnv1a(l->v[i], strlen(l->v[i]));
+        size_t k = h & (l->nslot - 1);
+        while (l->slot[k].i >= 0)
+            k = (k + 1) & (l->nslot - 1);
+        l->slot[k] = (struct slot){h, (int32_t)i};
+    }
+}
 
 /* The index of name [f, f + len) in the list, added when new. */
 static int32_t name_of(reader *r, st_names *l, const char *f, size_t len)
 {
-    for (size_t i = l->n; i-- > 0;)
-        if (strlen(l->v[i]) == len && memcmp(l->v[i], f, len) == 0)
-            return (int32_t)i;
-    char *name = st_xstrndup(f, len);
+    if (2 * (l->n + 1) > l->nslot)
+        names_rehash(l);
+    uint32_t h = fnv1a(f, len);
+    size_t k = h & (l->nslot - 1);
+    for (; l->slot[k].i >= 0; k = (k + 1) & (l->nslot - 1)) {
+        const char *s = l->v[l->slot[k].i];
+        if (l->slot[k].hash == h && strncmp(s, f, len) == 0 && s[len] == '\0')
+            return l->slot[k].i;
+    }
     l->v = st_xgrow(l->v, sizeof *l->v, l->n + 1, &l->cap);
-    l->v[l->n] = st_rd_strdup(&r->ld->rd, name);
-    free(name);
+    l->v[l->n] = st_rd_strndup(&r->ld->rd, f, len);
+    l->slot[k] = (struct slot){h, (int32_t)l->n};
     return (int32_t)l->n++;
 }
 
-/* A malformed row: a warning (skipped) or an error (refused). */
-static void malformed(reader *r, unsigned line, const char *what)
+/* A malformed row at byte `at` of it: a warning (skipped) or an error (refused). */
+static void malformed(reader *r, const char *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void malformed(reader *r, const char *at, const char *fmt, ...)
 {
-    st_loc at = {r->t->file, line, 1};
-    const char *how = r->t->refuse_malformed ? "" : "; row skipped";
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    st_vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    st_loc loc = {r->t->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
     if (r->t->refuse_malformed) {
-        st_diag_add(r->ld->rd.diag, ST_EINVAL, at, "malformed trace row: %s", what);
-        r->refused = 1;
-    } else {
-        st_diag_add(&r->ld->s->warnings, 0, at, "malformed trace row: %s%s", what, how);
+        st_diag_add(r->ld->rd.diag, ST_EINVAL, loc, "malformed trace row: %s", what);
+        r->stop = 1;
+    } else if (r->t->skipped < SKIP_WARNINGS) {
+        st_diag_add(&r->ld->s->warnings, 0, loc, "malformed trace row: %s; row skipped", what);
     }
-    r->t->skipped++;
+    if (!r->t->skipped++)
+        r->first_skip = r->line_no;
 }
 
-/* The iterations and seconds per iteration where the format records them: 1 and both (0 when
- * it does not), or 0 after reporting the row malformed. */
-static int iterations(reader *r, const char **f, const size_t *len, unsigned line, double *its,
-                      double *it_s)
+/* An error that no `malformed:` setting skips: a value past a model's bound, a row past the cap. */
+static void row_error(reader *r, const char *at, int code, const char *msg)
+{
+    st_loc loc = {r->t->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
+    st_diag_add(r->ld->rd.diag, code, loc, "%s", msg);
+    r->stop = 1;
+}
+
+/* Field k of the row (f, len) under rule rl, into *v: 1, or 0 after reporting the row (the
+ * sign rule or the number: malformed, in the words `want`; the bound: an error). */
+static int field(reader *r, const char *const *f, const size_t *len, int k, const st_value_rule *rl,
+                 const char *want, double *v)
+{
+    const char *name[C__N] = NAMES(r->tf);
+    int c = r->col[k];
+    char why[256];
+    int rc = st_limit_parse(name[k], f[c], len[c], rl, v, why, sizeof why);
+    if (rc == ST_ELIMIT)
+        row_error(r, f[c], rc, why);
+    else if (rc)
+        malformed(r, f[c], "%s '%.*s' is not %s", name[k], (int)st_utf8_fit(f[c], len[c], 40), f[c],
+                  want);
+    return rc == 0;
+}
+
+/* A time column: seconds, or milliseconds (Muri), or with a unit (csv). */
+static st_value_rule time_rule(const reader *r)
+{
+    return (st_value_rule){.dim = ST_DIM_TIME,
+                           .range = ST_R_NONNEG,
+                           .lim = &st_lim_run,
+                           .unit_flags = r->tf->units ? ST_UNIT_BARE_SI : ST_UNIT_PLAIN,
+                           .scale = r->tf->unit_s};
+}
+
+/* The iterations and seconds per iteration where the format records them (0 and 0 when it does
+ * not), and their product, the job's service, within the cluster run's bound: 1, or 0 after
+ * reporting the row. */
+static int iterations(reader *r, const char *const *f, const size_t *len, st_trace_job *j)
 {
     int a = r->col[C_ITERS], b = r->col[C_ITER];
     if (a < 0 || b < 0)
         return 1;
-    *its = number(f[a], len[a], 0);
-    *it_s = number(f[b], len[b], 0) * r->tf->unit_s;
-    const char *bad = !(*its >= 0 && isfinite(*its))     ? r->tf->iterations
-                      : !(*it_s >= 0 && isfinite(*it_s)) ? r->tf->iteration
-                                                         : NULL;
-    if (!bad)
-        return 1;
-    int k = bad == r->tf->iterations ? a : b;
-    char what[160];
-    snprintf(what, sizeof what, "%s '%.*s' is not a number >= 0", bad,
-             (int)(len[k] < 40 ? len[k] : 40), f[k]);
-    malformed(r, line, what);
+    st_value_rule its = {.dim = ST_DIM_COUNT,
+                         .range = ST_R_NONNEG,
+                         .whole = 1,
+                         .lim = &st_lim_whole,
+                         .unit_flags = ST_UNIT_PLAIN},
+                  it = time_rule(r);
+    if (!field(r, f, len, C_ITERS, &its, "a whole number >= 0", &j->iterations) ||
+        !field(r, f, len, C_ITER, &it, "a number >= 0", &j->iteration_s))
+        return 0;
+    /* The service is the job's run time in the replay (models/sched/muri.h): a product past the
+     * bound, or past a double ("1e300" iterations of 1 h), left the replay with an end at
+     * infinity and the unlocated "jobs wait that can never start". */
+    double service = j->iterations * j->iteration_s;
+    if (service > ST_LIM_SPAN_S) {
+        char b0[48], b1[48], why[256];
+        st_unit_format(service, ST_DIM_TIME, b0, sizeof b0);
+        st_unit_format(ST_LIM_SPAN_S, ST_DIM_TIME, b1, sizeof b1);
+        st_snprintf(why, sizeof why, "%s x %s: %s is beyond %s (at most %s: %s)", r->tf->iterations,
+                    r->tf->iteration, b0, st_lim_run.what, b1, st_lim_run.how);
+        row_error(r, f[a], ST_ELIMIT, why);
+        return 0;
+    }
+    return 1;
+}
+
+/* A name column's value: printable UTF-8 (csv_in.h's rules), else the row is malformed. */
+static int name_ok(reader *r, const char *const *f, const size_t *len, int k)
+{
+    const char *name[C__N] = NAMES(r->tf);
+    int c = r->col[k];
+    char what[64];
+    long bad = c >= 0 ? st_csv_bad_name(f[c], len[c], what, sizeof what) : -1;
+    if (bad >= 0)
+        malformed(r, f[c] + bad,
+                  "%s holds %s; names are printed, so they are UTF-8 text "
+                  "without control characters",
+                  name[k], what);
+    return bad < 0;
+}
+
+static void row(reader *r, const char *p, size_t n)
+{
+    const char *f[ST_CSV_MAX_COLS];
+    size_t len[ST_CSV_MAX_COLS];
+    const char *nul = memchr(p, '\0', n), *quote = memchr(p, '"', n);
+    if (nul || quote) { /* a NUL would end a name early; a quote hides commas */
+        malformed(r, nul ? nul : quote, "%s", nul ? "a NUL byte" : "quoted fields are not read");
+        return;
+    }
+    int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
+    const char *name[C__N] = NAMES(r->tf);
+    for (int k = 0; k < C__N; k++)
+        if (r->col[k] >= nf) {
+            malformed(r, NULL, "%d fields, no '%s'", nf, name[k]);
+            return;
+        }
+    st_value_rule tr = time_rule(r), gr = {.dim = ST_DIM_COUNT,
+                                           .range = ST_R_MIN1,
+                                           .whole = 1,
+                                           .lim = &st_lim_job_gpus,
+                                           .unit_flags = ST_UNIT_PLAIN};
+    st_trace_job j = {.tenant = -1, .cls = -1, .line = r->line_no};
+    double g;
+    if (!field(r, f, len, C_SUBMIT, &tr, "a number >= 0", &j.submit_s) ||
+        !field(r, f, len, C_DURATION, &tr, "a number >= 0", &j.duration_s) ||
+        !field(r, f, len, C_GPUS, &gr, "a whole number >= 1", &g) || !iterations(r, f, len, &j) ||
+        !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS))
+        return; /* before the names are added: a skipped row adds no tenant or class */
+    j.gpus = (int64_t)g;
+    int c = r->col[C_TENANT], k = r->col[C_CLS];
+    j.tenant = c >= 0 ? name_of(r, &r->tenants, f[c], len[c]) : -1;
+    j.cls = k >= 0 ? name_of(r, &r->classes, f[k], len[k]) : -1;
+    r->jobs = st_xgrow(r->jobs, sizeof *r->jobs, r->n + 1, &r->cap);
+    r->jobs[r->n++] = j;
+}
+
+/* Every line after the header; blank lines are skipped, an overlong line is malformed, and the
+ * rows past ST_TRACE_MAX_ROWS are an error at the first of them. Returns 0 or an error code. */
+static int rows(reader *r, st_csv *c, char *why, size_t wn)
+{
+    const char *p;
+    size_t n;
+    int rc;
+    while (!r->stop && (rc = st_csv_next(c, &p, &n, why, wn)) > 0) {
+        r->line = p;
+        r->line_no = c->line;
+        if (c->line - 1 > ST_TRACE_MAX_ROWS) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "the trace has more than %u rows, the limit: the cluster run keeps about 430 "
+                     "bytes a job, 1.8 GB at the limit",
+                     (unsigned)ST_TRACE_MAX_ROWS);
+            row_error(r, NULL, ST_ELIMIT, msg);
+        } else if (c->overlong) {
+            malformed(r, NULL, "a row longer than %d bytes", ST_CSV_MAX_LINE);
+        } else if (n > 0) {
+            row(r, p, n);
+        }
+    }
+    return r->stop ? 0 : rc;
+}
+
+/* The header's columns: 0, or an error located at `at` (a missing column) or in the file (a
+ * repeated one, or too many). */
+static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_t n)
+{
+    const char *f[ST_CSV_MAX_COLS];
+    size_t len[ST_CSV_MAX_COLS];
+    int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS), first = 0;
+    st_rd *rd = &r->ld->rd;
+    st_trace_cfg *t = r->t;
+    if (nf > ST_CSV_MAX_COLS)
+        return st_diag_add(rd->diag, ST_ELIMIT, (st_loc){t->file, c->line, 1},
+                           "the header row has %d columns, more than the limit of %d", nf,
+                           ST_CSV_MAX_COLS),
+               -1;
+    const char *want[C__N] = NAMES(r->tf);
+    int dup = st_csv_header(f, len, nf, want, C__N, r->col, &first);
+    if (dup >= 0)
+        return st_diag_add(rd->diag, ST_EINVAL, (st_loc){t->file, c->line, st_csv_col(p, f[dup])},
+                           "the header row names column '%.*s' twice (fields %d and %d): "
+                           "which one to read is unclear",
+                           (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1, dup + 1),
+               -1;
+    for (int k = 0; k < C_TENANT; k++)
+        if (r->col[k] < 0)
+            return st_rd_fail(rd, at, ST_EINVAL,
+                              "trace file '%s' (format %s) has no column '%s' in its header row",
+                              at->text, st_trace_format_names[t->format], want[k]);
     return 0;
 }
 
-static void row(reader *r, const char *p, const char *end, unsigned line)
+/* The skipped rows in one line, whatever their count: the per-row warnings stop at
+ * SKIP_WARNINGS (and the loader's at 20), so the total is said here. */
+static void skipped_summary(reader *r, const st_ynode *at)
 {
-    const char *f[64];
-    size_t len[64];
-    int n = split(p, end, f, len, 64);
-    char what[160];
-    if (memchr(p, '"', (size_t)(end - p))) {
-        malformed(r, line, "quoted fields are not read");
+    if (!r->t->skipped || r->t->refuse_malformed)
         return;
-    }
-    const char *name[C__N] = NAMES(r->tf);
-    for (int k = 0; k < C__N; k++)
-        if (r->col[k] >= n) {
-            snprintf(what, sizeof what, "%d fields, no '%s'", n, name[k]);
-            malformed(r, line, what);
-            return;
-        }
-    int u = r->tf->units;
-    double sub = number(f[r->col[C_SUBMIT]], len[r->col[C_SUBMIT]], u) * r->tf->unit_s;
-    double dur = number(f[r->col[C_DURATION]], len[r->col[C_DURATION]], u) * r->tf->unit_s;
-    double g = number(f[r->col[C_GPUS]], len[r->col[C_GPUS]], 0);
-    const char *bad = !(sub >= 0 && isfinite(sub))             ? r->tf->submit
-                      : !(dur >= 0 && isfinite(dur))           ? r->tf->duration
-                      : !(g >= 1 && g <= 1e7 && g == floor(g)) ? r->tf->gpus
-                                                               : NULL;
-    if (bad) {
-        int k = bad == r->tf->submit ? C_SUBMIT : bad == r->tf->duration ? C_DURATION : C_GPUS;
-        snprintf(what, sizeof what, "%s '%.*s' is not %s", bad,
-                 (int)(len[r->col[k]] < 40 ? len[r->col[k]] : 40), f[r->col[k]],
-                 k == C_GPUS ? "a whole number >= 1" : "a number >= 0");
-        malformed(r, line, what);
-        return;
-    }
-    double its = 0, it_s = 0;
-    if (!iterations(r, f, len, line, &its, &it_s))
-        return; /* before the names: a skipped row adds no tenant or class */
-    int c = r->col[C_TENANT], k = r->col[C_CLS];
-    int32_t tenant = c >= 0 ? name_of(r, &r->tenants, f[c], len[c]) : -1;
-    int32_t cls = k >= 0 ? name_of(r, &r->classes, f[k], len[k]) : -1;
-    r->jobs = st_xgrow(r->jobs, sizeof *r->jobs, r->n + 1, &r->cap);
-    r->jobs[r->n++] = (st_trace_job){sub, dur, (int64_t)g, tenant, cls, its, it_s};
+    st_diag_add(&r->ld->s->warnings, 0, at->loc,
+                "trace file '%s': %zu malformed row%s skipped, the first at %s:%u", at->text,
+                r->t->skipped, r->t->skipped == 1 ? "" : "s", r->t->file, r->first_skip);
 }
 
-static char *slurp(const char *path, size_t *n)
+/* Open the trace once: a missing file, a directory, a FIFO or a file over the cap is an error
+ * at the `file` key, before a byte is read and without blocking. */
+static int open_trace(st_ld *ld, const st_ynode *at, st_csv *c)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0;
-    *n = 0;
-    for (;;) {
-        buf = st_xgrow(buf, 1, *n + 65536, &cap);
-        size_t got = fread(buf + *n, 1, cap - *n, fp);
-        *n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    char why[160];
+    int rc = st_csv_open(c, ld->s->trace.file, why, sizeof why);
+    if (rc == ST_ENOTFOUND)
+        return st_rd_fail(&ld->rd, at, rc,
+                          "trace file '%s' not found (looked for '%s'; relative paths start at "
+                          "the scenario's folder)",
+                          at->text, ld->s->trace.file);
+    if (rc && strncmp(why, "is ", 3) == 0) /* a directory, a FIFO, too large */
+        return st_rd_fail(&ld->rd, at, rc, "trace file '%s' %s", at->text, why);
+    if (rc)
+        return st_rd_fail(&ld->rd, at, rc, "cannot read trace file '%s': %s", at->text, why);
+    return 0;
 }
 
-/* Every line after the header; a CR before the LF is dropped, blank lines are skipped. */
-static void rows(reader *r, const char *p, const char *end)
+static void keep(st_ld *ld, reader *r)
 {
-    unsigned line = 2;
-    while (p < end && !r->refused) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        const char *le = e > p && e[-1] == '\r' ? e - 1 : e;
-        if (le > p)
-            row(r, p, le, line);
-        line++;
-        p = nl ? nl + 1 : end;
-    }
+    st_trace_cfg *t = r->t;
+    ld->s->trace_jobs = r->jobs;
+    ld->s->trace_tenants = r->tenants.v;
+    ld->s->trace_classes = r->classes.v;
+    t->jobs = r->jobs;
+    t->n_jobs = r->n;
+    t->tenants = r->tenants.v;
+    t->n_tenants = r->tenants.n;
+    t->classes = r->classes.v;
+    t->n_classes = r->classes.n;
+    free(r->tenants.slot);
+    free(r->classes.slot);
 }
 
 int st__trace_read(st_ld *ld, const st_ynode *at)
 {
     st_trace_cfg *t = &ld->s->trace;
-    size_t n = 0;
-    char *buf = slurp(t->file, &n);
-    if (!buf)
-        return st_rd_fail(&ld->rd, at, ST_EIO, "cannot read trace file '%s': %s", at->text,
-                          strerror(errno));
+    st_csv c;
+    if (open_trace(ld, at, &c)) {
+        st_csv_close(&c);
+        return -1;
+    }
     reader r = {.ld = ld, .t = t, .tf = &formats[t->format]};
-    const char *end = buf + n, *nl = memchr(buf, '\n', n);
-    const char *he = nl ? nl : end;
-    header(buf, he, r.tf, r.col);
-    const char *name[C__N] = NAMES(r.tf);
-    for (int k = 0; k < C_TENANT; k++)
-        if (r.col[k] < 0) {
-            free(buf);
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "trace file '%s' (format %s) has no column '%s' in its header row",
-                              at->text, st_trace_format_names[t->format], name[k]);
-        }
-    rows(&r, nl ? nl + 1 : end, end);
-    free(buf);
-    ld->s->trace_jobs = r.jobs;
-    ld->s->trace_tenants = r.tenants.v;
-    ld->s->trace_classes = r.classes.v;
-    t->jobs = r.jobs;
-    t->n_jobs = r.n;
-    t->tenants = r.tenants.v;
-    t->n_tenants = r.tenants.n;
-    t->classes = r.classes.v;
-    t->n_classes = r.classes.n;
-    return r.refused ? -1 : 0;
+    char why[160] = "";
+    const char *p = ""; /* an empty file: a header without columns */
+    size_t n = 0;
+    int rc = st_csv_next(&c, &p, &n, why, sizeof why);
+    if (rc >= 0)
+        rc = header(&r, &c, at, p, n) ? 1 : rows(&r, &c, why, sizeof why);
+    if (rc < 0) /* a read error, or a file that grew past the cap */
+        st_rd_fail(&ld->rd, at, rc, "trace file '%s' %s", at->text, why);
+    st_csv_close(&c);
+    skipped_summary(&r, at);
+    keep(ld, &r);
+    return rc || r.stop ? -1 : 0;
 }

@@ -3,6 +3,7 @@
 #include "sim/units.h"
 
 #include "sim/err.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 #include <math.h>
@@ -207,9 +208,10 @@ static int span_is(span s, const char *t)
     return strlen(t) == s.n && memcmp(s.p, t, s.n) == 0;
 }
 
-/* Quoted input in messages is cut at QMAX characters and marked with "...". */
+/* Quoted input in messages is cut at QMAX bytes, on a character boundary, and marked with
+ * "...". */
 #define QMAX      40
-#define QUOTED(s) (int)((s).n > QMAX ? QMAX : (s).n), (s).p, ((s).n > QMAX ? "..." : "")
+#define QUOTED(s) (int)st_utf8_fit((s).p, (s).n, QMAX), (s).p, ((s).n > QMAX ? "..." : "")
 
 /* The entry spelled exactly s in dimension dim, or in any dimension when dim is ST_DIM__COUNT
  * (then count suffixes only when with_suffix). NULL when there is none. */
@@ -229,7 +231,9 @@ static const unit_def *find_unit(span s, st_dim dim, int with_suffix)
 
 /* ---- Numbers ----------------------------------------------------------------------------- */
 
-enum { SCAN_OK, SCAN_BAD, SCAN_RANGE };
+/* SCAN_OVER: too large for a double (the number is then +-HUGE_VAL); SCAN_UNDER: a non-zero
+ * number too small for one. */
+enum { SCAN_OK, SCAN_BAD, SCAN_OVER, SCAN_UNDER };
 
 static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -318,10 +322,10 @@ static int scan_value(span s, double *num, span *unit)
         return SCAN_BAD;
     double v = scale10(mant, dexp);
     *unit = trim(s.p + i, s.n - i);
-    if (isinf(v) || (v == 0 && mant != 0))
-        return SCAN_RANGE;
+    if (v == 0 && mant != 0)
+        return SCAN_UNDER;
     *num = neg && v != 0 ? -v : v; /* "-0" is plain 0, so it never prints as "-0" */
-    return SCAN_OK;
+    return isinf(v) ? SCAN_OVER : SCAN_OK;
 }
 
 /* ---- Messages and suggestions ----------------------------------------------------------- */
@@ -335,7 +339,7 @@ fail(char *why, size_t whylen, const char *fmt, ...)
     if (why && whylen) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
+        st_vsnprintf(why, whylen, fmt, ap);
         va_end(ap);
     }
     return ST_EUNIT;
@@ -490,31 +494,46 @@ static int colon_ratio(span s, double num, span u, double *out, char *why, size_
 
 int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t whylen)
 {
+    return st_unit_parse_n(text, text ? strlen(text) : 0, want, 0, out, why, whylen);
+}
+
+/* A number without a unit under flags: *out, or the message for a dimension that needs one. */
+static int bare(st_dim want, unsigned flags, double num, double *out, char *why, size_t whylen)
+{
+    if (want != ST_DIM_RATIO && want != ST_DIM_COUNT &&
+        !(flags & (ST_UNIT_BARE_SI | ST_UNIT_PLAIN)))
+        return fail(why, whylen, "missing unit: expected %s such as %s", dims[want].noun,
+                    dims[want].example);
+    *out = num;
+    return 0;
+}
+
+int st_unit_parse_n(const char *text, size_t len, st_dim want, unsigned flags, double *out,
+                    char *why, size_t whylen)
+{
     if ((unsigned)want >= ST_DIM__COUNT)
         ST_BUG("st_unit_parse: dimension %d is not an st_dim", (int)want);
     const char *example = dims[want].example, *noun = dims[want].noun;
-    span s = trim(text ? text : "", text ? strlen(text) : 0), u;
-    double num;
+    span s = trim(text ? text : "", text ? len : 0), u;
+    double num = 0;
     if (s.n == 0)
         return fail(why, whylen, "empty value: expected %s such as %s", noun, example);
-    int rc = scan_value(s, &num, &u);
+    int rc = scan_value(s, &num, &u), huge = (flags & ST_UNIT_HUGE) != 0;
     if (rc == SCAN_BAD)
         return fail(why, whylen, "expected a number, found '%.*s%s'", QUOTED(s));
-    if (rc == SCAN_RANGE)
+    if (rc == SCAN_UNDER || (rc == SCAN_OVER && !huge))
         return fail(why, whylen, "number out of range: '%.*s%s'", QUOTED(s));
-    if (u.n == 0) {
-        if (want != ST_DIM_RATIO && want != ST_DIM_COUNT)
-            return fail(why, whylen, "missing unit: expected %s such as %s", noun, example);
-        *out = num;
-        return 0;
-    }
+    if (u.n && (flags & ST_UNIT_PLAIN))
+        return fail(why, whylen, "expected a plain number, found '%.*s%s'", QUOTED(s));
+    if (u.n == 0)
+        return bare(want, flags, num, out, why, whylen);
     if (want == ST_DIM_RATIO && u.p[0] == ':')
         return colon_ratio(s, num, u, out, why, whylen);
     const unit_def *hit = find_unit(u, want, 1);
     if (!hit)
         return unit_error(s, u, want, why, whylen);
     double v = num * hit->mul / hit->div;
-    if (isinf(v) || (v == 0 && num != 0))
+    if ((isinf(v) && !huge) || (v == 0 && num != 0))
         return fail(why, whylen, "number out of range: '%.*s%s'", QUOTED(s));
     *out = v;
     return 0;
@@ -525,7 +544,7 @@ st_dim st_unit_sniff(const char *text)
     span s = trim(text ? text : "", text ? strlen(text) : 0), u;
     double num;
     if (s.n == 0 || scan_value(s, &num, &u) == SCAN_BAD)
-        return ST_DIM__COUNT;
+        return ST_DIM__COUNT; /* an over- or underflowing number still has its unit */
     if (u.n == 0)
         return ST_DIM_RATIO;
     const unit_def *hit = find_unit(u, ST_DIM__COUNT, 1);

@@ -66,8 +66,24 @@ const char *st_dim_example(st_dim d);
  *   unknown unit '<unit>' for <noun>; did you mean '<u1>' or '<u2>'?
  *   unknown unit '<unit>': expected <noun> such as <ex>
  *   expected a ratio such as '2:1' (N:M with M a positive number), found '<text>'
- * Quoted input longer than 40 characters is cut and ends in "...". */
+ * Quoted input longer than 40 bytes is cut, on a character boundary, and ends in "...". */
 int st_unit_parse(const char *text, st_dim want, double *out, char *why, size_t whylen);
+
+/* st_unit_parse on text[0..len) (a field of a larger buffer; no NUL needed), with flags:
+ *   ST_UNIT_PLAIN    a bare number only, taken in SI base units whatever want is (the caller
+ *                    may scale it); a unit or a count suffix is refused with "expected a plain
+ *                    number, found '<text>'" (a trace's numeric columns)
+ *   ST_UNIT_BARE_SI  a bare number is taken in SI base units rather than refused for a missing
+ *                    unit (a trace's times: seconds, or a number with its unit)
+ *   ST_UNIT_HUGE     a value too large for a double is no error: *out is +HUGE_VAL or -HUGE_VAL
+ *                    (its unit checked as for any value), so that a caller with a bound says
+ *                    the value is past that bound (models/config/limits.h, st_limit_parse)
+ * A number too small for a double ("1e-400 s") is "number out of range" whatever the flags. */
+#define ST_UNIT_PLAIN   1u
+#define ST_UNIT_BARE_SI 2u
+#define ST_UNIT_HUGE    4u
+int st_unit_parse_n(const char *text, size_t len, st_dim want, unsigned flags, double *out,
+                    char *why, size_t whylen);
 
 /* Which dimension, if any, the unit of text belongs to; ST_DIM__COUNT when it has none that
  * the parser knows, or text does not start with a number. A bare number reports ST_DIM_RATIO,

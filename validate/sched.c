@@ -170,8 +170,12 @@ static int muri_jct(const st_scn *s, const char *policy, double *out, st_err *er
     for (size_t k = 0; k < t->n_jobs; k++) {
         const st_trace_job *tj = &t->jobs[k];
         const char *model = tj->cls >= 0 ? t->classes[tj->cls] : NULL;
-        j[k] = (st_muri_job){tj->submit_s, tj->iterations, tj->iteration_s, tj->gpus,
-                             st_muri_overhead_s(model, tj->gpus)};
+        j[k] = (st_muri_job){tj->submit_s,
+                             tj->iterations,
+                             tj->iteration_s,
+                             tj->gpus,
+                             st_muri_overhead_s(model, tj->gpus),
+                             {t->file, tj->line, 1}};
     }
     st_cluster_stats st = {0};
     st_muri_order o;

@@ -324,13 +324,15 @@ typedef struct st_workload_cfg {
  * long it ran as recorded, on how many GPUs, for which tenant (an index into the trace's tenant
  * names, -1: none). A format that records them also gives the job's class (its model name, an
  * index into the trace's class names, -1: none) and its iterations and seconds per iteration
- * (0: not recorded), which a replay convention may read instead of the duration. */
+ * (0: not recorded), which a replay convention may read instead of the duration. Times are
+ * within st_lim_run and GPUs within st_lim_job_gpus (models/config/limits.h). */
 typedef struct st_trace_job {
     double submit_s, duration_s;
     int64_t gpus;
     int32_t tenant;
     int32_t cls;
     double iterations, iteration_s;
+    unsigned line; /* the row's line in st_trace_cfg.file, for errors found later */
 } st_trace_job;
 
 /* How a trace is replayed: Strata's own cluster run (none), or the runtime model and queue

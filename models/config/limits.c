@@ -2,6 +2,11 @@
  * messages give for each bound. */
 #include "models/config/limits.h"
 
+#include <math.h>
+
+#include "sim/err.h"
+#include "sim/utf8.h"
+
 const st_limit st_lim_span = {0, ST_LIM_SPAN_S, "the longest duration the life model represents",
                               "2^61 ns"};
 const st_limit st_lim_latency = {0, ST_LIM_LATENCY_S,
@@ -18,3 +23,97 @@ const st_limit st_lim_shape = {ST_LIM_MIN_WEIBULL_SHAPE, 0,
  * to 10^30 and its square-law loss past a double): refused rather than reported as NaN. */
 const st_limit st_lim_ups = {1, 0, "the smallest UPS rating the models take",
                              "a UPS must carry the IT load it protects"};
+/* The cluster run's clock is int64 nanoseconds (sim/evq.h, 2^63 ns, 292 years). A job arrives
+ * at its submit time, starts by the horizon at the latest (the run stops there), and finishes a
+ * run time later: with the three at most 2^61 ns each, every arrival and finish stays below
+ * 2^62 ns, leaving the other half of the clock to what a run adds (a checkpoint's restore, a
+ * failure's restart: each within the life model's span). Past it, llround gave a negative
+ * clock and the engine aborted ("scheduled in the past") on a trace that `check` passed. */
+const st_limit st_lim_run = {0, ST_LIM_SPAN_S, "the longest time the cluster run represents",
+                             "2^61 ns, so a start by the horizon plus a run time stays within its "
+                             "int64 ns clock"};
+const st_limit st_lim_job_gpus = {0, ST_LIM_JOB_GPUS, "the most GPUs one job may ask for",
+                                  "the largest plan, 10^9 GPUs"};
+const st_limit st_lim_whole = {0, ST_LIM_WHOLE, "the largest count a double holds exactly", "2^53"};
+
+const char *st_range_words(st_range r)
+{
+    switch (r) {
+    case ST_R_POS:
+        return "must be greater than zero";
+    case ST_R_NONNEG:
+        return "must not be negative";
+    case ST_R_FRAC:
+        return "must be between 0 and 1 (0% and 100%)";
+    case ST_R_MIN1:
+        return "must be at least 1";
+    default:
+        return "";
+    }
+}
+
+int st_range_holds(double v, st_range r)
+{
+    switch (r) {
+    case ST_R_POS:
+        return v > 0;
+    case ST_R_NONNEG:
+        return v >= 0;
+    case ST_R_FRAC:
+        return v >= 0 && v <= 1;
+    case ST_R_MIN1:
+        return v >= 1;
+    default:
+        return 1;
+    }
+}
+
+int st_limit_check(const char *key, const char *text, size_t len, st_dim dim, const st_limit *lim,
+                   double v, char *why, size_t whylen)
+{
+    char b[48];
+    int n = (int)(len < 4096 ? len : 4096); /* a message buffer holds far less; st_snprintf cuts */
+    if (lim && lim->max > 0 && !(v <= lim->max)) {
+        st_unit_format(lim->max, dim, b, sizeof b);
+        st_snprintf(why, whylen, "%s: %.*s is beyond %s (at most %s: %s)", key, n, text, lim->what,
+                    b, lim->how);
+        return ST_ELIMIT;
+    }
+    if (lim && lim->min > 0 && v > 0 && v < lim->min) {
+        st_unit_format(lim->min, dim, b, sizeof b);
+        st_snprintf(why, whylen, "%s: %.*s is below %s (at least %s: %s)", key, n, text, lim->what,
+                    b, lim->how);
+        return ST_ELIMIT;
+    }
+    return 0;
+}
+
+int st_limit_parse(const char *key, const char *text, size_t len, const st_value_rule *r,
+                   double *out, char *why, size_t whylen)
+{
+    char msg[200];
+    double v = 0;
+    unsigned flags = r->unit_flags | (r->lim && r->lim->max > 0 ? ST_UNIT_HUGE : 0);
+    int n = (int)(len < 4096 ? len : 4096);
+    if (st_unit_parse_n(text, len, r->dim, flags, &v, msg, sizeof msg)) {
+        st_snprintf(why, whylen, "%s: %s", key, msg);
+        return ST_EUNIT;
+    }
+    if ((r->unit_flags & ST_UNIT_PLAIN) && r->scale > 0)
+        v *= r->scale;
+    if (r->whole && isfinite(v) && v != floor(v)) {
+        st_snprintf(why, whylen, "%s: expected a whole number, found '%.*s'", key, n, text);
+        return ST_EINVAL;
+    }
+    /* A value too large for a double is past the bound, not below zero: "1e308 y" is beyond
+     * 73 years even though its sign rule is met by no finite figure. */
+    if (!(isinf(v) && v > 0) && !st_range_holds(v, r->range)) {
+        st_snprintf(why, whylen, "%s %s, found '%.*s'", key, st_range_words(r->range), n, text);
+        return ST_ERANGE;
+    }
+    int rc = st_limit_check(key, text, len, r->dim, r->lim, v, why, whylen);
+    if (rc)
+        return rc;
+    *out = v;
+    return 0;
+}

@@ -5,6 +5,10 @@
 #ifndef ST_MODELS_CONFIG_LIMITS_H
 #define ST_MODELS_CONFIG_LIMITS_H
 
+#include <stddef.h>
+
+#include "sim/units.h"
+
 /* A bound on one value: min and max in SI units (0 = none), what the bound is ("the longest
  * duration the life model represents") and how it follows ("2^61 ns"), for messages. A min
  * applies to positive values only, so a rate of 0 that means "none" keeps its meaning. */
@@ -45,12 +49,65 @@ typedef struct st_limit {
  * 0.00586; 0.006 is the round bound above it. */
 #define ST_LIM_MIN_WEIBULL_SHAPE 0.006
 
-/* The same bounds as st_limit records, for the loader's field tables (models/config/config.c). */
-extern const st_limit st_lim_span;    /* a duration the life model holds: at most 2^61 ns */
-extern const st_limit st_lim_latency; /* a fabric or storage latency */
-extern const st_limit st_lim_rate;    /* a link, storage or memory rate */
-extern const st_limit st_lim_bytes;   /* a byte count one GPU's figure states */
-extern const st_limit st_lim_shape;   /* a Weibull shape */
-extern const st_limit st_lim_ups;     /* a UPS rating: at least 1 W */
+/* The most GPUs one job of a trace asks for: the largest plan's (ST_LIM_RANKS). */
+#define ST_LIM_JOB_GPUS ST_LIM_RANKS
+
+/* The largest whole number a double holds exactly, 2^53: a count read as a double (a trace's
+ * iterations, a seed) is exact below it. */
+#define ST_LIM_WHOLE 9007199254740992.0
+
+/* The same bounds as st_limit records, for the loader's field tables (models/config/config.c),
+ * the trace reader (scenarios/trace.c) and the command line's options. */
+extern const st_limit st_lim_span;     /* a duration the life model holds: at most 2^61 ns */
+extern const st_limit st_lim_run;      /* a time of the cluster run: a trace's submit and run time,
+                                          the horizon: at most 2^61 ns */
+extern const st_limit st_lim_job_gpus; /* the GPUs one trace job asks for: at most 10^9 */
+extern const st_limit st_lim_whole;    /* a count held in a double: at most 2^53 */
+extern const st_limit st_lim_latency;  /* a fabric or storage latency */
+extern const st_limit st_lim_rate;     /* a link, storage or memory rate */
+extern const st_limit st_lim_bytes;    /* a byte count one GPU's figure states */
+extern const st_limit st_lim_shape;    /* a Weibull shape */
+extern const st_limit st_lim_ups;      /* a UPS rating: at least 1 W */
+
+/* Range rules for numbers, whatever the model's limit: the sign, and for ST_R_MIN1 at least 1.
+ * Messages say them in words ("must be greater than zero"). */
+typedef enum st_range { ST_R_ANY, ST_R_POS, ST_R_NONNEG, ST_R_FRAC, ST_R_MIN1 } st_range;
+
+/* How one value is read, whatever its source (a YAML value, a `--set`, a trace field, a
+ * command-line option): its dimension, its range rule, whether it must be a whole number, the
+ * model's limit (NULL: none) and st_unit_parse_n's flags (ST_UNIT_HUGE is added when lim has a
+ * max, so a value too large for a double is reported past that bound). */
+typedef struct st_value_rule {
+    st_dim dim;
+    st_range range;
+    int whole;
+    const st_limit *lim;
+    unsigned unit_flags;
+    double scale; /* with ST_UNIT_PLAIN, the SI value of 1 (a trace's milliseconds: 1e-3); 0: 1 */
+} st_value_rule;
+
+/* Parse text[0..len) under rule r into *out (SI). Returns 0, or an ST_E* code with one of these
+ * messages in why[0..whylen) (key names the value: "detect", "--deadline", a trace's column):
+ *   ST_EUNIT   "<key>: <st_unit_parse's message>"
+ *   ST_EINVAL  "<key>: expected a whole number, found '<text>'"
+ *   ST_ERANGE  "<key> must be greater than zero, found '<text>'" (the range rule in words)
+ *   ST_ELIMIT  "<key>: <text> is beyond <what> (at most <max>: <how>)", also for a value too
+ *              large for a double ("1e308 y"), or "<key>: <text> is below <what> (at least
+ *              <min>: <how>)" for a positive value under lim->min;
+ * the bound printed in the value's dimension (st_unit_format). *out is left alone on an error. */
+int st_limit_parse(const char *key, const char *text, size_t len, const st_value_rule *r,
+                   double *out, char *why, size_t whylen);
+
+/* The range rule in words: "must be greater than zero", "must not be negative", "must be between
+ * 0 and 1 (0% and 100%)", "must be at least 1"; "" for ST_R_ANY. */
+const char *st_range_words(st_range r);
+
+/* Whether v keeps the range rule. */
+int st_range_holds(double v, st_range r);
+
+/* v against lim alone (NULL: none): 0, or ST_ELIMIT with the "is beyond" / "is below" message
+ * above, text being how the value was written. */
+int st_limit_check(const char *key, const char *text, size_t len, st_dim dim, const st_limit *lim,
+                   double v, char *why, size_t whylen);
 
 #endif

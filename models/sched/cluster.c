@@ -197,9 +197,12 @@ static void schedule_finish(st_sched_view *v, size_t id)
     jstate *j = &v->js[id];
     st_payload p = {.u = {id}};
     st_time left = j->duration + j->extra - j->done;
-    if (j->rate != 1)
-        left = (st_time)ceil((double)left / j->rate);
-    j->fin = st_engine_schedule_prio(v->eng, v->k_finish, j->seg_start + left, PRIO_FINISH, &p);
+    if (j->rate != 1) { /* a slow rate can stretch it past the clock: held as ticks() holds */
+        double l = ceil((double)left / j->rate);
+        left = l < (double)ST__CL_FAR ? (st_time)l : ST__CL_FAR;
+    }
+    st_time at = left < ST__CL_FAR - j->seg_start ? j->seg_start + left : ST__CL_FAR;
+    j->fin = st_engine_schedule_prio(v->eng, v->k_finish, at, PRIO_FINISH, &p);
 }
 
 /* The run times of the jobs first started at this instant, now that all of them hold their
@@ -241,9 +244,9 @@ static int retime(st_sched_view *v, size_t id, const int64_t *g)
         return 0;
     double f = s / j->scale;
     st_time p = j->done - j->extra; /* progress, restores left out */
-    j->done = j->extra + (st_time)llround((double)p * f);
-    j->kept = (st_time)llround((double)j->kept * f);
-    j->duration = (st_time)llround((double)j->base * s);
+    j->done = j->extra + ticks_scaled(p, f);
+    j->kept = ticks_scaled(j->kept, f);
+    j->duration = ticks_scaled(j->base, s);
     j->scale = s;
     return 0;
 }

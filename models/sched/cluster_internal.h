@@ -70,11 +70,24 @@ struct st_sched_view {
     int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
 };
 
-/* Seconds to the run's integer nanoseconds, and back (correctly rounded: whole seconds stay
- * whole). */
+/* The latest time the run holds: 2^62 ns. Submit times and the horizon are at most 2^61 ns
+ * (st_lim_run, models/config/limits.h), so a run time or finish past this is never reached; it
+ * is held here rather than passed to llround, which gave a negative clock for a 73-year job
+ * slowed by its placement (the engine then aborted: "scheduled in the past"). */
+#define ST__CL_FAR ((st_time)1 << 62)
+
+/* Seconds to the run's integer nanoseconds (correctly rounded: whole seconds stay whole), held
+ * at ST__CL_FAR; and back. */
 static inline st_time ticks(double s)
 {
-    return (st_time)llround(s * 1e9);
+    return s * 1e9 < (double)ST__CL_FAR ? (st_time)llround(s * 1e9) : ST__CL_FAR;
+}
+
+/* t x f in ticks, held at ST__CL_FAR like ticks(). */
+static inline st_time ticks_scaled(st_time t, double f)
+{
+    double x = (double)t * f;
+    return x < (double)ST__CL_FAR ? (st_time)llround(x) : ST__CL_FAR;
 }
 
 static inline double secs(st_time t)

@@ -332,7 +332,7 @@ int st_muri_replay(const st_muri_job *jobs, size_t n, int64_t nodes, int64_t gpu
         if (jobs[i].gpus < 1 || jobs[i].gpus > nodes * gpus_per_node ||
             (order != ST_MURI_TIRESIAS_L && jobs[i].gpus > gpus_per_node &&
              jobs[i].gpus % gpus_per_node))
-            return st_err_set(err, ST_EINVAL, (st_loc){0},
+            return st_err_set(err, ST_EINVAL, jobs[i].loc,
                               "Muri replay: job %zu asks for %lld GPUs, which the artifact's "
                               "placement cannot give on %lld nodes of %lld",
                               i, (long long)jobs[i].gpus, (long long)nodes,
@@ -354,13 +354,14 @@ int st_muri_replay(const st_muri_job *jobs, size_t n, int64_t nodes, int64_t gpu
                         .iter_s = round(jobs[i].iteration_s * 1000) * MURI_SERVICE / 1000,
                         .start = -1};
     int rc = loop(&r);
+    st_loc file = {n ? jobs[0].loc.file : NULL, 0, 0}; /* the trace, for what no one row causes */
     if (rc == -2)
-        rc = st_err_set(err, ST_EINVAL, (st_loc){0},
+        rc = st_err_set(err, ST_EINVAL, file,
                         "Muri replay: an arrival and a planned end fall at the same instant, "
                         "behind a queue jump, where the artifact's dlas-gpu loop would carry a "
                         "stale end list; not replayed");
     else if (rc)
-        rc = st_err_set(err, ST_EINVAL, (st_loc){0}, "Muri replay: jobs wait that can never start");
+        rc = st_err_set(err, ST_EINVAL, file, "Muri replay: jobs wait that can never start");
     summarise(&r, st);
     free(r.j);
     free(r.queue);

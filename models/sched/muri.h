@@ -31,6 +31,7 @@ typedef struct st_muri_job {
     double submit_s, iterations, iteration_s;
     int64_t gpus;
     double overhead_s;
+    st_loc loc; /* the job's row in its trace, for errors ({0}: none) */
 } st_muri_job;
 
 /* The artifact's per-model restart overhead in seconds (run_sim.py overhead_dict) for a job of

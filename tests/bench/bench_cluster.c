@@ -7,7 +7,8 @@
  * alone, `philly-mapped` the mapped half of (a). Prints `case: NAME wall_s: X events_per_s: Y
  * rss_mb: Z`. (c) `strata compare scenarios/examples/philly-512gpu.yaml` as the command runs
  * it: every registered policy over the Philly job list on 512 GPUs; `bench_cluster compare`
- * runs it alone and prints `case: compare-philly-512 policies: N wall_s: X cpu_s: Y`. */
+ * runs it alone and prints `case: compare-philly-512 policies: N wall_s: X cpu_s: Y`.
+ * `bench_cluster trace-load` times loading a generated trace (below). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "models/forecast/run.h"
 #include "models/sched/cluster.h"
@@ -308,6 +310,59 @@ static int compare_philly_512(void)
     return 0;
 }
 
+/* ---- trace-load: reading a large trace ------------------------------------------------------
+ * A generated CSV of ROWS jobs (default 1,000,000) over TENANTS tenants (default 100,000,
+ * first seen in a scrambled order), loaded as a scenario's trace: the tenant lookup and the
+ * reader's memory, which grew with the file. `bench_cluster trace-load [ROWS TENANTS]`; rss_mb
+ * is the resident memory the loaded scenario holds (peak_rss_mb the process's peak). */
+
+/* Resident memory now, from /proc (MB; 0 where there is none). */
+static double rss_now_mb(void)
+{
+    long pages = 0, res = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+        res = 0;
+    fclose(f);
+    return (double)res * 4096 / 1048576;
+}
+
+static int trace_load(long rows, long tenants)
+{
+    char dir[] = "/tmp/bench-trace-XXXXXX", path[64], text[256];
+    if (!mkdtemp(dir))
+        return perror("bench_cluster: mkdtemp"), 1;
+    snprintf(path, sizeof path, "%s/jobs.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return perror("bench_cluster: trace"), 1;
+    fputs("submit,duration,gpus,tenant\n", f);
+    for (long i = 0; i < rows; i++) /* 7919 is prime: tenants first appear scrambled */
+        fprintf(f, "%ld,%ld,%ld,tenant-%ld\n", i * 3, 600 + i % 7200, 1 + i % 8,
+                (i * 7919) % tenants);
+    if (fclose(f))
+        return perror("bench_cluster: trace"), 1;
+    snprintf(text, sizeof text,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: 64 }\ntrace: { file: %s }\n", path);
+    st_scn *s = NULL;
+    st_diag d = {0};
+    double rss0 = rss_now_mb(), c0 = cpu_s(), t0 = now_s();
+    int rc = st_scn_load_buffer("trace-load.yaml", text, strlen(text), &s, &d);
+    double wall = now_s() - t0, cpu = cpu_s() - c0, rss = rss_now_mb() - rss0;
+    if (rc)
+        fprintf(stderr, "bench_cluster: trace-load: %s\n", d.n ? d.items[0].msg : "?");
+    else
+        printf("case: trace-load rows: %ld tenants: %zu wall_s: %.3f cpu_s: %.3f rss_mb: %.1f "
+               "peak_rss_mb: %.1f\n",
+               rows, st_scn_trace(s)->n_tenants, wall, cpu, rss, rss_mb());
+    st_scn_free(s);
+    remove(path);
+    rmdir(dir);
+    return rc != 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -320,5 +375,7 @@ int main(int argc, char **argv)
         rc = year_case();
     if (!rc && (!only || strcmp(only, "compare") == 0))
         rc = compare_philly_512();
+    if (!rc && (!only || strcmp(only, "trace-load") == 0))
+        rc = trace_load(argc > 3 ? atol(argv[2]) : 1000000, argc > 3 ? atol(argv[3]) : 100000);
     return rc;
 }

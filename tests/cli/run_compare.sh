@@ -58,7 +58,9 @@ ok 'head -1 "$tmp/rc" | grep -q ",preemptions,fragmented_gpus,goodput,energy_j,m
 "$strata" compare "$q" --policies fifo --replicas 2 --format json >"$tmp/rj"
 ok 'grep -q "\"replicas\":\s*2" "$tmp/rj" && grep -q "\"spread\"" "$tmp/rj" && grep -q "\"fragmented_gpus\"" "$tmp/rj"' "replicas: json"
 "$strata" compare "$q" --replicas 0 >/dev/null 2>"$tmp/e"; rc=$?
-ok '[ $rc -eq 2 ] && grep -q "replicas takes a whole number" "$tmp/e"' "replicas 0 refused"
+ok '[ $rc -eq 2 ] && grep -qx "strata compare: --replicas must be at least 1, found .0." "$tmp/e"' "replicas 0 refused"
+"$strata" compare "$q" --replicas 1e9 >/dev/null 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -qx "strata compare: --replicas: 1e9 is beyond the most replicas compare draws (at most 1000: every policy runs each of them)" "$tmp/e"' "replicas past the cap: the cap stated"
 ok '! head -1 "$tmp/p" | grep -q energy && head -1 "$tmp/p" | grep -q ",goodput$"' "no energy column without the plant"
 m=scenarios/validation/sched/muri-replay-trace3.yaml
 "$strata" compare "$m" --policies srsf,srtf,tiresias --format csv >"$tmp/mu"

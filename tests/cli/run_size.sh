@@ -159,6 +159,23 @@ for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --b
     "$strata" size "$scn" $args >/dev/null 2>&1
     expect "usage error: '$args'" 2 $?
 done
+# Range errors state the true bound, from the shared value parser (models/config/limits.h); a
+# value too large for a double is past the bound, not "expected a time above 0".
+while IFS='|' read -r args want; do
+    # shellcheck disable=SC2086
+    "$strata" size "$scn" $args >/dev/null 2>"$tmp/e"
+    expect "range error: '$args'" "strata size: $want" "$(head -1 "$tmp/e")"
+done <<'EOF'
+--deadline 1e308y|--deadline: 1e308y is beyond the longest duration the life model represents (at most 73.12 y: 2^61 ns)
+--deadline 0d|--deadline must be greater than zero, found '0d'
+--deadline 1h --budget gpus=2e9|--budget gpus: 2e9 is beyond the most GPUs a budget names (at most 1B: the largest plan, 10^9 GPUs)
+--deadline 1h --budget racks=0|--budget racks must be at least 1, found '0'
+--deadline 1h --budget power=-5MW|--budget power must be greater than zero, found '-5MW'
+--deadline 1h --top 1001|--top: 1001 is beyond the most rows --top ranks (at most 1000: a ranked table stays one a reader can scan)
+--deadline 1h --oversubscription 0x10|--oversubscription: expected a number, found '0x10'
+--deadline 1h --oversubscription 65|--oversubscription: 65 is beyond the largest oversubscription size tries (at most 64: 64:1, past any fabric built)
+--deadline 1h --storage-bandwidth 1kB/s|--storage-bandwidth: 1kB/s is below the slowest rate the models represent (at least 433.7 kB/s: 1 PB must move within 2^61 ns)
+EOF
 "$strata" size --help | grep -q '^usage: strata size FILE --deadline' || bad "--help"
 # README's `strata size` lines name every option the usage names.
 readme=$(sed -n '/^strata size FILE/,/^strata check/p' "$src/README.md")

@@ -1,8 +1,15 @@
 /* The openb node and pod lists (scenarios/openb.c) on a hand-written fixture in the trace's
  * format (tests/traces/openb: our own rows, the trace's licence keeps its data out): row counts,
- * units, CRLF, GPU-model masks, and a malformed row located FILE:LINE:COL. */
+ * units, CRLF, GPU-model masks, a malformed row located FILE:LINE:COL, and the rules every CSV
+ * input shares (scenarios/csv_in.h): no repeated column, no NUL, no hex, printable names, and a
+ * FIFO refused without blocking. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scenarios/openb.h"
 
@@ -51,12 +58,92 @@ START_TEST(test_malformed_row_is_located)
 }
 END_TEST
 
+/* A folder holding the fixture's node list and the given pod list (bytes, len). */
+static void pods_dir(char *dir, size_t n, const char *pods, size_t len)
+{
+    snprintf(dir, n, "/tmp/strata-openb-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/" ST_OPENB_NODES, dir);
+    FILE *f = fopen(path, "wb");
+    fputs("sn,cpu_milli,memory_mib,gpu,model\nnode-a,32000,131072,1,T4\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/" ST_OPENB_PODS, dir);
+    f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(pods, 1, len, f), len);
+    fclose(f);
+}
+
+static void remove_dir(const char *dir)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/" ST_OPENB_NODES, dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/" ST_OPENB_PODS, dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The first error reading a pod list of these bytes. */
+static void pods_refused(const char *pods, size_t len, unsigned line, unsigned col, const char *msg)
+{
+    char dir[64];
+    pods_dir(dir, sizeof dir, pods, len);
+    st_openb o;
+    st_diag d = {0};
+    ck_assert_int_eq(st_openb_load(dir, NULL, NULL, &o, &d), -1);
+    ck_assert_uint_eq(d.items[0].loc.line, line);
+    ck_assert_uint_eq(d.items[0].loc.col, col);
+    ck_assert_str_eq(d.items[0].msg, msg);
+    st_openb_free(&o);
+    remove_dir(dir);
+}
+
+#define HEAD "cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\n"
+
+START_TEST(test_csv_rules_hold_for_openb)
+{
+    static const char dup[] = "cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,num_gpu\n";
+    pods_refused(dup, sizeof dup - 1, 1, 49,
+                 "the header row names column 'num_gpu' twice (fields 3 and 6): which one to read "
+                 "is unclear");
+    static const char hex[] = HEAD "4000,8192,0x1,1000,\n";
+    pods_refused(hex, sizeof hex - 1, 2, 11,
+                 "malformed row: num_gpu '0x1' is not a whole number from 0 to 8");
+    static const char nul[] = HEAD "4000,8192,1,1000,T4\0\n";
+    pods_refused(nul, sizeof nul - 1, 2, 20, "malformed row: a NUL byte");
+    static const char latin1[] = HEAD "4000,8192,1,1000,T4|A\xe9\n";
+    pods_refused(latin1, sizeof latin1 - 1, 2, 22,
+                 "malformed row: a GPU model's name holds a byte that is not UTF-8 (0xE9); names "
+                 "are printed, so they are UTF-8 text without control characters");
+}
+END_TEST
+
+/* A FIFO as the pod list: refused at once (the open does not wait for a writer). */
+START_TEST(test_fifo_pod_list_is_refused_without_blocking)
+{
+    char dir[64], path[128];
+    pods_dir(dir, sizeof dir, "", 0);
+    snprintf(path, sizeof path, "%s/" ST_OPENB_PODS, dir);
+    unlink(path);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    st_openb o;
+    st_diag d = {0};
+    ck_assert_int_eq(st_openb_load(dir, NULL, NULL, &o, &d), -1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "is not a regular file (a FIFO"));
+    st_openb_free(&o);
+    remove_dir(dir);
+}
+END_TEST
+
 Suite *openb_suite(void)
 {
     Suite *s = suite_create("openb");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fixture_loads_with_its_units);
     tcase_add_test(tc, test_malformed_row_is_located);
+    tcase_add_test(tc, test_csv_rules_hold_for_openb);
+    tcase_add_test(tc, test_fifo_pod_list_is_refused_without_blocking);
     suite_add_tcase(s, tc);
     return s;
 }

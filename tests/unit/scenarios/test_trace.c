@@ -1,11 +1,17 @@
 /* Trace import (scenarios/trace.c): row counts and units of the Philly and Muri traces in the
  * repository, CRLF, the generic CSV's columns in any order with units, malformed rows reported
- * as FILE:LINE and skipped or refused, and a missing column. */
+ * as FILE:LINE:COL and skipped or refused, a missing column, tenants hashed in first-seen order,
+ * bounds that are errors whatever `malformed:` says, strict plain columns, and --set values under
+ * the same bounds. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "scenarios/override.h"
 #include "scenarios/scenario.h"
 
 static st_scn *with_trace(const char *file, const char *format, const char *extra, st_diag *d)
@@ -104,16 +110,17 @@ START_TEST(test_muri_malformed_rows_and_units)
     ck_assert_double_eq_tol(t->jobs[1].iteration_s, 0.2, 1e-15);
     ck_assert_str_eq(t->classes[t->jobs[2].cls], "gpt2");
     ck_assert_int_eq(t->jobs[2].gpus, 16);
-    const st_diag *w = st_scn_warnings(s);
-    ck_assert_int_eq(w->n, 3);
+    const st_diag *w = st_scn_warnings(s); /* the summary first: it is in the scenario */
+    ck_assert_int_eq(w->n, 4);
+    ck_assert_ptr_nonnull(strstr(w->items[0].msg, "3 malformed rows skipped, the first at "));
     unsigned lines[] = {4, 5, 7};
     for (int i = 0; i < 3; i++)
-        ck_assert_uint_eq(w->items[i].loc.line, lines[i]);
-    ck_assert_str_eq(w->items[0].msg,
-                     "malformed trace row: iterations 'many' is not a number >= 0; row skipped");
-    ck_assert_str_eq(w->items[1].msg, "malformed trace row: iteration_time '-5' is not a number "
+        ck_assert_uint_eq(w->items[i + 1].loc.line, lines[i]);
+    ck_assert_str_eq(w->items[1].msg, "malformed trace row: iterations 'many' is not a whole "
+                                      "number >= 0; row skipped");
+    ck_assert_str_eq(w->items[2].msg, "malformed trace row: iteration_time '-5' is not a number "
                                       ">= 0; row skipped");
-    ck_assert_str_eq(w->items[2].msg, "malformed trace row: 5 fields, no 'duration'; row skipped");
+    ck_assert_str_eq(w->items[3].msg, "malformed trace row: 5 fields, no 'duration'; row skipped");
     st_scn_free(s);
 }
 END_TEST
@@ -155,16 +162,21 @@ START_TEST(test_malformed_rows_are_skipped_with_their_line)
     ck_assert_int_eq(t->jobs[2].gpus, 16);
     ck_assert_str_eq(t->tenants[t->jobs[2].tenant], "research");
     const st_diag *w = st_scn_warnings(s);
-    ck_assert_int_eq(w->n, 5);
-    unsigned lines[] = {4, 5, 6, 7, 9};
+    ck_assert_int_eq(w->n, 6);
+    ck_assert_str_eq(w->items[0].loc.file, "t.yaml"); /* the summary, at the `file` key */
+    ck_assert_uint_eq(w->items[0].loc.line, 3);
+    ck_assert_ptr_nonnull(strstr(w->items[0].msg, "5 malformed rows skipped, the first at "));
+    ck_assert_ptr_nonnull(strstr(w->items[0].msg, "tests/traces/malformed.csv:4"));
+    unsigned lines[] = {4, 5, 6, 7, 9}, cols[] = {4, 4, 1, 1, 6};
     for (int i = 0; i < 5; i++) {
-        ck_assert_uint_eq(w->items[i].loc.line, lines[i]);
-        ck_assert_ptr_nonnull(strstr(w->items[i].loc.file, "malformed.csv"));
-        ck_assert_ptr_nonnull(strstr(w->items[i].msg, "row skipped"));
+        ck_assert_uint_eq(w->items[i + 1].loc.line, lines[i]);
+        ck_assert_uint_eq(w->items[i + 1].loc.col, cols[i]); /* the field's column */
+        ck_assert_ptr_nonnull(strstr(w->items[i + 1].loc.file, "malformed.csv"));
+        ck_assert_ptr_nonnull(strstr(w->items[i + 1].msg, "row skipped"));
     }
-    ck_assert_str_eq(w->items[0].msg,
+    ck_assert_str_eq(w->items[1].msg,
                      "malformed trace row: gpus '0' is not a whole number >= 1; row skipped");
-    ck_assert_str_eq(w->items[2].msg, "malformed trace row: 2 fields, no 'duration'; row skipped");
+    ck_assert_str_eq(w->items[3].msg, "malformed trace row: 2 fields, no 'duration'; row skipped");
     st_scn_free(s);
 }
 END_TEST
@@ -195,6 +207,127 @@ START_TEST(test_missing_column_is_an_error)
 }
 END_TEST
 
+/* A CSV written to a temporary file from text; its path in path[0..n). */
+static void temp_csv(const char *text, char *path, size_t n)
+{
+    snprintf(path, n, "/tmp/strata-trace-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static st_scn *with_abs_trace(const char *path, const char *format, const char *extra, st_diag *d)
+{
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
+             "trace: { file: %s, format: %s%s }\n",
+             path, format, extra);
+    st_scn *s = NULL;
+    memset(d, 0, sizeof *d);
+    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, d);
+    return s;
+}
+
+/* 3,000 tenants over 9,000 rows in a scrambled order: each job's index names its own tenant, and
+ * the names stand in first-seen order (the hash index never reaches the order). */
+START_TEST(test_tenants_hashed_in_first_seen_order)
+{
+    size_t cap = 9000 * 32, used = 0;
+    char *text = malloc(cap);
+    used += (size_t)snprintf(text, cap, "submit,duration,gpus,tenant\n");
+    for (int i = 0; i < 9000; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%d,60,1,t%d\n", i, (i * 7919) % 3000);
+    char path[64];
+    temp_csv(text, path, sizeof path);
+    free(text);
+    st_diag d;
+    st_scn *s = with_abs_trace(path, "csv", "", &d);
+    unlink(path);
+    ck_assert_ptr_nonnull(s);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_uint_eq(t->n_jobs, 9000);
+    ck_assert_uint_eq(t->n_tenants, 3000);
+    char want[32];
+    for (int i = 0; i < 9000; i++) {
+        snprintf(want, sizeof want, "t%d", (i * 7919) % 3000);
+        ck_assert_str_eq(t->tenants[t->jobs[i].tenant], want);
+        ck_assert_uint_eq(t->jobs[i].line, (unsigned)i + 2); /* each job keeps its row's line */
+    }
+    for (int k = 0; k < 3000; k++) { /* 7919 is prime to 3000: rows 0..2999 are all new */
+        snprintf(want, sizeof want, "t%d", (k * 7919) % 3000);
+        ck_assert_str_eq(t->tenants[k], want);
+    }
+    st_scn_free(s);
+}
+END_TEST
+
+/* A value past a model's bound is an error at its field even under `malformed: skip`: the row
+ * is well formed, and skipping it would change the workload unseen. */
+START_TEST(test_a_bound_is_an_error_whatever_malformed_says)
+{
+    st_diag d;
+    st_scn *s = with_trace("tests/traces/past-clock.csv", "csv", "", &d);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, 1);
+    ck_assert_int_eq(d.items[0].code, ST_ELIMIT);
+    ck_assert_uint_eq(d.items[0].loc.line, 3);
+    ck_assert_uint_eq(d.items[0].loc.col, 1);
+    ck_assert_str_eq(d.items[0].msg,
+                     "submit: 300 y is beyond the longest time the cluster run represents (at "
+                     "most 73.12 y: 2^61 ns, so a start by the horizon plus a run time stays "
+                     "within its int64 ns clock)");
+    /* at the bound itself a row is taken */
+    char path[64];
+    temp_csv("submit,duration,gpus\n2305843009.213693952,2305843009.213693952,1000000000\n", path,
+             sizeof path);
+    s = with_abs_trace(path, "csv", ", malformed: refuse", &d);
+    unlink(path);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(st_scn_trace(s)->jobs[0].gpus, 1000000000);
+    st_scn_free(s);
+}
+END_TEST
+
+/* The formats without units take plain numbers only: a unit, a suffix, hex or trailing bytes
+ * make the row malformed; the generic CSV takes a unit on its times. */
+START_TEST(test_plain_columns_are_strict)
+{
+    char path[64];
+    temp_csv("job_id,submit_unix,submit_s,duration_s,num_gpus,vc\n"
+             "1,0,10 s,60,1,a\n2,0,10,60,1K,a\n3,0,10,0x3c,1,a\n4,0,10,60,1;,a\n5,0,10,60,1,a\n",
+             path, sizeof path);
+    st_diag d;
+    st_scn *s = with_abs_trace(path, "philly", "", &d);
+    unlink(path);
+    ck_assert_ptr_nonnull(s);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_uint_eq(t->n_jobs, 1);
+    ck_assert_uint_eq(t->skipped, 4);
+    ck_assert_uint_eq(t->jobs[0].line, 6);
+    st_scn_free(s);
+}
+END_TEST
+
+/* A --set value goes through the same rows as the file's: a horizon past the cluster run's
+ * clock is refused with the bound, located at the --set. */
+START_TEST(test_set_values_meet_the_same_bounds)
+{
+    static const char yaml[] = "version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
+                               "trace: { file: " ST_SOURCE_DIR "/tests/traces/crlf.csv }\n";
+    st_scn_set set = {"horizon", "1e308 y", "--set horizon=1e308 y", NULL};
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_ne(st_scn_load_buffer_set("t.yaml", yaml, strlen(yaml), &set, 1, &s, &d), 0);
+    char line[512];
+    st_err_format(&d.items[0], line, sizeof line);
+    ck_assert_str_eq(line, "--set horizon=1e308 y: error: horizon: 1e308 y is beyond the longest "
+                           "time the cluster run represents (at most 73.12 y: 2^61 ns, so a start "
+                           "by the horizon plus a run time stays within its int64 ns clock)");
+}
+END_TEST
+
 Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -207,6 +340,10 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_malformed_rows_are_skipped_with_their_line);
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
     tcase_add_test(tc, test_missing_column_is_an_error);
+    tcase_add_test(tc, test_tenants_hashed_in_first_seen_order);
+    tcase_add_test(tc, test_a_bound_is_an_error_whatever_malformed_says);
+    tcase_add_test(tc, test_plain_columns_are_strict);
+    tcase_add_test(tc, test_set_values_meet_the_same_bounds);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,8 +20,8 @@
  * ends at 20.15 s uncharged; A resumes and ends at 20.15 + 98.5 = 118.65 s. */
 START_TEST(test_overhead_at_every_other_event)
 {
-    st_muri_job j[2] = {{0, 100, 1, 1, st_muri_overhead_s("vgg16", 1)},
-                        {10, 10, 1, 1, st_muri_overhead_s("bert", 1)}};
+    st_muri_job j[2] = {{0, 100, 1, 1, st_muri_overhead_s("vgg16", 1), {0}},
+                        {10, 10, 1, 1, st_muri_overhead_s("bert", 1), {0}}};
     ck_assert_double_eq(j[0].overhead_s, 7);
     ck_assert_double_eq(st_muri_overhead_s("a2c", 32), 46);
     ck_assert_double_eq(st_muri_overhead_s("unknown", 1), 10);
@@ -39,7 +39,7 @@ END_TEST
  * wholly free nodes) waits although 3 GPUs are free, and a 2-GPU job arriving with it starts. */
 START_TEST(test_large_jobs_need_wholly_free_nodes)
 {
-    st_muri_job j[3] = {{0, 100, 1, 1, 0}, {1, 10, 1, 4, 0}, {1, 10, 1, 2, 0}};
+    st_muri_job j[3] = {{0, 100, 1, 1, 0, {0}}, {1, 10, 1, 4, 0, {0}}, {1, 10, 1, 2, 0, {0}}};
     st_cluster_stats st;
     st_err err = {0};
     ck_assert_int_eq(st_muri_replay(j, 3, 2, 2, ST_MURI_SRTF, &st, &err), 0);
@@ -47,8 +47,11 @@ START_TEST(test_large_jobs_need_wholly_free_nodes)
     /* the 2-GPU job runs 1 .. 11.15; the 4-GPU job waits for node 0 (job 0 ends at 101.5) */
     ck_assert_double_eq_tol(st.makespan_s, 101.5 + 10.15, 1e-9);
     ck_assert_double_eq_tol(st.p50_wait_s, 0, 1e-12);
-    st_muri_job bad = {0, 1, 1, 3, 0};
+    /* A job the placement cannot give is refused at its trace row. */
+    st_muri_job bad = {0, 1, 1, 3, 0, {"t.csv", 7, 1}};
     ck_assert_int_eq(st_muri_replay(&bad, 1, 2, 2, ST_MURI_SRTF, &st, &err), ST_EINVAL);
+    ck_assert_str_eq(err.loc.file, "t.csv");
+    ck_assert_uint_eq(err.loc.line, 7);
 }
 END_TEST
 
@@ -59,7 +62,7 @@ END_TEST
  * would have run B at once. */
 START_TEST(test_tiresias_l_demotes_at_the_jump)
 {
-    st_muri_job j[2] = {{0, 5000, 1, 1, 10}, {100, 1000, 1, 1, 0}};
+    st_muri_job j[2] = {{0, 5000, 1, 1, 10, {0}}, {100, 1000, 1, 1, 0, {0}}};
     st_cluster_stats st;
     st_err err = {0};
     ck_assert_int_eq(st_muri_replay(j, 2, 1, 1, ST_MURI_TIRESIAS_L, &st, &err), 0);
@@ -79,7 +82,7 @@ END_TEST
  * yarn placement of SRTF refuses 12, not a multiple of a node). */
 START_TEST(test_tiresias_l_counts_gpus_only)
 {
-    st_muri_job j[2] = {{0, 100, 1, 4, 0}, {0, 100, 1, 12, 0}};
+    st_muri_job j[2] = {{0, 100, 1, 4, 0, {0}}, {0, 100, 1, 12, 0, {0}}};
     st_cluster_stats st;
     st_err err = {0};
     ck_assert_int_eq(st_muri_replay(j, 2, 2, 8, ST_MURI_TIRESIAS_L, &st, &err), 0);
@@ -105,9 +108,12 @@ static st_muri_job *trace(const char *name, size_t *n)
     ck_assert_uint_eq(t->n_classes, 8);
     st_muri_job *j = st_xcalloc(t->n_jobs, sizeof *j);
     for (size_t k = 0; k < t->n_jobs; k++)
-        j[k] = (st_muri_job){t->jobs[k].submit_s, t->jobs[k].iterations, t->jobs[k].iteration_s,
+        j[k] = (st_muri_job){t->jobs[k].submit_s,
+                             t->jobs[k].iterations,
+                             t->jobs[k].iteration_s,
                              t->jobs[k].gpus,
-                             st_muri_overhead_s(t->classes[t->jobs[k].cls], t->jobs[k].gpus)};
+                             st_muri_overhead_s(t->classes[t->jobs[k].cls], t->jobs[k].gpus),
+                             {0}};
     *n = t->n_jobs;
     st_scn_free(s);
     return j;

@@ -479,8 +479,94 @@ START_TEST(test_message_buffer_may_be_small_or_absent)
     char why[8];
     ck_assert_int_eq(st_unit_parse("400 W", ST_DIM_TIME, &v, NULL, 0), ST_EUNIT);
     ck_assert_int_eq(st_unit_parse("400 W", ST_DIM_TIME, &v, why, sizeof why), ST_EUNIT);
-    ck_assert_str_eq(why, "wrong d");
+    ck_assert_str_eq(why, "wron..."); /* cut on a character boundary, marked (sim/utf8.h) */
     ck_assert(v == 7);
+}
+END_TEST
+
+/* st_unit_parse_n reads a field of a larger buffer: only its len bytes count. */
+START_TEST(test_parse_n_reads_only_its_bytes)
+{
+    double v = 0;
+    ck_assert_int_eq(st_unit_parse_n("25,8,prod", 2, ST_DIM_COUNT, 0, &v, NULL, 0), 0);
+    ck_assert_double_eq(v, 25);
+    ck_assert_int_eq(st_unit_parse_n("2 h,x", 3, ST_DIM_TIME, 0, &v, NULL, 0), 0);
+    ck_assert_double_eq(v, 7200);
+}
+END_TEST
+
+/* ST_UNIT_PLAIN: a trace's numeric column takes a number alone; hex, a suffix, a unit, NUL or
+ * trailing bytes are refused. */
+START_TEST(test_parse_n_plain_refuses_any_unit)
+{
+    double v = -1;
+    char why[128];
+    ck_assert_int_eq(st_unit_parse_n(" 42 ", 4, ST_DIM_COUNT, ST_UNIT_PLAIN, &v, why, sizeof why),
+                     0);
+    ck_assert_double_eq(v, 42);
+    const char *bad[] = {"0x10", "15T", "2 h", "1e3x", "7;", "inf", "nan", "4 2"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_int_eq(st_unit_parse_n(bad[i], strlen(bad[i]), ST_DIM_COUNT, ST_UNIT_PLAIN, &v,
+                                         why, sizeof why),
+                         ST_EUNIT);
+    ck_assert_int_eq(st_unit_parse_n("15T", 3, ST_DIM_COUNT, ST_UNIT_PLAIN, &v, why, sizeof why),
+                     ST_EUNIT);
+    ck_assert_str_eq(why, "expected a plain number, found '15T'");
+    ck_assert_int_eq(st_unit_parse_n("8\0", 3, ST_DIM_COUNT, ST_UNIT_PLAIN, &v, why, sizeof why),
+                     ST_EUNIT);
+    ck_assert_int_eq(st_unit_parse_n("8\0009", 3, ST_DIM_COUNT, ST_UNIT_PLAIN, &v, NULL, 0),
+                     ST_EUNIT);
+    ck_assert_double_eq(v, 42);
+}
+END_TEST
+
+/* ST_UNIT_BARE_SI: a bare number is seconds for a time; with a unit it is converted. */
+START_TEST(test_parse_n_bare_si)
+{
+    double v = 0;
+    ck_assert_int_eq(st_unit_parse_n("90", 2, ST_DIM_TIME, ST_UNIT_BARE_SI, &v, NULL, 0), 0);
+    ck_assert_double_eq(v, 90);
+    ck_assert_int_eq(st_unit_parse_n("2 min", 5, ST_DIM_TIME, ST_UNIT_BARE_SI, &v, NULL, 0), 0);
+    ck_assert_double_eq(v, 120);
+    ck_assert_int_eq(st_unit_parse_n("90", 2, ST_DIM_TIME, 0, &v, NULL, 0), ST_EUNIT);
+}
+END_TEST
+
+/* ST_UNIT_HUGE: a value past a double is +-HUGE_VAL with its unit still checked; without the
+ * flag it is "number out of range"; a number too small for a double is refused either way. */
+START_TEST(test_parse_n_huge)
+{
+    double v = 0;
+    char why[128];
+    ck_assert_int_eq(st_unit_parse_n("1e308 y", 7, ST_DIM_TIME, ST_UNIT_HUGE, &v, NULL, 0), 0);
+    ck_assert(isinf(v) && v > 0);
+    ck_assert_int_eq(st_unit_parse_n("1e999", 5, ST_DIM_COUNT, ST_UNIT_HUGE, &v, NULL, 0), 0);
+    ck_assert(isinf(v) && v > 0);
+    ck_assert_int_eq(st_unit_parse_n("-1e999 s", 8, ST_DIM_TIME, ST_UNIT_HUGE, &v, NULL, 0), 0);
+    ck_assert(isinf(v) && v < 0);
+    ck_assert_int_eq(st_unit_parse_n("1e999 W", 7, ST_DIM_TIME, ST_UNIT_HUGE, &v, why, sizeof why),
+                     ST_EUNIT);
+    ck_assert_ptr_nonnull(strstr(why, "wrong dimension"));
+    ck_assert_int_eq(st_unit_parse_n("1e308 y", 7, ST_DIM_TIME, 0, &v, why, sizeof why), ST_EUNIT);
+    ck_assert_str_eq(why, "number out of range: '1e308 y'");
+    ck_assert_int_eq(st_unit_parse_n("1e-400 s", 8, ST_DIM_TIME, ST_UNIT_HUGE, &v, why, sizeof why),
+                     ST_EUNIT);
+    ck_assert_str_eq(why, "number out of range: '1e-400 s'");
+}
+END_TEST
+
+/* A quoted input is cut at 40 bytes on a character boundary: a 3-byte character straddling
+ * byte 40 is left out whole. */
+START_TEST(test_quoted_input_cuts_on_a_character_boundary)
+{
+    char text[64], why[256];
+    double v;
+    memset(text, 'a', 39);
+    strcpy(text + 39, "\xe4\xb8\xad\xe6\x96\x87 s"); /* 39 x 'a', then two CJK characters */
+    ck_assert_int_eq(st_unit_parse(text, ST_DIM_TIME, &v, why, sizeof why), ST_EUNIT);
+    char want[128];
+    snprintf(want, sizeof want, "expected a number, found '%.39s...'", text);
+    ck_assert_str_eq(why, want);
 }
 END_TEST
 
@@ -682,6 +768,11 @@ Suite *units_suite(void)
     tcase_add_test(errors, test_long_input_is_cut_in_messages);
     tcase_add_test(errors, test_message_buffer_may_be_small_or_absent);
     tcase_add_test(errors, test_sniff_names_the_dimension_of_the_unit);
+    tcase_add_test(errors, test_parse_n_reads_only_its_bytes);
+    tcase_add_test(errors, test_parse_n_plain_refuses_any_unit);
+    tcase_add_test(errors, test_parse_n_bare_si);
+    tcase_add_test(errors, test_parse_n_huge);
+    tcase_add_test(errors, test_quoted_input_cuts_on_a_character_boundary);
     suite_add_tcase(s, errors);
 
     TCase *format = tcase_create("format");

@@ -1,0 +1,217 @@
+/* CSV input files line by line (csv_in.h): one open, a size cap, a fixed buffer. */
+#define _POSIX_C_SOURCE 200809L
+#include "scenarios/csv_in.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/err.h"
+#include "sim/utf8.h"
+#include "sim/xalloc.h"
+
+/* Bytes asked of read() at a time. */
+#define CHUNK 65536
+
+int st_csv_open(st_csv *c, const char *path, char *why, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (c->fd < 0) {
+        int e = errno;
+        snprintf(why, n, "%s", strerror(e));
+        return e == ENOENT ? ST_ENOTFOUND : ST_EIO;
+    }
+    struct stat sb;
+    if (fstat(c->fd, &sb) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        return ST_EIO;
+    }
+    if (S_ISDIR(sb.st_mode) || !S_ISREG(sb.st_mode)) {
+        snprintf(why, n, "%s",
+                 S_ISDIR(sb.st_mode) ? "is a directory"
+                                     : "is not a regular file (a FIFO, socket or device)");
+        return ST_EIO;
+    }
+    if ((uint64_t)sb.st_size > ST_CSV_MAX_BYTES) {
+        snprintf(why, n, "is %llu bytes, more than the limit of %llu (1 GiB)",
+                 (unsigned long long)sb.st_size, (unsigned long long)ST_CSV_MAX_BYTES);
+        return ST_ELIMIT;
+    }
+    c->cap = ST_CSV_MAX_LINE + CHUNK;
+    c->buf = st_xmalloc(c->cap);
+    return 0;
+}
+
+void st_csv_close(st_csv *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    free(c->buf);
+    memset(c, 0, sizeof *c);
+    c->fd = -1;
+}
+
+/* More bytes after the kept ones: 1, 0 at the end of the file, or an error code. */
+static int fill(st_csv *c, char *why, size_t n)
+{
+    if (c->start > 0) {
+        memmove(c->buf, c->buf + c->start, c->end - c->start);
+        c->end -= c->start;
+        c->start = 0;
+    }
+    for (;;) {
+        ssize_t got = read(c->fd, c->buf + c->end, c->cap - c->end);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(why, n, "read error: %s", strerror(errno));
+            return ST_EIO;
+        }
+        c->end += (size_t)got;
+        c->bytes += (uint64_t)got;
+        if (c->bytes > ST_CSV_MAX_BYTES) { /* it grew after fstat */
+            snprintf(why, n, "is more than the limit of %llu bytes (1 GiB)",
+                     (unsigned long long)ST_CSV_MAX_BYTES);
+            return ST_ELIMIT;
+        }
+        return got > 0;
+    }
+}
+
+/* Drop bytes up to and past the next LF: the rest of an overlong line. */
+static int skip_rest(st_csv *c, char *why, size_t n)
+{
+    for (;;) {
+        char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
+        if (nl) {
+            c->start = (size_t)(nl - c->buf) + 1;
+            return 0;
+        }
+        c->start = c->end;
+        int rc = fill(c, why, n);
+        if (rc <= 0)
+            return rc;
+    }
+}
+
+int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
+{
+    if (c->overlong) {
+        c->overlong = 0;
+        int rc = skip_rest(c, why, n);
+        if (rc < 0)
+            return rc;
+    }
+    for (;;) {
+        char *s = c->buf + c->start, *nl = memchr(s, '\n', c->end - c->start);
+        size_t have = c->end - c->start, l = nl ? (size_t)(nl - s) : have;
+        if (l > ST_CSV_MAX_LINE) { /* the buffer holds more than a line may: cut it there */
+            c->overlong = 1;
+            c->start += ST_CSV_MAX_LINE;
+            *p = s;
+            *len = ST_CSV_MAX_LINE;
+            c->line++;
+            return 1;
+        }
+        if (nl || (c->eof && have)) {
+            c->start += nl ? l + 1 : l;
+            *p = s;
+            *len = l > 0 && s[l - 1] == '\r' ? l - 1 : l;
+            c->line++;
+            return 1;
+        }
+        if (c->eof)
+            return 0;
+        int rc = fill(c, why, n);
+        if (rc < 0)
+            return rc;
+        c->eof = rc == 0;
+    }
+}
+
+int st_csv_split(const char *p, size_t len, const char **f, size_t *flen, int max)
+{
+    const char *end = p + len;
+    int n = 0;
+    for (;;) {
+        const char *c = memchr(p, ',', (size_t)(end - p)), *e = c ? c : end;
+        if (n < max) {
+            f[n] = p;
+            flen[n] = (size_t)(e - p);
+        }
+        n++;
+        if (!c)
+            return n;
+        p = c + 1;
+    }
+}
+
+/* A header field without its surrounding spaces. */
+static void trimmed(const char **p, size_t *len)
+{
+    while (*len && (**p == ' ' || **p == '\t'))
+        (*p)++, (*len)--;
+    while (*len && ((*p)[*len - 1] == ' ' || (*p)[*len - 1] == '\t'))
+        (*len)--;
+}
+
+int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *const *want,
+                  int n_want, int *col, int *first)
+{
+    for (int k = 0; k < n_want; k++)
+        col[k] = -1;
+    /* Header rows are short (ST_CSV_MAX_COLS at most), so the pairwise check is cheap. */
+    for (int i = 0; i < nf; i++) {
+        const char *a = f[i];
+        size_t la = flen[i];
+        trimmed(&a, &la);
+        for (int j = 0; la && j < i; j++) {
+            const char *b = f[j];
+            size_t lb = flen[j];
+            trimmed(&b, &lb);
+            if (la == lb && memcmp(a, b, la) == 0) {
+                *first = j;
+                return i;
+            }
+        }
+        for (int k = 0; k < n_want; k++)
+            if (want[k] && strlen(want[k]) == la && memcmp(want[k], a, la) == 0)
+                col[k] = i;
+    }
+    return -1;
+}
+
+unsigned st_csv_col(const char *p, const char *q)
+{
+    unsigned col = 1;
+    for (; p < q; p++)
+        col += ((unsigned char)*p & 0xc0) != 0x80; /* a continuation byte is no new character */
+    return col;
+}
+
+long st_csv_bad_name(const char *p, size_t len, char *what, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = u[i], next = i + 1 < len ? u[i + 1] : 0;
+        if (c == 0) {
+            snprintf(what, n, "a NUL byte");
+            return (long)i;
+        }
+        if ((c < 0x20 && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f)) {
+            snprintf(what, n, "a control character (U+%04X)", c == 0xc2 ? next : c);
+            return (long)i;
+        }
+    }
+    size_t bad = st_utf8_check(p, len);
+    if (bad < len) {
+        snprintf(what, n, "a byte that is not UTF-8 (0x%02X)", u[bad]);
+        return (long)bad;
+    }
+    return -1;
+}

@@ -1,0 +1,65 @@
+/* Reading the CSV files a scenario names (job traces, the openb node and pod lists) line by line
+ * from one open of a regular file, under the rules they share: a stated size cap, no NUL byte,
+ * a header whose column names are unique, and names that are UTF-8 without control characters.
+ * Memory stays within one buffer of ST_CSV_MAX_LINE plus a read chunk, whatever the file's size.
+ * Internal to scenarios/. */
+#ifndef ST_SCENARIOS_CSV_IN_H
+#define ST_SCENARIOS_CSV_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The largest CSV input read: 1 GiB, 256 bytes a row at the trace's row cap (scenarios/trace.h);
+ * Philly's 82,247 jobs take 3.4 MB. Known from fstat before a byte is read. */
+#define ST_CSV_MAX_BYTES (UINT64_C(1) << 30)
+/* The longest line: 64 KiB. A longer one is returned cut there, flagged, and its rest skipped. */
+#define ST_CSV_MAX_LINE 65536
+/* The most columns a header may name (a row may have more fields; they are not read). */
+#define ST_CSV_MAX_COLS 256
+
+typedef struct st_csv {
+    int fd;
+    char *buf;
+    size_t start, end, cap;
+    uint64_t bytes; /* read so far */
+    unsigned line;  /* the number of the line st_csv_next returned last, from 1 */
+    int eof, overlong;
+} st_csv;
+
+/* Open path for reading without blocking (O_NONBLOCK: a FIFO without a writer returns at once)
+ * and refuse what is not a regular file or is larger than ST_CSV_MAX_BYTES, before a byte is
+ * read. Returns 0, or ST_ENOTFOUND (no such file), ST_EIO (cannot open, or not a regular file)
+ * or ST_ELIMIT (too large) with the reason in why[0..n): "is a directory", "is not a regular
+ * file (a FIFO, socket or device)", "is 2147483648 bytes, more than the limit of 1073741824 (1
+ * GiB)", or the system's words. Close with st_csv_close either way. */
+int st_csv_open(st_csv *c, const char *path, char *why, size_t n);
+
+/* The next line as [*p, *p + *len), without its LF or CRLF; c->line is its number. A line
+ * longer than ST_CSV_MAX_LINE comes back cut at that length with c->overlong set, and the rest
+ * of it is skipped. Returns 1, 0 at the end of the file, or ST_EIO or ST_ELIMIT (the file grew
+ * past ST_CSV_MAX_BYTES while read) with why. */
+int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n);
+
+void st_csv_close(st_csv *c);
+
+/* Split line [p, p + len) at commas: up to max fields into f and flen; returns how many fields
+ * the line has, which may be more than max. */
+int st_csv_split(const char *p, size_t len, const char **f, size_t *flen, int max);
+
+/* The fields of a header row, trimmed of spaces: col[k] is the index of the field named want[k]
+ * (NULL: not wanted; -1 when none is). Returns -1 when every non-empty name is unique, else the
+ * index of the first field that repeats an earlier name, with that one's index in *first. */
+int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *const *want,
+                  int n_want, int *col, int *first);
+
+/* The 1-based column, in characters, of byte q of the line that starts at p. */
+unsigned st_csv_col(const char *p, const char *q);
+
+/* Whether a name field [p, p + len) may be printed: -1 when it may; else the byte offset of
+ * the first that may not (a NUL, a control character other than tab: C0, DEL or a UTF-8 C1,
+ * or bytes that are not well-formed UTF-8), with *what naming it for a message ("a NUL byte",
+ * "a control character (U+001B)", "a byte that is not UTF-8 (0xFF)") in what[0..n). The rules
+ * are those of the scenario's values (scenarios/ytree.c): names reach terminals and reports. */
+long st_csv_bad_name(const char *p, size_t len, char *what, size_t n);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A scenario's trace file under hostile sizes and kinds (docs/guide/scenario-reference.md, trace):
+# a FIFO or a file over 1 GiB is refused at once, before a byte is read; a trace past 2^22 rows is
+# an error at the first row past the cap; an overlong row is malformed; many skipped rows give a
+# few warnings and one total; `check` and `run` agree on each.
+# Usage: run_trace_files.sh STRATA
+set -u
+strata=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+bad() {
+    echo "FAIL $1"
+    fail=$((fail + 1))
+}
+
+# expect NAME WANT GOT: one check.
+expect() {
+    n=$((n + 1))
+    [ "$2" = "$3" ] || bad "$1: expected '$2', got '$3'"
+}
+
+scenario() { # file: a scenario reading $tmp/$1 with extra trace keys $2
+    printf 'version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\ntrace: { file: %s%s }\n' "$1" "${2:-}" \
+        >"$tmp/s.yaml"
+}
+
+# A FIFO with no writer: refused at the `file` key without blocking, by check and by run.
+mkfifo "$tmp/fifo.csv"
+scenario fifo.csv
+for cmd in check run; do
+    timeout 20 "$strata" $cmd "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+    expect "$cmd: a FIFO trace exits 2" 2 $?
+    expect "$cmd: a FIFO trace says so" \
+        "$tmp/s.yaml:3:16: error: trace file 'fifo.csv' is not a regular file (a FIFO, socket or device)" \
+        "$(head -1 "$tmp/e")"
+done
+
+# A sparse file over 1 GiB: refused from its size, at once.
+truncate -s 1073741825 "$tmp/huge.csv"
+scenario huge.csv
+timeout 20 "$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "a trace over 1 GiB exits 2" 2 $?
+expect "a trace over 1 GiB says so" \
+    "$tmp/s.yaml:3:16: error: trace file 'huge.csv' is 1073741825 bytes, more than the limit of 1073741824 (1 GiB)" \
+    "$(head -1 "$tmp/e")"
+rm -f "$tmp/huge.csv"
+
+# 2^22 + 1 rows: an error at the first row past the cap, with or without `malformed: refuse`.
+awk 'BEGIN { print "submit,duration,gpus"; for (i = 0; i <= 4194304; i++) print "0,1,1" }' \
+    >"$tmp/rows.csv"
+scenario rows.csv
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "rows past the cap exit 2" 2 $?
+expect "rows past the cap say so" \
+    "$tmp/rows.csv:4194306:1: error: the trace has more than 4194304 rows, the limit: the cluster run keeps about 430 bytes a job, 1.8 GB at the limit" \
+    "$(head -1 "$tmp/e")"
+rm -f "$tmp/rows.csv"
+
+# 1,000 malformed rows and an overlong one: ten row warnings and one total, first.
+awk 'BEGIN { print "submit,duration,gpus"; print "0,60,1";
+             for (i = 0; i < 1000; i++) print "x,60,1";
+             s = ""; for (i = 0; i < 70000; i++) s = s "9"; print "1," s ",1" }' >"$tmp/skip.csv"
+scenario skip.csv
+for cmd in check run; do
+    "$strata" $cmd "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+    expect "$cmd: skipped rows exit 0" 0 $?
+    expect "$cmd: skipped rows: the total first" \
+        "$tmp/s.yaml:3:16: warning: trace file 'skip.csv': 1001 malformed rows skipped, the first at $tmp/skip.csv:3" \
+        "$(head -1 "$tmp/e")"
+    expect "$cmd: skipped rows: ten row warnings" 10 "$(grep -c 'warning: malformed trace row' "$tmp/e")"
+done
+awk 'BEGIN { print "submit,duration,gpus";
+             s = ""; for (i = 0; i < 70000; i++) s = s "9"; print "1," s ",1" }' >"$tmp/long.csv"
+scenario long.csv ", malformed: refuse"
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "an overlong row refused" \
+    "$tmp/long.csv:2:1: error: malformed trace row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
+
+echo "$n checks, $fail failed"
+[ "$fail" -eq 0 ]
