@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
+#include "models/config/limits.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -48,11 +49,16 @@ static int parse_format(const char *val, sweep_opts *o)
 
 static int parse_jobs(const char *a, const char *val, sweep_opts *o)
 {
-    char *end = NULL;
-    long v = val ? strtol(val, &end, 10) : 0;
-    if (!val || end == val || *end || v < 1 || v > MAX_WORKERS)
-        return st_cli_usage_error("sweep", "%s takes a whole number from 1 to %d, found '%s'", a,
-                                  MAX_WORKERS, val ? val : "");
+    /* Through the shared value parser (models/config/limits.h), as every count a command reads. */
+    static const st_limit cap = {0, MAX_WORKERS, "the most worker processes sweep starts",
+                                 "one process a point in flight"};
+    st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
+    char why[256];
+    double v = 0;
+    if (!val)
+        return st_cli_usage_error("sweep", "%s takes a whole number from 1 to %d", a, MAX_WORKERS);
+    if (st_limit_parse(a, val, strlen(val), &r, &v, why, sizeof why))
+        return st_cli_usage_error("sweep", "%s", why);
     o->workers = (int)v;
     o->workers_given = 1;
     return 0;

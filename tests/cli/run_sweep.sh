@@ -291,10 +291,13 @@ cmp -s "$scn" "$tmp/self.yaml" || bad "-o the scenario: the scenario was changed
 expect "no --set exit" 2 $?
 expect "no --set" "strata sweep: expected at least one --set PATH=V1,V2,... to sweep (\`strata run FILE\` runs the file as it is)" \
     "$(head -1 "$tmp/e.err")"
-for j in 0 257 x; do
-    "$strata" sweep "$scn" --set cluster.nodes=1 -j $j >/dev/null 2>"$tmp/e.err"
-    expect "-j $j" "strata sweep: -j takes a whole number from 1 to 256, found '$j'" \
-        "$(head -1 "$tmp/e.err")"
+# -j through the shared value parser: each message states the true bound.
+for jw in "0|-j must be at least 1, found '0'" \
+    "257|-j: 257 is beyond the most worker processes sweep starts (at most 256: one process a point in flight)" \
+    "x|-j: expected a number, found 'x'" "1.5|-j: expected a whole number, found '1.5'"; do
+    j=${jw%%|*}
+    "$strata" sweep "$scn" --set cluster.nodes=1 -j "$j" >/dev/null 2>"$tmp/e.err"
+    expect "-j $j" "strata sweep: ${jw#*|}" "$(head -1 "$tmp/e.err")"
 done
 "$strata" sweep "$scn" --set cluster.nodes=1,2 -j 256 >/dev/null 2>&1
 expect "-j 256 is taken" 0 $?
