@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "models/config/limits.h"
 #include "models/forecast/run.h"
 #include "scenarios/scenario.h"
 
@@ -47,6 +48,12 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Option opt's value val (NULL: missing) read under rule r by the shared value parser
+ * (models/config/limits.h: unit, sign, whole number and the limit row) into *out: 0, or a usage
+ * error of command cmd that states the true bound (exit ST_EXIT_INPUT). */
+int st_cli_value(const char *cmd, const char *opt, const char *val, const st_value_rule *r,
+                 double *out);
 
 /* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
 int st_cli_wants_help(const char *arg, const char *cmd);

@@ -85,13 +85,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             static const st_limit cap = {0, 1000, "the most replicas compare draws",
                                          "every policy runs each of them"};
             st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
-            char why[256];
             double v = 0;
-            if (!val)
-                return st_cli_usage_error("compare", "--replicas needs a whole number from 1 to "
-                                                     "1000");
-            if (st_limit_parse("--replicas", val, strlen(val), &r, &v, why, sizeof why))
-                return st_cli_usage_error("compare", "%s", why);
+            if (st_cli_value("compare", "--replicas", val, &r, &v))
+                return ST_EXIT_INPUT;
             o->replicas = (int64_t)v;
             i++;
         } else if (strcmp(a, "--seed") == 0) {

@@ -76,12 +76,9 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             static const st_limit cap = {0, 1e6, "the most replicas run draws",
                                          "each is a life run of the whole job"};
             st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
-            char why[256];
             double v = 0;
-            if (!val)
-                return st_cli_usage_error("run", "--replicas needs a whole number from 1 to 1M");
-            if (st_limit_parse("--replicas", val, strlen(val), &r, &v, why, sizeof why))
-                return st_cli_usage_error("run", "%s", why);
+            if ((rc = st_cli_value("run", "--replicas", val, &r, &v)))
+                return rc;
             o->replicas = (int64_t)v;
             i++;
         } else if (strcmp(a, "--explain") == 0) {

@@ -71,10 +71,7 @@ static const st_limit lim_oversub = {0, 64, "the largest oversubscription size t
  * error ("--deadline: 1e308 y is beyond the longest duration ... (at most 73.12 y: 2^61 ns)"). */
 static int value(const char *key, const char *val, const st_value_rule *r, double *out)
 {
-    char why[256];
-    if (st_limit_parse(key, val, strlen(val), r, out, why, sizeof why))
-        return st_cli_usage_error("size", "%s", why);
-    return 0;
+    return st_cli_value("size", key, val, r, out);
 }
 
 /* A count budget (gpus=, racks=): a whole number from 1 to its row's bound. */

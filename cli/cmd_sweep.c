@@ -53,12 +53,9 @@ static int parse_jobs(const char *a, const char *val, sweep_opts *o)
     static const st_limit cap = {0, MAX_WORKERS, "the most worker processes sweep starts",
                                  "one process a point in flight"};
     st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
-    char why[256];
     double v = 0;
-    if (!val)
-        return st_cli_usage_error("sweep", "%s takes a whole number from 1 to %d", a, MAX_WORKERS);
-    if (st_limit_parse(a, val, strlen(val), &r, &v, why, sizeof why))
-        return st_cli_usage_error("sweep", "%s", why);
+    if (st_cli_value("sweep", a, val, &r, &v))
+        return ST_EXIT_INPUT;
     o->workers = (int)v;
     o->workers_given = 1;
     return 0;

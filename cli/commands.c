@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "models/config/limits.h"
 #include "sim/xalloc.h"
 
 const st_cmd st_cmd_table[] = {
@@ -231,6 +232,17 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nsee 'strata %s --help'\n", cmd);
     return ST_EXIT_INPUT;
+}
+
+int st_cli_value(const char *cmd, const char *opt, const char *val, const st_value_rule *r,
+                 double *out)
+{
+    char why[256];
+    if (!val)
+        return st_cli_usage_error(cmd, "%s needs a value", opt);
+    if (st_limit_parse(opt, val, strlen(val), r, out, why, sizeof why))
+        return st_cli_usage_error(cmd, "%s", why);
+    return 0;
 }
 
 int st_cli_wants_help(const char *arg, const char *cmd)
