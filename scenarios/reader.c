@@ -113,6 +113,11 @@ size_t st_near_names(const char *word, const char *const *candidates, size_t n, 
     size_t best_d = (size_t)-1, len = strlen(word);
     size_t limit = len / 3 > 1 ? len / 3 : 1;
     for (size_t i = 0; i < n; i++) {
+        /* The distance is at least the difference in length: a candidate past the limit by that
+         * alone can be neither the answer nor beat one, so its table is not filled. */
+        size_t lc = strlen(candidates[i]);
+        if ((lc > len ? lc - len : len - lc) > limit)
+            continue;
         size_t d = edit_distance(word, candidates[i]);
         if (d < best_d) {
             best_d = d;

@@ -2,7 +2,7 @@
  * or refused when malformed, must load to finite jobs with well-formed names or fail with
  * located errors, and a trace that loads must run through the cluster's scheduler under any
  * policy to finite figures or a located error; never a crash, a hang, a leak or undefined
- * behaviour. The first byte chooses the format, the malformed mode, the step models and the
+ * behaviour. The first byte chooses the format, the malformed mode, the placement and the
  * policy; the rest is the file. Build and run: docs/dev/fuzzing.md. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, ftruncate, pwrite */
 #include <math.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "models/forecast/run.h"
+#include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "planner/run_spec.h"
 #include "scenarios/scenario.h"
@@ -60,23 +61,28 @@ static void write_trace(const uint8_t *data, size_t size)
     }
 }
 
-/* A scenario of 8 nodes of 8 GPUs reading the trace as the option byte says. */
+/* A scenario of 8 nodes of 8 GPUs (two leaves) reading the trace as the option byte says: bits
+ * 0-1 the format (csv, philly, muri, or muri replayed with the artifact's conventions), bit 2
+ * `malformed: refuse`, bits 3-4 the placement, bits 5-7 the policy. Step models for the trace's
+ * jobs (trace.models) are left to fuzz_run's seeds: each costs a step simulation per placement
+ * shape, which would hold this harness to a few executions a second. */
 static size_t scenario(uint8_t opt, char *yaml, size_t n)
 {
-    static const char *const formats[] = {"csv", "philly", "muri", "csv"};
-    const char *format = formats[opt & 3];
-    size_t np = 0;
+    static const char *const formats[] = {"csv", "philly", "muri", "muri"};
+    size_t np = 0, nq = 0;
     while (st_sched_policy_names[np])
         np++;
-    const char *policy = st_sched_policy_names[((opt >> 4) & 7) % np];
-    int replay = (opt & 0x80) && (opt & 3) == 2;
+    while (st_place_policy_names[nq])
+        nq++;
+    const char *policy = st_sched_policy_names[(opt >> 5) % np];
+    const char *placement = st_place_policy_names[((opt >> 3) & 3) % nq];
+    int replay = (opt & 3) == 3;
     int len = snprintf(yaml, n,
-                       "version: 1\ncluster: { gpu: h100-sxm, nodes: 8 }\n"
-                       "trace: { file: \"%s\", format: %s, malformed: %s%s%s }\n"
-                       "scheduler: { policy: %s }\nhorizon: 30 d\n",
-                       path, format, opt & 4 ? "refuse" : "skip",
-                       opt & 8 ? ", models: [ { model: mpt-1b, zero: 1 } ]" : "",
-                       replay ? ", replay: muri" : "", replay ? "srtf" : policy);
+                       "version: 1\ncluster: { gpu: h100-sxm, nodes: 8, fabric: { nodes_per_leaf: "
+                       "4 } }\ntrace: { file: \"%s\", format: %s, malformed: %s%s }\n"
+                       "scheduler: { policy: %s, placement: %s }\nhorizon: 30 d\n",
+                       path, formats[opt & 3], opt & 4 ? "refuse" : "skip",
+                       replay ? ", replay: muri" : "", replay ? "srtf" : policy, placement);
     CHECK(len > 0 && (size_t)len < n);
     return (size_t)len;
 }
