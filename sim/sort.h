@@ -1,4 +1,5 @@
-/* qsort that first checks whether the array is in order already. */
+/* qsort that first checks whether the array is in order already; an ascending sort of doubles
+ * that costs linear time. */
 #ifndef ST_SIM_SORT_H
 #define ST_SIM_SORT_H
 
@@ -12,5 +13,14 @@
  * would not give them. */
 void st_sort_unless_sorted(void *base, size_t n, size_t size,
                            int (*cmp)(const void *, const void *));
+
+/* Sort v[0..n) ascending by value (no NaN: an ST_BUG). The result is the one any correct sort
+ * gives, to the bit: equal values are equal bits, except -0.0 and +0.0, which compare equal
+ * (-0.0 comes first). A radix sort of the values' bits, six passes of 11 bits each
+ * (passes over a digit all values share are skipped): a large array sorts in linear time, where
+ * a comparison sort (GSL's gsl_sort is a heapsort) made a quantile over 82,000 job waits cost
+ * more than the scheduling run that produced them. Allocates n doubles of scratch (aborts when
+ * out of memory, as st_xmalloc does). */
+void st_sort_doubles(double *v, size_t n);
 
 #endif

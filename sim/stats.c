@@ -1,12 +1,12 @@
-/* Statistics records: Welford tallies, time-weighted averages, quantiles over stored samples via
- * GSL's sort and quantile routines. */
+/* Statistics records: Welford tallies, time-weighted averages, quantiles over stored samples
+ * (sorted by sim/sort.c's radix sort; GSL's quantile definition). */
 #include "sim/stats.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 void st_tally_init(st_tally *t)
@@ -142,7 +142,7 @@ double st_samples_quantile(st_samples *s, double q)
     if (!s->n)
         return 0.0;
     if (!s->sorted) {
-        gsl_sort(s->v, 1, s->n);
+        st_sort_doubles(s->v, s->n);
         s->sorted = 1;
     }
     return gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q);
