@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/sched/cluster_internal.h"
+#include "sim/sort.h"
 #include "sim/stats.h"
 #include "sim/xalloc.h"
 
@@ -471,7 +472,7 @@ static void setup_jobs(st_sched_view *v)
     arrival *a = st_xcalloc(v->n_order ? v->n_order : 1, sizeof *a);
     for (size_t k = 0; k < v->n_order; k++)
         a[k] = (arrival){sp->jobs[v->order[k]].submit_s, v->order[k]};
-    qsort(a, v->n_order, sizeof *a, by_submit);
+    st_sort_unless_sorted(a, v->n_order, sizeof *a, by_submit); /* a trace is in order already */
     for (size_t k = 0; k < v->n_order; k++)
         v->order[k] = a[k].id;
     free(a);
