@@ -54,18 +54,6 @@ typedef struct backfill {
 /* A waiting job; one started at this pick; one in run. */
 enum { B_NONE, B_WAIT, B_NEW, B_RUN };
 
-static int earlier(const void *ctx, size_t a, size_t b)
-{
-    const backfill *f = ctx;
-    return f->seq[a] < f->seq[b];
-}
-
-static int ends_first(const void *ctx, size_t a, size_t b)
-{
-    const backfill *f = ctx;
-    return f->eend[a] < f->eend[b] || (f->eend[a] == f->eend[b] && a < b);
-}
-
 static int backfill_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
@@ -76,8 +64,8 @@ static int backfill_configure(void *st, const st_sched_params *p, st_err *err)
     b->seq = st_xcalloc(n, sizeof *b->seq);
     b->state = st_xcalloc(n, 1);
     b->scratch = st_xcalloc(n, sizeof *b->scratch);
-    st__rset_init(&b->pool, n, earlier, b);
-    st__rset_init(&b->rpool, n, ends_first, b);
+    st__rset_init(&b->pool, n);
+    st__rset_init(&b->rpool, n);
     b->run = ST__RSET_NONE;
     b->eend = st_xcalloc(n, sizeof *b->eend);
     b->band = st_xcalloc(n, sizeof *b->band);
@@ -110,7 +98,7 @@ static void backfill_release(void *st)
 static void set_in(backfill *b, size_t id)
 {
     int64_t g = b->job[id]->gpus;
-    st__rset_add(&b->pool, &b->root[g], id, g, b->job[id]->estimate_s);
+    st__rset_add(&b->pool, &b->root[g], id, (st__rkey){b->seq[id], id}, g, b->job[id]->estimate_s);
     b->bits[g / 64] |= (uint64_t)1 << (g % 64);
 }
 
@@ -179,7 +167,8 @@ static void admit_running(backfill *b, const st_sched_view *v)
         if (b->state[id] != B_NEW)
             continue; /* finished since, or a duplicate of an entry already taken */
         b->eend[id] = st_sched_expected_end(v, id);
-        st__rset_add(&b->rpool, &b->run, id, b->job[id]->gpus, 0);
+        st__rkey k = {st__rkey_double(b->eend[id]), id}; /* by expected end, then id */
+        st__rset_add(&b->rpool, &b->run, id, k, b->job[id]->gpus, 0);
         b->state[id] = B_RUN;
     }
     b->n_fresh = 0;
@@ -238,25 +227,13 @@ static void reservation_scan(const st_sched_view *v, int64_t need, double *shado
     free(e);
 }
 
-/* A cut of run: the members whose expected end is below (or not above) x. */
-typedef struct cut {
-    const backfill *b;
-    double x;
-    int or_equal;
-} cut;
-
-static int below(const void *ctx, size_t id)
-{
-    const cut *c = ctx;
-    return c->b->eend[id] < c->x || (c->or_equal && c->b->eend[id] == c->x);
-}
-
-/* The members of run whose expected end is below (or not above) x: their count and GPUs. */
+/* The members of run whose expected end is below (or not above) x: their count and GPUs. Their
+ * keys are (end, id): those below (end x, id 0), or (end x, the largest id) when x is in. */
 static size_t count_below(const backfill *b, double x, int or_equal, int64_t *gpus)
 {
     size_t n;
-    cut c = {b, x, or_equal};
-    st__rset_prefix(&b->rpool, b->run, below, &c, &n, gpus);
+    st__rkey bound = {st__rkey_double(x), or_equal ? UINT64_MAX : 0};
+    st__rset_below(&b->rpool, b->run, &bound, &n, gpus);
     return n;
 }
 

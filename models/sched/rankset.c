@@ -1,145 +1,307 @@
-/* The policies' ordered sets (rankset.h): a treap over job ids, each subtree holding its least
- * GPU count and least figure. The recursions go as deep as the treap, O(log n) expected. */
+/* The policies' ordered sets (rankset.h): a B+ tree per set over a shared pool of nodes. A node
+ * holds up to FAN slots in key order: in a leaf one member each, in an inner node one child each,
+ * with the child's figures (its last key, members, GPUs, least GPU count, least figure). A leaf
+ * slot reads as a child of one member, so every node's figures are the same reductions over its
+ * slots. Inserts split a full node on the way down (so a split never climbs back up); removals
+ * drop a node once it is empty and lift the root while it has a single child. No node is merged
+ * with a neighbour, so a node may hold fewer than FAN / 2 slots; the depth still grows only when
+ * a full root splits, which takes FAN / 2 more splits below it each time, so it stays below
+ * log_{FAN/2} of the members ever added plus one (MAX_DEPTH bounds it for any count of ids). */
 #include "models/sched/rankset.h"
 
 #include <stdlib.h>
 
 #include "sim/xalloc.h"
 
-#define NONE    ST__RSET_NONE
-#define L(s, t) ((s)->node[t].kid[0])
-#define R(s, t) ((s)->node[t].kid[1])
+#define NONE ST__RSET_NONE
 
-void st__rset_init(st__rset *s, size_t n, st__rset_before_fn before, const void *ctx)
+/* 16 slots: a node's keys are four cache lines, its other figures one or two each, and a
+ * hundred thousand members sit three levels deep. */
+enum { FAN = 16, HALF = FAN / 2 };
+
+/* (FAN / 2)^(MAX_DEPTH - 1) exceeds 2^64: no tree reaches it. */
+enum { MAX_DEPTH = 24 };
+
+typedef struct st__rnode {
+    uint32_t n;         /* slots in use */
+    uint32_t leaf;      /* 1: the slots are members */
+    size_t total;       /* members below it */
+    int64_t gsum;       /* their GPUs */
+    st__rkey key[FAN];  /* a member's key; a child's last member's key */
+    uint32_t item[FAN]; /* a member's id; a child's node */
+    uint32_t size[FAN]; /* 1; a child's members (a node holds at most 2^32 - 1 ids) */
+    int64_t least[FAN]; /* a member's GPUs; a child's least */
+    int64_t sum[FAN];   /* a member's GPUs; a child's in all */
+    double amin[FAN];   /* a member's figure; a child's least */
+} rnode;
+
+void st__rset_init(st__rset *s, size_t n)
 {
     n = n ? n : 1;
-    *s = (st__rset){.before = before, .ctx = ctx, .n = n};
-    s->node = st_xmalloc(n * sizeof *s->node);
+    if (n > UINT32_MAX)
+        ST_BUG("an ordered set of %zu ids", n);
+    *s = (st__rset){.n = n};
+    s->key = st_xmalloc(n * sizeof *s->key);
     s->in = st_xcalloc(n, 1);
 }
 
 void st__rset_release(st__rset *s)
 {
     free(s->node);
+    free(s->spare);
+    free(s->key);
     free(s->in);
+    memset(s, 0, sizeof *s);
 }
 
-/* A node's heap priority: a fixed mix of its id (splitmix64's finaliser), ties to the lower id,
- * so that the tree's shape, and so every walk, is the same at every run. */
-static uint64_t prio(size_t id)
+/* Room for k more nodes without moving the array, so that node pointers stay valid while an
+ * add splits its way down. */
+static void reserve(st__rset *s, size_t k)
 {
-    uint64_t z = (uint64_t)id + 0x9e3779b97f4a7c15u;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static int above(size_t a, size_t b)
-{
-    uint64_t pa = prio(a), pb = prio(b);
-    return pa > pb || (pa == pb && a < b);
-}
-
-/* Node t's subtree figures from its own and its children's. */
-static void pull(st__rset *s, size_t t)
-{
-    st__rnode *x = &s->node[t];
-    x->least = x->gpus;
-    x->amin = x->aux;
-    x->sum = x->gpus;
-    x->size = 1;
-    for (int k = 0; k < 2; k++) {
-        if (x->kid[k] == NONE)
-            continue;
-        const st__rnode *c = &s->node[x->kid[k]];
-        x->sum += c->sum;
-        x->size += c->size;
-        if (c->least < x->least)
-            x->least = c->least;
-        if (c->amin < x->amin)
-            x->amin = c->amin;
-    }
-}
-
-/* The subtree t split into the members before id (*l) and after it (*r). */
-static void split(st__rset *s, size_t t, size_t id, size_t *l, size_t *r)
-{
-    if (t == NONE) {
-        *l = *r = NONE;
+    if (s->n_spare + (s->cap - s->n_node) >= k)
         return;
-    }
-    if (s->before(s->ctx, id, t)) {
-        split(s, L(s, t), id, l, &L(s, t));
-        *r = t;
-    } else {
-        split(s, R(s, t), id, &R(s, t), r);
-        *l = t;
-    }
-    pull(s, t);
+    size_t cap = s->cap;
+    s->node = st_xgrow(s->node, sizeof *s->node, s->n_node + k, &cap);
+    cap = s->cap;
+    s->spare = st_xgrow(s->spare, sizeof *s->spare, s->n_node + k, &cap);
+    s->cap = cap;
 }
 
-/* Subtrees a and b joined, every member of a before every member of b. */
-static size_t merge(st__rset *s, size_t a, size_t b)
+static uint32_t new_node(st__rset *s, int leaf)
 {
-    if (a == NONE)
-        return b;
-    if (b == NONE)
-        return a;
-    if (above(a, b)) {
-        R(s, a) = merge(s, R(s, a), b);
-        pull(s, a);
-        return a;
-    }
-    L(s, b) = merge(s, a, L(s, b));
-    pull(s, b);
-    return b;
-}
-
-static size_t insert(st__rset *s, size_t t, size_t id)
-{
-    if (t == NONE || above(id, t)) {
-        split(s, t, id, &L(s, id), &R(s, id));
-        pull(s, id);
-        return id;
-    }
-    if (s->before(s->ctx, id, t))
-        L(s, t) = insert(s, L(s, t), id);
-    else
-        R(s, t) = insert(s, R(s, t), id);
-    pull(s, t);
+    uint32_t t = s->n_spare ? s->spare[--s->n_spare] : (uint32_t)s->n_node++;
+    s->node[t].n = 0;
+    s->node[t].leaf = (uint32_t)leaf;
+    s->node[t].total = 0;
+    s->node[t].gsum = 0;
     return t;
 }
 
-static size_t erase(st__rset *s, size_t t, size_t id)
+static void free_node(st__rset *s, uint32_t t)
 {
-    if (t == NONE)
-        ST_BUG("job %zu is not in its set", id);
-    if (t == id)
-        return merge(s, L(s, t), R(s, t));
-    if (s->before(s->ctx, id, t))
-        L(s, t) = erase(s, L(s, t), id);
-    else
-        R(s, t) = erase(s, R(s, t), id);
-    pull(s, t);
-    return t;
+    s->spare[s->n_spare++] = t;
 }
 
-void st__rset_add(st__rset *s, size_t *root, size_t id, int64_t gpus, double aux)
+/* Slot i of p from its child's slots. */
+static void refresh(const st__rset *s, rnode *p, uint32_t i)
+{
+    const rnode *c = &s->node[p->item[i]];
+    int64_t least = INT64_MAX;
+    double amin = c->amin[0];
+    for (uint32_t k = 0; k < c->n; k++) {
+        least = c->least[k] < least ? c->least[k] : least;
+        amin = c->amin[k] < amin ? c->amin[k] : amin;
+    }
+    p->key[i] = c->key[c->n - 1];
+    p->size[i] = (uint32_t)c->total;
+    p->sum[i] = c->gsum;
+    p->least[i] = least;
+    p->amin[i] = amin;
+}
+
+/* Open slot i of x (i <= x->n < FAN): the slots from i move one right. */
+static void open_slot(rnode *x, uint32_t i)
+{
+    uint32_t m = x->n - i;
+    memmove(&x->key[i + 1], &x->key[i], m * sizeof *x->key);
+    memmove(&x->item[i + 1], &x->item[i], m * sizeof *x->item);
+    memmove(&x->size[i + 1], &x->size[i], m * sizeof *x->size);
+    memmove(&x->least[i + 1], &x->least[i], m * sizeof *x->least);
+    memmove(&x->sum[i + 1], &x->sum[i], m * sizeof *x->sum);
+    memmove(&x->amin[i + 1], &x->amin[i], m * sizeof *x->amin);
+    x->n++;
+}
+
+/* Close slot i of x: the slots after it move one left. */
+static void close_slot(rnode *x, uint32_t i)
+{
+    uint32_t m = x->n - i - 1;
+    memmove(&x->key[i], &x->key[i + 1], m * sizeof *x->key);
+    memmove(&x->item[i], &x->item[i + 1], m * sizeof *x->item);
+    memmove(&x->size[i], &x->size[i + 1], m * sizeof *x->size);
+    memmove(&x->least[i], &x->least[i + 1], m * sizeof *x->least);
+    memmove(&x->sum[i], &x->sum[i + 1], m * sizeof *x->sum);
+    memmove(&x->amin[i], &x->amin[i + 1], m * sizeof *x->amin);
+    x->n--;
+}
+
+/* Node t's members and GPUs from its slots. */
+static void retotal(rnode *x)
+{
+    x->total = 0;
+    x->gsum = 0;
+    for (uint32_t k = 0; k < x->n; k++) {
+        x->total += x->size[k];
+        x->gsum += x->sum[k];
+    }
+}
+
+/* Split p's full child at slot i in two halves, the upper one a new node at slot i + 1 (p is not
+ * full). */
+static void split_child(st__rset *s, rnode *p, uint32_t i)
+{
+    rnode *c = &s->node[p->item[i]];
+    uint32_t d = new_node(s, (int)c->leaf);
+    rnode *h = &s->node[d];
+    memcpy(h->key, &c->key[HALF], HALF * sizeof *h->key);
+    memcpy(h->item, &c->item[HALF], HALF * sizeof *h->item);
+    memcpy(h->size, &c->size[HALF], HALF * sizeof *h->size);
+    memcpy(h->least, &c->least[HALF], HALF * sizeof *h->least);
+    memcpy(h->sum, &c->sum[HALF], HALF * sizeof *h->sum);
+    memcpy(h->amin, &c->amin[HALF], HALF * sizeof *h->amin);
+    h->n = HALF;
+    c->n = HALF;
+    retotal(c);
+    retotal(h);
+    open_slot(p, i + 1);
+    p->item[i + 1] = d;
+    refresh(s, p, i);
+    refresh(s, p, i + 1);
+}
+
+/* The slot of inner node x whose child holds key k, or would: the first whose last key is not
+ * below k, else the last. */
+static uint32_t child_for(const rnode *x, const st__rkey *k)
+{
+    uint32_t i = 0;
+    while (i + 1 < x->n && st__rkey_less(&x->key[i], k))
+        i++;
+    return i;
+}
+
+void st__rset_add(st__rset *s, size_t *root, size_t id, st__rkey key, int64_t gpus, double aux)
 {
     if (id >= s->n || s->in[id])
         ST_BUG("job %zu added twice", id);
+    reserve(s, MAX_DEPTH + 2);
+    if (*root == NONE)
+        *root = new_node(s, 1);
+    if (s->node[*root].n == FAN) { /* a full root: a new one above it, then split */
+        uint32_t r = new_node(s, 0);
+        rnode *x = &s->node[r];
+        x->n = 1;
+        x->item[0] = (uint32_t)*root;
+        x->total = s->node[*root].total;
+        x->gsum = s->node[*root].gsum;
+        refresh(s, x, 0);
+        split_child(s, x, 0);
+        *root = r;
+    }
+    rnode *x = &s->node[*root];
+    while (!x->leaf) {
+        x->total++;
+        x->gsum += gpus;
+        uint32_t i = child_for(x, &key);
+        if (s->node[x->item[i]].n == FAN) {
+            split_child(s, x, i);
+            if (st__rkey_less(&x->key[i], &key))
+                i++;
+        }
+        x->size[i]++;
+        x->sum[i] += gpus;
+        x->least[i] = gpus < x->least[i] ? gpus : x->least[i];
+        x->amin[i] = aux < x->amin[i] ? aux : x->amin[i];
+        if (st__rkey_less(&x->key[i], &key))
+            x->key[i] = key; /* past every member: the last slot's last key */
+        x = &s->node[x->item[i]];
+    }
+    uint32_t i = 0;
+    while (i < x->n && st__rkey_less(&x->key[i], &key))
+        i++;
+    if (i < x->n && !st__rkey_less(&key, &x->key[i]))
+        ST_BUG("job %zu has the key of job %u", id, x->item[i]);
+    open_slot(x, i);
+    x->key[i] = key;
+    x->item[i] = (uint32_t)id;
+    x->size[i] = 1;
+    x->least[i] = x->sum[i] = gpus;
+    x->amin[i] = aux;
+    x->total++;
+    x->gsum += gpus;
     s->in[id] = 1;
-    s->node[id].gpus = gpus;
-    s->node[id].aux = aux;
-    *root = insert(s, *root, id);
+    s->key[id] = key;
+}
+
+/* The least GPUs and figure over x's slots. */
+static int64_t least_of(const rnode *x)
+{
+    int64_t m = INT64_MAX;
+    for (uint32_t k = 0; k < x->n; k++)
+        m = x->least[k] < m ? x->least[k] : m;
+    return m;
+}
+
+static double amin_of(const rnode *x)
+{
+    double m = x->amin[0];
+    for (uint32_t k = 1; k < x->n; k++)
+        m = x->amin[k] < m ? x->amin[k] : m;
+    return m;
+}
+
+/* Remove id from the set at *root: its GPUs and figure in *gpus and *aux. */
+static void take(st__rset *s, size_t *root, size_t id, int64_t *gpus, double *aux)
+{
+    if (id >= s->n || !s->in[id] || *root == NONE)
+        ST_BUG("job %zu is not in a set", id);
+    const st__rkey *k = &s->key[id];
+    uint32_t path[MAX_DEPTH], slot[MAX_DEPTH], depth = 0, t = (uint32_t)*root;
+    while (!s->node[t].leaf) {
+        if (depth == MAX_DEPTH)
+            ST_BUG("ordered set deeper than %d", MAX_DEPTH);
+        path[depth] = t;
+        slot[depth] = child_for(&s->node[t], k);
+        t = s->node[t].item[slot[depth++]];
+    }
+    rnode *x = &s->node[t];
+    uint32_t i = 0;
+    while (i < x->n && x->item[i] != id)
+        i++;
+    if (i == x->n)
+        ST_BUG("job %zu is not in its set", id);
+    int64_t g = *gpus = x->least[i];
+    double a = *aux = x->amin[i];
+    close_slot(x, i);
+    x->total--;
+    x->gsum -= g;
+    for (uint32_t d = depth; d-- > 0;) { /* the figures of each ancestor's slot on the path */
+        rnode *p = &s->node[path[d]];
+        uint32_t j = slot[d];
+        const rnode *c = &s->node[p->item[j]];
+        p->total--;
+        p->gsum -= g;
+        if (!c->n) {
+            free_node(s, p->item[j]);
+            close_slot(p, j);
+            continue;
+        }
+        p->size[j]--;
+        p->sum[j] -= g;
+        p->key[j] = c->key[c->n - 1];
+        if (p->least[j] == g)
+            p->least[j] = least_of(c);
+        if (!(p->amin[j] < a))
+            p->amin[j] = amin_of(c);
+    }
+    uint32_t r = (uint32_t)*root;
+    while (!s->node[r].leaf && s->node[r].n == 1) { /* a root of one child: the child */
+        uint32_t c = s->node[r].item[0];
+        free_node(s, r);
+        r = c;
+    }
+    *root = r;
+    if (!s->node[r].n) {
+        free_node(s, r);
+        *root = NONE;
+    }
+    s->in[id] = 0;
 }
 
 void st__rset_remove(st__rset *s, size_t *root, size_t id)
 {
-    if (id >= s->n || !s->in[id])
-        ST_BUG("job %zu is not in a set", id);
-    *root = erase(s, *root, id);
-    s->in[id] = 0;
+    int64_t g;
+    double a;
+    take(s, root, id, &g, &a);
 }
 
 int st__rset_has(const st__rset *s, size_t id)
@@ -147,107 +309,177 @@ int st__rset_has(const st__rset *s, size_t id)
     return id < s->n && s->in[id];
 }
 
-size_t st__rset_first(const st__rset *s, size_t t, int64_t b, st__rset_ok_fn ok, const void *c)
+static size_t first_in(const st__rset *s, uint32_t t, int64_t b, st__rset_ok_fn ok, const void *c)
 {
-    if (t == NONE || s->node[t].least > b || (ok && !ok(c, s->node[t].amin)))
-        return NONE;
-    size_t f = st__rset_first(s, L(s, t), b, ok, c);
-    if (f != NONE)
-        return f;
-    if (s->node[t].gpus <= b && (!ok || ok(c, s->node[t].aux)))
-        return t;
-    return st__rset_first(s, R(s, t), b, ok, c);
-}
-
-size_t st__rset_first_after(const st__rset *s, size_t t, size_t after, int64_t b)
-{
-    while (t != NONE && s->node[t].least <= b && after != NONE && !s->before(s->ctx, after, t))
-        t = R(s, t); /* t and its left subtree are not after `after` */
-    if (t == NONE || s->node[t].least > b)
-        return NONE;
-    size_t f = st__rset_first_after(s, L(s, t), after, b);
-    if (f != NONE)
-        return f;
-    if (s->node[t].gpus <= b)
-        return t;
-    return st__rset_first_after(s, R(s, t), after, b);
-}
-
-void st__rset_prefix(const st__rset *s, size_t t, st__rset_pred_fn pred, const void *ctx, size_t *n,
-                     int64_t *gpus)
-{
-    *n = 0;
-    *gpus = 0;
-    while (t != NONE) {
-        if (!pred(ctx, t)) {
-            t = L(s, t);
+    const rnode *x = &s->node[t];
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (x->least[i] > b || (ok && !ok(c, x->amin[i])))
             continue;
-        }
-        if (L(s, t) != NONE) {
-            *n += s->node[L(s, t)].size;
-            *gpus += s->node[L(s, t)].sum;
-        }
-        *n += 1;
-        *gpus += s->node[t].gpus;
-        t = R(s, t);
-    }
-}
-
-size_t st__rset_reach(const st__rset *s, size_t t, int64_t need, size_t *n, int64_t *gpus)
-{
-    *n = 0;
-    *gpus = 0;
-    while (t != NONE) {
-        size_t l = L(s, t);
-        int64_t left = l != NONE ? s->node[l].sum : 0;
-        if (l != NONE && *gpus + left >= need) {
-            t = l;
-            continue;
-        }
-        *n += (l != NONE ? s->node[l].size : 0) + 1;
-        *gpus += left + s->node[t].gpus;
-        if (*gpus >= need)
-            return t;
-        t = R(s, t);
+        if (x->leaf)
+            return x->item[i];
+        size_t f = first_in(s, x->item[i], b, ok, c);
+        if (f != NONE)
+            return f; /* else both tests pass somewhere in it, never on one member: go on */
     }
     return NONE;
 }
 
-size_t st__rset_at(const st__rset *s, size_t t, size_t k)
+size_t st__rset_first(const st__rset *s, size_t root, int64_t b, st__rset_ok_fn ok, const void *c)
 {
-    while (t != NONE) {
-        size_t left = L(s, t) != NONE ? s->node[L(s, t)].size : 0;
-        if (k == left)
-            return t;
-        if (k < left) {
-            t = L(s, t);
+    return root == NONE ? NONE : first_in(s, (uint32_t)root, b, ok, c);
+}
+
+static size_t first_after_in(const st__rset *s, uint32_t t, const st__rkey *after, int64_t b)
+{
+    const rnode *x = &s->node[t];
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (!st__rkey_less(after, &x->key[i]) || x->least[i] > b)
+            continue; /* all of it at or before `after`, or none fits */
+        if (x->leaf)
+            return x->item[i];
+        size_t f = first_after_in(s, x->item[i], after, b);
+        if (f != NONE)
+            return f;
+    }
+    return NONE;
+}
+
+size_t st__rset_first_after(const st__rset *s, size_t root, const st__rkey *after, int64_t b)
+{
+    if (root == NONE)
+        return NONE;
+    if (!after)
+        return first_in(s, (uint32_t)root, b, NULL, NULL);
+    return first_after_in(s, (uint32_t)root, after, b);
+}
+
+void st__rset_prefix(const st__rset *s, size_t root, st__rset_pred_fn pred, const void *ctx,
+                     size_t *n, int64_t *gpus)
+{
+    *n = 0;
+    *gpus = 0;
+    if (root == NONE)
+        return;
+    const rnode *x = &s->node[root];
+    for (uint32_t i = 0; i < x->n;) {
+        if (pred(ctx, &x->key[i])) { /* its last member passes: all of it does */
+            *n += x->size[i];
+            *gpus += x->sum[i];
+            i++;
+        } else if (x->leaf) {
+            return;
         } else {
-            k -= left + 1;
-            t = R(s, t);
+            x = &s->node[x->item[i]];
+            i = 0;
+        }
+    }
+}
+
+void st__rset_below(const st__rset *s, size_t root, const st__rkey *bound, size_t *n, int64_t *gpus)
+{
+    *n = 0;
+    *gpus = 0;
+    if (root == NONE)
+        return;
+    const rnode *x = &s->node[root];
+    for (uint32_t i = 0; i < x->n;) {
+        if (st__rkey_less(&x->key[i], bound)) {
+            *n += x->size[i];
+            *gpus += x->sum[i];
+            i++;
+        } else if (x->leaf) {
+            return;
+        } else {
+            x = &s->node[x->item[i]];
+            i = 0;
+        }
+    }
+}
+
+size_t st__rset_reach(const st__rset *s, size_t root, int64_t need, size_t *n, int64_t *gpus)
+{
+    *n = 0;
+    *gpus = 0;
+    if (root == NONE)
+        return NONE;
+    const rnode *x = &s->node[root];
+    for (uint32_t i = 0; i < x->n;) {
+        if (*gpus + x->sum[i] < need) {
+            *n += x->size[i];
+            *gpus += x->sum[i];
+            i++;
+        } else if (x->leaf) {
+            *n += 1;
+            *gpus += x->sum[i];
+            return x->item[i];
+        } else {
+            x = &s->node[x->item[i]];
+            i = 0;
         }
     }
     return NONE;
+}
+
+size_t st__rset_at(const st__rset *s, size_t root, size_t k)
+{
+    if (root == NONE || k >= s->node[root].total)
+        return NONE;
+    const rnode *x = &s->node[root];
+    for (uint32_t i = 0;;) {
+        if (k >= x->size[i]) {
+            k -= x->size[i++];
+        } else if (x->leaf) {
+            return x->item[i];
+        } else {
+            x = &s->node[x->item[i]];
+            i = 0;
+        }
+    }
+}
+
+size_t st__rset_last(const st__rset *s, size_t root)
+{
+    if (root == NONE)
+        return NONE;
+    const rnode *x = &s->node[root];
+    while (!x->leaf)
+        x = &s->node[x->item[x->n - 1]];
+    return x->item[x->n - 1];
 }
 
 size_t st__rset_size(const st__rset *s, size_t root)
 {
-    return root == NONE ? 0 : s->node[root].size;
+    return root == NONE ? 0 : s->node[root].total;
 }
 
 int64_t st__rset_gpus(const st__rset *s, size_t root)
 {
-    return root == NONE ? 0 : s->node[root].sum;
+    return root == NONE ? 0 : s->node[root].gsum;
 }
+
+/* A member taken out by st__rset_start_fitting: what it goes back with. */
+typedef struct passed {
+    int64_t gpus;
+    double aux;
+} passed;
 
 void st__rset_start_fitting(st__rset *s, size_t *root, st_sched_view *v, size_t *scratch)
 {
     size_t n = 0, id;
+    passed *back = NULL;
+    size_t cap = 0;
     while (st_sched_free_gpus(v) > 0 &&
            (id = st__rset_first(s, *root, st_sched_free_gpus(v), NULL, NULL)) != NONE) {
-        st__rset_remove(s, root, id);
-        if (!st_sched_start(v, id))
-            scratch[n++] = id;
+        int64_t g;
+        double a;
+        take(s, root, id, &g, &a);
+        if (st_sched_start(v, id))
+            continue;
+        back = st_xgrow(back, sizeof *back, n + 1, &cap);
+        back[n] = (passed){g, a};
+        scratch[n++] = id;
     }
     for (size_t k = 0; k < n; k++) /* passed over: back, with the figures they had */
-        st__rset_add(s, root, scratch[k], s->node[scratch[k]].gpus, s->node[scratch[k]].aux);
+        st__rset_add(s, root, scratch[k], s->key[scratch[k]], back[k].gpus, back[k].aux);
+    free(back);
 }

@@ -41,18 +41,6 @@ enum { SH_NONE, SH_FRESH, SH_WAIT, SH_LIST, SH_LOOSE };
  * g x 0.47 ns. So listed jobs of one list never tie on a key unless their ends are equal. */
 #define NEAR_TICKS ((int64_t)1048576 * 1000000000)
 
-static int lower(const void *ctx, size_t a, size_t b)
-{
-    const st__shortest *s = ctx;
-    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
-}
-
-static int by_end(const void *ctx, size_t a, size_t b)
-{
-    const st__shortest *s = ctx;
-    return s->end[a] < s->end[b] || (s->end[a] == s->end[b] && a < b);
-}
-
 static int by_key(const void *a, const void *b)
 {
     const st__ranked *x = a, *y = b;
@@ -77,8 +65,8 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     s->key = st_xcalloc(n, sizeof *s->key);
     s->end = st_xcalloc(n, sizeof *s->end);
     s->where = st_xcalloc(n, 1);
-    st__rset_init(&s->wpool, n, lower, s);
-    st__rset_init(&s->rpool, n, by_end, s);
+    st__rset_init(&s->wpool, n); /* by key, then id */
+    st__rset_init(&s->rpool, n); /* by end, then id */
     s->wait = NONE;
     s->root = st_xmalloc(lists * sizeof *s->root);
     for (size_t k = 0; k < lists; k++)
@@ -148,7 +136,8 @@ static void list_add(st__shortest *s, size_t id)
         s->list_at[l] = s->n_lists;
         s->lists[s->n_lists++] = l;
     }
-    st__rset_add(&s->rpool, &s->root[l], id, s->job[id]->gpus, 0);
+    st__rset_add(&s->rpool, &s->root[l], id, (st__rkey){st__rkey_int(s->end[id]), id},
+                 s->job[id]->gpus, 0);
     s->where[id] = SH_LIST;
 }
 
@@ -183,17 +172,24 @@ static double key_of(const st__shortest *s, const st_sched_view *v, size_t id)
     return s->by_service ? r * (double)s->job[id]->gpus : r;
 }
 
-/* A listed job's key now: st_sched_remaining_s's figure, secs(end - now), to the bit. */
+/* A listed job's key now, from its end and GPUs: st_sched_remaining_s's figure, secs(end -
+ * now), to the bit. */
+static double key_at(const st__shortest *s, int64_t end, int64_t gpus)
+{
+    double r = (double)(end - s->now) / 1e9;
+    return s->by_service ? r * (double)gpus : r;
+}
+
 static double near_key(const st__shortest *s, size_t id)
 {
-    double r = (double)(s->end[id] - s->now) / 1e9;
-    return s->by_service ? r * (double)s->job[id]->gpus : r;
+    return key_at(s, s->end[id], s->job[id]->gpus);
 }
 
 static void wait_again(st__shortest *s, size_t id)
 {
     s->where[id] = SH_WAIT;
-    st__rset_add(&s->wpool, &s->wait, id, s->job[id]->gpus, 0);
+    st__rset_add(&s->wpool, &s->wait, id, (st__rkey){st__rkey_double(s->key[id]), id},
+                 s->job[id]->gpus, 0);
 }
 
 /* Loose jobs now near their end join their list, the rest are keyed and sorted (the finished and
@@ -227,10 +223,13 @@ static void settle(st__shortest *s, const st_sched_view *v)
     s->n_fresh = 0;
 }
 
-static int before_probe(const void *ctx, size_t id)
+/* A listed job, from its key (end, id) in the list of GPU count probe_gpus, ranks before the
+ * probe. */
+static int before_probe(const void *ctx, const st__rkey *k)
 {
     const st__shortest *s = ctx;
-    return ranks_before(near_key(s, id), id, s->probe_key, s->probe);
+    int64_t end = (int64_t)(k->hi ^ (uint64_t)1 << 63);
+    return ranks_before(key_at(s, end, s->probe_gpus), (size_t)k->lo, s->probe_key, s->probe);
 }
 
 /* The GPUs of the running jobs not yet walked that rank before waiting job w (all of them, w
@@ -246,6 +245,7 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
         } else {
+            s->probe_gpus = (int64_t)s->lists[i]; /* srsf's list: its jobs' GPUs (srtf: unused) */
             st__rset_prefix(&s->rpool, r, before_probe, s, &s->upto[i], &s->upto_gpus[i]);
         }
         if (s->upto[i] < s->cur[i]) { /* walked already (all, under `preemption: false`) */
@@ -347,6 +347,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         } else {
             s->probe = y;
             s->probe_key = k2;
+            s->probe_gpus = (int64_t)s->lists[f1];
             st__rset_prefix(&s->rpool, r, before_probe, s, &n, &g);
         }
         if (g - *cg <= *b) { /* the whole run fits */

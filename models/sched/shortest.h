@@ -39,6 +39,7 @@ typedef struct st__shortest {
     int64_t now;                /* the pick's clock */
     double probe_key;           /* the key and id the lists are cut at */
     size_t probe;
+    int64_t probe_gpus; /* the GPUs of the jobs of the list being cut (srsf) */
 } st__shortest;
 
 int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_service,
