@@ -114,6 +114,29 @@ void st__cl_want_decide(st_sched_view *v)
     st_engine_schedule_prio(v->eng, v->k_decide, st_engine_now(v->eng), PRIO_DECIDE, NULL);
 }
 
+void st__cl_stop(st_sched_view *v)
+{
+    v->stopped = 1;
+    st_engine_stop(v->eng);
+}
+
+static void decide(st_sched_view *v);
+
+/* The decision an arrival, finish, release or wake asks for, at the end of its handler: made at
+ * once when nothing else is pending at this instant (no decision yet, the run not stopping), as
+ * the cluster.decide event would have been the next to fire, nothing else at this instant
+ * before it; else that event, after the rest of the instant. One event less per decision (half
+ * of the run's events on a trace), and the same order of everything else: the events scheduled
+ * later keep their order among themselves. */
+static void decide_after(st_sched_view *v)
+{
+    if (!v->decide_pending && !v->stopped && st_engine_next_time(v->eng) > st_engine_now(v->eng)) {
+        decide(v);
+        return;
+    }
+    st__cl_want_decide(v);
+}
+
 double st_sched_attained_s(const st_sched_view *v, size_t id)
 {
     return secs(done_by_now(v, id));
@@ -140,7 +163,7 @@ static void on_wake(st_engine *eng, void *st, const st_event *ev)
 {
     (void)eng;
     (void)ev;
-    st__cl_want_decide(st);
+    decide_after(st);
 }
 
 static void open_segment(st_sched_view *v, size_t id)
@@ -218,7 +241,7 @@ static void settle_pending(st_sched_view *v)
             continue; /* preempted in the same pick: asked again at its next start */
         double d = 0;
         if ((v->rc = v->sp->duration(v->sp->ctx, id, st_sched_now(v), &d, v->err))) {
-            st_engine_stop(v->eng);
+            st__cl_stop(v);
             continue;
         }
         j->duration = j->base = ticks(d > 0 ? d : 0);
@@ -237,7 +260,7 @@ static int retime(st_sched_view *v, size_t id, const int64_t *g)
     if (!v->sp->retime || j->duration < 0)
         return 0;
     if ((v->rc = v->sp->retime(v->sp->ctx, id, g, st_sched_now(v), &s, v->err))) {
-        st_engine_stop(v->eng);
+        st__cl_stop(v);
         return v->rc;
     }
     s = s > 0 && isfinite(s) ? s : 1;
@@ -342,7 +365,7 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     v->js[id].rel = 0;
     v->js[id].state = J_WAITING;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
-    st__cl_want_decide(v);
+    decide_after(v);
 }
 
 static void on_arrival(st_engine *eng, void *st, const st_event *ev)
@@ -357,7 +380,7 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
         st_engine_schedule_prio(eng, v->k_arrive, ticks(v->sj[v->order[k + 1]].submit_s),
                                 PRIO_ARRIVAL, &p);
     }
-    st__cl_want_decide(v);
+    decide_after(v);
 }
 
 static void on_finish(st_engine *eng, void *st, const st_event *ev)
@@ -370,8 +393,8 @@ static void on_finish(st_engine *eng, void *st, const st_event *ev)
     v->out->job[id].end_s = secs(st_engine_now(eng));
     v->pol->on_finish(v->pst, &v->sj[id]);
     if (v->has_out && --v->n_left == 0)
-        st_engine_stop(eng); /* nothing is left for a failure to hit */
-    st__cl_want_decide(v);
+        st__cl_stop(v); /* nothing is left for a failure to hit */
+    decide_after(v);
 }
 
 /* The fragmentation level from now to the next event (every change of the free GPUs or of the
@@ -386,15 +409,19 @@ static void fragmentation(st_sched_view *v)
     v->frag_t = now;
 }
 
-static void on_decide(st_engine *eng, void *st, const st_event *ev)
+static void decide(st_sched_view *v)
 {
-    (void)eng;
-    (void)ev;
-    st_sched_view *v = st;
     v->decide_pending = 0;
     v->pol->pick(v->pst, v);
     settle_pending(v);
     fragmentation(v);
+}
+
+static void on_decide(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    (void)ev;
+    decide(st);
 }
 
 /* cluster.rate: every running job's rate now, from the spec's hook; a job whose rate changed

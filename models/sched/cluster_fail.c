@@ -99,7 +99,7 @@ static int too_many_failures(st_sched_view *v, const st_outage_class *oc)
                        "its unit (a failure every %.4g s across the class's %lld components)",
                        oc->component, (long long)v->max_draws, st_sched_now(v) / 86400,
                        oc->mtbf_s / (double)oc->count, (long long)oc->count);
-    st_engine_stop(v->eng);
+    st__cl_stop(v);
     return 1;
 }
 

@@ -68,6 +68,7 @@ struct st_sched_view {
     size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
     int64_t n_draws, max_draws; /* failure events so far, and the cap (ST_OUTAGE_MAX_FAILURES) */
     int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
+    int stopped;                /* the engine was asked to stop (st__cl_stop) */
 };
 
 /* The latest time the run holds: 2^62 ns. Submit times and the horizon are at most 2^61 ns
@@ -103,6 +104,8 @@ static inline st_time cost_ticks(double s)
 
 /* A decision at this instant, once (cluster.c). */
 void st__cl_want_decide(st_sched_view *v);
+/* The run stops after the event being handled (cluster.c). */
+void st__cl_stop(st_sched_view *v);
 /* Job id's work stops now: its stretch is closed and counted (cluster.c). */
 void st__cl_stop_work(st_sched_view *v, size_t id);
 /* Job id's GPUs go back to the pool, those not down (cluster.c). */
