@@ -1,14 +1,17 @@
 /* The policies' ordered sets (rankset.h): a B+ tree per set over a shared pool of nodes. A node
  * holds up to FAN slots in key order: in a leaf one member each, in an inner node one child each,
  * with the child's figures (its last key, members, GPUs, least GPU count, least figure). A leaf
- * slot reads as a child of one member, so every node's figures are the same reductions over its
- * slots. Inserts split a full node on the way down (so a split never climbs back up); removals
- * drop a node once it is empty and lift the root while it has a single child. No node is merged
- * with a neighbour, so a node may hold fewer than FAN / 2 slots; the depth still grows only when
- * a full root splits, which takes FAN / 2 more splits below it each time, so it stays below
+ * slot reads as a child of one member (its GPUs are its least and its sum, its size is 1: a leaf
+ * keeps neither array up to date), so every node's figures are the same reductions over its
+ * slots. Until a member is added with a figure other than 0, every figure is 0 and none is
+ * moved or recomputed. Inserts split a full node on the way down (so a split never climbs back up);
+ * removals drop a node once it is empty and lift the root while it has a single child. No node is
+ * merged with a neighbour, so a node may hold fewer than FAN / 2 slots; the depth still grows only
+ * when a full root splits, which takes FAN / 2 more splits below it each time, so it stays below
  * log_{FAN/2} of the members ever added plus one (MAX_DEPTH bounds it for any count of ids). */
 #include "models/sched/rankset.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "sim/xalloc.h"
@@ -29,9 +32,9 @@ typedef struct st__rnode {
     int64_t gsum;       /* their GPUs */
     st__rkey key[FAN];  /* a member's key; a child's last member's key */
     uint32_t item[FAN]; /* a member's id; a child's node */
-    uint32_t size[FAN]; /* 1; a child's members (a node holds at most 2^32 - 1 ids) */
+    uint32_t size[FAN]; /* a child's members (a node holds at most 2^32 - 1 ids); leaf: unused */
     int64_t least[FAN]; /* a member's GPUs; a child's least */
-    int64_t sum[FAN];   /* a member's GPUs; a child's in all */
+    int64_t sum[FAN];   /* a child's GPUs; leaf: unused */
     double amin[FAN];   /* a member's figure; a child's least */
 } rnode;
 
@@ -74,7 +77,20 @@ static uint32_t new_node(st__rset *s, int leaf)
     s->node[t].leaf = (uint32_t)leaf;
     s->node[t].total = 0;
     s->node[t].gsum = 0;
+    memset(s->node[t].amin, 0,
+           sizeof s->node[t].amin); /* the figure of every slot, until one is set */
     return t;
+}
+
+/* Slot i's members and GPUs. */
+static inline uint32_t size_at(const rnode *x, uint32_t i)
+{
+    return x->leaf ? 1 : x->size[i];
+}
+
+static inline int64_t sum_at(const rnode *x, uint32_t i)
+{
+    return x->leaf ? x->least[i] : x->sum[i];
 }
 
 static void free_node(st__rset *s, uint32_t t)
@@ -82,46 +98,67 @@ static void free_node(st__rset *s, uint32_t t)
     s->spare[s->n_spare++] = t;
 }
 
+/* The least GPUs over x's slots, given that none is below g: the scan stops at one of g. */
+static int64_t least_of(const rnode *x, int64_t g)
+{
+    int64_t m = INT64_MAX;
+    for (uint32_t k = 0; k < x->n && m > g; k++)
+        m = x->least[k] < m ? x->least[k] : m;
+    return m;
+}
+
+static double amin_of(const rnode *x)
+{
+    double m = x->amin[0];
+    for (uint32_t k = 1; k < x->n; k++)
+        m = x->amin[k] < m ? x->amin[k] : m;
+    return m;
+}
+
 /* Slot i of p from its child's slots. */
 static void refresh(const st__rset *s, rnode *p, uint32_t i)
 {
     const rnode *c = &s->node[p->item[i]];
-    int64_t least = INT64_MAX;
-    double amin = c->amin[0];
-    for (uint32_t k = 0; k < c->n; k++) {
-        least = c->least[k] < least ? c->least[k] : least;
-        amin = c->amin[k] < amin ? c->amin[k] : amin;
-    }
     p->key[i] = c->key[c->n - 1];
     p->size[i] = (uint32_t)c->total;
     p->sum[i] = c->gsum;
-    p->least[i] = least;
-    p->amin[i] = amin;
+    p->least[i] = least_of(c, INT64_MIN);
+    if (s->figures)
+        p->amin[i] = amin_of(c);
 }
 
-/* Open slot i of x (i <= x->n < FAN): the slots from i move one right. */
-static void open_slot(rnode *x, uint32_t i)
+/* Open slot i of x (i <= x->n < FAN): the slots from i move one right. Loops, not memmove:
+ * a few slots move, and a library call per array cost more than the moves. */
+static void open_slot(const st__rset *s, rnode *x, uint32_t i)
 {
-    uint32_t m = x->n - i;
-    memmove(&x->key[i + 1], &x->key[i], m * sizeof *x->key);
-    memmove(&x->item[i + 1], &x->item[i], m * sizeof *x->item);
-    memmove(&x->size[i + 1], &x->size[i], m * sizeof *x->size);
-    memmove(&x->least[i + 1], &x->least[i], m * sizeof *x->least);
-    memmove(&x->sum[i + 1], &x->sum[i], m * sizeof *x->sum);
-    memmove(&x->amin[i + 1], &x->amin[i], m * sizeof *x->amin);
+    for (uint32_t k = x->n; k > i; k--) {
+        x->key[k] = x->key[k - 1];
+        x->item[k] = x->item[k - 1];
+        x->least[k] = x->least[k - 1];
+    }
+    for (uint32_t k = x->n; !x->leaf && k > i; k--) {
+        x->size[k] = x->size[k - 1];
+        x->sum[k] = x->sum[k - 1];
+    }
+    for (uint32_t k = x->n; s->figures && k > i; k--)
+        x->amin[k] = x->amin[k - 1];
     x->n++;
 }
 
 /* Close slot i of x: the slots after it move one left. */
-static void close_slot(rnode *x, uint32_t i)
+static void close_slot(const st__rset *s, rnode *x, uint32_t i)
 {
-    uint32_t m = x->n - i - 1;
-    memmove(&x->key[i], &x->key[i + 1], m * sizeof *x->key);
-    memmove(&x->item[i], &x->item[i + 1], m * sizeof *x->item);
-    memmove(&x->size[i], &x->size[i + 1], m * sizeof *x->size);
-    memmove(&x->least[i], &x->least[i + 1], m * sizeof *x->least);
-    memmove(&x->sum[i], &x->sum[i + 1], m * sizeof *x->sum);
-    memmove(&x->amin[i], &x->amin[i + 1], m * sizeof *x->amin);
+    for (uint32_t k = i; k + 1 < x->n; k++) {
+        x->key[k] = x->key[k + 1];
+        x->item[k] = x->item[k + 1];
+        x->least[k] = x->least[k + 1];
+    }
+    for (uint32_t k = i; !x->leaf && k + 1 < x->n; k++) {
+        x->size[k] = x->size[k + 1];
+        x->sum[k] = x->sum[k + 1];
+    }
+    for (uint32_t k = i; s->figures && k + 1 < x->n; k++)
+        x->amin[k] = x->amin[k + 1];
     x->n--;
 }
 
@@ -131,8 +168,8 @@ static void retotal(rnode *x)
     x->total = 0;
     x->gsum = 0;
     for (uint32_t k = 0; k < x->n; k++) {
-        x->total += x->size[k];
-        x->gsum += x->sum[k];
+        x->total += size_at(x, k);
+        x->gsum += sum_at(x, k);
     }
 }
 
@@ -153,26 +190,40 @@ static void split_child(st__rset *s, rnode *p, uint32_t i)
     c->n = HALF;
     retotal(c);
     retotal(h);
-    open_slot(p, i + 1);
+    open_slot(s, p, i + 1);
     p->item[i + 1] = d;
     refresh(s, p, i);
     refresh(s, p, i + 1);
+}
+
+/* The first of x's slots [0, n) whose key is not below k; n when none is. A binary search. */
+static uint32_t lower_bound(const rnode *x, uint32_t n, const st__rkey *k)
+{
+    uint32_t lo = 0;
+    while (n > 0) {
+        uint32_t h = n / 2;
+        if (st__rkey_less(&x->key[lo + h], k)) {
+            lo += h + 1;
+            n -= h + 1;
+        } else {
+            n = h;
+        }
+    }
+    return lo;
 }
 
 /* The slot of inner node x whose child holds key k, or would: the first whose last key is not
  * below k, else the last. */
 static uint32_t child_for(const rnode *x, const st__rkey *k)
 {
-    uint32_t i = 0;
-    while (i + 1 < x->n && st__rkey_less(&x->key[i], k))
-        i++;
-    return i;
+    return lower_bound(x, x->n - 1, k);
 }
 
 void st__rset_add(st__rset *s, size_t *root, size_t id, st__rkey key, int64_t gpus, double aux)
 {
     if (id >= s->n || s->in[id])
         ST_BUG("job %zu added twice", id);
+    s->figures |= aux != 0 || signbit(aux); /* from now on, figures are kept */
     reserve(s, MAX_DEPTH + 2);
     if (*root == NONE)
         *root = new_node(s, 1);
@@ -200,43 +251,25 @@ void st__rset_add(st__rset *s, size_t *root, size_t id, st__rkey key, int64_t gp
         x->size[i]++;
         x->sum[i] += gpus;
         x->least[i] = gpus < x->least[i] ? gpus : x->least[i];
-        x->amin[i] = aux < x->amin[i] ? aux : x->amin[i];
+        if (s->figures)
+            x->amin[i] = aux < x->amin[i] ? aux : x->amin[i];
         if (st__rkey_less(&x->key[i], &key))
             x->key[i] = key; /* past every member: the last slot's last key */
         x = &s->node[x->item[i]];
     }
-    uint32_t i = 0;
-    while (i < x->n && st__rkey_less(&x->key[i], &key))
-        i++;
+    uint32_t i = lower_bound(x, x->n, &key);
     if (i < x->n && !st__rkey_less(&key, &x->key[i]))
         ST_BUG("job %zu has the key of job %u", id, x->item[i]);
-    open_slot(x, i);
+    open_slot(s, x, i);
     x->key[i] = key;
     x->item[i] = (uint32_t)id;
-    x->size[i] = 1;
-    x->least[i] = x->sum[i] = gpus;
-    x->amin[i] = aux;
+    x->least[i] = gpus;
+    if (s->figures)
+        x->amin[i] = aux;
     x->total++;
     x->gsum += gpus;
     s->in[id] = 1;
     s->key[id] = key;
-}
-
-/* The least GPUs and figure over x's slots. */
-static int64_t least_of(const rnode *x)
-{
-    int64_t m = INT64_MAX;
-    for (uint32_t k = 0; k < x->n; k++)
-        m = x->least[k] < m ? x->least[k] : m;
-    return m;
-}
-
-static double amin_of(const rnode *x)
-{
-    double m = x->amin[0];
-    for (uint32_t k = 1; k < x->n; k++)
-        m = x->amin[k] < m ? x->amin[k] : m;
-    return m;
 }
 
 /* Remove id from the set at *root: its GPUs and figure in *gpus and *aux. */
@@ -261,7 +294,7 @@ static void take(st__rset *s, size_t *root, size_t id, int64_t *gpus, double *au
         ST_BUG("job %zu is not in its set", id);
     int64_t g = *gpus = x->least[i];
     double a = *aux = x->amin[i];
-    close_slot(x, i);
+    close_slot(s, x, i);
     x->total--;
     x->gsum -= g;
     for (uint32_t d = depth; d-- > 0;) { /* the figures of each ancestor's slot on the path */
@@ -272,15 +305,15 @@ static void take(st__rset *s, size_t *root, size_t id, int64_t *gpus, double *au
         p->gsum -= g;
         if (!c->n) {
             free_node(s, p->item[j]);
-            close_slot(p, j);
+            close_slot(s, p, j);
             continue;
         }
         p->size[j]--;
         p->sum[j] -= g;
         p->key[j] = c->key[c->n - 1];
-        if (p->least[j] == g)
-            p->least[j] = least_of(c);
-        if (!(p->amin[j] < a))
+        if (p->least[j] == g) /* the least may have gone: none is below g */
+            p->least[j] = least_of(c, g);
+        if (s->figures && !(p->amin[j] < a))
             p->amin[j] = amin_of(c);
     }
     uint32_t r = (uint32_t)*root;
@@ -363,8 +396,8 @@ void st__rset_prefix(const st__rset *s, size_t root, st__rset_pred_fn pred, cons
     const rnode *x = &s->node[root];
     for (uint32_t i = 0; i < x->n;) {
         if (pred(ctx, &x->key[i])) { /* its last member passes: all of it does */
-            *n += x->size[i];
-            *gpus += x->sum[i];
+            *n += size_at(x, i);
+            *gpus += sum_at(x, i);
             i++;
         } else if (x->leaf) {
             return;
@@ -382,17 +415,20 @@ void st__rset_below(const st__rset *s, size_t root, const st__rkey *bound, size_
     if (root == NONE)
         return;
     const rnode *x = &s->node[root];
-    for (uint32_t i = 0; i < x->n;) {
-        if (st__rkey_less(&x->key[i], bound)) {
-            *n += x->size[i];
-            *gpus += x->sum[i];
-            i++;
-        } else if (x->leaf) {
-            return;
-        } else {
-            x = &s->node[x->item[i]];
-            i = 0;
+    if (st__rkey_less(&x->key[x->n - 1], bound)) { /* the whole set */
+        *n = x->total;
+        *gpus = x->gsum;
+        return;
+    }
+    for (;;) { /* the slots before the first not below bound, then into that one */
+        uint32_t i = lower_bound(x, x->n, bound);
+        for (uint32_t k = 0; k < i; k++) {
+            *n += size_at(x, k);
+            *gpus += sum_at(x, k);
         }
+        if (x->leaf || i == x->n)
+            return;
+        x = &s->node[x->item[i]];
     }
 }
 
@@ -404,13 +440,13 @@ size_t st__rset_reach(const st__rset *s, size_t root, int64_t need, size_t *n, i
         return NONE;
     const rnode *x = &s->node[root];
     for (uint32_t i = 0; i < x->n;) {
-        if (*gpus + x->sum[i] < need) {
-            *n += x->size[i];
-            *gpus += x->sum[i];
+        if (*gpus + sum_at(x, i) < need) {
+            *n += size_at(x, i);
+            *gpus += sum_at(x, i);
             i++;
         } else if (x->leaf) {
             *n += 1;
-            *gpus += x->sum[i];
+            *gpus += x->least[i];
             return x->item[i];
         } else {
             x = &s->node[x->item[i]];
@@ -426,8 +462,8 @@ size_t st__rset_at(const st__rset *s, size_t root, size_t k)
         return NONE;
     const rnode *x = &s->node[root];
     for (uint32_t i = 0;;) {
-        if (k >= x->size[i]) {
-            k -= x->size[i++];
+        if (k >= size_at(x, i)) {
+            k -= size_at(x, i++);
         } else if (x->leaf) {
             return x->item[i];
         } else {
@@ -435,6 +471,33 @@ size_t st__rset_at(const st__rset *s, size_t root, size_t k)
             i = 0;
         }
     }
+}
+
+size_t st__rset_seek(const st__rset *s, size_t root, size_t k, st__rset_pos *p)
+{
+    if (root == NONE || k >= s->node[root].total)
+        return NONE;
+    uint32_t t = (uint32_t)root;
+    for (uint32_t i = 0;;) {
+        const rnode *x = &s->node[t];
+        if (k >= size_at(x, i)) {
+            k -= size_at(x, i++);
+        } else if (x->leaf) {
+            *p = (st__rset_pos){t, i};
+            return x->item[i];
+        } else {
+            t = x->item[i];
+            i = 0;
+        }
+    }
+}
+
+size_t st__rset_step(const st__rset *s, size_t root, size_t k, st__rset_pos *p)
+{
+    const rnode *x = &s->node[p->node];
+    if (p->slot + 1 < x->n)
+        return x->item[++p->slot];
+    return st__rset_seek(s, root, k + 1, p); /* the next leaf */
 }
 
 size_t st__rset_last(const st__rset *s, size_t root)

@@ -65,6 +65,7 @@ typedef struct st__rset {
     st__rkey *key;     /* by id: its key while it is a member */
     unsigned char *in; /* by id: in a set of this pool */
     size_t n;          /* ids below n */
+    int figures;       /* a member was added with a figure other than 0 */
 } st__rset;
 
 /* A pool for ids below n (at most 2^32 - 1); st__rset_release frees it. A root is a size_t the
@@ -107,6 +108,18 @@ void st__rset_below(const st__rset *s, size_t root, const st__rkey *bound, size_
 size_t st__rset_reach(const st__rset *s, size_t root, int64_t need, size_t *n, int64_t *gpus);
 /* The k-th member (from 0) of the set at root; ST__RSET_NONE when k is past its end. O(log n). */
 size_t st__rset_at(const st__rset *s, size_t root, size_t k);
+/* A member's place in its set's tree, for walking the set in order: st__rset_seek finds it,
+ * st__rset_step moves it on. Valid until the set changes. */
+typedef struct st__rset_pos {
+    uint32_t node, slot;
+} st__rset_pos;
+
+/* The k-th member (from 0) of the set at root, its place in *p; ST__RSET_NONE when k is past its
+ * end. O(log n). */
+size_t st__rset_seek(const st__rset *s, size_t root, size_t k, st__rset_pos *p);
+/* The member after the k-th, whose place *p holds, and its place in *p; ST__RSET_NONE past the
+ * end. O(1) but once per leaf, O(log n) there. */
+size_t st__rset_step(const st__rset *s, size_t root, size_t k, st__rset_pos *p);
 /* The set at root's last member; ST__RSET_NONE when it is empty. O(log n). */
 size_t st__rset_last(const st__rset *s, size_t root);
 /* The set at root's members, and their GPUs in all. O(1). */
