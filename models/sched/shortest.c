@@ -14,12 +14,15 @@
  *   or in a run whose rates change) is loose: keyed afresh and re-sorted at every pick, as before.
  * - The walk down the merged ranking chooses, at each step, the first-ranked job not yet walked
  *   that fits in what is left (the budget only shrinks, so a job passed over never fits later).
- *   Running jobs ranked before the next waiting candidate are taken a batch at a time (their
- *   GPUs from the lists' subtree sums): when they all fit, all are chosen and nothing else can
- *   happen between them. A batch that does not fit means a running job is preempted at this
- *   pick: the one at which the GPUs pass the budget is found a run at a time (the members of
- *   the list whose head ranks first, up to the next head of another list), each run from the
- *   list's sums.
+ *   A waiting candidate that fits even after every running job not walked yet is chosen at once:
+ *   whatever their ranks, they all fit after it too, so the walk would choose them all and it.
+ *   Otherwise the running jobs ranked before it are taken a batch at a time (their GPUs from the
+ *   lists' subtree sums, a list cut at the end whose key reaches the candidate's, cut_at; a list
+ *   whose last member ranks first taken whole): when they all fit, all are chosen and nothing
+ *   else can happen between them. A batch that does not fit means a running job is preempted at
+ *   this pick: the one at which the GPUs pass the budget is found a run at a time (the members
+ *   of the list whose head ranks first, up to the next head of another list), a run's first few
+ *   members one by one, the rest of a long one from the list's sums.
  *
  * A pick without preemption so costs O((a + s + l) log n) for a arrivals, s starts and l lists,
  * plus the loose jobs; each preemption adds the runs it walks, O(log n) each. */
@@ -72,11 +75,13 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     for (size_t k = 0; k < lists; k++)
         s->root[k] = NONE;
     s->lists = st_xcalloc(lists, sizeof *s->lists);
+    s->last = st_xcalloc(lists, sizeof *s->last);
     s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
     s->head = st_xcalloc(lists, sizeof *s->head);
     s->head_key = st_xcalloc(lists, sizeof *s->head_key);
+    s->hpos = st_xcalloc(lists, sizeof *s->hpos);
     s->cur_gpus = st_xcalloc(lists, sizeof *s->cur_gpus);
     s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
     s->loose = st_xcalloc(n, sizeof *s->loose);
@@ -100,11 +105,13 @@ void st__shortest_release(st__shortest *s)
     st__rset_release(&s->rpool);
     free(s->root);
     free(s->lists);
+    free(s->last);
     free(s->list_at);
     free(s->cur);
     free(s->upto);
     free(s->head);
     free(s->head_key);
+    free(s->hpos);
     free(s->cur_gpus);
     free(s->upto_gpus);
     free(s->loose);
@@ -223,13 +230,48 @@ static void settle(st__shortest *s, const st_sched_view *v)
     s->n_fresh = 0;
 }
 
-/* A listed job, from its key (end, id) in the list of GPU count probe_gpus, ranks before the
- * probe. */
-static int before_probe(const void *ctx, const st__rkey *k)
+/* The least end e in (b, a] whose key (key_at, gpus g) is not below pk, given that a's is not
+ * and b's is (or b is below the range searched). */
+static int64_t bisect_end(const st__shortest *s, int64_t g, double pk, int64_t b, int64_t a)
 {
-    const st__shortest *s = ctx;
-    int64_t end = (int64_t)(k->hi ^ (uint64_t)1 << 63);
-    return ranks_before(key_at(s, end, s->probe_gpus), (size_t)k->lo, s->probe_key, s->probe);
+    while (a - b > 1) {
+        int64_t m = b + (a - b) / 2;
+        if (key_at(s, m, g) < pk)
+            b = m;
+        else
+            a = m;
+    }
+    return a;
+}
+
+/* Where a list of GPU count g is cut by the rank (pk, probe): the key (end, id) below which its
+ * members rank before it. The list's members end in (now, now + NEAR_TICKS), where key_at grows
+ * strictly with the end (NEAR_TICKS says why), so they rank before (pk, probe) when they end
+ * before the least end E whose key is not below pk, or end at E, its key is pk and their id is
+ * below probe's: the cut is (E, probe) when E's key is pk, else (E, 0). E is found by a search
+ * on the end from pk's own inverse, a few evaluations of key_at, so that the list's tree is cut
+ * by integers rather than by a test that divides at every member it reads. */
+static st__rkey cut_at(const st__shortest *s, int64_t g, double pk, size_t probe)
+{
+    int64_t lo = s->now + 1, hi = s->now + NEAR_TICKS - 1, e, step = 1;
+    if (key_at(s, hi, g) < pk) /* every member ranks before it */
+        return (st__rkey){st__rkey_int(hi + 1), 0};
+    double x = (s->by_service ? pk / (double)g : pk) * 1e9; /* about E - now */
+    e = x <= 1 ? lo : x >= (double)(hi - s->now) ? hi : s->now + (int64_t)x;
+    if (key_at(s, e, g) < pk) { /* E is above e: gallop up to an end whose key is not below */
+        while (e + step < hi && key_at(s, e + step, g) < pk) {
+            e += step;
+            step *= 2;
+        }
+        e = bisect_end(s, g, pk, e, e + step < hi ? e + step : hi);
+    } else { /* E is e or below it: gallop down */
+        while (e - step >= lo && !(key_at(s, e - step, g) < pk)) {
+            e -= step;
+            step *= 2;
+        }
+        e = bisect_end(s, g, pk, e - step >= lo ? e - step : lo - 1, e);
+    }
+    return (st__rkey){st__rkey_int(e), key_at(s, e, g) == pk ? probe : 0};
 }
 
 /* The GPUs of the running jobs not yet walked that rank before waiting job w (all of them, w
@@ -237,16 +279,17 @@ static int before_probe(const void *ctx, const st__rkey *k)
 static int64_t batch_gpus(st__shortest *s, size_t w)
 {
     int64_t g = 0;
-    s->probe = w;
-    s->probe_key = w != NONE ? s->key[w] : 0;
     for (size_t i = 0; i < s->n_lists; i++) {
         size_t r = s->root[s->lists[i]];
         if (w == NONE) {
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
-        } else {
-            s->probe_gpus = (int64_t)s->lists[i]; /* srsf's list: its jobs' GPUs (srtf: unused) */
-            st__rset_prefix(&s->rpool, r, before_probe, s, &s->upto[i], &s->upto_gpus[i]);
+        } else if (ranks_before(near_key(s, s->last[i]), s->last[i], s->key[w], w)) {
+            s->upto[i] = st__rset_size(&s->rpool, r); /* its last ranks before w: all of it */
+            s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
+        } else { /* srsf's list: its jobs' GPUs (srtf: unused) */
+            st__rkey cut = cut_at(s, (int64_t)s->lists[i], s->key[w], w);
+            st__rset_below(&s->rpool, r, &cut, &s->upto[i], &s->upto_gpus[i]);
         }
         if (s->upto[i] < s->cur[i]) { /* walked already (all, under `preemption: false`) */
             s->upto[i] = s->cur[i];
@@ -262,8 +305,9 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
     return g;
 }
 
-static void take_batch(st__shortest *s)
+static void take_batch(st__shortest *s, int64_t g)
 {
+    s->walked += g;
     for (size_t i = 0; i < s->n_lists; i++) {
         s->cur[i] = s->upto[i];
         s->cur_gpus[i] = s->upto_gpus[i];
@@ -282,7 +326,7 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
         if (i == skip)
             continue;
         if (s->head[i] == STALE) {
-            s->head[i] = st__rset_at(&s->rpool, s->root[s->lists[i]], s->cur[i]);
+            s->head[i] = st__rset_seek(&s->rpool, s->root[s->lists[i]], s->cur[i], &s->hpos[i]);
             if (s->head[i] != NONE)
                 s->head_key[i] = near_key(s, s->head[i]);
         }
@@ -304,15 +348,47 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
     return best;
 }
 
+/* The walk moves past id, the head of its list (from, as peek_running returned it); the list's
+ * next member is its head. */
 static void walk_past(st__shortest *s, size_t id, size_t from)
 {
+    s->walked += s->job[id]->gpus;
     if (from == SIZE_MAX) {
         s->cur_loose++;
         return;
     }
-    s->cur[from]++;
+    size_t k = s->cur[from]++, r = s->root[s->lists[from]];
     s->cur_gpus[from] += s->job[id]->gpus;
-    s->head[from] = STALE;
+    s->head[from] = st__rset_step(&s->rpool, r, k, &s->hpos[from]);
+    if (s->head[from] != NONE)
+        s->head_key[from] = near_key(s, s->head[from]);
+}
+
+/* Most runs of a list are a member or two long: they are walked a member at a time, up to
+ * RUN_STEPS, before the rest of a run is taken from the list's sums. */
+enum { RUN_STEPS = 4 };
+
+/* The first members of the run of list f, from its head x up to (k2, y) (y NONE: to its end),
+ * walked one at a time: 1 with the one at which the GPUs pass the budget *b in *victim, else 0
+ * with *more set when the run goes on past RUN_STEPS members. */
+static int walk_run(st__shortest *s, size_t f, size_t x, double k2, size_t y, int64_t *b,
+                    size_t *victim, int *more)
+{
+    for (int step = 0; step < RUN_STEPS; step++) {
+        walk_past(s, x, f);
+        if (s->job[x]->gpus > *b) {
+            *victim = x;
+            return 1;
+        }
+        *b -= s->job[x]->gpus;
+        x = s->head[f];
+        if (x == NONE || (y != NONE && !ranks_before(s->head_key[f], x, k2, y))) {
+            *more = 0;
+            return 0;
+        }
+    }
+    *more = 1;
+    return 0;
 }
 
 /* The job, among the running ones not walked that rank before waiting job w, at which their
@@ -339,16 +415,19 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
             y = w;
             k2 = s->key[w];
         }
+        int more;
+        if (walk_run(s, f1, x, k2, y, b, &id, &more))
+            return id;
+        if (!more)
+            continue;
         int64_t g, *cg = &s->cur_gpus[f1];
         size_t r = s->root[s->lists[f1]];
         if (y == NONE) {
             n = st__rset_size(&s->rpool, r);
             g = st__rset_gpus(&s->rpool, r);
         } else {
-            s->probe = y;
-            s->probe_key = k2;
-            s->probe_gpus = (int64_t)s->lists[f1];
-            st__rset_prefix(&s->rpool, r, before_probe, s, &n, &g);
+            st__rkey cut = cut_at(s, (int64_t)s->lists[f1], k2, y);
+            st__rset_below(&s->rpool, r, &cut, &n, &g);
         }
         if (g - *cg <= *b) { /* the whole run fits */
             *b -= g - *cg;
@@ -358,6 +437,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
             *b -= g - s->job[id]->gpus - *cg;
         }
         s->cur[f1] = n;
+        s->walked += g - *cg;
         *cg = g;
         s->head[f1] = STALE;
         if (id != NONE)
@@ -381,7 +461,16 @@ static int64_t keep_running(st__shortest *s, int64_t budget)
     }
     for (s->cur_loose = 0; s->cur_loose < s->n_loose; s->cur_loose++)
         budget -= s->job[s->loose[s->cur_loose].id]->gpus;
+    s->walked = s->run_gpus;
     return budget;
+}
+
+/* Waiting job w chosen: out of the set, into list, its GPUs off the budget *b. */
+static void take(st__shortest *s, size_t w, int64_t *b, size_t *n)
+{
+    st__rset_remove(&s->wpool, &s->wait, w);
+    s->list[(*n)++] = w;
+    *b -= s->job[w]->gpus;
 }
 
 /* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
@@ -399,6 +488,14 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
     }
     s->cur_loose = 0;
     s->n_victim = 0;
+    s->walked = 0;
+    s->run_gpus = 0;
+    for (size_t i = 0; i < s->n_lists; i++) {
+        s->run_gpus += st__rset_gpus(&s->rpool, s->root[s->lists[i]]);
+        s->last[i] = st__rset_last(&s->rpool, s->root[s->lists[i]]);
+    }
+    for (size_t k = 0; k < s->n_loose; k++)
+        s->run_gpus += s->job[s->loose[k].id]->gpus;
     if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
         b = keep_running(s, b);
     while (b > 0) {
@@ -407,20 +504,23 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         if (stale || (w != NONE && s->job[w]->gpus > b))
             w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
         stale = 0;
+        if (w != NONE && s->job[w]->gpus <= b - (s->run_gpus - s->walked)) {
+            take(s, w, &b, &n); /* w fits even after every running job not walked yet */
+            stale = 1;
+            continue;
+        }
         int64_t g = batch_gpus(s, w);
         if (g > b) { /* some running job before w is passed over */
             add_victim(s, overflow(s, &b, w));
             continue;
         }
-        take_batch(s);
+        take_batch(s, g);
         b -= g;
         if (w == NONE)
             break;
         if (s->job[w]->gpus > b)
             continue;
-        st__rset_remove(&s->wpool, &s->wait, w);
-        s->list[n++] = w;
-        b -= s->job[w]->gpus;
+        take(s, w, &b, &n);
         stale = 1;
     }
     double k;
