@@ -1,9 +1,9 @@
 /* The policies' ordered sets (models/sched/rankset.h) against a plain model: seeded adds and
  * removes over two sets sharing one pool, and after each, every query (first fit, first fit past
- * a member, first fit whose figure passes, prefix, members below a key, reach, k-th member, last
- * member, size, GPUs) compared with a scan of the members in order; once with 200 ids, so that
- * queries run after every step, and once with 20,000, so that the trees grow several levels
- * deep, split and empty their nodes, and are checked every few hundred steps. */
+ * a member, first fit whose figure passes, prefix, members below a key, reach, k-th member, a
+ * walk in order from one, last member, size, GPUs) compared with a scan of the members in
+ * order; once with 200 ids, queries after every step, and once with 20,000, so that the trees
+ * grow levels deep, split and empty their nodes, queries every few thousand steps. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,6 +85,14 @@ static void check_queries(const st__rset *s, size_t root, const model *m, int k,
         total += m->gpus[ord[i]];
     }
     ck_assert_uint_eq(st__rset_at(s, root, n), ST__RSET_NONE);
+    st__rset_pos p;
+    size_t from = n ? (size_t)(next(x) % n) : 0, id = st__rset_seek(s, root, from, &p);
+    for (size_t i = from; i < n; i++) { /* a walk from a random member to the end */
+        ck_assert_uint_eq(id, ord[i]);
+        id = st__rset_step(s, root, i, &p);
+    }
+    ck_assert_uint_eq(id, ST__RSET_NONE);
+    ck_assert_uint_eq(st__rset_seek(s, root, n, &p), ST__RSET_NONE);
     ck_assert_uint_eq(st__rset_last(s, root), n ? ord[n - 1] : ST__RSET_NONE);
     ck_assert_uint_eq(st__rset_size(s, root), n);
     ck_assert_int_eq(st__rset_gpus(s, root), total);
