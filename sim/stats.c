@@ -126,6 +126,14 @@ void st_samples_release(st_samples *s)
     st_samples_init(s);
 }
 
+void st_samples_reserve(st_samples *s, size_t n)
+{
+    if (n > s->cap) {
+        s->v = st_xrealloc(s->v, n * sizeof *s->v);
+        s->cap = n;
+    }
+}
+
 void st_samples_add(st_samples *s, double x)
 {
     if (isnan(x))

@@ -71,6 +71,9 @@ void st_samples_init(st_samples *s);
 /* Free the stored samples; s is empty (and reusable) afterwards. */
 void st_samples_release(st_samples *s);
 
+/* Room for n observations in all, so that adding that many does not grow the store again. */
+void st_samples_reserve(st_samples *s, size_t n);
+
 /* Store one observation; NaN is an ST_BUG. */
 void st_samples_add(st_samples *s, double x);
 

@@ -65,6 +65,8 @@ void st_pool_init(st_pool *p, const st_cluster_cfg *c)
     size_t counts = (size_t)p->per_node + 1;
     p->bits = st_xcalloc(counts * (size_t)(p->words ? p->words : 1), sizeof *p->bits);
     p->sum = st_xcalloc(counts * (size_t)(p->swords ? p->swords : 1), sizeof *p->sum);
+    p->node_used = st_xcalloc(p->nodes ? (size_t)p->nodes : 1, 1);
+    p->leaf_used = st_xcalloc(p->leaves ? (size_t)p->leaves : 1, 1);
     for (int64_t k = 0; k < p->nodes; k++) {
         p->node_free[k] = (int32_t)p->per_node;
         p->leaf_free[k / p->per_leaf] += p->per_node;
@@ -79,17 +81,25 @@ void st_pool_release(st_pool *p)
     free(p->leaf_free);
     free(p->bits);
     free(p->sum);
+    free(p->node_used);
+    free(p->leaf_used);
     memset(p, 0, sizeof *p);
 }
 
+/* gpus[0 .. n) held (busy) or free again. A job's GPUs come node by node, so each run of them on
+ * one node moves that node between the count bitmaps once. */
 static void mark(st_pool *p, const int64_t *gpus, int64_t n, int busy)
 {
-    for (int64_t r = 0; r < n; r++) {
-        int64_t g = gpus[r];
-        if (g < 0 || g >= p->total || p->busy[g] == busy)
-            ST_BUG("GPU %lld is %s", (long long)g, busy ? "already held" : "not held");
-        p->busy[g] = (uint8_t)busy;
-        int64_t node = g / p->per_node, d = busy ? -1 : 1;
+    for (int64_t r = 0; r < n;) {
+        if (gpus[r] < 0 || gpus[r] >= p->total)
+            ST_BUG("GPU %lld is %s", (long long)gpus[r], busy ? "already held" : "not held");
+        int64_t node = gpus[r] / p->per_node, lo = node * p->per_node, c = 0;
+        for (; r < n && gpus[r] >= lo && gpus[r] < lo + p->per_node; r++, c++) {
+            if (p->busy[gpus[r]] == busy)
+                ST_BUG("GPU %lld is %s", (long long)gpus[r], busy ? "already held" : "not held");
+            p->busy[gpus[r]] = (uint8_t)busy;
+        }
+        int64_t d = busy ? -c : c;
         bucket_clear(p, p->node_free[node], node);
         bucket_set(p, p->node_free[node] + d, node);
         p->node_free[node] += (int32_t)d;

@@ -109,6 +109,26 @@ START_TEST(test_quantiles_match_known_values)
 }
 END_TEST
 
+START_TEST(test_reserved_samples_are_not_moved_by_adds)
+{
+    st_samples s;
+    st_samples_init(&s);
+    st_samples_reserve(&s, 100);
+    const double *v = s.v;
+    for (int i = 100; i >= 1; i--)
+        st_samples_add(&s, i);
+    ck_assert_ptr_eq(s.v, v); /* the 100 fitted */
+    ck_assert_uint_eq(s.cap, 100);
+    ck_assert_double_eq_tol(st_samples_quantile(&s, 0.5), 50.5, 1e-12);
+    st_samples_reserve(&s, 10); /* smaller: nothing */
+    ck_assert_uint_eq(s.cap, 100);
+    st_samples_add(&s, 0); /* past the reserve: it grows */
+    ck_assert_uint_eq(s.n, 101);
+    ck_assert_double_eq(st_samples_quantile(&s, 0.0), 0.0);
+    st_samples_release(&s);
+}
+END_TEST
+
 START_TEST(test_quantile_sees_samples_added_after_a_query)
 {
     st_samples s;
@@ -164,6 +184,7 @@ Suite *stats_suite(void)
     tc = tcase_create("quantiles");
     tcase_add_test(tc, test_quantiles_match_known_values);
     tcase_add_test(tc, test_quantile_sees_samples_added_after_a_query);
+    tcase_add_test(tc, test_reserved_samples_are_not_moved_by_adds);
     tcase_add_test_raise_signal(tc, test_quantile_outside_unit_interval_is_a_bug, SIGABRT);
     suite_add_tcase(s, tc);
     return s;
