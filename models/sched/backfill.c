@@ -63,12 +63,12 @@ static int backfill_configure(void *st, const st_sched_params *p, st_err *err)
     b->job = st_xcalloc(n, sizeof *b->job);
     b->seq = st_xcalloc(n, sizeof *b->seq);
     b->state = st_xcalloc(n, 1);
-    b->scratch = st_xcalloc(n, sizeof *b->scratch);
+    b->scratch = st_xmalloc(n * sizeof *b->scratch);
     st__rset_init(&b->pool, n);
     st__rset_init(&b->rpool, n);
     b->run = ST__RSET_NONE;
     b->eend = st_xcalloc(n, sizeof *b->eend);
-    b->band = st_xcalloc(n, sizeof *b->band);
+    b->band = st_xmalloc(n * sizeof *b->band);
     b->root = st_xmalloc(((size_t)b->max + 1) * sizeof *b->root);
     for (int64_t g = 0; g <= b->max; g++)
         b->root[g] = ST__RSET_NONE;
@@ -208,7 +208,7 @@ static void sift(ending *e, size_t n, size_t i)
 static void reservation_scan(const st_sched_view *v, int64_t need, double *shadow, int64_t *extra)
 {
     size_t r = st_sched_n_running(v);
-    ending *e = st_xcalloc(r ? r : 1, sizeof *e);
+    ending *e = st_xmalloc((r ? r : 1) * sizeof *e);
     for (size_t k = 0; k < r; k++) {
         const st_sched_job *j = st_sched_running(v, k);
         e[k] = (ending){st_sched_expected_end(v, j->id), j->id, j->gpus};

@@ -472,11 +472,11 @@ static void setup_jobs(st_sched_view *v)
 {
     const st_cluster_spec *sp = v->sp;
     size_t n = sp->n, slots = 0;
-    v->sj = st_xcalloc(n ? n : 1, sizeof *v->sj);
+    v->sj = st_xmalloc((n ? n : 1) * sizeof *v->sj);
     v->js = st_xcalloc(n ? n : 1, sizeof *v->js);
-    v->running = st_xcalloc(n ? n : 1, sizeof *v->running);
-    v->order = st_xcalloc(n ? n : 1, sizeof *v->order);
-    v->pending = st_xcalloc(n ? n : 1, sizeof *v->pending);
+    v->running = st_xmalloc((n ? n : 1) * sizeof *v->running);
+    v->order = st_xmalloc((n ? n : 1) * sizeof *v->order);
+    v->pending = st_xmalloc((n ? n : 1) * sizeof *v->pending);
     for (size_t i = 0; i < n; i++) {
         const st_cluster_job *j = &sp->jobs[i];
         v->sj[i] = (st_sched_job){i, j->gpus, j->submit_s, j->estimate_s, j->priority, j->tenant};
@@ -495,8 +495,13 @@ static void setup_jobs(st_sched_view *v)
         slots += (size_t)j->gpus;
         v->order[v->n_order++] = i;
     }
-    v->gpus = st_xcalloc(slots ? slots : 1, sizeof *v->gpus);
-    arrival *a = st_xcalloc(v->n_order ? v->n_order : 1, sizeof *a);
+    v->gpus = st_xmalloc((slots ? slots : 1) * sizeof *v->gpus);
+    if (sp->keep_segments) { /* a stretch per first start at least: room for them at once */
+        v->out->seg = st_xgrow(v->out->seg, sizeof *v->out->seg, v->n_order, &v->seg_cap);
+        v->out->seg_gpus =
+            st_xgrow(v->out->seg_gpus, sizeof *v->out->seg_gpus, slots, &v->seg_gpus_cap);
+    }
+    arrival *a = st_xmalloc((v->n_order ? v->n_order : 1) * sizeof *a);
     for (size_t k = 0; k < v->n_order; k++)
         a[k] = (arrival){sp->jobs[v->order[k]].submit_s, v->order[k]};
     st_sort_unless_sorted(a, v->n_order, sizeof *a, by_submit); /* a trace is in order already */
@@ -555,6 +560,8 @@ static void summarise(st_sched_view *v)
     st_samples wait, jct;
     st_samples_init(&wait);
     st_samples_init(&jct);
+    st_samples_reserve(&wait, r->n);
+    st_samples_reserve(&jct, r->n);
     double last = 0, end = st_sched_now(v);
     s->free_at_end = v->pool.free;
     while (v->n_running)

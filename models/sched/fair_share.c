@@ -98,8 +98,8 @@ static int fair_configure(void *st, const st_sched_params *p, st_err *err)
     f->groups = p->n_tenants + 1;
     f->job = st_xcalloc(n, sizeof *f->job);
     f->seq = st_xcalloc(n, sizeof *f->seq);
-    f->back = st_xcalloc(n, sizeof *f->back);
-    f->out = st_xcalloc(n, sizeof *f->out);
+    f->back = st_xmalloc(n * sizeof *f->back);
+    f->out = st_xmalloc(n * sizeof *f->out);
     f->quota = st_xcalloc(f->groups, sizeof *f->quota);
     f->used = st_xcalloc(f->groups, sizeof *f->used);
     f->promised = st_xcalloc(f->groups, sizeof *f->promised);

@@ -30,7 +30,7 @@ static int gang_configure(void *st, const st_sched_params *p, st_err *err)
     size_t n = p->n_jobs ? p->n_jobs : 1;
     st__rset_init(&g->pool, n);
     g->wait = ST__RSET_NONE;
-    g->scratch = st_xcalloc(n, sizeof *g->scratch);
+    g->scratch = st_xmalloc(n * sizeof *g->scratch);
     return 0;
 }
 

@@ -84,12 +84,12 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     s->hpos = st_xcalloc(lists, sizeof *s->hpos);
     s->cur_gpus = st_xcalloc(lists, sizeof *s->cur_gpus);
     s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
-    s->loose = st_xcalloc(n, sizeof *s->loose);
-    s->fresh = st_xcalloc(n, sizeof *s->fresh);
-    s->list = st_xcalloc(n, sizeof *s->list);
-    s->victim = st_xcalloc(n, sizeof *s->victim);
-    s->live = st_xcalloc(n, sizeof *s->live);
-    s->pos = st_xcalloc(n, sizeof *s->pos);
+    s->loose = st_xmalloc(n * sizeof *s->loose);
+    s->fresh = st_xmalloc(n * sizeof *s->fresh);
+    s->list = st_xmalloc(n * sizeof *s->list);
+    s->victim = st_xmalloc(n * sizeof *s->victim);
+    s->live = st_xmalloc(n * sizeof *s->live);
+    s->pos = st_xmalloc(n * sizeof *s->pos);
     return 0;
 }
 

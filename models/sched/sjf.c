@@ -30,9 +30,9 @@ static int sjf_configure(void *st, const st_sched_params *p, st_err *err)
     size_t n = p->n_jobs ? p->n_jobs : 1;
     st__rset_init(&s->pool, n);
     s->wait = ST__RSET_NONE;
-    s->fresh = st_xcalloc(n, sizeof *s->fresh);
+    s->fresh = st_xmalloc(n * sizeof *s->fresh);
     s->job = st_xcalloc(n, sizeof *s->job);
-    s->scratch = st_xcalloc(n, sizeof *s->scratch);
+    s->scratch = st_xmalloc(n * sizeof *s->scratch);
     return 0;
 }
 

@@ -149,12 +149,12 @@ static int tiresias_configure(void *st, const st_sched_params *p, st_err *err)
     t->base = st_xcalloc(n, sizeof *t->base);
     t->since = st_xcalloc(n, sizeof *t->since);
     t->pend = st_xcalloc(n, sizeof *t->pend);
-    t->fresh = st_xcalloc(n, sizeof *t->fresh);
-    t->list = st_xcalloc(n, sizeof *t->list);
-    t->victim = st_xcalloc(n, sizeof *t->victim);
-    t->moved = st_xcalloc(n, sizeof *t->moved);
-    t->dem = st_xcalloc(n, sizeof *t->dem);
-    t->tmp = st_xcalloc(n, sizeof *t->tmp);
+    t->fresh = st_xmalloc(n * sizeof *t->fresh);
+    t->list = st_xmalloc(n * sizeof *t->list);
+    t->victim = st_xmalloc(n * sizeof *t->victim);
+    t->moved = st_xmalloc(n * sizeof *t->moved);
+    t->dem = st_xmalloc(n * sizeof *t->dem);
+    t->tmp = st_xmalloc(n * sizeof *t->tmp);
     return 0;
 }
 
