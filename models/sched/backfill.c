@@ -324,8 +324,13 @@ static void backfill_pick(void *st, st_sched_view *v)
     window w = {st_sched_now(v), 0};
     int64_t extra;
     reservation(b, v, b->job[h]->gpus, &w.shadow, &extra);
-    set_out(b, h); /* the head stays where it is: the jobs behind it are asked */
-    b->scratch[n++] = h;
+    /* The head stays where it is and the jobs behind it are asked: it is out of its set while
+     * they are, unless it is wider than the free GPUs, a count next_jump (the free GPUs only
+     * shrink) never looks at. */
+    if (b->job[h]->gpus <= st_sched_free_gpus(v)) {
+        set_out(b, h);
+        b->scratch[n++] = h;
+    }
     size_t id;
     while (st_sched_free_gpus(v) > 0 &&
            (id = next_jump(b, st_sched_free_gpus(v), extra, &w)) != ST__RSET_NONE) {
