@@ -162,10 +162,16 @@ static void fair_arrival(void *st, const st_sched_job *job)
 }
 
 /* Job id starts (on) or stops running: its group's GPUs in use and running set, and the group's
- * place among those over their quota, follow. */
+ * place among those over their quota, follow. Without a tenant with a quota nothing is ever
+ * reclaimed (only the first pass, for such tenants, preempts), so the running sets are not
+ * kept then. */
 static void running(fair *f, size_t id, int on)
 {
     size_t g = group_of(f, f->job[id]);
+    if (!f->n_qg) {
+        f->used[g] += on ? f->job[id]->gpus : -f->job[id]->gpus;
+        return;
+    }
     if (st__rset_has(&f->over, g))
         st__rset_remove(&f->over, &f->over_root, g);
     if (on) {
