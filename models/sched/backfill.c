@@ -23,6 +23,7 @@
 
 #include "models/sched/policy.h"
 #include "models/sched/rankset.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 /* A running job's estimated end and GPUs, sorted by end, then id. */
@@ -270,7 +271,7 @@ static void reservation(backfill *b, const st_sched_view *v, int64_t need, doubl
             size_t id = st__rset_at(&b->rpool, b->run, k);
             b->band[k - i0] = (ending){st_sched_expected_end(v, id), id, b->job[id]->gpus};
         }
-        qsort(b->band, i1 - i0, sizeof *b->band, by_end);
+        st_sort_unless_sorted(b->band, i1 - i0, sizeof *b->band, by_end);
         avail += g0;
         for (size_t k = 0; k < i1 - i0 && avail < need; k++) {
             avail += b->band[k].gpus;

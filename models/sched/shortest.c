@@ -536,7 +536,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
 static void preempt_victims(st__shortest *s, st_sched_view *v)
 {
     if (s->live_order)
-        qsort(s->victim, s->n_victim, sizeof *s->victim, by_key);
+        st_sort_unless_sorted(s->victim, s->n_victim, sizeof *s->victim, by_key);
     for (size_t k = 0; k < s->n_victim; k++) {
         size_t id = s->victim[k].id;
         if (s->where[id] == SH_LIST)

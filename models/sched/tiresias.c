@@ -48,6 +48,7 @@
 #include "models/sched/policy.h"
 #include "models/sched/rankset.h"
 #include "models/sched/tiresias.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 /* The defaults: those of the Tiresias artifact (SymbioticLab/Tiresias, simulator/jobs.py:
@@ -348,7 +349,7 @@ static void demote(tiresias *t, const st_sched_view *v, double now, size_t nf)
         else if (t->where[id] == T_RUN)
             cross_put(t, v, id, now); /* not yet: a tighter bound */
     }
-    qsort(t->tmp, d, sizeof *t->tmp, by_place_lowest_first);
+    st_sort_unless_sorted(t->tmp, d, sizeof *t->tmp, by_place_lowest_first);
     for (size_t k = 0; k < d; k++)
         demote_to(t, v, t->tmp[k].id, t->tmp[k].to, now);
 }
@@ -371,7 +372,7 @@ static void promote(tiresias *t, const st_sched_view *v, double now)
         else
             t->tmp[np++] = place_of(t, id, 0);
     }
-    qsort(t->tmp, np, sizeof *t->tmp, by_place);
+    st_sort_unless_sorted(t->tmp, np, sizeof *t->tmp, by_place);
     for (size_t k = 0; k < np; k++) {
         size_t id = t->tmp[k].id;
         double e = executed(t, v, id);
@@ -505,7 +506,7 @@ static void rekey(tiresias *t, const st_sched_view *v, double now, size_t ns)
     for (size_t k = 0; k < t->n_dem; k++)
         if (t->where[t->dem[k]] == T_RUN)
             t->tmp[m++] = place_of(t, t->dem[k], 0);
-    qsort(t->tmp, m, sizeof *t->tmp, by_place);
+    st_sort_unless_sorted(t->tmp, m, sizeof *t->tmp, by_place);
     for (size_t k = 0; k < m; k++) {
         size_t id = t->tmp[k].id;
         if (!t->tmp[k].to) /* a demoted one: already in the running set */
@@ -525,10 +526,12 @@ static void rekey(tiresias *t, const st_sched_view *v, double now, size_t ns)
 static double least(tiresias *t, const st_sched_view *v, double now, int crossing_set)
 {
     st__rset *pool = crossing_set ? &t->cpool : &t->ppool;
-    size_t *root = crossing_set ? &t->cross : &t->prom, m = 0, c;
+    size_t *root = crossing_set ? &t->cross : &t->prom, m = 0;
     const double *key = crossing_set ? t->cross_at : t->prom_at;
     double best = INFINITY;
-    for (size_t k = 0; (c = st__rset_at(pool, *root, k)) != NONE && key[c] <= best; k++) {
+    st__rset_pos p;
+    for (size_t k = 0, c = st__rset_seek(pool, *root, 0, &p); c != NONE && key[c] <= best;
+         c = st__rset_step(pool, *root, k++, &p)) {
         double x = crossing_set ? crossing(t, v, c, now) : earning(t, v, c, now);
         best = fmin(best, x);
         if (crossing_set && x - key[c] > 1 + SLACK(fabs(x)))
