@@ -82,6 +82,72 @@ static void radix(uint64_t *k, uint64_t *t, size_t n)
     free(count);
 }
 
+static void swap(double *v, size_t a, size_t b)
+{
+    double t = v[a];
+    v[a] = v[b];
+    v[b] = t;
+}
+
+/* The middle value of v[a], v[b], v[c]. */
+static double median3(const double *v, size_t a, size_t b, size_t c)
+{
+    double x = v[a], y = v[b], z = v[c];
+    if (x < y)
+        return y < z ? y : x < z ? z : x;
+    return x < z ? x : y < z ? z : y;
+}
+
+/* Partition v[lo..hi) around p: values below p to [lo, *lt), equal to [*lt, *gt), above to
+ * [*gt, hi) (Dijkstra's three-way partition). */
+static void partition3(double *v, size_t lo, size_t hi, double p, size_t *lt, size_t *gt)
+{
+    size_t i = lo, a = lo, b = hi;
+    while (i < b) {
+        if (v[i] < p)
+            swap(v, a++, i++);
+        else if (v[i] > p)
+            swap(v, i, --b);
+        else
+            i++;
+    }
+    *lt = a;
+    *gt = b;
+}
+
+void st_select_doubles(double *v, size_t n, size_t k)
+{
+    if (k >= n)
+        ST_BUG("order statistic %zu of %zu values", k, n);
+    if (k == 0) { /* the least: one scan (a quantile's second order statistic is often it) */
+        size_t m = 0;
+        for (size_t i = 1; i < n; i++)
+            m = v[i] < v[m] ? i : m;
+        swap(v, 0, m);
+        return;
+    }
+    size_t lo = 0, hi = n, rounds = 8;
+    for (size_t m = n; m > 1; m >>= 1)
+        rounds += 2; /* 2 log2 n + 8 rounds, then a sort of what is left */
+    while (hi - lo > 16) {
+        if (rounds-- == 0) {
+            st_sort_doubles(v + lo, hi - lo);
+            return;
+        }
+        size_t lt, gt;
+        partition3(v, lo, hi, median3(v, lo, lo + (hi - lo) / 2, hi - 1), &lt, &gt);
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return; /* v[k] equals the pivot, in its place */
+    }
+    for (size_t i = lo + 1; i < hi; i++) /* a few left: insertion sort */
+        for (size_t j = i; j > lo && v[j - 1] > v[j]; j--)
+            swap(v, j - 1, j);
+}
+
 void st_sort_doubles(double *v, size_t n)
 {
     if (n < 2)

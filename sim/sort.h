@@ -23,4 +23,12 @@ void st_sort_unless_sorted(void *base, size_t n, size_t size,
  * out of memory, as st_xmalloc does). */
 void st_sort_doubles(double *v, size_t n);
 
+/* Reorder v[0..n) (no NaN) so that v[k] is the value a sort would put there, every value
+ * before it is not above it and every value after it is not below it (k < n, else an ST_BUG).
+ * Quickselect with a three-way partition (Hoare, "Algorithm 65: Find", CACM 4(7), 1961; the
+ * Dutch national flag for runs of equal values), median-of-three pivots, and a sort of the part
+ * left once it takes more rounds than a logarithmic bound (so the worst case stays n log n):
+ * expected linear time, for the few order statistics a quantile needs. */
+void st_select_doubles(double *v, size_t n, size_t k);
+
 #endif

@@ -1,5 +1,6 @@
 /* Statistics records: Welford tallies, time-weighted averages, quantiles over stored samples
- * (sorted by sim/sort.c's radix sort; GSL's quantile definition). */
+ * (GSL's definition, over samples sorted by sim/sort.c's radix sort, or with only the order
+ * statistics a quantile reads selected). */
 #include "sim/stats.h"
 
 #include <gsl/gsl_statistics_double.h>
@@ -154,4 +155,31 @@ double st_samples_quantile(st_samples *s, double q)
         s->sorted = 1;
     }
     return gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q);
+}
+
+/* v[pos] becomes the value a sort would put there, given that v[0..*from) are not above any of
+ * v[*from..n) and that a position below *from that is asked for was placed before. */
+static void place(double *v, size_t n, size_t pos, size_t *from)
+{
+    if (pos < *from)
+        return;
+    st_select_doubles(v + *from, n - *from, pos - *from);
+    *from = pos + 1;
+}
+
+void st_samples_quantiles(st_samples *s, const double *q, size_t k, double *out)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!(q[i] >= 0.0 && q[i] <= 1.0) || (i && q[i] < q[i - 1]))
+            ST_BUG("quantile %g outside [0, 1] or out of order", q[i]);
+        if (s->n && !s->sorted) {
+            /* the order statistics GSL's quantile reads: (int)(q (n - 1)) and the one after */
+            size_t lhs = (size_t)(int)(q[i] * (double)(s->n - 1));
+            place(s->v, s->n, lhs, &from);
+            if (lhs + 1 < s->n)
+                place(s->v, s->n, lhs + 1, &from);
+        }
+        out[i] = s->n ? gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q[i]) : 0.0;
+    }
 }

@@ -82,4 +82,10 @@ void st_samples_add(st_samples *s, double x);
  * first time after an add (that is why s is not const). 0 when s is empty. */
 double st_samples_quantile(st_samples *s, double q);
 
+/* The q[0..k)-quantiles (ascending, each in [0, 1], else ST_BUG) into out[0..k), each the figure
+ * st_samples_quantile gives, to the bit, without sorting the samples: each quantile's one or two
+ * order statistics are selected in place (sim/sort.h), in expected linear time for a few of
+ * them. The samples are left partly ordered (a later st_samples_quantile sorts them). */
+void st_samples_quantiles(st_samples *s, const double *q, size_t k, double *out);
+
 #endif

@@ -534,13 +534,16 @@ static void wait_jct_stats(const st_sched_view *v, st_cluster_stats *s, st_sampl
                            st_samples *jct)
 {
     const st_cluster_result *r = v->out;
-    double q[3] = {0.5, 0.95, 0.99};
-    double *w[] = {&s->p50_wait_s, &s->p95_wait_s, &s->p99_wait_s};
-    double *c[] = {&s->p50_jct_s, &s->p95_jct_s, &s->p99_jct_s};
-    for (int k = 0; k < 3; k++) {
-        *w[k] = st_samples_quantile(wait, q[k]);
-        *c[k] = st_samples_quantile(jct, q[k]);
-    }
+    const double q[3] = {0.5, 0.95, 0.99};
+    double w[3], c[3];
+    st_samples_quantiles(wait, q, 3, w);
+    st_samples_quantiles(jct, q, 3, c);
+    s->p50_wait_s = w[0];
+    s->p95_wait_s = w[1];
+    s->p99_wait_s = w[2];
+    s->p50_jct_s = c[0];
+    s->p95_jct_s = c[1];
+    s->p99_jct_s = c[2];
     double sw = 0, sc = 0; /* summed in job order, so the figure never depends on the sort */
     for (size_t i = 0; i < r->n; i++)
         if (r->job[i].state == ST_CJ_FINISHED) {

@@ -1,7 +1,7 @@
 /* st_sort_unless_sorted: an array out of order comes out as qsort leaves it; one in order is
  * left untouched, without a call to qsort's comparator beyond the check's n - 1. st_sort_doubles:
  * the order qsort gives, every value's bits kept, for small and large arrays of every sign,
- * magnitude and tie. */
+ * magnitude and tie. st_select_doubles: the k-th value in its place, the rest on their side. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -105,6 +105,37 @@ START_TEST(test_doubles_sort_as_qsort_sorts)
 }
 END_TEST
 
+/* st_select_doubles: v[k] and the values on each side of it, against a sorted copy, on random
+ * values with many ties, on sorted, reversed and constant arrays, for several k each. */
+START_TEST(test_select_puts_the_kth_value_in_place)
+{
+    static const size_t sizes[] = {1, 2, 5, 17, 100, 5000};
+    uint64_t x = 2463534242u;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (int shape = 0; shape < 4; shape++)
+            for (int trial = 0; trial < 8; trial++) {
+                size_t n = sizes[s], k = (size_t)(xorshift(&x) % n);
+                double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+                for (size_t i = 0; i < n; i++)
+                    a[i] = shape == 0   ? (double)(xorshift(&x) % 7) /* ties */
+                           : shape == 1 ? any_double(&x)
+                           : shape == 2 ? (double)i        /* in order */
+                                        : (double)(n - i); /* reversed */
+                if (shape == 3 && trial % 2)
+                    for (size_t i = 0; i < n; i++)
+                        a[i] = 4.0; /* all equal */
+                memcpy(b, a, n * sizeof *a);
+                qsort(b, n, sizeof *b, cmp_double);
+                st_select_doubles(a, n, k);
+                ck_assert(a[k] == b[k]);
+                for (size_t i = 0; i < n; i++)
+                    ck_assert(i < k ? a[i] <= a[k] : i > k ? a[i] >= a[k] : 1);
+                free(a);
+                free(b);
+            }
+}
+END_TEST
+
 Suite *sort_suite(void)
 {
     Suite *s = suite_create("sort");
@@ -112,6 +143,7 @@ Suite *sort_suite(void)
     tcase_add_test(tc, test_out_of_order_is_sorted_as_qsort_sorts);
     tcase_add_test(tc, test_in_order_costs_one_pass);
     tcase_add_test(tc, test_doubles_sort_as_qsort_sorts);
+    tcase_add_test(tc, test_select_puts_the_kth_value_in_place);
     suite_add_tcase(s, tc);
     return s;
 }
