@@ -4,11 +4,13 @@
  * slot reads as a child of one member (its GPUs are its least and its sum, its size is 1: a leaf
  * keeps neither array up to date), so every node's figures are the same reductions over its
  * slots. Until a member is added with a figure other than 0, every figure is 0 and none is
- * moved or recomputed. Inserts split a full node on the way down (so a split never climbs back up);
- * removals drop a node once it is empty and lift the root while it has a single child. No node is
- * merged with a neighbour, so a node may hold fewer than FAN / 2 slots; the depth still grows only
- * when a full root splits, which takes FAN / 2 more splits below it each time, so it stays below
- * log_{FAN/2} of the members ever added plus one (MAX_DEPTH bounds it for any count of ids). */
+ * moved or recomputed. Each node knows its parent and each member its leaf, so a removal starts
+ * at the member's leaf and climbs, without a search from the root. Inserts split a full node on the
+ * way down (so a split never climbs back up); removals drop a node once it is empty and lift the
+ * root while it has a single child. No node is merged with a neighbour, so a node may hold fewer
+ * than FAN / 2 slots; the depth still grows only when a full root splits, which takes FAN / 2 more
+ * splits below it each time, so it stays below log_{FAN/2} of the members ever added plus one
+ * (MAX_DEPTH bounds it for any count of ids). */
 #include "models/sched/rankset.h"
 
 #include <math.h>
@@ -16,7 +18,8 @@
 
 #include "sim/xalloc.h"
 
-#define NONE ST__RSET_NONE
+#define NONE    ST__RSET_NONE
+#define NO_NODE UINT32_MAX /* a root's parent; the leaf of an id in no set */
 
 /* 16 slots: a node's keys are four cache lines, its other figures one or two each, and a
  * hundred thousand members sit three levels deep. */
@@ -28,6 +31,7 @@ enum { MAX_DEPTH = 24 };
 typedef struct st__rnode {
     uint32_t n;         /* slots in use */
     uint32_t leaf;      /* 1: the slots are members */
+    uint32_t up;        /* its parent; NO_NODE: a root */
     size_t total;       /* members below it */
     int64_t gsum;       /* their GPUs */
     st__rkey key[FAN];  /* a member's key; a child's last member's key */
@@ -44,16 +48,15 @@ void st__rset_init(st__rset *s, size_t n)
     if (n > UINT32_MAX)
         ST_BUG("an ordered set of %zu ids", n);
     *s = (st__rset){.n = n};
-    s->key = st_xmalloc(n * sizeof *s->key);
-    s->in = st_xcalloc(n, 1);
+    s->leaf = st_xmalloc(n * sizeof *s->leaf);
+    memset(s->leaf, 0xff, n * sizeof *s->leaf); /* NO_NODE: every id in no set */
 }
 
 void st__rset_release(st__rset *s)
 {
     free(s->node);
     free(s->spare);
-    free(s->key);
-    free(s->in);
+    free(s->leaf);
     memset(s, 0, sizeof *s);
 }
 
@@ -75,6 +78,7 @@ static uint32_t new_node(st__rset *s, int leaf)
     uint32_t t = s->n_spare ? s->spare[--s->n_spare] : (uint32_t)s->n_node++;
     s->node[t].n = 0;
     s->node[t].leaf = (uint32_t)leaf;
+    s->node[t].up = NO_NODE;
     s->node[t].total = 0;
     s->node[t].gsum = 0;
     memset(s->node[t].amin, 0,
@@ -188,6 +192,12 @@ static void split_child(st__rset *s, rnode *p, uint32_t i)
     memcpy(h->amin, &c->amin[HALF], HALF * sizeof *h->amin);
     h->n = HALF;
     c->n = HALF;
+    h->up = c->up;
+    for (uint32_t k = 0; k < HALF; k++) /* what moved now hangs under h */
+        if (h->leaf)
+            s->leaf[h->item[k]] = d;
+        else
+            s->node[h->item[k]].up = d;
     retotal(c);
     retotal(h);
     open_slot(s, p, i + 1);
@@ -221,7 +231,7 @@ static uint32_t child_for(const rnode *x, const st__rkey *k)
 
 void st__rset_add(st__rset *s, size_t *root, size_t id, st__rkey key, int64_t gpus, double aux)
 {
-    if (id >= s->n || s->in[id])
+    if (id >= s->n || s->leaf[id] != NO_NODE)
         ST_BUG("job %zu added twice", id);
     s->figures |= aux != 0 || signbit(aux); /* from now on, figures are kept */
     reserve(s, MAX_DEPTH + 2);
@@ -232,6 +242,7 @@ void st__rset_add(st__rset *s, size_t *root, size_t id, st__rkey key, int64_t gp
         rnode *x = &s->node[r];
         x->n = 1;
         x->item[0] = (uint32_t)*root;
+        s->node[*root].up = r;
         x->total = s->node[*root].total;
         x->gsum = s->node[*root].gsum;
         refresh(s, x, 0);
@@ -268,78 +279,88 @@ void st__rset_add(st__rset *s, size_t *root, size_t id, st__rkey key, int64_t gp
         x->amin[i] = aux;
     x->total++;
     x->gsum += gpus;
-    s->in[id] = 1;
-    s->key[id] = key;
+    s->leaf[id] = (uint32_t)(x - s->node);
 }
 
-/* Remove id from the set at *root: its GPUs and figure in *gpus and *aux. */
-static void take(st__rset *s, size_t *root, size_t id, int64_t *gpus, double *aux)
+/* The slot of p that holds child t. */
+static uint32_t slot_of(const rnode *p, uint32_t t)
 {
-    if (id >= s->n || !s->in[id] || *root == NONE)
+    uint32_t j = 0;
+    while (j < p->n && p->item[j] != t)
+        j++;
+    if (j == p->n)
+        ST_BUG("ordered set node %u is not under its parent", t);
+    return j;
+}
+
+/* Remove id from the set at *root: its key, GPUs and figure in *key, *gpus and *aux. From its
+ * leaf up: each ancestor's slot loses the member (an emptied child is dropped). */
+static void take(st__rset *s, size_t *root, size_t id, st__rkey *key, int64_t *gpus, double *aux)
+{
+    if (id >= s->n || s->leaf[id] == NO_NODE || *root == NONE)
         ST_BUG("job %zu is not in a set", id);
-    const st__rkey *k = &s->key[id];
-    uint32_t path[MAX_DEPTH], slot[MAX_DEPTH], depth = 0, t = (uint32_t)*root;
-    while (!s->node[t].leaf) {
-        if (depth == MAX_DEPTH)
-            ST_BUG("ordered set deeper than %d", MAX_DEPTH);
-        path[depth] = t;
-        slot[depth] = child_for(&s->node[t], k);
-        t = s->node[t].item[slot[depth++]];
-    }
+    uint32_t t = s->leaf[id];
     rnode *x = &s->node[t];
     uint32_t i = 0;
     while (i < x->n && x->item[i] != id)
         i++;
     if (i == x->n)
-        ST_BUG("job %zu is not in its set", id);
+        ST_BUG("job %zu is not in its leaf", id);
     int64_t g = *gpus = x->least[i];
     double a = *aux = x->amin[i];
+    *key = x->key[i];
     close_slot(s, x, i);
     x->total--;
     x->gsum -= g;
-    for (uint32_t d = depth; d-- > 0;) { /* the figures of each ancestor's slot on the path */
-        rnode *p = &s->node[path[d]];
-        uint32_t j = slot[d];
-        const rnode *c = &s->node[p->item[j]];
+    s->leaf[id] = NO_NODE;
+    while (x->up != NO_NODE) {
+        uint32_t pt = x->up;
+        rnode *p = &s->node[pt];
+        uint32_t j = slot_of(p, t);
         p->total--;
         p->gsum -= g;
-        if (!c->n) {
-            free_node(s, p->item[j]);
+        if (!x->n) {
+            free_node(s, t);
             close_slot(s, p, j);
-            continue;
+        } else {
+            p->size[j]--;
+            p->sum[j] -= g;
+            p->key[j] = x->key[x->n - 1];
+            if (p->least[j] == g) /* the least may have gone: none is below g */
+                p->least[j] = least_of(x, g);
+            if (s->figures && !(p->amin[j] < a))
+                p->amin[j] = amin_of(x);
         }
-        p->size[j]--;
-        p->sum[j] -= g;
-        p->key[j] = c->key[c->n - 1];
-        if (p->least[j] == g) /* the least may have gone: none is below g */
-            p->least[j] = least_of(c, g);
-        if (s->figures && !(p->amin[j] < a))
-            p->amin[j] = amin_of(c);
+        t = pt;
+        x = p;
     }
-    uint32_t r = (uint32_t)*root;
-    while (!s->node[r].leaf && s->node[r].n == 1) { /* a root of one child: the child */
-        uint32_t c = s->node[r].item[0];
-        free_node(s, r);
-        r = c;
+    if (t != *root)
+        ST_BUG("job %zu is not in the set it is removed from", id);
+    while (!x->leaf && x->n == 1) { /* a root of one child: the child */
+        uint32_t c = x->item[0];
+        free_node(s, t);
+        t = c;
+        x = &s->node[t];
+        x->up = NO_NODE;
     }
-    *root = r;
-    if (!s->node[r].n) {
-        free_node(s, r);
+    *root = t;
+    if (!x->n) {
+        free_node(s, t);
         *root = NONE;
     }
-    s->in[id] = 0;
 }
 
 void st__rset_remove(st__rset *s, size_t *root, size_t id)
 {
+    st__rkey k;
     int64_t g;
     double a;
-    take(s, root, id, &g, &a);
+    take(s, root, id, &k, &g, &a);
 }
 
 int st__rset_has(const st__rset *s, size_t id)
 {
-    return id < s->n && s->in[id];
+    return id < s->n && s->leaf[id] != NO_NODE;
 }
 
 static size_t first_in(const st__rset *s, uint32_t t, int64_t b, st__rset_ok_fn ok, const void *c)
@@ -522,6 +543,7 @@ int64_t st__rset_gpus(const st__rset *s, size_t root)
 
 /* A member taken out by st__rset_start_fitting: what it goes back with. */
 typedef struct passed {
+    st__rkey key;
     int64_t gpus;
     double aux;
 } passed;
@@ -533,16 +555,15 @@ void st__rset_start_fitting(st__rset *s, size_t *root, st_sched_view *v, size_t 
     size_t cap = 0;
     while (st_sched_free_gpus(v) > 0 &&
            (id = st__rset_first(s, *root, st_sched_free_gpus(v), NULL, NULL)) != NONE) {
-        int64_t g;
-        double a;
-        take(s, root, id, &g, &a);
+        passed p;
+        take(s, root, id, &p.key, &p.gpus, &p.aux);
         if (st_sched_start(v, id))
             continue;
         back = st_xgrow(back, sizeof *back, n + 1, &cap);
-        back[n] = (passed){g, a};
+        back[n] = p;
         scratch[n++] = id;
     }
-    for (size_t k = 0; k < n; k++) /* passed over: back, with the figures they had */
-        st__rset_add(s, root, scratch[k], s->key[scratch[k]], back[k].gpus, back[k].aux);
+    for (size_t k = 0; k < n; k++) /* passed over: back, with the key and figures they had */
+        st__rset_add(s, root, scratch[k], back[k].key, back[k].gpus, back[k].aux);
     free(back);
 }

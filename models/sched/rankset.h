@@ -62,10 +62,9 @@ typedef struct st__rset {
     size_t n_node, cap;     /* nodes handed out, room */
     uint32_t *spare;        /* freed nodes, for reuse */
     size_t n_spare;
-    st__rkey *key;     /* by id: its key while it is a member */
-    unsigned char *in; /* by id: in a set of this pool */
-    size_t n;          /* ids below n */
-    int figures;       /* a member was added with a figure other than 0 */
+    uint32_t *leaf; /* by id: the leaf node that holds it, UINT32_MAX while in no set */
+    size_t n;       /* ids below n */
+    int figures;    /* a member was added with a figure other than 0 */
 } st__rset;
 
 /* A pool for ids below n (at most 2^32 - 1); st__rset_release frees it. A root is a size_t the
