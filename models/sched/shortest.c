@@ -75,7 +75,7 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     for (size_t k = 0; k < lists; k++)
         s->root[k] = NONE;
     s->lists = st_xcalloc(lists, sizeof *s->lists);
-    s->last = st_xcalloc(lists, sizeof *s->last);
+    s->tail = st_xcalloc(lists, sizeof *s->tail);
     s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
@@ -105,7 +105,7 @@ void st__shortest_release(st__shortest *s)
     st__rset_release(&s->rpool);
     free(s->root);
     free(s->lists);
-    free(s->last);
+    free(s->tail);
     free(s->list_at);
     free(s->cur);
     free(s->upto);
@@ -146,12 +146,20 @@ static void list_add(st__shortest *s, size_t id)
     st__rset_add(&s->rpool, &s->root[l], id, (st__rkey){st__rkey_int(s->end[id]), id},
                  s->job[id]->gpus, 0);
     s->where[id] = SH_LIST;
+    s->list_gpus += s->job[id]->gpus;
+    size_t t = s->tail[l]; /* the last by (end, id): the list was empty, or id comes after it */
+    if (st__rset_size(&s->rpool, s->root[l]) == 1 || s->end[id] > s->end[t] ||
+        (s->end[id] == s->end[t] && id > t))
+        s->tail[l] = id;
 }
 
 static void list_remove(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
     st__rset_remove(&s->rpool, &s->root[l], id);
+    s->list_gpus -= s->job[id]->gpus;
+    if (s->tail[l] == id)
+        s->tail[l] = st__rset_last(&s->rpool, s->root[l]);
     if (s->root[l] == NONE) {
         size_t at = s->list_at[l], last = s->lists[--s->n_lists];
         s->lists[at] = last;
@@ -284,7 +292,8 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
         if (w == NONE) {
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
-        } else if (ranks_before(near_key(s, s->last[i]), s->last[i], s->key[w], w)) {
+        } else if (ranks_before(near_key(s, s->tail[s->lists[i]]), s->tail[s->lists[i]], s->key[w],
+                                w)) {
             s->upto[i] = st__rset_size(&s->rpool, r); /* its last ranks before w: all of it */
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
         } else { /* srsf's list: its jobs' GPUs (srtf: unused) */
@@ -399,10 +408,13 @@ static int walk_run(st__shortest *s, size_t f, size_t x, double k2, size_t y, in
  * list's GPU sums. */
 static size_t overflow(st__shortest *s, int64_t *b, size_t w)
 {
+    double k1 = 0, k2 = 0;
+    size_t f1 = 0, f2 = 0, n, x = NONE, id;
+    int known = 0; /* x, the first not walked, is the last run's y */
     for (;;) {
-        double k1 = 0, k2 = 0;
-        size_t f1 = 0, f2 = 0, n;
-        size_t x = peek_running(s, &k1, &f1, SIZE_MAX - 1), id;
+        if (!known)
+            x = peek_running(s, &k1, &f1, SIZE_MAX - 1);
+        known = 0;
         if (f1 == SIZE_MAX) { /* a loose job: one at a time */
             walk_past(s, x, f1);
             if (s->job[x]->gpus > *b)
@@ -414,10 +426,18 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         if (w != NONE && (y == NONE || ranks_before(s->key[w], w, k2, y))) {
             y = w;
             k2 = s->key[w];
+            f2 = SIZE_MAX - 1;
         }
         int more;
         if (walk_run(s, f1, x, k2, y, b, &id, &more))
             return id;
+        if (!more && y != NONE && f2 != SIZE_MAX - 1) { /* the run ended at y: y heads the rest */
+            x = y;
+            k1 = k2;
+            f1 = f2;
+            known = 1;
+            continue;
+        }
         if (!more)
             continue;
         int64_t g, *cg = &s->cur_gpus[f1];
@@ -489,11 +509,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
     s->cur_loose = 0;
     s->n_victim = 0;
     s->walked = 0;
-    s->run_gpus = 0;
-    for (size_t i = 0; i < s->n_lists; i++) {
-        s->run_gpus += st__rset_gpus(&s->rpool, s->root[s->lists[i]]);
-        s->last[i] = st__rset_last(&s->rpool, s->root[s->lists[i]]);
-    }
+    s->run_gpus = s->list_gpus;
     for (size_t k = 0; k < s->n_loose; k++)
         s->run_gpus += s->job[s->loose[k].id]->gpus;
     if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
