@@ -215,16 +215,19 @@ static void settle(st__shortest *s, const st_sched_view *v)
     s->now = st_sched_clock(v);
     for (size_t k = 0; k < s->n_loose; k++) {
         size_t id = s->loose[k].id;
-        int64_t end;
+        int64_t end = s->loose[k].end;
         if (s->where[id] != SH_LOOSE)
             continue;
-        if (st_sched_end_ticks(v, id, &end) && end - s->now < NEAR_TICKS) {
+        if (end == INT64_MIN && !st_sched_end_ticks(v, id, &end))
+            end = INT64_MIN; /* not timed yet, or the run's rates change: keyed afresh */
+        if (end != INT64_MIN && end - s->now < NEAR_TICKS) {
             s->end[id] = end; /* near stays near: the end is fixed and now only grows */
             list_add(s, id);
             continue;
         }
-        s->key[id] = key_of(s, v, id);
-        s->loose[m++] = (st__ranked){s->key[id], id};
+        /* a timed one's key is st_sched_remaining_s's, secs(end - now), from its fixed end */
+        s->key[id] = end != INT64_MIN ? key_at(s, end, s->job[id]->gpus) : key_of(s, v, id);
+        s->loose[m++] = (st__ranked){s->key[id], id, end};
     }
     s->n_loose = m;
     st_sort_unless_sorted(s->loose, m, sizeof *s->loose, by_key);
@@ -468,7 +471,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
 static void add_victim(st__shortest *s, size_t id)
 {
     /* srsf's order is the live list's; positions are below 2^53, exact as doubles */
-    s->victim[s->n_victim++] = (st__ranked){s->live_order ? (double)s->pos[id] : 0, id};
+    s->victim[s->n_victim++] = (st__ranked){s->live_order ? (double)s->pos[id] : 0, id, 0};
 }
 
 /* Under `preemption: false` every running job is chosen first: all walked. */
@@ -577,7 +580,7 @@ void st__shortest_pick(st__shortest *s, st_sched_view *v)
         size_t id = s->list[c];
         if (st_sched_start(v, id)) {
             s->where[id] = SH_LOOSE; /* its end is known from the next pick */
-            s->loose[s->n_loose++] = (st__ranked){0, id};
+            s->loose[s->n_loose++] = (st__ranked){0, id, INT64_MIN};
         } else {
             wait_again(s, id); /* its key is unchanged: it never ran */
         }

@@ -11,6 +11,7 @@
 typedef struct st__ranked {
     double key;
     size_t id;
+    int64_t end; /* a loose job's end once known (st_sched_end_ticks), else INT64_MIN */
 } st__ranked;
 
 typedef struct st__shortest {
