@@ -308,7 +308,7 @@ int st_sched_start(st_sched_view *v, size_t id)
     j->extra += j->owed_fail; /* so are a failure's restart and restore */
     o->failed_s += secs(j->owed_fail);
     j->owed_fail = 0;
-    j->run_pos = v->n_running;
+    j->run_pos = (uint32_t)v->n_running;
     v->running[v->n_running++] = id;
     open_segment(v, id);
     if (v->sp->start)
@@ -466,6 +466,19 @@ static int by_submit(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+_Static_assert(sizeof(jstate) % JSTATE_ALIGN == 0, "a job's state is whole cache lines");
+
+/* n job states, zeroed, each on its own cache lines (aligned_alloc; where it fails, calloc's
+ * alignment does, or st_xcalloc's abort). */
+static jstate *alloc_states(size_t n)
+{
+    void *p = n <= SIZE_MAX / sizeof(jstate) ? aligned_alloc(JSTATE_ALIGN, n * sizeof(jstate)) : 0;
+    if (!p)
+        return st_xcalloc(n, sizeof(jstate));
+    memset(p, 0, n * sizeof(jstate));
+    return p;
+}
+
 /* Job states, the policy's view of each job, their GPU slots and the arrival order. A job
  * asking for more GPUs than the cluster has (or none) is never submitted. */
 static void setup_jobs(st_sched_view *v)
@@ -473,7 +486,7 @@ static void setup_jobs(st_sched_view *v)
     const st_cluster_spec *sp = v->sp;
     size_t n = sp->n, slots = 0;
     v->sj = st_xmalloc((n ? n : 1) * sizeof *v->sj);
-    v->js = st_xcalloc(n ? n : 1, sizeof *v->js);
+    v->js = alloc_states(n ? n : 1);
     v->running = st_xmalloc((n ? n : 1) * sizeof *v->running);
     v->order = st_xmalloc((n ? n : 1) * sizeof *v->order);
     v->pending = st_xmalloc((n ? n : 1) * sizeof *v->pending);
