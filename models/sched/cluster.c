@@ -342,6 +342,7 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
+        v->n_saving++;
         j->rel = v->sj[id].gpus;
         v->releasing += j->rel;
         st_payload p = {.u = {id}};
@@ -364,6 +365,7 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     v->releasing -= v->js[id].rel;
     v->js[id].rel = 0;
     v->js[id].state = J_WAITING;
+    v->n_saving--;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
     decide_after(v);
 }
@@ -526,27 +528,22 @@ static void setup_jobs(st_sched_view *v)
 /* The GPU-time shares over the makespan: utilisation, fragmented GPUs (the waiting set's
  * integral, closed at the makespan) and goodput (utilisation less what preemptions' saves and
  * restores and failures cost). */
-static void gpu_shares(const st_sched_view *v, st_cluster_stats *s)
+static void gpu_shares(const st_sched_view *v, st_cluster_stats *s, double lost)
 {
-    const st_cluster_result *r = v->out;
     s->utilization = s->makespan_s > 0 && v->pool.total > 0
                          ? v->busy_gpu_s / ((double)v->pool.total * s->makespan_s)
                          : 0;
     double frag = v->frag_gpu_s + v->frag_now * fmax(s->makespan_s - v->frag_t, 0);
     s->fragmented_gpus = s->makespan_s > 0 ? frag / s->makespan_s : 0;
-    double lost = 0; /* GPU-seconds of saves and restores, and of what failures cost */
-    for (size_t i = 0; i < r->n; i++)
-        lost += (r->job[i].preempted_s + r->job[i].failed_s) * (double)v->sj[i].gpus;
     s->goodput = s->makespan_s > 0 && v->pool.total > 0
                      ? (v->busy_gpu_s - lost) / ((double)v->pool.total * s->makespan_s)
                      : 0;
 }
 
-/* The quantiles of the finished jobs' waits and JCTs, and their means summed in job order. */
-static void wait_jct_stats(const st_sched_view *v, st_cluster_stats *s, st_samples *wait,
-                           st_samples *jct)
+/* The quantiles of the finished jobs' waits and JCTs, and their means from their sums (sw, sc). */
+static void wait_jct_stats(st_cluster_stats *s, st_samples *wait, st_samples *jct, double sw,
+                           double sc)
 {
-    const st_cluster_result *r = v->out;
     const double q[3] = {0.5, 0.95, 0.99};
     double w[3], c[3];
     st_samples_quantiles(wait, q, 3, w);
@@ -557,18 +554,13 @@ static void wait_jct_stats(const st_sched_view *v, st_cluster_stats *s, st_sampl
     s->p50_jct_s = c[0];
     s->p95_jct_s = c[1];
     s->p99_jct_s = c[2];
-    double sw = 0, sc = 0; /* summed in job order, so the figure never depends on the sort */
-    for (size_t i = 0; i < r->n; i++)
-        if (r->job[i].state == ST_CJ_FINISHED) {
-            sw += r->job[i].wait_s;
-            sc += r->job[i].end_s - v->sj[i].submit_s;
-        }
     s->mean_wait_s = s->finished ? sw / (double)s->finished : 0;
     s->mean_jct_s = s->finished ? sc / (double)s->finished : 0;
 }
 
 /* The figures over the finished jobs, once the run is over; jobs still running are cut at the
- * end (their GPU time up to it counts). */
+ * end (their GPU time up to it counts). One pass over the jobs gathers every figure; each sum
+ * is in job order, so no figure depends on the order of anything else. */
 static void summarise(st_sched_view *v)
 {
     st_cluster_result *r = v->out;
@@ -582,12 +574,15 @@ static void summarise(st_sched_view *v)
     s->free_at_end = v->pool.free;
     while (v->n_running)
         stop_running(v, v->running[v->n_running - 1]);
-    for (size_t i = 0; i < r->n; i++)
+    for (size_t i = 0; v->n_saving && i < r->n; i++)
         if (v->js[i].state == J_SAVING) /* its save cut by the horizon */
             st__cl_give_back(v, i);
     s->jobs = r->n;
+    double lost = 0;       /* GPU-seconds of saves and restores, and of what failures cost */
+    double sw = 0, sc = 0; /* waits and JCTs */
     for (size_t i = 0; i < r->n; i++) {
         const st_cluster_job_out *o = &r->job[i];
+        lost += (o->preempted_s + o->failed_s) * (double)v->sj[i].gpus;
         if (o->state == ST_CJ_TOO_BIG) {
             s->too_big++;
             continue;
@@ -597,13 +592,16 @@ static void summarise(st_sched_view *v)
             continue;
         }
         s->finished++;
+        double jc = o->end_s - v->sj[i].submit_s;
         st_samples_add(&wait, o->wait_s);
-        st_samples_add(&jct, o->end_s - v->sj[i].submit_s);
+        st_samples_add(&jct, jc);
+        sw += o->wait_s;
+        sc += jc;
         last = o->end_s > last ? o->end_s : last;
     }
     s->makespan_s = s->unfinished ? end : last;
-    gpu_shares(v, s);
-    wait_jct_stats(v, s, &wait, &jct);
+    gpu_shares(v, s, lost);
+    wait_jct_stats(s, &wait, &jct, sw, sc);
     s->events = st_engine_fired(v->eng);
     st_samples_release(&wait);
     st_samples_release(&jct);

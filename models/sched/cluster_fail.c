@@ -61,6 +61,7 @@ static void interrupt(st_sched_view *v, size_t id)
     st_time td = cost_ticks(os->detect_s);
     if (td > 0) { /* hung on its GPUs until the failure is noticed */
         j->state = J_SAVING;
+        v->n_saving++;
         j->rel = 0; /* a down GPU does not come back at the release: only the others count */
         for (int64_t k = 0; k < v->sj[id].gpus; k++)
             j->rel += v->outs.down[v->gpus[j->gpu_off + (size_t)k]] == 0;

@@ -57,6 +57,7 @@ struct st_sched_view {
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
     int k_wake;
     int64_t releasing; /* GPUs of jobs in J_SAVING */
+    size_t n_saving;   /* jobs in J_SAVING */
     double busy_gpu_s;
     st__waitset waiting;                 /* the waiting jobs' GPU counts */
     double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
