@@ -300,14 +300,18 @@ int st_sched_start(st_sched_view *v, size_t id)
     }
     j->state = J_RUNNING;
     j->seg_start = j->hold_start = now;
-    j->rate = 1;         /* its run time is its own at this placement; cluster.rate asks again */
-    j->extra += j->owed; /* the restore is work it does first on these GPUs */
-    o->preempted_s += secs(j->owed);
-    v->out->st.preempted_s += secs(j->owed);
-    j->owed = 0;
-    j->extra += j->owed_fail; /* so are a failure's restart and restore */
-    o->failed_s += secs(j->owed_fail);
-    j->owed_fail = 0;
+    j->rate = 1;   /* its run time is its own at this placement; cluster.rate asks again */
+    if (j->owed) { /* the restore is work it does first on these GPUs */
+        j->extra += j->owed;
+        o->preempted_s += secs(j->owed);
+        v->out->st.preempted_s += secs(j->owed);
+        j->owed = 0;
+    }
+    if (j->owed_fail) { /* so are a failure's restart and restore */
+        j->extra += j->owed_fail;
+        o->failed_s += secs(j->owed_fail);
+        j->owed_fail = 0;
+    } /* (none owed: the figures, never -0.0, would add +0.0: they are left as they are) */
     j->run_pos = (uint32_t)v->n_running;
     v->running[v->n_running++] = id;
     open_segment(v, id);

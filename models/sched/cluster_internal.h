@@ -17,21 +17,21 @@
 enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
 enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
 
-/* A job's run state: two cache lines (JSTATE_ALIGN), the fields every start and finish reads in
- * the first, so that a start or a finish of a job whose state went cold misses twice, not three
- * times (at 144 bytes every job's state straddled three lines). */
+/* A job's run state: two cache lines (JSTATE_ALIGN), every field a finish reads in the first, so
+ * that the finish of a job whose state went cold misses once and its start twice (at 144 bytes
+ * every job's state straddled three lines). */
 typedef struct jstate {
     uint8_t state;
     uint8_t pending;  /* in pending[] */
     uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
-    st_time duration; /* < 0: not known until the first start */
     st_time done;     /* work done before the current stretch */
-    st_time extra;    /* restores paid or being paid, on top of duration */
     st_time seg_start, hold_start; /* work resumed; GPUs taken */
+    size_t gpu_off;                /* its GPUs in gpus[] */
+    double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */
+    size_t seg;       /* its open segment (keep_segments) */
+    st_time duration; /* < 0: not known until the first start */
+    st_time extra;    /* restores paid or being paid, on top of duration */
     st_ev_handle fin;
-    size_t gpu_off;    /* its GPUs in gpus[] */
-    double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
-    size_t seg;        /* its open segment (keep_segments) */
     st_time owed;      /* the restore its last preemption left to pay at its next start */
     st_time owed_fail; /* restart + restore a failure left to pay at its next start */
     st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
