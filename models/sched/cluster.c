@@ -2,9 +2,10 @@
  * free a job's GPUs, when it is done or when a preempted job's save is; cluster.arrival (1)
  * submits the next job in submit order; cluster.wake (1) is a time a policy asked for;
  * cluster.decide (2), one per instant at most, asks the policy to pick once every finish,
- * release, arrival and wake of that instant has fired; cluster.rate (3) re-rates the running
- * jobs after a start or a stop. Failures and repairs are cluster_fail.c's. Times are integer
- * nanoseconds, so work done and left add up exactly. */
+ * release, arrival and wake of that instant has fired (at the end of the handler that asks for
+ * it, when nothing else is pending at that instant: decide_after); cluster.rate (3) re-rates the
+ * running jobs after a start or a stop. Failures and repairs are cluster_fail.c's. Times are
+ * integer nanoseconds, so work done and left add up exactly. */
 #include <stdlib.h>
 #include <string.h>
 
