@@ -1,12 +1,13 @@
-/* Statistics records: Welford tallies, time-weighted averages, quantiles over stored samples via
- * GSL's sort and quantile routines. */
+/* Statistics records: Welford tallies, time-weighted averages, quantiles over stored samples
+ * (GSL's definition, over samples sorted by sim/sort.c's radix sort, or with only the order
+ * statistics a quantile reads selected). */
 #include "sim/stats.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 void st_tally_init(st_tally *t)
@@ -126,6 +127,14 @@ void st_samples_release(st_samples *s)
     st_samples_init(s);
 }
 
+void st_samples_reserve(st_samples *s, size_t n)
+{
+    if (n > s->cap) {
+        s->v = st_xrealloc(s->v, n * sizeof *s->v);
+        s->cap = n;
+    }
+}
+
 void st_samples_add(st_samples *s, double x)
 {
     if (isnan(x))
@@ -142,8 +151,35 @@ double st_samples_quantile(st_samples *s, double q)
     if (!s->n)
         return 0.0;
     if (!s->sorted) {
-        gsl_sort(s->v, 1, s->n);
+        st_sort_doubles(s->v, s->n);
         s->sorted = 1;
     }
     return gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q);
+}
+
+/* v[pos] becomes the value a sort would put there, given that v[0..*from) are not above any of
+ * v[*from..n) and that a position below *from that is asked for was placed before. */
+static void place(double *v, size_t n, size_t pos, size_t *from)
+{
+    if (pos < *from)
+        return;
+    st_select_doubles(v + *from, n - *from, pos - *from);
+    *from = pos + 1;
+}
+
+void st_samples_quantiles(st_samples *s, const double *q, size_t k, double *out)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!(q[i] >= 0.0 && q[i] <= 1.0) || (i && q[i] < q[i - 1]))
+            ST_BUG("quantile %g outside [0, 1] or out of order", q[i]);
+        if (s->n && !s->sorted) {
+            /* the order statistics GSL's quantile reads: (int)(q (n - 1)) and the one after */
+            size_t lhs = (size_t)(int)(q[i] * (double)(s->n - 1));
+            place(s->v, s->n, lhs, &from);
+            if (lhs + 1 < s->n)
+                place(s->v, s->n, lhs + 1, &from);
+        }
+        out[i] = s->n ? gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q[i]) : 0.0;
+    }
 }

@@ -71,6 +71,9 @@ void st_samples_init(st_samples *s);
 /* Free the stored samples; s is empty (and reusable) afterwards. */
 void st_samples_release(st_samples *s);
 
+/* Room for n observations in all, so that adding that many does not grow the store again. */
+void st_samples_reserve(st_samples *s, size_t n);
+
 /* Store one observation; NaN is an ST_BUG. */
 void st_samples_add(st_samples *s, double x);
 
@@ -78,5 +81,11 @@ void st_samples_add(st_samples *s, double x);
  * GSL's definition: with sorted x[0..n-1], x[(n-1)q] interpolated. Sorts the samples in place the
  * first time after an add (that is why s is not const). 0 when s is empty. */
 double st_samples_quantile(st_samples *s, double q);
+
+/* The q[0..k)-quantiles (ascending, each in [0, 1], else ST_BUG) into out[0..k), each the figure
+ * st_samples_quantile gives, to the bit, without sorting the samples: each quantile's one or two
+ * order statistics are selected in place (sim/sort.h), in expected linear time for a few of
+ * them. The samples are left partly ordered (a later st_samples_quantile sorts them). */
+void st_samples_quantiles(st_samples *s, const double *q, size_t k, double *out);
 
 #endif

@@ -22,10 +22,10 @@ static int best_fit_place(void *st, const st_place_req *req, int64_t *gpus)
 static int best_fit_take(void *st, const st_pool *pool, int64_t n, int64_t *gpus)
 {
     (void)st;
-    uint8_t *used = st_xcalloc((size_t)pool->nodes, 1);
     int64_t have = 0;
-    st_pool_fill_nodes(pool, 0, pool->nodes, n, gpus, &have, used);
-    free(used);
+    st_pool_fill_nodes(pool, 0, pool->nodes, n, gpus, &have, pool->node_used);
+    for (int64_t k = 0; k < have; k++) /* every node flagged gave a GPU: its flag back to 0 */
+        pool->node_used[gpus[k] / pool->per_node] = 0;
     return have == n ? 0 : ST_ERANGE;
 }
 

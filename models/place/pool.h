@@ -22,6 +22,14 @@ typedef struct st_pool {
      * and its summary (swords words, bit w: word w is not zero). */
     uint64_t *bits, *sum;
     int64_t words, swords;
+    /* Nodes per free count (0..per_node), and when per_node < 64, bit c: some node has c free,
+     * so that best fit goes straight to the counts that have nodes. */
+    int64_t *ncount;
+    uint64_t counts;
+    /* Scratch flags for a placement (nodes and leaves counts), all 0 between calls: a policy
+     * that flags nodes or leaves it took from clears them before it returns, so that a placement
+     * neither allocates nor clears flags for every node of the cluster. */
+    uint8_t *node_used, *leaf_used;
 } st_pool;
 
 /* All GPUs of cluster c free. Never fails (allocation failure aborts). */

@@ -40,8 +40,7 @@ static int64_t pick_leaf(const st_pool *p, const uint8_t *used, int64_t m)
 static int topo_take(void *st, const st_pool *pool, int64_t n, int64_t *gpus)
 {
     (void)st;
-    uint8_t *leaf_used = st_xcalloc((size_t)pool->leaves, 1);
-    uint8_t *node_used = st_xcalloc((size_t)pool->nodes, 1);
+    uint8_t *leaf_used = pool->leaf_used, *node_used = pool->node_used;
     int64_t have = 0;
     while (have < n) {
         int64_t l = pick_leaf(pool, leaf_used, n - have);
@@ -52,8 +51,11 @@ static int topo_take(void *st, const st_pool *pool, int64_t n, int64_t *gpus)
         st_pool_fill_nodes(pool, lo, hi < pool->nodes ? hi : pool->nodes, n, gpus, &have,
                            node_used);
     }
-    free(node_used);
-    free(leaf_used);
+    for (int64_t k = 0; k < have; k++) { /* every leaf and node flagged gave a GPU: flags to 0 */
+        int64_t node = gpus[k] / pool->per_node;
+        node_used[node] = 0;
+        leaf_used[node / pool->per_leaf] = 0;
+    }
     return have == n ? 0 : ST_ERANGE;
 }
 

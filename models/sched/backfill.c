@@ -23,6 +23,7 @@
 
 #include "models/sched/policy.h"
 #include "models/sched/rankset.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 /* A running job's estimated end and GPUs, sorted by end, then id. */
@@ -54,18 +55,6 @@ typedef struct backfill {
 /* A waiting job; one started at this pick; one in run. */
 enum { B_NONE, B_WAIT, B_NEW, B_RUN };
 
-static int earlier(const void *ctx, size_t a, size_t b)
-{
-    const backfill *f = ctx;
-    return f->seq[a] < f->seq[b];
-}
-
-static int ends_first(const void *ctx, size_t a, size_t b)
-{
-    const backfill *f = ctx;
-    return f->eend[a] < f->eend[b] || (f->eend[a] == f->eend[b] && a < b);
-}
-
 static int backfill_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
@@ -75,12 +64,12 @@ static int backfill_configure(void *st, const st_sched_params *p, st_err *err)
     b->job = st_xcalloc(n, sizeof *b->job);
     b->seq = st_xcalloc(n, sizeof *b->seq);
     b->state = st_xcalloc(n, 1);
-    b->scratch = st_xcalloc(n, sizeof *b->scratch);
-    st__rset_init(&b->pool, n, earlier, b);
-    st__rset_init(&b->rpool, n, ends_first, b);
+    b->scratch = st_xmalloc(n * sizeof *b->scratch);
+    st__rset_init(&b->pool, n);
+    st__rset_init(&b->rpool, n);
     b->run = ST__RSET_NONE;
     b->eend = st_xcalloc(n, sizeof *b->eend);
-    b->band = st_xcalloc(n, sizeof *b->band);
+    b->band = st_xmalloc(n * sizeof *b->band);
     b->root = st_xmalloc(((size_t)b->max + 1) * sizeof *b->root);
     for (int64_t g = 0; g <= b->max; g++)
         b->root[g] = ST__RSET_NONE;
@@ -110,7 +99,7 @@ static void backfill_release(void *st)
 static void set_in(backfill *b, size_t id)
 {
     int64_t g = b->job[id]->gpus;
-    st__rset_add(&b->pool, &b->root[g], id, g, b->job[id]->estimate_s);
+    st__rset_add(&b->pool, &b->root[g], id, (st__rkey){b->seq[id], id}, g, b->job[id]->estimate_s);
     b->bits[g / 64] |= (uint64_t)1 << (g % 64);
 }
 
@@ -179,7 +168,8 @@ static void admit_running(backfill *b, const st_sched_view *v)
         if (b->state[id] != B_NEW)
             continue; /* finished since, or a duplicate of an entry already taken */
         b->eend[id] = st_sched_expected_end(v, id);
-        st__rset_add(&b->rpool, &b->run, id, b->job[id]->gpus, 0);
+        st__rkey k = {st__rkey_double(b->eend[id]), id}; /* by expected end, then id */
+        st__rset_add(&b->rpool, &b->run, id, k, b->job[id]->gpus, 0);
         b->state[id] = B_RUN;
     }
     b->n_fresh = 0;
@@ -219,7 +209,7 @@ static void sift(ending *e, size_t n, size_t i)
 static void reservation_scan(const st_sched_view *v, int64_t need, double *shadow, int64_t *extra)
 {
     size_t r = st_sched_n_running(v);
-    ending *e = st_xcalloc(r ? r : 1, sizeof *e);
+    ending *e = st_xmalloc((r ? r : 1) * sizeof *e);
     for (size_t k = 0; k < r; k++) {
         const st_sched_job *j = st_sched_running(v, k);
         e[k] = (ending){st_sched_expected_end(v, j->id), j->id, j->gpus};
@@ -238,25 +228,13 @@ static void reservation_scan(const st_sched_view *v, int64_t need, double *shado
     free(e);
 }
 
-/* A cut of run: the members whose expected end is below (or not above) x. */
-typedef struct cut {
-    const backfill *b;
-    double x;
-    int or_equal;
-} cut;
-
-static int below(const void *ctx, size_t id)
-{
-    const cut *c = ctx;
-    return c->b->eend[id] < c->x || (c->or_equal && c->b->eend[id] == c->x);
-}
-
-/* The members of run whose expected end is below (or not above) x: their count and GPUs. */
+/* The members of run whose expected end is below (or not above) x: their count and GPUs. Their
+ * keys are (end, id): those below (end x, id 0), or (end x, the largest id) when x is in. */
 static size_t count_below(const backfill *b, double x, int or_equal, int64_t *gpus)
 {
     size_t n;
-    cut c = {b, x, or_equal};
-    st__rset_prefix(&b->rpool, b->run, below, &c, &n, gpus);
+    st__rkey bound = {st__rkey_double(x), or_equal ? UINT64_MAX : 0};
+    st__rset_below(&b->rpool, b->run, &bound, &n, gpus);
     return n;
 }
 
@@ -293,7 +271,7 @@ static void reservation(backfill *b, const st_sched_view *v, int64_t need, doubl
             size_t id = st__rset_at(&b->rpool, b->run, k);
             b->band[k - i0] = (ending){st_sched_expected_end(v, id), id, b->job[id]->gpus};
         }
-        qsort(b->band, i1 - i0, sizeof *b->band, by_end);
+        st_sort_unless_sorted(b->band, i1 - i0, sizeof *b->band, by_end);
         avail += g0;
         for (size_t k = 0; k < i1 - i0 && avail < need; k++) {
             avail += b->band[k].gpus;
@@ -347,8 +325,13 @@ static void backfill_pick(void *st, st_sched_view *v)
     window w = {st_sched_now(v), 0};
     int64_t extra;
     reservation(b, v, b->job[h]->gpus, &w.shadow, &extra);
-    set_out(b, h); /* the head stays where it is: the jobs behind it are asked */
-    b->scratch[n++] = h;
+    /* The head stays where it is and the jobs behind it are asked: it is out of its set while
+     * they are, unless it is wider than the free GPUs, a count next_jump (the free GPUs only
+     * shrink) never looks at. */
+    if (b->job[h]->gpus <= st_sched_free_gpus(v)) {
+        set_out(b, h);
+        b->scratch[n++] = h;
+    }
     size_t id;
     while (st_sched_free_gpus(v) > 0 &&
            (id = next_jump(b, st_sched_free_gpus(v), extra, &w)) != ST__RSET_NONE) {

@@ -2,13 +2,15 @@
  * free a job's GPUs, when it is done or when a preempted job's save is; cluster.arrival (1)
  * submits the next job in submit order; cluster.wake (1) is a time a policy asked for;
  * cluster.decide (2), one per instant at most, asks the policy to pick once every finish,
- * release, arrival and wake of that instant has fired; cluster.rate (3) re-rates the running
- * jobs after a start or a stop. Failures and repairs are cluster_fail.c's. Times are integer
- * nanoseconds, so work done and left add up exactly. */
+ * release, arrival and wake of that instant has fired (at the end of the handler that asks for
+ * it, when nothing else is pending at that instant: decide_after); cluster.rate (3) re-rates the
+ * running jobs after a start or a stop. Failures and repairs are cluster_fail.c's. Times are
+ * integer nanoseconds, so work done and left add up exactly. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/sched/cluster_internal.h"
+#include "sim/sort.h"
 #include "sim/stats.h"
 #include "sim/xalloc.h"
 
@@ -113,6 +115,29 @@ void st__cl_want_decide(st_sched_view *v)
     st_engine_schedule_prio(v->eng, v->k_decide, st_engine_now(v->eng), PRIO_DECIDE, NULL);
 }
 
+void st__cl_stop(st_sched_view *v)
+{
+    v->stopped = 1;
+    st_engine_stop(v->eng);
+}
+
+static void decide(st_sched_view *v);
+
+/* The decision an arrival, finish, release or wake asks for, at the end of its handler: made at
+ * once when nothing else is pending at this instant (no decision yet, the run not stopping), as
+ * the cluster.decide event would have been the next to fire, nothing else at this instant
+ * before it; else that event, after the rest of the instant. One event less per decision (half
+ * of the run's events on a trace), and the same order of everything else: the events scheduled
+ * later keep their order among themselves. */
+static void decide_after(st_sched_view *v)
+{
+    if (!v->decide_pending && !v->stopped && st_engine_next_time(v->eng) > st_engine_now(v->eng)) {
+        decide(v);
+        return;
+    }
+    st__cl_want_decide(v);
+}
+
 double st_sched_attained_s(const st_sched_view *v, size_t id)
 {
     return secs(done_by_now(v, id));
@@ -139,7 +164,7 @@ static void on_wake(st_engine *eng, void *st, const st_event *ev)
 {
     (void)eng;
     (void)ev;
-    st__cl_want_decide(st);
+    decide_after(st);
 }
 
 static void open_segment(st_sched_view *v, size_t id)
@@ -217,7 +242,7 @@ static void settle_pending(st_sched_view *v)
             continue; /* preempted in the same pick: asked again at its next start */
         double d = 0;
         if ((v->rc = v->sp->duration(v->sp->ctx, id, st_sched_now(v), &d, v->err))) {
-            st_engine_stop(v->eng);
+            st__cl_stop(v);
             continue;
         }
         j->duration = j->base = ticks(d > 0 ? d : 0);
@@ -236,7 +261,7 @@ static int retime(st_sched_view *v, size_t id, const int64_t *g)
     if (!v->sp->retime || j->duration < 0)
         return 0;
     if ((v->rc = v->sp->retime(v->sp->ctx, id, g, st_sched_now(v), &s, v->err))) {
-        st_engine_stop(v->eng);
+        st__cl_stop(v);
         return v->rc;
     }
     s = s > 0 && isfinite(s) ? s : 1;
@@ -276,15 +301,19 @@ int st_sched_start(st_sched_view *v, size_t id)
     }
     j->state = J_RUNNING;
     j->seg_start = j->hold_start = now;
-    j->rate = 1;         /* its run time is its own at this placement; cluster.rate asks again */
-    j->extra += j->owed; /* the restore is work it does first on these GPUs */
-    o->preempted_s += secs(j->owed);
-    v->out->st.preempted_s += secs(j->owed);
-    j->owed = 0;
-    j->extra += j->owed_fail; /* so are a failure's restart and restore */
-    o->failed_s += secs(j->owed_fail);
-    j->owed_fail = 0;
-    j->run_pos = v->n_running;
+    j->rate = 1;   /* its run time is its own at this placement; cluster.rate asks again */
+    if (j->owed) { /* the restore is work it does first on these GPUs */
+        j->extra += j->owed;
+        o->preempted_s += secs(j->owed);
+        v->out->st.preempted_s += secs(j->owed);
+        j->owed = 0;
+    }
+    if (j->owed_fail) { /* so are a failure's restart and restore */
+        j->extra += j->owed_fail;
+        o->failed_s += secs(j->owed_fail);
+        j->owed_fail = 0;
+    } /* (none owed: the figures, never -0.0, would add +0.0: they are left as they are) */
+    j->run_pos = (uint32_t)v->n_running;
     v->running[v->n_running++] = id;
     open_segment(v, id);
     if (v->sp->start)
@@ -318,6 +347,7 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
+        v->n_saving++;
         j->rel = v->sj[id].gpus;
         v->releasing += j->rel;
         st_payload p = {.u = {id}};
@@ -340,8 +370,9 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     v->releasing -= v->js[id].rel;
     v->js[id].rel = 0;
     v->js[id].state = J_WAITING;
+    v->n_saving--;
     st__waitset_add(&v->waiting, v->sj[id].gpus);
-    st__cl_want_decide(v);
+    decide_after(v);
 }
 
 static void on_arrival(st_engine *eng, void *st, const st_event *ev)
@@ -356,7 +387,7 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
         st_engine_schedule_prio(eng, v->k_arrive, ticks(v->sj[v->order[k + 1]].submit_s),
                                 PRIO_ARRIVAL, &p);
     }
-    st__cl_want_decide(v);
+    decide_after(v);
 }
 
 static void on_finish(st_engine *eng, void *st, const st_event *ev)
@@ -369,8 +400,8 @@ static void on_finish(st_engine *eng, void *st, const st_event *ev)
     v->out->job[id].end_s = secs(st_engine_now(eng));
     v->pol->on_finish(v->pst, &v->sj[id]);
     if (v->has_out && --v->n_left == 0)
-        st_engine_stop(eng); /* nothing is left for a failure to hit */
-    st__cl_want_decide(v);
+        st__cl_stop(v); /* nothing is left for a failure to hit */
+    decide_after(v);
 }
 
 /* The fragmentation level from now to the next event (every change of the free GPUs or of the
@@ -385,15 +416,19 @@ static void fragmentation(st_sched_view *v)
     v->frag_t = now;
 }
 
-static void on_decide(st_engine *eng, void *st, const st_event *ev)
+static void decide(st_sched_view *v)
 {
-    (void)eng;
-    (void)ev;
-    st_sched_view *v = st;
     v->decide_pending = 0;
     v->pol->pick(v->pst, v);
     settle_pending(v);
     fragmentation(v);
+}
+
+static void on_decide(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    (void)ev;
+    decide(st);
 }
 
 /* cluster.rate: every running job's rate now, from the spec's hook; a job whose rate changed
@@ -438,17 +473,30 @@ static int by_submit(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+_Static_assert(sizeof(jstate) % JSTATE_ALIGN == 0, "a job's state is whole cache lines");
+
+/* n job states, zeroed, each on its own cache lines (aligned_alloc; where it fails, calloc's
+ * alignment does, or st_xcalloc's abort). */
+static jstate *alloc_states(size_t n)
+{
+    void *p = n <= SIZE_MAX / sizeof(jstate) ? aligned_alloc(JSTATE_ALIGN, n * sizeof(jstate)) : 0;
+    if (!p)
+        return st_xcalloc(n, sizeof(jstate));
+    memset(p, 0, n * sizeof(jstate));
+    return p;
+}
+
 /* Job states, the policy's view of each job, their GPU slots and the arrival order. A job
  * asking for more GPUs than the cluster has (or none) is never submitted. */
 static void setup_jobs(st_sched_view *v)
 {
     const st_cluster_spec *sp = v->sp;
     size_t n = sp->n, slots = 0;
-    v->sj = st_xcalloc(n ? n : 1, sizeof *v->sj);
-    v->js = st_xcalloc(n ? n : 1, sizeof *v->js);
-    v->running = st_xcalloc(n ? n : 1, sizeof *v->running);
-    v->order = st_xcalloc(n ? n : 1, sizeof *v->order);
-    v->pending = st_xcalloc(n ? n : 1, sizeof *v->pending);
+    v->sj = st_xmalloc((n ? n : 1) * sizeof *v->sj);
+    v->js = alloc_states(n ? n : 1);
+    v->running = st_xmalloc((n ? n : 1) * sizeof *v->running);
+    v->order = st_xmalloc((n ? n : 1) * sizeof *v->order);
+    v->pending = st_xmalloc((n ? n : 1) * sizeof *v->pending);
     for (size_t i = 0; i < n; i++) {
         const st_cluster_job *j = &sp->jobs[i];
         v->sj[i] = (st_sched_job){i, j->gpus, j->submit_s, j->estimate_s, j->priority, j->tenant};
@@ -467,11 +515,16 @@ static void setup_jobs(st_sched_view *v)
         slots += (size_t)j->gpus;
         v->order[v->n_order++] = i;
     }
-    v->gpus = st_xcalloc(slots ? slots : 1, sizeof *v->gpus);
-    arrival *a = st_xcalloc(v->n_order ? v->n_order : 1, sizeof *a);
+    v->gpus = st_xmalloc((slots ? slots : 1) * sizeof *v->gpus);
+    if (sp->keep_segments) { /* a stretch per first start at least: room for them at once */
+        v->out->seg = st_xgrow(v->out->seg, sizeof *v->out->seg, v->n_order, &v->seg_cap);
+        v->out->seg_gpus =
+            st_xgrow(v->out->seg_gpus, sizeof *v->out->seg_gpus, slots, &v->seg_gpus_cap);
+    }
+    arrival *a = st_xmalloc((v->n_order ? v->n_order : 1) * sizeof *a);
     for (size_t k = 0; k < v->n_order; k++)
         a[k] = (arrival){sp->jobs[v->order[k]].submit_s, v->order[k]};
-    qsort(a, v->n_order, sizeof *a, by_submit);
+    st_sort_unless_sorted(a, v->n_order, sizeof *a, by_submit); /* a trace is in order already */
     for (size_t k = 0; k < v->n_order; k++)
         v->order[k] = a[k].id;
     free(a);
@@ -480,46 +533,39 @@ static void setup_jobs(st_sched_view *v)
 /* The GPU-time shares over the makespan: utilisation, fragmented GPUs (the waiting set's
  * integral, closed at the makespan) and goodput (utilisation less what preemptions' saves and
  * restores and failures cost). */
-static void gpu_shares(const st_sched_view *v, st_cluster_stats *s)
+static void gpu_shares(const st_sched_view *v, st_cluster_stats *s, double lost)
 {
-    const st_cluster_result *r = v->out;
     s->utilization = s->makespan_s > 0 && v->pool.total > 0
                          ? v->busy_gpu_s / ((double)v->pool.total * s->makespan_s)
                          : 0;
     double frag = v->frag_gpu_s + v->frag_now * fmax(s->makespan_s - v->frag_t, 0);
     s->fragmented_gpus = s->makespan_s > 0 ? frag / s->makespan_s : 0;
-    double lost = 0; /* GPU-seconds of saves and restores, and of what failures cost */
-    for (size_t i = 0; i < r->n; i++)
-        lost += (r->job[i].preempted_s + r->job[i].failed_s) * (double)v->sj[i].gpus;
     s->goodput = s->makespan_s > 0 && v->pool.total > 0
                      ? (v->busy_gpu_s - lost) / ((double)v->pool.total * s->makespan_s)
                      : 0;
 }
 
-/* The quantiles of the finished jobs' waits and JCTs, and their means summed in job order. */
-static void wait_jct_stats(const st_sched_view *v, st_cluster_stats *s, st_samples *wait,
-                           st_samples *jct)
+/* The quantiles of the finished jobs' waits and JCTs, and their means from their sums (sw, sc). */
+static void wait_jct_stats(st_cluster_stats *s, st_samples *wait, st_samples *jct, double sw,
+                           double sc)
 {
-    const st_cluster_result *r = v->out;
-    double q[3] = {0.5, 0.95, 0.99};
-    double *w[] = {&s->p50_wait_s, &s->p95_wait_s, &s->p99_wait_s};
-    double *c[] = {&s->p50_jct_s, &s->p95_jct_s, &s->p99_jct_s};
-    for (int k = 0; k < 3; k++) {
-        *w[k] = st_samples_quantile(wait, q[k]);
-        *c[k] = st_samples_quantile(jct, q[k]);
-    }
-    double sw = 0, sc = 0; /* summed in job order, so the figure never depends on the sort */
-    for (size_t i = 0; i < r->n; i++)
-        if (r->job[i].state == ST_CJ_FINISHED) {
-            sw += r->job[i].wait_s;
-            sc += r->job[i].end_s - v->sj[i].submit_s;
-        }
+    const double q[3] = {0.5, 0.95, 0.99};
+    double w[3], c[3];
+    st_samples_quantiles(wait, q, 3, w);
+    st_samples_quantiles(jct, q, 3, c);
+    s->p50_wait_s = w[0];
+    s->p95_wait_s = w[1];
+    s->p99_wait_s = w[2];
+    s->p50_jct_s = c[0];
+    s->p95_jct_s = c[1];
+    s->p99_jct_s = c[2];
     s->mean_wait_s = s->finished ? sw / (double)s->finished : 0;
     s->mean_jct_s = s->finished ? sc / (double)s->finished : 0;
 }
 
 /* The figures over the finished jobs, once the run is over; jobs still running are cut at the
- * end (their GPU time up to it counts). */
+ * end (their GPU time up to it counts). One pass over the jobs gathers every figure; each sum
+ * is in job order, so no figure depends on the order of anything else. */
 static void summarise(st_sched_view *v)
 {
     st_cluster_result *r = v->out;
@@ -527,16 +573,21 @@ static void summarise(st_sched_view *v)
     st_samples wait, jct;
     st_samples_init(&wait);
     st_samples_init(&jct);
+    st_samples_reserve(&wait, r->n);
+    st_samples_reserve(&jct, r->n);
     double last = 0, end = st_sched_now(v);
     s->free_at_end = v->pool.free;
     while (v->n_running)
         stop_running(v, v->running[v->n_running - 1]);
-    for (size_t i = 0; i < r->n; i++)
+    for (size_t i = 0; v->n_saving && i < r->n; i++)
         if (v->js[i].state == J_SAVING) /* its save cut by the horizon */
             st__cl_give_back(v, i);
     s->jobs = r->n;
+    double lost = 0;       /* GPU-seconds of saves and restores, and of what failures cost */
+    double sw = 0, sc = 0; /* waits and JCTs */
     for (size_t i = 0; i < r->n; i++) {
         const st_cluster_job_out *o = &r->job[i];
+        lost += (o->preempted_s + o->failed_s) * (double)v->sj[i].gpus;
         if (o->state == ST_CJ_TOO_BIG) {
             s->too_big++;
             continue;
@@ -546,13 +597,16 @@ static void summarise(st_sched_view *v)
             continue;
         }
         s->finished++;
+        double jc = o->end_s - v->sj[i].submit_s;
         st_samples_add(&wait, o->wait_s);
-        st_samples_add(&jct, o->end_s - v->sj[i].submit_s);
+        st_samples_add(&jct, jc);
+        sw += o->wait_s;
+        sc += jc;
         last = o->end_s > last ? o->end_s : last;
     }
     s->makespan_s = s->unfinished ? end : last;
-    gpu_shares(v, s);
-    wait_jct_stats(v, s, &wait, &jct);
+    gpu_shares(v, s, lost);
+    wait_jct_stats(s, &wait, &jct, sw, sc);
     s->events = st_engine_fired(v->eng);
     st_samples_release(&wait);
     st_samples_release(&jct);

@@ -61,6 +61,7 @@ static void interrupt(st_sched_view *v, size_t id)
     st_time td = cost_ticks(os->detect_s);
     if (td > 0) { /* hung on its GPUs until the failure is noticed */
         j->state = J_SAVING;
+        v->n_saving++;
         j->rel = 0; /* a down GPU does not come back at the release: only the others count */
         for (int64_t k = 0; k < v->sj[id].gpus; k++)
             j->rel += v->outs.down[v->gpus[j->gpu_off + (size_t)k]] == 0;
@@ -99,7 +100,7 @@ static int too_many_failures(st_sched_view *v, const st_outage_class *oc)
                        "its unit (a failure every %.4g s across the class's %lld components)",
                        oc->component, (long long)v->max_draws, st_sched_now(v) / 86400,
                        oc->mtbf_s / (double)oc->count, (long long)oc->count);
-    st_engine_stop(v->eng);
+    st__cl_stop(v);
     return 1;
 }
 

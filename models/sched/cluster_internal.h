@@ -17,25 +17,29 @@
 enum { J_LATER, J_WAITING, J_RUNNING, J_SAVING, J_FINISHED, J_TOO_BIG };
 enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
 
+/* A job's run state: two cache lines (JSTATE_ALIGN), every field a finish reads in the first, so
+ * that the finish of a job whose state went cold misses once and its start twice (at 144 bytes
+ * every job's state straddled three lines). */
 typedef struct jstate {
-    int state;
-    st_time duration; /* < 0: not known until the first start */
+    uint8_t state;
+    uint8_t pending;  /* in pending[] */
+    uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
     st_time done;     /* work done before the current stretch */
-    st_time extra;    /* restores paid or being paid, on top of duration */
-    st_time owed;     /* the restore its last preemption left to pay at its next start */
     st_time seg_start, hold_start; /* work resumed; GPUs taken */
+    size_t gpu_off;                /* its GPUs in gpus[] */
+    double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */
+    size_t seg;       /* its open segment (keep_segments) */
+    st_time duration; /* < 0: not known until the first start */
+    st_time extra;    /* restores paid or being paid, on top of duration */
     st_ev_handle fin;
-    size_t run_pos;    /* index in running[] */
-    size_t gpu_off;    /* its GPUs in gpus[] */
-    size_t seg;        /* its open segment (keep_segments) */
-    int pending;       /* in pending[] */
-    st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
+    st_time owed;      /* the restore its last preemption left to pay at its next start */
     st_time owed_fail; /* restart + restore a failure left to pay at its next start */
-    double rate;       /* run time done per second (sp->rate); 1: exact tick arithmetic */
+    st_time kept;      /* progress its last restorable checkpoint or preemption save holds */
     st_time base;      /* run time at its first placement (sp->retime) */
     double scale;      /* run time at its placement now over base */
     int64_t rel;       /* its GPUs counted in releasing (J_SAVING): those that come back */
 } jstate;
+#define JSTATE_ALIGN 64
 
 struct st_sched_view {
     const st_cluster_spec *sp;
@@ -53,6 +57,7 @@ struct st_sched_view {
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
     int k_wake;
     int64_t releasing; /* GPUs of jobs in J_SAVING */
+    size_t n_saving;   /* jobs in J_SAVING */
     double busy_gpu_s;
     st__waitset waiting;                 /* the waiting jobs' GPU counts */
     double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
@@ -68,6 +73,7 @@ struct st_sched_view {
     size_t n_left; /* submitted jobs not finished: no failure is drawn once none is left */
     int64_t n_draws, max_draws; /* failure events so far, and the cap (ST_OUTAGE_MAX_FAILURES) */
     int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
+    int stopped;                /* the engine was asked to stop (st__cl_stop) */
 };
 
 /* The latest time the run holds: 2^62 ns. Submit times and the horizon are at most 2^61 ns
@@ -103,6 +109,8 @@ static inline st_time cost_ticks(double s)
 
 /* A decision at this instant, once (cluster.c). */
 void st__cl_want_decide(st_sched_view *v);
+/* The run stops after the event being handled (cluster.c). */
+void st__cl_stop(st_sched_view *v);
 /* Job id's work stops now: its stretch is closed and counted (cluster.c). */
 void st__cl_stop_work(st_sched_view *v, size_t id);
 /* Job id's GPUs go back to the pool, those not down (cluster.c). */

@@ -77,18 +77,17 @@ static void set_quotas(fair *f, const st_sched_params *p)
 }
 
 /* Higher priority class first, then arrival order. */
-static int ahead(const void *ctx, size_t a, size_t b)
+static int ahead(const fair *f, size_t a, size_t b)
 {
-    const fair *f = ctx;
     if (f->job[a]->priority != f->job[b]->priority)
         return f->job[a]->priority > f->job[b]->priority;
     return f->seq[a] < f->seq[b];
 }
 
-static int worse_last(const void *ctx, size_t a, size_t b)
+/* Job id's rank as a key, in ahead's order (arrival numbers are unique). */
+static st__rkey rank_key(const fair *f, size_t id)
 {
-    const fair *f = ctx;
-    return ahead(f, f->worst[a], f->worst[b]);
+    return (st__rkey){~st__rkey_int(f->job[id]->priority), f->seq[id]};
 }
 
 static int fair_configure(void *st, const st_sched_params *p, st_err *err)
@@ -99,8 +98,8 @@ static int fair_configure(void *st, const st_sched_params *p, st_err *err)
     f->groups = p->n_tenants + 1;
     f->job = st_xcalloc(n, sizeof *f->job);
     f->seq = st_xcalloc(n, sizeof *f->seq);
-    f->back = st_xcalloc(n, sizeof *f->back);
-    f->out = st_xcalloc(n, sizeof *f->out);
+    f->back = st_xmalloc(n * sizeof *f->back);
+    f->out = st_xmalloc(n * sizeof *f->out);
     f->quota = st_xcalloc(f->groups, sizeof *f->quota);
     f->used = st_xcalloc(f->groups, sizeof *f->used);
     f->promised = st_xcalloc(f->groups, sizeof *f->promised);
@@ -111,11 +110,11 @@ static int fair_configure(void *st, const st_sched_params *p, st_err *err)
     for (size_t g = 0; g < f->groups; g++)
         f->own[g] = f->run[g] = ST__RSET_NONE;
     f->worst = st_xcalloc(f->groups, sizeof *f->worst);
-    st__rset_init(&f->runs, n, ahead, f);
-    st__rset_init(&f->over, f->groups, worse_last, f);
+    st__rset_init(&f->runs, n);
+    st__rset_init(&f->over, f->groups); /* by the rank of their last-ranked running job */
     f->over_root = ST__RSET_NONE;
-    st__rset_init(&f->all, n, ahead, f);
-    st__rset_init(&f->mine, n, ahead, f);
+    st__rset_init(&f->all, n);
+    st__rset_init(&f->mine, n);
     f->wait = ST__RSET_NONE;
     set_quotas(f, p);
     return 0;
@@ -148,9 +147,9 @@ static void fair_release(void *st)
 static void wait_in(fair *f, size_t id)
 {
     size_t g = group_of(f, f->job[id]);
-    st__rset_add(&f->all, &f->wait, id, f->job[id]->gpus, 0);
+    st__rset_add(&f->all, &f->wait, id, rank_key(f, id), f->job[id]->gpus, 0);
     if (f->quota[g] > 0)
-        st__rset_add(&f->mine, &f->own[g], id, f->job[id]->gpus, 0);
+        st__rset_add(&f->mine, &f->own[g], id, rank_key(f, id), f->job[id]->gpus, 0);
 }
 
 static void fair_arrival(void *st, const st_sched_job *job)
@@ -163,22 +162,28 @@ static void fair_arrival(void *st, const st_sched_job *job)
 }
 
 /* Job id starts (on) or stops running: its group's GPUs in use and running set, and the group's
- * place among those over their quota, follow. */
+ * place among those over their quota, follow. Without a tenant with a quota nothing is ever
+ * reclaimed (only the first pass, for such tenants, preempts), so the running sets are not
+ * kept then. */
 static void running(fair *f, size_t id, int on)
 {
     size_t g = group_of(f, f->job[id]);
+    if (!f->n_qg) {
+        f->used[g] += on ? f->job[id]->gpus : -f->job[id]->gpus;
+        return;
+    }
     if (st__rset_has(&f->over, g))
         st__rset_remove(&f->over, &f->over_root, g);
     if (on) {
         f->used[g] += f->job[id]->gpus;
-        st__rset_add(&f->runs, &f->run[g], id, f->job[id]->gpus, 0);
+        st__rset_add(&f->runs, &f->run[g], id, rank_key(f, id), f->job[id]->gpus, 0);
     } else {
         f->used[g] -= f->job[id]->gpus;
         st__rset_remove(&f->runs, &f->run[g], id);
     }
     if (f->used[g] > f->quota[g] && f->run[g] != ST__RSET_NONE) {
-        f->worst[g] = st__rset_at(&f->runs, f->run[g], st__rset_size(&f->runs, f->run[g]) - 1);
-        st__rset_add(&f->over, &f->over_root, g, 1, 0);
+        f->worst[g] = st__rset_last(&f->runs, f->run[g]);
+        st__rset_add(&f->over, &f->over_root, g, rank_key(f, f->worst[g]), 1, 0);
     }
 }
 
@@ -206,7 +211,7 @@ static int start(fair *f, st_sched_view *v, size_t id)
 static size_t victim(const fair *f, size_t g)
 {
     size_t n = st__rset_size(&f->over, f->over_root);
-    size_t h = n ? st__rset_at(&f->over, f->over_root, n - 1) : ST__RSET_NONE;
+    size_t h = st__rset_last(&f->over, f->over_root);
     if (h == g)
         h = n > 1 ? st__rset_at(&f->over, f->over_root, n - 2) : ST__RSET_NONE;
     return h == ST__RSET_NONE ? SIZE_MAX : f->worst[h];
@@ -216,8 +221,9 @@ static size_t victim(const fair *f, size_t g)
 static void candidate(fair *f, size_t i, size_t pos)
 {
     size_t g = f->qg[i];
-    f->cand[i] =
-        st__rset_first_after(&f->mine, f->own[g], pos, f->quota[g] - f->used[g] - f->promised[g]);
+    st__rkey after = pos != ST__RSET_NONE ? rank_key(f, pos) : (st__rkey){0, 0};
+    f->cand[i] = st__rset_first_after(&f->mine, f->own[g], pos != ST__RSET_NONE ? &after : NULL,
+                                      f->quota[g] - f->used[g] - f->promised[g]);
 }
 
 /* Preempt borrowers until need GPUs are on their way back (or none is left to preempt); each
@@ -286,15 +292,16 @@ static void fair_pick(void *st, st_sched_view *v)
     for (size_t k = 0; k < f->n_out; k++) /* the promised that did not start */
         if (st__rset_has(&f->all, f->out[k]))
             st__rset_add(&f->mine, &f->own[group_of(f, f->job[f->out[k]])], f->out[k],
-                         f->job[f->out[k]]->gpus, 0);
+                         rank_key(f, f->out[k]), f->job[f->out[k]]->gpus, 0);
     f->n_out = 0;
     for (size_t k = 0; k < f->n_back; k++) {
         id = f->back[k];
         if (!st__rset_has(&f->all, id))
-            st__rset_add(&f->all, &f->wait, id, f->job[id]->gpus, 0);
+            st__rset_add(&f->all, &f->wait, id, rank_key(f, id), f->job[id]->gpus, 0);
         if (st__rset_has(&f->all, id) && f->quota[group_of(f, f->job[id])] > 0 &&
             !st__rset_has(&f->mine, id))
-            st__rset_add(&f->mine, &f->own[group_of(f, f->job[id])], id, f->job[id]->gpus, 0);
+            st__rset_add(&f->mine, &f->own[group_of(f, f->job[id])], id, rank_key(f, id),
+                         f->job[id]->gpus, 0);
     }
     f->n_back = 0;
 }

@@ -17,45 +17,36 @@
 
 typedef struct gang {
     st__rset pool;
-    size_t wait;   /* the waiting jobs, in arrival order */
-    uint64_t *seq; /* by id: its arrival's number (a job requeued after a failure: its last) */
+    size_t wait; /* the waiting jobs, in arrival order: keyed by their arrival's number (a job
+                    requeued after a failure: its last) */
     uint64_t next;
     size_t *scratch;
 } gang;
-
-static int earlier(const void *ctx, size_t a, size_t b)
-{
-    const gang *g = ctx;
-    return g->seq[a] < g->seq[b];
-}
 
 static int gang_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
     gang *g = st;
     size_t n = p->n_jobs ? p->n_jobs : 1;
-    st__rset_init(&g->pool, n, earlier, g);
+    st__rset_init(&g->pool, n);
     g->wait = ST__RSET_NONE;
-    g->seq = st_xcalloc(n, sizeof *g->seq);
-    g->scratch = st_xcalloc(n, sizeof *g->scratch);
+    g->scratch = st_xmalloc(n * sizeof *g->scratch);
     return 0;
 }
 
 static void gang_release(void *st)
 {
     gang *g = st;
-    if (!g->seq)
+    if (!g->scratch)
         return;
     st__rset_release(&g->pool);
-    free(g->seq);
     free(g->scratch);
 }
 
 static void gang_arrival(void *st, const st_sched_job *job)
 {
     gang *g = st;
-    g->seq[job->id] = g->next++;
-    st__rset_add(&g->pool, &g->wait, job->id, job->gpus, 0);
+    st__rset_add(&g->pool, &g->wait, job->id, (st__rkey){g->next++, job->id}, job->gpus, 0);
 }
 
 static void gang_finish(void *st, const st_sched_job *job)

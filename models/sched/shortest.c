@@ -14,12 +14,15 @@
  *   or in a run whose rates change) is loose: keyed afresh and re-sorted at every pick, as before.
  * - The walk down the merged ranking chooses, at each step, the first-ranked job not yet walked
  *   that fits in what is left (the budget only shrinks, so a job passed over never fits later).
- *   Running jobs ranked before the next waiting candidate are taken a batch at a time (their
- *   GPUs from the lists' subtree sums): when they all fit, all are chosen and nothing else can
- *   happen between them. A batch that does not fit means a running job is preempted at this
- *   pick: the one at which the GPUs pass the budget is found a run at a time (the members of
- *   the list whose head ranks first, up to the next head of another list), each run from the
- *   list's sums.
+ *   A waiting candidate that fits even after every running job not walked yet is chosen at once:
+ *   whatever their ranks, they all fit after it too, so the walk would choose them all and it.
+ *   Otherwise the running jobs ranked before it are taken a batch at a time (their GPUs from the
+ *   lists' subtree sums, a list cut at the end whose key reaches the candidate's, cut_at; a list
+ *   whose last member ranks first taken whole): when they all fit, all are chosen and nothing
+ *   else can happen between them. A batch that does not fit means a running job is preempted at
+ *   this pick: the one at which the GPUs pass the budget is found a run at a time (the members
+ *   of the list whose head ranks first, up to the next head of another list), a run's first few
+ *   members one by one, the rest of a long one from the list's sums.
  *
  * A pick without preemption so costs O((a + s + l) log n) for a arrivals, s starts and l lists,
  * plus the loose jobs; each preemption adds the runs it walks, O(log n) each. */
@@ -40,18 +43,6 @@ enum { SH_NONE, SH_FRESH, SH_WAIT, SH_LIST, SH_LOOSE };
  * ticks, and times g it stays apart by g x 0.88 ns against the product's ulp of at most
  * g x 0.47 ns. So listed jobs of one list never tie on a key unless their ends are equal. */
 #define NEAR_TICKS ((int64_t)1048576 * 1000000000)
-
-static int lower(const void *ctx, size_t a, size_t b)
-{
-    const st__shortest *s = ctx;
-    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
-}
-
-static int by_end(const void *ctx, size_t a, size_t b)
-{
-    const st__shortest *s = ctx;
-    return s->end[a] < s->end[b] || (s->end[a] == s->end[b] && a < b);
-}
 
 static int by_key(const void *a, const void *b)
 {
@@ -77,26 +68,28 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     s->key = st_xcalloc(n, sizeof *s->key);
     s->end = st_xcalloc(n, sizeof *s->end);
     s->where = st_xcalloc(n, 1);
-    st__rset_init(&s->wpool, n, lower, s);
-    st__rset_init(&s->rpool, n, by_end, s);
+    st__rset_init(&s->wpool, n); /* by key, then id */
+    st__rset_init(&s->rpool, n); /* by end, then id */
     s->wait = NONE;
     s->root = st_xmalloc(lists * sizeof *s->root);
     for (size_t k = 0; k < lists; k++)
         s->root[k] = NONE;
     s->lists = st_xcalloc(lists, sizeof *s->lists);
+    s->tail = st_xcalloc(lists, sizeof *s->tail);
     s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
     s->head = st_xcalloc(lists, sizeof *s->head);
     s->head_key = st_xcalloc(lists, sizeof *s->head_key);
+    s->hpos = st_xcalloc(lists, sizeof *s->hpos);
     s->cur_gpus = st_xcalloc(lists, sizeof *s->cur_gpus);
     s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
-    s->loose = st_xcalloc(n, sizeof *s->loose);
-    s->fresh = st_xcalloc(n, sizeof *s->fresh);
-    s->list = st_xcalloc(n, sizeof *s->list);
-    s->victim = st_xcalloc(n, sizeof *s->victim);
-    s->live = st_xcalloc(n, sizeof *s->live);
-    s->pos = st_xcalloc(n, sizeof *s->pos);
+    s->loose = st_xmalloc(n * sizeof *s->loose);
+    s->fresh = st_xmalloc(n * sizeof *s->fresh);
+    s->list = st_xmalloc(n * sizeof *s->list);
+    s->victim = st_xmalloc(n * sizeof *s->victim);
+    s->live = st_xmalloc(n * sizeof *s->live);
+    s->pos = st_xmalloc(n * sizeof *s->pos);
     return 0;
 }
 
@@ -112,11 +105,13 @@ void st__shortest_release(st__shortest *s)
     st__rset_release(&s->rpool);
     free(s->root);
     free(s->lists);
+    free(s->tail);
     free(s->list_at);
     free(s->cur);
     free(s->upto);
     free(s->head);
     free(s->head_key);
+    free(s->hpos);
     free(s->cur_gpus);
     free(s->upto_gpus);
     free(s->loose);
@@ -148,14 +143,23 @@ static void list_add(st__shortest *s, size_t id)
         s->list_at[l] = s->n_lists;
         s->lists[s->n_lists++] = l;
     }
-    st__rset_add(&s->rpool, &s->root[l], id, s->job[id]->gpus, 0);
+    st__rset_add(&s->rpool, &s->root[l], id, (st__rkey){st__rkey_int(s->end[id]), id},
+                 s->job[id]->gpus, 0);
     s->where[id] = SH_LIST;
+    s->list_gpus += s->job[id]->gpus;
+    size_t t = s->tail[l]; /* the last by (end, id): the list was empty, or id comes after it */
+    if (st__rset_size(&s->rpool, s->root[l]) == 1 || s->end[id] > s->end[t] ||
+        (s->end[id] == s->end[t] && id > t))
+        s->tail[l] = id;
 }
 
 static void list_remove(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
     st__rset_remove(&s->rpool, &s->root[l], id);
+    s->list_gpus -= s->job[id]->gpus;
+    if (s->tail[l] == id)
+        s->tail[l] = st__rset_last(&s->rpool, s->root[l]);
     if (s->root[l] == NONE) {
         size_t at = s->list_at[l], last = s->lists[--s->n_lists];
         s->lists[at] = last;
@@ -183,17 +187,24 @@ static double key_of(const st__shortest *s, const st_sched_view *v, size_t id)
     return s->by_service ? r * (double)s->job[id]->gpus : r;
 }
 
-/* A listed job's key now: st_sched_remaining_s's figure, secs(end - now), to the bit. */
+/* A listed job's key now, from its end and GPUs: st_sched_remaining_s's figure, secs(end -
+ * now), to the bit. */
+static double key_at(const st__shortest *s, int64_t end, int64_t gpus)
+{
+    double r = (double)(end - s->now) / 1e9;
+    return s->by_service ? r * (double)gpus : r;
+}
+
 static double near_key(const st__shortest *s, size_t id)
 {
-    double r = (double)(s->end[id] - s->now) / 1e9;
-    return s->by_service ? r * (double)s->job[id]->gpus : r;
+    return key_at(s, s->end[id], s->job[id]->gpus);
 }
 
 static void wait_again(st__shortest *s, size_t id)
 {
     s->where[id] = SH_WAIT;
-    st__rset_add(&s->wpool, &s->wait, id, s->job[id]->gpus, 0);
+    st__rset_add(&s->wpool, &s->wait, id, (st__rkey){st__rkey_double(s->key[id]), id},
+                 s->job[id]->gpus, 0);
 }
 
 /* Loose jobs now near their end join their list, the rest are keyed and sorted (the finished and
@@ -204,16 +215,19 @@ static void settle(st__shortest *s, const st_sched_view *v)
     s->now = st_sched_clock(v);
     for (size_t k = 0; k < s->n_loose; k++) {
         size_t id = s->loose[k].id;
-        int64_t end;
+        int64_t end = s->loose[k].end;
         if (s->where[id] != SH_LOOSE)
             continue;
-        if (st_sched_end_ticks(v, id, &end) && end - s->now < NEAR_TICKS) {
+        if (end == INT64_MIN && !st_sched_end_ticks(v, id, &end))
+            end = INT64_MIN; /* not timed yet, or the run's rates change: keyed afresh */
+        if (end != INT64_MIN && end - s->now < NEAR_TICKS) {
             s->end[id] = end; /* near stays near: the end is fixed and now only grows */
             list_add(s, id);
             continue;
         }
-        s->key[id] = key_of(s, v, id);
-        s->loose[m++] = (st__ranked){s->key[id], id};
+        /* a timed one's key is st_sched_remaining_s's, secs(end - now), from its fixed end */
+        s->key[id] = end != INT64_MIN ? key_at(s, end, s->job[id]->gpus) : key_of(s, v, id);
+        s->loose[m++] = (st__ranked){s->key[id], id, end};
     }
     s->n_loose = m;
     st_sort_unless_sorted(s->loose, m, sizeof *s->loose, by_key);
@@ -227,10 +241,48 @@ static void settle(st__shortest *s, const st_sched_view *v)
     s->n_fresh = 0;
 }
 
-static int before_probe(const void *ctx, size_t id)
+/* The least end e in (b, a] whose key (key_at, gpus g) is not below pk, given that a's is not
+ * and b's is (or b is below the range searched). */
+static int64_t bisect_end(const st__shortest *s, int64_t g, double pk, int64_t b, int64_t a)
 {
-    const st__shortest *s = ctx;
-    return ranks_before(near_key(s, id), id, s->probe_key, s->probe);
+    while (a - b > 1) {
+        int64_t m = b + (a - b) / 2;
+        if (key_at(s, m, g) < pk)
+            b = m;
+        else
+            a = m;
+    }
+    return a;
+}
+
+/* Where a list of GPU count g is cut by the rank (pk, probe): the key (end, id) below which its
+ * members rank before it. The list's members end in (now, now + NEAR_TICKS), where key_at grows
+ * strictly with the end (NEAR_TICKS says why), so they rank before (pk, probe) when they end
+ * before the least end E whose key is not below pk, or end at E, its key is pk and their id is
+ * below probe's: the cut is (E, probe) when E's key is pk, else (E, 0). E is found by a search
+ * on the end from pk's own inverse, a few evaluations of key_at, so that the list's tree is cut
+ * by integers rather than by a test that divides at every member it reads. */
+static st__rkey cut_at(const st__shortest *s, int64_t g, double pk, size_t probe)
+{
+    int64_t lo = s->now + 1, hi = s->now + NEAR_TICKS - 1, e, step = 1;
+    if (key_at(s, hi, g) < pk) /* every member ranks before it */
+        return (st__rkey){st__rkey_int(hi + 1), 0};
+    double x = (s->by_service ? pk / (double)g : pk) * 1e9; /* about E - now */
+    e = x <= 1 ? lo : x >= (double)(hi - s->now) ? hi : s->now + (int64_t)x;
+    if (key_at(s, e, g) < pk) { /* E is above e: gallop up to an end whose key is not below */
+        while (e + step < hi && key_at(s, e + step, g) < pk) {
+            e += step;
+            step *= 2;
+        }
+        e = bisect_end(s, g, pk, e, e + step < hi ? e + step : hi);
+    } else { /* E is e or below it: gallop down */
+        while (e - step >= lo && !(key_at(s, e - step, g) < pk)) {
+            e -= step;
+            step *= 2;
+        }
+        e = bisect_end(s, g, pk, e - step >= lo ? e - step : lo - 1, e);
+    }
+    return (st__rkey){st__rkey_int(e), key_at(s, e, g) == pk ? probe : 0};
 }
 
 /* The GPUs of the running jobs not yet walked that rank before waiting job w (all of them, w
@@ -238,15 +290,18 @@ static int before_probe(const void *ctx, size_t id)
 static int64_t batch_gpus(st__shortest *s, size_t w)
 {
     int64_t g = 0;
-    s->probe = w;
-    s->probe_key = w != NONE ? s->key[w] : 0;
     for (size_t i = 0; i < s->n_lists; i++) {
         size_t r = s->root[s->lists[i]];
         if (w == NONE) {
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
-        } else {
-            st__rset_prefix(&s->rpool, r, before_probe, s, &s->upto[i], &s->upto_gpus[i]);
+        } else if (ranks_before(near_key(s, s->tail[s->lists[i]]), s->tail[s->lists[i]], s->key[w],
+                                w)) {
+            s->upto[i] = st__rset_size(&s->rpool, r); /* its last ranks before w: all of it */
+            s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
+        } else { /* srsf's list: its jobs' GPUs (srtf: unused) */
+            st__rkey cut = cut_at(s, (int64_t)s->lists[i], s->key[w], w);
+            st__rset_below(&s->rpool, r, &cut, &s->upto[i], &s->upto_gpus[i]);
         }
         if (s->upto[i] < s->cur[i]) { /* walked already (all, under `preemption: false`) */
             s->upto[i] = s->cur[i];
@@ -262,8 +317,9 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
     return g;
 }
 
-static void take_batch(st__shortest *s)
+static void take_batch(st__shortest *s, int64_t g)
 {
+    s->walked += g;
     for (size_t i = 0; i < s->n_lists; i++) {
         s->cur[i] = s->upto[i];
         s->cur_gpus[i] = s->upto_gpus[i];
@@ -282,7 +338,7 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
         if (i == skip)
             continue;
         if (s->head[i] == STALE) {
-            s->head[i] = st__rset_at(&s->rpool, s->root[s->lists[i]], s->cur[i]);
+            s->head[i] = st__rset_seek(&s->rpool, s->root[s->lists[i]], s->cur[i], &s->hpos[i]);
             if (s->head[i] != NONE)
                 s->head_key[i] = near_key(s, s->head[i]);
         }
@@ -304,15 +360,47 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
     return best;
 }
 
+/* The walk moves past id, the head of its list (from, as peek_running returned it); the list's
+ * next member is its head. */
 static void walk_past(st__shortest *s, size_t id, size_t from)
 {
+    s->walked += s->job[id]->gpus;
     if (from == SIZE_MAX) {
         s->cur_loose++;
         return;
     }
-    s->cur[from]++;
+    size_t k = s->cur[from]++, r = s->root[s->lists[from]];
     s->cur_gpus[from] += s->job[id]->gpus;
-    s->head[from] = STALE;
+    s->head[from] = st__rset_step(&s->rpool, r, k, &s->hpos[from]);
+    if (s->head[from] != NONE)
+        s->head_key[from] = near_key(s, s->head[from]);
+}
+
+/* Most runs of a list are a member or two long: they are walked a member at a time, up to
+ * RUN_STEPS, before the rest of a run is taken from the list's sums. */
+enum { RUN_STEPS = 4 };
+
+/* The first members of the run of list f, from its head x up to (k2, y) (y NONE: to its end),
+ * walked one at a time: 1 with the one at which the GPUs pass the budget *b in *victim, else 0
+ * with *more set when the run goes on past RUN_STEPS members. */
+static int walk_run(st__shortest *s, size_t f, size_t x, double k2, size_t y, int64_t *b,
+                    size_t *victim, int *more)
+{
+    for (int step = 0; step < RUN_STEPS; step++) {
+        walk_past(s, x, f);
+        if (s->job[x]->gpus > *b) {
+            *victim = x;
+            return 1;
+        }
+        *b -= s->job[x]->gpus;
+        x = s->head[f];
+        if (x == NONE || (y != NONE && !ranks_before(s->head_key[f], x, k2, y))) {
+            *more = 0;
+            return 0;
+        }
+    }
+    *more = 1;
+    return 0;
 }
 
 /* The job, among the running ones not walked that rank before waiting job w, at which their
@@ -323,10 +411,13 @@ static void walk_past(st__shortest *s, size_t id, size_t from)
  * list's GPU sums. */
 static size_t overflow(st__shortest *s, int64_t *b, size_t w)
 {
+    double k1 = 0, k2 = 0;
+    size_t f1 = 0, f2 = 0, n, x = NONE, id;
+    int known = 0; /* x, the first not walked, is the last run's y */
     for (;;) {
-        double k1 = 0, k2 = 0;
-        size_t f1 = 0, f2 = 0, n;
-        size_t x = peek_running(s, &k1, &f1, SIZE_MAX - 1), id;
+        if (!known)
+            x = peek_running(s, &k1, &f1, SIZE_MAX - 1);
+        known = 0;
         if (f1 == SIZE_MAX) { /* a loose job: one at a time */
             walk_past(s, x, f1);
             if (s->job[x]->gpus > *b)
@@ -338,16 +429,28 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         if (w != NONE && (y == NONE || ranks_before(s->key[w], w, k2, y))) {
             y = w;
             k2 = s->key[w];
+            f2 = SIZE_MAX - 1;
         }
+        int more;
+        if (walk_run(s, f1, x, k2, y, b, &id, &more))
+            return id;
+        if (!more && y != NONE && f2 != SIZE_MAX - 1) { /* the run ended at y: y heads the rest */
+            x = y;
+            k1 = k2;
+            f1 = f2;
+            known = 1;
+            continue;
+        }
+        if (!more)
+            continue;
         int64_t g, *cg = &s->cur_gpus[f1];
         size_t r = s->root[s->lists[f1]];
         if (y == NONE) {
             n = st__rset_size(&s->rpool, r);
             g = st__rset_gpus(&s->rpool, r);
         } else {
-            s->probe = y;
-            s->probe_key = k2;
-            st__rset_prefix(&s->rpool, r, before_probe, s, &n, &g);
+            st__rkey cut = cut_at(s, (int64_t)s->lists[f1], k2, y);
+            st__rset_below(&s->rpool, r, &cut, &n, &g);
         }
         if (g - *cg <= *b) { /* the whole run fits */
             *b -= g - *cg;
@@ -357,6 +460,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
             *b -= g - s->job[id]->gpus - *cg;
         }
         s->cur[f1] = n;
+        s->walked += g - *cg;
         *cg = g;
         s->head[f1] = STALE;
         if (id != NONE)
@@ -367,7 +471,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
 static void add_victim(st__shortest *s, size_t id)
 {
     /* srsf's order is the live list's; positions are below 2^53, exact as doubles */
-    s->victim[s->n_victim++] = (st__ranked){s->live_order ? (double)s->pos[id] : 0, id};
+    s->victim[s->n_victim++] = (st__ranked){s->live_order ? (double)s->pos[id] : 0, id, 0};
 }
 
 /* Under `preemption: false` every running job is chosen first: all walked. */
@@ -380,7 +484,16 @@ static int64_t keep_running(st__shortest *s, int64_t budget)
     }
     for (s->cur_loose = 0; s->cur_loose < s->n_loose; s->cur_loose++)
         budget -= s->job[s->loose[s->cur_loose].id]->gpus;
+    s->walked = s->run_gpus;
     return budget;
+}
+
+/* Waiting job w chosen: out of the set, into list, its GPUs off the budget *b. */
+static void take(st__shortest *s, size_t w, int64_t *b, size_t *n)
+{
+    st__rset_remove(&s->wpool, &s->wait, w);
+    s->list[(*n)++] = w;
+    *b -= s->job[w]->gpus;
 }
 
 /* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
@@ -398,6 +511,10 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
     }
     s->cur_loose = 0;
     s->n_victim = 0;
+    s->walked = 0;
+    s->run_gpus = s->list_gpus;
+    for (size_t k = 0; k < s->n_loose; k++)
+        s->run_gpus += s->job[s->loose[k].id]->gpus;
     if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
         b = keep_running(s, b);
     while (b > 0) {
@@ -406,20 +523,23 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         if (stale || (w != NONE && s->job[w]->gpus > b))
             w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
         stale = 0;
+        if (w != NONE && s->job[w]->gpus <= b - (s->run_gpus - s->walked)) {
+            take(s, w, &b, &n); /* w fits even after every running job not walked yet */
+            stale = 1;
+            continue;
+        }
         int64_t g = batch_gpus(s, w);
         if (g > b) { /* some running job before w is passed over */
             add_victim(s, overflow(s, &b, w));
             continue;
         }
-        take_batch(s);
+        take_batch(s, g);
         b -= g;
         if (w == NONE)
             break;
         if (s->job[w]->gpus > b)
             continue;
-        st__rset_remove(&s->wpool, &s->wait, w);
-        s->list[n++] = w;
-        b -= s->job[w]->gpus;
+        take(s, w, &b, &n);
         stale = 1;
     }
     double k;
@@ -435,7 +555,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
 static void preempt_victims(st__shortest *s, st_sched_view *v)
 {
     if (s->live_order)
-        qsort(s->victim, s->n_victim, sizeof *s->victim, by_key);
+        st_sort_unless_sorted(s->victim, s->n_victim, sizeof *s->victim, by_key);
     for (size_t k = 0; k < s->n_victim; k++) {
         size_t id = s->victim[k].id;
         if (s->where[id] == SH_LIST)
@@ -460,7 +580,7 @@ void st__shortest_pick(st__shortest *s, st_sched_view *v)
         size_t id = s->list[c];
         if (st_sched_start(v, id)) {
             s->where[id] = SH_LOOSE; /* its end is known from the next pick */
-            s->loose[s->n_loose++] = (st__ranked){0, id};
+            s->loose[s->n_loose++] = (st__ranked){0, id, INT64_MIN};
         } else {
             wait_again(s, id); /* its key is unchanged: it never ran */
         }

@@ -11,6 +11,7 @@
 typedef struct st__ranked {
     double key;
     size_t id;
+    int64_t end; /* a loose job's end once known (st_sched_end_ticks), else INT64_MIN */
 } st__ranked;
 
 typedef struct st__shortest {
@@ -24,21 +25,23 @@ typedef struct st__shortest {
     size_t wait;  /* the waiting jobs, by key then id */
     size_t *root; /* by list: its running jobs, by end then id (srsf: a list per GPU count) */
     size_t *lists, n_lists, *list_at; /* the lists with members, and each one's place there */
+    size_t *tail;                     /* by list: its last member */
+    int64_t list_gpus;                /* the GPUs of every list's members */
     size_t *cur;                      /* during a pick, by place in lists: members walked */
     int64_t *cur_gpus, *upto_gpus;    /* their GPUs; and those up to the next waiting job */
     size_t *upto;                     /* the members up to the next waiting job */
     size_t *head;                     /* by place: its first member not walked, or stale */
+    st__rset_pos *hpos;               /* and that member's place in the list's tree */
     double *head_key;                 /* and that member's key */
     st__ranked *loose;                /* the other running jobs, by key then id at this pick */
     size_t n_loose, cur_loose, upto_loose;
+    int64_t run_gpus, walked;   /* during a pick: the running jobs' GPUs, and those walked past */
     size_t *fresh, n_fresh;     /* arrivals since the last pick (their keys need the view) */
     size_t *list;               /* during a pick: the chosen waiting jobs, in rank order */
     st__ranked *victim;         /* during a pick: the running jobs to preempt */
     size_t n_victim;            /* */
     size_t *live, n_live, *pos; /* the unfinished jobs: appended, removed by swapping the last */
     int64_t now;                /* the pick's clock */
-    double probe_key;           /* the key and id the lists are cut at */
-    size_t probe;
 } st__shortest;
 
 int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_service,

@@ -17,30 +17,22 @@
 
 typedef struct sjf {
     st__rset pool;
-    size_t wait;            /* the waiting jobs, by key then id */
+    size_t wait;            /* the waiting jobs, by run time when they joined, then id */
     size_t *fresh, n_fresh; /* arrivals since the last pick (their keys need the view) */
-    double *key;            /* by id: run time when it joined the queue */
     const st_sched_job **job;
     size_t *scratch;
 } sjf;
-
-static int shorter(const void *ctx, size_t a, size_t b)
-{
-    const sjf *s = ctx;
-    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
-}
 
 static int sjf_configure(void *st, const st_sched_params *p, st_err *err)
 {
     (void)err;
     sjf *s = st;
     size_t n = p->n_jobs ? p->n_jobs : 1;
-    st__rset_init(&s->pool, n, shorter, s);
+    st__rset_init(&s->pool, n);
     s->wait = ST__RSET_NONE;
-    s->fresh = st_xcalloc(n, sizeof *s->fresh);
-    s->key = st_xcalloc(n, sizeof *s->key);
+    s->fresh = st_xmalloc(n * sizeof *s->fresh);
     s->job = st_xcalloc(n, sizeof *s->job);
-    s->scratch = st_xcalloc(n, sizeof *s->scratch);
+    s->scratch = st_xmalloc(n * sizeof *s->scratch);
     return 0;
 }
 
@@ -51,7 +43,6 @@ static void sjf_release(void *st)
         return;
     st__rset_release(&s->pool);
     free(s->fresh);
-    free(s->key);
     free(s->job);
     free(s->scratch);
 }
@@ -74,8 +65,8 @@ static void sjf_pick(void *st, st_sched_view *v)
     sjf *s = st;
     for (size_t i = 0; i < s->n_fresh; i++) {
         size_t id = s->fresh[i];
-        s->key[id] = st_sched_remaining_s(v, id);
-        st__rset_add(&s->pool, &s->wait, id, s->job[id]->gpus, 0);
+        st__rkey k = {st__rkey_double(st_sched_remaining_s(v, id)), id};
+        st__rset_add(&s->pool, &s->wait, id, k, s->job[id]->gpus, 0);
     }
     s->n_fresh = 0;
     st__rset_start_fitting(&s->pool, &s->wait, v, s->scratch);

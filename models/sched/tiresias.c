@@ -48,6 +48,7 @@
 #include "models/sched/policy.h"
 #include "models/sched/rankset.h"
 #include "models/sched/tiresias.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 /* The defaults: those of the Tiresias artifact (SymbioticLab/Tiresias, simulator/jobs.py:
@@ -88,8 +89,7 @@ typedef struct tiresias {
     size_t *list, *victim, *moved, *dem; /* a pick's scratch */
     size_t n_victim, n_dem;
     struct placed *tmp;
-    size_t probe; /* the waiting job the running set is cut at */
-    double wake;  /* the wake-up asked for, 0: none */
+    double wake; /* the wake-up asked for, 0: none */
 } tiresias;
 
 /* A job's place (and, when demoted, its new queue), for sorting. */
@@ -99,26 +99,10 @@ typedef struct placed {
     size_t id;
 } placed;
 
-static int ahead(const void *ctx, size_t a, size_t b)
+/* Job id's place as a key: (queue, part), then seq (unique: each is taken from a counter once). */
+static st__rkey place_key(const tiresias *t, size_t id)
 {
-    const tiresias *t = ctx;
-    if (t->qid[a] != t->qid[b])
-        return t->qid[a] < t->qid[b];
-    if (t->part[a] != t->part[b])
-        return t->part[a] < t->part[b];
-    return t->seq[a] < t->seq[b];
-}
-
-static int cross_first(const void *ctx, size_t a, size_t b)
-{
-    const tiresias *t = ctx;
-    return t->cross_at[a] < t->cross_at[b] || (t->cross_at[a] == t->cross_at[b] && a < b);
-}
-
-static int prom_first(const void *ctx, size_t a, size_t b)
-{
-    const tiresias *t = ctx;
-    return t->prom_at[a] < t->prom_at[b] || (t->prom_at[a] == t->prom_at[b] && a < b);
+    return (st__rkey){(uint64_t)t->qid[id] << 1 | t->part[id], st__rkey_int(t->seq[id])};
 }
 
 static int by_place(const void *a, const void *b)
@@ -156,22 +140,22 @@ static int tiresias_configure(void *st, const st_sched_params *p, st_err *err)
     t->part = st_xcalloc(n, 1);
     t->where = st_xcalloc(n, 1);
     t->seq = st_xcalloc(n, sizeof *t->seq);
-    st__rset_init(&t->wpool, n, ahead, t);
-    st__rset_init(&t->rpool, n, ahead, t);
-    st__rset_init(&t->cpool, n, cross_first, t);
-    st__rset_init(&t->ppool, n, prom_first, t);
+    st__rset_init(&t->wpool, n);
+    st__rset_init(&t->rpool, n);
+    st__rset_init(&t->cpool, n);
+    st__rset_init(&t->ppool, n);
     t->wait = t->run = t->cross = t->prom = NONE;
     t->cross_at = st_xcalloc(n, sizeof *t->cross_at);
     t->prom_at = st_xcalloc(n, sizeof *t->prom_at);
     t->base = st_xcalloc(n, sizeof *t->base);
     t->since = st_xcalloc(n, sizeof *t->since);
     t->pend = st_xcalloc(n, sizeof *t->pend);
-    t->fresh = st_xcalloc(n, sizeof *t->fresh);
-    t->list = st_xcalloc(n, sizeof *t->list);
-    t->victim = st_xcalloc(n, sizeof *t->victim);
-    t->moved = st_xcalloc(n, sizeof *t->moved);
-    t->dem = st_xcalloc(n, sizeof *t->dem);
-    t->tmp = st_xcalloc(n, sizeof *t->tmp);
+    t->fresh = st_xmalloc(n * sizeof *t->fresh);
+    t->list = st_xmalloc(n * sizeof *t->list);
+    t->victim = st_xmalloc(n * sizeof *t->victim);
+    t->moved = st_xmalloc(n * sizeof *t->moved);
+    t->dem = st_xmalloc(n * sizeof *t->dem);
+    t->tmp = st_xmalloc(n * sizeof *t->tmp);
     return 0;
 }
 
@@ -261,7 +245,7 @@ static void cross_put(tiresias *t, const st_sched_view *v, size_t id, double now
     double g = (double)t->job[id]->gpus, x = crossing(t, v, id, now);
     double m = fabs(x) + t->p.limit_gpu_s[t->qid[id]] / g + fabs(executed(t, v, id));
     t->cross_at[id] = x - EPS_GPU_S / g - SLACK(m);
-    st__rset_add(&t->cpool, &t->cross, id, 1, 0);
+    st__rset_add(&t->cpool, &t->cross, id, (st__rkey){st__rkey_double(t->cross_at[id]), id}, 1, 0);
 }
 
 /* Waiting job id into the promotion set when it may earn promotion (outside Q0, with executed
@@ -273,7 +257,7 @@ static void prom_put(tiresias *t, const st_sched_view *v, size_t id)
         return;
     double x = t->since[id] + ke - t->pend[id];
     t->prom_at[id] = x - SLACK(fabs(t->since[id]) + fabs(ke) + fabs(t->pend[id]) + fabs(x));
-    st__rset_add(&t->ppool, &t->prom, id, 1, 0);
+    st__rset_add(&t->ppool, &t->prom, id, (st__rkey){st__rkey_double(t->prom_at[id]), id}, 1, 0);
 }
 
 static void drop(st__rset *pool, size_t *root, size_t id)
@@ -305,7 +289,7 @@ static void to_back(tiresias *t, size_t id, int q)
 static void wait_add(tiresias *t, size_t id)
 {
     t->where[id] = T_WAIT;
-    st__rset_add(&t->wpool, &t->wait, id, t->job[id]->gpus, 0);
+    st__rset_add(&t->wpool, &t->wait, id, place_key(t, id), t->job[id]->gpus, 0);
 }
 
 /* The arrivals join the back of Q0 (a job requeued after a failure may come from a lower queue),
@@ -332,7 +316,7 @@ static void demote_to(tiresias *t, const st_sched_view *v, size_t id, int q, dou
     if (t->where[id] == T_RUN) {
         st__rset_remove(&t->rpool, &t->run, id);
         to_back(t, id, q);
-        st__rset_add(&t->rpool, &t->run, id, t->job[id]->gpus, 0);
+        st__rset_add(&t->rpool, &t->run, id, place_key(t, id), t->job[id]->gpus, 0);
         cross_put(t, v, id, now);
         t->dem[t->n_dem++] = id;
         return;
@@ -365,7 +349,7 @@ static void demote(tiresias *t, const st_sched_view *v, double now, size_t nf)
         else if (t->where[id] == T_RUN)
             cross_put(t, v, id, now); /* not yet: a tighter bound */
     }
-    qsort(t->tmp, d, sizeof *t->tmp, by_place_lowest_first);
+    st_sort_unless_sorted(t->tmp, d, sizeof *t->tmp, by_place_lowest_first);
     for (size_t k = 0; k < d; k++)
         demote_to(t, v, t->tmp[k].id, t->tmp[k].to, now);
 }
@@ -388,7 +372,7 @@ static void promote(tiresias *t, const st_sched_view *v, double now)
         else
             t->tmp[np++] = place_of(t, id, 0);
     }
-    qsort(t->tmp, np, sizeof *t->tmp, by_place);
+    st_sort_unless_sorted(t->tmp, np, sizeof *t->tmp, by_place);
     for (size_t k = 0; k < np; k++) {
         size_t id = t->tmp[k].id;
         double e = executed(t, v, id);
@@ -401,12 +385,6 @@ static void promote(tiresias *t, const st_sched_view *v, double now)
     }
 }
 
-static int before_probe(const void *ctx, size_t id)
-{
-    const tiresias *t = ctx;
-    return ahead(t, id, t->probe);
-}
-
 /* The running jobs not yet walked (past the first c, cg GPUs) that stand before waiting job w
  * (all of them, w NONE): the walk's new count in *c and GPUs in *cg; returns their GPUs. */
 static int64_t batch(tiresias *t, size_t w, size_t c, int64_t cg, size_t *nc, int64_t *ncg)
@@ -415,8 +393,8 @@ static int64_t batch(tiresias *t, size_t w, size_t c, int64_t cg, size_t *nc, in
         *nc = st__rset_size(&t->rpool, t->run);
         *ncg = st__rset_gpus(&t->rpool, t->run);
     } else {
-        t->probe = w;
-        st__rset_prefix(&t->rpool, t->run, before_probe, t, nc, ncg);
+        st__rkey k = place_key(t, w);
+        st__rset_below(&t->rpool, t->run, &k, nc, ncg);
     }
     if (*nc < c) { /* walked already (all, under `preemption: false`) */
         *nc = c;
@@ -528,14 +506,14 @@ static void rekey(tiresias *t, const st_sched_view *v, double now, size_t ns)
     for (size_t k = 0; k < t->n_dem; k++)
         if (t->where[t->dem[k]] == T_RUN)
             t->tmp[m++] = place_of(t, t->dem[k], 0);
-    qsort(t->tmp, m, sizeof *t->tmp, by_place);
+    st_sort_unless_sorted(t->tmp, m, sizeof *t->tmp, by_place);
     for (size_t k = 0; k < m; k++) {
         size_t id = t->tmp[k].id;
         if (!t->tmp[k].to) /* a demoted one: already in the running set */
             st__rset_remove(&t->rpool, &t->run, id);
         t->part[id] = PART_RUN;
         t->seq[id] = ++t->hi;
-        st__rset_add(&t->rpool, &t->run, id, t->job[id]->gpus, 0);
+        st__rset_add(&t->rpool, &t->run, id, place_key(t, id), t->job[id]->gpus, 0);
         if (t->tmp[k].to) /* a started one */
             cross_put(t, v, id, now);
     }
@@ -548,10 +526,12 @@ static void rekey(tiresias *t, const st_sched_view *v, double now, size_t ns)
 static double least(tiresias *t, const st_sched_view *v, double now, int crossing_set)
 {
     st__rset *pool = crossing_set ? &t->cpool : &t->ppool;
-    size_t *root = crossing_set ? &t->cross : &t->prom, m = 0, c;
+    size_t *root = crossing_set ? &t->cross : &t->prom, m = 0;
     const double *key = crossing_set ? t->cross_at : t->prom_at;
     double best = INFINITY;
-    for (size_t k = 0; (c = st__rset_at(pool, *root, k)) != NONE && key[c] <= best; k++) {
+    st__rset_pos p;
+    for (size_t k = 0, c = st__rset_seek(pool, *root, 0, &p); c != NONE && key[c] <= best;
+         c = st__rset_step(pool, *root, k++, &p)) {
         double x = crossing_set ? crossing(t, v, c, now) : earning(t, v, c, now);
         best = fmin(best, x);
         if (crossing_set && x - key[c] > 1 + SLACK(fabs(x)))

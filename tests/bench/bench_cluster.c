@@ -7,7 +7,8 @@
  * alone, `philly-mapped` the mapped half of (a). Prints `case: NAME wall_s: X events_per_s: Y
  * rss_mb: Z`. (c) `strata compare scenarios/examples/philly-512gpu.yaml` as the command runs
  * it: every registered policy over the Philly job list on 512 GPUs; `bench_cluster compare`
- * runs it alone and prints `case: compare-philly-512 policies: N wall_s: X cpu_s: Y`.
+ * runs it alone and prints `case: compare-philly-512 policies: N wall_s: X cpu_s: Y`;
+ * `bench_cluster compare POLICY [N]` runs that policy alone, N times (for a profile).
  * `bench_cluster trace-load` times loading a generated trace (below). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -277,9 +278,17 @@ static double cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Minor page faults so far: first touches of memory the run allocates. */
+static long minflt(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
 /* Each policy as `strata compare` runs it (st_plan_run_spec at the scenario's seed), the trace
  * loaded once as the command loads it; the time is the runs', each policy's on its own line. */
-static int compare_philly_512(void)
+static int compare_philly_512(const char *only, int reps)
 {
     st_scn *s = NULL;
     st_diag d = {0};
@@ -288,25 +297,37 @@ static int compare_philly_512(void)
         return 1;
     }
     double t0 = now_s(), c0 = cpu_s();
-    size_t k = 0;
+    size_t k = 0, ran = 0;
     for (; st_sched_policy_names[k]; k++) {
-        st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
-        spec.policy = st_sched_policy_names[k];
-        st_run run;
-        st_err err = {0};
-        double t1 = now_s(), c1 = cpu_s();
-        if (st_run_forecast(&spec, &run, &err)) {
-            fprintf(stderr, "bench_cluster: compare: %s\n", err.msg);
-            st_scn_free(s);
-            return 1;
+        if (only && strcmp(only, st_sched_policy_names[k]) != 0)
+            continue;
+        for (int r = 0; r < reps; r++, ran++) {
+            st_run_spec spec = st_plan_run_spec(s, st_scn_seed(s));
+            spec.policy = st_sched_policy_names[k];
+            st_run run;
+            st_err err = {0};
+            double t1 = now_s(), c1 = cpu_s();
+            long f1 = minflt();
+            if (st_run_forecast(&spec, &run, &err)) {
+                fprintf(stderr, "bench_cluster: compare: %s\n", err.msg);
+                st_scn_free(s);
+                return 1;
+            }
+            uint64_t events = run.cluster.st.events;
+            st_run_release(&run);
+            printf(
+                "case: compare-philly-512-%s wall_s: %.4f cpu_s: %.4f faults: %ld events: %llu\n",
+                spec.policy, now_s() - t1, cpu_s() - c1, minflt() - f1, (unsigned long long)events);
         }
-        printf("case: compare-philly-512-%s wall_s: %.4f cpu_s: %.4f\n", spec.policy, now_s() - t1,
-               cpu_s() - c1);
-        st_run_release(&run);
     }
-    printf("case: compare-philly-512 policies: %zu wall_s: %.4f cpu_s: %.4f rss_mb: %.1f\n", k,
-           now_s() - t0, cpu_s() - c0, rss_mb());
     st_scn_free(s);
+    if (only && !ran) {
+        fprintf(stderr, "bench_cluster: compare: no policy '%s'\n", only);
+        return 1;
+    }
+    if (!only)
+        printf("case: compare-philly-512 policies: %zu wall_s: %.4f cpu_s: %.4f rss_mb: %.1f\n", k,
+               now_s() - t0, cpu_s() - c0, rss_mb());
     return 0;
 }
 
@@ -374,7 +395,7 @@ int main(int argc, char **argv)
     if (!rc && (!only || strcmp(only, "year") == 0))
         rc = year_case();
     if (!rc && (!only || strcmp(only, "compare") == 0))
-        rc = compare_philly_512();
+        rc = compare_philly_512(only && argc > 2 ? argv[2] : NULL, argc > 3 ? atoi(argv[3]) : 1);
     if (!rc && (!only || strcmp(only, "trace-load") == 0))
         rc = trace_load(argc > 3 ? atol(argv[2]) : 1000000, argc > 3 ? atol(argv[3]) : 100000);
     return rc;

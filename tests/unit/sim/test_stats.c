@@ -3,6 +3,8 @@
 #include <check.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "sim/stats.h"
 
@@ -109,6 +111,58 @@ START_TEST(test_quantiles_match_known_values)
 }
 END_TEST
 
+/* Several quantiles at once by selection: each to the bit what a sort-based quantile gives. */
+START_TEST(test_quantiles_at_once_match_one_at_a_time)
+{
+    static const double qs[][4] = {
+        {0.5, 0.95, 0.99, 0.99}, {0.0, 0.0, 0.001, 1.0}, {0.25, 0.5, 0.75, 0.999}};
+    uint64_t x = 88172645463325252u;
+    for (size_t n = 0; n < 3000; n = n * 3 + 1)
+        for (size_t set = 0; set < sizeof qs / sizeof *qs; set++) {
+            st_samples a, b;
+            st_samples_init(&a);
+            st_samples_init(&b);
+            for (size_t i = 0; i < n; i++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                double v = x % 3 ? (double)(x % 50) : (double)(x % 100000) / 7; /* ties, spread */
+                st_samples_add(&a, v);
+                st_samples_add(&b, v);
+            }
+            double got[4];
+            st_samples_quantiles(&a, qs[set], 4, got);
+            for (int k = 0; k < 4; k++) {
+                double want = st_samples_quantile(&b, qs[set][k]);
+                ck_assert(memcmp(&got[k], &want, sizeof want) == 0);
+            }
+            ck_assert_double_eq(st_samples_quantile(&a, 1.0), st_samples_quantile(&b, 1.0));
+            st_samples_release(&a);
+            st_samples_release(&b);
+        }
+}
+END_TEST
+
+START_TEST(test_reserved_samples_are_not_moved_by_adds)
+{
+    st_samples s;
+    st_samples_init(&s);
+    st_samples_reserve(&s, 100);
+    const double *v = s.v;
+    for (int i = 100; i >= 1; i--)
+        st_samples_add(&s, i);
+    ck_assert_ptr_eq(s.v, v); /* the 100 fitted */
+    ck_assert_uint_eq(s.cap, 100);
+    ck_assert_double_eq_tol(st_samples_quantile(&s, 0.5), 50.5, 1e-12);
+    st_samples_reserve(&s, 10); /* smaller: nothing */
+    ck_assert_uint_eq(s.cap, 100);
+    st_samples_add(&s, 0); /* past the reserve: it grows */
+    ck_assert_uint_eq(s.n, 101);
+    ck_assert_double_eq(st_samples_quantile(&s, 0.0), 0.0);
+    st_samples_release(&s);
+}
+END_TEST
+
 START_TEST(test_quantile_sees_samples_added_after_a_query)
 {
     st_samples s;
@@ -164,6 +218,8 @@ Suite *stats_suite(void)
     tc = tcase_create("quantiles");
     tcase_add_test(tc, test_quantiles_match_known_values);
     tcase_add_test(tc, test_quantile_sees_samples_added_after_a_query);
+    tcase_add_test(tc, test_reserved_samples_are_not_moved_by_adds);
+    tcase_add_test(tc, test_quantiles_at_once_match_one_at_a_time);
     tcase_add_test_raise_signal(tc, test_quantile_outside_unit_interval_is_a_bug, SIGABRT);
     suite_add_tcase(s, tc);
     return s;
