@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "models/config/limits.h"
+#include "report/figures.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -335,45 +336,65 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
     return rc;
 }
 
-/* A warning for each --columns cost.* key when the scenario has no cost: section and no axis
- * sets one: the column would be empty on every row (as scheduler.quotas under a policy that
- * reads none is warned of). */
-static void warn_empty_cost(const st_sweep *sw)
+/* A warning for each --columns figure a cost reads when the scenario has no cost: section and
+ * no axis sets one: the column would be empty on every row (as scheduler.quotas under a policy
+ * that reads none is warned of). */
+static void warn_empty_cost(const st_sweep *sw, const st_fig *const *figs)
 {
     if (st_scn_cost(sw->base))
         return;
     for (size_t a = 0; a < sw->grid->n_ax; a++)
         if (strncmp(sw->grid->ax[a].path, "cost", 4) == 0)
             return;
-    for (size_t k = 0; k < sw->n_keys; k++) {
-        const char *name = st_sweep_col_name(sw->keys[k]);
-        if (strncmp(name, "cost.", 5) == 0)
+    for (size_t k = 0; k < sw->figs.n; k++)
+        if (figs[k]->src == ST_SRC_COST)
             fprintf(stderr,
                     "strata sweep: warning: --columns %s: %s has no cost: section, so the "
                     "column is empty on every row\n",
-                    name, sw->file);
-    }
+                    sw->figs.names[k], sw->file);
+}
+
+/* Figure k of the report's schema rows ctx for job i of run: its sweep cell. */
+static void fig_cell(const void *ctx, size_t k, const st_run *run, size_t i, char *buf, size_t n)
+{
+    const st_fig *const *figs = ctx;
+    st_fig_sweep_cell(figs[k], run, i, buf, n);
 }
 
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
- * on; only rank 0 speaks. */
+ * on; only rank 0 speaks. The columns are named before the file is read, so a wrong one is said
+ * first. */
 static int sweep_file(sweep_opts *o)
 {
-    st_sweep sw;
+    st_sweep sw = {0};
     st_diag d = {0};
     int rc, speak = !o->mpi || o->rank == 0;
-    if (st_sweep_open(&sw, o->file, &o->grid, o->columns, &d)) {
+    const st_fig **figs = NULL;
+    size_t n = 0;
+    if (st_fig_sweep_parse(o->columns, &figs, &n, &d)) {
+        if (speak)
+            st_cli_print_diag(&d);
+        free(figs);
+        return ST_EXIT_INPUT;
+    }
+    const char **names = st_xcalloc(n, sizeof *names);
+    for (size_t k = 0; k < n; k++)
+        names[k] = st_fig_sweep_name(figs[k]);
+    st_sweep_figs sf = {n, names, fig_cell, figs};
+    if (st_sweep_open(&sw, o->file, &o->grid, &sf, &d)) {
         if (speak)
             st_cli_print_diag(&d);
         rc = ST_EXIT_INPUT;
     } else {
         if (speak) {
             st_cli_print_warnings(sw.base);
-            warn_empty_cost(&sw);
+            warn_empty_cost(&sw, figs);
         }
         rc = sweep(o, &sw);
     }
     st_sweep_close(&sw);
+    free(names);
+    free(figs);
     return rc;
 }
 

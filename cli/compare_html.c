@@ -16,13 +16,14 @@ static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
 {
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX], sb[ST_REPORT_VALUE_MAX];
     char *path = st_xasprintf("policies[%zu].%s", i, k->string);
-    const char *text = st_report_value_text(path, k, tb, sizeof tb);
+    const char *text = st_report_value_text(ST_DOC_COMPARE, path, k, tb, sizeof tb);
     const cJSON *spread = cJSON_GetObjectItemCaseSensitive(p, "spread");
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(spread, k->string);
     if (!cJSON_IsNumber(k)) {
         st_html_cell(out, text);
     } else if (cJSON_IsNumber(s)) {
-        char *both = st_xasprintf("%s ± %s", text, st_report_value_text(path, s, sb, sizeof sb));
+        char *both = st_xasprintf("%s ± %s", text,
+                                  st_report_value_text(ST_DOC_COMPARE, path, s, sb, sizeof sb));
         st_html_cell_num(out, path, st_report_value_exact(k, eb, sizeof eb), both);
         free(both);
     } else {

@@ -24,7 +24,7 @@ static void kv_row(void *ctx, const char *path, const cJSON *leaf)
     kv_ctx *k = ctx;
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
     const char *label = path + (strlen(path) > k->skip ? k->skip : 0);
-    const char *text = st_report_value_text(path, leaf, tb, sizeof tb);
+    const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, tb, sizeof tb);
     st_html_row_begin(k->out);
     st_html_cell(k->out, label[0] == '.' ? label + 1 : label);
     if (cJSON_IsNumber(leaf)) {

@@ -1,6 +1,5 @@
 /* The report tree's leaves, their paths and how a reader sees them (report_out.h). The unit of a
- * number comes from its key's suffix, the naming rule of the report's keys
- * (docs/guide/scenario-reference.md, report section): _s seconds, _bytes bytes, _w watts, ... */
+ * number is its row's in the report's schema (report/figures.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <math.h>
@@ -8,7 +7,6 @@
 #include <string.h>
 
 #include "cli/report_out.h"
-#include "sim/units.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -31,104 +29,6 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
     }
 }
 
-/* The key that names the value's unit: the last one, or its parent's for a figure of a
- * distribution (replicas' wall_s.p90) or a share by level (utilization_by_level.nic). A parent
- * key longer than buf keeps its last n - 1 bytes: the unit rules read a key's end (its suffix)
- * or match short names whole, and the key is never printed, so no reader sees the cut. */
-static const char *unit_key(const char *path, char *buf, size_t n)
-{
-    static const char *const stats[] = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"};
-    const char *last = strrchr(path, '.');
-    last = last ? last + 1 : path;
-    int up = strstr(path, "utilization_by_level.") != NULL;
-    for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
-        up |= strcmp(last, stats[k]) == 0;
-    if (!up || last == path)
-        return last;
-    size_t end = (size_t)(last - 1 - path), start = end;
-    while (start > 0 && path[start - 1] != '.')
-        start--;
-    if (end - start >= n)
-        start = end - (n - 1);
-    memcpy(buf, path + start, end - start);
-    buf[end - start] = '\0';
-    return buf;
-}
-
-static int ends(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* Keys whose value is a share of 1, shown in percent. */
-static int is_share(const char *k)
-{
-    static const char *const shares[] = {"mfu",
-                                         "hfu",
-                                         "goodput",
-                                         "utilization",
-                                         "utilization_by_level",
-                                         "clock",
-                                         "max_link_utilization",
-                                         "write_utilization",
-                                         "utility_band_share",
-                                         "load"}; /* power.ups.load */
-    for (size_t i = 0; i < sizeof shares / sizeof shares[0]; i++)
-        if (strcmp(k, shares[i]) == 0)
-            return 1;
-    return ends(k, "_fraction");
-}
-
-static const struct {
-    const char *suffix;
-    st_dim dim;
-} suffixes[] = {
-    {"_bytes_per_s", ST_DIM_BANDWIDTH},
-    {"_bytes_per_day", ST_DIM_BYTES},
-    {"_w_per_s", ST_DIM_RAMP},
-    {"_bytes", ST_DIM_BYTES},
-    {"_s", ST_DIM_TIME},
-    {"_w", ST_DIM_POWER},
-    {"_j", ST_DIM_ENERGY},
-    {"_a", ST_DIM_CURRENT},
-    {"_usd", ST_DIM_MONEY},
-    {"_c", ST_DIM_TEMPERATURE},
-};
-
-static void number_text(const char *key, double v, char *buf, size_t n)
-{
-    if (is_share(key)) {
-        snprintf(buf, n, "%.4g%%", v * 100);
-        return;
-    }
-    if (strcmp(key, "bytes_per_day") == 0) {
-        char b[40];
-        st_unit_format(v, ST_DIM_BYTES, b, sizeof b);
-        snprintf(buf, n, "%s/d", b);
-        return;
-    }
-    if (ends(key, "_m3_per_s")) { /* before the table: its _s is not a time */
-        snprintf(buf, n, "%.4g m3/s", v);
-        return;
-    }
-    if (ends(key, "_per_s") && !ends(key, "_bytes_per_s") && !ends(key, "_w_per_s")) {
-        snprintf(buf, n, "%.4g/s", v); /* a count per second (tokens_per_s), not a time */
-        return;
-    }
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
-        if (ends(key, suffixes[i].suffix)) {
-            st_unit_format(v, suffixes[i].dim, buf, n);
-            return;
-        }
-    if (ends(key, "_hz"))
-        snprintf(buf, n, "%.4g Hz", v);
-    else if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%.4g", v);
-}
-
 /* A string leaf: its own text, whole; buf gets a copy cut on a character boundary (with
  * ST_UTF8_CUT_MARK) for a caller that reads buf. */
 static const char *leaf_text(const cJSON *leaf, char *buf, size_t n)
@@ -140,12 +40,13 @@ static const char *leaf_text(const cJSON *leaf, char *buf, size_t n)
 /* Every number these write fits: st_unit_format's longest form and cJSON's 17 digits are well
  * under 64 bytes, and a caller's buffer is at least that (report_out.h). Text is never copied
  * whole into buf: the leaf's own string is returned, so no name is cut. */
-const char *st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n)
+const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *leaf, char *buf,
+                                 size_t n)
 {
-    char kb[128];
-    if (cJSON_IsNumber(leaf))
-        number_text(unit_key(path, kb, sizeof kb), leaf->valuedouble, buf, n);
-    else if (cJSON_IsString(leaf))
+    if (cJSON_IsNumber(leaf)) {
+        const st_fig *f = st_fig_find(doc, path);
+        st_fig_number_text(f ? f->unit : ST_FU_NUMBER, leaf->valuedouble, buf, n);
+    } else if (cJSON_IsString(leaf))
         return leaf_text(leaf, buf, n);
     else if (cJSON_IsBool(leaf))
         snprintf(buf, n, "%s", cJSON_IsTrue(leaf) ? "true" : "false");

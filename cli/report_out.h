@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "planner/size.h"
+#include "report/figures.h"
 
 /* The forms a report can take (--format): text and json are the run's own (cli.h). */
 typedef enum st_report_format {
@@ -33,13 +34,14 @@ typedef void (*st_report_leaf_fn)(void *ctx, const char *path, const cJSON *leaf
  * paths below prefix ("" at the root). Arrays of objects give "[i]" steps. */
 void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn fn, void *ctx);
 
-/* The leaf at path as a reader sees it: a number with the unit its key names (_s a time, _bytes
- * bytes, _w power, ...; a share such as mfu or goodput in percent; see report_leaves.c), text as
- * it is, booleans as true or false. Returns the text: the leaf's own string, whole, for text
- * (buf then holds a copy cut on a character boundary, so print the return value), else buf,
- * which ST_REPORT_VALUE_MAX bytes always hold. */
-#define ST_REPORT_VALUE_MAX 64
-const char *st_report_value_text(const char *path, const cJSON *leaf, char *buf, size_t n);
+/* The leaf at path of document doc as a reader sees it: a number in the unit of its row in the
+ * report's schema (report/figures.h; a time, bytes, a share in percent, ...; a plain number where
+ * it has no row), text as it is, booleans as true or false. Returns the text: the leaf's own
+ * string, whole, for text (buf then holds a copy cut on a character boundary, so print the
+ * return value), else buf, which ST_REPORT_VALUE_MAX bytes always hold. */
+#define ST_REPORT_VALUE_MAX ST_FIG_TEXT_MAX
+const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *leaf, char *buf,
+                                 size_t n);
 
 /* The leaf's JSON text, exactly as the JSON report prints it (cJSON's number form); returned as
  * st_report_value_text returns its text. */

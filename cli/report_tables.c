@@ -17,7 +17,7 @@ static void md_row(void *ctx, const char *path, const cJSON *leaf)
     md_ctx *m = ctx;
     char buf[ST_REPORT_VALUE_MAX];
     const char *label = path + (strlen(path) > m->skip ? m->skip : 0);
-    const char *text = st_report_value_text(path, leaf, buf, sizeof buf);
+    const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, buf, sizeof buf);
     fputs("| ", m->out);
     st_report_md_cell(m->out, label[0] == '.' ? label + 1 : label);
     fputs(" | ", m->out);

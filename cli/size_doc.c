@@ -57,8 +57,9 @@ static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const cha
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
             char buf[ST_REPORT_VALUE_MAX], *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
             fputs("| ", out);
-            st_report_md_cell(
-                out, v && !cJSON_IsNull(v) ? st_report_value_text(path, v, buf, sizeof buf) : "-");
+            st_report_md_cell(out, v && !cJSON_IsNull(v)
+                                       ? st_report_value_text(ST_DOC_SIZE, path, v, buf, sizeof buf)
+                                       : "-");
             fputc(' ', out);
             free(path);
         }
@@ -84,7 +85,7 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
             }
             char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
             char *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
-            const char *text = st_report_value_text(path, v, tb, sizeof tb);
+            const char *text = st_report_value_text(ST_DOC_SIZE, path, v, tb, sizeof tb);
             if (cJSON_IsNumber(v))
                 st_html_cell_num(out, path, st_report_value_exact(v, eb, sizeof eb), text);
             else
@@ -135,7 +136,7 @@ static void search_row(void *ctx, const char *path, const cJSON *leaf)
 {
     FILE *out = ctx;
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
-    const char *text = st_report_value_text(path, leaf, tb, sizeof tb);
+    const char *text = st_report_value_text(ST_DOC_SIZE, path, leaf, tb, sizeof tb);
     st_html_row_begin(out);
     st_html_cell(out, path);
     if (cJSON_IsNumber(leaf)) {

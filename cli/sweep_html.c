@@ -51,18 +51,24 @@ static char *text_of(const char *f, const char *a, const char *b)
     return t;
 }
 
-/* A unit that reads well for column col (by its key's suffix) and the factor into it. */
+/* A unit that reads well for a curve of column col, from its figure's row in the report's
+ * schema (report/figures.h), and the factor into it: a time in seconds (a wall time in days),
+ * bytes in GB, a share in percent; "" where the unit is none of those (the axis is then labelled
+ * with the figure's name). */
 static const char *unit_of(const char *col, double *scale)
 {
-    size_t l = strlen(col);
+    char *path = text_of("points[].%s%s", col, "");
+    const st_fig *f = st_fig_find(ST_DOC_SWEEP, path);
+    free(path);
     *scale = 1;
-    if (l > 6 && strcmp(col + l - 6, "_bytes") == 0)
+    st_fig_unit u = f ? f->unit : ST_FU_NUMBER;
+    if (u == ST_FU_BYTES)
         return *scale = 1e-9, "GB";
-    if (l > 7 && strcmp(col + l - 7, ".wall_s") == 0)
+    if (u == ST_FU_TIME && f->flags & ST_FIG_IN_DAYS)
         return *scale = 1 / 86400.0, "days";
-    if (l > 2 && strcmp(col + l - 2, "_s") == 0)
+    if (u == ST_FU_TIME)
         return "s";
-    if ((l > 4 && strcmp(col + l - 4, ".mfu") == 0) || (l > 8 && !strcmp(col + l - 8, ".goodput")))
+    if (u == ST_FU_SHARE)
         return *scale = 100, "%";
     return "";
 }
@@ -141,7 +147,7 @@ static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const 
     char *path = text_of("%s%s", idx, sw->cols[c]);
     if (cJSON_IsNumber(v)) {
         char text[128], exact[64]; /* a number's text: digits and a unit */
-        st_report_value_text(path, v, text, sizeof text);
+        st_report_value_text(ST_DOC_SWEEP, path, v, text, sizeof text);
         st_report_value_exact(v, exact, sizeof exact);
         st_html_cell_num(out, path, exact, text);
     } else {

@@ -192,62 +192,13 @@ static int check_paths(st_sweep *sw, st_diag *diag)
     return 0;
 }
 
-/* One key of --columns: its index into *k, or a located error (an unknown key, with the
- * nearest; a key given twice). */
-static int parse_column(const st_sweep *sw, const char *name, size_t *k, st_diag *diag)
-{
-    size_t n = st_sweep_col_count();
-    if (st_sweep_col_find(name, k)) {
-        const char *names[64];
-        size_t m = 0;
-        for (; m < n && m < 64; m++)
-            names[m] = st_sweep_col_name(m);
-        char hint[300];
-        return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
-                           "'%s' is not a report key a sweep row can hold%s (strata sweep "
-                           "--help lists them)",
-                           name, st_did_you_mean(name, names, m, hint, sizeof hint));
-    }
-    for (size_t j = 0; j < sw->n_keys; j++)
-        if (sw->keys[j] == *k)
-            return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0}, "'%s' is given twice",
-                               name);
-    return 0;
-}
-
-/* The keys of --columns (comma-separated) into sw->keys; defaults when columns is NULL. */
-static int parse_columns(st_sweep *sw, const char *columns, st_diag *diag)
-{
-    size_t n = st_sweep_col_count();
-    sw->keys = st_xcalloc(n, sizeof *sw->keys);
-    if (!columns) {
-        sw->n_keys = st_sweep_col_defaults(sw->keys);
-        return 0;
-    }
-    const char *at = columns;
-    for (;;) {
-        const char *end = strchr(at, ',');
-        size_t len = end ? (size_t)(end - at) : strlen(at), k;
-        char *name = st_xstrndup(at, len);
-        int rc = parse_column(sw, name, &k, diag);
-        free(name);
-        if (rc)
-            return rc;
-        sw->keys[sw->n_keys++] = k;
-        if (!end)
-            return 0;
-        at = end + 1;
-    }
-}
-
-int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *columns,
+int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
                   st_diag *diag)
 {
     memset(sw, 0, sizeof *sw);
     sw->file = file;
     sw->grid = g;
-    if (parse_columns(sw, columns, diag))
-        return ST_EINVAL;
+    sw->figs = *figs;
     int rc = read_all(file, &sw->buf, &sw->len, diag);
     st_scn *s = NULL;
     if (!rc)
@@ -267,8 +218,8 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *
     add_col(sw, st_xstrdup("status"));
     for (size_t i = 0; i < st_scn_workload_count(s); i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
-        for (size_t k = 0; w->kind == ST_WL_TRAINING && k < sw->n_keys; k++)
-            add_col(sw, fmt("%s.%s", w->name, st_sweep_col_name(sw->keys[k])));
+        for (size_t k = 0; w->kind == ST_WL_TRAINING && k < sw->figs.n; k++)
+            add_col(sw, fmt("%s.%s", w->name, sw->figs.names[k]));
     }
     add_col(sw, st_xstrdup("reason"));
     return check_paths(sw, diag);
@@ -296,12 +247,12 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
     snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The figures of training job i, in sw->keys order, into cells. */
+/* The figures of training job i, in sw->figs order, into cells. */
 static void job_cells(const st_sweep *sw, const st_run *run, size_t i, char **cells)
 {
     char buf[64];
-    for (size_t k = 0; k < sw->n_keys; k++) {
-        st_sweep_col_cell(sw->keys[k], run, i, buf, sizeof buf);
+    for (size_t k = 0; k < sw->figs.n; k++) {
+        sw->figs.cell(sw->figs.ctx, k, run, i, buf, sizeof buf);
         cells[k] = fmt("%s", buf);
     }
 }
@@ -312,12 +263,12 @@ static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size
 {
     char *reason = NULL;
     size_t c = 0;
-    for (size_t i = 0; i < run->n && c < max_jobs * sw->n_keys; i++) {
+    for (size_t i = 0; i < run->n && c < max_jobs * sw->figs.n; i++) {
         const st_forecast *f = &run->f[i];
         if (!f->w || f->w->kind != ST_WL_TRAINING)
             continue;
         job_cells(sw, run, i, cells + c);
-        c += sw->n_keys;
+        c += sw->figs.n;
         if (!f->mem.fits && !reason)
             reason = fmt("%s: needs %.1f GiB per GPU, the GPU has %.1f GiB (full at the %s, "
                          "%.1f GiB over)",
@@ -373,7 +324,7 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
             /* The columns were named from the file's training jobs: a point whose overrides
              * change their number fills the columns there are, in workload order. */
             char *why =
-                run_cells(sw, &run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / sw->n_keys);
+                run_cells(sw, &run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / sw->figs.n);
             *status = fmt(why ? ST_SWEEP_NOFIT : ST_SWEEP_OK);
             *reason = why;
         }
@@ -391,7 +342,6 @@ void st_sweep_close(st_sweep *sw)
     for (size_t a = 0; sw->at_path && a < sw->grid->n_ax; a++)
         free(sw->at_path[a]);
     free(sw->at_path);
-    free(sw->keys);
     free(sw->cols);
     free(sw->buf);
     st_scn_free(sw->base);

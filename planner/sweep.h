@@ -18,6 +18,20 @@
 #define ST_SWEEP_INVALID "invalid"      /* the scenario with the point's values does not load */
 #define ST_SWEEP_ERROR   "error"        /* the models refused the run (a plan they cannot run) */
 
+struct st_run;
+/* The report figures a row holds for each training job, which the caller picks (cli/ from the
+ * report's schema, report/figures.h; the planner names no figure): n of them, figure k's name
+ * (its column is JOB.NAME), and the function that writes its cell for job i of a run into buf of
+ * len bytes ("" where the run has none for the job; no tab, no newline). Borrowed: the arrays
+ * and ctx outlive the sweep. */
+typedef struct st_sweep_figs {
+    size_t n; /* >= 1 */
+    const char *const *names;
+    void (*cell)(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
+                 size_t len);
+    const void *ctx;
+} st_sweep_figs;
+
 typedef struct st_sweep {
     const char *file;
     char *buf; /* the file's bytes, read once: every point loads the same scenario */
@@ -27,34 +41,20 @@ typedef struct st_sweep {
     const char *build;   /* st_sweep_build_id(): journal rows of another build are not reused */
     const st_grid *grid;
     char **cols; /* n_cols column names: the axes' paths, status, per training job of the
-                    scenario its report keys (JOB.step_time_s ...), reason */
+                    scenario its report figures (JOB.step_time_s ...), reason */
     size_t n_cols, cap_cols;
-    char **at_path; /* per axis "--set PATH": where a wrong path's errors point */
-    size_t *keys;   /* n_keys report keys per training job (st_sweep_col_*) */
-    size_t n_keys;
-    st_scn *base; /* the file without overrides: its warnings are said once, not per point */
+    char **at_path;     /* per axis "--set PATH": where a wrong path's errors point */
+    st_sweep_figs figs; /* the report figures of each training job's columns */
+    st_scn *base;       /* the file without overrides: its warnings are said once, not per point */
 } st_sweep;
 
-/* Read file and name the columns from its training workloads: for each, the report keys named
- * in columns (comma-separated st_sweep_col_name keys; NULL: the default six). Returns 0, or the
- * loader's code with its located errors in diag when the file itself (without overrides) does
- * not load, when point 0's overrides name a path the scenario does not have (an unknown key, a
- * missing list entry: wrong for every point, so not a row), or when columns names a key there
- * is not (located at "--columns"). g is borrowed and must outlive sw. */
-int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const char *columns,
+/* Read file and name the columns from its training workloads: for each, the figures of figs
+ * (borrowed, as g is: both outlive sw). Returns 0, or the loader's code with its located errors
+ * in diag when the file itself (without overrides) does not load, or when point 0's overrides
+ * name a path the scenario does not have (an unknown key, a missing list entry: wrong for every
+ * point, so not a row). */
+int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
                   st_diag *diag);
-
-/* The report keys a row can hold per training job (planner/sweep_cols.c): how many, the name
- * of key k (NULL past the end), the default keys into keys[] (returns their count), and key
- * name's index (0, or -1 when there is none). */
-size_t st_sweep_col_count(void);
-const char *st_sweep_col_name(size_t k);
-size_t st_sweep_col_defaults(size_t *keys);
-int st_sweep_col_find(const char *name, size_t *k);
-
-struct st_run;
-/* Key k's cell for job i of run into buf: "" where the run has no such figure for the job. */
-void st_sweep_col_cell(size_t k, const struct st_run *run, size_t i, char *buf, size_t n);
 
 /* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, its trace file's,
  * the build identity (sw->build), the column names and the point's PATH=VALUE pairs. Equal keys

@@ -149,6 +149,12 @@ expect "columns cost" 1 "$(sed -n 2p "$tmp/c.csv" |
 expect "unknown column exit" 2 $?
 expect "unknown column" "--columns: error: 'step_tme_s' is not a report key a sweep row can hold; did you mean 'step_time_s'? (strata sweep --help lists them)" \
     "$(head -1 "$tmp/e.err")"
+# A cost breakdown's column takes the JSON report's path (cost.breakdown.X); its old name is
+# refused with the new one as the suggestion.
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --columns cost.capex_usd >/dev/null 2>"$tmp/e.err"
+expect "renamed column exit" 2 $?
+expect "renamed column" "--columns: error: 'cost.capex_usd' is not a report key a sweep row can hold; did you mean 'cost.breakdown.capex_usd'? (strata sweep --help lists them)" \
+    "$(head -1 "$tmp/e.err")"
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
 expect "repeated column exit" 2 $?
 keys=$(sed -n '/--columns KEYS/,/^$/p' "$tmp/h.txt" | tr ' ,()' '\n' | grep -E '^[a-z_.]+_[a-z_.]+$|^mfu$|^hfu$|^fits$|^steps$|^interruptions$|^goodput$' | sort -u)

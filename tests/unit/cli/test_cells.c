@@ -115,7 +115,7 @@ START_TEST(test_value_text_is_whole_and_the_buffer_cut_on_a_boundary)
         strcat(name, i % 7 ? "训" : "🚀");
     cJSON *leaf = cJSON_CreateString(name);
     char buf[ST_REPORT_VALUE_MAX];
-    const char *texts[] = {st_report_value_text("jobs[0].name", leaf, buf, sizeof buf),
+    const char *texts[] = {st_report_value_text(ST_DOC_RUN, "jobs[0].name", leaf, buf, sizeof buf),
                            st_report_value_exact(leaf, buf, sizeof buf)};
     for (int k = 0; k < 2; k++) {
         ck_assert_str_eq(texts[k], name);
@@ -126,7 +126,8 @@ START_TEST(test_value_text_is_whole_and_the_buffer_cut_on_a_boundary)
     cJSON_Delete(leaf);
     cJSON *num = cJSON_CreateNumber(-3.5);
     ck_assert_str_eq(st_report_value_exact(num, buf, sizeof buf), "-3.5");
-    ck_assert_str_eq(st_report_value_text("x.step_time_s", num, buf, sizeof buf), "-3.5 s");
+    ck_assert_str_eq(st_report_value_text(ST_DOC_RUN, "jobs[0].step_time_s", num, buf, sizeof buf),
+                     "-3.5 s");
     cJSON_Delete(num);
 }
 END_TEST

@@ -3,12 +3,23 @@
  * point's row has the point's values, `error` and the reason. */
 #include <check.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/sweep.h"
 
 static const char *const quickstart = ST_SOURCE_DIR "/scenarios/examples/quickstart.yaml";
+
+/* One figure column per training job, whose cell is always "7". */
+static void seven(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
+                  size_t len)
+{
+    (void)ctx, (void)k, (void)run, (void)i;
+    snprintf(buf, len, "7");
+}
+static const char *const fig_names[] = {"seven"};
+static const st_sweep_figs figs = {1, fig_names, seven, NULL};
 
 START_TEST(test_key_changes_with_the_build)
 {
@@ -17,7 +28,7 @@ START_TEST(test_key_changes_with_the_build)
     ck_assert_int_eq(st_grid_add(&g, "cluster.nodes=1,2", why, sizeof why), 0);
     st_sweep sw;
     st_diag d = {0};
-    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, NULL, &d), 0);
+    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, &figs, &d), 0);
     st_sweep_key(&sw, 0, k0);
     st_sweep_key(&sw, 1, k1);
     ck_assert_str_ne(k0, k1);
@@ -49,7 +60,7 @@ START_TEST(test_failed_point_row)
     ck_assert_int_eq(st_grid_add(&g, "cluster.nodes=1,2", why, sizeof why), 0);
     st_sweep sw;
     st_diag d = {0};
-    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, NULL, &d), 0);
+    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, &figs, &d), 0);
     char **cells = calloc(sw.n_cols, sizeof *cells);
     st_sweep_point_failed(&sw, 1, "killed by signal 9 (SIGKILL)", cells);
     ck_assert_str_eq(cells[0], "2");

@@ -1,0 +1,134 @@
+/* The report's schema: one row per reported figure (its path in the JSON document that holds it,
+ * its unit, its human label, flags, and for the figures a sweep or compare table picks, the
+ * result it reads), as the loader's field rows are for input (scenarios/load_*.c). Every writer
+ * takes a figure's unit from here; sweep --columns and compare's columns are rows of it, and
+ * docs/guide/scenario-reference.md documents each row (tests/unit/report/test_figures.c checks
+ * both ways). */
+#ifndef ST_REPORT_FIGURES_H
+#define ST_REPORT_FIGURES_H
+
+#include <stddef.h>
+
+#include "sim/err.h"
+#include "sim/units.h"
+
+/* How a figure is shown, and its name in the docs' tables: a dimension of sim/units.h printed
+ * with st_unit_format, or one of the report's own kinds. */
+#define ST_FIG_UNITS(X)                                                                            \
+    X(ST_FU_TEXT, "text", ST_DIM__COUNT)     /* a string, shown as it is */                        \
+    X(ST_FU_BOOL, "bool", ST_DIM__COUNT)     /* true or false */                                   \
+    X(ST_FU_NUMBER, "number", ST_DIM__COUNT) /* a count or a plain ratio: whole when whole */      \
+    X(ST_FU_SHARE, "share", ST_DIM_RATIO)    /* a fraction of 1, shown in percent */               \
+    X(ST_FU_TIME, "time", ST_DIM_TIME)                                                             \
+    X(ST_FU_BYTES, "bytes", ST_DIM_BYTES)                                                          \
+    X(ST_FU_BANDWIDTH, "bandwidth", ST_DIM_BANDWIDTH)                                              \
+    X(ST_FU_POWER, "power", ST_DIM_POWER)                                                          \
+    X(ST_FU_RAMP, "ramp", ST_DIM_RAMP)                                                             \
+    X(ST_FU_ENERGY, "energy", ST_DIM_ENERGY)                                                       \
+    X(ST_FU_CURRENT, "current", ST_DIM_CURRENT)                                                    \
+    X(ST_FU_MONEY, "money", ST_DIM_MONEY)                                                          \
+    X(ST_FU_TEMPERATURE, "temperature", ST_DIM_TEMPERATURE)                                        \
+    X(ST_FU_BYTES_PER_DAY, "bytes/day", ST_DIM_BYTES) /* bytes written per day */                  \
+    X(ST_FU_FLOW, "m3/s", ST_DIM__COUNT)              /* a volume flow */                          \
+    X(ST_FU_PER_S, "per second", ST_DIM__COUNT)       /* a count per second (tokens) */            \
+    X(ST_FU_FREQUENCY, "Hz", ST_DIM__COUNT)
+#define ST__FIG_UNIT_ENUM(e, name, dim) e,
+typedef enum st_fig_unit { ST_FIG_UNITS(ST__FIG_UNIT_ENUM) ST_FU__COUNT } st_fig_unit;
+#undef ST__FIG_UNIT_ENUM
+
+/* The unit's name in the docs' tables ("time", "share"); NULL outside the enum. */
+const char *st_fig_unit_name(st_fig_unit u);
+
+/* The JSON documents the commands write, each with its own rows. */
+typedef enum st_fig_doc {
+    ST_DOC_RUN,     /* strata run --format json (the report) */
+    ST_DOC_COMPARE, /* strata compare --format json */
+    ST_DOC_SWEEP,   /* strata sweep --format json: its fixed keys; figure columns are run rows */
+    ST_DOC_SIZE,    /* strata size --format json */
+    ST_DOC__COUNT
+} st_fig_doc;
+
+/* The document's name in the docs' tables' headings (run, compare, sweep, size). */
+const char *st_fig_doc_name(st_fig_doc d);
+
+/* Flags of a row. */
+enum {
+    ST_FIG_OPTIONAL = 1u << 0,   /* absent from some reports (the docs say when) */
+    ST_FIG_STATS = 1u << 1,      /* an object of st_fig_stat_names, each in the row's unit */
+    ST_FIG_MAP = 1u << 2,        /* an object of figures in the row's unit, one per name */
+    ST_FIG_SWEEP = 1u << 3,      /* a `sweep --columns` key: the path after "jobs[]." */
+    ST_FIG_SWEEP_DEF = 1u << 4,  /* one of sweep's default columns, in table order */
+    ST_FIG_SWEEP_ONLY = 1u << 5, /* a sweep column the run report does not write (yet) */
+    ST_FIG_SPREAD = 1u << 6,     /* compare: a figure column, with --replicas its sd in spread */
+    ST_FIG_NULLABLE = 1u << 7,   /* null where it is unknown */
+    ST_FIG_IN_DAYS = 1u << 8,    /* a time of days: charted in days */
+};
+
+/* Which result a sweep or compare figure reads (the struct its offset is into). */
+typedef enum st_fig_src {
+    ST_SRC_NONE,
+    ST_SRC_STEP,       /* a training job's st_step_result, when its step ran */
+    ST_SRC_MEM,        /* its st_memory */
+    ST_SRC_LIFE,       /* its st_life_result, when its life ran */
+    ST_SRC_JOB,        /* its st_forecast, when its life ran */
+    ST_SRC_COST,       /* its st_cost_result, when the run priced it */
+    ST_SRC_JOB_ENERGY, /* its st_plant_job_power, when the plant gave it an energy */
+    ST_SRC_CLUSTER,    /* the cluster run's st_cluster_stats */
+    ST_SRC_PLANT,      /* the run's st_plant_result, when the plant ran */
+} st_fig_src;
+
+/* The C type at the offset. */
+typedef enum st_fig_ctype { ST_FIG_DOUBLE, ST_FIG_INT, ST_FIG_I64 } st_fig_ctype;
+
+typedef struct st_fig {
+    st_fig_doc doc;
+    const char *path; /* as the JSON document names it; array steps written "[]" */
+    st_fig_unit unit;
+    unsigned flags;
+    const char *label; /* what a reader calls it: "Step time" */
+    const char *head;  /* compare: its column's heading; NULL elsewhere */
+    st_fig_src src;    /* which result it reads (ST_SRC_NONE: none named here) */
+    st_fig_ctype ctype;
+    size_t off;
+    unsigned sweep; /* a sweep column's place in --columns' list (from 1); 0: not one */
+} st_fig;
+
+/* The rows, in document order (each document's in the order its writer writes them), and how
+ * many. */
+extern const st_fig st_figs[];
+extern const size_t st_fig_count;
+
+/* The statistics of an ST_FIG_STATS object, in the order the report writes them; NULL-ended. */
+extern const char *const st_fig_stat_names[];
+
+/* The row of the leaf at path in document doc ("jobs[0].breakdown.compute_s": indices are
+ * dropped, a stat of an ST_FIG_STATS row or a member of an ST_FIG_MAP row is its row, compare's
+ * spread.KEY is KEY's row, size's front[] rows are ranked[]'s), or NULL when there is none. */
+const st_fig *st_fig_find(st_fig_doc doc, const char *path);
+
+/* The number v of unit u as a reader sees it (units.h's 4 significant digits and unit, a share
+ * in percent, a count whole), into buf of n bytes (ST_FIG_TEXT_MAX always hold it). */
+#define ST_FIG_TEXT_MAX 64
+void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n);
+
+/* sweep --columns: the sweepable rows, by name (the path after "jobs[].") */
+/* Row k of the sweepable rows (NULL past the end), its column name, and the name's row. */
+const st_fig *st_fig_sweep_col(size_t k);
+const char *st_fig_sweep_name(const st_fig *f);
+
+/* The columns of arg (comma-separated sweepable names; NULL: the defaults) into *out (malloc'd,
+ * *n of them). Returns 0, or ST_EINVAL with an error located at "--columns" in diag: a name that
+ * is not a column (with the nearest, or the name it was renamed to), a name given twice. */
+int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag *diag);
+
+struct st_run;
+/* Figure f of training job i of run into *v: 1, or 0 where the run has none for the job. */
+int st_fig_job_value(const st_fig *f, const struct st_run *run, size_t i, double *v);
+
+/* A sweep row's cell of figure f for job i of run into buf: "" where the run has none. */
+void st_fig_sweep_cell(const st_fig *f, const struct st_run *run, size_t i, char *buf, size_t n);
+
+/* Figure f (ST_SRC_CLUSTER or ST_SRC_PLANT) read from base, the source struct: its value. */
+double st_fig_read(const st_fig *f, const void *base);
+
+#endif
