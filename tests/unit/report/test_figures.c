@@ -1,0 +1,309 @@
+/* The report's schema (report/figures.h) against what the commands write and what the docs say:
+ * every leaf of every golden report, and of run, compare, sweep and size's JSON on the examples,
+ * has a row whose unit suits it; every row has its one line, with its unit, in the report
+ * section of docs/guide/scenario-reference.md, and every line there is a row. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, glob */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/figures.h"
+
+#define DOCS ST_SOURCE_DIR "/docs/guide/scenario-reference.md"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* What a walk over one document checks against: its kind, the file it came from (for the
+ * messages), a sweep's axis columns (not figures: the scenario's own keys) and a count. */
+typedef struct walk {
+    st_fig_doc doc;
+    const char *file;
+    const cJSON *columns; /* sweep: the columns array; those before "status" are the axes */
+    size_t leaves;
+} walk;
+
+static int is_axis(const walk *w, const char *path)
+{
+    static const char pts[] = "points[";
+    const char *dot = strncmp(path, pts, sizeof pts - 1) == 0 ? strchr(path, '.') : NULL;
+    for (const cJSON *c = w->columns ? w->columns->child : NULL; dot && c; c = c->next) {
+        if (strcmp(c->valuestring, "status") == 0)
+            return 0;
+        if (strcmp(c->valuestring, dot + 1) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The leaf at path must have a row whose unit suits its JSON type. */
+static void check_leaf(walk *w, const char *path, const cJSON *leaf)
+{
+    w->leaves++;
+    if (is_axis(w, path))
+        return;
+    const st_fig *f = st_fig_find(w->doc, path);
+    ck_assert_msg(f != NULL, "%s: %s has no row in report/figures_table.c", w->file, path);
+    if (cJSON_IsString(leaf))
+        ck_assert_msg(f->unit == ST_FU_TEXT, "%s: %s is text, its row says %s", w->file, path,
+                      st_fig_unit_name(f->unit));
+    else if (cJSON_IsBool(leaf))
+        ck_assert_msg(f->unit == ST_FU_BOOL, "%s: %s is a boolean, its row says %s", w->file, path,
+                      st_fig_unit_name(f->unit));
+    else if (cJSON_IsNumber(leaf))
+        ck_assert_msg(f->unit != ST_FU_TEXT && f->unit != ST_FU_BOOL,
+                      "%s: %s is a number, its row says %s", w->file, path,
+                      st_fig_unit_name(f->unit));
+    else /* null: a figure that may be unknown, or a sweep cell the point has none for */
+        ck_assert_msg(f->flags & ST_FIG_NULLABLE || w->doc == ST_DOC_SWEEP,
+                      "%s: %s is null, its row is not nullable", w->file, path);
+}
+
+static void leaves(walk *w, const cJSON *node, const char *prefix)
+{
+    if (!cJSON_IsObject(node) && !cJSON_IsArray(node)) {
+        check_leaf(w, prefix, node);
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        char path[512];
+        if (cJSON_IsArray(node))
+            snprintf(path, sizeof path, "%s[%zu]", prefix, i);
+        else
+            snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", c->string);
+        leaves(w, c, path);
+    }
+}
+
+static size_t check_json(st_fig_doc doc, const char *file, const char *text)
+{
+    cJSON *t = cJSON_Parse(text);
+    ck_assert_msg(t != NULL, "%s does not parse", file);
+    walk w = {doc, file, cJSON_GetObjectItemCaseSensitive(t, "columns"), 0};
+    leaves(&w, t, "");
+    cJSON_Delete(t);
+    return w.leaves;
+}
+
+START_TEST(test_every_golden_leaf_has_a_row)
+{
+    glob_t g;
+    ck_assert_int_eq(glob(ST_SOURCE_DIR "/tests/golden/*.json", 0, NULL, &g), 0);
+    size_t n = 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        char *text = slurp(g.gl_pathv[k]);
+        n += check_json(ST_DOC_RUN, g.gl_pathv[k], text);
+        free(text);
+    }
+    ck_assert_uint_ge(g.gl_pathc, 10);
+    ck_assert_uint_gt(n, 1000);
+    globfree(&g);
+}
+END_TEST
+
+/* Run a command as a user types it, with "-o FILE" appended, stdout to /dev/null; returns the
+ * file's text (the caller frees it). */
+static char *command_json(int (*cmd)(int, char **), const char *const *args)
+{
+    char out[] = "/tmp/strata-figures-XXXXXX";
+    int fd = mkstemp(out);
+    ck_assert(fd >= 0);
+    close(fd);
+    char *argv[24];
+    int argc = 0;
+    while (args[argc]) {
+        argv[argc] = (char *)args[argc];
+        argc++;
+    }
+    argv[argc++] = "-o";
+    argv[argc++] = out;
+    argv[argc] = NULL;
+    fflush(stdout);
+    ck_assert_ptr_nonnull(freopen("/dev/null", "w", stdout));
+    ck_assert_msg(cmd(argc, argv) == 0, "%s %s failed", args[0], args[1]);
+    char *text = slurp(out), journal[64];
+    unlink(out);
+    snprintf(journal, sizeof journal, "%s.journal", out); /* sweep's */
+    unlink(journal);
+    return text;
+}
+
+#define EX ST_SOURCE_DIR "/scenarios/examples/"
+
+START_TEST(test_every_example_run_leaf_has_a_row)
+{
+    glob_t g;
+    ck_assert_int_eq(glob(EX "*.yaml", 0, NULL, &g), 0);
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        const char *args[] = {"run", g.gl_pathv[k], "--replicas", "2", "--format", "json", NULL};
+        char *text = command_json(st_cmd_run, args);
+        check_json(ST_DOC_RUN, g.gl_pathv[k], text);
+        free(text);
+    }
+    globfree(&g);
+}
+END_TEST
+
+START_TEST(test_every_compare_sweep_and_size_leaf_has_a_row)
+{
+    const char *cmp[] = {"compare",    EX "cluster-failures.yaml",
+                         "--policies", "fifo,srtf",
+                         "--replicas", "2",
+                         "--format",   "json",
+                         NULL};
+    char *text = command_json(st_cmd_compare, cmp);
+    ck_assert_uint_gt(check_json(ST_DOC_COMPARE, "compare", text), 40);
+    free(text);
+    char all[1024] = "";
+    for (size_t k = 0; st_fig_sweep_col(k); k++)
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", k ? "," : "",
+                 st_fig_sweep_name(st_fig_sweep_col(k)));
+    const char *swp[] = {"sweep",     EX "quickstart.yaml",
+                         "--set",     "cost.delivery=cloud",
+                         "--set",     "cost.gpu_hour_price=2 USD/h,4 USD/h",
+                         "--columns", all,
+                         "--format",  "json",
+                         NULL};
+    text = command_json(st_cmd_sweep, swp);
+    ck_assert_uint_gt(check_json(ST_DOC_SWEEP, "sweep", text), 50);
+    free(text);
+    const char *sz[] = {"size",          EX "quickstart.yaml", "--deadline", "1h", "--gpu-types",
+                        "h100-sxm,b200", "--format",           "json",       NULL};
+    text = command_json(st_cmd_size, sz);
+    ck_assert_uint_gt(check_json(ST_DOC_SIZE, "size", text), 100);
+    free(text);
+    const char *szc[] = {"size",       EX "finetune-70b-cloud.yaml",
+                         "--deadline", "2d",
+                         "--goal",     "cost",
+                         "--format",   "json",
+                         NULL};
+    text = command_json(st_cmd_size, szc);
+    check_json(ST_DOC_SIZE, "size --goal cost", text);
+    free(text);
+}
+END_TEST
+
+/* The tables of the docs' report section: after a line "<!-- figures: DOC -->", a table whose
+ * lines begin "| `PATH` | UNIT |". Each row of the schema has exactly one line in its
+ * document's table, with its unit, and each line is a row. */
+START_TEST(test_every_row_has_its_doc_line)
+{
+    char *doc = slurp(DOCS);
+    size_t *seen = calloc(st_fig_count, sizeof *seen);
+    int tables = 0;
+    for (char *line = strtok(doc, "\n"); line; line = strtok(NULL, "\n")) {
+        char name[32];
+        if (sscanf(line, "<!-- figures: %31[a-z] -->", name) != 1)
+            continue;
+        int d = 0;
+        while (d < ST_DOC__COUNT && strcmp(st_fig_doc_name((st_fig_doc)d), name) != 0)
+            d++;
+        ck_assert_msg(d < ST_DOC__COUNT, "figures table of an unknown document '%s'", name);
+        tables++;
+        line = strtok(NULL, "\n"); /* the table's heading and rule */
+        line = strtok(NULL, "\n");
+        while ((line = strtok(NULL, "\n")) && strncmp(line, "| `", 3) == 0) {
+            char *end = strchr(line + 3, '`');
+            ck_assert_msg(end != NULL, "docs: unclosed key in '%s'", line);
+            *end = '\0';
+            const char *path = line + 3, *unit = end + 1 + strspn(end + 1, " |");
+            size_t k = 0;
+            while (k < st_fig_count &&
+                   (st_figs[k].doc != (st_fig_doc)d || strcmp(st_figs[k].path, path) != 0))
+                k++;
+            ck_assert_msg(k < st_fig_count, "docs: %s table's `%s` is no row of the schema", name,
+                          path);
+            const char *want = st_fig_unit_name(st_figs[k].unit);
+            ck_assert_msg(strncmp(unit, want, strlen(want)) == 0 && unit[strlen(want)] == ' ',
+                          "docs: `%s` is said to be '%.12s', its row says %s", path, unit, want);
+            seen[k]++;
+        }
+        if (!line)
+            break;
+    }
+    ck_assert_int_eq(tables, ST_DOC__COUNT);
+    for (size_t k = 0; k < st_fig_count; k++)
+        ck_assert_msg(seen[k] == 1, "docs: the %s row `%s` has %zu lines in its table, not 1",
+                      st_fig_doc_name(st_figs[k].doc), st_figs[k].path, seen[k]);
+    free(seen);
+    free(doc);
+}
+END_TEST
+
+/* A leaf finds its row through indices, stats, maps, compare's spread and size's front. */
+START_TEST(test_find_through_the_documents_shapes)
+{
+    ck_assert_str_eq(st_fig_find(ST_DOC_RUN, "jobs[12].breakdown.bubble_s")->path,
+                     "jobs[].breakdown.bubble_s");
+    ck_assert_str_eq(st_fig_find(ST_DOC_RUN, "jobs[0].replicas.wall_s.p90")->path,
+                     "jobs[].replicas.wall_s");
+    ck_assert_ptr_null(st_fig_find(ST_DOC_RUN, "jobs[0].replicas.wall_s.p42"));
+    ck_assert_str_eq(st_fig_find(ST_DOC_RUN, "fabric.utilization_by_level.nic")->path,
+                     "fabric.utilization_by_level");
+    ck_assert_str_eq(st_fig_find(ST_DOC_COMPARE, "policies[3].spread.goodput")->path,
+                     "policies[].goodput");
+    ck_assert_ptr_null(st_fig_find(ST_DOC_COMPARE, "policies[3].spread.policy"));
+    ck_assert_str_eq(st_fig_find(ST_DOC_SIZE, "front[2].train_s")->path, "ranked[].train_s");
+    ck_assert_str_eq(st_fig_find(ST_DOC_SWEEP, "points[1].a.b.cost.breakdown.gpu_usd")->path,
+                     "jobs[].cost.breakdown.gpu_usd");
+    ck_assert_ptr_null(st_fig_find(ST_DOC_SWEEP, "points[1].cluster.fabric.oversubscription"));
+    ck_assert_ptr_null(st_fig_find(ST_DOC_RUN, "jobs[0].no_such_key_s"));
+}
+END_TEST
+
+/* sweep --columns: the sweepable rows are jobs[]'s, ranked 1..n once each, the defaults first;
+ * a name is taken, the old breakdown name refused with its new one. */
+START_TEST(test_sweep_columns_are_rows)
+{
+    size_t n = 0, defaults = 0;
+    for (const st_fig *f; (f = st_fig_sweep_col(n)); n++) {
+        ck_assert_uint_eq(f->sweep, n + 1);
+        ck_assert(strncmp(f->path, "jobs[].", 7) == 0 && f->src != ST_SRC_NONE);
+        defaults += (f->flags & ST_FIG_SWEEP_DEF) != 0;
+        ck_assert(!(f->flags & ST_FIG_SWEEP_DEF) || defaults == n + 1);
+    }
+    ck_assert_uint_eq(n, 25);
+    ck_assert_uint_eq(defaults, 6);
+    const st_fig **cols = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_fig_sweep_parse("goodput,cost.breakdown.gpu_usd", &cols, &n, &d), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(cols[1]->path, "jobs[].cost.breakdown.gpu_usd");
+    free(cols);
+    ck_assert_int_ne(st_fig_sweep_parse("cost.gpu_usd", &cols, &n, &d), 0);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "did you mean 'cost.breakdown.gpu_usd'?"));
+    free(cols);
+}
+END_TEST
+
+Suite *figures_suite(void)
+{
+    Suite *s = suite_create("figures");
+    TCase *tc = tcase_create("figures");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_every_golden_leaf_has_a_row);
+    tcase_add_test(tc, test_every_example_run_leaf_has_a_row);
+    tcase_add_test(tc, test_every_compare_sweep_and_size_leaf_has_a_row);
+    tcase_add_test(tc, test_every_row_has_its_doc_line);
+    tcase_add_test(tc, test_find_through_the_documents_shapes);
+    tcase_add_test(tc, test_sweep_columns_are_rows);
+    suite_add_tcase(s, tc);
+    return s;
+}
