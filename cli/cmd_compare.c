@@ -35,19 +35,49 @@ typedef struct cmp_opts {
     int64_t replicas;
 } cmp_opts;
 
-/* One row: the policy's and placement's names, its label in a table, and its figures (with
- * replicas, their means, and in sd their sample standard deviations); energy where every
- * replica ran the plant model. */
+/* The figure columns: compare's rows of the report's schema (report/figures.h) with a spread,
+ * in their order. */
+#define MAX_FIGS 24
+
+/* One row: the policy's and placement's names, its label in a table, its job counts, and its
+ * figures (with replicas, their means, and in sd their sample standard deviations), one per
+ * figure column; has: the run has the figure (an optional one, energy, needs the plant model). */
 typedef struct cmp_row {
     const char *policy, *placement;
     char label[64];
-    st_cluster_stats st, sd;
-    double preemptions, preemptions_sd; /* st's count, or its mean over the replicas */
-    int has_energy;
-    double energy_j, energy_sd;
+    st_cluster_stats st; /* jobs, finished, unfinished, too_big */
+    double v[MAX_FIGS], sd[MAX_FIGS];
+    unsigned char has[MAX_FIGS];
     double *waits_h; /* the started jobs' waits (the first replica's), for the HTML's CDF */
     size_t n_waits;
 } cmp_row;
+
+/* The figure columns into figs[MAX_FIGS]; returns how many. */
+static size_t fig_cols(const st_fig **figs)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < st_fig_count; k++)
+        if (st_figs[k].doc == ST_DOC_COMPARE && st_figs[k].flags & ST_FIG_SPREAD) {
+            if (n == MAX_FIGS)
+                ST_BUG("compare has more than %d figure columns", MAX_FIGS);
+            figs[n++] = &st_figs[k];
+        }
+    return n;
+}
+
+/* Row r's figures from the cluster run's stats and the plant's result (NULL: it did not run). */
+static void fill_figures(cmp_row *r, const st_plant_result *plant)
+{
+    const st_fig *figs[MAX_FIGS];
+    size_t n = fig_cols(figs);
+    for (size_t k = 0; k < n; k++) {
+        const void *base = figs[k]->src == ST_SRC_CLUSTER ? (const void *)&r->st
+                           : figs[k]->src == ST_SRC_PLANT ? (const void *)plant
+                                                          : NULL;
+        r->has[k] = base != NULL;
+        r->v[k] = base ? st_fig_read(figs[k], base) : 0;
+    }
+}
 
 static int parse_format(const char *v, int *f)
 {
@@ -198,7 +228,7 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
     }
     row->policy = policy;
     row->placement = "muri-yarn";
-    row->preemptions = (double)row->st.preemptions;
+    fill_figures(row, NULL);
     st_snprintf(row->label, sizeof row->label, "%s", policy);
     return 0;
 }
@@ -221,12 +251,9 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
                 st_scn_name(s));
         rc = -1;
     } else {
-        *row = (cmp_row){.policy = run.cluster.policy,
-                         .placement = run.cluster.placement,
-                         .st = run.cluster.st,
-                         .preemptions = (double)run.cluster.st.preemptions,
-                         .has_energy = run.has_plant,
-                         .energy_j = run.has_plant ? run.plant.energy_j : 0};
+        *row = (cmp_row){
+            .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
+        fill_figures(row, run.has_plant ? &run.plant : NULL);
         st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
                     row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);
@@ -236,119 +263,92 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
     return rc;
 }
 
-/* The figures' columns: JSON/CSV key, table heading, kind (a time, a fraction shown in %, or a
- * count of GPUs). The first ten keep their CSV places; preemptions follows them, then the rest. */
-enum { K_TIME, K_PCT, K_GPUS };
-typedef struct cmp_col {
-    const char *key, *head;
-    size_t off;
-    int kind;
-} cmp_col;
-
-#define COL(k, h, t)                                                                               \
-    {                                                                                              \
-#k, h, offsetof(st_cluster_stats, k), t                                                    \
-    }
-static const cmp_col cols[] = {
-    COL(mean_wait_s, "wait mean", K_TIME), COL(p50_wait_s, "p50", K_TIME),
-    COL(p95_wait_s, "p95", K_TIME),        COL(p99_wait_s, "p99", K_TIME),
-    COL(mean_jct_s, "JCT mean", K_TIME),   COL(p50_jct_s, "p50", K_TIME),
-    COL(p95_jct_s, "p95", K_TIME),         COL(p99_jct_s, "p99", K_TIME),
-    COL(makespan_s, "makespan", K_TIME),   COL(utilization, "util", K_PCT),
-};
-static const cmp_col more[] = {
-    COL(fragmented_gpus, "frag GPUs", K_GPUS),
-    COL(goodput, "goodput", K_PCT),
-};
-#undef COL
-#define N_COLS (sizeof cols / sizeof cols[0])
-#define N_MORE (sizeof more / sizeof more[0])
-
-static double fig(const st_cluster_stats *st, const cmp_col *c)
+/* A figure column's key in the JSON and CSV: its path after "policies[]." */
+static const char *key_of(const st_fig *f)
 {
-    return *(const double *)((const char *)st + c->off);
+    return f->path + strlen("policies[].");
 }
 
-static double *fig_at(st_cluster_stats *st, const cmp_col *c)
+/* A count (preemptions): shown whole, its column as wide as its heading. */
+static int is_count(const st_fig *f)
 {
-    return (double *)((char *)st + c->off);
+    return f->ctype == ST_FIG_I64;
 }
 
-static void one_cell(char *buf, size_t n, double v, int kind)
-{
-    if (kind == K_TIME)
-        st_unit_format(v, ST_DIM_TIME, buf, n);
-    else if (kind == K_PCT)
-        snprintf(buf, n, "%.2f%%", v * 100);
-    else
-        snprintf(buf, n, "%.2f", v);
-}
-
-/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"). */
-static void cell(char *buf, size_t n, double v, double sd, int kind, int spread)
-{
-    one_cell(buf, n, v, kind);
-    if (spread) {
-        char b[32];
-        one_cell(b, sizeof b, sd, kind);
-        snprintf(buf + strlen(buf), n - strlen(buf), " ±%s", b);
-    }
-}
-
-/* Every row has an energy figure: the column is shown (else it is absent). */
-static int all_energy(const cmp_row *rows, size_t n)
+/* Column k is shown: every row has its figure (an optional one may be absent: then the column
+ * is). */
+static int shown(const cmp_row *rows, size_t n, size_t k)
 {
     for (size_t i = 0; i < n; i++)
-        if (!rows[i].has_energy)
+        if (!rows[i].has[k])
             return 0;
     return n > 0;
 }
 
-/* The cells of row r after its label, in column order. */
-static void row_cells(FILE *out, const cmp_row *r, const char *sep, int w, int spread, int energy)
+/* A figure in a table cell: a share in percent, a mean count with two decimals, else in its
+ * unit. */
+static void one_cell(char *buf, size_t n, double v, const st_fig *f)
 {
-    char b[64];
-    for (size_t c = 0; c < N_COLS; c++) {
-        cell(b, sizeof b, fig(&r->st, &cols[c]), fig(&r->sd, &cols[c]), cols[c].kind, spread);
-        fprintf(out, "%s%*s", sep, w, b);
-    }
-    if (spread)
-        snprintf(b, sizeof b, "%.4g ±%.2g", r->preemptions, r->preemptions_sd);
+    if (f->unit == ST_FU_SHARE)
+        snprintf(buf, n, "%.2f%%", v * 100);
+    else if (f->unit == ST_FU_NUMBER)
+        snprintf(buf, n, "%.2f", v);
     else
-        snprintf(b, sizeof b, "%.0f", r->preemptions);
-    fprintf(out, "%s%11s", sep, b);
-    for (size_t c = 0; c < N_MORE; c++) {
-        cell(b, sizeof b, fig(&r->st, &more[c]), fig(&r->sd, &more[c]), more[c].kind, spread);
-        fprintf(out, "%s%*s", sep, w, b);
+        st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
+}
+
+/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"). */
+static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread)
+{
+    if (is_count(f)) {
+        if (spread)
+            snprintf(buf, n, "%.4g ±%.2g", v, sd);
+        else
+            snprintf(buf, n, "%.0f", v);
+        return;
     }
-    if (energy) {
-        char e[32], d[32];
-        st_unit_format(r->energy_j, ST_DIM_ENERGY, e, sizeof e);
-        st_unit_format(r->energy_sd, ST_DIM_ENERGY, d, sizeof d);
-        snprintf(b, sizeof b, spread ? "%s ±%s" : "%s", e, d);
-        fprintf(out, "%s%*s", sep, w, b);
+    one_cell(buf, n, v, f);
+    if (spread) {
+        char b[32];
+        one_cell(b, sizeof b, sd, f);
+        snprintf(buf + strlen(buf), n - strlen(buf), " ±%s", b);
     }
+}
+
+/* The cells of row r after its label, in column order: w wide, a count as wide as its
+ * heading. */
+static void row_cells(FILE *out, const cmp_row *rows, size_t n, size_t i, const char *sep, int w,
+                      int spread)
+{
+    const st_fig *figs[MAX_FIGS];
+    size_t nf = fig_cols(figs);
+    char b[64];
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k)) {
+            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread);
+            fprintf(out, "%s%*s", sep, is_count(figs[k]) ? (int)strlen(figs[k]->head) : w, b);
+        }
 }
 
 /* An aligned text table, or a Markdown one. */
 static void table(FILE *out, const cmp_row *rows, size_t n, int md, int spread)
 {
+    const st_fig *figs[MAX_FIGS];
+    size_t nf = fig_cols(figs), cols = 0;
     const char *sep = md ? " | " : "  ";
-    int w = 8, cw = spread ? 20 : 10, energy = all_energy(rows, n);
+    int w = 8, cw = spread ? 20 : 10;
     for (size_t i = 0; i < n; i++)
         w = (int)strlen(rows[i].label) > w ? (int)strlen(rows[i].label) : w;
     fprintf(out, md ? "| %-*s | %8s" : "%-*s  %8s", w, "policy", "finished");
-    for (size_t c = 0; c < N_COLS; c++)
-        fprintf(out, "%s%*s", sep, cw, cols[c].head);
-    fprintf(out, "%s%11s", sep, "preemptions");
-    for (size_t c = 0; c < N_MORE; c++)
-        fprintf(out, "%s%*s", sep, cw, more[c].head);
-    if (energy)
-        fprintf(out, "%s%*s", sep, cw, "energy");
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k)) {
+            fprintf(out, "%s%*s", sep, is_count(figs[k]) ? 0 : cw, figs[k]->head);
+            cols++;
+        }
     fprintf(out, "%s\n", md ? " |" : "");
     if (md) {
         fprintf(out, "|---|---:|");
-        for (size_t c = 0; c < N_COLS + 1 + N_MORE + (size_t)energy; c++)
+        for (size_t c = 0; c < cols; c++)
             fprintf(out, "---:|");
         fprintf(out, "\n");
     }
@@ -360,66 +360,61 @@ static void table(FILE *out, const cmp_row *rows, size_t n, int md, int spread)
         } else {
             fprintf(out, "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
         }
-        row_cells(out, &rows[i], sep, cw, spread, energy);
+        row_cells(out, rows, n, i, sep, cw, spread);
         fprintf(out, "%s\n", md ? " |" : "");
     }
 }
 
+/* The place of column k among the spreads' CSV columns: the figures first, then the counts, then
+ * the optional figures. */
+static int sd_group(const st_fig *f)
+{
+    return f->flags & ST_FIG_OPTIONAL ? 2 : is_count(f) ? 1 : 0;
+}
+
 static void csv(FILE *out, const cmp_row *rows, size_t n, int spread)
 {
-    int energy = all_energy(rows, n);
+    const st_fig *figs[MAX_FIGS];
+    size_t nf = fig_cols(figs);
     fprintf(out, "policy,placement,jobs,finished,unfinished");
-    for (size_t c = 0; c < N_COLS; c++)
-        fprintf(out, ",%s", cols[c].key);
-    fprintf(out, ",preemptions");
-    for (size_t c = 0; c < N_MORE; c++)
-        fprintf(out, ",%s", more[c].key);
-    fprintf(out, "%s", energy ? ",energy_j" : "");
-    for (size_t c = 0; spread && c < N_COLS; c++)
-        fprintf(out, ",%s_sd", cols[c].key);
-    for (size_t c = 0; spread && c < N_MORE; c++)
-        fprintf(out, ",%s_sd", more[c].key);
-    fprintf(out, "%s%s\n", spread ? ",preemptions_sd" : "", spread && energy ? ",energy_j_sd" : "");
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k))
+            fprintf(out, ",%s", key_of(figs[k]));
+    for (int g = 0; spread && g < 3; g++)
+        for (size_t k = 0; k < nf; k++)
+            if (shown(rows, n, k) && sd_group(figs[k]) == g)
+                fprintf(out, ",%s_sd", key_of(figs[k]));
+    fprintf(out, "\n");
     for (size_t i = 0; i < n; i++) {
         const cmp_row *r = &rows[i];
         st_report_csv_cell(out, r->policy); /* the text cells, through the CSV cell writer */
         fputc(',', out);
         st_report_csv_cell(out, r->placement);
         fprintf(out, ",%zu,%zu,%zu", r->st.jobs, r->st.finished, r->st.unfinished);
-        for (size_t c = 0; c < N_COLS; c++)
-            fprintf(out, ",%.17g", fig(&r->st, &cols[c]));
-        fprintf(out, ",%.17g", r->preemptions);
-        for (size_t c = 0; c < N_MORE; c++)
-            fprintf(out, ",%.17g", fig(&r->st, &more[c]));
-        if (energy)
-            fprintf(out, ",%.17g", r->energy_j);
-        for (size_t c = 0; spread && c < N_COLS; c++)
-            fprintf(out, ",%.17g", fig(&r->sd, &cols[c]));
-        for (size_t c = 0; spread && c < N_MORE; c++)
-            fprintf(out, ",%.17g", fig(&r->sd, &more[c]));
-        if (spread)
-            fprintf(out, ",%.17g", r->preemptions_sd);
-        if (spread && energy)
-            fprintf(out, ",%.17g", r->energy_sd);
+        for (size_t k = 0; k < nf; k++)
+            if (shown(rows, n, k))
+                fprintf(out, ",%.17g", r->v[k]);
+        for (int g = 0; spread && g < 3; g++)
+            for (size_t k = 0; k < nf; k++)
+                if (shown(rows, n, k) && sd_group(figs[k]) == g)
+                    fprintf(out, ",%.17g", r->sd[k]);
         fprintf(out, "\n");
     }
 }
 
-static void json_figures(cJSON *o, const st_cluster_stats *st, double preempt, int energy,
-                         double energy_j)
+/* The shown figures v[] into o, keyed as the schema's rows. */
+static void json_figures(cJSON *o, const cmp_row *rows, size_t n, const double *v)
 {
-    for (size_t c = 0; c < N_COLS; c++)
-        cJSON_AddNumberToObject(o, cols[c].key, fig(st, &cols[c]));
-    cJSON_AddNumberToObject(o, "preemptions", preempt);
-    for (size_t c = 0; c < N_MORE; c++)
-        cJSON_AddNumberToObject(o, more[c].key, fig(st, &more[c]));
-    if (energy)
-        cJSON_AddNumberToObject(o, "energy_j", energy_j);
+    const st_fig *figs[MAX_FIGS];
+    size_t nf = fig_cols(figs);
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k))
+            cJSON_AddNumberToObject(o, key_of(figs[k]), v[k]);
 }
 
 static char *json(const st_scn *s, uint64_t seed, int64_t replicas, const cmp_row *rows, size_t n)
 {
-    int energy = all_energy(rows, n), spread = replicas > 1;
+    int spread = replicas > 1;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scenario", st_scn_name(s));
     cJSON_AddNumberToObject(root, "seed", (double)seed);
@@ -434,10 +429,9 @@ static char *json(const st_scn *s, uint64_t seed, int64_t replicas, const cmp_ro
         cJSON_AddNumberToObject(o, "jobs", (double)r->st.jobs);
         cJSON_AddNumberToObject(o, "finished", (double)r->st.finished);
         cJSON_AddNumberToObject(o, "unfinished", (double)r->st.unfinished);
-        json_figures(o, &r->st, r->preemptions, energy, r->energy_j);
+        json_figures(o, rows, n, r->v);
         if (spread) /* the sample standard deviation of each figure over the replicas */
-            json_figures(cJSON_AddObjectToObject(o, "spread"), &r->sd, r->preemptions_sd, energy,
-                         r->energy_sd);
+            json_figures(cJSON_AddObjectToObject(o, "spread"), rows, n, r->sd);
         cJSON_AddItemToArray(arr, o);
     }
     return st_cli_json_print(root);
@@ -463,20 +457,17 @@ static void spread_of(const char *base, size_t stride, size_t n, double *mean, d
     *sd = same || n < 2 ? 0 : sqrt(ss / (double)(n - 1));
 }
 
-/* The row of the replicas one[0 .. n): every figure's mean in st, its spread in sd. */
+/* The row of the replicas one[0 .. n): every figure's mean in v, its spread in sd; a figure
+ * only where every replica has it. */
 static void summarise(cmp_row *row, const cmp_row *one, size_t n)
 {
-    const cmp_col *all[2] = {cols, more};
-    size_t counts[2] = {N_COLS, N_MORE};
-    for (int t = 0; t < 2; t++)
-        for (size_t c = 0; c < counts[t]; c++)
-            spread_of((const char *)&one->st + all[t][c].off, sizeof *one, n,
-                      fig_at(&row->st, &all[t][c]), fig_at(&row->sd, &all[t][c]));
-    spread_of((const char *)&one->preemptions, sizeof *one, n, &row->preemptions,
-              &row->preemptions_sd);
-    spread_of((const char *)&one->energy_j, sizeof *one, n, &row->energy_j, &row->energy_sd);
-    for (size_t k = 0; k < n; k++)
-        row->has_energy &= one[k].has_energy;
+    const st_fig *figs[MAX_FIGS];
+    size_t nf = fig_cols(figs);
+    for (size_t k = 0; k < nf; k++) {
+        spread_of((const char *)&one->v[k], sizeof *one, n, &row->v[k], &row->sd[k]);
+        for (size_t r = 0; r < n; r++)
+            row->has[k] &= one[r].has[k];
+    }
 }
 
 /* The policy under seeds seed .. seed + replicas - 1: one run's row, or the means and sample

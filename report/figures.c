@@ -27,6 +27,11 @@ const char *st_fig_unit_name(st_fig_unit u)
     return (unsigned)u < ST_FU__COUNT ? units[u].name : NULL;
 }
 
+st_dim st_fig_unit_dim(st_fig_unit u)
+{
+    return (unsigned)u < ST_FU__COUNT ? units[u].dim : ST_DIM__COUNT;
+}
+
 const char *st_fig_doc_name(st_fig_doc d)
 {
     static const char *const names[ST_DOC__COUNT] = {"run", "compare", "sweep", "size"};

@@ -39,6 +39,10 @@ typedef enum st_fig_unit { ST_FIG_UNITS(ST__FIG_UNIT_ENUM) ST_FU__COUNT } st_fig
 /* The unit's name in the docs' tables ("time", "share"); NULL outside the enum. */
 const char *st_fig_unit_name(st_fig_unit u);
 
+/* The dimension of sim/units.h a unit is printed in (ST_DIM_RATIO for a share);
+ * ST_DIM__COUNT for text, booleans, numbers and the report's own kinds. */
+st_dim st_fig_unit_dim(st_fig_unit u);
+
 /* The JSON documents the commands write, each with its own rows. */
 typedef enum st_fig_doc {
     ST_DOC_RUN,     /* strata run --format json (the report) */
