@@ -7,7 +7,8 @@
       embed element, no address with "://", no url() or @import in its style); every id of IDS
       (comma-separated) must be an inline <svg>; and every table cell with a data-key must hold
       the JSON report's value at that key as its data-value, exactly, and show it (its text, in
-      the unit it names) within the 4 significant digits strata prints. At least MIN such cells.
+      the unit the docs' report tables give the key's row) within the 4 significant digits
+      strata prints. At least MIN such cells.
   check_report.py csv REPORT.csv REPORT.json
       Every key,value row must be the JSON report's leaf at that key, exactly (text that a
       spreadsheet would run as a formula with the single quote OWASP's rule puts before it), and
@@ -24,6 +25,7 @@
 Exit 0 when every check passes, 1 (saying what failed) otherwise."""
 import csv
 import json
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -71,38 +73,83 @@ def shown(text):
 
 TIME = {"s", "ms", "us", "ns", "min", "h", "d", "y"}
 BYTES = {"B", "kB", "MB", "GB", "TB", "PB", "EB"}
-# The unit a key's suffix calls for, told apart from strata's own rule (cli/report_leaves.c) so
-# that a value shown in the wrong unit fails even when its number is right.
-FAMILIES = [
-    ("_m3_per_s", {"m3/s"}), ("_bytes_per_s", {u + "/s" for u in BYTES}),
-    ("_w_per_s", {"W/s", "kW/s", "MW/s", "GW/s"}), ("_per_s", {"/s"}), ("_bytes", BYTES),
-    ("_s", TIME), ("_w", {"W", "kW", "MW", "GW"}), ("_j", {"J", "kJ", "MJ", "GJ", "Wh", "kWh",
-    "MWh", "GWh"}), ("_a", {"A", "mA", "kA"}), ("_usd", {"USD"}), ("_hz", {"Hz"}),
-]
-SHARES = {"mfu", "hfu", "goodput", "utilization", "write_utilization", "max_link_utilization",
-          "load"}
+# The units a reader may see for each unit the docs name (the report's schema: each figure's row
+# in report/figures_table.c has its line, with its unit, in the report section of
+# docs/guide/scenario-reference.md, and unit.figures checks they agree), so that a value shown in
+# the wrong unit fails even when its number is right.
+SHOWN = {
+    "time": TIME, "bytes": BYTES, "bandwidth": {u + "/s" for u in BYTES},
+    "power": {"W", "kW", "MW", "GW"}, "ramp": {"W/s", "kW/s", "MW/s", "GW/s"},
+    "energy": {"J", "kJ", "MJ", "GJ", "Wh", "kWh", "MWh", "GWh"}, "current": {"A", "mA", "kA"},
+    "money": {"USD"}, "temperature": {"C"}, "share": {"%"}, "bytes/day": {u + "/d" for u in BYTES},
+    "m3/s": {"m3/s"}, "per second": {"/s"}, "Hz": {"Hz"}, "number": {""},
+}
 STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "guide",
+                    "scenario-reference.md")
 
 
-def unit_ok(key, text):
-    """Whether the unit text shows suits the key (True when the key names no unit)."""
-    parts = key.split(".")
-    last = parts[-1] if parts[-1] not in STATS or len(parts) < 2 else parts[-2]
+def schema():
+    """The documented unit of every row, per document: {doc: {path: unit}}."""
+    rows, doc = {}, None
+    for line in open(DOCS, encoding="utf-8"):
+        m = re.match(r"<!-- figures: ([a-z]+) -->", line)
+        if m:
+            doc = rows.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"\| `([^`]+)` \| ([^|]+?) \|", line)
+        if m and doc is not None:
+            doc[m.group(1)] = m.group(2)
+        elif not line.startswith("|"):
+            doc = None
+    return rows
+
+
+SCHEMA = schema()
+
+
+def kind_of(report):
+    """Which document a JSON report is."""
+    return ("compare" if "policies" in report else "sweep" if "points" in report
+            else "size" if "ranked" in report else "run")
+
+
+def unit_of(kind, key, report):
+    """The documented unit of the leaf at key, or None where it has no row (a sweep's --set
+    column, the scenario's own key)."""
+    rows = SCHEMA[kind]
+    p = re.sub(r"\[\d+\]", "[]", key)
+    if kind == "compare":
+        p = p.replace("policies[].spread.", "policies[].")
+    if kind == "size":
+        p = re.sub(r"^front\[\]", "ranked[]", p)
+    if p in rows:
+        return rows[p]
+    head, _, last = p.rpartition(".")
+    if head in rows and (last in STATS or head == "fabric.utilization_by_level"):
+        return rows[head]
+    if kind == "sweep" and p.startswith("points[]."):
+        col = p[len("points[]."):]
+        for i, c in enumerate(col):
+            if c == "." and "jobs[]." + col[i + 1:] in SCHEMA["run"]:
+                return SCHEMA["run"]["jobs[]." + col[i + 1:]]
+        return None
+    raise KeyError("%s: no row in the %s document's table of the docs" % (key, kind))
+
+
+def unit_ok(kind, key, text, report):
+    """Whether the unit text shows suits the key's documented unit (True for a key of no row)."""
     m = re.match(r"^-?[0-9.]+(?:e[+-]?[0-9]+)? ?(.*)$", text.strip())
     if not m:
         return True
-    unit = m.group(1)
-    if last in SHARES:
-        return unit == "%"
-    for suffix, units in FAMILIES:
-        if last.endswith(suffix):
-            return unit in units
-    return True
+    unit = unit_of(kind, key, report)
+    return unit is None or m.group(1) in SHOWN.get(unit, ())
 
 
 def check_html(path, json_path, ids, least):
     fails = []
     report = json.load(open(json_path))
+    kind = kind_of(report)
     root = ET.parse(path).getroot()
     if root.tag != XHTML + "html":
         fails.append("the root is %s, not an XHTML <html>" % root.tag)
@@ -138,10 +185,18 @@ def check_html(path, json_path, ids, least):
                 except (KeyError, IndexError, AttributeError):
                     fails.append("%s: shows a spread the JSON does not have" % key)
                     continue
-                if not unit_ok(key, sd_text) or abs(shown(sd_text) - sd) > 5.1e-4 * abs(sd) + 1e-12:
+                try:
+                    unit_good = unit_ok(kind, key, sd_text, report)
+                except KeyError as e:
+                    fails.append(str(e.args[0]))
+                    continue
+                if not unit_good or abs(shown(sd_text) - sd) > 5.1e-4 * abs(sd) + 1e-12:
                     fails.append("%s: shows the spread %r, the JSON has %r" % (key, sd_text, sd))
-            if not unit_ok(key, text):
-                fails.append("%s: shows %r, not in the unit its key names" % (key, text))
+            try:
+                if not unit_ok(kind, key, text, report):
+                    fails.append("%s: shows %r, not in its documented unit" % (key, text))
+            except KeyError as e:
+                fails.append(str(e.args[0]))
             seen = shown(text)
             if seen is not None and abs(seen - want) > 5.1e-4 * abs(want) + 1e-12:
                 fails.append("%s: shows %r, the JSON has %r" % (key, text, want))

@@ -34,6 +34,12 @@ sed 's/id="rack-feed"/id="other"/' "$tmp/r.html" >"$tmp/bad2.html"
 ok '! $check html "$tmp/bad2.html" "$tmp/r.json" "$run_ids" 1 >/dev/null' "checker: refuses a missing chart"
 head -c 5000 "$tmp/r.html" >"$tmp/bad3.html"
 ok '! $check html "$tmp/bad3.html" "$tmp/r.json" "" 1 >/dev/null 2>&1' "checker: refuses a torn file"
+# ... a number in another unit than its documented one (the docs' report tables): a PUE is a
+# plain number, a clock share is in percent, whatever the number shown.
+sed 's|data-key="power.pue" data-value="\([0-9.]*\)">\([0-9.]*\)<|data-key="power.pue" data-value="\1">\2 W<|' "$tmp/r.html" >"$tmp/bad6.html"
+ok '! cmp -s "$tmp/r.html" "$tmp/bad6.html" && ! $check html "$tmp/bad6.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a PUE in watts"
+sed 's|data-key="jobs\[0\].thermal.clock" data-value="1">100%<|data-key="jobs[0].thermal.clock" data-value="1">1<|' "$tmp/r.html" >"$tmp/bad7.html"
+ok '! cmp -s "$tmp/r.html" "$tmp/bad7.html" && ! $check html "$tmp/bad7.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a share not in percent"
 sed 's|<title>|<script src="https://x.example/a.js"></script><title>|' "$tmp/r.html" >"$tmp/bad4.html"
 ok '! $check html "$tmp/bad4.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a script"
 
