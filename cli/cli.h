@@ -1,5 +1,6 @@
-/* The `strata` command: subcommands, shared option handling and output helpers. Only cli/
- * writes files and maps error codes to exit status. */
+/* The `strata` command: subcommands, shared option handling and output helpers. cli/ parses
+ * arguments, calls the layers below (the report layer, report/report.h, turns results into
+ * text), writes files and maps error codes to exit status. */
 #ifndef ST_CLI_CLI_H
 #define ST_CLI_CLI_H
 
@@ -9,6 +10,7 @@
 
 #include "models/config/limits.h"
 #include "models/forecast/run.h"
+#include "report/report.h"
 #include "scenarios/scenario.h"
 
 /* Exit status, as `strata --help` documents. */
@@ -87,31 +89,5 @@ typedef struct st_cli_file {
  * NULL path are not given; devices, FIFOs and terminals are written through and may repeat.
  * cli/outputs.c. */
 int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out);
-
-/* What a report shows: the scenario, the seed the run used, the run's results, and how much
- * to say. */
-typedef struct st_report {
-    const st_scn *s;
-    uint64_t seed;
-    const st_run *run;
-    int explain; /* --explain: show the closed forms beside the simulation */
-} st_report;
-
-/* Write one step's pipeline as Chrome / Perfetto trace-event JSON (a process per pipeline
- * stage; threads for compute and for sends each way), atomically. Returns 0 or ST_EIO. */
-int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t,
-                       st_err *err);
-
-/* The JSON report (the keys of docs/guide/scenario-reference.md). Returns a malloc'd string ending
- * in a newline; the caller frees it. */
-char *st_report_json(const st_report *rep);
-
-/* Tree root printed as every JSON output prints it (cJSON_Print's indented form and a final
- * newline), malloc'd; root is deleted. cli/report_json.c. */
-struct cJSON;
-char *st_cli_json_print(struct cJSON *root);
-
-/* The human summary of a run. */
-void st_report_text(FILE *out, const st_report *rep);
 
 #endif

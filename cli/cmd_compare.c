@@ -5,7 +5,6 @@
  * (models/forecast/run.h) once per policy and seed, or Muri's replay (models/sched/muri.h) for a
  * trace with `replay: muri`, and writes the table. */
 #define _POSIX_C_SOURCE 200809L
-#include <cJSON.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,19 +13,18 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/report_out.h"
 #include "models/config/limits.h"
 #include "models/forecast/run.h"
 #include "models/place/policy.h"
 #include "models/sched/muri.h"
 #include "models/sched/policy.h"
 #include "planner/run_spec.h"
+#include "report/compare.h"
+#include "report/report.h"
 #include "sim/progress.h"
 #include "sim/units.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
-
-enum { F_TEXT, F_JSON, F_MARKDOWN, F_CSV, F_HTML };
 
 typedef struct cmp_opts {
     const char *file, *policies, *placements, *output;
@@ -34,50 +32,6 @@ typedef struct cmp_opts {
     uint64_t seed;
     int64_t replicas;
 } cmp_opts;
-
-/* The figure columns: compare's rows of the report's schema (report/figures.h) with a spread,
- * in their order. */
-#define MAX_FIGS 24
-
-/* One row: the policy's and placement's names, its label in a table, its job counts, and its
- * figures (with replicas, their means, and in sd their sample standard deviations), one per
- * figure column; has: the run has the figure (an optional one, energy, needs the plant model). */
-typedef struct cmp_row {
-    const char *policy, *placement;
-    char label[64];
-    st_cluster_stats st; /* jobs, finished, unfinished, too_big */
-    double v[MAX_FIGS], sd[MAX_FIGS];
-    unsigned char has[MAX_FIGS];
-    double *waits_h; /* the started jobs' waits (the first replica's), for the HTML's CDF */
-    size_t n_waits;
-} cmp_row;
-
-/* The figure columns into figs[MAX_FIGS]; returns how many. */
-static size_t fig_cols(const st_fig **figs)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < st_fig_count; k++)
-        if (st_figs[k].doc == ST_DOC_COMPARE && st_figs[k].flags & ST_FIG_SPREAD) {
-            if (n == MAX_FIGS)
-                ST_BUG("compare has more than %d figure columns", MAX_FIGS);
-            figs[n++] = &st_figs[k];
-        }
-    return n;
-}
-
-/* Row r's figures from the cluster run's stats and the plant's result (NULL: it did not run). */
-static void fill_figures(cmp_row *r, const st_plant_result *plant)
-{
-    const st_fig *figs[MAX_FIGS];
-    size_t n = fig_cols(figs);
-    for (size_t k = 0; k < n; k++) {
-        const void *base = figs[k]->src == ST_SRC_CLUSTER ? (const void *)&r->st
-                           : figs[k]->src == ST_SRC_PLANT ? (const void *)plant
-                                                          : NULL;
-        r->has[k] = base != NULL;
-        r->v[k] = base ? st_fig_read(figs[k], base) : 0;
-    }
-}
 
 static int parse_format(const char *v, int *f)
 {
@@ -191,7 +145,7 @@ static int name_list(const char *opt, const char *noun, const char *arg, const c
 }
 
 /* The trace replayed with Muri's conventions under policy (srtf, srsf or tiresias) into row. */
-static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
+static int run_muri(const st_scn *s, const char *policy, st_compare_row *row)
 {
     const st_trace_cfg *t = st_scn_trace(s);
     const st_cluster_cfg *c = st_scn_cluster(s);
@@ -228,13 +182,13 @@ static int run_muri(const st_scn *s, const char *policy, cmp_row *row)
     }
     row->policy = policy;
     row->placement = "muri-yarn";
-    fill_figures(row, NULL);
+    st_compare_fill(row, NULL);
     st_snprintf(row->label, sizeof row->label, "%s", policy);
     return 0;
 }
 
 static int run_one(const st_scn *s, uint64_t seed, const char *policy, const char *placement,
-                   cmp_row *row)
+                   st_compare_row *row)
 {
     if (st_scn_trace(s) && st_scn_trace(s)->replay == ST_REPLAY_MURI)
         return run_muri(s, policy, row);
@@ -251,9 +205,9 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
                 st_scn_name(s));
         rc = -1;
     } else {
-        *row = (cmp_row){
+        *row = (st_compare_row){
             .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
-        fill_figures(row, run.has_plant ? &run.plant : NULL);
+        st_compare_fill(row, run.has_plant ? &run.plant : NULL);
         st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
                     row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);
@@ -261,180 +215,6 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
     }
     st_run_release(&run);
     return rc;
-}
-
-/* A figure column's key in the JSON and CSV: its path after "policies[]." */
-static const char *key_of(const st_fig *f)
-{
-    return f->path + strlen("policies[].");
-}
-
-/* A count (preemptions): shown whole, its column as wide as its heading. */
-static int is_count(const st_fig *f)
-{
-    return f->ctype == ST_FIG_I64;
-}
-
-/* Column k is shown: every row has its figure (an optional one may be absent: then the column
- * is). */
-static int shown(const cmp_row *rows, size_t n, size_t k)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!rows[i].has[k])
-            return 0;
-    return n > 0;
-}
-
-/* A figure in a table cell: a share in percent, a mean count with two decimals, else in its
- * unit. */
-static void one_cell(char *buf, size_t n, double v, const st_fig *f)
-{
-    if (f->unit == ST_FU_SHARE)
-        snprintf(buf, n, "%.2f%%", v * 100);
-    else if (f->unit == ST_FU_NUMBER)
-        snprintf(buf, n, "%.2f", v);
-    else
-        st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
-}
-
-/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"). */
-static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread)
-{
-    if (is_count(f)) {
-        if (spread)
-            snprintf(buf, n, "%.4g ±%.2g", v, sd);
-        else
-            snprintf(buf, n, "%.0f", v);
-        return;
-    }
-    one_cell(buf, n, v, f);
-    if (spread) {
-        char b[32];
-        one_cell(b, sizeof b, sd, f);
-        snprintf(buf + strlen(buf), n - strlen(buf), " ±%s", b);
-    }
-}
-
-/* The cells of row r after its label, in column order: w wide, a count as wide as its
- * heading. */
-static void row_cells(FILE *out, const cmp_row *rows, size_t n, size_t i, const char *sep, int w,
-                      int spread)
-{
-    const st_fig *figs[MAX_FIGS];
-    size_t nf = fig_cols(figs);
-    char b[64];
-    for (size_t k = 0; k < nf; k++)
-        if (shown(rows, n, k)) {
-            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread);
-            fprintf(out, "%s%*s", sep, is_count(figs[k]) ? (int)strlen(figs[k]->head) : w, b);
-        }
-}
-
-/* An aligned text table, or a Markdown one. */
-static void table(FILE *out, const cmp_row *rows, size_t n, int md, int spread)
-{
-    const st_fig *figs[MAX_FIGS];
-    size_t nf = fig_cols(figs), cols = 0;
-    const char *sep = md ? " | " : "  ";
-    int w = 8, cw = spread ? 20 : 10;
-    for (size_t i = 0; i < n; i++)
-        w = (int)strlen(rows[i].label) > w ? (int)strlen(rows[i].label) : w;
-    fprintf(out, md ? "| %-*s | %8s" : "%-*s  %8s", w, "policy", "finished");
-    for (size_t k = 0; k < nf; k++)
-        if (shown(rows, n, k)) {
-            fprintf(out, "%s%*s", sep, is_count(figs[k]) ? 0 : cw, figs[k]->head);
-            cols++;
-        }
-    fprintf(out, "%s\n", md ? " |" : "");
-    if (md) {
-        fprintf(out, "|---|---:|");
-        for (size_t c = 0; c < cols; c++)
-            fprintf(out, "---:|");
-        fprintf(out, "\n");
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (md) { /* the label, the one text cell, through the Markdown cell writer */
-            fputs("| ", out);
-            st_report_md_cell(out, rows[i].label);
-            fprintf(out, "%*s | %8zu", w - (int)strlen(rows[i].label), "", rows[i].st.finished);
-        } else {
-            fprintf(out, "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
-        }
-        row_cells(out, rows, n, i, sep, cw, spread);
-        fprintf(out, "%s\n", md ? " |" : "");
-    }
-}
-
-/* The place of column k among the spreads' CSV columns: the figures first, then the counts, then
- * the optional figures. */
-static int sd_group(const st_fig *f)
-{
-    return f->flags & ST_FIG_OPTIONAL ? 2 : is_count(f) ? 1 : 0;
-}
-
-static void csv(FILE *out, const cmp_row *rows, size_t n, int spread)
-{
-    const st_fig *figs[MAX_FIGS];
-    size_t nf = fig_cols(figs);
-    fprintf(out, "policy,placement,jobs,finished,unfinished");
-    for (size_t k = 0; k < nf; k++)
-        if (shown(rows, n, k))
-            fprintf(out, ",%s", key_of(figs[k]));
-    for (int g = 0; spread && g < 3; g++)
-        for (size_t k = 0; k < nf; k++)
-            if (shown(rows, n, k) && sd_group(figs[k]) == g)
-                fprintf(out, ",%s_sd", key_of(figs[k]));
-    fprintf(out, "\n");
-    for (size_t i = 0; i < n; i++) {
-        const cmp_row *r = &rows[i];
-        st_report_csv_cell(out, r->policy); /* the text cells, through the CSV cell writer */
-        fputc(',', out);
-        st_report_csv_cell(out, r->placement);
-        fprintf(out, ",%zu,%zu,%zu", r->st.jobs, r->st.finished, r->st.unfinished);
-        for (size_t k = 0; k < nf; k++)
-            if (shown(rows, n, k))
-                fprintf(out, ",%.17g", r->v[k]);
-        for (int g = 0; spread && g < 3; g++)
-            for (size_t k = 0; k < nf; k++)
-                if (shown(rows, n, k) && sd_group(figs[k]) == g)
-                    fprintf(out, ",%.17g", r->sd[k]);
-        fprintf(out, "\n");
-    }
-}
-
-/* The shown figures v[] into o, keyed as the schema's rows. */
-static void json_figures(cJSON *o, const cmp_row *rows, size_t n, const double *v)
-{
-    const st_fig *figs[MAX_FIGS];
-    size_t nf = fig_cols(figs);
-    for (size_t k = 0; k < nf; k++)
-        if (shown(rows, n, k))
-            cJSON_AddNumberToObject(o, key_of(figs[k]), v[k]);
-}
-
-static char *json(const st_scn *s, uint64_t seed, int64_t replicas, const cmp_row *rows, size_t n)
-{
-    int spread = replicas > 1;
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "scenario", st_scn_name(s));
-    cJSON_AddNumberToObject(root, "seed", (double)seed);
-    if (spread)
-        cJSON_AddNumberToObject(root, "replicas", (double)replicas);
-    cJSON *arr = cJSON_AddArrayToObject(root, "policies");
-    for (size_t i = 0; i < n; i++) {
-        const cmp_row *r = &rows[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "policy", r->policy);
-        cJSON_AddStringToObject(o, "placement", r->placement);
-        cJSON_AddNumberToObject(o, "jobs", (double)r->st.jobs);
-        cJSON_AddNumberToObject(o, "finished", (double)r->st.finished);
-        cJSON_AddNumberToObject(o, "unfinished", (double)r->st.unfinished);
-        json_figures(o, rows, n, r->v);
-        if (spread) /* the sample standard deviation of each figure over the replicas */
-            json_figures(cJSON_AddObjectToObject(o, "spread"), rows, n, r->sd);
-        cJSON_AddItemToArray(arr, o);
-    }
-    return st_cli_json_print(root);
 }
 
 /* The mean and sample standard deviation of v[0 .. n) taken at stride (bytes) from base:
@@ -459,10 +239,10 @@ static void spread_of(const char *base, size_t stride, size_t n, double *mean, d
 
 /* The row of the replicas one[0 .. n): every figure's mean in v, its spread in sd; a figure
  * only where every replica has it. */
-static void summarise(cmp_row *row, const cmp_row *one, size_t n)
+static void summarise(st_compare_row *row, const st_compare_row *one, size_t n)
 {
-    const st_fig *figs[MAX_FIGS];
-    size_t nf = fig_cols(figs);
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs);
     for (size_t k = 0; k < nf; k++) {
         spread_of((const char *)&one->v[k], sizeof *one, n, &row->v[k], &row->sd[k]);
         for (size_t r = 0; r < n; r++)
@@ -474,13 +254,13 @@ static void summarise(cmp_row *row, const cmp_row *one, size_t n)
  * standard deviations of its figures (finished: the fewest any replica finished). 0, or
  * ST_EXIT_SIM after a run's error. */
 static int run_replicas(const st_scn *s, uint64_t seed, int64_t replicas, const char *policy,
-                        const char *placement, cmp_row *row)
+                        const char *placement, st_compare_row *row)
 {
     if (run_one(s, seed, policy, placement, row))
         return ST_EXIT_SIM;
     if (replicas < 2)
         return 0;
-    cmp_row *one = st_xcalloc((size_t)replicas, sizeof *one);
+    st_compare_row *one = st_xcalloc((size_t)replicas, sizeof *one);
     one[0] = *row;
     size_t finished = row->st.finished; /* the fewest any replica finished */
     for (int64_t k = 1; k < replicas; k++) {
@@ -499,51 +279,6 @@ static int run_replicas(const st_scn *s, uint64_t seed, int64_t replicas, const 
     return 0;
 }
 
-/* The HTML report: compare's JSON and each row's waits (cli/compare_html.c). */
-static char *html(const st_scn *s, uint64_t seed, int64_t replicas, const cmp_row *rows, size_t n)
-{
-    char *j = json(s, seed, replicas, rows, n);
-    st_compare_waits *w = st_xcalloc(n ? n : 1, sizeof *w);
-    for (size_t i = 0; i < n; i++)
-        w[i] = (st_compare_waits){rows[i].label, rows[i].waits_h, rows[i].n_waits};
-    char *doc = st_compare_html(st_scn_name(s), j, w, n);
-    free(w);
-    free(j);
-    return doc;
-}
-
-/* The table in the chosen format, as one malloc'd string. */
-static char *render(const cmp_opts *o, const st_scn *s, uint64_t seed, const cmp_row *rows,
-                    size_t n)
-{
-    int spread = o->replicas > 1;
-    if (o->format == F_JSON)
-        return json(s, seed, o->replicas, rows, n);
-    if (o->format == F_HTML)
-        return html(s, seed, o->replicas, rows, n);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    if (!out)
-        ST_BUG("open_memstream failed");
-    if (o->format == F_CSV) {
-        csv(out, rows, n, spread);
-    } else {
-        char seeds[96];
-        snprintf(seeds, sizeof seeds, spread ? "seeds %llu-%llu (mean ±sample sd)" : "seed %llu",
-                 (unsigned long long)seed, (unsigned long long)(seed + (uint64_t)o->replicas - 1));
-        if (o->format == F_TEXT)
-            fprintf(out, "scenario '%s', %s: %zu jobs, placement %s\n", st_scn_name(s), seeds,
-                    n ? rows[0].st.jobs : 0,
-                    o->placements ? o->placements
-                    : n           ? rows[0].placement
-                                  : "pack");
-        table(out, rows, n, o->format == F_MARKDOWN, spread);
-    }
-    fclose(out);
-    return buf;
-}
-
 /* Every policy x placement of names and places on s, then the table to -o or stdout: 0, or
  * ST_EXIT_SIM after a run's or the write's error. */
 static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, size_t n,
@@ -551,7 +286,7 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
 {
     int rc = 0;
     uint64_t seed = o->has_seed ? o->seed : st_scn_seed(s);
-    cmp_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
+    st_compare_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
     int64_t total = (int64_t)(n * n_pl);
     st_progress("compare: policy runs", 0, total);
     for (size_t i = 0; i < n * n_pl && !rc; i++) {
@@ -560,7 +295,8 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
     }
     n *= n_pl;
     if (!rc) {
-        char *text = render(o, s, seed, rows, n), why[512];
+        st_compare_doc doc = {st_scn_name(s), seed, o->replicas, o->placements, rows, n};
+        char *text = st_compare_render(&doc, (st_compare_format)o->format), why[512];
         if (o->output && st_cli_write_atomic(o->output, text, strlen(text), why, sizeof why)) {
             fprintf(stderr, "strata compare: %s\n", why);
             rc = ST_EXIT_SIM;

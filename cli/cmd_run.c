@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/report_out.h"
 #include "models/config/limits.h"
 #include "planner/run_spec.h"
+#include "report/report.h"
 #include "sim/xalloc.h"
 
 typedef struct run_opts {
@@ -163,10 +163,10 @@ static int emit(const run_opts *o, const st_report *r)
             return ST_EXIT_SIM;
         }
     }
-    if (json_out)
-        fputs(json, stdout);
-    else
-        st_report_text(stdout, r);
+    char *text = json_out ? json : st_report_text(r);
+    fputs(text, stdout);
+    if (text != json)
+        free(text);
     free(json);
     return ST_EXIT_OK;
 }
@@ -175,6 +175,19 @@ static int sim_error(const st_err *err)
 {
     st_cli_print_err(err);
     return ST_EXIT_SIM;
+}
+
+/* The step's trace (report/trace.c) to path, atomically: 0, or ST_EXIT_SIM after saying why. */
+static int write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t)
+{
+    char *text = st_report_trace(w, t), why[512];
+    int rc = st_cli_write_atomic(path, text, strlen(text), why, sizeof why);
+    free(text);
+    if (!rc)
+        return ST_EXIT_OK;
+    st_err err = {0};
+    st_err_set(&err, ST_EIO, (st_loc){path, 0, 0}, "%s", why);
+    return sim_error(&err);
 }
 
 /* The forecast of the whole scenario (models/forecast/run.h), then the --trace file. */
@@ -189,8 +202,8 @@ static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *r
         return sim_error(&err);
     if (o->trace && !run->has_trace)
         fprintf(stderr, "strata run: --trace: no training workload to trace; nothing written\n");
-    else if (o->trace && st_cli_write_trace(o->trace, &spec.w[run->trace_job], &run->trace, &err))
-        return sim_error(&err);
+    else if (o->trace)
+        return write_trace(o->trace, &spec.w[run->trace_job], &run->trace);
     return ST_EXIT_OK;
 }
 

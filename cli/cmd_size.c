@@ -3,7 +3,7 @@
  * X,Y] [--transport T,U] [--topologies A,B] [--storage-bandwidth B1,B2]
  * [--format text|json|csv|markdown|html]`: the
  * capacity-sizing search (planner/size.c) for one training workload of FILE, written as the
- * search's counts, a ranked table and the Pareto front (cli/size_out.c). */
+ * search's counts, a ranked table and the Pareto front (report/size_out.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/size_out.h"
 #include "models/config/limits.h"
 #include "planner/size.h"
+#include "report/size_out.h"
 #include "scenarios/catalog.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"

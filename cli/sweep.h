@@ -1,31 +1,12 @@
-/* `strata sweep`'s pieces in cli/: the worker processes, the resume journal and the writers of
- * the rows planner/sweep.c computes. Internal to cli/. */
+/* `strata sweep`'s pieces in cli/: the worker processes and the resume journal of the rows
+ * planner/sweep.c computes (report/sweep_out.h writes them). Internal to cli/. */
 #ifndef ST_CLI_SWEEP_H
 #define ST_CLI_SWEEP_H
 
 #include <stddef.h>
 
 #include "planner/sweep.h"
-
-typedef enum st_sweep_format {
-    ST_SWEEP_CSV,
-    ST_SWEEP_JSON,
-    ST_SWEEP_MARKDOWN,
-    ST_SWEEP_HTML
-} st_sweep_format;
-
-/* rows[0..n), each sw->n_cols cells, as one text in format f (CSV with a header line, a JSON
- * object with the columns and one object per point, a Markdown table, or an HTML page of the
- * JSON's points: st_sweep_html). CSV and Markdown are st_sweep_render_head's text followed by
- * st_sweep_render_row's for each row, so a sweep can print them a row at a time. Text cells are
- * neutralised for the format (report/csv.h, report/md.h). Malloc'd. */
-char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_format f);
-char *st_sweep_render_head(const st_sweep *sw, st_sweep_format f);
-char *st_sweep_render_row(const st_sweep *sw, char **cells, st_sweep_format f);
-
-/* The sweep's JSON text (st_sweep_render's) as a self-contained HTML page: a curve per report
- * column against the first axis, and the table of points (cli/sweep_html.c). Malloc'd. */
-char *st_sweep_html(const st_sweep *sw, const char *json);
+#include "report/sweep_out.h"
 
 /* Open the journal path for reading and appending, created 0644 if absent, without following a
  * symbolic link (O_NOFOLLOW: a link planted there would have the rows appended to whatever it

@@ -44,7 +44,7 @@
 
 /* clang-format off */
 const st_fig st_figs[] = {
-    /* strata run: the report (cli/report_json.c) */
+    /* strata run: the report (report/json.c) */
     RUN("strata_version", TX, 0, "Strata version"),
     RUN("scenario", TX, 0, "Scenario"),
     RUN("scenario_hash", TX, 0, "Scenario hash"),
@@ -257,13 +257,13 @@ const st_fig st_figs[] = {
     CMP("policies[].goodput", SH, 0, "Goodput", "goodput", ST_SRC_CLUSTER, st_cluster_stats, goodput, DBL),
     CMP("policies[].energy_j", EN, OPT, "Energy", "energy", ST_SRC_PLANT, st_plant_result, energy_j, DBL),
 
-    /* strata sweep (cli/sweep_out.c): its own keys; a point's figure columns are run rows */
+    /* strata sweep (report/sweep_out.c): its own keys; a point's figure columns are run rows */
     F(ST_DOC_SWEEP, "scenario_hash", TX, 0, "Scenario hash"),
     F(ST_DOC_SWEEP, "columns[]", TX, 0, "Columns"),
     F(ST_DOC_SWEEP, "points[].status", TX, 0, "Status"),
     F(ST_DOC_SWEEP, "points[].reason", TX, ST_FIG_NULLABLE, "Reason"),
 
-    /* strata size (cli/size_out.c); front[] holds rows of ranked[]'s keys */
+    /* strata size (report/size_out.c); front[] holds rows of ranked[]'s keys */
     F(ST_DOC_SIZE, "file", TX, 0, "Scenario file"),
     F(ST_DOC_SIZE, "workload", TX, 0, "Workload"),
     F(ST_DOC_SIZE, "deadline_s", TI, 0, "Deadline"),

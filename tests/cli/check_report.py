@@ -228,7 +228,7 @@ def runs_as_formula(cell):
 
 
 def as_written(text):
-    """A text cell as strata's CSV writes it (cli/report_leaves.c)."""
+    """A text cell as strata's CSV writes it (report/leaves.c)."""
     return "'" + text if runs_as_formula(text) else text
 
 

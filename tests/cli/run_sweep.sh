@@ -332,7 +332,7 @@ expect "not UTF-8" "strata sweep: --set: not valid UTF-8 (byte 7)" "$(head -1 "$
 
 # Text cells cannot run: a CSV cell that a spreadsheet reads as a formula is quoted after a
 # single quote (OWASP), a negative number stays a number; Markdown escapes HTML and
-# the brackets that would make a link (cli/report_out.h's cells).
+# the brackets that would make a link (report/report.h's cells).
 sed 's/name: finetune/name: "=HYPERLINK(x)"/' "$scn" >"$tmp/inj.yaml"
 "$strata" sweep "$tmp/inj.yaml" --set 'name=@SUM(1+1),-2,+cmd|x,<script>x</script>' \
     --columns step_time_s >"$tmp/inj.csv" 2>/dev/null

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
-#include "cli/sweep.h"
 #include "report/html.h"
+#include "report/report.h"
 #include "report/svg.h"
+#include "report/sweep_out.h"
 #include "sim/xalloc.h"
 
 static double value(const cJSON *pt, const char *col)

@@ -2,7 +2,7 @@
  * person, JSON (cJSON) or CSV (RFC 4180, one row a configuration with the table it is in); Markdown
  * and HTML are written from the JSON parsed back (size_doc.c). */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/size_out.h"
+#include "report/size_out.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
+#include "report/report.h"
 #include "sim/xalloc.h"
 
 typedef struct sbuf {
@@ -189,13 +189,13 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     for (size_t i = 0; i < r->n; i++)
         if (r->cfg[i].front)
             cJSON_AddItemToArray(front, json_row(rp, &r->cfg[i], i + 1));
-    char *t = st_cli_json_print(root);
+    char *t = st_report_json_print(root);
     put(b, "%s", t);
     free(t);
 }
 
 /* A CSV cell of row o's key k (numbers as %.10g, null empty), through the one cell writer that
- * quotes and neutralises (report_out.h): a variant names the user's GPU. */
+ * quotes and neutralises (report/report.h): a variant names the user's GPU. */
 static void csv_cell(FILE *out, const cJSON *v)
 {
     char num[32];

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/cli.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "report/report.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -391,7 +391,7 @@ static void audit_text(FILE *out, const st_run *r)
     }
 }
 
-void st_report_text(FILE *out, const st_report *rep)
+static void report_text(FILE *out, const st_report *rep)
 {
     const st_scn *s = rep->s;
     const st_run *r = rep->run;
@@ -417,4 +417,13 @@ void st_report_text(FILE *out, const st_report *rep)
     if (r->has_cost)
         cost_text(out, r, st_scn_cost(s));
     audit_text(out, r);
+}
+
+char *st_report_text(const st_report *rep)
+{
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    report_text(out, rep);
+    return st_report_close(out, &buf);
 }

@@ -1,4 +1,4 @@
-/* `strata size --format markdown|html`: the sizing report's JSON tree (cli/size_out.c), parsed
+/* `strata size --format markdown|html`: the sizing report's JSON tree (report/size_out.c), parsed
  * back, so the numbers shown are the JSON's: Markdown tables of the ranked rows and the front, and
  * an HTML page whose chart is the front among every evaluated configuration. A row's columns are
  * its JSON keys in their order; a null (unknown) is shown as "-". */
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
 #include "report/html.h"
+#include "report/report.h"
 #include "report/svg.h"
 #include "sim/strfmt.h"
 #include "sim/xalloc.h"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "report/report.h"
 #include "sim/xalloc.h"
 
 static void add_memory(cJSON *job, const st_forecast *f)
@@ -447,10 +447,10 @@ char *st_report_json(const st_report *rep)
         cJSON_AddNumberToObject(co, "total_usd", r->cost_total_usd);
     }
     cJSON_AddItemToObject(root, "audit", audit_json(r));
-    return st_cli_json_print(root);
+    return st_report_json_print(root);
 }
 
-char *st_cli_json_print(cJSON *root)
+char *st_report_json_print(cJSON *root)
 {
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

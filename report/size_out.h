@@ -1,8 +1,7 @@
-/* `strata size`'s writers (cli/size_out.c): the search's counts, the ranked table and the
- * Pareto front as text, JSON or CSV, and Markdown or HTML from that JSON (size_doc.c). Internal
- * to cli/. */
-#ifndef ST_CLI_SIZE_OUT_H
-#define ST_CLI_SIZE_OUT_H
+/* `strata size`'s writers (report/size_out.c): the search's counts, the ranked table and the
+ * Pareto front as text, JSON or CSV, and Markdown or HTML from that JSON (size_doc.c). */
+#ifndef ST_REPORT_SIZE_OUT_H
+#define ST_REPORT_SIZE_OUT_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* The report tree's leaves, their paths and how a reader sees them (report_out.h). The unit of a
+/* The report tree's leaves, their paths and how a reader sees them (report/report.h). The unit of a
  * number is its row's in the report's schema (report/figures.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
+#include "report/report.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -38,7 +38,7 @@ static const char *leaf_text(const cJSON *leaf, char *buf, size_t n)
 }
 
 /* Every number these write fits: st_unit_format's longest form and cJSON's 17 digits are well
- * under 64 bytes, and a caller's buffer is at least that (report_out.h). Text is never copied
+ * under 64 bytes, and a caller's buffer is at least that (report.h). Text is never copied
  * whole into buf: the leaf's own string is returned, so no name is cut. */
 const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *leaf, char *buf,
                                  size_t n)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
+#include "report/report.h"
 
 typedef struct md_ctx {
     FILE *out;

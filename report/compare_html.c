@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
+#include "report/compare.h"
 #include "report/html.h"
+#include "report/report.h"
 #include "report/svg.h"
 #include "sim/strfmt.h"
 #include "sim/xalloc.h"

@@ -1,6 +1,6 @@
 /* A sweep's rows as CSV, JSON or a Markdown table: the text cells planner/sweep.c made, numbers
  * and booleans typed in JSON. CSV and Markdown cells go through the report writers' cells
- * (cli/report_out.h), which neutralise what a spreadsheet or a Markdown renderer would run. */
+ * (report/report.h), which neutralise what a spreadsheet or a Markdown renderer would run. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/report_out.h"
-#include "cli/sweep.h"
+#include "report/report.h"
+#include "report/sweep_out.h"
 
 /* A CSV line of cells[0..n). */
 static void csv_line(FILE *out, char *const *cells, size_t n)
@@ -88,7 +87,7 @@ static char *json(const st_sweep *sw, char ***rows, size_t n)
             cJSON_AddItemToObject(o, sw->cols[c], json_cell(rows[r][c]));
         cJSON_AddItemToArray(pts, o);
     }
-    return st_cli_json_print(root);
+    return st_report_json_print(root);
 }
 
 char *st_sweep_render(const st_sweep *sw, char ***rows, size_t n, st_sweep_format f)

@@ -1,4 +1,4 @@
-/* The two cell writers every CSV and Markdown report goes through (cli/report_leaves.c): a CSV
+/* The two cell writers every CSV and Markdown report goes through (report/leaves.c): a CSV
  * cell a spreadsheet would run is neutralised (OWASP "CSV Injection") while a number stays a
  * number, and a Markdown cell can form no HTML, link, code span or cell break (issue 27). Also:
  * a leaf's text comes back whole, never cut by the caller's buffer. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/report_out.h"
+#include "report/report.h"
 #include "sim/utf8.h"
 
 typedef void (*cell_fn)(FILE *out, const char *s);

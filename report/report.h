@@ -1,18 +1,47 @@
-/* The report's other forms, written from the same JSON report tree the --format json output
- * prints (st_report_json), so every number they show is the JSON's: HTML with SVG charts
- * (report_html.c), Markdown and CSV tables (report_tables.c). Internal to cli/. */
-#ifndef ST_CLI_REPORT_OUT_H
-#define ST_CLI_REPORT_OUT_H
+/* The report layer's writers: a run's results as the JSON report (json.c), the text summary
+ * (text.c) and, written from the same JSON report tree parsed back so every number they show is
+ * the JSON's, HTML with SVG charts (run_html.c), Markdown and CSV tables (tables.c); the Perfetto
+ * trace of a step (trace.c); compare's, sweep's and size's tables (report/compare.h,
+ * report/sweep_out.h, report/size_out.h). Every writer returns text; cli/ writes it. A figure's
+ * name and unit come from the report's schema (report/figures.h). */
+#ifndef ST_REPORT_REPORT_H
+#define ST_REPORT_REPORT_H
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "models/forecast/run.h"
 #include "planner/size.h"
 #include "report/figures.h"
+#include "scenarios/scenario.h"
 
-/* The forms a report can take (--format): text and json are the run's own (cli.h). */
+/* What a report shows: the scenario, the seed the run used, the run's results, and how much
+ * to say. */
+typedef struct st_report {
+    const st_scn *s;
+    uint64_t seed;
+    const st_run *run;
+    int explain; /* --explain: show the closed forms beside the simulation */
+} st_report;
+
+/* The JSON report (the keys of docs/guide/scenario-reference.md). Returns a malloc'd string ending
+ * in a newline; the caller frees it. */
+char *st_report_json(const st_report *rep);
+
+/* Tree root printed as every JSON output prints it (cJSON_Print's indented form and a final
+ * newline), malloc'd; root is deleted. */
+char *st_report_json_print(cJSON *root);
+
+/* The human summary of a run, malloc'd. */
+char *st_report_text(const st_report *rep);
+
+/* One step's pipeline of workload w as Chrome / Perfetto trace-event JSON (a process per pipeline
+ * stage; threads for compute and for sends each way), malloc'd. */
+char *st_report_trace(const st_workload_cfg *w, const st_pipe_trace *t);
+
+/* The forms a report can take (--format). */
 typedef enum st_report_format {
     ST_FMT_TEXT,
     ST_FMT_JSON,
@@ -60,18 +89,7 @@ char *st_report_csv(const st_report *rep);
  */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
-/* One row of `strata compare`: its label and the queue waits (hours) of its started jobs. */
-typedef struct st_compare_waits {
-    const char *label;
-    const double *waits_h;
-    size_t n;
-} st_compare_waits;
-
-/* `strata compare --format html`: the policies' table from compare's JSON text (every number
- * with its key, policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
-char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
-
-/* `strata size --format html|markdown` (cli/size_doc.c): the sizing JSON tree t (size_out.c's
+/* `strata size --format html|markdown` (report/size_doc.c): the sizing JSON tree t (size_out.c's
  * JSON, parsed back, so every number shown is the JSON's) as one HTML page, whose chart puts every
  * configuration of r evaluated against the front and the deadline, or as Markdown tables.
  * Malloc'd. */
@@ -82,8 +100,8 @@ char *st_size_doc(const char *file, const char *workload, const char *goal, doub
 FILE *st_report_open(char **buf, size_t *len);
 char *st_report_close(FILE *out, char **buf);
 
-/* Every CSV and Markdown cell of every report goes through these two (report_leaves.c says
- * why each character is treated so). A CSV cell: RFC 4180, quoted, its quotes doubled, when it
+/* Every CSV and Markdown cell of every report goes through these two (leaves.c says why each
+ * character is treated so). A CSV cell: RFC 4180, quoted, its quotes doubled, when it
  * holds a comma, a quote or a line break; a text cell that a spreadsheet would run as a formula
  * (it begins with = + - @, a tab or a carriage return: OWASP "CSV Injection") is quoted with a
  * single quote before it; a cell that is wholly a JSON number (-3.5) stays as it is. A Markdown

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "report/report.h"
 #include "sim/strfmt.h"
+#include "sim/xalloc.h"
 
 static void name_track(cJSON *ev, int64_t pid, int tid, const char *what, const char *name)
 {
@@ -33,8 +34,7 @@ static void add_span(cJSON *ev, const st_pipe_span *s)
     cJSON_AddItemToArray(ev, e);
 }
 
-int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe_trace *t,
-                       st_err *err)
+char *st_report_trace(const st_workload_cfg *w, const st_pipe_trace *t)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *ev = cJSON_AddArrayToObject(root, "traceEvents");
@@ -52,10 +52,9 @@ int st_cli_write_trace(const char *path, const st_workload_cfg *w, const st_pipe
         add_span(ev, &t->spans[i]);
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
-    char why[512];
-    int rc = st_cli_write_atomic(path, text, strlen(text), why, sizeof why);
+    if (!text)
+        ST_BUG("cJSON_PrintUnformatted failed");
+    char *out = st_xstrdup(text);
     cJSON_free(text);
-    if (rc)
-        return st_err_set(err, ST_EIO, (st_loc){path, 0, 0}, "%s", why);
-    return 0;
+    return out;
 }

@@ -1,0 +1,71 @@
+/* `strata compare`'s rows and their writers (report/compare_out.c, report/compare_html.c): one
+ * row per policy (and placement), its figure columns the compare rows of the report's schema
+ * (report/figures.h) that carry a spread, in their order. cli/cmd_compare.c runs the policies and
+ * fills the rows; these turn them into text. */
+#ifndef ST_REPORT_COMPARE_H
+#define ST_REPORT_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/plant/plant.h"
+#include "models/sched/cluster.h"
+#include "report/figures.h"
+
+/* The most figure columns a row holds. */
+#define ST_COMPARE_MAX_FIGS 24
+
+/* One row: the policy's and placement's names, its label in a table, its job counts, and its
+ * figures (with replicas, their means, and in sd their sample standard deviations), one per
+ * figure column; has: the run has the figure (an optional one, energy, needs the plant model). */
+typedef struct st_compare_row {
+    const char *policy, *placement;
+    char label[64];
+    st_cluster_stats st; /* jobs, finished, unfinished, too_big */
+    double v[ST_COMPARE_MAX_FIGS], sd[ST_COMPARE_MAX_FIGS];
+    unsigned char has[ST_COMPARE_MAX_FIGS];
+    double *waits_h; /* the started jobs' waits (the first replica's), for the HTML's CDF */
+    size_t n_waits;
+} st_compare_row;
+
+/* The figure columns into figs[ST_COMPARE_MAX_FIGS]; returns how many. */
+size_t st_compare_figs(const st_fig **figs);
+
+/* Row r's figures, read from its st (the cluster run's stats) and the plant's result (NULL: the
+ * plant did not run, and the figures that read it are absent). */
+void st_compare_fill(st_compare_row *r, const st_plant_result *plant);
+
+/* The forms of compare's table (--format), in the order its usage names them. */
+typedef enum st_compare_format {
+    ST_CMP_TEXT,
+    ST_CMP_JSON,
+    ST_CMP_MARKDOWN,
+    ST_CMP_CSV,
+    ST_CMP_HTML
+} st_compare_format;
+
+/* What the table shows besides the rows. */
+typedef struct st_compare_doc {
+    const char *scenario;   /* its name */
+    uint64_t seed;          /* the first seed */
+    int64_t replicas;       /* seeds per row: above 1, each figure is a mean with its sd */
+    const char *placements; /* --placements as given, or NULL */
+    const st_compare_row *rows;
+    size_t n;
+} st_compare_doc;
+
+/* The table of d in format f, malloc'd. */
+char *st_compare_render(const st_compare_doc *d, st_compare_format f);
+
+/* One row's label and the queue waits (hours) of its started jobs, for the HTML's CDF. */
+typedef struct st_compare_waits {
+    const char *label;
+    const double *waits_h;
+    size_t n;
+} st_compare_waits;
+
+/* The HTML page: the policies' table from compare's JSON text (every number with its key,
+ * policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
+char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
+
+#endif

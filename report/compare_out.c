@@ -1,0 +1,257 @@
+/* `strata compare`'s writers: the policies' rows as an aligned text table, Markdown, CSV, JSON
+ * or an HTML page (compare_html.c), each figure column a compare row of the report's schema
+ * (report/figures.h) with its key, heading, unit and the result it reads. */
+#define _POSIX_C_SOURCE 200809L
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/report.h"
+#include "sim/units.h"
+#include "sim/xalloc.h"
+
+size_t st_compare_figs(const st_fig **figs)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < st_fig_count; k++)
+        if (st_figs[k].doc == ST_DOC_COMPARE && st_figs[k].flags & ST_FIG_SPREAD) {
+            if (n == ST_COMPARE_MAX_FIGS)
+                ST_BUG("compare has more than %d figure columns", ST_COMPARE_MAX_FIGS);
+            figs[n++] = &st_figs[k];
+        }
+    return n;
+}
+
+void st_compare_fill(st_compare_row *r, const st_plant_result *plant)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t n = st_compare_figs(figs);
+    for (size_t k = 0; k < n; k++) {
+        const void *base = figs[k]->src == ST_SRC_CLUSTER ? (const void *)&r->st
+                           : figs[k]->src == ST_SRC_PLANT ? (const void *)plant
+                                                          : NULL;
+        r->has[k] = base != NULL;
+        r->v[k] = base ? st_fig_read(figs[k], base) : 0;
+    }
+}
+
+/* A figure column's key in the JSON and CSV: its path after "policies[]." */
+static const char *key_of(const st_fig *f)
+{
+    return f->path + strlen("policies[].");
+}
+
+/* A count (preemptions): shown whole, its column as wide as its heading. */
+static int is_count(const st_fig *f)
+{
+    return f->ctype == ST_FIG_I64;
+}
+
+/* Column k is shown: every row has its figure (an optional one may be absent: then the column
+ * is). */
+static int shown(const st_compare_row *rows, size_t n, size_t k)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].has[k])
+            return 0;
+    return n > 0;
+}
+
+/* A figure in a table cell: a share in percent, a mean count with two decimals, else in its
+ * unit. */
+static void one_cell(char *buf, size_t n, double v, const st_fig *f)
+{
+    if (f->unit == ST_FU_SHARE)
+        snprintf(buf, n, "%.2f%%", v * 100);
+    else if (f->unit == ST_FU_NUMBER)
+        snprintf(buf, n, "%.2f", v);
+    else
+        st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
+}
+
+/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"). */
+static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread)
+{
+    if (is_count(f)) {
+        if (spread)
+            snprintf(buf, n, "%.4g ±%.2g", v, sd);
+        else
+            snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    one_cell(buf, n, v, f);
+    if (spread) {
+        char b[32];
+        one_cell(b, sizeof b, sd, f);
+        snprintf(buf + strlen(buf), n - strlen(buf), " ±%s", b);
+    }
+}
+
+/* The cells of row r after its label, in column order: w wide, a count as wide as its
+ * heading. */
+static void row_cells(FILE *out, const st_compare_row *rows, size_t n, size_t i, const char *sep,
+                      int w, int spread)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs);
+    char b[64];
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k)) {
+            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread);
+            fprintf(out, "%s%*s", sep, is_count(figs[k]) ? (int)strlen(figs[k]->head) : w, b);
+        }
+}
+
+/* An aligned text table, or a Markdown one. */
+static void table(FILE *out, const st_compare_row *rows, size_t n, int md, int spread)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs), cols = 0;
+    const char *sep = md ? " | " : "  ";
+    int w = 8, cw = spread ? 20 : 10;
+    for (size_t i = 0; i < n; i++)
+        w = (int)strlen(rows[i].label) > w ? (int)strlen(rows[i].label) : w;
+    fprintf(out, md ? "| %-*s | %8s" : "%-*s  %8s", w, "policy", "finished");
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k)) {
+            fprintf(out, "%s%*s", sep, is_count(figs[k]) ? 0 : cw, figs[k]->head);
+            cols++;
+        }
+    fprintf(out, "%s\n", md ? " |" : "");
+    if (md) {
+        fprintf(out, "|---|---:|");
+        for (size_t c = 0; c < cols; c++)
+            fprintf(out, "---:|");
+        fprintf(out, "\n");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (md) { /* the label, the one text cell, through the Markdown cell writer */
+            fputs("| ", out);
+            st_report_md_cell(out, rows[i].label);
+            fprintf(out, "%*s | %8zu", w - (int)strlen(rows[i].label), "", rows[i].st.finished);
+        } else {
+            fprintf(out, "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
+        }
+        row_cells(out, rows, n, i, sep, cw, spread);
+        fprintf(out, "%s\n", md ? " |" : "");
+    }
+}
+
+/* The place of column k among the spreads' CSV columns: the figures first, then the counts, then
+ * the optional figures. */
+static int sd_group(const st_fig *f)
+{
+    return f->flags & ST_FIG_OPTIONAL ? 2 : is_count(f) ? 1 : 0;
+}
+
+static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs);
+    fprintf(out, "policy,placement,jobs,finished,unfinished");
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k))
+            fprintf(out, ",%s", key_of(figs[k]));
+    for (int g = 0; spread && g < 3; g++)
+        for (size_t k = 0; k < nf; k++)
+            if (shown(rows, n, k) && sd_group(figs[k]) == g)
+                fprintf(out, ",%s_sd", key_of(figs[k]));
+    fprintf(out, "\n");
+    for (size_t i = 0; i < n; i++) {
+        const st_compare_row *r = &rows[i];
+        st_report_csv_cell(out, r->policy); /* the text cells, through the CSV cell writer */
+        fputc(',', out);
+        st_report_csv_cell(out, r->placement);
+        fprintf(out, ",%zu,%zu,%zu", r->st.jobs, r->st.finished, r->st.unfinished);
+        for (size_t k = 0; k < nf; k++)
+            if (shown(rows, n, k))
+                fprintf(out, ",%.17g", r->v[k]);
+        for (int g = 0; spread && g < 3; g++)
+            for (size_t k = 0; k < nf; k++)
+                if (shown(rows, n, k) && sd_group(figs[k]) == g)
+                    fprintf(out, ",%.17g", r->sd[k]);
+        fprintf(out, "\n");
+    }
+}
+
+/* The shown figures v[] into o, keyed as the schema's rows. */
+static void json_figures(cJSON *o, const st_compare_row *rows, size_t n, const double *v)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs);
+    for (size_t k = 0; k < nf; k++)
+        if (shown(rows, n, k))
+            cJSON_AddNumberToObject(o, key_of(figs[k]), v[k]);
+}
+
+static char *json(const st_compare_doc *d)
+{
+    const st_compare_row *rows = d->rows;
+    size_t n = d->n;
+    int spread = d->replicas > 1;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "scenario", d->scenario);
+    cJSON_AddNumberToObject(root, "seed", (double)d->seed);
+    if (spread)
+        cJSON_AddNumberToObject(root, "replicas", (double)d->replicas);
+    cJSON *arr = cJSON_AddArrayToObject(root, "policies");
+    for (size_t i = 0; i < n; i++) {
+        const st_compare_row *r = &rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "policy", r->policy);
+        cJSON_AddStringToObject(o, "placement", r->placement);
+        cJSON_AddNumberToObject(o, "jobs", (double)r->st.jobs);
+        cJSON_AddNumberToObject(o, "finished", (double)r->st.finished);
+        cJSON_AddNumberToObject(o, "unfinished", (double)r->st.unfinished);
+        json_figures(o, rows, n, r->v);
+        if (spread) /* the sample standard deviation of each figure over the replicas */
+            json_figures(cJSON_AddObjectToObject(o, "spread"), rows, n, r->sd);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return st_report_json_print(root);
+}
+
+/* The HTML report: compare's JSON and each row's waits (compare_html.c). */
+static char *html(const st_compare_doc *d)
+{
+    char *j = json(d);
+    st_compare_waits *w = st_xcalloc(d->n ? d->n : 1, sizeof *w);
+    for (size_t i = 0; i < d->n; i++)
+        w[i] = (st_compare_waits){d->rows[i].label, d->rows[i].waits_h, d->rows[i].n_waits};
+    char *doc = st_compare_html(d->scenario, j, w, d->n);
+    free(w);
+    free(j);
+    return doc;
+}
+
+char *st_compare_render(const st_compare_doc *d, st_compare_format f)
+{
+    const st_compare_row *rows = d->rows;
+    size_t n = d->n;
+    int spread = d->replicas > 1;
+    if (f == ST_CMP_JSON)
+        return json(d);
+    if (f == ST_CMP_HTML)
+        return html(d);
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    if (f == ST_CMP_CSV) {
+        csv(out, rows, n, spread);
+    } else {
+        char seeds[96];
+        snprintf(seeds, sizeof seeds, spread ? "seeds %llu-%llu (mean ±sample sd)" : "seed %llu",
+                 (unsigned long long)d->seed,
+                 (unsigned long long)(d->seed + (uint64_t)d->replicas - 1));
+        if (f == ST_CMP_TEXT)
+            fprintf(out, "scenario '%s', %s: %zu jobs, placement %s\n", d->scenario, seeds,
+                    n ? rows[0].st.jobs : 0,
+                    d->placements ? d->placements
+                    : n           ? rows[0].placement
+                                  : "pack");
+        table(out, rows, n, f == ST_CMP_MARKDOWN, spread);
+    }
+    return st_report_close(out, &buf);
+}
