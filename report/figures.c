@@ -279,14 +279,6 @@ double st_fig_read(const st_fig *f, const void *base)
     return *(const double *)(const void *)at;
 }
 
-int st_fig_job_value(const st_fig *f, const st_run *run, size_t i, double *v)
-{
-    const void *base = job_source(f, run, i);
-    if (base)
-        *v = st_fig_read(f, base);
-    return base != NULL;
-}
-
 void st_fig_sweep_cell(const st_fig *f, const st_run *run, size_t i, char *buf, size_t n)
 {
     const char *base = job_source(f, run, i);

@@ -115,8 +115,8 @@ const st_fig *st_fig_find(st_fig_doc doc, const char *path);
 #define ST_FIG_TEXT_MAX 64
 void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n);
 
-/* sweep --columns: the sweepable rows, by name (the path after "jobs[].") */
-/* Row k of the sweepable rows (NULL past the end), its column name, and the name's row. */
+/* sweep --columns: the sweepable rows in the order --help lists them, k from 0 (NULL past the
+ * end), and a sweepable row's column name, the path after "jobs[].". */
 const st_fig *st_fig_sweep_col(size_t k);
 const char *st_fig_sweep_name(const st_fig *f);
 
@@ -126,13 +126,10 @@ const char *st_fig_sweep_name(const st_fig *f);
 int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag *diag);
 
 struct st_run;
-/* Figure f of training job i of run into *v: 1, or 0 where the run has none for the job. */
-int st_fig_job_value(const st_fig *f, const struct st_run *run, size_t i, double *v);
-
 /* A sweep row's cell of figure f for job i of run into buf: "" where the run has none. */
 void st_fig_sweep_cell(const st_fig *f, const struct st_run *run, size_t i, char *buf, size_t n);
 
-/* Figure f (ST_SRC_CLUSTER or ST_SRC_PLANT) read from base, the source struct: its value. */
+/* Figure f read from base, its source struct (f->src's): its value as a double. */
 double st_fig_read(const st_fig *f, const void *base);
 
 #endif
