@@ -118,7 +118,7 @@ static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
         line[s->n_gpus++] = n->kids[i]->loc.line;
     }
     free(line);
-    return bad ? -1 : 0;
+    return bad || st_diag_full(rd->diag) ? -1 : 0; /* full: entries left unread */
 }
 
 static int fn_hw_models(st_rd *rd, const st_ynode *n, void *base)
@@ -330,7 +330,7 @@ static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
     }
     c->tiers = ld->s->tiers;
     c->n_tiers = good;
-    return bad ? -1 : 0;
+    return bad || st_diag_full(rd->diag) ? -1 : 0; /* full: entries left unread */
 }
 
 static const st_field cluster_fields[] = {

@@ -296,7 +296,7 @@ int st__load_models(st_ld *ld, const st_ynode *n)
             }
     }
     free(line);
-    return bad ? -1 : 0;
+    return bad || st_diag_full(ld->rd.diag) ? -1 : 0; /* full: entries left unread */
 }
 
 const st_llm_spec *st__read_model(st_ld *ld, const st_ynode *n, const char *what)

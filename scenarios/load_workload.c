@@ -649,5 +649,5 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
     bad |= check_names(ld, n) != 0;
     bad |= check_collective_room(ld, n, clean) != 0;
     free(clean);
-    return bad ? -1 : 0;
+    return bad || st_diag_full(ld->rd.diag) ? -1 : 0; /* full: entries left unread */
 }

@@ -438,5 +438,7 @@ int st_rd_map(st_rd *rd, const st_ynode *n, const st_field *fields, void *base, 
     for (const st_field *f = fields; f->key; f++)
         if (f->required && !st_ynode_get(n, f->key))
             st_rd_fail(rd, n, ST_EINVAL, "%s: missing required key '%s'", what, f->key);
-    return errors_so_far(rd) > before ? -1 : 0;
+    /* Full diagnostics stop the reading: keys not read yet are not there for the caller, which
+     * must not take the map as read (a trace's unread file name was opened as NULL). */
+    return errors_so_far(rd) > before || st_diag_full(rd->diag) ? -1 : 0;
 }
