@@ -391,6 +391,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
     }
     if (x->gpu)
         out->gpu = x->gpu;
+    if (x->gpu && c->node.base_power_of_gpu) /* not the scenario's: the platform's, as loaded */
+        out->node.base_power_w = x->gpu->node_base_w;
     if (x->oversub >= 1) {
         out->fabric.oversub[0] = x->oversub;
         out->fabric.n_oversub = 1;
@@ -593,6 +595,22 @@ static int storage_check(const st_workload_cfg *w, const st_size_spec *s, st_err
     return 0;
 }
 
+/* A GPU variant on a cluster whose node power is its GPU platform's (base_power not stated)
+ * takes the variant's platform figure, which must exist for the node's GPU count, as the loader
+ * asks of the scenario's own GPU (scenarios/load_cluster.c). 0, or ST_EINVAL located. */
+static int gpu_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err)
+{
+    for (size_t v = 0; v < s->n_variants && c->node.base_power_of_gpu; v++) {
+        const st_gpu_spec *g = s->variants[v].gpu;
+        if (g && !(g->node_base_w > 0 && g->node_gpus == c->gpus_per_node))
+            return st_err_set(err, ST_EINVAL, c->gpu_loc,
+                              "--gpu %s: no platform figure for a node of %lld such GPUs' power "
+                              "besides the GPUs: give cluster.node.base_power",
+                              g->name, (long long)c->gpus_per_node);
+    }
+    return 0;
+}
+
 int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
                    st_size_result *out, st_err *err)
 {
@@ -607,7 +625,7 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           "a %s budget needs the scenario's cost: section%s",
                           spec->capex_usd > 0 ? "capex" : "tco",
                           spec->capex_usd > 0 ? " with node_price and switch_price" : "");
-    if (storage_check(w, spec, err))
+    if (storage_check(w, spec, err) || gpu_check(c, spec, err))
         return ST_EINVAL;
     int64_t nodes[64];
     size_t nc = counts_of(c, spec, nodes, 64);

@@ -26,6 +26,17 @@
  * idle boards (0-1 MiB used, 0% utilisation, P0) in public logs that we read through code and
  * issue search; each entry gives the range seen and is an estimate, not a specification. */
 
+/* A node's power besides its GPUs (.node_base_w, for a node of .node_gpus GPUs: the default of
+ * cluster.node.base_power) is per platform: the 8-GPU HGX/DGX baseboard with its CPUs, DIMMs,
+ * NICs, NVSwitches, fans and drives, or a GB200 NVL72 compute tray. It is board side, as .tdp_w
+ * is: the plant divides both by the PSU efficiency, 0.96 (models/plant/plant.c), so a node's
+ * wall peak is (node_base_w + node_gpus x tdp_w) / 0.96. Each figure comes from a published
+ * measurement of the node under training load where one exists, else from the vendor's system
+ * power less the GPUs' power limit, which is a provisioning rating and so an upper bound (the
+ * measured H100 node drew 18% under its rating). 0: no platform figure found; a scenario on that
+ * GPU states base_power. scenarios/validation/README.md says which measurement each figure is
+ * fitted to and which different one checks it. */
+
 static const st_gpu_spec gpus[] = {
     {
         .name = "a100-sxm-40g",
@@ -45,6 +56,10 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_AMPERE,
         .calib = ST_GPU_CALIB_A100_SXM_40G,
         .nvswitch = 1,
+        /* DGX A100 User Guide, Power Specifications: 6.5 kW max. for the system (no
+           measurement under training found): 6,500 x 0.96 - 8 x 400 = 3,040 W */
+        .node_base_w = 3040,
+        .node_gpus = 8,
     },
     {
         .name = "a100-sxm-80g",
@@ -66,6 +81,10 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_AMPERE,
         .calib = ST_GPU_CALIB_A100_SXM_80G,
         .nvswitch = 1,
+        /* DGX A100 User Guide, Power Specifications: 6.5 kW max. for the system (no
+           measurement under training found): 6,500 x 0.96 - 8 x 400 = 3,040 W */
+        .node_base_w = 3040,
+        .node_gpus = 8,
     },
     {
         .name = "h100-sxm",
@@ -86,6 +105,12 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_HOPPER,
         .calib = ST_GPU_CALIB_H100_SXM,
         .nvswitch = 1,
+        /* Measured: Latif et al., "Empirical Measurements of AI Training Power Demand on a
+           GPU-Accelerated Node" (arXiv 2412.08602): an 8-GPU HGX H100 node training ResNet and
+           Llama2-13b drew at most about 8.4 kW, GPUs near full utilisation (NVIDIA's rating:
+           10.2 kW). With the GPUs at their 700 W limit: 8,400 x 0.96 - 8 x 700 = 2,464 W */
+        .node_base_w = 2464,
+        .node_gpus = 8,
     },
     {
         .name = "h100-pcie",
@@ -105,6 +130,7 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_HOPPER,
         .calib = ST_GPU_CALIB_H100_PCIE,
         .nvswitch = 0, /* bridges between pairs of cards, no NVSwitch */
+        /* .node_base_w 0: a PCIe card goes in many servers, no one platform's figure */
     },
     {
         .name = "h200-sxm",
@@ -126,6 +152,12 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_HOPPER,
         .calib = ST_GPU_CALIB_H200_SXM,
         .nvswitch = 1,
+        /* The H100 node's measured figure (above): NVIDIA's DGX H100/H200 User Guide gives the
+           two systems one parts list (CPUs, DIMMs, NICs, NVSwitches, drives) and one 10.2 kW
+           rating, and both GPUs are limited to 700 W; no H200 node measured under training
+           was found */
+        .node_base_w = 2464,
+        .node_gpus = 8,
     },
     {
         .name = "b200",
@@ -149,6 +181,10 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_BLACKWELL,
         .calib = ST_GPU_CALIB_B200,
         .nvswitch = 1,
+        /* DGX B200 User Guide, Power Specifications: ~14.3 kW max. for the system (no
+           measurement under training found): 14,300 x 0.96 - 8 x 1,000 = 5,728 W */
+        .node_base_w = 5728,
+        .node_gpus = 8,
     },
     {
         .name = "gb200",
@@ -172,6 +208,16 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_BLACKWELL,
         .calib = ST_GPU_CALIB_GB200,
         .nvswitch = 1,
+        /* A GB200 NVL72 compute tray (2 Grace, 4 GPUs), each part at its published maximum:
+           2 Grace 2 x 300 W (the superchip's 2,700 W, NVIDIA GB200 NVL72 page, less its two
+           GPUs at 1,200 W); the tray's share of the 9 NVLink switch trays, 3.6 kW / 18 = 200 W
+           (Supermicro, as tabulated by Introl's NVL72 deployment notes); 2 BlueField-3 x
+           150 W (NVIDIA BlueField-3 DPU user manual); 4 x 9 W 400G OSFP optics (NVIDIA
+           MMS4X00-NS400 specifications); 4 E1.S drives x 25 W (KIOXIA EDSFF E1 table):
+           600 + 200 + 300 + 36 + 100 = 1,236 W. Not fitted to NVIDIA's ~120 kW a rack, which
+           checks it (scenarios/validation/plant/gb200-nvl72-rack.yaml) */
+        .node_base_w = 1236,
+        .node_gpus = 4,
     },
     {
         .name = "mi300x",
@@ -195,6 +241,7 @@ static const st_gpu_spec gpus[] = {
         .arch = ST_GPU_ARCH_CDNA3,
         .calib = ST_GPU_CALIB_MI300X,
         .nvswitch = 0, /* Infinity Fabric links straight to the other GPUs */
+        /* .node_base_w 0: no published system power of an 8-MI300X OAM platform found */
     },
 };
 

@@ -439,6 +439,32 @@ static void check_fabric(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
         st_rd_fail(&ld->rd, at, ST_EINVAL, "leaves_per_pod applies to topology 'fat-tree-3' only");
 }
 
+/* The node's power besides its GPUs: the scenario's base_power, else its GPU platform's
+ * (scenarios/catalog.c). A GPU without a platform figure, or a node of another GPU count than the
+ * platform's, has none: a silent 0 would leave the CPUs, NICs and fans out of every power
+ * figure, so the scenario is asked for base_power. */
+static void derive_base_power(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
+{
+    const st_ynode *at = st_ynode_get(n, "gpu");
+    if (at_path(n, "node", NULL, "base_power") || !ok(ld, at) || !c->gpu || ld->size_bad)
+        return; /* stated (a bad value has its own error), or what it rests on did not read */
+    const st_gpu_spec *g = c->gpu;
+    if (g->node_base_w > 0 && g->node_gpus == c->gpus_per_node) {
+        c->node.base_power_w = g->node_base_w;
+        c->node.base_power_of_gpu = 1;
+    } else if (g->node_base_w > 0) {
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "GPU '%s': its platform's power besides the GPUs is for a node of %d GPUs, "
+                   "this one has %lld: give cluster.node.base_power",
+                   g->name, g->node_gpus, (long long)c->gpus_per_node);
+    } else {
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "GPU '%s' has no platform figure for a node's power besides its GPUs (CPUs, "
+                   "NICs, fans): give cluster.node.base_power",
+                   g->name);
+    }
+}
+
 /* Fill what follows from other values; check what ties them together. Each rule is checked
  * on its own, so one file shows them all; a rule whose values did not read is skipped. */
 static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
@@ -450,6 +476,7 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     check_nvlink(ld, n, c);
     if (!c->node.pcie_bw && c->gpu)
         c->node.pcie_bw = c->gpu->pcie_bw;
+    derive_base_power(ld, n, c);
     if (!c->racks.nodes_per_rack)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
     check_racks(ld, n, c);

@@ -105,6 +105,9 @@ extern const char *const st_egress_names[];
 
 typedef struct st_node_cfg {
     double base_power_w; /* CPUs, NICs, fans, drives: all but the GPUs */
+    /* 1: base_power_w is the GPU platform's figure (st_gpu_spec.node_base_w), not stated by the
+     * scenario, so a variant on another GPU takes that GPU's */
+    int base_power_of_gpu;
     double host_memory_bytes;
     double pcie_bw; /* per GPU, host <-> GPU, bytes/s */
 } st_node_cfg;

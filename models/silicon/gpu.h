@@ -56,6 +56,12 @@ typedef struct st_gpu_spec {
     st_gpu_calib calib;
     int nvswitch; /* NVLink ports go to NVSwitch chips (SXM boards, NVL72 racks); 0 for PCIe
                      cards' NVLink bridges and for other vendors' links */
+    /* The platform's node besides its GPUs (CPUs, DIMMs, NICs, NVSwitches, fans, drives, power
+     * conversion), board side like tdp_w (the plant divides by the PSU efficiency), W, for a
+     * node of node_gpus GPUs: the default of cluster.node.base_power, each figure with its
+     * source in scenarios/catalog.c. 0: no platform figure; the scenario states base_power. */
+    double node_base_w;
+    int node_gpus;
     /* Not a scenario key: the share of its full sustained clock the part runs at, set by the
      * step model from its clock input (a thermal throttle, models/plant/thermal.h); 0 or 1:
      * full clock. Compute-bound operator times divide by it (st_gpu_sustained). */

@@ -27,22 +27,22 @@ static void forecast_case(const char *name, st_scn **s, st_run *run)
     ck_assert_int_eq(run->has_plant, 1);
 }
 
-/* The DGX H100 node's parts besides its GPUs, W (the case file's comment gives each source). */
+/* The H100 node's power besides its GPUs, W: the catalog's platform figure, fitted to Latif et
+ * al.'s measured 8.4 kW at the wall (arXiv 2412.08602) with the GPUs at 700 W. */
 static double dgx_base_w(void)
 {
-    double cpus = 2 * 350.0;  /* two Xeon Platinum 8480C at the 8480+'s 350 W TDP */
-    double optics = 4 * 17.0; /* four twin-port 800 Gb/s OSFP transceivers (MMS4X00-NS) */
-    return cpus + optics;
+    return 8400.0 * 0.96 - 8 * 700.0;
 }
 
-START_TEST(test_dgx_h100_node_is_its_parts_at_the_gpus_power_limit)
+START_TEST(test_dgx_h100_node_is_its_platform_at_the_gpus_power_limit)
 {
     st_scn *s = NULL;
     st_run run;
     forecast_case("dgx-h100-node.yaml", &s, &run);
     const st_cluster_cfg *c = st_scn_cluster(s);
-    ck_assert_double_eq(dgx_base_w(), 768.0);
-    ck_assert_double_eq(c->node.base_power_w, dgx_base_w());
+    ck_assert_double_eq_tol(dgx_base_w(), 2464.0, 1e-9);
+    ck_assert_int_eq(c->node.base_power_of_gpu, 1);
+    ck_assert_double_eq_tol(c->node.base_power_w, dgx_base_w(), 1e-9);
     ck_assert_int_eq(c->gpus_per_node, 8);
     ck_assert_int_eq(c->racks.nodes_per_rack, 1);
     const st_plant_result *p = &run.plant;
@@ -50,11 +50,11 @@ START_TEST(test_dgx_h100_node_is_its_parts_at_the_gpus_power_limit)
     ck_assert_double_eq(c->gpu->tdp_w, 700.0);
     ck_assert_double_lt(fabs(p->jobs[0].peak_w / (8 * 700.0) - 1), 1e-12);
     ck_assert_double_eq(p->throttle_fraction, 0.0); /* air at 24 C: no GPU throttles */
-    /* (768 + 8 x 700) W through the 96% supplies: 6,633.3 W, the one rack's peak */
+    /* (2,464 + 8 x 700) W through the 96% supplies: 8.4 kW, the one rack's peak */
     double eta = st_plant_preset_get()->psu_efficiency;
     ck_assert_int_eq(p->racks, 1);
-    ck_assert_double_lt(fabs(p->rack_peak_w / ((768.0 + 8 * 700.0) / eta) - 1), 1e-12);
-    ck_assert_double_lt(fabs(p->rack_peak_w - 6633.3), 0.05);
+    ck_assert_double_lt(fabs(p->rack_peak_w / ((2464.0 + 8 * 700.0) / eta) - 1), 1e-12);
+    ck_assert_double_lt(fabs(p->rack_peak_w - 8400.0), 1e-6);
     st_run_release(&run);
     st_scn_free(s);
 }
@@ -97,7 +97,7 @@ Suite *plant_cases_suite(void)
     Suite *s = suite_create("plant_cases");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_dgx_h100_node_is_its_parts_at_the_gpus_power_limit);
+    tcase_add_test(tc, test_dgx_h100_node_is_its_platform_at_the_gpus_power_limit);
     tcase_add_test(tc, test_gb200_rack_is_its_trays_parts_at_the_gpus_power_limit);
     suite_add_tcase(s, tc);
     return s;
