@@ -402,8 +402,12 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
     const st_failures_cfg *fail = st_scn_failures(s);
     size_t nv = 0;
     st_size_variant *vars = variants_of(o, &nv);
+    /* Without --budget power=, the scenario's own facility.power_capacity is the budget: the
+     * cap the audit checks the facility peak against (models/plant/plant.h). */
+    double cap = st_scn_cluster(s)->facility.power_capacity_w;
+    double power_w = o->power_w > 0 ? o->power_w : cap > 0 ? cap : 0;
     st_size_spec spec = {.deadline_s = o->deadline_s,
-                         .power_w = o->power_w,
+                         .power_w = power_w,
                          .gpus = o->gpus,
                          .racks = o->racks,
                          .capex_usd = o->capex_usd,
@@ -430,7 +434,10 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .top = (size_t)o->top,
                          .spec = &spec,
                          .failures = fail && fail->n_classes > 0,
-                         .experts = w->model && w->model->experts > 0};
+                         .experts = w->model && w->model->experts > 0,
+                         .power_from = o->power_w > 0 ? "--budget"
+                                       : cap > 0      ? "facility.power_capacity"
+                                                      : NULL};
     rc = emit(o, &rp, &r);
     st_size_release(&r);
     free(vars);

@@ -10,6 +10,7 @@
 #include "models/cost/cost.h"
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
+#include "models/forecast/netpower.h"
 #include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -102,9 +103,9 @@ static double window_of(const st_step_result *r)
     return win;
 }
 
-/* The facility power of step r of a job on GPUs ids[0..gpus) of shape c (the plant's IT peak
- * times its PUE, its facility energy per step into *step_j), or 0 when the GPU states no power
- * limit. */
+/* The facility power of step r of a job on GPUs ids[0..gpus) of shape c (the plant's facility
+ * figure at its peak, the one `run` and `audit` report: models/plant/plant.h; its facility energy
+ * per step into *step_j, at the mean), or 0 when the GPU states no power limit. */
 static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
                        const st_step_result *r, uint64_t seed, double *step_j)
 {
@@ -115,8 +116,12 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     st_plant_result pr;
     st_err err = {0};
     double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
-    if (st_plant_run_window(c, &job, 1, seed, window_of(r), &pr, &err) == 0) {
-        w = pr.it_peak_w * pr.pue;
+    /* the switches' optics beside the racks, as `strata run` counts them (models/forecast) */
+    int64_t ports = 0;
+    double net_w = 0;
+    st_forecast_switch_optics(c, &ports, &net_w);
+    if (st_plant_run_window_network(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
+        w = pr.facility_peak.total_w;
         *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;
     }
     st_plant_release(&pr);

@@ -280,7 +280,16 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "it_peak_w", p->it_peak_w);
     cJSON_AddNumberToObject(o, "it_mean_w", p->it_mean_w);
-    cJSON_AddNumberToObject(o, "facility_peak_w", p->wave.peak_w);
+    cJSON_AddNumberToObject(o, "facility_peak_w", p->facility_peak.total_w);
+    cJSON_AddNumberToObject(o, "facility_mean_w", p->facility_mean.total_w);
+    const st_plant_facility *f = &p->facility_peak;
+    cJSON *fp = cJSON_AddObjectToObject(o, "facility_peak");
+    cJSON_AddNumberToObject(fp, "it_w", f->it_w);
+    cJSON_AddNumberToObject(fp, "distribution_w", f->distribution_w);
+    cJSON_AddNumberToObject(fp, "storage_w", f->storage_w);
+    cJSON_AddNumberToObject(fp, "transformer_w", f->transformer_w);
+    cJSON_AddNumberToObject(fp, "ups_w", f->ups_w);
+    cJSON_AddNumberToObject(fp, "cooling_w", f->cooling_w);
     cJSON_AddNumberToObject(o, "swing_w", p->wave.swing_w);
     cJSON_AddNumberToObject(o, "ramp_w_per_s", p->wave.ramp_w_per_s);
     if (c->facility.ramp_limit_w_per_s > 0)

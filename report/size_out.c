@@ -96,6 +96,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
     put(b, "strata size: %s, workload %s, deadline %.4g d, goal %s\n", rp->file, rp->workload,
         rp->deadline_s / 86400.0, rp->goal);
+    if (rp->power_from)
+        put(b, "power budget %.3f MW (%s), against the facility peak (power_MW)\n",
+            rp->spec->power_w / 1e6,
+            strcmp(rp->power_from, "--budget") ? "the scenario's facility.power_capacity"
+                                               : "--budget power=");
     if (rp->spec->n_variants)
         put(b, "%zu hardware variants; ", rp->spec->n_variants);
     put(b,
@@ -171,6 +176,10 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON_AddStringToObject(root, "workload", rp->workload);
     cJSON_AddNumberToObject(root, "deadline_s", rp->deadline_s);
     cJSON_AddStringToObject(root, "goal", rp->goal);
+    if (rp->power_from) {
+        cJSON_AddNumberToObject(root, "power_budget_w", rp->spec->power_w);
+        cJSON_AddStringToObject(root, "power_budget_from", rp->power_from);
+    }
     cJSON *s = cJSON_AddObjectToObject(root, "search");
     cJSON_AddNumberToObject(s, "variants",
                             (double)(rp->spec->n_variants ? rp->spec->n_variants : 1));

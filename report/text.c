@@ -314,11 +314,21 @@ static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_c
 /* The plant: facility power and its swing, the mitigations, the racks, cooling and PUE. */
 static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
 {
-    char a[32], b[32], d[32];
-    fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s with distribution losses\n",
+    char a[32], b[32], d[32], e[32], g[32], h[32];
+    const st_plant_facility *f = &p->facility_peak;
+    fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s (mean %s)\n",
             fmt(p->it_peak_w, ST_DIM_POWER, a, sizeof a),
             fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
-            fmt(p->wave.peak_w, ST_DIM_POWER, d, sizeof d));
+            fmt(f->total_w, ST_DIM_POWER, d, sizeof d),
+            fmt(p->facility_mean.total_w, ST_DIM_POWER, e, sizeof e));
+    fprintf(out,
+            "  facility peak = IT %s + distribution %s + storage %s + transformers %s + UPS %s"
+            " + cooling plant %s\n",
+            fmt(f->it_w, ST_DIM_POWER, a, sizeof a),
+            fmt(f->distribution_w, ST_DIM_POWER, b, sizeof b),
+            fmt(f->storage_w, ST_DIM_POWER, d, sizeof d),
+            fmt(f->transformer_w, ST_DIM_POWER, e, sizeof e),
+            fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h));
     fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
             fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
             p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));

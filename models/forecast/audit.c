@@ -451,7 +451,7 @@ static void audit_rack_power(const st_audit_in *in, const st_audit_cfg *t, audit
     (void)t;
     const st_plant_result *p = in->plant;
     const st_cluster_cfg *c = in->c;
-    char a[32], b[32];
+    char a[32], b[32], d[32], e[32], f[32];
     if (p && c->racks.breaker_a > 0) {
         double limit = ST_PLANT_CONTINUOUS_SHARE * c->racks.breaker_a;
         int ok = p->rack_current_a <= limit;
@@ -462,11 +462,21 @@ static void audit_rack_power(const st_audit_in *in, const st_audit_cfg *t, audit
             ok ? "within" : "over", c->racks.breaker_a);
     }
     if (p && c->facility.power_capacity_w > 0) {
-        int ok = p->wave.peak_w <= c->facility.power_capacity_w;
-        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->wave.peak_w,
-            c->facility.power_capacity_w, "facility peak against capacity");
-        say(out, "peak %s %s the facility's %s", ufmt(p->wave.peak_w, ST_DIM_POWER, a, sizeof a),
-            ok ? "within" : "over", ufmt(c->facility.power_capacity_w, ST_DIM_POWER, b, sizeof b));
+        /* the facility figure (plant.h): IT, distribution, UPS, transformers and cooling plant */
+        double peak = p->facility_peak.total_w;
+        int ok = peak <= c->facility.power_capacity_w;
+        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, peak, c->facility.power_capacity_w,
+            "facility peak against capacity");
+        say(out,
+            "facility peak %s (IT and distribution %s, transformers and UPS %s, cooling %s) %s the "
+            "facility's %s",
+            ufmt(peak, ST_DIM_POWER, a, sizeof a),
+            ufmt(p->facility_peak.it_w + p->facility_peak.distribution_w, ST_DIM_POWER, d,
+                 sizeof d),
+            ufmt(p->facility_peak.transformer_w + p->facility_peak.ups_w, ST_DIM_POWER, e,
+                 sizeof e),
+            ufmt(p->facility_peak.cooling_w, ST_DIM_POWER, f, sizeof f), ok ? "within" : "over",
+            ufmt(c->facility.power_capacity_w, ST_DIM_POWER, b, sizeof b));
     }
 }
 

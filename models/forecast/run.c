@@ -608,9 +608,9 @@ static int64_t cluster_switches(const st_cluster_cfg *c)
     return n;
 }
 
-/* Job i's share of the facility's metered peak demand: the facility waveform's peak (IT and
- * distribution losses) plus the cooling plant (fans, pumps, chillers: models/plant/cooling.h,
- * drawn at the jobs' mean heat), split by the jobs' board peaks. 0 without the plant. */
+/* Job i's share of the facility's metered peak demand: the facility figure at its peak (IT,
+ * distribution, storage, transformers, UPS and the cooling plant: models/plant/plant.h), split by
+ * the jobs' board peaks. 0 without the plant. */
 static double job_peak_share(const st_run *out, size_t i)
 {
     const st_plant_result *p = &out->plant;
@@ -621,7 +621,7 @@ static double job_peak_share(const st_run *out, size_t i)
     }
     if (!(all > 0))
         return 0;
-    double metered = p->wave.peak_w + p->cooling.total_w;
+    double metered = p->facility_peak.total_w;
     return metered * mine / all;
 }
 

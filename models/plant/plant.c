@@ -241,6 +241,13 @@ int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_
     return run_window(c, jobs, n, seed, window_s, 0, out, err);
 }
 
+int st_plant_run_window_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
+                                uint64_t seed, double window_s, double network_board_w,
+                                st_plant_result *out, st_err *err)
+{
+    return run_window(c, jobs, n, seed, window_s, network_board_w, out, err);
+}
+
 /* Each job's profile, board power and phase offset: a uniform point of its step from its own
  * stream (kind "plant", the job's id, purpose "phase"), so adding a job moves no other. */
 static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
@@ -391,9 +398,32 @@ static void summarise_wave(const double *w, size_t ns, const st_plant_wave_sums 
     out->loss_mean_w = sums->loss_energy_j / out->window_s;
 }
 
+/* The facility figure at the waveform's peak sample: that sample's IT and distribution losses
+ * (storage and mitigations already in it), the transformers and the UPS at its load, the storage's
+ * and the cooling plant's mean draw (the cooling plant follows the heat over minutes, not the
+ * step's milliseconds: cooling.h sizes it at the mean heat). */
+static void facility_peak(const st_plant_result *out, st_plant_facility *f)
+{
+    double wave = out->wave.peak_w, tr = wave * (1 / preset.transformer_efficiency - 1);
+    const st_plant_ups *u = &out->ups;
+    double ups = 0;
+    if (u->rating_w > 0) /* each of the systems carries 1 / systems of the sample */
+        ups = u->systems * st_plant_ups_loss(u->rating_w, u->efficiency, u->no_load, u->square_law,
+                                             (wave + tr) / (u->rating_w * u->systems));
+    double dist = out->loss_at_peak_w < wave ? out->loss_at_peak_w : 0;
+    *f = (st_plant_facility){.it_w = wave - dist,
+                             .distribution_w = dist,
+                             .storage_w = out->storage_loss_w,
+                             .transformer_w = tr,
+                             .ups_w = ups,
+                             .cooling_w = out->cooling.total_w};
+    f->total_w =
+        f->it_w + f->distribution_w + f->storage_w + f->transformer_w + f->ups_w + f->cooling_w;
+}
+
 /* The facility's losses upstream of the racks (the transformers at their efficiency, the UPS on
- * the waveform w[0 .. ns)), the cooling plant over the racks' heat and those losses' heat, and
- * the PUE over every loss and the cooling plant. */
+ * the waveform w[0 .. ns)), the cooling plant over the racks' heat and those losses' heat, the
+ * facility figure at the mean and at the peak, and the PUE over the mean. */
 static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
                             st_plant_result *out)
 {
@@ -405,11 +435,17 @@ static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
     out->electrical_heat_w = out->transformer_loss_w + out->ups.loss_w;
     st_plant_cooling_power_of(&c->racks, out->air_w + out->electrical_heat_w, out->liquid_w,
                               &out->cooling);
-    out->pue = out->it_mean_w > 0
-                   ? (out->it_mean_w + out->loss_mean_w + out->storage_loss_w +
-                      out->transformer_loss_w + out->ups.loss_w + out->cooling.total_w) /
-                         out->it_mean_w
-                   : 0;
+    st_plant_facility *m = &out->facility_mean;
+    *m = (st_plant_facility){.it_w = out->it_mean_w,
+                             .distribution_w = out->loss_mean_w,
+                             .storage_w = out->storage_loss_w,
+                             .transformer_w = out->transformer_loss_w,
+                             .ups_w = out->ups.loss_w,
+                             .cooling_w = out->cooling.total_w};
+    m->total_w =
+        m->it_w + m->distribution_w + m->storage_w + m->transformer_w + m->ups_w + m->cooling_w;
+    out->pue = out->it_mean_w > 0 ? m->total_w / out->it_mean_w : 0;
+    facility_peak(out, &out->facility_peak);
 }
 
 /* The plant over window_s, with the network's constant board power net_w beside the racks: in

@@ -57,6 +57,16 @@ typedef struct st_plant_job_power {
     double energy_j, energy_per_token_j;
 } st_plant_job_power;
 
+/* The facility's power, one figure with its parts (W): what the site's feed must deliver. IT
+ * (wall power of the nodes and the network), the racks' distribution losses, the storage's
+ * conversion loss, the transformers' loss, the UPS's loss and the cooling plant (fans, pumps,
+ * chillers, CDUs). The one definition every command compares with facility.power_capacity and
+ * prints (docs/models/plant.md, "Facility power"). */
+typedef struct st_plant_facility {
+    double it_w, distribution_w, storage_w, transformer_w, ups_w, cooling_w;
+    double total_w; /* the parts summed */
+} st_plant_facility;
+
 typedef struct st_plant_result {
     st_plant_job_power *jobs; /* n_jobs, as given (owned) */
     size_t n_jobs;
@@ -87,8 +97,12 @@ typedef struct st_plant_result {
      * loss; its mean loss is ups.loss_w. */
     st_plant_ups ups;
     /* PUE = (IT + distribution losses + storage loss + transformer loss + UPS loss + cooling) /
-     * IT, over the mean power */
+     * IT, over the mean power: facility_mean.total_w / it_mean_w */
     double pue;
+    /* The facility's power at the waveform's peak sample (for a cap: its transformers' and UPS's
+     * losses at that sample's load, the cooling plant at the mean heat, which the plant's
+     * thermal mass follows, not the millisecond swing) and over the window (for energy). */
+    st_plant_facility facility_peak, facility_mean;
     /* Thermal (thermal.h): the hottest junction of any job's GPU, and the share of the jobs'
      * GPUs whose clock the heat holds below full. */
     double max_junction_c, throttle_fraction;
@@ -129,6 +143,12 @@ int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size
 /* The plant with an explicit window (s), for the benchmark and tests: as st_plant_run. */
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                         double window_s, st_plant_result *out, st_err *err);
+
+/* As st_plant_run_window, with the network's board power as st_plant_run_network's: `strata size`
+ * gives its shapes' optics so its facility figure is `run`'s. */
+int st_plant_run_window_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
+                                uint64_t seed, double window_s, double network_board_w,
+                                st_plant_result *out, st_err *err);
 
 void st_plant_release(st_plant_result *r);
 

@@ -212,8 +212,10 @@ START_TEST(test_forecast_prices_egress_only_in_the_cloud)
     ck_assert_double_eq(f->cost.gpu_usd, 0);
     ck_assert_int_eq(r.has_plant, 1);
     CLOSE(f->cost.energy_usd, r.plant.jobs[0].energy_j / 3.6e6 * 0.1);
-    /* the one job is the whole facility's metered peak: waveform peak plus cooling plant */
-    double peak = r.plant.wave.peak_w + r.plant.cooling.total_w;
+    /* the one job is the whole facility's metered peak: the plant's facility figure at its peak
+     * (waveform peak, transformers, UPS and cooling plant) */
+    double peak = r.plant.facility_peak.total_w;
+    ck_assert_double_gt(peak, r.plant.wave.peak_w + r.plant.cooling.total_w);
     ck_assert_double_gt(peak, r.plant.jobs[0].peak_w);
     CLOSE(f->cost.demand_usd, peak / 1e3 * 12 * held / (730 * 3600.0));
     CLOSE(f->cost.staff_usd, 730000 * held / (365 * 86400.0)); /* 16 of 16 GPUs */
