@@ -1,0 +1,43 @@
+#!/bin/sh
+# One facility figure (issue 28): `run`'s power.facility_peak_w, the audit's cap check and
+# `size`'s power_MW for the same cluster and plan are the plant's one facility peak (IT,
+# distribution, transformers, UPS, cooling plant), and `size` takes facility.power_capacity as its
+# budget. On the Llama 3 example with a 19 MW cap (it needs 20.6 MW) and the 4,096-H200 air
+# example with 4.5 MW (it needs 5.4 MW), the audit fails.
+# usage: run_facility_power.sh STRATA SRCDIR
+set -eu
+strata=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed 's/^cluster:$/cluster:\n  facility: { power_capacity: 19 MW }/' \
+    "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/llama.yaml"
+check() { # FILE TP PP VS: run, audit and size agree; the cap fails
+    "$strata" run "$1" --format json >"$tmp/run.json" 2>/dev/null
+    "$strata" audit "$1" >"$tmp/audit.txt" 2>/dev/null && { echo "audit passed $1"; exit 1; } || true
+    "$strata" size "$1" --deadline 400d --top 1000 --format json >"$tmp/size.json"
+    "$strata" size "$1" --deadline 90d --budget power=1GW --top 5 --format json >"$tmp/all.json"
+    python3 - "$tmp" "$2" "$3" "$4" <<'PY'
+import json, re, sys
+t, tp, pp, vs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+run = json.load(open(t + "/run.json"))
+peak = run["power"]["facility_peak_w"]
+cap = [a for a in run["audit"] if a["check"] == "facility peak against capacity"][0]
+assert cap["value"] == peak and cap["status"] == "fail", (cap, peak)
+m = re.search(r"facility peak ([0-9.]+) MW .* over the facility", open(t + "/audit.txt").read())
+assert m and abs(float(m.group(1)) * 1e6 - peak) <= 5e-4 * peak, (m and m.group(1), peak)
+size = json.load(open(t + "/size.json"))
+assert size.get("power_budget_from") == "facility.power_capacity", size.get("power_budget_from")
+assert size["power_budget_w"] == cap["limit"]
+assert not [r for r in size["ranked"] if r["feasible"] and r["facility_w"] > cap["limit"]]
+every = json.load(open(t + "/all.json"))
+top = max(x["gpus"] for x in every["ranked"])
+rows = [r for r in every["ranked"] if r["tp"] == tp and r["pp"] == pp and r["gpus"] == top and
+        r["virtual_stages"] == vs and r["microbatch"] == 1 and r["recompute"] == "none"]
+assert rows, "no size row for the scenario's plan"
+f = rows[0]["facility_w"]
+# the sizing's plant window is shorter than run's (planner/size.c window_of): 0.1%
+assert abs(f - peak) <= 1e-3 * peak, (f, peak)
+print("facility peak: run %.0f W, audit %s MW, size %.0f W" % (peak, m.group(1), f))
+PY
+}
+check "$tmp/llama.yaml" 8 16 4
