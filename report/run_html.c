@@ -130,14 +130,18 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
         t[k] = (double)k * s->dt_s;
         mw[k] = s->w[k] / 1e6;
     }
+    /* the waveform is IT and distribution; the facility peak (plant.h: with transformers, UPS
+     * and cooling plant) is the figure the cap is checked against */
     double cap = num(power, "power_capacity_w") / 1e6, ct[2] = {0, t[s->n - 1]}, cv[2] = {cap, cap};
-    st_svg_series ws[2] = {{"facility power", t, mw, s->n, ST_SVG_LINE},
+    double fp = num(power, "facility_peak_w") / 1e6, fv[2] = {fp, fp};
+    st_svg_series ws[3] = {{"IT and distribution", t, mw, s->n, ST_SVG_LINE},
+                           {"facility peak", ct, fv, 2, ST_SVG_LINE},
                            {"facility power capacity", ct, cv, 2, ST_SVG_LINE}};
     st_svg_frame fw = {.id = "power-waveform",
                        .title = "Facility power over the steady-state window",
                        .x_label = "time (s)",
                        .y_label = "MW"};
-    st_svg_xy(out, &fw, ws, isfinite(cap) ? 2 : 1);
+    st_svg_xy(out, &fw, ws, isfinite(cap) ? 3 : 2);
     st_html_section_end(out);
     st_html_section(out, "sec-power-spectrum");
     st_plant_spectrum(s->w, s->n, s->dt_s, amp);
