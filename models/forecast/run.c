@@ -480,7 +480,10 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .duration = life_at,
                           .preempt_cost = preempt_cost,
                           .ctx = x,
-                          .keep_segments = 1,
+                          /* the training jobs' stretches, which the audit reads back; the
+                           * trace's only when asked (recording them was a tenth of compare) */
+                          .keep_segments = sp->trace_segments,
+                          .keep_first = x->n_train,
                           .outages = os.n_classes ? &os : NULL,
                           .restorable = restorable,
                           /* trace jobs have no step model and run at 1: no hook, no

@@ -170,7 +170,7 @@ static void on_wake(st_engine *eng, void *st, const st_event *ev)
 static void open_segment(st_sched_view *v, size_t id)
 {
     st_cluster_result *r = v->out;
-    if (!v->sp->keep_segments)
+    if (!v->js[id].keep)
         return;
     r->seg = st_xgrow(r->seg, sizeof *r->seg, r->n_seg + 1, &v->seg_cap);
     size_t at = r->n_seg ? r->seg[r->n_seg - 1].gpu_at + (size_t)r->seg[r->n_seg - 1].n : 0;
@@ -203,7 +203,7 @@ void st__cl_give_back(st_sched_view *v, size_t id)
         st__cl_gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
     else
         st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
-    if (v->sp->keep_segments)
+    if (j->keep)
         v->out->seg[j->seg].end_s = secs(now);
     if (v->sp->stop)
         v->sp->stop(v->sp->ctx, id, secs(now));
@@ -491,7 +491,7 @@ static jstate *alloc_states(size_t n)
 static void setup_jobs(st_sched_view *v)
 {
     const st_cluster_spec *sp = v->sp;
-    size_t n = sp->n, slots = 0;
+    size_t n = sp->n, slots = 0, kept = 0, kept_slots = 0;
     v->sj = st_xmalloc((n ? n : 1) * sizeof *v->sj);
     v->js = alloc_states(n ? n : 1);
     v->running = st_xmalloc((n ? n : 1) * sizeof *v->running);
@@ -514,12 +514,15 @@ static void setup_jobs(st_sched_view *v)
         }
         slots += (size_t)j->gpus;
         v->order[v->n_order++] = i;
+        v->js[i].keep = sp->keep_segments || i < sp->keep_first;
+        kept += v->js[i].keep;
+        kept_slots += v->js[i].keep ? (size_t)j->gpus : 0;
     }
     v->gpus = st_xmalloc((slots ? slots : 1) * sizeof *v->gpus);
-    if (sp->keep_segments) { /* a stretch per first start at least: room for them at once */
-        v->out->seg = st_xgrow(v->out->seg, sizeof *v->out->seg, v->n_order, &v->seg_cap);
+    if (kept) { /* a stretch per first start at least: room for them at once */
+        v->out->seg = st_xgrow(v->out->seg, sizeof *v->out->seg, kept, &v->seg_cap);
         v->out->seg_gpus =
-            st_xgrow(v->out->seg_gpus, sizeof *v->out->seg_gpus, slots, &v->seg_gpus_cap);
+            st_xgrow(v->out->seg_gpus, sizeof *v->out->seg_gpus, kept_slots, &v->seg_gpus_cap);
     }
     arrival *a = st_xmalloc((v->n_order ? v->n_order : 1) * sizeof *a);
     for (size_t k = 0; k < v->n_order; k++)

@@ -23,12 +23,13 @@ enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
 typedef struct jstate {
     uint8_t state;
     uint8_t pending;  /* in pending[] */
+    uint8_t keep;     /* its stretches are recorded (keep_segments) */
     uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
     st_time done;     /* work done before the current stretch */
     st_time seg_start, hold_start; /* work resumed; GPUs taken */
     size_t gpu_off;                /* its GPUs in gpus[] */
     double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */
-    size_t seg;       /* its open segment (keep_segments) */
+    size_t seg;       /* its open segment (keep) */
     st_time duration; /* < 0: not known until the first start */
     st_time extra;    /* restores paid or being paid, on top of duration */
     st_ev_handle fin;
