@@ -468,6 +468,77 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
     }
 }
 
+/* The member at index k of list place i: its tail when k is its last. */
+static size_t member_at(const st__shortest *s, size_t i, size_t k)
+{
+    size_t l = s->lists[i], r = s->root[l];
+    st__rset_pos p;
+    return k + 1 == st__rset_size(&s->rpool, r) ? s->tail[l] : st__rset_seek(&s->rpool, r, k, &p);
+}
+
+/* List place i's last batch member not yet passed from the end (upto[i] - 1, NONE when the walk
+ * has reached cur[i]) into head[i], with its key. */
+static void back_of(st__shortest *s, size_t i)
+{
+    s->head[i] = s->upto[i] > s->cur[i] ? member_at(s, i, s->upto[i] - 1) : NONE;
+    if (s->head[i] != NONE)
+        s->head_key[i] = near_key(s, s->head[i]);
+}
+
+/* The last-ranked of the batch members not yet passed from the end: the lists' back_of and the
+ * loose job before upto_loose; its key, and its place in *from (SIZE_MAX: the loose list). */
+static size_t peek_back(const st__shortest *s, double *key, size_t *from)
+{
+    size_t best = NONE;
+    for (size_t i = 0; i < s->n_lists; i++) {
+        size_t id = s->head[i];
+        if (id != NONE && (best == NONE || ranks_before(*key, best, s->head_key[i], id))) {
+            best = id;
+            *key = s->head_key[i];
+            *from = i;
+        }
+    }
+    if (s->upto_loose > s->cur_loose) {
+        const st__ranked *l = &s->loose[s->upto_loose - 1];
+        if (best == NONE || ranks_before(*key, best, l->key, l->id)) {
+            best = l->id;
+            *key = l->key;
+            *from = SIZE_MAX;
+        }
+    }
+    return best;
+}
+
+/* overflow's job found from the other end, where it mostly lies (an arrival that ranks ahead of a
+ * full cluster's running jobs passes over one of the last): the batch batch_gpus left in upto (g
+ * GPUs, more than *b) is walked back from its last-ranked member while the GPUs behind stay below
+ * g - *b; the member at which they reach it is the one at which the GPUs counted from the front
+ * pass *b. Those before it are chosen, it is passed over, those behind it are left to the walk. */
+static size_t overflow_back(st__shortest *s, int64_t *b, int64_t g)
+{
+    int64_t behind = 0;
+    double key = 0;
+    size_t from = 0, id;
+    for (size_t i = 0; i < s->n_lists; i++)
+        back_of(s, i);
+    for (;;) {
+        id = peek_back(s, &key, &from); /* one is left: the batch's GPUs reach g - *b */
+        if (behind + s->job[id]->gpus >= g - *b)
+            break;
+        behind += s->job[id]->gpus;
+        if (from == SIZE_MAX) {
+            s->upto_loose--;
+            continue;
+        }
+        s->upto[from]--;
+        s->upto_gpus[from] -= s->job[id]->gpus;
+        back_of(s, from);
+    }
+    *b -= g - behind - s->job[id]->gpus;
+    take_batch(s, g - behind); /* the walk moves past it */
+    return id;
+}
+
 static void add_victim(st__shortest *s, size_t id)
 {
     /* srsf's order is the live list's; positions are below 2^53, exact as doubles */
@@ -529,8 +600,8 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
             continue;
         }
         int64_t g = batch_gpus(s, w);
-        if (g > b) { /* some running job before w is passed over */
-            add_victim(s, overflow(s, &b, w));
+        if (g > b) { /* some running job before w is passed over: from the nearer end */
+            add_victim(s, g - b <= b ? overflow_back(s, &b, g) : overflow(s, &b, w));
             continue;
         }
         take_batch(s, g);
