@@ -198,7 +198,11 @@ void st__cl_give_back(st_sched_view *v, size_t id)
     jstate *j = &v->js[id];
     st_time now = st_engine_now(v->eng);
     v->busy_gpu_s += secs(now - j->hold_start) * (double)v->sj[id].gpus;
-    v->out->job[id].held_s += secs(now - j->hold_start);
+    if (j->held) /* (its first is stored: 0 + x is x, for the x >= +0 of secs) */
+        v->out->job[id].held_s += secs(now - j->hold_start);
+    else
+        v->out->job[id].held_s = secs(now - j->hold_start);
+    j->held = 1;
     if (v->has_out)
         st__cl_gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
     else
@@ -286,7 +290,7 @@ int st_sched_start(st_sched_view *v, size_t id)
     int64_t *g = v->gpus + j->gpu_off;
     if (v->rc || st_placer_take(&v->place, &v->pool, v->sj[id].gpus, g))
         return 0;
-    if (v->out->job[id].state == ST_CJ_RUNNING && retime(v, id, g))
+    if (j->started && retime(v, id, g))
         return 0; /* a resume: its run time where it lands now (the hook failed: nothing taken) */
     st_time now = st_engine_now(v->eng);
     st_pool_take(&v->pool, g, v->sj[id].gpus);
@@ -294,7 +298,8 @@ int st_sched_start(st_sched_view *v, size_t id)
     for (int64_t k = 0; v->has_out && k < v->sj[id].gpus; k++)
         v->owner[g[k]] = (int32_t)(id + 1);
     st_cluster_job_out *o = &v->out->job[id];
-    if (o->state != ST_CJ_RUNNING) { /* the first start */
+    if (!j->started) { /* the first start */
+        j->started = 1;
         o->state = ST_CJ_RUNNING;
         o->start_s = secs(now);
         o->wait_s = o->start_s - v->sj[id].submit_s;

@@ -21,9 +21,14 @@ enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
  * that the finish of a job whose state went cold misses once and its start twice (at 144 bytes
  * every job's state straddled three lines). */
 typedef struct jstate {
-    uint8_t state;
-    uint8_t pending;  /* in pending[] */
-    uint8_t keep;     /* its stretches are recorded (keep_segments) */
+    unsigned state : 8;
+    unsigned pending : 1; /* in pending[] */
+    unsigned keep : 1;    /* its stretches are recorded (keep_segments) */
+    /* Started once: its record in out->job has its first start and wait; held once: its
+     * held_s has its first stretch. They spare the common start and finish a read of that
+     * record (a cache miss each: it is only written, and read once the run is over). */
+    unsigned started : 1;
+    unsigned held : 1;
     uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
     st_time done;     /* work done before the current stretch */
     st_time seg_start, hold_start; /* work resumed; GPUs taken */
