@@ -33,7 +33,10 @@
 #include "sim/sort.h"
 #include "sim/xalloc.h"
 
-enum { SH_NONE, SH_FRESH, SH_WAIT, SH_LIST, SH_LOOSE };
+/* Where a job is: none of these (finished, or chosen at this pick), an arrival since the last
+ * pick, one keyed at this pick but not yet in the waiting set (arrived, below), waiting, listed
+ * or loose. */
+enum { SH_NONE, SH_FRESH, SH_ARRIVED, SH_WAIT, SH_LIST, SH_LOOSE };
 
 #define NONE  ST__RSET_NONE
 #define STALE (SIZE_MAX - 1) /* a list's head not looked up since its cursor moved */
@@ -86,6 +89,7 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
     s->loose = st_xmalloc(n * sizeof *s->loose);
     s->fresh = st_xmalloc(n * sizeof *s->fresh);
+    s->arrived = st_xmalloc(n * sizeof *s->arrived);
     s->list = st_xmalloc(n * sizeof *s->list);
     s->victim = st_xmalloc(n * sizeof *s->victim);
     s->live = st_xmalloc(n * sizeof *s->live);
@@ -116,6 +120,7 @@ void st__shortest_release(st__shortest *s)
     free(s->upto_gpus);
     free(s->loose);
     free(s->fresh);
+    free(s->arrived);
     free(s->list);
     free(s->victim);
     free(s->live);
@@ -231,14 +236,41 @@ static void settle(st__shortest *s, const st_sched_view *v)
     }
     s->n_loose = m;
     st_sort_unless_sorted(s->loose, m, sizeof *s->loose, by_key);
+    m = 0;
     for (size_t k = 0; k < s->n_fresh; k++) {
         size_t id = s->fresh[k];
         if (s->where[id] != SH_FRESH)
             continue; /* finished before this pick, or a duplicate of an entry already taken */
         s->key[id] = key_of(s, v, id);
-        wait_again(s, id);
+        s->where[id] = SH_ARRIVED;
+        s->arrived[m++] = (st__ranked){s->key[id], id, 0};
     }
     s->n_fresh = 0;
+    s->n_arrived = m;
+    st_sort_unless_sorted(s->arrived, m, sizeof *s->arrived, by_key);
+}
+
+/* The first-ranked waiting job that fits in b GPUs (NONE: none does), the arrivals not yet in
+ * the waiting set included. */
+static size_t first_waiting(const st__shortest *s, int64_t b)
+{
+    size_t w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
+    for (size_t k = 0; k < s->n_arrived; k++) { /* in rank order: the first that fits */
+        size_t a = s->arrived[k].id;
+        if (s->where[a] != SH_ARRIVED || s->job[a]->gpus > b)
+            continue;
+        return w == NONE || ranks_before(s->key[a], a, s->key[w], w) ? a : w;
+    }
+    return w;
+}
+
+/* The arrivals this pick did not choose join the waiting set. */
+static void arrivals_wait(st__shortest *s)
+{
+    for (size_t k = 0; k < s->n_arrived; k++)
+        if (s->where[s->arrived[k].id] == SH_ARRIVED)
+            wait_again(s, s->arrived[k].id);
+    s->n_arrived = 0;
 }
 
 /* The least end e in (b, a] whose key (key_at, gpus g) is not below pk, given that a's is not
@@ -562,13 +594,17 @@ static int64_t keep_running(st__shortest *s, int64_t budget)
 /* Waiting job w chosen: out of the set, into list, its GPUs off the budget *b. */
 static void take(st__shortest *s, size_t w, int64_t *b, size_t *n)
 {
-    st__rset_remove(&s->wpool, &s->wait, w);
+    if (s->where[w] == SH_ARRIVED) /* never in the set: an arrival chosen at once */
+        s->where[w] = SH_NONE;
+    else
+        st__rset_remove(&s->wpool, &s->wait, w);
     s->list[(*n)++] = w;
     *b -= s->job[w]->gpus;
 }
 
 /* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
- * waiting jobs leave the set, in rank order into list (returns their count); the running jobs
+ * waiting jobs leave the set (the arrivals not chosen join it), in rank order into list (returns
+ * their count); the running jobs
  * not chosen go to victim, in rank order. */
 static size_t choose(st__shortest *s, const st_sched_view *v)
 {
@@ -592,7 +628,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         /* w: the first-ranked waiting job that fits; it stays so while the shrinking budget
          * still holds it (one ranked before it that fits now fitted before) */
         if (stale || (w != NONE && s->job[w]->gpus > b))
-            w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
+            w = first_waiting(s, b);
         stale = 0;
         if (w != NONE && s->job[w]->gpus <= b - (s->run_gpus - s->walked)) {
             take(s, w, &b, &n); /* w fits even after every running job not walked yet */
@@ -618,6 +654,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         walk_past(s, r, from);                                       /* the rest are preempted */
         add_victim(s, r);
     }
+    arrivals_wait(s);
     return n;
 }
 
