@@ -389,8 +389,11 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
     v->pol->on_arrival(v->pst, &v->sj[id]);
     if (k + 1 < v->n_order) {
         st_payload p = {.u = {k + 1}};
-        st_engine_schedule_prio(eng, v->k_arrive, ticks(v->sj[v->order[k + 1]].submit_s),
-                                PRIO_ARRIVAL, &p);
+        st_engine_schedule_prio(eng, v->k_arrive, v->arrive[k + 1], PRIO_ARRIVAL, &p);
+        /* Its record, which its arrival reads first: loaded while the run goes on (it was a
+         * cache miss the handler waited on, half of its time, when its submit time came
+         * from it). */
+        __builtin_prefetch(&v->sj[v->order[k + 1]]);
     }
     decide_after(v);
 }
@@ -533,8 +536,11 @@ static void setup_jobs(st_sched_view *v)
     for (size_t k = 0; k < v->n_order; k++)
         a[k] = (arrival){sp->jobs[v->order[k]].submit_s, v->order[k]};
     st_sort_unless_sorted(a, v->n_order, sizeof *a, by_submit); /* a trace is in order already */
-    for (size_t k = 0; k < v->n_order; k++)
+    v->arrive = st_xmalloc((v->n_order ? v->n_order : 1) * sizeof *v->arrive);
+    for (size_t k = 0; k < v->n_order; k++) {
         v->order[k] = a[k].id;
+        v->arrive[k] = ticks(a[k].submit_s);
+    }
     free(a);
 }
 
@@ -668,8 +674,8 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_wake = st_engine_register(v.eng, "cluster.wake", on_wake, &v);
         st__cl_start_outages(&v);
         if (v.n_order && !v.rc)
-            st_engine_schedule_prio(v.eng, v.k_arrive, ticks(sp->jobs[v.order[0]].submit_s),
-                                    PRIO_ARRIVAL, &(st_payload){.u = {0}});
+            st_engine_schedule_prio(v.eng, v.k_arrive, v.arrive[0], PRIO_ARRIVAL,
+                                    &(st_payload){.u = {0}});
         st_engine_run(v.eng, sp->horizon_s > 0 ? ticks(sp->horizon_s) : ST_TIME_MAX);
         rc = v.rc;
         summarise(&v);
@@ -685,6 +691,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     free(v.js);
     free(v.running);
     free(v.order);
+    free(v.arrive);
     free(v.pending);
     free(v.gpus);
     return rc;

@@ -58,6 +58,7 @@ struct st_sched_view {
     jstate *js;
     size_t *running, n_running;
     size_t *order, n_order;
+    st_time *arrive;            /* by place in order: its submit time in ticks */
     size_t *pending, n_pending; /* started this instant, run time not known yet */
     int64_t *gpus;
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
