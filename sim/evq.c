@@ -1,6 +1,7 @@
 /* Event queue: an implicit 4-ary min-heap of inline keys, each pointing at a pool slot that holds
  * the payload; the pool keeps a back-pointer to the heap position so a handle finds its event in
- * O(1) and cancel/reschedule cost one sift, O(log n). */
+ * O(1) and cancel/reschedule cost one sift, O(log n). A pop leaves the root vacant for the next
+ * push to fill (see `vacant`). */
 #include "sim/evq.h"
 
 #include <stdlib.h>
@@ -51,6 +52,14 @@ struct st_evq {
     uint64_t seq;  /* next seq to hand out, < seq_limit */
     uint64_t seq_limit;
     uint64_t total; /* schedules and reschedules ever */
+    /* 1: key[0] is vacant and key[1 .. n) hold the pending events. A pop leaves the root so,
+     * rather than moving the last entry there and sifting it down at once: a handler usually
+     * schedules an event next (the next arrival, the finish of a job it starts), which then
+     * goes into the vacant root and is sifted down, one sift instead of two (the last entry's
+     * down and the new one's up). Anything else first fills the root as a pop would have. */
+    int vacant;
+    hkey last; /* the last popped key, for the duplicate check (valid when popped is 1) */
+    int popped;
 };
 
 #define FREE_POS UINT32_MAX /* "no position": lookup's answer for a stale handle */
@@ -186,6 +195,18 @@ static void grow(st_evq *q, size_t need)
     q->cap = c;
 }
 
+/* The payload copied a word at a time. A caller builds it on its stack a field at a time (an
+ * id in u[0], the rest zeroed by other stores), and a struct copy (or a loop the compiler
+ * vectorises) reads it back 16 bytes at a time: each such read spans two of those stores, which
+ * the store buffer cannot forward, so it waits for them to reach the cache; perf put 70% of
+ * st_evq_push's samples there. The reads are volatile so that they stay single words. */
+static void copy_payload(st_payload *to, const st_payload *from)
+{
+    const volatile uint64_t *w = from->u;
+    for (int k = 0; k < 4; k++)
+        to->u[k] = w[k];
+}
+
 static uint32_t slot_acquire(st_evq *q)
 {
     if (q->nfree)
@@ -206,6 +227,16 @@ static void slot_release(st_evq *q, uint32_t s)
     q->free[q->nfree++] = s;
 }
 
+/* The vacant root filled as a pop fills it: the last entry moves there and sifts down. */
+static void fill_root(st_evq *q)
+{
+    if (!q->vacant)
+        return;
+    q->vacant = 0;
+    if (--q->n)
+        sift_down(view(q), 0, q->key[q->n]);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -218,6 +249,8 @@ static int cmp_u64(const void *a, const void *b)
  * 2^28 - n schedules, a fraction of a percent even with millions pending. */
 static void renumber(st_evq *q)
 {
+    fill_root(q);
+    q->popped = 0; /* a pending event may now take the last popped one's seq */
     uint64_t *v = st_xmalloc((q->n ? q->n : 1) * sizeof *v);
     for (size_t i = 0; i < q->n; i++) /* (seq, heap index): both fit in 32 bits */
         v[i] = ((q->key[i].w & SEQ_MASK) << (32 - SEQ_SHIFT)) | i;
@@ -268,16 +301,22 @@ st_ev_handle st_evq_push(st_evq *q, st_time t, unsigned prio, uint32_t kind, con
     ev_slot *sl = &q->slots[s];
     sl->kind = kind;
     if (data)
-        sl->data = *data;
+        copy_payload(&sl->data, data);
     else
         memset(&sl->data, 0, sizeof sl->data);
     hkey x = {t, (uint64_t)prio << PRIO_SHIFT | next_seq(q) << SEQ_SHIFT | s};
-    sift_up(view(q), q->n++, x);
+    if (q->vacant) { /* into the root a pop left vacant */
+        q->vacant = 0;
+        sift_down(view(q), 0, x);
+    } else {
+        sift_up(view(q), q->n++, x);
+    }
     return (st_ev_handle){s, sl->gen};
 }
 
 int st_evq_pop_until(st_evq *q, st_time horizon, st_event *out)
 {
+    fill_root(q);
     if (!q->n || q->key[0].t > horizon)
         return 0;
     hkey top = q->key[0];
@@ -289,24 +328,26 @@ int st_evq_pop_until(st_evq *q, st_time horizon, st_event *out)
     out->handle = (st_ev_handle){s, sl->gen};
     out->data = sl->data;
     slot_release(q, s);
-    if (--q->n) {
-        sift_down(view(q), 0, q->key[q->n]);
-        /* Start loading the payloads of the next two events to fire, the root and the smallest
-         * of its children: the handler of this event runs in between, which hides most of what
-         * is otherwise a cache miss per event on a large queue (slots are reused in no
-         * particular order). */
-        if (q->n >= PREFETCH_MIN) {
-            __builtin_prefetch(&q->slots[slot_of(q->key[0])]);
-            __builtin_prefetch(&q->slots[slot_of(q->key[min_child(q->key, q->n, 1)])]);
-        }
-        /* Every key eventually reaches the root, so comparing each popped key with its successor
-         * catches a duplicate (t, prio, seq), which only memory corruption can produce, for two
-         * compares. */
-        if (q->key[0].t == top.t &&
-            (q->key[0].w & ~(uint64_t)SLOT_MASK) == (top.w & ~(uint64_t)SLOT_MASK))
-            ST_BUG("duplicate event key (t=%lld ns, w=%#llx)", (long long)top.t,
-                   (unsigned long long)top.w);
+    /* Every key eventually reaches the root, and two equal ones would pop one after the other,
+     * so comparing each popped key with the one popped before catches a duplicate (t, prio,
+     * seq), which only memory corruption can produce, for two compares. */
+    if (q->popped && q->last.t == top.t &&
+        (q->last.w & ~(uint64_t)SLOT_MASK) == (top.w & ~(uint64_t)SLOT_MASK))
+        ST_BUG("duplicate event key (t=%lld ns, w=%#llx)", (long long)top.t,
+               (unsigned long long)top.w);
+    q->last = top;
+    q->popped = 1;
+    if (q->n == 1) {
+        q->n = 0;
+        return 1;
     }
+    q->vacant = 1;
+    /* Start loading the payload of the next event to fire, unless the handler schedules an
+     * earlier one: the smallest of the root's children. The handler of this event runs in
+     * between, which hides most of what is otherwise a cache miss per event on a large queue
+     * (slots are reused in no particular order). */
+    if (q->n >= PREFETCH_MIN)
+        __builtin_prefetch(&q->slots[slot_of(q->key[min_child(q->key, q->n, 1)])]);
     return 1;
 }
 
@@ -322,9 +363,10 @@ static st_ev_key public_key(hkey k)
 
 int st_evq_peek(const st_evq *q, st_ev_key *out)
 {
-    if (!q->n)
+    if (q->n == (size_t)q->vacant)
         return 0;
-    *out = public_key(q->key[0]);
+    /* under a vacant root, the earliest is the smallest of its children */
+    *out = public_key(q->key[q->vacant ? min_child(q->key, q->n, 1) : 0]);
     return 1;
 }
 
@@ -345,6 +387,7 @@ static uint32_t lookup(const st_evq *q, st_ev_handle h)
 
 int st_evq_cancel(st_evq *q, st_ev_handle h)
 {
+    fill_root(q); /* the entry that fills a cancelled one's place may sift up to the root */
     uint32_t i = lookup(q, h);
     if (i == FREE_POS)
         return ST_ENOTFOUND;
@@ -356,6 +399,7 @@ int st_evq_cancel(st_evq *q, st_ev_handle h)
 
 int st_evq_reschedule(st_evq *q, st_ev_handle h, st_time t)
 {
+    fill_root(q);
     uint32_t i = lookup(q, h);
     if (i == FREE_POS)
         return ST_ENOTFOUND;
@@ -386,7 +430,7 @@ st_payload *st_evq_payload(st_evq *q, st_ev_handle h)
 
 size_t st_evq_size(const st_evq *q)
 {
-    return q->n;
+    return q->n - (size_t)q->vacant;
 }
 
 uint64_t st_evq_seq(const st_evq *q)
@@ -403,14 +447,16 @@ void st__evq_set_seq_limit(st_evq *q, uint64_t limit)
 
 int st__evq_check(const st_evq *q)
 {
-    if (q->n + q->nfree != q->nslots || q->nslots > q->cap || q->seq > q->seq_limit)
+    size_t first = (size_t)q->vacant; /* a vacant root holds no event */
+    if (q->n - first + q->nfree != q->nslots || q->nslots > q->cap || q->seq > q->seq_limit ||
+        (q->vacant && !q->n))
         return -1;
-    for (size_t i = 0; i < q->n; i++) {
+    for (size_t i = first; i < q->n; i++) {
         uint32_t s = slot_of(q->key[i]);
         if (s >= q->nslots || q->pos[s] != i)
             return -2;
         /* Strictly greater than the parent: equal keys would be a duplicate. */
-        if (i > 0 && !less(&q->key[(i - 1) / 4], &q->key[i]))
+        if (i > 0 && (i - 1) / 4 >= first && !less(&q->key[(i - 1) / 4], &q->key[i]))
             return -3;
         if ((q->key[i].w & SEQ_MASK) >> SEQ_SHIFT >= q->seq)
             return -4;
@@ -423,7 +469,7 @@ int st__evq_check(const st_evq *q)
         uint32_t s = q->free[k];
         if (s >= q->nslots || seen[s] || q->slots[s].gen == 0)
             rc = -5;
-        else if (q->pos[s] < q->n && slot_of(q->key[q->pos[s]]) == s)
+        else if (q->pos[s] >= first && q->pos[s] < q->n && slot_of(q->key[q->pos[s]]) == s)
             rc = -6;
         else
             seen[s] = 1;

@@ -77,7 +77,8 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     (void)now_s;
     lives_ctx *x = ctx;
     if (i >= x->n_train) {
-        x->tgpus[i] = gpus;
+        if (x->tgpus) /* a mapped one's run time is asked at its placement */
+            x->tgpus[i] = gpus;
         return;
     }
     size_t wi = x->workload[i];
@@ -421,10 +422,12 @@ static void lives_alloc(lives_ctx *x, size_t n, size_t nt)
 {
     x->step0 = st_xcalloc(n, sizeof *x->step0);
     x->step_now = st_xcalloc(n, sizeof *x->step_now);
-    x->tgpus = st_xcalloc(n + nt, sizeof *x->tgpus);
-    x->slow0 = st_xcalloc(nt + 1, sizeof *x->slow0);
-    for (size_t k = 0; k < nt; k++)
-        x->slow0[k] = 1;
+    if (x->tr.n_plans) { /* some trace job is mapped to a step model */
+        x->tgpus = st_xcalloc(n + nt, sizeof *x->tgpus);
+        x->slow0 = st_xcalloc(nt + 1, sizeof *x->slow0);
+        for (size_t k = 0; k < nt; k++)
+            x->slow0[k] = 1;
+    }
     st__shape_memo_init(&x->memo);
     x->at = st_xcalloc(n, sizeof *x->at);
     x->io = st_xcalloc(n, sizeof *x->io);
@@ -467,6 +470,10 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
     st_outage_spec os = {oc, 0, fail ? fail->detect_s : 0, fail ? fail->restart_s : 0};
     if (fail && fail->cluster_scope)
         os.n_classes = st_outage_classes(sp->c, fail, oc);
+    /* A hook only where some job has a use for it: an unmapped trace job has no step, no
+     * checkpoint and runs its recorded time anywhere, and each call was a cache miss or two in
+     * arrays by job, at every start, stop and preemption of a trace's tens of thousands. */
+    int train = x->n_train > 0, mapped = x->tr.n_plans > 0;
     st_cluster_spec cs = {.c = sp->c,
                           .sched = sp->sched,
                           .policy = sp->policy,
@@ -475,18 +482,21 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .n = nj,
                           .horizon_s = sp->horizon_s,
                           .seed = sp->seed,
-                          .start = job_started,
-                          .stop = job_stopped,
+                          .start = train || mapped ? job_started : NULL,
+                          .stop = train ? job_stopped : NULL,
                           .duration = life_at,
-                          .preempt_cost = preempt_cost,
+                          .preempt_cost = train ? preempt_cost : NULL,
                           .ctx = x,
-                          .keep_segments = 1,
+                          /* the training jobs' stretches, which the audit reads back; the
+                           * trace's only when asked (recording them was a tenth of compare) */
+                          .keep_segments = sp->trace_segments,
+                          .keep_first = x->n_train,
                           .outages = os.n_classes ? &os : NULL,
-                          .restorable = restorable,
+                          .restorable = train ? restorable : NULL,
                           /* trace jobs have no step model and run at 1: no hook, no
                            * cluster.rate pass over a trace's thousands of running jobs */
                           .rate = x->n_train ? rate_at : NULL,
-                          .retime = retime_at,
+                          .retime = train || mapped ? retime_at : NULL,
                           .tenants = tenants,
                           .n_tenants = n_tenants};
     int rc = st_cluster_run(&cs, &out->cluster, err);

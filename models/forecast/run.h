@@ -33,6 +33,8 @@ typedef struct st_run_spec {
     int64_t replicas;      /* >= 1: job lives under that many replicas, summarised; 0: none */
     int trace;             /* keep a training job's whole step in st_run.trace: ... */
     const char *trace_job; /* ... the one of this name, or the first when NULL */
+    int trace_segments;    /* also record the trace jobs' stretches in st_run.cluster.seg (the
+                              training jobs' always are: the audit reads them) */
 } st_run_spec;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast

@@ -322,6 +322,11 @@ static void backfill_pick(void *st, st_sched_view *v)
     }
     if (h == ST__RSET_NONE)
         return;
+    if (st_sched_free_gpus(v) == 0) { /* no job can jump ahead: the reservation would go unused */
+        if (b->steady)
+            admit_running(b, v); /* (the jobs started join run when they would have) */
+        return;
+    }
     window w = {st_sched_now(v), 0};
     int64_t extra;
     reservation(b, v, b->job[h]->gpus, &w.shadow, &extra);

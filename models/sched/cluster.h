@@ -79,6 +79,7 @@ typedef struct st_cluster_spec {
     st_cluster_preempt_cost_fn preempt_cost;
     void *ctx;
     int keep_segments; /* record every stretch a job ran, with its GPUs */
+    size_t keep_first; /* without keep_segments, record those of jobs[0 .. keep_first) alone */
     /* Component failures and repairs (NULL or no class: none). A failure takes its component's
      * GPUs out of the pool until repaired and interrupts every job running on them: it loses
      * the work since its last restorable checkpoint (restorable), holds its GPUs for detect_s,
@@ -162,7 +163,7 @@ typedef struct st_cluster_result {
     const char *policy, *placement; /* the names that ran (static strings) */
     st_cluster_job_out *job;        /* n */
     size_t n;
-    st_cluster_seg *seg; /* with keep_segments */
+    st_cluster_seg *seg; /* the stretches recorded (keep_segments, keep_first) */
     size_t n_seg;
     int64_t *seg_gpus;
     st_cluster_outage *outage; /* with keep_segments and outages, in failure order */

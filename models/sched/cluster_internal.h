@@ -21,14 +21,20 @@ enum { PRIO_FINISH, PRIO_ARRIVAL, PRIO_DECIDE, PRIO_RATE };
  * that the finish of a job whose state went cold misses once and its start twice (at 144 bytes
  * every job's state straddled three lines). */
 typedef struct jstate {
-    uint8_t state;
-    uint8_t pending;  /* in pending[] */
+    unsigned state : 8;
+    unsigned pending : 1; /* in pending[] */
+    unsigned keep : 1;    /* its stretches are recorded (keep_segments) */
+    /* Started once: its record in out->job has its first start and wait; held once: its
+     * held_s has its first stretch. They spare the common start and finish a read of that
+     * record (a cache miss each: it is only written, and read once the run is over). */
+    unsigned started : 1;
+    unsigned held : 1;
     uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
     st_time done;     /* work done before the current stretch */
     st_time seg_start, hold_start; /* work resumed; GPUs taken */
     size_t gpu_off;                /* its GPUs in gpus[] */
     double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */
-    size_t seg;       /* its open segment (keep_segments) */
+    size_t seg;       /* its open segment (keep) */
     st_time duration; /* < 0: not known until the first start */
     st_time extra;    /* restores paid or being paid, on top of duration */
     st_ev_handle fin;
@@ -52,6 +58,7 @@ struct st_sched_view {
     jstate *js;
     size_t *running, n_running;
     size_t *order, n_order;
+    st_time *arrive;            /* by place in order: its submit time in ticks */
     size_t *pending, n_pending; /* started this instant, run time not known yet */
     int64_t *gpus;
     int k_arrive, k_finish, k_release, k_decide, decide_pending;

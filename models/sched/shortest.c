@@ -33,7 +33,10 @@
 #include "sim/sort.h"
 #include "sim/xalloc.h"
 
-enum { SH_NONE, SH_FRESH, SH_WAIT, SH_LIST, SH_LOOSE };
+/* Where a job is: none of these (finished, or chosen at this pick), an arrival since the last
+ * pick, one keyed at this pick but not yet in the waiting set (arrived, below), waiting, listed
+ * or loose. */
+enum { SH_NONE, SH_FRESH, SH_ARRIVED, SH_WAIT, SH_LIST, SH_LOOSE };
 
 #define NONE  ST__RSET_NONE
 #define STALE (SIZE_MAX - 1) /* a list's head not looked up since its cursor moved */
@@ -86,6 +89,7 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     s->upto_gpus = st_xcalloc(lists, sizeof *s->upto_gpus);
     s->loose = st_xmalloc(n * sizeof *s->loose);
     s->fresh = st_xmalloc(n * sizeof *s->fresh);
+    s->arrived = st_xmalloc(n * sizeof *s->arrived);
     s->list = st_xmalloc(n * sizeof *s->list);
     s->victim = st_xmalloc(n * sizeof *s->victim);
     s->live = st_xmalloc(n * sizeof *s->live);
@@ -116,6 +120,7 @@ void st__shortest_release(st__shortest *s)
     free(s->upto_gpus);
     free(s->loose);
     free(s->fresh);
+    free(s->arrived);
     free(s->list);
     free(s->victim);
     free(s->live);
@@ -231,14 +236,41 @@ static void settle(st__shortest *s, const st_sched_view *v)
     }
     s->n_loose = m;
     st_sort_unless_sorted(s->loose, m, sizeof *s->loose, by_key);
+    m = 0;
     for (size_t k = 0; k < s->n_fresh; k++) {
         size_t id = s->fresh[k];
         if (s->where[id] != SH_FRESH)
             continue; /* finished before this pick, or a duplicate of an entry already taken */
         s->key[id] = key_of(s, v, id);
-        wait_again(s, id);
+        s->where[id] = SH_ARRIVED;
+        s->arrived[m++] = (st__ranked){s->key[id], id, 0};
     }
     s->n_fresh = 0;
+    s->n_arrived = m;
+    st_sort_unless_sorted(s->arrived, m, sizeof *s->arrived, by_key);
+}
+
+/* The first-ranked waiting job that fits in b GPUs (NONE: none does), the arrivals not yet in
+ * the waiting set included. */
+static size_t first_waiting(const st__shortest *s, int64_t b)
+{
+    size_t w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
+    for (size_t k = 0; k < s->n_arrived; k++) { /* in rank order: the first that fits */
+        size_t a = s->arrived[k].id;
+        if (s->where[a] != SH_ARRIVED || s->job[a]->gpus > b)
+            continue;
+        return w == NONE || ranks_before(s->key[a], a, s->key[w], w) ? a : w;
+    }
+    return w;
+}
+
+/* The arrivals this pick did not choose join the waiting set. */
+static void arrivals_wait(st__shortest *s)
+{
+    for (size_t k = 0; k < s->n_arrived; k++)
+        if (s->where[s->arrived[k].id] == SH_ARRIVED)
+            wait_again(s, s->arrived[k].id);
+    s->n_arrived = 0;
 }
 
 /* The least end e in (b, a] whose key (key_at, gpus g) is not below pk, given that a's is not
@@ -468,6 +500,77 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
     }
 }
 
+/* The member at index k of list place i: its tail when k is its last. */
+static size_t member_at(const st__shortest *s, size_t i, size_t k)
+{
+    size_t l = s->lists[i], r = s->root[l];
+    st__rset_pos p;
+    return k + 1 == st__rset_size(&s->rpool, r) ? s->tail[l] : st__rset_seek(&s->rpool, r, k, &p);
+}
+
+/* List place i's last batch member not yet passed from the end (upto[i] - 1, NONE when the walk
+ * has reached cur[i]) into head[i], with its key. */
+static void back_of(st__shortest *s, size_t i)
+{
+    s->head[i] = s->upto[i] > s->cur[i] ? member_at(s, i, s->upto[i] - 1) : NONE;
+    if (s->head[i] != NONE)
+        s->head_key[i] = near_key(s, s->head[i]);
+}
+
+/* The last-ranked of the batch members not yet passed from the end: the lists' back_of and the
+ * loose job before upto_loose; its key, and its place in *from (SIZE_MAX: the loose list). */
+static size_t peek_back(const st__shortest *s, double *key, size_t *from)
+{
+    size_t best = NONE;
+    for (size_t i = 0; i < s->n_lists; i++) {
+        size_t id = s->head[i];
+        if (id != NONE && (best == NONE || ranks_before(*key, best, s->head_key[i], id))) {
+            best = id;
+            *key = s->head_key[i];
+            *from = i;
+        }
+    }
+    if (s->upto_loose > s->cur_loose) {
+        const st__ranked *l = &s->loose[s->upto_loose - 1];
+        if (best == NONE || ranks_before(*key, best, l->key, l->id)) {
+            best = l->id;
+            *key = l->key;
+            *from = SIZE_MAX;
+        }
+    }
+    return best;
+}
+
+/* overflow's job found from the other end, where it mostly lies (an arrival that ranks ahead of a
+ * full cluster's running jobs passes over one of the last): the batch batch_gpus left in upto (g
+ * GPUs, more than *b) is walked back from its last-ranked member while the GPUs behind stay below
+ * g - *b; the member at which they reach it is the one at which the GPUs counted from the front
+ * pass *b. Those before it are chosen, it is passed over, those behind it are left to the walk. */
+static size_t overflow_back(st__shortest *s, int64_t *b, int64_t g)
+{
+    int64_t behind = 0;
+    double key = 0;
+    size_t from = 0, id;
+    for (size_t i = 0; i < s->n_lists; i++)
+        back_of(s, i);
+    for (;;) {
+        id = peek_back(s, &key, &from); /* one is left: the batch's GPUs reach g - *b */
+        if (behind + s->job[id]->gpus >= g - *b)
+            break;
+        behind += s->job[id]->gpus;
+        if (from == SIZE_MAX) {
+            s->upto_loose--;
+            continue;
+        }
+        s->upto[from]--;
+        s->upto_gpus[from] -= s->job[id]->gpus;
+        back_of(s, from);
+    }
+    *b -= g - behind - s->job[id]->gpus;
+    take_batch(s, g - behind); /* the walk moves past it */
+    return id;
+}
+
 static void add_victim(st__shortest *s, size_t id)
 {
     /* srsf's order is the live list's; positions are below 2^53, exact as doubles */
@@ -491,13 +594,17 @@ static int64_t keep_running(st__shortest *s, int64_t budget)
 /* Waiting job w chosen: out of the set, into list, its GPUs off the budget *b. */
 static void take(st__shortest *s, size_t w, int64_t *b, size_t *n)
 {
-    st__rset_remove(&s->wpool, &s->wait, w);
+    if (s->where[w] == SH_ARRIVED) /* never in the set: an arrival chosen at once */
+        s->where[w] = SH_NONE;
+    else
+        st__rset_remove(&s->wpool, &s->wait, w);
     s->list[(*n)++] = w;
     *b -= s->job[w]->gpus;
 }
 
 /* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
- * waiting jobs leave the set, in rank order into list (returns their count); the running jobs
+ * waiting jobs leave the set (the arrivals not chosen join it), in rank order into list (returns
+ * their count); the running jobs
  * not chosen go to victim, in rank order. */
 static size_t choose(st__shortest *s, const st_sched_view *v)
 {
@@ -521,7 +628,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         /* w: the first-ranked waiting job that fits; it stays so while the shrinking budget
          * still holds it (one ranked before it that fits now fitted before) */
         if (stale || (w != NONE && s->job[w]->gpus > b))
-            w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
+            w = first_waiting(s, b);
         stale = 0;
         if (w != NONE && s->job[w]->gpus <= b - (s->run_gpus - s->walked)) {
             take(s, w, &b, &n); /* w fits even after every running job not walked yet */
@@ -529,8 +636,8 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
             continue;
         }
         int64_t g = batch_gpus(s, w);
-        if (g > b) { /* some running job before w is passed over */
-            add_victim(s, overflow(s, &b, w));
+        if (g > b) { /* some running job before w is passed over: from the nearer end */
+            add_victim(s, g - b <= b ? overflow_back(s, &b, g) : overflow(s, &b, w));
             continue;
         }
         take_batch(s, g);
@@ -547,6 +654,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         walk_past(s, r, from);                                       /* the rest are preempted */
         add_victim(s, r);
     }
+    arrivals_wait(s);
     return n;
 }
 

@@ -37,6 +37,8 @@ typedef struct st__shortest {
     size_t n_loose, cur_loose, upto_loose;
     int64_t run_gpus, walked;   /* during a pick: the running jobs' GPUs, and those walked past */
     size_t *fresh, n_fresh;     /* arrivals since the last pick (their keys need the view) */
+    st__ranked *arrived;        /* during a pick: the fresh ones keyed, by key then id; they join */
+    size_t n_arrived;           /* the waiting set only when not chosen (most start at once) */
     size_t *list;               /* during a pick: the chosen waiting jobs, in rank order */
     st__ranked *victim;         /* during a pick: the running jobs to preempt */
     size_t n_victim;            /* */

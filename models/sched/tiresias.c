@@ -68,7 +68,9 @@ const st_tiresias_cfg st_tiresias_defaults = {
  * or of magnitude m. */
 #define SLACK(m) (1e-4 + 1e-12 * (m))
 
-enum { T_NONE, T_FRESH, T_WAIT, T_RUN };
+/* Where a job is: none of these (finished, or chosen at this pick), an arrival since the last
+ * pick, one admitted at this pick but not yet in the waiting set (arrived), waiting, running. */
+enum { T_NONE, T_FRESH, T_ARRIVED, T_WAIT, T_RUN };
 enum { PART_RUN, PART_WAIT };
 
 typedef struct tiresias {
@@ -86,6 +88,8 @@ typedef struct tiresias {
     double *since;    /* by id: when it last stopped running (or was promoted) */
     double *pend;     /* by id: time waited since it last entered Q0, before `since` */
     size_t *fresh, n_fresh;
+    size_t *arrived, n_arrived; /* during a pick: the admitted arrivals, in place order; they join
+                                   the waiting set only when not chosen (most start at once) */
     size_t *list, *victim, *moved, *dem; /* a pick's scratch */
     size_t n_victim, n_dem;
     struct placed *tmp;
@@ -151,6 +155,7 @@ static int tiresias_configure(void *st, const st_sched_params *p, st_err *err)
     t->since = st_xcalloc(n, sizeof *t->since);
     t->pend = st_xcalloc(n, sizeof *t->pend);
     t->fresh = st_xmalloc(n * sizeof *t->fresh);
+    t->arrived = st_xmalloc(n * sizeof *t->arrived);
     t->list = st_xmalloc(n * sizeof *t->list);
     t->victim = st_xmalloc(n * sizeof *t->victim);
     t->moved = st_xmalloc(n * sizeof *t->moved);
@@ -179,6 +184,7 @@ static void tiresias_release(void *st)
     free(t->since);
     free(t->pend);
     free(t->fresh);
+    free(t->arrived);
     free(t->list);
     free(t->victim);
     free(t->moved);
@@ -293,7 +299,8 @@ static void wait_add(tiresias *t, size_t id)
 }
 
 /* The arrivals join the back of Q0 (a job requeued after a failure may come from a lower queue),
- * into moved; returns their count. */
+ * into moved and arrived; returns their count. They are in the waiting set's order, but out of
+ * the set until the pick has chosen (arrivals_wait). */
 static size_t admit(tiresias *t, double now)
 {
     size_t m = 0;
@@ -303,11 +310,40 @@ static size_t admit(tiresias *t, double now)
             continue; /* finished before this pick, or a duplicate of an entry already taken */
         t->since[id] = now;
         to_back(t, id, 0);
-        wait_add(t, id);
+        t->where[id] = T_ARRIVED;
         t->moved[m++] = id;
     }
     t->n_fresh = 0;
+    for (size_t k = 0; k < m; k++)
+        t->arrived[k] = t->moved[k];
+    t->n_arrived = m;
     return m;
+}
+
+/* The first waiting job in place order that fits in b GPUs (NONE: none does), the arrivals not
+ * yet in the waiting set included (they follow each other in place order). */
+static size_t first_waiting(const tiresias *t, int64_t b)
+{
+    size_t w = st__rset_first(&t->wpool, t->wait, b, NULL, NULL);
+    for (size_t k = 0; k < t->n_arrived; k++) {
+        size_t a = t->arrived[k];
+        if (t->where[a] != T_ARRIVED || t->job[a]->gpus > b)
+            continue;
+        if (w == NONE)
+            return a;
+        st__rkey ka = place_key(t, a), kw = place_key(t, w);
+        return st__rkey_less(&ka, &kw) ? a : w;
+    }
+    return w;
+}
+
+/* The arrivals this pick did not choose join the waiting set. */
+static void arrivals_wait(tiresias *t)
+{
+    for (size_t k = 0; k < t->n_arrived; k++)
+        if (t->where[t->arrived[k]] == T_ARRIVED)
+            wait_add(t, t->arrived[k]);
+    t->n_arrived = 0;
 }
 
 /* Job id to the back of queue q; a running one is remembered for rekey. */
@@ -321,7 +357,8 @@ static void demote_to(tiresias *t, const st_sched_view *v, size_t id, int q, dou
         t->dem[t->n_dem++] = id;
         return;
     }
-    st__rset_remove(&t->wpool, &t->wait, id);
+    if (t->where[id] == T_WAIT) /* (an arrival is not in the set yet) */
+        st__rset_remove(&t->wpool, &t->wait, id);
     to_back(t, id, q);
     wait_add(t, id);
     prom_put(t, v, id);
@@ -423,7 +460,7 @@ static size_t choose(tiresias *t, const st_sched_view *v)
     }
     while (b > 0) {
         if (stale || (w != NONE && t->job[w]->gpus > b))
-            w = st__rset_first(&t->wpool, t->wait, b, NULL, NULL);
+            w = first_waiting(t, b);
         stale = 0;
         int64_t g = batch(t, w, c, cg, &nc, &ncg);
         if (g > b) { /* a running job before w does not fit: the ones before it do */
@@ -441,13 +478,17 @@ static size_t choose(tiresias *t, const st_sched_view *v)
             break;
         if (t->job[w]->gpus > b)
             continue;
-        st__rset_remove(&t->wpool, &t->wait, w);
+        if (t->where[w] == T_ARRIVED) /* never in the set: an arrival chosen at once */
+            t->where[w] = T_NONE;
+        else
+            st__rset_remove(&t->wpool, &t->wait, w);
         t->list[n++] = w;
         b -= t->job[w]->gpus;
         stale = 1;
     }
     while ((r = st__rset_at(&t->rpool, t->run, c++)) != NONE) /* the budget is spent */
         t->victim[t->n_victim++] = r;
+    arrivals_wait(t);
     return n;
 }
 

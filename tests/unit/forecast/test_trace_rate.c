@@ -33,7 +33,8 @@ static void run_scn(const char *placement, ran *o)
                       .sched = st_scn_sched(o->s),
                       .placement = placement,
                       .job_trace = st_scn_trace(o->s),
-                      .seed = st_scn_seed(o->s)};
+                      .seed = st_scn_seed(o->s),
+                      .trace_segments = 1};
     st_err err = {0};
     ck_assert_msg(st_run_forecast(&sp, &o->r, &err) == 0, "forecast: %s", err.msg);
 }

@@ -383,6 +383,10 @@ static void op_pop(ref *R, st_time *base)
     for (size_t i = 1; i < R->n; i++)
         if (ref_less(&R->v[i], &R->v[m]))
             m = i;
+    st_ev_key k; /* after a pop, the peek of a vacant root */
+    REQUIRE_EQ(st_evq_peek(q, &k), 1);
+    REQUIRE_EQ(k.t, R->v[m].t);
+    REQUIRE_EQ(k.prio, R->v[m].prio);
     REQUIRE_EQ(st_evq_pop(q, &ev), 1);
     REQUIRE_EQ(ev.t, R->v[m].t);
     REQUIRE_EQ(ev.data.u[0], R->v[m].tag);
@@ -460,6 +464,38 @@ START_TEST(test_million_random_operations_match_reference)
 }
 END_TEST
 
+/* A pop leaves the root vacant for the next push (evq.c): whatever comes next, a peek, a push
+ * earlier or later than every pending event, a cancel, the queue gives the same order. */
+START_TEST(test_a_pop_then_a_peek_push_or_cancel_keep_the_order)
+{
+    st_ev_handle h[6];
+    for (uint64_t i = 0; i < 6; i++)
+        h[i] = push_tag((st_time)(10 * (i + 1)), i);
+    ck_assert_uint_eq(pop_tag(NULL), 0);
+    st_ev_key k;
+    ck_assert_int_eq(st_evq_peek(q, &k), 1);
+    ck_assert_int_eq(k.t, 20);
+    ck_assert_uint_eq(st_evq_size(q), 5);
+    ck_assert_int_eq(st__evq_check(q), 0);
+    push_tag(15, 6); /* earlier than all: into the vacant root */
+    ck_assert_int_eq(st_evq_peek(q, &k), 1);
+    ck_assert_int_eq(k.t, 15);
+    ck_assert_uint_eq(pop_tag(NULL), 6);
+    push_tag(100, 7); /* later than all: sifted down from the root */
+    ck_assert_int_eq(st__evq_check(q), 0);
+    ck_assert_uint_eq(pop_tag(NULL), 1);
+    ck_assert_int_eq(st_evq_cancel(q, h[2]), 0); /* with the root vacant */
+    ck_assert_int_eq(st_evq_reschedule(q, h[5], 35), 0);
+    ck_assert_int_eq(st__evq_check(q), 0);
+    const uint64_t order[] = {5, 3, 4, 7};
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(pop_tag(NULL), order[i]);
+    ck_assert_int_eq(st_evq_peek(q, &k), 0);
+    ck_assert_uint_eq(st_evq_size(q), 0);
+    ck_assert_int_eq(st__evq_check(q), 0);
+}
+END_TEST
+
 START_TEST(test_free_null_is_noop)
 {
     st_evq_free(NULL);
@@ -478,6 +514,7 @@ Suite *evq_suite(void)
     tcase_add_test(tc, test_null_payload_is_all_zero);
     tcase_add_test(tc, test_many_events_pop_sorted);
     tcase_add_test(tc, test_large_queue_cancel_and_reschedule_keep_order);
+    tcase_add_test(tc, test_a_pop_then_a_peek_push_or_cancel_keep_the_order);
     tcase_add_test(tc, test_free_null_is_noop);
     suite_add_tcase(s, tc);
 
