@@ -79,6 +79,7 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
         s->root[k] = NONE;
     s->lists = st_xcalloc(lists, sizeof *s->lists);
     s->tail = st_xcalloc(lists, sizeof *s->tail);
+    s->front = st_xcalloc(lists, sizeof *s->front);
     s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
@@ -110,6 +111,7 @@ void st__shortest_release(st__shortest *s)
     free(s->root);
     free(s->lists);
     free(s->tail);
+    free(s->front);
     free(s->list_at);
     free(s->cur);
     free(s->upto);
@@ -152,10 +154,12 @@ static void list_add(st__shortest *s, size_t id)
                  s->job[id]->gpus, 0);
     s->where[id] = SH_LIST;
     s->list_gpus += s->job[id]->gpus;
-    size_t t = s->tail[l]; /* the last by (end, id): the list was empty, or id comes after it */
-    if (st__rset_size(&s->rpool, s->root[l]) == 1 || s->end[id] > s->end[t] ||
-        (s->end[id] == s->end[t] && id > t))
+    size_t t = s->tail[l], f = s->front[l]; /* the last and the first by (end, id) */
+    int alone = st__rset_size(&s->rpool, s->root[l]) == 1;
+    if (alone || s->end[id] > s->end[t] || (s->end[id] == s->end[t] && id > t))
         s->tail[l] = id;
+    if (alone || s->end[id] < s->end[f] || (s->end[id] == s->end[f] && id < f))
+        s->front[l] = id;
 }
 
 static void list_remove(st__shortest *s, size_t id)
@@ -165,6 +169,8 @@ static void list_remove(st__shortest *s, size_t id)
     s->list_gpus -= s->job[id]->gpus;
     if (s->tail[l] == id)
         s->tail[l] = st__rset_last(&s->rpool, s->root[l]);
+    if (s->front[l] == id)
+        s->front[l] = st__rset_at(&s->rpool, s->root[l], 0);
     if (s->root[l] == NONE) {
         size_t at = s->list_at[l], last = s->lists[--s->n_lists];
         s->lists[at] = last;
@@ -327,6 +333,10 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
         if (w == NONE) {
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
+        } else if (!ranks_before(near_key(s, s->front[s->lists[i]]), s->front[s->lists[i]],
+                                 s->key[w], w)) {
+            s->upto[i] = 0; /* its first ranks after w: none of it (srsf's wide jobs, mostly) */
+            s->upto_gpus[i] = 0;
         } else if (ranks_before(near_key(s, s->tail[s->lists[i]]), s->tail[s->lists[i]], s->key[w],
                                 w)) {
             s->upto[i] = st__rset_size(&s->rpool, r); /* its last ranks before w: all of it */

@@ -25,7 +25,7 @@ typedef struct st__shortest {
     size_t wait;  /* the waiting jobs, by key then id */
     size_t *root; /* by list: its running jobs, by end then id (srsf: a list per GPU count) */
     size_t *lists, n_lists, *list_at; /* the lists with members, and each one's place there */
-    size_t *tail;                     /* by list: its last member */
+    size_t *tail, *front;             /* by list: its last member, and its first */
     int64_t list_gpus;                /* the GPUs of every list's members */
     size_t *cur;                      /* during a pick, by place in lists: members walked */
     int64_t *cur_gpus, *upto_gpus;    /* their GPUs; and those up to the next waiting job */
