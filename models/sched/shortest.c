@@ -74,13 +74,10 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     st__rset_init(&s->wpool, n); /* by key, then id */
     st__rset_init(&s->rpool, n); /* by end, then id */
     s->wait = NONE;
-    s->root = st_xmalloc(lists * sizeof *s->root);
+    s->rl = st_xcalloc(lists, sizeof *s->rl);
     for (size_t k = 0; k < lists; k++)
-        s->root[k] = NONE;
+        s->rl[k].root = NONE;
     s->lists = st_xcalloc(lists, sizeof *s->lists);
-    s->tail = st_xcalloc(lists, sizeof *s->tail);
-    s->front = st_xcalloc(lists, sizeof *s->front);
-    s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
     s->head = st_xcalloc(lists, sizeof *s->head);
@@ -108,11 +105,8 @@ void st__shortest_release(st__shortest *s)
     free(s->where);
     st__rset_release(&s->wpool);
     st__rset_release(&s->rpool);
-    free(s->root);
+    free(s->rl);
     free(s->lists);
-    free(s->tail);
-    free(s->front);
-    free(s->list_at);
     free(s->cur);
     free(s->upto);
     free(s->head);
@@ -146,35 +140,35 @@ static size_t list_of(const st__shortest *s, size_t id)
 static void list_add(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
-    if (s->root[l] == NONE) {
-        s->list_at[l] = s->n_lists;
+    if (s->rl[l].root == NONE) {
+        s->rl[l].at = s->n_lists;
         s->lists[s->n_lists++] = l;
     }
-    st__rset_add(&s->rpool, &s->root[l], id, (st__rkey){st__rkey_int(s->end[id]), id},
+    st__rset_add(&s->rpool, &s->rl[l].root, id, (st__rkey){st__rkey_int(s->end[id]), id},
                  s->job[id]->gpus, 0);
     s->where[id] = SH_LIST;
     s->list_gpus += s->job[id]->gpus;
-    size_t t = s->tail[l], f = s->front[l]; /* the last and the first by (end, id) */
-    int alone = st__rset_size(&s->rpool, s->root[l]) == 1;
+    size_t t = s->rl[l].tail, f = s->rl[l].front; /* the last and the first by (end, id) */
+    int alone = st__rset_size(&s->rpool, s->rl[l].root) == 1;
     if (alone || s->end[id] > s->end[t] || (s->end[id] == s->end[t] && id > t))
-        s->tail[l] = id;
+        s->rl[l].tail = id;
     if (alone || s->end[id] < s->end[f] || (s->end[id] == s->end[f] && id < f))
-        s->front[l] = id;
+        s->rl[l].front = id;
 }
 
 static void list_remove(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
-    st__rset_remove(&s->rpool, &s->root[l], id);
+    st__rset_remove(&s->rpool, &s->rl[l].root, id);
     s->list_gpus -= s->job[id]->gpus;
-    if (s->tail[l] == id)
-        s->tail[l] = st__rset_last(&s->rpool, s->root[l]);
-    if (s->front[l] == id)
-        s->front[l] = st__rset_at(&s->rpool, s->root[l], 0);
-    if (s->root[l] == NONE) {
-        size_t at = s->list_at[l], last = s->lists[--s->n_lists];
+    if (s->rl[l].tail == id)
+        s->rl[l].tail = st__rset_last(&s->rpool, s->rl[l].root);
+    if (s->rl[l].front == id)
+        s->rl[l].front = st__rset_at(&s->rpool, s->rl[l].root, 0);
+    if (s->rl[l].root == NONE) {
+        size_t at = s->rl[l].at, last = s->lists[--s->n_lists];
         s->lists[at] = last;
-        s->list_at[last] = at;
+        s->rl[last].at = at;
     }
 }
 
@@ -206,9 +200,11 @@ static double key_at(const st__shortest *s, int64_t end, int64_t gpus)
     return s->by_service ? r * (double)gpus : r;
 }
 
-static double near_key(const st__shortest *s, size_t id)
+/* Listed job id's key, in list l: its GPU count is l's (srsf's lists are by GPU count; srtf's key
+ * reads none), so its record is not read. */
+static double near_key(const st__shortest *s, size_t id, size_t l)
 {
-    return key_at(s, s->end[id], s->job[id]->gpus);
+    return key_at(s, s->end[id], (int64_t)l);
 }
 
 static void wait_again(st__shortest *s, size_t id)
@@ -329,16 +325,14 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
 {
     int64_t g = 0;
     for (size_t i = 0; i < s->n_lists; i++) {
-        size_t r = s->root[s->lists[i]];
+        size_t l = s->lists[i], r = s->rl[l].root, f = s->rl[l].front, t = s->rl[l].tail;
         if (w == NONE) {
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
-        } else if (!ranks_before(near_key(s, s->front[s->lists[i]]), s->front[s->lists[i]],
-                                 s->key[w], w)) {
+        } else if (!ranks_before(near_key(s, f, l), f, s->key[w], w)) {
             s->upto[i] = 0; /* its first ranks after w: none of it (srsf's wide jobs, mostly) */
             s->upto_gpus[i] = 0;
-        } else if (ranks_before(near_key(s, s->tail[s->lists[i]]), s->tail[s->lists[i]], s->key[w],
-                                w)) {
+        } else if (ranks_before(near_key(s, t, l), t, s->key[w], w)) {
             s->upto[i] = st__rset_size(&s->rpool, r); /* its last ranks before w: all of it */
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
         } else { /* srsf's list: its jobs' GPUs (srtf: unused) */
@@ -380,9 +374,9 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
         if (i == skip)
             continue;
         if (s->head[i] == STALE) {
-            s->head[i] = st__rset_seek(&s->rpool, s->root[s->lists[i]], s->cur[i], &s->hpos[i]);
+            s->head[i] = st__rset_seek(&s->rpool, s->rl[s->lists[i]].root, s->cur[i], &s->hpos[i]);
             if (s->head[i] != NONE)
-                s->head_key[i] = near_key(s, s->head[i]);
+                s->head_key[i] = near_key(s, s->head[i], s->lists[i]);
         }
         size_t id = s->head[i];
         if (id != NONE && (best == NONE || ranks_before(s->head_key[i], id, *key, best))) {
@@ -411,11 +405,11 @@ static void walk_past(st__shortest *s, size_t id, size_t from)
         s->cur_loose++;
         return;
     }
-    size_t k = s->cur[from]++, r = s->root[s->lists[from]];
+    size_t k = s->cur[from]++, r = s->rl[s->lists[from]].root;
     s->cur_gpus[from] += s->job[id]->gpus;
     s->head[from] = st__rset_step(&s->rpool, r, k, &s->hpos[from]);
     if (s->head[from] != NONE)
-        s->head_key[from] = near_key(s, s->head[from]);
+        s->head_key[from] = near_key(s, s->head[from], s->lists[from]);
 }
 
 /* Most runs of a list are a member or two long: they are walked a member at a time, up to
@@ -486,7 +480,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         if (!more)
             continue;
         int64_t g, *cg = &s->cur_gpus[f1];
-        size_t r = s->root[s->lists[f1]];
+        size_t r = s->rl[s->lists[f1]].root;
         if (y == NONE) {
             n = st__rset_size(&s->rpool, r);
             g = st__rset_gpus(&s->rpool, r);
@@ -513,9 +507,10 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
 /* The member at index k of list place i: its tail when k is its last. */
 static size_t member_at(const st__shortest *s, size_t i, size_t k)
 {
-    size_t l = s->lists[i], r = s->root[l];
+    size_t l = s->lists[i], r = s->rl[l].root;
     st__rset_pos p;
-    return k + 1 == st__rset_size(&s->rpool, r) ? s->tail[l] : st__rset_seek(&s->rpool, r, k, &p);
+    return k + 1 == st__rset_size(&s->rpool, r) ? s->rl[l].tail
+                                                : st__rset_seek(&s->rpool, r, k, &p);
 }
 
 /* List place i's last batch member not yet passed from the end (upto[i] - 1, NONE when the walk
@@ -524,7 +519,7 @@ static void back_of(st__shortest *s, size_t i)
 {
     s->head[i] = s->upto[i] > s->cur[i] ? member_at(s, i, s->upto[i] - 1) : NONE;
     if (s->head[i] != NONE)
-        s->head_key[i] = near_key(s, s->head[i]);
+        s->head_key[i] = near_key(s, s->head[i], s->lists[i]);
 }
 
 /* The last-ranked of the batch members not yet passed from the end: the lists' back_of and the
@@ -591,8 +586,8 @@ static void add_victim(st__shortest *s, size_t id)
 static int64_t keep_running(st__shortest *s, int64_t budget)
 {
     for (size_t i = 0; i < s->n_lists; i++) {
-        s->cur_gpus[i] = st__rset_gpus(&s->rpool, s->root[s->lists[i]]);
-        s->cur[i] = st__rset_size(&s->rpool, s->root[s->lists[i]]);
+        s->cur_gpus[i] = st__rset_gpus(&s->rpool, s->rl[s->lists[i]].root);
+        s->cur[i] = st__rset_size(&s->rpool, s->rl[s->lists[i]].root);
         budget -= s->cur_gpus[i];
     }
     for (s->cur_loose = 0; s->cur_loose < s->n_loose; s->cur_loose++)
