@@ -67,7 +67,7 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     size_t lists = by_service && p->total_gpus > 0 ? (size_t)p->total_gpus + 1 : 1;
     s->by_service = by_service;
     s->live_order = live_order;
-    s->job = st_xcalloc(n, sizeof *s->job);
+    s->gpus = st_xcalloc(n, sizeof *s->gpus);
     s->key = st_xcalloc(n, sizeof *s->key);
     s->end = st_xcalloc(n, sizeof *s->end);
     s->where = st_xcalloc(n, 1);
@@ -97,9 +97,9 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
 
 void st__shortest_release(st__shortest *s)
 {
-    if (!s->job) /* never configured */
+    if (!s->gpus) /* never configured */
         return;
-    free(s->job);
+    free(s->gpus);
     free(s->key);
     free(s->end);
     free(s->where);
@@ -125,7 +125,7 @@ void st__shortest_release(st__shortest *s)
 
 void st__shortest_arrival(st__shortest *s, const st_sched_job *job)
 {
-    s->job[job->id] = job;
+    s->gpus[job->id] = job->gpus;
     s->where[job->id] = SH_FRESH;
     s->fresh[s->n_fresh++] = job->id;
     s->pos[job->id] = s->n_live;
@@ -134,7 +134,7 @@ void st__shortest_arrival(st__shortest *s, const st_sched_job *job)
 
 static size_t list_of(const st__shortest *s, size_t id)
 {
-    return s->by_service ? (size_t)s->job[id]->gpus : 0;
+    return s->by_service ? (size_t)s->gpus[id] : 0;
 }
 
 static void list_add(st__shortest *s, size_t id)
@@ -145,9 +145,9 @@ static void list_add(st__shortest *s, size_t id)
         s->lists[s->n_lists++] = l;
     }
     st__rset_add(&s->rpool, &s->rl[l].root, id, (st__rkey){st__rkey_int(s->end[id]), id},
-                 s->job[id]->gpus, 0);
+                 s->gpus[id], 0);
     s->where[id] = SH_LIST;
-    s->list_gpus += s->job[id]->gpus;
+    s->list_gpus += s->gpus[id];
     size_t t = s->rl[l].tail, f = s->rl[l].front; /* the last and the first by (end, id) */
     int alone = st__rset_size(&s->rpool, s->rl[l].root) == 1;
     if (alone || s->end[id] > s->end[t] || (s->end[id] == s->end[t] && id > t))
@@ -160,7 +160,7 @@ static void list_remove(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
     st__rset_remove(&s->rpool, &s->rl[l].root, id);
-    s->list_gpus -= s->job[id]->gpus;
+    s->list_gpus -= s->gpus[id];
     if (s->rl[l].tail == id)
         s->rl[l].tail = st__rset_last(&s->rpool, s->rl[l].root);
     if (s->rl[l].front == id)
@@ -189,7 +189,7 @@ void st__shortest_finish(st__shortest *s, const st_sched_job *job)
 static double key_of(const st__shortest *s, const st_sched_view *v, size_t id)
 {
     double r = st_sched_remaining_s(v, id);
-    return s->by_service ? r * (double)s->job[id]->gpus : r;
+    return s->by_service ? r * (double)s->gpus[id] : r;
 }
 
 /* A listed job's key now, from its end and GPUs: st_sched_remaining_s's figure, secs(end -
@@ -210,8 +210,8 @@ static double near_key(const st__shortest *s, size_t id, size_t l)
 static void wait_again(st__shortest *s, size_t id)
 {
     s->where[id] = SH_WAIT;
-    st__rset_add(&s->wpool, &s->wait, id, (st__rkey){st__rkey_double(s->key[id]), id},
-                 s->job[id]->gpus, 0);
+    st__rset_add(&s->wpool, &s->wait, id, (st__rkey){st__rkey_double(s->key[id]), id}, s->gpus[id],
+                 0);
 }
 
 /* Loose jobs now near their end join their list, the rest are keyed and sorted (the finished and
@@ -233,7 +233,7 @@ static void settle(st__shortest *s, const st_sched_view *v)
             continue;
         }
         /* a timed one's key is st_sched_remaining_s's, secs(end - now), from its fixed end */
-        s->key[id] = end != INT64_MIN ? key_at(s, end, s->job[id]->gpus) : key_of(s, v, id);
+        s->key[id] = end != INT64_MIN ? key_at(s, end, s->gpus[id]) : key_of(s, v, id);
         s->loose[m++] = (st__ranked){s->key[id], id, end};
     }
     s->n_loose = m;
@@ -259,7 +259,7 @@ static size_t first_waiting(const st__shortest *s, int64_t b)
     size_t w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
     for (size_t k = 0; k < s->n_arrived; k++) { /* in rank order: the first that fits */
         size_t a = s->arrived[k].id;
-        if (s->where[a] != SH_ARRIVED || s->job[a]->gpus > b)
+        if (s->where[a] != SH_ARRIVED || s->gpus[a] > b)
             continue;
         return w == NONE || ranks_before(s->key[a], a, s->key[w], w) ? a : w;
     }
@@ -349,7 +349,7 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
     while (s->upto_loose < s->n_loose &&
            (w == NONE ||
             ranks_before(s->loose[s->upto_loose].key, s->loose[s->upto_loose].id, s->key[w], w)))
-        g += s->job[s->loose[s->upto_loose++].id]->gpus;
+        g += s->gpus[s->loose[s->upto_loose++].id];
     return g;
 }
 
@@ -400,13 +400,13 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
  * next member is its head. */
 static void walk_past(st__shortest *s, size_t id, size_t from)
 {
-    s->walked += s->job[id]->gpus;
+    s->walked += s->gpus[id];
     if (from == SIZE_MAX) {
         s->cur_loose++;
         return;
     }
     size_t k = s->cur[from]++, r = s->rl[s->lists[from]].root;
-    s->cur_gpus[from] += s->job[id]->gpus;
+    s->cur_gpus[from] += s->gpus[id];
     s->head[from] = st__rset_step(&s->rpool, r, k, &s->hpos[from]);
     if (s->head[from] != NONE)
         s->head_key[from] = near_key(s, s->head[from], s->lists[from]);
@@ -424,11 +424,11 @@ static int walk_run(st__shortest *s, size_t f, size_t x, double k2, size_t y, in
 {
     for (int step = 0; step < RUN_STEPS; step++) {
         walk_past(s, x, f);
-        if (s->job[x]->gpus > *b) {
+        if (s->gpus[x] > *b) {
             *victim = x;
             return 1;
         }
-        *b -= s->job[x]->gpus;
+        *b -= s->gpus[x];
         x = s->head[f];
         if (x == NONE || (y != NONE && !ranks_before(s->head_key[f], x, k2, y))) {
             *more = 0;
@@ -456,9 +456,9 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         known = 0;
         if (f1 == SIZE_MAX) { /* a loose job: one at a time */
             walk_past(s, x, f1);
-            if (s->job[x]->gpus > *b)
+            if (s->gpus[x] > *b)
                 return x;
-            *b -= s->job[x]->gpus;
+            *b -= s->gpus[x];
             continue;
         }
         size_t y = peek_running(s, &k2, &f2, f1);
@@ -493,7 +493,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
             id = NONE;
         } else {
             id = st__rset_reach(&s->rpool, r, *cg + *b + 1, &n, &g);
-            *b -= g - s->job[id]->gpus - *cg;
+            *b -= g - s->gpus[id] - *cg;
         }
         s->cur[f1] = n;
         s->walked += g - *cg;
@@ -560,18 +560,18 @@ static size_t overflow_back(st__shortest *s, int64_t *b, int64_t g)
         back_of(s, i);
     for (;;) {
         id = peek_back(s, &key, &from); /* one is left: the batch's GPUs reach g - *b */
-        if (behind + s->job[id]->gpus >= g - *b)
+        if (behind + s->gpus[id] >= g - *b)
             break;
-        behind += s->job[id]->gpus;
+        behind += s->gpus[id];
         if (from == SIZE_MAX) {
             s->upto_loose--;
             continue;
         }
         s->upto[from]--;
-        s->upto_gpus[from] -= s->job[id]->gpus;
+        s->upto_gpus[from] -= s->gpus[id];
         back_of(s, from);
     }
-    *b -= g - behind - s->job[id]->gpus;
+    *b -= g - behind - s->gpus[id];
     take_batch(s, g - behind); /* the walk moves past it */
     return id;
 }
@@ -591,7 +591,7 @@ static int64_t keep_running(st__shortest *s, int64_t budget)
         budget -= s->cur_gpus[i];
     }
     for (s->cur_loose = 0; s->cur_loose < s->n_loose; s->cur_loose++)
-        budget -= s->job[s->loose[s->cur_loose].id]->gpus;
+        budget -= s->gpus[s->loose[s->cur_loose].id];
     s->walked = s->run_gpus;
     return budget;
 }
@@ -604,7 +604,7 @@ static void take(st__shortest *s, size_t w, int64_t *b, size_t *n)
     else
         st__rset_remove(&s->wpool, &s->wait, w);
     s->list[(*n)++] = w;
-    *b -= s->job[w]->gpus;
+    *b -= s->gpus[w];
 }
 
 /* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
@@ -626,16 +626,16 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
     s->walked = 0;
     s->run_gpus = s->list_gpus;
     for (size_t k = 0; k < s->n_loose; k++)
-        s->run_gpus += s->job[s->loose[k].id]->gpus;
+        s->run_gpus += s->gpus[s->loose[k].id];
     if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
         b = keep_running(s, b);
     while (b > 0) {
         /* w: the first-ranked waiting job that fits; it stays so while the shrinking budget
          * still holds it (one ranked before it that fits now fitted before) */
-        if (stale || (w != NONE && s->job[w]->gpus > b))
+        if (stale || (w != NONE && s->gpus[w] > b))
             w = first_waiting(s, b);
         stale = 0;
-        if (w != NONE && s->job[w]->gpus <= b - (s->run_gpus - s->walked)) {
+        if (w != NONE && s->gpus[w] <= b - (s->run_gpus - s->walked)) {
             take(s, w, &b, &n); /* w fits even after every running job not walked yet */
             stale = 1;
             continue;
@@ -649,7 +649,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         b -= g;
         if (w == NONE)
             break;
-        if (s->job[w]->gpus > b)
+        if (s->gpus[w] > b)
             continue;
         take(s, w, &b, &n);
         stale = 1;

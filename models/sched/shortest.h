@@ -23,9 +23,9 @@ typedef struct st__runlist {
 } st__runlist;
 
 typedef struct st__shortest {
-    int by_service; /* key: remaining time x GPUs (srsf); else remaining time (srtf) */
-    int live_order; /* preempt in the order of `live` (srsf's); else in rank order (srtf's) */
-    const st_sched_job **job;
+    int by_service;       /* key: remaining time x GPUs (srsf); else remaining time (srtf) */
+    int live_order;       /* preempt in the order of `live` (srsf's); else in rank order (srtf's) */
+    int64_t *gpus;        /* by id: its GPUs (a compact array: the jobs' records are scattered) */
     double *key;          /* by id: a waiting job's key; a loose running job's at this pick */
     int64_t *end;         /* by id: a listed running job's end (st_sched_end_ticks) */
     unsigned char *where; /* by id: which of the sets below holds it */
