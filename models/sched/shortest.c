@@ -67,19 +67,17 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
     size_t lists = by_service && p->total_gpus > 0 ? (size_t)p->total_gpus + 1 : 1;
     s->by_service = by_service;
     s->live_order = live_order;
-    s->job = st_xcalloc(n, sizeof *s->job);
+    s->gpus = st_xcalloc(n, sizeof *s->gpus);
     s->key = st_xcalloc(n, sizeof *s->key);
     s->end = st_xcalloc(n, sizeof *s->end);
     s->where = st_xcalloc(n, 1);
     st__rset_init(&s->wpool, n); /* by key, then id */
     st__rset_init(&s->rpool, n); /* by end, then id */
     s->wait = NONE;
-    s->root = st_xmalloc(lists * sizeof *s->root);
+    s->rl = st_xcalloc(lists, sizeof *s->rl);
     for (size_t k = 0; k < lists; k++)
-        s->root[k] = NONE;
+        s->rl[k].root = NONE;
     s->lists = st_xcalloc(lists, sizeof *s->lists);
-    s->tail = st_xcalloc(lists, sizeof *s->tail);
-    s->list_at = st_xcalloc(lists, sizeof *s->list_at);
     s->cur = st_xcalloc(lists, sizeof *s->cur);
     s->upto = st_xcalloc(lists, sizeof *s->upto);
     s->head = st_xcalloc(lists, sizeof *s->head);
@@ -99,18 +97,16 @@ int st__shortest_configure(st__shortest *s, const st_sched_params *p, int by_ser
 
 void st__shortest_release(st__shortest *s)
 {
-    if (!s->job) /* never configured */
+    if (!s->gpus) /* never configured */
         return;
-    free(s->job);
+    free(s->gpus);
     free(s->key);
     free(s->end);
     free(s->where);
     st__rset_release(&s->wpool);
     st__rset_release(&s->rpool);
-    free(s->root);
+    free(s->rl);
     free(s->lists);
-    free(s->tail);
-    free(s->list_at);
     free(s->cur);
     free(s->upto);
     free(s->head);
@@ -129,7 +125,7 @@ void st__shortest_release(st__shortest *s)
 
 void st__shortest_arrival(st__shortest *s, const st_sched_job *job)
 {
-    s->job[job->id] = job;
+    s->gpus[job->id] = job->gpus;
     s->where[job->id] = SH_FRESH;
     s->fresh[s->n_fresh++] = job->id;
     s->pos[job->id] = s->n_live;
@@ -138,37 +134,41 @@ void st__shortest_arrival(st__shortest *s, const st_sched_job *job)
 
 static size_t list_of(const st__shortest *s, size_t id)
 {
-    return s->by_service ? (size_t)s->job[id]->gpus : 0;
+    return s->by_service ? (size_t)s->gpus[id] : 0;
 }
 
 static void list_add(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
-    if (s->root[l] == NONE) {
-        s->list_at[l] = s->n_lists;
+    if (s->rl[l].root == NONE) {
+        s->rl[l].at = s->n_lists;
         s->lists[s->n_lists++] = l;
     }
-    st__rset_add(&s->rpool, &s->root[l], id, (st__rkey){st__rkey_int(s->end[id]), id},
-                 s->job[id]->gpus, 0);
+    st__rset_add(&s->rpool, &s->rl[l].root, id, (st__rkey){st__rkey_int(s->end[id]), id},
+                 s->gpus[id], 0);
     s->where[id] = SH_LIST;
-    s->list_gpus += s->job[id]->gpus;
-    size_t t = s->tail[l]; /* the last by (end, id): the list was empty, or id comes after it */
-    if (st__rset_size(&s->rpool, s->root[l]) == 1 || s->end[id] > s->end[t] ||
-        (s->end[id] == s->end[t] && id > t))
-        s->tail[l] = id;
+    s->list_gpus += s->gpus[id];
+    size_t t = s->rl[l].tail, f = s->rl[l].front; /* the last and the first by (end, id) */
+    int alone = st__rset_size(&s->rpool, s->rl[l].root) == 1;
+    if (alone || s->end[id] > s->end[t] || (s->end[id] == s->end[t] && id > t))
+        s->rl[l].tail = id;
+    if (alone || s->end[id] < s->end[f] || (s->end[id] == s->end[f] && id < f))
+        s->rl[l].front = id;
 }
 
 static void list_remove(st__shortest *s, size_t id)
 {
     size_t l = list_of(s, id);
-    st__rset_remove(&s->rpool, &s->root[l], id);
-    s->list_gpus -= s->job[id]->gpus;
-    if (s->tail[l] == id)
-        s->tail[l] = st__rset_last(&s->rpool, s->root[l]);
-    if (s->root[l] == NONE) {
-        size_t at = s->list_at[l], last = s->lists[--s->n_lists];
+    st__rset_remove(&s->rpool, &s->rl[l].root, id);
+    s->list_gpus -= s->gpus[id];
+    if (s->rl[l].tail == id)
+        s->rl[l].tail = st__rset_last(&s->rpool, s->rl[l].root);
+    if (s->rl[l].front == id)
+        s->rl[l].front = st__rset_at(&s->rpool, s->rl[l].root, 0);
+    if (s->rl[l].root == NONE) {
+        size_t at = s->rl[l].at, last = s->lists[--s->n_lists];
         s->lists[at] = last;
-        s->list_at[last] = at;
+        s->rl[last].at = at;
     }
 }
 
@@ -189,7 +189,7 @@ void st__shortest_finish(st__shortest *s, const st_sched_job *job)
 static double key_of(const st__shortest *s, const st_sched_view *v, size_t id)
 {
     double r = st_sched_remaining_s(v, id);
-    return s->by_service ? r * (double)s->job[id]->gpus : r;
+    return s->by_service ? r * (double)s->gpus[id] : r;
 }
 
 /* A listed job's key now, from its end and GPUs: st_sched_remaining_s's figure, secs(end -
@@ -200,16 +200,18 @@ static double key_at(const st__shortest *s, int64_t end, int64_t gpus)
     return s->by_service ? r * (double)gpus : r;
 }
 
-static double near_key(const st__shortest *s, size_t id)
+/* Listed job id's key, in list l: its GPU count is l's (srsf's lists are by GPU count; srtf's key
+ * reads none), so its record is not read. */
+static double near_key(const st__shortest *s, size_t id, size_t l)
 {
-    return key_at(s, s->end[id], s->job[id]->gpus);
+    return key_at(s, s->end[id], (int64_t)l);
 }
 
 static void wait_again(st__shortest *s, size_t id)
 {
     s->where[id] = SH_WAIT;
-    st__rset_add(&s->wpool, &s->wait, id, (st__rkey){st__rkey_double(s->key[id]), id},
-                 s->job[id]->gpus, 0);
+    st__rset_add(&s->wpool, &s->wait, id, (st__rkey){st__rkey_double(s->key[id]), id}, s->gpus[id],
+                 0);
 }
 
 /* Loose jobs now near their end join their list, the rest are keyed and sorted (the finished and
@@ -231,7 +233,7 @@ static void settle(st__shortest *s, const st_sched_view *v)
             continue;
         }
         /* a timed one's key is st_sched_remaining_s's, secs(end - now), from its fixed end */
-        s->key[id] = end != INT64_MIN ? key_at(s, end, s->job[id]->gpus) : key_of(s, v, id);
+        s->key[id] = end != INT64_MIN ? key_at(s, end, s->gpus[id]) : key_of(s, v, id);
         s->loose[m++] = (st__ranked){s->key[id], id, end};
     }
     s->n_loose = m;
@@ -257,7 +259,7 @@ static size_t first_waiting(const st__shortest *s, int64_t b)
     size_t w = st__rset_first(&s->wpool, s->wait, b, NULL, NULL);
     for (size_t k = 0; k < s->n_arrived; k++) { /* in rank order: the first that fits */
         size_t a = s->arrived[k].id;
-        if (s->where[a] != SH_ARRIVED || s->job[a]->gpus > b)
+        if (s->where[a] != SH_ARRIVED || s->gpus[a] > b)
             continue;
         return w == NONE || ranks_before(s->key[a], a, s->key[w], w) ? a : w;
     }
@@ -323,12 +325,14 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
 {
     int64_t g = 0;
     for (size_t i = 0; i < s->n_lists; i++) {
-        size_t r = s->root[s->lists[i]];
+        size_t l = s->lists[i], r = s->rl[l].root, f = s->rl[l].front, t = s->rl[l].tail;
         if (w == NONE) {
             s->upto[i] = st__rset_size(&s->rpool, r);
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
-        } else if (ranks_before(near_key(s, s->tail[s->lists[i]]), s->tail[s->lists[i]], s->key[w],
-                                w)) {
+        } else if (!ranks_before(near_key(s, f, l), f, s->key[w], w)) {
+            s->upto[i] = 0; /* its first ranks after w: none of it (srsf's wide jobs, mostly) */
+            s->upto_gpus[i] = 0;
+        } else if (ranks_before(near_key(s, t, l), t, s->key[w], w)) {
             s->upto[i] = st__rset_size(&s->rpool, r); /* its last ranks before w: all of it */
             s->upto_gpus[i] = st__rset_gpus(&s->rpool, r);
         } else { /* srsf's list: its jobs' GPUs (srtf: unused) */
@@ -345,7 +349,7 @@ static int64_t batch_gpus(st__shortest *s, size_t w)
     while (s->upto_loose < s->n_loose &&
            (w == NONE ||
             ranks_before(s->loose[s->upto_loose].key, s->loose[s->upto_loose].id, s->key[w], w)))
-        g += s->job[s->loose[s->upto_loose++].id]->gpus;
+        g += s->gpus[s->loose[s->upto_loose++].id];
     return g;
 }
 
@@ -370,9 +374,9 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
         if (i == skip)
             continue;
         if (s->head[i] == STALE) {
-            s->head[i] = st__rset_seek(&s->rpool, s->root[s->lists[i]], s->cur[i], &s->hpos[i]);
+            s->head[i] = st__rset_seek(&s->rpool, s->rl[s->lists[i]].root, s->cur[i], &s->hpos[i]);
             if (s->head[i] != NONE)
-                s->head_key[i] = near_key(s, s->head[i]);
+                s->head_key[i] = near_key(s, s->head[i], s->lists[i]);
         }
         size_t id = s->head[i];
         if (id != NONE && (best == NONE || ranks_before(s->head_key[i], id, *key, best))) {
@@ -396,16 +400,16 @@ static size_t peek_running(st__shortest *s, double *key, size_t *from, size_t sk
  * next member is its head. */
 static void walk_past(st__shortest *s, size_t id, size_t from)
 {
-    s->walked += s->job[id]->gpus;
+    s->walked += s->gpus[id];
     if (from == SIZE_MAX) {
         s->cur_loose++;
         return;
     }
-    size_t k = s->cur[from]++, r = s->root[s->lists[from]];
-    s->cur_gpus[from] += s->job[id]->gpus;
+    size_t k = s->cur[from]++, r = s->rl[s->lists[from]].root;
+    s->cur_gpus[from] += s->gpus[id];
     s->head[from] = st__rset_step(&s->rpool, r, k, &s->hpos[from]);
     if (s->head[from] != NONE)
-        s->head_key[from] = near_key(s, s->head[from]);
+        s->head_key[from] = near_key(s, s->head[from], s->lists[from]);
 }
 
 /* Most runs of a list are a member or two long: they are walked a member at a time, up to
@@ -420,11 +424,11 @@ static int walk_run(st__shortest *s, size_t f, size_t x, double k2, size_t y, in
 {
     for (int step = 0; step < RUN_STEPS; step++) {
         walk_past(s, x, f);
-        if (s->job[x]->gpus > *b) {
+        if (s->gpus[x] > *b) {
             *victim = x;
             return 1;
         }
-        *b -= s->job[x]->gpus;
+        *b -= s->gpus[x];
         x = s->head[f];
         if (x == NONE || (y != NONE && !ranks_before(s->head_key[f], x, k2, y))) {
             *more = 0;
@@ -452,9 +456,9 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         known = 0;
         if (f1 == SIZE_MAX) { /* a loose job: one at a time */
             walk_past(s, x, f1);
-            if (s->job[x]->gpus > *b)
+            if (s->gpus[x] > *b)
                 return x;
-            *b -= s->job[x]->gpus;
+            *b -= s->gpus[x];
             continue;
         }
         size_t y = peek_running(s, &k2, &f2, f1);
@@ -476,7 +480,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
         if (!more)
             continue;
         int64_t g, *cg = &s->cur_gpus[f1];
-        size_t r = s->root[s->lists[f1]];
+        size_t r = s->rl[s->lists[f1]].root;
         if (y == NONE) {
             n = st__rset_size(&s->rpool, r);
             g = st__rset_gpus(&s->rpool, r);
@@ -489,7 +493,7 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
             id = NONE;
         } else {
             id = st__rset_reach(&s->rpool, r, *cg + *b + 1, &n, &g);
-            *b -= g - s->job[id]->gpus - *cg;
+            *b -= g - s->gpus[id] - *cg;
         }
         s->cur[f1] = n;
         s->walked += g - *cg;
@@ -503,9 +507,10 @@ static size_t overflow(st__shortest *s, int64_t *b, size_t w)
 /* The member at index k of list place i: its tail when k is its last. */
 static size_t member_at(const st__shortest *s, size_t i, size_t k)
 {
-    size_t l = s->lists[i], r = s->root[l];
+    size_t l = s->lists[i], r = s->rl[l].root;
     st__rset_pos p;
-    return k + 1 == st__rset_size(&s->rpool, r) ? s->tail[l] : st__rset_seek(&s->rpool, r, k, &p);
+    return k + 1 == st__rset_size(&s->rpool, r) ? s->rl[l].tail
+                                                : st__rset_seek(&s->rpool, r, k, &p);
 }
 
 /* List place i's last batch member not yet passed from the end (upto[i] - 1, NONE when the walk
@@ -514,7 +519,7 @@ static void back_of(st__shortest *s, size_t i)
 {
     s->head[i] = s->upto[i] > s->cur[i] ? member_at(s, i, s->upto[i] - 1) : NONE;
     if (s->head[i] != NONE)
-        s->head_key[i] = near_key(s, s->head[i]);
+        s->head_key[i] = near_key(s, s->head[i], s->lists[i]);
 }
 
 /* The last-ranked of the batch members not yet passed from the end: the lists' back_of and the
@@ -555,18 +560,18 @@ static size_t overflow_back(st__shortest *s, int64_t *b, int64_t g)
         back_of(s, i);
     for (;;) {
         id = peek_back(s, &key, &from); /* one is left: the batch's GPUs reach g - *b */
-        if (behind + s->job[id]->gpus >= g - *b)
+        if (behind + s->gpus[id] >= g - *b)
             break;
-        behind += s->job[id]->gpus;
+        behind += s->gpus[id];
         if (from == SIZE_MAX) {
             s->upto_loose--;
             continue;
         }
         s->upto[from]--;
-        s->upto_gpus[from] -= s->job[id]->gpus;
+        s->upto_gpus[from] -= s->gpus[id];
         back_of(s, from);
     }
-    *b -= g - behind - s->job[id]->gpus;
+    *b -= g - behind - s->gpus[id];
     take_batch(s, g - behind); /* the walk moves past it */
     return id;
 }
@@ -581,12 +586,12 @@ static void add_victim(st__shortest *s, size_t id)
 static int64_t keep_running(st__shortest *s, int64_t budget)
 {
     for (size_t i = 0; i < s->n_lists; i++) {
-        s->cur_gpus[i] = st__rset_gpus(&s->rpool, s->root[s->lists[i]]);
-        s->cur[i] = st__rset_size(&s->rpool, s->root[s->lists[i]]);
+        s->cur_gpus[i] = st__rset_gpus(&s->rpool, s->rl[s->lists[i]].root);
+        s->cur[i] = st__rset_size(&s->rpool, s->rl[s->lists[i]].root);
         budget -= s->cur_gpus[i];
     }
     for (s->cur_loose = 0; s->cur_loose < s->n_loose; s->cur_loose++)
-        budget -= s->job[s->loose[s->cur_loose].id]->gpus;
+        budget -= s->gpus[s->loose[s->cur_loose].id];
     s->walked = s->run_gpus;
     return budget;
 }
@@ -599,7 +604,7 @@ static void take(st__shortest *s, size_t w, int64_t *b, size_t *n)
     else
         st__rset_remove(&s->wpool, &s->wait, w);
     s->list[(*n)++] = w;
-    *b -= s->job[w]->gpus;
+    *b -= s->gpus[w];
 }
 
 /* Choose down the merged ranking while GPUs remain (the file's comment says how). The chosen
@@ -621,16 +626,16 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
     s->walked = 0;
     s->run_gpus = s->list_gpus;
     for (size_t k = 0; k < s->n_loose; k++)
-        s->run_gpus += s->job[s->loose[k].id]->gpus;
+        s->run_gpus += s->gpus[s->loose[k].id];
     if (!st_sched_may_preempt(v)) /* `preemption: false`: the running jobs keep their GPUs */
         b = keep_running(s, b);
     while (b > 0) {
         /* w: the first-ranked waiting job that fits; it stays so while the shrinking budget
          * still holds it (one ranked before it that fits now fitted before) */
-        if (stale || (w != NONE && s->job[w]->gpus > b))
+        if (stale || (w != NONE && s->gpus[w] > b))
             w = first_waiting(s, b);
         stale = 0;
-        if (w != NONE && s->job[w]->gpus <= b - (s->run_gpus - s->walked)) {
+        if (w != NONE && s->gpus[w] <= b - (s->run_gpus - s->walked)) {
             take(s, w, &b, &n); /* w fits even after every running job not walked yet */
             stale = 1;
             continue;
@@ -644,7 +649,7 @@ static size_t choose(st__shortest *s, const st_sched_view *v)
         b -= g;
         if (w == NONE)
             break;
-        if (s->job[w]->gpus > b)
+        if (s->gpus[w] > b)
             continue;
         take(s, w, &b, &n);
         stale = 1;

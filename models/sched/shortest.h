@@ -14,26 +14,33 @@ typedef struct st__ranked {
     int64_t end; /* a loose job's end once known (st_sched_end_ticks), else INT64_MIN */
 } st__ranked;
 
+/* A list of running jobs: the root of its tree (its members by end, then id), its first and
+ * last members, and its place in lists. Together, as srsf indexes its lists by GPU count: a few
+ * of 0 .. total, whose fields in arrays of their own were a cache line each (a third of srsf's
+ * cache misses in a pick). */
+typedef struct st__runlist {
+    size_t root, front, tail, at;
+} st__runlist;
+
 typedef struct st__shortest {
-    int by_service; /* key: remaining time x GPUs (srsf); else remaining time (srtf) */
-    int live_order; /* preempt in the order of `live` (srsf's); else in rank order (srtf's) */
-    const st_sched_job **job;
+    int by_service;       /* key: remaining time x GPUs (srsf); else remaining time (srtf) */
+    int live_order;       /* preempt in the order of `live` (srsf's); else in rank order (srtf's) */
+    int64_t *gpus;        /* by id: its GPUs (a compact array: the jobs' records are scattered) */
     double *key;          /* by id: a waiting job's key; a loose running job's at this pick */
     int64_t *end;         /* by id: a listed running job's end (st_sched_end_ticks) */
     unsigned char *where; /* by id: which of the sets below holds it */
     st__rset wpool, rpool;
-    size_t wait;  /* the waiting jobs, by key then id */
-    size_t *root; /* by list: its running jobs, by end then id (srsf: a list per GPU count) */
-    size_t *lists, n_lists, *list_at; /* the lists with members, and each one's place there */
-    size_t *tail;                     /* by list: its last member */
-    int64_t list_gpus;                /* the GPUs of every list's members */
-    size_t *cur;                      /* during a pick, by place in lists: members walked */
-    int64_t *cur_gpus, *upto_gpus;    /* their GPUs; and those up to the next waiting job */
-    size_t *upto;                     /* the members up to the next waiting job */
-    size_t *head;                     /* by place: its first member not walked, or stale */
-    st__rset_pos *hpos;               /* and that member's place in the list's tree */
-    double *head_key;                 /* and that member's key */
-    st__ranked *loose;                /* the other running jobs, by key then id at this pick */
+    size_t wait;                   /* the waiting jobs, by key then id */
+    st__runlist *rl;               /* by list: one for srtf, one per GPU count for srsf */
+    size_t *lists, n_lists;        /* the lists with members */
+    int64_t list_gpus;             /* the GPUs of every list's members */
+    size_t *cur;                   /* during a pick, by place in lists: members walked */
+    int64_t *cur_gpus, *upto_gpus; /* their GPUs; and those up to the next waiting job */
+    size_t *upto;                  /* the members up to the next waiting job */
+    size_t *head;                  /* by place: its first member not walked, or stale */
+    st__rset_pos *hpos;            /* and that member's place in the list's tree */
+    double *head_key;              /* and that member's key */
+    st__ranked *loose;             /* the other running jobs, by key then id at this pick */
     size_t n_loose, cur_loose, upto_loose;
     int64_t run_gpus, walked;   /* during a pick: the running jobs' GPUs, and those walked past */
     size_t *fresh, n_fresh;     /* arrivals since the last pick (their keys need the view) */
