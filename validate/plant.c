@@ -19,7 +19,6 @@ typedef enum {
     PLANT_ENERGY,      /* the waveform's IT energy over its window against its phases', MWh */
     PLANT_PUE,         /* PUE from the cooling model */
     PLANT_LIMIT_SPEED, /* throughput at the GPU's power limit over throughput at its tdp */
-    PLANT_TOKENS,      /* tokens/s per GPU */
 } plant_metric;
 
 static const struct {
@@ -65,9 +64,6 @@ static const struct {
     /* 600 W loses 10-15%; a lower limit never runs faster: at most 0.90 of the 700 W speed */
     {"h100-500w-llama3-8b", "h100-500w-llama3-8b.yaml", PLANT_LIMIT_SPEED, ST_VALID_BOUND_AT_MOST,
      0.90, 0, "factryze.ai Scale Atlas, Power Capping (600 W loses 10-15%)"},
-    /* torchao's B200 at 750 W, bf16: 8,307.5 tokens/s per GPU; the step sets' 7% median goal */
-    {"b200-750w-llama3-8b", "b200-750w-llama3-8b.yaml", PLANT_TOKENS, ST_VALID_BOUND_RELATIVE,
-     8307.5, 0.07, "pytorch/ao mx_formats README, 8x B200 limited to 750W, bf16"},
 };
 
 #define N_CASES (sizeof plant_case / sizeof plant_case[0])
@@ -79,7 +75,6 @@ static const char *const metric_name[] = {
     [PLANT_ENERGY] = "IT energy MWh",
     [PLANT_PUE] = "PUE",
     [PLANT_LIMIT_SPEED] = "speed limit/tdp",
-    [PLANT_TOKENS] = "tokens/s per GPU",
 };
 
 /* The forecast of the scenario s on cluster c; its first job's throughput into *tps (tokens/s
@@ -136,8 +131,7 @@ static int predict(const st_scn *s, size_t i, double *out, double *published, st
                : m == PLANT_SWING    ? p->wave.swing_w / 1e6
                : m == PLANT_SWING_HZ ? p->wave.dominant_hz
                : m == PLANT_ENERGY   ? p->wave_it_energy_j / 3.6e9
-               : m == PLANT_PUE      ? p->pue
-                                     : tps;
+                                     : p->pue;
         if (m == PLANT_ENERGY) /* the published side is the model's own phase sum */
             *published = p->phase_energy_j / 3.6e9;
     }
