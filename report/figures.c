@@ -244,10 +244,9 @@ int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag 
     return 0;
 }
 
-/* The source struct of f for job i of run, or NULL where the run has none. */
-static const void *job_source(const st_fig *f, const st_run *run, size_t i)
+/* The source struct of f in job forecast fc, or NULL where fc has none (or f reads no job's). */
+static const void *forecast_source(const st_fig *f, const st_forecast *fc)
 {
-    const st_forecast *fc = &run->f[i];
     switch (f->src) {
     case ST_SRC_STEP:
         return fc->has_step ? &fc->step : NULL;
@@ -259,14 +258,40 @@ static const void *job_source(const st_fig *f, const st_run *run, size_t i)
         return fc->has_life ? fc : NULL;
     case ST_SRC_COST:
         return fc->has_cost ? &fc->cost : NULL;
-    case ST_SRC_JOB_ENERGY:
-        for (size_t k = 0; run->has_plant && k < run->plant.n_jobs; k++)
-            if (run->plant.jobs[k].id == i && run->plant.jobs[k].energy_j > 0)
-                return &run->plant.jobs[k];
-        return NULL;
+    case ST_SRC_CKPT:
+        return fc->has_ckpt ? &fc->ckpt : NULL;
+    case ST_SRC_SUMMARY:
+        return fc->summary.replicas > 0 ? &fc->summary : NULL;
     default:
         return NULL;
     }
+}
+
+/* The source struct of f for job i of run, or NULL where the run has none. */
+static const void *job_source(const st_fig *f, const st_run *run, size_t i)
+{
+    if (f->src != ST_SRC_JOB_ENERGY)
+        return forecast_source(f, &run->f[i]);
+    for (size_t k = 0; run->has_plant && k < run->plant.n_jobs; k++)
+        if (run->plant.jobs[k].id == i && run->plant.jobs[k].energy_j > 0)
+            return &run->plant.jobs[k];
+    return NULL;
+}
+
+const st_fig *st_fig_of_metric(st_valid_metric m)
+{
+    for (size_t k = 0; k < st_fig_count; k++)
+        if (st_figs[k].metric == (unsigned)m + 1)
+            return &st_figs[k];
+    return NULL;
+}
+
+int st_fig_job_value(const st_fig *f, const st_forecast *fc, double *v)
+{
+    const void *base = forecast_source(f, fc);
+    if (base)
+        *v = st_fig_read(f, base);
+    return base != NULL;
 }
 
 double st_fig_read(const st_fig *f, const void *base)

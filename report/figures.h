@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "models/config/config.h"
 #include "sim/err.h"
 #include "sim/units.h"
 
@@ -77,6 +78,8 @@ typedef enum st_fig_src {
     ST_SRC_JOB,        /* its st_forecast, when its life ran */
     ST_SRC_COST,       /* its st_cost_result, when the run priced it */
     ST_SRC_JOB_ENERGY, /* its st_plant_job_power, when the plant gave it an energy */
+    ST_SRC_CKPT,       /* its st_ckpt_cost, when its checkpoint was costed */
+    ST_SRC_SUMMARY,    /* its st_life_summary, when replicas were drawn (a stat reads its mean) */
     ST_SRC_CLUSTER,    /* the cluster run's st_cluster_stats */
     ST_SRC_PLANT,      /* the run's st_plant_result, when the plant ran */
 } st_fig_src;
@@ -95,6 +98,9 @@ typedef struct st_fig {
     st_fig_ctype ctype;
     size_t off;
     unsigned sweep; /* a sweep column's place in --columns' list (from 1); 0: not one */
+    /* the validation metric (a case file's `validation.metric`) this figure is, plus 1; 0: none.
+     * `strata validate` reads the metric's prediction through the row. */
+    unsigned metric;
 } st_fig;
 
 /* The rows, in document order (each document's in the order its writer writes them), and how
@@ -131,5 +137,13 @@ void st_fig_sweep_cell(const st_fig *f, const struct st_run *run, size_t i, char
 
 /* Figure f read from base, its source struct (f->src's): its value as a double. */
 double st_fig_read(const st_fig *f, const void *base);
+
+/* The run row that validation metric m is (every metric has one: tests/unit/report). */
+const st_fig *st_fig_of_metric(st_valid_metric m);
+
+struct st_forecast;
+/* Figure f of the job forecast fc into *v: 1, or 0 where fc has none (its step, life, checkpoint
+ * cost or replicas not made; a row whose source is not one job's). */
+int st_fig_job_value(const st_fig *f, const struct st_forecast *fc, double *v);
 
 #endif

@@ -33,6 +33,18 @@
         .doc = ST_DOC_RUN, .path = p, .unit = u, .flags = (fl) | ST_FIG_SWEEP, .label = l,         \
         .src = src_, .ctype = t, .off = offsetof(S, m), .sweep = k                                 \
     }
+/* A sweep column that is also validation metric vm (st_valid_metric). */
+#define SWPV(p, u, fl, l, k, src_, S, m, t, vm)                                                    \
+    {                                                                                              \
+        .doc = ST_DOC_RUN, .path = p, .unit = u, .flags = (fl) | ST_FIG_SWEEP, .label = l,         \
+        .src = src_, .ctype = t, .off = offsetof(S, m), .sweep = k, .metric = (vm) + 1             \
+    }
+/* A run row that is validation metric vm, read from member m of S (of kind src). */
+#define VAL(p, u, fl, l, src_, S, m, vm)                                                           \
+    {                                                                                              \
+        .doc = ST_DOC_RUN, .path = p, .unit = u, .flags = fl, .label = l, .src = src_,             \
+        .ctype = ST_FIG_DOUBLE, .off = offsetof(S, m), .metric = (vm) + 1                          \
+    }
 /* A figure column of compare's table, headed h. */
 #define CMP(p, u, fl, l, h, src_, S, m, t)                                                         \
     {                                                                                              \
@@ -74,11 +86,11 @@ const st_fig st_figs[] = {
     RUN("jobs[].memory.capacity_bytes", BY, 0, "Memory capacity"),
     RUN("jobs[].memory.overflow_term", TX, OPT, "Overflowing term"),
     RUN("jobs[].memory.overflow_bytes", BY, OPT, "Memory over capacity"),
-    SWP("jobs[].step_time_s", TI, DEF, "Step time", 1, ST_SRC_STEP, st_step_result, step_time_s, DBL),
-    SWP("jobs[].mfu", SH, DEF, "Model FLOPs utilisation", 2, ST_SRC_STEP, st_step_result, mfu, DBL),
+    SWPV("jobs[].step_time_s", TI, DEF, "Step time", 1, ST_SRC_STEP, st_step_result, step_time_s, DBL, ST_METRIC_STEP_TIME),
+    SWPV("jobs[].mfu", SH, DEF, "Model FLOPs utilisation", 2, ST_SRC_STEP, st_step_result, mfu, DBL, ST_METRIC_MFU),
     SWP("jobs[].hfu", SH, 0, "Hardware FLOPs utilisation", 7, ST_SRC_STEP, st_step_result, hfu, DBL),
     SWP("jobs[].tokens_per_s", ST_FU_PER_S, 0, "Tokens per second", 8, ST_SRC_STEP, st_step_result, tokens_per_s, DBL),
-    SWP("jobs[].tflops_per_gpu", NU, 0, "TFLOP/s per GPU", 9, ST_SRC_STEP, st_step_result, tflops_per_gpu, DBL),
+    SWPV("jobs[].tflops_per_gpu", NU, 0, "TFLOP/s per GPU", 9, ST_SRC_STEP, st_step_result, tflops_per_gpu, DBL, ST_METRIC_TFLOPS_PER_GPU),
     RUN("jobs[].microbatches_per_step", NU, 0, "Micro-batches per step"),
     RUN("jobs[].breakdown.compute_s", TI, 0, "Compute"),
     RUN("jobs[].breakdown.tp_comm_s", TI, 0, "TP communication"),
@@ -87,13 +99,13 @@ const st_fig st_figs[] = {
     RUN("jobs[].breakdown.bubble_s", TI, 0, "Pipeline bubble"),
     RUN("jobs[].breakdown.optimizer_s", TI, 0, "Optimizer"),
     RUN("jobs[].closed_form_step_s", TI, 0, "Closed-form step time"),
-    RUN("jobs[].checkpoint.size_bytes", BY, 0, "Checkpoint size"),
+    VAL("jobs[].checkpoint.size_bytes", BY, 0, "Checkpoint size", ST_SRC_MEM, st_memory, checkpoint_bytes, ST_METRIC_CKPT_SIZE),
     RUN("jobs[].checkpoint.mode", TX, 0, "Checkpoint mode"),
     RUN("jobs[].checkpoint.interval_s", TI, 0, "Checkpoint interval"),
     RUN("jobs[].checkpoint.interval_rule", TX, 0, "Interval rule"),
     RUN("jobs[].checkpoint.daly_interval_s", TI, OPT, "Daly's interval"),
     RUN("jobs[].checkpoint.young_interval_s", TI, OPT, "Young's interval"),
-    RUN("jobs[].checkpoint.stall_s", TI, 0, "Checkpoint stall"),
+    VAL("jobs[].checkpoint.stall_s", TI, 0, "Checkpoint stall", ST_SRC_CKPT, st_ckpt_cost, stall_s, ST_METRIC_CKPT_SAVE),
     RUN("jobs[].checkpoint.stall_fraction", SH, 0, "Time stalled for checkpoints"),
     RUN("jobs[].checkpoint.dump_s", TI, 0, "Checkpoint dump time"),
     RUN("jobs[].checkpoint.write_s", TI, 0, "Checkpoint write time"),
@@ -124,8 +136,8 @@ const st_fig st_figs[] = {
     RUN("jobs[].cluster_lost_work_s", TI, OPT, "Work lost to cluster failures"),
     RUN("jobs[].replicas.n", NU, 0, "Replicas"),
     RUN("jobs[].replicas.wall_s", TI, ST_FIG_STATS, "Wall time over the replicas"),
-    RUN("jobs[].replicas.goodput", SH, ST_FIG_STATS, "Goodput over the replicas"),
-    RUN("jobs[].replicas.interruptions", NU, ST_FIG_STATS, "Interruptions over the replicas"),
+    VAL("jobs[].replicas.goodput", SH, ST_FIG_STATS, "Goodput over the replicas", ST_SRC_SUMMARY, st_life_summary, goodput.mean, ST_METRIC_GOODPUT),
+    VAL("jobs[].replicas.interruptions", NU, ST_FIG_STATS, "Interruptions over the replicas", ST_SRC_SUMMARY, st_life_summary, interruptions.mean, ST_METRIC_INTERRUPTIONS),
     RUN("jobs[].replicas.lost_work_s", TI, ST_FIG_STATS, "Work lost over the replicas"),
     RUN("jobs[].collective.op", TX, 0, "Collective"),
     RUN("jobs[].collective.algo", TX, 0, "Algorithm"),

@@ -10,6 +10,7 @@
 #include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
 #include "models/reliability/lifetime.h"
+#include "report/figures.h"
 #include "scenarios/scenario.h"
 #include "validate/validate_internal.h"
 
@@ -110,25 +111,11 @@ static void judge(const st_forecast *f, const st_validation_cfg *v, st_valid_row
 {
     snprintf(r->metric, sizeof r->metric, "%s", st_scn_metric_name(v->metric));
     r->published = v->published;
-    switch (v->metric) {
-    case ST_METRIC_CKPT_SIZE:
-        r->predicted = f->mem.checkpoint_bytes;
-        break;
-    case ST_METRIC_CKPT_SAVE:
-        r->predicted = f->ckpt.stall_s;
-        break;
-    case ST_METRIC_INTERRUPTIONS:
-        /* Over the published period: the rate the replicas saw, times the period. */
-        r->predicted = f->summary.interruptions.mean;
-        if (v->period_s > 0 && f->summary.wall_s.mean > 0)
-            r->predicted *= v->period_s / f->summary.wall_s.mean;
-        break;
-    case ST_METRIC_GOODPUT:
-        r->predicted = f->summary.goodput.mean;
-        break;
-    default:
-        r->predicted = NAN;
-    }
+    /* The figure the report writes for the metric, through its row (report/figures.h). */
+    double x;
+    r->predicted = st_fig_job_value(st_fig_of_metric(v->metric), f, &x) ? x : NAN;
+    if (v->metric == ST_METRIC_INTERRUPTIONS && v->period_s > 0 && f->summary.wall_s.mean > 0)
+        r->predicted *= v->period_s / f->summary.wall_s.mean; /* over the published period */
     within(r, 0.10);
     if (v->metric == ST_METRIC_INTERRUPTIONS) {
         r->bound_kind = ST_VALID_BOUND_POISSON95;

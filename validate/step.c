@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/forecast/forecast.h"
+#include "report/figures.h"
 #include "scenarios/scenario.h"
 #include "sim/xalloc.h"
 #include "validate/validate_internal.h"
@@ -20,11 +21,12 @@ static st_valid_goal set_goal(const char *set)
     return (st_valid_goal){.mean = INFINITY, .median = 0.07, .max = INFINITY};
 }
 
-static double metric_of(const st_step_result *r, st_valid_metric m)
+/* The step metric m of forecast f, as the report's row for it reads it (report/figures.h); NAN
+ * where f has none. */
+static double metric_of(const st_forecast *f, st_valid_metric m)
 {
-    return m == ST_METRIC_STEP_TIME ? r->step_time_s
-           : m == ST_METRIC_MFU     ? r->mfu
-                                    : r->tflops_per_gpu;
+    double v;
+    return st_fig_job_value(st_fig_of_metric(m), f, &v) ? v : NAN;
 }
 
 static void fill_row(const st_scn *s, const st_validation_cfg *v, const st_forecast *f,
@@ -36,7 +38,7 @@ static void fill_row(const st_scn *s, const st_validation_cfg *v, const st_forec
     snprintf(row->metric, sizeof row->metric, "%s", st_scn_metric_name(v->metric));
     row->published = v->published;
     row->fits = f->has_step;
-    row->predicted = f->has_step ? metric_of(&f->step, v->metric) : 0;
+    row->predicted = f->has_step ? metric_of(f, v->metric) : 0;
     row->error = f->has_step ? row->predicted / row->published - 1 : 0;
     /* The row has no bound of its own: its set's goal judges it, and a plan that does not fit
      * is a miss of the memory model. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "models/forecast/forecast.h"
 #include "report/figures.h"
 
 #define DOCS ST_SOURCE_DIR "/docs/guide/scenario-reference.md"
@@ -293,6 +294,41 @@ START_TEST(test_sweep_columns_are_rows)
 }
 END_TEST
 
+/* The validation metrics are rows: each one job figure of the run report, read through its row;
+ * a job without the figure's result has none. */
+START_TEST(test_validation_metrics_are_rows)
+{
+    for (size_t m = 0; st_valid_metric_names[m]; m++) {
+        const st_fig *f = st_fig_of_metric((st_valid_metric)m);
+        ck_assert_msg(f != NULL, "metric %s has no row", st_valid_metric_names[m]);
+        ck_assert(f->doc == ST_DOC_RUN && strncmp(f->path, "jobs[].", 7) == 0);
+        size_t rows = 0;
+        for (size_t k = 0; k < st_fig_count; k++)
+            rows += st_figs[k].metric == m + 1;
+        ck_assert_uint_eq(rows, 1);
+    }
+    st_forecast fc = {0};
+    double v = -1;
+    ck_assert(!st_fig_job_value(st_fig_of_metric(ST_METRIC_STEP_TIME), &fc, &v) && v == -1);
+    fc.has_step = 1;
+    fc.step.step_time_s = 6.5;
+    fc.step.mfu = 0.41;
+    fc.mem.checkpoint_bytes = 3e12;
+    fc.summary.replicas = 4;
+    fc.summary.goodput = (st_life_stat){.mean = 0.9, .lo = 0.8, .hi = 0.95};
+    fc.summary.interruptions.mean = 7;
+    ck_assert(st_fig_job_value(st_fig_of_metric(ST_METRIC_STEP_TIME), &fc, &v) && v == 6.5);
+    ck_assert(st_fig_job_value(st_fig_of_metric(ST_METRIC_MFU), &fc, &v) && v == 0.41);
+    ck_assert(st_fig_job_value(st_fig_of_metric(ST_METRIC_CKPT_SIZE), &fc, &v) && v == 3e12);
+    ck_assert(st_fig_job_value(st_fig_of_metric(ST_METRIC_GOODPUT), &fc, &v) && v == 0.9);
+    ck_assert(st_fig_job_value(st_fig_of_metric(ST_METRIC_INTERRUPTIONS), &fc, &v) && v == 7);
+    ck_assert(!st_fig_job_value(st_fig_of_metric(ST_METRIC_CKPT_SAVE), &fc, &v)); /* not costed */
+    fc.has_ckpt = 1;
+    fc.ckpt.stall_s = 12;
+    ck_assert(st_fig_job_value(st_fig_of_metric(ST_METRIC_CKPT_SAVE), &fc, &v) && v == 12);
+}
+END_TEST
+
 Suite *figures_suite(void)
 {
     Suite *s = suite_create("figures");
@@ -304,6 +340,7 @@ Suite *figures_suite(void)
     tcase_add_test(tc, test_every_row_has_its_doc_line);
     tcase_add_test(tc, test_find_through_the_documents_shapes);
     tcase_add_test(tc, test_sweep_columns_are_rows);
+    tcase_add_test(tc, test_validation_metrics_are_rows);
     suite_add_tcase(s, tc);
     return s;
 }
