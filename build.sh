@@ -48,7 +48,7 @@ fuzz_build() { # the libFuzzer harnesses into build-fuzz (clang)
 case "${1:-build}" in
 build)
     configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    echo "built build/strata"
+    echo "built build/strata; MPI sweeps $(sed -n 's/^STRATA_MPI_BUILT:INTERNAL=//p' build/CMakeCache.txt)"
     ;;
 demo)
     configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo

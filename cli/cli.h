@@ -44,6 +44,15 @@ void st_cli_print_err(const st_err *e);
  * change the exit status. */
 void st_cli_print_warnings(const st_scn *s);
 
+/* Under an MPI launcher that started several processes (cli/mpi_guard.c): 1 and the reason in
+ * why (n bytes) when command must not run there (a build without MPI, a launcher other than
+ * Open MPI's, a command other than sweep), else 0. have_mpi: this build has Open MPI; env reads
+ * the environment (getenv). */
+int st_cli_mpi_refusal(const char *command, int have_mpi, const char *(*env)(const char *),
+                       char *why, size_t n);
+/* The same for this process and build: 0, or ST_EXIT_INPUT after saying why on stderr. */
+int st_cli_mpi_guard(const char *command);
+
 /* A usage error: "strata NAME: msg" and a pointer to --help on stderr; returns ST_EXIT_INPUT. */
 int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

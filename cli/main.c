@@ -105,8 +105,10 @@ static int dispatch(int argc, char **argv)
             }
     }
     for (const st_cmd *c = st_cmd_table; c->name; c++)
-        if (strcmp(c->name, name) == 0)
-            return c->run(argc - 1, argv + 1);
+        if (strcmp(c->name, name) == 0) {
+            int rc = st_cli_mpi_guard(c->name); /* one of several launched processes? */
+            return rc ? rc : c->run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "strata: '%s' is not a strata command; see 'strata --help'\n", name);
     return ST_EXIT_INPUT;
 }

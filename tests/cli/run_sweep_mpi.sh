@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun -n 2 strata sweep` (docs/guide/sweep.md, MPI): two ranks share the grid, rank 0 alone
 # writes, and the rows are byte-identical to -j 2's in CSV and JSON, on stdout and with -o; an
-# interrupted MPI sweep resumes from its journal; -j under mpirun is refused.
+# interrupted MPI sweep resumes from its journal; -j under mpirun is refused, as is any command
+# other than sweep.
 # Usage: run_sweep_mpi.sh STRATA SOURCE_DIR MPIRUN
 set -u
 strata=$1
@@ -60,6 +61,13 @@ cmp -s "$tmp/j2.json" "$tmp/r.json" || bad "resumed JSON differs"
 "${mpi[@]}" "$strata" sweep "$scn" "${grid[@]}" -j 2 >/dev/null 2>"$tmp/j.err"
 expect "-j under mpirun exit" 2 "$?"
 expect "-j under mpirun says" 1 "$(grep -c 'each MPI rank is one worker' "$tmp/j.err")"
+
+# Any other command under mpirun would run whole in every rank: each rank refuses (exit 2).
+"${mpi[@]}" "$strata" run "$scn" -o "$tmp/run.json" >/dev/null 2>"$tmp/run.err"
+expect "run under mpirun exit" 2 "$?"
+expect "run under mpirun says" 2 "$(grep -c 'only `strata sweep` shares its work' "$tmp/run.err")"
+n=$((n + 1))
+[ ! -e "$tmp/run.json" ] || bad "run under mpirun wrote its report"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
