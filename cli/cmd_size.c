@@ -24,6 +24,7 @@ typedef struct size_opts {
     const char *file, *workload, *goal, *output;
     double deadline_s, power_w, capex_usd, tco_usd;
     int64_t gpus, racks;
+    const char *unit; /* --unit: node, rack, leaf or a node count; NULL: a node */
     long top;
     st_size_format format;
     const st_gpu_spec *gpu[MAX_AXIS];
@@ -253,6 +254,34 @@ static int parse_format(const char *val, size_opts *o)
         "size", "--format takes 'text', 'json', 'csv', 'markdown' or 'html', found '%s'", val);
 }
 
+/* --unit: node, rack, leaf, or a whole number of nodes (checked against the cluster once it is
+ * loaded: unit_nodes). */
+static int parse_unit(const char *val, size_opts *o)
+{
+    if (strcmp(val, "node") && strcmp(val, "rack") && strcmp(val, "leaf")) {
+        st_value_rule r = {
+            .dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &lim_budget_gpus};
+        double v = 0;
+        if (value("--unit", val, &r, &v))
+            return ST_EXIT_INPUT;
+    }
+    o->unit = val;
+    return 0;
+}
+
+/* The scalable unit of --unit in nodes on cluster c: a node (the default), a rack, a leaf's
+ * nodes, or the count given. */
+static int64_t unit_nodes(const size_opts *o, const st_cluster_cfg *c)
+{
+    if (!o->unit || strcmp(o->unit, "node") == 0)
+        return 1;
+    if (strcmp(o->unit, "rack") == 0)
+        return c->racks.nodes_per_rack;
+    if (strcmp(o->unit, "leaf") == 0)
+        return c->fabric.nodes_per_leaf;
+    return (int64_t)strtod(o->unit, NULL);
+}
+
 /* One option with its value: 0 taken, > 0 a usage error, -1 not one of these. */
 static int parse_one(const char *a, const char *val, size_opts *o)
 {
@@ -268,7 +297,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
                                         "-o",
                                         "--output",
                                         "--storage-bandwidth",
-                                        "--topologies"};
+                                        "--topologies",
+                                        "--unit"};
     size_t i = 0, nk = sizeof known / sizeof *known;
     while (i < nk && strcmp(a, known[i]))
         i++;
@@ -301,6 +331,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         o->output = val;
     } else if (strcmp(a, "--workload") == 0) {
         o->workload = val;
+    } else if (strcmp(a, "--unit") == 0) {
+        return parse_unit(val, o);
     } else {
         return parse_axis(a, val, o);
     }
@@ -418,6 +450,7 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .goal = strcmp(goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
                          .cost = cost,
                          .seed = st_scn_seed(s),
+                         .unit_nodes = unit_nodes(o, st_scn_cluster(s)),
                          .rows = (size_t)o->top};
     st_size_result r;
     st_err err = {0};

@@ -17,6 +17,7 @@
 #include "models/silicon/parallel.h"
 #include "models/silicon/plan_check.h"
 #include "models/step/step.h"
+#include "planner/size_counts.h"
 #include "planner/size_life.h"
 #include "sim/progress.h"
 #include "sim/xalloc.h"
@@ -245,6 +246,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                        .step_s = r.step_time_s,
                        .cost_usd = -1};
     f->variant = k->variant;
+    f->topology = k->c.fabric.topology;
+    f->leaves_per_pod = k->c.fabric.leaves_per_pod;
     f->ports = k->ports;
     f->switch_ports = k->c.fabric.switch_ports > 0 ? k->c.fabric.switch_ports : INT64_MAX;
     f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
@@ -408,6 +411,36 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         st_leaf_retopology(&out->fabric, c->nodes, x->topology);
 }
 
+/* Shape k's switches and the most ports one needs. */
+static int ports_of(size_count *k, st_err *err)
+{
+    st_topo *t = NULL;
+    int rc = st_topo_new(&k->c, &t, err);
+    if (rc)
+        return rc;
+    k->switches = st_topo_network_switches(t);
+    k->ports = st_topo_most_ports(t, NULL);
+    st_topo_free(t);
+    return 0;
+}
+
+/* Shape k's fabric, grown with its size: a spine-leaf fabric whose spines would need more ports
+ * than its switches have gets a third tier, pods of half a switch's ports of leaves (the pods
+ * of a k-ary fat tree, each aggregation switch half down and half up: Al-Fares et al., "A
+ * Scalable, Commodity Data Center Network Architecture", SIGCOMM 2008). Past what three tiers
+ * of those switches reach, the fabric cannot be built: fabric binds (binds_of). */
+static int fabric_of(size_count *k, st_err *err)
+{
+    int rc = ports_of(k, err);
+    st_fabric_cfg *f = &k->c.fabric;
+    if (rc || f->topology != ST_TOPO_SPINE_LEAF || !(f->switch_ports > 1) ||
+        k->ports <= f->switch_ports)
+        return rc;
+    f->topology = ST_TOPO_FAT_TREE_3;
+    f->leaves_per_pod = f->switch_ports / 2;
+    return ports_of(k, err);
+}
+
 /* Shape k of cluster c's variant v with `nodes` nodes: its context (on the variant's memo),
  * GPU ids and switches. */
 static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec *s, size_t v,
@@ -426,14 +459,8 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
     k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
     for (int64_t i = 0; i < g; i++)
         k->ids[i] = i;
-    st_topo *t = NULL;
-    int rc = st_topo_new(&k->c, &t, err);
-    if (rc)
-        return rc;
-    k->switches = st_topo_network_switches(t);
-    k->ports = st_topo_most_ports(t, NULL);
-    st_topo_free(t);
-    return st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
+    int rc = fabric_of(k, err);
+    return rc ? rc : st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
 }
 
 static void count_close(size_count *k)
@@ -466,19 +493,22 @@ static int rank_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-/* The node counts searched: powers of two up to the most nodes the cluster and the GPU budget
- * allow, and that most itself. Returns how many, into n[0..cap). */
-static size_t counts_of(const st_cluster_cfg *c, const st_size_spec *s, int64_t *n, size_t cap)
+/* The scalable unit in nodes: the spec's, else one node. */
+static int64_t unit_of(const st_size_spec *s)
 {
-    int64_t most = c->nodes;
-    if (s->gpus > 0 && s->gpus / c->gpus_per_node < most)
-        most = s->gpus / c->gpus_per_node;
-    size_t k = 0;
-    for (int64_t v = 1; v < most && k + 1 < cap; v *= 2)
-        n[k++] = v;
-    if (most >= 1)
-        n[k++] = most;
-    return k;
+    return s->unit_nodes > 0 ? s->unit_nodes : 1;
+}
+
+/* The most units the GPU and rack budgets allow; INT64_MAX when neither is set. */
+static int64_t most_units(const st_cluster_cfg *c, const st_size_spec *s, int64_t unit)
+{
+    int64_t most = INT64_MAX;
+    if (s->gpus > 0)
+        most = s->gpus / (c->gpus_per_node * unit);
+    if (s->racks > 0 && c->racks.nodes_per_rack > 0 &&
+        s->racks * c->racks.nodes_per_rack / unit < most)
+        most = s->racks * c->racks.nodes_per_rack / unit;
+    return most;
 }
 
 /* What the plant, after the ranking, needs: the cluster and the spec. */
@@ -495,6 +525,8 @@ static void power_late(const size_late *l, st_size_cfg *f)
     st_cluster_cfg shape;
     variant_of(l->c, l->s, f->variant, -1, NULL, &shape); /* the plant reads no storage tier */
     shape.nodes = f->nodes;
+    shape.fabric.topology = f->topology; /* as the search grew it (fabric_of) */
+    shape.fabric.leaves_per_pod = f->leaves_per_pod;
     int64_t *ids = st_xmalloc((size_t)f->gpus * sizeof *ids);
     for (int64_t i = 0; i < f->gpus; i++)
         ids[i] = i;
@@ -531,38 +563,78 @@ static void finish(const st_cluster_cfg *c, const st_size_spec *spec, st_size_re
             power_late(&l, &out->cfg[i]);
 }
 
-/* Every GPU count of variant v, ascending, until a count whose every plan costs more than
- * the best met so far. Its counts share one memo of collective times: a pattern over the GPUs
- * a smaller count has too is simulated once, where their fabrics route those GPUs alike
- * (models/step/step.h). Returns 0 or an error. */
-static int search_variant(const st_cluster_cfg *c, const st_workload_cfg *w,
-                          const st_size_spec *spec, size_t v, const int64_t *nodes, size_t nc,
-                          st_size_result *out, st_err *err)
+/* The least power a shape of `nodes` nodes of cluster c draws, W: every node's base power and
+ * every GPU idle, through the power supplies, as the plant counts IT power
+ * (models/plant/plant.c); the facility adds its losses and cooling to that (PUE >= 1), so no
+ * plan on the shape, nor on a larger one, draws less. */
+static double power_floor(const st_cluster_cfg *c, int64_t nodes)
 {
-    double best = INFINITY;
-    int rc = 0;
-    st_step_memo *memo = st_step_memo_new();
-    for (size_t i = 0; i < nc && !rc; i++) {
-        size_count k;
-        rc = count_open(&k, c, spec, v, w->checkpoint.tier, nodes[i], memo, err);
-        size_t first = out->n;
-        if (!rc)
-            rc = search_count(&k, w, spec, out, err);
-        out->cadences += k.cadences;
-        count_close(&k);
-        out->counts_searched++;
-        int64_t total = (int64_t)(spec->n_variants ? spec->n_variants : 1) * (int64_t)nc;
-        if (best < k.best) { /* a smaller count met the deadline for less: larger cost more */
-            out->counts_skipped += (int64_t)(nc - i - 1);
-            st_progress(SIZE_PROGRESS, (int64_t)((v + 1) * nc), total);
-            break;
-        }
-        st_progress(SIZE_PROGRESS, (int64_t)(v * nc + i + 1), total);
-        for (size_t j = first; j < out->n; j++)
-            if (out->cfg[j].feasible && out->cfg[j].objective < best)
-                best = out->cfg[j].objective;
+    return (double)nodes * (c->node.base_power_w + (double)c->gpus_per_node * c->gpu->idle_w) /
+           st_plant_preset_get()->psu_efficiency;
+}
+
+/* Whether f (on a shape of cluster c's variant) breaks a budget that grows with the cluster:
+ * power (over its shape's floor, or its plan's lower bound: figures every configuration has
+ * whether the plant ran for it or not, so the sizes searched do not depend on the rows asked
+ * for), capex or the yearly cost. */
+static int over_growing(const st_size_cfg *f, const st_cluster_cfg *c, const st_size_spec *s)
+{
+    return (s->power_w > 0 && fmax(f->power_lb, power_floor(c, f->nodes)) > s->power_w) ||
+           (s->capex_usd > 0 && f->capex_usd > s->capex_usd) ||
+           (s->tco_usd_per_year > 0 && f->per_year_usd > s->tco_usd_per_year);
+}
+
+/* One variant's search over its candidate sizes (st__size_bisect's probe context). */
+typedef struct variant_search {
+    const st_cluster_cfg *c;
+    const st_workload_cfg *w;
+    const st_size_spec *spec;
+    size_t v;
+    const int64_t *nodes;
+    st_step_memo *memo; /* one memo of collective times over the variant's sizes */
+    st_size_result *out;
+    st_err *err;
+    int64_t done, total; /* progress over every variant's probes (an estimate of the total) */
+} variant_search;
+
+/* Every plan of variant x's candidate i, into x->out; what it found into *p. */
+static int probe_size(void *ctx, size_t i, st__size_probe *p)
+{
+    variant_search *x = ctx;
+    size_count k;
+    size_t first = x->out->n;
+    int rc =
+        count_open(&k, x->c, x->spec, x->v, x->w->checkpoint.tier, x->nodes[i], x->memo, x->err);
+    if (!rc)
+        rc = search_count(&k, x->w, x->spec, x->out, x->err);
+    x->out->cadences += k.cadences;
+    *p = (st__size_probe){.best_train_s = INFINITY, .over = x->out->n > first};
+    for (size_t j = first; j < x->out->n; j++) {
+        const st_size_cfg *f = &x->out->cfg[j];
+        p->meets |= f->feasible;
+        p->over &= over_growing(f, &k.c, x->spec);
+        if (f->train_s < p->best_train_s)
+            p->best_train_s = f->train_s;
     }
-    st_step_memo_free(memo);
+    count_close(&k);
+    if (x->done + 1 < x->total)
+        st_progress(SIZE_PROGRESS, ++x->done, x->total);
+    return rc;
+}
+
+/* Variant v's sizes in whole units: the smallest that meets the deadline and the budgets, by
+ * doubling then bisection (size_counts.h); each size's plans share one memo of collective times
+ * (a pattern over the GPUs another size has too is simulated once, where their fabrics route
+ * those GPUs alike: models/step/step.h). Returns 0 or an error. */
+static int search_variant(variant_search *x, const int64_t *nodes, size_t nc)
+{
+    x->nodes = nodes;
+    x->memo = st_step_memo_new();
+    int64_t probed = 0;
+    int rc = st__size_bisect(nc, nodes, probe_size, x, &probed);
+    st_step_memo_free(x->memo);
+    x->out->counts_searched += probed;
+    x->out->counts_skipped += (int64_t)nc - probed;
     return rc;
 }
 
@@ -632,19 +704,32 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           spec->capex_usd > 0 ? " with node_price and switch_price" : "");
     if (storage_check(w, spec, err) || gpu_check(c, spec, err))
         return ST_EINVAL;
-    int64_t nodes[64];
-    size_t nc = counts_of(c, spec, nodes, 64);
-    if (nc == 0)
+    int64_t unit = unit_of(spec), *nodes = NULL;
+    size_t nc = st__size_candidates(c, w, unit, most_units(c, spec, unit), &nodes);
+    if (nc == 0) {
+        free(nodes);
         return st_err_set(err, ST_EINVAL, w->loc,
-                          "the gpus budget (%lld) is less than one node of %lld GPUs",
-                          (long long)spec->gpus, (long long)c->gpus_per_node);
+                          "no cluster of whole units of %lld nodes within the budgets splits "
+                          "workload '%s' (global batch %lld) into a plan",
+                          (long long)unit, w->name, (long long)w->global_batch);
+    }
+    out->unit_nodes = unit;
+    out->candidates = (int64_t)nc;
     size_t nv = spec->n_variants ? spec->n_variants : 1;
+    /* the probes' expected count: doubling then bisection, about 2 log2 of the candidates */
+    int64_t per = 2 * (int64_t)ceil(log2((double)nc + 1)) + 1;
+    variant_search x = {
+        .c = c, .w = w, .spec = spec, .out = out, .err = err, .total = per * (int64_t)nv};
     int rc = 0;
-    st_progress(SIZE_PROGRESS, 0, (int64_t)(nv * nc));
-    for (size_t v = 0; v < nv && !rc; v++)
-        rc = search_variant(c, w, spec, v, nodes, nc, out, err);
-    if (rc)
-        st_progress(SIZE_PROGRESS, (int64_t)(nv * nc), (int64_t)(nv * nc)); /* the loop ends */
+    st_progress(SIZE_PROGRESS, 0, x.total);
+    for (size_t v = 0; v < nv && !rc; v++) {
+        x.v = v;
+        rc = search_variant(&x, nodes, nc);
+        if (x.done < per * (int64_t)(v + 1) && per * (int64_t)(v + 1) < x.total)
+            st_progress(SIZE_PROGRESS, x.done = per * (int64_t)(v + 1), x.total);
+    }
+    st_progress(SIZE_PROGRESS, x.total, x.total); /* the loop ends */
+    free(nodes);
     if (rc) {
         st_size_release(out);
         return rc;

@@ -1,7 +1,9 @@
 /* The capacity-sizing search of `strata size`: for one training workload (its model, tokens and
- * a deadline) on a scenario's cluster, every GPU count (whole nodes, up to the cluster's nodes
- * and the GPU budget) and every parallel plan on it (tp in the NVLink domain, pp dividing the
- * layers, dp from the count, ep for a mixture-of-experts model, micro-batch, recompute, virtual
+ * a deadline) on a scenario's cluster, the cluster sizes in whole scalable units (a node, a
+ * rack, a leaf or a stated unit) that some plan can split, whatever the scenario's own node count,
+ * tried by doubling then bisection for the smallest that meets the deadline and the budgets
+ * (planner/size_counts.h), and every parallel plan on each (tp in the NVLink domain, pp dividing
+ * the layers, dp from the count, ep for a mixture-of-experts model, micro-batch, recompute, virtual
  * stages), pruned before the step
  * model runs when the plan breaks a rule (models/silicon/plan_check.h) or does not fit in memory
  * (models/silicon/parallel.h); the rest are simulated (models/step/step.h, one context and its
@@ -72,10 +74,11 @@ typedef struct st_size_spec {
     const st_failures_cfg *failures;
     const st_size_variant *variants; /* n_variants hardware variants; 0: the scenario's only */
     size_t n_variants;
-    uint64_t seed; /* the scenario's: the plant's phase offsets */
-    size_t rows;   /* the ranked rows that must be complete besides the front (a caller printing
-                      the top N passes N); 0: every row. The plant model, most of a
-                      configuration's time, then runs only where its answer is needed. */
+    int64_t unit_nodes; /* the scalable unit the sizes come in, nodes; 0: one node */
+    uint64_t seed;      /* the scenario's: the plant's phase offsets */
+    size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
+                    the top N passes N); 0: every row. The plant model, most of a
+                    configuration's time, then runs only where its answer is needed. */
 } st_size_spec;
 
 /* One simulated configuration. */
@@ -102,9 +105,11 @@ typedef struct st_size_cfg {
     int feasible;        /* meets the deadline and every budget */
     int front;           /* on the Pareto front of train_s against objective */
     st_size_bind binds;
-    double storage_s;     /* of train_s, what checkpoint stalls and restores add (size_life.h) */
-    int64_t ports;        /* the most ports one switch of its fabric needs (topo.h) */
-    int64_t switch_ports; /* the ports its switches have (cluster.fabric.switch_ports) */
+    double storage_s;       /* of train_s, what checkpoint stalls and restores add (size_life.h) */
+    st_topology topology;   /* its fabric: the variant's, or a third tier grown (size.c) */
+    int64_t leaves_per_pod; /* of a fat-tree-3 fabric */
+    int64_t ports;          /* the most ports one switch of its fabric needs (topo.h) */
+    int64_t switch_ports;   /* the ports its switches have (cluster.fabric.switch_ports) */
 } st_size_cfg;
 
 /* Where the time to train of f beyond its pure compute goes, in seconds over the run:
@@ -133,8 +138,11 @@ typedef struct st_size_result {
     int64_t pruned_memory;    /* did not fit in the GPU's memory */
     int64_t pruned_dominated; /* a plan that recomputes more than one that fits */
     int64_t cadences;         /* checkpoint cadences weighed (closed form) over every plan */
-    int64_t counts_searched, counts_skipped; /* GPU counts; skipped once a smaller one met the
-                                                deadline at a lower objective */
+    int64_t unit_nodes;       /* the scalable unit searched, nodes */
+    int64_t candidates;       /* the sizes in whole units some plan splits, within the budgets */
+    int64_t counts_searched;  /* of them, the sizes searched (each with every plan) */
+    int64_t counts_skipped;   /* and those the doubling and bisection did not need, summed over
+                                 the variants */
 } st_size_result;
 
 /* Search the configurations of training workload w (with tokens or steps) on cluster c under

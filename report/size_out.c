@@ -104,9 +104,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->spec->n_variants)
         put(b, "%zu hardware variants; ", rp->spec->n_variants);
     put(b,
-        "searched %lld GPU counts (%lld larger skipped); %lld plans considered, %zu evaluated, "
+        "searched %lld of %lld cluster sizes in whole units of %lld node%s (%lld not needed); "
+        "%lld plans considered, %zu evaluated, "
         "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
-        (long long)r->counts_searched, (long long)r->counts_skipped, (long long)r->considered, r->n,
+        (long long)r->counts_searched, (long long)r->candidates, (long long)r->unit_nodes,
+        r->unit_nodes == 1 ? "" : "s", (long long)r->counts_skipped, (long long)r->considered, r->n,
         (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
         (long long)r->pruned_dominated);
     if (rp->failures)
@@ -163,6 +165,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
     num(o, "facility_w", f->facility_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
+    cJSON_AddStringToObject(o, "topology", st_topology_names[f->topology]);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);
     cJSON_AddBoolToObject(o, "front", f->front);
     cJSON_AddStringToObject(o, "binds", st_size_bind_name(f->binds));
@@ -183,6 +186,8 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON *s = cJSON_AddObjectToObject(root, "search");
     cJSON_AddNumberToObject(s, "variants",
                             (double)(rp->spec->n_variants ? rp->spec->n_variants : 1));
+    cJSON_AddNumberToObject(s, "unit_nodes", (double)r->unit_nodes);
+    cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
     cJSON_AddNumberToObject(s, "counts_searched", (double)r->counts_searched);
     cJSON_AddNumberToObject(s, "counts_skipped", (double)r->counts_skipped);
     cJSON_AddNumberToObject(s, "considered", (double)r->considered);

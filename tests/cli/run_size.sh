@@ -38,7 +38,9 @@ expect "same output on every run" "$(cat "$tmp/a.txt")" "$(cat "$tmp/b.txt")"
 expect "stderr" "" "$(cat "$tmp/a.err")"
 # considered = evaluated + pruned, pruned = rule + memory + dominated
 counts=$(sed -n 2p "$tmp/a.txt" | sed 's/[^0-9 ]//g' | tr -s ' ')
-read -r searched skipped considered evaluated pruned rule mem dom <<<"$counts"
+read -r searched candidates unit skipped considered evaluated pruned rule mem dom <<<"$counts"
+expect "searched + not needed = candidates" "$candidates" "$((searched + skipped))"
+expect "unit: a node by default" 1 "$unit"
 expect "considered = evaluated + pruned" "$considered" "$((evaluated + pruned))"
 expect "pruned = rule + memory + dominated" "$pruned" "$((rule + mem + dom))"
 [ "${mem:-0}" -gt 0 ] || bad "no plan pruned by memory: $counts"
@@ -131,21 +133,36 @@ expect "sizing.md: the answer's days" "77.35 days with failures" \
 expect "4,096 GPUs miss" "false fabric" \
     "$(awk -F, '$1 == "front" && $4 == 4096 {print $(NF - 2), $NF}' "$tmp/l.csv")"
 
-# Under --topologies spine-leaf the 16,384-GPU example's 1,024 leaves (2 nodes each) need spines
-# of 1,024 ports, past the 576 of its chassis (cluster.fabric.switch_ports): every such row is
-# not feasible and binds fabric, and the answer stays fat-tree-3's.
+# Under --topologies spine-leaf the 16,384-GPU example's 1,024 leaves (2 nodes each) would need
+# spines of 1,024 ports, past the 576 of its chassis (cluster.fabric.switch_ports): the fabric
+# grows a third tier (pods of 288 leaves), so every such row is fat-tree-3 and none binds on its
+# switches' ports; the answer is the scenario's own fat-tree-3 (192 leaves a pod).
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
     --budget power=30MW,gpus=20000 --topologies fat-tree-3,spine-leaf --top 1000 --format csv \
     >"$tmp/r.csv" 2>/dev/null || bad "405B spine-leaf sizing failed"
-expect "spine-leaf at 16,384 GPUs cannot be built" "spine-leaf false false fabric" \
-    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 {print $3, $(NF - 2), $(NF - 1), $NF}' "$tmp/r.csv" | sort -u)"
+expect "spine-leaf at 16,384 GPUs grows a third tier" "spine-leaf fat-tree-3" \
+    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 {print $3, $(NF - 3)}' "$tmp/r.csv" | sort -u)"
+expect "grown spine-leaf rows feasible" 1 \
+    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 && $(NF - 2) == "true"' "$tmp/r.csv" | head -1 | wc -l)"
 expect "spine-leaf: the answer stays fat-tree-3" "fat-tree-3,16384,true" \
     "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3 "," $5 "," $(NF - 2)}' "$tmp/r.csv")"
+
+# Against Llama 3's published design (docs/guide/sizing.md): its tokens by the time Meta's
+# throughput at 16,384 GPUs needs for them at 90% goodput, in 32-node units: within 15% of 16,384
+# GPUs, whole units, the deadline binding.
+"$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 80.37d --unit 32 \
+    --top 1 --format csv >"$tmp/m.csv" 2>/dev/null || bad "405B published-design sizing failed"
+read -r mn mg mf mb <<<"$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $4, $(NF - 2), $NF}' "$tmp/m.csv")"
+expect "published design: whole 32-node units" 0 "$((mn % 32))"
+expect "published design: within 15% of 16,384 GPUs" 1 \
+    "$(awk -v g="$mg" 'BEGIN {print (g >= 0.85 * 16384 && g <= 1.15 * 16384)}')"
+expect "published design: feasible, the deadline binds" "true deadline" "$mf $mb"
 
 # Usage errors.
 for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --budget power=x" \
     "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope" \
     "--deadline 1h --format xml" "--deadline 1h --oversubscription 0.5" \
+    "--deadline 1h --unit 0" "--deadline 1h --unit half" "--deadline 1h --unit 1.5" \
     "--deadline 1h --transport ethernet" "--deadline 1h --gpu-types ," \
     "--deadline 1h --gpu-types h100-sxm," "--deadline 1h --gpu-types h100-sxm,h100-sxm" \
     "--deadline 1h --oversubscription 1,,2" "--deadline 1h --oversubscription 2,2" \

@@ -4,6 +4,7 @@
  * cluster.fabric.switch_ports, which cannot be built. Llama 3 8B on H100 nodes. */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,9 +113,10 @@ START_TEST(test_checkpoint_stalls_bind_storage)
 END_TEST
 
 /* Switches of 2 ports, a node a leaf with one NIC: a leaf takes 1 port down and 1 up, a spine
- * one per leaf. 1 and 2 nodes need 2 ports at most; 4 nodes need spines of 4 ports, which
- * cannot be built: every 4-node row is not feasible, on no front, and binds fabric, though some
- * meet the 3 h deadline (which only 4 nodes do) and are feasible on switches of 4 ports. */
+ * one per leaf. 1 and 2 nodes need 2 ports at most; 4 nodes need spines of 4 ports, and a third
+ * tier of 2-port switches (pods of 1 leaf) needs cores of 4: such a fabric cannot be built, so
+ * every row of 4 nodes or more is not feasible, on no front, and binds fabric, though some meet
+ * the 3 h deadline (which only 4 nodes or more do) and are feasible on switches of 4 ports. */
 START_TEST(test_spines_past_their_ports_bind_fabric)
 {
     static const char fab[] = "  nodes: 4\n  fabric: { nics_per_node: 1, nodes_per_leaf: 1, "
@@ -124,14 +126,16 @@ START_TEST(test_spines_past_their_ports_bind_fabric)
     snprintf(four, sizeof four, fab, 4);
     st_scn *a = load(two, ""), *b = load(four, "");
     st_size_result r = run(a, 10800), q = run(b, 10800);
-    size_t over = 0, met = 0, in4 = 0, ok4 = 0;
+    size_t over = 0, met = 0, ok4 = 0;
     for (size_t i = 0; i < r.n; i++) {
         const st_size_cfg *f = &r.cfg[i];
         ck_assert_int_eq(f->switch_ports, 2);
-        ck_assert_int_eq(f->ports, f->nodes == 4 ? 4 : f->nodes == 2 ? 2 : 1);
-        if (f->nodes == 4) {
+        ck_assert_int_le(f->ports, f->nodes < 4 ? 2 : INT64_MAX);
+        if (f->nodes >= 4) {
             over++;
             met += f->train_s <= 10800;
+            ck_assert_int_gt(f->ports, 2);
+            ck_assert_int_eq(f->topology, ST_TOPO_FAT_TREE_3); /* grown, still too few ports */
             ck_assert(!f->feasible);
             ck_assert(!f->front);
             ck_assert_int_eq(f->binds, ST_BIND_FABRIC);
@@ -139,17 +143,51 @@ START_TEST(test_spines_past_their_ports_bind_fabric)
     }
     for (size_t i = 0; i < q.n; i++)
         if (q.cfg[i].nodes == 4) {
-            in4++;
             ok4 += q.cfg[i].feasible;
             ck_assert_int_eq(q.cfg[i].ports, 4);
+            ck_assert_int_eq(q.cfg[i].topology, ST_TOPO_SPINE_LEAF);
         }
+    ck_assert_uint_gt(over, 0);
     ck_assert_uint_gt(met, 0);
     ck_assert_uint_gt(ok4, 0);
-    ck_assert_uint_eq(over, in4);
+    ck_assert_int_eq(q.cfg[0].nodes, 4); /* the smallest that meets it */
     st_size_release(&r);
     st_size_release(&q);
     st_scn_free(a);
     st_scn_free(b);
+}
+END_TEST
+
+/* The fabric grows with the size: on switches of 4 ports, a node a leaf with one NIC, 4 nodes
+ * fill a spine's 4 ports; 8 would need spines of 8, so they get a third tier, pods of 2 leaves
+ * under aggregation switches of 2 ports down and 2 up, and 4 pods under cores of 4 ports: every
+ * switch within its 4 ports, the fabric built. 16 nodes would need cores of 8: past what three
+ * tiers of 4-port switches reach, they bind fabric. */
+START_TEST(test_fabric_grows_a_third_tier)
+{
+    st_scn *s = load("  nodes: 1\n  fabric: { nics_per_node: 1, nodes_per_leaf: 1, "
+                     "switch_ports: 4 }\n",
+                     "");
+    st_size_result r = run(s, 1e-3); /* met by no size: doubled until it stops gaining */
+    size_t n8 = 0, n16 = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert_int_eq(f->topology, f->nodes <= 4 ? ST_TOPO_SPINE_LEAF : ST_TOPO_FAT_TREE_3);
+        if (f->nodes == 8) {
+            n8++;
+            ck_assert_int_eq(f->leaves_per_pod, 2);
+            ck_assert_int_le(f->ports, 4); /* built: a binding fabric is its traffic's */
+        }
+        if (f->nodes == 16) {
+            n16++;
+            ck_assert_int_gt(f->ports, 4);
+            ck_assert_int_eq(f->binds, ST_BIND_FABRIC);
+        }
+    }
+    ck_assert_uint_gt(n8, 0);
+    ck_assert_uint_gt(n16, 0);
+    st_size_release(&r);
+    st_scn_free(s);
 }
 END_TEST
 
@@ -161,6 +199,7 @@ Suite *size_binds_suite(void)
     tcase_add_test(tc, test_exposed_communication_binds_fabric);
     tcase_add_test(tc, test_checkpoint_stalls_bind_storage);
     tcase_add_test(tc, test_spines_past_their_ports_bind_fabric);
+    tcase_add_test(tc, test_fabric_grows_a_third_tier);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -102,7 +102,8 @@ START_TEST(test_rails_cost_more_on_two_nodes)
                                              .goal = ST_SIZE_COST,
                                              .cost = st_scn_cost(s),
                                              .variants = spine_rail,
-                                             .n_variants = 2});
+                                             .n_variants = 2,
+                                             .unit_nodes = 2}); /* sizes of 2 nodes */
     const st_size_cfg *best = &r.cfg[0];
     ck_assert_uint_eq(best->variant, 0);
     int pairs = 0;
@@ -132,7 +133,8 @@ START_TEST(test_capex_binds_the_rails)
                                              .goal = ST_SIZE_COST,
                                              .cost = st_scn_cost(s),
                                              .variants = spine_rail,
-                                             .n_variants = 2});
+                                             .n_variants = 2,
+                                             .unit_nodes = 2}); /* sizes of 2 nodes */
     int rails = 0, spines = 0;
     for (size_t i = 0; i < r.n; i++) {
         const st_size_cfg *f = &r.cfg[i];
