@@ -23,6 +23,7 @@
 typedef struct size_opts {
     const char *file, *workload, *goal, *output;
     double deadline_s, power_w, capex_usd, tco_usd;
+    double cooling_w[3]; /* cooling=, air_cooling=, liquid_cooling= */
     int64_t gpus, racks;
     const char *unit; /* --unit: node, rack, leaf or a node count; NULL: a node */
     long top;
@@ -101,7 +102,9 @@ static int budget_dim(const char *key, const char *val, st_dim d, double *out)
     return value(k, val, &r, out) ? ST_EXIT_INPUT : 0;
 }
 
-static const char *const budget_keys[] = {"power", "gpus", "racks", "capex", "tco"};
+static const char *const budget_keys[] = {"power", "gpus",    "racks",       "capex",
+                                          "tco",   "cooling", "air_cooling", "liquid_cooling"};
+#define N_BUDGET_KEYS (sizeof budget_keys / sizeof budget_keys[0])
 
 /* One `KEY=VALUE` of --budget, each key at most once. tco is a spending rate: "20000000 USD" a
  * year. */
@@ -110,12 +113,14 @@ static int parse_budget_item(const char *item, size_opts *o)
     const char *eq = strchr(item, '=');
     size_t k = eq ? (size_t)(eq - item) : 0, key = 0;
     const char *v = eq ? eq + 1 : "";
-    while (key < 5 && (strlen(budget_keys[key]) != k || strncmp(item, budget_keys[key], k)))
+    while (key < N_BUDGET_KEYS &&
+           (strlen(budget_keys[key]) != k || strncmp(item, budget_keys[key], k)))
         key++;
-    if (key == 5)
+    if (key == N_BUDGET_KEYS)
         return st_cli_usage_error("size",
-                                  "--budget takes power=P, gpus=N, racks=N, capex=USD and tco=USD "
-                                  "(a year), found '%s'",
+                                  "--budget takes power=P, gpus=N, racks=N, capex=USD, tco=USD "
+                                  "(a year), cooling=P, air_cooling=P and liquid_cooling=P, "
+                                  "found '%s'",
                                   item);
     if (o->budget_seen & (1u << key))
         return st_cli_usage_error("size", "--budget: %s is given twice (found '%s')",
@@ -130,8 +135,10 @@ static int parse_budget_item(const char *item, size_opts *o)
         return budget_count("racks", v, &o->racks);
     case 3:
         return budget_dim("capex", v, ST_DIM_MONEY, &o->capex_usd);
-    default:
+    case 4:
         return budget_dim("tco", v, ST_DIM_MONEY, &o->tco_usd);
+    default: /* the heat to reject, W */
+        return budget_dim(budget_keys[key], v, ST_DIM_POWER, &o->cooling_w[key - 5]);
     }
 }
 
@@ -438,8 +445,18 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
      * cap the audit checks the facility peak against (models/plant/plant.h). */
     double cap = st_scn_cluster(s)->facility.power_capacity_w;
     double power_w = o->power_w > 0 ? o->power_w : cap > 0 ? cap : 0;
+    /* and its cooling capacities the cooling budgets (plant.h st_plant_heat) */
+    const st_facility_cfg *fc = &st_scn_cluster(s)->facility;
+    const double fcool[3] = {fc->cooling_capacity_w, fc->air_cooling_capacity_w,
+                             fc->liquid_cooling_capacity_w};
+    double cool[3];
+    for (int i = 0; i < 3; i++)
+        cool[i] = o->cooling_w[i] > 0 ? o->cooling_w[i] : fcool[i];
     st_size_spec spec = {.deadline_s = o->deadline_s,
                          .power_w = power_w,
+                         .cooling_w = cool[0],
+                         .air_cooling_w = cool[1],
+                         .liquid_cooling_w = cool[2],
                          .gpus = o->gpus,
                          .racks = o->racks,
                          .capex_usd = o->capex_usd,

@@ -33,8 +33,9 @@ static const int64_t vs_axis[] = {1, 2, 4};
 
 const char *st_size_bind_name(st_size_bind b)
 {
-    static const char *const names[ST_BIND__COUNT] = {
-        "memory", "deadline", "power", "gpus", "racks", "capex", "tco", "fabric", "storage"};
+    static const char *const names[ST_BIND__COUNT] = {"memory",  "deadline", "power", "gpus",
+                                                      "racks",   "capex",    "tco",   "fabric",
+                                                      "storage", "cooling"};
     return b < ST_BIND__COUNT ? names[b] : "?";
 }
 
@@ -108,9 +109,10 @@ static double window_of(const st_step_result *r)
  * figure at its peak, the one `run` and `audit` report: models/plant/plant.h; its facility energy
  * per step into *step_j, at the mean), or 0 when the GPU states no power limit. */
 static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
-                       const st_step_result *r, uint64_t seed, double *step_j)
+                       const st_step_result *r, uint64_t seed, double *step_j, st_plant_heat *heat)
 {
     *step_j = 0;
+    *heat = (st_plant_heat){NAN, NAN, NAN};
     if (!(c->gpu->tdp_w > 0))
         return 0;
     st_plant_job job = {r, ids, gpus, 0, 1.0};
@@ -123,6 +125,7 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     st_forecast_switch_optics(c, &ports, &net_w);
     if (st_plant_run_window_network(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
         w = pr.facility_peak.total_w;
+        *heat = pr.heat;
         *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;
     }
     st_plant_release(&pr);
@@ -151,6 +154,31 @@ static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
     return (double)(c->nodes * c->gpus_per_node) * top * (1 - 1e-9);
 }
 
+/* f's heat over the cooling budgets of s (the largest of total, air and liquid; INFINITY when
+ * one is set and the plant has not run for f; 0 without a cooling budget). */
+static double cooling_use(const st_size_cfg *f, const st_size_spec *s)
+{
+    const double heat[3] = {f->heat.total_w, f->heat.air_w, f->heat.liquid_w};
+    const double cap[3] = {s->cooling_w, s->air_cooling_w, s->liquid_cooling_w};
+    double u = 0;
+    for (int i = 0; i < 3; i++)
+        if (cap[i] > 0)
+            u = fmax(u, isfinite(heat[i]) ? heat[i] / cap[i] : INFINITY);
+    return u;
+}
+
+/* Whether s has a budget only the plant decides: power or cooling. */
+static int plant_budget(const st_size_spec *s)
+{
+    return s->power_w > 0 || s->cooling_w > 0 || s->air_cooling_w > 0 || s->liquid_cooling_w > 0;
+}
+
+/* Whether f, powered, is within the budgets the plant decides. */
+static int within_plant(const st_size_cfg *f, const st_size_spec *s)
+{
+    return (!(s->power_w > 0) || f->facility_w <= s->power_w) && cooling_use(f, s) <= 1;
+}
+
 /* The binding constraint of configuration f under spec: a fabric that cannot be built, else the
  * one it breaks the most, else the one with the least slack; a deadline by what its time goes
  * to (st_size_time_bind). */
@@ -158,16 +186,18 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
 {
     if (f->ports > f->switch_ports)
         return ST_BIND_FABRIC;
-    double u[ST_BIND_TCO + 1] = {
-        f->mem_bytes / f->mem_capacity,
-        f->train_s / s->deadline_s,
-        s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
-        s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0,
-        s->racks > 0 ? (double)f->racks / (double)s->racks : 0,
-        s->capex_usd > 0 ? f->capex_usd / s->capex_usd : 0,
-        s->tco_usd_per_year > 0 ? f->per_year_usd / s->tco_usd_per_year : 0};
+    double u[ST_BIND__COUNT] = {
+        [ST_BIND_MEMORY] = f->mem_bytes / f->mem_capacity,
+        [ST_BIND_DEADLINE] = f->train_s / s->deadline_s,
+        [ST_BIND_POWER] =
+            s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
+        [ST_BIND_GPUS] = s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0,
+        [ST_BIND_RACKS] = s->racks > 0 ? (double)f->racks / (double)s->racks : 0,
+        [ST_BIND_CAPEX] = s->capex_usd > 0 ? f->capex_usd / s->capex_usd : 0,
+        [ST_BIND_TCO] = s->tco_usd_per_year > 0 ? f->per_year_usd / s->tco_usd_per_year : 0,
+        [ST_BIND_COOLING] = cooling_use(f, s)}; /* fabric and storage: by the deadline's time */
     st_size_bind b = ST_BIND_MEMORY;
-    for (int i = 1; i <= ST_BIND_TCO; i++)
+    for (int i = 1; i < ST_BIND__COUNT; i++)
         if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])
             b = (st_size_bind)i;
     return b == ST_BIND_DEADLINE ? st_size_time_bind(f) : b;
@@ -182,7 +212,7 @@ static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
      * and is not over the budget on its bound. The rows printed get it after the ranking
      * (power_late). */
     return s->rows == 0 || (s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM) ||
-           (s->power_w > 0 && in_time && !(f->power_lb > s->power_w));
+           (plant_budget(s) && in_time && !(f->power_lb > s->power_w && s->power_w > 0));
 }
 
 /* Whether f trains within the deadline. */
@@ -244,7 +274,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                        .mem_bytes = m->total,
                        .mem_capacity = m->capacity,
                        .step_s = r.step_time_s,
-                       .cost_usd = -1};
+                       .cost_usd = -1,
+                       .heat = {NAN, NAN, NAN}};
     f->variant = k->variant;
     f->topology = k->c.fabric.topology;
     f->leaves_per_pod = k->c.fabric.leaves_per_pod;
@@ -271,7 +302,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->power_lb = power_lb(&k->c, &r);
     int in_time = f->train_s <= s->deadline_s;
     if (plant_now(s, f, in_time)) {
-        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j);
+        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j, &f->heat);
         f->powered = 1;
     }
     if (s->cost)
@@ -279,8 +310,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
     f->binds = binds_of(f, s);
-    f->feasible = in_time_now(f, s) && within_fixed(f, s) &&
-                  (!(s->power_w > 0) || f->facility_w <= s->power_w);
+    f->feasible = in_time_now(f, s) && within_fixed(f, s) && within_plant(f, s);
     return 0;
 }
 
@@ -531,7 +561,7 @@ static void power_late(const size_late *l, st_size_cfg *f)
     for (int64_t i = 0; i < f->gpus; i++)
         ids[i] = i;
     double step_j = 0;
-    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, l->s->seed, &step_j);
+    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, l->s->seed, &step_j, &f->heat);
     free(ids);
     f->powered = 1;
     f->binds = binds_of(f, l->s);
@@ -544,12 +574,12 @@ static int within_power(st_size_cfg *f, void *ctx)
     const size_late *l = ctx;
     if (f->ports > f->switch_ports)
         return 0;
-    if (!(l->s->power_w > 0))
+    if (!plant_budget(l->s))
         return 1;
-    if (!f->powered && f->power_lb > l->s->power_w)
+    if (!f->powered && l->s->power_w > 0 && f->power_lb > l->s->power_w)
         return 0;
     power_late(l, f);
-    return f->facility_w <= l->s->power_w;
+    return within_plant(f, l->s);
 }
 
 /* Rank the n configurations, mark the front and complete the rows asked for. */
@@ -576,10 +606,12 @@ static double power_floor(const st_cluster_cfg *c, int64_t nodes)
 /* Whether f (on a shape of cluster c's variant) breaks a budget that grows with the cluster:
  * power (over its shape's floor, or its plan's lower bound: figures every configuration has
  * whether the plant ran for it or not, so the sizes searched do not depend on the rows asked
- * for), capex or the yearly cost. */
+ * for), cooling in all (over the floor: all the power drawn is heat), capex or the yearly cost. */
 static int over_growing(const st_size_cfg *f, const st_cluster_cfg *c, const st_size_spec *s)
 {
-    return (s->power_w > 0 && fmax(f->power_lb, power_floor(c, f->nodes)) > s->power_w) ||
+    double floor = power_floor(c, f->nodes); /* every watt drawn is heat to reject as well */
+    return (s->power_w > 0 && fmax(f->power_lb, floor) > s->power_w) ||
+           (s->cooling_w > 0 && floor > s->cooling_w) ||
            (s->capex_usd > 0 && f->capex_usd > s->capex_usd) ||
            (s->tco_usd_per_year > 0 && f->per_year_usd > s->tco_usd_per_year);
 }

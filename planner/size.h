@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -41,6 +42,7 @@ typedef enum st_size_bind {
     ST_BIND_TCO,
     ST_BIND_FABRIC,  /* exposed communication, or switches past their ports */
     ST_BIND_STORAGE, /* checkpoint stalls and restores */
+    ST_BIND_COOLING, /* the heat to reject over a cooling budget */
     ST_BIND__COUNT
 } st_size_bind;
 
@@ -61,8 +63,11 @@ typedef struct st_size_variant {
 } st_size_variant;
 
 typedef struct st_size_spec {
-    double deadline_s;       /* time to train the workload's tokens, > 0 */
-    double power_w;          /* facility power budget; 0: none */
+    double deadline_s; /* time to train the workload's tokens, > 0 */
+    double power_w;    /* facility power budget; 0: none */
+    /* cooling budgets: the heat the facility rejects (models/plant/plant.h st_plant_heat), in
+     * all, on air and on liquid; 0: none */
+    double cooling_w, air_cooling_w, liquid_cooling_w;
     int64_t gpus;            /* GPU budget; 0: none */
     int64_t racks;           /* rack budget (the shape's nodes over nodes_per_rack); 0: none */
     double capex_usd;        /* purchase budget: nodes and switches at the cost: prices; 0: none */
@@ -96,9 +101,10 @@ typedef struct st_size_cfg {
     double capex_usd;    /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     double per_year_usd; /* the job's cost per year; < 0 without prices */
     double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
-    double facility_w;   /* the plant's IT peak times its PUE; NaN (unknown) past spec->rows and
-                            off the front when spec->rows > 0, binds then not final either */
+    double facility_w;          /* the plant's facility peak; NaN (unknown) past spec->rows and
+                                   off the front when spec->rows > 0, binds then not final either */
     double power_lb;     /* a lower bound on facility_w without the plant (size.c), 0: none */
+    st_plant_heat heat;  /* the heat to reject, when the plant ran for it (NaN: unknown) */
     int powered;         /* facility_w and binds are the plant's */
     st_step_result step; /* the simulated step, for a plant run after the ranking */
     double objective;    /* gpu_hours or cost_usd, by the goal */

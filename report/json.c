@@ -296,6 +296,10 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
         cJSON_AddNumberToObject(o, "ramp_limit_w_per_s", c->facility.ramp_limit_w_per_s);
     if (c->facility.power_capacity_w > 0)
         cJSON_AddNumberToObject(o, "power_capacity_w", c->facility.power_capacity_w);
+    cJSON *heat = cJSON_AddObjectToObject(o, "heat");
+    cJSON_AddNumberToObject(heat, "air_w", p->heat.air_w);
+    cJSON_AddNumberToObject(heat, "liquid_w", p->heat.liquid_w);
+    cJSON_AddNumberToObject(heat, "total_w", p->heat.total_w);
     cJSON_AddNumberToObject(o, "swing_hz", p->wave.dominant_hz);
     cJSON_AddNumberToObject(o, "utility_band_share", p->wave.band_share);
     cJSON_AddNumberToObject(o, "distribution_loss_w", p->loss_at_peak_w);

@@ -164,6 +164,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
     num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
     num(o, "facility_w", f->facility_w, 1);
+    num(o, "heat_w", f->heat.total_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     cJSON_AddStringToObject(o, "topology", st_topology_names[f->topology]);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);

@@ -247,6 +247,11 @@ static const st_field ups_fields[] = {
 
 static const st_field facility_fields[] = {
     ST_FDIM(st_facility_cfg, "power_capacity", power_capacity_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_facility_cfg, "cooling_capacity", cooling_capacity_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_facility_cfg, "air_cooling_capacity", air_cooling_capacity_w, ST_DIM_POWER,
+            ST_R_POS),
+    ST_FDIM(st_facility_cfg, "liquid_cooling_capacity", liquid_cooling_capacity_w, ST_DIM_POWER,
+            ST_R_POS),
     ST_FDIM(st_facility_cfg, "ramp_limit", ramp_limit_w_per_s, ST_DIM_RAMP, ST_R_POS),
     ST_FMAP("ups", ups_fields),
     ST_FEND,

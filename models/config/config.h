@@ -148,7 +148,10 @@ typedef struct st_ups_cfg {
 } st_ups_cfg;
 
 typedef struct st_facility_cfg {
-    double power_capacity_w;   /* 0 = not stated */
+    double power_capacity_w; /* 0 = not stated */
+    /* The heat its cooling can reject, W (models/plant/plant.h st_plant_heat): in all, and on
+     * its air and its liquid plant; 0 = not stated. */
+    double cooling_capacity_w, air_cooling_capacity_w, liquid_cooling_capacity_w;
     double ramp_limit_w_per_s; /* 0 = not stated */
     st_ups_cfg ups;
     st_loc loc;

@@ -480,6 +480,34 @@ static void audit_rack_power(const st_audit_in *in, const st_audit_cfg *t, audit
     }
 }
 
+/* The heat the facility rejects (plant.h st_plant_heat) against its cooling capacity, in all
+ * and on its air and liquid plants, each when stated. */
+static void audit_facility_heat(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    const st_plant_result *p = in->plant;
+    const st_facility_cfg *fc = &in->c->facility;
+    if (!p)
+        return;
+    const struct {
+        double heat, cap;
+        const char *what;
+    } rows[] = {
+        {p->heat.total_w, fc->cooling_capacity_w, "facility heat against cooling"},
+        {p->heat.air_w, fc->air_cooling_capacity_w, "heat to air against air cooling"},
+        {p->heat.liquid_w, fc->liquid_cooling_capacity_w, "heat to liquid against liquid cooling"}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (!(rows[i].cap > 0))
+            continue;
+        char a[32], b[32];
+        int ok = rows[i].heat <= rows[i].cap;
+        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, rows[i].heat, rows[i].cap,
+            rows[i].what);
+        say(out, "%s to reject %s the facility's %s", ufmt(rows[i].heat, ST_DIM_POWER, a, sizeof a),
+            ok ? "within" : "over", ufmt(rows[i].cap, ST_DIM_POWER, b, sizeof b));
+    }
+}
+
 /* The facility's steepest millisecond change against facility.ramp_limit, when stated. */
 static void audit_ramp(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
 {
@@ -574,9 +602,9 @@ static const struct {
     {ST__AUDIT_JOB, NULL, audit_headroom},      {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
     {ST__AUDIT_JOB, NULL, audit_ckpt_capacity}, {ST__AUDIT_JOB, NULL, audit_ingest},
     {ST__AUDIT_JOB, NULL, audit_write_load},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
-    {ST__AUDIT_LAST, audit_rack_power, NULL},   {ST__AUDIT_LAST, audit_ramp, NULL},
-    {ST__AUDIT_LAST, audit_cooling, NULL},      {ST__AUDIT_LAST, audit_junction, NULL},
-    {ST__AUDIT_LAST, audit_ups, NULL},
+    {ST__AUDIT_LAST, audit_rack_power, NULL},   {ST__AUDIT_LAST, audit_facility_heat, NULL},
+    {ST__AUDIT_LAST, audit_ramp, NULL},         {ST__AUDIT_LAST, audit_cooling, NULL},
+    {ST__AUDIT_LAST, audit_junction, NULL},     {ST__AUDIT_LAST, audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

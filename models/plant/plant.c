@@ -433,8 +433,10 @@ static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
     /* The transformers' and the UPS's losses are heat in the electrical rooms; the same air plant
      * removes it (energy conservation: every watt drawn ends as heat to reject). */
     out->electrical_heat_w = out->transformer_loss_w + out->ups.loss_w;
-    st_plant_cooling_power_of(&c->racks, out->air_w + out->electrical_heat_w, out->liquid_w,
-                              &out->cooling);
+    out->heat =
+        (st_plant_heat){.air_w = out->air_w + out->electrical_heat_w, .liquid_w = out->liquid_w};
+    out->heat.total_w = out->heat.air_w + out->heat.liquid_w;
+    st_plant_cooling_power_of(&c->racks, out->heat.air_w, out->heat.liquid_w, &out->cooling);
     st_plant_facility *m = &out->facility_mean;
     *m = (st_plant_facility){.it_w = out->it_mean_w,
                              .distribution_w = out->loss_mean_w,

@@ -67,6 +67,15 @@ typedef struct st_plant_facility {
     double total_w; /* the parts summed */
 } st_plant_facility;
 
+/* The heat the facility's cooling plant rejects (W), at the jobs' mean power, which the plant's
+ * thermal mass follows: every rack's heat to air and to its liquid loop, and the electrical
+ * rooms' losses (transformers, UPS) on the air plant. What a facility's cooling capacity, or a
+ * `strata size --budget cooling=`, is compared with (docs/models/plant.md, "Heat to reject"). */
+typedef struct st_plant_heat {
+    double air_w, liquid_w;
+    double total_w; /* the two summed */
+} st_plant_heat;
+
 typedef struct st_plant_result {
     st_plant_job_power *jobs; /* n_jobs, as given (owned) */
     size_t n_jobs;
@@ -91,6 +100,7 @@ typedef struct st_plant_result {
     st_plant_cooling_power cooling;
     double air_w, liquid_w; /* heat every rack gives each medium */
     double electrical_heat_w;
+    st_plant_heat heat; /* the facility's, to reject: the racks' and the electrical rooms' */
     /* The transformers' loss at the mean power: (IT + distribution losses) (1 / eta_t - 1). */
     double transformer_loss_w;
     /* The UPS (ups.h) feeding the transformers: it carries the facility waveform plus their

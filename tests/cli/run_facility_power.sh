@@ -3,13 +3,14 @@
 # `size`'s power_MW for the same cluster and plan are the plant's one facility peak (IT,
 # distribution, transformers, UPS, cooling plant), and `size` takes facility.power_capacity as its
 # budget. On the Llama 3 example with a 19 MW cap (it needs 20.6 MW) and the 4,096-H200 air
-# example with 4.5 MW (it needs 5.4 MW), the audit fails.
+# example with 4.5 MW (it needs 5.4 MW), the audit fails; the heat to reject likewise (run, audit
+# against a 15 MW cooling capacity, size).
 # usage: run_facility_power.sh STRATA SRCDIR
 set -eu
 strata=$1 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed 's/^cluster:$/cluster:\n  facility: { power_capacity: 19 MW }/' \
+sed 's/^cluster:$/cluster:\n  facility: { power_capacity: 19 MW, cooling_capacity: 15 MW }/' \
     "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/llama.yaml"
 check() { # FILE TP PP VS: run, audit and size agree; the cap fails
     "$strata" run "$1" --format json >"$tmp/run.json" 2>/dev/null
@@ -37,7 +38,16 @@ assert rows, "no size row for the scenario's plan"
 f = rows[0]["facility_w"]
 # the sizing's plant window is shorter than run's (planner/size.c window_of): 0.1%
 assert abs(f - peak) <= 1e-3 * peak, (f, peak)
-print("facility peak: run %.0f W, audit %s MW, size %.0f W" % (peak, m.group(1), f))
+# the heat to reject, one figure too: the audit's against facility.cooling_capacity, size's
+heat = run["power"]["heat"]["total_w"]
+assert abs(heat - run["power"]["heat"]["air_w"] - run["power"]["heat"]["liquid_w"]) <= 1e-9 * heat
+ck = [a for a in run["audit"] if a["check"] == "facility heat against cooling"]
+if ck:
+    assert ck[0]["value"] == heat and ck[0]["status"] == ("fail" if heat > ck[0]["limit"] else "pass")
+# the racks' heat is the steps' exact mean in both; the electrical rooms' losses are taken at the
+# waveform's mean over each window, size's shorter (about one step): 0.3% on this example
+assert abs(rows[0]["heat_w"] - heat) <= 5e-3 * heat, (rows[0]["heat_w"], heat)
+print("facility peak: run %.0f W, audit %s MW, size %.0f W; heat %.0f W" % (peak, m.group(1), f, heat))
 PY
 }
 check "$tmp/llama.yaml" 8 16 4

@@ -71,6 +71,46 @@ START_TEST(test_rack_budget_binds)
 }
 END_TEST
 
+/* Cooling: the heat to reject (plant.h st_plant_heat), in all and on air. With a budget a fifth
+ * over the most heat a one-node row rejects, and a deadline one node misses, the larger rows are
+ * over it and bind cooling; the heat is the plant's own figure, air and liquid summed. */
+START_TEST(test_cooling_budget_binds)
+{
+    st_scn *s = load("");
+    st_size_result r = run(s, (st_size_spec){.cooling_w = 1e12, .deadline_s = 1e-3});
+    double one = 0, t1 = INFINITY;
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert(f->powered); /* a cooling budget runs the plant, as a power budget does */
+        CLOSE(f->heat.total_w, f->heat.air_w + f->heat.liquid_w);
+        ck_assert(f->heat.air_w > 0);
+        if (f->nodes == 1) {
+            one = fmax(one, f->heat.total_w);
+            t1 = fmin(t1, f->train_s);
+        }
+    }
+    st_size_release(&r);
+    for (int air = 0; air < 2; air++) {
+        st_size_spec sp = {.deadline_s = 0.6 * t1};
+        *(air ? &sp.air_cooling_w : &sp.cooling_w) = 1.2 * one;
+        r = run(s, sp);
+        size_t over = 0;
+        for (size_t i = 0; i < r.n; i++) {
+            const st_size_cfg *f = &r.cfg[i];
+            ck_assert(!f->feasible);
+            if (f->nodes >= 2) {
+                ck_assert(!f->front);
+                over += f->binds == ST_BIND_COOLING;
+            }
+        }
+        ck_assert_uint_gt(over, 0);
+        ck_assert_str_eq(st_size_bind_name(ST_BIND_COOLING), "cooling");
+        st_size_release(&r);
+    }
+    st_scn_free(s);
+}
+END_TEST
+
 /* Capex: nodes at 250,000 USD and switches at 20,000 USD; a budget under four nodes' price. */
 START_TEST(test_capex_budget_binds)
 {
@@ -321,6 +361,7 @@ Suite *size_budgets_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_rack_budget_binds);
+    tcase_add_test(tc, test_cooling_budget_binds);
     tcase_add_test(tc, test_capex_budget_binds);
     tcase_add_test(tc, test_tco_budget_binds);
     tcase_add_test(tc, test_failures_without_checkpoints);
