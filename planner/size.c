@@ -14,6 +14,7 @@
 #include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "models/silicon/plan_check.h"
 #include "models/step/step.h"
@@ -627,12 +628,35 @@ typedef struct variant_search {
     st_size_result *out;
     st_err *err;
     int64_t done, total; /* progress over every variant's probes (an estimate of the total) */
+    int64_t bounded;     /* sizes ruled out by compute alone, not simulated */
+    int prune_bound;     /* some size can meet the deadline on compute: rule out those that
+                            cannot (else every size is simulated, to show what the best do) */
 } variant_search;
 
 /* Every plan of variant x's candidate i, into x->out; what it found into *p. */
+/* The least time to train workload w on `nodes` nodes of variant v: its model FLOPs over every
+ * GPU at its dense peak for the precision (MFU 1; failures and stalls only add). */
+static double compute_bound_s(const variant_search *x, int64_t nodes)
+{
+    const st_workload_cfg *w = x->w;
+    const st_gpu_spec *g = x->v < x->spec->n_variants && x->spec->variants[x->v].gpu
+                               ? x->spec->variants[x->v].gpu
+                               : x->c->gpu;
+    double tps = (double)w->global_batch * (double)w->seq_len;
+    double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tps);
+    double flops = steps * tps * st_llm_flops_per_token(w->model, w->seq_len);
+    return flops / ((double)(nodes * x->c->gpus_per_node) * st_gpu_peak(g, w->precision));
+}
+
 static int probe_size(void *ctx, size_t i, st__size_probe *p)
 {
     variant_search *x = ctx;
+    if (x->prune_bound && compute_bound_s(x, x->nodes[i]) > x->spec->deadline_s) {
+        /* no plan can meet it: not simulated (and no larger size is ruled out by it) */
+        *p = (st__size_probe){.best_train_s = INFINITY};
+        x->bounded++;
+        return 0;
+    }
     size_count k;
     size_t first = x->out->n;
     int rc =
@@ -661,12 +685,15 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
 static int search_variant(variant_search *x, const int64_t *nodes, size_t nc)
 {
     x->nodes = nodes;
+    x->prune_bound = compute_bound_s(x, nodes[nc - 1]) <= x->spec->deadline_s;
     x->memo = st_step_memo_new();
     int64_t probed = 0;
     int rc = st__size_bisect(nc, nodes, probe_size, x, &probed);
     st_step_memo_free(x->memo);
-    x->out->counts_searched += probed;
-    x->out->counts_skipped += (int64_t)nc - probed;
+    x->out->counts_searched += probed - x->bounded;
+    x->out->counts_bounded += x->bounded;
+    x->out->counts_skipped += (int64_t)nc - probed + x->bounded;
+    x->bounded = 0;
     return rc;
 }
 
@@ -746,8 +773,8 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           (long long)unit, w->name, (long long)w->global_batch);
     }
     out->unit_nodes = unit;
-    out->candidates = (int64_t)nc;
     size_t nv = spec->n_variants ? spec->n_variants : 1;
+    out->candidates = (int64_t)(nc * nv); /* every variant splits the same sizes */
     /* the probes' expected count: doubling then bisection, about 2 log2 of the candidates */
     int64_t per = 2 * (int64_t)ceil(log2((double)nc + 1)) + 1;
     variant_search x = {

@@ -145,10 +145,13 @@ typedef struct st_size_result {
     int64_t pruned_dominated; /* a plan that recomputes more than one that fits */
     int64_t cadences;         /* checkpoint cadences weighed (closed form) over every plan */
     int64_t unit_nodes;       /* the scalable unit searched, nodes */
-    int64_t candidates;       /* the sizes in whole units some plan splits, within the budgets */
+    int64_t candidates;       /* the sizes in whole units some plan splits, within the budgets,
+                                 over the variants (each splits the same sizes) */
     int64_t counts_searched;  /* of them, the sizes searched (each with every plan) */
-    int64_t counts_skipped;   /* and those the doubling and bisection did not need, summed over
-                                 the variants */
+    int64_t counts_skipped;   /* and those not searched: the doubling and bisection did not
+                                 need them, or compute alone rules them out; over the variants */
+    int64_t counts_bounded;   /* of those, the sizes the doubling or bisection tried that their
+                                 model FLOPs at the GPUs' dense peak alone put past the deadline */
 } st_size_result;
 
 /* Search the configurations of training workload w (with tokens or steps) on cluster c under

@@ -104,13 +104,14 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->spec->n_variants)
         put(b, "%zu hardware variants; ", rp->spec->n_variants);
     put(b,
-        "searched %lld of %lld cluster sizes in whole units of %lld node%s (%lld not needed); "
+        "searched %lld of %lld cluster sizes in whole units of %lld node%s (%lld not needed, "
+        "%lld of them past the deadline on compute alone); "
         "%lld plans considered, %zu evaluated, "
         "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
         (long long)r->counts_searched, (long long)r->candidates, (long long)r->unit_nodes,
-        r->unit_nodes == 1 ? "" : "s", (long long)r->counts_skipped, (long long)r->considered, r->n,
-        (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
-        (long long)r->pruned_dominated);
+        r->unit_nodes == 1 ? "" : "s", (long long)r->counts_skipped, (long long)r->counts_bounded,
+        (long long)r->considered, r->n, (long long)pruned, (long long)r->pruned_rule,
+        (long long)r->pruned_memory, (long long)r->pruned_dominated);
     if (rp->failures)
         put(b,
             "failures: time to train is Daly's expected wall time at the best of %lld "
@@ -191,6 +192,7 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON_AddNumberToObject(s, "candidates", (double)r->candidates);
     cJSON_AddNumberToObject(s, "counts_searched", (double)r->counts_searched);
     cJSON_AddNumberToObject(s, "counts_skipped", (double)r->counts_skipped);
+    cJSON_AddNumberToObject(s, "counts_bounded", (double)r->counts_bounded);
     cJSON_AddNumberToObject(s, "considered", (double)r->considered);
     cJSON_AddNumberToObject(s, "evaluated", (double)r->n);
     cJSON_AddNumberToObject(s, "pruned_rule", (double)r->pruned_rule);

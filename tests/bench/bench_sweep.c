@@ -16,6 +16,8 @@
 
 #include "cli/sweep.h"
 #include "planner/size.h"
+#include "report/figures.h"
+#include "scenarios/catalog.h"
 
 static double now_s(void)
 {
@@ -121,8 +123,27 @@ static int bench_mpi(const char *file)
 }
 #endif
 
-/* The sizing search of the workload of `file` (one run: it takes seconds). Returns 0 or 1. */
-static int bench_size(const char *file)
+/* The variants of issue 29's speed case: three GPU types, two transports, two oversubscriptions
+ * (`strata size --gpu-types h100-sxm,h200-sxm,b200 --transport roce-v2,infiniband
+ * --oversubscription 1,2`), into v (12). */
+static size_t three_types(st_size_variant *v)
+{
+    static const char *const gpus[] = {"h100-sxm", "h200-sxm", "b200"};
+    size_t n = 0;
+    for (int g = 0; g < 3; g++)
+        for (int t = 0; t < 2; t++)
+            for (int o = 1; o <= 2; o++)
+                v[n++] = (st_size_variant){.gpu = st_catalog_gpu(gpus[g]),
+                                           .oversub = o,
+                                           .set_transport = 1,
+                                           .transport =
+                                               t ? ST_TRANSPORT_INFINIBAND : ST_TRANSPORT_ROCE_V2};
+    return n;
+}
+
+/* The sizing search of the workload of `file` (one run: it takes seconds), with one hardware
+ * variant (the scenario's) or the twelve of three_types. Returns 0 or 1. */
+static int bench_size(const char *file, int types)
 {
     st_scn *s = NULL;
     st_diag d = {0};
@@ -137,6 +158,11 @@ static int bench_size(const char *file)
                          .seed = st_scn_seed(s),
                          .failures = st_scn_failures(s), /* as `strata size` takes them */
                          .rows = 10}; /* as `strata size` prints by default (--top 10) */
+    st_size_variant vars[12];
+    if (types) {
+        spec.n_variants = three_types(vars);
+        spec.variants = vars;
+    }
     st_size_result r;
     st_err err = {0};
     double t0 = now_s(), c0 = cpu_s();
@@ -146,17 +172,30 @@ static int bench_size(const char *file)
         size_t powered = 0; /* configurations the plant ran for */
         for (size_t i = 0; i < r.n; i++)
             powered += (size_t)r.cfg[i].powered;
-        printf("case: size-405b configs: %zu configs_per_s: %.1f considered: %lld "
-               "considered_per_s: %.1f seconds: %.3f powered: %zu cpu_seconds: %.3f "
-               "configs_per_cpu_s: %.1f\n",
-               r.n, (double)r.n / t, (long long)r.considered, (double)r.considered / t, t, powered,
-               c, (double)r.n / c);
+        if (types)
+            printf("case: size-405b-3types configs: %zu wall_s: %.3f cpu_seconds: %.3f "
+                   "sizes_searched: %lld\n",
+                   r.n, t, c, (long long)r.counts_searched);
+        else
+            printf("case: size-405b configs: %zu configs_per_s: %.1f considered: %lld "
+                   "considered_per_s: %.1f seconds: %.3f powered: %zu cpu_seconds: %.3f "
+                   "configs_per_cpu_s: %.1f\n",
+                   r.n, (double)r.n / t, (long long)r.considered, (double)r.considered / t, t,
+                   powered, c, (double)r.n / c);
         st_size_release(&r);
     } else {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, err.msg);
     }
     st_scn_free(s);
     return rc ? 1 : 0;
+}
+
+/* A sweep cell of the default columns' figure k (report/figures.h), as `strata sweep` writes. */
+static void fig_cell(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
+                     size_t n)
+{
+    const st_fig *const *figs = ctx;
+    st_fig_sweep_cell(figs[k], run, i, buf, n);
 }
 
 int main(int argc, char **argv)
@@ -171,7 +210,17 @@ int main(int argc, char **argv)
     }
     st_sweep sw;
     st_diag d = {0};
-    if (st_sweep_open(&sw, file, &g, NULL, &d)) {
+    const st_fig **figs = NULL; /* sweep's default columns, as `strata sweep` takes them */
+    size_t nf = 0;
+    if (st_fig_sweep_parse(NULL, &figs, &nf, &d)) {
+        fprintf(stderr, "bench_sweep: the default columns: %s\n", d.items[0].msg);
+        return 1;
+    }
+    const char *names[32];
+    for (size_t k = 0; k < nf && k < 32; k++)
+        names[k] = st_fig_sweep_name(figs[k]);
+    st_sweep_figs sf = {nf < 32 ? nf : 32, names, fig_cell, figs};
+    if (st_sweep_open(&sw, file, &g, &sf, &d)) {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
         return 1;
     }
@@ -185,11 +234,13 @@ int main(int argc, char **argv)
     }
     st_sweep_close(&sw);
     st_grid_free(&g);
+    free(figs);
 #ifdef STRATA_MPIRUN
     if (bench_mpi(file))
         ok = 0;
 #endif
-    if (bench_size(argc > 2 ? argv[2] : "scenarios/examples/llama3-405b-16k.yaml"))
-        ok = 0;
+    for (int types = 0; types < 2; types++)
+        if (bench_size(argc > 2 ? argv[2] : "scenarios/examples/llama3-405b-16k.yaml", types))
+            ok = 0;
     return ok ? 0 : 1;
 }

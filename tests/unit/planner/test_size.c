@@ -253,6 +253,29 @@ START_TEST(test_larger_counts_are_skipped)
 }
 END_TEST
 
+/* A deadline only larger sizes can meet: the sizes whose model FLOPs at the GPUs' dense peak
+ * alone take longer (2B tokens of Llama 3 8B at 4,096: about 1e20 FLOP, 2 h at 989 TFLOP/s a
+ * GPU needs 14 GPUs) are not simulated; the answer is still the smallest that meets it. A
+ * deadline no size can meet on compute simulates what the doubling reaches, as before. */
+START_TEST(test_compute_bound_rules_out_small_sizes)
+{
+    st_scn *s = load();
+    st_size_result r = search(s, 2 * 3600.0, 0);
+    ck_assert_int_gt(r.counts_bounded, 0);
+    int64_t least = INT64_MAX;
+    for (size_t i = 0; i < r.n; i++)
+        least = r.cfg[i].nodes < least ? r.cfg[i].nodes : least;
+    ck_assert_int_ge(least, 2); /* one node's 8 GPUs cannot, on compute alone */
+    ck_assert(r.cfg[0].feasible);
+    ck_assert_int_eq(r.counts_searched + r.counts_skipped, r.candidates);
+    st_size_release(&r);
+    r = search(s, 1e-3, 0);
+    ck_assert_int_eq(r.counts_bounded, 0);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 /* The bound the search prunes by before the plant runs is below the plant's answer on every
  * plan, and not vacuous: over half the plant's answer on most plans. */
 START_TEST(test_power_bound_is_below_plant)
@@ -332,6 +355,7 @@ Suite *size_suite(void)
     tcase_add_test(tc, test_front_is_non_dominated);
     tcase_add_test(tc, test_power_budget_binds);
     tcase_add_test(tc, test_larger_counts_are_skipped);
+    tcase_add_test(tc, test_compute_bound_rules_out_small_sizes);
     tcase_add_test(tc, test_power_bound_is_below_plant);
     tcase_add_test(tc, test_rows_match_complete_search);
     suite_add_tcase(s, tc);
