@@ -90,11 +90,13 @@ char *st_report_csv(const st_report *rep);
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
 /* `strata size --format html|markdown` (report/size_doc.c): the sizing JSON tree t (size_out.c's
- * JSON, parsed back, so every number shown is the JSON's) as one HTML page, whose chart puts every
- * configuration of r evaluated against the front and the deadline, or as Markdown tables.
- * Malloc'd. */
-char *st_size_doc(const char *file, const char *workload, const char *goal, double deadline_s,
-                  const st_size_result *r, const cJSON *t, st_report_format f);
+ * JSON, parsed back, so every number shown is the JSON's) of the search rp describes as one HTML
+ * page titled with the scenario's name, opening with the answer in words, whose chart puts every
+ * configuration of r evaluated against the front and the deadline, or as Markdown tables under
+ * the same title and summary. Malloc'd. */
+struct st_size_report;
+char *st_size_doc(const struct st_size_report *rp, const st_size_result *r, const cJSON *t,
+                  st_report_format f);
 
 /* The answer in words each HTML and Markdown report opens with (report/summary.c), built from
  * the numbers the report already holds, each shown in its row's unit; malloc'd, one sentence.

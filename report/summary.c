@@ -3,6 +3,7 @@
  * in it is one the report already holds (its JSON document's leaf, shown in its row's unit of the
  * report's schema, or the result the text summary prints), so the sentence and the tables below
  * it never disagree; nothing is computed here but counts and which row is least. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,9 +151,11 @@ static void least(FILE *out, const cJSON *pols, const char *key, int placements)
         return;
     char *path = st_xasprintf("policies[%zu].%s", at, key), v[ST_REPORT_VALUE_MAX];
     const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
-    char *who = policy_name(best, placements);
-    fprintf(out, "; lowest %s: %s (%s)", f ? f->label : key, who,
-            shown(ST_DOC_COMPARE, path, best, key, v));
+    char *who = policy_name(best, placements), *label = st_xstrdup(f ? f->label : key);
+    if (label[0] && !isupper((unsigned char)label[1])) /* "Makespan", not "GPU" or "P95" */
+        label[0] = (char)tolower((unsigned char)label[0]);
+    fprintf(out, "; lowest %s: %s (%s)", label, who, shown(ST_DOC_COMPARE, path, best, key, v));
+    free(label);
     free(who);
     free(path);
 }
@@ -216,16 +219,16 @@ char *st_summary_sweep_outcome(const cJSON *pts)
 static void plan_words(FILE *out, const cJSON *r, const char *workload)
 {
     char a[ST_REPORT_VALUE_MAX];
-    fprintf(out, "%.0f GPUs (%.0f nodes", num(r, "gpus"), num(r, "nodes"));
+    fprintf(out, "%.0f GPUs (%.0f %s", num(r, "gpus"), num(r, "nodes"),
+            num(r, "nodes") == 1 ? "node" : "nodes");
     if (*str(r, "variant"))
         fprintf(out, " of %s", str(r, "variant"));
-    fprintf(out, ", tp %.0f, pp %.0f, dp %.0f) train %s in %s", num(r, "tp"), num(r, "pp"),
+    fprintf(out, ", tp %.0f, pp %.0f, dp %.0f) train %s in %s: ", num(r, "tp"), num(r, "pp"),
             num(r, "dp"), workload, shown(ST_DOC_SIZE, "ranked[].train_s", r, "train_s", a));
     if (cJSON_IsNumber(get(r, "cost_usd")))
-        fprintf(out, " for %s", shown(ST_DOC_SIZE, "ranked[].cost_usd", r, "cost_usd", a));
+        fputs(shown(ST_DOC_SIZE, "ranked[].cost_usd", r, "cost_usd", a), out);
     else
-        fprintf(out, " in %s GPU-hours",
-                shown(ST_DOC_SIZE, "ranked[].gpu_hours", r, "gpu_hours", a));
+        fprintf(out, "%s GPU-hours", shown(ST_DOC_SIZE, "ranked[].gpu_hours", r, "gpu_hours", a));
     if (cJSON_IsNumber(get(r, "facility_w")))
         fprintf(out, " at %s facility power",
                 shown(ST_DOC_SIZE, "ranked[].facility_w", r, "facility_w", a));
