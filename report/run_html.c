@@ -399,6 +399,9 @@ static void tables(FILE *out, const cJSON *t)
         snprintf(path, sizeof path, "jobs[%zu]", i);
         kv_table(out, id, j, path);
     }
+    if (!i)
+        absent(out, "The scenario has no workload of its own: the trace's jobs are counted in the "
+                    "scheduler's figures.");
     for (const cJSON *o = t->child; o; o = o->next) {
         if (!cJSON_IsObject(o) || !strcmp(o->string, "cluster"))
             continue;

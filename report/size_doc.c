@@ -166,8 +166,11 @@ static char *size_html(const st_size_report *rp, const st_size_page *sr, const c
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     st_html_begin(out, rp->name);
-    char *line = st_xasprintf("Strata sizing · strata %s · workload %s · goal %s · deadline %.4g d",
-                              STRATA_VERSION, sr->workload, sr->goal, sr->deadline_s / 86400.0);
+    char dl[ST_REPORT_VALUE_MAX];
+    const st_fig *df = st_fig_find(ST_DOC_SIZE, "deadline_s");
+    st_fig_number_text(df ? df->unit : ST_FU_NUMBER, sr->deadline_s, dl, sizeof dl);
+    char *line = st_xasprintf("Strata sizing · strata %s · workload %s · goal %s · deadline %s",
+                              STRATA_VERSION, sr->workload, sr->goal, dl);
     st_html_para(out, "meta", line);
     free(line);
     st_html_summary(out, summary);
