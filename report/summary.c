@@ -186,10 +186,10 @@ char *st_summary_sweep(const st_sweep *sw)
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     const st_grid *g = sw->grid;
-    fprintf(out, "%zu %s, each a full run of the scenario, over ", g->n_points,
+    fprintf(out, "%zu %s, each a full run of the scenario: ", g->n_points,
             g->n_points == 1 ? "point" : "points");
     for (size_t a = 0; a < g->n_ax; a++) {
-        fprintf(out, "%s%s in ", a ? " and " : "", g->ax[a].path);
+        fprintf(out, "%s%s in ", a ? "; " : "", g->ax[a].path);
         for (size_t v = 0; v < g->ax[a].n; v++)
             fprintf(out, "%s%s", v ? ", " : "", g->ax[a].values[v]);
     }

@@ -101,7 +101,7 @@ set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fab
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format html >"$tmp/s.html" 2>/dev/null
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format json >"$tmp/s.json" 2>/dev/null
 ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30 quickstart' "sweep: html against json"
-ok 'grep -q "id=\"summary\">6 points, each a full run of the scenario, over workloads\[finetune\].global_batch in 32, 64, 128 and cluster.fabric.oversubscription in 1, 2. 6 of 6 ran" "$tmp/s.html"' "sweep: the answer in words"
+ok 'grep -q "id=\"summary\">6 points, each a full run of the scenario: workloads\[finetune\].global_batch in 32, 64, 128; cluster.fabric.oversubscription in 1, 2. 6 of 6 ran" "$tmp/s.html"' "sweep: the answer in words"
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
 ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
 # sweep: a first axis of names (not numbers) is drawn at its values' places, ticked with them.

@@ -132,7 +132,7 @@ expect "json numbers" '"cluster.nodes":	4,' "$(grep -o '"cluster.nodes":.*' "$tm
 "$strata" sweep "$scn" --set 'cluster.nodes=2,4' --format markdown >"$tmp/s.md" 2>/dev/null
 # the scenario's name as the title, the answer in words (points and axes), then the table
 expect "markdown title" "# quickstart" "$(sed -n 1p "$tmp/s.md")"
-expect "markdown summary" "2 points, each a full run of the scenario, over cluster.nodes in 2, 4." "$(sed -n 3p "$tmp/s.md")"
+expect "markdown summary" "2 points, each a full run of the scenario: cluster.nodes in 2, 4." "$(sed -n 3p "$tmp/s.md")"
 expect "markdown" "|---|---|" "$(sed -n 6p "$tmp/s.md" | cut -c1-9)"
 "$strata" sweep --help >"$tmp/h.txt"
 expect "help exit" 0 $?
