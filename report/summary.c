@@ -137,16 +137,23 @@ static char *policy_name(const cJSON *p, int placements)
                       : st_xstrdup(str(p, "policy"));
 }
 
-/* "; lowest LABEL: POLICY (VALUE)" for figure key over the policies (the first at a tie). */
+/* "; lowest LABEL: POLICY (VALUE)" for figure key over the policies (the first at a tie), or
+ * "; LABEL the same under every policy (VALUE)" where no policy changes it. */
 static void least(FILE *out, const cJSON *pols, const char *key, int placements)
 {
     const cJSON *best = NULL;
-    size_t at = 0, i = 0;
-    for (const cJSON *p = pols->child; p; p = p->next, i++)
-        if (cJSON_IsNumber(get(p, key)) && (!best || num(p, key) < num(best, key))) {
+    size_t at = 0, i = 0, n = 0;
+    int differ = 0;
+    for (const cJSON *p = pols->child; p; p = p->next, i++) {
+        if (!cJSON_IsNumber(get(p, key)))
+            continue;
+        differ |= best && num(p, key) != num(best, key);
+        n++;
+        if (!best || num(p, key) < num(best, key)) {
             best = p;
             at = i;
         }
+    }
     if (!best)
         return;
     char *path = st_xasprintf("policies[%zu].%s", at, key), v[ST_REPORT_VALUE_MAX];
@@ -154,7 +161,11 @@ static void least(FILE *out, const cJSON *pols, const char *key, int placements)
     char *who = policy_name(best, placements), *label = st_xstrdup(f ? f->label : key);
     if (label[0] && !isupper((unsigned char)label[1])) /* "Makespan", not "GPU" or "P95" */
         label[0] = (char)tolower((unsigned char)label[0]);
-    fprintf(out, "; lowest %s: %s (%s)", label, who, shown(ST_DOC_COMPARE, path, best, key, v));
+    if (differ || n < 2)
+        fprintf(out, "; lowest %s: %s (%s)", label, who, shown(ST_DOC_COMPARE, path, best, key, v));
+    else
+        fprintf(out, "; %s the same under every policy (%s)", label,
+                shown(ST_DOC_COMPARE, path, best, key, v));
     free(label);
     free(who);
     free(path);

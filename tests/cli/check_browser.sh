@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The HTML reports in a real browser (docs/guide/reports.md, "In a browser"): the pages of run
-# (a training job and a cluster trace), compare, sweep and size, each rendered headless by
+# The HTML reports in a real browser (docs/guide/reports.md, "How it is tested"): the pages of run
+# (a training job, a cluster trace, long names), compare, sweep and size, each rendered headless by
 # Debian's chromium in a 1,280 px wide window. A page fails when it scrolls sideways (its
 # document is wider than the window: a table or a name that does not fit the page) or when it
 # has no summary (<p id="summary">, the answer in words). The parser checks of the same pages
@@ -71,7 +71,10 @@ ex=scenarios/examples
 "$strata" sweep $ex/quickstart.yaml --set 'workloads[finetune].global_batch=32,64,128' \
     --set cluster.fabric.oversubscription=1,2 --format html >"$tmp/sweep-quickstart.html" 2>/dev/null
 "$strata" size $ex/quickstart.yaml --deadline 1h --format html >"$tmp/size-quickstart.html" 2>/dev/null
-for page in run-llama run-philly compare-philly sweep-quickstart size-quickstart; do
+# names longer than 300 bytes with no space to break at (cli.utf8's fixture): still no sideways
+# scroll
+"$strata" run tests/cli/utf8/names.yaml --format html >"$tmp/run-long-names.html" 2>/dev/null
+for page in run-llama run-philly compare-philly sweep-quickstart size-quickstart run-long-names; do
     check_page "$page" "$tmp/$page.html"
 done
 # The check itself fails on a page wider than the window and on a page without its summary.
