@@ -478,6 +478,7 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
         return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
     }
     st_size_report rp = {.file = o->file,
+                         .name = st_scn_name(s),
                          .workload = w->name,
                          .goal = goal,
                          .deadline_s = o->deadline_s,

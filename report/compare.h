@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "models/plant/plant.h"
 #include "models/sched/cluster.h"
@@ -67,5 +68,9 @@ typedef struct st_compare_waits {
 /* The HTML page: the policies' table from compare's JSON text (every number with its key,
  * policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
 char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
+
+/* Markdown's head: the scenario's name as its title, then the answer in words (report/summary.c)
+ * from compare's JSON text, each through the Markdown cell writer. */
+void st_compare_md_head(FILE *out, const char *scenario, const char *json);
 
 #endif

@@ -1,6 +1,8 @@
-/* `strata compare --format html`: the policies side by side as an HTML table, the numbers those
- * of compare's JSON output (parsed back from it; with replicas, each cell the mean ± the sample
- * sd), and the queue waits' CDF, one line a policy (with replicas, the first replica's waits). */
+/* `strata compare --format html`: the page titled with the scenario's name, the answer in words
+ * (report/summary.c), the policies side by side as an HTML table headed by the rows' labels in the
+ * report's schema, the numbers those of compare's JSON output (parsed back from it; with
+ * replicas, each cell the mean ± the sample sd), and the queue waits' CDF, one line a policy
+ * (with replicas, the first replica's waits). Markdown's title and summary come from here too. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,8 +46,12 @@ static void policy_table(FILE *out, const cJSON *pols)
     const char **heads = st_xcalloc(nk + 1, sizeof *heads);
     nk = 0;
     for (const cJSON *k = first ? first->child : NULL; k; k = k->next)
-        if (strcmp(k->string, "spread") != 0)
-            heads[nk++] = k->string;
+        if (strcmp(k->string, "spread") != 0) {
+            char *path = st_xasprintf("policies[].%s", k->string);
+            const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
+            free(path);
+            heads[nk++] = f ? f->label : k->string;
+        }
     st_html_table_begin(out, "table-policies", heads, nk);
     for (const cJSON *p = pols->child; p; p = p->next, i++) {
         st_html_row_begin(out);
@@ -63,18 +69,25 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     cJSON *t = cJSON_Parse(json);
     if (!t)
         ST_BUG("compare's JSON does not parse back");
-    char *buf, *title = st_xasprintf("Strata policy comparison: %s", scenario), line[128];
+    char *buf, *summary = st_summary_compare(t), line[128];
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    st_html_begin(out, title);
-    free(title);
-    snprintf(line, sizeof line, "strata %s · seed %.0f · the same jobs under each policy",
+    st_html_begin(out, scenario);
+    snprintf(line, sizeof line,
+             "Strata policy comparison · strata %s · seed %.0f · the same jobs under each policy",
              STRATA_VERSION, cJSON_GetObjectItemCaseSensitive(t, "seed")->valuedouble);
     st_html_para(out, "meta", line);
+    st_html_summary(out, summary);
+    free(summary);
+    st_html_heading(out, 2, "policies", "Policies");
+    policy_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
     st_html_heading(out, 2, "charts", "Charts");
     st_svg_series *s = st_xcalloc(n ? n : 1, sizeof *s);
-    for (size_t i = 0; i < n; i++)
+    size_t drawn = 0;
+    for (size_t i = 0; i < n; i++) {
         s[i] = (st_svg_series){w[i].label, w[i].waits_h, w[i].waits_h, w[i].n, ST_SVG_LINE};
+        drawn += w[i].n;
+    }
     /* with replicas, the waits drawn are the first replica's alone */
     const cJSON *reps = cJSON_GetObjectItemCaseSensitive(t, "replicas");
     char cdf_title[160];
@@ -90,12 +103,28 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
                       .y_label = "share of jobs",
                       .x_from_zero = 1};
     st_html_section(out, "sec-queue-waits");
-    st_svg_cdf(out, &f, s, n);
+    if (drawn >= 2)
+        st_svg_cdf(out, &f, s, n);
+    else
+        st_html_para(out, "absent", "Fewer than two jobs started: no distribution of waits.");
     st_html_section_end(out);
     free(s);
-    st_html_heading(out, 2, "policies", "Policies");
-    policy_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
     st_html_end(out);
     cJSON_Delete(t);
     return st_report_close(out, &buf);
+}
+
+void st_compare_md_head(FILE *out, const char *scenario, const char *json)
+{
+    cJSON *t = cJSON_Parse(json);
+    if (!t)
+        ST_BUG("compare's JSON does not parse back");
+    char *summary = st_summary_compare(t);
+    fputs("# ", out);
+    st_report_md_cell(out, scenario);
+    fputs("\n\n", out);
+    st_report_md_cell(out, summary);
+    fputs("\n\n", out);
+    free(summary);
+    cJSON_Delete(t);
 }

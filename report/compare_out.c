@@ -251,6 +251,11 @@ char *st_compare_render(const st_compare_doc *d, st_compare_format f)
                     d->placements ? d->placements
                     : n           ? rows[0].placement
                                   : "pack");
+        if (f == ST_CMP_MARKDOWN) { /* the title and the answer in words (compare_html.c) */
+            char *j = json(d);
+            st_compare_md_head(out, d->scenario, j);
+            free(j);
+        }
         table(out, rows, n, f == ST_CMP_MARKDOWN, spread);
     }
     return st_report_close(out, &buf);

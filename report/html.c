@@ -4,23 +4,33 @@
 #include "report/xml.h"
 
 /* System fonts only: nothing to download. */
+/* System fonts only: nothing to download. The page is at most 1,140 px of text: a table wider than
+ * that scrolls inside its own box (div.table-box), never the page, and a long word (a name
+ * without spaces) breaks where it must, so a 1,280 px window never scrolls sideways
+ * (tests/cli/check_browser.sh measures it in a real browser). */
 static const char style[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
-    "margin:24px auto;max-width:1140px;color:#1a1a1a;line-height:1.4;padding:0 12px}"
+    "margin:24px auto;max-width:1140px;color:#1a1a1a;line-height:1.4;padding:0 12px;"
+    "overflow-wrap:break-word}"
     "h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #ccc}"
     "p.meta{color:#555;margin-top:0}p.absent{color:#777;font-style:italic}"
-    "table{border-collapse:collapse;margin:8px 0 16px;font-size:0.92em}"
-    "th,td{border:1px solid #d0d0d0;padding:3px 8px;text-align:left}"
-    "th{background:#f0f3f7}td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-"
-    "nums}"
+    "p.summary{font-size:1.15em;background:#f4f7fb;border-left:4px solid #36c;padding:10px 14px}"
+    "div.table-box{max-width:100%;overflow-x:auto;margin:8px 0 16px}"
+    "table{border-collapse:collapse;font-size:0.92em}"
+    "th,td{border:1px solid #d0d0d0;padding:3px 8px;text-align:left;vertical-align:top}"
+    "th{background:#f0f3f7;overflow-wrap:normal;word-break:normal}"
+    "td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
     "tr:nth-child(even) td{background:#fafafa}"
+    "tr.fail td{background:#fde8e8}tr.warn td{background:#fff6dd}"
+    "td.status{font-weight:600;white-space:nowrap}tr.fail td.status{color:#b00020}"
+    "tr.warn td.status{color:#8a5a00}tr.pass td.status{color:#2e7d32}"
     "section.chart-box{margin:12px 0 20px}"
     "svg.chart{display:block;max-width:100%;height:auto;border:1px solid #e2e2e2}"
     "svg.chart text{font-size:11px;fill:#333}svg.chart text.title{font-size:14px;"
     "font-weight:600}svg.chart text.label{font-size:12px}"
     "svg.chart line.grid{stroke:#e6e6e6;stroke-width:1}"
     "svg.chart rect.frame{fill:none;stroke:#999;stroke-width:1}"
-    "@media print{svg.chart{break-inside:avoid}}";
+    "@media print{svg.chart{break-inside:avoid}div.table-box{overflow:visible}}";
 
 void st_html_begin(FILE *out, const char *title)
 {
@@ -78,9 +88,16 @@ void st_html_section_end(FILE *out)
     fputs("</section>\n", out);
 }
 
+void st_html_summary(FILE *out, const char *text)
+{
+    fputs("<p class=\"summary\" id=\"summary\">", out);
+    st_xml_text(out, text);
+    fputs("</p>\n", out);
+}
+
 void st_html_table_begin(FILE *out, const char *id, const char *const *heads, size_t n)
 {
-    fputs("<table", out);
+    fputs("<div class=\"table-box\"><table", out);
     if (id) {
         fputs(" id=\"", out);
         st_xml_text(out, id);
@@ -100,6 +117,13 @@ void st_html_row_begin(FILE *out)
     fputs("<tr>", out);
 }
 
+void st_html_row_begin_class(FILE *out, const char *cls)
+{
+    fputs("<tr class=\"", out);
+    st_xml_text(out, cls);
+    fputs("\">", out);
+}
+
 void st_html_row_end(FILE *out)
 {
     fputs("</tr>\n", out);
@@ -107,12 +131,30 @@ void st_html_row_end(FILE *out)
 
 void st_html_table_end(FILE *out)
 {
-    fputs("</tbody></table>\n", out);
+    fputs("</tbody></table></div>\n", out);
 }
 
 void st_html_cell(FILE *out, const char *text)
 {
     fputs("<td>", out);
+    st_xml_text(out, text);
+    fputs("</td>", out);
+}
+
+void st_html_cell_class(FILE *out, const char *cls, const char *title, const char *text)
+{
+    fputs("<td", out);
+    if (cls) {
+        fputs(" class=\"", out);
+        st_xml_text(out, cls);
+        fputc('"', out);
+    }
+    if (title) {
+        fputs(" title=\"", out);
+        st_xml_text(out, title);
+        fputc('"', out);
+    }
+    fputc('>', out);
     st_xml_text(out, text);
     fputs("</td>", out);
 }

@@ -25,14 +25,23 @@ void st_html_para(FILE *out, const char *cls, const char *text);
 void st_html_section(FILE *out, const char *id);
 void st_html_section_end(FILE *out);
 
-/* A table with id and column headings heads[0..n). */
+/* The answer in words, first on the page: <p id="summary" class="summary">text</p>. */
+void st_html_summary(FILE *out, const char *text);
+
+/* A table with id and column headings heads[0..n), inside a box of its own that scrolls
+ * sideways when the table is wider than the page (the page itself never does). */
 void st_html_table_begin(FILE *out, const char *id, const char *const *heads, size_t n);
 void st_html_row_begin(FILE *out);
 void st_html_row_end(FILE *out);
+/* A row of class cls ("fail", "warn": the style marks it). */
+void st_html_row_begin_class(FILE *out, const char *cls);
 void st_html_table_end(FILE *out);
 
 /* A text cell. */
 void st_html_cell(FILE *out, const char *text);
+
+/* A text cell of class cls and tooltip title (each may be NULL). */
+void st_html_cell_class(FILE *out, const char *cls, const char *title, const char *text);
 
 /* A number's cell: text is what a reader sees (units, rounding); key names the value in the
  * matching JSON report and exact is its JSON text there, kept as data-key and data-value so a

@@ -90,11 +90,29 @@ char *st_report_csv(const st_report *rep);
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
 /* `strata size --format html|markdown` (report/size_doc.c): the sizing JSON tree t (size_out.c's
- * JSON, parsed back, so every number shown is the JSON's) as one HTML page, whose chart puts every
- * configuration of r evaluated against the front and the deadline, or as Markdown tables.
- * Malloc'd. */
-char *st_size_doc(const char *file, const char *workload, const char *goal, double deadline_s,
-                  const st_size_result *r, const cJSON *t, st_report_format f);
+ * JSON, parsed back, so every number shown is the JSON's) of the search rp describes as one HTML
+ * page titled with the scenario's name, opening with the answer in words, whose chart puts every
+ * configuration of r evaluated against the front and the deadline, or as Markdown tables under
+ * the same title and summary. Malloc'd. */
+struct st_size_report;
+char *st_size_doc(const struct st_size_report *rp, const st_size_result *r, const cJSON *t,
+                  st_report_format f);
+
+/* The answer in words each HTML and Markdown report opens with (report/summary.c), built from
+ * the numbers the report already holds, each shown in its row's unit; malloc'd, one sentence.
+ * Of a run (t its JSON report's tree): what the one training job trains, in what wall time, on
+ * how many GPUs (or, with several jobs, what the cluster run did), the facility peak, the cost,
+ * and the audit's FAIL and WARN counts. Of compare's JSON tree: the policies that give the lowest
+ * mean JCT, makespan, mean wait and energy. Of a sweep: its points and axes (known before any
+ * point runs, so a streamed Markdown table can open with it), and for the HTML page the points'
+ * outcome, from its JSON points. Of size's JSON tree and its result: the best configuration,
+ * how many meet the deadline and the budgets. */
+char *st_summary_run(const st_report *rep, const cJSON *t);
+char *st_summary_compare(const cJSON *t);
+struct st_sweep;
+char *st_summary_sweep(const struct st_sweep *sw);
+char *st_summary_sweep_outcome(const cJSON *pts);
+char *st_summary_size(const cJSON *t, const st_size_result *res);
 
 /* A memory stream for a writer, and its text once closed (malloc'd). */
 FILE *st_report_open(char **buf, size_t *len);

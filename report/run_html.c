@@ -1,8 +1,13 @@
-/* `strata run --format html`: the run's report as one self-contained HTML page. The tables are
- * every value of the JSON report (parsed back from st_report_json, so they are its numbers, each
- * cell carrying its JSON key and text); the charts draw the same values, and the series the JSON
- * leaves out: the facility waveform and its spectrum (models/plant/wave_series.h), the replicas'
- * wall-time distribution (models/reliability/lifetime.h) and the queue waits. */
+/* `strata run --format html`: the run's report as one self-contained HTML page, titled with the
+ * scenario's name. First the answer in words (report/summary.c) and the audit, failures and
+ * warnings first and marked; then the charts; then tables of every value of the JSON report
+ * (parsed back from st_report_json, so they are its numbers, each cell carrying its JSON key and
+ * text), each figure named by its row's label in the report's schema. The charts draw the same
+ * values (the cost breakdown, the step and memory), and the series the JSON leaves out: the
+ * facility waveform and its spectrum (models/plant/wave_series.h), the replicas' wall-time
+ * distribution (models/reliability/lifetime.h) and the queue waits. A chart with nothing to draw
+ * is a sentence saying why, never an empty frame. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,29 +21,46 @@
 
 typedef struct kv_ctx {
     FILE *out;
-    size_t skip; /* the prefix's length, left out of the row's label */
+    size_t skip; /* the prefix's length, left out of the row's key */
 } kv_ctx;
+
+/* What a reader calls the leaf at path: its row's label in the report's schema, with the member's
+ * name for a statistic or a map's member ("Goodput over the replicas (p90)"); the key itself
+ * where no row names it. Malloc'd. */
+static char *leaf_label(const char *path, const char *key)
+{
+    const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+    if (!f)
+        return st_xstrdup(key);
+    const char *last = strrchr(path, '.');
+    if (f->flags & (ST_FIG_STATS | ST_FIG_MAP) && last)
+        return st_xasprintf("%s (%s)", f->label, last + 1);
+    return st_xstrdup(f->label);
+}
 
 static void kv_row(void *ctx, const char *path, const cJSON *leaf)
 {
     kv_ctx *k = ctx;
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
-    const char *label = path + (strlen(path) > k->skip ? k->skip : 0);
+    const char *key = path + (strlen(path) > k->skip ? k->skip : 0);
     const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, tb, sizeof tb);
+    key += key[0] == '.';
+    char *label = leaf_label(path, key);
     st_html_row_begin(k->out);
-    st_html_cell(k->out, label[0] == '.' ? label + 1 : label);
+    st_html_cell_class(k->out, NULL, key, label); /* the JSON key shows on hover */
     if (cJSON_IsNumber(leaf)) {
         st_html_cell_num(k->out, path, st_report_value_exact(leaf, eb, sizeof eb), text);
     } else {
         st_html_cell(k->out, text);
     }
     st_html_row_end(k->out);
+    free(label);
 }
 
-/* A key | value table of every leaf under node, whose path is prefix. */
+/* A figure | value table of every leaf under node, whose path is prefix. */
 static void kv_table(FILE *out, const char *id, const cJSON *node, const char *prefix)
 {
-    static const char *const heads[] = {"key", "value"};
+    static const char *const heads[] = {"Figure", "Value"};
     st_html_table_begin(out, id, heads, 2);
     kv_ctx k = {out, strlen(prefix)};
     st_report_leaves(node, prefix, kv_row, &k);
@@ -51,8 +73,21 @@ static double num(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* Stacked bars over the training jobs of the report: obj's parts keys[0..n) times scale, and
- * the limit key (or NULL). Returns 0 when no job has obj. */
+/* The object at the dotted path under o ("cost.breakdown"), or NULL. */
+static const cJSON *at(const cJSON *o, const char *path)
+{
+    char key[64]; /* a key of the report: a short name */
+    while (o && *path) {
+        size_t n = strcspn(path, ".");
+        snprintf(key, sizeof key, "%.*s", (int)n, path);
+        o = cJSON_GetObjectItemCaseSensitive(o, key);
+        path += n + (path[n] == '.');
+    }
+    return o;
+}
+
+/* Stacked bars over the jobs of the report: the parts keys[0..n) of the object at obj (a dotted
+ * path) times scale, and the limit key (or NULL). Returns 0 when no job has obj. */
 static int job_bars(FILE *out, const cJSON *jobs, const char *obj, const char *const *keys,
                     const char *const *names, size_t n, const char *limit, double scale,
                     const st_svg_frame *f)
@@ -61,7 +96,7 @@ static int job_bars(FILE *out, const cJSON *jobs, const char *obj, const char *c
     const char **cats = st_xcalloc(nj + 1, sizeof *cats);
     double *v = st_xcalloc((nj + 1) * n, sizeof *v), *lim = st_xcalloc(nj + 1, sizeof *lim);
     for (const cJSON *j = jobs->child; j; j = j->next) {
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, obj);
+        const cJSON *o = at(j, obj);
         if (!o)
             continue;
         cats[m] = cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring;
@@ -235,12 +270,56 @@ size_t st_report_waits_h(const st_cluster_result *c, double *out)
     return m;
 }
 
+/* Each priced job's cost by part (its cost.breakdown, each part named by its row's label), the
+ * parts no job spends on left out. */
+static void cost_chart(FILE *out, const cJSON *jobs)
+{
+    const cJSON *first = NULL;
+    for (const cJSON *j = jobs->child; j && !first; j = j->next)
+        first = at(j, "cost.breakdown");
+    st_html_section(out, "sec-cost-breakdown");
+    size_t n = 0, nk = first ? (size_t)cJSON_GetArraySize(first) : 0;
+    const char **keys = st_xcalloc(nk + 1, sizeof *keys),
+               **names = st_xcalloc(nk + 1, sizeof *names);
+    double top = 0;
+    for (const cJSON *k = first ? first->child : NULL; k; k = k->next) {
+        double spent = 0;
+        for (const cJSON *j = jobs->child; j; j = j->next) {
+            double v = num(at(j, "cost.breakdown"), k->string);
+            spent += isfinite(v) && v > 0 ? v : 0;
+        }
+        if (!(spent > 0))
+            continue;
+        char *path = st_xasprintf("jobs[].cost.breakdown.%s", k->string);
+        const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+        free(path);
+        keys[n] = k->string;
+        names[n++] = f ? f->label : k->string;
+    }
+    for (const cJSON *j = jobs->child; j; j = j->next)
+        top = fmax(top,
+                   isfinite(num(at(j, "cost"), "total_usd")) ? num(at(j, "cost"), "total_usd") : 0);
+    int millions = top >= 1e6;
+    st_svg_frame f = {.id = "cost-breakdown",
+                      .title = "Cost by part, per priced job",
+                      .x_label = millions ? "million USD" : "USD"};
+    if (!n || !job_bars(out, jobs, "cost.breakdown", keys, names, n, NULL, millions ? 1e-6 : 1, &f))
+        absent(out, "The scenario prices nothing (no cost section, or nothing spent): no cost to "
+                    "break down.");
+    st_html_section_end(out);
+    free(keys);
+    free(names);
+}
+
+/* The queue waits' CDF, drawn only from two started jobs on: one job's wait is its table's. */
 static void waits_chart(FILE *out, const st_run *r)
 {
+    size_t m = 0;
+    double *w = st_xmalloc((r->has_cluster && r->cluster.n ? r->cluster.n : 1) * sizeof *w);
+    if (r->has_cluster)
+        m = st_report_waits_h(&r->cluster, w);
     st_html_section(out, "sec-queue-waits");
-    if (r->has_cluster && r->cluster.n) {
-        double *w = st_xmalloc(r->cluster.n * sizeof *w);
-        size_t m = st_report_waits_h(&r->cluster, w);
+    if (m >= 2) {
         st_svg_series s = {r->cluster.policy, w, w, m, ST_SVG_LINE};
         st_svg_frame f = {.id = "queue-waits",
                           .title = "Queue wait of the started jobs (CDF)",
@@ -248,27 +327,67 @@ static void waits_chart(FILE *out, const st_run *r)
                           .y_label = "share of jobs",
                           .x_from_zero = 1};
         st_svg_cdf(out, &f, &s, 1);
-        free(w);
     } else {
-        absent(out, "No job went through the cluster run: no queue.");
+        absent(out, m ? "One job went through the queue: its wait is in its table, and there is "
+                        "no distribution to draw."
+                      : "No job went through the cluster run: no queue.");
     }
     st_html_section_end(out);
+    free(w);
+}
+
+/* The audit, failures first, then warnings, then the checks that pass, each row marked by its
+ * status (the style colours FAIL and WARN); the columns are the rows' labels. */
+static void audit_table(FILE *out, const cJSON *audit)
+{
+    static const char *const keys[] = {"status", "level", "check", "message"};
+    static const char *const order[] = {"fail", "warn", NULL};
+    const char *heads[4];
+    for (size_t k = 0; k < 4; k++) {
+        char *path = st_xasprintf("audit[].%s", keys[k]);
+        const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+        heads[k] = f ? f->label : keys[k];
+        free(path);
+    }
+    st_html_heading(out, 2, "audit", "Pre-flight audit");
+    st_html_table_begin(out, "table-audit", heads, 4);
+    for (size_t g = 0; g < 3; g++)
+        for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next) {
+            const char *st = cJSON_GetObjectItemCaseSensitive(a, "status")->valuestring;
+            int mine = order[g] ? strcmp(st, order[g]) == 0
+                                : strcmp(st, order[0]) != 0 && strcmp(st, order[1]) != 0;
+            if (!mine)
+                continue;
+            char up[16];
+            size_t k = 0;
+            for (; st[k] && k + 1 < sizeof up; k++)
+                up[k] = (char)toupper((unsigned char)st[k]);
+            up[k] = '\0';
+            st_html_row_begin_class(out, st);
+            st_html_cell_class(out, "status", NULL, up);
+            for (size_t c = 1; c < 4; c++)
+                st_html_cell(out, cJSON_GetObjectItemCaseSensitive(a, keys[c])->valuestring);
+            st_html_row_end(out);
+        }
+    st_html_table_end(out);
 }
 
 static void meta(FILE *out, const cJSON *t)
 {
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
-    char *line =
-        st_xasprintf("strata %s · scenario hash %s · seed %.0f · %.0f nodes of %s (%.0f GPUs)",
-                     cJSON_GetObjectItemCaseSensitive(t, "strata_version")->valuestring,
-                     cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
-                     num(t, "seed"), num(cl, "nodes"),
-                     cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring, num(cl, "gpus"));
+    char *line = st_xasprintf(
+        "Strata run report · strata %s · scenario hash %s · seed %.0f · %.0f nodes of %s (%.0f "
+        "GPUs)",
+        cJSON_GetObjectItemCaseSensitive(t, "strata_version")->valuestring,
+        cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, num(t, "seed"),
+        num(cl, "nodes"), cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring,
+        num(cl, "gpus"));
     st_html_para(out, "meta", line);
     free(line);
 }
 
-/* Every job's table, then each root object's (scheduler, fabric, power, ...), then the audit. */
+/* Every job's table, then each root object's (scheduler, fabric, power, ...), headed by its key
+ * with a capital. */
 static void tables(FILE *out, const cJSON *t)
 {
     char id[32], path[32]; /* a number's worth of text */
@@ -280,31 +399,37 @@ static void tables(FILE *out, const cJSON *t)
         snprintf(path, sizeof path, "jobs[%zu]", i);
         kv_table(out, id, j, path);
     }
+    if (!i)
+        absent(out, "The scenario has no workload of its own: the trace's jobs are counted in the "
+                    "scheduler's figures.");
     for (const cJSON *o = t->child; o; o = o->next) {
         if (!cJSON_IsObject(o) || !strcmp(o->string, "cluster"))
             continue;
-        char *tid = st_xasprintf("table-%s", o->string);
-        st_html_heading(out, 2, o->string, o->string);
+        char *tid = st_xasprintf("table-%s", o->string), *head = st_xstrdup(o->string);
+        head[0] = (char)toupper((unsigned char)head[0]);
+        st_html_heading(out, 2, o->string, head);
         kv_table(out, tid, o, o->string);
         free(tid);
+        free(head);
     }
-    st_html_heading(out, 2, "audit", "Pre-flight audit");
-    kv_table(out, "table-audit", cJSON_GetObjectItemCaseSensitive(t, "audit"), "audit");
 }
 
 char *st_report_html(const st_report *rep)
 {
     cJSON *t = st_report_tree(rep);
-    char *buf, *title = st_xasprintf("Strata report: %s", st_scn_name(rep->s));
+    char *buf, *summary = st_summary_run(rep, t);
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    st_html_begin(out, title);
-    free(title);
+    st_html_begin(out, st_scn_name(rep->s));
     meta(out, t);
+    st_html_summary(out, summary);
+    free(summary);
+    audit_table(out, cJSON_GetObjectItemCaseSensitive(t, "audit"));
     st_html_heading(out, 2, "charts", "Charts");
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(t, "jobs");
     const cJSON *power = cJSON_GetObjectItemCaseSensitive(t, "power");
     step_and_memory(out, jobs);
+    cost_chart(out, jobs);
     power_charts(out, rep->run, power);
     rack_chart(out, power);
     life_chart(out, rep->run);

@@ -1,13 +1,16 @@
 /* `strata size --format markdown|html`: the sizing report's JSON tree (report/size_out.c), parsed
  * back, so the numbers shown are the JSON's: Markdown tables of the ranked rows and the front, and
- * an HTML page whose chart is the front among every evaluated configuration. A row's columns are
- * its JSON keys in their order; a null (unknown) is shown as "-". */
+ * an HTML page whose chart is the front among every evaluated configuration; both titled with the
+ * scenario's name and opening with the answer in words (report/summary.c). A row's columns are
+ * its JSON keys in their order (headed in HTML by the rows' labels in the report's schema); a null
+ * (unknown) is shown as "-". */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/html.h"
 #include "report/report.h"
+#include "report/size_out.h"
 #include "report/svg.h"
 #include "sim/strfmt.h"
 #include "sim/xalloc.h"
@@ -72,7 +75,15 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
                       size_t n_cols)
 {
     char *id = st_xasprintf("table-%s", arr_name);
-    st_html_table_begin(out, id, cols, n_cols);
+    const char **heads = st_xcalloc(n_cols + 1, sizeof *heads);
+    for (size_t c = 0; c < n_cols; c++) {
+        char *path = st_xasprintf("ranked[].%s", cols[c]);
+        const st_fig *f = st_fig_find(ST_DOC_SIZE, path);
+        heads[c] = f ? f->label : cols[c];
+        free(path);
+    }
+    st_html_table_begin(out, id, heads, n_cols);
+    free(heads);
     free(id);
     size_t i = 0;
     for (const cJSON *o = arr->child; o; o = o->next, i++) {
@@ -137,8 +148,9 @@ static void search_row(void *ctx, const char *path, const cJSON *leaf)
     FILE *out = ctx;
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
     const char *text = st_report_value_text(ST_DOC_SIZE, path, leaf, tb, sizeof tb);
+    const st_fig *f = st_fig_find(ST_DOC_SIZE, path);
     st_html_row_begin(out);
-    st_html_cell(out, path);
+    st_html_cell_class(out, NULL, path, f ? f->label : path); /* the JSON key on hover */
     if (cJSON_IsNumber(leaf)) {
         st_html_cell_num(out, path, st_report_value_exact(leaf, eb, sizeof eb), text);
     } else {
@@ -147,23 +159,28 @@ static void search_row(void *ctx, const char *path, const cJSON *leaf)
     st_html_row_end(out);
 }
 
-static char *size_html(const st_size_page *sr, const cJSON *t, const char **cols, size_t n_cols)
+static char *size_html(const st_size_report *rp, const st_size_page *sr, const cJSON *t,
+                       const char **cols, size_t n_cols)
 {
-    char *buf, *title = st_xasprintf("Strata sizing: %s, workload %s", sr->file, sr->workload);
+    char *buf, *summary = st_summary_size(t, sr->r);
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    st_html_begin(out, title);
-    free(title);
-    char *line = st_xasprintf("strata %s · goal %s · deadline %.4g d", STRATA_VERSION, sr->goal,
-                              sr->deadline_s / 86400.0);
+    st_html_begin(out, rp->name);
+    char dl[ST_REPORT_VALUE_MAX];
+    const st_fig *df = st_fig_find(ST_DOC_SIZE, "deadline_s");
+    st_fig_number_text(df ? df->unit : ST_FU_NUMBER, sr->deadline_s, dl, sizeof dl);
+    char *line = st_xasprintf("Strata sizing · strata %s · workload %s · goal %s · deadline %s",
+                              STRATA_VERSION, sr->workload, sr->goal, dl);
     st_html_para(out, "meta", line);
     free(line);
+    st_html_summary(out, summary);
+    free(summary);
     st_html_heading(out, 2, "charts", "Pareto front");
     st_html_section(out, "sec-size-pareto");
     pareto_chart(out, sr);
     st_html_section_end(out);
     st_html_heading(out, 2, "search", "Search");
-    static const char *const heads[] = {"key", "value"};
+    static const char *const heads[] = {"Figure", "Value"};
     st_html_table_begin(out, "table-search", heads, 2);
     for (const cJSON *v = t->child; v; v = v->next)
         if (!cJSON_IsArray(v))
@@ -177,23 +194,26 @@ static char *size_html(const st_size_page *sr, const cJSON *t, const char **cols
     return st_report_close(out, &buf);
 }
 
-char *st_size_doc(const char *file, const char *workload, const char *goal, double deadline_s,
-                  const st_size_result *r, const cJSON *t, st_report_format f)
+char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON *t,
+                  st_report_format f)
 {
     const char *cols[MAX_COLS];
     size_t n_cols = cols_of(t, cols);
-    st_size_page pg = {file, workload, goal, deadline_s, r};
+    st_size_page pg = {rp->file, rp->workload, rp->goal, rp->deadline_s, r};
     if (f == ST_FMT_HTML)
-        return size_html(&pg, t, cols, n_cols);
-    char *buf;
+        return size_html(rp, &pg, t, cols, n_cols);
+    char *buf, *summary = st_summary_size(t, r);
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "search");
-    fputs("# Sizing: ", out);
-    st_report_md_cell(out, file);
-    fputs(", workload ", out);
-    st_report_md_cell(out, workload);
-    fprintf(out, "\n\nGoal %s, deadline %.4g d. ", goal, deadline_s / 86400.0);
+    fputs("# ", out);
+    st_report_md_cell(out, rp->name);
+    fputs("\n\n", out);
+    st_report_md_cell(out, summary);
+    free(summary);
+    fputs("\n\nSizing of workload ", out);
+    st_report_md_cell(out, rp->workload);
+    fprintf(out, ", goal %s, deadline %.4g d. ", rp->goal, rp->deadline_s / 86400.0);
     fprintf(out, "%.0f configurations evaluated of %.0f plans considered.\n\n## Ranked\n\n",
             cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
             cJSON_GetObjectItemCaseSensitive(s, "considered")->valuedouble);

@@ -270,8 +270,7 @@ char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_
     cJSON *t = cJSON_Parse(b.s); /* the page shows the JSON's numbers */
     if (!t)
         ST_BUG("strata size: its own JSON does not parse");
-    char *doc = st_size_doc(rp->file, rp->workload, rp->goal, rp->deadline_s, r, t,
-                            f == ST_SIZE_HTML ? ST_FMT_HTML : ST_FMT_MARKDOWN);
+    char *doc = st_size_doc(rp, r, t, f == ST_SIZE_HTML ? ST_FMT_HTML : ST_FMT_MARKDOWN);
     cJSON_Delete(t);
     free(b.s);
     return doc;

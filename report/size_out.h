@@ -18,6 +18,7 @@ typedef enum st_size_format {
 /* What the writers print besides the result. */
 typedef struct st_size_report {
     const char *file, *workload, *goal;
+    const char *name; /* the scenario's name: the HTML and Markdown's title */
     double deadline_s;
     size_t top;               /* rows of the ranked table */
     const st_size_spec *spec; /* its variants name the variant of each row */

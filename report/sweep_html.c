@@ -1,6 +1,8 @@
-/* `strata sweep --format html`: the sweep's curves, every report column against the first axis
- * (one line for each combination of the other axes' values), and the table of every point, all
- * from the sweep's JSON (its numbers, each cell keyed points[i].COLUMN). */
+/* `strata sweep --format html`: the page titled with the scenario's name, the answer in words
+ * (report/summary.c), the sweep's curves, every report column against the first axis (one line
+ * for each combination of the other axes' values), and the table of every point headed by its
+ * figures' labels in the report's schema, all from the sweep's JSON (its numbers, each cell keyed
+ * points[i].COLUMN). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +85,31 @@ static int numeric_axis(const st_sweep *sw, const cJSON *pts)
     return 1;
 }
 
-/* The chart of column col over the points: x the first axis (or, when its values are not all
+/* Column c's heading: a figure column's label in the report's schema (with its job's name when
+ * the scenario trains several), status and reason by theirs, an axis by its --set path. */
+static char *column_head(const st_sweep *sw, size_t c, int jobs)
+{
+    char *path = text_of("points[].%s%s", sw->cols[c], "");
+    const st_fig *f = c < sw->grid->n_ax ? NULL : st_fig_find(ST_DOC_SWEEP, path);
+    free(path);
+    if (!f)
+        return st_xstrdup(sw->cols[c]);
+    if (!(f->flags & ST_FIG_SWEEP) || jobs < 2)
+        return st_xstrdup(f->label);
+    size_t job = strlen(sw->cols[c]) - strlen(st_fig_sweep_name(f)) - 1;
+    char *name = st_xstrdup(sw->cols[c]);
+    name[job] = '\0';
+    char *head = text_of("%s: %s", name, f->label);
+    free(name);
+    return head;
+}
+
+/* The chart of column c over the points: x the first axis (or, when its values are not all
  * numbers, the point's value's place in the axis, ticked with the values), a series per group.
  * Returns 0 when no point has a number there. */
-static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *col, size_t id)
+static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size_t id)
 {
+    const char *col = sw->cols[c];
     size_t np = (size_t)cJSON_GetArraySize(pts), ng = 0, i = 0, have = 0;
     double *x = st_xcalloc(np + 1, sizeof *x), *y = st_xcalloc(np + 1, sizeof *y), scale;
     char **labels = st_xcalloc(np + 1, sizeof *labels);
@@ -122,7 +144,8 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, const char *co
     }
     char sid[32];
     snprintf(sid, sizeof sid, "sweep-curve-%zu", id);
-    char *title = text_of("%s against %s", col, sw->cols[0]);
+    char *head = column_head(sw, c, 2), *title = text_of("%s against %s", head, sw->cols[0]);
+    free(head);
     const char *yl = unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col;
     const st_grid_axis *ax0 = &sw->grid->ax[0];
     st_svg_frame f = {.id = sid,
@@ -160,7 +183,12 @@ static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const 
 
 static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
 {
-    st_html_table_begin(out, "table-points", (const char *const *)sw->cols, sw->n_cols);
+    size_t cols_per_job = sw->figs.n, fig_cols = sw->n_cols - sw->grid->n_ax - 2;
+    int jobs = cols_per_job ? (int)(fig_cols / cols_per_job) : 0;
+    char **heads = st_xcalloc(sw->n_cols + 1, sizeof *heads);
+    for (size_t c = 0; c < sw->n_cols; c++)
+        heads[c] = column_head(sw, c, jobs);
+    st_html_table_begin(out, "table-points", (const char *const *)heads, sw->n_cols);
     size_t i = 0;
     for (const cJSON *p = pts->child; p; p = p->next, i++) {
         st_html_row_begin(out);
@@ -169,6 +197,9 @@ static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
         st_html_row_end(out);
     }
     st_html_table_end(out);
+    for (size_t c = 0; c < sw->n_cols; c++)
+        free(heads[c]);
+    free(heads);
 }
 
 char *st_sweep_html(const st_sweep *sw, const char *json)
@@ -180,16 +211,19 @@ char *st_sweep_html(const st_sweep *sw, const char *json)
     char *buf, line[128];
     size_t len, id = 0;
     FILE *out = st_report_open(&buf, &len);
-    char *title = text_of("Strata sweep: %s%s", sw->file, "");
-    st_html_begin(out, title);
-    free(title);
-    snprintf(line, sizeof line, "strata %s · scenario hash %s · %zu points", STRATA_VERSION,
-             cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, sw->grid->n_points);
+    st_html_begin(out, st_scn_name(sw->base));
+    snprintf(line, sizeof line, "Strata sweep · strata %s · scenario hash %s · %zu points",
+             STRATA_VERSION, cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
+             sw->grid->n_points);
     st_html_para(out, "meta", line);
+    char *grid = st_summary_sweep(sw), *outcome = st_summary_sweep_outcome(pts);
+    char *summary = text_of("%s%s", grid, outcome);
+    st_html_summary(out, summary);
+    free(grid), free(outcome), free(summary);
     st_html_heading(out, 2, "charts", "Curves");
     st_html_section(out, "sec-sweep-curves");
     for (size_t c = sw->grid->n_ax + 1; c + 1 < sw->n_cols; c++)
-        id += (size_t)curve(out, sw, pts, sw->cols[c], id);
+        id += (size_t)curve(out, sw, pts, c, id);
     if (!id)
         st_html_para(out, "absent", "No point has a figure to draw.");
     st_html_section_end(out);

@@ -39,6 +39,15 @@ char *st_sweep_render_head(const st_sweep *sw, st_sweep_format f)
     if (f == ST_SWEEP_CSV) {
         csv_line(out, sw->cols, sw->n_cols);
     } else if (f == ST_SWEEP_MARKDOWN) {
+        /* the scenario's name and the answer in words (report/summary.c: the points and axes,
+         * known before any point runs, so a streamed table opens with them) */
+        char *summary = st_summary_sweep(sw);
+        fputs("# ", out);
+        st_report_md_cell(out, st_scn_name(sw->base));
+        fputs("\n\n", out);
+        st_report_md_cell(out, summary);
+        fputs("\n\n", out);
+        free(summary);
         md_line(out, sw->cols, sw->n_cols);
         for (size_t c = 0; c < sw->n_cols; c++)
             fputs("|---", out);

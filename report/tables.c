@@ -1,6 +1,7 @@
 /* `strata run --format markdown|csv`: the JSON report's values as tables. Markdown (for a wiki):
- * a key | value table per job, per root object and for the audit, numbers with their units as
- * in the HTML report. CSV: one key,value row per leaf of the JSON report, the value exactly the
+ * the scenario's name as its title, the answer in words (report/summary.c), then a key | value
+ * table per job, per root object and for the audit, numbers with their units as in the HTML
+ * report. CSV: one key,value row per leaf of the JSON report, the value exactly the
  * JSON's text, so a spreadsheet gets the same numbers. */
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,13 @@ char *st_report_markdown(const st_report *rep)
     size_t len, i = 0;
     FILE *out = st_report_open(&buf, &len);
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
-    fputs("# Strata report: ", out);
+    char *summary = st_summary_run(rep, t);
+    fputs("# ", out);
     st_report_md_cell(out, st_scn_name(rep->s));
-    fprintf(out, "\n\nstrata %s, scenario hash %s, seed %llu; ", STRATA_VERSION,
+    fputs("\n\n", out);
+    st_report_md_cell(out, summary); /* the answer in words, as the HTML page opens */
+    free(summary);
+    fprintf(out, "\n\nStrata run report: strata %s, scenario hash %s, seed %llu; ", STRATA_VERSION,
             cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
             (unsigned long long)rep->seed);
     st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Check a report strata wrote against its JSON report, with a real parser.
 
-  check_report.py html REPORT.html REPORT.json IDS MIN
+  check_report.py html REPORT.html REPORT.json IDS MIN [NAME]
       The file must parse as XML (so it is well-formed, XHTML-compatible HTML5) with an XHTML
       <html> root; it must load nothing from outside (no script, link, img, iframe, object or
       embed element, no address with "://", no url() or @import in its style); every id of IDS
       (comma-separated) must be an inline <svg>; and every table cell with a data-key must hold
       the JSON report's value at that key as its data-value, exactly, and show it (its text, in
       the unit the docs' report tables give the key's row) within the 4 significant digits
-      strata prints. At least MIN such cells.
+      strata prints. At least MIN such cells. Its <title> and <h1> must be the scenario's name
+      (NAME, or the JSON report's "scenario"), and the answer in words, <p id="summary"> with
+      text, must come before the first <h2>.
   check_report.py csv REPORT.csv REPORT.json
       Every key,value row must be the JSON report's leaf at that key, exactly (text that a
       spreadsheet would run as a formula with the single quote OWASP's rule puts before it), and
@@ -146,13 +148,37 @@ def unit_ok(kind, key, text, report):
     return unit is None or m.group(1) in SHOWN.get(unit, ())
 
 
-def check_html(path, json_path, ids, least):
+def check_head(root, name):
+    """The title and first heading are the scenario's name; the summary comes before any <h2>."""
+    fails = []
+    title = root.find(XHTML + "head/" + XHTML + "title")
+    h1 = root.find(XHTML + "body/" + XHTML + "h1")
+    for what, el in (("<title>", title), ("<h1>", h1)):
+        text = "".join(el.itertext()) if el is not None else None
+        if name is None:
+            fails.append("no scenario name to check the %s against" % what)
+        elif text != name:
+            fails.append("%s is %r, not the scenario's name %r" % (what, text, name))
+    summary = None
+    for el in root.find(XHTML + "body"):
+        if el.tag == XHTML + "h2":
+            break
+        if el.tag == XHTML + "p" and el.attrib.get("id") == "summary":
+            summary = "".join(el.itertext()).strip()
+    if not summary:
+        fails.append("no summary (<p id=\"summary\"> with text) before the first <h2>")
+    return fails
+
+
+def check_html(path, json_path, ids, least, name=None):
     fails = []
     report = json.load(open(json_path))
     kind = kind_of(report)
     root = ET.parse(path).getroot()
     if root.tag != XHTML + "html":
         fails.append("the root is %s, not an XHTML <html>" % root.tag)
+    else:
+        fails += check_head(root, name if name is not None else report.get("scenario"))
     svg_ids = set()
     cells = 0
     for el in root.iter():
@@ -315,7 +341,7 @@ def check_safe_md(path):
 def main(argv):
     if len(argv) >= 6 and argv[1] == "html":
         fails, summary = check_html(argv[2], argv[3], [i for i in argv[4].split(",") if i],
-                                    int(argv[5]))
+                                    int(argv[5]), argv[6] if len(argv) > 6 else None)
     elif len(argv) == 4 and argv[1] == "csv":
         fails, summary = check_csv(argv[2], argv[3])
     elif len(argv) >= 4 and argv[1] == "utf8":

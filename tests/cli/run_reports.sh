@@ -14,7 +14,9 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if ! eval "$1"; then echo "FAIL $2"; fail=$((fail + 1)); fi; }
 rack=scenarios/examples/rack-cooling-air.yaml
-run_ids=step-breakdown,memory-per-gpu,power-waveform,power-spectrum,rack-feed,failure-life,queue-waits
+# one job: no queue-waits chart (a CDF of one wait is an empty frame); the summary and the title
+# are check_report.py's
+run_ids=step-breakdown,memory-per-gpu,power-waveform,power-spectrum,rack-feed,failure-life
 
 # run: every chart, the JSON's numbers, byte-identical twice, a different seed differs.
 "$strata" run "$rack" --replicas 4 --format html -o "$tmp/r.html" 2>/dev/null
@@ -27,6 +29,19 @@ ok '! cmp -s "$tmp/r.html" "$tmp/r3.html"' "run: another seed, another report"
 if command -v xmllint >/dev/null; then
     ok 'xmllint --noout "$tmp/r.html"' "run: xmllint parses the html"
 fi
+# A decision-maker's page: the answer in words first (the audit's counts in it), the audit with
+# FAIL rows first and marked, figures named by their rows' labels with the key on hover, no chart
+# without data, tables in a box that scrolls (tests/cli/check_browser.sh renders the pages).
+ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
+ok 'grep -o "<tr class=\"[a-z]*\"><td class=\"status\">[A-Z]*" "$tmp/r.html" | head -1 | grep -q "^<tr class=.fail.><td class=.status.>FAIL$"' "run: the audit's failures first, marked"
+ok 'grep -q "title=\"racks.headroom_a\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html"' "run: figures by their labels"
+ok '! grep -q "id=\"queue-waits\"" "$tmp/r.html" && grep -q "One job went through the queue" "$tmp/r.html"' "run: no queue-wait chart of one job"
+ok '[ "$(grep -o "<table" "$tmp/r.html" | wc -l)" -eq "$(grep -o "<div class=\"table-box\"><table" "$tmp/r.html" | wc -l)" ]' "run: every table in its scrolling box"
+cloud=scenarios/examples/finetune-70b-cloud.yaml
+"$strata" run "$cloud" --format html >"$tmp/k.html" 2>/dev/null
+"$strata" run "$cloud" --format json >"$tmp/k.json" 2>/dev/null
+ok '$check html "$tmp/k.html" "$tmp/k.json" cost-breakdown,step-breakdown 50' "run: the cost breakdown chart"
+ok 'grep -q "<text[^>]*>GPU rental</text>" "$tmp/k.html" && grep -q "<p class=\"summary\" id=\"summary\">[^<]*costing 7293 USD; audit: 0 FAIL, 1 WARN" "$tmp/k.html"' "run: cost parts by their labels, the cost in the summary"
 # The checker itself refuses a wrong number, a missing chart and a torn file.
 sed 's/data-value="32"/data-value="33"/' "$tmp/r.html" >"$tmp/bad1.html"
 ok '! $check html "$tmp/bad1.html" "$tmp/r.json" "$run_ids" 1 >/dev/null' "checker: refuses a wrong number"
@@ -42,12 +57,17 @@ sed 's|data-key="jobs\[0\].thermal.clock" data-value="1">100%<|data-key="jobs[0]
 ok '! cmp -s "$tmp/r.html" "$tmp/bad7.html" && ! $check html "$tmp/bad7.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a share not in percent"
 sed 's|<title>|<script src="https://x.example/a.js"></script><title>|' "$tmp/r.html" >"$tmp/bad4.html"
 ok '! $check html "$tmp/bad4.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a script"
+sed 's|id="summary"|id="other"|' "$tmp/r.html" >"$tmp/bad8.html"
+ok '! $check html "$tmp/bad8.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a page without its summary"
+sed 's|<h1>|<h1>Strata report: |' "$tmp/r.html" >"$tmp/bad9.html"
+ok '! $check html "$tmp/bad9.html" "$tmp/r.json" "" 1 >/dev/null' "checker: refuses a title that is not the scenario's name"
 
 # run: CSV rows are the JSON's leaves; Markdown tables.
 "$strata" run "$rack" --replicas 4 --format csv >"$tmp/r.csv" 2>/dev/null
 ok '$check csv "$tmp/r.csv" "$tmp/r.json"' "run: csv against json"
 "$strata" run "$rack" --format markdown >"$tmp/r.md" 2>/dev/null
 ok 'grep -q "^| key | value |" "$tmp/r.md" && grep -q "^## Pre-flight audit" "$tmp/r.md" && grep -q "^| step_time_s | " "$tmp/r.md"' "run: markdown"
+ok '[ "$(sed -n 1p "$tmp/r.md")" = "# $(sed -n "s/^name: //p" "$rack")" ] && [ "$(sed -n 3p "$tmp/r.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/r.html")" ]' "run: markdown opens with the name and the same summary"
 ok 'grep -q "^| ups.load | [0-9.]*% |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
 "$strata" run "$rack" --format nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "text, json, html, markdown or csv" "$tmp/e"' "run: unknown format"
@@ -61,6 +81,9 @@ q=scenarios/examples/queue.yaml
 "$strata" compare "$q" --policies fifo,backfill --format html >"$tmp/c.html" 2>/dev/null
 "$strata" compare "$q" --policies fifo,backfill --format json >"$tmp/c.json" 2>/dev/null
 ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
+ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job completion time: " "$tmp/c.html" && grep -q "<th>Mean queue wait</th>" "$tmp/c.html"' "compare: the answer in words, columns by their labels"
+"$strata" compare "$q" --policies fifo,backfill --format markdown >"$tmp/c.md" 2>/dev/null
+ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/c.html")" ]' "compare: markdown has the same summary"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
 # compare with replicas: each cell the mean ± its sd (the JSON's spread), no "spread" column;
 # the CDF says whose waits it draws. The checker refuses a changed spread.
@@ -77,7 +100,8 @@ ok '! cmp -s "$tmp/cr.html" "$tmp/bad5.html" && ! $check html "$tmp/bad5.html" "
 set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fabric.oversubscription=1,2')
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format html >"$tmp/s.html" 2>/dev/null
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format json >"$tmp/s.json" 2>/dev/null
-ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30' "sweep: html against json"
+ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30 quickstart' "sweep: html against json"
+ok 'grep -q "id=\"summary\">6 points, each a full run of the scenario: workloads\[finetune\].global_batch in 32, 64, 128; cluster.fabric.oversubscription in 1, 2. 6 of 6 ran" "$tmp/s.html"' "sweep: the answer in words"
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
 ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
 # sweep: a first axis of names (not numbers) is drawn at its values' places, ticked with them.
@@ -90,11 +114,13 @@ ok '[ "$(curve0 | grep -o "middle\">[a-z0-9-]*<" | tr "\n" " ")" = "middle\">h10
 # size: the Pareto front, the JSON's numbers; CSV and Markdown tables.
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format html >"$tmp/z.html" 2>/dev/null
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format json >"$tmp/z.json" 2>/dev/null
-ok '$check html "$tmp/z.html" "$tmp/z.json" size-pareto 100' "size: html against json"
+ok '$check html "$tmp/z.html" "$tmp/z.json" size-pareto 100 quickstart' "size: html against json"
+ok 'grep -q "id=\"summary\">Best for the gpu-hours goal: 8 GPUs (1 node, tp 1, pp 1, dp 8) train finetune in " "$tmp/z.html" && grep -q "<th>Time to train</th>" "$tmp/z.html"' "size: the answer in words, columns by their labels"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format csv >"$tmp/z.csv" 2>/dev/null
 ok 'head -1 "$tmp/z.csv" | grep -q "^table,rank,nodes,gpus" && [ "$(grep -c "^ranked," "$tmp/z.csv")" -eq 10 ] && grep -q "^front," "$tmp/z.csv"' "size: csv"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format markdown >"$tmp/z.md" 2>/dev/null
 ok 'grep -q "^## Pareto front" "$tmp/z.md" && grep -q "^| rank | nodes" "$tmp/z.md"' "size: markdown"
+ok '[ "$(sed -n 1p "$tmp/z.md")" = "# quickstart" ] && [ "$(sed -n 3p "$tmp/z.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/z.html")" ]' "size: markdown opens with the name and the same summary"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h -o "$tmp/z.out" >"$tmp/z.txt" 2>/dev/null
 ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "size: -o writes the JSON beside the text"
 echo "$((n - fail)) passed, $fail failed"

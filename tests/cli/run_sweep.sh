@@ -130,7 +130,10 @@ expect "warnings once" 1 "$(grep -c 'warning: malformed trace row' "$tmp/w.err")
 expect "json" '"status":	"ok",' "$(grep -m1 -o '"status":.*' "$tmp/s.json")"
 expect "json numbers" '"cluster.nodes":	4,' "$(grep -o '"cluster.nodes":.*' "$tmp/s.json" | tail -1)"
 "$strata" sweep "$scn" --set 'cluster.nodes=2,4' --format markdown >"$tmp/s.md" 2>/dev/null
-expect "markdown" "|---|---|" "$(sed -n 2p "$tmp/s.md" | cut -c1-9)"
+# the scenario's name as the title, the answer in words (points and axes), then the table
+expect "markdown title" "# quickstart" "$(sed -n 1p "$tmp/s.md")"
+expect "markdown summary" "2 points, each a full run of the scenario: cluster.nodes in 2, 4." "$(sed -n 3p "$tmp/s.md")"
+expect "markdown" "|---|---|" "$(sed -n 6p "$tmp/s.md" | cut -c1-9)"
 "$strata" sweep --help >"$tmp/h.txt"
 expect "help exit" 0 $?
 grep -q -- '--set PATH=VALUES' "$tmp/h.txt" || bad "help lacks --set"
@@ -343,9 +346,9 @@ expect "CSV negative number kept" "-2" "$(sed -n 3p "$tmp/inj.csv" | cut -d, -f1
 expect "CSV + neutralised" "\"'+cmd|x\"" "$(sed -n 4p "$tmp/inj.csv" | cut -d, -f1)"
 "$strata" sweep "$scn" --set 'name=<script>alert(1)</script>,[x](javascript:alert(1)),<javascript:x>' \
     --columns step_time_s --format markdown >"$tmp/inj.md" 2>/dev/null
-expect "Markdown script" "| &lt;script&gt;alert(1)&lt;/script&gt; |" "$(sed -n 3p "$tmp/inj.md" | cut -d'|' -f1-2)|"
-expect "Markdown link" '| \[x\](javascript:alert(1)) |' "$(sed -n 4p "$tmp/inj.md" | cut -d'|' -f1-2)|"
-expect "Markdown autolink" '| &lt;javascript:x&gt; |' "$(sed -n 5p "$tmp/inj.md" | cut -d'|' -f1-2)|"
+expect "Markdown script" "| &lt;script&gt;alert(1)&lt;/script&gt; |" "$(sed -n 7p "$tmp/inj.md" | cut -d'|' -f1-2)|"
+expect "Markdown link" '| \[x\](javascript:alert(1)) |' "$(sed -n 8p "$tmp/inj.md" | cut -d'|' -f1-2)|"
+expect "Markdown autolink" '| &lt;javascript:x&gt; |' "$(sed -n 9p "$tmp/inj.md" | cut -d'|' -f1-2)|"
 
 # Progress on a terminal only, for a sweep past a second: on a pseudo-terminal (script(1)) the
 # line counts the points.

@@ -51,7 +51,7 @@ for f in json csv markdown html text; do
     ok '$check utf8 "$tmp/size.$f" $f "${names[@]}"' "size --format $f: UTF-8, names whole"
 done
 ok '$check html "$tmp/cmp.html" "$tmp/cmp.json" queue-waits 20' "compare --format html: the JSON's numbers"
-ok '$check html "$tmp/size.html" "$tmp/size.json" size-pareto 20' "size --format html: the JSON's numbers"
+ok '$check html "$tmp/size.html" "$tmp/size.json" size-pareto 20 "$scn"' "size --format html: the JSON's numbers"
 ok '$check html "$tmp/run.html" "$tmp/run.json" "" 100' "run --format html: the JSON's numbers"
 
 # A name no format may run.

@@ -1,0 +1,273 @@
+/* The answer in words each HTML and Markdown report opens with (report/report.h): what the run,
+ * comparison, sweep or sizing found, in one sentence a decision-maker reads first. Every number
+ * in it is one the report already holds (its JSON document's leaf, shown in its row's unit of the
+ * report's schema, or the result the text summary prints), so the sentence and the tables below
+ * it never disagree; nothing is computed here but counts and which row is least. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/sweep.h"
+#include "report/report.h"
+#include "sim/strfmt.h"
+#include "sim/xalloc.h"
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = get(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = get(o, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* Leaf key of o, whose path in document doc is path, as its row shows it (buf of
+ * ST_REPORT_VALUE_MAX bytes). */
+static const char *shown(st_fig_doc doc, const char *path, const cJSON *o, const char *key,
+                         char *buf)
+{
+    return st_report_value_text(doc, path, get(o, key), buf, ST_REPORT_VALUE_MAX);
+}
+
+/* v in the unit of the row at path of document doc. */
+static const char *in_unit(st_fig_doc doc, const char *path, double v, char *buf)
+{
+    const st_fig *f = st_fig_find(doc, path);
+    st_fig_number_text(f ? f->unit : ST_FU_NUMBER, v, buf, ST_REPORT_VALUE_MAX);
+    return buf;
+}
+
+/* "; audit: N FAIL, M WARN of K checks" from the run's audit array. */
+static void audit_counts(FILE *out, const cJSON *audit)
+{
+    int fail = 0, warn = 0, all = 0;
+    for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next, all++) {
+        fail += strcmp(str(a, "status"), "fail") == 0;
+        warn += strcmp(str(a, "status"), "warn") == 0;
+    }
+    fprintf(out, "; audit: %d FAIL, %d WARN of %d checks", fail, warn, all);
+}
+
+/* The one training job whose life ran, when it is the run's only job: its index, else -1. */
+static long lone_training(const st_run *r)
+{
+    long at = -1;
+    for (size_t i = 0; i < r->n; i++) {
+        if (!r->f[i].w)
+            continue;
+        if (at >= 0 || !r->f[i].has_life)
+            return -1;
+        at = (long)i;
+    }
+    return at;
+}
+
+/* What the one training job does: "Trains MODEL (job NAME) in WALL on G GPU GPUs", or that its
+ * plan does not fit. */
+static void training_words(FILE *out, const st_run *r, long i, const cJSON *t)
+{
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX];
+    const cJSON *j = cJSON_GetArrayItem(get(t, "jobs"), (int)i);
+    const char *gpu = str(get(t, "cluster"), "gpu");
+    if (cJSON_IsFalse(get(j, "fits"))) {
+        fprintf(out, "%s (job %s) does not fit: %s per GPU against %s", str(j, "model"),
+                str(j, "name"),
+                shown(ST_DOC_RUN, "jobs[].memory_per_gpu_bytes", j, "memory_per_gpu_bytes", a),
+                shown(ST_DOC_RUN, "jobs[].memory.capacity_bytes", get(j, "memory"),
+                      "capacity_bytes", b));
+        return;
+    }
+    fprintf(out, "Trains %s (job %s) in %s on %.0f %s GPUs", str(j, "model"), str(j, "name"),
+            in_unit(ST_DOC_RUN, "jobs[].wall_s", r->f[i].life.wall_s, a), num(j, "gpus"), gpu);
+}
+
+/* What a run of several jobs does: the cluster run's counts, makespan, waits and utilisation. */
+static void cluster_words(FILE *out, const cJSON *t)
+{
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
+    const cJSON *s = get(t, "scheduler"), *cl = get(t, "cluster");
+    fprintf(out, "Runs %.0f jobs under %s on %.0f %s GPUs: %.0f finished", num(s, "jobs"),
+            str(s, "policy"), num(cl, "gpus"), str(cl, "gpu"), num(s, "finished"));
+    if (num(s, "unfinished") > 0)
+        fprintf(out, ", %.0f unfinished at the horizon", num(s, "unfinished"));
+    fprintf(out, ", makespan %s, mean queue wait %s, GPU utilisation %s",
+            shown(ST_DOC_RUN, "scheduler.makespan_s", s, "makespan_s", a),
+            shown(ST_DOC_RUN, "scheduler.mean_wait_s", s, "mean_wait_s", b),
+            shown(ST_DOC_RUN, "scheduler.utilization", s, "utilization", c));
+}
+
+char *st_summary_run(const st_report *rep, const cJSON *t)
+{
+    char *buf, a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX];
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    long i = lone_training(rep->run);
+    const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
+    if (i >= 0)
+        training_words(out, rep->run, i, t);
+    else
+        cluster_words(out, t);
+    if (cJSON_IsNumber(get(pw, "facility_peak_w"))) {
+        fprintf(out, " at %s facility peak",
+                shown(ST_DOC_RUN, "power.facility_peak_w", pw, "facility_peak_w", a));
+        if (cJSON_IsNumber(get(pw, "power_capacity_w")))
+            fprintf(out, " (capacity %s)",
+                    shown(ST_DOC_RUN, "power.power_capacity_w", pw, "power_capacity_w", b));
+    }
+    if (cJSON_IsNumber(get(cost, "total_usd")))
+        fprintf(out, ", costing %s", shown(ST_DOC_RUN, "cost.total_usd", cost, "total_usd", a));
+    audit_counts(out, get(t, "audit"));
+    fputc('.', out);
+    return st_report_close(out, &buf);
+}
+
+/* A policy's name in the sentence: with placements that differ, "policy/placement". */
+static char *policy_name(const cJSON *p, int placements)
+{
+    return placements ? st_xasprintf("%s/%s", str(p, "policy"), str(p, "placement"))
+                      : st_xstrdup(str(p, "policy"));
+}
+
+/* "; lowest LABEL: POLICY (VALUE)" for figure key over the policies (the first at a tie), or
+ * "; LABEL the same under every policy (VALUE)" where no policy changes it. */
+static void least(FILE *out, const cJSON *pols, const char *key, int placements)
+{
+    const cJSON *best = NULL;
+    size_t at = 0, i = 0, n = 0;
+    int differ = 0;
+    for (const cJSON *p = pols->child; p; p = p->next, i++) {
+        if (!cJSON_IsNumber(get(p, key)))
+            continue;
+        differ |= best && num(p, key) != num(best, key);
+        n++;
+        if (!best || num(p, key) < num(best, key)) {
+            best = p;
+            at = i;
+        }
+    }
+    if (!best)
+        return;
+    char *path = st_xasprintf("policies[%zu].%s", at, key), v[ST_REPORT_VALUE_MAX];
+    const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
+    char *who = policy_name(best, placements), *label = st_xstrdup(f ? f->label : key);
+    if (label[0] && !isupper((unsigned char)label[1])) /* "Makespan", not "GPU" or "P95" */
+        label[0] = (char)tolower((unsigned char)label[0]);
+    if (differ || n < 2)
+        fprintf(out, "; lowest %s: %s (%s)", label, who, shown(ST_DOC_COMPARE, path, best, key, v));
+    else
+        fprintf(out, "; %s the same under every policy (%s)", label,
+                shown(ST_DOC_COMPARE, path, best, key, v));
+    free(label);
+    free(who);
+    free(path);
+}
+
+char *st_summary_compare(const cJSON *t)
+{
+    static const char *const keys[] = {"mean_jct_s", "makespan_s", "mean_wait_s", "energy_j"};
+    const cJSON *pols = get(t, "policies");
+    char *buf;
+    size_t len, n = (size_t)cJSON_GetArraySize(pols);
+    int placements = 0;
+    for (const cJSON *p = pols->child; p && p->next; p = p->next)
+        placements |= strcmp(str(p, "placement"), str(p->next, "placement")) != 0;
+    FILE *out = st_report_open(&buf, &len);
+    fprintf(out, "%zu %s on the same %.0f jobs", n, n == 1 ? "policy" : "policies",
+            pols->child ? num(pols->child, "jobs") : 0.0);
+    if (cJSON_IsNumber(get(t, "replicas")))
+        fprintf(out, " (means over %.0f seeds)", num(t, "replicas"));
+    for (size_t k = 0; n && k < sizeof keys / sizeof keys[0]; k++)
+        least(out, pols, keys[k], placements);
+    fputc('.', out);
+    return st_report_close(out, &buf);
+}
+
+char *st_summary_sweep(const st_sweep *sw)
+{
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    const st_grid *g = sw->grid;
+    fprintf(out, "%zu %s, each a full run of the scenario: ", g->n_points,
+            g->n_points == 1 ? "point" : "points");
+    for (size_t a = 0; a < g->n_ax; a++) {
+        fprintf(out, "%s%s in ", a ? "; " : "", g->ax[a].path);
+        for (size_t v = 0; v < g->ax[a].n; v++)
+            fprintf(out, "%s%s", v ? ", " : "", g->ax[a].values[v]);
+    }
+    fputc('.', out);
+    return st_report_close(out, &buf);
+}
+
+/* How many points have status s. */
+static size_t with_status(const cJSON *pts, const char *s)
+{
+    size_t n = 0;
+    for (const cJSON *p = pts->child; p; p = p->next)
+        n += strcmp(str(p, "status"), s) == 0;
+    return n;
+}
+
+char *st_summary_sweep_outcome(const cJSON *pts)
+{
+    size_t n = (size_t)cJSON_GetArraySize(pts), ok = with_status(pts, ST_SWEEP_OK);
+    size_t nofit = with_status(pts, ST_SWEEP_NOFIT);
+    return st_xasprintf(" %zu of %zu ran (%s); %zu do not fit in memory; %zu failed to load or "
+                        "run (the reason column says why).",
+                        ok, n, ST_SWEEP_OK, nofit, n - ok - nofit);
+}
+
+/* "G GPUs (N nodes[ of VARIANT], tp T, pp P, dp D) train WORKLOAD in X" for ranked row r. */
+static void plan_words(FILE *out, const cJSON *r, const char *workload)
+{
+    char a[ST_REPORT_VALUE_MAX];
+    fprintf(out, "%.0f GPUs (%.0f %s", num(r, "gpus"), num(r, "nodes"),
+            num(r, "nodes") == 1 ? "node" : "nodes");
+    if (*str(r, "variant"))
+        fprintf(out, " of %s", str(r, "variant"));
+    fprintf(out, ", tp %.0f, pp %.0f, dp %.0f) train %s in %s: ", num(r, "tp"), num(r, "pp"),
+            num(r, "dp"), workload, shown(ST_DOC_SIZE, "ranked[].train_s", r, "train_s", a));
+    if (cJSON_IsNumber(get(r, "cost_usd")))
+        fputs(shown(ST_DOC_SIZE, "ranked[].cost_usd", r, "cost_usd", a), out);
+    else
+        fprintf(out, "%s GPU-hours", shown(ST_DOC_SIZE, "ranked[].gpu_hours", r, "gpu_hours", a));
+    if (cJSON_IsNumber(get(r, "facility_w")))
+        fprintf(out, " at %s facility power",
+                shown(ST_DOC_SIZE, "ranked[].facility_w", r, "facility_w", a));
+}
+
+char *st_summary_size(const cJSON *t, const st_size_result *res)
+{
+    char *buf, d[ST_REPORT_VALUE_MAX];
+    size_t len, feasible = 0;
+    FILE *out = st_report_open(&buf, &len);
+    const cJSON *best = cJSON_GetArrayItem(get(t, "ranked"), 0);
+    const char *deadline = shown(ST_DOC_SIZE, "deadline_s", t, "deadline_s", d);
+    for (size_t i = 0; i < res->n; i++)
+        feasible += res->cfg[i].feasible != 0;
+    if (!best)
+        fprintf(out, "No configuration could be evaluated");
+    else if (cJSON_IsTrue(get(best, "feasible")))
+        fprintf(out, "Best for the %s goal: ", str(t, "goal"));
+    else
+        fprintf(out,
+                "No configuration meets the %s deadline and the budgets; the nearest: ", deadline);
+    if (best) {
+        plan_words(out, best, str(t, "workload"));
+        fprintf(out, " (what binds: %s)", str(best, "binds"));
+    }
+    fprintf(out,
+            "; %zu of %zu configurations evaluated meet the %s deadline and the budgets, "
+            "%.0f on the Pareto front.",
+            feasible, res->n, deadline, (double)cJSON_GetArraySize(get(t, "front")));
+    return st_report_close(out, &buf);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The HTML reports in a real browser (docs/guide/reports.md, "How it is tested"): the pages of run
+# (a training job, a cluster trace, long names), compare, sweep and size, each rendered headless by
+# Debian's chromium in a 1,280 px wide window. A page fails when it scrolls sideways (its
+# document is wider than the window: a table or a name that does not fit the page) or when it
+# has no summary (<p id="summary">, the answer in words). The parser checks of the same pages
+# are cli.reports' (check_report.py); this is what a reader's browser makes of them.
+# Usage: check_browser.sh STRATA SRC [SHOTS_DIR]  (SHOTS_DIR: also save a 1,280 px screenshot of
+# each page there). Needs chromium (./build.sh test installs it; without it the test fails).
+set -u
+strata=$1
+cd "$2" || exit 2
+shots=${3:-}
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+    echo "check_browser.sh: no chromium: install Debian's package 'chromium' (./build.sh test does)"
+    exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+width=1280
+n=0 fail=0
+# A copy of the page with a script that writes the measurement onto the root element once the
+# page has laid out: its scrolling width, the window's width and whether the summary is there.
+# The report itself never holds a script (check_report.py refuses one); only this copy does.
+# (No & in it: sed would read one as the matched text.)
+probe='<script>window.addEventListener("load",function(){var d=document.documentElement,s=document.getElementById("summary");d.setAttribute("data-probe","scroll="+d.scrollWidth+" window="+window.innerWidth+" summary="+(s?(s.textContent.trim().length>0?1:0):0));});</script>'
+chrome() { # args... : one headless run with no network, no profile, nothing kept
+    local prof
+    prof=$(mktemp -d "$tmp/prof.XXXXXX")
+    timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$prof" "$@" 2>/dev/null
+}
+check_page() { # name file
+    local name=$1 page=$2 probe_line scroll summary
+    n=$((n + 1))
+    if [ ! -s "$page" ]; then
+        echo "FAIL $name: strata wrote no page"
+        fail=$((fail + 1))
+        return
+    fi
+    sed "s|</body>|$probe</body>|" "$page" >"$tmp/$name.probe.html"
+    chrome --window-size=$width,900 --virtual-time-budget=5000 \
+        --dump-dom "file://$tmp/$name.probe.html" >"$tmp/$name.dom"
+    probe_line=$(grep -o 'data-probe="[^"]*"' "$tmp/$name.dom" | head -1)
+    scroll=$(sed -n 's/.*scroll=\([0-9]*\).*/\1/p' <<<"$probe_line")
+    summary=$(sed -n 's/.*summary=\([01]\).*/\1/p' <<<"$probe_line")
+    if [ -z "$scroll" ]; then
+        echo "FAIL $name: the browser gave no measurement"
+        fail=$((fail + 1))
+    elif [ "$scroll" -gt $width ]; then
+        echo "FAIL $name: the page is $scroll px wide in a $width px window (it scrolls sideways)"
+        fail=$((fail + 1))
+    elif [ "$summary" != 1 ]; then
+        echo "FAIL $name: no summary (<p id=\"summary\">) on the page"
+        fail=$((fail + 1))
+    else
+        echo "ok   $name: $scroll px wide in a $width px window, summary present"
+    fi
+    if [ -n "$shots" ]; then
+        mkdir -p "$shots"
+        chrome --window-size=$width,2000 --virtual-time-budget=5000 \
+            --screenshot="$shots/$name.png" "file://$page" >/dev/null
+    fi
+}
+ex=scenarios/examples
+"$strata" run $ex/llama3-405b-16k.yaml --format html >"$tmp/run-llama.html" 2>/dev/null
+"$strata" run $ex/philly-512gpu.yaml --format html >"$tmp/run-philly.html" 2>/dev/null
+"$strata" compare $ex/philly-512gpu.yaml --format html >"$tmp/compare-philly.html" 2>/dev/null
+"$strata" sweep $ex/quickstart.yaml --set 'workloads[finetune].global_batch=32,64,128' \
+    --set cluster.fabric.oversubscription=1,2 --format html >"$tmp/sweep-quickstart.html" 2>/dev/null
+"$strata" size $ex/quickstart.yaml --deadline 1h --format html >"$tmp/size-quickstart.html" 2>/dev/null
+# names longer than 300 bytes with no space to break at (cli.utf8's fixture): still no sideways
+# scroll
+"$strata" run tests/cli/utf8/names.yaml --format html >"$tmp/run-long-names.html" 2>/dev/null
+for page in run-llama run-philly compare-philly sweep-quickstart size-quickstart run-long-names; do
+    check_page "$page" "$tmp/$page.html"
+done
+# The check itself fails on a page wider than the window and on a page without its summary.
+shots=
+sed 's|<body>|<body><div style="width:1500px">wide</div>|' "$tmp/run-llama.html" >"$tmp/wide.html"
+before=$fail
+check_page wide-copy "$tmp/wide.html" >"$tmp/wide.out"
+if [ $fail -eq $before ]; then
+    echo "FAIL checker: passes a page 1,500 px wide"
+    fail=$((fail + 1))
+else
+    echo "ok   checker: refuses a page 1,500 px wide"
+    fail=$before
+fi
+sed 's|id="summary"|id="other"|' "$tmp/run-llama.html" >"$tmp/nosum.html"
+before=$fail
+check_page no-summary-copy "$tmp/nosum.html" >"$tmp/nosum.out"
+if [ $fail -eq $before ]; then
+    echo "FAIL checker: passes a page without its summary"
+    fail=$((fail + 1))
+else
+    echo "ok   checker: refuses a page without its summary"
+    fail=$before
+fi
+echo "$((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
