@@ -78,7 +78,8 @@ typedef enum st_fig_src {
     ST_SRC_COST,       /* its st_cost_result, when the run priced it */
     ST_SRC_JOB_ENERGY, /* its st_plant_job_power, when the plant gave it an energy */
     ST_SRC_CLUSTER,    /* the cluster run's st_cluster_stats */
-    ST_SRC_PLANT,      /* the run's st_plant_result, when the plant ran */
+    ST_SRC_ENERGY,      /* the cluster run's st_cluster_energy, when it has one */
+    ST_SRC_ENERGY_COST, /* the same, when the scenario prices its electricity */
 } st_fig_src;
 
 /* The C type at the offset. */
