@@ -31,10 +31,10 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy)
     int priced = energy && energy->has_cost;
     for (size_t k = 0; k < n; k++) {
         st_fig_src src = figs[k]->src;
-        const void *base = src == ST_SRC_CLUSTER                  ? (const void *)&r->st
-                           : src == ST_SRC_ENERGY                 ? (const void *)energy
+        const void *base = src == ST_SRC_CLUSTER                 ? (const void *)&r->st
+                           : src == ST_SRC_ENERGY                ? (const void *)energy
                            : src == ST_SRC_ENERGY_COST && priced ? (const void *)energy
-                                                                  : NULL;
+                                                                 : NULL;
         r->has[k] = base != NULL;
         r->v[k] = base ? st_fig_read(figs[k], base) : 0;
     }

@@ -28,7 +28,7 @@ typedef struct st_cluster_energy_in {
     const st_cluster_job *jobs;
     const st_cluster_result *run;
     const double *gpu_w;
-    double network_board_w; /* the switches' optics (st_forecast_switch_optics), W */
+    double network_board_w;  /* the switches' optics (st_forecast_switch_optics), W */
     const st_cost_cfg *cost; /* NULL: no prices */
 } st_cluster_energy_in;
 

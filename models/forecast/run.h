@@ -58,9 +58,9 @@ typedef struct st_run {
     ptrdiff_t *cluster_job;
     int has_energy;           /* the cluster run has a makespan and the GPU a power limit */
     st_cluster_energy energy; /* the cluster run's energy, every job that ran in it */
-    int has_cost;          /* some job has its cost (f[i].has_cost) */
-    double cost_total_usd; /* theirs summed: the scenario's total */
-    st_audit *audit;       /* n_audit findings, in report order */
+    int has_cost;             /* some job has its cost (f[i].has_cost) */
+    double cost_total_usd;    /* theirs summed: the scenario's total */
+    st_audit *audit;          /* n_audit findings, in report order */
     size_t n_audit;
 } st_run;
 

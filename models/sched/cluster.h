@@ -109,7 +109,7 @@ typedef struct st_cluster_job_out {
     /* Its whole time in the queue (started jobs): wait_s, plus every stretch from giving its GPUs
      * back after a preemption's save or a failure's detection until it started again. */
     double queued_s;
-    double duration_s;     /* run time (started jobs) */
+    double duration_s; /* run time (started jobs) */
     int64_t preemptions;
     double preempted_s; /* what its preemptions cost: every save, and every restore once resumed */
     int64_t interruptions; /* failures that hit it while it ran (outages) */

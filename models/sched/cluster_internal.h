@@ -66,8 +66,8 @@ struct st_sched_view {
     int64_t releasing; /* GPUs of jobs in J_SAVING */
     size_t n_saving;   /* jobs in J_SAVING */
     double busy_gpu_s;
-    int requeued; /* some job started again after a preemption or a failure */
-    st__waitset waiting;                 /* the waiting jobs' GPU counts */
+    int requeued;        /* some job started again after a preemption or a failure */
+    st__waitset waiting; /* the waiting jobs' GPU counts */
     double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
     st_cluster_result *out;
     size_t seg_cap, seg_gpus_cap;
