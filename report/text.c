@@ -393,8 +393,7 @@ static void scheduler_text(FILE *out, const st_run *r)
         fprintf(out, "JCT mean %s\n", fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
     else
         fprintf(out, "no job finished by the horizon, so no JCT\n");
-    fprintf(out,
-            "  queued    in all (re-queues after preemptions and failures too) mean %s, p95 %s\n",
+    fprintf(out, "  queued    in all (first start and re-queues) mean %s, p95 %s\n",
             fmt(s->mean_queued_s, ST_DIM_TIME, a, sizeof a),
             fmt(s->p95_queued_s, ST_DIM_TIME, b, sizeof b));
     fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
