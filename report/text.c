@@ -365,10 +365,10 @@ static void cluster_energy_text(FILE *out, const st_run *r)
     char a[32], b[32], m[32];
     if (!r->has_energy)
         return;
-    fprintf(out, "  energy    %s over the makespan: IT mean %s, facility mean %s (PUE %.3f)",
+    fprintf(out, "  energy    %s over the makespan: IT mean %s, facility mean %s",
             fmt(e->energy_j, ST_DIM_ENERGY, a, sizeof a),
             fmt(e->it_mean_w, ST_DIM_POWER, b, sizeof b),
-            fmt(e->facility_mean_w, ST_DIM_POWER, m, sizeof m), e->pue);
+            fmt(e->facility_mean_w, ST_DIM_POWER, m, sizeof m));
     if (e->has_cost)
         fprintf(out, ", %s of electricity", fmt(e->energy_usd, ST_DIM_MONEY, a, sizeof a));
     fprintf(out, "\n");
