@@ -400,7 +400,7 @@ static void scheduler_text(FILE *out, const st_run *r)
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
     if (s->preemptions > 0)
-        fprintf(out, "  preempted %s of checkpoint saves and restores\n",
+        fprintf(out, "  preempted %s of saves and restores (a trace job: its restarts)\n",
                 fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a));
     if (s->outages)
         fprintf(out,

@@ -274,6 +274,8 @@ static double rate_at(void *ctx, size_t i, double now_s)
 static double trace_restart_s(const lives_ctx *x, size_t i)
 {
     const st_trace_cfg *t = x->sp->job_trace;
+    if (!t->n_classes) /* no model names (Philly's, a plain CSV's): one figure, no record read */
+        return st_muri_overhead_s(NULL, 0);
     const st_trace_job *j = &t->jobs[i - x->n_train];
     const char *model = j->cls >= 0 && (size_t)j->cls < t->n_classes ? t->classes[j->cls] : NULL;
     return st_muri_overhead_s(model, j->gpus);

@@ -45,6 +45,15 @@ START_TEST(test_one_job_of_8_gpus_for_an_hour_on_two_nodes)
                             e.it_mean_w + tr + e.facility.ups_w + e.facility.cooling_w, 1e-9);
     ck_assert_double_eq_tol(e.energy_j, e.facility_mean_w * 3600, 1e-6);
     ck_assert(!e.has_cost);
+    /* priced on premises: the energy at the tariff; rented GPUs' prices include the power */
+    st_cost_cfg k = {.delivery = ST_DELIVERY_ON_PREM, .electricity_usd_per_j = 0.1 / 3.6e6};
+    in.cost = &k;
+    ck_assert_int_eq(st_cluster_energy_of(&in, &e), 1);
+    ck_assert(e.has_cost);
+    ck_assert_double_eq_tol(e.energy_usd, e.energy_j * 0.1 / 3.6e6, 1e-12);
+    k.delivery = ST_DELIVERY_CLOUD;
+    ck_assert_int_eq(st_cluster_energy_of(&in, &e), 1);
+    ck_assert(!e.has_cost);
     st_cluster_result_release(&r);
 }
 END_TEST
