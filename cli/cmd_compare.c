@@ -1,6 +1,7 @@
 /* strata compare: one scenario's jobs (its training workloads and its trace) under several
  * scheduler policies, with the same seeds, side by side: waits, job completion times, makespan,
- * utilisation, fragmentation, goodput, preemptions and (where the plant model runs) energy;
+ * utilisation, fragmentation, goodput, preemptions, time queued and (where the GPU states its
+ * power) the cluster's energy and its cost;
  * with --replicas N, the mean and spread over N seeds. cli/ only parses, calls the forecast
  * (models/forecast/run.h) once per policy and seed, or Muri's replay (models/sched/muri.h) for a
  * trace with `replay: muri`, and writes the table. */
@@ -207,7 +208,7 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
     } else {
         *row = (st_compare_row){
             .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
-        st_compare_fill(row, run.has_plant ? &run.plant : NULL);
+        st_compare_fill(row, run.has_energy ? &run.energy : NULL);
         st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
                     row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "models/plant/plant.h"
+#include "models/forecast/cluster_energy.h"
 #include "models/sched/cluster.h"
 #include "report/figures.h"
 
@@ -18,7 +18,7 @@
 
 /* One row: the policy's and placement's names, its label in a table, its job counts, and its
  * figures (with replicas, their means, and in sd their sample standard deviations), one per
- * figure column; has: the run has the figure (an optional one, energy, needs the plant model). */
+ * figure column; has: the run has the figure (an optional one, energy, needs a power model). */
 typedef struct st_compare_row {
     const char *policy, *placement;
     char label[64];
@@ -32,9 +32,9 @@ typedef struct st_compare_row {
 /* The figure columns into figs[ST_COMPARE_MAX_FIGS]; returns how many. */
 size_t st_compare_figs(const st_fig **figs);
 
-/* Row r's figures, read from its st (the cluster run's stats) and the plant's result (NULL: the
- * plant did not run, and the figures that read it are absent). */
-void st_compare_fill(st_compare_row *r, const st_plant_result *plant);
+/* Row r's figures, read from its st (the cluster run's stats) and the cluster run's energy
+ * (NULL: none, and the figures that read it are absent; its cost is absent without prices). */
+void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy);
 
 /* The forms of compare's table (--format), in the order its usage names them. */
 typedef enum st_compare_format {

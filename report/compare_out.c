@@ -24,14 +24,17 @@ size_t st_compare_figs(const st_fig **figs)
     return n;
 }
 
-void st_compare_fill(st_compare_row *r, const st_plant_result *plant)
+void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
     size_t n = st_compare_figs(figs);
+    int priced = energy && energy->has_cost;
     for (size_t k = 0; k < n; k++) {
-        const void *base = figs[k]->src == ST_SRC_CLUSTER ? (const void *)&r->st
-                           : figs[k]->src == ST_SRC_PLANT ? (const void *)plant
-                                                          : NULL;
+        st_fig_src src = figs[k]->src;
+        const void *base = src == ST_SRC_CLUSTER                 ? (const void *)&r->st
+                           : src == ST_SRC_ENERGY                ? (const void *)energy
+                           : src == ST_SRC_ENERGY_COST && priced ? (const void *)energy
+                                                                 : NULL;
         r->has[k] = base != NULL;
         r->v[k] = base ? st_fig_read(figs[k], base) : 0;
     }

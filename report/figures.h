@@ -72,16 +72,17 @@ enum {
 /* Which result a sweep or compare figure reads (the struct its offset is into). */
 typedef enum st_fig_src {
     ST_SRC_NONE,
-    ST_SRC_STEP,       /* a training job's st_step_result, when its step ran */
-    ST_SRC_MEM,        /* its st_memory */
-    ST_SRC_LIFE,       /* its st_life_result, when its life ran */
-    ST_SRC_JOB,        /* its st_forecast, when its life ran */
-    ST_SRC_COST,       /* its st_cost_result, when the run priced it */
-    ST_SRC_JOB_ENERGY, /* its st_plant_job_power, when the plant gave it an energy */
-    ST_SRC_CKPT,       /* its st_ckpt_cost, when its checkpoint was costed */
-    ST_SRC_SUMMARY,    /* its st_life_summary, when replicas were drawn (a stat reads its mean) */
-    ST_SRC_CLUSTER,    /* the cluster run's st_cluster_stats */
-    ST_SRC_PLANT,      /* the run's st_plant_result, when the plant ran */
+    ST_SRC_STEP,        /* a training job's st_step_result, when its step ran */
+    ST_SRC_MEM,         /* its st_memory */
+    ST_SRC_LIFE,        /* its st_life_result, when its life ran */
+    ST_SRC_JOB,         /* its st_forecast, when its life ran */
+    ST_SRC_COST,        /* its st_cost_result, when the run priced it */
+    ST_SRC_JOB_ENERGY,  /* its st_plant_job_power, when the plant gave it an energy */
+    ST_SRC_CKPT,        /* its st_ckpt_cost, when its checkpoint was costed */
+    ST_SRC_SUMMARY,     /* its st_life_summary, when replicas were drawn (a stat reads its mean) */
+    ST_SRC_CLUSTER,     /* the cluster run's st_cluster_stats */
+    ST_SRC_ENERGY,      /* the cluster run's st_cluster_energy, when it has one */
+    ST_SRC_ENERGY_COST, /* the same, when the scenario prices its electricity */
 } st_fig_src;
 
 /* The C type at the offset. */

@@ -378,9 +378,23 @@ static void add_job_cost(cJSON *job, const st_forecast *f)
     cJSON_AddNumberToObject(b, "egress_usd", c->egress_usd);
 }
 
-/* The cluster run's figures (models/sched/cluster.h). */
-static cJSON *scheduler_json(const st_cluster_result *c)
+/* The cluster run's energy (models/forecast/cluster_energy.h) into o, when it has one. */
+static void cluster_energy_json(cJSON *o, const st_run *r)
 {
+    const st_cluster_energy *e = &r->energy;
+    if (!r->has_energy)
+        return;
+    cJSON_AddNumberToObject(o, "energy_j", e->energy_j);
+    cJSON_AddNumberToObject(o, "it_mean_w", e->it_mean_w);
+    cJSON_AddNumberToObject(o, "facility_mean_w", e->facility_mean_w);
+    if (e->has_cost)
+        cJSON_AddNumberToObject(o, "energy_usd", e->energy_usd);
+}
+
+/* The cluster run's figures (models/sched/cluster.h). */
+static cJSON *scheduler_json(const st_run *r)
+{
+    const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "policy", c->policy);
@@ -391,6 +405,8 @@ static cJSON *scheduler_json(const st_cluster_result *c)
     cJSON_AddNumberToObject(o, "too_big", (double)s->too_big);
     cJSON_AddNumberToObject(o, "mean_wait_s", s->mean_wait_s);
     cJSON_AddNumberToObject(o, "p95_wait_s", s->p95_wait_s);
+    cJSON_AddNumberToObject(o, "mean_queued_s", s->mean_queued_s);
+    cJSON_AddNumberToObject(o, "p95_queued_s", s->p95_queued_s);
     if (s->finished) /* absent when no job completed: there is no completion time */
         cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
     cJSON_AddNumberToObject(o, "makespan_s", s->makespan_s);
@@ -403,6 +419,7 @@ static cJSON *scheduler_json(const st_cluster_result *c)
         cJSON_AddNumberToObject(o, "interruptions", (double)s->interruptions);
         cJSON_AddNumberToObject(o, "lost_work_s", s->lost_work_s);
     }
+    cluster_energy_json(o, r);
     return o;
 }
 
@@ -447,7 +464,7 @@ char *st_report_json(const st_report *rep)
         cJSON_AddItemToArray(jobs, j);
     }
     if (r->has_cluster)
-        cJSON_AddItemToObject(root, "scheduler", scheduler_json(&r->cluster));
+        cJSON_AddItemToObject(root, "scheduler", scheduler_json(r));
     if (r->has_fabric)
         cJSON_AddItemToObject(root, "fabric", fabric_json(&r->fab));
     if (r->has_plant)

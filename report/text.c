@@ -358,9 +358,26 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
     }
 }
 
-/* The cluster run's figures (models/sched/cluster.h). */
-static void scheduler_text(FILE *out, const st_cluster_result *c)
+/* The cluster run's energy (models/forecast/cluster_energy.h), when it has one. */
+static void cluster_energy_text(FILE *out, const st_run *r)
 {
+    const st_cluster_energy *e = &r->energy;
+    char a[32], b[32], m[32];
+    if (!r->has_energy)
+        return;
+    fprintf(out, "  energy    %s over the makespan: IT mean %s, facility mean %s",
+            fmt(e->energy_j, ST_DIM_ENERGY, a, sizeof a),
+            fmt(e->it_mean_w, ST_DIM_POWER, b, sizeof b),
+            fmt(e->facility_mean_w, ST_DIM_POWER, m, sizeof m));
+    if (e->has_cost)
+        fprintf(out, ", %s of electricity", fmt(e->energy_usd, ST_DIM_MONEY, a, sizeof a));
+    fprintf(out, "\n");
+}
+
+/* The cluster run's figures (models/sched/cluster.h). */
+static void scheduler_text(FILE *out, const st_run *r)
+{
+    const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
     char a[32], b[32], m[32];
     fprintf(out, "\nscheduler: %s, placement %s: %zu job%s, %zu finished", c->policy, c->placement,
@@ -369,23 +386,28 @@ static void scheduler_text(FILE *out, const st_cluster_result *c)
         fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
     if (s->too_big)
         fprintf(out, ", %zu larger than the cluster", s->too_big);
-    fprintf(out, "\n  wait      mean %s, p95 %s; ", fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
+    fprintf(out, "\n  wait      to first start mean %s, p95 %s; ",
+            fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
             fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b));
     if (s->finished) /* a completion time exists only for a job that completed */
         fprintf(out, "JCT mean %s\n", fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
     else
         fprintf(out, "no job finished by the horizon, so no JCT\n");
+    fprintf(out, "  queued    in all (first start and re-queues) mean %s, p95 %s\n",
+            fmt(s->mean_queued_s, ST_DIM_TIME, a, sizeof a),
+            fmt(s->p95_queued_s, ST_DIM_TIME, b, sizeof b));
     fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
     if (s->preemptions > 0)
-        fprintf(out, "  preempted %s of checkpoint saves and restores\n",
+        fprintf(out, "  preempted %s of saves and restores (a trace job: its restarts)\n",
                 fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a));
     if (s->outages)
         fprintf(out,
                 "  failures  %lld component failures, %lld job interruptions, %s of work lost\n",
                 (long long)s->failures, (long long)s->interruptions,
                 fmt(s->lost_work_s, ST_DIM_TIME, a, sizeof a));
+    cluster_energy_text(out, r);
 }
 
 static void audit_text(FILE *out, const st_run *r)
@@ -419,7 +441,7 @@ static void report_text(FILE *out, const st_report *rep)
             coll_text(out, &r->coll[i], rep->explain);
     }
     if (r->has_cluster)
-        scheduler_text(out, &r->cluster);
+        scheduler_text(out, r);
     if (r->has_fabric)
         fabric_text(out, &r->fab);
     if (r->has_plant)

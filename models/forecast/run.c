@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/forecast/cluster_energy.h"
 #include "models/forecast/netpower.h"
 #include "models/forecast/shape_memo.h"
 #include "models/forecast/trace_rate.h"
 #include "models/place/policy.h"
+#include "models/plant/gpu_power.h"
 #include "models/sched/cluster.h"
+#include "models/sched/muri.h"
 #include "models/sched/outage.h"
 #include "sim/xalloc.h"
 
@@ -261,20 +264,39 @@ static double rate_at(void *ctx, size_t i, double now_s)
     return rate;
 }
 
+/* A trace job's restart after a preemption: the restart overhead Muri's simulator charges its
+ * model (Zhao et al., SIGCOMM'22; run_sim.py overhead_dict, 4-46 s by model and GPU count,
+ * models/sched/muri.h), by the trace's model name where it gives one, else the artifact's 10 s
+ * for a model its table lacks. A trace records no model size nor storage tier, so no checkpoint
+ * model prices it; the job is taken to suspend at an iteration boundary (nothing lost, no save
+ * holding its GPUs, as Gandiva's suspend does) and to pay the overhead on its GPUs when it
+ * resumes, before its work goes on (docs/models/scheduler.md). */
+static double trace_restart_s(const lives_ctx *x, size_t i)
+{
+    const st_trace_cfg *t = x->sp->job_trace;
+    if (!t->n_classes) /* no model names (Philly's, a plain CSV's): one figure, no record read */
+        return st_muri_overhead_s(NULL, 0);
+    const st_trace_job *j = &t->jobs[i - x->n_train];
+    const char *model = j->cls >= 0 && (size_t)j->cls < t->n_classes ? t->classes[j->cls] : NULL;
+    return st_muri_overhead_s(model, j->gpus);
+}
+
 /* The cluster run's preempt_cost hook: what a preemption costs job i, from the storage model
  * (models/storage/storage.h st_ckpt_cost, the job's checkpoint on its tier at its placement).
  * The save is the checkpoint's commit time, from its start until it can be restored, not the
  * training stall: a preempted job must persist the work done since its last checkpoint or lose
  * it, and it may resume on other nodes, so its GPUs (and the host memory an asynchronous save
  * drains from) are released only once the checkpoint is in the tier. The restore is reading it
- * back. A job with no checkpoint section, and a trace job (a trace records no model size nor
- * storage), costs nothing: no figure states it (docs/models/scheduler.md). */
+ * back. A training job with no checkpoint section costs nothing: nothing states what it would
+ * save. A trace job pays its restart (trace_restart_s). */
 static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
 {
     lives_ctx *x = ctx;
     *save_s = *restore_s = 0;
-    if (i >= x->n_train)
+    if (i >= x->n_train) {
+        *restore_s = trace_restart_s(x, i);
         return;
+    }
     const st_forecast *f = &x->out->f[x->workload[i]];
     if (!f->has_life || !f->has_ckpt)
         return;
@@ -485,7 +507,7 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .start = train || mapped ? job_started : NULL,
                           .stop = train ? job_stopped : NULL,
                           .duration = life_at,
-                          .preempt_cost = train ? preempt_cost : NULL,
+                          .preempt_cost = preempt_cost, /* asked only at a preemption */
                           .ctx = x,
                           /* the training jobs' stretches, which the audit reads back; the
                            * trace's only when asked (recording them was a tenth of compare) */
@@ -502,6 +524,42 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
     int rc = st_cluster_run(&cs, &out->cluster, err);
     free(oc);
     return rc;
+}
+
+/* One GPU's board power, W, while cluster job i works: a training job's placed step's mean (at
+ * its clock), a mapped trace job's tight step's, an unmapped trace job's at the plant's stated
+ * utilisation (unmapped_w); idle for a training job without a step. */
+static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
+                        double unmapped_w)
+{
+    const st_gpu_spec *g = sp->c->gpu;
+    if (i >= x->n_train) {
+        double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
+        return w >= 0 ? w : unmapped_w;
+    }
+    const st_forecast *f = &out->f[x->workload[i]];
+    st_plant_profile p;
+    if (!f->has_step || st_plant_profile_clocked(&f->step, g, f->clock, &p) != 0)
+        return st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
+    return p.energy_j / p.period_s;
+}
+
+/* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
+ * power of what it runs, every idle GPU, the nodes' base power and the facility around them. */
+static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *x,
+                           const st_cluster_job *jobs)
+{
+    const st_cluster_result *r = &out->cluster;
+    double *w = st_xmalloc((r->n ? r->n : 1) * sizeof *w);
+    double unmapped = st_plant_util_w(sp->c->gpu, st_plant_preset_get()->trace_gpu_utilization);
+    for (size_t i = 0; i < r->n; i++)
+        w[i] = job_gpu_w(sp, out, x, i, unmapped);
+    int64_t ports = 0;
+    double net_w = 0;
+    st_forecast_switch_optics(sp->c, &ports, &net_w);
+    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost};
+    out->has_energy = st_cluster_energy_of(&in, &out->energy);
+    free(w);
 }
 
 static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step, st_err *err)
@@ -531,8 +589,10 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     lives_alloc(&x, n, nt);
     rc = run_cluster(sp, out, &x, jobs, nj, tenants, n_tenants, err);
     out->has_cluster = 1;
-    if (!rc)
+    if (!rc) {
         record_starts(sp, out);
+        cluster_energy(sp, out, &x, jobs);
+    }
     lives_free(&x);
     free(tenants);
     free(jobs);

@@ -10,6 +10,7 @@
 
 #include "models/config/config.h"
 #include "models/forecast/audit.h"
+#include "models/forecast/cluster_energy.h"
 #include "models/forecast/fabric_run.h"
 #include "models/forecast/forecast.h"
 #include "models/plant/plant.h"
@@ -55,9 +56,11 @@ typedef struct st_run {
                                   (cluster_job[i] is workload i's index there, or -1), then the
                                   trace's jobs */
     ptrdiff_t *cluster_job;
-    int has_cost;          /* some job has its cost (f[i].has_cost) */
-    double cost_total_usd; /* theirs summed: the scenario's total */
-    st_audit *audit;       /* n_audit findings, in report order */
+    int has_energy;           /* the cluster run has a makespan and the GPU a power limit */
+    st_cluster_energy energy; /* the cluster run's energy, every job that ran in it */
+    int has_cost;             /* some job has its cost (f[i].has_cost) */
+    double cost_total_usd;    /* theirs summed: the scenario's total */
+    st_audit *audit;          /* n_audit findings, in report order */
     size_t n_audit;
 } st_run;
 

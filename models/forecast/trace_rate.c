@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/forecast/forecast.h"
+#include "models/plant/gpu_power.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/plan_check.h"
 #include "sim/xalloc.h"
@@ -72,6 +73,10 @@ static int plan_step(st_trace_rate *r, const st_trace_model *m, st__trace_plan *
                         (long long)q->dp, (long long)f.microbatch);
     p->microbatch = f.microbatch;
     p->tight_s = f.step.step_time_s;
+    st_plant_profile prof;
+    p->gpu_w = !rc && st_plant_profile_of(&f.step, r->c->gpu, &prof) == 0
+                   ? prof.energy_j / prof.period_s
+                   : st_plant_activity_w(r->c->gpu, ST_PLANT_ACT_IDLE);
     st_forecast_release(&f);
     return rc;
 }
@@ -117,6 +122,11 @@ int st_trace_rate_init(st_trace_rate *r, const st_trace_cfg *t, const st_cluster
 int st_trace_rate_mapped(const st_trace_rate *r, size_t job)
 {
     return job < r->n_jobs && r->job_plan[job] >= 0;
+}
+
+double st_trace_rate_gpu_w(const st_trace_rate *r, size_t job)
+{
+    return st_trace_rate_mapped(r, job) ? r->plan[r->job_plan[job]].gpu_w : -1;
 }
 
 int st_trace_rate_slowdown(st_trace_rate *r, size_t job, const int64_t *gpus, double *slowdown,

@@ -19,6 +19,7 @@ typedef struct st__trace_plan {
     st_workload_cfg w;
     int64_t microbatch;
     double tight_s;
+    double gpu_w; /* one GPU's mean board power over its tight step (models/plant/gpu_power.h) */
 } st__trace_plan;
 
 typedef struct st_trace_rate {
@@ -46,6 +47,10 @@ int st_trace_rate_init(st_trace_rate *r, const st_trace_cfg *t, const st_cluster
 
 /* Whether trace job `job` has a step model. */
 int st_trace_rate_mapped(const st_trace_rate *r, size_t job);
+
+/* The mean board power, W, of one GPU of mapped trace job `job` over its tight step (its step's
+ * phases at the plant's activity powers); -1 for a job with no step model. */
+double st_trace_rate_gpu_w(const st_trace_rate *r, size_t job);
 
 /* Mapped trace job `job` on gpus (its GPU count of them): *slowdown = max(1, its step there /
  * its tight step), memoised on (plan, shape of gpus) (shape_memo.h). Returns 0 or the step

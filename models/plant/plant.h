@@ -30,6 +30,10 @@ typedef struct st_plant_preset {
     /* Network optics: the board power of one optical transceiver port at a switch, and the
      * port rate it holds for (bits/s); a fabric at another rate has no optics figure. */
     double switch_optic_w, optic_rate_bps;
+    /* A trace job with no step model (trace.models maps none to it): the share of its run its
+     * GPUs spend running kernels (nvidia-smi's utilisation), the rest idle; st_plant_util_w
+     * turns it into power. */
+    double trace_gpu_utilization;
     const char *source;
 } st_plant_preset;
 
@@ -161,5 +165,18 @@ int st_plant_run_window_network(const st_cluster_cfg *c, const st_plant_job *job
                                 st_plant_result *out, st_err *err);
 
 void st_plant_release(st_plant_result *r);
+
+/* Board power, W, of one GPU g that runs kernels a share u (in [0, 1]) of the time and idles the
+ * rest: the plant's activity powers (gpu_power.h), u x compute + (1 - u) x idle. */
+double st_plant_util_w(const st_gpu_spec *g, double u);
+
+/* The facility figure of cluster c under a steady load (steady.c): its racks drawing rack_board_w
+ * of board power in all, spread evenly over them (the nodes' base power and their GPUs'), and the
+ * network network_board_w beside them, both through the PSUs; then every part as the plant
+ * derives it at the mean: each rack's distribution loss, the transformers, the UPS on that load
+ * (an unstated rating sized to it) and the cooling plant on the racks', the network's and the
+ * electrical rooms' heat. No storage. The cluster run's energy reads it at its mean load. */
+void st_plant_facility_steady(const st_cluster_cfg *c, double rack_board_w, double network_board_w,
+                              st_plant_facility *out);
 
 #endif

@@ -209,6 +209,7 @@ void st__cl_give_back(st_sched_view *v, size_t id)
         st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
     if (j->keep)
         v->out->seg[j->seg].end_s = secs(now);
+    j->hold_start = now; /* holding nothing, it waits from now (unless it is done) */
     if (v->sp->stop)
         v->sp->stop(v->sp->ctx, id, secs(now));
     want_rate(v);
@@ -303,6 +304,10 @@ int st_sched_start(st_sched_view *v, size_t id)
         o->state = ST_CJ_RUNNING;
         o->start_s = secs(now);
         o->wait_s = o->start_s - v->sj[id].submit_s;
+        o->queued_s = o->wait_s;
+    } else { /* a restart: it waited since it gave its GPUs back (st__cl_give_back) */
+        o->queued_s += secs(now - j->hold_start);
+        v->requeued = 1;
     }
     j->state = J_RUNNING;
     j->seg_start = j->hold_start = now;
@@ -559,6 +564,30 @@ static void gpu_shares(const st_sched_view *v, st_cluster_stats *s, double lost)
                      : 0;
 }
 
+/* The finished jobs' whole times queued: their mean and p95, the waits' own when no job was
+ * re-queued (each job's time queued is then its wait, and no second sample set is needed). */
+static void queued_stats(const st_sched_view *v, st_cluster_stats *s)
+{
+    s->mean_queued_s = s->mean_wait_s;
+    s->p95_queued_s = s->p95_wait_s;
+    if (!v->requeued)
+        return;
+    const st_cluster_result *r = v->out;
+    st_samples q;
+    st_samples_init(&q);
+    st_samples_reserve(&q, s->finished);
+    double sum = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->job[i].state == ST_CJ_FINISHED) {
+            st_samples_add(&q, r->job[i].queued_s);
+            sum += r->job[i].queued_s;
+        }
+    const double p95 = 0.95;
+    st_samples_quantiles(&q, &p95, 1, &s->p95_queued_s);
+    s->mean_queued_s = s->finished ? sum / (double)s->finished : 0;
+    st_samples_release(&q);
+}
+
 /* The quantiles of the finished jobs' waits and JCTs, and their means from their sums (sw, sc). */
 static void wait_jct_stats(st_cluster_stats *s, st_samples *wait, st_samples *jct, double sw,
                            double sc)
@@ -621,6 +650,7 @@ static void summarise(st_sched_view *v)
     s->makespan_s = s->unfinished ? end : last;
     gpu_shares(v, s, lost);
     wait_jct_stats(s, &wait, &jct, sw, sc);
+    queued_stats(v, s);
     s->events = st_engine_fired(v->eng);
     st_samples_release(&wait);
     st_samples_release(&jct);

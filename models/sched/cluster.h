@@ -105,8 +105,11 @@ typedef enum st_cluster_state {
 typedef struct st_cluster_job_out {
     st_cluster_state state;
     double start_s, end_s; /* first start; finish (FINISHED only) */
-    double wait_s;         /* first start - submit (started jobs) */
-    double duration_s;     /* run time (started jobs) */
+    double wait_s;         /* first start - submit (started jobs): its time to first start */
+    /* Its whole time in the queue (started jobs): wait_s, plus every stretch from giving its GPUs
+     * back after a preemption's save or a failure's detection until it started again. */
+    double queued_s;
+    double duration_s; /* run time (started jobs) */
     int64_t preemptions;
     double preempted_s; /* what its preemptions cost: every save, and every restore once resumed */
     int64_t interruptions; /* failures that hit it while it ran (outages) */
@@ -128,13 +131,15 @@ typedef struct st_cluster_seg {
     int64_t n;
 } st_cluster_seg;
 
-/* The run's figures, over the finished jobs (wait: first start - submit; JCT: end - submit).
+/* The run's figures, over the finished jobs (wait: first start - submit; queued: the job's whole
+ * time in the queue, re-queues after preemptions and failures included; JCT: end - submit).
  * makespan_s: the last finish (the horizon when a job is unfinished); utilization: GPU-seconds
  * held over total GPUs x makespan. */
 typedef struct st_cluster_stats {
     size_t jobs, finished, unfinished, too_big;
     double mean_wait_s, p50_wait_s, p95_wait_s, p99_wait_s;
     double mean_jct_s, p50_jct_s, p95_jct_s, p99_jct_s;
+    double mean_queued_s, p95_queued_s; /* the wait figures when no job was ever re-queued */
     double makespan_s, utilization;
     int64_t preemptions;
     double preempted_s;    /* summed over every job */

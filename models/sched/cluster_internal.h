@@ -31,7 +31,7 @@ typedef struct jstate {
     unsigned held : 1;
     uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
     st_time done;     /* work done before the current stretch */
-    st_time seg_start, hold_start; /* work resumed; GPUs taken */
+    st_time seg_start, hold_start; /* work resumed; GPUs taken (given back, once it holds none) */
     size_t gpu_off;                /* its GPUs in gpus[] */
     double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */
     size_t seg;       /* its open segment (keep) */
@@ -66,7 +66,8 @@ struct st_sched_view {
     int64_t releasing; /* GPUs of jobs in J_SAVING */
     size_t n_saving;   /* jobs in J_SAVING */
     double busy_gpu_s;
-    st__waitset waiting;                 /* the waiting jobs' GPU counts */
+    int requeued;        /* some job started again after a preemption or a failure */
+    st__waitset waiting; /* the waiting jobs' GPU counts */
     double frag_gpu_s, frag_now, frag_t; /* fragmentation: its integral, level and since when */
     st_cluster_result *out;
     size_t seg_cap, seg_gpus_cap;

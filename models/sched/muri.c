@@ -123,6 +123,7 @@ static void settle(replay *r, double t, int ending)
         mjob *j = &r->j[id];
         if (j->state == M_RUNNING) {
             r->busy_gpu_s += (t - j->last) * (double)r->in[id].gpus;
+            j->held += t - j->last;
             if (ending && j->ends) {
                 j->state = M_DONE;
                 j->end = t;
@@ -292,7 +293,8 @@ static void quantiles(double *v, size_t n, double *p50, double *p95, double *p99
 static void summarise(const replay *r, st_cluster_stats *st)
 {
     double *wait = st_xcalloc(r->n ? r->n : 1, sizeof *wait);
-    double *jct = st_xcalloc(r->n ? r->n : 1, sizeof *jct), sw = 0, sc = 0;
+    double *jct = st_xcalloc(r->n ? r->n : 1, sizeof *jct), sw = 0, sc = 0, sq = 0;
+    double *queued = st_xcalloc(r->n ? r->n : 1, sizeof *queued);
     st->jobs = r->n;
     for (size_t i = 0; i < r->n; i++) {
         const mjob *j = &r->j[i];
@@ -301,6 +303,9 @@ static void summarise(const replay *r, st_cluster_stats *st)
             continue;
         }
         wait[st->finished] = j->start - r->in[i].submit_s;
+        /* its whole time queued: what of its life it did not run (never below its wait) */
+        queued[st->finished] = fmax(j->end - r->in[i].submit_s - j->held, wait[st->finished]);
+        sq += queued[st->finished];
         jct[st->finished++] = j->end - r->in[i].submit_s;
         sw += j->start - r->in[i].submit_s;
         sc += j->end - r->in[i].submit_s;
@@ -311,6 +316,9 @@ static void summarise(const replay *r, st_cluster_stats *st)
     st->mean_jct_s = sc / f;
     quantiles(wait, st->finished, &st->p50_wait_s, &st->p95_wait_s, &st->p99_wait_s);
     quantiles(jct, st->finished, &st->p50_jct_s, &st->p95_jct_s, &st->p99_jct_s);
+    double q50, q99;
+    st->mean_queued_s = sq / f;
+    quantiles(queued, st->finished, &q50, &st->p95_queued_s, &q99);
     double cap = (double)(r->nodes * r->gpn) * st->makespan_s, work = 0;
     for (size_t i = 0; i < r->n; i++) /* the service each job needed, without the overheads */
         work += r->in[i].iterations * r->j[i].iter_s * (double)r->in[i].gpus;
@@ -321,6 +329,7 @@ static void summarise(const replay *r, st_cluster_stats *st)
     st->events = r->events;
     st->free_at_end = r->nodes * r->gpn;
     free(wait);
+    free(queued);
     free(jct);
 }
 

@@ -59,6 +59,7 @@ static void end_jobs(dlas *d, double t)
         st__muri_job *j = &r->j[id];
         if (j->state == ST__MURI_RUNNING && j->end == d->end_t) {
             r->busy_gpu_s += (t - j->last) * (double)r->in[id].gpus;
+            j->held += t - j->last;
             j->state = ST__MURI_DONE;
             j->end = t;
             q_remove(d, j->q, id);
@@ -79,6 +80,7 @@ static void update(dlas *d, double t)
         if (j->state == ST__MURI_RUNNING) {
             double g = (double)r->in[id].gpus;
             r->busy_gpu_s += (t - j->last) * g;
+            j->held += t - j->last;
             j->rem_iter -= fmax(t - j->last - r->in[id].overhead_s, 0) / j->iter_s;
             j->executed = j->executed + t - j->last;
             if (j->q < DLAS_QUEUES - 1 && j->executed * g >= dlas_limit_gpu_s[j->q]) {

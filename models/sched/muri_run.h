@@ -14,10 +14,11 @@ enum { ST__MURI_LATER, ST__MURI_PENDING, ST__MURI_RUNNING, ST__MURI_DONE };
 
 /* One job: its state, remaining iterations, seconds per iteration (x 1.015), the artifact's
  * last_check_time, first start, planned end (the end once done), and for Tiresias-L its
- * executed_time (wall time run, overheads included) and queue. */
+ * executed_time (wall time run, overheads included) and queue; held: the wall time it ran, for
+ * its time queued (end - submit - held). */
 typedef struct st__muri_job {
     int state, q, ends; /* ends: among the jobs of the next end event (SRTF, SRSF) */
-    double rem_iter, iter_s, last, start, end, executed;
+    double rem_iter, iter_s, last, start, end, executed, held;
 } st__muri_job;
 
 /* A queue entry while sorting: its key, its place before the sort (the sort is stable), its id;

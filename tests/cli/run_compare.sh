@@ -42,15 +42,14 @@ ok 'grep -q "^|---|---:|" "$tmp/m"' "markdown"
 "$strata" compare "$q" -o "$tmp/out.txt" >"$tmp/none"
 ok 'cmp -s "$tmp/out.txt" "$tmp/t" && [ ! -s "$tmp/none" ]' "-o writes the table instead of stdout"
 "$strata" compare scenarios/examples/philly-512gpu.yaml --policies srtf,sjf,fifo --format csv >"$tmp/p"
-ok 'awk -F, "NR == 2 { s = \$10 } NR == 3 { j = \$10 } NR == 4 { f = \$10 } END { exit !(s < j && j < f) }" "$tmp/p"' "Philly: SRTF < SJF < FIFO on mean JCT"
+ok 'awk -F, "NR == 2 { s = \$12 } NR == 3 { j = \$12 } NR == 4 { f = \$12 } END { exit !(s < j && j < f) }" "$tmp/p"' "Philly: SRTF < SJF < FIFO on mean JCT"
 "$strata" compare "$q" --placements pack,nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "unknown placement '"'"'nope'"'"' (one of: pack" "$tmp/e"' "unknown placement"
 "$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
     --placements pack,topology-aware --format csv >"$tmp/pl"
-ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$10 } END { exit !(NR == 5 && p[2] == \"fifo,pack\" && p[3] == \"fifo,topology-aware\" && p[5] == \"backfill,topology-aware\" && j[3] < j[2] && j[5] < j[4]) }" "$tmp/pl"' "placements: topology-aware < pack on mean JCT"
+ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$12 } END { exit !(NR == 5 && p[2] == \"fifo,pack\" && p[3] == \"fifo,topology-aware\" && p[5] == \"backfill,topology-aware\" && j[3] < j[2] && j[5] < j[4]) }" "$tmp/pl"' "placements: topology-aware < pack on mean JCT"
 # --replicas: every figure with its spread (text "±", CSV *_sd columns, JSON "spread"); the new
-# columns; energy only where the plant model runs (the queue example's training jobs, not
-# Philly's trace); Muri's replay conventions: SRSF < SRTF < Tiresias-L on mean JCT, those three only.
+# columns; energy for every run whose GPU states its power (Philly's trace too); Muri's replay conventions: SRSF < SRTF < Tiresias-L on mean JCT, those three only.
 "$strata" compare "$q" --policies fifo,srtf --replicas 3 >"$tmp/r"
 ok 'grep -q "seeds 1-3" "$tmp/r" && grep -qE "^fifo +4 .*±" "$tmp/r" && grep -q "frag GPUs" "$tmp/r" && grep -q "goodput" "$tmp/r" && grep -q "energy" "$tmp/r"' "replicas: text"
 "$strata" compare "$q" --policies fifo --replicas 2 --format csv >"$tmp/rc"
@@ -61,10 +60,14 @@ ok 'grep -q "\"replicas\":\s*2" "$tmp/rj" && grep -q "\"spread\"" "$tmp/rj" && g
 ok '[ $rc -eq 2 ] && grep -qx "strata compare: --replicas must be at least 1, found .0." "$tmp/e"' "replicas 0 refused"
 "$strata" compare "$q" --replicas 1e9 >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -qx "strata compare: --replicas: 1e9 is beyond the most replicas compare draws (at most 1000: every policy runs each of them)" "$tmp/e"' "replicas past the cap: the cap stated"
-ok '! head -1 "$tmp/p" | grep -q energy && head -1 "$tmp/p" | grep -q ",goodput$"' "no energy column without the plant"
+# The cluster's energy counts every job that ran, trace jobs included: Philly's trace alone has
+# it, and SRTF's longer makespan (its preemptions' restarts) draws more than FIFO's.
+ok 'head -1 "$tmp/p" | grep -q ",goodput,energy_j$" && awk -F, "NR == 2 { s = \$NF } NR == 4 { f = \$NF } END { exit !(s > f && f > 0) }" "$tmp/p"' "Philly: an energy column, SRTF above FIFO"
+# Goodput subtracts what a trace job's preemptions cost: below utilisation under SRTF.
+ok 'awk -F, "NR == 2 { exit !(\$20 < \$17) }" "$tmp/p"' "Philly: SRTF's goodput below its utilisation"
 m=scenarios/validation/sched/muri-replay-trace3.yaml
 "$strata" compare "$m" --policies srsf,srtf,tiresias --format csv >"$tmp/mu"
-ok 'awk -F, "NR == 2 { a = \$10 } NR == 3 { b = \$10 } NR == 4 { c = \$10 } END { exit !(a < b && b < c && b > 193081.79 && b < 193081.80 && c > 347213.24 && c < 347213.25) }" "$tmp/mu"' "muri replay: srsf < srtf < tiresias, srtf and Tiresias-L as the artifact"
+ok 'awk -F, "NR == 2 { a = \$12 } NR == 3 { b = \$12 } NR == 4 { c = \$12 } END { exit !(a < b && b < c && b > 193081.79 && b < 193081.80 && c > 347213.24 && c < 347213.25) }" "$tmp/mu"' "muri replay: srsf < srtf < tiresias, srtf and Tiresias-L as the artifact"
 "$strata" compare "$m" --policies fifo >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 1 ] && grep -q "replay: muri runs the artifact" "$tmp/e"' "muri replay: fifo refused"
 "$strata" compare "$m" --policies srtf --placements best-fit >"$tmp/o" 2>"$tmp/e"; rc=$?

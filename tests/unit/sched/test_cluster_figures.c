@@ -53,11 +53,31 @@ START_TEST(test_goodput_leaves_out_saves_and_restores)
 }
 END_TEST
 
+/* The same run: A's wait to its first start is 0, but it is queued again from the end of its
+ * save (t = 13, its GPUs back) until B's end (t = 33): 20 s in all; B waited for A's save, 3 s,
+ * both its wait and its time queued. The time queued is never below the wait, and above it for
+ * the preempted job. */
+START_TEST(test_time_queued_counts_the_requeue_after_a_preemption)
+{
+    const st_cluster_job jobs[] = {{0, 100, 100, 8, 0, -1}, {10, 20, 20, 8, 0, -1}};
+    st_cluster_result r = run("srtf", jobs, 2, cost_3_5);
+    ck_assert_double_eq(r.job[0].wait_s, 0);
+    ck_assert_double_eq_tol(r.job[0].queued_s, 20, 1e-9);
+    ck_assert_double_eq_tol(r.job[1].wait_s, 3, 1e-9);
+    ck_assert_double_eq_tol(r.job[1].queued_s, 3, 1e-9);
+    ck_assert_double_eq_tol(r.st.mean_wait_s, 1.5, 1e-9);
+    ck_assert_double_eq_tol(r.st.mean_queued_s, 11.5, 1e-9);
+    ck_assert(r.st.p95_queued_s >= r.st.p95_wait_s && r.st.p95_queued_s > 3);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
 Suite *cluster_figures_suite(void)
 {
     Suite *s = suite_create("cluster_figures");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fragmentation_counts_gpus_no_waiting_job_fits);
+    tcase_add_test(tc, test_time_queued_counts_the_requeue_after_a_preemption);
     tcase_add_test(tc, test_goodput_leaves_out_saves_and_restores);
     suite_add_tcase(s, tc);
     return s;
