@@ -81,7 +81,7 @@ q=scenarios/examples/queue.yaml
 "$strata" compare "$q" --policies fifo,backfill --format html >"$tmp/c.html" 2>/dev/null
 "$strata" compare "$q" --policies fifo,backfill --format json >"$tmp/c.json" 2>/dev/null
 ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
-ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job completion time: " "$tmp/c.html" && grep -q "<th>Mean queue wait</th>" "$tmp/c.html"' "compare: the answer in words, columns by their labels"
+ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job completion time: " "$tmp/c.html" && grep -q "<th>Mean wait to first start</th>" "$tmp/c.html"' "compare: the answer in words, columns by their labels"
 "$strata" compare "$q" --policies fifo,backfill --format markdown >"$tmp/c.md" 2>/dev/null
 ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/c.html")" ]' "compare: markdown has the same summary"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
