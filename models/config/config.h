@@ -259,11 +259,11 @@ typedef struct st_ckpt_cfg {
 /* The constants of two-level checkpoints that are no datasheet figure of the scenario's parts,
  * each with its source in config.c (st_ckpt_preset_default). */
 typedef struct st_ckpt_preset {
-    int64_t replicas;        /* checkpoint.memory.replicas when not stated */
-    double drive_price_usd;  /* the flash drive whose endurance prices a written byte ... */
-    double drive_bytes;      /* ... its capacity ... */
-    double drive_dwpd;       /* ... its rated drive writes per day ... */
-    double drive_life_s;     /* ... over its warranty */
+    int64_t replicas;          /* checkpoint.memory.replicas when not stated */
+    double drive_price_usd;    /* the flash drive whose endurance prices a written byte ... */
+    double drive_bytes;        /* ... its capacity ... */
+    double drive_dwpd;         /* ... its rated drive writes per day ... */
+    double drive_life_s;       /* ... over its warranty */
     double gpu_hour_usd_per_s; /* what one GPU's time is worth, to turn a cost into seconds */
 } st_ckpt_preset;
 extern const st_ckpt_preset st_ckpt_preset_default;

@@ -19,16 +19,15 @@ static void mem_level(const st_workload_cfg *w, const st_ckpt_cost *k, st_ckpt_p
 }
 
 void st_ckpt_plan_make(const st_workload_cfg *w, const st_ckpt_cost *k, const st_life_class *cl,
-                       double *loss, int n,
-                       int64_t nodes, double down_s, double share, double step_s,
-                       st_ckpt_plan *out)
+                       double *loss, int n, int64_t nodes, double down_s, double share,
+                       double step_s, st_ckpt_plan *out)
 {
     memset(out, 0, sizeof *out);
     const st_ckpt_mem_cfg *m = &w->checkpoint.memory;
     const st_ckpt_preset *pre = &st_ckpt_preset_default;
     /* A written byte uses 1 / (capacity x DWPD x days of warranty) of a drive's endurance. */
-    out->usd_per_byte = pre->drive_price_usd /
-                        (pre->drive_bytes * pre->drive_dwpd * pre->drive_life_s / 86400.0);
+    out->usd_per_byte =
+        pre->drive_price_usd / (pre->drive_bytes * pre->drive_dwpd * pre->drive_life_s / 86400.0);
     out->usd_per_s = (double)w->gpus * pre->gpu_hour_usd_per_s;
     out->write_cost_s = k->size_bytes * out->usd_per_byte / out->usd_per_s;
     out->cost_s = k->stall_s + k->drain_nic_s + out->write_cost_s;

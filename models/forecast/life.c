@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/forecast/forecast.h"
 #include "models/forecast/ckpt_levels.h"
+#include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
 #include "sim/xalloc.h"
 

@@ -14,8 +14,7 @@ static int takes_node(const char *c)
     return c && (strcmp(c, "gpu") == 0 || strcmp(c, "nic") == 0 || strcmp(c, "node") == 0);
 }
 
-double st_ckpt_mem_loss(const char *component, int64_t replicas, double node_rate,
-                        double window_s)
+double st_ckpt_mem_loss(const char *component, int64_t replicas, double node_rate, double window_s)
 {
     if (component && strcmp(component, "rack") == 0)
         return 1;
@@ -35,8 +34,9 @@ static double counted(const st_life_class *c)
     return c->count > 0 && n < 1 ? 1 : n;
 }
 
-void st_ckpt_split_failures(const st_life_class *classes, double *loss, int n, int64_t nodes, int64_t replicas,
-                            double window_s, double *mem_mtbf_s, double *disk_mtbf_s)
+void st_ckpt_split_failures(const st_life_class *classes, double *loss, int n, int64_t nodes,
+                            int64_t replicas, double window_s, double *mem_mtbf_s,
+                            double *disk_mtbf_s)
 {
     double node_rate = 0, mem = 0, disk = 0;
     for (int i = 0; i < n; i++)
@@ -78,8 +78,8 @@ double st_ckpt_level_interval(const st_ckpt_level_q *q, st_auto_rule *rule)
 double st_ckpt_two_level_wall(const st_ckpt_wall_q *q)
 {
     if (!(q->mem_every_s > 0))
-        return st_daly_expected_wall(q->work_s, q->disk_every_s, q->disk_cost_s,
-                                     q->disk_restart_s, q->disk_mtbf_s);
+        return st_daly_expected_wall(q->work_s, q->disk_every_s, q->disk_cost_s, q->disk_restart_s,
+                                     q->disk_mtbf_s);
     /* The snapshots' stall stretches the work: mem_cost_s every mem_every_s of it. */
     double work = q->work_s * (1 + q->mem_cost_s / q->mem_every_s);
     double wall = isfinite(q->disk_mtbf_s)

@@ -19,15 +19,15 @@
  * it is lost only when each of the r peers also fails within window_s, before the copy is made
  * again: (node_rate x window_s)^r, node_rate being one node's rate of such failures (1/s).
  * component is st_life_class.component's name. */
-double st_ckpt_mem_loss(const char *component, int64_t replicas, double node_rate,
-                        double window_s);
+double st_ckpt_mem_loss(const char *component, int64_t replicas, double node_rate, double window_s);
 
 /* Set loss[i] for every class i (st_ckpt_mem_loss, with node_rate the job's rate of GPU, NIC
  * and node failures over its `nodes`), and write the mean time between failures the
  * in-memory copy survives into *mem_mtbf_s and between those it does not into *disk_mtbf_s
  * (+inf when none). */
-void st_ckpt_split_failures(const st_life_class *classes, double *loss, int n, int64_t nodes, int64_t replicas,
-                            double window_s, double *mem_mtbf_s, double *disk_mtbf_s);
+void st_ckpt_split_failures(const st_life_class *classes, double *loss, int n, int64_t nodes,
+                            int64_t replicas, double window_s, double *mem_mtbf_s,
+                            double *disk_mtbf_s);
 
 /* One level's cadence question: Daly's optimum for cost_s against mtbf_s (inf: nothing this
  * level restores fails, so no cadence), in whole units of unit_s (a step for the memory level,

@@ -42,9 +42,9 @@ typedef struct st_life_spec {
      * stall is spread over the training as a fluid (each interval runs mem_stall_s longer),
      * exact at every snapshot; it counts in ckpt_stall_s. */
     double mem_every_s, mem_stall_s, mem_restore_s;
-    const double *mem_loss; /* [n_classes], borrowed: the probability in [0, 1] that a failure
-                               of class i loses the in-memory copy (models/reliability/levels.h);
-                               NULL: every failure does */
+    const double *mem_loss;       /* [n_classes], borrowed: the probability in [0, 1] that a failure
+                                     of class i loses the in-memory copy (models/reliability/levels.h);
+                                     NULL: every failure does */
     const st_life_class *classes; /* [n_classes], borrowed; none = a job that never fails */
     int n_classes;
     double horizon_s; /* give up (ST_ERANGE) if the job is not done this long after submit,
