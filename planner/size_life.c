@@ -66,10 +66,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
             l->has_ckpt = 1;
             l->stall_s = k.stall_s;
             l->commit_s = k.commit_s;
-            /* The write share is the audit's default: sizing reads no audit section. */
-            st_ckpt_plan_make(p, &k, cl, loss, n, at.nodes, l->restart_s,
-                              st_audit_cfg_default.ckpt_write_share, 1, &l->plan);
-            l->commit_floor_s = fmax(k.commit_s, l->plan.share_floor_s);
+            st_ckpt_plan_make(p, &k, cl, loss, n, at.nodes, l->restart_s, 1, &l->plan);
             l->restart_s += k.restore_s;
             l->restore_s = k.restore_s;
         }
@@ -82,8 +79,8 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
 }
 
 /* Cadence tau of training seconds as the life model takes it: whole units (steps, or in-memory
- * intervals), at least one, and never shorter than floor_s (a save's commit, the write
- * share's floor: st_ckpt_auto_interval). */
+ * intervals), at least one, and never shorter than floor_s (a save's commit:
+ * st_ckpt_auto_interval). */
 static double as_units(double tau, double unit_s, double floor_s)
 {
     double s = ceil(tau / unit_s - 1e-9) * unit_s;
@@ -135,15 +132,14 @@ static size_t disk_cadences(const st__size_life *l, const st_workload_cfg *p, do
     st_ckpt_level_q q = {.cost_s = l->plan.cost_s,
                          .mtbf_s = l->plan.disk_mtbf_s,
                          .unit_s = unit,
-                         .commit_s = l->commit_s,
-                         .share_floor_s = l->plan.share_floor_s};
+                         .commit_s = l->commit_s};
     size_t n = 0;
     out[n++] = st_ckpt_level_interval(&q, NULL); /* 0: nothing needs it, one at the end */
     double mine = own(p->checkpoint.every_s, p->checkpoint.every_steps, step_s);
     if (mine > 0)
-        out[n++] = as_units(mine, unit, l->commit_floor_s);
+        out[n++] = as_units(mine, unit, l->commit_s);
     for (size_t i = 0; i < N_FIXED; i++)
-        out[n++] = as_units(fixed_s[i], unit, l->commit_floor_s);
+        out[n++] = as_units(fixed_s[i], unit, l->commit_s);
     return n;
 }
 

@@ -20,7 +20,6 @@ typedef struct st__size_life {
     /* The two levels (models/forecast/ckpt_levels.h): the persistent save's whole cost, the
      * failures only it restores, and with checkpoint.memory the in-memory level's figures. */
     st_ckpt_plan plan;
-    double commit_floor_s; /* the persistent cadence's floor: max(commit, write share) */
 } st__size_life;
 
 /* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, memory m) under the
@@ -33,10 +32,10 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
  * expected wall time (st_ckpt_two_level_wall) at the pair of cadences that trains soonest. The
  * persistent cadences: Daly's optimum for the save's whole cost against the failures only it
  * restores (as `every: auto` takes it), p's own when it states one, and 10 min, 30 min, 1 h,
- * 3 h and 6 h, each in whole in-memory intervals (steps) and no shorter than a commit or the
- * write share's floor; with checkpoint.memory, each against the in-memory cadences: its Daly
- * optimum, p's own, and 1 and 10 steps. Into *every_s the persistent cadence (0: none), into
- * *mem_every_s the in-memory one (0: none), and *weighed counts the pairs weighed. */
+ * 3 h and 6 h, each in whole in-memory intervals (steps) and no shorter than a commit; with
+ * checkpoint.memory, each against the in-memory cadences: its Daly optimum, p's own, and 1 and 10
+ * steps. Into *every_s the persistent cadence (0: none), into *mem_every_s the in-memory one (0:
+ * none), and *weighed counts the pairs weighed. */
 double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
                            double step_s, double *every_s, double *mem_every_s, int64_t *weighed);
 

@@ -75,10 +75,9 @@ static const char *interval_rule(const st_forecast *f)
         return "steps";
     if (!(f->interval_s > 0))
         return "auto-no-failures";
-    return f->auto_rule == ST_AUTO_COMMIT  ? "auto-commit"
-           : f->auto_rule == ST_AUTO_STEP  ? "auto-step"
-           : f->auto_rule == ST_AUTO_SHARE ? "auto-share"
-                                           : "auto-daly";
+    return f->auto_rule == ST_AUTO_COMMIT ? "auto-commit"
+           : f->auto_rule == ST_AUTO_STEP ? "auto-step"
+                                          : "auto-daly";
 }
 
 /* The checkpoint object ck of a job with checkpoints: its mode, cadence and its rule, the

@@ -68,7 +68,7 @@ static void replicas_text(FILE *out, const st_life_summary *sm)
 /* Which rule set an `every: auto` interval, and how many steps it is. */
 static const char *auto_text(const st_forecast *f, char *buf, size_t n)
 {
-    static const char *const rule[] = {"Daly", "commit time", "one step", "write share"};
+    static const char *const rule[] = {"Daly", "commit time", "one step"};
     if (!f->w->checkpoint.every_auto)
         return "";
     if (!(f->interval_s > 0))

@@ -39,7 +39,7 @@ const st_audit_cfg st_audit_cfg_default = {
      * hold a tenth of its tier's write bandwidth, leaving the rest to its own ingest and the
      * tier's other tenants (Llama 3's Tectonic serves all of Meta's jobs; the paper, section
      * 3.3.1, calls its checkpoint writes "highly bursty" writes that "saturate the storage
-     * fabric"). Settable as audit.checkpoint_write_share. */
+     * fabric"). Settable as audit.checkpoint_write_share; the audit warns above it. */
     .ckpt_write_share = 0.10,
 };
 

@@ -512,8 +512,8 @@ typedef struct st_audit_cfg {
     int n_baseboard;
     double junction_limit_c; /* junction_limit: the hottest GPU junction a plan may run at */
     double ckpt_write_share; /* checkpoint_write_share: the share of its tier's write bandwidth
-                                a job's persistent checkpoints may hold; `every: auto` keeps
-                                under it and the audit warns above it */
+                                a job's persistent checkpoints may hold; the audit warns
+                                above it */
     st_loc loc;
 } st_audit_cfg;
 extern const st_audit_cfg st_audit_cfg_default;

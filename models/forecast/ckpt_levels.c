@@ -19,8 +19,8 @@ static void mem_level(const st_workload_cfg *w, const st_ckpt_cost *k, st_ckpt_p
 }
 
 void st_ckpt_plan_make(const st_workload_cfg *w, const st_ckpt_cost *k, const st_life_class *cl,
-                       double *loss, int n, int64_t nodes, double down_s, double share,
-                       double step_s, st_ckpt_plan *out)
+                       double *loss, int n, int64_t nodes, double down_s, double step_s,
+                       st_ckpt_plan *out)
 {
     memset(out, 0, sizeof *out);
     const st_ckpt_mem_cfg *m = &w->checkpoint.memory;
@@ -31,8 +31,6 @@ void st_ckpt_plan_make(const st_workload_cfg *w, const st_ckpt_cost *k, const st
     out->usd_per_s = (double)w->gpus * pre->gpu_hour_usd_per_s;
     out->write_cost_s = k->size_bytes * out->usd_per_byte / out->usd_per_s;
     out->cost_s = k->stall_s + k->drain_nic_s + out->write_cost_s;
-    out->share_floor_s =
-        share > 0 && k->tier_write_bps > 0 ? k->size_bytes / (share * k->tier_write_bps) : 0;
     out->two_level = m->enabled;
     if (!m->enabled) {
         for (int i = 0; i < n; i++)
@@ -68,7 +66,6 @@ double st_ckpt_plan_persistent(const st_ckpt_plan *p, const st_ckpt_cost *k, dou
     st_ckpt_level_q q = {.cost_s = p->cost_s,
                          .mtbf_s = p->disk_mtbf_s,
                          .unit_s = p->mem_every_s > 0 ? p->mem_every_s : step_s,
-                         .commit_s = k->commit_s,
-                         .share_floor_s = p->share_floor_s};
+                         .commit_s = k->commit_s};
     return st_ckpt_level_interval(&q, rule);
 }

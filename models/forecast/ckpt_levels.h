@@ -23,7 +23,6 @@ typedef struct st_ckpt_plan {
     double usd_per_s;     /* the job's time: its GPUs at the preset's GPU-hour value */
     double write_cost_s;  /* one persistent save's bytes, priced, in seconds of the job */
     double cost_s;        /* Daly's d for the persistent level: stall + drain_nic_s + write */
-    double share_floor_s; /* the shortest cadence whose writes keep within the write share */
     double mem_every_s;   /* the in-memory interval the job uses (0: none) */
     int mem_rule;         /* st_auto_rule under memory.every: auto */
 } st_ckpt_plan;
@@ -31,17 +30,16 @@ typedef struct st_ckpt_plan {
 /* The plan of workload w (its checkpoint costs k, on `nodes` nodes) against failure classes
  * cl[0..n) (loss[i]: the probability that a failure of class i loses the in-memory copy, set
  * here; all 1 without an in-memory level) with a downtime of
- * down_s before a restore, its writes held within `share` of the tier's write bandwidth (0:
- * no bound), at step step_s. Sets the in-memory interval (stated or auto); the persistent one
- * is st_ckpt_plan_persistent's. */
+ * down_s before a restore, at step step_s. Sets the in-memory interval (stated or auto); the
+ * persistent one is st_ckpt_plan_persistent's. */
 void st_ckpt_plan_make(const st_workload_cfg *w, const st_ckpt_cost *k, const st_life_class *cl,
-                       double *loss, int n, int64_t nodes, double down_s, double share,
-                       double step_s, st_ckpt_plan *out);
+                       double *loss, int n, int64_t nodes, double down_s, double step_s,
+                       st_ckpt_plan *out);
 
 /* `every: auto`'s persistent interval under plan p at step step_s: Daly's optimum for p's cost
  * against the failures only the persistent copy restores, in whole in-memory intervals (steps
- * without that level), no shorter than the commit and the share floor. 0 when nothing the
- * persistent copy alone restores can fail. */
+ * without that level), no shorter than the commit. 0 when nothing the persistent copy
+ * alone restores can fail. */
 double st_ckpt_plan_persistent(const st_ckpt_plan *p, const st_ckpt_cost *k, double step_s,
                                st_auto_rule *rule);
 

@@ -43,10 +43,8 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     if (st_storage_checkpoint(at, w, &f->mem, &f->ingest, bg, &f->ckpt, err))
         return err->code;
     f->has_ckpt = 1;
-    const st_audit_cfg *t = f->targets ? f->targets : &st_audit_cfg_default;
     st_ckpt_plan_make(w, &f->ckpt, f->classes, f->mem_loss, f->n_classes, at->nodes,
-                      spec->detect_s + spec->restart_s, t->ckpt_write_share, f->eff_step_s,
-                      &f->levels);
+                      spec->detect_s + spec->restart_s, f->eff_step_s, &f->levels);
     const st_ckpt_cfg *ck = &w->checkpoint;
     if (ck->every_s > 0)
         f->interval_s = ck->every_s;
@@ -56,8 +54,9 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
         /* Daly's optimum for the persistent save's whole cost (its stall, the drain's hold on
          * the NICs, the flash its bytes wear) against the failures only it restores, in whole
          * in-memory intervals (steps), never shorter than a save's commit (one in flight at a
-         * time) nor than the tier's write share allows. `auto` with nothing that needs it
-         * leaves the interval 0. */
+         * time). `auto` with nothing that needs it leaves the interval 0. The tier's share is
+         * the audit's to hold (checkpoint write share): a floor here would trade the job's
+         * time for the tier's, which is the operator's call. */
         st_auto_rule rule;
         f->interval_s = st_ckpt_plan_persistent(&f->levels, &f->ckpt, f->eff_step_s, &rule);
         f->auto_rule = (int)rule;

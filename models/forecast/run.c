@@ -164,7 +164,6 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
         here[x->workload[k]] = k == i || x->holding[k];
     rc = st_forecast_throttle(x->step, x->sp->c, x->out->f, x->sp->n, here, x->workload[i], err);
     free(here);
-    f->targets = x->sp->audit;
     if (!rc)
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
                               err);

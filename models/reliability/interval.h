@@ -38,9 +38,7 @@ double st_daly_expected_wall(double solve_s, double tau_s, double ckpt_s, double
 typedef enum st_auto_rule {
     ST_AUTO_DALY,   /* Daly's optimum, to the nearest whole step */
     ST_AUTO_COMMIT, /* the commit time, rounded up to whole steps: one save in flight at a time */
-    ST_AUTO_STEP,   /* one step: Daly's optimum is shorter, and saves are taken between steps */
-    ST_AUTO_SHARE   /* the shortest cadence whose writes keep within the tier's write share
-                       (models/reliability/levels.h) */
+    ST_AUTO_STEP    /* one step: Daly's optimum is shorter, and saves are taken between steps */
 } st_auto_rule;
 
 /* The interval `every: auto` takes: Daly's optimum daly_s, rounded to the nearest whole number

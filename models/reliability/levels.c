@@ -61,18 +61,8 @@ double st_ckpt_level_interval(const st_ckpt_level_q *q, st_auto_rule *rule)
             *rule = ST_AUTO_DALY;
         return 0;
     }
-    /* The share floor and the commit are both lower bounds; the interval takes the larger, and
-     * says so when the share's is the one that binds. */
-    int share = q->share_floor_s > q->commit_s;
-    double floor_s = share ? q->share_floor_s : q->commit_s;
-    st_auto_rule r;
-    double tau =
-        st_ckpt_auto_interval(st_daly_interval(q->cost_s, q->mtbf_s), floor_s, q->unit_s, &r);
-    if (r == ST_AUTO_COMMIT && share)
-        r = ST_AUTO_SHARE;
-    if (rule)
-        *rule = r;
-    return tau;
+    return st_ckpt_auto_interval(st_daly_interval(q->cost_s, q->mtbf_s), q->commit_s, q->unit_s,
+                                 rule);
 }
 
 double st_ckpt_two_level_wall(const st_ckpt_wall_q *q)

@@ -31,10 +31,9 @@ void st_ckpt_split_failures(const st_life_class *classes, double *loss, int n, i
 
 /* One level's cadence question: Daly's optimum for cost_s against mtbf_s (inf: nothing this
  * level restores fails, so no cadence), in whole units of unit_s (a step for the memory level,
- * the memory interval for the persistent one), never under floor_s (the commit, or the write
- * share's floor, share_floor_s, whose rule is ST_AUTO_SHARE when it binds). */
+ * the memory interval for the persistent one), never under commit_s (one save in flight). */
 typedef struct st_ckpt_level_q {
-    double cost_s, mtbf_s, unit_s, commit_s, share_floor_s;
+    double cost_s, mtbf_s, unit_s, commit_s;
 } st_ckpt_level_q;
 
 /* The level's `auto` interval (0 when mtbf_s is infinite) and its rule into *rule. */

@@ -49,23 +49,21 @@ typedef struct st_ckpt_cost {
     double
         size_bytes;  /* the whole checkpoint (models/silicon/parallel.h: 14 bytes per parameter) */
     int64_t writers; /* GPUs that write a shard */
-    double shard_bytes;    /* bytes each writer writes */
-    double d2h_s;          /* one shard from GPU to host memory over PCIe */
-    double local_s;        /* two-stage: the shards to the nodes' local NVMe (0 otherwise) */
-    double write_s;        /* the shards into the tier, the job alone with its ingest running */
-    double stall_s;        /* training pauses per checkpoint, by mode */
-    double commit_s;       /* from the checkpoint's start until it can be restored */
-    double restore_s;      /* reading it back after an interruption */
-    double dump_s;         /* the audit's pre-flight figure: size over the tier's write bandwidth
-                              plus its latency, no fabric, no contention */
-    double ingest_loss_s;  /* progress lost because the drain slowed the ingest (async and
-                              two-stage), already inside stall_s */
-    double drain_nic_s;    /* async and two-stage: how long the drain holds each writer's NIC,
-                              shard / (the node's NIC bandwidth per GPU), during which the step's
-                              own traffic on it is delayed (0 for sync: it stalls instead) */
-    double nic_per_gpu;    /* the node's NIC bandwidth per GPU, bytes/s */
-    double tier_write_bps; /* the tier's write bandwidth the job writes into (local-nvme: per
-                              node, times the job's nodes) */
+    double shard_bytes;   /* bytes each writer writes */
+    double d2h_s;         /* one shard from GPU to host memory over PCIe */
+    double local_s;       /* two-stage: the shards to the nodes' local NVMe (0 otherwise) */
+    double write_s;       /* the shards into the tier, the job alone with its ingest running */
+    double stall_s;       /* training pauses per checkpoint, by mode */
+    double commit_s;      /* from the checkpoint's start until it can be restored */
+    double restore_s;     /* reading it back after an interruption */
+    double dump_s;        /* the audit's pre-flight figure: size over the tier's write bandwidth
+                             plus its latency, no fabric, no contention */
+    double ingest_loss_s; /* progress lost because the drain slowed the ingest (async and
+                             two-stage), already inside stall_s */
+    double drain_nic_s;   /* async and two-stage: how long the drain holds each writer's NIC,
+                             shard / (the node's NIC bandwidth per GPU), during which the step's
+                             own traffic on it is delayed (0 for sync: it stalls instead) */
+    double nic_per_gpu;   /* the node's NIC bandwidth per GPU, bytes/s */
 } st_ckpt_cost;
 
 /* Data ingest of one job: what the step rate needs and what the storage gives. */

@@ -40,7 +40,7 @@ START_TEST(test_failures_split_between_the_levels)
 }
 END_TEST
 
-START_TEST(test_level_interval_is_daly_in_whole_units_above_its_floors)
+START_TEST(test_level_interval_is_daly_in_whole_units_above_its_commit)
 {
     /* d = 2 s, M = 10^4 s: x = 1e-4, Daly = sqrt(4e4) (1 + 0.01/3 + 1e-4/9) - 2 = 198.669 s;
      * in units of 10 s that is 20 units, 200 s. */
@@ -53,10 +53,6 @@ START_TEST(test_level_interval_is_daly_in_whole_units_above_its_floors)
     q.commit_s = 250;
     ASSERT_REL(st_ckpt_level_interval(&q, &r), 250, 1e-12);
     ck_assert_int_eq(r, ST_AUTO_COMMIT);
-    /* A write share that allows one save every 401 s: 41 units, said as the share's. */
-    q.share_floor_s = 401;
-    ASSERT_REL(st_ckpt_level_interval(&q, &r), 410, 1e-12);
-    ck_assert_int_eq(r, ST_AUTO_SHARE);
     /* Nothing this level restores can fail: no cadence. */
     q.mtbf_s = INFINITY;
     ck_assert(st_ckpt_level_interval(&q, &r) == 0);
@@ -134,7 +130,7 @@ Suite *levels_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_memory_loss_by_component_and_replicas);
     tcase_add_test(tc, test_failures_split_between_the_levels);
-    tcase_add_test(tc, test_level_interval_is_daly_in_whole_units_above_its_floors);
+    tcase_add_test(tc, test_level_interval_is_daly_in_whole_units_above_its_commit);
     tcase_add_test(tc, test_two_level_wall_by_hand);
     tcase_add_test(tc, test_failures_restore_from_the_newest_copy_that_survived);
     suite_add_tcase(s, tc);
