@@ -135,7 +135,7 @@ START_TEST(test_llama3_example_persists_hourly_and_snapshots_every_few_steps)
 {
     /* The 405B example under two-level checkpoints: the persistent save's whole cost against
      * the failures its one peer copy does not survive puts the persistent interval in the
-     * half-hour to three-hour range operators run (docs/models/storage-and-failures.md, "Two-
+     * hours, between half an hour and BLOOM's seven (docs/models/storage-and-failures.md, "Two-
      * level checkpoints"), the in-memory one at a few steps, and the tier's load at a small
      * share. It used to save 5.68 TB every 13.6 s, 36 PB a day. */
     run_of o;
@@ -143,7 +143,7 @@ START_TEST(test_llama3_example_persists_hourly_and_snapshots_every_few_steps)
     const st_forecast *f = &o.r.f[0];
     ck_assert(f->has_ckpt && f->has_life);
     ck_assert_int_eq(f->auto_rule, ST_AUTO_DALY);
-    ck_assert_msg(f->interval_s >= 1800 && f->interval_s <= 3 * 3600, "persistent every %g s",
+    ck_assert_msg(f->interval_s >= 1800 && f->interval_s <= 8 * 3600, "persistent every %g s",
                   f->interval_s);
     double steps = f->levels.mem_every_s / f->eff_step_s;
     ck_assert_msg(steps >= 1 && steps <= 5, "in memory every %g steps", steps);
