@@ -284,8 +284,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->switch_ports = k->c.fabric.switch_ports > 0 ? k->c.fabric.switch_ports : INT64_MAX;
     f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
     f->work_s = f->steps * f->step_s;
-    f->train_s =
-        st__size_life_train(&k->life, p, f->work_s, f->step_s, &f->ckpt_every_s, &k->cadences);
+    f->train_s = st__size_life_train(&k->life, p, f->work_s, f->step_s, &f->ckpt_every_s,
+                                     &f->mem_every_s, &k->cadences);
     f->goodput = f->train_s > 0 ? f->work_s / f->train_s : 1;
     f->storage_s = st__size_life_storage_s(&k->life, f->work_s, f->train_s, f->ckpt_every_s);
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;

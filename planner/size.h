@@ -96,7 +96,8 @@ typedef struct st_size_cfg {
     double step_s, steps, work_s;   /* work_s = steps x step_s: the failure-free time */
     double train_s;      /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
     double goodput;      /* work_s / train_s */
-    double ckpt_every_s; /* the cadence searched that trains soonest; 0: none */
+    double ckpt_every_s; /* the persistent cadence searched that trains soonest; 0: none */
+    double mem_every_s;  /* with checkpoint.memory, the in-memory cadence paired with it */
     int64_t racks;       /* racks the shape fills */
     double capex_usd;    /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     double per_year_usd; /* the job's cost per year; < 0 without prices */

@@ -54,6 +54,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
     st_placement_init_range(&at, t, c, 0, p->gpus);
     int n = 0;
     st_life_class *cl = classes_of(&at, f, &n);
+    double *loss = st_xcalloc((size_t)n + 1, sizeof *loss);
     st_life_spec spec = {.classes = cl, .n_classes = n, .step_s = 1, .steps = 1};
     l->mtbf_s = st_life_job_mtbf(&spec);
     l->on = n > 0 && isfinite(l->mtbf_s) && l->mtbf_s > 0;
@@ -65,32 +66,87 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
             l->has_ckpt = 1;
             l->stall_s = k.stall_s;
             l->commit_s = k.commit_s;
+            st_ckpt_plan_make(p, &k, cl, loss, n, at.nodes, l->restart_s, 1, &l->plan);
             l->restart_s += k.restore_s;
             l->restore_s = k.restore_s;
         }
     }
+    free(loss);
     free(cl);
     st_placement_release(&at);
     st_topo_free(t);
     return rc;
 }
 
-/* Cadence tau of training seconds as the life model takes it: whole steps, at least one, and
- * never shorter than a save takes to commit (one save in flight, st_ckpt_auto_interval). */
-static double as_steps(double tau, double step_s, double commit_s)
+/* Cadence tau of training seconds as the life model takes it: whole units (steps, or in-memory
+ * intervals), at least one, and never shorter than floor_s (a save's commit:
+ * st_ckpt_auto_interval). */
+static double as_units(double tau, double unit_s, double floor_s)
 {
-    double s = ceil(tau / step_s - 1e-9) * step_s;
-    if (s < step_s)
-        s = step_s;
-    while (s < commit_s)
-        s += step_s;
+    double s = ceil(tau / unit_s - 1e-9) * unit_s;
+    if (s < unit_s)
+        s = unit_s;
+    if (s < floor_s)
+        s = ceil(floor_s / unit_s - 1e-9) * unit_s;
     return s;
 }
 
-double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
-                           double step_s, double *every_s, int64_t *weighed)
+/* A workload's own cadence of one level (0: none stated). */
+static double own(double every_s, int64_t every_steps, double step_s)
 {
-    *every_s = 0;
+    return every_s > 0 ? every_s : (double)every_steps * step_s;
+}
+
+/* The in-memory cadences weighed: none without the level; else its Daly optimum, the
+ * workload's own, one step and ten. Returns how many. */
+static size_t mem_cadences(const st__size_life *l, const st_workload_cfg *p, double step_s,
+                           double *out)
+{
+    const st_ckpt_plan *q = &l->plan;
+    if (!q->two_level) {
+        out[0] = 0;
+        return 1;
+    }
+    size_t n = 0;
+    st_ckpt_level_q lq = {.cost_s = q->mem_stall_s,
+                          .mtbf_s = q->mem_mtbf_s,
+                          .unit_s = step_s,
+                          .commit_s = q->mem_commit_s};
+    double opt = st_ckpt_level_interval(&lq, NULL);
+    if (opt > 0)
+        out[n++] = opt;
+    const st_ckpt_mem_cfg *m = &p->checkpoint.memory;
+    if (own(m->every_s, m->every_steps, step_s) > 0)
+        out[n++] = as_units(own(m->every_s, m->every_steps, step_s), step_s, q->mem_commit_s);
+    out[n++] = as_units(step_s, step_s, q->mem_commit_s);
+    out[n++] = as_units(10 * step_s, step_s, q->mem_commit_s);
+    return n;
+}
+
+/* The persistent cadences weighed against in-memory cadence mem_s (0: none). Returns how
+ * many. */
+static size_t disk_cadences(const st__size_life *l, const st_workload_cfg *p, double step_s,
+                            double mem_s, double *out)
+{
+    double unit = mem_s > 0 ? mem_s : step_s;
+    st_ckpt_level_q q = {.cost_s = l->plan.cost_s,
+                         .mtbf_s = l->plan.disk_mtbf_s,
+                         .unit_s = unit,
+                         .commit_s = l->commit_s};
+    size_t n = 0;
+    out[n++] = st_ckpt_level_interval(&q, NULL); /* 0: nothing needs it, one at the end */
+    double mine = own(p->checkpoint.every_s, p->checkpoint.every_steps, step_s);
+    if (mine > 0)
+        out[n++] = as_units(mine, unit, l->commit_s);
+    for (size_t i = 0; i < N_FIXED; i++)
+        out[n++] = as_units(fixed_s[i], unit, l->commit_s);
+    return n;
+}
+
+double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
+                           double step_s, double *every_s, double *mem_every_s, int64_t *weighed)
+{
+    *every_s = *mem_every_s = 0;
     if (!l->on)
         return work_s;
     double M = l->mtbf_s, R = l->restart_s;
@@ -98,23 +154,29 @@ double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, dou
         (*weighed)++;
         return st_daly_expected_wall(work_s, work_s, 0, R, M);
     }
-    double cand[N_FIXED + 2];
-    size_t n = 0;
-    cand[n++] = st_ckpt_auto_interval(st_daly_interval(l->stall_s, M), l->commit_s, step_s, NULL);
-    if (p->checkpoint.every_s > 0)
-        cand[n++] = as_steps(p->checkpoint.every_s, step_s, l->commit_s);
-    else if (p->checkpoint.every_steps > 0)
-        cand[n++] = as_steps((double)p->checkpoint.every_steps * step_s, step_s, l->commit_s);
-    for (size_t i = 0; i < N_FIXED; i++)
-        cand[n++] = as_steps(fixed_s[i], step_s, l->commit_s);
-    double best = INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        double tau = cand[i] < work_s ? cand[i] : work_s;
-        double wall = st_daly_expected_wall(work_s, tau, l->stall_s, R, M);
-        (*weighed)++;
-        if (wall < best) { /* ties keep the first: Daly's, then the workload's, then in order */
-            best = wall;
-            *every_s = tau;
+    const st_ckpt_plan *q = &l->plan;
+    double mems[4], disks[N_FIXED + 2], best = INFINITY;
+    size_t nm = mem_cadences(l, p, step_s, mems);
+    for (size_t i = 0; i < nm; i++) {
+        size_t nd = disk_cadences(l, p, step_s, mems[i], disks);
+        for (size_t j = 0; j < nd; j++) {
+            double tau = disks[j] > 0 && disks[j] < work_s ? disks[j] : work_s;
+            st_ckpt_wall_q w = {.work_s = work_s,
+                                .mem_every_s = mems[i],
+                                .mem_cost_s = q->mem_stall_s,
+                                .mem_restart_s = R - l->restore_s + q->mem_restore_s,
+                                .mem_mtbf_s = q->mem_mtbf_s,
+                                .disk_every_s = tau,
+                                .disk_cost_s = q->cost_s,
+                                .disk_restart_s = R,
+                                .disk_mtbf_s = q->disk_mtbf_s};
+            double wall = st_ckpt_two_level_wall(&w);
+            (*weighed)++;
+            if (wall < best) { /* ties keep the first: the optima, then the workload's, ... */
+                best = wall;
+                *every_s = tau;
+                *mem_every_s = mems[i];
+            }
         }
     }
     return best;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/forecast/ckpt_levels.h"
 #include "models/silicon/parallel.h"
 #include "sim/err.h"
 
@@ -16,6 +17,9 @@ typedef struct st__size_life {
     double stall_s, commit_s; /* one checkpoint's pause of training, and its commit */
     double restart_s;         /* per interruption: detect, restart, restore */
     double restore_s;         /* of restart_s, the checkpoint's read back from its tier */
+    /* The two levels (models/forecast/ckpt_levels.h): the persistent save's whole cost, the
+     * failures only it restores, and with checkpoint.memory the in-memory level's figures. */
+    st_ckpt_plan plan;
 } st__size_life;
 
 /* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, memory m) under the
@@ -24,13 +28,16 @@ typedef struct st__size_life {
 int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workload_cfg *p,
                        const st_memory *m, const st_failures_cfg *f, st_err *err);
 
-/* The time to train work_s of steps of step_s under l: work_s when nothing fails; else Daly's
- * expected wall time at the cadence that trains soonest of Daly's optimum (as `every: auto`
- * takes it), p's own cadence when it states one, and 10 min, 30 min, 1 h, 3 h and 6 h, each in
- * whole steps and no shorter than a commit; into *every_s the cadence (0: none), and *weighed
- * counts the cadences weighed. */
+/* The time to train work_s of steps of step_s under l: work_s when nothing fails; else the
+ * expected wall time (st_ckpt_two_level_wall) at the pair of cadences that trains soonest. The
+ * persistent cadences: Daly's optimum for the save's whole cost against the failures only it
+ * restores (as `every: auto` takes it), p's own when it states one, and 10 min, 30 min, 1 h,
+ * 3 h and 6 h, each in whole in-memory intervals (steps) and no shorter than a commit; with
+ * checkpoint.memory, each against the in-memory cadences: its Daly optimum, p's own, and 1 and 10
+ * steps. Into *every_s the persistent cadence (0: none), into *mem_every_s the in-memory one (0:
+ * none), and *weighed counts the pairs weighed. */
 double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
-                           double step_s, double *every_s, int64_t *weighed);
+                           double step_s, double *every_s, double *mem_every_s, int64_t *weighed);
 
 /* The seconds of a time to train train_s (of work_s of steps, at cadence every_s, as
  * st__size_life_train gave them) that go to the checkpoint tier, its stalls and restores:

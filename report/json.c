@@ -94,6 +94,16 @@ static void add_ckpt(cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(ck, "young_interval_s", f->young_interval_s);
     }
     cJSON_AddNumberToObject(ck, "stall_s", k->stall_s);
+    cJSON_AddNumberToObject(ck, "cost_s", f->levels.cost_s);
+    cJSON_AddNumberToObject(ck, "write_cost_s", f->levels.write_cost_s);
+    if (isfinite(f->levels.disk_mtbf_s))
+        cJSON_AddNumberToObject(ck, "persistent_mtbf_s", f->levels.disk_mtbf_s);
+    if (f->levels.mem_every_s > 0) {
+        cJSON_AddNumberToObject(ck, "memory_interval_s", f->levels.mem_every_s);
+        cJSON_AddNumberToObject(ck, "memory_stall_s", f->levels.mem_stall_s);
+        cJSON_AddNumberToObject(ck, "memory_restore_s", f->levels.mem_restore_s);
+        cJSON_AddNumberToObject(ck, "memory_replicas", (double)f->levels.replicas);
+    }
     cJSON_AddNumberToObject(ck, "stall_fraction", l->wall_s > 0 ? l->ckpt_stall_s / l->wall_s : 0);
     cJSON_AddNumberToObject(ck, "dump_s", k->dump_s);
     cJSON_AddNumberToObject(ck, "write_s", k->write_s);
@@ -103,6 +113,8 @@ static void add_ckpt(cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
     if (f->load.period_s > 0) {
         cJSON_AddNumberToObject(ck, "bytes_per_day", f->load.bytes_per_day);
+        cJSON_AddNumberToObject(ck, "write_usd_per_day",
+                                f->load.bytes_per_day * f->levels.usd_per_byte);
         cJSON_AddNumberToObject(ck, "write_utilization", f->load.write_utilization);
     }
 }

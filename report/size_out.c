@@ -160,6 +160,8 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     cJSON_AddNumberToObject(o, "train_s", f->train_s);
     cJSON_AddNumberToObject(o, "goodput", f->goodput);
     cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
+    if (f->mem_every_s > 0)
+        cJSON_AddNumberToObject(o, "memory_every_s", f->mem_every_s);
     cJSON_AddNumberToObject(o, "gpu_hours", f->gpu_hours);
     num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
     num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);

@@ -91,15 +91,25 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
             auto_text(f, (char[64]){0}, 64), k->stall_s, k->commit_s, k->restore_s);
     fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
             (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
+    if (f->levels.mem_every_s > 0)
+        fprintf(out,
+                "            in memory every %s (%.0f steps, peer copies %lld): stall %.4g s, "
+                "restore %.4g s\n",
+                fmt(f->levels.mem_every_s, ST_DIM_TIME, a, sizeof a),
+                f->levels.mem_every_s / f->eff_step_s, (long long)f->levels.replicas,
+                f->levels.mem_stall_s, f->levels.mem_restore_s);
     if (f->load.period_s > 0)
-        fprintf(out, "            write load %s/day while training: %.3g%% of tier '%s' write\n",
+        fprintf(out,
+                "            write load %s/day while training: %.3g%% of tier '%s' write, "
+                "%.4g USD/day of flash wear\n",
                 fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
-                f->load.write_utilization * 100, f->load.tier);
+                f->load.write_utilization * 100, f->load.tier,
+                f->load.bytes_per_day * f->levels.usd_per_byte);
     if (explain && f->young_interval_s > 0)
         fprintf(out,
                 "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "
                 "sqrt(2 d M) %s\n",
-                k->stall_s, fmt(f->job_mtbf_s, ST_DIM_TIME, a, sizeof a),
+                f->levels.cost_s, fmt(f->levels.disk_mtbf_s, ST_DIM_TIME, a, sizeof a),
                 fmt(f->daly_interval_s, ST_DIM_TIME, b, sizeof b),
                 fmt(f->young_interval_s, ST_DIM_TIME, (char[32]){0}, 32));
 }

@@ -85,14 +85,20 @@ static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
                             " (tiers are named under cluster.storage)");
 }
 
+/* The cadence of one checkpoint level, as every: reads it. */
+typedef struct every_out {
+    double *every_s;
+    int64_t *every_steps;
+    int *every_auto;
+} every_out;
+
 /* every: a time ("30 min"), a step count ("500 steps") or "auto" (Young-Daly optimum). */
-static int fn_every(st_rd *rd, const st_ynode *n, void *base)
+static int read_every(st_rd *rd, const st_ynode *n, every_out c)
 {
-    st_ckpt_cfg *c = base;
     if (st_rd_expect(rd, n, ST_YN_SCALAR, "every"))
         return -1;
     if (strcmp(n->text, "auto") == 0) {
-        c->every_auto = 1;
+        *c.every_auto = 1;
         return 0;
     }
     /* "N steps": the number goes through the same locale-free parser as every other value. */
@@ -107,7 +113,7 @@ static int fn_every(st_rd *rd, const st_ynode *n, void *base)
                               "every: a step count must be a whole number of at least 1, "
                               "found '%s'",
                               n->text);
-        c->every_steps = (int64_t)v;
+        *c.every_steps = (int64_t)v;
         return 0;
     }
     /* A time goes to the unit parser, which suggests spellings ("30 mins"); anything that is
@@ -119,7 +125,35 @@ static int fn_every(st_rd *rd, const st_ynode *n, void *base)
                           "every: expected a time such as '30 min', a step count such as "
                           "'500 steps', or 'auto', found '%s'",
                           n->text);
-    return st_rd_dim_lim(rd, n, "every", ST_DIM_TIME, ST_R_POS, &st_lim_span, &c->every_s);
+    return st_rd_dim_lim(rd, n, "every", ST_DIM_TIME, ST_R_POS, &st_lim_span, c.every_s);
+}
+
+static int fn_every(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ckpt_cfg *c = base;
+    return read_every(rd, n, (every_out){&c->every_s, &c->every_steps, &c->every_auto});
+}
+
+static int fn_mem_every(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ckpt_mem_cfg *c = base;
+    return read_every(rd, n, (every_out){&c->every_s, &c->every_steps, &c->every_auto});
+}
+
+static const st_field mem_fields[] = {
+    ST_FFN("every", fn_mem_every, .required = 1),
+    ST_FINT(st_ckpt_mem_cfg, "replicas", replicas, ST_R_NONNEG, .max = 16),
+    ST_FEND,
+};
+
+/* memory: the in-memory level of two-level checkpoints; replicas defaults to the preset's. */
+static int fn_memory(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ckpt_mem_cfg *m = &((st_ckpt_cfg *)base)->memory;
+    m->loc = n->loc;
+    m->enabled = 1;
+    m->replicas = st_ckpt_preset_default.replicas;
+    return st_rd_map(rd, n, mem_fields, m, "memory");
 }
 
 static int fn_ckpt_tier(st_rd *rd, const st_ynode *n, void *base)
@@ -136,6 +170,7 @@ static const st_field ckpt_fields[] = {
     ST_FFN("every", fn_every, .required = 1),
     ST_FENUM(st_ckpt_cfg, "mode", mode, st_ckpt_mode_names),
     ST_FFN("tier", fn_ckpt_tier, .required = 1),
+    ST_FFN("memory", fn_memory),
     ST_FEND,
 };
 

@@ -35,4 +35,34 @@ const st_audit_cfg st_audit_cfg_default = {
     .n_baseboard = 2,
     /* The guide's plant level: "junction temperature under 75 C". */
     .junction_limit_c = 75,
+    /* An assumption, not a published figure: a job's steady persistent checkpoint writes may
+     * hold a tenth of its tier's write bandwidth, leaving the rest to its own ingest and the
+     * tier's other tenants (Llama 3's Tectonic serves all of Meta's jobs; the paper, section
+     * 3.3.1, calls its checkpoint writes "highly bursty" writes that "saturate the storage
+     * fabric"). Settable as audit.checkpoint_write_share; the audit warns above it. */
+    .ckpt_write_share = 0.10,
+};
+
+/* Two-level checkpoints' constants (docs/models/storage-and-failures.md, "Two-level
+ * checkpoints"). */
+const st_ckpt_preset st_ckpt_preset_default = {
+    /* Gemini (Wang et al., "Gemini: Fast Failure Recovery in Distributed Training with
+     * In-Memory Checkpoints", SOSP'23) keeps each machine's checkpoint in its own CPU memory
+     * and in m - 1 peers' ("group" placement); one peer copy is the smallest replication that
+     * survives the loss of a whole node. */
+    .replicas = 1,
+    /* A written byte's share of a flash drive's life: Solidigm D5-P5336, 61.44 TB QLC, the
+     * capacity drive of AI storage tiers in 2024: EUR 5,190 in Germany at launch (monitor.si,
+     * "Najvecji SSD-ji meri ze 61 TB", Jan 2024), about USD 5,600; rated 0.58 drive writes per
+     * day over a 5-year warranty (Solidigm's product brief, random 64 KB writes; recalled, to
+     * be checked against the brief). So a byte written costs 5,600 / (61.44e12 x 0.58 x 1,826)
+     * = 8.6e-14 USD, 0.086 USD per TB. */
+    .drive_price_usd = 5600,
+    .drive_bytes = 61.44e12,
+    .drive_dwpd = 0.58,
+    .drive_life_s = 5 * 365.25 * 86400,
+    /* EC2 Capacity Blocks for p5.48xlarge, USD 4.916 per H100-hour (AWS Capacity Blocks
+     * pricing; docs/models/cost.md): the value of a GPU's time when the write cost of a save
+     * is turned into seconds of the job. */
+    .gpu_hour_usd_per_s = 4.916 / 3600,
 };

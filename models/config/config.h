@@ -236,6 +236,18 @@ typedef struct st_parallel_cfg {
     st_loc loc;
 } st_parallel_cfg;
 
+/* checkpoint.memory: the fast level of two-level checkpointing, a snapshot in host memory (and
+ * `replicas` copies in peers' host memory, Gemini's in-memory checkpoints) between persistent
+ * saves (docs/models/storage-and-failures.md, "Two-level checkpoints"). */
+typedef struct st_ckpt_mem_cfg {
+    int enabled;
+    double every_s;      /* > 0 when the interval is a time */
+    int64_t every_steps; /* > 0 when it is a step count */
+    int every_auto;      /* every: auto (the two-level optimum) */
+    int64_t replicas;    /* copies on other nodes; default st_ckpt_preset.replicas */
+    st_loc loc;
+} st_ckpt_mem_cfg;
+
 typedef struct st_ckpt_cfg {
     int enabled;
     double every_s;      /* > 0 when the interval is a time */
@@ -243,8 +255,21 @@ typedef struct st_ckpt_cfg {
     int every_auto;      /* every: auto (Young-Daly optimum) */
     st_ckpt_mode mode;
     int tier; /* index into cluster tiers */
+    st_ckpt_mem_cfg memory;
     st_loc loc;
 } st_ckpt_cfg;
+
+/* The constants of two-level checkpoints that are no datasheet figure of the scenario's parts,
+ * each with its source in config.c (st_ckpt_preset_default). */
+typedef struct st_ckpt_preset {
+    int64_t replicas;          /* checkpoint.memory.replicas when not stated */
+    double drive_price_usd;    /* the flash drive whose endurance prices a written byte ... */
+    double drive_bytes;        /* ... its capacity ... */
+    double drive_dwpd;         /* ... its rated drive writes per day ... */
+    double drive_life_s;       /* ... over its warranty */
+    double gpu_hour_usd_per_s; /* what one GPU's time is worth, to turn a cost into seconds */
+} st_ckpt_preset;
+extern const st_ckpt_preset st_ckpt_preset_default;
 
 typedef struct st_data_cfg {
     int enabled;
@@ -489,6 +514,9 @@ typedef struct st_audit_cfg {
                                                    baseboard, ascending */
     int n_baseboard;
     double junction_limit_c; /* junction_limit: the hottest GPU junction a plan may run at */
+    double ckpt_write_share; /* checkpoint_write_share: the share of its tier's write bandwidth
+                                a job's persistent checkpoints may hold; the audit warns
+                                above it */
     st_loc loc;
 } st_audit_cfg;
 extern const st_audit_cfg st_audit_cfg_default;

@@ -298,6 +298,26 @@ static void audit_write_load(const st_audit_in *in, const st_audit_cfg *t, const
         ok ? "" : ": saturated, saves commit later and the ingest slows");
 }
 
+/* A job's own persistent checkpoint writes against the share of its tier's write bandwidth it
+ * may hold (audit.checkpoint_write_share, an assumption: the rest is its ingest's and the other
+ * tenants'). `every: auto` keeps within it; a stated cadence may not. */
+static void audit_write_share(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                              audit_list *out)
+{
+    (void)in;
+    if (!f->has_ckpt || !(f->load.period_s > 0))
+        return;
+    char day[32];
+    double u = f->load.write_utilization, share = t->ckpt_write_share;
+    int ok = u <= share * (1 + 1e-9);
+    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, u, share, "checkpoint write share: %s",
+        f->w->name);
+    st_unit_format(f->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
+    say(out, "%s/day holds %.3g%% of tier '%s' write, %s the %.3g%% a job may hold%s", day, u * 100,
+        f->load.tier, ok ? "within" : "over", share * 100,
+        ok ? "" : ": checkpoint less often, or state a larger audit.checkpoint_write_share");
+}
+
 /* One job's hold on the GPUs: which of them, and over which times [start_s, end_s). */
 typedef struct holder {
     const char *name;
@@ -597,14 +617,15 @@ static const struct {
     void (*job)(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
                 audit_list *out);
 } checks[] = {
-    {ST__AUDIT_FIRST, audit_baseboard, NULL},   {ST__AUDIT_FIRST, audit_switch_ports, NULL},
-    {ST__AUDIT_JOB, NULL, audit_memory},        {ST__AUDIT_JOB, NULL, audit_tp_domain},
-    {ST__AUDIT_JOB, NULL, audit_headroom},      {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
-    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity}, {ST__AUDIT_JOB, NULL, audit_ingest},
-    {ST__AUDIT_JOB, NULL, audit_write_load},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
-    {ST__AUDIT_LAST, audit_rack_power, NULL},   {ST__AUDIT_LAST, audit_facility_heat, NULL},
-    {ST__AUDIT_LAST, audit_ramp, NULL},         {ST__AUDIT_LAST, audit_cooling, NULL},
-    {ST__AUDIT_LAST, audit_junction, NULL},     {ST__AUDIT_LAST, audit_ups, NULL},
+    {ST__AUDIT_FIRST, audit_baseboard, NULL},    {ST__AUDIT_FIRST, audit_switch_ports, NULL},
+    {ST__AUDIT_JOB, NULL, audit_memory},         {ST__AUDIT_JOB, NULL, audit_tp_domain},
+    {ST__AUDIT_JOB, NULL, audit_headroom},       {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},  {ST__AUDIT_JOB, NULL, audit_ingest},
+    {ST__AUDIT_JOB, NULL, audit_write_load},     {ST__AUDIT_JOB, NULL, audit_write_share},
+    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},   {ST__AUDIT_LAST, audit_rack_power, NULL},
+    {ST__AUDIT_LAST, audit_facility_heat, NULL}, {ST__AUDIT_LAST, audit_ramp, NULL},
+    {ST__AUDIT_LAST, audit_cooling, NULL},       {ST__AUDIT_LAST, audit_junction, NULL},
+    {ST__AUDIT_LAST, audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

@@ -7,6 +7,7 @@
 #include "models/config/config.h"
 #include "models/cost/cost.h"
 #include "models/fabric/topo.h"
+#include "models/forecast/ckpt_levels.h"
 #include "models/place/placement.h"
 #include "models/reliability/lifetime.h"
 #include "models/silicon/parallel.h"
@@ -44,14 +45,20 @@ typedef struct st_forecast {
     int64_t steps;     /* steps to run: the workload's, or its tokens over a step's tokens */
     int has_ckpt;
     st_ckpt_cost ckpt;
+    st_ckpt_plan levels;     /* the persistent save's whole cost, the in-memory level, the failures
+                                each restores (models/forecast/ckpt_levels.h) */
     double interval_s;       /* training seconds between checkpoints; 0 = none */
     int auto_rule;           /* st_auto_rule that set it under `every: auto` (interval_s > 0) */
     st_ckpt_load load;       /* the cadence's steady write load on the checkpoint tier; all zero
                                 when no checkpoint is taken (interval 0 or over the work) */
-    double young_interval_s; /* Young's first-order optimum, for comparison (0: no failures) */
-    double daly_interval_s;  /* Daly's optimum, whatever the plan uses (0: no failures) */
+    double young_interval_s; /* Young's first-order optimum for the persistent save's whole
+                                cost against the failures it alone restores, for comparison
+                                (0: none such) */
+    double daly_interval_s;  /* Daly's optimum for the same, whatever the plan uses (0: none) */
     double job_mtbf_s;       /* the job's mean time between interruptions (inf: none) */
     st_life_class *classes;  /* the failure classes the job is exposed to (owned) */
+    double *mem_loss;        /* [n_classes]: a failure's chance of losing the in-memory copy
+                                (owned) */
     int n_classes;
     st_life_result life;     /* replica 0 under the run's seed */
     st_life_summary summary; /* replicas >= 1; replicas 0: none made */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/forecast/ckpt_levels.h"
 #include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
 #include "sim/xalloc.h"
@@ -16,8 +17,10 @@ static void exposure(st_forecast *f, const st_placement *at, const st_failures_c
 {
     f->n_classes = 0;
     free(f->classes);
-    f->classes =
-        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *f->classes);
+    free(f->mem_loss);
+    size_t room = fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1;
+    f->classes = st_xcalloc(room, sizeof *f->classes);
+    f->mem_loss = st_xcalloc(room, sizeof *f->mem_loss);
     for (int i = 0; fail && i < fail->n_classes; i++) {
         const st_failure_class *fc = &fail->classes[i];
         double n = st_placement_count(at, fc->component);
@@ -30,8 +33,9 @@ static void exposure(st_forecast *f, const st_placement *at, const st_failures_c
     }
 }
 
-/* The checkpoint costs and the interval the plan uses: a time, a step count, or `auto`.
- * Fills the spec's checkpoint terms. */
+/* The checkpoint costs and the intervals the plan uses: a time, a step count, or `auto` for
+ * the persistent level, and the in-memory level's when the workload states one. Fills the
+ * spec's checkpoint terms and the classes' in-memory losses. */
 static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *bg,
                        st_life_spec *spec, st_err *err)
 {
@@ -39,33 +43,41 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     if (st_storage_checkpoint(at, w, &f->mem, &f->ingest, bg, &f->ckpt, err))
         return err->code;
     f->has_ckpt = 1;
+    st_ckpt_plan_make(w, &f->ckpt, f->classes, f->mem_loss, f->n_classes, at->nodes,
+                      spec->detect_s + spec->restart_s, f->eff_step_s, &f->levels);
     const st_ckpt_cfg *ck = &w->checkpoint;
     if (ck->every_s > 0)
         f->interval_s = ck->every_s;
     else if (ck->every_steps > 0)
         f->interval_s = (double)ck->every_steps * f->eff_step_s;
-    else if (ck->every_auto && isfinite(f->job_mtbf_s)) {
-        /* Daly's optimum for the stall training sees (for async and two-stage saves the copy
-         * off the GPU plus the progress the drain's interference costs the ingest), in whole
-         * steps, never shorter than one step nor than the time a save takes to commit: one
-         * save is in flight at a time. `auto` with nothing that can fail leaves the interval
-         * 0: no checkpoint is worth its stall. */
+    else if (ck->every_auto) {
+        /* Daly's optimum for the persistent save's whole cost (its stall, the drain's hold on
+         * the NICs, the flash its bytes wear) against the failures only it restores, in whole
+         * in-memory intervals (steps), never shorter than a save's commit (one in flight at a
+         * time). `auto` with nothing that needs it leaves the interval 0. The tier's share is
+         * the audit's to hold (checkpoint write share): a floor here would trade the job's
+         * time for the tier's, which is the operator's call. */
         st_auto_rule rule;
-        f->interval_s = st_ckpt_auto_interval(st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s),
-                                              f->ckpt.commit_s, f->eff_step_s, &rule);
+        f->interval_s = st_ckpt_plan_persistent(&f->levels, &f->ckpt, f->eff_step_s, &rule);
         f->auto_rule = (int)rule;
     }
     /* A cadence longer than the work takes no checkpoint and loads nothing. */
     double work_s = (double)f->steps * f->eff_step_s;
     st_storage_ckpt_load(at, w, &f->ckpt, f->interval_s <= work_s ? f->interval_s : 0, &f->load);
-    if (isfinite(f->job_mtbf_s)) {
-        f->young_interval_s = st_young_interval(f->ckpt.stall_s, f->job_mtbf_s);
-        f->daly_interval_s = st_daly_interval(f->ckpt.stall_s, f->job_mtbf_s);
+    if (isfinite(f->levels.disk_mtbf_s)) {
+        f->young_interval_s = st_young_interval(f->levels.cost_s, f->levels.disk_mtbf_s);
+        f->daly_interval_s = st_daly_interval(f->levels.cost_s, f->levels.disk_mtbf_s);
     }
     spec->ckpt_every_s = f->interval_s;
     spec->ckpt_stall_s = f->ckpt.stall_s;
     spec->ckpt_commit_s = f->ckpt.commit_s;
     spec->restore_s = f->ckpt.restore_s;
+    if (f->levels.mem_every_s > 0) {
+        spec->mem_every_s = f->levels.mem_every_s;
+        spec->mem_stall_s = f->levels.mem_stall_s;
+        spec->mem_restore_s = f->levels.mem_restore_s;
+        spec->mem_loss = f->mem_loss;
+    }
     return 0;
 }
 
@@ -142,6 +154,8 @@ void st_forecast_release(st_forecast *f)
         return;
     free(f->classes);
     f->classes = NULL;
+    free(f->mem_loss);
+    f->mem_loss = NULL;
     f->n_classes = 0;
     free(f->gpus);
     f->gpus = NULL;

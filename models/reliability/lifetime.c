@@ -43,6 +43,7 @@ enum { PRIO_COMMIT = 0, PRIO_JOB = 1, PRIO_FAIL = 2 };
 typedef struct wclass {
     st_rng *rng;
     double scale, shape;
+    double loss; /* st_life_class.mem_loss */
 } wclass;
 
 typedef struct life {
@@ -50,9 +51,17 @@ typedef struct life {
     int k_mark, k_stall, k_commit, k_up, k_fail, k_comp;
     /* The spec in ticks. */
     st_time work, every, stall, commit, down, horizon;
-    /* Failure sources: the merged Poisson process (gap_s = 0: none) and the renewal classes. */
+    /* The in-memory level (mem = 0: none): a snapshot every `mem` ticks of progress, which
+     * here runs mem_stall longer per snapshot interval (the work and `every` are stretched by
+     * the same factor); work0 is the work unstretched, down_mem the downtime of a restore from
+     * memory. */
+    st_time mem, work0, down_mem;
+    st_rng *mem_rng; /* draws whether a failure loses the in-memory copy */
+    int mem_ok;      /* in a downtime: the in-memory copy survived every failure of it */
+    /* Failure sources: the merged Poisson process (gap_s = 0: none; gap_loss its failures'
+     * probability of losing the in-memory copy) and the renewal classes. */
     st_rng *rng;
-    double gap_s;
+    double gap_s, gap_loss;
     wclass *wc;
     int nwc;
     int skip; /* jump over whole checkpoint cycles when nothing else can happen (default) */
@@ -127,10 +136,23 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
     if (s->n_classes < 0 || (s->n_classes > 0 && !s->classes))
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: %d classes without an array",
                           s->n_classes);
-    st_time detect = 0, restart = 0, restore = 0;
+    st_time detect = 0, restart = 0, restore = 0, mem_restore = 0;
     int rc;
-    if ((rc = to_ticks((double)s->steps * s->step_s, "work", &L->work, err)) ||
-        (rc = to_ticks(s->ckpt_every_s, "checkpoint interval", &L->every, err)) ||
+    if (!(isfinite(s->mem_every_s) && s->mem_every_s >= 0 && isfinite(s->mem_stall_s) &&
+          s->mem_stall_s >= 0))
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "lifetime: in-memory interval %g s and stall %g s must be finite and "
+                          ">= 0",
+                          s->mem_every_s, s->mem_stall_s);
+    /* The in-memory snapshots' stall, spread over the training (lifetime.h). 1 without them,
+     * which leaves every figure of a one-level job as it was. */
+    double g = s->mem_every_s > 0 ? 1 + s->mem_stall_s / s->mem_every_s : 1;
+    if ((rc = to_ticks((double)s->steps * s->step_s, "work", &L->work0, err)) ||
+        (rc = to_ticks((double)s->steps * s->step_s * g, "work", &L->work, err)) ||
+        (rc = to_ticks(s->ckpt_every_s * g, "checkpoint interval", &L->every, err)) ||
+        (rc = to_ticks(s->mem_every_s > 0 ? s->mem_every_s + s->mem_stall_s : 0,
+                       "in-memory interval", &L->mem, err)) ||
+        (rc = to_ticks(s->mem_restore_s, "in-memory restore time", &mem_restore, err)) ||
         (rc = to_ticks(s->ckpt_stall_s, "checkpoint stall", &L->stall, err)) ||
         (rc = to_ticks(s->ckpt_commit_s, "checkpoint commit", &L->commit, err)) ||
         (rc = to_ticks(s->detect_s, "detect time", &detect, err)) ||
@@ -151,7 +173,8 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
             L->work = k * L->every;
     }
     L->down = detect + restart + restore; /* each <= 2^61, so no overflow; checked below */
-    if (L->down > MAX_SPAN)
+    L->down_mem = detect + restart + mem_restore;
+    if (L->down > MAX_SPAN || L->down_mem > MAX_SPAN)
         return st_err_set(err, ST_EINVAL, (st_loc){0},
                           "lifetime: detect + restart + restore is over 2^61 ns (73 years)");
     if (L->horizon == 0)
@@ -160,6 +183,10 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
     for (int i = 0; i < s->n_classes; i++) {
         if ((rc = check_class(&s->classes[i], i, err)))
             return rc;
+        double p = s->mem_loss ? s->mem_loss[i] : 1;
+        if (!(p >= 0 && p <= 1))
+            return st_err_set(err, ST_EINVAL, (st_loc){0},
+                              "lifetime: class %d in-memory loss %g is not in [0, 1]", i, p);
         if (s->classes[i].shape != 1.0)
             renewal += class_count(&s->classes[i]);
     }
@@ -238,8 +265,10 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
 {
     uint32_t kind = st_rng_tag("lifetime"), purpose = st_rng_tag("failure");
     uint64_t class_seed = st_rng_stream_seed(seed, kind, replica, purpose);
-    double rate = 0;
+    double rate = 0, lose = 0;
     L->wc = st_xcalloc((size_t)s->n_classes + 1, sizeof *L->wc);
+    if (L->mem > 0) /* its own stream: the failures' draws stay those of a one-level job */
+        L->mem_rng = st_rng_new(seed, kind, replica, st_rng_tag("memory-loss"));
     for (int i = 0; i < s->n_classes; i++) {
         const st_life_class *c = &s->classes[i];
         int64_t n = class_count(c);
@@ -247,12 +276,14 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
             continue;
         if (c->shape == 1.0 && !(mode & ST__LIFE_RENEWAL)) {
             rate += (double)n / c->mtbf_s;
+            lose += (double)n / c->mtbf_s * (s->mem_loss ? s->mem_loss[i] : 1);
             continue;
         }
         /* Weibull mean = scale * Gamma(1 + 1/k), so scale = mtbf / Gamma(1 + 1/k). */
         wclass *w = &L->wc[L->nwc];
         w->rng = st_rng_new(class_seed, st_rng_tag("lifetime-class"), (uint64_t)i, purpose);
         w->shape = c->shape;
+        w->loss = s->mem_loss ? s->mem_loss[i] : 1;
         w->scale = c->mtbf_s / gsl_sf_gamma(1.0 + 1.0 / c->shape); /* check_class: finite */
         st_payload p = {.u = {(uint64_t)L->nwc}};
         L->nwc++;
@@ -261,6 +292,7 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
     }
     if (rate > 0) {
         L->gap_s = 1.0 / rate;
+        L->gap_loss = lose / rate; /* a merged failure is class c's with probability rate_c/rate */
         L->rng = st_rng_new(seed, kind, replica, purpose);
         schedule_after(L, L->k_fail, st_rng_exponential(L->rng, L->gap_s), NULL);
     }
@@ -404,30 +436,50 @@ static void on_up(st_engine *eng, void *state, const st_event *ev)
     schedule_mark(L, ev->t);
 }
 
-/* A failure hits the job: work since the last restorable checkpoint is lost, a checkpoint being
- * written is abandoned, and the downtime starts, or starts over when one was under way. */
-static void interrupt(life *L, st_time now)
+/* Whether a failure whose class loses the in-memory copy with probability p loses it: always
+ * without an in-memory level (every restore is from the persistent checkpoint). */
+static int loses_memory(life *L, double p)
+{
+    if (L->mem <= 0 || p >= 1)
+        return 1;
+    return p > 0 && st_rng_uniform(L->mem_rng) < p;
+}
+
+/* A failure hits the job: work since the newest copy that survived it (the last restorable
+ * checkpoint, or the newest in-memory snapshot when the failure keeps it) is lost, a checkpoint
+ * being written is abandoned, and the downtime starts, or starts over when one was under way.
+ * A failure in a downtime that loses the in-memory copy being restored rolls back to the
+ * persistent checkpoint. */
+static void interrupt(life *L, st_time now, int lose)
 {
     L->interruptions++;
     settle(L, now);
+    st_time back = L->committed;
+    if (!lose && L->mem > 0 && L->progress / L->mem * L->mem > back)
+        back = L->progress / L->mem * L->mem;
     if (L->phase != PH_DOWN) {
-        L->lost += L->progress - L->committed;
-        L->progress = L->committed;
         L->inflight = -1;
         st_engine_cancel(L->eng, L->ev_mark);
         st_engine_cancel(L->eng, L->ev_stall);
         st_engine_cancel(L->eng, L->ev_commit);
         L->phase = PH_DOWN;
+        L->mem_ok = 1;
     }
-    if (st_engine_reschedule(L->eng, L->ev_up, now + L->down) != 0)
-        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, now + L->down, PRIO_JOB, NULL);
+    if (L->progress > back) {
+        L->lost += L->progress - back;
+        L->progress = back;
+    }
+    L->mem_ok = L->mem_ok && !lose;
+    st_time down = L->mem_ok ? L->down_mem : L->down;
+    if (st_engine_reschedule(L->eng, L->ev_up, now + down) != 0)
+        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, now + down, PRIO_JOB, NULL);
 }
 
 static void on_fail(st_engine *eng, void *state, const st_event *ev)
 {
     (void)eng;
     life *L = state;
-    interrupt(L, ev->t);
+    interrupt(L, ev->t, loses_memory(L, L->gap_loss));
     schedule_after(L, L->k_fail, st_rng_exponential(L->rng, L->gap_s), NULL);
 }
 
@@ -437,8 +489,8 @@ static void on_comp_fail(st_engine *eng, void *state, const st_event *ev)
 {
     (void)eng;
     life *L = state;
-    interrupt(L, ev->t);
     wclass *c = &L->wc[ev->data.u[0]];
+    interrupt(L, ev->t, loses_memory(L, c->loss));
     schedule_after(L, L->k_comp, st_rng_weibull(c->rng, c->scale, c->shape), &ev->data);
 }
 
@@ -446,6 +498,7 @@ static void release(life *L)
 {
     st_engine_free(L->eng);
     st_rng_free(L->rng);
+    st_rng_free(L->mem_rng);
     for (int i = 0; i < L->nwc; i++)
         st_rng_free(L->wc[i].rng);
     free(L->wc);
@@ -457,12 +510,14 @@ static void fill_result(const life *L, st_life_result *out)
     out->interruptions = L->interruptions;
     out->lost_work_s = (double)L->lost * 1e-9;
     out->downtime_s = (double)L->downtime * 1e-9;
-    out->ckpt_stall_s = (double)L->stalled * 1e-9;
+    /* The in-memory snapshots' stall was run as part of the (stretched) work: it is stall. */
+    st_time snaps = L->mem > 0 ? L->work - L->work0 : 0;
+    out->ckpt_stall_s = (double)(L->stalled + snaps) * 1e-9;
     out->checkpoints = L->checkpoints;
     /* The work in the engine's whole nanoseconds over the wall in the same units: steps * step_s
      * itself can sit a fraction of a nanosecond above the rounded wall, which would read as a
      * goodput above 1 in a run with nothing to lose. */
-    st_time work = L->end - L->lost - L->downtime - L->stalled;
+    st_time work = L->end - L->lost - L->downtime - L->stalled - snaps;
     out->goodput = L->end > 0 ? (double)work / (double)L->end : 1;
 }
 

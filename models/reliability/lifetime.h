@@ -35,6 +35,16 @@ typedef struct st_life_spec {
     double detect_s;      /* per interruption: until the failure is noticed, >= 0 */
     double restart_s;     /* then until the job runs again on healthy components, >= 0 */
     double restore_s;     /* then until the checkpoint is loaded, >= 0 */
+    /* The in-memory level of two-level checkpoints (0: none): a snapshot every mem_every_s of
+     * training into host memory, each pausing training mem_stall_s, restorable at once. A
+     * failure whose class keeps the copy (1 - mem_loss) rolls back to the newest snapshot or
+     * persistent checkpoint and restores in mem_restore_s instead of restore_s. The snapshots'
+     * stall is spread over the training as a fluid (each interval runs mem_stall_s longer),
+     * exact at every snapshot; it counts in ckpt_stall_s. */
+    double mem_every_s, mem_stall_s, mem_restore_s;
+    const double *mem_loss;       /* [n_classes], borrowed: the probability in [0, 1] that a failure
+                                     of class i loses the in-memory copy (models/reliability/levels.h);
+                                     NULL: every failure does */
     const st_life_class *classes; /* [n_classes], borrowed; none = a job that never fails */
     int n_classes;
     double horizon_s; /* give up (ST_ERANGE) if the job is not done this long after submit,

@@ -333,6 +333,10 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
     out->shard_bytes = out->size_bytes / (double)nw;
     out->d2h_s = out->shard_bytes / pcie;
     double tier_write = tier_write_of(c, ck->tier, at->nodes);
+    out->nic_per_gpu = c->fabric.nic_bw * (double)c->fabric.nics_per_node /
+                       (double)(c->gpus_per_node > 0 ? c->gpus_per_node : 1);
+    if (ck->mode != ST_CKPT_SYNC && out->nic_per_gpu > 0)
+        out->drain_nic_s = out->shard_bytes / out->nic_per_gpu;
     out->dump_s = out->size_bytes / tier_write + tc->latency_s;
     double got = ingest && ingest->got_bps > 0 ? ingest->got_bps : 0, during = 0;
     switch (ck->mode) {

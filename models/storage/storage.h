@@ -60,6 +60,10 @@ typedef struct st_ckpt_cost {
                              plus its latency, no fabric, no contention */
     double ingest_loss_s; /* progress lost because the drain slowed the ingest (async and
                              two-stage), already inside stall_s */
+    double drain_nic_s;   /* async and two-stage: how long the drain holds each writer's NIC,
+                             shard / (the node's NIC bandwidth per GPU), during which the step's
+                             own traffic on it is delayed (0 for sync: it stalls instead) */
+    double nic_per_gpu;   /* the node's NIC bandwidth per GPU, bytes/s */
 } st_ckpt_cost;
 
 /* Data ingest of one job: what the step rate needs and what the storage gives. */

@@ -53,6 +53,53 @@ static st_size_result search(const st_scn *s, double deadline_s, double power_w)
     return search_rows(s, deadline_s, power_w, 0, NULL);
 }
 
+/* The 8B job with failures, a tier and two-level checkpoints. */
+static const char yaml_ckpt[] =
+    "version: 1\n"
+    "name: size-8b-ckpt\n"
+    "cluster:\n"
+    "  gpu: h100-sxm\n"
+    "  nodes: 4\n"
+    "  storage: [ { name: t, kind: nvme-of, read: 40 GB/s, write: 20 GB/s, latency: 1 ms } ]\n"
+    "workloads:\n"
+    "  - name: train\n"
+    "    model: llama3-8b\n"
+    "    seq_len: 4096\n"
+    "    global_batch: 64\n"
+    "    gpus: 8\n"
+    "    parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }\n"
+    "    tokens: 2B\n"
+    "    checkpoint: { every: auto, mode: async, tier: t, memory: { every: auto } }\n"
+    "failures: { gpu: { mtbf: 2000 h }, node: { mtbf: 2000 h }, leaf_switch: { mtbf: 500 h },\n"
+    "            detect: 1 min, restart: 5 min }\n";
+
+START_TEST(test_both_cadences_are_searched)
+{
+    /* Every simulated plan weighs pairs of cadences: at least the in-memory optimum, one step
+     * and ten steps, each with the persistent optimum and the five fixed ones; the answer names
+     * both, the persistent one a whole number of in-memory ones. */
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("size.yaml", yaml_ckpt, strlen(yaml_ckpt), &s, &d), 0);
+    st_size_spec spec = {
+        .deadline_s = 30 * 86400.0, .goal = ST_SIZE_GPU_HOURS, .failures = st_scn_failures(s)};
+    st_size_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_size_search(st_scn_cluster(s), st_scn_workload(s, 0), &spec, &r, &err), 0);
+    ck_assert_uint_gt(r.n, 0);
+    ck_assert_int_ge(r.cadences, 3 * 6 * (int64_t)r.n);
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        ck_assert_msg(f->mem_every_s > 0 && f->ckpt_every_s > f->mem_every_s, "%g s, %g s",
+                      f->mem_every_s, f->ckpt_every_s);
+        double k = f->ckpt_every_s / f->mem_every_s;
+        ck_assert_msg(fabs(k - round(k)) < 1e-9 || f->ckpt_every_s >= f->work_s, "%g", k);
+    }
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 START_TEST(test_unfit_plan_is_pruned)
 {
     st_scn *s = load();
@@ -358,6 +405,7 @@ Suite *size_suite(void)
     tcase_add_test(tc, test_compute_bound_rules_out_small_sizes);
     tcase_add_test(tc, test_power_bound_is_below_plant);
     tcase_add_test(tc, test_rows_match_complete_search);
+    tcase_add_test(tc, test_both_cadences_are_searched);
     suite_add_tcase(s, tc);
     return s;
 }
