@@ -43,15 +43,15 @@ static const st_plant_preset preset = {
     .switch_optic_w = 17.0 / 2,
     .optic_rate_bps = 400e9,
     /* Jeon et al., "Analysis of Large-Scale Multi-Tenant GPU Clusters for DNN Training
-     * Workloads" (USENIX ATC'19), section 4 and its Table 3: the mean GPU utilisation
-     * (nvidia-smi's share of time a kernel runs) of the Philly cluster's jobs is about 52%
-     * (52.38% for its 1-GPU jobs, most of the trace). It is the published measurement of the
-     * trace Strata ships; Weng et al. (NSDI'22) find Alibaba PAI's GPUs busier or idler by
+     * Workloads" (USENIX ATC'19), section 4.1 and its table of mean GPU utilisation by job size:
+     * the mean utilisation (nvidia-smi's share of time a kernel runs) of the Philly cluster's jobs
+     * is about 52% (52.38% for its 1-GPU jobs, most of the trace). It is the published measurement
+     * of the trace Strata ships; Weng et al. (NSDI'22) find Alibaba PAI's GPUs busier or idler by
      * workload, with no one figure per job. */
     .trace_gpu_utilization = 0.52,
     .source = "80 PLUS Titanium (230 V internal redundant, 50% load); 10 CFR 431.196(a)(2) "
               "(500 kVA three-phase LV dry-type); arXiv 2508.14318; NVIDIA MMS4X00-NS "
-              "specifications (17 W, 2 x 400G); Jeon et al., USENIX ATC'19, Table 3",
+              "specifications (17 W, 2 x 400G); Jeon et al., USENIX ATC'19, s4.1",
 };
 
 const st_plant_preset *st_plant_preset_get(void)
