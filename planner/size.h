@@ -91,7 +91,11 @@ typedef struct st_size_cfg {
     double ckpt_every_s; /* the cadence searched that trains soonest; 0: none */
     int64_t racks;       /* racks the shape fills */
     double capex_usd;    /* the shape's nodes and switches at the cost: prices; < 0 unknown */
-    double per_year_usd; /* the job's cost per year; < 0 without prices */
+    const char *price_source;   /* where the price of its GPU type that sets its cost comes from
+                                   (the node's on premises, the GPU-hour's rented): a preset table
+                                   row's source or the scenario's key; NULL: none (borrowed from
+                                   the spec's cost and the table) */
+    double per_year_usd;        /* the job's cost per year; < 0 without prices */
     double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
     double facility_w;   /* the plant's IT peak times its PUE; NaN (unknown) past spec->rows and
                             off the front when spec->rows > 0, binds then not final either */
