@@ -672,8 +672,10 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
         return st_err_set(err, ST_EINVAL, w->loc,
                           "the cost goal needs the scenario's cost: section");
     if ((spec->tco_usd_per_year > 0 || spec->capex_usd > 0) && !spec->cost)
-        return st_err_set(err, ST_EINVAL, w->loc, "a %s budget needs the scenario's cost: section",
-                          spec->capex_usd > 0 ? "capex" : "tco");
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "a %s budget needs the scenario's cost: section%s",
+                          spec->capex_usd > 0 ? "capex" : "tco",
+                          spec->capex_usd > 0 ? " with node_price and switch_price" : "");
     if (price_check(c, spec, err) || storage_check(w, spec, err) || gpu_check(c, spec, err))
         return ST_EINVAL;
     int64_t nodes[64];

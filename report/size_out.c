@@ -91,6 +91,25 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
 }
 
+/* Under a cost: section, the source of the price that sets each hardware variant's cost (its
+ * GPU type's node price on premises, GPU-hour rented), once per variant, from its first row. */
+static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    size_t nv = rp->spec->n_variants ? rp->spec->n_variants : 1;
+    for (size_t v = 0; v < nv && rp->spec->cost; v++)
+        for (size_t i = 0; i < r->n; i++) {
+            const st_size_cfg *f = &r->cfg[i];
+            if (f->variant != v)
+                continue;
+            sbuf var = {0};
+            const char *name = variant_name(rp, f, &var);
+            put(b, "price%s%s: %s\n", *name ? " of " : "", name,
+                f->price_source ? f->price_source : "none (not priced)");
+            free(var.s);
+            break;
+        }
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -114,6 +133,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "failures: time to train is Daly's expected wall time at the best of %lld "
             "checkpoint cadences weighed\n",
             (long long)r->cadences);
+    text_prices(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
@@ -161,6 +181,10 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
     num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
     num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
+    if (f->price_source)
+        cJSON_AddStringToObject(o, "price_source", f->price_source);
+    else
+        cJSON_AddNullToObject(o, "price_source");
     num(o, "facility_w", f->facility_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);
