@@ -223,6 +223,9 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
     st_cost_cfg c;
     st_cost_for_gpu(s->cost, k->c.gpu->name, &c);
     f->price_source = c.from[price_key(&c)].source;
+    f->node_price_usd = c.node_price_usd;
+    f->switch_price_usd = c.switch_price_usd;
+    f->switches = k->switches;
     if (c.node_price_usd >= 0 && c.switch_price_usd >= 0)
         f->capex_usd =
             (double)k->c.nodes * c.node_price_usd + (double)k->switches * c.switch_price_usd +
@@ -244,6 +247,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
         st_cost_result cr = st_cost_job(&c, &u);
         f->cost_usd = cr.total_usd;
         f->per_year_usd = cr.per_year_usd;
+        f->breakdown = cr;
     }
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/cost/cost.h"
 #include "models/silicon/gpu.h"
 #include "models/step/step.h"
 #include "sim/err.h"
@@ -97,6 +98,10 @@ typedef struct st_size_cfg {
                                    the spec's cost and the table) */
     double per_year_usd;        /* the job's cost per year; < 0 without prices */
     double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
+    st_cost_result breakdown;   /* cost_usd's parts (models/cost/cost.h), when cost_usd >= 0 */
+    double node_price_usd;      /* its GPU type's node price (< 0 unknown), as capex_usd takes */
+    double switch_price_usd;    /* the price of each of its switches (< 0 unknown) */
+    int64_t switches;           /* the network switches its shape buys (topo.h) */
     double facility_w;   /* the plant's IT peak times its PUE; NaN (unknown) past spec->rows and
                             off the front when spec->rows > 0, binds then not final either */
     double power_lb;     /* a lower bound on facility_w without the plant (size.c), 0: none */

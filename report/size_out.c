@@ -110,6 +110,53 @@ static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result 
         }
 }
 
+/* Row f's cost as its parts, so a reader can check the ranking by hand: on premises what it
+ * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost. */
+static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
+{
+    const st_cost_result *c = &f->breakdown;
+    sbuf var = {0};
+    const char *name = variant_name(rp, f, &var);
+    put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
+    free(var.s);
+    if (rp->spec->cost->delivery == ST_DELIVERY_ON_PREM) {
+        put(b, "bought %lld nodes x %.6g + %lld switches x %.6g", (long long)f->nodes,
+            f->node_price_usd, (long long)f->switches, f->switch_price_usd);
+        if (f->capex_usd >
+            (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
+            put(b, " + checkpoint bandwidth");
+        put(b,
+            " = %.4g; over %.4g d: capex %.4g + maintenance %.4g + energy %.4g + demand %.4g "
+            "+ staff %.4g",
+            f->capex_usd, f->train_s / 86400.0, c->capex_usd, c->maintenance_usd, c->energy_usd,
+            c->demand_usd, c->staff_usd);
+    } else
+        put(b, "over %.4g d: GPU-hours %.4g + storage %.4g + egress %.4g", f->train_s / 86400.0,
+            c->gpu_usd, c->storage_usd, c->egress_usd);
+    put(b, " = %.4g USD\n", f->cost_usd);
+}
+
+/* Under the cost goal, the cost of the first ranked row of each hardware variant, in parts, in
+ * rank order. */
+static void text_costs(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    if (!rp->spec->cost || rp->spec->goal != ST_SIZE_COST)
+        return;
+    put(b, "\ncost of each variant's first row (USD):\n");
+    size_t nv = rp->spec->n_variants ? rp->spec->n_variants : 1, left = nv;
+    char *seen = st_xcalloc(nv, 1);
+    for (size_t i = 0; i < r->n && left > 0; i++) {
+        const st_size_cfg *f = &r->cfg[i];
+        if (f->variant >= nv || seen[f->variant])
+            continue;
+        seen[f->variant] = 1;
+        left--;
+        if (f->cost_usd >= 0)
+            text_cost(b, rp, f, i + 1);
+    }
+    free(seen);
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -138,6 +185,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
         text_row(b, rp, &r->cfg[i], i + 1);
+    text_costs(b, rp, r);
     put(b, "\nPareto front (time to train against %s):\n", rp->goal);
     text_header(b, rp);
     for (size_t i = 0; i < r->n; i++)
@@ -185,6 +233,15 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddStringToObject(o, "price_source", f->price_source);
     else
         cJSON_AddNullToObject(o, "price_source");
+    /* the cost's parts, as `strata run` writes a job's (jobs[].cost.breakdown) */
+    cJSON *bd = cJSON_AddObjectToObject(o, "breakdown");
+    const st_cost_result *c = &f->breakdown;
+    const char *bk[] = {"capex_usd", "energy_usd", "demand_usd",  "maintenance_usd",
+                        "staff_usd", "gpu_usd",    "storage_usd", "egress_usd"};
+    const double bv[] = {c->capex_usd, c->energy_usd, c->demand_usd,  c->maintenance_usd,
+                         c->staff_usd, c->gpu_usd,    c->storage_usd, c->egress_usd};
+    for (size_t i = 0; i < sizeof bv / sizeof *bv; i++)
+        num(bd, bk[i], bv[i], f->cost_usd >= 0);
     num(o, "facility_w", f->facility_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);
