@@ -233,15 +233,6 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddStringToObject(o, "price_source", f->price_source);
     else
         cJSON_AddNullToObject(o, "price_source");
-    /* the cost's parts, as `strata run` writes a job's (jobs[].cost.breakdown) */
-    cJSON *bd = cJSON_AddObjectToObject(o, "breakdown");
-    const st_cost_result *c = &f->breakdown;
-    const char *bk[] = {"capex_usd", "energy_usd", "demand_usd",  "maintenance_usd",
-                        "staff_usd", "gpu_usd",    "storage_usd", "egress_usd"};
-    const double bv[] = {c->capex_usd, c->energy_usd, c->demand_usd,  c->maintenance_usd,
-                         c->staff_usd, c->gpu_usd,    c->storage_usd, c->egress_usd};
-    for (size_t i = 0; i < sizeof bv / sizeof *bv; i++)
-        num(bd, bk[i], bv[i], f->cost_usd >= 0);
     num(o, "facility_w", f->facility_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);

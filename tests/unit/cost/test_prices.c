@@ -110,6 +110,28 @@ START_TEST(test_a_type_without_a_price_is_refused)
 }
 END_TEST
 
+/* Rented GPUs the same way: the GPU-hour of each type, the scenario's per type over the
+ * table's, and a type with neither is missing its rate (the loader and size refuse it). */
+START_TEST(test_gpu_hour_rates_are_per_type_too)
+{
+    st_cost_cfg c, b, h, m;
+    const char *why;
+    st_cost_defaults(&c);
+    c.delivery = ST_DELIVERY_CLOUD;
+    st_typed_price t = {.key = ST_COST_GPU_HOUR, .gpu = "b200", .value = 6 / 3600.0, .source = "x"};
+    c.typed = &t;
+    c.n_typed = 1;
+    st_cost_for_gpu(&c, "b200", &b);
+    st_cost_for_gpu(&c, "h100-sxm", &h);
+    st_cost_for_gpu(&c, "mi300x", &m);
+    CLOSE(b.gpu_hour_usd_per_s * 3600, 6);
+    CLOSE(h.gpu_hour_usd_per_s * 3600, 12.29);
+    ck_assert_ptr_null(st_cost_missing(&b, &why));
+    ck_assert_str_eq(st_cost_missing(&m, &why), "gpu_hour_price");
+    ck_assert_ptr_nonnull(strstr(why, "no sourced price for its GPU type"));
+}
+END_TEST
+
 Suite *prices_suite(void)
 {
     Suite *s = suite_create("prices");
@@ -117,6 +139,7 @@ Suite *prices_suite(void)
     tcase_add_test(tc, test_each_gpu_type_has_its_own_preset_row);
     tcase_add_test(tc, test_scenario_prices_override_the_table_by_type_then_for_all);
     tcase_add_test(tc, test_a_type_without_a_price_is_refused);
+    tcase_add_test(tc, test_gpu_hour_rates_are_per_type_too);
     suite_add_tcase(s, tc);
     return s;
 }
