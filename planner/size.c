@@ -232,12 +232,40 @@ static int within_fixed(const st_size_cfg *f, const st_size_spec *s)
             (f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
 }
 
-/* The cost of configuration f (its time to train, its energy at step_j a step stretched by its
- * goodput, its tokens and metered peak) under s's prices: cost_usd and per_year_usd, left at -1
- * on premises when no energy is known. */
+/* Which typed price sets a configuration's cost under delivery c: the node's on premises, the
+ * committed or on-demand GPU-hour's rented. */
+static st_cost_key price_key(const st_cost_cfg *c)
+{
+    if (c->delivery == ST_DELIVERY_ON_PREM)
+        return ST_COST_NODE;
+    return c->delivery == ST_DELIVERY_CLOUD && c->pricing == ST_PRICING_COMMITTED
+               ? ST_COST_COMMITTED
+               : ST_COST_GPU_HOUR;
+}
+
+/* The capex and cost of configuration f (its time to train, its energy at step_j a step
+ * stretched by its goodput, its tokens and metered peak) under s's prices for its GPU type
+ * (st_cost_for_gpu: the scenario's for the type, else for every type, else the preset table's):
+ * capex_usd, cost_usd and per_year_usd, left at -1 where a price the delivery reads is unknown
+ * for the type, and on premises (cost) when no energy is known; price_source says where the
+ * price that sets them came from. */
 static void price(const size_count *k, const st_workload_cfg *p, const st_size_spec *s,
                   double step_j, double tps, st_size_cfg *f)
 {
+    st_cost_cfg c;
+    st_cost_for_gpu(s->cost, k->c.gpu->name, &c);
+    f->price_source = c.from[price_key(&c)].source;
+    f->node_price_usd = c.node_price_usd;
+    f->switch_price_usd = c.switch_price_usd;
+    f->switches = k->switches;
+    if (c.node_price_usd >= 0 && c.switch_price_usd >= 0)
+        f->capex_usd =
+            (double)k->c.nodes * c.node_price_usd + (double)k->switches * c.switch_price_usd +
+            (k->tier_bw > 0 && c.storage_bw_usd_per_bps > 0 ? k->tier_bw * c.storage_bw_usd_per_bps
+                                                            : 0);
+    const char *why;
+    if (st_cost_missing(&c, &why))
+        return;
     st_cost_use u = {.gpus = p->gpus,
                      .cluster_gpus = p->gpus,
                      .cluster_nodes = k->c.nodes,
@@ -247,10 +275,11 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                      .tokens = f->steps * tps,
                      .peak_w = isfinite(f->facility_w) ? f->facility_w : 0,
                      .storage_bw_bps = k->tier_bw};
-    if (s->cost->delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
-        st_cost_result cr = st_cost_job(s->cost, &u);
+    if (c.delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
+        st_cost_result cr = st_cost_job(&c, &u);
         f->cost_usd = cr.total_usd;
         f->per_year_usd = cr.per_year_usd;
+        f->breakdown = cr;
     }
 }
 
@@ -292,12 +321,6 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->racks = (k->c.nodes + k->c.racks.nodes_per_rack - 1) / k->c.racks.nodes_per_rack;
     f->capex_usd = -1;
     f->per_year_usd = -1;
-    if (s->cost && s->cost->node_price_usd >= 0 && s->cost->switch_price_usd >= 0)
-        f->capex_usd = (double)k->c.nodes * s->cost->node_price_usd +
-                       (double)k->switches * s->cost->switch_price_usd +
-                       (k->tier_bw > 0 && s->cost->storage_bw_usd_per_bps > 0
-                            ? k->tier_bw * s->cost->storage_bw_usd_per_bps
-                            : 0);
     f->step = r;
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
@@ -731,6 +754,35 @@ static int storage_check(const st_workload_cfg *w, const st_size_spec *s, st_err
     return 0;
 }
 
+/* Where the ranking or a budget reads prices (the cost goal, a tco or a capex budget), every GPU
+ * type searched must have them (st_cost_for_gpu: the scenario's for the type, for every type, or
+ * the preset table's): a type without is refused, not priced at 0. 0, or ST_EINVAL located at
+ * the cost: section. */
+static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err)
+{
+    if (!s->cost || !(s->goal == ST_SIZE_COST || s->tco_usd_per_year > 0 || s->capex_usd > 0))
+        return 0;
+    size_t nv = s->n_variants ? s->n_variants : 1;
+    for (size_t v = 0; v < nv; v++) {
+        const st_gpu_spec *g =
+            v < s->n_variants && s->variants[v].gpu ? s->variants[v].gpu : c->gpu;
+        st_cost_cfg p;
+        st_cost_for_gpu(s->cost, g->name, &p);
+        const char *why = NULL, *key = st_cost_missing(&p, &why);
+        if (!key && s->capex_usd > 0 && p.node_price_usd < 0)
+            key = "node_price", why = "the preset table has no sourced price for its GPU type";
+        if (!key && s->capex_usd > 0 && p.switch_price_usd < 0)
+            key = "switch_price", why = "the capex budget counts the switches";
+        if (key)
+            return st_err_set(err, ST_EINVAL, s->cost->loc,
+                              "GPU type '%s' has no '%s' (%s): state it in cost:, for every type "
+                              "or per type, such as %s: {%s: %s}",
+                              g->name, key, why, key, g->name,
+                              strstr(key, "gpu_hour") ? "2.5 USD/h" : "300000 USD");
+    }
+    return 0;
+}
+
 /* A GPU variant on a cluster whose node power is its GPU platform's (base_power not stated)
  * takes the variant's platform figure, which must exist for the node's GPU count, as the loader
  * asks of the scenario's own GPU (scenarios/load_cluster.c). 0, or ST_EINVAL located. */
@@ -754,14 +806,12 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     if (spec->goal == ST_SIZE_COST && !spec->cost)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "the cost goal needs the scenario's cost: section");
-    if ((spec->tco_usd_per_year > 0 && !spec->cost) ||
-        (spec->capex_usd > 0 &&
-         (!spec->cost || spec->cost->node_price_usd < 0 || spec->cost->switch_price_usd < 0)))
+    if ((spec->tco_usd_per_year > 0 || spec->capex_usd > 0) && !spec->cost)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "a %s budget needs the scenario's cost: section%s",
                           spec->capex_usd > 0 ? "capex" : "tco",
                           spec->capex_usd > 0 ? " with node_price and switch_price" : "");
-    if (storage_check(w, spec, err) || gpu_check(c, spec, err))
+    if (price_check(c, spec, err) || storage_check(w, spec, err) || gpu_check(c, spec, err))
         return ST_EINVAL;
     int64_t unit = unit_of(spec), *nodes = NULL;
     size_t nc = st__size_candidates(c, w, unit, most_units(c, spec, unit), &nodes);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/cost/cost.h"
 #include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
 #include "models/step/step.h"
@@ -100,8 +101,16 @@ typedef struct st_size_cfg {
     double mem_every_s;  /* with checkpoint.memory, the in-memory cadence paired with it */
     int64_t racks;       /* racks the shape fills */
     double capex_usd;    /* the shape's nodes and switches at the cost: prices; < 0 unknown */
-    double per_year_usd; /* the job's cost per year; < 0 without prices */
+    const char *price_source;   /* where the price of its GPU type that sets its cost comes from
+                                   (the node's on premises, the GPU-hour's rented): a preset table
+                                   row's source or the scenario's key; NULL: none (borrowed from
+                                   the spec's cost and the table) */
+    double per_year_usd;        /* the job's cost per year; < 0 without prices */
     double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
+    st_cost_result breakdown;   /* cost_usd's parts (models/cost/cost.h), when cost_usd >= 0 */
+    double node_price_usd;      /* its GPU type's node price (< 0 unknown), as capex_usd takes */
+    double switch_price_usd;    /* the price of each of its switches (< 0 unknown) */
+    int64_t switches;           /* the network switches its shape buys (topo.h) */
     double facility_w;          /* the plant's facility peak; NaN (unknown) past spec->rows and
                                    off the front when spec->rows > 0, binds then not final either */
     double power_lb;     /* a lower bound on facility_w without the plant (size.c), 0: none */

@@ -91,6 +91,72 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
 }
 
+/* Under a cost: section, the source of the price that sets each hardware variant's cost (its
+ * GPU type's node price on premises, GPU-hour rented), once per variant, from its first row. */
+static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    size_t nv = rp->spec->n_variants ? rp->spec->n_variants : 1;
+    for (size_t v = 0; v < nv && rp->spec->cost; v++)
+        for (size_t i = 0; i < r->n; i++) {
+            const st_size_cfg *f = &r->cfg[i];
+            if (f->variant != v)
+                continue;
+            sbuf var = {0};
+            const char *name = variant_name(rp, f, &var);
+            put(b, "price%s%s: %s\n", *name ? " of " : "", name,
+                f->price_source ? f->price_source : "none (not priced)");
+            free(var.s);
+            break;
+        }
+}
+
+/* Row f's cost as its parts, so a reader can check the ranking by hand: on premises what it
+ * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost. */
+static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
+{
+    const st_cost_result *c = &f->breakdown;
+    sbuf var = {0};
+    const char *name = variant_name(rp, f, &var);
+    put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
+    free(var.s);
+    if (rp->spec->cost->delivery == ST_DELIVERY_ON_PREM) {
+        put(b, "bought %lld nodes x %.6g + %lld switches x %.6g", (long long)f->nodes,
+            f->node_price_usd, (long long)f->switches, f->switch_price_usd);
+        if (f->capex_usd >
+            (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
+            put(b, " + checkpoint bandwidth");
+        put(b,
+            " = %.4g; over %.4g d: capex %.4g + maintenance %.4g + energy %.4g + demand %.4g "
+            "+ staff %.4g",
+            f->capex_usd, f->train_s / 86400.0, c->capex_usd, c->maintenance_usd, c->energy_usd,
+            c->demand_usd, c->staff_usd);
+    } else
+        put(b, "over %.4g d: GPU-hours %.4g + storage %.4g + egress %.4g", f->train_s / 86400.0,
+            c->gpu_usd, c->storage_usd, c->egress_usd);
+    put(b, " = %.4g USD\n", f->cost_usd);
+}
+
+/* Under the cost goal, the cost of the first ranked row of each hardware variant, in parts, in
+ * rank order. */
+static void text_costs(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    if (!rp->spec->cost || rp->spec->goal != ST_SIZE_COST)
+        return;
+    put(b, "\ncost of each variant's first row (USD):\n");
+    size_t nv = rp->spec->n_variants ? rp->spec->n_variants : 1, left = nv;
+    char *seen = st_xcalloc(nv, 1);
+    for (size_t i = 0; i < r->n && left > 0; i++) {
+        const st_size_cfg *f = &r->cfg[i];
+        if (f->variant >= nv || seen[f->variant])
+            continue;
+        seen[f->variant] = 1;
+        left--;
+        if (f->cost_usd >= 0)
+            text_cost(b, rp, f, i + 1);
+    }
+    free(seen);
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -117,10 +183,12 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "failures: time to train is Daly's expected wall time at the best of %lld "
             "checkpoint cadences weighed\n",
             (long long)r->cadences);
+    text_prices(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
         text_row(b, rp, &r->cfg[i], i + 1);
+    text_costs(b, rp, r);
     put(b, "\nPareto front (time to train against %s):\n", rp->goal);
     text_header(b, rp);
     for (size_t i = 0; i < r->n; i++)
@@ -166,6 +234,10 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
     num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
     num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
+    if (f->price_source)
+        cJSON_AddStringToObject(o, "price_source", f->price_source);
+    else
+        cJSON_AddNullToObject(o, "price_source");
     num(o, "facility_w", f->facility_w, 1);
     num(o, "heat_w", f->heat.total_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);

@@ -29,6 +29,7 @@ struct st_scn {
     st_sched_cfg sched;
     st_quota *quotas;
     st_cost_cfg cost;
+    st_typed_price cost_typed[ST_COST_MAX_TYPED]; /* cost's prices per GPU type */
     st_validation_cfg validation;
     st_audit_cfg audit;
     int has_validation, has_audit;

@@ -7,6 +7,7 @@
 #include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "models/sched/tiresias.h"
+#include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "scenarios/trace.h"
 #include "sim/xalloc.h"
@@ -405,14 +406,78 @@ int st__load_validation(st_ld *ld, const st_ynode *n)
 
 /* ---- cost ------------------------------------------------------------------------------- */
 
+/* A typed price (models/config/config.h, ST_COST_TYPED): one value for every GPU type
+ * (`node_price: 300000 USD`), or a mapping of GPU types to values (`node_price: {h100-sxm:
+ * 296644 USD, b200: 515000 USD}`), each a catalog or hardware.gpus name. */
+static int typed_price(st_rd *rd, const st_ynode *n, st_cost_cfg *c, st_cost_key k, st_dim dim)
+{
+    st_ld *ld = st__ld(rd);
+    const char *key = st_cost_key_names[k];
+    double *v = k == ST_COST_NODE       ? &c->node_price_usd
+                : k == ST_COST_GPU_HOUR ? &c->gpu_hour_usd_per_s
+                                        : &c->committed_gpu_hour_usd_per_s;
+    char what[160];
+    if (n->kind != ST_YN_MAP) {
+        if (st_rd_dim(rd, n, key, dim, ST_R_NONNEG, 0, v))
+            return -1;
+        snprintf(what, sizeof what, "the scenario's cost.%s (%s:%u)", key, n->loc.file,
+                 n->loc.line);
+        c->from[k] = (st_price_from){ST_PRICE_ALL, st_rd_strdup(rd, what)};
+        return 0;
+    }
+    for (size_t i = 0; i < n->n; i++) {
+        const char *gpu = n->keys[i]->text;
+        if (!st__find_gpu(ld->s, gpu)) {
+            const char *names[64];
+            size_t m = 0;
+            for (size_t j = 0; j < st_catalog_gpu_count() && m < 64; j++)
+                names[m++] = st_catalog_gpu_at(j)->name;
+            char dym[160];
+            return st_rd_fail(rd, n->keys[i], ST_EINVAL, "cost.%s: unknown GPU type '%s'%s", key,
+                              gpu, st_did_you_mean(gpu, names, m, dym, sizeof dym));
+        }
+        if (c->n_typed >= ST_COST_MAX_TYPED)
+            return st_rd_fail(rd, n, ST_EINVAL, "cost.%s: more than %d prices per GPU type", key,
+                              ST_COST_MAX_TYPED);
+        st_typed_price *t = &ld->s->cost_typed[c->n_typed];
+        snprintf(what, sizeof what, "cost.%s of '%s'", key, gpu);
+        if (st_rd_dim(rd, n->kids[i], what, dim, ST_R_NONNEG, 0, &t->value))
+            return -1;
+        snprintf(what, sizeof what, "the scenario's cost.%s.%s (%s:%u)", key, gpu,
+                 n->kids[i]->loc.file, n->kids[i]->loc.line);
+        t->key = k;
+        t->gpu = st_rd_strdup(rd, gpu);
+        t->source = st_rd_strdup(rd, what);
+        t->loc = n->kids[i]->loc;
+        c->n_typed++;
+    }
+    c->typed = ld->s->cost_typed;
+    return 0;
+}
+
+static int fn_node_price(st_rd *rd, const st_ynode *n, void *base)
+{
+    return typed_price(rd, n, base, ST_COST_NODE, ST_DIM_MONEY);
+}
+
+static int fn_gpu_hour_price(st_rd *rd, const st_ynode *n, void *base)
+{
+    return typed_price(rd, n, base, ST_COST_GPU_HOUR, ST_DIM_PRICE_TIME);
+}
+
+static int fn_committed_price(st_rd *rd, const st_ynode *n, void *base)
+{
+    return typed_price(rd, n, base, ST_COST_COMMITTED, ST_DIM_PRICE_TIME);
+}
+
 static const st_field cost_fields[] = {
     ST_FENUM(st_cost_cfg, "delivery", delivery, st_delivery_names),
-    ST_FDIM(st_cost_cfg, "node_price", node_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
+    ST_FFN("node_price", fn_node_price),
     ST_FDIM(st_cost_cfg, "switch_price", switch_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "storage_price", storage_price_usd_per_byte, ST_DIM_PRICE_BYTES,
             ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "electricity", electricity_usd_per_j, ST_DIM_PRICE_ENERGY, ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "gpu_hour_price", gpu_hour_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG),
+    ST_FFN("gpu_hour_price", fn_gpu_hour_price),
     ST_FDIM(st_cost_cfg, "amortization", amortization_s, ST_DIM_TIME, ST_R_POS),
     ST_FDIM(st_cost_cfg, "storage_month_price", storage_month_usd_per_byte, ST_DIM_PRICE_BYTES,
             ST_R_NONNEG),
@@ -421,8 +486,7 @@ static const st_field cost_fields[] = {
     ST_FDIM(st_cost_cfg, "maintenance", maintenance_per_year, ST_DIM_RATIO, ST_R_NONNEG),
     ST_FDIM(st_cost_cfg, "staff", staff_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG),
     ST_FENUM(st_cost_cfg, "pricing", pricing, st_pricing_names),
-    ST_FDIM(st_cost_cfg, "committed_gpu_hour_price", committed_gpu_hour_usd_per_s,
-            ST_DIM_PRICE_TIME, ST_R_NONNEG),
+    ST_FFN("committed_gpu_hour_price", fn_committed_price),
     ST_FDIM(st_cost_cfg, "commitment", commitment_s, ST_DIM_TIME, ST_R_POS),
     ST_FENUM(st_cost_cfg, "egress", egress, st_egress_names),
     ST_FDIM(st_cost_cfg, "storage_bandwidth_price", storage_bw_usd_per_bps, ST_DIM_PRICE_BANDWIDTH,
@@ -442,7 +506,17 @@ int st__load_cost(st_ld *ld, const st_ynode *n)
                           "cost: pricing 'committed' is a cloud price, but delivery is '%s' "
                           "(bare metal's rate is already per GPU-month)",
                           st_delivery_names[c->delivery]);
+    /* The typed prices of the cluster's GPU type; another type's (a sizing search's) are
+     * resolved the same way where it is priced (planner/size.c). */
+    const char *gpu = ld->s->cluster.gpu ? ld->s->cluster.gpu->name : NULL;
+    st_cost_for_gpu(c, gpu, c);
     const char *why = NULL, *key = st_cost_missing(c, &why);
+    if (key && gpu && (!strcmp(key, "node_price") || strstr(key, "gpu_hour_price")))
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "cost: delivery '%s' needs '%s' for GPU '%s' (%s): state it for every "
+                          "type or per type, such as %s: {%s: %s}",
+                          st_delivery_names[c->delivery], key, gpu, why, key, gpu,
+                          strcmp(key, "node_price") ? "2.5 USD/h" : "300000 USD");
     if (key)
         return st_rd_fail(&ld->rd, n, ST_EINVAL, "cost: delivery '%s' needs '%s' (%s)",
                           st_delivery_names[c->delivery], key, why);

@@ -451,8 +451,38 @@ typedef struct st_sched_cfg {
     st_loc loc, policy_loc;
 } st_sched_cfg;
 
+/* The prices `cost:` may state per GPU type (`node_price: {h100-sxm: 300000 USD}`), which the
+ * preset table (models/cost/prices.c) also holds per GPU type. */
+#define ST_COST_TYPED(X)                                                                           \
+    X(ST_COST_NODE, "node_price")                                                                  \
+    X(ST_COST_GPU_HOUR, "gpu_hour_price")                                                          \
+    X(ST_COST_COMMITTED, "committed_gpu_hour_price")
+typedef enum st_cost_key { ST_COST_TYPED(ST__ENUM_VALUE) ST_COST__TYPED } st_cost_key;
+extern const char *const st_cost_key_names[];
+
+/* Where a typed price came from: stated for every GPU type (a scalar, or a struct filled by
+ * hand: the zero value), stated for the GPU type, or the preset table's row for it. */
+typedef enum st_price_origin { ST_PRICE_ALL, ST_PRICE_TYPE, ST_PRICE_PRESET } st_price_origin;
+typedef struct st_price_from {
+    st_price_origin origin;
+    const char *source; /* the table row's source, or where the scenario states it; NULL: none */
+} st_price_from;
+
+/* One price the scenario states for one GPU type. */
+typedef struct st_typed_price {
+    st_cost_key key;
+    const char *gpu; /* a catalog or hardware.gpus name */
+    double value;    /* SI: USD, or USD per GPU-second */
+    const char *source;
+    st_loc loc;
+} st_typed_price;
+#define ST_COST_MAX_TYPED 64
+
 typedef struct st_cost_cfg {
     st_delivery delivery;
+    /* node_price_usd, gpu_hour_usd_per_s and committed_gpu_hour_usd_per_s are the prices of the
+     * cluster's GPU type (from[key] says where each came from; < 0 unknown); another type's are
+     * st_cost_for_gpu's (models/cost/cost.h) */
     double node_price_usd;
     double switch_price_usd;
     double storage_price_usd_per_byte;
@@ -475,6 +505,9 @@ typedef struct st_cost_cfg {
     /* on-premises: the checkpoint tier's write bandwidth, USD per byte/s; read only by
      * `strata size --storage-bandwidth` (planner/size.c); < 0 unset, no default */
     double storage_bw_usd_per_bps;
+    st_price_from from[ST_COST__TYPED];
+    const st_typed_price *typed; /* n_typed prices stated per GPU type (owned by the scenario) */
+    int n_typed;
     st_loc loc;
 } st_cost_cfg;
 

@@ -5,6 +5,7 @@
 #ifndef ST_MODELS_COST_COST_H
 #define ST_MODELS_COST_COST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "models/config/config.h"
@@ -45,9 +46,33 @@ typedef struct st_cost_result {
  * st_cost_missing (every price its delivery model reads is set). */
 st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u);
 
-/* The defaults of the prices that have a published source (models/cost/prices.c), written into
- * c before the scenario's keys are read; every other price is left unset (negative). */
+/* One row of the preset price table (models/cost/prices.c): a cost: key's price (SI units: USD,
+ * USD per GPU-second, USD per joule ...) for the whole site (part NULL) or for one part (a GPU
+ * platform by its catalog name), with the year and the public source it comes from. */
+typedef struct st_price_row {
+    const char *key;  /* the cost: key it is the default of, such as "node_price" */
+    const char *part; /* a catalog GPU name, or NULL: site-wide */
+    double value;
+    int year;
+    const char *source;
+} st_price_row;
+
+/* The row of key for part (NULL: the site-wide row), or NULL when the table has none. */
+const st_price_row *st_price_find(const char *key, const char *part);
+/* The rows in table order, for listings and the docs' table. */
+size_t st_price_count(void);
+const st_price_row *st_price_at(size_t i);
+
+/* The defaults of the site-wide prices that have a published source, written into c before the
+ * scenario's keys are read; every other price is left unset (negative) and every typed price
+ * marked as stated for every type (so a struct filled by hand keeps its prices). */
 void st_cost_defaults(st_cost_cfg *c);
+
+/* c's prices for a cluster of GPU type gpu (a catalog or hardware.gpus name; NULL: none) into
+ * out: for each typed price (node, GPU-hour, committed GPU-hour), the scenario's price for that
+ * type, else its price for every type, else the preset table's row for that type, else unknown
+ * (< 0); out->from says which, with its source. Every other price is c's. */
+void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out);
 
 /* The name of the first scenario key c's delivery model needs and does not have (a price with no
  * public default), or NULL when none is missing; *why says why it has no default. */

@@ -1,45 +1,117 @@
-/* The cost model's default prices, each with its public source and date, and the keys a delivery
- * model needs that have none. A price that depends on the hardware bought or rented (a node, a
- * switch, storage capacity, a GPU-hour) has no default: list prices differ by GPU and vendor, so
- * the scenario must state them (docs/models/cost.md lists published figures to start from). */
+/* The cost model's preset prices, one table: each row a price with its year and public source,
+ * for the whole site (part NULL) or for one part (a GPU platform by its catalog name). A price
+ * that has no row here has no default: the scenario must state it (docs/models/cost.md). */
 #include "models/cost/cost.h"
 
 #include <stddef.h>
+#include <string.h>
 
-/* One table: key, value in SI units, source. AWS bills a "GB" of 2^30 bytes (the byte-hour
- * arithmetic of its Amazon S3 FAQ, "How will I be charged and billed for my use of Amazon S3?"). */
+/* AWS bills a "GB" of 2^30 bytes (the byte-hour arithmetic of its Amazon S3 FAQ, "How will I be
+ * charged and billed for my use of Amazon S3?"). */
 #define ST_COST_GB 1073741824.0
-static const struct {
-    const char *key;
-    double value;
-    const char *source;
-} defaults[] = {
+#define PER_HOUR   (1 / 3600.0)
+
+/* The node prices are whole 8-GPU servers (the NVSwitch baseboard included) as listed for sale,
+ * which is what `node_price` buys; Epoch AI's "Hardware prices" data set
+ * (github.com/epoch-research/training-cost-trends, data/Hardware prices.csv) tabulates the
+ * listings, with their archived pages and dates, per GPU (the server's price over 8). */
+static const st_price_row rows[] = {
     /* U.S. EIA, Electricity Monthly Update, data for September 2020 (released 24 Nov 2020),
      * "Retail Service by Customer Sector": commercial average revenue 11.07 cents/kWh. */
-    {"electricity", 0.1107 / 3.6e6, "EIA Electricity Monthly Update, Sep 2020, commercial"},
+    {"electricity", NULL, 0.1107 / 3.6e6, 2020,
+     "EIA Electricity Monthly Update, Sep 2020, commercial"},
     /* Amazon S3 pricing, US East (N. Virginia), S3 Standard, first 50 TB/month: USD 0.023 per
      * GB-month (as of March 2026, cloudburn.io "Amazon S3 Pricing Explained", 13 Mar 2026). */
-    {"storage_month_price", 0.023 / ST_COST_GB, "Amazon S3 Standard, us-east-1, Mar 2026"},
+    {"storage_month_price", NULL, 0.023 / ST_COST_GB, 2026,
+     "Amazon S3 Standard, us-east-1, Mar 2026"},
     /* AWS data transfer out to the internet, first 10 TB/month after the free 100 GB: USD 0.09
      * per GB (AWS EC2 on-demand pricing page, quoted by Logicata, "Don't get caught out by AWS
      * data egress fees", 20 Mar 2020, and egresscost.com/aws, 2026). */
-    {"egress_price", 0.09 / ST_COST_GB, "AWS data transfer out, first 10 TB, 2020-2026"},
+    {"egress_price", NULL, 0.09 / ST_COST_GB, 2020,
+     "AWS data transfer out, first 10 TB, 2020-2026"},
     /* NREL's survey of more than 10,000 U.S. utility tariffs (McLaren, Gagnon, Zimny-Schmitt,
      * DeMinco, Wilson, "Identifying Potential Markets for Behind-the-Meter Battery Energy
      * Storage: A Survey of U.S. Demand Charges", NREL/BR-6A20-68963, Aug 2017): nearly 5 million
      * of the 18 million commercial customers can take tariffs with demand charges above USD 15
      * per kW (a month's peak); that level is the default, in USD per W-month. */
-    {"demand_charge", 15.0 / 1e3, "NREL survey of U.S. demand charges, Aug 2017"},
+    {"demand_charge", NULL, 15.0 / 1e3, 2017, "NREL survey of U.S. demand charges, Aug 2017"},
+
+    /* NVIDIA's DGX A100 (8 x A100 40 GB) at its launch, USD 199,000 (NVIDIA press release,
+     * 14 May 2020; Epoch AI: 24,875 a GPU). */
+    {"node_price", "a100-sxm-40g", 199000, 2020, "DGX A100 320GB launch price, NVIDIA, May 2020"},
+    /* An HGX A100 8-GPU 640 GB server, Dihuni listing archived 23 Sep 2023 (Epoch AI: 18,548.75
+     * a GPU). */
+    {"node_price", "a100-sxm-80g", 148390, 2023, "HGX A100 8-GPU server, Dihuni list, Sep 2023"},
+    /* A Supermicro SYS-8125GS-TNHR, HGX H100 8-GPU, Dihuni listing archived 21 Mar 2024 (Epoch
+     * AI: 37,080.50 a GPU). SemiAnalysis put NVIDIA's DGX H100 at about USD 270,000 (May 2023),
+     * Delta Computer listed it at EUR 303,610 (Mar 2024): the same range. */
+    {"node_price", "h100-sxm", 296644, 2024,
+     "HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024"},
+    /* NVIDIA DGX B200 (8 x B200) at about USD 515,000 (vengineer.hatenablog.com, "DGX B200",
+     * 16 Mar 2025, from a reseller's list price). */
+    {"node_price", "b200", 515000, 2025, "DGX B200 list, USD 515K, vengineer, Mar 2025"},
+
+    /* On-demand cloud rates per GPU-hour: an 8-GPU instance's rate over 8. AWS p4d.24xlarge
+     * (8 x A100 40 GB), us-east-1, USD 32.77 an hour (AWS P4 page archived 15 Jun 2021, Epoch AI:
+     * 4.10 a GPU-hour). */
+    {"gpu_hour_price", "a100-sxm-40g", 4.10 * PER_HOUR, 2021,
+     "AWS p4d.24xlarge on demand, us-east-1, Jun 2021"},
+    /* Azure ND96amsr A100 v4 (8 x A100 80 GB), East US, pay as you go (Azure Linux VM pricing,
+     * 29 Jan 2024, Epoch AI: 4.10 a GPU-hour). */
+    {"gpu_hour_price", "a100-sxm-80g", 4.10 * PER_HOUR, 2024,
+     "Azure ND96amsr A100 v4 pay as you go, East US, Jan 2024"},
+    /* AWS p5.48xlarge (8 x H100), us-east-1, USD 98.32 an hour (The Next Platform, "H100 GPU
+     * Instance Pricing On AWS: Grin And Bear It", 27 Jul 2023). */
+    {"gpu_hour_price", "h100-sxm", 98.32 / 8 * PER_HOUR, 2023,
+     "AWS p5.48xlarge on demand, us-east-1, Jul 2023"},
+
+    /* Committed rates per GPU-hour: EC2 Capacity Blocks for ML, the effective accelerator
+     * hourly rate (AWS Capacity Blocks pricing page, rates to 1 Jan 2025): p4d.24xlarge
+     * (A100 40 GB) 1.844, p5.48xlarge (H100) 4.916, p5e.48xlarge (H200) 5.408 USD. */
+    {"committed_gpu_hour_price", "a100-sxm-40g", 1.844 * PER_HOUR, 2024,
+     "AWS EC2 Capacity Blocks p4d, rates to Jan 2025"},
+    {"committed_gpu_hour_price", "h100-sxm", 4.916 * PER_HOUR, 2024,
+     "AWS EC2 Capacity Blocks p5, rates to Jan 2025"},
+    {"committed_gpu_hour_price", "h200-sxm", 5.408 * PER_HOUR, 2024,
+     "AWS EC2 Capacity Blocks p5e, rates to Jan 2025"},
+    /* Azure ND96amsr A100 v4, East US, 1-year reserved (29 Jan 2024, Epoch AI: 3.53). */
+    {"committed_gpu_hour_price", "a100-sxm-80g", 3.53 * PER_HOUR, 2024,
+     "Azure ND96amsr A100 v4 1-year reserved, East US, Jan 2024"},
 };
+
+const st_price_row *st_price_find(const char *key, const char *part)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strcmp(rows[i].key, key) &&
+            (part ? rows[i].part && !strcmp(rows[i].part, part) : !rows[i].part))
+            return &rows[i];
+    return NULL;
+}
+
+size_t st_price_count(void)
+{
+    return sizeof rows / sizeof rows[0];
+}
+
+const st_price_row *st_price_at(size_t i)
+{
+    return i < st_price_count() ? &rows[i] : NULL;
+}
+
+/* The site-wide row of key, which the table must have. */
+static double site(const char *key)
+{
+    return st_price_find(key, NULL)->value;
+}
 
 void st_cost_defaults(st_cost_cfg *c)
 {
     c->node_price_usd = c->switch_price_usd = c->storage_price_usd_per_byte = -1;
     c->gpu_hour_usd_per_s = -1;
-    c->electricity_usd_per_j = defaults[0].value;
-    c->storage_month_usd_per_byte = defaults[1].value;
-    c->egress_usd_per_byte = defaults[2].value;
-    c->demand_usd_per_w_month = defaults[3].value;
+    c->electricity_usd_per_j = site("electricity");
+    c->storage_month_usd_per_byte = site("storage_month_price");
+    c->egress_usd_per_byte = site("egress_price");
+    c->demand_usd_per_w_month = site("demand_charge");
     c->maintenance_per_year = c->staff_usd_per_s = -1;
     c->pricing = ST_PRICING_ON_DEMAND;
     c->committed_gpu_hour_usd_per_s = c->commitment_s = -1;
@@ -47,20 +119,57 @@ void st_cost_defaults(st_cost_cfg *c)
     c->amortization_s =
         4 * 365 * 86400.0; /* the documented default (docs/guide/scenario-reference.md): 4 y, an
                               assumption, settable */
+    for (int k = 0; k < ST_COST__TYPED; k++)
+        c->from[k] = (st_price_from){ST_PRICE_ALL, NULL};
+    c->typed = NULL;
+    c->n_typed = 0;
+}
+
+/* The field of c that holds typed price k. */
+static double *typed_field(st_cost_cfg *c, st_cost_key k)
+{
+    return k == ST_COST_NODE       ? &c->node_price_usd
+           : k == ST_COST_GPU_HOUR ? &c->gpu_hour_usd_per_s
+                                   : &c->committed_gpu_hour_usd_per_s;
+}
+
+void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out)
+{
+    if (out != c)
+        *out = *c;
+    for (int k = 0; k < ST_COST__TYPED; k++) {
+        double *v = typed_field(out, (st_cost_key)k);
+        const st_typed_price *t = NULL;
+        for (int i = 0; gpu && i < c->n_typed && !t; i++)
+            if (c->typed[i].key == (st_cost_key)k && !strcmp(c->typed[i].gpu, gpu))
+                t = &c->typed[i];
+        if (t) {
+            *v = t->value;
+            out->from[k] = (st_price_from){ST_PRICE_TYPE, t->source};
+            continue;
+        }
+        if (c->from[k].origin == ST_PRICE_ALL && *v >= 0)
+            continue; /* stated for every type */
+        const st_price_row *r = gpu ? st_price_find(st_cost_key_names[k], gpu) : NULL;
+        *v = r ? r->value : -1;
+        out->from[k] = (st_price_from){ST_PRICE_PRESET, r ? r->source : NULL};
+    }
 }
 
 /* Why a key has no default. */
 static const char hw_price[] =
     "its price depends on the hardware bought or rented and has no published default";
+static const char typed_price[] = "the preset table has no sourced price for its GPU type";
 static const char site_cost[] = "it depends on the site and its contracts and has no published "
                                 "default";
 
 const char *st_cost_missing(const st_cost_cfg *c, const char **why)
 {
-    *why = hw_price;
+    *why = typed_price;
     if (c->delivery == ST_DELIVERY_ON_PREM) {
         if (c->node_price_usd < 0)
             return "node_price";
+        *why = hw_price;
         if (c->switch_price_usd < 0)
             return "switch_price";
         if (c->storage_price_usd_per_byte < 0)

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `strata size --goal cost` prices each GPU type with its own rows (docs/guide/sizing.md, "Prices
+# per GPU type"): the preset table's node price per type, the scenario's per type over it and
+# its price for every type over both; the ranking on cost follows them, each row names its
+# price's source, and a type searched with no price is refused (exit 2), not priced at 0.
+# Usage: run_size_prices.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+bad() {
+    echo "FAIL $1"
+    fail=$((fail + 1))
+}
+expect() {
+    n=$((n + 1))
+    [ "$2" = "$3" ] || bad "$1: expected '$2', got '$3'"
+}
+
+# quickstart's fine-tuning job bought on premises, staff left out so the nodes' price decides:
+# on one node a B200 steps 1.73x an H100's speed for 1.69x its price with a switch (515,000 +
+# 20,000 against 296,644 + 20,000 USD).
+scn() { # scn FILE NODE_PRICE_LINE
+    sed -n '/^version:/,$p' "$src/scenarios/examples/quickstart.yaml" >"$1"
+    printf 'cost:\n  delivery: on-prem\n%s  switch_price: 20000 USD\n  storage_price: 100 USD/TB\n  maintenance: 8%%\n  staff: 0 USD/y\n' "$2" >>"$1"
+}
+first() { # the variant and price source of the first ranked row
+    "$strata" size "$1" --deadline 1h --goal cost --gpu-types h100-sxm,b200 --top 1 --format json \
+        >"$tmp/o.json" 2>"$tmp/o.err" || { bad "size $1: $(cat "$tmp/o.err")"; return; }
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ranked"][0]; print(r["variant"]+"|"+str(r["price_source"]))' "$tmp/o.json"
+}
+
+scn "$tmp/table.yaml" ""
+got=$(first "$tmp/table.yaml")
+expect "table prices: the B200 first (its speed pays for its price)" \
+    "b200|DGX B200 list, USD 515K, vengineer, Mar 2025" "$got"
+
+scn "$tmp/dear.yaml" "  node_price: { b200: 1000000 USD }
+"
+got=$(first "$tmp/dear.yaml")
+expect "a B200 at 1 M USD: the H100 first on cost" \
+    "h100-sxm|HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024" "$got"
+
+scn "$tmp/all.yaml" "  node_price: 300000 USD
+"
+got=$(first "$tmp/all.yaml")
+expect "one price for every type (as before): the B200 first, priced by the scenario" \
+    "b200|the scenario's cost.node_price ($tmp/all.yaml:17)" "$got"
+
+# The text names each variant's price source once.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,b200 --top 1 \
+    >"$tmp/t.txt" 2>/dev/null
+expect "text: price of b200" 1 "$(grep -c '^price of b200: DGX B200 list' "$tmp/t.txt")"
+expect "text: price of h100-sxm" 1 "$(grep -c '^price of h100-sxm: HGX H100' "$tmp/t.txt")"
+
+# An H200 has no sourced server price: searched under the cost goal, it is refused by name.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,h200-sxm \
+    >/dev/null 2>"$tmp/e.err"
+expect "a type without a price exits 2" 2 $?
+n=$((n + 1))
+grep -q "error: GPU type 'h200-sxm' has no 'node_price' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {h200-sxm: 300000 USD}" \
+    "$tmp/e.err" || bad "h200 refused: $(cat "$tmp/e.err")"
+# Under the GPU-hours goal it is searched, its cost unknown (null), not 0.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal gpu-hours --gpu-types h200-sxm --top 1 --format json \
+    >"$tmp/h.json" 2>/dev/null || bad "gpu-hours goal with an unpriced type failed"
+expect "unpriced type: cost null" "None|None" \
+    "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ranked"][0]; print(str(r["cost_usd"])+"|"+str(r["price_source"]))' "$tmp/h.json")"
+
+echo "$((n - fail)) of $n passed"
+[ "$fail" -eq 0 ]
