@@ -521,7 +521,7 @@ static void audit_facility_heat(const st_audit_in *in, const st_audit_cfg *t, au
             continue;
         char a[32], b[32];
         int ok = rows[i].heat <= rows[i].cap;
-        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, rows[i].heat, rows[i].cap,
+        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, rows[i].heat, rows[i].cap, "%s",
             rows[i].what);
         say(out, "%s to reject %s the facility's %s", ufmt(rows[i].heat, ST_DIM_POWER, a, sizeof a),
             ok ? "within" : "over", ufmt(rows[i].cap, ST_DIM_POWER, b, sizeof b));
