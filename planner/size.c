@@ -676,7 +676,7 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
     variant_search *x = ctx;
     if (x->prune_bound && compute_bound_s(x, x->nodes[i]) > x->spec->deadline_s) {
         /* no plan can meet it: not simulated (and no larger size is ruled out by it) */
-        *p = (st__size_probe){.best_train_s = INFINITY};
+        *p = (st__size_probe){.best_train_s = INFINITY, .best_feasible = INFINITY};
         x->bounded++;
         return 0;
     }
@@ -687,10 +687,13 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
     if (!rc)
         rc = search_count(&k, x->w, x->spec, x->out, x->err);
     x->out->cadences += k.cadences;
-    *p = (st__size_probe){.best_train_s = INFINITY, .over = x->out->n > first};
+    *p = (st__size_probe){
+        .best_train_s = INFINITY, .best_feasible = INFINITY, .over = x->out->n > first};
     for (size_t j = first; j < x->out->n; j++) {
         const st_size_cfg *f = &x->out->cfg[j];
         p->meets |= f->feasible;
+        if (f->feasible && f->objective < p->best_feasible)
+            p->best_feasible = f->objective;
         p->over &= over_growing(f, &k.c, x->spec);
         if (f->train_s < p->best_train_s)
             p->best_train_s = f->train_s;

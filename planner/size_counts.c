@@ -73,12 +73,32 @@ static size_t first_at_least(const int64_t *nodes, size_t n, int64_t want)
     return lo;
 }
 
+/* Doubling on from candidate i, which met at least objective `last`, while each doubling's least
+ * objective is below the one before. */
+static int cheaper_above(size_t n, const int64_t *nodes, st__size_probe_fn probe, void *ctx,
+                         int64_t *probed, size_t i, double last)
+{
+    for (size_t at = i;;) {
+        size_t next = first_at_least(nodes, n, 2 * nodes[at]);
+        if (next >= n)
+            return 0;
+        st__size_probe p;
+        int rc = probe(ctx, next, &p);
+        (*probed)++;
+        if (rc || !(p.best_feasible < last))
+            return rc;
+        last = p.best_feasible;
+        at = next;
+    }
+}
+
 int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, void *ctx,
                     int64_t *probed)
 {
     if (n == 0)
         return 0;
     size_t lo = n, hi = n, i = 0; /* lo: the last that did not meet; hi: the first that did */
+    double met_best = INFINITY;
     double last = INFINITY;
     for (;;) {
         st__size_probe p;
@@ -88,6 +108,7 @@ int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, voi
             return rc;
         if (p.meets) {
             hi = i;
+            met_best = p.best_feasible;
             break;
         }
         lo = i;
@@ -102,6 +123,7 @@ int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, voi
         size_t next = first_at_least(nodes, n, 2 * nodes[i]);
         i = next < n ? next : n - 1;
     }
+    size_t met = hi;                /* the first the doubling found to meet */
     while (lo < n && hi - lo > 1) { /* lo did not meet, hi did: the smallest between */
         size_t mid = lo + (hi - lo) / 2;
         st__size_probe p;
@@ -114,5 +136,5 @@ int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, voi
         else
             lo = mid;
     }
-    return 0;
+    return cheaper_above(n, nodes, probe, ctx, probed, met, met_best);
 }

@@ -19,10 +19,11 @@ size_t st__size_candidates(const st_cluster_cfg *c, const st_workload_cfg *w, in
 
 /* What one candidate's search found. */
 typedef struct st__size_probe {
-    int meets;           /* some configuration is feasible: the deadline and every budget */
-    int over;            /* every configuration breaks a budget that only grows with the size
-                            (power, capex, yearly cost): a larger size cannot meet it */
-    double best_train_s; /* the least time to train of its configurations (INFINITY: none) */
+    int meets;            /* some configuration is feasible: the deadline and every budget */
+    int over;             /* every configuration breaks a budget that only grows with the size
+                             (power, capex, yearly cost): a larger size cannot meet it */
+    double best_train_s;  /* the least time to train of its configurations (INFINITY: none) */
+    double best_feasible; /* the least objective of those that meet (INFINITY: none) */
 } st__size_probe;
 
 /* Search candidate i (of the list) into *p: 0, or an error code that ends the search. */
@@ -32,8 +33,9 @@ typedef int (*st__size_probe_fn)(void *ctx, size_t i, st__size_probe *p);
  * and the budgets: doubling the node count from the smallest until one meets them (or the time
  * to train stops falling by at least ST__SIZE_GAIN a doubling, or a growing budget is broken:
  * no larger size can meet them), then bisection between the last that did not and the first
- * that did. Each candidate is probed at most once; *probed counts them. Returns 0 or probe's
- * error. */
+ * that did; then, since a larger size whose plans split better can cost less, doubling on from
+ * the first that met while each doubling's least objective falls. Each candidate is probed at
+ * most once; *probed counts them. Returns 0 or probe's error. */
 #define ST__SIZE_GAIN 0.05
 int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, void *ctx,
                     int64_t *probed);

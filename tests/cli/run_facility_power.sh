@@ -31,7 +31,7 @@ assert size.get("power_budget_from") == "facility.power_capacity", size.get("pow
 assert size["power_budget_w"] == cap["limit"]
 assert not [r for r in size["ranked"] if r["feasible"] and r["facility_w"] > cap["limit"]]
 every = json.load(open(t + "/all.json"))
-top = max(x["gpus"] for x in every["ranked"])
+top = run["cluster"]["gpus"]  # the scenario's own size, among those searched
 rows = [r for r in every["ranked"] if r["tp"] == tp and r["pp"] == pp and r["gpus"] == top and
         r["virtual_stages"] == vs and r["microbatch"] == 1 and r["recompute"] == "none"]
 assert rows, "no size row for the scenario's plan"

@@ -59,6 +59,7 @@ typedef struct fake {
     const int64_t *nodes;
     double gain; /* the time to train falls by this share a doubling */
     int64_t over_from;
+    int64_t cheapest; /* the size whose plans cost least (0: the smallest that meets) */
     int asked[4096];
 } fake;
 
@@ -69,6 +70,9 @@ static int probe(void *ctx, size_t i, st__size_probe *p)
     p->meets = f->nodes[i] >= f->from;
     p->over = f->over_from > 0 && f->nodes[i] >= f->over_from;
     p->best_train_s = 1e6 * pow(1 - f->gain, log2((double)f->nodes[i]));
+    /* the least cost of what meets: falling to the size `cheapest`, rising after it */
+    double n = (double)f->nodes[i], c = f->cheapest > 0 ? (double)f->cheapest : 1;
+    p->best_feasible = p->meets ? fabs(n - c) + 1 : INFINITY;
     return 0;
 }
 
@@ -98,6 +102,29 @@ START_TEST(test_bisection_finds_the_smallest)
         ck_assert_int_le(meets_probed, 13);
         free(f);
     }
+}
+END_TEST
+
+/* A larger size whose plans split better can cost less than the smallest that meets: from the
+ * first size the doubling found to meet, the search doubles on while the least cost falls, so
+ * it reaches the cheapest size 1,000 (cost falling to it) and stops one doubling past it. */
+START_TEST(test_doubling_on_while_cheaper)
+{
+    static int64_t nodes[4000];
+    for (int i = 0; i < 4000; i++)
+        nodes[i] = i + 1;
+    fake *f = calloc(1, sizeof *f);
+    f->from = 100;
+    f->nodes = nodes;
+    f->gain = 0.5;
+    f->cheapest = 1000;
+    int64_t probed = 0;
+    ck_assert_int_eq(st__size_bisect(4000, nodes, probe, f, &probed), 0);
+    ck_assert_int_eq(f->asked[100 - 1], 1);                      /* the smallest that meets */
+    ck_assert_int_eq(f->asked[512 - 1] + f->asked[1024 - 1], 2); /* 128 met; 256, 512, 1024 */
+    ck_assert_int_eq(f->asked[2048 - 1], 1); /* dearer than 1,024: the last probed */
+    ck_assert_int_eq(f->asked[4000 - 1], 0);
+    free(f);
 }
 END_TEST
 
@@ -133,6 +160,7 @@ Suite *size_counts_suite(void)
     tcase_add_test(tc, test_sizes_between_powers_of_two);
     tcase_add_test(tc, test_bisection_finds_the_smallest);
     tcase_add_test(tc, test_doubling_stops_when_larger_cannot_help);
+    tcase_add_test(tc, test_doubling_on_while_cheaper);
     suite_add_tcase(s, tc);
     return s;
 }
