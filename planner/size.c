@@ -640,6 +640,17 @@ static int over_growing(const st_size_cfg *f, const st_cluster_cfg *c, const st_
            (s->tco_usd_per_year > 0 && f->per_year_usd > s->tco_usd_per_year);
 }
 
+/* Whether f, a plan that meets the deadline (the plant has run for it under a power or cooling
+ * budget: plant_now), breaks a budget that grows with the cluster by its own figures: power,
+ * cooling, capex or the yearly cost. */
+static int over_grown(const st_size_cfg *f, const st_cluster_cfg *c, const st_size_spec *s)
+{
+    return over_growing(f, c, s) || !within_plant(f, s) ||
+           (s->capex_usd > 0 && !(f->capex_usd >= 0 && f->capex_usd <= s->capex_usd)) ||
+           (s->tco_usd_per_year > 0 &&
+            !(f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
+}
+
 /* One variant's search over its candidate sizes (st__size_bisect's probe context). */
 typedef struct variant_search {
     const st_cluster_cfg *c;
@@ -689,15 +700,23 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
     x->out->cadences += k.cadences;
     *p = (st__size_probe){
         .best_train_s = INFINITY, .best_feasible = INFINITY, .over = x->out->n > first};
+    int in_time = 0, in_time_over = 1; /* every plan that meets the deadline over a budget */
     for (size_t j = first; j < x->out->n; j++) {
         const st_size_cfg *f = &x->out->cfg[j];
         p->meets |= f->feasible;
         if (f->feasible && f->objective < p->best_feasible)
             p->best_feasible = f->objective;
         p->over &= over_growing(f, &k.c, x->spec);
+        if (f->train_s <= x->spec->deadline_s) {
+            in_time = 1;
+            in_time_over &= over_grown(f, &k.c, x->spec);
+        }
         if (f->train_s < p->best_train_s)
             p->best_train_s = f->train_s;
     }
+    /* a size whose plans that meet the deadline all break a growing budget is too large, as
+     * one whose every plan does */
+    p->over |= !p->meets && in_time && in_time_over;
     count_close(&k);
     if (x->done + 1 < x->total)
         st_progress(SIZE_PROGRESS, ++x->done, x->total);

@@ -97,44 +97,45 @@ int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, voi
 {
     if (n == 0)
         return 0;
-    size_t lo = n, hi = n, i = 0; /* lo: the last that did not meet; hi: the first that did */
-    double met_best = INFINITY;
-    double last = INFINITY;
+    /* lo: the last that was too small (missed the deadline within the budgets); hi: the first
+     * that met, or that was too large (over a budget that grows with the size); met: the first
+     * the doubling found to meet (n: none) */
+    size_t lo = n, hi = n, met = n, i = 0;
+    double met_best = INFINITY, last = INFINITY;
     for (;;) {
         st__size_probe p;
         int rc = probe(ctx, i, &p);
         (*probed)++;
         if (rc)
             return rc;
-        if (p.meets) {
+        if (p.meets || p.over) {
             hi = i;
+            met = p.meets ? i : n;
             met_best = p.best_feasible;
             break;
         }
         lo = i;
-        /* a size no larger one can help: a growing budget broken, or the time no longer
-         * falling with the GPUs (the plans' scaling spent); a size on which no plan fits in
-         * memory says nothing of scaling */
+        /* the time no longer falling with the GPUs (the plans' scaling spent): no larger size
+         * can help; a size on which no plan fits in memory says nothing of scaling */
         int spent = isfinite(p.best_train_s) && !(p.best_train_s < (1 - ST__SIZE_GAIN) * last);
-        if (p.over || i + 1 == n || spent)
+        if (i + 1 == n || spent)
             return 0;
         if (isfinite(p.best_train_s))
             last = p.best_train_s;
         size_t next = first_at_least(nodes, n, 2 * nodes[i]);
         i = next < n ? next : n - 1;
     }
-    size_t met = hi;                /* the first the doubling found to meet */
-    while (lo < n && hi - lo > 1) { /* lo did not meet, hi did: the smallest between */
+    while (lo < n && hi - lo > 1) { /* lo too small, hi met or too large: the smallest between */
         size_t mid = lo + (hi - lo) / 2;
         st__size_probe p;
         int rc = probe(ctx, mid, &p);
         (*probed)++;
         if (rc)
             return rc;
-        if (p.meets)
+        if (p.meets || p.over)
             hi = mid;
         else
             lo = mid;
     }
-    return cheaper_above(n, nodes, probe, ctx, probed, met, met_best);
+    return met < n ? cheaper_above(n, nodes, probe, ctx, probed, met, met_best) : 0;
 }

@@ -30,12 +30,13 @@ typedef struct st__size_probe {
 typedef int (*st__size_probe_fn)(void *ctx, size_t i, st__size_probe *p);
 
 /* The candidates 0 .. n-1 tried in the order that finds the smallest that meets the deadline
- * and the budgets: doubling the node count from the smallest until one meets them (or the time
- * to train stops falling by at least ST__SIZE_GAIN a doubling, or a growing budget is broken:
- * no larger size can meet them), then bisection between the last that did not and the first
- * that did; then, since a larger size whose plans split better can cost less, doubling on from
- * the first that met while each doubling's least objective falls. Each candidate is probed at
- * most once; *probed counts them. Returns 0 or probe's error. */
+ * and the budgets: doubling the node count from the smallest until one meets them or breaks a
+ * budget that grows with the size (or the time to train stops falling by at least
+ * ST__SIZE_GAIN a doubling: no larger size can meet the deadline), then bisection between the
+ * last that was too small and that one (a size over the budget is too large; one that meets
+ * may have a smaller); then, since a larger size whose plans split better can cost less, doubling
+ * on from the first that met while each doubling's least objective falls. Each candidate is probed
+ * at most once; *probed counts them. Returns 0 or probe's error. */
 #define ST__SIZE_GAIN 0.05
 int st__size_bisect(size_t n, const int64_t *nodes, st__size_probe_fn probe, void *ctx,
                     int64_t *probed);

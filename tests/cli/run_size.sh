@@ -159,6 +159,14 @@ expect "published design: within 15% of 16,384 GPUs" 1 \
     "$(awk -v g="$mg" 'BEGIN {print (g >= 0.85 * 16384 && g <= 1.15 * 16384)}')"
 expect "published design: feasible, the deadline binds" "true deadline" "$mf $mb"
 
+# The README's second sizing command: under 19 MW, where 16,384 GPUs need 20.6 MW, the answer is
+# 1,792 nodes (pp 14), a size between powers of two that meets both the deadline and the budget.
+"$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 130d --budget power=19MW \
+    --top 1 --format csv >"$tmp/p19.csv" 2>/dev/null || bad "405B under 19 MW failed"
+expect "README: 19 MW answers 1,792 nodes, feasible" "1792 14 true" \
+    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $6, $(NF - 2)}' "$tmp/p19.csv")"
+grep -q -- '--deadline 130d --budget power=19MW$' "$src/README.md" || bad "README lacks the 19 MW command"
+
 # Usage errors.
 for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --budget power=x" \
     "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope" \

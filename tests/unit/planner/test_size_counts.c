@@ -67,8 +67,8 @@ static int probe(void *ctx, size_t i, st__size_probe *p)
 {
     fake *f = ctx;
     f->asked[i]++;
-    p->meets = f->nodes[i] >= f->from;
     p->over = f->over_from > 0 && f->nodes[i] >= f->over_from;
+    p->meets = f->nodes[i] >= f->from && !p->over; /* over a budget: not feasible */
     p->best_train_s = 1e6 * pow(1 - f->gain, log2((double)f->nodes[i]));
     /* the least cost of what meets: falling to the size `cheapest`, rising after it */
     double n = (double)f->nodes[i], c = f->cheapest > 0 ? (double)f->cheapest : 1;
@@ -102,6 +102,28 @@ START_TEST(test_bisection_finds_the_smallest)
         ck_assert_int_le(meets_probed, 13);
         free(f);
     }
+}
+END_TEST
+
+/* A power budget the doubling overshoots: sizes from 1,500 meet the deadline, sizes from 1,700
+ * break the budget. The doubling ends on 2,048 (over), 1,024 too small: the bisection between
+ * them finds 1,500, the only window that meets both. */
+START_TEST(test_bisection_below_a_budget)
+{
+    static int64_t nodes[4000];
+    for (int i = 0; i < 4000; i++)
+        nodes[i] = i + 1;
+    fake *f = calloc(1, sizeof *f);
+    f->from = 1500;
+    f->over_from = 1700;
+    f->nodes = nodes;
+    f->gain = 0.5;
+    int64_t probed = 0;
+    ck_assert_int_eq(st__size_bisect(4000, nodes, probe, f, &probed), 0);
+    ck_assert_int_eq(f->asked[1500 - 1], 1);
+    ck_assert_int_eq(f->asked[1499 - 1], 1); /* the size below it was tried and missed */
+    ck_assert_int_le(probed, 12 + 11);
+    free(f);
 }
 END_TEST
 
@@ -147,7 +169,9 @@ START_TEST(test_doubling_stops_when_larger_cannot_help)
     f->over_from = 16;
     probed = 0;
     ck_assert_int_eq(st__size_bisect(4000, nodes, probe, f, &probed), 0);
-    ck_assert_int_eq(probed, 5); /* 1, 2, 4, 8, then 16 breaks the budget */
+    ck_assert_int_eq(probed, 8); /* 1, 2, 4, 8, 16 breaks the budget, then 12, 10 and 11 */
+    for (int i = 16; i < 4000; i++)
+        ck_assert_int_eq(f->asked[i], 0); /* nothing past 16 */
     ck_assert_int_eq(f->asked[31], 0);
     free(f);
 }
@@ -161,6 +185,7 @@ Suite *size_counts_suite(void)
     tcase_add_test(tc, test_bisection_finds_the_smallest);
     tcase_add_test(tc, test_doubling_stops_when_larger_cannot_help);
     tcase_add_test(tc, test_doubling_on_while_cheaper);
+    tcase_add_test(tc, test_bisection_below_a_budget);
     suite_add_tcase(s, tc);
     return s;
 }
