@@ -3,6 +3,7 @@
  * job's life is forecast where and when it starts, with the running jobs' ingest as background,
  * then the collective workloads together on the fabric, then the audit. */
 #include "models/forecast/run.h"
+#include "models/forecast/run_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -402,7 +403,7 @@ static const st_cluster_job_out *cluster_failures(const st_run_spec *sp, const s
 
 /* The seconds job i held its GPUs: its life, or under `scope: cluster` the cluster run's held
  * span when longer (failures' lost work, detection, restarts and restores, preemptions' saves). */
-static double held_s(const st_run_spec *sp, const st_run *out, size_t i)
+double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i)
 {
     const st_cluster_job_out *o = cluster_failures(sp, out, i);
     double wall = out->f[i].life.wall_s;
@@ -631,7 +632,7 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         /* The rest of the job's nodes (CPUs, NICs, fans: node.base_power) draw over its whole
          * life, through the same PSUs, as the rack totals count them. */
         int64_t gpn = sp->c->gpus_per_node, nodes = (f->w->gpus + gpn - 1) / gpn;
-        double base = (double)nodes * sp->c->node.base_power_w * held_s(sp, out, p->id);
+        double base = (double)nodes * sp->c->node.base_power_w * st__run_held_s(sp, out, p->id);
         p->energy_j = pue * (work * p->step_energy_j + idle + base) / eta;
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
@@ -664,84 +665,6 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
     }
     free(jobs);
     return rc;
-}
-
-/* The switches a cluster buys: leaves, spines and cores (models/fabric/topo.h). */
-static int64_t cluster_switches(const st_cluster_cfg *c)
-{
-    st_topo *t = NULL;
-    st_err err = {0};
-    if (st_topo_new(c, &t, &err))
-        return 0;
-    int64_t n = st_topo_network_switches(t);
-    st_topo_free(t);
-    return n;
-}
-
-/* Job i's share of the facility's metered peak demand: the facility figure at its peak (IT,
- * distribution, storage, transformers, UPS and the cooling plant: models/plant/plant.h), split by
- * the jobs' board peaks. 0 without the plant. */
-static double job_peak_share(const st_run *out, size_t i)
-{
-    const st_plant_result *p = &out->plant;
-    double all = 0, mine = 0;
-    for (size_t k = 0; out->has_plant && k < p->n_jobs; k++) {
-        all += p->jobs[k].peak_w;
-        mine += p->jobs[k].id == i ? p->jobs[k].peak_w : 0;
-    }
-    if (!(all > 0))
-        return 0;
-    double metered = p->facility_peak.total_w;
-    return metered * mine / all;
-}
-
-/* What job f used, for the cost model: its GPUs over its life, its facility energy (0 without
- * the plant), two checkpoints kept on storage (the restorable one and the one being written, as
- * the audit counts them) and, as what leaves the cloud, its final checkpoint, once, or (cost
- * `egress: checkpoints`) every checkpoint that became restorable (at least one: the model). */
-static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, int64_t switches)
-{
-    const st_forecast *f = &out->f[i];
-    st_cost_use u = {.gpus = f->w->gpus,
-                     .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
-                     .cluster_nodes = sp->c->nodes,
-                     .cluster_switch = switches,
-                     .held_s = held_s(sp, out, i),
-                     .tokens =
-                         (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len};
-    u.peak_w = job_peak_share(out, i);
-    for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
-        if (out->plant.jobs[k].id == i)
-            u.energy_j = out->plant.jobs[k].energy_j;
-    if (f->has_ckpt) {
-        u.stored_bytes = 2 * f->ckpt.size_bytes;
-        int every = sp->cost && sp->cost->egress == ST_EGRESS_CHECKPOINTS;
-        u.egress_bytes = f->ckpt.size_bytes *
-                         (every && f->life.checkpoints > 1 ? (double)f->life.checkpoints : 1);
-    }
-    return u;
-}
-
-/* Every finished life's TCO under the scenario's prices (models/cost/cost.h). On-premises needs
- * the plant's energy: without a power model a job's on-premises cost is not stated. */
-static void forecast_cost(const st_run_spec *sp, st_run *out)
-{
-    if (!sp->cost)
-        return;
-    int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
-    int64_t switches = on_prem ? cluster_switches(sp->c) : 0;
-    for (size_t i = 0; i < sp->n; i++) {
-        st_forecast *f = &out->f[i];
-        if (!f->w || !f->has_life || !(f->life.wall_s > 0))
-            continue;
-        st_cost_use u = job_use(sp, out, i, switches);
-        if (on_prem && !(u.energy_j > 0))
-            continue;
-        f->cost = st_cost_job(sp->cost, &u);
-        f->has_cost = 1;
-        out->has_cost = 1;
-        out->cost_total_usd += f->cost.total_usd;
-    }
 }
 
 /* The collective workloads, together on one fabric. */
@@ -785,7 +708,7 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_plant(sp, out, err);
     if (!rc)
-        forecast_cost(sp, out);
+        st__run_cost(sp, out);
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)

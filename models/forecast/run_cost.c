@@ -1,0 +1,87 @@
+/* The run's costs (run_internal.h): each finished training job's TCO under the scenario's
+ * prices, its share of the facility's metered peak and the switches the cluster buys. Split
+ * from run.c, which composes the forecast. */
+#include <stdint.h>
+
+#include "models/cost/cost.h"
+#include "models/fabric/topo.h"
+#include "models/forecast/run.h"
+#include "models/forecast/run_internal.h"
+
+/* The switches a cluster buys: leaves, spines and cores (models/fabric/topo.h). */
+static int64_t cluster_switches(const st_cluster_cfg *c)
+{
+    st_topo *t = NULL;
+    st_err err = {0};
+    if (st_topo_new(c, &t, &err))
+        return 0;
+    int64_t n = st_topo_network_switches(t);
+    st_topo_free(t);
+    return n;
+}
+
+/* Job i's share of the facility's metered peak demand: the facility figure at its peak (IT,
+ * distribution, storage, transformers, UPS and the cooling plant: models/plant/plant.h), split by
+ * the jobs' board peaks. 0 without the plant. */
+static double job_peak_share(const st_run *out, size_t i)
+{
+    const st_plant_result *p = &out->plant;
+    double all = 0, mine = 0;
+    for (size_t k = 0; out->has_plant && k < p->n_jobs; k++) {
+        all += p->jobs[k].peak_w;
+        mine += p->jobs[k].id == i ? p->jobs[k].peak_w : 0;
+    }
+    if (!(all > 0))
+        return 0;
+    double metered = p->facility_peak.total_w;
+    return metered * mine / all;
+}
+
+/* What job f used, for the cost model: its GPUs over its life, its facility energy (0 without
+ * the plant), two checkpoints kept on storage (the restorable one and the one being written, as
+ * the audit counts them) and, as what leaves the cloud, its final checkpoint, once, or (cost
+ * `egress: checkpoints`) every checkpoint that became restorable (at least one: the model). */
+static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, int64_t switches)
+{
+    const st_forecast *f = &out->f[i];
+    st_cost_use u = {.gpus = f->w->gpus,
+                     .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
+                     .cluster_nodes = sp->c->nodes,
+                     .cluster_switch = switches,
+                     .held_s = st__run_held_s(sp, out, i),
+                     .tokens =
+                         (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len};
+    u.peak_w = job_peak_share(out, i);
+    for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
+        if (out->plant.jobs[k].id == i)
+            u.energy_j = out->plant.jobs[k].energy_j;
+    if (f->has_ckpt) {
+        u.stored_bytes = 2 * f->ckpt.size_bytes;
+        int every = sp->cost && sp->cost->egress == ST_EGRESS_CHECKPOINTS;
+        u.egress_bytes = f->ckpt.size_bytes *
+                         (every && f->life.checkpoints > 1 ? (double)f->life.checkpoints : 1);
+    }
+    return u;
+}
+
+/* Every finished life's TCO under the scenario's prices (models/cost/cost.h). On-premises needs
+ * the plant's energy: without a power model a job's on-premises cost is not stated. */
+void st__run_cost(const st_run_spec *sp, st_run *out)
+{
+    if (!sp->cost)
+        return;
+    int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
+    int64_t switches = on_prem ? cluster_switches(sp->c) : 0;
+    for (size_t i = 0; i < sp->n; i++) {
+        st_forecast *f = &out->f[i];
+        if (!f->w || !f->has_life || !(f->life.wall_s > 0))
+            continue;
+        st_cost_use u = job_use(sp, out, i, switches);
+        if (on_prem && !(u.energy_j > 0))
+            continue;
+        f->cost = st_cost_job(sp->cost, &u);
+        f->has_cost = 1;
+        out->has_cost = 1;
+        out->cost_total_usd += f->cost.total_usd;
+    }
+}

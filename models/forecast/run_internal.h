@@ -1,0 +1,18 @@
+/* What run.c shares with the files split from it (run_cost.c). Internal to models/forecast. */
+#ifndef ST_MODELS_FORECAST_RUN_INTERNAL_H
+#define ST_MODELS_FORECAST_RUN_INTERNAL_H
+
+#include <stddef.h>
+
+#include "models/forecast/run.h"
+
+/* The seconds job i held its GPUs: its life, or under `scope: cluster` the cluster run's held
+ * span when longer (failures' lost work, detection, restarts and restores, preemptions' saves). */
+double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i);
+
+/* Every finished life's TCO under the scenario's prices (models/cost/cost.h) into out (f[].cost,
+ * cost_total_usd). On-premises needs the plant's energy: without a power model a job's
+ * on-premises cost is not stated. */
+void st__run_cost(const st_run_spec *sp, st_run *out);
+
+#endif
