@@ -53,6 +53,15 @@ START_TEST(test_sizes_between_powers_of_two)
 }
 END_TEST
 
+/* The candidates 1, 2, ..., 4000 nodes. */
+static const int64_t *one_to_4000(void)
+{
+    static int64_t nodes[4000];
+    for (int i = 0; i < 4000; i++)
+        nodes[i] = i + 1;
+    return nodes;
+}
+
 /* A probe that meets from size `from` on, and records what it was asked. */
 typedef struct fake {
     int64_t from;
@@ -80,9 +89,7 @@ static int probe(void *ctx, size_t i, st__size_probe *p)
  * each size probed once at most. */
 START_TEST(test_bisection_finds_the_smallest)
 {
-    static int64_t nodes[4000];
-    for (int i = 0; i < 4000; i++)
-        nodes[i] = i + 1;
+    const int64_t *nodes = one_to_4000();
     const int64_t from[] = {1, 2, 3, 777, 1024, 1025, 2049, 3999, 4000};
     for (size_t t = 0; t < sizeof from / sizeof *from; t++) {
         fake *f = calloc(1, sizeof *f);
@@ -110,9 +117,7 @@ END_TEST
  * them finds 1,500, the only window that meets both. */
 START_TEST(test_bisection_below_a_budget)
 {
-    static int64_t nodes[4000];
-    for (int i = 0; i < 4000; i++)
-        nodes[i] = i + 1;
+    const int64_t *nodes = one_to_4000();
     fake *f = calloc(1, sizeof *f);
     f->from = 1500;
     f->over_from = 1700;
@@ -132,9 +137,7 @@ END_TEST
  * it reaches the cheapest size 1,000 (cost falling to it) and stops one doubling past it. */
 START_TEST(test_doubling_on_while_cheaper)
 {
-    static int64_t nodes[4000];
-    for (int i = 0; i < 4000; i++)
-        nodes[i] = i + 1;
+    const int64_t *nodes = one_to_4000();
     fake *f = calloc(1, sizeof *f);
     f->from = 100;
     f->nodes = nodes;
@@ -154,9 +157,7 @@ END_TEST
  * to train, or a growing budget broken; and nothing meets then. */
 START_TEST(test_doubling_stops_when_larger_cannot_help)
 {
-    static int64_t nodes[4000];
-    for (int i = 0; i < 4000; i++)
-        nodes[i] = i + 1;
+    const int64_t *nodes = one_to_4000();
     fake *f = calloc(1, sizeof *f);
     f->from = INT64_MAX;
     f->nodes = nodes;
