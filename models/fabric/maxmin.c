@@ -20,6 +20,7 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     size_t nl = (size_t)n_links;
     m->n_links = n_links;
     m->base_links = n_links;
+    m->removed_min = INFINITY;
     m->links_cap = nl;
     m->links = st_xcalloc(nl, sizeof *m->links);
     m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
@@ -76,6 +77,7 @@ int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
     m->links[l].hpos = -1;
     m->slot_of[l] = -1;
     m->n_links++;
+    m->cap_dirty = 1;
     return l;
 }
 
@@ -93,6 +95,7 @@ void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity)
         m->undo[m->n_undo++].cap = m->links[link].cap;
     }
     m->links[link].cap = capacity;
+    m->cap_dirty = 1;
     mark_link_dirty(m, link);
 }
 
@@ -147,6 +150,8 @@ void st_maxmin_reset(st_maxmin *m)
     m->comp_epoch = 0;
     m->n_comp_ents = m->n_comp_links = m->heap_n = m->n_changed = 0;
     m->no_loads = 0;
+    m->removed_min = INFINITY;
+    m->cap_dirty = m->partial = 0;
 }
 
 static void mark_link_dirty(st_maxmin *m, int32_t l)
@@ -256,6 +261,8 @@ static mm_ent *live(const st_maxmin *m, int64_t id)
 void st_maxmin_remove(st_maxmin *m, int64_t id)
 {
     mm_ent *e = live(m, id);
+    if (e->rate < m->removed_min) /* an entity never solved has rate 0: everything refills */
+        m->removed_min = e->rate;
     /* Swap-remove each edge from its link, fixing the back-pointer of the edge moved in. */
     for (int32_t j = 0; j < e->n; j++) {
         mm_link *L = &m->links[e->link[j]];
@@ -398,6 +405,56 @@ static void collect(st_maxmin *m)
     m->comp_epoch = m->epoch;
 }
 
+/* Removing entities leaves every rate below the least removed rate r as it was: each removed
+ * entity's links saturate at or above its own rate, so up to level r the filling freezes the
+ * same entities at the same levels with or without them (docs/models/flow-model.md, "Solves
+ * after removals"). A solve that only removes (no entity added, no capacity changed) therefore
+ * refills only the entities at or above r (less a relative margin for rounding) reached from
+ * the removed entities' links through such entities, with the others on their links held at
+ * their rates; those not reached keep theirs, their residual capacities unchanged. */
+#define REMOVED_MARGIN 1e-9
+
+static int only_removes(const st_maxmin *m)
+{
+    if (m->cap_dirty || m->n_dirty_links == 0)
+        return 0;
+    for (size_t i = 0; i < m->n_dirty_ents; i++)
+        if (m->ents[m->dirty_ents[i]].alive)
+            return 0;
+    return 1;
+}
+
+/* The entities at or above `floor` reachable from the dirty links through such entities, and
+ * their links with the dirty ones (whose loads fell), as the solve's set (m->partial). */
+static void collect_above(st_maxmin *m, double floor)
+{
+    for (size_t i = 0; i < m->n_dirty_ents; i++)
+        m->ents[m->dirty_ents[i]].dirty = 0;
+    m->n_comp_ents = m->n_comp_links = 0;
+    m->comp_ents = st_xgrow(m->comp_ents, sizeof *m->comp_ents, m->n_ents, &m->comp_ents_cap);
+    for (size_t i = 0; i < m->n_dirty_links; i++) {
+        m->links[m->dirty_links[i]].dirty = 0;
+        visit_link(m, m->dirty_links[i]);
+    }
+    size_t ie = 0, il = 0;
+    while (ie < m->n_comp_ents || il < m->n_comp_links) {
+        for (; il < m->n_comp_links; il++) {
+            const mm_link *L = &m->links[m->comp_links[il]];
+            for (size_t j = 0; j < L->n; j++)
+                if (m->ents[L->e[j].ent].rate >= floor)
+                    visit_ent(m, L->e[j].ent);
+        }
+        for (; ie < m->n_comp_ents; ie++) {
+            const mm_ent *e = &m->ents[m->comp_ents[ie]];
+            for (int32_t j = 0; j < e->n; j++)
+                visit_link(m, e->link[j]);
+        }
+    }
+    m->n_dirty_ents = m->n_dirty_links = 0;
+    m->comp_whole = 0; /* a partial set: the next solve that needs the component searches */
+    m->partial = 1;
+}
+
 static int rate_differs(double a, double b)
 {
     if (a == b)
@@ -441,7 +498,13 @@ static void publish(st_maxmin *m)
 size_t st_maxmin_solve(st_maxmin *m, const int64_t **changed)
 {
     next_epoch(m);
-    collect(m);
+    m->partial = 0;
+    if (only_removes(m))
+        collect_above(m, m->removed_min * (1 - REMOVED_MARGIN));
+    else
+        collect(m);
+    m->removed_min = INFINITY;
+    m->cap_dirty = 0;
     st__mm_fill(m);
     publish(m);
     if (changed)

@@ -90,6 +90,26 @@ static double level_of(mm_link *L)
     return L->rem / L->wsum;
 }
 
+/* A link's remaining capacity and unfrozen weight at level 0: all of its entities, or in a
+ * partial solve (maxmin.c, collect_above) those in the solve's set (marked this epoch), the
+ * others' rates already taken off its capacity. */
+static void init_link(st_maxmin *m, mm_link *L)
+{
+    L->rem = L->cap;
+    L->wsum = 0;
+    L->unfrozen = 0;
+    for (size_t j = 0; j < L->n; j++) {
+        const mm_ent *e = &m->ents[L->e[j].ent];
+        if (!m->partial || e->mark == m->epoch) {
+            L->wsum += L->e[j].w;
+            L->unfrozen++;
+        } else {
+            L->rem -= L->e[j].w * e->rate;
+        }
+    }
+    L->wsum0 = L->wsum;
+}
+
 /* Every unfrozen entity sits at the common level; those on links in the heap push the links'
  * levels (remaining capacity over unfrozen weight) toward saturation. */
 static void init_fill(st_maxmin *m)
@@ -99,14 +119,9 @@ static void init_fill(st_maxmin *m)
         int32_t l = m->comp_links[i];
         mm_link *L = &m->links[l];
         L->hpos = -1;
-        L->unfrozen = (int32_t)L->n;
-        if (L->n == 0)
+        init_link(m, L);
+        if (L->unfrozen == 0)
             continue;
-        L->rem = L->cap;
-        L->wsum = 0;
-        for (size_t j = 0; j < L->n; j++)
-            L->wsum += L->e[j].w;
-        L->wsum0 = L->wsum;
         heap_put(m, m->heap_n++, (mm_hent){.lvl = level_of(L), .l = l});
     }
     heapify(m);

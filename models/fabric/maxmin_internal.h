@@ -92,6 +92,12 @@ struct st_maxmin {
     int64_t *changed;
     size_t n_changed, changed_cap;
     int no_loads; /* st_maxmin_drop_loads: publish leaves the loads alone */
+    /* Since the last solve: the least rate of an entity removed (INFINITY: none), and whether a
+     * capacity changed or a link was appended. A solve that only removes entities refills only
+     * those at or above that rate (collect_above in maxmin.c); `partial` says the current
+     * component is such a set, the rest of its links' entities fixed at their rates. */
+    double removed_min;
+    int cap_dirty, partial;
     /* What st_maxmin_reset undoes: the links given an edge or a new capacity, the capacities
      * the fabric's own links had before a change, and where the private links begin. */
     int32_t *used;

@@ -184,6 +184,38 @@ START_TEST(test_removals_from_one_component_re_solve_exactly_the_pieces_left)
 }
 END_TEST
 
+/* Removing entities leaves every rate below the least removed one as it was, so a solve after
+ * removals alone refills only the entities at or above it (docs/models/flow-model.md, "Solves
+ * after removals"). Link 0 (cap 1) holds slow s1 and s2 at 0.5; link 1 (cap 10) holds s1 and
+ * fast f1, f2 at 4.75 each. Removing f1 refills f2 alone, to 9.5; s1 and s2 are not visited. */
+START_TEST(test_a_removal_refills_only_the_entities_at_or_above_its_rate)
+{
+    double cap[2] = {1, 10};
+    st_maxmin *m = st_maxmin_new(2, cap);
+    int32_t l0 = 0, l1 = 1, both[2] = {0, 1};
+    int64_t s1 = st_maxmin_add(m, both, NULL, 2), s2 = st_maxmin_add(m, &l0, NULL, 1);
+    int64_t f1 = st_maxmin_add(m, &l1, NULL, 1), f2 = st_maxmin_add(m, &l1, NULL, 1);
+    st_maxmin_solve(m, NULL);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, f2), 4.75, EPS);
+    st_maxmin_remove(m, f1);
+    const int64_t *ch;
+    ck_assert_uint_eq(st_maxmin_solve(m, &ch), 1);
+    ck_assert_int_eq(ch[0], f2);
+    ck_assert_uint_eq(st_maxmin_solved_entities(m), 1);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, f2), 9.5, EPS);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, s1), 0.5, EPS);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, s2), 0.5, EPS);
+    ck_assert_double_eq_tol(st_maxmin_load(m, 1), 10.0, EPS);
+    /* Removing a slow one refills everything at or above 0.5: s2 and f2. */
+    st_maxmin_remove(m, s1);
+    st_maxmin_solve(m, NULL);
+    ck_assert_uint_eq(st_maxmin_solved_entities(m), 2);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, s2), 1.0, EPS);
+    ck_assert_double_eq_tol(st_maxmin_rate(m, f2), 10.0, EPS);
+    st_maxmin_free(m);
+}
+END_TEST
+
 START_TEST(test_solve_touches_only_the_changed_component)
 {
     enum { N = 10000 };
@@ -331,6 +363,48 @@ START_TEST(test_incremental_solves_after_removals_match_a_fresh_solve)
         for (int l = 0; l < R_LINKS; l++)
             ck_assert_double_eq_tol(st_maxmin_load(m, l), st_maxmin_load(fresh, l),
                                     1e-9 * in.cap[l]);
+        st_maxmin_free(fresh);
+        st_maxmin_free(m);
+    }
+    st_rng_free(r);
+}
+END_TEST
+
+/* Rounds of removals alone (each solve refills only what is at or above the least removed
+ * rate) end where a fresh solve of what is left does, and max-min fair at every round. */
+START_TEST(test_solves_after_removals_alone_match_a_fresh_solve)
+{
+    st_rng *r = st_rng_new(31337, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-rm"));
+    rinst in;
+    int64_t id[R_ENTS], id2[R_ENTS];
+    int on[R_ENTS];
+    for (int inst = 0; inst < 100; inst++) {
+        random_instance(r, &in, _i);
+        st_maxmin *m = st_maxmin_new(R_LINKS, in.cap);
+        for (int e = 0; e < R_ENTS; e++) {
+            id[e] = add_inst(m, &in, e);
+            on[e] = 1;
+        }
+        st_maxmin_solve(m, NULL);
+        for (int round = 0; round < 6; round++) {
+            for (int k = 0; k < 1 + round; k++) {
+                int e = (int)st_rng_uniform_int(r, R_ENTS);
+                if (on[e])
+                    st_maxmin_remove(m, id[e]);
+                on[e] = 0;
+            }
+            st_maxmin_solve(m, NULL);
+            check_maxmin(m, &in, id, on);
+        }
+        st_maxmin *fresh = st_maxmin_new(R_LINKS, in.cap);
+        for (int e = 0; e < R_ENTS; e++)
+            if (on[e])
+                id2[e] = add_inst(fresh, &in, e);
+        st_maxmin_solve(fresh, NULL);
+        for (int e = 0; e < R_ENTS; e++)
+            if (on[e])
+                ck_assert_double_eq_tol(st_maxmin_rate(m, id[e]), st_maxmin_rate(fresh, id2[e]),
+                                        1e-9 * st_maxmin_rate(fresh, id2[e]));
         st_maxmin_free(fresh);
         st_maxmin_free(m);
     }
@@ -517,6 +591,7 @@ Suite *maxmin_suite(void)
     tcase_add_test(tc, test_unchanged_rates_are_not_reported);
     tcase_add_test(tc, test_solve_touches_only_the_changed_component);
     tcase_add_test(tc, test_removals_from_one_component_re_solve_exactly_the_pieces_left);
+    tcase_add_test(tc, test_a_removal_refills_only_the_entities_at_or_above_its_rate);
     tcase_add_test(tc, test_ring_of_32768_members_solves_as_one_entity);
     suite_add_tcase(s, tc);
     TCase *rnd = tcase_create("random");
@@ -524,6 +599,7 @@ Suite *maxmin_suite(void)
     /* Loop index 0: unit weights; 1: random weights. 100 instances each, 200 in all. */
     tcase_add_loop_test(rnd, test_random_instances_are_feasible_and_max_min_fair, 0, 2);
     tcase_add_loop_test(rnd, test_incremental_solves_after_removals_match_a_fresh_solve, 0, 2);
+    tcase_add_loop_test(rnd, test_solves_after_removals_alone_match_a_fresh_solve, 0, 2);
     tcase_add_loop_test(rnd, test_one_solve_after_a_batch_equals_a_solve_after_each, 0, 2);
     tcase_add_loop_test(rnd, test_dropping_loads_changes_no_rate, 0, 2);
     tcase_add_loop_test(rnd, test_a_reset_solver_answers_as_a_new_one, 0, 2);
