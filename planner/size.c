@@ -658,7 +658,8 @@ typedef struct variant_search {
     const st_size_spec *spec;
     size_t v;
     const int64_t *nodes;
-    st_step_memo *memo; /* one memo of collective times over the variant's sizes */
+    st_step_memo *memo; /* one memo of collective times over every variant's sizes: keyed by
+                           fabric and GPU class, so variants alike on both share entries */
     st_size_result *out;
     st_err *err;
     int64_t done, total; /* progress over every variant's probes (an estimate of the total) */
@@ -724,17 +725,16 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
 }
 
 /* Variant v's sizes in whole units: the smallest that meets the deadline and the budgets, by
- * doubling then bisection (size_counts.h); each size's plans share one memo of collective times
- * (a pattern over the GPUs another size has too is simulated once, where their fabrics route
- * those GPUs alike: models/step/step.h). Returns 0 or an error. */
+ * doubling then bisection (size_counts.h); every size's plans share the search's memo of
+ * collective times (a pattern over the GPUs another size or variant has too is simulated once,
+ * where their fabrics route those GPUs alike and their GPUs run collectives alike:
+ * models/step/step.h). Returns 0 or an error. */
 static int search_variant(variant_search *x, const int64_t *nodes, size_t nc)
 {
     x->nodes = nodes;
     x->prune_bound = compute_bound_s(x, nodes[nc - 1]) <= x->spec->deadline_s;
-    x->memo = st_step_memo_new();
     int64_t probed = 0;
     int rc = st__size_bisect(nc, nodes, probe_size, x, &probed);
-    st_step_memo_free(x->memo);
     x->out->counts_searched += probed - x->bounded;
     x->out->counts_bounded += x->bounded;
     x->out->counts_skipped += (int64_t)nc - probed + x->bounded;
@@ -849,8 +849,13 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     out->candidates = (int64_t)(nc * nv); /* every variant splits the same sizes */
     /* the probes' expected count: doubling then bisection, about 2 log2 of the candidates */
     int64_t per = 2 * (int64_t)ceil(log2((double)nc + 1)) + 1;
-    variant_search x = {
-        .c = c, .w = w, .spec = spec, .out = out, .err = err, .total = per * (int64_t)nv};
+    variant_search x = {.c = c,
+                        .w = w,
+                        .spec = spec,
+                        .memo = st_step_memo_new(),
+                        .out = out,
+                        .err = err,
+                        .total = per * (int64_t)nv};
     int rc = 0;
     st_progress(SIZE_PROGRESS, 0, x.total);
     for (size_t v = 0; v < nv && !rc; v++) {
@@ -860,6 +865,7 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
             st_progress(SIZE_PROGRESS, x.done = per * (int64_t)(v + 1), x.total);
     }
     st_progress(SIZE_PROGRESS, x.total, x.total); /* the loop ends */
+    st_step_memo_free(x.memo);
     free(nodes);
     if (rc) {
         st_size_release(out);

@@ -14,6 +14,14 @@
 #include "models/fabric/transport.h"
 #include "sim/xalloc.h"
 
+int st_coll_gpu_same(const st_gpu_spec *a, const st_gpu_spec *b)
+{
+    if (a == b)
+        return 1;
+    return a && b && a->arch == b->arch && a->nvswitch == b->nvswitch &&
+           memcmp(&a->nvlink_bw, &b->nvlink_bw, sizeof a->nvlink_bw) == 0;
+}
+
 st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
 {
     st_coll *cm = st_xcalloc(1, sizeof *cm);

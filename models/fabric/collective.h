@@ -87,6 +87,12 @@ typedef struct st_coll st_coll;
 /* A collective runner on net (borrowed) over topology t (borrowed; the one net runs on), which
  * was built from cluster c (borrowed during the call: the GPU, gpus_per_node, nvlink_domain and
  * nics_per_node are copied). Never returns NULL. */
+/* Whether GPU specs a and b run every collective alike: the same pointer, or equal in the only
+ * fields the collective runner and the topology read (architecture: NCCL's tuning, NVLink's
+ * goodput and NVLS; NVSwitch; NVLink bandwidth). A memo of collective times keyed by GPU shares
+ * its entries between such parts (H100 SXM and H200 SXM). */
+int st_coll_gpu_same(const st_gpu_spec *a, const st_gpu_spec *b);
+
 st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c);
 
 /* Free the runner and the state of collectives still running. Call it after st_net_free (whose

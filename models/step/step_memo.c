@@ -1,10 +1,12 @@
 /* Collective-pattern times shared between step contexts (models/step/step.h): one memo of
  * times, keyed besides the pattern by the class of fabric and GPU it ran on, each class a
  * distinct pair of the fabric's signature over the pattern's GPUs (st_topo_sig_of) and the GPU
- * spec the collective runner reads (its NCCL architecture, NVLink and NVLS figures). */
+ * fields the collective runner reads (st_coll_gpu_same: its NCCL architecture, NVLink and NVLS
+ * figures), so that GPU types alike in them share entries. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/fabric/collective.h"
 #include "models/step/step_internal.h"
 #include "sim/xalloc.h"
 
@@ -49,9 +51,9 @@ st_coll_memo *st__step_memo_times(st_step_memo *m)
 static int same_class(const memo_class *a, const st_topo_sig *s, const st_gpu_spec *gpu)
 {
     const st_topo_sig *b = &a->sig;
-    return a->gpu == gpu && b->kind == s->kind && b->routing == s->routing && b->gpn == s->gpn &&
-           b->dom == s->dom && b->nics == s->nics && b->npl == s->npl && b->up == s->up &&
-           b->ppod == s->ppod && b->cup == s->cup &&
+    return st_coll_gpu_same(a->gpu, gpu) && b->kind == s->kind && b->routing == s->routing &&
+           b->gpn == s->gpn && b->dom == s->dom && b->nics == s->nics && b->npl == s->npl &&
+           b->up == s->up && b->ppod == s->ppod && b->cup == s->cup &&
            memcmp(&b->port_bw, &s->port_bw, sizeof b->port_bw) == 0 &&
            memcmp(&b->nv_bw, &s->nv_bw, sizeof b->nv_bw) == 0 &&
            memcmp(&b->lat_link, &s->lat_link, sizeof b->lat_link) == 0 &&

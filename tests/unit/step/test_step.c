@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/fabric/collective.h"
 #include "models/forecast/forecast.h"
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
@@ -518,6 +519,44 @@ START_TEST(test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_sa
 }
 END_TEST
 
+/* GPU types that run collectives alike (H100 SXM and H200 SXM: Hopper, NVSwitch, 900 GB/s
+ * NVLink) share a memo's entries, as a sizing search over GPU types does: the H200 context
+ * simulates no pattern the H100 one did and steps as a fresh H200 context does; a B200
+ * (Blackwell, 1.8 TB/s NVLink) simulates its own. */
+START_TEST(test_gpu_types_alike_in_collectives_share_a_memo)
+{
+    const st_gpu_spec *h100 = st_catalog_gpu("h100-sxm"), *h200 = st_catalog_gpu("h200-sxm"),
+                      *b200 = st_catalog_gpu("b200");
+    ck_assert(st_coll_gpu_same(h100, h200));
+    ck_assert(!st_coll_gpu_same(h100, b200));
+    st_workload_cfg w = training(&m16, 8, 2, 2, 32);
+    st_cluster_cfg c1 = cluster(4, 2, 2), c2 = c1, c3 = c1;
+    c2.gpu = h200;
+    c3.gpu = b200;
+    st_step_memo *memo = st_step_memo_new();
+    st_step_ctx *a = NULL, *b = NULL, *d = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new_shared(&c1, memo, &a, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new_shared(&c2, memo, &b, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new_shared(&c3, memo, &d, &err), 0);
+    step(a, &w, 1);
+    size_t n = st_step_memo_count(memo);
+    ck_assert_uint_gt(n, 0);
+    st_step_result on_h200 = step(b, &w, 1);
+    ck_assert_uint_eq(st_step_memo_count(memo), n);
+    st_step_ctx *fresh = ctx_of(&c2);
+    st_step_result cold = step(fresh, &w, 1);
+    assert_same(&on_h200, &cold);
+    step(d, &w, 1);
+    ck_assert_uint_gt(st_step_memo_count(memo), n);
+    st_step_ctx_free(fresh);
+    st_step_ctx_free(a);
+    st_step_ctx_free(b);
+    st_step_ctx_free(d);
+    st_step_memo_free(memo);
+}
+END_TEST
+
 /* A context on the 4-node fixture cluster with an H100-class part that NVLS and the
  * calibrations do not know (no architecture, no calibration key), so its TP collectives run as
  * plain rings. The GPU and cluster are static: the context may keep pointers to them. */
@@ -804,6 +843,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_pipeline_bubble_is_about_p_minus_1_over_m_plus_p_minus_1);
     tcase_add_test(tc, test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh);
     tcase_add_test(tc, test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_same);
+    tcase_add_test(tc, test_gpu_types_alike_in_collectives_share_a_memo);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
