@@ -6,8 +6,9 @@
  * simulates per second and the plans it considers (pruned ones included) per second, by the wall
  * clock and by the process's CPU time (the same on an idle machine). Where the
  * build has MPI, the same kind of grid on 2 MPI ranks against -j 2, through `strata`. Run from
- * the source folder, or name the scenarios. Prints `case: NAME key: value ...`.
- * usage: bench_sweep [SCENARIO [SIZING_SCENARIO]] */
+ * the source folder, or name the scenarios. Prints `case: NAME key: value ...`. With --size, the
+ * sizing cases alone (to profile them).
+ * usage: bench_sweep [--size] [SCENARIO [SIZING_SCENARIO]] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,8 +199,20 @@ static void fig_cell(const void *ctx, size_t k, const struct st_run *run, size_t
     st_fig_sweep_cell(figs[k], run, i, buf, n);
 }
 
+/* The sizing cases: one hardware variant (the scenario's), then the twelve of three_types. */
+static int bench_sizes(const char *file)
+{
+    int ok = 1;
+    for (int types = 0; types < 2; types++)
+        if (bench_size(file ? file : "scenarios/examples/llama3-405b-16k.yaml", types))
+            ok = 0;
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--size"))
+        return bench_sizes(argc > 2 ? argv[2] : NULL) ? 0 : 1;
     const char *file = argc > 1 ? argv[1] : "scenarios/examples/quickstart.yaml";
     st_grid g = {0};
     char why[300];
@@ -239,8 +252,7 @@ int main(int argc, char **argv)
     if (bench_mpi(file))
         ok = 0;
 #endif
-    for (int types = 0; types < 2; types++)
-        if (bench_size(argc > 2 ? argv[2] : "scenarios/examples/llama3-405b-16k.yaml", types))
-            ok = 0;
+    if (!bench_sizes(argc > 2 ? argv[2] : NULL))
+        ok = 0;
     return ok ? 0 : 1;
 }
