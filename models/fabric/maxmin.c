@@ -217,21 +217,30 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
         st_xgrow(m->scratch_link, sizeof *m->scratch_link, (size_t)n, &m->scratch_link_cap);
     m->scratch_w = st_xgrow(m->scratch_w, sizeof *m->scratch_w, (size_t)n, &m->scratch_w_cap);
     int32_t k = merge_links(m, links, weights, n, m->scratch_link, m->scratch_w);
-    /* One block per entity: k weights, then k links, then k edge positions. */
+    /* One block per entity: k weights, then k links, then k edge positions; the block a
+     * removed entity left in the slot when it has room (malloc and free of a ring's block, a
+     * few hundred kilobytes, cost more than its solve). */
     size_t nk = (size_t)k;
-    double *w = st_xmalloc(nk * (sizeof(double) + 2 * sizeof(int32_t)));
+    int64_t id = take_slot(m);
+    mm_ent *e = &m->ents[id];
+    double *w = e->w;
+    int32_t cap = e->cap;
+    if (!w || cap < k) {
+        free(w);
+        w = st_xmalloc((nk ? nk : 1) * (sizeof(double) + 2 * sizeof(int32_t)));
+        cap = k;
+    }
     int32_t *lk = (int32_t *)(w + nk);
     int32_t *pos = lk + nk;
     for (size_t j = 0; j < nk; j++) {
         w[j] = m->scratch_w[j];
         lk[j] = m->scratch_link[j];
     }
-    int64_t id = take_slot(m);
-    mm_ent *e = &m->ents[id];
     *e = (mm_ent){.w = w,
                   .link = lk,
                   .pos = pos,
                   .n = k,
+                  .cap = cap,
                   .alive = 1,
                   .fresh = 1,
                   .mark = e->mark,
@@ -272,9 +281,7 @@ void st_maxmin_remove(st_maxmin *m, int64_t id)
             m->ents[L->e[p].ent].pos[L->e[p].k] = (int32_t)p;
         mark_link_dirty(m, e->link[j]);
     }
-    free(e->w);
-    e->w = NULL;
-    e->link = e->pos = NULL;
+    e->link = e->pos = NULL; /* the block stays at e->w for the slot's next entity */
     e->n = 0;
     e->alive = 0;
     m->free_ids = st_xgrow(m->free_ids, sizeof *m->free_ids, m->n_free + 1, &m->free_cap);

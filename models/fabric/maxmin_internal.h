@@ -54,6 +54,8 @@ typedef struct mm_ent {
     int32_t *link;
     int32_t *pos; /* index of this entity's edge in link[k]'s edge list */
     int32_t n;
+    int32_t cap; /* links the block at w has room for: kept when the entity is removed, for the
+                    next entity its slot holds (a collective's next phase, as large) */
     double rate, nrate;
     uint32_t mark;
     uint8_t alive, dirty, fresh, frozen;
