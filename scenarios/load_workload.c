@@ -58,6 +58,8 @@ static const st_field parallel_fields[] = {
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
     ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, st_grad_coll_names),
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
+    ST_FBOOL(st_parallel_cfg, "embedding_slot", embedding_slot),
+    ST_FBOOL(st_parallel_cfg, "loss_slot", loss_slot),
     ST_FEND,
 };
 

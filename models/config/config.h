@@ -229,6 +229,11 @@ typedef struct st_parallel_cfg {
                                  gradient_accumulation_fusion) */
     int grad_bf16;            /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
                                   (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
+    int embedding_slot;       /* the input embedding takes a layer's place in the first pipeline
+                                 chunk (Megatron-Core's account_for_embedding_in_pipeline_split;
+                                 models/silicon/parallel.h, st_chunk_split); default 0 */
+    int loss_slot;            /* the output layer and loss take one in the last chunk
+                                 (account_for_loss_in_pipeline_split); default 0 */
     st_recompute recompute;
     int64_t ep; /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
                    the EP group being ep consecutive ranks of a stage's tp x cp x dp

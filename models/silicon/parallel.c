@@ -257,7 +257,8 @@ typedef struct plan {
     shape x;
     st_recompute rc;
     int64_t pp, v, n_micro, seq;
-    double zero_div; /* ZeRO shards over the data-parallel ranks, which include cp */
+    st_chunk_split split; /* the layers over the chunks */
+    double zero_div;      /* ZeRO shards over the data-parallel ranks, which include cp */
     int zero;
     int grad_bf16; /* grad_reduce: bf16 */
     int grad_sep;  /* grad_accum: separate */
@@ -280,6 +281,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.rc = p->recompute;
     c.pp = at_least_1(p->pp);
     c.v = at_least_1(p->virtual_stages);
+    c.split = st_chunk_split_of(w->model->layers, p);
     c.seq = w->seq_len;
     /* Megatron-LM shards the distributed optimizer over the data-parallel group with context
      * parallelism (dp x cp ranks hold the same weights). */
@@ -309,29 +311,25 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     return c;
 }
 
-/* Layers on stage i: an even split, the remainder on the earliest stages. Megatron-LM needs
- * L divisible by pp; for the rest this is the pessimistic choice, as early stages hold the
- * most micro-batches in flight (Llama 3 instead took a layer off the first and last stage). */
+/* Layers on stage i: those of its chunks i, i + pp, ... (st_chunk_split, the step model's
+ * layout); and of them the dense ones (an MoE model's first `dense`). */
 static int64_t stage_layers(const plan *c, int64_t i)
 {
-    int64_t base = c->m->layers / c->pp, rem = c->m->layers % c->pp;
-    return base + (i < rem ? 1 : 0);
+    int64_t n = 0;
+    for (int64_t ch = i; ch < c->split.chunks; ch += c->pp)
+        n += st_chunk_layers(&c->split, ch);
+    return n;
 }
 
-/* Of stage i's layers, the dense ones (the model's first `dense`): the step model's chunks
- * hold consecutive layers in model order, chunk c on stage c mod pp (models/step/
- * step_internal.h, chunk_layers), so stage i's dense layers are those of its chunks i, i + pp,
- * ...; without virtual stages, the first stage's first layers. */
 static int64_t stage_dense(const plan *c, int64_t i)
 {
-    int64_t chunks = c->pp * c->v, L = c->m->layers, d = 0;
-    int64_t base = L / chunks, extra = L % chunks;
-    for (int64_t ch = i; ch < chunks; ch += c->pp) {
-        int64_t first = ch * base + (ch < extra ? ch : extra), n = base + (ch < extra);
-        int64_t k = c->dense - first;
+    int64_t d = 0;
+    for (int64_t ch = i; ch < c->split.chunks; ch += c->pp) {
+        int64_t k = c->dense - st_chunk_first_layer(&c->split, ch);
+        int64_t n = st_chunk_layers(&c->split, ch);
         d += k < 0 ? 0 : k > n ? n : k;
     }
-    return d < stage_layers(c, i) ? d : stage_layers(c, i);
+    return d;
 }
 
 /* Micro-batches whose activations stage i holds at its peak, in units of "all of this

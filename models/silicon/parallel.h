@@ -7,6 +7,45 @@
 
 #include "models/config/config.h"
 
+/* The model's layers over a plan's pipeline chunks: pp x virtual_stages chunks, chunk c on
+ * stage c mod pp, each holding consecutive layers in model order (Megatron-LM's interleaved
+ * assignment). The split is even, the remainder on the earliest chunks (Megatron-LM asks for an
+ * even one; for the rest this is the pessimistic choice, as early stages hold the most
+ * micro-batches in flight). With embedding (loss) set, the input embedding (the output layer
+ * and loss) counts as one layer more of the first (last) chunk, which then holds one layer
+ * fewer: Megatron-Core's account_for_embedding_in_pipeline_split and
+ * account_for_loss_in_pipeline_split (megatron/core/transformer/transformer_block.py,
+ * get_num_layers_to_build), Llama 3's "we reduce one Transformer layer each from the first and
+ * the last stages" (Dubey et al. 2024, arXiv:2407.21783, section 3.3.2). One formula for the
+ * step and memory models. */
+typedef struct st_chunk_split {
+    int64_t layers, chunks;
+    int embedding, loss; /* parallel.embedding_slot, parallel.loss_slot */
+} st_chunk_split;
+
+static inline st_chunk_split st_chunk_split_of(int64_t layers, const st_parallel_cfg *p)
+{
+    int64_t pp = p->pp > 1 ? p->pp : 1, v = p->virtual_stages > 1 ? p->virtual_stages : 1;
+    return (st_chunk_split){layers, pp * v, p->embedding_slot != 0, p->loss_slot != 0};
+}
+
+/* The first layer (from 0) of chunk c, and how many it holds (0 for a chunk that is only the
+ * embedding or only the output layer and loss). */
+static inline int64_t st_chunk_first_layer(const st_chunk_split *s, int64_t c)
+{
+    int64_t slots = s->layers + s->embedding + s->loss;
+    int64_t base = slots / s->chunks, extra = slots % s->chunks;
+    int64_t first = c * base + (c < extra ? c : extra) - s->embedding;
+    return first > 0 ? first : 0;
+}
+
+static inline int64_t st_chunk_layers(const st_chunk_split *s, int64_t c)
+{
+    int64_t slots = s->layers + s->embedding + s->loss;
+    int64_t base = slots / s->chunks, extra = slots % s->chunks;
+    return base + (c < extra) - (s->embedding && c == 0) - (s->loss && c == s->chunks - 1);
+}
+
 typedef enum st_mem_term {
     ST_MEM_WEIGHTS,
     ST_MEM_GRADS,

@@ -89,10 +89,24 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
         n = add(out, n, cap, ST_EINVAL, "parallel.cp",
                 "seq_len (%lld) does not split over cp = %lld", (long long)w->seq_len,
                 (long long)p->cp);
-    if (m && p->pp * p->virtual_stages > m->layers)
+    /* The embedding and loss slots count as layers of the split (st_chunk_split), which
+     * Megatron-Core then requires to be even (transformer_block.py asserts it). */
+    int64_t slots = m ? m->layers + (p->embedding_slot != 0) + (p->loss_slot != 0) : 0;
+    int64_t chunks = p->pp * p->virtual_stages;
+    if (m && chunks > slots)
         n = add(out, n, cap, ST_EINVAL, "parallel.pp",
-                "pp*virtual_stages = %lld exceeds the model's %lld layers",
-                (long long)(p->pp * p->virtual_stages), (long long)m->layers);
+                "pp*virtual_stages = %lld exceeds the model's %lld layers%s", (long long)chunks,
+                (long long)slots, slots > m->layers ? " with the embedding and loss slots" : "");
+    else if (m && slots > m->layers && slots % chunks)
+        n = add(out, n, cap, ST_EINVAL,
+                p->embedding_slot ? "parallel.embedding_slot" : "parallel.loss_slot",
+                "the model's %lld layers and the %s make %lld, which pp*virtual_stages = %lld "
+                "does not split evenly, as Megatron-Core requires",
+                (long long)m->layers,
+                !p->loss_slot        ? "embedding slot"
+                : !p->embedding_slot ? "loss slot"
+                                     : "embedding and loss slots",
+                (long long)slots, (long long)chunks);
     if (p->virtual_stages > 1 && p->pp == 1)
         n = add(out, n, cap, ST_EINVAL, "parallel.virtual_stages",
                 "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",

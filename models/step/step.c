@@ -152,6 +152,7 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
                      .mb = mb,
                      .layers = w->model->layers};
     p->chunks = p->pp * p->v;
+    p->split = st_chunk_split_of(p->layers, par);
     /* The clock enters through the GPU the operators are timed on (st_gpu_sustained); the
      * collective memo keeps its key, since no collective time depends on the SM clock here. */
     p->gpu_at.clock = clock > 0 && clock < 1 ? clock : 0;

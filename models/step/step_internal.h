@@ -9,6 +9,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "models/silicon/parallel.h"
 #include "models/step/coll_memo.h"
 #include "models/step/pipeline.h"
 #include "models/step/shape_trace.h"
@@ -57,6 +58,7 @@ typedef struct step_plan {
     const st_gpu_spec *gpu; /* &gpu_at: the cluster's GPU at the step's clock */
     st_gpu_spec gpu_at;
     int64_t tp, cp, pp, dp, v, mb, m, chunks, layers;
+    st_chunk_split split; /* the layers over the chunks */
     st_layer_cost lc;
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
     double embed_f, embed_b, head_f, head_b;
@@ -75,18 +77,15 @@ typedef struct step_plan {
     double mpd_fwd_s, mpd_bwd_s, dense_params;
 } step_plan;
 
+/* Chunk c's layers and its first global layer (models/silicon/parallel.h, st_chunk_split). */
 static inline int64_t chunk_layers(const step_plan *p, int64_t c)
 {
-    int64_t base = p->layers / p->chunks, extra = p->layers % p->chunks;
-    return base + (c < extra);
+    return st_chunk_layers(&p->split, c);
 }
 
-/* The first global layer of chunk c: chunks hold consecutive layers in model order (chunk c on
- * stage c mod pp, as Megatron-LM's interleaved schedule assigns virtual stages). */
 static inline int64_t chunk_first_layer(const step_plan *p, int64_t c)
 {
-    int64_t base = p->layers / p->chunks, extra = p->layers % p->chunks;
-    return c * base + (c < extra ? c : extra);
+    return st_chunk_first_layer(&p->split, c);
 }
 
 /* Of chunk c's layers, the dense ones (the model's first p->dense layers). */

@@ -437,6 +437,73 @@ START_TEST(test_llama3_405b_published_plan_fits_without_recompute)
 }
 END_TEST
 
+/* The layers over the pipeline chunks (st_chunk_split): Llama 3 405B's 126 layers on 16
+ * stages put the remainder on the earliest (8 layers on stages 0-13, 7 on 14 and 15); with the
+ * embedding and loss slots (Megatron-Core's account_for_*_in_pipeline_split, Llama 3's layout)
+ * 128 slots split 8 a stage, the first and last stages holding 7 layers; with 8 chunks a stage
+ * (128 chunks) the first chunk is the embedding alone and the last the loss alone. */
+START_TEST(test_embedding_and_loss_slots_take_a_layer_off_the_end_chunks)
+{
+    st_parallel_cfg p = {.pp = 16, .virtual_stages = 1};
+    st_chunk_split s = st_chunk_split_of(126, &p);
+    ck_assert_int_eq(st_chunk_layers(&s, 0), 8);
+    ck_assert_int_eq(st_chunk_layers(&s, 14), 7);
+    ck_assert_int_eq(st_chunk_first_layer(&s, 15), 14 * 8 + 7);
+    p.embedding_slot = p.loss_slot = 1;
+    s = st_chunk_split_of(126, &p);
+    ck_assert_int_eq(st_chunk_layers(&s, 0), 7);
+    ck_assert_int_eq(st_chunk_layers(&s, 1), 8);
+    ck_assert_int_eq(st_chunk_layers(&s, 15), 7);
+    ck_assert_int_eq(st_chunk_first_layer(&s, 0), 0);
+    ck_assert_int_eq(st_chunk_first_layer(&s, 1), 7);
+    ck_assert_int_eq(st_chunk_first_layer(&s, 15), 119);
+    p.virtual_stages = 8;
+    s = st_chunk_split_of(126, &p);
+    ck_assert_int_eq(st_chunk_layers(&s, 0), 0);
+    ck_assert_int_eq(st_chunk_layers(&s, 127), 0);
+    ck_assert_int_eq(st_chunk_first_layer(&s, 1), 0);
+    ck_assert_int_eq(st_chunk_first_layer(&s, 127), 126);
+    /* every layer is in exactly one chunk, in order, whatever the split */
+    for (int64_t L = 1; L <= 40; L++)
+        for (int64_t pp = 1; pp <= 8; pp++)
+            for (int64_t v = 1; v <= 3; v++)
+                for (int f = 0; f < 4; f++) {
+                    st_parallel_cfg q = {.pp = pp,
+                                         .virtual_stages = v,
+                                         .embedding_slot = f & 1,
+                                         .loss_slot = f >> 1};
+                    st_chunk_split t = st_chunk_split_of(L, &q);
+                    if (pp * v > L + (f & 1) + (f >> 1))
+                        continue;
+                    int64_t next = 0;
+                    for (int64_t c = 0; c < pp * v; c++) {
+                        ck_assert_int_eq(st_chunk_first_layer(&t, c), next);
+                        ck_assert_int_ge(st_chunk_layers(&t, c), 0);
+                        next += st_chunk_layers(&t, c);
+                    }
+                    ck_assert_int_eq(next, L);
+                }
+}
+END_TEST
+
+/* The memory model holds the layers the split gives each stage: with the slots, Llama 3 405B's
+ * first stage holds 7 layers and the embedding, a layer's parameters less than without. */
+START_TEST(test_the_first_stage_holds_a_layer_less_with_the_embedding_slot)
+{
+    st_workload_cfg w = llama405(ST_RECOMPUTE_FULL);
+    st_memory a = estimate(&w, "h100-sxm");
+    w.parallel.embedding_slot = w.parallel.loss_slot = 1;
+    st_memory b = estimate(&w, "h100-sxm");
+    ck_assert_int_eq(a.stage, 0);
+    ASSERT_REL(a.params_per_gpu, (8 * 3187703808.0 + 128256.0 * 16384) / 8, 1e-4);
+    ck_assert_double_lt(b.total, a.total);
+    if (b.stage == 0)
+        ASSERT_REL(b.params_per_gpu, (7 * 3187703808.0 + 128256.0 * 16384) / 8, 1e-4);
+    else
+        ASSERT_REL(b.params_per_gpu, 8 * 3187703808.0 / 8, 1e-4);
+}
+END_TEST
+
 /* The running sum in term order decides the overflow term: 70B on tp 8 over 40 GB GPUs
  * without ZeRO has 17.6 GB of weights, and the fp32 gradients push it past the 42.3 GB CUDA
  * reports of the A100 40GB (40339 MiB, scenarios/catalog.c). */
@@ -528,6 +595,8 @@ Suite *memory_suite(void)
     tcase_add_test(fit, test_term_names);
     tcase_add_test(fit, test_reserved_counts_cuda_context_and_one_nccl_buffer_set_per_group);
     tcase_add_test(fit, test_llama3_405b_published_plan_fits_without_recompute);
+    tcase_add_test(fit, test_embedding_and_loss_slots_take_a_layer_off_the_end_chunks);
+    tcase_add_test(fit, test_the_first_stage_holds_a_layer_less_with_the_embedding_slot);
     tcase_add_test(fit, test_bf16_gradient_reduction_halves_the_gradient_term_only);
     suite_add_tcase(s, fit);
     return s;
