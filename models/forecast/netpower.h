@@ -16,4 +16,8 @@
  * be built (then the network's power is not modelled). */
 int st_forecast_switch_optics(const st_cluster_cfg *c, int64_t *ports, double *board_w);
 
+/* The same switch-side optical ports at any port rate (what the cost model buys transceivers
+ * for), or 0 when the topology cannot be built. */
+int64_t st_forecast_switch_ports(const st_cluster_cfg *c);
+
 #endif
