@@ -28,13 +28,25 @@ static double bought(const st_cost_cfg *c, const st_cost_use *u, double share, s
     return share * (nodes + switches + optics + racks + cooling) + storage + bw;
 }
 
+/* The job's GPUs over the cluster's: its share of what the cluster buys. */
+static double share_of(const st_cost_use *u)
+{
+    return u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
+}
+
+double st_cost_bought(const st_cost_cfg *c, const st_cost_use *u)
+{
+    st_cost_result r;
+    return bought(c, u, share_of(u), &r);
+}
+
 /* On-premises: what the job's share of the purchases cost (bought), written off straight-line
  * over the amortization period for the time it holds them, with the yearly maintenance share of
  * the same purchases; its facility energy at the tariff; its share of the facility's peak at the
  * demand charge for every month (730 h) it runs; its share of the cluster's staff. */
 static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
 {
-    double share = u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
+    double share = share_of(u);
     double all = bought(c, u, share, r), written = u->held_s / c->amortization_s;
     r->capex_nodes_usd *= written, r->capex_switches_usd *= written;
     r->capex_optics_usd *= written, r->capex_racks_usd *= written;

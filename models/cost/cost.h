@@ -55,6 +55,12 @@ typedef struct st_cost_result {
  * st_cost_missing (every price its delivery model reads is set). */
 st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u);
 
+/* What use u buys on premises under prices c, USD, before it is written off: the job's share of
+ * the cluster's nodes, switches, optics, racks and cooling (and of the checkpoint tier's write
+ * bandwidth) plus the storage capacity it keeps; a part with no price counts 0. What a capex
+ * budget compares (planner/size.c). */
+double st_cost_bought(const st_cost_cfg *c, const st_cost_use *u);
+
 /* One row of the preset price table (models/cost/prices.c): a cost: key's price (SI units: USD,
  * USD per GPU-second, USD per joule ...) for the whole site (part NULL) or for one part (a GPU
  * platform by its catalog name), with the year and the public source it comes from. */
