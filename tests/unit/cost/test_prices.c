@@ -132,6 +132,104 @@ START_TEST(test_gpu_hour_rates_are_per_type_too)
 }
 END_TEST
 
+/* A fabric of transport t at gbit Gbit/s a port. */
+static st_fabric_cfg fabric(st_transport t, double gbit)
+{
+    return (st_fabric_cfg){.transport = t, .nic_bw = gbit * 1e9 / 8};
+}
+
+/* The switch's row follows the fabric: a 400G InfiniBand fabric takes the NDR switch's row, a
+ * 400G RoCE fabric or an 800G InfiniBand one has none (unknown, not 0, not the IB price). A price
+ * found for one fabric is looked up again for another, as a sizing search's variants need. */
+START_TEST(test_the_switch_price_follows_the_fabric_class)
+{
+    char name[48];
+    st_cost_switch_class(ST_TRANSPORT_INFINIBAND, 400e9, name, sizeof name);
+    ck_assert_str_eq(name, "infiniband-400g");
+    st_cost_switch_class(ST_TRANSPORT_ROCE_V2, 800e9, name, sizeof name);
+    ck_assert_str_eq(name, "roce-v2-800g");
+    st_cost_optic_class(400e9, name, sizeof name);
+    ck_assert_str_eq(name, "400g");
+    st_cost_cfg c, ib, roce, ib800, again;
+    st_cost_defaults(&c);
+    c.delivery = ST_DELIVERY_ON_PREM;
+    st_fabric_cfg f_ib = fabric(ST_TRANSPORT_INFINIBAND, 400),
+                  f_roce = fabric(ST_TRANSPORT_ROCE_V2, 400);
+    st_fabric_cfg f_ib800 = fabric(ST_TRANSPORT_INFINIBAND, 800);
+    st_cost_for_parts(&c, &f_ib, &ib);
+    st_cost_for_parts(&c, &f_roce, &roce);
+    st_cost_for_parts(&c, &f_ib800, &ib800);
+    CLOSE(ib.switch_price_usd, 36000);
+    ck_assert_int_eq(ib.part_from[ST_PART_SWITCH].origin, ST_PRICE_PRESET);
+    ck_assert_ptr_nonnull(strstr(ib.part_from[ST_PART_SWITCH].source, "NDR"));
+    ck_assert_double_lt(roce.switch_price_usd, 0);
+    ck_assert_ptr_null(roce.part_from[ST_PART_SWITCH].source);
+    ck_assert_double_lt(ib800.switch_price_usd, 0);
+    st_cost_for_parts(&ib, &f_roce, &again); /* the IB row does not stick to a RoCE fabric */
+    ck_assert_double_lt(again.switch_price_usd, 0);
+    st_cost_for_parts(&again, &f_ib, &again);
+    CLOSE(again.switch_price_usd, 36000);
+    /* each part's key is a cost: key and a row key of the table */
+    ck_assert_str_eq(st_cost_part_names[ST_PART_OPTIC], "optic_price");
+    ck_assert_str_eq(st_cost_part_names[ST_PART_COOLING_LIQUID], "cooling_liquid_price");
+    ck_assert_ptr_eq(st_cost_part_price(&c, ST_PART_RACK), &c.rack_usd);
+    CLOSE(st_cost_part_value(&ib, ST_PART_SWITCH), 36000);
+}
+END_TEST
+
+/* A price the scenario states wins over the table's row, for every fabric; a part it does not
+ * state takes the fabric's row. */
+START_TEST(test_a_stated_part_price_wins_over_the_table)
+{
+    st_cost_cfg c, ib;
+    st_cost_defaults(&c);
+    c.switch_price_usd = 20000;
+    c.optic_usd = 700;
+    st_fabric_cfg f_ib = fabric(ST_TRANSPORT_INFINIBAND, 400);
+    st_cost_for_parts(&c, &f_ib, &ib);
+    CLOSE(ib.switch_price_usd, 20000);
+    ck_assert_int_eq(ib.part_from[ST_PART_SWITCH].origin, ST_PRICE_ALL);
+    CLOSE(ib.optic_usd, 700);
+    ck_assert_double_lt(ib.rack_usd, 0); /* no sourced row: not priced */
+    /* Through the loader: an InfiniBand 400G cluster needs no switch_price now (the NDR row), a
+     * stated one wins, and the new keys read their units (1500 USD/kW = 1.5 USD/W). */
+    const char *head = "version: 1\ncluster: { gpu: h100-sxm, nodes: 2,\n"
+                       "  fabric: { nic: 400 Gbit/s, transport: infiniband } }\n"
+                       "workloads:\n  - { model: llama3-8b, gpus: 16 }\n";
+    char buf[1024];
+    st_scn *s = NULL;
+    st_diag d = {0};
+    snprintf(buf, sizeof buf,
+             "%scost: { storage_price: 100 USD/TB, maintenance: 8%%, staff: 1000000 USD/y }\n",
+             head);
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d), 0);
+    CLOSE(st_scn_cost(s)->switch_price_usd, 36000);
+    st_scn_free(s);
+    snprintf(buf, sizeof buf,
+             "%scost: { storage_price: 100 USD/TB, maintenance: 8%%, staff: 1000000 USD/y,\n"
+             "  switch_price: 25000 USD, optic_price: 900 USD, rack_price: 30000 USD,\n"
+             "  cooling_air_price: 1500 USD/kW, cooling_liquid_price: 2 USD/W }\n",
+             head);
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d), 0);
+    const st_cost_cfg *k = st_scn_cost(s);
+    CLOSE(k->switch_price_usd, 25000);
+    CLOSE(k->optic_usd, 900);
+    CLOSE(k->rack_usd, 30000);
+    CLOSE(k->cooling_air_usd_per_w, 1.5);
+    CLOSE(k->cooling_liquid_usd_per_w, 2);
+    st_scn_free(s);
+    /* a RoCE cluster has no sourced switch: still required */
+    memset(&d, 0, sizeof d);
+    snprintf(buf, sizeof buf,
+             "version: 1\ncluster: { gpu: h100-sxm, nodes: 2 }\n"
+             "workloads:\n  - { model: llama3-8b, gpus: 16 }\n"
+             "cost: { storage_price: 100 USD/TB, maintenance: 8%%, staff: 1000000 USD/y }\n");
+    ck_assert_int_ne(st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d), 0);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "switch_price"));
+}
+END_TEST
+
 Suite *prices_suite(void)
 {
     Suite *s = suite_create("prices");
@@ -140,6 +238,8 @@ Suite *prices_suite(void)
     tcase_add_test(tc, test_scenario_prices_override_the_table_by_type_then_for_all);
     tcase_add_test(tc, test_a_type_without_a_price_is_refused);
     tcase_add_test(tc, test_gpu_hour_rates_are_per_type_too);
+    tcase_add_test(tc, test_the_switch_price_follows_the_fabric_class);
+    tcase_add_test(tc, test_a_stated_part_price_wins_over_the_table);
     suite_add_tcase(s, tc);
     return s;
 }
