@@ -48,6 +48,12 @@ static const st_price_row rows[] = {
      * Delta Computer listed it at EUR 303,610 (Mar 2024): the same range. */
     {"node_price", "h100-sxm", 296644, 2024,
      "HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024"},
+    /* An HGX H200 8-GPU system, listing archived 31 Jan 2025 (archive.ph/TxlLv), as Epoch AI's
+     * data set records it ("HGX, 8 GPU, on sale"; 39,083.38 a GPU): 8 x 39,083.38. The same
+     * data set's HGX H100 of that day is 31,904.63 a GPU (archive.ph/miFcW), and an H200
+     * baseboard alone listed at 270,565 (anafrashop, Mar 2024). */
+    {"node_price", "h200-sxm", 312667.04, 2025,
+     "HGX H200 8-GPU, listing archived 31 Jan 2025 (Epoch AI)"},
     /* NVIDIA DGX B200 (8 x B200) at about USD 515,000 (vengineer.hatenablog.com, "DGX B200",
      * 16 Mar 2025, from a reseller's list price). */
     {"node_price", "b200", 515000, 2025, "DGX B200 list, USD 515K, vengineer, Mar 2025"},

@@ -57,18 +57,25 @@ expect "one price for every type (as before): the B200 first, priced by the scen
 expect "text: price of b200" 1 "$(grep -c '^price of b200: DGX B200 list' "$tmp/t.txt")"
 expect "text: price of h100-sxm" 1 "$(grep -c '^price of h100-sxm: HGX H100' "$tmp/t.txt")"
 
-# An H200 has no sourced server price: searched under the cost goal, it is refused by name.
-"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,h200-sxm \
+# An MI300X has no sourced server price: searched under the cost goal, it is refused by name.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,mi300x \
     >/dev/null 2>"$tmp/e.err"
 expect "a type without a price exits 2" 2 $?
 n=$((n + 1))
-grep -q "error: GPU type 'h200-sxm' has no 'node_price' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {h200-sxm: 300000 USD}" \
-    "$tmp/e.err" || bad "h200 refused: $(cat "$tmp/e.err")"
-# Under the GPU-hours goal it is searched, its cost unknown (null), not 0.
-"$strata" size "$tmp/table.yaml" --deadline 1h --goal gpu-hours --gpu-types h200-sxm --top 1 --format json \
-    >"$tmp/h.json" 2>/dev/null || bad "gpu-hours goal with an unpriced type failed"
+grep -q "error: GPU type 'mi300x' has no 'node_price' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {mi300x: 300000 USD}" \
+    "$tmp/e.err" || bad "mi300x refused: $(cat "$tmp/e.err")"
+# Under the GPU-hours goal it is searched, its cost unknown (null), not 0 (its node's power
+# besides the GPUs stated: the catalog has no MI300X platform figure).
+sed 's/^  nodes: 2$/  nodes: 2\n  node: { base_power: 2.5 kW }/' "$tmp/table.yaml" >"$tmp/mi.yaml"
+"$strata" size "$tmp/mi.yaml" --deadline 1h --goal gpu-hours --gpu-types mi300x --top 1 --format json \
+    >"$tmp/h.json" 2>"$tmp/h.err" || bad "gpu-hours goal with an unpriced type failed: $(cat "$tmp/h.err")"
 expect "unpriced type: cost null" "None|None" \
     "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ranked"][0]; print(str(r["cost_usd"])+"|"+str(r["price_source"]))' "$tmp/h.json")"
+
+# The H200 has its own row (an HGX H200, Jan 2025), which its rows name.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,h200-sxm --top 1 \
+    >"$tmp/h2.txt" 2>/dev/null || bad "h200 priced from the table failed"
+expect "text: price of h200-sxm" 1 "$(grep -c '^price of h200-sxm: HGX H200 8-GPU' "$tmp/h2.txt")"
 
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]
