@@ -401,25 +401,16 @@ static void add_job_cost(cJSON *job, const st_forecast *f, int on_prem)
     cJSON_AddNumberToObject(k, "cooling_usd", c->capex_cooling_usd);
 }
 
-/* Where a price came from, for the report: its preset row's source, where the scenario states
- * it, or "not priced" when it has none. */
-static const char *price_source(st_price_from from, double value)
-{
-    if (value < 0)
-        return "not priced";
-    return from.source ? from.source : "the scenario's cost: section";
-}
-
 /* The sources of the on-premises prices of cost c into o: the node's and each part's. */
 static void cost_sources(cJSON *o, const st_cost_cfg *c)
 {
     cJSON *src = cJSON_AddObjectToObject(o, "sources");
     cJSON_AddStringToObject(src, "node_price",
-                            price_source(c->from[ST_COST_NODE], c->node_price_usd));
+                            st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
     for (int k = 0; k < ST_COST__PARTS; k++)
         cJSON_AddStringToObject(
             src, st_cost_part_names[k],
-            price_source(c->part_from[k], st_cost_part_value(c, (st_cost_part)k)));
+            st_cost_price_source(c->part_from[k], st_cost_part_value(c, (st_cost_part)k)));
 }
 
 /* The cluster run's energy (models/forecast/cluster_energy.h) into o, when it has one. */

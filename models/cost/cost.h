@@ -108,6 +108,11 @@ double st_cost_part_value(const st_cost_cfg *c, st_cost_part k);
  * Every other price is c's. */
 void st_cost_for_parts(const st_cost_cfg *c, const st_fabric_cfg *f, st_cost_cfg *out);
 
+/* Where a price came from, for a report: its preset row's source, "the scenario's cost:
+ * section" where the scenario states it for every type, or "not priced" when value is unknown
+ * (< 0). */
+const char *st_cost_price_source(st_price_from from, double value);
+
 /* The name of the first scenario key c's delivery model needs and does not have (a price with no
  * public default), or NULL when none is missing; *why says why it has no default. */
 const char *st_cost_missing(const st_cost_cfg *c, const char **why);

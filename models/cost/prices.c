@@ -227,6 +227,13 @@ void st_cost_for_parts(const st_cost_cfg *c, const st_fabric_cfg *f, st_cost_cfg
     }
 }
 
+const char *st_cost_price_source(st_price_from from, double value)
+{
+    if (value < 0)
+        return "not priced";
+    return from.source ? from.source : "the scenario's cost: section";
+}
+
 /* Why a key has no default. */
 static const char hw_price[] =
     "its price depends on the hardware bought or rented and has no published default";
