@@ -77,5 +77,20 @@ expect "unpriced type: cost null" "None|None" \
     >"$tmp/h2.txt" 2>/dev/null || bad "h200 priced from the table failed"
 expect "text: price of h200-sxm" 1 "$(grep -c '^price of h200-sxm: HGX H200 8-GPU' "$tmp/h2.txt")"
 
+# The switch follows the fabric: an InfiniBand 400G cluster that states no switch_price buys the
+# table's NDR switch (36,000 USD); searched over --transport, a RoCE variant has no sourced
+# switch price and is refused by name under the cost goal, not priced at the IB row or at 0.
+sed -e 's/^  nodes: 2$/  nodes: 2\n  fabric: { nic: 400 Gbit\/s, transport: infiniband }/' \
+    -e '/switch_price/d' "$tmp/table.yaml" >"$tmp/ib.yaml"
+"$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --top 1 >"$tmp/ib.txt" 2>"$tmp/ib.err" ||
+    bad "ib fabric without switch_price: $(cat "$tmp/ib.err")"
+expect "ib: switches at the NDR row" 1 "$(grep -c 'switches x 36000 ' "$tmp/ib.txt")"
+"$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --transport infiniband,roce-v2 \
+    >/dev/null 2>"$tmp/r.err"
+expect "a RoCE variant without a switch price exits 2" 2 $?
+n=$((n + 1))
+grep -q "error: a roce-v2 fabric has no 'switch_price' (the preset table has no sourced price for its switch class): state it in cost:, such as switch_price: 30000 USD" \
+    "$tmp/r.err" || bad "roce refused: $(cat "$tmp/r.err")"
+
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]
