@@ -51,9 +51,10 @@ typedef struct size_count {
     st_step_ctx *ctx;
     int64_t *ids; /* GPU ids 0 .. gpus-1: the job holds every GPU of the shape */
     int64_t switches;
-    int64_t ports;    /* the most ports one of its switches needs */
-    int64_t cadences; /* checkpoint cadences weighed */
-    double best;      /* least objective of its configurations (INFINITY when none) */
+    int64_t ports;       /* the most ports one of its switches needs */
+    int64_t optic_ports; /* its switch-side optical ports (models/forecast/netpower.h) */
+    int64_t cadences;    /* checkpoint cadences weighed */
+    double best;         /* least objective of its configurations (INFINITY when none) */
 } size_count;
 
 /* The searched axes of one plan besides the GPU count: dp follows from it. */
@@ -254,18 +255,11 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
 {
     st_cost_cfg c;
     st_cost_for_gpu(s->cost, k->c.gpu->name, &c);
+    st_cost_for_parts(&c, &k->c.fabric, &c); /* the variant's switch class and optics */
     f->price_source = c.from[price_key(&c)].source;
     f->node_price_usd = c.node_price_usd;
     f->switch_price_usd = c.switch_price_usd;
     f->switches = k->switches;
-    if (c.node_price_usd >= 0 && c.switch_price_usd >= 0)
-        f->capex_usd =
-            (double)k->c.nodes * c.node_price_usd + (double)k->switches * c.switch_price_usd +
-            (k->tier_bw > 0 && c.storage_bw_usd_per_bps > 0 ? k->tier_bw * c.storage_bw_usd_per_bps
-                                                            : 0);
-    const char *why;
-    if (st_cost_missing(&c, &why))
-        return;
     st_cost_use u = {.gpus = p->gpus,
                      .cluster_gpus = p->gpus,
                      .cluster_nodes = k->c.nodes,
@@ -274,7 +268,16 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                      .energy_j = f->steps * step_j * f->train_s / f->work_s,
                      .tokens = f->steps * tps,
                      .peak_w = isfinite(f->facility_w) ? f->facility_w : 0,
-                     .storage_bw_bps = k->tier_bw};
+                     .storage_bw_bps = k->tier_bw,
+                     .optic_ports = k->optic_ports,
+                     .racks = f->racks,
+                     .cooling_air_w = isfinite(f->heat.air_w) ? f->heat.air_w : 0,
+                     .cooling_liquid_w = isfinite(f->heat.liquid_w) ? f->heat.liquid_w : 0};
+    if (c.node_price_usd >= 0 && c.switch_price_usd >= 0)
+        f->capex_usd = st_cost_bought(&c, &u);
+    const char *why;
+    if (st_cost_missing(&c, &why))
+        return;
     if (c.delivery != ST_DELIVERY_ON_PREM || u.energy_j > 0) {
         st_cost_result cr = st_cost_job(&c, &u);
         f->cost_usd = cr.total_usd;
@@ -474,6 +477,7 @@ static int ports_of(size_count *k, st_err *err)
         return rc;
     k->switches = st_topo_network_switches(t);
     k->ports = st_topo_most_ports(t, NULL);
+    k->optic_ports = st_forecast_topo_ports(t);
     st_topo_free(t);
     return 0;
 }
@@ -789,12 +793,22 @@ static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *e
         const st_gpu_spec *g =
             v < s->n_variants && s->variants[v].gpu ? s->variants[v].gpu : c->gpu;
         st_cost_cfg p;
+        st_fabric_cfg fab = c->fabric; /* the variant's transport picks its switch class */
+        if (v < s->n_variants && s->variants[v].set_transport)
+            fab.transport = s->variants[v].transport;
         st_cost_for_gpu(s->cost, g->name, &p);
+        st_cost_for_parts(&p, &fab, &p);
         const char *why = NULL, *key = st_cost_missing(&p, &why);
         if (!key && s->capex_usd > 0 && p.node_price_usd < 0)
             key = "node_price", why = "the preset table has no sourced price for its GPU type";
         if (!key && s->capex_usd > 0 && p.switch_price_usd < 0)
             key = "switch_price", why = "the capex budget counts the switches";
+        if (key && !strcmp(key, "switch_price"))
+            return st_err_set(err, ST_EINVAL, s->cost->loc,
+                              "a %s fabric has no 'switch_price' (the preset table has no sourced "
+                              "price for its switch class): state it in cost:, such as "
+                              "switch_price: 30000 USD",
+                              st_transport_names[fab.transport]);
         if (key)
             return st_err_set(err, ST_EINVAL, s->cost->loc,
                               "GPU type '%s' has no '%s' (%s): state it in cost:, for every type "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/cost/cost.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -369,8 +370,9 @@ static void add_job_power(cJSON *job, const st_run *r, size_t i)
     }
 }
 
-/* Job f's TCO (models/cost/cost.h), when the run priced it. */
-static void add_job_cost(cJSON *job, const st_forecast *f)
+/* Job f's TCO (models/cost/cost.h), when the run priced it; on premises (on_prem) with its
+ * capital cost part by part. */
+static void add_job_cost(cJSON *job, const st_forecast *f, int on_prem)
 {
     if (!f->w || !f->has_cost)
         return;
@@ -388,6 +390,27 @@ static void add_job_cost(cJSON *job, const st_forecast *f)
     cJSON_AddNumberToObject(b, "gpu_usd", c->gpu_usd);
     cJSON_AddNumberToObject(b, "storage_usd", c->storage_usd);
     cJSON_AddNumberToObject(b, "egress_usd", c->egress_usd);
+    if (!on_prem)
+        return;
+    cJSON *k = cJSON_AddObjectToObject(o, "capex");
+    cJSON_AddNumberToObject(k, "nodes_usd", c->capex_nodes_usd);
+    cJSON_AddNumberToObject(k, "switches_usd", c->capex_switches_usd);
+    cJSON_AddNumberToObject(k, "optics_usd", c->capex_optics_usd);
+    cJSON_AddNumberToObject(k, "storage_usd", c->capex_storage_usd);
+    cJSON_AddNumberToObject(k, "racks_usd", c->capex_racks_usd);
+    cJSON_AddNumberToObject(k, "cooling_usd", c->capex_cooling_usd);
+}
+
+/* The sources of the on-premises prices of cost c into o: the node's and each part's. */
+static void cost_sources(cJSON *o, const st_cost_cfg *c)
+{
+    cJSON *src = cJSON_AddObjectToObject(o, "sources");
+    cJSON_AddStringToObject(src, "node_price",
+                            st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
+    for (int k = 0; k < ST_COST__PARTS; k++)
+        cJSON_AddStringToObject(
+            src, st_cost_part_names[k],
+            st_cost_price_source(c->part_from[k], st_cost_part_value(c, (st_cost_part)k)));
 }
 
 /* The cluster run's energy (models/forecast/cluster_energy.h) into o, when it has one. */
@@ -472,7 +495,8 @@ char *st_report_json(const st_report *rep)
     for (size_t i = 0; i < r->n; i++) {
         cJSON *j = r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]);
         add_job_power(j, r, i);
-        add_job_cost(j, &r->f[i]);
+        add_job_cost(j, &r->f[i],
+                     st_scn_cost(s) && st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM);
         cJSON_AddItemToArray(jobs, j);
     }
     if (r->has_cluster)
@@ -487,6 +511,8 @@ char *st_report_json(const st_report *rep)
         cJSON *co = cJSON_AddObjectToObject(root, "cost");
         cJSON_AddStringToObject(co, "delivery", st_delivery_names[st_scn_cost(s)->delivery]);
         cJSON_AddNumberToObject(co, "total_usd", r->cost_total_usd);
+        if (st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM)
+            cost_sources(co, st_scn_cost(s));
     }
     cJSON_AddItemToObject(root, "audit", audit_json(r));
     return st_report_json_print(root);

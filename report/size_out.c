@@ -110,6 +110,22 @@ static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result 
         }
 }
 
+/* The parts bought beyond the nodes and switches that c prices (models/cost/cost.h), by name;
+ * the checkpoint tier's bandwidth when c has no breakdown. */
+static void text_parts(sbuf *b, const st_cost_result *c)
+{
+    const struct {
+        double usd;
+        const char *name;
+    } parts[] = {{c->capex_optics_usd, "optics"},
+                 {c->capex_racks_usd, "racks"},
+                 {c->capex_cooling_usd, "cooling"},
+                 {c->capex_storage_usd, "checkpoint bandwidth"}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i].usd > 0 || (!(c->capex_usd > 0) && i == 3))
+            put(b, " + %s", parts[i].name);
+}
+
 /* Row f's cost as its parts, so a reader can check the ranking by hand: on premises what it
  * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost. */
 static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
@@ -124,7 +140,7 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
             f->node_price_usd, (long long)f->switches, f->switch_price_usd);
         if (f->capex_usd >
             (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
-            put(b, " + checkpoint bandwidth");
+            text_parts(b, c);
         put(b,
             " = %.4g; over %.4g d: capex %.4g + maintenance %.4g + energy %.4g + demand %.4g "
             "+ staff %.4g",

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/cost/cost.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -350,7 +351,8 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     cooling_text(out, p, c);
 }
 
-/* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD. */
+/* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its
+ * capex part by part and where each price came from. */
 static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
 {
     fprintf(out, "\ncost (%s): total %.6g USD\n", st_delivery_names[c->delivery],
@@ -365,7 +367,20 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
                 r->f[i].w->name, k->total_usd, k->per_token_usd, k->per_year_usd, k->capex_usd,
                 k->energy_usd, k->demand_usd, k->maintenance_usd, k->staff_usd, k->gpu_usd,
                 k->storage_usd, k->egress_usd);
+        if (c->delivery == ST_DELIVERY_ON_PREM)
+            fprintf(out,
+                    "    capex: nodes %.6g, switches %.6g, optics %.6g, storage %.6g, racks %.6g, "
+                    "cooling %.6g\n",
+                    k->capex_nodes_usd, k->capex_switches_usd, k->capex_optics_usd,
+                    k->capex_storage_usd, k->capex_racks_usd, k->capex_cooling_usd);
     }
+    if (c->delivery != ST_DELIVERY_ON_PREM)
+        return;
+    fprintf(out, "  prices: node_price: %s\n",
+            st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
+    for (int k = 0; k < ST_COST__PARTS; k++)
+        fprintf(out, "  prices: %s: %s\n", st_cost_part_names[k],
+                st_cost_price_source(c->part_from[k], st_cost_part_value(c, (st_cost_part)k)));
 }
 
 /* The cluster run's energy (models/forecast/cluster_energy.h), when it has one. */

@@ -491,6 +491,12 @@ static const st_field cost_fields[] = {
     ST_FENUM(st_cost_cfg, "egress", egress, st_egress_names),
     ST_FDIM(st_cost_cfg, "storage_bandwidth_price", storage_bw_usd_per_bps, ST_DIM_PRICE_BANDWIDTH,
             ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "optic_price", optic_usd, ST_DIM_MONEY, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "rack_price", rack_usd, ST_DIM_MONEY, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "cooling_air_price", cooling_air_usd_per_w, ST_DIM_PRICE_POWER,
+            ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "cooling_liquid_price", cooling_liquid_usd_per_w, ST_DIM_PRICE_POWER,
+            ST_R_NONNEG),
     ST_FEND,
 };
 
@@ -510,6 +516,7 @@ int st__load_cost(st_ld *ld, const st_ynode *n)
      * resolved the same way where it is priced (planner/size.c). */
     const char *gpu = ld->s->cluster.gpu ? ld->s->cluster.gpu->name : NULL;
     st_cost_for_gpu(c, gpu, c);
+    st_cost_for_parts(c, &ld->s->cluster.fabric, c); /* the switch and optics by the fabric */
     const char *why = NULL, *key = st_cost_missing(c, &why);
     if (key && gpu && (!strcmp(key, "node_price") || strstr(key, "gpu_hour_price")))
         return st_rd_fail(&ld->rd, n, ST_EINVAL,

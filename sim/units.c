@@ -89,6 +89,8 @@ static const unit_def units[] = {
     U("USD/(B/s)", ST_DIM_PRICE_BANDWIDTH, 1, 1, 0),
     U("USD/(GB/s)", ST_DIM_PRICE_BANDWIDTH, 1, 1e9, P),
     U("USD/(TB/s)", ST_DIM_PRICE_BANDWIDTH, 1, 1e12, 0),
+    U("USD/W", ST_DIM_PRICE_POWER, 1, 1, 0), U("USD/kW", ST_DIM_PRICE_POWER, 1, 1e3, P),
+    U("USD/MW", ST_DIM_PRICE_POWER, 1, 1e6, 0),
     U("J", ST_DIM_ENERGY, 1, 1, P), U("kJ", ST_DIM_ENERGY, 1e3, 1, P),
     U("MJ", ST_DIM_ENERGY, 1e6, 1, P), U("GJ", ST_DIM_ENERGY, 1e9, 1, P),
     U("Wh", ST_DIM_ENERGY, 3600, 1, 0), U("kWh", ST_DIM_ENERGY, 3.6e6, 1, 0),
@@ -153,6 +155,7 @@ static const struct dim_info {
     [ST_DIM_PRICE_DEMAND] = {"demand charge", "a demand charge", "'15 USD/kW-month'"},
     [ST_DIM_PRICE_BANDWIDTH] = {"price per bandwidth", "a price per bandwidth",
                                 "'5000 USD/(GB/s)'"},
+    [ST_DIM_PRICE_POWER] = {"price per power", "a price per power", "'1500 USD/kW'"},
 };
 
 const char *st_dim_name(st_dim d)

@@ -28,6 +28,7 @@ typedef enum st_dim {
     ST_DIM_ENERGY,       /* J kJ MJ GJ, Wh kWh MWh GWh -> joules */
     ST_DIM_PRICE_DEMAND, /* USD/W-month USD/kW-month USD/MW-month -> USD per watt per month */
     ST_DIM_PRICE_BANDWIDTH, /* USD/(B/s) USD/(GB/s) USD/(TB/s) -> USD per byte/s */
+    ST_DIM_PRICE_POWER,     /* USD/W USD/kW USD/MW -> USD per watt (a plant's capacity) */
     ST_DIM__COUNT
 } st_dim;
 

@@ -19,6 +19,7 @@ const char *const st_trace_replay_names[] = {ST_TRACE_REPLAYS(ST__ENUM_NAME) NUL
 const char *const st_delivery_names[] = {ST_DELIVERIES(ST__ENUM_NAME) NULL};
 const char *const st_pricing_names[] = {ST_PRICINGS(ST__ENUM_NAME) NULL};
 const char *const st_cost_key_names[] = {ST_COST_TYPED(ST__ENUM_NAME) NULL};
+const char *const st_cost_part_names[] = {ST_COST_PARTS(ST__ENUM_NAME) NULL};
 const char *const st_egress_names[] = {ST_EGRESSES(ST__ENUM_NAME) NULL};
 const char *const st_grad_coll_names[] = {ST_GRAD_COLLS(ST__ENUM_NAME) NULL};
 const char *const st_workload_kind_names[] = {ST_WORKLOAD_KINDS(ST__ENUM_NAME) NULL};

@@ -465,6 +465,20 @@ typedef struct st_sched_cfg {
 typedef enum st_cost_key { ST_COST_TYPED(ST__ENUM_VALUE) ST_COST__TYPED } st_cost_key;
 extern const char *const st_cost_key_names[];
 
+/* The on-premises parts priced beyond the node, each a price key of `cost:` and a row of the
+ * preset table (models/cost/prices.c): per fabric class (the switch: transport and port rate),
+ * per port rate (the optics), or for the whole site. */
+#define ST_COST_PARTS(X)                                                                           \
+    X(ST_PART_SWITCH, "switch_price")                                                              \
+    X(ST_PART_OPTIC, "optic_price")                                                                \
+    X(ST_PART_STORAGE, "storage_price")                                                            \
+    X(ST_PART_STORAGE_BW, "storage_bandwidth_price")                                               \
+    X(ST_PART_RACK, "rack_price")                                                                  \
+    X(ST_PART_COOLING_AIR, "cooling_air_price")                                                    \
+    X(ST_PART_COOLING_LIQUID, "cooling_liquid_price")
+typedef enum st_cost_part { ST_COST_PARTS(ST__ENUM_VALUE) ST_COST__PARTS } st_cost_part;
+extern const char *const st_cost_part_names[];
+
 /* Where a typed price came from: stated for every GPU type (a scalar, or a struct filled by
  * hand: the zero value), stated for the GPU type, or the preset table's row for it. */
 typedef enum st_price_origin { ST_PRICE_ALL, ST_PRICE_TYPE, ST_PRICE_PRESET } st_price_origin;
@@ -510,6 +524,14 @@ typedef struct st_cost_cfg {
     /* on-premises: the checkpoint tier's write bandwidth, USD per byte/s; read only by
      * `strata size --storage-bandwidth` (planner/size.c); < 0 unset, no default */
     double storage_bw_usd_per_bps;
+    /* on-premises parts beyond the node and the switch: each switch-side optical transceiver
+     * port (USD), each rack with its PDUs (USD), and the cooling plant per W of heat it rejects
+     * to air and to liquid (USD per W); < 0 unknown: that part is bought but not priced */
+    double optic_usd;
+    double rack_usd;
+    double cooling_air_usd_per_w, cooling_liquid_usd_per_w;
+    /* where each part's price came from (st_cost_for_parts, models/cost/cost.h) */
+    st_price_from part_from[ST_COST__PARTS];
     st_price_from from[ST_COST__TYPED];
     const st_typed_price *typed; /* n_typed prices stated per GPU type (owned by the scenario) */
     int n_typed;

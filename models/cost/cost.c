@@ -1,22 +1,58 @@
 /* One job's TCO under its delivery model: docs/models/cost.md gives the arithmetic. */
 #include "models/cost/cost.h"
 
-/* On-premises: the job's share of the cluster's nodes and switches (its GPUs over the
- * cluster's), and the storage capacity it keeps, written off straight-line over the amortization
- * period for the time it holds them (and the checkpoint tier's write bandwidth bought, when a
- * sizing search prices it), with the yearly maintenance share of the same purchases;
- * its facility energy at the tariff; its share of the facility's peak at the demand charge for
- * every month (730 h) it runs; its share of the cluster's staff. */
+/* n of a part at price, or 0 when the part has no price (< 0): not bought, or not priced. */
+static double priced(double n, double price)
+{
+    return price > 0 ? n * price : 0;
+}
+
+/* What the job's share of the cluster's purchases cost, part by part, into r's capex parts (not
+ * yet written off): nodes, switches, their optics, racks and cooling plant at its GPUs' share of
+ * the cluster's, and the storage capacity it keeps (with, when a sizing search prices it, its
+ * share of the checkpoint tier's write bandwidth). Returns their sum, summed as the shared parts
+ * times the share plus the storage. */
+static double bought(const st_cost_cfg *c, const st_cost_use *u, double share, st_cost_result *r)
+{
+    double nodes = priced((double)u->cluster_nodes, c->node_price_usd);
+    double switches = priced((double)u->cluster_switch, c->switch_price_usd);
+    double optics = priced((double)u->optic_ports, c->optic_usd);
+    double racks = priced((double)u->racks, c->rack_usd);
+    double cooling = priced(u->cooling_air_w, c->cooling_air_usd_per_w) +
+                     priced(u->cooling_liquid_w, c->cooling_liquid_usd_per_w);
+    double storage = priced(u->stored_bytes, c->storage_price_usd_per_byte);
+    double bw = share * priced(u->storage_bw_bps, c->storage_bw_usd_per_bps);
+    r->capex_nodes_usd = share * nodes, r->capex_switches_usd = share * switches;
+    r->capex_optics_usd = share * optics, r->capex_racks_usd = share * racks;
+    r->capex_cooling_usd = share * cooling, r->capex_storage_usd = storage + bw;
+    return share * (nodes + switches + optics + racks + cooling) + storage + bw;
+}
+
+/* The job's GPUs over the cluster's: its share of what the cluster buys. */
+static double share_of(const st_cost_use *u)
+{
+    return u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
+}
+
+double st_cost_bought(const st_cost_cfg *c, const st_cost_use *u)
+{
+    st_cost_result r;
+    return bought(c, u, share_of(u), &r);
+}
+
+/* On-premises: what the job's share of the purchases cost (bought), written off straight-line
+ * over the amortization period for the time it holds them, with the yearly maintenance share of
+ * the same purchases; its facility energy at the tariff; its share of the facility's peak at the
+ * demand charge for every month (730 h) it runs; its share of the cluster's staff. */
 static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *r)
 {
-    double share = u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
-    double bought = share * ((double)u->cluster_nodes * c->node_price_usd +
-                             (double)u->cluster_switch * c->switch_price_usd) +
-                    u->stored_bytes * c->storage_price_usd_per_byte;
-    if (u->storage_bw_bps > 0 && c->storage_bw_usd_per_bps > 0)
-        bought += share * u->storage_bw_bps * c->storage_bw_usd_per_bps;
-    r->capex_usd = bought * u->held_s / c->amortization_s;
-    r->maintenance_usd = bought * c->maintenance_per_year * u->held_s / ST_COST_YEAR_S;
+    double share = share_of(u);
+    double all = bought(c, u, share, r), written = u->held_s / c->amortization_s;
+    r->capex_nodes_usd *= written, r->capex_switches_usd *= written;
+    r->capex_optics_usd *= written, r->capex_racks_usd *= written;
+    r->capex_cooling_usd *= written, r->capex_storage_usd *= written;
+    r->capex_usd = all * u->held_s / c->amortization_s;
+    r->maintenance_usd = all * c->maintenance_per_year * u->held_s / ST_COST_YEAR_S;
     r->energy_usd = u->energy_j * c->electricity_usd_per_j;
     r->demand_usd = u->peak_w * c->demand_usd_per_w_month * u->held_s / ST_COST_MONTH_S;
     r->staff_usd = share * c->staff_usd_per_s * u->held_s;

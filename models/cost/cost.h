@@ -25,6 +25,11 @@ typedef struct st_cost_use {
     double peak_w;          /* its share of the facility's metered peak demand (on-premises), W */
     double storage_bw_bps;  /* checkpoint-tier write bandwidth bought (on-premises, priced at
                                storage_bandwidth_price when that is set), bytes/s */
+    int64_t optic_ports;    /* switch-side optical transceiver ports bought: the fabric's
+                               (models/forecast/netpower.h st_forecast_switch_ports) */
+    int64_t racks;          /* racks bought, each with its PDUs */
+    double cooling_air_w;   /* heat rejection bought, W: to air (the racks' air, the electrical */
+    double cooling_liquid_w; /* rooms' losses) and to liquid (models/plant/plant.h st_plant_heat) */
 } st_cost_use;
 
 /* One job's cost, USD. The breakdown sums to total_usd; a part a delivery model has not is 0. */
@@ -40,11 +45,21 @@ typedef struct st_cost_result {
     double gpu_usd;         /* bare metal and cloud: GPU-hours at the rental price */
     double storage_usd;     /* cloud: GB-months at the storage price */
     double egress_usd;      /* cloud: bytes leaving at the egress price */
+    /* on-premises: capex_usd part by part (they sum to it): nodes, switches, optics, storage
+     * (capacity and write bandwidth), racks and cooling; a part with no price is 0 */
+    double capex_nodes_usd, capex_switches_usd, capex_optics_usd, capex_storage_usd,
+        capex_racks_usd, capex_cooling_usd;
 } st_cost_result;
 
 /* The cost of use u under prices c: the arithmetic of docs/models/cost.md. c has passed
  * st_cost_missing (every price its delivery model reads is set). */
 st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u);
+
+/* What use u buys on premises under prices c, USD, before it is written off: the job's share of
+ * the cluster's nodes, switches, optics, racks and cooling (and of the checkpoint tier's write
+ * bandwidth) plus the storage capacity it keeps; a part with no price counts 0. What a capex
+ * budget compares (planner/size.c). */
+double st_cost_bought(const st_cost_cfg *c, const st_cost_use *u);
 
 /* One row of the preset price table (models/cost/prices.c): a cost: key's price (SI units: USD,
  * USD per GPU-second, USD per joule ...) for the whole site (part NULL) or for one part (a GPU
@@ -73,6 +88,30 @@ void st_cost_defaults(st_cost_cfg *c);
  * type, else its price for every type, else the preset table's row for that type, else unknown
  * (< 0); out->from says which, with its source. Every other price is c's. */
 void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out);
+
+/* The preset table's part name of a fabric's switch class, its transport and port rate
+ * (port_bps, bits/s, in whole Gbit/s), such as "infiniband-400g", and of its optics, the port
+ * rate alone, such as "400g" (a twin-port OSFP transceiver serves InfiniBand and Ethernet
+ * alike: NVIDIA's MMS4X00-NS documentation). buf holds n bytes. */
+void st_cost_switch_class(st_transport t, double port_bps, char *buf, size_t n);
+void st_cost_optic_class(double port_bps, char *buf, size_t n);
+
+/* The field of c that holds part k's price, and its value. */
+double *st_cost_part_price(st_cost_cfg *c, st_cost_part k);
+double st_cost_part_value(const st_cost_cfg *c, st_cost_part k);
+
+/* c's part prices for a cluster with fabric f into out (out may be c): each part the scenario
+ * states keeps its price (part_from: ST_PRICE_ALL); every other takes the preset table's row for
+ * f's switch class (switch_price), its port rate (optic_price) or the site (the rest), else
+ * unknown (< 0); part_from[k] says which, with its row's source. A price found by an earlier
+ * call (ST_PRICE_PRESET) is looked up again, so a sizing search can price each fabric it tries.
+ * Every other price is c's. */
+void st_cost_for_parts(const st_cost_cfg *c, const st_fabric_cfg *f, st_cost_cfg *out);
+
+/* Where a price came from, for a report: its preset row's source, "the scenario's cost:
+ * section" where the scenario states it for every type, or "not priced" when value is unknown
+ * (< 0). */
+const char *st_cost_price_source(st_price_from from, double value);
 
 /* The name of the first scenario key c's delivery model needs and does not have (a price with no
  * public default), or NULL when none is missing; *why says why it has no default. */

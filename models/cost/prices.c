@@ -4,6 +4,7 @@
 #include "models/cost/cost.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* AWS bills a "GB" of 2^30 bytes (the byte-hour arithmetic of its Amazon S3 FAQ, "How will I be
@@ -47,9 +48,23 @@ static const st_price_row rows[] = {
      * Delta Computer listed it at EUR 303,610 (Mar 2024): the same range. */
     {"node_price", "h100-sxm", 296644, 2024,
      "HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024"},
+    /* An HGX H200 8-GPU system, listing archived 31 Jan 2025 (archive.ph/TxlLv), as Epoch AI's
+     * data set records it ("HGX, 8 GPU, on sale"; 39,083.38 a GPU): 8 x 39,083.38. The same
+     * data set's HGX H100 of that day is 31,904.63 a GPU (archive.ph/miFcW), and an H200
+     * baseboard alone listed at 270,565 (anafrashop, Mar 2024). */
+    {"node_price", "h200-sxm", 312667.04, 2025,
+     "HGX H200 8-GPU, listing archived 31 Jan 2025 (Epoch AI)"},
     /* NVIDIA DGX B200 (8 x B200) at about USD 515,000 (vengineer.hatenablog.com, "DGX B200",
      * 16 Mar 2025, from a reseller's list price). */
     {"node_price", "b200", 515000, 2025, "DGX B200 list, USD 515K, vengineer, Mar 2025"},
+
+    /* Fabric switches, per class (st_cost_switch_class: transport and port rate). A 64-port
+     * NDR 400G InfiniBand switch (QM9700 class): USD 36,000, FS.com's listing archived 22 Aug
+     * 2024 (web.archive.org/web/20240822234224/https://www.fs.com/products/206473.html), as
+     * Eugene Cheah's H100 cluster cost sheet prices it ("H100 Freakonomics", tech-talk-cto
+     * substack, Aug 2024; NVIDIA's own part at about USD 50,000 there). */
+    {"switch_price", "infiniband-400g", 36000, 2024,
+     "64-port NDR IB switch, FS.com list Aug 2024 (Cheah H100 cost sheet)"},
 
     /* On-demand cloud rates per GPU-hour: an 8-GPU instance's rate over 8. AWS p4d.24xlarge
      * (8 x A100 40 GB), us-east-1, USD 32.77 an hour (AWS P4 page archived 15 Jun 2021, Epoch AI:
@@ -116,6 +131,10 @@ void st_cost_defaults(st_cost_cfg *c)
     c->pricing = ST_PRICING_ON_DEMAND;
     c->committed_gpu_hour_usd_per_s = c->commitment_s = -1;
     c->storage_bw_usd_per_bps = -1; /* a hardware price: no published default */
+    c->optic_usd = c->rack_usd = -1;
+    c->cooling_air_usd_per_w = c->cooling_liquid_usd_per_w = -1;
+    for (int k = 0; k < ST_COST__PARTS; k++)
+        c->part_from[k] = (st_price_from){ST_PRICE_ALL, NULL};
     c->amortization_s =
         4 * 365 * 86400.0; /* the documented default (docs/guide/scenario-reference.md): 4 y, an
                               assumption, settable */
@@ -154,6 +173,65 @@ void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out)
         *v = r ? r->value : -1;
         out->from[k] = (st_price_from){ST_PRICE_PRESET, r ? r->source : NULL};
     }
+}
+
+void st_cost_switch_class(st_transport t, double port_bps, char *buf, size_t n)
+{
+    const char *name = (unsigned)t <= ST_TRANSPORT_INFINIBAND ? st_transport_names[t] : "?";
+    snprintf(buf, n, "%s-%.0fg", name, port_bps / 1e9);
+}
+
+void st_cost_optic_class(double port_bps, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.0fg", port_bps / 1e9);
+}
+
+/* Where each part's price lives in st_cost_cfg, in st_cost_part order. */
+static const size_t part_off[ST_COST__PARTS] = {
+    offsetof(st_cost_cfg, switch_price_usd),
+    offsetof(st_cost_cfg, optic_usd),
+    offsetof(st_cost_cfg, storage_price_usd_per_byte),
+    offsetof(st_cost_cfg, storage_bw_usd_per_bps),
+    offsetof(st_cost_cfg, rack_usd),
+    offsetof(st_cost_cfg, cooling_air_usd_per_w),
+    offsetof(st_cost_cfg, cooling_liquid_usd_per_w),
+};
+
+double *st_cost_part_price(st_cost_cfg *c, st_cost_part k)
+{
+    return (double *)((char *)c + part_off[k]);
+}
+
+double st_cost_part_value(const st_cost_cfg *c, st_cost_part k)
+{
+    return *(const double *)((const char *)c + part_off[k]);
+}
+
+void st_cost_for_parts(const st_cost_cfg *c, const st_fabric_cfg *f, st_cost_cfg *out)
+{
+    if (out != c)
+        *out = *c;
+    char sw[48] = "", op[24] = "";
+    if (f && f->nic_bw > 0) { /* cluster.fabric.nic is bytes/s */
+        st_cost_switch_class(f->transport, f->nic_bw * 8, sw, sizeof sw);
+        st_cost_optic_class(f->nic_bw * 8, op, sizeof op);
+    }
+    for (int k = 0; k < ST_COST__PARTS; k++) {
+        double *v = st_cost_part_price(out, (st_cost_part)k);
+        if (out->part_from[k].origin == ST_PRICE_ALL && *v >= 0)
+            continue; /* stated */
+        const char *part = k == ST_PART_SWITCH ? sw : k == ST_PART_OPTIC ? op : NULL;
+        const st_price_row *r = part && !*part ? NULL : st_price_find(st_cost_part_names[k], part);
+        *v = r ? r->value : -1;
+        out->part_from[k] = (st_price_from){ST_PRICE_PRESET, r ? r->source : NULL};
+    }
+}
+
+const char *st_cost_price_source(st_price_from from, double value)
+{
+    if (value < 0)
+        return "not priced";
+    return from.source ? from.source : "the scenario's cost: section";
 }
 
 /* Why a key has no default. */

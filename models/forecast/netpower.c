@@ -7,6 +7,24 @@
 #include "models/fabric/topo.h"
 #include "models/plant/plant.h"
 
+/* One switch-side port per NIC cable, two per leaf-spine and spine-core cable. */
+int64_t st_forecast_topo_ports(const st_topo *t)
+{
+    return st_topo_cables(t, ST_LEVEL_NIC) + 2 * st_topo_cables(t, ST_LEVEL_LEAF) +
+           2 * st_topo_cables(t, ST_LEVEL_SPINE);
+}
+
+int64_t st_forecast_switch_ports(const st_cluster_cfg *c)
+{
+    st_topo *t = NULL;
+    st_err err = {0};
+    if (st_topo_new(c, &t, &err))
+        return 0;
+    int64_t ports = st_forecast_topo_ports(t);
+    st_topo_free(t);
+    return ports;
+}
+
 int st_forecast_switch_optics(const st_cluster_cfg *c, int64_t *ports, double *board_w)
 {
     *ports = 0, *board_w = 0;
@@ -18,8 +36,7 @@ int st_forecast_switch_optics(const st_cluster_cfg *c, int64_t *ports, double *b
     st_err err = {0};
     if (st_topo_new(c, &t, &err))
         return 0;
-    *ports = st_topo_cables(t, ST_LEVEL_NIC) + 2 * st_topo_cables(t, ST_LEVEL_LEAF) +
-             2 * st_topo_cables(t, ST_LEVEL_SPINE);
+    *ports = st_forecast_topo_ports(t);
     st_topo_free(t);
     *board_w = (double)*ports * p->switch_optic_w;
     return 1;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/fabric/topo.h"
 
 /* The switch-side optical ports of cluster c's fabric and their transceivers' board power (W):
  * one switch port per NIC cable (its other end is the NIC's, in the node's base power), two per
@@ -15,5 +16,10 @@
  * *board_w set, or 0 when there is no figure for the fabric's port rate or its topology cannot
  * be built (then the network's power is not modelled). */
 int st_forecast_switch_optics(const st_cluster_cfg *c, int64_t *ports, double *board_w);
+
+/* The same switch-side optical ports at any port rate (what the cost model buys transceivers
+ * for), of cluster c, or 0 when its topology cannot be built, or of the topology t. */
+int64_t st_forecast_switch_ports(const st_cluster_cfg *c);
+int64_t st_forecast_topo_ports(const st_topo *t);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "models/cost/cost.h"
 #include "models/fabric/topo.h"
+#include "models/forecast/netpower.h"
 #include "models/forecast/run.h"
 #include "models/forecast/run_internal.h"
 
@@ -37,20 +38,35 @@ static double job_peak_share(const st_run *out, size_t i)
     return metered * mine / all;
 }
 
+/* What the cluster buys beyond its nodes, for the cost model (on-premises): its switches, their
+ * optical ports, and from the plant (when it ran) its racks and the heat its cooling rejects to
+ * air and to liquid. */
+static st_cost_use cluster_use(const st_run_spec *sp, const st_run *out)
+{
+    st_cost_use u = {.cluster_switch = cluster_switches(sp->c),
+                     .optic_ports = st_forecast_switch_ports(sp->c)};
+    if (out->has_plant) {
+        u.racks = out->plant.racks;
+        u.cooling_air_w = out->plant.heat.air_w;
+        u.cooling_liquid_w = out->plant.heat.liquid_w;
+    }
+    return u;
+}
+
 /* What job f used, for the cost model: its GPUs over its life, its facility energy (0 without
  * the plant), two checkpoints kept on storage (the restorable one and the one being written, as
  * the audit counts them) and, as what leaves the cloud, its final checkpoint, once, or (cost
  * `egress: checkpoints`) every checkpoint that became restorable (at least one: the model). */
-static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i, int64_t switches)
+static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
+                           const st_cost_use *cluster)
 {
     const st_forecast *f = &out->f[i];
-    st_cost_use u = {.gpus = f->w->gpus,
-                     .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
-                     .cluster_nodes = sp->c->nodes,
-                     .cluster_switch = switches,
-                     .held_s = st__run_held_s(sp, out, i),
-                     .tokens =
-                         (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len};
+    st_cost_use u = *cluster;
+    u.gpus = f->w->gpus;
+    u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
+    u.cluster_nodes = sp->c->nodes;
+    u.held_s = st__run_held_s(sp, out, i);
+    u.tokens = (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len;
     u.peak_w = job_peak_share(out, i);
     for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
         if (out->plant.jobs[k].id == i)
@@ -71,12 +87,12 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
     if (!sp->cost)
         return;
     int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
-    int64_t switches = on_prem ? cluster_switches(sp->c) : 0;
+    st_cost_use cluster = on_prem ? cluster_use(sp, out) : (st_cost_use){0};
     for (size_t i = 0; i < sp->n; i++) {
         st_forecast *f = &out->f[i];
         if (!f->w || !f->has_life || !(f->life.wall_s > 0))
             continue;
-        st_cost_use u = job_use(sp, out, i, switches);
+        st_cost_use u = job_use(sp, out, i, &cluster);
         if (on_prem && !(u.energy_j > 0))
             continue;
         f->cost = st_cost_job(sp->cost, &u);

@@ -57,18 +57,40 @@ expect "one price for every type (as before): the B200 first, priced by the scen
 expect "text: price of b200" 1 "$(grep -c '^price of b200: DGX B200 list' "$tmp/t.txt")"
 expect "text: price of h100-sxm" 1 "$(grep -c '^price of h100-sxm: HGX H100' "$tmp/t.txt")"
 
-# An H200 has no sourced server price: searched under the cost goal, it is refused by name.
-"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,h200-sxm \
+# An MI300X has no sourced server price: searched under the cost goal, it is refused by name.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,mi300x \
     >/dev/null 2>"$tmp/e.err"
 expect "a type without a price exits 2" 2 $?
 n=$((n + 1))
-grep -q "error: GPU type 'h200-sxm' has no 'node_price' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {h200-sxm: 300000 USD}" \
-    "$tmp/e.err" || bad "h200 refused: $(cat "$tmp/e.err")"
-# Under the GPU-hours goal it is searched, its cost unknown (null), not 0.
-"$strata" size "$tmp/table.yaml" --deadline 1h --goal gpu-hours --gpu-types h200-sxm --top 1 --format json \
-    >"$tmp/h.json" 2>/dev/null || bad "gpu-hours goal with an unpriced type failed"
+grep -q "error: GPU type 'mi300x' has no 'node_price' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {mi300x: 300000 USD}" \
+    "$tmp/e.err" || bad "mi300x refused: $(cat "$tmp/e.err")"
+# Under the GPU-hours goal it is searched, its cost unknown (null), not 0 (its node's power
+# besides the GPUs stated: the catalog has no MI300X platform figure).
+sed 's/^  nodes: 2$/  nodes: 2\n  node: { base_power: 2.5 kW }/' "$tmp/table.yaml" >"$tmp/mi.yaml"
+"$strata" size "$tmp/mi.yaml" --deadline 1h --goal gpu-hours --gpu-types mi300x --top 1 --format json \
+    >"$tmp/h.json" 2>"$tmp/h.err" || bad "gpu-hours goal with an unpriced type failed: $(cat "$tmp/h.err")"
 expect "unpriced type: cost null" "None|None" \
     "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ranked"][0]; print(str(r["cost_usd"])+"|"+str(r["price_source"]))' "$tmp/h.json")"
+
+# The H200 has its own row (an HGX H200, Jan 2025), which its rows name.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,h200-sxm --top 1 \
+    >"$tmp/h2.txt" 2>/dev/null || bad "h200 priced from the table failed"
+expect "text: price of h200-sxm" 1 "$(grep -c '^price of h200-sxm: HGX H200 8-GPU' "$tmp/h2.txt")"
+
+# The switch follows the fabric: an InfiniBand 400G cluster that states no switch_price buys the
+# table's NDR switch (36,000 USD); searched over --transport, a RoCE variant has no sourced
+# switch price and is refused by name under the cost goal, not priced at the IB row or at 0.
+sed -e 's/^  nodes: 2$/  nodes: 2\n  fabric: { nic: 400 Gbit\/s, transport: infiniband }/' \
+    -e '/switch_price/d' "$tmp/table.yaml" >"$tmp/ib.yaml"
+"$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --top 1 >"$tmp/ib.txt" 2>"$tmp/ib.err" ||
+    bad "ib fabric without switch_price: $(cat "$tmp/ib.err")"
+expect "ib: switches at the NDR row" 1 "$(grep -c 'switches x 36000 ' "$tmp/ib.txt")"
+"$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --transport infiniband,roce-v2 \
+    >/dev/null 2>"$tmp/r.err"
+expect "a RoCE variant without a switch price exits 2" 2 $?
+n=$((n + 1))
+grep -q "error: a roce-v2 fabric has no 'switch_price' (the preset table has no sourced price for its switch class): state it in cost:, such as switch_price: 30000 USD" \
+    "$tmp/r.err" || bad "roce refused: $(cat "$tmp/r.err")"
 
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]

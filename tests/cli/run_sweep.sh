@@ -161,7 +161,7 @@ expect "renamed column" "--columns: error: 'cost.capex_usd' is not a report key 
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
 expect "repeated column exit" 2 $?
 keys=$(sed -n '/--columns KEYS/,/^$/p' "$tmp/h.txt" | tr ' ,()' '\n' | grep -E '^[a-z_.]+_[a-z_.]+$|^mfu$|^hfu$|^fits$|^steps$|^interruptions$|^goodput$' | sort -u)
-expect "help lists 25 keys" 25 "$(echo "$keys" | wc -l)"
+expect "help lists 31 keys" 31 "$(echo "$keys" | wc -l)"
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns "$(echo "$keys" | paste -sd,)" \
     >/dev/null 2>&1
 expect "every listed key is taken" 0 $?

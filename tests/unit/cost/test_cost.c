@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/cost/cost.h"
+#include "models/forecast/netpower.h"
 #include "models/forecast/run.h"
 #include "scenarios/scenario.h"
 
@@ -151,6 +152,38 @@ START_TEST(test_unsourced_prices_are_required)
 }
 END_TEST
 
+/* The parts beyond the node: 1,000 optical ports at 800 USD, 64 racks at 25,000 USD, 1 MW of
+ * air and 2 MW of liquid heat rejection at 1.2 and 0.8 USD/W; half of each is the job's, written
+ * off as the nodes are, and the maintenance share counts them. With none priced (the defaults)
+ * the capex is the nodes', switches' and storage's alone. */
+START_TEST(test_on_prem_capex_includes_each_part)
+{
+    st_cost_cfg c = prices(ST_DELIVERY_ON_PREM);
+    st_cost_use u = job();
+    st_cost_result base = st_cost_job(&c, &u);
+    u.optic_ports = 1000, u.racks = 64, u.cooling_air_w = 1e6, u.cooling_liquid_w = 2e6;
+    st_cost_result same = st_cost_job(&c, &u); /* bought, but not priced */
+    ck_assert_double_eq(same.capex_usd, base.capex_usd);
+    ck_assert_double_eq(same.capex_optics_usd + same.capex_racks_usd + same.capex_cooling_usd, 0);
+    c.optic_usd = 800, c.rack_usd = 25000;
+    c.cooling_air_usd_per_w = 1.2, c.cooling_liquid_usd_per_w = 0.8;
+    st_cost_result r = st_cost_job(&c, &u);
+    double w = 30.0 / 1460;
+    CLOSE(r.capex_nodes_usd, 0.5 * 256 * 300000.0 * w);
+    CLOSE(r.capex_switches_usd, 0.5 * 48 * 50000.0 * w);
+    CLOSE(r.capex_optics_usd, 0.5 * 1000 * 800.0 * w);
+    CLOSE(r.capex_racks_usd, 0.5 * 64 * 25000.0 * w);
+    CLOSE(r.capex_cooling_usd, 0.5 * (1e6 * 1.2 + 2e6 * 0.8) * w);
+    CLOSE(r.capex_storage_usd, 300 * w);
+    CLOSE(r.capex_usd, r.capex_nodes_usd + r.capex_switches_usd + r.capex_optics_usd +
+                           r.capex_storage_usd + r.capex_racks_usd + r.capex_cooling_usd);
+    double extra = 0.5 * (1000 * 800.0 + 64 * 25000.0 + 1e6 * 1.2 + 2e6 * 0.8);
+    CLOSE(r.capex_usd - base.capex_usd, extra * w);
+    CLOSE(r.maintenance_usd - base.maintenance_usd, extra * 0.10 * 30 / 365);
+    CLOSE(st_cost_bought(&c, &u), 0.5 * (256 * 300000.0 + 48 * 50000.0) + 300 + extra);
+}
+END_TEST
+
 /* Through the forecast: a two-node job with a checkpoint tier, priced in the cloud and on
  * premises. The cloud pays its GPU-hours, two checkpoints' GB-months and the final checkpoint
  * out; on premises pays no egress and its plant energy at the tariff. */
@@ -220,6 +253,25 @@ START_TEST(test_forecast_prices_egress_only_in_the_cloud)
     CLOSE(f->cost.demand_usd, peak / 1e3 * 12 * held / (730 * 3600.0));
     CLOSE(f->cost.staff_usd, 730000 * held / (365 * 86400.0)); /* 16 of 16 GPUs */
     ck_assert_double_gt(f->cost.capex_usd, 0);
+    ck_assert_double_eq(f->cost.capex_optics_usd, 0); /* not priced */
+    st_run_release(&r);
+    st_scn_free(s);
+    /* The parts beyond the node, priced: the fabric's switch-side ports (16 NIC cables of the
+     * default fabric's one leaf), the plant's racks and the heat it rejects. */
+    r = priced("cost: { node_price: 300000 USD, switch_price: 20000 USD, storage_price: 100 "
+               "USD/TB, maintenance: 8%, staff: 730000 USD/y, optic_price: 1000 USD, "
+               "rack_price: 25000 USD, cooling_air_price: 1000 USD/kW, "
+               "cooling_liquid_price: 1000 USD/kW }\n",
+               &s);
+    f = &r.f[0];
+    double written = f->life.wall_s / (4 * 365 * 86400.0);
+    int64_t ports = st_forecast_switch_ports(st_scn_cluster(s));
+    ck_assert_int_ge(ports, 16);
+    CLOSE(f->cost.capex_optics_usd, (double)ports * 1000 * written);
+    ck_assert_int_ge(r.plant.racks, 1);
+    CLOSE(f->cost.capex_racks_usd, (double)r.plant.racks * 25000 * written);
+    ck_assert_double_gt(r.plant.heat.total_w, 0);
+    CLOSE(f->cost.capex_cooling_usd, r.plant.heat.total_w * 1.0 * written);
     st_run_release(&r);
     st_scn_free(s);
 }
@@ -234,6 +286,7 @@ Suite *cost_suite(void)
     tcase_add_test(tc, test_cloud_adds_storage_months_and_egress);
     tcase_add_test(tc, test_cloud_committed_pays_the_whole_term);
     tcase_add_test(tc, test_unsourced_prices_are_required);
+    tcase_add_test(tc, test_on_prem_capex_includes_each_part);
     tcase_add_test(tc, test_forecast_prices_egress_only_in_the_cloud);
     suite_add_tcase(s, tc);
     return s;
