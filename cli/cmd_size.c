@@ -486,6 +486,7 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .spec = &spec,
                          .failures = fail && fail->n_classes > 0,
                          .experts = w->model && w->model->experts > 0,
+                         .memory = w->checkpoint.enabled && w->checkpoint.memory.enabled,
                          .power_from = o->power_w > 0 ? "--budget"
                                        : cap > 0      ? "facility.power_capacity"
                                                       : NULL};

@@ -71,6 +71,9 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
             l->restore_s = k.restore_s;
         }
     }
+    l->planned_every_s = f->planned_every_s;
+    l->planned_restart_s = f->restart_s;
+    l->planned_down_s = f->restart_s + (l->has_ckpt ? l->commit_s + l->restore_s : 0);
     free(loss);
     free(cl);
     st_placement_release(&at);
@@ -150,8 +153,10 @@ double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, dou
     if (!l->on)
         return work_s;
     double M = l->mtbf_s, R = l->restart_s;
-    if (!l->has_ckpt) { /* every interruption starts the work again */
+    if (!l->has_ckpt) { /* every interruption, planned ones too, starts the work again */
         (*weighed)++;
+        if (l->planned_every_s > 0)
+            M = 1 / (1 / M + 1 / l->planned_every_s);
         return st_daly_expected_wall(work_s, work_s, 0, R, M);
     }
     const st_ckpt_plan *q = &l->plan;
@@ -169,7 +174,9 @@ double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, dou
                                 .disk_every_s = tau,
                                 .disk_cost_s = q->cost_s,
                                 .disk_restart_s = R,
-                                .disk_mtbf_s = q->disk_mtbf_s};
+                                .disk_mtbf_s = q->disk_mtbf_s,
+                                .planned_every_s = l->planned_every_s,
+                                .planned_down_s = l->planned_down_s};
             double wall = st_ckpt_two_level_wall(&w);
             (*weighed)++;
             if (wall < best) { /* ties keep the first: the optima, then the workload's, ... */
@@ -189,5 +196,7 @@ double st__size_life_storage_s(const st__size_life *l, double work_s, double tra
         return 0;
     double free_s =
         st_daly_expected_wall(work_s, every_s, 0, l->restart_s - l->restore_s, l->mtbf_s);
+    if (l->planned_every_s > 0) /* planned stops with free saves: their restart alone */
+        free_s /= 1 - fmin(l->planned_restart_s / l->planned_every_s, 1);
     return train_s > free_s ? train_s - free_s : 0;
 }

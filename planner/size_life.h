@@ -17,6 +17,10 @@ typedef struct st__size_life {
     double stall_s, commit_s; /* one checkpoint's pause of training, and its commit */
     double restart_s;         /* per interruption: detect, restart, restore */
     double restore_s;         /* of restart_s, the checkpoint's read back from its tier */
+    /* Planned interruptions (failures.planned_every; 0: none): the mean wall time between them,
+     * and a planned stop's restart without detection, its save's commit and restore added
+     * with checkpoints (models/reliability/lifetime.h). */
+    double planned_every_s, planned_restart_s, planned_down_s;
     /* The two levels (models/forecast/ckpt_levels.h): the persistent save's whole cost, the
      * failures only it restores, and with checkpoint.memory the in-memory level's figures. */
     st_ckpt_plan plan;

@@ -131,6 +131,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].job_mtbf_s", TI, OPT, "Job MTBF"),
     SWP("jobs[].wall_s", TI, DEF | ST_FIG_SWEEP_ONLY | ST_FIG_IN_DAYS, "Wall time", 5, ST_SRC_LIFE, st_life_result, wall_s, DBL),
     SWP("jobs[].interruptions", NU, 0, "Interruptions", 11, ST_SRC_LIFE, st_life_result, interruptions, ST_FIG_I64),
+    RUN("jobs[].planned_interruptions", NU, OPT, "Of them, planned"),
     SWP("jobs[].lost_work_s", TI, 0, "Work lost", 12, ST_SRC_LIFE, st_life_result, lost_work_s, DBL),
     SWP("jobs[].downtime_s", TI, 0, "Downtime", 13, ST_SRC_LIFE, st_life_result, downtime_s, DBL),
     SWP("jobs[].goodput", SH, DEF, "Goodput", 6, ST_SRC_LIFE, st_life_result, goodput, DBL),

@@ -157,6 +157,8 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     if (isfinite(f->job_mtbf_s))
         cJSON_AddNumberToObject(j, "job_mtbf_s", f->job_mtbf_s);
     cJSON_AddNumberToObject(j, "interruptions", (double)l->interruptions);
+    if (l->planned > 0) /* `failures.planned_every` */
+        cJSON_AddNumberToObject(j, "planned_interruptions", (double)l->planned);
     cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
     cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
     cJSON_AddNumberToObject(j, "goodput", l->goodput);

@@ -61,7 +61,7 @@ static void text_header(sbuf *b, const st_size_report *rp)
         "  cost_usd  power_MW ",
         rp->experts ? "  ep " : "");
     if (rp->failures)
-        put(b, "goodput   ckpt_s ");
+        put(b, "goodput   ckpt_s %s", rp->memory ? "   mem_s " : "");
     if (rp->spec->n_variants)
         put(b, "%-24s ", "variant");
     put(b, "binds\n");
@@ -83,6 +83,12 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         power);
     if (rp->failures)
         put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
+    if (rp->failures && rp->memory) { /* the two-level checkpoint's snapshot cadence */
+        if (f->mem_every_s > 0)
+            put(b, "%8.4g ", f->mem_every_s);
+        else
+            put(b, "%8s ", "-");
+    }
     if (rp->spec->n_variants) {
         sbuf var = {0};
         put(b, "%-24s ", variant_name(rp, f, &var));

@@ -24,6 +24,9 @@ typedef struct st_size_report {
     const st_size_spec *spec; /* its variants name the variant of each row */
     int failures;             /* time to train counts failures: say the cadence and goodput */
     int experts;              /* the model has experts: show each row's expert parallelism */
+    int memory;               /* with failures, the workload states an in-memory checkpoint level
+                                 (checkpoint.memory): show each row's in-memory cadence beside the
+                                 persistent one */
     /* where spec->power_w came from: "--budget" or "facility.power_capacity" (the scenario's,
      * taken when --budget states no power=); NULL without a power budget */
     const char *power_from;

@@ -150,11 +150,14 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
                 f->eff_step_s, f->ingest.slowdown);
     if (f->has_ckpt)
         ckpt_text(out, f, explain);
-    fprintf(
-        out,
-        "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions, %s of work lost\n",
-        (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
-        (long long)l->interruptions, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    char planned[48] = "";
+    if (l->planned > 0)
+        snprintf(planned, sizeof planned, " (%lld planned)", (long long)l->planned);
+    fprintf(out,
+            "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions%s, %s of work "
+            "lost\n",
+            (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
+            (long long)l->interruptions, planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
     runs_text(out, f);
     fprintf(out, "\n");
     if (f->summary.replicas >= 1)

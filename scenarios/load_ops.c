@@ -216,20 +216,24 @@ static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
     if (strcmp(key->text, "restart") == 0)
         return st_rd_dim_lim(&ld->rd, val, "restart", ST_DIM_TIME, ST_R_NONNEG, &st_lim_span,
                              &f->restart_s);
+    if (strcmp(key->text, "planned_every") == 0)
+        return st_rd_dim_lim(&ld->rd, val, "planned_every", ST_DIM_TIME, ST_R_POS, &st_lim_span,
+                             &f->planned_every_s);
     if (strcmp(key->text, "scope") == 0)
         return st_rd_enum(&ld->rd, val, "scope", failure_scopes, &f->cluster_scope);
     for (int i = 0; failure_components[i]; i++)
         if (strcmp(key->text, failure_components[i]) == 0)
             return read_class(ld, key, val);
-    const char *all[16] = {"detect", "restart", "scope"};
-    size_t k = 3;
+    const char *all[16] = {"detect", "restart", "planned_every", "scope"};
+    size_t k = 4;
     for (int i = 0; failure_components[i]; i++)
         all[k++] = failure_components[i];
     char near[200];
     st_did_you_mean(key->text, all, k, near, sizeof near);
     return st_rd_fail(&ld->rd, key, ST_EINVAL,
                       "unknown key '%s' in failures%s (components: gpu, node, nic, "
-                      "leaf_switch, spine_switch, rack; timings: detect, restart; scope)",
+                      "leaf_switch, spine_switch, rack; timings: detect, restart, planned_every; "
+                      "scope)",
                       key->text, near);
 }
 

@@ -428,6 +428,11 @@ typedef struct st_failures_cfg {
      * is then forecast without failures of its own. 0 (`job`): each job's life draws its own. */
     int cluster_scope;
     st_loc loc;
+    /* `planned_every`: the mean wall time between planned interruptions of a job (maintenance:
+     * firmware and kernel upgrades, configuration changes), a Poisson process per job; 0: none.
+     * models/reliability/lifetime.h says what one costs. Last, so positional initializers of the
+     * fields above stay valid. */
+    double planned_every_s;
 } st_failures_cfg;
 
 typedef struct st_quota {

@@ -141,6 +141,8 @@ int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_c
      * its exposure. */
     if (fail && fail->cluster_scope)
         spec.n_classes = 0;
+    else if (fail)
+        spec.planned_every_s = fail->planned_every_s;
     int rc = lives(f, &spec, seed, replicas, err);
     if (rc)
         return rc;

@@ -65,7 +65,8 @@ double st_ckpt_level_interval(const st_ckpt_level_q *q, st_auto_rule *rule)
                                  rule);
 }
 
-double st_ckpt_two_level_wall(const st_ckpt_wall_q *q)
+/* The wall time of the failures alone (st_ckpt_two_level_wall without planned stops). */
+static double failures_wall(const st_ckpt_wall_q *q)
 {
     if (!(q->mem_every_s > 0))
         return st_daly_expected_wall(q->work_s, q->disk_every_s, q->disk_cost_s, q->disk_restart_s,
@@ -80,4 +81,16 @@ double st_ckpt_two_level_wall(const st_ckpt_wall_q *q)
                       ? (q->mem_every_s / 2 + q->mem_cost_s + q->mem_restart_s) / q->mem_mtbf_s
                       : 0;
     return lost < 1 ? wall / (1 - lost) : INFINITY;
+}
+
+double st_ckpt_two_level_wall(const st_ckpt_wall_q *q)
+{
+    double wall = failures_wall(q);
+    if (!(q->planned_every_s > 0))
+        return wall;
+    /* A planned stop every planned_every_s of wall on average, each planned_down_s long and
+     * losing no work: their share of the wall is planned_down_s / planned_every_s
+     * (renewal-reward), the rest trains as without them. */
+    double share = q->planned_down_s / q->planned_every_s;
+    return share < 1 ? wall / (1 - share) : INFINITY;
 }

@@ -45,11 +45,15 @@ double st_ckpt_level_interval(const st_ckpt_level_q *q, st_auto_rule *rule);
  * 1 - (mem_every_s / 2 + mem_cost_s + mem_restart_s) / mem_mtbf_s, the share of time the
  * failures restored from memory take (half an interval of rework, the stall and the restart
  * each; renewal-reward). mem_every_s 0: no memory level, Daly's single level against every
- * failure (mem_mtbf_s is then ignored). +inf when the memory failures take all the time. */
+ * failure (mem_mtbf_s is then ignored). Planned interruptions (models/reliability/lifetime.h),
+ * one every planned_every_s of wall time on average (0: none), each down planned_down_s and
+ * losing nothing, take their share of the time likewise: the wall is divided by
+ * 1 - planned_down_s / planned_every_s. +inf when the interruptions take all the time. */
 typedef struct st_ckpt_wall_q {
     double work_s;
     double mem_every_s, mem_cost_s, mem_restart_s, mem_mtbf_s;
     double disk_every_s, disk_cost_s, disk_restart_s, disk_mtbf_s;
+    double planned_every_s, planned_down_s;
 } st_ckpt_wall_q;
 double st_ckpt_two_level_wall(const st_ckpt_wall_q *q);
 

@@ -129,10 +129,23 @@ expect "sizing.md: strata run's figures" \
     "$(sed -n 's/.*the Monte Carlo of `strata run` gives \([0-9.]*%\) and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
     "$(awk '/^  life / {for (i = 1; i < NF; i++) { if ($(i + 1) == "d") d = $i; if ($i == "goodput") g = $(i + 1) }
         sub(/,$/, "", g); printf "%s %.1f", g, d}' "$tmp/l.txt")"
-expect "sizing.md: the answer's days" "77.50 days with failures" \
+expect "sizing.md: the answer's days" \
+    "$(awk -F, '$1 == "ranked" {printf "%.2f days with failures", $14 / 86400}' "$tmp/l.csv")" \
     "$(grep -o '^[0-9.]* days with failures' "$src/docs/guide/sizing.md")"
 expect "no size under 8,192 GPUs simulated (compute alone misses 90 d)" "" \
     "$(awk -F, '($1 == "ranked" || $1 == "front") && $4 < 8192' "$tmp/l.csv")"
+
+# The text table shows both cadences of a two-level checkpoint: the persistent one (ckpt_s) and
+# the in-memory one (mem_s), a few steps for the 405B example's `memory: { every: auto }`; a
+# workload without an in-memory level has no such column.
+"$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
+    --budget power=30MW,gpus=20000 --top 1 >"$tmp/lm.txt" 2>/dev/null || bad "405B text failed"
+read -r lm_mem lm_step lm_ckpt <<<"$(awk '/^rank +nodes/ {for (i = 1; i <= NF; i++) c[$i] = i
+    getline; print $c["mem_s"], $c["step_s"], $c["ckpt_s"]; exit}' "$tmp/lm.txt")"
+expect "size text: in-memory cadence a few steps, under the persistent one" 1 \
+    "$(awk -v m="${lm_mem:-0}" -v s="${lm_step:-0}" -v p="${lm_ckpt:-0}" \
+        'BEGIN {print (s > 0 && m >= s && m <= 10 * s && m < p)}')"
+expect "size text: no in-memory column without checkpoint.memory" 0 "$(grep -c 'mem_s' "$tmp/a.txt")"
 
 # Under --topologies spine-leaf the 16,384-GPU example's 1,024 leaves (2 nodes each) would need
 # spines of 1,024 ports, past the 576 of its chassis (cluster.fabric.switch_ports): the fabric

@@ -149,7 +149,12 @@ START_TEST(test_llama3_example_persists_hourly_and_snapshots_every_few_steps)
     ck_assert_msg(steps >= 1 && steps <= 5, "in memory every %g steps", steps);
     ck_assert_msg(f->load.bytes_per_day < 0.5e15, "%g PB/day", f->load.bytes_per_day / 1e15);
     ck_assert_msg(f->load.write_utilization < 0.01, "%g", f->load.write_utilization);
-    ck_assert_msg(f->life.goodput > 0.9, "goodput %g", f->life.goodput);
+    /* Llama 3's 47 planned interruptions in 54 days are scheduled beside its failures, and
+     * with the 10-minute recovery they leave replica 0 at 94.5% (95.0% before the planned ones
+     * were counted): above the paper's "higher than 90%", within half a point of what the
+     * sources set (docs/models/storage-and-failures.md, "The validation case"). */
+    ck_assert_msg(f->life.planned > 0, "no planned interruptions");
+    ck_assert_msg(fabs(f->life.goodput - 0.9452) < 0.005, "goodput %g", f->life.goodput);
     release(&o);
 }
 END_TEST

@@ -76,6 +76,10 @@ START_TEST(test_two_level_wall_by_hand)
     q.mem_mtbf_s = 1e4;
     double want = st_daly_expected_wall(1e5 * 1.01, 1000, 10, 600, 2e4) / (1 - 65.1 / 1e4);
     ASSERT_REL(st_ckpt_two_level_wall(&q), want, 1e-12);
+    /* Planned stops of 600 s every 27.57 h (Llama 3's 47 in 54 days) take their share. */
+    q.planned_every_s = 27.57 * 3600;
+    q.planned_down_s = 600;
+    ASSERT_REL(st_ckpt_two_level_wall(&q), want / (1 - 600 / (27.57 * 3600)), 1e-12);
 }
 END_TEST
 

@@ -193,6 +193,64 @@ START_TEST(test_wall_time_is_work_plus_lost_plus_stall_plus_downtime)
 }
 END_TEST
 
+START_TEST(test_planned_stops_save_then_cost_the_restart_and_restore_and_lose_nothing)
+{
+    /* Llama 3 counted 47 planned interruptions beside its 419 failures (arXiv 2407.21783,
+     * section 3.3.4). With no failing class, every interruption is planned: each saves first
+     * (the 30 s commit of the asynchronous save), restarts (10 min) and restores (60 s), with no
+     * detection (10 min here, which must not count) and no work lost. Over the replicas their
+     * count is the wall time over the mean gap (Wald's identity for the Poisson process). */
+    st_life_spec s = job(100 * HOUR, HOUR, 0, 30, 10 * MIN, NULL, 0);
+    s.detect_s = 10 * MIN;
+    s.restore_s = 60;
+    s.planned_every_s = 5 * HOUR;
+    double n = 0, expect = 0;
+    for (uint64_t rep = 0; rep < 200; rep++) {
+        st_life_result r = run(&s, 11, rep);
+        ck_assert_int_eq(r.interruptions, r.planned);
+        ck_assert(r.lost_work_s == 0);
+        ck_assert_double_eq_tol(r.downtime_s, (double)r.planned * (30 + 10 * MIN + 60), 1e-6);
+        ck_assert_double_eq_tol(r.wall_s, 100 * HOUR + r.ckpt_stall_s + r.downtime_s, 1e-6);
+        n += (double)r.planned;
+        expect += r.wall_s / (5 * HOUR);
+    }
+    ck_assert_msg(fabs(n / expect - 1) < 0.03, "planned %g against %g", n, expect);
+    /* A job that takes no checkpoint cannot save: a planned stop loses its work. */
+    st_life_spec none = job(20 * HOUR, 0, 0, 0, 10 * MIN, NULL, 0);
+    none.planned_every_s = 5 * HOUR;
+    st_life_result r = run(&none, 11, 0);
+    ck_assert(r.planned > 0 && r.lost_work_s > 0);
+}
+END_TEST
+
+START_TEST(test_planned_stops_and_failures_together_account_for_every_tick)
+{
+    /* Failures (two classes, one Weibull), two-level checkpoints and planned stops at once:
+     * wall = work + lost + stall + downtime still holds, failures still strike, and a planned
+     * stop never adds lost work (the same seed without planned stops loses no less per
+     * failure on average; here it is enough that the identity holds and both kinds occur). */
+    st_life_class c[] = {one_class(2 * HOUR, 1), {"node", 3, 6 * HOUR, 0.7}};
+    double loss[] = {0.5, 1};
+    st_life_spec s = job(20 * HOUR, 10 * MIN, 20, 12 * MIN, 5 * MIN, c, 2);
+    s.detect_s = 60;
+    s.restore_s = 120;
+    s.mem_every_s = 60;
+    s.mem_stall_s = 1;
+    s.mem_restore_s = 5;
+    s.mem_loss = loss;
+    s.planned_every_s = 3 * HOUR;
+    int64_t planned = 0, failures = 0;
+    for (uint64_t rep = 0; rep < 20; rep++) {
+        st_life_result r = run(&s, 7, rep);
+        double sum = 20 * HOUR + r.lost_work_s + r.ckpt_stall_s + r.downtime_s;
+        ck_assert_double_eq_tol(r.wall_s, sum, 1e-6);
+        planned += r.planned;
+        failures += r.interruptions - r.planned;
+    }
+    ck_assert(planned > 0 && failures > 0);
+}
+END_TEST
+
 START_TEST(test_failure_before_commit_rolls_back_to_the_previous_checkpoint)
 {
     /* A checkpoint at 600 s of 1000 s of work that stalls nothing and would commit only after
@@ -564,6 +622,8 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_without_failures_goodput_is_one_minus_the_stall_fraction);
     tcase_add_test(tc, test_next_checkpoint_waits_for_the_previous_commit);
     tcase_add_test(tc, test_wall_time_is_work_plus_lost_plus_stall_plus_downtime);
+    tcase_add_test(tc, test_planned_stops_save_then_cost_the_restart_and_restore_and_lose_nothing);
+    tcase_add_test(tc, test_planned_stops_and_failures_together_account_for_every_tick);
     tcase_add_test(tc, test_failure_before_commit_rolls_back_to_the_previous_checkpoint);
     tcase_add_test(tc, test_same_seed_and_replica_repeat_and_replicas_differ);
     tcase_add_test(tc, test_replica_percentiles_are_order_statistics_of_the_replicas);
