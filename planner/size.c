@@ -518,7 +518,11 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
     for (int64_t i = 0; i < g; i++)
         k->ids[i] = i;
     int rc = fabric_of(k, err);
-    return rc ? rc : st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
+    if (!rc)
+        rc = st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
+    if (!rc) /* the rows report no closed-form step */
+        st_step_ctx_skip_closed_form(k->ctx);
+    return rc;
 }
 
 static void count_close(size_count *k)

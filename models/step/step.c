@@ -263,6 +263,11 @@ static void breakdown(const step_plan *p, const st_pipe_result *pr, const double
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
 }
 
+void st_step_ctx_skip_closed_form(st_step_ctx *x)
+{
+    x->skip_closed = 1;
+}
+
 /* The enterprise AI-infrastructure guide's T_step = T_compute + T_comm - T_overlap: T_compute the
  * busiest stage's kernels (no bubble), T_comm its tensor-parallel time, ZeRO-3's gathers and
  * reduce-scatters (zero3_s) and the gradient all-reduce by the guide's 2(N-1)/N * S/B + alpha *
@@ -417,7 +422,7 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
         double zero3_s = 0; /* the busiest stage's ZeRO-3 collectives, none hidden */
         for (int64_t c = pr.busiest; c < p.chunks; c += p.pp)
             zero3_s += zero3_all[c] * (double)p.m;
-        out->closed_form_s = guide_closed_form(x, &p, out, zero3_s);
+        out->closed_form_s = x->skip_closed ? NAN : guide_closed_form(x, &p, out, zero3_s);
     }
     st_pipe_result_release(&pr);
     free(fwd);

@@ -35,7 +35,7 @@ typedef struct st_step_result {
     /* The closed form of the enterprise AI-infrastructure guide the project follows, T_step =
      * T_compute + T_comm - T_overlap with T_compute = FLOPs / (N * peak * MFU_ref): here with the
      * simulated compute and communication times summed and no overlap, beside the simulation
-     * (--explain). */
+     * (--explain). NAN from a context told to skip it (st_step_ctx_skip_closed_form). */
     double closed_form_s;
 } st_step_result;
 
@@ -47,10 +47,11 @@ typedef struct st_step_ctx st_step_ctx;
 int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err);
 void st_step_ctx_free(st_step_ctx *x);
 
-/* Collective-pattern times that step contexts share: those on clusters that differ only in their
- * node count (a sizing search's GPU counts of one hardware variant) ask for many of the same
- * patterns, and a pattern over GPUs that two such fabrics route alike (st_topo_sig_of) runs the
- * same on both, bit for bit, so it is simulated once for all of them. Never returns NULL;
+/* Collective-pattern times that step contexts share: those on clusters that differ in their node
+ * count, fabric or GPU (a sizing search's GPU counts and hardware variants) ask for many of the
+ * same patterns, and a pattern over GPUs that two fabrics route alike (st_topo_sig_of) between
+ * GPUs that run collectives alike (st_coll_gpu_same) runs the same on both, bit for bit, so it is
+ * simulated once for all of them. Never returns NULL;
  * st_step_memo_free(NULL) is a no-op; free it after every context using it. */
 typedef struct st_step_memo st_step_memo;
 st_step_memo *st_step_memo_new(void);
@@ -59,11 +60,15 @@ void st_step_memo_free(st_step_memo *m);
 size_t st_step_memo_count(const st_step_memo *m);
 
 /* st_step_ctx_new whose unplaced collective times (st_step_ctx_place) are kept in `shared`
- * (borrowed), beside those of every other context on it. The clusters of the contexts sharing
- * one memo must be the same but for `nodes` (what the collective runner reads of the GPU and the
- * fabric); the memo tells their fabrics apart. Returns 0 or the topology's error. */
+ * (borrowed), beside those of every other context on it; the memo tells their fabrics and GPUs
+ * apart. Returns 0 or the topology's error. */
 int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_step_ctx **out,
                            st_err *err);
+
+/* The following runs of x leave the closed-form step (st_step_result.closed_form_s, the
+ * explain figure) NAN instead of planning its all-reduce: a search that reports no such figure
+ * (the sizing search) saves a tenth of its time. */
+void st_step_ctx_skip_closed_form(st_step_ctx *x);
 
 /* Put the following runs' ranks on gpus[0..n) (copied; rank r on gpus[r]), as a placement gave
  * them, so every collective is timed over the GPUs, nodes and leaves the job really holds; NULL

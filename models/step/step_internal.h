@@ -30,6 +30,7 @@ struct st_step_ctx {
     st__shape_traces *traces; /* max-min solves of the patterns run on topo, by shape: never
                                  shared, since a recording names topo's own link ids */
     st_coll_memo *closed;     /* the data-parallel all-reduce's closed form (step.c), by pattern */
+    int skip_closed;          /* st_step_ctx_skip_closed_form */
     st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
     st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
     st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */

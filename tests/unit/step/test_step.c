@@ -557,6 +557,24 @@ START_TEST(test_gpu_types_alike_in_collectives_share_a_memo)
 }
 END_TEST
 
+/* A context told to skip the closed form steps every plan as one that is not, bit for bit, and
+ * leaves only the closed form NAN. */
+START_TEST(test_skipping_the_closed_form_changes_nothing_else)
+{
+    st_workload_cfg w = training(&m16, 8, 2, 2, 32);
+    st_cluster_cfg c = cluster(4, 2, 2);
+    st_step_ctx *a = ctx_of(&c), *b = ctx_of(&c);
+    st_step_ctx_skip_closed_form(b);
+    st_step_result ra = step(a, &w, 1), rb = step(b, &w, 1);
+    ck_assert(ra.closed_form_s > 0);
+    ck_assert(isnan(rb.closed_form_s));
+    rb.closed_form_s = ra.closed_form_s;
+    assert_same(&ra, &rb);
+    st_step_ctx_free(a);
+    st_step_ctx_free(b);
+}
+END_TEST
+
 /* A context on the 4-node fixture cluster with an H100-class part that NVLS and the
  * calibrations do not know (no architecture, no calibration key), so its TP collectives run as
  * plain rings. The GPU and cluster are static: the context may keep pointers to them. */
@@ -844,6 +862,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh);
     tcase_add_test(tc, test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_same);
     tcase_add_test(tc, test_gpu_types_alike_in_collectives_share_a_memo);
+    tcase_add_test(tc, test_skipping_the_closed_form_changes_nothing_else);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
