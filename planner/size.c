@@ -257,6 +257,9 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
     st_cost_for_gpu(s->cost, k->c.gpu->name, &c);
     st_cost_for_parts(&c, &k->c.fabric, &c); /* the variant's switch class and optics */
     f->price_source = c.from[price_key(&c)].source;
+    f->switch_source = c.delivery == ST_DELIVERY_ON_PREM
+                           ? st_cost_price_source(c.part_from[ST_PART_SWITCH], c.switch_price_usd)
+                           : NULL;
     f->node_price_usd = c.node_price_usd;
     f->switch_price_usd = c.switch_price_usd;
     f->switches = k->switches;

@@ -105,6 +105,9 @@ typedef struct st_size_cfg {
                                    (the node's on premises, the GPU-hour's rented): a preset table
                                    row's source or the scenario's key; NULL: none (borrowed from
                                    the spec's cost and the table) */
+    const char *switch_source;  /* on premises, where its fabric's switch price comes from (the
+                                   table's row for its switch class or the scenario's key); NULL:
+                                   none, or rented */
     double per_year_usd;        /* the job's cost per year; < 0 without prices */
     double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
     st_cost_result breakdown;   /* cost_usd's parts (models/cost/cost.h), when cost_usd >= 0 */

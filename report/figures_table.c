@@ -359,6 +359,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].per_year_usd", MO, ST_FIG_NULLABLE, "Cost per year"),
     F(ST_DOC_SIZE, "ranked[].capex_usd", MO, ST_FIG_NULLABLE, "Capital cost"),
     F(ST_DOC_SIZE, "ranked[].price_source", TX, ST_FIG_NULLABLE, "Price source"),
+    F(ST_DOC_SIZE, "ranked[].switch_price_source", TX, OPT, "Switch price source"),
     F(ST_DOC_SIZE, "ranked[].facility_w", PW, ST_FIG_NULLABLE, "Facility power"),
     F(ST_DOC_SIZE, "ranked[].heat_w", PW, ST_FIG_NULLABLE, "Heat to reject"),
     F(ST_DOC_SIZE, "ranked[].racks", NU, 0, "Racks"),

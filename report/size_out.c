@@ -98,7 +98,8 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
 }
 
 /* Under a cost: section, the source of the price that sets each hardware variant's cost (its
- * GPU type's node price on premises, GPU-hour rented), once per variant, from its first row. */
+ * GPU type's node price on premises, GPU-hour rented) and, on premises, of its fabric's switch
+ * price, once per variant, from its first row. */
 static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     size_t nv = rp->spec->n_variants ? rp->spec->n_variants : 1;
@@ -111,6 +112,8 @@ static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result 
             const char *name = variant_name(rp, f, &var);
             put(b, "price%s%s: %s\n", *name ? " of " : "", name,
                 f->price_source ? f->price_source : "none (not priced)");
+            if (f->switch_source)
+                put(b, "switch price%s%s: %s\n", *name ? " of " : "", name, f->switch_source);
             free(var.s);
             break;
         }
@@ -260,6 +263,8 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddStringToObject(o, "price_source", f->price_source);
     else
         cJSON_AddNullToObject(o, "price_source");
+    if (f->switch_source)
+        cJSON_AddStringToObject(o, "switch_price_source", f->switch_source);
     num(o, "facility_w", f->facility_w, 1);
     num(o, "heat_w", f->heat.total_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);

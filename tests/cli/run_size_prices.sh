@@ -85,6 +85,10 @@ sed -e 's/^  nodes: 2$/  nodes: 2\n  fabric: { nic: 400 Gbit\/s, transport: infi
 "$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --top 1 >"$tmp/ib.txt" 2>"$tmp/ib.err" ||
     bad "ib fabric without switch_price: $(cat "$tmp/ib.err")"
 expect "ib: switches at the NDR row" 1 "$(grep -c 'switches x 36000 ' "$tmp/ib.txt")"
+expect "ib: the switch price's source named" 1 \
+    "$(grep -c '^switch price: 64-port NDR IB switch, FS.com list Aug 2024' "$tmp/ib.txt")"
+expect "text: the scenario's switch price named per variant" 1 \
+    "$(grep -c "^switch price of b200: the scenario's cost: section" "$tmp/t.txt")"
 "$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --transport infiniband,roce-v2 \
     >/dev/null 2>"$tmp/r.err"
 expect "a RoCE variant without a switch price exits 2" 2 $?
