@@ -60,6 +60,7 @@ static const st_field parallel_fields[] = {
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
     ST_FBOOL(st_parallel_cfg, "embedding_slot", embedding_slot),
     ST_FBOOL(st_parallel_cfg, "loss_slot", loss_slot),
+    ST_FINT(st_parallel_cfg, "offload_layers", offload_layers, ST_R_NONNEG, .max = 1e6),
     ST_FEND,
 };
 

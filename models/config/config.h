@@ -234,6 +234,9 @@ typedef struct st_parallel_cfg {
                                  models/silicon/parallel.h, st_chunk_split); default 0 */
     int loss_slot;            /* the output layer and loss take one in the last chunk
                                  (account_for_loss_in_pipeline_split); default 0 */
+    int64_t offload_layers;   /* the first offload_layers layers keep their activations in host
+                                 memory between forward and backward (Megatron-Core's
+                                 cpu_offloading_num_layers); default 0 */
     st_recompute recompute;
     int64_t ep; /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
                    the EP group being ep consecutive ranks of a stage's tp x cp x dp

@@ -270,6 +270,7 @@ typedef struct plan {
     /* An MoE model's dense first layers (0 otherwise): how many, and the shape of one. */
     int64_t dense;
     shape xd;
+    int64_t offload; /* parallel.offload_layers: the first layers' activations in host memory */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -279,6 +280,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.m = w->model;
     c.x = shape_of(w, microbatch);
     c.rc = p->recompute;
+    c.offload = p->offload_layers > 0 ? p->offload_layers : 0;
     c.pp = at_least_1(p->pp);
     c.v = at_least_1(p->virtual_stages);
     c.split = st_chunk_split_of(w->model->layers, p);
@@ -405,7 +407,17 @@ static double stage_activations(const plan *c, int64_t i)
     double sbh = x->s * x->b * x->h;
     double in_flight = stage_in_flight(c, i);
     int64_t layers = stage_layers(c, i), nd = stage_dense(c, i);
+    /* Offloaded layers (the model's first; pp = 1, so all on stage 0) keep their activations in
+     * host memory, but for one layer's in transit while its copy runs beside the next layer. */
+    int64_t off = i == 0 && c->offload > 0 ? (c->offload < layers ? c->offload : layers) : 0;
+    int64_t off_d = off < nd ? off : nd;
+    if (off > 0) {
+        nd -= off_d;
+        layers -= off;
+    }
     double bytes = (double)(layers - nd) * in_flight * layer_bytes(x, c->rc);
+    if (off > 0) /* the layer in transit, of the kind offloaded last */
+        bytes += layer_bytes(off > off_d ? x : &c->xd, c->rc);
     if (layers - nd > 0)
         bytes += recompute_workset(x, c->rc);
     if (nd > 0) {

@@ -214,6 +214,30 @@ static int check_mla(const st_workload_cfg *w, st_plan_issue *out, int n, int ca
     return n;
 }
 
+/* Activation offload as Megatron-Core allows it: no pipeline parallelism and no recomputation
+ * (Megatron-Bridge, docs/training/cpu-offloading.md: "Pipeline parallelism (PP > 1) blocks
+ * activation offloading", "CPU offloading does not work when activation recomputation is
+ * enabled"), and no more layers than the model has. */
+static int check_offload(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    if (p->offload_layers <= 0)
+        return n;
+    if (p->pp > 1)
+        n = add(out, n, cap, ST_EINVAL, "parallel.offload_layers",
+                "activation offload needs pp = 1, as Megatron-Core requires (found pp = %lld)",
+                (long long)p->pp);
+    if (p->recompute != ST_RECOMPUTE_NONE)
+        n = add(out, n, cap, ST_EINVAL, "parallel.offload_layers",
+                "activation offload does not run with recomputation, as in Megatron-Core (use "
+                "recompute: none)");
+    if (w->model && p->offload_layers > w->model->layers)
+        n = add(out, n, cap, ST_EINVAL, "parallel.offload_layers",
+                "offload_layers = %lld exceeds the model's %lld layers",
+                (long long)p->offload_layers, (long long)w->model->layers);
+    return n;
+}
+
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
 {
     /* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide
@@ -222,6 +246,7 @@ int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_iss
     n = check_shape(w, out, n, cap);
     n = check_experts(w, out, n, cap);
     n = check_mla(w, out, n, cap);
+    n = check_offload(w, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }
 

@@ -137,6 +137,23 @@ static void moe_plan(st_step_ctx *x, int64_t mb, step_plan *p)
     model_parallel_costs(x, p, &p->lcd, &p->mpd_fwd_s, &p->mpd_bwd_s, &none);
 }
 
+/* Activation offload (parallel.offload_layers, Megatron-Core's cpu_offloading_num_layers): each
+ * offloaded layer's activations go to host memory while the next layer's forward runs and come
+ * back while the following layer's backward runs, over the GPU's host link (the node's
+ * pcie_bw, else the GPU's: PCIe, or NVLink-C2C on Grace parts); a copy longer than the layer
+ * it hides behind shows, per offloaded layer and micro-batch. The plan has pp = 1 and no
+ * recomputation (models/silicon/plan_check.c). */
+static void offload_cost(st_step_ctx *x, int64_t mb, step_plan *p)
+{
+    int64_t n = p->w->parallel.offload_layers;
+    if (n <= 0)
+        return;
+    double bw = x->c->node.pcie_bw > 0 ? x->c->node.pcie_bw : x->c->gpu->pcie_bw;
+    double copy = st_memory_layer_activations(p->w, mb) / bw;
+    p->offload_f = (double)n * fmax(0, copy - layer_fwd_s(p, 0));
+    p->offload_b = (double)n * fmax(0, copy - layer_bwd_s(p, 0));
+}
+
 static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, double clock,
                      step_plan *p, st_err *err)
 {
@@ -170,6 +187,7 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     p->embed_params = (double)w->model->vocab * (double)w->model->hidden / (double)p->tp;
     model_parallel_costs(x, p, &p->lc, &p->mp_fwd_s, &p->mp_bwd_s, &p->ep_a2a_s);
     p->p2p_s = p2p_cost(x, p);
+    offload_cost(x, mb, p);
     /* Blocking sends (Megatron-LM's p2p_communication: batch_isend_irecv, then wait, on the
      * compute stream): a stage pairs its forward's send with the next backward's receive, and
      * its backward's send with the next forward's receive, and waits for each exchange, so
@@ -206,8 +224,8 @@ static void chunk_costs(st_step_ctx *x, const step_plan *p, double *fwd, double 
                 bwd[c] += nd * layer_bwd_s(p, 1);
             }
         }
-        fwd[c] += p->p2p_block;
-        bwd[c] += p->p2p_block;
+        fwd[c] += p->p2p_block + (c == 0 ? p->offload_f : 0); /* offload: pp = 1, one chunk */
+        bwd[c] += p->p2p_block + (c == 0 ? p->offload_b : 0);
         /* With grad_accum: separate, every micro-batch's backward ends with a pass adding the
          * chunk's new bf16 gradients into the fp32 accumulator. */
         bwd[c] += st_ops_grad_accum_time(p->w, p->gpu, chunk_params(p, c));

@@ -63,7 +63,8 @@ typedef struct step_plan {
     st_layer_cost lc;
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
     double embed_f, embed_b, head_f, head_b;
-    double p2p_s;         /* one send between stages */
+    double offload_f, offload_b; /* activation offload's exposed copies per micro-batch (step.c) */
+    double p2p_s;                /* one send between stages */
     double p2p_block;     /* with blocking sends, what each chunk's forward and backward wait */
     double layer_params;  /* one layer's parameters on one GPU (after TP, and EP for experts) */
     double expert_params; /* of those, the experts' (experts / ep of them); 0 for dense models */

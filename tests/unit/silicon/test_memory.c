@@ -504,6 +504,25 @@ START_TEST(test_the_first_stage_holds_a_layer_less_with_the_embedding_slot)
 }
 END_TEST
 
+/* Activation offload (parallel.offload_layers): the first layers' activations leave HBM but for
+ * one layer's in transit, so 40 of Llama 3 70B's 80 layers offloaded at pp 1 keep 41 layers'
+ * activations, 39 fewer than without; nothing else moves. */
+START_TEST(test_offloaded_layers_leave_all_but_one_layer_in_transit)
+{
+    st_workload_cfg w = plan("llama3-70b", 8192, 1, 1, 64, 0, ST_RECOMPUTE_NONE);
+    w.attention = ST_ATTN_FLASH;
+    w.parallel.zero = 3;
+    w.parallel.microbatch = 2;
+    st_memory a = estimate(&w, "gb200");
+    w.parallel.offload_layers = 40;
+    st_memory b = estimate(&w, "gb200");
+    ASSERT_REL(a.term[ST_MEM_ACTIVATIONS] - b.term[ST_MEM_ACTIVATIONS],
+               39 * st_memory_layer_activations(&w, 2), 1e-9);
+    ck_assert_double_eq(a.term[ST_MEM_WEIGHTS], b.term[ST_MEM_WEIGHTS]);
+    ck_assert_double_eq(a.term[ST_MEM_RESERVED], b.term[ST_MEM_RESERVED]);
+}
+END_TEST
+
 /* The running sum in term order decides the overflow term: 70B on tp 8 over 40 GB GPUs
  * without ZeRO has 17.6 GB of weights, and the fp32 gradients push it past the 42.3 GB CUDA
  * reports of the A100 40GB (40339 MiB, scenarios/catalog.c). */
@@ -597,6 +616,7 @@ Suite *memory_suite(void)
     tcase_add_test(fit, test_llama3_405b_published_plan_fits_without_recompute);
     tcase_add_test(fit, test_embedding_and_loss_slots_take_a_layer_off_the_end_chunks);
     tcase_add_test(fit, test_the_first_stage_holds_a_layer_less_with_the_embedding_slot);
+    tcase_add_test(fit, test_offloaded_layers_leave_all_but_one_layer_in_transit);
     tcase_add_test(fit, test_bf16_gradient_reduction_halves_the_gradient_term_only);
     suite_add_tcase(s, fit);
     return s;

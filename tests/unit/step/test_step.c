@@ -575,6 +575,27 @@ START_TEST(test_skipping_the_closed_form_changes_nothing_else)
 }
 END_TEST
 
+/* Activation offload's copies hide behind the next layer's forward and the following layer's
+ * backward: over a host link fast enough to hide them the step is the same bit for bit; over a
+ * slow one (1 GB/s) each offloaded layer's copy shows, and the step is longer. */
+START_TEST(test_offload_copies_show_only_when_the_host_link_is_slow)
+{
+    st_workload_cfg w = training(&m16, 8, 1, 4, 32);
+    st_cluster_cfg fast = cluster(4, 2, 2), slow = fast;
+    fast.node.pcie_bw = 1e18;
+    slow.node.pcie_bw = 1e9;
+    st_step_ctx *a = ctx_of(&fast), *b = ctx_of(&fast), *d = ctx_of(&slow);
+    st_step_result none = step(a, &w, 1);
+    w.parallel.offload_layers = 4;
+    st_step_result hidden = step(b, &w, 1), shown = step(d, &w, 1);
+    ck_assert(none.step_time_s == hidden.step_time_s);
+    ck_assert_double_gt(shown.step_time_s, none.step_time_s);
+    st_step_ctx_free(a);
+    st_step_ctx_free(b);
+    st_step_ctx_free(d);
+}
+END_TEST
+
 /* A context on the 4-node fixture cluster with an H100-class part that NVLS and the
  * calibrations do not know (no architecture, no calibration key), so its TP collectives run as
  * plain rings. The GPU and cluster are static: the context may keep pointers to them. */
@@ -863,6 +884,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_same);
     tcase_add_test(tc, test_gpu_types_alike_in_collectives_share_a_memo);
     tcase_add_test(tc, test_skipping_the_closed_form_changes_nothing_else);
+    tcase_add_test(tc, test_offload_copies_show_only_when_the_host_link_is_slow);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
