@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "sim/err.h"
 
@@ -218,11 +219,17 @@ static int check_mla(const st_workload_cfg *w, st_plan_issue *out, int n, int ca
  * (Megatron-Bridge, docs/training/cpu-offloading.md: "Pipeline parallelism (PP > 1) blocks
  * activation offloading", "CPU offloading does not work when activation recomputation is
  * enabled"), and no more layers than the model has. */
-static int check_offload(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
+static int check_offload(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out,
+                         int n, int cap)
 {
     const st_parallel_cfg *p = &w->parallel;
     if (p->offload_layers <= 0)
         return n;
+    /* The copies' time needs the host link: a GPU spec without one has no figure for it. */
+    if (c && !(c->node.pcie_bw > 0) && !(c->gpu && c->gpu->pcie_bw > 0))
+        n = add(out, n, cap, ST_EINVAL, "parallel.offload_layers",
+                "activation offload needs the GPU's host link: state the GPU's pcie or the "
+                "node's pcie");
     if (p->pp > 1)
         n = add(out, n, cap, ST_EINVAL, "parallel.offload_layers",
                 "activation offload needs pp = 1, as Megatron-Core requires (found pp = %lld)",
@@ -246,7 +253,7 @@ int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_iss
     n = check_shape(w, out, n, cap);
     n = check_experts(w, out, n, cap);
     n = check_mla(w, out, n, cap);
-    n = check_offload(w, out, n, cap);
+    n = check_offload(w, c, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }
 
