@@ -303,6 +303,34 @@ static int64_t add_inst(st_maxmin *m, const rinst *in, int e)
     return st_maxmin_add(m, in->link[e], in->w[e], in->deg[e]);
 }
 
+/* Every entity of in added to m (ids into id, all on) and solved once. */
+static void add_all(st_maxmin *m, const rinst *in, int64_t *id, int *on)
+{
+    for (int e = 0; e < R_ENTS; e++) {
+        id[e] = add_inst(m, in, e);
+        on[e] = 1;
+    }
+    st_maxmin_solve(m, NULL);
+}
+
+/* m's rates and loads are those a fresh solver gives the entities still on, within 1e-9. */
+static void assert_as_fresh(const st_maxmin *m, const rinst *in, const int64_t *id, const int *on)
+{
+    int64_t id2[R_ENTS];
+    st_maxmin *fresh = st_maxmin_new(R_LINKS, in->cap);
+    for (int e = 0; e < R_ENTS; e++)
+        if (on[e])
+            id2[e] = add_inst(fresh, in, e);
+    st_maxmin_solve(fresh, NULL);
+    for (int e = 0; e < R_ENTS; e++)
+        if (on[e])
+            ck_assert_double_eq_tol(st_maxmin_rate(m, id[e]), st_maxmin_rate(fresh, id2[e]),
+                                    1e-9 * st_maxmin_rate(fresh, id2[e]));
+    for (int l = 0; l < R_LINKS; l++)
+        ck_assert_double_eq_tol(st_maxmin_load(m, l), st_maxmin_load(fresh, l), 1e-9 * in->cap[l]);
+    st_maxmin_free(fresh);
+}
+
 START_TEST(test_random_instances_are_feasible_and_max_min_fair)
 {
     st_rng *r = st_rng_new(12345, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin"));
@@ -328,16 +356,12 @@ START_TEST(test_incremental_solves_after_removals_match_a_fresh_solve)
 {
     st_rng *r = st_rng_new(777, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-inc"));
     rinst in;
-    int64_t id[R_ENTS], id2[R_ENTS];
+    int64_t id[R_ENTS];
     int on[R_ENTS];
     for (int inst = 0; inst < 100; inst++) {
         random_instance(r, &in, _i);
         st_maxmin *m = st_maxmin_new(R_LINKS, in.cap);
-        for (int e = 0; e < R_ENTS; e++) {
-            id[e] = add_inst(m, &in, e);
-            on[e] = 1;
-        }
-        st_maxmin_solve(m, NULL);
+        add_all(m, &in, id, on);
         /* Rounds of removals and re-additions, each followed by an incremental solve. */
         for (int round = 0; round < 4; round++) {
             for (int k = 0; k < 15; k++) {
@@ -351,19 +375,7 @@ START_TEST(test_incremental_solves_after_removals_match_a_fresh_solve)
             st_maxmin_solve(m, NULL);
         }
         check_maxmin(m, &in, id, on);
-        st_maxmin *fresh = st_maxmin_new(R_LINKS, in.cap);
-        for (int e = 0; e < R_ENTS; e++)
-            if (on[e])
-                id2[e] = add_inst(fresh, &in, e);
-        st_maxmin_solve(fresh, NULL);
-        for (int e = 0; e < R_ENTS; e++)
-            if (on[e])
-                ck_assert_double_eq_tol(st_maxmin_rate(m, id[e]), st_maxmin_rate(fresh, id2[e]),
-                                        1e-9 * st_maxmin_rate(fresh, id2[e]));
-        for (int l = 0; l < R_LINKS; l++)
-            ck_assert_double_eq_tol(st_maxmin_load(m, l), st_maxmin_load(fresh, l),
-                                    1e-9 * in.cap[l]);
-        st_maxmin_free(fresh);
+        assert_as_fresh(m, &in, id, on);
         st_maxmin_free(m);
     }
     st_rng_free(r);
@@ -376,16 +388,12 @@ START_TEST(test_solves_after_removals_alone_match_a_fresh_solve)
 {
     st_rng *r = st_rng_new(31337, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-rm"));
     rinst in;
-    int64_t id[R_ENTS], id2[R_ENTS];
+    int64_t id[R_ENTS];
     int on[R_ENTS];
     for (int inst = 0; inst < 100; inst++) {
         random_instance(r, &in, _i);
         st_maxmin *m = st_maxmin_new(R_LINKS, in.cap);
-        for (int e = 0; e < R_ENTS; e++) {
-            id[e] = add_inst(m, &in, e);
-            on[e] = 1;
-        }
-        st_maxmin_solve(m, NULL);
+        add_all(m, &in, id, on);
         for (int round = 0; round < 6; round++) {
             for (int k = 0; k < 1 + round; k++) {
                 int e = (int)st_rng_uniform_int(r, R_ENTS);
@@ -396,16 +404,7 @@ START_TEST(test_solves_after_removals_alone_match_a_fresh_solve)
             st_maxmin_solve(m, NULL);
             check_maxmin(m, &in, id, on);
         }
-        st_maxmin *fresh = st_maxmin_new(R_LINKS, in.cap);
-        for (int e = 0; e < R_ENTS; e++)
-            if (on[e])
-                id2[e] = add_inst(fresh, &in, e);
-        st_maxmin_solve(fresh, NULL);
-        for (int e = 0; e < R_ENTS; e++)
-            if (on[e])
-                ck_assert_double_eq_tol(st_maxmin_rate(m, id[e]), st_maxmin_rate(fresh, id2[e]),
-                                        1e-9 * st_maxmin_rate(fresh, id2[e]));
-        st_maxmin_free(fresh);
+        assert_as_fresh(m, &in, id, on);
         st_maxmin_free(m);
     }
     st_rng_free(r);

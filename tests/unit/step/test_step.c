@@ -485,6 +485,37 @@ START_TEST(test_same_plan_gives_the_same_step_to_the_last_bit_memoised_or_fresh)
 }
 END_TEST
 
+/* Step w on three contexts sharing one memo, over clusters first, alike and unlike: alike
+ * simulates no pattern first did and steps as a fresh context over it does (its step into
+ * *alike_r); unlike simulates patterns of its own. Returns first's step. */
+static st_step_result step_sharing_a_memo(const st_cluster_cfg *first, const st_cluster_cfg *alike,
+                                          const st_cluster_cfg *unlike, const st_workload_cfg *w,
+                                          st_step_result *alike_r)
+{
+    st_step_memo *memo = st_step_memo_new();
+    st_step_ctx *a = NULL, *b = NULL, *d = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new_shared(first, memo, &a, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new_shared(alike, memo, &b, &err), 0);
+    ck_assert_int_eq(st_step_ctx_new_shared(unlike, memo, &d, &err), 0);
+    st_step_result r = step(a, w, 1);
+    size_t n = st_step_memo_count(memo);
+    ck_assert_uint_gt(n, 0);
+    *alike_r = step(b, w, 1);
+    ck_assert_uint_eq(st_step_memo_count(memo), n);
+    st_step_ctx *fresh = ctx_of(alike);
+    st_step_result cold = step(fresh, w, 1);
+    assert_same(alike_r, &cold);
+    step(d, w, 1);
+    ck_assert_uint_gt(st_step_memo_count(memo), n);
+    st_step_ctx_free(fresh);
+    st_step_ctx_free(a);
+    st_step_ctx_free(b);
+    st_step_ctx_free(d);
+    st_step_memo_free(memo);
+    return r;
+}
+
 /* Contexts on clusters that differ only in their node count share one memo: a plan on 4 nodes
  * stepped on 8 nodes and then on 16 (2:1 oversubscribed ECMP leaves, so the routes matter)
  * simulates no pattern the second time and gives the fresh 16-node context's step to the last
@@ -494,28 +525,8 @@ START_TEST(test_counts_sharing_a_memo_simulate_each_pattern_once_and_step_the_sa
     st_workload_cfg w = training(&m16, 8, 2, 2, 32);
     w.parallel.virtual_stages = 2;
     st_cluster_cfg c8 = cluster(8, 2, 2), c16 = cluster(16, 2, 2), c16b = cluster(16, 4, 2);
-    st_step_memo *memo = st_step_memo_new();
-    st_step_ctx *a = NULL, *b = NULL, *d = NULL;
-    st_err err = {0};
-    ck_assert_int_eq(st_step_ctx_new_shared(&c8, memo, &a, &err), 0);
-    ck_assert_int_eq(st_step_ctx_new_shared(&c16, memo, &b, &err), 0);
-    ck_assert_int_eq(st_step_ctx_new_shared(&c16b, memo, &d, &err), 0);
-    st_step_result on8 = step(a, &w, 1);
-    size_t n = st_step_memo_count(memo);
-    ck_assert_uint_gt(n, 0);
-    st_step_result on16 = step(b, &w, 1);
-    ck_assert_uint_eq(st_step_memo_count(memo), n);
-    st_step_ctx *fresh = ctx_of(&c16);
-    st_step_result cold = step(fresh, &w, 1);
-    assert_same(&on16, &cold);
-    assert_same(&on8, &cold);
-    step(d, &w, 1);
-    ck_assert_uint_gt(st_step_memo_count(memo), n);
-    st_step_ctx_free(fresh);
-    st_step_ctx_free(a);
-    st_step_ctx_free(b);
-    st_step_ctx_free(d);
-    st_step_memo_free(memo);
+    st_step_result on16, on8 = step_sharing_a_memo(&c8, &c16, &c16b, &w, &on16);
+    assert_same(&on8, &on16);
 }
 END_TEST
 
@@ -533,27 +544,8 @@ START_TEST(test_gpu_types_alike_in_collectives_share_a_memo)
     st_cluster_cfg c1 = cluster(4, 2, 2), c2 = c1, c3 = c1;
     c2.gpu = h200;
     c3.gpu = b200;
-    st_step_memo *memo = st_step_memo_new();
-    st_step_ctx *a = NULL, *b = NULL, *d = NULL;
-    st_err err = {0};
-    ck_assert_int_eq(st_step_ctx_new_shared(&c1, memo, &a, &err), 0);
-    ck_assert_int_eq(st_step_ctx_new_shared(&c2, memo, &b, &err), 0);
-    ck_assert_int_eq(st_step_ctx_new_shared(&c3, memo, &d, &err), 0);
-    step(a, &w, 1);
-    size_t n = st_step_memo_count(memo);
-    ck_assert_uint_gt(n, 0);
-    st_step_result on_h200 = step(b, &w, 1);
-    ck_assert_uint_eq(st_step_memo_count(memo), n);
-    st_step_ctx *fresh = ctx_of(&c2);
-    st_step_result cold = step(fresh, &w, 1);
-    assert_same(&on_h200, &cold);
-    step(d, &w, 1);
-    ck_assert_uint_gt(st_step_memo_count(memo), n);
-    st_step_ctx_free(fresh);
-    st_step_ctx_free(a);
-    st_step_ctx_free(b);
-    st_step_ctx_free(d);
-    st_step_memo_free(memo);
+    st_step_result on_h200;
+    step_sharing_a_memo(&c1, &c2, &c3, &w, &on_h200);
 }
 END_TEST
 
