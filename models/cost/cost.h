@@ -92,7 +92,8 @@ void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out);
 /* The preset table's part name of a fabric's switch class, its transport and port rate
  * (port_bps, bits/s, in whole Gbit/s), such as "infiniband-400g", and of its optics, the port
  * rate alone, such as "400g" (a twin-port OSFP transceiver serves InfiniBand and Ethernet
- * alike: NVIDIA's MMS4X00-NS documentation). buf holds n bytes. */
+ * alike: NVIDIA's MMS4X00-NS documentation); "" (no class, no price) for a rate of a million
+ * Gbit/s or more. buf holds n bytes. */
 void st_cost_switch_class(st_transport t, double port_bps, char *buf, size_t n);
 void st_cost_optic_class(double port_bps, char *buf, size_t n);
 

@@ -175,15 +175,27 @@ void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out)
     }
 }
 
+/* No port runs at a million Gbit/s: a rate at or above it (the loader bounds rates below only)
+ * has no class, so its name stays short (at most "infiniband-999999g") and whole. */
+#define CLASS_MAX_GBPS 1e6
+
 void st_cost_switch_class(st_transport t, double port_bps, char *buf, size_t n)
 {
     const char *name = (unsigned)t <= ST_TRANSPORT_INFINIBAND ? st_transport_names[t] : "?";
-    snprintf(buf, n, "%s-%.0fg", name, port_bps / 1e9);
+    double gbps = port_bps / 1e9;
+    if (gbps < CLASS_MAX_GBPS)
+        snprintf(buf, n, "%s-%.0fg", name, gbps);
+    else if (n > 0)
+        buf[0] = '\0';
 }
 
 void st_cost_optic_class(double port_bps, char *buf, size_t n)
 {
-    snprintf(buf, n, "%.0fg", port_bps / 1e9);
+    double gbps = port_bps / 1e9;
+    if (gbps < CLASS_MAX_GBPS)
+        snprintf(buf, n, "%.0fg", gbps);
+    else if (n > 0)
+        buf[0] = '\0';
 }
 
 /* Where each part's price lives in st_cost_cfg, in st_cost_part order. */

@@ -157,6 +157,11 @@ START_TEST(test_the_switch_price_follows_the_fabric_class)
     ck_assert_str_eq(name, "roce-v2-800g");
     st_cost_optic_class(400e9, name, sizeof name);
     ck_assert_str_eq(name, "400g");
+    /* a rate no port has: no class (and no truncated name), so no price */
+    st_cost_switch_class(ST_TRANSPORT_INFINIBAND, 1e300, name, sizeof name);
+    ck_assert_str_eq(name, "");
+    st_cost_optic_class(1e300, name, sizeof name);
+    ck_assert_str_eq(name, "");
     st_cost_cfg c, ib, roce, ib800, again;
     st_cost_defaults(&c);
     c.delivery = ST_DELIVERY_ON_PREM;
