@@ -83,6 +83,10 @@ static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, const plan_a
         if (a->tp > 1)
             p.parallel.sequence_parallel = 1;
     }
+    /* TP overlap needs sequence parallelism (plan_check.c): a workload that asks for the
+     * overlap at tp 1 gets both on the larger tp the search tries, not every such plan refused */
+    if (w->parallel.tp_comm_overlap && a->tp > 1)
+        p.parallel.sequence_parallel = 1;
     return p;
 }
 

@@ -221,6 +221,9 @@ typedef struct st_parallel_cfg {
     int overlap_param_gather; /* the distributed optimizer's weight all-gather runs bucket by
                                  bucket ahead of the next forward (Megatron-Core's
                                  overlap_param_gather); default 0: after the optimizer */
+    int tp_comm_overlap;      /* TP collectives run beside the GEMMs Transformer Engine's
+                                 userbuffers pair them with (Megatron-Core's tp_comm_overlap;
+                                 needs sequence parallelism); default 0: counted whole */
     int grad_collective;      /* ST_GRAD_COLL_*: how gradients are reduced over data parallelism */
     int grad_accum_separate;  /* grad_accum: separate - the weight-gradient GEMM writes a bf16
                                  gradient that a separate pass adds into the fp32 buffer after

@@ -281,6 +281,21 @@ double st_gpu_sm_count(const st_gpu_spec *gpu)
     return calib_of(gpu)->sms;
 }
 
+/* Transformer Engine's userbuffers overlap: its pipeline and bulk methods run the communication
+ * kernel on 16 SMs and, with set_sm_margin, launch the GEMM on the SMs left (initialize_ub's
+ * default config: "num_sm": 1 if method == "ring_exchange" else 16, "set_sm_margin": not
+ * method == "ring_exchange"; transformer_engine/pytorch/module/base.py, TE 1.x and 2.x). A GEMM
+ * that fills the GPU in waves of tiles then takes sms / (sms - 16) as long; ring exchange sends
+ * on the copy engines with 1 SM and takes no margin. The tile waves' rounding is not redone on
+ * the smaller SM count: an approximation. */
+#define UB_COMM_SMS 16.0
+
+double st_gpu_ub_sm_slowdown(const st_gpu_spec *gpu)
+{
+    double sms = st_gpu_sm_count(gpu);
+    return sms > 2 * UB_COMM_SMS ? UB_COMM_SMS / (sms - UB_COMM_SMS) : 1.0;
+}
+
 /* ---- The tile model ------------------------------------------------------------------------ */
 
 static double waves(double tiles, double sms)

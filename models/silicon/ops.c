@@ -681,6 +681,64 @@ static void tp_colls(const st_workload_cfg *w, st_layer_cost *out)
         add_tp_pair(sp, out);
 }
 
+/* GEMM op's forward (which 0), dgrad (1) or wgrad (2) run as `splits` pieces along the tokens,
+ * the pieces' times summed (splits 1: the GEMM whole), without the FP8 quantisation passes. */
+static double gemm_pass(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op,
+                        int which, int splits)
+{
+    double in = in_bytes_of(gpu, op->prec), m = op->m / splits, t;
+    if (which == 0)
+        t = gemm_time(gpu, op->prec, m, op->n, op->k, in, 2.0, NULL);
+    else if (which == 1)
+        t = gemm_time(gpu, op->prec, m, op->k, op->n, in, 2.0, NULL);
+    else /* the weight gradient reduces over the tokens: never split */
+        t = gemm_time(gpu, op->prec, op->k, op->n, op->m, in,
+                      w->parallel.grad_accum_separate ? B.wgrad_sep : B.wgrad_out, NULL);
+    return count_of(op) * (which == 2 ? 1 : splits) * t;
+}
+
+static void hide(st_tp_hide *h, int *n, int cap, st_tp_method method, int ag, int splits,
+                 double gemm_s, double split_s)
+{
+    if (*n < cap)
+        h[(*n)++] = (st_tp_hide){method, ag, splits, gemm_s, split_s};
+}
+
+/* The GEMM each TP collective of the layer runs beside under Transformer Engine's overlap
+ * (st_layer_cost.hide_fwd, hide_bwd; initialize_ub's default methods: ring_exchange for
+ * qkv_fprop, fc1_fprop, proj_dgrad, fc2_dgrad; pipeline for proj_fprop, fc2_fprop; bulk for
+ * qkv_dgrad, qkv_wgrad, fc1_dgrad, fc1_wgrad). The column-parallel linears (qkv, fc1,
+ * shared_fc1) gather their input forward, gather it again beside their dgrad and reduce-scatter
+ * their input gradient beside their wgrad; the row-parallel ones (proj, fc2, shared_fc2)
+ * reduce-scatter their output forward and gather their output gradient for their dgrad. */
+static void tp_hides(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *ops, size_t n,
+                     st_layer_cost *out)
+{
+    int tp = (int)w->parallel.tp;
+    for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
+        const st_op *op = &ops[i];
+        if (op->kind != ST_OP_GEMM)
+            continue;
+        const char *nm = op->name;
+        int col = !strcmp(nm, "qkv") || !strcmp(nm, "fc1") || !strcmp(nm, "shared_fc1");
+        int row = !strcmp(nm, "proj") || !strcmp(nm, "fc2") || !strcmp(nm, "shared_fc2");
+        st_tp_hide *f = out->hide_fwd, *b = out->hide_bwd;
+        int *nf = &out->n_hide_fwd, *nb = &out->n_hide_bwd;
+        if (col) {
+            hide(f, nf, ST_TP_HIDE_FWD, ST_TP_RING, 1, tp, gemm_pass(w, gpu, op, 0, 1),
+                 gemm_pass(w, gpu, op, 0, tp));
+            double dg = gemm_pass(w, gpu, op, 1, 1), wg = gemm_pass(w, gpu, op, 2, 1);
+            hide(b, nb, ST_TP_HIDE_BWD, ST_TP_BULK, 1, 1, dg, dg);
+            hide(b, nb, ST_TP_HIDE_BWD, ST_TP_BULK, 0, 1, wg, wg);
+        } else if (row) {
+            hide(f, nf, ST_TP_HIDE_FWD, ST_TP_PIPELINE, 0, 4, gemm_pass(w, gpu, op, 0, 1),
+                 gemm_pass(w, gpu, op, 0, 4));
+            hide(b, nb, ST_TP_HIDE_BWD, ST_TP_RING, 1, tp, gemm_pass(w, gpu, op, 1, 1),
+                 gemm_pass(w, gpu, op, 1, tp));
+        }
+    }
+}
+
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out)
 {
@@ -723,6 +781,8 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         tp_colls(w, out);
         if (w->parallel.recompute == ST_RECOMPUTE_FULL)
             out->tp_colls_recompute = out->tp_colls_fwd;
+        if (w->parallel.sequence_parallel && w->parallel.tp_comm_overlap)
+            tp_hides(w, gpu, ops, n, out);
     }
     dims d = dims_of(w, microbatch);
     ep_all_to_alls(w, &d, out);

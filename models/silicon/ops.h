@@ -62,6 +62,30 @@ typedef struct st_op {
  * each timed at its own shape); recompute is the extra forward work that the workload's
  * recompute setting adds to backward: the attention core (selective) or the whole layer
  * forward (full). FLOPs are model FLOPs: bwd_flops = 2 x fwd_flops. */
+/* Transformer Engine's TP communication overlap (parallel.tp_comm_overlap): how userbuffers runs
+ * one tensor-parallel collective beside a GEMM (transformer_engine/pytorch/module/base.py,
+ * initialize_ub, its default methods). */
+typedef enum st_tp_method {
+    ST_TP_RING,     /* ring exchange: the all-gather as tp - 1 peer sends on the copy engines,
+                       the GEMM as tp pieces along the tokens, each beside the next send */
+    ST_TP_PIPELINE, /* pipeline: the GEMM as 4 pieces, each piece's reduce-scatter beside the
+                       next piece, on 16 SMs the GEMM does not use */
+    ST_TP_BULK      /* bulk: the collective whole beside an independent GEMM, on 16 SMs */
+} st_tp_method;
+
+typedef struct st_tp_hide {
+    st_tp_method method;
+    int ag;         /* 1: an all-gather; 0: a reduce-scatter */
+    int splits;     /* pieces the GEMM runs in: tp (ring exchange), 4 (pipeline), 1 (bulk) */
+    double gemm_s;  /* the GEMM alone and whole, as counted in fwd_s or bwd_s */
+    double split_s; /* the same GEMM run as its pieces, summed */
+} st_tp_hide;
+
+/* A layer's TP pairs (the attention's, the dense MLP's or the shared experts'): 2 at most, each
+ * with 2 collectives forward and 3 backward under sequence parallelism. */
+#define ST_TP_HIDE_FWD 4
+#define ST_TP_HIDE_BWD 6
+
 typedef struct st_layer_cost {
     double fwd_s, bwd_s, recompute_s;
     double fwd_flops, bwd_flops, recompute_flops;
@@ -85,6 +109,15 @@ typedef struct st_layer_cost {
      * forward's two again under full recompute. 0 otherwise. */
     int ep_a2a_fwd, ep_a2a_bwd, ep_a2a_recompute;
     double ep_a2a_bytes;
+    /* With sequence parallelism and tp > 1: each TP collective of the layer with the GEMM
+     * Transformer Engine's overlap pairs it with (qkv and fc1 forward: their input's all-gather
+     * by ring exchange; proj and fc2 forward: their output's reduce-scatter by pipeline; proj
+     * and fc2 dgrad: the output gradient's all-gather by ring exchange; qkv and fc1 dgrad: the
+     * input's re-gather, bulk; qkv and fc1 wgrad: the input gradient's reduce-scatter, bulk), in
+     * the layer's collective counts (tp_colls_fwd, tp_colls_bwd). Filled only under
+     * parallel.tp_comm_overlap (none otherwise). */
+    st_tp_hide hide_fwd[ST_TP_HIDE_FWD], hide_bwd[ST_TP_HIDE_BWD];
+    int n_hide_fwd, n_hide_bwd;
 } st_layer_cost;
 
 /* The forward operators of one layer for `microbatch` sequences (below 1 counts as 1) on one
@@ -189,6 +222,11 @@ double st_gpu_sustained(const st_gpu_spec *gpu);
 /* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
  * 1 + this factor times as long for as long as the two overlap (models/silicon/gemm_eff.c). */
 double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);
+
+/* How much longer a GEMM takes when Transformer Engine's userbuffers overlap (pipeline and bulk
+ * methods) keeps SMs for its communication kernel and launches the GEMM on the rest
+ * (models/silicon/gemm_eff.c): the GEMM takes 1 + this factor times as long. */
+double st_gpu_ub_sm_slowdown(const st_gpu_spec *gpu);
 
 /* Dense peak FLOP/s of gpu at prec (the catalog's bf16 or fp8 figure; a GPU without FP8
  * Tensor Cores runs FP8 work at its BF16 peak). */

@@ -245,6 +245,19 @@ static int check_offload(const st_workload_cfg *w, const st_cluster_cfg *c, st_p
     return n;
 }
 
+/* TP communication overlap as Megatron-LM allows it: with sequence parallelism (arguments.py:
+ * "Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is
+ * enabled"). At tp = 1 there is nothing to overlap and the key does nothing. */
+static int check_tp_overlap(const st_parallel_cfg *p, st_plan_issue *out, int n, int cap)
+{
+    if (p->tp_comm_overlap && p->tp > 1 && !p->sequence_parallel)
+        n = add(out, n, cap, ST_EINVAL, "parallel.tp_comm_overlap",
+                "TP communication overlap needs sequence_parallel: true, as in Megatron-LM "
+                "(tp = %lld)",
+                (long long)p->tp);
+    return n;
+}
+
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
 {
     /* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide
@@ -254,6 +267,7 @@ int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_iss
     n = check_experts(w, out, n, cap);
     n = check_mla(w, out, n, cap);
     n = check_offload(w, c, out, n, cap);
+    n = check_tp_overlap(&w->parallel, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }
 

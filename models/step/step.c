@@ -58,6 +58,43 @@ void st_step_ctx_free(st_step_ctx *x)
     free(x);
 }
 
+/* What TP collective c adds to the pass beside GEMM h under Transformer Engine's overlap
+ * (st_tp_hide): the pair's time less the GEMM's alone. Ring exchange runs the local shard's
+ * piece first and then one piece per shard received, each of the tp - 1 sends beside the piece
+ * before it; pipeline runs piece k's reduce-scatter beside piece k + 1 and leaves the last one
+ * alone; bulk runs the collective beside the whole GEMM. Pipeline and bulk GEMMs run on the SMs
+ * the communication kernel leaves (st_gpu_ub_sm_slowdown). docs/models/step-model.md, "TP
+ * communication overlap". */
+static double tp_exposed(const st_tp_hide *h, double c, double sm_slow)
+{
+    double g = h->split_s * (h->method == ST_TP_RING ? 1 : 1 + sm_slow), n = h->splits, a = g / n;
+    double t;
+    if (h->method == ST_TP_RING)
+        t = a + (n - 1) * fmax(a, c / (n - 1));
+    else if (h->method == ST_TP_PIPELINE)
+        t = a + (n - 1) * fmax(a, c / n) + c / n;
+    else
+        t = fmax(g, c);
+    return fmax(0, t - h->gemm_s);
+}
+
+/* One pass's TP collectives, n_ag all-gathers of ag seconds and n_rs reduce-scatters (or
+ * all-reduces) of other seconds: counted whole, or under parallel.tp_comm_overlap each beside
+ * the GEMM the layer pairs it with (hides; a collective with none, as MLA's attention, whole). */
+static double tp_pass_s(const step_plan *p, const st_tp_hide *h, int n_hide, int n_ag, int n_rs,
+                        double ag, double other)
+{
+    if (!p->w->parallel.tp_comm_overlap || n_hide == 0)
+        return n_ag * ag + n_rs * other;
+    double s = st_gpu_ub_sm_slowdown(p->gpu), t = 0;
+    for (int i = 0; i < n_hide; i++) {
+        t += tp_exposed(&h[i], h[i].ag ? ag : other, s);
+        n_ag -= h[i].ag;
+        n_rs -= !h[i].ag;
+    }
+    return t + n_ag * ag + n_rs * other;
+}
+
 /* Tensor-parallel collectives per layer (Korthikanti et al. 2022, section 4.2.2): two
  * all-reduces in forward and two in backward, or with sequence parallelism an all-gather and a
  * reduce-scatter in their place (and the inputs gathered again for the weight gradients);
@@ -86,8 +123,10 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
     }
     /* The counts are the operator graph's (models/silicon/ops.c): what the layer's kernels need. */
     int recompute_all = w->parallel.recompute == ST_RECOMPUTE_FULL;
-    double tp_fwd = lc->tp_ag_fwd * ag + (lc->tp_colls_fwd - lc->tp_ag_fwd) * other;
-    double tp_bwd = lc->tp_ag_bwd * ag + (lc->tp_colls_bwd - lc->tp_ag_bwd) * other;
+    double tp_fwd = tp_pass_s(p, lc->hide_fwd, lc->n_hide_fwd, lc->tp_ag_fwd,
+                              lc->tp_colls_fwd - lc->tp_ag_fwd, ag, other);
+    double tp_bwd = tp_pass_s(p, lc->hide_bwd, lc->n_hide_bwd, lc->tp_ag_bwd,
+                              lc->tp_colls_bwd - lc->tp_ag_bwd, ag, other);
     *mp_fwd_s = tp_fwd + cp_unit;
     *mp_bwd_s =
         tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) + (recompute_all ? 2 : 1) * cp_unit;

@@ -255,6 +255,64 @@ START_TEST(test_attention_follows_flashattention_sweeps)
 }
 END_TEST
 
+/* Under parallel.tp_comm_overlap each of a sequence-parallel layer's TP collectives is paired
+ * with one GEMM, as Transformer Engine's userbuffers pairs them (initialize_ub's defaults): 4
+ * forward (the qkv and fc1 input gathers by ring exchange, the proj and fc2 output
+ * reduce-scatters by pipeline) and 6 backward, all-gathers where the layer's counts say. The
+ * forward GEMMs are the operators' own times (BF16: no quantisation pass), and each piece-wise
+ * run is its pieces' GEMMs: tp pieces for ring exchange, 4 for pipeline, the GEMM whole for
+ * bulk. Without the key, or without sequence parallelism, nothing is paired. */
+START_TEST(test_tp_overlap_pairs_every_tp_collective_with_its_gemm)
+{
+    const st_gpu_spec *g = gpu("h100-sxm");
+    st_workload_cfg w = plan("llama3-70b", 8192, 8, 1, ST_RECOMPUTE_NONE);
+    w.parallel.sequence_parallel = 1;
+    st_layer_cost off, on;
+    st_ops_layer_cost(&w, g, 1, &off);
+    ck_assert_int_eq(off.n_hide_fwd + off.n_hide_bwd, 0);
+    w.parallel.tp_comm_overlap = 1;
+    st_ops_layer_cost(&w, g, 1, &on);
+    ck_assert_int_eq(on.n_hide_fwd, on.tp_colls_fwd);
+    ck_assert_int_eq(on.n_hide_bwd, on.tp_colls_bwd);
+    ck_assert_int_eq(on.n_hide_fwd, 4);
+    ck_assert_int_eq(on.n_hide_bwd, 6);
+    int ag_f = 0, ag_b = 0;
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
+    double want = find_op(ops, n, "qkv")->time_s + find_op(ops, n, "proj")->time_s +
+                  find_op(ops, n, "fc1")->time_s + find_op(ops, n, "fc2")->time_s,
+           got = 0;
+    for (int i = 0; i < on.n_hide_fwd; i++) {
+        const st_tp_hide *h = &on.hide_fwd[i];
+        ag_f += h->ag;
+        got += h->gemm_s;
+        ck_assert_int_eq(h->method, h->ag ? ST_TP_RING : ST_TP_PIPELINE);
+        ck_assert_int_eq(h->splits, h->ag ? 8 : 4);
+        ck_assert_msg(h->split_s >= h->gemm_s * (1 - 1e-12), "pieces %g s, whole %g s", h->split_s,
+                      h->gemm_s);
+    }
+    ck_assert_double_eq_tol(got, want, 1e-15);
+    for (int i = 0; i < on.n_hide_bwd; i++) {
+        const st_tp_hide *h = &on.hide_bwd[i];
+        ag_b += h->ag;
+        ck_assert(h->gemm_s > 0);
+        if (h->method == ST_TP_BULK)
+            ck_assert_double_eq(h->split_s, h->gemm_s);
+        else
+            ck_assert(h->ag && h->splits == 8);
+    }
+    ck_assert_int_eq(ag_f, on.tp_ag_fwd);
+    ck_assert_int_eq(ag_b, on.tp_ag_bwd);
+    /* the layer's own times and counts are the same with the key or without it */
+    ck_assert_double_eq(on.fwd_s, off.fwd_s);
+    ck_assert_double_eq(on.bwd_s, off.bwd_s);
+    ck_assert_int_eq(on.tp_colls_bwd, off.tp_colls_bwd);
+    w.parallel.sequence_parallel = 0;
+    st_ops_layer_cost(&w, g, 1, &on);
+    ck_assert_int_eq(on.n_hide_fwd + on.n_hide_bwd, 0);
+}
+END_TEST
+
 START_TEST(test_selective_recompute_adds_exactly_the_attention_core)
 {
     const st_gpu_spec *g = gpu("h100-sxm");
@@ -610,6 +668,7 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_curve_matches_xla_h100_measurements);
     tcase_add_test(tc, test_attention_follows_flashattention_sweeps);
     tcase_add_test(tc, test_selective_recompute_adds_exactly_the_attention_core);
+    tcase_add_test(tc, test_tp_overlap_pairs_every_tp_collective_with_its_gemm);
     tcase_add_test(tc, test_op_recompute_follows_torchtitan_save_list);
     tcase_add_test(tc, test_full_recompute_adds_exactly_the_forward);
     tcase_add_test(tc, test_sequence_parallelism_splits_replicated_ops);

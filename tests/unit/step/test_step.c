@@ -605,6 +605,48 @@ static st_step_ctx *ring_only_ctx(void)
     return ctx_of(&c);
 }
 
+/* Transformer Engine's TP overlap (parallel.tp_comm_overlap) leaves the kernels as they are and
+ * hides part of the TP collectives behind the GEMMs they are paired with, at a price: the GEMMs
+ * run in pieces, and those beside a pipeline or bulk collective on 16 SMs fewer. At tp 8 on the
+ * H100's NVLink, where a layer's collectives are a large share of its GEMMs, the exposed TP time
+ * falls by more than a third and the step with it; at tp 2 the collectives are small and the
+ * price can exceed what is hidden. On the ring-only part (no NVLS) with a narrow model, whose
+ * collectives are about as long as all of its kernels, the overlap hides no more than the
+ * kernels' time. */
+START_TEST(test_tp_overlap_hides_tp_traffic_behind_the_gemms_and_no_more)
+{
+    st_llm_spec wide = gpt(2, 8192, 51200);
+    static const int64_t tps[] = {2, 4, 8};
+    for (size_t i = 0; i < 3; i++) {
+        st_workload_cfg w = training(&wide, tps[i], 1, 1, 8);
+        w.parallel.sequence_parallel = 1;
+        st_step_result off = step(x4, &w, 8);
+        w.parallel.tp_comm_overlap = 1;
+        st_step_result on = step(x4, &w, 8);
+        ASSERT_REL(on.b.compute_s, off.b.compute_s, 1e-7); /* the remainder of ns-timed passes */
+        ck_assert(on.b.tp_comm_s > 0); /* pieces, first and last sends, the SM margin */
+        ck_assert(on.b.tp_comm_s <= off.b.tp_comm_s + 0.15 * off.b.compute_s);
+        if (tps[i] == 8) {
+            ck_assert_msg(on.b.tp_comm_s < 0.65 * off.b.tp_comm_s, "TP %g s on, %g s off",
+                          on.b.tp_comm_s, off.b.tp_comm_s);
+            ck_assert(on.step_time_s < off.step_time_s);
+        }
+    }
+    st_step_ctx *x = ring_only_ctx();
+    st_llm_spec narrow = gpt(2, 1024, 51200); /* GEMMs shrink with h^2, collectives with h */
+    st_workload_cfg w = training(&narrow, 8, 1, 1, 8);
+    w.parallel.sequence_parallel = 1;
+    st_step_result off = step(x, &w, 8);
+    w.parallel.tp_comm_overlap = 1;
+    st_step_result on = step(x, &w, 8);
+    ck_assert(on.b.tp_comm_s < off.b.tp_comm_s);
+    ck_assert_msg(on.b.tp_comm_s >= off.b.tp_comm_s - off.b.compute_s,
+                  "hid %g s of TP behind %g s of compute", off.b.tp_comm_s - on.b.tp_comm_s,
+                  off.b.compute_s);
+    st_step_ctx_free(x);
+}
+END_TEST
+
 /* Sequence parallelism trades each all-reduce for an all-gather and a reduce-scatter of the
  * same total traffic (Korthikanti et al. 2022, section 4.2.2), and gathers the column-parallel
  * inputs once more in backward for the weight gradients: 4 + 6 half-size collectives against
@@ -878,6 +920,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_skipping_the_closed_form_changes_nothing_else);
     tcase_add_test(tc, test_offload_copies_show_only_when_the_host_link_is_slow);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
+    tcase_add_test(tc, test_tp_overlap_hides_tp_traffic_behind_the_gemms_and_no_more);
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
