@@ -98,6 +98,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].breakdown.dp_comm_exposed_s", TI, 0, "DP communication (exposed)"),
     RUN("jobs[].breakdown.bubble_s", TI, 0, "Pipeline bubble"),
     RUN("jobs[].breakdown.optimizer_s", TI, 0, "Optimizer"),
+    RUN("jobs[].breakdown.straggler_s", TI, 0, "Wait for the slowest GPU"),
     RUN("jobs[].closed_form_step_s", TI, 0, "Closed-form step time"),
     VAL("jobs[].checkpoint.size_bytes", BY, 0, "Checkpoint size", ST_SRC_MEM, st_memory, checkpoint_bytes, ST_METRIC_CKPT_SIZE),
     RUN("jobs[].checkpoint.mode", TX, 0, "Checkpoint mode"),

@@ -49,6 +49,7 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(b, "dp_comm_exposed_s", r->b.dp_comm_exposed_s);
     cJSON_AddNumberToObject(b, "bubble_s", r->b.bubble_s);
     cJSON_AddNumberToObject(b, "optimizer_s", r->b.optimizer_s);
+    cJSON_AddNumberToObject(b, "straggler_s", r->b.straggler_s);
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 

@@ -120,10 +120,15 @@ static void absent(FILE *out, const char *why)
 
 static void step_and_memory(FILE *out, const cJSON *jobs)
 {
-    static const char *const bk[] = {"compute_s",         "tp_comm_s", "pp_comm_s",
-                                     "dp_comm_exposed_s", "bubble_s",  "optimizer_s"};
-    static const char *const bn[] = {"compute",           "TP comm",         "PP comm",
-                                     "DP comm (exposed)", "pipeline bubble", "optimizer"};
+    static const char *const bk[] = {"compute_s", "tp_comm_s",   "pp_comm_s",  "dp_comm_exposed_s",
+                                     "bubble_s",  "optimizer_s", "straggler_s"};
+    static const char *const bn[] = {"compute",
+                                     "TP comm",
+                                     "PP comm",
+                                     "DP comm (exposed)",
+                                     "pipeline bubble",
+                                     "optimizer",
+                                     "wait for the slowest GPU"};
     static const char *const mk[] = {"weights_bytes", "gradients_bytes", "optimizer_bytes",
                                      "activations_bytes", "reserved_bytes"};
     static const char *const mn[] = {"weights", "gradients", "optimizer states", "activations",
@@ -132,7 +137,12 @@ static void step_and_memory(FILE *out, const cJSON *jobs)
                        .title = "Step time by part, per training job",
                        .x_label = "seconds"};
     st_html_section(out, "sec-step-breakdown");
-    if (!job_bars(out, jobs, "breakdown", bk, bn, 6, NULL, 1, &fs))
+    /* the wait for the slowest GPU is drawn only where a job has one (cluster.variability) */
+    size_t parts = 6;
+    for (const cJSON *j = jobs->child; j; j = j->next)
+        if (at(j, "breakdown") && num(at(j, "breakdown"), "straggler_s") > 0)
+            parts = 7;
+    if (!job_bars(out, jobs, "breakdown", bk, bn, parts, NULL, 1, &fs))
         absent(out, "No training job was simulated: there is no step to break down.");
     st_html_section_end(out);
     st_svg_frame fm = {.id = "memory-per-gpu",

@@ -27,6 +27,9 @@ static void step_text(FILE *out, const st_step_result *r, int explain)
             "            DP comm exposed %.4g s, optimizer %.4g s (%lld micro-batches per step)\n",
             b->compute_s, b->tp_comm_s, b->pp_comm_s, b->bubble_s, b->dp_comm_exposed_s,
             b->optimizer_s, (long long)r->micro_per_step);
+    if (b->straggler_s > 0)
+        fprintf(out, "            wait for the slowest GPU %.4g s (cluster.variability)\n",
+                b->straggler_s);
     if (explain)
         fprintf(
             out,

@@ -270,6 +270,12 @@ static const st_field tier_fields[] = {
     ST_FEND,
 };
 
+static const st_field variability_fields[] = {
+    ST_FDIM(st_variability_cfg, "gpu_speed_cv", gpu_speed_cv, ST_DIM_RATIO, ST_R_NONNEG,
+            .lim = &st_lim_speed_cv),
+    ST_FEND,
+};
+
 static int sub_map(st_rd *rd, const st_ynode *n, const st_field *f, void *base, st_loc *loc,
                    const char *what)
 {
@@ -287,6 +293,12 @@ static int fn_racks(st_rd *rd, const st_ynode *n, void *base)
 {
     st_rack_cfg *r = &((st_cluster_cfg *)base)->racks;
     return sub_map(rd, n, rack_fields, r, &r->loc, "cluster.racks");
+}
+
+static int fn_variability(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_variability_cfg *v = &((st_cluster_cfg *)base)->variability;
+    return sub_map(rd, n, variability_fields, v, &v->loc, "cluster.variability");
 }
 
 static int fn_facility(st_rd *rd, const st_ynode *n, void *base)
@@ -345,6 +357,7 @@ static const st_field cluster_fields[] = {
     ST_FINT(st_cluster_cfg, "nvlink_domain", nvlink_domain, ST_R_MIN1, .max = 1e6),
     ST_FFN("node", fn_node),
     ST_FFN("racks", fn_racks),
+    ST_FFN("variability", fn_variability),
     ST_FFN("facility", fn_facility),
     ST_FFN("fabric", fn_fabric),
     ST_FFN("storage", fn_storage),

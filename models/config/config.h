@@ -184,6 +184,13 @@ typedef struct st_tier_cfg {
     st_loc loc;
 } st_tier_cfg;
 
+/* cluster.variability: how far GPUs of one part differ in speed (docs/models/stragglers.md).
+ * Everything 0 when the scenario states nothing: every GPU at the model's speed. */
+typedef struct st_variability_cfg {
+    double gpu_speed_cv; /* per-GPU speed spread, the coefficient of variation of a normal */
+    st_loc loc;
+} st_variability_cfg;
+
 typedef struct st_cluster_cfg {
     const st_gpu_spec *gpu;
     int64_t nodes;
@@ -192,6 +199,7 @@ typedef struct st_cluster_cfg {
     st_node_cfg node;
     st_rack_cfg racks;
     st_facility_cfg facility;
+    st_variability_cfg variability;
     st_fabric_cfg fabric;
     const st_tier_cfg *tiers; /* n_tiers entries, in file order */
     int n_tiers;

@@ -23,6 +23,11 @@ const st_limit st_lim_shape = {ST_LIM_MIN_WEIBULL_SHAPE, 0,
  * to 10^30 and its square-law loss past a double): refused rather than reported as NaN. */
 const st_limit st_lim_ups = {1, 0, "the smallest UPS rating the models take",
                              "a UPS must carry the IT load it protects"};
+/* A normal speed spread past 20% puts a GPU 5 sigma slow at zero speed; Sinha et al. (SC'22)
+ * measured an 8% average (22% at most) spread between same-SKU GPUs. */
+const st_limit st_lim_speed_cv = {0, 0.2,
+                                  "the widest per-GPU speed spread the straggler model takes",
+                                  "5 sigma below the mean must stay above zero speed"};
 /* The cluster run's clock is int64 nanoseconds (sim/evq.h, 2^63 ns, 292 years). A job arrives
  * at its submit time, starts by the horizon at the latest (the run stops there), and finishes a
  * run time later: with the three at most 2^61 ns each, every arrival and finish stays below

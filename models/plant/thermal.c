@@ -167,6 +167,7 @@ static void profile_at(const st_cluster_cfg *c, const st_plant_job *job, double 
 {
     st_step_result r = *job->step;
     r.b.compute_s /= f;
+    r.b.straggler_s /= f;
     r.b.optimizer_s /= f;
     st_plant_profile_clocked(&r, c->gpu, f, p);
 }

@@ -14,6 +14,7 @@
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
 #include "models/silicon/plan_check.h"
+#include "models/silicon/variability.h"
 #include "models/step/step_internal.h"
 #include "sim/xalloc.h"
 
@@ -210,8 +211,15 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     p->chunks = p->pp * p->v;
     p->split = st_chunk_split_of(p->layers, par);
     /* The clock enters through the GPU the operators are timed on (st_gpu_sustained); the
-     * collective memo keeps its key, since no collective time depends on the SM clock here. */
-    p->gpu_at.clock = clock > 0 && clock < 1 ? clock : 0;
+     * collective memo keeps its key, since no collective time depends on the SM clock here. The
+     * slowest of the job's GPUs (cluster.variability) sets every kernel's pace, as a clock
+     * share of 1/straggle would. */
+    p->straggle = st_straggler_factor(x->c->variability.gpu_speed_cv, w->gpus);
+    double share = clock > 0 && clock < 1 ? clock : 1;
+    p->mean_clock = share < 1 ? share : 0;
+    if (p->straggle > 1)
+        share /= p->straggle;
+    p->gpu_at.clock = share < 1 ? share : 0;
     p->gpu = &p->gpu_at;
     /* The batch-split rules are the plan's (models/silicon/plan_check.c), stated once. */
     st_plan_issue is;
@@ -290,6 +298,27 @@ static void rates(const step_plan *p, const st_cluster_cfg *c, st_step_result *o
     out->tokens_per_s = tokens / t;
 }
 
+/* One micro-batch's kernels on the stage of chunk `first` (its chunks first, first + pp, ...)
+ * with the GPU at clock share `clock`: its layers of each kind, the embedding and the output
+ * layer. */
+static double stage_kernels(const step_plan *p, int64_t first, double clock)
+{
+    st_gpu_spec g = p->gpu_at;
+    g.clock = clock;
+    st_layer_cost lc, lcd;
+    st_ops_layer_cost(p->w, &g, p->mb, &lc);
+    st_ops_layer_cost_kind(p->w, &g, p->mb, 1, &lcd);
+    double ef, eb, hf, hb, t = 0;
+    st_ops_edge_cost(p->w, &g, p->mb, &ef, &eb, &hf, &hb);
+    for (int64_t c = first; c < p->chunks; c += p->pp) {
+        double nd = (double)chunk_dense(p, c), n = (double)chunk_layers(p, c) - nd;
+        t += n * (lc.fwd_s + lc.bwd_s + lc.recompute_s) +
+             nd * (lcd.fwd_s + lcd.bwd_s + lcd.recompute_s) + (c == 0 ? ef + eb : 0) +
+             (c == p->chunks - 1 ? hf + hb : 0);
+    }
+    return t;
+}
+
 /* The busiest stage's share of compute, model-parallel and ZeRO-3 time, for the breakdown.
  * The pipeline run sees each chunk's time as one block; the parts that are communication are
  * taken back out of the busiest stage's compute: its tensor- and context-parallel collectives
@@ -318,6 +347,15 @@ static void breakdown(const step_plan *p, const st_pipe_result *pr, const double
     b->dp_comm_exposed_s += z3;
     b->pp_comm_s = pr->p2p_exposed_s + blocked;
     b->bubble_s = fmax(0, pr->bubble_s - pr->p2p_exposed_s);
+    /* What the busiest stage's kernels would take at the mean GPU's speed is compute; the rest
+     * of the slowest GPU's kernel time (its compute-bound kernels at its clock; memory-bound
+     * ones keep HBM's pace) is the others' wait for it. */
+    if (p->straggle > 1) {
+        double slow = stage_kernels(p, pr->busiest, p->gpu_at.clock);
+        double kept = slow > 0 ? stage_kernels(p, pr->busiest, p->mean_clock) / slow : 1;
+        b->straggler_s = fmax(0, b->compute_s * (1 - kept));
+        b->compute_s -= b->straggler_s;
+    }
 }
 
 void st_step_ctx_skip_closed_form(st_step_ctx *x)

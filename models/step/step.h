@@ -21,6 +21,8 @@ typedef struct st_step_breakdown {
                                  and ZeRO-3's gathers and reduce-scatters */
     double bubble_s;          /* pipeline idle time */
     double optimizer_s;       /* the optimizer step */
+    double straggler_s;       /* the other GPUs' wait for the slowest one's kernels
+                                 (cluster.variability); 0 without a spread */
 } st_step_breakdown;
 
 typedef struct st_step_result {

@@ -64,6 +64,10 @@ typedef struct step_plan {
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
     double embed_f, embed_b, head_f, head_b;
     double offload_f, offload_b; /* activation offload's exposed copies per micro-batch (step.c) */
+    double straggle;             /* the slowest GPU's compute clock is the mean GPU's over straggle
+                                    (cluster.variability); 1 without a spread */
+    double mean_clock;           /* the clock share the mean GPU runs at (gpu_at.clock without the
+                                    straggle) */
     double p2p_s;                /* one send between stages */
     double p2p_block;     /* with blocking sends, what each chunk's forward and backward wait */
     double layer_params;  /* one layer's parameters on one GPU (after TP, and EP for experts) */
