@@ -40,6 +40,22 @@ static st_life_class *classes_of(const st_placement *at, const st_failures_cfg *
     return cl;
 }
 
+/* Fail-slow nodes (cluster.variability.slow_nodes) as the life model runs them
+ * (models/forecast/life.c): stops as planned, each longer by the slow stretch's cost. Merged with
+ * the planned stops into one Poisson stream, its downtimes the rate-weighted mean, which is what
+ * the closed form's expectation reads. */
+static void slow_nodes(st__size_life *l, const st_variability_cfg *v, int64_t nodes)
+{
+    if (!(v->slow_every_s > 0) || nodes < 1)
+        return;
+    double rs = (double)nodes / v->slow_every_s,
+           cost = v->slow_detect_s * v->slow_slowdown / (1 + v->slow_slowdown);
+    double rp = l->planned_every_s > 0 ? 1 / l->planned_every_s : 0, r = rp + rs;
+    l->planned_down_s += rs * cost / r;
+    l->planned_restart_s += rs * cost / r;
+    l->planned_every_s = 1 / r;
+}
+
 int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workload_cfg *p,
                        const st_memory *m, const st_failures_cfg *f, st_err *err)
 {
@@ -74,6 +90,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
     l->planned_every_s = f->planned_every_s;
     l->planned_restart_s = f->restart_s;
     l->planned_down_s = f->restart_s + (l->has_ckpt ? l->commit_s + l->restore_s : 0);
+    slow_nodes(l, &c->variability, at.nodes);
     free(loss);
     free(cl);
     st_placement_release(&at);

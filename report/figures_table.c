@@ -133,6 +133,7 @@ const st_fig st_figs[] = {
     SWP("jobs[].wall_s", TI, DEF | ST_FIG_SWEEP_ONLY | ST_FIG_IN_DAYS, "Wall time", 5, ST_SRC_LIFE, st_life_result, wall_s, DBL),
     SWP("jobs[].interruptions", NU, 0, "Interruptions", 11, ST_SRC_LIFE, st_life_result, interruptions, ST_FIG_I64),
     RUN("jobs[].planned_interruptions", NU, OPT, "Of them, planned"),
+    RUN("jobs[].slow_node_exclusions", NU, OPT, "Of them, fail-slow nodes excluded"),
     SWP("jobs[].lost_work_s", TI, 0, "Work lost", 12, ST_SRC_LIFE, st_life_result, lost_work_s, DBL),
     SWP("jobs[].downtime_s", TI, 0, "Downtime", 13, ST_SRC_LIFE, st_life_result, downtime_s, DBL),
     SWP("jobs[].goodput", SH, DEF, "Goodput", 6, ST_SRC_LIFE, st_life_result, goodput, DBL),

@@ -160,6 +160,8 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(j, "interruptions", (double)l->interruptions);
     if (l->planned > 0) /* `failures.planned_every` */
         cJSON_AddNumberToObject(j, "planned_interruptions", (double)l->planned);
+    if (l->slow > 0) /* `cluster.variability.slow_nodes` */
+        cJSON_AddNumberToObject(j, "slow_node_exclusions", (double)l->slow);
     cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
     cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
     cJSON_AddNumberToObject(j, "goodput", l->goodput);

@@ -153,9 +153,14 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
                 f->eff_step_s, f->ingest.slowdown);
     if (f->has_ckpt)
         ckpt_text(out, f, explain);
-    char planned[48] = "";
-    if (l->planned > 0)
-        snprintf(planned, sizeof planned, " (%lld planned)", (long long)l->planned);
+    char planned[96] = "", slow[48] = "";
+    if (l->slow > 0)
+        snprintf(slow, sizeof slow, "%s%lld slow-node exclusions", l->planned > 0 ? ", " : "",
+                 (long long)l->slow);
+    if (l->planned > 0 || l->slow > 0)
+        /* "%.0lld" prints no digit for 0 planned: " (N slow-node exclusions)" alone */
+        snprintf(planned, sizeof planned, " (%.0lld%s%s)", (long long)l->planned,
+                 l->planned > 0 ? " planned" : "", slow);
     fprintf(out,
             "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions%s, %s of work "
             "lost\n",

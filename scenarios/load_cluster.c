@@ -270,9 +270,19 @@ static const st_field tier_fields[] = {
     ST_FEND,
 };
 
+static const st_field slow_node_fields[] = {
+    ST_FDIM(st_variability_cfg, "every", slow_every_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span,
+            .required = 1),
+    ST_FDIM(st_variability_cfg, "slowdown", slow_slowdown, ST_DIM_RATIO, ST_R_POS, .required = 1),
+    ST_FDIM(st_variability_cfg, "detect", slow_detect_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span,
+            .required = 1),
+    ST_FEND,
+};
+
 static const st_field variability_fields[] = {
     ST_FDIM(st_variability_cfg, "gpu_speed_cv", gpu_speed_cv, ST_DIM_RATIO, ST_R_NONNEG,
             .lim = &st_lim_speed_cv),
+    ST_FMAP("slow_nodes", slow_node_fields),
     ST_FEND,
 };
 

@@ -188,6 +188,10 @@ typedef struct st_tier_cfg {
  * Everything 0 when the scenario states nothing: every GPU at the model's speed. */
 typedef struct st_variability_cfg {
     double gpu_speed_cv; /* per-GPU speed spread, the coefficient of variation of a normal */
+    /* Fail-slow nodes (slow_nodes): each node turns slow as a Poisson process of mean gap
+     * slow_every_s; a slow node makes the job slow_slowdown longer per step until it is
+     * detected and excluded slow_detect_s later. slow_every_s 0: none. */
+    double slow_every_s, slow_slowdown, slow_detect_s;
     st_loc loc;
 } st_variability_cfg;
 

@@ -48,12 +48,15 @@ typedef struct wclass {
 
 typedef struct life {
     st_engine *eng;
-    int k_mark, k_stall, k_commit, k_up, k_fail, k_comp, k_plan;
+    int k_mark, k_stall, k_commit, k_up, k_fail, k_comp, k_plan, k_slow;
     /* The spec in ticks. */
     st_time work, every, stall, commit, down, horizon;
     st_time down_plan; /* a planned stop's: the save's commit + restart + restore */
     st_rng *plan_rng;  /* planned interruptions (plan_gap_s 0: none) */
     double plan_gap_s;
+    st_time down_slow; /* a fail-slow exclusion's: down_plan and the slow stretch's cost */
+    st_rng *slow_rng;  /* fail-slow nodes (slow_gap_s 0: none) */
+    double slow_gap_s;
     /* The in-memory level (mem = 0: none): a snapshot every `mem` ticks of progress, which
      * here runs mem_stall longer per snapshot interval (the work and `every` are stretched by
      * the same factor); work0 is the work unstretched, down_mem the downtime of a restore from
@@ -73,7 +76,7 @@ typedef struct life {
     st_time t_phase, progress, committed, inflight;
     st_ev_handle ev_mark, ev_stall, ev_commit, ev_up;
     /* Totals, in ticks. */
-    int64_t interruptions, planned, checkpoints;
+    int64_t interruptions, planned, slow, checkpoints;
     st_time lost, downtime, stalled, end;
 } life;
 
@@ -139,7 +142,7 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
     if (s->n_classes < 0 || (s->n_classes > 0 && !s->classes))
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: %d classes without an array",
                           s->n_classes);
-    st_time detect = 0, restart = 0, restore = 0, mem_restore = 0;
+    st_time detect = 0, restart = 0, restore = 0, mem_restore = 0, slow_cost = 0;
     int rc;
     if (!(isfinite(s->mem_every_s) && s->mem_every_s >= 0 && isfinite(s->mem_stall_s) &&
           s->mem_stall_s >= 0))
@@ -162,9 +165,12 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
         (rc = to_ticks(s->restart_s, "restart time", &restart, err)) ||
         (rc = to_ticks(s->restore_s, "restore time", &restore, err)) ||
         (rc = to_ticks(s->horizon_s, "horizon", &L->horizon, err)) ||
-        (rc = to_ticks(s->planned_every_s, "planned interval", &(st_time){0}, err)))
+        (rc = to_ticks(s->planned_every_s, "planned interval", &(st_time){0}, err)) ||
+        (rc = to_ticks(s->slow_every_s, "fail-slow interval", &(st_time){0}, err)) ||
+        (rc = to_ticks(s->slow_cost_s, "fail-slow stretch", &slow_cost, err)))
         return rc;
     L->plan_gap_s = s->planned_every_s;
+    L->slow_gap_s = s->slow_every_s;
     if (L->work < 1)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: work %g s is under 1 ns",
                           (double)s->steps * s->step_s);
@@ -180,7 +186,8 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
     L->down = detect + restart + restore; /* each <= 2^61, so no overflow; checked below */
     L->down_mem = detect + restart + mem_restore;
     L->down_plan = L->commit + restart + restore;
-    if (L->down > MAX_SPAN || L->down_mem > MAX_SPAN || L->down_plan > MAX_SPAN)
+    L->down_slow = L->down_plan + slow_cost;
+    if (L->down > MAX_SPAN || L->down_mem > MAX_SPAN || L->down_slow > MAX_SPAN)
         return st_err_set(err, ST_EINVAL, (st_loc){0},
                           "lifetime: detect (or a planned stop's save) + restart + restore is "
                           "over 2^61 ns (73 years)");
@@ -197,9 +204,9 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
         if (s->classes[i].shape != 1.0)
             renewal += class_count(&s->classes[i]);
     }
-    /* The job keeps at most six events of its own pending (mark, stall end, commit, up,
-     * merged failure, planned stop). */
-    if (renewal > (int64_t)ST_EVQ_MAX_PENDING - 6)
+    /* The job keeps at most seven events of its own pending (mark, stall end, commit, up,
+     * merged failure, planned stop, slow node). */
+    if (renewal > (int64_t)ST_EVQ_MAX_PENDING - 7)
         return st_err_set(err, ST_ELIMIT, (st_loc){0},
                           "lifetime: %lld non-exponential components are more than the event "
                           "queue holds",
@@ -300,6 +307,10 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
     if (L->plan_gap_s > 0) { /* its own stream: the failures' draws stay those without it */
         L->plan_rng = st_rng_new(seed, kind, replica, st_rng_tag("planned"));
         schedule_after(L, L->k_plan, st_rng_exponential(L->plan_rng, L->plan_gap_s), NULL);
+    }
+    if (L->slow_gap_s > 0) { /* likewise */
+        L->slow_rng = st_rng_new(seed, kind, replica, st_rng_tag("fail-slow"));
+        schedule_after(L, L->k_slow, st_rng_exponential(L->slow_rng, L->slow_gap_s), NULL);
     }
     if (rate > 0) {
         L->gap_s = 1.0 / rate;
@@ -505,20 +516,13 @@ static void on_comp_fail(st_engine *eng, void *state, const st_event *ev)
     schedule_after(L, L->k_comp, st_rng_weibull(c->rng, c->scale, c->shape), &ev->data);
 }
 
-/* A planned interruption (lifetime.h, planned_every_s): the job saves where it is, to the
- * persistent tier, and is down for the save's commit, the restart and the restore; the time
- * between the stop and the job running again is downtime. Nothing to stop while the job is down
- * or only waits for its final save to commit. */
-static void on_planned(st_engine *eng, void *state, const st_event *ev)
+/* An announced stop at t, down for `down`: the job saves where it is, to the persistent tier, and
+ * is down for the save's commit, the restart and the restore (and what the stop's kind adds);
+ * the time between the stop and the job running again is downtime. */
+static void announced_stop(life *L, st_time t, st_time down)
 {
-    (void)eng;
-    life *L = state;
-    schedule_after(L, L->k_plan, st_rng_exponential(L->plan_rng, L->plan_gap_s), NULL);
-    if (L->phase == PH_DOWN || L->phase == PH_WAIT_END)
-        return;
-    settle(L, ev->t);
+    settle(L, t);
     L->interruptions++;
-    L->planned++;
     L->inflight = -1;
     st_engine_cancel(L->eng, L->ev_mark);
     st_engine_cancel(L->eng, L->ev_stall);
@@ -532,8 +536,34 @@ static void on_planned(st_engine *eng, void *state, const st_event *ev)
     }
     L->phase = PH_DOWN;
     L->mem_ok = 0; /* the hosts rebooted: a failure in this downtime restores the save */
-    if (st_engine_reschedule(L->eng, L->ev_up, ev->t + L->down_plan) != 0)
-        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, ev->t + L->down_plan, PRIO_JOB, NULL);
+    if (st_engine_reschedule(L->eng, L->ev_up, t + down) != 0)
+        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, t + down, PRIO_JOB, NULL);
+}
+
+/* A planned interruption (lifetime.h, planned_every_s). Nothing to stop while the job is down or
+ * only waits for its final save to commit. */
+static void on_planned(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    schedule_after(L, L->k_plan, st_rng_exponential(L->plan_rng, L->plan_gap_s), NULL);
+    if (L->phase == PH_DOWN || L->phase == PH_WAIT_END)
+        return;
+    L->planned++;
+    announced_stop(L, ev->t, L->down_plan);
+}
+
+/* A fail-slow node (lifetime.h, slow_every_s): excluded as a planned stop excludes nothing, with
+ * its slow stretch charged as more downtime. */
+static void on_slow(st_engine *eng, void *state, const st_event *ev)
+{
+    (void)eng;
+    life *L = state;
+    schedule_after(L, L->k_slow, st_rng_exponential(L->slow_rng, L->slow_gap_s), NULL);
+    if (L->phase == PH_DOWN || L->phase == PH_WAIT_END)
+        return;
+    L->slow++;
+    announced_stop(L, ev->t, L->down_slow);
 }
 
 static void release(life *L)
@@ -542,6 +572,7 @@ static void release(life *L)
     st_rng_free(L->rng);
     st_rng_free(L->mem_rng);
     st_rng_free(L->plan_rng);
+    st_rng_free(L->slow_rng);
     for (int i = 0; i < L->nwc; i++)
         st_rng_free(L->wc[i].rng);
     free(L->wc);
@@ -552,6 +583,7 @@ static void fill_result(const life *L, st_life_result *out)
     out->wall_s = (double)L->end * 1e-9;
     out->interruptions = L->interruptions;
     out->planned = L->planned;
+    out->slow = L->slow;
     out->lost_work_s = (double)L->lost * 1e-9;
     out->downtime_s = (double)L->downtime * 1e-9;
     /* The in-memory snapshots' stall was run as part of the (stretched) work: it is stall. */
@@ -607,6 +639,7 @@ int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t repl
     L.k_fail = st_engine_register(L.eng, "life-failure", on_fail, &L);
     L.k_comp = st_engine_register(L.eng, "life-component-failure", on_comp_fail, &L);
     L.k_plan = st_engine_register(L.eng, "life-planned", on_planned, &L);
+    L.k_slow = st_engine_register(L.eng, "life-fail-slow", on_slow, &L);
     start_failures(&L, s, master_seed, replica, mode);
     L.phase = PH_COMPUTE;
     schedule_mark(&L, 0);

@@ -52,6 +52,13 @@ typedef struct st_life_spec {
      * its final save stops nothing and is not counted. Llama 3 counted 47 in 54 days beside 419
      * unexpected interruptions (arXiv 2407.21783, section 3.3.4). */
     double planned_every_s;
+    /* Fail-slow nodes (cluster.variability.slow_nodes; docs/models/stragglers.md): a node of the
+     * job turns slow as a Poisson process of mean gap slow_every_s of wall time (0: none), from
+     * its own stream. The job runs slower until the node is found, then the operator excludes it
+     * with a stop as planned: save, restart without it, restore. The slow stretch is charged at
+     * the exclusion as slow_cost_s more downtime (the progress it did not make); a slow node
+     * that comes while the job is down or waits for its final save is not counted. */
+    double slow_every_s, slow_cost_s;
     const double *mem_loss;       /* [n_classes], borrowed: the probability in [0, 1] that a failure
                                      of class i loses the in-memory copy (models/reliability/levels.h);
                                      NULL: every failure does */
@@ -68,6 +75,7 @@ typedef struct st_life_result {
     int64_t interruptions; /* failures that hit the job, those during a downtime included, and
                               planned interruptions */
     int64_t planned;       /* of them, planned interruptions */
+    int64_t slow;          /* of them, exclusions of fail-slow nodes */
     double lost_work_s;    /* training progress thrown away (work since the last restorable
                               checkpoint at each interruption), summed; it is done again */
     double downtime_s;     /* detect + restart + restore, summed; a downtime cut short by a

@@ -223,6 +223,42 @@ START_TEST(test_planned_stops_save_then_cost_the_restart_and_restore_and_lose_no
 }
 END_TEST
 
+/* Fail-slow nodes (slow_every_s, slow_cost_s; docs/models/stragglers.md) are stops as planned
+ * ones are, each down longer by the slow stretch's cost: with neither failures nor planned
+ * stops every interruption is one, the downtime is their count times commit + restart +
+ * restore + cost, and their count is the time up over the mean gap. Beside planned stops their
+ * streams are apart: the planned draws are those of the job without slow nodes. */
+START_TEST(test_slow_nodes_are_excluded_by_a_stop_charged_with_their_stretch)
+{
+    st_life_spec s = job(100 * HOUR, HOUR, 0, 30, 10 * MIN, NULL, 0);
+    s.restore_s = 60;
+    s.slow_every_s = 4 * HOUR;
+    s.slow_cost_s = 20 * MIN;
+    double n = 0, expect = 0;
+    for (uint64_t rep = 0; rep < 200; rep++) {
+        st_life_result r = run(&s, 13, rep);
+        ck_assert_int_eq(r.interruptions, r.slow);
+        ck_assert_int_eq(r.planned, 0);
+        ck_assert(r.lost_work_s == 0);
+        ck_assert_double_eq_tol(r.downtime_s, (double)r.slow * (30 + 10 * MIN + 60 + 20 * MIN),
+                                1e-6);
+        ck_assert_double_eq_tol(r.wall_s, 100 * HOUR + r.ckpt_stall_s + r.downtime_s, 1e-6);
+        n += (double)r.slow;
+        expect += (r.wall_s - r.downtime_s) / (4 * HOUR); /* none counts while down */
+    }
+    ck_assert_msg(fabs(n / expect - 1) < 0.03, "slow %g against %g", n, expect);
+    st_life_spec p = job(100 * HOUR, HOUR, 0, 30, 10 * MIN, NULL, 0);
+    p.planned_every_s = 5 * HOUR;
+    st_life_result a = run(&p, 13, 0);
+    p.slow_every_s = 1e5 * HOUR; /* a stream that hardly ever comes (11 years on average) */
+    p.slow_cost_s = 20 * MIN;
+    st_life_result b = run(&p, 13, 0);
+    ck_assert_int_eq(b.slow, 0);
+    ck_assert_int_eq(a.planned, b.planned);
+    ck_assert_double_eq(a.wall_s, b.wall_s);
+}
+END_TEST
+
 START_TEST(test_planned_stops_and_failures_together_account_for_every_tick)
 {
     /* Failures (two classes, one Weibull), two-level checkpoints and planned stops at once:
@@ -623,6 +659,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_next_checkpoint_waits_for_the_previous_commit);
     tcase_add_test(tc, test_wall_time_is_work_plus_lost_plus_stall_plus_downtime);
     tcase_add_test(tc, test_planned_stops_save_then_cost_the_restart_and_restore_and_lose_nothing);
+    tcase_add_test(tc, test_slow_nodes_are_excluded_by_a_stop_charged_with_their_stretch);
     tcase_add_test(tc, test_planned_stops_and_failures_together_account_for_every_tick);
     tcase_add_test(tc, test_failure_before_commit_rolls_back_to_the_previous_checkpoint);
     tcase_add_test(tc, test_same_seed_and_replica_repeat_and_replicas_differ);
