@@ -336,19 +336,72 @@ static int64_t stage_dense(const plan *c, int64_t i)
 
 /* Micro-batches whose activations stage i holds at its peak, in units of "all of this
  * stage's layers". 1F1B: pp - i (Narayanan et al. SC21 §2.2; Korthikanti §4.2.3). Interleaved
- * 1F1B with v chunks: Megatron-LM's warm-up of 2(pp - i - 1) + (v - 1)pp chunk-micro-batches
- * plus the one in steady state, each 1/v of the stage's layers; on stage 0 that is
- * pp (1 + (pp - 1)/(pp v)), the paper's factor. Fewer micro-batches than that cap it. */
+ * 1F1B with v chunks: the warm-up's chunk-micro-batches (st_pipe_warmup) plus the one in steady
+ * state, each 1/v of the stage's layers; on stage 0 that is pp (1 + (pp - 1)/(pp v)), the
+ * paper's factor. Fewer micro-batches than that cap it. */
 static double stage_in_flight(const plan *c, int64_t i)
 {
     if (c->v <= 1) {
         int64_t k = c->pp - i;
         return (double)(k < c->n_micro ? k : c->n_micro);
     }
-    int64_t chunks = 2 * (c->pp - i - 1) + (c->v - 1) * c->pp + 1;
-    if (chunks > c->n_micro * c->v)
-        chunks = c->n_micro * c->v;
+    int64_t total = c->n_micro * c->v, chunks = st_pipe_warmup(c->pp, c->v, c->n_micro, i) + 1;
+    if (chunks > total)
+        chunks = total;
     return (double)chunks / (double)c->v;
+}
+
+/* Layers of each kind on local chunk lc of stage i (global chunk lc pp + i). */
+static void chunk_kinds(const plan *c, int64_t i, int64_t lc, int64_t *n, int64_t *nd)
+{
+    int64_t ch = lc * c->pp + i, k = c->dense - st_chunk_first_layer(&c->split, ch);
+    *n = st_chunk_layers(&c->split, ch);
+    *nd = k < 0 ? 0 : k > *n ? *n : k;
+}
+
+/* Whether stage i's chunks all hold the same layers of each kind. */
+static int chunks_alike(const plan *c, int64_t i)
+{
+    int64_t n0, d0, n, d;
+    chunk_kinds(c, i, 0, &n0, &d0);
+    for (int64_t lc = 1; lc < c->v; lc++) {
+        chunk_kinds(c, i, lc, &n, &d);
+        if (n != n0 || d != d0)
+            return 0;
+    }
+    return 1;
+}
+
+static double chunk_bytes(const plan *c, int64_t i, int64_t lc, double bm, double bd)
+{
+    int64_t n, d;
+    chunk_kinds(c, i, lc, &n, &d);
+    return (double)(n - d) * bm + (double)d * bd;
+}
+
+/* The most layer activations stage i holds at once when its chunks differ (the embedding and
+ * loss slots, a split with a remainder), bm and bd bytes a layer of each kind keeps per
+ * micro-batch: Megatron-LM's interleaved order run through, forward iteration k on local chunk
+ * (k / pp) mod v and backward iteration k on v - 1 - (k / pp) mod v (get_model_chunk_id, groups
+ * of pp micro-batches), the warm-up's forwards, then one forward and one backward in turn, each
+ * forward keeping its chunk's activations until its backward. The order repeats every pp v
+ * pairs, so two such rounds after the warm-up reach the peak. With alike chunks this is the
+ * warm-up plus one chunk's worth (stage_in_flight); with a slot, the first stage's first chunk
+ * (or the last stage's last) holds fewer layers, and which chunks are in flight decides. */
+static double stage_peak_layers(const plan *c, int64_t i, double bm, double bd)
+{
+    int64_t total = c->n_micro < INT64_MAX / (4 * c->v) ? c->n_micro * c->v : INT64_MAX / 4;
+    int64_t w = st_pipe_warmup(c->pp, c->v, c->n_micro, i), pairs = total - w;
+    if (pairs > 2 * c->pp * c->v)
+        pairs = 2 * c->pp * c->v;
+    double cur = 0, peak = 0;
+    for (int64_t k = 0; k < w + pairs; k++) {
+        cur += chunk_bytes(c, i, (k / c->pp) % c->v, bm, bd);
+        peak = cur > peak ? cur : peak;
+        if (k >= w)
+            cur -= chunk_bytes(c, i, c->v - 1 - ((k - w) / c->pp) % c->v, bm, bd);
+    }
+    return peak;
 }
 
 /* Parameters one GPU of stage i holds: its layers split by TP (norms replicated), the
@@ -415,14 +468,18 @@ static double stage_activations(const plan *c, int64_t i)
         nd -= off_d;
         layers -= off;
     }
-    double bytes = (double)(layers - nd) * in_flight * layer_bytes(x, c->rc);
+    int alike = c->v <= 1 || chunks_alike(c, i); /* offload: pp = 1, one chunk */
+    double bytes = alike
+                       ? (double)(layers - nd) * in_flight * layer_bytes(x, c->rc)
+                       : stage_peak_layers(c, i, layer_bytes(x, c->rc), layer_bytes(&c->xd, c->rc));
     if (off > 0) /* the layer in transit, of the kind offloaded last */
         bytes += layer_bytes(off > off_d ? x : &c->xd, c->rc);
     if (layers - nd > 0)
         bytes += recompute_workset(x, c->rc);
     if (nd > 0) {
         /* Dense layers keep the dense MLP's tensors; the working set is the larger kind's. */
-        bytes += (double)nd * in_flight * layer_bytes(&c->xd, c->rc);
+        if (alike)
+            bytes += (double)nd * in_flight * layer_bytes(&c->xd, c->rc);
         double wd = recompute_workset(&c->xd, c->rc), wm = recompute_workset(x, c->rc);
         if (layers - nd == 0)
             bytes += wd;

@@ -46,6 +46,22 @@ static inline int64_t st_chunk_layers(const st_chunk_split *s, int64_t c)
     return base + (c < extra) - (s->embedding && c == 0) - (s->loss && c == s->chunks - 1);
 }
 
+/* Forward passes stage s (from 0) runs before its first backward, in chunk-micro-batches, for m
+ * micro-batches over pp stages of v chunks: Megatron-LM's schedules.py
+ * (forward_backward_pipelining_without_interleaving: pp - s - 1, at most m; ..._with_interleaving:
+ * 2 (pp - s - 1) + (v - 1) pp, at most m v, and all m v when m == pp). One formula for the step
+ * model's schedule and the memory model's activations in flight. */
+static inline int64_t st_pipe_warmup(int64_t pp, int64_t v, int64_t m, int64_t s)
+{
+    int64_t total = m * v, w;
+    if (v == 1)
+        return pp - s - 1 < m ? pp - s - 1 : m;
+    if (m == pp)
+        return total;
+    w = (pp - s - 1) * 2 + (v - 1) * pp;
+    return w < total ? w : total;
+}
+
 typedef enum st_mem_term {
     ST_MEM_WEIGHTS,
     ST_MEM_GRADS,

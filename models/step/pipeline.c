@@ -7,23 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/silicon/parallel.h"
 #include "models/step/pipeline_internal.h"
 #include "sim/err.h"
 #include "sim/xalloc.h"
-
-/* Forward passes a stage runs before its first backward: Megatron-LM's schedules.py,
- * forward_backward_pipelining_without_interleaving and ..._with_interleaving (counted in
- * chunk-micro-batches, and everything when m == pp under interleaving). */
-static int64_t warmup(int64_t pp, int64_t v, int64_t m, int64_t s)
-{
-    int64_t total = m * v, w;
-    if (v == 1)
-        return pp - s - 1 < m ? pp - s - 1 : m;
-    if (m == pp)
-        return total;
-    w = (pp - s - 1) * 2 + (v - 1) * pp;
-    return w < total ? w : total;
-}
 
 /* Megatron's numbering of a stage's forward (or backward) iterations: groups of pp micro-batches
  * run chunk by chunk (get_model_chunk_id, get_microbatch_id_in_model_chunk); backwards visit
@@ -147,7 +134,7 @@ void st__pipe_plan_init(pipe_plan *p, const pipe_ctx *x, int64_t m)
     p->idx = (int32_t *)(p->t + n);
     p->flag = (unsigned char *)(p->idx + nidx);
     for (int64_t s = 0; s < pp; s++) {
-        p->warm[s] = warmup(pp, x->v, m, s);
+        p->warm[s] = st_pipe_warmup(pp, x->v, m, s);
         p->next[s] = 0;
         p->free_at[s] = p->link_free[2 * s] = p->link_free[2 * s + 1] = 0;
         p->flag[s] = 0;

@@ -504,6 +504,40 @@ START_TEST(test_the_first_stage_holds_a_layer_less_with_the_embedding_slot)
 }
 END_TEST
 
+/* With the slots a stage's chunks differ, and the micro-batches in flight are counted chunk by
+ * chunk in Megatron's interleaved order. Six layers over pp 2 x v 4 with both slots is one slot
+ * a chunk: stage 0 holds the embedding chunk and three one-layer chunks, stage 1 three
+ * one-layer chunks and the loss chunk. With 4 micro-batches stage 1 runs 6 warm-up forwards (its
+ * first three chunks, 6 layers), then its loss chunk's forwards and backwards, then the next
+ * group's first chunk's forward before a backward frees a layer: 7 layers at its peak. Spreading
+ * each stage's 3 layers evenly over its 4 chunks said 5.25 there and 6.75 on stage 0. The
+ * vocabulary is small, so the last stage's own terms are under a quarter of a layer. */
+START_TEST(test_slot_chunks_are_counted_one_by_one_in_the_interleaved_order)
+{
+    static const st_llm_spec m = {.name = "slots",
+                                  .layers = 6,
+                                  .hidden = 1024,
+                                  .ffn_hidden = 16384,
+                                  .heads = 8,
+                                  .vocab = 1024,
+                                  .mlp = ST_MLP_SWIGLU,
+                                  .norm = ST_NORM_RMSNORM,
+                                  .pos = ST_POS_ROPE};
+    st_workload_cfg w = plan("gpt-22b", 2048, 1, 2, 1, 0, ST_RECOMPUTE_NONE);
+    w.model = &m;
+    w.attention = ST_ATTN_FLASH;
+    w.parallel.virtual_stages = 4;
+    w.parallel.embedding_slot = w.parallel.loss_slot = 1;
+    w.global_batch = 4;
+    st_memory a = estimate(&w, "h100-sxm");
+    double layer = st_memory_layer_activations(&w, 1);
+    ck_assert_int_eq(a.stage, 1);
+    ck_assert_msg(a.term[ST_MEM_ACTIVATIONS] >= 7 * layer &&
+                      a.term[ST_MEM_ACTIVATIONS] < 7.25 * layer,
+                  "activations %g, a layer %g", a.term[ST_MEM_ACTIVATIONS], layer);
+}
+END_TEST
+
 /* Activation offload (parallel.offload_layers): the first layers' activations leave HBM but for
  * one layer's in transit, so 40 of Llama 3 70B's 80 layers offloaded at pp 1 keep 41 layers'
  * activations, 39 fewer than without; nothing else moves. */
@@ -616,6 +650,7 @@ Suite *memory_suite(void)
     tcase_add_test(fit, test_llama3_405b_published_plan_fits_without_recompute);
     tcase_add_test(fit, test_embedding_and_loss_slots_take_a_layer_off_the_end_chunks);
     tcase_add_test(fit, test_the_first_stage_holds_a_layer_less_with_the_embedding_slot);
+    tcase_add_test(fit, test_slot_chunks_are_counted_one_by_one_in_the_interleaved_order);
     tcase_add_test(fit, test_offloaded_layers_leave_all_but_one_layer_in_transit);
     tcase_add_test(fit, test_bf16_gradient_reduction_halves_the_gradient_term_only);
     suite_add_tcase(s, fit);
