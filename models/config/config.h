@@ -233,6 +233,9 @@ typedef struct st_parallel_cfg {
     int overlap_param_gather; /* the distributed optimizer's weight all-gather runs bucket by
                                  bucket ahead of the next forward (Megatron-Core's
                                  overlap_param_gather); default 0: after the optimizer */
+    int cp_comm_overlap;      /* context parallelism's ring exchange runs beside the attention
+                                 of the block before (Transformer Engine's ring attention);
+                                 default 0: counted whole */
     int tp_comm_overlap;      /* TP collectives run beside the GEMMs Transformer Engine's
                                  userbuffers pair them with (Megatron-Core's tp_comm_overlap;
                                  needs sequence parallelism); default 0: counted whole */

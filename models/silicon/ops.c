@@ -753,6 +753,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         if (ops[i].attn_core) {
             attn_s += ops[i].time_s;
             attn_flops += ops[i].flops;
+            out->attn_bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
         }
         if (w->parallel.recompute == ST_RECOMPUTE_OP) {
             /* a share of a fused GEMM is timed at the fused shape's efficiency */
@@ -762,6 +763,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         }
     }
     out->bwd_flops = 2.0 * out->fwd_flops;
+    out->attn_fwd_s = attn_s;
     /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5); per-op
      * recompute what torchtitan's policy does not save (above); full recompute the whole layer
      * forward, its TP collectives included. */

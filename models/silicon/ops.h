@@ -118,6 +118,9 @@ typedef struct st_layer_cost {
      * parallel.tp_comm_overlap (none otherwise). */
     st_tp_hide hide_fwd[ST_TP_HIDE_FWD], hide_bwd[ST_TP_HIDE_BWD];
     int n_hide_fwd, n_hide_bwd;
+    /* The attention core's kernels (in fwd_s and bwd_s): what context parallelism's ring
+     * exchange runs beside (parallel.cp_comm_overlap). */
+    double attn_fwd_s, attn_bwd_s;
 } st_layer_cost;
 
 /* The forward operators of one layer for `microbatch` sequences (below 1 counts as 1) on one

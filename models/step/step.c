@@ -16,6 +16,7 @@
 #include "models/silicon/plan_check.h"
 #include "models/silicon/variability.h"
 #include "models/step/step_internal.h"
+#include "models/step/zero3.h"
 #include "sim/xalloc.h"
 
 int st_step_ctx_new(const st_cluster_cfg *c, st_step_ctx **out, st_err *err)
@@ -96,6 +97,19 @@ static double tp_pass_s(const step_plan *p, const st_tp_hide *h, int n_hide, int
     return t + n_ag * ag + n_rs * other;
 }
 
+/* What context parallelism's K/V exchange (an all-gather of `ring` seconds over cp ranks) adds
+ * to a pass whose attention core takes `attn` under parallel.cp_comm_overlap: Transformer
+ * Engine's ring attention (AttnFuncWithCPAndKVP2P) runs cp steps, the first on the rank's own
+ * K/V block and each of the other cp - 1 on the block received during the step before, so each
+ * of those waits for the longer of its send, ring / (cp - 1), and its share of the attention,
+ * attn / cp, slowed while the send runs beside it (st_gpu_overlap_slowdown, as for the
+ * data-parallel collectives). docs/models/step-model.md, "CP communication overlap". */
+static double cp_exposed(double ring, double attn, int64_t cp, double s)
+{
+    double send = ring / (double)(cp - 1), share = attn / (double)cp;
+    return (double)(cp - 1) * (fmax(send, st_z3_slowed(share, send, s)) - share);
+}
+
 /* Tensor-parallel collectives per layer (Korthikanti et al. 2022, section 4.2.2): two
  * all-reduces in forward and two in backward, or with sequence parallelism an all-gather and a
  * reduce-scatter in their place (and the inputs gathered again for the weight gradients);
@@ -128,9 +142,15 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
                               lc->tp_colls_fwd - lc->tp_ag_fwd, ag, other);
     double tp_bwd = tp_pass_s(p, lc->hide_bwd, lc->n_hide_bwd, lc->tp_ag_bwd,
                               lc->tp_colls_bwd - lc->tp_ag_bwd, ag, other);
-    *mp_fwd_s = tp_fwd + cp_unit;
-    *mp_bwd_s =
-        tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) + (recompute_all ? 2 : 1) * cp_unit;
+    double cp_fwd = cp_unit, cp_bwd = cp_unit;
+    if (p->cp > 1 && w->parallel.cp_comm_overlap) {
+        double s = st_gpu_overlap_slowdown(p->gpu);
+        cp_fwd = cp_exposed(cp_unit, lc->attn_fwd_s, p->cp, s);
+        cp_bwd = cp_exposed(cp_unit, lc->attn_bwd_s, p->cp, s);
+    }
+    *mp_fwd_s = tp_fwd + cp_fwd;
+    *mp_bwd_s = tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) +
+                (recompute_all ? cp_bwd + cp_fwd : cp_bwd); /* 2 cp_unit without the overlap */
     *ep_a2a_s = 0;
     if (lc->ep_a2a_fwd) {
         /* Expert parallelism: every EP group of the stage (ep consecutive ranks) runs its

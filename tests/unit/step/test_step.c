@@ -647,6 +647,29 @@ START_TEST(test_tp_overlap_hides_tp_traffic_behind_the_gemms_and_no_more)
 }
 END_TEST
 
+/* Context parallelism's ring exchange under parallel.cp_comm_overlap runs beside the attention
+ * of the block before (Transformer Engine's ring attention): at 32K tokens over cp 4 the
+ * attention is long beside each send, so what CP adds to the step falls; what it adds is
+ * never below the sends' excess over the attention's share, and the kernels are unchanged. */
+START_TEST(test_cp_overlap_hides_the_ring_behind_the_attention)
+{
+    st_llm_spec m = gpt(2, 4096, 51200);
+    st_workload_cfg w = training(&m, 1, 1, 2, 2);
+    w.seq_len = 32768;
+    w.parallel.cp = 4;
+    w.gpus = 8;
+    st_step_result off = step(x4, &w, 1);
+    w.parallel.cp_comm_overlap = 1;
+    st_step_result on = step(x4, &w, 1);
+    ASSERT_REL(on.b.compute_s, off.b.compute_s, 1e-7);
+    ck_assert(off.b.tp_comm_s > 0);
+    ck_assert_msg(on.b.tp_comm_s < 0.5 * off.b.tp_comm_s, "CP %g s on, %g s off", on.b.tp_comm_s,
+                  off.b.tp_comm_s);
+    ck_assert(on.b.tp_comm_s >= 0);
+    ck_assert(on.step_time_s < off.step_time_s);
+}
+END_TEST
+
 /* Sequence parallelism trades each all-reduce for an all-gather and a reduce-scatter of the
  * same total traffic (Korthikanti et al. 2022, section 4.2.2), and gathers the column-parallel
  * inputs once more in backward for the weight gradients: 4 + 6 half-size collectives against
@@ -921,6 +944,7 @@ Suite *step_suite(void)
     tcase_add_test(tc, test_offload_copies_show_only_when_the_host_link_is_slow);
     tcase_add_test(tc, test_sequence_parallel_tp_traffic_is_five_quarters_of_all_reduce);
     tcase_add_test(tc, test_tp_overlap_hides_tp_traffic_behind_the_gemms_and_no_more);
+    tcase_add_test(tc, test_cp_overlap_hides_the_ring_behind_the_attention);
     tcase_add_test(tc, test_fp8_all_gathers_move_half_the_tp_traffic);
     tcase_add_test(tc, test_recomputation_never_shortens_the_step_and_full_costs_most);
     tcase_add_test(tc, test_zero3_over_data_parallel_ranks_is_slower_than_zero1);
