@@ -218,6 +218,44 @@ START_TEST(test_failures_with_checkpoints)
 }
 END_TEST
 
+/* Fail-slow nodes (cluster.variability.slow_nodes) cost every plan time to train: each stopped
+ * more often and down longer, as the life model runs them (docs/models/stragglers.md); the
+ * steps are unchanged. */
+START_TEST(test_slow_nodes_lengthen_every_row)
+{
+    char slow[sizeof ckpt + 128];
+    const char *at = strstr(ckpt, "  storage:");
+    ck_assert_ptr_nonnull(at);
+    snprintf(slow, sizeof slow,
+             "%.*s  variability: { slow_nodes: { every: 500 h, slowdown: 50%%, "
+             "detect: 1 h } }\n%s",
+             (int)(at - ckpt), ckpt, at);
+    st_scn *s = NULL, *v = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("ckpt.yaml", ckpt, strlen(ckpt), &s, &d), 0);
+    ck_assert_msg(st_scn_load_buffer("slow.yaml", slow, strlen(slow), &v, &d) == 0, "%s",
+                  d.n ? d.items[0].msg : "?");
+    st_size_result r = run(s, (st_size_spec){.failures = st_scn_failures(s)});
+    st_size_result q = run(v, (st_size_spec){.failures = st_scn_failures(v)});
+    size_t same = 0; /* the rows of one plan in both searches (the sizes probed may differ) */
+    for (size_t i = 0; i < q.n; i++)
+        for (size_t j = 0; j < r.n; j++) {
+            const st_size_cfg *a = &q.cfg[i], *b = &r.cfg[j];
+            if (a->gpus != b->gpus || a->tp != b->tp || a->pp != b->pp || a->vs != b->vs ||
+                a->mb != b->mb || a->recompute != b->recompute)
+                continue;
+            ck_assert_double_eq(a->step_s, b->step_s);
+            ck_assert_double_gt(a->train_s, b->train_s);
+            same++;
+        }
+    ck_assert_uint_gt(same, 0);
+    st_size_release(&r);
+    st_size_release(&q);
+    st_scn_free(s);
+    st_scn_free(v);
+}
+END_TEST
+
 /* Two GPU types: rows of both; the H200's larger memory fits plans the H100's does not. */
 START_TEST(test_gpu_types_are_searched)
 {
@@ -366,6 +404,7 @@ Suite *size_budgets_suite(void)
     tcase_add_test(tc, test_tco_budget_binds);
     tcase_add_test(tc, test_failures_without_checkpoints);
     tcase_add_test(tc, test_failures_with_checkpoints);
+    tcase_add_test(tc, test_slow_nodes_lengthen_every_row);
     tcase_add_test(tc, test_gpu_types_are_searched);
     tcase_add_test(tc, test_storage_bandwidth_faster_trains_sooner);
     tcase_add_test(tc, test_storage_bandwidth_priced);
