@@ -46,17 +46,25 @@ typedef struct wclass {
     double loss; /* st_life_class.mem_loss */
 } wclass;
 
+/* A Poisson stream of announced stops (lifetime.h): planned interruptions, and exclusions of
+ * fail-slow nodes. Each has its own random stream and engine event kind, so the failures' draws
+ * and the other stream's are those of a job without it. */
+enum { STOP_PLANNED, STOP_SLOW, N_STOPS };
+
+typedef struct stop_stream {
+    int kind;      /* its engine event kind */
+    st_rng *rng;   /* gap_s 0: none */
+    double gap_s;  /* mean gap, of wall time */
+    st_time down;  /* the save's commit + restart + restore, and what the kind adds */
+    int64_t count; /* stops made */
+} stop_stream;
+
 typedef struct life {
     st_engine *eng;
-    int k_mark, k_stall, k_commit, k_up, k_fail, k_comp, k_plan, k_slow;
+    int k_mark, k_stall, k_commit, k_up, k_fail, k_comp;
     /* The spec in ticks. */
     st_time work, every, stall, commit, down, horizon;
-    st_time down_plan; /* a planned stop's: the save's commit + restart + restore */
-    st_rng *plan_rng;  /* planned interruptions (plan_gap_s 0: none) */
-    double plan_gap_s;
-    st_time down_slow; /* a fail-slow exclusion's: down_plan and the slow stretch's cost */
-    st_rng *slow_rng;  /* fail-slow nodes (slow_gap_s 0: none) */
-    double slow_gap_s;
+    stop_stream stops[N_STOPS];
     /* The in-memory level (mem = 0: none): a snapshot every `mem` ticks of progress, which
      * here runs mem_stall longer per snapshot interval (the work and `every` are stretched by
      * the same factor); work0 is the work unstretched, down_mem the downtime of a restore from
@@ -76,7 +84,7 @@ typedef struct life {
     st_time t_phase, progress, committed, inflight;
     st_ev_handle ev_mark, ev_stall, ev_commit, ev_up;
     /* Totals, in ticks. */
-    int64_t interruptions, planned, slow, checkpoints;
+    int64_t interruptions, checkpoints;
     st_time lost, downtime, stalled, end;
 } life;
 
@@ -169,8 +177,8 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
         (rc = to_ticks(s->slow_every_s, "fail-slow interval", &(st_time){0}, err)) ||
         (rc = to_ticks(s->slow_cost_s, "fail-slow stretch", &slow_cost, err)))
         return rc;
-    L->plan_gap_s = s->planned_every_s;
-    L->slow_gap_s = s->slow_every_s;
+    L->stops[STOP_PLANNED].gap_s = s->planned_every_s;
+    L->stops[STOP_SLOW].gap_s = s->slow_every_s;
     if (L->work < 1)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: work %g s is under 1 ns",
                           (double)s->steps * s->step_s);
@@ -185,9 +193,9 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
     }
     L->down = detect + restart + restore; /* each <= 2^61, so no overflow; checked below */
     L->down_mem = detect + restart + mem_restore;
-    L->down_plan = L->commit + restart + restore;
-    L->down_slow = L->down_plan + slow_cost;
-    if (L->down > MAX_SPAN || L->down_mem > MAX_SPAN || L->down_slow > MAX_SPAN)
+    L->stops[STOP_PLANNED].down = L->commit + restart + restore;
+    L->stops[STOP_SLOW].down = L->stops[STOP_PLANNED].down + slow_cost;
+    if (L->down > MAX_SPAN || L->down_mem > MAX_SPAN || L->stops[STOP_SLOW].down > MAX_SPAN)
         return st_err_set(err, ST_EINVAL, (st_loc){0},
                           "lifetime: detect (or a planned stop's save) + restart + restore is "
                           "over 2^61 ns (73 years)");
@@ -304,13 +312,14 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
         for (int64_t j = 0; j < n; j++)
             schedule_after(L, L->k_comp, first_failure(w), &p);
     }
-    if (L->plan_gap_s > 0) { /* its own stream: the failures' draws stay those without it */
-        L->plan_rng = st_rng_new(seed, kind, replica, st_rng_tag("planned"));
-        schedule_after(L, L->k_plan, st_rng_exponential(L->plan_rng, L->plan_gap_s), NULL);
-    }
-    if (L->slow_gap_s > 0) { /* likewise */
-        L->slow_rng = st_rng_new(seed, kind, replica, st_rng_tag("fail-slow"));
-        schedule_after(L, L->k_slow, st_rng_exponential(L->slow_rng, L->slow_gap_s), NULL);
+    static const char *const stop_tags[N_STOPS] = {"planned", "fail-slow"};
+    for (int i = 0; i < N_STOPS; i++) {
+        stop_stream *q = &L->stops[i];
+        if (!(q->gap_s > 0))
+            continue;
+        q->rng = st_rng_new(seed, kind, replica, st_rng_tag(stop_tags[i]));
+        st_payload p = {.u = {(uint64_t)i}};
+        schedule_after(L, q->kind, st_rng_exponential(q->rng, q->gap_s), &p);
     }
     if (rate > 0) {
         L->gap_s = 1.0 / rate;
@@ -540,30 +549,19 @@ static void announced_stop(life *L, st_time t, st_time down)
         L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, t + down, PRIO_JOB, NULL);
 }
 
-/* A planned interruption (lifetime.h, planned_every_s). Nothing to stop while the job is down or
- * only waits for its final save to commit. */
-static void on_planned(st_engine *eng, void *state, const st_event *ev)
+/* A stop of stream ev->data.u[0]: a planned interruption (lifetime.h, planned_every_s), or a
+ * fail-slow node's exclusion (slow_every_s), whose slow stretch its longer downtime holds.
+ * Nothing to stop while the job is down or only waits for its final save to commit. */
+static void on_stop(st_engine *eng, void *state, const st_event *ev)
 {
     (void)eng;
     life *L = state;
-    schedule_after(L, L->k_plan, st_rng_exponential(L->plan_rng, L->plan_gap_s), NULL);
+    stop_stream *q = &L->stops[ev->data.u[0]];
+    schedule_after(L, q->kind, st_rng_exponential(q->rng, q->gap_s), &ev->data);
     if (L->phase == PH_DOWN || L->phase == PH_WAIT_END)
         return;
-    L->planned++;
-    announced_stop(L, ev->t, L->down_plan);
-}
-
-/* A fail-slow node (lifetime.h, slow_every_s): excluded as a planned stop excludes nothing, with
- * its slow stretch charged as more downtime. */
-static void on_slow(st_engine *eng, void *state, const st_event *ev)
-{
-    (void)eng;
-    life *L = state;
-    schedule_after(L, L->k_slow, st_rng_exponential(L->slow_rng, L->slow_gap_s), NULL);
-    if (L->phase == PH_DOWN || L->phase == PH_WAIT_END)
-        return;
-    L->slow++;
-    announced_stop(L, ev->t, L->down_slow);
+    q->count++;
+    announced_stop(L, ev->t, q->down);
 }
 
 static void release(life *L)
@@ -571,8 +569,8 @@ static void release(life *L)
     st_engine_free(L->eng);
     st_rng_free(L->rng);
     st_rng_free(L->mem_rng);
-    st_rng_free(L->plan_rng);
-    st_rng_free(L->slow_rng);
+    for (int i = 0; i < N_STOPS; i++)
+        st_rng_free(L->stops[i].rng);
     for (int i = 0; i < L->nwc; i++)
         st_rng_free(L->wc[i].rng);
     free(L->wc);
@@ -582,8 +580,8 @@ static void fill_result(const life *L, st_life_result *out)
 {
     out->wall_s = (double)L->end * 1e-9;
     out->interruptions = L->interruptions;
-    out->planned = L->planned;
-    out->slow = L->slow;
+    out->planned = L->stops[STOP_PLANNED].count;
+    out->slow = L->stops[STOP_SLOW].count;
     out->lost_work_s = (double)L->lost * 1e-9;
     out->downtime_s = (double)L->downtime * 1e-9;
     /* The in-memory snapshots' stall was run as part of the (stretched) work: it is stall. */
@@ -638,8 +636,8 @@ int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t repl
     L.k_up = st_engine_register(L.eng, "life-up", on_up, &L);
     L.k_fail = st_engine_register(L.eng, "life-failure", on_fail, &L);
     L.k_comp = st_engine_register(L.eng, "life-component-failure", on_comp_fail, &L);
-    L.k_plan = st_engine_register(L.eng, "life-planned", on_planned, &L);
-    L.k_slow = st_engine_register(L.eng, "life-fail-slow", on_slow, &L);
+    L.stops[STOP_PLANNED].kind = st_engine_register(L.eng, "life-planned", on_stop, &L);
+    L.stops[STOP_SLOW].kind = st_engine_register(L.eng, "life-fail-slow", on_stop, &L);
     start_failures(&L, s, master_seed, replica, mode);
     L.phase = PH_COMPUTE;
     schedule_mark(&L, 0);
