@@ -14,6 +14,7 @@
 #include "models/place/placement.h"
 #include "models/reliability/interval.h"
 #include "models/reliability/lifetime.h"
+#include "models/silicon/variability.h"
 #include "models/storage/storage.h"
 #include "sim/xalloc.h"
 
@@ -46,11 +47,10 @@ static st_life_class *classes_of(const st_placement *at, const st_failures_cfg *
  * the closed form's expectation reads. */
 static void slow_nodes(st__size_life *l, const st_variability_cfg *v, int64_t nodes)
 {
-    if (!(v->slow_every_s > 0) || nodes < 1)
+    double every, cost;
+    if (!st_slow_nodes_of(v, nodes, &every, &cost))
         return;
-    double rs = (double)nodes / v->slow_every_s,
-           cost = v->slow_detect_s * v->slow_slowdown / (1 + v->slow_slowdown);
-    double rp = l->planned_every_s > 0 ? 1 / l->planned_every_s : 0, r = rp + rs;
+    double rs = 1 / every, rp = l->planned_every_s > 0 ? 1 / l->planned_every_s : 0, r = rp + rs;
     l->planned_down_s += rs * cost / r;
     l->planned_restart_s += rs * cost / r;
     l->planned_every_s = 1 / r;

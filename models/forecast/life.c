@@ -9,6 +9,7 @@
 #include "models/forecast/ckpt_levels.h"
 #include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
+#include "models/silicon/variability.h"
 #include "sim/xalloc.h"
 
 /* The failure classes of `fail` mapped to the components the job occupies at `at`: one class
@@ -112,18 +113,6 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
     return at_workload(w, rc, err);
 }
 
-/* Fail-slow nodes (cluster.variability.slow_nodes): the episodes of the job's nodes merged, and
- * each one's slow stretch, detect at 1 / (1 + slowdown) of the pace, charged as the progress it
- * did not make, detect slowdown / (1 + slowdown) (docs/models/stragglers.md). */
-static void slow_nodes(const st_placement *at, st_life_spec *spec)
-{
-    const st_variability_cfg *v = &at->c->variability;
-    if (!(v->slow_every_s > 0) || at->nodes < 1)
-        return;
-    spec->slow_every_s = v->slow_every_s / (double)at->nodes;
-    spec->slow_cost_s = v->slow_detect_s * v->slow_slowdown / (1 + v->slow_slowdown);
-}
-
 int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,
                      uint64_t seed, int64_t replicas, const st_io_set *bg, st_err *err)
 {
@@ -155,8 +144,8 @@ int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_c
         spec.n_classes = 0;
     else if (fail)
         spec.planned_every_s = fail->planned_every_s;
-    if (!fail || !fail->cluster_scope)
-        slow_nodes(at, &spec);
+    if (!fail || !fail->cluster_scope) /* fail-slow nodes (docs/models/stragglers.md) */
+        st_slow_nodes_of(&at->c->variability, at->nodes, &spec.slow_every_s, &spec.slow_cost_s);
     int rc = lives(f, &spec, seed, replicas, err);
     if (rc)
         return rc;

@@ -24,6 +24,15 @@ double st_expected_max_normal(int64_t n)
     return gsl_cdf_ugaussian_Pinv((x - BLOM_ALPHA) / (x - 2 * BLOM_ALPHA + 1));
 }
 
+int st_slow_nodes_of(const st_variability_cfg *v, int64_t nodes, double *every_s, double *cost_s)
+{
+    if (!(v->slow_every_s > 0) || nodes < 1)
+        return 0;
+    *every_s = v->slow_every_s / (double)nodes;
+    *cost_s = v->slow_detect_s * v->slow_slowdown / (1 + v->slow_slowdown);
+    return 1;
+}
+
 double st_straggler_factor(double cv, int64_t n)
 {
     if (!(cv > 0) || n <= 1)
