@@ -697,6 +697,10 @@ static double gemm_pass(const st_workload_cfg *w, const st_gpu_spec *gpu, const 
     return count_of(op) * (which == 2 ? 1 : splits) * t;
 }
 
+/* Pieces of a pipeline-overlapped GEMM: Transformer Engine's default config, "num_splits": 4 if
+ * method == "pipeline" else tp_size (transformer_engine/pytorch/module/base.py, initialize_ub). */
+#define UB_PIPELINE_SPLITS 4
+
 static void hide(st_tp_hide *h, int *n, int cap, st_tp_method method, int ag, int splits,
                  double gemm_s, double split_s)
 {
@@ -731,8 +735,8 @@ static void tp_hides(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_
             hide(b, nb, ST_TP_HIDE_BWD, ST_TP_BULK, 1, 1, dg, dg);
             hide(b, nb, ST_TP_HIDE_BWD, ST_TP_BULK, 0, 1, wg, wg);
         } else if (row) {
-            hide(f, nf, ST_TP_HIDE_FWD, ST_TP_PIPELINE, 0, 4, gemm_pass(w, gpu, op, 0, 1),
-                 gemm_pass(w, gpu, op, 0, 4));
+            hide(f, nf, ST_TP_HIDE_FWD, ST_TP_PIPELINE, 0, UB_PIPELINE_SPLITS,
+                 gemm_pass(w, gpu, op, 0, 1), gemm_pass(w, gpu, op, 0, UB_PIPELINE_SPLITS));
             hide(b, nb, ST_TP_HIDE_BWD, ST_TP_RING, 1, tp, gemm_pass(w, gpu, op, 1, 1),
                  gemm_pass(w, gpu, op, 1, tp));
         }
