@@ -11,6 +11,7 @@
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
 #include "report/report.h"
 #include "sim/xalloc.h"
 
@@ -193,8 +194,10 @@ static cJSON *job_json(const st_forecast *f)
     cJSON_AddNumberToObject(par, "cp", (double)p->cp);
     cJSON_AddNumberToObject(par, "pp", (double)p->pp);
     cJSON_AddNumberToObject(par, "dp", (double)p->dp);
-    if (w->model->experts > 0) /* absent for dense models, which have no expert parallelism */
+    if (w->model->experts > 0) { /* absent for dense models: no expert parallelism, no routing */
         cJSON_AddNumberToObject(par, "ep", (double)(p->ep > 1 ? p->ep : 1));
+        cJSON_AddNumberToObject(par, "routing_imbalance", st_moe_imbalance(w));
+    }
     cJSON_AddNumberToObject(par, "microbatch", (double)f->microbatch);
     add_memory(j, f);
     if (f->has_step)

@@ -6,6 +6,7 @@
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
 #include "report/report.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
@@ -188,9 +189,11 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     if (p->virtual_stages > 1)
         snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
                  (long long)p->virtual_stages);
-    char ep[32] = ""; /* only a mixture-of-experts model has expert parallelism */
+    char ep[64] = ""; /* only a mixture-of-experts model has expert parallelism and routing */
     if (w->model->experts > 0)
-        snprintf(ep, sizeof ep, ", ep %lld", (long long)(p->ep > 1 ? p->ep : 1));
+        snprintf(ep, sizeof ep, ", ep %lld (routing imbalance %.3g%s)",
+                 (long long)(p->ep > 1 ? p->ep : 1), st_moe_imbalance(w),
+                 w->routing_imbalance_given ? "" : ", default");
     fprintf(out,
             "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld%s, zero %d, micro-batch %lld%s\n",
             (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, ep, p->zero,

@@ -315,6 +315,8 @@ static const st_field workload_fields[] = {
     ST_FFN("parallel", fn_parallel),
     ST_FDIM(st_workload_cfg, "memory_reserved", memory_reserved, ST_DIM_BYTES, ST_R_NONNEG,
             .lim = &st_lim_bytes),
+    ST_FDIM(st_workload_cfg, "routing_imbalance", routing_imbalance, ST_DIM_RATIO, ST_R_MIN1,
+            .lim = &st_lim_moe_imbalance),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
     ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
     ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
@@ -366,7 +368,8 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                                                 "precision", "fp8_recipe",      "fp8_param_gather",
                                                 "attention", "kernels",         "parallel",
                                                 "steps",     "tokens",          "checkpoint",
-                                                "data",      "memory_reserved", NULL};
+                                                "data",      "memory_reserved", "routing_imbalance",
+                                                NULL};
     int bad = 0;
     for (int i = 0; training_only[i]; i++)
         if (st_ynode_get(n, training_only[i]))
@@ -394,6 +397,28 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (!w->collective.iterations)
         w->collective.iterations = 1;
     w->parallel.dp = w->gpus; /* every GPU is a rank */
+    return 0;
+}
+
+/* routing_imbalance is a mixture-of-experts figure, and an EP rank receives at most every row
+ * of its group: at most ep times the mean (docs/models/step-ops.md, "Routing imbalance"). */
+static int check_routing(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_ynode *at = st_ynode_get(n, "routing_imbalance");
+    static const char *const keys[] = {"routing_imbalance", "model", "parallel", NULL};
+    if (!at || st_rd_any_failed(&ld->rd, n, keys) || !w->model)
+        return 0;
+    if (w->model->experts <= 0)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': routing_imbalance needs a mixture-of-experts model, "
+                          "found '%s' (dense)",
+                          w->name, w->model->name);
+    double ep = (double)(w->parallel.ep > 1 ? w->parallel.ep : 1);
+    if (w->routing_imbalance > ep)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': routing_imbalance %g is more than parallel.ep %g: an "
+                          "EP rank receives at most every row of its group",
+                          w->name, w->routing_imbalance, ep);
     return 0;
 }
 
@@ -569,6 +594,7 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
             bad = plan_issue(ld, n, w, &is[i]);
     }
     bad |= check_fp8_recipe(ld, n, w);
+    bad |= check_routing(ld, n, w);
     bad |= check_window_attention(ld, n, w);
     if (ok.batch && !count_issue && st_plan_check_batch(w, w->parallel.microbatch, is, 1))
         bad = plan_issue(ld, n, w, &is[0]);
@@ -684,6 +710,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         clean[i] = !keys && !rules;
         bad |= !clean[i];
         w->memory_reserved_given = st_ynode_get(n->kids[i], "memory_reserved") != NULL;
+        w->routing_imbalance_given = st_ynode_get(n->kids[i], "routing_imbalance") != NULL;
     }
     s->n_workloads = i;
     bad |= check_names(ld, n) != 0;

@@ -364,11 +364,15 @@ typedef struct st_workload_cfg {
                                  (Megatron-Core's fp8_param_gather); default 0: BF16 */
     int64_t gpus;
     st_parallel_cfg parallel;
-    double memory_reserved;    /* bytes per GPU outside the model's tensors (CUDA context, NCCL
-                                  buffers, allocator slack), when memory_reserved_given */
-    int memory_reserved_given; /* 0: the memory model's default (models/silicon/parallel.c) */
-    int64_t steps;             /* 0 when tokens is given */
-    double tokens;             /* 0 when steps is given */
+    double memory_reserved;      /* bytes per GPU outside the model's tensors (CUDA context, NCCL
+                                    buffers, allocator slack), when memory_reserved_given */
+    int memory_reserved_given;   /* 0: the memory model's default (models/silicon/parallel.c) */
+    double routing_imbalance;    /* MoE: the most loaded expert-parallel rank's routed rows over
+                                    the mean, when routing_imbalance_given */
+    int routing_imbalance_given; /* 0: the preset default (st_moe_imbalance, models/silicon/ops.h)
+                                  */
+    int64_t steps;               /* 0 when tokens is given */
+    double tokens;               /* 0 when steps is given */
     double submit_s;
     const char *tenant;
     int64_t priority;

@@ -28,6 +28,11 @@ const st_limit st_lim_ups = {1, 0, "the smallest UPS rating the models take",
 const st_limit st_lim_speed_cv = {0, 0.2,
                                   "the widest per-GPU speed spread the straggler model takes",
                                   "5 sigma below the mean must stay above zero speed"};
+/* An expert-parallel rank receives at most every routed row of its group, so the most loaded
+ * rank's share over the mean is at most the group's size; 256 is the most experts (and so the
+ * widest EP group) of a catalog model (DeepSeek-V3). The workload check also holds it to ep. */
+const st_limit st_lim_moe_imbalance = {1, 256, "the largest routing imbalance the MoE model takes",
+                                       "a rank of an EP group of 256 receives at most all of it"};
 /* The cluster run's clock is int64 nanoseconds (sim/evq.h, 2^63 ns, 292 years). A job arrives
  * at its submit time, starts by the horizon at the latest (the run stops there), and finishes a
  * run time later: with the three at most 2^61 ns each, every arrival and finish stays below

@@ -116,6 +116,7 @@ typedef struct dims {
      * this GPU receives, k Tr ep / experts (balanced routing); the shared experts' inner and
      * first projection's widths per TP rank (0 without). */
     double experts, topk, ep, fe, up_e, me, fs, up_s;
+    double imb; /* st_moe_imbalance: the most loaded EP rank's rows over the mean */
     /* Multi-head latent attention (mla 0: ordinary): the value width per TP rank (the core's
      * output and the output projection's input; = da without MLA), the latent ranks and the
      * rotary head width (whole: the down projections are not split), and the per-rank widths
@@ -181,7 +182,8 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.ep = at_least_1(w->parallel.ep);
     d.fe = (double)m->expert_ffn_hidden;
     d.up_e = (double)st_llm_expert_up(m);
-    d.me = d.experts > 0 ? d.topk * d.Tr * d.ep / d.experts : 0.0;
+    d.imb = st_moe_imbalance(w);
+    d.me = d.experts > 0 ? d.imb * d.topk * d.Tr * d.ep / d.experts : 0.0;
     d.up_s = (double)st_llm_shared_up(m) / t;
     d.fs = d.up_s > 0 ? (double)m->shared_expert_ffn_hidden / t : 0.0;
     mla_dims(&d, m, t);
@@ -455,6 +457,30 @@ static void shared_mlp(builder *g, const dims *d)
     linear(g, d, "shared_fc2", d->T, d->h, d->fs, d->T, ST__FEED_PLAIN, d->Tr);
 }
 
+/* The routing imbalance an MoE scenario that states none gets: dropless routing balanced by the
+ * auxiliary loss, as Megatron-Core trains by default (moe_router_load_balancing_type aux_loss).
+ * Calibrated on one measurement: the Megatron MoE Model Zoo (github.com/yanring/
+ * Megatron-MoE-ModelZoo, best_practice/qwen3, "Long Context"), Qwen3-235B-A22B on 256 H100 at
+ * TP 4, PP 8, VPP 4, EP 8, global batch 256, aux-loss coefficient 1e-3: 295 TFLOP/s per GPU with
+ * forced balance against 237 with real dropless routing at 16k tokens, a step 1.245 times as
+ * long, which this model gives at 1.62 (full recompute assumed: the plan fits no other way in
+ * its memory model). Evaluated on the same table's other lengths: 32k (CP 2), 64k (CP 4) and 128k
+ * (CP 8) measured 1.209, 1.150 and 1.090, predicted 1.209, 1.143 and 1.088, the cost shrinking as
+ * attention takes more of the step. The DeepSeek aux-loss-free paper's aux-loss baselines
+ * (Wang et al. 2024, arXiv 2408.15664, table 2: MaxVio 0.72 and 0.52 on 1B and 3B models, a
+ * most-loaded expert 1.72 and 1.52 times the mean) bracket it. tests/validation checks the
+ * four. Benchmarks that force balance (Megatron's moe_router_force_load_balancing) state 1. */
+#define MOE_IMBALANCE_DEFAULT 1.62
+
+double st_moe_imbalance(const st_workload_cfg *w)
+{
+    /* one rank holding every expert receives every row: nothing to be unequal over */
+    if (!w->model || w->model->experts <= 0 || w->parallel.ep <= 1)
+        return 1.0;
+    double imb = w->routing_imbalance_given ? w->routing_imbalance : MOE_IMBALANCE_DEFAULT;
+    return fmin(imb, (double)w->parallel.ep); /* a rank receives at most its group's rows */
+}
+
 /* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the
  * all-to-all token dispatcher and TEGroupedMLP, expert tensor parallelism 1, dropless and
  * balanced routing): the router over the Tr tokens this GPU holds after sequence parallelism,
@@ -471,7 +497,8 @@ static void moe_mlp(builder *g, const dims *d)
      * Transformer Engine module, so FP8 does not apply to it. */
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
     memory(g, "permute", B.permute * d->Tr * d->h * (1.0 + d->topk));
-    double local = d->experts / d->ep, rows = d->topk * d->Tr;
+    /* rows: what the most loaded rank of the EP group receives (the layer waits for it) */
+    double local = d->experts / d->ep, rows = d->imb * d->topk * d->Tr;
     /* The rows a GPU receives from its EP group arrive sorted by source rank: with more than
      * one local expert they are sorted again by expert after the dispatch, and back before the
      * combine (MoEAlltoAllTokenDispatcher.dispatch_postprocess, "Permutation 2: Sort tokens by
@@ -646,7 +673,8 @@ static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cos
     out->ep_a2a_bwd = 2;
     if (w->parallel.recompute == ST_RECOMPUTE_FULL)
         out->ep_a2a_recompute = 2;
-    out->ep_a2a_bytes = d->topk * d->Tr * d->h * 2.0;
+    /* the exchange ends when the most loaded rank has received its rows (and sent them back) */
+    out->ep_a2a_bytes = d->imb * d->topk * d->Tr * d->h * 2.0;
 }
 
 /* One column-parallel linear feeding a row-parallel one (the attention's qkv and proj, an MLP's

@@ -31,7 +31,8 @@ typedef struct st_op {
      * MEMORY: 0. */
     double m, n, k;
     double flops;      /* model FLOPs on this GPU (MFU convention: causal attention counted whole;
-                          0 for memory operators) */
+                          0 for memory operators); an MoE layer's expert operators, flops and
+                          bytes, are the most loaded EP rank's (st_moe_imbalance) */
     double bytes;      /* minimum HBM traffic on this GPU */
     double time_s;     /* forward roofline time on the workload's GPU and precision */
     int mem_bound;     /* 1 when the bytes term set time_s */
@@ -190,6 +191,13 @@ double st_ops_grad_accum_time(const st_workload_cfg *w, const st_gpu_spec *gpu, 
 
 /* Bytes the optimizer step moves per parameter it updates (docs/models/step-ops.md). */
 double st_ops_optimizer_bytes_per_param(void);
+
+/* The routing imbalance of workload w's MoE layers: the most loaded expert-parallel rank's
+ * routed rows over the mean, which its expert GEMMs, its post-dispatch sorts and the
+ * all-to-alls it waits for scale by (the layer ends when that rank does). The scenario's
+ * routing_imbalance, else the preset default; 1 for a dense model. docs/models/step-ops.md,
+ * "Routing imbalance". */
+double st_moe_imbalance(const st_workload_cfg *w);
 
 /* ---- The calibrated kernel models (models/silicon/gemm_eff.c) ---- */
 

@@ -88,6 +88,7 @@ typedef struct shape {
     /* V's width (dkv; MLA: heads v) and the core output's, the output projection's input (da;
      * MLA: heads v); MLA's two latent ranks (q_lora_rank + kv_lora_rank; 0 without MLA). */
     double dvv, dout, lat;
+    double imb; /* MoE routing imbalance (st_moe_imbalance): the peak rank's rows over the mean */
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -119,6 +120,7 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.fe = (double)m->expert_ffn_hidden;
     x.fm =
         x.experts > 0 ? (st_llm_shared_up(m) > 0 ? (double)m->shared_expert_ffn_hidden : 0.0) : x.f;
+    x.imb = st_moe_imbalance(w);
     return x;
 }
 
@@ -127,12 +129,13 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
  * permuted input k T_m h (the expert fc1 input), the expert fc1 output k T_m up_e and the
  * activation output k T_m f_e (the expert fc2 input), all BF16, and the router's probabilities,
  * T_m x experts in FP32 (Megatron-Core computes the router softmax in fp32,
- * megatron/core/transformer/moe/moe_utils.py topk_softmax_with_capacity). Balanced routing: each
- * token's k rows stay on the GPUs of the EP group, k T_m rows per GPU on average. */
+ * megatron/core/transformer/moe/moe_utils.py topk_softmax_with_capacity). Each token's k rows
+ * stay on the GPUs of the EP group, k T_m rows per GPU on average and imb times that on the most
+ * loaded one (st_moe_imbalance), whose memory is the peak. */
 static double moe_mlp_bytes(const shape *x)
 {
     double tm = x->s * x->b / x->rep;
-    return tm * (2.0 * x->topk * (x->h + x->up_e + x->fe) + 4.0 * x->experts);
+    return tm * (2.0 * x->imb * x->topk * (x->h + x->up_e + x->fe) + 4.0 * x->experts);
 }
 
 /* Attention scores (unfused attention): softmax output 2as^2b, and with dropout its mask as^2b and

@@ -33,6 +33,8 @@ static st_workload_cfg qwen(int64_t dp, int64_t ep, st_recompute rc)
 {
     st_workload_cfg w;
     memset(&w, 0, sizeof w);
+    /* balanced routing, so the graph's counts are the mean rank's (models/silicon/ops.h) */
+    w.routing_imbalance = 1, w.routing_imbalance_given = 1;
     w.name = "moe";
     w.model = model("qwen3-30b-a3b");
     w.seq_len = 4096;
@@ -228,6 +230,43 @@ START_TEST(test_expert_flops_do_not_depend_on_ep)
 }
 END_TEST
 
+/* The routing imbalance (docs/models/step-ops.md, "Routing imbalance"): the most loaded EP
+ * rank's expert rows, its sorts and activation and the all-to-alls scale by I; the permutation
+ * of its own tokens before the dispatch does not; unstated, the default applies at ep > 1 and
+ * nothing at ep 1; the memory peak grows with it. */
+START_TEST(test_routing_imbalance_scales_the_hot_rank)
+{
+    st_op a[ST_OPS_MAX], b[ST_OPS_MAX];
+    st_workload_cfg w1 = qwen(8, 8, ST_RECOMPUTE_NONE), wi = w1;
+    wi.routing_imbalance = 1.5;
+    size_t na = st_ops_layer_forward(&w1, h100(), 1, a, ST_OPS_MAX);
+    size_t nb = st_ops_layer_forward(&wi, h100(), 1, b, ST_OPS_MAX);
+    ck_assert_uint_eq(na, nb);
+    ASSERT_REL(find_op(b, nb, "expert_fc1")->m, 1.5 * find_op(a, na, "expert_fc1")->m, 1e-12);
+    ASSERT_REL(find_op(b, nb, "expert_act")->bytes, 1.5 * find_op(a, na, "expert_act")->bytes,
+               1e-12);
+    ASSERT_REL(find_op(b, nb, "sort_chunks")->bytes, 1.5 * find_op(a, na, "sort_chunks")->bytes,
+               1e-12);
+    ck_assert_double_eq(find_op(b, nb, "permute")->bytes, find_op(a, na, "permute")->bytes);
+    ck_assert(find_op(b, nb, "expert_fc2")->time_s > find_op(a, na, "expert_fc2")->time_s);
+    st_layer_cost c1, ci;
+    st_ops_layer_cost(&w1, h100(), 1, &c1);
+    st_ops_layer_cost(&wi, h100(), 1, &ci);
+    ASSERT_REL(ci.ep_a2a_bytes, 1.5 * c1.ep_a2a_bytes, 1e-12);
+    st_memory m1, mi;
+    st_memory_estimate(&w1, h100(), 1, &m1);
+    st_memory_estimate(&wi, h100(), 1, &mi);
+    ck_assert(mi.term[ST_MEM_ACTIVATIONS] > m1.term[ST_MEM_ACTIVATIONS]);
+    /* unstated: the default at ep 8, none at ep 1 */
+    st_workload_cfg wd = w1;
+    wd.routing_imbalance_given = 0;
+    ck_assert(st_moe_imbalance(&wd) > 1.5 && st_moe_imbalance(&wd) < 1.7);
+    st_workload_cfg e1 = qwen(8, 1, ST_RECOMPUTE_NONE);
+    e1.routing_imbalance_given = 0;
+    ck_assert_double_eq(st_moe_imbalance(&e1), 1.0);
+}
+END_TEST
+
 START_TEST(test_all_to_alls_per_layer)
 {
     st_layer_cost c;
@@ -366,6 +405,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_optimizer_shards_the_experts_over_edp);
     tcase_add_test(tc, test_router_is_replicated_over_tp);
     tcase_add_test(tc, test_moe_layer_activations);
+    tcase_add_test(tc, test_routing_imbalance_scales_the_hot_rank);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,6 +39,8 @@ static st_workload_cfg work(const st_llm_spec *m, int64_t tp, int64_t dp, int64_
 {
     st_workload_cfg w;
     memset(&w, 0, sizeof w);
+    /* balanced routing, so the graph's counts are the mean rank's (models/silicon/ops.h) */
+    w.routing_imbalance = 1, w.routing_imbalance_given = 1;
     w.name = "shared";
     w.model = m;
     w.seq_len = 4096;
