@@ -190,10 +190,11 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
         snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
                  (long long)p->virtual_stages);
     char ep[64] = ""; /* only a mixture-of-experts model has expert parallelism and routing */
-    if (w->model->experts > 0)
-        snprintf(ep, sizeof ep, ", ep %lld (routing imbalance %.3g%s)",
-                 (long long)(p->ep > 1 ? p->ep : 1), st_moe_imbalance(w),
-                 w->routing_imbalance_given ? "" : ", default");
+    if (w->model->experts > 0 && p->ep > 1) /* one rank of every expert: nothing unequal */
+        snprintf(ep, sizeof ep, ", ep %lld (routing imbalance %.3g%s)", (long long)p->ep,
+                 st_moe_imbalance(w), w->routing_imbalance_given ? "" : ", default");
+    else if (w->model->experts > 0)
+        snprintf(ep, sizeof ep, ", ep 1");
     fprintf(out,
             "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld%s, zero %d, micro-batch %lld%s\n",
             (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, ep, p->zero,

@@ -113,8 +113,8 @@ typedef struct dims {
     st_fp8_recipe fp8_recipe;
     /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first
      * projection's width (whole: expert tensor parallelism 1), and the tokens each expert on
-     * this GPU receives, k Tr ep / experts (balanced routing); the shared experts' inner and
-     * first projection's widths per TP rank (0 without). */
+     * this GPU receives, imb k Tr ep / experts (the mean's times the routing imbalance); the
+     * shared experts' inner and first projection's widths per TP rank (0 without). */
     double experts, topk, ep, fe, up_e, me, fs, up_s;
     double imb; /* st_moe_imbalance: the most loaded EP rank's rows over the mean */
     /* Multi-head latent attention (mla 0: ordinary): the value width per TP rank (the core's
@@ -468,8 +468,9 @@ static void shared_mlp(builder *g, const dims *d)
  * (CP 8) measured 1.209, 1.150 and 1.090, predicted 1.209, 1.143 and 1.088, the cost shrinking as
  * attention takes more of the step. The DeepSeek aux-loss-free paper's aux-loss baselines
  * (Wang et al. 2024, arXiv 2408.15664, table 2: MaxVio 0.72 and 0.52 on 1B and 3B models, a
- * most-loaded expert 1.72 and 1.52 times the mean) bracket it. tests/validation checks the
- * four. Benchmarks that force balance (Megatron's moe_router_force_load_balancing) state 1. */
+ * most-loaded expert 1.72 and 1.52 times the mean) bracket it. tests/unit/step/test_moe_step.c
+ * checks the four. Benchmarks that force balance (Megatron's moe_router_force_load_balancing)
+ * state 1. */
 #define MOE_IMBALANCE_DEFAULT 1.62
 
 double st_moe_imbalance(const st_workload_cfg *w)
@@ -482,13 +483,13 @@ double st_moe_imbalance(const st_workload_cfg *w)
 }
 
 /* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the
- * all-to-all token dispatcher and TEGroupedMLP, expert tensor parallelism 1, dropless and
- * balanced routing): the router over the Tr tokens this GPU holds after sequence parallelism,
- * the permutation of each token into its k experts' rows, then (after the dispatch
- * all-to-all, timed in models/step/step.c) the experts/ep local experts' MLPs over me = k Tr ep /
- * experts tokens each, and after the combine all-to-all the weighted sum back into Tr rows
- * (megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher); the shared
- * experts, if any, first. */
+ * all-to-all token dispatcher and TEGroupedMLP, expert tensor parallelism 1, dropless routing,
+ * timed on the most loaded rank of the EP group, d->imb times the mean's rows): the router over the
+ * Tr tokens this GPU holds after sequence parallelism, the permutation of each token into its k
+ * experts' rows, then (after the dispatch all-to-all, timed in models/step/step.c) the experts/ep
+ * local experts' MLPs over me = k Tr ep / experts tokens each, and after the combine all-to-all the
+ * weighted sum back into Tr rows (megatron/core/transformer/moe/token_dispatcher.py,
+ * MoEAlltoAllTokenDispatcher); the shared experts, if any, first. */
 static void moe_mlp(builder *g, const dims *d)
 {
     shared_mlp(g, d);
