@@ -156,6 +156,100 @@ static int run_step(const char *dir, int md)
     return rc;
 }
 
+/* ---- residuals: the step cases' rows for the error band's table ------------------------------ */
+
+/* One fitted step case as a line of tools/band_rows.sh's input: name, set, architecture, moe,
+ * precision, GPUs, measured over predicted step time. */
+static void print_residual_row(const st_valid_row *r, int md)
+{
+    (void)md;
+    if (r->fits)
+        printf("%s\t%s\t%s\t%d\t%s\t%lld\t%.6g\n", r->name, r->set, st_gpu_arch_name(r->band.arch),
+               r->band.moe, st_precision_names[r->band.prec], (long long)r->band.gpus,
+               r->step_ratio);
+}
+
+static int run_residuals(const char *dir)
+{
+    st_valid_harness *h = NULL;
+    st_err err = {0};
+    if (st_valid_step_new(dir, &h, &err)) {
+        fprintf(stderr, "strata validate: %s\n", err.msg);
+        return -1;
+    }
+    int rc = run_rows(h, "", NULL, print_residual_row, 0);
+    st_valid_harness_free(h);
+    return rc;
+}
+
+/* ---- band: does the error band hold the published runs at its level? ------------------------ */
+
+typedef struct band_tally {
+    const char *set;
+    int rows, covered, set_rows, set_covered;
+} band_tally;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each published run of the residual table against the band the others give a job like it
+ * (leave-one-out): covered when its residual lies inside. The goal: the 80% band holds 75-85%
+ * of them (issue 31). */
+static int run_band(int md)
+{
+    size_t n = st_band_row_count, n_sets = 0;
+    band_tally *t = st_xcalloc(n ? n : 1, sizeof *t);
+    double *width = st_xcalloc(n ? n : 1, sizeof *width);
+    int all = 0, covered = 0, set_all = 0, set_covered = 0;
+    for (size_t i = 0; i < n; i++) {
+        const st_band_row *r = &st_band_rows[i];
+        size_t k = 0;
+        while (k < n_sets && strcmp(t[k].set, r->set) != 0)
+            k++;
+        if (k == n_sets)
+            t[n_sets++].set = r->set;
+        st_band b;
+        if (!st_band_from(r->key, st_band_rows, n, (ptrdiff_t)i, NULL, &b)) {
+            int in = r->ratio >= b.lo && r->ratio <= b.hi;
+            t[k].rows++, t[k].covered += in;
+            width[all++] = b.hi - b.lo;
+            covered += in;
+        }
+        /* The stricter reading: no run of its own set helps (its published source, stack and
+         * cluster are then all unseen, as a held-out run's are). */
+        if (!st_band_from(r->key, st_band_rows, n, -1, r->set, &b)) {
+            int in = r->ratio >= b.lo && r->ratio <= b.hi;
+            t[k].set_rows++, t[k].set_covered += in;
+            set_all++, set_covered += in;
+        }
+    }
+    printf(md ? "\n## Error band: coverage of the published runs\n\n"
+                "Each run against the %.0f%% band the other runs give a job like it "
+                "(leave-one-out), and, stricter, against the band of the other sets' runs only "
+                "(leave-one-set-out; docs/models/error-band.md).\n\n| set | runs | inside "
+                "the band | inside, own set left out |\n|---|---|---|---|\n"
+              : "\nerror band at %.0f%%\n%-20s %6s %8s %18s\n",
+           100 * ST_BAND_LEVEL, "set", "runs", "inside", "own set left out");
+    for (size_t k = 0; k < n_sets; k++)
+        printf(md ? "| %s | %d | %.0f%% | %.0f%% |\n" : "%-20s %6d %7.0f%% %17.0f%%\n", t[k].set,
+               t[k].rows, t[k].rows ? 100.0 * t[k].covered / t[k].rows : 0,
+               t[k].set_rows ? 100.0 * t[k].set_covered / t[k].set_rows : 0);
+    qsort(width, (size_t)all, sizeof *width, cmp_double);
+    double share = all ? (double)covered / all : 0;
+    int met = share >= ST_BAND_LEVEL - 0.05 && share <= ST_BAND_LEVEL + 0.05;
+    printf("%sband: %d runs, %.1f%% inside their band, median width %.0f%% of the step time "
+           "(goal: %.0f-%.0f%%) %s; own set left out: %.1f%% inside\n",
+           md ? "\n" : "", all, 100 * share, all ? 100 * width[all / 2] : 0,
+           100 * (ST_BAND_LEVEL - 0.05), 100 * (ST_BAND_LEVEL + 0.05), met ? "met" : "MISSED",
+           set_all ? 100.0 * set_covered / set_all : 0);
+    free(t);
+    free(width);
+    return !met;
+}
+
 /* ---- life: checkpoints and failures --------------------------------------------------------- */
 
 static void print_life_head(int md, const char *title, const char *text)
@@ -413,7 +507,7 @@ static int run_in(const char *dir, const char *sub, int (*run)(const char *, int
 
 int st_cmd_validate(int argc, char **argv)
 {
-    int md = 0, fabric = 0, step = 0, life = 0, sched = 0, plant = 0;
+    int md = 0, fabric = 0, step = 0, life = 0, sched = 0, plant = 0, band = 0, residuals = 0;
     const char *dir = "scenarios/validation", *openb = getenv("STRATA_OPENB");
     for (int i = 1; i < argc; i++) {
         if (st_cli_wants_help(argv[i], "validate"))
@@ -430,6 +524,10 @@ int st_cmd_validate(int argc, char **argv)
             sched = 1;
         else if (strcmp(argv[i], "--plant") == 0)
             plant = 1;
+        else if (strcmp(argv[i], "--band") == 0)
+            band = 1;
+        else if (strcmp(argv[i], "--residuals") == 0)
+            residuals = 1;
         else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (strcmp(argv[i], "--openb") == 0 && i + 1 < argc)
@@ -437,8 +535,10 @@ int st_cmd_validate(int argc, char **argv)
         else
             return st_cli_usage_error("validate", "unknown argument '%s'", argv[i]);
     }
-    if (!fabric && !step && !life && !sched && !plant)
-        fabric = step = life = sched = plant = 1; /* no set named: all of them */
+    if (residuals)
+        return run_residuals(dir) ? ST_EXIT_INPUT : ST_EXIT_OK;
+    if (!fabric && !step && !life && !sched && !plant && !band)
+        fabric = step = life = sched = plant = band = 1; /* no set named: all of them */
     if (md)
         printf("# Validation report\n\n"
                "Generated by `strata validate --markdown`; do not edit by hand (CI checks that "
@@ -450,7 +550,8 @@ int st_cmd_validate(int argc, char **argv)
     int rc_o = sched ? run_openb(openb && *openb ? openb : NULL, md) : 0;
     rc_q = rc_q < 0 || rc_o < 0 ? -1 : rc_q | rc_o;
     int rc_p = plant ? run_in(dir, "plant", run_plant, md) : 0;
+    int rc_b = band ? run_band(md) : 0;
     if (rc_f < 0 || rc_s < 0 || rc_l < 0 || rc_q < 0 || rc_p < 0)
         return ST_EXIT_INPUT;
-    return rc_f || rc_s || rc_l || rc_q || rc_p ? ST_EXIT_SIM : ST_EXIT_OK;
+    return rc_f || rc_s || rc_l || rc_q || rc_p || rc_b ? ST_EXIT_SIM : ST_EXIT_OK;
 }

@@ -183,8 +183,9 @@ const st_cmd st_cmd_table[] = {
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
-     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--dir DIR] "
-     "[--openb DIR] [--markdown]\n\n"
+     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band] "
+     "[--dir DIR] [--openb DIR] [--markdown]\n"
+     "       strata validate --residuals [--dir DIR]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
      "measured and predicted values, the error and whether it is within its bound.\n\n"
      "  --fabric    the nccl-tests collective set\n"
@@ -199,7 +200,12 @@ const st_cmd st_cmd_table[] = {
      "              STRATA_OPENB=DIR. Best-fit and packing above random, FGD above best-fit\n"
      "  --plant     power: a GB200 NVL72 rack's peak in 120-132 kW, Llama 3 405B's facility\n"
      "              swing at least 10 MW: the cases in DIR/plant\n"
+     "  --band      the error band: each published run of the band's table against the\n"
+     "              80% band of the others (leave-one-out), held to 75-85% inside\n"
      "              (with no set named, all of them run)\n"
+     "  --residuals the step cases of DIR as the band table's input lines (name, set,\n"
+     "              architecture, moe, precision, GPUs, measured over predicted step time;\n"
+     "              tools/band_rows.sh)\n"
      "  --markdown  print docs/guide/validation.md (CI checks that the file matches)\n\n"
      "exit status: 0 every validation row within its bound, 1 otherwise\n"},
     {NULL, NULL, NULL, NULL},

@@ -54,6 +54,29 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 
+/* A band [lo, hi] under key. */
+static void add_pair(cJSON *j, const char *key, double lo, double hi)
+{
+    const double v[2] = {lo, hi};
+    cJSON_AddItemToObject(j, key, cJSON_CreateDoubleArray(v, 2));
+}
+
+/* The step model's error band (models/forecast/band.h) of the step's figures: a rate's band is
+ * the step time's inverted. */
+static void add_band(cJSON *j, const st_forecast *f)
+{
+    const st_step_result *r = &f->step;
+    const st_band *b = &f->band;
+    char basis[160];
+    st_band_basis(b, f->band_key, basis, sizeof basis);
+    add_pair(j, "step_time_s_band", r->step_time_s * b->lo, r->step_time_s * b->hi);
+    add_pair(j, "mfu_band", r->mfu / b->hi, r->mfu / b->lo);
+    add_pair(j, "tokens_per_s_band", r->tokens_per_s / b->hi, r->tokens_per_s / b->lo);
+    cJSON_AddNumberToObject(j, "band_level", ST_BAND_LEVEL);
+    cJSON_AddNumberToObject(j, "band_runs", b->runs);
+    cJSON_AddStringToObject(j, "band_basis", basis);
+}
+
 /* One figure over the replicas; one replica has no interval, so its keys are absent then. */
 static void add_stat(cJSON *o, const char *key, const st_life_stat *st, int64_t n)
 {
@@ -158,6 +181,9 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(j, "effective_step_time_s", f->eff_step_s);
     if (isfinite(f->job_mtbf_s))
         cJSON_AddNumberToObject(j, "job_mtbf_s", f->job_mtbf_s);
+    cJSON_AddNumberToObject(j, "wall_s", l->wall_s);
+    if (f->has_band)
+        add_pair(j, "wall_s_band", f->wall_band[0], f->wall_band[1]);
     cJSON_AddNumberToObject(j, "interruptions", (double)l->interruptions);
     if (l->planned > 0) /* `failures.planned_every` */
         cJSON_AddNumberToObject(j, "planned_interruptions", (double)l->planned);
@@ -202,6 +228,8 @@ static cJSON *job_json(const st_forecast *f)
     add_memory(j, f);
     if (f->has_step)
         add_step(j, &f->step);
+    if (f->has_band)
+        add_band(j, f);
     cJSON *ck = cJSON_AddObjectToObject(j, "checkpoint");
     cJSON_AddNumberToObject(ck, "size_bytes", f->mem.checkpoint_bytes);
     if (f->has_life)
@@ -387,6 +415,8 @@ static void add_job_cost(cJSON *job, const st_forecast *f, int on_prem)
     const st_cost_result *c = &f->cost;
     cJSON *o = cJSON_AddObjectToObject(job, "cost");
     cJSON_AddNumberToObject(o, "total_usd", c->total_usd);
+    if (f->has_band)
+        add_pair(o, "total_usd_band", f->cost_band[0], f->cost_band[1]);
     cJSON_AddNumberToObject(o, "per_token_usd", c->per_token_usd);
     cJSON_AddNumberToObject(o, "per_year_usd", c->per_year_usd);
     cJSON *b = cJSON_AddObjectToObject(o, "breakdown");

@@ -73,9 +73,9 @@ static long lone_training(const st_run *r)
 
 /* What the one training job does: "Trains MODEL (job NAME) in WALL on G GPU GPUs", or that its
  * plan does not fit. */
-static void training_words(FILE *out, const st_run *r, long i, const cJSON *t)
+static void training_words(FILE *out, long i, const cJSON *t)
 {
-    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX];
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
     const cJSON *j = cJSON_GetArrayItem(get(t, "jobs"), (int)i);
     const char *gpu = str(get(t, "cluster"), "gpu");
     if (cJSON_IsFalse(get(j, "fits"))) {
@@ -86,8 +86,17 @@ static void training_words(FILE *out, const st_run *r, long i, const cJSON *t)
                       "capacity_bytes", b));
         return;
     }
-    fprintf(out, "Trains %s (job %s) in %s on %.0f %s GPUs", str(j, "model"), str(j, "name"),
-            in_unit(ST_DOC_RUN, "jobs[].wall_s", r->f[i].life.wall_s, a), num(j, "gpus"), gpu);
+    fprintf(out, "Trains %s (job %s) in %s", str(j, "model"), str(j, "name"),
+            shown(ST_DOC_RUN, "jobs[].wall_s", j, "wall_s", a));
+    const cJSON *band = get(j, "wall_s_band"); /* the step model's error band, when it has one */
+    if (cJSON_GetArraySize(band) == 2)
+        fprintf(out, " (%s to %s at %s, from %s)",
+                in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
+                        cJSON_GetArrayItem(band, 0)->valuedouble, a),
+                in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
+                        cJSON_GetArrayItem(band, 1)->valuedouble, b),
+                shown(ST_DOC_RUN, "jobs[].band_level", j, "band_level", c), str(j, "band_basis"));
+    fprintf(out, " on %.0f %s GPUs", num(j, "gpus"), gpu);
 }
 
 /* What a run of several jobs does: the cluster run's counts, makespan, waits and utilisation. */
@@ -113,7 +122,7 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     long i = lone_training(rep->run);
     const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
     if (i >= 0)
-        training_words(out, rep->run, i, t);
+        training_words(out, i, t);
     else
         cluster_words(out, t);
     if (cJSON_IsNumber(get(pw, "facility_peak_w"))) {

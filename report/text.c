@@ -17,12 +17,26 @@ static const char *fmt(double v, st_dim d, char *buf, size_t n)
     return buf;
 }
 
-static void step_text(FILE *out, const st_step_result *r, int explain)
+/* The step model's error band of the step time and MFU (models/forecast/band.h). */
+static void band_text(FILE *out, const st_forecast *f)
 {
+    const st_step_result *r = &f->step;
+    char basis[160];
+    st_band_basis(&f->band, f->band_key, basis, sizeof basis);
+    fprintf(out, "            error band %.4g-%.4g s, MFU %.1f-%.1f%% (%.0f%%, from %s)\n",
+            r->step_time_s * f->band.lo, r->step_time_s * f->band.hi, 100 * r->mfu / f->band.hi,
+            100 * r->mfu / f->band.lo, 100 * ST_BAND_LEVEL, basis);
+}
+
+static void step_text(FILE *out, const st_forecast *f, int explain)
+{
+    const st_step_result *r = &f->step;
     const st_step_breakdown *b = &r->b;
     fprintf(out,
             "  step      %.4g s: MFU %.1f%%, HFU %.1f%%, %.1f TFLOP/s per GPU, %.4g tokens/s\n",
             r->step_time_s, r->mfu * 100, r->hfu * 100, r->tflops_per_gpu, r->tokens_per_s);
+    if (f->has_band)
+        band_text(out, f);
     fprintf(out,
             "            compute %.4g s, TP/CP comm %.4g s, PP comm %.4g s, bubble %.4g s,\n"
             "            DP comm exposed %.4g s, optimizer %.4g s (%lld micro-batches per step)\n",
@@ -167,6 +181,11 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
             "lost\n",
             (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
             (long long)l->interruptions, planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    if (f->has_band)
+        fprintf(out, "            wall %s to %s (%.0f%%: the step's error band%s)\n",
+                fmt(f->wall_band[0], ST_DIM_TIME, a, sizeof a),
+                fmt(f->wall_band[1], ST_DIM_TIME, b, sizeof b), 100 * ST_BAND_LEVEL,
+                f->summary.replicas >= 2 ? " with the replicas' spread" : "");
     runs_text(out, f);
     fprintf(out, "\n");
     if (f->summary.replicas >= 1)
@@ -223,7 +242,7 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     fprintf(out, "  checkpoint %s (weights and optimizer states)\n",
             fmt(m->checkpoint_bytes, ST_DIM_BYTES, a, sizeof a));
     if (f->has_step)
-        step_text(out, &f->step, explain);
+        step_text(out, f, explain);
     if (f->has_life)
         life_text(out, f, explain);
 }
@@ -384,6 +403,9 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
                 r->f[i].w->name, k->total_usd, k->per_token_usd, k->per_year_usd, k->capex_usd,
                 k->energy_usd, k->demand_usd, k->maintenance_usd, k->staff_usd, k->gpu_usd,
                 k->storage_usd, k->egress_usd);
+        if (r->f[i].has_band)
+            fprintf(out, "    error band %.6g-%.6g USD (%.0f%%: the wall time's band)\n",
+                    r->f[i].cost_band[0], r->f[i].cost_band[1], 100 * ST_BAND_LEVEL);
         if (c->delivery == ST_DELIVERY_ON_PREM)
             fprintf(out,
                     "    capex: nodes %.6g, switches %.6g, optics %.6g, storage %.6g, racks %.6g, "

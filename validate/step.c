@@ -40,6 +40,10 @@ static void fill_row(const st_scn *s, const st_validation_cfg *v, const st_forec
     row->fits = f->has_step;
     row->predicted = f->has_step ? metric_of(f, v->metric) : 0;
     row->error = f->has_step ? row->predicted / row->published - 1 : 0;
+    row->band = st_band_key_of(f->w, st_scn_cluster(s)->gpu);
+    if (f->has_step)
+        row->step_ratio = v->metric == ST_METRIC_STEP_TIME ? row->published / row->predicted
+                                                           : row->predicted / row->published;
     /* The row has no bound of its own: its set's goal judges it, and a plan that does not fit
      * is a miss of the memory model. */
     row->bound_kind = ST_VALID_BOUND_NONE;

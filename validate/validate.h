@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "models/forecast/band.h"
 #include "sim/err.h"
 
 typedef enum st_valid_kind {
@@ -51,6 +52,10 @@ typedef struct st_valid_row {
     int n_order;
     const char *order[ST_VALID_MAX_ORDER];
     double order_value[ST_VALID_MAX_ORDER];
+    /* step rows that fit: what the error band compares the run on, and its measured step time
+     * over the predicted one (from a rate metric, predicted over measured rate) */
+    st_band_key band;
+    double step_ratio;
 } st_valid_row;
 
 /* A set's goal on its rows' |error|; INFINITY where a statistic has none. */

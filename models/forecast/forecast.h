@@ -7,6 +7,7 @@
 #include "models/config/config.h"
 #include "models/cost/cost.h"
 #include "models/fabric/topo.h"
+#include "models/forecast/band.h"
 #include "models/forecast/ckpt_levels.h"
 #include "models/place/placement.h"
 #include "models/reliability/lifetime.h"
@@ -65,6 +66,16 @@ typedef struct st_forecast {
     /* Its TCO under the scenario's `cost:` (models/cost/cost.h): the run's forecast_cost. */
     int has_cost;
     st_cost_result cost;
+    /* The step model's error band (models/forecast/band.h), when the step ran: the step time's
+     * multipliers at ST_BAND_LEVEL from the published runs like the job; and, when its life
+     * ran, the wall time's band with the replicas' spread combined (0, 0 otherwise). */
+    int has_band;
+    st_band_key band_key;
+    st_band band;
+    double wall_band[2];
+    /* ... and its cost's band: the cost model's price of the job held (and its energy drawn)
+     * for each end of wall_band, when the run priced it (0, 0 otherwise). */
+    double cost_band[2];
 } st_forecast;
 
 /* Forecast workload w on cluster c into *out: memory, then one simulated step on x (a step

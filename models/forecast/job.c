@@ -90,5 +90,7 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
         return 0; /* a plan that does not fit does not run: no step to forecast */
     int rc = st_step_run(x, w, out->microbatch, &out->step, trace, err);
     out->has_step = rc == 0;
+    out->band_key = st_band_key_of(w, c->gpu);
+    out->has_band = out->has_step && !st_band_of(out->band_key, &out->band);
     return rc;
 }

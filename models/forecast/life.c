@@ -102,6 +102,11 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
     int rc = st_life_run(spec, seed, 0, &f->life, err);
     if (!rc && replicas >= 1)
         rc = st_life_replicas(spec, seed, replicas, &f->summary, err);
+    if (!rc && f->has_band) { /* the wall's spread over the replicas, else the one life's wall */
+        int many = f->summary.replicas >= 2;
+        st_band_scale(f->band_key, &f->band, many ? f->summary.wall_q : &f->life.wall_s,
+                      many ? ST_LIFE_WALL_QUANTILES : 1, f->wall_band);
+    }
     if (rc == ST_ERANGE)
         return st_err_set(err, ST_ERANGE, w->loc,
                           "workload '%s' never finishes: %.4g days of work with an interruption "

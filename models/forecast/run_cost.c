@@ -97,6 +97,13 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
             continue;
         f->cost = st_cost_job(sp->cost, &u);
         f->has_cost = 1;
+        for (int e = 0; f->has_band && e < 2; e++) { /* held and powered for the band's wall */
+            double k = f->wall_band[e] / f->life.wall_s;
+            st_cost_use ue = u;
+            ue.held_s *= k;
+            ue.energy_j *= k;
+            f->cost_band[e] = st_cost_job(sp->cost, &ue).total_usd;
+        }
         out->has_cost = 1;
         out->cost_total_usd += f->cost.total_usd;
     }

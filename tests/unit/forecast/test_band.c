@@ -1,0 +1,150 @@
+/* The error band (models/forecast/band.h): the conformal order statistics of the comparable
+ * runs' residuals, the nearest tier with enough runs, leave-one-out and leave-one-set-out, the
+ * product with a spread of its own, and the band a run's forecast carries. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "models/forecast/band.h"
+#include "models/forecast/run.h"
+#include "scenarios/scenario.h"
+
+static const st_band_key hopper = {ST_GPU_ARCH_HOPPER, 0, ST_PREC_BF16, 64};
+
+/* n rows of key k with ratios 1 + i / 100, i = 0 .. n - 1, from rows[at]. */
+static void fill(st_band_row *rows, size_t at, size_t n, st_band_key k, const char *set)
+{
+    for (size_t i = 0; i < n; i++)
+        rows[at + i] = (st_band_row){"r", set, k, 1 + (double)i / 100};
+}
+
+START_TEST(test_ends_are_the_conformal_order_statistics)
+{
+    st_band_row rows[19];
+    st_band b;
+    /* n = 9: ranks floor(10 x 0.1) = 1 and ceil(10 x 0.9) = 9, the smallest and the largest */
+    fill(rows, 0, 9, hopper, "a");
+    ck_assert_int_eq(st_band_from(hopper, rows, 9, -1, NULL, &b), 0);
+    ck_assert_double_eq_tol(b.lo, 1.00, 1e-12);
+    ck_assert_double_eq_tol(b.hi, 1.08, 1e-12);
+    ck_assert_int_eq(b.runs, 9);
+    ck_assert_int_eq(b.tier, ST_BAND_CLOSE);
+    /* n = 19: ranks 2 and 18 */
+    fill(rows, 0, 19, hopper, "a");
+    ck_assert_int_eq(st_band_from(hopper, rows, 19, -1, NULL, &b), 0);
+    ck_assert_double_eq_tol(b.lo, 1.01, 1e-12);
+    ck_assert_double_eq_tol(b.hi, 1.17, 1e-12);
+}
+END_TEST
+
+START_TEST(test_too_few_runs_widen_the_tier)
+{
+    st_band_row rows[20];
+    st_band_key far = hopper, other = {ST_GPU_ARCH_AMPERE, 0, ST_PREC_BF16, 64};
+    far.gpus = 64 * 16; /* beyond the factor of 8: not close, same architecture */
+    fill(rows, 0, 5, hopper, "a");
+    fill(rows, 5, 5, far, "b");
+    fill(rows, 10, 10, other, "c");
+    st_band b;
+    ck_assert_int_eq(st_band_from(hopper, rows, 10, -1, NULL, &b), 0);
+    ck_assert_int_eq(b.tier, ST_BAND_ARCH);
+    ck_assert_int_eq(b.runs, 10);
+    ck_assert_int_eq(st_band_from(hopper, rows, 20, 0, NULL, &b), 0); /* 9 left on hopper */
+    ck_assert_int_eq(b.tier, ST_BAND_ARCH);
+    ck_assert_int_eq(b.runs, 9);
+    ck_assert_int_eq(st_band_from(hopper, rows, 20, -1, "a", &b), 0); /* set a left out */
+    ck_assert_int_eq(b.tier, ST_BAND_KIND);
+    ck_assert_int_eq(b.runs, 15);
+    st_band_key moe = hopper;
+    moe.moe = 1; /* no MoE run at all: every run, said so */
+    ck_assert_int_eq(st_band_from(moe, rows, 20, -1, NULL, &b), 0);
+    ck_assert_int_eq(b.tier, ST_BAND_ANY);
+    char basis[160];
+    st_band_basis(&b, moe, basis, sizeof basis);
+    ck_assert_str_eq(basis, "20 published runs, none like this job (hopper MoE)");
+    ck_assert_int_eq(st_band_from(hopper, rows, 8, -1, NULL, &b), -1);
+}
+END_TEST
+
+START_TEST(test_a_spread_of_its_own_widens_the_band)
+{
+    /* one draw: the step band times it */
+    st_band b;
+    ck_assert_int_eq(st_band_of(hopper, &b), 0);
+    double one = 100, lh[2];
+    st_band_scale(hopper, &b, &one, 1, lh);
+    ck_assert_double_eq_tol(lh[0], 100 * b.lo, 1e-9);
+    ck_assert_double_eq_tol(lh[1], 100 * b.hi, 1e-9);
+    /* draws spread over 80 to 120: the products' ends lie between the extremes' products, and
+     * twice the draws give twice the band */
+    double x[101], x2[101], l2[2];
+    for (int i = 0; i <= 100; i++)
+        x[i] = 80 + 0.4 * i, x2[i] = 2 * x[i];
+    st_band_scale(hopper, &b, x, 101, lh);
+    st_band_scale(hopper, &b, x2, 101, l2);
+    double rmin = INFINITY, rmax = 0;
+    for (size_t i = 0; i < st_band_row_count; i++)
+        rmin = fmin(rmin, st_band_rows[i].ratio), rmax = fmax(rmax, st_band_rows[i].ratio);
+    ck_assert(lh[0] >= 80 * rmin && lh[1] <= 120 * rmax && lh[0] < lh[1]);
+    ck_assert(lh[0] < 100 * b.hi && lh[1] > 100 * b.lo);
+    ck_assert_double_eq_tol(l2[0], 2 * lh[0], 1e-9);
+    ck_assert_double_eq_tol(l2[1], 2 * lh[1], 1e-9);
+}
+END_TEST
+
+START_TEST(test_the_table_is_the_public_step_sets)
+{
+    ck_assert_uint_ge(st_band_row_count, 100);
+    for (size_t i = 0; i < st_band_row_count; i++) {
+        const st_band_row *r = &st_band_rows[i];
+        ck_assert_msg(isfinite(r->ratio) && r->ratio > 0.2 && r->ratio < 5, "%s: ratio %g", r->name,
+                      r->ratio);
+        ck_assert(r->key.gpus >= 1);
+    }
+}
+END_TEST
+
+/* A run's forecast carries the band of its job's key, and its rates' bands are the step's
+ * inverted. */
+START_TEST(test_a_forecast_carries_its_band)
+{
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(
+        st_scn_load_file(ST_SOURCE_DIR "/scenarios/validation/k22-175b-full.yaml", &s, &d), 0);
+    st_run_spec spec = {.c = st_scn_cluster(s),
+                        .w = st_scn_workload(s, 0),
+                        .n = st_scn_workload_count(s),
+                        .seed = st_scn_seed(s)};
+    st_run run;
+    st_err err = {0};
+    ck_assert_int_eq(st_run_forecast(&spec, &run, &err), 0);
+    const st_forecast *f = &run.f[0];
+    ck_assert(f->has_band);
+    st_band b;
+    ck_assert_int_eq(st_band_of(st_band_key_of(f->w, spec.c->gpu), &b), 0);
+    ck_assert_double_eq(f->band.lo, b.lo);
+    ck_assert_double_eq(f->band.hi, b.hi);
+    ck_assert(b.lo < b.hi);
+    ck_assert_int_eq(b.tier, ST_BAND_CLOSE); /* A100 dense BF16 at 64 GPUs: many such runs */
+    if (f->has_life) { /* one life: the wall's band is its wall times the step's */
+        ck_assert_double_eq_tol(f->wall_band[0], f->life.wall_s * b.lo, 1e-6 * f->life.wall_s);
+        ck_assert_double_eq_tol(f->wall_band[1], f->life.wall_s * b.hi, 1e-6 * f->life.wall_s);
+    }
+    st_run_release(&run);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *band_suite(void)
+{
+    Suite *s = suite_create("band");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_ends_are_the_conformal_order_statistics);
+    tcase_add_test(tc, test_too_few_runs_widen_the_tier);
+    tcase_add_test(tc, test_a_spread_of_its_own_widens_the_band);
+    tcase_add_test(tc, test_the_table_is_the_public_step_sets);
+    tcase_add_test(tc, test_a_forecast_carries_its_band);
+    suite_add_tcase(s, tc);
+    return s;
+}
