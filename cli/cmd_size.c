@@ -23,6 +23,7 @@
 typedef struct size_opts {
     const char *file, *workload, *goal, *output;
     double deadline_s, power_w, capex_usd, tco_usd;
+    double confidence;   /* --confidence; 0: the point forecast */
     double cooling_w[3]; /* cooling=, air_cooling=, liquid_cooling= */
     int64_t gpus, racks;
     const char *unit; /* --unit: node, rack, leaf or a node count; NULL: a node */
@@ -68,6 +69,11 @@ static const st_limit lim_top = {0, 1000, "the most rows --top ranks",
                                  "a ranked table stays one a reader can scan"};
 static const st_limit lim_oversub = {0, 64, "the largest oversubscription size tries",
                                      "64:1, past any fabric built"};
+/* The one-sided end at level q is rank ceil((n + 1) q) of n residuals (models/forecast/band.h):
+ * the error band's whole table reaches 99%, and a confidence below one half is a median's
+ * optimism, not a margin. */
+static const st_limit lim_confidence = {0.5, 0.99, "the levels --confidence takes",
+                                        "the error band's table of published runs reaches 99%"};
 
 /* A value of option `key` under rule r into *out: 0, or the shared parser's message as a usage
  * error ("--deadline: 1e308 y is beyond the longest duration ... (at most 73.12 y: 2^61 ns)"). */
@@ -305,7 +311,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
                                         "--output",
                                         "--storage-bandwidth",
                                         "--topologies",
-                                        "--unit"};
+                                        "--unit",
+                                        "--confidence"};
     size_t i = 0, nk = sizeof known / sizeof *known;
     while (i < nk && strcmp(a, known[i]))
         i++;
@@ -340,6 +347,10 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         o->workload = val;
     } else if (strcmp(a, "--unit") == 0) {
         return parse_unit(val, o);
+    } else if (strcmp(a, "--confidence") == 0) {
+        st_value_rule r = {.dim = ST_DIM_RATIO, .range = ST_R_POS, .lim = &lim_confidence};
+        if (value("--confidence", val, &r, &o->confidence))
+            return ST_EXIT_INPUT;
     } else {
         return parse_axis(a, val, o);
     }
@@ -468,6 +479,7 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .cost = cost,
                          .seed = st_scn_seed(s),
                          .unit_nodes = unit_nodes(o, st_scn_cluster(s)),
+                         .confidence = o->confidence,
                          .rows = (size_t)o->top};
     st_size_result r;
     st_err err = {0};

@@ -10,6 +10,7 @@
 #include "models/cost/cost.h"
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
+#include "models/forecast/band.h"
 #include "models/forecast/netpower.h"
 #include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
@@ -55,6 +56,8 @@ typedef struct size_count {
     int64_t optic_ports; /* its switch-side optical ports (models/forecast/netpower.h) */
     int64_t cadences;    /* checkpoint cadences weighed */
     double best;         /* least objective of its configurations (INFINITY when none) */
+    st_band band;        /* the step model's error band at this GPU type and count */
+    double conf;         /* its upper end at the spec's confidence; 1 without one */
 } size_count;
 
 /* The searched axes of one plan besides the GPU count: dp follows from it. */
@@ -194,7 +197,7 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
         return ST_BIND_FABRIC;
     double u[ST_BIND__COUNT] = {
         [ST_BIND_MEMORY] = f->mem_bytes / f->mem_capacity,
-        [ST_BIND_DEADLINE] = f->train_s / s->deadline_s,
+        [ST_BIND_DEADLINE] = f->train_conf_s / s->deadline_s,
         [ST_BIND_POWER] =
             s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
         [ST_BIND_GPUS] = s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0,
@@ -224,7 +227,7 @@ static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
 /* Whether f trains within the deadline. */
 static int in_time_now(const st_size_cfg *f, const st_size_spec *s)
 {
-    return f->train_s <= s->deadline_s;
+    return f->train_conf_s <= s->deadline_s;
 }
 
 /* Whether f is within the budgets the plant does not decide: racks, capex, TCO per year. An
@@ -326,6 +329,9 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->train_s = st__size_life_train(&k->life, p, f->work_s, f->step_s, &f->ckpt_every_s,
                                      &f->mem_every_s, &k->cadences);
     f->goodput = f->train_s > 0 ? f->work_s / f->train_s : 1;
+    f->train_band[0] = f->train_s * k->band.lo;
+    f->train_band[1] = f->train_s * k->band.hi;
+    f->train_conf_s = f->train_s * k->conf;
     f->storage_s = st__size_life_storage_s(&k->life, f->work_s, f->train_s, f->ckpt_every_s);
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
     f->racks = (k->c.nodes + k->c.racks.nodes_per_rack - 1) / k->c.racks.nodes_per_rack;
@@ -334,7 +340,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->step = r;
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
-    int in_time = f->train_s <= s->deadline_s;
+    int in_time = in_time_now(f, s);
     if (plant_now(s, f, in_time)) {
         f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j, &f->heat);
         f->powered = 1;
@@ -508,8 +514,26 @@ static int fabric_of(size_count *k, st_err *err)
 
 /* Shape k of cluster c's variant v with `nodes` nodes: its context (on the variant's memo),
  * GPU ids and switches. */
-static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec *s, size_t v,
-                      int tier, int64_t nodes, st_step_memo *memo, st_err *err)
+/* The step model's error band of workload w on `gpus` GPUs of type g, and its upper end at the
+ * spec's confidence into *conf (1 without one). The CLI keeps the confidence where the residual
+ * table reaches it (st_size_confidence_max). */
+static st_band band_at(const st_size_spec *s, const st_workload_cfg *w, const st_gpu_spec *g,
+                       int64_t gpus, double *conf)
+{
+    st_band_key key = st_band_key_of(w, g);
+    key.gpus = gpus;
+    st_band b = {.lo = 1, .hi = 1};
+    *conf = 1;
+    if (st_band_of(key, &b))
+        ST_BUG("the band's residual table has fewer than ST_BAND_MIN_RUNS runs");
+    if (s->confidence > 0 && st_band_upper(key, s->confidence, conf, NULL))
+        ST_BUG("a confidence the band's residual table does not reach");
+    return b;
+}
+
+static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec *s,
+                      const st_workload_cfg *w, size_t v, int tier, int64_t nodes,
+                      st_step_memo *memo, st_err *err)
 {
     memset(k, 0, sizeof *k);
     k->variant = v;
@@ -521,6 +545,7 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
                      (c->tiers[tier].kind == ST_TIER_LOCAL_NVME ? (double)nodes : 1.0);
     k->best = INFINITY;
     int64_t g = nodes * c->gpus_per_node;
+    k->band = band_at(s, w, k->c.gpu, g, &k->conf);
     k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
     for (int64_t i = 0; i < g; i++)
         k->ids[i] = i;
@@ -684,18 +709,21 @@ typedef struct variant_search {
 } variant_search;
 
 /* Every plan of variant x's candidate i, into x->out; what it found into *p. */
-/* The least time to train workload w on `nodes` nodes of variant v: its model FLOPs over every
- * GPU at its dense peak for the precision (MFU 1; failures and stalls only add). */
+/* The least time to train workload w on `nodes` nodes of variant v, as the deadline holds it:
+ * its model FLOPs over every GPU at its dense peak for the precision (MFU 1; failures and
+ * stalls only add), times the band's upper end at the spec's confidence. */
 static double compute_bound_s(const variant_search *x, int64_t nodes)
 {
     const st_workload_cfg *w = x->w;
     const st_gpu_spec *g = x->v < x->spec->n_variants && x->spec->variants[x->v].gpu
                                ? x->spec->variants[x->v].gpu
                                : x->c->gpu;
-    double tps = (double)w->global_batch * (double)w->seq_len;
+    double tps = (double)w->global_batch * (double)w->seq_len, conf;
     double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tps);
     double flops = steps * tps * st_llm_flops_per_token(w->model, w->seq_len);
-    return flops / ((double)(nodes * x->c->gpus_per_node) * st_gpu_peak(g, w->precision));
+    int64_t gpus = nodes * x->c->gpus_per_node;
+    band_at(x->spec, w, g, gpus, &conf);
+    return flops / ((double)gpus * st_gpu_peak(g, w->precision)) * conf;
 }
 
 static int probe_size(void *ctx, size_t i, st__size_probe *p)
@@ -709,8 +737,8 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
     }
     size_count k;
     size_t first = x->out->n;
-    int rc =
-        count_open(&k, x->c, x->spec, x->v, x->w->checkpoint.tier, x->nodes[i], x->memo, x->err);
+    int rc = count_open(&k, x->c, x->spec, x->w, x->v, x->w->checkpoint.tier, x->nodes[i], x->memo,
+                        x->err);
     if (!rc)
         rc = search_count(&k, x->w, x->spec, x->out, x->err);
     x->out->cadences += k.cadences;
@@ -723,7 +751,7 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
         if (f->feasible && f->objective < p->best_feasible)
             p->best_feasible = f->objective;
         p->over &= over_growing(f, &k.c, x->spec);
-        if (f->train_s <= x->spec->deadline_s) {
+        if (f->train_conf_s <= x->spec->deadline_s) {
             in_time = 1;
             in_time_over &= over_grown(f, &k.c, x->spec);
         }

@@ -82,6 +82,10 @@ typedef struct st_size_spec {
     size_t n_variants;
     int64_t unit_nodes; /* the scalable unit the sizes come in, nodes; 0: one node */
     uint64_t seed;      /* the scenario's: the plant's phase offsets */
+    /* > 0: a configuration meets the deadline when its time to train times the one-sided
+     * upper end of the step model's error band at this level (models/forecast/band.h,
+     * st_band_upper) does; 0: the point forecast, as before */
+    double confidence;
     size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
                     the top N passes N); 0: every row. The plant model, most of a
                     configuration's time, then runs only where its answer is needed. */
@@ -95,12 +99,16 @@ typedef struct st_size_cfg {
     st_recompute recompute;
     double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
     double step_s, steps, work_s;   /* work_s = steps x step_s: the failure-free time */
-    double train_s;      /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
-    double goodput;      /* work_s / train_s */
-    double ckpt_every_s; /* the persistent cadence searched that trains soonest; 0: none */
-    double mem_every_s;  /* with checkpoint.memory, the in-memory cadence paired with it */
-    int64_t racks;       /* racks the shape fills */
-    double capex_usd;    /* the shape's nodes and switches at the cost: prices; < 0 unknown */
+    double train_s;       /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
+    double train_band[2]; /* train_s's error band: times the ends of the band of its GPU type,
+                             kind, precision and count (models/forecast/band.h) */
+    double train_conf_s;  /* train_s times the band's upper end at spec->confidence, the time
+                             the deadline is held to; train_s without a confidence */
+    double goodput;       /* work_s / train_s */
+    double ckpt_every_s;  /* the persistent cadence searched that trains soonest; 0: none */
+    double mem_every_s;   /* with checkpoint.memory, the in-memory cadence paired with it */
+    int64_t racks;        /* racks the shape fills */
+    double capex_usd;     /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     const char *price_source;   /* where the price of its GPU type that sets its cost comes from
                                    (the node's on premises, the GPU-hour's rented): a preset table
                                    row's source or the scenario's key; NULL: none (borrowed from

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/forecast/band.h"
 #include "report/report.h"
 #include "sim/xalloc.h"
 
@@ -57,9 +58,9 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
 static void text_header(sbuf *b, const st_size_report *rp)
 {
     put(b,
-        "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d  gpu_hours "
-        "  cost_usd  power_MW ",
-        rp->experts ? "  ep " : "");
+        "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d         band_d%s  "
+        "gpu_hours   cost_usd  power_MW ",
+        rp->experts ? "  ep " : "", rp->spec->confidence > 0 ? "   conf_d" : "");
     if (rp->failures)
         put(b, "goodput   ckpt_s %s", rp->memory ? "   mem_s " : "");
     if (rp->spec->n_variants)
@@ -78,9 +79,14 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         (long long)f->tp, (long long)f->pp, (long long)f->dp);
     if (rp->experts)
         put(b, "%4lld ", (long long)f->ep);
-    put(b, "%2lld %2lld %-9s %8.3f %8.4g %10.4g %10s %8s ", (long long)f->vs, (long long)f->mb,
-        st_recompute_names[f->recompute], f->step_s, f->train_s / 86400.0, f->gpu_hours, cost,
-        power);
+    char band[32];
+    snprintf(band, sizeof band, "%.3g-%.3g", f->train_band[0] / 86400.0,
+             f->train_band[1] / 86400.0);
+    put(b, "%2lld %2lld %-9s %8.3f %8.4g %14s ", (long long)f->vs, (long long)f->mb,
+        st_recompute_names[f->recompute], f->step_s, f->train_s / 86400.0, band);
+    if (rp->spec->confidence > 0)
+        put(b, "%8.4g ", f->train_conf_s / 86400.0);
+    put(b, "%10.4g %10s %8s ", f->gpu_hours, cost, power);
     if (rp->failures)
         put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
     if (rp->failures && rp->memory) { /* the two-level checkpoint's snapshot cadence */
@@ -208,6 +214,12 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "failures: time to train is Daly's expected wall time at the best of %lld "
             "checkpoint cadences weighed\n",
             (long long)r->cadences);
+    put(b, "band_d: time to train's %.0f%% error band from the published runs like each row",
+        100 * ST_BAND_LEVEL);
+    if (rp->spec->confidence > 0)
+        put(b, "; the deadline holds conf_d, its upper end at %.3g%% confidence",
+            100 * rp->spec->confidence);
+    put(b, " (docs/models/error-band.md)\n");
     text_prices(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
     text_header(b, rp);
@@ -251,6 +263,9 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     cJSON_AddNumberToObject(o, "step_time_s", f->step_s);
     cJSON_AddNumberToObject(o, "work_s", f->work_s);
     cJSON_AddNumberToObject(o, "train_s", f->train_s);
+    cJSON_AddItemToObject(o, "train_s_band", cJSON_CreateDoubleArray(f->train_band, 2));
+    if (rp->spec->confidence > 0)
+        cJSON_AddNumberToObject(o, "train_s_at_confidence", f->train_conf_s);
     cJSON_AddNumberToObject(o, "goodput", f->goodput);
     cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
     if (f->mem_every_s > 0)
@@ -281,6 +296,8 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON_AddStringToObject(root, "file", rp->file);
     cJSON_AddStringToObject(root, "workload", rp->workload);
     cJSON_AddNumberToObject(root, "deadline_s", rp->deadline_s);
+    if (rp->spec->confidence > 0)
+        cJSON_AddNumberToObject(root, "confidence", rp->spec->confidence);
     cJSON_AddStringToObject(root, "goal", rp->goal);
     if (rp->power_from) {
         cJSON_AddNumberToObject(root, "power_budget_w", rp->spec->power_w);
@@ -334,6 +351,15 @@ static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON *hdr = json_row(rp, r->n ? &r->cfg[0] : &(st_size_cfg){0}, 0);
     fputs("table", out);
     for (const cJSON *c = hdr->child; c; c = c->next) {
+        if (cJSON_IsArray(c)) { /* a band: one column per end, key[0] and key[1] */
+            for (int e = 0; e < cJSON_GetArraySize(c); e++) {
+                char key[64];
+                snprintf(key, sizeof key, "%s[%d]", c->string, e);
+                fputc(',', out);
+                st_report_csv_cell(out, key);
+            }
+            continue;
+        }
         fputc(',', out);
         st_report_csv_cell(out, c->string);
     }
@@ -346,8 +372,11 @@ static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
             cJSON *o = json_row(rp, &r->cfg[i], i + 1);
             fputs(t ? "front" : "ranked", out);
             for (const cJSON *c = o->child; c; c = c->next) {
-                fputc(',', out);
-                csv_cell(out, c);
+                for (const cJSON *e = cJSON_IsArray(c) ? c->child : c; e;
+                     e = cJSON_IsArray(c) ? e->next : NULL) {
+                    fputc(',', out);
+                    csv_cell(out, e);
+                }
             }
             fputc('\n', out);
             cJSON_Delete(o);

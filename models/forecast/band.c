@@ -94,6 +94,30 @@ int st_band_of(st_band_key k, st_band *out)
     return st_band_from(k, st_band_rows, st_band_row_count, -1, NULL, out);
 }
 
+/* One-sided, the same order statistic as the band's upper end: rank ceil((n + 1) q), which at
+ * q = (1 + L) / 2 is the band's hi. */
+int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
+{
+    size_t n = st_band_row_count;
+    double *r = st_xmalloc((n ? n : 1) * sizeof *r);
+    for (st_band_tier t = ST_BAND_CLOSE; t <= ST_BAND_ANY; t++) {
+        int m = tier_ratios(k, st_band_rows, n, -1, NULL, t, r);
+        int rank = (int)ceil((m + 1) * q - 1e-9);
+        if (m < ST_BAND_MIN_RUNS || rank > m)
+            continue;
+        qsort(r, (size_t)m, sizeof *r, cmp_double);
+        *ratio = r[(rank < 1 ? 1 : rank) - 1];
+        if (band) {
+            *band = (st_band){.runs = m, .tier = t};
+            ends(r, m, &band->lo, &band->hi);
+        }
+        free(r);
+        return 0;
+    }
+    free(r);
+    return -1;
+}
+
 void st_band_scale(st_band_key k, const st_band *b, const double *x, size_t nx, double lo_hi[2])
 {
     size_t n = st_band_row_count;

@@ -65,6 +65,12 @@ int st_band_from(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t ski
 /* The same from the residual table. */
 int st_band_of(st_band_key k, st_band *out);
 
+/* The one-sided upper end at level q (0 < q < 1) of a job with key k: the ratio of rank
+ * ceil((n + 1) q) among the n runs of the nearest tier that has ST_BAND_MIN_RUNS and reaches
+ * that rank (at q = (1 + ST_BAND_LEVEL) / 2, the band's hi); the tier's band into *band when not
+ * NULL. Returns 0, or -1 when no tier reaches it (q above n / (n + 1) of the whole table). */
+int st_band_upper(st_band_key k, double q, double *ratio, st_band *band);
+
 /* The band of a figure that scales with the step time and has a spread of its own: x[0..nx)
  * equally weighted draws of it (the replicas' wall-time quantiles; one value: none), each times
  * each ratio of b's comparable runs (key k, tier b->tier, the residual table), the two taken as

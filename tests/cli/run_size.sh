@@ -69,7 +69,7 @@ sed 's/^workloads:/cost: { delivery: cloud, gpu_hour_price: 2 USD\/h }\nworkload
     >"$tmp/cost.yaml"
 "$strata" size "$tmp/cost.yaml" --deadline 1h >"$tmp/k.txt" 2>/dev/null || bad "cost goal failed"
 expect "goal defaults to cost" "goal cost" "$(sed -n 1p "$tmp/k.txt" | grep -o 'goal cost')"
-read -r gh usd <<<"$(first_row "$tmp/k.txt" | awk '{print $12, $13}')"
+read -r gh usd <<<"$(first_row "$tmp/k.txt" | awk '{print $13, $14}')"
 ok=$(awk -v g="$gh" -v u="$usd" 'BEGIN {d = u - 2 * g; print (d < 0.01 * u && -d < 0.01 * u)}')
 expect "cost = 2 USD x GPU-hours" 1 "$ok"
 "$strata" size "$scn" --deadline 1h --goal cost >/dev/null 2>"$tmp/e.err"
@@ -116,13 +116,13 @@ expect "unknown GPU type exits 2" 2 $?
     bad "405B sizing failed"
 expect "405B answer" "16384,8,16,128,true" \
     "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 2)}' "$tmp/l.csv")"
-expect "405B goodput under 1" 1 "$(awk -F, '$1 == "ranked" {print ($15 < 1 && $15 > 0.9)}' "$tmp/l.csv")"
+expect "405B goodput under 1" 1 "$(awk -F, '$1 == "ranked" {print ($17 < 1 && $17 > 0.9)}' "$tmp/l.csv")"
 # docs/guide/sizing.md quotes the closed form's goodput and days for this answer, and those of
 # `strata run`'s Monte Carlo: each as the doc words it, against what the commands print.
 doc=$(tr '\n' ' ' <"$src/docs/guide/sizing.md")
 expect "sizing.md: the closed form's figures" \
     "$(sed -n 's/.*published plan it gives \([0-9.]*%\) goodput and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
-    "$(awk -F, '$1 == "ranked" {printf "%.2f%% %.2f", $15 * 100, $14 / 86400}' "$tmp/l.csv")"
+    "$(awk -F, '$1 == "ranked" {printf "%.2f%% %.2f", $17 * 100, $14 / 86400}' "$tmp/l.csv")"
 "$strata" run "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/l.txt" 2>/dev/null ||
     bad "405B run failed"
 expect "sizing.md: strata run's figures" \
@@ -302,6 +302,27 @@ expect "a topology twice says so" "strata size: --topologies: 'rail-optimized' i
     "$(head -1 "$tmp/e")"
 "$strata" size "$tmp/topo.yaml" --deadline 8h --topologies , >/dev/null 2>&1
 expect "an empty topology exits 2" 2 $?
+
+# --confidence: the deadline holds each row's time to train at the band's upper end, so a row is
+# feasible only when that time is within it, and the smallest size that meets the deadline is
+# no smaller than the point forecast's.
+col() { awk -F, -v k="$2" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    $1 == "ranked" {print $c["gpus"], $c[k], $c["feasible"]}' "$1"; }
+"$strata" size "$scn" --deadline 25min --top 1000 --format csv >"$tmp/c0.csv" 2>/dev/null ||
+    bad "size without --confidence failed"
+"$strata" size "$scn" --deadline 25min --top 1000 --confidence 0.9 --format csv >"$tmp/c9.csv" \
+    2>/dev/null || bad "size --confidence failed"
+expect "confidence: feasible rows within the deadline at the band's end" 0 \
+    "$(col "$tmp/c9.csv" train_s_at_confidence | awk '$3 == "true" && $2 > 1500' | wc -l)"
+expect "confidence: rows over the deadline at the band's end miss" 0 \
+    "$(col "$tmp/c9.csv" train_s_at_confidence | awk '$3 == "false" && $2 <= 1500' | wc -l)"
+min0=$(col "$tmp/c0.csv" train_s | awk '$3 == "true" {print $1}' | sort -n | head -1)
+min9=$(col "$tmp/c9.csv" train_s | awk '$3 == "true" {print $1}' | sort -n | head -1)
+expect "confidence: a larger smallest size than the point forecast's" 1 \
+    "$(awk -v a="${min0:-0}" -v b="${min9:-0}" 'BEGIN {print (b > a && a > 0)}')"
+"$strata" size "$scn" --deadline 1h --confidence 0.995 >/dev/null 2>"$tmp/e.err"
+expect "confidence past the table exits 2" 2 $?
+grep -q -- "--confidence: 0.995 is beyond" "$tmp/e.err" || bad "confidence past the table: message"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
