@@ -209,6 +209,12 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
         *row = (st_compare_row){
             .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
         st_compare_fill(row, run.has_energy ? &run.energy : NULL);
+        for (size_t i = 0; i < run.n; i++) { /* the widest step-model band of its jobs */
+            const st_forecast *f = &run.f[i];
+            double h =
+                f->w && f->has_band ? (f->band.hi - f->band.lo) / (f->band.hi + f->band.lo) : 0;
+            row->band_half = h > row->band_half ? h : row->band_half;
+        }
         st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
                     row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);

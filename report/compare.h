@@ -27,7 +27,16 @@ typedef struct st_compare_row {
     unsigned char has[ST_COMPARE_MAX_FIGS];
     double *waits_h; /* the started jobs' waits (the first replica's), for the HTML's CDF */
     size_t n_waits;
+    /* The widest of its training jobs' step-model error bands as a half-width relative to its
+     * middle, (hi - lo) / (hi + lo) (models/forecast/band.h); 0: no job has one (trace jobs
+     * replay their recorded durations). */
+    double band_half;
 } st_compare_row;
+
+/* The figure columns whose values move with the step model's error: times, energy, money. Of
+ * those, whether row i's figure k is within the band of the best (least) row's, v - best <=
+ * w best with w the widest band_half of the rows (0: no band, nothing within). */
+int st_compare_in_band(const st_compare_row *rows, size_t n, size_t i, size_t k);
 
 /* The figure columns into figs[ST_COMPARE_MAX_FIGS]; returns how many. */
 size_t st_compare_figs(const st_fig **figs);

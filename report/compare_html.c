@@ -22,7 +22,20 @@ static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
     const char *text = st_report_value_text(ST_DOC_COMPARE, path, k, tb, sizeof tb);
     const cJSON *spread = cJSON_GetObjectItemCaseSensitive(p, "spread");
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(spread, k->string);
-    if (!cJSON_IsNumber(k)) {
+    if (cJSON_IsArray(k)) { /* within_band: the figures it names, by their labels */
+        char *list = st_xstrdup("");
+        for (const cJSON *e = k->child; e; e = e->next) {
+            char *key = st_xasprintf("policies[].%s", cJSON_IsString(e) ? e->valuestring : "");
+            const st_fig *f = st_fig_find(ST_DOC_COMPARE, key);
+            char *next = st_xasprintf("%s%s%s", list, *list ? ", " : "",
+                                      f ? f->label : key + strlen("policies[]."));
+            free(key);
+            free(list);
+            list = next;
+        }
+        st_html_cell(out, *list ? list : "none");
+        free(list);
+    } else if (!cJSON_IsNumber(k)) {
         st_html_cell(out, text);
     } else if (cJSON_IsNumber(s)) {
         char *both = st_xasprintf("%s ± %s", text,

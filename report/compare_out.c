@@ -3,6 +3,7 @@
  * (report/figures.h) with its key, heading, unit and the result it reads. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,34 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy)
 static const char *key_of(const st_fig *f)
 {
     return f->path + strlen("policies[].");
+}
+
+/* The widest band of the rows (st_compare_row.band_half). */
+static double band_of(const st_compare_row *rows, size_t n)
+{
+    double w = 0;
+    for (size_t i = 0; i < n; i++)
+        w = rows[i].band_half > w ? rows[i].band_half : w;
+    return w;
+}
+
+/* A figure column that scales with the jobs' step times. */
+static int banded(const st_fig *f)
+{
+    return f->unit == ST_FU_TIME || f->unit == ST_FU_ENERGY || f->unit == ST_FU_MONEY;
+}
+
+int st_compare_in_band(const st_compare_row *rows, size_t n, size_t i, size_t k)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs);
+    double w = band_of(rows, n), best = INFINITY;
+    if (k >= nf || !banded(figs[k]) || !(w > 0))
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (rows[j].has[k] && rows[j].v[k] < best)
+            best = rows[j].v[k];
+    return rows[i].has[k] && rows[i].v[k] - best <= w * best;
 }
 
 /* A count (preemptions): shown whole, its column as wide as its heading. */
@@ -142,6 +171,46 @@ static void table(FILE *out, const st_compare_row *rows, size_t n, int md, int s
     }
 }
 
+/* Under the table: the band, and for each column that moves with it the rows within it of the
+ * best: their differences from the best are smaller than the step model's error. */
+static void band_notes(FILE *out, const st_compare_row *rows, size_t n, int md)
+{
+    const st_fig *figs[ST_COMPARE_MAX_FIGS];
+    size_t nf = st_compare_figs(figs);
+    double w = band_of(rows, n);
+    if (!(w > 0))
+        return;
+    fprintf(out,
+            "\n%serror band ±%.0f%% (the widest of the training jobs' step-model bands, "
+            "docs/models/error-band.md); rows within it of the best, whose difference from the "
+            "best is smaller than the model's error:\n",
+            md ? "" : "", 100 * w);
+    for (size_t k = 0; k < nf; k++) {
+        if (!shown(rows, n, k) || !banded(figs[k]))
+            continue;
+        fprintf(out, "%s%s:", md ? "- " : "  ", figs[k]->label);
+        size_t within = 0;
+        for (size_t i = 0; i < n; i++)
+            within += (size_t)st_compare_in_band(rows, n, i, k);
+        if (within == n && n > 1) {
+            fputs(" every row", out);
+            fputc('\n', out);
+            continue;
+        }
+        const char *sep = " ";
+        for (size_t i = 0; i < n; i++)
+            if (st_compare_in_band(rows, n, i, k)) {
+                fputs(sep, out);
+                if (md)
+                    st_report_md_cell(out, rows[i].label);
+                else
+                    fputs(rows[i].label, out);
+                sep = "; ";
+            }
+        fputc('\n', out);
+    }
+}
+
 /* The place of column k among the spreads' CSV columns: the figures first, then the counts, then
  * the optional figures. */
 static int sd_group(const st_fig *f)
@@ -161,6 +230,9 @@ static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
         for (size_t k = 0; k < nf; k++)
             if (shown(rows, n, k) && sd_group(figs[k]) == g)
                 fprintf(out, ",%s_sd", key_of(figs[k]));
+    int banded_csv = band_of(rows, n) > 0;
+    if (banded_csv)
+        fprintf(out, ",within_band");
     fprintf(out, "\n");
     for (size_t i = 0; i < n; i++) {
         const st_compare_row *r = &rows[i];
@@ -175,6 +247,14 @@ static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
             for (size_t k = 0; k < nf; k++)
                 if (shown(rows, n, k) && sd_group(figs[k]) == g)
                     fprintf(out, ",%.17g", r->sd[k]);
+        if (banded_csv) { /* the keys within the band of the best, ';'-separated */
+            fputc(',', out);
+            for (size_t k = 0, first = 1; k < nf; k++)
+                if (shown(rows, n, k) && st_compare_in_band(rows, n, i, k)) {
+                    fprintf(out, "%s%s", first ? "" : ";", key_of(figs[k]));
+                    first = 0;
+                }
+        }
         fprintf(out, "\n");
     }
 }
@@ -199,6 +279,9 @@ static char *json(const st_compare_doc *d)
     cJSON_AddNumberToObject(root, "seed", (double)d->seed);
     if (spread)
         cJSON_AddNumberToObject(root, "replicas", (double)d->replicas);
+    double w = band_of(rows, n);
+    if (w > 0)
+        cJSON_AddNumberToObject(root, "band_half_width", w);
     cJSON *arr = cJSON_AddArrayToObject(root, "policies");
     for (size_t i = 0; i < n; i++) {
         const st_compare_row *r = &rows[i];
@@ -211,6 +294,14 @@ static char *json(const st_compare_doc *d)
         json_figures(o, rows, n, r->v);
         if (spread) /* the sample standard deviation of each figure over the replicas */
             json_figures(cJSON_AddObjectToObject(o, "spread"), rows, n, r->sd);
+        if (w > 0) { /* the figures within the band of the best row's */
+            const st_fig *figs[ST_COMPARE_MAX_FIGS];
+            size_t nf = st_compare_figs(figs);
+            cJSON *in = cJSON_AddArrayToObject(o, "within_band");
+            for (size_t k = 0; k < nf; k++)
+                if (shown(rows, n, k) && st_compare_in_band(rows, n, i, k))
+                    cJSON_AddItemToArray(in, cJSON_CreateString(key_of(figs[k])));
+        }
         cJSON_AddItemToArray(arr, o);
     }
     return st_report_json_print(root);
@@ -260,6 +351,7 @@ char *st_compare_render(const st_compare_doc *d, st_compare_format f)
             free(j);
         }
         table(out, rows, n, f == ST_CMP_MARKDOWN, spread);
+        band_notes(out, rows, n, f == ST_CMP_MARKDOWN);
     }
     return st_report_close(out, &buf);
 }

@@ -299,6 +299,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_COMPARE, "scenario", TX, 0, "Scenario"),
     F(ST_DOC_COMPARE, "seed", NU, 0, "Seed"),
     F(ST_DOC_COMPARE, "replicas", NU, OPT, "Replicas"),
+    F(ST_DOC_COMPARE, "band_half_width", SH, OPT, "Error band's half-width"),
     F(ST_DOC_COMPARE, "policies[].policy", TX, 0, "Policy"),
     F(ST_DOC_COMPARE, "policies[].placement", TX, 0, "Placement"),
     F(ST_DOC_COMPARE, "policies[].jobs", NU, 0, "Jobs"),
@@ -321,6 +322,7 @@ const st_fig st_figs[] = {
     CMP("policies[].goodput", SH, 0, "Goodput", "goodput", ST_SRC_CLUSTER, st_cluster_stats, goodput, DBL),
     CMP("policies[].energy_j", EN, OPT, "Cluster energy", "energy", ST_SRC_ENERGY, st_cluster_energy, energy_j, DBL),
     CMP("policies[].energy_usd", MO, OPT, "Cluster energy cost", "energy cost", ST_SRC_ENERGY_COST, st_cluster_energy, energy_usd, DBL),
+    F(ST_DOC_COMPARE, "policies[].within_band[]", TX, OPT, "Figures within the error band of the best"),
 
     /* strata sweep (report/sweep_out.c): its own keys; a point's figure columns are run rows */
     F(ST_DOC_SWEEP, "scenario_hash", TX, 0, "Scenario hash"),

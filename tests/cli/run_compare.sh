@@ -53,7 +53,7 @@ ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$12 } END { exit !(NR == 5
 "$strata" compare "$q" --policies fifo,srtf --replicas 3 >"$tmp/r"
 ok 'grep -q "seeds 1-3" "$tmp/r" && grep -qE "^fifo +4 .*±" "$tmp/r" && grep -q "frag GPUs" "$tmp/r" && grep -q "goodput" "$tmp/r" && grep -q "energy" "$tmp/r"' "replicas: text"
 "$strata" compare "$q" --policies fifo --replicas 2 --format csv >"$tmp/rc"
-ok 'head -1 "$tmp/rc" | grep -q ",preemptions,fragmented_gpus,goodput,energy_j,mean_wait_s_sd," && head -1 "$tmp/rc" | grep -q ",preemptions_sd,energy_j_sd$"' "replicas: csv"
+ok 'head -1 "$tmp/rc" | grep -q ",preemptions,fragmented_gpus,goodput,energy_j,mean_wait_s_sd," && head -1 "$tmp/rc" | grep -q ",preemptions_sd,energy_j_sd,within_band$"' "replicas: csv"
 "$strata" compare "$q" --policies fifo --replicas 2 --format json >"$tmp/rj"
 ok 'grep -q "\"replicas\":\s*2" "$tmp/rj" && grep -q "\"spread\"" "$tmp/rj" && grep -q "\"fragmented_gpus\"" "$tmp/rj"' "replicas: json"
 "$strata" compare "$q" --replicas 0 >/dev/null 2>"$tmp/e"; rc=$?
@@ -72,5 +72,24 @@ ok 'awk -F, "NR == 2 { a = \$12 } NR == 3 { b = \$12 } NR == 4 { c = \$12 } END 
 ok '[ $rc -eq 1 ] && grep -q "replay: muri runs the artifact" "$tmp/e"' "muri replay: fifo refused"
 "$strata" compare "$m" --policies srtf --placements best-fit >"$tmp/o" 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "placements: .*replay: muri.*no placement policy applies" "$tmp/e" && [ ! -s "$tmp/o" ]' "muri replay: --placements refused"
+# The step model's error band: the queue example's training jobs have one, and each row's
+# within_band names exactly the time, energy and money figures within it of the best row's.
+"$strata" compare scenarios/examples/queue.yaml --format json >"$tmp/qb.json" 2>/dev/null
+ok 'python3 - "$tmp/qb.json" <<"PY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["band_half_width"]
+assert 0 < w < 1, w
+pol = d["policies"]
+for k in ("mean_jct_s", "makespan_s", "p95_wait_s", "energy_j"):
+    best = min(p[k] for p in pol)
+    for p in pol:
+        assert (k in p["within_band"]) == (p[k] - best <= w * best), (k, p["policy"])
+assert all("utilization" not in p["within_band"] for p in pol)
+PY' "compare: within_band is the band of the best"
+"$strata" compare scenarios/examples/queue.yaml >"$tmp/qb.txt" 2>/dev/null
+ok 'grep -q "^error band ±[0-9]*% " "$tmp/qb.txt" && grep -q "^  Mean job completion time: " "$tmp/qb.txt"' "compare: the band under the text table"
+"$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo --format json >"$tmp/pb.json" 2>/dev/null
+ok '! grep -q band_half_width "$tmp/pb.json"' "compare: trace jobs alone have no band"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
