@@ -469,6 +469,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
     }
     if (x->gpu)
         out->gpu = x->gpu;
+    if (x->gpu && c->calib.enabled && strcmp(x->gpu->name, c->calib.gpu) != 0)
+        out->calib.enabled = 0;              /* a calibration measures its own GPU type only */
     if (x->gpu && c->node.base_power_of_gpu) /* not the scenario's: the platform's, as loaded */
         out->node.base_power_w = x->gpu->node_base_w;
     if (x->oversub >= 1) {
@@ -517,14 +519,20 @@ static int fabric_of(size_count *k, st_err *err)
 /* The step model's error band of workload w on `gpus` GPUs of type g, and its upper end at the
  * spec's confidence into *conf (1 without one). The CLI keeps the confidence where the residual
  * table reaches it (st_size_confidence_max). */
-static st_band band_at(const st_size_spec *s, const st_workload_cfg *w, const st_gpu_spec *g,
-                       int64_t gpus, double *conf)
+static st_band band_at(const st_size_spec *s, const st_workload_cfg *w, const st_cluster_cfg *c,
+                       const st_gpu_spec *g, int64_t gpus, double *conf)
 {
     st_band_key key = st_band_key_of(w, g);
     key.gpus = gpus;
     st_band b = {.lo = 1, .hi = 1};
     *conf = 1;
-    if (st_band_of(key, &b))
+    const st_calib_cfg *cal = &c->calib; /* a calibrated GPU type: its own runs' band */
+    int own = cal->enabled && strcmp(cal->gpu, g->name) == 0 &&
+              !st_band_own(cal->residuals, cal->n_residuals, &b);
+    if (own && (!(s->confidence > 0) || !st_band_own_upper(&b, s->confidence, conf)))
+        return b;
+    /* too few own runs for that confidence: the public runs like the job hold it */
+    if (!own && st_band_of(key, &b))
         ST_BUG("the band's residual table has fewer than ST_BAND_MIN_RUNS runs");
     if (s->confidence > 0 && st_band_upper(key, s->confidence, conf, NULL))
         ST_BUG("a confidence the band's residual table does not reach");
@@ -545,7 +553,7 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
                      (c->tiers[tier].kind == ST_TIER_LOCAL_NVME ? (double)nodes : 1.0);
     k->best = INFINITY;
     int64_t g = nodes * c->gpus_per_node;
-    k->band = band_at(s, w, k->c.gpu, g, &k->conf);
+    k->band = band_at(s, w, c, k->c.gpu, g, &k->conf);
     k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
     for (int64_t i = 0; i < g; i++)
         k->ids[i] = i;
@@ -722,7 +730,7 @@ static double compute_bound_s(const variant_search *x, int64_t nodes)
     double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tps);
     double flops = steps * tps * st_llm_flops_per_token(w->model, w->seq_len);
     int64_t gpus = nodes * x->c->gpus_per_node;
-    band_at(x->spec, w, g, gpus, &conf);
+    band_at(x->spec, w, x->c, g, gpus, &conf);
     return flops / ((double)gpus * st_gpu_peak(g, w->precision)) * conf;
 }
 

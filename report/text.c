@@ -45,6 +45,8 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
     if (b->straggler_s > 0)
         fprintf(out, "            wait for the slowest GPU %.4g s (cluster.variability)\n",
                 b->straggler_s);
+    if (b->overhead_s > 0)
+        fprintf(out, "            per-step overhead %.4g s (cluster.calibration)\n", b->overhead_s);
     if (explain)
         fprintf(
             out,

@@ -252,35 +252,35 @@ int st_scn_load_buffer_set(const char *name, const char *buf, size_t len, const 
 /* Open path for reading, refusing what is not a regular file before a byte is read: a
  * directory, and a FIFO, socket or device, which could block forever or never end. The open
  * does not block (O_NONBLOCK) even on a FIFO without a writer; the flag does not change how a
- * regular file reads. NULL with the error in diag. */
-static FILE *open_regular(const char *path, st_diag *diag)
+ * regular file reads. NULL with why filled. */
+static FILE *open_regular(const char *path, char *why, size_t n)
 {
-    st_loc at = {path, 0, 0};
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
-        st_diag_add(diag, ST_EIO, at, "cannot open: %s", strerror(errno));
+        snprintf(why, n, "cannot open: %s", strerror(errno));
         return NULL;
     }
     struct stat sb;
-    const char *why = NULL;
+    const char *bad = NULL;
     if (fstat(fd, &sb) != 0)
-        why = strerror(errno);
+        bad = strerror(errno);
     else if (S_ISDIR(sb.st_mode))
-        why = "is a directory";
+        bad = "is a directory";
     else if (!S_ISREG(sb.st_mode))
-        why = "not a regular file (a FIFO, socket or device); a scenario is a file";
-    FILE *f = why ? NULL : fdopen(fd, "rb");
+        bad = "not a regular file (a FIFO, socket or device); a scenario is a file";
+    FILE *f = bad ? NULL : fdopen(fd, "rb");
     if (!f) {
-        st_diag_add(diag, ST_EIO, at, "%s", why ? why : strerror(errno));
+        snprintf(why, n, "%s", bad ? bad : strerror(errno));
         close(fd);
     }
     return f;
 }
 
-int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
+int st__read_file(const char *path, char **out, size_t *out_len, char *why, size_t n)
 {
     *out = NULL;
-    FILE *f = open_regular(path, diag);
+    *out_len = 0;
+    FILE *f = open_regular(path, why, n);
     if (!f)
         return ST_EIO;
     size_t cap = 0, len = 0;
@@ -294,14 +294,30 @@ int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
     }
     int bad = ferror(f) ? errno : 0;
     fclose(f);
-    int rc;
-    if (bad)
-        rc = st_diag_add(diag, ST_EIO, (st_loc){path, 0, 0}, "read error: %s", strerror(bad));
-    else if (len > ST_YTREE_MAX_FILE) /* reading stopped there: the real size is larger */
-        rc = st_diag_add(diag, ST_ELIMIT, (st_loc){path, 0, 0},
-                         "file is larger than the limit of %u bytes", ST_YTREE_MAX_FILE);
+    int rc = 0;
+    if (bad) {
+        snprintf(why, n, "read error: %s", strerror(bad));
+        rc = ST_EIO;
+    } else if (len > ST_YTREE_MAX_FILE) { /* reading stopped there: the real size is larger */
+        snprintf(why, n, "file is larger than the limit of %u bytes", ST_YTREE_MAX_FILE);
+        rc = ST_ELIMIT;
+    }
+    if (rc)
+        free(buf);
     else
-        rc = st_scn_load_buffer(path, buf, len, out, diag);
+        *out = buf, *out_len = len;
+    return rc;
+}
+
+int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
+{
+    *out = NULL;
+    char *buf, why[256];
+    size_t len;
+    int rc = st__read_file(path, &buf, &len, why, sizeof why);
+    if (rc)
+        return st_diag_add(diag, rc, (st_loc){path, 0, 0}, "%s", why);
+    rc = st_scn_load_buffer(path, buf, len, out, diag);
     free(buf);
     return rc;
 }

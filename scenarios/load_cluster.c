@@ -371,6 +371,7 @@ static const st_field cluster_fields[] = {
     ST_FFN("facility", fn_facility),
     ST_FFN("fabric", fn_fabric),
     ST_FFN("storage", fn_storage),
+    ST_FFN("calibration", st__fn_calibration),
     ST_FEND,
 };
 
@@ -540,6 +541,7 @@ int st__load_cluster(st_ld *ld, const st_ynode *n)
     ld->size_bad = !ok(ld, nodes) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node"));
     if (n && n->kind == ST_YN_MAP)
         cluster_derive(ld, n, c);
+    st__check_calibration(ld, c);
     ld->cluster_bad = !n || ld->rd.diag->n + ld->rd.diag->dropped > before;
     return ld->cluster_bad ? -1 : 0;
 }

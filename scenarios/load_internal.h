@@ -68,6 +68,16 @@ static inline st_ld *st__ld(st_rd *rd)
     return (st_ld *)rd;
 }
 
+/* The whole of the regular file at path (at most ST_YTREE_MAX_FILE bytes) into *out (malloc'd)
+ * and *len: 0, or an error code with what went wrong in why ("cannot open: ...", "is a
+ * directory", "read error: ...", "file is larger than ..."). */
+int st__read_file(const char *path, char **out, size_t *len, char *why, size_t n);
+
+/* cluster.calibration (load_calib.c): its field reader, and the check, once the cluster's GPU is
+ * known, that it was fitted on that GPU type (an error at the calibration otherwise). */
+int st__fn_calibration(st_rd *rd, const st_ynode *n, void *base);
+int st__check_calibration(st_ld *ld, const st_cluster_cfg *c);
+
 /* Section readers; each reports into ld->rd.diag and returns non-zero on any error. */
 int st__load_hardware(st_ld *ld, const st_ynode *n);
 int st__load_cluster(st_ld *ld, const st_ynode *n);

@@ -195,6 +195,26 @@ typedef struct st_variability_cfg {
     st_loc loc;
 } st_variability_cfg;
 
+/* cluster.calibration: the cluster's own efficiency terms, fitted by `strata calibrate` from what
+ * its owner measured on it (docs/models/calibration.md, "Your own cluster"), inline or read from
+ * the file `strata calibrate -o` wrote. A factor 0: not fitted, the model's own (1). */
+#define ST_CALIB_MAX_RESIDUALS 256
+typedef struct st_calib_cfg {
+    int enabled;
+    const char *gpu;        /* the GPU type it was fitted on; another cluster GPU is refused */
+    double compute_bf16;    /* Tensor Core throughput in BF16, times the model's */
+    double compute_fp8;     /* and in FP8 */
+    double nvlink;          /* NVLink goodput, times the model's */
+    double network;         /* NIC goodput, times the model's */
+    double latency_s;       /* added to every collective's time */
+    double step_overhead_s; /* added to every training step */
+    double residuals[ST_CALIB_MAX_RESIDUALS]; /* measured over predicted step time of the runs
+                                                 fitted, each left out of its own fit */
+    int n_residuals;
+    const char *file; /* the calibration file it was read from; NULL: inline */
+    st_loc loc;
+} st_calib_cfg;
+
 typedef struct st_cluster_cfg {
     const st_gpu_spec *gpu;
     int64_t nodes;
@@ -208,6 +228,7 @@ typedef struct st_cluster_cfg {
     const st_tier_cfg *tiers; /* n_tiers entries, in file order */
     int n_tiers;
     st_loc loc, gpu_loc;
+    st_calib_cfg calib; /* appended: cluster.calibration */
 } st_cluster_cfg;
 
 /* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,

@@ -33,6 +33,18 @@ const st_limit st_lim_speed_cv = {0, 0.2,
  * widest EP group) of a catalog model (DeepSeek-V3). The workload check also holds it to ep. */
 const st_limit st_lim_moe_imbalance = {1, 256, "the largest routing imbalance the MoE model takes",
                                        "a rank of an EP group of 256 receives at most all of it"};
+/* A cluster's own efficiency against the model's (cluster.calibration, strata calibrate): the
+ * catalog's GPU figures and the fabric's goodputs are each measured on real parts
+ * (docs/models/calibration.md), so a cluster of the same parts runs within a factor of 2 of
+ * them; a fit outside says the measurements are not of what the model times (another GPU
+ * type, a misread log, a job that is not the one described) and is refused, not applied. */
+const st_limit st_lim_calib = {0.5, 2, "the widest factor a calibration may fit",
+                               "a cluster of the catalog's parts runs within a factor of 2 of "
+                               "their measured figures"};
+/* A residual, measured over predicted step time after the fit: the error band's inputs. The
+ * public sets' residuals lie within 0.3 to 3.1 (models/forecast/band_rows.c). */
+const st_limit st_lim_calib_ratio = {0.2, 5, "the widest residual a calibration may hold",
+                                     "measured and predicted steps within a factor of 5"};
 /* The cluster run's clock is int64 nanoseconds (sim/evq.h, 2^63 ns, 292 years). A job arrives
  * at its submit time, starts by the horizon at the latest (the run stops there), and finishes a
  * run time later: with the three at most 2^61 ns each, every arrival and finish stays below

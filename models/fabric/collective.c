@@ -35,9 +35,10 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
     int64_t dom = c->nvlink_domain == 0 ? c->gpus_per_node : c->nvlink_domain;
     cm->has_nvlink = dom > 1 && c->gpu && c->gpu->nvlink_bw > 0;
     cm->dom = cm->has_nvlink ? dom : c->gpus_per_node;
-    cm->nvlink_goodput = st_nvlink_efficiency(c->gpu);
+    cm->nvlink_goodput = st_nvlink_efficiency(c->gpu) * st_calib_nvlink(c);
     cm->nvlink_cap = c->gpu ? c->gpu->nvlink_bw / 2 * cm->nvlink_goodput : 0;
-    cm->nic_cap = c->fabric.nic_bw * st_transport_efficiency(c->fabric.transport);
+    cm->nic_cap =
+        c->fabric.nic_bw * st_transport_efficiency(c->fabric.transport) * st_calib_network(c);
     cm->nvls_eff = cm->has_nvlink ? st_nccl_nvls_efficiency(cm->nccl, c->gpu) : 0;
     cm->load = st_xcalloc((size_t)st_topo_link_count(t) + 1, sizeof *cm->load);
     return cm;

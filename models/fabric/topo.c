@@ -164,8 +164,8 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     }
     t->pods = ceil_div(t->leaves, t->ppod);
     t->cup = uplinks(t->ppod, tier_ratio(f, 1));
-    t->port_bw = f->nic_bw * st_transport_efficiency(f->transport);
-    t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency(c->gpu);
+    t->port_bw = f->nic_bw * st_transport_efficiency(f->transport) * st_calib_network(c);
+    t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency(c->gpu) * st_calib_nvlink(c);
     t->lat_link = f->link_latency_s;
     t->lat_switch = f->switch_latency_s;
     t->n_tiers = c->n_tiers;

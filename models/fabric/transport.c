@@ -102,6 +102,16 @@ double st_transport_efficiency(st_transport t)
     return wire * endpoint;
 }
 
+double st_calib_nvlink(const st_cluster_cfg *c)
+{
+    return c && c->calib.enabled && c->calib.nvlink > 0 ? c->calib.nvlink : 1.0;
+}
+
+double st_calib_network(const st_cluster_cfg *c)
+{
+    return c && c->calib.enabled && c->calib.network > 0 ? c->calib.network : 1.0;
+}
+
 double st_nvlink_efficiency(const st_gpu_spec *gpu)
 {
     st_gpu_arch arch = gpu ? gpu->arch : ST_GPU_ARCH_UNKNOWN;

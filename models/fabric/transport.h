@@ -36,4 +36,10 @@ double st_transport_efficiency(st_transport t);
  * NVLink link capacities are nvlink_bw / 2 times this. */
 double st_nvlink_efficiency(const st_gpu_spec *gpu);
 
+/* The cluster's own NVLink and NIC goodput over the model's, from its calibration
+ * (cluster.calibration's nvlink and network; 1 where not fitted). Link capacities are the
+ * model's times these. */
+double st_calib_nvlink(const st_cluster_cfg *c);
+double st_calib_network(const st_cluster_cfg *c);
+
 #endif

@@ -118,11 +118,41 @@ int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
     return -1;
 }
 
+int st_band_own(const double *r, int n, st_band *out)
+{
+    if (n < ST_BAND_MIN_RUNS)
+        return -1;
+    double *s = st_xmalloc((size_t)n * sizeof *s);
+    memcpy(s, r, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    *out = (st_band){.runs = n, .tier = ST_BAND_OWN, .own = r};
+    ends(s, n, &out->lo, &out->hi);
+    free(s);
+    return 0;
+}
+
+int st_band_own_upper(const st_band *b, double q, double *ratio)
+{
+    int n = b->runs, rank = (int)ceil((n + 1) * q - 1e-9);
+    if (b->tier != ST_BAND_OWN || rank > n)
+        return -1;
+    double *s = st_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *s);
+    memcpy(s, b->own, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    *ratio = s[(rank < 1 ? 1 : rank) - 1];
+    free(s);
+    return 0;
+}
+
 void st_band_scale(st_band_key k, const st_band *b, const double *x, size_t nx, double lo_hi[2])
 {
-    size_t n = st_band_row_count;
+    size_t n = b->tier == ST_BAND_OWN ? (size_t)b->runs : st_band_row_count;
     double *r = st_xmalloc((n ? n : 1) * sizeof *r);
-    int m = tier_ratios(k, st_band_rows, n, -1, NULL, b->tier, r);
+    int m = (int)n;
+    if (b->tier == ST_BAND_OWN)
+        memcpy(r, b->own, n * sizeof *r);
+    else
+        m = tier_ratios(k, st_band_rows, n, -1, NULL, b->tier, r);
     size_t np = nx * (size_t)m;
     double *p = st_xmalloc((np > 0 ? np : 1) * sizeof *p);
     for (size_t i = 0; i < nx; i++)
@@ -147,6 +177,9 @@ void st_band_basis(const st_band *b, st_band_key k, char *buf, size_t n)
         break;
     case ST_BAND_KIND:
         snprintf(buf, n, "%d published %s runs, none on %s", b->runs, kind, arch);
+        break;
+    case ST_BAND_OWN:
+        snprintf(buf, n, "%d runs measured on this cluster (cluster.calibration)", b->runs);
         break;
     default:
         snprintf(buf, n, "%d published runs, none like this job (%s %s)", b->runs, arch, kind);

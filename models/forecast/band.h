@@ -41,7 +41,13 @@ extern const size_t st_band_row_count;
  *   ARCH   same architecture and kind
  *   KIND   same kind (dense or MoE), any architecture
  *   ANY    every run: the job is unlike any validated one */
-typedef enum st_band_tier { ST_BAND_CLOSE, ST_BAND_ARCH, ST_BAND_KIND, ST_BAND_ANY } st_band_tier;
+typedef enum st_band_tier {
+    ST_BAND_CLOSE,
+    ST_BAND_ARCH,
+    ST_BAND_KIND,
+    ST_BAND_ANY,
+    ST_BAND_OWN /* the cluster's own runs, from its calibration (st_band_own) */
+} st_band_tier;
 
 /* The fewest runs a band at ST_BAND_LEVEL is built from: the conformal order statistic of the
  * upper end, rank ceil((n + 1) (1 + L) / 2), lies within n runs only from n = 9 at L = 0.8. */
@@ -51,6 +57,7 @@ typedef struct st_band {
     double lo, hi; /* multipliers of the predicted step time: the band is [t lo, t hi] */
     int runs;      /* the comparable runs it comes from */
     st_band_tier tier;
+    const double *own; /* ST_BAND_OWN: the calibration's residuals (runs of them; borrowed) */
 } st_band;
 
 /* The key of workload w on GPUs of gpu's kind. */
@@ -64,6 +71,15 @@ int st_band_from(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t ski
 
 /* The same from the residual table. */
 int st_band_of(st_band_key k, st_band *out);
+
+/* The band of a job on a calibrated cluster from the calibration's own residuals r[0..n)
+ * (measured over predicted step time of the user's runs, each left out of its own fit;
+ * borrowed): the same order statistics. Returns 0, or -1 with fewer than ST_BAND_MIN_RUNS. */
+int st_band_own(const double *r, int n, st_band *out);
+
+/* Of an ST_BAND_OWN band, the one-sided upper end at level q (rank ceil((n + 1) q) of its runs)
+ * into *ratio: 0, or -1 when its runs do not reach that rank. */
+int st_band_own_upper(const st_band *b, double q, double *ratio);
 
 /* The one-sided upper end at level q (0 < q < 1) of a job with key k: the ratio of rank
  * ceil((n + 1) q) among the n runs of the nearest tier that has ST_BAND_MIN_RUNS and reaches

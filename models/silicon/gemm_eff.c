@@ -247,6 +247,12 @@ static const double SUSTAINED[ST_GPU_CALIB__COUNT] = {
     [ST_GPU_CALIB_B200] = 0.702, /* derived from GB200's, above */
 };
 
+double st_gpu_fitted(const st_gpu_spec *gpu, st_precision prec)
+{
+    double f = gpu && (unsigned)prec < 2 ? gpu->fit_compute[prec] : 0;
+    return f > 0 ? f : 1.0;
+}
+
 double st_gpu_sustained(const st_gpu_spec *gpu)
 {
     /* A clock below full (a thermal throttle) slows the Tensor Cores in proportion: the SM

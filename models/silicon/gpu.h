@@ -66,6 +66,10 @@ typedef struct st_gpu_spec {
      * step model from its clock input (a thermal throttle, models/plant/thermal.h); 0 or 1:
      * full clock. Compute-bound operator times divide by it (st_gpu_sustained). */
     double clock;
+    /* Not a scenario key: the cluster's own Tensor Core throughput over the model's, per
+     * precision (BF16, FP8), from cluster.calibration, set by the step model; 0: 1. Compute-bound
+     * operator times divide by it (st_gpu_fitted). */
+    double fit_compute[2];
 } st_gpu_spec;
 
 /* The architecture's name ("hopper"); "?" out of range. */

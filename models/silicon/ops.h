@@ -230,6 +230,11 @@ double st_hbm_efficiency(const st_gpu_spec *gpu);
  * field is in (0, 1) (a thermal throttle) sustains that share of it. */
 double st_gpu_sustained(const st_gpu_spec *gpu);
 
+/* The cluster's own Tensor Core throughput in precision prec over the model's, from its
+ * calibration (st_gpu_spec.fit_compute; 1 when none was fitted). Compute-bound operator times
+ * divide by it. */
+double st_gpu_fitted(const st_gpu_spec *gpu, st_precision prec);
+
 /* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
  * 1 + this factor times as long for as long as the two overlap (models/silicon/gemm_eff.c). */
 double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);

@@ -240,6 +240,11 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     if (p->straggle > 1)
         share /= p->straggle;
     p->gpu_at.clock = share < 1 ? share : 0;
+    const st_calib_cfg *cal = &x->c->calib; /* the cluster's own throughput, where fitted */
+    if (cal->enabled) {
+        p->gpu_at.fit_compute[ST_PREC_BF16] = cal->compute_bf16;
+        p->gpu_at.fit_compute[ST_PREC_FP8] = cal->compute_fp8;
+    }
     p->gpu = &p->gpu_at;
     /* The batch-split rules are the plan's (models/silicon/plan_check.c), stated once. */
     st_plan_issue is;
@@ -526,7 +531,10 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
         out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
         out->micro_per_step = p.m;
-        out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s;
+        /* the cluster's own per-step overhead (data loading, logging, launch gaps), where its
+         * calibration fitted one */
+        out->b.overhead_s = x->c->calib.enabled ? x->c->calib.step_overhead_s : 0;
+        out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s + out->b.overhead_s;
         if (!isfinite(out->step_time_s) || out->step_time_s * 1e9 > 4.0e18)
             rc = st_err_set(err, ST_ELIMIT, w->loc,
                             "workload '%s': one step would last past the simulated clock's "

@@ -23,6 +23,8 @@ typedef struct st_step_breakdown {
     double optimizer_s;       /* the optimizer step */
     double straggler_s;       /* the other GPUs' wait for the slowest one's kernels
                                  (cluster.variability); 0 without a spread */
+    double overhead_s;        /* appended: the cluster's own per-step overhead its calibration
+                                 fitted (cluster.calibration.step_overhead); 0 without */
 } st_step_breakdown;
 
 typedef struct st_step_result {
