@@ -33,6 +33,7 @@ int st_cmd_compare(int argc, char **argv);
 int st_cmd_audit(int argc, char **argv);
 int st_cmd_sweep(int argc, char **argv);
 int st_cmd_size(int argc, char **argv);
+int st_cmd_calibrate(int argc, char **argv);
 
 /* Print every collected error as "file:line:col: error: msg" on stderr. */
 void st_cli_print_diag(const st_diag *d);
@@ -78,6 +79,11 @@ typedef int (*st_cli_opt_fn)(const char *arg, const char *val, void *opts);
  * error (an unknown option, a second file, no file). */
 int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one, void *opts,
                       const char **file);
+
+/* Load scenario file, with calibration (NULL: none) as its cluster.calibration
+ * (`--calibration FILE`, a path from the working folder, in place of any the file names):
+ * 0, or ST_EXIT_INPUT after printing the load's errors. */
+int st_cli_load(const char *file, const char *calibration, st_scn **s);
 
 /* Write data to path (cli/write_file.c). A regular file or a new path is written through a
  * temporary file in the same folder, fsync'd and renamed, so a reader never sees half a report

@@ -28,7 +28,7 @@
 #include "sim/xalloc.h"
 
 typedef struct cmp_opts {
-    const char *file, *policies, *placements, *output;
+    const char *file, *policies, *placements, *output, *calibration;
     int format, has_seed;
     uint64_t seed;
     int64_t replicas;
@@ -59,6 +59,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             i++;
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && val) {
             o->output = val;
+            i++;
+        } else if (strcmp(a, "--calibration") == 0 && val) {
+            o->calibration = val;
             i++;
         } else if (strcmp(a, "--format") == 0) {
             if (parse_format(val, &o->format))
@@ -333,10 +336,8 @@ int st_cmd_compare(int argc, char **argv)
         free(names);
         return rc;
     }
-    st_diag d = {0};
     st_scn *s = NULL;
-    if (st_scn_load_file(o.file, &s, &d)) {
-        st_cli_print_diag(&d);
+    if (st_cli_load(o.file, o.calibration, &s)) {
         free(names);
         free(places);
         return ST_EXIT_INPUT;

@@ -11,7 +11,7 @@
 #include "sim/xalloc.h"
 
 typedef struct run_opts {
-    const char *file, *output, *trace, *trace_job;
+    const char *file, *output, *trace, *trace_job, *calibration;
     int format; /* st_report_format */
     int has_seed;
     int explain;
@@ -42,6 +42,7 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
         {"--output", "-o", "a file name", offsetof(run_opts, output)},
         {"--trace", NULL, "a file name", offsetof(run_opts, trace)},
         {"--trace-job", NULL, "a workload's name", offsetof(run_opts, trace_job)},
+        {"--calibration", NULL, "a calibration file", offsetof(run_opts, calibration)},
     };
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
         if (strcmp(a, opts[k].name) != 0 && !(opts[k].alias && strcmp(a, opts[k].alias) == 0))
@@ -213,12 +214,9 @@ int st_cmd_run(int argc, char **argv)
     int rc = parse_opts(argc, argv, &o);
     if (rc)
         return rc == 1 ? ST_EXIT_OK : rc;
-    st_diag d = {0};
     st_scn *s = NULL;
-    if (st_scn_load_file(o.file, &s, &d)) {
-        st_cli_print_diag(&d);
+    if (st_cli_load(o.file, o.calibration, &s))
         return ST_EXIT_INPUT;
-    }
     st_cli_print_warnings(s);
     const st_cli_file out[] = {{"-o", o.output}, {"--trace", o.trace}};
     if ((rc = st_cli_check_outputs("run", s, out, 2)) || (rc = check_trace_job(&o, s))) {

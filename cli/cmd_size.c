@@ -26,7 +26,8 @@ typedef struct size_opts {
     double confidence;   /* --confidence; 0: the point forecast */
     double cooling_w[3]; /* cooling=, air_cooling=, liquid_cooling= */
     int64_t gpus, racks;
-    const char *unit; /* --unit: node, rack, leaf or a node count; NULL: a node */
+    const char *unit;        /* --unit: node, rack, leaf or a node count; NULL: a node */
+    const char *calibration; /* --calibration FILE */
     long top;
     st_size_format format;
     const st_gpu_spec *gpu[MAX_AXIS];
@@ -312,7 +313,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
                                         "--storage-bandwidth",
                                         "--topologies",
                                         "--unit",
-                                        "--confidence"};
+                                        "--confidence",
+                                        "--calibration"};
     size_t i = 0, nk = sizeof known / sizeof *known;
     while (i < nk && strcmp(a, known[i]))
         i++;
@@ -345,6 +347,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         o->output = val;
     } else if (strcmp(a, "--workload") == 0) {
         o->workload = val;
+    } else if (strcmp(a, "--calibration") == 0) {
+        o->calibration = val;
     } else if (strcmp(a, "--unit") == 0) {
         return parse_unit(val, o);
     } else if (strcmp(a, "--confidence") == 0) {
@@ -515,11 +519,8 @@ int st_cmd_size(int argc, char **argv)
     if (rc)
         return rc == 1 ? ST_EXIT_OK : rc;
     st_scn *s = NULL;
-    st_diag d = {0};
-    if (st_scn_load_file(o.file, &s, &d)) {
-        st_cli_print_diag(&d);
+    if (st_cli_load(o.file, o.calibration, &s))
         return ST_EXIT_INPUT;
-    }
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
     if ((rc = st_cli_check_outputs("size", s, &out, 1))) {

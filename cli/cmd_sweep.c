@@ -72,6 +72,23 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
             return st_utf8_check(val, strlen(val)) < strlen(val)
                        ? st_cli_usage_error("sweep", "--set: %s", why)
                        : st_cli_usage_error("sweep", "--set %s: %s", val, why);
+    } else if (strcmp(a, "--calibration") == 0) {
+        /* one value of cluster.calibration for every point: an axis of one, in the table as
+         * such, from the working folder as run's option reads it */
+        if (need(a, val))
+            return ST_EXIT_INPUT;
+        char cwd[4096], set[8400];
+        if (strchr(val, ','))
+            return st_cli_usage_error("sweep",
+                                      "--calibration: a path with a comma cannot be a "
+                                      "--set value; rename '%s'",
+                                      val);
+        if (snprintf(set, sizeof set, "cluster.calibration=%s%s%s",
+                     val[0] != '/' && getcwd(cwd, sizeof cwd) ? cwd : "", val[0] != '/' ? "/" : "",
+                     val) >= (int)sizeof set)
+            return st_cli_usage_error("sweep", "--calibration: the path is too long");
+        if (st_grid_add(&o->grid, set, why, sizeof why))
+            return st_cli_usage_error("sweep", "--calibration %s: %s", val, why);
     } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
         return parse_jobs(a, val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {

@@ -309,7 +309,8 @@ int st__read_file(const char *path, char **out, size_t *out_len, char *why, size
     return rc;
 }
 
-int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
+int st_scn_load_file_set(const char *path, const st_scn_set *sets, size_t n, st_scn **out,
+                         st_diag *diag)
 {
     *out = NULL;
     char *buf, why[256];
@@ -317,9 +318,14 @@ int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
     int rc = st__read_file(path, &buf, &len, why, sizeof why);
     if (rc)
         return st_diag_add(diag, rc, (st_loc){path, 0, 0}, "%s", why);
-    rc = st_scn_load_buffer(path, buf, len, out, diag);
+    rc = st_scn_load_buffer_set(path, buf, len, sets, n, out, diag);
     free(buf);
     return rc;
+}
+
+int st_scn_load_file(const char *path, st_scn **out, st_diag *diag)
+{
+    return st_scn_load_file_set(path, NULL, 0, out, diag);
 }
 
 void st_scn_free(st_scn *s)

@@ -36,6 +36,10 @@ int st_scn_set_check(const char *path, char *why, size_t n);
 int st_scn_load_buffer_set(const char *name, const char *buf, size_t len, const st_scn_set *sets,
                            size_t n, st_scn **out, st_diag *diag);
 
+/* st_scn_load_file with overrides, as st_scn_load_buffer_set. */
+int st_scn_load_file_set(const char *path, const st_scn_set *sets, size_t n, st_scn **out,
+                         st_diag *diag);
+
 /* Internal to scenarios/: the copies an application made, freed after the load. */
 typedef struct st_ovr st_ovr;
 

@@ -259,6 +259,11 @@ static double in_bytes_of(const st_gpu_spec *gpu, st_precision prec)
     return prec == ST_PREC_FP8 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
 }
 
+double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k)
+{
+    return gemm_time(gpu, prec, m, n, k, in_bytes_of(gpu, prec), 2.0, NULL);
+}
+
 /* GEMMs an operator runs (a grouped expert GEMM: one per local expert). */
 static double count_of(const st_op *op)
 {

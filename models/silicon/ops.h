@@ -230,6 +230,11 @@ double st_hbm_efficiency(const st_gpu_spec *gpu);
  * field is in (0, 1) (a thermal throttle) sustains that share of it. */
 double st_gpu_sustained(const st_gpu_spec *gpu);
 
+/* One forward GEMM of m x n reduced over k in precision prec on gpu, as the layer operators
+ * time it (its inputs in prec, its output in BF16): what `strata calibrate` compares a user's
+ * GEMM timings with. */
+double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k);
+
 /* The cluster's own Tensor Core throughput in precision prec over the model's, from its
  * calibration (st_gpu_spec.fit_compute; 1 when none was fitted). Compute-bound operator times
  * divide by it. */

@@ -1,0 +1,40 @@
+/* A command's scenario, with the calibration `--calibration FILE` names put in as its
+ * cluster.calibration by the loader's own override (scenarios/override.h), so the file is read,
+ * checked and located as one the scenario named. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "scenarios/override.h"
+#include "sim/strfmt.h"
+#include "sim/xalloc.h"
+
+/* The override's value and label live as long as the process: the scenario's locations and the
+ * errors found after the load point at the label (one command loads one scenario this way). */
+static char *abs_path, *label;
+
+int st_cli_load(const char *file, const char *calibration, st_scn **s)
+{
+    st_diag d = {0};
+    size_t n = 0;
+    st_scn_set set = {0};
+    if (calibration) { /* the loader reads a relative path from the scenario's folder */
+        char cwd[4096];
+        free(abs_path);
+        free(label);
+        if (calibration[0] != '/' && getcwd(cwd, sizeof cwd))
+            abs_path = st_xasprintf("%s/%s", cwd, calibration);
+        else
+            abs_path = st_xstrdup(calibration);
+        label = st_xasprintf("--calibration %s", calibration);
+        set = (st_scn_set){"cluster.calibration", abs_path, label, label};
+        n = 1;
+    }
+    int rc = st_scn_load_file_set(file, &set, n, s, &d);
+    if (rc)
+        st_cli_print_diag(&d);
+    return rc ? ST_EXIT_INPUT : 0;
+}

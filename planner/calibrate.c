@@ -1,0 +1,469 @@
+/* The calibration fit (planner/calibrate.h): links from nccl-tests, then latency, then compute
+ * from GEMMs, then what the steps leave, each factor by bisection on the median ratio of
+ * predicted to measured time over the measurements it governs. */
+#include "planner/calibrate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/config/limits.h"
+#include "models/forecast/forecast.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/ops.h"
+#include "sim/xalloc.h"
+
+static const char *const term_names[ST_CAL__TERMS] = {
+    "nvlink", "network", "latency", "compute_bf16", "compute_fp8", "step_overhead"};
+
+const char *st_cal_term_name(st_cal_term t)
+{
+    return (unsigned)t < ST_CAL__TERMS ? term_names[t] : "?";
+}
+
+/* A row governs the bandwidth when its size is within 64x of the log's largest and at least 1
+ * MiB: nccl-tests' sweeps reach their plateau over the last few doublings. A row governs the
+ * latency at 64 KiB and below, where a collective is a few protocol round trips. */
+#define BW_SPAN     64.0
+#define BW_MIN      1048576.0
+#define LATENCY_MAX 65536.0
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The fit's state: the input, the calibration so far, and a place for errors. */
+typedef struct fit {
+    const st_cal_input *in;
+    st_calib_cfg cal;
+    st_err *err;
+    int failed;
+} fit;
+
+static st_cluster_cfg cluster_with(const fit *x)
+{
+    st_cluster_cfg c = *x->in->c;
+    c.calib = x->cal;
+    c.calib.enabled = 1;
+    return c;
+}
+
+/* ---- collectives ------------------------------------------------------------------------- */
+
+/* The GPU of the log's rank r: ranks / nodes to a node, from node 0 and GPU 0 of each. */
+static int64_t gpu_of(const st_cal_nccl *l, int64_t r, int64_t gpn)
+{
+    int64_t per = (l->ranks + l->nodes - 1) / l->nodes;
+    return r / per * gpn + r % per;
+}
+
+/* The log's collective of `bytes` on the cluster as calibrated: its simulated time, plus the
+ * calibration's latency when with_latency (the step model adds it to every collective). */
+static double coll_time(fit *x, const st_cal_nccl *l, double bytes, int with_latency)
+{
+    st_cluster_cfg c = cluster_with(x);
+    int64_t *gpus = st_xmalloc((size_t)l->ranks * sizeof *gpus);
+    for (int64_t r = 0; r < l->ranks; r++)
+        gpus[r] = gpu_of(l, r, c.gpus_per_node);
+    st_coll_spec s = {.op = l->op, .gpus = gpus, .n = l->ranks, .bytes = bytes, .key = 1};
+    st_coll_report rep;
+    int rc = st_coll_measure(&c, &s, &rep, x->err);
+    free(gpus);
+    if (rc) {
+        x->failed = 1;
+        return NAN;
+    }
+    return rep.sim_s + (with_latency ? x->cal.latency_s : 0);
+}
+
+/* Whether the log's ranks all sit in the cluster's first NVLink domain. */
+static int within_nvlink(const st_cluster_cfg *c, const st_cal_nccl *l)
+{
+    int64_t dom = c->nvlink_domain > 0 ? c->nvlink_domain : c->gpus_per_node;
+    return gpu_of(l, l->ranks - 1, c->gpus_per_node) < dom;
+}
+
+typedef enum rows_kind { ROWS_BANDWIDTH, ROWS_LATENCY } rows_kind;
+
+static int row_in(const st_cal_nccl *l, size_t i, rows_kind k)
+{
+    double top = 0;
+    for (size_t j = 0; j < l->n; j++)
+        top = fmax(top, l->bytes[j]);
+    return k == ROWS_LATENCY ? l->bytes[i] <= LATENCY_MAX
+                             : l->bytes[i] >= BW_MIN && l->bytes[i] >= top / BW_SPAN;
+}
+
+/* Over the rows of kind k of the logs whose ranks are (nv) or are not (!nv) within NVLink (nv
+ * < 0: every log): the median of predicted / measured time - 1 (ratio 1), or of |that| (ratio
+ * 0), into *out; how many rows. */
+static size_t coll_median(fit *x, int nv, rows_kind k, int absolute, double *out)
+{
+    const st_cal_input *in = x->in;
+    size_t cap = 0, m = 0;
+    for (size_t g = 0; g < in->n_logs; g++)
+        cap += in->logs[g].n;
+    double *v = st_xmalloc((cap ? cap : 1) * sizeof *v);
+    for (size_t g = 0; g < in->n_logs && !x->failed; g++) {
+        const st_cal_nccl *l = &in->logs[g];
+        if (nv >= 0 && within_nvlink(in->c, l) != nv)
+            continue;
+        for (size_t i = 0; i < l->n && !x->failed; i++)
+            if (row_in(l, i, k)) {
+                double d = coll_time(x, l, l->bytes[i], k == ROWS_LATENCY) / l->time_s[i] - 1;
+                v[m++] = absolute ? fabs(d) : d;
+            }
+    }
+    *out = median(v, m);
+    free(v);
+    return m;
+}
+
+/* ---- bisection ----------------------------------------------------------------------------- */
+
+/* The factor f in the limits of st_lim_calib at which g, decreasing in f, crosses 0, searched
+ * on the side of 1 that g(1) points to: 0, or -1 when g does not change sign there (no
+ * plausible factor explains the measurements). Within BISECT_KEEP of 0 at 1 the model's own
+ * factor stands: measurements it already meets (or that do not depend on the factor, as an
+ * NVLS all-reduce does not on the ring's NVLink goodput) say nothing against it. */
+#define BISECT_KEEP 0.005
+
+static int bisect(double (*g)(fit *, double), fit *x, double *f)
+{
+    double g1 = g(x, 1.0);
+    if (x->failed)
+        return -1;
+    if (fabs(g1) <= BISECT_KEEP) {
+        *f = 1;
+        return 0;
+    }
+    double lo = g1 > 0 ? 1.0 : st_lim_calib.min, hi = g1 > 0 ? st_lim_calib.max : 1.0;
+    double glo = g1 > 0 ? g1 : g(x, lo), ghi = g1 > 0 ? g(x, hi) : g1;
+    if (x->failed || !(glo >= 0 && ghi <= 0))
+        return -1;
+    for (int it = 0; it < 40 && hi - lo > 1e-6 && !x->failed; it++) {
+        double mid = (lo + hi) / 2, gm = g(x, mid);
+        if (gm > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *f = (lo + hi) / 2;
+    return x->failed ? -1 : 0;
+}
+
+/* ---- links and latency -------------------------------------------------------------------- */
+
+static double g_nvlink(fit *x, double f)
+{
+    x->cal.nvlink = f;
+    double m;
+    return coll_median(x, 1, ROWS_BANDWIDTH, 0, &m) ? m : 0;
+}
+
+static double g_network(fit *x, double f)
+{
+    x->cal.network = f;
+    double m;
+    return coll_median(x, 0, ROWS_BANDWIDTH, 0, &m) ? m : 0;
+}
+
+static int implausible(fit *x, const char *what, const char *from, const char *hint)
+{
+    if (x->err->code)
+        return x->err->code;
+    return st_err_set(x->err, ST_EINVAL, (st_loc){0},
+                      "no %s factor in %.3g-%.3g fits the %s (are they of this cluster, in the "
+                      "units read?)%s",
+                      what, st_lim_calib.min, st_lim_calib.max, from, hint);
+}
+
+/* A few nodes' all-reduce whose bus bandwidth passes the network's rate ran NVLS or tree with
+ * part of the reduction on NVLink, which no network factor reproduces; NCCL's maintainers advise
+ * the ring algorithm to measure the network (NVIDIA/nccl-tests issues 196 and 290). */
+static const char *const RING_HINT =
+    "; a 2-node all-reduce above the NICs' rate ran NVLS or tree on NVLink: measure with "
+    "NCCL_ALGO=Ring (nccl-tests #290)";
+
+/* A link factor from the logs within (nv 1) or across (nv 0) NVLink domains. */
+static int fit_link(fit *x, int nv, st_cal_fit *out)
+{
+    double before, after, f = 1;
+    size_t rows = coll_median(x, nv, ROWS_BANDWIDTH, 1, &before);
+    if (x->failed)
+        return x->err->code;
+    if (rows == 0)
+        return 0;
+    if (bisect(nv ? g_nvlink : g_network, x, &f))
+        return implausible(x, nv ? "NVLink" : "network", "nccl-tests bandwidths",
+                           nv ? "" : RING_HINT);
+    if (nv)
+        x->cal.nvlink = f;
+    else
+        x->cal.network = f;
+    coll_median(x, nv, ROWS_BANDWIDTH, 1, &after);
+    *out = (st_cal_fit){1, (int)rows, before, after, "nccl-tests"};
+    return x->failed ? x->err->code : 0;
+}
+
+/* The latency: the median of measured - predicted time over the small rows, at least 0. */
+static int fit_latency(fit *x, st_cal_fit *out)
+{
+    const st_cal_input *in = x->in;
+    size_t cap = 0, m = 0;
+    for (size_t g = 0; g < in->n_logs; g++)
+        cap += in->logs[g].n;
+    double *d = st_xmalloc((cap ? cap : 1) * sizeof *d), before;
+    size_t rows = coll_median(x, -1, ROWS_LATENCY, 1, &before);
+    for (size_t g = 0; g < in->n_logs && !x->failed; g++)
+        for (size_t i = 0; i < in->logs[g].n && !x->failed; i++)
+            if (row_in(&in->logs[g], i, ROWS_LATENCY))
+                d[m++] =
+                    in->logs[g].time_s[i] - coll_time(x, &in->logs[g], in->logs[g].bytes[i], 0);
+    double lat = median(d, m);
+    free(d);
+    if (x->failed)
+        return x->err->code;
+    if (m == 0)
+        return 0;
+    x->cal.latency_s = lat > 0 ? lat : 0;
+    double after;
+    coll_median(x, -1, ROWS_LATENCY, 1, &after);
+    *out = (st_cal_fit){1, (int)rows, before, after, "nccl-tests"};
+    return 0;
+}
+
+/* ---- compute from GEMMs ------------------------------------------------------------------- */
+
+static st_precision g_prec; /* the precision g_gemm fits (one fit at a time) */
+
+static size_t gemm_median(fit *x, st_precision p, int absolute, double *out)
+{
+    const st_cal_input *in = x->in;
+    st_gpu_spec g = *in->c->gpu;
+    g.fit_compute[ST_PREC_BF16] = x->cal.compute_bf16;
+    g.fit_compute[ST_PREC_FP8] = x->cal.compute_fp8;
+    double *v = st_xmalloc((in->n_gemm ? in->n_gemm : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < in->n_gemm; i++) {
+        const st_cal_gemm *r = &in->gemm[i];
+        if (r->prec != p)
+            continue;
+        double d = st_ops_gemm_time(&g, p, r->m, r->n, r->k) / r->time_s - 1;
+        v[m++] = absolute ? fabs(d) : d;
+    }
+    *out = median(v, m);
+    free(v);
+    return m;
+}
+
+static double g_gemm(fit *x, double f)
+{
+    *(g_prec == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    double m;
+    return gemm_median(x, g_prec, 0, &m) ? m : 0;
+}
+
+static int fit_gemm(fit *x, st_precision p, st_cal_fit *out)
+{
+    double before, after, f;
+    size_t rows = gemm_median(x, p, 1, &before);
+    if (rows == 0)
+        return 0;
+    g_prec = p;
+    if (bisect(g_gemm, x, &f))
+        return implausible(x, p == ST_PREC_FP8 ? "FP8 compute" : "BF16 compute", "GEMM timings",
+                           "");
+    *(p == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    gemm_median(x, p, 1, &after);
+    *out = (st_cal_fit){1, (int)rows, before, after, "gemm"};
+    return 0;
+}
+
+/* ---- steps -------------------------------------------------------------------------------- */
+
+/* Workload w's step time on the cluster as calibrated now. */
+static double step_time(fit *x, const st_workload_cfg *w)
+{
+    if (x->failed)
+        return NAN;
+    st_cluster_cfg c = cluster_with(x);
+    st_step_ctx *ctx = NULL;
+    st_forecast f;
+    int rc = st_step_ctx_new(&c, &ctx, x->err);
+    if (!rc)
+        rc = st_forecast_job(ctx, w, &c, &f, NULL, x->err);
+    if (!rc && !f.has_step)
+        rc = st_err_set(x->err, ST_EINVAL, w->loc,
+                        "workload '%s' does not fit in memory by the model: its measured step "
+                        "cannot be compared",
+                        w->name);
+    double t = rc ? NAN : f.step.step_time_s;
+    st_step_ctx_free(ctx);
+    x->failed |= rc != 0;
+    return t;
+}
+
+/* The steps the fit uses: all but `skip` (-1: none). */
+typedef struct step_set {
+    fit *x;
+    ptrdiff_t skip;
+    st_precision prec; /* g_step fits this precision's compute */
+} step_set;
+
+static step_set g_steps; /* the set g_step reads (one fit at a time) */
+
+static int uses(const step_set *s, size_t i)
+{
+    return (ptrdiff_t)i != s->skip;
+}
+
+static double g_step(fit *x, double f)
+{
+    *(g_steps.prec == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    const st_cal_input *in = x->in;
+    double *v = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < in->n_steps && !x->failed; i++)
+        if (uses(&g_steps, i) && in->steps[i].w->precision == g_steps.prec)
+            v[m++] = step_time(x, in->steps[i].w) / in->steps[i].seconds - 1;
+    double r = m ? median(v, m) : 0;
+    free(v);
+    return r;
+}
+
+/* The steps' terms, leaving out step skip: each precision's compute no GEMM fitted, from its
+ * steps; then the per-step overhead from the steps whose compute the GEMMs fitted. */
+static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip)
+{
+    const st_cal_input *in = x->in;
+    for (int p = 0; p < 2; p++) {
+        if (gemm_fit[p].fitted)
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; i < in->n_steps; i++)
+            n += (ptrdiff_t)i != skip && in->steps[i].w->precision == (st_precision)p;
+        if (n == 0)
+            continue;
+        g_steps = (step_set){x, skip, (st_precision)p};
+        double f;
+        if (bisect(g_step, x, &f))
+            return implausible(x, p ? "FP8 compute" : "BF16 compute", "measured step times", "");
+        *(p ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    }
+    double *d = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *d);
+    size_t m = 0;
+    x->cal.step_overhead_s = 0;
+    for (size_t i = 0; i < in->n_steps && !x->failed; i++)
+        if ((ptrdiff_t)i != skip && gemm_fit[in->steps[i].w->precision == ST_PREC_FP8].fitted)
+            d[m++] = in->steps[i].seconds - step_time(x, in->steps[i].w);
+    double o = median(d, m);
+    free(d);
+    x->cal.step_overhead_s = m && o > 0 ? o : 0;
+    return x->failed ? x->err->code : 0;
+}
+
+static void step_errors(fit *x, int after, double *out)
+{
+    const st_cal_input *in = x->in;
+    double *v = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *v);
+    for (size_t i = 0; i < in->n_steps; i++)
+        v[i] = fabs(step_time(x, in->steps[i].w) / in->steps[i].seconds - 1);
+    *out = median(v, in->n_steps);
+    (void)after;
+    free(v);
+}
+
+/* Each step's prediction before, after, and with itself left out of the fit. */
+static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
+{
+    const st_cal_input *in = x->in;
+    st_calib_cfg whole = x->cal;
+    for (size_t i = 0; i < in->n_steps && !x->failed; i++) {
+        out->steps[i].after_s = step_time(x, in->steps[i].w);
+        if (in->n_steps > 1) {
+            x->cal = whole;
+            int rc = fit_steps(x, gemm_fit, (ptrdiff_t)i);
+            if (rc) {
+                /* left out, the others alone are implausible: the run is its own evidence */
+                *x->err = (st_err){0};
+                x->failed = 0;
+                x->cal = whole;
+            }
+        }
+        out->steps[i].loo_ratio = in->steps[i].seconds / step_time(x, in->steps[i].w);
+        x->cal = whole;
+    }
+    return x->failed ? x->err->code : 0;
+}
+
+/* ---- the whole fit ------------------------------------------------------------------------- */
+
+int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->steps = st_xcalloc(in->n_steps ? in->n_steps : 1, sizeof *out->steps);
+    fit x = {.in = in, .err = err};
+    x.cal.gpu = in->c->gpu->name;
+    st_cal_fit *F = out->fit;
+    int rc = 0;
+    for (size_t i = 0; i < in->n_steps && !rc; i++) {
+        out->steps[i].before_s = step_time(&x, in->steps[i].w);
+        rc = x.failed ? err->code : 0;
+    }
+    double before = 0;
+    if (!rc && in->n_steps)
+        step_errors(&x, 0, &before);
+    if (!rc)
+        rc = fit_link(&x, 1, &F[ST_CAL_NVLINK]);
+    if (!rc)
+        rc = fit_link(&x, 0, &F[ST_CAL_NETWORK]);
+    if (!rc)
+        rc = fit_latency(&x, &F[ST_CAL_LATENCY]);
+    if (!rc)
+        rc = fit_gemm(&x, ST_PREC_BF16, &F[ST_CAL_COMPUTE_BF16]);
+    if (!rc)
+        rc = fit_gemm(&x, ST_PREC_FP8, &F[ST_CAL_COMPUTE_FP8]);
+    const st_cal_fit gemm_fit[2] = {F[ST_CAL_COMPUTE_BF16], F[ST_CAL_COMPUTE_FP8]};
+    if (!rc && in->n_steps)
+        rc = fit_steps(&x, gemm_fit, -1);
+    if (!rc && in->n_steps) {
+        double after;
+        step_errors(&x, 1, &after);
+        /* what the steps fitted: a precision's compute no GEMM measured, or the overhead */
+        for (int p = 0; p < 2; p++) {
+            size_t n = 0;
+            for (size_t i = 0; i < in->n_steps; i++)
+                n += in->steps[i].w->precision == (st_precision)p;
+            if (n && !gemm_fit[p].fitted)
+                F[p ? ST_CAL_COMPUTE_FP8 : ST_CAL_COMPUTE_BF16] =
+                    (st_cal_fit){1, (int)n, before, after, "steps"};
+        }
+        if (x.cal.step_overhead_s > 0)
+            F[ST_CAL_OVERHEAD] = (st_cal_fit){1, (int)in->n_steps, before, after, "steps"};
+        rc = step_fits(&x, gemm_fit, out);
+    }
+    if (!rc) {
+        out->cal = x.cal;
+        out->cal.enabled = 1;
+        for (size_t i = 0; i < in->n_steps && i < ST_CALIB_MAX_RESIDUALS; i++)
+            out->cal.residuals[out->cal.n_residuals++] = out->steps[i].loo_ratio;
+    }
+    return rc;
+}
+
+void st_cal_release(st_cal_result *r)
+{
+    free(r->steps);
+    r->steps = NULL;
+}

@@ -1,0 +1,298 @@
+/* The readers of scenarios/calib_in.h: nccl-tests logs and GEMM CSVs, line by line through the
+ * CSV layer's one open of a regular file (scenarios/csv_in.h: a size cap, no NUL byte). */
+#include "scenarios/calib_in.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/csv_in.h"
+#include "sim/xalloc.h"
+
+/* nccl-tests' binaries (the src folder of NVIDIA/nccl-tests) and the collective each times. */
+static const struct {
+    const char *name;
+    st_coll_op op;
+} binaries[] = {
+    {"all_reduce", ST_COLL_ALL_REDUCE},         {"all_gather", ST_COLL_ALL_GATHER},
+    {"reduce_scatter", ST_COLL_REDUCE_SCATTER}, {"alltoall", ST_COLL_ALL_TO_ALL},
+    {"broadcast", ST_COLL_BROADCAST},
+};
+#define N_BINARIES (sizeof binaries / sizeof binaries[0])
+
+static int op_named(const char *s, st_coll_op *op)
+{
+    for (size_t i = 0; i < N_BINARIES; i++)
+        if (s && strstr(s, binaries[i].name)) {
+            *op = binaries[i].op;
+            return 1;
+        }
+    return 0;
+}
+
+/* The whitespace-separated token k (from 0) of line [p, p + len) into buf; its column from 1
+ * into *col. 0 when the line has fewer. */
+static int token(const char *p, size_t len, int k, char *buf, size_t n, unsigned *col)
+{
+    size_t i = 0;
+    for (int t = 0;; t++) {
+        while (i < len && isspace((unsigned char)p[i]))
+            i++;
+        if (i >= len)
+            return 0;
+        size_t s = i;
+        while (i < len && !isspace((unsigned char)p[i]))
+            i++;
+        if (t == k) {
+            size_t m = i - s < n - 1 ? i - s : n - 1;
+            memcpy(buf, p + s, m);
+            buf[m] = '\0';
+            *col = (unsigned)s + 1;
+            return 1;
+        }
+    }
+}
+
+static int number(const char *s, double *v)
+{
+    char *end;
+    *v = strtod(s, &end);
+    return *s && !*end && isfinite(*v);
+}
+
+/* A "#  Rank  0 Group  0 Pid 123 on host device 0 [0x1b] NVIDIA H100" line: its host. */
+static int rank_host(const char *p, size_t len, char *host, size_t n)
+{
+    char t[64];
+    unsigned col;
+    if (!token(p, len, 0, t, sizeof t, &col) || strcmp(t, "#") != 0 ||
+        !token(p, len, 1, t, sizeof t, &col) || strcmp(t, "Rank") != 0)
+        return 0;
+    for (int k = 2; token(p, len, k, t, sizeof t, &col); k++)
+        if (strcmp(t, "on") == 0)
+            return token(p, len, k + 1, host, n, &col);
+    return 0;
+}
+
+typedef struct hosts {
+    char **name;
+    size_t n;
+} hosts;
+
+static void host_add(hosts *h, const char *name)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (strcmp(h->name[i], name) == 0)
+            return;
+    h->name = st_xrealloc(h->name, (h->n + 1) * sizeof *h->name);
+    h->name[h->n++] = st_xstrdup(name);
+}
+
+static void hosts_free(hosts *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        free(h->name[i]);
+    free(h->name);
+}
+
+/* A data row: "size count type redop root time algbw busbw #wrong ..." (out-of-place first). */
+static int data_row(const char *path, const st_csv *c, const char *p, size_t len, st_cal_nccl *out,
+                    size_t *cap, st_err *err)
+{
+    char t[64];
+    unsigned col;
+    double size, time_us;
+    token(p, len, 0, t, sizeof t, &col);
+    if (!number(t, &size) || size < 1)
+        return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
+                          "expected an nccl-tests row's size in bytes, found '%s'", t);
+    if (!token(p, len, 5, t, sizeof t, &col) || !number(t, &time_us) || !(time_us > 0))
+        return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
+                          "expected an nccl-tests row (size count type redop root time algbw "
+                          "busbw #wrong ...), its out-of-place time in microseconds 6th, found "
+                          "'%s'",
+                          token(p, len, 5, t, sizeof t, &col) ? t : "the end of the line");
+    out->bytes = st_xgrow(out->bytes, sizeof *out->bytes, out->n + 1, cap);
+    size_t cap2 = *cap;
+    out->time_s = st_xrealloc(out->time_s, cap2 * sizeof *out->time_s);
+    out->bytes[out->n] = size;
+    out->time_s[out->n++] = time_us * 1e-6;
+    return 0;
+}
+
+int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->file = path;
+    st_csv c;
+    char why[160];
+    int rc = st_csv_open(&c, path, why, sizeof why), named = op_name != NULL;
+    if (rc) {
+        st_csv_close(&c);
+        return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
+    }
+    if (op_name && !op_named(op_name, &out->op)) {
+        st_csv_close(&c);
+        return st_err_set(err, ST_EINVAL, (st_loc){0},
+                          "--nccl-tests %s:%s: expected all_reduce, all_gather, reduce_scatter, "
+                          "alltoall or broadcast before the ':'",
+                          op_name, path);
+    }
+    hosts h = {0};
+    size_t cap = 0;
+    const char *p;
+    size_t len;
+    while (!rc && (rc = st_csv_next(&c, &p, &len, why, sizeof why)) == 1) {
+        rc = 0;
+        char line[256], t[64], host[128];
+        unsigned col;
+        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);
+        if (!named && strstr(line, "_perf"))
+            named = op_named(line, &out->op);
+        if (rank_host(p, len, host, sizeof host)) {
+            host_add(&h, host);
+            out->ranks++;
+        } else if (token(p, len, 0, t, sizeof t, &col) && isdigit((unsigned char)t[0])) {
+            rc = data_row(path, &c, p, len, out, &cap, err);
+        }
+    }
+    if (rc > 1 || rc < 0)
+        rc = err->code ? err->code : st_err_set(err, rc, (st_loc){path, c.line, 0}, "%s", why);
+    st_csv_close(&c);
+    out->nodes = (int64_t)h.n;
+    hosts_free(&h);
+    if (!rc && !named && !op_named(path, &out->op))
+        rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},
+                        "which collective does this log time? neither the file nor its name "
+                        "says (all_reduce_perf, ...): name it, --nccl-tests all_reduce:%s",
+                        path);
+    if (!rc && out->n == 0)
+        rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},
+                        "no nccl-tests rows (size count type redop root time ...) in the file");
+    if (!rc && out->ranks < 2)
+        rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},
+                        "expected the '#  Rank N Group G Pid P on HOST device ...' lines "
+                        "nccl-tests prints, one a rank; found %lld",
+                        (long long)out->ranks);
+    if (rc)
+        st_cal_nccl_free(out);
+    return rc;
+}
+
+void st_cal_nccl_free(st_cal_nccl *l)
+{
+    free(l->bytes);
+    free(l->time_s);
+    l->bytes = l->time_s = NULL;
+    l->n = 0;
+}
+
+/* ---- GEMM timings ------------------------------------------------------------------------ */
+
+enum { COL_M, COL_N, COL_K, COL_PREC, COL_TIME, COL_TFLOPS, N_COLS };
+static const char *const col_names[N_COLS] = {"m", "n", "k", "precision", "time_us", "tflops"};
+
+/* The comma-separated field i of [p, p + len) into buf, its column into *col: 0 past the end. */
+static int field(const char *p, size_t len, int i, char *buf, size_t n, unsigned *col)
+{
+    size_t s = 0;
+    for (int f = 0; f < i; f++) {
+        const char *c = memchr(p + s, ',', len - s);
+        if (!c)
+            return 0;
+        s = (size_t)(c - p) + 1;
+    }
+    const char *e = memchr(p + s, ',', len - s);
+    size_t m = (e ? (size_t)(e - p) : len) - s;
+    while (m && isspace((unsigned char)p[s]))
+        s++, m--;
+    while (m && isspace((unsigned char)p[s + m - 1]))
+        m--;
+    snprintf(buf, n, "%.*s", (int)m, p + s);
+    *col = (unsigned)s + 1;
+    return 1;
+}
+
+static int header(const char *path, const char *p, size_t len, int *at, st_err *err)
+{
+    char f[64];
+    unsigned col;
+    for (int k = 0; k < N_COLS; k++)
+        at[k] = -1;
+    for (int i = 0; field(p, len, i, f, sizeof f, &col); i++)
+        for (int k = 0; k < N_COLS; k++)
+            if (strcmp(f, col_names[k]) == 0)
+                at[k] = i;
+    for (int k = 0; k < COL_TIME; k++)
+        if (at[k] < 0)
+            return st_err_set(err, ST_EINVAL, (st_loc){path, 1, 1},
+                              "expected a header naming m, n, k, precision and time_us or "
+                              "tflops; '%s' is missing",
+                              col_names[k]);
+    if (at[COL_TIME] < 0 && at[COL_TFLOPS] < 0)
+        return st_err_set(err, ST_EINVAL, (st_loc){path, 1, 1},
+                          "expected a time_us or a tflops column in the header");
+    return 0;
+}
+
+static int gemm_row(const char *path, unsigned line, const char *p, size_t len, const int *at,
+                    st_cal_gemm *r, st_err *err)
+{
+    char f[64];
+    unsigned col = 1;
+    double v[N_COLS] = {0};
+    for (int k = 0; k < N_COLS; k++) {
+        if (at[k] < 0 || k == COL_PREC)
+            continue;
+        if (!field(p, len, at[k], f, sizeof f, &col) || !number(f, &v[k]) || !(v[k] > 0))
+            return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                              "%s: expected a number above 0, found '%s'", col_names[k],
+                              field(p, len, at[k], f, sizeof f, &col) ? f : "nothing");
+    }
+    if (!field(p, len, at[COL_PREC], f, sizeof f, &col) ||
+        (strcmp(f, "bf16") != 0 && strcmp(f, "fp8") != 0))
+        return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                          "precision: expected bf16 or fp8, found '%s'", f);
+    *r = (st_cal_gemm){.prec = strcmp(f, "fp8") == 0 ? ST_PREC_FP8 : ST_PREC_BF16,
+                       .m = v[COL_M],
+                       .n = v[COL_N],
+                       .k = v[COL_K]};
+    r->time_s =
+        at[COL_TIME] >= 0 ? v[COL_TIME] * 1e-6 : 2 * r->m * r->n * r->k / (v[COL_TFLOPS] * 1e12);
+    return 0;
+}
+
+int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *err)
+{
+    st_csv c;
+    char why[160];
+    int rc = st_csv_open(&c, path, why, sizeof why), at[N_COLS];
+    if (rc) {
+        st_csv_close(&c);
+        return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
+    }
+    const char *p;
+    size_t len, cap = *n;
+    int first = 1;
+    while (!rc && (rc = st_csv_next(&c, &p, &len, why, sizeof why)) == 1) {
+        rc = 0;
+        if (len == 0)
+            continue;
+        if (first) {
+            rc = header(path, p, len, at, err);
+            first = 0;
+            continue;
+        }
+        *rows = st_xgrow(*rows, sizeof **rows, *n + 1, &cap);
+        rc = gemm_row(path, c.line, p, len, at, &(*rows)[*n], err);
+        *n += !rc;
+    }
+    if (rc > 1 || rc < 0)
+        rc = err->code ? err->code : st_err_set(err, rc, (st_loc){path, c.line, 0}, "%s", why);
+    st_csv_close(&c);
+    if (!rc && first)
+        rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0}, "an empty GEMM file");
+    return rc;
+}

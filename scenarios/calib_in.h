@@ -1,0 +1,43 @@
+/* What `strata calibrate` reads besides the scenario: the output of nccl-tests as the tool prints
+ * it (NVIDIA/nccl-tests, all_reduce_perf and its siblings) and GEMM timings as CSV. Each reader
+ * refuses a malformed file with FILE:LINE:COL, what it expected and what it found. */
+#ifndef ST_SCENARIOS_CALIB_IN_H
+#define ST_SCENARIOS_CALIB_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "models/fabric/collective.h"
+#include "sim/err.h"
+
+/* One nccl-tests run: its collective, ranks (packed from GPU 0, as mpirun places them), the
+ * nodes they spanned (the distinct hosts of its "#  Rank" lines), and its rows: the
+ * out-of-place size and time. */
+typedef struct st_cal_nccl {
+    const char *file;
+    st_coll_op op;
+    int64_t ranks, nodes;
+    size_t n;
+    double *bytes, *time_s;
+} st_cal_nccl;
+
+/* Read an nccl-tests log at path. op_name: the collective as nccl-tests names its binary
+ * ("all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast"), or NULL to take it
+ * from the binary's name in the file or the file's name. Returns 0, or an error in err located
+ * in the file (a row that is not one, no rows, no "#  Rank" lines, a collective not named). */
+int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st_err *err);
+void st_cal_nccl_free(st_cal_nccl *l);
+
+/* One timed GEMM: m x n reduced over k in a precision, its time per call. */
+typedef struct st_cal_gemm {
+    st_precision prec;
+    double m, n, k, time_s;
+} st_cal_gemm;
+
+/* Read GEMM timings at path: a CSV whose header names m, n, k, precision (bf16 or fp8) and
+ * time_us (microseconds per call) or tflops (achieved TFLOP/s, 2mnk / time), in any order.
+ * Appends to *rows (*n of them, malloc'd). Returns 0 or a located error. */
+int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *err);
+
+#endif
