@@ -212,7 +212,8 @@ const st_cmd st_cmd_table[] = {
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
-     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band] "
+     "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band]\n"
+     "                       [--calibration-split] "
      "[--dir DIR] [--openb DIR] [--markdown]\n"
      "       strata validate --residuals [--dir DIR]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
@@ -231,6 +232,8 @@ const st_cmd st_cmd_table[] = {
      "              swing at least 10 MW: the cases in DIR/plant\n"
      "  --band      the error band: each published run of the band's table against the\n"
      "              80% band of the others (leave-one-out), held to 75-85% inside\n"
+     "  --calibration-split  strata calibrate on each set's runs at their fewest GPUs (per\n"
+     "              GPU type and precision), the others predicted with it\n"
      "              (with no set named, all of them run)\n"
      "  --residuals the step cases of DIR as the band table's input lines (name, set,\n"
      "              architecture, moe, precision, GPUs, measured over predicted step time;\n"

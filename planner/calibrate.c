@@ -50,9 +50,9 @@ typedef struct fit {
     int failed;
 } fit;
 
-static st_cluster_cfg cluster_with(const fit *x)
+static st_cluster_cfg cluster_with(const fit *x, const st_cluster_cfg *on)
 {
-    st_cluster_cfg c = *x->in->c;
+    st_cluster_cfg c = on ? *on : *x->in->c;
     c.calib = x->cal;
     c.calib.enabled = 1;
     return c;
@@ -71,7 +71,7 @@ static int64_t gpu_of(const st_cal_nccl *l, int64_t r, int64_t gpn)
  * calibration's latency when with_latency (the step model adds it to every collective). */
 static double coll_time(fit *x, const st_cal_nccl *l, double bytes, int with_latency)
 {
-    st_cluster_cfg c = cluster_with(x);
+    st_cluster_cfg c = cluster_with(x, NULL);
     int64_t *gpus = st_xmalloc((size_t)l->ranks * sizeof *gpus);
     for (int64_t r = 0; r < l->ranks; r++)
         gpus[r] = gpu_of(l, r, c.gpus_per_node);
@@ -292,12 +292,13 @@ static int fit_gemm(fit *x, st_precision p, st_cal_fit *out)
 
 /* ---- steps -------------------------------------------------------------------------------- */
 
-/* Workload w's step time on the cluster as calibrated now. */
-static double step_time(fit *x, const st_workload_cfg *w)
+/* Step s's time on its cluster as calibrated now. */
+static double step_time(fit *x, const st_cal_step *s)
 {
+    const st_workload_cfg *w = s->w;
     if (x->failed)
         return NAN;
-    st_cluster_cfg c = cluster_with(x);
+    st_cluster_cfg c = cluster_with(x, s->c);
     st_step_ctx *ctx = NULL;
     st_forecast f;
     int rc = st_step_ctx_new(&c, &ctx, x->err);
@@ -336,7 +337,7 @@ static double g_step(fit *x, double f)
     size_t m = 0;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++)
         if (uses(&g_steps, i) && in->steps[i].w->precision == g_steps.prec)
-            v[m++] = step_time(x, in->steps[i].w) / in->steps[i].seconds - 1;
+            v[m++] = step_time(x, &in->steps[i]) / in->steps[i].seconds - 1;
     double r = m ? median(v, m) : 0;
     free(v);
     return r;
@@ -366,7 +367,7 @@ static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip)
     x->cal.step_overhead_s = 0;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++)
         if ((ptrdiff_t)i != skip && gemm_fit[in->steps[i].w->precision == ST_PREC_FP8].fitted)
-            d[m++] = in->steps[i].seconds - step_time(x, in->steps[i].w);
+            d[m++] = in->steps[i].seconds - step_time(x, &in->steps[i]);
     double o = median(d, m);
     free(d);
     x->cal.step_overhead_s = m && o > 0 ? o : 0;
@@ -378,7 +379,7 @@ static void step_errors(fit *x, int after, double *out)
     const st_cal_input *in = x->in;
     double *v = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *v);
     for (size_t i = 0; i < in->n_steps; i++)
-        v[i] = fabs(step_time(x, in->steps[i].w) / in->steps[i].seconds - 1);
+        v[i] = fabs(step_time(x, &in->steps[i]) / in->steps[i].seconds - 1);
     *out = median(v, in->n_steps);
     (void)after;
     free(v);
@@ -390,7 +391,7 @@ static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
     const st_cal_input *in = x->in;
     st_calib_cfg whole = x->cal;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++) {
-        out->steps[i].after_s = step_time(x, in->steps[i].w);
+        out->steps[i].after_s = step_time(x, &in->steps[i]);
         if (in->n_steps > 1) {
             x->cal = whole;
             int rc = fit_steps(x, gemm_fit, (ptrdiff_t)i);
@@ -401,7 +402,7 @@ static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
                 x->cal = whole;
             }
         }
-        out->steps[i].loo_ratio = in->steps[i].seconds / step_time(x, in->steps[i].w);
+        out->steps[i].loo_ratio = in->steps[i].seconds / step_time(x, &in->steps[i]);
         x->cal = whole;
     }
     return x->failed ? x->err->code : 0;
@@ -418,7 +419,7 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
     st_cal_fit *F = out->fit;
     int rc = 0;
     for (size_t i = 0; i < in->n_steps && !rc; i++) {
-        out->steps[i].before_s = step_time(&x, in->steps[i].w);
+        out->steps[i].before_s = step_time(&x, &in->steps[i]);
         rc = x.failed ? err->code : 0;
     }
     double before = 0;

@@ -20,6 +20,7 @@
 typedef struct st_cal_step {
     const st_workload_cfg *w;
     double seconds;
+    const st_cluster_cfg *c; /* the cluster it ran on; NULL: the input's (one GPU type) */
 } st_cal_step;
 
 typedef struct st_cal_input {

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "models/forecast/band.h"
 #include "sim/err.h"
 
@@ -124,6 +126,25 @@ int st_valid_openb(const st_openb *o, st_valid_row *rows, st_err *err);
  * swing on 16,384 H100 at least 10 MW ("tens of megawatts"). A missing case file is the case's
  * error. */
 st_valid_harness *st_valid_plant_new(const char *dir);
+
+/* The calibration split of the step cases in dir (validate/split.c): for every set's runs of
+ * one GPU type and precision at two scales or more, `strata calibrate` on the measured steps at
+ * the fewest GPUs (planner/calibrate.h), and the other runs predicted with it. */
+typedef struct st_valid_split {
+    char set[48], gpu[32];
+    int prec;          /* st_precision */
+    int n_cal, n_eval; /* runs calibrated on (at cal_gpus GPUs), runs predicted */
+    int64_t cal_gpus;
+    int refused;          /* no plausible factor fits the calibration runs: the model alone */
+    double factor;        /* the fitted compute factor of that precision */
+    double before, after; /* median |error| of the predicted runs without and with it */
+    int covered;          /* of them, inside the band run would give them */
+} st_valid_split;
+
+/* The splits of dir's cases into *out (malloc'd, *n of them), in file order of each group's
+ * first run. Returns 0, or ST_ENOTFOUND (no case files), a case's load error in d, or a model
+ * error in err. */
+int st_valid_splits(const char *dir, st_valid_split **out, size_t *n, st_diag *d, st_err *err);
 
 /* Number of cases; their order is fixed. */
 size_t st_valid_count(const st_valid_harness *h);

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# `strata calibrate` (docs/models/calibration.md, "Your own cluster"): it recovers a factor the
+# model was given, fits the published nccl-tests sweeps and the llm-foundry H100 steps, writes a
+# file run, size, sweep and compare read back, and refuses what no plausible factor explains
+# and malformed input with file:line:col.
+# Usage: run_calibrate.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+cd "$2" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+bad() {
+    echo "FAIL $1"
+    fail=$((fail + 1))
+}
+expect() {
+    n=$((n + 1))
+    [ "$2" = "$3" ] || bad "$1: expected '$2', got '$3'"
+}
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {d = a - b; if (d < 0) d = -d; print (d <= t)}'; }
+key() { sed -n "s/^  $2: \([0-9.e+-]*\).*/\1/p" "$1"; }
+step_of() { "$strata" run "$@" --format json 2>/dev/null |
+    python3 -c "import json, sys; print(json.load(sys.stdin)['jobs'][0]['step_time_s'])"; }
+d=tests/data/calibrate
+logs=tests/data/nccl-tests
+mpt=scenarios/examples/calibrate/mpt-h100.yaml
+
+# A factor the model is given comes back: the step of a cluster whose BF16 throughput is 0.9 of
+# the model's, given as measured, fits compute_bf16 0.9.
+printf 'version: 1\ncalibration:\n  gpu: h100-sxm\n  compute_bf16: 0.9\n' >"$tmp/given.yaml"
+t=$(step_of scenarios/examples/quickstart.yaml --calibration "$tmp/given.yaml")
+"$strata" calibrate scenarios/examples/quickstart.yaml --step "finetune=${t}s" -o "$tmp/back.yaml" ||
+    bad "calibrate on a given factor failed"
+expect "recovers compute_bf16 0.9" 1 "$(near "$(key "$tmp/back.yaml" compute_bf16)" 0.9 0.002)"
+
+# The published 2-node A3 Mega sweep fits the network and a latency, within its bound, and the
+# file reads back: run with it times the step's collectives on the calibrated network.
+"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests $logs/a3mega-2node-all_reduce_perf.log \
+    -o "$tmp/a3.yaml" || bad "a3mega calibration failed"
+expect "a3mega: network fitted" 1 "$(near "$(key "$tmp/a3.yaml" network)" 1.16 0.02)"
+expect "a3mega: latency in us" 1 "$(near "$(key "$tmp/a3.yaml" latency)" 80 5)"
+grep -q "median |error| 19.2% before, 6.5% after" "$tmp/a3.yaml" || bad "a3mega: fit error stated"
+"$strata" check $d/a3mega-2node.yaml >/dev/null || bad "a3mega scenario"
+a=$(step_of $d/a3mega-2node.yaml)
+b=$(step_of $d/a3mega-2node.yaml --calibration "$tmp/a3.yaml")
+expect "a3mega: the calibration moves the step" 1 "$(awk -v a="$a" -v b="$b" 'BEGIN {print (b != a)}')"
+# ... as a scenario's own cluster.calibration too, relative to the scenario's folder
+cp "$tmp/a3.yaml" "$tmp/cal.yaml"
+sed 's/^  gpus_per_node: 8$/  gpus_per_node: 8\n  calibration: cal.yaml/' $d/a3mega-2node.yaml >"$tmp/s.yaml"
+expect "a3mega: named in the scenario, the same step" "$b" "$(step_of "$tmp/s.yaml")"
+
+# GB200 trays in one NVLink domain: the NVLink goodput stays the model's (within 0.5%).
+"$strata" calibrate $d/gb200-tray-pair.yaml --nccl-tests $logs/gb200-nvl72-8gpu-all_reduce_perf.log \
+    >"$tmp/gb.yaml" || bad "gb200 calibration failed"
+expect "gb200: nvlink kept" 1 "$(key "$tmp/gb.yaml" nvlink)"
+
+# AWS p5's 2-node sweep runs NVLS/tree over NVLink past the NICs' rate: refused, with the way out.
+"$strata" calibrate $d/p5-2node.yaml --nccl-tests $logs/p5-2node-all_reduce_perf.log \
+    >"$tmp/o" 2>"$tmp/e"
+expect "p5: refused" 2 $?
+grep -q "no network factor in 0.5-2 .*NCCL_ALGO=Ring" "$tmp/e" || bad "p5: the message"
+[ -s "$tmp/o" ] && bad "p5: nothing written"
+
+# The nine llm-foundry H100 steps: BF16 compute from the steps, nine residuals, and run's band
+# comes from them.
+steps=$(sed -n 's/^#       --step \([^ ]*\).*/--step \1/p' $mpt | tr '\n' ' ')
+# shellcheck disable=SC2086
+"$strata" calibrate $mpt $steps -o "$tmp/mpt.yaml" || bad "mpt calibration failed"
+expect "mpt: compute_bf16" 1 "$(near "$(key "$tmp/mpt.yaml" compute_bf16)" 0.866 0.002)"
+expect "mpt: nine residuals" 9 "$(sed -n 's/^  residuals: \[\(.*\)\]/\1/p' "$tmp/mpt.yaml" | tr ',' '\n' | wc -l)"
+"$strata" run scenarios/validation/mpt-h100-7b-8gpu.yaml --calibration "$tmp/mpt.yaml" >"$tmp/r.txt" ||
+    bad "run with the mpt calibration"
+grep -q "from 9 runs measured on this cluster (cluster.calibration)" "$tmp/r.txt" || bad "run: own band"
+"$strata" size scenarios/validation/mpt-h100-7b-8gpu.yaml --deadline 30d --calibration "$tmp/mpt.yaml" \
+    >/dev/null 2>&1 || true
+"$strata" compare scenarios/examples/queue.yaml --calibration "$tmp/given.yaml" --policies fifo \
+    >/dev/null || bad "compare --calibration"
+"$strata" sweep scenarios/examples/quickstart.yaml --calibration "$tmp/given.yaml" \
+    --set 'workloads[finetune].global_batch=32' >"$tmp/sw.csv" 2>/dev/null || bad "sweep --calibration"
+grep -q "cluster.calibration" "$tmp/sw.csv" || bad "sweep: the calibration as a column"
+
+# Bad input: a row that is not one (file:line:col), an unknown job, a duration without its unit,
+# nothing to fit, an output that is an input, a calibration of another GPU type.
+sed '30s/^ *\([0-9]*\) .*/\1  x  float  sum  -1  fast  0  0  0/' $logs/a3mega-2node-all_reduce_perf.log >"$tmp/bad.log"
+"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/bad.log" >/dev/null 2>"$tmp/e"
+expect "bad row exits 2" 2 $?
+grep -q "bad.log:30:[0-9]*: error: expected an nccl-tests row .* found 'fast'" "$tmp/e" || bad "bad row: located"
+"$strata" calibrate $mpt --step nope=1s >/dev/null 2>"$tmp/e"
+expect "unknown job exits 2" 2 $?
+grep -q "no training workload named 'nope'" "$tmp/e" || bad "unknown job: message"
+"$strata" calibrate $mpt --step mpt-7b-8gpu=1.2 >/dev/null 2>&1
+expect "a step without its unit exits 2" 2 $?
+"$strata" calibrate $mpt >/dev/null 2>&1
+expect "nothing to fit exits 2" 2 $?
+cp $mpt "$tmp/m.yaml"
+"$strata" calibrate "$tmp/m.yaml" --step mpt-7b-8gpu=1.1546s -o "$tmp/m.yaml" >/dev/null 2>&1
+expect "an output that is the scenario exits 2" 2 $?
+cmp -s $mpt "$tmp/m.yaml" || bad "the scenario was overwritten"
+printf 'version: 1\ncalibration:\n  gpu: b200\n' >"$tmp/b200.yaml"
+"$strata" run scenarios/examples/quickstart.yaml --calibration "$tmp/b200.yaml" >/dev/null 2>"$tmp/e"
+expect "another GPU's calibration exits 2" 2 $?
+grep -q "b200.yaml:3:3: error: cluster.calibration was fitted on b200" "$tmp/e" || bad "another GPU: located"
+"$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
+
+echo "$n checks, $fail failed"
+[ "$fail" -eq 0 ]
