@@ -39,6 +39,20 @@ static size_t cols_of(const cJSON *t, const char **cols)
     return n;
 }
 
+/* A row's value v at path as its cell reads: a figure in its row's unit, and a band [lo, hi]
+ * (train_s_band) as "lo to hi" in the band's unit; buf holds at least 2 ST_REPORT_VALUE_MAX. */
+static const char *cell_text(const char *path, const cJSON *v, char *buf, size_t n)
+{
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+        return st_report_value_text(ST_DOC_SIZE, path, v, buf, n);
+    char lo[ST_REPORT_VALUE_MAX], hi[ST_REPORT_VALUE_MAX], *at = st_xasprintf("%s[0]", path);
+    snprintf(buf, n, "%s to %s",
+             st_report_value_text(ST_DOC_SIZE, at, cJSON_GetArrayItem(v, 0), lo, sizeof lo),
+             st_report_value_text(ST_DOC_SIZE, at, cJSON_GetArrayItem(v, 1), hi, sizeof hi));
+    free(at);
+    return buf;
+}
+
 static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
                     size_t n_cols)
 {
@@ -58,11 +72,11 @@ static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const cha
     for (const cJSON *o = arr->child; o; o = o->next, i++) {
         for (size_t c = 0; c < n_cols; c++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-            char buf[ST_REPORT_VALUE_MAX], *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
+            char buf[2 * ST_REPORT_VALUE_MAX],
+                *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
             fputs("| ", out);
-            st_report_md_cell(out, v && !cJSON_IsNull(v)
-                                       ? st_report_value_text(ST_DOC_SIZE, path, v, buf, sizeof buf)
-                                       : "-");
+            st_report_md_cell(out,
+                              v && !cJSON_IsNull(v) ? cell_text(path, v, buf, sizeof buf) : "-");
             fputc(' ', out);
             free(path);
         }
@@ -97,10 +111,21 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
             char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
             char *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
             const char *text = st_report_value_text(ST_DOC_SIZE, path, v, tb, sizeof tb);
-            if (cJSON_IsNumber(v))
+            if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2) { /* a band: "lo to hi" */
+                char lo[ST_REPORT_VALUE_MAX], hi[ST_REPORT_VALUE_MAX];
+                char *both =
+                    st_xasprintf("%s to %s",
+                                 st_report_value_text(ST_DOC_SIZE, path, cJSON_GetArrayItem(v, 0),
+                                                      lo, sizeof lo),
+                                 st_report_value_text(ST_DOC_SIZE, path, cJSON_GetArrayItem(v, 1),
+                                                      hi, sizeof hi));
+                st_html_cell(out, both);
+                free(both);
+            } else if (cJSON_IsNumber(v)) {
                 st_html_cell_num(out, path, st_report_value_exact(v, eb, sizeof eb), text);
-            else
+            } else {
                 st_html_cell(out, text);
+            }
             free(path);
         }
         st_html_row_end(out);
