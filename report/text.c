@@ -210,12 +210,17 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     if (p->virtual_stages > 1)
         snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
                  (long long)p->virtual_stages);
-    char ep[64] = ""; /* only a mixture-of-experts model has expert parallelism and routing */
+    char ep[160] = ""; /* only a mixture-of-experts model has expert parallelism and routing */
+    char cf[96] = "";  /* token dropping, where the workload states a capacity */
+    if (w->model->experts > 0 && w->capacity_factor > 0)
+        snprintf(cf, sizeof cf, "capacity factor %.3g%s: the busiest rank %.3gx the mean rows",
+                 w->capacity_factor, w->pad_to_capacity ? " padded" : "", st_moe_imbalance(w));
     if (w->model->experts > 0 && p->ep > 1) /* one rank of every expert: nothing unequal */
-        snprintf(ep, sizeof ep, ", ep %lld (routing imbalance %.3g%s)", (long long)p->ep,
-                 st_moe_imbalance(w), w->routing_imbalance_given ? "" : ", default");
+        snprintf(ep, sizeof ep, ", ep %lld (routing imbalance %.3g%s%s%s)", (long long)p->ep,
+                 st_moe_routing(w), w->routing_imbalance_given ? "" : ", default", *cf ? "; " : "",
+                 cf);
     else if (w->model->experts > 0)
-        snprintf(ep, sizeof ep, ", ep 1");
+        snprintf(ep, sizeof ep, ", ep 1%s%s%s", *cf ? " (" : "", cf, *cf ? ")" : "");
     fprintf(out,
             "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld%s, zero %d, micro-batch %lld%s\n",
             (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, ep, p->zero,

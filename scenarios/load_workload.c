@@ -317,6 +317,9 @@ static const st_field workload_fields[] = {
             .lim = &st_lim_bytes),
     ST_FDIM(st_workload_cfg, "routing_imbalance", routing_imbalance, ST_DIM_RATIO, ST_R_MIN1,
             .lim = &st_lim_moe_imbalance),
+    ST_FDIM(st_workload_cfg, "capacity_factor", capacity_factor, ST_DIM_RATIO, ST_R_POS,
+            .lim = &st_lim_moe_capacity),
+    ST_FBOOL(st_workload_cfg, "pad_to_capacity", pad_to_capacity),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
     ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
     ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
@@ -364,11 +367,23 @@ static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workloa
  * training keys (they would be silently meaningless). */
 static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
-    static const char *const training_only[] = {"model",     "seq_len",         "global_batch",
-                                                "precision", "fp8_recipe",      "fp8_param_gather",
-                                                "attention", "kernels",         "parallel",
-                                                "steps",     "tokens",          "checkpoint",
-                                                "data",      "memory_reserved", "routing_imbalance",
+    static const char *const training_only[] = {"model",
+                                                "seq_len",
+                                                "global_batch",
+                                                "precision",
+                                                "fp8_recipe",
+                                                "fp8_param_gather",
+                                                "attention",
+                                                "kernels",
+                                                "parallel",
+                                                "steps",
+                                                "tokens",
+                                                "checkpoint",
+                                                "data",
+                                                "memory_reserved",
+                                                "routing_imbalance",
+                                                "capacity_factor",
+                                                "pad_to_capacity",
                                                 NULL};
     int bad = 0;
     for (int i = 0; training_only[i]; i++)
@@ -419,6 +434,26 @@ static int check_routing(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "workload '%s': routing_imbalance %g is more than parallel.ep %g: an "
                           "EP rank receives at most every row of its group",
                           w->name, w->routing_imbalance, ep);
+    return 0;
+}
+
+/* capacity_factor drops a mixture-of-experts model's tokens, and pad_to_capacity pads to it. */
+static int check_capacity(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_ynode *cf = st_ynode_get(n, "capacity_factor"),
+                   *pad = st_ynode_get(n, "pad_to_capacity");
+    static const char *const keys[] = {"capacity_factor", "pad_to_capacity", "model", NULL};
+    if ((!cf && !pad) || st_rd_any_failed(&ld->rd, n, keys) || !w->model)
+        return 0;
+    if (w->model->experts <= 0)
+        return st_rd_fail(&ld->rd, cf ? cf : pad, ST_EINVAL,
+                          "workload '%s': %s needs a mixture-of-experts model, found '%s' (dense)",
+                          w->name, cf ? "capacity_factor" : "pad_to_capacity", w->model->name);
+    if (pad && w->pad_to_capacity && !cf)
+        return st_rd_fail(&ld->rd, pad, ST_EINVAL,
+                          "workload '%s': pad_to_capacity pads each expert's rows to its capacity: "
+                          "it needs capacity_factor",
+                          w->name);
     return 0;
 }
 
@@ -595,6 +630,7 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     }
     bad |= check_fp8_recipe(ld, n, w);
     bad |= check_routing(ld, n, w);
+    bad |= check_capacity(ld, n, w);
     bad |= check_window_attention(ld, n, w);
     if (ok.batch && !count_issue && st_plan_check_batch(w, w->parallel.microbatch, is, 1))
         bad = plan_issue(ld, n, w, &is[0]);

@@ -392,6 +392,11 @@ typedef struct st_workload_cfg {
                                     the mean, when routing_imbalance_given */
     int routing_imbalance_given; /* 0: the preset default (st_moe_imbalance, models/silicon/ops.h)
                                   */
+    double capacity_factor;      /* MoE token dropping (Megatron-Core's moe_expert_capacity_factor):
+                                    an expert keeps at most this times its mean rows, the rest
+                                    dropped; 0: dropless */
+    int pad_to_capacity;         /* with capacity_factor: every expert's rows padded to its
+                                    capacity (moe_pad_expert_input_to_capacity) */
     int64_t steps;               /* 0 when tokens is given */
     double tokens;               /* 0 when steps is given */
     double submit_s;

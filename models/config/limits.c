@@ -33,6 +33,10 @@ const st_limit st_lim_speed_cv = {0, 0.2,
  * widest EP group) of a catalog model (DeepSeek-V3). The workload check also holds it to ep. */
 const st_limit st_lim_moe_imbalance = {1, 256, "the largest routing imbalance the MoE model takes",
                                        "a rank of an EP group of 256 receives at most all of it"};
+/* An expert's capacity over its mean rows: past the widest EP group (256, as
+ * st_lim_moe_imbalance) it keeps every row, the dropless case. */
+const st_limit st_lim_moe_capacity = {0, 256, "the largest capacity factor the MoE model takes",
+                                      "past 256 an expert of the widest EP group keeps every row"};
 /* A cluster's own efficiency against the model's (cluster.calibration, strata calibrate): the
  * catalog's GPU figures and the fabric's goodputs are each measured on real parts
  * (docs/models/calibration.md), so a cluster of the same parts runs within a factor of 2 of

@@ -481,13 +481,28 @@ static void shared_mlp(builder *g, const dims *d)
  * state 1. */
 #define MOE_IMBALANCE_DEFAULT 1.62
 
-double st_moe_imbalance(const st_workload_cfg *w)
+double st_moe_routing(const st_workload_cfg *w)
 {
     /* one rank holding every expert receives every row: nothing to be unequal over */
     if (!w->model || w->model->experts <= 0 || w->parallel.ep <= 1)
         return 1.0;
     double imb = w->routing_imbalance_given ? w->routing_imbalance : MOE_IMBALANCE_DEFAULT;
     return fmin(imb, (double)w->parallel.ep); /* a rank receives at most its group's rows */
+}
+
+double st_moe_imbalance(const st_workload_cfg *w)
+{
+    if (!w->model || w->model->experts <= 0)
+        return 1.0;
+    double imb = st_moe_routing(w);
+    /* Token dropping (GShard, arXiv 2006.16668 section 2.2; Switch Transformer, arXiv
+     * 2101.03961 section 2.2; Megatron-Core's moe_expert_capacity_factor): each expert keeps at
+     * most capacity_factor times its mean rows, so a rank of experts keeps at most that times
+     * the rank's mean; padded (moe_pad_expert_input_to_capacity), every expert runs exactly its
+     * capacity. */
+    if (w->capacity_factor > 0)
+        imb = w->pad_to_capacity ? w->capacity_factor : fmin(imb, w->capacity_factor);
+    return imb;
 }
 
 /* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the

@@ -199,6 +199,10 @@ double st_ops_optimizer_bytes_per_param(void);
  * "Routing imbalance". */
 double st_moe_imbalance(const st_workload_cfg *w);
 
+/* The routing's part of it, before any token dropping (capacity_factor): the scenario's
+ * routing_imbalance, else the preset default; 1 for a dense model or ep 1. */
+double st_moe_routing(const st_workload_cfg *w);
+
 /* ---- The calibrated kernel models (models/silicon/gemm_eff.c) ---- */
 
 /* Achieved fraction of the dense peak for an m x k by k x n GEMM at precision prec on gpu: the

@@ -267,6 +267,32 @@ START_TEST(test_routing_imbalance_scales_the_hot_rank)
 }
 END_TEST
 
+/* Token dropping: an expert keeps at most capacity_factor times its mean rows, so the busiest
+ * rank's rows are capped there; padded, every expert runs exactly its capacity, above or below
+ * what routing would give it; at ep 1 a padded layer runs capacity_factor times the rows. */
+START_TEST(test_capacity_factor_caps_the_hot_rank)
+{
+    st_workload_cfg w = qwen(8, 8, ST_RECOMPUTE_NONE), c = w;
+    w.routing_imbalance = 1.5;
+    c = w;
+    c.capacity_factor = 1.25;
+    ck_assert_double_eq(st_moe_imbalance(&c), 1.25);
+    ck_assert_double_eq(st_moe_routing(&c), 1.5);
+    c.capacity_factor = 2;
+    ck_assert_double_eq(st_moe_imbalance(&c), 1.5); /* above the routing's: nothing dropped */
+    c.pad_to_capacity = 1;
+    ck_assert_double_eq(st_moe_imbalance(&c), 2); /* padded to it */
+    st_op a[ST_OPS_MAX], b[ST_OPS_MAX];
+    size_t na = st_ops_layer_forward(&w, h100(), 1, a, ST_OPS_MAX);
+    size_t nb = st_ops_layer_forward(&c, h100(), 1, b, ST_OPS_MAX);
+    ASSERT_REL(find_op(b, nb, "expert_fc1")->m, 2 / 1.5 * find_op(a, na, "expert_fc1")->m, 1e-12);
+    st_workload_cfg e1 = qwen(8, 1, ST_RECOMPUTE_NONE);
+    e1.capacity_factor = 1.25;
+    e1.pad_to_capacity = 1;
+    ck_assert_double_eq(st_moe_imbalance(&e1), 1.25);
+}
+END_TEST
+
 START_TEST(test_all_to_alls_per_layer)
 {
     st_layer_cost c;
@@ -406,6 +432,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_router_is_replicated_over_tp);
     tcase_add_test(tc, test_moe_layer_activations);
     tcase_add_test(tc, test_routing_imbalance_scales_the_hot_rank);
+    tcase_add_test(tc, test_capacity_factor_caps_the_hot_rank);
     suite_add_tcase(s, tc);
     return s;
 }
