@@ -218,7 +218,7 @@ static int run_split(const char *dir, int md)
                   : "%-18s %-10s %-5s %-14s %7s %5d %7.1f%% %7.1f%% %3d of %d\n",
                s->set, s->gpu, st_precision_names[s->prec], on, f, s->n_eval, 100 * s->before,
                100 * s->after, s->covered, s->n_eval);
-        worse += s->after > s->before;
+        worse += !(s->after < s->before); /* a tie is not lower */
     }
     printf("%scalibration split: %zu groups, the predicted runs' median |error| lower after "
            "calibrating in %zu\n",

@@ -120,7 +120,7 @@ static size_t coll_median(fit *x, int nv, rows_kind k, int absolute, double *out
             continue;
         for (size_t i = 0; i < l->n && !x->failed; i++)
             if (row_in(l, i, k)) {
-                double d = coll_time(x, l, l->bytes[i], k == ROWS_LATENCY) / l->time_s[i] - 1;
+                double d = coll_time(x, l, l->bytes[i], 1) / l->time_s[i] - 1;
                 v[m++] = absolute ? fabs(d) : d;
             }
     }
@@ -343,12 +343,28 @@ static double g_step(fit *x, double f)
     return r;
 }
 
-/* The steps' terms, leaving out step skip: each precision's compute no GEMM fitted, from its
- * steps; then the per-step overhead from the steps whose compute the GEMMs fitted. */
-static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip)
+/* The steps' terms, leaving out step skip (-1: none), from the calibration's other terms: first
+ * the per-step overhead, from the steps whose precision's compute the GEMMs fitted (*n_over of
+ * them), then each other precision's compute from its steps, with that overhead in place.
+ * Both start from the model's own (overhead 0, factor 1), so a refit without a step owes it
+ * nothing. */
+static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip, size_t *n_over)
 {
     const st_cal_input *in = x->in;
-    for (int p = 0; p < 2; p++) {
+    x->cal.step_overhead_s = 0;
+    for (int p = 0; p < 2; p++)
+        if (!gemm_fit[p].fitted)
+            *(p ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = 0;
+    double *d = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *d);
+    size_t m = 0;
+    for (size_t i = 0; i < in->n_steps && !x->failed; i++)
+        if ((ptrdiff_t)i != skip && gemm_fit[in->steps[i].w->precision == ST_PREC_FP8].fitted)
+            d[m++] = in->steps[i].seconds - step_time(x, &in->steps[i]);
+    double o = median(d, m);
+    free(d);
+    x->cal.step_overhead_s = m && o > 0 ? o : 0;
+    *n_over = m;
+    for (int p = 0; p < 2 && !x->failed; p++) {
         if (gemm_fit[p].fitted)
             continue;
         size_t n = 0;
@@ -362,16 +378,20 @@ static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip)
             return implausible(x, p ? "FP8 compute" : "BF16 compute", "measured step times", "");
         *(p ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
     }
-    double *d = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *d);
-    size_t m = 0;
-    x->cal.step_overhead_s = 0;
-    for (size_t i = 0; i < in->n_steps && !x->failed; i++)
-        if ((ptrdiff_t)i != skip && gemm_fit[in->steps[i].w->precision == ST_PREC_FP8].fitted)
-            d[m++] = in->steps[i].seconds - step_time(x, &in->steps[i]);
-    double o = median(d, m);
-    free(d);
-    x->cal.step_overhead_s = m && o > 0 ? o : 0;
     return x->failed ? x->err->code : 0;
+}
+
+/* Whether step i's precision has its compute from the steps and no other step to refit it
+ * on: then no fit leaves it out. */
+static int alone(const st_cal_input *in, const st_cal_fit *gemm_fit, size_t i)
+{
+    st_precision p = in->steps[i].w->precision;
+    if (gemm_fit[p == ST_PREC_FP8].fitted)
+        return 0;
+    for (size_t j = 0; j < in->n_steps; j++)
+        if (j != i && in->steps[j].w->precision == p)
+            return 0;
+    return 1;
 }
 
 static void step_errors(fit *x, int after, double *out)
@@ -385,24 +405,23 @@ static void step_errors(fit *x, int after, double *out)
     free(v);
 }
 
-/* Each step's prediction before, after, and with itself left out of the fit. */
+/* Each step's prediction after the fit, and with itself left out of it (NAN where no fit
+ * leaves it out: the only step of a precision whose compute the steps fitted, or the others
+ * alone implausible). */
 static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
 {
     const st_cal_input *in = x->in;
     st_calib_cfg whole = x->cal;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++) {
         out->steps[i].after_s = step_time(x, &in->steps[i]);
-        if (in->n_steps > 1) {
-            x->cal = whole;
-            int rc = fit_steps(x, gemm_fit, (ptrdiff_t)i);
-            if (rc) {
-                /* left out, the others alone are implausible: the run is its own evidence */
-                *x->err = (st_err){0};
-                x->failed = 0;
-                x->cal = whole;
-            }
+        out->steps[i].loo_ratio = NAN;
+        size_t n_over;
+        if (!alone(in, gemm_fit, i)) {
+            if (fit_steps(x, gemm_fit, (ptrdiff_t)i, &n_over) == 0)
+                out->steps[i].loo_ratio = in->steps[i].seconds / step_time(x, &in->steps[i]);
+            else
+                *x->err = (st_err){0}, x->failed = 0;
         }
-        out->steps[i].loo_ratio = in->steps[i].seconds / step_time(x, &in->steps[i]);
         x->cal = whole;
     }
     return x->failed ? x->err->code : 0;
@@ -431,13 +450,20 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
         rc = fit_link(&x, 0, &F[ST_CAL_NETWORK]);
     if (!rc)
         rc = fit_latency(&x, &F[ST_CAL_LATENCY]);
+    for (int nv = 1; nv >= 0 && !rc && x.cal.latency_s > 0; nv--) {
+        /* the links again with the latency in place, which every collective now pays */
+        st_cal_fit *f = &F[nv ? ST_CAL_NVLINK : ST_CAL_NETWORK], again = {0};
+        if (f->fitted && !(rc = fit_link(&x, nv, &again)))
+            f->err_after = again.err_after;
+    }
     if (!rc)
         rc = fit_gemm(&x, ST_PREC_BF16, &F[ST_CAL_COMPUTE_BF16]);
     if (!rc)
         rc = fit_gemm(&x, ST_PREC_FP8, &F[ST_CAL_COMPUTE_FP8]);
     const st_cal_fit gemm_fit[2] = {F[ST_CAL_COMPUTE_BF16], F[ST_CAL_COMPUTE_FP8]};
+    size_t n_over = 0;
     if (!rc && in->n_steps)
-        rc = fit_steps(&x, gemm_fit, -1);
+        rc = fit_steps(&x, gemm_fit, -1, &n_over);
     if (!rc && in->n_steps) {
         double after;
         step_errors(&x, 1, &after);
@@ -451,14 +477,25 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
                     (st_cal_fit){1, (int)n, before, after, "steps"};
         }
         if (x.cal.step_overhead_s > 0)
-            F[ST_CAL_OVERHEAD] = (st_cal_fit){1, (int)in->n_steps, before, after, "steps"};
+            F[ST_CAL_OVERHEAD] = (st_cal_fit){1, (int)n_over, before, after, "steps"};
         rc = step_fits(&x, gemm_fit, out);
+    }
+    for (size_t i = 0; i < in->n_steps && !rc; i++) { /* what the loader takes back */
+        double r = out->steps[i].loo_ratio;
+        if (isfinite(r) && (r < st_lim_calib_ratio.min || r > st_lim_calib_ratio.max))
+            rc =
+                st_err_set(err, ST_EINVAL, in->steps[i].w->loc,
+                           "workload '%s': its measured step is %.3g times what the others "
+                           "calibrate the model to (outside %g-%g): is it of this plan and "
+                           "cluster, in seconds per step?",
+                           in->steps[i].w->name, r, st_lim_calib_ratio.min, st_lim_calib_ratio.max);
     }
     if (!rc) {
         out->cal = x.cal;
         out->cal.enabled = 1;
-        for (size_t i = 0; i < in->n_steps && i < ST_CALIB_MAX_RESIDUALS; i++)
-            out->cal.residuals[out->cal.n_residuals++] = out->steps[i].loo_ratio;
+        for (size_t i = 0; i < in->n_steps && out->cal.n_residuals < ST_CALIB_MAX_RESIDUALS; i++)
+            if (isfinite(out->steps[i].loo_ratio))
+                out->cal.residuals[out->cal.n_residuals++] = out->steps[i].loo_ratio;
     }
     return rc;
 }

@@ -111,16 +111,9 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
             char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
             char *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
             const char *text = st_report_value_text(ST_DOC_SIZE, path, v, tb, sizeof tb);
-            if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2) { /* a band: "lo to hi" */
-                char lo[ST_REPORT_VALUE_MAX], hi[ST_REPORT_VALUE_MAX];
-                char *both =
-                    st_xasprintf("%s to %s",
-                                 st_report_value_text(ST_DOC_SIZE, path, cJSON_GetArrayItem(v, 0),
-                                                      lo, sizeof lo),
-                                 st_report_value_text(ST_DOC_SIZE, path, cJSON_GetArrayItem(v, 1),
-                                                      hi, sizeof hi));
-                st_html_cell(out, both);
-                free(both);
+            if (cJSON_IsArray(v)) { /* a band: "lo to hi" */
+                char both[2 * ST_REPORT_VALUE_MAX];
+                st_html_cell(out, cell_text(path, v, both, sizeof both));
             } else if (cJSON_IsNumber(v)) {
                 st_html_cell_num(out, path, st_report_value_exact(v, eb, sizeof eb), text);
             } else {

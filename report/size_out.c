@@ -58,7 +58,7 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
 static void text_header(sbuf *b, const st_size_report *rp)
 {
     put(b,
-        "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d         band_d%s  "
+        "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d           band_d%s  "
         "gpu_hours   cost_usd  power_MW ",
         rp->experts ? "  ep " : "", rp->spec->confidence > 0 ? "   conf_d" : "");
     if (rp->failures)
@@ -80,9 +80,9 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     if (rp->experts)
         put(b, "%4lld ", (long long)f->ep);
     char band[32];
-    snprintf(band, sizeof band, "%.3g-%.3g", f->train_band[0] / 86400.0,
+    snprintf(band, sizeof band, "%.3g..%.3g", f->train_band[0] / 86400.0,
              f->train_band[1] / 86400.0);
-    put(b, "%2lld %2lld %-9s %8.3f %8.4g %14s ", (long long)f->vs, (long long)f->mb,
+    put(b, "%2lld %2lld %-9s %8.3f %8.4g %16s ", (long long)f->vs, (long long)f->mb,
         st_recompute_names[f->recompute], f->step_s, f->train_s / 86400.0, band);
     if (rp->spec->confidence > 0)
         put(b, "%8.4g ", f->train_conf_s / 86400.0);
@@ -214,7 +214,9 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "failures: time to train is Daly's expected wall time at the best of %lld "
             "checkpoint cadences weighed\n",
             (long long)r->cadences);
-    put(b, "band_d: time to train's %.0f%% error band from the published runs like each row",
+    put(b,
+        "band_d: time to train's %.0f%% error band from the runs like each row (published, or "
+        "the cluster's own calibration's)",
         100 * ST_BAND_LEVEL);
     if (rp->spec->confidence > 0)
         put(b, "; the deadline holds conf_d, its upper end at %.3g%% confidence",

@@ -274,7 +274,7 @@ int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *er
         return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
     }
     const char *p;
-    size_t len, cap = *n;
+    size_t len, cap = *n, before = *n;
     int first = 1;
     while (!rc && (rc = st_csv_next(&c, &p, &len, why, sizeof why)) == 1) {
         rc = 0;
@@ -292,7 +292,8 @@ int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *er
     if (rc > 1 || rc < 0)
         rc = err->code ? err->code : st_err_set(err, rc, (st_loc){path, c.line, 0}, "%s", why);
     st_csv_close(&c);
-    if (!rc && first)
-        rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0}, "an empty GEMM file");
+    if (!rc && (first || *n == before))
+        rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},
+                        "no GEMM rows (m, n, k, precision, time_us or tflops) in the file");
     return rc;
 }

@@ -71,6 +71,13 @@ static int read_file(st_ld *ld, const st_ynode *n, st_calib_cfg *c)
         return -1;
     }
     const st_ynode *root = st_ytree_root(t), *cal = st_ynode_get(root, "calibration");
+    if (!root) {
+        st_ytree_free(t);
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "calibration file '%s' is empty: expected the calibration: mapping "
+                          "strata calibrate writes",
+                          n->text);
+    }
     rc = st_rd_map(rd, root, file_fields, NULL, "the calibration file");
     if (!rc && st_rd_expect(rd, cal, ST_YN_MAP, "calibration"))
         rc = -1;

@@ -128,10 +128,16 @@ static int split_group(run **g, int n, st_valid_split *out, st_err *err)
             break;
         before[ne] = fabs(r->predicted_s / r->measured_s - 1);
         after[ne] = fabs(t / r->measured_s - 1);
-        st_band b; /* the band run would give it: the calibration's own, else the public one */
+        /* the band run would give it: the calibration's own, else the public runs' without
+         * this one (leave-one-out, as --band) */
+        st_band b;
         st_band_key k = st_band_key_of(job_of(r), st_scn_cluster(r->s)->gpu);
+        ptrdiff_t self = -1;
+        for (size_t j = 0; j < st_band_row_count && self < 0; j++)
+            if (strcmp(st_band_rows[j].name, st_scn_name(r->s)) == 0)
+                self = (ptrdiff_t)j;
         if ((!out->refused && !st_band_own(cal->residuals, cal->n_residuals, &b)) ||
-            !st_band_of(k, &b))
+            !st_band_from(k, st_band_rows, st_band_row_count, self, NULL, &b))
             out->covered += r->measured_s / t >= b.lo && r->measured_s / t <= b.hi;
         ne++;
     }
@@ -166,12 +172,12 @@ int st_valid_splits(const char *dir, st_valid_split **out, size_t *n_out, st_dia
     size_t m = 0;
     for (size_t i = 0; i < nf && !rc; i++) {
         int r = load_run(files[i], &runs[m], d, err);
-        if (r < 0)
-            rc = r;
-        else if (r == 0)
+        if (r == 0)
             m++;
         else
-            st_scn_free(runs[m].s);
+            st_scn_free(runs[m].s); /* NULL when it did not load */
+        if (r < 0)
+            rc = r;
     }
     for (size_t i = 0; i < m && !rc; i++) {
         if (done[i])

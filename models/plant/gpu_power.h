@@ -28,7 +28,7 @@ const st_plant_power_preset *st_plant_power_preset_of(st_plant_activity a);
 /* GPU g's power, W, in activity a. */
 double st_plant_activity_w(const st_gpu_spec *g, st_plant_activity a);
 
-#define ST_PLANT_MAX_PHASES 6
+#define ST_PLANT_MAX_PHASES 7
 
 /* One GPU's power over one step: n phases in step order, each lasting dur_s at gpu_w; period_s
  * is their sum (the step time) and energy_j the integral, J. */
@@ -41,9 +41,10 @@ typedef struct st_plant_profile {
 
 /* The profile of one GPU of a job whose step is r, on GPU g: the breakdown's parts in the order
  * a step runs them (forward and backward compute, their tensor- and pipeline-parallel
- * communication, the pipeline bubble, the exposed data-parallel traffic, the optimizer), empty
- * parts left out. The breakdown is the busiest stage's, and every GPU of the job is given it, so
- * the job's GPUs swing together. Returns 0, or -1 when the step has no time. */
+ * communication, the pipeline bubble, the exposed data-parallel traffic, the optimizer, and a
+ * calibrated per-step overhead at idle power), empty parts left out. The breakdown is the busiest
+ * stage's, and every GPU of the job is given it, so the job's GPUs swing together. Returns 0, or -1
+ * when the step has no time. */
 int st_plant_profile_of(const st_step_result *r, const st_gpu_spec *g, st_plant_profile *out);
 
 /* st_plant_profile_of for a step run at clock share `clock` (st_step_run_at): the compute
