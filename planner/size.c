@@ -74,6 +74,8 @@ static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, const plan_a
     st_workload_cfg p = *w;
     int64_t cp = w->parallel.cp > 0 ? w->parallel.cp : 1;
     p.gpus = g;
+    p.parallel.chunk_layers = NULL; /* the stated plan's layout: the searched ones split evenly */
+    p.parallel.n_chunk_layers = 0;
     p.parallel.tp = a->tp;
     p.parallel.cp = cp;
     p.parallel.pp = a->pp;

@@ -41,6 +41,23 @@ static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
 /* Gradient accumulation: index 0 fused into the GEMM (Megatron), 1 a separate pass. */
 static const char *const grad_accum_names[] = {"fused", "separate", NULL};
 
+/* parallel.chunk_layers: a list of layer counts, one a chunk (plan_check.c checks it against
+ * the plan and the model). */
+static int fn_chunk_layers(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_parallel_cfg *p = base;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "chunk_layers") ||
+        st_rd_list_limit(rd, n, "chunk_layers", 4096))
+        return -1;
+    int64_t *v = st_rd_alloc(rd, (n->n ? n->n : 1) * sizeof *v);
+    for (size_t i = 0; i < n->n; i++)
+        if (st_rd_int(rd, n->kids[i], "chunk_layers", ST_R_NONNEG, 1e6, &v[i]))
+            return -1;
+    p->chunk_layers = v;
+    p->n_chunk_layers = (int64_t)n->n;
+    return 0;
+}
+
 static const st_field parallel_fields[] = {
     ST_FINT(st_parallel_cfg, "tp", tp, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_parallel_cfg, "cp", cp, ST_R_MIN1, .max = 1e6),
@@ -62,6 +79,7 @@ static const st_field parallel_fields[] = {
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
     ST_FBOOL(st_parallel_cfg, "embedding_slot", embedding_slot),
     ST_FBOOL(st_parallel_cfg, "loss_slot", loss_slot),
+    ST_FFN("chunk_layers", fn_chunk_layers),
     ST_FINT(st_parallel_cfg, "offload_layers", offload_layers, ST_R_NONNEG, .max = 1e6),
     ST_FEND,
 };
@@ -320,6 +338,7 @@ static const st_field workload_fields[] = {
     ST_FDIM(st_workload_cfg, "capacity_factor", capacity_factor, ST_DIM_RATIO, ST_R_POS,
             .lim = &st_lim_moe_capacity),
     ST_FBOOL(st_workload_cfg, "pad_to_capacity", pad_to_capacity),
+    ST_FINT(st_workload_cfg, "mtp_layers", mtp_layers, ST_R_NONNEG, .max = 16),
     ST_FINT(st_workload_cfg, "steps", steps, ST_R_MIN1, .max = 1e15),
     ST_FDIM(st_workload_cfg, "tokens", tokens, ST_DIM_COUNT, ST_R_POS),
     ST_FDIM(st_workload_cfg, "submit", submit_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
@@ -384,6 +403,7 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                                                 "routing_imbalance",
                                                 "capacity_factor",
                                                 "pad_to_capacity",
+                                                "mtp_layers",
                                                 NULL};
     int bad = 0;
     for (int i = 0; training_only[i]; i++)

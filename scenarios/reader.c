@@ -22,6 +22,13 @@ int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
     return -1;
 }
 
+void *st_rd_alloc(st_rd *rd, size_t n)
+{
+    st_strpool *p = rd->pool;
+    p->items = st_xgrow(p->items, sizeof *p->items, p->n + 1, &p->cap);
+    return p->items[p->n++] = st_xcalloc(n ? n : 1, 1);
+}
+
 const char *st_rd_strdup(st_rd *rd, const char *s)
 {
     st_strpool *p = rd->pool;

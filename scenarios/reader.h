@@ -151,6 +151,10 @@ long st_first_dup_name(const char *const *names, size_t n, long *first);
  * or `base:`, applied before the mapping is read). */
 int st_rd_skip(st_rd *rd, const st_ynode *n, void *base);
 
+/* n zeroed bytes in the pool (for a list a value reads into); they live until
+ * st_strpool_release. */
+void *st_rd_alloc(st_rd *rd, size_t n);
+
 /* Copy s into the pool; the copy lives until st_strpool_release. */
 const char *st_rd_strdup(st_rd *rd, const char *s);
 /* The same for s[0..len) (no NUL needed), as a NUL-terminated copy. */

@@ -273,9 +273,13 @@ typedef struct st_parallel_cfg {
                                  models/silicon/parallel.h, st_chunk_split); default 0 */
     int loss_slot;            /* the output layer and loss take one in the last chunk
                                  (account_for_loss_in_pipeline_split); default 0 */
-    int64_t offload_layers;   /* the first offload_layers layers keep their activations in host
-                                 memory between forward and backward (Megatron-Core's
-                                 cpu_offloading_num_layers); default 0 */
+    const int64_t *chunk_layers; /* an explicit layout: the layers of each of the pp x
+                                    virtual_stages chunks in model order (Megatron-Core's
+                                    pipeline_model_parallel_layout); NULL: the even split */
+    int64_t n_chunk_layers;
+    int64_t offload_layers; /* the first offload_layers layers keep their activations in host
+                               memory between forward and backward (Megatron-Core's
+                               cpu_offloading_num_layers); default 0 */
     st_recompute recompute;
     int64_t ep; /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
                    the EP group being ep consecutive ranks of a stage's tp x cp x dp
@@ -397,6 +401,10 @@ typedef struct st_workload_cfg {
                                     dropped; 0: dropless */
     int pad_to_capacity;         /* with capacity_factor: every expert's rows padded to its
                                     capacity (moe_pad_expert_input_to_capacity) */
+    int64_t mtp_layers;          /* multi-token prediction depth D (DeepSeek-V3 section 2.2,
+                                    Megatron-Core's mtp_num_layers): D modules on the last
+                                    pipeline stage, each a projection, one layer of the model's
+                                    last kind and the shared output head; 0: none */
     int64_t steps;               /* 0 when tokens is given */
     double tokens;               /* 0 when steps is given */
     double submit_s;

@@ -644,6 +644,27 @@ size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int
     return g.n;
 }
 
+/* One multi-token prediction module's operators besides its transformer layer (DeepSeek-V3,
+ * arXiv 2412.19437, section 2.2; Megatron-Core's MultiTokenPredictionLayer): the shared
+ * embedding's lookup of the shifted tokens, the RMSNorms of that embedding and of the previous
+ * depth's hidden state, their concatenation projected 2h -> h (a column-parallel linear of the
+ * workload's precision), and the shared output head with its loss, as st_ops_head_forward. */
+size_t st_ops_mtp_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                          st_op *ops, size_t cap)
+{
+    dims d = dims_of(w, microbatch);
+    builder g = {gpu, ops, cap, 0};
+    double t = w->parallel.tp > 1 ? (double)w->parallel.tp : 1.0;
+    memory(&g, "mtp_embed", B.lookup * d.T * d.h);
+    memory(&g, "mtp_enorm", d.norm * d.Tr * d.h);
+    memory(&g, "mtp_hnorm", d.norm * d.Tr * d.h);
+    gemm(&g, "mtp_proj", w->precision, d.T, d.h / t, 2.0 * d.h);
+    memory(&g, "norm_f", d.norm * d.Tr * d.h);
+    gemm(&g, "logits", ST_PREC_BF16, d.T, d.v, d.h);
+    memory(&g, "xent", B.xent * d.T * d.v);
+    return g.n;
+}
+
 /* ---- Costs --------------------------------------------------------------------------------- */
 
 /* torchtitan's per-op selective activation checkpointing (pytorch/torchtitan,
@@ -875,6 +896,17 @@ static void sum_edge(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_
         *fwd += ops[i].time_s;
         *bwd += st_ops_backward_time(w, gpu, &ops[i]);
     }
+}
+
+void st_ops_mtp_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                     double *fwd_s, double *bwd_s, double *flops)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_mtp_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
+    sum_edge(w, gpu, ops, n, fwd_s, bwd_s);
+    *flops = 0;
+    for (size_t i = 0; i < n; i++)
+        *flops += 3.0 * ops[i].flops; /* forward, and backward's two GEMMs */
 }
 
 void st_ops_edge_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,

@@ -145,6 +145,17 @@ size_t st_ops_embed_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
 size_t st_ops_head_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                            st_op *ops, size_t cap);
 
+/* The forward operators of one multi-token prediction module besides its transformer layer
+ * (workload mtp_layers): the shifted tokens' embedding lookup, two norms, the 2h -> h
+ * projection and the shared output head with its loss (models/silicon/ops.c). */
+size_t st_ops_mtp_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                          st_op *ops, size_t cap);
+
+/* Their forward and backward time for one micro-batch on one GPU, and their FLOPs (forward and
+ * backward) on it. */
+void st_ops_mtp_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
+                     double *fwd_s, double *bwd_s, double *flops);
+
 /* Backward time of one forward operator: GEMMs as dgrad plus wgrad, the attention core as
  * FlashAttention's backward kernel, memory operators at twice the bytes. */
 double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op);

@@ -274,6 +274,7 @@ typedef struct plan {
     int64_t dense;
     shape xd;
     int64_t offload; /* parallel.offload_layers: the first layers' activations in host memory */
+    int64_t mtp;     /* multi-token prediction modules on the last stage (mtp_layers) */
 } plan;
 
 static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
@@ -284,6 +285,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.x = shape_of(w, microbatch);
     c.rc = p->recompute;
     c.offload = p->offload_layers > 0 ? p->offload_layers : 0;
+    c.mtp = w->mtp_layers > 0 ? w->mtp_layers : 0;
     c.pp = at_least_1(p->pp);
     c.v = at_least_1(p->virtual_stages);
     c.split = st_chunk_split_of(w->model->layers, p);
@@ -447,6 +449,13 @@ static double stage_params(const plan *c, int64_t i, double *largest_unit, doubl
         n += st_llm_norm_params(m);
         if (!m->tied_embeddings || c->pp > 1)
             n += emb;
+        /* Multi-token prediction: each module one layer of the model's last kind, its two
+         * norms and its 2h x h projection over tp; with pp > 1 the last stage keeps a copy of the
+         * input embedding the modules share (Megatron-Core's MTP shares it as a tied output
+         * layer is shared). */
+        if (c->mtp > 0)
+            n += (double)c->mtp * (layer + 2.0 * st_llm_norm_params(m) + 2.0 * h * h / t) +
+                 (c->pp > 1 && !m->tied_embeddings ? emb : 0);
     }
     if ((i == 0 || i == c->pp - 1) && emb > *largest_unit)
         *largest_unit = emb;
@@ -492,7 +501,9 @@ static double stage_activations(const plan *c, int64_t i)
     if (i == 0 && x->dropout)
         bytes += in_flight * sbh / x->rep;
     if (i == c->pp - 1)
-        bytes += 4.0 * sbh / x->rep + K.logit_bytes * x->s * x->b * x->v / x->t;
+        bytes += (1.0 + (double)c->mtp) *
+                     (4.0 * sbh / x->rep + K.logit_bytes * x->s * x->b * x->v / x->t) +
+                 (double)c->mtp * layer_bytes(x, c->rc); /* each MTP module: a layer, a head */
     return bytes;
 }
 

@@ -21,18 +21,26 @@
 typedef struct st_chunk_split {
     int64_t layers, chunks;
     int embedding, loss; /* parallel.embedding_slot, parallel.loss_slot */
+    const int64_t *per;  /* parallel.chunk_layers, chunks of them (explicit); NULL: the formula */
 } st_chunk_split;
 
 static inline st_chunk_split st_chunk_split_of(int64_t layers, const st_parallel_cfg *p)
 {
     int64_t pp = p->pp > 1 ? p->pp : 1, v = p->virtual_stages > 1 ? p->virtual_stages : 1;
-    return (st_chunk_split){layers, pp * v, p->embedding_slot != 0, p->loss_slot != 0};
+    const int64_t *per = p->chunk_layers && p->n_chunk_layers == pp * v ? p->chunk_layers : NULL;
+    return (st_chunk_split){layers, pp * v, p->embedding_slot != 0, p->loss_slot != 0, per};
 }
 
 /* The first layer (from 0) of chunk c, and how many it holds (0 for a chunk that is only the
- * embedding or only the output layer and loss). */
+ * embedding or only the output layer and loss). An explicit layout sums the chunks before. */
 static inline int64_t st_chunk_first_layer(const st_chunk_split *s, int64_t c)
 {
+    if (s->per) {
+        int64_t first = 0;
+        for (int64_t i = 0; i < c; i++)
+            first += s->per[i];
+        return first;
+    }
     int64_t slots = s->layers + s->embedding + s->loss;
     int64_t base = slots / s->chunks, extra = slots % s->chunks;
     int64_t first = c * base + (c < extra ? c : extra) - s->embedding;
@@ -41,6 +49,8 @@ static inline int64_t st_chunk_first_layer(const st_chunk_split *s, int64_t c)
 
 static inline int64_t st_chunk_layers(const st_chunk_split *s, int64_t c)
 {
+    if (s->per)
+        return s->per[c];
     int64_t slots = s->layers + s->embedding + s->loss;
     int64_t base = slots / s->chunks, extra = slots % s->chunks;
     return base + (c < extra) - (s->embedding && c == 0) - (s->loss && c == s->chunks - 1);

@@ -98,7 +98,7 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
         n = add(out, n, cap, ST_EINVAL, "parallel.pp",
                 "pp*virtual_stages = %lld exceeds the model's %lld layers%s", (long long)chunks,
                 (long long)slots, slots > m->layers ? " with the embedding and loss slots" : "");
-    else if (m && slots > m->layers && slots % chunks)
+    else if (m && slots > m->layers && slots % chunks && !p->chunk_layers)
         n = add(out, n, cap, ST_EINVAL,
                 p->embedding_slot ? "parallel.embedding_slot" : "parallel.loss_slot",
                 "the model's %lld layers and the %s make %lld, which pp*virtual_stages = %lld "
@@ -108,6 +108,24 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
                 : !p->embedding_slot ? "loss slot"
                                      : "embedding and loss slots",
                 (long long)slots, (long long)chunks);
+    /* An explicit layout: a count for every chunk, the model's layers in all, and no slot
+     * besides (the layout places the embedding and the loss itself). */
+    int64_t sum = 0;
+    for (int64_t i = 0; i < p->n_chunk_layers; i++)
+        sum += p->chunk_layers[i];
+    if (p->chunk_layers && p->n_chunk_layers != chunks)
+        n = add(out, n, cap, ST_EINVAL, "parallel.chunk_layers",
+                "%lld layer counts for pp*virtual_stages = %lld chunks: give one a chunk, in "
+                "model order",
+                (long long)p->n_chunk_layers, (long long)chunks);
+    else if (p->chunk_layers && m && sum != m->layers)
+        n = add(out, n, cap, ST_EINVAL, "parallel.chunk_layers",
+                "the chunks hold %lld layers in all, the model has %lld", (long long)sum,
+                (long long)m->layers);
+    else if (p->chunk_layers && (p->embedding_slot || p->loss_slot))
+        n = add(out, n, cap, ST_EINVAL, "parallel.chunk_layers",
+                "an explicit layout places the embedding and the loss itself: drop "
+                "embedding_slot and loss_slot");
     if (p->virtual_stages > 1 && p->pp == 1)
         n = add(out, n, cap, ST_EINVAL, "parallel.virtual_stages",
                 "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",

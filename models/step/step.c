@@ -214,6 +214,27 @@ static void offload_cost(st_step_ctx *x, int64_t mb, step_plan *p)
     p->offload_b = (double)n * fmax(0, copy - layer_bwd_s(p, 0));
 }
 
+/* Multi-token prediction (mtp_layers D): D modules after the last layer, each a layer of the
+ * model's last kind (the MoE kind of an MoE model: DeepSeek-V3's MTP block is one) with its
+ * collectives, and the operators around it (st_ops_mtp_forward); their parameters are the
+ * layer's, two norms and the 2h x h projection over tp, and with pp > 1 and an untied
+ * embedding a copy of the input embedding the modules share (models/silicon/parallel.c). */
+static void mtp_plan(int64_t mb, step_plan *p)
+{
+    const st_workload_cfg *w = p->w;
+    p->mtp = w->mtp_layers > 0 ? w->mtp_layers : 0;
+    if (!p->mtp)
+        return;
+    double f, b, fl, d = (double)p->mtp, h = (double)w->model->hidden;
+    st_ops_mtp_cost(w, p->gpu, mb, &f, &b, &fl);
+    p->mtp_f = d * f;
+    p->mtp_b = d * b;
+    p->mtp_flops = d * fl;
+    p->mtp_params =
+        d * (p->layer_params + 2.0 * st_llm_norm_params(w->model) + 2.0 * h * h / (double)p->tp) +
+        (p->pp > 1 && !w->model->tied_embeddings ? p->embed_params : 0);
+}
+
 static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, double clock,
                      step_plan *p, st_err *err)
 {
@@ -260,6 +281,7 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     model_parallel_costs(x, p, &p->lc, &p->mp_fwd_s, &p->mp_bwd_s, &p->ep_a2a_s);
     p->p2p_s = p2p_cost(x, p);
     offload_cost(x, mb, p);
+    mtp_plan(mb, p);
     /* Blocking sends (Megatron-LM's p2p_communication: batch_isend_irecv, then wait, on the
      * compute stream): a stage pairs its forward's send with the next backward's receive, and
      * its backward's send with the next forward's receive, and waits for each exchange, so
@@ -296,6 +318,10 @@ static void chunk_costs(st_step_ctx *x, const step_plan *p, double *fwd, double 
                 bwd[c] += nd * layer_bwd_s(p, 1);
             }
         }
+        if (c == p->chunks - 1 && p->mtp) { /* the MTP modules after the last layer */
+            fwd[c] += (double)p->mtp * layer_fwd_s(p, 0) + p->mtp_f;
+            bwd[c] += (double)p->mtp * layer_bwd_s(p, 0) + p->mtp_b;
+        }
         fwd[c] += p->p2p_block + (c == 0 ? p->offload_f : 0); /* offload: pp = 1, one chunk */
         bwd[c] += p->p2p_block + (c == 0 ? p->offload_b : 0);
         /* With grad_accum: separate, every micro-batch's backward ends with a pass adding the
@@ -315,10 +341,15 @@ static void rates(const step_plan *p, const st_cluster_cfg *c, st_step_result *o
                       p->lcd.recompute_flops * (double)p->dense;
     double recompute = per_pass * (double)p->m * (double)p->dp * (double)p->tp *
                        (double)p->cp; /* every GPU's share, summed */
+    /* Multi-token prediction's modules run on the last stage's GPUs: work beyond the model's
+     * FLOPs per token, in HFU as recomputation is, not in MFU. */
+    double mtp = ((double)p->mtp * (p->lc.fwd_flops + p->lc.bwd_flops + p->lc.recompute_flops) +
+                  p->mtp_flops) *
+                 (double)p->m * (double)p->dp * (double)p->tp * (double)p->cp;
     double peak = st_gpu_peak(c->gpu, w->precision) * gpus;
     double t = out->step_time_s;
     out->mfu = model / (t * peak);
-    out->hfu = (model + recompute) / (t * peak);
+    out->hfu = (model + recompute + mtp) / (t * peak);
     out->tflops_per_gpu = model / gpus / t / 1e12;
     out->tokens_per_s = tokens / t;
 }
@@ -333,13 +364,17 @@ static double stage_kernels(const step_plan *p, int64_t first, double clock)
     st_layer_cost lc, lcd;
     st_ops_layer_cost(p->w, &g, p->mb, &lc);
     st_ops_layer_cost_kind(p->w, &g, p->mb, 1, &lcd);
-    double ef, eb, hf, hb, t = 0;
+    double ef, eb, hf, hb, mtf = 0, mtb = 0, mfl, t = 0;
     st_ops_edge_cost(p->w, &g, p->mb, &ef, &eb, &hf, &hb);
+    if (p->mtp)
+        st_ops_mtp_cost(p->w, &g, p->mb, &mtf, &mtb, &mfl);
     for (int64_t c = first; c < p->chunks; c += p->pp) {
         double nd = (double)chunk_dense(p, c), n = (double)chunk_layers(p, c) - nd;
         t += n * (lc.fwd_s + lc.bwd_s + lc.recompute_s) +
              nd * (lcd.fwd_s + lcd.bwd_s + lcd.recompute_s) + (c == 0 ? ef + eb : 0) +
              (c == p->chunks - 1 ? hf + hb : 0);
+        if (c == p->chunks - 1 && p->mtp)
+            t += (double)p->mtp * (lc.fwd_s + lc.bwd_s + lc.recompute_s) + mtf + mtb;
     }
     return t;
 }
@@ -359,6 +394,8 @@ static void breakdown(const step_plan *p, const st_pipe_result *pr, const double
         layers += (double)(chunk_layers(p, c) - chunk_dense(p, c));
         z3 += zero3[c];
     }
+    if (pr->busiest == p->pp - 1) /* the last stage: its MTP modules' layers too */
+        layers += (double)p->mtp;
     /* The dense layers' collectives are the dense layer's. */
     double mp = (layers * (p->mp_fwd_s + p->mp_bwd_s) + dense * (p->mpd_fwd_s + p->mpd_bwd_s)) *
                 (double)p->m;

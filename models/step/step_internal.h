@@ -63,6 +63,11 @@ typedef struct step_plan {
     st_layer_cost lc;
     double mp_fwd_s, mp_bwd_s; /* TP and CP collectives per layer per micro-batch */
     double embed_f, embed_b, head_f, head_b;
+    /* Multi-token prediction (workload mtp_layers, on the last chunk): the modules, their
+     * operators besides the layers (fwd, bwd, FLOPs per micro-batch on one GPU, all modules) and
+     * their parameters on one GPU, layers included */
+    int64_t mtp;
+    double mtp_f, mtp_b, mtp_flops, mtp_params;
     double offload_f, offload_b; /* activation offload's exposed copies per micro-batch (step.c) */
     double straggle;             /* the slowest GPU's compute clock is the mean GPU's over straggle
                                     (cluster.variability); 1 without a spread */
@@ -151,6 +156,8 @@ static inline double chunk_params(const step_plan *p, int64_t c)
         n += p->embed_params;
     if (c == p->chunks - 1 && output_apart(p))
         n += p->embed_params;
+    if (c == p->chunks - 1)
+        n += p->mtp_params;
     return n;
 }
 
