@@ -71,6 +71,7 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
     ST_FBOOL(st_parallel_cfg, "tp_comm_overlap", tp_comm_overlap),
+    ST_FBOOL(st_parallel_cfg, "ep_comm_overlap", ep_comm_overlap),
     ST_FBOOL(st_parallel_cfg, "cp_comm_overlap", cp_comm_overlap),
     ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, st_recompute_names),

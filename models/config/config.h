@@ -260,6 +260,9 @@ typedef struct st_parallel_cfg {
     int tp_comm_overlap;      /* TP collectives run beside the GEMMs Transformer Engine's
                                  userbuffers pair them with (Megatron-Core's tp_comm_overlap;
                                  needs sequence parallelism); default 0: counted whole */
+    int ep_comm_overlap;      /* an MoE layer's EP all-to-alls run beside another micro-batch's
+                                 compute (Megatron-Core's overlap_moe_expert_parallel_comm, the
+                                 combined 1F1B schedule); default 0: counted whole */
     int grad_collective;      /* ST_GRAD_COLL_*: how gradients are reduced over data parallelism */
     int grad_accum_separate;  /* grad_accum: separate - the weight-gradient GEMM writes a bf16
                                  gradient that a separate pass adds into the fp32 buffer after

@@ -822,10 +822,17 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
     double attn_s = 0.0, attn_flops = 0.0, sac_s = 0.0, sac_flops = 0.0;
+    int mlp = 0; /* past norm2: the MLP side */
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
+        double bwd = st_ops_backward_time(w, gpu, &ops[i]);
         out->fwd_s += ops[i].time_s;
-        out->bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
+        out->bwd_s += bwd;
+        mlp |= strcmp(ops[i].name, "norm2") == 0;
+        if (mlp) {
+            out->mlp_fwd_s += ops[i].time_s;
+            out->mlp_bwd_s += bwd;
+        }
         out->fwd_flops += ops[i].flops;
         if (ops[i].attn_core) {
             attn_s += ops[i].time_s;

@@ -122,6 +122,10 @@ typedef struct st_layer_cost {
     /* The attention core's kernels (in fwd_s and bwd_s): what context parallelism's ring
      * exchange runs beside (parallel.cp_comm_overlap). */
     double attn_fwd_s, attn_bwd_s;
+    /* Of fwd_s and bwd_s, the MLP side's (norm2 to the end: an MoE layer's router, dispatch
+     * permutations, experts and shared experts): what the combined 1F1B schedule pairs with the
+     * other micro-batch's EP all-to-alls (parallel.ep_comm_overlap). */
+    double mlp_fwd_s, mlp_bwd_s;
 } st_layer_cost;
 
 /* The forward operators of one layer for `microbatch` sequences (below 1 counts as 1) on one

@@ -126,6 +126,9 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
         n = add(out, n, cap, ST_EINVAL, "parallel.chunk_layers",
                 "an explicit layout places the embedding and the loss itself: drop "
                 "embedding_slot and loss_slot");
+    if (p->ep_comm_overlap && m && (m->experts <= 0 || p->ep <= 1))
+        n = add(out, n, cap, ST_EINVAL, "parallel.ep_comm_overlap",
+                "the EP all-to-all overlap needs a mixture-of-experts model with ep > 1");
     if (p->virtual_stages > 1 && p->pp == 1)
         n = add(out, n, cap, ST_EINVAL, "parallel.virtual_stages",
                 "virtual_stages = %lld needs pipeline parallelism (pp = %lld)",

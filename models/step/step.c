@@ -117,6 +117,33 @@ static double cp_exposed(double ring, double attn, int64_t cp, double s)
  * (models/silicon/ops.c, st_ops_layer_cost). Context parallelism gathers K and V around its ring in
  * forward and reduces their gradients in backward (Megatron-Core's ring attention), counted here as
  * not overlapped. */
+/* Megatron-Core's combined 1F1B schedule (overlap_moe_expert_parallel_comm, MCore 0.14;
+ * megatron/core/pipeline_parallel/combined_1f1b.py) runs one micro-batch's layer forward beside
+ * another's layer backward, sub-module by sub-module on two streams: the backward combine beside
+ * the forward attention, the forward and backward dispatches beside the two MLP passes, the
+ * forward combine beside the backward attention. A pair of passes then takes
+ *     max(Af, a) + max(Mb + Mf, 2a) + max(Ab, a)
+ * against Af + Ab + Mf + Mb + 4a whole (A attention side, M MLP side, a one all-to-all), the
+ * overlapped compute slowed by st_gpu_overlap_slowdown (the all-to-all kernels' SMs). What the
+ * pair's all-to-alls add to its compute: */
+static double ep_pair_exposed_s(const step_plan *p, const st_layer_cost *lc, double a)
+{
+    double af = lc->fwd_s - lc->mlp_fwd_s, ab = lc->bwd_s - lc->mlp_bwd_s + lc->recompute_s;
+    double m = lc->mlp_fwd_s + lc->mlp_bwd_s;
+    double both = fmin(af, a) + fmin(m, 2 * a) + fmin(ab, a);
+    return fmax(af, a) + fmax(m, 2 * a) + fmax(ab, a) - (af + ab + m) +
+           st_gpu_overlap_slowdown(p->gpu) * both;
+}
+
+/* The share of a stage's passes the combined schedule pairs: all but the warm-up's forwards
+ * (and as many cool-down backwards) of the first stage, which has the most. */
+static double ep_paired(const step_plan *p)
+{
+    double total = (double)p->m * (double)p->v;
+    double w = (double)st_pipe_warmup(p->pp, p->v, p->m, 0);
+    return total > 0 ? fmax(0, total - (w > 0 ? w : 1)) / total : 0;
+}
+
 static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_layer_cost *lc,
                                  double *mp_fwd_s, double *mp_bwd_s, double *ep_a2a_s)
 {
@@ -154,12 +181,19 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
     *ep_a2a_s = 0;
     if (lc->ep_a2a_fwd) {
         /* Expert parallelism: every EP group of the stage (ep consecutive ranks) runs its
-         * all-to-alls at once. Not overlapped with compute: Megatron-Core's EP overlap options
-         * (moe_shared_expert_overlap, the 1F1B A2A overlap) are not modelled. */
+         * all-to-alls at once, counted whole, or beside the other micro-batch's compute under
+         * the combined 1F1B schedule (ep_pair_s). */
         int64_t ep = w->parallel.ep, groups = p->tp * p->cp * p->dp / ep;
-        *ep_a2a_s = st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, 1, groups, ep, lc->ep_a2a_bytes);
-        *mp_fwd_s += lc->ep_a2a_fwd * *ep_a2a_s;
-        *mp_bwd_s += (lc->ep_a2a_bwd + lc->ep_a2a_recompute) * *ep_a2a_s;
+        double a = st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, 1, groups, ep, lc->ep_a2a_bytes);
+        *ep_a2a_s = a;
+        double fwd = lc->ep_a2a_fwd * a, bwd = lc->ep_a2a_bwd * a;
+        if (w->parallel.ep_comm_overlap) {
+            double f = ep_paired(p), half = ep_pair_exposed_s(p, lc, a) / 2;
+            fwd = (1 - f) * fwd + f * half;
+            bwd = (1 - f) * bwd + f * half;
+        }
+        *mp_fwd_s += fwd;
+        *mp_bwd_s += bwd + lc->ep_a2a_recompute * a;
     }
 }
 

@@ -94,6 +94,26 @@ START_TEST(test_all_to_alls_enter_the_model_parallel_time)
 }
 END_TEST
 
+/* The combined 1F1B schedule (parallel.ep_comm_overlap) hides the all-to-alls behind the other
+ * micro-batch's compute: the step shortens, by no more than the all-to-alls' whole time, and the
+ * kernels stay. Across two nodes the all-to-alls are large; 16 micro-batches, all but one paired.
+ */
+START_TEST(test_ep_overlap_hides_all_to_alls)
+{
+    st_cluster_cfg c = cluster(2);
+    st_llm_spec m = moe_model();
+    st_workload_cfg w = training(&m, 1, 16, 16), o = w;
+    w.global_batch = o.global_batch = 16 * 16;
+    o.parallel.ep_comm_overlap = 1;
+    st_step_result rw = step(&c, &w), ro = step(&c, &o);
+    ck_assert(rw.b.tp_comm_s > 0);
+    ck_assert(ro.step_time_s < rw.step_time_s);
+    ck_assert(ro.step_time_s > rw.step_time_s - rw.b.tp_comm_s);
+    ck_assert(ro.b.tp_comm_s < rw.b.tp_comm_s);
+    ASSERT_REL(ro.b.compute_s, rw.b.compute_s, 1e-6);
+}
+END_TEST
+
 START_TEST(test_expert_gradients_reduce_over_edp)
 {
     /* Gradient reduction after the backward, not overlapped, so all of it is exposed. With
@@ -161,6 +181,7 @@ Suite *moe_step_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_all_to_alls_enter_the_model_parallel_time);
     tcase_add_test(tc, test_expert_gradients_reduce_over_edp);
+    tcase_add_test(tc, test_ep_overlap_hides_all_to_alls);
     tcase_add_test(tc, test_routing_imbalance_default_matches_model_zoo);
     suite_add_tcase(s, tc);
     return s;
