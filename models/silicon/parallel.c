@@ -453,9 +453,14 @@ static double stage_params(const plan *c, int64_t i, double *largest_unit, doubl
          * norms and its 2h x h projection over tp; with pp > 1 the last stage keeps a copy of the
          * input embedding the modules share (Megatron-Core's MTP shares it as a tied output
          * layer is shared). */
-        if (c->mtp > 0)
-            n += (double)c->mtp * (layer + 2.0 * st_llm_norm_params(m) + 2.0 * h * h / t) +
+        if (c->mtp > 0) {
+            double mtp_layer = layer; /* of the model's last kind: its MoE kind, if any */
+            n += (double)c->mtp * (mtp_layer + 2.0 * st_llm_norm_params(m) + 2.0 * h * h / t) +
                  (c->pp > 1 && !m->tied_embeddings ? emb : 0);
+            *experts += (double)c->mtp * local; /* sharded over edp, as the layers' */
+            if (mtp_layer > *largest_unit)
+                *largest_unit = mtp_layer;
+        }
     }
     if ((i == 0 || i == c->pp - 1) && emb > *largest_unit)
         *largest_unit = emb;
@@ -486,7 +491,7 @@ static double stage_activations(const plan *c, int64_t i)
                        : stage_peak_layers(c, i, layer_bytes(x, c->rc), layer_bytes(&c->xd, c->rc));
     if (off > 0) /* the layer in transit, of the kind offloaded last */
         bytes += layer_bytes(off > off_d ? x : &c->xd, c->rc);
-    if (layers - nd > 0)
+    if (layers - nd > 0 || (i == c->pp - 1 && c->mtp > 0)) /* an MTP layer's too */
         bytes += recompute_workset(x, c->rc);
     if (nd > 0) {
         /* Dense layers keep the dense MLP's tensors; the working set is the larger kind's. */

@@ -126,6 +126,10 @@ static int check_shape(const st_workload_cfg *w, st_plan_issue *out, int n, int 
         n = add(out, n, cap, ST_EINVAL, "parallel.chunk_layers",
                 "an explicit layout places the embedding and the loss itself: drop "
                 "embedding_slot and loss_slot");
+    if (w->mtp_layers > 0 && p->zero >= 3)
+        n = add(out, n, cap, ST_EINVAL, "mtp_layers",
+                "multi-token prediction is not modelled under zero 3 (its per-layer gathers "
+                "hold the model's layers only): use zero 0, 1 or 2");
     if (p->ep_comm_overlap && m && (m->experts <= 0 || p->ep <= 1))
         n = add(out, n, cap, ST_EINVAL, "parallel.ep_comm_overlap",
                 "the EP all-to-all overlap needs a mixture-of-experts model with ep > 1");

@@ -161,6 +161,13 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
          * end - k * per_layer, counting k from the chunk's first layer (the chunk's mean layer
          * backward, also in a chunk that mixes dense and MoE layers; a dense layer's bucket
          * holds the dense layer's parameters). */
+        /* The MTP modules' layers run first in the last chunk's backward: their buckets are
+         * ready when its backward has done them (at its start, to first order). */
+        for (int64_t k = 0; k < chunk_mtp(p, c); k++) {
+            double ready = overlap ? end - (double)n * per_layer : pr->makespan_s;
+            t = fmax(t, ready) + layer_t[0];
+            beside += fmax(0, fmin(t, *compute_end) - fmax(t - layer_t[0], 0));
+        }
         for (int64_t k = n - 1; k >= 0; k--) {
             double ready = overlap ? end - (double)k * per_layer : pr->makespan_s;
             double lt = layer_t[layer_is_dense(p, c, k)];
@@ -168,7 +175,8 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
             beside += fmax(0, fmin(t, *compute_end) - fmax(t - lt, 0));
         }
         double nd = (double)chunk_dense(p, c);
-        double extra = chunk_params(p, c) - ((double)n - nd) * p->layer_params;
+        double extra =
+            chunk_params(p, c) - ((double)n - nd + (double)chunk_mtp(p, c)) * p->layer_params;
         if (nd > 0)
             extra -= nd * p->dense_params;
         if (extra > 0)
@@ -206,7 +214,8 @@ static double gather_at_once(st_step_ctx *x, const step_plan *p)
         double params = 0, e = 0;
         for (int64_t c = s; c < p->chunks; c += p->pp) {
             params += chunk_params(p, c);
-            e += (double)(chunk_layers(p, c) - chunk_dense(p, c)) * p->expert_params;
+            e += (double)(chunk_layers(p, c) - chunk_dense(p, c) + chunk_mtp(p, c)) *
+                 p->expert_params;
         }
         if (params > most) {
             most = params;
@@ -231,7 +240,7 @@ static double stage_gather_late(const step_plan *p, const st_pipe_result *pr, in
     double all = 0;
     for (int64_t c = s; c < p->chunks; c += p->pp) {
         double nd = (double)chunk_dense(p, c);
-        all += ((double)chunk_layers(p, c) - nd) * layer_t[0] +
+        all += ((double)chunk_layers(p, c) - nd + (double)chunk_mtp(p, c)) * layer_t[0] +
                ((c == 0) + (c == p->chunks - 1 && output_apart(p))) * edge_t;
         if (nd > 0)
             all += nd * layer_t[1];
@@ -255,8 +264,11 @@ static double stage_gather_late(const step_plan *p, const st_pipe_result *pr, in
             double due = d ? need + (double)k * pd : need + (double)nd * pd + (double)(k - nd) * pm;
             gather_unit(&g, layer_t[d], due, d ? pd : pm);
         }
+        double after = need + (double)nd * pd + (double)(n - nd) * pm;
+        for (int64_t k = 0; k < chunk_mtp(p, c); k++) /* the MTP modules' layers, in turn */
+            gather_unit(&g, layer_t[0], after + (double)k * pm, pm);
         if (c == p->chunks - 1 && output_apart(p))
-            gather_unit(&g, edge_t, need + (double)nd * pd + (double)(n - nd) * pm, 0);
+            gather_unit(&g, edge_t, after + (double)chunk_mtp(p, c) * pm, 0);
     }
     return g.late;
 }
@@ -311,7 +323,9 @@ double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe
  * before the optimizer can step. Nothing overlaps it. */
 double st__step_embedding_sync_s(st_step_ctx *x, const step_plan *p)
 {
-    if (p->pp < 2 || !p->w->model->tied_embeddings)
+    /* ... and so are the input embedding and the copy MTP modules share on the last stage
+     * (Megatron-Core treats it as a shared embedding) */
+    if (p->pp < 2 || (!p->w->model->tied_embeddings && p->mtp <= 0))
         return 0;
     int64_t stage = p->tp * p->cp * p->dp;
     return st__step_coll_time(x, ST_COLL_ALL_REDUCE, 2, (p->pp - 1) * stage, stage, 1,

@@ -146,6 +146,12 @@ static inline int output_apart(const step_plan *p)
 
 /* Chunk c's parameters on one GPU: its layers, the embedding on the first chunk and the output
  * layer on the last. */
+/* The multi-token prediction modules on chunk c: all on the last chunk, after its layers. */
+static inline int64_t chunk_mtp(const step_plan *p, int64_t c)
+{
+    return c == p->chunks - 1 ? p->mtp : 0;
+}
+
 static inline double chunk_params(const step_plan *p, int64_t c)
 {
     double nd = (double)chunk_dense(p, c);

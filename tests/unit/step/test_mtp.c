@@ -100,6 +100,25 @@ START_TEST(test_a_layout_makes_room_for_it)
 }
 END_TEST
 
+/* An MoE model's module is an MoE layer: its experts are expert parameters, sharded over the
+ * expert-data-parallel group as the layers' are, not over dp x cp. */
+START_TEST(test_an_moe_module_s_experts_are_experts)
+{
+    st_workload_cfg w0 = llama8b(1, 8), w1;
+    w0.model = st_catalog_model("qwen3-30b-a3b");
+    w0.parallel.ep = 8;
+    w1 = w0;
+    w1.mtp_layers = 1;
+    st_memory m0, m1;
+    st_memory_estimate(&w0, st_catalog_gpu("h100-sxm"), 1, &m0);
+    st_memory_estimate(&w1, st_catalog_gpu("h100-sxm"), 1, &m1);
+    int64_t layers = w0.model->layers;
+    ck_assert_double_eq_tol(m1.expert_params_per_gpu,
+                            m0.expert_params_per_gpu * (double)(layers + 1) / (double)layers,
+                            1e-6 * m0.expert_params_per_gpu);
+}
+END_TEST
+
 Suite *mtp_suite(void)
 {
     Suite *s = suite_create("mtp");
@@ -107,6 +126,7 @@ Suite *mtp_suite(void)
     tcase_add_test(tc, test_the_module_s_operators);
     tcase_add_test(tc, test_a_module_lengthens_the_step_and_fills_the_last_stage);
     tcase_add_test(tc, test_a_layout_makes_room_for_it);
+    tcase_add_test(tc, test_an_moe_module_s_experts_are_experts);
     suite_add_tcase(s, tc);
     return s;
 }
