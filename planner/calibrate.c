@@ -11,6 +11,7 @@
 #include "models/forecast/forecast.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
+#include "sim/progress.h"
 #include "sim/xalloc.h"
 
 static const char *const term_names[ST_CAL__TERMS] = {
@@ -413,6 +414,8 @@ static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
     const st_cal_input *in = x->in;
     st_calib_cfg whole = x->cal;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++) {
+        /* the refits are most of a calibration's time: one per measured step */
+        st_progress("calibrate: leave-one-out refits", (int64_t)i, (int64_t)in->n_steps);
         out->steps[i].after_s = step_time(x, &in->steps[i]);
         out->steps[i].loo_ratio = NAN;
         size_t n_over;
@@ -424,6 +427,7 @@ static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
         }
         x->cal = whole;
     }
+    st_progress("calibrate: leave-one-out refits", (int64_t)in->n_steps, (int64_t)in->n_steps);
     return x->failed ? x->err->code : 0;
 }
 
