@@ -411,7 +411,7 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
                 k->energy_usd, k->demand_usd, k->maintenance_usd, k->staff_usd, k->gpu_usd,
                 k->storage_usd, k->egress_usd);
         if (r->f[i].has_band)
-            fprintf(out, "    error band %.6g-%.6g USD (%.0f%%: the wall time's band)\n",
+            fprintf(out, "    error band %.6g to %.6g USD (%.0f%%: the wall time's band)\n",
                     r->f[i].cost_band[0], r->f[i].cost_band[1], 100 * ST_BAND_LEVEL);
         if (c->delivery == ST_DELIVERY_ON_PREM)
             fprintf(out,
