@@ -75,6 +75,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].parallel.pp", NU, 0, "Pipeline parallel"),
     RUN("jobs[].parallel.dp", NU, 0, "Data parallel"),
     RUN("jobs[].parallel.ep", NU, OPT, "Expert parallel"),
+    RUN("jobs[].parallel.etp", NU, OPT, "Expert tensor parallel"),
     RUN("jobs[].parallel.routing_imbalance", NU, OPT, "Routing imbalance"),
     RUN("jobs[].parallel.capacity_factor", NU, OPT, "Expert capacity factor"),
     RUN("jobs[].parallel.microbatch", NU, 0, "Micro-batch"),

@@ -224,6 +224,8 @@ static cJSON *job_json(const st_forecast *f)
     cJSON_AddNumberToObject(par, "dp", (double)p->dp);
     if (w->model->experts > 0) { /* absent for dense models: no expert parallelism, no routing */
         cJSON_AddNumberToObject(par, "ep", (double)(p->ep > 1 ? p->ep : 1));
+        if (p->etp > 1) /* expert tensor parallelism; absent: 1 */
+            cJSON_AddNumberToObject(par, "etp", (double)p->etp);
         cJSON_AddNumberToObject(par, "routing_imbalance", st_moe_routing(w));
         if (w->capacity_factor > 0) /* token dropping; absent: dropless */
             cJSON_AddNumberToObject(par, "capacity_factor", w->capacity_factor);

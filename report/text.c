@@ -215,12 +215,15 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     if (w->model->experts > 0 && w->capacity_factor > 0)
         snprintf(cf, sizeof cf, "capacity factor %.3g%s: the busiest rank %.3gx the mean rows",
                  w->capacity_factor, w->pad_to_capacity ? " padded" : "", st_moe_imbalance(w));
+    char et[32] = ""; /* expert tensor parallelism, where the plan has it */
+    if (w->model->experts > 0 && p->etp > 1)
+        snprintf(et, sizeof et, ", etp %lld", (long long)p->etp);
     if (w->model->experts > 0 && p->ep > 1) /* one rank of every expert: nothing unequal */
-        snprintf(ep, sizeof ep, ", ep %lld (routing imbalance %.3g%s%s%s)", (long long)p->ep,
+        snprintf(ep, sizeof ep, ", ep %lld%s (routing imbalance %.3g%s%s%s)", (long long)p->ep, et,
                  st_moe_routing(w), w->routing_imbalance_given ? "" : ", default", *cf ? "; " : "",
                  cf);
     else if (w->model->experts > 0)
-        snprintf(ep, sizeof ep, ", ep 1%s%s%s", *cf ? " (" : "", cf, *cf ? ")" : "");
+        snprintf(ep, sizeof ep, ", ep 1%s%s%s%s", et, *cf ? " (" : "", cf, *cf ? ")" : "");
     fprintf(out,
             "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld%s, zero %d, micro-batch %lld%s\n",
             (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, ep, p->zero,

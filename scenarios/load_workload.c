@@ -64,6 +64,7 @@ static const st_field parallel_fields[] = {
     ST_FINT(st_parallel_cfg, "pp", pp, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_parallel_cfg, "dp", dp, ST_R_MIN1, .max = 1e9),
     ST_FINT(st_parallel_cfg, "ep", ep, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_parallel_cfg, "etp", etp, ST_R_MIN1, .max = 1024),
     ST_FINT(st_parallel_cfg, "zero", zero, ST_R_NONNEG, .max = 3),
     ST_FFN("microbatch", fn_microbatch),
     ST_FINT(st_parallel_cfg, "virtual_stages", virtual_stages, ST_R_MIN1, .max = 1e4),

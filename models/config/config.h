@@ -284,9 +284,12 @@ typedef struct st_parallel_cfg {
                                memory between forward and backward (Megatron-Core's
                                cpu_offloading_num_layers); default 0 */
     st_recompute recompute;
-    int64_t ep; /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
-                   the EP group being ep consecutive ranks of a stage's tp x cp x dp
-                   (Megatron-Core, expert tensor parallelism 1); default 1, below 1 counts as 1 */
+    int64_t ep;  /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
+                    the EP group being ep ranks of a stage's tp x cp x dp at stride etp
+                    (Megatron-Core); default 1, below 1 counts as 1 */
+    int64_t etp; /* appended: expert tensor parallelism (Megatron-Core's
+                    expert_tensor_parallel_size): each expert's linear layers split over etp
+                    consecutive ranks; default 1, below 1 counts as 1 */
     st_loc loc;
 } st_parallel_cfg;
 

@@ -116,6 +116,7 @@ typedef struct dims {
      * this GPU receives, imb k Tr ep / experts (the mean's times the routing imbalance); the
      * shared experts' inner and first projection's widths per TP rank (0 without). */
     double experts, topk, ep, fe, up_e, me, fs, up_s;
+    double etp; /* expert tensor parallelism: fe and up_e are per etp rank, me gathered over it */
     double imb; /* st_moe_imbalance: the most loaded EP rank's rows over the mean */
     /* Multi-head latent attention (mla 0: ordinary): the value width per TP rank (the core's
      * output and the output projection's input; = da without MLA), the latent ranks and the
@@ -180,10 +181,11 @@ static dims dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.experts = (double)(m->experts > 0 ? m->experts : 0);
     d.topk = (double)m->experts_per_token;
     d.ep = at_least_1(w->parallel.ep);
-    d.fe = (double)m->expert_ffn_hidden;
-    d.up_e = (double)st_llm_expert_up(m);
+    d.etp = at_least_1(w->parallel.etp);
+    d.fe = (double)m->expert_ffn_hidden / d.etp;
+    d.up_e = (double)st_llm_expert_up(m) / d.etp;
     d.imb = st_moe_imbalance(w);
-    d.me = d.experts > 0 ? d.imb * d.topk * d.Tr * d.ep / d.experts : 0.0;
+    d.me = d.experts > 0 ? d.imb * d.topk * d.Tr * d.ep * d.etp / d.experts : 0.0;
     d.up_s = (double)st_llm_shared_up(m) / t;
     d.fs = d.up_s > 0 ? (double)m->shared_expert_ffn_hidden / t : 0.0;
     mla_dims(&d, m, t);
@@ -521,8 +523,10 @@ static void moe_mlp(builder *g, const dims *d)
      * Transformer Engine module, so FP8 does not apply to it. */
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
     memory(g, "permute", B.permute * d->Tr * d->h * (1.0 + d->topk));
-    /* rows: what the most loaded rank of the EP group receives (the layer waits for it) */
-    double local = d->experts / d->ep, rows = d->imb * d->topk * d->Tr;
+    /* rows: what the most loaded rank of the EP group receives (the layer waits for it), and
+     * with expert tensor parallelism its etp ranks' rows gathered (Megatron-Core's dispatcher
+     * all-gathers them over the expert TP group after the all-to-all, and sorts the gathered) */
+    double local = d->experts / d->ep, rows = d->me * local;
     /* The rows a GPU receives from its EP group arrive sorted by source rank: with more than
      * one local expert they are sorted again by expert after the dispatch, and back before the
      * combine (MoEAlltoAllTokenDispatcher.dispatch_postprocess, "Permutation 2: Sort tokens by
@@ -712,6 +716,13 @@ double st_ops_sac_recompute_share(const st_workload_cfg *w, const st_gpu_spec *g
  * layers' precision (FP8 dispatch is not modelled). None without experts or at ep = 1. */
 static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cost *out)
 {
+    if (d->experts > 0 && d->etp > 1) { /* the expert TP group's gather and reduce-scatter */
+        out->etp_colls_fwd = 2;
+        out->etp_colls_bwd = 2;
+        if (w->parallel.recompute == ST_RECOMPUTE_FULL)
+            out->etp_colls_recompute = 2;
+        out->etp_bytes = d->imb * d->topk * d->Tr * d->etp * d->h * 2.0;
+    }
     if (d->experts <= 0 || d->ep <= 1)
         return;
     out->ep_a2a_fwd = 2;

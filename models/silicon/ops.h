@@ -110,6 +110,12 @@ typedef struct st_layer_cost {
      * forward's two again under full recompute. 0 otherwise. */
     int ep_a2a_fwd, ep_a2a_bwd, ep_a2a_recompute;
     double ep_a2a_bytes;
+    /* Expert tensor parallelism (etp > 1): the received rows all-gathered over the etp ranks
+     * before the experts and the outputs reduce-scattered after (forward; backward their
+     * gradients; full recompute the forward's again), each etp_bytes (the all-gather's output
+     * and the reduce-scatter's input). 0 otherwise. */
+    int etp_colls_fwd, etp_colls_bwd, etp_colls_recompute;
+    double etp_bytes;
     /* With sequence parallelism and tp > 1: each TP collective of the layer with the GEMM
      * Transformer Engine's overlap pairs it with (qkv and fc1 forward: their input's all-gather
      * by ring exchange; proj and fc2 forward: their output's reduce-scatter by pipeline; proj

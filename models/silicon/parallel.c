@@ -89,6 +89,7 @@ typedef struct shape {
      * MLA: heads v); MLA's two latent ranks (q_lora_rank + kv_lora_rank; 0 without MLA). */
     double dvv, dout, lat;
     double imb; /* MoE routing imbalance (st_moe_imbalance): the peak rank's rows over the mean */
+    double etp; /* expert tensor parallelism (parallel.etp, at least 1) */
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -118,6 +119,7 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.topk = (double)m->experts_per_token;
     x.up_e = (double)st_llm_expert_up(m);
     x.fe = (double)m->expert_ffn_hidden;
+    x.etp = (double)at_least_1(w->parallel.etp);
     x.fm =
         x.experts > 0 ? (st_llm_shared_up(m) > 0 ? (double)m->shared_expert_ffn_hidden : 0.0) : x.f;
     x.imb = st_moe_imbalance(w);
@@ -134,8 +136,10 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
  * loaded one (st_moe_imbalance), whose memory is the peak. */
 static double moe_mlp_bytes(const shape *x)
 {
+    /* with expert tensor parallelism the experts' input rows are gathered over etp ranks (kept
+     * whole for the weight gradient), their inner widths split over them */
     double tm = x->s * x->b / x->rep;
-    return tm * (2.0 * x->imb * x->topk * (x->h + x->up_e + x->fe) + 4.0 * x->experts);
+    return tm * (2.0 * x->imb * x->topk * (x->h * x->etp + x->up_e + x->fe) + 4.0 * x->experts);
 }
 
 /* Attention scores (unfused attention): softmax output 2as^2b, and with dropout its mask as^2b and
@@ -247,9 +251,9 @@ double st_memory_reserved(const st_workload_cfg *w)
     if (w->model && w->model->experts > 0) {
         /* An MoE model adds Megatron-Core's expert-parallel group (the all-to-alls) and its
          * expert-data-parallel group (the expert gradients), each when it spans GPUs. */
-        int64_t ep = at_least_1(p->ep);
-        int64_t edp = at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp) / ep;
-        comms += (ep > 1) + (edp > 1);
+        int64_t ep = at_least_1(p->ep), etp = at_least_1(p->etp);
+        int64_t edp = at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp) / (ep * etp);
+        comms += (ep > 1) + (edp > 1) + (etp > 1); /* and the expert tensor-parallel group */
     }
     return K.cuda_context + (double)comms * K.nccl_comm;
 }
@@ -301,7 +305,8 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
      * intermediate dtype)"; the fp32 master copy stays with the optimizer states. */
     c.wb = w->fp8_param_gather ? K.weight_bytes / 2 : K.weight_bytes;
     c.reserved = st_memory_reserved(w);
-    c.ep = (double)at_least_1(p->ep);
+    /* expert tensor parallelism splits each expert further: etp x ep expert-model ranks */
+    c.ep = (double)at_least_1(p->ep) * (double)at_least_1(p->etp);
     c.edp_div = (double)(at_least_1(p->tp) * at_least_1(p->cp) * at_least_1(p->dp)) / c.ep;
     c.dense = w->model->experts > 0 ? st_llm_dense_layers(w->model) : 0;
     c.xd = c.x;

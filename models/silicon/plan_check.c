@@ -197,6 +197,7 @@ static int check_experts(const st_workload_cfg *w, st_plan_issue *out, int n, in
     const st_parallel_cfg *p = &w->parallel;
     const st_llm_spec *m = w->model;
     long long ep = p->ep < 1 ? 1 : p->ep, experts = m ? m->experts : 0;
+    long long etp = p->etp < 1 ? 1 : p->etp;
     if (!m)
         return n;
     if (ep > 1 && experts == 0)
@@ -204,8 +205,21 @@ static int check_experts(const st_workload_cfg *w, st_plan_issue *out, int n, in
                    "ep = %lld needs a mixture-of-experts model (experts), found the dense model "
                    "'%s'",
                    ep, m->name ? m->name : "(inline)");
+    if (etp > 1 && experts == 0)
+        return add(out, n, cap, ST_EINVAL, "parallel.etp",
+                   "etp = %lld needs a mixture-of-experts model (experts), found the dense model "
+                   "'%s'",
+                   etp, m->name ? m->name : "(inline)");
     if (experts == 0)
         return n;
+    if (m->expert_ffn_hidden % etp)
+        n = add(out, n, cap, ST_EINVAL, "parallel.etp",
+                "the experts' width %lld does not split over etp = %lld",
+                (long long)m->expert_ffn_hidden, etp);
+    if (etp > 1 && p->dp && (p->tp * p->cp * p->dp) % (ep * etp))
+        n = add(out, n, cap, ST_EINVAL, "parallel.etp",
+                "ep x etp = %lld does not divide a stage's tp*cp*dp = %lld ranks", ep * etp,
+                (long long)(p->tp * p->cp * p->dp));
     if (experts % ep)
         n = add(out, n, cap, ST_EINVAL, "parallel.ep",
                 "the model's %lld experts do not split over ep = %lld", experts, ep);

@@ -118,16 +118,17 @@ static int has_dp_reduce(const step_plan *p)
  * the expert parameters in buffers of their own, reduced (and, with the distributed optimizer,
  * gathered) over the expert-data-parallel group (megatron/core/distributed/
  * distributed_data_parallel.py, the expert_parallel buffers; parallel_state.py
- * get_expert_data_parallel_group): edp ranks ep apart, ep such groups at once. The dense
- * parameters go over the dp x cp ranks (tp apart) as before; the two run one after the other. */
+ * get_expert_data_parallel_group): edp ranks ep x etp apart, ep x etp such groups at once. The
+ * dense parameters go over the dp x cp ranks (tp apart) as before; the two run one after the other.
+ */
 static double layer_dp_coll(st_step_ctx *x, const step_plan *p, st_coll_op op, double bytes,
                             int dense)
 {
-    int64_t n = p->dp * p->cp, ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
+    int64_t n = p->dp * p->cp, emp = p->emp > 1 ? p->emp : 1;
     double all = layer_params_of(p, dense), experts = layer_experts_of(p, dense);
     double t = st__step_coll_time(x, op, n, p->tp, p->tp, 1, (all - experts) * bytes);
     if (experts > 0)
-        t += st__step_coll_time(x, op, p->edp, ep, ep, 1, experts * bytes);
+        t += st__step_coll_time(x, op, p->edp, emp, emp, 1, experts * bytes);
     return t;
 }
 
@@ -225,8 +226,9 @@ static double gather_at_once(st_step_ctx *x, const step_plan *p)
     double t = st__step_coll_time(x, ST_COLL_ALL_GATHER, p->dp * p->cp, p->tp, p->tp, 1,
                                   (most - experts) * param_bytes(p));
     if (experts > 0) {
-        int64_t ep = p->w->parallel.ep > 1 ? p->w->parallel.ep : 1;
-        t += st__step_coll_time(x, ST_COLL_ALL_GATHER, p->edp, ep, ep, 1, experts * param_bytes(p));
+        int64_t emp = p->emp > 1 ? p->emp : 1;
+        t += st__step_coll_time(x, ST_COLL_ALL_GATHER, p->edp, emp, emp, 1,
+                                experts * param_bytes(p));
     }
     return t;
 }

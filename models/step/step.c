@@ -183,8 +183,13 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
         /* Expert parallelism: every EP group of the stage (ep consecutive ranks) runs its
          * all-to-alls at once, counted whole, or beside the other micro-batch's compute under
          * the combined 1F1B schedule (ep_pair_s). */
-        int64_t ep = w->parallel.ep, groups = p->tp * p->cp * p->dp / ep;
-        double a = st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, 1, groups, ep, lc->ep_a2a_bytes);
+        /* with expert tensor parallelism the EP group's ranks are etp apart (Megatron-Core's
+         * expert rank order, etp innermost); the groups of the other etp offsets run at once
+         * on other GPUs and are not simulated beside them */
+        int64_t ep = w->parallel.ep, etp = w->parallel.etp > 1 ? w->parallel.etp : 1;
+        int64_t groups = p->tp * p->cp * p->dp / (ep * etp);
+        double a =
+            st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, groups, ep * etp, lc->ep_a2a_bytes);
         *ep_a2a_s = a;
         double fwd = lc->ep_a2a_fwd * a, bwd = lc->ep_a2a_bwd * a;
         if (w->parallel.ep_comm_overlap) {
@@ -194,6 +199,16 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
         }
         *mp_fwd_s += fwd;
         *mp_bwd_s += bwd + lc->ep_a2a_recompute * a;
+    }
+    if (lc->etp_colls_fwd) {
+        /* Expert tensor parallelism: the received rows gathered over etp consecutive ranks,
+         * the experts' outputs reduce-scattered back, every such group of the stage at once */
+        int64_t etp = w->parallel.etp, groups = p->tp * p->cp * p->dp / etp;
+        double e =
+            st__step_coll_time(x, ST_COLL_ALL_GATHER, etp, 1, groups, etp, lc->etp_bytes) +
+            st__step_coll_time(x, ST_COLL_REDUCE_SCATTER, etp, 1, groups, etp, lc->etp_bytes);
+        *mp_fwd_s += e;
+        *mp_bwd_s += e * (lc->etp_colls_recompute ? 2 : 1);
     }
 }
 
@@ -218,10 +233,12 @@ static void moe_plan(st_step_ctx *x, int64_t mb, step_plan *p)
 {
     const st_workload_cfg *w = p->w;
     int64_t ep = w->parallel.ep > 1 ? w->parallel.ep : 1;
+    int64_t etp = w->parallel.etp > 1 ? w->parallel.etp : 1;
     double all = (double)w->model->experts * st_llm_expert_params(w->model);
-    p->expert_params = all / (double)ep;
+    p->expert_params = all / (double)(ep * etp); /* each expert split over etp ranks */
     p->layer_params = (st_llm_layer_params(w->model) - all) / (double)p->tp + p->expert_params;
-    p->edp = p->tp * p->cp * p->dp / ep;
+    p->emp = ep * etp;
+    p->edp = p->tp * p->cp * p->dp / p->emp;
     p->dense = st_llm_dense_layers(w->model);
     if (p->dense <= 0)
         return;

@@ -78,7 +78,8 @@ typedef struct step_plan {
     double layer_params;  /* one layer's parameters on one GPU (after TP, and EP for experts) */
     double expert_params; /* of those, the experts' (experts / ep of them); 0 for dense models */
     double ep_a2a_s;      /* one expert-parallel all-to-all of one layer; 0 without EP */
-    int64_t edp;          /* the expert-data-parallel degree tp*cp*dp / ep */
+    int64_t edp;          /* the expert-data-parallel degree tp*cp*dp / (ep etp) */
+    int64_t emp;          /* the expert-model-parallel ranks ep x etp: edp's ranks are emp apart */
     double embed_params;  /* the embedding's (or output layer's) on one GPU */
     /* An MoE model's dense first layers (0 otherwise: a dense model's layers are all of the
      * one kind lc describes): how many, one's cost, its TP and CP collectives per micro-batch

@@ -293,6 +293,36 @@ START_TEST(test_capacity_factor_caps_the_hot_rank)
 }
 END_TEST
 
+/* Expert tensor parallelism: at ep 4 x etp 2 on 8 GPUs a GPU holds twice ep 8's experts, each
+ * GEMM over as many rows (its EP group's rows for the expert and its etp pair's, gathered) at
+ * half the width, so a GPU's expert FLOPs and expert parameters are ep 8's; the etp group's
+ * gather and reduce-scatter appear, each over the gathered rows. */
+START_TEST(test_expert_tensor_parallelism_splits_the_experts)
+{
+    st_workload_cfg w8 = qwen(8, 8, ST_RECOMPUTE_NONE), w42 = qwen(8, 4, ST_RECOMPUTE_NONE);
+    w42.parallel.etp = 2;
+    st_op a[ST_OPS_MAX], b[ST_OPS_MAX];
+    size_t na = st_ops_layer_forward(&w8, h100(), 1, a, ST_OPS_MAX);
+    size_t nb = st_ops_layer_forward(&w42, h100(), 1, b, ST_OPS_MAX);
+    const st_op *f8 = find_op(a, na, "expert_fc1"), *f42 = find_op(b, nb, "expert_fc1");
+    ASSERT_REL(f42->m, f8->m, 1e-12);
+    ASSERT_REL(f42->n, f8->n / 2, 1e-12);
+    ASSERT_REL(f42->count, 2 * f8->count, 1e-12);
+    ASSERT_REL(f42->flops, f8->flops, 1e-12);
+    st_layer_cost c8, c42;
+    st_ops_layer_cost(&w8, h100(), 1, &c8);
+    st_ops_layer_cost(&w42, h100(), 1, &c42);
+    ck_assert_int_eq(c8.etp_colls_fwd, 0);
+    ck_assert_int_eq(c42.etp_colls_fwd, 2);
+    ck_assert_int_eq(c42.etp_colls_bwd, 2);
+    ASSERT_REL(c42.etp_bytes, 2 * c42.ep_a2a_bytes, 1e-12);
+    st_memory m8, m42;
+    st_memory_estimate(&w8, h100(), 1, &m8);
+    st_memory_estimate(&w42, h100(), 1, &m42);
+    ASSERT_REL(m42.expert_params_per_gpu, m8.expert_params_per_gpu, 1e-9);
+}
+END_TEST
+
 START_TEST(test_all_to_alls_per_layer)
 {
     st_layer_cost c;
@@ -433,6 +463,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_layer_activations);
     tcase_add_test(tc, test_routing_imbalance_scales_the_hot_rank);
     tcase_add_test(tc, test_capacity_factor_caps_the_hot_rank);
+    tcase_add_test(tc, test_expert_tensor_parallelism_splits_the_experts);
     suite_add_tcase(s, tc);
     return s;
 }
