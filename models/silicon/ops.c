@@ -531,7 +531,7 @@ static void moe_mlp(builder *g, const dims *d)
      * one local expert they are sorted again by expert after the dispatch, and back before the
      * combine (MoEAlltoAllTokenDispatcher.dispatch_postprocess, "Permutation 2: Sort tokens by
      * local expert", and combine_preprocess: sort_chunks_by_idxs, read and write each row). */
-    int sort = d->ep > 1 && local > 1;
+    int sort = (d->ep > 1 || d->etp > 1) && local > 1; /* gathered rows come by source too */
     if (sort)
         memory(g, "sort_chunks", 2.0 * B.permute * rows * d->h);
     grouped(g, d, "expert_fc1", local, d->me, d->up_e, d->h);

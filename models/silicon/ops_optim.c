@@ -56,9 +56,9 @@ double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
     double shards = ranks(w->parallel.dp) * ranks(w->parallel.cp);
     double adam = w->parallel.zero >= 1 ? params / shards : params;
     /* An MoE model's experts are sharded over their expert-data-parallel group instead
-     * (edp = tp*cp*dp / ep ranks), as their memory is. */
+     * (edp = tp*cp*dp / (ep etp) ranks), as their memory is. */
     double experts = mem.expert_params_per_gpu;
-    double edp = ranks(w->parallel.tp) * shards / ranks(w->parallel.ep);
+    double edp = ranks(w->parallel.tp) * shards / (ranks(w->parallel.ep) * ranks(w->parallel.etp));
     if (experts > 0 && w->parallel.zero >= 1)
         adam = (params - experts) / shards + experts / edp;
     /* Then the gradient buffer is zeroed for the next step (Megatron-LM's zero_grad_buffer, a

@@ -272,8 +272,8 @@ typedef struct plan {
     int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
     double wb;     /* bytes per compute weight: BF16, or FP8 with fp8_param_gather */
     double reserved;
-    double ep;      /* expert parallelism: each GPU holds experts / ep experts per layer */
-    double edp_div; /* ZeRO shards the expert states over the edp = tp*cp*dp / ep ranks */
+    double ep;      /* expert-model-parallel ranks ep x etp: a GPU holds 1/ep of the experts */
+    double edp_div; /* ZeRO shards the expert states over the edp = tp*cp*dp / (ep etp) ranks */
     /* An MoE model's dense first layers (0 otherwise): how many, and the shape of one. */
     int64_t dense;
     shape xd;

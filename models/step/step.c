@@ -188,8 +188,11 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
          * on other GPUs and are not simulated beside them */
         int64_t ep = w->parallel.ep, etp = w->parallel.etp > 1 ? w->parallel.etp : 1;
         int64_t groups = p->tp * p->cp * p->dp / (ep * etp);
-        double a =
-            st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, groups, ep * etp, lc->ep_a2a_bytes);
+        /* one block of ep x etp ranks: its etp groups (offsets 1 apart) all simulated */
+        double a = groups == 1 ? st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, etp, 1,
+                                                    lc->ep_a2a_bytes)
+                               : st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, groups,
+                                                    ep * etp, lc->ep_a2a_bytes);
         *ep_a2a_s = a;
         double fwd = lc->ep_a2a_fwd * a, bwd = lc->ep_a2a_bwd * a;
         if (w->parallel.ep_comm_overlap) {

@@ -76,7 +76,8 @@ typedef struct step_plan {
     double p2p_s;                /* one send between stages */
     double p2p_block;     /* with blocking sends, what each chunk's forward and backward wait */
     double layer_params;  /* one layer's parameters on one GPU (after TP, and EP for experts) */
-    double expert_params; /* of those, the experts' (experts / ep of them); 0 for dense models */
+    double expert_params; /* of those, the experts' (experts / ep of them, each split over etp);
+                             0 for dense models */
     double ep_a2a_s;      /* one expert-parallel all-to-all of one layer; 0 without EP */
     int64_t edp;          /* the expert-data-parallel degree tp*cp*dp / (ep etp) */
     int64_t emp;          /* the expert-model-parallel ranks ep x etp: edp's ranks are emp apart */

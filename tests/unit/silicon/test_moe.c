@@ -320,6 +320,8 @@ START_TEST(test_expert_tensor_parallelism_splits_the_experts)
     st_memory_estimate(&w8, h100(), 1, &m8);
     st_memory_estimate(&w42, h100(), 1, &m42);
     ASSERT_REL(m42.expert_params_per_gpu, m8.expert_params_per_gpu, 1e-9);
+    /* and the optimizer's share of them: the same expert-data-parallel group of 1 */
+    ASSERT_REL(st_ops_optimizer_time(&w42, h100()), st_ops_optimizer_time(&w8, h100()), 1e-9);
 }
 END_TEST
 
