@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "planner/calibrate.h"
 #include "report/report.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 #define MAX_INPUTS 64 /* --step, --nccl-tests or --gemm options of one run */
@@ -73,10 +74,11 @@ static int parse_step(const st_scn *s, const char *arg, st_cal_step *out)
                                   "the scenario",
                                   arg, (int)n, arg);
     st_value_rule r = {.dim = ST_DIM_TIME, .range = ST_R_POS, .lim = &st_lim_span};
-    char opt[160];
-    snprintf(opt, sizeof opt, "--step %.*s", (int)(n < 100 ? n : 100), arg);
+    char *opt = st_xasprintf("--step %s", w->name);
     *out = (st_cal_step){.w = w};
-    return st_cli_value("calibrate", opt, eq + 1, &r, &out->seconds);
+    int rc = st_cli_value("calibrate", opt, eq + 1, &r, &out->seconds);
+    free(opt);
+    return rc;
 }
 
 /* The LOG of --nccl-tests [OP:]LOG, and its OP into op ("" when none is given). */
