@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "scenarios/openb.h"
 #include "sim/progress.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 #include "validate/validate.h"
 
@@ -234,12 +235,6 @@ typedef struct band_tally {
     int rows, covered, set_rows, set_covered;
 } band_tally;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Each published run of the residual table against the band the others give a job like it
  * (leave-one-out): covered when its residual lies inside. The goal: the 80% band holds 75-85%
  * of them (issue 31). */
@@ -282,7 +277,7 @@ static int run_band(int md)
         printf(md ? "| %s | %d | %.0f%% | %.0f%% |\n" : "%-20s %6d %7.0f%% %17.0f%%\n", t[k].set,
                t[k].rows, t[k].rows ? 100.0 * t[k].covered / t[k].rows : 0,
                t[k].set_rows ? 100.0 * t[k].set_covered / t[k].set_rows : 0);
-    qsort(width, (size_t)all, sizeof *width, cmp_double);
+    st_sort_doubles(width, (size_t)all);
     double share = all ? (double)covered / all : 0;
     int met = share >= ST_BAND_LEVEL - 0.05 && share <= ST_BAND_LEVEL + 0.05;
     printf("%sband: %d runs, %.1f%% inside their band, median width %.0f%% of the step time "

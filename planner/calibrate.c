@@ -12,6 +12,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
 #include "sim/progress.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static const char *const term_names[ST_CAL__TERMS] = {
@@ -29,27 +30,23 @@ const char *st_cal_term_name(st_cal_term t)
 #define BW_MIN      1048576.0
 #define LATENCY_MAX 65536.0
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The fit's state: the input, the calibration so far, and a place for errors. */
 typedef struct fit {
     const st_cal_input *in;
     st_calib_cfg cal;
     st_err *err;
     int failed;
+    /* what a compute factor's bisection reads: its precision and the step left out (-1:
+     * none) */
+    st_precision prec;
+    ptrdiff_t skip;
 } fit;
+
+/* The calibration's compute factor of precision p. */
+static double *compute_of(fit *x, st_precision p)
+{
+    return p == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16;
+}
 
 static st_cluster_cfg cluster_with(const fit *x, const st_cluster_cfg *on)
 {
@@ -125,7 +122,7 @@ static size_t coll_median(fit *x, int nv, rows_kind k, int absolute, double *out
                 v[m++] = absolute ? fabs(d) : d;
             }
     }
-    *out = median(v, m);
+    *out = st_median_doubles(v, m);
     free(v);
     return m;
 }
@@ -231,7 +228,7 @@ static int fit_latency(fit *x, st_cal_fit *out)
             if (row_in(&in->logs[g], i, ROWS_LATENCY))
                 d[m++] =
                     in->logs[g].time_s[i] - coll_time(x, &in->logs[g], in->logs[g].bytes[i], 0);
-    double lat = median(d, m);
+    double lat = st_median_doubles(d, m);
     free(d);
     if (x->failed)
         return x->err->code;
@@ -246,14 +243,13 @@ static int fit_latency(fit *x, st_cal_fit *out)
 
 /* ---- compute from GEMMs ------------------------------------------------------------------- */
 
-static st_precision g_prec; /* the precision g_gemm fits (one fit at a time) */
-
 static size_t gemm_median(fit *x, st_precision p, int absolute, double *out)
 {
     const st_cal_input *in = x->in;
     st_gpu_spec g = *in->c->gpu;
-    g.fit_compute[ST_PREC_BF16] = x->cal.compute_bf16;
-    g.fit_compute[ST_PREC_FP8] = x->cal.compute_fp8;
+    st_calib_cfg cal = x->cal;
+    cal.enabled = 1;
+    st_gpu_fit(&g, &cal);
     double *v = st_xmalloc((in->n_gemm ? in->n_gemm : 1) * sizeof *v);
     size_t m = 0;
     for (size_t i = 0; i < in->n_gemm; i++) {
@@ -263,16 +259,16 @@ static size_t gemm_median(fit *x, st_precision p, int absolute, double *out)
         double d = st_ops_gemm_time(&g, p, r->m, r->n, r->k) / r->time_s - 1;
         v[m++] = absolute ? fabs(d) : d;
     }
-    *out = median(v, m);
+    *out = st_median_doubles(v, m);
     free(v);
     return m;
 }
 
 static double g_gemm(fit *x, double f)
 {
-    *(g_prec == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    *compute_of(x, x->prec) = f;
     double m;
-    return gemm_median(x, g_prec, 0, &m) ? m : 0;
+    return gemm_median(x, x->prec, 0, &m) ? m : 0;
 }
 
 static int fit_gemm(fit *x, st_precision p, st_cal_fit *out)
@@ -281,11 +277,11 @@ static int fit_gemm(fit *x, st_precision p, st_cal_fit *out)
     size_t rows = gemm_median(x, p, 1, &before);
     if (rows == 0)
         return 0;
-    g_prec = p;
+    x->prec = p;
     if (bisect(g_gemm, x, &f))
         return implausible(x, p == ST_PREC_FP8 ? "FP8 compute" : "BF16 compute", "GEMM timings",
                            "");
-    *(p == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    *compute_of(x, p) = f;
     gemm_median(x, p, 1, &after);
     *out = (st_cal_fit){1, (int)rows, before, after, "gemm"};
     return 0;
@@ -316,30 +312,17 @@ static double step_time(fit *x, const st_cal_step *s)
     return t;
 }
 
-/* The steps the fit uses: all but `skip` (-1: none). */
-typedef struct step_set {
-    fit *x;
-    ptrdiff_t skip;
-    st_precision prec; /* g_step fits this precision's compute */
-} step_set;
-
-static step_set g_steps; /* the set g_step reads (one fit at a time) */
-
-static int uses(const step_set *s, size_t i)
-{
-    return (ptrdiff_t)i != s->skip;
-}
-
+/* Over the steps of x->prec but x->skip: the median of predicted / measured - 1 at factor f. */
 static double g_step(fit *x, double f)
 {
-    *(g_steps.prec == ST_PREC_FP8 ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+    *compute_of(x, x->prec) = f;
     const st_cal_input *in = x->in;
     double *v = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *v);
     size_t m = 0;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++)
-        if (uses(&g_steps, i) && in->steps[i].w->precision == g_steps.prec)
+        if ((ptrdiff_t)i != x->skip && in->steps[i].w->precision == x->prec)
             v[m++] = step_time(x, &in->steps[i]) / in->steps[i].seconds - 1;
-    double r = m ? median(v, m) : 0;
+    double r = m ? st_median_doubles(v, m) : 0;
     free(v);
     return r;
 }
@@ -355,13 +338,13 @@ static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip, size_t 
     x->cal.step_overhead_s = 0;
     for (int p = 0; p < 2; p++)
         if (!gemm_fit[p].fitted)
-            *(p ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = 0;
+            *compute_of(x, (st_precision)p) = 0;
     double *d = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *d);
     size_t m = 0;
     for (size_t i = 0; i < in->n_steps && !x->failed; i++)
         if ((ptrdiff_t)i != skip && gemm_fit[in->steps[i].w->precision == ST_PREC_FP8].fitted)
             d[m++] = in->steps[i].seconds - step_time(x, &in->steps[i]);
-    double o = median(d, m);
+    double o = st_median_doubles(d, m);
     free(d);
     x->cal.step_overhead_s = m && o > 0 ? o : 0;
     *n_over = m;
@@ -373,11 +356,12 @@ static int fit_steps(fit *x, const st_cal_fit *gemm_fit, ptrdiff_t skip, size_t 
             n += (ptrdiff_t)i != skip && in->steps[i].w->precision == (st_precision)p;
         if (n == 0)
             continue;
-        g_steps = (step_set){x, skip, (st_precision)p};
+        x->prec = (st_precision)p;
+        x->skip = skip;
         double f;
         if (bisect(g_step, x, &f))
             return implausible(x, p ? "FP8 compute" : "BF16 compute", "measured step times", "");
-        *(p ? &x->cal.compute_fp8 : &x->cal.compute_bf16) = f;
+        *compute_of(x, (st_precision)p) = f;
     }
     return x->failed ? x->err->code : 0;
 }
@@ -395,14 +379,13 @@ static int alone(const st_cal_input *in, const st_cal_fit *gemm_fit, size_t i)
     return 1;
 }
 
-static void step_errors(fit *x, int after, double *out)
+static void step_errors(fit *x, double *out)
 {
     const st_cal_input *in = x->in;
     double *v = st_xmalloc((in->n_steps ? in->n_steps : 1) * sizeof *v);
     for (size_t i = 0; i < in->n_steps; i++)
         v[i] = fabs(step_time(x, &in->steps[i]) / in->steps[i].seconds - 1);
-    *out = median(v, in->n_steps);
-    (void)after;
+    *out = st_median_doubles(v, in->n_steps);
     free(v);
 }
 
@@ -447,7 +430,7 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
     }
     double before = 0;
     if (!rc && in->n_steps)
-        step_errors(&x, 0, &before);
+        step_errors(&x, &before);
     if (!rc)
         rc = fit_link(&x, 1, &F[ST_CAL_NVLINK]);
     if (!rc)
@@ -470,7 +453,7 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
         rc = fit_steps(&x, gemm_fit, -1, &n_over);
     if (!rc && in->n_steps) {
         double after;
-        step_errors(&x, 1, &after);
+        step_errors(&x, &after);
         /* what the steps fitted: a precision's compute no GEMM measured, or the overhead */
         for (int p = 0; p < 2; p++) {
             size_t n = 0;

@@ -166,3 +166,17 @@ void st_sort_doubles(double *v, size_t n)
         v[i] = value_of(k[i]);
     free(k);
 }
+
+double st_median_doubles(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    st_select_doubles(v, n, n / 2);
+    double hi = v[n / 2];
+    if (n % 2)
+        return hi;
+    double lo = v[0]; /* the largest of the lower half, which selection left before n / 2 */
+    for (size_t i = 1; i < n / 2; i++)
+        lo = v[i] > lo ? v[i] : lo;
+    return (lo + hi) / 2;
+}

@@ -31,4 +31,8 @@ void st_sort_doubles(double *v, size_t n);
  * expected linear time, for the few order statistics a quantile needs. */
 void st_select_doubles(double *v, size_t n, size_t k);
 
+/* The median of v[0..n) (no NaN), the mean of the middle two for even n, reordering v
+ * (st_select_doubles); NaN when n is 0. */
+double st_median_doubles(double *v, size_t n);
+
 #endif

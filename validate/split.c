@@ -12,6 +12,7 @@
 #include "planner/calibrate.h"
 #include "report/figures.h"
 #include "scenarios/scenario.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 #include "validate/validate_internal.h"
 
@@ -51,18 +52,6 @@ static int load_run(const char *path, run *r, st_diag *d, st_err *err)
     r->measured_s = r->v->metric == ST_METRIC_STEP_TIME ? r->v->published
                                                         : r->predicted_s * metric / r->v->published;
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static const st_workload_cfg *job_of(const run *r)
@@ -148,8 +137,8 @@ static int split_group(run **g, int n, st_valid_split *out, st_err *err)
     out->cal_gpus = least;
     out->n_eval = ne;
     out->factor = job_of(g[0])->precision == ST_PREC_FP8 ? cal->compute_fp8 : cal->compute_bf16;
-    out->before = ne ? median(before, ne) : 0;
-    out->after = ne ? median(after, ne) : 0;
+    out->before = ne ? st_median_doubles(before, (size_t)ne) : 0;
+    out->after = ne ? st_median_doubles(after, (size_t)ne) : 0;
     free(before);
     free(after);
     if (!out->refused)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/silicon/llm.h"
+#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 st_band_key st_band_key_of(const st_workload_cfg *w, const st_gpu_spec *gpu)
@@ -40,20 +41,21 @@ static int in_tier(st_band_key k, const st_band_key *r, st_band_tier t)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The rank (from 1, at most n) of the one-sided upper end at level q over n sorted values:
+ * ceil((n + 1) q), split conformal's (Lei et al. 2018, "Distribution-Free Predictive Inference
+ * for Regression", JASA, section 2.2); above n when n values cannot reach it. */
+static int upper_rank(int n, double q)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    int r = (int)ceil((n + 1) * q - 1e-9);
+    return r < 1 ? 1 : r;
 }
 
-/* The split-conformal ends at level L over n sorted residuals (Lei et al. 2018, "Distribution-
- * Free Predictive Inference for Regression", JASA, section 2.2, each tail at (1 - L) / 2): the
- * upper the ceil((n + 1)(1 + L) / 2)-th smallest, the lower the floor((n + 1)(1 - L) / 2)-th,
- * each at least the first; a new exchangeable run falls above or below each with chance at
- * most (1 - L) / 2. */
+/* The two-sided ends at level L over n sorted residuals, each tail at (1 - L) / 2: the upper
+ * the upper_rank at (1 + L) / 2, the lower the floor((n + 1)(1 - L) / 2)-th, each within
+ * 1..n; a new exchangeable run falls above or below each with chance at most (1 - L) / 2. */
 static void ends(const double *r, int n, double *lo, double *hi)
 {
-    int up = (int)ceil((n + 1) * (1 + ST_BAND_LEVEL) / 2 - 1e-9);
+    int up = upper_rank(n, (1 + ST_BAND_LEVEL) / 2);
     int dn = (int)floor((n + 1) * (1 - ST_BAND_LEVEL) / 2 + 1e-9);
     *hi = r[(up > n ? n : up) - 1];
     *lo = r[(dn < 1 ? 1 : dn) - 1];
@@ -71,22 +73,34 @@ static int tier_ratios(st_band_key k, const st_band_row *rows, size_t n, ptrdiff
     return m;
 }
 
+/* The nearest tier with ST_BAND_MIN_RUNS runs whose count also reaches the upper end at q
+ * (q 0: the minimum alone): its ratios sorted into r (n of room), its tier into *t. Returns
+ * their count, or -1 when no tier has enough. */
+static int pick(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
+                const char *skip_set, double q, double *r, st_band_tier *t)
+{
+    for (*t = ST_BAND_CLOSE; *t <= ST_BAND_ANY; (*t)++) {
+        int m = tier_ratios(k, rows, n, skip, skip_set, *t, r);
+        if (m >= ST_BAND_MIN_RUNS && (q <= 0 || upper_rank(m, q) <= m)) {
+            st_sort_doubles(r, (size_t)m);
+            return m;
+        }
+    }
+    return -1;
+}
+
 int st_band_from(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
                  const char *skip_set, st_band *out)
 {
     double *r = st_xmalloc((n ? n : 1) * sizeof *r);
-    for (st_band_tier t = ST_BAND_CLOSE; t <= ST_BAND_ANY; t++) {
-        int m = tier_ratios(k, rows, n, skip, skip_set, t, r);
-        if (m < ST_BAND_MIN_RUNS)
-            continue;
-        qsort(r, (size_t)m, sizeof *r, cmp_double);
+    st_band_tier t;
+    int m = pick(k, rows, n, skip, skip_set, 0, r, &t);
+    if (m > 0) {
         *out = (st_band){.runs = m, .tier = t};
         ends(r, m, &out->lo, &out->hi);
-        free(r);
-        return 0;
     }
     free(r);
-    return -1;
+    return m > 0 ? 0 : -1;
 }
 
 int st_band_of(st_band_key k, st_band *out)
@@ -94,37 +108,37 @@ int st_band_of(st_band_key k, st_band *out)
     return st_band_from(k, st_band_rows, st_band_row_count, -1, NULL, out);
 }
 
-/* One-sided, the same order statistic as the band's upper end: rank ceil((n + 1) q), which at
- * q = (1 + L) / 2 is the band's hi. */
 int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
 {
     size_t n = st_band_row_count;
     double *r = st_xmalloc((n ? n : 1) * sizeof *r);
-    for (st_band_tier t = ST_BAND_CLOSE; t <= ST_BAND_ANY; t++) {
-        int m = tier_ratios(k, st_band_rows, n, -1, NULL, t, r);
-        int rank = (int)ceil((m + 1) * q - 1e-9);
-        if (m < ST_BAND_MIN_RUNS || rank > m)
-            continue;
-        qsort(r, (size_t)m, sizeof *r, cmp_double);
-        *ratio = r[(rank < 1 ? 1 : rank) - 1];
+    st_band_tier t;
+    int m = pick(k, st_band_rows, n, -1, NULL, q, r, &t);
+    if (m > 0) {
+        *ratio = r[upper_rank(m, q) - 1];
         if (band) {
             *band = (st_band){.runs = m, .tier = t};
             ends(r, m, &band->lo, &band->hi);
         }
-        free(r);
-        return 0;
     }
     free(r);
-    return -1;
+    return m > 0 ? 0 : -1;
+}
+
+/* A copy of the calibration's residuals behind band b, sorted (malloc'd). */
+static double *own_sorted(const double *own, int n)
+{
+    double *s = st_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *s);
+    memcpy(s, own, (size_t)n * sizeof *s);
+    st_sort_doubles(s, (size_t)n);
+    return s;
 }
 
 int st_band_own(const double *r, int n, st_band *out)
 {
     if (n < ST_BAND_MIN_RUNS)
         return -1;
-    double *s = st_xmalloc((size_t)n * sizeof *s);
-    memcpy(s, r, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    double *s = own_sorted(r, n);
     *out = (st_band){.runs = n, .tier = ST_BAND_OWN, .own = r};
     ends(s, n, &out->lo, &out->hi);
     free(s);
@@ -133,13 +147,11 @@ int st_band_own(const double *r, int n, st_band *out)
 
 int st_band_own_upper(const st_band *b, double q, double *ratio)
 {
-    int n = b->runs, rank = (int)ceil((n + 1) * q - 1e-9);
+    int n = b->runs, rank = upper_rank(n, q);
     if (b->tier != ST_BAND_OWN || rank > n)
         return -1;
-    double *s = st_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *s);
-    memcpy(s, b->own, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    *ratio = s[(rank < 1 ? 1 : rank) - 1];
+    double *s = own_sorted(b->own, n);
+    *ratio = s[rank - 1];
     free(s);
     return 0;
 }
@@ -158,7 +170,7 @@ void st_band_scale(st_band_key k, const st_band *b, const double *x, size_t nx, 
     for (size_t i = 0; i < nx; i++)
         for (int j = 0; j < m; j++)
             p[i * (size_t)m + (size_t)j] = x[i] * r[j];
-    qsort(p, np, sizeof *p, cmp_double);
+    st_sort_doubles(p, np);
     ends(p, (int)np, &lo_hi[0], &lo_hi[1]);
     free(p);
     free(r);

@@ -253,6 +253,14 @@ double st_gpu_fitted(const st_gpu_spec *gpu, st_precision prec)
     return f > 0 ? f : 1.0;
 }
 
+void st_gpu_fit(st_gpu_spec *gpu, const st_calib_cfg *c)
+{
+    if (!c->enabled)
+        return;
+    gpu->fit_compute[ST_PREC_BF16] = c->compute_bf16;
+    gpu->fit_compute[ST_PREC_FP8] = c->compute_fp8;
+}
+
 double st_gpu_sustained(const st_gpu_spec *gpu)
 {
     /* A clock below full (a thermal throttle) slows the Tensor Cores in proportion: the SM

@@ -265,6 +265,9 @@ double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, dou
  * divide by it. */
 double st_gpu_fitted(const st_gpu_spec *gpu, st_precision prec);
 
+/* Give gpu (a copy the caller times on) calibration c's compute factors, where c is enabled. */
+void st_gpu_fit(st_gpu_spec *gpu, const st_calib_cfg *c);
+
 /* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
  * 1 + this factor times as long for as long as the two overlap (models/silicon/gemm_eff.c). */
 double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);

@@ -315,11 +315,7 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     if (p->straggle > 1)
         share /= p->straggle;
     p->gpu_at.clock = share < 1 ? share : 0;
-    const st_calib_cfg *cal = &x->c->calib; /* the cluster's own throughput, where fitted */
-    if (cal->enabled) {
-        p->gpu_at.fit_compute[ST_PREC_BF16] = cal->compute_bf16;
-        p->gpu_at.fit_compute[ST_PREC_FP8] = cal->compute_fp8;
-    }
+    st_gpu_fit(&p->gpu_at, &x->c->calib); /* the cluster's own throughput, where fitted */
     p->gpu = &p->gpu_at;
     /* The batch-split rules are the plan's (models/silicon/plan_check.c), stated once. */
     st_plan_issue is;

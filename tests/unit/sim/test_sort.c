@@ -136,6 +136,22 @@ START_TEST(test_select_puts_the_kth_value_in_place)
 }
 END_TEST
 
+/* st_median_doubles: the middle value for odd n, the mean of the middle two for even n (the
+ * lower one found among the values selection leaves before n / 2), NaN for none. */
+START_TEST(test_median_of_odd_even_and_empty)
+{
+    double odd[] = {9, 1, 5, 3, 7};
+    ck_assert(st_median_doubles(odd, 5) == 5);
+    double even[] = {8, 2, 6, 4, 10, 1};
+    ck_assert(st_median_doubles(even, 6) == 5); /* (4 + 6) / 2 */
+    double ties[] = {3, 3, 1, 3};
+    ck_assert(st_median_doubles(ties, 4) == 3);
+    double one[] = {2.5};
+    ck_assert(st_median_doubles(one, 1) == 2.5);
+    ck_assert(isnan(st_median_doubles(one, 0)));
+}
+END_TEST
+
 Suite *sort_suite(void)
 {
     Suite *s = suite_create("sort");
@@ -144,6 +160,7 @@ Suite *sort_suite(void)
     tcase_add_test(tc, test_in_order_costs_one_pass);
     tcase_add_test(tc, test_doubles_sort_as_qsort_sorts);
     tcase_add_test(tc, test_select_puts_the_kth_value_in_place);
+    tcase_add_test(tc, test_median_of_odd_even_and_empty);
     suite_add_tcase(s, tc);
     return s;
 }
