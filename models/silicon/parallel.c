@@ -162,8 +162,8 @@ static double score_bytes(const shape *x)
  *   the paper's sbh(34 + 5as/h). Selective recompute drops the scores; full recompute keeps
  *   only the layer input 2sbh, split by TP when sequence parallel. */
 /* Under recompute: op, what torchtitan's per-op policy saves (st_ops_sac_recompute_share in
- * ops.c): the block's input 2sbh, the outputs of the odd mms, wq 2sb da and wv 2sb dkv, and w1
- * 2sbf and w2 2sbh (SwiGLU) or fc1 2sbf, and the attention core's output 2sb da with its
+ * ops_cost.c): the block's input 2sbh, the outputs of the odd mms, wq 2sb da and wv 2sb dkv,
+ * and w1 2sbf and w2 2sbh (SwiGLU) or fc1 2sbf, and the attention core's output 2sb da with its
  * log-sum-exp where the core is saved. The mm outputs are those of one TP rank; the FP8 input
  * copies above are Transformer Engine's and not counted here. */
 static double sac_layer_bytes(const shape *x)

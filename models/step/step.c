@@ -114,9 +114,9 @@ static double cp_exposed(double ring, double attn, int64_t cp, double s)
  * all-reduces in forward and two in backward, or with sequence parallelism an all-gather and a
  * reduce-scatter in their place (and the inputs gathered again for the weight gradients);
  * full recomputation repeats the forward ones. Under FP8 the all-gathers move FP8
- * (models/silicon/ops.c, st_ops_layer_cost). Context parallelism gathers K and V around its ring in
- * forward and reduces their gradients in backward (Megatron-Core's ring attention), counted here as
- * not overlapped. */
+ * (models/silicon/ops_cost.c, st_ops_layer_cost). Context parallelism gathers K and V around its
+ * ring in forward and reduces their gradients in backward (Megatron-Core's ring attention), counted
+ * here as not overlapped. */
 /* Megatron-Core's combined 1F1B schedule (overlap_moe_expert_parallel_comm, MCore 0.14;
  * megatron/core/pipeline_parallel/combined_1f1b.py) runs one micro-batch's layer forward beside
  * another's layer backward, sub-module by sub-module on two streams: the backward combine beside

@@ -1,0 +1,48 @@
+/* Shared between the operator graph's files: one micro-batch's widths and token counts, and the
+ * GEMM timings the layer costs reuse. Internal to models/silicon/ (ops.c builds and times the
+ * graph; ops_cost.c sums it into a layer's costs and collectives). */
+#ifndef ST_MODELS_SILICON_OPS_INTERNAL_H
+#define ST_MODELS_SILICON_OPS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "models/silicon/ops.h"
+
+/* One micro-batch on one GPU: token counts and the widths each TP rank holds. */
+typedef struct dims {
+    double b, s, sq; /* sequences, keys per sequence, queries per sequence here (s / cp) */
+    double T, Tr;    /* tokens here; tokens of the norms, dropouts and residuals (T / tp with
+                        sequence parallelism, else T) */
+    double h, heads, da, dkv, f, up, v; /* h whole; the rest per TP rank */
+    int dropout, rope, swiglu;
+    double norm, rope_b, act, bda; /* bytes per element of the memory operators */
+    st_precision prec;
+    st_fp8_recipe fp8_recipe;
+    /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first
+     * projection's width (whole: expert tensor parallelism 1), and the tokens each expert on
+     * this GPU receives, imb k Tr ep / experts (the mean's times the routing imbalance); the
+     * shared experts' inner and first projection's widths per TP rank (0 without). */
+    double experts, topk, ep, fe, up_e, me, fs, up_s;
+    double etp; /* expert tensor parallelism: fe and up_e are per etp rank, me gathered over it */
+    double imb; /* st_moe_imbalance: the most loaded EP rank's rows over the mean */
+    /* Multi-head latent attention (mla 0: ordinary): the value width per TP rank (the core's
+     * output and the output projection's input; = da without MLA), the latent ranks and the
+     * rotary head width (whole: the down projections are not split), and the per-rank widths
+     * of the query up projection's and the key/value up projection's outputs. */
+    int mla;
+    double dv, ql, kvl, rope_d, q_up, kv_up;
+    /* Sliding windows (win_share 0: none): the share of layers with a window and the keys a
+     * windowed query sees at most, min(s, W). */
+    double win_share, win_keys;
+} dims;
+
+/* The widths and token counts of one micro-batch of w on one GPU. */
+dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch);
+
+/* Bytes per input element of a GEMM at prec: 1 under FP8 where the GPU has FP8, else 2. */
+double st__ops_in_bytes(const st_gpu_spec *gpu, st_precision prec);
+
+double st__ops_gemm_pass(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op,
+                         int which, int splits);
+
+#endif
