@@ -210,7 +210,7 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     if (p->virtual_stages > 1)
         snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
                  (long long)p->virtual_stages);
-    char ep[160] = ""; /* only a mixture-of-experts model has expert parallelism and routing */
+    char ep[256] = ""; /* only a mixture-of-experts model has expert parallelism and routing */
     char cf[96] = "";  /* token dropping, where the workload states a capacity */
     if (w->model->experts > 0 && w->capacity_factor > 0)
         snprintf(cf, sizeof cf, "capacity factor %.3g%s: the busiest rank %.3gx the mean rows",
