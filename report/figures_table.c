@@ -102,6 +102,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].breakdown.bubble_s", TI, 0, "Pipeline bubble"),
     RUN("jobs[].breakdown.optimizer_s", TI, 0, "Optimizer"),
     RUN("jobs[].breakdown.straggler_s", TI, 0, "Wait for the slowest GPU"),
+    RUN("jobs[].breakdown.noise_s", TI, OPT, "Wait for ranks detoured by system noise"),
     RUN("jobs[].breakdown.overhead_s", TI, OPT, "Per-step overhead (calibrated)"),
     RUN("jobs[].closed_form_step_s", TI, 0, "Closed-form step time"),
     RUN("jobs[].step_time_s_band[]", TI, OPT, "Step time's error band"),

@@ -51,6 +51,8 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(b, "bubble_s", r->b.bubble_s);
     cJSON_AddNumberToObject(b, "optimizer_s", r->b.optimizer_s);
     cJSON_AddNumberToObject(b, "straggler_s", r->b.straggler_s);
+    if (r->b.noise_s > 0) /* cluster.variability.noise or the delivery model's */
+        cJSON_AddNumberToObject(b, "noise_s", r->b.noise_s);
     if (r->b.overhead_s > 0) /* cluster.calibration's per-step overhead */
         cJSON_AddNumberToObject(b, "overhead_s", r->b.overhead_s);
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);

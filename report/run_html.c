@@ -120,15 +120,18 @@ static void absent(FILE *out, const char *why)
 
 static void step_and_memory(FILE *out, const cJSON *jobs)
 {
-    static const char *const bk[] = {"compute_s", "tp_comm_s",   "pp_comm_s",  "dp_comm_exposed_s",
-                                     "bubble_s",  "optimizer_s", "straggler_s"};
+    static const char *const bk[] = {"compute_s",         "tp_comm_s", "pp_comm_s",
+                                     "dp_comm_exposed_s", "bubble_s",  "optimizer_s",
+                                     "straggler_s",       "noise_s",   "overhead_s"};
     static const char *const bn[] = {"compute",
                                      "TP comm",
                                      "PP comm",
                                      "DP comm (exposed)",
                                      "pipeline bubble",
                                      "optimizer",
-                                     "wait for the slowest GPU"};
+                                     "wait for the slowest GPU",
+                                     "wait for noise-detoured ranks",
+                                     "per-step overhead (calibrated)"};
     static const char *const mk[] = {"weights_bytes", "gradients_bytes", "optimizer_bytes",
                                      "activations_bytes", "reserved_bytes"};
     static const char *const mn[] = {"weights", "gradients", "optimizer states", "activations",
@@ -137,12 +140,20 @@ static void step_and_memory(FILE *out, const cJSON *jobs)
                        .title = "Step time by part, per training job",
                        .x_label = "seconds"};
     st_html_section(out, "sec-step-breakdown");
-    /* the wait for the slowest GPU is drawn only where a job has one (cluster.variability) */
-    size_t parts = 6;
-    for (const cJSON *j = jobs->child; j; j = j->next)
-        if (at(j, "breakdown") && num(at(j, "breakdown"), "straggler_s") > 0)
-            parts = 7;
-    if (!job_bars(out, jobs, "breakdown", bk, bn, parts, NULL, 1, &fs))
+    /* The six parts every step has, then each of the waits (cluster.variability) and the
+     * calibrated overhead only where a job has one. */
+    const char *keys[sizeof bk / sizeof bk[0]], *names[sizeof bk / sizeof bk[0]];
+    size_t parts = 0;
+    for (size_t k = 0; k < sizeof bk / sizeof bk[0]; k++) {
+        int any = k < 6;
+        for (const cJSON *j = jobs->child; j && !any; j = j->next)
+            any = at(j, "breakdown") && num(at(j, "breakdown"), bk[k]) > 0;
+        if (any) {
+            keys[parts] = bk[k];
+            names[parts++] = bn[k];
+        }
+    }
+    if (!job_bars(out, jobs, "breakdown", keys, names, parts, NULL, 1, &fs))
         absent(out, "No training job was simulated: there is no step to break down.");
     st_html_section_end(out);
     st_svg_frame fm = {.id = "memory-per-gpu",

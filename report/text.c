@@ -45,6 +45,9 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
     if (b->straggler_s > 0)
         fprintf(out, "            wait for the slowest GPU %.4g s (cluster.variability)\n",
                 b->straggler_s);
+    if (b->noise_s > 0)
+        fprintf(out, "            wait for ranks detoured by system noise %.4g s (%s)\n",
+                b->noise_s, "cluster.variability.noise");
     if (b->overhead_s > 0)
         fprintf(out, "            per-step overhead %.4g s (cluster.calibration)\n", b->overhead_s);
     if (explain)

@@ -5,6 +5,7 @@
 
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
+#include "models/silicon/noise.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "sim/xalloc.h"
@@ -279,10 +280,52 @@ static const st_field slow_node_fields[] = {
     ST_FEND,
 };
 
+static const char *const noise_patterns[] = {"poisson", "periodic", NULL};
+
+static const st_field noise_fields[] = {
+    ST_FDIM(st_variability_cfg, "every", noise_every_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span,
+            .required = 1),
+    ST_FDIM(st_variability_cfg, "detour", noise_detour_s, ST_DIM_TIME, ST_R_POS,
+            .lim = &st_lim_span, .required = 1),
+    ST_FENUM(st_variability_cfg, "pattern", noise_periodic, noise_patterns),
+    ST_FEND,
+};
+
+/* cluster.variability.noise: a profile's name (models/silicon/noise.c) or a signature of
+ * its own, whose detours must take less than all of a rank's time. */
+static int fn_noise(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_variability_cfg *v = base;
+    v->noise_loc = n->loc;
+    if (n->kind == ST_YN_SCALAR) {
+        const st_noise_profile *p = st_noise_profile_find(n->text);
+        char names[256];
+        st_noise_profile_names(names, sizeof names);
+        if (!p)
+            return st_rd_fail(rd, n, ST_EINVAL,
+                              "cluster.variability.noise: expected a profile (%s) or a "
+                              "mapping {every, detour}, found '%s'",
+                              names, n->text);
+        st_noise_profile_apply(p, v);
+        return 0;
+    }
+    if (st_rd_expect(rd, n, ST_YN_MAP, "cluster.variability.noise") ||
+        st_rd_map(rd, n, noise_fields, v, "cluster.variability.noise"))
+        return -1;
+    if (!(v->noise_detour_s < v->noise_every_s))
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "cluster.variability.noise: a detour of %g s every %g s would stop a "
+                          "rank all the time: expected detour < every",
+                          v->noise_detour_s, v->noise_every_s);
+    v->noise_profile = NULL;
+    return 0;
+}
+
 static const st_field variability_fields[] = {
     ST_FDIM(st_variability_cfg, "gpu_speed_cv", gpu_speed_cv, ST_DIM_RATIO, ST_R_NONNEG,
             .lim = &st_lim_speed_cv),
     ST_FMAP("slow_nodes", slow_node_fields),
+    ST_FFN("noise", fn_noise),
     ST_FEND,
 };
 

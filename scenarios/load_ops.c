@@ -7,6 +7,7 @@
 #include "models/place/policy.h"
 #include "models/sched/policy.h"
 #include "models/sched/tiresias.h"
+#include "models/silicon/noise.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
 #include "scenarios/trace.h"
@@ -511,6 +512,10 @@ int st__load_cost(st_ld *ld, const st_ynode *n)
     c->loc = n->loc;
     if (st_rd_map(&ld->rd, n, cost_fields, c, "cost"))
         return -1;
+    /* The delivery model's noise where the cluster states none (docs/models/stragglers.md) */
+    st_variability_cfg *v = &ld->s->cluster.variability;
+    if (!v->noise_loc.line)
+        st_noise_profile_apply(st_noise_profile_of_delivery(c->delivery), v);
     if (c->pricing == ST_PRICING_COMMITTED && c->delivery != ST_DELIVERY_CLOUD)
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
                           "cost: pricing 'committed' is a cloud price, but delivery is '%s' "

@@ -192,7 +192,15 @@ typedef struct st_variability_cfg {
      * slow_every_s; a slow node makes the job slow_slowdown longer per step until it is
      * detected and excluded slow_detect_s later. slow_every_s 0: none. */
     double slow_every_s, slow_slowdown, slow_detect_s;
-    st_loc loc;
+    /* System noise (noise): each rank's progress stops for noise_detour_s, once every
+     * noise_every_s on average, periodically (a fixed period at a random phase per rank) or as
+     * a Poisson process. Stated, or the delivery model's profile (noise_profile names it;
+     * models/silicon/noise.c); noise_every_s 0: none. */
+    double noise_every_s, noise_detour_s;
+    int noise_periodic;
+    const char *noise_profile; /* the profile's name as the scenario gave it or the delivery
+                                  model chose it; NULL: stated as every and detour */
+    st_loc loc, noise_loc;
 } st_variability_cfg;
 
 /* cluster.calibration: the cluster's own efficiency terms, fitted by `strata calibrate` from what

@@ -69,6 +69,7 @@ int st_plant_profile_clocked(const st_step_result *r, const st_gpu_spec *g, doub
     add_phase(out, b->straggler_s, iw); /* all but the slowest GPU wait, idle */
     add_phase(out, b->dp_comm_exposed_s, mw);
     add_phase(out, b->optimizer_s, cw);
+    add_phase(out, b->noise_s, iw);    /* all but the detoured rank wait, idle */
     add_phase(out, b->overhead_s, iw); /* the calibrated per-step overhead: host-side, idle */
     return out->n ? 0 : -1;
 }

@@ -23,6 +23,9 @@ typedef struct st_step_breakdown {
     double optimizer_s;       /* the optimizer step */
     double straggler_s;       /* the other GPUs' wait for the slowest one's kernels
                                  (cluster.variability); 0 without a spread */
+    double noise_s;           /* the step's wait for ranks detoured by system noise
+                                 (cluster.variability.noise or the delivery model's); 0
+                                 without noise */
     double overhead_s;        /* appended: the cluster's own per-step overhead its calibration
                                  fitted (cluster.calibration.step_overhead); 0 without */
 } st_step_breakdown;

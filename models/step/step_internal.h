@@ -203,4 +203,11 @@ double st__step_param_gather_s(st_step_ctx *x, const step_plan *p, const st_pipe
 /* The all-reduce of tied embedding gradients between the first and last stages, else 0. */
 double st__step_embedding_sync_s(st_step_ctx *x, const step_plan *p);
 
+/* What system noise adds to the step of plan p on cluster c (step_noise.c): the stretches of
+ * the busiest stage's work between its model-parallel collectives, each ended by the slowest of
+ * the ranks that wait for each other there, and the step by the slowest of all (breakdown b
+ * without the noise). 0 without noise. */
+double st__step_noise_s(const step_plan *p, const st_cluster_cfg *c, int64_t busiest,
+                        const st_step_breakdown *b);
+
 #endif
