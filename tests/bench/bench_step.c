@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "models/silicon/noise.h"
 #include "models/step/step.h"
 #include "scenarios/catalog.h"
 
@@ -143,6 +144,14 @@ static void scaling(const st_llm_spec *gpt3)
             printf("case: step-100k-variability gpus: %lld cv: %.2f wall_s: %.3f\n",
                    (long long)w.gpus, c.variability.gpu_speed_cv, t);
             fflush(stdout);
+            /* and with the cloud-vm profile's system noise besides (models/silicon/noise.c):
+             * the closed form over every model-parallel collective of the step */
+            st_noise_profile_apply(st_noise_profile_find("cloud-vm"), &c.variability);
+            t = one_step(&c, &w, 1);
+            printf("case: step-100k-noise gpus: %lld noise: cloud-vm wall_s: %.3f\n",
+                   (long long)w.gpus, t);
+            fflush(stdout);
+            c.variability = (st_variability_cfg){0};
         }
     }
 }
