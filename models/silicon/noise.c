@@ -21,21 +21,18 @@
  * (Poisson's skewness 1/sqrt(mu) < 0.04), and the exact sum would take that many terms. */
 #define NORMAL_COUNT 700.0
 
-/* P(K > k) for one rank's detours K in a stretch of x periods (x = tau / every). */
-static double tail(const st_noise_sig *z, double x, int64_t k)
-{
-    if (z->periodic) { /* floor(x) detours, one more with probability frac(x) */
-        double base = floor(x);
-        return (double)k < base ? 1 : (double)k < base + 1 ? x - base : 0;
-    }
-    return gsl_cdf_poisson_Q((unsigned)k, x);
-}
-
-/* Mean and variance of the largest of m ranks' detour counts in x periods, exactly:
+/* Mean and variance of the largest of m ranks' detour counts K in a stretch of x = tau / every
+ * periods, exactly. Periodic: K is floor(x), one more with probability frac(x). Poisson:
  * E[M] = sum_k P(M > k), E[M^2] = sum_k (2k + 1) P(M > k), P(M > k) = 1 - (1 - P(K > k))^m. */
 static void max_moments(const st_noise_sig *z, double x, double m, double *mean, double *var)
 {
-    if (!z->periodic && x > NORMAL_COUNT) {
+    if (z->periodic) { /* floor(x), and one more unless all m ranks miss it: in closed form */
+        double base = floor(x), q = -expm1(m * log1p(-(x - base)));
+        *mean = base + q;
+        *var = q * (1 - q);
+        return;
+    }
+    if (x > NORMAL_COUNT) {
         /* normal counts: the largest of m is Blom's; its variance is at most one count's */
         *mean = x + sqrt(x) * st_expected_max_normal((int64_t)m);
         *var = x;
@@ -44,7 +41,7 @@ static void max_moments(const st_noise_sig *z, double x, double m, double *mean,
     double e = 0, e2 = 0;
     int64_t last = (int64_t)(x + 12 * sqrt(x) + 40); /* P(K > last) < 1e-30 for x <= 700 */
     for (int64_t k = 0; k <= last; k++) {
-        double q = tail(z, x, k);
+        double q = gsl_cdf_poisson_Q((unsigned)k, x); /* P(K > k) */
         if (q <= 0)
             break;
         double pm = q >= 1 ? 1 : -expm1(m * log1p(-q));
