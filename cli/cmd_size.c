@@ -1,6 +1,6 @@
 /* `strata size FILE --deadline DUR [--budget power=P,gpus=N,racks=N,capex=USD,tco=USD]
  * [--goal gpu-hours|cost] [--top N] [--workload NAME] [--gpu-types A,B] [--oversubscription
- * X,Y] [--transport T,U] [--topologies A,B] [--storage-bandwidth B1,B2]
+ * X,Y] [--transport T,U] [--topologies A,B] [--storage-bandwidth B1,B2] [--delivery D,E]
  * [--format text|json|csv|markdown|html]`: the
  * capacity-sizing search (planner/size.c) for one training workload of FILE, written as the
  * search's counts, a ranked table and the Pareto front (report/size_out.c). */
@@ -35,7 +35,8 @@ typedef struct size_opts {
     st_transport transport[MAX_AXIS];
     st_topology topology[MAX_AXIS];
     double storage_bw[MAX_AXIS];
-    size_t n_gpu, n_oversub, n_transport, n_topology, n_storage_bw;
+    st_delivery delivery[MAX_AXIS];
+    size_t n_gpu, n_oversub, n_transport, n_topology, n_storage_bw, n_delivery;
     unsigned budget_seen; /* bit k: the budget key budget_keys[k] was given */
 } size_opts;
 
@@ -189,13 +190,34 @@ static int topology_value(const char *t, size_opts *o, size_t n, int *dup)
     return 0;
 }
 
-/* Value t of axis a (--gpu-types, --oversubscription, --transport, --topologies or
- * --storage-bandwidth) into slot *n of o: 0, or a usage error for a value the axis does not take
- * or already has. */
+/* A --delivery value: a name cost.delivery takes, into slot n of o. */
+static int delivery_value(const char *t, size_opts *o, size_t n, int *dup)
+{
+    int k = 0;
+    while (st_delivery_names[k] && strcmp(st_delivery_names[k], t))
+        k++;
+    if (!st_delivery_names[k])
+        return st_cli_usage_error("size",
+                                  "--delivery takes on-prem, bare-metal or cloud (cost.delivery's "
+                                  "names), found '%s'",
+                                  t);
+    o->delivery[n] = (st_delivery)k;
+    for (size_t j = 0; j < n; j++)
+        *dup |= o->delivery[j] == (st_delivery)k;
+    return 0;
+}
+
+/* Value t of axis a (--gpu-types, --oversubscription, --transport, --topologies,
+ * --storage-bandwidth or --delivery) into slot *n of o: 0, or a usage error for a value the axis
+ * does not take or already has. */
 static int axis_value(const char *a, const char *t, size_opts *o, size_t *n)
 {
     int dup = 0;
-    if (strcmp(a, "--topologies") == 0) {
+    if (strcmp(a, "--delivery") == 0) {
+        int e = delivery_value(t, o, *n, &dup);
+        if (e)
+            return e;
+    } else if (strcmp(a, "--topologies") == 0) {
         int e = topology_value(t, o, *n, &dup);
         if (e)
             return e;
@@ -243,11 +265,12 @@ static int parse_axis(const char *a, const char *val, size_opts *o)
     char item[128];
     int rc = 0;
     for (const char *p = val; next_item(a, &p, item, sizeof item, &rc);) {
-        size_t *n = strcmp(a, "--topologies") == 0 ? &o->n_topology
-                    : a[2] == 'g'                  ? &o->n_gpu
-                    : a[2] == 'o'                  ? &o->n_oversub
-                    : a[2] == 's'                  ? &o->n_storage_bw
-                                                   : &o->n_transport;
+        size_t *n = strcmp(a, "--delivery") == 0     ? &o->n_delivery
+                    : strcmp(a, "--topologies") == 0 ? &o->n_topology
+                    : a[2] == 'g'                    ? &o->n_gpu
+                    : a[2] == 'o'                    ? &o->n_oversub
+                    : a[2] == 's'                    ? &o->n_storage_bw
+                                                     : &o->n_transport;
         if (*n == MAX_AXIS)
             return st_cli_usage_error("size", "%s takes at most %d values", a, MAX_AXIS);
         if ((rc = axis_value(a, item, o, n)))
@@ -312,6 +335,7 @@ static int parse_one(const char *a, const char *val, size_opts *o)
                                         "--output",
                                         "--storage-bandwidth",
                                         "--topologies",
+                                        "--delivery",
                                         "--unit",
                                         "--confidence",
                                         "--calibration"};
@@ -390,13 +414,15 @@ static const st_workload_cfg *pick(const st_scn *s, const char *name)
 }
 
 /* The hardware variants: every combination of the GPU types, oversubscriptions, transports,
- * topologies and storage bandwidths given (the scenario's where an option is absent), GPU type
- * slowest, storage bandwidth fastest. Malloc'd; *n of them, 0 (NULL) when no option is given. */
+ * topologies, storage bandwidths and delivery models given (the scenario's where an option is
+ * absent), GPU type slowest, delivery model fastest. Malloc'd; *n of them, 0 (NULL) when no
+ * option is given. */
 static st_size_variant *variants_of(const size_opts *o, size_t *n)
 {
-    const size_t len[5] = {o->n_gpu, o->n_oversub, o->n_transport, o->n_topology, o->n_storage_bw};
+    const size_t len[6] = {o->n_gpu,      o->n_oversub,    o->n_transport,
+                           o->n_topology, o->n_storage_bw, o->n_delivery};
     size_t total = 1, given = 0;
-    for (int a = 0; a < 5; a++) {
+    for (int a = 0; a < 6; a++) {
         total *= len[a] ? len[a] : 1;
         given += len[a];
     }
@@ -405,8 +431,8 @@ static st_size_variant *variants_of(const size_opts *o, size_t *n)
         return NULL;
     st_size_variant *v = st_xcalloc(total, sizeof *v);
     for (size_t i = 0; i < total; i++) {
-        size_t at[5], rest = i; /* i's digit on each axis, the last fastest */
-        for (int a = 4; a >= 0; a--) {
+        size_t at[6], rest = i; /* i's digit on each axis, the last fastest */
+        for (int a = 5; a >= 0; a--) {
             size_t m = len[a] ? len[a] : 1;
             at[a] = rest % m;
             rest /= m;
@@ -418,7 +444,9 @@ static st_size_variant *variants_of(const size_opts *o, size_t *n)
             .transport = o->n_transport ? o->transport[at[2]] : ST_TRANSPORT_ROCE_V2,
             .set_topology = o->n_topology > 0,
             .topology = o->n_topology ? o->topology[at[3]] : ST_TOPO_SPINE_LEAF,
-            .ckpt_write_bw = o->n_storage_bw ? o->storage_bw[at[4]] : 0};
+            .ckpt_write_bw = o->n_storage_bw ? o->storage_bw[at[4]] : 0,
+            .set_delivery = o->n_delivery > 0,
+            .delivery = o->n_delivery ? o->delivery[at[5]] : ST_DELIVERY_ON_PREM};
     }
     return v;
 }

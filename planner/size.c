@@ -15,6 +15,7 @@
 #include "models/plant/plant.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/noise.h"
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "models/silicon/plan_check.h"
@@ -217,6 +218,26 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
     return b == ST_BIND_DEADLINE ? st_size_time_bind(f) : b;
 }
 
+/* Variant v's delivery model: its own, else the scenario's (s->cost set). */
+static st_delivery delivery_of(const st_size_spec *s, size_t v)
+{
+    return v < s->n_variants && s->variants[v].set_delivery ? s->variants[v].delivery
+                                                            : s->cost->delivery;
+}
+
+/* The prices variant v pays for GPU type `gpu` on fabric fab into *out: the scenario's for the
+ * type (st_cost_for_gpu), under the variant's delivery model (a committed price is a cloud
+ * one: on-demand elsewhere), its switch class and optics by the fabric. */
+static void cost_of_variant(const st_size_spec *s, size_t v, const char *gpu,
+                            const st_fabric_cfg *fab, st_cost_cfg *out)
+{
+    st_cost_for_gpu(s->cost, gpu, out);
+    out->delivery = delivery_of(s, v);
+    if (out->delivery != ST_DELIVERY_CLOUD)
+        out->pricing = ST_PRICING_ON_DEMAND;
+    st_cost_for_parts(out, fab, out);
+}
+
 /* Whether the search needs the plant for f now (else after the ranking, power_late), with
  * in_time whether f meets the deadline. */
 static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
@@ -225,7 +246,7 @@ static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
      * GPUs' do not, models/cost/cost.c), or a power budget decides a plan that meets the deadline
      * and is not over the budget on its bound. The rows printed get it after the ranking
      * (power_late). */
-    return s->rows == 0 || (s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM) ||
+    return s->rows == 0 || (s->cost && delivery_of(s, f->variant) == ST_DELIVERY_ON_PREM) ||
            (plant_budget(s) && in_time && !(f->power_lb > s->power_w && s->power_w > 0));
 }
 
@@ -266,8 +287,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                   double step_j, double tps, st_size_cfg *f)
 {
     st_cost_cfg c;
-    st_cost_for_gpu(s->cost, k->c.gpu->name, &c);
-    st_cost_for_parts(&c, &k->c.fabric, &c); /* the variant's switch class and optics */
+    cost_of_variant(s, k->variant, k->c.gpu->name, &k->c.fabric, &c);
     f->price_source = c.from[price_key(&c)].source;
     f->switch_source = c.delivery == ST_DELIVERY_ON_PREM
                            ? st_cost_price_source(c.part_from[ST_PART_SWITCH], c.switch_price_usd)
@@ -486,6 +506,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         out->fabric.transport = x->transport;
     if (x->set_topology) /* the same leaf switch: its nodes per leaf follow the wiring */
         st_leaf_retopology(&out->fabric, c->nodes, x->topology);
+    if (x->set_delivery && !c->variability.noise_loc.line) /* the cluster states none: */
+        st_noise_profile_apply(st_noise_profile_of_delivery(x->delivery), &out->variability);
 }
 
 /* Shape k's switches and the most ports one needs. */
@@ -819,7 +841,9 @@ static int storage_check(const st_workload_cfg *w, const st_size_spec *s, st_err
                           "--storage-bandwidth needs workload '%s' to checkpoint to a storage "
                           "tier (a checkpoint: section), found none",
                           w->name);
-    int on_prem = s->cost && s->cost->delivery == ST_DELIVERY_ON_PREM;
+    int on_prem = 0;
+    for (size_t v = 0; s->cost && v < (s->n_variants ? s->n_variants : 1); v++)
+        on_prem |= delivery_of(s, v) == ST_DELIVERY_ON_PREM;
     int priced =
         s->capex_usd > 0 || (on_prem && (s->goal == ST_SIZE_COST || s->tco_usd_per_year > 0));
     if (priced && s->cost->storage_bw_usd_per_bps < 0)
@@ -848,8 +872,7 @@ static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *e
         st_fabric_cfg fab = c->fabric; /* the variant's transport picks its switch class */
         if (v < s->n_variants && s->variants[v].set_transport)
             fab.transport = s->variants[v].transport;
-        st_cost_for_gpu(s->cost, g->name, &p);
-        st_cost_for_parts(&p, &fab, &p);
+        cost_of_variant(s, v, g->name, &fab, &p);
         const char *why = NULL, *key = st_cost_missing(&p, &why);
         if (!key && s->capex_usd > 0 && p.node_price_usd < 0)
             key = "node_price", why = "the preset table has no sourced price for its GPU type";
@@ -863,9 +886,9 @@ static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *e
                               st_transport_names[fab.transport]);
         if (key)
             return st_err_set(err, ST_EINVAL, s->cost->loc,
-                              "GPU type '%s' has no '%s' (%s): state it in cost:, for every type "
-                              "or per type, such as %s: {%s: %s}",
-                              g->name, key, why, key, g->name,
+                              "GPU type '%s' has no '%s' under delivery '%s' (%s): state it in "
+                              "cost:, for every type or per type, such as %s: {%s: %s}",
+                              g->name, key, st_delivery_names[p.delivery], why, key, g->name,
                               strstr(key, "gpu_hour") ? "2.5 USD/h" : "300000 USD");
     }
     return 0;

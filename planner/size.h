@@ -61,6 +61,9 @@ typedef struct st_size_variant {
     st_topology topology;
     double ckpt_write_bw; /* > 0: the write bandwidth (bytes/s, per node for a local-nvme tier)
                              of the workload's checkpoint tier, its read bandwidth scaled alike */
+    int set_delivery;     /* the delivery model, its prices and its noise profile where the cluster
+                             states no noise (models/silicon/noise.h) */
+    st_delivery delivery;
 } st_size_variant;
 
 typedef struct st_size_spec {

@@ -52,6 +52,8 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
         put(b, "%s%s", b->n ? "/" : "", st_topology_names[v->topology]);
     if (v->ckpt_write_bw > 0) /* GB/s, as the option's examples are written */
         put(b, "%sckpt%gGB/s", b->n ? "/" : "", v->ckpt_write_bw / 1e9);
+    if (v->set_delivery)
+        put(b, "%s%s", b->n ? "/" : "", st_delivery_names[v->delivery]);
     return b->s;
 }
 

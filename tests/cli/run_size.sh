@@ -324,5 +324,25 @@ expect "confidence: a larger smallest size than the point forecast's" 1 \
 expect "confidence past the table exits 2" 2 $?
 grep -q -- "--confidence: 0.995 is beyond" "$tmp/e.err" || bad "confidence past the table: message"
 
+# --delivery: each delivery model a variant, at its own prices and, where the cluster states no
+# noise, its noise profile: the same plan takes longer on cloud VMs (docs/models/stragglers.md).
+sed 's/^cost:.*//' "$scn" >"$tmp/d.yaml"
+echo "cost: { delivery: cloud, gpu_hour_price: 2.5 USD/h }" >>"$tmp/d.yaml"
+"$strata" size "$tmp/d.yaml" --deadline 25min --delivery bare-metal,cloud --top 1000 \
+    --format csv >"$tmp/d.csv" 2>/dev/null || bad "size --delivery failed"
+step_of() { awk -F, -v v="$1" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    $1 == "ranked" && $c["variant"] == v && $c["gpus"] == 8 && $c["tp"] == 1 && $c["pp"] == 1 &&
+    $c["microbatch"] == 1 && $c["recompute"] == "none" {print $c["step_time_s"]; exit}' "$tmp/d.csv"; }
+expect "delivery: the plan on cloud VMs is slower than on bare metal" 1 \
+    "$(awk -v a="$(step_of bare-metal)" -v b="$(step_of cloud)" 'BEGIN {print (a > 0 && b > a)}')"
+"$strata" size "$tmp/d.yaml" --deadline 25min --delivery on-prem >/dev/null 2>"$tmp/d.err"
+expect "delivery: on premises without a switch price exits 2" 2 $?
+grep -q "no 'switch_price'" "$tmp/d.err" || bad "delivery on-prem: message $(cat "$tmp/d.err")"
+for args in "--delivery rented" "--delivery cloud,cloud" "--delivery ,cloud"; do
+    # shellcheck disable=SC2086
+    "$strata" size "$tmp/d.yaml" --deadline 25min $args >/dev/null 2>&1
+    expect "usage error: '$args'" 2 $?
+done
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -62,7 +62,7 @@ expect "text: price of h100-sxm" 1 "$(grep -c '^price of h100-sxm: HGX H100' "$t
     >/dev/null 2>"$tmp/e.err"
 expect "a type without a price exits 2" 2 $?
 n=$((n + 1))
-grep -q "error: GPU type 'mi300x' has no 'node_price' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {mi300x: 300000 USD}" \
+grep -q "error: GPU type 'mi300x' has no 'node_price' under delivery 'on-prem' (the preset table has no sourced price for its GPU type): state it in cost:, for every type or per type, such as node_price: {mi300x: 300000 USD}" \
     "$tmp/e.err" || bad "mi300x refused: $(cat "$tmp/e.err")"
 # Under the GPU-hours goal it is searched, its cost unknown (null), not 0 (its node's power
 # besides the GPUs stated: the catalog has no MI300X platform figure).
