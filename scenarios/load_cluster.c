@@ -288,6 +288,7 @@ static const st_field noise_fields[] = {
     ST_FDIM(st_variability_cfg, "detour", noise_detour_s, ST_DIM_TIME, ST_R_POS,
             .lim = &st_lim_span, .required = 1),
     ST_FENUM(st_variability_cfg, "pattern", noise_periodic, noise_patterns),
+    ST_FBOOL(st_variability_cfg, "cosched", noise_cosched),
     ST_FEND,
 };
 

@@ -198,6 +198,7 @@ typedef struct st_variability_cfg {
      * models/silicon/noise.c); noise_every_s 0: none. */
     double noise_every_s, noise_detour_s;
     int noise_periodic;
+    int noise_cosched;         /* every rank's detours at the same moments (noise.cosched) */
     const char *noise_profile; /* the profile's name as the scenario gave it or the delivery
                                   model chose it; NULL: stated as every and detour */
     st_loc loc, noise_loc;

@@ -58,6 +58,8 @@ double st_noise_delay(const st_noise_sig *z, const st_noise_sync *s)
         return 0;
     double x = s->tau_s / z->every_s, mean, var;
     int64_t g = s->group > 1 ? s->group : 1, groups = s->ranks / g;
+    if (z->cosched) /* all ranks detoured together: each stretch loses the one rank's detours */
+        return z->detour_s * x * (double)(s->intervals > 1 ? s->intervals : 1);
     if (s->intervals <= 1 || g == 1) {
         /* one stretch of everything, ended by one collective over all the ranks: exact */
         double total = x * (double)(s->intervals > 1 ? s->intervals : 1);
@@ -92,7 +94,7 @@ double st_noise_delay_sampled(const st_noise_sig *z, const st_noise_sync *s, uin
             double lost = 0;
             for (int64_t i = 0; i < n; i++) {
                 unsigned most = 0;
-                for (int64_t k = 0; k < g; k++) {
+                for (int64_t k = 0; k < (z->cosched ? 1 : g); k++) { /* co-scheduled: one draw */
                     unsigned c = z->periodic ? (unsigned)base + (gsl_rng_uniform(r) < x - base)
                                              : gsl_ran_poisson(r, x);
                     most = c > most ? c : most;
@@ -100,6 +102,8 @@ double st_noise_delay_sampled(const st_noise_sig *z, const st_noise_sync *s, uin
                 lost += most;
             }
             worst = fmax(worst, lost);
+            if (z->cosched) /* every group met the same detours */
+                break;
         }
         sum += worst;
     }
@@ -153,5 +157,6 @@ void st_noise_profile_apply(const st_noise_profile *p, st_variability_cfg *v)
     v->noise_every_s = p->every_s;
     v->noise_detour_s = p->detour_s;
     v->noise_periodic = p->periodic;
+    v->noise_cosched = 0;
     v->noise_profile = p->name;
 }

@@ -15,6 +15,9 @@
 typedef struct st_noise_sig {
     double every_s, detour_s;
     int periodic;
+    int cosched; /* co-scheduled: every rank detoured at the same moments, so no collective
+                    waits for another rank's detour (Beckman et al., Cluster Computing 2008;
+                    LogGOPSim's --noise-cosched) */
 } st_noise_sig;
 
 /* Where a synchronous step meets noise: `intervals` stretches of `tau_s` seconds of each rank's
@@ -28,8 +31,8 @@ typedef struct st_noise_sync {
 /* The expected time a step structured as s loses to noise z beyond its noiseless time: with
  * one interval, exactly d E[max over ranks of K], K a rank's detours in tau; with several, each
  * group's sum of its per-interval maxima (mean and variance exact per interval, summed) and the
- * largest of ranks / group such sums by Blom's normal order statistic. 0 without noise, for
- * tau <= 0 or ranks < 1. */
+ * largest of ranks / group such sums by Blom's normal order statistic; co-scheduled, every
+ * rank's own mean share, d E[K] a stretch. 0 without noise, for tau <= 0 or ranks < 1. */
 double st_noise_delay(const st_noise_sig *z, const st_noise_sync *s);
 
 /* The same by sampling each rank's detours, `reps` steps from `seed` (deterministic): what the

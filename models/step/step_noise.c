@@ -24,8 +24,10 @@ double st__step_noise_s(const step_plan *p, const st_cluster_cfg *c, int64_t bus
                         const st_step_breakdown *b)
 {
     const st_variability_cfg *v = &c->variability;
-    st_noise_sig z = {
-        .every_s = v->noise_every_s, .detour_s = v->noise_detour_s, .periodic = v->noise_periodic};
+    st_noise_sig z = {.every_s = v->noise_every_s,
+                      .detour_s = v->noise_detour_s,
+                      .periodic = v->noise_periodic,
+                      .cosched = v->noise_cosched};
     if (!(z.every_s > 0))
         return 0;
     /* The widest group that synchronises within a layer: the tensor- and context-parallel

@@ -91,6 +91,21 @@ START_TEST(test_the_same_share_of_noise_costs_nothing_or_twentyfold)
 }
 END_TEST
 
+/* Co-scheduled noise (every rank detoured at the same moments: Beckman et al., "Benchmarking
+ * the effects of operating system interference on extreme-scale parallel machines", Cluster
+ * Computing 2008, "synchronizing the noise can significantly reduce its negative influence")
+ * costs each stretch its own mean share, whatever the ranks; sampling agrees. */
+START_TEST(test_coscheduled_noise_costs_its_mean_share)
+{
+    st_noise_sig z = {.every_s = 1e-2, .detour_s = 1e-4, .periodic = 0, .cosched = 1};
+    st_noise_sync s = {.tau_s = 3e-3, .intervals = 400, .group = 8, .ranks = 4096};
+    ASSERT_REL(st_noise_delay(&z, &s), 400 * 3e-3 * 1e-4 / 1e-2, 1e-12);
+    ASSERT_REL(st_noise_delay_sampled(&z, &s, 11, 100), st_noise_delay(&z, &s), 0.04);
+    z.cosched = 0; /* the same noise at random phases costs more */
+    ck_assert(st_noise_delay(&z, &s) > 2 * 400 * 3e-3 * 1e-4 / 1e-2);
+}
+END_TEST
+
 /* More ranks, more loss; and at least the mean share every rank loses on its own. */
 START_TEST(test_the_loss_grows_with_ranks_and_is_at_least_the_mean)
 {
@@ -153,6 +168,13 @@ START_TEST(test_the_step_waits_for_detoured_ranks)
     ASSERT_REL(k->compute_s + k->tp_comm_s + k->pp_comm_s + k->dp_comm_exposed_s + k->bubble_s +
                    k->optimizer_s + k->straggler_s + k->noise_s,
                r1.step_time_s, 1e-6);
+    /* co-scheduled, the same detours cost just their share of the busy time, 1% */
+    st_scn *c =
+        load(SCN(", variability: { noise: { every: 10 ms, detour: 100 us, cosched: true } }", ""));
+    st_step_result r2 = step_of(c);
+    ASSERT_REL(r2.b.noise_s, 0.01 * busy, 1e-9);
+    ck_assert(r2.b.noise_s < r1.b.noise_s);
+    st_scn_free(c);
     st_scn_free(a);
     st_scn_free(b);
 }
@@ -214,6 +236,7 @@ Suite *noise_suite(void)
     tcase_add_test(tc, test_the_closed_form_matches_sampling);
     tcase_add_test(tc, test_the_loss_grows_with_ranks_and_is_at_least_the_mean);
     tcase_add_test(tc, test_the_same_share_of_noise_costs_nothing_or_twentyfold);
+    tcase_add_test(tc, test_coscheduled_noise_costs_its_mean_share);
     tcase_add_test(tc, test_the_step_waits_for_detoured_ranks);
     tcase_add_test(tc, test_delivery_selects_a_noise_profile);
     tcase_add_test(tc, test_bad_noise_is_refused_at_its_value);
