@@ -106,6 +106,12 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
 {
     if (n < 2 || bytes <= 0)
         return 0;
+    /* A reduce-scatter runs the flows of the all-gather of the same bytes: one ring, n - 1 steps
+     * of bytes / n, the same protocol, channels and latencies (models/fabric/coll_layout.c,
+     * build_ring, reads the op only for all-reduce). One key for both: the memo and the shape
+     * recordings serve each from the other's runs. */
+    if (op == ST_COLL_REDUCE_SCATTER)
+        op = ST_COLL_ALL_GATHER;
     st_coll_memo_key k = {.op = op,
                           .n = n,
                           .stride = stride,
