@@ -1,5 +1,6 @@
 /* Recorded max-min solves (models/fabric/mm_trace.h): a recording is a list of calls, each with
- * its arguments and answer in side arrays; a follower walks it call by call. */
+ * its arguments and answer in side arrays, its link ids by segment (st_mmx_segments); a follower
+ * walks it call by call. */
 #include "models/fabric/mm_trace.h"
 
 #include <stdlib.h>
@@ -10,7 +11,8 @@
 enum { OP_ADD, OP_REMOVE, OP_ADD_LINK, OP_SET_CAP, OP_SOLVE };
 
 /* One call: an add's n links and weights, or a solve's n changed ids and rates, start at off in
- * the side arrays; id is an add's answer, a removal's entity, a link's id; v a capacity. */
+ * the side arrays; id is an add's answer, a removal's entity, a link's id (by segment, as the
+ * links); v a capacity. */
 typedef struct mm_op {
     int64_t id;
     double v;
@@ -22,8 +24,8 @@ typedef struct mm_op {
 struct st_mm_trace {
     mm_op *op;
     size_t n_op, op_cap;
-    int32_t *link; /* adds' links */
-    double *w;     /* adds' weights */
+    uint64_t *link; /* adds' links, by segment (seg_id) */
+    double *w;      /* adds' weights */
     size_t n_lw, link_cap, w_cap;
     int64_t *ch; /* solves' changed ids */
     double *rate;
@@ -31,8 +33,17 @@ struct st_mm_trace {
     int cut; /* outgrew ST_MM_TRACE_CAP: no longer recorded */
 };
 
+/* At most this many segments (st_mmx_segments): a topology's levels and its private links. */
+#define SEG_MAX 8
+
 struct st_mmx {
-    int32_t n_links; /* the fabric's, before any private link is added */
+    int32_t n_links;      /* the fabric's, before any private link is added */
+    int32_t seg[SEG_MAX]; /* first link id of each segment, ascending; seg[0] is 0 */
+    int n_seg;
+    uint64_t *canon; /* the call being made's links by segment */
+    size_t canon_cap;
+    int32_t *ids; /* materialise's scratch: a recorded add's links as this solver's ids */
+    size_t ids_cap;
     const double *capacity;
     st_maxmin *mm;    /* NULL until needed */
     st_maxmin **pool; /* where a spare solver of these links waits, or NULL */
@@ -46,15 +57,46 @@ struct st_mmx {
     size_t rates_cap;
 };
 
-/* One call: its kind and arguments (an add's id and a link's are answers, not compared). */
+/* One call: its kind and arguments (an add's id and a link's are answers, not compared), links
+ * by segment. */
 typedef struct mm_call {
     int kind;
     int64_t id;
     double v;
     int n;
-    const int32_t *link;
+    const uint64_t *link;
     const double *w;
 } mm_call;
+
+/* Link l of x by segment: the segment's index in the high 32 bits, l's offset into it in the
+ * low. Two solvers whose links differ by a shift per segment (the same fabric's levels on two
+ * GPU counts) name a link alike, and the order of links is the order of these ids. */
+static uint64_t seg_id(const st_mmx *x, int32_t l)
+{
+    int s = x->n_seg - 1;
+    while (s > 0 && l < x->seg[s])
+        s--;
+    return (uint64_t)s << 32 | (uint32_t)(l - x->seg[s]);
+}
+
+/* The link of x that seg_id names. */
+static int32_t link_of(const st_mmx *x, uint64_t c)
+{
+    int s = (int)(c >> 32);
+    if (s >= x->n_seg)
+        ST_BUG("max-min recording names segment %d of %d", s, x->n_seg);
+    return x->seg[s] + (int32_t)(uint32_t)c;
+}
+
+/* links[0..n) by segment into x->canon. */
+static const uint64_t *canon(st_mmx *x, const int32_t *links, int n)
+{
+    size_t k = n > 0 ? (size_t)n : 0;
+    x->canon = st_xgrow(x->canon, sizeof *x->canon, k + 1, &x->canon_cap);
+    for (size_t i = 0; i < k; i++)
+        x->canon[i] = seg_id(x, links[i]);
+    return x->canon;
+}
 
 st_mm_trace *st_mm_trace_new(void)
 {
@@ -90,7 +132,7 @@ int st_mm_trace_whole(const st_mm_trace *t)
 }
 
 /* Append a call (its side data copied) unless the recording is cut or this would cut it. */
-static void put(st_mm_trace *t, mm_op o, const int32_t *link, const double *w, const int64_t *ch)
+static void put(st_mm_trace *t, mm_op o, const uint64_t *link, const double *w, const int64_t *ch)
 {
     if (t->cut)
         return;
@@ -136,7 +178,22 @@ st_mmx *st_mmx_new(int32_t n_links, const double *capacity, st_mm_trace *rec,
     }
     x->n_cand = n_follow;
     x->diverged = n_follow == 0;
+    x->n_seg = 1; /* one segment from link 0 until st_mmx_segments */
     return x;
+}
+
+void st_mmx_segments(st_mmx *x, const int32_t *first, int n)
+{
+    if (n < 1 || n > SEG_MAX || first[0] != 0)
+        ST_BUG("max-min segments: %d, the first from %d", n, n > 0 ? (int)first[0] : -1);
+    for (int i = 1; i < n; i++)
+        if (first[i] < first[i - 1])
+            ST_BUG("max-min segment %d starts before the one before it", i);
+    if (x->pos || x->mm || (x->rec && x->rec->n_op))
+        ST_BUG("st_mmx_segments after a call");
+    for (int i = 0; i < n; i++)
+        x->seg[i] = first[i];
+    x->n_seg = n;
 }
 
 void st_mmx_free(st_mmx *x)
@@ -151,6 +208,8 @@ void st_mmx_free(st_mmx *x)
     }
     free(x->cand);
     free(x->rates);
+    free(x->canon);
+    free(x->ids);
     free(x);
 }
 
@@ -170,19 +229,24 @@ static void materialise(st_mmx *x)
     for (size_t i = 0; t && i < x->pos; i++) {
         const mm_op *o = &t->op[i];
         switch (o->kind) {
-        case OP_ADD:
-            if (st_maxmin_add(x->mm, t->link + o->off, t->w + o->off, o->n) != o->id)
+        case OP_ADD: {
+            size_t k = o->n > 0 ? (size_t)o->n : 0;
+            x->ids = st_xgrow(x->ids, sizeof *x->ids, k + 1, &x->ids_cap);
+            for (size_t j = 0; j < k; j++)
+                x->ids[j] = link_of(x, t->link[o->off + j]);
+            if (st_maxmin_add(x->mm, x->ids, t->w + o->off, o->n) != o->id)
                 ST_BUG("max-min replay: an add answered another id than recorded");
             break;
+        }
         case OP_REMOVE:
             st_maxmin_remove(x->mm, o->id);
             break;
         case OP_ADD_LINK:
-            if (st_maxmin_add_link(x->mm, o->v) != (int32_t)o->id)
+            if (st_maxmin_add_link(x->mm, o->v) != link_of(x, (uint64_t)o->id))
                 ST_BUG("max-min replay: a link added under another id than recorded");
             break;
         case OP_SET_CAP:
-            st_maxmin_set_capacity(x->mm, (int32_t)o->id, o->v);
+            st_maxmin_set_capacity(x->mm, link_of(x, (uint64_t)o->id), o->v);
             break;
         default:
             if (st_maxmin_solve(x->mm, NULL) != (size_t)o->n)
@@ -241,26 +305,30 @@ static const mm_op *answer(st_mmx *x, const mm_call *c)
 int32_t st_mmx_add_link(st_mmx *x, double capacity)
 {
     const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD_LINK, .v = capacity});
-    int32_t l = o ? (int32_t)o->id : st_maxmin_add_link(x->mm, capacity);
+    int32_t l = o ? link_of(x, (uint64_t)o->id) : st_maxmin_add_link(x->mm, capacity);
     if (x->rec)
-        put(x->rec, (mm_op){.kind = OP_ADD_LINK, .id = l, .v = capacity}, NULL, NULL, NULL);
+        put(x->rec, (mm_op){.kind = OP_ADD_LINK, .id = (int64_t)seg_id(x, l), .v = capacity}, NULL,
+            NULL, NULL);
     return l;
 }
 
 void st_mmx_set_capacity(st_mmx *x, int32_t link, double capacity)
 {
-    if (!answer(x, &(mm_call){.kind = OP_SET_CAP, .id = link, .v = capacity}))
+    int64_t c = (int64_t)seg_id(x, link);
+    if (!answer(x, &(mm_call){.kind = OP_SET_CAP, .id = c, .v = capacity}))
         st_maxmin_set_capacity(x->mm, link, capacity);
     if (x->rec)
-        put(x->rec, (mm_op){.kind = OP_SET_CAP, .id = link, .v = capacity}, NULL, NULL, NULL);
+        put(x->rec, (mm_op){.kind = OP_SET_CAP, .id = c, .v = capacity}, NULL, NULL, NULL);
 }
 
 int64_t st_mmx_add(st_mmx *x, const int32_t *links, const double *weights, int n)
 {
-    const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD, .n = n, .link = links, .w = weights});
+    /* by segment only where a recording reads them: a plain solver's adds pay nothing */
+    const uint64_t *c = x->rec || !x->diverged ? canon(x, links, n) : NULL;
+    const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD, .n = n, .link = c, .w = weights});
     int64_t id = o ? o->id : st_maxmin_add(x->mm, links, weights, n);
     if (x->rec)
-        put(x->rec, (mm_op){.kind = OP_ADD, .id = id, .n = n}, links, weights, NULL);
+        put(x->rec, (mm_op){.kind = OP_ADD, .id = id, .n = n}, c, weights, NULL);
     return id;
 }
 

@@ -48,6 +48,15 @@ st_mmx *st_mmx_new(int32_t n_links, const double *capacity, st_mm_trace *rec,
                    const st_mm_trace *const *follow, size_t n_follow, st_maxmin **pool);
 void st_mmx_free(st_mmx *x);
 
+/* Name x's links in the recordings it makes and follows by segment: first[0..n) (ascending,
+ * first[0] = 0, n <= 8) start the segments, and a link is its segment and its offset into it.
+ * Solvers whose links differ by a shift per segment, with the same capacities (a fabric's
+ * levels on two GPU counts whose routes between the GPUs of a pattern agree: st_topo_sig_of),
+ * then make the same recorded calls for the same pattern, and as the solver's answers depend on
+ * its links' capacities and order alone, one follows the other's recording. Before any call;
+ * without it, one segment: link ids as they are. */
+void st_mmx_segments(st_mmx *x, const int32_t *first, int n);
+
 /* As st_maxmin_add_link, st_maxmin_set_capacity, st_maxmin_add (weights not NULL) and
  * st_maxmin_remove. */
 int32_t st_mmx_add_link(st_mmx *x, double capacity);

@@ -586,6 +586,12 @@ void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follo
         ST_BUG("st_net_trace on a network that has started transfers");
     st_mmx_free(net->mx);
     net->mx = st_mmx_new(net->n_links, st_topo_capacities(net->topo), rec, follow, n_follow, pool);
+    /* Recorded links by level, and the private rate-cap links after them: recordings made on
+     * one GPU count serve another whose routes are the same but for each level's first id. */
+    int32_t first[ST_LEVEL__COUNT + 1];
+    for (int l = 0; l <= ST_LEVEL__COUNT; l++)
+        first[l] = st_topo_level_first(net->topo, (st_level)l);
+    st_mmx_segments(net->mx, first, ST_LEVEL__COUNT + 1);
     net->times_only = 1;
 }
 

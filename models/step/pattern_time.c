@@ -120,14 +120,16 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
                           .bytes = bytes,
                           .place = x->place};
     st_coll_memo *memo = x->memo;
+    st__shape_traces *traces = x->traces;
     if (x->shared && !x->place) { /* rank r on GPU r: the pattern spans GPUs 0 .. its last */
         memo = st__step_memo_times(x->shared);
+        traces = st__step_memo_traces(x->shared);
         k.fabric = st__step_memo_class(x, (groups - 1) * gstride + (n - 1) * stride + 1);
     }
     double t, lat = x->c->calib.enabled ? x->c->calib.latency_s : 0; /* the cluster's own */
     if (st_coll_memo_find(memo, &k, &t))
         return t + lat;
-    t = simulate_pattern(x, &k, x->traces);
+    t = simulate_pattern(x, &k, traces);
     st_coll_memo_put(memo, &k, t);
     return t + lat;
 }

@@ -27,8 +27,8 @@ struct st_step_ctx {
     const st_cluster_cfg *c;
     st_topo *topo;
     st_coll_memo *memo;       /* pattern times simulated so far on topo */
-    st__shape_traces *traces; /* max-min solves of the patterns run on topo, by shape: never
-                                 shared, since a recording names topo's own link ids */
+    st__shape_traces *traces; /* max-min solves of the patterns run on topo, by shape, but for
+                                 those kept in `shared` */
     st_coll_memo *closed;     /* the data-parallel all-reduce's closed form (step.c), by pattern */
     int skip_closed;          /* st_step_ctx_skip_closed_form */
     st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
@@ -46,6 +46,10 @@ struct st_step_ctx {
  * whose fabric routes those GPUs alike; the memo's key then names it in `fabric`. */
 int64_t st__step_memo_class(st_step_ctx *x, int64_t gpus);
 st_coll_memo *st__step_memo_times(st_step_memo *m);
+/* The recordings of m's patterns, by shape with the class: a class's fabrics route its patterns
+ * over the same links but for each level's first id, which recordings name their links by
+ * (st_net_trace), so one context's recording serves every context of the class. */
+st__shape_traces *st__step_memo_traces(st_step_memo *m);
 
 /* The GPU job rank r is on under the context's current placement. */
 static inline int64_t st__step_gpu_of(const st_step_ctx *x, int64_t r)

@@ -17,7 +17,8 @@ typedef struct memo_class {
 
 struct st_step_memo {
     st_coll_memo *times;
-    memo_class *cls; /* a search meets a handful: found by a scan */
+    st__shape_traces *traces; /* the recordings of the times' patterns, by shape and class */
+    memo_class *cls;          /* a search meets a handful: found by a scan */
     size_t n, cap;
 };
 
@@ -25,6 +26,7 @@ st_step_memo *st_step_memo_new(void)
 {
     st_step_memo *m = st_xcalloc(1, sizeof *m);
     m->times = st_coll_memo_new();
+    m->traces = st__shape_traces_new();
     return m;
 }
 
@@ -33,6 +35,7 @@ void st_step_memo_free(st_step_memo *m)
     if (!m)
         return;
     st_coll_memo_free(m->times);
+    st__shape_traces_free(m->traces);
     free(m->cls);
     free(m);
 }
@@ -45,6 +48,11 @@ size_t st_step_memo_count(const st_step_memo *m)
 st_coll_memo *st__step_memo_times(st_step_memo *m)
 {
     return m->times;
+}
+
+st__shape_traces *st__step_memo_traces(st_step_memo *m)
+{
+    return m->traces;
 }
 
 /* Fields compared one by one: doubles bit for bit (the same capacity is the same bits). */
