@@ -38,7 +38,8 @@ struct st_mm_trace {
 
 struct st_mmx {
     int32_t n_links;      /* the fabric's, before any private link is added */
-    int32_t seg[SEG_MAX]; /* first link id of each segment, ascending; seg[0] is 0 */
+    int32_t seg[SEG_MAX]; /* first link id of each segment, ascending; seg[0] is 0, and those
+                             past n_seg INT32_MAX, which no link reaches */
     int n_seg;
     uint64_t *canon; /* the call being made's links by segment */
     size_t canon_cap;
@@ -73,9 +74,11 @@ typedef struct mm_call {
  * GPU counts) name a link alike, and the order of links is the order of these ids. */
 static uint64_t seg_id(const st_mmx *x, int32_t l)
 {
-    int s = x->n_seg - 1;
-    while (s > 0 && l < x->seg[s])
-        s--;
+    /* The last segment that starts at or before l: the count of the later starts l reached,
+     * without a branch (every link of every add comes through here). */
+    int s = 0;
+    for (int i = 1; i < SEG_MAX; i++)
+        s += l >= x->seg[i];
     return (uint64_t)s << 32 | (uint32_t)(l - x->seg[s]);
 }
 
@@ -179,6 +182,8 @@ st_mmx *st_mmx_new(int32_t n_links, const double *capacity, st_mm_trace *rec,
     x->n_cand = n_follow;
     x->diverged = n_follow == 0;
     x->n_seg = 1; /* one segment from link 0 until st_mmx_segments */
+    for (int i = 1; i < SEG_MAX; i++)
+        x->seg[i] = INT32_MAX;
     return x;
 }
 
@@ -191,8 +196,8 @@ void st_mmx_segments(st_mmx *x, const int32_t *first, int n)
             ST_BUG("max-min segment %d starts before the one before it", i);
     if (x->pos || x->mm || (x->rec && x->rec->n_op))
         ST_BUG("st_mmx_segments after a call");
-    for (int i = 0; i < n; i++)
-        x->seg[i] = first[i];
+    for (int i = 0; i < SEG_MAX; i++)
+        x->seg[i] = i < n ? first[i] : INT32_MAX;
     x->n_seg = n;
 }
 
