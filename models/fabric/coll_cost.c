@@ -35,19 +35,22 @@ static double nvls_factor(const st_coll *cm)
     return f < 1.0 ? f : 1.0;
 }
 
-/* Route every member as st_net will (same keys), note its latency and hardware, and return the
- * rate of the slowest member when the phase runs alone: min over links of capacity / members.
- * INFINITY when no member crosses a link. */
+/* Route every member as st_net would (same keys) and keep the routes for it (cm->route), note
+ * each member's latency and hardware, and return the rate of the slowest member when the phase
+ * runs alone: min over links of capacity / members. INFINITY when no member crosses a link. */
 static double route_members(st_coll *cm)
 {
     const double *cap = st_topo_capacities(cm->topo);
-    int32_t links[ST_TOPO_MAX_HOPS];
+    cm->route =
+        st_xgrow(cm->route, sizeof *cm->route, cm->m * ST_TOPO_MAX_HOPS + 1, &cm->route_cap);
     cm->ntouched = 0;
     for (size_t x = 0; x < cm->nx; x++)
         for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
             uint64_t key = st_topo_flow_key(cm->xkey[x], (uint64_t)(i - cm->xoff[x]));
+            int32_t *links = cm->route + i * ST_TOPO_MAX_HOPS;
             int h = st_topo_route(cm->topo, cm->src[i], cm->dst[i], key, links, ST_TOPO_MAX_HOPS,
                                   &cm->mlat[i]);
+            cm->mhop[i] = (uint8_t)h;
             int nv = h == 0 || st_topo_level(cm->topo, links[0]) == ST_LEVEL_NVLINK;
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
             for (int j = 0; j < h; j++) {

@@ -41,8 +41,11 @@ struct st_coll {
     double nvlink_goodput;      /* st_nvlink_efficiency of the GPU */
     /* The phase being built: its transfers' members and their routes. */
     int64_t *src, *dst;
-    double *mlat; /* one-way path latency of each member */
-    uint8_t *mhw; /* st_nccl_hw of each member */
+    double *mlat;   /* one-way path latency of each member */
+    uint8_t *mhw;   /* st_nccl_hw of each member */
+    int32_t *route; /* member i's links at route[i * ST_TOPO_MAX_HOPS], for st_net_start */
+    uint8_t *mhop;  /* and how many */
+    size_t route_cap;
     size_t m, mcap;
     size_t *xoff; /* transfer x holds members [xoff[x], xoff[x + 1]) */
     uint64_t *xkey;

@@ -138,6 +138,8 @@ static void add_member(st_coll *cm, int64_t s, int64_t d)
         cm->mlat = st_xgrow(cm->mlat, sizeof *cm->mlat, cm->m + 1, &cap);
         cap = cm->mcap;
         cm->mhw = st_xgrow(cm->mhw, sizeof *cm->mhw, cm->m + 1, &cap);
+        cap = cm->mcap;
+        cm->mhop = st_xgrow(cm->mhop, sizeof *cm->mhop, cm->m + 1, &cap);
         cm->mcap = cap;
     }
     cm->src[cm->m] = s;

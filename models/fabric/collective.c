@@ -65,6 +65,8 @@ void st_coll_free(st_coll *cm)
     free(cm->dst);
     free(cm->mlat);
     free(cm->mhw);
+    free(cm->route);
+    free(cm->mhop);
     free(cm->xoff);
     free(cm->xkey);
     free(cm->load);
@@ -129,7 +131,10 @@ static void start_phase(run *r)
                            .key = cm->xkey[x],
                            .tag = x,
                            .done = on_xfer_done,
-                           .ctx = r};
+                           .ctx = r,
+                           /* routed by the phase's cost just now */
+                           .routes = none ? NULL : cm->route + cm->xoff[x] * ST_TOPO_MAX_HOPS,
+                           .hops = none ? NULL : cm->mhop + cm->xoff[x]};
         st_net_start(cm->net, &xs);
     }
 }

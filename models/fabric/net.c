@@ -338,6 +338,18 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
     net->wts = st_xgrow(net->wts, sizeof *net->wts, spec->n * ST_TOPO_MAX_HOPS + 1, &net->wts_cap);
     net->hops = st_xgrow(net->hops, sizeof *net->hops, spec->n, &net->hops_cap);
     size_t total = 0;
+    if (spec->routes) { /* routed by the caller, GPU to GPU: every link of weight 1 */
+        for (size_t i = 0; i < spec->n; i++) {
+            int h = spec->hops[i];
+            memcpy(net->route + total, spec->routes + i * ST_TOPO_MAX_HOPS,
+                   (size_t)h * sizeof *net->route);
+            for (int j = 0; j < h; j++)
+                net->wts[total + (size_t)j] = 1.0;
+            net->hops[i] = (uint8_t)h;
+            total += (size_t)h;
+        }
+        return total;
+    }
     for (size_t i = 0; i < spec->n; i++) {
         uint64_t key = st_topo_flow_key(spec->key, (uint64_t)i);
         int h = st_topo_route_w(net->topo, spec->src[i], spec->dst[i], key, net->route + total,

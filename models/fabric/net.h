@@ -36,6 +36,12 @@ typedef struct st_xfer_spec {
                             data ingest); 0 = as much as the links give */
     st_net_done_fn done; /* may be NULL */
     void *ctx;
+    /* The members' routes when the caller has them already (the collective runner routes every
+     * member to cost its phase): member i's hops[i] links at routes[i * ST_TOPO_MAX_HOPS], the
+     * route st_topo_route gives for (src[i], dst[i], st_topo_flow_key(key, i)) between two GPUs
+     * (each link of weight 1). NULL: the net routes them. */
+    const int32_t *routes;
+    const uint8_t *hops;
 } st_xfer_spec;
 
 /* A new network over topology t (borrowed; must outlive the net) driven by engine eng
