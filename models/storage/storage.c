@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/fabric/maxmin.h"
 #include "models/fabric/net.h"
 #include "models/silicon/gpu.h"
 #include "sim/engine.h"
@@ -101,7 +102,11 @@ static void on_start(st_engine *eng, void *state, const st_event *ev)
     refresh_rates(r);
 }
 
-int st_storage_run(const st_topo *t, const st_io *io, int n, double *done_s, double *rate)
+/* st_storage_run on the spare solver *pool holds, if any (pool NULL: none; one made on t, and the
+ * run's goes back there, reset, at its end: st_net_trace), so the runs of one question on one
+ * fabric allocate its 10^5 links' solver and their edge lists once. */
+static int run_in(const st_topo *t, const st_io *io, int n, double *done_s, double *rate,
+                  st_maxmin **pool)
 {
     io_run r = {.topo = t, .io = io, .n = n};
     size_t nn = n > 0 ? (size_t)n : 1;
@@ -112,6 +117,7 @@ int st_storage_run(const st_topo *t, const st_io *io, int n, double *done_s, dou
     r.t_start = st_xcalloc(nn, sizeof *r.t_start);
     r.eng = st_engine_new();
     r.net = st_net_new(r.eng, t);
+    st_net_trace(r.net, NULL, NULL, 0, pool); /* rates are all a run reads: times only */
     int kind = st_engine_register(r.eng, "storage.start", on_start, &r);
     for (int i = 0; i < n; i++) {
         if (io[i].members < 1 || !(io[i].bytes > 0) || !(io[i].max_rate >= 0) ||
@@ -150,6 +156,11 @@ int st_storage_run(const st_topo *t, const st_io *io, int n, double *done_s, dou
     free(r.rate);
     free(r.t_start);
     return 0;
+}
+
+int st_storage_run(const st_topo *t, const st_io *io, int n, double *done_s, double *rate)
+{
+    return run_in(t, io, n, done_s, rate, NULL);
 }
 
 /* ---- a job's streams ------------------------------------------------------------------ */
@@ -210,9 +221,10 @@ int64_t st_storage_ingest_stream(const st_placement *at, const st_workload_cfg *
     return n;
 }
 
-/* Run `own` streams with the background ones; done_s and rate as st_storage_run, own first. */
+/* Run `own` streams with the background ones; done_s and rate as st_storage_run, own first;
+ * pool as run_in. */
 static void run_with(const st_topo *t, const st_io *own, int n_own, const st_io_set *bg,
-                     double *done_s, double *rate)
+                     double *done_s, double *rate, st_maxmin **pool)
 {
     int n_bg = bg ? bg->n : 0;
     size_t n = (size_t)(n_own + n_bg);
@@ -222,7 +234,7 @@ static void run_with(const st_topo *t, const st_io *own, int n_own, const st_io_
         all[i] = own[i];
     for (int i = 0; i < n_bg; i++)
         all[n_own + i] = bg->io[i];
-    st_storage_run(t, all, n_own + n_bg, d, r);
+    run_in(t, all, n_own + n_bg, d, r, pool);
     for (int i = 0; i < n_own; i++) {
         if (done_s)
             done_s[i] = d[i];
@@ -247,7 +259,7 @@ void st_storage_ingest(const st_placement *at, const st_workload_cfg *w, double 
     st_io io;
     int64_t n = st_storage_ingest_stream(at, w, out->need_bps, hosts, &io);
     if (n > 0)
-        run_with(at->topo, &io, 1, bg, NULL, &out->got_bps);
+        run_with(at->topo, &io, 1, bg, NULL, &out->got_bps, NULL);
     free(hosts);
     if (n == 0)
         return;
@@ -266,10 +278,10 @@ static int local_tier(const st_cluster_cfg *c)
 }
 
 /* Time for the writers' shards to go into `tier` while the job's ingest runs, and the ingest's
- * average rate meanwhile (into *ingest_bps when not NULL). */
+ * average rate meanwhile (into *ingest_bps when not NULL); pool as run_in. */
 static double write_time(const st_placement *at, const st_workload_cfg *w, const int64_t *writers,
                          int64_t nw, double shard, int tier, double cap, const st_ingest *ingest,
-                         const st_io_set *bg, double *ingest_bps)
+                         const st_io_set *bg, double *ingest_bps, st_maxmin **pool)
 {
     st_io io[2];
     int n = 0;
@@ -278,7 +290,7 @@ static double write_time(const st_placement *at, const st_workload_cfg *w, const
         n++;
     io[n++] = (st_io){.gpu = writers, .members = nw, .tier = tier, .bytes = shard, .max_rate = cap};
     double done[2], rate[2];
-    run_with(at->topo, io, n, bg, done, rate);
+    run_with(at->topo, io, n, bg, done, rate, pool);
     if (ingest_bps)
         *ingest_bps = n == 2 ? rate[0] : 0;
     free(hosts);
@@ -327,6 +339,7 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                           w->name);
     int64_t *writers = st_xmalloc((size_t)w->gpus * sizeof *writers);
     int64_t nw = st_storage_writers(at, w, writers);
+    st_maxmin *pool = NULL; /* one solver on at->topo for the runs below, reset between them */
     double pcie = pcie_of(c);
     out->size_bytes = mem->checkpoint_bytes;
     out->writers = nw;
@@ -344,24 +357,24 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
         /* GDS: the GPU writes over PCIe straight to the NIC, at most the PCIe rate; without it
          * the shard is first copied into a host bounce buffer, then sent. Training waits. */
         out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier,
-                                  tc->gds ? pcie : 0, NULL, bg, NULL);
+                                  tc->gds ? pcie : 0, NULL, bg, NULL, &pool);
         out->stall_s = (tc->gds ? 0 : out->d2h_s) + out->write_s;
         out->commit_s = out->stall_s;
         break;
     case ST_CKPT_ASYNC:
         /* Training waits for the copy into host memory; the drain from host memory runs
          * alongside the next steps and their ingest. */
-        out->write_s =
-            write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg, &during);
+        out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
+                                  &during, &pool);
         out->stall_s = out->d2h_s;
         out->commit_s = out->d2h_s + out->write_s;
         break;
     case ST_CKPT_TWO_STAGE: {
         const st_tier_cfg *lt = &c->tiers[local];
         out->local_s = write_time(at, w, writers, nw, out->shard_bytes, local, lt->gds ? pcie : 0,
-                                  NULL, bg, NULL);
-        out->write_s =
-            write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg, &during);
+                                  NULL, bg, NULL, &pool);
+        out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
+                                  &during, &pool);
         out->stall_s = (lt->gds ? 0 : out->d2h_s) + out->local_s;
         out->commit_s = out->stall_s + out->write_s;
         break;
@@ -381,8 +394,9 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                 .bytes = out->shard_bytes,
                 .max_rate = tc->gds ? pcie : 0};
     double done;
-    run_with(at->topo, &rd, 1, bg, &done, NULL);
+    run_with(at->topo, &rd, 1, bg, &done, NULL, &pool);
     out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
+    st_maxmin_free(pool);
     free(writers);
     return 0;
 }
