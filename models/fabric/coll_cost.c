@@ -4,6 +4,7 @@
  * docs/models/fabric.md derives every latency used here.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "models/fabric/coll_internal.h"
 #include "models/fabric/topo.h"
@@ -35,6 +36,33 @@ static double nvls_factor(const st_coll *cm)
     return f < 1.0 ? f : 1.0;
 }
 
+/* The slot of link l in the load table, or the empty one where it goes: linear probing from a
+ * multiplicative hash (Knuth's 2^32 / phi) of the id. */
+static size_t load_slot(const st_coll *cm, int32_t l)
+{
+    size_t mask = cm->nslot - 1, s = (size_t)((uint32_t)l * 2654435769u) & mask;
+    while (cm->slot_link[s] >= 0 && cm->slot_link[s] != l)
+        s = (s + 1) & mask;
+    return s;
+}
+
+/* Room in the load table for `entries` links at most half full; every slot empty. */
+static void load_room(st_coll *cm, size_t entries)
+{
+    size_t n = cm->nslot ? cm->nslot : 64;
+    while (n < 2 * entries)
+        n *= 2;
+    if (n == cm->nslot)
+        return;
+    free(cm->slot_link);
+    free(cm->slot_load);
+    cm->slot_link = st_xmalloc(n * sizeof *cm->slot_link);
+    cm->slot_load = st_xmalloc(n * sizeof *cm->slot_load);
+    for (size_t s = 0; s < n; s++)
+        cm->slot_link[s] = -1;
+    cm->nslot = n;
+}
+
 /* Route every member as st_net would (same keys) and keep the routes for it (cm->route), note
  * each member's latency and hardware, and return the rate of the slowest member when the phase
  * runs alone: min over links of capacity / members. INFINITY when no member crosses a link. */
@@ -43,7 +71,7 @@ static double route_members(st_coll *cm)
     const double *cap = st_topo_capacities(cm->topo);
     cm->route =
         st_xgrow(cm->route, sizeof *cm->route, cm->m * ST_TOPO_MAX_HOPS + 1, &cm->route_cap);
-    cm->ntouched = 0;
+    size_t entries = 0;
     for (size_t x = 0; x < cm->nx; x++)
         for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
             uint64_t key = st_topo_flow_key(cm->xkey[x], (uint64_t)(i - cm->xoff[x]));
@@ -53,20 +81,27 @@ static double route_members(st_coll *cm)
             cm->mhop[i] = (uint8_t)h;
             int nv = h == 0 || st_topo_level(cm->topo, links[0]) == ST_LEVEL_NVLINK;
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
-            for (int j = 0; j < h; j++) {
-                if (cm->load[links[j]] == 0) {
-                    cm->touched =
-                        st_xgrow(cm->touched, sizeof *cm->touched, cm->ntouched + 1, &cm->tcap);
-                    cm->touched[cm->ntouched++] = links[j];
-                }
-                cm->load[links[j]] += 1;
+            entries += (size_t)h;
+        }
+    /* Members per link, the links in the order the routes first cross them. */
+    load_room(cm, entries);
+    cm->touched = st_xgrow(cm->touched, sizeof *cm->touched, entries + 1, &cm->tcap);
+    cm->ntouched = 0;
+    for (size_t i = 0; i < cm->m; i++)
+        for (int j = 0; j < cm->mhop[i]; j++) {
+            size_t s = load_slot(cm, cm->route[i * ST_TOPO_MAX_HOPS + (size_t)j]);
+            if (cm->slot_link[s] < 0) {
+                cm->slot_link[s] = cm->route[i * ST_TOPO_MAX_HOPS + (size_t)j];
+                cm->slot_load[s] = 0;
+                cm->touched[cm->ntouched++] = (int32_t)s;
             }
+            cm->slot_load[s] += 1;
         }
     double rate = INFINITY;
     for (size_t i = 0; i < cm->ntouched; i++) {
-        int32_t l = cm->touched[i];
-        rate = fmin(rate, cap[l] / cm->load[l]);
-        cm->load[l] = 0;
+        size_t s = (size_t)cm->touched[i];
+        rate = fmin(rate, cap[cm->slot_link[s]] / cm->slot_load[s]);
+        cm->slot_link[s] = -1;
     }
     return rate;
 }

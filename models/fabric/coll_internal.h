@@ -50,7 +50,13 @@ struct st_coll {
     size_t *xoff; /* transfer x holds members [xoff[x], xoff[x + 1]) */
     uint64_t *xkey;
     size_t nx, xcap;
-    double *load; /* members per link, while computing the uncongested rate; else all 0 */
+    /* Members per link while computing a phase's uncongested rate: an open-addressed table of
+     * the links its routes cross (slot_link[s], -1 for an empty slot, all empty in between) and
+     * their counts, sized to the phase, since a pattern touches a few thousand of a fabric's 10^5
+     * links; touched lists the slots taken, in the order the routes first reach them. */
+    int32_t *slot_link;
+    double *slot_load;
+    size_t nslot;
     int32_t *touched;
     size_t ntouched, tcap;
     run *head;

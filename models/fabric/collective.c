@@ -40,7 +40,6 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
     cm->nic_cap =
         c->fabric.nic_bw * st_transport_efficiency(c->fabric.transport) * st_calib_network(c);
     cm->nvls_eff = cm->has_nvlink ? st_nccl_nvls_efficiency(cm->nccl, c->gpu) : 0;
-    cm->load = st_xcalloc((size_t)st_topo_link_count(t) + 1, sizeof *cm->load);
     return cm;
 }
 
@@ -69,7 +68,8 @@ void st_coll_free(st_coll *cm)
     free(cm->mhop);
     free(cm->xoff);
     free(cm->xkey);
-    free(cm->load);
+    free(cm->slot_link);
+    free(cm->slot_load);
     free(cm->touched);
     free(cm);
 }

@@ -39,6 +39,9 @@ struct st_net {
     st_mmx *mx;     /* the max-min solver, maybe recording or following (st_net_trace) */
     int times_only; /* st_net_trace: no peaks or collisions kept */
     int32_t n_links;
+    /* The per-link statistics' arrays, made at the first start of a net that keeps them (not
+     * one that keeps times only: a step pattern's, on a fabric of 10^5 links, starts a few
+     * thousand member flows). */
     uint8_t *level;  /* st_level of each link */
     uint8_t *hashed; /* st_topo_hashed of each link */
     uint32_t *flows; /* active member flows on each hashed link */
@@ -90,14 +93,24 @@ st_net *st_net_new(st_engine *eng, const st_topo *t)
     net->topo = t;
     net->kind = st_engine_register(eng, "net.xfer_done", on_event, net);
     net->n_links = st_topo_link_count(t);
+    net->mx = st_mmx_new(net->n_links, st_topo_capacities(t), NULL, NULL, 0, NULL);
+    return net;
+}
+
+/* Level of a private rate-cap link: not a part of the fabric, so in no peak. */
+#define LEVEL_PRIVATE 0xff
+
+/* The per-link statistics' arrays, for the fabric's links and the private ones added so far. */
+static void link_arrays(st_net *net)
+{
+    const st_topo *t = net->topo;
     size_t nl = (size_t)net->n_links;
     net->level = st_xmalloc(nl);
     net->hashed = st_xmalloc(nl);
     net->flows = st_xcalloc(nl, sizeof *net->flows);
     net->pend = st_xmalloc(nl * sizeof *net->pend);
     net->pend_flag = st_xcalloc(nl, 1);
-    /* Level by level (the topology numbers its links so), each level's attributes at once: a
-     * sizing search opens a network per collective pattern, on topologies of 10^5 links. */
+    /* Level by level (the topology numbers its links so), each level's attributes at once. */
     for (int l = 0; l < ST_LEVEL__COUNT; l++) {
         int32_t a = st_topo_level_first(t, (st_level)l), b = st_topo_level_first(t, l + 1);
         if (a == b)
@@ -106,8 +119,9 @@ st_net *st_net_new(st_engine *eng, const st_topo *t)
         memset(net->level + a, l, (size_t)(b - a));
         memset(net->hashed + a, hashed, (size_t)(b - a));
     }
-    net->mx = st_mmx_new(net->n_links, st_topo_capacities(t), NULL, NULL, 0, NULL);
-    return net;
+    int32_t fabric = st_topo_link_count(t);
+    memset(net->level + fabric, LEVEL_PRIVATE, nl - (size_t)fabric);
+    memset(net->hashed + fabric, 0, nl - (size_t)fabric);
 }
 
 void st_net_free(st_net *net)
@@ -259,9 +273,6 @@ static void note_solved(st_net *net, st_time now)
     net->t_pend = now;
 }
 
-/* Level of a private rate-cap link: not a part of the fabric, so in no peak. */
-#define LEVEL_PRIVATE 0xff
-
 static void peak(const st_net *net, int32_t l, double *max_util, double *level_util)
 {
     if (net->level[l] == LEVEL_PRIVATE)
@@ -405,6 +416,9 @@ static int32_t take_cap_link(st_net *net, double cap)
     }
     int32_t l = st_mmx_add_link(net->mx, cap);
     size_t nl = (size_t)l + 1;
+    net->n_links = (int32_t)nl;
+    if (!net->level) /* not made yet: made with this link when they are */
+        return l;
     net->level = st_xrealloc(net->level, nl);
     net->hashed = st_xrealloc(net->hashed, nl);
     net->flows = st_xrealloc(net->flows, nl * sizeof *net->flows);
@@ -414,13 +428,14 @@ static int32_t take_cap_link(st_net *net, double cap)
     net->hashed[l] = 0;
     net->flows[l] = 0;
     net->pend_flag[l] = 0;
-    net->n_links = (int32_t)nl;
     return l;
 }
 
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
 {
     check_spec(spec);
+    if (!net->times_only && !net->level)
+        link_arrays(net);
     st_time now = st_engine_now(net->eng);
     size_t s = take_slot(net);
     transfer *x = &net->x[s];
