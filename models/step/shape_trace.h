@@ -12,8 +12,9 @@
 #include "models/step/coll_memo.h"
 
 /* The recordings kept are bounded: once they hold this many bytes together, a new shape's is
- * not kept and its patterns are solved in full, as without recordings. 256 MiB holds the
- * sizing search of Llama 3 405B on 16,384 GPUs (tests/bench/bench_sweep) several times over. */
+ * not kept and its patterns are solved in full, as without recordings. The sizing search of
+ * Llama 3 405B on up to 20,000 GPUs of three types (tests/bench/bench_sweep), whose GPU counts
+ * and variants share one table, keeps 180 MiB. */
 #define ST_SHAPE_TRACE_BUDGET ((size_t)256 << 20)
 
 typedef struct st__shape_traces st__shape_traces;

@@ -2,8 +2,9 @@
  * sends between two stages (every replica's rank g to rank g + stage at once) on an
  * oversubscribed spine-leaf fabric whose ECMP collisions give the transfers different rates and
  * ends: a pattern that follows a recording ends when the plain solver says, to the nanosecond,
- * whether the recording is of its shape with other bytes (followed to the end) or of another
- * shape (the calls differ and the solver takes over). */
+ * whether the recording is of its shape with other bytes (followed to the end), of the same
+ * shape on a larger fabric that routes its GPUs alike, or of another shape (the calls differ
+ * and the solver takes over). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -151,6 +152,38 @@ START_TEST(test_a_recording_of_another_shape_is_not_taken)
 }
 END_TEST
 
+START_TEST(test_a_recording_serves_a_larger_fabric_that_routes_its_gpus_alike)
+{
+    /* Twice the nodes: the same leaves and uplinks under GPUs 0..31 (st_topo_sig_of), but the
+     * leaf tier's link ids start further on. A recording names links by level and offset
+     * (st_mmx_segments), so the larger fabric follows the smaller one's to its end, and its
+     * times are its own plain net's to the nanosecond. */
+    st_cluster_cfg small = cluster(), large = cluster();
+    large.nodes = 64;
+    st_topo *ts = topo_of(&small), *tl = topo_of(&large);
+    ck_assert_int_ne(st_topo_level_first(ts, ST_LEVEL_LEAF),
+                     st_topo_level_first(tl, ST_LEVEL_LEAF));
+    st_mm_trace *rec = st_mm_trace_new();
+    pattern(ts, &small, 16, 16, 64e6, rec, NULL, NULL);
+    st_maxmin_free(pool); /* the spare is made on its own fabric */
+    pool = NULL;
+    const double scale[] = {1, 2, 4};
+    for (size_t i = 0; i < sizeof scale / sizeof *scale; i++) {
+        int followed = 0;
+        double b = 64e6 * scale[i];
+        st_time direct = pattern(tl, &large, 16, 16, b, NULL, NULL, NULL);
+        st_time memo = pattern(tl, &large, 16, 16, b, NULL, rec, &followed);
+        ck_assert_int_eq(memo, direct);
+        ck_assert_msg(followed, "bytes %g did not follow the smaller fabric's recording", b);
+    }
+    st_mm_trace_free(rec);
+    st_maxmin_free(pool);
+    pool = NULL;
+    st_topo_free(ts);
+    st_topo_free(tl);
+}
+END_TEST
+
 START_TEST(test_a_recording_past_its_cap_is_cut)
 {
     /* A recording that outgrows ST_MM_TRACE_CAP stops and says so; the run's times are the
@@ -188,6 +221,7 @@ Suite *mm_trace_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_a_pattern_following_its_shape_ends_as_the_solver_says);
     tcase_add_test(tc, test_a_recording_of_another_shape_is_not_taken);
+    tcase_add_test(tc, test_a_recording_serves_a_larger_fabric_that_routes_its_gpus_alike);
     tcase_add_test(tc, test_a_recording_past_its_cap_is_cut);
     suite_add_tcase(s, tc);
     return s;
