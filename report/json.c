@@ -58,6 +58,20 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 
+/* The system noise the ranks are given (cluster.variability.noise or the delivery model's
+ * profile), where there is any: an assumption the step rests on, stated with it. */
+static void add_noise(cJSON *cl, const st_variability_cfg *v)
+{
+    if (!(v->noise_every_s > 0))
+        return;
+    cJSON *n = cJSON_AddObjectToObject(cl, "noise");
+    cJSON_AddStringToObject(n, "profile", v->noise_profile ? v->noise_profile : "stated");
+    cJSON_AddNumberToObject(n, "every_s", v->noise_every_s);
+    cJSON_AddNumberToObject(n, "detour_s", v->noise_detour_s);
+    cJSON_AddStringToObject(n, "pattern", v->noise_periodic ? "periodic" : "poisson");
+    cJSON_AddBoolToObject(n, "cosched", v->noise_cosched != 0);
+}
+
 /* A band [lo, hi] under key. */
 static void add_pair(cJSON *j, const char *key, double lo, double hi)
 {
@@ -537,6 +551,7 @@ char *st_report_json(const st_report *rep)
     cJSON_AddStringToObject(cl, "gpu", c->gpu->name);
     cJSON_AddNumberToObject(cl, "nodes", (double)c->nodes);
     cJSON_AddNumberToObject(cl, "gpus", (double)(c->nodes * c->gpus_per_node));
+    add_noise(cl, &c->variability);
     cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
     for (size_t i = 0; i < r->n; i++) {
         cJSON *j = r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]);

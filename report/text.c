@@ -500,6 +500,20 @@ static void audit_text(FILE *out, const st_run *r)
     }
 }
 
+/* The system noise the ranks are given, where there is any (docs/models/stragglers.md). */
+static void noise_text(FILE *out, const st_variability_cfg *v)
+{
+    if (!(v->noise_every_s > 0))
+        return;
+    char every[32], detour[32];
+    fprintf(out, "noise:   %s%s: %s detours every %s per rank, %s%s\n",
+            v->noise_profile ? v->noise_profile : "stated",
+            v->noise_profile ? " profile" : " signature",
+            fmt(v->noise_detour_s, ST_DIM_TIME, detour, sizeof detour),
+            fmt(v->noise_every_s, ST_DIM_TIME, every, sizeof every),
+            v->noise_periodic ? "periodic" : "at random", v->noise_cosched ? ", co-scheduled" : "");
+}
+
 static void report_text(FILE *out, const st_report *rep)
 {
     const st_scn *s = rep->s;
@@ -511,6 +525,7 @@ static void report_text(FILE *out, const st_report *rep)
     fprintf(out, "cluster: %lld nodes x %lld %s = %lld GPUs, %s HBM each\n", (long long)c->nodes,
             (long long)c->gpus_per_node, c->gpu->name, (long long)(c->nodes * c->gpus_per_node),
             fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
+    noise_text(out, &c->variability);
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
             job_text(out, &r->f[i], rep->explain);
