@@ -48,6 +48,13 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
     if (b->noise_s > 0)
         fprintf(out, "            wait for ranks detoured by system noise %.4g s (%s)\n",
                 b->noise_s, "cluster.variability.noise");
+    if (b->noise_s > 0 && explain)
+        fprintf(out,
+                "  explain   noise: %lld stretches of %.3g s, each ended by a collective over %lld "
+                "ranks:\n            %.4g s for every group at its own, %.4g s more for the "
+                "slowest of %lld\n",
+                (long long)r->noise.stretches, r->noise.tau_s, (long long)r->noise.group,
+                r->noise.mean_s, r->noise.spread_s, (long long)r->noise.groups);
     if (b->overhead_s > 0)
         fprintf(out, "            per-step overhead %.4g s (cluster.calibration)\n", b->overhead_s);
     if (explain)

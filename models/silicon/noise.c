@@ -52,25 +52,38 @@ static void max_moments(const st_noise_sig *z, double x, double m, double *mean,
     *var = fmax(0, e2 - e * e);
 }
 
-double st_noise_delay(const st_noise_sig *z, const st_noise_sync *s)
+double st_noise_delay_parts(const st_noise_sig *z, const st_noise_sync *s, double *mean_s,
+                            double *spread_s)
 {
+    *mean_s = *spread_s = 0;
     if (!(z->every_s > 0) || !(z->detour_s > 0) || !(s->tau_s > 0) || s->ranks < 1)
         return 0;
     double x = s->tau_s / z->every_s, mean, var;
     int64_t g = s->group > 1 ? s->group : 1, groups = s->ranks / g;
-    if (z->cosched) /* all ranks detoured together: each stretch loses the one rank's detours */
-        return z->detour_s * x * (double)(s->intervals > 1 ? s->intervals : 1);
+    if (z->cosched) { /* all ranks detoured together: each stretch loses one rank's detours */
+        *mean_s = z->detour_s * x * (double)(s->intervals > 1 ? s->intervals : 1);
+        return *mean_s;
+    }
     if (s->intervals <= 1 || g == 1) {
         /* one stretch of everything, ended by one collective over all the ranks: exact */
         double total = x * (double)(s->intervals > 1 ? s->intervals : 1);
         max_moments(z, total, (double)s->ranks, &mean, &var);
-        return z->detour_s * mean;
+        *mean_s = z->detour_s * mean;
+        return *mean_s;
     }
     /* Each group's stretches end at its slowest rank: the group's loss is a sum of `intervals`
      * independent maxima, near normal (central limit); the step ends at the slowest group. */
     max_moments(z, x, (double)g, &mean, &var);
     double n = (double)s->intervals;
-    return z->detour_s * (n * mean + sqrt(n * var) * st_expected_max_normal(groups));
+    *mean_s = z->detour_s * n * mean;
+    *spread_s = z->detour_s * sqrt(n * var) * st_expected_max_normal(groups);
+    return *mean_s + *spread_s;
+}
+
+double st_noise_delay(const st_noise_sig *z, const st_noise_sync *s)
+{
+    double mean, spread;
+    return st_noise_delay_parts(z, s, &mean, &spread);
 }
 
 double st_noise_delay_sampled(const st_noise_sig *z, const st_noise_sync *s, uint64_t seed,

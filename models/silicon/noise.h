@@ -35,6 +35,13 @@ typedef struct st_noise_sync {
  * rank's own mean share, d E[K] a stretch. 0 without noise, for tau <= 0 or ranks < 1. */
 double st_noise_delay(const st_noise_sig *z, const st_noise_sync *s);
 
+/* st_noise_delay in its two parts: what every group loses at its own collectives, d n E[M]
+ * (*mean_s), and what the slowest group loses beyond that, d sqrt(n Var[M]) E[max of
+ * ranks/group normals] (*spread_s; 0 for one stretch, exact, or co-scheduled noise, all in
+ * *mean_s). Returns their sum. */
+double st_noise_delay_parts(const st_noise_sig *z, const st_noise_sync *s, double *mean_s,
+                            double *spread_s);
+
 /* The same by sampling each rank's detours, `reps` steps from `seed` (deterministic): what the
  * closed form is tested against. Cost O(reps x intervals x ranks). */
 double st_noise_delay_sampled(const st_noise_sig *z, const st_noise_sync *s, uint64_t seed,

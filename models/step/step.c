@@ -621,7 +621,7 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
         /* the cluster's own per-step overhead (data loading, logging, launch gaps), where its
          * calibration fitted one */
         out->b.overhead_s = x->c->calib.enabled ? x->c->calib.step_overhead_s : 0;
-        out->b.noise_s = st__step_noise_s(&p, x->c, pr.busiest, &out->b);
+        out->b.noise_s = st__step_noise_s(&p, x->c, pr.busiest, out);
         out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s +
                            out->b.overhead_s + out->b.noise_s;
         if (!isfinite(out->step_time_s) || out->step_time_s * 1e9 > 4.0e18)

@@ -39,6 +39,14 @@ typedef struct st_step_result {
     double tflops_per_gpu; /* model FLOP/s per GPU, in TFLOP/s (the MFU numerator) */
     double tokens_per_s;
     st_step_breakdown b;
+    /* Where system noise met the step (noise_s > 0; docs/models/stragglers.md, --explain): its
+     * stretches of tau_s of the busiest stage's work, each ended by a collective over `group`
+     * ranks of the `groups` such groups, the loss every group has at its own collectives
+     * (mean_s) and the slowest group's beyond that (spread_s). */
+    struct {
+        int64_t stretches, group, groups;
+        double tau_s, mean_s, spread_s;
+    } noise;
     /* The closed form of the enterprise AI-infrastructure guide the project follows, T_step =
      * T_compute + T_comm - T_overlap with T_compute = FLOPs / (N * peak * MFU_ref): here with the
      * simulated compute and communication times summed and no overlap, beside the simulation

@@ -209,9 +209,9 @@ double st__step_embedding_sync_s(st_step_ctx *x, const step_plan *p);
 
 /* What system noise adds to the step of plan p on cluster c (step_noise.c): the stretches of
  * the busiest stage's work between its model-parallel collectives, each ended by the slowest of
- * the ranks that wait for each other there, and the step by the slowest of all (breakdown b
- * without the noise). 0 without noise. */
+ * the ranks that wait for each other there, and the step by the slowest of all (out->b, its
+ * breakdown without the noise, read; out->noise written). 0 without noise. */
 double st__step_noise_s(const step_plan *p, const st_cluster_cfg *c, int64_t busiest,
-                        const st_step_breakdown *b);
+                        st_step_result *out);
 
 #endif

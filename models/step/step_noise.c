@@ -21,8 +21,9 @@ static int64_t layer_syncs(const step_plan *p, const st_layer_cost *lc)
 }
 
 double st__step_noise_s(const step_plan *p, const st_cluster_cfg *c, int64_t busiest,
-                        const st_step_breakdown *b)
+                        st_step_result *out)
 {
+    const st_step_breakdown *b = &out->b;
     const st_variability_cfg *v = &c->variability;
     st_noise_sig z = {.every_s = v->noise_every_s,
                       .detour_s = v->noise_detour_s,
@@ -53,5 +54,12 @@ double st__step_noise_s(const step_plan *p, const st_cluster_cfg *c, int64_t bus
                        .intervals = syncs > 0 ? syncs : 1,
                        .group = syncs > 0 ? group : 1,
                        .ranks = p->w->gpus};
-    return st_noise_delay(&z, &s);
+    double mean, spread, t = st_noise_delay_parts(&z, &s, &mean, &spread);
+    out->noise.stretches = s.intervals;
+    out->noise.group = s.group;
+    out->noise.groups = s.ranks / s.group;
+    out->noise.tau_s = s.tau_s;
+    out->noise.mean_s = mean;
+    out->noise.spread_s = spread;
+    return t;
 }

@@ -103,6 +103,14 @@ START_TEST(test_coscheduled_noise_costs_its_mean_share)
     ASSERT_REL(st_noise_delay_sampled(&z, &s, 11, 100), st_noise_delay(&z, &s), 0.04);
     z.cosched = 0; /* the same noise at random phases costs more */
     ck_assert(st_noise_delay(&z, &s) > 2 * 400 * 3e-3 * 1e-4 / 1e-2);
+    /* the two parts --explain prints add up to it; one stretch over all ranks has no spread */
+    double mean, spread;
+    ASSERT_REL(st_noise_delay_parts(&z, &s, &mean, &spread), mean + spread, 1e-15);
+    ck_assert(mean > 0 && spread > 0);
+    s.intervals = 1;
+    st_noise_delay_parts(&z, &s, &mean, &spread);
+    ck_assert_double_eq(spread, 0);
+    ck_assert_double_eq(mean, st_noise_delay(&z, &s));
 }
 END_TEST
 
