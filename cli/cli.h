@@ -85,6 +85,10 @@ int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one,
  * 0, or ST_EXIT_INPUT after printing the load's errors. */
 int st_cli_load(const char *file, const char *calibration, st_scn **s);
 
+/* A command that models a cluster of one GPU type refuses a scenario with cluster.pools: 0, or
+ * ST_EXIT_INPUT after printing why (what) at the pools, located. */
+int st_cli_refuse_pools(const char *cmd, const st_scn *s, const char *what);
+
 /* Write data to path (cli/write_file.c). A regular file or a new path is written through a
  * temporary file in the same folder, fsync'd and renamed, so a reader never sees half a report
  * and a signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) leaves no

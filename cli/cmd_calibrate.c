@@ -269,7 +269,10 @@ int st_cmd_calibrate(int argc, char **argv)
         return ST_EXIT_INPUT;
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
-    if (!(rc = st_cli_check_outputs("calibrate", s, &out, 1)))
+    if (!(rc = st_cli_refuse_pools("calibrate", s,
+                                   "a calibration is fitted on one GPU type, and this cluster "
+                                   "has cluster.pools: calibrate on a one-type scenario")) &&
+        !(rc = st_cli_check_outputs("calibrate", s, &out, 1)))
         rc = calibrate(&o, s);
     st_scn_free(s);
     return rc;

@@ -551,7 +551,11 @@ int st_cmd_size(int argc, char **argv)
         return ST_EXIT_INPUT;
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
-    if ((rc = st_cli_check_outputs("size", s, &out, 1))) {
+    if ((rc = st_cli_refuse_pools("size", s,
+                                  "sizing designs a cluster of one GPU type, and this one has "
+                                  "cluster.pools: size each type's workload on a one-type "
+                                  "scenario, or search types with --gpu-types")) ||
+        (rc = st_cli_check_outputs("size", s, &out, 1))) {
         st_scn_free(s);
         return rc;
     }

@@ -38,3 +38,14 @@ int st_cli_load(const char *file, const char *calibration, st_scn **s)
         st_cli_print_diag(&d);
     return rc ? ST_EXIT_INPUT : 0;
 }
+
+int st_cli_refuse_pools(const char *cmd, const st_scn *s, const char *what)
+{
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    if (c->n_pools <= 0)
+        return 0;
+    st_err err = {0};
+    st_err_set(&err, ST_EINVAL, c->pools_loc, "strata %s: %s", cmd, what);
+    st_cli_print_err(&err);
+    return ST_EXIT_INPUT;
+}

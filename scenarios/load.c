@@ -336,6 +336,7 @@ void st_scn_free(st_scn *s)
     free(s->path);
     free(s->dir);
     free(s->tiers);
+    free(s->pools);
     free(s->workloads);
     free(s->gpus);
     free(s->models);

@@ -404,9 +404,77 @@ static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
     return bad || st_diag_full(rd->diag) ? -1 : 0; /* full: entries left unread */
 }
 
+/* ---- cluster.pools ---------------------------------------------------------------------- */
+
+static int fn_pool_gpu(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "gpu"))
+        return -1;
+    st_pool_cfg *p = base;
+    p->gpu = st__find_gpu(ld->s, n->text);
+    p->gpu_loc = n->loc;
+    return p->gpu ? 0 : unknown_gpu(ld, n);
+}
+
+static const st_field pool_fields[] = {
+    ST_FSTR(st_pool_cfg, "name", name, .required = 1),
+    ST_FFN("gpu", fn_pool_gpu, .required = 1),
+    ST_FINT(st_pool_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES, .required = 1),
+    ST_FEND,
+};
+
+/* One pool entry into p; a duplicate name is an error at the second. */
+static int read_pool(st_ld *ld, const st_ynode *n, st_pool_cfg *p, const st_pool_cfg *before, int k)
+{
+    p->loc = n->loc;
+    if (st_rd_map(&ld->rd, n, pool_fields, p, "cluster.pools[]"))
+        return -1;
+    for (int j = 0; j < k; j++)
+        if (strcmp(before[j].name, p->name) == 0)
+            return st_rd_fail(&ld->rd, st_ynode_get(n, "name"), ST_EINVAL,
+                              "duplicate pool name '%s' in cluster.pools (first at line %u)",
+                              p->name, before[j].loc.line);
+    return 0;
+}
+
+/* cluster.pools: [{name, gpu, nodes}], nodes in file order. The cluster's nodes are their sum
+ * and its gpu the first pool's (config.h), so what reads the cluster's one type reads that. */
+static int fn_pools(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_cluster_cfg *c = base;
+    c->pools_loc = n->loc;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "cluster.pools") ||
+        st_rd_list_limit(rd, n, "cluster.pools", ST_SCN_MAX_NAMED))
+        return -1;
+    if (n->n == 0)
+        return st_rd_fail(rd, n, ST_EINVAL, "cluster.pools: expected at least one pool");
+    st_pool_cfg *p = ld->s->pools = st_xcalloc(n->n, sizeof *p);
+    int bad = 0;
+    int64_t first = 0;
+    for (size_t i = 0; i < n->n && !st_diag_full(rd->diag); i++) {
+        bad |= read_pool(ld, n->kids[i], &p[i], p, (int)i) != 0;
+        p[i].first_node = first;
+        first += p[i].nodes;
+    }
+    if (bad || st_diag_full(rd->diag))
+        return -1;
+    if (first > ST_SCN_MAX_NODES)
+        return st_rd_fail(rd, n, ST_ELIMIT, "cluster.pools: %lld nodes in all, at most %lld",
+                          (long long)first, (long long)ST_SCN_MAX_NODES);
+    c->pools = p;
+    c->n_pools = (int)n->n;
+    c->nodes = first;
+    c->gpu = p[0].gpu;
+    c->gpu_loc = p[0].gpu_loc;
+    return 0;
+}
+
 static const st_field cluster_fields[] = {
-    ST_FFN("gpu", fn_cluster_gpu, .required = 1),
-    ST_FINT(st_cluster_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES, .required = 1),
+    ST_FFN("gpu", fn_cluster_gpu),
+    ST_FINT(st_cluster_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES),
+    ST_FFN("pools", fn_pools),
     ST_FINT(st_cluster_cfg, "gpus_per_node", gpus_per_node, ST_R_MIN1, .max = 1024),
     ST_FINT(st_cluster_cfg, "nvlink_domain", nvlink_domain, ST_R_MIN1, .max = 1e6),
     ST_FFN("node", fn_node),
@@ -538,6 +606,35 @@ static void derive_base_power(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     }
 }
 
+/* Each pool's node: the cluster's gpus_per_node (v1: one node size, so GPU g is on node
+ * g / gpus_per_node in every pool), and its power besides the GPUs and its PCIe link, stated
+ * for the cluster or its GPU platform's, as derive_base_power takes them for one type. */
+static void derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
+{
+    int base = at_path(n, "node", NULL, "base_power") != NULL;
+    int pcie = at_path(n, "node", NULL, "pcie") != NULL;
+    st_pool_cfg *p = ld->s->pools;
+    for (int k = 0; k < c->n_pools && !ld->size_bad; k++) {
+        const st_gpu_spec *g = p[k].gpu;
+        p[k].pcie_bw = pcie ? c->node.pcie_bw : g->pcie_bw;
+        p[k].node_base_w = base ? c->node.base_power_w : g->node_base_w;
+        if (g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
+            st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
+                        "pool '%s': GPU '%s' comes on nodes of %d GPUs, the cluster's have %lld: "
+                        "pools share one gpus_per_node (docs/models/pools.md)",
+                        p[k].name, g->name, g->node_gpus, (long long)c->gpus_per_node);
+        else if (!base && !(g->node_base_w > 0))
+            st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
+                        "pool '%s': GPU '%s' has no platform figure for a node's power besides "
+                        "its GPUs (CPUs, NICs, fans): give cluster.node.base_power",
+                        p[k].name, g->name);
+    }
+    if (c->n_pools > 0) {
+        c->node.base_power_w = p[0].node_base_w;
+        c->node.base_power_of_gpu = !base;
+    }
+}
+
 /* Fill what follows from other values; check what ties them together. Each rule is checked
  * on its own, so one file shows them all; a rule whose values did not read is skipped. */
 static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
@@ -550,6 +647,7 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     if (!c->node.pcie_bw && c->gpu)
         c->node.pcie_bw = c->gpu->pcie_bw;
     derive_base_power(ld, n, c);
+    derive_pools(ld, n, c);
     if (!c->racks.nodes_per_rack)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
     check_racks(ld, n, c);
@@ -568,6 +666,47 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
         f->oversub[i] = f->oversub[f->n_oversub - 1];
 }
 
+/* The cluster's GPUs: `gpu` and `nodes` (one type), or `pools` (several), never both. */
+static void check_form(st_ld *ld, const st_ynode *n)
+{
+    if (n->kind != ST_YN_MAP)
+        return;
+    static const char *const single[] = {"gpu", "nodes"};
+    int pools = st_ynode_get(n, "pools") != NULL;
+    for (int i = 0; i < 2; i++) {
+        const st_ynode *at = st_ynode_get(n, single[i]);
+        if (!pools && !at)
+            st_rd_fail(&ld->rd, n, ST_EINVAL, "cluster: missing required key '%s'", single[i]);
+        else if (pools && at)
+            st_rd_fail(&ld->rd, at, ST_EINVAL,
+                       "cluster: '%s' is given per pool with cluster.pools, not for the cluster",
+                       single[i]);
+    }
+}
+
+/* A pooled cluster's settings v1 does not model per GPU type are refused where they are stated
+ * (docs/models/pools.md): a calibration is fitted on one type, and the racks' power floor and
+ * burn are shares of one GPU's TDP. */
+static void check_pooled(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
+{
+    static const char *const one_type[][3] = {
+        {"calibration", NULL, NULL},
+        {"racks", NULL, "power_floor"},
+        {"racks", NULL, "power_burn"},
+    };
+    if (c->n_pools <= 0)
+        return;
+    for (size_t i = 0; i < sizeof one_type / sizeof *one_type; i++) {
+        const char *map = one_type[i][0], *key = one_type[i][2];
+        const st_ynode *at = key ? at_path(n, map, NULL, key) : st_ynode_get(n, map);
+        if (at)
+            st_rd_fail(&ld->rd, at, ST_EINVAL,
+                       "cluster.%s%s%s: a figure of one GPU type, not modelled with "
+                       "cluster.pools (docs/models/pools.md)",
+                       map, key ? "." : "", key ? key : "");
+    }
+}
+
 /* n may be NULL (the scenario has no cluster, which the top level reports): the defaults are
  * set and every value that depends on the cluster is marked unknown. */
 int st__load_cluster(st_ld *ld, const st_ynode *n)
@@ -578,13 +717,17 @@ int st__load_cluster(st_ld *ld, const st_ynode *n)
     if (n) {
         c->loc = n->loc;
         st_rd_map(&ld->rd, n, cluster_fields, c, "cluster");
+        check_form(ld, n);
     }
     if (!n || n->kind != ST_YN_MAP)
         ld->bad_tiers.all = 1; /* no storage list: a workload's tier is not its own error */
-    const st_ynode *nodes = st_ynode_get(n, "nodes");
+    const st_ynode *nodes =
+        st_ynode_get(n, "pools") ? st_ynode_get(n, "pools") : st_ynode_get(n, "nodes");
     ld->size_bad = !ok(ld, nodes) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node"));
-    if (n && n->kind == ST_YN_MAP)
+    if (n && n->kind == ST_YN_MAP) {
         cluster_derive(ld, n, c);
+        check_pooled(ld, n, c);
+    }
     st__check_calibration(ld, c);
     ld->cluster_bad = !n || ld->rd.diag->n + ld->rd.diag->dropped > before;
     return ld->cluster_bad ? -1 : 0;

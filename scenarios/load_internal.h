@@ -13,6 +13,7 @@ struct st_scn {
     double horizon_s;
     st_cluster_cfg cluster;
     st_tier_cfg *tiers;
+    st_pool_cfg *pools; /* cluster.pools, owned */
     st_workload_cfg *workloads;
     size_t n_workloads;
     st_gpu_spec *gpus; /* defined under hardware.gpus; capacity fixed before reading */

@@ -164,6 +164,12 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
     st_scn *s = ld->s;
     s->trace.format = ST_TRACE_CSV;
     s->trace.loc = n->loc;
+    /* A trace job records a GPU count and, at most, a GPU model's name: which pool it would
+     * run on is not modelled yet (docs/models/pools.md). */
+    if (s->cluster.n_pools > 0)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "trace: trace jobs on a cluster with cluster.pools are not modelled (a "
+                          "trace job names no pool); give the cluster one GPU type");
     if (st_rd_map(&ld->rd, n, trace_fields, &s->trace, "trace"))
         return -1;
     s->has_trace = 1;
@@ -527,6 +533,15 @@ int st__load_cost(st_ld *ld, const st_ynode *n)
     st_cost_for_gpu(c, gpu, c);
     st_cost_for_parts(c, &ld->s->cluster.fabric, c); /* the switch and optics by the fabric */
     const char *why = NULL, *key = st_cost_missing(c, &why);
+    /* Every pool's type is priced by its own rows (models/forecast/run_cost.c): the first that
+     * lacks one is named. */
+    const st_cluster_cfg *cl = &ld->s->cluster;
+    for (int k = 1; !key && k < cl->n_pools; k++) {
+        st_cost_cfg typed;
+        st_cost_for_gpu(c, cl->pools[k].gpu->name, &typed);
+        if ((key = st_cost_missing(&typed, &why)))
+            gpu = cl->pools[k].gpu->name;
+    }
     if (key && gpu && (!strcmp(key, "node_price") || strstr(key, "gpu_hour_price")))
         return st_rd_fail(&ld->rd, n, ST_EINVAL,
                           "cost: delivery '%s' needs '%s' for GPU '%s' (%s): state it for every "

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/fabric/collective.h"
 #include "models/fabric/nccl.h"
 #include "models/silicon/llm.h"
@@ -108,6 +109,44 @@ static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
                           "unknown storage tier '%s': cluster.storage defines no tiers", n->text);
     return st__unknown_name(ld, n, "storage tier", names, c->n_tiers < 64 ? c->n_tiers : 64,
                             " (tiers are named under cluster.storage)");
+}
+
+/* `pool:` names an entry of cluster.pools; a cluster of one GPU type has none to name. */
+static int fn_pool(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    const st_cluster_cfg *c = &ld->s->cluster;
+    st_workload_cfg *w = base;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "pool"))
+        return -1;
+    w->pool_loc = n->loc;
+    if (!c->n_pools && ld->s->pools)
+        return -1; /* cluster.pools has an error of its own */
+    if (!c->n_pools)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "pool '%s': the cluster has one GPU type; pools are named under "
+                          "cluster.pools",
+                          n->text);
+    const char *names[64];
+    for (int k = 0; k < c->n_pools; k++) {
+        if (strcmp(c->pools[k].name, n->text) == 0) {
+            w->pool = k;
+            return 0;
+        }
+        if (k < 64)
+            names[k] = c->pools[k].name;
+    }
+    return st__unknown_name(ld, n, "pool", names, c->n_pools < 64 ? (size_t)c->n_pools : 64,
+                            " (pools are named under cluster.pools)");
+}
+
+/* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes:
+ * what its plan must fit in. */
+static void pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    st_pools_view(c, w->pool, out);
+    out->nodes = st_pools_nodes(c, w->pool);
 }
 
 /* The cadence of one checkpoint level, as every: reads it. */
@@ -348,6 +387,7 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "priority", priority, ST_R_ANY, .max = 1e9),
     ST_FFN("checkpoint", fn_checkpoint),
     ST_FFN("data", fn_data),
+    ST_FFN("pool", fn_pool),
     ST_FEND,
 };
 
@@ -423,6 +463,11 @@ static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (!gpus || st_rd_failed(&ld->rd, gpus))
         return -1;
     const st_cluster_cfg *c = &ld->s->cluster;
+    if (c->n_pools > 0) /* the fabric run places them on the cluster's one GPU type */
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "workload '%s': kind: collective is not modelled on a cluster with "
+                          "cluster.pools (docs/models/pools.md)",
+                          w->name);
     if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
         return plan_fail(ld, gpus, w, "asks for %lld GPUs, but the cluster has %lld", w->gpus,
                          c->nodes * c->gpus_per_node);
@@ -501,7 +546,8 @@ static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg 
                           "workload '%s': fp8_recipe applies to precision: fp8, found precision: "
                           "bf16",
                           w->name);
-    const st_gpu_spec *gpu = ld->s->cluster.gpu;
+    const st_gpu_spec *gpu =
+        ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
     if (w->fp8_recipe == ST_FP8_MXFP8 && gpu && !st_gpu_is_blackwell(gpu))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': fp8_recipe: mxfp8 needs Blackwell Tensor Cores (b200, "
@@ -611,7 +657,8 @@ static plan_ok plan_readable(const st_rd *rd, const st_ynode *n)
  * that bound is refused here, the rest by the life model when `run` knows the step time. */
 static int check_work(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
-    const st_gpu_spec *g = ld->s->cluster.gpu;
+    const st_gpu_spec *g =
+        ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
     if (!g || !w->model)
         return 0;
     double peak = fmax(g->peak_bf16, g->peak_fp8) * (double)w->gpus;
@@ -638,7 +685,8 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     st_plan_issue is[CAP];
     plan_ok ok = plan_readable(&ld->rd, n);
     st_plan_fill(w);
-    st_cluster_cfg room = ld->s->cluster;
+    st_cluster_cfg room;
+    pool_room(ld, w, &room);
     if (ld->size_bad) {
         room.nodes = (int64_t)ST_PLAN_MAX_GPUS;
         room.gpus_per_node = 1;

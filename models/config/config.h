@@ -224,7 +224,24 @@ typedef struct st_calib_cfg {
     st_loc loc;
 } st_calib_cfg;
 
+/* One entry of cluster.pools (docs/models/pools.md): nodes of one GPU type on the cluster's one
+ * fabric. Pool k owns nodes [first_node, first_node + nodes), the pools in file order, so GPU g
+ * is on node g / gpus_per_node in every pool and GPU ids stay the cluster's. node_base_w and
+ * pcie_bw are the cluster's node.base_power and node.pcie when stated, else this GPU's platform
+ * figure and link (models/config/pools.h gives the cluster as one pool sees it). */
+typedef struct st_pool_cfg {
+    const char *name;
+    const st_gpu_spec *gpu;
+    int64_t nodes, first_node;
+    double node_base_w;
+    double pcie_bw;
+    st_loc loc, gpu_loc;
+} st_pool_cfg;
+
 typedef struct st_cluster_cfg {
+    /* gpu: the first pool's GPU type when pools are given, and nodes their sum, so code that
+     * asks for the cluster's one type gets the first pool's: everything a job runs asks
+     * models/config/pools.h for its own */
     const st_gpu_spec *gpu;
     int64_t nodes;
     int64_t gpus_per_node;
@@ -237,7 +254,10 @@ typedef struct st_cluster_cfg {
     const st_tier_cfg *tiers; /* n_tiers entries, in file order */
     int n_tiers;
     st_loc loc, gpu_loc;
-    st_calib_cfg calib; /* appended: cluster.calibration */
+    st_calib_cfg calib;       /* appended: cluster.calibration */
+    const st_pool_cfg *pools; /* cluster.pools, n_pools in file order; 0: one GPU type */
+    int n_pools;
+    st_loc pools_loc;
 } st_cluster_cfg;
 
 /* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,
@@ -428,6 +448,8 @@ typedef struct st_workload_cfg {
     st_ckpt_cfg checkpoint;
     st_data_cfg data;
     st_loc loc, model_loc, gpus_loc;
+    int pool;        /* its index in cluster.pools (`pool:`); 0: the first, or the one type */
+    st_loc pool_loc; /* line 0: not stated */
 } st_workload_cfg;
 
 /* One job of a trace: when it was submitted (seconds from the trace's first submission), how
