@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "models/config/pools.h"
+
 /* The seconds job o worked: the time it held GPUs less its preemptions' saves and restores and
  * its failures' detection holds, restarts and restores (its lost work it did run). */
 static double work_s(const st_cluster_job_out *o)
@@ -24,13 +26,16 @@ int st_cluster_energy_of(const st_cluster_energy_in *in, st_cluster_energy *out)
     /* Board energy, J: every GPU idle over the makespan, plus each job's above idle while it
      * works, plus every node's base power. Summed in job order: the figure is the same whatever
      * order the jobs ran in. */
-    double gpus = (double)(c->nodes * c->gpus_per_node);
-    double board = gpus * g->idle_w * t + (double)c->nodes * c->node.base_power_w * t;
+    double board = c->n_pools > 0 ? st_plant_nodes_idle_w(c, 0, c->nodes) * t
+                                  : (double)(c->nodes * c->gpus_per_node) * g->idle_w * t +
+                                        (double)c->nodes * c->node.base_power_w * t;
     for (size_t i = 0; i < in->run->n; i++) {
         const st_cluster_job_out *o = &in->run->job[i];
         if (o->state == ST_CJ_TOO_BIG || o->state == ST_CJ_WAITING)
             continue;
-        board += (double)in->jobs[i].gpus * (in->gpu_w[i] - g->idle_w) * work_s(o);
+        /* a job's GPUs idle at its own type's idle power (in->pool: its pool) */
+        double idle = in->pool ? c->pools[in->pool[i]].gpu->idle_w : g->idle_w;
+        board += (double)in->jobs[i].gpus * (in->gpu_w[i] - idle) * work_s(o);
     }
     st_plant_facility_steady(c, board / t, in->network_board_w, &out->facility);
     out->it_mean_w = out->facility.it_w;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/forecast/cluster_energy.h"
 #include "models/forecast/netpower.h"
 #include "models/forecast/shape_memo.h"
@@ -20,29 +21,62 @@
 #include "models/sched/outage.h"
 #include "sim/xalloc.h"
 
-/* Every training workload's memory and step on one step context (the fabric is built once),
- * on the packed placement from GPU 0; *xp keeps the context (NULL when no job is training) for
- * the steps where the jobs land. The step of the one sp->trace_job names (the first when NULL)
- * goes to out->trace when asked. */
-static int forecast_steps(const st_run_spec *sp, st_run *out, st_step_ctx **xp, st_err *err)
+/* The cluster as each pool sees it (models/config/pools.h) and a step context per pool that runs
+ * a training job, made when its first job needs it: a job's memory, step, MFU and power are its
+ * own GPU type's. A cluster of one type is its one pool, seen as it is (sp->c). */
+typedef struct pool_steps {
+    int n;
+    st_cluster_cfg *view; /* n; NULL for a cluster of one type */
+    st_step_ctx **step;   /* n */
+} pool_steps;
+
+static void pool_steps_init(pool_steps *ps, const st_cluster_cfg *c)
 {
-    st_step_ctx *x = NULL;
+    ps->n = st_pools_count(c);
+    ps->view = c->n_pools > 0 ? st_xcalloc((size_t)ps->n, sizeof *ps->view) : NULL;
+    for (int k = 0; ps->view && k < ps->n; k++)
+        st_pools_view(c, k, &ps->view[k]);
+    ps->step = st_xcalloc((size_t)ps->n, sizeof *ps->step);
+}
+
+static void pool_steps_release(pool_steps *ps)
+{
+    for (int k = 0; k < ps->n; k++)
+        st_step_ctx_free(ps->step[k]);
+    free(ps->step);
+    free(ps->view);
+}
+
+/* The cluster as workload w's pool sees it. */
+static const st_cluster_cfg *view_of(const st_run_spec *sp, const pool_steps *ps,
+                                     const st_workload_cfg *w)
+{
+    return ps->view ? &ps->view[w->pool] : sp->c;
+}
+
+/* Every training workload's memory and step on its pool's step context (each fabric is built
+ * once), on the packed placement from GPU 0; ps keeps the contexts for the steps where the jobs
+ * land. The step of the one sp->trace_job names (the first when NULL) goes to out->trace when
+ * asked. */
+static int forecast_steps(const st_run_spec *sp, st_run *out, pool_steps *ps, st_err *err)
+{
     int rc = 0;
     for (size_t i = 0; i < sp->n && !rc; i++) {
         const st_workload_cfg *w = &sp->w[i];
         if (w->kind != ST_WL_TRAINING)
             continue;
-        if (!x && (rc = st_step_ctx_new(sp->c, &x, err)))
+        const st_cluster_cfg *c = view_of(sp, ps, w);
+        st_step_ctx **x = &ps->step[w->pool];
+        if (!*x && (rc = st_step_ctx_new(c, x, err)))
             break;
         int want = sp->trace && !out->has_trace &&
                    (!sp->trace_job || (w->name && strcmp(w->name, sp->trace_job) == 0));
-        rc = st_forecast_job(x, w, sp->c, &out->f[i], want ? &out->trace : NULL, err);
+        rc = st_forecast_job(*x, w, c, &out->f[i], want ? &out->trace : NULL, err);
         if (!rc && want) {
             out->has_trace = 1;
             out->trace_job = i;
         }
     }
-    *xp = x;
     return rc;
 }
 
@@ -53,7 +87,8 @@ typedef struct lives_ctx {
     const st_run_spec *sp;
     st_run *out;
     const st_topo *t;
-    st_step_ctx *step;      /* forecast_steps' context, its packed patterns remembered */
+    st_step_ctx *step;      /* the first pool's context: the trace jobs' */
+    const pool_steps *ps;   /* each pool's context, its packed patterns remembered */
     const size_t *workload; /* cluster job -> workload */
     size_t n_train;
     st_placement *at; /* by cluster job, while it runs */
@@ -89,7 +124,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     st_forecast *f = &x->out->f[wi];
     const st_workload_cfg *w = &x->sp->w[wi];
     st_placement_release(&x->at[i]);
-    st_placement_init(&x->at[i], x->t, x->sp->c, gpus, w->gpus);
+    st_placement_init(&x->at[i], x->t, view_of(x->sp, x->ps, w), gpus, w->gpus);
     if (!f->gpus) {
         f->gpus = st_xmalloc((size_t)w->gpus * sizeof *f->gpus);
         memcpy(f->gpus, gpus, (size_t)w->gpus * sizeof *f->gpus);
@@ -102,6 +137,12 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     x->hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *x->hosts[i]);
     x->has[i] = st_storage_ingest_stream(&x->at[i], w, need, x->hosts[i], &x->io[i]) > 0;
     x->holding[i] = 1;
+}
+
+/* Training job i's pool's step context. */
+static st_step_ctx *step_of(const lives_ctx *x, size_t i)
+{
+    return x->ps->step[x->sp->w[x->workload[i]].pool];
 }
 
 static void job_stopped(void *ctx, size_t i, double now_s)
@@ -119,9 +160,9 @@ static void job_stopped(void *ctx, size_t i, double now_s)
 static int place_step(lives_ctx *x, size_t i, st_err *err)
 {
     st_forecast *f = &x->out->f[x->workload[i]];
-    if (!st_step_ctx_place(x->step, x->at[i].gpu, x->at[i].n_gpus))
+    if (!st_step_ctx_place(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus))
         return 0;
-    int rc = st_step_run(x->step, f->w, f->microbatch, &f->step, NULL, err);
+    int rc = st_step_run(step_of(x, i), f->w, f->microbatch, &f->step, NULL, err);
     f->has_step = rc == 0;
     return rc;
 }
@@ -166,7 +207,8 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
     for (size_t k = 0; k < x->n_train; k++)
         here[x->workload[k]] = k == i || x->holding[k];
-    rc = st_forecast_throttle(x->step, x->sp->c, x->out->f, x->sp->n, here, x->workload[i], err);
+    rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, x->sp->n, here, x->workload[i],
+                              err);
     free(here);
     if (!rc)
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
@@ -203,8 +245,8 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
     double step;
     if (!st__shape_memo_get(&x->memo, (int64_t)x->workload[i], x->key, n, &step)) {
         st_step_result r;
-        st_step_ctx_place(x->step, gpus, f->w->gpus);
-        int rc = st_step_run_at(x->step, f->w, f->microbatch, f->clock, &r, NULL, err);
+        st_step_ctx_place(step_of(x, i), gpus, f->w->gpus);
+        int rc = st_step_run_at(step_of(x, i), f->w, f->microbatch, f->clock, &r, NULL, err);
         if (rc)
             return rc;
         step = r.step_time_s;
@@ -257,8 +299,8 @@ static double rate_at(void *ctx, size_t i, double now_s)
     double rate = 1;
     st_step_result beside;
     st_err err = {0};
-    if (m && st_step_ctx_place_beside(x->step, x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
-        st_step_run_at(x->step, f->w, f->microbatch, f->clock, &beside, NULL, &err) == 0 &&
+    if (m && st_step_ctx_place_beside(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
+        st_step_run_at(step_of(x, i), f->w, f->microbatch, f->clock, &beside, NULL, &err) == 0 &&
         beside.step_time_s > x->step_now[i])
         rate = x->step_now[i] / beside.step_time_s;
     free(bg);
@@ -485,7 +527,8 @@ static void lives_free(lives_ctx *x)
 /* The cluster run of jobs[0 .. nj) with x's hooks and the failures `scope: cluster` draws
  * (their classes in the run's own array): st_cluster_run's code. */
 static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_cluster_job *jobs,
-                       size_t nj, const char **tenants, size_t n_tenants, st_err *err)
+                       size_t nj, const int32_t *pool, const char **tenants, size_t n_tenants,
+                       st_err *err)
 {
     const st_failures_cfg *fail = sp->failures;
     st_outage_class *oc =
@@ -521,7 +564,8 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .rate = x->n_train ? rate_at : NULL,
                           .retime = train || mapped ? retime_at : NULL,
                           .tenants = tenants,
-                          .n_tenants = n_tenants};
+                          .n_tenants = n_tenants,
+                          .pool = sp->c->n_pools > 1 ? pool : NULL};
     int rc = st_cluster_run(&cs, &out->cluster, err);
     free(oc);
     return rc;
@@ -533,12 +577,12 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
 static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
                         double unmapped_w)
 {
-    const st_gpu_spec *g = sp->c->gpu;
     if (i >= x->n_train) {
         double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
         return w >= 0 ? w : unmapped_w;
     }
     const st_forecast *f = &out->f[x->workload[i]];
+    const st_gpu_spec *g = view_of(sp, x->ps, f->w)->gpu;
     st_plant_profile p;
     if (!f->has_step || st_plant_profile_clocked(&f->step, g, f->clock, &p) != 0)
         return st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
@@ -548,7 +592,7 @@ static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ct
 /* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
  * power of what it runs, every idle GPU, the nodes' base power and the facility around them. */
 static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *x,
-                           const st_cluster_job *jobs)
+                           const st_cluster_job *jobs, const int32_t *pool)
 {
     const st_cluster_result *r = &out->cluster;
     double *w = st_xmalloc((r->n ? r->n : 1) * sizeof *w);
@@ -558,12 +602,12 @@ static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *
     int64_t ports = 0;
     double net_w = 0;
     st_forecast_switch_optics(sp->c, &ports, &net_w);
-    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost};
+    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost, pool};
     out->has_energy = st_cluster_energy_of(&in, &out->energy);
     free(w);
 }
 
-static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step, st_err *err)
+static int forecast_lives(const st_run_spec *sp, st_run *out, const pool_steps *ps, st_err *err)
 {
     int any = sp->job_trace && sp->job_trace->n_jobs > 0;
     for (size_t i = 0; i < sp->n; i++)
@@ -575,8 +619,8 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
     if (rc)
         return rc;
     size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, n = sp->n + 1, nj = 0;
-    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = step};
-    if ((rc = st_trace_rate_init(&x.tr, sp->job_trace, sp->c, t, step, err))) {
+    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = ps->step[0], .ps = ps};
+    if ((rc = st_trace_rate_init(&x.tr, sp->job_trace, sp->c, t, x.step, err))) {
         st_trace_rate_release(&x.tr);
         st_topo_free(t);
         return rc;
@@ -588,12 +632,16 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
         cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants, &x.tr);
     x.workload = workload;
     lives_alloc(&x, n, nt);
-    rc = run_cluster(sp, out, &x, jobs, nj, tenants, n_tenants, err);
+    int32_t *pool = st_xcalloc(nj ? nj : 1, sizeof *pool); /* each job's (trace jobs: the first) */
+    for (size_t k = 0; k < x.n_train; k++)
+        pool[k] = sp->w[workload[k]].pool;
+    rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
     out->has_cluster = 1;
     if (!rc) {
         record_starts(sp, out);
-        cluster_energy(sp, out, &x, jobs);
+        cluster_energy(sp, out, &x, jobs, sp->c->n_pools > 0 ? pool : NULL);
     }
+    free(pool);
     lives_free(&x);
     free(tenants);
     free(jobs);
@@ -605,7 +653,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, st_step_ctx *step,
 /* Each job's energy over its life at the facility: its IT wall energy (its steps and the work
  * lost and redone at its step's energy, downtime and checkpoint stalls with its GPUs idle or
  * at the power floor) times the PUE, and per token trained. */
-static void job_energy(const st_run_spec *sp, st_run *out)
+static void job_energy(const st_run_spec *sp, const pool_steps *ps, st_run *out)
 {
     double eta = st_plant_preset_get()->psu_efficiency, pue = out->plant.pue;
     for (size_t k = 0; k < out->plant.n_jobs; k++) {
@@ -623,7 +671,8 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         /* Down, restarting or stalled on a checkpoint the job runs no step: its GPUs draw idle
          * power, or the hardware floor where one is set, which holds whatever the GPU runs; the
          * software burn is the job's own and stops with it (models/plant/mitigate.h). */
-        const st_gpu_spec *g = sp->c->gpu;
+        const st_cluster_cfg *pc = view_of(sp, ps, f->w);
+        const st_gpu_spec *g = pc->gpu;
         double top =
             g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
         double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
@@ -632,7 +681,7 @@ static void job_energy(const st_run_spec *sp, st_run *out)
         /* The rest of the job's nodes (CPUs, NICs, fans: node.base_power) draw over its whole
          * life, through the same PSUs, as the rack totals count them. */
         int64_t gpn = sp->c->gpus_per_node, nodes = (f->w->gpus + gpn - 1) / gpn;
-        double base = (double)nodes * sp->c->node.base_power_w * st__run_held_s(sp, out, p->id);
+        double base = (double)nodes * pc->node.base_power_w * st__run_held_s(sp, out, p->id);
         p->energy_j = pue * (work * p->step_energy_j + idle + base) / eta;
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
@@ -642,7 +691,7 @@ static void job_energy(const st_run_spec *sp, st_run *out)
 
 /* The plant: every placed training job's power by its step, the racks and the facility
  * waveform (models/plant/plant.h). Left out when no job runs or the GPU states no power limit. */
-static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
+static int forecast_plant(const st_run_spec *sp, const pool_steps *ps, st_run *out, st_err *err)
 {
     st_plant_job *jobs = st_xcalloc(sp->n ? sp->n : 1, sizeof *jobs);
     size_t k = 0;
@@ -661,7 +710,7 @@ static int forecast_plant(const st_run_spec *sp, st_run *out, st_err *err)
         out->plant.has_network = net;
         out->plant.switch_ports = ports;
         if (out->has_plant)
-            job_energy(sp, out);
+            job_energy(sp, ps, out);
     }
     free(jobs);
     return rc;
@@ -698,15 +747,16 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     out->f = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->f);
     out->coll = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->coll);
     out->cluster_job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->cluster_job);
-    st_step_ctx *step = NULL;
-    int rc = forecast_steps(sp, out, &step, err);
-    if (!rc && !step && sp->job_trace && sp->job_trace->n_models && sp->job_trace->n_jobs)
-        rc = st_step_ctx_new(sp->c, &step, err); /* the mapped trace jobs' steps (trace.models) */
+    pool_steps ps;
+    pool_steps_init(&ps, sp->c);
+    int rc = forecast_steps(sp, out, &ps, err);
+    if (!rc && !ps.step[0] && sp->job_trace && sp->job_trace->n_models && sp->job_trace->n_jobs)
+        rc = st_step_ctx_new(sp->c, &ps.step[0], err); /* the mapped trace jobs' (trace.models) */
     if (!rc)
-        rc = forecast_lives(sp, out, step, err);
-    st_step_ctx_free(step);
+        rc = forecast_lives(sp, out, &ps, err);
     if (!rc)
-        rc = forecast_plant(sp, out, err);
+        rc = forecast_plant(sp, &ps, out, err);
+    pool_steps_release(&ps);
     if (!rc)
         st__run_cost(sp, out);
     if (!rc)

@@ -95,14 +95,23 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
         st_cost_use u = job_use(sp, out, i, &cluster);
         if (on_prem && !(u.energy_j > 0))
             continue;
-        f->cost = st_cost_job(sp->cost, &u);
+        /* On a cluster of pools a job's nodes and GPU-hours are its own type's: its share of
+         * the cluster's nodes (its GPUs over gpus_per_node, one node size) at that type's node
+         * price, its GPU-hours at that type's rate. */
+        const st_cost_cfg *prices = sp->cost;
+        st_cost_cfg typed;
+        if (sp->c->n_pools > 0) {
+            st_cost_for_gpu(sp->cost, sp->c->pools[f->w->pool].gpu->name, &typed);
+            prices = &typed;
+        }
+        f->cost = st_cost_job(prices, &u);
         f->has_cost = 1;
         for (int e = 0; f->has_band && e < 2; e++) { /* held and powered for the band's wall */
             double k = f->wall_band[e] / f->life.wall_s;
             st_cost_use ue = u;
             ue.held_s *= k;
             ue.energy_j *= k;
-            f->cost_band[e] = st_cost_job(sp->cost, &ue).total_usd;
+            f->cost_band[e] = st_cost_job(prices, &ue).total_usd;
         }
         out->has_cost = 1;
         out->cost_total_usd += f->cost.total_usd;

@@ -103,22 +103,23 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
     r->c = st_xcalloc((size_t)r->n, sizeof *r->c);
     for (int64_t k = 0; k < r->n; k++) {
         int64_t nodes = c->nodes - k * npr < npr ? c->nodes - k * npr : npr;
-        r->c[k] =
-            (double)nodes * (c->node.base_power_w + (double)c->gpus_per_node * c->gpu->idle_w);
+        r->c[k] = st_plant_nodes_idle_w(c, k * npr, nodes);
     }
     for (size_t j = 0; j < n; j++)
         r->n_pairs += (size_t)jobs[j].n_gpus;
     r->pairs = st_xmalloc((r->n_pairs ? r->n_pairs : 1) * sizeof *r->pairs);
     size_t q = 0;
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n; j++) {
+        double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
             int64_t rack = jobs[j].gpus[g] / r->gpr;
             if (jobs[j].gpus[g] < 0 || rack >= r->n)
                 ST_BUG("GPU %lld is outside the cluster's %lld racks", (long long)jobs[j].gpus[g],
                        (long long)r->n);
             r->pairs[q++] = (rj){rack, j};
-            r->c[rack] -= c->gpu->idle_w; /* this GPU runs the job, not idle */
+            r->c[rack] -= idle; /* this GPU runs the job, not idle */
         }
+    }
     /* A job's GPUs listed in order give its pairs in order (pairs that compare equal are equal) */
     st_sort_unless_sorted(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
     r->lin = st_xcalloc(n ? n : 1, sizeof *r->lin);
@@ -230,7 +231,8 @@ int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size
 {
     st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
     for (size_t j = 0; j < n; j++)
-        st_plant_profile_clocked(jobs[j].step, c->gpu, jobs[j].clock, &prof[j]);
+        st_plant_profile_clocked(jobs[j].step, st_plant_job_gpu(c, &jobs[j]), jobs[j].clock,
+                                 &prof[j]);
     double w = window_for(prof, n);
     free(prof);
     return run_window(c, jobs, n, seed, w, network_board_w, out, err);
@@ -262,7 +264,7 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
 {
     for (size_t j = 0; j < n; j++) {
         st_plant_profile *p = &prof[j];
-        st_plant_profile_clocked(jobs[j].step, c->gpu, jobs[j].clock, p);
+        st_plant_profile_clocked(jobs[j].step, st_plant_job_gpu(c, &jobs[j]), jobs[j].clock, p);
         double g = (double)jobs[j].n_gpus;
         st_rng *r = st_rng_new(seed, st_rng_tag("plant"), jobs[j].id, st_rng_tag("phase"));
         wj[j] = (st_plant_wave_job){p, g, st_rng_uniform(r) * p->period_s};
@@ -303,10 +305,10 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     /* The network's heat: air-cooled switches (the Quantum-2 and Spectrum-4 OSFP switches the
      * optics are for are air-cooled), removed by the same plant as the racks' air. */
     out->air_w += out->network_w;
-    st__plant_junctions(c, &m, prof, heat, n, tj);
+    st__plant_junctions(c, &m, jobs, prof, heat, n, tj);
     out->max_junction_c = -INFINITY;
-    double top = st_plant_power_clock(c->gpu);
     for (size_t j = 0; j < n; j++) {
+        double top = st_plant_power_clock(st_plant_job_gpu(c, &jobs[j]));
         out->jobs[j].junction_c = tj[j];
         out->max_junction_c = tj[j] > out->max_junction_c ? tj[j] : out->max_junction_c;
         /* held by the heat: below the clock the power limit alone holds (dvfs.h) */
@@ -465,7 +467,8 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
 {
     memset(out, 0, sizeof *out);
     for (size_t j = 0; j < n; j++)
-        if (!(c->gpu->tdp_w > 0) || !jobs[j].step || !(jobs[j].step->step_time_s > 0))
+        if (!(st_plant_job_gpu(c, &jobs[j])->tdp_w > 0) || !jobs[j].step ||
+            !(jobs[j].step->step_time_s > 0))
             return st_err_set(err, ST_EINVAL, c->loc,
                               "the plant needs the GPU's power limit (tdp) and every job's step");
     if (!(window_s >= 2 * preset.dt_s))

@@ -50,6 +50,14 @@ typedef struct st_plant_job {
     double clock; /* the share of full clock its step ran at (st_plant_throttle); 0 or 1: full */
 } st_plant_job;
 
+/* The GPU type job j runs on: its first GPU's pool's (models/config/pools.h), the cluster's
+ * one type when it has one. */
+const st_gpu_spec *st_plant_job_gpu(const st_cluster_cfg *c, const st_plant_job *j);
+
+/* The board power of nodes [first, first + n) of c with every GPU idle, W: each node's base
+ * power and its GPUs' idle power, by the pool that holds it. */
+double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n);
+
 /* One job's board power, all its GPUs together. */
 typedef struct st_plant_job_power {
     uint64_t id; /* the job's st_plant_job.id */

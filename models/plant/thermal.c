@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/plant/cooling.h"
 #include "models/plant/dvfs.h"
 #include "sim/sort.h"
@@ -83,6 +84,25 @@ static int cell_cmp(const void *a, const void *b)
     return x->job < y->job ? -1 : x->job > y->job;
 }
 
+const st_gpu_spec *st_plant_job_gpu(const st_cluster_cfg *c, const st_plant_job *j)
+{
+    return c->n_pools > 0 && j->n_gpus > 0 && j->gpus ? st_pools_gpu_of(c, j->gpus[0]) : c->gpu;
+}
+
+double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n)
+{
+    double gpn = (double)c->gpus_per_node;
+    if (c->n_pools <= 0)
+        return (double)n * (c->node.base_power_w + gpn * c->gpu->idle_w);
+    double w = 0;
+    for (int k = 0; k < c->n_pools; k++) {
+        const st_pool_cfg *p = &c->pools[k];
+        int64_t m = st_pools_overlap(c, k, first, n);
+        w += m ? (double)m * (p->node_base_w + gpn * p->gpu->idle_w) : 0;
+    }
+    return w;
+}
+
 void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
                          st__plant_map *m)
 {
@@ -92,21 +112,22 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
     m->base_w = st_xcalloc((size_t)m->n_racks, sizeof *m->base_w);
     for (int64_t k = 0; k < m->n_racks; k++) {
         int64_t nodes = c->nodes - k * npr < npr ? c->nodes - k * npr : npr;
-        m->base_w[k] =
-            (double)nodes * (c->node.base_power_w + (double)c->gpus_per_node * c->gpu->idle_w);
+        m->base_w[k] = st_plant_nodes_idle_w(c, k * npr, nodes);
     }
     size_t total = 0, q = 0;
     for (size_t j = 0; j < n; j++)
         total += (size_t)jobs[j].n_gpus;
     st__plant_cell *all = st_xmalloc((total ? total : 1) * sizeof *all);
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n; j++) {
+        double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
             int64_t rack = jobs[j].gpus[g] / gpr;
             if (jobs[j].gpus[g] < 0 || rack >= m->n_racks)
                 ST_BUG("GPU %lld is outside the cluster's racks", (long long)jobs[j].gpus[g]);
             all[q++] = (st__plant_cell){rack, j, 1};
-            m->base_w[rack] -= c->gpu->idle_w;
+            m->base_w[rack] -= idle;
         }
+    }
     /* cells that compare equal are equal (one GPU each) */
     st_sort_unless_sorted(all, total, sizeof *all, cell_cmp);
     for (size_t i = 0; i < total; i++) { /* merge equal (rack, job) in place */
@@ -146,15 +167,16 @@ static double coolant_c(const st_rack_cfg *r, double heat_w)
     return r->cooling == ST_COOLING_LIQUID && r->liquid_fraction > 0 ? h.liquid_in_c : h.air_in_c;
 }
 
-void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m,
+void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m, const st_plant_job *jobs,
                          const st_plant_profile *prof, const double *heat, size_t n, double *tj)
 {
     st_cooling_kind kind = c->racks.liquid_fraction > 0 ? c->racks.cooling : ST_COOLING_AIR;
-    double rth = st_plant_rth(c->gpu, kind), tau = st_plant_tau(kind);
+    double tau = st_plant_tau(kind);
     for (size_t j = 0; j < n; j++)
         tj[j] = -INFINITY;
     for (size_t i = 0; i < m->n_cells; i++) {
         size_t j = m->cells[i].job;
+        double rth = st_plant_rth(st_plant_job_gpu(c, &jobs[j]), kind);
         double t = st_plant_junction_peak(&prof[j], coolant_c(&c->racks, heat[m->cells[i].rack]),
                                           rth, tau);
         tj[j] = t > tj[j] ? t : tj[j];
@@ -169,7 +191,7 @@ static void profile_at(const st_cluster_cfg *c, const st_plant_job *job, double 
     r.b.compute_s /= f;
     r.b.straggler_s /= f;
     r.b.optimizer_s /= f;
-    st_plant_profile_clocked(&r, c->gpu, f, p);
+    st_plant_profile_clocked(&r, st_plant_job_gpu(c, job), f, p);
 }
 
 /* The solve's working state: every job's profile and mean at its clock, and the racks' heat. */
@@ -194,7 +216,7 @@ static double hottest_at(solve *s, size_t j, double f)
 {
     set_clock(s, j, f);
     st__plant_rack_heat(&s->map, s->mean, s->heat);
-    st__plant_junctions(s->c, &s->map, s->prof, s->heat, s->n, s->tj);
+    st__plant_junctions(s->c, &s->map, s->jobs, s->prof, s->heat, s->n, s->tj);
     return s->tj[j];
 }
 
@@ -202,7 +224,8 @@ static double hottest_at(solve *s, size_t j, double f)
  * bisected below it to 1e-6 (the clock is the lower of the two caps). */
 static double solve_job(solve *s, size_t j)
 {
-    double hot = st_plant_thermal_preset_get()->throttle_c, top = st_plant_power_clock(s->c->gpu);
+    double hot = st_plant_thermal_preset_get()->throttle_c;
+    double top = st_plant_power_clock(st_plant_job_gpu(s->c, &s->jobs[j]));
     if (hottest_at(s, j, top) <= hot)
         return top;
     double lo = st_plant_dvfs_preset_get()->min_clock, hi = top;
@@ -228,7 +251,7 @@ void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     s.tj = st_xcalloc(n ? n : 1, sizeof *s.tj);
     s.heat = st_xcalloc((size_t)s.map.n_racks, sizeof *s.heat);
     for (size_t j = 0; j < n; j++)
-        set_clock(&s, j, st_plant_power_clock(c->gpu));
+        set_clock(&s, j, st_plant_power_clock(st_plant_job_gpu(c, &jobs[j])));
     /* Gauss-Seidel over the jobs: lowering one job's clock cools its racks, which can let a
      * neighbour run faster; stop when no clock moves. */
     for (int sweep = 0; sweep < 50; sweep++) {

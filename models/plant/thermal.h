@@ -73,8 +73,9 @@ void st__plant_map_free(st__plant_map *m);
 /* Each rack's mean heat, W (its wall power), from each job's mean per-GPU board power. */
 void st__plant_rack_heat(const st__plant_map *m, const double *gpu_mean_w, double *heat);
 
-/* Each job's hottest junction over its racks, from its per-GPU profile and the racks' heat. */
-void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m,
+/* Each job's hottest junction over its racks, from its per-GPU profile, its GPU type's thermal
+ * resistance and the racks' heat. */
+void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m, const st_plant_job *jobs,
                          const st_plant_profile *prof, const double *heat, size_t n, double *tj);
 
 #endif

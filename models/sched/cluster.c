@@ -206,7 +206,7 @@ void st__cl_give_back(st_sched_view *v, size_t id)
     if (v->has_out)
         st__cl_gpus_back(v, v->gpus + j->gpu_off, v->sj[id].gpus);
     else
-        st_pool_give(&v->pool, v->gpus + j->gpu_off, v->sj[id].gpus);
+        st__cl_give(v, v->gpus + j->gpu_off, v->sj[id].gpus);
     if (j->keep)
         v->out->seg[j->seg].end_s = secs(now);
     j->hold_start = now; /* holding nothing, it waits from now (unless it is done) */
@@ -289,12 +289,12 @@ int st_sched_start(st_sched_view *v, size_t id)
     if (j->state != J_WAITING)
         ST_BUG("job %zu is not waiting", id);
     int64_t *g = v->gpus + j->gpu_off;
-    if (v->rc || st_placer_take(&v->place, &v->pool, v->sj[id].gpus, g))
+    if (v->rc || st__cl_choose(v, id, g))
         return 0;
     if (j->started && retime(v, id, g))
         return 0; /* a resume: its run time where it lands now (the hook failed: nothing taken) */
     st_time now = st_engine_now(v->eng);
-    st_pool_take(&v->pool, g, v->sj[id].gpus);
+    st__cl_take(v, g, v->sj[id].gpus);
     st__waitset_remove(&v->waiting, v->sj[id].gpus);
     for (int64_t k = 0; v->has_out && k < v->sj[id].gpus; k++)
         v->owner[g[k]] = (int32_t)(id + 1);
@@ -520,7 +520,7 @@ static void setup_jobs(st_sched_view *v)
         v->js[i].base = v->js[i].duration;
         v->out->job[i].state = ST_CJ_WAITING;
         v->out->job[i].slowest_rate = 1;
-        if (j->gpus < 1 || j->gpus > v->pool.total) {
+        if (j->gpus < 1 || j->gpus > st__cl_room(v, i)) {
             v->js[i].state = J_TOO_BIG;
             v->out->job[i].state = ST_CJ_TOO_BIG;
             continue;
@@ -690,6 +690,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_placer_init(&v.place, pl, sp->c);
     st__waitset_init(&v.waiting, v.pool.total);
     st_placer_seed(&v.place, sp->seed);
+    st__cl_pools_init(&v, pl);
     setup_jobs(&v);
     v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
     st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed, sp->tenants, sp->n_tenants};
@@ -715,6 +716,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     pol->release(v.pst);
     free(v.pst);
     st_placer_release(&v.place);
+    st__cl_pools_release(&v);
     st__waitset_release(&v.waiting);
     st_pool_release(&v.pool);
     free(v.sj);

@@ -92,6 +92,10 @@ typedef struct st_cluster_spec {
     const char *const *tenants; /* the names st_cluster_job.tenant indexes (n_tenants) */
     size_t n_tenants;
     int64_t max_failures; /* the most failure draws a run may make; 0: ST_OUTAGE_MAX_FAILURES */
+    /* On a cluster of several pools (c->n_pools > 1), each job's pool in c->pools
+     * (models/config/pools.h): it is placed on that pool's nodes alone, and one asking for more
+     * GPUs than its pool has is never submitted. NULL: every job in the first pool. */
+    const int32_t *pool;
 } st_cluster_spec;
 
 /* What became of one job. */

@@ -15,7 +15,7 @@ void st__cl_gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n)
     for (int64_t k = 0; k < n; k++) {
         v->owner[gpus[k]] = 0;
         if (!v->outs.down[gpus[k]])
-            st_pool_give(&v->pool, &gpus[k], 1);
+            st__cl_give(v, &gpus[k], 1);
     }
 }
 
@@ -162,7 +162,7 @@ static void on_failure(st_engine *eng, void *st, const st_event *ev)
         if (v->outs.down[g]++ > 0)
             continue;
         if (!v->owner[g])
-            st_pool_take(&v->pool, &g, 1);
+            st__cl_take(v, &g, 1);
         else if (v->js[v->owner[g] - 1].state == J_SAVING) {
             v->js[v->owner[g] - 1].rel--;
             v->releasing--;
@@ -191,7 +191,7 @@ static void on_repair(st_engine *eng, void *st, const st_event *ev)
     int64_t lo = (int64_t)ev->data.u[0], n = (int64_t)ev->data.u[1];
     for (int64_t g = lo; g < lo + n; g++)
         if (--v->outs.down[g] == 0 && !v->owner[g])
-            st_pool_give(&v->pool, &g, 1);
+            st__cl_give(v, &g, 1);
     st__cl_want_decide(v);
 }
 

@@ -82,6 +82,12 @@ struct st_sched_view {
     int64_t n_draws, max_draws; /* failure events so far, and the cap (ST_OUTAGE_MAX_FAILURES) */
     int k_rate, rate_pending;   /* cluster.rate, once per instant after a start or a stop */
     int stopped;                /* the engine was asked to stop (st__cl_stop) */
+    /* A cluster of several pools (c->n_pools > 1): each pool's free GPUs and placer, on its own
+     * nodes numbered from 0 (cluster_pools.c); pool above is the whole cluster's. */
+    int n_pools;
+    st_pool *pools;
+    st_placer *placers;
+    int64_t *local; /* scratch: one job's GPUs as its pool numbers them */
 };
 
 /* The latest time the run holds: 2^62 ns. Submit times and the horizon are at most 2^61 ns
@@ -114,6 +120,18 @@ static inline st_time cost_ticks(double s)
 {
     return s > 0 ? ticks(s) : 0;
 }
+
+/* The pools' free GPUs and placers (cluster_pools.c): set up for a cluster of several pools
+ * (nothing for one), and released. */
+void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl);
+void st__cl_pools_release(st_sched_view *v);
+/* The GPUs job id may run on: its pool's (the cluster's for one pool). */
+int64_t st__cl_room(const st_sched_view *v, size_t id);
+/* Choose job id's GPUs into g among its pool's free ones: 0, or ST_ERANGE (not now). */
+int st__cl_choose(st_sched_view *v, size_t id, int64_t *g);
+/* GPUs gpus[0 .. n) held or free again, in the cluster's pool and their pools'. */
+void st__cl_take(st_sched_view *v, const int64_t *gpus, int64_t n);
+void st__cl_give(st_sched_view *v, const int64_t *gpus, int64_t n);
 
 /* A decision at this instant, once (cluster.c). */
 void st__cl_want_decide(st_sched_view *v);

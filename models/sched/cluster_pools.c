@@ -1,0 +1,104 @@
+/* The cluster run on a cluster of several pools (docs/models/pools.md): a job is placed on its
+ * own pool's nodes alone. Each pool has its own free-GPU pool and placer over its nodes numbered
+ * from 0, so every placement policy works unchanged inside one pool; the cluster's pool keeps the
+ * whole count the policies and the failures read, in the cluster's GPU ids. */
+#include <stdlib.h>
+
+#include "models/config/pools.h"
+#include "models/sched/cluster_internal.h"
+#include "sim/xalloc.h"
+
+void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl)
+{
+    const st_cluster_cfg *c = v->sp->c;
+    if (c->n_pools <= 1)
+        return;
+    v->n_pools = c->n_pools;
+    v->pools = st_xcalloc((size_t)c->n_pools, sizeof *v->pools);
+    v->placers = st_xcalloc((size_t)c->n_pools, sizeof *v->placers);
+    int64_t most = 1;
+    for (int k = 0; k < c->n_pools; k++) {
+        st_cluster_cfg one;
+        st_pools_view(c, k, &one);
+        one.nodes = c->pools[k].nodes;
+        st_pool_init(&v->pools[k], &one);
+        st_placer_init(&v->placers[k], pl, &one);
+        /* each pool's draws its own: the run's seed for the first, as a one-pool run has it */
+        st_placer_seed(&v->placers[k], v->sp->seed + (uint64_t)k);
+        most = v->pools[k].total > most ? v->pools[k].total : most;
+    }
+    v->local = st_xmalloc((size_t)most * sizeof *v->local);
+}
+
+void st__cl_pools_release(st_sched_view *v)
+{
+    for (int k = 0; k < v->n_pools; k++) {
+        st_placer_release(&v->placers[k]);
+        st_pool_release(&v->pools[k]);
+    }
+    free(v->pools);
+    free(v->placers);
+    free(v->local);
+}
+
+/* Job id's pool. */
+static int pool_of(const st_sched_view *v, size_t id)
+{
+    return v->sp->pool ? v->sp->pool[id] : 0;
+}
+
+/* Pool k's first GPU in the cluster's numbering. */
+static int64_t first_gpu(const st_sched_view *v, int k)
+{
+    return v->sp->c->pools[k].first_node * v->pool.per_node;
+}
+
+int64_t st__cl_room(const st_sched_view *v, size_t id)
+{
+    if (!v->n_pools)
+        return v->pool.total;
+    int k = pool_of(v, id);
+    return k >= 0 && k < v->n_pools ? v->pools[k].total : 0;
+}
+
+int st__cl_choose(st_sched_view *v, size_t id, int64_t *g)
+{
+    int64_t n = v->sj[id].gpus;
+    if (!v->n_pools)
+        return st_placer_take(&v->place, &v->pool, n, g);
+    int k = pool_of(v, id);
+    int rc = st_placer_take(&v->placers[k], &v->pools[k], n, g);
+    for (int64_t r = 0; !rc && r < n; r++)
+        g[r] += first_gpu(v, k);
+    return rc;
+}
+
+/* gpus[0 .. n) held or free again in their pools: each run of GPUs of one pool at once, in the
+ * pool's numbering (a failed rack may span two pools). */
+static void mark_pools(st_sched_view *v, const int64_t *gpus, int64_t n, int take)
+{
+    for (int64_t r = 0; r < n;) {
+        int k = st_pools_of_gpu(v->sp->c, gpus[r]);
+        int64_t lo = first_gpu(v, k), m = 0;
+        for (; r < n && gpus[r] >= lo && gpus[r] < lo + v->pools[k].total; r++)
+            v->local[m++] = gpus[r] - lo;
+        if (take)
+            st_pool_take(&v->pools[k], v->local, m);
+        else
+            st_pool_give(&v->pools[k], v->local, m);
+    }
+}
+
+void st__cl_take(st_sched_view *v, const int64_t *gpus, int64_t n)
+{
+    st_pool_take(&v->pool, gpus, n);
+    if (v->n_pools)
+        mark_pools(v, gpus, n, 1);
+}
+
+void st__cl_give(st_sched_view *v, const int64_t *gpus, int64_t n)
+{
+    st_pool_give(&v->pool, gpus, n);
+    if (v->n_pools)
+        mark_pools(v, gpus, n, 0);
+}
