@@ -24,9 +24,14 @@ int st_cmd_check(int argc, char **argv)
         }
         st_cli_print_warnings(s);
         const st_cluster_cfg *c = st_scn_cluster(s);
-        printf("%s: ok: '%s', %zu workload%s on %lld x %lld %s\n", argv[i], st_scn_name(s),
-               st_scn_workload_count(s), st_scn_workload_count(s) == 1 ? "" : "s",
-               (long long)c->nodes, (long long)c->gpus_per_node, c->gpu->name);
+        printf("%s: ok: '%s', %zu workload%s on", argv[i], st_scn_name(s), st_scn_workload_count(s),
+               st_scn_workload_count(s) == 1 ? "" : "s");
+        for (int k = 0; k < (c->n_pools > 0 ? c->n_pools : 1); k++) /* each pool's type */
+            printf("%s %lld x %lld %s", k ? " +" : "",
+                   (long long)(c->n_pools > 0 ? c->pools[k].nodes : c->nodes),
+                   (long long)c->gpus_per_node,
+                   c->n_pools > 0 ? c->pools[k].gpu->name : c->gpu->name);
+        printf("\n");
         st_scn_free(s);
     }
     if (!files)

@@ -58,6 +58,21 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 
+/* cluster.pools: each pool's name, GPU type, nodes and GPUs, in file order. */
+static void add_pools(cJSON *cl, const st_cluster_cfg *c)
+{
+    cJSON *a = cJSON_AddArrayToObject(cl, "pools");
+    for (int k = 0; k < c->n_pools; k++) {
+        const st_pool_cfg *p = &c->pools[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", p->name);
+        cJSON_AddStringToObject(o, "gpu", p->gpu->name);
+        cJSON_AddNumberToObject(o, "nodes", (double)p->nodes);
+        cJSON_AddNumberToObject(o, "gpus", (double)(p->nodes * c->gpus_per_node));
+        cJSON_AddItemToArray(a, o);
+    }
+}
+
 /* The system noise the ranks are given (cluster.variability.noise or the delivery model's
  * profile), where there is any: an assumption the step rests on, stated with it. */
 static void add_noise(cJSON *cl, const st_variability_cfg *v)
@@ -551,11 +566,15 @@ char *st_report_json(const st_report *rep)
     cJSON_AddStringToObject(cl, "gpu", c->gpu->name);
     cJSON_AddNumberToObject(cl, "nodes", (double)c->nodes);
     cJSON_AddNumberToObject(cl, "gpus", (double)(c->nodes * c->gpus_per_node));
+    if (c->n_pools > 0)
+        add_pools(cl, c);
     add_noise(cl, &c->variability);
     cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
     for (size_t i = 0; i < r->n; i++) {
         cJSON *j = r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]);
         add_job_power(j, r, i);
+        if (c->n_pools > 0 && r->f[i].w)
+            cJSON_AddStringToObject(j, "pool", c->pools[r->f[i].w->pool].name);
         add_job_cost(j, &r->f[i],
                      st_scn_cost(s) && st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM);
         cJSON_AddItemToArray(jobs, j);

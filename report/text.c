@@ -204,7 +204,7 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         replicas_text(out, &f->summary);
 }
 
-static void job_text(FILE *out, const st_forecast *f, int explain)
+static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, int explain)
 {
     static const char *const recipe[][2] = {
         {" (delayed scaling)", " (delayed scaling, FP8 weights)"},
@@ -214,8 +214,11 @@ static void job_text(FILE *out, const st_forecast *f, int explain)
     const st_parallel_cfg *p = &w->parallel;
     const st_memory *m = &f->mem;
     char a[32], b[32];
-    fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPUs\n", w->name,
+    fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPUs", w->name,
             w->model->name ? w->model->name : "custom model", m->params / 1e9, (long long)w->gpus);
+    if (c->n_pools > 0) /* its pool's GPU type: every figure below is that type's */
+        fprintf(out, " of pool %s (%s)", c->pools[w->pool].name, c->pools[w->pool].gpu->name);
+    fputc('\n', out);
     char vs[64] = "";
     if (p->virtual_stages > 1)
         snprintf(vs, sizeof vs, " (interleaved, %lld chunks per stage)",
@@ -409,7 +412,7 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
 
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its
  * capex part by part and where each price came from. */
-static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
+static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st_cluster_cfg *cl)
 {
     fprintf(out, "\ncost (%s): total %.6g USD\n", st_delivery_names[c->delivery],
             r->cost_total_usd);
@@ -435,8 +438,15 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c)
     }
     if (c->delivery != ST_DELIVERY_ON_PREM)
         return;
-    fprintf(out, "  prices: node_price: %s\n",
-            st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
+    for (int k = 0; k < cl->n_pools; k++) { /* each pool's nodes at its own type's price */
+        st_cost_cfg typed;
+        st_cost_for_gpu(c, cl->pools[k].gpu->name, &typed);
+        fprintf(out, "  prices: node_price (pool %s): %s\n", cl->pools[k].name,
+                st_cost_price_source(typed.from[ST_COST_NODE], typed.node_price_usd));
+    }
+    if (!cl->n_pools)
+        fprintf(out, "  prices: node_price: %s\n",
+                st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
     for (int k = 0; k < ST_COST__PARTS; k++)
         fprintf(out, "  prices: %s: %s\n", st_cost_part_names[k],
                 st_cost_price_source(c->part_from[k], st_cost_part_value(c, (st_cost_part)k)));
@@ -521,6 +531,16 @@ static void noise_text(FILE *out, const st_variability_cfg *v)
             v->noise_periodic ? "periodic" : "at random", v->noise_cosched ? ", co-scheduled" : "");
 }
 
+/* A cluster of pools: each pool's nodes and GPU type, then the GPUs in all. */
+static void pools_text(FILE *out, const st_cluster_cfg *c)
+{
+    fprintf(out, "cluster: %lld nodes:", (long long)c->nodes);
+    for (int k = 0; k < c->n_pools; k++)
+        fprintf(out, "%s %s (%lld x %lld %s)", k ? "," : "", c->pools[k].name,
+                (long long)c->pools[k].nodes, (long long)c->gpus_per_node, c->pools[k].gpu->name);
+    fprintf(out, " = %lld GPUs\n", (long long)(c->nodes * c->gpus_per_node));
+}
+
 static void report_text(FILE *out, const st_report *rep)
 {
     const st_scn *s = rep->s;
@@ -529,13 +549,17 @@ static void report_text(FILE *out, const st_report *rep)
     char hbm[32];
     fprintf(out, "strata %s: scenario '%s', seed %llu\n", STRATA_VERSION, st_scn_name(s),
             (unsigned long long)rep->seed);
-    fprintf(out, "cluster: %lld nodes x %lld %s = %lld GPUs, %s HBM each\n", (long long)c->nodes,
-            (long long)c->gpus_per_node, c->gpu->name, (long long)(c->nodes * c->gpus_per_node),
-            fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
+    if (c->n_pools > 0)
+        pools_text(out, c);
+    else
+        fprintf(out, "cluster: %lld nodes x %lld %s = %lld GPUs, %s HBM each\n",
+                (long long)c->nodes, (long long)c->gpus_per_node, c->gpu->name,
+                (long long)(c->nodes * c->gpus_per_node),
+                fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
     noise_text(out, &c->variability);
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
-            job_text(out, &r->f[i], rep->explain);
+            job_text(out, c, &r->f[i], rep->explain);
         else
             coll_text(out, &r->coll[i], rep->explain);
     }
@@ -546,7 +570,7 @@ static void report_text(FILE *out, const st_report *rep)
     if (r->has_plant)
         power_text(out, &r->plant, c);
     if (r->has_cost)
-        cost_text(out, r, st_scn_cost(s));
+        cost_text(out, r, st_scn_cost(s), c);
     audit_text(out, r);
 }
 
