@@ -1,0 +1,128 @@
+/* The cluster run on a cluster of two pools (docs/models/pools.md), under every scheduler and
+ * placement policy: no job ever holds a GPU outside its own pool, no GPU is held by two jobs at
+ * once, and a job larger than its pool (though not the cluster) is never submitted. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "models/place/policy.h"
+#include "models/sched/cluster.h"
+#include "models/sched/policy.h"
+
+/* 5 nodes x 8 GPUs, 2 nodes per leaf: pool a holds nodes 0-2 (GPUs 0-23), pool b nodes 3-4
+ * (GPUs 24-39), so pool b starts inside a leaf. */
+static const st_pool_cfg pools[] = {
+    {.name = "a", .nodes = 3, .first_node = 0},
+    {.name = "b", .nodes = 2, .first_node = 3},
+};
+
+static st_cluster_cfg cluster(void)
+{
+    st_cluster_cfg c = {.nodes = 5, .gpus_per_node = 8, .nvlink_domain = 8};
+    c.fabric.nodes_per_leaf = 2;
+    c.pools = pools;
+    c.n_pools = 2;
+    return c;
+}
+
+static size_t count(const char *const *names)
+{
+    size_t n = 0;
+    while (names[n])
+        n++;
+    return n;
+}
+
+enum { N = 120 };
+
+/* A reproducible mix (Knuth's MMIX LCG): sizes 1-16, pools alternating by draw. */
+static void mix(st_cluster_job *j, int32_t *pool, uint64_t seed)
+{
+    static const int64_t sizes[] = {1, 2, 4, 8, 8, 16};
+    uint64_t x = seed;
+    double t = 0;
+    for (size_t i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        t += (double)(x >> 55) / 8;
+        double d = 1 + (double)((x >> 20) % 500);
+        j[i] = (st_cluster_job){t, d, d, sizes[(x >> 40) % 6], (int64_t)((x >> 10) % 3), -1};
+        pool[i] = (int32_t)((x >> 30) & 1);
+    }
+}
+
+static int overlaps(const st_cluster_seg *a, const st_cluster_seg *b)
+{
+    return a->start_s < b->end_s && b->start_s < a->end_s;
+}
+
+/* Loop index: policy x placement. */
+START_TEST(test_jobs_stay_in_their_pool)
+{
+    size_t np = count(st_sched_policy_names);
+    st_cluster_cfg c = cluster();
+    st_cluster_job *jobs = calloc(N, sizeof *jobs);
+    int32_t *pool = calloc(N, sizeof *pool);
+    mix(jobs, pool, 11 + (uint64_t)_i);
+    st_cluster_spec sp = {.c = &c,
+                          .policy = st_sched_policy_names[_i % np],
+                          .placement = st_place_policy_names[_i / np],
+                          .jobs = jobs,
+                          .n = N,
+                          .seed = 3,
+                          .keep_segments = 1,
+                          .pool = pool};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    ck_assert_uint_eq(r.st.finished, N);
+    for (size_t s = 0; s < r.n_seg; s++) {
+        const st_cluster_seg *g = &r.seg[s];
+        int64_t lo = pools[pool[g->job]].first_node * 8, hi = lo + pools[pool[g->job]].nodes * 8;
+        for (int64_t k = 0; k < g->n; k++) {
+            int64_t id = r.seg_gpus[g->gpu_at + (size_t)k];
+            ck_assert_msg(id >= lo && id < hi, "%s/%s: job %zu (pool %d) holds GPU %lld", sp.policy,
+                          sp.placement, g->job, pool[g->job], (long long)id);
+        }
+        for (size_t t = 0; t < s; t++) { /* no GPU of two stretches that overlap in time */
+            const st_cluster_seg *h = &r.seg[t];
+            if (!overlaps(g, h))
+                continue;
+            for (int64_t a = 0; a < g->n; a++)
+                for (int64_t b = 0; b < h->n; b++)
+                    ck_assert(r.seg_gpus[g->gpu_at + (size_t)a] !=
+                              r.seg_gpus[h->gpu_at + (size_t)b]);
+        }
+    }
+    ck_assert_int_eq(r.st.free_at_end, 40);
+    st_cluster_result_release(&r);
+    free(pool);
+    free(jobs);
+}
+END_TEST
+
+/* 24 GPUs fit pool a (and the cluster's 40) but not pool b's 16. */
+START_TEST(test_job_larger_than_its_pool_is_refused)
+{
+    st_cluster_cfg c = cluster();
+    st_cluster_job jobs[2] = {{0, 10, 10, 24, 0, -1}, {0, 10, 10, 24, 0, -1}};
+    int32_t pool[2] = {0, 1};
+    st_cluster_spec sp = {.c = &c, .jobs = jobs, .n = 2, .pool = pool};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    ck_assert_int_eq(r.job[0].state, ST_CJ_FINISHED);
+    ck_assert_int_eq(r.job[1].state, ST_CJ_TOO_BIG);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
+Suite *sched_pools_suite(void)
+{
+    Suite *s = suite_create("sched_pools");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    int n = (int)(count(st_sched_policy_names) * count(st_place_policy_names));
+    tcase_add_loop_test(tc, test_jobs_stay_in_their_pool, 0, n);
+    tcase_add_test(tc, test_job_larger_than_its_pool_is_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
