@@ -8,11 +8,17 @@ int st_pools_count(const st_cluster_cfg *c)
 
 int st_pools_of_node(const st_cluster_cfg *c, int64_t node)
 {
-    int k = 0;
-    /* A handful of pools: a scan is as quick as a search and has no edge cases. */
-    while (k + 1 < c->n_pools && node >= c->pools[k + 1].first_node)
-        k++;
-    return k;
+    /* The last pool whose first node is at or before `node`, by bisection: the loader takes up
+     * to 1,000 pools and the plant asks once per GPU, so a scan would be GPUs x pools. */
+    int lo = 0, hi = c->n_pools > 0 ? c->n_pools - 1 : 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (node >= c->pools[mid].first_node)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 int st_pools_of_gpu(const st_cluster_cfg *c, int64_t gpu)

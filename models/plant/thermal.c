@@ -95,7 +95,10 @@ double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n)
     if (c->n_pools <= 0)
         return (double)n * (c->node.base_power_w + gpn * c->gpu->idle_w);
     double w = 0;
-    for (int k = 0; k < c->n_pools; k++) {
+    /* the pools the nodes overlap, from the first node's on: each rack's walk is the pools it
+     * spans, not all of them */
+    for (int k = st_pools_of_node(c, first); k < c->n_pools && c->pools[k].first_node < first + n;
+         k++) {
         const st_pool_cfg *p = &c->pools[k];
         int64_t m = st_pools_overlap(c, k, first, n);
         w += m ? (double)m * (p->node_base_w + gpn * p->gpu->idle_w) : 0;
