@@ -133,7 +133,9 @@ typedef struct sweep_run {
     size_t shown;     /* rows[0..shown) are on stdout (CSV and Markdown stream there) */
     int stream;       /* print rows as the finished prefix grows */
     double t0, drawn; /* the start; when the progress line was last drawn (0: not shown) */
-    int progress;     /* stderr is a terminal */
+    int progress;     /* draw it: stderr is a terminal, or STRATA_PROGRESS=always */
+    int always;       /* STRATA_PROGRESS=always: from the start, and a line per update off a
+                         terminal (main.c's reporter's modes) */
     char why[300];
 } sweep_run;
 
@@ -145,20 +147,23 @@ static double now_s(void)
 }
 
 /* The progress line on stderr (a terminal): nothing for the first second, then at most five
- * updates a second, as main.c's reporter draws the models' loops. */
+ * updates a second, as main.c's reporter draws the models' loops; under STRATA_PROGRESS=always
+ * from the start, a line per update where stderr is not a terminal. */
 static void progress_draw(sweep_run *r)
 {
     double t = now_s();
-    if (!r->progress || t - r->t0 < 1.0 || t - r->drawn < 0.2)
+    if (!r->progress || (!r->always && t - r->t0 < 1.0) || (r->drawn > 0 && t - r->drawn < 0.2))
         return;
     r->drawn = t;
-    fprintf(stderr, "\rstrata sweep: %zu of %zu points, %zu failed, %.0f s  ",
-            r->resumed + r->computed + r->failed, r->sw->grid->n_points, r->failed, t - r->t0);
+    int tty = !r->always || isatty(STDERR_FILENO);
+    fprintf(stderr, "%sstrata sweep: %zu of %zu points, %zu failed, %.0f s%s", tty ? "\r" : "",
+            r->resumed + r->computed + r->failed, r->sw->grid->n_points, r->failed, t - r->t0,
+            tty ? "  " : "\n");
 }
 
 static void progress_clear(sweep_run *r)
 {
-    if (r->drawn > 0)
+    if (r->drawn > 0 && (!r->always || isatty(STDERR_FILENO)))
         fprintf(stderr, "\r%70s\r", "");
     r->drawn = 0;
 }
@@ -334,8 +339,11 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
                    .journal = -1,
                    .stream =
                        !o->output && (o->format == ST_SWEEP_CSV || o->format == ST_SWEEP_MARKDOWN),
-                   .t0 = now_s(),
-                   .progress = isatty(STDERR_FILENO)};
+                   .t0 = now_s()};
+    /* STRATA_PROGRESS as main.c reads it: always, never, else on a terminal only */
+    const char *mode = getenv("STRATA_PROGRESS");
+    r.always = mode && strcmp(mode, "always") == 0;
+    r.progress = (isatty(STDERR_FILENO) || r.always) && !(mode && strcmp(mode, "never") == 0);
     int rc = open_journal(o, &r);
     if (rc && o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
         run_left(&r, NULL, 0);

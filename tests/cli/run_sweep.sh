@@ -353,15 +353,24 @@ expect "Markdown script" "| &lt;script&gt;alert(1)&lt;/script&gt; |" "$(sed -n 7
 expect "Markdown link" '| \[x\](javascript:alert(1)) |' "$(sed -n 8p "$tmp/inj.md" | cut -d'|' -f1-2)|"
 expect "Markdown autolink" '| &lt;javascript:x&gt; |' "$(sed -n 9p "$tmp/inj.md" | cut -d'|' -f1-2)|"
 
-# Progress on a terminal only, for a sweep past a second: on a pseudo-terminal (script(1)) the
-# line counts the points.
+# Progress on a terminal only, after its first second: on a pseudo-terminal (script(1)) the line
+# counts the points. STRATA_PROGRESS=always draws it from the start, so the check does not hang
+# on how fast 24 points run; =never draws none, even on a terminal.
 if command -v script >/dev/null 2>&1; then
-    # 24 points of about 0.12 s each (more on a busy or sanitizer build): past the first second.
-    script -qfec "$strata sweep $big --set seed=1..24+1 -o $tmp/p.csv" /dev/null >"$tmp/p.tty" 2>&1
+    script -qfec "env STRATA_PROGRESS=always $strata sweep $big --set seed=1..24+1 -o $tmp/p.csv" \
+        /dev/null >"$tmp/p.tty" 2>&1
     n=$((n + 1))
     grep -q 'strata sweep: [0-9]* of 24 points, 0 failed, [0-9]* s' "$tmp/p.tty" ||
         bad "no progress line on a terminal: $(tr '\r' '\n' <"$tmp/p.tty" | head -3)"
+    script -qfec "env STRATA_PROGRESS=never $strata sweep $big --set seed=1..24+1 -o $tmp/q.csv" \
+        /dev/null >"$tmp/q.tty" 2>&1
+    n=$((n + 1))
+    ! grep -q 'of 24 points' "$tmp/q.tty" || bad "STRATA_PROGRESS=never drew a progress line"
 fi
+# Off a terminal, STRATA_PROGRESS=always writes a line per update, for logs.
+STRATA_PROGRESS=always "$strata" sweep "$big" --set seed=1..4+1 -o "$tmp/r.csv" 2>"$tmp/r.err"
+expect "progress lines off a terminal under always" 1 \
+    "$(grep -qE '^strata sweep: [0-4] of 4 points, 0 failed, [0-9]+ s$' "$tmp/r.err" && echo 1)"
 # The killed sweeps above ran past a second with stderr in a file: their summary lines alone.
 expect "no progress off a terminal" 2 "$(wc -l <"$tmp/ABRT.err")"
 echo "$n checks, $fail failed"
