@@ -147,7 +147,7 @@ static void put(st_mm_trace *t, mm_op o, const uint64_t *link, const double *w, 
     if (o.kind == OP_ADD) {
         t->link = st_xgrow(t->link, sizeof *t->link, t->n_lw + n, &t->link_cap);
         t->w = st_xgrow(t->w, sizeof *t->w, t->n_lw + n, &t->w_cap);
-        if (n) {
+        if (n && link && w) { /* never NULL with n > 0; the test tells the compiler so */
             memcpy(t->link + t->n_lw, link, n * sizeof *link);
             memcpy(t->w + t->n_lw, w, n * sizeof *w);
         }
@@ -156,7 +156,7 @@ static void put(st_mm_trace *t, mm_op o, const uint64_t *link, const double *w, 
     } else if (o.kind == OP_SOLVE) {
         t->ch = st_xgrow(t->ch, sizeof *t->ch, t->n_ch + n, &t->ch_cap);
         t->rate = st_xgrow(t->rate, sizeof *t->rate, t->n_ch + n, &t->rate_cap);
-        if (n) {
+        if (n && ch && w) {
             memcpy(t->ch + t->n_ch, ch, n * sizeof *ch);
             memcpy(t->rate + t->n_ch, w, n * sizeof *w);
         }
@@ -283,6 +283,30 @@ static int matches(const st_mm_trace *t, const mm_op *o, const mm_call *c)
     }
 }
 
+/* Stop following. A follower records nothing while it follows (most patterns follow to their
+ * end, and their recording would be thrown away: models/step/pattern_time.c); the calls it
+ * followed are the first pos calls of the recording it followed, answers included, so they go
+ * into rec now, through put, as each would have gone in at its call. An added link's id is
+ * recorded as this solver names it (seg_id of the link the follower answered), not copied. */
+static void diverge(st_mmx *x)
+{
+    if (x->diverged)
+        return;
+    x->diverged = 1;
+    const st_mm_trace *t = x->cur;
+    for (size_t i = 0; x->rec && t && i < x->pos; i++) {
+        mm_op o = t->op[i];
+        if (o.kind == OP_ADD_LINK)
+            o.id = (int64_t)seg_id(x, link_of(x, (uint64_t)o.id));
+        if (o.kind == OP_SOLVE && o.n > 0)
+            put(x->rec, o, NULL, t->rate + o.off, t->ch + o.off);
+        else if (o.kind == OP_ADD && o.n > 0)
+            put(x->rec, o, t->link + o.off, t->w + o.off, NULL);
+        else /* nothing on the side: no offset into arrays that may be NULL */
+            put(x->rec, o, NULL, NULL, NULL);
+    }
+}
+
 /* The recorded answer to call c, when a recording matched every call so far and this one
  * (the call is then counted); else NULL, the follower stops following, and the real solver is
  * built for the caller to answer with. */
@@ -300,7 +324,7 @@ static const mm_op *answer(st_mmx *x, const mm_call *c)
             x->cur = x->cand[0];
             return &x->cur->op[x->pos++];
         }
-        x->diverged = 1;
+        diverge(x);
     }
     if (!x->mm)
         materialise(x);
@@ -311,7 +335,7 @@ int32_t st_mmx_add_link(st_mmx *x, double capacity)
 {
     const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD_LINK, .v = capacity});
     int32_t l = o ? link_of(x, (uint64_t)o->id) : st_maxmin_add_link(x->mm, capacity);
-    if (x->rec)
+    if (x->rec && !o)
         put(x->rec, (mm_op){.kind = OP_ADD_LINK, .id = (int64_t)seg_id(x, l), .v = capacity}, NULL,
             NULL, NULL);
     return l;
@@ -320,8 +344,9 @@ int32_t st_mmx_add_link(st_mmx *x, double capacity)
 void st_mmx_set_capacity(st_mmx *x, int32_t link, double capacity)
 {
     int64_t c = (int64_t)seg_id(x, link);
-    if (!answer(x, &(mm_call){.kind = OP_SET_CAP, .id = c, .v = capacity}))
-        st_maxmin_set_capacity(x->mm, link, capacity);
+    if (answer(x, &(mm_call){.kind = OP_SET_CAP, .id = c, .v = capacity}))
+        return;
+    st_maxmin_set_capacity(x->mm, link, capacity);
     if (x->rec)
         put(x->rec, (mm_op){.kind = OP_SET_CAP, .id = c, .v = capacity}, NULL, NULL, NULL);
 }
@@ -332,15 +357,16 @@ int64_t st_mmx_add(st_mmx *x, const int32_t *links, const double *weights, int n
     const uint64_t *c = x->rec || !x->diverged ? canon(x, links, n) : NULL;
     const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD, .n = n, .link = c, .w = weights});
     int64_t id = o ? o->id : st_maxmin_add(x->mm, links, weights, n);
-    if (x->rec)
+    if (x->rec && !o)
         put(x->rec, (mm_op){.kind = OP_ADD, .id = id, .n = n}, c, weights, NULL);
     return id;
 }
 
 void st_mmx_remove(st_mmx *x, int64_t id)
 {
-    if (!answer(x, &(mm_call){.kind = OP_REMOVE, .id = id}))
-        st_maxmin_remove(x->mm, id);
+    if (answer(x, &(mm_call){.kind = OP_REMOVE, .id = id}))
+        return;
+    st_maxmin_remove(x->mm, id);
     if (x->rec)
         put(x->rec, (mm_op){.kind = OP_REMOVE, .id = id}, NULL, NULL, NULL);
 }
@@ -362,14 +388,14 @@ size_t st_mmx_solve(st_mmx *x, const int64_t **changed, const double **rates)
             x->rates[i] = st_maxmin_rate(x->mm, (*changed)[i]);
         *rates = x->rates;
     }
-    if (x->rec)
+    if (x->rec && !o)
         put(x->rec, (mm_op){.kind = OP_SOLVE, .n = (int32_t)n}, NULL, *rates, *changed);
     return n;
 }
 
 st_maxmin *st_mmx_solver(st_mmx *x)
 {
-    x->diverged = 1;
+    diverge(x);
     if (!x->mm)
         materialise(x);
     return x->mm;
