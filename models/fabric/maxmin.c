@@ -104,7 +104,8 @@ void st_maxmin_free(st_maxmin *m)
     if (!m)
         return;
     for (int32_t l = 0; l < m->n_links; l++)
-        free(m->links[l].e);
+        if (m->links[l].ecap)
+            free(m->links[l].e.many);
     for (size_t i = 0; i < m->n_ents; i++)
         free(m->ents[i].w);
     free(m->links);
@@ -137,7 +138,8 @@ void st_maxmin_reset(st_maxmin *m)
         int32_t l = m->used[i];
         mm_link *L = &m->links[l];
         if (l >= m->base_links) { /* a private link: gone (st_maxmin_add_link clears its slot) */
-            free(L->e);
+            if (L->ecap)
+                free(L->e.many);
             continue;
         }
         /* As st_maxmin_new left it, but for the edge list's allocation, kept for reuse. */
@@ -209,6 +211,30 @@ static int32_t merge_links(st_maxmin *m, const int32_t *links, const double *wei
     return k;
 }
 
+/* Append edge d to link L (id l): in place while it is the link's only one and the link has
+ * no list, else into the list, made (with the edge in place moved in) or grown. */
+static void push_edge(mm_link *L, int32_t l, mm_edge d)
+{
+    if (L->n == UINT32_MAX)
+        ST_BUG("link %d already carries %u entities", (int)l, L->n);
+    if (L->ecap == 0 && L->n == 0) {
+        L->e.one = d;
+        L->n = 1;
+        return;
+    }
+    if (L->n + 1 > L->ecap) {
+        size_t ecap = L->ecap;
+        mm_edge *e = L->ecap ? L->e.many : NULL;
+        mm_edge first = L->e.one; /* read before the list takes its place in the union */
+        e = st_xgrow(e, sizeof *e, (size_t)L->n + 1, &ecap);
+        if (L->ecap == 0)
+            e[0] = first; /* n is 1: the edge in place moves into the list */
+        L->e.many = e;
+        L->ecap = ecap > UINT32_MAX ? UINT32_MAX : (uint32_t)ecap;
+    }
+    L->e.many[L->n++] = d;
+}
+
 int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights, int n)
 {
     if (n < 0)
@@ -246,14 +272,8 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .mark = e->mark,
                   .dirty = e->dirty};
     for (int32_t j = 0; j < k; j++) {
-        mm_link *L = &m->links[lk[j]];
-        if (L->n == UINT32_MAX)
-            ST_BUG("link %d already carries %u entities", (int)lk[j], L->n);
-        size_t ecap = L->ecap;
-        L->e = st_xgrow(L->e, sizeof *L->e, (size_t)L->n + 1, &ecap);
-        L->ecap = ecap > UINT32_MAX ? UINT32_MAX : (uint32_t)ecap;
-        pos[j] = (int32_t)L->n;
-        L->e[L->n++] = (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j};
+        pos[j] = (int32_t)m->links[lk[j]].n;
+        push_edge(&m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
         use_link(m, lk[j]);
     }
     mark_ent_dirty(m, id);
@@ -275,10 +295,11 @@ void st_maxmin_remove(st_maxmin *m, int64_t id)
     /* Swap-remove each edge from its link, fixing the back-pointer of the edge moved in. */
     for (int32_t j = 0; j < e->n; j++) {
         mm_link *L = &m->links[e->link[j]];
+        mm_edge *E = st__mm_edges(L);
         size_t p = (size_t)e->pos[j];
-        L->e[p] = L->e[--L->n];
+        E[p] = E[--L->n];
         if (p < L->n)
-            m->ents[L->e[p].ent].pos[L->e[p].k] = (int32_t)p;
+            m->ents[E[p].ent].pos[E[p].k] = (int32_t)p;
         mark_link_dirty(m, e->link[j]);
     }
     e->link = e->pos = NULL; /* the block stays at e->w for the slot's next entity */
@@ -357,9 +378,10 @@ static void expand(st_maxmin *m, size_t *pe, size_t *pl)
                 visit_link(m, e->link[j]);
         }
         for (; il < m->n_comp_links; il++) {
-            const mm_link *L = &m->links[m->comp_links[il]];
+            mm_link *L = &m->links[m->comp_links[il]];
+            const mm_edge *E = st__mm_edges(L);
             for (size_t j = 0; j < L->n; j++)
-                visit_ent(m, L->e[j].ent);
+                visit_ent(m, E[j].ent);
         }
     }
     *pe = ie;
@@ -446,10 +468,11 @@ static void collect_above(st_maxmin *m, double floor)
     size_t ie = 0, il = 0;
     while (ie < m->n_comp_ents || il < m->n_comp_links) {
         for (; il < m->n_comp_links; il++) {
-            const mm_link *L = &m->links[m->comp_links[il]];
+            mm_link *L = &m->links[m->comp_links[il]];
+            const mm_edge *E = st__mm_edges(L);
             for (size_t j = 0; j < L->n; j++)
-                if (m->ents[L->e[j].ent].rate >= floor)
-                    visit_ent(m, L->e[j].ent);
+                if (m->ents[E[j].ent].rate >= floor)
+                    visit_ent(m, E[j].ent);
         }
         for (; ie < m->n_comp_ents; ie++) {
             const mm_ent *e = &m->ents[m->comp_ents[ie]];
@@ -496,9 +519,10 @@ static void publish(st_maxmin *m)
     qsort(m->changed, m->n_changed, sizeof *m->changed, cmp_id);
     for (size_t i = 0; !m->no_loads && i < m->n_comp_links; i++) {
         mm_link *L = &m->links[m->comp_links[i]];
+        const mm_edge *E = st__mm_edges(L);
         L->load = 0;
         for (size_t j = 0; j < L->n; j++)
-            L->load += L->e[j].w * m->ents[L->e[j].ent].rate;
+            L->load += E[j].w * m->ents[E[j].ent].rate;
     }
 }
 

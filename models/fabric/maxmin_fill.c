@@ -95,16 +95,17 @@ static double level_of(mm_link *L)
  * others' rates already taken off its capacity. */
 static void init_link(st_maxmin *m, mm_link *L)
 {
+    const mm_edge *E = st__mm_edges(L);
     L->rem = L->cap;
     L->wsum = 0;
     L->unfrozen = 0;
     for (size_t j = 0; j < L->n; j++) {
-        const mm_ent *e = &m->ents[L->e[j].ent];
+        const mm_ent *e = &m->ents[E[j].ent];
         if (!m->partial || e->mark == m->epoch) {
-            L->wsum += L->e[j].w;
+            L->wsum += E[j].w;
             L->unfrozen++;
         } else {
-            L->rem -= L->e[j].w * e->rate;
+            L->rem -= E[j].w * e->rate;
         }
     }
     L->wsum0 = L->wsum;
@@ -134,10 +135,11 @@ static void init_fill(st_maxmin *m)
 
 static void resum(st_maxmin *m, mm_link *L)
 {
+    const mm_edge *E = st__mm_edges(L);
     L->wsum = 0;
     for (size_t j = 0; j < L->n; j++)
-        if (!m->ents[L->e[j].ent].frozen)
-            L->wsum += L->e[j].w;
+        if (!m->ents[E[j].ent].frozen)
+            L->wsum += E[j].w;
     L->wsum0 = L->wsum;
 }
 
@@ -239,8 +241,9 @@ void st__mm_fill(st_maxmin *m)
         if (m->heap[0].lvl > level)
             level = m->heap[0].lvl;
         heap_remove(m, l);
+        const mm_edge *E = st__mm_edges(L);
         for (size_t j = 0; j < L->n; j++) {
-            mm_ent *e = &m->ents[L->e[j].ent];
+            mm_ent *e = &m->ents[E[j].ent];
             if (!e->frozen)
                 freeze(m, e, level);
         }

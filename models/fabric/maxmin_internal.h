@@ -26,11 +26,19 @@ typedef struct mm_edge {
     int32_t k;
 } mm_edge;
 
+/* A link's edges: its only one in place while it has room for no more (ecap 0), else a list
+ * of room ecap. Most links of a storage stream's solver carry its one entity, and those of a
+ * pattern's few: a list each, made and freed per link (10^5 of them), cost more than the solve. */
+typedef union mm_edges {
+    mm_edge one;
+    mm_edge *many;
+} mm_edges;
+
 typedef struct mm_link {
     double cap;
     double load;
-    mm_edge *e;
-    uint32_t n, ecap; /* 4-byte counts and no copy of the heap's key: 72 bytes a link */
+    mm_edges e;       /* st__mm_edges reads it */
+    uint32_t n, ecap; /* 4-byte counts and no copy of the heap's key: 80 bytes a link */
     /* Solve-time state, valid while the link is in the current component (its fill level is
      * the key of its heap entry). */
     double rem, wsum, wsum0;
@@ -111,6 +119,12 @@ struct st_maxmin {
     } * undo;
     size_t n_undo, undo_cap;
 };
+
+/* Link L's n edges. */
+static inline mm_edge *st__mm_edges(mm_link *L)
+{
+    return L->ecap ? L->e.many : &L->e.one;
+}
 
 /* Progressive filling over the component collect() gathered (m->comp_ents, m->comp_links): every
  * entity of it gets its max-min rate in nrate (maxmin_fill.c). */
