@@ -97,10 +97,13 @@ static double route_members(st_coll *cm)
             }
             cm->slot_load[s] += 1;
         }
+    /* The least of capacity / members, without glibc's fmin (a library call a link): both are
+     * finite and positive, never NaN, so a plain comparison takes the same value. */
     double rate = INFINITY;
     for (size_t i = 0; i < cm->ntouched; i++) {
         size_t s = (size_t)cm->touched[i];
-        rate = fmin(rate, cap[cm->slot_link[s]] / cm->slot_load[s]);
+        double r = cap[cm->slot_link[s]] / cm->slot_load[s];
+        rate = r < rate ? r : rate;
         cm->slot_link[s] = -1;
     }
     return rate;
@@ -182,7 +185,7 @@ static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_p
         c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
     double lat = 0;
     for (size_t x = 0; x < cm->nx; x++)
-        lat = fmax(lat, st__coll_xfer_latency(cm, r, d, p, x, 0));
+        lat = raise_to(lat, st__coll_xfer_latency(cm, r, d, p, x, 0));
     c.est = lat + (isinf(rate) || d->b == 0 ? 0 : d->b / (c.f * rate));
     return c;
 }
