@@ -59,6 +59,11 @@ struct st_coll {
     size_t nslot;
     int32_t *touched;
     size_t ntouched, tcap;
+    /* st__coll_layout's scratch: a collective's ranks with their groups, room for the largest
+     * collective laid out so far (one malloc and free a collective, 10^5 of them in a sizing
+     * search, cost more than the layout). */
+    struct coll_item *lay;
+    size_t lay_cap;
     run *head;
     int64_t active, next_id;
 };

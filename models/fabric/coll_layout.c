@@ -18,7 +18,7 @@ static int64_t mod(int64_t a, int64_t m)
 
 /* ---- rank layout ---------------------------------------------------------------------------- */
 
-typedef struct item {
+typedef struct coll_item {
     int64_t grp, first, gpu;
 } item;
 
@@ -59,22 +59,21 @@ static int64_t sort_groups(item *it, int64_t n)
 int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, st_err *err)
 {
     int64_t n = r->n;
-    item *it = st_xmalloc(sizeof *it * (size_t)n);
+    cm->lay = st_xgrow(cm->lay, sizeof *cm->lay, (size_t)n + 1, &cm->lay_cap);
+    item *it = cm->lay;
     for (int64_t i = 0; i < n; i++)
         it[i] = (item){.grp = gpus[i] / cm->dom, .first = i, .gpu = gpus[i]};
     r->nvl_groups = sort_groups(it, n);
-    if (r->nvl_groups < 0) {
-        free(it);
+    if (r->nvl_groups < 0)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "a collective lists gpu twice");
-    }
-    r->rank = st_xmalloc(sizeof *r->rank * (size_t)n);
-    r->grp_off = st_xmalloc(sizeof *r->grp_off * (size_t)(n + 1));
+    /* One block: the ranks, then the groups' n + 1 offsets (run_free frees it by r->rank). */
+    r->rank = st_xmalloc(sizeof *r->rank * (size_t)(2 * n + 1));
+    r->grp_off = r->rank + n;
     if (mode == LAY_ORDER) {
         memcpy(r->rank, gpus, sizeof *r->rank * (size_t)n);
         r->ngrp = 1;
         r->grp_off[0] = 0;
         r->grp_off[1] = n;
-        free(it);
         return 0;
     }
     for (int64_t a = 0, b; a < n; a = b) {
@@ -92,7 +91,6 @@ int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, 
         r->rank[i] = it[i].gpu;
     }
     r->grp_off[r->ngrp] = n;
-    free(it);
     return 0;
 }
 

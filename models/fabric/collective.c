@@ -47,8 +47,7 @@ static void run_free(run *r)
 {
     if (!r)
         return;
-    free(r->rank);
-    free(r->grp_off);
+    free(r->rank); /* and grp_off, in its block (st__coll_layout) */
     free(r);
 }
 
@@ -71,6 +70,7 @@ void st_coll_free(st_coll *cm)
     free(cm->slot_link);
     free(cm->slot_load);
     free(cm->touched);
+    free(cm->lay);
     free(cm);
 }
 
