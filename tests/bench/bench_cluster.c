@@ -2,14 +2,15 @@
  * scenarios/traces/philly) on the trace's cluster, approximated as 311 x 8 GPUs (2,488 of
  * Philly's 2,490; Strata's clusters are uniform), under each registered policy with best-fit
  * placement, and the load of the trace itself. (b) A synthetic year on 100,000 GPUs
- * (below). (a) runs twice: as recorded, and with every job mapped to a step model
- * (trace.models). Run from the source folder; `bench_cluster year` runs (b) alone, `philly` (a)
- * alone, `philly-mapped` the mapped half of (a). Prints `case: NAME wall_s: X events_per_s: Y
- * rss_mb: Z`. (c) `strata compare scenarios/examples/philly-512gpu.yaml` as the command runs
- * it: every registered policy over the Philly job list on 512 GPUs; `bench_cluster compare`
- * runs it alone and prints `case: compare-philly-512 policies: N wall_s: X cpu_s: Y`;
- * `bench_cluster compare POLICY [N]` runs that policy alone, N times (for a profile).
- * `bench_cluster trace-load` times loading a generated trace (below). */
+ * (below), on one GPU type and on three pools (issue 32). (a) runs twice: as recorded, and with
+ * every job mapped to a step model (trace.models). Run from the source folder; `bench_cluster
+ * year` runs (b) alone, `year-3pools` its pooled half alone, `philly` (a) alone, `philly-mapped`
+ * the mapped half of (a). Prints `case: NAME wall_s: X events_per_s: Y rss_mb: Z`. (c) `strata
+ * compare scenarios/examples/philly-512gpu.yaml` as the command runs it: every registered policy
+ * over the Philly job list on 512 GPUs; `bench_cluster compare` runs it alone and prints `case:
+ * compare-philly-512 policies: N wall_s: X cpu_s: Y`; `bench_cluster compare POLICY [N]` runs that
+ * policy alone, N times (for a profile). `bench_cluster trace-load` times loading a generated trace
+ * (below). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -102,27 +103,58 @@ static int philly(const char *yaml, const char *label)
  * checkpointing asynchronously every hour to a Tectonic-like tier. The cluster's GPUs, nodes, NICs
  * and leaf switches fail at Llama 3's rates (docs/models/storage-and-failures.md, "Llama 3
  * derivation"), failures `scope: cluster`, 5 min to detect, 10 min to restart, repaired after
- * detect + restart (the default). EASY backfill with best-fit placement. */
+ * detect + restart (the default). EASY backfill with best-fit placement. The pooled year
+ * (year-100k-1m-3pools, issue 32's goal: under 30 s) is the same draws on 4,168 H100, 4,166 H200
+ * and 4,166 B200 nodes (about a third each, one fabric): job i on pool i mod 3, an LLM job at its
+ * plan's step on its pool's GPU type. */
 
-static const char year_yaml[] =
-    "version: 1\nname: synthetic-year-steps\n"
-    "cluster:\n  gpu: h100-sxm\n  nodes: 12500\n  racks: { nodes_per_rack: 2 }\n"
+/* The year's scenario, built by year_yaml: one type (12,500 H100 nodes), or three pools of
+ * about a third each (H100, H200, B200, all 8-GPU nodes) with each LLM plan once per pool. The
+ * pools' node counts are even so that no 2-node rack or leaf spans two pools. */
+enum { N_LLM = 3, N_YEAR_POOLS = 3 };
+static const char year_head[] = "version: 1\nname: synthetic-year-steps\n";
+static const char year_one_type[] = "cluster:\n  gpu: h100-sxm\n  nodes: 12500\n";
+static const char year_pools[] = "cluster:\n  pools:\n"
+                                 "    - { name: h100, gpu: h100-sxm, nodes: 4168 }\n"
+                                 "    - { name: h200, gpu: h200-sxm, nodes: 4166 }\n"
+                                 "    - { name: b200, gpu: b200, nodes: 4166 }\n"
+                                 "  gpus_per_node: 8\n";
+static const char *const year_pool_names[N_YEAR_POOLS] = {"h100", "h200", "b200"};
+static const char year_rest[] =
+    "  racks: { nodes_per_rack: 2 }\n"
     "  fabric: { nodes_per_leaf: 2 }\n  storage:\n"
     "    - { name: tectonic, kind: parallel-fs, capacity: 240 PB, read: 7 TB/s, write: 2 TB/s, "
     "latency: 1 ms }\n"
-    "workloads:\n"
-    "  - { name: llm-8b-64, model: llama3-8b, seq_len: 4096, global_batch: 256, gpus: 64, steps: 1,"
+    "workloads:\n";
+static const char *const llm_names[N_LLM] = {"llm-8b-64", "llm-70b-256", "llm-405b-1024"};
+static const char *const llm_bodies[N_LLM] = {
+    "model: llama3-8b, seq_len: 4096, global_batch: 256, gpus: 64, steps: 1,"
     " parallel: { tp: 2, pp: 1, dp: 32, zero: 1, microbatch: 1, recompute: selective },"
-    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n"
-    "  - { name: llm-70b-256, model: llama3-70b, seq_len: 4096, global_batch: 256, gpus: 256,"
+    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n",
+    "model: llama3-70b, seq_len: 4096, global_batch: 256, gpus: 256,"
     " steps: 1, parallel: { tp: 8, pp: 4, dp: 8, zero: 1, microbatch: 1, recompute: selective },"
-    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n"
-    "  - { name: llm-405b-1024, model: llama3-405b, seq_len: 8192, global_batch: 128, gpus: 1024,"
+    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n",
+    "model: llama3-405b, seq_len: 8192, global_batch: 128, gpus: 1024,"
     " steps: 1, parallel: { tp: 8, pp: 16, dp: 8, zero: 2, microbatch: 1, virtual_stages: 4,"
     " sequence_parallel: true, recompute: selective },"
-    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n";
+    " checkpoint: { every: 1 h, mode: async, tier: tectonic } }\n"};
 
-enum { N_LLM = 3 };
+/* The scenario text for n_pools (1: one type; N_YEAR_POOLS: the pools), into buf: its length,
+ * or 0 when it does not fit. Workload p * N_LLM + k is plan k on pool p. */
+static size_t year_yaml(char *buf, size_t cap, int n_pools)
+{
+    int len = snprintf(buf, cap, "%s%s%s", year_head, n_pools > 1 ? year_pools : year_one_type,
+                       year_rest);
+    for (int p = 0; p < n_pools && len > 0 && (size_t)len < cap; p++)
+        for (int k = 0; k < N_LLM && len > 0 && (size_t)len < cap; k++)
+            len +=
+                snprintf(buf + len, cap - (size_t)len, "  - { name: %s%s%s, %s%s%s%s", llm_names[k],
+                         n_pools > 1 ? "-" : "", n_pools > 1 ? year_pool_names[p] : "",
+                         n_pools > 1 ? "pool: " : "", n_pools > 1 ? year_pool_names[p] : "",
+                         n_pools > 1 ? ", " : "", llm_bodies[k]);
+    return len > 0 && (size_t)len < cap ? (size_t)len : 0;
+}
+
 static const double llm_share[N_LLM] = {0.6, 0.3, 0.1};
 static const double llm_median_h[N_LLM] = {24, 48, 96};
 
@@ -133,8 +165,9 @@ typedef struct llm_plan {
 } llm_plan;
 
 typedef struct year_ctx {
-    llm_plan plan[N_LLM];
-    signed char *cls; /* per job: its LLM plan, -1: a Philly job */
+    llm_plan plan[N_YEAR_POOLS * N_LLM]; /* plan k on pool p: plan[p * N_LLM + k] */
+    signed char *cls;                    /* per job: its LLM plan, -1: a Philly job */
+    int32_t *pool;                       /* per job: its pool (pooled runs), else NULL */
 } year_ctx;
 
 static double year_restorable(void *ctx, size_t i, double p)
@@ -158,18 +191,19 @@ static void year_cost(void *ctx, size_t i, double *save_s, double *restore_s)
     *restore_s = y->cls[i] < 0 ? 0 : y->plan[y->cls[i]].restore_s;
 }
 
-/* The three plans' steps and checkpoints through the forecast, on the 100,000-GPU cluster. */
-static int year_plans(st_scn *s, year_ctx *y)
+/* The three plans' steps and checkpoints through the forecast, on the 100,000-GPU cluster (on
+ * each pool, for a pooled one: a plan runs at its pool's GPU type's step). */
+static int year_plans(st_scn *s, year_ctx *y, int n_pools)
 {
     size_t n = st_scn_workload_count(s);
     st_run_spec spec = {.c = st_scn_cluster(s), .w = st_scn_workload(s, 0), .n = n, .seed = 1};
     st_run run;
     st_err err = {0};
-    if (st_run_forecast(&spec, &run, &err) || n != N_LLM) {
+    if (st_run_forecast(&spec, &run, &err) || n != (size_t)(N_LLM * n_pools)) {
         fprintf(stderr, "bench_cluster: the LLM plans did not forecast: %s\n", err.msg);
         return 1;
     }
-    for (int k = 0; k < N_LLM; k++) {
+    for (size_t k = 0; k < n; k++) {
         const st_forecast *f = &run.f[k];
         y->plan[k] = (llm_plan){f->w->gpus,      f->eff_step_s,    f->interval_s,
                                 f->ckpt.stall_s, f->ckpt.commit_s, f->ckpt.restore_s};
@@ -187,21 +221,28 @@ static st_cluster_job llm_job(const llm_plan *l, double submit, double hours)
     return (st_cluster_job){submit, d, d, l->gpus, 0, -1};
 }
 
-/* The million jobs. */
-static st_cluster_job *year_jobs(const st_trace_cfg *t, year_ctx *y, size_t n)
+/* The million jobs. On n_pools > 1 pools, job i runs on pool i mod n_pools (round robin, drawing
+ * nothing, so the draws and the jobs' mix are the one-type year's) and an LLM job at its pool's
+ * plan. */
+static st_cluster_job *year_jobs(const st_trace_cfg *t, year_ctx *y, size_t n, int n_pools)
 {
     st_cluster_job *j = st_xcalloc(n, sizeof *j);
     y->cls = st_xcalloc(n, 1);
+    y->pool = n_pools > 1 ? st_xcalloc(n, sizeof *y->pool) : NULL;
     st_rng *r = st_rng_new(1, st_rng_tag("bench-year"), 0, st_rng_tag("jobs"));
     double at = 0, gap = 365 * 86400.0 / (double)n;
     for (size_t i = 0; i < n; i++) {
         at += st_rng_exponential(r, gap);
+        int q = (int)(i % (size_t)n_pools);
+        if (y->pool)
+            y->pool[i] = q;
         y->cls[i] = -1;
         if (st_rng_uniform(r) < 0.05) {
             double u = st_rng_uniform(r);
             int k = u < llm_share[0] ? 0 : u < llm_share[0] + llm_share[1] ? 1 : 2;
-            y->cls[i] = (signed char)k;
-            j[i] = llm_job(&y->plan[k], at, llm_median_h[k] * exp(st_rng_normal(r, 0, 0.5)));
+            y->cls[i] = (signed char)(q * N_LLM + k);
+            j[i] =
+                llm_job(&y->plan[y->cls[i]], at, llm_median_h[k] * exp(st_rng_normal(r, 0, 0.5)));
             continue;
         }
         const st_trace_job *p = &t->jobs[st_rng_uniform_int(r, (uint32_t)t->n_jobs)];
@@ -211,22 +252,25 @@ static st_cluster_job *year_jobs(const st_trace_cfg *t, year_ctx *y, size_t n)
     return j;
 }
 
-static int year_case(void)
+/* The year on n_pools pools (1: one type), printed as case `label`. */
+static int year_case(const char *label, int n_pools)
 {
     double t0 = now_s();
     st_scn *s = NULL, *ph = NULL;
     st_diag d = {0};
-    if (st_scn_load_buffer("./synthetic-year.yaml", year_yaml, strlen(year_yaml), &s, &d) ||
+    static char text[8192];
+    size_t len = year_yaml(text, sizeof text, n_pools);
+    if (!len || st_scn_load_buffer("./synthetic-year.yaml", text, len, &s, &d) ||
         st_scn_load_buffer("./philly-full.yaml", yaml, strlen(yaml), &ph, &d)) {
         fprintf(stderr, "bench_cluster: run from the source folder (the trace did not load)\n");
         return 1;
     }
     const st_trace_cfg *philly_trace = st_scn_trace(ph);
     year_ctx y = {0};
-    if (year_plans(s, &y))
+    if (year_plans(s, &y, n_pools))
         return 1;
     size_t n = 1000000;
-    st_cluster_job *jobs = year_jobs(philly_trace, &y, n);
+    st_cluster_job *jobs = year_jobs(philly_trace, &y, n, n_pools);
     /* Llama 3's per-component rates (Table 5 over 54 days of 16,384 GPUs). */
     static const st_failure_class rates[] = {{"gpu", 79230 * 3600.0, 1, -1, {0}, {0}},
                                              {"node", 24351 * 3600.0, 1, -1, {0}, {0}},
@@ -245,7 +289,8 @@ static int year_case(void)
                           .preempt_cost = year_cost,
                           .ctx = &y,
                           .outages = &os,
-                          .restorable = year_restorable};
+                          .restorable = year_restorable,
+                          .pool = y.pool};
     st_cluster_result r;
     st_err err = {0};
     int rc = st_cluster_run(&sp, &r, &err);
@@ -253,7 +298,7 @@ static int year_case(void)
     if (rc)
         fprintf(stderr, "bench_cluster: year: %s\n", err.msg);
     else
-        printf("case: year-100k-1m-backfill wall_s: %.3f events_per_s: %.4g rss_mb: %.1f\n", wall,
+        printf("case: %s wall_s: %.3f events_per_s: %.4g rss_mb: %.1f\n", label, wall,
                (double)r.st.events / wall, rss_mb());
     fprintf(stderr,
             "  %zu jobs, %zu finished, makespan %.1f d, utilisation %.1f%%, mean wait %.0f s, "
@@ -264,6 +309,7 @@ static int year_case(void)
     st_cluster_result_release(&r);
     free(jobs);
     free(y.cls);
+    free(y.pool);
     st_scn_free(s);
     st_scn_free(ph);
     return rc;
@@ -393,7 +439,9 @@ int main(int argc, char **argv)
     if (!rc && (!only || strcmp(only, "philly") == 0 || strcmp(only, "philly-mapped") == 0))
         rc = philly(mapped_yaml, "philly-mapped");
     if (!rc && (!only || strcmp(only, "year") == 0))
-        rc = year_case();
+        rc = year_case("year-100k-1m-backfill", 1);
+    if (!rc && (!only || strcmp(only, "year") == 0 || strcmp(only, "year-3pools") == 0))
+        rc = year_case("year-100k-1m-3pools", N_YEAR_POOLS);
     if (!rc && (!only || strcmp(only, "compare") == 0))
         rc = compare_philly_512(only && argc > 2 ? argv[2] : NULL, argc > 3 ? atoi(argv[3]) : 1);
     if (!rc && (!only || strcmp(only, "trace-load") == 0))
