@@ -173,17 +173,31 @@ static int storage_bw_value(const char *t, size_opts *o, size_t n, int *dup)
     return 0;
 }
 
+/* Value t of option opt, one of the NULL-terminated names of scenario key `key`, into *k: 0, or
+ * a usage error listing the names ("a, b or c", from the table: one spelling each). */
+static int name_value(const char *opt, const char *const *names, const char *key, const char *t,
+                      int *k)
+{
+    for (*k = 0; names[*k]; ++*k)
+        if (strcmp(names[*k], t) == 0)
+            return 0;
+    char list[256] = "";
+    size_t at = 0;
+    for (int i = 0; names[i] && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+                               i == 0         ? ""
+                               : names[i + 1] ? ", "
+                                              : " or ",
+                               names[i]);
+    return st_cli_usage_error("size", "%s takes %s (%s's names), found '%s'", opt, list, key, t);
+}
+
 /* A --topologies value: a name cluster.fabric.topology takes, into slot n of o. */
 static int topology_value(const char *t, size_opts *o, size_t n, int *dup)
 {
-    int k = 0;
-    while (st_topology_names[k] && strcmp(st_topology_names[k], t))
-        k++;
-    if (!st_topology_names[k])
-        return st_cli_usage_error("size",
-                                  "--topologies takes spine-leaf, rail-optimized or fat-tree-3 "
-                                  "(cluster.fabric.topology's names), found '%s'",
-                                  t);
+    int k;
+    if (name_value("--topologies", st_topology_names, "cluster.fabric.topology", t, &k))
+        return ST_EXIT_INPUT;
     o->topology[n] = (st_topology)k;
     for (size_t j = 0; j < n; j++)
         *dup |= o->topology[j] == (st_topology)k;
@@ -193,14 +207,9 @@ static int topology_value(const char *t, size_opts *o, size_t n, int *dup)
 /* A --delivery value: a name cost.delivery takes, into slot n of o. */
 static int delivery_value(const char *t, size_opts *o, size_t n, int *dup)
 {
-    int k = 0;
-    while (st_delivery_names[k] && strcmp(st_delivery_names[k], t))
-        k++;
-    if (!st_delivery_names[k])
-        return st_cli_usage_error("size",
-                                  "--delivery takes on-prem, bare-metal or cloud (cost.delivery's "
-                                  "names), found '%s'",
-                                  t);
+    int k;
+    if (name_value("--delivery", st_delivery_names, "cost.delivery", t, &k))
+        return ST_EXIT_INPUT;
     o->delivery[n] = (st_delivery)k;
     for (size_t j = 0; j < n; j++)
         *dup |= o->delivery[j] == (st_delivery)k;
