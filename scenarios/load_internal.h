@@ -107,4 +107,21 @@ int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char 
  * at its w->loc: the workloads' and trace.models' entries start from the same. */
 void st__workload_defaults(st_workload_cfg *w);
 
+/* The value of `key` in mapping map, else map itself: where a message about the key points. */
+static inline const st_ynode *st__key_or(const st_ynode *map, const char *key)
+{
+    const st_ynode *v = st_ynode_get(map, key);
+    return v ? v : map;
+}
+
+/* Kind: collective workloads (load_collective.c). st__fn_collective reads the `collective`
+ * mapping into the workload (a field reader); st__derive_collective checks workload n's keys
+ * (none of workload_fields' training keys, its GPUs in the cluster, the collective model's
+ * rules) once read, and st__check_collective_room that the clean ones (clean[i]) fit together,
+ * each starting on a fresh node. Each returns non-zero after reporting. */
+int st__fn_collective(st_rd *rd, const st_ynode *n, void *base);
+int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
+                          const st_field *workload_fields);
+int st__check_collective_room(st_ld *ld, const st_ynode *n, const char *clean);
+
 #endif

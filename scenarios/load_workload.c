@@ -1,12 +1,12 @@
 /* Reads `workloads`: kind, model (through load_model.c), parallel plan, checkpoint and data
- * settings, and the checks that tie them to the cluster. */
+ * settings, and the checks that tie them to the cluster; a collective workload's own keys are
+ * load_collective.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/config/pools.h"
-#include "models/fabric/collective.h"
 #include "models/fabric/nccl.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/plan_check.h"
@@ -313,56 +313,11 @@ static int fn_kind(st_rd *rd, const st_ynode *n, void *base)
 }
 
 /* The enums of models/fabric/collective.h, by the names its lists give them. */
-static const char *const coll_op_names[] = {ST_COLL_OPS(ST_COLL_NAME) NULL};
-static const char *const coll_algo_names[] = {ST_COLL_ALGOS(ST_COLL_NAME) NULL};
-static const char *const coll_proto_names[] = {ST_COLL_PROTOS(ST_COLL_NAME) NULL};
-
-static int coll_enum(st_rd *rd, const st_ynode *n, const char *what, const char *const *names,
-                     int *out)
-{
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, what))
-        return -1;
-    return st_rd_enum(rd, n, what, names, out);
-}
-
-static int fn_op(st_rd *rd, const st_ynode *n, void *base)
-{
-    return coll_enum(rd, n, "collective op", coll_op_names, &((st_collective_cfg *)base)->op);
-}
-static int fn_algo(st_rd *rd, const st_ynode *n, void *base)
-{
-    return coll_enum(rd, n, "collective algorithm", coll_algo_names,
-                     &((st_collective_cfg *)base)->algo);
-}
-static int fn_proto(st_rd *rd, const st_ynode *n, void *base)
-{
-    return coll_enum(rd, n, "NCCL protocol", coll_proto_names, &((st_collective_cfg *)base)->proto);
-}
-
-static const st_field collective_fields[] = {
-    ST_FFN("op", fn_op, .required = 1),
-    ST_FFN("algo", fn_algo),
-    ST_FFN("protocol", fn_proto),
-    ST_FINT(st_collective_cfg, "channels", channels, ST_R_NONNEG, .max = ST_COLL_MAX_CHANNELS),
-    ST_FBOOL(st_collective_cfg, "lockstep", lockstep),
-    ST_FDIM(st_collective_cfg, "size", size_bytes, ST_DIM_BYTES, ST_R_NONNEG, .lim = &st_lim_bytes,
-            .required = 1),
-    ST_FINT(st_collective_cfg, "iterations", iterations, ST_R_MIN1, .max = 1e6),
-    ST_FEND,
-};
-
-static int fn_collective(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_collective_cfg *c = &((st_workload_cfg *)base)->collective;
-    c->loc = n->loc;
-    return st_rd_map(rd, n, collective_fields, c, "collective");
-}
-
 static const st_field workload_fields[] = {
     ST_FSTR(st_workload_cfg, "name", name),
     ST_FFN("kind", fn_kind),
     ST_FFN("model", fn_model),
-    ST_FFN("collective", fn_collective),
+    ST_FFN("collective", st__fn_collective),
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, st_precision_names),
@@ -393,94 +348,6 @@ static const st_field workload_fields[] = {
 
 /* The workload checks below name the key whose value is wrong (or the workload mapping when
  * the key is absent). */
-static const st_ynode *key_or(const st_ynode *map, const char *key)
-{
-    const st_ynode *v = st_ynode_get(map, key);
-    return v ? v : map;
-}
-
-static int plan_fail(st_ld *ld, const st_ynode *at, const st_workload_cfg *w, const char *fmt,
-                     long long a, long long b)
-{
-    char msg[200];
-    snprintf(msg, sizeof msg, fmt, a, b);
-    return st_rd_fail(&ld->rd, at, ST_EINVAL, "workload '%s': %s", w->name, msg);
-}
-
-/* The collective model's rules for this workload's op, algo, protocol and GPU count, located
- * at the key the model blames. */
-static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
-{
-    const st_collective_cfg *cc = &w->collective;
-    st_coll_field field;
-    st_err err = {0};
-    if (st_coll_check(&ld->s->cluster, (st_coll_op)cc->op, (st_coll_algo)cc->algo,
-                      (st_coll_proto)cc->proto, w->gpus, &field, &err) == 0)
-        return 0;
-    const st_ynode *coll = st_ynode_get(n, "collective");
-    const st_ynode *at = field == ST_COLL_FIELD_ALGO    ? key_or(coll, "algo")
-                         : field == ST_COLL_FIELD_PROTO ? key_or(coll, "protocol")
-                                                        : key_or(n, "gpus");
-    return st_rd_fail(&ld->rd, at, ST_EINVAL, "workload '%s': %s", w->name, err.msg);
-}
-
-/* A collective workload: its own section, its GPUs inside the cluster, and none of the
- * training keys (they would be silently meaningless). */
-static int derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
-{
-    static const char *const training_only[] = {"model",
-                                                "seq_len",
-                                                "global_batch",
-                                                "precision",
-                                                "fp8_recipe",
-                                                "fp8_param_gather",
-                                                "attention",
-                                                "kernels",
-                                                "parallel",
-                                                "steps",
-                                                "tokens",
-                                                "checkpoint",
-                                                "data",
-                                                "memory_reserved",
-                                                "routing_imbalance",
-                                                "capacity_factor",
-                                                "pad_to_capacity",
-                                                "mtp_layers",
-                                                NULL};
-    int bad = 0;
-    for (int i = 0; training_only[i]; i++)
-        if (st_ynode_get(n, training_only[i]))
-            bad = st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
-                             "workload '%s': '%s' does not apply to kind: collective", w->name,
-                             training_only[i]);
-    const st_ynode *coll = st_ynode_get(n, "collective"), *gpus = st_ynode_get(n, "gpus");
-    if (!coll)
-        bad = st_rd_fail(&ld->rd, n, ST_EINVAL,
-                         "workload '%s': kind: collective needs a 'collective' mapping", w->name);
-    if (!gpus && !st_rd_misspelt(n, workload_fields, "gpus")) /* a typo says it already */
-        bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'gpus'",
-                         w->name);
-    if (!gpus || st_rd_failed(&ld->rd, gpus))
-        return -1;
-    const st_cluster_cfg *c = &ld->s->cluster;
-    if (c->n_pools > 0) /* the fabric run places them on the cluster's one GPU type */
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "workload '%s': kind: collective is not modelled on a cluster with "
-                          "cluster.pools (docs/models/pools.md)",
-                          w->name);
-    if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
-        return plan_fail(ld, gpus, w, "asks for %lld GPUs, but the cluster has %lld", w->gpus,
-                         c->nodes * c->gpus_per_node);
-    /* The collective model's rules read the whole cluster and the collective's keys. */
-    if (bad || !coll || st_rd_failed(&ld->rd, coll) || ld->cluster_bad)
-        return -1;
-    if (check_collective_rules(ld, n, w))
-        return -1;
-    if (!w->collective.iterations)
-        w->collective.iterations = 1;
-    w->parallel.dp = w->gpus; /* every GPU is a rank */
-    return 0;
-}
 
 /* routing_imbalance is a mixture-of-experts figure, and an EP rank receives at most every row
  * of its group: at most ep times the mean (docs/models/step-ops.md, "Routing imbalance"). */
@@ -563,7 +430,7 @@ static int check_window_attention(st_ld *ld, const st_ynode *n, const st_workloa
 {
     if (!w->model || w->model->sliding_window <= 0 || w->attention != ST_ATTN_UNFUSED)
         return 0;
-    return st_rd_fail(&ld->rd, key_or(n, "attention"), ST_EINVAL,
+    return st_rd_fail(&ld->rd, st__key_or(n, "attention"), ST_EINVAL,
                       "workload '%s': attention: unfused cannot run a sliding window (the model's "
                       "sliding_window: %lld); use flash, flash2 or cudnn",
                       w->name, (long long)w->model->sliding_window);
@@ -581,7 +448,7 @@ static const st_ynode *issue_at(const st_ynode *n, const char *key)
         snprintf(part, sizeof part, "%.*s", (int)len, key);
         key += dot ? len + 1 : len;
         if (!*key)
-            return key_or(at, part);
+            return st__key_or(at, part);
         at = st_ynode_get(at, part);
     }
     return at;
@@ -670,7 +537,7 @@ static int check_work(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     char b[48], span[48];
     st_unit_format(work, ST_DIM_TIME, b, sizeof b);
     st_unit_format(ST_LIM_SPAN_S, ST_DIM_TIME, span, sizeof span);
-    return st_rd_fail(&ld->rd, key_or(n, w->steps > 0 ? "steps" : "tokens"), ST_ELIMIT,
+    return st_rd_fail(&ld->rd, st__key_or(n, w->steps > 0 ? "steps" : "tokens"), ST_ELIMIT,
                       "workload '%s': %.4g steps take at least %s at the GPUs' peak, beyond %s "
                       "(at most %s: %s)",
                       w->name, steps, b, st_lim_span.what, span, st_lim_span.how);
@@ -727,7 +594,7 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (st_rd_failed(&ld->rd, st_ynode_get(n, "kind")))
         return -1; /* which rules apply depends on the kind */
     if (w->kind == ST_WL_COLLECTIVE)
-        return derive_collective(ld, n, w);
+        return st__derive_collective(ld, n, w, workload_fields);
     int bad = 0;
     if (!st_ynode_get(n, "model") && !st_rd_misspelt(n, workload_fields, "model"))
         bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'model'",
@@ -736,29 +603,6 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
         bad = st_rd_fail(&ld->rd, st_ynode_get(n, "collective"), ST_EINVAL,
                          "workload '%s': 'collective' needs kind: collective", w->name);
     return derive_plan(ld, n, w) || bad ? -1 : 0;
-}
-
-/* Collective workloads run together, each from a fresh node (models/fabric/fabric_run.c): together
- * they must fit in the cluster. */
-static int check_collective_room(st_ld *ld, const st_ynode *n, const char *clean)
-{
-    const st_scn *s = ld->s;
-    const st_cluster_cfg *c = &s->cluster;
-    int64_t used = 0;
-    if (ld->size_bad)
-        return 0;
-    for (size_t i = 0; i < s->n_workloads; i++) {
-        const st_workload_cfg *w = &s->workloads[i];
-        if (w->kind != ST_WL_COLLECTIVE || !clean[i])
-            continue; /* a workload with errors of its own is left out of the sum */
-        used += (w->gpus + c->gpus_per_node - 1) / c->gpus_per_node * c->gpus_per_node;
-        if (used > c->nodes * c->gpus_per_node)
-            return st_rd_fail(&ld->rd, key_or(n->kids[i], "gpus"), ST_EINVAL,
-                              "workload '%s': collective workloads need %lld GPUs together (each "
-                              "starts on a fresh node), but the cluster has %lld",
-                              w->name, (long long)used, (long long)(c->nodes * c->gpus_per_node));
-    }
-    return 0;
 }
 
 /* Workload names are how reports and later sections refer to a job: they must differ. */
@@ -773,7 +617,7 @@ static int check_names(st_ld *ld, const st_ynode *n)
     free(names);
     if (dup < 0)
         return 0;
-    return st_rd_fail(&ld->rd, key_or(n->kids[dup], "name"), ST_EINVAL,
+    return st_rd_fail(&ld->rd, st__key_or(n->kids[dup], "name"), ST_EINVAL,
                       "duplicate workload name '%s' (first at line %u)", s->workloads[dup].name,
                       s->workloads[first].loc.line);
 }
@@ -820,7 +664,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
     }
     s->n_workloads = i;
     bad |= check_names(ld, n) != 0;
-    bad |= check_collective_room(ld, n, clean) != 0;
+    bad |= st__check_collective_room(ld, n, clean) != 0;
     free(clean);
     return bad || st_diag_full(ld->rd.diag) ? -1 : 0; /* full: entries left unread */
 }
