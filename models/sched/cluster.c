@@ -19,29 +19,36 @@ double st_sched_now(const st_sched_view *v)
     return secs(st_engine_now(v->eng));
 }
 
+/* In a partition's pick (v->cur, cluster_parts.c) a policy sees its pool's counts and jobs, the
+ * ids it passes being the partition's own (st__cl_gid). */
+static const st_pool *pool_now(const st_sched_view *v)
+{
+    return v->cur ? &v->pools[v->cur - v->parts] : &v->pool;
+}
+
 int64_t st_sched_free_gpus(const st_sched_view *v)
 {
-    return v->pool.free;
+    return pool_now(v)->free;
 }
 
 int64_t st_sched_total_gpus(const st_sched_view *v)
 {
-    return v->pool.total;
+    return pool_now(v)->total;
 }
 
 size_t st_sched_n_running(const st_sched_view *v)
 {
-    return v->n_running;
+    return v->cur ? v->cur->n_running : v->n_running;
 }
 
 const st_sched_job *st_sched_running(const st_sched_view *v, size_t k)
 {
-    return &v->sj[v->running[k]];
+    return v->cur ? &v->cur->sj[v->cur->running[k]] : &v->sj[v->running[k]];
 }
 
 int st_sched_is_running(const st_sched_view *v, size_t id)
 {
-    return v->js[id].state == J_RUNNING;
+    return v->js[st__cl_gid(v, id)].state == J_RUNNING;
 }
 
 /* Work done by now, in ticks. */
@@ -61,6 +68,7 @@ static st_time done_by_now(const st_sched_view *v, size_t id)
  * traffic slows it), so its wall time is that over the rate. */
 double st_sched_expected_end(const st_sched_view *v, size_t id)
 {
+    id = st__cl_gid(v, id);
     const jstate *j = &v->js[id];
     double left = v->sj[id].estimate_s - secs(done_by_now(v, id));
     if (j->state == J_RUNNING && j->rate != 1)
@@ -70,6 +78,7 @@ double st_sched_expected_end(const st_sched_view *v, size_t id)
 
 double st_sched_remaining_s(const st_sched_view *v, size_t id)
 {
+    id = st__cl_gid(v, id);
     const jstate *j = &v->js[id];
     if (j->duration < 0)
         return v->sj[id].estimate_s + secs(j->owed + j->owed_fail);
@@ -85,7 +94,7 @@ int64_t st_sched_clock(const st_sched_view *v)
  * tick with the clock and st_sched_remaining_s's difference is end - now in integers. */
 int st_sched_end_ticks(const st_sched_view *v, size_t id, int64_t *end)
 {
-    const jstate *j = &v->js[id];
+    const jstate *j = &v->js[st__cl_gid(v, id)];
     if (j->state != J_RUNNING || j->duration < 0 || !st_sched_steady(v))
         return 0;
     *end = j->duration + j->extra + j->owed + j->owed_fail - j->done + j->seg_start;
@@ -140,12 +149,12 @@ static void decide_after(st_sched_view *v)
 
 double st_sched_attained_s(const st_sched_view *v, size_t id)
 {
-    return secs(done_by_now(v, id));
+    return secs(done_by_now(v, st__cl_gid(v, id)));
 }
 
 int64_t st_sched_releasing_gpus(const st_sched_view *v)
 {
-    return v->releasing;
+    return v->cur ? v->cur->releasing : v->releasing;
 }
 
 int st_sched_may_preempt(const st_sched_view *v)
@@ -156,14 +165,16 @@ int st_sched_may_preempt(const st_sched_view *v)
 void st_sched_wake_at(st_sched_view *v, double t_s)
 {
     st_time t = ticks(t_s), now = st_engine_now(v->eng);
-    st_engine_schedule_prio(v->eng, v->k_wake, t > now ? t : now + 1, PRIO_ARRIVAL, NULL);
+    st_payload p = {.u = {v->cur ? (uint64_t)(v->cur - v->parts) + 1 : 0}};
+    st_engine_schedule_prio(v->eng, v->k_wake, t > now ? t : now + 1, PRIO_ARRIVAL, &p);
 }
 
-/* A policy's wake-up: a pick at this instant, after its finishes and arrivals. */
+/* A policy's wake-up: a pick at this instant, after its finishes and arrivals (its partition's,
+ * u[0] - 1, on a cluster of pools). */
 static void on_wake(st_engine *eng, void *st, const st_event *ev)
 {
     (void)eng;
-    (void)ev;
+    st__cl_dirty_part(st, (int)ev->data.u[0] - 1);
     decide_after(st);
 }
 
@@ -189,6 +200,7 @@ void st__cl_stop_work(st_sched_view *v, size_t id)
     size_t last = v->running[--v->n_running];
     v->running[j->run_pos] = last;
     v->js[last].run_pos = j->run_pos;
+    st__cl_parts_running(v, id, 0);
 }
 
 /* Job id's GPUs back to the pool now; its stretch (seg_start less any restore: the time it held
@@ -283,6 +295,7 @@ static int retime(st_sched_view *v, size_t id, const int64_t *g)
 
 int st_sched_start(st_sched_view *v, size_t id)
 {
+    id = st__cl_gid(v, id);
     jstate *j = &v->js[id];
     if (j->state == J_SAVING)
         return 0; /* its GPUs are still writing its checkpoint */
@@ -295,7 +308,7 @@ int st_sched_start(st_sched_view *v, size_t id)
         return 0; /* a resume: its run time where it lands now (the hook failed: nothing taken) */
     st_time now = st_engine_now(v->eng);
     st__cl_take(v, g, v->sj[id].gpus);
-    st__waitset_remove(&v->waiting, v->sj[id].gpus);
+    st__cl_wait(v, id, 0);
     for (int64_t k = 0; v->has_out && k < v->sj[id].gpus; k++)
         v->owner[g[k]] = (int32_t)(id + 1);
     st_cluster_job_out *o = &v->out->job[id];
@@ -325,6 +338,7 @@ int st_sched_start(st_sched_view *v, size_t id)
     } /* (none owed: the figures, never -0.0, would add +0.0: they are left as they are) */
     j->run_pos = (uint32_t)v->n_running;
     v->running[v->n_running++] = id;
+    st__cl_parts_running(v, id, 1);
     open_segment(v, id);
     if (v->sp->start)
         v->sp->start(v->sp->ctx, id, g, secs(now));
@@ -340,6 +354,7 @@ int st_sched_start(st_sched_view *v, size_t id)
 
 void st_sched_preempt(st_sched_view *v, size_t id)
 {
+    id = st__cl_gid(v, id);
     jstate *j = &v->js[id];
     if (j->state != J_RUNNING)
         ST_BUG("job %zu is not running", id);
@@ -358,15 +373,15 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;
         v->n_saving++;
-        j->rel = v->sj[id].gpus;
-        v->releasing += j->rel;
+        st__cl_releasing(v, id, j->rel = v->sj[id].gpus);
         st_payload p = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + ts, PRIO_FINISH, &p);
         return;
     }
     st__cl_give_back(v, id);
     j->state = J_WAITING;
-    st__waitset_add(&v->waiting, v->sj[id].gpus);
+    st__cl_wait(v, id, 1);
+    st__cl_dirty_job(v, id);
     st__cl_want_decide(v);
 }
 
@@ -377,11 +392,12 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     size_t id = (size_t)ev->data.u[0];
     st__cl_give_back(v, id);
-    v->releasing -= v->js[id].rel;
+    st__cl_releasing(v, id, -v->js[id].rel);
     v->js[id].rel = 0;
     v->js[id].state = J_WAITING;
     v->n_saving--;
-    st__waitset_add(&v->waiting, v->sj[id].gpus);
+    st__cl_wait(v, id, 1);
+    st__cl_dirty_job(v, id);
     decide_after(v);
 }
 
@@ -390,8 +406,8 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
     st_sched_view *v = st;
     size_t k = (size_t)ev->data.u[0], id = v->order[k];
     v->js[id].state = J_WAITING;
-    st__waitset_add(&v->waiting, v->sj[id].gpus);
-    v->pol->on_arrival(v->pst, &v->sj[id]);
+    st__cl_wait(v, id, 1);
+    st__cl_parts_arrival(v, id);
     if (k + 1 < v->n_order) {
         st_payload p = {.u = {k + 1}};
         st_engine_schedule_prio(eng, v->k_arrive, v->arrive[k + 1], PRIO_ARRIVAL, &p);
@@ -411,7 +427,7 @@ static void on_finish(st_engine *eng, void *st, const st_event *ev)
     v->js[id].state = J_FINISHED;
     v->out->job[id].state = ST_CJ_FINISHED;
     v->out->job[id].end_s = secs(st_engine_now(eng));
-    v->pol->on_finish(v->pst, &v->sj[id]);
+    st__cl_parts_finish(v, id);
     if (v->has_out && --v->n_left == 0)
         st__cl_stop(v); /* nothing is left for a failure to hit */
     decide_after(v);
@@ -425,14 +441,17 @@ static void fragmentation(st_sched_view *v)
     double now = st_sched_now(v);
     v->frag_gpu_s += v->frag_now * (now - v->frag_t);
     int64_t least = st__waitset_min(&v->waiting);
-    v->frag_now = least > v->pool.free ? (double)v->pool.free : 0;
+    v->frag_now = v->parts ? (double)v->frag_sum : least > v->pool.free ? (double)v->pool.free : 0;
     v->frag_t = now;
 }
 
 static void decide(st_sched_view *v)
 {
     v->decide_pending = 0;
-    v->pol->pick(v->pst, v);
+    if (v->parts)
+        st__cl_parts_pick(v);
+    else
+        v->pol->pick(v->pst, v);
     settle_pending(v);
     fragmentation(v);
 }
@@ -692,9 +711,14 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_placer_seed(&v.place, sp->seed);
     st__cl_pools_init(&v, pl);
     setup_jobs(&v);
-    v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
-    st_sched_params prm = {sp->sched, v.pool.total, sp->n, sp->seed, sp->tenants, sp->n_tenants};
-    rc = pol->configure(v.pst, &prm, err);
+    if (v.n_pools > 1) {
+        rc = st__cl_parts_init(&v, err);
+    } else {
+        v.pst = st_xcalloc(1, pol->state_size ? pol->state_size : 1);
+        st_sched_params prm = {sp->sched, v.pool.total, sp->n,
+                               sp->seed,  sp->tenants,  sp->n_tenants};
+        rc = pol->configure(v.pst, &prm, err);
+    }
     if (!rc) {
         v.eng = st_engine_new();
         v.k_finish = st_engine_register(v.eng, "cluster.finish", on_finish, &v);
@@ -713,8 +737,10 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         st__cl_stop_outages(&v);
         st_engine_free(v.eng);
     }
-    pol->release(v.pst);
+    if (v.pst)
+        pol->release(v.pst);
     free(v.pst);
+    st__cl_parts_release(&v);
     st_placer_release(&v.place);
     st__cl_pools_release(&v);
     st__waitset_release(&v.waiting);

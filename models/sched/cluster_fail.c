@@ -25,8 +25,8 @@ void st__cl_gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n)
  * preempted job saving. */
 static void requeue(st_sched_view *v, size_t id)
 {
-    v->pol->on_finish(v->pst, &v->sj[id]);
-    v->pol->on_arrival(v->pst, &v->sj[id]);
+    st__cl_parts_finish(v, id);
+    st__cl_parts_arrival(v, id);
 }
 
 /* Running job id loses the progress past its last restorable checkpoint (never before what a
@@ -65,13 +65,13 @@ static void interrupt(st_sched_view *v, size_t id)
         j->rel = 0; /* a down GPU does not come back at the release: only the others count */
         for (int64_t k = 0; k < v->sj[id].gpus; k++)
             j->rel += v->outs.down[v->gpus[j->gpu_off + (size_t)k]] == 0;
-        v->releasing += j->rel;
+        st__cl_releasing(v, id, j->rel);
         st_payload pl = {.u = {id}};
         st_engine_schedule_prio(v->eng, v->k_release, st_engine_now(v->eng) + td, PRIO_FINISH, &pl);
     } else {
         st__cl_give_back(v, id);
         j->state = J_WAITING;
-        st__waitset_add(&v->waiting, v->sj[id].gpus);
+        st__cl_wait(v, id, 1);
     }
     requeue(v, id);
 }
@@ -165,7 +165,7 @@ static void on_failure(st_engine *eng, void *st, const st_event *ev)
             st__cl_take(v, &g, 1);
         else if (v->js[v->owner[g] - 1].state == J_SAVING) {
             v->js[v->owner[g] - 1].rel--;
-            v->releasing--;
+            st__cl_releasing(v, (size_t)v->owner[g] - 1, -1);
         }
     }
     for (int64_t g = lo; g < lo + n; g++)
@@ -180,6 +180,7 @@ static void on_failure(st_engine *eng, void *st, const st_event *ev)
     st_payload p = {.u = {(uint64_t)lo, (uint64_t)n}};
     st_engine_schedule_prio(eng, v->k_repair, st_engine_now(eng) + ticks(oc->repair_s), PRIO_FINISH,
                             &p);
+    st__cl_dirty_gpus(v, lo, n);
     st__cl_want_decide(v);
 }
 
@@ -192,6 +193,7 @@ static void on_repair(st_engine *eng, void *st, const st_event *ev)
     for (int64_t g = lo; g < lo + n; g++)
         if (--v->outs.down[g] == 0 && !v->owner[g])
             st__cl_give(v, &g, 1);
+    st__cl_dirty_gpus(v, lo, n);
     st__cl_want_decide(v);
 }
 

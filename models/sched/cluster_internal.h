@@ -88,7 +88,28 @@ struct st_sched_view {
     st_pool *pools;
     st_placer *placers;
     int64_t *local; /* scratch: one job's GPUs as its pool numbers them */
+    /* ... and each pool's scheduler, a partition (cluster_parts.c): the policy's instance over
+     * the pool's jobs alone. cur is the one picking now (NULL: the cluster's one instance). */
+    struct st__cl_part *parts, *cur;
+    size_t *lid;         /* per job: its id in its partition */
+    uint32_t *ppos;      /* per running job: its index in its partition's running list */
+    int *dirty, n_dirty; /* the partitions an event touched since the last decision */
+    int *picking;        /* scratch: the partitions the decision being made picks */
+    int64_t frag_sum;    /* the partitions' fragmented GPUs now, summed */
 };
+
+/* A partition: one pool's scheduler (cluster_parts.c). Its policy instance numbers the pool's
+ * jobs from 0, so a policy's id-indexed state stays the pool's size; gid maps them back. */
+typedef struct st__cl_part {
+    void *pst;
+    st_sched_job *sj;           /* its jobs as its policy sees them (local ids) */
+    size_t *gid, n;             /* local id -> the run's id; how many */
+    size_t *running, n_running; /* its running jobs, local ids */
+    int64_t releasing;          /* its GPUs of jobs in J_SAVING */
+    st__waitset waiting;        /* its waiting jobs' GPU counts */
+    int64_t frag;               /* its free GPUs while each of its waiting jobs asks for more */
+    int dirty;                  /* in v->dirty */
+} st__cl_part;
 
 /* The latest time the run holds: 2^62 ns. Submit times and the horizon are at most 2^61 ns
  * (st_lim_run, models/config/limits.h), so a run time or finish past this is never reached; it
@@ -132,6 +153,32 @@ int st__cl_choose(st_sched_view *v, size_t id, int64_t *g);
 /* GPUs gpus[0 .. n) held or free again, in the cluster's pool and their pools'. */
 void st__cl_take(st_sched_view *v, const int64_t *gpus, int64_t n);
 void st__cl_give(st_sched_view *v, const int64_t *gpus, int64_t n);
+
+/* The partitions (cluster_parts.c), on a cluster of several pools (nothing for one): set up
+ * with each pool's policy instance configured (0, or configure's error), and released. */
+int st__cl_parts_init(st_sched_view *v, st_err *err);
+void st__cl_parts_release(st_sched_view *v);
+/* Job id's policy instance hears of its arrival or finish; its partition is dirty. */
+void st__cl_parts_arrival(st_sched_view *v, size_t id);
+void st__cl_parts_finish(st_sched_view *v, size_t id);
+/* Job id joins (on = 1) or leaves its partition's running list. */
+void st__cl_parts_running(st_sched_view *v, size_t id, int on);
+/* Job id starts (+1) or stops (-1) waiting; its GPUs start (rel > 0) or stop saving. */
+void st__cl_wait(st_sched_view *v, size_t id, int add);
+void st__cl_releasing(st_sched_view *v, size_t id, int64_t rel);
+/* Partitions an event touched, for the next decision: job id's, those of GPUs [lo, lo + n),
+ * partition k's (k < 0: none). */
+void st__cl_dirty_job(st_sched_view *v, size_t id);
+void st__cl_dirty_gpus(st_sched_view *v, int64_t lo, int64_t n);
+void st__cl_dirty_part(st_sched_view *v, int k);
+/* Each dirty partition's policy picks (its instance, its pool's counts), and the run's
+ * fragmented GPUs are brought up to date. */
+void st__cl_parts_pick(st_sched_view *v);
+/* Job id's (a policy's id: local in a partition) id in the run. */
+static inline size_t st__cl_gid(const st_sched_view *v, size_t id)
+{
+    return v->cur ? v->cur->gid[id] : id;
+}
 
 /* A decision at this instant, once (cluster.c). */
 void st__cl_want_decide(st_sched_view *v);

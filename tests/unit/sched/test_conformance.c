@@ -174,6 +174,118 @@ START_TEST(test_policy_conforms)
 }
 END_TEST
 
+/* The cluster as two pools of two nodes (one leaf each), jobs alternating between them. */
+static const st_pool_cfg two_pools[] = {{.name = "p0", .nodes = 2, .first_node = 0},
+                                        {.name = "p1", .nodes = 2, .first_node = 2}};
+
+static void run_pools(const char *policy, const char *placement, const st_cluster_job *jobs,
+                      size_t n, const int32_t *pool, st_cluster_result *r)
+{
+    st_cluster_cfg c = cluster();
+    c.pools = two_pools;
+    c.n_pools = 2;
+    st_sched_cfg sc = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
+    st_cluster_spec sp = {.c = &c,
+                          .sched = &sc,
+                          .tenants = tenants,
+                          .n_tenants = 3,
+                          .policy = policy,
+                          .placement = placement,
+                          .jobs = jobs,
+                          .n = n,
+                          .seed = 7,
+                          .keep_segments = 1,
+                          .preempt_cost = cost_by_job,
+                          .pool = pool};
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, r, &err), 0);
+}
+
+/* cost_by_job of the pooled run's id, ctx mapping a run alone's ids to them. */
+static void cost_by_pooled_id(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    cost_by_job(NULL, ((const size_t *)ctx)[job], save_s, restore_s);
+}
+
+/* Pool k's jobs of jobs[0 .. n) alone on a cluster of pool k's two nodes, seeded as the pooled
+ * run seeds pool k (its seed + k), into r; their ids in the pooled run into ids. */
+static size_t run_alone(const char *policy, const char *placement, const st_cluster_job *jobs,
+                        size_t n, const int32_t *pool, int k, size_t *ids, st_cluster_result *r)
+{
+    st_cluster_job *mine = calloc(n, sizeof *mine);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pool[i] == k) {
+            ids[m] = i;
+            mine[m++] = jobs[i];
+        }
+    st_cluster_cfg c = cluster();
+    c.nodes = 2;
+    st_sched_cfg sc = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
+    st_cluster_spec sp = {.c = &c,
+                          .sched = &sc,
+                          .tenants = tenants,
+                          .n_tenants = 3,
+                          .policy = policy,
+                          .placement = placement,
+                          .jobs = mine,
+                          .n = m,
+                          .seed = 7 + (uint64_t)k,
+                          .keep_segments = 1,
+                          .preempt_cost = cost_by_pooled_id,
+                          .ctx = ids};
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, r, &err), 0);
+    free(mine);
+    return m;
+}
+
+/* Every segment of a pooled run on its job's pool's GPUs. */
+static void check_in_pool(const st_cluster_result *r, const int32_t *pool)
+{
+    for (size_t s = 0; s < r->n_seg; s++)
+        for (int64_t g = 0; g < r->seg[s].n; g++)
+            ck_assert_int_eq(r->seg_gpus[r->seg[s].gpu_at + (size_t)g] / 16, pool[r->seg[s].job]);
+}
+
+/* Loop index: policy x placement. Every policy respects pools (docs/models/pools.md, "Scheduling
+ * by pool"): on two pools each job runs on its own pool's GPUs alone, and each pool's jobs get
+ * exactly the schedule they get on that pool alone: the same starts, ends, preemptions and GPUs
+ * (shifted by the pool's first GPU), whatever the other pool holds. */
+START_TEST(test_pools_are_partitions)
+{
+    size_t np = n_policies();
+    const char *policy = st_sched_policy_names[_i % np];
+    const char *placement = st_place_policy_names[_i / np];
+    size_t n = 120, ids[120];
+    st_cluster_job *jobs = mix(n, 11);
+    int32_t pool[120];
+    for (size_t i = 0; i < n; i++) {
+        pool[i] = (int32_t)((i / 3) % 2); /* runs of three, so a pool sees bursts */
+        jobs[i].gpus = jobs[i].gpus > 16 ? 16 : jobs[i].gpus;
+    }
+    st_cluster_result a;
+    run_pools(policy, placement, jobs, n, pool, &a);
+    check_no_overcommit(&a, jobs);
+    check_in_pool(&a, pool);
+    ck_assert_uint_eq(a.st.finished, n);
+    for (int k = 0; k < 2; k++) {
+        st_cluster_result b;
+        size_t m = run_alone(policy, placement, jobs, n, pool, k, ids, &b);
+        for (size_t i = 0; i < m; i++) {
+            const st_cluster_job_out *x = &a.job[ids[i]], *y = &b.job[i];
+            ck_assert_msg(x->start_s == y->start_s && x->end_s == y->end_s &&
+                              x->preemptions == y->preemptions,
+                          "%s/%s: pool %d's job %zu: start %g end %g alone, %g %g pooled", policy,
+                          placement, k, ids[i], y->start_s, y->end_s, x->start_s, x->end_s);
+        }
+        st_cluster_result_release(&b);
+    }
+    st_cluster_result_release(&a);
+    free(jobs);
+}
+END_TEST
+
 /* A 32-GPU job (the whole cluster) submitted at t = 1 s behind a stream of 1-GPU jobs of 30 s,
  * one a second for three hours: a policy that promises no starvation starts it long before the
  * stream ends. */
@@ -237,6 +349,7 @@ Suite *conformance_suite(void)
     tcase_set_timeout(tc, 120);
     int np = (int)n_policies(), nq = (int)n_placements();
     tcase_add_loop_test(tc, test_policy_conforms, 0, np * nq * 3);
+    tcase_add_loop_test(tc, test_pools_are_partitions, 0, np * nq);
     tcase_add_loop_test(tc, test_no_starvation_when_promised, 0, np);
     tcase_add_loop_test(tc, test_job_larger_than_the_cluster_is_refused, 0, np);
     tcase_add_test(tc, test_unknown_names_are_errors);

@@ -1,0 +1,191 @@
+/* The scheduler of a cluster of several pools (docs/models/pools.md, "Scheduling by pool"):
+ * one instance of the scenario's policy per pool, a partition, as Slurm runs one partition per
+ * GPU type (each with its own queue, backfill and limits; "Slurm Workload Manager: Partition
+ * Configuration", slurm.conf) and Kueue gives each resource flavor its own quota. A partition's
+ * policy sees its pool's jobs alone, numbered from 0, and its pool's free, total and releasing
+ * GPU counts, so every policy respects pools unchanged: none offers a job whose pool is full,
+ * and none holds a queue behind a job of another pool. Quotas apply within each pool. An event
+ * marks the partitions it touched; a decision asks those alone to pick, so a run costs no more
+ * per event with a thousand pools than with two. */
+#include <stdlib.h>
+
+#include "models/config/pools.h"
+#include "models/sched/cluster_internal.h"
+#include "sim/xalloc.h"
+
+static int part_of(const st_sched_view *v, size_t id)
+{
+    return v->sp->pool ? v->sp->pool[id] : 0;
+}
+
+/* Each job into its pool's partition, numbered there in the run's id order. */
+static void assign_jobs(st_sched_view *v)
+{
+    size_t n = v->sp->n;
+    v->lid = st_xmalloc((n ? n : 1) * sizeof *v->lid);
+    v->ppos = st_xmalloc((n ? n : 1) * sizeof *v->ppos);
+    for (size_t i = 0; i < n; i++)
+        v->lid[i] = v->parts[part_of(v, i)].n++;
+    for (int k = 0; k < v->n_pools; k++) {
+        st__cl_part *p = &v->parts[k];
+        size_t m = p->n ? p->n : 1;
+        p->sj = st_xmalloc(m * sizeof *p->sj);
+        p->gid = st_xmalloc(m * sizeof *p->gid);
+        p->running = st_xmalloc(m * sizeof *p->running);
+        p->n = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        st__cl_part *p = &v->parts[part_of(v, i)];
+        p->gid[p->n] = i;
+        p->sj[p->n] = v->sj[i];
+        p->sj[p->n].id = p->n;
+        p->n++;
+    }
+}
+
+int st__cl_parts_init(st_sched_view *v, st_err *err)
+{
+    if (v->n_pools <= 1)
+        return 0;
+    const st_cluster_spec *sp = v->sp;
+    v->parts = st_xcalloc((size_t)v->n_pools, sizeof *v->parts);
+    v->dirty = st_xmalloc((size_t)v->n_pools * sizeof *v->dirty);
+    v->picking = st_xmalloc((size_t)v->n_pools * sizeof *v->picking);
+    assign_jobs(v);
+    size_t size = v->pol->state_size ? v->pol->state_size : 1;
+    for (int k = 0; k < v->n_pools; k++) {
+        st__cl_part *p = &v->parts[k];
+        st__waitset_init(&p->waiting, v->pools[k].total);
+        p->pst = st_xcalloc(1, size);
+        /* each pool's draws its own: the run's seed for the first, as its placer has */
+        st_sched_params prm = {sp->sched,   v->pools[k].total, p->n, sp->seed + (uint64_t)k,
+                               sp->tenants, sp->n_tenants};
+        int rc = v->pol->configure(p->pst, &prm, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+void st__cl_parts_release(st_sched_view *v)
+{
+    for (int k = 0; v->parts && k < v->n_pools; k++) {
+        st__cl_part *p = &v->parts[k];
+        if (p->pst)
+            v->pol->release(p->pst);
+        free(p->pst);
+        free(p->sj);
+        free(p->gid);
+        free(p->running);
+        st__waitset_release(&p->waiting);
+    }
+    free(v->parts);
+    free(v->lid);
+    free(v->ppos);
+    free(v->dirty);
+    free(v->picking);
+}
+
+void st__cl_dirty_part(st_sched_view *v, int k)
+{
+    if (!v->parts || k < 0 || v->parts[k].dirty)
+        return;
+    v->parts[k].dirty = 1;
+    v->dirty[v->n_dirty++] = k;
+}
+
+void st__cl_dirty_job(st_sched_view *v, size_t id)
+{
+    if (v->parts)
+        st__cl_dirty_part(v, part_of(v, id));
+}
+
+void st__cl_dirty_gpus(st_sched_view *v, int64_t lo, int64_t n)
+{
+    if (!v->parts || n < 1)
+        return;
+    const st_cluster_cfg *c = v->sp->c;
+    for (int k = st_pools_of_gpu(c, lo); k <= st_pools_of_gpu(c, lo + n - 1); k++)
+        st__cl_dirty_part(v, k);
+}
+
+void st__cl_parts_arrival(st_sched_view *v, size_t id)
+{
+    if (!v->parts) {
+        v->pol->on_arrival(v->pst, &v->sj[id]);
+        return;
+    }
+    st__cl_part *p = &v->parts[part_of(v, id)];
+    v->pol->on_arrival(p->pst, &p->sj[v->lid[id]]);
+    st__cl_dirty_job(v, id);
+}
+
+void st__cl_parts_finish(st_sched_view *v, size_t id)
+{
+    if (!v->parts) {
+        v->pol->on_finish(v->pst, &v->sj[id]);
+        return;
+    }
+    st__cl_part *p = &v->parts[part_of(v, id)];
+    v->pol->on_finish(p->pst, &p->sj[v->lid[id]]);
+    st__cl_dirty_job(v, id);
+}
+
+void st__cl_parts_running(st_sched_view *v, size_t id, int on)
+{
+    if (!v->parts)
+        return;
+    st__cl_part *p = &v->parts[part_of(v, id)];
+    if (on) {
+        v->ppos[id] = (uint32_t)p->n_running;
+        p->running[p->n_running++] = v->lid[id];
+        return;
+    }
+    size_t last = p->running[--p->n_running];
+    p->running[v->ppos[id]] = last;
+    v->ppos[p->gid[last]] = v->ppos[id];
+}
+
+void st__cl_wait(st_sched_view *v, size_t id, int add)
+{
+    int64_t g = v->sj[id].gpus;
+    st__waitset *w[2] = {&v->waiting, v->parts ? &v->parts[part_of(v, id)].waiting : NULL};
+    for (int k = 0; k < 2 && w[k]; k++)
+        (add ? st__waitset_add : st__waitset_remove)(w[k], g);
+}
+
+void st__cl_releasing(st_sched_view *v, size_t id, int64_t rel)
+{
+    v->releasing += rel;
+    if (v->parts)
+        v->parts[part_of(v, id)].releasing += rel;
+}
+
+/* Partition k's fragmented GPUs now, into the run's sum: its free GPUs while even its smallest
+ * waiting job asks for more (the cluster's figure, cluster.c fragmentation, pool by pool: a free
+ * GPU of one pool is not fragmented because a job of another waits). */
+static void refragment(st_sched_view *v, int k)
+{
+    st__cl_part *p = &v->parts[k];
+    int64_t least = st__waitset_min(&p->waiting), free = v->pools[k].free;
+    int64_t now = least > free ? free : 0;
+    v->frag_sum += now - p->frag;
+    p->frag = now;
+}
+
+void st__cl_parts_pick(st_sched_view *v)
+{
+    /* the list taken first: a pick that preempts marks its partition for the next decision */
+    int n = v->n_dirty;
+    for (int i = 0; i < n; i++) {
+        v->picking[i] = v->dirty[i];
+        v->parts[v->dirty[i]].dirty = 0;
+    }
+    v->n_dirty = 0;
+    for (int i = 0; i < n; i++) {
+        v->cur = &v->parts[v->picking[i]];
+        v->pol->pick(v->cur->pst, v);
+        v->cur = NULL;
+        refragment(v, v->picking[i]);
+    }
+}
