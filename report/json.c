@@ -501,8 +501,25 @@ static void cluster_energy_json(cJSON *o, const st_run *r)
         cJSON_AddNumberToObject(o, "energy_usd", e->energy_usd);
 }
 
+/* scheduler.pools: each pool's share of the cluster run's figures, on a cluster of several
+ * (docs/models/pools.md, "Scheduling by pool"). */
+static void add_pool_stats(cJSON *o, const st_cluster_result *c, const st_cluster_cfg *cfg)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, "pools");
+    for (int k = 0; k < c->n_pool && k < cfg->n_pools; k++) {
+        const st_cluster_pool_stats *p = &c->pool[k];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", cfg->pools[k].name);
+        cJSON_AddNumberToObject(e, "jobs", (double)p->jobs);
+        cJSON_AddNumberToObject(e, "finished", (double)p->finished);
+        cJSON_AddNumberToObject(e, "mean_wait_s", p->mean_wait_s);
+        cJSON_AddNumberToObject(e, "utilization", p->utilization);
+        cJSON_AddItemToArray(a, e);
+    }
+}
+
 /* The cluster run's figures (models/sched/cluster.h). */
-static cJSON *scheduler_json(const st_run *r)
+static cJSON *scheduler_json(const st_run *r, const st_cluster_cfg *cfg)
 {
     const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
@@ -521,6 +538,8 @@ static cJSON *scheduler_json(const st_run *r)
         cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
     cJSON_AddNumberToObject(o, "makespan_s", s->makespan_s);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);
+    if (c->n_pool > 0)
+        add_pool_stats(o, c, cfg);
     cJSON_AddNumberToObject(o, "preemptions", (double)s->preemptions);
     if (s->preemptions > 0)
         cJSON_AddNumberToObject(o, "preempted_s", s->preempted_s);
@@ -580,7 +599,7 @@ char *st_report_json(const st_report *rep)
         cJSON_AddItemToArray(jobs, j);
     }
     if (r->has_cluster)
-        cJSON_AddItemToObject(root, "scheduler", scheduler_json(r));
+        cJSON_AddItemToObject(root, "scheduler", scheduler_json(r, c));
     if (r->has_fabric)
         cJSON_AddItemToObject(root, "fabric", fabric_json(&r->fab));
     if (r->has_plant)

@@ -468,8 +468,22 @@ static void cluster_energy_text(FILE *out, const st_run *r)
     fprintf(out, "\n");
 }
 
+/* Each pool's share of the cluster run, a line a pool (docs/models/pools.md). */
+static void pools_share_text(FILE *out, const st_cluster_result *c, const st_cluster_cfg *cfg)
+{
+    char a[32];
+    for (int k = 0; k < c->n_pool && k < cfg->n_pools; k++) {
+        const st_cluster_pool_stats *p = &c->pool[k];
+        fprintf(out, "  pool      %s: %zu job%s, %zu finished", cfg->pools[k].name, p->jobs,
+                p->jobs == 1 ? "" : "s", p->finished);
+        if (p->finished)
+            fprintf(out, ", wait mean %s", fmt(p->mean_wait_s, ST_DIM_TIME, a, sizeof a));
+        fprintf(out, ", utilisation %.2f%%\n", p->utilization * 100);
+    }
+}
+
 /* The cluster run's figures (models/sched/cluster.h). */
-static void scheduler_text(FILE *out, const st_run *r)
+static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg)
 {
     const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
@@ -479,7 +493,7 @@ static void scheduler_text(FILE *out, const st_run *r)
     if (s->unfinished)
         fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
     if (s->too_big)
-        fprintf(out, ", %zu larger than the cluster", s->too_big);
+        fprintf(out, ", %zu larger than %s", s->too_big, c->n_pool ? "their pool" : "the cluster");
     fprintf(out, "\n  wait      to first start mean %s, p95 %s; ",
             fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
             fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b));
@@ -493,6 +507,7 @@ static void scheduler_text(FILE *out, const st_run *r)
     fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
+    pools_share_text(out, c, cfg);
     if (s->preemptions > 0)
         fprintf(out, "  preempted %s of saves and restores (a trace job: its restarts)\n",
                 fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a));
@@ -564,7 +579,7 @@ static void report_text(FILE *out, const st_report *rep)
             coll_text(out, &r->coll[i], rep->explain);
     }
     if (r->has_cluster)
-        scheduler_text(out, r);
+        scheduler_text(out, r, c);
     if (r->has_fabric)
         fabric_text(out, &r->fab);
     if (r->has_plant)

@@ -346,6 +346,7 @@ void st_scn_free(st_scn *s)
     free(s->trace_tenants);
     free(s->trace_classes);
     free(s->trace_models);
+    free(s->trace_pools);
     free(s);
 }
 

@@ -732,3 +732,26 @@ int st__load_cluster(st_ld *ld, const st_ynode *n)
     ld->cluster_bad = !n || ld->rd.diag->n + ld->rd.diag->dropped > before;
     return ld->cluster_bad ? -1 : 0;
 }
+
+int st__pool_named(st_ld *ld, const st_ynode *n, int *k)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (!c->n_pools && ld->s->pools)
+        return -1; /* cluster.pools has an error of its own */
+    if (!c->n_pools)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "pool '%s': the cluster has one GPU type; pools are named under "
+                          "cluster.pools",
+                          n->text);
+    const char *names[64];
+    for (int i = 0; i < c->n_pools; i++) {
+        if (strcmp(c->pools[i].name, n->text) == 0) {
+            *k = i;
+            return 0;
+        }
+        if (i < 64)
+            names[i] = c->pools[i].name;
+    }
+    return st__unknown_name(ld, n, "pool", names, c->n_pools < 64 ? (size_t)c->n_pools : 64,
+                            " (pools are named under cluster.pools)");
+}

@@ -25,6 +25,7 @@ struct st_scn {
     const char **trace_tenants;
     const char **trace_classes;
     st_trace_model *trace_models; /* trace.models, owned */
+    st_trace_pool *trace_pools;   /* trace.pools, owned */
     st_failures_cfg failures;
     st_failure_class *classes;
     st_sched_cfg sched;
@@ -102,6 +103,11 @@ const st_llm_spec *st__find_model(const st_scn *s, const char *name);
 /* Report an unknown GPU / model / tier name with the closest known one. */
 int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char *const *names,
                      size_t count, const char *hint);
+
+/* Scalar n names an entry of cluster.pools: its index into *k, or -1 after reporting why (the
+ * cluster has one type, or no pool of that name: the closest named). A workload's `pool:` and
+ * trace.pools' values. */
+int st__pool_named(st_ld *ld, const st_ynode *n, int *k);
 
 /* A workload's defaults before its keys are read (seq_len 2048, every degree 1, overlaps on),
  * at its w->loc: the workloads' and trace.models' entries start from the same. */

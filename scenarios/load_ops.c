@@ -150,9 +150,61 @@ static int muri_fits(st_ld *ld)
     return 0;
 }
 
+/* ---- trace.pools: the trace's GPU types mapped to the cluster's pools --------------------- */
+
+/* `pools: {TYPE: POOL, ...}`: a job whose GPU type column names TYPE runs on POOL; `any` takes
+ * the jobs that name none (docs/models/pools.md, "Traces on pools"). */
+static int fn_trace_pools(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_trace_cfg *t = base;
+    if (st_rd_expect(rd, n, ST_YN_MAP, "trace.pools") ||
+        st_rd_list_limit(rd, n, "trace.pools", ST_SCN_MAX_NAMED))
+        return -1;
+    st_trace_pool *m = st_xcalloc(n->n ? n->n : 1, sizeof *m);
+    ld->s->trace_pools = m;
+    int bad = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        int k = 0;
+        m[i] = (st_trace_pool){n->keys[i]->text, 0, n->keys[i]->loc};
+        if (st_rd_expect(rd, n->kids[i], ST_YN_SCALAR, "trace.pools value") ||
+            st__pool_named(ld, n->kids[i], &k))
+            bad = 1;
+        m[i].pool = k;
+    }
+    t->pools = m;
+    t->n_pools = n->n;
+    return bad ? -1 : 0;
+}
+
+/* A trace on a cluster of several pools: each job's pool from trace.pools, which such a cluster
+ * needs; trace.models and replay: muri time a job on one GPU type, and are refused there. */
+static int trace_on_pools(st_ld *ld, const st_ynode *n)
+{
+    const st_trace_cfg *t = &ld->s->trace;
+    if (ld->s->cluster.n_pools < 2 || !t->n_pools) {
+        if (ld->s->cluster.n_pools > 1)
+            return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                              "trace: the cluster has %d pools; say which pool each trace job "
+                              "runs on with trace.pools: {GPU_TYPE: POOL, ..., any: POOL}",
+                              ld->s->cluster.n_pools);
+        return 0;
+    }
+    if (t->n_models)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "models"), ST_EINVAL,
+                          "trace.models on a cluster of several pools is not modelled (a trace "
+                          "job's speed is timed on one GPU type); drop trace.models, so each job "
+                          "runs its recorded duration");
+    if (t->replay == ST_REPLAY_MURI)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "replay"), ST_EINVAL,
+                          "replay: muri places jobs on one GPU type, not on pools");
+    return 0;
+}
+
 static const st_field trace_fields[] = {
     ST_FFN("file", fn_trace_file, .required = 1),
     ST_FFN("models", fn_trace_models),
+    ST_FFN("pools", fn_trace_pools),
     ST_FENUM(st_trace_cfg, "format", format, st_trace_format_names),
     ST_FENUM(st_trace_cfg, "malformed", refuse_malformed, malformed_names),
     ST_FENUM(st_trace_cfg, "replay", replay, st_trace_replay_names),
@@ -164,13 +216,7 @@ int st__load_trace(st_ld *ld, const st_ynode *n)
     st_scn *s = ld->s;
     s->trace.format = ST_TRACE_CSV;
     s->trace.loc = n->loc;
-    /* A trace job records a GPU count and, at most, a GPU model's name: which pool it would
-     * run on is not modelled yet (docs/models/pools.md). */
-    if (s->cluster.n_pools > 0)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "trace: trace jobs on a cluster with cluster.pools are not modelled (a "
-                          "trace job names no pool); give the cluster one GPU type");
-    if (st_rd_map(&ld->rd, n, trace_fields, &s->trace, "trace"))
+    if (st_rd_map(&ld->rd, n, trace_fields, &s->trace, "trace") || trace_on_pools(ld, n))
         return -1;
     s->has_trace = 1;
     const st_ynode *rp = st_ynode_get(n, "replay");

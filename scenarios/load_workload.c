@@ -115,29 +115,11 @@ static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
 static int fn_pool(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ld *ld = st__ld(rd);
-    const st_cluster_cfg *c = &ld->s->cluster;
     st_workload_cfg *w = base;
     if (st_rd_expect(rd, n, ST_YN_SCALAR, "pool"))
         return -1;
     w->pool_loc = n->loc;
-    if (!c->n_pools && ld->s->pools)
-        return -1; /* cluster.pools has an error of its own */
-    if (!c->n_pools)
-        return st_rd_fail(rd, n, ST_EINVAL,
-                          "pool '%s': the cluster has one GPU type; pools are named under "
-                          "cluster.pools",
-                          n->text);
-    const char *names[64];
-    for (int k = 0; k < c->n_pools; k++) {
-        if (strcmp(c->pools[k].name, n->text) == 0) {
-            w->pool = k;
-            return 0;
-        }
-        if (k < 64)
-            names[k] = c->pools[k].name;
-    }
-    return st__unknown_name(ld, n, "pool", names, c->n_pools < 64 ? (size_t)c->n_pools : 64,
-                            " (pools are named under cluster.pools)");
+    return st__pool_named(ld, n, &w->pool);
 }
 
 /* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes:

@@ -7,8 +7,18 @@
  *           simulator/trace-data): submit_time and duration in milliseconds, num_gpu; CRLF;
  *           also model_name (the job's class), iterations and iteration_time (milliseconds),
  *           which the artifact's runtime model reads (`replay: muri`).
- *   csv     a header row naming submit, duration, gpus and optionally tenant, in any order;
- *           times in seconds, or with a unit ("2 h", sim/units.h).
+ *   csv     a header row naming submit, duration, gpus and optionally tenant and gpu_type, in
+ *           any order; times in seconds, or with a unit ("2 h", sim/units.h).
+ *   openb   Alibaba's GPU cluster trace v2023 pod list (Weng et al., ATC'23; alibaba/clusterdata,
+ *           cluster-trace-gpu-v2023/csv): creation_time, scheduled_time and deletion_time in
+ *           seconds (the run time is deletion less scheduled), num_gpu, and gpu_spec, the GPU
+ *           models a pod accepts separated by '|' (empty: any). A pod of no GPU (a CPU pod) is
+ *           not a GPU job and is left out, counted in one warning; a pod never scheduled (no
+ *           scheduled_time) has no run time and is malformed. A GPU-sharing pod (gpu_milli below
+ *           1000) takes a whole GPU: the cluster run does not share GPUs (models/place/gpushare.h
+ *           does, for the fragmentation experiment).
+ * A GPU type column maps each job to a pool through `trace.pools` on a cluster of several pools
+ * (docs/models/pools.md); elsewhere it is not read.
  * Every number goes through st_limit_parse (models/config/limits.h), as the scenario's own
  * values do: a field that does not parse or breaks its sign rule makes the row malformed
  * (skipped or refused, as `malformed:` says); a value past a model's bound is an error either
@@ -31,24 +41,29 @@
  * its times, and whether a time may carry its unit. The first three are required; an optional
  * column the header lacks is not read. */
 typedef struct trace_format {
-    const char *submit, *duration, *gpus, *tenant, *cls, *iterations, *iteration;
+    const char *submit, *duration, *gpus, *tenant, *cls, *iterations, *iteration, *type;
+    const char *started; /* when named (required), `duration` is the end time: run = end - it */
     double unit_s;
     int units;
+    int cpu_rows; /* rows of 0 GPUs are CPU jobs, left out and counted, not malformed */
 } trace_format;
 
 static const trace_format formats[] = {
-    [ST_TRACE_PHILLY] = {"submit_s", "duration_s", "num_gpus", "vc", NULL, NULL, NULL, 1, 0},
+    [ST_TRACE_PHILLY] = {"submit_s", "duration_s", "num_gpus", "vc", .unit_s = 1},
     [ST_TRACE_MURI] = {"submit_time", "duration", "num_gpu", NULL, "model_name", "iterations",
-                       "iteration_time", 1e-3, 0},
-    [ST_TRACE_CSV] = {"submit", "duration", "gpus", "tenant", NULL, NULL, NULL, 1, 1},
+                       "iteration_time", .unit_s = 1e-3},
+    [ST_TRACE_CSV] = {"submit", "duration", "gpus", "tenant", .type = "gpu_type", .unit_s = 1,
+                      .units = 1},
+    [ST_TRACE_OPENB] = {"creation_time", "deletion_time", "num_gpu", .type = "gpu_spec",
+                        .started = "scheduled_time", .unit_s = 1, .cpu_rows = 1},
 };
 
-enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C_CLS, C_ITERS, C_ITER, C__N };
+enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C_CLS, C_ITERS, C_ITER, C_TYPE, C_START, C__N };
 
 #define NAMES(tf)                                                                                  \
     {                                                                                              \
         (tf)->submit, (tf)->duration, (tf)->gpus, (tf)->tenant, (tf)->cls, (tf)->iterations,       \
-            (tf)->iteration                                                                        \
+            (tf)->iteration, (tf)->type, (tf)->started                                             \
     }
 
 /* Names in first-seen order (the order reports and indices use, so hashing never reaches
@@ -74,6 +89,8 @@ typedef struct reader {
     st_names tenants, classes;
     int stop;            /* an error was reported: read no further */
     unsigned first_skip; /* the line of the first skipped row */
+    size_t cpu_rows;     /* rows of no GPU left out (trace_format.cpu_rows) */
+    char map_names[96];  /* trace.pools' types, for messages */
     const char *line;    /* the row being read, for columns in messages */
     unsigned line_no;
 } reader;
@@ -231,6 +248,93 @@ static int name_ok(reader *r, const char *const *f, const size_t *len, int k)
     return bad < 0;
 }
 
+/* The run time, where the format records an end (openb) the end less the start: 1, or 0 after
+ * reporting the row. */
+static int run_time(reader *r, const char *const *f, const size_t *len, const st_value_rule *tr,
+                    st_trace_job *j)
+{
+    if (!r->tf->started)
+        return field(r, f, len, C_DURATION, tr, "a number >= 0", &j->duration_s);
+    int c = r->col[C_START];
+    double start, end;
+    if (len[c] == 0) {
+        malformed(r, f[c], "%s is empty: the job never started, so it has no run time",
+                  r->tf->started);
+        return 0;
+    }
+    if (!field(r, f, len, C_START, tr, "a number >= 0", &start) ||
+        !field(r, f, len, C_DURATION, tr, "a number >= 0", &end))
+        return 0;
+    if (end < start) {
+        malformed(r, f[r->col[C_DURATION]], "%s %.17g is before %s %.17g", r->tf->duration, end,
+                  r->tf->started, start);
+        return 0;
+    }
+    j->duration_s = end - start;
+    return 1;
+}
+
+/* trace.pools' entry for type [p, p + n), or -1. */
+static int32_t mapped(const st_trace_cfg *t, const char *p, size_t n)
+{
+    for (size_t k = 0; k < t->n_pools; k++)
+        if (strncmp(t->pools[k].type, p, n) == 0 && t->pools[k].type[n] == '\0')
+            return t->pools[k].pool;
+    return -1;
+}
+
+/* "it maps A, B, ..." for trace.pools' types, cut to fit n bytes. */
+static void map_names(const st_trace_cfg *t, char *out, size_t n)
+{
+    size_t at = (size_t)snprintf(out, n, "it maps");
+    for (size_t k = 0; k < t->n_pools && at < n; k++) {
+        int w = snprintf(out + at, n - at, "%s '%s'", k ? "," : "", t->pools[k].type);
+        if (w < 0 || (size_t)w >= n - at) {
+            snprintf(out + at, n - at, ", ...");
+            return;
+        }
+        at += (size_t)w;
+    }
+}
+
+/* Job j's pool through trace.pools (none: every job in the first): the first of the row's
+ * '|'-separated GPU types the map names, or its `any` entry for a row that names none. A row
+ * whose types the map does not name is malformed. 1, or 0 after reporting the row. */
+static int row_pool(reader *r, const char *const *f, const size_t *len, st_trace_job *j)
+{
+    const st_trace_cfg *t = r->t;
+    int c = r->col[C_TYPE];
+    if (!t->n_pools)
+        return 1;
+    const char *at = c >= 0 ? f[c] : NULL, *p = at ? at : "";
+    size_t n = c >= 0 ? len[c] : 0;
+    const char *end = p + n;
+    if (n == 0 && (j->pool = mapped(t, "any", 3)) >= 0)
+        return 1;
+    for (const char *bar; p < end; p = bar + 1) {
+        bar = memchr(p, '|', (size_t)(end - p));
+        bar = bar ? bar : end;
+        if ((j->pool = mapped(t, p, (size_t)(bar - p))) >= 0)
+            return 1;
+    }
+    if (n == 0)
+        malformed(r, at, "%s is empty (any GPU) and trace.pools has no 'any' entry", r->tf->type);
+    else
+        malformed(r, at, "%s '%.*s' names no GPU type trace.pools maps (%s)", r->tf->type,
+                  (int)st_utf8_fit(at, n, 40), at, r->map_names);
+    return 0;
+}
+
+/* A row of no GPU where the format holds CPU jobs too (openb's CPU pods): counted, left out. */
+static int cpu_row(reader *r, const char *const *f, const size_t *len)
+{
+    int c = r->col[C_GPUS];
+    if (!r->tf->cpu_rows || len[c] != 1 || f[c][0] != '0')
+        return 0;
+    r->cpu_rows++;
+    return 1;
+}
+
 static void row(reader *r, const char *p, size_t n)
 {
     const char *f[ST_CSV_MAX_COLS];
@@ -254,10 +358,12 @@ static void row(reader *r, const char *p, size_t n)
                                            .unit_flags = ST_UNIT_PLAIN};
     st_trace_job j = {.tenant = -1, .cls = -1, .line = r->line_no};
     double g;
+    if (cpu_row(r, f, len))
+        return;
     if (!field(r, f, len, C_SUBMIT, &tr, "a number >= 0", &j.submit_s) ||
-        !field(r, f, len, C_DURATION, &tr, "a number >= 0", &j.duration_s) ||
+        !run_time(r, f, len, &tr, &j) ||
         !field(r, f, len, C_GPUS, &gr, "a whole number >= 1", &g) || !iterations(r, f, len, &j) ||
-        !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS))
+        !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS) || !row_pool(r, f, len, &j))
         return; /* before the names are added: a skipped row adds no tenant or class */
     j.gpus = (int64_t)g;
     int c = r->col[C_TENANT], k = r->col[C_CLS];
@@ -315,11 +421,17 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
                            "which one to read is unclear",
                            (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1, dup + 1),
                -1;
-    for (int k = 0; k < C_TENANT; k++)
-        if (r->col[k] < 0)
+    for (int k = 0; k < C__N; k++)
+        if (r->col[k] < 0 && (k < C_TENANT || (k == C_START && want[k])))
             return st_rd_fail(rd, at, ST_EINVAL,
                               "trace file '%s' (format %s) has no column '%s' in its header row",
                               at->text, st_trace_format_names[t->format], want[k]);
+    if (t->n_pools && r->col[C_TYPE] < 0 && mapped(t, "any", 3) < 0)
+        return st_rd_fail(rd, at, ST_EINVAL,
+                          "trace file '%s' (format %s) has no GPU type column%s%s%s: trace.pools "
+                          "can map its jobs only with an 'any' entry",
+                          at->text, st_trace_format_names[t->format], want[C_TYPE] ? " '" : "",
+                          want[C_TYPE] ? want[C_TYPE] : "", want[C_TYPE] ? "'" : "");
     return 0;
 }
 
@@ -327,6 +439,10 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
  * SKIP_WARNINGS (and the loader's at 20), so the total is said here. */
 static void skipped_summary(reader *r, const st_ynode *at)
 {
+    if (r->cpu_rows)
+        st_diag_add(&r->ld->s->warnings, 0, at->loc,
+                    "trace file '%s': %zu row%s of no GPU (CPU jobs) left out", at->text,
+                    r->cpu_rows, r->cpu_rows == 1 ? "" : "s");
     if (!r->t->skipped || r->t->refuse_malformed)
         return;
     st_diag_add(&r->ld->s->warnings, 0, at->loc,
@@ -377,6 +493,7 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
         return -1;
     }
     reader r = {.ld = ld, .t = t, .tf = &formats[t->format]};
+    map_names(t, r.map_names, sizeof r.map_names);
     char why[160] = "";
     const char *p = ""; /* an empty file: a header without columns */
     size_t n = 0;

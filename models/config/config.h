@@ -83,7 +83,8 @@ typedef enum st_ckpt_mode { ST_CKPT_MODES(ST__ENUM_VALUE) } st_ckpt_mode;
 extern const char *const st_ckpt_mode_names[];
 
 #define ST_TRACE_FORMATS(X)                                                                        \
-    X(ST_TRACE_PHILLY, "philly") X(ST_TRACE_MURI, "muri") X(ST_TRACE_CSV, "csv")
+    X(ST_TRACE_PHILLY, "philly")                                                                   \
+    X(ST_TRACE_MURI, "muri") X(ST_TRACE_CSV, "csv") X(ST_TRACE_OPENB, "openb")
 typedef enum st_trace_format { ST_TRACE_FORMATS(ST__ENUM_VALUE) } st_trace_format;
 extern const char *const st_trace_format_names[];
 
@@ -463,9 +464,18 @@ typedef struct st_trace_job {
     int64_t gpus;
     int32_t tenant;
     int32_t cls;
+    int32_t pool; /* its pool in cluster.pools by its GPU type (trace.pools); 0 without pools */
     double iterations, iteration_s;
     unsigned line; /* the row's line in st_trace_cfg.file, for errors found later */
 } st_trace_job;
+
+/* One entry of `trace.pools`: the trace's GPU type name (`any`: the jobs that name none) and the
+ * pool in cluster.pools its jobs run on. */
+typedef struct st_trace_pool {
+    const char *type;
+    int32_t pool;
+    st_loc loc;
+} st_trace_pool;
 
 /* How a trace is replayed: Strata's own cluster run (none), or the runtime model and queue
  * rules of Muri's artifact simulator (models/sched/muri.h). */
@@ -493,8 +503,10 @@ typedef struct st_trace_cfg {
     const st_trace_model *models; /* `models:` (n_models; none: every job runs at rate 1) */
     size_t n_models;
     st_trace_format format;
-    int refuse_malformed;     /* `malformed: refuse`: a malformed row is an error, not skipped */
-    st_trace_replay replay;   /* `replay:` */
+    int refuse_malformed;       /* `malformed: refuse`: a malformed row is an error, not skipped */
+    st_trace_replay replay;     /* `replay:` */
+    const st_trace_pool *pools; /* `pools:` (n_pools), on a cluster of several pools */
+    size_t n_pools;
     const st_trace_job *jobs; /* n_jobs, in file order (scenarios/trace.c) */
     size_t n_jobs, skipped;   /* skipped: malformed rows left out */
     const char *const *tenants;

@@ -632,9 +632,11 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, const pool_steps *
         cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants, &x.tr);
     x.workload = workload;
     lives_alloc(&x, n, nt);
-    int32_t *pool = st_xcalloc(nj ? nj : 1, sizeof *pool); /* each job's (trace jobs: the first) */
+    int32_t *pool = st_xcalloc(nj ? nj : 1, sizeof *pool); /* each job's */
     for (size_t k = 0; k < x.n_train; k++)
         pool[k] = sp->w[workload[k]].pool;
+    for (size_t k = x.n_train; k < nj; k++) /* a trace job's, by its GPU type (trace.pools) */
+        pool[k] = sp->job_trace->jobs[k - x.n_train].pool;
     rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
     out->has_cluster = 1;
     if (!rc) {

@@ -210,6 +210,7 @@ void st__cl_give_back(st_sched_view *v, size_t id)
     jstate *j = &v->js[id];
     st_time now = st_engine_now(v->eng);
     v->busy_gpu_s += secs(now - j->hold_start) * (double)v->sj[id].gpus;
+    st__cl_parts_busy(v, id, secs(now - j->hold_start) * (double)v->sj[id].gpus);
     if (j->held) /* (its first is stored: 0 + x is x, for the x >= +0 of secs) */
         v->out->job[id].held_s += secs(now - j->hold_start);
     else
@@ -671,6 +672,7 @@ static void summarise(st_sched_view *v)
     wait_jct_stats(s, &wait, &jct, sw, sc);
     queued_stats(v, s);
     s->events = st_engine_fired(v->eng);
+    st__cl_parts_stats(v);
     st_samples_release(&wait);
     st_samples_release(&jct);
 }
@@ -761,5 +763,6 @@ void st_cluster_result_release(st_cluster_result *r)
     free(r->seg);
     free(r->seg_gpus);
     free(r->outage);
+    free(r->pool);
     memset(r, 0, sizeof *r);
 }

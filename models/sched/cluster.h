@@ -168,6 +168,14 @@ typedef struct st_cluster_outage {
     int cls; /* its class in the spec's outages */
 } st_cluster_outage;
 
+/* One pool's share of the figures on a cluster of several pools (docs/models/pools.md): its
+ * jobs submitted (too big for it left out) and finished, their mean wait to first start, and
+ * its GPU-seconds held over its GPUs x the run's makespan. */
+typedef struct st_cluster_pool_stats {
+    size_t jobs, finished;
+    double mean_wait_s, utilization;
+} st_cluster_pool_stats;
+
 typedef struct st_cluster_result {
     const char *policy, *placement; /* the names that ran (static strings) */
     st_cluster_job_out *job;        /* n */
@@ -178,6 +186,8 @@ typedef struct st_cluster_result {
     st_cluster_outage *outage; /* with keep_segments and outages, in failure order */
     size_t n_outage;
     st_cluster_stats st;
+    st_cluster_pool_stats *pool; /* n_pool: each pool's, on a cluster of several; NULL else */
+    int n_pool;
 } st_cluster_result;
 
 /* Run the jobs of sp on its cluster under its policy into *out (zeroed first). Returns 0, or

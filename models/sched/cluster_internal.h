@@ -109,6 +109,7 @@ typedef struct st__cl_part {
     st__waitset waiting;        /* its waiting jobs' GPU counts */
     int64_t frag;               /* its free GPUs while each of its waiting jobs asks for more */
     int dirty;                  /* in v->dirty */
+    double busy_gpu_s;          /* GPU-seconds its jobs held */
 } st__cl_part;
 
 /* The latest time the run holds: 2^62 ns. Submit times and the horizon are at most 2^61 ns
@@ -174,6 +175,10 @@ void st__cl_dirty_part(st_sched_view *v, int k);
 /* Each dirty partition's policy picks (its instance, its pool's counts), and the run's
  * fragmented GPUs are brought up to date. */
 void st__cl_parts_pick(st_sched_view *v);
+/* Job id gave back its GPUs held for gpu_s GPU-seconds: counted to its pool. */
+void st__cl_parts_busy(st_sched_view *v, size_t id, double gpu_s);
+/* Each pool's figures into v->out->pool, once the run's are summed (makespan_s). */
+void st__cl_parts_stats(st_sched_view *v);
 /* Job id's (a policy's id: local in a partition) id in the run. */
 static inline size_t st__cl_gid(const st_sched_view *v, size_t id)
 {

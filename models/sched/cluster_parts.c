@@ -189,3 +189,35 @@ void st__cl_parts_pick(st_sched_view *v)
         refragment(v, v->picking[i]);
     }
 }
+
+void st__cl_parts_busy(st_sched_view *v, size_t id, double gpu_s)
+{
+    if (v->parts)
+        v->parts[part_of(v, id)].busy_gpu_s += gpu_s;
+}
+
+void st__cl_parts_stats(st_sched_view *v)
+{
+    st_cluster_result *r = v->out;
+    if (!v->parts)
+        return;
+    r->n_pool = v->n_pools;
+    r->pool = st_xcalloc((size_t)v->n_pools, sizeof *r->pool);
+    double *wait = st_xcalloc((size_t)v->n_pools, sizeof *wait);
+    for (size_t i = 0; i < r->n; i++) {
+        st_cluster_pool_stats *p = &r->pool[part_of(v, i)];
+        p->jobs += r->job[i].state != ST_CJ_TOO_BIG;
+        if (r->job[i].state == ST_CJ_FINISHED) {
+            p->finished++;
+            wait[part_of(v, i)] += r->job[i].wait_s;
+        }
+    }
+    double span = r->st.makespan_s;
+    for (int k = 0; k < v->n_pools; k++) {
+        st_cluster_pool_stats *p = &r->pool[k];
+        p->mean_wait_s = p->finished ? wait[k] / (double)p->finished : 0;
+        double held = (double)v->pools[k].total * span;
+        p->utilization = held > 0 ? v->parts[k].busy_gpu_s / held : 0;
+    }
+    free(wait);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A trace on a cluster of pools (docs/models/pools.md, "Traces on pools"): each job goes to the
+# pool trace.pools maps its GPU type to (the first of a '|' list it maps; `any` for none), a
+# type it does not map makes the row malformed, a job larger than its pool is never submitted,
+# and scheduler.pools counts each pool's jobs; every policy runs the trace (`compare`), each
+# finishing every job; Alibaba's openb pod list (format openb) reads its run time as deletion
+# less scheduled time and leaves CPU pods out.
+# Usage: run_trace_pools.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+expect() { # NAME WANT GOT
+    n=$((n + 1))
+    [ "$2" = "$3" ] || { echo "FAIL $1: expected '$2', got '$3'"; fail=$((fail + 1)); }
+}
+
+# scenario FILE FORMAT MAP: two pools of one node of 8 GPUs each, the trace FILE.
+scenario() {
+    cat >"$tmp/s.yaml" <<YAML
+version: 1
+cluster:
+  pools:
+    - { name: small, gpu: h100-sxm, nodes: 1 }
+    - { name: big, gpu: b200, nodes: 1 }
+  gpus_per_node: 8
+trace: { file: $1, format: $2, pools: $3 }
+scheduler: { policy: fifo }
+YAML
+}
+
+# pool_jobs JSON: "name:jobs:finished" for each of scheduler.pools, space-separated.
+pool_jobs() {
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["scheduler"]
+print(" ".join("%s:%d:%d" % (p["name"], p["jobs"], p["finished"]) for p in d["pools"]),
+      d["too_big"])' "$1"
+}
+
+# typed-pools.csv: T4 x2 and a 16-GPU T4 (too big for small), V100M32, V100M32|A10 and
+# A10|V100M32 to big, an empty type to `any`, and P100, which the map does not name.
+scenario "$src/tests/traces/typed-pools.csv" csv "{ T4: small, V100M32: big, A10: big, any: small }"
+"$strata" run "$tmp/s.yaml" -o "$tmp/r.json" >/dev/null 2>"$tmp/e"
+expect "typed trace runs" 0 $?
+expect "each job in its type's pool" "small:3:3 big:3:3 1" "$(pool_jobs "$tmp/r.json")"
+expect "an unmapped type is a malformed row" \
+    "$src/tests/traces/typed-pools.csv:7:10: warning: malformed trace row: gpu_type 'P100' names no GPU type trace.pools maps (it maps 'T4', 'V100M32', 'A10', 'any'); row skipped" \
+    "$(grep 'P100' "$tmp/e")"
+
+# Every policy places the typed trace by pool and finishes every job it submits.
+"$strata" compare "$tmp/s.yaml" --format csv -o "$tmp/c.csv" 2>/dev/null
+expect "compare runs every policy" 0 $?
+expect "compare has a row per registered policy" "fifo backfill sjf srtf srsf gang tiresias fair-share" \
+    "$(awk -F, 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' "$tmp/c.csv")"
+col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^finished$' | cut -d: -f1)
+expect "every policy finishes the six jobs" "6" \
+    "$(awk -F, -v c="$col" 'NR > 1 { print $c }' "$tmp/c.csv" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+# openb: pods 1 and 3 (no gpu_spec) to `any`, pod 2 (T4) to small, pod 4 never scheduled
+# (malformed), pod 5 a CPU pod (left out).
+scenario "$src/tests/traces/openb/openb_pod_list_default.csv" openb "{ T4: small, V100M32: big, any: small }"
+"$strata" run "$tmp/s.yaml" -o "$tmp/r.json" >/dev/null 2>"$tmp/e"
+expect "openb runs" 0 $?
+expect "openb pods by pool" "small:3:3 big:0:0 0" "$(pool_jobs "$tmp/r.json")"
+expect "openb: a CPU pod is left out" \
+    "$tmp/s.yaml:7:16: warning: trace file '$src/tests/traces/openb/openb_pod_list_default.csv': 1 row of no GPU (CPU jobs) left out" \
+    "$(grep 'no GPU' "$tmp/e")"
+expect "openb: a pod never scheduled has no run time" \
+    "$src/tests/traces/openb/openb_pod_list_default.csv:5:56: warning: malformed trace row: scheduled_time is empty: the job never started, so it has no run time; row skipped" \
+    "$(grep 'scheduled_time' "$tmp/e")"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["scheduler"]
+sys.exit(0 if d["makespan_s"] == 100 else 1)' "$tmp/r.json"
+expect "openb: run time is deletion less scheduled (makespan 100 s)" 0 $?
+
+echo "$((n - fail)) of $n passed"
+[ "$fail" -eq 0 ]
