@@ -184,7 +184,7 @@ static int read_pods(st_openb *o, csv *c, st_diag *d)
 {
     size_t cap = 0;
     for (int rc; (rc = next_row(c, d)) != 0;) {
-        int64_t cpu, mem, gpus, milli;
+        int64_t cpu = 0, mem = 0, gpus = 0, milli = 0;
         if (rc < 0 || whole(c, 0, "cpu_milli", 0, INT64_MAX / 4, &cpu, d) ||
             whole(c, 1, "memory_mib", 0, INT64_MAX / 4, &mem, d) ||
             whole(c, 2, "num_gpu", 0, ST_GS_MAX_GPUS, &gpus, d) ||
