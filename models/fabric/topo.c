@@ -29,6 +29,10 @@ struct st_topo {
     double nv_bw;                      /* goodput of one NVLink direction, bytes/s */
     double lat_link, lat_switch;
     double *cap;
+    /* Leaf and pod of each NIC, so a route reads them instead of dividing (three divisions a
+     * NIC, two NICs a route, and routes are most of a collective's costing). */
+    int32_t *nic_leaf, *nic_pod;
+    int32_t *gpu_dom; /* each GPU's NVLink domain, where there are NVLink links (2 a GPU) */
     /* Storage tiers (cluster.storage order): first media link, per node when local, write/read
      * weight of a read byte on the media, access latency. */
     int n_tiers;
@@ -261,6 +265,43 @@ static void fill_capacities(st_topo *t)
              t->tier_cap[k]);
 }
 
+/* The leaf a NIC hangs from (its rail's leaf under rail-optimized), that leaf's pod, and each
+ * GPU's NVLink domain, counted up instead of divided: a sizing search builds a topology for
+ * every size it tries. NIC ids fit an int32 (check_fabric), and so do leaf and pod ids, which are
+ * at most the NIC's, and the GPU ids where there are NVLink links (two a GPU). */
+static void fill_nic_places(st_topo *t)
+{
+    int64_t nodes = t->gpus / t->gpn, n = nodes * t->nics;
+    int rail = t->kind == ST_TOPO_RAIL_OPTIMIZED;
+    t->nic_leaf = st_xmalloc((size_t)(n ? n : 1) * sizeof *t->nic_leaf);
+    t->nic_pod = st_xmalloc((size_t)(n ? n : 1) * sizeof *t->nic_pod);
+    int32_t *pod_of = st_xmalloc((size_t)(t->leaves ? t->leaves : 1) * sizeof *pod_of);
+    for (int64_t l = 0, pod = 0, in_pod = 0; l < t->leaves; l++) {
+        pod_of[l] = (int32_t)pod;
+        if (++in_pod == t->ppod)
+            in_pod = 0, pod++;
+    }
+    int64_t i = 0;
+    for (int64_t node = 0, group = 0, in_group = 0; node < nodes; node++) {
+        for (int64_t k = 0; k < t->nics; k++, i++) {
+            int64_t leaf = rail ? group * t->nics + k : group;
+            t->nic_leaf[i] = (int32_t)leaf;
+            t->nic_pod[i] = pod_of[leaf];
+        }
+        if (++in_group == t->npl)
+            in_group = 0, group++;
+    }
+    free(pod_of);
+    if (!t->dom) /* no NVLink links: routes never ask, and the GPU count is not bounded by links */
+        return;
+    t->gpu_dom = st_xmalloc((size_t)t->gpus * sizeof *t->gpu_dom);
+    for (int64_t g = 0, d = 0, in_dom = 0; g < t->gpus; g++) {
+        t->gpu_dom[g] = (int32_t)d;
+        if (++in_dom == t->dom)
+            in_dom = 0, d++;
+    }
+}
+
 int st_topo_new(const st_cluster_cfg *c, st_topo **out, st_err *err)
 {
     *out = NULL;
@@ -276,6 +317,7 @@ int st_topo_new(const st_cluster_cfg *c, st_topo **out, st_err *err)
         return rc;
     }
     fill_capacities(t);
+    fill_nic_places(t);
     *out = t;
     return 0;
 }
@@ -285,6 +327,9 @@ void st_topo_free(st_topo *t)
     if (!t)
         return;
     free(t->cap);
+    free(t->nic_leaf);
+    free(t->nic_pod);
+    free(t->gpu_dom);
     free(t->tier_base);
     free(t->tier_local);
     free(t->tier_read_w);
@@ -346,14 +391,15 @@ int st_topo_hashed(const st_topo *t, int32_t link)
 
 static int64_t nic_of(const st_topo *t, int64_t gpu)
 {
+    if (t->nics == t->gpn) /* a NIC a GPU: node * nics + local is the GPU's own id */
+        return gpu;
     int64_t node = gpu / t->gpn, local = gpu % t->gpn;
     return node * t->nics + local * t->nics / t->gpn;
 }
 
 static int64_t leaf_of_nic(const st_topo *t, int64_t nic)
 {
-    int64_t node = nic / t->nics, group = node / t->npl;
-    return t->kind == ST_TOPO_RAIL_OPTIMIZED ? group * t->nics + nic % t->nics : group;
+    return t->nic_leaf[nic];
 }
 
 static void check_gpu(const st_topo *t, int64_t gpu)
@@ -479,7 +525,7 @@ static int32_t spine_link(const st_topo *t, int64_t pod, int64_t j, int64_t c, i
 static int fabric_route(const st_topo *t, int64_t a, int64_t b, uint64_t key, int32_t *out, int n)
 {
     int64_t la = leaf_of_nic(t, a), lb = leaf_of_nic(t, b);
-    int64_t pa = la / t->ppod, pb = lb / t->ppod;
+    int64_t pa = t->nic_pod[a], pb = t->nic_pod[b];
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
         j = ecmp(key, a, b, 0, t->up);
@@ -498,7 +544,7 @@ static int path(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_
 {
     if (src == dst)
         return 0;
-    if (t->dom && src / t->dom == dst / t->dom) {
+    if (t->dom && t->gpu_dom[src] == t->gpu_dom[dst]) {
         out[0] = (int32_t)(t->base[ST_LEVEL_NVLINK] + 2 * src + UP);
         out[1] = (int32_t)(t->base[ST_LEVEL_NVLINK] + 2 * dst + DOWN);
         return 2;
@@ -600,6 +646,9 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
     check_endpoint(t, dst);
     int n;
     double extra = 0;
+    /* A GPU-to-GPU route without weights goes straight into a buffer that holds any route: the
+     * copy through hops was a library call a route (the collective model routes every member). */
+    int direct = !weights && max >= ST_TOPO_MAX_HOPS;
     if (src >= t->gpus && dst >= t->gpus) {
         ST_BUG("route between two storage tiers (%lld, %lld)", (long long)src, (long long)dst);
     } else if (src >= t->gpus || dst >= t->gpus) {
@@ -607,14 +656,15 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
         int tier = (int)((read ? src : dst) - t->gpus);
         n = storage_path(t, read ? dst : src, tier, read, key, hops, w);
         extra = t->tier_lat[tier];
+        direct = 0;
     } else {
-        n = path(t, src, dst, key, hops);
+        n = path(t, src, dst, key, direct ? links : hops);
         for (int i = 0; i < n; i++)
             w[i] = 1.0;
     }
     if (n > max)
         ST_BUG("route of %d links into a buffer of %d", n, max);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; !direct && i < n; i++) {
         links[i] = hops[i];
         if (weights)
             weights[i] = w[i];
