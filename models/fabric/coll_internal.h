@@ -111,8 +111,9 @@ typedef struct cost {
 /* LAY_ORDER keeps the given rank order as one group; LAY_GROUPS groups ranks by NVLink group. */
 typedef enum layout_mode { LAY_ORDER, LAY_GROUPS } layout_mode;
 
-/* Fill r->rank, r->grp_off, r->ngrp and r->nvl_groups from gpus (r->n of them) in mode. Returns
- * 0 or ST_EINVAL for a repeated GPU; r->rank and r->grp_off are then NULL or owned by r. */
+/* Fill r->rank (room for 2 r->n + 1: the ranks, then the groups' offsets), r->grp_off, r->ngrp
+ * and r->nvl_groups from gpus (r->n of them) in mode. Returns 0 or ST_EINVAL for a repeated
+ * GPU. */
 int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, st_err *err);
 
 /* Ranks in layout group g of r. */

@@ -66,9 +66,7 @@ int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, 
     r->nvl_groups = sort_groups(it, n);
     if (r->nvl_groups < 0)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "a collective lists gpu twice");
-    /* One block: the ranks, then the groups' n + 1 offsets (run_free frees it by r->rank). */
-    r->rank = st_xmalloc(sizeof *r->rank * (size_t)(2 * n + 1));
-    r->grp_off = r->rank + n;
+    r->grp_off = r->rank + n; /* after the ranks in the run's block (make_run) */
     if (mode == LAY_ORDER) {
         memcpy(r->rank, gpus, sizeof *r->rank * (size_t)n);
         r->ngrp = 1;
@@ -103,7 +101,9 @@ int64_t st__coll_grp_size(const run *r, int64_t g)
 void st__coll_node_share(const st_coll *cm, const run *r, int64_t *ppn, int64_t *nics)
 {
     int64_t node = r->rank[0] / cm->gpn;
-    unsigned char *seen = st_xcalloc((size_t)cm->nics, 1);
+    /* On the stack for a node of up to 64 NICs: every ring phase of every collective asks. */
+    unsigned char few[64] = {0};
+    unsigned char *seen = cm->nics <= 64 ? few : st_xcalloc((size_t)cm->nics, 1);
     *ppn = *nics = 0;
     for (int64_t i = 0; i < r->n; i++) {
         if (r->rank[i] / cm->gpn != node)
@@ -113,7 +113,8 @@ void st__coll_node_share(const st_coll *cm, const run *r, int64_t *ppn, int64_t 
         *nics += !seen[nic];
         seen[nic] = 1;
     }
-    free(seen);
+    if (seen != few)
+        free(seen);
 }
 
 static int nics_used(const st_coll *cm, const run *r)

@@ -45,10 +45,7 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
 
 static void run_free(run *r)
 {
-    if (!r)
-        return;
-    free(r->rank); /* and grp_off, in its block (st__coll_layout) */
-    free(r);
+    free(r); /* and its ranks and group offsets, in its block (make_run) */
 }
 
 void st_coll_free(st_coll *cm)
@@ -147,8 +144,14 @@ static run *make_run(st_coll *cm, const st_coll_spec *s, int *rc, st_err *err)
     *rc = st__coll_check_spec(cm, s, err);
     if (*rc)
         return NULL;
-    run *r = st_xcalloc(1, sizeof *r);
+    /* One block: the run, then its ranks and the groups' n + 1 offsets (st__coll_layout fills
+     * them). A send/recv pattern starts a run for every pair of its thousands of GPUs, and a
+     * second malloc and free each cost as much as the pair's layout. sizeof *r is a multiple of
+     * its alignment, which is an int64's. */
+    size_t n = (size_t)s->n;
+    run *r = st_xmalloc(sizeof *r + sizeof *r->rank * (2 * n + 1));
     *r = (run){.cm = cm,
+               .rank = (int64_t *)(r + 1),
                .op = s->op,
                .algo = s->algo,
                .proto = s->proto,
