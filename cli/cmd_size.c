@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "models/config/limits.h"
+#include "models/config/pools.h"
 #include "planner/size.h"
 #include "report/size_out.h"
 #include "scenarios/catalog.h"
@@ -28,6 +29,7 @@ typedef struct size_opts {
     int64_t gpus, racks;
     const char *unit;        /* --unit: node, rack, leaf or a node count; NULL: a node */
     const char *calibration; /* --calibration FILE */
+    const char *existing;    /* --existing POOL */
     long top;
     st_size_format format;
     const st_gpu_spec *gpu[MAX_AXIS];
@@ -347,7 +349,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
                                         "--delivery",
                                         "--unit",
                                         "--confidence",
-                                        "--calibration"};
+                                        "--calibration",
+                                        "--existing"};
     size_t i = 0, nk = sizeof known / sizeof *known;
     while (i < nk && strcmp(a, known[i]))
         i++;
@@ -382,6 +385,8 @@ static int parse_one(const char *a, const char *val, size_opts *o)
         o->workload = val;
     } else if (strcmp(a, "--calibration") == 0) {
         o->calibration = val;
+    } else if (strcmp(a, "--existing") == 0) {
+        o->existing = val;
     } else if (strcmp(a, "--unit") == 0) {
         return parse_unit(val, o);
     } else if (strcmp(a, "--confidence") == 0) {
@@ -485,9 +490,66 @@ static int emit(const size_opts *o, const st_size_report *rp, const st_size_resu
     return rc;
 }
 
-/* The search for workload w of s under o's options, and its report: the exit status. */
-static int size_workload(const size_opts *o, const st_scn *s, const st_workload_cfg *w)
+/* Add GPU type g to o's --gpu-types unless it is there: 0, or a usage error past MAX_AXIS. */
+static int add_type(size_opts *o, const st_gpu_spec *g)
 {
+    for (size_t i = 0; i < o->n_gpu; i++)
+        if (strcmp(o->gpu[i]->name, g->name) == 0)
+            return 0;
+    if (o->n_gpu == MAX_AXIS)
+        return st_cli_usage_error("size", "--existing: more than %d GPU types to search", MAX_AXIS);
+    o->gpu[o->n_gpu++] = g;
+    return 0;
+}
+
+/* --existing POOL (docs/guide/sizing.md, "Growing an existing fleet"): the pool's cluster as
+ * it stands into *one (its GPU type, its nodes, the cluster's fabric) and its index into *k; o's
+ * GPU types: the pool's first, then --gpu-types' or, without them, the other pools' types.
+ * Power and cooling budgets are refused: the existing pool's own load is not known here. 0, or
+ * the exit status of a usage error. */
+static int existing_of(size_opts *o, const st_scn *s, st_cluster_cfg *one, int *k)
+{
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    if (c->n_pools < 1)
+        return st_cli_usage_error("size",
+                                  "--existing %s: %s has one GPU type; name a pool of "
+                                  "its cluster.pools",
+                                  o->existing, o->file);
+    for (*k = 0; *k < c->n_pools && strcmp(c->pools[*k].name, o->existing); ++*k)
+        ;
+    if (*k == c->n_pools)
+        return st_cli_usage_error("size", "--existing: %s has no pool '%s' (its first: '%s')",
+                                  o->file, o->existing, c->pools[0].name);
+    if (o->power_w > 0 || o->cooling_w[0] > 0 || o->cooling_w[1] > 0 || o->cooling_w[2] > 0)
+        return st_cli_usage_error("size",
+                                  "--existing takes no power or cooling budget: what "
+                                  "the pool kept draws for its own work is not modelled here; "
+                                  "check the grown fleet with strata run");
+    st_pools_view(c, *k, one);
+    one->nodes = c->pools[*k].nodes;
+    const st_gpu_spec *given[MAX_AXIS];
+    size_t n = o->n_gpu;
+    memcpy(given, o->gpu, n * sizeof *given);
+    o->n_gpu = 0;
+    int rc = add_type(o, one->gpu);
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = add_type(o, given[i]);
+    for (int i = 0; !n && i < c->n_pools && !rc; i++)
+        rc = add_type(o, c->pools[i].gpu);
+    return rc;
+}
+
+/* The search for workload w of s under o's options, and its report: the exit status. */
+static int size_workload(const size_opts *o0, const st_scn *s, const st_workload_cfg *w)
+{
+    size_opts opts = *o0, *o = &opts;
+    st_cluster_cfg one;
+    const st_cluster_cfg *cl = st_scn_cluster(s);
+    int pool = -1, erc;
+    if (o->existing && (erc = existing_of(o, s, &one, &pool)))
+        return erc;
+    if (o->existing)
+        cl = &one;
     const st_cost_cfg *cost = st_scn_cost(s);
     const char *goal = o->goal ? o->goal : cost ? "cost" : "gpu-hours";
     const st_failures_cfg *fail = st_scn_failures(s);
@@ -495,12 +557,13 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
     st_size_variant *vars = variants_of(o, &nv);
     /* Without --budget power=, the scenario's own facility.power_capacity is the budget: the
      * cap the audit checks the facility peak against (models/plant/plant.h). */
-    double cap = st_scn_cluster(s)->facility.power_capacity_w;
+    double cap = o->existing ? 0 : cl->facility.power_capacity_w;
     double power_w = o->power_w > 0 ? o->power_w : cap > 0 ? cap : 0;
     /* and its cooling capacities the cooling budgets (plant.h st_plant_heat) */
-    const st_facility_cfg *fc = &st_scn_cluster(s)->facility;
-    const double fcool[3] = {fc->cooling_capacity_w, fc->air_cooling_capacity_w,
-                             fc->liquid_cooling_capacity_w};
+    const st_facility_cfg *fc = &cl->facility;
+    const double fcool[3] = {o->existing ? 0 : fc->cooling_capacity_w,
+                             o->existing ? 0 : fc->air_cooling_capacity_w,
+                             o->existing ? 0 : fc->liquid_cooling_capacity_w};
     double cool[3];
     for (int i = 0; i < 3; i++)
         cool[i] = o->cooling_w[i] > 0 ? o->cooling_w[i] : fcool[i];
@@ -519,12 +582,14 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .goal = strcmp(goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
                          .cost = cost,
                          .seed = st_scn_seed(s),
-                         .unit_nodes = unit_nodes(o, st_scn_cluster(s)),
+                         .unit_nodes = unit_nodes(o, cl),
                          .confidence = o->confidence,
+                         .existing_gpu = o->existing ? cl->gpu : NULL,
+                         .existing_nodes = o->existing ? cl->nodes : 0,
                          .rows = (size_t)o->top};
     st_size_result r;
     st_err err = {0};
-    int rc = st_size_search(st_scn_cluster(s), w, &spec, &r, &err);
+    int rc = st_size_search(cl, w, &spec, &r, &err);
     if (rc) {
         st_cli_print_err(&err);
         free(vars);
@@ -540,6 +605,7 @@ static int size_workload(const size_opts *o, const st_scn *s, const st_workload_
                          .failures = fail && fail->n_classes > 0,
                          .experts = w->model && w->model->experts > 0,
                          .memory = w->checkpoint.enabled && w->checkpoint.memory.enabled,
+                         .existing = o->existing,
                          .power_from = o->power_w > 0 ? "--budget"
                                        : cap > 0      ? "facility.power_capacity"
                                                       : NULL};
@@ -560,10 +626,11 @@ int st_cmd_size(int argc, char **argv)
         return ST_EXIT_INPUT;
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
-    if ((rc = st_cli_refuse_pools("size", s,
-                                  "sizing designs a cluster of one GPU type, and this one has "
-                                  "cluster.pools: size each type's workload on a one-type "
-                                  "scenario, or search types with --gpu-types")) ||
+    if ((!o.existing &&
+         (rc = st_cli_refuse_pools("size", s,
+                                   "sizing designs a cluster of one GPU type, and this one has "
+                                   "cluster.pools: keep one pool and search what to add with "
+                                   "--existing POOL, or size a one-type scenario"))) ||
         (rc = st_cli_check_outputs("size", s, &out, 1))) {
         st_scn_free(s);
         return rc;

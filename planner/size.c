@@ -206,9 +206,9 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
         [ST_BIND_DEADLINE] = f->train_conf_s / s->deadline_s,
         [ST_BIND_POWER] =
             s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
-        [ST_BIND_GPUS] = s->gpus > 0 ? (double)f->gpus / (double)s->gpus : 0,
-        [ST_BIND_RACKS] = s->racks > 0 ? (double)f->racks / (double)s->racks : 0,
-        [ST_BIND_CAPEX] = s->capex_usd > 0 ? f->capex_usd / s->capex_usd : 0,
+        [ST_BIND_GPUS] = s->gpus > 0 ? (double)f->fleet_gpus / (double)s->gpus : 0,
+        [ST_BIND_RACKS] = s->racks > 0 ? (double)f->fleet_racks / (double)s->racks : 0,
+        [ST_BIND_CAPEX] = s->capex_usd > 0 ? f->bought_usd / s->capex_usd : 0,
         [ST_BIND_TCO] = s->tco_usd_per_year > 0 ? f->per_year_usd / s->tco_usd_per_year : 0,
         [ST_BIND_COOLING] = cooling_use(f, s)}; /* fabric and storage: by the deadline's time */
     st_size_bind b = ST_BIND_MEMORY;
@@ -260,8 +260,9 @@ static int in_time_now(const st_size_cfg *f, const st_size_spec *s)
  * unknown figure (no prices) never meets its budget; cmd_size refuses such a budget first. */
 static int within_fixed(const st_size_cfg *f, const st_size_spec *s)
 {
-    return f->ports <= f->switch_ports && (!(s->racks > 0) || f->racks <= s->racks) &&
-           (!(s->capex_usd > 0) || (f->capex_usd >= 0 && f->capex_usd <= s->capex_usd)) &&
+    return f->ports <= f->switch_ports && (!(s->racks > 0) || f->fleet_racks <= s->racks) &&
+           (!(s->gpus > 0) || f->fleet_gpus <= s->gpus) &&
+           (!(s->capex_usd > 0) || (f->bought_usd >= 0 && f->bought_usd <= s->capex_usd)) &&
            (!(s->tco_usd_per_year > 0) ||
             (f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
 }
@@ -321,6 +322,45 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
     }
 }
 
+/* Whether f is of the existing pool's GPU type (shape c's), growing that pool. */
+static int grows_existing(const st_cluster_cfg *c, const st_size_spec *s)
+{
+    return s->existing_gpu && strcmp(c->gpu->name, s->existing_gpu->name) == 0;
+}
+
+/* f's nodes bought and the fleet the GPU and rack budgets count, on shape c: with an existing
+ * pool of N0 nodes, a shape of n nodes of its type grows it to max(n, N0), buying the excess;
+ * one of another type is a pool of its own beside it (N0 + n nodes, each pool's racks its
+ * own). Without one, the shape. */
+static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg *f)
+{
+    int64_t npr = c->racks.nodes_per_rack, n0 = s->existing_nodes, n = f->nodes;
+    f->added_nodes = n;
+    f->fleet_gpus = f->gpus;
+    f->fleet_racks = f->racks;
+    if (!s->existing_gpu)
+        return;
+    int same = grows_existing(c, s);
+    f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
+    int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
+    f->fleet_gpus = fleet * c->gpus_per_node;
+    f->fleet_racks = same ? (fleet + npr - 1) / npr : (n0 + npr - 1) / npr + f->racks;
+}
+
+/* What f buys (bought_usd) and the key it ranks by first (added_key). */
+static void bought_of(const st_size_spec *s, st_size_cfg *f)
+{
+    f->bought_usd = f->capex_usd;
+    f->added_key = 0;
+    if (!s->existing_gpu)
+        return;
+    if (f->added_nodes == 0)
+        f->bought_usd = 0; /* it runs on the pool already owned */
+    else if (f->capex_usd >= 0)
+        f->bought_usd = f->capex_usd * (double)f->added_nodes / (double)f->nodes;
+    f->added_key = f->bought_usd >= 0 ? f->bought_usd : INFINITY;
+}
+
 /* Time, power and price of plan p, simulated, into f. */
 static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                     const st_size_spec *s, st_size_cfg *f, st_err *err)
@@ -360,6 +400,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->storage_s = st__size_life_storage_s(&k->life, f->work_s, f->train_s, f->ckpt_every_s);
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
     f->racks = (k->c.nodes + k->c.racks.nodes_per_rack - 1) / k->c.racks.nodes_per_rack;
+    fleet_of(&k->c, s, f);
     f->capex_usd = -1;
     f->per_year_usd = -1;
     f->step = r;
@@ -372,6 +413,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     }
     if (s->cost)
         price(k, p, s, step_j, tps, f);
+    bought_of(s, f);
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
     f->binds = binds_of(f, s);
@@ -606,6 +648,8 @@ static int rank_cmp(const void *pa, const void *pb)
     const st_size_cfg *a = pa, *b = pb;
     if (a->feasible != b->feasible)
         return b->feasible - a->feasible;
+    if (a->feasible && a->added_key != b->added_key) /* --existing: what it buys first */
+        return a->added_key < b->added_key ? -1 : 1;
     double ka = a->feasible ? a->objective : a->train_s,
            kb = b->feasible ? b->objective : b->train_s;
     if (ka != kb)
@@ -711,7 +755,9 @@ static int over_growing(const st_size_cfg *f, const st_cluster_cfg *c, const st_
     double floor = power_floor(c, f->nodes); /* every watt drawn is heat to reject as well */
     return (s->power_w > 0 && fmax(f->power_lb, floor) > s->power_w) ||
            (s->cooling_w > 0 && floor > s->cooling_w) ||
-           (s->capex_usd > 0 && f->capex_usd > s->capex_usd) ||
+           (s->capex_usd > 0 && f->bought_usd > s->capex_usd) ||
+           (s->gpus > 0 && f->fleet_gpus > s->gpus) ||
+           (s->racks > 0 && f->fleet_racks > s->racks) ||
            (s->tco_usd_per_year > 0 && f->per_year_usd > s->tco_usd_per_year);
 }
 
@@ -721,7 +767,7 @@ static int over_growing(const st_size_cfg *f, const st_cluster_cfg *c, const st_
 static int over_grown(const st_size_cfg *f, const st_cluster_cfg *c, const st_size_spec *s)
 {
     return over_growing(f, c, s) || !within_plant(f, s) ||
-           (s->capex_usd > 0 && !(f->capex_usd >= 0 && f->capex_usd <= s->capex_usd)) ||
+           (s->capex_usd > 0 && !(f->bought_usd >= 0 && f->bought_usd <= s->capex_usd)) ||
            (s->tco_usd_per_year > 0 &&
             !(f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
 }

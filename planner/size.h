@@ -89,6 +89,13 @@ typedef struct st_size_spec {
      * upper end of the step model's error band at this level (models/forecast/band.h,
      * st_band_upper) does; 0: the point forecast, as before */
     double confidence;
+    /* --existing: a pool kept as it is (docs/guide/sizing.md, "Growing an existing fleet"): its
+     * GPU type and nodes. A configuration of that type grows it, buying the nodes past it; one
+     * of another type is a new pool beside it (a job does not span pools, docs/models/pools.md).
+     * The GPU and rack budgets count the whole fleet, the capex budget what is bought, and the
+     * rows rank by what they buy first. NULL: none. */
+    const st_gpu_spec *existing_gpu;
+    int64_t existing_nodes;
     size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
                     the top N passes N); 0: every row. The plant model, most of a
                     configuration's time, then runs only where its answer is needed. */
@@ -111,7 +118,16 @@ typedef struct st_size_cfg {
     double ckpt_every_s;  /* the persistent cadence searched that trains soonest; 0: none */
     double mem_every_s;   /* with checkpoint.memory, the in-memory cadence paired with it */
     int64_t racks;        /* racks the shape fills */
-    double capex_usd;     /* the shape's nodes and switches at the cost: prices; < 0 unknown */
+    /* With spec->existing_gpu: the nodes it buys (of its own type: those past the existing
+     * pool; of another: all of them), and the fleet the GPU and rack budgets count; without,
+     * the shape's. */
+    int64_t added_nodes, fleet_gpus, fleet_racks;
+    double bought_usd; /* the capex of what it buys: capex_usd, or with spec->existing_gpu its
+                          added nodes' share of it (switches and racks grow with the nodes);
+                          < 0 unknown */
+    double added_key;  /* ranks feasible rows before the objective: bought_usd with
+                          spec->existing_gpu (unknown: INFINITY), else 0 */
+    double capex_usd;  /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     const char *price_source;   /* where the price of its GPU type that sets its cost comes from
                                    (the node's on premises, the GPU-hour's rented): a preset table
                                    row's source or the scenario's key; NULL: none (borrowed from

@@ -67,7 +67,29 @@ static void text_header(sbuf *b, const st_size_report *rp)
         put(b, "goodput   ckpt_s %s", rp->memory ? "   mem_s " : "");
     if (rp->spec->n_variants)
         put(b, "%-24s ", "variant");
+    if (rp->existing)
+        put(b, "%-16s %11s ", "added", "bought_usd");
     put(b, "binds\n");
+}
+
+/* The type f's added nodes are of: the variant's GPU, else the existing pool's. */
+static const char *added_gpu(const st_size_report *rp, const st_size_cfg *f)
+{
+    const st_size_spec *s = rp->spec;
+    return f->variant < s->n_variants && s->variants[f->variant].gpu
+               ? s->variants[f->variant].gpu->name
+               : s->existing_gpu->name;
+}
+
+/* --existing: what row f adds to the pool kept, and what that costs. */
+static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
+{
+    char add[64] = "nothing", usd[32] = "-";
+    if (f->added_nodes > 0)
+        snprintf(add, sizeof add, "+%lld %.30s", (long long)f->added_nodes, added_gpu(rp, f));
+    if (f->bought_usd >= 0)
+        snprintf(usd, sizeof usd, "%.4g", f->bought_usd);
+    put(b, "%-16s %11s ", add, usd);
 }
 
 static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
@@ -102,6 +124,8 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         put(b, "%-24s ", variant_name(rp, f, &var));
         free(var.s);
     }
+    if (rp->existing)
+        text_added(b, rp, f);
     put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
 }
 
@@ -225,6 +249,13 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             100 * rp->spec->confidence);
     put(b, " (docs/models/error-band.md)\n");
     text_prices(b, rp, r);
+    if (rp->existing)
+        put(b,
+            "existing pool %s kept: %lld nodes of %s; a row of its type grows it, one of another "
+            "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
+            "its capex), then by %s; power and cooling not budgeted\n",
+            rp->existing, (long long)rp->spec->existing_nodes, rp->spec->existing_gpu->name,
+            rp->goal);
     put(b, "\nranked (top %zu):\n", rp->top);
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
@@ -287,6 +318,11 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     num(o, "facility_w", f->facility_w, 1);
     num(o, "heat_w", f->heat.total_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
+    if (rp->existing) {
+        cJSON_AddNumberToObject(o, "added_nodes", (double)f->added_nodes);
+        cJSON_AddStringToObject(o, "added_gpu", added_gpu(rp, f));
+        num(o, "bought_usd", f->bought_usd, f->bought_usd >= 0);
+    }
     cJSON_AddStringToObject(o, "topology", st_topology_names[f->topology]);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);
     cJSON_AddBoolToObject(o, "front", f->front);
@@ -303,6 +339,12 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->spec->confidence > 0)
         cJSON_AddNumberToObject(root, "confidence", rp->spec->confidence);
     cJSON_AddStringToObject(root, "goal", rp->goal);
+    if (rp->existing) {
+        cJSON *e = cJSON_AddObjectToObject(root, "existing");
+        cJSON_AddStringToObject(e, "pool", rp->existing);
+        cJSON_AddStringToObject(e, "gpu", rp->spec->existing_gpu->name);
+        cJSON_AddNumberToObject(e, "nodes", (double)rp->spec->existing_nodes);
+    }
     if (rp->power_from) {
         cJSON_AddNumberToObject(root, "power_budget_w", rp->spec->power_w);
         cJSON_AddStringToObject(root, "power_budget_from", rp->power_from);

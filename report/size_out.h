@@ -30,6 +30,7 @@ typedef struct st_size_report {
     /* where spec->power_w came from: "--budget" or "facility.power_capacity" (the scenario's,
      * taken when --budget states no power=); NULL without a power budget */
     const char *power_from;
+    const char *existing; /* --existing: the pool kept (spec->existing_gpu and _nodes), or NULL */
 } st_size_report;
 
 /* The report of r in format f, malloc'd. */

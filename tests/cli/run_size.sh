@@ -344,5 +344,34 @@ for args in "--delivery rented" "--delivery cloud,cloud" "--delivery ,cloud"; do
     expect "usage error: '$args'" 2 $?
 done
 
+# --existing POOL (sizing.md, "Growing an existing fleet"): a loose deadline is met on the pool
+# kept (nothing bought); a tight one adds nodes, of its type or a new pool's; the GPU budget
+# counts the pool kept with what is added (2,048 + 2,048 GPUs fit 4,096, not 4,095); a pool
+# the scenario lacks, a one-type scenario and a power budget are usage errors; a pooled
+# scenario without --existing is refused.
+mixed=$src/scenarios/examples/mixed-h100-b200.yaml
+first_row() { # ARGS...: pool kept, then rank 1's added nodes, type, bought_usd, feasible, binds
+    "$strata" size "$mixed" --existing h100 --workload 70b-h100 --top 1 --format json "$@" \
+        2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin); r = d["ranked"][0]
+print(d["existing"]["pool"], r["added_nodes"], r["added_gpu"], r["bought_usd"], r["feasible"],
+      r["binds"])'
+}
+expect "--existing: a loose deadline buys nothing" "h100 0 h100-sxm 0 True memory" \
+    "$(first_row --deadline 3d)"
+expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 95140864 True gpus" \
+    "$(first_row --deadline 1.5h --budget gpus=4096)"
+expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 166400000 False gpus" \
+    "$(first_row --deadline 1.5h --budget gpus=4095)"
+for args in "$scn --existing x" "$mixed --existing h200" "$mixed --existing h100 --budget power=5MW"; do
+    n=$((n + 1))
+    "$strata" size $args --deadline 1h >/dev/null 2>&1
+    [ $? -eq 2 ] || bad "usage error: '$args'"
+done
+"$strata" size "$mixed" --deadline 1h >/dev/null 2>"$tmp/e"
+expect "a pooled scenario without --existing is refused" \
+    "$mixed:13:5: error: strata size: sizing designs a cluster of one GPU type, and this one has cluster.pools: keep one pool and search what to add with --existing POOL, or size a one-type scenario" \
+    "$(head -1 "$tmp/e")"
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
