@@ -222,6 +222,13 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
                     row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);
         row->n_waits = st_report_waits_h(&run.cluster, row->waits_h);
+        if (run.cluster.n_pool > 0) { /* each pool's share, named by the scenario's pools */
+            size_t bytes = (size_t)run.cluster.n_pool * sizeof *row->pool;
+            row->pool = st_xmalloc(bytes);
+            memcpy(row->pool, run.cluster.pool, bytes);
+            row->n_pool = run.cluster.n_pool;
+            row->pool_cfg = st_scn_cluster(s)->pools;
+        }
     }
     st_run_release(&run);
     return rc;
@@ -260,6 +267,24 @@ static void summarise(st_compare_row *row, const st_compare_row *one, size_t n)
     }
 }
 
+/* Each pool's figures over the replicas one[0 .. n) (one[0] is row's own): the means of its
+ * waits and utilisations, the fewest jobs it finished. */
+static void pools_over_replicas(st_compare_row *row, const st_compare_row *one, size_t n)
+{
+    for (int k = 0; k < row->n_pool; k++) {
+        st_cluster_pool_stats *p = &row->pool[k];
+        double wait = 0, util = 0;
+        for (size_t r = 0; r < n; r++) {
+            const st_cluster_pool_stats *q = &one[r].pool[k];
+            wait += q->mean_wait_s;
+            util += q->utilization;
+            p->finished = q->finished < p->finished ? q->finished : p->finished;
+        }
+        p->mean_wait_s = wait / (double)n;
+        p->utilization = util / (double)n;
+    }
+}
+
 /* The policy under seeds seed .. seed + replicas - 1: one run's row, or the means and sample
  * standard deviations of its figures (finished: the fewest any replica finished). 0, or
  * ST_EXIT_SIM after a run's error. */
@@ -276,13 +301,19 @@ static int run_replicas(const st_scn *s, uint64_t seed, int64_t replicas, const 
     for (int64_t k = 1; k < replicas; k++) {
         int bad = run_one(s, seed + (uint64_t)k, policy, placement, &one[k]);
         free(one[k].waits_h); /* the CDF shows the first replica's waits */
+        one[k].waits_h = NULL;
         if (bad) {
+            for (int64_t r = 1; r < k; r++)
+                st_compare_row_release(&one[r]);
             free(one);
             return ST_EXIT_SIM;
         }
         finished = one[k].st.finished < finished ? one[k].st.finished : finished;
     }
     summarise(row, one, (size_t)replicas);
+    pools_over_replicas(row, one, (size_t)replicas);
+    for (int64_t k = 1; k < replicas; k++)
+        st_compare_row_release(&one[k]);
     row->st.finished = finished;
     row->st.unfinished = row->st.jobs - row->st.too_big - finished;
     free(one);
@@ -316,7 +347,7 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
         free(text);
     }
     for (size_t i = 0; i < n; i++)
-        free(rows[i].waits_h);
+        st_compare_row_release(&rows[i]);
     free(rows);
     return rc;
 }

@@ -31,7 +31,16 @@ typedef struct st_compare_row {
      * middle, (hi - lo) / (hi + lo) (models/forecast/band.h); 0: no job has one (trace jobs
      * replay their recorded durations). */
     double band_half;
+    /* On a cluster of several pools, each pool's share (models/sched/cluster.h; with replicas,
+     * the means of its waits and utilisations, the fewest finished), named by pool_cfg[k];
+     * n_pool 0 otherwise. Owned: st_compare_row_release frees it. */
+    st_cluster_pool_stats *pool;
+    int n_pool;
+    const st_pool_cfg *pool_cfg;
 } st_compare_row;
+
+/* Free what row r owns. */
+void st_compare_row_release(st_compare_row *r);
 
 /* The figure columns whose values move with the step model's error: times, energy, money. Of
  * those, whether row i's figure k is within the band of the best (least) row's, v - best <=

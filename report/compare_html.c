@@ -48,6 +48,52 @@ static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
     free(path);
 }
 
+/* Whether key k of a policy's row is shown apart from the policies' table: its spread (in each
+ * figure's cell) and its pools (pools_table). */
+static int own_table(const cJSON *k)
+{
+    return strcmp(k->string, "spread") == 0 || strcmp(k->string, "pools") == 0;
+}
+
+/* On a cluster of several pools, a row per policy and pool: its share of the run. */
+static void pools_table(FILE *out, const cJSON *pols)
+{
+    static const char *const keys[] = {"jobs", "finished", "mean_wait_s", "utilization"};
+    const char *heads[6] = {"Policy", "Pool"};
+    if (!pols->child || !cJSON_GetObjectItemCaseSensitive(pols->child, "pools"))
+        return;
+    for (int c = 0; c < 4; c++) {
+        char *path = st_xasprintf("policies[].pools[].%s", keys[c]);
+        const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
+        heads[2 + c] = f ? f->label : keys[c];
+        free(path);
+    }
+    st_html_heading(out, 2, "pools", "By pool");
+    st_html_table_begin(out, "table-pools", heads, 6);
+    size_t i = 0;
+    char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
+    for (const cJSON *p = pols->child; p; p = p->next, i++) {
+        size_t k = 0;
+        const cJSON *label = cJSON_GetObjectItemCaseSensitive(p, "policy");
+        for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "pools")->child; e;
+             e = e->next, k++) {
+            st_html_row_begin(out);
+            st_html_cell(out, cJSON_IsString(label) ? label->valuestring : "");
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+            st_html_cell(out, cJSON_IsString(name) ? name->valuestring : "");
+            for (int c = 0; c < 4; c++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, keys[c]);
+                char *path = st_xasprintf("policies[%zu].pools[%zu].%s", i, k, keys[c]);
+                st_html_cell_num(out, path, st_report_value_exact(v, eb, sizeof eb),
+                                 st_report_value_text(ST_DOC_COMPARE, path, v, tb, sizeof tb));
+                free(path);
+            }
+            st_html_row_end(out);
+        }
+    }
+    st_html_table_end(out);
+}
+
 /* The table of policies: a column per figure of the first row (its spread, with replicas, is in
  * each figure's cell, not a column of its own). */
 static void policy_table(FILE *out, const cJSON *pols)
@@ -59,7 +105,7 @@ static void policy_table(FILE *out, const cJSON *pols)
     const char **heads = st_xcalloc(nk + 1, sizeof *heads);
     nk = 0;
     for (const cJSON *k = first ? first->child : NULL; k; k = k->next)
-        if (strcmp(k->string, "spread") != 0) {
+        if (!own_table(k)) {
             char *path = st_xasprintf("policies[].%s", k->string);
             const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
             free(path);
@@ -69,7 +115,7 @@ static void policy_table(FILE *out, const cJSON *pols)
     for (const cJSON *p = pols->child; p; p = p->next, i++) {
         st_html_row_begin(out);
         for (const cJSON *k = p->child; k; k = k->next)
-            if (strcmp(k->string, "spread") != 0)
+            if (!own_table(k))
                 policy_cell(out, p, k, i);
         st_html_row_end(out);
     }
@@ -94,6 +140,7 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     free(summary);
     st_html_heading(out, 2, "policies", "Policies");
     policy_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
+    pools_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
     st_html_heading(out, 2, "charts", "Charts");
     st_svg_series *s = st_xcalloc(n ? n : 1, sizeof *s);
     size_t drawn = 0;

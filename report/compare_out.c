@@ -171,6 +171,43 @@ static void table(FILE *out, const st_compare_row *rows, size_t n, int md, int s
     }
 }
 
+/* On a cluster of several pools, each row's pools under the table: jobs, finished, mean wait
+ * to first start and utilisation (docs/models/pools.md), a line per row and pool. */
+static void pools_table(FILE *out, const st_compare_row *rows, size_t n, int md)
+{
+    if (!n || !rows[0].n_pool)
+        return;
+    int w = 8, wp = 4;
+    char a[32];
+    for (size_t i = 0; i < n; i++) {
+        w = (int)strlen(rows[i].label) > w ? (int)strlen(rows[i].label) : w;
+        for (int k = 0; k < rows[i].n_pool; k++)
+            wp = (int)strlen(rows[i].pool_cfg[k].name) > wp ? (int)strlen(rows[i].pool_cfg[k].name)
+                                                            : wp;
+    }
+    fprintf(out,
+            md ? "\nBy pool:\n\n| policy | pool | jobs | finished | wait mean | util |\n"
+                 "|---|---|---:|---:|---:|---:|\n"
+               : "\nby pool:\n%-*s  %-*s  %6s  %8s  %10s  %8s\n",
+            w, "policy", wp, "pool", "jobs", "finished", "wait mean", "util");
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < rows[i].n_pool; k++) {
+            const st_cluster_pool_stats *p = &rows[i].pool[k];
+            st_unit_format(p->mean_wait_s, ST_DIM_TIME, a, sizeof a);
+            if (md) {
+                fputs("| ", out);
+                st_report_md_cell(out, rows[i].label);
+                fputs(" | ", out);
+                st_report_md_cell(out, rows[i].pool_cfg[k].name);
+                fprintf(out, " | %zu | %zu | %s | %.2f%% |\n", p->jobs, p->finished, a,
+                        100 * p->utilization);
+            } else {
+                fprintf(out, "%-*s  %-*s  %6zu  %8zu  %10s  %7.2f%%\n", w, rows[i].label, wp,
+                        rows[i].pool_cfg[k].name, p->jobs, p->finished, a, 100 * p->utilization);
+            }
+        }
+}
+
 /* Under the table: the band, and for each column that moves with it the rows within it of the
  * best: their differences from the best are smaller than the step model's error. */
 static void band_notes(FILE *out, const st_compare_row *rows, size_t n, int md)
@@ -269,6 +306,23 @@ static void json_figures(cJSON *o, const st_compare_row *rows, size_t n, const d
             cJSON_AddNumberToObject(o, key_of(figs[k]), v[k]);
 }
 
+/* policies[].pools: each pool's share of row r's run, on a cluster of several pools. */
+static void json_pools(cJSON *o, const st_compare_row *r)
+{
+    if (!r->n_pool)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(o, "pools");
+    for (int k = 0; k < r->n_pool; k++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", r->pool_cfg[k].name);
+        cJSON_AddNumberToObject(e, "jobs", (double)r->pool[k].jobs);
+        cJSON_AddNumberToObject(e, "finished", (double)r->pool[k].finished);
+        cJSON_AddNumberToObject(e, "mean_wait_s", r->pool[k].mean_wait_s);
+        cJSON_AddNumberToObject(e, "utilization", r->pool[k].utilization);
+        cJSON_AddItemToArray(a, e);
+    }
+}
+
 static char *json(const st_compare_doc *d)
 {
     const st_compare_row *rows = d->rows;
@@ -292,6 +346,7 @@ static char *json(const st_compare_doc *d)
         cJSON_AddNumberToObject(o, "finished", (double)r->st.finished);
         cJSON_AddNumberToObject(o, "unfinished", (double)r->st.unfinished);
         json_figures(o, rows, n, r->v);
+        json_pools(o, r);
         if (spread) /* the sample standard deviation of each figure over the replicas */
             json_figures(cJSON_AddObjectToObject(o, "spread"), rows, n, r->sd);
         if (w > 0) { /* the figures within the band of the best row's */
@@ -351,7 +406,16 @@ char *st_compare_render(const st_compare_doc *d, st_compare_format f)
             free(j);
         }
         table(out, rows, n, f == ST_CMP_MARKDOWN, spread);
+        pools_table(out, rows, n, f == ST_CMP_MARKDOWN);
         band_notes(out, rows, n, f == ST_CMP_MARKDOWN);
     }
     return st_report_close(out, &buf);
+}
+
+void st_compare_row_release(st_compare_row *r)
+{
+    free(r->waits_h);
+    free(r->pool);
+    r->waits_h = NULL;
+    r->pool = NULL;
 }

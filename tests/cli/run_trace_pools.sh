@@ -3,7 +3,7 @@
 # pool trace.pools maps its GPU type to (the first of a '|' list it maps; `any` for none), a
 # type it does not map makes the row malformed, a job larger than its pool is never submitted,
 # and scheduler.pools counts each pool's jobs; every policy runs the trace (`compare`), each
-# finishing every job; Alibaba's openb pod list (format openb) reads its run time as deletion
+# finishing every job, with its pools' figures; Alibaba's openb pod list (format openb) reads its run time as deletion
 # less scheduled time and leaves CPU pods out.
 # Usage: run_trace_pools.sh STRATA SOURCE_DIR
 set -u
@@ -59,6 +59,13 @@ expect "compare has a row per registered policy" "fifo backfill sjf srtf srsf ga
 col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^finished$' | cut -d: -f1)
 expect "every policy finishes the six jobs" "6" \
     "$(awk -F, -v c="$col" 'NR > 1 { print $c }' "$tmp/c.csv" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+# compare gives each policy's pools their own figures: every policy puts the same jobs in each.
+"$strata" compare "$tmp/s.yaml" --format json -o "$tmp/c.json" 2>/dev/null
+expect "compare's pools per policy" "small:3:3 big:3:3" "$(python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["policies"]
+print(" ".join(sorted({" ".join("%s:%d:%d" % (p["name"], p["jobs"], p["finished"])
+                                for p in r["pools"]) for r in rows})))' "$tmp/c.json")"
 
 # openb: pods 1 and 3 (no gpu_spec) to `any`, pod 2 (T4) to small, pod 4 never scheduled
 # (malformed), pod 5 a CPU pod (left out).
