@@ -153,10 +153,15 @@ static char *yaml_of(const cal_opts *o, const st_cal_input *in, const st_cal_res
         if (r->fit[t].fitted)
             fprintf(out, "  %s: %.6g%s  # %s\n", st_cal_term_name((st_cal_term)t), v[t], unit[t],
                     fit_line(&r->fit[t], line, sizeof line));
+    if (c->steps)
+        fprintf(out,
+                "  # the error band of a calibrated cluster: its own residuals times how "
+                "far published\n  # calibrations on a small scale missed at larger ones "
+                "(docs/models/error-band.md)\n  steps: %d\n",
+                c->steps);
     if (c->n_residuals) {
         fprintf(out, "  # each measured step over its prediction with itself left out of the "
-                     "fit: the error band's\n  # runs once there are 9 "
-                     "(docs/models/error-band.md)\n  residuals: [");
+                     "fit\n  residuals: [");
         for (int i = 0; i < c->n_residuals; i++)
             fprintf(out, "%s%.6g", i ? ", " : "", c->residuals[i]);
         fprintf(out, "]\n");

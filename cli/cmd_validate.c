@@ -185,6 +185,53 @@ static int run_residuals(const char *dir)
 
 /* ---- calibration split: calibrate on the smallest scale, predict the rest ------------------- */
 
+/* Each predicted run of DIR's calibration splits whose fit was not refused, as a line of
+ * tools/band_rows.sh's transfer input: its measured step over the calibrated forecast's, in
+ * --residuals' columns. The calibrated band's scale-transfer runs (docs/models/error-band.md). */
+static int run_transfer(const char *dir)
+{
+    st_valid_split *sp = NULL;
+    size_t n = 0;
+    st_diag d = {0};
+    st_err err = {0};
+    if (st_valid_splits(dir, &sp, &n, &d, &err)) {
+        print_case_error("calibration split", 0, &d, &err);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < sp[i].n_eval && !sp[i].refused; j++) {
+            const st_valid_split_run *r = &sp[i].runs[j];
+            printf("%s\t%s\t%s\t%d\t%s\t%lld\t%.6g\n", r->name, sp[i].set,
+                   st_gpu_arch_name(r->key.arch), r->key.moe, st_precision_names[r->key.prec],
+                   (long long)r->key.gpus, r->ratio);
+        }
+    }
+    free(sp);
+    return 0;
+}
+
+/* The predicted runs of splits sp[0..n) against the band each would carry: how many inside,
+ * and the median width. The goal (issue 31): 75-85% inside at 80%, over every set's splits
+ * (tests/cli/check_band_rows.sh sums this line over the sets). */
+static void print_split_band(const st_valid_split *sp, size_t n, int md)
+{
+    int all = 0, in = 0, nw = 0;
+    for (size_t i = 0; i < n; i++)
+        all += sp[i].n_eval;
+    double *w = st_xcalloc(all ? (size_t)all : 1, sizeof *w);
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < sp[i].n_eval; j++) {
+            in += sp[i].runs[j].covered;
+            if (sp[i].runs[j].width > 0)
+                w[nw++] = sp[i].runs[j].width;
+        }
+    printf("%scalibration split band: %d of %d predicted runs inside their %.0f%% band (%.1f%%), "
+           "median width %.0f%% of the step time\n",
+           md ? "\n" : "", in, all, 100 * ST_BAND_LEVEL, all ? 100.0 * in / all : 0,
+           nw ? 100 * st_median_doubles(w, (size_t)nw) : 0);
+    free(w);
+}
+
 /* Each split's line, and whether calibrating lowered the predicted runs' median error. The goal
  * (issue 31): on each multi-scale set, lower after than before. */
 static int run_split(const char *dir, int md)
@@ -200,7 +247,9 @@ static int run_split(const char *dir, int md)
     printf(md ? "\n## Calibration split: calibrate on the smallest scale, predict the rest\n\n"
                 "`strata calibrate` on the measured steps of each set's runs of one GPU type and "
                 "precision at their fewest GPUs, the other runs predicted with it "
-                "(docs/models/calibration.md); |error| medians of the predicted runs.\n\n"
+                "(docs/models/calibration.md); |error| medians of the predicted runs, and each "
+                "against the calibrated band with its own set's runs left out of it "
+                "(docs/models/error-band.md).\n\n"
                 "| set | GPU | precision | calibrated on | compute factor | predicted runs | "
                 "before | after | inside the band |\n|---|---|---|---|---|---|---|---|---|\n"
               : "\ncalibration split: calibrate on the smallest scale, predict the rest\n"
@@ -224,6 +273,7 @@ static int run_split(const char *dir, int md)
     printf("%scalibration split: %zu groups, the predicted runs' median |error| lower after "
            "calibrating in %zu\n",
            md ? "\n" : "", n, n - (size_t)worse);
+    print_split_band(sp, n, md);
     free(sp);
     return worse > 0;
 }
@@ -548,7 +598,7 @@ static int run_in(const char *dir, const char *sub, int (*run)(const char *, int
 int st_cmd_validate(int argc, char **argv)
 {
     int md = 0, fabric = 0, step = 0, life = 0, sched = 0, plant = 0, band = 0, residuals = 0;
-    int split = 0;
+    int split = 0, transfer = 0;
     const char *dir = "scenarios/validation", *openb = getenv("STRATA_OPENB");
     for (int i = 1; i < argc; i++) {
         if (st_cli_wants_help(argv[i], "validate"))
@@ -571,6 +621,8 @@ int st_cmd_validate(int argc, char **argv)
             residuals = 1;
         else if (strcmp(argv[i], "--calibration-split") == 0)
             split = 1;
+        else if (strcmp(argv[i], "--transfer-residuals") == 0)
+            transfer = 1;
         else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (strcmp(argv[i], "--openb") == 0 && i + 1 < argc)
@@ -580,6 +632,8 @@ int st_cmd_validate(int argc, char **argv)
     }
     if (residuals)
         return run_residuals(dir) ? ST_EXIT_INPUT : ST_EXIT_OK;
+    if (transfer)
+        return run_transfer(dir) ? ST_EXIT_INPUT : ST_EXIT_OK;
     if (!fabric && !step && !life && !sched && !plant && !band && !split)
         fabric = step = life = sched = plant = band = split = 1; /* no set named: all of them */
     if (md)

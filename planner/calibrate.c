@@ -480,6 +480,7 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
     if (!rc) {
         out->cal = x.cal;
         out->cal.enabled = 1;
+        out->cal.steps = (int)in->n_steps;
         for (size_t i = 0; i < in->n_steps && out->cal.n_residuals < ST_CALIB_MAX_RESIDUALS; i++)
             if (isfinite(out->steps[i].loo_ratio))
                 out->cal.residuals[out->cal.n_residuals++] = out->steps[i].loo_ratio;

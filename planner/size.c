@@ -595,12 +595,11 @@ static st_band band_at(const st_size_spec *s, const st_workload_cfg *w, const st
     key.gpus = gpus;
     st_band b = {.lo = 1, .hi = 1};
     *conf = 1;
-    const st_calib_cfg *cal = &c->calib; /* a calibrated GPU type: its own runs' band */
-    int own = cal->enabled && strcmp(cal->gpu, g->name) == 0 &&
-              !st_band_own(cal->residuals, cal->n_residuals, &b);
-    if (own && (!(s->confidence > 0) || !st_band_own_upper(&b, s->confidence, conf)))
+    const st_calib_cfg *cal = &c->calib; /* a GPU type calibrated on its steps: its band */
+    int own = cal->enabled && strcmp(cal->gpu, g->name) == 0 && !st_band_of_calib(cal, &b);
+    if (own && (!(s->confidence > 0) || !st_band_calibrated_upper(&b, s->confidence, conf)))
         return b;
-    /* too few own runs for that confidence: the public runs like the job hold it */
+    /* a confidence the calibrated band's runs do not reach: the public runs like the job */
     if (!own && st_band_of(key, &b))
         ST_BUG("the band's residual table has fewer than ST_BAND_MIN_RUNS runs");
     if (s->confidence > 0 && st_band_upper(key, s->confidence, conf, NULL))

@@ -36,6 +36,7 @@ static const st_field calib_fields[] = {
     ST_FDIM(st_calib_cfg, "step_overhead", step_overhead_s, ST_DIM_TIME, ST_R_NONNEG,
             .lim = &st_lim_span),
     ST_FFN("residuals", fn_residuals),
+    ST_FINT(st_calib_cfg, "steps", steps, ST_R_NONNEG, .max = 1e9),
     ST_FEND,
 };
 

@@ -82,65 +82,95 @@ static int predict(const run *r, const st_calib_cfg *cal, double *t, st_err *err
     return rc;
 }
 
-/* The group of runs g[0..n): calibrate on those at its fewest GPUs, predict the rest. */
-static int split_group(run **g, int n, st_valid_split *out, st_err *err)
+/* The band run r's forecast would carry: with calibration cal (NULL: refused), the calibrated
+ * band with r's own set's transfer runs left out, so that no run of the set shapes the band it
+ * is judged against; else the public runs' without r (leave-one-out, as --band). */
+static int band_of(const run *r, const st_calib_cfg *cal, st_band *b)
 {
-    int64_t least = INT64_MAX;
-    for (int i = 0; i < n; i++)
-        least = job_of(g[i])->gpus < least ? job_of(g[i])->gpus : least;
+    if (cal)
+        return st_band_calibrated(cal->residuals, cal->n_residuals, r->v->set, b);
+    st_band_key k = st_band_key_of(job_of(r), st_scn_cluster(r->s)->gpu);
+    ptrdiff_t self = -1;
+    for (size_t j = 0; j < st_band_row_count && self < 0; j++)
+        if (strcmp(st_band_rows[j].name, st_scn_name(r->s)) == 0)
+            self = (ptrdiff_t)j;
+    return st_band_from(k, st_band_rows, st_band_row_count, self, NULL, b);
+}
+
+/* The calibration of the group's runs at `least` GPUs into *cr; out->refused (and cr zeroed)
+ * when no plausible factor fits them. Their count. */
+static int fit_least(run **g, int n, int64_t least, st_cal_result *cr, st_valid_split *out)
+{
     st_cal_step *steps = st_xcalloc((size_t)n, sizeof *steps);
     int nc = 0;
     for (int i = 0; i < n; i++)
         if (job_of(g[i])->gpus == least)
             steps[nc++] = (st_cal_step){job_of(g[i]), g[i]->measured_s, st_scn_cluster(g[i]->s)};
     st_cal_input in = {.c = st_scn_cluster(g[0]->s), .steps = steps, .n_steps = (size_t)nc};
-    st_cal_result cr;
-    int rc = st_calibrate(&in, &cr, err);
-    free(steps);
-    if (rc) { /* no plausible factor: the split says so, with the model alone */
-        st_cal_release(&cr);
-        memset(&cr, 0, sizeof cr);
-        *err = (st_err){0};
+    st_err err = {0};
+    if (st_calibrate(&in, cr, &err)) { /* the split says so, with the model alone */
+        st_cal_release(cr);
+        memset(cr, 0, sizeof *cr);
         out->refused = 1;
-        rc = 0;
+    } else {
+        out->n_own = cr->cal.n_residuals;
+        memcpy(out->own, cr->cal.residuals, (size_t)cr->cal.n_residuals * sizeof *out->own);
     }
-    const st_calib_cfg *cal = &cr.cal;
+    free(steps);
+    return nc;
+}
+
+/* The group's runs above `least` GPUs predicted with calibration cal (out->refused: the model
+ * alone): their errors before and after into out, each against the band it would carry. */
+static int predict_rest(run **g, int n, int64_t least, const st_calib_cfg *cal, st_valid_split *out,
+                        st_err *err)
+{
     double *before = st_xcalloc((size_t)n, sizeof *before),
            *after = st_xcalloc((size_t)n, sizeof *after);
-    int ne = 0;
+    int ne = 0, rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         const run *r = g[i];
-        if (job_of(r)->gpus == least)
-            continue;
         double t = r->predicted_s;
-        if (!out->refused && (rc = predict(r, cal, &t, err)))
-            break;
+        if (job_of(r)->gpus == least || (!out->refused && (rc = predict(r, cal, &t, err))))
+            continue;
+        if (ne >= ST_VALID_SPLIT_MAX_RUNS)
+            ST_BUG("a split predicts more than %d runs", ST_VALID_SPLIT_MAX_RUNS);
         before[ne] = fabs(r->predicted_s / r->measured_s - 1);
         after[ne] = fabs(t / r->measured_s - 1);
-        /* the band run would give it: the calibration's own, else the public runs' without
-         * this one (leave-one-out, as --band) */
+        st_valid_split_run *sr = &out->runs[ne++];
+        snprintf(sr->name, sizeof sr->name, "%s", st_scn_name(r->s));
+        sr->key = st_band_key_of(job_of(r), st_scn_cluster(r->s)->gpu);
+        sr->ratio = r->measured_s / t;
         st_band b;
-        st_band_key k = st_band_key_of(job_of(r), st_scn_cluster(r->s)->gpu);
-        ptrdiff_t self = -1;
-        for (size_t j = 0; j < st_band_row_count && self < 0; j++)
-            if (strcmp(st_band_rows[j].name, st_scn_name(r->s)) == 0)
-                self = (ptrdiff_t)j;
-        if ((!out->refused && !st_band_own(cal->residuals, cal->n_residuals, &b)) ||
-            !st_band_from(k, st_band_rows, st_band_row_count, self, NULL, &b))
-            out->covered += r->measured_s / t >= b.lo && r->measured_s / t <= b.hi;
-        ne++;
+        if (!band_of(r, out->refused ? NULL : cal, &b)) {
+            sr->covered = sr->ratio >= b.lo && sr->ratio <= b.hi;
+            sr->width = b.hi - b.lo;
+            out->covered += sr->covered;
+        }
     }
-    snprintf(out->set, sizeof out->set, "%s", g[0]->v->set);
-    snprintf(out->gpu, sizeof out->gpu, "%s", st_scn_cluster(g[0]->s)->gpu->name);
-    out->prec = (int)job_of(g[0])->precision;
-    out->n_cal = nc;
-    out->cal_gpus = least;
     out->n_eval = ne;
-    out->factor = job_of(g[0])->precision == ST_PREC_FP8 ? cal->compute_fp8 : cal->compute_bf16;
     out->before = ne ? st_median_doubles(before, (size_t)ne) : 0;
     out->after = ne ? st_median_doubles(after, (size_t)ne) : 0;
     free(before);
     free(after);
+    return rc;
+}
+
+/* The group of runs g[0..n): calibrate on those at its fewest GPUs, predict the rest. */
+static int split_group(run **g, int n, st_valid_split *out, st_err *err)
+{
+    int64_t least = INT64_MAX;
+    for (int i = 0; i < n; i++)
+        least = job_of(g[i])->gpus < least ? job_of(g[i])->gpus : least;
+    st_cal_result cr;
+    out->n_cal = fit_least(g, n, least, &cr, out);
+    const st_calib_cfg *cal = &cr.cal;
+    int rc = predict_rest(g, n, least, cal, out, err);
+    snprintf(out->set, sizeof out->set, "%s", g[0]->v->set);
+    snprintf(out->gpu, sizeof out->gpu, "%s", st_scn_cluster(g[0]->s)->gpu->name);
+    out->prec = (int)job_of(g[0])->precision;
+    out->cal_gpus = least;
+    out->factor = job_of(g[0])->precision == ST_PREC_FP8 ? cal->compute_fp8 : cal->compute_bf16;
     if (!out->refused)
         st_cal_release(&cr);
     return rc;

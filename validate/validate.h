@@ -130,6 +130,19 @@ st_valid_harness *st_valid_plant_new(const char *dir);
 /* The calibration split of the step cases in dir (validate/split.c): for every set's runs of
  * one GPU type and precision at two scales or more, `strata calibrate` on the measured steps at
  * the fewest GPUs (planner/calibrate.h), and the other runs predicted with it. */
+/* One predicted run of a split: what the band compares it on, and its measured step time over
+ * the calibrated forecast's (the model alone's where the fit was refused). */
+typedef struct st_valid_split_run {
+    char name[64];
+    st_band_key key;
+    double ratio;
+    double width; /* its band's hi - lo, the step time's multipliers; 0: no band */
+    int covered;  /* its ratio inside the band */
+} st_valid_split_run;
+
+/* The most runs a split predicts; a set with more is a bug to widen this for. */
+#define ST_VALID_SPLIT_MAX_RUNS 32
+
 typedef struct st_valid_split {
     char set[48], gpu[32];
     int prec;          /* st_precision */
@@ -139,6 +152,9 @@ typedef struct st_valid_split {
     double factor;        /* the fitted compute factor of that precision */
     double before, after; /* median |error| of the predicted runs without and with it */
     int covered;          /* of them, inside the band run would give them */
+    st_valid_split_run runs[ST_VALID_SPLIT_MAX_RUNS]; /* the n_eval predicted runs */
+    double own[ST_CALIB_MAX_RESIDUALS];               /* the calibration's own residuals (n_own) */
+    int n_own;
 } st_valid_split;
 
 /* The splits of dir's cases into *out (malloc'd, *n of them), in file order of each group's

@@ -221,6 +221,8 @@ typedef struct st_calib_cfg {
     double residuals[ST_CALIB_MAX_RESIDUALS]; /* measured over predicted step time of the runs
                                                  fitted, each left out of its own fit */
     int n_residuals;
+    int steps;        /* measured steps it was fitted on: with any, the band is the calibrated
+                         one (docs/models/error-band.md, "A calibrated cluster") */
     const char *file; /* the calibration file it was read from; NULL: inline */
     st_loc loc;
 } st_calib_cfg;

@@ -125,46 +125,89 @@ int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
     return m > 0 ? 0 : -1;
 }
 
-/* A copy of the calibration's residuals behind band b, sorted (malloc'd). */
-static double *own_sorted(const double *own, int n)
+/* The ratios behind a calibrated band, sorted (malloc'd, *m of them): every product of one of
+ * the fit's own leave-one-out residuals (none: the one ratio 1) and one scale-transfer residual
+ * not of the left-out set. The two are taken as independent, as st_band_scale takes the
+ * replicas' spread and the model's error: the own residuals say how far this cluster's runs
+ * fall from the fit at the scales it measured, the transfer residuals how far a fit on a set's
+ * smallest runs has fallen from its larger ones. */
+static double *calibrated_ratios(const double *own, int n_own, const char *skip_set, int *m)
 {
-    double *s = st_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *s);
-    memcpy(s, own, (size_t)n * sizeof *s);
-    st_sort_doubles(s, (size_t)n);
-    return s;
+    static const double one = 1;
+    size_t nt = st_band_transfer_row_count, no = n_own > 0 ? (size_t)n_own : 1;
+    const double *o = n_own > 0 ? own : &one;
+    double *p = st_xmalloc((nt * no > 0 ? nt * no : 1) * sizeof *p);
+    size_t np = 0;
+    *m = 0;
+    for (size_t j = 0; j < nt; j++) {
+        const st_band_row *t = &st_band_transfer_rows[j];
+        if (skip_set && strcmp(t->set, skip_set) == 0)
+            continue;
+        (*m)++;
+        for (size_t i = 0; i < no; i++)
+            p[np++] = o[i] * t->ratio;
+    }
+    st_sort_doubles(p, np);
+    return p;
 }
 
-int st_band_own(const double *r, int n, st_band *out)
+int st_band_calibrated(const double *own, int n_own, const char *skip_set, st_band *out)
 {
-    if (n < ST_BAND_MIN_RUNS)
-        return -1;
-    double *s = own_sorted(r, n);
-    *out = (st_band){.runs = n, .tier = ST_BAND_OWN, .own = r};
-    ends(s, n, &out->lo, &out->hi);
-    free(s);
-    return 0;
+    int m;
+    double *p = calibrated_ratios(own, n_own, skip_set, &m);
+    int rc = m >= ST_BAND_MIN_RUNS ? 0 : -1;
+    if (!rc) {
+        int np = m * (n_own > 0 ? n_own : 1);
+        *out = (st_band){.runs = m,
+                         .tier = ST_BAND_CALIBRATED,
+                         .own = own,
+                         .n_own = n_own > 0 ? n_own : 0,
+                         .skip_set = skip_set};
+        ends(p, np, &out->lo, &out->hi);
+    }
+    free(p);
+    return rc;
 }
 
-int st_band_own_upper(const st_band *b, double q, double *ratio)
+int st_band_of_calib(const st_calib_cfg *cal, st_band *out)
 {
-    int n = b->runs, rank = upper_rank(n, q);
-    if (b->tier != ST_BAND_OWN || rank > n)
+    if (!cal->enabled || (cal->steps <= 0 && cal->n_residuals <= 0))
         return -1;
-    double *s = own_sorted(b->own, n);
-    *ratio = s[rank - 1];
-    free(s);
-    return 0;
+    return st_band_calibrated(cal->residuals, cal->n_residuals, NULL, out);
+}
+
+int st_band_calibrated_upper(const st_band *b, double q, double *ratio)
+{
+    if (b->tier != ST_BAND_CALIBRATED)
+        return -1;
+    int m;
+    double *p = calibrated_ratios(b->own, b->n_own, b->skip_set, &m);
+    int np = m * (b->n_own > 0 ? b->n_own : 1), rank = upper_rank(np, q);
+    if (rank <= np)
+        *ratio = p[rank - 1];
+    free(p);
+    return rank <= np ? 0 : -1;
+}
+
+/* The ratios behind band b of a job with key k, unsorted (malloc'd, *m of them). */
+static double *band_ratios(st_band_key k, const st_band *b, int *m)
+{
+    if (b->tier == ST_BAND_CALIBRATED) {
+        int nt;
+        double *p = calibrated_ratios(b->own, b->n_own, b->skip_set, &nt);
+        *m = nt * (b->n_own > 0 ? b->n_own : 1);
+        return p;
+    }
+    size_t n = st_band_row_count;
+    double *r = st_xmalloc((n ? n : 1) * sizeof *r);
+    *m = tier_ratios(k, st_band_rows, n, -1, NULL, b->tier, r);
+    return r;
 }
 
 void st_band_scale(st_band_key k, const st_band *b, const double *x, size_t nx, double lo_hi[2])
 {
-    size_t n = b->tier == ST_BAND_OWN ? (size_t)b->runs : st_band_row_count;
-    double *r = st_xmalloc((n ? n : 1) * sizeof *r);
-    int m = (int)n;
-    if (b->tier == ST_BAND_OWN)
-        memcpy(r, b->own, n * sizeof *r);
-    else
-        m = tier_ratios(k, st_band_rows, n, -1, NULL, b->tier, r);
+    int m;
+    double *r = band_ratios(k, b, &m);
     size_t np = nx * (size_t)m;
     double *p = st_xmalloc((np > 0 ? np : 1) * sizeof *p);
     for (size_t i = 0; i < nx; i++)
@@ -190,8 +233,17 @@ void st_band_basis(const st_band *b, st_band_key k, char *buf, size_t n)
     case ST_BAND_KIND:
         snprintf(buf, n, "%d published %s runs, none on %s", b->runs, kind, arch);
         break;
-    case ST_BAND_OWN:
-        snprintf(buf, n, "%d runs measured on this cluster (cluster.calibration)", b->runs);
+    case ST_BAND_CALIBRATED: /* the fit's own runs, and how far fits moved with scale */
+        if (b->n_own > 0)
+            snprintf(buf, n,
+                     "%d runs measured on this cluster (cluster.calibration) and %d published "
+                     "runs forecast from a smaller scale",
+                     b->n_own, b->runs);
+        else
+            snprintf(buf, n,
+                     "this cluster's calibration (cluster.calibration) and %d published runs "
+                     "forecast from a smaller scale",
+                     b->runs);
         break;
     default:
         snprintf(buf, n, "%d published runs, none like this job (%s %s)", b->runs, arch, kind);

@@ -36,6 +36,12 @@ typedef struct st_band_row {
 extern const st_band_row st_band_rows[];
 extern const size_t st_band_row_count;
 
+/* The scale-transfer table (band_rows.c, generated from `strata validate --transfer-residuals`):
+ * each run of the public calibration splits that a calibration fitted on its set's smallest
+ * scale predicted, its measured step time over that calibrated forecast's. */
+extern const st_band_row st_band_transfer_rows[];
+extern const size_t st_band_transfer_row_count;
+
 /* How close the runs behind a band are, nearest first: the first with ST_BAND_MIN_RUNS is used.
  *   CLOSE  same architecture, kind and precision, GPU count within a factor of 8
  *   ARCH   same architecture and kind
@@ -46,7 +52,7 @@ typedef enum st_band_tier {
     ST_BAND_ARCH,
     ST_BAND_KIND,
     ST_BAND_ANY,
-    ST_BAND_OWN /* the cluster's own runs, from its calibration (st_band_own) */
+    ST_BAND_CALIBRATED /* a cluster calibrated on its own steps (st_band_calibrated) */
 } st_band_tier;
 
 /* The fewest runs a band at ST_BAND_LEVEL is built from: the conformal order statistic of the
@@ -55,9 +61,11 @@ typedef enum st_band_tier {
 
 typedef struct st_band {
     double lo, hi; /* multipliers of the predicted step time: the band is [t lo, t hi] */
-    int runs;      /* the comparable runs it comes from */
+    int runs;      /* the comparable runs it comes from (ST_BAND_CALIBRATED: transfer runs) */
     st_band_tier tier;
-    const double *own; /* ST_BAND_OWN: the calibration's residuals (runs of them; borrowed) */
+    const double *own; /* ST_BAND_CALIBRATED: the calibration's residuals (n_own; borrowed) */
+    int n_own;
+    const char *skip_set; /* ST_BAND_CALIBRATED: the set whose transfer runs are left out */
 } st_band;
 
 /* The key of workload w on GPUs of gpu's kind. */
@@ -72,14 +80,21 @@ int st_band_from(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t ski
 /* The same from the residual table. */
 int st_band_of(st_band_key k, st_band *out);
 
-/* The band of a job on a calibrated cluster from the calibration's own residuals r[0..n)
- * (measured over predicted step time of the user's runs, each left out of its own fit;
- * borrowed): the same order statistics. Returns 0, or -1 with fewer than ST_BAND_MIN_RUNS. */
-int st_band_own(const double *r, int n, st_band *out);
+/* The band of a job on a cluster calibrated on its own measured steps (docs/models/error-band.md,
+ * "A calibrated cluster"): the same order statistics over every product of one of the fit's
+ * own residuals own[0..n_own) (measured over predicted step, each left out of its own fit;
+ * borrowed, and none counts as the one ratio 1) and one scale-transfer residual of a set other
+ * than skip_set (NULL: none left out; borrowed). Returns 0, or -1 when fewer than
+ * ST_BAND_MIN_RUNS transfer runs remain. */
+int st_band_calibrated(const double *own, int n_own, const char *skip_set, st_band *out);
 
-/* Of an ST_BAND_OWN band, the one-sided upper end at level q (rank ceil((n + 1) q) of its runs)
- * into *ratio: 0, or -1 when its runs do not reach that rank. */
-int st_band_own_upper(const st_band *b, double q, double *ratio);
+/* The band of cluster calibration cal, when it was fitted on measured steps (cal->steps or
+ * residuals; st_band_calibrated): 0, or -1 when it fitted none (the public runs' band holds). */
+int st_band_of_calib(const st_calib_cfg *cal, st_band *out);
+
+/* Of an ST_BAND_CALIBRATED band, the one-sided upper end at level q (rank ceil((n + 1) q) of
+ * its products) into *ratio: 0, or -1 when they do not reach that rank. */
+int st_band_calibrated_upper(const st_band *b, double q, double *ratio);
 
 /* The one-sided upper end at level q (0 < q < 1) of a job with key k: the ratio of rank
  * ceil((n + 1) q) among the n runs of the nearest tier that has ST_BAND_MIN_RUNS and reaches

@@ -91,11 +91,9 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
     int rc = st_step_run(x, w, out->microbatch, &out->step, trace, err);
     out->has_step = rc == 0;
     out->band_key = st_band_key_of(w, c->gpu);
-    /* A calibrated cluster's band comes from its own runs' residuals where there are enough;
-     * else from the public runs like the job. */
-    const st_calib_cfg *cal = &c->calib;
-    out->has_band = out->has_step &&
-                    ((cal->enabled && !st_band_own(cal->residuals, cal->n_residuals, &out->band)) ||
-                     !st_band_of(out->band_key, &out->band));
+    /* A cluster calibrated on its own steps gets the calibrated band: the public runs'
+     * residuals hold the model's error on each set, which the calibration has taken out. */
+    out->has_band = out->has_step && (!st_band_of_calib(&c->calib, &out->band) ||
+                                      !st_band_of(out->band_key, &out->band));
     return rc;
 }

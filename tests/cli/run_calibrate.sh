@@ -63,8 +63,8 @@ expect "p5: refused" 2 $?
 grep -q "no network factor in 0.5-2 .*NCCL_ALGO=Ring" "$tmp/e" || bad "p5: the message"
 [ -s "$tmp/o" ] && bad "p5: nothing written"
 
-# The nine llm-foundry H100 steps: BF16 compute from the steps, nine residuals, and run's band
-# comes from them.
+# The nine llm-foundry H100 steps: BF16 compute from the steps, nine residuals, and run's band is
+# the calibrated one: those residuals times the published scale-transfer runs.
 steps=$(sed -n 's/^#       --step \([^ ]*\).*/--step \1/p' $mpt | tr '\n' ' ')
 # shellcheck disable=SC2086
 "$strata" calibrate $mpt $steps -o "$tmp/mpt.yaml" || bad "mpt calibration failed"
@@ -72,7 +72,9 @@ expect "mpt: compute_bf16" 1 "$(near "$(key "$tmp/mpt.yaml" compute_bf16)" 0.866
 expect "mpt: nine residuals" 9 "$(sed -n 's/^  residuals: \[\(.*\)\]/\1/p' "$tmp/mpt.yaml" | tr ',' '\n' | wc -l)"
 "$strata" run scenarios/validation/mpt-h100-7b-8gpu.yaml --calibration "$tmp/mpt.yaml" >"$tmp/r.txt" ||
     bad "run with the mpt calibration"
-grep -q "from 9 runs measured on this cluster (cluster.calibration)" "$tmp/r.txt" || bad "run: own band"
+expect "mpt: nine steps" 9 "$(key "$tmp/mpt.yaml" steps)"
+grep -q "from 9 runs measured on this cluster (cluster.calibration) and [0-9]* published runs forecast from a smaller scale" \
+    "$tmp/r.txt" || bad "run: calibrated band"
 "$strata" size scenarios/validation/mpt-h100-7b-8gpu.yaml --deadline 30d --calibration "$tmp/mpt.yaml" \
     >/dev/null 2>&1 || true
 "$strata" compare scenarios/examples/queue.yaml --calibration "$tmp/given.yaml" --policies fifo \

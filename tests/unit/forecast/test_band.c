@@ -3,11 +3,18 @@
  * product with a spread of its own, and the band a run's forecast carries. */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/forecast/band.h"
 #include "models/forecast/run.h"
 #include "scenarios/scenario.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 static const st_band_key hopper = {ST_GPU_ARCH_HOPPER, 0, ST_PREC_BF16, 64};
 
@@ -104,6 +111,46 @@ START_TEST(test_the_table_is_the_public_step_sets)
 }
 END_TEST
 
+/* A cluster calibrated on one step: the transfer runs' own order statistics; leaving a set out
+ * drops its runs; its own residuals widen the band by the products; a calibration without
+ * steps keeps the public runs' band. */
+START_TEST(test_a_calibrated_band_is_the_transfer_runs_times_the_fits)
+{
+    size_t nt = st_band_transfer_row_count, left = 0;
+    ck_assert_uint_ge(nt, ST_BAND_MIN_RUNS);
+    double *r = malloc(nt * sizeof *r);
+    for (size_t i = 0; i < nt; i++) {
+        r[i] = st_band_transfer_rows[i].ratio;
+        left += strcmp(st_band_transfer_rows[i].set, "mpt") != 0;
+    }
+    qsort(r, nt, sizeof *r, cmp_double);
+    st_band b;
+    ck_assert_int_eq(st_band_calibrated(NULL, 0, NULL, &b), 0);
+    ck_assert_int_eq(b.tier, ST_BAND_CALIBRATED);
+    ck_assert_int_eq(b.runs, (int)nt);
+    int up = (int)ceil((nt + 1) * 0.9 - 1e-9), dn = (int)floor((nt + 1) * 0.1 + 1e-9);
+    ck_assert_double_eq(b.hi, r[(up > (int)nt ? (int)nt : up) - 1]);
+    ck_assert_double_eq(b.lo, r[dn - 1]);
+    ck_assert_int_eq(st_band_calibrated(NULL, 0, "mpt", &b), 0);
+    ck_assert_int_eq(b.runs, (int)left);
+    const double own[3] = {0.8, 1.0, 1.25};
+    st_band w;
+    ck_assert_int_eq(st_band_calibrated(own, 3, NULL, &w), 0);
+    ck_assert(w.lo < r[dn - 1] && w.hi > r[up - 1]);
+    char basis[200];
+    st_band_basis(&w, hopper, basis, sizeof basis);
+    ck_assert_msg(strstr(basis, "3 runs measured on this cluster") != NULL, "%s", basis);
+    double q;
+    ck_assert_int_eq(st_band_calibrated_upper(&w, 0.9, &q), 0);
+    ck_assert_double_eq(q, w.hi);
+    st_calib_cfg cal = {.enabled = 1, .compute_bf16 = 0.9}; /* GEMMs, no steps */
+    ck_assert_int_eq(st_band_of_calib(&cal, &b), -1);
+    cal.steps = 1;
+    ck_assert_int_eq(st_band_of_calib(&cal, &b), 0);
+    free(r);
+}
+END_TEST
+
 /* A run's forecast carries the band of its job's key, and its rates' bands are the step's
  * inverted. */
 START_TEST(test_a_forecast_carries_its_band)
@@ -145,6 +192,7 @@ Suite *band_suite(void)
     tcase_add_test(tc, test_a_spread_of_its_own_widens_the_band);
     tcase_add_test(tc, test_the_table_is_the_public_step_sets);
     tcase_add_test(tc, test_a_forecast_carries_its_band);
+    tcase_add_test(tc, test_a_calibrated_band_is_the_transfer_runs_times_the_fits);
     suite_add_tcase(s, tc);
     return s;
 }
