@@ -62,13 +62,15 @@ static void write_trace(const uint8_t *data, size_t size)
 }
 
 /* A scenario of 8 nodes of 8 GPUs (two leaves) reading the trace as the option byte says: bits
- * 0-1 the format (csv, philly, muri, or muri replayed with the artifact's conventions), bit 2
+ * 0-1 the format (csv, or with bit 7 set openb; philly, muri, or muri replayed with the
+ * artifact's conventions), bit 2
  * `malformed: refuse`, bits 3-4 the placement, bits 5-7 the policy. Step models for the trace's
  * jobs (trace.models) are left to fuzz_run's seeds: each costs a step simulation per placement
  * shape, which would hold this harness to a few executions a second. */
 static size_t scenario(uint8_t opt, char *yaml, size_t n)
 {
-    static const char *const formats[] = {"csv", "philly", "muri", "muri"};
+    static const char *const formats[] = {"csv", "philly", "muri", "muri", "openb"};
+    int format = (opt & 3) == 0 && (opt & 128) ? 4 : opt & 3;
     size_t np = 0, nq = 0;
     while (st_sched_policy_names[np])
         np++;
@@ -81,7 +83,7 @@ static size_t scenario(uint8_t opt, char *yaml, size_t n)
                        "version: 1\ncluster: { gpu: h100-sxm, nodes: 8, fabric: { nodes_per_leaf: "
                        "4 } }\ntrace: { file: \"%s\", format: %s, malformed: %s%s }\n"
                        "scheduler: { policy: %s, placement: %s }\nhorizon: 30 d\n",
-                       path, formats[opt & 3], opt & 4 ? "refuse" : "skip",
+                       path, formats[format], opt & 4 ? "refuse" : "skip",
                        replay ? ", replay: muri" : "", replay ? "srtf" : policy, placement);
     CHECK(len > 0 && (size_t)len < n);
     return (size_t)len;
@@ -96,6 +98,7 @@ static void check_trace(const st_trace_cfg *t)
         CHECK(isfinite(j->duration_s) && j->duration_s >= 0);
         CHECK(j->gpus >= 1);
         CHECK(j->tenant < (int32_t)t->n_tenants && j->cls < (int32_t)t->n_classes);
+        CHECK(j->pool == 0); /* one GPU type: every job in its one pool */
     }
     for (size_t i = 0; i < t->n_tenants; i++)
         CHECK(st_utf8_check(t->tenants[i], strlen(t->tenants[i])) == strlen(t->tenants[i]));
