@@ -82,6 +82,9 @@ cJSON *st_report_tree(const st_report *rep);
 /* The run's report as one self-contained HTML document, Markdown, or CSV (key,value rows of
  * every leaf). Each malloc'd. */
 char *st_report_html(const st_report *rep);
+/* The cluster's GPUs from the report's `cluster` object, for a meta line: "N nodes of GPU", or
+ * each pool's "name (N x GPU)" for a cluster of several types (cluster.pools); malloc'd. */
+char *st_report_hardware(const cJSON *cl);
 char *st_report_markdown(const st_report *rep);
 char *st_report_csv(const st_report *rep);
 

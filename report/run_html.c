@@ -393,31 +393,11 @@ static void audit_table(FILE *out, const cJSON *audit)
     st_html_table_end(out);
 }
 
-/* The cluster's GPUs for the meta line: "N nodes of GPU", or each pool's "name (N x GPU)" for a
- * cluster of several types (cluster.pools), into a string the caller frees. */
-static char *hardware(const cJSON *cl)
-{
-    const cJSON *pools = cJSON_GetObjectItemCaseSensitive(cl, "pools");
-    if (!cJSON_IsArray(pools))
-        return st_xasprintf("%.0f nodes of %s", num(cl, "nodes"),
-                            cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
-    char *s = st_xasprintf("%.0f nodes in pools", num(cl, "nodes"));
-    for (const cJSON *p = pools->child; p; p = p->next) {
-        char *more =
-            st_xasprintf("%s%s %s (%.0f x %s)", s, p == pools->child ? "" : ",",
-                         cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring, num(p, "nodes"),
-                         cJSON_GetObjectItemCaseSensitive(p, "gpu")->valuestring);
-        free(s);
-        s = more;
-    }
-    return s;
-}
-
 static void meta(FILE *out, const cJSON *t)
 {
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(t, "cluster");
     const cJSON *noise = cJSON_GetObjectItemCaseSensitive(cl, "noise");
-    char *hw = hardware(cl), *nz = NULL;
+    char *hw = st_report_hardware(cl), *nz = NULL;
     if (cJSON_IsObject(noise)) /* the assumption every step rests on, stated with the cluster */
         nz = st_xasprintf(" · system noise: %s, %.3g ms detours every %.3g s per rank",
                           cJSON_GetObjectItemCaseSensitive(noise, "profile")->valuestring,

@@ -71,13 +71,52 @@ static long lone_training(const st_run *r)
     return at;
 }
 
+char *st_report_hardware(const cJSON *cl)
+{
+    const cJSON *pools = get(cl, "pools");
+    if (!cJSON_IsArray(pools))
+        return st_xasprintf("%.0f nodes of %s", num(cl, "nodes"), str(cl, "gpu"));
+    char *s = st_xasprintf("%.0f nodes in pools", num(cl, "nodes"));
+    for (const cJSON *p = pools->child; p; p = p->next) {
+        char *more = st_xasprintf("%s%s %s (%.0f x %s)", s, p == pools->child ? "" : ",",
+                                  str(p, "name"), num(p, "nodes"), str(p, "gpu"));
+        free(s);
+        s = more;
+    }
+    return s;
+}
+
+/* "N TYPE GPUs", or on a cluster of several types "N GPUs (n1 TYPE1, n2 TYPE2)", a pool each. */
+static void gpus_words(FILE *out, const cJSON *cl)
+{
+    const cJSON *pools = get(cl, "pools");
+    if (!cJSON_IsArray(pools)) {
+        fprintf(out, "%.0f %s GPUs", num(cl, "gpus"), str(cl, "gpu"));
+        return;
+    }
+    fprintf(out, "%.0f GPUs (", num(cl, "gpus"));
+    for (const cJSON *p = pools->child; p; p = p->next)
+        fprintf(out, "%s%.0f %s", p == pools->child ? "" : ", ", num(p, "gpus"), str(p, "gpu"));
+    fputc(')', out);
+}
+
+/* Job j's GPU type: its pool's on a cluster of several types, else the cluster's. */
+static const char *job_gpu(const cJSON *t, const cJSON *j)
+{
+    const cJSON *cl = get(t, "cluster"), *pool = get(j, "pool");
+    for (const cJSON *p = get(cl, "pools") ? get(cl, "pools")->child : NULL; p && pool; p = p->next)
+        if (cJSON_IsString(pool) && strcmp(str(p, "name"), pool->valuestring) == 0)
+            return str(p, "gpu");
+    return str(cl, "gpu");
+}
+
 /* What the one training job does: "Trains MODEL (job NAME) in WALL on G GPU GPUs", or that its
  * plan does not fit. */
 static void training_words(FILE *out, long i, const cJSON *t)
 {
     char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
     const cJSON *j = cJSON_GetArrayItem(get(t, "jobs"), (int)i);
-    const char *gpu = str(get(t, "cluster"), "gpu");
+    const char *gpu = job_gpu(t, j);
     if (cJSON_IsFalse(get(j, "fits"))) {
         fprintf(out, "%s (job %s) does not fit: %s per GPU against %s", str(j, "model"),
                 str(j, "name"),
@@ -104,8 +143,9 @@ static void cluster_words(FILE *out, const cJSON *t)
 {
     char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
     const cJSON *s = get(t, "scheduler"), *cl = get(t, "cluster");
-    fprintf(out, "Runs %.0f jobs under %s on %.0f %s GPUs: %.0f finished", num(s, "jobs"),
-            str(s, "policy"), num(cl, "gpus"), str(cl, "gpu"), num(s, "finished"));
+    fprintf(out, "Runs %.0f jobs under %s on ", num(s, "jobs"), str(s, "policy"));
+    gpus_words(out, cl);
+    fprintf(out, ": %.0f finished", num(s, "finished"));
     if (num(s, "unfinished") > 0)
         fprintf(out, ", %.0f unfinished at the horizon", num(s, "unfinished"));
     fprintf(out, ", makespan %s, mean queue wait %s, GPU utilisation %s",

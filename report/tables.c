@@ -50,7 +50,9 @@ char *st_report_markdown(const st_report *rep)
     fprintf(out, "\n\nStrata run report: strata %s, scenario hash %s, seed %llu; ", STRATA_VERSION,
             cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring,
             (unsigned long long)rep->seed);
-    st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(cl, "gpu")->valuestring);
+    char *hw = st_report_hardware(cl); /* the cluster's GPUs, each pool's on a mixed one */
+    st_report_md_cell(out, hw);
+    free(hw);
     fputs("\n\n## Jobs\n\n", out);
     for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(t, "jobs")->child; j; j = j->next, i++) {
         fputs("### ", out);

@@ -124,5 +124,10 @@ ok 'grep -q "^## Pareto front" "$tmp/z.md" && grep -q "^| rank | nodes" "$tmp/z.
 ok '[ "$(sed -n 1p "$tmp/z.md")" = "# quickstart" ] && [ "$(sed -n 3p "$tmp/z.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/z.html")" ]' "size: markdown opens with the name and the same summary"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h -o "$tmp/z.out" >"$tmp/z.txt" 2>/dev/null
 ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "size: -o writes the JSON beside the text"
+# A cluster of several GPU types: the summary and the meta line name each pool's type, not the
+# first pool's alone.
+"$strata" run scenarios/examples/mixed-h100-b200.yaml --format markdown >"$tmp/m.md" 2>/dev/null
+ok 'sed -n 3p "$tmp/m.md" | grep -q "on 3072 GPUs (2048 h100-sxm, 1024 b200)" && grep -q "; 384 nodes in pools h100 (256 x h100-sxm), b200 (128 x b200)$" "$tmp/m.md"' "run: a mixed cluster's summary names each pool's type"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
