@@ -505,8 +505,8 @@ static int add_type(size_opts *o, const st_gpu_spec *g)
 /* --existing POOL (docs/guide/sizing.md, "Growing an existing fleet"): the pool's cluster as
  * it stands into *one (its GPU type, its nodes, the cluster's fabric) and its index into *k; o's
  * GPU types: the pool's first, then --gpu-types' or, without them, the other pools' types.
- * Power and cooling budgets are refused: the existing pool's own load is not known here. 0, or
- * the exit status of a usage error. */
+ * Cooling budgets are refused: the kept pool's heat is not modelled beside each row (its power
+ * is, at full draw). 0, or the exit status of a usage error. */
 static int existing_of(size_opts *o, const st_scn *s, st_cluster_cfg *one, int *k)
 {
     const st_cluster_cfg *c = st_scn_cluster(s);
@@ -520,11 +520,11 @@ static int existing_of(size_opts *o, const st_scn *s, st_cluster_cfg *one, int *
     if (*k == c->n_pools)
         return st_cli_usage_error("size", "--existing: %s has no pool '%s' (its first: '%s')",
                                   o->file, o->existing, c->pools[0].name);
-    if (o->power_w > 0 || o->cooling_w[0] > 0 || o->cooling_w[1] > 0 || o->cooling_w[2] > 0)
+    if (o->cooling_w[0] > 0 || o->cooling_w[1] > 0 || o->cooling_w[2] > 0)
         return st_cli_usage_error("size",
-                                  "--existing takes no power or cooling budget: what "
-                                  "the pool kept draws for its own work is not modelled here; "
-                                  "check the grown fleet with strata run");
+                                  "--existing takes no cooling budget: the heat of the "
+                                  "pool kept is not modelled here; check the grown fleet with "
+                                  "strata run");
     st_pools_view(c, *k, one);
     one->nodes = c->pools[*k].nodes;
     const st_gpu_spec *given[MAX_AXIS];
@@ -557,7 +557,7 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
     st_size_variant *vars = variants_of(o, &nv);
     /* Without --budget power=, the scenario's own facility.power_capacity is the budget: the
      * cap the audit checks the facility peak against (models/plant/plant.h). */
-    double cap = o->existing ? 0 : cl->facility.power_capacity_w;
+    double cap = cl->facility.power_capacity_w;
     double power_w = o->power_w > 0 ? o->power_w : cap > 0 ? cap : 0;
     /* and its cooling capacities the cooling budgets (plant.h st_plant_heat) */
     const st_facility_cfg *fc = &cl->facility;
@@ -586,6 +586,7 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
                          .confidence = o->confidence,
                          .existing_gpu = o->existing ? cl->gpu : NULL,
                          .existing_nodes = o->existing ? cl->nodes : 0,
+                         .existing = o->existing ? cl : NULL,
                          .rows = (size_t)o->top};
     st_size_result r;
     st_err err = {0};

@@ -191,7 +191,7 @@ static int plant_budget(const st_size_spec *s)
 /* Whether f, powered, is within the budgets the plant decides. */
 static int within_plant(const st_size_cfg *f, const st_size_spec *s)
 {
-    return (!(s->power_w > 0) || f->facility_w <= s->power_w) && cooling_use(f, s) <= 1;
+    return (!(s->power_w > 0) || f->facility_w + f->kept_w <= s->power_w) && cooling_use(f, s) <= 1;
 }
 
 /* The binding constraint of configuration f under spec: a fabric that cannot be built, else the
@@ -205,7 +205,9 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
         [ST_BIND_MEMORY] = f->mem_bytes / f->mem_capacity,
         [ST_BIND_DEADLINE] = f->train_conf_s / s->deadline_s,
         [ST_BIND_POWER] =
-            s->power_w > 0 ? (isfinite(f->facility_w) ? f->facility_w / s->power_w : INFINITY) : 0,
+            s->power_w > 0
+                ? (isfinite(f->facility_w) ? (f->facility_w + f->kept_w) / s->power_w : INFINITY)
+                : 0,
         [ST_BIND_GPUS] = s->gpus > 0 ? (double)f->fleet_gpus / (double)s->gpus : 0,
         [ST_BIND_RACKS] = s->racks > 0 ? (double)f->fleet_racks / (double)s->racks : 0,
         [ST_BIND_CAPEX] = s->capex_usd > 0 ? f->bought_usd / s->capex_usd : 0,
@@ -247,7 +249,8 @@ static int plant_now(const st_size_spec *s, const st_size_cfg *f, int in_time)
      * and is not over the budget on its bound. The rows printed get it after the ranking
      * (power_late). */
     return s->rows == 0 || (s->cost && delivery_of(s, f->variant) == ST_DELIVERY_ON_PREM) ||
-           (plant_budget(s) && in_time && !(f->power_lb > s->power_w && s->power_w > 0));
+           (plant_budget(s) && in_time &&
+            !(f->power_lb + f->kept_w > s->power_w && s->power_w > 0));
 }
 
 /* Whether f trains within the deadline. */
@@ -328,6 +331,22 @@ static int grows_existing(const st_cluster_cfg *c, const st_size_spec *s)
     return s->existing_gpu && strcmp(c->gpu->name, s->existing_gpu->name) == 0;
 }
 
+/* The facility power of r nodes of the kept pool at full draw: each node's base power and its
+ * GPUs at their TDP, through the plant's steady facility model (PSUs, distribution,
+ * transformers, UPS and cooling plant: models/plant/plant.h). Its own work is not known here, so
+ * it is taken at the most it can draw; 0 without a kept pool, nodes or a TDP. */
+static double kept_draw(const st_size_spec *s, int64_t r)
+{
+    if (!s->existing || r < 1 || !(s->existing->gpu->tdp_w > 0))
+        return 0;
+    st_cluster_cfg c = *s->existing;
+    c.nodes = r;
+    double node_w = c.node.base_power_w + (double)c.gpus_per_node * c.gpu->tdp_w;
+    st_plant_facility out;
+    st_plant_facility_steady(&c, (double)r * node_w, 0, &out);
+    return out.total_w;
+}
+
 /* f's nodes bought and the fleet the GPU and rack budgets count, on shape c: with an existing
  * pool of N0 nodes, a shape of n nodes of its type grows it to max(n, N0), buying the excess;
  * one of another type is a pool of its own beside it (N0 + n nodes, each pool's racks its
@@ -341,6 +360,7 @@ static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg
     if (!s->existing_gpu)
         return;
     int same = grows_existing(c, s);
+    f->kept_w = kept_draw(s, same ? (n < n0 ? n0 - n : 0) : n0);
     f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
     int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
     f->fleet_gpus = fleet * c->gpus_per_node;
@@ -718,7 +738,7 @@ static int within_power(st_size_cfg *f, void *ctx)
         return 0;
     if (!plant_budget(l->s))
         return 1;
-    if (!f->powered && l->s->power_w > 0 && f->power_lb > l->s->power_w)
+    if (!f->powered && l->s->power_w > 0 && f->power_lb + f->kept_w > l->s->power_w)
         return 0;
     power_late(l, f);
     return within_plant(f, l->s);
@@ -752,7 +772,7 @@ static double power_floor(const st_cluster_cfg *c, int64_t nodes)
 static int over_growing(const st_size_cfg *f, const st_cluster_cfg *c, const st_size_spec *s)
 {
     double floor = power_floor(c, f->nodes); /* every watt drawn is heat to reject as well */
-    return (s->power_w > 0 && fmax(f->power_lb, floor) > s->power_w) ||
+    return (s->power_w > 0 && fmax(f->power_lb, floor) + f->kept_w > s->power_w) ||
            (s->cooling_w > 0 && floor > s->cooling_w) ||
            (s->capex_usd > 0 && f->bought_usd > s->capex_usd) ||
            (s->gpus > 0 && f->fleet_gpus > s->gpus) ||

@@ -96,6 +96,8 @@ typedef struct st_size_spec {
      * rows rank by what they buy first. NULL: none. */
     const st_gpu_spec *existing_gpu;
     int64_t existing_nodes;
+    const st_cluster_cfg *existing; /* the kept pool as a cluster of its own (its nodes, type,
+                                       node power, facility): its draw beside each row */
     size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
                     the top N passes N); 0: every row. The plant model, most of a
                     configuration's time, then runs only where its answer is needed. */
@@ -127,6 +129,9 @@ typedef struct st_size_cfg {
                           < 0 unknown */
     double added_key;  /* ranks feasible rows before the objective: bought_usd with
                           spec->existing_gpu (unknown: INFINITY), else 0 */
+    double kept_w;     /* with spec->existing_gpu: the facility power of the kept pool's nodes
+                          outside the row's shape at full draw (every GPU at its TDP), which a
+                          power budget counts beside facility_w; else 0 */
     double capex_usd;  /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     const char *price_source;   /* where the price of its GPU type that sets its cost comes from
                                    (the node's on premises, the GPU-hour's rented): a preset table

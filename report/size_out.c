@@ -68,7 +68,7 @@ static void text_header(sbuf *b, const st_size_report *rp)
     if (rp->spec->n_variants)
         put(b, "%-24s ", "variant");
     if (rp->existing)
-        put(b, "%-16s %11s ", "added", "bought_usd");
+        put(b, "%-16s %11s %7s ", "added", "bought_usd", "kept_MW");
     put(b, "binds\n");
 }
 
@@ -89,7 +89,7 @@ static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
         snprintf(add, sizeof add, "+%lld %.30s", (long long)f->added_nodes, added_gpu(rp, f));
     if (f->bought_usd >= 0)
         snprintf(usd, sizeof usd, "%.4g", f->bought_usd);
-    put(b, "%-16s %11s ", add, usd);
+    put(b, "%-16s %11s %7.3f ", add, usd, f->kept_w / 1e6);
 }
 
 static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
@@ -253,7 +253,8 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         put(b,
             "existing pool %s kept: %lld nodes of %s; a row of its type grows it, one of another "
             "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
-            "its capex), then by %s; power and cooling not budgeted\n",
+            "its capex), then by %s; a power budget counts the kept nodes outside a row at full "
+            "draw; cooling not budgeted\n",
             rp->existing, (long long)rp->spec->existing_nodes, rp->spec->existing_gpu->name,
             rp->goal);
     put(b, "\nranked (top %zu):\n", rp->top);
@@ -322,6 +323,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddNumberToObject(o, "added_nodes", (double)f->added_nodes);
         cJSON_AddStringToObject(o, "added_gpu", added_gpu(rp, f));
         num(o, "bought_usd", f->bought_usd, f->bought_usd >= 0);
+        cJSON_AddNumberToObject(o, "kept_facility_w", f->kept_w);
     }
     cJSON_AddStringToObject(o, "topology", st_topology_names[f->topology]);
     cJSON_AddBoolToObject(o, "feasible", f->feasible);

@@ -363,7 +363,20 @@ expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 95140864
     "$(first_row --deadline 1.5h --budget gpus=4096)"
 expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 166400000 False gpus" \
     "$(first_row --deadline 1.5h --budget gpus=4095)"
-for args in "$scn --existing x" "$mixed --existing h200" "$mixed --existing h100 --budget power=5MW"; do
+# A power budget counts the kept pool's nodes outside a row at full draw: the new B200 pool
+# (4.394 MW) fits 7 MW beside the 256 H100 nodes kept, not 6 MW; growing the H100 pool to 512
+# nodes keeps none outside (kept_facility_w 0) and fits both.
+b200_row() { # BUDGET: the first B200 row's feasible, binds and kept_facility_w > 0
+    "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --top 12 \
+        --budget power="$1" --format json 2>/dev/null | python3 -c 'import json, sys
+rows = json.load(sys.stdin)["ranked"]
+b = [r for r in rows if r["added_gpu"] == "b200"][0]
+h = [r for r in rows if r["added_gpu"] == "h100-sxm"][0]
+print(b["feasible"], b["binds"], b["kept_facility_w"] > 1e6, h["feasible"], h["kept_facility_w"])'
+}
+expect "--existing: 7 MW holds the B200 pool beside the H100s at full draw" "True power True True 0" "$(b200_row 7MW)"
+expect "--existing: 6 MW does not" "False power True True 0" "$(b200_row 6MW)"
+for args in "$scn --existing x" "$mixed --existing h200" "$mixed --existing h100 --budget cooling=5MW"; do
     n=$((n + 1))
     "$strata" size $args --deadline 1h >/dev/null 2>&1
     [ $? -eq 2 ] || bad "usage error: '$args'"
