@@ -504,9 +504,8 @@ static int add_type(size_opts *o, const st_gpu_spec *g)
 
 /* --existing POOL (docs/guide/sizing.md, "Growing an existing fleet"): the pool's cluster as
  * it stands into *one (its GPU type, its nodes, the cluster's fabric) and its index into *k; o's
- * GPU types: the pool's first, then --gpu-types' or, without them, the other pools' types.
- * Cooling budgets are refused: the kept pool's heat is not modelled beside each row (its power
- * is, at full draw). 0, or the exit status of a usage error. */
+ * GPU types: the pool's first, then --gpu-types' or, without them, the other pools' types. 0,
+ * or the exit status of a usage error. */
 static int existing_of(size_opts *o, const st_scn *s, st_cluster_cfg *one, int *k)
 {
     const st_cluster_cfg *c = st_scn_cluster(s);
@@ -520,11 +519,6 @@ static int existing_of(size_opts *o, const st_scn *s, st_cluster_cfg *one, int *
     if (*k == c->n_pools)
         return st_cli_usage_error("size", "--existing: %s has no pool '%s' (its first: '%s')",
                                   o->file, o->existing, c->pools[0].name);
-    if (o->cooling_w[0] > 0 || o->cooling_w[1] > 0 || o->cooling_w[2] > 0)
-        return st_cli_usage_error("size",
-                                  "--existing takes no cooling budget: the heat of the "
-                                  "pool kept is not modelled here; check the grown fleet with "
-                                  "strata run");
     st_pools_view(c, *k, one);
     one->nodes = c->pools[*k].nodes;
     const st_gpu_spec *given[MAX_AXIS];
@@ -561,9 +555,8 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
     double power_w = o->power_w > 0 ? o->power_w : cap > 0 ? cap : 0;
     /* and its cooling capacities the cooling budgets (plant.h st_plant_heat) */
     const st_facility_cfg *fc = &cl->facility;
-    const double fcool[3] = {o->existing ? 0 : fc->cooling_capacity_w,
-                             o->existing ? 0 : fc->air_cooling_capacity_w,
-                             o->existing ? 0 : fc->liquid_cooling_capacity_w};
+    const double fcool[3] = {fc->cooling_capacity_w, fc->air_cooling_capacity_w,
+                             fc->liquid_cooling_capacity_w};
     double cool[3];
     for (int i = 0; i < 3; i++)
         cool[i] = o->cooling_w[i] > 0 ? o->cooling_w[i] : fcool[i];

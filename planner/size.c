@@ -173,7 +173,9 @@ static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
  * one is set and the plant has not run for f; 0 without a cooling budget). */
 static double cooling_use(const st_size_cfg *f, const st_size_spec *s)
 {
-    const double heat[3] = {f->heat.total_w, f->heat.air_w, f->heat.liquid_w};
+    const double heat[3] = {f->heat.total_w + f->kept_heat.total_w,
+                            f->heat.air_w + f->kept_heat.air_w,
+                            f->heat.liquid_w + f->kept_heat.liquid_w};
     const double cap[3] = {s->cooling_w, s->air_cooling_w, s->liquid_cooling_w};
     double u = 0;
     for (int i = 0; i < 3; i++)
@@ -331,19 +333,20 @@ static int grows_existing(const st_cluster_cfg *c, const st_size_spec *s)
     return s->existing_gpu && strcmp(c->gpu->name, s->existing_gpu->name) == 0;
 }
 
-/* The facility power of r nodes of the kept pool at full draw: each node's base power and its
- * GPUs at their TDP, through the plant's steady facility model (PSUs, distribution,
- * transformers, UPS and cooling plant: models/plant/plant.h). Its own work is not known here, so
- * it is taken at the most it can draw; 0 without a kept pool, nodes or a TDP. */
-static double kept_draw(const st_size_spec *s, int64_t r)
+/* The facility power of r nodes of the kept pool at full draw, and their heat into *heat: each
+ * node's base power and its GPUs at their TDP, through the plant's steady facility model (PSUs,
+ * distribution, transformers, UPS and cooling plant: models/plant/plant.h). Its own work is not
+ * known here, so it is taken at the most it can draw; 0 without a kept pool, nodes or a TDP. */
+static double kept_draw(const st_size_spec *s, int64_t r, st_plant_heat *heat)
 {
+    *heat = (st_plant_heat){0, 0, 0};
     if (!s->existing || r < 1 || !(s->existing->gpu->tdp_w > 0))
         return 0;
     st_cluster_cfg c = *s->existing;
     c.nodes = r;
     double node_w = c.node.base_power_w + (double)c.gpus_per_node * c.gpu->tdp_w;
     st_plant_facility out;
-    st_plant_facility_steady(&c, (double)r * node_w, 0, &out);
+    st_plant_facility_steady_heat(&c, (double)r * node_w, 0, &out, heat);
     return out.total_w;
 }
 
@@ -360,7 +363,7 @@ static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg
     if (!s->existing_gpu)
         return;
     int same = grows_existing(c, s);
-    f->kept_w = kept_draw(s, same ? (n < n0 ? n0 - n : 0) : n0);
+    f->kept_w = kept_draw(s, same ? (n < n0 ? n0 - n : 0) : n0, &f->kept_heat);
     f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
     int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
     f->fleet_gpus = fleet * c->gpus_per_node;

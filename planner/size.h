@@ -124,15 +124,16 @@ typedef struct st_size_cfg {
      * pool; of another: all of them), and the fleet the GPU and rack budgets count; without,
      * the shape's. */
     int64_t added_nodes, fleet_gpus, fleet_racks;
-    double bought_usd; /* the capex of what it buys: capex_usd, or with spec->existing_gpu its
-                          added nodes' share of it (switches and racks grow with the nodes);
-                          < 0 unknown */
-    double added_key;  /* ranks feasible rows before the objective: bought_usd with
-                          spec->existing_gpu (unknown: INFINITY), else 0 */
-    double kept_w;     /* with spec->existing_gpu: the facility power of the kept pool's nodes
-                          outside the row's shape at full draw (every GPU at its TDP), which a
-                          power budget counts beside facility_w; else 0 */
-    double capex_usd;  /* the shape's nodes and switches at the cost: prices; < 0 unknown */
+    double bought_usd;       /* the capex of what it buys: capex_usd, or with spec->existing_gpu its
+                                added nodes' share of it (switches and racks grow with the nodes);
+                                < 0 unknown */
+    double added_key;        /* ranks feasible rows before the objective: bought_usd with
+                                spec->existing_gpu (unknown: INFINITY), else 0 */
+    double kept_w;           /* with spec->existing_gpu: the facility power of the kept pool's nodes
+                                outside the row's shape at full draw (every GPU at its TDP), which a
+                                power budget counts beside facility_w; else 0 */
+    st_plant_heat kept_heat; /* their heat, which the cooling budgets count beside heat; 0s */
+    double capex_usd;        /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     const char *price_source;   /* where the price of its GPU type that sets its cost comes from
                                    (the node's on premises, the GPU-hour's rented): a preset table
                                    row's source or the scenario's key; NULL: none (borrowed from

@@ -253,8 +253,8 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         put(b,
             "existing pool %s kept: %lld nodes of %s; a row of its type grows it, one of another "
             "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
-            "its capex), then by %s; a power budget counts the kept nodes outside a row at full "
-            "draw; cooling not budgeted\n",
+            "its capex), then by %s; power and cooling budgets count the kept nodes outside a "
+            "row at full draw (kept_MW)\n",
             rp->existing, (long long)rp->spec->existing_nodes, rp->spec->existing_gpu->name,
             rp->goal);
     put(b, "\nranked (top %zu):\n", rp->top);

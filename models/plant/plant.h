@@ -186,5 +186,9 @@ double st_plant_util_w(const st_gpu_spec *g, double u);
  * electrical rooms' heat. No storage. The cluster run's energy reads it at its mean load. */
 void st_plant_facility_steady(const st_cluster_cfg *c, double rack_board_w, double network_board_w,
                               st_plant_facility *out);
+/* The same, and the heat the cooling plant rejects for it into *heat (st_plant_heat). */
+void st_plant_facility_steady_heat(const st_cluster_cfg *c, double rack_board_w,
+                                   double network_board_w, st_plant_facility *out,
+                                   st_plant_heat *heat);
 
 #endif

@@ -19,6 +19,14 @@ double st_plant_util_w(const st_gpu_spec *g, double u)
 void st_plant_facility_steady(const st_cluster_cfg *c, double rack_board_w, double network_board_w,
                               st_plant_facility *out)
 {
+    st_plant_heat heat;
+    st_plant_facility_steady_heat(c, rack_board_w, network_board_w, out, &heat);
+}
+
+void st_plant_facility_steady_heat(const st_cluster_cfg *c, double rack_board_w,
+                                   double network_board_w, st_plant_facility *out,
+                                   st_plant_heat *heat)
+{
     const st_plant_preset *p = st_plant_preset_get();
     const st_rack_cfg *r = &c->racks;
     double s = 1 / p->psu_efficiency;
@@ -38,8 +46,12 @@ void st_plant_facility_steady(const st_cluster_cfg *c, double rack_board_w, doub
     st_plant_rack_heat h;
     st_plant_rack_cooling(r, rack_w, &h);
     st_plant_cooling_power cool;
-    st_plant_cooling_power_of(r, racks * h.air_w + net_w + tr + ups.loss_w, racks * h.liquid_w,
-                              &cool);
+    /* every watt drawn ends as heat: the racks' to air and liquid, the network's and the
+     * electrical rooms' losses to air (plant.c's facility_losses) */
+    *heat = (st_plant_heat){.air_w = racks * h.air_w + net_w + tr + ups.loss_w,
+                            .liquid_w = racks * h.liquid_w};
+    heat->total_w = heat->air_w + heat->liquid_w;
+    st_plant_cooling_power_of(r, heat->air_w, heat->liquid_w, &cool);
     *out = (st_plant_facility){.it_w = it,
                                .distribution_w = dist,
                                .transformer_w = tr,

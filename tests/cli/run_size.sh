@@ -376,7 +376,17 @@ print(b["feasible"], b["binds"], b["kept_facility_w"] > 1e6, h["feasible"], h["k
 }
 expect "--existing: 7 MW holds the B200 pool beside the H100s at full draw" "True power True True 0" "$(b200_row 7MW)"
 expect "--existing: 6 MW does not" "False power True True 0" "$(b200_row 6MW)"
-for args in "$scn --existing x" "$mixed --existing h200" "$mixed --existing h100 --budget cooling=5MW"; do
+# and a cooling budget their heat: the B200 pool's 3.07 MW of heat fits 6 MW beside the kept
+# H100s' at full draw, not 5 MW.
+b200_cool() { # BUDGET: the first B200 row's feasible and binds
+    "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --top 12 \
+        --budget cooling="$1" --format json 2>/dev/null | python3 -c 'import json, sys
+b = [r for r in json.load(sys.stdin)["ranked"] if r["added_gpu"] == "b200"][0]
+print(b["feasible"], b["binds"])'
+}
+expect "--existing: 6 MW of cooling holds the B200 pool beside the H100s" "True cooling" "$(b200_cool 6MW)"
+expect "--existing: 5 MW does not" "False cooling" "$(b200_cool 5MW)"
+for args in "$scn --existing x" "$mixed --existing h200"; do
     n=$((n + 1))
     "$strata" size $args --deadline 1h >/dev/null 2>&1
     [ $? -eq 2 ] || bad "usage error: '$args'"
