@@ -294,6 +294,26 @@ static void plan_words(FILE *out, const cJSON *r, const char *workload)
                 shown(ST_DOC_SIZE, "ranked[].facility_w", r, "facility_w", a));
 }
 
+/* With --existing, what row r adds to the pool kept: "add N nodes of GPU (USD) to the N0 nodes of
+ * POOL: " or "add nothing to ...: ". */
+static void added_words(FILE *out, const cJSON *t, const cJSON *r)
+{
+    char a[ST_REPORT_VALUE_MAX];
+    const cJSON *e = get(t, "existing");
+    if (!cJSON_IsObject(e))
+        return;
+    if (num(r, "added_nodes") > 0)
+        fprintf(out,
+                "add %.0f nodes of %s (%s) to the %.0f nodes of pool %s: ", num(r, "added_nodes"),
+                str(r, "added_gpu"),
+                cJSON_IsNumber(get(r, "bought_usd"))
+                    ? shown(ST_DOC_SIZE, "ranked[].bought_usd", r, "bought_usd", a)
+                    : "price unknown",
+                num(e, "nodes"), str(e, "pool"));
+    else
+        fprintf(out, "add nothing to the %.0f nodes of pool %s: ", num(e, "nodes"), str(e, "pool"));
+}
+
 char *st_summary_size(const cJSON *t, const st_size_result *res)
 {
     char *buf, d[ST_REPORT_VALUE_MAX];
@@ -311,6 +331,7 @@ char *st_summary_size(const cJSON *t, const st_size_result *res)
         fprintf(out,
                 "No configuration meets the %s deadline and the budgets; the nearest: ", deadline);
     if (best) {
+        added_words(out, t, best);
         plan_words(out, best, str(t, "workload"));
         fprintf(out, " (what binds: %s)", str(best, "binds"));
     }
