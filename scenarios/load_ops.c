@@ -167,6 +167,14 @@ static int fn_trace_pools(st_rd *rd, const st_ynode *n, void *base)
     for (size_t i = 0; i < n->n; i++) {
         int k = 0;
         m[i] = (st_trace_pool){n->keys[i]->text, 0, n->keys[i]->loc};
+        const char *t = n->keys[i]->text;
+        if (!*t || strchr(t, '|')) { /* a row's types are split at '|': such a key never matches */
+            bad =
+                st_rd_fail(rd, n->keys[i], ST_EINVAL, "trace.pools: GPU type '%s' %s", t,
+                           *t ? "holds '|', which separates a row's types"
+                              : "is empty; the rows that name no type go to the 'any' entry") != 0;
+            continue;
+        }
         if (st_rd_expect(rd, n->kids[i], ST_YN_SCALAR, "trace.pools value") ||
             st__pool_named(ld, n->kids[i], &k))
             bad = 1;
