@@ -33,7 +33,7 @@ int64_t st_sched_free_gpus(const st_sched_view *v)
 
 int64_t st_sched_total_gpus(const st_sched_view *v)
 {
-    return pool_now(v)->total;
+    return v->cur ? st__cl_pool_gpus(v, (int)(v->cur - v->parts)) : v->pool.total;
 }
 
 size_t st_sched_n_running(const st_sched_view *v)

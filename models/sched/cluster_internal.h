@@ -88,6 +88,8 @@ struct st_sched_view {
     st_pool *pools;
     st_placer *placers;
     int64_t *local; /* scratch: one job's GPUs as its pool numbers them */
+    int64_t *pad;   /* per pool: the GPUs of the nodes before it on its first leaf, which its
+                       numbering starts with, held for good (cluster_pools.c) */
     /* ... and each pool's scheduler, a partition (cluster_parts.c): the policy's instance over
      * the pool's jobs alone. cur is the one picking now (NULL: the cluster's one instance). */
     struct st__cl_part *parts, *cur;
@@ -147,6 +149,11 @@ static inline st_time cost_ticks(double s)
  * (nothing for one), and released. */
 void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl);
 void st__cl_pools_release(st_sched_view *v);
+/* Pool k's own GPUs: its free-GPU pool's less the padding its numbering starts with. */
+static inline int64_t st__cl_pool_gpus(const st_sched_view *v, int k)
+{
+    return v->pools[k].total - v->pad[k];
+}
 /* The GPUs job id may run on: its pool's (the cluster's for one pool). */
 int64_t st__cl_room(const st_sched_view *v, size_t id);
 /* Choose job id's GPUs into g among its pool's free ones: 0, or ST_ERANGE (not now). */

@@ -58,7 +58,7 @@ int st__cl_parts_init(st_sched_view *v, st_err *err)
         st__waitset_init(&p->waiting, v->pools[k].total);
         p->pst = st_xcalloc(1, size);
         /* each pool's draws its own: the run's seed for the first, as its placer has */
-        st_sched_params prm = {sp->sched,   v->pools[k].total, p->n, sp->seed + (uint64_t)k,
+        st_sched_params prm = {sp->sched,   st__cl_pool_gpus(v, k), p->n, sp->seed + (uint64_t)k,
                                sp->tenants, sp->n_tenants};
         int rc = v->pol->configure(p->pst, &prm, err);
         if (rc)
@@ -216,7 +216,7 @@ void st__cl_parts_stats(st_sched_view *v)
     for (int k = 0; k < v->n_pools; k++) {
         st_cluster_pool_stats *p = &r->pool[k];
         p->mean_wait_s = p->finished ? wait[k] / (double)p->finished : 0;
-        double held = (double)v->pools[k].total * span;
+        double held = (double)st__cl_pool_gpus(v, k) * span;
         p->utilization = held > 0 ? v->parts[k].busy_gpu_s / held : 0;
     }
     free(wait);

@@ -8,6 +8,18 @@
 #include "models/sched/cluster_internal.h"
 #include "sim/xalloc.h"
 
+/* The first n GPUs of pool p held for good: the padding before a pool's own nodes. */
+static void hold_padding(st_pool *p, int64_t n)
+{
+    if (n < 1)
+        return;
+    int64_t *g = st_xmalloc((size_t)n * sizeof *g);
+    for (int64_t i = 0; i < n; i++)
+        g[i] = i;
+    st_pool_take(p, g, n);
+    free(g);
+}
+
 void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl)
 {
     const st_cluster_cfg *c = v->sp->c;
@@ -16,12 +28,18 @@ void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl)
     v->n_pools = c->n_pools;
     v->pools = st_xcalloc((size_t)c->n_pools, sizeof *v->pools);
     v->placers = st_xcalloc((size_t)c->n_pools, sizeof *v->placers);
+    v->pad = st_xcalloc((size_t)c->n_pools, sizeof *v->pad);
     int64_t most = 1;
     for (int k = 0; k < c->n_pools; k++) {
         st_cluster_cfg one;
         st_pools_view(c, k, &one);
-        one.nodes = c->pools[k].nodes;
+        /* numbered from the first node of its first leaf, so that its placer's leaves are the
+         * fabric's; the nodes before it there are another pool's, held for good */
+        int64_t npl = c->fabric.nodes_per_leaf, before = npl > 1 ? c->pools[k].first_node % npl : 0;
+        one.nodes = c->pools[k].nodes + before;
         st_pool_init(&v->pools[k], &one);
+        v->pad[k] = before * v->pools[k].per_node;
+        hold_padding(&v->pools[k], v->pad[k]);
         st_placer_init(&v->placers[k], pl, &one);
         /* each pool's draws its own: the run's seed for the first, as a one-pool run has it */
         st_placer_seed(&v->placers[k], v->sp->seed + (uint64_t)k);
@@ -39,6 +57,7 @@ void st__cl_pools_release(st_sched_view *v)
     free(v->pools);
     free(v->placers);
     free(v->local);
+    free(v->pad);
 }
 
 /* Job id's pool. */
@@ -47,10 +66,10 @@ static int pool_of(const st_sched_view *v, size_t id)
     return v->sp->pool ? v->sp->pool[id] : 0;
 }
 
-/* Pool k's first GPU in the cluster's numbering. */
+/* The cluster's id of pool k's local GPU 0 (its padding's first, when it has padding). */
 static int64_t first_gpu(const st_sched_view *v, int k)
 {
-    return v->sp->c->pools[k].first_node * v->pool.per_node;
+    return v->sp->c->pools[k].first_node * v->pool.per_node - v->pad[k];
 }
 
 int64_t st__cl_room(const st_sched_view *v, size_t id)
@@ -58,7 +77,7 @@ int64_t st__cl_room(const st_sched_view *v, size_t id)
     if (!v->n_pools)
         return v->pool.total;
     int k = pool_of(v, id);
-    return k >= 0 && k < v->n_pools ? v->pools[k].total : 0;
+    return k >= 0 && k < v->n_pools ? st__cl_pool_gpus(v, k) : 0;
 }
 
 int st__cl_choose(st_sched_view *v, size_t id, int64_t *g)

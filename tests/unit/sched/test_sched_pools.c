@@ -115,6 +115,40 @@ START_TEST(test_job_larger_than_its_pool_is_refused)
 }
 END_TEST
 
+/* A pool that starts inside a leaf sees the fabric's leaves: on 4 nodes of 8 GPUs, 2 a leaf, pool
+ * b holds nodes 1-3, so its whole leaf is nodes 2-3. Topology-aware placement puts a 2-node job
+ * there (GPUs 16-31), not on nodes 1-2 across two leaves, as a pool numbered from its first node
+ * would (its leaves 1-2 and 3); the pool's counts stay its own 24 GPUs. */
+START_TEST(test_a_pool_inside_a_leaf_sees_the_fabric_leaves)
+{
+    static const st_pool_cfg p[] = {{.name = "a", .nodes = 1, .first_node = 0},
+                                    {.name = "b", .nodes = 3, .first_node = 1}};
+    st_cluster_cfg c = {.nodes = 4, .gpus_per_node = 8, .nvlink_domain = 8};
+    c.fabric.nodes_per_leaf = 2;
+    c.pools = p;
+    c.n_pools = 2;
+    st_cluster_job jobs[2] = {{0, 10, 10, 16, 0, -1}, {0, 10, 10, 24, 0, -1}};
+    int32_t pool[2] = {1, 1};
+    st_cluster_spec sp = {.c = &c,
+                          .jobs = jobs,
+                          .n = 2,
+                          .pool = pool,
+                          .placement = "topology-aware",
+                          .keep_segments = 1};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    ck_assert_int_eq(r.job[0].state, ST_CJ_FINISHED);
+    ck_assert_int_eq(r.job[1].state, ST_CJ_FINISHED); /* the whole pool, after the first */
+    for (int64_t g = 0; g < r.seg[0].n; g++) {
+        int64_t gpu = r.seg_gpus[r.seg[0].gpu_at + (size_t)g];
+        ck_assert_msg(gpu >= 16 && gpu < 32, "GPU %lld is not on leaf 1", (long long)gpu);
+    }
+    ck_assert_double_eq_tol(r.pool[1].utilization, (16 * 10 + 24 * 10) / (24 * 20.0), 1e-9);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
 Suite *sched_pools_suite(void)
 {
     Suite *s = suite_create("sched_pools");
@@ -123,6 +157,7 @@ Suite *sched_pools_suite(void)
     int n = (int)(count(st_sched_policy_names) * count(st_place_policy_names));
     tcase_add_loop_test(tc, test_jobs_stay_in_their_pool, 0, n);
     tcase_add_test(tc, test_job_larger_than_its_pool_is_refused);
+    tcase_add_test(tc, test_a_pool_inside_a_leaf_sees_the_fabric_leaves);
     suite_add_tcase(s, tc);
     return s;
 }
