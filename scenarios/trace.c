@@ -325,6 +325,12 @@ static int row_pool(reader *r, const char *const *f, const size_t *len, st_trace
     return 0;
 }
 
+/* Whether the rows' GPU types are read: trace.pools maps them (elsewhere the column is not). */
+static int t_pools(const reader *r)
+{
+    return r->t->n_pools > 0;
+}
+
 /* A row of no GPU where the format holds CPU jobs too (openb's CPU pods): counted, left out. */
 static int cpu_row(reader *r, const char *const *f, const size_t *len)
 {
@@ -363,7 +369,8 @@ static void row(reader *r, const char *p, size_t n)
     if (!field(r, f, len, C_SUBMIT, &tr, "a number >= 0", &j.submit_s) ||
         !run_time(r, f, len, &tr, &j) ||
         !field(r, f, len, C_GPUS, &gr, "a whole number >= 1", &g) || !iterations(r, f, len, &j) ||
-        !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS) || !row_pool(r, f, len, &j))
+        !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS) ||
+        (t_pools(r) && !name_ok(r, f, len, C_TYPE)) || !row_pool(r, f, len, &j))
         return; /* before the names are added: a skipped row adds no tenant or class */
     j.gpus = (int64_t)g;
     int c = r->col[C_TENANT], k = r->col[C_CLS];

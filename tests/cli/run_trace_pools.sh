@@ -84,5 +84,19 @@ d = json.load(open(sys.argv[1]))["scheduler"]
 sys.exit(0 if d["makespan_s"] == 100 else 1)' "$tmp/r.json"
 expect "openb: run time is deletion less scheduled (makespan 100 s)" 0 $?
 
+# Hostile openb rows: a deletion before the scheduling, and a gpu_spec that is not UTF-8 (whose
+# warning must stay UTF-8), each malformed where it is.
+printf 'name,num_gpu,gpu_spec,creation_time,deletion_time,scheduled_time\r\np1,1,T4,0,100,50\r\np2,2,T4,10,5,8\r\np3,1,\377,1,50,20\r\n' >"$tmp/h.csv"
+scenario "$tmp/h.csv" openb "{ T4: small, any: big }"
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "openb: deletion before scheduling is malformed" \
+    "$tmp/h.csv:3:12: warning: malformed trace row: deletion_time 5 is before scheduled_time 8; row skipped" \
+    "$(grep 'before scheduled' "$tmp/e")"
+expect "openb: a gpu_spec that is not UTF-8 is malformed" \
+    "$tmp/h.csv:4:6: warning: malformed trace row: gpu_spec holds a byte that is not UTF-8 (0xFF); names are printed, so they are UTF-8 text without control characters; row skipped" \
+    "$(grep 'not UTF-8' "$tmp/e")"
+iconv -f UTF-8 -t UTF-8 "$tmp/e" >/dev/null 2>&1
+expect "openb: the warnings are UTF-8" 0 $?
+
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]
