@@ -33,8 +33,10 @@ struct st_mm_trace {
     int cut; /* outgrew ST_MM_TRACE_CAP: no longer recorded */
 };
 
-/* At most this many segments (st_mmx_segments): a topology's levels and its private links. */
+/* At most this many segments (st_mmx_segments): a topology's levels and its private links.
+ * seg_id compares with each start written out, for 8. */
 #define SEG_MAX 8
+_Static_assert(SEG_MAX == 8, "seg_id compares with seg[1 .. 7]");
 
 struct st_mmx {
     int32_t n_links;      /* the fabric's, before any private link is added */
@@ -69,17 +71,24 @@ typedef struct mm_call {
     const double *w;
 } mm_call;
 
-/* Link l of x by segment: the segment's index in the high 32 bits, l's offset into it in the
- * low. Two solvers whose links differ by a shift per segment (the same fabric's levels on two
- * GPU counts) name a link alike, and the order of links is the order of these ids. */
-static uint64_t seg_id(const st_mmx *x, int32_t l)
+/* Link l by segment, the segments starting at g[0..SEG_MAX): the segment's index in the high 32
+ * bits, l's offset into it in the low. Two solvers whose links differ by a shift per segment
+ * (the same fabric's levels on two GPU counts) name a link alike, and the order of links is the
+ * order of these ids. */
+static inline uint64_t seg_in(const int32_t *g, int32_t l)
 {
     /* The last segment that starts at or before l: the count of the later starts l reached,
-     * without a branch (every link of every add comes through here). */
-    int s = 0;
-    for (int i = 1; i < SEG_MAX; i++)
-        s += l >= x->seg[i];
-    return (uint64_t)s << 32 | (uint32_t)(l - x->seg[s]);
+     * without a branch (every link of every add comes through here), and written out: gcc -O2
+     * keeps the loop a loop, which cost twice the comparisons. */
+    int s = (l >= g[1]) + (l >= g[2]) + (l >= g[3]) + (l >= g[4]) + (l >= g[5]) + (l >= g[6]) +
+            (l >= g[7]);
+    return (uint64_t)s << 32 | (uint32_t)(l - g[s]);
+}
+
+/* Link l of x by segment (seg_in). */
+static uint64_t seg_id(const st_mmx *x, int32_t l)
+{
+    return seg_in(x->seg, l);
 }
 
 /* The link of x that seg_id names. */
@@ -96,9 +105,13 @@ static const uint64_t *canon(st_mmx *x, const int32_t *links, int n)
 {
     size_t k = n > 0 ? (size_t)n : 0;
     x->canon = st_xgrow(x->canon, sizeof *x->canon, k + 1, &x->canon_cap);
+    /* The starts in a local copy, which the stores into canon cannot change: read once. */
+    int32_t g[SEG_MAX];
+    memcpy(g, x->seg, sizeof g);
+    uint64_t *out = x->canon;
     for (size_t i = 0; i < k; i++)
-        x->canon[i] = seg_id(x, links[i]);
-    return x->canon;
+        out[i] = seg_in(g, links[i]);
+    return out;
 }
 
 st_mm_trace *st_mm_trace_new(void)
