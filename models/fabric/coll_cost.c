@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/fabric/coll_internal.h"
 #include "models/fabric/topo.h"
@@ -207,10 +208,119 @@ static cost choose(const st_coll *cm, const run *r, const phase_desc *d, double 
     return best;
 }
 
+/* ---- the last costing, reused ---------------------------------------------------------- */
+
+/* Everything a phase's cost and its transfers' latencies read besides the runner's constants:
+ * the description, the run's protocol and step mode, the rate alone, and every transfer's
+ * members' path latencies and hardware; and what they gave. */
+struct cost_memo {
+    int valid;
+    phase_desc d;
+    st_coll_proto proto;
+    int sync;
+    double rate;
+    size_t nx, m;
+    size_t *xoff;
+    double *mlat;
+    uint8_t *mhw;
+    size_t xcap, mcap;
+    cost c;
+    double *real; /* each transfer's st__coll_xfer_latency(..., c.proto, x, 1), once known */
+    uint8_t *have;
+    size_t rcap, hcap;
+};
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Fields one by one: st__coll_set_comm's compound literal leaves the padding unspecified. */
+static int same_desc(const phase_desc *a, const phase_desc *b)
+{
+    return a->kind == b->kind && a->nalgo == b->nalgo && a->comm.arch == b->comm.arch &&
+           a->comm.ranks == b->comm.ranks && a->comm.nodes == b->comm.nodes &&
+           a->comm.channels == b->comm.channels &&
+           same_bits(a->comm.nvlink_bw, b->comm.nvlink_bw) && same_bits(a->b, b->b) &&
+           same_bits(a->bus_mult, b->bus_mult) && same_bits(a->steps, b->steps) &&
+           same_bits(a->depth_intra, b->depth_intra) && same_bits(a->ar_bytes, b->ar_bytes);
+}
+
+/* Whether the phase just built and routed into cm costs as the memo's: the same inputs, bit for
+ * bit, give the same protocol, cost and latencies. */
+static int memo_matches(const st_coll *cm, const run *r, const phase_desc *d, double rate)
+{
+    const struct cost_memo *o = cm->last;
+    return o && o->valid && o->nx == cm->nx && o->m == cm->m && o->proto == r->proto &&
+           o->sync == r->sync && same_bits(o->rate, rate) && same_desc(&o->d, d) &&
+           memcmp(o->xoff, cm->xoff, (cm->nx + 1) * sizeof *o->xoff) == 0 &&
+           memcmp(o->mhw, cm->mhw, cm->m * sizeof *o->mhw) == 0 &&
+           memcmp(o->mlat, cm->mlat, cm->m * sizeof *o->mlat) == 0;
+}
+
+static void memo_keep(st_coll *cm, const run *r, const phase_desc *d, double rate, cost c)
+{
+    if (!cm->last)
+        cm->last = st_xcalloc(1, sizeof *cm->last);
+    struct cost_memo *o = cm->last;
+    o->xoff = st_xgrow(o->xoff, sizeof *o->xoff, cm->nx + 1, &o->xcap);
+    o->real = st_xgrow(o->real, sizeof *o->real, cm->nx + 1, &o->rcap);
+    o->have = st_xgrow(o->have, sizeof *o->have, cm->nx + 1, &o->hcap);
+    size_t mc = o->mcap;
+    o->mlat = st_xgrow(o->mlat, sizeof *o->mlat, cm->m + 1, &mc);
+    o->mhw = st_xgrow(o->mhw, sizeof *o->mhw, cm->m + 1, &o->mcap);
+    memcpy(o->xoff, cm->xoff, (cm->nx + 1) * sizeof *o->xoff);
+    memset(o->have, 0, cm->nx);
+    if (cm->m) { /* no copy from the member arrays of a runner that never built one */
+        memcpy(o->mlat, cm->mlat, cm->m * sizeof *o->mlat);
+        memcpy(o->mhw, cm->mhw, cm->m * sizeof *o->mhw);
+    }
+    o->valid = 1;
+    o->d = *d;
+    o->proto = r->proto;
+    o->sync = r->sync;
+    o->rate = rate;
+    o->nx = cm->nx;
+    o->m = cm->m;
+    o->c = c;
+}
+
 cost st__coll_phase_cost(st_coll *cm, const run *r, int k, phase_desc *d)
 {
     st__coll_build_phase(cm, r, k, d);
-    return choose(cm, r, d, route_members(cm));
+    double rate = route_members(cm);
+    if (memo_matches(cm, r, d, rate))
+        return cm->last->c;
+    cost c = choose(cm, r, d, rate);
+    memo_keep(cm, r, d, rate, c);
+    return c;
+}
+
+double st__coll_start_latency(st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
+                              size_t x)
+{
+    struct cost_memo *o = cm->last;
+    if (!o || !o->valid || p != o->c.proto || x >= o->nx)
+        ST_BUG("collective transfer %zu started without its phase costed last", x);
+    if (!o->have[x]) {
+        o->real[x] = st__coll_xfer_latency(cm, r, d, p, x, 1);
+        o->have[x] = 1;
+    }
+    return o->real[x];
+}
+
+void st__coll_cost_release(st_coll *cm)
+{
+    struct cost_memo *o = cm->last;
+    if (!o)
+        return;
+    free(o->xoff);
+    free(o->mlat);
+    free(o->mhw);
+    free(o->real);
+    free(o->have);
+    free(o);
+    cm->last = NULL;
 }
 
 /* The AI-infrastructure guide's T = 2(N-1)/N * S/B + alpha * log2(N_nodes). B: the bus-bandwidth

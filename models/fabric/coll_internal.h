@@ -64,6 +64,9 @@ struct st_coll {
      * search, cost more than the layout). */
     struct coll_item *lay;
     size_t lay_cap;
+    /* The last phase costed, for the next to reuse when it is alike (coll_cost.c): a send/recv
+     * pattern costs thousands of one-member phases that differ in their GPUs alone. */
+    struct cost_memo *last;
     run *head;
     int64_t active, next_id;
 };
@@ -139,6 +142,14 @@ cost st__coll_phase_cost(st_coll *cm, const run *r, int k, phase_desc *d);
 /* Latency of built transfer x under protocol p; `real` adds what NCCL's model leaves out. */
 double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
                              size_t x, int real);
+
+/* st__coll_xfer_latency(cm, r, d, p, x, 1) of the phase st__coll_phase_cost built last (p its
+ * cost's protocol), taken from an alike phase's where the last costing found one. */
+double st__coll_start_latency(st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
+                              size_t x);
+
+/* Free cm's memo of the last costing (st_coll_free). */
+void st__coll_cost_release(st_coll *cm);
 
 /* Fill out's closed_s, closed_b and closed_alpha_s for r under out->proto. */
 void st__coll_closed_form(st_coll *cm, const run *r, st_coll_plan *out);

@@ -68,6 +68,7 @@ void st_coll_free(st_coll *cm)
     free(cm->slot_load);
     free(cm->touched);
     free(cm->lay);
+    st__coll_cost_release(cm);
     free(cm);
 }
 
@@ -124,7 +125,7 @@ static void start_phase(run *r)
                            .dst = none ? NULL : cm->dst + cm->xoff[x],
                            .n = cm->xoff[x + 1] - cm->xoff[x],
                            .bytes = d.b / c.f,
-                           .latency_s = st__coll_xfer_latency(cm, r, &d, c.proto, x, 1),
+                           .latency_s = st__coll_start_latency(cm, r, &d, c.proto, x),
                            .key = cm->xkey[x],
                            .tag = x,
                            .done = on_xfer_done,
