@@ -64,14 +64,10 @@ static void load_room(st_coll *cm, size_t entries)
     cm->nslot = n;
 }
 
-/* Route every member as st_net would (same keys) and keep the routes for it (cm->route), note
- * each member's latency and hardware, and return the rate of the slowest member when the phase
- * runs alone: min over links of capacity / members. INFINITY when no member crosses a link. */
-static double route_members(st_coll *cm)
+/* route_members without the memo. */
+static double route_fresh(st_coll *cm)
 {
     const double *cap = st_topo_capacities(cm->topo);
-    cm->route =
-        st_xgrow(cm->route, sizeof *cm->route, cm->m * ST_TOPO_MAX_HOPS + 1, &cm->route_cap);
     size_t entries = 0;
     for (size_t x = 0; x < cm->nx; x++)
         for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
@@ -107,6 +103,25 @@ static double route_members(st_coll *cm)
         rate = r < rate ? r : rate;
         cm->slot_link[s] = -1;
     }
+    return rate;
+}
+
+/* Route every member as st_net would (same keys) and keep the routes for it (cm->route), note
+ * each member's latency and hardware, and return the rate of the slowest member when the phase
+ * runs alone: min over links of capacity / members. INFINITY when no member crosses a link.
+ * From the routes memo when it holds the phase, into it when not. */
+static double route_members(st_coll *cm)
+{
+    cm->route =
+        st_xgrow(cm->route, sizeof *cm->route, cm->m * ST_TOPO_MAX_HOPS + 1, &cm->route_cap);
+    if (!cm->routes || cm->m < ST_COLL_ROUTES_MIN)
+        return route_fresh(cm);
+    double rate;
+    uint64_t h = st__coll_routes_hash(cm);
+    if (st__coll_routes_find(cm->routes, h, cm, &rate))
+        return rate;
+    rate = route_fresh(cm);
+    st__coll_routes_put(cm->routes, h, cm, rate);
     return rate;
 }
 
