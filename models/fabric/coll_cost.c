@@ -69,9 +69,10 @@ static double route_fresh(st_coll *cm)
 {
     const double *cap = st_topo_capacities(cm->topo);
     size_t entries = 0;
-    for (size_t x = 0; x < cm->nx; x++)
+    for (size_t x = 0; x < cm->nx; x++) {
+        uint64_t pre = st_topo_flow_pre(cm->xkey[x]); /* the transfer's half of its members' keys */
         for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
-            uint64_t key = st_topo_flow_key(cm->xkey[x], (uint64_t)(i - cm->xoff[x]));
+            uint64_t key = st_topo_flow_key_of(pre, (uint64_t)(i - cm->xoff[x]));
             int32_t *links = cm->route + i * ST_TOPO_MAX_HOPS;
             int h = st_topo_route(cm->topo, cm->src[i], cm->dst[i], key, links, ST_TOPO_MAX_HOPS,
                                   &cm->mlat[i]);
@@ -80,6 +81,7 @@ static double route_fresh(st_coll *cm)
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
             entries += (size_t)h;
         }
+    }
     /* Members per link, the links in the order the routes first cross them. */
     load_room(cm, entries);
     cm->touched = st_xgrow(cm->touched, sizeof *cm->touched, entries + 1, &cm->tcap);

@@ -361,8 +361,9 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
         }
         return total;
     }
+    uint64_t pre = st_topo_flow_pre(spec->key); /* the transfer's half of its members' keys */
     for (size_t i = 0; i < spec->n; i++) {
-        uint64_t key = st_topo_flow_key(spec->key, (uint64_t)i);
+        uint64_t key = st_topo_flow_key_of(pre, (uint64_t)i);
         int h = st_topo_route_w(net->topo, spec->src[i], spec->dst[i], key, net->route + total,
                                 net->wts + total, ST_TOPO_MAX_HOPS, NULL);
         net->hops[i] = (uint8_t)h;

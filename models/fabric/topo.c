@@ -495,13 +495,23 @@ uint64_t st_topo_flow_key(uint64_t a, uint64_t b)
     return mix64(mix64(a) ^ b);
 }
 
+uint64_t st_topo_flow_pre(uint64_t a)
+{
+    return mix64(a);
+}
+
+uint64_t st_topo_flow_key_of(uint64_t pre, uint64_t b)
+{
+    return mix64(pre ^ b);
+}
+
 /* ECMP: which of n equal-cost ports a flow takes at a tier. Like a switch hashing the packet's
  * addresses and ports, it depends on the flow's identity and both NICs; the tier enters so that
- * the choice at the spine is not a copy of the choice at the leaf. */
-static int64_t ecmp(uint64_t key, int64_t src_nic, int64_t dst_nic, unsigned tier, int64_t n)
+ * the choice at the spine is not a copy of the choice at the leaf. `src` is the flow's key with
+ * its source NIC's, st_topo_flow_key(key, src_nic), which the tiers of one route share. */
+static int64_t ecmp(uint64_t src, int64_t dst_nic, unsigned tier, int64_t n)
 {
-    uint64_t h = st_topo_flow_key(st_topo_flow_key(key, (uint64_t)src_nic),
-                                  (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
+    uint64_t h = st_topo_flow_key(src, (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
     return (int64_t)(h % (uint64_t)n);
 }
 
@@ -528,8 +538,9 @@ static int fabric_route(const st_topo *t, int64_t a, int64_t b, uint64_t key, in
     int64_t pa = t->nic_pod[a], pb = t->nic_pod[b];
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
-        j = ecmp(key, a, b, 0, t->up);
-        c = pa != pb ? ecmp(key, a, b, 1, t->cup) : 0;
+        uint64_t src = st_topo_flow_key(key, (uint64_t)a);
+        j = ecmp(src, b, 0, t->up);
+        c = pa != pb ? ecmp(src, b, 1, t->cup) : 0;
     }
     out[n++] = leaf_link(t, la, j, UP);
     if (pa != pb) {
@@ -586,8 +597,9 @@ static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key,
     int64_t leaf = leaf_of_nic(t, nic), pod = leaf / t->ppod, far = -1 - (int64_t)tier;
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
-        j = ecmp(key, nic, far, 0, t->up);
-        c = t->pods > 1 ? ecmp(key, nic, far, 1, t->cup) : 0;
+        uint64_t src = st_topo_flow_key(key, (uint64_t)nic);
+        j = ecmp(src, far, 0, t->up);
+        c = t->pods > 1 ? ecmp(src, far, 1, t->cup) : 0;
     }
     if (dir == UP) {
         out[n++] = leaf_link(t, leaf, j, UP);
@@ -659,7 +671,7 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
         direct = 0;
     } else {
         n = path(t, src, dst, key, direct ? links : hops);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; weights && i < n; i++) /* read only for the caller's weights */
             w[i] = 1.0;
     }
     if (n > max)

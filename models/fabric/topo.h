@@ -112,6 +112,11 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
  * on every platform, that depends on the order of a and b. Chain it for more parts. */
 uint64_t st_topo_flow_key(uint64_t a, uint64_t b);
 
+/* st_topo_flow_key(a, b) in two steps, for many b under one a (a transfer's members): the
+ * first mixes a alone, st_topo_flow_key_of(st_topo_flow_pre(a), b) is the key, bit for bit. */
+uint64_t st_topo_flow_pre(uint64_t a);
+uint64_t st_topo_flow_key_of(uint64_t pre, uint64_t b);
+
 /* The leaf switch a GPU's NIC hangs from (rail leaves under rail-optimized), and its pod (0
  * except under fat-tree-3). GPUs under one leaf reach each other without crossing a spine. */
 int64_t st_topo_leaf_of(const st_topo *t, int64_t gpu);
