@@ -68,6 +68,9 @@ static void load_room(st_coll *cm, size_t entries)
 static double route_fresh(st_coll *cm)
 {
     const double *cap = st_topo_capacities(cm->topo);
+    /* NVLink's links come first (topo.h): a route starting below the next level's first link
+     * starts on NVLink, without st_topo_level's search for every member. */
+    int32_t nic0 = st_topo_level_first(cm->topo, ST_LEVEL_NIC);
     size_t entries = 0;
     for (size_t x = 0; x < cm->nx; x++) {
         uint64_t pre = st_topo_flow_pre(cm->xkey[x]); /* the transfer's half of its members' keys */
@@ -77,7 +80,7 @@ static double route_fresh(st_coll *cm)
             int h = st_topo_route(cm->topo, cm->src[i], cm->dst[i], key, links, ST_TOPO_MAX_HOPS,
                                   &cm->mlat[i]);
             cm->mhop[i] = (uint8_t)h;
-            int nv = h == 0 || st_topo_level(cm->topo, links[0]) == ST_LEVEL_NVLINK;
+            int nv = h == 0 || links[0] < nic0;
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
             entries += (size_t)h;
         }
