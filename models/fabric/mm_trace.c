@@ -60,14 +60,14 @@ struct st_mmx {
     size_t rates_cap;
 };
 
-/* One call: its kind and arguments (an add's id and a link's are answers, not compared), links
- * by segment. */
+/* One call: its kind and arguments (an add's id and a link's are answers, not compared), an
+ * add's links as the solver names them. */
 typedef struct mm_call {
     int kind;
     int64_t id;
     double v;
     int n;
-    const uint64_t *link;
+    const int32_t *link;
     const double *w;
 } mm_call;
 
@@ -273,17 +273,34 @@ static void materialise(st_mmx *x)
     }
 }
 
-/* Whether recorded call o of t is call c: the same kind and arguments, doubles bit for bit. */
-static int matches(const st_mm_trace *t, const mm_op *o, const mm_call *c)
+/* Whether the recorded links rec[0..k) by segment are x's links[0..k): each names a segment of
+ * x and an offset inside it, and x's link there is the link. As seg_id(x, links[i]) == rec[i],
+ * without the search for each link's segment (most adds a follower makes match). */
+static int same_links(const st_mmx *x, const uint64_t *rec, const int32_t *links, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        uint64_t s = rec[i] >> 32;
+        uint32_t off = (uint32_t)rec[i];
+        if (s >= (uint64_t)x->n_seg)
+            return 0;
+        int32_t end = s + 1 < SEG_MAX ? x->seg[s + 1] : INT32_MAX;
+        if (off >= (uint32_t)(end - x->seg[s]) || x->seg[s] + (int32_t)off != links[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether recorded call o of t is call c to x: the same kind and arguments, doubles bit for
+ * bit. */
+static int matches(const st_mmx *x, const st_mm_trace *t, const mm_op *o, const mm_call *c)
 {
     if (o->kind != c->kind)
         return 0;
     switch (c->kind) {
     case OP_ADD: {
         size_t k = c->n > 0 ? (size_t)c->n : 0;
-        return o->n == c->n &&
-               (k == 0 || (memcmp(t->link + o->off, c->link, k * sizeof *c->link) == 0 &&
-                           memcmp(t->w + o->off, c->w, k * sizeof *c->w) == 0));
+        return o->n == c->n && (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
+                                           memcmp(t->w + o->off, c->w, k * sizeof *c->w) == 0));
     }
     case OP_REMOVE:
         return o->id == c->id;
@@ -329,7 +346,7 @@ static const mm_op *answer(st_mmx *x, const mm_call *c)
         size_t k = 0;
         for (size_t i = 0; i < x->n_cand; i++) {
             const st_mm_trace *t = x->cand[i];
-            if (x->pos < t->n_op && matches(t, &t->op[x->pos], c))
+            if (x->pos < t->n_op && matches(x, t, &t->op[x->pos], c))
                 x->cand[k++] = t;
         }
         if (k) {
@@ -366,12 +383,11 @@ void st_mmx_set_capacity(st_mmx *x, int32_t link, double capacity)
 
 int64_t st_mmx_add(st_mmx *x, const int32_t *links, const double *weights, int n)
 {
-    /* by segment only where a recording reads them: a plain solver's adds pay nothing */
-    const uint64_t *c = x->rec || !x->diverged ? canon(x, links, n) : NULL;
-    const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD, .n = n, .link = c, .w = weights});
+    const mm_op *o = answer(x, &(mm_call){.kind = OP_ADD, .n = n, .link = links, .w = weights});
     int64_t id = o ? o->id : st_maxmin_add(x->mm, links, weights, n);
+    /* by segment only for a recording: a plain solver's adds and a follower's pay nothing */
     if (x->rec && !o)
-        put(x->rec, (mm_op){.kind = OP_ADD, .id = id, .n = n}, c, weights, NULL);
+        put(x->rec, (mm_op){.kind = OP_ADD, .id = id, .n = n}, canon(x, links, n), weights, NULL);
     return id;
 }
 
