@@ -274,8 +274,9 @@ static int memo_matches(const st_coll *cm, const run *r, const phase_desc *d, do
     return o && o->valid && o->nx == cm->nx && o->m == cm->m && o->proto == r->proto &&
            o->sync == r->sync && same_bits(o->rate, rate) && same_desc(&o->d, d) &&
            memcmp(o->xoff, cm->xoff, (cm->nx + 1) * sizeof *o->xoff) == 0 &&
-           memcmp(o->mhw, cm->mhw, cm->m * sizeof *o->mhw) == 0 &&
-           memcmp(o->mlat, cm->mlat, cm->m * sizeof *o->mlat) == 0;
+           (cm->m == 0 || /* a phase of one rank has no member arrays: no NULL into memcmp */
+            (memcmp(o->mhw, cm->mhw, cm->m * sizeof *o->mhw) == 0 &&
+             memcmp(o->mlat, cm->mlat, cm->m * sizeof *o->mlat) == 0));
 }
 
 static void memo_keep(st_coll *cm, const run *r, const phase_desc *d, double rate, cost c)
