@@ -22,9 +22,7 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     m->base_links = n_links;
     m->removed_min = INFINITY;
     m->links_cap = nl;
-    m->links = st_xmalloc((nl ? nl : 1) * sizeof *m->links); /* each written at its first use */
-    m->cap0 = st_xmalloc((nl ? nl : 1) * sizeof *m->cap0);
-    m->ready = st_xcalloc(nl / 64 + 1, sizeof *m->ready);
+    m->links = st_xcalloc(nl, sizeof *m->links);
     m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
     m->comp_links = st_xmalloc(nl * sizeof *m->comp_links);
     m->heap = st_xmalloc(nl * sizeof *m->heap);
@@ -33,7 +31,8 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     for (int32_t l = 0; l < n_links; l++) {
         if (!(capacity[l] > 0) || isinf(capacity[l]))
             ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, capacity[l]);
-        m->cap0[l] = capacity[l];
+        m->links[l].cap = capacity[l];
+        m->links[l].hpos = -1;
         m->slot_of[l] = -1;
     }
     return m;
@@ -44,10 +43,9 @@ static void mark_link_dirty(st_maxmin *m, int32_t l);
 /* Note link l as touched, for st_maxmin_reset. */
 static void use_link(st_maxmin *m, int32_t l)
 {
-    mm_link *L = st__mm_link(m, l);
-    if (L->used)
+    if (m->links[l].used)
         return;
-    L->used = 1;
+    m->links[l].used = 1;
     m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + 1, &m->used_cap);
     m->used[m->n_used++] = l;
 }
@@ -72,13 +70,11 @@ int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
         m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
         m->touched = st_xrealloc(m->touched, cap * sizeof *m->touched);
         m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
-        size_t words = m->links_cap / 64 + 1, nw = cap / 64 + 1;
-        m->ready = st_xrealloc(m->ready, nw * sizeof *m->ready);
-        memset(m->ready + words, 0, (nw - words) * sizeof *m->ready);
         m->links_cap = cap;
     }
-    m->links[l] = (mm_link){.cap = capacity, .hpos = -1};
-    m->ready[(uint32_t)l >> 6] |= (uint64_t)1 << ((uint32_t)l & 63);
+    memset(&m->links[l], 0, sizeof m->links[l]);
+    m->links[l].cap = capacity;
+    m->links[l].hpos = -1;
     m->slot_of[l] = -1;
     m->n_links++;
     m->cap_dirty = 1;
@@ -90,7 +86,7 @@ void st_maxmin_set_capacity(st_maxmin *m, int32_t link, double capacity)
     if (link < 0 || link >= m->n_links)
         ST_BUG("link %d outside [0, %d)", (int)link, (int)m->n_links);
     check_capacity(link, capacity);
-    if (st__mm_link(m, link)->cap == capacity)
+    if (m->links[link].cap == capacity)
         return;
     use_link(m, link);
     if (link < m->base_links) {
@@ -107,14 +103,12 @@ void st_maxmin_free(st_maxmin *m)
 {
     if (!m)
         return;
-    for (int32_t l = 0; l < m->n_links; l++) /* a record never written holds no list */
-        if (st__mm_ready(m, l) && m->links[l].ecap)
+    for (int32_t l = 0; l < m->n_links; l++)
+        if (m->links[l].ecap)
             free(m->links[l].e.many);
     for (size_t i = 0; i < m->n_ents; i++)
         free(m->ents[i].w);
     free(m->links);
-    free(m->cap0);
-    free(m->ready);
     free(m->ents);
     free(m->free_ids);
     free(m->dirty_ents);
@@ -278,9 +272,8 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .mark = e->mark,
                   .dirty = e->dirty};
     for (int32_t j = 0; j < k; j++) {
-        mm_link *L = st__mm_link(m, lk[j]);
-        pos[j] = (int32_t)L->n;
-        push_edge(L, lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
+        pos[j] = (int32_t)m->links[lk[j]].n;
+        push_edge(&m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
         use_link(m, lk[j]);
     }
     mark_ent_dirty(m, id);
@@ -322,8 +315,7 @@ static void next_epoch(st_maxmin *m)
     if (++m->epoch == 0) {
         m->comp_whole = 0; /* the marks are cleared: its component is searched again */
         for (int32_t l = 0; l < m->n_links; l++)
-            if (st__mm_ready(m, l)) /* a record not written yet is written with mark 0 */
-                m->links[l].mark = 0;
+            m->links[l].mark = 0;
         for (size_t i = 0; i < m->n_ents; i++)
             m->ents[i].mark = 0;
         m->epoch = 1;
@@ -567,14 +559,14 @@ double st_maxmin_load(const st_maxmin *m, int32_t link)
         ST_BUG("link load asked of a solver that keeps none (st_maxmin_drop_loads)");
     if (link < 0 || link >= m->n_links)
         ST_BUG("link %d out of range (%d links)", (int)link, (int)m->n_links);
-    return st__mm_ready(m, link) ? m->links[link].load : 0;
+    return m->links[link].load;
 }
 
 double st_maxmin_capacity(const st_maxmin *m, int32_t link)
 {
     if (link < 0 || link >= m->n_links)
         ST_BUG("link %d out of range (%d links)", (int)link, (int)m->n_links);
-    return st__mm_ready(m, link) ? m->links[link].cap : m->cap0[link];
+    return m->links[link].cap;
 }
 
 int st_maxmin_entity_links(const st_maxmin *m, int64_t id, const int32_t **links,

@@ -70,14 +70,9 @@ typedef struct mm_ent {
 } mm_ent;
 
 struct st_maxmin {
-    mm_link *links; /* a fabric link's record is written at its first use (st__mm_link) */
+    mm_link *links;
     int32_t n_links;
     size_t links_cap; /* allocated entries of links and the per-link arrays below */
-    /* The fabric links' capacities as given, and a bit per link set once its record holds it:
-     * a new solver writes no 80-byte record of its 10^5 links (a pattern uses a few thousand),
-     * so their pages are only mapped where a link is used. */
-    double *cap0;
-    uint64_t *ready;
     mm_ent *ents;
     size_t n_ents, ents_cap;
     int64_t *free_ids; /* slots of removed entities, reused last-in first-out */
@@ -124,22 +119,6 @@ struct st_maxmin {
     } * undo;
     size_t n_undo, undo_cap;
 };
-
-/* Whether link l's record has been written (its first use, or st_maxmin_add_link). */
-static inline int st__mm_ready(const st_maxmin *m, int32_t l)
-{
-    return (int)(m->ready[(uint32_t)l >> 6] >> ((uint32_t)l & 63) & 1);
-}
-
-/* Link l's record, written as st_maxmin_new would have made it if this is its first use. */
-static inline mm_link *st__mm_link(st_maxmin *m, int32_t l)
-{
-    if (!st__mm_ready(m, l)) {
-        m->links[l] = (mm_link){.cap = m->cap0[l], .hpos = -1};
-        m->ready[(uint32_t)l >> 6] |= (uint64_t)1 << ((uint32_t)l & 63);
-    }
-    return &m->links[l];
-}
 
 /* Link L's n edges. */
 static inline mm_edge *st__mm_edges(mm_link *L)
