@@ -64,10 +64,14 @@ static void load_room(st_coll *cm, size_t entries)
     cm->nslot = n;
 }
 
-/* route_members without the memo. */
-static double route_fresh(st_coll *cm)
+/* Route every member as st_net would (same keys) and keep the routes for it (cm->route), note
+ * each member's latency and hardware, and return the rate of the slowest member when the phase
+ * runs alone: min over links of capacity / members. INFINITY when no member crosses a link. */
+static double route_members(st_coll *cm)
 {
     const double *cap = st_topo_capacities(cm->topo);
+    cm->route =
+        st_xgrow(cm->route, sizeof *cm->route, cm->m * ST_TOPO_MAX_HOPS + 1, &cm->route_cap);
     /* NVLink's links come first (topo.h): a route starting below the next level's first link
      * starts on NVLink, without st_topo_level's search for every member. */
     int32_t nic0 = st_topo_level_first(cm->topo, ST_LEVEL_NIC);
@@ -108,25 +112,6 @@ static double route_fresh(st_coll *cm)
         rate = r < rate ? r : rate;
         cm->slot_link[s] = -1;
     }
-    return rate;
-}
-
-/* Route every member as st_net would (same keys) and keep the routes for it (cm->route), note
- * each member's latency and hardware, and return the rate of the slowest member when the phase
- * runs alone: min over links of capacity / members. INFINITY when no member crosses a link.
- * From the routes memo when it holds the phase, into it when not. */
-static double route_members(st_coll *cm)
-{
-    cm->route =
-        st_xgrow(cm->route, sizeof *cm->route, cm->m * ST_TOPO_MAX_HOPS + 1, &cm->route_cap);
-    if (!cm->routes || cm->m < ST_COLL_ROUTES_MIN)
-        return route_fresh(cm);
-    double rate;
-    uint64_t h = st__coll_routes_hash(cm);
-    if (st__coll_routes_find(cm->routes, h, cm, &rate))
-        return rate;
-    rate = route_fresh(cm);
-    st__coll_routes_put(cm->routes, h, cm, rate);
     return rate;
 }
 

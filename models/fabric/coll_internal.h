@@ -67,7 +67,6 @@ struct st_coll {
     /* The last phase costed, for the next to reuse when it is alike (coll_cost.c): a send/recv
      * pattern costs thousands of one-member phases that differ in their GPUs alone. */
     struct cost_memo *last;
-    st_coll_routes *routes; /* st_coll_use_routes, or NULL */
     run *head;
     int64_t active, next_id;
 };
@@ -151,19 +150,6 @@ double st__coll_start_latency(st_coll *cm, const run *r, const phase_desc *d, st
 
 /* Free cm's memo of the last costing (st_coll_free). */
 void st__coll_cost_release(st_coll *cm);
-
-/* ---- coll_routes.c: the memo of routed phases ---- */
-
-/* The memo's hash of the phase built in cm (its transfers' offsets and keys, members' ends). */
-uint64_t st__coll_routes_hash(const st_coll *cm);
-
-/* 1 with cm's routes, hop counts, path latencies and hardware filled (room made by the caller)
- * and *rate set when m holds the phase built in cm (hash h), else 0. */
-int st__coll_routes_find(const st_coll_routes *m, uint64_t h, st_coll *cm, double *rate);
-
-/* Keep the phase built and routed in cm (hash h, not in m yet) with its rate, within the
- * budget. */
-void st__coll_routes_put(st_coll_routes *m, uint64_t h, const st_coll *cm, double rate);
 
 /* Fill out's closed_s, closed_b and closed_alpha_s for r under out->proto. */
 void st__coll_closed_form(st_coll *cm, const run *r, st_coll_plan *out);

@@ -95,24 +95,6 @@ int st_coll_gpu_same(const st_gpu_spec *a, const st_gpu_spec *b);
 
 st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c);
 
-/* A memo of the routes of collectives' phases on topology t (borrowed; must outlive the memo):
- * a phase whose members and ECMP keys are those of one routed before takes its routes, path
- * latencies and uncongested rate from here instead of routing every member again, for the
- * runners of many fabrics in turn on t (a step model's patterns, the same collectives again
- * with other byte counts). Exact: a route depends on the topology, its ends and its key alone.
- * Phases of fewer than ST_COLL_ROUTES_MIN members are not kept (their routing costs less than
- * keeping them), and none once the memo holds ST_COLL_ROUTES_BUDGET bytes. Never returns
- * NULL; st_coll_routes_free(NULL) is a no-op. */
-#define ST_COLL_ROUTES_MIN    16
-#define ST_COLL_ROUTES_BUDGET ((size_t)64 << 20)
-typedef struct st_coll_routes st_coll_routes;
-st_coll_routes *st_coll_routes_new(const st_topo *t);
-void st_coll_routes_free(st_coll_routes *m);
-
-/* Let cm route its phases through m (borrowed, on cm's topology, else ST_BUG; NULL: none), from
- * now until cm is freed or another call. */
-void st_coll_use_routes(st_coll *cm, st_coll_routes *m);
-
 /* Free the runner and the state of collectives still running. Call it after st_net_free (whose
  * transfers would otherwise call into freed state) or when st_coll_active is 0. NULL: no-op. */
 void st_coll_free(st_coll *cm);

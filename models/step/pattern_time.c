@@ -56,8 +56,6 @@ static void bg_send(void *ctx, uint64_t tag, st_time now)
 static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr)
 {
     st_fabsim *fs = st_fabsim_new(x->topo, x->c);
-    /* The same groups again with other bytes route alike: taken from the context's memo. */
-    st_coll_use_routes(st_fabsim_coll(fs), x->routes);
     /* A pattern follows the recordings of its shape's max-min solves and solves only from
      * where its calls differ from all of them (the same times, bit for bit); a run that did
      * solve is kept as one more recording of the shape (models/step/shape_trace.h). */

@@ -37,7 +37,6 @@ int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_ste
     x->memo = st_coll_memo_new();
     x->traces = st__shape_traces_new();
     x->closed = st_coll_memo_new();
-    x->routes = st_coll_routes_new(x->topo);
     x->shared = shared;
     *out = x;
     return 0;
@@ -49,7 +48,6 @@ void st_step_ctx_free(st_step_ctx *x)
         return;
     st_fabsim_free(x->planner); /* before the topology it runs on */
     st_maxmin_free(x->spare);
-    st_coll_routes_free(x->routes); /* before the topology it names */
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
     st__shape_traces_free(x->traces);
