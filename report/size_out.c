@@ -81,15 +81,20 @@ static const char *added_gpu(const st_size_report *rp, const st_size_cfg *f)
                : s->existing_gpu->name;
 }
 
-/* --existing: what row f adds to the pool kept, and what that costs. */
+/* --existing: what row f adds to the pool kept, and what that costs. The GPU's name is whole,
+ * as the variant column's is: a scenario's own GPU may have a long or non-ASCII one. */
 static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
 {
-    char add[64] = "nothing", usd[32] = "-";
+    sbuf add = {0};
+    char usd[32] = "-";
     if (f->added_nodes > 0)
-        snprintf(add, sizeof add, "+%lld %.30s", (long long)f->added_nodes, added_gpu(rp, f));
+        put(&add, "+%lld %s", (long long)f->added_nodes, added_gpu(rp, f));
+    else
+        put(&add, "nothing");
     if (f->bought_usd >= 0)
         snprintf(usd, sizeof usd, "%.4g", f->bought_usd);
-    put(b, "%-16s %11s %7.3f ", add, usd, f->kept_w / 1e6);
+    put(b, "%-16s %11s %7.3f ", add.s, usd, f->kept_w / 1e6);
+    free(add.s);
 }
 
 static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
