@@ -87,6 +87,7 @@ typedef struct reader {
     st_trace_job *jobs;
     size_t n, cap;
     st_names tenants, classes;
+    st_names types;      /* trace.pools' GPU types, in its order: a row's type found in O(1) */
     int stop;            /* an error was reported: read no further */
     unsigned first_skip; /* the line of the first skipped row */
     size_t cpu_rows;     /* rows of no GPU left out (trace_format.cpu_rows) */
@@ -122,18 +123,33 @@ static void names_rehash(st_names *l)
     }
 }
 
+/* Name [f, f + len)'s slot in the index: its own, or the empty one it would take. */
+static size_t names_probe(const st_names *l, const char *f, size_t len, uint32_t h)
+{
+    size_t k = h & (l->nslot - 1);
+    for (; l->slot[k].i >= 0; k = (k + 1) & (l->nslot - 1)) {
+        const char *s = l->v[l->slot[k].i];
+        if (l->slot[k].hash == h && strncmp(s, f, len) == 0 && s[len] == '\0')
+            break;
+    }
+    return k;
+}
+
+/* The index of name [f, f + len) in the list, or -1. */
+static int32_t names_find(const st_names *l, const char *f, size_t len)
+{
+    return l->nslot ? l->slot[names_probe(l, f, len, fnv1a(f, len))].i : -1;
+}
+
 /* The index of name [f, f + len) in the list, added when new. */
 static int32_t name_of(reader *r, st_names *l, const char *f, size_t len)
 {
     if (2 * (l->n + 1) > l->nslot)
         names_rehash(l);
     uint32_t h = fnv1a(f, len);
-    size_t k = h & (l->nslot - 1);
-    for (; l->slot[k].i >= 0; k = (k + 1) & (l->nslot - 1)) {
-        const char *s = l->v[l->slot[k].i];
-        if (l->slot[k].hash == h && strncmp(s, f, len) == 0 && s[len] == '\0')
-            return l->slot[k].i;
-    }
+    size_t k = names_probe(l, f, len, h);
+    if (l->slot[k].i >= 0)
+        return l->slot[k].i;
     l->v = st_xgrow(l->v, sizeof *l->v, l->n + 1, &l->cap);
     l->v[l->n] = st_rd_strndup(&r->ld->rd, f, len);
     l->slot[k] = (struct slot){h, (int32_t)l->n};
@@ -274,13 +290,20 @@ static int run_time(reader *r, const char *const *f, const size_t *len, const st
     return 1;
 }
 
-/* trace.pools' entry for type [p, p + n), or -1. */
-static int32_t mapped(const st_trace_cfg *t, const char *p, size_t n)
+/* The pool trace.pools maps type [p, p + n) to, or -1: through the index of its types, so that
+ * a row costs the same whatever the map's size (a scan was rows x entries). */
+static int32_t mapped(const reader *r, const char *p, size_t n)
 {
-    for (size_t k = 0; k < t->n_pools; k++)
-        if (strncmp(t->pools[k].type, p, n) == 0 && t->pools[k].type[n] == '\0')
-            return t->pools[k].pool;
-    return -1;
+    int32_t k = names_find(&r->types, p, n);
+    return k >= 0 ? r->t->pools[k].pool : -1;
+}
+
+/* trace.pools' types into the reader's index, entry k at index k (the loader refuses a key named
+ * twice). */
+static void index_types(reader *r)
+{
+    for (size_t k = 0; k < r->t->n_pools; k++)
+        name_of(r, &r->types, r->t->pools[k].type, strlen(r->t->pools[k].type));
 }
 
 /* "it maps A, B, ..." for trace.pools' types, cut to fit n bytes. */
@@ -309,12 +332,12 @@ static int row_pool(reader *r, const char *const *f, const size_t *len, st_trace
     const char *at = c >= 0 ? f[c] : NULL, *p = at ? at : "";
     size_t n = c >= 0 ? len[c] : 0;
     const char *end = p + n;
-    if (n == 0 && (j->pool = mapped(t, "any", 3)) >= 0)
+    if (n == 0 && (j->pool = mapped(r, "any", 3)) >= 0)
         return 1;
     for (const char *bar; p < end; p = bar + 1) {
         bar = memchr(p, '|', (size_t)(end - p));
         bar = bar ? bar : end;
-        if ((j->pool = mapped(t, p, (size_t)(bar - p))) >= 0)
+        if ((j->pool = mapped(r, p, (size_t)(bar - p))) >= 0)
             return 1;
     }
     if (n == 0)
@@ -323,12 +346,6 @@ static int row_pool(reader *r, const char *const *f, const size_t *len, st_trace
         malformed(r, at, "%s '%.*s' names no GPU type trace.pools maps (%s)", r->tf->type,
                   (int)st_utf8_fit(at, n, 40), at, r->map_names);
     return 0;
-}
-
-/* Whether the rows' GPU types are read: trace.pools maps them (elsewhere the column is not). */
-static int t_pools(const reader *r)
-{
-    return r->t->n_pools > 0;
 }
 
 /* A row of no GPU where the format holds CPU jobs too (openb's CPU pods): counted, left out. */
@@ -370,7 +387,8 @@ static void row(reader *r, const char *p, size_t n)
         !run_time(r, f, len, &tr, &j) ||
         !field(r, f, len, C_GPUS, &gr, "a whole number >= 1", &g) || !iterations(r, f, len, &j) ||
         !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS) ||
-        (t_pools(r) && !name_ok(r, f, len, C_TYPE)) || !row_pool(r, f, len, &j))
+        (r->t->n_pools && !name_ok(r, f, len, C_TYPE)) /* read only then */ ||
+        !row_pool(r, f, len, &j))
         return; /* before the names are added: a skipped row adds no tenant or class */
     j.gpus = (int64_t)g;
     int c = r->col[C_TENANT], k = r->col[C_CLS];
@@ -433,7 +451,7 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
             return st_rd_fail(rd, at, ST_EINVAL,
                               "trace file '%s' (format %s) has no column '%s' in its header row",
                               at->text, st_trace_format_names[t->format], want[k]);
-    if (t->n_pools && r->col[C_TYPE] < 0 && mapped(t, "any", 3) < 0)
+    if (t->n_pools && r->col[C_TYPE] < 0 && mapped(r, "any", 3) < 0)
         return st_rd_fail(rd, at, ST_EINVAL,
                           "trace file '%s' (format %s) has no GPU type column%s%s%s: trace.pools "
                           "can map its jobs only with an 'any' entry",
@@ -489,6 +507,8 @@ static void keep(st_ld *ld, reader *r)
     t->n_classes = r->classes.n;
     free(r->tenants.slot);
     free(r->classes.slot);
+    free(r->types.v);
+    free(r->types.slot);
 }
 
 int st__trace_read(st_ld *ld, const st_ynode *at)
@@ -501,6 +521,7 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     }
     reader r = {.ld = ld, .t = t, .tf = &formats[t->format]};
     map_names(t, r.map_names, sizeof r.map_names);
+    index_types(&r);
     char why[160] = "";
     const char *p = ""; /* an empty file: a header without columns */
     size_t n = 0;
