@@ -185,6 +185,17 @@ static int run_residuals(const char *dir)
 
 /* ---- calibration split: calibrate on the smallest scale, predict the rest ------------------- */
 
+/* DIR's calibration splits into *sp (n of them): 0, or -1 after printing why not. */
+static int load_splits(const char *dir, st_valid_split **sp, size_t *n)
+{
+    st_diag d = {0};
+    st_err err = {0};
+    if (!st_valid_splits(dir, sp, n, &d, &err))
+        return 0;
+    print_case_error("calibration split", 0, &d, &err);
+    return -1;
+}
+
 /* Each predicted run of DIR's calibration splits whose fit was not refused, as a line of
  * tools/band_rows.sh's transfer input: its measured step over the calibrated forecast's, in
  * --residuals' columns. The calibrated band's scale-transfer runs (docs/models/error-band.md). */
@@ -192,12 +203,8 @@ static int run_transfer(const char *dir)
 {
     st_valid_split *sp = NULL;
     size_t n = 0;
-    st_diag d = {0};
-    st_err err = {0};
-    if (st_valid_splits(dir, &sp, &n, &d, &err)) {
-        print_case_error("calibration split", 0, &d, &err);
+    if (load_splits(dir, &sp, &n))
         return -1;
-    }
     for (size_t i = 0; i < n; i++) {
         for (int j = 0; j < sp[i].n_eval && !sp[i].refused; j++) {
             const st_valid_split_run *r = &sp[i].runs[j];
@@ -238,12 +245,8 @@ static int run_split(const char *dir, int md)
 {
     st_valid_split *sp = NULL;
     size_t n = 0;
-    st_diag d = {0};
-    st_err err = {0};
-    if (st_valid_splits(dir, &sp, &n, &d, &err)) {
-        print_case_error("calibration split", 0, &d, &err);
+    if (load_splits(dir, &sp, &n))
         return -1;
-    }
     printf(md ? "\n## Calibration split: calibrate on the smallest scale, predict the rest\n\n"
                 "`strata calibrate` on the measured steps of each set's runs of one GPU type and "
                 "precision at their fewest GPUs, the other runs predicted with it "
