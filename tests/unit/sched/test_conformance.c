@@ -51,25 +51,39 @@ static void cost_by_job(void *ctx, size_t job, double *save_s, double *restore_s
 static const char *const tenants[] = {"t0", "t1", "t2"};
 static const st_quota quotas[] = {{"t0", 0.5, {0}}, {"t1", 0.25, {0}}};
 
+static const st_sched_cfg sched = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
+
+/* The suite's run of jobs[0 .. n) on cluster c under policy and placement: its tenants, quotas,
+ * seed, recorded stretches and costed preemptions; a caller sets what differs. */
+static st_cluster_spec spec_of(const st_cluster_cfg *c, const char *policy, const char *placement,
+                               const st_cluster_job *jobs, size_t n)
+{
+    return (st_cluster_spec){.c = c,
+                             .sched = &sched,
+                             .tenants = tenants,
+                             .n_tenants = 3,
+                             .policy = policy,
+                             .placement = placement,
+                             .jobs = jobs,
+                             .n = n,
+                             .seed = 7,
+                             .keep_segments = 1,
+                             .preempt_cost = cost_by_job};
+}
+
+static void run_spec(const st_cluster_spec *sp, st_cluster_result *r)
+{
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(sp, r, &err), 0);
+}
+
 static void run(const char *policy, const char *placement, const st_cluster_job *jobs, size_t n,
                 double horizon_s, st_cluster_result *r)
 {
     st_cluster_cfg c = cluster();
-    st_sched_cfg sc = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
-    st_cluster_spec sp = {.c = &c,
-                          .sched = &sc,
-                          .tenants = tenants,
-                          .n_tenants = 3,
-                          .policy = policy,
-                          .placement = placement,
-                          .jobs = jobs,
-                          .n = n,
-                          .horizon_s = horizon_s,
-                          .seed = 7,
-                          .keep_segments = 1,
-                          .preempt_cost = cost_by_job};
-    st_err err = {0};
-    ck_assert_int_eq(st_cluster_run(&sp, r, &err), 0);
+    st_cluster_spec sp = spec_of(&c, policy, placement, jobs, n);
+    sp.horizon_s = horizon_s;
+    run_spec(&sp, r);
 }
 
 typedef struct use {
@@ -184,21 +198,9 @@ static void run_pools(const char *policy, const char *placement, const st_cluste
     st_cluster_cfg c = cluster();
     c.pools = two_pools;
     c.n_pools = 2;
-    st_sched_cfg sc = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
-    st_cluster_spec sp = {.c = &c,
-                          .sched = &sc,
-                          .tenants = tenants,
-                          .n_tenants = 3,
-                          .policy = policy,
-                          .placement = placement,
-                          .jobs = jobs,
-                          .n = n,
-                          .seed = 7,
-                          .keep_segments = 1,
-                          .preempt_cost = cost_by_job,
-                          .pool = pool};
-    st_err err = {0};
-    ck_assert_int_eq(st_cluster_run(&sp, r, &err), 0);
+    st_cluster_spec sp = spec_of(&c, policy, placement, jobs, n);
+    sp.pool = pool;
+    run_spec(&sp, r);
 }
 
 /* cost_by_job of the pooled run's id, ctx mapping a run alone's ids to them. */
@@ -221,21 +223,11 @@ static size_t run_alone(const char *policy, const char *placement, const st_clus
         }
     st_cluster_cfg c = cluster();
     c.nodes = 2;
-    st_sched_cfg sc = {.preemption = -1, .quotas = quotas, .n_quotas = 2};
-    st_cluster_spec sp = {.c = &c,
-                          .sched = &sc,
-                          .tenants = tenants,
-                          .n_tenants = 3,
-                          .policy = policy,
-                          .placement = placement,
-                          .jobs = mine,
-                          .n = m,
-                          .seed = 7 + (uint64_t)k,
-                          .keep_segments = 1,
-                          .preempt_cost = cost_by_pooled_id,
-                          .ctx = ids};
-    st_err err = {0};
-    ck_assert_int_eq(st_cluster_run(&sp, r, &err), 0);
+    st_cluster_spec sp = spec_of(&c, policy, placement, mine, m);
+    sp.seed += (uint64_t)k;
+    sp.preempt_cost = cost_by_pooled_id;
+    sp.ctx = ids;
+    run_spec(&sp, r);
     free(mine);
     return m;
 }
