@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "models/silicon/llm.h"
 #include "scenarios/catalog.h"
+#include "scenarios/software.h"
 
 static void print_gpus(void)
 {
@@ -33,20 +34,47 @@ static void print_models(void)
     }
 }
 
+/* A row's setting as the table prints it: "-" where strata's default stands. */
+static const char *setting(int v, const char *const *names)
+{
+    return v == ST_SW_KEEP ? "-" : names[v];
+}
+
+static void print_software(void)
+{
+    static const char *const onoff[] = {"off", "on", NULL};
+    static const char *const grad[] = {"fp32", "bf16", NULL};
+    printf("Software stacks (`software: STACK RELEASE`; '-': strata's default; "
+           "docs/models/software.md)\n");
+    printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %s\n", "stack", "release", "A100",
+           "H100", "B200", "fp8", "grad", "grad ovl", "wgt ovl", "p2p", "TP ovl");
+    for (size_t i = 0; i < st_software_count(); i++) {
+        const st_software *r = st_software_at(i);
+        printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %s\n", r->stack, r->release,
+               setting(r->attention[ST_GPU_ARCH_AMPERE], st_attention_names),
+               setting(r->attention[ST_GPU_ARCH_HOPPER], st_attention_names),
+               setting(r->attention[ST_GPU_ARCH_BLACKWELL], st_attention_names),
+               setting(r->fp8_recipe, st_fp8_recipe_names), setting(r->grad_bf16, grad),
+               setting(r->overlap_grad_reduce, onoff), setting(r->overlap_param_gather, onoff),
+               setting(r->overlap_p2p, onoff), setting(r->tp_comm_overlap, onoff));
+    }
+}
+
 int st_cmd_catalog(int argc, char **argv)
 {
-    int gpus = 1, models = 1;
+    int gpus = 1, models = 1, software = 1;
     if (argc > 2)
         return st_cli_usage_error("catalog", "expected at most one argument");
     if (argc == 2) {
         if (st_cli_wants_help(argv[1], "catalog"))
             return ST_EXIT_OK;
-        if (strcmp(argv[1], "gpus") == 0)
-            models = 0;
-        else if (strcmp(argv[1], "models") == 0)
-            gpus = 0;
-        else
-            return st_cli_usage_error("catalog", "expected 'gpus' or 'models', found '%s'",
+        gpus = strcmp(argv[1], "gpus") == 0;
+        models = strcmp(argv[1], "models") == 0;
+        software = strcmp(argv[1], "software") == 0;
+        if (!gpus && !models && !software)
+            return st_cli_usage_error("catalog",
+                                      "expected 'gpus', 'models' or 'software', found "
+                                      "'%s'",
                                       argv[1]);
     }
     if (gpus)
@@ -55,5 +83,9 @@ int st_cmd_catalog(int argc, char **argv)
         printf("\n");
     if (models)
         print_models();
+    if (software && (gpus || models))
+        printf("\n");
+    if (software)
+        print_software();
     return ST_EXIT_OK;
 }

@@ -207,10 +207,14 @@ const st_cmd st_cmd_table[] = {
      "Loads each FILE and reports every problem as FILE:LINE:COLUMN: error: MESSAGE\n"
      "(up to 20 per file). Prints a one-line summary of each valid file.\n"
      "exit status: 0 all valid, 2 any invalid\n"},
-    {"catalog", st_cmd_catalog, "list the GPUs and model presets scenarios can name",
-     "usage: strata catalog [gpus|models]\n\n"
+    {"catalog", st_cmd_catalog,
+     "list the GPUs, model presets and software stacks scenarios can name",
+     "usage: strata catalog [gpus|models|software]\n\n"
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
-     "(shape and parameter count), with the source of their figures in docs/guide/catalog.md.\n"},
+     "(shape and parameter count), with the source of their figures in docs/guide/catalog.md,\n"
+     "and the software stacks a workload's `software:` names: per release, the attention\n"
+     "kernel on A100, H100 and B200, the FP8 recipe, gradient precision and the overlaps it\n"
+     "turns on ('-': strata's default), with sources in docs/models/software.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
      "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band]\n"
      "                       [--calibration-split] "

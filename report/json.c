@@ -246,6 +246,8 @@ static cJSON *job_json(const st_forecast *f)
     cJSON_AddStringToObject(j, "kind", st_workload_kind_names[ST_WL_TRAINING]);
     cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
+    if (w->software) /* the workload's `software:` as written; absent: not stated */
+        cJSON_AddStringToObject(j, "software", w->software);
     cJSON_AddNumberToObject(j, "params", f->mem.params);
     cJSON_AddNumberToObject(j, "flops_per_token", f->mem.flops_per_token);
     cJSON *par = cJSON_AddObjectToObject(j, "parallel");

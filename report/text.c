@@ -204,6 +204,18 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         replicas_text(out, &f->summary);
 }
 
+/* What the job's `software:` row leaves in effect (scenarios/software.h), so that a planner sees
+ * which kernel and overlaps the stack stood for; the plan line above gives the rest. */
+static void software_text(FILE *out, const st_workload_cfg *w)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    fprintf(out, "  software  %s: attention %s, gradient reduce %s%s%s%s\n", w->software,
+            st_attention_names[w->attention], p->grad_bf16 ? "bf16" : "fp32",
+            p->overlap_grad_reduce ? " overlapped" : " after backward",
+            p->overlap_param_gather && p->zero >= 1 ? ", weight gather overlapped" : "",
+            p->overlap_p2p ? "" : ", blocking pipeline sends");
+}
+
 static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, int explain)
 {
     static const char *const recipe[][2] = {
@@ -247,6 +259,8 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
             st_recompute_names[p->recompute], p->sequence_parallel ? ", sequence parallel" : "",
             p->tp_comm_overlap && p->tp > 1 ? ", TP comm overlap" : "",
             p->cp_comm_overlap && p->cp > 1 ? ", CP comm overlap" : "");
+    if (w->software)
+        software_text(out, w);
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");
     for (int t = 0; t < ST_MEM__COUNT; t++)
         if (t != ST_MEM_RESERVED || m->term[t] > 0) /* none counted: not shown as zero */

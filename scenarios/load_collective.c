@@ -91,6 +91,7 @@ int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                                                 "capacity_factor",
                                                 "pad_to_capacity",
                                                 "mtp_layers",
+                                                "software",
                                                 NULL};
     int bad = 0;
     for (int i = 0; training_only[i]; i++)

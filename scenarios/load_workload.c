@@ -12,6 +12,7 @@
 #include "models/silicon/plan_check.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
+#include "scenarios/software.h"
 #include "sim/xalloc.h"
 
 /* ---- model ------------------------------------------------------------------------------ */
@@ -281,6 +282,87 @@ static int fn_data(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_map(rd, n, data_fields, d, "data");
 }
 
+/* `software: STACK RELEASE`: a row of scenarios/software.c, the newest of that stack at or
+ * before the release. Its settings are applied once the workload's own keys have read
+ * (apply_software). */
+static const st_software *software_row(st_ld *ld, const st_ynode *n, int report)
+{
+    char stack[64], release[64], extra[2];
+    if (sscanf(n->text, "%63s %63s %1s", stack, release, extra) != 2) {
+        if (report)
+            st_rd_fail(&ld->rd, n, ST_EINVAL,
+                       "software: expected 'STACK RELEASE' (such as 'megatron-bridge 26.04'), "
+                       "found '%s'",
+                       n->text);
+        return NULL;
+    }
+    int why = 0;
+    const st_software *r = st_software_find(stack, release, &why);
+    if (r || !report)
+        return r;
+    if (why == 1) {
+        const char *names[32];
+        size_t k = st_software_stacks(names, 32);
+        char near[200];
+        st_did_you_mean(stack, names, k, near, sizeof near);
+        st_rd_fail(&ld->rd, n, ST_ENOTFOUND,
+                   "software: unknown stack '%s'%s (`strata catalog software` lists them)", stack,
+                   near);
+    } else if (why == 2) {
+        st_rd_fail(&ld->rd, n, ST_EINVAL,
+                   "software: expected a release of numbers between '.' or '-' (such as 26.04, "
+                   "0.8 or 2024-04), found '%s'",
+                   release);
+    } else {
+        const char *first = "";
+        for (size_t i = st_software_count(); i-- > 0;) /* rows of a stack run oldest first */
+            if (strcmp(st_software_at(i)->stack, stack) == 0)
+                first = st_software_at(i)->release;
+        st_rd_fail(&ld->rd, n, ST_ENOTFOUND,
+                   "software: %s %s is older than %s %s, the first release strata has read; "
+                   "state the attention kernel and overlaps as keys instead",
+                   stack, release, stack, first);
+    }
+    return NULL;
+}
+
+static int fn_software(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_workload_cfg *w = base;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "software"))
+        return -1;
+    if (!software_row(st__ld(rd), n, 1))
+        return -1;
+    w->software = st_rd_strdup(rd, n->text);
+    return 0;
+}
+
+/* Whether the workload mapping ctx states key ("attention", "parallel.tp_comm_overlap"); a
+ * `parallel` that is not a mapping counts as stating all of its keys. */
+static int stated_key(const void *ctx, const char *key)
+{
+    const st_ynode *n = ctx;
+    const char *dot = strchr(key, '.');
+    if (!dot)
+        return st_ynode_get(n, key) != NULL;
+    char head[32];
+    snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
+    const st_ynode *m = st_ynode_get(n, head);
+    return m && (m->kind != ST_YN_MAP || st_ynode_get(m, dot + 1));
+}
+
+/* The software row's settings for what the workload did not state, on its pool's GPU. */
+static void apply_software(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_ynode *at = st_ynode_get(n, "software");
+    if (!w->software || !at || st_rd_failed(&ld->rd, at))
+        return;
+    const st_software *r = software_row(ld, at, 0);
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (r)
+        st_software_apply(r, c->n_pools > 0 ? c->pools[w->pool].gpu : c->gpu, w, stated_key, n);
+}
+
 static int fn_gpus(st_rd *rd, const st_ynode *n, void *base)
 {
     st_workload_cfg *w = base;
@@ -325,6 +407,7 @@ static const st_field workload_fields[] = {
     ST_FFN("checkpoint", fn_checkpoint),
     ST_FFN("data", fn_data),
     ST_FFN("pool", fn_pool),
+    ST_FFN("software", fn_software),
     ST_FEND,
 };
 
@@ -638,6 +721,8 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         st__workload_defaults(w);
         /* The cross-field checks run even when a key failed: each skips what it cannot know. */
         int keys = st_rd_map(&ld->rd, n->kids[i], workload_fields, w, "workload");
+        if (n->kids[i]->kind == ST_YN_MAP)
+            apply_software(ld, n->kids[i], w);
         int rules = n->kids[i]->kind == ST_YN_MAP ? workload_derive(ld, n->kids[i], w, i) : -1;
         clean[i] = !keys && !rules;
         bad |= !clean[i];

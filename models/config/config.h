@@ -451,8 +451,11 @@ typedef struct st_workload_cfg {
     st_ckpt_cfg checkpoint;
     st_data_cfg data;
     st_loc loc, model_loc, gpus_loc;
-    int pool;        /* its index in cluster.pools (`pool:`); 0: the first, or the one type */
-    st_loc pool_loc; /* line 0: not stated */
+    int pool;             /* its index in cluster.pools (`pool:`); 0: the first, or the one type */
+    st_loc pool_loc;      /* line 0: not stated */
+    const char *software; /* `software:` as written ("megatron-bridge 26.04"); NULL: not stated.
+                             Its row's settings are already in the fields above
+                             (scenarios/software.h) */
 } st_workload_cfg;
 
 /* One job of a trace: when it was submitted (seconds from the trace's first submission), how

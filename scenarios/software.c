@@ -1,0 +1,226 @@
+/* The software stacks a workload can name (software.h). Every row is what the stack's own code
+ * or recipes of that release do, read at the tag or commit named in its source; a setting the
+ * source does not give stays strata's default (ST_SW_KEEP). The settings are mechanisms the step
+ * model already times (docs/models/step-model.md); the rows hold no efficiency factor of their
+ * own, so a release whose kernels were slower than these mechanisms say is not made slower
+ * here (docs/models/software.md, "What a row does not hold"). */
+#include "scenarios/software.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define K   ST_SW_KEEP
+#define UNF ST_ATTN_UNFUSED
+#define FA2 ST_ATTN_FLASH2
+#define CDN ST_ATTN_CUDNN
+
+/* Attention per architecture (unknown, ampere, hopper, blackwell, cdna3). */
+#define ALL_UNFUSED                                                                                \
+    {                                                                                              \
+        UNF, UNF, UNF, UNF, UNF                                                                    \
+    }
+/* Transformer Engine before 1.8 prefers FlashAttention (flash-attn 2) over its fused cuDNN
+ * attention everywhere (transformer_engine/pytorch/attention.py at v1.5: "TransformerEngine
+ * prioritizes FlashAttention over FusedAttention"). */
+#define TE_PRE18                                                                                   \
+    {                                                                                              \
+        K, FA2, FA2, K, K                                                                          \
+    }
+/* From 1.8 it disables FlashAttention "to give FusedAttention preference on Hopper+ for
+ * performance reasons" (attention.py at v1.8; kept through v2.8); Ampere keeps flash-attn. */
+#define TE_18                                                                                      \
+    {                                                                                              \
+        K, FA2, CDN, CDN, K                                                                        \
+    }
+
+static const st_software rows[] = {
+    {"megatron-lm", "2021", ALL_UNFUSED, K, K, K, K, K, 0, K, 0, K,
+     "NVIDIA/Megatron-LM megatron/training.py train_step (2021-2022): with the default "
+     "--DDP-impl local the gradients are all-reduced after forward_backward_func, not beside it; "
+     "p2p_communication._communicate waits on batch_isend_irecv and synchronizes; no "
+     "FlashAttention (Korthikanti et al. 2022, section 4.1)"},
+    {"megatron-deepspeed", "2022", ALL_UNFUSED, K, K, K, ST_GRAD_COLL_ALL_REDUCE, 1, 0, K, 0, K,
+     "bigscience-workshop/Megatron-DeepSpeed with DeepSpeed's pipeline engine and BF16_Optimizer "
+     "(BLOOM, 2022): pipe/engine.py ReduceGrads after the last micro-batch, _bf16_reduce_grads "
+     "all-reduces fp32 gradients, update_hp_grads adds each micro-batch's bf16 gradients in a "
+     "separate pass; blocking pipeline sends; no FlashAttention"},
+    {"megatron-core", "0.4", ALL_UNFUSED, K, K, K, K, K, 0, 0, K, 0,
+     "Megatron-LM core_v0.4.0 (2023-12) and core_v0.5.0 arguments.py: --transformer-impl local, "
+     "--use-flash-attn opt-in, --overlap-grad-reduce and --overlap-param-gather off, no "
+     "--tp-comm-overlap"},
+    {"megatron-core", "0.6", TE_PRE18, ST_FP8_DELAYED, K, K, K, K, 0, 0, K, 0,
+     "Megatron-LM core_v0.6.0 (2024-04) arguments.py: --transformer-impl transformer_engine, "
+     "overlaps off; Transformer Engine before 1.8 (FlashAttention first), DelayedScaling"},
+    {"megatron-core", "0.8", TE_18, ST_FP8_DELAYED, K, K, K, K, 0, 0, K, 0,
+     "Megatron-LM core_v0.8.0 (2024-08) to core_v0.19.0 (2026-08) arguments.py: overlaps off, "
+     "--fp8-recipe delayed (0.12 on), --attention-backend auto (Transformer Engine 1.8 on: "
+     "cuDNN fused attention on Hopper and Blackwell)"},
+    {"nemo", "24.07", TE_18, ST_FP8_DELAYED, K, K, K, K, 1, 1, 1, 0,
+     "NeMo-Framework-Launcher 24.07 conf/training/gpt3/175b.yaml: transformer_engine True, "
+     "overlap_p2p_comm True, ub_tp_comm_overlap False, distributed_fused_adam overlap_grad_sync "
+     "and overlap_param_sync True; NeMo's megatron_gpt_config.yaml: fp8 amax history 1024, "
+     "max (delayed scaling); TE 1.8 attention"},
+    {"nemo", "25.02", TE_18, ST_FP8_DELAYED, 1, 1, K, K, 1, 1, K, 1,
+     "NVIDIA/NeMo v2.2.0 (2025-03) to v2.4.0: recipes' DistributedDataParallelConfig "
+     "overlap_grad_reduce "
+     "and overlap_param_gather True; scripts/performance: --fp8_recipe default ds (delayed), "
+     "grad_reduce_in_fp32 False, performance mode's MegatronCommOverlapCallback tp_comm_overlap "
+     "True; precision/mixed_precision.py bf16_with_fp8_mixed fp8_params True"},
+    {"nemo", "25.04", TE_18, ST_FP8_CURRENT, 1, 1, K, K, 1, 1, K, 1,
+     "NeMo 25.04 performance summary: per-tensor FP8 with scaling factors computed in the current "
+     "step; recipes and performance scripts otherwise as 25.02 (NVIDIA/NeMo v2.3.0)"},
+    {"megatron-bridge", "25.11", TE_18, ST_FP8_CURRENT, 1, 1, K, K, 1, 1, K, 1,
+     "NVIDIA-NeMo/Megatron-Bridge v0.2.0 (2025-11): scripts/performance llama3_llm_pretrain.py "
+     "(tp_comm_overlap on with userbuffers), grad_reduce_in_fp32 False, fp8_cs current scaling; "
+     "recipes ddp.overlap_grad_reduce and overlap_param_gather True; mixed_precision.py "
+     "fp8_param_gather True; attention_backend left to Transformer Engine"},
+    {"megatron-bridge", "26.04", TE_18, ST_FP8_CURRENT, 1, 1, K, K, 1, 1, K, 1,
+     "NVIDIA-NeMo/Megatron-Bridge v0.4.0 (2026-04-16): recipes/llama/llama3.py and "
+     "scripts/performance configs as in v0.2.0 (tp_comm_overlap off only for NVFP4)"},
+    {"torchtitan",
+     "2024-04",
+     {K, FA2, FA2, K, K},
+     K,
+     K,
+     K,
+     K,
+     K,
+     K,
+     1,
+     K,
+     K,
+     "pytorch/torchtitan (2024-04): FSDP2 fully_shard prefetches the next layer's all-gather "
+     "(pytorch/pytorch PR 128884); PyTorch SDPA's flash backend is FlashAttention-2"},
+    {"torchtitan",
+     "2025-08",
+     {K, FA2, FA2, CDN, K},
+     K,
+     K,
+     K,
+     K,
+     K,
+     K,
+     1,
+     K,
+     K,
+     "pytorch/torchtitan 6fc499f (2025-08) torchtitan/models/attention.py: cuDNN SDPA on compute "
+     "capability 10.0, the flash backend (FlashAttention-2) elsewhere; FSDP2 prefetch as before"},
+};
+
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+size_t st_software_count(void)
+{
+    return N_ROWS;
+}
+
+const st_software *st_software_at(size_t i)
+{
+    return i < N_ROWS ? &rows[i] : NULL;
+}
+
+/* A release as up to four numbers between '.' and '-' ("26.04.01", "2024-04"). Returns the
+ * count read, 0 when s is not such a release. */
+enum { REL_PARTS = 4 };
+static int parse_release(const char *s, long v[REL_PARTS])
+{
+    int n = 0;
+    memset(v, 0, REL_PARTS * sizeof *v);
+    while (*s) {
+        if (n == REL_PARTS || *s < '0' || *s > '9')
+            return 0;
+        long x = 0;
+        for (; *s >= '0' && *s <= '9'; s++) {
+            if (x > 100000000)
+                return 0;
+            x = x * 10 + (*s - '0');
+        }
+        v[n++] = x;
+        if (*s == '.' || *s == '-') {
+            s++;
+            if (!*s)
+                return 0;
+        } else if (*s) {
+            return 0;
+        }
+    }
+    return n;
+}
+
+static int release_cmp(const long a[REL_PARTS], const long b[REL_PARTS])
+{
+    for (int i = 0; i < REL_PARTS; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+const st_software *st_software_find(const char *stack, const char *release, int *why)
+{
+    long want[REL_PARTS], have[REL_PARTS];
+    int known = 0;
+    const st_software *best = NULL;
+    for (size_t i = 0; i < N_ROWS; i++)
+        known |= strcmp(rows[i].stack, stack) == 0;
+    if (!known) {
+        *why = 1;
+        return NULL;
+    }
+    if (!parse_release(release, want)) {
+        *why = 2;
+        return NULL;
+    }
+    for (size_t i = 0; i < N_ROWS; i++) {
+        if (strcmp(rows[i].stack, stack) != 0 || !parse_release(rows[i].release, have))
+            continue;
+        if (release_cmp(have, want) <= 0)
+            best = &rows[i]; /* rows of a stack run oldest first */
+    }
+    if (!best)
+        *why = 3;
+    return best;
+}
+
+size_t st_software_stacks(const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < N_ROWS; i++)
+        if (n < cap && (n == 0 || strcmp(names[n - 1], rows[i].stack) != 0))
+            names[n++] = rows[i].stack;
+    return n;
+}
+
+/* v into *field when the row sets it and the workload did not state key. */
+static void set_int(int v, int *field, const char *key,
+                    int (*stated)(const void *ctx, const char *key), const void *ctx)
+{
+    if (v != ST_SW_KEEP && !stated(ctx, key))
+        *field = v;
+}
+
+void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload_cfg *w,
+                       int (*stated)(const void *ctx, const char *key), const void *ctx)
+{
+    st_parallel_cfg *p = &w->parallel;
+    int arch = gpu && (int)gpu->arch >= 0 && (int)gpu->arch < 5 ? (int)gpu->arch : 0;
+    int attn = w->attention;
+    set_int(r->attention[arch], &attn, "attention", stated, ctx);
+    w->attention = (st_attention)attn;
+    if (w->precision == ST_PREC_FP8) {
+        int recipe = w->fp8_recipe;
+        set_int(r->fp8_recipe, &recipe, "fp8_recipe", stated, ctx);
+        w->fp8_recipe = (st_fp8_recipe)recipe;
+        set_int(r->fp8_param_gather, &w->fp8_param_gather, "fp8_param_gather", stated, ctx);
+    }
+    set_int(r->grad_bf16, &p->grad_bf16, "parallel.grad_reduce", stated, ctx);
+    set_int(r->grad_collective, &p->grad_collective, "parallel.grad_collective", stated, ctx);
+    set_int(r->grad_accum_separate, &p->grad_accum_separate, "parallel.grad_accum", stated, ctx);
+    set_int(r->overlap_grad_reduce, &p->overlap_grad_reduce, "parallel.overlap_grad_reduce", stated,
+            ctx);
+    set_int(r->overlap_p2p, &p->overlap_p2p, "parallel.overlap_p2p", stated, ctx);
+    if (p->zero >= 1) /* the weights' all-gather exists only when something is sharded */
+        set_int(r->overlap_param_gather, &p->overlap_param_gather, "parallel.overlap_param_gather",
+                stated, ctx);
+    if (p->tp == 1 || p->sequence_parallel) /* userbuffers' overlap needs sequence parallelism */
+        set_int(r->tp_comm_overlap, &p->tp_comm_overlap, "parallel.tp_comm_overlap", stated, ctx);
+}

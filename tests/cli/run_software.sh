@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# A workload's `software:` (docs/models/software.md): a published run written with its stack's
+# row in place of the keys the row sets forecasts exactly what the file stating them does, for
+# one run of each kind of stack (Megatron-LM 2022, Megatron-DeepSpeed, NeMo, Megatron-Bridge,
+# torchtitan); a key the workload states wins over its row; a release between two rows takes the
+# older one; and the row's overlaps are the stack's, not the file's (Megatron-Bridge turns TP
+# communication overlap on, which the shipped file leaves off).
+# Usage: run_software.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+expect() { # NAME WANT GOT
+    n=$((n + 1))
+    [ "$2" = "$3" ] || { echo "FAIL $1: expected '$2', got '$3'"; fail=$((fail + 1)); }
+}
+
+# figures FILE: the first job's step time and memory per GPU, at full precision.
+figures() {
+    "$strata" run --format json "$1" 2>/dev/null | python3 -c 'import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+print(repr(j["step_time_s"]), repr(j["memory_per_gpu_bytes"]))'
+}
+
+# same NAME FILE SOFTWARE SED...: FILE with `software: SOFTWARE` after its precision line and
+# the sed expressions applied forecasts what FILE does.
+same() {
+    local name=$1 file=$src/$2 sw=$3
+    shift 3
+    local args=(-e "s/^    precision: \(.*\)$/    precision: \1\n    software: $sw/")
+    for e in "$@"; do args+=(-e "$e"); done
+    sed "${args[@]}" "$file" >"$tmp/$name.yaml"
+    grep -q "^    software: $sw\$" "$tmp/$name.yaml" || { echo "FAIL $name: no software line"; fail=$((fail + 1)); }
+    expect "$name" "$(figures "$file")" "$(figures "$tmp/$name.yaml")"
+}
+
+same k22 scenarios/validation/k22-530b-dp8.yaml "megatron-lm 2022" \
+    '/^    attention: unfused/d' 's/overlap_p2p: false, //' 's/, overlap_grad_reduce: false//'
+same bloom scenarios/validation/bloom-176b-gbs2048.yaml "megatron-deepspeed 2022" \
+    '/^    attention: unfused/d' 's/overlap_p2p: false, grad_collective: all-reduce, grad_accum: separate, //' \
+    's/, overlap_grad_reduce: false//'
+same nemo scenarios/validation/nemo-2502-b200-llama3-8b-8gpu.yaml "nemo 25.02" \
+    '/^    attention: cudnn$/d' '/^    fp8_param_gather: true$/d' \
+    's/grad_reduce: bf16, overlap_param_gather: true, //'
+# Megatron-Bridge's recipe overlaps TP communication; the shipped file keeps it off (step-model.md,
+# "TP communication overlap"), so the variant states that one key.
+same bridge scenarios/checks/bridge-2511/h100-llama3-70b-64gpu.yaml "megatron-bridge 25.11" \
+    '/^    fp8_recipe: current$/d' '/^    fp8_param_gather: true$/d' '/^    attention: cudnn$/d' \
+    's/grad_reduce: bf16, overlap_param_gather: true, /tp_comm_overlap: false, /'
+same torchtitan scenarios/checks/torchtitan/a100-llama2-13b-64gpu-noac.yaml "torchtitan 2024-04" \
+    '/^    attention: flash2$/d' 's/, overlap_param_gather: true//'
+
+# The row's own TP overlap: without the file's `tp_comm_overlap: false` the step is shorter and
+# the plan line says so.
+sed 's/tp_comm_overlap: false, //' "$tmp/bridge.yaml" >"$tmp/bridge-tpo.yaml"
+read -r with _ <<<"$(figures "$tmp/bridge-tpo.yaml")"
+read -r without _ <<<"$(figures "$tmp/bridge.yaml")"
+expect "bridge TP overlap shortens the step" 1 "$(python3 -c "print(int($with < $without))")"
+expect "bridge TP overlap on the plan line" 1 \
+    "$("$strata" run "$tmp/bridge-tpo.yaml" 2>/dev/null | grep -c '^            seq .*TP comm overlap')"
+
+# A release between rows takes the older row: 26.04.01 is 26.04's, 25.12 is 25.11's.
+sed 's/software: megatron-bridge 25.11/software: megatron-bridge 25.12/' "$tmp/bridge.yaml" >"$tmp/b2.yaml"
+expect "25.12 takes 25.11's row" "$(figures "$tmp/bridge.yaml")" "$(figures "$tmp/b2.yaml")"
+
+# A stated key wins: megatron-core 0.8 runs cuDNN attention on an H100, the workload says flash2.
+cat >"$tmp/mc.yaml" <<YAML
+version: 1
+cluster: { gpu: h100-sxm, nodes: 1 }
+workloads:
+  - { name: pre, model: llama3-8b, gpus: 8, seq_len: 8192, software: megatron-core 0.8 }
+YAML
+expect "megatron-core 0.8 on H100" "  software  megatron-core 0.8: attention cudnn, gradient reduce fp32 after backward" \
+    "$("$strata" run "$tmp/mc.yaml" 2>/dev/null | grep '^  software')"
+sed 's/software: megatron-core 0.8 }/software: megatron-core 0.8, attention: flash2 }/' "$tmp/mc.yaml" >"$tmp/mc2.yaml"
+expect "stated attention wins" "  software  megatron-core 0.8: attention flash2, gradient reduce fp32 after backward" \
+    "$("$strata" run "$tmp/mc2.yaml" 2>/dev/null | grep '^  software')"
+sed 's/megatron-core 0.8/megatron-core 0.6/' "$tmp/mc.yaml" >"$tmp/mc3.yaml"
+expect "megatron-core 0.6 (TE before 1.8) on H100" "  software  megatron-core 0.6: attention flash2, gradient reduce fp32 after backward" \
+    "$("$strata" run "$tmp/mc3.yaml" 2>/dev/null | grep '^  software')"
+expect "jobs[].software" "megatron-core 0.6" \
+    "$("$strata" run --format json "$tmp/mc3.yaml" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["software"])')"
+expect "no software key, no jobs[].software" "False" \
+    "$("$strata" run --format json "$src/scenarios/examples/quickstart.yaml" 2>/dev/null | python3 -c 'import json, sys; print("software" in json.load(sys.stdin)["jobs"][0])')"
+
+# The catalog lists every row: a header line, a column line and twelve rows.
+expect "catalog software rows" 14 "$("$strata" catalog software | wc -l)"
+
+echo "$((n - fail)) of $n checks passed"
+[ "$fail" -eq 0 ]
