@@ -22,6 +22,7 @@
 #include "models/step/step.h"
 #include "planner/size_counts.h"
 #include "planner/size_life.h"
+#include "scenarios/software.h"
 #include "sim/progress.h"
 #include "sim/xalloc.h"
 
@@ -496,6 +497,10 @@ static int search_inner(size_count *k, const st_workload_cfg *w, const st_size_s
                         st_size_result *out, st_err *err)
 {
     int64_t g = k->c.nodes * k->c.gpus_per_node;
+    /* a software row's attention kernel is the one it runs on this shape's GPU type */
+    int attn = w->software && !w->attention_stated
+                   ? (int)st_software_attention(w->software, k->c.gpu)
+                   : (int)w->attention;
     for (size_t v = 0; v < sizeof vs_axis / sizeof *vs_axis; v++) {
         if (vs_axis[v] > 1 && a.pp == 1)
             continue;
@@ -506,6 +511,7 @@ static int search_inner(size_count *k, const st_workload_cfg *w, const st_size_s
             for (int rc = ST_RECOMPUTE_NONE; rc <= ST_RECOMPUTE_FULL; rc++) {
                 a.rc = (st_recompute)rc;
                 st_workload_cfg p = plan_of(w, g, &a);
+                p.attention = (st_attention)attn;
                 int e = try_plan(k, &p, s, out, &fit, err);
                 if (e)
                     return e;

@@ -728,6 +728,7 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         bad |= !clean[i];
         w->memory_reserved_given = st_ynode_get(n->kids[i], "memory_reserved") != NULL;
         w->routing_imbalance_given = st_ynode_get(n->kids[i], "routing_imbalance") != NULL;
+        w->attention_stated = st_ynode_get(n->kids[i], "attention") != NULL;
     }
     s->n_workloads = i;
     bad |= check_names(ld, n) != 0;

@@ -6,6 +6,7 @@
  * here (docs/models/software.md, "What a row does not hold"). */
 #include "scenarios/software.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,4 +224,15 @@ void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload
                 stated, ctx);
     if (p->tp == 1 || p->sequence_parallel) /* userbuffers' overlap needs sequence parallelism */
         set_int(r->tp_comm_overlap, &p->tp_comm_overlap, "parallel.tp_comm_overlap", stated, ctx);
+}
+
+st_attention st_software_attention(const char *software, const st_gpu_spec *gpu)
+{
+    char stack[64], release[64], extra[2];
+    int why = 0;
+    if (!software || !gpu || sscanf(software, "%63s %63s %1s", stack, release, extra) != 2)
+        return ST_ATTN_FLASH;
+    const st_software *r = st_software_find(stack, release, &why);
+    int arch = (int)gpu->arch >= 0 && (int)gpu->arch < 5 ? (int)gpu->arch : 0;
+    return r && r->attention[arch] != ST_SW_KEEP ? (st_attention)r->attention[arch] : ST_ATTN_FLASH;
 }

@@ -51,4 +51,9 @@ size_t st_software_stacks(const char **names, size_t cap);
 void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload_cfg *w,
                        int (*stated)(const void *ctx, const char *key), const void *ctx);
 
+/* The attention core the row of `software` (a workload's value, "STACK RELEASE") runs on gpu,
+ * or the key's default (`flash`, the GPU's own fused kernel) where the row keeps it: what a
+ * sizing search gives a workload that did not state `attention` on each GPU type it tries. */
+st_attention st_software_attention(const char *software, const st_gpu_spec *gpu);
+
 #endif

@@ -456,6 +456,8 @@ typedef struct st_workload_cfg {
     const char *software; /* `software:` as written ("megatron-bridge 26.04"); NULL: not stated.
                              Its row's settings are already in the fields above
                              (scenarios/software.h) */
+    int attention_stated; /* the workload states `attention`: a software row's kernel, which
+                             depends on the GPU, is not applied to another GPU type (sizing) */
 } st_workload_cfg;
 
 /* One job of a trace: when it was submitted (seconds from the trace's first submission), how

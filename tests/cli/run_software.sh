@@ -87,6 +87,37 @@ expect "jobs[].software" "megatron-core 0.6" \
 expect "no software key, no jobs[].software" "False" \
     "$("$strata" run --format json "$src/scenarios/examples/quickstart.yaml" 2>/dev/null | python3 -c 'import json, sys; print("software" in json.load(sys.stdin)["jobs"][0])')"
 
+# Sizing across GPU types gives each type its row's kernel: megatron-core 0.6 runs
+# FlashAttention-2 on an H100 and leaves a B200 its own default, as the workload stating each
+# kernel on one type alone does.
+cat >"$tmp/sz.yaml" <<YAML
+version: 1
+cluster: { gpu: h100-sxm, nodes: 8 }
+workloads:
+  - { name: pre, model: llama3-8b, seq_len: 8192, global_batch: 256, tokens: 2B, gpus: 8,
+      software: megatron-core 0.6 }
+YAML
+top() { # FILE GPU: the first ranked row's step_s and variant
+    "$strata" size "$1" --deadline 30d --gpu-types "$2" --top 1 --format csv 2>/dev/null |
+        python3 -c 'import csv, sys
+r = [r for r in csv.DictReader(sys.stdin) if r["table"] == "ranked"][0]
+print(r["step_time_s"], r["variant"])'
+}
+sed 's/software: megatron-core 0.6 }/software: megatron-core 0.6, attention: ATT }/' "$tmp/sz.yaml" >"$tmp/sz-att.yaml"
+sed 's/ATT/flash2/' "$tmp/sz-att.yaml" >"$tmp/sz-fa2.yaml"
+sed 's/ATT/flash/' "$tmp/sz-att.yaml" >"$tmp/sz-fa.yaml"
+both=$("$strata" size "$tmp/sz.yaml" --deadline 30d --gpu-types h100-sxm,b200 --top 400 --format csv 2>/dev/null)
+best() { # GPU: the best step_s of that variant among both's rows
+    printf '%s\n' "$both" | python3 -c 'import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r["table"] == "ranked" and r["variant"] == sys.argv[1]]
+print(min(rows, key=lambda r: float(r["gpu_hours"]))["step_time_s"], sys.argv[1])' "$1"
+}
+h100=$(top "$tmp/sz-fa2.yaml" h100-sxm) b200=$(top "$tmp/sz-fa.yaml" b200)
+expect "size: H100 row found" "h100-sxm" "${h100#* }"
+expect "size: B200 row found" "b200" "${b200#* }"
+expect "size: H100 takes the row's flash2" "$h100" "$(best h100-sxm)"
+expect "size: B200 keeps its default" "$b200" "$(best b200)"
+
 # The catalog lists every row: a header line, a column line and twelve rows.
 expect "catalog software rows" 14 "$("$strata" catalog software | wc -l)"
 
