@@ -95,8 +95,10 @@ static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, const plan_a
     if (w->parallel.tp_comm_overlap && a->tp > 1)
         p.parallel.sequence_parallel = 1;
     /* the EP all-to-all overlap needs all-to-alls: kept where the plan has ep > 1 */
-    if (a->ep <= 1)
+    if (a->ep <= 1) {
         p.parallel.ep_comm_overlap = 0;
+        p.parallel.moe_dispatcher = ST_DISP_ALLTOALL; /* likewise DeepEP's and HybridEP's */
+    }
     return p;
 }
 

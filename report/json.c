@@ -262,6 +262,9 @@ static cJSON *job_json(const st_forecast *f)
         cJSON_AddNumberToObject(par, "routing_imbalance", st_moe_routing(w));
         if (w->capacity_factor > 0) /* token dropping; absent: dropless */
             cJSON_AddNumberToObject(par, "capacity_factor", w->capacity_factor);
+        if (p->ep > 1 && p->moe_dispatcher != ST_DISP_ALLTOALL) /* absent: the all-to-all */
+            cJSON_AddStringToObject(par, "moe_dispatcher",
+                                    st_moe_dispatcher_names[p->moe_dispatcher]);
     }
     cJSON_AddNumberToObject(par, "microbatch", (double)f->microbatch);
     add_memory(j, f);

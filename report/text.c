@@ -243,10 +243,13 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     char et[32] = ""; /* expert tensor parallelism, where the plan has it */
     if (w->model->experts > 0 && p->etp > 1)
         snprintf(et, sizeof et, ", etp %lld", (long long)p->etp);
+    char disp[32] = ""; /* a dispatcher other than Megatron-Core's all-to-all */
+    if (p->moe_dispatcher != ST_DISP_ALLTOALL)
+        snprintf(disp, sizeof disp, "; %s dispatcher", st_moe_dispatcher_names[p->moe_dispatcher]);
     if (w->model->experts > 0 && p->ep > 1) /* one rank of every expert: nothing unequal */
-        snprintf(ep, sizeof ep, ", ep %lld%s (routing imbalance %.3g%s%s%s)", (long long)p->ep, et,
-                 st_moe_routing(w), w->routing_imbalance_given ? "" : ", default", *cf ? "; " : "",
-                 cf);
+        snprintf(ep, sizeof ep, ", ep %lld%s (routing imbalance %.3g%s%s%s%s)", (long long)p->ep,
+                 et, st_moe_routing(w), w->routing_imbalance_given ? "" : ", default",
+                 *cf ? "; " : "", cf, disp);
     else if (w->model->experts > 0)
         snprintf(ep, sizeof ep, ", ep 1%s%s%s%s", et, *cf ? " (" : "", cf, *cf ? ")" : "");
     fprintf(out,

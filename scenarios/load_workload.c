@@ -85,6 +85,7 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "loss_slot", loss_slot),
     ST_FFN("chunk_layers", fn_chunk_layers),
     ST_FINT(st_parallel_cfg, "offload_layers", offload_layers, ST_R_NONNEG, .max = 1e6),
+    ST_FENUM(st_parallel_cfg, "moe_dispatcher", moe_dispatcher, st_moe_dispatcher_names),
     ST_FEND,
 };
 

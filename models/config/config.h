@@ -322,6 +322,7 @@ typedef struct st_parallel_cfg {
     int64_t etp; /* appended: expert tensor parallelism (Megatron-Core's
                     expert_tensor_parallel_size): each expert's linear layers split over etp
                     consecutive ranks; default 1, below 1 counts as 1 */
+    int moe_dispatcher; /* appended: ST_DISP_*, the MoE token dispatcher; default alltoall */
     st_loc loc;
 } st_parallel_cfg;
 
@@ -396,6 +397,18 @@ typedef struct st_collective_cfg {
     X(ST_ATTN_UNFUSED, "unfused") X(ST_ATTN_FLASH2, "flash2") X(ST_ATTN_CUDNN, "cudnn")
 typedef enum st_attention { ST_ATTENTIONS(ST__ENUM_VALUE) } st_attention;
 extern const char *const st_attention_names[];
+
+/* An MoE layer's token dispatcher (Megatron-Core's moe_token_dispatcher_type, with
+ * moe_flex_dispatcher_backend for the flex ones):
+ *   alltoall  MoEAlltoAllTokenDispatcher: a token's rows for each of its k experts sent by NCCL
+ *             all-to-all, simulated on the fabric
+ *   deepep    DeepEP's normal kernels (deepseek-ai/DeepEP), one row per token per destination
+ *             rank, at their measured bandwidth (models/silicon/dispatch.c)
+ *   hybridep  NVIDIA's HybridEP kernels in DeepEP, the same rows, at their measured bandwidth */
+#define ST_MOE_DISPATCHERS(X)                                                                      \
+    X(ST_DISP_ALLTOALL, "alltoall") X(ST_DISP_DEEPEP, "deepep") X(ST_DISP_HYBRIDEP, "hybridep")
+typedef enum st_moe_dispatcher { ST_MOE_DISPATCHERS(ST__ENUM_VALUE) } st_moe_dispatcher;
+extern const char *const st_moe_dispatcher_names[];
 
 /* How a memory-bound operator around the GEMMs and the attention core runs:
  *   fused  one kernel, as Megatron-LM's and Transformer Engine's fused kernels, torch.compile's

@@ -110,6 +110,10 @@ typedef struct st_layer_cost {
      * forward's two again under full recompute. 0 otherwise. */
     int ep_a2a_fwd, ep_a2a_bwd, ep_a2a_recompute;
     double ep_a2a_bytes;
+    /* The dispatcher (ST_DISP_*): with DeepEP or HybridEP ep_a2a_bytes are the rows each rank
+     * receives, one per token and rank (models/silicon/dispatch.h), timed at their measured
+     * bandwidth instead of simulated */
+    int ep_flex;
     /* Expert tensor parallelism (etp > 1): the received rows all-gathered over the etp ranks
      * before the experts and the outputs reduce-scattered after (forward; backward their
      * gradients; full recompute the forward's again), each etp_bytes (the all-gather's output

@@ -4,6 +4,7 @@
  * Transformer Engine hides them behind. docs/models/step-ops.md gives the sources. */
 #include <string.h>
 
+#include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
@@ -72,6 +73,12 @@ static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cos
         out->ep_a2a_recompute = 2;
     /* the exchange ends when the most loaded rank has received its rows (and sent them back) */
     out->ep_a2a_bytes = d->imb * d->topk * d->Tr * d->h * 2.0;
+    /* DeepEP and HybridEP send a token once to each rank holding one of its experts and expand
+     * it there (models/silicon/dispatch.h); a backward dispatch is a combine and the reverse, so
+     * each pass still has one of each */
+    out->ep_flex = w->parallel.moe_dispatcher;
+    if (out->ep_flex != ST_DISP_ALLTOALL)
+        out->ep_a2a_bytes *= st_moe_flex_row_share(d->experts, d->topk, d->ep);
 }
 
 /* One column-parallel linear feeding a row-parallel one (the attention's qkv and proj, an MLP's

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "sim/err.h"
@@ -297,6 +298,35 @@ static int check_tp_overlap(const st_parallel_cfg *p, st_plan_issue *out, int n,
     return n;
 }
 
+/* DeepEP and HybridEP dispatch an MoE model's tokens over ep > 1 ranks, and are timed from
+ * their measurements (models/silicon/dispatch.c): a GPU, rank count and domain none covers is
+ * refused, not guessed. The EP group is ep x etp consecutive GPUs, so it spans NVLink domains
+ * when that block is larger than one. */
+static int check_dispatcher(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out,
+                            int n, int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    if (p->moe_dispatcher == ST_DISP_ALLTOALL || !w->model)
+        return n;
+    const char *name = st_moe_dispatcher_names[p->moe_dispatcher];
+    if (w->model->experts <= 0 || p->ep <= 1)
+        return add(out, n, cap, ST_EINVAL, "parallel.moe_dispatcher",
+                   "moe_dispatcher: %s dispatches a mixture-of-experts model's tokens over ep > 1 "
+                   "ranks",
+                   name);
+    int64_t etp = p->etp > 1 ? p->etp : 1;
+    int across = c && c->nvlink_domain > 0 && p->ep * etp > c->nvlink_domain;
+    if (c && c->gpu &&
+        st_moe_flex_bw(c->gpu, (st_moe_dispatcher)p->moe_dispatcher, (double)p->ep, across, 0) <= 0)
+        return add(out, n, cap, ST_EINVAL, "parallel.moe_dispatcher",
+                   "moe_dispatcher: %s has no published measurement on %s %s (measured: %s); use "
+                   "alltoall",
+                   name, c->gpu->name,
+                   across ? "across NVLink domains" : "within one NVLink domain",
+                   st_moe_flex_covered((st_moe_dispatcher)p->moe_dispatcher));
+    return n;
+}
+
 int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_issue *out, int cap)
 {
     /* The shape and ZeRO rules read neither gpus nor dp, so a GPU-count issue does not hide
@@ -307,6 +337,7 @@ int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_iss
     n = check_mla(w, out, n, cap);
     n = check_offload(w, c, out, n, cap);
     n = check_tp_overlap(&w->parallel, out, n, cap);
+    n = check_dispatcher(w, c, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);
 }
 

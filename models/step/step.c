@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "models/fabric/fabsim.h"
+#include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
@@ -144,6 +145,25 @@ static double ep_paired(const step_plan *p)
     return total > 0 ? fmax(0, total - (w > 0 ? w : 1)) / total : 0;
 }
 
+/* One DeepEP or HybridEP exchange, the mean of a dispatch and a combine (each pass has one of
+ * each): the rows each rank receives at the dispatcher's measured bandwidth for the GPU, the EP
+ * group's size and whether its ep x etp consecutive GPUs span NVLink domains
+ * (models/silicon/dispatch.c). Every EP group of the stage runs at once, as in the measurement;
+ * other traffic on the fabric is not added. */
+static double flex_a2a_s(const st_step_ctx *x, const step_plan *p, const st_layer_cost *lc)
+{
+    const st_parallel_cfg *par = &p->w->parallel;
+    int64_t etp = par->etp > 1 ? par->etp : 1;
+    int across = x->c->nvlink_domain > 0 && par->ep * etp > x->c->nvlink_domain;
+    st_moe_dispatcher d = (st_moe_dispatcher)lc->ep_flex;
+    double bd = st_moe_flex_bw(p->gpu, d, (double)par->ep, across, 0);
+    double bc = st_moe_flex_bw(p->gpu, d, (double)par->ep, across, 1);
+    if (!(bd > 0 && bc > 0))
+        ST_BUG("moe_dispatcher %s unmeasured on %s: the plan rules refuse it",
+               st_moe_dispatcher_names[d], p->gpu->name);
+    return (lc->ep_a2a_bytes / bd + lc->ep_a2a_bytes / bc) / 2;
+}
+
 static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_layer_cost *lc,
                                  double *mp_fwd_s, double *mp_bwd_s, double *ep_a2a_s)
 {
@@ -189,10 +209,11 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
         int64_t ep = w->parallel.ep, etp = w->parallel.etp > 1 ? w->parallel.etp : 1;
         int64_t groups = p->tp * p->cp * p->dp / (ep * etp);
         /* one block of ep x etp ranks: its etp groups (offsets 1 apart) all simulated */
-        double a = groups == 1 ? st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, etp, 1,
-                                                    lc->ep_a2a_bytes)
-                               : st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, groups,
-                                                    ep * etp, lc->ep_a2a_bytes);
+        double a = lc->ep_flex != ST_DISP_ALLTOALL ? flex_a2a_s(x, p, lc)
+                   : groups == 1 ? st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, etp, 1,
+                                                      lc->ep_a2a_bytes)
+                                 : st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, groups,
+                                                      ep * etp, lc->ep_a2a_bytes);
         *ep_a2a_s = a;
         double fwd = lc->ep_a2a_fwd * a, bwd = lc->ep_a2a_bwd * a;
         if (w->parallel.ep_comm_overlap) {

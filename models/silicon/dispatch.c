@@ -1,0 +1,101 @@
+/* DeepEP's and HybridEP's dispatch and combine, from their published microbenchmarks
+ * (dispatch.h). Both send a token once to each rank that holds one of its experts and expand it
+ * there, where Megatron-Core's all-to-all dispatcher sends one row per (token, expert); both run
+ * as their own kernels on a share of the SMs, so a measured bandwidth per GPU kind, rank count
+ * and SM budget stands for the whole operation. */
+#include "models/silicon/dispatch.h"
+
+#include <math.h>
+#include <stddef.h>
+
+double st_moe_flex_row_share(double experts, double topk, double ep)
+{
+    if (!(experts > 0) || !(topk > 1) || !(ep > 1) || topk > experts)
+        return 1.0;
+    /* the chance that none of a token's k experts is on a given rank: C(E - E/ep, k) / C(E, k) */
+    double miss = 1.0, others = experts - experts / ep;
+    for (int i = 0; i < (int)topk; i++)
+        miss *= others - i > 0 ? (others - i) / (experts - i) : 0.0;
+    return ep * (1.0 - miss) / topk;
+}
+
+/* One measurement: a dispatcher on `ranks` GPUs of a kind, in one NVLink domain or across
+ * nodes, its dispatch (BF16) and combine bandwidth in GB/s of received rows, as the
+ * benchmark's torch API call reached them (the kernel alone is faster; a training step calls
+ * the API). The benchmark (tests/test_hybrid_ep.py, test_intranode.py) counts each rank's
+ * received rows, dispatched_hidden.numel() x 2 bytes, over the call's time, with 4096 tokens a
+ * rank of hidden 7168, top-8 routing uniform at random over 8 experts a rank.
+ *
+ * Source: NVIDIA's Hybrid-EP implementation notes in DeepEP (the hybrid-ep branch,
+ * Hybrid-EP_Implementation.md at 1dddd19, "Performance Results"), the "Torch API" BF16 dispatch
+ * and combine columns:
+ *   HybridEP at 16 SMs, Megatron-Core's default moe_hybridep_num_sms (transformer_config.py):
+ *     B200, 8 ranks: 535.94, 530.86; GB200 (one NVL72 domain), 8: 550.10, 538.44; 16: 472.84,
+ *     474.48; 24: 441.89, 444.40; 32: 485.50, 423.19; 36: 469.96, 418.27; H100 across nodes
+ *     (InfiniBand), 16: 54.47, 53.35; 32: 47.36, 52.53; 64: 41.24, 46.57.
+ *   DeepEP at Megatron-Core's default moe_deepep_num_sms of 20, between the notes' 16- and
+ *     24-SM rows (the bandwidth rises about linearly with SMs there): B200, 8: (348 + 494) / 2,
+ *     (302 + 420) / 2; GB200, 8: (362.01 + 512.72) / 2, (310.21 + 425.95) / 2; 16: (328.80 +
+ *     442.47) / 2, (278.34 + 378.32) / 2; 24: (324.64 + 450.22) / 2, (126.53 + 163.62) / 2. */
+typedef struct flex_row {
+    st_gpu_calib gpu;
+    st_moe_dispatcher disp;
+    int across; /* 1: the ranks span nodes (RDMA); 0: one NVLink domain */
+    double ranks, dispatch_gbs, combine_gbs;
+} flex_row;
+
+#define HY ST_DISP_HYBRIDEP
+#define DE ST_DISP_DEEPEP
+static const flex_row ROWS[] = {
+    {ST_GPU_CALIB_B200, HY, 0, 8, 535.94, 530.86},
+    {ST_GPU_CALIB_GB200, HY, 0, 8, 550.10, 538.44},
+    {ST_GPU_CALIB_GB200, HY, 0, 16, 472.84, 474.48},
+    {ST_GPU_CALIB_GB200, HY, 0, 24, 441.89, 444.40},
+    {ST_GPU_CALIB_GB200, HY, 0, 32, 485.50, 423.19},
+    {ST_GPU_CALIB_GB200, HY, 0, 36, 469.96, 418.27},
+    {ST_GPU_CALIB_H100_SXM, HY, 1, 16, 54.47, 53.35},
+    {ST_GPU_CALIB_H100_SXM, HY, 1, 32, 47.36, 52.53},
+    {ST_GPU_CALIB_H100_SXM, HY, 1, 64, 41.24, 46.57},
+    {ST_GPU_CALIB_B200, DE, 0, 8, (348 + 494) / 2.0, (302 + 420) / 2.0},
+    {ST_GPU_CALIB_GB200, DE, 0, 8, (362.01 + 512.72) / 2, (310.21 + 425.95) / 2},
+    {ST_GPU_CALIB_GB200, DE, 0, 16, (328.80 + 442.47) / 2, (278.34 + 378.32) / 2},
+    {ST_GPU_CALIB_GB200, DE, 0, 24, (324.64 + 450.22) / 2, (126.53 + 163.62) / 2},
+};
+#define N_ROWS (sizeof ROWS / sizeof ROWS[0])
+
+/* Between two measured rank counts the bandwidth is interpolated linearly; below the least and
+ * above the most the nearest measured figure stands (GB200's flattens from 16 ranks on, and an
+ * NVL72 domain's EP 64 reads its 36-rank figure). */
+double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
+                      int combine)
+{
+    const flex_row *lo = NULL, *hi = NULL;
+    if (!gpu)
+        return 0;
+    for (size_t i = 0; i < N_ROWS; i++) {
+        const flex_row *r = &ROWS[i];
+        if (r->gpu != gpu->calib || r->disp != disp || r->across != across)
+            continue;
+        if (r->ranks <= ep && (!lo || r->ranks > lo->ranks))
+            lo = r;
+        if (r->ranks >= ep && (!hi || r->ranks < hi->ranks))
+            hi = r;
+    }
+    if (!lo && !hi)
+        return 0;
+    if (!lo)
+        lo = hi;
+    if (!hi)
+        hi = lo;
+    double a = combine ? lo->combine_gbs : lo->dispatch_gbs;
+    double b = combine ? hi->combine_gbs : hi->dispatch_gbs;
+    double t = hi->ranks > lo->ranks ? (ep - lo->ranks) / (hi->ranks - lo->ranks) : 0;
+    return (a + t * (b - a)) * 1e9;
+}
+
+const char *st_moe_flex_covered(st_moe_dispatcher disp)
+{
+    return disp == ST_DISP_HYBRIDEP
+               ? "b200 and gb200 within one NVLink domain, h100-sxm across nodes"
+               : "b200 and gb200 within one NVLink domain";
+}

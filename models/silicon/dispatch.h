@@ -1,0 +1,26 @@
+/* The MoE token dispatchers that are not NCCL all-to-alls (DeepEP, HybridEP): how many rows
+ * they move and at what measured bandwidth (docs/models/step-ops.md, "Token dispatchers"). */
+#ifndef ST_MODELS_SILICON_DISPATCH_H
+#define ST_MODELS_SILICON_DISPATCH_H
+
+#include "models/config/config.h"
+#include "models/silicon/gpu.h"
+
+/* The rows a flex dispatcher moves per token over those an all-to-all dispatcher moves: one
+ * row per destination rank instead of one per expert, so with top-k routing uniform over
+ * `experts` experts held experts/ep to a rank, ep (1 - C(E - E/ep, k) / C(E, k)) / k. 1 when
+ * there is nothing to merge (k = 1, or ep = 1 / experts at ep). */
+double st_moe_flex_row_share(double experts, double topk, double ep);
+
+/* The bandwidth, in bytes per second of received rows, that dispatcher `disp`'s dispatch
+ * (combine = 0) or combine (combine = 1) reached over ep ranks of gpu's kind, within one
+ * NVLink domain (across = 0) or across them (across = 1); 0 where no measurement covers that
+ * GPU, dispatcher and domain. */
+double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
+                      int combine);
+
+/* The measurements' coverage in words, for messages ("b200 and gb200 in one NVLink domain,
+ * h100-sxm across nodes"). */
+const char *st_moe_flex_covered(st_moe_dispatcher disp);
+
+#endif

@@ -1,0 +1,98 @@
+/* DeepEP's and HybridEP's dispatch (models/silicon/dispatch.h): the rows they merge per token
+ * against the binomial count, the measured bandwidths as the table states them with the
+ * interpolation between rank counts, and the layer's exchange bytes under each dispatcher. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "models/silicon/dispatch.h"
+#include "models/silicon/ops.h"
+#include "scenarios/catalog.h"
+#include "unit/check_util.h"
+
+static const st_gpu_spec *gpu(const char *name)
+{
+    const st_gpu_spec *g = st_catalog_gpu(name);
+    ck_assert_ptr_nonnull(g);
+    return g;
+}
+
+START_TEST(test_row_share_is_one_row_per_destination_rank)
+{
+    /* ep (1 - C(E - E/ep, k) / C(E, k)) / k, from math.comb: 64 experts top-8 on 8 ranks (the
+     * benchmark's), Qwen3-30B's 128 on 8, DeepSeek-V3's 256 on 64 */
+    ASSERT_REL(st_moe_flex_row_share(64, 8, 8), 0.6790689102423071, 1e-12);
+    ASSERT_REL(st_moe_flex_row_share(128, 8, 8), 0.6674196119229359, 1e-12);
+    ASSERT_REL(st_moe_flex_row_share(256, 8, 64), 0.9594687739712606, 1e-12);
+    /* nothing to merge: one expert a token, one rank, or a rank for every expert */
+    ck_assert_double_eq(st_moe_flex_row_share(128, 1, 8), 1.0);
+    ck_assert_double_eq(st_moe_flex_row_share(128, 8, 1), 1.0);
+    ck_assert_double_eq(st_moe_flex_row_share(8, 8, 8), 1.0);
+    /* every token reaches every rank: k experts on two ranks of four experts each */
+    ASSERT_REL(st_moe_flex_row_share(8, 8, 2), 2.0 / 8, 1e-12);
+}
+END_TEST
+
+START_TEST(test_bandwidth_is_the_measurement)
+{
+    const st_gpu_spec *b200 = gpu("b200"), *gb200 = gpu("gb200"), *h100 = gpu("h100-sxm");
+    ASSERT_REL(st_moe_flex_bw(b200, ST_DISP_HYBRIDEP, 8, 0, 0), 535.94e9, 1e-12);
+    ASSERT_REL(st_moe_flex_bw(b200, ST_DISP_HYBRIDEP, 8, 0, 1), 530.86e9, 1e-12);
+    ASSERT_REL(st_moe_flex_bw(b200, ST_DISP_DEEPEP, 8, 0, 0), 421e9, 1e-12);
+    /* between 8 and 16 GB200 ranks: linear; beyond the most measured (36): its figure */
+    ASSERT_REL(st_moe_flex_bw(gb200, ST_DISP_HYBRIDEP, 12, 0, 0), (550.10 + 472.84) / 2 * 1e9,
+               1e-12);
+    ASSERT_REL(st_moe_flex_bw(gb200, ST_DISP_HYBRIDEP, 64, 0, 1), 418.27e9, 1e-12);
+    ASSERT_REL(st_moe_flex_bw(h100, ST_DISP_HYBRIDEP, 32, 1, 0), 47.36e9, 1e-12);
+    /* unmeasured: H100 in one NVLink domain, DeepEP across nodes, MI300X, B200 across nodes */
+    ck_assert_double_eq(st_moe_flex_bw(h100, ST_DISP_HYBRIDEP, 8, 0, 0), 0);
+    ck_assert_double_eq(st_moe_flex_bw(h100, ST_DISP_DEEPEP, 16, 1, 0), 0);
+    ck_assert_double_eq(st_moe_flex_bw(gpu("mi300x"), ST_DISP_HYBRIDEP, 8, 0, 0), 0);
+    ck_assert_double_eq(st_moe_flex_bw(b200, ST_DISP_HYBRIDEP, 16, 1, 0), 0);
+    ck_assert_double_eq(st_moe_flex_bw(NULL, ST_DISP_HYBRIDEP, 8, 0, 0), 0);
+}
+END_TEST
+
+START_TEST(test_layer_bytes_follow_the_dispatcher)
+{
+    st_workload_cfg w;
+    memset(&w, 0, sizeof w);
+    w.routing_imbalance = 1, w.routing_imbalance_given = 1;
+    w.name = "moe";
+    w.model = st_catalog_model("qwen3-30b-a3b");
+    w.seq_len = 4096;
+    w.precision = ST_PREC_BF16;
+    w.attention = ST_ATTN_FLASH;
+    w.parallel = (st_parallel_cfg){.tp = 1,
+                                   .cp = 1,
+                                   .pp = 1,
+                                   .dp = 8,
+                                   .ep = 8,
+                                   .zero = 1,
+                                   .microbatch = 1,
+                                   .virtual_stages = 1};
+    w.global_batch = 8, w.gpus = 8;
+    st_layer_cost a, h;
+    st_ops_layer_cost(&w, gpu("b200"), 1, &a);
+    w.parallel.moe_dispatcher = ST_DISP_HYBRIDEP;
+    st_ops_layer_cost(&w, gpu("b200"), 1, &h);
+    ck_assert_int_eq(a.ep_flex, ST_DISP_ALLTOALL);
+    ck_assert_int_eq(h.ep_flex, ST_DISP_HYBRIDEP);
+    ck_assert_double_eq(a.ep_a2a_bytes, 8.0 * 4096 * 2048 * 2);
+    ASSERT_REL(h.ep_a2a_bytes, a.ep_a2a_bytes * 0.6674196119229359, 1e-12);
+    /* the exchanges per pass do not change: a dispatch and a combine each way */
+    ck_assert_int_eq(h.ep_a2a_fwd, a.ep_a2a_fwd);
+    ck_assert_int_eq(h.ep_a2a_bwd, a.ep_a2a_bwd);
+}
+END_TEST
+
+Suite *dispatch_suite(void)
+{
+    Suite *s = suite_create("dispatch");
+    TCase *tc = tcase_create("flex");
+    tcase_add_test(tc, test_row_share_is_one_row_per_destination_rank);
+    tcase_add_test(tc, test_bandwidth_is_the_measurement);
+    tcase_add_test(tc, test_layer_bytes_follow_the_dispatcher);
+    suite_add_tcase(s, tc);
+    return s;
+}
