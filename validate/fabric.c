@@ -49,6 +49,7 @@ typedef struct vcase {
     double bytes;
     int time_metric; /* 0: busbw GB/s within 10%; 1: time us within a factor of 2 */
     double measured;
+    int alltoall; /* 1: nccl-tests' alltoall_perf; 0: all_reduce_perf */
 } vcase;
 
 #define IB   ST_TRANSPORT_INFINIBAND
@@ -59,82 +60,99 @@ static const vcase cases[] = {
      */
     {"cal-h100-nvlink-ring", "nccl_maintainer_h100_nvlink (nccl-tests #212, nccl #1442)",
      "sets the NVLink goodput 370/450", ST_VALID_CALIBRATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB,
-     ST_COLL_RING, 0, 8 * GIB, 0, 370},
+     ST_COLL_RING, 0, 8 * GIB, 0, 370, 0},
     {"cal-ndr-nic-ring", "nccl_maintainer_h100_multinode (nccl-tests #290): 46-48 GB/s per NIC",
      "sets the NIC goodput 47/50; 2 nodes x 1 GPU, so busbw is one NIC's", ST_VALID_CALIBRATION,
-     "h100-sxm", NULL, 2, 1, 0, 1, 400, IB, ST_COLL_RING, 0, 8 * GIB, 0, 47},
+     "h100-sxm", NULL, 2, 1, 0, 1, 400, IB, ST_COLL_RING, 0, 8 * GIB, 0, 47, 0},
     {"cal-h100-nvls", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
      "NVLS on; sets NVLS's share of an NVLink direction (models/fabric/nccl.c)",
-     ST_VALID_CALIBRATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 480},
+     ST_VALID_CALIBRATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 480,
+     0},
     /* Bandwidth: ring-bound measurements not used for any constant. */
     {"h100-8gpu-ring-nvls-off", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
      "NVLS off; the same quantity as the NVLink calibration, measured by someone else",
-     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_RING, 0, 8 * GIB, 0, 370},
+     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_RING, 0, 8 * GIB, 0, 370,
+     0},
     {"h100-4gpu-ring", "issue_h100_nvls_vs_ngpus (nccl #1455): ring 365-370 for 2-8 GPUs",
      "4 GPUs of an 8-GPU board; measured taken as the middle, 367.5", ST_VALID_VALIDATION,
-     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_RING, 4, 8 * GIB, 0, 367.5},
+     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_RING, 4, 8 * GIB, 0, 367.5, 0},
     {"b300-8gpu-ring-nvls-off", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
      "NVLS off; B300 NVLink assumed 1.8 TB/s as B200 (no published B300 figure); tests "
      "NVLink 5's goodput, set on Azure's GB200 ring",
-     ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, IB, ST_COLL_RING, 0, 8 * GIB, 0, 695},
+     ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, IB, ST_COLL_RING, 0, 8 * GIB, 0, 695, 0},
     {"a100-8gpu-ring", "issue_a100_single_and_2node (nccl-tests #175)",
      "single node, NVLink-bound; size not stated, 8 GiB assumed; tests NVLink 3's goodput, set "
      "on Azure's A100 sweep",
      ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 1, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,
-     232.54},
+     232.54, 0},
     {"a100-2node-ib-ring", "issue_a100_single_and_2node (nccl-tests #175)",
      "2 nodes, 4 x 200 Gb/s HDR per node: network-bound (below the 100 GB/s line rate)",
      ST_VALID_VALIDATION, "a100-sxm-40g", NULL, 2, 8, 0, 4, 200, IB, ST_COLL_RING, 0, 8 * GIB, 0,
-     86},
+     86, 0},
     /* Figures measured on more than 2 nodes are inter-node material (nccl-tests' PERFORMANCE.md).
      * The only RoCE v2 multi-node figure sets RoCE's goodput (models/fabric/transport.c):
      * calibration.
      */
     {"cal-h100-roce-ring", "issue_h100_roce_scaling (nccl #1221): ~320 on more than 2 nodes",
      "user report, node count not stated (4 assumed); sets RoCE v2's goodput", ST_VALID_CALIBRATION,
-     "h100-sxm", NULL, 4, 8, 0, 8, 400, ROCE, ST_COLL_RING, 0, 8 * GIB, 0, 320},
+     "h100-sxm", NULL, 4, 8, 0, 8, 400, ROCE, ST_COLL_RING, 0, 8 * GIB, 0, 320, 0},
     /* Latency region: NCCL's choice of algorithm and protocol at small sizes. */
     {"gb200-mnnvl-8B", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain; NCCL's model picks a ring or tree LL", ST_VALID_VALIDATION,
-     "gb200", NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 8, 1, 21.57},
+     "gb200", NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 8, 1, 21.57, 0},
     {"gb200-mnnvl-1KiB", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain", ST_VALID_VALIDATION, "gb200", NULL, 2, 4, 8, 4, 400, IB,
-     ST_COLL_AUTO, 0, 1024, 1, 27.39},
+     ST_COLL_AUTO, 0, 1024, 1, 27.39, 0},
     {"gb200-mnnvl-64KiB", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain", ST_VALID_VALIDATION, "gb200", NULL, 2, 4, 8, 4, 400, IB,
-     ST_COLL_AUTO, 0, 65536, 1, 29.95},
+     ST_COLL_AUTO, 0, 65536, 1, 29.95, 0},
     /* NVLS: in-switch reduction above any ring's NVLink bound, with the share set on H100. */
     {"h800-8gpu", "issue_h800_single_node (nccl #1374)",
      "above the 200 GB/s per-direction NVLink line rate, which bounds any ring: NVLS",
-     ST_VALID_VALIDATION, NULL, &h800, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 215},
+     ST_VALID_VALIDATION, NULL, &h800, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 215, 0},
     {"h100-5gpu-nvls", "issue_h100_nvls_vs_ngpus (nccl #1455)",
      "5 GPUs of an 8-GPU board, NVLS: algbw 258 against 273 on 8; the model's rate is flat in n",
-     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 5, 8 * GIB, 0, 420},
+     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 5, 8 * GIB, 0, 420,
+     0},
     {"h100-6gpu-nvls", "issue_h100_nvls_vs_ngpus (nccl #1455)", "6 GPUs of an 8-GPU board, NVLS",
-     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 6, 8 * GIB, 0, 440},
+     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 6, 8 * GIB, 0, 440,
+     0},
     {"h100-7gpu-nvls", "issue_h100_nvls_vs_ngpus (nccl #1455)", "7 GPUs of an 8-GPU board, NVLS",
-     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 7, 8 * GIB, 0, 460},
+     ST_VALID_VALIDATION, "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 7, 8 * GIB, 0, 460,
+     0},
     {"h200-8gpu", "issue_h200_single_node (nccl-tests #272)", "peak, with NVLS (480 on H100)",
-     ST_VALID_VALIDATION, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 475},
+     ST_VALID_VALIDATION, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 475,
+     0},
     {"b200-8gpu", "issue_b200_single_node (nccl #1807)", "830+ with NVLS; size not stated, 8 GiB",
-     ST_VALID_VALIDATION, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 830},
+     ST_VALID_VALIDATION, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 830, 0},
     {"b300-8gpu-nvls-on", "issue_h100_nvls_on_off_and_b300 (nccl #2140)",
      "NVLS on; B300 NVLink assumed 1.8 TB/s as B200", ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8,
-     800, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 845},
+     800, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 845, 0},
     {"gb200-mnnvl-16GiB", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain; NVLS in-switch reduction", ST_VALID_VALIDATION, "gb200",
-     NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 16 * GIB, 0, 845.72},
+     NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 16 * GIB, 0, 845.72, 0},
+    /* All-to-all: every pair's share over NVLink (one node) or the NICs (two), no reduction. */
+    {"b300-8gpu-alltoall", "oci_b300_1node_and_2node (Oracle quickstart, NCCL 2.28.9)",
+     "alltoall_perf, 8 GiB; B300 NVLink assumed 1.8 TB/s as B200; tests the all-to-all the MoE "
+     "dispatcher is timed with",
+     ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, ROCE, ST_COLL_AUTO, 0, 8 * GIB, 0, 675.55,
+     1},
     /* Reference: outside the model (2-node tree and NVLS tree, other transports), for context. */
     {"oci-h100-2node-roce-16GiB", "oci_h100_2node_roce (OCI tutorials, NCCL 2.21.5)",
      "2 nodes exceed the 400 GB/s NIC rate (NVLS/tree); 16 x 200G modelled as 8 x 400G",
      ST_VALID_REFERENCE, "h100-sxm", NULL, 2, 8, 0, 8, 400, ROCE, ST_COLL_AUTO, 0, 16 * GIB, 0,
-     464.57},
+     464.57, 0},
     {"aws-p5-2node-8B", "aws_p5_2node_16xh100_efa (AWS p5 workshop)",
      "EFA (SRD) is not a modelled transport; modelled as 8 x 400G RoCE", ST_VALID_REFERENCE,
-     "h100-sxm", NULL, 2, 8, 0, 8, 400, ROCE, ST_COLL_AUTO, 0, 8, 1, 69.12},
+     "h100-sxm", NULL, 2, 8, 0, 8, 400, ROCE, ST_COLL_AUTO, 0, 8, 1, 69.12, 0},
     {"gcp-a3mega-2node-8B", "gcp_a3mega_2node_16xh100 (lessizzmore/create-a3mega-ztan-fork)",
      "host-mediated network transport (~123 us floor); modelled as 8 x 200G RoCE",
-     ST_VALID_REFERENCE, "h100-sxm", NULL, 2, 8, 0, 8, 200, ROCE, ST_COLL_AUTO, 0, 8, 1, 135.8},
+     ST_VALID_REFERENCE, "h100-sxm", NULL, 2, 8, 0, 8, 200, ROCE, ST_COLL_AUTO, 0, 8, 1, 135.8, 0},
+    {"b300-2node-alltoall", "oci_b300_1node_and_2node (Oracle quickstart, NCCL 2.28.9)",
+     "alltoall_perf, 8 GiB over 2 nodes; the NICs are not stated (ports of about 400 Gb/s, and "
+     "a busbw above 8 of them): modelled as 8 x 800G RoCE",
+     ST_VALID_REFERENCE, NULL, &b300, 2, 8, 0, 8, 800, ROCE, ST_COLL_AUTO, 0, 8 * GIB, 0, 180.98,
+     1},
 };
 
 #define N_CASES (sizeof cases / sizeof cases[0])
@@ -190,7 +208,7 @@ static int run_case(const st_valid_harness *h, size_t i, st_valid_row *out, st_d
                           v->gpu);
     int64_t n;
     int64_t *gpus = members_of(v, &n);
-    st_coll_spec s = {.op = ST_COLL_ALL_REDUCE,
+    st_coll_spec s = {.op = v->alltoall ? ST_COLL_ALL_TO_ALL : ST_COLL_ALL_REDUCE,
                       .algo = v->algo,
                       .gpus = gpus,
                       .n = n,
