@@ -35,9 +35,9 @@ static void print_models(void)
 }
 
 /* A row's setting as the table prints it: "-" where strata's default stands. */
-static const char *setting(int v, const char *const *names)
+static const char *setting(signed char v, const char *const *names)
 {
-    return v == ST_SW_KEEP ? "-" : names[v];
+    return v == ST_SW_KEEP ? "-" : names[st_sw_value(v)];
 }
 
 static void print_software(void)

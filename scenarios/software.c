@@ -10,103 +10,100 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define K   ST_SW_KEEP
-#define UNF ST_ATTN_UNFUSED
-#define FA2 ST_ATTN_FLASH2
-#define CDN ST_ATTN_CUDNN
+// clang-format off
+#define ON  ST_SW_ON
+#define OFF ST_SW_OFF
+#define UNF ST_SW(ST_ATTN_UNFUSED)
+#define FA2 ST_SW(ST_ATTN_FLASH2)
+#define CDN ST_SW(ST_ATTN_CUDNN)
 
-/* Attention per architecture (unknown, ampere, hopper, blackwell, cdna3). */
-#define ALL_UNFUSED                                                                                \
-    {                                                                                              \
-        UNF, UNF, UNF, UNF, UNF                                                                    \
-    }
+/* Attention per architecture (unknown, ampere, hopper, blackwell, cdna3); 0 keeps the GPU's own
+ * default kernel. */
+#define ALL_UNFUSED {UNF, UNF, UNF, UNF, UNF}
 /* Transformer Engine before 1.8 prefers FlashAttention (flash-attn 2) over its fused cuDNN
  * attention everywhere (transformer_engine/pytorch/attention.py at v1.5: "TransformerEngine
  * prioritizes FlashAttention over FusedAttention"). */
-#define TE_PRE18                                                                                   \
-    {                                                                                              \
-        K, FA2, FA2, K, K                                                                          \
-    }
+#define TE_PRE18 {0, FA2, FA2, 0, 0}
 /* From 1.8 it disables FlashAttention "to give FusedAttention preference on Hopper+ for
  * performance reasons" (attention.py at v1.8; kept through v2.8); Ampere keeps flash-attn. */
-#define TE_18                                                                                      \
-    {                                                                                              \
-        K, FA2, CDN, CDN, K                                                                        \
-    }
+#define TE_18 {0, FA2, CDN, CDN, 0}
+
+/* NeMo 2 and Megatron-Bridge performance recipes: DP overlaps, bf16 gradients, FP8 weights,
+ * TP overlap (the rows below say where each is read) */
+#define NEMO2_PERF \
+    .fp8_param_gather = ON, .grad_bf16 = ON, .overlap_grad_reduce = ON, \
+    .overlap_param_gather = ON, .tp_comm_overlap = ON
 
 static const st_software rows[] = {
-    {"megatron-lm", "2021", ALL_UNFUSED, K, K, K, K, K, 0, K, 0, K,
-     "NVIDIA/Megatron-LM megatron/training.py train_step (2021-2022): with the default "
+    {.stack = "megatron-lm", .release = "2021", .attention = ALL_UNFUSED,
+     .overlap_grad_reduce = OFF, .overlap_p2p = OFF,
+     .source = "NVIDIA/Megatron-LM megatron/training.py train_step (2021-2022): with the default "
      "--DDP-impl local the gradients are all-reduced after forward_backward_func, not beside it; "
      "p2p_communication._communicate waits on batch_isend_irecv and synchronizes; no "
      "FlashAttention (Korthikanti et al. 2022, section 4.1)"},
-    {"megatron-deepspeed", "2022", ALL_UNFUSED, K, K, K, ST_GRAD_COLL_ALL_REDUCE, 1, 0, K, 0, K,
-     "bigscience-workshop/Megatron-DeepSpeed with DeepSpeed's pipeline engine and BF16_Optimizer "
-     "(BLOOM, 2022): pipe/engine.py ReduceGrads after the last micro-batch, _bf16_reduce_grads "
-     "all-reduces fp32 gradients, update_hp_grads adds each micro-batch's bf16 gradients in a "
-     "separate pass; blocking pipeline sends; no FlashAttention"},
-    {"megatron-core", "0.4", ALL_UNFUSED, K, K, K, K, K, 0, 0, K, 0,
-     "Megatron-LM core_v0.4.0 (2023-12) and core_v0.5.0 arguments.py: --transformer-impl local, "
-     "--use-flash-attn opt-in, --overlap-grad-reduce and --overlap-param-gather off, no "
-     "--tp-comm-overlap"},
-    {"megatron-core", "0.6", TE_PRE18, ST_FP8_DELAYED, K, K, K, K, 0, 0, K, 0,
-     "Megatron-LM core_v0.6.0 (2024-04) arguments.py: --transformer-impl transformer_engine, "
-     "overlaps off; Transformer Engine before 1.8 (FlashAttention first), DelayedScaling"},
-    {"megatron-core", "0.8", TE_18, ST_FP8_DELAYED, K, K, K, K, 0, 0, K, 0,
-     "Megatron-LM core_v0.8.0 (2024-08) to core_v0.19.0 (2026-08) arguments.py: overlaps off, "
-     "--fp8-recipe delayed (0.12 on), --attention-backend auto (Transformer Engine 1.8 on: "
-     "cuDNN fused attention on Hopper and Blackwell)"},
-    {"nemo", "24.07", TE_18, ST_FP8_DELAYED, K, K, K, K, 1, 1, 1, 0,
-     "NeMo-Framework-Launcher 24.07 conf/training/gpt3/175b.yaml: transformer_engine True, "
-     "overlap_p2p_comm True, ub_tp_comm_overlap False, distributed_fused_adam overlap_grad_sync "
-     "and overlap_param_sync True; NeMo's megatron_gpt_config.yaml: fp8 amax history 1024, "
-     "max (delayed scaling); TE 1.8 attention"},
-    {"nemo", "25.02", TE_18, ST_FP8_DELAYED, 1, 1, K, K, 1, 1, K, 1,
-     "NVIDIA/NeMo v2.2.0 (2025-03) to v2.4.0: recipes' DistributedDataParallelConfig "
-     "overlap_grad_reduce "
-     "and overlap_param_gather True; scripts/performance: --fp8_recipe default ds (delayed), "
-     "grad_reduce_in_fp32 False, performance mode's MegatronCommOverlapCallback tp_comm_overlap "
-     "True; precision/mixed_precision.py bf16_with_fp8_mixed fp8_params True"},
-    {"nemo", "25.04", TE_18, ST_FP8_CURRENT, 1, 1, K, K, 1, 1, K, 1,
-     "NeMo 25.04 performance summary: per-tensor FP8 with scaling factors computed in the current "
-     "step; recipes and performance scripts otherwise as 25.02 (NVIDIA/NeMo v2.3.0)"},
-    {"megatron-bridge", "25.11", TE_18, ST_FP8_CURRENT, 1, 1, K, K, 1, 1, K, 1,
-     "NVIDIA-NeMo/Megatron-Bridge v0.2.0 (2025-11): scripts/performance llama3_llm_pretrain.py "
-     "(tp_comm_overlap on with userbuffers), grad_reduce_in_fp32 False, fp8_cs current scaling; "
-     "recipes ddp.overlap_grad_reduce and overlap_param_gather True; mixed_precision.py "
-     "fp8_param_gather True; attention_backend left to Transformer Engine"},
-    {"megatron-bridge", "26.04", TE_18, ST_FP8_CURRENT, 1, 1, K, K, 1, 1, K, 1,
-     "NVIDIA-NeMo/Megatron-Bridge v0.4.0 (2026-04-16): recipes/llama/llama3.py and "
+    {.stack = "megatron-deepspeed", .release = "2022", .attention = ALL_UNFUSED,
+     .grad_collective = ST_SW(ST_GRAD_COLL_ALL_REDUCE), .grad_accum_separate = ON,
+     .overlap_grad_reduce = OFF, .overlap_p2p = OFF,
+     .source = "bigscience-workshop/Megatron-DeepSpeed with DeepSpeed's pipeline engine and "
+     "BF16_Optimizer (BLOOM, 2022): pipe/engine.py ReduceGrads after the last micro-batch, "
+     "_bf16_reduce_grads all-reduces fp32 gradients, update_hp_grads adds each micro-batch's bf16 "
+     "gradients in a separate pass; blocking pipeline sends; no FlashAttention"},
+    {.stack = "megatron-core", .release = "0.4", .attention = ALL_UNFUSED,
+     .overlap_grad_reduce = OFF, .overlap_param_gather = OFF, .tp_comm_overlap = OFF,
+     .source = "Megatron-LM core_v0.4.0 (2023-12) and core_v0.5.0 arguments.py: "
+     "--transformer-impl local, --use-flash-attn opt-in, --overlap-grad-reduce and "
+     "--overlap-param-gather off, no --tp-comm-overlap"},
+    {.stack = "megatron-core", .release = "0.6", .attention = TE_PRE18,
+     .fp8_recipe = ST_SW(ST_FP8_DELAYED), .overlap_grad_reduce = OFF,
+     .overlap_param_gather = OFF, .tp_comm_overlap = OFF,
+     .source = "Megatron-LM core_v0.6.0 (2024-04) arguments.py: --transformer-impl "
+     "transformer_engine, overlaps off; Transformer Engine before 1.8 (FlashAttention first), "
+     "DelayedScaling"},
+    {.stack = "megatron-core", .release = "0.8", .attention = TE_18,
+     .fp8_recipe = ST_SW(ST_FP8_DELAYED), .overlap_grad_reduce = OFF,
+     .overlap_param_gather = OFF, .tp_comm_overlap = OFF,
+     .source = "Megatron-LM core_v0.8.0 (2024-08) to core_v0.19.0 (2026-08) arguments.py: "
+     "overlaps off, --fp8-recipe delayed (0.12 on), --attention-backend auto (Transformer Engine "
+     "1.8 on: cuDNN fused attention on Hopper and Blackwell)"},
+    {.stack = "nemo", .release = "24.07", .attention = TE_18,
+     .fp8_recipe = ST_SW(ST_FP8_DELAYED), .overlap_grad_reduce = ON,
+     .overlap_param_gather = ON, .overlap_p2p = ON, .tp_comm_overlap = OFF,
+     .source = "NeMo-Framework-Launcher 24.07 conf/training/gpt3/175b.yaml: transformer_engine "
+     "True, overlap_p2p_comm True, ub_tp_comm_overlap False, distributed_fused_adam "
+     "overlap_grad_sync and overlap_param_sync True; NeMo's megatron_gpt_config.yaml: fp8 amax "
+     "history 1024, max (delayed scaling); TE 1.8 attention"},
+    {.stack = "nemo", .release = "25.02", .attention = TE_18,
+     .fp8_recipe = ST_SW(ST_FP8_DELAYED), NEMO2_PERF,
+     .source = "NVIDIA/NeMo v2.2.0 (2025-03) to v2.4.0: recipes' DistributedDataParallelConfig "
+     "overlap_grad_reduce and overlap_param_gather True; scripts/performance: --fp8_recipe "
+     "default ds (delayed), grad_reduce_in_fp32 False, performance mode's "
+     "MegatronCommOverlapCallback tp_comm_overlap True; precision/mixed_precision.py "
+     "bf16_with_fp8_mixed fp8_params True"},
+    {.stack = "nemo", .release = "25.04", .attention = TE_18,
+     .fp8_recipe = ST_SW(ST_FP8_CURRENT), NEMO2_PERF,
+     .source = "NeMo 25.04 performance summary: per-tensor FP8 with scaling factors computed in "
+     "the current step; recipes and performance scripts otherwise as 25.02 (NVIDIA/NeMo v2.3.0)"},
+    {.stack = "megatron-bridge", .release = "25.11", .attention = TE_18,
+     .fp8_recipe = ST_SW(ST_FP8_CURRENT), NEMO2_PERF,
+     .source = "NVIDIA-NeMo/Megatron-Bridge v0.2.0 (2025-11): scripts/performance "
+     "llama3_llm_pretrain.py (tp_comm_overlap on with userbuffers), grad_reduce_in_fp32 False, "
+     "fp8_cs current scaling; recipes ddp.overlap_grad_reduce and overlap_param_gather True; "
+     "mixed_precision.py fp8_param_gather True; attention_backend left to Transformer Engine"},
+    {.stack = "megatron-bridge", .release = "26.04", .attention = TE_18,
+     .fp8_recipe = ST_SW(ST_FP8_CURRENT), NEMO2_PERF,
+     .source = "NVIDIA-NeMo/Megatron-Bridge v0.4.0 (2026-04-16): recipes/llama/llama3.py and "
      "scripts/performance configs as in v0.2.0 (tp_comm_overlap off only for NVFP4)"},
-    {"torchtitan",
-     "2024-04",
-     {K, FA2, FA2, K, K},
-     K,
-     K,
-     K,
-     K,
-     K,
-     K,
-     1,
-     K,
-     K,
-     "pytorch/torchtitan (2024-04): FSDP2 fully_shard prefetches the next layer's all-gather "
-     "(pytorch/pytorch PR 128884); PyTorch SDPA's flash backend is FlashAttention-2"},
-    {"torchtitan",
-     "2025-08",
-     {K, FA2, FA2, CDN, K},
-     K,
-     K,
-     K,
-     K,
-     K,
-     K,
-     1,
-     K,
-     K,
-     "pytorch/torchtitan 6fc499f (2025-08) torchtitan/models/attention.py: cuDNN SDPA on compute "
-     "capability 10.0, the flash backend (FlashAttention-2) elsewhere; FSDP2 prefetch as before"},
+    {.stack = "torchtitan", .release = "2024-04", .attention = {0, FA2, FA2, 0, 0},
+     .overlap_param_gather = ON,
+     .source = "pytorch/torchtitan (2024-04): FSDP2 fully_shard prefetches the next layer's "
+     "all-gather (pytorch/pytorch PR 128884); PyTorch SDPA's flash backend is FlashAttention-2"},
+    {.stack = "torchtitan", .release = "2025-08", .attention = {0, FA2, FA2, CDN, 0},
+     .overlap_param_gather = ON,
+     .source = "pytorch/torchtitan 6fc499f (2025-08) torchtitan/models/attention.py: cuDNN SDPA "
+     "on compute capability 10.0, the flash backend (FlashAttention-2) elsewhere; FSDP2 prefetch "
+     "as before"},
 };
+// clang-format on
 
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
@@ -191,12 +188,12 @@ size_t st_software_stacks(const char **names, size_t cap)
     return n;
 }
 
-/* v into *field when the row sets it and the workload did not state key. */
-static void set_int(int v, int *field, const char *key,
+/* Setting v into *field when the row sets it and the workload did not state key. */
+static void set_int(signed char v, int *field, const char *key,
                     int (*stated)(const void *ctx, const char *key), const void *ctx)
 {
     if (v != ST_SW_KEEP && !stated(ctx, key))
-        *field = v;
+        *field = st_sw_value(v);
 }
 
 void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload_cfg *w,
@@ -234,5 +231,6 @@ st_attention st_software_attention(const char *software, const st_gpu_spec *gpu)
         return ST_ATTN_FLASH;
     const st_software *r = st_software_find(stack, release, &why);
     int arch = (int)gpu->arch >= 0 && (int)gpu->arch < 5 ? (int)gpu->arch : 0;
-    return r && r->attention[arch] != ST_SW_KEEP ? (st_attention)r->attention[arch] : ST_ATTN_FLASH;
+    return r && r->attention[arch] != ST_SW_KEEP ? (st_attention)st_sw_value(r->attention[arch])
+                                                 : ST_ATTN_FLASH;
 }

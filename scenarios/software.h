@@ -11,8 +11,17 @@
 #include "models/config/config.h"
 #include "models/silicon/gpu.h"
 
-/* One setting of a row: ST_SW_KEEP leaves strata's default (or the workload's own key). */
-#define ST_SW_KEEP (-1)
+/* One setting of a row: 0 (ST_SW_KEEP) leaves strata's default or the workload's own key;
+ * ST_SW(v) sets the value v (an enum's value, or 0 / 1 for a flag), so that a row names only
+ * what it sets. st_sw_value gives v back. */
+#define ST_SW_KEEP 0
+#define ST_SW(v)   ((signed char)((v) + 1))
+#define ST_SW_ON   ST_SW(1)
+#define ST_SW_OFF  ST_SW(0)
+static inline int st_sw_value(signed char s)
+{
+    return s - 1;
+}
 
 typedef struct st_software {
     const char *stack;   /* the framework, as the key names it: "megatron-bridge" */

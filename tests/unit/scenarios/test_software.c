@@ -56,14 +56,15 @@ START_TEST(test_rows_are_ordered_sourced_and_in_range)
         ck_assert_ptr_eq(st_software_find(r->stack, r->release, &why), r);
         for (int a = 0; a < 5; a++)
             ck_assert(r->attention[a] == ST_SW_KEEP ||
-                      (r->attention[a] >= 0 && r->attention[a] <= ST_ATTN_CUDNN));
-        ck_assert(r->fp8_recipe == ST_SW_KEEP || r->fp8_recipe == ST_FP8_DELAYED ||
-                  r->fp8_recipe == ST_FP8_CURRENT); /* mxfp8 would refuse every non-Blackwell */
+                      (st_sw_value(r->attention[a]) >= 0 &&
+                       st_sw_value(r->attention[a]) <= ST_ATTN_CUDNN));
+        ck_assert(r->fp8_recipe == ST_SW_KEEP || r->fp8_recipe == ST_SW(ST_FP8_DELAYED) ||
+                  r->fp8_recipe == ST_SW(ST_FP8_CURRENT)); /* mxfp8 would refuse non-Blackwell */
         const signed char flags[] = {
             r->fp8_param_gather,     r->grad_bf16,   r->grad_accum_separate, r->overlap_grad_reduce,
             r->overlap_param_gather, r->overlap_p2p, r->tp_comm_overlap};
         for (size_t k = 0; k < sizeof flags; k++)
-            ck_assert(flags[k] == ST_SW_KEEP || flags[k] == 0 || flags[k] == 1);
+            ck_assert(flags[k] == ST_SW_KEEP || flags[k] == ST_SW_OFF || flags[k] == ST_SW_ON);
     }
     const char *names[8];
     ck_assert_uint_eq(st_software_stacks(names, 8), 6);
