@@ -430,8 +430,8 @@ static int read_pool(st_ld *ld, const st_ynode *n, st_pool_cfg *p, const st_pool
     p->loc = n->loc;
     if (st_rd_map(&ld->rd, n, pool_fields, p, "cluster.pools[]"))
         return -1;
-    for (int j = 0; j < k; j++)
-        if (strcmp(before[j].name, p->name) == 0)
+    for (int j = 0; j < k; j++) /* an earlier entry whose name failed to read has none */
+        if (before[j].name && strcmp(before[j].name, p->name) == 0)
             return st_rd_fail(&ld->rd, st_ynode_get(n, "name"), ST_EINVAL,
                               "duplicate pool name '%s' in cluster.pools (first at line %u)",
                               p->name, before[j].loc.line);
