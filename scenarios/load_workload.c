@@ -288,8 +288,8 @@ static int fn_data(st_rd *rd, const st_ynode *n, void *base)
  * (apply_software). */
 static const st_software *software_row(st_ld *ld, const st_ynode *n, int report)
 {
-    char stack[64], release[64], extra[2];
-    if (sscanf(n->text, "%63s %63s %1s", stack, release, extra) != 2) {
+    st_software_words sw;
+    if (!st_software_split(n->text, &sw)) {
         if (report)
             st_rd_fail(&ld->rd, n, ST_EINVAL,
                        "software: expected 'STACK RELEASE' (such as 'megatron-bridge 26.04'), "
@@ -298,31 +298,31 @@ static const st_software *software_row(st_ld *ld, const st_ynode *n, int report)
         return NULL;
     }
     int why = 0;
-    const st_software *r = st_software_find(stack, release, &why);
+    const st_software *r = st_software_find(sw.stack, sw.release, &why);
     if (r || !report)
         return r;
     if (why == 1) {
         const char *names[32];
         size_t k = st_software_stacks(names, 32);
         char near[200];
-        st_did_you_mean(stack, names, k, near, sizeof near);
+        st_did_you_mean(sw.stack, names, k, near, sizeof near);
         st_rd_fail(&ld->rd, n, ST_ENOTFOUND,
-                   "software: unknown stack '%s'%s (`strata catalog software` lists them)", stack,
-                   near);
+                   "software: unknown stack '%s'%s (`strata catalog software` lists them)",
+                   sw.stack, near);
     } else if (why == 2) {
         st_rd_fail(&ld->rd, n, ST_EINVAL,
                    "software: expected a release of numbers between '.' or '-' (such as 26.04, "
                    "0.8 or 2024-04), found '%s'",
-                   release);
+                   sw.release);
     } else {
         const char *first = "";
         for (size_t i = st_software_count(); i-- > 0;) /* rows of a stack run oldest first */
-            if (strcmp(st_software_at(i)->stack, stack) == 0)
+            if (strcmp(st_software_at(i)->stack, sw.stack) == 0)
                 first = st_software_at(i)->release;
         st_rd_fail(&ld->rd, n, ST_ENOTFOUND,
                    "software: %s %s is older than %s %s, the first release strata has read; "
                    "state the attention kernel and overlaps as keys instead",
-                   stack, release, stack, first);
+                   sw.stack, sw.release, sw.stack, first);
     }
     return NULL;
 }

@@ -200,7 +200,7 @@ void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload
                        int (*stated)(const void *ctx, const char *key), const void *ctx)
 {
     st_parallel_cfg *p = &w->parallel;
-    int arch = gpu && (int)gpu->arch >= 0 && (int)gpu->arch < 5 ? (int)gpu->arch : 0;
+    int arch = gpu && (int)gpu->arch >= 0 && (int)gpu->arch < ST_SW_ARCHS ? (int)gpu->arch : 0;
     int attn = w->attention;
     set_int(r->attention[arch], &attn, "attention", stated, ctx);
     w->attention = (st_attention)attn;
@@ -223,14 +223,20 @@ void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload
         set_int(r->tp_comm_overlap, &p->tp_comm_overlap, "parallel.tp_comm_overlap", stated, ctx);
 }
 
+int st_software_split(const char *value, st_software_words *out)
+{
+    char extra[2];
+    return value && sscanf(value, "%63s %63s %1s", out->stack, out->release, extra) == 2;
+}
+
 st_attention st_software_attention(const char *software, const st_gpu_spec *gpu)
 {
-    char stack[64], release[64], extra[2];
+    st_software_words sw;
     int why = 0;
-    if (!software || !gpu || sscanf(software, "%63s %63s %1s", stack, release, extra) != 2)
+    if (!gpu || !st_software_split(software, &sw))
         return ST_ATTN_FLASH;
-    const st_software *r = st_software_find(stack, release, &why);
-    int arch = (int)gpu->arch >= 0 && (int)gpu->arch < 5 ? (int)gpu->arch : 0;
+    const st_software *r = st_software_find(sw.stack, sw.release, &why);
+    int arch = (int)gpu->arch >= 0 && (int)gpu->arch < ST_SW_ARCHS ? (int)gpu->arch : 0;
     return r && r->attention[arch] != ST_SW_KEEP ? (st_attention)st_sw_value(r->attention[arch])
                                                  : ST_ATTN_FLASH;
 }

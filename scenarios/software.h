@@ -23,11 +23,14 @@ static inline int st_sw_value(signed char s)
     return s - 1;
 }
 
+/* The architectures a row's attention is given for, in st_gpu_arch's order. */
+#define ST_SW_ARCHS (0 ST_GPU_ARCHS(ST__ENUM_COUNT))
+
 typedef struct st_software {
     const char *stack;   /* the framework, as the key names it: "megatron-bridge" */
     const char *release; /* its release, tag or date: "26.04", "0.8", "2024-04" */
     /* the attention core per st_gpu_arch (unknown, ampere, hopper, blackwell, cdna3) */
-    signed char attention[5];
+    signed char attention[ST_SW_ARCHS];
     signed char fp8_recipe;           /* with precision fp8 */
     signed char fp8_param_gather;     /* with precision fp8 */
     signed char grad_bf16;            /* parallel.grad_reduce: bf16 */
@@ -44,6 +47,13 @@ typedef struct st_software {
  * i >= st_software_count(). */
 size_t st_software_count(void);
 const st_software *st_software_at(size_t i);
+
+/* A `software:` value split into its two words, each at most 63 bytes; 0 when it is not two
+ * words. */
+typedef struct st_software_words {
+    char stack[64], release[64];
+} st_software_words;
+int st_software_split(const char *value, st_software_words *out);
 
 /* The row of `stack` whose release is the newest at or before `release` (releases compare as
  * numbers between '.' and '-': "26.04.01" takes 26.04's row). Returns the row, or NULL with

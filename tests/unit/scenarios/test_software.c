@@ -54,7 +54,7 @@ START_TEST(test_rows_are_ordered_sourced_and_in_range)
         /* each row is found by its own release: stacks are together, oldest first */
         int why = 0;
         ck_assert_ptr_eq(st_software_find(r->stack, r->release, &why), r);
-        for (int a = 0; a < 5; a++)
+        for (int a = 0; a < ST_SW_ARCHS; a++)
             ck_assert(r->attention[a] == ST_SW_KEEP ||
                       (st_sw_value(r->attention[a]) >= 0 &&
                        st_sw_value(r->attention[a]) <= ST_ATTN_CUDNN));
