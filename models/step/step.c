@@ -65,12 +65,16 @@ void st_step_ctx_free(st_step_ctx *x)
  * (st_tp_hide): the pair's time less the GEMM's alone. Ring exchange runs the local shard's
  * piece first and then one piece per shard received, each of the tp - 1 sends beside the piece
  * before it; pipeline runs piece k's reduce-scatter beside piece k + 1 and leaves the last one
- * alone; bulk runs the collective beside the whole GEMM. Pipeline and bulk GEMMs run on the SMs
- * the communication kernel leaves (st_gpu_ub_sm_slowdown). docs/models/step-model.md, "TP
- * communication overlap". */
-static double tp_exposed(const st_tp_hide *h, double c, double sm_slow)
+ * alone; bulk runs the collective beside the whole GEMM. A GEMM beside communication runs
+ * slower by `slow`: for pipeline and bulk the larger of the SMs the communication kernel takes
+ * (st_gpu_ub_sm_slowdown) and the measured slowdown of compute beside a collective
+ * (st_gpu_overlap_slowdown, which every other overlapped collective of the step model charges);
+ * ring exchange sends on the copy engines with one SM, and pays the measured slowdown alone.
+ * docs/models/step-model.md, "TP communication overlap". */
+static double tp_exposed(const st_tp_hide *h, double c, double sm_slow, double contention)
 {
-    double g = h->split_s * (h->method == ST_TP_RING ? 1 : 1 + sm_slow), n = h->splits, a = g / n;
+    double slow = h->method == ST_TP_RING ? contention : fmax(sm_slow, contention);
+    double g = h->split_s * (1 + slow), n = h->splits, a = g / n;
     double t;
     if (h->method == ST_TP_RING)
         t = a + (n - 1) * fmax(a, c / (n - 1));
@@ -89,9 +93,9 @@ static double tp_pass_s(const step_plan *p, const st_tp_hide *h, int n_hide, int
 {
     if (!p->w->parallel.tp_comm_overlap || n_hide == 0)
         return n_ag * ag + n_rs * other;
-    double s = st_gpu_ub_sm_slowdown(p->gpu), t = 0;
+    double s = st_gpu_ub_sm_slowdown(p->gpu), cont = st_gpu_overlap_slowdown(p->gpu), t = 0;
     for (int i = 0; i < n_hide; i++) {
-        t += tp_exposed(&h[i], h[i].ag ? ag : other, s);
+        t += tp_exposed(&h[i], h[i].ag ? ag : other, s, cont);
         n_ag -= h[i].ag;
         n_rs -= !h[i].ag;
     }

@@ -607,7 +607,8 @@ static st_step_ctx *ring_only_ctx(void)
 
 /* Transformer Engine's TP overlap (parallel.tp_comm_overlap) leaves the kernels as they are and
  * hides part of the TP collectives behind the GEMMs they are paired with, at a price: the GEMMs
- * run in pieces, and those beside a pipeline or bulk collective on 16 SMs fewer. At tp 8 on the
+ * run in pieces, slower beside the communication (the measured contention, and beside a
+ * pipeline or bulk collective at least the 16 SMs it takes). At tp 8 on the
  * H100's NVLink, where a layer's collectives are a large share of its GEMMs, the exposed TP time
  * falls by more than a third and the step with it; at tp 2 the collectives are small and the
  * price can exceed what is hidden. On the ring-only part (no NVLS) with a narrow model, whose
