@@ -292,8 +292,8 @@ static const st_software *software_row(st_ld *ld, const st_ynode *n, int report)
     if (!st_software_split(n->text, &sw)) {
         if (report)
             st_rd_fail(&ld->rd, n, ST_EINVAL,
-                       "software: expected 'STACK RELEASE' (such as 'megatron-bridge 26.04'), "
-                       "found '%s'",
+                       "software: expected 'STACK RELEASE', two words of at most 63 bytes (such "
+                       "as 'megatron-bridge 26.04'), found '%s'",
                        n->text);
         return NULL;
     }

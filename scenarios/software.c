@@ -6,7 +6,6 @@
  * here (docs/models/software.md, "What a row does not hold"). */
 #include "scenarios/software.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +187,12 @@ size_t st_software_stacks(const char **names, size_t cap)
     return n;
 }
 
+/* gpu's architecture as an index of a row's attention; 0 (unknown) without a GPU. */
+static int arch_of(const st_gpu_spec *gpu)
+{
+    return gpu && (int)gpu->arch >= 0 && (int)gpu->arch < ST_SW_ARCHS ? (int)gpu->arch : 0;
+}
+
 /* Setting v into *field when the row sets it and the workload did not state key. */
 static void set_int(signed char v, int *field, const char *key,
                     int (*stated)(const void *ctx, const char *key), const void *ctx)
@@ -200,7 +205,7 @@ void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload
                        int (*stated)(const void *ctx, const char *key), const void *ctx)
 {
     st_parallel_cfg *p = &w->parallel;
-    int arch = gpu && (int)gpu->arch >= 0 && (int)gpu->arch < ST_SW_ARCHS ? (int)gpu->arch : 0;
+    int arch = arch_of(gpu);
     int attn = w->attention;
     set_int(r->attention[arch], &attn, "attention", stated, ctx);
     w->attention = (st_attention)attn;
@@ -223,10 +228,25 @@ void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload
         set_int(r->tp_comm_overlap, &p->tp_comm_overlap, "parallel.tp_comm_overlap", stated, ctx);
 }
 
+/* The next word of *s (up to white space) into out, whole: 0 when there is none or it does not
+ * fit, so that a long word is never cut, inside a UTF-8 character or not. */
+static int next_word(const char **s, char *out, size_t cap)
+{
+    const char *p = *s + strspn(*s, " \t");
+    size_t n = strcspn(p, " \t");
+    if (n == 0 || n >= cap)
+        return 0;
+    memcpy(out, p, n);
+    out[n] = 0;
+    *s = p + n;
+    return 1;
+}
+
 int st_software_split(const char *value, st_software_words *out)
 {
-    char extra[2];
-    return value && sscanf(value, "%63s %63s %1s", out->stack, out->release, extra) == 2;
+    const char *s = value;
+    return s && next_word(&s, out->stack, sizeof out->stack) &&
+           next_word(&s, out->release, sizeof out->release) && s[strspn(s, " \t")] == 0;
 }
 
 st_attention st_software_attention(const char *software, const st_gpu_spec *gpu)
@@ -236,7 +256,7 @@ st_attention st_software_attention(const char *software, const st_gpu_spec *gpu)
     if (!gpu || !st_software_split(software, &sw))
         return ST_ATTN_FLASH;
     const st_software *r = st_software_find(sw.stack, sw.release, &why);
-    int arch = (int)gpu->arch >= 0 && (int)gpu->arch < ST_SW_ARCHS ? (int)gpu->arch : 0;
+    int arch = arch_of(gpu);
     return r && r->attention[arch] != ST_SW_KEEP ? (st_attention)st_sw_value(r->attention[arch])
                                                  : ST_ATTN_FLASH;
 }

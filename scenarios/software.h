@@ -49,7 +49,7 @@ size_t st_software_count(void);
 const st_software *st_software_at(size_t i);
 
 /* A `software:` value split into its two words, each at most 63 bytes; 0 when it is not two
- * words. */
+ * such words (a longer word is refused whole, never cut). */
 typedef struct st_software_words {
     char stack[64], release[64];
 } st_software_words;

@@ -43,6 +43,34 @@ START_TEST(test_what_cannot_be_placed_is_refused)
 }
 END_TEST
 
+/* The value splits into exactly two words, each kept whole: a word too long for its buffer is
+ * refused rather than cut (a cut could end inside a UTF-8 character of an error message). */
+START_TEST(test_value_splits_into_two_whole_words)
+{
+    st_software_words w;
+    ck_assert(st_software_split("megatron-bridge 26.04", &w));
+    ck_assert_str_eq(w.stack, "megatron-bridge");
+    ck_assert_str_eq(w.release, "26.04");
+    ck_assert(st_software_split("  nemo\t25.02 ", &w));
+    ck_assert_str_eq(w.stack, "nemo");
+    ck_assert_str_eq(w.release, "25.02");
+    ck_assert(!st_software_split("nemo", &w));
+    ck_assert(!st_software_split("nemo 25.02 extra", &w));
+    ck_assert(!st_software_split("", &w));
+    ck_assert(!st_software_split(NULL, &w));
+    char long_word[80];
+    memset(long_word, 'a', 64);
+    strcpy(long_word + 64, " 1.0");
+    ck_assert(!st_software_split(long_word, &w)); /* 64 bytes: one over */
+    long_word[1] = ' ';
+    ck_assert(!st_software_split(long_word, &w)); /* three words */
+    memset(long_word, 'a', 63);
+    strcpy(long_word + 63, " 1.0");
+    ck_assert(st_software_split(long_word, &w)); /* 63 bytes fit */
+    ck_assert_uint_eq(strlen(w.stack), 63);
+}
+END_TEST
+
 START_TEST(test_rows_are_ordered_sourced_and_in_range)
 {
     ck_assert_uint_ge(st_software_count(), 10);
@@ -139,6 +167,7 @@ Suite *software_suite(void)
     TCase *tc = tcase_create("rows");
     tcase_add_test(tc, test_release_takes_the_newest_row_at_or_before_it);
     tcase_add_test(tc, test_what_cannot_be_placed_is_refused);
+    tcase_add_test(tc, test_value_splits_into_two_whole_words);
     tcase_add_test(tc, test_rows_are_ordered_sourced_and_in_range);
     tcase_add_test(tc, test_apply_sets_only_what_is_not_stated);
     tcase_add_test(tc, test_attention_follows_the_architecture);
