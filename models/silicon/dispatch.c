@@ -93,6 +93,12 @@ double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep,
     return (a + t * (b - a)) * 1e9;
 }
 
+int st_moe_ep_across(const st_parallel_cfg *p, int64_t nvlink_domain)
+{
+    int64_t etp = p->etp > 1 ? p->etp : 1;
+    return nvlink_domain > 0 && p->ep * etp > nvlink_domain;
+}
+
 const char *st_moe_flex_covered(st_moe_dispatcher disp)
 {
     return disp == ST_DISP_HYBRIDEP

@@ -19,6 +19,11 @@ double st_moe_flex_row_share(double experts, double topk, double ep);
 double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
                       int combine);
 
+/* Whether plan p's EP group, ep x etp consecutive GPUs, spans NVLink domains of
+ * nvlink_domain GPUs (0: unknown, taken as one domain): which of st_moe_flex_bw's measurements
+ * applies. */
+int st_moe_ep_across(const st_parallel_cfg *p, int64_t nvlink_domain);
+
 /* The measurements' coverage in words, for messages ("b200 and gb200 in one NVLink domain,
  * h100-sxm across nodes"). */
 const char *st_moe_flex_covered(st_moe_dispatcher disp);

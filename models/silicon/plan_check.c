@@ -314,8 +314,7 @@ static int check_dispatcher(const st_workload_cfg *w, const st_cluster_cfg *c, s
                    "moe_dispatcher: %s dispatches a mixture-of-experts model's tokens over ep > 1 "
                    "ranks",
                    name);
-    int64_t etp = p->etp > 1 ? p->etp : 1;
-    int across = c && c->nvlink_domain > 0 && p->ep * etp > c->nvlink_domain;
+    int across = c && st_moe_ep_across(p, c->nvlink_domain);
     if (c && c->gpu &&
         st_moe_flex_bw(c->gpu, (st_moe_dispatcher)p->moe_dispatcher, (double)p->ep, across, 0) <= 0)
         return add(out, n, cap, ST_EINVAL, "parallel.moe_dispatcher",

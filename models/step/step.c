@@ -157,8 +157,7 @@ static double ep_paired(const step_plan *p)
 static double flex_a2a_s(const st_step_ctx *x, const step_plan *p, const st_layer_cost *lc)
 {
     const st_parallel_cfg *par = &p->w->parallel;
-    int64_t etp = par->etp > 1 ? par->etp : 1;
-    int across = x->c->nvlink_domain > 0 && par->ep * etp > x->c->nvlink_domain;
+    int across = st_moe_ep_across(par, x->c->nvlink_domain);
     st_moe_dispatcher d = (st_moe_dispatcher)lc->ep_flex;
     double bd = st_moe_flex_bw(p->gpu, d, (double)par->ep, across, 0);
     double bc = st_moe_flex_bw(p->gpu, d, (double)par->ep, across, 1);
