@@ -595,7 +595,9 @@ char *st_report_json(const st_report *rep)
     add_noise(cl, &c->variability);
     cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
     for (size_t i = 0; i < r->n; i++) {
-        cJSON *j = r->f[i].w ? job_json(&r->f[i]) : coll_json(&r->coll[i]);
+        cJSON *j = r->f[i].w       ? job_json(&r->f[i])
+                   : r->serve[i].w ? st_report_serve_json(&r->serve[i])
+                                   : coll_json(&r->coll[i]);
         add_job_power(j, r, i);
         if (c->n_pools > 0 && r->f[i].w)
             cJSON_AddStringToObject(j, "pool", c->pools[r->f[i].w->pool].name);

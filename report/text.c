@@ -592,6 +592,8 @@ static void report_text(FILE *out, const st_report *rep)
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
             job_text(out, c, &r->f[i], rep->explain);
+        else if (r->serve[i].w)
+            st_report_serve_text(out, &r->serve[i]);
         else
             coll_text(out, &r->coll[i], rep->explain);
     }

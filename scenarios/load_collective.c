@@ -92,6 +92,9 @@ int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                                                 "pad_to_capacity",
                                                 "mtp_layers",
                                                 "software",
+                                                "requests",
+                                                "slo",
+                                                "batching",
                                                 NULL};
     int bad = 0;
     for (int i = 0; training_only[i]; i++)

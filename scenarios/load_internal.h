@@ -130,4 +130,17 @@ int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                           const st_field *workload_fields);
 int st__check_collective_room(st_ld *ld, const st_ynode *n, const char *clean);
 
+/* Kind: inference workloads (load_inference.c): the field readers of `requests`, `slo` and
+ * `batching`, and the checks of workload n once read (no training keys, a model and plan the
+ * serving model covers, the engine's defaults filled in). Each returns non-zero after
+ * reporting. */
+int st__fn_requests(st_rd *rd, const st_ynode *n, void *base);
+int st__fn_slo(st_rd *rd, const st_ynode *n, void *base);
+int st__fn_batching(st_rd *rd, const st_ynode *n, void *base);
+int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
+                         const st_field *workload_fields);
+/* An inference workload (of the list wl) with other workloads or a trace: refused, the service
+ * not yet sharing the cluster run. */
+int st__check_inference_alone(st_ld *ld, const st_ynode *wl, const st_ynode *trace);
+
 #endif

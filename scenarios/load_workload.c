@@ -383,6 +383,9 @@ static const st_field workload_fields[] = {
     ST_FFN("kind", fn_kind),
     ST_FFN("model", fn_model),
     ST_FFN("collective", st__fn_collective),
+    ST_FFN("requests", st__fn_requests),
+    ST_FFN("slo", st__fn_slo),
+    ST_FFN("batching", st__fn_batching),
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, st_precision_names),
@@ -661,7 +664,14 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
         return -1; /* which rules apply depends on the kind */
     if (w->kind == ST_WL_COLLECTIVE)
         return st__derive_collective(ld, n, w, workload_fields);
+    if (w->kind == ST_WL_INFERENCE)
+        return st__derive_inference(ld, n, w, workload_fields);
     int bad = 0;
+    static const char *const serving_only[] = {"requests", "slo", "batching", NULL};
+    for (int i = 0; serving_only[i]; i++)
+        if (st_ynode_get(n, serving_only[i]))
+            bad = st_rd_fail(&ld->rd, st_ynode_get(n, serving_only[i]), ST_EINVAL,
+                             "workload '%s': '%s' needs kind: inference", w->name, serving_only[i]);
     if (!st_ynode_get(n, "model") && !st_rd_misspelt(n, workload_fields, "model"))
         bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': missing required key 'model'",
                          w->name);

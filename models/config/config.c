@@ -23,6 +23,8 @@ const char *const st_cost_part_names[] = {ST_COST_PARTS(ST__ENUM_NAME) NULL};
 const char *const st_egress_names[] = {ST_EGRESSES(ST__ENUM_NAME) NULL};
 const char *const st_grad_coll_names[] = {ST_GRAD_COLLS(ST__ENUM_NAME) NULL};
 const char *const st_workload_kind_names[] = {ST_WORKLOAD_KINDS(ST__ENUM_NAME) NULL};
+const char *const st_req_mode_names[] = {ST_REQ_MODES(ST__ENUM_NAME) NULL};
+const char *const st_admission_names[] = {ST_ADMISSIONS(ST__ENUM_NAME) NULL};
 const char *const st_attention_names[] = {ST_ATTENTIONS(ST__ENUM_NAME) NULL};
 const char *const st_moe_dispatcher_names[] = {ST_MOE_DISPATCHERS(ST__ENUM_NAME) NULL};
 const char *const st_kernels_names[] = {ST_KERNELS(ST__ENUM_NAME) NULL};
@@ -68,4 +70,26 @@ const st_ckpt_preset st_ckpt_preset_default = {
      * pricing; docs/models/cost.md): the value of a GPU's time when the write cost of a save
      * is turned into seconds of the job. */
     .gpu_hour_usd_per_s = 4.916 / 3600,
+};
+
+const st_inference_preset st_inference_preset_default = {
+    /* vLLM's serving benchmark sends --num-prompts 1000 by default (vllm/benchmarks/serve.py,
+     * formerly benchmarks/benchmark_serving.py). */
+    .count = 1000,
+    /* vllm/engine/arg_utils.py, EngineArgs._set_default_args (v0.11, and the same numbers in
+     * the later _set_default_max_num_seqs_and_batched_tokens_args): on a GPU of at least 70 GiB
+     * whose name does not contain "a100" (PR #17885), max_num_seqs 1024 and
+     * max_num_batched_tokens 16384 for the LLM class, 8192 for the OpenAI server; on any other
+     * GPU 256, and 8192 / 2048. */
+    .max_seqs_large = 1024,
+    .max_seqs_small = 256,
+    .batch_tokens_offline_large = 16384,
+    .batch_tokens_server_large = 8192,
+    .batch_tokens_offline_small = 8192,
+    .batch_tokens_server_small = 2048,
+    .large_gpu_bytes = 70.0 * 1073741824.0,
+    /* vllm/config/cache.py: gpu_memory_utilization 0.9. */
+    .gpu_memory_share = 0.9,
+    /* vllm/platforms/cuda.py, check_and_update_config: block_size 16 on CUDA. */
+    .block_tokens = 16,
 };

@@ -368,7 +368,10 @@ typedef struct st_data_cfg {
     st_loc loc;
 } st_data_cfg;
 
-#define ST_WORKLOAD_KINDS(X) X(ST_WL_TRAINING, "training") X(ST_WL_COLLECTIVE, "collective")
+#define ST_WORKLOAD_KINDS(X)                                                                       \
+    X(ST_WL_TRAINING, "training")                                                                  \
+    X(ST_WL_COLLECTIVE, "collective")                                                              \
+    X(ST_WL_INFERENCE, "inference")
 typedef enum st_workload_kind { ST_WORKLOAD_KINDS(ST__ENUM_VALUE) } st_workload_kind;
 extern const char *const st_workload_kind_names[];
 
@@ -383,6 +386,63 @@ typedef struct st_collective_cfg {
     int64_t iterations; /* back-to-back runs; the report gives their mean time */
     st_loc loc;
 } st_collective_cfg;
+
+/* How an inference service's requests arrive: all at once (an offline batch, as vLLM's
+ * benchmark_throughput and TensorRT-LLM's trtllm-bench throughput run), or one at a time at
+ * exponentially distributed gaps (a Poisson stream, as vLLM's benchmark_serving sends them). */
+#define ST_REQ_MODES(X) X(ST_REQ_OFFLINE, "offline") X(ST_REQ_POISSON, "poisson")
+typedef enum st_req_mode { ST_REQ_MODES(ST__ENUM_VALUE) } st_req_mode;
+extern const char *const st_req_mode_names[];
+
+/* How a serving engine admits a request into its running batch:
+ *   evict    when the cache has blocks for the tokens it schedules now; a running request that
+ *            finds the cache full pushes the latest admitted out, to be recomputed (vLLM's V1
+ *            scheduler, TensorRT-LLM's MAX_UTILIZATION)
+ *   reserve  only when the cache has blocks for its whole prompt and output, held from then on:
+ *            never preempted (TensorRT-LLM's GUARANTEED_NO_EVICT capacity scheduler) */
+#define ST_ADMISSIONS(X) X(ST_ADMIT_EVICT, "evict") X(ST_ADMIT_RESERVE, "reserve")
+typedef enum st_admission { ST_ADMISSIONS(ST__ENUM_VALUE) } st_admission;
+extern const char *const st_admission_names[];
+
+/* kind: inference, a model served by dp identical replicas of tp x pp GPUs each
+ * (models/serve/serve.h, docs/models/inference.md): its request stream, its latency targets and
+ * the serving engine's batching limits. Lengths are fixed per request (vLLM's random dataset at
+ * range ratio 0, TensorRT-LLM's fixed ISL/OSL). */
+typedef struct st_inference_cfg {
+    st_req_mode mode;
+    double rate;              /* poisson: requests per second over all replicas */
+    int64_t count;            /* requests sent */
+    int64_t input_tokens;     /* prompt tokens of each request */
+    int64_t output_tokens;    /* tokens each request generates */
+    double slo_ttft_s;        /* the p99 time to first token it must meet; 0: none */
+    double slo_tpot_s;        /* the p99 time per output token after the first; 0: none */
+    int64_t max_seqs;         /* requests an iteration holds at most (max_num_seqs) */
+    int64_t max_batch_tokens; /* tokens an iteration processes at most
+                                 (max_num_batched_tokens) */
+    int chunked_prefill;      /* a prompt may be split over iterations */
+    double gpu_memory_share;  /* of each GPU's HBM the engine may use
+                                 (gpu_memory_utilization) */
+    int64_t block_tokens;     /* tokens per KV-cache block (block_size) */
+    st_admission admission;   /* how requests enter the running batch */
+    int kv_fp8;               /* the KV cache in FP8 (kv_cache_dtype: fp8); 0: BF16 */
+    st_loc loc, requests_loc, slo_loc;
+} st_inference_cfg;
+
+/* What a kind: inference workload leaves out takes vLLM V1's defaults, the engine the serving
+ * model follows (models/serve/serve.h); each figure's source in models/config/config.c. GPUs of
+ * at least large_gpu_bytes (other than Ampere's A100, which vLLM excludes by name) get the large
+ * batch limits; an offline batch (vLLM's LLM class) the larger token budget of the two, a
+ * stream (its OpenAI server) the smaller. */
+typedef struct st_inference_preset {
+    int64_t count;
+    int64_t max_seqs_large, max_seqs_small;
+    int64_t batch_tokens_offline_large, batch_tokens_server_large;
+    int64_t batch_tokens_offline_small, batch_tokens_server_small;
+    double large_gpu_bytes;
+    double gpu_memory_share;
+    int64_t block_tokens;
+} st_inference_preset;
+extern const st_inference_preset st_inference_preset_default;
 
 /* How the attention core runs: one fused FlashAttention kernel (Dao et al. 2022), or as
  * Megatron-LM did before it, batched GEMMs around a materialised s x s score matrix with fused
@@ -431,7 +491,8 @@ typedef struct st_workload_cfg {
     st_attention attention;
     st_kernels_cfg kernels;
     st_collective_cfg collective; /* kind == ST_WL_COLLECTIVE */
-    const st_llm_spec *model;     /* kind == ST_WL_TRAINING */
+    st_inference_cfg inference;   /* kind == ST_WL_INFERENCE */
+    const st_llm_spec *model;     /* kind == ST_WL_TRAINING or ST_WL_INFERENCE */
     int64_t seq_len;
     int64_t global_batch; /* sequences per step */
     st_precision precision;

@@ -742,12 +742,31 @@ static int forecast_collectives(const st_run_spec *sp, st_run *out, st_err *err)
     return rc;
 }
 
+/* The inference workloads, each on its own GPUs from GPU 0 (a replica's tensor-parallel ranks
+ * on one context of the cluster's fabric). */
+static int forecast_serving(const st_run_spec *sp, st_run *out, st_err *err)
+{
+    st_step_ctx *x = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < sp->n && !rc; i++) {
+        if (sp->w[i].kind != ST_WL_INFERENCE)
+            continue;
+        if (!x && (rc = st_step_ctx_new(sp->c, &x, err)))
+            break;
+        out->serve[i].w = &sp->w[i];
+        rc = st_serve_run(x, &sp->w[i], sp->c->gpu, sp->seed, (uint64_t)i, &out->serve[i].r, err);
+    }
+    st_step_ctx_free(x);
+    return rc;
+}
+
 int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
     out->n = sp->n;
     out->f = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->f);
     out->coll = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->coll);
+    out->serve = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->serve);
     out->cluster_job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->cluster_job);
     pool_steps ps;
     pool_steps_init(&ps, sp->c);
@@ -764,6 +783,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
+        rc = forecast_serving(sp, out, err);
+    if (!rc)
         out->audit =
             st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,
                                         out->has_cluster ? &out->cluster : NULL, out->cluster_job,
@@ -778,6 +799,7 @@ void st_run_release(st_run *r)
         st_forecast_release(&r->f[i]);
     free(r->f);
     free(r->coll);
+    free(r->serve);
     free(r->cluster_job);
     st_cluster_result_release(&r->cluster);
     free(r->audit);

@@ -15,6 +15,7 @@
 #include "models/forecast/forecast.h"
 #include "models/plant/plant.h"
 #include "models/sched/cluster.h"
+#include "models/serve/serve.h"
 #include "models/step/pipeline.h"
 
 /* What a run is asked; every pointer is borrowed from the scenario, which outlives the run. */
@@ -38,12 +39,21 @@ typedef struct st_run_spec {
                               training jobs' always are: the audit reads them) */
 } st_run_spec;
 
+/* An inference workload's service (models/serve/serve.h), run on its own GPUs beside the
+ * cluster run as the collective workloads are. */
+typedef struct st_run_serve {
+    const st_workload_cfg *w; /* borrowed from the scenario; NULL for the other kinds */
+    st_serve_result r;
+} st_run_serve;
+
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast
- * in f[i] (coll[i].w is NULL), a collective workload its result in coll[i] (f[i].w is NULL). */
+ * in f[i], a collective workload its result in coll[i], an inference workload its service in
+ * serve[i] (the other two's w NULL). */
 typedef struct st_run {
     size_t n;
     st_forecast *f;
     st_coll_result *coll;
+    st_run_serve *serve;
     int has_fabric; /* some workload ran on the fabric model: fab is filled */
     st_fabric_result fab;
     int has_trace;    /* spec->trace and a training job ran: trace holds its step */

@@ -299,6 +299,12 @@ typedef struct builder {
     size_t cap, n;
 } builder;
 
+double st__ops_time_forward(const st_gpu_spec *gpu, st_op *op)
+{
+    time_forward(gpu, op);
+    return op->time_s;
+}
+
 static void push(builder *g, st_op op)
 {
     time_forward(g->gpu, &op);

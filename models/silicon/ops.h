@@ -228,6 +228,25 @@ double st_moe_imbalance(const st_workload_cfg *w);
  * routing_imbalance, else the preset default; 1 for a dense model or ep 1. */
 double st_moe_routing(const st_workload_cfg *w);
 
+/* ---- Serving: an inference iteration's attention (models/silicon/ops_serve.c) ---- */
+
+/* The attention core of one request of an inference iteration on one GPU of workload w (its tp
+ * and attention kernel), forward only: `queries` new tokens (a prompt, or a chunk of one)
+ * attending causally among themselves and to `past` tokens already in its KV cache. Timed like
+ * the training core: the fused kernel's sweep at past + queries keys, against its HBM bytes. */
+double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
+                                double past);
+
+/* One decode step of `seqs` requests on one GPU of w, each one query against its own cached
+ * tokens, `keys` of them over all the requests: the K and V cache read once, bound by HBM. */
+double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double seqs,
+                               double keys);
+
+/* Bytes of KV cache one token takes on one GPU of w: K and V of every layer, the GPU's KV
+ * groups (grouped-query attention splits them over tp; fewer groups than ranks: one each), in
+ * BF16 or, under kv_cache_dtype: fp8, FP8. */
+double st_ops_kv_bytes_per_token(const st_workload_cfg *w);
+
 /* ---- The calibrated kernel models (models/silicon/gemm_eff.c) ---- */
 
 /* Achieved fraction of the dense peak for an m x k by k x n GEMM at precision prec on gpu: the

@@ -133,3 +133,8 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
     st_coll_memo_put(memo, &k, t);
     return t + lat;
 }
+
+double st_step_allreduce_s(st_step_ctx *x, int64_t n, double bytes)
+{
+    return st__step_coll_time(x, ST_COLL_ALL_REDUCE, n, 1, 1, 1, bytes);
+}

@@ -115,4 +115,11 @@ int st_step_run(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, st
 int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch, double clock,
                    st_step_result *out, st_pipe_trace *trace, st_err *err);
 
+/* Seconds one all-reduce takes over the context's ranks 0 .. n - 1 (where st_step_ctx_place
+ * put them; GPUs 0 .. n - 1 otherwise), each rank reducing `bytes` (nccl-tests' size),
+ * simulated on the context's fabric once per distinct (n, bytes) and remembered like every
+ * pattern of a step: a serving replica's tensor-parallel reductions (models/serve/serve.h).
+ * 0 for n < 2 or no bytes. */
+double st_step_allreduce_s(st_step_ctx *x, int64_t n, double bytes);
+
 #endif

@@ -1,0 +1,417 @@
+/* A serving replica, iteration by iteration: requests arrive, wait, are admitted into the
+ * running batch while the token budget, the request cap and the KV-cache blocks allow, decode one
+ * token per iteration, and leave with their last; a full cache pushes the latest admitted back
+ * to the queue, to be recomputed. The scheduling is vLLM V1's (vllm/v1/core/sched/scheduler.py,
+ * Scheduler.schedule: running requests first, in order, then waiting ones, none admitted in an
+ * iteration that preempted). docs/models/inference.md, "The engine". */
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/serve/serve_internal.h"
+#include "sim/rng.h"
+#include "sim/xalloc.h"
+
+typedef struct req {
+    double arrival_s, first_s, done_s;
+    int64_t computed;  /* tokens whose K and V are in the cache */
+    int64_t generated; /* output tokens produced */
+    int64_t blocks;    /* KV-cache blocks held */
+    int64_t sched;     /* tokens scheduled in the current iteration */
+} req;
+
+/* One replica's run: its requests, the waiting queue (a ring: preempted requests go back to its
+ * front), the running batch in admission order, and the cache's free blocks. */
+typedef struct engine {
+    const st_inference_cfg *ic;
+    st__serve_cost *cost;
+    req *r;
+    int64_t n, next, done;
+    int64_t *wait, wait_head, wait_n;
+    int64_t *run, run_n;
+    int64_t free_blocks;
+    double now;
+    int64_t iterations, preemptions, batch_sum;
+    double busy_s;
+} engine;
+
+static int64_t target(const engine *e, const req *q)
+{
+    return e->ic->input_tokens + q->generated;
+}
+
+static int64_t blocks_for(const engine *e, int64_t tokens)
+{
+    return (tokens + e->ic->block_tokens - 1) / e->ic->block_tokens;
+}
+
+static void push_back(engine *e, int64_t id)
+{
+    e->wait[(e->wait_head + e->wait_n++) % e->n] = id;
+}
+
+static void push_front(engine *e, int64_t id)
+{
+    e->wait_head = (e->wait_head + e->n - 1) % e->n;
+    e->wait[e->wait_head] = id;
+    e->wait_n++;
+}
+
+static int64_t pop_front(engine *e)
+{
+    int64_t id = e->wait[e->wait_head];
+    e->wait_head = (e->wait_head + 1) % e->n;
+    e->wait_n--;
+    return id;
+}
+
+/* The last admitted running request gives its blocks back and waits again at the queue's
+ * front, its cache gone: it will recompute its prompt and what it generated (vLLM V1's only
+ * preemption mode). */
+static void preempt_last(engine *e)
+{
+    req *q = &e->r[e->run[--e->run_n]];
+    e->free_blocks += q->blocks;
+    q->blocks = q->computed = q->sched = 0;
+    push_front(e, e->run[e->run_n]);
+    e->preemptions++;
+}
+
+/* Give request q n more tokens this iteration if the cache has their blocks (under admission:
+ * reserve, the blocks of its whole prompt and output, taken at its admission); 0 if not. */
+static int take(engine *e, req *q, int64_t n)
+{
+    int64_t upto = e->ic->admission == ST_ADMIT_RESERVE ? e->ic->input_tokens + e->ic->output_tokens
+                                                        : q->computed + n;
+    int64_t need = blocks_for(e, upto) - q->blocks;
+    if (need < 0)
+        need = 0;
+    if (need > e->free_blocks)
+        return 0;
+    q->blocks += need;
+    e->free_blocks -= need;
+    q->sched = n;
+    return 1;
+}
+
+/* Running requests first, each up to what it still needs (one token once decoding), the latest
+ * admitted preempted while an earlier one lacks blocks; then, unless that happened, waiting
+ * requests in order while the request cap and the budget allow. */
+static void schedule(engine *e)
+{
+    const st_inference_cfg *ic = e->ic;
+    int64_t budget = ic->max_batch_tokens;
+    int preempted = 0;
+    for (int64_t i = 0; i < e->run_n && budget > 0; i++) {
+        req *q = &e->r[e->run[i]];
+        int64_t want = target(e, q) - q->computed, n = want < budget ? want : budget;
+        while (!take(e, q, n) && e->run_n > i) {
+            preempt_last(e);
+            preempted = 1;
+        }
+        if (i >= e->run_n) /* q itself went back to the queue */
+            break;
+        budget -= n;
+    }
+    while (!preempted && e->wait_n > 0 && e->run_n < ic->max_seqs && budget > 0) {
+        req *q = &e->r[e->wait[e->wait_head]];
+        int64_t want = target(e, q) - q->computed;
+        int64_t n = ic->chunked_prefill && want > budget ? budget : want;
+        if (n > budget || !take(e, q, n))
+            break;
+        e->run[e->run_n++] = pop_front(e);
+        budget -= n;
+    }
+}
+
+/* The iteration the scheduled tokens make: decodes (one token of a request past its first
+ * output, its cache read whole) and prefill chunks (attention over the chunk and its past). */
+static st__serve_batch batch_of(const engine *e)
+{
+    st__serve_batch b = {0};
+    for (int64_t i = 0; i < e->run_n; i++) {
+        const req *q = &e->r[e->run[i]];
+        if (q->sched <= 0)
+            continue;
+        b.tokens += q->sched;
+        b.sampled += q->computed + q->sched == target(e, q);
+        if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(e, q)) {
+            b.decodes++;
+            b.decode_keys += (double)(q->computed + 1);
+        } else {
+            b.prefill_attn_s += st__serve_prefill_s(e->cost, q->sched, q->computed);
+        }
+    }
+    return b;
+}
+
+/* The iteration ends at e->now: the scheduled tokens are in the cache, every request that
+ * reached its target produced a token, and those with all their tokens leave. */
+static void finish_iteration(engine *e)
+{
+    int64_t kept = 0;
+    for (int64_t i = 0; i < e->run_n; i++) {
+        int64_t id = e->run[i];
+        req *q = &e->r[id];
+        q->computed += q->sched;
+        int produced = q->sched > 0 && q->computed == target(e, q);
+        q->sched = 0;
+        if (produced && ++q->generated == 1)
+            q->first_s = e->now;
+        if (q->generated >= e->ic->output_tokens) {
+            q->done_s = e->now;
+            e->free_blocks += q->blocks;
+            q->blocks = 0;
+            e->done++;
+            continue;
+        }
+        e->run[kept++] = id;
+    }
+    e->run_n = kept;
+}
+
+static void run_engine(engine *e)
+{
+    e->now = e->n > 0 ? e->r[0].arrival_s : 0;
+    while (e->done < e->n) {
+        while (e->next < e->n && e->r[e->next].arrival_s <= e->now)
+            push_back(e, e->next++);
+        if (e->run_n == 0 && e->wait_n == 0) {
+            e->now = e->r[e->next].arrival_s;
+            continue;
+        }
+        schedule(e);
+        st__serve_batch b = batch_of(e);
+        if (b.tokens <= 0) /* the loader checked that one request fits the cache */
+            ST_BUG("serving replica scheduled nothing with %lld waiting",
+                   (long long)(e->wait_n + e->run_n));
+        double dt = st__serve_iteration_s(e->cost, &b);
+        e->now += dt;
+        e->busy_s += dt;
+        e->iterations++;
+        e->batch_sum += e->run_n;
+        finish_iteration(e);
+    }
+}
+
+/* ---- one replica's stream ---------------------------------------------------------------------
+ */
+
+/* What one replica's run gives the report. */
+typedef struct replica_out {
+    int64_t n;
+    double *ttft, *tpot; /* per request, tpot only of those with more than one token */
+    int64_t n_tpot;
+    double span_s, first_s, busy_s;
+    int64_t iterations, preemptions, batch_sum;
+} replica_out;
+
+static void replica_release(replica_out *o)
+{
+    free(o->ttft);
+    free(o->tpot);
+}
+
+/* Serve n requests arriving at arrival[0..n) (ascending) on one replica. */
+static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t blocks,
+                          const double *arrival, int64_t n, replica_out *o)
+{
+    engine e = {.ic = ic, .cost = cost, .n = n, .free_blocks = blocks};
+    e.r = st_xcalloc((size_t)n, sizeof *e.r);
+    e.wait = st_xmalloc((size_t)n * sizeof *e.wait);
+    e.run = st_xmalloc((size_t)n * sizeof *e.run);
+    for (int64_t i = 0; i < n; i++)
+        e.r[i].arrival_s = arrival[i];
+    run_engine(&e);
+    memset(o, 0, sizeof *o);
+    o->n = n;
+    o->ttft = st_xmalloc((size_t)n * sizeof *o->ttft);
+    o->tpot = st_xmalloc((size_t)n * sizeof *o->tpot);
+    double last = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const req *q = &e.r[i];
+        o->ttft[i] = q->first_s - q->arrival_s;
+        if (ic->output_tokens > 1)
+            o->tpot[o->n_tpot++] = (q->done_s - q->first_s) / (double)(ic->output_tokens - 1);
+        last = q->done_s > last ? q->done_s : last;
+    }
+    o->first_s = n > 0 ? arrival[0] : 0;
+    o->span_s = last - o->first_s;
+    o->busy_s = e.busy_s;
+    o->iterations = e.iterations;
+    o->preemptions = e.preemptions;
+    o->batch_sum = e.batch_sum;
+    free(e.r);
+    free(e.wait);
+    free(e.run);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static st_serve_pct pct_of(double *v, int64_t n)
+{
+    st_serve_pct p = {0};
+    if (n <= 0)
+        return p;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    p.p50 = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.50);
+    p.p90 = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.90);
+    p.p99 = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.99);
+    return p;
+}
+
+/* ---- the service: replicas, request streams, the latency target ------------------------------ */
+
+/* What every stream of one service shares: the replicas' cost model and cache, and the unit
+ * exponential gaps of one replica's Poisson arrivals (the same draws at every rate, so that the
+ * target's search compares rates on common random numbers). */
+typedef struct service {
+    const st_workload_cfg *w;
+    st__serve_cost cost;
+    st_serve_memory mem;
+    int64_t dp, per_replica; /* requests of the busiest replica: ceil(count / dp) */
+    double *gaps;            /* per_replica unit exponential draws */
+} service;
+
+/* The service's figures for its count of requests, all at once (rate 0) or as a Poisson stream
+ * of `rate` per second over all replicas. Requests go to replicas at random (a load balancer
+ * without state), so each replica sees a Poisson stream of rate / dp: identical replicas, of
+ * which one is simulated. All at once, count / dp each, the remainder one more on some: the
+ * two kinds of replica are simulated, and the latencies are those of every request. */
+static void measure(service *s, double rate, st_serve_result *out)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    int64_t N = ic->count, dp = s->dp, nA = s->per_replica, nB = N / dp, kA = N % dp;
+    if (kA == 0)
+        kA = dp; /* every replica has nA = nB */
+    double *arr = st_xcalloc((size_t)nA, sizeof *arr);
+    for (int64_t i = 0; rate > 0 && i < nA; i++)
+        arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
+    replica_out a, b = {0};
+    serve_replica(&s->cost, ic, s->mem.blocks, arr, nA, &a);
+    int two = rate <= 0 && kA < dp && nB > 0;
+    if (two)
+        serve_replica(&s->cost, ic, s->mem.blocks, arr, nB, &b);
+    int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
+    int64_t n_all = reps_a * a.n + reps_b * b.n, n_tp = reps_a * a.n_tpot + reps_b * b.n_tpot;
+    double *ttft = st_xmalloc((size_t)(n_all ? n_all : 1) * sizeof *ttft);
+    double *tpot = st_xmalloc((size_t)(n_tp ? n_tp : 1) * sizeof *tpot);
+    int64_t k = 0, m = 0;
+    for (int64_t r = 0; r < reps_a + reps_b; r++) {
+        const replica_out *o = r < reps_a ? &a : &b;
+        memcpy(ttft + k, o->ttft, (size_t)o->n * sizeof *ttft);
+        memcpy(tpot + m, o->tpot, (size_t)o->n_tpot * sizeof *tpot);
+        k += o->n;
+        m += o->n_tpot;
+    }
+    out->ttft_s = pct_of(ttft, n_all);
+    out->tpot_s = pct_of(tpot, n_tp);
+    double span = a.span_s > b.span_s ? a.span_s : b.span_s, tokens = (double)ic->output_tokens;
+    out->requests = rate > 0 ? dp * nA : N;
+    out->span_s = span;
+    out->requests_per_s = span > 0 ? (double)out->requests / span : 0;
+    out->tokens_per_s = out->requests_per_s * tokens;
+    out->iterations = a.iterations;
+    out->preemptions = a.preemptions;
+    out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
+    out->iteration_mean_s = a.iterations ? a.busy_s / (double)a.iterations : 0;
+    free(ttft);
+    free(tpot);
+    free(arr);
+    replica_release(&a);
+    replica_release(&b);
+}
+
+static int meets(const st_inference_cfg *ic, const st_serve_result *r)
+{
+    return (!(ic->slo_ttft_s > 0) || r->ttft_s.p99 <= ic->slo_ttft_s) &&
+           (!(ic->slo_tpot_s > 0) || r->tpot_s.p99 <= ic->slo_tpot_s);
+}
+
+/* Bisections of the rate between what meets the target and what does not; the answer is the
+ * highest rate found to meet it, to 1 part in 2^SLO_STEPS of the offline rate. */
+#define SLO_STEPS 12
+
+/* The highest Poisson rate at which the p99s meet the target, at most the rate the replicas
+ * complete the same requests at when all arrive at once (offline_rps: their capacity). A
+ * target the service misses even at 1 / 2^SLO_STEPS of that gives 0. */
+static void search_slo(service *s, double offline_rps, st_serve_result *out)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    st_serve_result r;
+    double lo = offline_rps / (double)(1 << SLO_STEPS), hi = offline_rps;
+    measure(s, hi, &r);
+    if (meets(ic, &r)) {
+        out->max_rate_under_slo = hi;
+        out->max_tokens_per_s_under_slo = r.tokens_per_s;
+        return;
+    }
+    measure(s, lo, &r);
+    if (!meets(ic, &r))
+        return; /* 0: not even at a trickle */
+    double best_tps = r.tokens_per_s;
+    for (int i = 0; i < SLO_STEPS; i++) {
+        double mid = 0.5 * (lo + hi);
+        measure(s, mid, &r);
+        if (meets(ic, &r)) {
+            lo = mid;
+            best_tps = r.tokens_per_s;
+        } else {
+            hi = mid;
+        }
+    }
+    out->max_rate_under_slo = lo;
+    out->max_tokens_per_s_under_slo = best_tps;
+}
+
+int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_gpu_spec *gpu, uint64_t seed,
+                 uint64_t id, st_serve_result *out, st_err *err)
+{
+    const st_inference_cfg *ic = &w->inference;
+    memset(out, 0, sizeof *out);
+    service s = {.w = w, .dp = w->parallel.dp > 1 ? w->parallel.dp : 1};
+    st_serve_memory_of(w, gpu, &s.mem);
+    out->mem = s.mem;
+    int64_t need = (ic->input_tokens + ic->output_tokens + ic->block_tokens - 1) / ic->block_tokens;
+    if (s.mem.blocks < need)
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "workload '%s': the KV cache holds %lld tokens per replica, but one "
+                          "request needs %lld (input %lld + output %lld): of each GPU's %.4g GB "
+                          "usable, weights take %.4g GB, activations %.4g GB and reserved %.4g GB",
+                          w->name, (long long)(s.mem.blocks * ic->block_tokens),
+                          (long long)(ic->input_tokens + ic->output_tokens),
+                          (long long)ic->input_tokens, (long long)ic->output_tokens,
+                          s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
+                          s.mem.reserved / 1e9);
+    st__serve_cost_init(&s.cost, w, gpu, x);
+    s.per_replica = (ic->count + s.dp - 1) / s.dp;
+    s.gaps = st_xmalloc((size_t)s.per_replica * sizeof *s.gaps);
+    st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
+    for (int64_t i = 0; i < s.per_replica; i++)
+        s.gaps[i] = st_rng_exponential(rng, 1.0);
+    st_rng_free(rng);
+    double tp = (double)(w->parallel.tp > 1 ? w->parallel.tp : 1);
+    measure(&s, ic->mode == ST_REQ_POISSON ? ic->rate : 0, out);
+    out->mem = s.mem;
+    out->kv_cache_bytes = tp * s.mem.kv_cache;
+    out->kv_cache_tokens = s.mem.blocks * ic->block_tokens;
+    out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
+    if (out->has_slo) {
+        out->slo_met = meets(ic, out);
+        st_serve_result off;
+        double offline_rps = out->requests_per_s;
+        if (ic->mode != ST_REQ_OFFLINE) {
+            measure(&s, 0, &off);
+            offline_rps = off.requests_per_s;
+        }
+        search_slo(&s, offline_rps, out);
+    }
+    st__serve_cost_release(&s.cost);
+    free(s.gaps);
+    return 0;
+}

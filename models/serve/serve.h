@@ -1,0 +1,62 @@
+/* An inference service (kind: inference): dp identical replicas of a model, each of tp GPUs,
+ * simulated at the granularity of the serving engine's iterations: continuous batching with
+ * chunked prefill, paged KV-cache blocks, preemption by recomputation, as vLLM's V1 scheduler
+ * runs them; each iteration timed by the training model's operators and fabric.
+ * docs/models/inference.md gives the equations and sources. */
+#ifndef ST_MODELS_SERVE_SERVE_H
+#define ST_MODELS_SERVE_SERVE_H
+
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "models/step/step.h"
+#include "sim/err.h"
+
+/* The 50th, 90th and 99th percentiles of a latency over the requests, seconds (linear
+ * interpolation between order statistics: numpy's default, which vLLM's benchmarks use). */
+typedef struct st_serve_pct {
+    double p50, p90, p99;
+} st_serve_pct;
+
+/* One GPU's memory as the engine divides it: what it may use (gpu_memory_utilization of the
+ * HBM), the weights, the activations of its largest batch, the CUDA context and communicator
+ * buffers, and the rest, the KV cache, in whole blocks. Bytes. */
+typedef struct st_serve_memory {
+    double usable, weights, activations, reserved, kv_cache;
+    double kv_per_token; /* bytes one token's K and V take on the GPU */
+    int64_t blocks;      /* KV-cache blocks of block_tokens tokens: the replica's, every GPU
+                            holding its share of each */
+} st_serve_memory;
+
+typedef struct st_serve_result {
+    st_serve_memory mem;
+    double tokens_per_s;       /* output tokens per second, all replicas */
+    double requests_per_s;     /* requests completed per second, all replicas */
+    st_serve_pct ttft_s;       /* arrival to first output token */
+    st_serve_pct tpot_s;       /* (last - first token) / (output tokens - 1) */
+    double kv_cache_bytes;     /* one replica's KV cache, all its GPUs */
+    int64_t kv_cache_tokens;   /* tokens it holds */
+    double batch_mean;         /* requests in an iteration, mean over iterations */
+    double iteration_mean_s;   /* an iteration's mean time */
+    int64_t iterations;        /* one replica's */
+    int64_t preemptions;       /* requests pushed out of a full cache and recomputed, one
+                                  replica's */
+    int64_t requests;          /* sent, all replicas */
+    double span_s;             /* first arrival to last completion */
+    int has_slo;               /* the workload states a latency target */
+    int slo_met;               /* at its own request stream, the p99s meet it */
+    double max_rate_under_slo; /* requests per second, all replicas, at most offline's rate */
+    double max_tokens_per_s_under_slo; /* output tokens per second at that rate */
+} st_serve_result;
+
+/* Serve workload w (kind: inference, a model the loader accepted for it) on gpu, its replicas'
+ * collectives on x's fabric (ranks 0 .. tp - 1 as x places them), arrivals drawn from the
+ * stream (seed, id) (id: the workload's index). Returns 0, or an error located at the workload:
+ * a KV cache that cannot hold one request. */
+int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_gpu_spec *gpu, uint64_t seed,
+                 uint64_t id, st_serve_result *out, st_err *err);
+
+/* The memory split of one GPU of w's replicas on gpu (no simulation). */
+void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_serve_memory *out);
+
+#endif

@@ -1,0 +1,40 @@
+/* Internal to models/serve/: what one iteration of a replica costs (serve_cost.c), for the
+ * engine that schedules the iterations (serve.c). */
+#ifndef ST_MODELS_SERVE_SERVE_INTERNAL_H
+#define ST_MODELS_SERVE_SERVE_INTERNAL_H
+
+#include "models/serve/serve.h"
+
+/* The parts of an iteration's time that depend on its token count alone, remembered per count
+ * (an hour of serving meets each count thousands of times), and what it needs to time the
+ * rest. */
+typedef struct st__serve_cost {
+    const st_workload_cfg *w; /* borrowed */
+    const st_gpu_spec *gpu;   /* borrowed */
+    st_step_ctx *x;           /* borrowed: the fabric the tensor-parallel all-reduces run on */
+    st_workload_cfg shape;    /* w at one sequence of T tokens, for the operator graph */
+    int64_t max_tokens, max_sampled;
+    double *layer_s; /* by tokens: one layer's operators outside the attention core, and its two
+                        all-reduces; < 0: not computed yet */
+    double *edge_s;  /* by tokens: the input embedding */
+    double *head_s;  /* by sampled tokens: the final norm and the logits */
+} st__serve_cost;
+
+void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_gpu_spec *gpu,
+                         st_step_ctx *x);
+void st__serve_cost_release(st__serve_cost *c);
+
+/* One iteration: `tokens` processed in all, `sampled` of them producing a token, `decodes`
+ * requests decoding one token each over decode_keys cached tokens together, and the prefill
+ * chunks' attention already summed (st__serve_prefill_s). Seconds. */
+typedef struct st__serve_batch {
+    int64_t tokens, sampled, decodes;
+    double decode_keys, prefill_attn_s;
+} st__serve_batch;
+
+double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b);
+
+/* One layer's attention core for a prefill chunk of `queries` tokens after `past` cached ones. */
+double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t past);
+
+#endif

@@ -1,0 +1,70 @@
+/* The attention of an inference iteration and the KV cache it reads (models/silicon/ops.h,
+ * "Serving"): the same fused-kernel sweeps and roofline as training's core, on the shapes a
+ * serving engine runs. docs/models/inference.md. */
+#include "models/silicon/llm.h"
+#include "models/silicon/ops_internal.h"
+
+/* The query/key dimensions of one GPU of w (its tp): a sequence of one token, whose seq_len the
+ * graph builder would otherwise read. */
+static dims dims_of(const st_workload_cfg *w)
+{
+    st_workload_cfg one = *w;
+    one.seq_len = 1;
+    one.parallel.cp = 1;
+    one.parallel.sequence_parallel = 0;
+    return st__ops_dims_of(&one, 1);
+}
+
+/* Bytes of one cached K or V element: BF16, or FP8 under kv_cache_dtype: fp8. */
+static double kv_elem(const st_workload_cfg *w)
+{
+    return w->inference.kv_fp8 ? 1.0 : 2.0;
+}
+
+/* Q and K/V widths as the training core counts them: a query head's Q and O in BF16 (2 bytes),
+ * a KV group's K and V at the cache's width, and the fp32 log-sum-exp per query and head. */
+double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
+                                double past)
+{
+    if (!(queries > 0))
+        return 0;
+    dims d = dims_of(w);
+    double keys = past + queries;
+    /* The kernel's work: every query against the cached keys and, causally, against the new
+     * ones before it, QK^T over da and PV over dv: 2 q (past + q/2) (da + dv). The core's
+     * `flops` is the full square the training graph counts, timed at half (the causal mask), so
+     * twice the work goes in. */
+    st_op op = {.name = "attn",
+                .kind = ST_OP_ATTN,
+                .prec = ST_PREC_BF16,
+                .attn_kernel = (int)w->attention,
+                .m = d.heads,
+                .n = queries,
+                .k = keys};
+    op.flops = 4.0 * queries * (past + queries / 2.0) * (d.da + d.dv);
+    op.bytes =
+        2.0 * queries * (d.da + d.dv) + kv_elem(w) * keys * 2.0 * d.dkv + 4.0 * queries * d.heads;
+    return st__ops_time_forward(gpu, &op);
+}
+
+/* A decode kernel (FlashAttention's or FlashInfer's paged decode) reads every cached K and V
+ * once and does 2 (da + dv) FLOPs per key: per byte of cache, (da + dv) / (2 dkv) FLOPs, the
+ * query heads per KV group (1 to 8 for the catalog's models), against the tens to hundreds of
+ * FLOPs per byte a GPU's ridge point sits at. So the time is the bytes at the achieved HBM
+ * bandwidth; the compute term is left out. */
+double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double seqs,
+                               double keys)
+{
+    if (!(seqs > 0))
+        return 0;
+    dims d = dims_of(w);
+    st_op op = {.name = "attn_decode", .kind = ST_OP_MEMORY};
+    op.bytes = kv_elem(w) * keys * 2.0 * d.dkv + 2.0 * seqs * (d.da + d.dv) + 4.0 * seqs * d.heads;
+    return st__ops_time_forward(gpu, &op);
+}
+
+double st_ops_kv_bytes_per_token(const st_workload_cfg *w)
+{
+    dims d = dims_of(w);
+    return (double)w->model->layers * 2.0 * d.dkv * kv_elem(w);
+}

@@ -1,0 +1,134 @@
+/* An inference workload's service in the run report: its job object of the JSON report (whose
+ * keys docs/guide/scenario-reference.md lists) and its lines of the text summary. */
+#include <stdio.h>
+
+#include "models/silicon/llm.h"
+#include "report/report.h"
+#include "sim/units.h"
+
+static void add_pct(cJSON *o, const char *key, const st_serve_pct *p)
+{
+    cJSON *q = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(q, "p50", p->p50);
+    cJSON_AddNumberToObject(q, "p90", p->p90);
+    cJSON_AddNumberToObject(q, "p99", p->p99);
+}
+
+static void add_plan(cJSON *j, const st_workload_cfg *w)
+{
+    const st_inference_cfg *ic = &w->inference;
+    cJSON *par = cJSON_AddObjectToObject(j, "parallel");
+    cJSON_AddNumberToObject(par, "tp", (double)w->parallel.tp);
+    cJSON_AddNumberToObject(par, "pp", (double)w->parallel.pp);
+    cJSON_AddNumberToObject(par, "dp", (double)w->parallel.dp);
+    cJSON *rq = cJSON_AddObjectToObject(j, "requests");
+    cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
+    if (ic->mode == ST_REQ_POISSON) /* absent: every request at once */
+        cJSON_AddNumberToObject(rq, "rate_per_s", ic->rate);
+    cJSON_AddNumberToObject(rq, "count", (double)ic->count);
+    cJSON_AddNumberToObject(rq, "input_tokens", (double)ic->input_tokens);
+    cJSON_AddNumberToObject(rq, "output_tokens", (double)ic->output_tokens);
+    cJSON *b = cJSON_AddObjectToObject(j, "batching");
+    cJSON_AddNumberToObject(b, "max_seqs", (double)ic->max_seqs);
+    cJSON_AddNumberToObject(b, "max_batch_tokens", (double)ic->max_batch_tokens);
+    cJSON_AddBoolToObject(b, "chunked_prefill", ic->chunked_prefill);
+    cJSON_AddNumberToObject(b, "gpu_memory_utilization", ic->gpu_memory_share);
+    cJSON_AddNumberToObject(b, "block_size", (double)ic->block_tokens);
+}
+
+cJSON *st_report_serve_json(const st_run_serve *s)
+{
+    const st_workload_cfg *w = s->w;
+    const st_inference_cfg *ic = &w->inference;
+    const st_serve_result *r = &s->r;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", w->name);
+    cJSON_AddStringToObject(j, "kind", st_workload_kind_names[ST_WL_INFERENCE]);
+    cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
+    cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
+    cJSON_AddStringToObject(j, "precision", st_precision_names[w->precision]);
+    add_plan(j, w);
+    cJSON *in = cJSON_AddObjectToObject(j, "inference");
+    cJSON_AddNumberToObject(in, "tokens_per_s", r->tokens_per_s);
+    cJSON_AddNumberToObject(in, "requests_per_s", r->requests_per_s);
+    add_pct(in, "ttft_s", &r->ttft_s);
+    add_pct(in, "tpot_s", &r->tpot_s);
+    cJSON_AddNumberToObject(in, "span_s", r->span_s);
+    cJSON_AddNumberToObject(in, "kv_cache_bytes", r->kv_cache_bytes);
+    cJSON_AddNumberToObject(in, "kv_cache_tokens", (double)r->kv_cache_tokens);
+    cJSON_AddNumberToObject(in, "batch_mean", r->batch_mean);
+    cJSON_AddNumberToObject(in, "iteration_mean_s", r->iteration_mean_s);
+    cJSON_AddNumberToObject(in, "iterations", (double)r->iterations);
+    cJSON_AddNumberToObject(in, "preemptions", (double)r->preemptions);
+    cJSON *m = cJSON_AddObjectToObject(in, "memory");
+    cJSON_AddNumberToObject(m, "usable_bytes", r->mem.usable);
+    cJSON_AddNumberToObject(m, "weights_bytes", r->mem.weights);
+    cJSON_AddNumberToObject(m, "activations_bytes", r->mem.activations);
+    cJSON_AddNumberToObject(m, "reserved_bytes", r->mem.reserved);
+    cJSON_AddNumberToObject(m, "kv_cache_bytes", r->mem.kv_cache);
+    if (r->has_slo) { /* absent: no latency target stated */
+        cJSON *o = cJSON_AddObjectToObject(in, "slo");
+        if (ic->slo_ttft_s > 0)
+            cJSON_AddNumberToObject(o, "ttft_p99_s", ic->slo_ttft_s);
+        if (ic->slo_tpot_s > 0)
+            cJSON_AddNumberToObject(o, "tpot_p99_s", ic->slo_tpot_s);
+        cJSON_AddBoolToObject(o, "met", r->slo_met);
+        cJSON_AddNumberToObject(in, "max_rate_under_slo", r->max_rate_under_slo);
+        cJSON_AddNumberToObject(in, "max_tokens_per_s_under_slo", r->max_tokens_per_s_under_slo);
+    }
+    return j;
+}
+
+static const char *fmt(double v, st_dim d, char *buf, size_t n)
+{
+    st_unit_format(v, d, buf, n);
+    return buf;
+}
+
+static void pct_text(FILE *out, const char *label, const st_serve_pct *p)
+{
+    fprintf(out, "  %-9s p50 %.4g s, p90 %.4g s, p99 %.4g s\n", label, p->p50, p->p90, p->p99);
+}
+
+void st_report_serve_text(FILE *out, const st_run_serve *s)
+{
+    const st_workload_cfg *w = s->w;
+    const st_inference_cfg *ic = &w->inference;
+    const st_serve_result *r = &s->r;
+    char a[32], b[32], c[32], d[32], e[32];
+    fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld), %s\n", w->name,
+            w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
+            (long long)w->parallel.tp, (long long)w->parallel.tp, st_precision_names[w->precision]);
+    if (ic->mode == ST_REQ_POISSON)
+        fprintf(out, "  requests  %lld at %.4g per second (Poisson), %lld tokens in, %lld out\n",
+                (long long)ic->count, ic->rate, (long long)ic->input_tokens,
+                (long long)ic->output_tokens);
+    else
+        fprintf(out, "  requests  %lld all at once (offline), %lld tokens in, %lld out\n",
+                (long long)ic->count, (long long)ic->input_tokens, (long long)ic->output_tokens);
+    fprintf(out, "  serving   %.4g output tokens/s, %.4g requests/s, over %.4g s\n",
+            r->tokens_per_s, r->requests_per_s, r->span_s);
+    pct_text(out, "ttft", &r->ttft_s);
+    pct_text(out, "tpot", &r->tpot_s);
+    fprintf(out,
+            "  batch     %.4g requests per iteration on average, %.4g s per iteration, %lld "
+            "preemptions per replica\n",
+            r->batch_mean, r->iteration_mean_s, (long long)r->preemptions);
+    fprintf(out,
+            "  memory    per GPU: weights %s, activations %s, reserved %s, KV cache %s of %s "
+            "usable\n",
+            fmt(r->mem.weights, ST_DIM_BYTES, a, sizeof a),
+            fmt(r->mem.activations, ST_DIM_BYTES, b, sizeof b),
+            fmt(r->mem.reserved, ST_DIM_BYTES, c, sizeof c),
+            fmt(r->mem.kv_cache, ST_DIM_BYTES, d, sizeof d),
+            fmt(r->mem.usable, ST_DIM_BYTES, e, sizeof e));
+    fprintf(out, "  kv cache  %lld tokens per replica (%s)\n", (long long)r->kv_cache_tokens,
+            fmt(r->kv_cache_bytes, ST_DIM_BYTES, b, sizeof b));
+    if (!r->has_slo)
+        return;
+    fprintf(out,
+            "  slo       p99 ttft <= %.4g s, p99 tpot <= %.4g s: %s at this stream; at most "
+            "%.4g requests/s (%.4g output tokens/s) meet it\n",
+            ic->slo_ttft_s, ic->slo_tpot_s, r->slo_met ? "met" : "missed", r->max_rate_under_slo,
+            r->max_tokens_per_s_under_slo);
+}

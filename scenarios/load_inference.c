@@ -1,0 +1,291 @@
+/* Reads a workload of `kind: inference` (load_workload.c reads the rest): its `requests`, `slo`
+ * and `batching` mappings, the rules that tie it to the serving model (models/serve/serve.h), and
+ * the serving engine's defaults for what it leaves out (st_inference_preset_default). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
+#include "scenarios/load_internal.h"
+
+/* A rate of requests: "10/s", or a bare number of them per second. */
+static int fn_rate(st_rd *rd, const st_ynode *n, void *base)
+{
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "requests.rate"))
+        return -1;
+    size_t len = strlen(n->text);
+    char buf[64];
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;
+    memcpy(buf, n->text, len);
+    buf[len] = 0;
+    if (len >= 2 && strcmp(buf + len - 2, "/s") == 0)
+        buf[len - 2] = 0;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end == buf || *end || errno || !isfinite(v) || !(v > 0) || v > 1e9)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "requests.rate: expected requests per second above 0 and at most 1e9, "
+                          "such as '10/s', found '%s'",
+                          n->text);
+    ((st_inference_cfg *)base)->rate = v;
+    return 0;
+}
+
+static const st_field request_fields[] = {
+    ST_FENUM(st_inference_cfg, "mode", mode, st_req_mode_names),
+    ST_FFN("rate", fn_rate),
+    ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e7),
+    ST_FINT(st_inference_cfg, "input_tokens", input_tokens, ST_R_MIN1, .max = 1e7, .required = 1),
+    ST_FINT(st_inference_cfg, "output_tokens", output_tokens, ST_R_MIN1, .max = 1e7, .required = 1),
+    ST_FEND,
+};
+
+static const st_field slo_fields[] = {
+    ST_FDIM(st_inference_cfg, "ttft_p99", slo_ttft_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
+    ST_FDIM(st_inference_cfg, "tpot_p99", slo_tpot_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
+    ST_FEND,
+};
+
+/* kv_cache_dtype as vLLM spells it: auto (the model's activations', BF16 here), bf16 or fp8. */
+static int fn_kv_dtype(st_rd *rd, const st_ynode *n, void *base)
+{
+    static const char *const names[] = {"auto", "bf16", "fp8", NULL};
+    int v = 0;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "batching.kv_cache_dtype") ||
+        st_rd_enum(rd, n, "kv_cache_dtype", names, &v))
+        return -1;
+    ((st_inference_cfg *)base)->kv_fp8 = v == 2;
+    return 0;
+}
+
+/* The token budget sizes the replica's per-count memo (models/serve/serve_cost.c): 2^20 tokens,
+ * 64 times vLLM's largest default, keeps it within tens of megabytes. */
+static const st_field batching_fields[] = {
+    ST_FINT(st_inference_cfg, "max_seqs", max_seqs, ST_R_MIN1, .max = 1048576),
+    ST_FINT(st_inference_cfg, "max_batch_tokens", max_batch_tokens, ST_R_MIN1, .max = 1048576),
+    ST_FBOOL(st_inference_cfg, "chunked_prefill", chunked_prefill),
+    ST_FDIM(st_inference_cfg, "gpu_memory_utilization", gpu_memory_share, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FINT(st_inference_cfg, "block_size", block_tokens, ST_R_MIN1, .max = 1024),
+    ST_FENUM(st_inference_cfg, "admission", admission, st_admission_names),
+    ST_FFN("kv_cache_dtype", fn_kv_dtype),
+    ST_FEND,
+};
+
+int st__fn_requests(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = &((st_workload_cfg *)base)->inference;
+    ic->requests_loc = n->loc;
+    return st_rd_map(rd, n, request_fields, ic, "requests");
+}
+
+int st__fn_slo(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = &((st_workload_cfg *)base)->inference;
+    ic->slo_loc = n->loc;
+    return st_rd_map(rd, n, slo_fields, ic, "slo");
+}
+
+int st__fn_batching(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = &((st_workload_cfg *)base)->inference;
+    return st_rd_map(rd, n, batching_fields, ic, "batching");
+}
+
+/* ---- the rules --------------------------------------------------------------------------- */
+
+/* Keys of a training workload that mean nothing to a service: refused, not ignored. */
+static const char *const training_only[] = {"seq_len",
+                                            "global_batch",
+                                            "fp8_recipe",
+                                            "fp8_param_gather",
+                                            "kernels",
+                                            "steps",
+                                            "tokens",
+                                            "checkpoint",
+                                            "data",
+                                            "memory_reserved",
+                                            "routing_imbalance",
+                                            "capacity_factor",
+                                            "pad_to_capacity",
+                                            "mtp_layers",
+                                            "software",
+                                            "collective",
+                                            "pool",
+                                            NULL};
+
+/* The plan keys a replica reads; the rest of `parallel` are training's. */
+static const char *const plan_keys[] = {"tp", "pp", "dp", NULL};
+
+static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    int bad = 0;
+    for (int i = 0; training_only[i]; i++)
+        if (st_ynode_get(n, training_only[i]))
+            bad = st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
+                             "workload '%s': '%s' does not apply to kind: inference", w->name,
+                             training_only[i]);
+    const st_ynode *par = st_ynode_get(n, "parallel");
+    for (size_t k = 0; par && par->kind == ST_YN_MAP && k < par->n; k++) {
+        const char *key = par->keys[k]->text;
+        int ok = 0;
+        for (int i = 0; plan_keys[i]; i++)
+            ok |= strcmp(key, plan_keys[i]) == 0;
+        if (!ok)
+            bad = st_rd_fail(&ld->rd, par->keys[k], ST_EINVAL,
+                             "workload '%s': parallel.%s does not apply to kind: inference (a "
+                             "replica is tp x pp GPUs, dp replicas)",
+                             w->name, key);
+    }
+    return bad;
+}
+
+/* What the serving model covers: a dense model with ordinary attention over the whole context,
+ * one pipeline stage, a fused attention kernel. */
+static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_llm_spec *m = w->model;
+    const char *why = m->experts > 0                ? "a mixture-of-experts model"
+                      : st_llm_is_mla(m)            ? "multi-head latent attention"
+                      : st_llm_window_layers(m) > 0 ? "sliding-window attention"
+                                                    : NULL;
+    if (why)
+        return st_rd_fail(&ld->rd, st__key_or(n, "model"), ST_EINVAL,
+                          "workload '%s': model '%s' has %s, which the serving model does not "
+                          "cover yet (docs/models/inference.md, \"What is left out\")",
+                          w->name, m->name, why);
+    if (w->attention == ST_ATTN_UNFUSED)
+        return st_rd_fail(&ld->rd, st__key_or(n, "attention"), ST_EINVAL,
+                          "workload '%s': serving engines run a fused attention kernel: "
+                          "attention: unfused does not apply to kind: inference",
+                          w->name);
+    return 0;
+}
+
+/* tp x pp x dp = gpus, dp derived when not stated; one pipeline stage. */
+static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_ynode *par = st_ynode_get(n, "parallel");
+    st_parallel_cfg *p = &w->parallel;
+    if (p->pp > 1)
+        return st_rd_fail(&ld->rd, st__key_or(par, "pp"), ST_EINVAL,
+                          "workload '%s': parallel.pp %lld: pipeline-parallel serving is not "
+                          "modelled yet (docs/models/inference.md); use tp and dp",
+                          w->name, (long long)p->pp);
+    int dp_stated = par && st_ynode_get(par, "dp");
+    if (!dp_stated && w->gpus % p->tp == 0)
+        p->dp = w->gpus / p->tp;
+    if (p->tp * p->dp != w->gpus)
+        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
+                          "workload '%s': gpus %lld must be tp x dp (replicas of tp GPUs): tp "
+                          "%lld, dp %lld",
+                          w->name, (long long)w->gpus, (long long)p->tp,
+                          dp_stated ? (long long)p->dp : (long long)w->gpus / p->tp);
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
+        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
+                          "workload '%s': asks for %lld GPUs, but the cluster has %lld", w->name,
+                          (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node));
+    return 0;
+}
+
+/* The request stream: its mode from the rate when not stated; the count's default. */
+static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic, const char *name)
+{
+    const st_ynode *mode = st_ynode_get(req, "mode"), *rate = st_ynode_get(req, "rate");
+    if (!mode)
+        ic->mode = rate ? ST_REQ_POISSON : ST_REQ_OFFLINE;
+    if (ic->mode == ST_REQ_OFFLINE && rate)
+        return st_rd_fail(&ld->rd, rate, ST_EINVAL,
+                          "workload '%s': requests.rate applies to mode: poisson (mode: offline "
+                          "sends every request at once)",
+                          name);
+    if (ic->mode == ST_REQ_POISSON && !rate)
+        return st_rd_fail(&ld->rd, req, ST_EINVAL,
+                          "workload '%s': requests of mode: poisson need a 'rate' (requests per "
+                          "second, such as 10/s)",
+                          name);
+    if (!st_ynode_get(req, "count"))
+        ic->count = st_inference_preset_default.count;
+    return 0;
+}
+
+/* The engine's limits the workload leaves out: vLLM V1's for the cluster's GPU and the stream's
+ * kind; without chunked prefill a whole request must fit one iteration's budget (vLLM asks
+ * max_num_batched_tokens >= max_model_len then). */
+static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_inference_preset *pre = &st_inference_preset_default;
+    st_inference_cfg *ic = &w->inference;
+    const st_ynode *b = st_ynode_get(n, "batching");
+    const st_gpu_spec *gpu = ld->s->cluster.gpu;
+    int large = gpu && gpu->hbm_bytes >= pre->large_gpu_bytes && gpu->arch != ST_GPU_ARCH_AMPERE;
+    int offline = ic->mode == ST_REQ_OFFLINE;
+    if (!b || !st_ynode_get(b, "max_seqs"))
+        ic->max_seqs = large ? pre->max_seqs_large : pre->max_seqs_small;
+    if (!b || !st_ynode_get(b, "max_batch_tokens"))
+        ic->max_batch_tokens =
+            large ? (offline ? pre->batch_tokens_offline_large : pre->batch_tokens_server_large)
+                  : (offline ? pre->batch_tokens_offline_small : pre->batch_tokens_server_small);
+    if (!b || !st_ynode_get(b, "chunked_prefill"))
+        ic->chunked_prefill = 1;
+    if (!b || !st_ynode_get(b, "gpu_memory_utilization"))
+        ic->gpu_memory_share = pre->gpu_memory_share;
+    if (!b || !st_ynode_get(b, "block_size"))
+        ic->block_tokens = pre->block_tokens;
+    int64_t whole = ic->input_tokens + ic->output_tokens;
+    if (!ic->chunked_prefill && ic->max_batch_tokens < whole)
+        return st_rd_fail(&ld->rd, st__key_or(b, "max_batch_tokens"), ST_EINVAL,
+                          "workload '%s': without chunked prefill an iteration must hold a whole "
+                          "request: max_batch_tokens %lld is less than input + output tokens "
+                          "%lld",
+                          w->name, (long long)ic->max_batch_tokens, (long long)whole);
+    return 0;
+}
+
+int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
+                         const st_field *workload_fields)
+{
+    int bad = refuse_keys(ld, n, w);
+    static const char *const required[] = {"model", "gpus", "requests", NULL};
+    for (int i = 0; required[i]; i++)
+        if (!st_ynode_get(n, required[i]) && !st_rd_misspelt(n, workload_fields, required[i]))
+            bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': kind: inference needs '%s'",
+                             w->name, required[i]);
+    if (ld->s->cluster.n_pools > 0)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "workload '%s': kind: inference is not modelled on a cluster with "
+                          "cluster.pools yet (docs/models/inference.md)",
+                          w->name);
+    static const char *const keys[] = {"model",     "gpus",      "parallel", "requests", "batching",
+                                       "attention", "precision", "slo",      NULL};
+    if (bad || st_rd_any_failed(&ld->rd, n, keys) || !w->model || ld->cluster_bad)
+        return -1;
+    if (check_model(ld, n, w) || check_plan(ld, n, w))
+        return -1;
+    if (derive_requests(ld, st_ynode_get(n, "requests"), &w->inference, w->name))
+        return -1;
+    return derive_batching(ld, n, w) ? -1 : 0;
+}
+
+int st__check_inference_alone(st_ld *ld, const st_ynode *wl, const st_ynode *trace)
+{
+    const st_scn *s = ld->s;
+    size_t serving = s->n_workloads, others = 0;
+    for (size_t i = 0; i < s->n_workloads; i++) {
+        if (s->workloads[i].kind != ST_WL_INFERENCE)
+            others++;
+        else if (serving == s->n_workloads)
+            serving = i;
+    }
+    if (serving == s->n_workloads || (!others && !trace))
+        return 0;
+    return st_rd_fail(&ld->rd, wl->kids[serving], ST_EINVAL,
+                      "workload '%s': a kind: inference workload runs alone in its scenario for "
+                      "now: sharing the cluster with %s is not modelled yet "
+                      "(docs/models/inference.md)",
+                      s->workloads[serving].name, others ? "other workloads" : "a trace's jobs");
+}
