@@ -217,7 +217,7 @@ const st_cmd st_cmd_table[] = {
      "turns on ('-': strata's default), with sources in docs/models/software.md.\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
      "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band]\n"
-     "                       [--calibration-split] "
+     "                       [--calibration-split] [--serve] "
      "[--dir DIR] [--openb DIR] [--markdown]\n"
      "       strata validate --residuals|--transfer-residuals [--dir DIR]\n\n"
      "Runs every published case in scenarios/ through the models and prints, per case, the\n"
@@ -240,6 +240,8 @@ const st_cmd st_cmd_table[] = {
      "              GPU type and precision), the others predicted with it and held\n"
      "              against the calibrated band its own set's runs did not shape\n"
      "              (with no set named, all of them run)\n"
+     "  --serve     published inference benchmarks (offline throughput): the cases in\n"
+     "              DIR/serve, each set held to a median error within 10%\n"
      "  --residuals the step cases of DIR as the band table's input lines (name, set,\n"
      "              architecture, moe, precision, GPUs, measured over predicted step time;\n"
      "              tools/band_rows.sh)\n"

@@ -218,7 +218,7 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_swe
     add_col(sw, st_xstrdup("status"));
     for (size_t i = 0; i < st_scn_workload_count(s); i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
-        for (size_t k = 0; w->kind == ST_WL_TRAINING && k < sw->figs.n; k++)
+        for (size_t k = 0; w->kind != ST_WL_COLLECTIVE && k < sw->figs.n; k++)
             add_col(sw, fmt("%s.%s", w->name, sw->figs.names[k]));
     }
     add_col(sw, st_xstrdup("reason"));
@@ -257,14 +257,20 @@ static void job_cells(const st_sweep *sw, const st_run *run, size_t i, char **ce
     }
 }
 
-/* The run's cells after the status, for at most max_jobs training jobs; returns the reason
- * (NULL when every job fits). */
+/* The run's cells after the status, for at most max_jobs training and inference jobs (an
+ * inference job's cells are its serving figures'; the rest empty); returns the reason (NULL
+ * when every job fits). */
 static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size_t max_jobs)
 {
     char *reason = NULL;
     size_t c = 0;
     for (size_t i = 0; i < run->n && c < max_jobs * sw->figs.n; i++) {
         const st_forecast *f = &run->f[i];
+        if (run->serve && run->serve[i].w) {
+            job_cells(sw, run, i, cells + c);
+            c += sw->figs.n;
+            continue;
+        }
         if (!f->w || f->w->kind != ST_WL_TRAINING)
             continue;
         job_cells(sw, run, i, cells + c);
@@ -321,8 +327,8 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
             *status = fmt(ST_SWEEP_ERROR);
             *reason = err_text(&err);
         } else {
-            /* The columns were named from the file's training jobs: a point whose overrides
-             * change their number fills the columns there are, in workload order. */
+            /* The columns were named from the file's training and inference jobs: a point whose
+             * overrides change their number fills the columns there are, in workload order. */
             char *why =
                 run_cells(sw, &run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / sw->figs.n);
             *status = fmt(why ? ST_SWEEP_NOFIT : ST_SWEEP_OK);

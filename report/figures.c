@@ -270,6 +270,9 @@ static const void *forecast_source(const st_fig *f, const st_forecast *fc)
 /* The source struct of f for job i of run, or NULL where the run has none. */
 static const void *job_source(const st_fig *f, const st_run *run, size_t i)
 {
+    int serving = run->serve && run->serve[i].w;
+    if (f->src == ST_SRC_SERVE || serving) /* an inference job has its serving figures alone */
+        return serving && f->src == ST_SRC_SERVE ? &run->serve[i].r : NULL;
     if (f->src != ST_SRC_JOB_ENERGY)
         return forecast_source(f, &run->f[i]);
     for (size_t k = 0; run->has_plant && k < run->plant.n_jobs; k++)

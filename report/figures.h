@@ -83,6 +83,7 @@ typedef enum st_fig_src {
     ST_SRC_CLUSTER,     /* the cluster run's st_cluster_stats */
     ST_SRC_ENERGY,      /* the cluster run's st_cluster_energy, when it has one */
     ST_SRC_ENERGY_COST, /* the same, when the scenario prices its electricity */
+    ST_SRC_SERVE,       /* an inference job's st_serve_result */
 } st_fig_src;
 
 /* The C type at the offset. */

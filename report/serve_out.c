@@ -32,8 +32,13 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(b, "max_seqs", (double)ic->max_seqs);
     cJSON_AddNumberToObject(b, "max_batch_tokens", (double)ic->max_batch_tokens);
     cJSON_AddBoolToObject(b, "chunked_prefill", ic->chunked_prefill);
-    cJSON_AddNumberToObject(b, "gpu_memory_utilization", ic->gpu_memory_share);
+    if (ic->kv_free_share > 0) /* TensorRT-LLM's rule in place of gpu_memory_utilization */
+        cJSON_AddNumberToObject(b, "kv_cache_free_fraction", ic->kv_free_share);
+    else
+        cJSON_AddNumberToObject(b, "gpu_memory_utilization", ic->gpu_memory_share);
     cJSON_AddNumberToObject(b, "block_size", (double)ic->block_tokens);
+    cJSON_AddStringToObject(b, "admission", st_admission_names[ic->admission]);
+    cJSON_AddStringToObject(b, "kv_cache_dtype", ic->kv_fp8 ? "fp8" : "bf16");
 }
 
 cJSON *st_report_serve_json(const st_run_serve *s)

@@ -71,6 +71,21 @@ static long lone_training(const st_run *r)
     return at;
 }
 
+/* The kind every job of r has, or -1 when they differ (or there are none). */
+static int lone_kind(const st_run *r)
+{
+    int kind = -1;
+    for (size_t i = 0; i < r->n; i++) {
+        int k = r->f[i].w                   ? ST_WL_TRAINING
+                : r->serve && r->serve[i].w ? ST_WL_INFERENCE
+                                            : ST_WL_COLLECTIVE;
+        if (kind >= 0 && k != kind)
+            return -1;
+        kind = k;
+    }
+    return kind;
+}
+
 char *st_report_hardware(const cJSON *cl)
 {
     const cJSON *pools = get(cl, "pools");
@@ -138,11 +153,41 @@ static void training_words(FILE *out, long i, const cJSON *t)
     fprintf(out, " on %.0f %s GPUs", num(j, "gpus"), gpu);
 }
 
-/* What a run of several jobs does: the cluster run's counts, makespan, waits and utilisation. */
+/* What the inference jobs serve (they run beside no cluster run): for each, its throughput,
+ * its p99 time to first token and, with latency targets, the highest rate that meets them. */
+static void serving_words(FILE *out, const cJSON *t)
+{
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
+    const cJSON *jobs = get(t, "jobs");
+    int k = 0;
+    for (const cJSON *j = jobs ? jobs->child : NULL; j; j = j->next) {
+        const cJSON *in = get(j, "inference");
+        if (!in)
+            continue;
+        fprintf(out, "%s %s (job %s) on %.0f %s GPUs: %s output tokens, p99 time to first token %s",
+                k++ ? "; serves" : "Serves", str(j, "model"), str(j, "name"), num(j, "gpus"),
+                job_gpu(t, j),
+                shown(ST_DOC_RUN, "jobs[].inference.tokens_per_s", in, "tokens_per_s", a),
+                in_unit(ST_DOC_RUN, "jobs[].inference.ttft_s", num(get(in, "ttft_s"), "p99"), b));
+        if (cJSON_IsNumber(get(in, "max_rate_under_slo")))
+            fprintf(out, ", at most %s requests within its latency targets",
+                    shown(ST_DOC_RUN, "jobs[].inference.max_rate_under_slo", in,
+                          "max_rate_under_slo", c));
+    }
+}
+
+/* What a run of several jobs does: the cluster run's counts, makespan, waits and utilisation;
+ * without a cluster run (collective and inference jobs run apart from it), the jobs on the
+ * GPUs. */
 static void cluster_words(FILE *out, const cJSON *t)
 {
     char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
     const cJSON *s = get(t, "scheduler"), *cl = get(t, "cluster");
+    if (!s) {
+        fprintf(out, "Runs %d jobs on ", cJSON_GetArraySize(get(t, "jobs")));
+        gpus_words(out, cl);
+        return;
+    }
     fprintf(out, "Runs %.0f jobs under %s on ", num(s, "jobs"), str(s, "policy"));
     gpus_words(out, cl);
     fprintf(out, ": %.0f finished", num(s, "finished"));
@@ -163,6 +208,8 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
     if (i >= 0)
         training_words(out, i, t);
+    else if (!get(t, "scheduler") && lone_kind(rep->run) == ST_WL_INFERENCE)
+        serving_words(out, t);
     else
         cluster_words(out, t);
     if (cJSON_IsNumber(get(pw, "facility_peak_w"))) {

@@ -70,6 +70,7 @@ static const st_field batching_fields[] = {
     ST_FBOOL(st_inference_cfg, "chunked_prefill", chunked_prefill),
     ST_FDIM(st_inference_cfg, "gpu_memory_utilization", gpu_memory_share, ST_DIM_RATIO, ST_R_FRAC),
     ST_FINT(st_inference_cfg, "block_size", block_tokens, ST_R_MIN1, .max = 1024),
+    ST_FDIM(st_inference_cfg, "kv_cache_free_fraction", kv_free_share, ST_DIM_RATIO, ST_R_FRAC),
     ST_FENUM(st_inference_cfg, "admission", admission, st_admission_names),
     ST_FFN("kv_cache_dtype", fn_kv_dtype),
     ST_FEND,

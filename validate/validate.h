@@ -92,6 +92,11 @@ st_valid_harness *st_valid_fabric_new(void);
  * ST_ENOTFOUND with "no case files in 'dir'" when dir holds none; *out is then NULL. */
 int st_valid_step_new(const char *dir, st_valid_harness **out, st_err *err);
 
+/* The serving cases: the *.yaml files directly in dir, each with a validation: section of
+ * output_tokens_per_s on a kind: inference workload (validate/serve.c), summarised by set
+ * against a median error within 10%. Returns 0, or ST_ENOTFOUND as st_valid_step_new. */
+int st_valid_serve_new(const char *dir, st_valid_harness **out, st_err *err);
+
 /* Daly's (2006) worked examples: the optimum interval within 1% (validate/life.c), set "daly". */
 st_valid_harness *st_valid_daly_new(void);
 

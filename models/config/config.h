@@ -422,6 +422,9 @@ typedef struct st_inference_cfg {
     int chunked_prefill;      /* a prompt may be split over iterations */
     double gpu_memory_share;  /* of each GPU's HBM the engine may use
                                  (gpu_memory_utilization) */
+    double kv_free_share;     /* > 0: the KV cache takes this share of what the weights,
+                                 activations and reserved memory leave of the HBM instead
+                                 (TensorRT-LLM's kv_cache_free_gpu_mem_fraction) */
     int64_t block_tokens;     /* tokens per KV-cache block (block_size) */
     st_admission admission;   /* how requests enter the running batch */
     int kv_fp8;               /* the KV cache in FP8 (kv_cache_dtype: fp8); 0: BF16 */
@@ -744,7 +747,9 @@ typedef struct st_cost_cfg {
     X(ST_METRIC_TFLOPS_PER_GPU, "tflops_per_gpu")                                                  \
     X(ST_METRIC_CKPT_SIZE, "checkpoint_size_bytes")                                                \
     X(ST_METRIC_CKPT_SAVE, "checkpoint_save_s")                                                    \
-    X(ST_METRIC_INTERRUPTIONS, "interruptions") X(ST_METRIC_GOODPUT, "goodput")
+    X(ST_METRIC_INTERRUPTIONS, "interruptions")                                                    \
+    X(ST_METRIC_GOODPUT, "goodput")                                                                \
+    X(ST_METRIC_OUTPUT_TOKENS_PER_S, "output_tokens_per_s")
 typedef enum st_valid_metric { ST_VALID_METRICS(ST__ENUM_VALUE) } st_valid_metric;
 extern const char *const st_valid_metric_names[];
 

@@ -179,12 +179,16 @@ void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_ser
 {
     const st_inference_cfg *ic = &w->inference;
     memset(out, 0, sizeof *out);
-    out->usable = ic->gpu_memory_share * gpu->hbm_bytes;
     out->weights = weights_of(w, gpu);
     out->activations = activations_of(w);
     st_workload_cfg one = replica_of(w);
     out->reserved = st_memory_reserved(&one);
-    double kv = out->usable - out->weights - out->activations - out->reserved;
+    double rest = out->weights + out->activations + out->reserved;
+    /* vLLM's share is of the whole HBM, the cache what is left of it; TensorRT-LLM's of what is
+     * free once the model is loaded. */
+    out->usable = ic->kv_free_share > 0 ? rest + ic->kv_free_share * (gpu->hbm_bytes - rest)
+                                        : ic->gpu_memory_share * gpu->hbm_bytes;
+    double kv = out->usable - rest;
     out->kv_per_token = st_ops_kv_bytes_per_token(w);
     double block = out->kv_per_token * (double)ic->block_tokens;
     out->blocks = kv > 0 && block > 0 ? (int64_t)floor(kv / block) : 0;
