@@ -38,7 +38,7 @@ static int fn_rate(st_rd *rd, const st_ynode *n, void *base)
 static const st_field request_fields[] = {
     ST_FENUM(st_inference_cfg, "mode", mode, st_req_mode_names),
     ST_FFN("rate", fn_rate),
-    ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e7),
+    ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e12),
     ST_FINT(st_inference_cfg, "input_tokens", input_tokens, ST_R_MIN1, .max = 1e7, .required = 1),
     ST_FINT(st_inference_cfg, "output_tokens", output_tokens, ST_R_MIN1, .max = 1e7, .required = 1),
     ST_FEND,
@@ -138,7 +138,7 @@ static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         if (!ok)
             bad = st_rd_fail(&ld->rd, par->keys[k], ST_EINVAL,
                              "workload '%s': parallel.%s does not apply to kind: inference (a "
-                             "replica is tp x pp GPUs, dp replicas)",
+                             "service reads tp, pp and dp)",
                              w->name, key);
     }
     return bad;
@@ -149,14 +149,14 @@ static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
     const st_llm_spec *m = w->model;
-    const char *why = m->experts > 0                ? "a mixture-of-experts model"
+    const char *why = m->experts > 0                ? "a mixture of experts"
                       : st_llm_is_mla(m)            ? "multi-head latent attention"
                       : st_llm_window_layers(m) > 0 ? "sliding-window attention"
                                                     : NULL;
     if (why)
         return st_rd_fail(&ld->rd, st__key_or(n, "model"), ST_EINVAL,
-                          "workload '%s': model '%s' has %s, which the serving model does not "
-                          "cover yet (docs/models/inference.md, \"What is left out\")",
+                          "workload '%s': model '%s' (%s) is not covered by the serving model "
+                          "yet (docs/models/inference.md, \"What is left out\")",
                           w->name, m->name, why);
     if (w->attention == ST_ATTN_UNFUSED)
         return st_rd_fail(&ld->rd, st__key_or(n, "attention"), ST_EINVAL,
@@ -179,12 +179,16 @@ static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     int dp_stated = par && st_ynode_get(par, "dp");
     if (!dp_stated && w->gpus % p->tp == 0)
         p->dp = w->gpus / p->tp;
+    if (!dp_stated && w->gpus % p->tp != 0)
+        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
+                          "workload '%s': gpus %lld is not a multiple of parallel.tp %lld (each "
+                          "replica is tp GPUs)",
+                          w->name, (long long)w->gpus, (long long)p->tp);
     if (p->tp * p->dp != w->gpus)
         return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
-                          "workload '%s': gpus %lld must be tp x dp (replicas of tp GPUs): tp "
-                          "%lld, dp %lld",
-                          w->name, (long long)w->gpus, (long long)p->tp,
-                          dp_stated ? (long long)p->dp : (long long)w->gpus / p->tp);
+                          "workload '%s': gpus %lld must be tp x dp = %lld x %lld = %lld", w->name,
+                          (long long)w->gpus, (long long)p->tp, (long long)p->dp,
+                          (long long)(p->tp * p->dp));
     const st_cluster_cfg *c = &ld->s->cluster;
     if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
         return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
@@ -212,6 +216,27 @@ static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic,
     if (!st_ynode_get(req, "count"))
         ic->count = st_inference_preset_default.count;
     return 0;
+}
+
+/* A replica's simulation visits each running request once per iteration, so its work is about
+ * its requests times their tokens: at most 10^10 (about two minutes of CPU), and it keeps about
+ * 100 bytes per request: at most 10^7 of them (a gigabyte), whatever the service's size (the
+ * replicas are simulated as one). */
+#define MAX_REPLICA_TOKENS   1e10
+#define MAX_REPLICA_REQUESTS 1e7
+
+static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
+{
+    const st_inference_cfg *ic = &w->inference;
+    double per = ceil((double)ic->count / (double)w->parallel.dp);
+    double work = per * (double)(ic->input_tokens + ic->output_tokens);
+    if (work <= MAX_REPLICA_TOKENS && per <= MAX_REPLICA_REQUESTS)
+        return 0;
+    return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_EINVAL,
+                      "workload '%s': each replica would serve %.4g requests of %lld tokens, "
+                      "%.3g tokens in all; the serving model simulates at most 1e7 requests and "
+                      "1e10 tokens per replica (fewer requests, or more replicas)",
+                      w->name, per, (long long)(ic->input_tokens + ic->output_tokens), work);
 }
 
 /* The engine's limits the workload leaves out: vLLM V1's for the cluster's GPU and the stream's
@@ -267,7 +292,8 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
         return -1;
     if (check_model(ld, n, w) || check_plan(ld, n, w))
         return -1;
-    if (derive_requests(ld, st_ynode_get(n, "requests"), &w->inference, w->name))
+    const st_ynode *req = st_ynode_get(n, "requests");
+    if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w))
         return -1;
     return derive_batching(ld, n, w) ? -1 : 0;
 }

@@ -4,7 +4,6 @@
  * to the queue, to be recomputed. The scheduling is vLLM V1's (vllm/v1/core/sched/scheduler.py,
  * Scheduler.schedule: running requests first, in order, then waiting ones, none admitted in an
  * iteration that preempted). docs/models/inference.md, "The engine". */
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,15 +252,56 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static st_serve_pct pct_of(double *v, int64_t n)
+/* The requests of a service: ka copies of one replica's sorted latencies a[0..na) and kb of
+ * another's b[0..nb) (the replicas alike, each simulated once). */
+typedef struct multiset {
+    const double *a, *b;
+    int64_t na, nb, ka, kb;
+} multiset;
+
+/* The value of 0-based rank r in m: a merge that counts copies, never materialising them (a day
+ * of a large fleet is hundreds of millions of requests). */
+static double rank_value(const multiset *m, int64_t r)
+{
+    int64_t i = 0, j = 0;
+    for (;;) {
+        int take_a = j >= m->nb || (i < m->na && m->a[i] <= m->b[j]);
+        int64_t w = take_a ? m->ka : m->kb;
+        double v = take_a ? m->a[i] : m->b[j];
+        if (r < w)
+            return v;
+        r -= w;
+        i += take_a;
+        j += !take_a;
+    }
+}
+
+/* Quantile f of m as GSL's gsl_stats_quantile_from_sorted_data takes it of the whole sorted
+ * set (numpy's default): at index f (N - 1), interpolated linearly between its neighbours. */
+static double quantile(const multiset *m, double f)
+{
+    int64_t n = m->na * m->ka + m->nb * m->kb;
+    double index = f * (double)(n - 1);
+    int64_t lhs = (int64_t)index;
+    double delta = index - (double)lhs;
+    if (lhs >= n - 1)
+        return rank_value(m, n - 1);
+    return (1 - delta) * rank_value(m, lhs) + delta * rank_value(m, lhs + 1);
+}
+
+static st_serve_pct pct_of(double *a, int64_t na, int64_t ka, double *b, int64_t nb, int64_t kb)
 {
     st_serve_pct p = {0};
-    if (n <= 0)
+    if (na * ka + nb * kb <= 0)
         return p;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    p.p50 = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.50);
-    p.p90 = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.90);
-    p.p99 = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.99);
+    if (na > 0)
+        qsort(a, (size_t)na, sizeof *a, cmp_double);
+    if (nb > 0)
+        qsort(b, (size_t)nb, sizeof *b, cmp_double);
+    multiset m = {a, b, na, nb, na ? ka : 0, nb ? kb : 0};
+    p.p50 = quantile(&m, 0.50);
+    p.p90 = quantile(&m, 0.90);
+    p.p99 = quantile(&m, 0.99);
     return p;
 }
 
@@ -298,19 +338,8 @@ static void measure(service *s, double rate, st_serve_result *out)
     if (two)
         serve_replica(&s->cost, ic, s->mem.blocks, arr, nB, &b);
     int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
-    int64_t n_all = reps_a * a.n + reps_b * b.n, n_tp = reps_a * a.n_tpot + reps_b * b.n_tpot;
-    double *ttft = st_xmalloc((size_t)(n_all ? n_all : 1) * sizeof *ttft);
-    double *tpot = st_xmalloc((size_t)(n_tp ? n_tp : 1) * sizeof *tpot);
-    int64_t k = 0, m = 0;
-    for (int64_t r = 0; r < reps_a + reps_b; r++) {
-        const replica_out *o = r < reps_a ? &a : &b;
-        memcpy(ttft + k, o->ttft, (size_t)o->n * sizeof *ttft);
-        memcpy(tpot + m, o->tpot, (size_t)o->n_tpot * sizeof *tpot);
-        k += o->n;
-        m += o->n_tpot;
-    }
-    out->ttft_s = pct_of(ttft, n_all);
-    out->tpot_s = pct_of(tpot, n_tp);
+    out->ttft_s = pct_of(a.ttft, a.n, reps_a, b.ttft, b.n, reps_b);
+    out->tpot_s = pct_of(a.tpot, a.n_tpot, reps_a, b.tpot, b.n_tpot, reps_b);
     double span = a.span_s > b.span_s ? a.span_s : b.span_s, tokens = (double)ic->output_tokens;
     out->requests = rate > 0 ? dp * nA : N;
     out->span_s = span;
@@ -320,8 +349,6 @@ static void measure(service *s, double rate, st_serve_result *out)
     out->preemptions = a.preemptions;
     out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
     out->iteration_mean_s = a.iterations ? a.busy_s / (double)a.iterations : 0;
-    free(ttft);
-    free(tpot);
     free(arr);
     replica_release(&a);
     replica_release(&b);

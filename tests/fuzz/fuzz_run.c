@@ -34,7 +34,8 @@ enum {
     MAX_BATCH = 4096, /* `microbatch: auto` simulates a step per divisor of batch / dp */
     MAX_ITERATIONS = 64, /* a collective workload runs each iteration on the engine */
     MAX_WORKLOADS = 8,
-    MAX_TRACE_JOBS = 2000, /* the cluster run's events grow with the trace's jobs */
+    MAX_TRACE_JOBS = 2000,      /* the cluster run's events grow with the trace's jobs */
+    MAX_SERVE_TOKENS = 2000000, /* a replica's iterations visit its requests' tokens */
 };
 
 /* The job's failures may not outnumber what a quick life can simulate: a class's interruptions
@@ -54,6 +55,13 @@ static int too_big(const st_scn *s)
         const st_workload_cfg *w = st_scn_workload(s, i);
         if (w->kind == ST_WL_COLLECTIVE) {
             if (w->collective.iterations > MAX_ITERATIONS)
+                return 1;
+            continue;
+        }
+        if (w->kind == ST_WL_INFERENCE) {
+            const st_inference_cfg *ic = &w->inference;
+            if ((double)ic->count * (double)(ic->input_tokens + ic->output_tokens) >
+                MAX_SERVE_TOKENS)
                 return 1;
             continue;
         }
@@ -84,6 +92,15 @@ static void check_forecast(const st_run *r)
             CHECK(isfinite(f->life.wall_s) && f->life.wall_s > 0);
             CHECK(f->life.goodput >= 0 && f->life.goodput <= 1 + 1e-9);
             CHECK(f->life.interruptions >= 0 && f->life.lost_work_s >= 0);
+        }
+        const st_run_serve *v = &r->serve[i];
+        if (v->w) {
+            const st_serve_result *q = &v->r;
+            CHECK(isfinite(q->tokens_per_s) && q->tokens_per_s > 0);
+            CHECK(q->ttft_s.p50 >= 0 && q->ttft_s.p50 <= q->ttft_s.p99 && isfinite(q->ttft_s.p99));
+            CHECK(q->tpot_s.p50 >= 0 && q->tpot_s.p50 <= q->tpot_s.p99 && isfinite(q->tpot_s.p99));
+            CHECK(q->kv_cache_tokens > 0 && q->preemptions >= 0);
+            CHECK(q->max_rate_under_slo >= 0 && isfinite(q->max_rate_under_slo));
         }
         const st_coll_result *c = &r->coll[i];
         if (c->w) {

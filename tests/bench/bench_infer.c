@@ -1,0 +1,73 @@
+/* Serving throughput of the simulator (models/serve/serve.h), issue 33's figures: one replica of
+ * Llama 3 8B in FP8 on an H100 serving an hour of a Poisson stream at 10 requests per second
+ * (goal under 0.5 s), and a day of a 1,000-replica service at 5 requests per second each, the
+ * replicas aggregated as the model does where that is exact (goal under 10 s). Each the best of
+ * three runs, wall clock and CPU. Prints `case: NAME key: value ...`. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "models/serve/serve.h"
+#include "scenarios/scenario.h"
+
+static double clock_s(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Serve `count` requests at `rate` per second on `dp` replicas; the best wall and CPU seconds
+ * of three into *wall and *cpu, the figures into *r. Returns 0 or 1. */
+static int bench(double rate, long count, long dp, st_serve_result *r, double *wall, double *cpu)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "version: 1\nname: bench\ncluster: { gpu: h100-sxm, nodes: %ld, gpus_per_node: 8 }\n"
+             "workloads:\n  - name: chat\n    kind: inference\n    model: llama3-8b\n"
+             "    precision: fp8\n    gpus: %ld\n    parallel: { tp: 1 }\n"
+             "    requests: { rate: %g/s, count: %ld, input_tokens: 512, output_tokens: 256 }\n",
+             (dp + 7) / 8, dp, rate, count);
+    st_scn *s = NULL;
+    st_diag d = {0};
+    if (st_scn_load_buffer("bench.yaml", buf, strlen(buf), &s, &d)) {
+        fprintf(stderr, "bench_infer: %s\n", d.n ? d.items[0].msg : "cannot load");
+        return 1;
+    }
+    int rc = 0;
+    for (int rep = 0; rep < 3 && !rc; rep++) {
+        st_step_ctx *x = NULL;
+        st_err err = {0};
+        double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        rc = st_step_ctx_new(st_scn_cluster(s), &x, &err) ||
+             st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s)->gpu, 1, 0, r, &err);
+        double w = clock_s(CLOCK_MONOTONIC) - w0, c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        st_step_ctx_free(x);
+        if (rc)
+            fprintf(stderr, "bench_infer: %s\n", err.msg);
+        if (rep == 0 || w < *wall)
+            *wall = w;
+        if (rep == 0 || c < *cpu)
+            *cpu = c;
+    }
+    st_scn_free(s);
+    return rc;
+}
+
+int main(void)
+{
+    st_serve_result r;
+    double wall = 0, cpu = 0;
+    if (bench(10, 36000, 1, &r, &wall, &cpu))
+        return 1;
+    printf("case: replica-1h rate: 10/s requests: %lld iterations: %lld wall_s: %.3f cpu_s: %.3f "
+           "tokens_per_s: %.1f\n",
+           (long long)r.requests, (long long)r.iterations, wall, cpu, r.tokens_per_s);
+    if (bench(5000, 5000L * 86400, 1000, &r, &wall, &cpu))
+        return 1;
+    printf("case: fleet-day replicas: 1000 rate: 5000/s requests: %lld iterations_per_replica: "
+           "%lld wall_s: %.3f cpu_s: %.3f tokens_per_s: %.1f\n",
+           (long long)r.requests, (long long)r.iterations, wall, cpu, r.tokens_per_s);
+    return 0;
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A kind: inference workload through the commands (docs/models/inference.md): the example's
+# report in every format holds the serving figures and is byte-identical run to run; `sweep`
+# walks the request rate, its throughput rising with it until the replicas saturate and its
+# p99 time to first token never falling; a stream at the highest rate the report says meets the
+# latency targets meets them; and `validate --serve` meets its goal.
+# Usage: run_serve.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+src=$2
+ex=$src/scenarios/examples/serve-llama3-70b.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+check() { # NAME CONDITION-STATUS
+    n=$((n + 1))
+    [ "$2" = 0 ] || { echo "FAIL $1"; fail=$((fail + 1)); }
+}
+
+"$strata" run --format json "$ex" >"$tmp/a.json"
+check "run --format json" $?
+"$strata" run --format json "$ex" >"$tmp/b.json"
+cmp -s "$tmp/a.json" "$tmp/b.json"
+check "the same report twice" $?
+python3 - "$tmp/a.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+i = j["inference"]
+assert j["kind"] == "inference" and j["parallel"] == {"tp": 4, "pp": 1, "dp": 4}, j
+for k in ("tokens_per_s", "requests_per_s", "kv_cache_bytes", "batch_mean", "max_rate_under_slo"):
+    assert i[k] > 0, k
+for k in ("ttft_s", "tpot_s"):
+    assert 0 < i[k]["p50"] <= i[k]["p90"] <= i[k]["p99"], k
+assert abs(i["tokens_per_s"] - i["requests_per_s"] * j["requests"]["output_tokens"]) < 1e-6 * i["tokens_per_s"]
+assert i["slo"]["met"] is True and i["max_rate_under_slo"] >= j["requests"]["rate_per_s"]
+PY
+check "the JSON's serving figures" $?
+for f in text csv markdown html; do
+    "$strata" run --format $f "$ex" >"$tmp/r.$f" && grep -q "p99\|ttft" "$tmp/r.$f"
+    check "run --format $f shows the latencies" $?
+done
+
+# The rate walked: throughput up while below capacity, p99 TTFT never down.
+"$strata" sweep "$ex" --set 'workloads[0].requests.rate=5/s,20/s,40/s,80/s' \
+    --columns inference.tokens_per_s,inference.max_rate_under_slo -o "$tmp/s.csv" 2>/dev/null
+check "sweep over the rate" $?
+python3 - "$tmp/s.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["status"] for r in rows] == ["ok"] * 4, rows
+tps = [float(r["chat.inference.tokens_per_s"]) for r in rows]
+assert tps[0] < tps[1] < tps[2], tps
+assert len({r["chat.inference.max_rate_under_slo"] for r in rows}) == 1, rows
+PY
+check "throughput rises with the rate" $?
+
+# At the reported highest rate within the targets, the stream meets them.
+rate=$(python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["jobs"][0]["inference"]["max_rate_under_slo"]))' "$tmp/a.json")
+sed "s|rate: 30/s|rate: $rate/s|" "$ex" >"$tmp/at.yaml"
+"$strata" run --format json "$tmp/at.yaml" | python3 -c 'import json,sys
+assert json.load(sys.stdin)["jobs"][0]["inference"]["slo"]["met"] is True'
+check "the highest rate within the targets meets them" $?
+
+"$strata" validate --serve --dir "$src/scenarios/validation" >"$tmp/v.txt"
+check "validate --serve meets its goal" $?
+grep -q "trtllm-1.0: 40 cases" "$tmp/v.txt"
+check "validate --serve runs the 40 published rows" $?
+
+echo "$n serving checks, $fail failed"
+[ "$fail" = 0 ]

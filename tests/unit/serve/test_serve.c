@@ -1,0 +1,228 @@
+/* The serving model (models/serve/serve.h): the engine's accounting, its two admission rules,
+ * the memory split, the decode attention's linearity in the cache it reads, the latency
+ * target's search, determinism, and the refusal of a cache that cannot hold one request. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/serve/serve.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/ops.h"
+#include "scenarios/scenario.h"
+#include "unit/check_util.h"
+
+/* A one-node H100 cluster serving model on gpus GPUs at tp, with the given requests and
+ * batching mappings (YAML flow text). */
+static st_scn *scenario(const char *model, int gpus, int tp, const char *requests,
+                        const char *batching, const char *slo)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf,
+             "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
+             "workloads:\n  - name: s\n    kind: inference\n    model: %s\n    precision: fp8\n"
+             "    gpus: %d\n    parallel: { tp: %d }\n    requests: %s\n%s%s%s%s",
+             model, gpus, tp, requests, batching ? "    batching: " : "", batching ? batching : "",
+             batching ? "\n" : "", slo ? slo : "");
+    st_scn *s = NULL;
+    st_diag d = {0};
+    int rc = st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d);
+    ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
+    return s;
+}
+
+static int serve(const st_scn *s, st_serve_result *r, st_err *err)
+{
+    st_step_ctx *x = NULL;
+    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, err), 0);
+    int rc =
+        st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s)->gpu, st_scn_seed(s), 0, r, err);
+    st_step_ctx_free(x);
+    return rc;
+}
+
+/* Offline, every request finishes with all its tokens: the throughput is count x O over the
+ * span, and under admission: reserve nothing is ever preempted. */
+START_TEST(test_offline_throughput_is_tokens_over_span)
+{
+    st_scn *s = scenario("llama3-8b", 1, 1,
+                         "{ mode: offline, count: 600, input_tokens: 1000, output_tokens: 300 }",
+                         "{ admission: reserve, max_seqs: 256 }", NULL);
+    st_serve_result r;
+    st_err err = {0};
+    ck_assert_int_eq(serve(s, &r, &err), 0);
+    ck_assert_int_eq(r.requests, 600);
+    ck_assert_int_eq(r.preemptions, 0);
+    ASSERT_REL(r.tokens_per_s, 600.0 * 300.0 / r.span_s, 1e-12);
+    ASSERT_REL(r.requests_per_s, 600.0 / r.span_s, 1e-12);
+    ck_assert(r.batch_mean > 1 && r.batch_mean <= 256);
+    /* percentiles ordered; offline, the last request waits for the others */
+    ck_assert(r.ttft_s.p50 <= r.ttft_s.p90 && r.ttft_s.p90 <= r.ttft_s.p99);
+    ck_assert(r.tpot_s.p50 <= r.tpot_s.p99 && r.tpot_s.p50 > 0);
+    ck_assert(r.ttft_s.p99 < r.span_s);
+    st_scn_free(s);
+}
+END_TEST
+
+/* A cache too small for the batch the budget allows: under evict, requests are pushed out and
+ * recomputed, and still every one finishes; under reserve, none is, and the batch is what the
+ * cache holds whole. Both deterministic. */
+START_TEST(test_a_full_cache_preempts_under_evict_only)
+{
+    const char *req = "{ mode: offline, count: 400, input_tokens: 2000, output_tokens: 2000 }";
+    st_scn *e = scenario("llama3-70b", 2, 2, req, "{ max_seqs: 1024 }", NULL);
+    st_scn *v = scenario("llama3-70b", 2, 2, req, "{ max_seqs: 1024, admission: reserve }", NULL);
+    st_serve_result a, b, a2;
+    st_err err = {0};
+    ck_assert_int_eq(serve(e, &a, &err), 0);
+    ck_assert_int_eq(serve(v, &b, &err), 0);
+    ck_assert_int_gt(a.preemptions, 0);
+    ck_assert_int_eq(b.preemptions, 0);
+    /* reserve holds at most the requests whose whole 4000 tokens fit */
+    ck_assert(b.batch_mean <= (double)b.kv_cache_tokens / 4000.0 + 1e-9);
+    ck_assert_int_eq(serve(e, &a2, &err), 0);
+    ck_assert(memcmp(&a, &a2, sizeof a) == 0);
+    st_scn_free(e);
+    st_scn_free(v);
+}
+END_TEST
+
+/* The memory split adds up, an FP8 cache holds twice the tokens of a BF16 one in the same
+ * bytes, and the report's per-replica cache is tp times a GPU's. */
+START_TEST(test_memory_split_and_fp8_cache)
+{
+    const char *req = "{ mode: offline, count: 10, input_tokens: 100, output_tokens: 10 }";
+    st_scn *a = scenario("llama3-70b", 4, 4, req, NULL, NULL);
+    st_scn *b = scenario("llama3-70b", 4, 4, req, "{ kv_cache_dtype: fp8 }", NULL);
+    st_serve_memory m, n;
+    st_serve_memory_of(st_scn_workload(a, 0), st_scn_cluster(a)->gpu, &m);
+    st_serve_memory_of(st_scn_workload(b, 0), st_scn_cluster(b)->gpu, &n);
+    ck_assert(m.kv_cache <= m.usable - m.weights - m.activations - m.reserved + 1);
+    ck_assert(m.usable - m.weights - m.activations - m.reserved - m.kv_cache <
+              m.kv_per_token * 16 + 1);
+    ASSERT_REL(m.usable, 0.9 * st_scn_cluster(a)->gpu->hbm_bytes, 1e-12);
+    ASSERT_REL(m.kv_per_token, 2 * n.kv_per_token, 1e-12);
+    ck_assert(llabs(n.blocks - 2 * m.blocks) <= 1);
+    /* Llama 3 70B's K and V: 80 layers x 2 x (8 groups / 4 ranks x 128) x 2 bytes per GPU */
+    ASSERT_REL(m.kv_per_token, 80.0 * 2 * 256 * 2, 1e-12);
+    st_serve_result r;
+    st_err err = {0};
+    ck_assert_int_eq(serve(a, &r, &err), 0);
+    ASSERT_REL(r.kv_cache_bytes, 4 * m.kv_cache, 1e-12);
+    ck_assert_int_eq(r.kv_cache_tokens, m.blocks * 16);
+    st_scn_free(a);
+    st_scn_free(b);
+}
+END_TEST
+
+/* A decode step reads the cache once: its time grows with the cached tokens in proportion, at
+ * the achieved HBM bandwidth, past a request's own query and output. */
+START_TEST(test_decode_reads_the_cache_at_hbm_bandwidth)
+{
+    st_scn *s =
+        scenario("llama3-8b", 1, 1,
+                 "{ mode: offline, count: 1, input_tokens: 10, output_tokens: 2 }", NULL, NULL);
+    const st_workload_cfg *w = st_scn_workload(s, 0);
+    const st_gpu_spec *g = st_scn_cluster(s)->gpu;
+    double t1 = st_ops_attn_decode_time(w, g, 64, 1e5), t2 = st_ops_attn_decode_time(w, g, 64, 2e5);
+    double per_key = 2.0 * 1024 * 2 / (st_hbm_efficiency(g) * g->hbm_bw); /* 8 groups x 128 */
+    ASSERT_REL(t2 - t1, 1e5 * per_key, 1e-9);
+    ck_assert(st_ops_attn_decode_time(w, g, 0, 0) == 0);
+    /* prefill: a chunk after a long past costs more than the same chunk alone */
+    ck_assert(st_ops_attn_prefill_time(w, g, 512, 8192) > st_ops_attn_prefill_time(w, g, 512, 0));
+    st_scn_free(s);
+}
+END_TEST
+
+/* The search's answer meets the targets and a rate 5% above it does not (a target tight enough
+ * to bind below the replica's offline capacity, where the search stops); a target no rate meets
+ * gives 0. */
+START_TEST(test_slo_search_brackets_the_rate)
+{
+    const char *req = "{ rate: 4/s, count: 400, input_tokens: 1000, output_tokens: 200 }";
+    st_scn *s =
+        scenario("llama3-8b", 1, 1, req, NULL, "    slo: { ttft_p99: 500 ms, tpot_p99: 20 ms }\n");
+    st_serve_result r;
+    st_err err = {0};
+    ck_assert_int_eq(serve(s, &r, &err), 0);
+    ck_assert_int_eq(r.has_slo, 1);
+    ck_assert_int_eq(r.slo_met, 1);
+    ck_assert_double_gt(r.max_rate_under_slo, 4);
+    st_scn_free(s);
+    char at[160], above[160];
+    snprintf(at, sizeof at, "{ rate: %.17g/s, count: 400, input_tokens: 1000, output_tokens: 200 }",
+             r.max_rate_under_slo);
+    snprintf(above, sizeof above,
+             "{ rate: %.17g/s, count: 400, input_tokens: 1000, output_tokens: 200 }",
+             r.max_rate_under_slo * 1.05);
+    st_scn *a =
+        scenario("llama3-8b", 1, 1, at, NULL, "    slo: { ttft_p99: 500 ms, tpot_p99: 20 ms }\n");
+    st_scn *b = scenario("llama3-8b", 1, 1, above, NULL,
+                         "    slo: { ttft_p99: 500 ms, tpot_p99: 20 ms }\n");
+    st_serve_result ra, rb;
+    ck_assert_int_eq(serve(a, &ra, &err), 0);
+    ck_assert_int_eq(serve(b, &rb, &err), 0);
+    ck_assert_int_eq(ra.slo_met, 1);
+    ck_assert_int_eq(rb.slo_met, 0);
+    st_scn_free(a);
+    st_scn_free(b);
+    st_scn *n = scenario("llama3-8b", 1, 1, req, NULL, "    slo: { ttft_p99: 1 us }\n");
+    ck_assert_int_eq(serve(n, &r, &err), 0);
+    ck_assert_int_eq(r.slo_met, 0);
+    ck_assert(r.max_rate_under_slo == 0);
+    st_scn_free(n);
+}
+END_TEST
+
+/* Replicas split a Poisson stream: the service's throughput is dp times a replica's at rate /
+ * dp, with the same latencies. */
+START_TEST(test_replicas_split_the_stream)
+{
+    st_scn *one =
+        scenario("llama3-8b", 1, 1,
+                 "{ rate: 3/s, count: 300, input_tokens: 500, output_tokens: 100 }", NULL, NULL);
+    st_scn *four =
+        scenario("llama3-8b", 4, 1,
+                 "{ rate: 12/s, count: 1200, input_tokens: 500, output_tokens: 100 }", NULL, NULL);
+    st_serve_result a, b;
+    st_err err = {0};
+    ck_assert_int_eq(serve(one, &a, &err), 0);
+    ck_assert_int_eq(serve(four, &b, &err), 0);
+    ASSERT_REL(b.tokens_per_s, 4 * a.tokens_per_s, 1e-12);
+    ck_assert(a.ttft_s.p50 == b.ttft_s.p50 && a.tpot_s.p99 == b.tpot_s.p99);
+    st_scn_free(one);
+    st_scn_free(four);
+}
+END_TEST
+
+/* A cache that cannot hold one request is refused, naming the memory's terms. */
+START_TEST(test_a_cache_too_small_for_one_request_is_refused)
+{
+    st_scn *s = scenario("llama3-70b", 1, 1,
+                         "{ mode: offline, count: 1, input_tokens: 100000, output_tokens: 10 }",
+                         "{ gpu_memory_utilization: 0.9 }", NULL);
+    st_serve_result r;
+    st_err err = {0};
+    ck_assert_int_ne(serve(s, &r, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "the KV cache holds"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "weights take"));
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *serve_suite(void)
+{
+    Suite *s = suite_create("serve");
+    TCase *tc = tcase_create("engine");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_offline_throughput_is_tokens_over_span);
+    tcase_add_test(tc, test_a_full_cache_preempts_under_evict_only);
+    tcase_add_test(tc, test_memory_split_and_fp8_cache);
+    tcase_add_test(tc, test_decode_reads_the_cache_at_hbm_bandwidth);
+    tcase_add_test(tc, test_slo_search_brackets_the_rate);
+    tcase_add_test(tc, test_replicas_split_the_stream);
+    tcase_add_test(tc, test_a_cache_too_small_for_one_request_is_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
