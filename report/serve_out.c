@@ -65,6 +65,10 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(in, "iteration_mean_s", r->iteration_mean_s);
     cJSON_AddNumberToObject(in, "iterations", (double)r->iterations);
     cJSON_AddNumberToObject(in, "preemptions", (double)r->preemptions);
+    cJSON_AddNumberToObject(in, "gpu_mean_w", r->gpu_mean_w);
+    cJSON_AddNumberToObject(in, "energy_per_token_j", r->energy_per_token_j);
+    if (r->has_cost) /* absent: no cost section, or on premises (needs the plant's energy) */
+        cJSON_AddNumberToObject(in, "cost_per_million_tokens_usd", r->cost_per_million_tokens_usd);
     cJSON *m = cJSON_AddObjectToObject(in, "memory");
     cJSON_AddNumberToObject(m, "usable_bytes", r->mem.usable);
     cJSON_AddNumberToObject(m, "weights_bytes", r->mem.weights);
@@ -129,6 +133,12 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
             fmt(r->mem.usable, ST_DIM_BYTES, e, sizeof e));
     fprintf(out, "  kv cache  %lld tokens per replica (%s)\n", (long long)r->kv_cache_tokens,
             fmt(r->kv_cache_bytes, ST_DIM_BYTES, b, sizeof b));
+    fprintf(out, "  power     %s per GPU on average, %s per output token at the wall (no PUE)",
+            fmt(r->gpu_mean_w, ST_DIM_POWER, c, sizeof c),
+            fmt(r->energy_per_token_j, ST_DIM_ENERGY, d, sizeof d));
+    if (r->has_cost)
+        fprintf(out, ", %.4g USD per million output tokens", r->cost_per_million_tokens_usd);
+    fputc('\n', out);
     if (!r->has_slo)
         return;
     fprintf(out,

@@ -35,7 +35,7 @@ static int run_case(const st_valid_harness *h, size_t i, st_valid_row *row, st_d
                           "workload")
              : st_step_ctx_new(st_scn_cluster(s), &x, err);
     if (!rc)
-        rc = st_serve_run(x, w, st_scn_cluster(s)->gpu, st_scn_seed(s), 0, &r, err);
+        rc = st_serve_run(x, w, st_scn_cluster(s), st_scn_seed(s), 0, &r, err);
     if (!rc) {
         snprintf(row->name, sizeof row->name, "%s", st_scn_name(s));
         snprintf(row->set, sizeof row->set, "%s", v->set);

@@ -754,7 +754,7 @@ static int forecast_serving(const st_run_spec *sp, st_run *out, st_err *err)
         if (!x && (rc = st_step_ctx_new(sp->c, &x, err)))
             break;
         out->serve[i].w = &sp->w[i];
-        rc = st_serve_run(x, &sp->w[i], sp->c->gpu, sp->seed, (uint64_t)i, &out->serve[i].r, err);
+        rc = st_serve_run(x, &sp->w[i], sp->c, sp->seed, (uint64_t)i, &out->serve[i].r, err);
     }
     st_step_ctx_free(x);
     return rc;
@@ -784,6 +784,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
         rc = forecast_collectives(sp, out, err);
     if (!rc)
         rc = forecast_serving(sp, out, err);
+    if (!rc)
+        st__run_serve_cost(sp, out);
     if (!rc)
         out->audit =
             st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,

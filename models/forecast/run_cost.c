@@ -117,3 +117,27 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
         out->cost_total_usd += f->cost.total_usd;
     }
 }
+
+/* Each service's cost per million output tokens: its GPUs held over its span, at the scenario's
+ * prices. As for a training job, on premises needs the facility's energy, which only the plant
+ * run gives and a service has not yet: there its cost is not stated. */
+void st__run_serve_cost(const st_run_spec *sp, st_run *out)
+{
+    if (!sp->cost || sp->cost->delivery == ST_DELIVERY_ON_PREM)
+        return;
+    for (size_t i = 0; i < sp->n; i++) {
+        st_run_serve *v = &out->serve[i];
+        if (!v->w || !(v->r.span_s > 0) || !(v->r.tokens_per_s > 0))
+            continue;
+        st_cost_use u = {.gpus = v->w->gpus,
+                         .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
+                         .cluster_nodes = sp->c->nodes,
+                         .held_s = v->r.span_s,
+                         .tokens = v->r.tokens_per_s * v->r.span_s};
+        st_cost_result c = st_cost_job(sp->cost, &u);
+        v->r.has_cost = 1;
+        v->r.cost_per_million_tokens_usd = c.per_token_usd * 1e6;
+        out->has_cost = 1;
+        out->cost_total_usd += c.total_usd;
+    }
+}

@@ -14,5 +14,8 @@ double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i);
  * cost_total_usd). On-premises needs the plant's energy: without a power model a job's
  * on-premises cost is not stated. */
 void st__run_cost(const st_run_spec *sp, st_run *out);
+/* The inference services' cost per million tokens where the scenario prices GPU-hours
+ * (run_cost.c). */
+void st__run_serve_cost(const st_run_spec *sp, st_run *out);
 
 #endif

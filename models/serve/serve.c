@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/plant/gpu_power.h"
+#include "models/plant/plant.h"
 #include "models/serve/serve_internal.h"
 #include "sim/rng.h"
 #include "sim/xalloc.h"
@@ -32,7 +34,7 @@ typedef struct engine {
     int64_t free_blocks;
     double now;
     int64_t iterations, preemptions, batch_sum;
-    double busy_s;
+    double busy_s, comm_s;
 } engine;
 
 static int64_t target(const engine *e, const req *q)
@@ -185,9 +187,10 @@ static void run_engine(engine *e)
         if (b.tokens <= 0) /* the loader checked that one request fits the cache */
             ST_BUG("serving replica scheduled nothing with %lld waiting",
                    (long long)(e->wait_n + e->run_n));
-        double dt = st__serve_iteration_s(e->cost, &b);
+        double comm, dt = st__serve_iteration_s(e->cost, &b, &comm);
         e->now += dt;
         e->busy_s += dt;
+        e->comm_s += comm;
         e->iterations++;
         e->batch_sum += e->run_n;
         finish_iteration(e);
@@ -202,7 +205,7 @@ typedef struct replica_out {
     int64_t n;
     double *ttft, *tpot; /* per request, tpot only of those with more than one token */
     int64_t n_tpot;
-    double span_s, first_s, busy_s;
+    double span_s, first_s, busy_s, comm_s;
     int64_t iterations, preemptions, batch_sum;
 } replica_out;
 
@@ -238,6 +241,7 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     o->first_s = n > 0 ? arrival[0] : 0;
     o->span_s = last - o->first_s;
     o->busy_s = e.busy_s;
+    o->comm_s = e.comm_s;
     o->iterations = e.iterations;
     o->preemptions = e.preemptions;
     o->batch_sum = e.batch_sum;
@@ -312,11 +316,36 @@ static st_serve_pct pct_of(double *a, int64_t na, int64_t ka, double *b, int64_t
  * target's search compares rates on common random numbers). */
 typedef struct service {
     const st_workload_cfg *w;
+    const st_cluster_cfg *c;
     st__serve_cost cost;
     st_serve_memory mem;
     int64_t dp, per_replica; /* requests of the busiest replica: ceil(count / dp) */
     double *gaps;            /* per_replica unit exponential draws */
 } service;
+
+/* One GPU's mean board power over replica a's span by the plant's activity powers, and the
+ * energy per output token at the wall: the replica's GPUs and their nodes' share of the node's
+ * base power (CPUs, NICs, fans), through the power supplies (models/plant, docs/models/plant.md;
+ * the facility's cooling and conversion, its PUE, are the plant run's, which a service has not
+ * yet). */
+static void power_of(const service *s, const replica_out *a, st_serve_result *out)
+{
+    const st_gpu_spec *g = s->c->gpu;
+    double span = a->span_s;
+    if (!(span > 0))
+        return;
+    double idle = span - a->busy_s > 0 ? span - a->busy_s : 0;
+    double e_gpu = (a->busy_s - a->comm_s) * st_plant_activity_w(g, ST_PLANT_ACT_COMPUTE) +
+                   a->comm_s * st_plant_activity_w(g, ST_PLANT_ACT_COMM) +
+                   idle * st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
+    double tp = (double)(s->w->parallel.tp > 1 ? s->w->parallel.tp : 1);
+    double gpn = (double)(s->c->gpus_per_node > 0 ? s->c->gpus_per_node : 1);
+    out->gpu_mean_w = e_gpu / span;
+    double wall = (tp * e_gpu + tp / gpn * s->c->node.base_power_w * span) /
+                  st_plant_preset_get()->psu_efficiency;
+    double tokens = (double)a->n * (double)s->w->inference.output_tokens;
+    out->energy_per_token_j = tokens > 0 ? wall / tokens : 0;
+}
 
 /* The service's figures for its count of requests, all at once (rate 0) or as a Poisson stream
  * of `rate` per second over all replicas. Requests go to replicas at random (a load balancer
@@ -349,6 +378,7 @@ static void measure(service *s, double rate, st_serve_result *out)
     out->preemptions = a.preemptions;
     out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
     out->iteration_mean_s = a.iterations ? a.busy_s / (double)a.iterations : 0;
+    power_of(s, &a, out);
     free(arr);
     replica_release(&a);
     replica_release(&b);
@@ -396,12 +426,13 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
     out->max_tokens_per_s_under_slo = best_tps;
 }
 
-int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_gpu_spec *gpu, uint64_t seed,
+int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
                  uint64_t id, st_serve_result *out, st_err *err)
 {
     const st_inference_cfg *ic = &w->inference;
+    const st_gpu_spec *gpu = c->gpu;
     memset(out, 0, sizeof *out);
-    service s = {.w = w, .dp = w->parallel.dp > 1 ? w->parallel.dp : 1};
+    service s = {.w = w, .c = c, .dp = w->parallel.dp > 1 ? w->parallel.dp : 1};
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
     int64_t need = (ic->input_tokens + ic->output_tokens + ic->block_tokens - 1) / ic->block_tokens;

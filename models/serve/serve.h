@@ -47,13 +47,22 @@ typedef struct st_serve_result {
     int slo_met;               /* at its own request stream, the p99s meet it */
     double max_rate_under_slo; /* requests per second, all replicas, at most offline's rate */
     double max_tokens_per_s_under_slo; /* output tokens per second at that rate */
+    /* Power by the plant's activity model (models/plant/gpu_power.h): an iteration's kernels at
+     * the compute power, its all-reduces at the communication power, the time between
+     * iterations idle. */
+    double gpu_mean_w;         /* one GPU's mean board power over the span */
+    double energy_per_token_j; /* the service's GPUs and their nodes' share of base power,
+                                  through the power supplies, per output token; the
+                                  facility's cooling and conversion (PUE) left out */
+    int has_cost;              /* the scenario prices it (a GPU-hour delivery model) */
+    double cost_per_million_tokens_usd;
 } st_serve_result;
 
-/* Serve workload w (kind: inference, a model the loader accepted for it) on gpu, its replicas'
- * collectives on x's fabric (ranks 0 .. tp - 1 as x places them), arrivals drawn from the
- * stream (seed, id) (id: the workload's index). Returns 0, or an error located at the workload:
- * a KV cache that cannot hold one request. */
-int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_gpu_spec *gpu, uint64_t seed,
+/* Serve workload w (kind: inference, a model the loader accepted for it) on cluster c's GPU
+ * type, its replicas' collectives on x's fabric (ranks 0 .. tp - 1 as x places them), arrivals
+ * drawn from the stream (seed, id) (id: the workload's index). Returns 0, or an error located at
+ * the workload: a KV cache that cannot hold one request. */
+int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
                  uint64_t id, st_serve_result *out, st_err *err);
 
 /* The memory split of one GPU of w's replicas on gpu (no simulation). */

@@ -38,6 +38,7 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->max_tokens = ic->max_batch_tokens;
     c->max_sampled = ic->max_seqs;
     c->layer_s = unknowns(c->max_tokens);
+    c->ar_s = unknowns(c->max_tokens);
     c->edge_s = unknowns(c->max_tokens);
     c->head_s = unknowns(c->max_sampled);
 }
@@ -45,6 +46,7 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
 void st__serve_cost_release(st__serve_cost *c)
 {
     free(c->layer_s);
+    free(c->ar_s);
     free(c->edge_s);
     free(c->head_s);
 }
@@ -56,9 +58,7 @@ static int64_t tp_of(const st_workload_cfg *w)
 
 /* A layer at T tokens without its attention core (which depends on the requests, not the
  * count): the norms, projections, rotary embedding, MLP and residual adds, each at its
- * roofline; and the two all-reduces of the T x h BF16 activations that tensor parallelism
- * ends the attention and the MLP with (Megatron-LM's row-parallel layers, which vLLM's
- * RowParallelLinear follows). */
+ * roofline. */
 static double layer_s(st__serve_cost *c, int64_t T)
 {
     if (c->layer_s[T] >= 0)
@@ -70,9 +70,18 @@ static double layer_s(st__serve_cost *c, int64_t T)
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++)
         if (!ops[i].attn_core && ops[i].kind != ST_OP_ATTN)
             s += ops[i].time_s;
-    double bytes = (double)T * (double)c->w->model->hidden * 2.0;
-    s += 2.0 * st_step_allreduce_s(c->x, tp_of(c->w), bytes);
     return c->layer_s[T] = s;
+}
+
+/* The two all-reduces of the T x h BF16 activations that tensor parallelism ends a layer's
+ * attention and MLP with (Megatron-LM's row-parallel layers, which vLLM's RowParallelLinear
+ * follows). */
+static double ar_s(st__serve_cost *c, int64_t T)
+{
+    if (c->ar_s[T] >= 0)
+        return c->ar_s[T];
+    double bytes = (double)T * (double)c->w->model->hidden * 2.0;
+    return c->ar_s[T] = 2.0 * st_step_allreduce_s(c->x, tp_of(c->w), bytes);
 }
 
 static double sum_ops(const st_op *ops, size_t n, const char *skip)
@@ -115,14 +124,19 @@ double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t pas
     return st_ops_attn_prefill_time(&c->shape, c->gpu, (double)queries, (double)past);
 }
 
-double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b)
+double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double *comm_s)
 {
+    if (comm_s)
+        *comm_s = 0;
     if (b->tokens <= 0)
         return 0;
+    double L = (double)c->w->model->layers, comm = L * ar_s(c, b->tokens);
     double per_layer =
         layer_s(c, b->tokens) + b->prefill_attn_s +
         st_ops_attn_decode_time(&c->shape, c->gpu, (double)b->decodes, b->decode_keys);
-    return (double)c->w->model->layers * per_layer + edge_s(c, b->tokens) + head_s(c, b->sampled);
+    if (comm_s)
+        *comm_s = comm;
+    return L * per_layer + comm + edge_s(c, b->tokens) + head_s(c, b->sampled);
 }
 
 /* ---- Memory -------------------------------------------------------------------------------- */

@@ -14,8 +14,9 @@ typedef struct st__serve_cost {
     st_step_ctx *x;           /* borrowed: the fabric the tensor-parallel all-reduces run on */
     st_workload_cfg shape;    /* w at one sequence of T tokens, for the operator graph */
     int64_t max_tokens, max_sampled;
-    double *layer_s; /* by tokens: one layer's operators outside the attention core, and its two
-                        all-reduces; < 0: not computed yet */
+    double *layer_s; /* by tokens: one layer's operators outside the attention core; < 0: not
+                        computed yet */
+    double *ar_s;    /* by tokens: one layer's two all-reduces; < 0: not computed yet */
     double *edge_s;  /* by tokens: the input embedding */
     double *head_s;  /* by sampled tokens: the final norm and the logits */
 } st__serve_cost;
@@ -32,7 +33,10 @@ typedef struct st__serve_batch {
     double decode_keys, prefill_attn_s;
 } st__serve_batch;
 
-double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b);
+/* The iteration's seconds; *comm_s (not NULL) the part of them its GPUs wait on the
+ * tensor-parallel all-reduces, the rest running kernels (what the plant's power model tells
+ * apart). */
+double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double *comm_s);
 
 /* One layer's attention core for a prefill chunk of `queries` tokens after `past` cached ones. */
 double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t past);

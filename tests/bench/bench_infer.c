@@ -41,7 +41,7 @@ static int bench(double rate, long count, long dp, st_serve_result *r, double *w
         st_err err = {0};
         double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         rc = st_step_ctx_new(st_scn_cluster(s), &x, &err) ||
-             st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s)->gpu, 1, 0, r, &err);
+             st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s), 1, 0, r, &err);
         double w = clock_s(CLOCK_MONOTONIC) - w0, c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
         st_step_ctx_free(x);
         if (rc)

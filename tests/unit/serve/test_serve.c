@@ -36,8 +36,7 @@ static int serve(const st_scn *s, st_serve_result *r, st_err *err)
 {
     st_step_ctx *x = NULL;
     ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, err), 0);
-    int rc =
-        st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s)->gpu, st_scn_seed(s), 0, r, err);
+    int rc = st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s), st_scn_seed(s), 0, r, err);
     st_step_ctx_free(x);
     return rc;
 }
@@ -61,6 +60,13 @@ START_TEST(test_offline_throughput_is_tokens_over_span)
     ck_assert(r.ttft_s.p50 <= r.ttft_s.p90 && r.ttft_s.p90 <= r.ttft_s.p99);
     ck_assert(r.tpot_s.p50 <= r.tpot_s.p99 && r.tpot_s.p50 > 0);
     ck_assert(r.ttft_s.p99 < r.span_s);
+    /* power between the GPU's idle and its limit; the energy per token is the GPU's and its
+     * node's share of base power over the span, through the supplies, over the tokens */
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    ck_assert(r.gpu_mean_w > c->gpu->idle_w && r.gpu_mean_w <= c->gpu->tdp_w);
+    ASSERT_REL(r.energy_per_token_j * 600 * 300 * 0.96,
+               r.gpu_mean_w * r.span_s + c->node.base_power_w / 8 * r.span_s, 1e-9);
+    ck_assert_int_eq(r.has_cost, 0);
     st_scn_free(s);
 }
 END_TEST
