@@ -133,7 +133,7 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     *heat = (st_plant_heat){NAN, NAN, NAN};
     if (!(c->gpu->tdp_w > 0))
         return 0;
-    st_plant_job job = {r, ids, gpus, 0, 1.0};
+    st_plant_job job = {r, ids, gpus, 0, 1.0, 0};
     st_plant_result pr;
     st_err err = {0};
     double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */

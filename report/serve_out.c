@@ -53,6 +53,14 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
     cJSON_AddStringToObject(j, "precision", st_precision_names[w->precision]);
     add_plan(j, w);
+    if (s->has_start) { /* beside training or trace jobs: its place in the cluster run */
+        cJSON_AddNumberToObject(j, "start_s", s->start_s);
+        cJSON_AddNumberToObject(j, "wait_s", s->wait_s);
+        if (s->has_end)
+            cJSON_AddNumberToObject(j, "end_s", s->end_s);
+        if (s->preemptions > 0)
+            cJSON_AddNumberToObject(j, "preemptions", (double)s->preemptions);
+    }
     cJSON *in = cJSON_AddObjectToObject(j, "inference");
     cJSON_AddNumberToObject(in, "tokens_per_s", r->tokens_per_s);
     cJSON_AddNumberToObject(in, "requests_per_s", r->requests_per_s);
@@ -139,6 +147,16 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     if (r->has_cost)
         fprintf(out, ", %.4g USD per million output tokens", r->cost_per_million_tokens_usd);
     fputc('\n', out);
+    if (s->has_start) {
+        fprintf(out, "  runs      from t = %s (waited %s)",
+                fmt(s->start_s, ST_DIM_TIME, a, sizeof a),
+                fmt(s->wait_s, ST_DIM_TIME, b, sizeof b));
+        if (s->has_end)
+            fprintf(out, ", ends at t = %s", fmt(s->end_s, ST_DIM_TIME, c, sizeof c));
+        if (s->preemptions > 0)
+            fprintf(out, ", preempted %lld times", (long long)s->preemptions);
+        fputc('\n', out);
+    }
     if (!r->has_slo)
         return;
     fprintf(out,

@@ -177,8 +177,6 @@ static void load_sections(st_ld *ld, const st_ynode *root)
         st__load_trace(ld, n);
     else if (!wl)
         st_rd_fail(&ld->rd, root, ST_EINVAL, "the scenario: missing required key 'workloads'");
-    if (wl && wl->kind == ST_YN_SEQ && !st_diag_full(ld->rd.diag))
-        st__check_inference_alone(ld, wl, n);
     if ((n = st_ynode_get(root, "failures")))
         st__load_failures(ld, n);
     st__load_scheduler(ld, st_ynode_get(root, "scheduler"));

@@ -297,22 +297,3 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
         return -1;
     return derive_batching(ld, n, w) ? -1 : 0;
 }
-
-int st__check_inference_alone(st_ld *ld, const st_ynode *wl, const st_ynode *trace)
-{
-    const st_scn *s = ld->s;
-    size_t serving = s->n_workloads, others = 0;
-    for (size_t i = 0; i < s->n_workloads; i++) {
-        if (s->workloads[i].kind != ST_WL_INFERENCE)
-            others++;
-        else if (serving == s->n_workloads)
-            serving = i;
-    }
-    if (serving == s->n_workloads || (!others && !trace))
-        return 0;
-    return st_rd_fail(&ld->rd, wl->kids[serving], ST_EINVAL,
-                      "workload '%s': a kind: inference workload runs alone in its scenario for "
-                      "now: sharing the cluster with %s is not modelled yet "
-                      "(docs/models/inference.md)",
-                      s->workloads[serving].name, others ? "other workloads" : "a trace's jobs");
-}

@@ -139,8 +139,5 @@ int st__fn_slo(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_batching(st_rd *rd, const st_ynode *n, void *base);
 int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                          const st_field *workload_fields);
-/* An inference workload (of the list wl) with other workloads or a trace: refused, the service
- * not yet sharing the cluster run. */
-int st__check_inference_alone(st_ld *ld, const st_ynode *wl, const st_ynode *trace);
 
 #endif

@@ -91,6 +91,7 @@ typedef struct lives_ctx {
     const pool_steps *ps;   /* each pool's context, its packed patterns remembered */
     const size_t *workload; /* cluster job -> workload */
     size_t n_train;
+    size_t n_trace;   /* the trace's jobs, after the training ones; then the services */
     st_placement *at; /* by cluster job, while it runs */
     st_io *io;
     int *has, *holding;
@@ -115,6 +116,14 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
 {
     (void)now_s;
     lives_ctx *x = ctx;
+    if (i >= x->n_train + x->n_trace) { /* a service: where it first runs, for the plant */
+        st_run_serve *v = &x->out->serve[x->workload[i]];
+        if (!v->gpus) {
+            v->gpus = st_xmalloc((size_t)v->w->gpus * sizeof *v->gpus);
+            memcpy(v->gpus, gpus, (size_t)v->w->gpus * sizeof *v->gpus);
+        }
+        return;
+    }
     if (i >= x->n_train) {
         if (x->tgpus) /* a mapped one's run time is asked at its placement */
             x->tgpus[i] = gpus;
@@ -231,6 +240,8 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
     (void)now_s;
     lives_ctx *x = ctx;
     *scale = 1;
+    if (i >= x->n_train + x->n_trace) /* a service runs its span wherever it resumes */
+        return 0;
     if (i >= x->n_train) {
         size_t t = i - x->n_train;
         double s = 1;
@@ -336,6 +347,8 @@ static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
 {
     lives_ctx *x = ctx;
     *save_s = *restore_s = 0;
+    if (i >= x->n_train + x->n_trace) /* a service saves nothing; its reload is not modelled */
+        return;
     if (i >= x->n_train) {
         *restore_s = trace_restart_s(x, i);
         return;
@@ -428,6 +441,20 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
         double d = st_trace_rate_mapped(tr, t) ? -1 : tj->duration_s; /* mapped: life_at */
         j[k++] = (st_cluster_job){tj->submit_s, d, tj->duration_s, tj->gpus, 0, tj->tenant};
     }
+    /* the services: each holds its GPUs for its serving span */
+    for (size_t i = 0; i < sp->n; i++) {
+        const st_run_serve *v = &out->serve[i];
+        if (!v->w || !(v->r.span_s > 0))
+            continue;
+        j[k] = (st_cluster_job){.submit_s = v->w->submit_s,
+                                .duration_s = v->r.span_s,
+                                .estimate_s = v->r.span_s,
+                                .gpus = v->w->gpus,
+                                .priority = v->w->priority,
+                                .tenant = tenant_index(tn, ntn, v->w->tenant)};
+        out->cluster_job[i] = (ptrdiff_t)k;
+        workload[k++] = i;
+    }
     *n = k;
     return j;
 }
@@ -452,6 +479,19 @@ double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i)
     return o && o->held_s > wall ? o->held_s : wall;
 }
 
+/* A service's start, wait, end and preemptions from the cluster run. */
+static void record_service(st_run_serve *v, const st_cluster_job_out *o)
+{
+    if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
+        return;
+    v->has_start = 1;
+    v->start_s = o->start_s;
+    v->wait_s = o->wait_s;
+    v->has_end = o->state == ST_CJ_FINISHED;
+    v->end_s = o->end_s;
+    v->preemptions = o->preemptions;
+}
+
 /* Each training job's start, wait and end from the cluster run; under `scope: cluster` its
  * goodput counts what the run's failures cost it (its life's own has none). */
 static void record_starts(const st_run_spec *sp, st_run *out)
@@ -460,6 +500,10 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         if (out->cluster_job[i] < 0)
             continue;
         const st_cluster_job_out *o = &out->cluster.job[out->cluster_job[i]];
+        if (out->serve[i].w) {
+            record_service(&out->serve[i], o);
+            continue;
+        }
         st_forecast *f = &out->f[i];
         if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
             continue;
@@ -577,6 +621,8 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
 static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
                         double unmapped_w)
 {
+    if (i >= x->n_train + x->n_trace) /* a service: its mean over its span */
+        return out->serve[x->workload[i]].r.gpu_mean_w;
     if (i >= x->n_train) {
         double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
         return w >= 0 ? w : unmapped_w;
@@ -619,7 +665,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, const pool_steps *
     if (rc)
         return rc;
     size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, n = sp->n + 1, nj = 0;
-    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = ps->step[0], .ps = ps};
+    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = ps->step[0], .ps = ps, .n_trace = nt};
     if ((rc = st_trace_rate_init(&x.tr, sp->job_trace, sp->c, t, x.step, err))) {
         st_trace_rate_release(&x.tr);
         st_topo_free(t);
@@ -635,7 +681,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, const pool_steps *
     int32_t *pool = st_xcalloc(nj ? nj : 1, sizeof *pool); /* each job's */
     for (size_t k = 0; k < x.n_train; k++)
         pool[k] = sp->w[workload[k]].pool;
-    for (size_t k = x.n_train; k < nj; k++) /* a trace job's, by its GPU type (trace.pools) */
+    for (size_t k = x.n_train; k < x.n_train + nt; k++) /* a trace job's, by its GPU type */
         pool[k] = sp->job_trace->jobs[k - x.n_train].pool;
     rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
     out->has_cluster = 1;
@@ -697,10 +743,14 @@ static int forecast_plant(const st_run_spec *sp, const pool_steps *ps, st_run *o
 {
     st_plant_job *jobs = st_xcalloc(sp->n ? sp->n : 1, sizeof *jobs);
     size_t k = 0;
-    for (size_t i = 0; i < sp->n; i++)
+    for (size_t i = 0; i < sp->n; i++) {
         if (out->f[i].has_step && out->f[i].gpus)
-            jobs[k++] =
-                (st_plant_job){&out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock};
+            jobs[k++] = (st_plant_job){
+                &out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock, 0};
+        else if (out->serve[i].w && out->serve[i].gpus) /* its mean iteration as its step */
+            jobs[k++] = (st_plant_job){
+                &out->serve[i].r.cycle, out->serve[i].gpus, sp->w[i].gpus, i, 1, .steady = 1};
+    }
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
         /* the switches' optics beside the racks, when the fabric's port rate has a figure */
@@ -771,6 +821,8 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     pool_steps ps;
     pool_steps_init(&ps, sp->c);
     int rc = forecast_steps(sp, out, &ps, err);
+    if (!rc) /* before the cluster run: a service holds its GPUs for its serving span */
+        rc = forecast_serving(sp, out, err);
     if (!rc && !ps.step[0] && sp->job_trace && sp->job_trace->n_models && sp->job_trace->n_jobs)
         rc = st_step_ctx_new(sp->c, &ps.step[0], err); /* the mapped trace jobs' (trace.models) */
     if (!rc)
@@ -782,8 +834,6 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
         st__run_cost(sp, out);
     if (!rc)
         rc = forecast_collectives(sp, out, err);
-    if (!rc)
-        rc = forecast_serving(sp, out, err);
     if (!rc)
         st__run_serve_cost(sp, out);
     if (!rc)
@@ -801,6 +851,8 @@ void st_run_release(st_run *r)
         st_forecast_release(&r->f[i]);
     free(r->f);
     free(r->coll);
+    for (size_t i = 0; r->serve && i < r->n; i++)
+        free(r->serve[i].gpus);
     free(r->serve);
     free(r->cluster_job);
     st_cluster_result_release(&r->cluster);

@@ -39,11 +39,18 @@ typedef struct st_run_spec {
                               training jobs' always are: the audit reads them) */
 } st_run_spec;
 
-/* An inference workload's service (models/serve/serve.h), run on its own GPUs beside the
- * cluster run as the collective workloads are. */
+/* An inference workload's service (models/serve/serve.h). Beside training or trace jobs it is a
+ * job of the cluster run: it holds its GPUs for its serving span from when the scheduler starts
+ * it. */
 typedef struct st_run_serve {
     const st_workload_cfg *w; /* borrowed from the scenario; NULL for the other kinds */
     st_serve_result r;
+    int has_start;          /* it went through the cluster run and started */
+    double start_s, wait_s; /* when, and after how long a wait from its submission */
+    int has_end;            /* it finished within the run */
+    double end_s;
+    int64_t preemptions;
+    int64_t *gpus; /* the GPUs of its first start (owned); NULL without one */
 } st_run_serve;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast

@@ -19,7 +19,7 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
         if (running[i] && f[i].w && f[i].has_step && f[i].gpus && f[i].step.step_time_s > 0) {
             if (i == target)
                 me = k;
-            jobs[k++] = (st_plant_job){&f[i].step, f[i].gpus, f[i].w->gpus, i, f[i].clock};
+            jobs[k++] = (st_plant_job){&f[i].step, f[i].gpus, f[i].w->gpus, i, f[i].clock, 0};
         }
     double *clock = st_xcalloc(k ? k : 1, sizeof *clock);
     if (k)

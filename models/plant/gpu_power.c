@@ -74,6 +74,17 @@ int st_plant_profile_clocked(const st_step_result *r, const st_gpu_spec *g, doub
     return out->n ? 0 : -1;
 }
 
+void st_plant_profile_flatten(st_plant_profile *p)
+{
+    if (p->n == 0 || !(p->period_s > 0))
+        return;
+    double mean = p->energy_j / p->period_s;
+    p->n = 1;
+    p->dur_s[0] = p->period_s;
+    p->gpu_w[0] = mean;
+    p->peak_w = p->min_w = mean;
+}
+
 double st_plant_profile_energy(const st_plant_profile *p, double t)
 {
     double e = 0;

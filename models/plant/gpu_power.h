@@ -53,6 +53,10 @@ int st_plant_profile_of(const st_step_result *r, const st_gpu_spec *g, st_plant_
 int st_plant_profile_clocked(const st_step_result *r, const st_gpu_spec *g, double clock,
                              st_plant_profile *out);
 
+/* Profile p as one phase of its mean power over its period: what the GPUs of independent
+ * replicas draw together, their steps' phases not in step (st_plant_job.steady). */
+void st_plant_profile_flatten(st_plant_profile *p);
+
 /* The energy, J, one GPU of profile p draws over [0, t) from the start of a step, for t in
  * [0, p->period_s]. */
 double st_plant_profile_energy(const st_plant_profile *p, double t);

@@ -230,9 +230,12 @@ int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size
                          double network_board_w, st_plant_result *out, st_err *err)
 {
     st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n; j++) {
         st_plant_profile_clocked(jobs[j].step, st_plant_job_gpu(c, &jobs[j]), jobs[j].clock,
                                  &prof[j]);
+        if (jobs[j].steady)
+            st_plant_profile_flatten(&prof[j]);
+    }
     double w = window_for(prof, n);
     free(prof);
     return run_window(c, jobs, n, seed, w, network_board_w, out, err);
@@ -265,6 +268,8 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
     for (size_t j = 0; j < n; j++) {
         st_plant_profile *p = &prof[j];
         st_plant_profile_clocked(jobs[j].step, st_plant_job_gpu(c, &jobs[j]), jobs[j].clock, p);
+        if (jobs[j].steady)
+            st_plant_profile_flatten(p);
         double g = (double)jobs[j].n_gpus;
         st_rng *r = st_rng_new(seed, st_rng_tag("plant"), jobs[j].id, st_rng_tag("phase"));
         wj[j] = (st_plant_wave_job){p, g, st_rng_uniform(r) * p->period_s};

@@ -48,6 +48,9 @@ typedef struct st_plant_job {
     int64_t n_gpus;
     uint64_t id;
     double clock; /* the share of full clock its step ran at (st_plant_throttle); 0 or 1: full */
+    int steady;   /* appended: 1 for a job of independent replicas whose steps do not line up
+                     (an inference service's iterations, models/serve/serve.h): its GPUs draw
+                     their step's mean power steadily, not the step's phases in step */
 } st_plant_job;
 
 /* The GPU type job j runs on: its first GPU's pool's (models/config/pools.h), the cluster's

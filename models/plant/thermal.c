@@ -195,6 +195,8 @@ static void profile_at(const st_cluster_cfg *c, const st_plant_job *job, double 
     r.b.straggler_s /= f;
     r.b.optimizer_s /= f;
     st_plant_profile_clocked(&r, st_plant_job_gpu(c, job), f, p);
+    if (job->steady)
+        st_plant_profile_flatten(p);
 }
 
 /* The solve's working state: every job's profile and mean at its clock, and the racks' heat. */

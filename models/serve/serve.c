@@ -323,25 +323,29 @@ typedef struct service {
     double *gaps;            /* per_replica unit exponential draws */
 } service;
 
-/* One GPU's mean board power over replica a's span by the plant's activity powers, and the
- * energy per output token at the wall: the replica's GPUs and their nodes' share of the node's
- * base power (CPUs, NICs, fans), through the power supplies (models/plant, docs/models/plant.md;
- * the facility's cooling and conversion, its PUE, are the plant run's, which a service has not
- * yet). */
+/* Replica a's mean iteration as a step of the plant (models/plant/gpu_power.h), and one GPU's
+ * mean board power and the energy per output token from it: its kernels at the compute power,
+ * its all-reduces at the communication power, the time between iterations idle; the energy at
+ * the wall adds the GPUs' share of their nodes' base power (CPUs, NICs, fans) and divides by
+ * the power supplies' efficiency (docs/models/plant.md; the facility's cooling and conversion,
+ * its PUE, are the plant run's). */
 static void power_of(const service *s, const replica_out *a, st_serve_result *out)
 {
-    const st_gpu_spec *g = s->c->gpu;
-    double span = a->span_s;
+    double span = a->span_s, n = (double)(a->iterations > 0 ? a->iterations : 1);
     if (!(span > 0))
         return;
-    double idle = span - a->busy_s > 0 ? span - a->busy_s : 0;
-    double e_gpu = (a->busy_s - a->comm_s) * st_plant_activity_w(g, ST_PLANT_ACT_COMPUTE) +
-                   a->comm_s * st_plant_activity_w(g, ST_PLANT_ACT_COMM) +
-                   idle * st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
+    st_step_result *c = &out->cycle;
+    c->step_time_s = span / n;
+    c->b.compute_s = (a->busy_s - a->comm_s) / n;
+    c->b.tp_comm_s = a->comm_s / n;
+    c->b.bubble_s = span - a->busy_s > 0 ? (span - a->busy_s) / n : 0;
+    st_plant_profile p;
+    if (st_plant_profile_of(c, s->c->gpu, &p) != 0)
+        return;
+    out->gpu_mean_w = p.energy_j / p.period_s;
     double tp = (double)(s->w->parallel.tp > 1 ? s->w->parallel.tp : 1);
     double gpn = (double)(s->c->gpus_per_node > 0 ? s->c->gpus_per_node : 1);
-    out->gpu_mean_w = e_gpu / span;
-    double wall = (tp * e_gpu + tp / gpn * s->c->node.base_power_w * span) /
+    double wall = (tp * out->gpu_mean_w + tp / gpn * s->c->node.base_power_w) * span /
                   st_plant_preset_get()->psu_efficiency;
     double tokens = (double)a->n * (double)s->w->inference.output_tokens;
     out->energy_per_token_j = tokens > 0 ? wall / tokens : 0;

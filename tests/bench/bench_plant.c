@@ -48,7 +48,7 @@ int main(void)
         b->optimizer_s = 0.01;
         steps[j].step_time_s =
             b->compute_s + b->tp_comm_s + b->bubble_s + b->dp_comm_exposed_s + b->optimizer_s;
-        jobs[j] = (st_plant_job){&steps[j], ids[j], JOB_GPUS, (uint64_t)j, 1};
+        jobs[j] = (st_plant_job){&steps[j], ids[j], JOB_GPUS, (uint64_t)j, 1, 0};
     }
     double t0 = now_s();
     st_plant_result r;

@@ -62,6 +62,38 @@ sed "s|rate: 30/s|rate: $rate/s|" "$ex" >"$tmp/at.yaml"
 assert json.load(sys.stdin)["jobs"][0]["inference"]["slo"]["met"] is True'
 check "the highest rate within the targets meets them" $?
 
+# Beside training: the service is a job of the cluster run. Under fair-share its tenant takes
+# back what training borrowed (training preempted, then resumed); under fifo it waits for the
+# training job; either way its serving figures are its own, and the plant counts its GPUs.
+both=$src/scenarios/examples/serve-beside-training.yaml
+"$strata" run --format json "$both" >"$tmp/fs.json"
+check "run beside training" $?
+sed 's/policy: fair-share/policy: fifo/' "$both" >"$tmp/fifo.yaml"
+"$strata" run --format json "$tmp/fifo.yaml" >"$tmp/fifo.json"
+check "run beside training under fifo" $?
+python3 - "$tmp/fs.json" "$tmp/fifo.json" <<'PY'
+import json, sys
+fs, fifo = (json.load(open(p)) for p in sys.argv[1:])
+def job(t, name):
+    return next(j for j in t["jobs"] if j["name"] == name)
+for t in (fs, fifo):
+    assert t["scheduler"]["jobs"] == 2 and t["scheduler"]["finished"] == 2, t["scheduler"]
+c, p = job(fs, "chat"), job(fs, "pretrain")
+assert abs(c["start_s"] - 1200) < 1 and c["wait_s"] < 1, c
+assert p["preemptions"] == 1, p
+cf, pf = job(fifo, "chat"), job(fifo, "pretrain")
+assert cf["wait_s"] > 3600 and abs(cf["start_s"] - pf["end_s"]) < 1, (cf, pf)
+assert "preemptions" not in pf
+assert c["inference"] == cf["inference"], "the service's figures do not depend on the policy"
+# the plant counts the service: the facility draws more than the training job's GPUs alone
+assert c["power"]["gpu_peak_w"] == c["power"]["gpu_mean_w"], "a service draws its mean steadily"
+assert abs(c["power"]["gpu_mean_w"] - 16 * c["inference"]["gpu_mean_w"]) < 1e-6 * c["power"]["gpu_mean_w"]
+assert fs["power"]["it_mean_w"] > p["power"]["gpu_mean_w"] + c["power"]["gpu_mean_w"], fs["power"]
+PY
+check "the service shares the cluster run" $?
+"$strata" compare "$both" >"$tmp/cmp.txt" 2>/dev/null
+check "compare beside training" $?
+
 "$strata" validate --serve --dir "$src/scenarios/validation" >"$tmp/v.txt"
 check "validate --serve meets its goal" $?
 grep -q "trtllm-1.0: 40 cases" "$tmp/v.txt"

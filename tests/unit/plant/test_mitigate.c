@@ -46,7 +46,7 @@ static void run_with(double floor, double burn, double e_j, double p_w, st_plant
         ids[i] = i;
     static st_step_result r;
     r = step_of(0.6, 0.4);
-    st_plant_job j = {&r, ids, 16, 0, 1};
+    st_plant_job j = {&r, ids, 16, 0, 1, 0};
     st_err err = {0};
     ck_assert_int_eq(st_plant_run_window(&c, &j, 1, 1, 20.0, out, &err), 0);
 }

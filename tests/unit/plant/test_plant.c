@@ -161,7 +161,7 @@ START_TEST(test_rack_peak_is_its_nodes_at_the_power_limit_through_the_psu)
     for (int i = 0; i < 16; i++)
         ids[i] = i;
     st_step_result r = step_of(0.5, 0.5);
-    st_plant_job j = {&r, ids, 16, 0, 1};
+    st_plant_job j = {&r, ids, 16, 0, 1, 0};
     st_plant_result out;
     st_err err = {0};
     ck_assert_int_eq(st_plant_run(&c, &j, 1, 1, &out, &err), 0);
@@ -192,7 +192,7 @@ START_TEST(test_network_power_is_it_power_beside_the_racks)
     for (int i = 0; i < 16; i++)
         ids[i] = i;
     st_step_result r = step_of(0.5, 0.5);
-    st_plant_job j = {&r, ids, 16, 0, 1};
+    st_plant_job j = {&r, ids, 16, 0, 1, 0};
     st_plant_result bare, net;
     st_err err = {0};
     ck_assert_int_eq(st_plant_run(&c, &j, 1, 1, &bare, &err), 0);
@@ -226,7 +226,7 @@ START_TEST(test_losses_are_each_racks_i2r_summed)
     for (int i = 0; i < 24; i++)
         ids[i] = i;
     st_step_result r = step_of(0.5, 0.5);
-    st_plant_job j = {&r, ids, 24, 3, 1};
+    st_plant_job j = {&r, ids, 24, 3, 1, 0};
     st_plant_result out;
     st_err err = {0};
     ck_assert_int_eq(st_plant_run(&c, &j, 1, 1, &out, &err), 0);
@@ -256,7 +256,7 @@ START_TEST(test_same_seed_repeats_and_another_seed_moves_the_jobs_phases)
         b[i] = 8 + i;
     }
     st_step_result r = step_of(0.3, 0.2);
-    st_plant_job j[2] = {{&r, a, 8, 0, 1}, {&r, b, 8, 1, 1}};
+    st_plant_job j[2] = {{&r, a, 8, 0, 1, 0}, {&r, b, 8, 1, 1, 0}};
     st_plant_result x, y, z;
     st_err err = {0};
     ck_assert_int_eq(st_plant_run(&c, j, 2, 7, &x, &err), 0);
@@ -279,7 +279,7 @@ START_TEST(test_a_gpu_without_a_power_limit_is_refused)
     c.gpu = &g;
     int64_t ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     st_step_result r = step_of(0.5, 0.5);
-    st_plant_job j = {&r, ids, 8, 0, 1};
+    st_plant_job j = {&r, ids, 8, 0, 1, 0};
     st_plant_result out;
     st_err err = {0};
     ck_assert_int_ne(st_plant_run(&c, &j, 1, 1, &out, &err), 0);
