@@ -14,6 +14,8 @@
 #include "models/config/limits.h"
 #include "models/config/pools.h"
 #include "planner/size.h"
+#include "planner/size_serve.h"
+#include "report/report.h"
 #include "report/size_out.h"
 #include "scenarios/catalog.h"
 #include "sim/units.h"
@@ -411,20 +413,74 @@ static int parse_opts(int argc, char **argv, size_opts *o)
     int rc = st_cli_parse_args("size", argc, argv, opt_one, o, &o->file);
     if (rc)
         return rc;
-    if (!(o->deadline_s > 0))
-        return st_cli_usage_error("size", "expected --deadline DURATION (such as 90d)");
     return 0;
 }
 
-/* The training workload to size: --workload NAME, else the first. */
+/* The workload to size: --workload NAME (a training or an inference one), else the first
+ * training workload, else the first inference one. */
 static const st_workload_cfg *pick(const st_scn *s, const char *name)
 {
-    for (size_t i = 0; i < st_scn_workload_count(s); i++) {
-        const st_workload_cfg *w = st_scn_workload(s, i);
-        if (w->kind == ST_WL_TRAINING && (!name || strcmp(w->name, name) == 0))
-            return w;
-    }
+    for (int kind = ST_WL_TRAINING; kind <= ST_WL_INFERENCE; kind += 2)
+        for (size_t i = 0; i < st_scn_workload_count(s); i++) {
+            const st_workload_cfg *w = st_scn_workload(s, i);
+            if ((int)w->kind == kind && (!name || strcmp(w->name, name) == 0))
+                return w;
+        }
     return NULL;
+}
+
+/* A service's sizing: the GPU types of --gpu-types (the scenario's without), tp 1 up to the
+ * node, ranked by GPUs or (--goal cost, or a scenario that prices GPU-hours) cost. The options
+ * of a training search are refused rather than ignored. */
+static int size_service(const size_opts *o, const st_scn *s, const st_workload_cfg *w)
+{
+    if (o->deadline_s > 0 || o->budget_seen || o->n_oversub || o->n_transport || o->n_topology ||
+        o->n_storage_bw || o->n_delivery || o->existing || o->unit || o->confidence > 0)
+        return st_cli_usage_error("size",
+                                  "workload '%s' is a service: it is sized to its requests.rate "
+                                  "and slo, with --gpu-types, --goal and --top; --deadline, "
+                                  "--budget and the fabric, storage and delivery axes size a "
+                                  "training workload",
+                                  w->name);
+    if (o->format != ST_SIZE_TEXT && o->format != ST_SIZE_JSON)
+        return st_cli_usage_error("size", "a service's sizing is written as text or json");
+    const st_cost_cfg *cost = st_scn_cost(s);
+    const char *goal = o->goal ? o->goal : cost ? "cost" : "gpus";
+    if (strcmp(goal, "gpu-hours") == 0)
+        goal = "gpus";
+    st_serve_size z;
+    st_err err = {0};
+    int rc = st_size_serving(st_scn_cluster(s), w, o->gpu, o->n_gpu, cost,
+                             strcmp(goal, "cost") == 0, st_scn_seed(s), &z, &err);
+    if (rc) {
+        st_cli_print_err(&err);
+        st_serve_size_release(&z);
+        return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
+    }
+    if (z.n > (size_t)o->top)
+        z.n = (size_t)o->top;
+    /* as emit: text on stdout, the JSON to -o FILE (or on stdout with --format json) */
+    char why[512];
+    if (o->format == ST_SIZE_TEXT) {
+        char *text = st_size_serve_text(o->file, w, goal, &z);
+        if (fputs(text, stdout) == EOF || fflush(stdout))
+            rc = ST_EXIT_SIM;
+        free(text);
+    }
+    if (o->format == ST_SIZE_JSON || o->output) {
+        cJSON *t = st_size_serve_json(o->file, w, goal, &z);
+        char *doc = st_report_json_print(t); /* deletes t */
+        if (!o->output) {
+            if (fputs(doc, stdout) == EOF || fflush(stdout))
+                rc = ST_EXIT_SIM;
+        } else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
+            fprintf(stderr, "strata size: %s\n", why);
+            rc = ST_EXIT_SIM;
+        }
+        free(doc);
+    }
+    st_serve_size_release(&z);
+    return rc;
 }
 
 /* The hardware variants: every combination of the GPU types, oversubscriptions, transports,
@@ -632,8 +688,17 @@ int st_cmd_size(int argc, char **argv)
     const st_workload_cfg *w = pick(s, o.workload);
     if (!w) {
         st_scn_free(s);
-        return st_cli_usage_error("size", "%s has no training workload%s%s", o.file,
+        return st_cli_usage_error("size", "%s has no training or inference workload%s%s", o.file,
                                   o.workload ? " named " : "", o.workload ? o.workload : "");
+    }
+    if (w->kind == ST_WL_INFERENCE) {
+        rc = size_service(&o, s, w);
+        st_scn_free(s);
+        return rc;
+    }
+    if (!(o.deadline_s > 0)) {
+        st_scn_free(s);
+        return st_cli_usage_error("size", "expected --deadline DURATION (such as 90d)");
     }
     rc = size_workload(&o, s, w);
     st_scn_free(s);

@@ -3,9 +3,11 @@
 #ifndef ST_REPORT_SIZE_OUT_H
 #define ST_REPORT_SIZE_OUT_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "planner/size.h"
+#include "planner/size_serve.h"
 
 typedef enum st_size_format {
     ST_SIZE_TEXT,
@@ -35,5 +37,12 @@ typedef struct st_size_report {
 
 /* The report of r in format f, malloc'd. */
 char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_format f);
+
+/* A service's sizing (planner/size_serve.h, report/size_serve_out.c): the JSON document (its
+ * `serving` rows) and the ranked text table, the configurations that cannot serve it after. */
+cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char *goal,
+                          const st_serve_size *z);
+char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char *goal,
+                         const st_serve_size *z);
 
 #endif

@@ -2,6 +2,7 @@
 #include "models/plant/gpu_power.h"
 
 #include "models/plant/thermal.h"
+#include "sim/xalloc.h"
 
 /* The power of each activity, as shares of the board's power limit (tdp_w) and idle power
  * (idle_w, an nvidia-smi reading per part in scenarios/catalog.c). */
@@ -38,6 +39,8 @@ static void add_phase(st_plant_profile *p, double dur, double w)
 {
     if (!(dur > 0))
         return;
+    if (p->n >= ST_PLANT_MAX_PHASES)
+        ST_BUG("a step profile of more than %d phases", ST_PLANT_MAX_PHASES);
     p->dur_s[p->n] = dur;
     p->gpu_w[p->n] = w;
     p->n++;

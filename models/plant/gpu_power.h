@@ -28,7 +28,9 @@ const st_plant_power_preset *st_plant_power_preset_of(st_plant_activity a);
 /* GPU g's power, W, in activity a. */
 double st_plant_activity_w(const st_gpu_spec *g, st_plant_activity a);
 
-#define ST_PLANT_MAX_PHASES 7
+/* The phases st_plant_profile_clocked adds, at most: compute, TP and PP communication, bubble,
+ * straggler wait, exposed DP traffic, optimizer, noise and the calibrated overhead. */
+#define ST_PLANT_MAX_PHASES 8
 
 /* One GPU's power over one step: n phases in step order, each lasting dur_s at gpu_w; period_s
  * is their sum (the step time) and energy_j the integral, J. */

@@ -335,6 +335,7 @@ static void power_of(const service *s, const replica_out *a, st_serve_result *ou
     if (!(span > 0))
         return;
     st_step_result *c = &out->cycle;
+    *c = (st_step_result){0}; /* out may be a search's scratch: every other part is 0 */
     c->step_time_s = span / n;
     c->b.compute_s = (a->busy_s - a->comm_s) / n;
     c->b.tp_comm_s = a->comm_s / n;
@@ -404,7 +405,7 @@ static int meets(const st_inference_cfg *ic, const st_serve_result *r)
 static void search_slo(service *s, double offline_rps, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    st_serve_result r;
+    st_serve_result r = {0};
     double lo = offline_rps / (double)(1 << SLO_STEPS), hi = offline_rps;
     measure(s, hi, &r);
     if (meets(ic, &r)) {
@@ -465,7 +466,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
     if (out->has_slo) {
         out->slo_met = meets(ic, out);
-        st_serve_result off;
+        st_serve_result off = {0};
         double offline_rps = out->requests_per_s;
         if (ic->mode != ST_REQ_OFFLINE) {
             measure(&s, 0, &off);

@@ -94,6 +94,28 @@ check "the service shares the cluster run" $?
 "$strata" compare "$both" >"$tmp/cmp.txt" 2>/dev/null
 check "compare beside training" $?
 
+# Sizing a service: every GPU type and tp, the replicas its rate needs, each row's p99s within
+# the targets; a configuration that cannot hold a request listed with why; the training
+# search's options refused.
+"$strata" size "$ex" --gpu-types h100-sxm,b200 --top 20 --format json >"$tmp/sz.json"
+check "size a service" $?
+python3 - "$tmp/sz.json" <<'PY'
+import json, math, sys
+t = json.load(open(sys.argv[1]))
+rows = t["serving"]
+assert {r["gpu"] for r in rows} == {"h100-sxm", "b200"} and len(rows) == 8, rows
+fit = [r for r in rows if r["fits"]]
+assert fit and all(r["gpus"] == r["replicas"] * r["tp"] for r in fit)
+assert all(r["replicas"] == math.ceil(t["rate_per_s"] / r["rate_per_replica"]) for r in fit)
+assert all(r["ttft_p99_s"] <= t["ttft_p99_target_s"] and r["tpot_p99_s"] <= t["tpot_p99_target_s"] for r in fit)
+assert [r["gpus"] for r in fit] == sorted(r["gpus"] for r in fit), "ranked by GPUs"
+assert all(r["fits"] for r in rows[:len(fit)]) and all("why" in r for r in rows[len(fit):])
+PY
+check "the service's sizing rows" $?
+"$strata" size "$ex" --deadline 1d >/dev/null 2>&1
+[ $? = 2 ]
+check "size refuses --deadline on a service" $?
+
 "$strata" validate --serve --dir "$src/scenarios/validation" >"$tmp/v.txt"
 check "validate --serve meets its goal" $?
 grep -q "trtllm-1.0: 40 cases" "$tmp/v.txt"

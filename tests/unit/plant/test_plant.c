@@ -85,6 +85,24 @@ START_TEST(test_compute_draws_the_power_limit_and_communication_idle_power)
 }
 END_TEST
 
+/* Every part of a step at once (a calibrated overhead, noise, a speed spread, a pipeline, TP
+ * and DP traffic): all eight phases, none lost; flattened, the same energy in one phase. */
+START_TEST(test_a_step_of_every_part_keeps_all_eight_phases)
+{
+    st_step_result r = step_of(0.6, 0.4); /* compute and exposed DP traffic */
+    r.b.bubble_s = r.b.straggler_s = r.b.optimizer_s = 0.1;
+    r.b.noise_s = r.b.overhead_s = r.b.pp_comm_s = 0.1;
+    st_plant_profile p;
+    ck_assert_int_eq(st_plant_profile_of(&r, &gpu, &p), 0);
+    ck_assert_int_eq(p.n, ST_PLANT_MAX_PHASES);
+    ck_assert(REL(p.period_s, 1.0 + 0.6, 1e-12));
+    double e = p.energy_j;
+    st_plant_profile_flatten(&p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert(REL(p.energy_j, e, 1e-12) && p.peak_w == p.min_w && REL(p.gpu_w[0], e / 1.6, 1e-12));
+}
+END_TEST
+
 /* A waveform of one job of profile p on gpus GPUs at offset off over window w (dt 1 ms). */
 static double *wave(const st_plant_profile *p, double gpus, double off, double base, double w,
                     size_t *n, st_plant_wave_sums *sums)
@@ -296,6 +314,7 @@ Suite *plant_suite(void)
     tcase_add_test(tc, test_i2r_losses_and_breaker_headroom_match_hand_calculations);
     tcase_add_test(tc, test_208_volt_feed_loses_four_times_what_415_volt_loses);
     tcase_add_test(tc, test_compute_draws_the_power_limit_and_communication_idle_power);
+    tcase_add_test(tc, test_a_step_of_every_part_keeps_all_eight_phases);
     tcase_add_test(tc, test_waveform_integral_equals_the_phases_energy);
     tcase_add_test(tc, test_a_synchronised_job_swings_by_its_gpus_power_range_at_its_step_rate);
     tcase_add_test(tc, test_a_flat_load_has_no_swing_and_no_frequency);

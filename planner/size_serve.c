@@ -1,0 +1,148 @@
+/* Sizing a service (planner/size_serve.h): one replica per GPU type and tensor-parallel degree
+ * simulated at the rates the latency targets allow, then as many as the workload's rate needs. */
+#include "planner/size_serve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cost/cost.h"
+#include "models/serve/serve.h"
+#include "models/silicon/gpu.h"
+#include "sim/xalloc.h"
+
+/* Serve w2 on c2: 0 and *r, or the model's error. */
+static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
+                    st_serve_result *r, st_err *err)
+{
+    st_step_ctx *x = NULL;
+    int rc = st_step_ctx_new(c2, &x, err);
+    if (!rc)
+        rc = st_serve_run(x, w2, c2, seed, 0, r, err);
+    st_step_ctx_free(x);
+    return rc;
+}
+
+/* One replica of tp GPUs of type g: its rate within the targets (its offline capacity without
+ * them), then the workload's rate over the replicas it needs, for their latencies and power. */
+static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_gpu_spec *g,
+                    int64_t tp, uint64_t seed, st_serve_size_row *row, st_err *err)
+{
+    const st_inference_cfg *ic = &w->inference;
+    st_cluster_cfg c2 = *c;
+    c2.gpu = g;
+    st_workload_cfg w2 = *w;
+    w2.gpus = tp;
+    w2.parallel.tp = tp;
+    w2.parallel.dp = 1;
+    *row = (st_serve_size_row){.gpu = g, .tp = tp};
+    st_serve_memory m;
+    st_serve_memory_of(&w2, g, &m);
+    if (m.blocks * ic->block_tokens < ic->input_tokens + ic->output_tokens) {
+        row->why = "its KV cache cannot hold one request";
+        return 0;
+    }
+    int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
+    if (!targets) /* no targets: what one replica completes with every request at once */
+        w2.inference.mode = ST_REQ_OFFLINE;
+    st_serve_result r;
+    int rc = serve_on(&c2, &w2, seed, &r, err);
+    if (rc)
+        return rc;
+    row->rate_per_replica = targets ? r.max_rate_under_slo : r.requests_per_s;
+    if (!(row->rate_per_replica > 0)) {
+        row->why = "no rate meets the latency targets";
+        return 0;
+    }
+    row->fits = 1;
+    row->replicas = (int64_t)ceil(ic->rate / row->rate_per_replica * (1 - 1e-12));
+    if (row->replicas < 1)
+        row->replicas = 1;
+    row->gpus = row->replicas * tp;
+    w2.inference.mode = ST_REQ_POISSON; /* the workload's stream over that many replicas */
+    w2.gpus = row->gpus;
+    w2.parallel.dp = row->replicas;
+    if ((rc = serve_on(&c2, &w2, seed, &r, err)))
+        return rc;
+    row->ttft_p99_s = r.ttft_s.p99;
+    row->tpot_p99_s = r.tpot_s.p99;
+    row->power_w = (double)row->gpus * r.gpu_mean_w;
+    return 0;
+}
+
+/* GPU-hour pricing of row's GPUs for an hour, where the scenario's delivery model has it. */
+static void price(const st_cost_cfg *cost, const st_workload_cfg *w, double rate,
+                  st_serve_size_row *row)
+{
+    if (!cost || cost->delivery == ST_DELIVERY_ON_PREM || !row->fits)
+        return;
+    st_cost_cfg typed;
+    st_cost_for_gpu(cost, row->gpu->name, &typed);
+    double tokens = rate * (double)w->inference.output_tokens * 3600;
+    st_cost_use u = {
+        .gpus = row->gpus, .cluster_gpus = row->gpus, .held_s = 3600, .tokens = tokens};
+    st_cost_result r = st_cost_job(&typed, &u);
+    row->priced = 1;
+    row->usd_per_hour = r.total_usd;
+    row->usd_per_million_tokens = r.per_token_usd * 1e6;
+}
+
+/* Fitting first, then by GPUs, power, type and tp: the GPU goal. */
+static int cmp_gpus(const void *pa, const void *pb)
+{
+    const st_serve_size_row *a = pa, *b = pb;
+    if (a->fits != b->fits)
+        return b->fits - a->fits;
+    if (a->gpus != b->gpus)
+        return a->gpus < b->gpus ? -1 : 1;
+    if (a->power_w != b->power_w)
+        return a->power_w < b->power_w ? -1 : 1;
+    int n = strcmp(a->gpu->name, b->gpu->name);
+    if (n)
+        return n;
+    return (a->tp > b->tp) - (a->tp < b->tp);
+}
+
+/* The cost goal: the priced rows' cost per hour first, the rest as cmp_gpus. */
+static int cmp_cost(const void *pa, const void *pb)
+{
+    const st_serve_size_row *a = pa, *b = pb;
+    if (a->fits == b->fits && a->priced && b->priced && a->usd_per_hour != b->usd_per_hour)
+        return a->usd_per_hour < b->usd_per_hour ? -1 : 1;
+    return cmp_gpus(pa, pb);
+}
+
+int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
+                    const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
+                    int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (w->inference.mode != ST_REQ_POISSON)
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "workload '%s': sizing a service needs the rate it must serve "
+                          "(requests: { rate: ... }); an offline batch has none",
+                          w->name);
+    out->rate = w->inference.rate;
+    size_t nt = n_types ? n_types : 1, cap = 0;
+    for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2)
+        cap += nt;
+    out->row = st_xcalloc(cap ? cap : 1, sizeof *out->row);
+    for (size_t t = 0; t < nt; t++) {
+        const st_gpu_spec *g = n_types ? types[t] : c->gpu;
+        for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {
+            st_serve_size_row *row = &out->row[out->n++];
+            int rc = size_row(c, w, g, tp, seed, row, err);
+            if (rc)
+                return rc;
+            price(cost, w, out->rate, row);
+        }
+    }
+    qsort(out->row, out->n, sizeof *out->row, cost_goal ? cmp_cost : cmp_gpus);
+    return 0;
+}
+
+void st_serve_size_release(st_serve_size *s)
+{
+    free(s->row);
+    memset(s, 0, sizeof *s);
+}

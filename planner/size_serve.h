@@ -1,0 +1,43 @@
+/* Sizing a service (`strata size` on a kind: inference workload): for each GPU type and tensor-
+ * parallel degree that holds the model, the highest rate one replica serves within the
+ * workload's latency targets (models/serve/serve.h; without targets its offline capacity), the
+ * replicas the workload's request rate then needs, their GPUs, power and, where the scenario
+ * prices GPU-hours, cost; ranked by GPUs (or cost). docs/guide/sizing.md, "Sizing a service". */
+#ifndef ST_PLANNER_SIZE_SERVE_H
+#define ST_PLANNER_SIZE_SERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/config/config.h"
+#include "sim/err.h"
+
+/* One configuration: a replica of tp GPUs of type gpu, and how many the rate needs. */
+typedef struct st_serve_size_row {
+    const st_gpu_spec *gpu;
+    int64_t tp, replicas, gpus;
+    int fits;                /* its KV cache holds a request, and some rate meets the targets */
+    const char *why;         /* when it does not: what fails (static text) */
+    double rate_per_replica; /* requests per second one replica serves within the targets */
+    double ttft_p99_s, tpot_p99_s; /* at the workload's rate over `replicas` replicas */
+    double power_w;                /* the GPUs' mean board power there, all of them */
+    int priced;                    /* the scenario prices its GPU-hours */
+    double usd_per_hour, usd_per_million_tokens;
+} st_serve_size_row;
+
+typedef struct st_serve_size {
+    double rate;            /* the workload's requests per second */
+    st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp */
+    size_t n;
+} st_serve_size;
+
+/* Size workload w (kind: inference with a Poisson rate) on cluster c's node for each GPU type of
+ * types[0..n_types) (NULL or none: c's), tensor parallel 1, 2, 4 ... up to the node's GPUs;
+ * by cost (cost_goal, where cost prices GPU-hours) or by GPUs. Returns 0, or ST_EINVAL located
+ * at the workload (no rate to size for). Free with st_serve_size_release. */
+int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
+                    const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
+                    int cost_goal, uint64_t seed, st_serve_size *out, st_err *err);
+void st_serve_size_release(st_serve_size *s);
+
+#endif

@@ -1,0 +1,83 @@
+/* `strata size` on a kind: inference workload (planner/size_serve.h): the ranked table in text,
+ * or its JSON (the size document's `serving` rows, docs/guide/scenario-reference.md). */
+#include <stdio.h>
+
+#include "models/silicon/gpu.h"
+#include "report/report.h"
+#include "report/size_out.h"
+
+cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char *goal,
+                          const st_serve_size *z)
+{
+    const st_inference_cfg *ic = &w->inference;
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "file", file);
+    cJSON_AddStringToObject(t, "workload", w->name);
+    cJSON_AddStringToObject(t, "goal", goal);
+    cJSON_AddNumberToObject(t, "rate_per_s", z->rate);
+    if (ic->slo_ttft_s > 0)
+        cJSON_AddNumberToObject(t, "ttft_p99_target_s", ic->slo_ttft_s);
+    if (ic->slo_tpot_s > 0)
+        cJSON_AddNumberToObject(t, "tpot_p99_target_s", ic->slo_tpot_s);
+    cJSON *rows = cJSON_AddArrayToObject(t, "serving");
+    for (size_t i = 0; i < z->n; i++) {
+        const st_serve_size_row *r = &z->row[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "gpu", r->gpu->name);
+        cJSON_AddNumberToObject(o, "tp", (double)r->tp);
+        cJSON_AddBoolToObject(o, "fits", r->fits);
+        if (!r->fits) {
+            cJSON_AddStringToObject(o, "why", r->why);
+        } else {
+            cJSON_AddNumberToObject(o, "replicas", (double)r->replicas);
+            cJSON_AddNumberToObject(o, "gpus", (double)r->gpus);
+            cJSON_AddNumberToObject(o, "rate_per_replica", r->rate_per_replica);
+            cJSON_AddNumberToObject(o, "ttft_p99_s", r->ttft_p99_s);
+            cJSON_AddNumberToObject(o, "tpot_p99_s", r->tpot_p99_s);
+            cJSON_AddNumberToObject(o, "power_w", r->power_w);
+            if (r->priced) {
+                cJSON_AddNumberToObject(o, "usd_per_hour", r->usd_per_hour);
+                cJSON_AddNumberToObject(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+            }
+        }
+        cJSON_AddItemToArray(rows, o);
+    }
+    return t;
+}
+
+char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char *goal,
+                         const st_serve_size *z)
+{
+    const st_inference_cfg *ic = &w->inference;
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    fprintf(out, "strata size: %s, workload %s: %.4g requests/s of %lld tokens in, %lld out", file,
+            w->name, z->rate, (long long)ic->input_tokens, (long long)ic->output_tokens);
+    if (ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0)
+        fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",
+                ic->slo_ttft_s, ic->slo_tpot_s);
+    fprintf(out, "; ranked by %s\n\n", goal);
+    fprintf(out, "%-4s %-10s %3s %8s %6s %12s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
+            "replicas", "gpus", "rate/replica", "p99 ttft", "p99 tpot", "power kW", "USD/h",
+            "USD/Mtok");
+    size_t k = 0;
+    for (size_t i = 0; i < z->n; i++) {
+        const st_serve_size_row *r = &z->row[i];
+        if (!r->fits)
+            continue;
+        char usd[16] = "-", mt[16] = "-";
+        if (r->priced) {
+            snprintf(usd, sizeof usd, "%.4g", r->usd_per_hour);
+            snprintf(mt, sizeof mt, "%.4g", r->usd_per_million_tokens);
+        }
+        fprintf(out, "%-4zu %-10s %3lld %8lld %6lld %10.4g/s %9.4gs %9.4gs %10.4g %10s %10s\n", ++k,
+                r->gpu->name, (long long)r->tp, (long long)r->replicas, (long long)r->gpus,
+                r->rate_per_replica, r->ttft_p99_s, r->tpot_p99_s, r->power_w / 1e3, usd, mt);
+    }
+    for (size_t i = 0; i < z->n; i++)
+        if (!z->row[i].fits)
+            fprintf(out, "%s%s tp %lld: %s\n", i == k ? "\nnot possible:\n  " : "  ",
+                    z->row[i].gpu->name, (long long)z->row[i].tp, z->row[i].why);
+    return st_report_close(out, &buf);
+}
