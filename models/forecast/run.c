@@ -671,7 +671,7 @@ static int forecast_lives(const st_run_spec *sp, st_run *out, const pool_steps *
         st_topo_free(t);
         return rc;
     }
-    size_t *workload = st_xcalloc(n, sizeof *workload);
+    size_t *workload = st_xcalloc(n + nt, sizeof *workload); /* training, trace, services */
     size_t n_tenants = 0;
     const char **tenants = tenant_names(sp, &n_tenants);
     st_cluster_job *jobs =

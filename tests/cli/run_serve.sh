@@ -94,6 +94,24 @@ check "the service shares the cluster run" $?
 "$strata" compare "$both" >"$tmp/cmp.txt" 2>/dev/null
 check "compare beside training" $?
 
+# Beside a trace's tens of thousands of jobs: the service's cluster job comes after them all.
+(sed "s|file: ../traces|file: $src/scenarios/traces|" "$src/scenarios/examples/philly-512gpu.yaml"
+ printf '%s\n' 'workloads:' '  - name: chat' '    kind: inference' '    model: llama3-8b' \
+     '    precision: fp8' '    gpus: 8' '    parallel: { tp: 2 }' \
+     '    requests: { rate: 20/s, count: 2000, input_tokens: 500, output_tokens: 100 }' \
+     '    submit: 1 d') >"$tmp/trace.yaml"
+"$strata" run --format json "$tmp/trace.yaml" >"$tmp/trace.json" &&
+    "$strata" run --format json "$src/scenarios/examples/philly-512gpu.yaml" >"$tmp/philly.json"
+check "run a service beside a trace" $?
+python3 - "$tmp/trace.json" "$tmp/philly.json" <<'PY'
+import json, sys
+t, alone = (json.load(open(p)) for p in sys.argv[1:])
+c = next(j for j in t["jobs"] if j["name"] == "chat")
+assert c["start_s"] >= 86400, c
+assert t["scheduler"]["jobs"] == alone["scheduler"]["jobs"] + 1, (t["scheduler"], alone["scheduler"])
+PY
+check "a service beside a trace is one more job of its run" $?
+
 # Sizing a service: every GPU type and tp, the replicas its rate needs, each row's p99s within
 # the targets; a configuration that cannot hold a request listed with why; the training
 # search's options refused.
