@@ -416,6 +416,21 @@ static int parse_opts(int argc, char **argv, size_opts *o)
     return 0;
 }
 
+/* `screen` on stdout (when not NULL), and `doc` to -o FILE, atomically, when o names one; a
+ * write that fails says so and gives exit status 1. */
+static int put(const size_opts *o, const char *screen, const char *doc)
+{
+    int rc = ST_EXIT_OK;
+    char why[512];
+    if (screen && (fputs(screen, stdout) == EOF || fflush(stdout)))
+        rc = ST_EXIT_SIM;
+    if (o->output && doc && st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
+        fprintf(stderr, "strata size: %s\n", why);
+        rc = ST_EXIT_SIM;
+    }
+    return rc;
+}
+
 /* The workload to size: --workload NAME (a training or an inference one), else the first
  * training workload, else the first inference one. */
 static const st_workload_cfg *pick(const st_scn *s, const char *name)
@@ -459,26 +474,14 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
     }
     if (z.n > (size_t)o->top)
         z.n = (size_t)o->top;
-    /* as emit: text on stdout, the JSON to -o FILE (or on stdout with --format json) */
-    char why[512];
-    if (o->format == ST_SIZE_TEXT) {
-        char *text = st_size_serve_text(o->file, w, goal, &z);
-        if (fputs(text, stdout) == EOF || fflush(stdout))
-            rc = ST_EXIT_SIM;
-        free(text);
-    }
-    if (o->format == ST_SIZE_JSON || o->output) {
-        cJSON *t = st_size_serve_json(o->file, w, goal, &z);
-        char *doc = st_report_json_print(t); /* deletes t */
-        if (!o->output) {
-            if (fputs(doc, stdout) == EOF || fflush(stdout))
-                rc = ST_EXIT_SIM;
-        } else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
-            fprintf(stderr, "strata size: %s\n", why);
-            rc = ST_EXIT_SIM;
-        }
-        free(doc);
-    }
+    /* as emit: text on stdout, the JSON on stdout with --format json, to -o FILE with either */
+    char *text = o->format == ST_SIZE_TEXT ? st_size_serve_text(o->file, w, goal, &z) : NULL;
+    char *doc = o->format == ST_SIZE_JSON || o->output
+                    ? st_report_json_print(st_size_serve_json(o->file, w, goal, &z))
+                    : NULL;
+    rc = put(o, o->format == ST_SIZE_TEXT ? text : o->output ? NULL : doc, doc);
+    free(text);
+    free(doc);
     st_serve_size_release(&z);
     return rc;
 }
@@ -525,23 +528,12 @@ static st_size_variant *variants_of(const size_opts *o, size_t *n)
  * goes to stdout, as `strata run` does. */
 static int emit(const size_opts *o, const st_size_report *rp, const st_size_result *r)
 {
-    int rc = ST_EXIT_OK;
-    char why[512];
-    if (o->format == ST_SIZE_TEXT && o->output) {
-        char *text = st_size_render(rp, r, ST_SIZE_TEXT);
-        if (fputs(text, stdout) == EOF || fflush(stdout))
-            rc = ST_EXIT_SIM;
-        free(text);
-    }
+    char *text =
+        o->format == ST_SIZE_TEXT && o->output ? st_size_render(rp, r, ST_SIZE_TEXT) : NULL;
     st_size_format f = o->format == ST_SIZE_TEXT && o->output ? ST_SIZE_JSON : o->format;
     char *doc = st_size_render(rp, r, f);
-    if (!o->output) {
-        if (fputs(doc, stdout) == EOF || fflush(stdout))
-            rc = ST_EXIT_SIM;
-    } else if (st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
-        fprintf(stderr, "strata size: %s\n", why);
-        rc = ST_EXIT_SIM;
-    }
+    int rc = put(o, o->output ? text : doc, doc);
+    free(text);
     free(doc);
     return rc;
 }

@@ -135,19 +135,26 @@ static void print_step_set(const st_valid_set *t, int md)
                t->no_fit, t->no_fit == 1 ? "" : "s");
 }
 
-static int run_step(const char *dir, int md)
+/* A folder's cases through the harness make() opens, under the Markdown heading `title`: the
+ * rows, then each set against its goal. */
+static int run_cases(const char *dir, int md,
+                     int (*make)(const char *, st_valid_harness **, st_err *), const char *title,
+                     const char *what)
 {
     st_valid_harness *h = NULL;
     st_err err = {0};
-    if (st_valid_step_new(dir, &h, &err)) {
+    if (make(dir, &h, &err)) {
         fprintf(stderr, "strata validate: %s\n", err.msg);
         return -1;
     }
-    printf(md ? "\n## Step time: published training runs\n\n| case | set | metric | published | "
-                "predicted | error | source |\n|---|---|---|---|---|---|---|\n"
-              : "\n%-36s %-16s %-14s %10s %10s %8s\n",
-           "case", "set", "metric", "published", "predicted", "error");
-    int rc = run_rows(h, "", "step validation cases", print_step_row, md);
+    if (md)
+        printf("\n## %s\n\n| case | set | metric | published | predicted | error | source |\n"
+               "|---|---|---|---|---|---|---|\n",
+               title);
+    else
+        printf("\n%-36s %-16s %-14s %10s %10s %8s\n", "case", "set", "metric", "published",
+               "predicted", "error");
+    int rc = run_rows(h, "", what, print_step_row, md);
     const st_valid_set *sets;
     for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
         print_step_set(&sets[i], md);
@@ -157,29 +164,18 @@ static int run_step(const char *dir, int md)
     return rc;
 }
 
-/* ---- serve: the case files of scenarios/validation/serve --------------------------------------
- */
+static int run_step(const char *dir, int md)
+{
+    return run_cases(dir, md, st_valid_step_new, "Step time: published training runs",
+                     "step validation cases");
+}
+
+/* ---- serve: the case files of scenarios/validation/serve ---------------------------------- */
 
 static int run_serve(const char *dir, int md)
 {
-    st_valid_harness *h = NULL;
-    st_err err = {0};
-    if (st_valid_serve_new(dir, &h, &err)) {
-        fprintf(stderr, "strata validate: %s\n", err.msg);
-        return -1;
-    }
-    printf(md ? "\n## Serving: published inference benchmarks\n\n| case | set | metric | "
-                "published | predicted | error | source |\n|---|---|---|---|---|---|---|\n"
-              : "\n%-36s %-16s %-14s %10s %10s %8s\n",
-           "case", "set", "metric", "published", "predicted", "error");
-    int rc = run_rows(h, "", "serving validation cases", print_step_row, md);
-    const st_valid_set *sets;
-    for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
-        print_step_set(&sets[i], md);
-        rc |= sets[i].missed;
-    }
-    st_valid_harness_free(h);
-    return rc;
+    return run_cases(dir, md, st_valid_serve_new, "Serving: published inference benchmarks",
+                     "serving validation cases");
 }
 
 /* ---- residuals: the step cases' rows for the error band's table ------------------------------ */

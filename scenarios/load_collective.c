@@ -97,11 +97,7 @@ int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                                                 "batching",
                                                 NULL};
     int bad = 0;
-    for (int i = 0; training_only[i]; i++)
-        if (st_ynode_get(n, training_only[i]))
-            bad = st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
-                             "workload '%s': '%s' does not apply to kind: collective", w->name,
-                             training_only[i]);
+    bad = st__refuse_keys(ld, n, w, training_only);
     const st_ynode *coll = st_ynode_get(n, "collective"), *gpus = st_ynode_get(n, "gpus");
     if (!coll)
         bad = st_rd_fail(&ld->rd, n, ST_EINVAL,
@@ -153,4 +149,15 @@ int st__check_collective_room(st_ld *ld, const st_ynode *n, const char *clean)
                               w->name, (long long)used, (long long)(c->nodes * c->gpus_per_node));
     }
     return 0;
+}
+
+int st__refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w, const char *const *keys)
+{
+    int bad = 0;
+    for (int i = 0; keys[i]; i++)
+        if (st_ynode_get(n, keys[i]))
+            bad = st_rd_fail(&ld->rd, st_ynode_get(n, keys[i]), ST_EINVAL,
+                             "workload '%s': '%s' does not apply to kind: %s", w->name, keys[i],
+                             st_workload_kind_names[w->kind]);
+    return bad;
 }

@@ -123,12 +123,7 @@ static const char *const plan_keys[] = {"tp", "pp", "dp", NULL};
 
 static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
-    int bad = 0;
-    for (int i = 0; training_only[i]; i++)
-        if (st_ynode_get(n, training_only[i]))
-            bad = st_rd_fail(&ld->rd, st_ynode_get(n, training_only[i]), ST_EINVAL,
-                             "workload '%s': '%s' does not apply to kind: inference", w->name,
-                             training_only[i]);
+    int bad = st__refuse_keys(ld, n, w, training_only);
     const st_ynode *par = st_ynode_get(n, "parallel");
     for (size_t k = 0; par && par->kind == ST_YN_MAP && k < par->n; k++) {
         const char *key = par->keys[k]->text;

@@ -129,6 +129,10 @@ int st__fn_collective(st_rd *rd, const st_ynode *n, void *base);
 int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                           const st_field *workload_fields);
 int st__check_collective_room(st_ld *ld, const st_ynode *n, const char *clean);
+/* Each of keys[] (NULL-ended) that workload mapping n states, refused as not applying to w's
+ * kind (load_collective.c); non-zero when one was. */
+int st__refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w,
+                    const char *const *keys);
 
 /* Kind: inference workloads (load_inference.c): the field readers of `requests`, `slo` and
  * `batching`, and the checks of workload n once read (no training keys, a model and plan the
