@@ -38,7 +38,8 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     *row = (st_serve_size_row){.gpu = g, .tp = tp};
     st_serve_memory m;
     st_serve_memory_of(&w2, g, &m);
-    if (m.blocks * ic->block_tokens < ic->input_tokens + ic->output_tokens) {
+    if (m.blocks * ic->block_tokens < st_req_len_hi(ic->input_tokens, ic->input_range) +
+                                          st_req_len_hi(ic->output_tokens, ic->output_range)) {
         row->why = "its KV cache cannot hold one request";
         return 0;
     }
@@ -78,7 +79,7 @@ static void price(const st_cost_cfg *cost, const st_workload_cfg *w, double rate
         return;
     st_cost_cfg typed;
     st_cost_for_gpu(cost, row->gpu->name, &typed);
-    double tokens = rate * (double)w->inference.output_tokens * 3600;
+    double tokens = rate * (double)w->inference.output_tokens * 3600; /* the mean length */
     st_cost_use u = {
         .gpus = row->gpus, .cluster_gpus = row->gpus, .held_s = 3600, .tokens = tokens};
     st_cost_result r = st_cost_job(&typed, &u);

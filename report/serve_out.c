@@ -28,6 +28,10 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(rq, "count", (double)ic->count);
     cJSON_AddNumberToObject(rq, "input_tokens", (double)ic->input_tokens);
     cJSON_AddNumberToObject(rq, "output_tokens", (double)ic->output_tokens);
+    if (ic->input_range > 0) /* absent: every request the same length */
+        cJSON_AddNumberToObject(rq, "input_range_ratio", ic->input_range);
+    if (ic->output_range > 0)
+        cJSON_AddNumberToObject(rq, "output_range_ratio", ic->output_range);
     cJSON *b = cJSON_AddObjectToObject(j, "batching");
     cJSON_AddNumberToObject(b, "max_seqs", (double)ic->max_seqs);
     cJSON_AddNumberToObject(b, "max_batch_tokens", (double)ic->max_batch_tokens);
@@ -117,12 +121,19 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)w->parallel.tp, (long long)w->parallel.tp, st_precision_names[w->precision]);
     if (ic->mode == ST_REQ_POISSON)
-        fprintf(out, "  requests  %lld at %.4g per second (Poisson), %lld tokens in, %lld out\n",
-                (long long)ic->count, ic->rate, (long long)ic->input_tokens,
-                (long long)ic->output_tokens);
+        fprintf(out, "  requests  %lld at %.4g per second (Poisson)", (long long)ic->count,
+                ic->rate);
     else
-        fprintf(out, "  requests  %lld all at once (offline), %lld tokens in, %lld out\n",
-                (long long)ic->count, (long long)ic->input_tokens, (long long)ic->output_tokens);
+        fprintf(out, "  requests  %lld all at once (offline)", (long long)ic->count);
+    fprintf(out, ", %lld tokens in", (long long)ic->input_tokens);
+    if (ic->input_range > 0)
+        fprintf(out, " (%lld-%lld)", (long long)st_req_len_lo(ic->input_tokens, ic->input_range),
+                (long long)st_req_len_hi(ic->input_tokens, ic->input_range));
+    fprintf(out, ", %lld out", (long long)ic->output_tokens);
+    if (ic->output_range > 0)
+        fprintf(out, " (%lld-%lld)", (long long)st_req_len_lo(ic->output_tokens, ic->output_range),
+                (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
+    fputc('\n', out);
     fprintf(out, "  serving   %.4g output tokens/s, %.4g requests/s, over %.4g s\n",
             r->tokens_per_s, r->requests_per_s, r->span_s);
     pct_text(out, "ttft", &r->ttft_s);

@@ -35,12 +35,54 @@ static int fn_rate(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
+/* A length: a whole number of tokens, or a mapping {mean, range_ratio} of lengths uniform in
+ * [mean (1 - r), mean (1 + r)] (vLLM's random dataset); r below 1. */
+typedef struct len_cfg {
+    int64_t mean;
+    double range;
+} len_cfg;
+
+static const st_field len_fields[] = {
+    ST_FINT(len_cfg, "mean", mean, ST_R_MIN1, .max = 1e7, .required = 1),
+    ST_FDIM(len_cfg, "range_ratio", range, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FEND,
+};
+
+static int read_len(st_rd *rd, const st_ynode *n, const char *key, int64_t *mean, double *range)
+{
+    if (n->kind != ST_YN_MAP)
+        return st_rd_int(rd, n, key, ST_R_MIN1, 1e7, mean);
+    len_cfg l = {0};
+    if (st_rd_map(rd, n, len_fields, &l, key))
+        return -1;
+    if (!(l.range < 1))
+        return st_rd_fail(rd, st_ynode_get(n, "range_ratio"), ST_EINVAL,
+                          "%s.range_ratio: expected below 1 (lengths from mean x (1 - r) to mean "
+                          "x (1 + r)), found %g",
+                          key, l.range);
+    *mean = l.mean;
+    *range = l.range;
+    return 0;
+}
+
+static int fn_input(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = base;
+    return read_len(rd, n, "requests.input_tokens", &ic->input_tokens, &ic->input_range);
+}
+
+static int fn_output(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = base;
+    return read_len(rd, n, "requests.output_tokens", &ic->output_tokens, &ic->output_range);
+}
+
 static const st_field request_fields[] = {
     ST_FENUM(st_inference_cfg, "mode", mode, st_req_mode_names),
     ST_FFN("rate", fn_rate),
     ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e12),
-    ST_FINT(st_inference_cfg, "input_tokens", input_tokens, ST_R_MIN1, .max = 1e7, .required = 1),
-    ST_FINT(st_inference_cfg, "output_tokens", output_tokens, ST_R_MIN1, .max = 1e7, .required = 1),
+    ST_FFN("input_tokens", fn_input, .required = 1),
+    ST_FFN("output_tokens", fn_output, .required = 1),
     ST_FEND,
 };
 
@@ -224,7 +266,8 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
 {
     const st_inference_cfg *ic = &w->inference;
     double per = ceil((double)ic->count / (double)w->parallel.dp);
-    double work = per * (double)(ic->input_tokens + ic->output_tokens);
+    double work = per * (double)(st_req_len_hi(ic->input_tokens, ic->input_range) +
+                                 st_req_len_hi(ic->output_tokens, ic->output_range));
     if (work <= MAX_REPLICA_TOKENS && per <= MAX_REPLICA_REQUESTS)
         return 0;
     return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_EINVAL,
@@ -257,12 +300,13 @@ static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         ic->gpu_memory_share = pre->gpu_memory_share;
     if (!b || !st_ynode_get(b, "block_size"))
         ic->block_tokens = pre->block_tokens;
-    int64_t whole = ic->input_tokens + ic->output_tokens;
+    int64_t whole = st_req_len_hi(ic->input_tokens, ic->input_range) +
+                    st_req_len_hi(ic->output_tokens, ic->output_range); /* the longest request */
     if (!ic->chunked_prefill && ic->max_batch_tokens < whole)
         return st_rd_fail(&ld->rd, st__key_or(b, "max_batch_tokens"), ST_EINVAL,
                           "workload '%s': without chunked prefill an iteration must hold a whole "
-                          "request: max_batch_tokens %lld is less than input + output tokens "
-                          "%lld",
+                          "request: max_batch_tokens %lld is less than the longest request's "
+                          "input + output tokens %lld",
                           w->name, (long long)ic->max_batch_tokens, (long long)whole);
     return 0;
 }

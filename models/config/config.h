@@ -406,14 +406,17 @@ extern const char *const st_admission_names[];
 
 /* kind: inference, a model served by dp identical replicas of tp x pp GPUs each
  * (models/serve/serve.h, docs/models/inference.md): its request stream, its latency targets and
- * the serving engine's batching limits. Lengths are fixed per request (vLLM's random dataset at
- * range ratio 0, TensorRT-LLM's fixed ISL/OSL). */
+ * the serving engine's batching limits. Lengths are a mean and a range ratio (vLLM's random
+ * dataset; ratio 0, every request the mean, is TensorRT-LLM's fixed ISL/OSL). */
 typedef struct st_inference_cfg {
     st_req_mode mode;
-    double rate;              /* poisson: requests per second over all replicas */
-    int64_t count;            /* requests sent */
-    int64_t input_tokens;     /* prompt tokens of each request */
-    int64_t output_tokens;    /* tokens each request generates */
+    double rate;           /* poisson: requests per second over all replicas */
+    int64_t count;         /* requests sent */
+    int64_t input_tokens;  /* prompt tokens of each request (their mean with a range) */
+    int64_t output_tokens; /* tokens each request generates (likewise) */
+    double input_range;    /* lengths uniform in [L(1 - r), L(1 + r)], vLLM's random
+                              dataset's --random-range-ratio r; 0: every request L */
+    double output_range;
     double slo_ttft_s;        /* the p99 time to first token it must meet; 0: none */
     double slo_tpot_s;        /* the p99 time per output token after the first; 0: none */
     int64_t max_seqs;         /* requests an iteration holds at most (max_num_seqs) */
@@ -446,6 +449,20 @@ typedef struct st_inference_preset {
     int64_t block_tokens;
 } st_inference_preset;
 extern const st_inference_preset st_inference_preset_default;
+
+/* The shortest and longest lengths of a stream of mean `mean` and range ratio r, as vLLM's
+ * random dataset draws them (vllm/benchmarks/datasets.py, RandomDataset: randint of
+ * int(L (1 - r)) .. int(L (1 + r))), at least 1 token. */
+static inline int64_t st_req_len_lo(int64_t mean, double r)
+{
+    int64_t lo = (int64_t)((double)mean * (1 - r));
+    return lo < 1 ? 1 : lo;
+}
+static inline int64_t st_req_len_hi(int64_t mean, double r)
+{
+    int64_t hi = (int64_t)((double)mean * (1 + r));
+    return hi < 1 ? 1 : hi;
+}
 
 /* How the attention core runs: one fused FlashAttention kernel (Dao et al. 2022), or as
  * Megatron-LM did before it, batched GEMMs around a materialised s x s score matrix with fused

@@ -16,6 +16,7 @@
 
 typedef struct req {
     double arrival_s, first_s, done_s;
+    int64_t in, out;   /* its prompt and output tokens */
     int64_t computed;  /* tokens whose K and V are in the cache */
     int64_t generated; /* output tokens produced */
     int64_t blocks;    /* KV-cache blocks held */
@@ -37,9 +38,10 @@ typedef struct engine {
     double busy_s, comm_s;
 } engine;
 
-static int64_t target(const engine *e, const req *q)
+/* The tokens q's cache must hold before it produces its next one. */
+static int64_t target(const req *q)
 {
-    return e->ic->input_tokens + q->generated;
+    return q->in + q->generated;
 }
 
 static int64_t blocks_for(const engine *e, int64_t tokens)
@@ -83,8 +85,7 @@ static void preempt_last(engine *e)
  * reserve, the blocks of its whole prompt and output, taken at its admission); 0 if not. */
 static int take(engine *e, req *q, int64_t n)
 {
-    int64_t upto = e->ic->admission == ST_ADMIT_RESERVE ? e->ic->input_tokens + e->ic->output_tokens
-                                                        : q->computed + n;
+    int64_t upto = e->ic->admission == ST_ADMIT_RESERVE ? q->in + q->out : q->computed + n;
     int64_t need = blocks_for(e, upto) - q->blocks;
     if (need < 0)
         need = 0;
@@ -106,7 +107,7 @@ static void schedule(engine *e)
     int preempted = 0;
     for (int64_t i = 0; i < e->run_n && budget > 0; i++) {
         req *q = &e->r[e->run[i]];
-        int64_t want = target(e, q) - q->computed, n = want < budget ? want : budget;
+        int64_t want = target(q) - q->computed, n = want < budget ? want : budget;
         while (!take(e, q, n) && e->run_n > i) {
             preempt_last(e);
             preempted = 1;
@@ -117,7 +118,7 @@ static void schedule(engine *e)
     }
     while (!preempted && e->wait_n > 0 && e->run_n < ic->max_seqs && budget > 0) {
         req *q = &e->r[e->wait[e->wait_head]];
-        int64_t want = target(e, q) - q->computed;
+        int64_t want = target(q) - q->computed;
         int64_t n = ic->chunked_prefill && want > budget ? budget : want;
         if (n > budget || !take(e, q, n))
             break;
@@ -136,8 +137,8 @@ static st__serve_batch batch_of(const engine *e)
         if (q->sched <= 0)
             continue;
         b.tokens += q->sched;
-        b.sampled += q->computed + q->sched == target(e, q);
-        if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(e, q)) {
+        b.sampled += q->computed + q->sched == target(q);
+        if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(q)) {
             b.decodes++;
             b.decode_keys += (double)(q->computed + 1);
         } else {
@@ -156,11 +157,11 @@ static void finish_iteration(engine *e)
         int64_t id = e->run[i];
         req *q = &e->r[id];
         q->computed += q->sched;
-        int produced = q->sched > 0 && q->computed == target(e, q);
+        int produced = q->sched > 0 && q->computed == target(q);
         q->sched = 0;
         if (produced && ++q->generated == 1)
             q->first_s = e->now;
-        if (q->generated >= e->ic->output_tokens) {
+        if (q->generated >= q->out) {
             q->done_s = e->now;
             e->free_blocks += q->blocks;
             q->blocks = 0;
@@ -206,6 +207,7 @@ typedef struct replica_out {
     double *ttft, *tpot; /* per request, tpot only of those with more than one token */
     int64_t n_tpot;
     double span_s, first_s, busy_s, comm_s;
+    double tokens; /* output tokens of its requests */
     int64_t iterations, preemptions, batch_sum;
 } replica_out;
 
@@ -215,16 +217,18 @@ static void replica_release(replica_out *o)
     free(o->tpot);
 }
 
-/* Serve n requests arriving at arrival[0..n) (ascending) on one replica. */
+/* Serve n requests arriving at arrival[0..n) (ascending), request i of len_in[i] and len_out[i]
+ * tokens, on one replica. */
 static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t blocks,
-                          const double *arrival, int64_t n, replica_out *o)
+                          const double *arrival, const int64_t *len_in, const int64_t *len_out,
+                          int64_t n, replica_out *o)
 {
     engine e = {.ic = ic, .cost = cost, .n = n, .free_blocks = blocks};
     e.r = st_xcalloc((size_t)n, sizeof *e.r);
     e.wait = st_xmalloc((size_t)n * sizeof *e.wait);
     e.run = st_xmalloc((size_t)n * sizeof *e.run);
     for (int64_t i = 0; i < n; i++)
-        e.r[i].arrival_s = arrival[i];
+        e.r[i] = (req){.arrival_s = arrival[i], .in = len_in[i], .out = len_out[i]};
     run_engine(&e);
     memset(o, 0, sizeof *o);
     o->n = n;
@@ -234,8 +238,9 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     for (int64_t i = 0; i < n; i++) {
         const req *q = &e.r[i];
         o->ttft[i] = q->first_s - q->arrival_s;
-        if (ic->output_tokens > 1)
-            o->tpot[o->n_tpot++] = (q->done_s - q->first_s) / (double)(ic->output_tokens - 1);
+        if (q->out > 1)
+            o->tpot[o->n_tpot++] = (q->done_s - q->first_s) / (double)(q->out - 1);
+        o->tokens += (double)q->out;
         last = q->done_s > last ? q->done_s : last;
     }
     o->first_s = n > 0 ? arrival[0] : 0;
@@ -319,8 +324,9 @@ typedef struct service {
     const st_cluster_cfg *c;
     st__serve_cost cost;
     st_serve_memory mem;
-    int64_t dp, per_replica; /* requests of the busiest replica: ceil(count / dp) */
-    double *gaps;            /* per_replica unit exponential draws */
+    int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
+    double *gaps;              /* per_replica unit exponential draws */
+    int64_t *len_in, *len_out; /* per_replica requests' lengths, drawn once (fixed: the mean) */
 } service;
 
 /* Replica a's mean iteration as a step of the plant (models/plant/gpu_power.h), and one GPU's
@@ -348,8 +354,7 @@ static void power_of(const service *s, const replica_out *a, st_serve_result *ou
     double gpn = (double)(s->c->gpus_per_node > 0 ? s->c->gpus_per_node : 1);
     double wall = (tp * out->gpu_mean_w + tp / gpn * s->c->node.base_power_w) * span /
                   st_plant_preset_get()->psu_efficiency;
-    double tokens = (double)a->n * (double)s->w->inference.output_tokens;
-    out->energy_per_token_j = tokens > 0 ? wall / tokens : 0;
+    out->energy_per_token_j = a->tokens > 0 ? wall / a->tokens : 0;
 }
 
 /* The service's figures for its count of requests, all at once (rate 0) or as a Poisson stream
@@ -367,18 +372,19 @@ static void measure(service *s, double rate, st_serve_result *out)
     for (int64_t i = 0; rate > 0 && i < nA; i++)
         arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
     replica_out a, b = {0};
-    serve_replica(&s->cost, ic, s->mem.blocks, arr, nA, &a);
+    serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nA, &a);
     int two = rate <= 0 && kA < dp && nB > 0;
     if (two)
-        serve_replica(&s->cost, ic, s->mem.blocks, arr, nB, &b);
+        serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nB, &b);
     int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
     out->ttft_s = pct_of(a.ttft, a.n, reps_a, b.ttft, b.n, reps_b);
     out->tpot_s = pct_of(a.tpot, a.n_tpot, reps_a, b.tpot, b.n_tpot, reps_b);
-    double span = a.span_s > b.span_s ? a.span_s : b.span_s, tokens = (double)ic->output_tokens;
+    double span = a.span_s > b.span_s ? a.span_s : b.span_s;
+    double tokens = (double)reps_a * a.tokens + (double)reps_b * b.tokens;
     out->requests = rate > 0 ? dp * nA : N;
     out->span_s = span;
     out->requests_per_s = span > 0 ? (double)out->requests / span : 0;
-    out->tokens_per_s = out->requests_per_s * tokens;
+    out->tokens_per_s = span > 0 ? tokens / span : 0;
     out->iterations = a.iterations;
     out->preemptions = a.preemptions;
     out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
@@ -387,6 +393,33 @@ static void measure(service *s, double rate, st_serve_result *out)
     free(arr);
     replica_release(&a);
     replica_release(&b);
+}
+
+/* Each request's lengths, uniform between the stream's shortest and longest (vLLM's random
+ * dataset), from their own stream (kind "inference", the workload, purpose "lengths"), so the
+ * arrivals' draws do not move with them; a fixed length draws nothing. */
+static void draw_lengths(service *s, uint64_t seed, uint64_t id)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    size_t n = (size_t)s->per_replica;
+    s->len_in = st_xmalloc(n * sizeof *s->len_in);
+    s->len_out = st_xmalloc(n * sizeof *s->len_out);
+    int64_t lo_i = st_req_len_lo(ic->input_tokens, ic->input_range),
+            hi_i = st_req_len_hi(ic->input_tokens, ic->input_range);
+    int64_t lo_o = st_req_len_lo(ic->output_tokens, ic->output_range),
+            hi_o = st_req_len_hi(ic->output_tokens, ic->output_range);
+    st_rng *r = ic->input_range > 0 || ic->output_range > 0
+                    ? st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("lengths"))
+                    : NULL;
+    for (size_t i = 0; i < n; i++) {
+        s->len_in[i] = ic->input_range > 0
+                           ? lo_i + (int64_t)st_rng_uniform_int(r, (uint32_t)(hi_i - lo_i + 1))
+                           : ic->input_tokens;
+        s->len_out[i] = ic->output_range > 0
+                            ? lo_o + (int64_t)st_rng_uniform_int(r, (uint32_t)(hi_o - lo_o + 1))
+                            : ic->output_tokens;
+    }
+    st_rng_free(r);
 }
 
 static int meets(const st_inference_cfg *ic, const st_serve_result *r)
@@ -440,17 +473,18 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     service s = {.w = w, .c = c, .dp = w->parallel.dp > 1 ? w->parallel.dp : 1};
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
-    int64_t need = (ic->input_tokens + ic->output_tokens + ic->block_tokens - 1) / ic->block_tokens;
+    int64_t in_hi = st_req_len_hi(ic->input_tokens, ic->input_range);
+    int64_t out_hi = st_req_len_hi(ic->output_tokens, ic->output_range);
+    int64_t need = (in_hi + out_hi + ic->block_tokens - 1) / ic->block_tokens;
     if (s.mem.blocks < need)
-        return st_err_set(err, ST_EINVAL, w->loc,
-                          "workload '%s': the KV cache holds %lld tokens per replica, but one "
-                          "request needs %lld (input %lld + output %lld): of each GPU's %.4g GB "
-                          "usable, weights take %.4g GB, activations %.4g GB and reserved %.4g GB",
-                          w->name, (long long)(s.mem.blocks * ic->block_tokens),
-                          (long long)(ic->input_tokens + ic->output_tokens),
-                          (long long)ic->input_tokens, (long long)ic->output_tokens,
-                          s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
-                          s.mem.reserved / 1e9);
+        return st_err_set(
+            err, ST_EINVAL, w->loc,
+            "workload '%s': the KV cache holds %lld tokens per replica, but its "
+            "longest request needs %lld (input %lld + output %lld): of each GPU's %.4g GB "
+            "usable, weights take %.4g GB, activations %.4g GB and reserved %.4g GB",
+            w->name, (long long)(s.mem.blocks * ic->block_tokens), (long long)(in_hi + out_hi),
+            (long long)in_hi, (long long)out_hi, s.mem.usable / 1e9, s.mem.weights / 1e9,
+            s.mem.activations / 1e9, s.mem.reserved / 1e9);
     st__serve_cost_init(&s.cost, w, gpu, x);
     s.per_replica = (ic->count + s.dp - 1) / s.dp;
     s.gaps = st_xmalloc((size_t)s.per_replica * sizeof *s.gaps);
@@ -458,6 +492,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     for (int64_t i = 0; i < s.per_replica; i++)
         s.gaps[i] = st_rng_exponential(rng, 1.0);
     st_rng_free(rng);
+    draw_lengths(&s, seed, id);
     double tp = (double)(w->parallel.tp > 1 ? w->parallel.tp : 1);
     measure(&s, ic->mode == ST_REQ_POISSON ? ic->rate : 0, out);
     out->mem = s.mem;
@@ -476,5 +511,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     }
     st__serve_cost_release(&s.cost);
     free(s.gaps);
+    free(s.len_in);
+    free(s.len_out);
     return 0;
 }

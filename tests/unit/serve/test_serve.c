@@ -202,6 +202,29 @@ START_TEST(test_replicas_split_the_stream)
 }
 END_TEST
 
+/* Lengths with a range: each request's drawn within it, the throughput every request's output
+ * over the span, their mean near the stated one, the same draws run to run. */
+START_TEST(test_lengths_with_a_range)
+{
+    st_scn *s = scenario("llama3-8b", 1, 1,
+                         "{ mode: offline, count: 2000, input_tokens: { mean: 800, range_ratio: "
+                         "0.5 }, output_tokens: { mean: 200, range_ratio: 0.25 } }",
+                         "{ admission: reserve }", NULL);
+    st_serve_result a, b;
+    st_err err = {0};
+    ck_assert_int_eq(serve(s, &a, &err), 0);
+    ck_assert_int_eq(serve(s, &b, &err), 0);
+    ck_assert(memcmp(&a, &b, sizeof a) == 0);
+    ck_assert_int_eq(st_req_len_lo(800, 0.5), 400);
+    ck_assert_int_eq(st_req_len_hi(200, 0.25), 250);
+    /* 2000 uniform draws in [150, 250]: their mean within 2% of 200 */
+    double mean_out = a.tokens_per_s * a.span_s / 2000;
+    ck_assert_double_lt(fabs(mean_out / 200 - 1), 0.02);
+    ck_assert(a.tpot_s.p50 > 0 && a.tpot_s.p50 <= a.tpot_s.p99);
+    st_scn_free(s);
+}
+END_TEST
+
 /* A cache that cannot hold one request is refused, naming the memory's terms. */
 START_TEST(test_a_cache_too_small_for_one_request_is_refused)
 {
@@ -212,6 +235,7 @@ START_TEST(test_a_cache_too_small_for_one_request_is_refused)
     st_err err = {0};
     ck_assert_int_ne(serve(s, &r, &err), 0);
     ck_assert_ptr_nonnull(strstr(err.msg, "the KV cache holds"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "longest request needs 100010"));
     ck_assert_ptr_nonnull(strstr(err.msg, "weights take"));
     st_scn_free(s);
 }
@@ -229,6 +253,7 @@ Suite *serve_suite(void)
     tcase_add_test(tc, test_slo_search_brackets_the_rate);
     tcase_add_test(tc, test_replicas_split_the_stream);
     tcase_add_test(tc, test_a_cache_too_small_for_one_request_is_refused);
+    tcase_add_test(tc, test_lengths_with_a_range);
     suite_add_tcase(s, tc);
     return s;
 }
