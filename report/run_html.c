@@ -163,6 +163,21 @@ static void step_and_memory(FILE *out, const cJSON *jobs)
     if (!job_bars(out, jobs, "memory", mk, mn, 5, "capacity_bytes", 1e-9, &fm))
         absent(out, "No training job: no memory forecast.");
     st_html_section_end(out);
+    /* a service's GPU: its weights and activations, and the KV cache the rest of its share is */
+    static const char *const sk[] = {"weights_bytes", "activations_bytes", "reserved_bytes",
+                                     "kv_cache_bytes"};
+    static const char *const sn[] = {"weights", "activations", "reserved", "KV cache"};
+    st_svg_frame fv = {.id = "serving-memory",
+                       .title = "Memory per GPU of each service against the engine's share",
+                       .x_label = "GB (10^9 bytes)"};
+    int services = 0;
+    for (const cJSON *j = jobs->child; j && !services; j = j->next)
+        services = at(j, "inference.memory") != NULL;
+    if (services) {
+        st_html_section(out, "sec-serving-memory");
+        job_bars(out, jobs, "inference.memory", sk, sn, 4, "usable_bytes", 1e-9, &fv);
+        st_html_section_end(out);
+    }
 }
 
 /* The facility waveform and its spectrum, from the plant's decimated series. */
