@@ -14,6 +14,17 @@ static void add_pct(cJSON *o, const char *key, const st_serve_pct *p)
     cJSON_AddNumberToObject(q, "p99", p->p99);
 }
 
+static void add_autoscale(cJSON *j, const st_autoscale_cfg *a, double target)
+{
+    cJSON *o = cJSON_AddObjectToObject(j, "autoscale");
+    cJSON_AddNumberToObject(o, "min", (double)a->min);
+    cJSON_AddNumberToObject(o, "max", (double)a->max);
+    cJSON_AddNumberToObject(o, "delay_s", a->delay_s);
+    cJSON_AddNumberToObject(o, "target_rate_per_s", target);
+    cJSON_AddNumberToObject(o, "interval_s", a->interval_s);
+    cJSON_AddNumberToObject(o, "window_s", a->window_s);
+}
+
 static void add_plan(cJSON *j, const st_workload_cfg *w)
 {
     const st_inference_cfg *ic = &w->inference;
@@ -23,9 +34,17 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(par, "dp", (double)w->parallel.dp);
     cJSON *rq = cJSON_AddObjectToObject(j, "requests");
     cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
-    if (ic->mode == ST_REQ_POISSON) /* absent: every request at once */
+    if (ic->mode == ST_REQ_POISSON && ic->n_load == 0) /* absent: all at once, or a curve */
         cJSON_AddNumberToObject(rq, "rate_per_s", ic->rate);
-    cJSON_AddNumberToObject(rq, "count", (double)ic->count);
+    if (ic->n_load == 0) /* a curve's requests are what its rates send */
+        cJSON_AddNumberToObject(rq, "count", (double)ic->count);
+    cJSON *load = ic->n_load > 0 ? cJSON_AddArrayToObject(rq, "load") : NULL;
+    for (int i = 0; i < ic->n_load; i++) {
+        cJSON *pt = cJSON_CreateObject();
+        cJSON_AddNumberToObject(pt, "at_s", ic->load[i].at_s);
+        cJSON_AddNumberToObject(pt, "rate_per_s", ic->load[i].rate);
+        cJSON_AddItemToArray(load, pt);
+    }
     cJSON_AddNumberToObject(rq, "input_tokens", (double)ic->input_tokens);
     cJSON_AddNumberToObject(rq, "output_tokens", (double)ic->output_tokens);
     if (ic->input_range > 0) /* absent: every request the same length */
@@ -57,6 +76,8 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
     cJSON_AddStringToObject(j, "precision", st_precision_names[w->precision]);
     add_plan(j, w);
+    if (ic->autoscale.on) /* absent: the replicas all up all along */
+        add_autoscale(j, &ic->autoscale, r->scale_target_rate);
     if (s->has_start) { /* beside training or trace jobs: its place in the cluster run */
         cJSON_AddNumberToObject(j, "start_s", s->start_s);
         cJSON_AddNumberToObject(j, "wait_s", s->wait_s);
@@ -71,6 +92,9 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     add_pct(in, "ttft_s", &r->ttft_s);
     add_pct(in, "tpot_s", &r->tpot_s);
     cJSON_AddNumberToObject(in, "span_s", r->span_s);
+    cJSON_AddNumberToObject(in, "replicas_mean", r->replicas_mean);
+    cJSON_AddNumberToObject(in, "replicas_peak", (double)r->replicas_peak);
+    cJSON_AddNumberToObject(in, "gpu_hours", r->gpu_hours);
     cJSON_AddNumberToObject(in, "kv_cache_bytes", r->kv_cache_bytes);
     cJSON_AddNumberToObject(in, "kv_cache_tokens", (double)r->kv_cache_tokens);
     cJSON_AddNumberToObject(in, "batch_mean", r->batch_mean);
@@ -94,6 +118,7 @@ cJSON *st_report_serve_json(const st_run_serve *s)
         if (ic->slo_tpot_s > 0)
             cJSON_AddNumberToObject(o, "tpot_p99_s", ic->slo_tpot_s);
         cJSON_AddBoolToObject(o, "met", r->slo_met);
+        cJSON_AddNumberToObject(in, "slo_attainment", r->slo_attainment);
         cJSON_AddNumberToObject(in, "max_rate_under_slo", r->max_rate_under_slo);
         cJSON_AddNumberToObject(in, "max_tokens_per_s_under_slo", r->max_tokens_per_s_under_slo);
     }
@@ -120,7 +145,12 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld), %s\n", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)w->parallel.tp, (long long)w->parallel.tp, st_precision_names[w->precision]);
-    if (ic->mode == ST_REQ_POISSON)
+    if (ic->n_load > 0)
+        fprintf(out, "  requests  %lld over %s of a load curve of %d points (Poisson)",
+                (long long)r->requests,
+                fmt(ic->load[ic->n_load - 1].at_s - ic->load[0].at_s, ST_DIM_TIME, a, sizeof a),
+                ic->n_load);
+    else if (ic->mode == ST_REQ_POISSON)
         fprintf(out, "  requests  %lld at %.4g per second (Poisson)", (long long)ic->count,
                 ic->rate);
     else
@@ -136,6 +166,13 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     fputc('\n', out);
     fprintf(out, "  serving   %.4g output tokens/s, %.4g requests/s, over %.4g s\n",
             r->tokens_per_s, r->requests_per_s, r->span_s);
+    if (ic->autoscale.on)
+        fprintf(out,
+                "  replicas  %.4g up on average, %lld at most (autoscaled from %lld to %lld at "
+                "%.4g requests/s each, %s to start), %.4g GPU-hours\n",
+                r->replicas_mean, (long long)r->replicas_peak, (long long)ic->autoscale.min,
+                (long long)ic->autoscale.max, r->scale_target_rate,
+                fmt(ic->autoscale.delay_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours);
     pct_text(out, "ttft", &r->ttft_s);
     pct_text(out, "tpot", &r->tpot_s);
     fprintf(out,
@@ -171,8 +208,8 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     if (!r->has_slo)
         return;
     fprintf(out,
-            "  slo       p99 ttft <= %.4g s, p99 tpot <= %.4g s: %s at this stream; at most "
-            "%.4g requests/s (%.4g output tokens/s) meet it\n",
-            ic->slo_ttft_s, ic->slo_tpot_s, r->slo_met ? "met" : "missed", r->max_rate_under_slo,
-            r->max_tokens_per_s_under_slo);
+            "  slo       p99 ttft <= %.4g s, p99 tpot <= %.4g s: %s at this stream, by %.4g%% of "
+            "its requests; at most %.4g requests/s (%.4g output tokens/s) meet it\n",
+            ic->slo_ttft_s, ic->slo_tpot_s, r->slo_met ? "met" : "missed", 100 * r->slo_attainment,
+            r->max_rate_under_slo, r->max_tokens_per_s_under_slo);
 }

@@ -10,10 +10,11 @@
 #include "models/silicon/llm.h"
 #include "scenarios/load_internal.h"
 
-/* A rate of requests: "10/s", or a bare number of them per second. */
-static int fn_rate(st_rd *rd, const st_ynode *n, void *base)
+/* A rate of requests at `key`: "10/s", or a bare number of them per second; above 0, or (a
+ * load curve's point: zero) at least 0. */
+static int read_rate(st_rd *rd, const st_ynode *n, const char *key, int zero_ok, double *out)
 {
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, "requests.rate"))
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
     size_t len = strlen(n->text);
     char buf[64];
@@ -26,13 +27,65 @@ static int fn_rate(st_rd *rd, const st_ynode *n, void *base)
     char *end = NULL;
     errno = 0;
     double v = strtod(buf, &end);
-    if (end == buf || *end || errno || !isfinite(v) || !(v > 0) || v > 1e9)
+    if (end == buf || *end || errno || !isfinite(v) || !(zero_ok ? v >= 0 : v > 0) || v > 1e9)
         return st_rd_fail(rd, n, ST_EINVAL,
-                          "requests.rate: expected requests per second above 0 and at most 1e9, "
-                          "such as '10/s', found '%s'",
-                          n->text);
-    ((st_inference_cfg *)base)->rate = v;
+                          "%s: expected requests per second %s and at most 1e9, such as '10/s', "
+                          "found '%s'",
+                          key, zero_ok ? "at least 0" : "above 0", n->text);
+    *out = v;
     return 0;
+}
+
+/* One point of a load curve: {at: TIME, rate: N/s}. */
+static int fn_point_rate(st_rd *rd, const st_ynode *n, void *base)
+{
+    return read_rate(rd, n, "requests.rate[].rate", 1, &((st_load_point *)base)->rate);
+}
+
+static const st_field point_fields[] = {
+    ST_FDIM(st_load_point, "at", at_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span,
+            .required = 1),
+    ST_FFN("rate", fn_point_rate, .required = 1),
+    ST_FEND,
+};
+
+/* A load curve: points in time order, linear between them, over at least some time, with some
+ * rate somewhere. */
+static int read_curve(st_rd *rd, const st_ynode *n, st_inference_cfg *ic)
+{
+    if (st_rd_list_limit(rd, n, "requests.rate", ST_MAX_LOAD_POINTS))
+        return -1;
+    if (n->n < 2)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "requests.rate: a load curve needs at least 2 points ({at, rate}), "
+                          "found %zu",
+                          n->n);
+    double peak = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        st_load_point *p = &ic->load[i];
+        if (st_rd_map(rd, n->kids[i], point_fields, p, "requests.rate[]"))
+            return -1;
+        if (i > 0 && !(p->at_s > ic->load[i - 1].at_s))
+            return st_rd_fail(rd, n->kids[i], ST_EINVAL,
+                              "requests.rate[%zu].at: expected later than the point before "
+                              "(%g s), found %g s",
+                              i, ic->load[i - 1].at_s, p->at_s);
+        peak = p->rate > peak ? p->rate : peak;
+    }
+    if (!(peak > 0))
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "requests.rate: every point of the load curve is 0 requests per second");
+    ic->n_load = (int)n->n;
+    return 0;
+}
+
+/* requests.rate: one rate, or a load curve (a list of {at, rate}). */
+static int fn_rate(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = base;
+    if (n->kind == ST_YN_SEQ)
+        return read_curve(rd, n, ic);
+    return read_rate(rd, n, "requests.rate", 0, &ic->rate);
 }
 
 /* A length: a whole number of tokens, or a mapping {mean, range_ratio} of lengths uniform in
@@ -117,6 +170,30 @@ static const st_field batching_fields[] = {
     ST_FFN("kv_cache_dtype", fn_kv_dtype),
     ST_FEND,
 };
+
+static int fn_target_rate(st_rd *rd, const st_ynode *n, void *base)
+{
+    return read_rate(rd, n, "autoscale.target_rate", 0, &((st_autoscale_cfg *)base)->target_rate);
+}
+
+static const st_field autoscale_fields[] = {
+    ST_FINT(st_autoscale_cfg, "min", min, ST_R_MIN1, .max = 1e9),
+    ST_FINT(st_autoscale_cfg, "max", max, ST_R_MIN1, .max = 1e9),
+    ST_FDIM(st_autoscale_cfg, "delay", delay_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span,
+            .required = 1),
+    ST_FFN("target_rate", fn_target_rate),
+    ST_FDIM(st_autoscale_cfg, "interval", interval_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
+    ST_FDIM(st_autoscale_cfg, "window", window_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
+    ST_FEND,
+};
+
+int st__fn_autoscale(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_autoscale_cfg *a = &((st_workload_cfg *)base)->inference.autoscale;
+    a->loc = n->loc;
+    a->on = 1;
+    return st_rd_map(rd, n, autoscale_fields, a, "autoscale");
+}
 
 int st__fn_requests(st_rd *rd, const st_ynode *n, void *base)
 {
@@ -250,8 +327,65 @@ static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic,
                           "workload '%s': requests of mode: poisson need a 'rate' (requests per "
                           "second, such as 10/s)",
                           name);
-    if (!st_ynode_get(req, "count"))
+    if (ic->n_load > 0 && st_ynode_get(req, "count"))
+        return st_rd_fail(&ld->rd, st_ynode_get(req, "count"), ST_EINVAL,
+                          "workload '%s': requests.count does not apply to a load curve (its "
+                          "requests arrive at its rates from its first point to its last)",
+                          name);
+    if (!st_ynode_get(req, "count")) /* a load curve's: the requests a replica's capacity and
+                                        its rate within the SLO are measured on */
         ic->count = st_inference_preset_default.count;
+    return 0;
+}
+
+/* The autoscaler's decisions over a curve at most: the fleet's timeline keeps up to two
+ * entries per decision (models/serve/serve_load.c), so 10^7 of them is a few hundred
+ * megabytes at worst, a year of 15 s decisions about 2 x 10^6. */
+#define MAX_DECISIONS 1e7
+
+/* The autoscaler's bounds and defaults: at most the replicas the service's GPUs make, a target
+ * stated or taken from the latency target, over a load curve. */
+static int derive_autoscale(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    st_autoscale_cfg *a = &w->inference.autoscale;
+    const st_ynode *an = st_ynode_get(n, "autoscale");
+    if (!a->on)
+        return 0;
+    const st_inference_preset *pre = &st_inference_preset_default;
+    if (w->inference.n_load == 0)
+        return st_rd_fail(&ld->rd, an, ST_EINVAL,
+                          "workload '%s': autoscale follows a load curve: give requests.rate as "
+                          "points [{at, rate}, ...]",
+                          w->name);
+    if (!st_ynode_get(an, "max"))
+        a->max = w->parallel.dp;
+    if (!st_ynode_get(an, "min"))
+        a->min = 1;
+    if (!st_ynode_get(an, "interval"))
+        a->interval_s = pre->scale_interval_s;
+    if (!st_ynode_get(an, "window"))
+        a->window_s = pre->scale_window_s;
+    if (a->max > w->parallel.dp)
+        return st_rd_fail(&ld->rd, st__key_or(an, "max"), ST_EINVAL,
+                          "workload '%s': autoscale.max %lld is more than the %lld replicas its "
+                          "gpus make (gpus / tp)",
+                          w->name, (long long)a->max, (long long)w->parallel.dp);
+    if (a->min > a->max)
+        return st_rd_fail(&ld->rd, st__key_or(an, "min"), ST_EINVAL,
+                          "workload '%s': autoscale.min %lld is more than its max %lld", w->name,
+                          (long long)a->min, (long long)a->max);
+    const st_inference_cfg *ic = &w->inference;
+    double decisions = (ic->load[ic->n_load - 1].at_s - ic->load[0].at_s) / a->interval_s;
+    if (decisions > MAX_DECISIONS)
+        return st_rd_fail(&ld->rd, st__key_or(an, "interval"), ST_EINVAL,
+                          "workload '%s': autoscale.interval %g s over a load curve of %g s makes "
+                          "%.4g decisions; at most 1e7 (a longer interval)",
+                          w->name, a->interval_s, decisions * a->interval_s, decisions);
+    if (!(a->target_rate > 0) && !(ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0))
+        return st_rd_fail(&ld->rd, an, ST_EINVAL,
+                          "workload '%s': autoscale needs a target_rate (requests per second a "
+                          "replica is given) or an slo to take it from",
+                          w->name);
     return 0;
 }
 
@@ -325,14 +459,16 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                           "workload '%s': kind: inference is not modelled on a cluster with "
                           "cluster.pools yet (docs/models/inference.md)",
                           w->name);
-    static const char *const keys[] = {"model",     "gpus",      "parallel", "requests", "batching",
-                                       "attention", "precision", "slo",      NULL};
+    static const char *const keys[] = {"model",     "gpus",      "parallel",  "requests",
+                                       "batching",  "attention", "precision", "slo",
+                                       "autoscale", NULL};
     if (bad || st_rd_any_failed(&ld->rd, n, keys) || !w->model || ld->cluster_bad)
         return -1;
     if (check_model(ld, n, w) || check_plan(ld, n, w))
         return -1;
     const st_ynode *req = st_ynode_get(n, "requests");
-    if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w))
+    if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w) ||
+        derive_autoscale(ld, n, w))
         return -1;
     return derive_batching(ld, n, w) ? -1 : 0;
 }

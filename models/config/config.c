@@ -92,4 +92,14 @@ const st_inference_preset st_inference_preset_default = {
     .gpu_memory_share = 0.9,
     /* vllm/platforms/cuda.py, check_and_update_config: block_size 16 on CUDA. */
     .block_tokens = 16,
+    /* Knative's autoscaler (KServe's default) scales at 70% of a replica's capacity:
+     * config-autoscaler's container-concurrency-target-percentage "70" (knative.dev/docs/serving/
+     * autoscaling/concurrency, "Target utilization"). */
+    .scale_utilization = 0.7,
+    /* Kubernetes' horizontal pod autoscaler: --horizontal-pod-autoscaler-sync-period 15 s, and a
+     * scale-down stabilisation window of 300 s (HorizontalPodAutoscalerBehavior.scaleDown:
+     * "the highest recommendation for the last 300sec is used"), kubernetes.io/docs/tasks/
+     * run-application/horizontal-pod-autoscale. */
+    .scale_interval_s = 15,
+    .scale_window_s = 300,
 };

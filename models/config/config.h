@@ -408,9 +408,36 @@ extern const char *const st_admission_names[];
  * (models/serve/serve.h, docs/models/inference.md): its request stream, its latency targets and
  * the serving engine's batching limits. Lengths are a mean and a range ratio (vLLM's random
  * dataset; ratio 0, every request the mean, is TensorRT-LLM's fixed ISL/OSL). */
+/* A load curve's points (requests.rate as a list): enough for a week by the hour. */
+#define ST_MAX_LOAD_POINTS 256
+
+/* One point of a load curve: from `at_s` seconds the stream's rate, requests per second over
+ * the whole service, linear to the next point's. */
+typedef struct st_load_point {
+    double at_s, rate;
+} st_load_point;
+
+/* An autoscaler (`autoscale:`) that sets a service's replicas from its load as Kubernetes'
+ * horizontal pod autoscaler does: every interval_s it asks for ceil(rate / target_rate)
+ * replicas, between min and max; more come up delay_s later, fewer leave at once but never
+ * below the most asked for in the last window_s (the scale-down stabilisation window).
+ * docs/models/inference.md, "A load curve and an autoscaler". */
+typedef struct st_autoscale_cfg {
+    int on;
+    int64_t min, max;   /* replicas */
+    double delay_s;     /* from asking for a replica to its serving: start, load, warm up */
+    double target_rate; /* requests per second a replica is given; 0: from the SLO */
+    double interval_s, window_s;
+    st_loc loc;
+} st_autoscale_cfg;
+
 typedef struct st_inference_cfg {
     st_req_mode mode;
-    double rate;           /* poisson: requests per second over all replicas */
+    double rate;                            /* poisson: requests per second over all replicas */
+    st_load_point load[ST_MAX_LOAD_POINTS]; /* n_load > 0: the rate over time instead, from
+                                               load[0].at_s to load[n_load - 1].at_s */
+    int n_load;
+    st_autoscale_cfg autoscale;
     int64_t count;         /* requests sent */
     int64_t input_tokens;  /* prompt tokens of each request (their mean with a range) */
     int64_t output_tokens; /* tokens each request generates (likewise) */
@@ -447,6 +474,10 @@ typedef struct st_inference_preset {
     double large_gpu_bytes;
     double gpu_memory_share;
     int64_t block_tokens;
+    /* The autoscaler's defaults (st_autoscale_cfg). */
+    double scale_utilization; /* without target_rate: this share of a replica's highest rate
+                                 within the SLO */
+    double scale_interval_s, scale_window_s;
 } st_inference_preset;
 extern const st_inference_preset st_inference_preset_default;
 

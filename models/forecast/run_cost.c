@@ -118,9 +118,10 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
     }
 }
 
-/* Each service's cost per million output tokens: its GPUs held over its span, at the scenario's
- * prices. As for a training job, on premises needs the facility's energy, which only the plant
- * run gives and a service has not yet: there its cost is not stated. */
+/* Each service's cost per million output tokens: its GPUs while its replicas are up (all of
+ * them over its span, or what a load curve's autoscaler kept up), at the scenario's prices. As for
+ * a training job, on premises needs the facility's energy, which only the plant run gives and a
+ * service has not yet: there its cost is not stated. */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out)
 {
     if (!sp->cost || sp->cost->delivery == ST_DELIVERY_ON_PREM)
@@ -132,7 +133,7 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         st_cost_use u = {.gpus = v->w->gpus,
                          .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
                          .cluster_nodes = sp->c->nodes,
-                         .held_s = v->r.span_s,
+                         .held_s = v->r.gpu_hours * 3600 / (double)v->w->gpus,
                          .tokens = v->r.tokens_per_s * v->r.span_s};
         st_cost_result c = st_cost_job(sp->cost, &u);
         v->r.has_cost = 1;

@@ -204,8 +204,8 @@ static void run_engine(engine *e)
 /* What one replica's run gives the report. */
 typedef struct replica_out {
     int64_t n;
-    double *ttft, *tpot; /* per request, tpot only of those with more than one token */
-    int64_t n_tpot;
+    double *ttft, *tpot; /* per request; tpot < 0 for a request of one output token */
+    unsigned char *ok;   /* per request: its own latencies meet the targets (all, without) */
     double span_s, first_s, busy_s, comm_s;
     double tokens; /* output tokens of its requests */
     int64_t iterations, preemptions, batch_sum;
@@ -215,6 +215,7 @@ static void replica_release(replica_out *o)
 {
     free(o->ttft);
     free(o->tpot);
+    free(o->ok);
 }
 
 /* Serve n requests arriving at arrival[0..n) (ascending), request i of len_in[i] and len_out[i]
@@ -234,12 +235,14 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     o->n = n;
     o->ttft = st_xmalloc((size_t)n * sizeof *o->ttft);
     o->tpot = st_xmalloc((size_t)n * sizeof *o->tpot);
+    o->ok = st_xmalloc((size_t)n * sizeof *o->ok);
     double last = 0;
     for (int64_t i = 0; i < n; i++) {
         const req *q = &e.r[i];
         o->ttft[i] = q->first_s - q->arrival_s;
-        if (q->out > 1)
-            o->tpot[o->n_tpot++] = (q->done_s - q->first_s) / (double)(q->out - 1);
+        o->tpot[i] = q->out > 1 ? (q->done_s - q->first_s) / (double)(q->out - 1) : -1;
+        o->ok[i] = (!(ic->slo_ttft_s > 0) || o->ttft[i] <= ic->slo_ttft_s) &&
+                   (!(ic->slo_tpot_s > 0) || o->tpot[i] <= ic->slo_tpot_s);
         o->tokens += (double)q->out;
         last = q->done_s > last ? q->done_s : last;
     }
@@ -255,63 +258,94 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     free(e.run);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* A latency standing for w requests of the service (the replicas alike, one simulated). */
+typedef struct wv {
+    double v;
+    int64_t w;
+} wv;
+
+static int cmp_wv(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
+    double x = ((const wv *)a)->v, y = ((const wv *)b)->v;
     return (x > y) - (x < y);
 }
 
-/* The requests of a service: ka copies of one replica's sorted latencies a[0..na) and kb of
- * another's b[0..nb) (the replicas alike, each simulated once). */
-typedef struct multiset {
-    const double *a, *b;
-    int64_t na, nb, ka, kb;
-} multiset;
-
-/* The value of 0-based rank r in m: a merge that counts copies, never materialising them (a day
- * of a large fleet is hundreds of millions of requests). */
-static double rank_value(const multiset *m, int64_t r)
+/* The value of 0-based rank r among x[0..n) sorted, each x[i] w times: never materialising the
+ * copies (a day of a large fleet is hundreds of millions of requests). */
+static double rank_value(const wv *x, int64_t n, int64_t r)
 {
-    int64_t i = 0, j = 0;
-    for (;;) {
-        int take_a = j >= m->nb || (i < m->na && m->a[i] <= m->b[j]);
-        int64_t w = take_a ? m->ka : m->kb;
-        double v = take_a ? m->a[i] : m->b[j];
-        if (r < w)
-            return v;
-        r -= w;
-        i += take_a;
-        j += !take_a;
+    for (int64_t i = 0; i < n - 1; i++) {
+        if (r < x[i].w)
+            return x[i].v;
+        r -= x[i].w;
+    }
+    return x[n - 1].v;
+}
+
+/* Quantile f of the copies as GSL's gsl_stats_quantile_from_sorted_data takes it of the whole
+ * sorted set (numpy's default): at index f (N - 1), interpolated linearly between its
+ * neighbours. */
+static double quantile(const wv *x, int64_t n, int64_t total, double f)
+{
+    double index = f * (double)(total - 1);
+    int64_t lhs = (int64_t)index;
+    double delta = index - (double)lhs;
+    if (lhs >= total - 1)
+        return rank_value(x, n, total - 1);
+    return (1 - delta) * rank_value(x, n, lhs) + delta * rank_value(x, n, lhs + 1);
+}
+
+static st_serve_pct pct_of(wv *x, int64_t n)
+{
+    st_serve_pct p = {0};
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; i++)
+        total += x[i].w;
+    if (total <= 0)
+        return p;
+    qsort(x, (size_t)n, sizeof *x, cmp_wv);
+    p.p50 = quantile(x, n, total, 0.50);
+    p.p90 = quantile(x, n, total, 0.90);
+    p.p99 = quantile(x, n, total, 0.99);
+    return p;
+}
+
+/* The service's requests gathered from its simulated replicas: each request i of a replica
+ * (of len_out[i] output tokens) standing for `copies` (or weight[i]) of the service's. */
+typedef struct gather {
+    wv *ttft, *tpot;
+    int64_t n_ttft, n_tpot;
+    int64_t requests, met;
+    double tokens;
+} gather;
+
+static void gather_add(gather *g, const replica_out *o, const int64_t *len_out,
+                       const int64_t *weight, int64_t copies)
+{
+    g->ttft = st_xrealloc(g->ttft, (size_t)(g->n_ttft + o->n) * sizeof *g->ttft);
+    g->tpot = st_xrealloc(g->tpot, (size_t)(g->n_tpot + o->n) * sizeof *g->tpot);
+    for (int64_t i = 0; i < o->n; i++) {
+        int64_t w = weight ? weight[i] : copies;
+        if (w <= 0)
+            continue;
+        g->ttft[g->n_ttft++] = (wv){o->ttft[i], w};
+        if (o->tpot[i] >= 0)
+            g->tpot[g->n_tpot++] = (wv){o->tpot[i], w};
+        g->requests += w;
+        g->met += o->ok[i] ? w : 0;
+        g->tokens += (double)w * (double)len_out[i];
     }
 }
 
-/* Quantile f of m as GSL's gsl_stats_quantile_from_sorted_data takes it of the whole sorted
- * set (numpy's default): at index f (N - 1), interpolated linearly between its neighbours. */
-static double quantile(const multiset *m, double f)
+/* The latency percentiles, counts and SLO attainment into out; frees g's arrays. */
+static void gather_finish(gather *g, st_serve_result *out)
 {
-    int64_t n = m->na * m->ka + m->nb * m->kb;
-    double index = f * (double)(n - 1);
-    int64_t lhs = (int64_t)index;
-    double delta = index - (double)lhs;
-    if (lhs >= n - 1)
-        return rank_value(m, n - 1);
-    return (1 - delta) * rank_value(m, lhs) + delta * rank_value(m, lhs + 1);
-}
-
-static st_serve_pct pct_of(double *a, int64_t na, int64_t ka, double *b, int64_t nb, int64_t kb)
-{
-    st_serve_pct p = {0};
-    if (na * ka + nb * kb <= 0)
-        return p;
-    if (na > 0)
-        qsort(a, (size_t)na, sizeof *a, cmp_double);
-    if (nb > 0)
-        qsort(b, (size_t)nb, sizeof *b, cmp_double);
-    multiset m = {a, b, na, nb, na ? ka : 0, nb ? kb : 0};
-    p.p50 = quantile(&m, 0.50);
-    p.p90 = quantile(&m, 0.90);
-    p.p99 = quantile(&m, 0.99);
-    return p;
+    out->ttft_s = pct_of(g->ttft, g->n_ttft);
+    out->tpot_s = pct_of(g->tpot, g->n_tpot);
+    out->requests = g->requests;
+    out->slo_attainment = g->requests > 0 ? (double)g->met / (double)g->requests : 0;
+    free(g->ttft);
+    free(g->tpot);
 }
 
 /* ---- the service: replicas, request streams, the latency target ------------------------------ */
@@ -377,14 +411,17 @@ static void measure(service *s, double rate, st_serve_result *out)
     if (two)
         serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nB, &b);
     int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
-    out->ttft_s = pct_of(a.ttft, a.n, reps_a, b.ttft, b.n, reps_b);
-    out->tpot_s = pct_of(a.tpot, a.n_tpot, reps_a, b.tpot, b.n_tpot, reps_b);
+    gather g = {0};
+    gather_add(&g, &a, s->len_out, NULL, reps_a);
+    if (two)
+        gather_add(&g, &b, s->len_out, NULL, reps_b);
     double span = a.span_s > b.span_s ? a.span_s : b.span_s;
-    double tokens = (double)reps_a * a.tokens + (double)reps_b * b.tokens;
-    out->requests = rate > 0 ? dp * nA : N;
     out->span_s = span;
-    out->requests_per_s = span > 0 ? (double)out->requests / span : 0;
-    out->tokens_per_s = span > 0 ? tokens / span : 0;
+    out->requests_per_s = span > 0 ? (double)g.requests / span : 0;
+    out->tokens_per_s = span > 0 ? g.tokens / span : 0;
+    gather_finish(&g, out);
+    out->replicas_mean = (double)dp;
+    out->replicas_peak = dp;
     out->iterations = a.iterations;
     out->preemptions = a.preemptions;
     out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
@@ -464,6 +501,126 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
     out->max_tokens_per_s_under_slo = best_tps;
 }
 
+/* A steady stream: `count` requests all at once or at one Poisson rate. */
+static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result *out)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    s->per_replica = (ic->count + s->dp - 1) / s->dp;
+    s->gaps = st_xmalloc((size_t)s->per_replica * sizeof *s->gaps);
+    st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
+    for (int64_t i = 0; i < s->per_replica; i++)
+        s->gaps[i] = st_rng_exponential(rng, 1.0);
+    st_rng_free(rng);
+    draw_lengths(s, seed, id);
+    measure(s, ic->mode == ST_REQ_POISSON ? ic->rate : 0, out);
+    if (out->has_slo) {
+        out->slo_met = meets(ic, out);
+        st_serve_result off = {0};
+        double offline_rps = out->requests_per_s;
+        if (ic->mode != ST_REQ_OFFLINE) {
+            measure(s, 0, &off);
+            offline_rps = off.requests_per_s;
+        }
+        search_slo(s, offline_rps, out);
+    }
+}
+
+/* One replica of w alone, its capacity measured as a steady stream's: the highest rate within
+ * the targets at the preset count of requests (a load curve's service has no count). */
+static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64_t id,
+                         st_serve_result *one, st_err *err)
+{
+    st_workload_cfg w1 = *s->w;
+    st_inference_cfg *ic = &w1.inference;
+    double mean = st__serve_fleet_mean_rate(&s->w->inference);
+    w1.parallel.dp = 1;
+    w1.gpus = w1.parallel.tp;
+    ic->n_load = 0;
+    ic->autoscale.on = 0;
+    ic->mode = ST_REQ_POISSON;
+    ic->rate = mean / (double)s->dp;
+    return st_serve_run(x, &w1, s->c, seed, id, one, err);
+}
+
+/* A replica simulates at most this many requests, and requests times their tokens: about a
+ * gigabyte and two minutes of CPU (scenarios/load_inference.c checks a steady stream's). */
+#define MAX_REPLICA_REQUESTS 1e7
+#define MAX_REPLICA_TOKENS   1e10
+
+/* A load curve: the replicas its autoscaler keeps up (or dp all along), one of them simulated
+ * over the span with its share of the rate, each of its requests weighed by the replicas up
+ * when it arrives (serve_load.c); one's capacity within the targets, times dp, the service's. */
+static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, st_serve_result *out,
+                       st_err *err)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    st_serve_result one = {0};
+    const st_autoscale_cfg *as = &ic->autoscale;
+    int need_one = out->has_slo || (as->on && !(as->target_rate > 0));
+    if (need_one && replica_alone(x, s, seed, id, &one, err))
+        return -1;
+    double target = as->target_rate > 0
+                        ? as->target_rate
+                        : st_inference_preset_default.scale_utilization * one.max_rate_under_slo;
+    if (as->on && !(target > 0))
+        return st_err_set(err, ST_EINVAL, as->loc,
+                          "workload '%s': one replica misses the slo even at a trickle of "
+                          "requests, so the autoscaler has no rate to scale at: state "
+                          "autoscale.target_rate, or loosen the slo",
+                          s->w->name);
+    out->scale_target_rate = as->on ? target : 0;
+    st__serve_fleet f;
+    st__serve_fleet_plan(ic, s->dp, target, &f);
+    double expect = st__serve_fleet_per_replica(ic, &f);
+    double tokens = (double)(st_req_len_hi(ic->input_tokens, ic->input_range) +
+                             st_req_len_hi(ic->output_tokens, ic->output_range));
+    if (expect > MAX_REPLICA_REQUESTS || expect * tokens > MAX_REPLICA_TOKENS) {
+        st__serve_fleet_release(&f);
+        return st_err_set(err, ST_EINVAL, ic->requests_loc,
+                          "workload '%s': each replica would serve about %.4g requests of up to "
+                          "%.0f tokens over the load curve; the serving model simulates at most "
+                          "1e7 requests and 1e10 tokens per replica (a shorter curve, or more "
+                          "replicas)",
+                          s->w->name, expect, tokens);
+    }
+    double *arr = NULL;
+    int64_t *weight = NULL;
+    st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
+    int64_t n = st__serve_fleet_arrivals(ic, &f, rng, &arr, &weight);
+    st_rng_free(rng);
+    s->per_replica = n;
+    draw_lengths(s, seed, id);
+    replica_out a;
+    serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, n, &a);
+    gather g = {0};
+    gather_add(&g, &a, s->len_out, weight, 1);
+    double end = n > 0 ? a.first_s + a.span_s : f.end_s;
+    end = end > f.end_s ? end : f.end_s;
+    double span = end - f.start_s, rs = st__serve_fleet_replica_s(&f, end);
+    out->span_s = span;
+    out->requests_per_s = span > 0 ? (double)g.requests / span : 0;
+    out->tokens_per_s = span > 0 ? g.tokens / span : 0;
+    gather_finish(&g, out);
+    out->replicas_mean = span > 0 ? rs / span : (double)f.n[0];
+    for (size_t k = 0; k < f.len; k++)
+        out->replicas_peak = f.n[k] > out->replicas_peak ? f.n[k] : out->replicas_peak;
+    out->iterations = a.iterations;
+    out->preemptions = a.preemptions;
+    out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
+    out->iteration_mean_s = a.iterations ? a.busy_s / (double)a.iterations : 0;
+    power_of(s, &a, out);
+    if (out->has_slo) {
+        out->slo_met = meets(ic, out);
+        out->max_rate_under_slo = one.max_rate_under_slo * (double)s->dp;
+        out->max_tokens_per_s_under_slo = one.max_tokens_per_s_under_slo * (double)s->dp;
+    }
+    replica_release(&a);
+    free(arr);
+    free(weight);
+    st__serve_fleet_release(&f);
+    return 0;
+}
+
 int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
                  uint64_t id, st_serve_result *out, st_err *err)
 {
@@ -485,33 +642,21 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
             w->name, (long long)(s.mem.blocks * ic->block_tokens), (long long)(in_hi + out_hi),
             (long long)in_hi, (long long)out_hi, s.mem.usable / 1e9, s.mem.weights / 1e9,
             s.mem.activations / 1e9, s.mem.reserved / 1e9);
+    out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
     st__serve_cost_init(&s.cost, w, gpu, x);
-    s.per_replica = (ic->count + s.dp - 1) / s.dp;
-    s.gaps = st_xmalloc((size_t)s.per_replica * sizeof *s.gaps);
-    st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
-    for (int64_t i = 0; i < s.per_replica; i++)
-        s.gaps[i] = st_rng_exponential(rng, 1.0);
-    st_rng_free(rng);
-    draw_lengths(&s, seed, id);
+    int rc = 0;
+    if (ic->n_load > 0)
+        rc = serve_curve(&s, x, seed, id, out, err);
+    else
+        serve_steady(&s, seed, id, out);
     double tp = (double)(w->parallel.tp > 1 ? w->parallel.tp : 1);
-    measure(&s, ic->mode == ST_REQ_POISSON ? ic->rate : 0, out);
     out->mem = s.mem;
     out->kv_cache_bytes = tp * s.mem.kv_cache;
     out->kv_cache_tokens = s.mem.blocks * ic->block_tokens;
-    out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
-    if (out->has_slo) {
-        out->slo_met = meets(ic, out);
-        st_serve_result off = {0};
-        double offline_rps = out->requests_per_s;
-        if (ic->mode != ST_REQ_OFFLINE) {
-            measure(&s, 0, &off);
-            offline_rps = off.requests_per_s;
-        }
-        search_slo(&s, offline_rps, out);
-    }
+    out->gpu_hours = tp * out->replicas_mean * out->span_s / 3600;
     st__serve_cost_release(&s.cost);
     free(s.gaps);
     free(s.len_in);
     free(s.len_out);
-    return 0;
+    return rc;
 }

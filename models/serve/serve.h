@@ -43,7 +43,15 @@ typedef struct st_serve_result {
                                   replica's */
     int64_t requests;          /* sent, all replicas */
     double span_s;             /* first arrival to last completion */
+    double replicas_mean;      /* replicas up on average over the span: dp, or under a load
+                                  curve's autoscaler what it kept up */
+    int64_t replicas_peak;     /* the most up at once */
+    double gpu_hours;          /* the replicas' GPUs while up: tp x replica-seconds / 3600 */
+    double scale_target_rate;  /* with an autoscaler: the requests per second it gives a
+                                  replica (stated, or a share of one's rate within the SLO) */
     int has_slo;               /* the workload states a latency target */
+    double slo_attainment;     /* with one: the share of requests whose own time to first token
+                                  and time per output token meet it */
     int slo_met;               /* at its own request stream, the p99s meet it */
     double max_rate_under_slo; /* requests per second, all replicas, at most offline's rate */
     double max_tokens_per_s_under_slo; /* output tokens per second at that rate */

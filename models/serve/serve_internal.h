@@ -4,6 +4,7 @@
 #define ST_MODELS_SERVE_SERVE_INTERNAL_H
 
 #include "models/serve/serve.h"
+#include "sim/rng.h"
 
 /* The parts of an iteration's time that depend on its token count alone, remembered per count
  * (an hour of serving meets each count thousands of times), and what it needs to time the
@@ -40,5 +41,41 @@ double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double
 
 /* One layer's attention core for a prefill chunk of `queries` tokens after `past` cached ones. */
 double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t past);
+
+/* ---- a load curve and its autoscaler (serve_load.c) ---- */
+
+/* The replicas up over time: n[k] from t[k] to t[k + 1] (the last to the end), over the load
+ * curve's span [start_s, end_s]. */
+typedef struct st__serve_fleet {
+    double *t;
+    int64_t *n;
+    size_t len;
+    double start_s, end_s;
+} st__serve_fleet;
+
+/* The curve's rate at t, requests per second over the service. */
+double st__serve_rate_at(const st_inference_cfg *ic, double t);
+
+/* The curve's mean rate over its span. */
+double st__serve_fleet_mean_rate(const st_inference_cfg *ic);
+
+/* The replicas ic's service keeps up: its autoscaler's, each replica given `target` requests
+ * per second, or (no autoscaler) dp all along. */
+void st__serve_fleet_plan(const st_inference_cfg *ic, int64_t dp, double target,
+                          st__serve_fleet *f);
+void st__serve_fleet_release(st__serve_fleet *f);
+
+/* The requests one replica up all along expects over the span: the integral of
+ * lambda(t) / n(t). */
+double st__serve_fleet_per_replica(const st_inference_cfg *ic, const st__serve_fleet *f);
+
+/* Replica-seconds from the start to until_s (the last count held after the span). */
+double st__serve_fleet_replica_s(const st__serve_fleet *f, double until_s);
+
+/* That replica's arrivals, ascending, drawn from rng by inverting the integrated rate piece
+ * by piece, into *arrival (malloc'd), and into *weight the replicas up at each (the requests of
+ * the fleet each stands for). Returns how many. */
+int64_t st__serve_fleet_arrivals(const st_inference_cfg *ic, const st__serve_fleet *f, st_rng *rng,
+                                 double **arrival, int64_t **weight);
 
 #endif

@@ -1,0 +1,243 @@
+/* A service under a load curve: the replicas its autoscaler keeps up over time, and the
+ * requests one replica among them receives. A load balancer without state sends each request
+ * to a replica at random, so while n replicas are up each receives a Poisson stream of rate
+ * lambda(t) / n (a thinned Poisson process); one replica up all along is simulated, each of its
+ * requests standing for the n(t) the fleet receives at that moment. docs/models/inference.md,
+ * "A load curve and an autoscaler". */
+#include <math.h>
+#include <stdlib.h>
+
+#include "models/serve/serve_internal.h"
+#include "sim/xalloc.h"
+
+/* The curve's rate at t: linear between its points, held at its first and last. */
+double st__serve_rate_at(const st_inference_cfg *ic, double t)
+{
+    const st_load_point *p = ic->load;
+    int n = ic->n_load;
+    if (t <= p[0].at_s)
+        return p[0].rate;
+    if (t >= p[n - 1].at_s)
+        return p[n - 1].rate;
+    int lo = 0, hi = n - 1; /* p[lo].at_s < t <= p[hi].at_s */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (p[mid].at_s < t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double f = (t - p[lo].at_s) / (p[hi].at_s - p[lo].at_s);
+    return p[lo].rate + f * (p[hi].rate - p[lo].rate);
+}
+
+double st__serve_fleet_mean_rate(const st_inference_cfg *ic)
+{
+    const st_load_point *p = ic->load;
+    double sum = 0;
+    for (int i = 1; i < ic->n_load; i++)
+        sum += 0.5 * (p[i - 1].rate + p[i].rate) * (p[i].at_s - p[i - 1].at_s);
+    return sum / (p[ic->n_load - 1].at_s - p[0].at_s);
+}
+
+static void record(st__serve_fleet *f, double t, int64_t n, size_t *cap)
+{
+    if (f->len > 0 && f->n[f->len - 1] == n)
+        return;
+    if (f->len > 0 && f->t[f->len - 1] == t) { /* two changes at one moment: the later holds */
+        f->n[f->len - 1] = n;
+        return;
+    }
+    if (f->len == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        f->t = st_xrealloc(f->t, *cap * sizeof *f->t);
+        f->n = st_xrealloc(f->n, *cap * sizeof *f->n);
+    }
+    f->t[f->len] = t;
+    f->n[f->len++] = n;
+}
+
+/* The replicas asked for at t: enough for the rate at `target` each, within the bounds. */
+static int64_t wanted(const st_inference_cfg *ic, double t, double target)
+{
+    const st_autoscale_cfg *a = &ic->autoscale;
+    double d = ceil(st__serve_rate_at(ic, t) / target - 1e-9);
+    return d < (double)a->min ? a->min : d > (double)a->max ? a->max : (int64_t)d;
+}
+
+/* Launches made at one decision: ready together, delay_s later. */
+typedef struct launch {
+    double ready_s;
+    int64_t n;
+} launch;
+
+/* The most entries a ring needs for what spans `span` seconds of decisions `interval` apart. */
+static size_t ring_len(double span, double interval, int64_t steps)
+{
+    double k = floor(span / interval) + 2;
+    return (size_t)(k < (double)steps + 2 ? k : (double)steps + 2);
+}
+
+/* Kubernetes' horizontal pod autoscaler at every interval: a scale-up launches the replicas
+ * missing, ready delay_s later; a scale-down to the most asked for over the window (its
+ * stabilisation) cancels launches not yet ready first, latest first, then stops replicas at
+ * once. The service starts with what its first point asks for. The window's wants are kept as
+ * a monotone queue, so each decision costs O(1) amortised. */
+static void autoscale(const st_inference_cfg *ic, double target, st__serve_fleet *f)
+{
+    const st_autoscale_cfg *a = &ic->autoscale;
+    double t0 = ic->load[0].at_s, t1 = ic->load[ic->n_load - 1].at_s;
+    int64_t steps = (int64_t)floor((t1 - t0) / a->interval_s);
+    size_t cap = 0, lc = ring_len(a->delay_s, a->interval_s, steps),
+           wc = ring_len(a->window_s, a->interval_s, steps);
+    launch *pend = st_xmalloc(lc * sizeof *pend);   /* a FIFO ring: ph first, pg groups */
+    double *win_t = st_xmalloc(wc * sizeof *win_t); /* (time, want), wants decreasing */
+    int64_t *win_w = st_xmalloc(wc * sizeof *win_w);
+    size_t ph = 0, pg = 0, wh = 0, wn = 0;
+    int64_t up = wanted(ic, t0, target), pn = 0; /* replicas up, and launched not yet up */
+    record(f, t0, up, &cap);
+    for (int64_t k = 1; k <= steps; k++) {
+        double t = t0 + (double)k * a->interval_s;
+        for (; pg > 0 && pend[ph % lc].ready_s <= t; ph++, pg--) {
+            up += pend[ph % lc].n;
+            pn -= pend[ph % lc].n;
+            record(f, pend[ph % lc].ready_s, up, &cap);
+        }
+        int64_t d = wanted(ic, t, target);
+        while (wn > 0 && win_t[wh % wc] <= t - a->window_s) /* out of the window */
+            wh++, wn--;
+        while (wn > 0 && win_w[(wh + wn - 1) % wc] <= d)
+            wn--;
+        win_t[(wh + wn) % wc] = t;
+        win_w[(wh + wn) % wc] = d;
+        wn++;
+        int64_t keep = win_w[wh % wc]; /* the most asked for in the window */
+        if (d > up + pn) {
+            pend[(ph + pg++) % lc] = (launch){t + a->delay_s, d - up - pn};
+            pn = d - up;
+        } else if (keep < up + pn) {
+            while (pn > 0 && up + pn > keep) {
+                launch *l = &pend[(ph + pg - 1) % lc];
+                int64_t c = l->n < up + pn - keep ? l->n : up + pn - keep;
+                l->n -= c;
+                pn -= c;
+                if (l->n == 0)
+                    pg--;
+            }
+            if (up > keep)
+                record(f, t, up = keep, &cap);
+        }
+    }
+    for (; pg > 0 && pend[ph % lc].ready_s <= t1; ph++, pg--)
+        record(f, pend[ph % lc].ready_s, up += pend[ph % lc].n, &cap);
+    free(pend);
+    free(win_t);
+    free(win_w);
+}
+
+void st__serve_fleet_plan(const st_inference_cfg *ic, int64_t dp, double target, st__serve_fleet *f)
+{
+    *f = (st__serve_fleet){.start_s = ic->load[0].at_s, .end_s = ic->load[ic->n_load - 1].at_s};
+    size_t cap = 0;
+    if (ic->autoscale.on)
+        autoscale(ic, target, f);
+    else
+        record(f, f->start_s, dp, &cap);
+}
+
+void st__serve_fleet_release(st__serve_fleet *f)
+{
+    free(f->t);
+    free(f->n);
+}
+
+/* Walks the pieces on which one replica's rate lambda(t) / n(t) is linear: between the
+ * curve's points and the fleet's changes, from the curve's start to its end. */
+typedef struct walk {
+    const st_inference_cfg *ic;
+    const st__serve_fleet *f;
+    int p;    /* the next curve point after a */
+    size_t k; /* the fleet's entry in force on [a, b) */
+    double a, b;
+} walk;
+
+static int walk_next(walk *w)
+{
+    if (w->b >= w->f->end_s)
+        return 0;
+    w->a = w->b;
+    while (w->p < w->ic->n_load && w->ic->load[w->p].at_s <= w->a)
+        w->p++;
+    while (w->k + 1 < w->f->len && w->f->t[w->k + 1] <= w->a)
+        w->k++;
+    double b = w->f->end_s;
+    if (w->p < w->ic->n_load && w->ic->load[w->p].at_s < b)
+        b = w->ic->load[w->p].at_s;
+    if (w->k + 1 < w->f->len && w->f->t[w->k + 1] < b)
+        b = w->f->t[w->k + 1];
+    w->b = b;
+    return 1;
+}
+
+static walk walk_start(const st_inference_cfg *ic, const st__serve_fleet *f)
+{
+    return (walk){.ic = ic, .f = f, .b = f->start_s};
+}
+
+double st__serve_fleet_per_replica(const st_inference_cfg *ic, const st__serve_fleet *f)
+{
+    double sum = 0;
+    for (walk w = walk_start(ic, f); walk_next(&w);) {
+        double n = (double)w.f->n[w.k];
+        sum += 0.5 * (st__serve_rate_at(ic, w.a) + st__serve_rate_at(ic, w.b)) / n * (w.b - w.a);
+    }
+    return sum;
+}
+
+double st__serve_fleet_replica_s(const st__serve_fleet *f, double until_s)
+{
+    double sum = 0;
+    for (size_t k = 0; k < f->len; k++) {
+        double b = k + 1 < f->len ? f->t[k + 1] : until_s;
+        if (b > f->t[k])
+            sum += (double)f->n[k] * (b - f->t[k]);
+    }
+    return sum;
+}
+
+int64_t st__serve_fleet_arrivals(const st_inference_cfg *ic, const st__serve_fleet *f, st_rng *rng,
+                                 double **arrival, int64_t **weight)
+{
+    int64_t n = 0, cap = 0;
+    double *t_out = NULL;
+    int64_t *w_out = NULL;
+    double e = st_rng_exponential(rng, 1.0); /* the unit-rate time to the next arrival */
+    for (walk w = walk_start(ic, f); walk_next(&w);) {
+        double reps = (double)f->n[w.k], a = w.a;
+        double mu_b = st__serve_rate_at(ic, w.b) / reps;
+        for (;;) {
+            double mu_a = st__serve_rate_at(ic, a) / reps;
+            double len = w.b - a, area = 0.5 * (mu_a + mu_b) * len;
+            if (!(len > 0) || e > area) {
+                e -= area > 0 ? area : 0;
+                break;
+            }
+            /* mu_a x + m x^2 / 2 = e for x in [0, len], m the slope: the root written so that it
+             * loses no digits when m is small or negative */
+            double m = (mu_b - mu_a) / len, disc = mu_a * mu_a + 2 * m * e;
+            double x = 2 * e / (mu_a + sqrt(disc > 0 ? disc : 0));
+            a = x < len ? a + x : w.b;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                t_out = st_xrealloc(t_out, (size_t)cap * sizeof *t_out);
+                w_out = st_xrealloc(w_out, (size_t)cap * sizeof *w_out);
+            }
+            t_out[n] = a;
+            w_out[n++] = f->n[w.k];
+            e = st_rng_exponential(rng, 1.0);
+        }
+    }
+    *arrival = t_out;
+    *weight = w_out;
+    return n;
+}
