@@ -61,17 +61,19 @@ static int read_curve(st_rd *rd, const st_ynode *n, st_inference_cfg *ic)
                           "found %zu",
                           n->n);
     double peak = 0;
+    st_load_point *pts = st_rd_alloc(rd, n->n * sizeof *pts);
     for (size_t i = 0; i < n->n; i++) {
-        st_load_point *p = &ic->load[i];
+        st_load_point *p = &pts[i];
         if (st_rd_map(rd, n->kids[i], point_fields, p, "requests.rate[]"))
             return -1;
-        if (i > 0 && !(p->at_s > ic->load[i - 1].at_s))
+        if (i > 0 && !(p->at_s > pts[i - 1].at_s))
             return st_rd_fail(rd, n->kids[i], ST_EINVAL,
                               "requests.rate[%zu].at: expected later than the point before "
                               "(%g s), found %g s",
-                              i, ic->load[i - 1].at_s, p->at_s);
+                              i, pts[i - 1].at_s, p->at_s);
         peak = p->rate > peak ? p->rate : peak;
     }
+    ic->load = pts;
     if (!(peak > 0))
         return st_rd_fail(rd, n, ST_EINVAL,
                           "requests.rate: every point of the load curve is 0 requests per second");

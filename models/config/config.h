@@ -408,8 +408,8 @@ extern const char *const st_admission_names[];
  * (models/serve/serve.h, docs/models/inference.md): its request stream, its latency targets and
  * the serving engine's batching limits. Lengths are a mean and a range ratio (vLLM's random
  * dataset; ratio 0, every request the mean, is TensorRT-LLM's fixed ISL/OSL). */
-/* A load curve's points (requests.rate as a list): enough for a week by the hour. */
-#define ST_MAX_LOAD_POINTS 256
+/* A load curve's points at most (requests.rate as a list): a year by the five minutes. */
+#define ST_MAX_LOAD_POINTS 110000
 
 /* One point of a load curve: from `at_s` seconds the stream's rate, requests per second over
  * the whole service, linear to the next point's. */
@@ -433,9 +433,10 @@ typedef struct st_autoscale_cfg {
 
 typedef struct st_inference_cfg {
     st_req_mode mode;
-    double rate;                            /* poisson: requests per second over all replicas */
-    st_load_point load[ST_MAX_LOAD_POINTS]; /* n_load > 0: the rate over time instead, from
-                                               load[0].at_s to load[n_load - 1].at_s */
+    double rate;               /* poisson: requests per second over all replicas */
+    const st_load_point *load; /* n_load > 0: the rate over time instead, from load[0].at_s
+                                  to load[n_load - 1].at_s (the scenario's; a workload's copy
+                                  shares it) */
     int n_load;
     st_autoscale_cfg autoscale;
     int64_t count;         /* requests sent */
