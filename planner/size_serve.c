@@ -123,6 +123,16 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                           "workload '%s': sizing a service needs the rate it must serve "
                           "(requests: { rate: ... }); an offline batch has none",
                           w->name);
+    st_workload_cfg steady = *w; /* a load curve is sized for its peak, a steady stream's */
+    if (w->inference.n_load > 0) {
+        st_inference_cfg *ic = &steady.inference;
+        for (int i = 0; i < ic->n_load; i++)
+            ic->rate = ic->load[i].rate > ic->rate ? ic->load[i].rate : ic->rate;
+        ic->n_load = 0;
+        ic->autoscale.on = 0;
+        ic->count = st_inference_preset_default.count;
+    }
+    w = &steady;
     out->rate = w->inference.rate;
     size_t nt = n_types ? n_types : 1, cap = 0;
     for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2)

@@ -26,7 +26,8 @@ typedef struct st_serve_size_row {
 } st_serve_size_row;
 
 typedef struct st_serve_size {
-    double rate;            /* the workload's requests per second */
+    double rate;            /* the workload's requests per second: under a load curve, its
+                               peak, which the replicas must carry within the targets */
     st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp */
     size_t n;
 } st_serve_size;

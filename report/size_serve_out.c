@@ -52,8 +52,9 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     char *buf;
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    fprintf(out, "strata size: %s, workload %s: %.4g requests/s of %lld tokens in, %lld out", file,
-            w->name, z->rate, (long long)ic->input_tokens, (long long)ic->output_tokens);
+    fprintf(out, "strata size: %s, workload %s: %.4g requests/s%s of %lld tokens in, %lld out",
+            file, w->name, z->rate, ic->n_load > 0 ? " (its load curve's peak)" : "",
+            (long long)ic->input_tokens, (long long)ic->output_tokens);
     if (ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0)
         fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",
                 ic->slo_ttft_s, ic->slo_tpot_s);

@@ -139,5 +139,37 @@ check "the service's sizing rows" $?
 [ $? = 2 ]
 check "size refuses --deadline on a service" $?
 
+# A load curve and its autoscaler (the diurnal example's day shrunk to 24 minutes): the
+# replicas kept up below the eight its GPUs make, their GPU-hours tp x mean x span, and a share
+# of requests within the targets that falls when the ramps outrun the replicas' start; without
+# the autoscaler all eight all along, every request within the targets, costing more per token;
+# sizing it sizes the curve's peak.
+sed 's/ h, rate/ min, rate/' "$src/scenarios/examples/serve-diurnal.yaml" >"$tmp/day.yaml"
+grep -v '^    autoscale:' "$tmp/day.yaml" >"$tmp/fixed.yaml"
+"$strata" run --format json "$tmp/day.yaml" >"$tmp/day.json" &&
+    "$strata" run --format json "$tmp/fixed.yaml" >"$tmp/fixed.json"
+check "run a load curve, autoscaled and not" $?
+python3 - "$tmp/day.json" "$tmp/fixed.json" <<'PY'
+import json, sys
+a, f = (json.load(open(p))["jobs"][0] for p in sys.argv[1:])
+i, k = a["inference"], f["inference"]
+assert [p["rate_per_s"] for p in a["requests"]["load"]] == [30, 12, 60, 90, 70, 30], a["requests"]
+assert "count" not in a["requests"] and "rate_per_s" not in a["requests"]
+s = a["autoscale"]
+assert (s["min"], s["max"], s["delay_s"], s["interval_s"], s["window_s"]) == (2, 8, 300, 15, 300), s
+assert abs(s["target_rate_per_s"] - 0.7 * i["max_rate_under_slo"] / 8) < 1e-9 * s["target_rate_per_s"]
+assert 2 <= i["replicas_mean"] < 8 and i["replicas_peak"] <= 8, i
+assert abs(i["gpu_hours"] - 4 * i["replicas_mean"] * i["span_s"] / 3600) < 1e-9 * i["gpu_hours"]
+# a day's ramps shrunk 60 times outrun a 5-minute start: requests queue behind too few
+assert 0 < i["slo_attainment"] < 0.9 and k["slo_attainment"] == 1, (i, k)
+assert "autoscale" not in f and k["replicas_mean"] == 8 and k["replicas_peak"] == 8, k
+assert k["gpu_hours"] > i["gpu_hours"]
+assert k["cost_per_million_tokens_usd"] > i["cost_per_million_tokens_usd"]
+assert abs(k["requests_per_s"] / i["requests_per_s"] - 1) < 0.02
+PY
+check "an autoscaled curve keeps fewer GPUs up than a fixed fleet" $?
+"$strata" size "$tmp/day.yaml" --top 1 | head -1 | grep -q "90 requests/s (its load curve's peak)"
+check "size a load curve for its peak" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
