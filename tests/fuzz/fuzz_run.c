@@ -60,8 +60,12 @@ static int too_big(const st_scn *s)
         }
         if (w->kind == ST_WL_INFERENCE) {
             const st_inference_cfg *ic = &w->inference;
-            if ((double)ic->count * (double)(ic->input_tokens + ic->output_tokens) >
-                MAX_SERVE_TOKENS)
+            double sent = (double)ic->count; /* a curve's: its integral, at most the whole
+                                                service's (one replica's share is what runs) */
+            for (int k = 1; k < ic->n_load; k++)
+                sent += 0.5 * (ic->load[k - 1].rate + ic->load[k].rate) *
+                        (ic->load[k].at_s - ic->load[k - 1].at_s);
+            if (sent * (double)(ic->input_tokens + ic->output_tokens) > MAX_SERVE_TOKENS)
                 return 1;
             continue;
         }
@@ -96,7 +100,12 @@ static void check_forecast(const st_run *r)
         const st_run_serve *v = &r->serve[i];
         if (v->w) {
             const st_serve_result *q = &v->r;
-            CHECK(isfinite(q->tokens_per_s) && q->tokens_per_s > 0);
+            CHECK(isfinite(q->tokens_per_s) && q->tokens_per_s >= 0); /* 0: a curve too thin
+                                                                          to send a request */
+            CHECK(q->slo_attainment >= 0 && q->slo_attainment <= 1);
+            CHECK(q->replicas_mean >= 1 && q->replicas_mean <= (double)v->w->parallel.dp + 1e-9);
+            CHECK(q->replicas_peak >= 1 && q->replicas_peak <= v->w->parallel.dp);
+            CHECK(isfinite(q->gpu_hours) && q->gpu_hours >= 0);
             CHECK(q->ttft_s.p50 >= 0 && q->ttft_s.p50 <= q->ttft_s.p99 && isfinite(q->ttft_s.p99));
             CHECK(q->tpot_s.p50 >= 0 && q->tpot_s.p50 <= q->tpot_s.p99 && isfinite(q->tpot_s.p99));
             CHECK(q->kv_cache_tokens > 0 && q->preemptions >= 0);
