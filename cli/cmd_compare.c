@@ -186,7 +186,7 @@ static int run_muri(const st_scn *s, const char *policy, st_compare_row *row)
     }
     row->policy = policy;
     row->placement = "muri-yarn";
-    st_compare_fill(row, NULL);
+    st_compare_fill(row, NULL, NULL);
     st_snprintf(row->label, sizeof row->label, "%s", policy);
     return 0;
 }
@@ -211,7 +211,8 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
     } else {
         *row = (st_compare_row){
             .policy = run.cluster.policy, .placement = run.cluster.placement, .st = run.cluster.st};
-        st_compare_fill(row, run.has_energy ? &run.energy : NULL);
+        st_compare_fill(row, run.has_energy ? &run.energy : NULL,
+                        run.has_serving ? &run.serving : NULL);
         for (size_t i = 0; i < run.n; i++) { /* the widest step-model band of its jobs */
             const st_forecast *f = &run.f[i];
             double h =

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "models/forecast/cluster_energy.h"
+#include "models/forecast/run.h"
 #include "models/sched/cluster.h"
 #include "report/figures.h"
 
@@ -50,9 +51,11 @@ int st_compare_in_band(const st_compare_row *rows, size_t n, size_t i, size_t k)
 /* The figure columns into figs[ST_COMPARE_MAX_FIGS]; returns how many. */
 size_t st_compare_figs(const st_fig **figs);
 
-/* Row r's figures, read from its st (the cluster run's stats) and the cluster run's energy
- * (NULL: none, and the figures that read it are absent; its cost is absent without prices). */
-void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy);
+/* Row r's figures, read from its st (the cluster run's stats), the cluster run's energy (NULL:
+ * none, and the figures that read it are absent; its cost is absent without prices) and its
+ * services' share of requests within their targets (NULL: no service states one). */
+void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
+                     const st_run_serving *serving);
 
 /* The forms of compare's table (--format), in the order its usage names them. */
 typedef enum st_compare_format {

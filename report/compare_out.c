@@ -25,7 +25,8 @@ size_t st_compare_figs(const st_fig **figs)
     return n;
 }
 
-void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy)
+void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
+                     const st_run_serving *serving)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
     size_t n = st_compare_figs(figs);
@@ -35,6 +36,7 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy)
         const void *base = src == ST_SRC_CLUSTER                 ? (const void *)&r->st
                            : src == ST_SRC_ENERGY                ? (const void *)energy
                            : src == ST_SRC_ENERGY_COST && priced ? (const void *)energy
+                           : src == ST_SRC_SERVING               ? (const void *)serving
                                                                  : NULL;
         r->has[k] = base != NULL;
         r->v[k] = base ? st_fig_read(figs[k], base) : 0;

@@ -87,6 +87,7 @@ cJSON *st_report_serve_json(const st_run_serve *s)
             cJSON_AddNumberToObject(j, "preemptions", (double)s->preemptions);
     }
     cJSON *in = cJSON_AddObjectToObject(j, "inference");
+    cJSON_AddNumberToObject(in, "requests", (double)r->requests);
     cJSON_AddNumberToObject(in, "tokens_per_s", r->tokens_per_s);
     cJSON_AddNumberToObject(in, "requests_per_s", r->requests_per_s);
     add_pct(in, "ttft_s", &r->ttft_s);
@@ -119,6 +120,8 @@ cJSON *st_report_serve_json(const st_run_serve *s)
             cJSON_AddNumberToObject(o, "tpot_p99_s", ic->slo_tpot_s);
         cJSON_AddBoolToObject(o, "met", r->slo_met);
         cJSON_AddNumberToObject(in, "slo_attainment", r->slo_attainment);
+        if (s->has_start || s->missed_waiting > 0) /* beside training or a trace */
+            cJSON_AddNumberToObject(in, "missed_waiting", s->missed_waiting);
         cJSON_AddNumberToObject(in, "max_rate_under_slo", r->max_rate_under_slo);
         cJSON_AddNumberToObject(in, "max_tokens_per_s_under_slo", r->max_tokens_per_s_under_slo);
     }

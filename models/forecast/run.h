@@ -50,8 +50,18 @@ typedef struct st_run_serve {
     int has_end;            /* it finished within the run */
     double end_s;
     int64_t preemptions;
-    int64_t *gpus; /* the GPUs of its first start (owned); NULL without one */
+    double missed_waiting; /* with a time-to-first-token target: requests that arrived while it
+                              waited to start or to resume, longer than the target before it
+                              did (models/forecast/run.c, record_service) */
+    int64_t *gpus;         /* the GPUs of its first start (owned); NULL without one */
 } st_run_serve;
+
+/* The run's services with a latency target, together: the share of their requests within it
+ * (each service's slo_attainment weighed by its requests), for compare's column. */
+typedef struct st_run_serving {
+    double slo_attainment;
+    double requests;
+} st_run_serving;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast
  * in f[i], a collective workload its result in coll[i], an inference workload its service in
@@ -77,7 +87,9 @@ typedef struct st_run {
     st_cluster_energy energy; /* the cluster run's energy, every job that ran in it */
     int has_cost;             /* some job has its cost (f[i].has_cost) */
     double cost_total_usd;    /* theirs summed: the scenario's total */
-    st_audit *audit;          /* n_audit findings, in report order */
+    int has_serving;          /* some service states a latency target */
+    st_run_serving serving;
+    st_audit *audit; /* n_audit findings, in report order */
     size_t n_audit;
 } st_run;
 

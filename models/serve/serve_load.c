@@ -40,6 +40,33 @@ double st__serve_fleet_mean_rate(const st_inference_cfg *ic)
     return sum / (p[ic->n_load - 1].at_s - p[0].at_s);
 }
 
+/* The integral of the curve's rate from its start + a to its start + b. */
+static double integral(const st_inference_cfg *ic, double a, double b)
+{
+    const st_load_point *p = ic->load;
+    double t0 = p[0].at_s, sum = 0;
+    a += t0;
+    b += t0;
+    for (int i = 1; i < ic->n_load && p[i - 1].at_s < b; i++) {
+        double lo = a > p[i - 1].at_s ? a : p[i - 1].at_s, hi = b < p[i].at_s ? b : p[i].at_s;
+        if (hi > lo)
+            sum += 0.5 * (st__serve_rate_at(ic, lo) + st__serve_rate_at(ic, hi)) * (hi - lo);
+    }
+    return sum;
+}
+
+double st_serve_sent(const st_inference_cfg *ic, double a_s, double b_s)
+{
+    if (!(b_s > a_s))
+        return 0;
+    if (ic->n_load > 0)
+        return integral(ic, a_s, b_s);
+    if (ic->mode == ST_REQ_OFFLINE)
+        return a_s <= 0 ? (double)ic->count : 0;
+    double sent = ic->rate * (b_s - (a_s > 0 ? a_s : 0));
+    return sent < (double)ic->count ? sent : (double)ic->count;
+}
+
 static void record(st__serve_fleet *f, double t, int64_t n, size_t *cap)
 {
     if (f->len > 0 && f->n[f->len - 1] == n)
