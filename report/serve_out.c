@@ -206,6 +206,9 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
             fprintf(out, ", ends at t = %s", fmt(s->end_s, ST_DIM_TIME, c, sizeof c));
         if (s->preemptions > 0)
             fprintf(out, ", preempted %lld times", (long long)s->preemptions);
+        if (s->missed_waiting > 0)
+            fprintf(out, "; %.4g requests waited past the time-to-first-token target",
+                    s->missed_waiting);
         fputc('\n', out);
     }
     if (!r->has_slo)
