@@ -38,8 +38,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     *row = (st_serve_size_row){.gpu = g, .tp = tp};
     st_serve_memory m;
     st_serve_memory_of(&w2, g, &m);
-    if (m.blocks * ic->block_tokens < st_req_len_hi(ic->input_tokens, ic->input_range) +
-                                          st_req_len_hi(ic->output_tokens, ic->output_range)) {
+    if (m.blocks * ic->block_tokens < st_req_longest(ic)) {
         row->why = "its KV cache cannot hold one request";
         return 0;
     }

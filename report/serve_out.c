@@ -34,8 +34,13 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(par, "dp", (double)w->parallel.dp);
     cJSON *rq = cJSON_AddObjectToObject(j, "requests");
     cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
-    if (ic->mode == ST_REQ_POISSON && ic->n_load == 0) /* absent: all at once, or a curve */
+    if (ic->mode != ST_REQ_OFFLINE && ic->n_load == 0) /* absent: all at once, or a curve */
         cJSON_AddNumberToObject(rq, "rate_per_s", ic->rate);
+    if (ic->mode == ST_REQ_TRACE) { /* the path as the scenario writes it */
+        cJSON_AddStringToObject(rq, "file", ic->trace_name);
+        cJSON_AddStringToObject(rq, "format", st_req_format_names[ic->trace_format]);
+        cJSON_AddNumberToObject(rq, "longest_tokens", (double)ic->longest);
+    }
     if (ic->n_load == 0) /* a curve's requests are what its rates send */
         cJSON_AddNumberToObject(rq, "count", (double)ic->count);
     cJSON *load = ic->n_load > 0 ? cJSON_AddArrayToObject(rq, "load") : NULL;
@@ -148,7 +153,13 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld), %s\n", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)w->parallel.tp, (long long)w->parallel.tp, st_precision_names[w->precision]);
-    if (ic->n_load > 0)
+    if (ic->mode == ST_REQ_TRACE)
+        fprintf(out, "  requests  %lld from the trace %s (%s) over %s, %.4g per second",
+                (long long)ic->n_trace, ic->trace_name, st_req_format_names[ic->trace_format],
+                fmt(ic->n_trace > 0 ? ic->trace[ic->n_trace - 1].arrival_s : 0, ST_DIM_TIME, a,
+                    sizeof a),
+                ic->rate);
+    else if (ic->n_load > 0)
         fprintf(out, "  requests  %lld over %s of a load curve of %d points (Poisson)",
                 (long long)r->requests,
                 fmt(ic->load[ic->n_load - 1].at_s - ic->load[0].at_s, ST_DIM_TIME, a, sizeof a),
@@ -166,6 +177,8 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     if (ic->output_range > 0)
         fprintf(out, " (%lld-%lld)", (long long)st_req_len_lo(ic->output_tokens, ic->output_range),
                 (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
+    if (ic->mode == ST_REQ_TRACE)
+        fprintf(out, " on average, %lld in all at the longest", (long long)ic->longest);
     fputc('\n', out);
     fprintf(out, "  serving   %.4g output tokens/s, %.4g requests/s, over %.4g s\n",
             r->tokens_per_s, r->requests_per_s, r->span_s);

@@ -3,12 +3,14 @@
  * the serving engine's defaults for what it leaves out (st_inference_preset_default). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "scenarios/load_internal.h"
+#include "scenarios/req_trace.h"
 
 /* A rate of requests at `key`: "10/s", or a bare number of them per second; above 0, or (a
  * load curve's point: zero) at least 0. */
@@ -132,12 +134,36 @@ static int fn_output(st_rd *rd, const st_ynode *n, void *base)
     return read_len(rd, n, "requests.output_tokens", &ic->output_tokens, &ic->output_range);
 }
 
+/* A request trace's path, joined to the scenario's folder; the file is read once the mode is
+ * known (scenarios/req_trace.c). */
+static int fn_file(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "requests.file"))
+        return -1;
+    char path[4096];
+    int len = n->text[0] == '/' ? snprintf(path, sizeof path, "%s", n->text)
+                                : snprintf(path, sizeof path, "%s/%s", ld->s->dir, n->text);
+    if (len < 0 || (size_t)len >= sizeof path)
+        return st_rd_fail(rd, n, ST_ELIMIT, "request trace path is longer than %zu bytes",
+                          sizeof path - 1);
+    ((st_inference_cfg *)base)->trace_file = st_rd_strdup(rd, path);
+    ((st_inference_cfg *)base)->trace_name = st_rd_strdup(rd, n->text);
+    return 0;
+}
+
+static const char *const malformed_names[] = {"skip", "refuse", NULL};
+
+/* input_tokens and output_tokens are required but for a trace (derive_requests). */
 static const st_field request_fields[] = {
     ST_FENUM(st_inference_cfg, "mode", mode, st_req_mode_names),
     ST_FFN("rate", fn_rate),
     ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e12),
-    ST_FFN("input_tokens", fn_input, .required = 1),
-    ST_FFN("output_tokens", fn_output, .required = 1),
+    ST_FFN("input_tokens", fn_input),
+    ST_FFN("output_tokens", fn_output),
+    ST_FFN("file", fn_file),
+    ST_FENUM(st_inference_cfg, "format", trace_format, st_req_format_names),
+    ST_FENUM(st_inference_cfg, "malformed", refuse_malformed, malformed_names),
     ST_FEND,
 };
 
@@ -313,12 +339,47 @@ static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
-/* The request stream: its mode from the rate when not stated; the count's default. */
+/* A trace's requests: the file's, which say their times, count and lengths. */
+static int derive_trace(st_ld *ld, const st_ynode *req, st_inference_cfg *ic, const char *name)
+{
+    static const char *const theirs[] = {"rate", "count", "input_tokens", "output_tokens", NULL};
+    for (int i = 0; theirs[i]; i++)
+        if (st_ynode_get(req, theirs[i]))
+            return st_rd_fail(&ld->rd, st_ynode_get(req, theirs[i]), ST_EINVAL,
+                              "workload '%s': requests.%s does not apply to mode: trace (the "
+                              "file gives each request's arrival and lengths)",
+                              name, theirs[i]);
+    const st_ynode *file = st_ynode_get(req, "file");
+    if (!file)
+        return st_rd_fail(&ld->rd, req, ST_EINVAL,
+                          "workload '%s': requests of mode: trace need a 'file' (a CSV of "
+                          "arrivals and lengths)",
+                          name);
+    return st__req_trace_read(ld, file, ic);
+}
+
+/* The request stream: its mode from the rate or the file when not stated; the count's default;
+ * the lengths, required but for a trace. */
 static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic, const char *name)
 {
     const st_ynode *mode = st_ynode_get(req, "mode"), *rate = st_ynode_get(req, "rate");
     if (!mode)
-        ic->mode = rate ? ST_REQ_POISSON : ST_REQ_OFFLINE;
+        ic->mode = st_ynode_get(req, "file") ? ST_REQ_TRACE
+                   : rate                    ? ST_REQ_POISSON
+                                             : ST_REQ_OFFLINE;
+    if (ic->mode == ST_REQ_TRACE)
+        return derive_trace(ld, req, ic, name);
+    static const char *const trace_only[] = {"file", "format", "malformed", NULL};
+    for (int i = 0; trace_only[i]; i++)
+        if (st_ynode_get(req, trace_only[i]))
+            return st_rd_fail(&ld->rd, st_ynode_get(req, trace_only[i]), ST_EINVAL,
+                              "workload '%s': requests.%s applies to mode: trace", name,
+                              trace_only[i]);
+    static const char *const lengths[] = {"input_tokens", "output_tokens", NULL};
+    for (int i = 0; lengths[i]; i++)
+        if (!st_ynode_get(req, lengths[i]))
+            return st_rd_fail(&ld->rd, req, ST_EINVAL, "requests: missing required key '%s'",
+                              lengths[i]);
     if (ic->mode == ST_REQ_OFFLINE && rate)
         return st_rd_fail(&ld->rd, rate, ST_EINVAL,
                           "workload '%s': requests.rate applies to mode: poisson (mode: offline "
@@ -402,8 +463,7 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
 {
     const st_inference_cfg *ic = &w->inference;
     double per = ceil((double)ic->count / (double)w->parallel.dp);
-    double work = per * (double)(st_req_len_hi(ic->input_tokens, ic->input_range) +
-                                 st_req_len_hi(ic->output_tokens, ic->output_range));
+    double work = per * (double)st_req_longest(ic);
     if (work <= MAX_REPLICA_TOKENS && per <= MAX_REPLICA_REQUESTS)
         return 0;
     return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_EINVAL,
@@ -436,8 +496,7 @@ static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         ic->gpu_memory_share = pre->gpu_memory_share;
     if (!b || !st_ynode_get(b, "block_size"))
         ic->block_tokens = pre->block_tokens;
-    int64_t whole = st_req_len_hi(ic->input_tokens, ic->input_range) +
-                    st_req_len_hi(ic->output_tokens, ic->output_range); /* the longest request */
+    int64_t whole = st_req_longest(ic);
     if (!ic->chunked_prefill && ic->max_batch_tokens < whole)
         return st_rd_fail(&ld->rd, st__key_or(b, "max_batch_tokens"), ST_EINVAL,
                           "workload '%s': without chunked prefill an iteration must hold a whole "

@@ -24,6 +24,7 @@ const char *const st_egress_names[] = {ST_EGRESSES(ST__ENUM_NAME) NULL};
 const char *const st_grad_coll_names[] = {ST_GRAD_COLLS(ST__ENUM_NAME) NULL};
 const char *const st_workload_kind_names[] = {ST_WORKLOAD_KINDS(ST__ENUM_NAME) NULL};
 const char *const st_req_mode_names[] = {ST_REQ_MODES(ST__ENUM_NAME) NULL};
+const char *const st_req_format_names[] = {ST_REQ_FORMATS(ST__ENUM_NAME) NULL};
 const char *const st_admission_names[] = {ST_ADMISSIONS(ST__ENUM_NAME) NULL};
 const char *const st_attention_names[] = {ST_ATTENTIONS(ST__ENUM_NAME) NULL};
 const char *const st_moe_dispatcher_names[] = {ST_MOE_DISPATCHERS(ST__ENUM_NAME) NULL};

@@ -388,9 +388,11 @@ typedef struct st_collective_cfg {
 } st_collective_cfg;
 
 /* How an inference service's requests arrive: all at once (an offline batch, as vLLM's
- * benchmark_throughput and TensorRT-LLM's trtllm-bench throughput run), or one at a time at
- * exponentially distributed gaps (a Poisson stream, as vLLM's benchmark_serving sends them). */
-#define ST_REQ_MODES(X) X(ST_REQ_OFFLINE, "offline") X(ST_REQ_POISSON, "poisson")
+ * benchmark_throughput and TensorRT-LLM's trtllm-bench throughput run), one at a time at
+ * exponentially distributed gaps (a Poisson stream, as vLLM's benchmark_serving sends them), or
+ * at the times and with the lengths a file of requests gives (a trace). */
+#define ST_REQ_MODES(X)                                                                            \
+    X(ST_REQ_OFFLINE, "offline") X(ST_REQ_POISSON, "poisson") X(ST_REQ_TRACE, "trace")
 typedef enum st_req_mode { ST_REQ_MODES(ST__ENUM_VALUE) } st_req_mode;
 extern const char *const st_req_mode_names[];
 
@@ -404,10 +406,6 @@ extern const char *const st_req_mode_names[];
 typedef enum st_admission { ST_ADMISSIONS(ST__ENUM_VALUE) } st_admission;
 extern const char *const st_admission_names[];
 
-/* kind: inference, a model served by dp identical replicas of tp x pp GPUs each
- * (models/serve/serve.h, docs/models/inference.md): its request stream, its latency targets and
- * the serving engine's batching limits. Lengths are a mean and a range ratio (vLLM's random
- * dataset; ratio 0, every request the mean, is TensorRT-LLM's fixed ISL/OSL). */
 /* A load curve's points at most (requests.rate as a list): a year by the five minutes. */
 #define ST_MAX_LOAD_POINTS 110000
 
@@ -431,6 +429,25 @@ typedef struct st_autoscale_cfg {
     st_loc loc;
 } st_autoscale_cfg;
 
+/* A request trace's formats: csv (a header naming arrival, input_tokens, output_tokens) and
+ * azure (Azure's LLM inference traces: TIMESTAMP, ContextTokens, GeneratedTokens). */
+#define ST_REQ_FORMATS(X) X(ST_REQ_CSV, "csv") X(ST_REQ_AZURE, "azure")
+typedef enum st_req_format { ST_REQ_FORMATS(ST__ENUM_VALUE) } st_req_format;
+extern const char *const st_req_format_names[];
+
+/* One request of a trace: its arrival, seconds after the trace's first, and its lengths. */
+typedef struct st_req_row {
+    double arrival_s;
+    int64_t in, out;
+} st_req_row;
+
+/* The most rows a request trace may have: 2^22, as a job trace (scenarios/trace.h); 96 MB. */
+#define ST_REQ_TRACE_MAX_ROWS (1u << 22)
+
+/* kind: inference, a model served by dp identical replicas of tp x pp GPUs each
+ * (models/serve/serve.h, docs/models/inference.md): its request stream, its latency targets and
+ * the serving engine's batching limits. Lengths are a mean and a range ratio (vLLM's random
+ * dataset; ratio 0, every request the mean, is TensorRT-LLM's fixed ISL/OSL). */
 typedef struct st_inference_cfg {
     st_req_mode mode;
     double rate;               /* poisson: requests per second over all replicas */
@@ -439,6 +456,14 @@ typedef struct st_inference_cfg {
                                   shares it) */
     int n_load;
     st_autoscale_cfg autoscale;
+    /* mode: trace: the file (joined to the scenario's folder), its format, and its rows sorted
+     * by arrival (the scenario's); rate is then their mean rate, count their number, the
+     * lengths their means (rounded), and longest the most tokens one request holds */
+    const char *trace_file, *trace_name; /* the path read, and as the scenario writes it */
+    st_req_format trace_format;
+    int refuse_malformed;
+    const st_req_row *trace;
+    int64_t n_trace, longest;
     int64_t count;         /* requests sent */
     int64_t input_tokens;  /* prompt tokens of each request (their mean with a range) */
     int64_t output_tokens; /* tokens each request generates (likewise) */
@@ -494,6 +519,15 @@ static inline int64_t st_req_len_hi(int64_t mean, double r)
 {
     int64_t hi = (int64_t)((double)mean * (1 + r));
     return hi < 1 ? 1 : hi;
+}
+
+/* The most tokens one of ic's requests holds: its prompt and output, both at their longest. */
+static inline int64_t st_req_longest(const st_inference_cfg *ic)
+{
+    if (ic->mode == ST_REQ_TRACE)
+        return ic->longest;
+    return st_req_len_hi(ic->input_tokens, ic->input_range) +
+           st_req_len_hi(ic->output_tokens, ic->output_range);
 }
 
 /* How the attention core runs: one fused FlashAttention kernel (Dao et al. 2022), or as

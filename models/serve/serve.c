@@ -5,6 +5,7 @@
  * Scheduler.schedule: running requests first, in order, then waiting ones, none admitted in an
  * iteration that preempted). docs/models/inference.md, "The engine". */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,6 +362,7 @@ typedef struct service {
     int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
     double *gaps;              /* per_replica unit exponential draws */
     int64_t *len_in, *len_out; /* per_replica requests' lengths, drawn once (fixed: the mean) */
+    int64_t *route;            /* a trace's: each row's replica, drawn once */
 } service;
 
 /* Replica a's mean iteration as a step of the plant (models/plant/gpu_power.h), and one GPU's
@@ -391,6 +393,71 @@ static void power_of(const service *s, const replica_out *a, st_serve_result *ou
     out->energy_per_token_j = a->tokens > 0 ? wall / a->tokens : 0;
 }
 
+/* A trace's requests, each sent to the replica s->route names, every replica simulated: at the
+ * trace's own times when rate is its mean rate, its times scaled by (its rate / rate) at another
+ * (the SLO's search), all at once at 0. The per-replica figures are the replicas' mean. */
+static void measure_trace(service *s, double rate, st_serve_result *out)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    int64_t n = ic->n_trace, dp = s->dp;
+    double k = rate > 0 && ic->rate > 0 ? ic->rate / rate : 0;
+    int64_t *at = st_xcalloc((size_t)dp + 1, sizeof *at); /* each replica's first row */
+    for (int64_t i = 0; i < n; i++)
+        at[s->route[i] + 1]++;
+    for (int64_t r = 0; r < dp; r++)
+        at[r + 1] += at[r];
+    double *arr = st_xmalloc((size_t)n * sizeof *arr);
+    int64_t *in = st_xmalloc((size_t)n * sizeof *in), *len = st_xmalloc((size_t)n * sizeof *len);
+    int64_t *fill = st_xmalloc((size_t)dp * sizeof *fill);
+    memcpy(fill, at, (size_t)dp * sizeof *fill);
+    for (int64_t i = 0; i < n; i++) { /* in arrival order within each replica */
+        int64_t j = fill[s->route[i]]++;
+        arr[j] = ic->trace[i].arrival_s * k;
+        in[j] = ic->trace[i].in;
+        len[j] = ic->trace[i].out;
+    }
+    gather g = {0};
+    replica_out sum = {0};
+    double end = 0;
+    for (int64_t r = 0; r < dp; r++) {
+        int64_t m = at[r + 1] - at[r];
+        if (m == 0)
+            continue;
+        replica_out o;
+        serve_replica(&s->cost, ic, s->mem.blocks, arr + at[r], in + at[r], len + at[r], m, &o);
+        gather_add(&g, &o, len + at[r], NULL, 1);
+        end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
+        sum.busy_s += o.busy_s;
+        sum.comm_s += o.comm_s;
+        sum.tokens += o.tokens;
+        sum.iterations += o.iterations;
+        sum.preemptions += o.preemptions;
+        sum.batch_sum += o.batch_sum;
+        replica_release(&o);
+    }
+    out->span_s = end;
+    out->requests_per_s = end > 0 ? (double)g.requests / end : 0;
+    out->tokens_per_s = end > 0 ? g.tokens / end : 0;
+    gather_finish(&g, out);
+    out->replicas_mean = (double)dp;
+    out->replicas_peak = dp;
+    out->iterations = sum.iterations / dp;
+    out->preemptions = sum.preemptions / dp;
+    out->batch_mean = sum.iterations ? (double)sum.batch_sum / (double)sum.iterations : 0;
+    out->iteration_mean_s = sum.iterations ? sum.busy_s / (double)sum.iterations : 0;
+    replica_out mean = {.span_s = end,
+                        .busy_s = sum.busy_s / (double)dp,
+                        .comm_s = sum.comm_s / (double)dp,
+                        .tokens = sum.tokens / (double)dp,
+                        .iterations = (sum.iterations + dp - 1) / dp};
+    power_of(s, &mean, out);
+    free(at);
+    free(fill);
+    free(arr);
+    free(in);
+    free(len);
+}
+
 /* The service's figures for its count of requests, all at once (rate 0) or as a Poisson stream
  * of `rate` per second over all replicas. Requests go to replicas at random (a load balancer
  * without state), so each replica sees a Poisson stream of rate / dp: identical replicas, of
@@ -399,6 +466,10 @@ static void power_of(const service *s, const replica_out *a, st_serve_result *ou
 static void measure(service *s, double rate, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
+    if (ic->mode == ST_REQ_TRACE) {
+        measure_trace(s, rate, out);
+        return;
+    }
     int64_t N = ic->count, dp = s->dp, nA = s->per_replica, nB = N / dp, kA = N % dp;
     if (kA == 0)
         kA = dp; /* every replica has nA = nB */
@@ -505,14 +576,23 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
 static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    s->per_replica = (ic->count + s->dp - 1) / s->dp;
-    s->gaps = st_xmalloc((size_t)s->per_replica * sizeof *s->gaps);
-    st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
-    for (int64_t i = 0; i < s->per_replica; i++)
-        s->gaps[i] = st_rng_exponential(rng, 1.0);
-    st_rng_free(rng);
-    draw_lengths(s, seed, id);
-    measure(s, ic->mode == ST_REQ_POISSON ? ic->rate : 0, out);
+    if (ic->mode == ST_REQ_TRACE) { /* a load balancer without state: each row to a replica at
+                                       random, from the stream (inference, id, route) */
+        st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("route"));
+        s->route = st_xmalloc((size_t)ic->n_trace * sizeof *s->route);
+        for (int64_t i = 0; i < ic->n_trace; i++)
+            s->route[i] = s->dp > 1 ? (int64_t)st_rng_uniform_int(rng, (uint32_t)s->dp) : 0;
+        st_rng_free(rng);
+    } else {
+        s->per_replica = (ic->count + s->dp - 1) / s->dp;
+        s->gaps = st_xmalloc((size_t)s->per_replica * sizeof *s->gaps);
+        st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
+        for (int64_t i = 0; i < s->per_replica; i++)
+            s->gaps[i] = st_rng_exponential(rng, 1.0);
+        st_rng_free(rng);
+        draw_lengths(s, seed, id);
+    }
+    measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
         out->slo_met = meets(ic, out);
         st_serve_result off = {0};
@@ -572,8 +652,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     st__serve_fleet f;
     st__serve_fleet_plan(ic, s->dp, target, &f);
     double expect = st__serve_fleet_per_replica(ic, &f);
-    double tokens = (double)(st_req_len_hi(ic->input_tokens, ic->input_range) +
-                             st_req_len_hi(ic->output_tokens, ic->output_range));
+    double tokens = (double)st_req_longest(ic);
     if (expect > MAX_REPLICA_REQUESTS || expect * tokens > MAX_REPLICA_TOKENS) {
         st__serve_fleet_release(&f);
         return st_err_set(err, ST_EINVAL, ic->requests_loc,
@@ -630,18 +709,21 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     service s = {.w = w, .c = c, .dp = w->parallel.dp > 1 ? w->parallel.dp : 1};
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
-    int64_t in_hi = st_req_len_hi(ic->input_tokens, ic->input_range);
-    int64_t out_hi = st_req_len_hi(ic->output_tokens, ic->output_range);
-    int64_t need = (in_hi + out_hi + ic->block_tokens - 1) / ic->block_tokens;
+    int64_t longest = st_req_longest(ic);
+    int64_t need = (longest + ic->block_tokens - 1) / ic->block_tokens;
+    char split[64] = " (its trace's)";
+    if (ic->mode != ST_REQ_TRACE)
+        snprintf(split, sizeof split, " (input %lld + output %lld)",
+                 (long long)st_req_len_hi(ic->input_tokens, ic->input_range),
+                 (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
     if (s.mem.blocks < need)
-        return st_err_set(
-            err, ST_EINVAL, w->loc,
-            "workload '%s': the KV cache holds %lld tokens per replica, but its "
-            "longest request needs %lld (input %lld + output %lld): of each GPU's %.4g GB "
-            "usable, weights take %.4g GB, activations %.4g GB and reserved %.4g GB",
-            w->name, (long long)(s.mem.blocks * ic->block_tokens), (long long)(in_hi + out_hi),
-            (long long)in_hi, (long long)out_hi, s.mem.usable / 1e9, s.mem.weights / 1e9,
-            s.mem.activations / 1e9, s.mem.reserved / 1e9);
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "workload '%s': the KV cache holds %lld tokens per replica, but its "
+                          "longest request needs %lld%s: of each GPU's %.4g GB usable, weights "
+                          "take %.4g GB, activations %.4g GB and reserved %.4g GB",
+                          w->name, (long long)(s.mem.blocks * ic->block_tokens), (long long)longest,
+                          split, s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
+                          s.mem.reserved / 1e9);
     out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
     st__serve_cost_init(&s.cost, w, gpu, x);
     int rc = 0;
@@ -658,5 +740,6 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     free(s.gaps);
     free(s.len_in);
     free(s.len_out);
+    free(s.route);
     return rc;
 }

@@ -77,8 +77,8 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
                  uint64_t id, st_serve_result *out, st_err *err);
 
 /* The requests ic's stream sends from a_s to b_s seconds after it starts, all replicas: its
- * rate (or its load curve's, integrated) over the stretch; all of them at its start when
- * offline. Expected counts, not draws. */
+ * rate (or its load curve's, integrated) over the stretch, expected counts, not draws; all of
+ * them at its start when offline; a trace's rows in the stretch. */
 double st_serve_sent(const st_inference_cfg *ic, double a_s, double b_s);
 
 /* The memory split of one GPU of w's replicas on gpu (no simulation). */

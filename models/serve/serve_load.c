@@ -55,12 +55,28 @@ static double integral(const st_inference_cfg *ic, double a, double b)
     return sum;
 }
 
+/* A trace's rows that arrive before t (sorted: a binary search). */
+static int64_t rows_before(const st_inference_cfg *ic, double t)
+{
+    int64_t lo = 0, hi = ic->n_trace;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ic->trace[mid].arrival_s < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 double st_serve_sent(const st_inference_cfg *ic, double a_s, double b_s)
 {
     if (!(b_s > a_s))
         return 0;
     if (ic->n_load > 0)
         return integral(ic, a_s, b_s);
+    if (ic->mode == ST_REQ_TRACE)
+        return (double)(rows_before(ic, b_s) - rows_before(ic, a_s));
     if (ic->mode == ST_REQ_OFFLINE)
         return a_s <= 0 ? (double)ic->count : 0;
     double sent = ic->rate * (b_s - (a_s > 0 ? a_s : 0));

@@ -2,11 +2,13 @@
  * scale-up ready a delay later, a scale-down held for the window), the replica-seconds, the
  * arrivals one replica receives against the integral of its rate, and end to end, that a flat
  * curve serves as a steady stream does and that an autoscaled day keeps fewer GPUs up. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/serve/serve_internal.h"
 #include "scenarios/scenario.h"
@@ -172,6 +174,73 @@ START_TEST(test_an_autoscaled_curve_keeps_fewer_gpus_up)
 }
 END_TEST
 
+/* A trace file of n Poisson arrivals at `rate` with lengths uniform in [lo, hi], written under
+ * a fresh folder; its path into path[0..len). */
+static void write_trace(char *path, size_t len, int n, double rate, const int *in, const int *out)
+{
+    char dir[] = "/tmp/strata-reqtrace-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, len, "%s/requests.csv", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "output_tokens,arrival,input_tokens\n"); /* any order */
+    st_rng *r = st_rng_new(11, 1, 2, 3);
+    double t = 0;
+    for (int i = 0; i < n; i++) {
+        t += st_rng_exponential(r, 1.0) / rate;
+        fprintf(f, "%d,%.9f,%d\n",
+                out[0] + (int)st_rng_uniform_int(r, (uint32_t)(out[1] - out[0] + 1)), t,
+                in[0] + (int)st_rng_uniform_int(r, (uint32_t)(in[1] - in[0] + 1)));
+    }
+    st_rng_free(r);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static void remove_trace(const char *path)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = 0;
+    remove(path);
+    rmdir(dir);
+}
+
+/* A trace of 4,000 Poisson arrivals at 40/s with lengths uniform in ranges serves as the
+ * Poisson stream of the same rate and ranges: throughput within 3%, median latencies within
+ * 15%; every row is a request, its mean rate the trace's, and two runs agree to the bit. */
+START_TEST(test_a_trace_serves_as_its_stream)
+{
+    static const int in[] = {200, 1800}, out[] = {20, 380};
+    char path[512], req[768];
+    write_trace(path, sizeof path, 4000, 40, in, out);
+    snprintf(req, sizeof req, "{ file: '%s' }", path);
+    st_scn *t = load(req, "");
+    st_scn *p = load("{ rate: 40/s, count: 4000, input_tokens: { mean: 1000, range_ratio: 0.8 }, "
+                     "output_tokens: { mean: 200, range_ratio: 0.9 } }",
+                     "");
+    const st_inference_cfg *ic = &st_scn_workload(t, 0)->inference;
+    ck_assert(ic->mode == ST_REQ_TRACE && ic->n_trace == 4000);
+    ASSERT_REL(ic->rate, 40, 0.05);
+    st_serve_result rt, rt2, rp;
+    serve(t, &rt);
+    serve(t, &rt2);
+    serve(p, &rp);
+    ck_assert_int_eq(rt.requests, 4000);
+    ck_assert(memcmp(&rt.ttft_s, &rt2.ttft_s, sizeof rt.ttft_s) == 0 &&
+              rt.tokens_per_s == rt2.tokens_per_s);
+    double tokens = 0;
+    for (int64_t i = 0; i < ic->n_trace; i++)
+        tokens += (double)ic->trace[i].out;
+    ASSERT_REL(rt.tokens_per_s * rt.span_s, tokens, 1e-9);
+    ASSERT_REL(rt.tokens_per_s, rp.tokens_per_s, 0.03);
+    ASSERT_REL(rt.ttft_s.p50, rp.ttft_s.p50, 0.15);
+    ASSERT_REL(rt.tpot_s.p50, rp.tpot_s.p50, 0.15);
+    st_scn_free(t);
+    st_scn_free(p);
+    remove_trace(path);
+}
+END_TEST
+
 Suite *serve_load_suite(void)
 {
     Suite *s = suite_create("serve_load");
@@ -181,6 +250,7 @@ Suite *serve_load_suite(void)
     tcase_add_test(tc, test_arrivals_follow_the_integrated_rate);
     tcase_add_test(tc, test_a_flat_curve_serves_as_a_steady_stream);
     tcase_add_test(tc, test_an_autoscaled_curve_keeps_fewer_gpus_up);
+    tcase_add_test(tc, test_a_trace_serves_as_its_stream);
     suite_add_tcase(s, tc);
     return s;
 }
