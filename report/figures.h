@@ -67,6 +67,8 @@ enum {
     ST_FIG_SPREAD = 1u << 6,     /* compare: a figure column, with --replicas its sd in spread */
     ST_FIG_NULLABLE = 1u << 7,   /* null where it is unknown */
     ST_FIG_IN_DAYS = 1u << 8,    /* a time of days: charted in days */
+    ST_FIG_SERIES = 1u << 9,     /* a member of a series the JSON gives and the HTML charts: the
+                                    table formats (text tables, markdown, CSV) leave it out */
 };
 
 /* Which result a sweep or compare figure reads (the struct its offset is into). */

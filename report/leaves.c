@@ -7,8 +7,22 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
+
+/* Whether array node at path is a series (its members' rows are ST_FIG_SERIES): charted, not
+ * tabled. */
+static int is_series(const cJSON *node, const char *path)
+{
+    const cJSON *first = node->child;
+    if (!first || !cJSON_IsObject(first) || !first->child || !first->child->string)
+        return 0;
+    char *leaf = st_xasprintf("%s[0].%s", path, first->child->string);
+    const st_fig *f = st_fig_find(ST_DOC_RUN, leaf);
+    free(leaf);
+    return f && (f->flags & ST_FIG_SERIES);
+}
 
 void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn fn, void *ctx)
 {
@@ -16,6 +30,8 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
         fn(ctx, prefix, node);
         return;
     }
+    if (cJSON_IsArray(node) && is_series(node, prefix))
+        return;
     size_t i = 0, plen = strlen(prefix);
     for (const cJSON *c = node->child; c; c = c->next, i++) {
         size_t n = plen + (c->string ? strlen(c->string) : 24) + 4;

@@ -9,6 +9,7 @@
  * is a sentence saying why, never an empty frame. */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,38 @@ static void absent(FILE *out, const char *why)
     st_html_para(out, "absent", why);
 }
 
+/* Job k's replicas over its load curve, k an autoscaled service: those up, and those its load
+ * asks for (the rate over the target rate a replica is given), hours on x. */
+static void replicas_chart(FILE *out, const cJSON *job, int k)
+{
+    const cJSON *tl = at(job, "inference.timeline");
+    size_t n = (size_t)cJSON_GetArraySize(tl);
+    double *x = st_xmalloc(n * sizeof *x), *up = st_xmalloc(n * sizeof *up),
+           *asked = st_xmalloc(n * sizeof *asked);
+    size_t i = 0;
+    for (const cJSON *p = tl->child; p; p = p->next, i++) {
+        x[i] = num(p, "t_s") / 3600;
+        up[i] = num(p, "replicas_up");
+        asked[i] = num(p, "replicas_asked");
+    }
+    const char *name = cJSON_GetObjectItemCaseSensitive(job, "name")->valuestring;
+    char id[96], title[160];
+    snprintf(id, sizeof id, "serving-replicas-%d", k);
+    snprintf(title, sizeof title, "Replicas of %.100s over its load curve", name);
+    st_svg_frame f = {.id = id,
+                      .title = title,
+                      .x_label = "hours from the curve's first point",
+                      .y_label = "replicas",
+                      .y_from_zero = 1,
+                      .x_from_zero = 1};
+    st_svg_series s[] = {{"up", x, up, n, ST_SVG_LINE},
+                         {"asked by the load", x, asked, n, ST_SVG_LINE}};
+    st_svg_xy(out, &f, s, 2);
+    free(x);
+    free(up);
+    free(asked);
+}
+
 static void step_and_memory(FILE *out, const cJSON *jobs)
 {
     static const char *const bk[] = {"compute_s",         "tp_comm_s", "pp_comm_s",
@@ -178,6 +211,16 @@ static void step_and_memory(FILE *out, const cJSON *jobs)
         job_bars(out, jobs, "inference.memory", sk, sn, 4, "usable_bytes", 1e-9, &fv);
         st_html_section_end(out);
     }
+    int k = 0, opened = 0;
+    for (const cJSON *j = jobs->child; j; j = j->next, k++) {
+        if (!at(j, "inference.timeline"))
+            continue;
+        if (!opened++)
+            st_html_section(out, "sec-serving-replicas");
+        replicas_chart(out, j, k);
+    }
+    if (opened)
+        st_html_section_end(out);
 }
 
 /* The facility waveform and its spectrum, from the plant's decimated series. */

@@ -101,6 +101,14 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(in, "replicas_mean", r->replicas_mean);
     cJSON_AddNumberToObject(in, "replicas_peak", (double)r->replicas_peak);
     cJSON_AddNumberToObject(in, "gpu_hours", r->gpu_hours);
+    cJSON *tl = r->n_timeline > 0 ? cJSON_AddArrayToObject(in, "timeline") : NULL;
+    for (int i = 0; i < r->n_timeline; i++) { /* absent: no autoscaler */
+        cJSON *pt = cJSON_CreateObject();
+        cJSON_AddNumberToObject(pt, "t_s", r->timeline[i].t_s);
+        cJSON_AddNumberToObject(pt, "replicas_up", r->timeline[i].up);
+        cJSON_AddNumberToObject(pt, "replicas_asked", r->timeline[i].asked);
+        cJSON_AddItemToArray(tl, pt);
+    }
     cJSON_AddNumberToObject(in, "kv_cache_bytes", r->kv_cache_bytes);
     cJSON_AddNumberToObject(in, "kv_cache_tokens", (double)r->kv_cache_tokens);
     cJSON_AddNumberToObject(in, "batch_mean", r->batch_mean);

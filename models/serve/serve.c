@@ -627,6 +627,23 @@ static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64
 #define MAX_REPLICA_REQUESTS 1e7
 #define MAX_REPLICA_TOKENS   1e10
 
+/* The autoscaled fleet at ST_SERVE_TIMELINE instants evenly over the curve, for the report's
+ * chart: the replicas up (one walk along the fleet's changes) and those the load asks for. */
+static void timeline(const st_inference_cfg *ic, const st__serve_fleet *f, double target,
+                     st_serve_result *out)
+{
+    double span = f->end_s - f->start_s;
+    size_t k = 0;
+    for (int i = 0; i < ST_SERVE_TIMELINE; i++) {
+        double t = f->start_s + span * (double)i / (ST_SERVE_TIMELINE - 1);
+        while (k + 1 < f->len && f->t[k + 1] <= t)
+            k++;
+        out->timeline[i] =
+            (st_serve_point){t - f->start_s, (double)f->n[k], st__serve_rate_at(ic, t) / target};
+    }
+    out->n_timeline = ST_SERVE_TIMELINE;
+}
+
 /* A load curve: the replicas its autoscaler keeps up (or dp all along), one of them simulated
  * over the span with its share of the rate, each of its requests weighed by the replicas up
  * when it arrives (serve_load.c); one's capacity within the targets, times dp, the service's. */
@@ -651,6 +668,8 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     out->scale_target_rate = as->on ? target : 0;
     st__serve_fleet f;
     st__serve_fleet_plan(ic, s->dp, target, &f);
+    if (as->on)
+        timeline(ic, &f, target, out);
     double expect = st__serve_fleet_per_replica(ic, &f);
     double tokens = (double)st_req_longest(ic);
     if (expect > MAX_REPLICA_REQUESTS || expect * tokens > MAX_REPLICA_TOKENS) {

@@ -28,27 +28,40 @@ typedef struct st_serve_memory {
                             holding its share of each */
 } st_serve_memory;
 
+/* Points of an autoscaled service's timeline (st_serve_result.timeline). */
+#define ST_SERVE_TIMELINE 145
+
+/* One instant of an autoscaled service: the replicas up, and those its load asks for, the rate
+ * over the target rate a replica is given (not rounded, not bounded: above max where the load
+ * outgrows the service, ahead of the replicas up where they lag it). */
+typedef struct st_serve_point {
+    double t_s, up, asked;
+} st_serve_point;
+
 typedef struct st_serve_result {
     st_serve_memory mem;
-    double tokens_per_s;       /* output tokens per second, all replicas */
-    double requests_per_s;     /* requests completed per second, all replicas */
-    st_serve_pct ttft_s;       /* arrival to first output token */
-    st_serve_pct tpot_s;       /* (last - first token) / (output tokens - 1) */
-    double kv_cache_bytes;     /* one replica's KV cache, all its GPUs */
-    int64_t kv_cache_tokens;   /* tokens it holds */
-    double batch_mean;         /* requests in an iteration, mean over iterations */
-    double iteration_mean_s;   /* an iteration's mean time */
-    int64_t iterations;        /* one replica's */
-    int64_t preemptions;       /* requests pushed out of a full cache and recomputed, one
-                                  replica's */
-    int64_t requests;          /* sent, all replicas */
-    double span_s;             /* first arrival to last completion */
-    double replicas_mean;      /* replicas up on average over the span: dp, or under a load
-                                  curve's autoscaler what it kept up */
-    int64_t replicas_peak;     /* the most up at once */
-    double gpu_hours;          /* the replicas' GPUs while up: tp x replica-seconds / 3600 */
-    double scale_target_rate;  /* with an autoscaler: the requests per second it gives a
-                                  replica (stated, or a share of one's rate within the SLO) */
+    double tokens_per_s;      /* output tokens per second, all replicas */
+    double requests_per_s;    /* requests completed per second, all replicas */
+    st_serve_pct ttft_s;      /* arrival to first output token */
+    st_serve_pct tpot_s;      /* (last - first token) / (output tokens - 1) */
+    double kv_cache_bytes;    /* one replica's KV cache, all its GPUs */
+    int64_t kv_cache_tokens;  /* tokens it holds */
+    double batch_mean;        /* requests in an iteration, mean over iterations */
+    double iteration_mean_s;  /* an iteration's mean time */
+    int64_t iterations;       /* one replica's */
+    int64_t preemptions;      /* requests pushed out of a full cache and recomputed, one
+                                 replica's */
+    int64_t requests;         /* sent, all replicas */
+    double span_s;            /* first arrival to last completion */
+    double replicas_mean;     /* replicas up on average over the span: dp, or under a load
+                                 curve's autoscaler what it kept up */
+    int64_t replicas_peak;    /* the most up at once */
+    double gpu_hours;         /* the replicas' GPUs while up: tp x replica-seconds / 3600 */
+    double scale_target_rate; /* with an autoscaler: the requests per second it gives a
+                                 replica (stated, or a share of one's rate within the SLO) */
+    int n_timeline;           /* with one: the replicas at ST_SERVE_TIMELINE instants evenly
+                                 over the load curve, its ends included */
+    st_serve_point timeline[ST_SERVE_TIMELINE];
     int has_slo;               /* the workload states a latency target */
     double slo_attainment;     /* with one: the share of requests whose own time to first token
                                   and time per output token meet it */

@@ -68,6 +68,7 @@ ex=scenarios/examples
 "$strata" run $ex/llama3-405b-16k.yaml --format html >"$tmp/run-llama.html" 2>/dev/null
 "$strata" run $ex/philly-512gpu.yaml --format html >"$tmp/run-philly.html" 2>/dev/null
 "$strata" run $ex/serve-beside-training.yaml --format html >"$tmp/run-serve.html" 2>/dev/null
+"$strata" run $ex/serve-diurnal.yaml --format html >"$tmp/run-diurnal.html" 2>/dev/null
 "$strata" compare $ex/philly-512gpu.yaml --format html >"$tmp/compare-philly.html" 2>/dev/null
 "$strata" sweep $ex/quickstart.yaml --set 'workloads[finetune].global_batch=32,64,128' \
     --set cluster.fabric.oversubscription=1,2 --format html >"$tmp/sweep-quickstart.html" 2>/dev/null
@@ -75,8 +76,8 @@ ex=scenarios/examples
 # names longer than 300 bytes with no space to break at (cli.utf8's fixture): still no sideways
 # scroll
 "$strata" run tests/cli/utf8/names.yaml --format html >"$tmp/run-long-names.html" 2>/dev/null
-for page in run-llama run-philly run-serve compare-philly sweep-quickstart size-quickstart \
-    run-long-names; do
+for page in run-llama run-philly run-serve run-diurnal compare-philly sweep-quickstart \
+    size-quickstart run-long-names; do
     check_page "$page" "$tmp/$page.html"
 done
 # The check itself fails on a page wider than the window and on a page without its summary.

@@ -180,7 +180,12 @@ assert 2 <= i["replicas_mean"] < 8 and i["replicas_peak"] <= 8, i
 assert abs(i["gpu_hours"] - 4 * i["replicas_mean"] * i["span_s"] / 3600) < 1e-9 * i["gpu_hours"]
 # a day's ramps shrunk 60 times outrun a 5-minute start: requests queue behind too few
 assert 0 < i["slo_attainment"] < 0.9 and k["slo_attainment"] == 1, (i, k)
-assert "autoscale" not in f and k["replicas_mean"] == 8 and k["replicas_peak"] == 8, k
+tl = i["timeline"]
+assert len(tl) == 145 and tl[0]["t_s"] == 0 and abs(tl[-1]["t_s"] - 1440) < 1e-9, tl[-1]
+assert all(2 <= p["replicas_up"] <= 8 for p in tl) and max(p["replicas_asked"] for p in tl) > 8
+assert abs(tl[0]["replicas_asked"] * s["target_rate_per_s"] - 30) < 1e-9
+assert "autoscale" not in f and "timeline" not in k
+assert k["replicas_mean"] == 8 and k["replicas_peak"] == 8, k
 assert k["gpu_hours"] > i["gpu_hours"]
 assert k["cost_per_million_tokens_usd"] > i["cost_per_million_tokens_usd"]
 assert abs(k["requests_per_s"] / i["requests_per_s"] - 1) < 0.02
