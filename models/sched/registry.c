@@ -14,7 +14,8 @@
     X(st__sched_srtf, "srtf")                                                                      \
     X(st__sched_srsf, "srsf")                                                                      \
     X(st__sched_gang, "gang")                                                                      \
-    X(st__sched_tiresias, "tiresias") X(st__sched_fair_share, "fair-share")
+    X(st__sched_tiresias, "tiresias")                                                              \
+    X(st__sched_fair_share, "fair-share") X(st__sched_priority, "priority")
 
 #define ST__SCHED_EXTERN(sym, name) extern const st_sched_policy sym;
 ST_SCHED_POLICIES(ST__SCHED_EXTERN)

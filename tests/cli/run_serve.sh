@@ -134,6 +134,27 @@ assert rows["fair-share"]["mean_jct_s"] < rows["fifo"]["mean_jct_s"]
 PY
 check "compare gives each policy's share of requests within the targets" $?
 
+# Under the priority policy a service of a higher class than the training job preempts it when
+# it arrives; of the same class it waits for it, and every request waits past its target.
+sed 's/policy: fair-share/policy: priority/; s/    tenant: serving/&\n    priority: 10/' "$both" >"$tmp/prio.yaml"
+sed 's/policy: fair-share/policy: priority/' "$both" >"$tmp/prio0.yaml"
+"$strata" run --format json "$tmp/prio.yaml" >"$tmp/prio.json" &&
+    "$strata" run --format json "$tmp/prio0.yaml" >"$tmp/prio0.json"
+check "run beside training under priority" $?
+python3 - "$tmp/prio.json" "$tmp/prio0.json" <<'PY'
+import json, sys
+hi, same = (json.load(open(p)) for p in sys.argv[1:])
+def job(t, name):
+    return next(j for j in t["jobs"] if j["name"] == name)
+c, p = job(hi, "chat"), job(hi, "pretrain")
+assert abs(c["start_s"] - 1200) < 1 and p["preemptions"] == 1, (c, p)
+assert c["inference"]["slo_attainment"] == 1
+c0, p0 = job(same, "chat"), job(same, "pretrain")
+assert "preemptions" not in p0 and abs(c0["start_s"] - p0["end_s"]) < 1, (c0, p0)
+assert c0["inference"]["slo_attainment"] == 0
+PY
+check "a service of a higher class preempts training under priority" $?
+
 # Sizing a service: every GPU type and tp, the replicas its rate needs, each row's p99s within
 # the targets; a configuration that cannot hold a request listed with why; the training
 # search's options refused.

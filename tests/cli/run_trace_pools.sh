@@ -54,7 +54,7 @@ expect "an unmapped type is a malformed row" \
 # Every policy places the typed trace by pool and finishes every job it submits.
 "$strata" compare "$tmp/s.yaml" --format csv -o "$tmp/c.csv" 2>/dev/null
 expect "compare runs every policy" 0 $?
-expect "compare has a row per registered policy" "fifo backfill sjf srtf srsf gang tiresias fair-share" \
+expect "compare has a row per registered policy" "fifo backfill sjf srtf srsf gang tiresias fair-share priority" \
     "$(awk -F, 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' "$tmp/c.csv")"
 col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^finished$' | cut -d: -f1)
 expect "every policy finishes the six jobs" "6" \
