@@ -489,10 +489,12 @@ static double missed_waiting(const st_run_serve *v, const st_cluster_job_out *o)
 {
     const st_inference_cfg *ic = &v->w->inference;
     double T = ic->slo_ttft_s, n = (double)v->r.requests;
-    if (!(T > 0) || !(n > 0))
+    if (!v->r.has_slo || !(n > 0))
         return 0;
     if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
-        return n;
+        return n; /* whatever its targets: it served none */
+    if (!(T > 0))
+        return 0;
     double again = o->queued_s - o->wait_s + o->preempted_s, span = v->r.span_s;
     double miss = st_serve_sent(ic, 0, o->wait_s - T);
     if (again > T && span > 0)
