@@ -43,7 +43,8 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
         return 0;
     }
     int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
-    if (!targets) /* no targets: what one replica completes with every request at once */
+    if (!targets) /* no targets: what one replica completes with every request at once (a
+                     trace's at their mean lengths) */
         w2.inference.mode = ST_REQ_OFFLINE;
     st_serve_result r;
     int rc = serve_on(&c2, &w2, seed, &r, err);
@@ -59,7 +60,8 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     if (row->replicas < 1)
         row->replicas = 1;
     row->gpus = row->replicas * tp;
-    w2.inference.mode = ST_REQ_POISSON; /* the workload's stream over that many replicas */
+    /* the workload's stream over that many replicas: its Poisson rate, or its trace's rows */
+    w2.inference.mode = ic->mode == ST_REQ_TRACE ? ST_REQ_TRACE : ST_REQ_POISSON;
     w2.gpus = row->gpus;
     w2.parallel.dp = row->replicas;
     if ((rc = serve_on(&c2, &w2, seed, &r, err)))
@@ -117,7 +119,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                     int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (w->inference.mode != ST_REQ_POISSON)
+    if (w->inference.mode == ST_REQ_OFFLINE)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "workload '%s': sizing a service needs the rate it must serve "
                           "(requests: { rate: ... }); an offline batch has none",

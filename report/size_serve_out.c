@@ -53,7 +53,10 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     fprintf(out, "strata size: %s, workload %s: %.4g requests/s%s of %lld tokens in, %lld out",
-            file, w->name, z->rate, ic->n_load > 0 ? " (its load curve's peak)" : "",
+            file, w->name, z->rate,
+            ic->n_load > 0             ? " (its load curve's peak)"
+            : ic->mode == ST_REQ_TRACE ? " (its trace's mean)"
+                                       : "",
             (long long)ic->input_tokens, (long long)ic->output_tokens);
     if (ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0)
         fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",

@@ -155,6 +155,43 @@ assert c0["inference"]["slo_attainment"] == 0
 PY
 check "a service of a higher class preempts training under priority" $?
 
+# A request trace: every row a request; sized at its mean rate.
+python3 - "$tmp/req.csv" <<'PY'
+import random, sys
+random.seed(5)
+t, rows = 0.0, ["arrival,input_tokens,output_tokens"]
+for i in range(600):
+    t += random.expovariate(8)
+    rows.append(f"{t:.6f},{random.randint(100, 1500)},{random.randint(10, 300)}")
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+cat >"$tmp/trace.yaml" <<'EOF'
+version: 1
+name: trace
+cluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }
+workloads:
+  - name: chat
+    kind: inference
+    model: llama3-8b
+    precision: fp8
+    gpus: 2
+    requests: { file: req.csv }
+    slo: { ttft_p99: 1 s }
+EOF
+"$strata" run --format json "$tmp/trace.yaml" >"$tmp/trace.json"
+check "run a request trace" $?
+python3 - "$tmp/trace.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+r, i = j["requests"], j["inference"]
+assert r["mode"] == "trace" and r["file"] == "req.csv" and r["count"] == 600, r
+assert i["requests"] == 600 and 0 < i["slo_attainment"] <= 1, i
+assert abs(i["requests_per_s"] * i["span_s"] - 600) < 1e-6
+PY
+check "a trace's rows are its requests" $?
+"$strata" size "$tmp/trace.yaml" --top 1 | head -1 | grep -q "requests/s (its trace's mean)"
+check "size a trace at its mean rate" $?
+
 # Sizing a service: every GPU type and tp, the replicas its rate needs, each row's p99s within
 # the targets; a configuration that cannot hold a request listed with why; the training
 # search's options refused.
