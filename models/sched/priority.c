@@ -182,9 +182,9 @@ static void prio_pick(void *st, st_sched_view *v)
     st__rkey last = {0, 0};
     int walked = 0;
     int64_t claimed = walk_preemptors(s, v, &last, &walked);
-    /* the rest: the first that fits what is free and unclaimed, again and again; one the
-     * placement cannot fit now is passed over (kept in the scratch list, out of the set's way
-     * through `last`, which only moves forward) */
+    /* the rest: the first after the last walked that fits what is free and unclaimed, again
+     * and again (the unclaimed GPUs only shrink, so one skipped would not fit later); one the
+     * placement cannot fit now stays waiting, passed over as `last` moves past it */
     for (;;) {
         int64_t b = st_sched_free_gpus(v) - claimed;
         if (b <= 0)
