@@ -10,7 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdarg.h>
+
 #include "sim/err.h"
+#include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -214,4 +217,78 @@ long st_csv_bad_name(const char *p, size_t len, char *what, size_t n)
         return (long)bad;
     }
     return -1;
+}
+
+void st_csv_malformed(st_csv_report *r, const char *at, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    st_vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    st_loc loc = {r->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
+    if (r->refuse) {
+        st_diag_add(r->errors, ST_EINVAL, loc, "malformed %s: %s", r->noun, what);
+        r->stop = 1;
+    } else if (r->skipped < ST_CSV_SKIP_WARNINGS) {
+        st_diag_add(r->warnings, 0, loc, "malformed %s: %s; row skipped", r->noun, what);
+    }
+    if (!r->skipped++)
+        r->first_skip = r->line_no;
+}
+
+void st_csv_row_error(st_csv_report *r, const char *at, int code, const char *msg)
+{
+    st_loc loc = {r->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
+    st_diag_add(r->errors, code, loc, "%s", msg);
+    r->stop = 1;
+}
+
+void st_csv_skipped_summary(const st_csv_report *r, st_loc at, const char *what, const char *name)
+{
+    if (!r->skipped || r->refuse)
+        return;
+    st_diag_add(r->warnings, 0, at, "%s '%s': %zu malformed row%s skipped, the first at %s:%u",
+                what, name, r->skipped, r->skipped == 1 ? "" : "s", r->file, r->first_skip);
+}
+
+int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
+                       const char *const *want, int n_want, int *col)
+{
+    const char *f[ST_CSV_MAX_COLS];
+    size_t len[ST_CSV_MAX_COLS];
+    int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS), first = 0;
+    if (nf > ST_CSV_MAX_COLS)
+        return st_diag_add(errors, ST_ELIMIT, (st_loc){file, line_no, 1},
+                           "the header row has %d columns, more than the limit of %d", nf,
+                           ST_CSV_MAX_COLS),
+               -1;
+    int dup = st_csv_header(f, len, nf, want, n_want, col, &first);
+    if (dup >= 0)
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, f[dup])},
+                           "the header row names column '%.*s' twice (fields %d and %d): "
+                           "which one to read is unclear",
+                           (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1, dup + 1),
+               -1;
+    return 0;
+}
+
+int st_csv_each_row(st_csv *c, st_csv_report *rep, unsigned max_rows, const char *too_many,
+                    void (*row)(void *ctx, const char *p, size_t n), void *ctx, char *why,
+                    size_t wn)
+{
+    const char *p;
+    size_t n;
+    int rc;
+    while (!rep->stop && (rc = st_csv_next(c, &p, &n, why, wn)) > 0) {
+        rep->line = p;
+        rep->line_no = c->line;
+        if (c->line - 1 > max_rows)
+            st_csv_row_error(rep, NULL, ST_ELIMIT, too_many);
+        else if (c->overlong)
+            st_csv_malformed(rep, NULL, "a row longer than %d bytes", ST_CSV_MAX_LINE);
+        else if (n > 0)
+            row(ctx, p, n);
+    }
+    return rep->stop ? 0 : rc;
 }

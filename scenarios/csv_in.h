@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/err.h"
+
 /* The largest CSV input read: 1 GiB, 256 bytes a row at the trace's row cap (scenarios/trace.h);
  * Philly's 82,247 jobs take 3.4 MB. Known from fstat before a byte is read. */
 #define ST_CSV_MAX_BYTES (UINT64_C(1) << 30)
@@ -52,6 +54,13 @@ int st_csv_split(const char *p, size_t len, const char **f, size_t *flen, int ma
 int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *const *want,
                   int n_want, int *col, int *first);
 
+/* The header row [p, p + n), line line_no of file: col[k] the index of the column named want[k]
+ * (-1: none). More than ST_CSV_MAX_COLS columns, or a name given twice, is an error added to
+ * errors ("the header row names column 'x' twice (fields 2 and 5): which one to read is
+ * unclear"). Returns 0 or -1. */
+int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
+                       const char *const *want, int n_want, int *col);
+
 /* The 1-based column, in characters, of byte q of the line that starts at p. */
 unsigned st_csv_col(const char *p, const char *q);
 
@@ -61,5 +70,48 @@ unsigned st_csv_col(const char *p, const char *q);
  * "a control character (U+001B)", "a byte that is not UTF-8 (0xFF)") in what[0..n). The rules
  * are those of the scenario's values (scenarios/ytree.c): names reach terminals and reports. */
 long st_csv_bad_name(const char *p, size_t len, char *what, size_t n);
+
+/* Skipped rows each get a warning up to this many; one summary line gives the total. */
+#define ST_CSV_SKIP_WARNINGS 10
+
+/* How a reader reports its rows (the job traces' and the request traces' rules): a malformed row
+ * is a warning FILE:LINE:COL, "malformed <noun>: ...; row skipped", for the first
+ * ST_CSV_SKIP_WARNINGS and a total at the end, or with refuse an error that stops the read; an
+ * error no setting skips (a value past a bound) stops it too. The reader sets line and line_no
+ * for each row. */
+typedef struct st_csv_report {
+    st_diag *errors, *warnings;
+    const char *file; /* for locations */
+    const char *noun; /* "trace row", "request row" */
+    int refuse;
+    size_t skipped;      /* malformed rows so far */
+    unsigned first_skip; /* the line of the first */
+    int stop;            /* an error was reported: read no further */
+    const char *line;    /* the row being read, for columns */
+    unsigned line_no;
+} st_csv_report;
+
+/* A malformed row at byte `at` of it (NULL: its start). */
+void st_csv_malformed(st_csv_report *r, const char *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* An error at byte `at` of the row that no `malformed:` setting skips. */
+void st_csv_row_error(st_csv_report *r, const char *at, int code, const char *msg);
+
+/* The skipped rows in one warning at `at`, "<what> '<name>': N malformed rows skipped, the
+ * first at FILE:LINE", whatever their count (the per-row warnings stop at
+ * ST_CSV_SKIP_WARNINGS); nothing when none was, or when they were refused. */
+void st_csv_skipped_summary(const st_csv_report *r, st_loc at, const char *what, const char *name);
+
+/* Every line of c after the header to the reader's row(ctx, line, length), with rep's line and
+ * line_no set: a blank line is skipped, an overlong one malformed, and the rows past max_rows
+ * an error at the first of them (`too_many`, its message); it stops at rep->stop. Returns 0
+ * or an error code of st_csv_next, with why. */
+int st_csv_each_row(st_csv *c, st_csv_report *rep, unsigned max_rows, const char *too_many,
+                    void (*row)(void *ctx, const char *p, size_t n), void *ctx, char *why,
+                    size_t wn);
 
 #endif

@@ -138,17 +138,10 @@ static int fn_output(st_rd *rd, const st_ynode *n, void *base)
  * known (scenarios/req_trace.c). */
 static int fn_file(st_rd *rd, const st_ynode *n, void *base)
 {
-    st_ld *ld = st__ld(rd);
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, "requests.file"))
+    st_inference_cfg *ic = base;
+    if (st__read_path(rd, n, "requests.file", "request trace", &ic->trace_file))
         return -1;
-    char path[4096];
-    int len = n->text[0] == '/' ? snprintf(path, sizeof path, "%s", n->text)
-                                : snprintf(path, sizeof path, "%s/%s", ld->s->dir, n->text);
-    if (len < 0 || (size_t)len >= sizeof path)
-        return st_rd_fail(rd, n, ST_ELIMIT, "request trace path is longer than %zu bytes",
-                          sizeof path - 1);
-    ((st_inference_cfg *)base)->trace_file = st_rd_strdup(rd, path);
-    ((st_inference_cfg *)base)->trace_name = st_rd_strdup(rd, n->text);
+    ic->trace_name = st_rd_strdup(rd, n->text);
     return 0;
 }
 

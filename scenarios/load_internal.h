@@ -70,6 +70,13 @@ static inline st_ld *st__ld(st_rd *rd)
     return (st_ld *)rd;
 }
 
+/* The path a file key's scalar n names (`key`, for messages), joined to the scenario's folder
+ * unless absolute, into *path (the scenario's); the file is not touched: its reader opens it
+ * once, so that what it checks is what it reads. Returns 0, or -1 after reporting (not a
+ * scalar, or "<noun> path is longer than 4095 bytes"). */
+int st__read_path(st_rd *rd, const st_ynode *n, const char *key, const char *noun,
+                  const char **path);
+
 /* The whole of the regular file at path (at most ST_YTREE_MAX_FILE bytes) into *out (malloc'd)
  * and *len: 0, or an error code with what went wrong in why ("cannot open: ...", "is a
  * directory", "read error: ...", "file is larger than ..."). */

@@ -28,17 +28,22 @@ static const char *const failure_scopes[] = {"job", "cluster", NULL};
  * (a regular file, within the size cap) is what it reads, and a FIFO put there cannot block. */
 static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
 {
+    return st__read_path(rd, n, "file", "trace file", &((st_trace_cfg *)base)->file);
+}
+
+int st__read_path(st_rd *rd, const st_ynode *n, const char *key, const char *noun,
+                  const char **path)
+{
     st_ld *ld = st__ld(rd);
-    st_trace_cfg *t = base;
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, "file"))
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
-    char path[4096];
-    int len = n->text[0] == '/' ? snprintf(path, sizeof path, "%s", n->text)
-                                : snprintf(path, sizeof path, "%s/%s", ld->s->dir, n->text);
-    if (len < 0 || (size_t)len >= sizeof path)
-        return st_rd_fail(rd, n, ST_ELIMIT, "trace file path is longer than %zu bytes",
-                          sizeof path - 1);
-    t->file = st_rd_strdup(rd, path);
+    char buf[4096];
+    int len = n->text[0] == '/' ? snprintf(buf, sizeof buf, "%s", n->text)
+                                : snprintf(buf, sizeof buf, "%s/%s", ld->s->dir, n->text);
+    if (len < 0 || (size_t)len >= sizeof buf)
+        return st_rd_fail(rd, n, ST_ELIMIT, "%s path is longer than %zu bytes", noun,
+                          sizeof buf - 1);
+    *path = st_rd_strdup(rd, buf);
     return 0;
 }
 

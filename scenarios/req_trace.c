@@ -13,7 +13,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "scenarios/req_trace.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,55 +30,17 @@ static const char *const columns[][3] = {
 static const st_limit lim_tokens = {1, 1e7, "a request's tokens the serving model holds",
                                     "the scenario's input_tokens and output_tokens bound"};
 
-/* Skipped rows each get a warning up to this many; one summary line gives the total. */
-#define SKIP_WARNINGS 10
-
 typedef struct rreader {
     st_ld *ld;
     st_inference_cfg *ic;
     int col[3];
     st_req_row *rows;
     size_t n, cap;
-    int stop;
-    size_t skipped;
-    unsigned first_skip;
-    const char *line;
-    unsigned line_no;
-    int has_base; /* azure: the first row's time, whole seconds and fraction, is the origin */
+    st_csv_report rep; /* its rows' warnings and errors (csv_in.h) */
+    int has_base;      /* azure: the first row's time, whole seconds and fraction, is the origin */
     int64_t base_s;
     double base_frac;
 } rreader;
-
-static void malformed(rreader *r, const char *at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void malformed(rreader *r, const char *at, const char *fmt, ...)
-{
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    st_loc loc = {r->ic->trace_file, r->line_no, at ? st_csv_col(r->line, at) : 1};
-    if (r->ic->refuse_malformed) {
-        st_diag_add(r->ld->rd.diag, ST_EINVAL, loc, "malformed request row: %s", what);
-        r->stop = 1;
-    } else if (r->skipped < SKIP_WARNINGS) {
-        st_diag_add(&r->ld->s->warnings, 0, loc, "malformed request row: %s; row skipped", what);
-    }
-    if (!r->skipped++)
-        r->first_skip = r->line_no;
-}
-
-static void row_error(rreader *r, const char *at, int code, const char *msg)
-{
-    st_loc loc = {r->ic->trace_file, r->line_no, at ? st_csv_col(r->line, at) : 1};
-    st_diag_add(r->ld->rd.diag, code, loc, "%s", msg);
-    r->stop = 1;
-}
 
 /* Field k under rule rl into *v: 1, or 0 after reporting the row. */
 static int field(rreader *r, const char *const *f, const size_t *len, int k,
@@ -90,10 +51,10 @@ static int field(rreader *r, const char *const *f, const size_t *len, int k,
     char why[256];
     int rc = st_limit_parse(name, f[c], len[c], rl, v, why, sizeof why);
     if (rc == ST_ELIMIT)
-        row_error(r, f[c], rc, why);
+        st_csv_row_error(&r->rep, f[c], rc, why);
     else if (rc)
-        malformed(r, f[c], "%s '%.*s' is not %s", name, (int)st_utf8_fit(f[c], len[c], 40), f[c],
-                  want);
+        st_csv_malformed(&r->rep, f[c], "%s '%.*s' is not %s", name,
+                         (int)st_utf8_fit(f[c], len[c], 40), f[c], want);
     return rc == 0;
 }
 
@@ -157,8 +118,9 @@ static int arrival(rreader *r, const char *const *f, const size_t *len, double *
     int64_t whole;
     double frac;
     if (!parse_stamp(f[c], len[c], &whole, &frac)) {
-        malformed(r, f[c], "TIMESTAMP '%.*s' is not a time such as 2023-11-16 18:15:46.68",
-                  (int)st_utf8_fit(f[c], len[c], 40), f[c]);
+        st_csv_malformed(&r->rep, f[c],
+                         "TIMESTAMP '%.*s' is not a time such as 2023-11-16 18:15:46.68",
+                         (int)st_utf8_fit(f[c], len[c], 40), f[c]);
         return 0;
     }
     if (!r->has_base) {
@@ -177,12 +139,12 @@ static void row(rreader *r, const char *p, size_t n)
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
     for (int k = 0; k < 3; k++)
         if (r->col[k] >= nf) {
-            malformed(r, NULL, "%d fields, but column '%s' is field %d", nf,
-                      columns[r->ic->trace_format][k], r->col[k] + 1);
+            st_csv_malformed(&r->rep, NULL, "%d fields, but column '%s' is field %d", nf,
+                             columns[r->ic->trace_format][k], r->col[k] + 1);
             return;
         }
     if (memchr(p, 0, n)) {
-        malformed(r, (const char *)memchr(p, 0, n), "a NUL byte");
+        st_csv_malformed(&r->rep, (const char *)memchr(p, 0, n), "a NUL byte");
         return;
     }
     st_value_rule tok = {.dim = ST_DIM_COUNT,
@@ -198,51 +160,27 @@ static void row(rreader *r, const char *p, size_t n)
     r->rows[r->n++] = (st_req_row){t, (int64_t)in, (int64_t)out};
 }
 
+static void row_of(void *r, const char *p, size_t n)
+{
+    row(r, p, n);
+}
+
 static int rows(rreader *r, st_csv *c, char *why, size_t wn)
 {
-    const char *p;
-    size_t n;
-    int rc;
-    while (!r->stop && (rc = st_csv_next(c, &p, &n, why, wn)) > 0) {
-        r->line = p;
-        r->line_no = c->line;
-        if (c->line - 1 > ST_REQ_TRACE_MAX_ROWS) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "the request trace has more than %u rows, the limit",
-                     (unsigned)ST_REQ_TRACE_MAX_ROWS);
-            row_error(r, NULL, ST_ELIMIT, msg);
-        } else if (c->overlong) {
-            malformed(r, NULL, "a row longer than %d bytes", ST_CSV_MAX_LINE);
-        } else if (n > 0) {
-            row(r, p, n);
-        }
-    }
-    return r->stop ? 0 : rc;
+    char msg[96];
+    snprintf(msg, sizeof msg, "the request trace has more than %u rows, the limit",
+             (unsigned)ST_REQ_TRACE_MAX_ROWS);
+    return st_csv_each_row(c, &r->rep, ST_REQ_TRACE_MAX_ROWS, msg, row_of, r, why, wn);
 }
 
 static int header(rreader *r, st_csv *c, const st_ynode *at, const char *p, size_t n)
 {
-    const char *f[ST_CSV_MAX_COLS];
-    size_t len[ST_CSV_MAX_COLS];
-    int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS), first = 0;
-    st_rd *rd = &r->ld->rd;
-    const char *file = r->ic->trace_file;
-    if (nf > ST_CSV_MAX_COLS)
-        return st_diag_add(rd->diag, ST_ELIMIT, (st_loc){file, c->line, 1},
-                           "the header row has %d columns, more than the limit of %d", nf,
-                           ST_CSV_MAX_COLS),
-               -1;
     const char *const *want = columns[r->ic->trace_format];
-    int dup = st_csv_header(f, len, nf, want, 3, r->col, &first);
-    if (dup >= 0)
-        return st_diag_add(rd->diag, ST_EINVAL, (st_loc){file, c->line, st_csv_col(p, f[dup])},
-                           "the header row names column '%.*s' twice (fields %d and %d): "
-                           "which one to read is unclear",
-                           (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1, dup + 1),
-               -1;
+    if (st_csv_read_header(r->ld->rd.diag, r->ic->trace_file, c->line, p, n, want, 3, r->col))
+        return -1;
     for (int k = 0; k < 3; k++)
         if (r->col[k] < 0)
-            return st_rd_fail(rd, at, ST_EINVAL,
+            return st_rd_fail(&r->ld->rd, at, ST_EINVAL,
                               "request trace '%s' (format %s) has no column '%s' in its header "
                               "row",
                               at->text, st_req_format_names[r->ic->trace_format], want[k]);
@@ -304,7 +242,13 @@ int st__req_trace_read(st_ld *ld, const st_ynode *at, st_inference_cfg *ic)
                               at->text, ic->trace_file);
         return st_rd_fail(&ld->rd, at, rc, "request trace '%s' %s", at->text, why);
     }
-    rreader r = {.ld = ld, .ic = ic};
+    rreader r = {.ld = ld,
+                 .ic = ic,
+                 .rep = {.errors = ld->rd.diag,
+                         .warnings = &ld->s->warnings,
+                         .file = ic->trace_file,
+                         .noun = "request row",
+                         .refuse = ic->refuse_malformed}};
     const char *p = "";
     size_t n = 0;
     rc = st_csv_next(&c, &p, &n, why, sizeof why);
@@ -313,12 +257,9 @@ int st__req_trace_read(st_ld *ld, const st_ynode *at, st_inference_cfg *ic)
     if (rc < 0)
         st_rd_fail(&ld->rd, at, rc, "request trace '%s' %s", at->text, why);
     st_csv_close(&c);
-    if (r.skipped && !ic->refuse_malformed)
-        st_diag_add(&ld->s->warnings, 0, at->loc,
-                    "request trace '%s': %zu malformed row%s skipped, the first at %s:%u", at->text,
-                    r.skipped, r.skipped == 1 ? "" : "s", ic->trace_file, r.first_skip);
-    if (!rc && !r.stop)
+    st_csv_skipped_summary(&r.rep, at->loc, "request trace", at->text);
+    if (!rc && !r.rep.stop)
         rc = keep(&r, at);
     free(r.rows);
-    return rc || r.stop ? -1 : 0;
+    return rc || r.rep.stop ? -1 : 0;
 }

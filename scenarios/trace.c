@@ -87,17 +87,11 @@ typedef struct reader {
     st_trace_job *jobs;
     size_t n, cap;
     st_names tenants, classes;
-    st_names types;      /* trace.pools' GPU types, in its order: a row's type found in O(1) */
-    int stop;            /* an error was reported: read no further */
-    unsigned first_skip; /* the line of the first skipped row */
-    size_t cpu_rows;     /* rows of no GPU left out (trace_format.cpu_rows) */
-    char map_names[96];  /* trace.pools' types, for messages */
-    const char *line;    /* the row being read, for columns in messages */
-    unsigned line_no;
+    st_names types;     /* trace.pools' GPU types, in its order: a row's type found in O(1) */
+    st_csv_report rep;  /* its rows' warnings and errors (csv_in.h) */
+    size_t cpu_rows;    /* rows of no GPU left out (trace_format.cpu_rows) */
+    char map_names[96]; /* trace.pools' types, for messages */
 } reader;
-
-/* Skipped rows each get a warning up to this many; one summary line gives the total. */
-#define SKIP_WARNINGS 10
 
 static uint32_t fnv1a(const char *p, size_t len)
 {
@@ -156,39 +150,6 @@ static int32_t name_of(reader *r, st_names *l, const char *f, size_t len)
     return (int32_t)l->n++;
 }
 
-/* A malformed row at byte `at` of it: a warning (skipped) or an error (refused). */
-static void malformed(reader *r, const char *at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void malformed(reader *r, const char *at, const char *fmt, ...)
-{
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    st_vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    st_loc loc = {r->t->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
-    if (r->t->refuse_malformed) {
-        st_diag_add(r->ld->rd.diag, ST_EINVAL, loc, "malformed trace row: %s", what);
-        r->stop = 1;
-    } else if (r->t->skipped < SKIP_WARNINGS) {
-        st_diag_add(&r->ld->s->warnings, 0, loc, "malformed trace row: %s; row skipped", what);
-    }
-    if (!r->t->skipped++)
-        r->first_skip = r->line_no;
-}
-
-/* An error that no `malformed:` setting skips: a value past a model's bound, a row past the cap. */
-static void row_error(reader *r, const char *at, int code, const char *msg)
-{
-    st_loc loc = {r->t->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
-    st_diag_add(r->ld->rd.diag, code, loc, "%s", msg);
-    r->stop = 1;
-}
-
 /* Field k of the row (f, len) under rule rl, into *v: 1, or 0 after reporting the row (the
  * sign rule or the number: malformed, in the words `want`; the bound: an error). */
 static int field(reader *r, const char *const *f, const size_t *len, int k, const st_value_rule *rl,
@@ -199,10 +160,10 @@ static int field(reader *r, const char *const *f, const size_t *len, int k, cons
     char why[256];
     int rc = st_limit_parse(name[k], f[c], len[c], rl, v, why, sizeof why);
     if (rc == ST_ELIMIT)
-        row_error(r, f[c], rc, why);
+        st_csv_row_error(&r->rep, f[c], rc, why);
     else if (rc)
-        malformed(r, f[c], "%s '%.*s' is not %s", name[k], (int)st_utf8_fit(f[c], len[c], 40), f[c],
-                  want);
+        st_csv_malformed(&r->rep, f[c], "%s '%.*s' is not %s", name[k],
+                         (int)st_utf8_fit(f[c], len[c], 40), f[c], want);
     return rc == 0;
 }
 
@@ -243,7 +204,7 @@ static int iterations(reader *r, const char *const *f, const size_t *len, st_tra
         st_unit_format(ST_LIM_SPAN_S, ST_DIM_TIME, b1, sizeof b1);
         st_snprintf(why, sizeof why, "%s x %s: %s is beyond %s (at most %s: %s)", r->tf->iterations,
                     r->tf->iteration, b0, st_lim_run.what, b1, st_lim_run.how);
-        row_error(r, f[a], ST_ELIMIT, why);
+        st_csv_row_error(&r->rep, f[a], ST_ELIMIT, why);
         return 0;
     }
     return 1;
@@ -257,10 +218,10 @@ static int name_ok(reader *r, const char *const *f, const size_t *len, int k)
     char what[64];
     long bad = c >= 0 ? st_csv_bad_name(f[c], len[c], what, sizeof what) : -1;
     if (bad >= 0)
-        malformed(r, f[c] + bad,
-                  "%s holds %s; names are printed, so they are UTF-8 text "
-                  "without control characters",
-                  name[k], what);
+        st_csv_malformed(&r->rep, f[c] + bad,
+                         "%s holds %s; names are printed, so they are UTF-8 text "
+                         "without control characters",
+                         name[k], what);
     return bad < 0;
 }
 
@@ -274,16 +235,16 @@ static int run_time(reader *r, const char *const *f, const size_t *len, const st
     int c = r->col[C_START];
     double start, end;
     if (len[c] == 0) {
-        malformed(r, f[c], "%s is empty: the job never started, so it has no run time",
-                  r->tf->started);
+        st_csv_malformed(&r->rep, f[c], "%s is empty: the job never started, so it has no run time",
+                         r->tf->started);
         return 0;
     }
     if (!field(r, f, len, C_START, tr, "a number >= 0", &start) ||
         !field(r, f, len, C_DURATION, tr, "a number >= 0", &end))
         return 0;
     if (end < start) {
-        malformed(r, f[r->col[C_DURATION]], "%s %.17g is before %s %.17g", r->tf->duration, end,
-                  r->tf->started, start);
+        st_csv_malformed(&r->rep, f[r->col[C_DURATION]], "%s %.17g is before %s %.17g",
+                         r->tf->duration, end, r->tf->started, start);
         return 0;
     }
     j->duration_s = end - start;
@@ -341,10 +302,11 @@ static int row_pool(reader *r, const char *const *f, const size_t *len, st_trace
             return 1;
     }
     if (n == 0)
-        malformed(r, at, "%s is empty (any GPU) and trace.pools has no 'any' entry", r->tf->type);
+        st_csv_malformed(&r->rep, at, "%s is empty (any GPU) and trace.pools has no 'any' entry",
+                         r->tf->type);
     else
-        malformed(r, at, "%s '%.*s' names no GPU type trace.pools maps (%s)", r->tf->type,
-                  (int)st_utf8_fit(at, n, 40), at, r->map_names);
+        st_csv_malformed(&r->rep, at, "%s '%.*s' names no GPU type trace.pools maps (%s)",
+                         r->tf->type, (int)st_utf8_fit(at, n, 40), at, r->map_names);
     return 0;
 }
 
@@ -364,14 +326,15 @@ static void row(reader *r, const char *p, size_t n)
     size_t len[ST_CSV_MAX_COLS];
     const char *nul = memchr(p, '\0', n), *quote = memchr(p, '"', n);
     if (nul || quote) { /* a NUL would end a name early; a quote hides commas */
-        malformed(r, nul ? nul : quote, "%s", nul ? "a NUL byte" : "quoted fields are not read");
+        st_csv_malformed(&r->rep, nul ? nul : quote, "%s",
+                         nul ? "a NUL byte" : "quoted fields are not read");
         return;
     }
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
     const char *name[C__N] = NAMES(r->tf);
     for (int k = 0; k < C__N; k++)
         if (r->col[k] >= nf) {
-            malformed(r, NULL, "%d fields, no '%s'", nf, name[k]);
+            st_csv_malformed(&r->rep, NULL, "%d fields, no '%s'", nf, name[k]);
             return;
         }
     st_value_rule tr = time_rule(r), gr = {.dim = ST_DIM_COUNT,
@@ -379,7 +342,7 @@ static void row(reader *r, const char *p, size_t n)
                                            .whole = 1,
                                            .lim = &st_lim_job_gpus,
                                            .unit_flags = ST_UNIT_PLAIN};
-    st_trace_job j = {.tenant = -1, .cls = -1, .line = r->line_no};
+    st_trace_job j = {.tenant = -1, .cls = -1, .line = r->rep.line_no};
     double g;
     if (cpu_row(r, f, len))
         return;
@@ -398,54 +361,31 @@ static void row(reader *r, const char *p, size_t n)
     r->jobs[r->n++] = j;
 }
 
-/* Every line after the header; blank lines are skipped, an overlong line is malformed, and the
- * rows past ST_TRACE_MAX_ROWS are an error at the first of them. Returns 0 or an error code. */
+/* Every line after the header (st_csv_each_row), the rows past ST_TRACE_MAX_ROWS an error. */
+static void row_of(void *r, const char *p, size_t n)
+{
+    row(r, p, n);
+}
+
 static int rows(reader *r, st_csv *c, char *why, size_t wn)
 {
-    const char *p;
-    size_t n;
-    int rc;
-    while (!r->stop && (rc = st_csv_next(c, &p, &n, why, wn)) > 0) {
-        r->line = p;
-        r->line_no = c->line;
-        if (c->line - 1 > ST_TRACE_MAX_ROWS) {
-            char msg[160];
-            snprintf(msg, sizeof msg,
-                     "the trace has more than %u rows, the limit: the cluster run keeps about 430 "
-                     "bytes a job, 1.8 GB at the limit",
-                     (unsigned)ST_TRACE_MAX_ROWS);
-            row_error(r, NULL, ST_ELIMIT, msg);
-        } else if (c->overlong) {
-            malformed(r, NULL, "a row longer than %d bytes", ST_CSV_MAX_LINE);
-        } else if (n > 0) {
-            row(r, p, n);
-        }
-    }
-    return r->stop ? 0 : rc;
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "the trace has more than %u rows, the limit: the cluster run keeps about 430 bytes a "
+             "job, 1.8 GB at the limit",
+             (unsigned)ST_TRACE_MAX_ROWS);
+    return st_csv_each_row(c, &r->rep, ST_TRACE_MAX_ROWS, msg, row_of, r, why, wn);
 }
 
 /* The header's columns: 0, or an error located at `at` (a missing column) or in the file (a
  * repeated one, or too many). */
 static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_t n)
 {
-    const char *f[ST_CSV_MAX_COLS];
-    size_t len[ST_CSV_MAX_COLS];
-    int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS), first = 0;
     st_rd *rd = &r->ld->rd;
     st_trace_cfg *t = r->t;
-    if (nf > ST_CSV_MAX_COLS)
-        return st_diag_add(rd->diag, ST_ELIMIT, (st_loc){t->file, c->line, 1},
-                           "the header row has %d columns, more than the limit of %d", nf,
-                           ST_CSV_MAX_COLS),
-               -1;
     const char *want[C__N] = NAMES(r->tf);
-    int dup = st_csv_header(f, len, nf, want, C__N, r->col, &first);
-    if (dup >= 0)
-        return st_diag_add(rd->diag, ST_EINVAL, (st_loc){t->file, c->line, st_csv_col(p, f[dup])},
-                           "the header row names column '%.*s' twice (fields %d and %d): "
-                           "which one to read is unclear",
-                           (int)st_utf8_fit(f[dup], len[dup], 64), f[dup], first + 1, dup + 1),
-               -1;
+    if (st_csv_read_header(rd->diag, t->file, c->line, p, n, want, C__N, r->col))
+        return -1;
     for (int k = 0; k < C__N; k++)
         if (r->col[k] < 0 && (k < C_TENANT || (k == C_START && want[k])))
             return st_rd_fail(rd, at, ST_EINVAL,
@@ -460,19 +400,15 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
     return 0;
 }
 
-/* The skipped rows in one line, whatever their count: the per-row warnings stop at
- * SKIP_WARNINGS (and the loader's at 20), so the total is said here. */
+/* The rows left out in one line each, whatever their count: the per-row warnings stop at
+ * ST_CSV_SKIP_WARNINGS (and the loader's at 20), so the totals are said here. */
 static void skipped_summary(reader *r, const st_ynode *at)
 {
     if (r->cpu_rows)
         st_diag_add(&r->ld->s->warnings, 0, at->loc,
                     "trace file '%s': %zu row%s of no GPU (CPU jobs) left out", at->text,
                     r->cpu_rows, r->cpu_rows == 1 ? "" : "s");
-    if (!r->t->skipped || r->t->refuse_malformed)
-        return;
-    st_diag_add(&r->ld->s->warnings, 0, at->loc,
-                "trace file '%s': %zu malformed row%s skipped, the first at %s:%u", at->text,
-                r->t->skipped, r->t->skipped == 1 ? "" : "s", r->t->file, r->first_skip);
+    st_csv_skipped_summary(&r->rep, at->loc, "trace file", at->text);
 }
 
 /* Open the trace once: a missing file, a directory, a FIFO or a file over the cap is an error
@@ -519,7 +455,14 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
         st_csv_close(&c);
         return -1;
     }
-    reader r = {.ld = ld, .t = t, .tf = &formats[t->format]};
+    reader r = {.ld = ld,
+                .t = t,
+                .tf = &formats[t->format],
+                .rep = {.errors = ld->rd.diag,
+                        .warnings = &ld->s->warnings,
+                        .file = t->file,
+                        .noun = "trace row",
+                        .refuse = t->refuse_malformed}};
     map_names(t, r.map_names, sizeof r.map_names);
     index_types(&r);
     char why[160] = "";
@@ -531,7 +474,8 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     if (rc < 0) /* a read error, or a file that grew past the cap */
         st_rd_fail(&ld->rd, at, rc, "trace file '%s' %s", at->text, why);
     st_csv_close(&c);
+    t->skipped = r.rep.skipped;
     skipped_summary(&r, at);
     keep(ld, &r);
-    return rc || r.stop ? -1 : 0;
+    return rc || r.rep.stop ? -1 : 0;
 }
