@@ -101,8 +101,6 @@ assert abs(c["power"]["gpu_mean_w"] - 16 * c["inference"]["gpu_mean_w"]) < 1e-6 
 assert fs["power"]["it_mean_w"] > p["power"]["gpu_mean_w"] + c["power"]["gpu_mean_w"], fs["power"]
 PY
 check "the service shares the cluster run" $?
-"$strata" compare "$both" >"$tmp/cmp.txt" 2>/dev/null
-check "compare beside training" $?
 
 # Beside a trace: the service's cluster job comes after the trace's jobs (ASan's suite holds the
 # map that indexes them).
@@ -124,11 +122,14 @@ assert c["start_s"] >= 900 and t["scheduler"]["jobs"] == 6, (c, t["scheduler"])
 PY
 check "a service beside a trace is one more job of its run" $?
 
-"$strata" compare "$both" --policies fifo,fair-share --format json >"$tmp/cmp.json"
+# (a 100-second stream: every policy reruns the service, and ASan's suite runs them all)
+sed 's/count: 18000/count: 3000/' "$both" >"$tmp/short.yaml"
+"$strata" compare "$tmp/short.yaml" --format json >"$tmp/cmp.json"
 check "compare beside training" $?
 python3 - "$tmp/cmp.json" <<'PY'
 import json, sys
 rows = {r["policy"]: r for r in json.load(open(sys.argv[1]))["policies"]}
+assert len(rows) == 9 and all(0 <= r["slo_attainment"] <= 1 for r in rows.values()), rows
 assert rows["fifo"]["slo_attainment"] == 0 and rows["fair-share"]["slo_attainment"] == 1, rows
 assert rows["fair-share"]["mean_jct_s"] < rows["fifo"]["mean_jct_s"]
 PY
@@ -136,8 +137,9 @@ check "compare gives each policy's share of requests within the targets" $?
 
 # Under the priority policy a service of a higher class than the training job preempts it when
 # it arrives; of the same class it waits for it, and every request waits past its target.
-sed 's/policy: fair-share/policy: priority/; s/    tenant: serving/&\n    priority: 10/' "$both" >"$tmp/prio.yaml"
-sed 's/policy: fair-share/policy: priority/' "$both" >"$tmp/prio0.yaml"
+sed 's/policy: fair-share/policy: priority/; s/    tenant: serving/&\n    priority: 10/' \
+    "$tmp/short.yaml" >"$tmp/prio.yaml"
+sed 's/policy: fair-share/policy: priority/' "$tmp/short.yaml" >"$tmp/prio0.yaml"
 "$strata" run --format json "$tmp/prio.yaml" >"$tmp/prio.json" &&
     "$strata" run --format json "$tmp/prio0.yaml" >"$tmp/prio0.json"
 check "run beside training under priority" $?
