@@ -134,9 +134,9 @@ static void replicas_chart(FILE *out, const cJSON *job, int k)
         asked[i] = num(p, "replicas_asked");
     }
     const char *name = cJSON_GetObjectItemCaseSensitive(job, "name")->valuestring;
-    char id[96], title[160];
+    char id[48]; /* ASCII: the prefix and an int */
     snprintf(id, sizeof id, "serving-replicas-%d", k);
-    snprintf(title, sizeof title, "Replicas of %.100s over its load curve", name);
+    char *title = st_xasprintf("Replicas of %s over its load curve", name); /* whole: no cut */
     st_svg_frame f = {.id = id,
                       .title = title,
                       .x_label = "hours from the curve's first point",
@@ -146,6 +146,7 @@ static void replicas_chart(FILE *out, const cJSON *job, int k)
     st_svg_series s[] = {{"up", x, up, n, ST_SVG_LINE},
                          {"asked by the load", x, asked, n, ST_SVG_LINE}};
     st_svg_xy(out, &f, s, 2);
+    free(title);
     free(x);
     free(up);
     free(asked);

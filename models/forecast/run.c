@@ -479,62 +479,6 @@ double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i)
     return o && o->held_s > wall ? o->held_s : wall;
 }
 
-/* Requests of service v that arrive while it waits in the scheduler's queue for longer than its
- * time-to-first-token target T before it starts (or resumes after a preemption): those that
- * arrive in the first wait's first W - T seconds, and, at the stream's mean rate, in re-queues
- * (with the saves and restores of its preemptions) past T. Whatever its replicas then do, each
- * misses the target; those that wait less than T may still miss it behind the backlog, which
- * the count leaves out: a lower bound. A service that never starts misses every request. */
-static double missed_waiting(const st_run_serve *v, const st_cluster_job_out *o)
-{
-    const st_inference_cfg *ic = &v->w->inference;
-    double T = ic->slo_ttft_s, n = (double)v->r.requests;
-    if (!v->r.has_slo || !(n > 0))
-        return 0;
-    if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
-        return n; /* whatever its targets: it served none */
-    if (!(T > 0))
-        return 0;
-    double again = o->queued_s - o->wait_s + o->preempted_s, span = v->r.span_s;
-    double miss = st_serve_sent(ic, 0, o->wait_s - T);
-    if (again > T && span > 0)
-        miss += n / span * (again - T);
-    return miss < n ? miss : n;
-}
-
-/* The services with a latency target together: their requests within it over their requests. */
-static void serving_totals(st_run *out)
-{
-    double met = 0;
-    for (size_t i = 0; i < out->n; i++) {
-        const st_run_serve *v = &out->serve[i];
-        if (!v->w || !v->r.has_slo)
-            continue;
-        out->has_serving = 1;
-        out->serving.requests += (double)v->r.requests;
-        met += v->r.slo_attainment * (double)v->r.requests;
-    }
-    if (out->serving.requests > 0)
-        out->serving.slo_attainment = met / out->serving.requests;
-}
-
-/* A service's start, wait, end and preemptions from the cluster run, and its requests that the
- * wait made miss their target, out of its slo_attainment. */
-static void record_service(st_run_serve *v, const st_cluster_job_out *o)
-{
-    v->missed_waiting = missed_waiting(v, o);
-    if (v->missed_waiting > 0)
-        v->r.slo_attainment *= 1 - v->missed_waiting / (double)v->r.requests;
-    if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
-        return;
-    v->has_start = 1;
-    v->start_s = o->start_s;
-    v->wait_s = o->wait_s;
-    v->has_end = o->state == ST_CJ_FINISHED;
-    v->end_s = o->end_s;
-    v->preemptions = o->preemptions;
-}
-
 /* Each training job's start, wait and end from the cluster run; under `scope: cluster` its
  * goodput counts what the run's failures cost it (its life's own has none). */
 static void record_starts(const st_run_spec *sp, st_run *out)
@@ -544,7 +488,7 @@ static void record_starts(const st_run_spec *sp, st_run *out)
             continue;
         const st_cluster_job_out *o = &out->cluster.job[out->cluster_job[i]];
         if (out->serve[i].w) {
-            record_service(&out->serve[i], o);
+            st__run_record_service(&out->serve[i], o);
             continue;
         }
         st_forecast *f = &out->f[i];
@@ -880,7 +824,7 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         st__run_serve_cost(sp, out);
     if (!rc)
-        serving_totals(out);
+        st__run_serving_totals(out);
     if (!rc)
         out->audit =
             st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,

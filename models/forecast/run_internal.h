@@ -1,4 +1,5 @@
-/* What run.c shares with the files split from it (run_cost.c). Internal to models/forecast. */
+/* What run.c shares with the files split from it (run_cost.c, run_serve.c). Internal to
+ * models/forecast. */
 #ifndef ST_MODELS_FORECAST_RUN_INTERNAL_H
 #define ST_MODELS_FORECAST_RUN_INTERNAL_H
 
@@ -17,5 +18,11 @@ void st__run_cost(const st_run_spec *sp, st_run *out);
 /* The inference services' cost per million tokens where the scenario prices GPU-hours
  * (run_cost.c). */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out);
+
+/* Service v's start, wait, end and preemptions from its cluster job o, and the requests the
+ * wait made miss their target, out of its slo_attainment (run_serve.c). */
+void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o);
+/* The services with a latency target together (st_run.serving). */
+void st__run_serving_totals(st_run *out);
 
 #endif

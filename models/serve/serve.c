@@ -259,6 +259,16 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     free(e.run);
 }
 
+/* The per-replica iteration figures from o, the sums over `replicas` replicas' runs: their
+ * iterations and preemptions per replica, and the batch and time of an iteration over them all. */
+static void iteration_figures(st_serve_result *out, const replica_out *o, int64_t replicas)
+{
+    out->iterations = o->iterations / replicas;
+    out->preemptions = o->preemptions / replicas;
+    out->batch_mean = o->iterations ? (double)o->batch_sum / (double)o->iterations : 0;
+    out->iteration_mean_s = o->iterations ? o->busy_s / (double)o->iterations : 0;
+}
+
 /* A latency standing for w requests of the service (the replicas alike, one simulated). */
 typedef struct wv {
     double v;
@@ -441,10 +451,7 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
     gather_finish(&g, out);
     out->replicas_mean = (double)dp;
     out->replicas_peak = dp;
-    out->iterations = sum.iterations / dp;
-    out->preemptions = sum.preemptions / dp;
-    out->batch_mean = sum.iterations ? (double)sum.batch_sum / (double)sum.iterations : 0;
-    out->iteration_mean_s = sum.iterations ? sum.busy_s / (double)sum.iterations : 0;
+    iteration_figures(out, &sum, dp);
     replica_out mean = {.span_s = end,
                         .busy_s = sum.busy_s / (double)dp,
                         .comm_s = sum.comm_s / (double)dp,
@@ -493,10 +500,7 @@ static void measure(service *s, double rate, st_serve_result *out)
     gather_finish(&g, out);
     out->replicas_mean = (double)dp;
     out->replicas_peak = dp;
-    out->iterations = a.iterations;
-    out->preemptions = a.preemptions;
-    out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
-    out->iteration_mean_s = a.iterations ? a.busy_s / (double)a.iterations : 0;
+    iteration_figures(out, &a, 1);
     power_of(s, &a, out);
     free(arr);
     replica_release(&a);
@@ -702,10 +706,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     out->replicas_mean = span > 0 ? rs / span : (double)f.n[0];
     for (size_t k = 0; k < f.len; k++)
         out->replicas_peak = f.n[k] > out->replicas_peak ? f.n[k] : out->replicas_peak;
-    out->iterations = a.iterations;
-    out->preemptions = a.preemptions;
-    out->batch_mean = a.iterations ? (double)a.batch_sum / (double)a.iterations : 0;
-    out->iteration_mean_s = a.iterations ? a.busy_s / (double)a.iterations : 0;
+    iteration_figures(out, &a, 1);
     power_of(s, &a, out);
     if (out->has_slo) {
         out->slo_met = meets(ic, out);
