@@ -9,7 +9,10 @@
 #include "models/cost/cost.h"
 #include "models/serve/serve.h"
 #include "models/silicon/gpu.h"
+#include "models/silicon/llm.h"
 #include "sim/xalloc.h"
+
+static const char kv_short[] = "its KV cache cannot hold one request";
 
 /* Serve w2 on c2: 0 and *r, or the model's error. */
 static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
@@ -23,23 +26,25 @@ static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_
     return rc;
 }
 
-/* One replica of tp GPUs of type g: its rate within the targets (its offline capacity without
- * them), then the workload's rate over the replicas it needs, for their latencies and power. */
+/* One replica of tp x pp GPUs of type g: its rate within the targets (its offline capacity
+ * without them), then the workload's rate over the replicas it needs, for their latencies and
+ * power. */
 static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_gpu_spec *g,
-                    int64_t tp, uint64_t seed, st_serve_size_row *row, st_err *err)
+                    int64_t tp, int64_t pp, uint64_t seed, st_serve_size_row *row, st_err *err)
 {
     const st_inference_cfg *ic = &w->inference;
     st_cluster_cfg c2 = *c;
     c2.gpu = g;
     st_workload_cfg w2 = *w;
-    w2.gpus = tp;
+    w2.gpus = tp * pp;
     w2.parallel.tp = tp;
+    w2.parallel.pp = pp;
     w2.parallel.dp = 1;
-    *row = (st_serve_size_row){.gpu = g, .tp = tp};
+    *row = (st_serve_size_row){.gpu = g, .tp = tp, .pp = pp};
     st_serve_memory m;
     st_serve_memory_of(&w2, g, &m);
     if (m.blocks * ic->block_tokens < st_req_longest(ic)) {
-        row->why = "its KV cache cannot hold one request";
+        row->why = kv_short;
         return 0;
     }
     int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
@@ -59,7 +64,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     row->replicas = (int64_t)ceil(ic->rate / row->rate_per_replica * (1 - 1e-12));
     if (row->replicas < 1)
         row->replicas = 1;
-    row->gpus = row->replicas * tp;
+    row->gpus = row->replicas * tp * pp;
     /* the workload's stream over that many replicas: its Poisson rate, or its trace's rows */
     w2.inference.mode = ic->mode == ST_REQ_TRACE ? ST_REQ_TRACE : ST_REQ_POISSON;
     w2.gpus = row->gpus;
@@ -102,7 +107,18 @@ static int cmp_gpus(const void *pa, const void *pb)
     int n = strcmp(a->gpu->name, b->gpu->name);
     if (n)
         return n;
-    return (a->tp > b->tp) - (a->tp < b->tp);
+    if (a->tp != b->tp)
+        return (a->tp > b->tp) - (a->tp < b->tp);
+    return (a->pp > b->pp) - (a->pp < b->pp);
+}
+
+/* Pipeline stages are tried only where a node's tensor parallelism cannot hold the model with
+ * room for one request: 2, 4, 8 ... stages of a whole node each, while the cluster has the
+ * GPUs and the model the layers (the way engines serve a model larger than a node: vLLM's
+ * and TensorRT-LLM's tensor parallelism within a node, pipeline parallelism across). */
+static int64_t stages_cap(const st_cluster_cfg *c, const st_workload_cfg *w)
+{
+    return c->nodes < w->model->layers ? c->nodes : w->model->layers;
 }
 
 /* The cost goal: the priced rows' cost per hour first, the rest as cmp_gpus. */
@@ -136,16 +152,29 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
     w = &steady;
     out->rate = w->inference.rate;
     size_t nt = n_types ? n_types : 1, cap = 0;
-    for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2)
+    int64_t max_pp = stages_cap(c, w), tp_top = 1;
+    for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2, cap += nt)
+        tp_top = tp;
+    for (int64_t pp = 2; pp <= max_pp; pp *= 2)
         cap += nt;
     out->row = st_xcalloc(cap ? cap : 1, sizeof *out->row);
     for (size_t t = 0; t < nt; t++) {
         const st_gpu_spec *g = n_types ? types[t] : c->gpu;
+        int held = 0; /* some single-stage replica's cache holds a request */
         for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, g, tp, seed, row, err);
+            int rc = size_row(c, w, g, tp, 1, seed, row, err);
             if (rc)
                 return rc;
+            held |= row->fits || row->why != kv_short;
+            price(cost, w, out->rate, row);
+        }
+        for (int64_t pp = 2; !held && pp <= max_pp; pp *= 2) {
+            st_serve_size_row *row = &out->row[out->n++];
+            int rc = size_row(c, w, g, tp_top, pp, seed, row, err);
+            if (rc)
+                return rc;
+            held = row->fits || row->why != kv_short;
             price(cost, w, out->rate, row);
         }
     }

@@ -12,10 +12,10 @@
 #include "models/config/config.h"
 #include "sim/err.h"
 
-/* One configuration: a replica of tp GPUs of type gpu, and how many the rate needs. */
+/* One configuration: a replica of tp x pp GPUs of type gpu, and how many the rate needs. */
 typedef struct st_serve_size_row {
     const st_gpu_spec *gpu;
-    int64_t tp, replicas, gpus;
+    int64_t tp, pp, replicas, gpus;
     int fits;                /* its KV cache holds a request, and some rate meets the targets */
     const char *why;         /* when it does not: what fails (static text) */
     double rate_per_replica; /* requests per second one replica serves within the targets */
@@ -28,12 +28,15 @@ typedef struct st_serve_size_row {
 typedef struct st_serve_size {
     double rate;            /* the workload's requests per second: under a load curve, its
                                peak, which the replicas must carry within the targets */
-    st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp */
+    st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp,
+                               pp */
     size_t n;
 } st_serve_size;
 
 /* Size workload w (kind: inference with a Poisson rate) on cluster c's node for each GPU type of
- * types[0..n_types) (NULL or none: c's), tensor parallel 1, 2, 4 ... up to the node's GPUs;
+ * types[0..n_types) (NULL or none: c's), tensor parallel 1, 2, 4 ... up to the node's GPUs, and
+ * where none of those holds the model with a request, a node's tensor parallelism over 2, 4,
+ * 8 ... pipeline stages up to the cluster's nodes;
  * by cost (cost_goal, where cost prices GPU-hours) or by GPUs. Returns 0, or ST_EINVAL located
  * at the workload (no rate to size for). Free with st_serve_size_release. */
 int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,

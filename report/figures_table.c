@@ -428,6 +428,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "tpot_p99_target_s", TI, OPT, "P99 time per output token target"),
     F(ST_DOC_SIZE, "serving[].gpu", TX, OPT, "GPU"),
     F(ST_DOC_SIZE, "serving[].tp", NU, OPT, "Tensor parallel"),
+    F(ST_DOC_SIZE, "serving[].pp", NU, OPT, "Pipeline stages"),
     F(ST_DOC_SIZE, "serving[].fits", BO, OPT, "Can serve"),
     F(ST_DOC_SIZE, "serving[].why", TX, OPT, "Why not"),
     F(ST_DOC_SIZE, "serving[].replicas", NU, OPT, "Replicas"),

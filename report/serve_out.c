@@ -158,9 +158,14 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     const st_inference_cfg *ic = &w->inference;
     const st_serve_result *r = &s->r;
     char a[32], b[32], c[32], d[32], e[32];
-    fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld), %s\n", w->name,
+    int64_t pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
+    char stages[32] = "";
+    if (pp > 1)
+        snprintf(stages, sizeof stages, ", pp %lld", (long long)pp);
+    fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s\n", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
-            (long long)w->parallel.tp, (long long)w->parallel.tp, st_precision_names[w->precision]);
+            (long long)(w->parallel.tp * pp), (long long)w->parallel.tp, stages,
+            st_precision_names[w->precision]);
     if (ic->mode == ST_REQ_TRACE)
         fprintf(out, "  requests  %lld from the trace %s (%s) over %s, %.4g per second",
                 (long long)ic->n_trace, ic->trace_name, st_req_format_names[ic->trace_format],

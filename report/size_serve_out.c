@@ -25,6 +25,7 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "gpu", r->gpu->name);
         cJSON_AddNumberToObject(o, "tp", (double)r->tp);
+        cJSON_AddNumberToObject(o, "pp", (double)r->pp);
         cJSON_AddBoolToObject(o, "fits", r->fits);
         if (!r->fits) {
             cJSON_AddStringToObject(o, "why", r->why);
@@ -62,8 +63,8 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
         fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",
                 ic->slo_ttft_s, ic->slo_tpot_s);
     fprintf(out, "; ranked by %s\n\n", goal);
-    fprintf(out, "%-4s %-10s %3s %8s %6s %12s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
-            "replicas", "gpus", "rate/replica", "p99 ttft", "p99 tpot", "power kW", "USD/h",
+    fprintf(out, "%-4s %-10s %3s %3s %8s %6s %12s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
+            "pp", "replicas", "gpus", "rate/replica", "p99 ttft", "p99 tpot", "power kW", "USD/h",
             "USD/Mtok");
     size_t k = 0;
     for (size_t i = 0; i < z->n; i++) {
@@ -75,13 +76,16 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             snprintf(usd, sizeof usd, "%.4g", r->usd_per_hour);
             snprintf(mt, sizeof mt, "%.4g", r->usd_per_million_tokens);
         }
-        fprintf(out, "%-4zu %-10s %3lld %8lld %6lld %10.4g/s %9.4gs %9.4gs %10.4g %10s %10s\n", ++k,
-                r->gpu->name, (long long)r->tp, (long long)r->replicas, (long long)r->gpus,
-                r->rate_per_replica, r->ttft_p99_s, r->tpot_p99_s, r->power_w / 1e3, usd, mt);
+        fprintf(out,
+                "%-4zu %-10s %3lld %3lld %8lld %6lld %10.4g/s %9.4gs %9.4gs %10.4g %10s %10s\n",
+                ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->replicas,
+                (long long)r->gpus, r->rate_per_replica, r->ttft_p99_s, r->tpot_p99_s,
+                r->power_w / 1e3, usd, mt);
     }
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)
-            fprintf(out, "%s%s tp %lld: %s\n", i == k ? "\nnot possible:\n  " : "  ",
-                    z->row[i].gpu->name, (long long)z->row[i].tp, z->row[i].why);
+            fprintf(out, "%s%s tp %lld pp %lld: %s\n", i == k ? "\nnot possible:\n  " : "  ",
+                    z->row[i].gpu->name, (long long)z->row[i].tp, (long long)z->row[i].pp,
+                    z->row[i].why);
     return st_report_close(out, &buf);
 }

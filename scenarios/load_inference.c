@@ -301,30 +301,40 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     return 0;
 }
 
-/* tp x pp x dp = gpus, dp derived when not stated; one pipeline stage. */
+/* tp x pp x dp = gpus, dp derived when not stated; pipeline stages of whole layers, each
+ * stage's tensor-parallel GPUs in one node or NVLink domain. */
 static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
     const st_ynode *par = st_ynode_get(n, "parallel");
     st_parallel_cfg *p = &w->parallel;
-    if (p->pp > 1)
-        return st_rd_fail(&ld->rd, st__key_or(par, "pp"), ST_EINVAL,
-                          "workload '%s': parallel.pp %lld: pipeline-parallel serving is not "
-                          "modelled yet (docs/models/inference.md); use tp and dp",
-                          w->name, (long long)p->pp);
-    int dp_stated = par && st_ynode_get(par, "dp");
-    if (!dp_stated && w->gpus % p->tp == 0)
-        p->dp = w->gpus / p->tp;
-    if (!dp_stated && w->gpus % p->tp != 0)
-        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
-                          "workload '%s': gpus %lld is not a multiple of parallel.tp %lld (each "
-                          "replica is tp GPUs)",
-                          w->name, (long long)w->gpus, (long long)p->tp);
-    if (p->tp * p->dp != w->gpus)
-        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
-                          "workload '%s': gpus %lld must be tp x dp = %lld x %lld = %lld", w->name,
-                          (long long)w->gpus, (long long)p->tp, (long long)p->dp,
-                          (long long)(p->tp * p->dp));
     const st_cluster_cfg *c = &ld->s->cluster;
+    int64_t pp = p->pp > 1 ? p->pp : 1, replica = p->tp * pp;
+    if (pp > w->model->layers)
+        return st_rd_fail(&ld->rd, st__key_or(par, "pp"), ST_EINVAL,
+                          "workload '%s': parallel.pp %lld is more stages than model '%s' has "
+                          "layers (%lld)",
+                          w->name, (long long)pp, w->model->name, (long long)w->model->layers);
+    int64_t domain = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
+    if (pp > 1 && domain > 0 && domain % p->tp != 0)
+        return st_rd_fail(&ld->rd, st__key_or(par, "tp"), ST_EINVAL,
+                          "workload '%s': parallel.tp %lld must divide the %lld GPUs of a node "
+                          "(or NVLink domain) under pipeline parallelism: each stage's "
+                          "tensor-parallel GPUs sit in one",
+                          w->name, (long long)p->tp, (long long)domain);
+    int dp_stated = par && st_ynode_get(par, "dp");
+    if (!dp_stated && w->gpus % replica == 0)
+        p->dp = w->gpus / replica;
+    if (!dp_stated && w->gpus % replica != 0)
+        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
+                          "workload '%s': gpus %lld is not a multiple of parallel.tp x pp = "
+                          "%lld (each replica is tp x pp GPUs)",
+                          w->name, (long long)w->gpus, (long long)replica);
+    if (replica * p->dp != w->gpus)
+        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
+                          "workload '%s': gpus %lld must be tp x pp x dp = %lld x %lld x %lld = "
+                          "%lld",
+                          w->name, (long long)w->gpus, (long long)p->tp, (long long)pp,
+                          (long long)p->dp, (long long)(replica * p->dp));
     if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
         return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
                           "workload '%s': asks for %lld GPUs, but the cluster has %lld", w->name,

@@ -21,11 +21,20 @@ typedef struct req {
     int64_t computed;  /* tokens whose K and V are in the cache */
     int64_t generated; /* output tokens produced */
     int64_t blocks;    /* KV-cache blocks held */
-    int64_t sched;     /* tokens scheduled in the current iteration */
+    int64_t sched;     /* tokens scheduled in its batch in flight */
+    int64_t batch;     /* that batch's number, 0 when none: not to be scheduled again */
 } req;
 
+/* A batch in the pipeline: its number and when its last stage ends. */
+typedef struct flight {
+    int64_t id;
+    double end_s;
+} flight;
+
 /* One replica's run: its requests, the waiting queue (a ring: preempted requests go back to its
- * front), the running batch in admission order, and the cache's free blocks. */
+ * front), the running requests in admission order, the cache's free blocks, and under pipeline
+ * parallelism the batches in flight (at most pp, oldest first) and when each stage is next
+ * free. */
 typedef struct engine {
     const st_inference_cfg *ic;
     st__serve_cost *cost;
@@ -35,8 +44,11 @@ typedef struct engine {
     int64_t *run, run_n;
     int64_t free_blocks;
     double now;
+    flight *fl;
+    int64_t fl_head, fl_n, batch_id;
+    double *stage_free;
     int64_t iterations, preemptions, batch_sum;
-    double busy_s, comm_s;
+    double busy_s, comm_s, pass_s;
 } engine;
 
 /* The tokens q's cache must hold before it produces its next one. */
@@ -70,16 +82,26 @@ static int64_t pop_front(engine *e)
     return id;
 }
 
-/* The last admitted running request gives its blocks back and waits again at the queue's
- * front, its cache gone: it will recompute its prompt and what it generated (vLLM V1's only
- * preemption mode). */
-static void preempt_last(engine *e)
+/* The last admitted running request not in a batch in flight (at index i or later) gives its
+ * blocks back and waits again at the queue's front, its cache gone: it will recompute its
+ * prompt and what it generated (vLLM V1's only preemption mode). Returns its index, or -1 when
+ * every one from i on is in flight. */
+static int64_t preempt_last(engine *e, int64_t i)
 {
-    req *q = &e->r[e->run[--e->run_n]];
+    int64_t j = e->run_n - 1;
+    while (j >= i && e->r[e->run[j]].batch != 0 && e->r[e->run[j]].batch != e->batch_id)
+        j--;
+    if (j < i)
+        return -1;
+    int64_t id = e->run[j];
+    req *q = &e->r[id];
     e->free_blocks += q->blocks;
-    q->blocks = q->computed = q->sched = 0;
-    push_front(e, e->run[e->run_n]);
+    q->blocks = q->computed = q->sched = q->batch = 0;
+    memmove(&e->run[j], &e->run[j + 1], (size_t)(e->run_n - j - 1) * sizeof *e->run);
+    e->run_n--;
+    push_front(e, id);
     e->preemptions++;
+    return j;
 }
 
 /* Give request q n more tokens this iteration if the cache has their blocks (under admission:
@@ -95,6 +117,7 @@ static int take(engine *e, req *q, int64_t n)
     q->blocks += need;
     e->free_blocks -= need;
     q->sched = n;
+    q->batch = e->batch_id;
     return 1;
 }
 
@@ -108,13 +131,16 @@ static void schedule(engine *e)
     int preempted = 0;
     for (int64_t i = 0; i < e->run_n && budget > 0; i++) {
         req *q = &e->r[e->run[i]];
+        if (q->batch != 0) /* in a batch in flight: its next token waits for that one */
+            continue;
         int64_t want = target(q) - q->computed, n = want < budget ? want : budget;
-        while (!take(e, q, n) && e->run_n > i) {
-            preempt_last(e);
+        int64_t j = i + 1; /* past i: q kept its place */
+        while (!take(e, q, n) && (j = preempt_last(e, i)) > i)
             preempted = 1;
-        }
-        if (i >= e->run_n) /* q itself went back to the queue */
+        if (j == i) { /* q itself went back to the queue */
+            preempted = 1;
             break;
+        }
         budget -= n;
     }
     while (!preempted && e->wait_n > 0 && e->run_n < ic->max_seqs && budget > 0) {
@@ -135,8 +161,9 @@ static st__serve_batch batch_of(const engine *e)
     st__serve_batch b = {0};
     for (int64_t i = 0; i < e->run_n; i++) {
         const req *q = &e->r[e->run[i]];
-        if (q->sched <= 0)
+        if (q->sched <= 0 || q->batch != e->batch_id)
             continue;
+        b.requests++;
         b.tokens += q->sched;
         b.sampled += q->computed + q->sched == target(q);
         if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(q)) {
@@ -149,17 +176,21 @@ static st__serve_batch batch_of(const engine *e)
     return b;
 }
 
-/* The iteration ends at e->now: the scheduled tokens are in the cache, every request that
- * reached its target produced a token, and those with all their tokens leave. */
-static void finish_iteration(engine *e)
+/* Batch `id` ends at e->now: its tokens are in the cache, every request of it that reached its
+ * target produced a token, and those with all their tokens leave. */
+static void finish_batch(engine *e, int64_t id_batch)
 {
     int64_t kept = 0;
     for (int64_t i = 0; i < e->run_n; i++) {
         int64_t id = e->run[i];
         req *q = &e->r[id];
+        if (q->batch != id_batch) {
+            e->run[kept++] = id;
+            continue;
+        }
         q->computed += q->sched;
         int produced = q->sched > 0 && q->computed == target(q);
-        q->sched = 0;
+        q->sched = q->batch = 0;
         if (produced && ++q->generated == 1)
             q->first_s = e->now;
         if (q->generated >= q->out) {
@@ -174,28 +205,78 @@ static void finish_iteration(engine *e)
     e->run_n = kept;
 }
 
-static void run_engine(engine *e)
+/* The batch's time through every stage, each stage starting once the one before has handed it
+ * over and the stage has finished the batch before (a flow shop): when its last stage ends. The
+ * stages' kernel and all-reduce time, averaged over the replica's GPUs, is what the plant sees;
+ * its time through them, an iteration's. One stage: the iteration as it is. */
+static double run_batch(engine *e, const st__serve_batch *b)
 {
-    e->now = e->n > 0 ? e->r[0].arrival_s : 0;
-    while (e->done < e->n) {
-        while (e->next < e->n && e->r[e->next].arrival_s <= e->now)
-            push_back(e, e->next++);
-        if (e->run_n == 0 && e->wait_n == 0) {
-            e->now = e->r[e->next].arrival_s;
-            continue;
-        }
-        schedule(e);
-        st__serve_batch b = batch_of(e);
-        if (b.tokens <= 0) /* the loader checked that one request fits the cache */
-            ST_BUG("serving replica scheduled nothing with %lld waiting",
-                   (long long)(e->wait_n + e->run_n));
-        double comm, dt = st__serve_iteration_s(e->cost, &b, &comm);
-        e->now += dt;
+    st__serve_cost *c = e->cost;
+    if (c->pp == 1) {
+        double comm, dt = st__serve_iteration_s(c, b, &comm);
+        e->stage_free[0] = e->now + dt;
         e->busy_s += dt;
         e->comm_s += comm;
+        e->pass_s += dt;
+        return e->stage_free[0];
+    }
+    double t = e->now, busy = 0, comm_all = 0;
+    for (int64_t k = 0; k < c->pp; k++) {
+        double comm, dt = st__serve_stage_s(c, b, k, &comm);
+        double start = t > e->stage_free[k] ? t : e->stage_free[k];
+        e->stage_free[k] = start + dt;
+        t = e->stage_free[k] + (k < c->pp - 1 ? st__serve_handover_s(c, b->tokens, k) : 0);
+        busy += dt;
+        comm_all += comm;
+    }
+    e->busy_s += busy / (double)c->pp;
+    e->comm_s += comm_all / (double)c->pp;
+    e->pass_s += t - e->now;
+    return t;
+}
+
+/* Batches leave the pipeline oldest first; at most pp are in it (vLLM V1's batch queue of
+ * pipeline_parallel_size, vllm/v1/engine/core.py step_with_batch_queue). A new one is
+ * scheduled when the first stage is free and the pipeline has room, from the requests in no
+ * batch in flight; with one stage, the next iteration starts as the last ends. */
+static void run_engine(engine *e)
+{
+    int64_t pp = e->cost->pp;
+    e->now = e->n > 0 ? e->r[0].arrival_s : 0;
+    for (int64_t k = 0; k < pp; k++)
+        e->stage_free[k] = e->now;
+    while (e->done < e->n) {
+        while (e->fl_n > 0 && e->fl[e->fl_head].end_s <= e->now) {
+            finish_batch(e, e->fl[e->fl_head].id);
+            e->fl_head = (e->fl_head + 1) % pp;
+            e->fl_n--;
+        }
+        if (e->done >= e->n)
+            break;
+        while (e->next < e->n && e->r[e->next].arrival_s <= e->now)
+            push_back(e, e->next++);
+        double oldest = e->fl_n > 0 ? e->fl[e->fl_head].end_s : INFINITY;
+        if (e->fl_n == pp) { /* full: the oldest batch must leave first */
+            e->now = oldest;
+            continue;
+        }
+        e->batch_id++;
+        schedule(e);
+        st__serve_batch b = batch_of(e);
+        if (b.tokens <= 0) { /* nothing to schedule until a batch leaves or a request comes */
+            double arrive = e->next < e->n ? e->r[e->next].arrival_s : INFINITY;
+            if (e->fl_n == 0 && !(arrive < INFINITY)) /* the loader checked that one request
+                                                         fits the cache */
+                ST_BUG("serving replica scheduled nothing with %lld waiting",
+                       (long long)(e->wait_n + e->run_n));
+            e->now = oldest < arrive ? oldest : arrive;
+            continue;
+        }
+        double end = run_batch(e, &b);
+        e->fl[(e->fl_head + e->fl_n++) % pp] = (flight){e->batch_id, end};
         e->iterations++;
-        e->batch_sum += e->run_n;
-        finish_iteration(e);
+        e->batch_sum += b.requests;
+        e->now = e->stage_free[0];
     }
 }
 
@@ -208,6 +289,7 @@ typedef struct replica_out {
     double *ttft, *tpot; /* per request; tpot < 0 for a request of one output token */
     unsigned char *ok;   /* per request: its own latencies meet the targets (all, without) */
     double span_s, first_s, busy_s, comm_s;
+    double pass_s; /* its batches' times through the pipeline, summed (one stage: busy_s) */
     double tokens; /* output tokens of its requests */
     int64_t iterations, preemptions, batch_sum;
 } replica_out;
@@ -226,6 +308,8 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
                           int64_t n, replica_out *o)
 {
     engine e = {.ic = ic, .cost = cost, .n = n, .free_blocks = blocks};
+    e.fl = st_xmalloc((size_t)cost->pp * sizeof *e.fl);
+    e.stage_free = st_xmalloc((size_t)cost->pp * sizeof *e.stage_free);
     e.r = st_xcalloc((size_t)n, sizeof *e.r);
     e.wait = st_xmalloc((size_t)n * sizeof *e.wait);
     e.run = st_xmalloc((size_t)n * sizeof *e.run);
@@ -250,6 +334,7 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     o->first_s = n > 0 ? arrival[0] : 0;
     o->span_s = last - o->first_s;
     o->busy_s = e.busy_s;
+    o->pass_s = e.pass_s;
     o->comm_s = e.comm_s;
     o->iterations = e.iterations;
     o->preemptions = e.preemptions;
@@ -257,6 +342,8 @@ static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int6
     free(e.r);
     free(e.wait);
     free(e.run);
+    free(e.fl);
+    free(e.stage_free);
 }
 
 /* The per-replica iteration figures from o, the sums over `replicas` replicas' runs: their
@@ -266,7 +353,7 @@ static void iteration_figures(st_serve_result *out, const replica_out *o, int64_
     out->iterations = o->iterations / replicas;
     out->preemptions = o->preemptions / replicas;
     out->batch_mean = o->iterations ? (double)o->batch_sum / (double)o->iterations : 0;
-    out->iteration_mean_s = o->iterations ? o->busy_s / (double)o->iterations : 0;
+    out->iteration_mean_s = o->iterations ? o->pass_s / (double)o->iterations : 0;
 }
 
 /* A latency standing for w requests of the service (the replicas alike, one simulated). */
@@ -375,6 +462,12 @@ typedef struct service {
     int64_t *route;            /* a trace's: each row's replica, drawn once */
 } service;
 
+/* A replica's GPUs: tp x pp. */
+static int64_t replica_gpus(const st_workload_cfg *w)
+{
+    return (w->parallel.tp > 1 ? w->parallel.tp : 1) * (w->parallel.pp > 1 ? w->parallel.pp : 1);
+}
+
 /* Replica a's mean iteration as a step of the plant (models/plant/gpu_power.h), and one GPU's
  * mean board power and the energy per output token from it: its kernels at the compute power,
  * its all-reduces at the communication power, the time between iterations idle; the energy at
@@ -396,9 +489,9 @@ static void power_of(const service *s, const replica_out *a, st_serve_result *ou
     if (st_plant_profile_of(c, s->c->gpu, &p) != 0)
         return;
     out->gpu_mean_w = p.energy_j / p.period_s;
-    double tp = (double)(s->w->parallel.tp > 1 ? s->w->parallel.tp : 1);
+    double g = (double)replica_gpus(s->w);
     double gpn = (double)(s->c->gpus_per_node > 0 ? s->c->gpus_per_node : 1);
-    double wall = (tp * out->gpu_mean_w + tp / gpn * s->c->node.base_power_w) * span /
+    double wall = (g * out->gpu_mean_w + g / gpn * s->c->node.base_power_w) * span /
                   st_plant_preset_get()->psu_efficiency;
     out->energy_per_token_j = a->tokens > 0 ? wall / a->tokens : 0;
 }
@@ -438,6 +531,7 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         gather_add(&g, &o, len + at[r], NULL, 1);
         end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
         sum.busy_s += o.busy_s;
+        sum.pass_s += o.pass_s;
         sum.comm_s += o.comm_s;
         sum.tokens += o.tokens;
         sum.iterations += o.iterations;
@@ -618,7 +712,7 @@ static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64
     st_inference_cfg *ic = &w1.inference;
     double mean = st__serve_fleet_mean_rate(&s->w->inference);
     w1.parallel.dp = 1;
-    w1.gpus = w1.parallel.tp;
+    w1.gpus = replica_gpus(&w1);
     ic->n_load = 0;
     ic->autoscale.on = 0;
     ic->mode = ST_REQ_POISSON;
@@ -745,17 +839,17 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
                           split, s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
                           s.mem.reserved / 1e9);
     out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
-    st__serve_cost_init(&s.cost, w, gpu, x);
+    int64_t domain = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
+    st__serve_cost_init(&s.cost, w, gpu, domain, x);
     int rc = 0;
     if (ic->n_load > 0)
         rc = serve_curve(&s, x, seed, id, out, err);
     else
         serve_steady(&s, seed, id, out);
-    double tp = (double)(w->parallel.tp > 1 ? w->parallel.tp : 1);
     out->mem = s.mem;
-    out->kv_cache_bytes = tp * s.mem.kv_cache;
+    out->kv_cache_bytes = s.mem.kv_replica;
     out->kv_cache_tokens = s.mem.blocks * ic->block_tokens;
-    out->gpu_hours = tp * out->replicas_mean * out->span_s / 3600;
+    out->gpu_hours = (double)replica_gpus(w) * out->replicas_mean * out->span_s / 3600;
     st__serve_cost_release(&s.cost);
     free(s.gaps);
     free(s.len_in);

@@ -23,7 +23,9 @@ typedef struct st_serve_pct {
  * buffers, and the rest, the KV cache, in whole blocks. Bytes. */
 typedef struct st_serve_memory {
     double usable, weights, activations, reserved, kv_cache;
-    double kv_per_token; /* bytes one token's K and V take on the GPU */
+    double kv_per_token; /* bytes one token's K and V take on the GPU (of its stage's layers) */
+    double kv_replica;   /* the replica's KV cache, all its GPUs: every stage's share of the
+                            blocks */
     int64_t blocks;      /* KV-cache blocks of block_tokens tokens: the replica's, every GPU
                             holding its share of each */
 } st_serve_memory;

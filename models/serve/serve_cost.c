@@ -22,7 +22,7 @@ static double *unknowns(int64_t n)
 }
 
 void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_gpu_spec *gpu,
-                         st_step_ctx *x)
+                         int64_t domain, st_step_ctx *x)
 {
     const st_inference_cfg *ic = &w->inference;
     memset(c, 0, sizeof *c);
@@ -41,6 +41,18 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->ar_s = unknowns(c->max_tokens);
     c->edge_s = unknowns(c->max_tokens);
     c->head_s = unknowns(c->max_sampled);
+    /* Stages hold consecutive layers, the remainder on the earliest: TensorRT-LLM's
+     * Mapping.pp_layers (tensorrt_llm/mapping.py, torch.tensor_split), the split the training
+     * model's stages follow too (st_chunk_layers). */
+    c->pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
+    c->domain = domain > 0 ? domain : 1;
+    c->stage_layers = st_xmalloc((size_t)c->pp * sizeof *c->stage_layers);
+    st_parallel_cfg one = {.pp = c->pp};
+    st_chunk_split split = st_chunk_split_of(w->model->layers, &one);
+    for (int64_t k = 0; k < c->pp; k++)
+        c->stage_layers[k] = st_chunk_layers(&split, k);
+    c->handover_s[0] = c->pp > 1 ? unknowns(c->max_tokens) : NULL;
+    c->handover_s[1] = c->pp > 1 ? unknowns(c->max_tokens) : NULL;
 }
 
 void st__serve_cost_release(st__serve_cost *c)
@@ -49,11 +61,19 @@ void st__serve_cost_release(st__serve_cost *c)
     free(c->ar_s);
     free(c->edge_s);
     free(c->head_s);
+    free(c->stage_layers);
+    free(c->handover_s[0]);
+    free(c->handover_s[1]);
 }
 
 static int64_t tp_of(const st_workload_cfg *w)
 {
     return w->parallel.tp > 1 ? w->parallel.tp : 1;
+}
+
+static int64_t pp_of(const st_workload_cfg *w)
+{
+    return w->parallel.pp > 1 ? w->parallel.pp : 1;
 }
 
 /* A layer at T tokens without its attention core (which depends on the requests, not the
@@ -139,46 +159,95 @@ double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double
     return L * per_layer + comm + edge_s(c, b->tokens) + head_s(c, b->sampled);
 }
 
+double st__serve_stage_s(st__serve_cost *c, const st__serve_batch *b, int64_t k, double *comm_s)
+{
+    if (comm_s)
+        *comm_s = 0;
+    if (b->tokens <= 0)
+        return 0;
+    double L = (double)c->stage_layers[k], comm = L * ar_s(c, b->tokens);
+    double per_layer =
+        layer_s(c, b->tokens) + b->prefill_attn_s +
+        st_ops_attn_decode_time(&c->shape, c->gpu, (double)b->decodes, b->decode_keys);
+    if (comm_s)
+        *comm_s = comm;
+    return L * per_layer + comm + (k == 0 ? edge_s(c, b->tokens) : 0) +
+           (k == c->pp - 1 ? head_s(c, b->sampled) : 0);
+}
+
+/* Whether the hand-over after stage k leaves a node (or NVLink domain): the replica's GPUs
+ * are its ranks, stage-major (stage k on ranks k tp .. (k + 1) tp - 1), from a domain's
+ * start. */
+static int crosses(const st__serve_cost *c, int64_t k)
+{
+    int64_t tp = tp_of(c->w);
+    return (k * tp) / c->domain != ((k + 2) * tp - 1) / c->domain;
+}
+
+/* A stage hands the next its T tokens' hidden states and residual stream, two T x h BF16
+ * tensors (vLLM's IntermediateTensors for Llama), each tensor-parallel rank its 1/tp slice to
+ * its peer, which the next stage all-gathers over its ranks (vLLM's send_tensor_dict with
+ * all_gather_group, vllm/distributed/parallel_state.py). Timed on the fabric as a pattern of
+ * its kind, within a domain or across two, from rank 0: ranks t and t + tp, or t and t + the
+ * first multiple of tp past a domain. */
+double st__serve_handover_s(st__serve_cost *c, int64_t T, int64_t k)
+{
+    if (c->pp < 2 || T <= 0)
+        return 0;
+    int x = crosses(c, k);
+    if (c->handover_s[x][T] >= 0)
+        return c->handover_s[x][T];
+    int64_t tp = tp_of(c->w), hop = x ? ((c->domain + tp - 1) / tp) * tp : tp;
+    double bytes = 2.0 * (double)T * (double)c->w->model->hidden * 2.0;
+    double t = st_step_pattern_s(c->x, ST_COLL_SEND_RECV, 2, hop, tp, 1, bytes / (double)tp);
+    if (tp > 1)
+        t += st_step_pattern_s(c->x, ST_COLL_ALL_GATHER, tp, 1, 1, 1, bytes);
+    return c->handover_s[x][T] = t;
+}
+
 /* ---- Memory -------------------------------------------------------------------------------- */
 
-/* One replica as the memory model sees a plan: tp GPUs, no pipeline, no data parallelism (the
+/* One replica as the memory model sees a plan: tp x pp GPUs, no data parallelism (the
  * replicas share no communicator), no optimizer; one sequence of one token, whose activations
  * are not read here. */
 static st_workload_cfg replica_of(const st_workload_cfg *w)
 {
     st_workload_cfg one = *w;
-    one.parallel.pp = 1;
+    one.parallel.pp = pp_of(w);
     one.parallel.dp = 1;
     one.parallel.cp = 1;
     one.parallel.zero = 0;
     one.parallel.microbatch = 1;
-    one.gpus = tp_of(w);
+    one.gpus = tp_of(w) * pp_of(w);
     one.seq_len = 1;
     one.global_batch = 1;
     return one;
 }
 
-/* The weights one GPU holds: its share of the parameters (models/silicon/parallel.h, one
- * pipeline stage) in BF16, or under FP8 the linear layers in FP8 with the embedding and output
- * layer kept in BF16 (vLLM's Fp8LinearMethod quantises linear layers only). */
-static double weights_of(const st_workload_cfg *w, const st_gpu_spec *gpu)
+/* The weights one GPU of stage k holds: its share of the parameters (models/silicon/parallel.h)
+ * in BF16, or under FP8 the linear layers in FP8 with the embedding (first stage) and output
+ * layer (last stage; a copy of a tied embedding under pipeline parallelism) kept in BF16
+ * (vLLM's Fp8LinearMethod quantises linear layers only). */
+static double weights_of(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t k)
 {
     st_workload_cfg one = replica_of(w);
-    st_memory m;
-    st_memory_estimate(&one, gpu, 1, &m);
+    double params = st_memory_stage_params(&one, k);
     if (w->precision != ST_PREC_FP8 || !(gpu->peak_fp8 > 0))
-        return 2.0 * m.params_per_gpu;
+        return 2.0 * params;
     const st_llm_spec *md = w->model;
+    int64_t pp = pp_of(w);
     double vocab = (double)md->vocab * (double)md->hidden / (double)tp_of(w);
-    double edges = md->tied_embeddings ? vocab : 2.0 * vocab;
-    return m.params_per_gpu + edges;
+    double edges =
+        (k == 0 ? vocab : 0) + (k == pp - 1 && (!md->tied_embeddings || pp > 1) ? vocab : 0);
+    return params + edges;
 }
 
 /* The engine's profiling pass runs its largest batch (max_batch_tokens tokens) and keeps the
  * peak as the activations' reserve: within one layer the residual stream, the norm's output, the
- * MLP's up projection and its activation are alive together, in BF16; the sampler's logits of
- * max_seqs requests in fp32 (vLLM's profile_run and its sampler's dummy run). */
-static double activations_of(const st_workload_cfg *w)
+ * MLP's up projection and its activation are alive together, in BF16; on the last stage the
+ * sampler's logits of max_seqs requests in fp32 (vLLM's profile_run and its sampler's dummy
+ * run). */
+static double activations_of(const st_workload_cfg *w, int64_t k)
 {
     const st_llm_spec *m = w->model;
     const st_inference_cfg *ic = &w->inference;
@@ -186,15 +255,17 @@ static double activations_of(const st_workload_cfg *w)
     double f = (double)st_llm_ffn(m) / t, up = m->mlp == ST_MLP_SWIGLU ? 2.0 * f : f;
     double layer = T * (2.0 * (double)m->hidden + up + f) * 2.0;
     double logits = (double)ic->max_seqs * (double)m->vocab / t * 4.0;
-    return layer + logits;
+    return k == pp_of(w) - 1 ? layer + logits : layer;
 }
 
-void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_serve_memory *out)
+/* Stage k's split of one of its GPUs; its blocks are those its cache holds of its layers. */
+static void stage_memory(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t k,
+                         int64_t layers, st_serve_memory *out)
 {
     const st_inference_cfg *ic = &w->inference;
     memset(out, 0, sizeof *out);
-    out->weights = weights_of(w, gpu);
-    out->activations = activations_of(w);
+    out->weights = weights_of(w, gpu, k);
+    out->activations = activations_of(w, k);
     st_workload_cfg one = replica_of(w);
     out->reserved = st_memory_reserved(&one);
     double rest = out->weights + out->activations + out->reserved;
@@ -202,9 +273,33 @@ void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_ser
      * free once the model is loaded. */
     out->usable = ic->kv_free_share > 0 ? rest + ic->kv_free_share * (gpu->hbm_bytes - rest)
                                         : ic->gpu_memory_share * gpu->hbm_bytes;
-    double kv = out->usable - rest;
-    out->kv_per_token = st_ops_kv_bytes_per_token(w);
+    double kv = out->usable - rest, all = st_ops_kv_bytes_per_token(w);
+    out->kv_per_token =
+        pp_of(w) > 1 ? all * (double)layers / (double)w->model->layers : all; /* its layers' */
     double block = out->kv_per_token * (double)ic->block_tokens;
     out->blocks = kv > 0 && block > 0 ? (int64_t)floor(kv / block) : 0;
     out->kv_cache = (double)out->blocks * block;
+}
+
+/* Every stage's GPUs allocate the blocks the scarcest holds (vLLM takes the fewest over its
+ * workers, num_gpu_blocks); the split reported is that stage's. */
+void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_serve_memory *out)
+{
+    int64_t pp = pp_of(w);
+    st_parallel_cfg one = {.pp = pp};
+    st_chunk_split split = st_chunk_split_of(w->model->layers, &one);
+    double replica = 0;
+    for (int64_t k = 0; k < pp; k++) {
+        st_serve_memory m;
+        stage_memory(w, gpu, k, st_chunk_layers(&split, k), &m);
+        if (k == 0 || m.blocks < out->blocks)
+            *out = m;
+    }
+    for (int64_t k = 0; k < pp; k++) { /* the scarcest's blocks on every stage */
+        double per = pp > 1 ? st_ops_kv_bytes_per_token(w) * (double)st_chunk_layers(&split, k) /
+                                  (double)w->model->layers
+                            : out->kv_per_token;
+        replica += (double)out->blocks * (per * (double)w->inference.block_tokens);
+    }
+    out->kv_replica = (double)tp_of(w) * replica;
 }

@@ -15,22 +15,29 @@ typedef struct st__serve_cost {
     st_step_ctx *x;           /* borrowed: the fabric the tensor-parallel all-reduces run on */
     st_workload_cfg shape;    /* w at one sequence of T tokens, for the operator graph */
     int64_t max_tokens, max_sampled;
-    double *layer_s; /* by tokens: one layer's operators outside the attention core; < 0: not
-                        computed yet */
-    double *ar_s;    /* by tokens: one layer's two all-reduces; < 0: not computed yet */
-    double *edge_s;  /* by tokens: the input embedding */
-    double *head_s;  /* by sampled tokens: the final norm and the logits */
+    double *layer_s;       /* by tokens: one layer's operators outside the attention core; < 0: not
+                              computed yet */
+    double *ar_s;          /* by tokens: one layer's two all-reduces; < 0: not computed yet */
+    double *edge_s;        /* by tokens: the input embedding */
+    double *head_s;        /* by sampled tokens: the final norm and the logits */
+    int64_t pp;            /* pipeline stages */
+    int64_t *stage_layers; /* [pp]: the layers of each */
+    int64_t domain;        /* GPUs one NVLink domain or node spans: where hand-overs cross */
+    double *handover_s[2]; /* by tokens, pp > 1: a hand-over within a node, across two; < 0:
+                              not computed yet */
 } st__serve_cost;
 
+/* gpu: the cluster's type (or a sizing variant's); domain: the GPUs of one node or NVLink
+ * domain, whichever is larger (a hand-over between stages in one runs on NVLink). */
 void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_gpu_spec *gpu,
-                         st_step_ctx *x);
+                         int64_t domain, st_step_ctx *x);
 void st__serve_cost_release(st__serve_cost *c);
 
-/* One iteration: `tokens` processed in all, `sampled` of them producing a token, `decodes`
- * requests decoding one token each over decode_keys cached tokens together, and the prefill
- * chunks' attention already summed (st__serve_prefill_s). Seconds. */
+/* One iteration: `requests` given tokens, `tokens` processed in all, `sampled` of them producing a
+ * token, `decodes` requests decoding one token each over decode_keys cached tokens together, and
+ * the prefill chunks' attention already summed (st__serve_prefill_s). Seconds. */
 typedef struct st__serve_batch {
-    int64_t tokens, sampled, decodes;
+    int64_t requests, tokens, sampled, decodes;
     double decode_keys, prefill_attn_s;
 } st__serve_batch;
 
@@ -38,6 +45,14 @@ typedef struct st__serve_batch {
  * tensor-parallel all-reduces, the rest running kernels (what the plant's power model tells
  * apart). */
 double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double *comm_s);
+
+/* Pipeline stage k's part of the iteration (pp > 1): its layers, the input embedding on the
+ * first stage, the final norm and logits on the last; *comm_s (not NULL) its all-reduces.
+ * Summed over the stages it is st__serve_iteration_s's time. */
+double st__serve_stage_s(st__serve_cost *c, const st__serve_batch *b, int64_t k, double *comm_s);
+
+/* Seconds stage k takes to hand stage k + 1 the hidden states of a batch of T tokens. */
+double st__serve_handover_s(st__serve_cost *c, int64_t T, int64_t k);
 
 /* One layer's attention core for a prefill chunk of `queries` tokens after `past` cached ones. */
 double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t past);

@@ -567,6 +567,13 @@ static void judge_fit(st_memory *out)
     out->overflow_bytes = out->fits ? 0.0 : sum - out->capacity;
 }
 
+double st_memory_stage_params(const st_workload_cfg *w, int64_t stage)
+{
+    plan c = plan_of(w, 1);
+    double unit, experts;
+    return stage_params(&c, stage, &unit, &experts);
+}
+
 void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                         st_memory *out)
 {

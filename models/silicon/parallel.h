@@ -114,6 +114,11 @@ const char *st_mem_term_name(st_mem_term t);
 void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                         st_memory *out);
 
+/* Parameters one GPU of pipeline stage `stage` (from 0) holds under w's plan: its layers (by
+ * st_chunk_layers), and on the first and last stage the embedding and output layer, as
+ * st_memory_estimate counts them (its params_per_gpu is this for the stage it reports). */
+double st_memory_stage_params(const st_workload_cfg *w, int64_t stage);
+
 /* Activation bytes one transformer layer keeps for the backward pass on one GPU for one
  * micro-batch of `microbatch` sequences, under w's recompute, tensor/sequence/context
  * parallelism: before pipeline in-flight multiplication and without the transient working set

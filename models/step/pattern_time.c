@@ -138,3 +138,9 @@ double st_step_allreduce_s(st_step_ctx *x, int64_t n, double bytes)
 {
     return st__step_coll_time(x, ST_COLL_ALL_REDUCE, n, 1, 1, 1, bytes);
 }
+
+double st_step_pattern_s(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
+                         int64_t gstride, double bytes)
+{
+    return st__step_coll_time(x, op, n, stride, groups, gstride, bytes);
+}

@@ -7,6 +7,7 @@
 #define ST_MODELS_STEP_STEP_H
 
 #include "models/config/config.h"
+#include "models/fabric/collective.h"
 #include "models/step/pipeline.h"
 #include "sim/err.h"
 
@@ -121,5 +122,13 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
  * pattern of a step: a serving replica's tensor-parallel reductions (models/serve/serve.h).
  * 0 for n < 2 or no bytes. */
 double st_step_allreduce_s(st_step_ctx *x, int64_t n, double bytes);
+
+/* Seconds a pattern of collectives takes on the context's fabric, all its groups at once:
+ * `groups` collectives of op, group g over ranks g gstride + i stride for i < n, each rank's
+ * `bytes` (nccl-tests' size), simulated once per distinct pattern and remembered as
+ * st_step_allreduce_s's: a serving replica's hand-overs between pipeline stages
+ * (models/serve/serve.h). 0 for n < 2 or no bytes. */
+double st_step_pattern_s(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stride, int64_t groups,
+                         int64_t gstride, double bytes);
 
 #endif

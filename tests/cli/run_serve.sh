@@ -206,7 +206,7 @@ t = json.load(open(sys.argv[1]))
 rows = t["serving"]
 assert {r["gpu"] for r in rows} == {"h100-sxm", "b200"} and len(rows) == 8, rows
 fit = [r for r in rows if r["fits"]]
-assert fit and all(r["gpus"] == r["replicas"] * r["tp"] for r in fit)
+assert fit and all(r["gpus"] == r["replicas"] * r["tp"] * r["pp"] and r["pp"] == 1 for r in fit)
 assert all(r["replicas"] == math.ceil(t["rate_per_s"] / r["rate_per_replica"]) for r in fit)
 assert all(r["ttft_p99_s"] <= t["ttft_p99_target_s"] and r["tpot_p99_s"] <= t["tpot_p99_target_s"] for r in fit)
 assert [r["gpus"] for r in fit] == sorted(r["gpus"] for r in fit), "ranked by GPUs"
@@ -253,6 +253,34 @@ PY
 check "an autoscaled curve keeps fewer GPUs up than a fixed fleet" $?
 "$strata" size "$tmp/day.yaml" --top 1 | head -1 | grep -q "90 requests/s (its load curve's peak)"
 check "size a load curve for its peak" $?
+
+# A model no node holds: Llama 3.1 405B in BF16 on H100 is served across two nodes, a node's
+# tensor parallelism over two pipeline stages, in `run` and in `size`.
+cat >"$tmp/big.yaml" <<'EOF'
+version: 1
+cluster: { gpu: h100-sxm, nodes: 2 }
+workloads:
+  - name: chat
+    kind: inference
+    model: llama3-405b
+    gpus: 16
+    parallel: { tp: 8, pp: 2 }
+    requests: { rate: 1, count: 100, input_tokens: 1000, output_tokens: 100 }
+    slo: { ttft_p99: 5 s, tpot_p99: 100 ms }
+EOF
+"$strata" run "$tmp/big.yaml" | grep -q "served by 1 replicas of 16 GPUs (tp 8, pp 2), bf16"
+check "run a replica of two pipeline stages" $?
+"$strata" size "$tmp/big.yaml" --format json >"$tmp/big.json"
+check "size a model no node holds" $?
+python3 - "$tmp/big.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["serving"]
+fit = [r for r in rows if r["fits"]]
+assert [(r["tp"], r["pp"]) for r in fit] == [(8, 2)], rows
+assert all(r["pp"] == 1 and "KV cache" in r["why"] for r in rows if not r["fits"]), rows
+assert fit[0]["gpus"] == 16 * fit[0]["replicas"]
+PY
+check "size pipelines a node's tensor parallelism" $?
 
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
