@@ -40,6 +40,8 @@ typedef struct fit {
      * none) */
     st_precision prec;
     ptrdiff_t skip;
+    /* the NVLink fit's rows the model runs on NVLS, by log and row (NULL: none left out) */
+    unsigned char **on_nvls;
 } fit;
 
 /* The calibration's compute factor of precision p. */
@@ -66,8 +68,10 @@ static int64_t gpu_of(const st_cal_nccl *l, int64_t r, int64_t gpn)
 }
 
 /* The log's collective of `bytes` on the cluster as calibrated: its simulated time, plus the
- * calibration's latency when with_latency (the step model adds it to every collective). */
-static double coll_time(fit *x, const st_cal_nccl *l, double bytes, int with_latency)
+ * calibration's latency when with_latency (the step model adds it to every collective); the
+ * algorithm it ran into *algo when not NULL. */
+static double coll_time_algo(fit *x, const st_cal_nccl *l, double bytes, int with_latency,
+                             st_coll_algo *algo)
 {
     st_cluster_cfg c = cluster_with(x, NULL);
     int64_t *gpus = st_xmalloc((size_t)l->ranks * sizeof *gpus);
@@ -81,7 +85,14 @@ static double coll_time(fit *x, const st_cal_nccl *l, double bytes, int with_lat
         x->failed = 1;
         return NAN;
     }
+    if (algo)
+        *algo = rep.plan.algo;
     return rep.sim_s + (with_latency ? x->cal.latency_s : 0);
+}
+
+static double coll_time(fit *x, const st_cal_nccl *l, double bytes, int with_latency)
+{
+    return coll_time_algo(x, l, bytes, with_latency, NULL);
 }
 
 /* Whether the log's ranks all sit in the cluster's first NVLink domain. */
@@ -117,7 +128,7 @@ static size_t coll_median(fit *x, int nv, rows_kind k, int absolute, double *out
         if (nv >= 0 && within_nvlink(in->c, l) != nv)
             continue;
         for (size_t i = 0; i < l->n && !x->failed; i++)
-            if (row_in(l, i, k)) {
+            if (row_in(l, i, k) && !(nv == 1 && x->on_nvls && x->on_nvls[g][i])) {
                 double d = coll_time(x, l, l->bytes[i], 1) / l->time_s[i] - 1;
                 v[m++] = absolute ? fabs(d) : d;
             }
@@ -193,23 +204,69 @@ static const char *const RING_HINT =
     "; a 2-node all-reduce above the NICs' rate ran NVLS or tree on NVLink: measure with "
     "NCCL_ALGO=Ring (nccl-tests #290)";
 
-/* A link factor from the logs within (nv 1) or across (nv 0) NVLink domains. */
+/* The bandwidth rows of the logs within NVLink that the model, at its own NVLink goodput, runs
+ * on NVLS: the switch's rate is NVLS's own (models/fabric/nccl.c), which the ring's goodput
+ * does not set, so they say nothing of it (a factor moving them would only trade NVLS for a
+ * ring). Into x->on_nvls; how many. */
+static size_t mark_nvls(fit *x)
+{
+    const st_cal_input *in = x->in;
+    size_t n = 0;
+    x->on_nvls = st_xcalloc(in->n_logs + 1, sizeof *x->on_nvls);
+    for (size_t g = 0; g < in->n_logs && !x->failed; g++) {
+        const st_cal_nccl *l = &in->logs[g];
+        x->on_nvls[g] = st_xcalloc(l->n + 1, 1);
+        if (!within_nvlink(in->c, l))
+            continue;
+        for (size_t i = 0; i < l->n && !x->failed; i++) {
+            st_coll_algo a = ST_COLL_AUTO;
+            if (row_in(l, i, ROWS_BANDWIDTH))
+                coll_time_algo(x, l, l->bytes[i], 1, &a);
+            x->on_nvls[g][i] = a == ST_COLL_NVLS;
+            n += x->on_nvls[g][i];
+        }
+    }
+    return n;
+}
+
+static void unmark_nvls(fit *x)
+{
+    for (size_t g = 0; x->on_nvls && g < x->in->n_logs; g++)
+        free(x->on_nvls[g]);
+    free(x->on_nvls);
+    x->on_nvls = NULL;
+}
+
+/* A link factor from the logs within (nv 1) or across (nv 0) NVLink domains. Within, rows the
+ * model runs on NVLS are left out; with none left the model's goodput stands, reported with
+ * the NVLS rows' error. */
 static int fit_link(fit *x, int nv, st_cal_fit *out)
 {
     double before, after, f = 1;
+    size_t nvls = nv ? mark_nvls(x) : 0;
     size_t rows = coll_median(x, nv, ROWS_BANDWIDTH, 1, &before);
-    if (x->failed)
-        return x->err->code;
-    if (rows == 0)
-        return 0;
-    if (bisect(nv ? g_nvlink : g_network, x, &f))
+    if (nv && rows == 0 && nvls > 0 && !x->failed) {
+        unmark_nvls(x);
+        rows = coll_median(x, nv, ROWS_BANDWIDTH, 1, &before);
+        x->cal.nvlink = 1;
+        *out = (st_cal_fit){1, (int)rows, before, before, "nccl-tests"};
+        return x->failed ? x->err->code : 0;
+    }
+    if (x->failed || rows == 0) {
+        unmark_nvls(x);
+        return x->failed ? x->err->code : 0;
+    }
+    if (bisect(nv ? g_nvlink : g_network, x, &f)) {
+        unmark_nvls(x);
         return implausible(x, nv ? "NVLink" : "network", "nccl-tests bandwidths",
                            nv ? "" : RING_HINT);
+    }
     if (nv)
         x->cal.nvlink = f;
     else
         x->cal.network = f;
     coll_median(x, nv, ROWS_BANDWIDTH, 1, &after);
+    unmark_nvls(x);
     *out = (st_cal_fit){1, (int)rows, before, after, "nccl-tests"};
     return x->failed ? x->err->code : 0;
 }

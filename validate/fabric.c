@@ -14,6 +14,7 @@
 #include "validate/validate_internal.h"
 
 #define GIB 1073741824.0
+#define MIB 1048576.0
 
 /* GPUs the catalog lacks, with the one figure the fabric needs. */
 static const st_gpu_spec h800 = {
@@ -106,6 +107,54 @@ static const vcase cases[] = {
     {"gb200-mnnvl-64KiB", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain", ST_VALID_VALIDATION, "gb200", NULL, 2, 4, 8, 4, 400, IB,
      ST_COLL_AUTO, 0, 65536, 1, 29.95, 0},
+    /* NVLS's chunks (models/fabric/nccl.c): set on Together AI's 8 H100 sweep, tested on another
+     * board's, on Azure's H200 and on GB200, whose mid sizes the Hopper fit leaves fast. */
+    {"cal-h100-nvls-4MiB", "together-nccl-tests benchmarks/H100 (run 20260305_220944, NCCL 2.26.2)",
+     "NVLS on; sets the chunk rounds' cost and fill with the 8 GiB point", ST_VALID_CALIBRATION,
+     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 4 * MIB, 0, 131.64, 0},
+    {"cal-h100-nvls-16MiB",
+     "together-nccl-tests benchmarks/H100 (run 20260305_220944, NCCL 2.26.2)",
+     "NVLS on; sets the chunk rounds' cost and fill with the 8 GiB point", ST_VALID_CALIBRATION,
+     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 16 * MIB, 0, 232.3, 0},
+    {"cal-h100-nvls-64MiB",
+     "together-nccl-tests benchmarks/H100 (run 20260305_220944, NCCL 2.26.2)",
+     "NVLS on; sets the chunk rounds' cost and fill with the 8 GiB point", ST_VALID_CALIBRATION,
+     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 64 * MIB, 0, 359.54, 0},
+    {"cal-h100-nvls-256MiB",
+     "together-nccl-tests benchmarks/H100 (run 20260305_220944, NCCL 2.26.2)",
+     "NVLS on; sets the chunk rounds' cost and fill with the 8 GiB point", ST_VALID_CALIBRATION,
+     "h100-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 256 * MIB, 0, 422.17, 0},
+    {"h100-vp-1MiB", "vpbenchmarking results/nccl (Voltage Park, NCCL 2.24.3)",
+     "NCCL's ring LL below 2 MiB, NVLS above (nccl-tests #309)", ST_VALID_VALIDATION, "h100-sxm",
+     NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 1 * MIB, 0, 47.37, 0},
+    {"h100-vp-4MiB", "vpbenchmarking results/nccl (Voltage Park, NCCL 2.24.3)",
+     "another 8 H100 board, NVLS implied (479.72 at 8 GiB)", ST_VALID_VALIDATION, "h100-sxm", NULL,
+     1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 4 * MIB, 0, 131.77, 0},
+    {"h100-vp-16MiB", "vpbenchmarking results/nccl (Voltage Park, NCCL 2.24.3)",
+     "another 8 H100 board, NVLS implied (479.72 at 8 GiB)", ST_VALID_VALIDATION, "h100-sxm", NULL,
+     1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 16 * MIB, 0, 233.25, 0},
+    {"h100-vp-64MiB", "vpbenchmarking results/nccl (Voltage Park, NCCL 2.24.3)",
+     "another 8 H100 board, NVLS implied (479.72 at 8 GiB)", ST_VALID_VALIDATION, "h100-sxm", NULL,
+     1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 64 * MIB, 0, 357.44, 0},
+    {"h100-vp-256MiB", "vpbenchmarking results/nccl (Voltage Park, NCCL 2.24.3)",
+     "another 8 H100 board, NVLS implied (479.72 at 8 GiB)", ST_VALID_VALIDATION, "h100-sxm", NULL,
+     1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 256 * MIB, 0, 422.38, 0},
+    {"h200-azure-16MiB", "Azure/AI-benchmarking-guide ND_H200_v5_results.md (NCCL 2.20.5)",
+     "in-place busbw of the summary table, NVLS", ST_VALID_VALIDATION, "h200-sxm", NULL, 1, 8, 0, 8,
+     400, IB, ST_COLL_AUTO, 0, 16 * MIB, 0, 240.41, 0},
+    {"h200-azure-64MiB", "Azure/AI-benchmarking-guide ND_H200_v5_results.md (NCCL 2.20.5)",
+     "the table's 67M row (2^26 bytes), NVLS", ST_VALID_VALIDATION, "h200-sxm", NULL, 1, 8, 0, 8,
+     400, IB, ST_COLL_AUTO, 0, 64 * MIB, 0, 368.11, 0},
+    {"gb200-mnnvl-8MiB", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
+     "2 x 4 GPUs in one NVL72; Blackwell's NVLS pipeline is not fitted: 9-15% fast from 4 to 32 "
+     "MiB",
+     ST_VALID_REFERENCE, "gb200", NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 8 * MIB, 0, 216.07,
+     0},
+    {"gb200-mnnvl-32MiB", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
+     "2 x 4 GPUs in one NVL72; Blackwell's NVLS pipeline is not fitted: 9-15% fast from 4 to 32 "
+     "MiB",
+     ST_VALID_REFERENCE, "gb200", NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 368.17,
+     0},
     /* NVLS: in-switch reduction above any ring's NVLink bound, with the share set on H100. */
     {"h800-8gpu", "issue_h800_single_node (nccl #1374)",
      "above the 200 GB/s per-direction NVLink line rate, which bounds any ring: NVLS",

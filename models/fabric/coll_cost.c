@@ -37,6 +37,38 @@ static double nvls_factor(const st_coll *cm)
     return f < 1.0 ? f : 1.0;
 }
 
+/* An NVLS phase's concurrent operations (NCCL's channels times the ranks) and the chunk NCCL
+ * moves its bytes in (models/fabric/nccl.c). */
+static double nvls_ops(const st_coll *cm, const phase_desc *d)
+{
+    return (double)cm->nvls_channels * (double)d->comm.ranks;
+}
+
+static double nvls_chunk(const st_coll *cm, const phase_desc *d)
+{
+    return st_nccl_nvls_chunk(cm->nccl, nvls_ops(cm, d), d->b);
+}
+
+/* An NVLS phase's latency: NCCL's call latency and its pipeline's fill, nvls_fill_rounds rounds
+ * of chunks, each the round's bytes at the switch's uncongested rate plus its fixed cost. */
+static double nvls_latency(const st_coll *cm, const phase_desc *d)
+{
+    const st_nccl_preset *p = cm->nccl;
+    double ops = nvls_ops(cm, d), rate = nvls_factor(cm) * d->comm.nvlink_bw;
+    double round = (rate > 0 ? ops * nvls_chunk(cm, d) / rate : 0) + p->nvls_round_s;
+    return p->nvls_lat + p->nvls_fill_rounds * round;
+}
+
+/* The factor on a member's rate that NVLS reaches: nvls_factor, less the rounds' fixed cost
+ * spread over their bytes (nvls_round_s per ops x chunk bytes), at the uncongested rate. */
+static double nvls_rate_factor(const st_coll *cm, const phase_desc *d, double rate)
+{
+    double f = nvls_factor(cm), per = nvls_ops(cm, d) * nvls_chunk(cm, d);
+    if (!(rate > 0) || isinf(rate) || !(per > 0))
+        return f;
+    return f / (1 + cm->nccl->nvls_round_s * f * rate / per);
+}
+
 /* The slot of link l in the load table, or the empty one where it goes: linear probing from a
  * multiplicative hash (Knuth's 2^32 / phi) of the id. */
 static size_t load_slot(const st_coll *cm, int32_t l)
@@ -170,8 +202,8 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
     case PH_A2A:
     case PH_P2P:
         return base + mx;
-    case PH_NVLS: /* one trip through the switch: NCCL's NVLS latency, not a ring hop's */
-        return (p == ST_COLL_PROTO_IDEAL ? 0 : cm->nccl->nvls_lat) + mx_path;
+    case PH_NVLS: /* one trip through the switch and its pipeline's fill, not a ring hop's */
+        return (p == ST_COLL_PROTO_IDEAL ? 0 : nvls_latency(cm, d)) + mx_path;
     default:
         break;
     }
@@ -186,7 +218,7 @@ static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_p
 {
     cost c = {.proto = p, .f = 1.0};
     if (d->kind == PH_NVLS) /* the switch's rate is hardware, kept under ideal too */
-        c.f = nvls_factor(cm);
+        c.f = p == ST_COLL_PROTO_IDEAL ? nvls_factor(cm) : nvls_rate_factor(cm, d, rate);
     else if (p != ST_COLL_PROTO_IDEAL)
         c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
     double lat = 0;

@@ -38,6 +38,7 @@ struct st_coll {
     int has_nvlink;
     double nvlink_cap, nic_cap; /* goodput per direction, bytes/s */
     double nvls_eff;            /* NCCL's NVLS efficiency of the GPU; 0: no NVLS */
+    int nvls_channels;          /* NCCL's NVLS channels for the GPU */
     double nvlink_goodput;      /* st_nvlink_efficiency of the GPU */
     /* The phase being built: its transfers' members and their routes. */
     int64_t *src, *dst;

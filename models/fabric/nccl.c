@@ -93,19 +93,36 @@ static const st_nccl_preset preset = {
      * this: it enters the time of a collective, not the choice of protocol. */
     .nvlink_fill_bytes = 2.0 * 1024 * 1024,
     /* NVLS, which NCCL 2.17 and later use for all-reduce inside an NVSwitch domain on Hopper
-     * and Blackwell. NCCL's nvlsEfficiency table gives 0.85 for Hopper and 0.74 for Blackwell,
-     * and its hwLat gives NVLS on NVLink 25 us with no base latency, Simple protocol only
+     * and Blackwell. NCCL's nvlsEfficiency table gives 0.85 for Hopper and 0.74 for Blackwell
      * (NCCL 2.2x src/graph/tuning.cc, read through public write-ups of the table: the index
-     * holds only NCCL's 2020 file). Not NCCL's: nvls_link_share, the fraction of one NVLink
-     * direction that an NVLS all-reduce's algorithm bandwidth reaches per unit of that
-     * efficiency, set on one measurement: 8 H100 SXM with NVLS on, 480 GB/s of bus bandwidth
-     * (NVIDIA/nccl issue #2140), algbw 480 / 1.75 = 274.3 GB/s of 450 per
-     * direction, / 0.85 = 0.717. H200, H800, B200, B300 and GB200 then test it
-     * (validate/fabric.c). */
+     * holds only NCCL's 2020 file).
+     * NCCL moves an NVLS all-reduce in chunks: nChannels x nHeads concurrent operations (its
+     * channels times the ranks), each a chunk of at most NCCL_NVLS_CHUNKSIZE, 128 KiB, halved
+     * to 64, 32 and 16 KiB when the call holds fewer than 64, 8 and 2 rounds of the larger
+     * chunk (src/enqueue.cc, the NVLS branch of the chunk size; src/transport/nvls.cc,
+     * NVLS_NCHANNELS 16 on SM90 and 24 on SM100 inside one NVLink domain). Each round of chunks
+     * costs its bytes at the switch's rate plus a fixed nvls_round_s, and the pipeline takes
+     * nvls_fill_rounds rounds to fill:
+     *   T = nvls_lat + R (ops c / B + t_r) + S / B + S t_r / (ops c)
+     * for S bytes in chunks c, B = eta x nvls_link_share x an NVLink direction. The round's
+     * cost is what makes the rate rise with the ranks (more operations a round) and with the
+     * size (larger chunks). nvls_lat, nvls_link_share, nvls_round_s and nvls_fill_rounds are
+     * ours, not NCCL's, fitted (least largest relative error, the 8 GiB point held exact) to
+     * one sweep: Together AI's all_reduce_perf on 8 H100 SXM with NVLS on (NCCL 2.26.2;
+     * togethercomputer/together-nccl-tests, benchmarks/H100 results, run 20260305_220944),
+     * 2 MiB to 8 GiB, within 3.1%. They are tested on Voltage Park's sweep of another 8 H100
+     * board (NCCL 2.24.3), on Azure's ND H200 v5, on OCI's 8 GB200 in one NVL72, and on the
+     * 5-7 GPU and 8 GiB rows of validate/fabric.c (docs/models/fabric.md). Until this model the
+     * share was 0.717, set on the 8 GiB point alone with NCCL's 25 us latency. */
     .nvls_eff_hopper = 0.85,
     .nvls_eff_blackwell = 0.74,
-    .nvls_lat = 25.0 * US,
-    .nvls_link_share = 0.717,
+    .nvls_lat = 9.0 * US,
+    .nvls_link_share = 0.7968,
+    .nvls_channels_hopper = 16,
+    .nvls_channels_blackwell = 24,
+    .nvls_chunk_max = 131072,
+    .nvls_round_s = 6.0 * US,
+    .nvls_fill_rounds = 1.75,
 };
 
 const st_nccl_preset *st_nccl_preset_default(void)
@@ -126,6 +143,24 @@ double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu)
     return gpu->arch == ST_GPU_ARCH_HOPPER      ? p->nvls_eff_hopper
            : gpu->arch == ST_GPU_ARCH_BLACKWELL ? p->nvls_eff_blackwell
                                                 : 0;
+}
+
+int st_nccl_nvls_channels(const st_nccl_preset *p, const st_gpu_spec *gpu)
+{
+    return gpu && gpu->arch == ST_GPU_ARCH_BLACKWELL ? p->nvls_channels_blackwell
+                                                     : p->nvls_channels_hopper;
+}
+
+double st_nccl_nvls_chunk(const st_nccl_preset *p, double ops, double bytes)
+{
+    double c = p->nvls_chunk_max;
+    if (bytes < 64 * ops * c && c > 65536)
+        c = 65536;
+    if (bytes < 8 * ops * c && c > 32768)
+        c = 32768;
+    if (bytes < 2 * ops * c && c > 16384)
+        c = 16384;
+    return c;
 }
 
 const char *st_nccl_proto_name(st_nccl_proto p)

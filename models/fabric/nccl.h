@@ -64,6 +64,13 @@ typedef struct st_nccl_preset {
     double nvls_eff_hopper, nvls_eff_blackwell;
     double nvls_lat;
     double nvls_link_share;
+    /* NVLS's pipeline: NCCL's channels and largest chunk, and two fitted costs of each round of
+     * chunks (every channel and rank one chunk): a fixed cost, and the rounds its pipeline
+     * takes to fill. */
+    int nvls_channels_hopper, nvls_channels_blackwell;
+    double nvls_chunk_max;
+    double nvls_round_s;
+    double nvls_fill_rounds;
 } st_nccl_preset;
 
 /* The preset in use: NCCL 2.20.3's tuning model. Borrowed, static. */
@@ -78,6 +85,14 @@ st_nccl_arch st_nccl_arch_of(const st_gpu_spec *gpu);
  * (PCIe cards have NVLink bridges, no switch; Ampere has NVSwitch but no NVLS; other vendors
  * none; NULL). */
 double st_nccl_nvls_efficiency(const st_nccl_preset *p, const st_gpu_spec *gpu);
+
+/* NCCL's NVLS channels for gpu: 16 on Hopper, 24 on Blackwell inside one NVLink domain. */
+int st_nccl_nvls_channels(const st_nccl_preset *p, const st_gpu_spec *gpu);
+
+/* The chunk, bytes, NCCL's NVLS all-reduce of `bytes` moves at a time over `ops` concurrent
+ * operations (its channels times the ranks, NCCL's concurrentOps): the largest, halved to 64,
+ * 32 and 16 KiB when the call holds fewer than 64, 8 and 2 rounds of the larger chunk. */
+double st_nccl_nvls_chunk(const st_nccl_preset *p, double ops, double bytes);
 
 /* "LL", "LL128", "Simple"; "?" out of range. */
 const char *st_nccl_proto_name(st_nccl_proto p);

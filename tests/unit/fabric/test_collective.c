@@ -630,7 +630,8 @@ static void open_board(const st_gpu_spec *g)
 }
 
 /* NVLS: each GPU's NVLink carries S up and S down at NCCL's NVLS efficiency times the
- * calibrated share of one direction, plus NCCL's 25 us; NCCL's choice takes it for large
+ * calibrated share of one direction, less each round of chunks' fixed cost, after the call's
+ * latency and the pipeline's fill (models/fabric/nccl.c); NCCL's choice takes it for large
  * all-reduces on Hopper and Blackwell and keeps the LL ring for tiny ones. */
 START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
 {
@@ -656,9 +657,12 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
         double S = 8589934592.0;
         st_coll_spec s = spec_of(ST_COLL_ALL_REDUCE, ST_COLL_NVLS, iota(0, 8, 1), 8, S, 1);
         s.proto = ST_COLL_PROTO_AUTO;
-        double want = S / (st_nccl_nvls_efficiency(p, parts[i]) * p->nvls_link_share *
-                           parts[i]->nvlink_bw / 2) +
-                      p->nvls_lat;
+        double B =
+            st_nccl_nvls_efficiency(p, parts[i]) * p->nvls_link_share * parts[i]->nvlink_bw / 2;
+        double k = 8.0 * st_nccl_nvls_channels(p, parts[i]), c = st_nccl_nvls_chunk(p, k, S);
+        ck_assert_double_eq(c, 131072); /* 8 GiB holds 64 rounds of 128 KiB chunks */
+        double want = p->nvls_lat + p->nvls_fill_rounds * (k * c / B + p->nvls_round_s) + S / B +
+                      S * p->nvls_round_s / (k * c);
         assert_rel(run1(&s), want, 1e-6);
         /* NCCL's choice at 8 GiB is NVLS, and faster than the ring. */
         s.algo = ST_COLL_AUTO, s.tag = 2;
@@ -669,7 +673,7 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
         double nvls = run1(&s);
         s.algo = ST_COLL_RING, s.tag = 3;
         ck_assert_double_lt(nvls, run1(&s));
-        /* 8 bytes: the LL ring's few microseconds beat NVLS's 25. */
+        /* 8 bytes: the LL ring's few microseconds beat NVLS's latency and fill. */
         s.algo = ST_COLL_AUTO, s.bytes = 8;
         ck_assert_int_eq(st_coll_plan_of(cm, &s, &plan, &err), 0);
         ck_assert_int_ne(plan.algo, ST_COLL_NVLS);
@@ -696,6 +700,46 @@ START_TEST(test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes)
     s.proto = ST_COLL_PROTO_IDEAL, s.bytes = 8589934592.0, s.tag = 4;
     assert_rel(run1(&s), s.bytes / (p->nvls_eff_hopper * p->nvls_link_share * 450e9), 1e-6);
     close_fab();
+}
+END_TEST
+
+/* NCCL's NVLS chunk shrinks with the call: on 8 H100 (16 channels x 8 ranks) 128 KiB from
+ * 1 GiB, 64 KiB from 64 MiB, 32 KiB from 8 MiB, 16 KiB below; and the rate rises with the size
+ * and with the ranks, as the measured sweeps do (docs/models/fabric.md). */
+START_TEST(test_nvls_chunks_shrink_with_the_call_and_its_rate_with_them)
+{
+    const st_nccl_preset *p = st_nccl_preset_default();
+    static const st_gpu_spec h100 = {
+        .name = "h100-sxm", .nvlink_bw = 900e9, .arch = ST_GPU_ARCH_HOPPER, .nvswitch = 1};
+    double k = 8.0 * st_nccl_nvls_channels(p, &h100), MiB = 1048576;
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 1024 * MiB), 131072);
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 1024 * MiB - 1), 65536);
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 64 * MiB), 65536);
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 64 * MiB - 1), 32768);
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 8 * MiB), 32768);
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 8 * MiB - 1), 16384);
+    ck_assert_double_eq(st_nccl_nvls_chunk(p, k, 1), 16384);
+    /* algorithm bandwidth rises with the size, and at 8 GiB with the ranks */
+    double prev = 0;
+    for (double S = 2 * MiB; S <= 8192 * MiB; S *= 4) {
+        open_board(&h100);
+        st_coll_spec s = spec_of(ST_COLL_ALL_REDUCE, ST_COLL_NVLS, iota(0, 8, 1), 8, S, 1);
+        s.proto = ST_COLL_PROTO_AUTO;
+        double bw = S / run1(&s);
+        ck_assert_msg(bw > prev, "%g B: %g after %g", S, bw, prev);
+        prev = bw;
+        close_fab();
+    }
+    double few = 0;
+    for (int64_t n = 4; n <= 8; n++) {
+        open_board(&h100);
+        st_coll_spec s = spec_of(ST_COLL_ALL_REDUCE, ST_COLL_NVLS, iota(0, n, 1), n, 8192 * MiB, 1);
+        s.proto = ST_COLL_PROTO_AUTO;
+        double bw = 8192 * MiB / run1(&s);
+        ck_assert_msg(bw > few, "%lld ranks: %g after %g", (long long)n, bw, few);
+        few = bw;
+        close_fab();
+    }
 }
 END_TEST
 
@@ -777,6 +821,7 @@ Suite *collective_suite(void)
     tcase_add_test(tc, test_every_enum_value_is_named_and_each_rule_blames_its_input);
     tcase_add_test(tc, test_nccl_preset_formulas);
     tcase_add_test(tc, test_nvls_all_reduce_runs_at_its_efficiency_and_wins_large_sizes);
+    tcase_add_test(tc, test_nvls_chunks_shrink_with_the_call_and_its_rate_with_them);
     suite_add_tcase(s, tc);
     return s;
 }
