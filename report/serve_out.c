@@ -23,6 +23,9 @@ static void add_autoscale(cJSON *j, const st_autoscale_cfg *a, double target)
     cJSON_AddNumberToObject(o, "target_rate_per_s", target);
     cJSON_AddNumberToObject(o, "interval_s", a->interval_s);
     cJSON_AddNumberToObject(o, "window_s", a->window_s);
+    cJSON_AddNumberToObject(o, "up_pods", (double)a->up_pods);
+    cJSON_AddNumberToObject(o, "up_share", a->up_share);
+    cJSON_AddNumberToObject(o, "up_period_s", a->up_period_s);
 }
 
 static void add_plan(cJSON *j, const st_workload_cfg *w)

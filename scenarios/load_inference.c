@@ -205,6 +205,9 @@ static const st_field autoscale_fields[] = {
     ST_FFN("target_rate", fn_target_rate),
     ST_FDIM(st_autoscale_cfg, "interval", interval_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
     ST_FDIM(st_autoscale_cfg, "window", window_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
+    ST_FINT(st_autoscale_cfg, "up_pods", up_pods, ST_R_NONNEG, .max = 1e9),
+    ST_FDIM(st_autoscale_cfg, "up_share", up_share, ST_DIM_RATIO, ST_R_NONNEG, .max = 1e4),
+    ST_FDIM(st_autoscale_cfg, "up_period", up_period_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
     ST_FEND,
 };
 
@@ -431,6 +434,17 @@ static int derive_autoscale(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         a->interval_s = pre->scale_interval_s;
     if (!st_ynode_get(an, "window"))
         a->window_s = pre->scale_window_s;
+    if (!st_ynode_get(an, "up_pods"))
+        a->up_pods = pre->scale_up_pods;
+    if (!st_ynode_get(an, "up_share"))
+        a->up_share = pre->scale_up_share;
+    if (!st_ynode_get(an, "up_period"))
+        a->up_period_s = pre->scale_up_period_s;
+    if (a->up_pods == 0 && !(a->up_share > 0))
+        return st_rd_fail(&ld->rd, st__key_or(an, "up_pods"), ST_EINVAL,
+                          "workload '%s': autoscale.up_pods and up_share are both 0: the "
+                          "autoscaler could never add a replica",
+                          w->name);
     if (a->max > w->parallel.dp)
         return st_rd_fail(&ld->rd, st__key_or(an, "max"), ST_EINVAL,
                           "workload '%s': autoscale.max %lld is more than the %lld replicas its "

@@ -103,4 +103,11 @@ const st_inference_preset st_inference_preset_default = {
      * run-application/horizontal-pod-autoscale. */
     .scale_interval_s = 15,
     .scale_window_s = 300,
+    /* Its scale-up limit when a HorizontalPodAutoscaler states no behavior: "the higher of:
+     * increase no more than 4 pods per 60 seconds; double the number of pods per 60 seconds",
+     * no stabilisation (HorizontalPodAutoscalerBehavior.scaleUp, autoscaling/v2 API
+     * reference). */
+    .scale_up_pods = 4,
+    .scale_up_share = 1.0,
+    .scale_up_period_s = 60,
 };

@@ -417,8 +417,9 @@ typedef struct st_load_point {
 
 /* An autoscaler (`autoscale:`) that sets a service's replicas from its load as Kubernetes'
  * horizontal pod autoscaler does: every interval_s it asks for ceil(rate / target_rate)
- * replicas, between min and max; more come up delay_s later, fewer leave at once but never
- * below the most asked for in the last window_s (the scale-down stabilisation window).
+ * replicas, between min and max, adding no more than its scale-up rate limit allows; more come
+ * up delay_s later, fewer leave at once but never below the most asked for in the last window_s
+ * (the scale-down stabilisation window).
  * docs/models/inference.md, "A load curve and an autoscaler". */
 typedef struct st_autoscale_cfg {
     int on;
@@ -426,6 +427,11 @@ typedef struct st_autoscale_cfg {
     double delay_s;     /* from asking for a replica to its serving: start, load, warm up */
     double target_rate; /* requests per second a replica is given; 0: from the SLO */
     double interval_s, window_s;
+    /* scale-up's rate limit: over any up_period_s, at most the more of up_pods replicas and
+     * up_share of those at the period's start are added (up_period_s 0: none; the loader
+     * always sets the autoscaler's default) */
+    int64_t up_pods;
+    double up_share, up_period_s;
     st_loc loc;
 } st_autoscale_cfg;
 
@@ -504,6 +510,8 @@ typedef struct st_inference_preset {
     double scale_utilization; /* without target_rate: this share of a replica's highest rate
                                  within the SLO */
     double scale_interval_s, scale_window_s;
+    int64_t scale_up_pods;
+    double scale_up_share, scale_up_period_s;
 } st_inference_preset;
 extern const st_inference_preset st_inference_preset_default;
 

@@ -114,6 +114,27 @@ typedef struct launch {
     int64_t n;
 } launch;
 
+/* One decision's changes to the replicas asked for: added, and removed (launches cancelled,
+ * replicas stopped), for the scale-up limit's period. */
+typedef struct change {
+    double t;
+    int64_t added, removed;
+} change;
+
+/* The most replicas a decision may ask for, from `now` asked for: the scale-up limit of the
+ * horizontal pod autoscaler (calculateScaleUpLimitWithScalingRules): from the count at the
+ * period's start (now, less what the period added, plus what it removed), the more of up_pods
+ * more and up_share more of them. */
+static int64_t up_limit(const st_autoscale_cfg *a, int64_t now, int64_t added, int64_t removed)
+{
+    if (!(a->up_period_s > 0)) /* no limit: the loader always sets one */
+        return INT64_MAX;
+    int64_t start = now - added + removed;
+    double by_share = ceil((double)start * (1 + a->up_share) - 1e-9);
+    int64_t by_pods = start + a->up_pods;
+    return by_share > (double)by_pods ? (int64_t)by_share : by_pods;
+}
+
 /* The most entries a ring needs for what spans `span` seconds of decisions `interval` apart. */
 static size_t ring_len(double span, double interval, int64_t steps)
 {
@@ -122,17 +143,23 @@ static size_t ring_len(double span, double interval, int64_t steps)
 }
 
 /* Kubernetes' horizontal pod autoscaler at every interval: a scale-up launches the replicas
- * missing, ready delay_s later; a scale-down to the most asked for over the window (its
- * stabilisation) cancels launches not yet ready first, latest first, then stops replicas at
- * once. The service starts with what its first point asks for. The window's wants are kept as
- * a monotone queue, so each decision costs O(1) amortised. */
+ * missing, as many as its rate limit allows (up_limit), ready delay_s later; a scale-down to
+ * the most asked for over the window (its stabilisation, over the wants before the limit, as
+ * the autoscaler records its recommendations) cancels launches not yet ready first, latest
+ * first, then stops replicas at once. The service starts with what its first point asks for.
+ * The window's wants are kept as a monotone queue and the period's changes as a FIFO with their
+ * sums, so each decision costs O(1) amortised. */
 static void autoscale(const st_inference_cfg *ic, double target, st__serve_fleet *f)
 {
     const st_autoscale_cfg *a = &ic->autoscale;
     double t0 = ic->load[0].at_s, t1 = ic->load[ic->n_load - 1].at_s;
     int64_t steps = (int64_t)floor((t1 - t0) / a->interval_s);
     size_t cap = 0, lc = ring_len(a->delay_s, a->interval_s, steps),
-           wc = ring_len(a->window_s, a->interval_s, steps);
+           wc = ring_len(a->window_s, a->interval_s, steps),
+           cc = ring_len(a->up_period_s, a->interval_s, steps);
+    change *chg = st_xmalloc(cc * sizeof *chg); /* the period's changes, oldest first */
+    size_t ch = 0, cn = 0;
+    int64_t added = 0, removed = 0;
     launch *pend = st_xmalloc(lc * sizeof *pend);   /* a FIFO ring: ph first, pg groups */
     double *win_t = st_xmalloc(wc * sizeof *win_t); /* (time, want), wants decreasing */
     int64_t *win_w = st_xmalloc(wc * sizeof *win_w);
@@ -155,9 +182,15 @@ static void autoscale(const st_inference_cfg *ic, double target, st__serve_fleet
         win_w[(wh + wn) % wc] = d;
         wn++;
         int64_t keep = win_w[wh % wc]; /* the most asked for in the window */
-        if (d > up + pn) {
-            pend[(ph + pg++) % lc] = (launch){t + a->delay_s, d - up - pn};
-            pn = d - up;
+        for (; cn > 0 && chg[ch % cc].t <= t - a->up_period_s; ch++, cn--) {
+            added -= chg[ch % cc].added;
+            removed -= chg[ch % cc].removed;
+        }
+        int64_t was = up + pn, lim = up_limit(a, was, added, removed);
+        if (d > was && lim > was) {
+            int64_t n = (d < lim ? d : lim) - was;
+            pend[(ph + pg++) % lc] = (launch){t + a->delay_s, n};
+            pn += n;
         } else if (keep < up + pn) {
             while (pn > 0 && up + pn > keep) {
                 launch *l = &pend[(ph + pg - 1) % lc];
@@ -170,12 +203,19 @@ static void autoscale(const st_inference_cfg *ic, double target, st__serve_fleet
             if (up > keep)
                 record(f, t, up = keep, &cap);
         }
+        if (up + pn != was) { /* this decision's change, for the periods it falls in */
+            change c = {t, up + pn > was ? up + pn - was : 0, up + pn < was ? was - up - pn : 0};
+            chg[(ch + cn++) % cc] = c;
+            added += c.added;
+            removed += c.removed;
+        }
     }
     for (; pg > 0 && pend[ph % lc].ready_s <= t1; ph++, pg--)
         record(f, pend[ph % lc].ready_s, up += pend[ph % lc].n, &cap);
     free(pend);
     free(win_t);
     free(win_w);
+    free(chg);
 }
 
 void st__serve_fleet_plan(const st_inference_cfg *ic, int64_t dp, double target, st__serve_fleet *f)

@@ -66,6 +66,40 @@ END_TEST
 /* A ramp from 0 to 400/s over 1000 s on 4 replicas: one receives about 50,000 requests, a
  * quarter of them in the first half, each standing for the 4; within 5 standard deviations of
  * the Poisson counts. */
+/* The scale-up limit (Kubernetes' default: over 60 s the more of 4 pods and a doubling): from
+ * one replica a step to 100 replicas' worth comes up as 5 (1 + 4), then 10, 20, 40, 80, 100,
+ * a period apart, each at the first decision of its period; without the limit, all at once. */
+START_TEST(test_scale_up_is_rate_limited)
+{
+    static const double pts[][2] = {{0, 10}, {600, 10}, {601, 1000}, {3000, 1000}};
+    st_inference_cfg ic;
+    curve(&ic, pts, 4);
+    ic.autoscale = (st_autoscale_cfg){.on = 1,
+                                      .min = 1,
+                                      .max = 200,
+                                      .delay_s = 0,
+                                      .interval_s = 15,
+                                      .window_s = 300,
+                                      .up_pods = 4,
+                                      .up_share = 1.0,
+                                      .up_period_s = 60};
+    st__serve_fleet f;
+    st__serve_fleet_plan(&ic, 200, 10, &f);
+    static const int64_t want_n[] = {1, 5, 10, 20, 40, 80, 100};
+    static const double want_t[] = {0, 615, 675, 735, 795, 855, 915};
+    ck_assert_uint_eq(f.len, 7);
+    for (size_t i = 0; i < f.len; i++)
+        ck_assert_msg(f.n[i] == want_n[i] && f.t[i] == want_t[i], "%zu: %lld at %g", i,
+                      (long long)f.n[i], f.t[i]);
+    st__serve_fleet_release(&f);
+    ic.autoscale.up_period_s = 0; /* no limit */
+    st__serve_fleet_plan(&ic, 200, 10, &f);
+    ck_assert_uint_eq(f.len, 2);
+    ck_assert(f.t[1] == 615 && f.n[1] == 100);
+    st__serve_fleet_release(&f);
+}
+END_TEST
+
 START_TEST(test_arrivals_follow_the_integrated_rate)
 {
     static const double pts[][2] = {{0, 0}, {1000, 400}};
@@ -247,6 +281,7 @@ Suite *serve_load_suite(void)
     TCase *tc = tcase_create("load");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_autoscaler_lags_up_and_holds_down);
+    tcase_add_test(tc, test_scale_up_is_rate_limited);
     tcase_add_test(tc, test_arrivals_follow_the_integrated_rate);
     tcase_add_test(tc, test_a_flat_curve_serves_as_a_steady_stream);
     tcase_add_test(tc, test_an_autoscaled_curve_keeps_fewer_gpus_up);
