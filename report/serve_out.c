@@ -9,6 +9,7 @@
 static void add_pct(cJSON *o, const char *key, const st_serve_pct *p)
 {
     cJSON *q = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(q, "mean", p->mean);
     cJSON_AddNumberToObject(q, "p50", p->p50);
     cJSON_AddNumberToObject(q, "p90", p->p90);
     cJSON_AddNumberToObject(q, "p99", p->p99);

@@ -397,10 +397,14 @@ static st_serve_pct pct_of(wv *x, int64_t n)
 {
     st_serve_pct p = {0};
     int64_t total = 0;
-    for (int64_t i = 0; i < n; i++)
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++) {
         total += x[i].w;
+        sum += x[i].v * (double)x[i].w;
+    }
     if (total <= 0)
         return p;
+    p.mean = sum / (double)total;
     qsort(x, (size_t)n, sizeof *x, cmp_wv);
     p.p50 = quantile(x, n, total, 0.50);
     p.p90 = quantile(x, n, total, 0.90);

@@ -12,10 +12,11 @@
 #include "models/step/step.h"
 #include "sim/err.h"
 
-/* The 50th, 90th and 99th percentiles of a latency over the requests, seconds (linear
- * interpolation between order statistics: numpy's default, which vLLM's benchmarks use). */
+/* A latency over the requests, seconds: its mean, and its 50th, 90th and 99th percentiles
+ * (linear interpolation between order statistics: numpy's default, which vLLM's benchmarks
+ * use). */
 typedef struct st_serve_pct {
-    double p50, p90, p99;
+    double mean, p50, p90, p99;
 } st_serve_pct;
 
 /* One GPU's memory as the engine divides it: what it may use (gpu_memory_utilization of the
