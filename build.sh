@@ -3,7 +3,8 @@
 # they are missing, builds, then does what you ask.
 #   ./build.sh demo        build, then run the Llama 3 405B example and print its summary
 #   ./build.sh test        build, then run the whole test suite
-#   ./build.sh test-asan   the suite again in an AddressSanitizer + UBSan build
+#   ./build.sh test-asan   the suite again in an AddressSanitizer + UBSan build (but the two
+#                          document checks, which the first pass makes)
 #   ./build.sh bench       build in Release and run the benchmarks under tests/bench
 #   ./build.sh fuzz        build the libFuzzer harnesses (needs clang; docs/dev/fuzzing.md)
 #   ./build.sh             just build (the binary is build/strata)

@@ -282,13 +282,13 @@ static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     return bad;
 }
 
-/* What the serving model covers: a dense model with ordinary attention over the whole context,
- * one pipeline stage, a fused attention kernel. */
+/* What the serving model covers: ordinary attention over the whole context, a fused attention
+ * kernel, a dense model or a mixture of experts whose experts split over the tensor-parallel
+ * ranks. */
 static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
     const st_llm_spec *m = w->model;
-    const char *why = m->experts > 0                ? "a mixture of experts"
-                      : st_llm_is_mla(m)            ? "multi-head latent attention"
+    const char *why = st_llm_is_mla(m)              ? "multi-head latent attention"
                       : st_llm_window_layers(m) > 0 ? "sliding-window attention"
                                                     : NULL;
     if (why)
@@ -296,6 +296,13 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "workload '%s': model '%s' (%s) is not covered by the serving model "
                           "yet (docs/models/inference.md, \"What is left out\")",
                           w->name, m->name, why);
+    int64_t tp = w->parallel.tp > 1 ? w->parallel.tp : 1;
+    if (m->experts > 0 && m->expert_ffn_hidden % tp)
+        return st_rd_fail(&ld->rd, st__key_or(st_ynode_get(n, "parallel"), "tp"), ST_EINVAL,
+                          "workload '%s': model '%s' is served with each expert split over the "
+                          "tensor-parallel ranks, but its experts' width %lld does not split "
+                          "over tp = %lld",
+                          w->name, m->name, (long long)m->expert_ffn_hidden, (long long)tp);
     if (w->attention == ST_ATTN_UNFUSED)
         return st_rd_fail(&ld->rd, st__key_or(n, "attention"), ST_EINVAL,
                           "workload '%s': serving engines run a fused attention kernel: "

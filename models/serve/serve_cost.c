@@ -21,6 +21,28 @@ static double *unknowns(int64_t n)
     return a;
 }
 
+static int64_t tp_of(const st_workload_cfg *w)
+{
+    return w->parallel.tp > 1 ? w->parallel.tp : 1;
+}
+
+static int64_t pp_of(const st_workload_cfg *w)
+{
+    return w->parallel.pp > 1 ? w->parallel.pp : 1;
+}
+
+/* A mixture of experts is served with its experts split over the tensor-parallel ranks, each
+ * expert's MLP column- and row-parallel as a dense one (vLLM's FusedMoE without expert
+ * parallelism; TensorRT-LLM's moe_tp_size = tp_size by default): expert parallelism 1, expert
+ * tensor parallelism tp, every rank the whole batch's tokens. */
+static void experts_over_tp(st_parallel_cfg *p, const st_workload_cfg *w)
+{
+    if (w->model->experts <= 0)
+        return;
+    p->ep = 1;
+    p->etp = tp_of(w);
+}
+
 void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_gpu_spec *gpu,
                          int64_t domain, st_step_ctx *x)
 {
@@ -35,6 +57,7 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->shape.parallel.cp = 1;
     c->shape.parallel.pp = 1;
     c->shape.parallel.sequence_parallel = 0;
+    experts_over_tp(&c->shape.parallel, w);
     c->max_tokens = ic->max_batch_tokens;
     c->max_sampled = ic->max_seqs;
     c->layer_s = unknowns(c->max_tokens);
@@ -66,30 +89,32 @@ void st__serve_cost_release(st__serve_cost *c)
     free(c->handover_s[1]);
 }
 
-static int64_t tp_of(const st_workload_cfg *w)
+/* One kind of layer (dense, or the model's own) at T tokens without its attention core. */
+static double kind_s(st__serve_cost *c, int dense)
 {
-    return w->parallel.tp > 1 ? w->parallel.tp : 1;
-}
-
-static int64_t pp_of(const st_workload_cfg *w)
-{
-    return w->parallel.pp > 1 ? w->parallel.pp : 1;
-}
-
-/* A layer at T tokens without its attention core (which depends on the requests, not the
- * count): the norms, projections, rotary embedding, MLP and residual adds, each at its
- * roofline. */
-static double layer_s(st__serve_cost *c, int64_t T)
-{
-    if (c->layer_s[T] >= 0)
-        return c->layer_s[T];
     st_op ops[ST_OPS_MAX];
-    c->shape.seq_len = T;
-    size_t n = st_ops_layer_forward(&c->shape, c->gpu, 1, ops, ST_OPS_MAX);
+    size_t n = st_ops_layer_forward_kind(&c->shape, c->gpu, 1, dense, ops, ST_OPS_MAX);
     double s = 0;
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++)
         if (!ops[i].attn_core && ops[i].kind != ST_OP_ATTN)
             s += ops[i].time_s;
+    return s;
+}
+
+/* A layer at T tokens without its attention core (which depends on the requests, not the
+ * count): the norms, projections, rotary embedding, MLP (a mixture of experts' router and its
+ * experts' grouped GEMMs) and residual adds, each at its roofline; for a mixture of experts
+ * whose first layers are dense, the mean over the layers. */
+static double layer_s(st__serve_cost *c, int64_t T)
+{
+    if (c->layer_s[T] >= 0)
+        return c->layer_s[T];
+    c->shape.seq_len = T;
+    const st_llm_spec *m = c->w->model;
+    int64_t nd = m->experts > 0 ? st_llm_dense_layers(m) : 0;
+    double s = kind_s(c, 0);
+    if (nd > 0)
+        s = ((double)nd * kind_s(c, 1) + (double)(m->layers - nd) * s) / (double)m->layers;
     return c->layer_s[T] = s;
 }
 
@@ -218,6 +243,7 @@ static st_workload_cfg replica_of(const st_workload_cfg *w)
     one.parallel.cp = 1;
     one.parallel.zero = 0;
     one.parallel.microbatch = 1;
+    experts_over_tp(&one.parallel, w);
     one.gpus = tp_of(w) * pp_of(w);
     one.seq_len = 1;
     one.global_batch = 1;
