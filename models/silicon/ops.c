@@ -532,9 +532,17 @@ static void moe_mlp(builder *g, const dims *d)
     int sort = (d->ep > 1 || d->etp > 1) && local > 1; /* gathered rows come by source too */
     if (sort)
         memory(g, "sort_chunks", 2.0 * B.permute * rows * d->h);
-    grouped(g, d, "expert_fc1", local, d->me, d->up_e, d->h);
+    /* A batch of few tokens leaves experts idle: with N tokens each routed to k of the E experts
+     * (even routing), an expert receives none with probability (1 - k/E)^N, and the grouped
+     * GEMMs run, and read the weights of, only the experts that receive some (a serving decode
+     * batch; a training batch's thousands of tokens reach every expert, and its figures are
+     * unchanged to the bit). */
+    double tokens = d->imb > 0 && d->topk > 0 ? d->me * d->experts / (d->imb * d->topk) : 0;
+    double idle = tokens > 0 ? pow(1.0 - d->topk / d->experts, tokens) : 0;
+    double busy = idle > 0 ? local * (1.0 - idle) : local, each = idle > 0 ? rows / busy : d->me;
+    grouped(g, d, "expert_fc1", busy, each, d->up_e, d->h);
     memory(g, "expert_act", d->act * rows * d->fe);
-    grouped(g, d, "expert_fc2", local, d->me, d->h, d->fe);
+    grouped(g, d, "expert_fc2", busy, each, d->h, d->fe);
     if (sort)
         memory(g, "unsort_chunks", 2.0 * B.permute * rows * d->h);
     memory(g, "unpermute", B.permute * d->Tr * d->h * (1.0 + d->topk));

@@ -445,6 +445,43 @@ START_TEST(test_moe_layer_activations)
 }
 END_TEST
 
+/* A batch of few tokens reaches few experts: at one token Qwen3-30B-A3B's router sends it to 8
+ * of 128, and the grouped GEMMs run those 8 (reading their weights alone) with one row each;
+ * at 4096 tokens every expert runs, 4096 x 8 / 128 = 256 rows each. A serving replica's
+ * plan: tp 2 without sequence parallelism, each expert split over both ranks, every rank the
+ * whole batch. */
+START_TEST(test_a_small_batch_runs_the_experts_it_reaches)
+{
+    st_workload_cfg w = qwen(1, 1, ST_RECOMPUTE_NONE);
+    w.seq_len = 1;
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    const st_op *fc1 = find_op(ops, n, "expert_fc1");
+    ck_assert_double_eq_tol(fc1->count, 8, 1e-9);
+    ck_assert_double_eq_tol(fc1->m, 1, 1e-9);
+    w.seq_len = 4096;
+    n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    fc1 = find_op(ops, n, "expert_fc1");
+    ck_assert_double_eq(fc1->count, 128);
+    ck_assert_double_eq(fc1->m, 256);
+    /* a 16-token batch: 128 (1 - (120/128)^16) experts, 16 x 8 rows among them */
+    w.seq_len = 16;
+    n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    fc1 = find_op(ops, n, "expert_fc1");
+    double busy = 128 * (1 - pow(120.0 / 128.0, 16));
+    ck_assert_double_eq_tol(fc1->count, busy, 1e-9);
+    ck_assert_double_eq_tol(fc1->m * fc1->count, 16 * 8, 1e-9);
+    /* the serving plan: every TP rank holds the same tokens, so an expert's rows are k T / E,
+     * not gathered over its etp ranks */
+    w.parallel.tp = 2, w.parallel.etp = 2, w.parallel.sequence_parallel = 0;
+    w.seq_len = 4096;
+    n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    fc1 = find_op(ops, n, "expert_fc1");
+    ck_assert_double_eq(fc1->count, 128);
+    ck_assert_double_eq(fc1->m, 256);
+}
+END_TEST
+
 Suite *moe_suite(void)
 {
     Suite *s = suite_create("moe");
@@ -466,6 +503,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_routing_imbalance_scales_the_hot_rank);
     tcase_add_test(tc, test_capacity_factor_caps_the_hot_rank);
     tcase_add_test(tc, test_expert_tensor_parallelism_splits_the_experts);
+    tcase_add_test(tc, test_a_small_batch_runs_the_experts_it_reaches);
     suite_add_tcase(s, tc);
     return s;
 }
