@@ -106,7 +106,7 @@ static int64_t preempt_last(engine *e, int64_t i)
 
 /* Give request q n more tokens this iteration if the cache has their blocks (under admission:
  * reserve, the blocks of its whole prompt and output, taken at its admission); 0 if not. */
-static int take(engine *e, req *q, int64_t n)
+static inline int take(engine *e, req *q, int64_t n)
 {
     int64_t upto = e->ic->admission == ST_ADMIT_RESERVE ? q->in + q->out : q->computed + n;
     int64_t need = blocks_for(e, upto) - q->blocks;
@@ -158,22 +158,31 @@ static void schedule(engine *e)
  * output, its cache read whole) and prefill chunks (attention over the chunk and its past). */
 static st__serve_batch batch_of(const engine *e)
 {
-    st__serve_batch b = {0};
+    /* sums in locals, the keys in an integer (exact, as the double they become is below 2^53):
+     * one pass over the running requests every iteration, the engine's hottest loop */
+    int64_t requests = 0, tokens = 0, sampled = 0, decodes = 0, keys = 0;
+    double prefill = 0;
+    const int64_t id = e->batch_id;
     for (int64_t i = 0; i < e->run_n; i++) {
         const req *q = &e->r[e->run[i]];
-        if (q->sched <= 0 || q->batch != e->batch_id)
+        if (q->sched <= 0 || q->batch != id)
             continue;
-        b.requests++;
-        b.tokens += q->sched;
-        b.sampled += q->computed + q->sched == target(q);
+        requests++;
+        tokens += q->sched;
+        sampled += q->computed + q->sched == target(q);
         if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(q)) {
-            b.decodes++;
-            b.decode_keys += (double)(q->computed + 1);
+            decodes++;
+            keys += q->computed + 1;
         } else {
-            b.prefill_attn_s += st__serve_prefill_s(e->cost, q->sched, q->computed);
+            prefill += st__serve_prefill_s(e->cost, q->sched, q->computed);
         }
     }
-    return b;
+    return (st__serve_batch){.requests = requests,
+                             .tokens = tokens,
+                             .sampled = sampled,
+                             .decodes = decodes,
+                             .decode_keys = (double)keys,
+                             .prefill_attn_s = prefill};
 }
 
 /* Batch `id` ends at e->now: its tokens are in the cache, every request of it that reached its

@@ -58,6 +58,7 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->shape.parallel.pp = 1;
     c->shape.parallel.sequence_parallel = 0;
     experts_over_tp(&c->shape.parallel, w);
+    st_ops_attn_decode_of(&c->shape, &c->decode);
     c->max_tokens = ic->max_batch_tokens;
     c->max_sampled = ic->max_seqs;
     c->layer_s = unknowns(c->max_tokens);
@@ -178,7 +179,7 @@ double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double
     double L = (double)c->w->model->layers, comm = L * ar_s(c, b->tokens);
     double per_layer =
         layer_s(c, b->tokens) + b->prefill_attn_s +
-        st_ops_attn_decode_time(&c->shape, c->gpu, (double)b->decodes, b->decode_keys);
+        st_ops_attn_decode_time_of(&c->decode, c->gpu, (double)b->decodes, b->decode_keys);
     if (comm_s)
         *comm_s = comm;
     return L * per_layer + comm + edge_s(c, b->tokens) + head_s(c, b->sampled);
@@ -193,7 +194,7 @@ double st__serve_stage_s(st__serve_cost *c, const st__serve_batch *b, int64_t k,
     double L = (double)c->stage_layers[k], comm = L * ar_s(c, b->tokens);
     double per_layer =
         layer_s(c, b->tokens) + b->prefill_attn_s +
-        st_ops_attn_decode_time(&c->shape, c->gpu, (double)b->decodes, b->decode_keys);
+        st_ops_attn_decode_time_of(&c->decode, c->gpu, (double)b->decodes, b->decode_keys);
     if (comm_s)
         *comm_s = comm;
     return L * per_layer + comm + (k == 0 ? edge_s(c, b->tokens) : 0) +

@@ -4,6 +4,7 @@
 #define ST_MODELS_SERVE_SERVE_INTERNAL_H
 
 #include "models/serve/serve.h"
+#include "models/silicon/ops.h"
 #include "sim/rng.h"
 
 /* The parts of an iteration's time that depend on its token count alone, remembered per count
@@ -14,6 +15,7 @@ typedef struct st__serve_cost {
     const st_gpu_spec *gpu;   /* borrowed */
     st_step_ctx *x;           /* borrowed: the fabric the tensor-parallel all-reduces run on */
     st_workload_cfg shape;    /* w at one sequence of T tokens, for the operator graph */
+    st_ops_decode decode;     /* the shape's decode attention, computed once */
     int64_t max_tokens, max_sampled;
     double *layer_s;       /* by tokens: one layer's operators outside the attention core; < 0: not
                               computed yet */

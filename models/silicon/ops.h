@@ -237,8 +237,18 @@ double st_moe_routing(const st_workload_cfg *w);
 double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
                                 double past);
 
+/* What a decode step's bytes depend on, of w's shape: a serving engine's iterations time
+ * thousands of steps of one shape (st_ops_attn_decode_time_of). */
+typedef struct st_ops_decode {
+    double elem, dkv, qo, heads; /* a cached element's bytes; K width; Q + O width; heads */
+} st_ops_decode;
+void st_ops_attn_decode_of(const st_workload_cfg *w, st_ops_decode *out);
+double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu, double seqs,
+                                  double keys);
+
 /* One decode step of `seqs` requests on one GPU of w, each one query against its own cached
- * tokens, `keys` of them over all the requests: the K and V cache read once, bound by HBM. */
+ * tokens, `keys` of them over all the requests: the K and V cache read once, bound by HBM.
+ * st_ops_attn_decode_time_of of st_ops_attn_decode_of(w). */
 double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double seqs,
                                double keys);
 

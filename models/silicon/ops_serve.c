@@ -52,15 +52,28 @@ double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu
  * query heads per KV group (1 to 8 for the catalog's models), against the tens to hundreds of
  * FLOPs per byte a GPU's ridge point sits at. So the time is the bytes at the achieved HBM
  * bandwidth; the compute term is left out. */
-double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double seqs,
-                               double keys)
+void st_ops_attn_decode_of(const st_workload_cfg *w, st_ops_decode *out)
+{
+    dims d = dims_of(w);
+    *out = (st_ops_decode){.elem = kv_elem(w), .dkv = d.dkv, .qo = d.da + d.dv, .heads = d.heads};
+}
+
+double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu, double seqs,
+                                  double keys)
 {
     if (!(seqs > 0))
         return 0;
-    dims d = dims_of(w);
     st_op op = {.name = "attn_decode", .kind = ST_OP_MEMORY};
-    op.bytes = kv_elem(w) * keys * 2.0 * d.dkv + 2.0 * seqs * (d.da + d.dv) + 4.0 * seqs * d.heads;
+    op.bytes = d->elem * keys * 2.0 * d->dkv + 2.0 * seqs * d->qo + 4.0 * seqs * d->heads;
     return st__ops_time_forward(gpu, &op);
+}
+
+double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double seqs,
+                               double keys)
+{
+    st_ops_decode d;
+    st_ops_attn_decode_of(w, &d);
+    return st_ops_attn_decode_time_of(&d, gpu, seqs, keys);
 }
 
 double st_ops_kv_bytes_per_token(const st_workload_cfg *w)
