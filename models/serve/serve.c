@@ -1,9 +1,7 @@
-/* A serving replica, iteration by iteration: requests arrive, wait, are admitted into the
- * running batch while the token budget, the request cap and the KV-cache blocks allow, decode one
- * token per iteration, and leave with their last; a full cache pushes the latest admitted back
- * to the queue, to be recomputed. The scheduling is vLLM V1's (vllm/v1/core/sched/scheduler.py,
- * Scheduler.schedule: running requests first, in order, then waiting ones, none admitted in an
- * iteration that preempted). docs/models/inference.md, "The engine". */
+/* An inference service (models/serve/serve.h): its replicas' request streams (all at once, a
+ * Poisson rate, a trace, a load curve under its autoscaler), each replica run by the engine
+ * (serve_engine.c), the latencies over every request, the highest rate within the targets, and
+ * power and energy per token. docs/models/inference.md. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,349 +13,10 @@
 #include "sim/rng.h"
 #include "sim/xalloc.h"
 
-typedef struct req {
-    double arrival_s, first_s, done_s;
-    int64_t in, out;   /* its prompt and output tokens */
-    int64_t computed;  /* tokens whose K and V are in the cache */
-    int64_t generated; /* output tokens produced */
-    int64_t blocks;    /* KV-cache blocks held */
-    int64_t sched;     /* tokens scheduled in its batch in flight */
-    int64_t batch;     /* that batch's number, 0 when none: not to be scheduled again */
-} req;
-
-/* A batch in the pipeline: its number and when its last stage ends. */
-typedef struct flight {
-    int64_t id;
-    double end_s;
-} flight;
-
-/* One replica's run: its requests, the waiting queue (a ring: preempted requests go back to its
- * front), the running requests in admission order, the cache's free blocks, and under pipeline
- * parallelism the batches in flight (at most pp, oldest first) and when each stage is next
- * free. */
-typedef struct engine {
-    const st_inference_cfg *ic;
-    st__serve_cost *cost;
-    req *r;
-    int64_t n, next, done;
-    int64_t *wait, wait_head, wait_n;
-    int64_t *run, run_n;
-    int64_t free_blocks;
-    double now;
-    flight *fl;
-    int64_t fl_head, fl_n, batch_id;
-    double *stage_free;
-    int64_t iterations, preemptions, batch_sum;
-    double busy_s, comm_s, pass_s;
-} engine;
-
-/* The tokens q's cache must hold before it produces its next one. */
-static int64_t target(const req *q)
-{
-    return q->in + q->generated;
-}
-
-static int64_t blocks_for(const engine *e, int64_t tokens)
-{
-    return (tokens + e->ic->block_tokens - 1) / e->ic->block_tokens;
-}
-
-static void push_back(engine *e, int64_t id)
-{
-    e->wait[(e->wait_head + e->wait_n++) % e->n] = id;
-}
-
-static void push_front(engine *e, int64_t id)
-{
-    e->wait_head = (e->wait_head + e->n - 1) % e->n;
-    e->wait[e->wait_head] = id;
-    e->wait_n++;
-}
-
-static int64_t pop_front(engine *e)
-{
-    int64_t id = e->wait[e->wait_head];
-    e->wait_head = (e->wait_head + 1) % e->n;
-    e->wait_n--;
-    return id;
-}
-
-/* The last admitted running request not in a batch in flight (at index i or later) gives its
- * blocks back and waits again at the queue's front, its cache gone: it will recompute its
- * prompt and what it generated (vLLM V1's only preemption mode). Returns its index, or -1 when
- * every one from i on is in flight. */
-static int64_t preempt_last(engine *e, int64_t i)
-{
-    int64_t j = e->run_n - 1;
-    while (j >= i && e->r[e->run[j]].batch != 0 && e->r[e->run[j]].batch != e->batch_id)
-        j--;
-    if (j < i)
-        return -1;
-    int64_t id = e->run[j];
-    req *q = &e->r[id];
-    e->free_blocks += q->blocks;
-    q->blocks = q->computed = q->sched = q->batch = 0;
-    memmove(&e->run[j], &e->run[j + 1], (size_t)(e->run_n - j - 1) * sizeof *e->run);
-    e->run_n--;
-    push_front(e, id);
-    e->preemptions++;
-    return j;
-}
-
-/* Give request q n more tokens this iteration if the cache has their blocks (under admission:
- * reserve, the blocks of its whole prompt and output, taken at its admission); 0 if not. */
-static inline int take(engine *e, req *q, int64_t n)
-{
-    int64_t upto = e->ic->admission == ST_ADMIT_RESERVE ? q->in + q->out : q->computed + n;
-    int64_t need = blocks_for(e, upto) - q->blocks;
-    if (need < 0)
-        need = 0;
-    if (need > e->free_blocks)
-        return 0;
-    q->blocks += need;
-    e->free_blocks -= need;
-    q->sched = n;
-    q->batch = e->batch_id;
-    return 1;
-}
-
-/* Running requests first, each up to what it still needs (one token once decoding), the latest
- * admitted preempted while an earlier one lacks blocks; then, unless that happened, waiting
- * requests in order while the request cap and the budget allow. */
-static void schedule(engine *e)
-{
-    const st_inference_cfg *ic = e->ic;
-    int64_t budget = ic->max_batch_tokens;
-    int preempted = 0;
-    for (int64_t i = 0; i < e->run_n && budget > 0; i++) {
-        req *q = &e->r[e->run[i]];
-        if (q->batch != 0) /* in a batch in flight: its next token waits for that one */
-            continue;
-        int64_t want = target(q) - q->computed, n = want < budget ? want : budget;
-        int64_t j = i + 1; /* past i: q kept its place */
-        while (!take(e, q, n) && (j = preempt_last(e, i)) > i)
-            preempted = 1;
-        if (j == i) { /* q itself went back to the queue */
-            preempted = 1;
-            break;
-        }
-        budget -= n;
-    }
-    while (!preempted && e->wait_n > 0 && e->run_n < ic->max_seqs && budget > 0) {
-        req *q = &e->r[e->wait[e->wait_head]];
-        int64_t want = target(q) - q->computed;
-        int64_t n = ic->chunked_prefill && want > budget ? budget : want;
-        if (n > budget || !take(e, q, n))
-            break;
-        e->run[e->run_n++] = pop_front(e);
-        budget -= n;
-    }
-}
-
-/* The iteration the scheduled tokens make: decodes (one token of a request past its first
- * output, its cache read whole) and prefill chunks (attention over the chunk and its past). */
-static st__serve_batch batch_of(const engine *e)
-{
-    /* sums in locals, the keys in an integer (exact, as the double they become is below 2^53):
-     * one pass over the running requests every iteration, the engine's hottest loop */
-    int64_t requests = 0, tokens = 0, sampled = 0, decodes = 0, keys = 0;
-    double prefill = 0;
-    const int64_t id = e->batch_id;
-    for (int64_t i = 0; i < e->run_n; i++) {
-        const req *q = &e->r[e->run[i]];
-        if (q->sched <= 0 || q->batch != id)
-            continue;
-        requests++;
-        tokens += q->sched;
-        sampled += q->computed + q->sched == target(q);
-        if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(q)) {
-            decodes++;
-            keys += q->computed + 1;
-        } else {
-            prefill += st__serve_prefill_s(e->cost, q->sched, q->computed);
-        }
-    }
-    return (st__serve_batch){.requests = requests,
-                             .tokens = tokens,
-                             .sampled = sampled,
-                             .decodes = decodes,
-                             .decode_keys = (double)keys,
-                             .prefill_attn_s = prefill};
-}
-
-/* Batch `id` ends at e->now: its tokens are in the cache, every request of it that reached its
- * target produced a token, and those with all their tokens leave. */
-static void finish_batch(engine *e, int64_t id_batch)
-{
-    int64_t kept = 0;
-    for (int64_t i = 0; i < e->run_n; i++) {
-        int64_t id = e->run[i];
-        req *q = &e->r[id];
-        if (q->batch != id_batch) {
-            e->run[kept++] = id;
-            continue;
-        }
-        q->computed += q->sched;
-        int produced = q->sched > 0 && q->computed == target(q);
-        q->sched = q->batch = 0;
-        if (produced && ++q->generated == 1)
-            q->first_s = e->now;
-        if (q->generated >= q->out) {
-            q->done_s = e->now;
-            e->free_blocks += q->blocks;
-            q->blocks = 0;
-            e->done++;
-            continue;
-        }
-        e->run[kept++] = id;
-    }
-    e->run_n = kept;
-}
-
-/* The batch's time through every stage, each stage starting once the one before has handed it
- * over and the stage has finished the batch before (a flow shop): when its last stage ends. The
- * stages' kernel and all-reduce time, averaged over the replica's GPUs, is what the plant sees;
- * its time through them, an iteration's. One stage: the iteration as it is. */
-static double run_batch(engine *e, const st__serve_batch *b)
-{
-    st__serve_cost *c = e->cost;
-    if (c->pp == 1) {
-        double comm, dt = st__serve_iteration_s(c, b, &comm);
-        e->stage_free[0] = e->now + dt;
-        e->busy_s += dt;
-        e->comm_s += comm;
-        e->pass_s += dt;
-        return e->stage_free[0];
-    }
-    double t = e->now, busy = 0, comm_all = 0;
-    for (int64_t k = 0; k < c->pp; k++) {
-        double comm, dt = st__serve_stage_s(c, b, k, &comm);
-        double start = t > e->stage_free[k] ? t : e->stage_free[k];
-        e->stage_free[k] = start + dt;
-        t = e->stage_free[k] + (k < c->pp - 1 ? st__serve_handover_s(c, b->tokens, k) : 0);
-        busy += dt;
-        comm_all += comm;
-    }
-    e->busy_s += busy / (double)c->pp;
-    e->comm_s += comm_all / (double)c->pp;
-    e->pass_s += t - e->now;
-    return t;
-}
-
-/* Batches leave the pipeline oldest first; at most pp are in it (vLLM V1's batch queue of
- * pipeline_parallel_size, vllm/v1/engine/core.py step_with_batch_queue). A new one is
- * scheduled when the first stage is free and the pipeline has room, from the requests in no
- * batch in flight; with one stage, the next iteration starts as the last ends. */
-static void run_engine(engine *e)
-{
-    int64_t pp = e->cost->pp;
-    e->now = e->n > 0 ? e->r[0].arrival_s : 0;
-    for (int64_t k = 0; k < pp; k++)
-        e->stage_free[k] = e->now;
-    while (e->done < e->n) {
-        while (e->fl_n > 0 && e->fl[e->fl_head].end_s <= e->now) {
-            finish_batch(e, e->fl[e->fl_head].id);
-            e->fl_head = (e->fl_head + 1) % pp;
-            e->fl_n--;
-        }
-        if (e->done >= e->n)
-            break;
-        while (e->next < e->n && e->r[e->next].arrival_s <= e->now)
-            push_back(e, e->next++);
-        double oldest = e->fl_n > 0 ? e->fl[e->fl_head].end_s : INFINITY;
-        if (e->fl_n == pp) { /* full: the oldest batch must leave first */
-            e->now = oldest;
-            continue;
-        }
-        e->batch_id++;
-        schedule(e);
-        st__serve_batch b = batch_of(e);
-        if (b.tokens <= 0) { /* nothing to schedule until a batch leaves or a request comes */
-            double arrive = e->next < e->n ? e->r[e->next].arrival_s : INFINITY;
-            if (e->fl_n == 0 && !(arrive < INFINITY)) /* the loader checked that one request
-                                                         fits the cache */
-                ST_BUG("serving replica scheduled nothing with %lld waiting",
-                       (long long)(e->wait_n + e->run_n));
-            e->now = oldest < arrive ? oldest : arrive;
-            continue;
-        }
-        double end = run_batch(e, &b);
-        e->fl[(e->fl_head + e->fl_n++) % pp] = (flight){e->batch_id, end};
-        e->iterations++;
-        e->batch_sum += b.requests;
-        e->now = e->stage_free[0];
-    }
-}
-
-/* ---- one replica's stream ---------------------------------------------------------------------
- */
-
-/* What one replica's run gives the report. */
-typedef struct replica_out {
-    int64_t n;
-    double *ttft, *tpot; /* per request; tpot < 0 for a request of one output token */
-    unsigned char *ok;   /* per request: its own latencies meet the targets (all, without) */
-    double span_s, first_s, busy_s, comm_s;
-    double pass_s; /* its batches' times through the pipeline, summed (one stage: busy_s) */
-    double tokens; /* output tokens of its requests */
-    int64_t iterations, preemptions, batch_sum;
-} replica_out;
-
-static void replica_release(replica_out *o)
-{
-    free(o->ttft);
-    free(o->tpot);
-    free(o->ok);
-}
-
-/* Serve n requests arriving at arrival[0..n) (ascending), request i of len_in[i] and len_out[i]
- * tokens, on one replica. */
-static void serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t blocks,
-                          const double *arrival, const int64_t *len_in, const int64_t *len_out,
-                          int64_t n, replica_out *o)
-{
-    engine e = {.ic = ic, .cost = cost, .n = n, .free_blocks = blocks};
-    e.fl = st_xmalloc((size_t)cost->pp * sizeof *e.fl);
-    e.stage_free = st_xmalloc((size_t)cost->pp * sizeof *e.stage_free);
-    e.r = st_xcalloc((size_t)n, sizeof *e.r);
-    e.wait = st_xmalloc((size_t)n * sizeof *e.wait);
-    e.run = st_xmalloc((size_t)n * sizeof *e.run);
-    for (int64_t i = 0; i < n; i++)
-        e.r[i] = (req){.arrival_s = arrival[i], .in = len_in[i], .out = len_out[i]};
-    run_engine(&e);
-    memset(o, 0, sizeof *o);
-    o->n = n;
-    o->ttft = st_xmalloc((size_t)n * sizeof *o->ttft);
-    o->tpot = st_xmalloc((size_t)n * sizeof *o->tpot);
-    o->ok = st_xmalloc((size_t)n * sizeof *o->ok);
-    double last = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const req *q = &e.r[i];
-        o->ttft[i] = q->first_s - q->arrival_s;
-        o->tpot[i] = q->out > 1 ? (q->done_s - q->first_s) / (double)(q->out - 1) : -1;
-        o->ok[i] = (!(ic->slo_ttft_s > 0) || o->ttft[i] <= ic->slo_ttft_s) &&
-                   (!(ic->slo_tpot_s > 0) || o->tpot[i] <= ic->slo_tpot_s);
-        o->tokens += (double)q->out;
-        last = q->done_s > last ? q->done_s : last;
-    }
-    o->first_s = n > 0 ? arrival[0] : 0;
-    o->span_s = last - o->first_s;
-    o->busy_s = e.busy_s;
-    o->pass_s = e.pass_s;
-    o->comm_s = e.comm_s;
-    o->iterations = e.iterations;
-    o->preemptions = e.preemptions;
-    o->batch_sum = e.batch_sum;
-    free(e.r);
-    free(e.wait);
-    free(e.run);
-    free(e.fl);
-    free(e.stage_free);
-}
-
 /* The per-replica iteration figures from o, the sums over `replicas` replicas' runs: their
  * iterations and preemptions per replica, and the batch and time of an iteration over them all. */
-static void iteration_figures(st_serve_result *out, const replica_out *o, int64_t replicas)
+static void iteration_figures(st_serve_result *out, const st__serve_replica_out *o,
+                              int64_t replicas)
 {
     out->iterations = o->iterations / replicas;
     out->preemptions = o->preemptions / replicas;
@@ -430,7 +89,7 @@ typedef struct gather {
     double tokens;
 } gather;
 
-static void gather_add(gather *g, const replica_out *o, const int64_t *len_out,
+static void gather_add(gather *g, const st__serve_replica_out *o, const int64_t *len_out,
                        const int64_t *weight, int64_t copies)
 {
     g->ttft = st_xrealloc(g->ttft, (size_t)(g->n_ttft + o->n) * sizeof *g->ttft);
@@ -457,6 +116,15 @@ static void gather_finish(gather *g, st_serve_result *out)
     out->slo_attainment = g->requests > 0 ? (double)g->met / (double)g->requests : 0;
     free(g->ttft);
     free(g->tpot);
+}
+
+/* The service's span, its rates over it, and gather_finish's figures into out. */
+static void gather_span(gather *g, double span_s, st_serve_result *out)
+{
+    out->span_s = span_s;
+    out->requests_per_s = span_s > 0 ? (double)g->requests / span_s : 0;
+    out->tokens_per_s = span_s > 0 ? g->tokens / span_s : 0;
+    gather_finish(g, out);
 }
 
 /* ---- the service: replicas, request streams, the latency target ------------------------------ */
@@ -487,7 +155,7 @@ static int64_t replica_gpus(const st_workload_cfg *w)
  * the wall adds the GPUs' share of their nodes' base power (CPUs, NICs, fans) and divides by
  * the power supplies' efficiency (docs/models/plant.md; the facility's cooling and conversion,
  * its PUE, are the plant run's). */
-static void power_of(const service *s, const replica_out *a, st_serve_result *out)
+static void power_of(const service *s, const st__serve_replica_out *a, st_serve_result *out)
 {
     double span = a->span_s, n = (double)(a->iterations > 0 ? a->iterations : 1);
     if (!(span > 0))
@@ -533,14 +201,14 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         len[j] = ic->trace[i].out;
     }
     gather g = {0};
-    replica_out sum = {0};
+    st__serve_replica_out sum = {0};
     double end = 0;
     for (int64_t r = 0; r < dp; r++) {
         int64_t m = at[r + 1] - at[r];
         if (m == 0)
             continue;
-        replica_out o;
-        serve_replica(&s->cost, ic, s->mem.blocks, arr + at[r], in + at[r], len + at[r], m, &o);
+        st__serve_replica_out o;
+        st__serve_replica(&s->cost, ic, s->mem.blocks, arr + at[r], in + at[r], len + at[r], m, &o);
         gather_add(&g, &o, len + at[r], NULL, 1);
         end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
         sum.busy_s += o.busy_s;
@@ -550,20 +218,17 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         sum.iterations += o.iterations;
         sum.preemptions += o.preemptions;
         sum.batch_sum += o.batch_sum;
-        replica_release(&o);
+        st__serve_replica_release(&o);
     }
-    out->span_s = end;
-    out->requests_per_s = end > 0 ? (double)g.requests / end : 0;
-    out->tokens_per_s = end > 0 ? g.tokens / end : 0;
-    gather_finish(&g, out);
+    gather_span(&g, end, out);
     out->replicas_mean = (double)dp;
     out->replicas_peak = dp;
     iteration_figures(out, &sum, dp);
-    replica_out mean = {.span_s = end,
-                        .busy_s = sum.busy_s / (double)dp,
-                        .comm_s = sum.comm_s / (double)dp,
-                        .tokens = sum.tokens / (double)dp,
-                        .iterations = (sum.iterations + dp - 1) / dp};
+    st__serve_replica_out mean = {.span_s = end,
+                                  .busy_s = sum.busy_s / (double)dp,
+                                  .comm_s = sum.comm_s / (double)dp,
+                                  .tokens = sum.tokens / (double)dp,
+                                  .iterations = (sum.iterations + dp - 1) / dp};
     power_of(s, &mean, out);
     free(at);
     free(fill);
@@ -590,28 +255,25 @@ static void measure(service *s, double rate, st_serve_result *out)
     double *arr = st_xcalloc((size_t)nA, sizeof *arr);
     for (int64_t i = 0; rate > 0 && i < nA; i++)
         arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
-    replica_out a, b = {0};
-    serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nA, &a);
+    st__serve_replica_out a, b = {0};
+    st__serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nA, &a);
     int two = rate <= 0 && kA < dp && nB > 0;
     if (two)
-        serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nB, &b);
+        st__serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nB, &b);
     int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
     gather g = {0};
     gather_add(&g, &a, s->len_out, NULL, reps_a);
     if (two)
         gather_add(&g, &b, s->len_out, NULL, reps_b);
     double span = a.span_s > b.span_s ? a.span_s : b.span_s;
-    out->span_s = span;
-    out->requests_per_s = span > 0 ? (double)g.requests / span : 0;
-    out->tokens_per_s = span > 0 ? g.tokens / span : 0;
-    gather_finish(&g, out);
+    gather_span(&g, span, out);
     out->replicas_mean = (double)dp;
     out->replicas_peak = dp;
     iteration_figures(out, &a, 1);
     power_of(s, &a, out);
     free(arr);
-    replica_release(&a);
-    replica_release(&b);
+    st__serve_replica_release(&a);
+    st__serve_replica_release(&b);
 }
 
 /* Each request's lengths, uniform between the stream's shortest and longest (vLLM's random
@@ -799,17 +461,14 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     st_rng_free(rng);
     s->per_replica = n;
     draw_lengths(s, seed, id);
-    replica_out a;
-    serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, n, &a);
+    st__serve_replica_out a;
+    st__serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, n, &a);
     gather g = {0};
     gather_add(&g, &a, s->len_out, weight, 1);
     double end = n > 0 ? a.first_s + a.span_s : f.end_s;
     end = end > f.end_s ? end : f.end_s;
     double span = end - f.start_s, rs = st__serve_fleet_replica_s(&f, end);
-    out->span_s = span;
-    out->requests_per_s = span > 0 ? (double)g.requests / span : 0;
-    out->tokens_per_s = span > 0 ? g.tokens / span : 0;
-    gather_finish(&g, out);
+    gather_span(&g, span, out);
     out->replicas_mean = span > 0 ? rs / span : (double)f.n[0];
     for (size_t k = 0; k < f.len; k++)
         out->replicas_peak = f.n[k] > out->replicas_peak ? f.n[k] : out->replicas_peak;
@@ -820,7 +479,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
         out->max_rate_under_slo = one.max_rate_under_slo * (double)s->dp;
         out->max_tokens_per_s_under_slo = one.max_tokens_per_s_under_slo * (double)s->dp;
     }
-    replica_release(&a);
+    st__serve_replica_release(&a);
     free(arr);
     free(weight);
     st__serve_fleet_release(&f);

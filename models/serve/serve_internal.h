@@ -59,6 +59,27 @@ double st__serve_handover_s(st__serve_cost *c, int64_t T, int64_t k);
 /* One layer's attention core for a prefill chunk of `queries` tokens after `past` cached ones. */
 double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t past);
 
+/* ---- one replica's run (serve_engine.c) ---- */
+
+/* What one replica's run gives the report. */
+typedef struct st__serve_replica_out {
+    int64_t n;
+    double *ttft, *tpot; /* per request; tpot < 0 for a request of one output token */
+    unsigned char *ok;   /* per request: its own latencies meet the targets (all, without) */
+    double span_s, first_s, busy_s, comm_s;
+    double pass_s; /* its batches' times through the pipeline, summed (one stage: busy_s) */
+    double tokens; /* output tokens of its requests */
+    int64_t iterations, preemptions, batch_sum;
+} st__serve_replica_out;
+
+/* Serve n requests arriving at arrival[0..n) (ascending), request i of len_in[i] and len_out[i]
+ * tokens, on one replica of `blocks` KV-cache blocks, iteration by iteration; into *o (release
+ * with st__serve_replica_release). */
+void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t blocks,
+                       const double *arrival, const int64_t *len_in, const int64_t *len_out,
+                       int64_t n, st__serve_replica_out *o);
+void st__serve_replica_release(st__serve_replica_out *o);
+
 /* ---- a load curve and its autoscaler (serve_load.c) ---- */
 
 /* The replicas up over time: n[k] from t[k] to t[k + 1] (the last to the end), over the load
