@@ -12,6 +12,7 @@
 #include "models/silicon/ops.h"
 #include "scenarios/scenario.h"
 #include "unit/check_util.h"
+#include "unit/serve/serve_check.h"
 
 /* A one-node H100 cluster serving model on gpus GPUs at tp, with the given requests and
  * batching mappings (YAML flow text). */
@@ -25,20 +26,12 @@ static st_scn *scenario(const char *model, int gpus, int tp, const char *request
              "    gpus: %d\n    parallel: { tp: %d }\n    requests: %s\n%s%s%s%s",
              model, gpus, tp, requests, batching ? "    batching: " : "", batching ? batching : "",
              batching ? "\n" : "", slo ? slo : "");
-    st_scn *s = NULL;
-    st_diag d = {0};
-    int rc = st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d);
-    ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
-    return s;
+    return serve_scenario(buf);
 }
 
 static int serve(const st_scn *s, st_serve_result *r, st_err *err)
 {
-    st_step_ctx *x = NULL;
-    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, err), 0);
-    int rc = st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s), st_scn_seed(s), 0, r, err);
-    st_step_ctx_free(x);
-    return rc;
+    return serve_run(s, st_scn_seed(s), r, err);
 }
 
 /* Offline, every request finishes with all its tokens: the throughput is count x O over the

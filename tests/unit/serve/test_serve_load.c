@@ -13,6 +13,7 @@
 #include "models/serve/serve_internal.h"
 #include "scenarios/scenario.h"
 #include "unit/check_util.h"
+#include "unit/serve/serve_check.h"
 
 static st_load_point points[8];
 
@@ -134,21 +135,13 @@ static st_scn *load(const char *requests, const char *extra)
              "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
              "    precision: fp8\n    gpus: 4\n    parallel: { tp: 1 }\n    requests: %s\n%s",
              requests, extra);
-    st_scn *s = NULL;
-    st_diag d = {0};
-    int rc = st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d);
-    ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
-    return s;
+    return serve_scenario(buf);
 }
 
 static void serve(const st_scn *s, st_serve_result *r)
 {
-    st_step_ctx *x = NULL;
     st_err err = {0};
-    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, &err), 0);
-    int rc = st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s), 1, 0, r, &err);
-    ck_assert_msg(rc == 0, "%s", err.msg);
-    st_step_ctx_free(x);
+    ck_assert_msg(serve_run(s, 1, r, &err) == 0, "%s", err.msg);
 }
 
 /* A flat curve of 40/s for 300 s on 4 replicas serves as a steady 40/s stream of the same

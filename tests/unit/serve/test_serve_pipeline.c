@@ -11,6 +11,7 @@
 #include "models/silicon/ops.h"
 #include "scenarios/scenario.h"
 #include "unit/check_util.h"
+#include "unit/serve/serve_check.h"
 
 /* Two 8-GPU H100 nodes serving model in FP8 on one replica of tp x pp GPUs. */
 static st_scn *scenario(const char *model, int tp, int pp, const char *requests)
@@ -22,21 +23,13 @@ static st_scn *scenario(const char *model, int tp, int pp, const char *requests)
              "    gpus: %d\n    parallel: { tp: %d, pp: %d }\n    requests: %s\n"
              "    batching: { admission: reserve, max_seqs: 512 }\n",
              model, tp * pp, tp, pp, requests);
-    st_scn *s = NULL;
-    st_diag d = {0};
-    int rc = st_scn_load_buffer("t.yaml", buf, strlen(buf), &s, &d);
-    ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
-    return s;
+    return serve_scenario(buf);
 }
 
 static void serve(const st_scn *s, st_serve_result *r)
 {
-    st_step_ctx *x = NULL;
     st_err err = {0};
-    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, &err), 0);
-    int rc = st_serve_run(x, st_scn_workload(s, 0), st_scn_cluster(s), st_scn_seed(s), 0, r, &err);
-    ck_assert_msg(rc == 0, "%s", err.msg);
-    st_step_ctx_free(x);
+    ck_assert_msg(serve_run(s, st_scn_seed(s), r, &err) == 0, "%s", err.msg);
 }
 
 /* Two stages hold half the layers each: a GPU's weights fall to about half (the embedding on
@@ -103,9 +96,8 @@ START_TEST(test_batches_in_flight_keep_the_stages_busy)
 }
 END_TEST
 
-/* A pipeline across two nodes hands over on the network, slower than within one: the same
- * replica of two stages of 8 GPUs against two stages of 4 on one node is not compared (their
- * layers differ); instead the run is deterministic and serves every request. */
+/* Two stages of 8 GPUs, one per node, hand over on the network: the run serves every request
+ * and is the same twice. */
 START_TEST(test_stages_across_nodes_serve_every_request)
 {
     const char *req = "{ rate: 4, count: 300, input_tokens: 1000, output_tokens: 100 }";
