@@ -608,8 +608,8 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
 static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
                         double unmapped_w)
 {
-    if (i >= x->n_train + x->n_trace) /* a service: its mean over its span */
-        return out->serve[x->workload[i]].r.gpu_mean_w;
+    if (i >= x->n_train + x->n_trace) /* a service: its mean over its span, on every GPU held */
+        return out->serve[x->workload[i]].held_w;
     if (i >= x->n_train) {
         double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
         return w >= 0 ? w : unmapped_w;
@@ -734,9 +734,9 @@ static int forecast_plant(const st_run_spec *sp, const pool_steps *ps, st_run *o
         if (out->f[i].has_step && out->f[i].gpus)
             jobs[k++] = (st_plant_job){
                 &out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock, 0};
-        else if (out->serve[i].w && out->serve[i].gpus) /* its mean iteration as its step */
-            jobs[k++] = (st_plant_job){
-                &out->serve[i].r.cycle, out->serve[i].gpus, sp->w[i].gpus, i, 1, .steady = 1};
+        else if (out->serve[i].w && out->serve[i].gpus) /* its held mean iteration as its step */
+            jobs[k++] = (st_plant_job){&out->serve[i].held, out->serve[i].gpus, sp->w[i].gpus, i, 1,
+                                       .steady = 1};
     }
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
@@ -792,6 +792,8 @@ static int forecast_serving(const st_run_spec *sp, st_run *out, st_err *err)
             break;
         out->serve[i].w = &sp->w[i];
         rc = st_serve_run(x, &sp->w[i], sp->c, sp->seed, (uint64_t)i, &out->serve[i].r, err);
+        if (!rc)
+            st__run_service_held(&out->serve[i], sp->c->gpu);
     }
     st_step_ctx_free(x);
     return rc;

@@ -54,6 +54,11 @@ typedef struct st_run_serve {
                               waited to start or to resume, longer than the target before it
                               did (models/forecast/run.c, record_service) */
     int64_t *gpus;         /* the GPUs of its first start (owned); NULL without one */
+    /* Its mean iteration over every GPU it holds in the cluster run, and one GPU's mean board
+     * power from it: under a load curve's autoscaler the GPUs of the replicas it stopped idle
+     * (run_serve.c, st__run_service_held); r.cycle and r.gpu_mean_w otherwise. */
+    st_step_result held;
+    double held_w;
 } st_run_serve;
 
 /* The run's services with a latency target, together: the share of their requests within it

@@ -22,6 +22,9 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out);
 /* Service v's start, wait, end and preemptions from its cluster job o, and the requests the
  * wait made miss their target, out of its slo_attainment (run_serve.c). */
 void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o);
+
+/* Service v's held and held_w from its replicas' figures, on GPU g. */
+void st__run_service_held(st_run_serve *v, const st_gpu_spec *g);
 /* The services with a latency target together (st_run.serving). */
 void st__run_serving_totals(st_run *out);
 

@@ -2,6 +2,7 @@
  * its wait there made miss their target, and the services' share within their targets
  * together (docs/models/inference.md, "Sharing the cluster"). Split from run.c. */
 #include "models/forecast/run_internal.h"
+#include "models/plant/gpu_power.h"
 #include "models/serve/serve.h"
 
 /* Requests of service v that arrive while it waits in the scheduler's queue for longer than its
@@ -58,4 +59,28 @@ void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o)
     v->has_end = o->state == ST_CJ_FINISHED;
     v->end_s = o->end_s;
     v->preemptions = o->preemptions;
+}
+
+/* A service holds all its `gpus` in the cluster run for its whole span, but under a load curve's
+ * autoscaler only replicas_mean of its dp replicas run on average: the GPUs of the others idle,
+ * neither lent to training nor drawing a running replica's power. Over all its GPUs, its mean
+ * iteration then keeps the running share `up` of the compute and communication time and idles
+ * the rest; the plant's power is linear in those times (models/plant/gpu_power.h), so one
+ * GPU's mean is up x a running GPU's + (1 - up) x idle. Without an autoscaler up is 1 and the
+ * held iteration is the replicas' own. */
+void st__run_service_held(st_run_serve *v, const st_gpu_spec *g)
+{
+    v->held = v->r.cycle;
+    v->held_w = v->r.gpu_mean_w;
+    int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1;
+    double up = v->r.replicas_mean / (double)dp;
+    if (!(up >= 0 && up < 1))
+        return;
+    st_step_result *c = &v->held;
+    c->b.compute_s *= up;
+    c->b.tp_comm_s *= up;
+    c->b.bubble_s = c->step_time_s - c->b.compute_s - c->b.tp_comm_s;
+    st_plant_profile p;
+    if (st_plant_profile_of(c, g, &p) == 0)
+        v->held_w = p.energy_j / p.period_s;
 }

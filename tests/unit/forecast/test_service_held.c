@@ -1,0 +1,86 @@
+/* A service in the cluster run holds all its GPUs for its span; under a load curve's autoscaler
+ * the GPUs of the replicas it stopped idle (models/forecast/run_serve.c): one GPU's mean power
+ * is the running share of a running GPU's plus the rest at the idle power, and the plant and the
+ * run's energy take that, not a running replica's. Without an autoscaler it is the replicas'. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/forecast/run.h"
+#include "models/plant/gpu_power.h"
+#include "scenarios/scenario.h"
+
+static const char *const yaml =
+    "version: 1\nname: held\nseed: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\nworkloads:\n"
+    "  - name: pretrain\n    model: llama3-8b\n    seq_len: 8192\n    global_batch: 32\n"
+    "    gpus: 16\n    parallel: { tp: 2, dp: 8, zero: 1, microbatch: 1 }\n    steps: 50\n"
+    "  - name: chat\n    kind: inference\n    model: llama3-70b\n    precision: fp8\n"
+    "    gpus: 16\n    parallel: { tp: 4 }\n    requests:\n      rate:\n"
+    "        - { at: 0 h, rate: 5/s }\n        - { at: 20 min, rate: 40/s }\n"
+    "        - { at: 40 min, rate: 5/s }\n        - { at: 1 h, rate: 5/s }\n"
+    "      input_tokens: 1000\n      output_tokens: 250\n"
+    "    slo: { ttft_p99: 2 s, tpot_p99: 50 ms }\n%s";
+
+/* Workload 1 (the service) of the yaml above with `tail` appended, run beside the training job;
+ * *r released by the caller. */
+static void run_held(const char *tail, st_scn **s, st_run *r)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, yaml, tail);
+    st_diag d = {0};
+    ck_assert_msg(st_scn_load_buffer("t.yaml", buf, strlen(buf), s, &d) == 0, "load: %s",
+                  d.n ? d.items[0].msg : "?");
+    st_run_spec sp = {.c = st_scn_cluster(*s),
+                      .w = st_scn_workload(*s, 0),
+                      .n = st_scn_workload_count(*s),
+                      .sched = st_scn_sched(*s),
+                      .seed = st_scn_seed(*s)};
+    st_err err = {0};
+    ck_assert_msg(st_run_forecast(&sp, r, &err) == 0, "forecast: %s", err.msg);
+}
+
+START_TEST(test_stopped_replicas_gpus_idle)
+{
+    st_scn *s = NULL;
+    st_run r;
+    run_held("    autoscale: { min: 1, delay: 5 min }\n", &s, &r);
+    const st_run_serve *v = &r.serve[1];
+    double up = v->r.replicas_mean / 4;
+    ck_assert_msg(up > 0.3 && up < 0.95, "replicas up %g of 4", v->r.replicas_mean);
+    const st_gpu_spec *g = st_scn_cluster(s)->gpu;
+    double idle = st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
+    ck_assert(idle < v->r.gpu_mean_w);
+    ck_assert_double_eq_tol(v->held_w, up * v->r.gpu_mean_w + (1 - up) * idle,
+                            1e-9 * v->r.gpu_mean_w);
+    ck_assert(v->held.step_time_s == v->r.cycle.step_time_s);
+    /* the plant draws the held mean steadily on the service's 16 GPUs */
+    ck_assert(r.has_plant);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+START_TEST(test_fixed_replicas_hold_their_own_power)
+{
+    st_scn *s = NULL;
+    st_run r;
+    run_held("", &s, &r);
+    const st_run_serve *v = &r.serve[1];
+    ck_assert_double_eq(v->r.replicas_mean, 4);
+    ck_assert(v->held_w == v->r.gpu_mean_w);
+    ck_assert(memcmp(&v->held, &v->r.cycle, sizeof v->held) == 0);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *service_held_suite(void)
+{
+    Suite *s = suite_create("service_held");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_stopped_replicas_gpus_idle);
+    tcase_add_test(tc, test_fixed_replicas_hold_their_own_power);
+    suite_add_tcase(s, tc);
+    return s;
+}
