@@ -102,6 +102,48 @@ assert fs["power"]["it_mean_w"] > p["power"]["gpu_mean_w"] + c["power"]["gpu_mea
 PY
 check "the service shares the cluster run" $?
 
+# An autoscaled service beside training holds its 16 GPUs for its span; those of the replicas
+# its autoscaler stopped idle, so its GPUs draw less than a running replica's on all 16 and more
+# than the running share alone.
+cat >"$tmp/auto.yaml" <<'EOF'
+version: 1
+name: auto-beside
+seed: 1
+cluster: { gpu: h100-sxm, nodes: 4 }
+workloads:
+  - name: pretrain
+    model: llama3-8b
+    seq_len: 8192
+    global_batch: 32
+    gpus: 16
+    parallel: { tp: 2, dp: 8, zero: 1, microbatch: 1 }
+    steps: 50
+  - name: chat
+    kind: inference
+    model: llama3-70b
+    precision: fp8
+    gpus: 16
+    parallel: { tp: 4 }
+    requests:
+      rate: [{ at: 0 h, rate: 5/s }, { at: 20 min, rate: 40/s }, { at: 40 min, rate: 5/s },
+             { at: 1 h, rate: 5/s }]
+      input_tokens: 1000
+      output_tokens: 250
+    slo: { ttft_p99: 2 s, tpot_p99: 50 ms }
+    autoscale: { min: 1, delay: 5 min }
+EOF
+"$strata" run --format json "$tmp/auto.yaml" >"$tmp/auto.json"
+check "run an autoscaled service beside training" $?
+python3 - "$tmp/auto.json" <<'PY'
+import json, sys
+c = next(j for j in json.load(open(sys.argv[1]))["jobs"] if j["name"] == "chat")
+i, w = c["inference"], c["power"]["gpu_mean_w"]
+up = i["replicas_mean"] / 4
+assert 0.3 < up < 0.95, i["replicas_mean"]
+assert 16 * up * i["gpu_mean_w"] < w < 16 * i["gpu_mean_w"], (w, i["gpu_mean_w"], up)
+PY
+check "the stopped replicas' GPUs idle in the plant" $?
+
 # Beside a trace: the service's cluster job comes after the trace's jobs (ASan's suite holds the
 # map that indexes them).
 printf '%s\n' 'tenant,gpus,duration,submit' 'a,8,2 h,0' 'b,16,1 h,0' 'a,4,30 min,10 min' \
