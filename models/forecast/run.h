@@ -52,7 +52,7 @@ typedef struct st_run_serve {
     int64_t preemptions;
     double missed_waiting; /* with a time-to-first-token target: requests that arrived while it
                               waited to start or to resume, longer than the target before it
-                              did (models/forecast/run.c, record_service) */
+                              did (models/forecast/run_serve.c, st__run_record_service) */
     int64_t *gpus;         /* the GPUs of its first start (owned); NULL without one */
     /* Its mean iteration over every GPU it holds in the cluster run, and one GPU's mean board
      * power from it: under a load curve's autoscaler the GPUs of the replicas it stopped idle

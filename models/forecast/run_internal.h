@@ -1,11 +1,35 @@
-/* What run.c shares with the files split from it (run_cost.c, run_serve.c). Internal to
- * models/forecast. */
+/* What run.c shares with the files split from it (run_lives.c, run_cost.c, run_serve.c). Internal
+ * to models/forecast. */
 #ifndef ST_MODELS_FORECAST_RUN_INTERNAL_H
 #define ST_MODELS_FORECAST_RUN_INTERNAL_H
 
 #include <stddef.h>
 
 #include "models/forecast/run.h"
+#include "models/step/step.h"
+
+/* The cluster as each pool sees it (models/config/pools.h) and a step context per pool that runs
+ * a training job, made when its first job needs it: a job's memory, step, MFU and power are its
+ * own GPU type's. A cluster of one type is its one pool, seen as it is (sp->c). */
+typedef struct st__pool_steps {
+    int n;
+    st_cluster_cfg *view; /* n; NULL for a cluster of one type */
+    st_step_ctx **step;   /* n */
+} st__pool_steps;
+
+/* The cluster as workload w's pool sees it. */
+const st_cluster_cfg *st__run_view_of(const st_run_spec *sp, const st__pool_steps *ps,
+                                      const st_workload_cfg *w);
+
+/* The cluster run of the training jobs with a step, the trace's jobs and the services, with
+ * each training job's life forecast where and when it starts; its starts, the services' records
+ * and its energy into out (run_lives.c). 0 without a job to run. */
+int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, st_err *err);
+
+/* Under `scope: cluster`, the cluster run's figures for workload i (its life is failure-free:
+ * what failures cost it is there); NULL otherwise, or when it never reached the cluster run. */
+const st_cluster_job_out *st__run_cluster_failures(const st_run_spec *sp, const st_run *out,
+                                                   size_t i);
 
 /* The seconds job i held its GPUs: its life, or under `scope: cluster` the cluster run's held
  * span when longer (failures' lost work, detection, restarts and restores, preemptions' saves). */

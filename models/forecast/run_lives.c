@@ -1,0 +1,626 @@
+/* The cluster run of a scenario's forecast (models/sched/cluster.h): the training jobs, the
+ * trace's jobs and the services as its jobs, the hooks that forecast each training job's life
+ * where and when it starts (its place, its ingest beside the running jobs', its step re-timed
+ * where it resumes), and what the run gives back: starts, failures' costs and energy. Split
+ * from run.c. */
+#include "models/forecast/run_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/forecast/cluster_energy.h"
+#include "models/forecast/netpower.h"
+#include "models/forecast/shape_memo.h"
+#include "models/forecast/trace_rate.h"
+#include "models/place/policy.h"
+#include "models/plant/gpu_power.h"
+#include "models/sched/cluster.h"
+#include "models/sched/muri.h"
+#include "models/sched/outage.h"
+#include "sim/xalloc.h"
+
+/* What the cluster run's hooks need: each training job's place and ingest stream are made when
+ * it starts, and its life once every job starting at that instant holds its GPUs, against the
+ * ingest of every training job holding GPUs then. */
+typedef struct lives_ctx {
+    const st_run_spec *sp;
+    st_run *out;
+    const st_topo *t;
+    st_step_ctx *step;        /* the first pool's context: the trace jobs' */
+    const st__pool_steps *ps; /* each pool's context, its packed patterns remembered */
+    const size_t *workload;   /* cluster job -> workload */
+    size_t n_train;
+    size_t n_trace;   /* the trace's jobs, after the training ones; then the services */
+    st_placement *at; /* by cluster job, while it runs */
+    st_io *io;
+    int *has, *holding;
+    int64_t **hosts;
+    st_io *bg;
+    /* Resumes re-timed (retime_at): each training job's step at its first placement and where
+     * it runs now, and its steps by placement shape (owner: its workload). */
+    double *step0, *step_now;
+    st__shape_memo memo;
+    int64_t *key;
+    size_t key_cap;
+    /* Trace jobs mapped to a step model (trace.models): their slowdown at their first start,
+     * and the GPUs of each running one (by cluster job; borrowed from the run). */
+    st_trace_rate tr;
+    double *slow0;
+    const int64_t **tgpus;
+} lives_ctx;
+
+/* The cluster run's start hook: a training job's place and ingest stream (at the need its step
+ * sets), and its first GPUs for the report. */
+static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i >= x->n_train + x->n_trace) { /* a service: where it first runs, for the plant */
+        st_run_serve *v = &x->out->serve[x->workload[i]];
+        if (!v->gpus) {
+            v->gpus = st_xmalloc((size_t)v->w->gpus * sizeof *v->gpus);
+            memcpy(v->gpus, gpus, (size_t)v->w->gpus * sizeof *v->gpus);
+        }
+        return;
+    }
+    if (i >= x->n_train) {
+        if (x->tgpus) /* a mapped one's run time is asked at its placement */
+            x->tgpus[i] = gpus;
+        return;
+    }
+    size_t wi = x->workload[i];
+    st_forecast *f = &x->out->f[wi];
+    const st_workload_cfg *w = &x->sp->w[wi];
+    st_placement_release(&x->at[i]);
+    st_placement_init(&x->at[i], x->t, st__run_view_of(x->sp, x->ps, w), gpus, w->gpus);
+    if (!f->gpus) {
+        f->gpus = st_xmalloc((size_t)w->gpus * sizeof *f->gpus);
+        memcpy(f->gpus, gpus, (size_t)w->gpus * sizeof *f->gpus);
+    }
+    double step = f->step.step_time_s;
+    double need = w->data.enabled && step > 0 ? (double)w->global_batch * (double)w->seq_len /
+                                                    step * w->data.bytes_per_token
+                                              : 0;
+    free(x->hosts[i]);
+    x->hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *x->hosts[i]);
+    x->has[i] = st_storage_ingest_stream(&x->at[i], w, need, x->hosts[i], &x->io[i]) > 0;
+    x->holding[i] = 1;
+}
+
+/* Training job i's pool's step context. */
+static st_step_ctx *step_of(const lives_ctx *x, size_t i)
+{
+    return x->ps->step[x->sp->w[x->workload[i]].pool];
+}
+
+static void job_stopped(void *ctx, size_t i, double now_s)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i < x->n_train)
+        x->holding[i] = 0;
+}
+
+/* Training job i's step on the GPUs it holds, same micro-batch: its tensor-, pipeline- and
+ * data-parallel collectives timed over the nodes and leaves it really spans, so a job spread over
+ * more leaves, behind oversubscribed uplinks, gets the slower step the fabric gives it. On the
+ * packed placement from GPU 0 the step is the one forecast_steps made, untouched. */
+static int place_step(lives_ctx *x, size_t i, st_err *err)
+{
+    st_forecast *f = &x->out->f[x->workload[i]];
+    if (!st_step_ctx_place(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus))
+        return 0;
+    int rc = st_step_run(step_of(x, i), f->w, f->microbatch, &f->step, NULL, err);
+    f->has_step = rc == 0;
+    return rc;
+}
+
+/* The shape of job i's GPUs into x->key (shape_memo.h); returns its length. */
+static size_t shape_of(lives_ctx *x, const int64_t *gpus, int64_t n)
+{
+    x->key = st_xgrow(x->key, sizeof *x->key, 5 * (size_t)n, &x->key_cap);
+    return st__shape_key(x->t, x->sp->c, gpus, n, x->key);
+}
+
+/* A mapped trace job's run time at its first placement: its recorded duration times its
+ * slowdown there (trace_rate.h). */
+static int trace_duration(lives_ctx *x, size_t i, double *duration_s, st_err *err)
+{
+    size_t t = i - x->n_train;
+    double s = 1;
+    int rc = st_trace_rate_slowdown(&x->tr, t, x->tgpus[i], &s, err);
+    x->slow0[t] = s;
+    *duration_s = x->sp->job_trace->jobs[t].duration_s * s;
+    return rc;
+}
+
+/* The cluster run's duration hook: a training job's whole life where it was placed (its step on
+ * its GPUs), with the ingest of every other training job holding GPUs now as background; a
+ * mapped trace job's recorded duration stretched by its placement's slowdown. */
+static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i >= x->n_train)
+        return trace_duration(x, i, duration_s, err);
+    st_forecast *f = &x->out->f[x->workload[i]];
+    int rc = place_step(x, i, err);
+    if (rc)
+        return rc;
+    st_io_set set = {x->bg, 0};
+    for (size_t k = 0; k < x->n_train; k++)
+        if (k != i && x->has[k] && x->holding[k])
+            x->bg[set.n++] = x->io[k];
+    /* The heat of the racks it shares with the jobs running now may slow it: before its life. */
+    unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
+    for (size_t k = 0; k < x->n_train; k++)
+        here[x->workload[k]] = k == i || x->holding[k];
+    rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, x->sp->n, here, x->workload[i],
+                              err);
+    free(here);
+    if (!rc)
+        rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
+                              err);
+    *duration_s = f->has_life ? f->life.wall_s : 0;
+    x->step0[i] = x->step_now[i] = f->step.step_time_s;
+    size_t n = shape_of(x, x->at[i].gpu, x->at[i].n_gpus);
+    st__shape_memo_put(&x->memo, (int64_t)x->workload[i], x->key, n, f->step.step_time_s);
+    return rc;
+}
+
+/* The cluster run's retime hook: a resumed job's run time on the GPUs it resumes on over its run
+ * time at its first placement. A training job: its step there (same micro-batch and clock,
+ * memoised by placement shape) over its first placed step; its whole remaining life is stretched
+ * by it, checkpoints included, as the neighbours' rate stretches it. A mapped trace job: its
+ * slowdown there over its first one. An unmapped trace job: 1. */
+static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, double *scale,
+                     st_err *err)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    *scale = 1;
+    if (i >= x->n_train + x->n_trace) /* a service runs its span wherever it resumes */
+        return 0;
+    if (i >= x->n_train) {
+        size_t t = i - x->n_train;
+        double s = 1;
+        int rc = st_trace_rate_slowdown(&x->tr, t, gpus, &s, err);
+        *scale = s / x->slow0[t];
+        return rc;
+    }
+    st_forecast *f = &x->out->f[x->workload[i]];
+    if (!(x->step0[i] > 0))
+        return 0;
+    size_t n = shape_of(x, gpus, f->w->gpus);
+    double step;
+    if (!st__shape_memo_get(&x->memo, (int64_t)x->workload[i], x->key, n, &step)) {
+        st_step_result r;
+        st_step_ctx_place(step_of(x, i), gpus, f->w->gpus);
+        int rc = st_step_run_at(step_of(x, i), f->w, f->microbatch, f->clock, &r, NULL, err);
+        if (rc)
+            return rc;
+        step = r.step_time_s;
+        st__shape_memo_put(&x->memo, (int64_t)x->workload[i], x->key, n, step);
+    }
+    x->step_now[i] = step;
+    *scale = step / x->step0[i];
+    return 0;
+}
+
+/* Append to bg the cross-leaf traffic of training job k as a neighbour sees it: each of its
+ * GPUs sending to the GPU one node further in rank order (the inter-node hop of NCCL's rings, one
+ * per NIC), kept where that hop crosses leaves, as src, dst pairs. Returns the flows added. */
+static size_t cross_leaf_flows(const lives_ctx *x, size_t k, int64_t *bg)
+{
+    const st_placement *p = &x->at[k];
+    int64_t gpn = x->sp->c->gpus_per_node > 0 ? x->sp->c->gpus_per_node : 1, n = p->n_gpus;
+    size_t m = 0;
+    for (int64_t r = 0; p->leaves > 1 && n > gpn && r < n; r++) {
+        int64_t a = p->gpu[r], b = p->gpu[(r + gpn) % n];
+        if (st_topo_leaf_of(x->t, a) != st_topo_leaf_of(x->t, b)) {
+            bg[2 * m] = a;
+            bg[2 * m + 1] = b;
+            m++;
+        }
+    }
+    return m;
+}
+
+/* The cluster run's rate hook: training job i's step alone at its placement over its step beside
+ * the cross-leaf traffic of every other training job holding GPUs now (st_step_ctx_place_beside:
+ * the neighbours' flows share the uplinks and spines with its collectives). A job inside one
+ * leaf, or with no such neighbour, runs at 1: its traffic crosses no link a neighbour loads. The
+ * step model's memo is keyed by the job's GPUs and the neighbours' flows, so each distinct
+ * neighbourhood is simulated once. A trace job has no step model: 1. */
+static double rate_at(void *ctx, size_t i, double now_s)
+{
+    (void)now_s;
+    lives_ctx *x = ctx;
+    if (i >= x->n_train || x->at[i].leaves <= 1)
+        return 1;
+    st_forecast *f = &x->out->f[x->workload[i]];
+    size_t cap = 0, m = 0;
+    for (size_t k = 0; k < x->n_train; k++)
+        cap += k != i && x->holding[k] ? (size_t)x->at[k].n_gpus : 0;
+    int64_t *bg = st_xmalloc(2 * (cap ? cap : 1) * sizeof *bg);
+    for (size_t k = 0; k < x->n_train; k++)
+        if (k != i && x->holding[k])
+            m += cross_leaf_flows(x, k, bg + 2 * m);
+    double rate = 1;
+    st_step_result beside;
+    st_err err = {0};
+    if (m && st_step_ctx_place_beside(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
+        st_step_run_at(step_of(x, i), f->w, f->microbatch, f->clock, &beside, NULL, &err) == 0 &&
+        beside.step_time_s > x->step_now[i])
+        rate = x->step_now[i] / beside.step_time_s;
+    free(bg);
+    return rate;
+}
+
+/* A trace job's restart after a preemption: the restart overhead Muri's simulator charges its
+ * model (Zhao et al., SIGCOMM'22; run_sim.py overhead_dict, 4-46 s by model and GPU count,
+ * models/sched/muri.h), by the trace's model name where it gives one, else the artifact's 10 s
+ * for a model its table lacks. A trace records no model size nor storage tier, so no checkpoint
+ * model prices it; the job is taken to suspend at an iteration boundary (nothing lost, no save
+ * holding its GPUs, as Gandiva's suspend does) and to pay the overhead on its GPUs when it
+ * resumes, before its work goes on (docs/models/scheduler.md). */
+static double trace_restart_s(const lives_ctx *x, size_t i)
+{
+    const st_trace_cfg *t = x->sp->job_trace;
+    if (!t->n_classes) /* no model names (Philly's, a plain CSV's): one figure, no record read */
+        return st_muri_overhead_s(NULL, 0);
+    const st_trace_job *j = &t->jobs[i - x->n_train];
+    const char *model = j->cls >= 0 && (size_t)j->cls < t->n_classes ? t->classes[j->cls] : NULL;
+    return st_muri_overhead_s(model, j->gpus);
+}
+
+/* The cluster run's preempt_cost hook: what a preemption costs job i, from the storage model
+ * (models/storage/storage.h st_ckpt_cost, the job's checkpoint on its tier at its placement).
+ * The save is the checkpoint's commit time, from its start until it can be restored, not the
+ * training stall: a preempted job must persist the work done since its last checkpoint or lose
+ * it, and it may resume on other nodes, so its GPUs (and the host memory an asynchronous save
+ * drains from) are released only once the checkpoint is in the tier. The restore is reading it
+ * back. A training job with no checkpoint section costs nothing: nothing states what it would
+ * save. A trace job pays its restart (trace_restart_s). */
+static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
+{
+    lives_ctx *x = ctx;
+    *save_s = *restore_s = 0;
+    if (i >= x->n_train + x->n_trace) /* a service saves nothing; its reload is not modelled */
+        return;
+    if (i >= x->n_train) {
+        *restore_s = trace_restart_s(x, i);
+        return;
+    }
+    const st_forecast *f = &x->out->f[x->workload[i]];
+    if (!f->has_life || !f->has_ckpt)
+        return;
+    *save_s = f->ckpt.commit_s;
+    *restore_s = f->ckpt.restore_s;
+}
+
+/* The cluster run's restorable hook: the progress training job i's last restorable checkpoint
+ * holds after progress_s of its failure-free life (lifetime.h's cycle: after every tau of
+ * training a checkpoint stalls it for stall and is restorable commit after it starts; the next
+ * starts only once it has, so a cycle lasts P = max(tau + stall, commit)). Checkpoint k starts
+ * at tau + (k - 1) P and is restorable at that plus commit; resuming from it, training goes on
+ * where its stall ended. A trace job and a job without checkpoints keep nothing. */
+static double restorable(void *ctx, size_t i, double progress_s)
+{
+    lives_ctx *x = ctx;
+    if (i >= x->n_train)
+        return 0;
+    const st_forecast *f = &x->out->f[x->workload[i]];
+    double tau = f->interval_s, stall = f->ckpt.stall_s, commit = f->ckpt.commit_s;
+    if (!f->has_ckpt || !(tau > 0) || progress_s < tau + commit)
+        return 0;
+    double cycle = tau + stall > commit ? tau + stall : commit;
+    double k = floor((progress_s - tau - commit) / cycle) + 1;
+    double back = tau + (k - 1) * cycle + stall;
+    return back < progress_s ? back : progress_s;
+}
+
+/* The run's tenant names for the scheduler: the trace's, numbered as the trace numbers them,
+ * then each training workload's `tenant` not among them (*n of them; free the array only). */
+static const char **tenant_names(const st_run_spec *sp, size_t *n)
+{
+    size_t nt = sp->job_trace ? sp->job_trace->n_tenants : 0, k = nt;
+    const char **t = st_xcalloc(nt + sp->n + 1, sizeof *t);
+    for (size_t i = 0; i < nt; i++)
+        t[i] = sp->job_trace->tenants[i];
+    for (size_t i = 0; i < sp->n; i++) {
+        size_t j = 0;
+        while (sp->w[i].tenant && j < k && strcmp(t[j], sp->w[i].tenant) != 0)
+            j++;
+        if (sp->w[i].tenant && j == k)
+            t[k++] = sp->w[i].tenant;
+    }
+    *n = k;
+    return t;
+}
+
+/* The index of tenant name in t[0..n), -1 when it has none. */
+static int32_t tenant_index(const char **t, size_t n, const char *name)
+{
+    for (size_t j = 0; name && j < n; j++)
+        if (strcmp(t[j], name) == 0)
+            return (int32_t)j;
+    return -1;
+}
+
+/* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
+ * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
+ * recorded duration as estimate, and as run time unless trace.models maps them: then life_at
+ * gives it at their first start). */
+static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *workload,
+                                    size_t *n_train, size_t *n, const char **tn, size_t ntn,
+                                    const st_trace_rate *tr)
+{
+    size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, k = 0;
+    st_cluster_job *j = st_xcalloc(sp->n + nt + 1, sizeof *j);
+    for (size_t i = 0; i < sp->n; i++) {
+        const st_workload_cfg *w = &sp->w[i];
+        out->cluster_job[i] = -1;
+        if (w->kind != ST_WL_TRAINING || !out->f[i].has_step)
+            continue;
+        double tokens_per_step = (double)w->global_batch * (double)w->seq_len;
+        double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tokens_per_step);
+        j[k] = (st_cluster_job){.submit_s = w->submit_s,
+                                .duration_s = -1,
+                                .estimate_s = (steps < 1 ? 1 : steps) * out->f[i].step.step_time_s,
+                                .gpus = w->gpus,
+                                .priority = w->priority,
+                                .tenant = tenant_index(tn, ntn, w->tenant)};
+        out->cluster_job[i] = (ptrdiff_t)k;
+        workload[k++] = i;
+    }
+    *n_train = k;
+    for (size_t t = 0; t < nt; t++) {
+        const st_trace_job *tj = &sp->job_trace->jobs[t];
+        double d = st_trace_rate_mapped(tr, t) ? -1 : tj->duration_s; /* mapped: life_at */
+        j[k++] = (st_cluster_job){tj->submit_s, d, tj->duration_s, tj->gpus, 0, tj->tenant};
+    }
+    /* the services: each holds its GPUs for its serving span */
+    for (size_t i = 0; i < sp->n; i++) {
+        const st_run_serve *v = &out->serve[i];
+        if (!v->w || !(v->r.span_s > 0))
+            continue;
+        j[k] = (st_cluster_job){.submit_s = v->w->submit_s,
+                                .duration_s = v->r.span_s,
+                                .estimate_s = v->r.span_s,
+                                .gpus = v->w->gpus,
+                                .priority = v->w->priority,
+                                .tenant = tenant_index(tn, ntn, v->w->tenant)};
+        out->cluster_job[i] = (ptrdiff_t)k;
+        workload[k++] = i;
+    }
+    *n = k;
+    return j;
+}
+
+/* Under `scope: cluster`, the cluster run's figures for workload i (its life is failure-free:
+ * what failures cost it is there); NULL otherwise, or when it never reached the cluster run. */
+const st_cluster_job_out *st__run_cluster_failures(const st_run_spec *sp, const st_run *out,
+                                                   size_t i)
+{
+    if (!sp->failures || !sp->failures->cluster_scope || !out->has_cluster ||
+        out->cluster_job[i] < 0)
+        return NULL;
+    return &out->cluster.job[out->cluster_job[i]];
+}
+
+/* The seconds job i held its GPUs: its life, or under `scope: cluster` the cluster run's held
+ * span when longer (failures' lost work, detection, restarts and restores, preemptions' saves). */
+double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i)
+{
+    const st_cluster_job_out *o = st__run_cluster_failures(sp, out, i);
+    double wall = out->f[i].life.wall_s;
+    return o && o->held_s > wall ? o->held_s : wall;
+}
+
+/* Each training job's start, wait and end from the cluster run; under `scope: cluster` its
+ * goodput counts what the run's failures cost it (its life's own has none). */
+static void record_starts(const st_run_spec *sp, st_run *out)
+{
+    for (size_t i = 0; i < sp->n; i++) {
+        if (out->cluster_job[i] < 0)
+            continue;
+        const st_cluster_job_out *o = &out->cluster.job[out->cluster_job[i]];
+        if (out->serve[i].w) {
+            st__run_record_service(&out->serve[i], o);
+            continue;
+        }
+        st_forecast *f = &out->f[i];
+        if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
+            continue;
+        f->start_s = o->start_s;
+        f->wait_s = o->wait_s;
+        f->has_end = o->state == ST_CJ_FINISHED;
+        f->end_s = o->end_s;
+        f->preemptions = o->preemptions;
+        f->preempted_s = o->preempted_s;
+        f->interruptions = o->interruptions;
+        f->lost_work_s = o->lost_work_s;
+        f->slowest_rate = o->slowest_rate;
+        /* The run's failures take their share of the time it held its GPUs: for a finished job
+         * held = wall + failed; one cut by the horizon is judged on what it held. */
+        if (st__run_cluster_failures(sp, out, i) && o->failed_s > 0 && o->held_s > 0)
+            f->life.goodput *= fmax(o->held_s - o->failed_s, 0) / o->held_s;
+    }
+}
+
+/* Every training job and trace job through the cluster run: queued by the scheduler policy,
+ * placed all or nothing, each training job's life forecast where and when it starts. */
+/* The cluster run's per-job scratch of x for n training jobs and nt trace jobs (x->workload
+ * maps jobs to workloads). */
+static void lives_alloc(lives_ctx *x, size_t n, size_t nt)
+{
+    x->step0 = st_xcalloc(n, sizeof *x->step0);
+    x->step_now = st_xcalloc(n, sizeof *x->step_now);
+    if (x->tr.n_plans) { /* some trace job is mapped to a step model */
+        x->tgpus = st_xcalloc(n + nt, sizeof *x->tgpus);
+        x->slow0 = st_xcalloc(nt + 1, sizeof *x->slow0);
+        for (size_t k = 0; k < nt; k++)
+            x->slow0[k] = 1;
+    }
+    st__shape_memo_init(&x->memo);
+    x->at = st_xcalloc(n, sizeof *x->at);
+    x->io = st_xcalloc(n, sizeof *x->io);
+    x->bg = st_xcalloc(n, sizeof *x->bg);
+    x->has = st_xcalloc(n, sizeof *x->has);
+    x->hosts = st_xcalloc(n, sizeof *x->hosts);
+    x->holding = st_xcalloc(n, sizeof *x->holding);
+}
+
+/* Frees what lives_alloc and the run's hooks left in x. */
+static void lives_free(lives_ctx *x)
+{
+    for (size_t i = 0; i < x->n_train; i++) {
+        free(x->hosts[i]);
+        st_placement_release(&x->at[i]);
+    }
+    free(x->hosts);
+    free(x->has);
+    free(x->bg);
+    free(x->io);
+    free(x->at);
+    free(x->holding);
+    free(x->step0);
+    free(x->step_now);
+    free(x->tgpus);
+    free(x->slow0);
+    free(x->key);
+    st__shape_memo_release(&x->memo);
+    st_trace_rate_release(&x->tr);
+}
+
+/* The cluster run of jobs[0 .. nj) with x's hooks and the failures `scope: cluster` draws
+ * (their classes in the run's own array): st_cluster_run's code. */
+static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_cluster_job *jobs,
+                       size_t nj, const int32_t *pool, const char **tenants, size_t n_tenants,
+                       st_err *err)
+{
+    const st_failures_cfg *fail = sp->failures;
+    st_outage_class *oc =
+        st_xcalloc(fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1, sizeof *oc);
+    st_outage_spec os = {oc, 0, fail ? fail->detect_s : 0, fail ? fail->restart_s : 0};
+    if (fail && fail->cluster_scope)
+        os.n_classes = st_outage_classes(sp->c, fail, oc);
+    /* A hook only where some job has a use for it: an unmapped trace job has no step, no
+     * checkpoint and runs its recorded time anywhere, and each call was a cache miss or two in
+     * arrays by job, at every start, stop and preemption of a trace's tens of thousands. */
+    int train = x->n_train > 0, mapped = x->tr.n_plans > 0;
+    st_cluster_spec cs = {.c = sp->c,
+                          .sched = sp->sched,
+                          .policy = sp->policy,
+                          .placement = sp->placement,
+                          .jobs = jobs,
+                          .n = nj,
+                          .horizon_s = sp->horizon_s,
+                          .seed = sp->seed,
+                          .start = train || mapped ? job_started : NULL,
+                          .stop = train ? job_stopped : NULL,
+                          .duration = life_at,
+                          .preempt_cost = preempt_cost, /* asked only at a preemption */
+                          .ctx = x,
+                          /* the training jobs' stretches, which the audit reads back; the
+                           * trace's only when asked (recording them was a tenth of compare) */
+                          .keep_segments = sp->trace_segments,
+                          .keep_first = x->n_train,
+                          .outages = os.n_classes ? &os : NULL,
+                          .restorable = train ? restorable : NULL,
+                          /* trace jobs have no step model and run at 1: no hook, no
+                           * cluster.rate pass over a trace's thousands of running jobs */
+                          .rate = x->n_train ? rate_at : NULL,
+                          .retime = train || mapped ? retime_at : NULL,
+                          .tenants = tenants,
+                          .n_tenants = n_tenants,
+                          .pool = sp->c->n_pools > 1 ? pool : NULL};
+    int rc = st_cluster_run(&cs, &out->cluster, err);
+    free(oc);
+    return rc;
+}
+
+/* One GPU's board power, W, while cluster job i works: a training job's placed step's mean (at
+ * its clock), a mapped trace job's tight step's, an unmapped trace job's at the plant's stated
+ * utilisation (unmapped_w); idle for a training job without a step. */
+static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
+                        double unmapped_w)
+{
+    if (i >= x->n_train + x->n_trace) /* a service: its mean over its span, on every GPU held */
+        return out->serve[x->workload[i]].held_w;
+    if (i >= x->n_train) {
+        double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
+        return w >= 0 ? w : unmapped_w;
+    }
+    const st_forecast *f = &out->f[x->workload[i]];
+    const st_gpu_spec *g = st__run_view_of(sp, x->ps, f->w)->gpu;
+    st_plant_profile p;
+    if (!f->has_step || st_plant_profile_clocked(&f->step, g, f->clock, &p) != 0)
+        return st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
+    return p.energy_j / p.period_s;
+}
+
+/* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
+ * power of what it runs, every idle GPU, the nodes' base power and the facility around them. */
+static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *x,
+                           const st_cluster_job *jobs, const int32_t *pool)
+{
+    const st_cluster_result *r = &out->cluster;
+    double *w = st_xmalloc((r->n ? r->n : 1) * sizeof *w);
+    double unmapped = st_plant_util_w(sp->c->gpu, st_plant_preset_get()->trace_gpu_utilization);
+    for (size_t i = 0; i < r->n; i++)
+        w[i] = job_gpu_w(sp, out, x, i, unmapped);
+    int64_t ports = 0;
+    double net_w = 0;
+    st_forecast_switch_optics(sp->c, &ports, &net_w);
+    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost, pool};
+    out->has_energy = st_cluster_energy_of(&in, &out->energy);
+    free(w);
+}
+
+int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, st_err *err)
+{
+    int any = sp->job_trace && sp->job_trace->n_jobs > 0;
+    for (size_t i = 0; i < sp->n; i++)
+        any |= out->f[i].has_step;
+    if (!any)
+        return 0;
+    st_topo *t = NULL;
+    int rc = st_topo_new(sp->c, &t, err);
+    if (rc)
+        return rc;
+    size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, n = sp->n + 1, nj = 0;
+    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = ps->step[0], .ps = ps, .n_trace = nt};
+    if ((rc = st_trace_rate_init(&x.tr, sp->job_trace, sp->c, t, x.step, err))) {
+        st_trace_rate_release(&x.tr);
+        st_topo_free(t);
+        return rc;
+    }
+    size_t *workload = st_xcalloc(n + nt, sizeof *workload); /* training, trace, services */
+    size_t n_tenants = 0;
+    const char **tenants = tenant_names(sp, &n_tenants);
+    st_cluster_job *jobs =
+        cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants, &x.tr);
+    x.workload = workload;
+    lives_alloc(&x, n, nt);
+    int32_t *pool = st_xcalloc(nj ? nj : 1, sizeof *pool); /* each job's */
+    for (size_t k = 0; k < x.n_train; k++)
+        pool[k] = sp->w[workload[k]].pool;
+    for (size_t k = x.n_train; k < x.n_train + nt; k++) /* a trace job's, by its GPU type */
+        pool[k] = sp->job_trace->jobs[k - x.n_train].pool;
+    rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
+    out->has_cluster = 1;
+    if (!rc) {
+        record_starts(sp, out);
+        cluster_energy(sp, out, &x, jobs, sp->c->n_pools > 0 ? pool : NULL);
+    }
+    free(pool);
+    lives_free(&x);
+    free(tenants);
+    free(jobs);
+    free(workload);
+    st_topo_free(t);
+    return rc;
+}
