@@ -245,6 +245,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].inference.slo.tpot_p99_s", TI, OPT, "P99 time per output token target"),
     RUN("jobs[].inference.slo.met", BO, OPT, "Targets met"),
     RUN("jobs[].inference.missed_waiting", NU, OPT, "Requests that waited past the target"),
+    RUN("jobs[].inference.scale_up_wait_s", TI, OPT, "Added replicas' waits for GPUs"),
     SWP("jobs[].inference.slo_attainment", SH, OPT, "Requests within the targets", 42, ST_SRC_SERVE, st_serve_result, slo_attainment, DBL),
     SWP("jobs[].inference.max_rate_under_slo", ST_FU_PER_S, OPT, "Highest rate within the targets", 37, ST_SRC_SERVE, st_serve_result, max_rate_under_slo, DBL),
     SWP("jobs[].inference.max_tokens_per_s_under_slo", ST_FU_PER_S, OPT, "Output tokens per second within the targets", 38, ST_SRC_SERVE, st_serve_result, max_tokens_per_s_under_slo, DBL),

@@ -139,6 +139,8 @@ cJSON *st_report_serve_json(const st_run_serve *s)
         cJSON_AddNumberToObject(in, "slo_attainment", r->slo_attainment);
         if (s->has_start || s->missed_waiting > 0) /* beside training or a trace */
             cJSON_AddNumberToObject(in, "missed_waiting", s->missed_waiting);
+        if (s->has_start && s->n_ups > 0) /* an autoscaler's replicas in the cluster run */
+            cJSON_AddNumberToObject(in, "scale_up_wait_s", s->scale_up_wait_s);
         cJSON_AddNumberToObject(in, "max_rate_under_slo", r->max_rate_under_slo);
         cJSON_AddNumberToObject(in, "max_tokens_per_s_under_slo", r->max_tokens_per_s_under_slo);
     }
@@ -236,6 +238,9 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
             fprintf(out, ", ends at t = %s", fmt(s->end_s, ST_DIM_TIME, c, sizeof c));
         if (s->preemptions > 0)
             fprintf(out, ", preempted %lld times", (long long)s->preemptions);
+        if (s->n_ups > 0)
+            fprintf(out, "; the replicas its autoscaler added waited %s for GPUs in all",
+                    fmt(s->scale_up_wait_s, ST_DIM_TIME, d, sizeof d));
         if (s->missed_waiting > 0)
             fprintf(out, "; %.4g requests waited past the time-to-first-token target",
                     s->missed_waiting);

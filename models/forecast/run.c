@@ -111,9 +111,11 @@ static int forecast_plant(const st_run_spec *sp, const st__pool_steps *ps, st_ru
         if (out->f[i].has_step && out->f[i].gpus)
             jobs[k++] = (st_plant_job){
                 &out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock, 0};
-        else if (out->serve[i].w && out->serve[i].gpus) /* its held mean iteration as its step */
-            jobs[k++] = (st_plant_job){&out->serve[i].held, out->serve[i].gpus, sp->w[i].gpus, i, 1,
-                                       .steady = 1};
+        else if (out->serve[i].w && out->serve[i].gpus) { /* its held mean iteration */
+            int64_t g = st__run_service_placed(&out->serve[i], sp->c->gpu);
+            jobs[k++] =
+                (st_plant_job){&out->serve[i].held, out->serve[i].gpus, g, i, 1, .steady = 1};
+        }
     }
     int rc = 0;
     if (k && sp->c->gpu->tdp_w > 0) {
@@ -170,7 +172,7 @@ static int forecast_serving(const st_run_spec *sp, st_run *out, st_err *err)
         out->serve[i].w = &sp->w[i];
         rc = st_serve_run(x, &sp->w[i], sp->c, sp->seed, (uint64_t)i, &out->serve[i].r, err);
         if (!rc)
-            st__run_service_held(&out->serve[i], sp->c->gpu);
+            st__run_service_ups(&out->serve[i]);
     }
     st_step_ctx_free(x);
     return rc;
@@ -219,8 +221,11 @@ void st_run_release(st_run *r)
         st_forecast_release(&r->f[i]);
     free(r->f);
     free(r->coll);
-    for (size_t i = 0; r->serve && i < r->n; i++)
+    for (size_t i = 0; r->serve && i < r->n; i++) {
         free(r->serve[i].gpus);
+        free(r->serve[i].seen);
+        free(r->serve[i].ups);
+    }
     free(r->serve);
     free(r->cluster_job);
     st_cluster_result_release(&r->cluster);

@@ -53,10 +53,23 @@ typedef struct st_run_serve {
     double missed_waiting; /* with a time-to-first-token target: requests that arrived while it
                               waited to start or to resume, longer than the target before it
                               did (models/forecast/run_serve.c, st__run_record_service) */
-    int64_t *gpus;         /* the GPUs of its first start (owned); NULL without one */
-    /* Its mean iteration over every GPU it holds in the cluster run, and one GPU's mean board
-     * power from it: under a load curve's autoscaler the GPUs of the replicas it stopped idle
-     * (run_serve.c, st__run_service_held); r.cycle and r.gpu_mean_w otherwise. */
+    int64_t *gpus;         /* the GPUs each replica first ran on (owned, w->gpus of them, those
+                              of the replicas in seen); NULL without a start */
+    /* Under a load curve's autoscaler, in the cluster run (run_serve.c): the replicas up all
+     * along, its first cluster job, and each other replica's stretches up (st_serve_ups), a
+     * cluster job each from cluster job first_up on, which take GPUs when the autoscaler adds
+     * the replica and give them back when it stops it; the seconds those waited for GPUs, all
+     * together. Without one: base dp, no stretches. */
+    int64_t base;
+    st_serve_up *ups;
+    size_t n_ups;
+    ptrdiff_t first_up;
+    double scale_up_wait_s;
+    unsigned char *seen; /* the replicas whose first GPUs are in gpus (replica k's at k x tp x
+                            pp), for the plant */
+    /* Its mean iteration over the GPUs in gpus, and one GPU's mean board power from it: its
+     * replicas' mean iteration, the share of the time those replicas were not up idle
+     * (st__run_service_held). */
     st_step_result held;
     double held_w;
 } st_run_serve;

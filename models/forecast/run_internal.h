@@ -43,12 +43,25 @@ void st__run_cost(const st_run_spec *sp, st_run *out);
  * (run_cost.c). */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out);
 
-/* Service v's start, wait, end and preemptions from its cluster job o, and the requests the
- * wait made miss their target, out of its slo_attainment (run_serve.c). */
-void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o);
+/* Service v's stretches of replicas under its autoscaler (v->base, v->ups, v->n_ups) from its
+ * result (run_serve.c). */
+void st__run_service_ups(st_run_serve *v);
 
-/* Service v's held and held_w from its replicas' figures, on GPU g. */
-void st__run_service_held(st_run_serve *v, const st_gpu_spec *g);
+/* Stretch j of service v as a cluster job: asked for its autoscaler's delay before it serves (at
+ * once at the curve's start), held until the replica stops or, up at the curve's end, until the
+ * service's span ends; seconds after the service's submission, and its duration. */
+void st__run_up_job(const st_run_serve *v, size_t j, double *submit_s, double *duration_s);
+
+/* Service v's start, wait, end and preemptions from its cluster job o and its stretches' ups
+ * (v->n_ups of them; NULL with none), and the requests the waits made miss their target, out of
+ * its slo_attainment (run_serve.c). */
+void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
+                            const st_cluster_job_out *ups);
+
+/* After the cluster run: service v's GPUs for the plant, each replica's first ones moved to the
+ * front of v->gpus, and its held and held_w on GPU g over them; returns how many (0: it never
+ * ran). */
+int64_t st__run_service_placed(st_run_serve *v, const st_gpu_spec *g);
 /* The services with a latency target together (st_run.serving). */
 void st__run_serving_totals(st_run *out);
 

@@ -48,7 +48,31 @@ typedef struct lives_ctx {
     st_trace_rate tr;
     double *slow0;
     const int64_t **tgpus;
+    unsigned char *part; /* by cluster job: a service's replica stretch (st_cluster_spec.part) */
 } lives_ctx;
+
+/* Where service cluster job i (its replicas up all along, or one stretch of one replica) first
+ * runs: each replica's first GPUs, for the plant. */
+static void service_started(lives_ctx *x, size_t i, const int64_t *gpus)
+{
+    size_t wi = x->workload[i];
+    st_run_serve *v = &x->out->serve[wi];
+    int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp, first = 0,
+            count = v->n_ups ? v->base : dp;
+    if (!v->gpus) {
+        v->gpus = st_xmalloc((size_t)v->w->gpus * sizeof *v->gpus);
+        v->seen = st_xcalloc((size_t)dp, 1);
+    }
+    if ((ptrdiff_t)i != x->out->cluster_job[wi]) { /* a stretch: its replica */
+        first = v->ups[(ptrdiff_t)i - v->first_up].replica;
+        count = 1;
+    }
+    for (int64_t r = 0; r < count; r++)
+        if (!v->seen[first + r]) {
+            v->seen[first + r] = 1;
+            memcpy(v->gpus + (first + r) * rg, gpus + r * rg, (size_t)rg * sizeof *gpus);
+        }
+}
 
 /* The cluster run's start hook: a training job's place and ingest stream (at the need its step
  * sets), and its first GPUs for the report. */
@@ -57,11 +81,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     (void)now_s;
     lives_ctx *x = ctx;
     if (i >= x->n_train + x->n_trace) { /* a service: where it first runs, for the plant */
-        st_run_serve *v = &x->out->serve[x->workload[i]];
-        if (!v->gpus) {
-            v->gpus = st_xmalloc((size_t)v->w->gpus * sizeof *v->gpus);
-            memcpy(v->gpus, gpus, (size_t)v->w->gpus * sizeof *v->gpus);
-        }
+        service_started(x, i, gpus);
         return;
     }
     if (i >= x->n_train) {
@@ -349,6 +369,28 @@ static int32_t tenant_index(const char **t, size_t n, const char *name)
     return -1;
 }
 
+/* The stretches of the services' replicas, all together: each a cluster job of its own. */
+static size_t service_ups(const st_run_spec *sp, const st_run *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sp->n; i++)
+        n += out->serve[i].w ? out->serve[i].n_ups : 0;
+    return n;
+}
+
+/* Which of the nj cluster jobs are a service's replica stretches (parts of its job), or NULL
+ * when none is. */
+static unsigned char *service_parts(const st_run_spec *sp, const st_run *out, size_t nj)
+{
+    if (!service_ups(sp, out))
+        return NULL;
+    unsigned char *part = st_xcalloc(nj, 1);
+    for (size_t i = 0; i < sp->n; i++)
+        for (size_t u = 0; out->serve[i].w && u < out->serve[i].n_ups; u++)
+            part[(size_t)out->serve[i].first_up + u] = 1;
+    return part;
+}
+
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
  * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
  * recorded duration as estimate, and as run time unless trace.models maps them: then life_at
@@ -358,7 +400,7 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
                                     const st_trace_rate *tr)
 {
     size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, k = 0;
-    st_cluster_job *j = st_xcalloc(sp->n + nt + 1, sizeof *j);
+    st_cluster_job *j = st_xcalloc(sp->n + nt + service_ups(sp, out) + 1, sizeof *j);
     for (size_t i = 0; i < sp->n; i++) {
         const st_workload_cfg *w = &sp->w[i];
         out->cluster_job[i] = -1;
@@ -381,19 +423,32 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
         double d = st_trace_rate_mapped(tr, t) ? -1 : tj->duration_s; /* mapped: life_at */
         j[k++] = (st_cluster_job){tj->submit_s, d, tj->duration_s, tj->gpus, 0, tj->tenant};
     }
-    /* the services: each holds its GPUs for its serving span */
+    /* the services: each holds its GPUs for its serving span; under an autoscaler, the
+     * replicas up all along do, and each other replica holds its own while it is up */
     for (size_t i = 0; i < sp->n; i++) {
-        const st_run_serve *v = &out->serve[i];
+        st_run_serve *v = &out->serve[i];
         if (!v->w || !(v->r.span_s > 0))
             continue;
-        j[k] = (st_cluster_job){.submit_s = v->w->submit_s,
-                                .duration_s = v->r.span_s,
-                                .estimate_s = v->r.span_s,
-                                .gpus = v->w->gpus,
-                                .priority = v->w->priority,
-                                .tenant = tenant_index(tn, ntn, v->w->tenant)};
+        int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp;
+        st_cluster_job one = {.submit_s = v->w->submit_s,
+                              .duration_s = v->r.span_s,
+                              .estimate_s = v->r.span_s,
+                              .gpus = v->n_ups ? v->base * rg : v->w->gpus,
+                              .priority = v->w->priority,
+                              .tenant = tenant_index(tn, ntn, v->w->tenant)};
+        j[k] = one;
         out->cluster_job[i] = (ptrdiff_t)k;
         workload[k++] = i;
+        v->first_up = (ptrdiff_t)k;
+        for (size_t u = 0; u < v->n_ups; u++) {
+            double at, d;
+            st__run_up_job(v, u, &at, &d);
+            j[k] = one;
+            j[k].submit_s = v->w->submit_s + at;
+            j[k].duration_s = j[k].estimate_s = d;
+            j[k].gpus = rg;
+            workload[k++] = i;
+        }
     }
     *n = k;
     return j;
@@ -428,7 +483,8 @@ static void record_starts(const st_run_spec *sp, st_run *out)
             continue;
         const st_cluster_job_out *o = &out->cluster.job[out->cluster_job[i]];
         if (out->serve[i].w) {
-            st__run_record_service(&out->serve[i], o);
+            st_run_serve *v = &out->serve[i];
+            st__run_record_service(v, o, v->n_ups ? &out->cluster.job[v->first_up] : NULL);
             continue;
         }
         st_forecast *f = &out->f[i];
@@ -536,7 +592,8 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .retime = train || mapped ? retime_at : NULL,
                           .tenants = tenants,
                           .n_tenants = n_tenants,
-                          .pool = sp->c->n_pools > 1 ? pool : NULL};
+                          .pool = sp->c->n_pools > 1 ? pool : NULL,
+                          .part = x->part};
     int rc = st_cluster_run(&cs, &out->cluster, err);
     free(oc);
     return rc;
@@ -549,7 +606,7 @@ static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ct
                         double unmapped_w)
 {
     if (i >= x->n_train + x->n_trace) /* a service: its mean over its span, on every GPU held */
-        return out->serve[x->workload[i]].held_w;
+        return out->serve[x->workload[i]].r.gpu_mean_w; /* only its replicas up hold GPUs */
     if (i >= x->n_train) {
         double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
         return w >= 0 ? w : unmapped_w;
@@ -598,7 +655,8 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
         st_topo_free(t);
         return rc;
     }
-    size_t *workload = st_xcalloc(n + nt, sizeof *workload); /* training, trace, services */
+    size_t *workload = /* training, trace, services */
+        st_xcalloc(n + nt + service_ups(sp, out), sizeof *workload);
     size_t n_tenants = 0;
     const char **tenants = tenant_names(sp, &n_tenants);
     st_cluster_job *jobs =
@@ -610,6 +668,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
         pool[k] = sp->w[workload[k]].pool;
     for (size_t k = x.n_train; k < x.n_train + nt; k++) /* a trace job's, by its GPU type */
         pool[k] = sp->job_trace->jobs[k - x.n_train].pool;
+    x.part = service_parts(sp, out, nj);
     rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
     out->has_cluster = 1;
     if (!rc) {
@@ -617,6 +676,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
         cluster_energy(sp, out, &x, jobs, sp->c->n_pools > 0 ? pool : NULL);
     }
     free(pool);
+    free(x.part);
     lives_free(&x);
     free(tenants);
     free(jobs);

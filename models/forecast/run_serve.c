@@ -2,8 +2,13 @@
  * its wait there made miss their target, and the services' share within their targets
  * together (docs/models/inference.md, "Sharing the cluster"). Split from run.c. */
 #include "models/forecast/run_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
 #include "models/plant/gpu_power.h"
 #include "models/serve/serve.h"
+#include "sim/xalloc.h"
 
 /* Requests of service v that arrive while it waits in the scheduler's queue for longer than its
  * time-to-first-token target T before it starts (or resumes after a preemption): those that
@@ -44,13 +49,85 @@ void st__run_serving_totals(st_run *out)
         out->serving.slo_attainment = met / out->serving.requests;
 }
 
-/* A service's start, wait, end and preemptions from the cluster run, and its requests that the
- * wait made miss their target, out of its slo_attainment. */
-void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o)
+/* The seconds from the first point of w's load curve to its last. */
+static double curve_s(const st_workload_cfg *w)
 {
-    v->missed_waiting = missed_waiting(v, o);
+    const st_inference_cfg *ic = &w->inference;
+    return ic->n_load > 1 ? ic->load[ic->n_load - 1].at_s - ic->load[0].at_s : 0;
+}
+
+void st__run_service_ups(st_run_serve *v)
+{
+    v->n_ups = st_serve_ups(v->w, &v->r, &v->base, &v->ups);
+}
+
+void st__run_up_job(const st_run_serve *v, size_t j, double *submit_s, double *duration_s)
+{
+    const st_serve_up *u = &v->ups[j];
+    double ask = u->from_s > 0 ? u->from_s - v->w->inference.autoscale.delay_s : 0;
+    ask = ask > 0 ? ask : 0;
+    double curve = curve_s(v->w), to = u->to_s;
+    if (to >= curve) /* up at the curve's end: it serves until its last requests are done */
+        to = v->r.span_s > curve ? v->r.span_s : curve;
+    *submit_s = ask;
+    *duration_s = to - ask;
+}
+
+/* The requests the replicas added by the autoscaler missed the time-to-first-token target by
+ * in the cluster run: a stretch's replica serves as much later than planned as its cluster job
+ * waited (its delay is the plan's), so the requests its share of the stream sends it from T
+ * after its planned start until it serves wait past T; those of a re-queue (a preemption's)
+ * past T at its stretch's mean share; all of its share when it never starts. A lower bound, as
+ * the first start's (missed_waiting). */
+static double missed_ups(const st_run_serve *v, const st_cluster_job_out *uo)
+{
+    double T = v->w->inference.slo_ttft_s, miss = 0;
+    size_t n = v->n_ups;
+    double *a = st_xmalloc(2 * n * sizeof *a), *b = st_xmalloc(2 * n * sizeof *b);
+    double *sent = st_xmalloc(2 * n * sizeof *sent);
+    for (size_t j = 0; j < n; j++) {
+        double sub, dur, from = v->ups[j].from_s;
+        st__run_up_job(v, j, &sub, &dur);
+        a[2 * j] = from; /* the stretch */
+        b[2 * j] = sub + dur;
+        double late = uo[j].wait_s, to = from + late < sub + dur ? from + late : sub + dur;
+        a[2 * j + 1] = from + (T > 0 ? T : 0); /* its share while late past T */
+        b[2 * j + 1] = T > 0 && late > T ? to : a[2 * j + 1];
+    }
+    st_serve_replica_sent(v->w, &v->r, a, b, 2 * n, sent);
+    for (size_t j = 0; j < n; j++) {
+        const st_cluster_job_out *o = &uo[j];
+        if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG) {
+            miss += sent[2 * j];
+            continue;
+        }
+        miss += sent[2 * j + 1];
+        double again = o->queued_s - o->wait_s + o->preempted_s, len = b[2 * j] - a[2 * j];
+        if (T > 0 && again > T && len > 0)
+            miss += sent[2 * j] / len * (again - T);
+    }
+    free(a);
+    free(b);
+    free(sent);
+    return miss;
+}
+
+/* A service's start, wait, end and preemptions from the cluster run, and its requests that the
+ * waits made miss their target, out of its slo_attainment. */
+void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
+                            const st_cluster_job_out *ups)
+{
+    double n = (double)v->r.requests, miss = missed_waiting(v, o);
+    if (v->r.has_slo && ups && n > 0)
+        miss += missed_ups(v, ups);
+    v->missed_waiting = miss < n ? miss : n;
     if (v->missed_waiting > 0)
-        v->r.slo_attainment *= 1 - v->missed_waiting / (double)v->r.requests;
+        v->r.slo_attainment *= 1 - v->missed_waiting / n;
+    for (size_t j = 0; ups && j < v->n_ups; j++) {
+        v->preemptions += ups[j].preemptions;
+        if (ups[j].state != ST_CJ_WAITING && ups[j].state != ST_CJ_TOO_BIG)
+            v->scale_up_wait_s += ups[j].wait_s;
+    }
     if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
         return;
     v->has_start = 1;
@@ -58,22 +135,21 @@ void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o)
     v->wait_s = o->wait_s;
     v->has_end = o->state == ST_CJ_FINISHED;
     v->end_s = o->end_s;
-    v->preemptions = o->preemptions;
+    v->preemptions += o->preemptions;
 }
 
-/* A service holds all its `gpus` in the cluster run for its whole span, but under a load curve's
- * autoscaler only replicas_mean of its dp replicas run on average: the GPUs of the others idle,
- * neither lent to training nor drawing a running replica's power. Over all its GPUs, its mean
- * iteration then keeps the running share `up` of the compute and communication time and idles
- * the rest; the plant's power is linear in those times (models/plant/gpu_power.h), so one
- * GPU's mean is up x a running GPU's + (1 - up) x idle. Without an autoscaler up is 1 and the
- * held iteration is the replicas' own. */
-void st__run_service_held(st_run_serve *v, const st_gpu_spec *g)
+/* The plant draws a service on the GPUs its replicas first ran on, `replicas` of them, steadily
+ * (models/plant/plant.h: every job at once); under a load curve those replicas were up
+ * replicas_mean of them on average, the rest of the time idle. Over those GPUs its mean
+ * iteration keeps the share up = replicas_mean / replicas of the compute and communication time
+ * and idles the rest; the plant's power is linear in those times (models/plant/gpu_power.h), so
+ * one GPU's mean is up x a running GPU's + (1 - up) x idle. Without an autoscaler up is 1 and
+ * the held iteration is the replicas' own. */
+static void held(st_run_serve *v, const st_gpu_spec *g, int64_t replicas)
 {
     v->held = v->r.cycle;
     v->held_w = v->r.gpu_mean_w;
-    int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1;
-    double up = v->r.replicas_mean / (double)dp;
+    double up = replicas > 0 ? v->r.replicas_mean / (double)replicas : 1;
     if (!(up >= 0 && up < 1))
         return;
     st_step_result *c = &v->held;
@@ -83,4 +159,19 @@ void st__run_service_held(st_run_serve *v, const st_gpu_spec *g)
     st_plant_profile p;
     if (st_plant_profile_of(c, g, &p) == 0)
         v->held_w = p.energy_j / p.period_s;
+}
+
+int64_t st__run_service_placed(st_run_serve *v, const st_gpu_spec *g)
+{
+    if (!v->gpus)
+        return 0;
+    int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp, m = 0;
+    for (int64_t r = 0; r < dp; r++)
+        if (v->seen[r]) {
+            v->seen[r] = 0;
+            memmove(v->gpus + m * rg, v->gpus + r * rg, (size_t)rg * sizeof *v->gpus);
+            v->seen[m++] = 1; /* the first m slots now: m <= r */
+        }
+    held(v, g, m);
+    return m * rg;
 }

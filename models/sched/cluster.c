@@ -598,7 +598,7 @@ static void queued_stats(const st_sched_view *v, st_cluster_stats *s)
     st_samples_reserve(&q, s->finished);
     double sum = 0;
     for (size_t i = 0; i < r->n; i++)
-        if (r->job[i].state == ST_CJ_FINISHED) {
+        if (r->job[i].state == ST_CJ_FINISHED && !(v->sp->part && v->sp->part[i])) {
             st_samples_add(&q, r->job[i].queued_s);
             sum += r->job[i].queued_s;
         }
@@ -651,6 +651,12 @@ static void summarise(st_sched_view *v)
     for (size_t i = 0; i < r->n; i++) {
         const st_cluster_job_out *o = &r->job[i];
         lost += (o->preempted_s + o->failed_s) * (double)v->sj[i].gpus;
+        if ((v->sp->part && v->sp->part[i])) { /* its GPU time only */
+            s->jobs--;
+            if (o->state == ST_CJ_FINISHED && o->end_s > last)
+                last = o->end_s;
+            continue;
+        }
         if (o->state == ST_CJ_TOO_BIG) {
             s->too_big++;
             continue;

@@ -96,6 +96,11 @@ typedef struct st_cluster_spec {
      * (models/config/pools.h): it is placed on that pool's nodes alone, and one asking for more
      * GPUs than its pool has is never submitted. NULL: every job in the first pool. */
     const int32_t *pool;
+    /* Each job's part[i] 1 when it is a part of another job (a service's replica while its
+     * autoscaler keeps it up, models/forecast/run_serve.c), scheduled as a job of its own, whose
+     * GPU time counts in the utilisation, goodput and makespan, but which is not counted in the
+     * jobs, the finished ones, nor their waits, times queued and completion times. NULL: none. */
+    const unsigned char *part;
 } st_cluster_spec;
 
 /* What became of one job. */

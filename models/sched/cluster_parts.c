@@ -205,6 +205,9 @@ void st__cl_parts_stats(st_sched_view *v)
     r->pool = st_xcalloc((size_t)v->n_pools, sizeof *r->pool);
     double *wait = st_xcalloc((size_t)v->n_pools, sizeof *wait);
     for (size_t i = 0; i < r->n; i++) {
+        if ((v->sp->part &&
+             v->sp->part[i])) /* a part of another job (cluster.h): its GPU time only */
+            continue;
         st_cluster_pool_stats *p = &r->pool[part_of(v, i)];
         p->jobs += r->job[i].state != ST_CJ_TOO_BIG;
         if (r->job[i].state == ST_CJ_FINISHED) {

@@ -97,6 +97,27 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
  * them at its start when offline; a trace's rows in the stretch. */
 double st_serve_sent(const st_inference_cfg *ic, double a_s, double b_s);
 
+/* One replica's stretch up under a load curve's autoscaler, seconds from the curve's start:
+ * replica `replica` serves from from_s to to_s (the curve's end for the last). */
+typedef struct st_serve_up {
+    int64_t replica;
+    double from_s, to_s;
+} st_serve_up;
+
+/* The stretches service w's replicas are up under its autoscaler, at the target rate r states
+ * (r->scale_target_rate): replica k is up while the autoscaler keeps more than k, so each
+ * scale-up opens the lowest replicas closed and each scale-down closes the highest open. The
+ * replicas up all along, [0, *base), are left out. Returns how many stretches, into *out
+ * (malloc'd; NULL with none); 0 and *base dp without an autoscaler. */
+size_t st_serve_ups(const st_workload_cfg *w, const st_serve_result *r, int64_t *base,
+                    st_serve_up **out);
+
+/* The requests one replica of service w, up from a[i] to b[i] seconds after its curve's start,
+ * receives there (the integral of lambda(t) / n(t), n the replicas up at r's target rate), for
+ * each of the n stretches, into sent[i]. Without an autoscaler, lambda / dp. */
+void st_serve_replica_sent(const st_workload_cfg *w, const st_serve_result *r, const double *a,
+                           const double *b, size_t n, double *sent);
+
 /* The memory split of one GPU of w's replicas on gpu (no simulation). */
 void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_serve_memory *out);
 

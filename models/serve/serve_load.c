@@ -6,6 +6,7 @@
  * "A load curve and an autoscaler". */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/serve/serve_internal.h"
 #include "sim/xalloc.h"
@@ -323,4 +324,128 @@ int64_t st__serve_fleet_arrivals(const st_inference_cfg *ic, const st__serve_fle
     *arrival = t_out;
     *weight = w_out;
     return n;
+}
+
+/* ---- the replicas' stretches, for the cluster run ------------------------------------------- */
+
+static int64_t replicas_of(const st_workload_cfg *w)
+{
+    return w->parallel.dp > 1 ? w->parallel.dp : 1;
+}
+
+/* w's fleet at r's target rate into *f; 0 when its replicas are dp all along. */
+static int fleet_of(const st_workload_cfg *w, const st_serve_result *r, st__serve_fleet *f)
+{
+    const st_inference_cfg *ic = &w->inference;
+    if (ic->n_load == 0 || !ic->autoscale.on || !(r->scale_target_rate > 0))
+        return 0;
+    st__serve_fleet_plan(ic, replicas_of(w), r->scale_target_rate, f);
+    return f->len > 0;
+}
+
+size_t st_serve_ups(const st_workload_cfg *w, const st_serve_result *r, int64_t *base,
+                    st_serve_up **out)
+{
+    st__serve_fleet f;
+    *out = NULL;
+    *base = replicas_of(w);
+    if (!fleet_of(w, r, &f))
+        return 0;
+    int64_t lo = f.n[0], hi = f.n[0];
+    for (size_t k = 1; k < f.len; k++) {
+        lo = f.n[k] < lo ? f.n[k] : lo;
+        hi = f.n[k] > hi ? f.n[k] : hi;
+    }
+    *base = lo;
+    double *open = st_xmalloc((size_t)(hi - lo + 1) * sizeof *open); /* replica lo + j's from */
+    size_t n = 0, cap = 0;
+    int64_t up = lo;
+    for (size_t k = 0; k <= f.len; k++) { /* and once more at the end, down to lo */
+        int64_t to = k < f.len ? f.n[k] : lo;
+        double t = (k < f.len ? f.t[k] : f.end_s) - f.start_s;
+        for (; up < to; up++)
+            open[up - lo] = t;
+        for (; up > to; up--) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                *out = st_xrealloc(*out, cap * sizeof **out);
+            }
+            (*out)[n++] = (st_serve_up){up - 1, open[up - 1 - lo], t};
+        }
+    }
+    free(open);
+    st__serve_fleet_release(&f);
+    return n;
+}
+
+/* One replica's rate lambda(t) / n(t) integrated from the fleet's start to each piece's start:
+ * the pieces of `walk`, on which that rate is linear, so the trapezoid is exact. */
+typedef struct share_curve {
+    double *t, *c, *mu_a, *mu_b; /* piece j: [t[j], t[j + 1]), integral c[j] at its start */
+    size_t n;
+} share_curve;
+
+static void share_curve_of(const st_inference_cfg *ic, const st__serve_fleet *f, share_curve *s)
+{
+    size_t cap = 0;
+    double sum = 0;
+    memset(s, 0, sizeof *s);
+    for (walk w = walk_start(ic, f); walk_next(&w);) {
+        if (s->n + 1 >= cap) {
+            cap = cap ? 2 * cap : 64;
+            s->t = st_xrealloc(s->t, cap * sizeof *s->t);
+            s->c = st_xrealloc(s->c, cap * sizeof *s->c);
+            s->mu_a = st_xrealloc(s->mu_a, cap * sizeof *s->mu_a);
+            s->mu_b = st_xrealloc(s->mu_b, cap * sizeof *s->mu_b);
+        }
+        double reps = (double)f->n[w.k];
+        s->t[s->n] = w.a;
+        s->c[s->n] = sum;
+        s->mu_a[s->n] = st__serve_rate_at(ic, w.a) / reps;
+        s->mu_b[s->n] = st__serve_rate_at(ic, w.b) / reps;
+        sum += 0.5 * (s->mu_a[s->n] + s->mu_b[s->n]) * (w.b - w.a);
+        s->t[++s->n] = w.b; /* the end of the last piece */
+        s->c[s->n] = sum;
+    }
+}
+
+/* The integral from the fleet's start to t (clamped to the pieces). */
+static double share_at(const share_curve *s, double t)
+{
+    if (s->n == 0 || t <= s->t[0])
+        return 0;
+    if (t >= s->t[s->n])
+        return s->c[s->n];
+    size_t lo = 0, hi = s->n; /* t[lo] <= t < t[hi] */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (s->t[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double len = s->t[lo + 1] - s->t[lo], x = t - s->t[lo];
+    double mu = s->mu_a[lo] + (s->mu_b[lo] - s->mu_a[lo]) * (len > 0 ? x / len : 0);
+    return s->c[lo] + 0.5 * (s->mu_a[lo] + mu) * x;
+}
+
+void st_serve_replica_sent(const st_workload_cfg *w, const st_serve_result *r, const double *a,
+                           const double *b, size_t n, double *sent)
+{
+    const st_inference_cfg *ic = &w->inference;
+    st__serve_fleet f;
+    if (!fleet_of(w, r, &f)) {
+        for (size_t i = 0; i < n; i++)
+            sent[i] = st_serve_sent(ic, a[i], b[i]) / (double)replicas_of(w);
+        return;
+    }
+    share_curve s;
+    share_curve_of(ic, &f, &s);
+    for (size_t i = 0; i < n; i++)
+        sent[i] = b[i] > a[i] ? share_at(&s, f.start_s + b[i]) - share_at(&s, f.start_s + a[i]) : 0;
+    free(s.t);
+    free(s.c);
+    free(s.mu_a);
+    free(s.mu_b);
+    st__serve_fleet_release(&f);
 }

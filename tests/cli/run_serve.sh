@@ -144,6 +144,44 @@ assert 16 * up * i["gpu_mean_w"] < w < 16 * i["gpu_mean_w"], (w, i["gpu_mean_w"]
 PY
 check "the stopped replicas' GPUs idle in the plant" $?
 
+# The GPUs of the replicas an autoscaler stops go back to the cluster: a 24-GPU training job
+# starts at once beside the service's one replica up all along (it would wait the service's
+# hour were the 16 GPUs held), and under fifo the replicas added for the peak wait for it,
+# their share of the stream counted out of the attainment; a service of a higher class under
+# priority takes them from training at once (preempting it) and misses nothing. Its replicas'
+# stretches are parts of its job, not jobs of the scheduler's.
+python3 - "$tmp/auto.yaml" "$tmp/lend.yaml" <<'PY'
+import sys
+y = open(sys.argv[1]).read()
+y = y.replace("global_batch: 32\n    gpus: 16\n    parallel: { tp: 2, dp: 8,",
+              "global_batch: 48\n    gpus: 24\n    parallel: { tp: 2, dp: 12,")
+y = y.replace("steps: 50", "steps: 1500") + "scheduler: { policy: fifo, placement: pack }\n"
+assert "gpus: 24" in y and "steps: 1500" in y
+open(sys.argv[2], "w").write(y)
+PY
+sed 's/policy: fifo/policy: priority/; s/    autoscale: { min: 1, delay: 5 min }/&\n    priority: 10/' \
+    "$tmp/lend.yaml" >"$tmp/lend-prio.yaml"
+"$strata" run --format json "$tmp/lend.yaml" >"$tmp/lend.json" &&
+    "$strata" run --format json "$tmp/lend-prio.yaml" >"$tmp/lend-prio.json"
+check "run an autoscaled service beside training under fifo and priority" $?
+python3 - "$tmp/lend.json" "$tmp/lend-prio.json" <<'PY'
+import json, sys
+fifo, prio = (json.load(open(p)) for p in sys.argv[1:])
+def job(t, name):
+    return next(j for j in t["jobs"] if j["name"] == name)
+for t in (fifo, prio):
+    assert t["scheduler"]["jobs"] == 2 and t["scheduler"]["finished"] == 2, t["scheduler"]
+    assert job(t, "pretrain")["start_s"] == 0, job(t, "pretrain")
+c, p = job(fifo, "chat")["inference"], job(fifo, "pretrain")
+assert c["scale_up_wait_s"] > 600 and c["missed_waiting"] > 1000, c
+assert "preemptions" not in p, p
+cp, pp = job(prio, "chat")["inference"], job(prio, "pretrain")
+assert cp["scale_up_wait_s"] == 0 and cp["missed_waiting"] == 0, cp
+assert pp["preemptions"] >= 1, pp
+assert c["slo_attainment"] < cp["slo_attainment"]
+PY
+check "an autoscaler's stopped replicas lend their GPUs to training" $?
+
 # Beside a trace: the service's cluster job comes after the trace's jobs (ASan's suite holds the
 # map that indexes them).
 printf '%s\n' 'tenant,gpus,duration,submit' 'a,8,2 h,0' 'b,16,1 h,0' 'a,4,30 min,10 min' \

@@ -201,6 +201,60 @@ START_TEST(test_an_autoscaled_curve_keeps_fewer_gpus_up)
 }
 END_TEST
 
+/* The replicas' stretches up (st_serve_ups) tile the autoscaler's fleet: the base replicas all
+ * along and each stretch's replica from its start to its end hold replicas_mean replicas on
+ * average over the curve, every stretch lies in it, at or above the base, below the peak; and
+ * the requests each replica up receives (st_serve_replica_sent: lambda / n) add up to the
+ * stream's, whatever the fleet. */
+START_TEST(test_the_replicas_stretches_tile_the_fleet)
+{
+    const char *req = "{ rate: [{at: 0 s, rate: 20/s}, {at: 1800 s, rate: 160/s}, "
+                      "{at: 3600 s, rate: 20/s}], input_tokens: 512, output_tokens: 128 }";
+    st_scn *s = load(req, "    autoscale: { min: 1, delay: 60 s, target_rate: 40/s }\n");
+    const st_workload_cfg *w = st_scn_workload(s, 0);
+    st_serve_result r;
+    serve(s, &r);
+    int64_t base = 0;
+    st_serve_up *u = NULL;
+    size_t n = st_serve_ups(w, &r, &base, &u);
+    ck_assert(base >= 1 && base < r.replicas_peak && n > 0);
+    double up = 3600 * (double)base, *a = malloc((n + 1) * sizeof *a),
+           *b = malloc((n + 1) * sizeof *b);
+    double *got = malloc((n + 1) * sizeof *got);
+    for (size_t j = 0; j < n; j++) {
+        ck_assert(u[j].replica >= base && u[j].replica < r.replicas_peak);
+        ck_assert(0 <= u[j].from_s && u[j].from_s < u[j].to_s && u[j].to_s <= 3600);
+        up += u[j].to_s - u[j].from_s;
+        a[j] = u[j].from_s;
+        b[j] = u[j].to_s;
+    }
+    a[n] = 0; /* and one base replica, all along */
+    b[n] = 3600;
+    /* replicas_mean is over the span, which runs a little past the curve's end at its last count */
+    ck_assert_msg(fabs(up / 3600 - r.replicas_mean) < 0.02 * r.replicas_mean, "%g vs %g", up / 3600,
+                  r.replicas_mean);
+    st_serve_replica_sent(w, &r, a, b, n + 1, got);
+    double sum = (double)base * got[n];
+    for (size_t j = 0; j < n; j++)
+        sum += got[j];
+    ASSERT_REL(sum, st_serve_sent(&w->inference, 0, 3600), 1e-9);
+    free(a);
+    free(b);
+    free(got);
+    free(u);
+    st_scn_free(s);
+    /* without an autoscaler: no stretch, dp all along, a replica 1/dp of the stream */
+    s = load("{ rate: 40/s, count: 1200, input_tokens: 512, output_tokens: 128 }", "");
+    serve(s, &r);
+    ck_assert_uint_eq(st_serve_ups(st_scn_workload(s, 0), &r, &base, &u), 0);
+    ck_assert(base == 4 && u == NULL);
+    double a0 = 0, b0 = 10, one;
+    st_serve_replica_sent(st_scn_workload(s, 0), &r, &a0, &b0, 1, &one);
+    ASSERT_REL(one, 100, 1e-12);
+    st_scn_free(s);
+}
+END_TEST
+
 /* A trace file of n Poisson arrivals at `rate` with lengths uniform in [lo, hi], written under
  * a fresh folder; its path into path[0..len). */
 static void write_trace(char *path, size_t len, int n, double rate, const int *in, const int *out)
@@ -278,6 +332,7 @@ Suite *serve_load_suite(void)
     tcase_add_test(tc, test_arrivals_follow_the_integrated_rate);
     tcase_add_test(tc, test_a_flat_curve_serves_as_a_steady_stream);
     tcase_add_test(tc, test_an_autoscaled_curve_keeps_fewer_gpus_up);
+    tcase_add_test(tc, test_the_replicas_stretches_tile_the_fleet);
     tcase_add_test(tc, test_a_trace_serves_as_its_stream);
     suite_add_tcase(s, tc);
     return s;
