@@ -129,6 +129,8 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(m, "activations_bytes", r->mem.activations);
     cJSON_AddNumberToObject(m, "reserved_bytes", r->mem.reserved);
     cJSON_AddNumberToObject(m, "kv_cache_bytes", r->mem.kv_cache);
+    if (s->has_start && s->n_ups > 0) /* an autoscaler's replicas in the cluster run */
+        cJSON_AddNumberToObject(in, "scale_up_wait_s", s->scale_up_wait_s);
     if (r->has_slo) { /* absent: no latency target stated */
         cJSON *o = cJSON_AddObjectToObject(in, "slo");
         if (ic->slo_ttft_s > 0)
@@ -139,8 +141,6 @@ cJSON *st_report_serve_json(const st_run_serve *s)
         cJSON_AddNumberToObject(in, "slo_attainment", r->slo_attainment);
         if (s->has_start || s->missed_waiting > 0) /* beside training or a trace */
             cJSON_AddNumberToObject(in, "missed_waiting", s->missed_waiting);
-        if (s->has_start && s->n_ups > 0) /* an autoscaler's replicas in the cluster run */
-            cJSON_AddNumberToObject(in, "scale_up_wait_s", s->scale_up_wait_s);
         cJSON_AddNumberToObject(in, "max_rate_under_slo", r->max_rate_under_slo);
         cJSON_AddNumberToObject(in, "max_tokens_per_s_under_slo", r->max_tokens_per_s_under_slo);
     }
