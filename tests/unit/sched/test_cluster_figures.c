@@ -72,11 +72,44 @@ START_TEST(test_time_queued_counts_the_requeue_after_a_preemption)
 }
 END_TEST
 
+/* Parts (st_cluster_spec.part): the same jobs run the same schedule whether or not C is a part
+ * of another job; a part's GPU time still counts in the utilisation and makespan, but not in
+ * the job counts, the waits or the completion times. FIFO on 8 GPUs: A (6 GPUs, 0-100), B (2
+ * GPUs, 0-50), C (4 GPUs at t = 10, 30 s) waits for A: 90 s, ends at 130. */
+START_TEST(test_a_part_counts_in_gpu_time_only)
+{
+    const st_cluster_job jobs[] = {
+        {0, 100, 100, 6, 0, -1}, {0, 50, 50, 2, 0, -1}, {10, 30, 30, 4, 0, -1}};
+    st_cluster_result all = run("fifo", jobs, 3, NULL);
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    c.fabric.nodes_per_leaf = 2;
+    const unsigned char part[] = {0, 0, 1};
+    st_cluster_spec sp = {.c = &c, .policy = "fifo", .jobs = jobs, .n = 3, .part = part};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    for (size_t i = 0; i < 3; i++) { /* the same schedule */
+        ck_assert_double_eq(r.job[i].start_s, all.job[i].start_s);
+        ck_assert_double_eq(r.job[i].end_s, all.job[i].end_s);
+    }
+    ck_assert_double_eq(r.job[2].wait_s, 90);
+    ck_assert_double_eq(all.st.mean_wait_s, 30); /* (0 + 0 + 90) / 3 */
+    ck_assert_double_eq(r.st.mean_wait_s, 0);    /* C's wait left out */
+    ck_assert_double_eq(r.st.mean_jct_s, 75);    /* (100 + 50) / 2 */
+    ck_assert(r.st.jobs == 2 && r.st.finished == 2 && all.st.jobs == 3);
+    ck_assert_double_eq(r.st.makespan_s, 130); /* C's end */
+    ck_assert_double_eq(r.st.utilization, all.st.utilization);
+    st_cluster_result_release(&r);
+    st_cluster_result_release(&all);
+}
+END_TEST
+
 Suite *cluster_figures_suite(void)
 {
     Suite *s = suite_create("cluster_figures");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fragmentation_counts_gpus_no_waiting_job_fits);
+    tcase_add_test(tc, test_a_part_counts_in_gpu_time_only);
     tcase_add_test(tc, test_time_queued_counts_the_requeue_after_a_preemption);
     tcase_add_test(tc, test_goodput_leaves_out_saves_and_restores);
     suite_add_tcase(s, tc);
