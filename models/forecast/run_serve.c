@@ -73,38 +73,46 @@ void st__run_up_job(const st_run_serve *v, size_t j, double *submit_s, double *d
     *duration_s = to - ask;
 }
 
-/* The requests the replicas added by the autoscaler missed the time-to-first-token target by
- * in the cluster run: a stretch's replica serves as much later than planned as its cluster job
- * waited (its delay is the plan's), so the requests its share of the stream sends it from T
- * after its planned start until it serves wait past T; those of a re-queue (a preemption's)
- * past T at its stretch's mean share; all of its share when it never starts. A lower bound, as
- * the first start's (missed_waiting). */
-static double missed_ups(const st_run_serve *v, const st_cluster_job_out *uo)
+/* Under an autoscaler, the requests its replicas missed the time-to-first-token target by in the
+ * cluster run, each cluster job for its own replicas: the base job's `base` replicas over the
+ * span, each stretch's one over its own. A job that waits W serves W late (a stretch's delay
+ * is the plan's), so the requests its replicas' share of the stream sends them in the first
+ * W - T seconds after its planned start wait past T; those of a re-queue (a preemption's) past
+ * T at its mean share; all of its share when it never starts. A lower bound, as
+ * missed_waiting's. */
+static double missed_ups(const st_run_serve *v, const st_cluster_job_out *base,
+                         const st_cluster_job_out *uo)
 {
     double T = v->w->inference.slo_ttft_s, miss = 0;
-    size_t n = v->n_ups;
+    size_t n = v->n_ups + 1; /* holder 0: the base job; holder j + 1: stretch j */
     double *a = st_xmalloc(2 * n * sizeof *a), *b = st_xmalloc(2 * n * sizeof *b);
     double *sent = st_xmalloc(2 * n * sizeof *sent);
-    for (size_t j = 0; j < n; j++) {
-        double sub, dur, from = v->ups[j].from_s;
-        st__run_up_job(v, j, &sub, &dur);
-        a[2 * j] = from; /* the stretch */
-        b[2 * j] = sub + dur;
-        double late = uo[j].wait_s, to = from + late < sub + dur ? from + late : sub + dur;
-        a[2 * j + 1] = from + (T > 0 ? T : 0); /* its share while late past T */
-        b[2 * j + 1] = T > 0 && late > T ? to : a[2 * j + 1];
+    for (size_t h = 0; h < n; h++) {
+        const st_cluster_job_out *o = h ? &uo[h - 1] : base;
+        double sub = 0, dur = v->r.span_s, from = 0;
+        if (h) {
+            st__run_up_job(v, h - 1, &sub, &dur);
+            from = v->ups[h - 1].from_s;
+        }
+        double to = sub + dur, late = o->wait_s - (T > 0 ? T : 0);
+        a[2 * h] = a[2 * h + 1] = from;
+        b[2 * h] = to; /* its share over its stretch */
+        b[2 * h + 1] = late > 0 ? (from + late < to ? from + late : to) : from; /* and late */
     }
     st_serve_replica_sent(v->w, &v->r, a, b, 2 * n, sent);
-    for (size_t j = 0; j < n; j++) {
-        const st_cluster_job_out *o = &uo[j];
+    for (size_t h = 0; h < n; h++) {
+        const st_cluster_job_out *o = h ? &uo[h - 1] : base;
+        double k = h ? 1 : (double)v->base, len = b[2 * h] - a[2 * h];
         if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG) {
-            miss += sent[2 * j];
+            miss += k * sent[2 * h];
             continue;
         }
-        miss += sent[2 * j + 1];
-        double again = o->queued_s - o->wait_s + o->preempted_s, len = b[2 * j] - a[2 * j];
-        if (T > 0 && again > T && len > 0)
-            miss += sent[2 * j] / len * (again - T);
+        if (!(T > 0))
+            continue;
+        miss += k * sent[2 * h + 1];
+        double again = o->queued_s - o->wait_s + o->preempted_s;
+        if (again > T && len > 0)
+            miss += k * sent[2 * h] / len * (again - T);
     }
     free(a);
     free(b);
@@ -117,9 +125,8 @@ static double missed_ups(const st_run_serve *v, const st_cluster_job_out *uo)
 void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
                             const st_cluster_job_out *ups)
 {
-    double n = (double)v->r.requests, miss = missed_waiting(v, o);
-    if (v->r.has_slo && ups && n > 0)
-        miss += missed_ups(v, ups);
+    double n = (double)v->r.requests;
+    double miss = !ups ? missed_waiting(v, o) : v->r.has_slo && n > 0 ? missed_ups(v, o, ups) : 0;
     v->missed_waiting = miss < n ? miss : n;
     if (v->missed_waiting > 0)
         v->r.slo_attainment *= 1 - v->missed_waiting / n;
