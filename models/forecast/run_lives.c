@@ -58,7 +58,7 @@ static void service_started(lives_ctx *x, size_t i, const int64_t *gpus)
     size_t wi = x->workload[i];
     st_run_serve *v = &x->out->serve[wi];
     int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp, first = 0,
-            count = v->n_ups ? v->base : dp;
+            count = v->base;
     if (!v->gpus) {
         v->gpus = st_xmalloc((size_t)v->w->gpus * sizeof *v->gpus);
         v->seen = st_xcalloc((size_t)dp, 1);
@@ -433,7 +433,7 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
         st_cluster_job one = {.submit_s = v->w->submit_s,
                               .duration_s = v->r.span_s,
                               .estimate_s = v->r.span_s,
-                              .gpus = v->n_ups ? v->base * rg : v->w->gpus,
+                              .gpus = v->base * rg,
                               .priority = v->w->priority,
                               .tenant = tenant_index(tn, ntn, v->w->tenant)};
         j[k] = one;
