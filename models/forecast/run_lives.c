@@ -307,8 +307,12 @@ static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
 {
     lives_ctx *x = ctx;
     *save_s = *restore_s = 0;
-    if (i >= x->n_train + x->n_trace) /* a service saves nothing; its reload is not modelled */
+    if (i >= x->n_train + x->n_trace) { /* a service saves nothing */
+        const st_autoscale_cfg *a = &x->out->serve[x->workload[i]].w->inference.autoscale;
+        if (a->on) /* and its replicas start again as a new one does: weights, warm-up */
+            *restore_s = a->delay_s;
         return;
+    }
     if (i >= x->n_train) {
         *restore_s = trace_restart_s(x, i);
         return;

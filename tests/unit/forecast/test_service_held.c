@@ -74,6 +74,53 @@ START_TEST(test_fixed_replicas_hold_their_own_power)
 }
 END_TEST
 
+/* A preempted service job (srtf preempts the service's long base job for the shorter training
+ * job) restarts its replicas as its autoscaler starts a new one: it pays the autoscaler's
+ * delay (weights and warm-up) on resuming, and saves nothing. */
+START_TEST(test_a_preempted_service_reloads_for_its_delay)
+{
+    static const char *const srtf =
+        "version: 1\nname: srtf\nseed: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\nworkloads:\n"
+        "  - name: chat\n    kind: inference\n    model: llama3-70b\n    precision: fp8\n"
+        "    gpus: 16\n    parallel: { tp: 4 }\n    requests:\n      rate:\n"
+        "        - { at: 0 h, rate: 5/s }\n        - { at: 20 min, rate: 40/s }\n"
+        "        - { at: 40 min, rate: 5/s }\n        - { at: 1 h, rate: 5/s }\n"
+        "      input_tokens: 1000\n      output_tokens: 250\n"
+        "    slo: { ttft_p99: 2 s, tpot_p99: 50 ms }\n"
+        "    autoscale: { min: 1, delay: 5 min }\n"
+        "  - name: pretrain\n    model: llama3-8b\n    seq_len: 8192\n    global_batch: 48\n"
+        "    gpus: 24\n    parallel: { tp: 2, dp: 12, zero: 1, microbatch: 1 }\n"
+        "    steps: 1500\nscheduler: { policy: srtf }\n";
+    st_diag d = {0};
+    st_scn *s = NULL;
+    ck_assert_msg(st_scn_load_buffer("t.yaml", srtf, strlen(srtf), &s, &d) == 0, "load: %s",
+                  d.n ? d.items[0].msg : "?");
+    st_run_spec sp = {.c = st_scn_cluster(s),
+                      .w = st_scn_workload(s, 0),
+                      .n = st_scn_workload_count(s),
+                      .sched = st_scn_sched(s),
+                      .seed = st_scn_seed(s)};
+    st_run r;
+    st_err err = {0};
+    ck_assert_msg(st_run_forecast(&sp, &r, &err) == 0, "forecast: %s", err.msg);
+    const st_run_serve *v = &r.serve[0];
+    int64_t preempted = 0;
+    for (size_t k = 0; k < r.cluster.n; k++) { /* every job of the service: base and stretches */
+        const st_cluster_job_out *o = &r.cluster.job[k];
+        int mine =
+            (ptrdiff_t)k == r.cluster_job[0] ||
+            ((ptrdiff_t)k >= v->first_up && (ptrdiff_t)k < v->first_up + (ptrdiff_t)v->n_ups);
+        if (!mine || o->preemptions == 0)
+            continue;
+        preempted += o->preemptions;
+        ck_assert_double_eq_tol(o->preempted_s, 300 * (double)o->preemptions, 1e-6);
+    }
+    ck_assert_msg(preempted > 0 && preempted == v->preemptions, "%lld", (long long)preempted);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *service_held_suite(void)
 {
     Suite *s = suite_create("service_held");
@@ -81,6 +128,7 @@ Suite *service_held_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_stopped_replicas_gpus_idle);
     tcase_add_test(tc, test_fixed_replicas_hold_their_own_power);
+    tcase_add_test(tc, test_a_preempted_service_reloads_for_its_delay);
     suite_add_tcase(s, tc);
     return s;
 }
