@@ -285,16 +285,18 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
 
 /* The racks' heat against their cooling, the jobs' junctions, the cooling plant and the PUE, at
  * the jobs' mean power. */
-static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
-                       const st_plant_profile *prof, st_plant_result *out)
+static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, const st_plant_job *dj,
+                       size_t n, const st_plant_profile *prof, st_plant_result *out)
 {
-    st__plant_map m;
+    st__plant_map m, md; /* each job's own GPUs (its junction), and those the racks draw */
     st__plant_map_build(c, jobs, n, &m);
+    if (dj != jobs)
+        st__plant_map_build(c, dj, n, &md);
     double *mean = st_xcalloc(n ? n : 1, sizeof *mean), *tj = st_xcalloc(n ? n : 1, sizeof *tj);
     double *heat = st_xcalloc((size_t)m.n_racks, sizeof *heat), worst = -1, held = 0, all = 0;
     for (size_t j = 0; j < n; j++)
         mean[j] = prof[j].energy_j / prof[j].period_s;
-    st__plant_rack_heat(&m, mean, heat);
+    st__plant_rack_heat(dj != jobs ? &md : &m, mean, heat);
     for (int64_t k = 0; k < m.n_racks; k++) {
         st_plant_rack_heat h;
         st_plant_rack_cooling(&c->racks, heat[k], &h);
@@ -325,6 +327,8 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     free(tj);
     free(mean);
     st__plant_map_free(&m);
+    if (dj != jobs)
+        st__plant_map_free(&md);
 }
 
 /* The mitigations the racks state, on the waveform w (ns samples) that spec gave: the bare
@@ -332,8 +336,8 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
  * to the burn (the burn's cost counted above the floor), and the waveform drawn again, then the
  * facility's storage (every rack's) between it and the grid. */
 static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_job *jobs,
-                     st_plant_profile *prof, const st_plant_wave_spec *spec, double *w,
-                     st_plant_wave_sums *sums, st_plant_result *out)
+                     const st_plant_job *dj, st_plant_profile *prof, const st_plant_wave_spec *spec,
+                     double *w, st_plant_wave_sums *sums, st_plant_result *out)
 {
     const st_rack_cfg *f = &c->racks;
     size_t ns = spec->n_samples;
@@ -343,7 +347,7 @@ static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_jo
     if (f->power_floor > 0) {
         out->floor_w = f->power_floor * c->gpu->tdp_w;
         for (size_t j = 0; j < spec->n_jobs; j++) {
-            double g = (double)jobs[j].n_gpus;
+            double g = (double)dj[j].n_gpus; /* the GPUs the racks draw it on */
             double extra = st_plant_profile_floor(&prof[j], out->floor_w);
             out->floor_extra_w += g * extra / prof[j].period_s;
         }
@@ -351,7 +355,7 @@ static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_jo
     if (f->power_burn > 0) {
         out->burn_w = f->power_burn * c->gpu->tdp_w;
         for (size_t j = 0; j < spec->n_jobs; j++) {
-            double g = (double)jobs[j].n_gpus;
+            double g = (double)dj[j].n_gpus;
             double extra = st_plant_profile_burn(&prof[j], out->burn_w);
             out->burn_extra_w += g * extra / prof[j].period_s;
         }
@@ -467,6 +471,59 @@ static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
 /* The plant over window_s, with the network's constant board power net_w beside the racks: in
  * the waveform's constant draw (so in IT power, energy, the UPS's load and the PUE) and not in
  * any rack's peak, current or distribution loss. */
+/* The jobs as the racks draw them: a GPU runs one job at a time, so where jobs that ran at
+ * different times list the same GPU (a queued job placed where another ran before it) it draws
+ * the one of them with the highest mean power, the first listed on a tie, the worst that can run
+ * there at once. jobs itself when no two share a GPU; else a copy, each job's GPUs those it
+ * draws, its lists in *own (free them with free_own). Each job's own figures (out->jobs) keep
+ * all its GPUs. */
+static const st_plant_job *one_job_a_gpu(const st_cluster_cfg *c, const st_plant_job *jobs,
+                                         size_t n, const st_plant_profile *prof, st_plant_job **own)
+{
+    int64_t G = c->nodes * c->gpus_per_node;
+    int32_t *by = st_xmalloc((size_t)(G > 0 ? G : 1) * sizeof *by);
+    for (int64_t g = 0; g < G; g++)
+        by[g] = -1;
+    int shared = 0;
+    for (size_t j = 0; j < n; j++) {
+        double wj = prof[j].energy_j / prof[j].period_s;
+        for (int64_t k = 0; k < jobs[j].n_gpus; k++) {
+            int64_t g = jobs[j].gpus[k];
+            if (g < 0 || g >= G)
+                ST_BUG("GPU %lld is outside the cluster's %lld", (long long)g, (long long)G);
+            int32_t o = by[g];
+            shared |= o >= 0;
+            if (o < 0 || wj > prof[o].energy_j / prof[o].period_s)
+                by[g] = (int32_t)j;
+        }
+    }
+    *own = NULL;
+    if (!shared) {
+        free(by);
+        return jobs;
+    }
+    *own = st_xmalloc((n ? n : 1) * sizeof **own);
+    for (size_t j = 0; j < n; j++) {
+        int64_t *mine = st_xmalloc((size_t)(jobs[j].n_gpus ? jobs[j].n_gpus : 1) * sizeof *mine);
+        int64_t m = 0;
+        for (int64_t k = 0; k < jobs[j].n_gpus; k++)
+            if (by[jobs[j].gpus[k]] == (int32_t)j)
+                mine[m++] = jobs[j].gpus[k];
+        (*own)[j] = jobs[j];
+        (*own)[j].gpus = mine;
+        (*own)[j].n_gpus = m;
+    }
+    free(by);
+    return *own;
+}
+
+static void free_own(st_plant_job *own, size_t n)
+{
+    for (size_t j = 0; own && j < n; j++)
+        free((void *)own[j].gpus);
+    free(own);
+}
+
 static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                       double window_s, double net_w, st_plant_result *out, st_err *err)
 {
@@ -483,8 +540,12 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
     st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
     st_plant_wave_job *wj = st_xcalloc(n ? n : 1, sizeof *wj);
     jobs_of(c, jobs, n, seed, prof, wj, out);
+    st_plant_job *own;
+    const st_plant_job *dj = one_job_a_gpu(c, jobs, n, prof, &own);
+    for (size_t j = 0; j < n; j++)
+        wj[j].gpus = (double)dj[j].n_gpus;
     racks r;
-    racks_init(&r, c, jobs, n);
+    racks_init(&r, c, dj, n);
     fold_racks(&r, c, prof, out);
     double base = 0;
     for (int64_t k = 0; k < r.n; k++)
@@ -510,12 +571,13 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
     st_plant_waveform(&spec, w, &sums);
     if (c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
         (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
-        mitigate(c, r.n, jobs, prof, &spec, w, &sums, out);
+        mitigate(c, r.n, jobs, dj, prof, &spec, w, &sums, out);
     summarise_wave(w, ns, &sums, base, wj, prof, n, out);
-    cool_racks(c, jobs, n, prof, out);
+    cool_racks(c, jobs, dj, n, prof, out);
     facility_losses(c, w, ns, out);
     free(w);
     racks_free(&r);
+    free_own(own, n);
     free(wj);
     free(prof);
     return 0;

@@ -98,7 +98,9 @@ assert ci == {k: v for k, v in cfi.items() if k != "missed_waiting"}, "the repli
 # the plant counts the service: the facility draws more than the training job's GPUs alone
 assert c["power"]["gpu_peak_w"] == c["power"]["gpu_mean_w"], "a service draws its mean steadily"
 assert abs(c["power"]["gpu_mean_w"] - 16 * c["inference"]["gpu_mean_w"]) < 1e-6 * c["power"]["gpu_mean_w"]
-assert fs["power"]["it_mean_w"] > p["power"]["gpu_mean_w"] + c["power"]["gpu_mean_w"], fs["power"]
+# (a GPU draws one job at a time: where the service ran on GPUs the training job ran on before,
+# the racks draw the hungrier of the two there, docs/models/plant.md)
+assert fs["power"]["it_mean_w"] > p["power"]["gpu_mean_w"], fs["power"]
 PY
 check "the service shares the cluster run" $?
 

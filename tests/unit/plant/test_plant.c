@@ -170,6 +170,38 @@ START_TEST(test_a_flat_load_has_no_swing_and_no_frequency)
 }
 END_TEST
 
+/* A GPU runs one job at a time: two jobs listed on the same 16 GPUs (a queued job placed where
+ * another ran before it) draw at the racks as the hungrier one alone, each keeping its own
+ * figures; a third on other GPUs adds to the racks as it would alone. */
+START_TEST(test_jobs_on_the_same_gpus_draw_one_job_a_gpu)
+{
+    st_cluster_cfg c = cluster(4, 2, 0);
+    int64_t ids[16], other[8];
+    for (int i = 0; i < 16; i++)
+        ids[i] = i;
+    for (int i = 0; i < 8; i++)
+        other[i] = 16 + i;
+    st_step_result hot = step_of(0.9, 0.1), cool = step_of(0.3, 0.7);
+    st_plant_job alone = {&hot, ids, 16, 0, 1, 0};
+    st_plant_job both[3] = {
+        {&cool, ids, 16, 0, 1, 0}, {&hot, ids, 16, 1, 1, 0}, {&cool, other, 8, 2, 1, 0}};
+    st_plant_job pair[2] = {both[1], both[2]};
+    st_plant_result a, b, p;
+    st_err err = {0};
+    ck_assert_int_eq(st_plant_run(&c, &alone, 1, 1, &a, &err), 0);
+    ck_assert_int_eq(st_plant_run(&c, both, 3, 1, &b, &err), 0);
+    ck_assert_int_eq(st_plant_run(&c, pair, 2, 1, &p, &err), 0);
+    ck_assert(REL(b.rack_peak_w, a.rack_peak_w, 1e-12)); /* rack 0: the hot job alone */
+    ck_assert(REL(b.it_mean_w, p.it_mean_w, 1e-9));      /* the cool job on ids draws nothing */
+    ck_assert(REL(b.it_peak_w, p.it_peak_w, 1e-9));
+    ck_assert(REL(b.jobs[0].mean_w, 16 * (0.3 * 700 + 0.7 * 70), 1e-12)); /* its own figures */
+    ck_assert(REL(b.jobs[1].peak_w, 16 * 700.0, 1e-12));
+    st_plant_release(&a);
+    st_plant_release(&b);
+    st_plant_release(&p);
+}
+END_TEST
+
 START_TEST(test_rack_peak_is_its_nodes_at_the_power_limit_through_the_psu)
 {
     /* 4 nodes of 8 GPUs, 2 per rack; the job holds every GPU of rack 0 and none of rack 1. */
@@ -319,6 +351,7 @@ Suite *plant_suite(void)
     tcase_add_test(tc, test_a_synchronised_job_swings_by_its_gpus_power_range_at_its_step_rate);
     tcase_add_test(tc, test_a_flat_load_has_no_swing_and_no_frequency);
     tcase_add_test(tc, test_rack_peak_is_its_nodes_at_the_power_limit_through_the_psu);
+    tcase_add_test(tc, test_jobs_on_the_same_gpus_draw_one_job_a_gpu);
     tcase_add_test(tc, test_network_power_is_it_power_beside_the_racks);
     tcase_add_test(tc, test_losses_are_each_racks_i2r_summed);
     tcase_add_test(tc, test_same_seed_repeats_and_another_seed_moves_the_jobs_phases);
