@@ -57,7 +57,7 @@ static void service_started(lives_ctx *x, size_t i, const int64_t *gpus)
 {
     size_t wi = x->workload[i];
     st_run_serve *v = &x->out->serve[wi];
-    int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp, first = 0,
+    int64_t dp = st_serve_replicas(v->w), rg = st_serve_replica_gpus(v->w), first = 0,
             count = v->base;
     if (!v->gpus) {
         v->gpus = st_xmalloc((size_t)v->w->gpus * sizeof *v->gpus);
@@ -433,7 +433,7 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
         st_run_serve *v = &out->serve[i];
         if (!v->w || !(v->r.span_s > 0))
             continue;
-        int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp;
+        int64_t rg = st_serve_replica_gpus(v->w);
         st_cluster_job one = {.submit_s = v->w->submit_s,
                               .duration_s = v->r.span_s,
                               .estimate_s = v->r.span_s,

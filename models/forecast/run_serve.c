@@ -172,7 +172,7 @@ int64_t st__run_service_placed(st_run_serve *v, const st_gpu_spec *g)
 {
     if (!v->gpus)
         return 0;
-    int64_t dp = v->w->parallel.dp > 1 ? v->w->parallel.dp : 1, rg = v->w->gpus / dp, m = 0;
+    int64_t dp = st_serve_replicas(v->w), rg = st_serve_replica_gpus(v->w), m = 0;
     for (int64_t r = 0; r < dp; r++)
         if (v->seen[r]) {
             v->seen[r] = 0;

@@ -143,10 +143,14 @@ typedef struct service {
     int64_t *route;            /* a trace's: each row's replica, drawn once */
 } service;
 
-/* A replica's GPUs: tp x pp. */
-static int64_t replica_gpus(const st_workload_cfg *w)
+int64_t st_serve_replica_gpus(const st_workload_cfg *w)
 {
     return (w->parallel.tp > 1 ? w->parallel.tp : 1) * (w->parallel.pp > 1 ? w->parallel.pp : 1);
+}
+
+int64_t st_serve_replicas(const st_workload_cfg *w)
+{
+    return w->parallel.dp > 1 ? w->parallel.dp : 1;
 }
 
 /* Replica a's mean iteration as a step of the plant (models/plant/gpu_power.h), and one GPU's
@@ -170,7 +174,7 @@ static void power_of(const service *s, const st__serve_replica_out *a, st_serve_
     if (st_plant_profile_of(c, s->c->gpu, &p) != 0)
         return;
     out->gpu_mean_w = p.energy_j / p.period_s;
-    double g = (double)replica_gpus(s->w);
+    double g = (double)st_serve_replica_gpus(s->w);
     double gpn = (double)(s->c->gpus_per_node > 0 ? s->c->gpus_per_node : 1);
     double wall = (g * out->gpu_mean_w + g / gpn * s->c->node.base_power_w) * span /
                   st_plant_preset_get()->psu_efficiency;
@@ -387,7 +391,7 @@ static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64
     st_inference_cfg *ic = &w1.inference;
     double mean = st__serve_fleet_mean_rate(&s->w->inference);
     w1.parallel.dp = 1;
-    w1.gpus = replica_gpus(&w1);
+    w1.gpus = st_serve_replica_gpus(&w1);
     ic->n_load = 0;
     ic->autoscale.on = 0;
     ic->mode = ST_REQ_POISSON;
@@ -492,7 +496,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     const st_inference_cfg *ic = &w->inference;
     const st_gpu_spec *gpu = c->gpu;
     memset(out, 0, sizeof *out);
-    service s = {.w = w, .c = c, .dp = w->parallel.dp > 1 ? w->parallel.dp : 1};
+    service s = {.w = w, .c = c, .dp = st_serve_replicas(w)};
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
     int64_t longest = st_req_longest(ic);
@@ -521,7 +525,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     out->mem = s.mem;
     out->kv_cache_bytes = s.mem.kv_replica;
     out->kv_cache_tokens = s.mem.blocks * ic->block_tokens;
-    out->gpu_hours = (double)replica_gpus(w) * out->replicas_mean * out->span_s / 3600;
+    out->gpu_hours = (double)st_serve_replica_gpus(w) * out->replicas_mean * out->span_s / 3600;
     st__serve_cost_release(&s.cost);
     free(s.gaps);
     free(s.len_in);

@@ -92,6 +92,10 @@ typedef struct st_serve_result {
 int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
                  uint64_t id, st_serve_result *out, st_err *err);
 
+/* Service w's GPUs of one replica (tp x pp) and its replicas (dp), at least 1 each. */
+int64_t st_serve_replica_gpus(const st_workload_cfg *w);
+int64_t st_serve_replicas(const st_workload_cfg *w);
+
 /* The requests ic's stream sends from a_s to b_s seconds after it starts, all replicas: its
  * rate (or its load curve's, integrated) over the stretch, expected counts, not draws; all of
  * them at its start when offline; a trace's rows in the stretch. */

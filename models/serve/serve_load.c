@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/serve/serve.h"
 #include "models/serve/serve_internal.h"
 #include "sim/xalloc.h"
 
@@ -328,18 +329,13 @@ int64_t st__serve_fleet_arrivals(const st_inference_cfg *ic, const st__serve_fle
 
 /* ---- the replicas' stretches, for the cluster run ------------------------------------------- */
 
-static int64_t replicas_of(const st_workload_cfg *w)
-{
-    return w->parallel.dp > 1 ? w->parallel.dp : 1;
-}
-
 /* w's fleet at r's target rate into *f; 0 when its replicas are dp all along. */
 static int fleet_of(const st_workload_cfg *w, const st_serve_result *r, st__serve_fleet *f)
 {
     const st_inference_cfg *ic = &w->inference;
     if (ic->n_load == 0 || !ic->autoscale.on || !(r->scale_target_rate > 0))
         return 0;
-    st__serve_fleet_plan(ic, replicas_of(w), r->scale_target_rate, f);
+    st__serve_fleet_plan(ic, st_serve_replicas(w), r->scale_target_rate, f);
     return f->len > 0;
 }
 
@@ -348,7 +344,7 @@ size_t st_serve_ups(const st_workload_cfg *w, const st_serve_result *r, int64_t 
 {
     st__serve_fleet f;
     *out = NULL;
-    *base = replicas_of(w);
+    *base = st_serve_replicas(w);
     if (!fleet_of(w, r, &f))
         return 0;
     int64_t lo = f.n[0], hi = f.n[0];
@@ -436,7 +432,7 @@ void st_serve_replica_sent(const st_workload_cfg *w, const st_serve_result *r, c
     st__serve_fleet f;
     if (!fleet_of(w, r, &f)) {
         for (size_t i = 0; i < n; i++)
-            sent[i] = st_serve_sent(ic, a[i], b[i]) / (double)replicas_of(w);
+            sent[i] = st_serve_sent(ic, a[i], b[i]) / (double)st_serve_replicas(w);
         return;
     }
     share_curve s;

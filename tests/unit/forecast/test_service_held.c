@@ -1,7 +1,7 @@
-/* A service in the cluster run holds all its GPUs for its span; under a load curve's autoscaler
- * the GPUs of the replicas it stopped idle (models/forecast/run_serve.c): one GPU's mean power
- * is the running share of a running GPU's plus the rest at the idle power, and the plant and the
- * run's energy take that, not a running replica's. Without an autoscaler it is the replicas'. */
+/* A service in the cluster run (models/forecast/run_serve.c): the plant draws it on the GPUs its
+ * replicas first ran on, under a load curve's autoscaler at the running share of a running GPU's
+ * power plus the rest at the idle power (without one, the replicas' own), and a job of it that a
+ * policy preempts pays its autoscaler's delay when it resumes. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,14 +21,11 @@ static const char *const yaml =
     "      input_tokens: 1000\n      output_tokens: 250\n"
     "    slo: { ttft_p99: 2 s, tpot_p99: 50 ms }\n%s";
 
-/* Workload 1 (the service) of the yaml above with `tail` appended, run beside the training job;
- * *r released by the caller. */
-static void run_held(const char *tail, st_scn **s, st_run *r)
+/* The scenario of YAML text into *s, forecast into *r (the caller releases both). */
+static void forecast_text(const char *text, st_scn **s, st_run *r)
 {
-    char buf[2048];
-    snprintf(buf, sizeof buf, yaml, tail);
     st_diag d = {0};
-    ck_assert_msg(st_scn_load_buffer("t.yaml", buf, strlen(buf), s, &d) == 0, "load: %s",
+    ck_assert_msg(st_scn_load_buffer("t.yaml", text, strlen(text), s, &d) == 0, "load: %s",
                   d.n ? d.items[0].msg : "?");
     st_run_spec sp = {.c = st_scn_cluster(*s),
                       .w = st_scn_workload(*s, 0),
@@ -37,6 +34,14 @@ static void run_held(const char *tail, st_scn **s, st_run *r)
                       .seed = st_scn_seed(*s)};
     st_err err = {0};
     ck_assert_msg(st_run_forecast(&sp, r, &err) == 0, "forecast: %s", err.msg);
+}
+
+/* The yaml above with `tail` appended (the service's autoscaler, or nothing), forecast. */
+static void run_held(const char *tail, st_scn **s, st_run *r)
+{
+    char buf[2048];
+    ck_assert((size_t)snprintf(buf, sizeof buf, yaml, tail) < sizeof buf);
+    forecast_text(buf, s, r);
 }
 
 START_TEST(test_stopped_replicas_gpus_idle)
@@ -91,18 +96,9 @@ START_TEST(test_a_preempted_service_reloads_for_its_delay)
         "  - name: pretrain\n    model: llama3-8b\n    seq_len: 8192\n    global_batch: 48\n"
         "    gpus: 24\n    parallel: { tp: 2, dp: 12, zero: 1, microbatch: 1 }\n"
         "    steps: 1500\nscheduler: { policy: srtf }\n";
-    st_diag d = {0};
     st_scn *s = NULL;
-    ck_assert_msg(st_scn_load_buffer("t.yaml", srtf, strlen(srtf), &s, &d) == 0, "load: %s",
-                  d.n ? d.items[0].msg : "?");
-    st_run_spec sp = {.c = st_scn_cluster(s),
-                      .w = st_scn_workload(s, 0),
-                      .n = st_scn_workload_count(s),
-                      .sched = st_scn_sched(s),
-                      .seed = st_scn_seed(s)};
     st_run r;
-    st_err err = {0};
-    ck_assert_msg(st_run_forecast(&sp, &r, &err) == 0, "forecast: %s", err.msg);
+    forecast_text(srtf, &s, &r);
     const st_run_serve *v = &r.serve[0];
     int64_t preempted = 0;
     for (size_t k = 0; k < r.cluster.n; k++) { /* every job of the service: base and stretches */
