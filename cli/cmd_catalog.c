@@ -10,13 +10,13 @@
 static void print_gpus(void)
 {
     printf("GPUs (dense peaks; sources in docs/guide/catalog.md)\n");
-    printf("%-14s %10s %10s %8s %9s %11s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s", "HBM GB",
-           "HBM TB/s", "NVLink GB/s", "TDP W", "idle W");
+    printf("%-14s %10s %10s %10s %8s %9s %11s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s",
+           "FP4 TF/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "TDP W", "idle W");
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
         const st_gpu_spec *g = st_catalog_gpu_at(i);
-        printf("%-14s %10.1f %10.1f %8.1f %9.2f %11.0f %7.0f %7.0f\n", g->name, g->peak_bf16 / 1e12,
-               g->peak_fp8 / 1e12, g->hbm_bytes / 1e9, g->hbm_bw / 1e12, g->nvlink_bw / 1e9,
-               g->tdp_w, g->idle_w);
+        printf("%-14s %10.1f %10.1f %10.1f %8.1f %9.2f %11.0f %7.0f %7.0f\n", g->name,
+               g->peak_bf16 / 1e12, g->peak_fp8 / 1e12, g->peak_fp4 / 1e12, g->hbm_bytes / 1e9,
+               g->hbm_bw / 1e12, g->nvlink_bw / 1e9, g->tdp_w, g->idle_w);
     }
 }
 

@@ -13,6 +13,8 @@
 #include "sim/xalloc.h"
 
 static const char kv_short[] = "its KV cache cannot hold one request";
+/* The loader's rule (scenarios/load_workload.c, check_fp4) for a type the search swaps in. */
+static const char no_fp4[] = "precision: fp4 needs FP4 Tensor Cores, which this GPU lacks";
 
 /* Serve w2 on c2: 0 and *r, or the model's error. */
 static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
@@ -161,6 +163,10 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
     for (size_t t = 0; t < nt; t++) {
         const st_gpu_spec *g = n_types ? types[t] : c->gpu;
         int held = 0; /* some single-stage replica's cache holds a request */
+        if (w->precision == ST_PREC_FP4 && !(g->peak_fp4 > 0)) { /* one row says why */
+            out->row[out->n++] = (st_serve_size_row){.gpu = g, .tp = 1, .pp = 1, .why = no_fp4};
+            continue;
+        }
         for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
             int rc = size_row(c, w, g, tp, 1, seed, row, err);

@@ -164,6 +164,7 @@ static const st_gpu_spec gpus[] = {
         .description = "NVIDIA B200 (HGX B200)",
         .peak_bf16 = 2250 * TERA,  /* HGX B200 spec: 4.5 PFLOP/s with sparsity */
         .peak_fp8 = 4500 * TERA,   /* HGX B200 spec: 9 PFLOP/s with sparsity */
+        .peak_fp4 = 9000 * TERA,   /* HGX B200 spec: 144 PFLOP/s FP4 with sparsity / 8, /2 */
         .hbm_bytes = 178.35 * GIB, /* HGX B200: 180 GB HBM3e (DGX B200: 1,440 GB / 8). CUDA
                                       total: cudaGetDeviceProperties on "NVIDIA B200" prints
                                       178.35 (pytorch/ao PR 4002; GiB: nvidia-smi's Total is
@@ -191,6 +192,7 @@ static const st_gpu_spec gpus[] = {
         .description = "NVIDIA GB200 (one Blackwell GPU of a GB200 NVL72)",
         .peak_bf16 = 2500 * TERA,  /* GB200 NVL72: 360 PFLOP/s BF16 sparse / 72 = 5 PF, /2 */
         .peak_fp8 = 5000 * TERA,   /* GB200 NVL72: 720 PFLOP/s FP8 sparse / 72 = 10 PF, /2 */
+        .peak_fp4 = 10000 * TERA,  /* GB200 NVL72: 1,440 PFLOP/s FP4 sparse / 72 = 20 PF, /2 */
         .hbm_bytes = 184.31 * GIB, /* MLPerf Crusoe system JSON: GB200 GPU memory 186 GB.
                                       CUDA total: PyTorch OOM messages on GB200 print "total
                                       capacity of 184.31 GiB"; pytorch/torchtitan's nvfp4.md

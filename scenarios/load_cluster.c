@@ -22,6 +22,7 @@ static const st_field gpu_fields[] = {
     ST_FSTR(st_gpu_spec, "description", description),
     ST_FDIM(st_gpu_spec, "peak_bf16", peak_bf16, ST_DIM_FLOPS, ST_R_POS),
     ST_FDIM(st_gpu_spec, "peak_fp8", peak_fp8, ST_DIM_FLOPS, ST_R_NONNEG),
+    ST_FDIM(st_gpu_spec, "peak_fp4", peak_fp4, ST_DIM_FLOPS, ST_R_NONNEG),
     ST_FDIM(st_gpu_spec, "hbm", hbm_bytes, ST_DIM_BYTES, ST_R_POS, .lim = &st_lim_bytes),
     ST_FDIM(st_gpu_spec, "hbm_bw", hbm_bw, ST_DIM_BANDWIDTH, ST_R_POS, .lim = &st_lim_rate),
     ST_FDIM(st_gpu_spec, "nvlink", nvlink_bw, ST_DIM_BANDWIDTH, ST_R_NONNEG, .lim = &st_lim_rate),

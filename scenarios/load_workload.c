@@ -473,22 +473,47 @@ static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg 
     if (gather && w->fp8_param_gather && w->precision != ST_PREC_FP8)
         return st_rd_fail(&ld->rd, gather, ST_EINVAL,
                           "workload '%s': fp8_param_gather needs precision: fp8, found precision: "
-                          "bf16",
-                          w->name);
+                          "%s",
+                          w->name, st_precision_names[w->precision]);
     const st_ynode *at = st_ynode_get(n, "fp8_recipe");
     if (!at)
         return 0;
     if (w->precision != ST_PREC_FP8)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': fp8_recipe applies to precision: fp8, found precision: "
-                          "bf16",
-                          w->name);
+                          "%s",
+                          w->name, st_precision_names[w->precision]);
     const st_gpu_spec *gpu =
         ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
     if (w->fp8_recipe == ST_FP8_MXFP8 && gpu && !st_gpu_is_blackwell(gpu))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': fp8_recipe: mxfp8 needs Blackwell Tensor Cores (b200, "
                           "gb200), found %s (use delayed or current)",
+                          w->name, gpu->name);
+    return 0;
+}
+
+/* NVFP4 (precision: fp4) is modelled for serving, where NVIDIA publishes its checkpoints and
+ * runs (TensorRT-LLM's performance overview): weights and activations of the linear layers in
+ * FP4 on Blackwell's FP4 Tensor Cores. Training in FP4 needs recipes (stochastic rounding,
+ * Hadamard transforms, some layers kept in higher precision) the step model does not have, so
+ * it is refused, as is a GPU without FP4 Tensor Cores (peak_fp4 0). */
+static int check_fp4(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_ynode *at = st_ynode_get(n, "precision");
+    if (w->precision != ST_PREC_FP4 || !at || w->kind == ST_WL_COLLECTIVE)
+        return 0;
+    if (w->kind != ST_WL_INFERENCE)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': precision: fp4 is modelled for kind: inference only "
+                          "(NVFP4 serving); found a training workload (use bf16 or fp8)",
+                          w->name);
+    const st_gpu_spec *gpu =
+        ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
+    if (gpu && !(gpu->peak_fp4 > 0))
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': precision: fp4 needs FP4 Tensor Cores (b200, gb200, or "
+                          "a gpu with peak_fp4), found %s",
                           w->name, gpu->name);
     return 0;
 }
@@ -598,7 +623,7 @@ static int check_work(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
     if (!g || !w->model)
         return 0;
-    double peak = fmax(g->peak_bf16, g->peak_fp8) * (double)w->gpus;
+    double peak = fmax(fmax(g->peak_bf16, g->peak_fp8), g->peak_fp4) * (double)w->gpus;
     double tokens = (double)w->global_batch * (double)w->seq_len;
     double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tokens);
     double work = steps * tokens * st_llm_flops_per_token(w->model, w->seq_len) / peak;
@@ -663,6 +688,8 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
         w->tenant = "default";
     if (st_rd_failed(&ld->rd, st_ynode_get(n, "kind")))
         return -1; /* which rules apply depends on the kind */
+    if (!st_rd_failed(&ld->rd, st_ynode_get(n, "precision")) && check_fp4(ld, n, w))
+        return -1;
     if (w->kind == ST_WL_COLLECTIVE)
         return st__derive_collective(ld, n, w, workload_fields);
     if (w->kind == ST_WL_INFERENCE)

@@ -55,7 +55,9 @@ extern const char *const st_routing_names[];
 typedef enum st_tier_kind { ST_TIER_KINDS(ST__ENUM_VALUE) } st_tier_kind;
 extern const char *const st_tier_kind_names[];
 
-#define ST_PRECISIONS(X) X(ST_PREC_BF16, "bf16") X(ST_PREC_FP8, "fp8")
+/* fp4 is NVFP4 (NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference",
+ * 2025): E2M1 values in blocks of 16 with an FP8 E4M3 scale each, weights and activations. */
+#define ST_PRECISIONS(X) X(ST_PREC_BF16, "bf16") X(ST_PREC_FP8, "fp8") X(ST_PREC_FP4, "fp4")
 typedef enum st_precision { ST_PRECISIONS(ST__ENUM_VALUE) } st_precision;
 extern const char *const st_precision_names[];
 

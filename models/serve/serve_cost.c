@@ -252,21 +252,23 @@ static st_workload_cfg replica_of(const st_workload_cfg *w)
 }
 
 /* The weights one GPU of stage k holds: its share of the parameters (models/silicon/parallel.h)
- * in BF16, or under FP8 the linear layers in FP8 with the embedding (first stage) and output
- * layer (last stage; a copy of a tied embedding under pipeline parallelism) kept in BF16
- * (vLLM's Fp8LinearMethod quantises linear layers only). */
+ * in BF16, or under FP8 or FP4 the linear layers at the GEMMs' input width (st_ops_in_bytes:
+ * NVFP4 with its block scales) with the embedding (first stage) and output layer (last stage; a
+ * copy of a tied embedding under pipeline parallelism) kept in BF16 (vLLM's Fp8LinearMethod
+ * quantises linear layers only; NVIDIA's NVFP4 checkpoints exclude lm_head in their
+ * hf_quant_config.json). */
 static double weights_of(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t k)
 {
     st_workload_cfg one = replica_of(w);
-    double params = st_memory_stage_params(&one, k);
-    if (w->precision != ST_PREC_FP8 || !(gpu->peak_fp8 > 0))
+    double params = st_memory_stage_params(&one, k), in = st_ops_in_bytes(gpu, w->precision);
+    if (in >= 2.0)
         return 2.0 * params;
     const st_llm_spec *md = w->model;
     int64_t pp = pp_of(w);
     double vocab = (double)md->vocab * (double)md->hidden / (double)tp_of(w);
     double edges =
         (k == 0 ? vocab : 0) + (k == pp - 1 && (!md->tied_embeddings || pp > 1) ? vocab : 0);
-    return params + edges;
+    return in * (params - edges) + 2.0 * edges;
 }
 
 /* The engine's profiling pass runs its largest batch (max_batch_tokens tokens) and keeps the

@@ -27,6 +27,18 @@ static const double TILES[][2] = {{256, 128}, {128, 256}, {128, 128}, {256, 64},
                                   {64, 256},  {128, 64},  {64, 128},  {64, 64}};
 #define N_TILES (sizeof TILES / sizeof TILES[0])
 
+/* NVFP4 GEMMs tile their output in 256 x 256 blocks: of the candidate sets (cuBLAS's above, the
+ * 256-wide ones, 256 x 256 alone), that alone reproduces the wave quantisation of Azure's
+ * cuBLASLt FP4 runs on GB200 (FP4_OF_FP8 below; the eight shapes from 1024^3 to 32768^3 and
+ * 802816 x 192 x 768, each less the 4.75 us launch overhead the XLA comparison removes): rms
+ * error 17% in log time against 91% with cuBLAS's set, which has 2048^3 run at 2.3 times the
+ * measured rate (64 tiles on 148 SMs fill 43% of a wave, as measured: 2279 TFLOP/s against
+ * 5316). CUTLASS's NVFP4 GEMM example (examples/72_blackwell_narrow_precision_gemm,
+ * 72a_blackwell_nvfp4_bf16_gemm.cu) tiles its block-scaled MMA at 256 x 256 too. Decode's
+ * GEMMs of a few hundred rows pay it: 375 rows pad to 512. */
+static const double TILES_FP4[][2] = {{256, 256}};
+#define N_TILES_FP4 (sizeof TILES_FP4 / sizeof TILES_FP4[0])
+
 /* k0, fitted (least squares on log time) to the 375 BF16 GEMMs of XLA's measured H100 SXM
  * table (openxla, xla/service/gpu/model/matmul_interpolator_data.h, key "sm_90": b in {1, 2,
  * 4} x m, n, k in {256 ... 4096}), with e_max and a per-call launch overhead as the other free
@@ -103,6 +115,7 @@ static const attn_fit ATTN[] = {
 typedef struct calib {
     double sms;      /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
     mamf bf16, fp8;  /* fp8.frac == 0: no measurement; BF16's fraction is used */
+    mamf fp4;        /* NVFP4 (FP4_OF below); frac == 0: the part has no FP4 Tensor Cores */
     double hbm_frac; /* achievable share of the datasheet HBM bandwidth */
     int attn;        /* the sweep `attention: flash` reads: the GPU's default fused kernel */
     int cudnn;       /* the sweep `attention: cudnn` reads */
@@ -124,6 +137,23 @@ typedef struct calib {
     {                                                                                              \
         0, 0, 0, 0                                                                                 \
     }
+
+/* NVFP4 GEMMs: no MAMF search is published. Azure's "AI-benchmarking-guide" ran cuBLASLt in
+ * FP8 and in FP4 on the same ND GB200 v6 machine (egmsft/AI-benchmarking-guide,
+ * Azure_Results/ND_GB200_v6_results.md, random data, 10,000 warm-up runs): at m = n = k = 4096,
+ * 8192, 16384 and 32768, 2694.7, 2781.5, 2819.5, 2755.3 TFLOP/s in FP8 and 4854.5, 7609.1,
+ * 5604.0, 5262.2 in FP4. Against the peaks' ratio of 2, FP4 reached 0.90, 1.37, 0.99 and 0.95
+ * of FP8's fraction of its peak; the median, 0.974, is the FP4 row's fraction of the FP8
+ * MAMF, at the FP8 search's shape. The spread (the 8192 point above its neighbours on both
+ * sides) is the measurement's, not the model's. B200 has the same dies. */
+#define FP4_OF_FP8 0.974
+#define FP4_OF_(frac, m, n, k)                                                                     \
+    {                                                                                              \
+        (frac) * FP4_OF_FP8, m, n, k                                                               \
+    }
+#define FP4_OF(...) FP4_OF_(__VA_ARGS__)
+#define B200_FP8    0.763, 15360, 4096, 3072
+#define GB200_FP8   0.723, 19456, 5120, 1536
 static const calib CALIB[ST_GPU_CALIB__COUNT] = {
     [ST_GPU_CALIB_A100_SXM_80G] = {.sms = 108,
                                    .bf16 = {0.869, 1024, 10240, 5120},
@@ -163,7 +193,8 @@ static const calib CALIB[ST_GPU_CALIB__COUNT] = {
     [ST_GPU_CALIB_B200] =
         {.sms = 148,
          .bf16 = {0.776, 1792, 16128, 3072},
-         .fp8 = {0.763, 15360, 4096, 3072},
+         .fp8 = {B200_FP8},
+         .fp4 = FP4_OF(B200_FP8),
          .hbm_frac = 0.862,
          .attn = ATTN_CUDNN_GB200,
          .cudnn = ATTN_CUDNN_GB200,
@@ -171,7 +202,8 @@ static const calib CALIB[ST_GPU_CALIB__COUNT] = {
     [ST_GPU_CALIB_GB200] =
         {.sms = 148,
          .bf16 = {0.729, 4096, 9728, 2048},
-         .fp8 = {0.723, 19456, 5120, 1536},
+         .fp8 = {GB200_FP8},
+         .fp4 = FP4_OF(GB200_FP8),
          .hbm_frac = 0.862,
          .attn = ATTN_CUDNN_GB200,
          .cudnn = ATTN_CUDNN_GB200,
@@ -210,7 +242,9 @@ int st_gemm_calibrated(const st_gpu_spec *gpu)
 
 double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
 {
-    if (prec == ST_PREC_FP8 && gpu->peak_fp8 > 0)
+    if (prec == ST_PREC_FP4 && gpu->peak_fp4 > 0)
+        return gpu->peak_fp4;
+    if (prec != ST_PREC_BF16 && gpu->peak_fp8 > 0)
         return gpu->peak_fp8;
     return gpu->peak_bf16;
 }
@@ -319,11 +353,13 @@ static double waves(double tiles, double sms)
 
 /* The tile model's time x e_max x peak / SMs: FLOP-equivalents one SM runs, for the fastest
  * tile. Dividing by the SM's rate gives the time. */
-static double tiled_work(double m, double n, double k, double sms)
+static double tiled_work(double m, double n, double k, double sms, int fp4)
 {
+    const double(*tiles)[2] = fp4 ? TILES_FP4 : TILES;
+    size_t n_tiles = fp4 ? N_TILES_FP4 : N_TILES;
     double best = HUGE_VAL;
-    for (size_t t = 0; t < N_TILES; t++) {
-        double bm = TILES[t][0], bn = TILES[t][1];
+    for (size_t t = 0; t < n_tiles; t++) {
+        double bm = tiles[t][0], bn = tiles[t][1];
         double w = waves(ceil(m / bm) * ceil(n / bn), sms) * 2.0 * bm * bn * (k + TILE_FILL_K);
         if (w < best)
             best = w;
@@ -331,12 +367,21 @@ static double tiled_work(double m, double n, double k, double sms)
     return best;
 }
 
+/* Whether GEMMs at prec run NVFP4 kernels on part c: its row has an FP4 measurement (a custom
+ * GPU with a peak_fp4 but a row without one runs FP8's fraction and tiles at the FP4 peak). */
+static int fp4_on(const calib *c, st_precision prec)
+{
+    return prec == ST_PREC_FP4 && c->fp4.frac > 0;
+}
+
 /* e_max such that the tile model gives the measured time at the MAMF shape:
  * tiled_work / (e_max peak / SMs) = 2 m n k / (frac peak). */
 static double emax_of(const calib *c, st_precision prec)
 {
-    const mamf *x = prec == ST_PREC_FP8 && c->fp8.frac > 0 ? &c->fp8 : &c->bf16;
-    double e = x->frac * tiled_work(x->m, x->n, x->k, c->sms) * c->sms / (2.0 * x->m * x->n * x->k);
+    int fp4 = fp4_on(c, prec);
+    const mamf *x = fp4 ? &c->fp4 : prec != ST_PREC_BF16 && c->fp8.frac > 0 ? &c->fp8 : &c->bf16;
+    double e =
+        x->frac * tiled_work(x->m, x->n, x->k, c->sms, fp4) * c->sms / (2.0 * x->m * x->n * x->k);
     return e < 1.0 ? e : 1.0;
 }
 
@@ -350,7 +395,8 @@ double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, d
     if (!(m > 0 && n > 0 && k > 0))
         return 0.0;
     const calib *c = calib_of(gpu);
-    return emax_of(c, prec) * 2.0 * m * n * k / (tiled_work(m, n, k, c->sms) * c->sms);
+    return emax_of(c, prec) * 2.0 * m * n * k /
+           (tiled_work(m, n, k, c->sms, fp4_on(c, prec)) * c->sms);
 }
 
 /* ---- Attention and memory ------------------------------------------------------------------ */

@@ -41,6 +41,7 @@ typedef struct st_gpu_spec {
     const char *description; /* "NVIDIA H100 SXM5 80GB" */
     double peak_bf16;        /* dense Tensor Core FLOP/s, BF16/FP16 (datasheet sparse / 2) */
     double peak_fp8;         /* dense FP8 FLOP/s; 0 where the part has no FP8 Tensor Cores */
+    double peak_fp4;         /* dense NVFP4 FLOP/s; 0 where the part has no FP4 Tensor Cores */
     double hbm_bytes;        /* HBM capacity, bytes */
     double hbm_bw;           /* HBM bandwidth, bytes/s */
     double nvlink_bw;        /* NVLink / Infinity Fabric per GPU, bytes/s, both directions added
@@ -67,8 +68,8 @@ typedef struct st_gpu_spec {
      * full clock. Compute-bound operator times divide by it (st_gpu_sustained). */
     double clock;
     /* Not a scenario key: the cluster's own Tensor Core throughput over the model's, per
-     * precision (BF16, FP8), from cluster.calibration, set by the step model; 0: 1. Compute-bound
-     * operator times divide by it (st_gpu_fitted). */
+     * precision (BF16, FP8; FP4 has no calibration input and takes 1), from cluster.calibration,
+     * set by the step model; 0: 1. Compute-bound operator times divide by it (st_gpu_fitted). */
     double fit_compute[2];
 } st_gpu_spec;
 

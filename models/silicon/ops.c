@@ -234,14 +234,20 @@ static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, i
     return (1.0 - op->win_share) * full + op->win_share * win;
 }
 
-double st__ops_in_bytes(const st_gpu_spec *gpu, st_precision prec)
+/* Bytes an input element of a GEMM at prec takes in HBM. NVFP4 (config.h): half a byte, and
+ * one byte of E4M3 scale per block of 16, 0.5625 (the per-tensor FP32 scale is negligible). */
+#define NVFP4_BYTES (0.5 + 1.0 / 16.0)
+
+double st_ops_in_bytes(const st_gpu_spec *gpu, st_precision prec)
 {
-    return prec == ST_PREC_FP8 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
+    if (prec == ST_PREC_FP4 && gpu->peak_fp4 > 0)
+        return NVFP4_BYTES;
+    return prec != ST_PREC_BF16 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
 }
 
 double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k)
 {
-    return gemm_time(gpu, prec, m, n, k, st__ops_in_bytes(gpu, prec), 2.0, NULL);
+    return gemm_time(gpu, prec, m, n, k, st_ops_in_bytes(gpu, prec), 2.0, NULL);
 }
 
 /* GEMMs an operator runs (a grouped expert GEMM: one per local expert). */
@@ -254,10 +260,9 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
 {
     switch (op->kind) {
     case ST_OP_GEMM:
-        op->time_s =
-            count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
-                                     st__ops_in_bytes(gpu, op->prec), 2.0, &op->mem_bound) +
-            mem_time(gpu, op->quant_fwd_bytes);
+        op->time_s = count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
+                                              st_ops_in_bytes(gpu, op->prec), 2.0, &op->mem_bound) +
+                     mem_time(gpu, op->quant_fwd_bytes);
         break;
     case ST_OP_ATTN:
         op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
@@ -275,7 +280,7 @@ double st__ops_gemm_pass(const st_workload_cfg *w, const st_gpu_spec *gpu, const
 {
     /* Y[m x n] = X[m x k] W[k x n]: dgrad dX = dY W^T is m x k reduced over n; wgrad
      * dW = X^T dY is k x n reduced over m, accumulated into the fp32 main gradient. */
-    double in = st__ops_in_bytes(gpu, op->prec), m = op->m / splits, t;
+    double in = st_ops_in_bytes(gpu, op->prec), m = op->m / splits, t;
     if (which == 0)
         t = gemm_time(gpu, op->prec, m, op->n, op->k, in, 2.0, NULL);
     else if (which == 1)
@@ -323,7 +328,7 @@ static void push(builder *g, st_op op)
 static st_op gemm_op(const builder *g, const char *name, st_precision prec, double m, double n,
                      double k)
 {
-    double in = st__ops_in_bytes(g->gpu, prec);
+    double in = st_ops_in_bytes(g->gpu, prec);
     st_op op = {.name = name, .kind = ST_OP_GEMM, .m = m, .n = n, .k = k, .prec = prec};
     op.flops = 2.0 * m * n * k;
     op.bytes = (m * k + k * n) * in + m * n * 2.0;
@@ -345,7 +350,7 @@ static void linear(builder *g, const dims *d, const char *name, double m, double
                    double x_rows, st__ops_feed x_feed, double dy_rows)
 {
     st_op op = gemm_op(g, name, d->prec, m, n, k);
-    if (st__ops_in_bytes(g->gpu, d->prec) < 2.0) {
+    if (st_ops_in_bytes(g->gpu, d->prec) < 2.0) {
         op.quant_fwd_bytes = st__ops_quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
         op.quant_bwd_bytes =
             st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, dy_rows, m, n);
@@ -364,7 +369,7 @@ static void grouped(builder *g, const dims *d, const char *name, double count, d
     op.count = count;
     op.flops *= count;
     op.bytes *= count;
-    if (st__ops_in_bytes(g->gpu, d->prec) < 2.0) {
+    if (st_ops_in_bytes(g->gpu, d->prec) < 2.0) {
         op.quant_fwd_bytes =
             count * st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m, k);
         op.quant_bwd_bytes =

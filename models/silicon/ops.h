@@ -293,6 +293,11 @@ double st_gpu_sustained(const st_gpu_spec *gpu);
  * GEMM timings with. */
 double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k);
 
+/* Bytes per input element of a GEMM at prec (a linear layer's weights and inputs): 0.5625
+ * under FP4 (NVFP4 with its block scales) where the GPU has FP4, 1 under FP8 or FP4 where it
+ * has FP8, else 2. */
+double st_ops_in_bytes(const st_gpu_spec *gpu, st_precision prec);
+
 /* The cluster's own Tensor Core throughput in precision prec over the model's, from its
  * calibration (st_gpu_spec.fit_compute; 1 when none was fitted). Compute-bound operator times
  * divide by it. */

@@ -223,7 +223,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
      * inputs), so under FP8 every all-gather moves one byte per element; the reduce-scatters
      * of outputs and input gradients stay BF16 (LayerNormLinear and Linear, "with_quantized_
      * all_gather"). */
-    out->tp_ag_bytes = out->tp_bytes * st__ops_in_bytes(gpu, w->precision) / 2.0;
+    out->tp_ag_bytes = out->tp_bytes * st_ops_in_bytes(gpu, w->precision) / 2.0;
 }
 
 void st_ops_layer_cost_kind(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,

@@ -39,9 +39,6 @@ typedef struct dims {
 /* The widths and token counts of one micro-batch of w on one GPU. */
 dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch);
 
-/* Bytes per input element of a GEMM at prec: 1 under FP8 where the GPU has FP8, else 2. */
-double st__ops_in_bytes(const st_gpu_spec *gpu, st_precision prec);
-
 /* Time op forward on gpu as the layer graph does (into op->time_s and op->mem_bound), and
  * return it: for operators built outside the training graph (ops_serve.c). */
 double st__ops_time_forward(const st_gpu_spec *gpu, st_op *op);

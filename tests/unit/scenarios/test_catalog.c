@@ -68,6 +68,10 @@ START_TEST(test_gpu_entries_are_complete_and_plausible)
         /* Every part with FP8 Tensor Cores doubles its BF16 rate (datasheets, dense). */
         if (g->peak_fp8 > 0)
             ASSERT_REL(g->peak_fp8, 2 * g->peak_bf16, 1e-3);
+        /* ... and every part with FP4 its FP8 rate (Blackwell alone in the catalog) */
+        if (g->peak_fp4 > 0)
+            ASSERT_REL(g->peak_fp4, 2 * g->peak_fp8, 1e-3);
+        ck_assert_msg((g->peak_fp4 > 0) == (g->arch == ST_GPU_ARCH_BLACKWELL), "%s: FP4", g->name);
     }
 }
 END_TEST
