@@ -623,6 +623,61 @@ static const st_llm_spec models[] = {
      .published_params = 46.7e9,
      .source = "Mixtral of Experts (arXiv 2401.04088) section 2: 46.7B total, 12.9B active; shape "
                "from mistralai/Mixtral-8x7B-v0.1 config.json"},
+    /* Mixtral 8x22B: mistral-community/Mixtral-8x22B-v0.1 config.json (the base model; the
+     * instruct release's vocabulary is 32,768). Mistral AI's announcement ("Cheaper, Better,
+     * Faster, Stronger", April 2024): 141B parameters, 39B active. */
+    {.name = "mixtral-8x22b",
+     .layers = 56,
+     .hidden = 6144,
+     .ffn_hidden = 16384,
+     .heads = 48,
+     .kv_heads = 8,
+     .vocab = 32000,
+     LLAMA_STYLE,
+     .experts = 8,
+     .experts_per_token = 2,
+     .expert_ffn_hidden = 16384,
+     .published_params = 141e9,
+     .source = "Mistral AI, Mixtral 8x22B announcement (April 2024): 141B total, 39B active; "
+               "shape from Mixtral-8x22B-v0.1 config.json"},
+    /* Llama 2 (Touvron et al. 2023, arXiv 2307.09288, Table 1 and section 2.2): the Llama
+     * architecture with a 32,000-entry tokenizer and a 4,096 context; grouped-query attention
+     * (8 K/V heads) in the 70B alone; untied output layer. Shapes from meta-llama/Llama-2-*-hf
+     * config.json. The counts are the checkpoints' tensor totals (the Hugging Face pages' 6.74B,
+     * 13.0B, 69.0B; the paper rounds them to 7B, 13B, 70B). The MLPerf Inference and Training
+     * llama2-70b benchmarks run this model. */
+    {.name = "llama2-7b",
+     .layers = 32,
+     .hidden = 4096,
+     .ffn_hidden = 11008,
+     .heads = 32,
+     .kv_heads = 32,
+     .vocab = 32000,
+     LLAMA_STYLE,
+     .published_params = 6738415616,
+     .source = "Llama 2 (arXiv 2307.09288) Table 1: 7B; meta-llama/Llama-2-7b-hf: 6,738,415,616"},
+    {.name = "llama2-13b",
+     .layers = 40,
+     .hidden = 5120,
+     .ffn_hidden = 13824,
+     .heads = 40,
+     .kv_heads = 40,
+     .vocab = 32000,
+     LLAMA_STYLE,
+     .published_params = 13015864320,
+     .source = "Llama 2 (arXiv 2307.09288) Table 1: 13B; meta-llama/Llama-2-13b-hf: "
+               "13,015,864,320"},
+    {.name = "llama2-70b",
+     .layers = 80,
+     .hidden = 8192,
+     .ffn_hidden = 28672,
+     .heads = 64,
+     .kv_heads = 8,
+     .vocab = 32000,
+     LLAMA_STYLE,
+     .published_params = 68976648192,
+     .source = "Llama 2 (arXiv 2307.09288) Table 1: 70B, GQA; meta-llama/Llama-2-70b-hf: "
+               "68,976,648,192"},
     /* Llama 3: the tokenizer has 128,256 entries (the paper's "128K" = 128,000 + 256 special
      * tokens), grouped-query attention with 8 K/V heads, untied output layer. */
     {.name = "llama3-8b",

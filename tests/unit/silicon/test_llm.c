@@ -29,6 +29,9 @@ START_TEST(test_exact_counts_match_model_cards)
     ck_assert_double_eq(st_llm_params(model("llama3-8b"), 8192), 8030261248.0);
     ck_assert_double_eq(st_llm_params(model("llama3-70b"), 8192), 70553706496.0);
     ck_assert_double_eq(st_llm_params(model("llama3-405b"), 8192), 405853388800.0);
+    ck_assert_double_eq(st_llm_params(model("llama2-7b"), 4096), 6738415616.0);
+    ck_assert_double_eq(st_llm_params(model("llama2-13b"), 4096), 13015864320.0);
+    ck_assert_double_eq(st_llm_params(model("llama2-70b"), 4096), 68976648192.0);
     ck_assert_double_eq(st_llm_params(model("bloom-176b"), 2048), 176247271424.0);
     ck_assert_double_eq(st_llm_params(model("gpt-neox-20b"), 2048), 20554567680.0);
     /* llm-foundry's NumParams grow with seq_len: the learned position table has seq_len rows. */
