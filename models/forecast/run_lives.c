@@ -49,6 +49,7 @@ typedef struct lives_ctx {
     double *slow0;
     const int64_t **tgpus;
     unsigned char *part; /* by cluster job: a service's replica stretch (st_cluster_spec.part) */
+    int32_t *after;      /* by cluster job: a stretch's service base job (st_cluster_spec.after) */
 } lives_ctx;
 
 /* Where service cluster job i (its replicas up all along, or one stretch of one replica) first
@@ -395,6 +396,22 @@ static unsigned char *service_parts(const st_run_spec *sp, const st_run *out, si
     return part;
 }
 
+/* Each cluster job's after-job (st_cluster_spec.after): a replica stretch waits for its
+ * service's base job to start, since no replica serves before the service does; -1 for the
+ * rest. NULL when no service has stretches. */
+static int32_t *service_after(const st_run_spec *sp, const st_run *out, size_t nj)
+{
+    if (!service_ups(sp, out))
+        return NULL;
+    int32_t *after = st_xmalloc(nj * sizeof *after);
+    for (size_t k = 0; k < nj; k++)
+        after[k] = -1;
+    for (size_t i = 0; i < sp->n; i++)
+        for (size_t u = 0; out->serve[i].w && u < out->serve[i].n_ups; u++)
+            after[(size_t)out->serve[i].first_up + u] = (int32_t)out->cluster_job[i];
+    return after;
+}
+
 /* The cluster run's jobs: the training workloads with a step (their run time from life_at, their
  * estimate the forecast work: steps x step time, without failures), then the trace's jobs (their
  * recorded duration as estimate, and as run time unless trace.models maps them: then life_at
@@ -597,7 +614,8 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .tenants = tenants,
                           .n_tenants = n_tenants,
                           .pool = sp->c->n_pools > 1 ? pool : NULL,
-                          .part = x->part};
+                          .part = x->part,
+                          .after = x->after};
     int rc = st_cluster_run(&cs, &out->cluster, err);
     free(oc);
     return rc;
@@ -673,6 +691,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
     for (size_t k = x.n_train; k < x.n_train + nt; k++) /* a trace job's, by its GPU type */
         pool[k] = sp->job_trace->jobs[k - x.n_train].pool;
     x.part = service_parts(sp, out, nj);
+    x.after = service_after(sp, out, nj);
     rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
     out->has_cluster = 1;
     if (!rc) {
@@ -681,6 +700,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
     }
     free(pool);
     free(x.part);
+    free(x.after);
     lives_free(&x);
     free(tenants);
     free(jobs);

@@ -319,6 +319,7 @@ int st_sched_start(st_sched_view *v, size_t id)
         o->start_s = secs(now);
         o->wait_s = o->start_s - v->sj[id].submit_s;
         o->queued_s = o->wait_s;
+        st__cl_after_started(v, id);
     } else { /* a restart: it waited since it gave its GPUs back (st__cl_give_back) */
         o->queued_s += secs(now - j->hold_start);
         v->requeued = 1;
@@ -402,13 +403,20 @@ static void on_release(st_engine *eng, void *st, const st_event *ev)
     decide_after(v);
 }
 
+/* Job id joins the waiting jobs and its policy's queue. */
+static void enter_queue(st_sched_view *v, size_t id)
+{
+    v->js[id].state = J_WAITING;
+    st__cl_wait(v, id, 1);
+    st__cl_parts_arrival(v, id);
+}
+
 static void on_arrival(st_engine *eng, void *st, const st_event *ev)
 {
     st_sched_view *v = st;
     size_t k = (size_t)ev->data.u[0], id = v->order[k];
-    v->js[id].state = J_WAITING;
-    st__cl_wait(v, id, 1);
-    st__cl_parts_arrival(v, id);
+    if (!st__cl_after_holds(v, id))
+        enter_queue(v, id);
     if (k + 1 < v->n_order) {
         st_payload p = {.u = {k + 1}};
         st_engine_schedule_prio(eng, v->k_arrive, v->arrive[k + 1], PRIO_ARRIVAL, &p);
@@ -417,6 +425,17 @@ static void on_arrival(st_engine *eng, void *st, const st_event *ev)
          * from it). */
         __builtin_prefetch(&v->sj[v->order[k + 1]]);
     }
+    decide_after(v);
+}
+
+/* A held job's after-job has started (cluster_after.c): it queues now. */
+static void on_unhold(st_engine *eng, void *st, const st_event *ev)
+{
+    (void)eng;
+    st_sched_view *v = st;
+    size_t id = (size_t)ev->data.u[0];
+    v->js[id].on_hold = 0;
+    enter_queue(v, id);
     decide_after(v);
 }
 
@@ -719,6 +738,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     st_placer_seed(&v.place, sp->seed);
     st__cl_pools_init(&v, pl);
     setup_jobs(&v);
+    st__cl_after_setup(&v);
     if (v.n_pools > 1) {
         rc = st__cl_parts_init(&v, err);
     } else {
@@ -735,6 +755,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         v.k_release = st_engine_register(v.eng, "cluster.release", on_release, &v);
         v.k_rate = st_engine_register(v.eng, "cluster.rate", on_rate, &v);
         v.k_wake = st_engine_register(v.eng, "cluster.wake", on_wake, &v);
+        v.k_unhold = st_engine_register(v.eng, "cluster.unhold", on_unhold, &v);
         st__cl_start_outages(&v);
         if (v.n_order && !v.rc)
             st_engine_schedule_prio(v.eng, v.k_arrive, v.arrive[0], PRIO_ARRIVAL,
@@ -749,6 +770,7 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
         pol->release(v.pst);
     free(v.pst);
     st__cl_parts_release(&v);
+    st__cl_after_release(&v);
     st_placer_release(&v.place);
     st__cl_pools_release(&v);
     st__waitset_release(&v.waiting);

@@ -101,6 +101,11 @@ typedef struct st_cluster_spec {
      * GPU time counts in the utilisation, goodput and makespan, but which is not counted in the
      * jobs, the finished ones, nor their waits, times queued and completion times. NULL: none. */
     const unsigned char *part;
+    /* Each job's after[i]: the job that must have started before job i may (a service's replica
+     * stretch waits for the service's first start), or -1. A job so held keeps its submit time,
+     * from which its wait counts, but enters the policy's queue only when that job first
+     * starts, and never if it never does. NULL: none. */
+    const int32_t *after;
 } st_cluster_spec;
 
 /* What became of one job. */

@@ -29,8 +29,9 @@ typedef struct jstate {
      * record (a cache miss each: it is only written, and read once the run is over). */
     unsigned started : 1;
     unsigned held : 1;
-    uint32_t run_pos; /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
-    st_time done;     /* work done before the current stretch */
+    unsigned on_hold : 1; /* submitted, waiting for its sp->after job's first start */
+    uint32_t run_pos;     /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
+    st_time done;         /* work done before the current stretch */
     st_time seg_start, hold_start; /* work resumed; GPUs taken (given back, once it holds none) */
     size_t gpu_off;                /* its GPUs in gpus[] */
     double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */
@@ -62,9 +63,10 @@ struct st_sched_view {
     size_t *pending, n_pending; /* started this instant, run time not known yet */
     int64_t *gpus;
     int k_arrive, k_finish, k_release, k_decide, decide_pending;
-    int k_wake;
-    int64_t releasing; /* GPUs of jobs in J_SAVING */
-    size_t n_saving;   /* jobs in J_SAVING */
+    int k_wake, k_unhold;
+    size_t *kid_off, *kids; /* sp->after inverted: the jobs held for job j, kids[kid_off[j] ..) */
+    int64_t releasing;      /* GPUs of jobs in J_SAVING */
+    size_t n_saving;        /* jobs in J_SAVING */
     double busy_gpu_s;
     int requeued;        /* some job started again after a preemption or a failure */
     st__waitset waiting; /* the waiting jobs' GPU counts */
@@ -207,5 +209,13 @@ void st__cl_gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
 void st__cl_start_outages(st_sched_view *v);
 /* Release what the failures hold (cluster_fail.c). */
 void st__cl_stop_outages(st_sched_view *v);
+
+/* sp->after (cluster_after.c): its inverse into v->kid_off and v->kids (none without it);
+ * whether job id, arriving, is held for a job not started yet (then marked on_hold); at job
+ * id's first start, an unhold event now for each job held for it; the arrays' release. */
+void st__cl_after_setup(st_sched_view *v);
+int st__cl_after_holds(st_sched_view *v, size_t id);
+void st__cl_after_started(st_sched_view *v, size_t id);
+void st__cl_after_release(st_sched_view *v);
 
 #endif

@@ -104,12 +104,47 @@ START_TEST(test_a_part_counts_in_gpu_time_only)
 }
 END_TEST
 
+/* A job held for another's first start (st_cluster_spec.after): under SJF on 8 GPUs, X (6 GPUs,
+ * 0-100) leaves 2 free; S (4 GPUs from t = 0, 200 s) waits for X; P (2 GPUs at t = 10, 30 s)
+ * fits at once, and runs at once unless it is held for S: then it queues at S's start (t =
+ * 100), and its wait counts from its own submit, 90 s. A job held for one that never starts
+ * (T, 9 GPUs: never submitted) never starts either. */
+START_TEST(test_a_held_job_waits_for_its_after_job)
+{
+    const st_cluster_job jobs[] = {{0, 100, 100, 6, 0, -1},
+                                   {0, 200, 200, 4, 0, -1},
+                                   {10, 30, 30, 2, 0, -1},
+                                   {0, 50, 50, 9, 0, -1},
+                                   {20, 10, 10, 1, 0, -1}};
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    c.fabric.nodes_per_leaf = 2;
+    st_cluster_result free_run, held;
+    st_err err = {0};
+    st_cluster_spec sp = {.c = &c, .policy = "sjf", .jobs = jobs, .n = 5};
+    ck_assert_int_eq(st_cluster_run(&sp, &free_run, &err), 0);
+    ck_assert_double_eq(free_run.job[2].start_s, 10);
+    ck_assert_int_eq(free_run.job[4].state, ST_CJ_FINISHED);
+    const int32_t after[] = {-1, -1, 1, -1, 3};
+    sp.after = after;
+    ck_assert_int_eq(st_cluster_run(&sp, &held, &err), 0);
+    ck_assert_double_eq(held.job[1].start_s, 100);
+    ck_assert_double_eq(held.job[2].start_s, 100);
+    ck_assert_double_eq(held.job[2].wait_s, 90);
+    ck_assert_double_eq(held.job[2].end_s, 130);
+    ck_assert_int_eq(held.job[3].state, ST_CJ_TOO_BIG);
+    ck_assert_int_eq(held.job[4].state, ST_CJ_WAITING);
+    st_cluster_result_release(&free_run);
+    st_cluster_result_release(&held);
+}
+END_TEST
+
 Suite *cluster_figures_suite(void)
 {
     Suite *s = suite_create("cluster_figures");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fragmentation_counts_gpus_no_waiting_job_fits);
     tcase_add_test(tc, test_a_part_counts_in_gpu_time_only);
+    tcase_add_test(tc, test_a_held_job_waits_for_its_after_job);
     tcase_add_test(tc, test_time_queued_counts_the_requeue_after_a_preemption);
     tcase_add_test(tc, test_goodput_leaves_out_saves_and_restores);
     suite_add_tcase(s, tc);
