@@ -10,6 +10,7 @@
 
 #include "models/config/pools.h"
 #include "models/forecast/netpower.h"
+#include "models/plant/dvfs.h"
 #include "models/plant/plant.h"
 #include "sim/xalloc.h"
 
@@ -111,10 +112,12 @@ static int forecast_plant(const st_run_spec *sp, const st__pool_steps *ps, st_ru
         if (out->f[i].has_step && out->f[i].gpus)
             jobs[k++] = (st_plant_job){
                 &out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock, 0};
-        else if (out->serve[i].w && out->serve[i].gpus) { /* its held mean iteration */
+        else if (out->serve[i].w && out->serve[i].gpus) { /* its held mean iteration, at the
+                                                               clock it was served at */
             int64_t g = st__run_service_placed(&out->serve[i], sp->c->gpu);
-            jobs[k++] =
-                (st_plant_job){&out->serve[i].held, out->serve[i].gpus, g, i, 1, .steady = 1};
+            jobs[k++] = (st_plant_job){
+                &out->serve[i].held, out->serve[i].gpus, g, i, st_plant_power_clock(sp->c->gpu),
+                .steady = 1};
         }
     }
     int rc = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/plant/dvfs.h"
 #include "models/plant/gpu_power.h"
 #include "models/plant/plant.h"
 #include "models/serve/serve_internal.h"
@@ -135,6 +136,7 @@ static void gather_span(gather *g, double span_s, st_serve_result *out)
 typedef struct service {
     const st_workload_cfg *w;
     const st_cluster_cfg *c;
+    double clock; /* the GPUs' clock share under their power limit (1: none) */
     st__serve_cost cost;
     st_serve_memory mem;
     int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
@@ -171,7 +173,7 @@ static void power_of(const service *s, const st__serve_replica_out *a, st_serve_
     c->b.tp_comm_s = a->comm_s / n;
     c->b.bubble_s = span - a->busy_s > 0 ? (span - a->busy_s) / n : 0;
     st_plant_profile p;
-    if (st_plant_profile_of(c, s->c->gpu, &p) != 0)
+    if (st_plant_profile_clocked(c, s->c->gpu, s->clock, &p) != 0)
         return;
     out->gpu_mean_w = p.energy_j / p.period_s;
     double g = (double)st_serve_replica_gpus(s->w);
@@ -496,7 +498,13 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     const st_inference_cfg *ic = &w->inference;
     const st_gpu_spec *gpu = c->gpu;
     memset(out, 0, sizeof *out);
-    service s = {.w = w, .c = c, .dp = st_serve_replicas(w)};
+    /* Under a power limit (hardware.gpus power_limit) the GPUs run at the clock the DVFS model
+     * gives it, as a training step's do (models/plant/dvfs.h): compute-bound kernels slow by it,
+     * memory-bound ones and the collectives do not, and the compute phases draw its power. */
+    service s = {.w = w, .c = c, .dp = st_serve_replicas(w), .clock = st_plant_power_clock(gpu)};
+    st_gpu_spec at = *gpu;
+    if (s.clock < 1 && !(gpu->clock > 0 && gpu->clock < s.clock))
+        at.clock = s.clock;
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
     int64_t longest = st_req_longest(ic);
@@ -516,7 +524,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
                           s.mem.reserved / 1e9);
     out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
     int64_t domain = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
-    st__serve_cost_init(&s.cost, w, gpu, domain, x);
+    st__serve_cost_init(&s.cost, w, &at, domain, x);
     int rc = 0;
     if (ic->n_load > 0)
         rc = serve_curve(&s, x, seed, id, out, err);

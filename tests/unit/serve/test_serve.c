@@ -128,6 +128,32 @@ START_TEST(test_fp4_weights_and_throughput)
 }
 END_TEST
 
+/* Under a power limit the replica runs at the DVFS model's clock for it, as a training step
+ * does: the same batch takes longer (its compute-bound kernels slow; a decode batch of 400 on one
+ * B200 in FP8 is partly so) and its GPUs' mean power stays under the limit, which they exceeded
+ * at full clock. */
+START_TEST(test_a_power_limit_slows_and_caps_a_replica)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "version: 1\nname: t\nhardware:\n  gpus:\n    - { name: capped, base: b200, "
+             "power_limit: 700 W }\ncluster: { gpu: capped, nodes: 1, gpus_per_node: 8 }\n"
+             "workloads:\n  - name: s\n    kind: inference\n    model: llama3-70b\n"
+             "    precision: fp8\n    gpus: 1\n    requests: { mode: offline, count: 400, "
+             "input_tokens: 128, output_tokens: 512 }\n    batching: { kv_cache_dtype: fp8 }\n");
+    st_scn *capped = serve_scenario(buf), *full = b200_70b("fp8");
+    st_serve_result rc, rf;
+    st_err err = {0};
+    ck_assert_int_eq(serve(capped, &rc, &err), 0);
+    ck_assert_int_eq(serve(full, &rf, &err), 0);
+    ck_assert(rf.gpu_mean_w > 700);
+    ck_assert(rc.gpu_mean_w <= 700 && rc.gpu_mean_w > 0.5 * rf.gpu_mean_w);
+    ck_assert(rc.tokens_per_s < rf.tokens_per_s && rc.tokens_per_s > 0.5 * rf.tokens_per_s);
+    st_scn_free(capped);
+    st_scn_free(full);
+}
+END_TEST
+
 /* The memory split adds up, an FP8 cache holds twice the tokens of a BF16 one in the same
  * bytes, and the report's per-replica cache is tp times a GPU's. */
 START_TEST(test_memory_split_and_fp8_cache)
@@ -284,6 +310,7 @@ Suite *serve_suite(void)
     tcase_add_test(tc, test_a_full_cache_preempts_under_evict_only);
     tcase_add_test(tc, test_memory_split_and_fp8_cache);
     tcase_add_test(tc, test_fp4_weights_and_throughput);
+    tcase_add_test(tc, test_a_power_limit_slows_and_caps_a_replica);
     tcase_add_test(tc, test_decode_reads_the_cache_at_hbm_bandwidth);
     tcase_add_test(tc, test_slo_search_brackets_the_rate);
     tcase_add_test(tc, test_replicas_split_the_stream);
