@@ -11,6 +11,8 @@
 #include "models/plant/gpu_power.h"
 #include "models/plant/plant.h"
 #include "models/serve/serve_internal.h"
+#include "models/silicon/ops.h"
+#include "models/silicon/variability.h"
 #include "sim/rng.h"
 #include "sim/xalloc.h"
 
@@ -148,6 +150,24 @@ typedef struct service {
 int64_t st_serve_replica_gpus(const st_workload_cfg *w)
 {
     return (w->parallel.tp > 1 ? w->parallel.tp : 1) * (w->parallel.pp > 1 ? w->parallel.pp : 1);
+}
+
+/* The GPU a replica's kernels are timed on, as a training step's (models/step/step.c,
+ * make_plan): at the clock the DVFS model gives a power limit (models/plant/dvfs.h; the compute
+ * phases draw its power: *clock), at the pace of the slowest of its GPUs where their speeds
+ * vary (cluster.variability; its tp x pp GPUs wait for it every iteration), and at the
+ * cluster's own fitted throughput (cluster.calibration). Compute-bound kernels slow by the
+ * clock; memory-bound ones and the collectives do not. */
+static st_gpu_spec replica_gpu(const st_cluster_cfg *c, const st_workload_cfg *w, double *clock)
+{
+    const st_gpu_spec *gpu = c->gpu;
+    st_gpu_spec at = *gpu;
+    *clock = st_plant_power_clock(gpu);
+    double share = gpu->clock > 0 && gpu->clock < *clock ? gpu->clock : *clock;
+    share /= st_straggler_factor(c->variability.gpu_speed_cv, st_serve_replica_gpus(w));
+    at.clock = share < 1 ? share : 0;
+    st_gpu_fit(&at, &c->calib);
+    return at;
 }
 
 int64_t st_serve_replicas(const st_workload_cfg *w)
@@ -498,13 +518,8 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     const st_inference_cfg *ic = &w->inference;
     const st_gpu_spec *gpu = c->gpu;
     memset(out, 0, sizeof *out);
-    /* Under a power limit (hardware.gpus power_limit) the GPUs run at the clock the DVFS model
-     * gives it, as a training step's do (models/plant/dvfs.h): compute-bound kernels slow by it,
-     * memory-bound ones and the collectives do not, and the compute phases draw its power. */
-    service s = {.w = w, .c = c, .dp = st_serve_replicas(w), .clock = st_plant_power_clock(gpu)};
-    st_gpu_spec at = *gpu;
-    if (s.clock < 1 && !(gpu->clock > 0 && gpu->clock < s.clock))
-        at.clock = s.clock;
+    service s = {.w = w, .c = c, .dp = st_serve_replicas(w)};
+    st_gpu_spec at = replica_gpu(c, w, &s.clock);
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
     int64_t longest = st_req_longest(ic);

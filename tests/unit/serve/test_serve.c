@@ -154,6 +154,43 @@ START_TEST(test_a_power_limit_slows_and_caps_a_replica)
 }
 END_TEST
 
+/* Llama 3 8B prompts (2048 in, 16 out) at tp 2 on H100s of a cluster with `extra` in its mapping.
+ */
+static st_scn *prompts_on_h100(const char *extra)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8%s }\n"
+             "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
+             "    precision: fp8\n    gpus: 2\n    parallel: { tp: 2 }\n    requests: { mode: "
+             "offline, count: 300, input_tokens: 2048, output_tokens: 16 }\n",
+             extra);
+    return serve_scenario(buf);
+}
+
+/* A replica's kernels run on the GPU a training step's do: the cluster's fitted Tensor Core
+ * throughput (calibration: compute_fp8 0.5 makes prompts, compute-bound, far slower) and the
+ * pace of the slowest of its GPUs (variability: gpu_speed_cv 8%, E[max of 2] = 0.56: 4.5%
+ * slower compute). */
+START_TEST(test_a_replica_runs_on_the_clusters_own_gpus)
+{
+    st_scn *plain = prompts_on_h100(""),
+           *fitted = prompts_on_h100(
+               ", calibration: { gpu: h100-sxm, compute_fp8: 0.5, compute_bf16: 0.5 }"),
+           *spread = prompts_on_h100(", variability: { gpu_speed_cv: 8% }");
+    st_serve_result a, b, d;
+    st_err err = {0};
+    ck_assert_int_eq(serve(plain, &a, &err), 0);
+    ck_assert_int_eq(serve(fitted, &b, &err), 0);
+    ck_assert_int_eq(serve(spread, &d, &err), 0);
+    ck_assert(b.tokens_per_s < 0.7 * a.tokens_per_s);
+    ck_assert(d.tokens_per_s < a.tokens_per_s && d.tokens_per_s > 0.9 * a.tokens_per_s);
+    st_scn_free(plain);
+    st_scn_free(fitted);
+    st_scn_free(spread);
+}
+END_TEST
+
 /* The memory split adds up, an FP8 cache holds twice the tokens of a BF16 one in the same
  * bytes, and the report's per-replica cache is tp times a GPU's. */
 START_TEST(test_memory_split_and_fp8_cache)
@@ -311,6 +348,7 @@ Suite *serve_suite(void)
     tcase_add_test(tc, test_memory_split_and_fp8_cache);
     tcase_add_test(tc, test_fp4_weights_and_throughput);
     tcase_add_test(tc, test_a_power_limit_slows_and_caps_a_replica);
+    tcase_add_test(tc, test_a_replica_runs_on_the_clusters_own_gpus);
     tcase_add_test(tc, test_decode_reads_the_cache_at_hbm_bandwidth);
     tcase_add_test(tc, test_slo_search_brackets_the_rate);
     tcase_add_test(tc, test_replicas_split_the_stream);
