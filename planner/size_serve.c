@@ -37,6 +37,8 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     const st_inference_cfg *ic = &w->inference;
     st_cluster_cfg c2 = *c;
     c2.gpu = g;
+    if (c2.calib.enabled && strcmp(g->name, c2.calib.gpu) != 0)
+        c2.calib.enabled = 0; /* a calibration measures its own GPU type only (as size.c) */
     st_workload_cfg w2 = *w;
     w2.gpus = tp * pp;
     w2.parallel.tp = tp;

@@ -295,6 +295,27 @@ assert [r["gpus"] for r in fit] == sorted(r["gpus"] for r in fit), "ranked by GP
 assert all(r["fits"] for r in rows[:len(fit)]) and all("why" in r for r in rows[len(fit):])
 PY
 check "the service's sizing rows" $?
+# In NVFP4 a type without FP4 Tensor Cores is one row saying why; a cluster calibration is
+# applied to its own GPU type's rows only (compute 0.5 halves h100's prompt rate, not b200's).
+sed 's/precision: fp8/precision: fp4/; s/gpu: h100-sxm/gpu: b200/' "$tmp/small.yaml" >"$tmp/fp4.yaml"
+"$strata" size "$tmp/fp4.yaml" --gpu-types h100-sxm,b200 --top 20 --format json >"$tmp/fp4.json"
+check "size an FP4 service" $?
+sed 's/^  nodes: 2$/  nodes: 2\n  calibration: { gpu: h100-sxm, compute_fp8: 0.5 }/' "$tmp/small.yaml" \
+    >"$tmp/cal.yaml"
+"$strata" size "$tmp/cal.yaml" --gpu-types h100-sxm,b200 --top 20 --format json >"$tmp/cal.json"
+check "size a calibrated cluster's service" $?
+python3 - "$tmp/fp4.json" "$tmp/sz.json" "$tmp/cal.json" <<'PY'
+import json, sys
+fp4, plain, cal = (json.load(open(p))["serving"] for p in sys.argv[1:])
+h = [r for r in fp4 if r["gpu"] == "h100-sxm"]
+assert len(h) == 1 and not h[0]["fits"] and "FP4" in h[0]["why"], h
+assert any(r["fits"] for r in fp4 if r["gpu"] == "b200")
+key = lambda rows: {(r["gpu"], r["tp"]): r["rate_per_replica"] for r in rows if r["fits"]}
+p, c = key(plain), key(cal)
+assert all(c[k] == p[k] for k in p if k[0] == "b200" and k in c), "b200 rows untouched"
+assert all(c[k] < p[k] for k in p if k[0] == "h100-sxm" and k in c), "h100 rows calibrated"
+PY
+check "FP4 and calibration in a service's sizing" $?
 "$strata" size "$ex" --deadline 1d >/dev/null 2>&1
 [ $? = 2 ]
 check "size refuses --deadline on a service" $?
