@@ -352,6 +352,14 @@ static int stated_key(const void *ctx, const char *key)
     return m && (m->kind != ST_YN_MAP || st_ynode_get(m, dot + 1));
 }
 
+/* The GPU workload w runs on: its pool's, on a cluster of pools; else the cluster's (NULL when
+ * that did not read). */
+static const st_gpu_spec *workload_gpu(const st_ld *ld, const st_workload_cfg *w)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    return c->n_pools > 0 ? c->pools[w->pool].gpu : c->gpu;
+}
+
 /* The software row's settings for what the workload did not state, on its pool's GPU. */
 static void apply_software(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
@@ -359,9 +367,8 @@ static void apply_software(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     if (!w->software || !at || st_rd_failed(&ld->rd, at))
         return;
     const st_software *r = software_row(ld, at, 0);
-    const st_cluster_cfg *c = &ld->s->cluster;
     if (r)
-        st_software_apply(r, c->n_pools > 0 ? c->pools[w->pool].gpu : c->gpu, w, stated_key, n);
+        st_software_apply(r, workload_gpu(ld, w), w, stated_key, n);
 }
 
 static int fn_gpus(st_rd *rd, const st_ynode *n, void *base)
@@ -483,8 +490,7 @@ static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg 
                           "workload '%s': fp8_recipe applies to precision: fp8, found precision: "
                           "%s",
                           w->name, st_precision_names[w->precision]);
-    const st_gpu_spec *gpu =
-        ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
+    const st_gpu_spec *gpu = workload_gpu(ld, w);
     if (w->fp8_recipe == ST_FP8_MXFP8 && gpu && !st_gpu_is_blackwell(gpu))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': fp8_recipe: mxfp8 needs Blackwell Tensor Cores (b200, "
@@ -508,8 +514,7 @@ static int check_fp4(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "workload '%s': precision: fp4 is modelled for kind: inference only "
                           "(NVFP4 serving); found a training workload (use bf16 or fp8)",
                           w->name);
-    const st_gpu_spec *gpu =
-        ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
+    const st_gpu_spec *gpu = workload_gpu(ld, w);
     if (gpu && !(gpu->peak_fp4 > 0))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': precision: fp4 needs FP4 Tensor Cores (b200, gb200, or "
@@ -619,8 +624,7 @@ static plan_ok plan_readable(const st_rd *rd, const st_ynode *n)
  * that bound is refused here, the rest by the life model when `run` knows the step time. */
 static int check_work(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
-    const st_gpu_spec *g =
-        ld->s->cluster.n_pools > 0 ? ld->s->cluster.pools[w->pool].gpu : ld->s->cluster.gpu;
+    const st_gpu_spec *g = workload_gpu(ld, w);
     if (!g || !w->model)
         return 0;
     double peak = fmax(fmax(g->peak_bf16, g->peak_fp8), g->peak_fp4) * (double)w->gpus;
