@@ -160,14 +160,9 @@ int64_t st_serve_replica_gpus(const st_workload_cfg *w)
  * clock; memory-bound ones and the collectives do not. */
 static st_gpu_spec replica_gpu(const st_cluster_cfg *c, const st_workload_cfg *w, double *clock)
 {
-    const st_gpu_spec *gpu = c->gpu;
-    st_gpu_spec at = *gpu;
-    *clock = st_plant_power_clock(gpu);
-    double share = gpu->clock > 0 && gpu->clock < *clock ? gpu->clock : *clock;
-    share /= st_straggler_factor(c->variability.gpu_speed_cv, st_serve_replica_gpus(w));
-    at.clock = share < 1 ? share : 0;
-    st_gpu_fit(&at, &c->calib);
-    return at;
+    *clock = st_plant_power_clock(c->gpu);
+    double straggle = st_straggler_factor(c->variability.gpu_speed_cv, st_serve_replica_gpus(w));
+    return st_gpu_at(c->gpu, *clock, straggle, &c->calib);
 }
 
 int64_t st_serve_replicas(const st_workload_cfg *w)

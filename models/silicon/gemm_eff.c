@@ -295,6 +295,17 @@ void st_gpu_fit(st_gpu_spec *gpu, const st_calib_cfg *c)
     gpu->fit_compute[ST_PREC_FP8] = c->compute_fp8;
 }
 
+st_gpu_spec st_gpu_at(const st_gpu_spec *gpu, double clock, double straggle, const st_calib_cfg *c)
+{
+    st_gpu_spec at = *gpu;
+    double share = clock > 0 && clock < 1 ? clock : 1;
+    if (straggle > 1)
+        share /= straggle;
+    at.clock = share < 1 ? share : 0;
+    st_gpu_fit(&at, c);
+    return at;
+}
+
 double st_gpu_sustained(const st_gpu_spec *gpu)
 {
     /* A clock below full (a thermal throttle) slows the Tensor Cores in proportion: the SM

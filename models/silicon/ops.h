@@ -306,6 +306,11 @@ double st_gpu_fitted(const st_gpu_spec *gpu, st_precision prec);
 /* Give gpu (a copy the caller times on) calibration c's compute factors, where c is enabled. */
 void st_gpu_fit(st_gpu_spec *gpu, const st_calib_cfg *c);
 
+/* The copy of gpu a job's kernels are timed on, a training step's and a service's replica's
+ * alike: at clock share `clock` (0 or 1: full), slowed to the pace of its slowest GPU
+ * (`straggle` >= 1, models/silicon/variability.h), at calibration c's compute factors. */
+st_gpu_spec st_gpu_at(const st_gpu_spec *gpu, double clock, double straggle, const st_calib_cfg *c);
+
 /* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
  * 1 + this factor times as long for as long as the two overlap (models/silicon/gemm_eff.c). */
 double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);

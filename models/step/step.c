@@ -319,7 +319,6 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
     const st_parallel_cfg *par = &w->parallel;
     memset(p, 0, sizeof *p);
     *p = (step_plan){.w = w,
-                     .gpu_at = *x->c->gpu,
                      .tp = par->tp,
                      .cp = par->cp,
                      .pp = par->pp,
@@ -334,12 +333,8 @@ static int make_plan(st_step_ctx *x, const st_workload_cfg *w, int64_t mb, doubl
      * slowest of the job's GPUs (cluster.variability) sets every kernel's pace, as a clock
      * share of 1/straggle would. */
     p->straggle = st_straggler_factor(x->c->variability.gpu_speed_cv, w->gpus);
-    double share = clock > 0 && clock < 1 ? clock : 1;
-    p->mean_clock = share < 1 ? share : 0;
-    if (p->straggle > 1)
-        share /= p->straggle;
-    p->gpu_at.clock = share < 1 ? share : 0;
-    st_gpu_fit(&p->gpu_at, &x->c->calib); /* the cluster's own throughput, where fitted */
+    p->mean_clock = clock > 0 && clock < 1 ? clock : 0;
+    p->gpu_at = st_gpu_at(x->c->gpu, clock, p->straggle, &x->c->calib);
     p->gpu = &p->gpu_at;
     /* The batch-split rules are the plan's (models/silicon/plan_check.c), stated once. */
     st_plan_issue is;
