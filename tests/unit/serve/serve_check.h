@@ -4,6 +4,8 @@
 #define ST_TESTS_SERVE_CHECK_H
 
 #include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "models/serve/serve.h"
@@ -16,6 +18,19 @@ static inline st_scn *serve_scenario(const char *yaml)
     int rc = st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
     ck_assert_msg(rc == 0, "load: %s", d.n ? d.items[0].msg : "?");
     return s;
+}
+
+/* serve_scenario of the YAML text fmt formats (ASCII), asserted to fit its buffer whole: a text
+ * cut short would load as another scenario, or not at all. */
+static inline st_scn *serve_scenariof(const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof buf, "scenario text of %d bytes", n);
+    return serve_scenario(buf);
 }
 
 /* Workload 0 of s served with arrivals drawn from `seed`: st_serve_run's code. */

@@ -19,14 +19,12 @@
 static st_scn *scenario(const char *model, int gpus, int tp, const char *requests,
                         const char *batching, const char *slo)
 {
-    char buf[2048];
-    snprintf(buf, sizeof buf,
-             "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
-             "workloads:\n  - name: s\n    kind: inference\n    model: %s\n    precision: fp8\n"
-             "    gpus: %d\n    parallel: { tp: %d }\n    requests: %s\n%s%s%s%s",
-             model, gpus, tp, requests, batching ? "    batching: " : "", batching ? batching : "",
-             batching ? "\n" : "", slo ? slo : "");
-    return serve_scenario(buf);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: %s\n    precision: fp8\n"
+        "    gpus: %d\n    parallel: { tp: %d }\n    requests: %s\n%s%s%s%s",
+        model, gpus, tp, requests, batching ? "    batching: " : "", batching ? batching : "",
+        batching ? "\n" : "", slo ? slo : "");
 }
 
 static int serve(const st_scn *s, st_serve_result *r, st_err *err)
@@ -90,14 +88,12 @@ END_TEST
 /* Llama 3 70B on one B200 in precision p. */
 static st_scn *b200_70b(const char *p)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf,
-             "version: 1\nname: t\ncluster: { gpu: b200, nodes: 1, gpus_per_node: 8 }\n"
-             "workloads:\n  - name: s\n    kind: inference\n    model: llama3-70b\n"
-             "    precision: %s\n    gpus: 1\n    requests: { mode: offline, count: 400, "
-             "input_tokens: 128, output_tokens: 512 }\n    batching: { kv_cache_dtype: fp8 }\n",
-             p);
-    return serve_scenario(buf);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: b200, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: llama3-70b\n"
+        "    precision: %s\n    gpus: 1\n    requests: { mode: offline, count: 400, "
+        "input_tokens: 128, output_tokens: 512 }\n    batching: { kv_cache_dtype: fp8 }\n",
+        p);
 }
 
 /* NVFP4 weights: the linear layers at 0.5625 bytes a parameter (models/silicon/ops.c), the
@@ -134,14 +130,13 @@ END_TEST
  * at full clock. */
 START_TEST(test_a_power_limit_slows_and_caps_a_replica)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf,
-             "version: 1\nname: t\nhardware:\n  gpus:\n    - { name: capped, base: b200, "
-             "power_limit: 700 W }\ncluster: { gpu: capped, nodes: 1, gpus_per_node: 8 }\n"
-             "workloads:\n  - name: s\n    kind: inference\n    model: llama3-70b\n"
-             "    precision: fp8\n    gpus: 1\n    requests: { mode: offline, count: 400, "
-             "input_tokens: 128, output_tokens: 512 }\n    batching: { kv_cache_dtype: fp8 }\n");
-    st_scn *capped = serve_scenario(buf), *full = b200_70b("fp8");
+    st_scn *capped = serve_scenariof(
+        "version: 1\nname: t\nhardware:\n  gpus:\n    - { name: capped, base: b200, "
+        "power_limit: 700 W }\ncluster: { gpu: capped, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: llama3-70b\n"
+        "    precision: fp8\n    gpus: 1\n    requests: { mode: offline, count: 400, "
+        "input_tokens: 128, output_tokens: 512 }\n    batching: { kv_cache_dtype: fp8 }\n");
+    st_scn *full = b200_70b("fp8");
     st_serve_result rc, rf;
     st_err err = {0};
     ck_assert_int_eq(serve(capped, &rc, &err), 0);
@@ -158,14 +153,12 @@ END_TEST
  */
 static st_scn *prompts_on_h100(const char *extra)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf,
-             "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8%s }\n"
-             "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
-             "    precision: fp8\n    gpus: 2\n    parallel: { tp: 2 }\n    requests: { mode: "
-             "offline, count: 300, input_tokens: 2048, output_tokens: 16 }\n",
-             extra);
-    return serve_scenario(buf);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8%s }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
+        "    precision: fp8\n    gpus: 2\n    parallel: { tp: 2 }\n    requests: { mode: "
+        "offline, count: 300, input_tokens: 2048, output_tokens: 16 }\n",
+        extra);
 }
 
 /* A replica's kernels run on the GPU a training step's do: the cluster's fitted Tensor Core

@@ -129,15 +129,11 @@ END_TEST
 
 static st_scn *load(const char *requests, const char *extra)
 {
-    char buf[2048];
-    int n =
-        snprintf(buf, sizeof buf,
-                 "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
-                 "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
-                 "    precision: fp8\n    gpus: 4\n    parallel: { tp: 1 }\n    requests: %s\n%s",
-                 requests, extra);
-    ck_assert(n > 0 && (size_t)n < sizeof buf); /* the whole scenario, not a cut one */
-    return serve_scenario(buf);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
+        "    precision: fp8\n    gpus: 4\n    parallel: { tp: 1 }\n    requests: %s\n%s",
+        requests, extra);
 }
 
 static void serve(const st_scn *s, st_serve_result *r)

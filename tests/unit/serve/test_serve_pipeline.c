@@ -16,14 +16,12 @@
 /* Two 8-GPU H100 nodes serving model in FP8 on one replica of tp x pp GPUs. */
 static st_scn *scenario(const char *model, int tp, int pp, const char *requests)
 {
-    char buf[2048];
-    snprintf(buf, sizeof buf,
-             "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 2, gpus_per_node: 8 }\n"
-             "workloads:\n  - name: s\n    kind: inference\n    model: %s\n    precision: fp8\n"
-             "    gpus: %d\n    parallel: { tp: %d, pp: %d }\n    requests: %s\n"
-             "    batching: { admission: reserve, max_seqs: 512 }\n",
-             model, tp * pp, tp, pp, requests);
-    return serve_scenario(buf);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 2, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: %s\n    precision: fp8\n"
+        "    gpus: %d\n    parallel: { tp: %d, pp: %d }\n    requests: %s\n"
+        "    batching: { admission: reserve, max_seqs: 512 }\n",
+        model, tp * pp, tp, pp, requests);
 }
 
 static void serve(const st_scn *s, st_serve_result *r)
