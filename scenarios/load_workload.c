@@ -1,6 +1,7 @@
 /* Reads `workloads`: kind, model (through load_model.c), parallel plan, checkpoint and data
  * settings, and the checks that tie them to the cluster; a collective workload's own keys are
  * load_collective.c's. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +339,37 @@ static int fn_software(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
+/* `cudnn: MAJOR.MINOR[.PATCH]`: the cuDNN release of the job's software, which picks the
+ * published attention sweep of that release or the nearest newer one (st_attn_release_sweep). */
+static int fn_cudnn(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_workload_cfg *w = base;
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "cudnn"))
+        return -1;
+    long part[3] = {0, 0, 0};
+    int parts = 0, digits = 0, ok = 1;
+    for (const char *c = n->text; ok && *c; c++) {
+        if (isdigit((unsigned char)*c) && digits < 4) {
+            part[parts] = 10 * part[parts] + (*c - '0');
+            digits++;
+        } else if (*c == '.' && digits > 0 && parts < 2) {
+            parts++;
+            digits = 0;
+        } else {
+            ok = 0;
+        }
+    }
+    if (!ok || digits == 0 || parts < 1 || part[0] < 1 || part[1] > 99) {
+        st_rd_fail(rd, n, ST_EINVAL,
+                   "cudnn: expected a cuDNN release MAJOR.MINOR (such as 9.10, or 9.10.2), "
+                   "found '%s'",
+                   n->text);
+        return -1;
+    }
+    w->cudnn_release = (int)(100 * part[0] + part[1]);
+    return 0;
+}
+
 /* Whether the workload mapping ctx states key ("attention", "parallel.tp_comm_overlap"); a
  * `parallel` that is not a mapping counts as stating all of its keys. */
 static int stated_key(const void *ctx, const char *key)
@@ -400,6 +432,7 @@ static const st_field workload_fields[] = {
     ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, st_fp8_recipe_names),
     ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
     ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
+    ST_FFN("cudnn", fn_cudnn),
     ST_FFN("kernels", fn_kernels),
     ST_FFN("gpus", fn_gpus),
     ST_FFN("parallel", fn_parallel),

@@ -628,6 +628,9 @@ typedef struct st_workload_cfg {
                              (scenarios/software.h) */
     int attention_stated; /* the workload states `attention`: a software row's kernel, which
                              depends on the GPU, is not applied to another GPU type (sizing) */
+    int cudnn_release;    /* `cudnn: MAJOR.MINOR`, the cuDNN release the job's cuDNN attention
+                             runs, as 100 x major + minor (9.10 -> 910); 0: not stated, the newest
+                             release with a published sweep (models/silicon/gemm_eff.c) */
 } st_workload_cfg;
 
 /* One job of a trace: when it was submitted (seconds from the trace's first submission), how

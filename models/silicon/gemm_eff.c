@@ -75,7 +75,15 @@ typedef struct attn_fit {
  * (hidden 2048): 16384 / 128 x 16 = 2048 blocks of 128 queries, whatever the sequence length. */
 #define ATTN_BENCH_BLOCKS 2048.0
 
-enum { ATTN_FA2_A100, ATTN_FA3_H100, ATTN_FA2_H100, ATTN_CUDNN_H200, ATTN_CUDNN_GB200 };
+enum {
+    ATTN_FA2_A100,
+    ATTN_FA3_H100,
+    ATTN_FA2_H100,
+    ATTN_CUDNN_H200,
+    ATTN_CUDNN_GB200,
+    ATTN_CUDNN_H100_2024,
+    ATTN_CUDNN_B200_910
+};
 
 static const attn_fit ATTN[] = {
     /* Dao 2023, "FlashAttention-2" (arXiv 2307.08691), Fig. 5(d) forward and Fig. 6(d)
@@ -108,6 +116,31 @@ static const attn_fit ATTN[] = {
      * above, and 20% slower in the backward at 2k; docs/models/step-ops.md compares them. */
     [ATTN_CUDNN_H200] = {0.731, 874, 0.635, 1262, 0.803, 132, 0},
     [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0},
+    /* Older cuDNN releases (ATTN_OLDER below picks them by the workload's `cudnn`):
+     * The FlashAttention-3 paper's cuDNN bars (Shah et al. 2024, arXiv 2407.08608, the same H100
+     * figures as ATTN_FA3_H100, July 2024; the paper names no release): forward 315 ... 539 and
+     * backward 305 ... 516 TFLOP/s over 512 ... 16k, causal, head dim 128. */
+    [ATTN_CUDNN_H100_2024] = {0.567, 387, 0.548, 377, 0.803, 132, ATTN_BENCH_BLOCKS},
+    /* NVIDIA's B200 sweep through PyTorch (NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/
+     * artifacts/sdpa_bf16_benchmark_results_NVIDIA_B200.csv at cb560b9, backend pyt_cudnn; its
+     * sample_b200_bf16_run.txt logs cuDNN 91002 in NGC PyTorch 25.06): batch 1, 128 query and 8
+     * K/V heads of 128, causal, forward 874/1197/1350/1430 and backward 695/940/1073/1124 TFLOP/s
+     * at seqlen 4k ... 32k. Each point's wave fill (s blocks over 148 SMs) was divided out; the
+     * 2k point (485, 368), which carries PyTorch's call overhead, is left out of the fit (rms
+     * 2.8% forward, 2.5% backward over the four, every point within 4.3%). */
+    [ATTN_CUDNN_B200_910] = {0.715, 3172, 0.563, 3122, 0.776, 148, 0},
+};
+
+/* The older releases of a cuDNN sweep: a job whose `cudnn` release is at most `through` reads
+ * `older` in place of `newest`. A release is taken to run at most as fast as the nearest newer
+ * one measured, so a release between two sweeps reads the newer (an upper bound on its speed).
+ * The FlashAttention-3 paper (July 2024) predates cuDNN 9.3 (August 2024), so its bars stand
+ * for 9.2 and older. */
+static const struct {
+    int newest, older, through;
+} ATTN_OLDER[] = {
+    {ATTN_CUDNN_H200, ATTN_CUDNN_H100_2024, 902},
+    {ATTN_CUDNN_GB200, ATTN_CUDNN_B200_910, 910},
 };
 
 /* One row per measured part, indexed by the GPU record's calibration key (models/silicon/gpu.h);
@@ -428,11 +461,29 @@ double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, do
     return st_attn_efficiency_of(gpu, ST_ATTN_FLASH, backward, seq_k, blocks);
 }
 
+/* The sweep of cuDNN release `release` (100 x major + minor; 0: the newest) where the kernel's
+ * sweep is `sweep`. */
+static int release_sweep(int sweep, int release)
+{
+    if (release <= 0)
+        return sweep;
+    for (size_t i = 0; i < sizeof ATTN_OLDER / sizeof ATTN_OLDER[0]; i++)
+        if (ATTN_OLDER[i].newest == sweep && release <= ATTN_OLDER[i].through)
+            return ATTN_OLDER[i].older;
+    return sweep;
+}
+
 double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
                              double blocks)
 {
+    return st_attn_efficiency_at(gpu, kernel, 0, backward, seq_k, blocks);
+}
+
+double st_attn_efficiency_at(const st_gpu_spec *gpu, int kernel, int release, int backward,
+                             double seq_k, double blocks)
+{
     const calib *c = calib_of(gpu);
-    const attn_fit *a = &ATTN[attn_sweep(c, kernel)];
+    const attn_fit *a = &ATTN[release_sweep(attn_sweep(c, kernel), release)];
     if (!(seq_k > 0 && blocks > 0))
         return 0.0;
     /* A GPU measured with another part's sweep keeps that sweep's ratio to the GEMM e_max. */

@@ -223,7 +223,8 @@ static double attn_kernel_time(const st_gpu_spec *gpu, const st_op *op, double w
                                int backward, int *mem_bound)
 {
     work = work * (backward ? ATTN_BWD_FACTOR : 1.0);
-    double e = st_attn_efficiency_of(gpu, op->attn_kernel, backward, seq_k, attn_blocks(op));
+    double e = st_attn_efficiency_at(gpu, op->attn_kernel, op->attn_release, backward, seq_k,
+                                     attn_blocks(op));
     double compute = e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu) *
                                      st_gpu_fitted(gpu, ST_PREC_BF16))
                            : 0.0;
@@ -418,9 +419,13 @@ static void window(st_op *op, const dims *d)
  * MLA's head dim (nope + rope: 192 for DeepSeek-V3) is timed with the efficiency the
  * fused-attention sweep gives (measured at head dim 128) applied to its work: an assumption,
  * no published sweep at head dim 192 being at hand. */
-static void attention(builder *g, const dims *d, int kernel)
+static void attention(builder *g, const dims *d, int kernel, int release)
 {
-    st_op op = {.name = "attn", .kind = ST_OP_ATTN, .prec = ST_PREC_BF16, .attn_kernel = kernel};
+    st_op op = {.name = "attn",
+                .kind = ST_OP_ATTN,
+                .prec = ST_PREC_BF16,
+                .attn_kernel = kernel,
+                .attn_release = release};
     op.m = d->b * d->heads;
     op.n = d->sq;
     op.k = d->s;
@@ -609,7 +614,7 @@ size_t st_ops_layer_forward(const st_workload_cfg *w, const st_gpu_spec *gpu, in
         attention_unfused(&g, &d);
     } else {
         size_t from = g.n;
-        attention(&g, &d, (int)w->attention);
+        attention(&g, &d, (int)w->attention, w->cudnn_release);
         mark_core(&g, from);
     }
     linear(&g, &d, "proj", d.T, d.h, d.dv, d.T, ST__FEED_PLAIN, d.Tr); /* row parallel */

@@ -56,6 +56,9 @@ typedef struct st_op {
      * operator times the mean of a windowed and a full layer, weighted by win_share; flops is
      * that mean too. */
     double win_share, win_keys, win_work, full_work;
+    /* Appended. ATTN: the workload's cuDNN release (cudnn_release; 0: the newest), which picks
+     * an older cuDNN sweep (st_attn_efficiency_at) */
+    int attn_release;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -278,6 +281,12 @@ double st_attn_efficiency(const st_gpu_spec *gpu, int backward, double seq_k, do
  * FlashAttention-2's A100 sweep, the only one published (docs/models/step-ops.md). */
 double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, double seq_k,
                              double blocks);
+/* As st_attn_efficiency_of, with cuDNN release `release` (100 x major + minor; 0: the newest
+ * with a published sweep): a cuDNN sweep is replaced by an older release's where one is
+ * published for that release or a newer one up to it (H100 mid-2024, 9.2 and older; B200
+ * 9.10.2, 9.10 and older). */
+double st_attn_efficiency_at(const st_gpu_spec *gpu, int kernel, int release, int backward,
+                             double seq_k, double blocks);
 
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);

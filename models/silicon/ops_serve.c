@@ -38,6 +38,7 @@ double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu
                 .kind = ST_OP_ATTN,
                 .prec = ST_PREC_BF16,
                 .attn_kernel = (int)w->attention,
+                .attn_release = w->cudnn_release,
                 .m = d.heads,
                 .n = queries,
                 .k = keys};

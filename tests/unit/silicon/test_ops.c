@@ -242,6 +242,30 @@ START_TEST(test_attention_follows_flashattention_sweeps)
                         st_attn_efficiency_of(gpu("h200-sxm"), ST_ATTN_CUDNN, 0, 8192, 4096));
     ck_assert_double_eq(st_attn_efficiency(gpu("gb200"), 1, 8192, 4096),
                         st_attn_efficiency_of(gpu("gb200"), ST_ATTN_CUDNN, 1, 8192, 4096));
+    /* An older cuDNN release reads its own sweep: NVIDIA's B200 sweep with cuDNN 9.10.2
+     * (cudnn-frontend's sdpa_bf16_benchmark_results_NVIDIA_B200.csv, 128 query heads, so
+     * seqlen blocks) at 4k-32k within 5% (8k is the worst, 4.3%); a release up to 9.10 takes it, a
+     * newer one the newest sweep; on Hopper the mid-2024 bars stand for 9.2 and older only. */
+    static const double old_fwd[] = {874.1, 1197.4, 1349.8, 1429.6},
+                        old_bwd[] = {694.7, 940.0, 1072.8, 1124.4};
+    const st_gpu_spec *b200 = gpu("b200");
+    for (size_t i = 0; i < 4; i++) {
+        double s = seq[i + 1];
+        ASSERT_REL(st_attn_efficiency_at(b200, ST_ATTN_CUDNN, 910, 0, s, s) * 2250, old_fwd[i],
+                   0.05);
+        ASSERT_REL(st_attn_efficiency_at(b200, ST_ATTN_CUDNN, 907, 1, s, s) * 2250, old_bwd[i],
+                   0.05);
+    }
+    ck_assert_double_eq(st_attn_efficiency_at(b200, ST_ATTN_CUDNN, 911, 0, 8192, 8192),
+                        st_attn_efficiency_of(b200, ST_ATTN_CUDNN, 0, 8192, 8192));
+    ck_assert_double_eq(st_attn_efficiency_at(b200, ST_ATTN_FLASH, 910, 0, 8192, 8192),
+                        st_attn_efficiency_at(b200, ST_ATTN_CUDNN, 910, 0, 8192, 8192));
+    ck_assert(st_attn_efficiency_at(h100, ST_ATTN_CUDNN, 900, 0, 8192, 4096) <
+              0.85 * st_attn_efficiency_of(h100, ST_ATTN_CUDNN, 0, 8192, 4096));
+    ck_assert_double_eq(st_attn_efficiency_at(h100, ST_ATTN_CUDNN, 903, 0, 8192, 4096),
+                        st_attn_efficiency_of(h100, ST_ATTN_CUDNN, 0, 8192, 4096));
+    ck_assert_double_eq(st_attn_efficiency_at(h100, ST_ATTN_FLASH2, 900, 1, 8192, 4096),
+                        st_attn_efficiency_of(h100, ST_ATTN_FLASH2, 1, 8192, 4096));
     /* A layer with FlashAttention-2 on an H100 is slower than with the default (FA3). */
     st_workload_cfg w2 = plan("gpt-22b", 8192, 8, 0, ST_RECOMPUTE_NONE);
     st_layer_cost fa3, fa2;
