@@ -73,29 +73,18 @@ static int check_collective_rules(st_ld *ld, const st_ynode *n, const st_workloa
 int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                           const st_field *workload_fields)
 {
-    static const char *const training_only[] = {"model",
-                                                "seq_len",
-                                                "global_batch",
-                                                "precision",
-                                                "fp8_recipe",
-                                                "fp8_param_gather",
-                                                "attention",
-                                                "kernels",
-                                                "parallel",
-                                                "steps",
-                                                "tokens",
-                                                "checkpoint",
-                                                "data",
-                                                "memory_reserved",
-                                                "routing_imbalance",
-                                                "capacity_factor",
-                                                "pad_to_capacity",
-                                                "mtp_layers",
-                                                "software",
-                                                "requests",
-                                                "slo",
-                                                "batching",
-                                                NULL};
+    static const char *const training_only[] = {"model",           "seq_len",
+                                                "global_batch",    "precision",
+                                                "fp8_recipe",      "fp8_param_gather",
+                                                "attention",       "cudnn",
+                                                "kernels",         "parallel",
+                                                "steps",           "tokens",
+                                                "checkpoint",      "data",
+                                                "memory_reserved", "routing_imbalance",
+                                                "capacity_factor", "pad_to_capacity",
+                                                "mtp_layers",      "software",
+                                                "requests",        "slo",
+                                                "batching",        NULL};
     int bad = 0;
     bad = st__refuse_keys(ld, n, w, training_only);
     const st_ynode *coll = st_ynode_get(n, "collective"), *gpus = st_ynode_get(n, "gpus");
