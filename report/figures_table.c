@@ -79,6 +79,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].pool", TX, OPT, "Pool"),
     RUN("jobs[].model", TX, 0, "Model"),
     RUN("jobs[].software", TX, OPT, "Software stack"),
+    RUN("jobs[].cudnn", TX, OPT, "cuDNN release"),
     RUN("jobs[].params", NU, 0, "Parameters"),
     RUN("jobs[].flops_per_token", NU, 0, "Model FLOPs per token"),
     RUN("jobs[].parallel.tp", NU, 0, "Tensor parallel"),

@@ -248,6 +248,11 @@ static cJSON *job_json(const st_forecast *f)
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
     if (w->software) /* the workload's `software:` as written; absent: not stated */
         cJSON_AddStringToObject(j, "software", w->software);
+    if (w->cudnn_release > 0) { /* the workload's `cudnn:` release; absent: the newest sweep */
+        char rel[32];
+        snprintf(rel, sizeof rel, "%d.%d", w->cudnn_release / 100, w->cudnn_release % 100);
+        cJSON_AddStringToObject(j, "cudnn", rel);
+    }
     cJSON_AddNumberToObject(j, "params", f->mem.params);
     cJSON_AddNumberToObject(j, "flops_per_token", f->mem.flops_per_token);
     cJSON *par = cJSON_AddObjectToObject(j, "parallel");

@@ -87,6 +87,33 @@ expect "jobs[].software" "megatron-core 0.6" \
 expect "no software key, no jobs[].software" "False" \
     "$("$strata" run --format json "$src/scenarios/examples/quickstart.yaml" 2>/dev/null | python3 -c 'import json, sys; print("software" in json.load(sys.stdin)["jobs"][0])')"
 
+# cudnn: an older release reads its own published sweep on Blackwell (slower attention, a longer
+# step), a release past it the newest; Hopper keeps 9.19's for 9.10; reported in every format.
+cat >"$tmp/cu.yaml" <<YAML
+version: 1
+cluster: { gpu: b200, nodes: 1 }
+workloads:
+  - { name: pre, model: llama3-8b, gpus: 8, seq_len: 16384, global_batch: 64, attention: cudnn,
+      parallel: { zero: 1 } }
+YAML
+sed 's/attention: cudnn,$/attention: cudnn, cudnn: 9.10,/' "$tmp/cu.yaml" >"$tmp/cu910.yaml"
+sed 's/attention: cudnn,$/attention: cudnn, cudnn: 9.11,/' "$tmp/cu.yaml" >"$tmp/cu911.yaml"
+read -r newest _ <<<"$(figures "$tmp/cu.yaml")"
+read -r old _ <<<"$(figures "$tmp/cu910.yaml")"
+expect "cuDNN 9.10 is slower on B200" 1 "$(python3 -c "print(int($old > 1.02 * $newest))")"
+expect "cuDNN 9.11 reads the newest sweep" "$(figures "$tmp/cu.yaml")" "$(figures "$tmp/cu911.yaml")"
+sed 's/gpu: b200/gpu: h100-sxm/; s/zero: 1/zero: 1, tp: 4/' "$tmp/cu.yaml" >"$tmp/cuh.yaml"
+sed 's/gpu: b200/gpu: h100-sxm/; s/zero: 1/zero: 1, tp: 4/' "$tmp/cu910.yaml" >"$tmp/cuh910.yaml"
+h100="$(figures "$tmp/cuh.yaml")"
+expect "the H100 file has a step" 1 "$([ -n "$h100" ] && echo 1)"
+expect "cuDNN 9.10 on H100 reads 9.19's sweep" "$h100" "$(figures "$tmp/cuh910.yaml")"
+expect "jobs[].cudnn" "9.10" \
+    "$("$strata" run --format json "$tmp/cu910.yaml" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["cudnn"])')"
+expect "no cudnn key, no jobs[].cudnn" "False" \
+    "$("$strata" run --format json "$tmp/cu.yaml" 2>/dev/null | python3 -c 'import json, sys; print("cudnn" in json.load(sys.stdin)["jobs"][0])')"
+expect "cuDNN on the plan line" 1 \
+    "$("$strata" run "$tmp/cu910.yaml" 2>/dev/null | grep -c '^            seq .*, cuDNN 9.10$')"
+
 # Sizing across GPU types gives each type its row's kernel: megatron-core 0.6 runs
 # FlashAttention-2 on an H100 and leaves a B200 its own default, as the workload stating each
 # kernel on one type alone does.
