@@ -447,7 +447,8 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
                     .done = spec->done,
                     .ctx = spec->ctx,
                     .t_upd = now,
-                    .lat = latency_ns(net, spec->latency_s)};
+                    .lat = latency_ns(net, spec->latency_s),
+                    .cap_link = -1};
     int64_t id = make_id(s, x->gen);
     if (spec->bytes == 0 || spec->n == 0) {
         x->state = X_LATENCY;

@@ -134,6 +134,32 @@ START_TEST(test_two_transfers_on_one_link_each_get_half_and_finish_on_time)
 }
 END_TEST
 
+/* A transfer without a rate cap holds no private link: when it ends, no link of the fabric is
+ * handed out as one. (Its slot once kept cap link 0 from the start's initialiser, and the next
+ * capped transfer then set the capacity of fabric link 0, node 0's NIC, to its own cap.) */
+START_TEST(test_an_uncapped_transfer_leaves_no_fabric_link_to_the_next_rate_cap)
+{
+    start1(0, 1, C * 1e-3, 0, 1);
+    ck_assert_int_eq(st_engine_run(eng, ST_TIME_MAX), ST_RUN_EMPTY);
+    int64_t src = 2, dst = 3;
+    st_xfer_spec capped = {.src = &src,
+                           .dst = &dst,
+                           .n = 1,
+                           .bytes = C * 1e-3,
+                           .key = 5,
+                           .tag = 2,
+                           .max_rate = C / 4,
+                           .done = on_done,
+                           .ctx = &lg};
+    int64_t b = st_net_start(net, &capped);
+    int64_t c = start1(0, 1, C * 1e-3, 0, 3);
+    ck_assert_double_eq_tol(st_net_rate(net, b), C / 4, C * 1e-12);
+    ck_assert_double_eq_tol(st_net_rate(net, c), C, C * 1e-12);
+    ck_assert_int_eq(st_engine_run(eng, ST_TIME_MAX), ST_RUN_EMPTY);
+    ck_assert_int_eq(done_at(&lg, 3), 2 * ST_MS);
+}
+END_TEST
+
 START_TEST(test_when_one_ends_the_other_speeds_up_at_that_instant)
 {
     /* a: 2 ms of bytes at full rate, b: 1 ms. Sharing, b ends at 2 ms having let a move 1 ms
@@ -440,6 +466,7 @@ Suite *net_suite(void)
     tcase_add_test(tc, test_ring_of_4096_members_runs_at_its_most_collided_uplink);
     tcase_add_test(tc, test_simultaneous_starts_and_ends_are_solved_once_per_instant);
     tcase_add_test(tc, test_a_rate_asked_for_mid_instant_is_solved_at_once);
+    tcase_add_test(tc, test_an_uncapped_transfer_leaves_no_fabric_link_to_the_next_rate_cap);
     suite_add_tcase(s, tc);
     TCase *jobs = tcase_create("jobs");
     tcase_add_checked_fixture(jobs, setup8, teardown);
