@@ -78,6 +78,14 @@ int64_t st_coll_active(const st_coll *cm)
     return cm->active;
 }
 
+int st_coll_last_phases(const st_coll *cm)
+{
+    for (const run *r = cm->head; r; r = r->next)
+        if (r->phase + 1 < r->n_phases)
+            return 0;
+    return 1;
+}
+
 /* ---- the phase machine ---------------------------------------------------------------------- */
 
 static void start_phase(run *r);

@@ -111,6 +111,10 @@ int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err);
 /* Collectives started and not yet done. */
 int64_t st_coll_active(const st_coll *cm);
 
+/* Whether every collective running on cm is in its last phase, so that none starts transfers
+ * again (what st_net_last_done needs of its caller). */
+int st_coll_last_phases(const st_coll *cm);
+
 /* What a collective resolves to and what it should cost alone, before it runs. */
 typedef struct st_coll_plan {
     st_coll_algo algo;   /* resolved: ring, tree, hier or nvls */

@@ -69,6 +69,17 @@ struct st_net {
     st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
     int solve_due;
     uint64_t solves;
+    /* st_net_keep_routes: every transfer's links and weights (slot s's at keep_at[s] ..
+     * keep_at[s] + keep_n[s] of keep_link and keep_w), the members crossing each link (a_sum),
+     * and the instants of the first and the last start. */
+    int keep;
+    int32_t *keep_link;
+    double *keep_w;
+    size_t n_keep, keep_cap, keep_w_cap;
+    size_t *keep_at, *keep_n;
+    size_t keep_slots_cap, keep_n_cap;
+    double *a_sum;
+    st_time first_start, last_start;
 };
 
 /* The end-of-instant solve is an event of the net's one kind whose payload names generation 0,
@@ -147,6 +158,11 @@ void st_net_free(st_net *net)
     free(net->wts);
     free(net->hops);
     free(net->free_caps);
+    free(net->keep_link);
+    free(net->keep_w);
+    free(net->keep_at);
+    free(net->keep_n);
+    free(net->a_sum);
     free(net);
 }
 
@@ -432,6 +448,31 @@ static int32_t take_cap_link(st_net *net, double cap)
     return l;
 }
 
+/* Keep slot s's links and weights (net->route, net->wts: total of them), add its members to
+ * each link's count, and note when it started (st_net_keep_routes). */
+static void keep_route(st_net *net, size_t s, size_t total, st_time now)
+{
+    net->keep_link =
+        st_xgrow(net->keep_link, sizeof *net->keep_link, net->n_keep + total + 1, &net->keep_cap);
+    net->keep_w =
+        st_xgrow(net->keep_w, sizeof *net->keep_w, net->n_keep + total + 1, &net->keep_w_cap);
+    net->keep_at = st_xgrow(net->keep_at, sizeof *net->keep_at, s + 1, &net->keep_slots_cap);
+    net->keep_n = st_xgrow(net->keep_n, sizeof *net->keep_n, s + 1, &net->keep_n_cap);
+    if (!net->a_sum)
+        net->a_sum = st_xcalloc((size_t)st_topo_link_count(net->topo), sizeof *net->a_sum);
+    memcpy(net->keep_link + net->n_keep, net->route, total * sizeof *net->route);
+    memcpy(net->keep_w + net->n_keep, net->wts, total * sizeof *net->wts);
+    for (size_t k = 0; k < total; k++)
+        if (net->route[k] < st_topo_link_count(net->topo)) /* a private cap link: not counted */
+            net->a_sum[net->route[k]] += net->wts[k];
+    net->keep_at[s] = net->n_keep;
+    net->keep_n[s] = total;
+    net->n_keep += total;
+    if (net->first_start < 0)
+        net->first_start = now;
+    net->last_start = now;
+}
+
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
 {
     check_spec(spec);
@@ -465,6 +506,8 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
         net->route[total] = x->cap_link;
         net->wts[total++] = (double)spec->n;
     }
+    if (net->keep)
+        keep_route(net, s, total, now);
     int64_t ent = st_mmx_add(net->mx, net->route, net->wts, (int)total);
     net->ent_x = st_xgrow(net->ent_x, sizeof *net->ent_x, (size_t)ent + 1, &net->ent_x_cap);
     net->ent_x[ent] = s;
@@ -627,4 +670,106 @@ void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follo
 int st_net_followed(const st_net *net)
 {
     return !st_mmx_diverged(net->mx);
+}
+
+void st_net_keep_routes(st_net *net, int on)
+{
+    if (on) {
+        if (net->n_x > 0 || net->solve_due)
+            ST_BUG("st_net_keep_routes on a network that has started transfers");
+        net->keep = 1;
+        net->first_start = net->last_start = -1;
+        return;
+    }
+    net->keep = 0;
+    free(net->keep_link);
+    free(net->keep_w);
+    free(net->keep_at);
+    free(net->keep_n);
+    free(net->a_sum);
+    net->keep_link = NULL;
+    net->keep_w = NULL;
+    net->keep_at = net->keep_n = NULL;
+    net->a_sum = NULL;
+    net->n_keep = net->keep_cap = net->keep_w_cap = net->keep_slots_cap = net->keep_n_cap = 0;
+}
+
+/* st_net_last_done: rates within SLOWEST_TIE of the least are the slowest ones (one level,
+ * summed in a different order); every other must run above FASTER_GAP, clear of the refill
+ * margin of a solve after removals (REMOVED_MARGIN, 1e-9, in maxmin.c). */
+#define SLOWEST_TIE 1e-9
+#define FASTER_GAP  1e-8
+
+/* The lower bound of a transfer's rate for as long as it runs, from its kept links: on the link
+ * it is bottlenecked at it has the largest rate, so its rate times that link's members is at
+ * least the link's capacity, and no link gains members (none starts later). */
+static double rate_floor(const st_net *net, size_t s, const double *cap)
+{
+    double g = INFINITY;
+    for (size_t k = net->keep_at[s]; k < net->keep_at[s] + net->keep_n[s]; k++) {
+        double share = cap[net->keep_link[k]] / net->a_sum[net->keep_link[k]];
+        if (share < g)
+            g = share;
+    }
+    return g;
+}
+
+int st_net_last_done(st_net *net, st_time *end)
+{
+    st_time now = st_engine_now(net->eng);
+    if (!net->keep || net->solve_due || net->first_start != now || net->last_start != now)
+        return 0;
+    /* Every transfer moving, uncapped, from this instant, with the same bytes a member. */
+    double m = INFINITY, bytes = -1;
+    size_t n = 0;
+    for (size_t s = 0; s < net->n_x; s++) {
+        const transfer *x = &net->x[s];
+        if (x->state == X_FREE)
+            continue;
+        if (x->state != X_BYTES || x->cap_link >= 0 || x->t_upd != now || !(x->rate > 0) ||
+            isinf(x->rate) || (bytes >= 0 && x->remaining != bytes))
+            return 0;
+        bytes = x->remaining;
+        m = x->rate < m ? x->rate : m;
+        n++;
+    }
+    if (n == 0)
+        return 0;
+    /* The slowest: within SLOWEST_TIE of the least rate m (the same level, summed in another
+     * order). Each shares a link that saturated at that level with slowest ones only, so none of
+     * its links loses a member before they all end; they must all have been armed for one
+     * instant d, and a removal's refill (at or above the removed rate less REMOVED_MARGIN,
+     * maxmin.c) never reaches them while every other transfer runs above FASTER_GAP. */
+    const double tie = m * (1 + SLOWEST_TIE), gap = m * (1 + FASTER_GAP);
+    st_time d = -1, lat_k = 0;
+    for (size_t s = 0; s < net->n_x; s++) {
+        const transfer *x = &net->x[s];
+        if (x->state != X_BYTES || x->rate > tie)
+            continue;
+        st_time di = done_time(net, bytes, x->rate, now);
+        if ((d >= 0 && di != d) || di == ST_TIME_MAX)
+            return 0;
+        d = di;
+        lat_k = x->lat > lat_k ? x->lat : lat_k;
+    }
+    if (lat_k > ST_TIME_MAX - d)
+        return 0;
+    st_time last = d + lat_k;
+    /* Every other one ends by bytes over its rate floor (its rate may fall as others leave, never
+     * below it), a nanosecond of rounding and a relative 1e-9 of the solver's arithmetic above
+     * that: when that is no later than `last`, `last` is the answer. */
+    const double *cap = st_topo_capacities(net->topo);
+    for (size_t s = 0; s < net->n_x; s++) {
+        const transfer *x = &net->x[s];
+        if (x->state != X_BYTES || x->rate <= tie)
+            continue;
+        if (x->rate <= gap)
+            return 0;
+        double bound =
+            (double)now + bytes * 1e9 / rate_floor(net, s, cap) * (1 + 1e-9) + 2.0 + (double)x->lat;
+        if (!(bound <= (double)last))
+            return 0;
+    }
+    *end = last;
+    return 1;
 }

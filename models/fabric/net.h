@@ -106,4 +106,19 @@ void st_net_trace(st_net *net, st_mm_trace *rec, const st_mm_trace *const *follo
 /* Whether every call net's solver received was answered from a recording (st_net_trace). */
 int st_net_followed(const st_net *net);
 
+/* Keep every transfer's links from now on (on, before any start), for st_net_last_done; off
+ * drops them (and stops keeping). */
+void st_net_keep_routes(st_net *net, int on);
+
+/* The instant the last running transfer completes, its latency included, decided from the
+ * solve of the instant they all started in, without running on: when every transfer running
+ * started now (kept by st_net_keep_routes), moves the same bytes a member without a rate cap and
+ * has been solved, and the caller starts none later. The slowest transfers share saturated links
+ * whose members all end together, where that solve put them; every other transfer's rate can
+ * fall as others leave but never below its links' fair share at the start, so when each ends by
+ * that bound, the slowest end last, exactly as the run would have it. Returns 1 and *end then,
+ * else 0 (run the engine). docs/models/flow-model.md, "The last completion from the first
+ * solve". */
+int st_net_last_done(st_net *net, st_time *end);
+
 #endif

@@ -63,6 +63,7 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     size_t n_follow = st__shape_traces_find(tr, k, &follow);
     st_mm_trace *rec = st_mm_trace_new();
     st_net_trace(st_fabsim_net(fs), rec, follow, n_follow, &x->spare);
+    st_net_keep_routes(st_fabsim_net(fs), 1);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
     const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
     run rr = {.fs = fs, .left = k->groups, .bg = m ? m->bg : NULL, .n_bg = m ? m->n_bg : 0};
@@ -84,11 +85,21 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     }
     for (size_t i = 0; i < rr.n_bg; i++)
         bg_send(&rr, i, 0);
-    st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    /* Through the start's instant and its solve. A pattern whose groups run one phase each with
+     * no neighbours' flows then often has its answer (st_net_last_done): the slowest groups end
+     * where that solve put them and every other is bounded before them; else it runs on. */
+    st_net *net = st_fabsim_net(fs);
+    st_engine_run(st_fabsim_engine(fs), 0);
+    st_time last = 0;
+    if (rr.n_bg == 0 && st_coll_last_phases(st_fabsim_coll(fs)) && st_net_last_done(net, &last))
+        rr.end = last;
+    else
+        st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    st_net_keep_routes(net, 0);
     /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
      * step model refuses. */
-    double t = st_net_clamped(st_fabsim_net(fs)) ? INFINITY : (double)rr.end * 1e-9;
-    int followed = st_net_followed(st_fabsim_net(fs));
+    double t = st_net_clamped(net) ? INFINITY : (double)rr.end * 1e-9;
+    int followed = st_net_followed(net);
     st_fabsim_free(fs);
     if (followed) /* a recording made every call: this one adds nothing */
         st_mm_trace_free(rec);

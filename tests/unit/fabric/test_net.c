@@ -451,6 +451,75 @@ START_TEST(test_ring_of_4096_members_runs_at_its_most_collided_uplink)
 }
 END_TEST
 
+/* st_net_last_done against the run itself: random one-shot patterns (equal bytes, members
+ * and latencies drawn per transfer) on an oversubscribed ECMP fabric, where some transfers
+ * collide and end at other instants. Whenever the first solve decides the last completion, it
+ * is the run's to the nanosecond; it must decide most of them; unequal bytes are never
+ * decided. */
+typedef struct last_seen {
+    st_time t;
+} last_seen;
+
+static void note_last(void *ctx, uint64_t tag, st_time now)
+{
+    (void)tag;
+    last_seen *l = ctx;
+    l->t = now > l->t ? now : l->t;
+}
+
+START_TEST(test_the_first_solve_decides_the_last_completion_exactly_or_not_at_all)
+{
+    st_net_free(net);
+    st_engine_free(eng);
+    st_topo_free(topo);
+    topo = make_topo(64, 8, 2, ST_ROUTING_ECMP);
+    st_rng *r = st_rng_new(7, 1, 2, 3);
+    int decided = 0, trials = 200;
+    for (int k = 0; k < trials; k++) {
+        eng = st_engine_new();
+        net = st_net_new(eng, topo);
+        st_net_keep_routes(net, 1);
+        last_seen seen = {0};
+        int n = 2 + (int)(st_rng_uniform(r) * 40), unequal = k % 10 == 9;
+        for (int i = 0; i < n; i++) {
+            int64_t src[4], dst[4];
+            size_t members = 1 + (size_t)(st_rng_uniform(r) * 4);
+            for (size_t j = 0; j < members; j++) {
+                src[j] = (int64_t)(st_rng_uniform(r) * 64);
+                dst[j] = (src[j] + 1 + (int64_t)(st_rng_uniform(r) * 63)) % 64;
+            }
+            st_xfer_spec x = {.src = src,
+                              .dst = dst,
+                              .n = members,
+                              .bytes = C * 1e-3 * (unequal && i == 0 ? 0.5 : 1),
+                              .latency_s = (k % 2 ? st_rng_uniform(r) * 20e-6 : 5e-6),
+                              .key = (uint64_t)(k * 1000 + i),
+                              .tag = (uint64_t)i,
+                              .done = note_last,
+                              .ctx = &seen};
+            st_net_start(net, &x);
+        }
+        st_engine_run(eng, 0);
+        st_time end = -1;
+        int ok = st_net_last_done(net, &end);
+        st_net_keep_routes(net, 0);
+        ck_assert_int_eq(st_engine_run(eng, ST_TIME_MAX), ST_RUN_EMPTY);
+        if (unequal)
+            ck_assert_int_eq(ok, 0);
+        if (ok) {
+            ck_assert_int_eq(end, seen.t);
+            decided++;
+        }
+        st_net_free(net);
+        st_engine_free(eng);
+    }
+    ck_assert_int_ge(decided, trials / 2);
+    st_rng_free(r);
+    eng = st_engine_new(); /* for the fixture's teardown */
+    net = st_net_new(eng, topo);
+}
+END_TEST
+
 Suite *net_suite(void)
 {
     Suite *s = suite_create("net");
@@ -467,6 +536,7 @@ Suite *net_suite(void)
     tcase_add_test(tc, test_simultaneous_starts_and_ends_are_solved_once_per_instant);
     tcase_add_test(tc, test_a_rate_asked_for_mid_instant_is_solved_at_once);
     tcase_add_test(tc, test_an_uncapped_transfer_leaves_no_fabric_link_to_the_next_rate_cap);
+    tcase_add_test(tc, test_the_first_solve_decides_the_last_completion_exactly_or_not_at_all);
     suite_add_tcase(s, tc);
     TCase *jobs = tcase_create("jobs");
     tcase_add_checked_fixture(jobs, setup8, teardown);
