@@ -46,17 +46,20 @@ static void print_software(void)
     static const char *const grad[] = {"fp32", "bf16", NULL};
     printf("Software stacks (`software: STACK RELEASE`; '-': strata's default; "
            "docs/models/software.md)\n");
-    printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %s\n", "stack", "release", "A100",
-           "H100", "B200", "fp8", "grad", "grad ovl", "wgt ovl", "p2p", "TP ovl");
+    printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %-6s %s\n", "stack", "release",
+           "A100", "H100", "B200", "fp8", "grad", "grad ovl", "wgt ovl", "p2p", "TP ovl", "cuDNN");
     for (size_t i = 0; i < st_software_count(); i++) {
         const st_software *r = st_software_at(i);
-        printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %s\n", r->stack, r->release,
+        char cu[16] = "-";
+        if (r->cudnn > 0)
+            snprintf(cu, sizeof cu, "%d.%d", r->cudnn / 100, r->cudnn % 100);
+        printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %-6s %s\n", r->stack, r->release,
                setting(r->attention[ST_GPU_ARCH_AMPERE], st_attention_names),
                setting(r->attention[ST_GPU_ARCH_HOPPER], st_attention_names),
                setting(r->attention[ST_GPU_ARCH_BLACKWELL], st_attention_names),
                setting(r->fp8_recipe, st_fp8_recipe_names), setting(r->grad_bf16, grad),
                setting(r->overlap_grad_reduce, onoff), setting(r->overlap_param_gather, onoff),
-               setting(r->overlap_p2p, onoff), setting(r->tp_comm_overlap, onoff));
+               setting(r->overlap_p2p, onoff), setting(r->tp_comm_overlap, onoff), cu);
     }
 }
 

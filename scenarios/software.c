@@ -33,6 +33,11 @@
     .fp8_param_gather = ON, .grad_bf16 = ON, .overlap_grad_reduce = ON, \
     .overlap_param_gather = ON, .tp_comm_overlap = ON
 
+/* The NeMo 25.02 and 25.04 containers (February to April 2025) predate NGC PyTorch 25.06, which
+ * still shipped cuDNN 9.10.2 (NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/artifacts/
+ * sample_b200_bf16_run.txt: cudnn 91002 under torch 2.8.0a0 nv25.06): at most 9.10. */
+#define NGC_2506 910
+
 static const st_software rows[] = {
     {.stack = "megatron-lm", .release = "2021", .attention = ALL_UNFUSED,
      .overlap_grad_reduce = OFF, .overlap_p2p = OFF,
@@ -72,14 +77,14 @@ static const st_software rows[] = {
      "overlap_grad_sync and overlap_param_sync True; NeMo's megatron_gpt_config.yaml: fp8 amax "
      "history 1024, max (delayed scaling); TE 1.8 attention"},
     {.stack = "nemo", .release = "25.02", .attention = TE_18,
-     .fp8_recipe = ST_SW(ST_FP8_DELAYED), NEMO2_PERF,
+     .fp8_recipe = ST_SW(ST_FP8_DELAYED), NEMO2_PERF, .cudnn = NGC_2506,
      .source = "NVIDIA/NeMo v2.2.0 (2025-03) to v2.4.0: recipes' DistributedDataParallelConfig "
      "overlap_grad_reduce and overlap_param_gather True; scripts/performance: --fp8_recipe "
      "default ds (delayed), grad_reduce_in_fp32 False, performance mode's "
      "MegatronCommOverlapCallback tp_comm_overlap True; precision/mixed_precision.py "
      "bf16_with_fp8_mixed fp8_params True"},
     {.stack = "nemo", .release = "25.04", .attention = TE_18,
-     .fp8_recipe = ST_SW(ST_FP8_CURRENT), NEMO2_PERF,
+     .fp8_recipe = ST_SW(ST_FP8_CURRENT), NEMO2_PERF, .cudnn = NGC_2506,
      .source = "NeMo 25.04 performance summary: per-tensor FP8 with scaling factors computed in "
      "the current step; recipes and performance scripts otherwise as 25.02 (NVIDIA/NeMo v2.3.0)"},
     {.stack = "megatron-bridge", .release = "25.11", .attention = TE_18,
@@ -226,6 +231,8 @@ void st_software_apply(const st_software *r, const st_gpu_spec *gpu, st_workload
                 stated, ctx);
     if (p->tp == 1 || p->sequence_parallel) /* userbuffers' overlap needs sequence parallelism */
         set_int(r->tp_comm_overlap, &p->tp_comm_overlap, "parallel.tp_comm_overlap", stated, ctx);
+    if (r->cudnn > 0 && !stated(ctx, "cudnn"))
+        w->cudnn_release = r->cudnn;
 }
 
 /* The next word of *s (up to white space) into out, whole: 0 when there is none or it does not

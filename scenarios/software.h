@@ -41,6 +41,8 @@ typedef struct st_software {
     signed char overlap_p2p;          /* parallel.overlap_p2p */
     signed char tp_comm_overlap;      /* with sequence parallelism, or tp 1 */
     const char *source;
+    short cudnn; /* appended: `cudnn` (100 x major + minor) at most what the release's container
+                    ships; 0 keeps the newest sweep */
 } st_software;
 
 /* The rows in table order (stacks together, oldest release first), for listings. NULL when

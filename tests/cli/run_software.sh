@@ -44,7 +44,7 @@ same bloom scenarios/validation/bloom-176b-gbs2048.yaml "megatron-deepspeed 2022
     '/^    attention: unfused/d' 's/overlap_p2p: false, grad_collective: all-reduce, grad_accum: separate, //' \
     's/, overlap_grad_reduce: false//'
 same nemo scenarios/validation/nemo-2502-b200-llama3-8b-8gpu.yaml "nemo 25.02" \
-    '/^    attention: cudnn$/d' '/^    fp8_param_gather: true$/d' \
+    '/^    attention: cudnn$/d' '/^    fp8_param_gather: true$/d' '/^    cudnn: 9.10 /d' \
     's/grad_reduce: bf16, overlap_param_gather: true, //'
 # Megatron-Bridge's recipe overlaps TP communication; the shipped file keeps it off (step-model.md,
 # "TP communication overlap"), so the variant states that one key.
