@@ -69,13 +69,12 @@ struct st_net {
     st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
     int solve_due;
     uint64_t solves;
-    /* st_net_keep_routes: every transfer's links and weights (slot s's at keep_at[s] ..
-     * keep_at[s] + keep_n[s] of keep_link and keep_w), the members crossing each link (a_sum),
-     * and the instants of the first and the last start. */
+    /* st_net_keep_routes: every transfer's links (slot s's at keep_at[s] .. keep_at[s] +
+     * keep_n[s] of keep_link), the members crossing each link (a_sum), and the instants of the
+     * first and the last start. */
     int keep;
     int32_t *keep_link;
-    double *keep_w;
-    size_t n_keep, keep_cap, keep_w_cap;
+    size_t n_keep, keep_cap;
     size_t *keep_at, *keep_n;
     size_t keep_slots_cap, keep_n_cap;
     double *a_sum;
@@ -159,7 +158,6 @@ void st_net_free(st_net *net)
     free(net->hops);
     free(net->free_caps);
     free(net->keep_link);
-    free(net->keep_w);
     free(net->keep_at);
     free(net->keep_n);
     free(net->a_sum);
@@ -448,22 +446,20 @@ static int32_t take_cap_link(st_net *net, double cap)
     return l;
 }
 
-/* Keep slot s's links and weights (net->route, net->wts: total of them), add its members to
- * each link's count, and note when it started (st_net_keep_routes). */
+/* Keep slot s's links (net->route: total of them), add its members to each fabric link's count
+ * (net->wts), and note when it started (st_net_keep_routes). */
 static void keep_route(st_net *net, size_t s, size_t total, st_time now)
 {
     net->keep_link =
         st_xgrow(net->keep_link, sizeof *net->keep_link, net->n_keep + total + 1, &net->keep_cap);
-    net->keep_w =
-        st_xgrow(net->keep_w, sizeof *net->keep_w, net->n_keep + total + 1, &net->keep_w_cap);
     net->keep_at = st_xgrow(net->keep_at, sizeof *net->keep_at, s + 1, &net->keep_slots_cap);
     net->keep_n = st_xgrow(net->keep_n, sizeof *net->keep_n, s + 1, &net->keep_n_cap);
+    int32_t fabric = st_topo_link_count(net->topo);
     if (!net->a_sum)
-        net->a_sum = st_xcalloc((size_t)st_topo_link_count(net->topo), sizeof *net->a_sum);
+        net->a_sum = st_xcalloc((size_t)fabric, sizeof *net->a_sum);
     memcpy(net->keep_link + net->n_keep, net->route, total * sizeof *net->route);
-    memcpy(net->keep_w + net->n_keep, net->wts, total * sizeof *net->wts);
     for (size_t k = 0; k < total; k++)
-        if (net->route[k] < st_topo_link_count(net->topo)) /* a private cap link: not counted */
+        if (net->route[k] < fabric) /* a private cap link: not counted */
             net->a_sum[net->route[k]] += net->wts[k];
     net->keep_at[s] = net->n_keep;
     net->keep_n[s] = total;
@@ -683,15 +679,13 @@ void st_net_keep_routes(st_net *net, int on)
     }
     net->keep = 0;
     free(net->keep_link);
-    free(net->keep_w);
     free(net->keep_at);
     free(net->keep_n);
     free(net->a_sum);
     net->keep_link = NULL;
-    net->keep_w = NULL;
     net->keep_at = net->keep_n = NULL;
     net->a_sum = NULL;
-    net->n_keep = net->keep_cap = net->keep_w_cap = net->keep_slots_cap = net->keep_n_cap = 0;
+    net->n_keep = net->keep_cap = net->keep_slots_cap = net->keep_n_cap = 0;
 }
 
 /* st_net_last_done: rates within SLOWEST_TIE of the least are the slowest ones (one level,
