@@ -50,9 +50,9 @@ static void print_software(void)
            "A100", "H100", "B200", "fp8", "grad", "grad ovl", "wgt ovl", "p2p", "TP ovl", "cuDNN");
     for (size_t i = 0; i < st_software_count(); i++) {
         const st_software *r = st_software_at(i);
-        char cu[16] = "-";
+        char cu[ST_CUDNN_TEXT] = "-";
         if (r->cudnn > 0)
-            snprintf(cu, sizeof cu, "%d.%d", r->cudnn / 100, r->cudnn % 100);
+            st_cudnn_text(r->cudnn, cu);
         printf("%-19s %-8s %-8s %-8s %-9s %-8s %-5s %-8s %-8s %-5s %-6s %s\n", r->stack, r->release,
                setting(r->attention[ST_GPU_ARCH_AMPERE], st_attention_names),
                setting(r->attention[ST_GPU_ARCH_HOPPER], st_attention_names),

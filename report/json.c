@@ -249,8 +249,8 @@ static cJSON *job_json(const st_forecast *f)
     if (w->software) /* the workload's `software:` as written; absent: not stated */
         cJSON_AddStringToObject(j, "software", w->software);
     if (w->cudnn_release > 0) { /* the workload's `cudnn:` release; absent: the newest sweep */
-        char rel[32];
-        snprintf(rel, sizeof rel, "%d.%d", w->cudnn_release / 100, w->cudnn_release % 100);
+        char rel[ST_CUDNN_TEXT];
+        st_cudnn_text(w->cudnn_release, rel);
         cJSON_AddStringToObject(j, "cudnn", rel);
     }
     cJSON_AddNumberToObject(j, "params", f->mem.params);

@@ -256,15 +256,15 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
             "  plan      tp %lld, cp %lld, pp %lld%s, dp %lld%s, zero %d, micro-batch %lld%s\n",
             (long long)p->tp, (long long)p->cp, (long long)p->pp, vs, (long long)p->dp, ep, p->zero,
             (long long)f->microbatch, p->microbatch ? "" : " (auto)");
-    char cu[48] = ""; /* an older cuDNN release's attention sweep, where the workload states it */
+    char cu[ST_CUDNN_TEXT] = ""; /* an older cuDNN release's sweep, where the workload states it */
     if (w->cudnn_release > 0)
-        snprintf(cu, sizeof cu, ", cuDNN %d.%d", w->cudnn_release / 100, w->cudnn_release % 100);
-    fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s%s%s%s\n",
+        st_cudnn_text(w->cudnn_release, cu);
+    fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s%s%s%s%s\n",
             (long long)w->seq_len, (long long)w->global_batch, st_precision_names[w->precision],
             w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe][w->fp8_param_gather != 0] : "",
             st_recompute_names[p->recompute], p->sequence_parallel ? ", sequence parallel" : "",
             p->tp_comm_overlap && p->tp > 1 ? ", TP comm overlap" : "",
-            p->cp_comm_overlap && p->cp > 1 ? ", CP comm overlap" : "", cu);
+            p->cp_comm_overlap && p->cp > 1 ? ", CP comm overlap" : "", *cu ? ", cuDNN " : "", cu);
     if (w->software)
         software_text(out, w);
     fprintf(out, "  memory    per GPU on the most loaded pipeline stage:\n");

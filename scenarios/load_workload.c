@@ -1,7 +1,6 @@
 /* Reads `workloads`: kind, model (through load_model.c), parallel plan, checkpoint and data
  * settings, and the checks that tie them to the cluster; a collective workload's own keys are
  * load_collective.c's. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,27 +345,12 @@ static int fn_cudnn(st_rd *rd, const st_ynode *n, void *base)
     st_workload_cfg *w = base;
     if (st_rd_expect(rd, n, ST_YN_SCALAR, "cudnn"))
         return -1;
-    long part[3] = {0, 0, 0};
-    int parts = 0, digits = 0, ok = 1;
-    for (const char *c = n->text; ok && *c; c++) {
-        if (isdigit((unsigned char)*c) && digits < 4) {
-            part[parts] = 10 * part[parts] + (*c - '0');
-            digits++;
-        } else if (*c == '.' && digits > 0 && parts < 2) {
-            parts++;
-            digits = 0;
-        } else {
-            ok = 0;
-        }
-    }
-    if (!ok || digits == 0 || parts < 1 || part[0] < 1 || part[1] > 99) {
-        st_rd_fail(rd, n, ST_EINVAL,
-                   "cudnn: expected a cuDNN release MAJOR.MINOR (such as 9.10, or 9.10.2), "
-                   "found '%s'",
-                   n->text);
-        return -1;
-    }
-    w->cudnn_release = (int)(100 * part[0] + part[1]);
+    w->cudnn_release = st_software_cudnn(n->text);
+    if (w->cudnn_release == 0)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "cudnn: expected a cuDNN release MAJOR.MINOR (such as 9.10, or 9.10.2), "
+                          "found '%s'",
+                          n->text);
     return 0;
 }
 

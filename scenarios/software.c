@@ -157,6 +157,15 @@ static int release_cmp(const long a[REL_PARTS], const long b[REL_PARTS])
     return 0;
 }
 
+int st_software_cudnn(const char *text)
+{
+    long v[REL_PARTS];
+    int n = text && !strchr(text, '-') ? parse_release(text, v) : 0;
+    if (n < 2 || n > 3 || v[0] < 1 || v[0] > 9999 || v[1] > 99)
+        return 0;
+    return (int)(100 * v[0] + v[1]);
+}
+
 const st_software *st_software_find(const char *stack, const char *release, int *why)
 {
     long want[REL_PARTS], have[REL_PARTS];

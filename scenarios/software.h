@@ -63,6 +63,11 @@ int st_software_split(const char *value, st_software_words *out);
  * the stack's first row. */
 const st_software *st_software_find(const char *stack, const char *release, int *why);
 
+/* A `cudnn:` value, "MAJOR.MINOR" or "MAJOR.MINOR.PATCH" read as releases are (numbers between
+ * '.'), as 100 x major + minor (9.10 -> 910); 0 when it is not one (major 1 to 9999, minor at
+ * most 99). */
+int st_software_cudnn(const char *text);
+
 /* Whether stack names a row's stack; the distinct stack names in table order, for messages. */
 size_t st_software_stacks(const char **names, size_t cap);
 

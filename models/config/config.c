@@ -3,6 +3,7 @@
 #include "models/config/config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 const char *const st_cooling_kind_names[] = {ST_COOLING_KINDS(ST__ENUM_NAME) NULL};
 const char *const st_ups_redundancy_names[] = {ST_UPS_REDUNDANCIES(ST__ENUM_NAME) NULL};
@@ -111,3 +112,8 @@ const st_inference_preset st_inference_preset_default = {
     .scale_up_share = 1.0,
     .scale_up_period_s = 60,
 };
+
+void st_cudnn_text(int release, char out[ST_CUDNN_TEXT])
+{
+    snprintf(out, ST_CUDNN_TEXT, "%d.%d", release / 100, release % 100);
+}

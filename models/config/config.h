@@ -633,6 +633,12 @@ typedef struct st_workload_cfg {
                              release with a published sweep (models/silicon/gemm_eff.c) */
 } st_workload_cfg;
 
+/* A cuDNN release (st_workload_cfg.cudnn_release, 100 x major + minor) as its text, "9.10", into
+ * out: ASCII digits and one dot, so ST_CUDNN_TEXT bytes hold any release the loader admits
+ * (major at most 9999). */
+#define ST_CUDNN_TEXT 16
+void st_cudnn_text(int release, char out[ST_CUDNN_TEXT]);
+
 /* One job of a trace: when it was submitted (seconds from the trace's first submission), how
  * long it ran as recorded, on how many GPUs, for which tenant (an index into the trace's tenant
  * names, -1: none). A format that records them also gives the job's class (its model name, an
