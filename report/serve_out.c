@@ -119,6 +119,11 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(in, "iteration_mean_s", r->iteration_mean_s);
     cJSON_AddNumberToObject(in, "iterations", (double)r->iterations);
     cJSON_AddNumberToObject(in, "preemptions", (double)r->preemptions);
+    cJSON *fe = cJSON_AddObjectToObject(in, "frontend");
+    if (ic->frontend) /* absent: the figures stated, no row */
+        cJSON_AddStringToObject(fe, "name", ic->frontend);
+    cJSON_AddNumberToObject(fe, "request_s", ic->frontend_request_s);
+    cJSON_AddNumberToObject(fe, "iteration_s", ic->frontend_iteration_s);
     cJSON_AddNumberToObject(in, "gpu_mean_w", r->gpu_mean_w);
     cJSON_AddNumberToObject(in, "energy_per_token_j", r->energy_per_token_j);
     if (r->has_cost) /* absent: no cost section, or on premises (needs the plant's energy) */
@@ -214,6 +219,10 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
             "  batch     %.4g requests per iteration on average, %.4g s per iteration, %lld "
             "preemptions per replica\n",
             r->batch_mean, r->iteration_mean_s, (long long)r->preemptions);
+    fprintf(out, "  frontend  %s: %s per request, %s per iteration on the host\n",
+            ic->frontend ? ic->frontend : "as stated",
+            fmt(ic->frontend_request_s, ST_DIM_TIME, a, sizeof a),
+            fmt(ic->frontend_iteration_s, ST_DIM_TIME, b, sizeof b));
     fprintf(out,
             "  memory    per GPU: weights %s, activations %s, reserved %s, KV cache %s of %s "
             "usable\n",

@@ -84,7 +84,8 @@ int st__derive_collective(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                                                 "capacity_factor", "pad_to_capacity",
                                                 "mtp_layers",      "software",
                                                 "requests",        "slo",
-                                                "batching",        NULL};
+                                                "batching",        "autoscale",
+                                                "frontend",        NULL};
     int bad = 0;
     bad = st__refuse_keys(ld, n, w, training_only);
     const st_ynode *coll = st_ynode_get(n, "collective"), *gpus = st_ynode_get(n, "gpus");

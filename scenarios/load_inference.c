@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/frontend.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "scenarios/load_internal.h"
@@ -237,6 +238,48 @@ int st__fn_batching(st_rd *rd, const st_ynode *n, void *base)
 {
     st_inference_cfg *ic = &((st_workload_cfg *)base)->inference;
     return st_rd_map(rd, n, batching_fields, ic, "batching");
+}
+
+/* A planner's own measurement of their stack: both figures, no default for either. */
+static const st_field frontend_fields[] = {
+    ST_FDIM(st_inference_cfg, "request", frontend_request_s, ST_DIM_TIME, ST_R_NONNEG,
+            .lim = &st_lim_span, .required = 1),
+    ST_FDIM(st_inference_cfg, "iteration", frontend_iteration_s, ST_DIM_TIME, ST_R_NONNEG,
+            .lim = &st_lim_span, .required = 1),
+    ST_FEND,
+};
+
+static void use_frontend(st_inference_cfg *ic, const st_frontend *f)
+{
+    ic->frontend = f->name;
+    ic->frontend_request_s = st_frontend_request_s(f);
+    ic->frontend_iteration_s = st_frontend_iteration_s(f);
+}
+
+/* `frontend:` a serving stack's row by name, or a mapping of the figures measured on one. */
+int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_inference_cfg *ic = &((st_workload_cfg *)base)->inference;
+    if (n->kind == ST_YN_MAP) {
+        ic->frontend = NULL;
+        return st_rd_map(rd, n, frontend_fields, ic, "frontend");
+    }
+    if (st_rd_expect(rd, n, ST_YN_SCALAR, "frontend"))
+        return -1;
+    const st_frontend *f = st_frontend_find(n->text);
+    if (!f) {
+        char names[160] = "";
+        size_t at = 0;
+        for (const st_frontend *r = st_frontends; r->name && at < sizeof names; r++)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                                   r == st_frontends ? "" : ", ", r->name);
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "frontend: expected a serving stack (%s) or a mapping { request, "
+                          "iteration } of its measured times, found '%s'",
+                          names, n->text);
+    }
+    use_frontend(ic, f);
+    return 0;
 }
 
 /* ---- the rules --------------------------------------------------------------------------- */
@@ -555,5 +598,11 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
     if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w) ||
         derive_autoscale(ld, n, w))
         return -1;
+    if (!st_ynode_get(n, "frontend")) {
+        const st_inference_preset *pre = &st_inference_preset_default;
+        use_frontend(&w->inference,
+                     st_frontend_find(w->inference.mode == ST_REQ_OFFLINE ? pre->frontend_offline
+                                                                          : pre->frontend_online));
+    }
     return derive_batching(ld, n, w) ? -1 : 0;
 }

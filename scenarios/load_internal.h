@@ -142,12 +142,13 @@ int st__refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w,
                     const char *const *keys);
 
 /* Kind: inference workloads (load_inference.c): the field readers of `requests`, `slo`,
- * `batching` and `autoscale`, and the checks of workload n once read (no training keys, a model and
- * plan the serving model covers, the engine's defaults filled in). Each returns non-zero after
- * reporting. */
+ * `batching`, `frontend` and `autoscale`, and the checks of workload n once read (no training keys,
+ * a model and plan the serving model covers, the engine's defaults filled in). Each returns
+ * non-zero after reporting. */
 int st__fn_requests(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_slo(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_batching(st_rd *rd, const st_ynode *n, void *base);
+int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_autoscale(st_rd *rd, const st_ynode *n, void *base);
 int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                          const st_field *workload_fields);

@@ -409,6 +409,7 @@ static const st_field workload_fields[] = {
     ST_FFN("requests", st__fn_requests),
     ST_FFN("slo", st__fn_slo),
     ST_FFN("batching", st__fn_batching),
+    ST_FFN("frontend", st__fn_frontend),
     ST_FFN("autoscale", st__fn_autoscale),
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
@@ -716,7 +717,8 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (w->kind == ST_WL_INFERENCE)
         return st__derive_inference(ld, n, w, workload_fields);
     int bad = 0;
-    static const char *const serving_only[] = {"requests", "slo", "batching", "autoscale", NULL};
+    static const char *const serving_only[] = {"requests",  "slo",      "batching",
+                                               "autoscale", "frontend", NULL};
     for (int i = 0; serving_only[i]; i++)
         if (st_ynode_get(n, serving_only[i]))
             bad = st_rd_fail(&ld->rd, st_ynode_get(n, serving_only[i]), ST_EINVAL,

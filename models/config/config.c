@@ -111,6 +111,12 @@ const st_inference_preset st_inference_preset_default = {
     .scale_up_pods = 4,
     .scale_up_share = 1.0,
     .scale_up_period_s = 60,
+    /* An offline batch runs in the process that holds its requests (vLLM's LLM class,
+     * TensorRT-LLM's trtllm-bench): no front end. A stream reaches the engine through a server;
+     * the one whole serving stack whose fixed costs are published is Triton's TensorRT-LLM
+     * backend (models/config/frontend.c), so a stream that names none is taken through it. */
+    .frontend_offline = "none",
+    .frontend_online = "triton-trtllm",
 };
 
 void st_cudnn_text(int release, char out[ST_CUDNN_TEXT])

@@ -492,6 +492,11 @@ typedef struct st_inference_cfg {
     int64_t block_tokens;     /* tokens per KV-cache block (block_size) */
     st_admission admission;   /* how requests enter the running batch */
     int kv_fp8;               /* the KV cache in FP8 (kv_cache_dtype: fp8); 0: BF16 */
+    /* The serving stack outside the engine's GPU work (`frontend:`, models/config/frontend.h):
+     * its row's name (NULL: figures stated), a request's time in the front end before its first
+     * token, and the host's time on each iteration's critical path, seconds. */
+    const char *frontend;
+    double frontend_request_s, frontend_iteration_s;
     st_loc loc, requests_loc, slo_loc;
 } st_inference_cfg;
 
@@ -514,6 +519,8 @@ typedef struct st_inference_preset {
     double scale_interval_s, scale_window_s;
     int64_t scale_up_pods;
     double scale_up_share, scale_up_period_s;
+    /* The serving stack (models/config/frontend.h rows) of an offline batch and of a stream. */
+    const char *frontend_offline, *frontend_online;
 } st_inference_preset;
 extern const st_inference_preset st_inference_preset_default;
 

@@ -214,20 +214,23 @@ static void finish_batch(engine *e, int64_t id_batch)
 
 /* The batch's time through every stage, each stage starting once the one before has handed it
  * over and the stage has finished the batch before (a flow shop): when its last stage ends. The
- * stages' kernel and all-reduce time, averaged over the replica's GPUs, is what the plant sees;
- * its time through them, an iteration's. One stage: the iteration as it is. */
+ * host's time on the iteration (the front end's, st_inference_cfg.frontend_iteration_s) comes
+ * first, the GPUs idle through it. The stages' kernel and all-reduce time, averaged over the
+ * replica's GPUs, is what the plant sees; its time through them, an iteration's. One stage: the
+ * iteration as it is. */
 static double run_batch(engine *e, const st__serve_batch *b)
 {
     st__serve_cost *c = e->cost;
+    double host = e->ic->frontend_iteration_s;
     if (c->pp == 1) {
         double comm, dt = st__serve_iteration_s(c, b, &comm);
-        e->stage_free[0] = e->now + dt;
+        e->stage_free[0] = e->now + host + dt;
         e->busy_s += dt;
         e->comm_s += comm;
-        e->pass_s += dt;
+        e->pass_s += host + dt;
         return e->stage_free[0];
     }
-    double t = e->now, busy = 0, comm_all = 0;
+    double t = e->now + host, busy = 0, comm_all = 0;
     for (int64_t k = 0; k < c->pp; k++) {
         double comm, dt = st__serve_stage_s(c, b, k, &comm);
         double start = t > e->stage_free[k] ? t : e->stage_free[k];
@@ -315,7 +318,7 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t
     double last = 0;
     for (int64_t i = 0; i < n; i++) {
         const req *q = &e.r[i];
-        o->ttft[i] = q->first_s - q->arrival_s;
+        o->ttft[i] = q->first_s - q->arrival_s + ic->frontend_request_s;
         o->tpot[i] = q->out > 1 ? (q->done_s - q->first_s) / (double)(q->out - 1) : -1;
         o->ok[i] = (!(ic->slo_ttft_s > 0) || o->ttft[i] <= ic->slo_ttft_s) &&
                    (!(ic->slo_tpot_s > 0) || o->tpot[i] <= ic->slo_tpot_s);

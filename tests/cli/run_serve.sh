@@ -323,8 +323,9 @@ check "size refuses --deadline on a service" $?
 # A load curve and its autoscaler (the diurnal example's day shrunk to 24 minutes): the
 # replicas kept up below the eight its GPUs make, their GPU-hours tp x mean x span, and a share
 # of requests within the targets that falls when the ramps outrun the replicas' start; without
-# the autoscaler all eight all along, every request within the targets, costing more per token;
-# sizing it sizes the curve's peak.
+# the autoscaler all eight all along, all but a few requests within the targets (at the peak's
+# 11.25 requests/s a replica's p99 time per token is just over 50 ms, the serving stack's host
+# time per iteration included), costing more per token; sizing it sizes the curve's peak.
 sed 's/ h, rate/ min, rate/' "$src/scenarios/examples/serve-diurnal.yaml" >"$tmp/day.yaml"
 grep -v '^    autoscale:' "$tmp/day.yaml" >"$tmp/fixed.yaml"
 "$strata" run --format json "$tmp/day.yaml" >"$tmp/day.json" &&
@@ -342,7 +343,7 @@ assert abs(s["target_rate_per_s"] - 0.7 * i["max_rate_under_slo"] / 8) < 1e-9 * 
 assert 2 <= i["replicas_mean"] < 8 and i["replicas_peak"] <= 8, i
 assert abs(i["gpu_hours"] - 4 * i["replicas_mean"] * i["span_s"] / 3600) < 1e-9 * i["gpu_hours"]
 # a day's ramps shrunk 60 times outrun a 5-minute start: requests queue behind too few
-assert 0 < i["slo_attainment"] < 0.9 and k["slo_attainment"] == 1, (i, k)
+assert 0 < i["slo_attainment"] < 0.9 and 0.95 < k["slo_attainment"] <= 1, (i, k)
 tl = i["timeline"]
 assert len(tl) == 145 and tl[0]["t_s"] == 0 and abs(tl[-1]["t_s"] - 1440) < 1e-9, tl[-1]
 assert all(2 <= p["replicas_up"] <= 8 for p in tl) and max(p["replicas_asked"] for p in tl) > 8
