@@ -47,7 +47,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     *row = (st_serve_size_row){.gpu = g, .tp = tp, .pp = pp};
     st_serve_memory m;
     st_serve_memory_of(&w2, g, &m);
-    if (m.blocks * ic->block_tokens < st_req_longest(ic)) {
+    if (m.blocks < st_serve_blocks_longest(&m, st_req_longest(ic), ic->max_batch_tokens)) {
         row->why = kv_short;
         return 0;
     }
@@ -122,6 +122,8 @@ static int cmp_gpus(const void *pa, const void *pb)
  * and TensorRT-LLM's tensor parallelism within a node, pipeline parallelism across). */
 static int64_t stages_cap(const st_cluster_cfg *c, const st_workload_cfg *w)
 {
+    if (st_llm_window_layers(w->model) > 0) /* a sliding window is served on one stage only */
+        return 1;
     return c->nodes < w->model->layers ? c->nodes : w->model->layers;
 }
 

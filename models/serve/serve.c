@@ -229,7 +229,7 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         if (m == 0)
             continue;
         st__serve_replica_out o;
-        st__serve_replica(&s->cost, ic, s->mem.blocks, arr + at[r], in + at[r], len + at[r], m, &o);
+        st__serve_replica(&s->cost, ic, &s->mem, arr + at[r], in + at[r], len + at[r], m, &o);
         gather_add(&g, &o, len + at[r], NULL, 1);
         end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
         sum.busy_s += o.busy_s;
@@ -277,10 +277,10 @@ static void measure(service *s, double rate, st_serve_result *out)
     for (int64_t i = 0; rate > 0 && i < nA; i++)
         arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
     st__serve_replica_out a, b = {0};
-    st__serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nA, &a);
+    st__serve_replica(&s->cost, ic, &s->mem, arr, s->len_in, s->len_out, nA, &a);
     int two = rate <= 0 && kA < dp && nB > 0;
     if (two)
-        st__serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, nB, &b);
+        st__serve_replica(&s->cost, ic, &s->mem, arr, s->len_in, s->len_out, nB, &b);
     int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
     gather g = {0};
     gather_add(&g, &a, s->len_out, NULL, reps_a);
@@ -483,7 +483,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     s->per_replica = n;
     draw_lengths(s, seed, id);
     st__serve_replica_out a;
-    st__serve_replica(&s->cost, ic, s->mem.blocks, arr, s->len_in, s->len_out, n, &a);
+    st__serve_replica(&s->cost, ic, &s->mem, arr, s->len_in, s->len_out, n, &a);
     gather g = {0};
     gather_add(&g, &a, s->len_out, weight, 1);
     double end = n > 0 ? a.first_s + a.span_s : f.end_s;
@@ -518,7 +518,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     st_serve_memory_of(w, gpu, &s.mem);
     out->mem = s.mem;
     int64_t longest = st_req_longest(ic);
-    int64_t need = (longest + ic->block_tokens - 1) / ic->block_tokens;
+    int64_t need = st_serve_blocks_longest(&s.mem, longest, ic->max_batch_tokens);
     char split[64] = " (its trace's)";
     if (ic->mode != ST_REQ_TRACE)
         snprintf(split, sizeof split, " (input %lld + output %lld)",
@@ -529,8 +529,8 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
                           "workload '%s': the KV cache holds %lld tokens per replica, but its "
                           "longest request needs %lld%s: of each GPU's %.4g GB usable, weights "
                           "take %.4g GB, activations %.4g GB and reserved %.4g GB",
-                          w->name, (long long)(s.mem.blocks * ic->block_tokens), (long long)longest,
-                          split, s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
+                          w->name, (long long)st_serve_kv_tokens(&s.mem), (long long)longest, split,
+                          s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
                           s.mem.reserved / 1e9);
     out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
     int64_t domain = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
@@ -542,7 +542,7 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
         serve_steady(&s, seed, id, out);
     out->mem = s.mem;
     out->kv_cache_bytes = s.mem.kv_replica;
-    out->kv_cache_tokens = s.mem.blocks * ic->block_tokens;
+    out->kv_cache_tokens = st_serve_kv_tokens(&s.mem);
     out->gpu_hours = (double)st_serve_replica_gpus(w) * out->replicas_mean * out->span_s / 3600;
     st__serve_cost_release(&s.cost);
     free(s.gaps);

@@ -29,7 +29,41 @@ typedef struct st_serve_memory {
                             blocks */
     int64_t blocks;      /* KV-cache blocks of block_tokens tokens: the replica's, every GPU
                             holding its share of each */
+    /* What a block holds (vLLM's hybrid KV-cache manager, vllm/v1/core/kv_cache_utils.py): its
+     * tokens of group_layers layers, the model's layers in full_groups groups that attend to
+     * the whole context and window_groups that attend to a sliding window of `window` tokens;
+     * without a window, one group of every layer. */
+    int64_t block_tokens, group_layers, full_groups, window_groups, window;
 } st_serve_memory;
+
+/* The blocks a request holds once its cache has `upto` tokens, `computed` of them before this
+ * iteration: ceil(upto / b) in each full group, and in each windowed group those from the one
+ * holding token computed - window + 1 on (the blocks wholly before it freed, vLLM's
+ * SlidingWindowManager.remove_skipped_blocks); reserved whole at admission (`reserve`,
+ * TensorRT-LLM's GUARANTEED_NO_EVICT, its windowed layers a cyclic buffer of the window), at
+ * most ceil(window / b) + 1 there. */
+static inline int64_t st_serve_blocks(const st_serve_memory *m, int64_t computed, int64_t upto,
+                                      int reserve)
+{
+    int64_t b = m->block_tokens, full = (upto + b - 1) / b;
+    if (m->window_groups == 0)
+        return full;
+    int64_t win, cap = (m->window + b - 1) / b + 1;
+    if (reserve)
+        win = full < cap ? full : cap;
+    else
+        win = full - (computed - m->window + 1 > 0 ? (computed - m->window + 1) / b : 0);
+    return m->full_groups * full + m->window_groups * win;
+}
+
+/* The most blocks a request of `tokens` tokens holds when its prompt goes in chunks of up to
+ * `chunk`: a windowed group at most the window less one and a chunk, plus one block (vLLM's
+ * SlidingWindowSpec.max_memory_usage_bytes). */
+int64_t st_serve_blocks_longest(const st_serve_memory *m, int64_t tokens, int64_t chunk);
+
+/* The tokens the cache holds in every layer at once: its blocks over the groups, b tokens
+ * each. */
+int64_t st_serve_kv_tokens(const st_serve_memory *m);
 
 /* Points of an autoscaled service's timeline (st_serve_result.timeline). */
 #define ST_SERVE_TIMELINE 145

@@ -170,6 +170,27 @@ double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t pas
     return st_ops_attn_prefill_time(&c->shape, c->gpu, (double)queries, (double)past);
 }
 
+double st__serve_prefill_window_s(const st__serve_cost *c, int64_t queries, int64_t past,
+                                  int64_t window)
+{
+    return st_ops_attn_prefill_window_time(&c->shape, c->gpu, (double)queries, (double)past,
+                                           (double)window);
+}
+
+/* L layers' attention-core-free operators and attention, the windowed ones (of a model with a
+ * sliding window, on one stage: the loader refuses pipelines of one) at their windows. */
+static double layers_s(st__serve_cost *c, const st__serve_batch *b, double L)
+{
+    double lw = (double)st_llm_window_layers(c->w->model), lf = L - lw,
+           layer = layer_s(c, b->tokens);
+    double dec = st_ops_attn_decode_time_of(&c->decode, c->gpu, (double)b->decodes, b->decode_keys);
+    if (lw == 0)
+        return L * (layer + b->prefill_attn_s + dec);
+    double dec_w =
+        st_ops_attn_decode_time_of(&c->decode, c->gpu, (double)b->decodes, b->decode_keys_window);
+    return L * layer + lf * (b->prefill_attn_s + dec) + lw * (b->prefill_attn_window_s + dec_w);
+}
+
 double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double *comm_s)
 {
     if (comm_s)
@@ -177,12 +198,9 @@ double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double
     if (b->tokens <= 0)
         return 0;
     double L = (double)c->w->model->layers, comm = L * ar_s(c, b->tokens);
-    double per_layer =
-        layer_s(c, b->tokens) + b->prefill_attn_s +
-        st_ops_attn_decode_time_of(&c->decode, c->gpu, (double)b->decodes, b->decode_keys);
     if (comm_s)
         *comm_s = comm;
-    return L * per_layer + comm + edge_s(c, b->tokens) + head_s(c, b->sampled);
+    return layers_s(c, b, L) + comm + edge_s(c, b->tokens) + head_s(c, b->sampled);
 }
 
 double st__serve_stage_s(st__serve_cost *c, const st__serve_batch *b, int64_t k, double *comm_s)
@@ -287,6 +305,20 @@ static double activations_of(const st_workload_cfg *w, int64_t k)
     return k == pp_of(w) - 1 ? layer + logits : layer;
 }
 
+/* vLLM's hybrid allocator groups the layers of each attention kind in groups of one size, a
+ * block holding its tokens of one group (vllm/v1/core/kv_cache_utils.py,
+ * _get_kv_cache_groups_uniform_page_size): the fewer kind's layer count, or the larger's when
+ * it is under 1.5 times that, a kind's last group padded to it. */
+static void group_layout(const st_llm_spec *m, st_serve_memory *out)
+{
+    int64_t lw = st_llm_window_layers(m), lf = m->layers - lw;
+    int64_t lo = lf < lw ? lf : lw, hi = lf < lw ? lw : lf;
+    out->window = lw > 0 ? m->sliding_window : 0;
+    out->group_layers = lo > 0 ? (2 * hi < 3 * lo ? hi : lo) : m->layers;
+    out->full_groups = (lf + out->group_layers - 1) / out->group_layers;
+    out->window_groups = (lw + out->group_layers - 1) / out->group_layers;
+}
+
 /* Stage k's split of one of its GPUs; its blocks are those its cache holds of its layers. */
 static void stage_memory(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t k,
                          int64_t layers, st_serve_memory *out)
@@ -305,9 +337,27 @@ static void stage_memory(const st_workload_cfg *w, const st_gpu_spec *gpu, int64
     double kv = out->usable - rest, all = st_ops_kv_bytes_per_token(w);
     out->kv_per_token =
         pp_of(w) > 1 ? all * (double)layers / (double)w->model->layers : all; /* its layers' */
+    group_layout(w->model, out);
+    out->block_tokens = ic->block_tokens;
     double block = out->kv_per_token * (double)ic->block_tokens;
+    if (out->window_groups > 0) /* a block of one group's layers (the loader refuses pp > 1) */
+        block = block * (double)out->group_layers / (double)w->model->layers;
     out->blocks = kv > 0 && block > 0 ? (int64_t)floor(kv / block) : 0;
     out->kv_cache = (double)out->blocks * block;
+}
+
+int64_t st_serve_blocks_longest(const st_serve_memory *m, int64_t tokens, int64_t chunk)
+{
+    int64_t b = m->block_tokens, full = (tokens + b - 1) / b;
+    if (m->window_groups == 0)
+        return full;
+    int64_t most = (m->window - 1 + chunk + b - 1) / b + 1;
+    return m->full_groups * full + m->window_groups * (full < most ? full : most);
+}
+
+int64_t st_serve_kv_tokens(const st_serve_memory *m)
+{
+    return m->blocks / (m->full_groups + m->window_groups) * m->block_tokens;
 }
 
 /* Every stage's GPUs allocate the blocks the scarcest holds (vLLM takes the fewest over its
@@ -323,6 +373,10 @@ void st_serve_memory_of(const st_workload_cfg *w, const st_gpu_spec *gpu, st_ser
         stage_memory(w, gpu, k, st_chunk_layers(&split, k), &m);
         if (k == 0 || m.blocks < out->blocks)
             *out = m;
+    }
+    if (out->window_groups > 0) { /* one stage (the loader refuses more): its blocks' bytes */
+        out->kv_replica = (double)tp_of(w) * out->kv_cache;
+        return;
     }
     for (int64_t k = 0; k < pp; k++) { /* the scarcest's blocks on every stage */
         double per = pp > 1 ? st_ops_kv_bytes_per_token(w) * (double)st_chunk_layers(&split, k) /

@@ -35,6 +35,7 @@ typedef struct flight {
  * free. */
 typedef struct engine {
     const st_inference_cfg *ic;
+    const st_serve_memory *mem; /* how the cache counts its blocks */
     st__serve_cost *cost;
     req *r;
     int64_t n, next, done;
@@ -53,11 +54,6 @@ typedef struct engine {
 static int64_t target(const req *q)
 {
     return q->in + q->generated;
-}
-
-static int64_t blocks_for(const engine *e, int64_t tokens)
-{
-    return (tokens + e->ic->block_tokens - 1) / e->ic->block_tokens;
 }
 
 static void push_back(engine *e, int64_t id)
@@ -103,13 +99,13 @@ static int64_t preempt_last(engine *e, int64_t i)
 }
 
 /* Give request q n more tokens this iteration if the cache has their blocks (under admission:
- * reserve, the blocks of its whole prompt and output, taken at its admission); 0 if not. */
+ * reserve, the blocks of its whole prompt and output, taken at its admission); 0 if not. A
+ * windowed layer's blocks behind its window go back first (need < 0 gives them back). */
 static inline int take(engine *e, req *q, int64_t n)
 {
-    int64_t upto = e->ic->admission == ST_ADMIT_RESERVE ? q->in + q->out : q->computed + n;
-    int64_t need = blocks_for(e, upto) - q->blocks;
-    if (need < 0)
-        need = 0;
+    int reserve = e->ic->admission == ST_ADMIT_RESERVE;
+    int64_t upto = reserve ? q->in + q->out : q->computed + n;
+    int64_t need = st_serve_blocks(e->mem, q->computed, upto, reserve) - q->blocks;
     if (need > e->free_blocks)
         return 0;
     q->blocks += need;
@@ -158,9 +154,9 @@ static st__serve_batch batch_of(const engine *e)
 {
     /* sums in locals, the keys in an integer (exact, as the double they become is below 2^53):
      * one pass over the running requests every iteration, the engine's hottest loop */
-    int64_t requests = 0, tokens = 0, sampled = 0, decodes = 0, keys = 0;
-    double prefill = 0;
-    const int64_t id = e->batch_id;
+    int64_t requests = 0, tokens = 0, sampled = 0, decodes = 0, keys = 0, keys_w = 0;
+    double prefill = 0, prefill_w = 0;
+    const int64_t id = e->batch_id, window = e->mem->window;
     for (int64_t i = 0; i < e->run_n; i++) {
         const req *q = &e->r[e->run[i]];
         if (q->sched <= 0 || q->batch != id)
@@ -171,8 +167,11 @@ static st__serve_batch batch_of(const engine *e)
         if (q->generated > 0 && q->sched == 1 && q->computed + 1 == target(q)) {
             decodes++;
             keys += q->computed + 1;
+            keys_w += window > 0 && q->computed + 1 > window ? window : q->computed + 1;
         } else {
             prefill += st__serve_prefill_s(e->cost, q->sched, q->computed);
+            if (window > 0)
+                prefill_w += st__serve_prefill_window_s(e->cost, q->sched, q->computed, window);
         }
     }
     return (st__serve_batch){.requests = requests,
@@ -180,7 +179,9 @@ static st__serve_batch batch_of(const engine *e)
                              .sampled = sampled,
                              .decodes = decodes,
                              .decode_keys = (double)keys,
-                             .prefill_attn_s = prefill};
+                             .prefill_attn_s = prefill,
+                             .decode_keys_window = (double)keys_w,
+                             .prefill_attn_window_s = prefill_w};
 }
 
 /* Batch `id` ends at e->now: its tokens are in the cache, every request of it that reached its
@@ -297,11 +298,11 @@ void st__serve_replica_release(st__serve_replica_out *o)
     free(o->ok);
 }
 
-void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t blocks,
+void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const st_serve_memory *mem,
                        const double *arrival, const int64_t *len_in, const int64_t *len_out,
                        int64_t n, st__serve_replica_out *o)
 {
-    engine e = {.ic = ic, .cost = cost, .n = n, .free_blocks = blocks};
+    engine e = {.ic = ic, .mem = mem, .cost = cost, .n = n, .free_blocks = mem->blocks};
     e.fl = st_xmalloc((size_t)cost->pp * sizeof *e.fl);
     e.stage_free = st_xmalloc((size_t)cost->pp * sizeof *e.stage_free);
     e.r = st_xcalloc((size_t)n, sizeof *e.r);

@@ -41,6 +41,9 @@ void st__serve_cost_release(st__serve_cost *c);
 typedef struct st__serve_batch {
     int64_t requests, tokens, sampled, decodes;
     double decode_keys, prefill_attn_s;
+    /* the same on a sliding-window layer (0 for a model without one): each decode's keys within
+     * its window, and the prefill chunks' windowed attention */
+    double decode_keys_window, prefill_attn_window_s;
 } st__serve_batch;
 
 /* The iteration's seconds; *comm_s (not NULL) the part of them its GPUs wait on the
@@ -59,6 +62,10 @@ double st__serve_handover_s(st__serve_cost *c, int64_t T, int64_t k);
 /* One layer's attention core for a prefill chunk of `queries` tokens after `past` cached ones. */
 double st__serve_prefill_s(const st__serve_cost *c, int64_t queries, int64_t past);
 
+/* The same on a sliding-window layer of `window` keys. */
+double st__serve_prefill_window_s(const st__serve_cost *c, int64_t queries, int64_t past,
+                                  int64_t window);
+
 /* ---- one replica's run (serve_engine.c) ---- */
 
 /* What one replica's run gives the report. */
@@ -73,9 +80,9 @@ typedef struct st__serve_replica_out {
 } st__serve_replica_out;
 
 /* Serve n requests arriving at arrival[0..n) (ascending), request i of len_in[i] and len_out[i]
- * tokens, on one replica of `blocks` KV-cache blocks, iteration by iteration; into *o (release
- * with st__serve_replica_release). */
-void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, int64_t blocks,
+ * tokens, on one replica whose KV cache `mem` gives (its blocks, and how a request holds them),
+ * iteration by iteration; into *o (release with st__serve_replica_release). */
+void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const st_serve_memory *mem,
                        const double *arrival, const int64_t *len_in, const int64_t *len_out,
                        int64_t n, st__serve_replica_out *o);
 void st__serve_replica_release(st__serve_replica_out *o);

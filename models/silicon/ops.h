@@ -240,6 +240,13 @@ double st_moe_routing(const st_workload_cfg *w);
 double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
                                 double past);
 
+/* The same core on a sliding-window layer: each query sees at most the `window` most recent
+ * keys, itself included (st_llm_spec.sliding_window), so the chunk's work is its query-key
+ * pairs within the window and it reads its own keys and the window - 1 before it. Without a
+ * query past the window it is st_ops_attn_prefill_time. */
+double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_spec *gpu,
+                                       double queries, double past, double window);
+
 /* What a decode step's bytes depend on, of w's shape: a serving engine's iterations time
  * thousands of steps of one shape (st_ops_attn_decode_time_of). */
 typedef struct st_ops_decode {

@@ -48,6 +48,47 @@ double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu
     return st__ops_time_forward(gpu, &op);
 }
 
+/* The query-key pairs of `queries` new tokens after `past` on a layer whose queries see at
+ * most `window` keys each (themselves included): the query at position p sees min(p + 1,
+ * window), summed over p = past .. past + queries - 1. */
+static double window_pairs(double queries, double past, double window)
+{
+    double a = past + 1, b = past + queries, s = 0; /* keys of the first and last query */
+    if (a <= window) { /* the ones inside the window's first fill: a + ... + min(b, window) */
+        double e = b < window ? b : window;
+        s += (a + e) * (e - a + 1) / 2;
+    }
+    double from = a > window + 1 ? a : window + 1; /* the ones that see a full window */
+    if (b >= from)
+        s += (b - from + 1) * window;
+    return s;
+}
+
+double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_spec *gpu,
+                                       double queries, double past, double window)
+{
+    if (!(queries > 0))
+        return 0;
+    if (past + queries <= window) /* no query reaches past the window: the causal core */
+        return st_ops_attn_prefill_time(w, gpu, queries, past);
+    dims d = dims_of(w);
+    /* the keys the chunk reads: its own and the window - 1 before its first query */
+    double keys = queries + (past < window - 1 ? past : window - 1);
+    st_op op = {.name = "attn",
+                .kind = ST_OP_ATTN,
+                .prec = ST_PREC_BF16,
+                .attn_kernel = (int)w->attention,
+                .attn_release = w->cudnn_release,
+                .m = d.heads,
+                .n = queries,
+                .k = keys};
+    /* twice the work, as the causal core's: the sweep's time is of the full square at half */
+    op.flops = 4.0 * window_pairs(queries, past, window) * (d.da + d.dv);
+    op.bytes =
+        2.0 * queries * (d.da + d.dv) + kv_elem(w) * keys * 2.0 * d.dkv + 4.0 * queries * d.heads;
+    return st__ops_time_forward(gpu, &op);
+}
+
 /* A decode kernel (FlashAttention's or FlashInfer's paged decode) reads every cached K and V
  * once and does 2 (da + dv) FLOPs per key: per byte of cache, (da + dv) / (2 dkv) FLOPs, the
  * query heads per KV group (1 to 8 for the catalog's models), against the tens to hundreds of
