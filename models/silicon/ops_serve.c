@@ -21,19 +21,15 @@ static double kv_elem(const st_workload_cfg *w)
     return w->inference.kv_fp8 ? 1.0 : 2.0;
 }
 
-/* Q and K/V widths as the training core counts them: a query head's Q and O in BF16 (2 bytes),
- * a KV group's K and V at the cache's width, and the fp32 log-sum-exp per query and head. */
-double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
-                                double past)
+/* The fused core of `queries` new tokens reading `keys` keys, `pairs` query-key pairs among
+ * them, QK^T over da and PV over dv. The core's `flops` is the full square the training graph
+ * counts, timed at half (the causal mask), so twice the work goes in: 4 pairs (da + dv). Bytes:
+ * a query head's Q and O in BF16 (2 bytes), a KV group's K and V at the cache's width, and the
+ * fp32 log-sum-exp per query and head, as the training core counts them. */
+static double core_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
+                        double keys, double pairs)
 {
-    if (!(queries > 0))
-        return 0;
     dims d = dims_of(w);
-    double keys = past + queries;
-    /* The kernel's work: every query against the cached keys and, causally, against the new
-     * ones before it, QK^T over da and PV over dv: 2 q (past + q/2) (da + dv). The core's
-     * `flops` is the full square the training graph counts, timed at half (the causal mask), so
-     * twice the work goes in. */
     st_op op = {.name = "attn",
                 .kind = ST_OP_ATTN,
                 .prec = ST_PREC_BF16,
@@ -42,10 +38,20 @@ double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu
                 .m = d.heads,
                 .n = queries,
                 .k = keys};
-    op.flops = 4.0 * queries * (past + queries / 2.0) * (d.da + d.dv);
+    op.flops = 4.0 * pairs * (d.da + d.dv);
     op.bytes =
         2.0 * queries * (d.da + d.dv) + kv_elem(w) * keys * 2.0 * d.dkv + 4.0 * queries * d.heads;
     return st__ops_time_forward(gpu, &op);
+}
+
+/* Every query against the cached keys and, causally, against the new ones before it:
+ * q (past + q/2) pairs. */
+double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
+                                double past)
+{
+    if (!(queries > 0))
+        return 0;
+    return core_time(w, gpu, queries, past + queries, queries * (past + queries / 2.0));
 }
 
 /* The query-key pairs of `queries` new tokens after `past` on a layer whose queries see at
@@ -64,6 +70,7 @@ static double window_pairs(double queries, double past, double window)
     return s;
 }
 
+/* The chunk reads its own keys and the window - 1 before its first query. */
 double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_spec *gpu,
                                        double queries, double past, double window)
 {
@@ -71,22 +78,8 @@ double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_sp
         return 0;
     if (past + queries <= window) /* no query reaches past the window: the causal core */
         return st_ops_attn_prefill_time(w, gpu, queries, past);
-    dims d = dims_of(w);
-    /* the keys the chunk reads: its own and the window - 1 before its first query */
     double keys = queries + (past < window - 1 ? past : window - 1);
-    st_op op = {.name = "attn",
-                .kind = ST_OP_ATTN,
-                .prec = ST_PREC_BF16,
-                .attn_kernel = (int)w->attention,
-                .attn_release = w->cudnn_release,
-                .m = d.heads,
-                .n = queries,
-                .k = keys};
-    /* twice the work, as the causal core's: the sweep's time is of the full square at half */
-    op.flops = 4.0 * window_pairs(queries, past, window) * (d.da + d.dv);
-    op.bytes =
-        2.0 * queries * (d.da + d.dv) + kv_elem(w) * keys * 2.0 * d.dkv + 4.0 * queries * d.heads;
-    return st__ops_time_forward(gpu, &op);
+    return core_time(w, gpu, queries, keys, window_pairs(queries, past, window));
 }
 
 /* A decode kernel (FlashAttention's or FlashInfer's paged decode) reads every cached K and V
