@@ -325,18 +325,12 @@ static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     return bad;
 }
 
-/* What the serving model covers: ordinary attention over the whole context or a sliding window
- * of it (on one pipeline stage), a fused attention kernel, a dense model or a mixture of experts
- * whose experts split over the tensor-parallel ranks. */
+/* What the serving model covers: attention over the whole context (ordinary or multi-head
+ * latent) or a sliding window of it (on one pipeline stage), a fused attention kernel, a dense
+ * model or a mixture of experts whose experts split over the tensor-parallel ranks. */
 static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
     const st_llm_spec *m = w->model;
-    if (st_llm_is_mla(m))
-        return st_rd_fail(&ld->rd, st__key_or(n, "model"), ST_EINVAL,
-                          "workload '%s': model '%s' (multi-head latent attention) is not covered "
-                          "by the serving model yet (docs/models/inference.md, \"What is left "
-                          "out\")",
-                          w->name, m->name);
     if (st_llm_window_layers(m) > 0 && w->parallel.pp > 1)
         return st_rd_fail(&ld->rd, st__key_or(st_ynode_get(n, "parallel"), "pp"), ST_EINVAL,
                           "workload '%s': model '%s' has sliding-window layers, which the serving "

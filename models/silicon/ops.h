@@ -251,6 +251,9 @@ double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_sp
  * thousands of steps of one shape (st_ops_attn_decode_time_of). */
 typedef struct st_ops_decode {
     double elem, dkv, qo, heads; /* a cached element's bytes; K width; Q + O width; heads */
+    double kvw;   /* elements cached per token: K and V (2 dkv), or MLA's latent and rotary key */
+    double flops; /* per cached token read, MLA's absorbed attention over its heads; 0: none
+                     counted (ordinary attention, bound by the cache's bytes) */
 } st_ops_decode;
 void st_ops_attn_decode_of(const st_workload_cfg *w, st_ops_decode *out);
 double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu, double seqs,
@@ -263,8 +266,9 @@ double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu,
                                double keys);
 
 /* Bytes of KV cache one token takes on one GPU of w: K and V of every layer, the GPU's KV
- * groups (grouped-query attention splits them over tp; fewer groups than ranks: one each), in
- * BF16 or, under kv_cache_dtype: fp8, FP8. */
+ * groups (grouped-query attention splits them over tp; fewer groups than ranks: one each), or
+ * under multi-head latent attention its latent and rotary key, whole on every rank; in BF16 or,
+ * under kv_cache_dtype: fp8, FP8. */
 double st_ops_kv_bytes_per_token(const st_workload_cfg *w);
 
 /* ---- The calibrated kernel models (models/silicon/gemm_eff.c) ---- */
@@ -275,6 +279,10 @@ double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, d
 
 /* The curve's ceiling for gpu and prec: the fraction a tile's main loop reaches. */
 double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);
+
+/* Achieved fraction of the dense BF16 peak of a multi-head latent attention decode kernel
+ * (FlashMLA's) where its work, not its cache's bytes, bounds it. */
+double st_mla_decode_efficiency(const st_gpu_spec *gpu);
 
 /* Achieved fraction of the dense BF16 peak of FlashAttention's forward (backward != 0: its
  * backward) kernel, with seq_k keys per query block's sequence and `blocks` blocks of 128

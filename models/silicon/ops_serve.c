@@ -45,13 +45,21 @@ static double core_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double
 }
 
 /* Every query against the cached keys and, causally, against the new ones before it:
- * q (past + q/2) pairs. */
+ * q (past + q/2) pairs. Multi-head latent attention prefills as ordinary attention over its
+ * heads' keys and values, the cached ones up-projected from their latents first (vLLM's MLA
+ * backends: a chunk after a cached context runs the key/value up projection over that context,
+ * in BF16, the absorbed weights' precision). */
 double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
                                 double past)
 {
     if (!(queries > 0))
         return 0;
-    return core_time(w, gpu, queries, past + queries, queries * (past + queries / 2.0));
+    double t = core_time(w, gpu, queries, past + queries, queries * (past + queries / 2.0));
+    if (past > 0 && st_llm_is_mla(w->model)) {
+        dims d = dims_of(w);
+        t += st_ops_gemm_time(gpu, ST_PREC_BF16, past, d.kv_up, d.kvl);
+    }
+    return t;
 }
 
 /* The query-key pairs of `queries` new tokens after `past` on a layer whose queries see at
@@ -86,11 +94,23 @@ double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_sp
  * once and does 2 (da + dv) FLOPs per key: per byte of cache, (da + dv) / (2 dkv) FLOPs, the
  * query heads per KV group (1 to 8 for the catalog's models), against the tens to hundreds of
  * FLOPs per byte a GPU's ridge point sits at. So the time is the bytes at the achieved HBM
- * bandwidth; the compute term is left out. */
+ * bandwidth; the compute term is left out.
+ * Multi-head latent attention decodes absorbed (DeepSeek-V2, arXiv 2405.04434, section 2.1.3;
+ * FlashMLA): each of the rank's heads scores its query against the cached latent and rotary key
+ * (kv_lora_rank + qk_rope_head_dim wide) and sums the latents, 2 (2 kv_lora_rank +
+ * qk_rope_head_dim) FLOPs a head per cached token, one latent read by every head: at 16 heads
+ * a rank about 30 FLOPs a byte, at 128 about 240, near a GPU's ridge. So its time is the larger
+ * of its cache's bytes and its work at FlashMLA's share of the peak. */
 void st_ops_attn_decode_of(const st_workload_cfg *w, st_ops_decode *out)
 {
     dims d = dims_of(w);
-    *out = (st_ops_decode){.elem = kv_elem(w), .dkv = d.dkv, .qo = d.da + d.dv, .heads = d.heads};
+    *out = (st_ops_decode){
+        .elem = kv_elem(w), .dkv = d.dkv, .qo = d.da + d.dv, .heads = d.heads, .kvw = 2.0 * d.dkv};
+    if (d.mla) {
+        out->kvw = d.kvl + d.rope_d;
+        out->qo = d.heads * (2.0 * d.kvl + d.rope_d);
+        out->flops = d.heads * 2.0 * (2.0 * d.kvl + d.rope_d);
+    }
 }
 
 double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu, double seqs,
@@ -99,8 +119,14 @@ double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu
     if (!(seqs > 0))
         return 0;
     st_op op = {.name = "attn_decode", .kind = ST_OP_MEMORY};
-    op.bytes = d->elem * keys * 2.0 * d->dkv + 2.0 * seqs * d->qo + 4.0 * seqs * d->heads;
-    return st__ops_time_forward(gpu, &op);
+    op.bytes = d->elem * keys * d->kvw + 2.0 * seqs * d->qo + 4.0 * seqs * d->heads;
+    double t = st__ops_time_forward(gpu, &op);
+    if (d->flops > 0) {
+        double work =
+            d->flops * keys / (st_gpu_peak(gpu, ST_PREC_BF16) * st_mla_decode_efficiency(gpu));
+        t = work > t ? work : t;
+    }
+    return t;
 }
 
 double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double seqs,
@@ -111,8 +137,12 @@ double st_ops_attn_decode_time(const st_workload_cfg *w, const st_gpu_spec *gpu,
     return st_ops_attn_decode_time_of(&d, gpu, seqs, keys);
 }
 
+/* Multi-head latent attention caches one latent and rotary key a token, whole on every
+ * tensor-parallel rank (the heads share it: vLLM's MLAAttentionSpec, one KV head). */
 double st_ops_kv_bytes_per_token(const st_workload_cfg *w)
 {
     dims d = dims_of(w);
+    if (d.mla)
+        return (double)w->model->layers * (d.kvl + d.rope_d) * kv_elem(w);
     return (double)w->model->layers * 2.0 * d.dkv * kv_elem(w);
 }
