@@ -119,22 +119,35 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
 }
 
 /* Each service's cost per million output tokens: its GPUs while its replicas are up (all of
- * them over its span, or what a load curve's autoscaler kept up), at the scenario's prices. As for
- * a training job, on premises needs the facility's energy, which only the plant run gives and a
- * service has not yet: there its cost is not stated. */
+ * them over its span, or what a load curve's autoscaler kept up), at the scenario's prices. On
+ * premises, as for a training job, with its facility energy (its energy per token at the wall,
+ * st_serve_result.energy_per_token_j, over every token it served, times the plant's PUE), its
+ * share of the metered peak and the cluster's switches, racks and cooling; without the plant
+ * its cost there is not stated. */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out)
 {
-    if (!sp->cost || sp->cost->delivery == ST_DELIVERY_ON_PREM)
+    if (!sp->cost)
         return;
+    int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
+    if (on_prem && !out->has_plant)
+        return;
+    st_cost_use cluster = on_prem ? cluster_use(sp, out) : (st_cost_use){0};
     for (size_t i = 0; i < sp->n; i++) {
         st_run_serve *v = &out->serve[i];
         if (!v->w || !(v->r.span_s > 0) || !(v->r.tokens_per_s > 0))
             continue;
-        st_cost_use u = {.gpus = v->w->gpus,
-                         .cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
-                         .cluster_nodes = sp->c->nodes,
-                         .held_s = v->r.gpu_hours * 3600 / (double)v->w->gpus,
-                         .tokens = v->r.tokens_per_s * v->r.span_s};
+        st_cost_use u = cluster;
+        u.gpus = v->w->gpus;
+        u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
+        u.cluster_nodes = sp->c->nodes;
+        u.held_s = v->r.gpu_hours * 3600 / (double)v->w->gpus;
+        u.tokens = v->r.tokens_per_s * v->r.span_s;
+        if (on_prem) {
+            u.energy_j = out->plant.pue * v->r.energy_per_token_j * u.tokens;
+            u.peak_w = job_peak_share(out, i);
+            if (!(u.energy_j > 0))
+                continue;
+        }
         st_cost_result c = st_cost_job(sp->cost, &u);
         v->r.has_cost = 1;
         v->r.cost_per_million_tokens_usd = c.per_token_usd * 1e6;

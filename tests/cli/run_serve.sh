@@ -386,5 +386,31 @@ assert fit[0]["gpus"] == 16 * fit[0]["replicas"]
 PY
 check "size pipelines a node's tensor parallelism" $?
 
+# On premises, beside a training job (so the plant runs): the service is priced with its facility
+# energy, its cost the run's total less the training job's; a dearer tariff makes its tokens dearer.
+python3 - "$src/scenarios/examples/serve-beside-training.yaml" "$tmp" <<'PY'
+import re, sys
+s = re.sub(r"cost:\n(  .*\n)*", "", open(sys.argv[1]).read())
+prem = ("cost:\n  delivery: on-prem\n  switch_price: 30000 USD\n  storage_price: 100 USD/TB\n"
+        "  maintenance: 8%\n  staff: 5000000 USD/y\n")
+open(sys.argv[2] + "/prem.yaml", "w").write(s + prem)
+open(sys.argv[2] + "/prem2.yaml", "w").write(s + prem + "  electricity: 0.5 USD/kWh\n")
+PY
+"$strata" run --format json "$tmp/prem.yaml" >"$tmp/prem.json" &&
+    "$strata" run --format json "$tmp/prem2.yaml" >"$tmp/prem2.json"
+check "run a service on premises" $?
+python3 - "$tmp/prem.json" "$tmp/prem2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+def service(d):
+    [j] = [j for j in d["jobs"] if "inference" in j]
+    i = j["inference"]
+    return i["cost_per_million_tokens_usd"] * i["tokens_per_s"] * i["span_s"] / 1e6
+train = sum(j["cost"]["total_usd"] for j in a["jobs"] if "cost" in j)
+assert service(a) > 0 and abs(a["cost"]["total_usd"] - train - service(a)) < 1e-9 * train, a["cost"]
+assert service(b) > service(a)
+PY
+check "price a service on premises with its facility energy" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
