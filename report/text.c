@@ -419,9 +419,12 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
             fmt(f->storage_w, ST_DIM_POWER, d, sizeof d),
             fmt(f->transformer_w, ST_DIM_POWER, e, sizeof e),
             fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h));
-    fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
-            fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
-            p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
+    if (p->wave.swing_w > 0)
+        fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
+                fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
+                p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
+    else /* steady jobs alone (inference services): a flat draw */
+        fprintf(out, "  swing none: a steady draw");
     if (c->facility.ramp_limit_w_per_s > 0)
         fprintf(out, " against a limit of %s/s",
                 fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));

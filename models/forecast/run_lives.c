@@ -588,6 +588,7 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
      * checkpoint and runs its recorded time anywhere, and each call was a cache miss or two in
      * arrays by job, at every start, stop and preemption of a trace's tens of thousands. */
     int train = x->n_train > 0, mapped = x->tr.n_plans > 0;
+    int serve = nj > x->n_train + x->n_trace; /* a service's first GPUs, for the plant */
     st_cluster_spec cs = {.c = sp->c,
                           .sched = sp->sched,
                           .policy = sp->policy,
@@ -596,7 +597,7 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .n = nj,
                           .horizon_s = sp->horizon_s,
                           .seed = sp->seed,
-                          .start = train || mapped ? job_started : NULL,
+                          .start = train || mapped || serve ? job_started : NULL,
                           .stop = train ? job_stopped : NULL,
                           .duration = life_at,
                           .preempt_cost = preempt_cost, /* asked only at a preemption */
@@ -662,8 +663,8 @@ static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *
 int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, st_err *err)
 {
     int any = sp->job_trace && sp->job_trace->n_jobs > 0;
-    for (size_t i = 0; i < sp->n; i++)
-        any |= out->f[i].has_step;
+    for (size_t i = 0; i < sp->n; i++) /* a service alone runs too: its GPUs' power and cost */
+        any |= out->f[i].has_step || (out->serve[i].w && out->serve[i].r.span_s > 0);
     if (!any)
         return 0;
     st_topo *t = NULL;

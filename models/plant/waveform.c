@@ -116,6 +116,13 @@ void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wav
     }
     o->mean_w = sum / (double)n;
     o->swing_w = o->peak_w - o->min_w;
+    /* A flat draw (steady jobs alone: inference services) sums its samples in different orders
+     * and varies by the last bits, a swing of 1e-11 of the peak with a frequency of its own: no
+     * swing, ramp or spectrum below a billionth of the peak, far under any meter's resolution. */
+    if (o->swing_w <= 1e-9 * fabs(o->peak_w)) {
+        o->swing_w = o->ramp_w_per_s = o->dominant_hz = o->band_share = 0;
+        return;
+    }
     double *c = st_xmalloc(n * sizeof *c);
     for (size_t k = 0; k < n; k++)
         c[k] = w[k] - o->mean_w;

@@ -411,6 +411,23 @@ assert service(a) > 0 and abs(a["cost"]["total_usd"] - train - service(a)) < 1e-
 assert service(b) > service(a)
 PY
 check "price a service on premises with its facility energy" $?
+# Alone, a service still runs through the cluster run: the plant draws it, steadily.
+{
+    cat "$ex"
+    printf 'cost:\n  delivery: on-prem\n  switch_price: 30000 USD\n  storage_price: 100 USD/TB\n'
+    printf '  maintenance: 8%%\n  staff: 5000000 USD/y\n'
+} >"$tmp/alone.yaml"
+"$strata" run --format json "$tmp/alone.yaml" >"$tmp/alone.json" &&
+    "$strata" run "$tmp/alone.yaml" | grep -q '^  swing none: a steady draw$'
+check "run a service alone on premises" $?
+python3 - "$tmp/alone.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+i = d["jobs"][0]["inference"]
+assert i["cost_per_million_tokens_usd"] > 0 and d["power"]["swing_w"] == 0, d["power"]
+assert d["power"]["facility_peak_w"] > d["power"]["it_peak_w"] > 0
+PY
+check "a service alone draws the plant and is priced on premises" $?
 
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
