@@ -250,8 +250,9 @@ double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_sp
 /* What a decode step's bytes depend on, of w's shape: a serving engine's iterations time
  * thousands of steps of one shape (st_ops_attn_decode_time_of). */
 typedef struct st_ops_decode {
-    double elem, dkv, qo, heads; /* a cached element's bytes; K width; Q + O width; heads */
-    double kvw;   /* elements cached per token: K and V (2 dkv), or MLA's latent and rotary key */
+    double elem, qo, heads; /* a cached element's bytes; Q + O width; heads */
+    double kvw;   /* elements cached per token: K and V (2 x the K width), or MLA's latent and
+                     rotary key */
     double flops; /* per cached token read, MLA's absorbed attention over its heads; 0: none
                      counted (ordinary attention, bound by the cache's bytes) */
 } st_ops_decode;

@@ -105,7 +105,7 @@ void st_ops_attn_decode_of(const st_workload_cfg *w, st_ops_decode *out)
 {
     dims d = dims_of(w);
     *out = (st_ops_decode){
-        .elem = kv_elem(w), .dkv = d.dkv, .qo = d.da + d.dv, .heads = d.heads, .kvw = 2.0 * d.dkv};
+        .elem = kv_elem(w), .qo = d.da + d.dv, .heads = d.heads, .kvw = 2.0 * d.dkv};
     if (d.mla) {
         out->kvw = d.kvl + d.rope_d;
         out->qo = d.heads * (2.0 * d.kvl + d.rope_d);
