@@ -1,8 +1,10 @@
-/* `strata catalog`: the GPUs and model presets a scenario can name, as tables. */
+/* `strata catalog`: the GPUs, model presets, software and serving stacks a scenario can name,
+ * as tables. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "models/config/frontend.h"
 #include "models/silicon/llm.h"
 #include "scenarios/catalog.h"
 #include "scenarios/software.h"
@@ -63,9 +65,24 @@ static void print_software(void)
     }
 }
 
+/* Each serving stack's figures and what they come from: the measured latencies of its run
+ * and the engine model's share of them (models/config/frontend.h). */
+static void print_frontends(void)
+{
+    printf("Serving stacks (`frontend: NAME`; ms; docs/models/inference.md, \"The serving "
+           "stack\")\n");
+    printf("%-15s %8s %10s %14s %14s %12s %12s\n", "frontend", "request", "iteration",
+           "measured ttft", "measured itl", "engine ttft", "engine tpot");
+    for (const st_frontend *f = st_frontends; f->name; f++)
+        printf("%-15s %8.4g %10.4g %14.4g %14.4g %12.4g %12.4g\n", f->name,
+               st_frontend_request_s(f) * 1e3, st_frontend_iteration_s(f) * 1e3,
+               f->measured_ttft_s * 1e3, f->measured_itl_s * 1e3, f->engine_ttft_s * 1e3,
+               f->engine_tpot_s * 1e3);
+}
+
 int st_cmd_catalog(int argc, char **argv)
 {
-    int gpus = 1, models = 1, software = 1;
+    int gpus = 1, models = 1, software = 1, frontends = 1;
     if (argc > 2)
         return st_cli_usage_error("catalog", "expected at most one argument");
     if (argc == 2) {
@@ -74,10 +91,11 @@ int st_cmd_catalog(int argc, char **argv)
         gpus = strcmp(argv[1], "gpus") == 0;
         models = strcmp(argv[1], "models") == 0;
         software = strcmp(argv[1], "software") == 0;
-        if (!gpus && !models && !software)
+        frontends = strcmp(argv[1], "frontends") == 0;
+        if (!gpus && !models && !software && !frontends)
             return st_cli_usage_error("catalog",
-                                      "expected 'gpus', 'models' or 'software', found "
-                                      "'%s'",
+                                      "expected 'gpus', 'models', 'software' or 'frontends', "
+                                      "found '%s'",
                                       argv[1]);
     }
     if (gpus)
@@ -90,5 +108,9 @@ int st_cmd_catalog(int argc, char **argv)
         printf("\n");
     if (software)
         print_software();
+    if (frontends && (gpus || models || software))
+        printf("\n");
+    if (frontends)
+        print_frontends();
     return ST_EXIT_OK;
 }

@@ -213,13 +213,15 @@ const st_cmd st_cmd_table[] = {
      "(up to 20 per file). Prints a one-line summary of each valid file.\n"
      "exit status: 0 all valid, 2 any invalid\n"},
     {"catalog", st_cmd_catalog,
-     "list the GPUs, model presets and software stacks scenarios can name",
-     "usage: strata catalog [gpus|models|software]\n\n"
+     "list the GPUs, model presets, software stacks and serving stacks scenarios can name",
+     "usage: strata catalog [gpus|models|software|frontends]\n\n"
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md,\n"
-     "and the software stacks a workload's `software:` names: per release, the attention\n"
+     "the software stacks a workload's `software:` names: per release, the attention\n"
      "kernel on A100, H100 and B200, the FP8 recipe, gradient precision and the overlaps it\n"
-     "turns on ('-': strata's default), with sources in docs/models/software.md.\n"},
+     "turns on ('-': strata's default), with sources in docs/models/software.md, and the\n"
+     "serving stacks a service's `frontend:` names: its time per request and per iteration,\n"
+     "from the measured run and the engine model's share of it (docs/models/inference.md).\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
      "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band]\n"
      "                       [--calibration-split] [--serve] "

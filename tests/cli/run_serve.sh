@@ -429,5 +429,10 @@ assert d["power"]["facility_peak_w"] > d["power"]["it_peak_w"] > 0
 PY
 check "a service alone draws the plant and is priced on premises" $?
 
+# The serving stacks' table: none, and Triton's with the figures docs/guide quotes.
+"$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.74 +1\.712 +13\.68 +1\.86 ' &&
+    "$strata" catalog frontends | grep -Eq '^none +0 +0 '
+check "catalog frontends lists the serving stacks" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
