@@ -406,7 +406,7 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
 {
     char a[32], b[32], d[32], e[32], g[32], h[32];
     const st_plant_facility *f = &p->facility_peak;
-    fprintf(out, "\npower: IT peak %s (mean %s), facility peak %s (mean %s)\n",
+    fprintf(out, "\npower: IT peak %s (window mean %s), facility peak %s (window mean %s)\n",
             fmt(p->it_peak_w, ST_DIM_POWER, a, sizeof a),
             fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
             fmt(f->total_w, ST_DIM_POWER, d, sizeof d),
