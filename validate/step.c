@@ -61,7 +61,7 @@ static int at_run_clock(st_step_ctx *x, const st_scn *s, st_forecast *f, st_err 
         ids[g] = g;
     unsigned char running = 1;
     f->gpus = ids;
-    int rc = st_forecast_throttle(x, st_scn_cluster(s), f, 1, &running, 0, err);
+    int rc = st_forecast_throttle(x, st_scn_cluster(s), f, 1, &running, NULL, 0, 0, err);
     f->gpus = NULL;
     free(ids);
     return rc;

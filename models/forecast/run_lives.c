@@ -50,6 +50,8 @@ typedef struct lives_ctx {
     const int64_t **tgpus;
     unsigned char *part; /* by cluster job: a service's replica stretch (st_cluster_spec.part) */
     int32_t *after;      /* by cluster job: a stretch's service base job (st_cluster_spec.after) */
+    unsigned char *serving; /* by cluster job: a service's job holding its GPUs now */
+    size_t n_jobs;
 } lives_ctx;
 
 /* Where service cluster job i (its replicas up all along, or one stretch of one replica) first
@@ -83,6 +85,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     lives_ctx *x = ctx;
     if (i >= x->n_train + x->n_trace) { /* a service: where it first runs, for the plant */
         service_started(x, i, gpus);
+        x->serving[i] = 1;
         return;
     }
     if (i >= x->n_train) {
@@ -121,6 +124,34 @@ static void job_stopped(void *ctx, size_t i, double now_s)
     lives_ctx *x = ctx;
     if (i < x->n_train)
         x->holding[i] = 0;
+    else if (i >= x->n_train + x->n_trace)
+        x->serving[i] = 0;
+}
+
+/* The services holding GPUs now, as the plant draws them steadily: each one's running
+ * iteration on the GPUs its replicas first ran on (service_started), into *out (malloc'd, and
+ * each job's GPU list: the caller frees both). Returns how many. */
+static size_t services_now(const lives_ctx *x, st_plant_job **out)
+{
+    size_t n = 0, nw = x->sp->n;
+    st_plant_job *j = st_xcalloc(nw ? nw : 1, sizeof *j);
+    unsigned char *up = st_xcalloc(nw ? nw : 1, 1);
+    for (size_t k = x->n_train + x->n_trace; k < x->n_jobs; k++)
+        up[x->workload[k]] |= x->serving[k];
+    for (size_t wi = 0; wi < nw; wi++) {
+        const st_run_serve *v = &x->out->serve[wi];
+        if (!up[wi] || !v->gpus)
+            continue;
+        int64_t dp = st_serve_replicas(v->w), rg = st_serve_replica_gpus(v->w), m = 0;
+        int64_t *g = st_xmalloc((size_t)v->w->gpus * sizeof *g);
+        for (int64_t r = 0; r < dp; r++)
+            if (v->seen[r])
+                memcpy(g + rg * m++, v->gpus + r * rg, (size_t)rg * sizeof *g);
+        j[n++] = (st_plant_job){&v->r.cycle, g, m * rg, wi, 1, .steady = 1};
+    }
+    free(up);
+    *out = j;
+    return n;
 }
 
 /* Training job i's step on the GPUs it holds, same micro-batch: its tensor-, pipeline- and
@@ -177,8 +208,13 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
     for (size_t k = 0; k < x->n_train; k++)
         here[x->workload[k]] = k == i || x->holding[k];
-    rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, x->sp->n, here, x->workload[i],
-                              err);
+    st_plant_job *steady = NULL;
+    size_t ns = services_now(x, &steady);
+    rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, x->sp->n, here, steady, ns,
+                              x->workload[i], err);
+    for (size_t k = 0; k < ns; k++)
+        free((int64_t *)steady[k].gpus);
+    free(steady);
     free(here);
     if (!rc)
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
@@ -563,6 +599,7 @@ static void lives_free(lives_ctx *x)
     free(x->io);
     free(x->at);
     free(x->holding);
+    free(x->serving);
     free(x->step0);
     free(x->step_now);
     free(x->tgpus);
@@ -598,7 +635,7 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .horizon_s = sp->horizon_s,
                           .seed = sp->seed,
                           .start = train || mapped || serve ? job_started : NULL,
-                          .stop = train ? job_stopped : NULL,
+                          .stop = train || serve ? job_stopped : NULL,
                           .duration = life_at,
                           .preempt_cost = preempt_cost, /* asked only at a preemption */
                           .ctx = x,
@@ -685,6 +722,8 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
     st_cluster_job *jobs =
         cluster_jobs(sp, out, workload, &x.n_train, &nj, tenants, n_tenants, &x.tr);
     x.workload = workload;
+    x.n_jobs = nj;
+    x.serving = st_xcalloc(nj ? nj : 1, 1);
     lives_alloc(&x, n, nt);
     int32_t *pool = st_xcalloc(nj ? nj : 1, sizeof *pool); /* each job's */
     for (size_t k = 0; k < x.n_train; k++)

@@ -429,6 +429,51 @@ assert d["power"]["facility_peak_w"] > d["power"]["it_peak_w"] > 0
 PY
 check "a service alone draws the plant and is priced on premises" $?
 
+# A service's heat counts in the thermal throttle of a training job that starts beside it: one
+# air-cooled rack of 8 kW holds both nodes; alone the training node stays under 87 C at full
+# clock, beside the service its rack's heat passes the capacity and its clock drops.
+cat >"$tmp/heat.yaml" <<'EOF'
+version: 1
+name: heat
+seed: 1
+cluster:
+  gpu: h100-sxm
+  nodes: 2
+  gpus_per_node: 8
+  racks: { nodes_per_rack: 2, cooling: { kind: air, capacity: 8 kW } }
+workloads:
+  - name: pretrain
+    model: llama3-8b
+    gpus: 8
+    global_batch: 64
+    seq_len: 4096
+    steps: 200
+    submit: 10 s
+    parallel: { tp: 1, dp: 8, microbatch: 1, zero: 1 }
+  - name: chat
+    kind: inference
+    model: llama3-8b
+    precision: fp8
+    gpus: 8
+    parallel: { tp: 1 }
+    requests: { rate: 200/s, count: 20000, input_tokens: 1000, output_tokens: 250 }
+EOF
+sed '/- name: chat/,$d' "$tmp/heat.yaml" >"$tmp/heat-alone.yaml"
+"$strata" run --format json "$tmp/heat.yaml" >"$tmp/heat.json" &&
+    "$strata" run --format json "$tmp/heat-alone.yaml" >"$tmp/heat-alone.json"
+check "run a training job beside a service in one hot rack" $?
+python3 - "$tmp/heat.json" "$tmp/heat-alone.json" <<'PY'
+import json, sys
+both, alone = (json.load(open(p)) for p in sys.argv[1:])
+t = both["jobs"][0]["thermal"]
+a = alone["jobs"][0]["thermal"]
+# the figures docs/models/inference.md quotes: 84.9 C alone, 94% of the clock beside it
+assert a["clock"] == 1 and abs(a["junction_c"] - 84.9) < 0.05, a
+assert abs(t["clock"] - 0.94) < 0.005 and abs(t["junction_c"] - 87) < 0.05, t
+assert both["thermal"]["throttle_fraction"] == 0.5, both["thermal"]
+PY
+check "a service's heat throttles the training job beside it" $?
+
 # The serving stacks' table: none, and Triton's with the figures docs/guide quotes.
 "$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.74 +1\.712 +13\.68 +1\.86 ' &&
     "$strata" catalog frontends | grep -Eq '^none +0 +0 '
