@@ -62,7 +62,13 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     if (ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0)
         fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",
                 ic->slo_ttft_s, ic->slo_tpot_s);
-    fprintf(out, "; ranked by %s\n\n", goal);
+    fprintf(out, "; ranked by %s\n", goal);
+    /* the serving stack every row's latencies carry (models/config/frontend.h) */
+    char a[32], b[32];
+    st_unit_format(ic->frontend_request_s, ST_DIM_TIME, a, sizeof a);
+    st_unit_format(ic->frontend_iteration_s, ST_DIM_TIME, b, sizeof b);
+    fprintf(out, "serving stack %s: %s per request, %s per iteration, in every row's latencies\n\n",
+            ic->frontend ? ic->frontend : "as stated", a, b);
     fprintf(out, "%-4s %-10s %3s %3s %8s %6s %12s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
             "pp", "replicas", "gpus", "rate/replica", "p99 ttft", "p99 tpot", "power kW", "USD/h",
             "USD/Mtok");
