@@ -268,11 +268,8 @@ int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base)
         return -1;
     const st_frontend *f = st_frontend_find(n->text);
     if (!f) {
-        char names[160] = "";
-        size_t at = 0;
-        for (const st_frontend *r = st_frontends; r->name && at < sizeof names; r++)
-            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
-                                   r == st_frontends ? "" : ", ", r->name);
+        char names[160];
+        st_frontend_names(names, sizeof names);
         return st_rd_fail(rd, n, ST_EINVAL,
                           "frontend: expected a serving stack (%s) or a mapping { request, "
                           "iteration } of its measured times, found '%s'",

@@ -1,6 +1,7 @@
 /* Serving stacks' fixed costs (models/config/frontend.h). */
 #include "models/config/frontend.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const st_frontend st_frontends[] = {
@@ -30,6 +31,14 @@ const st_frontend *st_frontend_find(const char *name)
         if (strcmp(f->name, name) == 0)
             return f;
     return NULL;
+}
+
+void st_frontend_names(char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (const st_frontend *f = st_frontends; f->name && at < n; f++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", f == st_frontends ? "" : ", ", f->name);
 }
 
 /* One request at a time, every iteration holds that request alone: the gap between its tokens

@@ -6,6 +6,8 @@
 #ifndef ST_MODELS_CONFIG_FRONTEND_H
 #define ST_MODELS_CONFIG_FRONTEND_H
 
+#include <stddef.h>
+
 /* One stack. A measured row keeps what was measured and what the engine model gives for the same
  * run, and its figures are their difference (st_frontend_request_s, st_frontend_iteration_s). */
 typedef struct st_frontend {
@@ -24,6 +26,9 @@ extern const st_frontend st_frontends[];
 
 /* The row named name, or NULL. */
 const st_frontend *st_frontend_find(const char *name);
+
+/* The rows' names, ", "-separated, into buf of n bytes, for messages. */
+void st_frontend_names(char *buf, size_t n);
 
 /* The host's time per iteration, seconds: what separates two tokens beyond the engine's own
  * iteration. */
