@@ -161,7 +161,11 @@ typedef struct calib {
  * Case for Co-Designing Model Architectures with Hardware" (arXiv 2401.14489).
  * HBM: BabelStream Triad in Azure's "AI-benchmarking-guide" (Azure_Results/ND_A100_v4,
  * ND_H200_v5, "Azure Results/ND_H100_v5"): A100-SXM4-80GB 1.70 of 2.039 TB/s, H100 80GB HBM3
- * 2.97 of 3.35, H200 4.15 of 4.8. GPUs without a measurement take their mean, 0.862.
+ * 2.97 of 3.35, H200 4.15 of 4.8. GPUs without a measurement take the mean of the three,
+ * 0.862.
+ * The H200's own run (tools/measure/runs/h200-2026-12-04, unit.measured_h200) confirms the
+ * row: BF16 MAMF 0.809-0.823 over three runs, FP8 at most 0.722 (torch._scaled_mm), weights
+ * streamed by decode's largest skinny GEMM at 0.868 of the datasheet bandwidth.
  * SMs: NVIDIA A100 and H100 architecture whitepapers (A100 108; H100 SXM5 132, PCIe 114; the
  * H200 is the H100 SXM die with HBM3e); B200 148 = 2 dies x 74 enabled SMs (Chips and Cheese,
  * "Nvidia's B200: Keeping the CUDA Juggernaut Rolling"), the same dies in GB200; MI300X 304
@@ -285,16 +289,22 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
 /* Sustained over burst Tensor Core throughput: what minutes of dense GEMMs get under the
  * board's power and clock limits, against the short MAMF runs the curve is calibrated on.
  * Source: Azure's "AI-benchmarking-guide" (Azure_Results/ND_*_results.md), cuBLASLt GEMMs on
- * random data after 10,000 warm-up runs, at 8192^3, 16384^3 and 6144x12288x12288 (the last is
- * missing for H200); each ratio is the mean of measured / burst curve at those shapes:
+ * random data after 10,000 warm-up runs, at 8192^3, 16384^3 and 6144x12288x12288; each ratio is
+ * the mean of measured / burst curve at those shapes:
  *   A100 SXM4 80GB, FP16: 253.7, 256.5, 250.8 TFLOP/s against 276.5, 279.1, 277.9: 0.913;
  *   H100 80GB HBM3, FP8: 1290.1, 1377.3, 1351.4 against 1427.3, 1447.1, 1441.1: 0.931;
- *   H200 141GB, FP8: 1269.4, 1305.0 against 1480.1, 1500.6: 0.864;
  *   GB200, FP8: 2876.6, 2906.9, 2895.6 against 3861.5, 3900.2, 3877.5: 0.746 (GB200 has no
  *   FP8 MAMF figure, so its burst FP8 curve borrows BF16's fraction: this ratio also carries
  *   FP8's lower efficiency, and it is applied to both precisions).
- * A training step is minutes of exactly that load. The ratio is a clock and power effect, so it
- * applies to every precision of the part.
+ * H200: measured here (tools/measure/runs/h200-2026-12-04, 8192^3 back to back for 60 s, the
+ * last 10 s against the first 2 s): BF16 0.6741 / 0.7493 of the dense peak = 0.900 (SM clock
+ * 1980 MHz idle, 1455-1515 MHz at 683-690 W of the 700 W limit); FP8 0.6014 / 0.7182 = 0.837
+ * (1305-1380 MHz at the same power). FP8 does twice the work per cycle at about the same
+ * energy per operand, so the power cap takes more clock from it: the two precisions get their
+ * own columns where both are measured. Azure's FP8 runs on an H200 gave 0.864 (1269.4, 1305.0
+ * against 1480.1, 1500.6), within 3% of this run's FP8 figure.
+ * A training step is minutes of exactly that load. The ratio is a clock and power effect; where
+ * one precision is measured it applies to every precision of the part.
  * B200 has no such measurement; it is the same Blackwell die as GB200, held to 1000 W instead of
  * 1200 W (catalog TDPs). Near the top of the DVFS curve voltage scales with clock, so dynamic
  * power goes as f V^2 ~ f^3 and the clock a power cap allows as P^(1/3): GB200's 0.746 x
@@ -304,14 +314,19 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
  * settle it.
  * GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal model supplies their clock
  * factor. */
-static const double SUSTAINED[ST_GPU_CALIB__COUNT] = {
+typedef struct sustained {
+    double bf16; /* BF16 GEMMs, and every precision where fp8 is 0 */
+    double fp8;  /* FP8 and FP4 GEMMs; 0: not measured apart */
+} sustained;
+
+static const sustained SUSTAINED[ST_GPU_CALIB__COUNT] = {
     /* the same GA100 die, clocks and 400 W limit */
-    [ST_GPU_CALIB_A100_SXM_80G] = 0.913,
-    [ST_GPU_CALIB_A100_SXM_40G] = 0.913,
-    [ST_GPU_CALIB_H100_SXM] = 0.931,
-    [ST_GPU_CALIB_H200_SXM] = 0.864,
-    [ST_GPU_CALIB_GB200] = 0.746,
-    [ST_GPU_CALIB_B200] = 0.702, /* derived from GB200's, above */
+    [ST_GPU_CALIB_A100_SXM_80G] = {0.913, 0},
+    [ST_GPU_CALIB_A100_SXM_40G] = {0.913, 0},
+    [ST_GPU_CALIB_H100_SXM] = {0.931, 0},
+    [ST_GPU_CALIB_H200_SXM] = {0.900, 0.837},
+    [ST_GPU_CALIB_GB200] = {0.746, 0},
+    [ST_GPU_CALIB_B200] = {0.702, 0}, /* derived from GB200's, above */
 };
 
 double st_gpu_fitted(const st_gpu_spec *gpu, st_precision prec)
@@ -339,16 +354,17 @@ st_gpu_spec st_gpu_at(const st_gpu_spec *gpu, double clock, double straggle, con
     return at;
 }
 
-double st_gpu_sustained(const st_gpu_spec *gpu)
+double st_gpu_sustained(const st_gpu_spec *gpu, st_precision prec)
 {
     /* A clock below full (a thermal throttle) slows the Tensor Cores in proportion: the SM
      * clock sets their issue rate; HBM runs on its own clock and keeps its bandwidth. */
     double clock = gpu && gpu->clock > 0 && gpu->clock < 1 ? gpu->clock : 1.0;
     /* 0: no measurement for the part (or no part) */
-    if (gpu && (int)gpu->calib > ST_GPU_CALIB_NONE && gpu->calib < ST_GPU_CALIB__COUNT &&
-        SUSTAINED[gpu->calib] > 0)
-        return SUSTAINED[gpu->calib] * clock;
-    return clock;
+    if (!(gpu && (int)gpu->calib > ST_GPU_CALIB_NONE && gpu->calib < ST_GPU_CALIB__COUNT))
+        return clock;
+    const sustained *r = &SUSTAINED[gpu->calib];
+    double f = prec != ST_PREC_BF16 && r->fp8 > 0 ? r->fp8 : r->bf16;
+    return f > 0 ? f * clock : clock;
 }
 
 /* Compute beside communication. NCCL's kernels take SMs of their own (16 on a DGX with 8 NICs,

@@ -201,10 +201,10 @@ static double gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, dou
                         double in_bytes, double out_bytes, int *mem_bound)
 {
     double e = st_gemm_efficiency(gpu, prec, m, n, k);
-    double compute =
-        e > 0 ? 2.0 * m * n * k /
-                    (e * st_gpu_peak(gpu, prec) * st_gpu_sustained(gpu) * st_gpu_fitted(gpu, prec))
-              : 0.0;
+    double compute = e > 0 ? 2.0 * m * n * k /
+                                 (e * st_gpu_peak(gpu, prec) * st_gpu_sustained(gpu, prec) *
+                                  st_gpu_fitted(gpu, prec))
+                           : 0.0;
     double bytes = (m * k + k * n) * in_bytes + m * n * out_bytes;
     double mt = mem_time(gpu, bytes);
     if (mem_bound)
@@ -225,9 +225,10 @@ static double attn_kernel_time(const st_gpu_spec *gpu, const st_op *op, double w
     work = work * (backward ? ATTN_BWD_FACTOR : 1.0);
     double e = st_attn_efficiency_at(gpu, op->attn_kernel, op->attn_release, backward, seq_k,
                                      attn_blocks(op));
-    double compute = e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu) *
-                                     st_gpu_fitted(gpu, ST_PREC_BF16))
-                           : 0.0;
+    double compute =
+        e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu, ST_PREC_BF16) *
+                        st_gpu_fitted(gpu, ST_PREC_BF16))
+              : 0.0;
     double bytes = op->bytes * (backward ? B.bwd : 1.0);
     return roofline(gpu, compute, bytes, mem_bound);
 }

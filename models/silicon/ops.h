@@ -307,11 +307,11 @@ double st_attn_efficiency_at(const st_gpu_spec *gpu, int kernel, int release, in
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);
 
-/* Sustained Tensor Core throughput as a fraction of burst: the clock and power limits that
- * minutes of dense GEMMs run into (models/silicon/gemm_eff.c; 1 where no measurement exists).
- * Compute-bound operator times divide by it; MFU keeps the datasheet peak. A part whose clock
- * field is in (0, 1) (a thermal throttle) sustains that share of it. */
-double st_gpu_sustained(const st_gpu_spec *gpu);
+/* Sustained Tensor Core throughput in precision prec as a fraction of burst: the clock and
+ * power limits that minutes of dense GEMMs run into (models/silicon/gemm_eff.c; 1 where no
+ * measurement exists). Compute-bound operator times divide by it; MFU keeps the datasheet peak.
+ * A part whose clock field is in (0, 1) (a thermal throttle) sustains that share of it. */
+double st_gpu_sustained(const st_gpu_spec *gpu, st_precision prec);
 
 /* One forward GEMM of m x n reduced over k in precision prec on gpu, as the layer operators
  * time it (its inputs in prec, its output in BF16): what `strata calibrate` compares a user's

@@ -131,18 +131,20 @@ START_TEST(test_roofline_memory_ops_are_memory_bound_big_gemms_compute_bound)
     ck_assert_int_eq(norm->mem_bound, 1);
     ASSERT_REL(norm->time_s, norm->bytes / (st_hbm_efficiency(g) * g->hbm_bw), 1e-12);
     ck_assert_int_eq(qkv->mem_bound, 0);
-    double compute = qkv->flops / (st_gemm_efficiency(g, ST_PREC_BF16, qkv->m, qkv->n, qkv->k) *
-                                   st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g));
+    double compute =
+        qkv->flops / (st_gemm_efficiency(g, ST_PREC_BF16, qkv->m, qkv->n, qkv->k) *
+                      st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g, ST_PREC_BF16));
     /* a GEMM's compute and memory times add in quadrature (ops.c, gemm_time): here its memory
      * time is a few percent of its compute, which it lengthens by a fraction of a percent */
     double mem = qkv->bytes / (st_hbm_efficiency(g) * g->hbm_bw);
     ASSERT_REL(qkv->time_s, hypot(compute, mem), 1e-12);
     ck_assert(qkv->time_s < 1.05 * compute);
-    ck_assert(st_gpu_sustained(g) < 1); /* A100: Azure's sustained GEMMs, 0.914 of burst */
+    ck_assert(st_gpu_sustained(g, ST_PREC_BF16) <
+              1); /* A100: Azure's sustained GEMMs, 0.914 of burst */
     /* B200's factor is GB200's scaled by the cube root of their power limits (gemm_eff.c). */
     const st_gpu_spec *b200 = gpu("b200"), *gb200 = gpu("gb200");
-    ASSERT_REL(st_gpu_sustained(b200), st_gpu_sustained(gb200) * cbrt(b200->tdp_w / gb200->tdp_w),
-               0.001);
+    ASSERT_REL(st_gpu_sustained(b200, ST_PREC_BF16),
+               st_gpu_sustained(gb200, ST_PREC_BF16) * cbrt(b200->tdp_w / gb200->tdp_w), 0.001);
     ck_assert(qkv->time_s > qkv->bytes / (st_hbm_efficiency(g) * g->hbm_bw));
 }
 END_TEST
@@ -496,7 +498,7 @@ START_TEST(test_backward_is_dgrad_plus_wgrad)
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, g, 1, ops, ST_OPS_MAX);
     const st_op *fc2 = find_op(ops, n, "fc2"), *norm = find_op(ops, n, "norm1");
-    double peak = st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g);
+    double peak = st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g, ST_PREC_BF16);
     /* dgrad is a forward GEMM of its shape; wgrad is its compute, lengthened by its memory time
      * (its fp32 main gradient accumulated) in quadrature (ops.c, gemm_time): about 1% here */
     double dgrad = st_ops_gemm_time(g, ST_PREC_BF16, fc2->m, fc2->k, fc2->n);
