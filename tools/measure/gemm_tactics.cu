@@ -1,0 +1,216 @@
+// What profiling a GEMM's kernel choice gains over cuBLASLt's heuristic first choice, over the
+// transformer shapes of measure_kernels.py's grid (docs/models/step-ops.md, "Measured on an
+// H200"). PyTorch and Transformer Engine run the heuristic's first algorithm; TensorRT-LLM times
+// its candidate tactics when an engine is built and keeps the fastest. For each shape and
+// precision (BF16; FP8 e4m3 with BF16 output) this asks cuBLASLt for its top candidates, times
+// each from a CUDA graph and writes one row: the first candidate's and the best one's fraction
+// of the dense peak.
+//
+// Build and run on the device machine from the repository root:
+//   nvcc -O2 -std=c++17 -arch=sm_90 tools/measure/gemm_tactics.cu -lcublasLt -o /tmp/gemm_tactics
+//   /tmp/gemm_tactics "$OUT/tactics.csv" [candidates]
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+#define CL(x)                                                                                      \
+    do {                                                                                           \
+        cublasStatus_t s_ = (x);                                                                   \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+            fprintf(stderr, "%s:%d: cublas status %d\n", __FILE__, __LINE__, (int)s_);             \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static const double PEAK_BF16 = 989.4e12, PEAK_FP8 = 1978.9e12; // H100/H200 SXM datasheet, dense
+
+// Uniform values in [-1, 1) from a hash of the index: random, never zero-filled.
+__global__ void fill_bf16(__nv_bfloat16 *x, size_t n, unsigned seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ seed;
+        h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+        x[i] = __float2bfloat16((float)(h & 0xffff) / 32768.0f - 1.0f);
+    }
+}
+
+__global__ void fill_fp8(__nv_fp8_e4m3 *x, size_t n, unsigned seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ seed;
+        h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+        x[i] = __nv_fp8_e4m3((float)(h & 0xffff) / 32768.0f - 1.0f);
+    }
+}
+
+// The grid of measure_kernels.py's gemm_shapes(): (m, n, k) with C = A (m x k) B^T (n x k).
+static std::vector<std::tuple<long, long, long>> shapes()
+{
+    std::set<std::tuple<long, long, long>> s;
+    for (long h : {4096L, 8192L, 12288L, 16384L})
+        for (long m : {2048L, 4096L, 8192L, 16384L}) {
+            long nk[4][2] = {{3 * h / 8, h}, {h, h / 8}, {4 * h / 8, h}, {h, 4 * h / 8}};
+            for (auto &p : nk) {
+                s.insert({m, p[0], p[1]});
+                s.insert({p[0], p[1], m});
+            }
+        }
+    for (long q : {1024L, 2048L, 4096L, 6144L, 8192L, 12288L, 16384L})
+        s.insert({q, q, q});
+    return std::vector<std::tuple<long, long, long>>(s.begin(), s.end());
+}
+
+struct ctx {
+    cublasLtHandle_t lt;
+    cudaStream_t st;
+    void *ws;
+    size_t ws_bytes;
+};
+
+// Seconds per call of one algorithm: a graph of `reps` calls, replayed three times, the median.
+static double time_algo(ctx &c, cublasLtMatmulDesc_t op, cublasLtMatrixLayout_t a,
+                        cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t d, const void *pa,
+                        const void *pb, void *pd, const cublasLtMatmulAlgo_t *algo, int reps)
+{
+    float one = 1.0f, zero = 0.0f;
+    if (cublasLtMatmul(c.lt, op, &one, pa, a, pb, b, &zero, pd, d, pd, d, algo, c.ws, c.ws_bytes,
+                       c.st) != CUBLAS_STATUS_SUCCESS)
+        return -1;
+    CK(cudaStreamSynchronize(c.st));
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CK(cudaStreamBeginCapture(c.st, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < reps; i++)
+        cublasLtMatmul(c.lt, op, &one, pa, a, pb, b, &zero, pd, d, pd, d, algo, c.ws, c.ws_bytes,
+                       c.st);
+    CK(cudaStreamEndCapture(c.st, &g));
+    CK(cudaGraphInstantiate(&ge, g, 0));
+    CK(cudaGraphLaunch(ge, c.st));
+    CK(cudaStreamSynchronize(c.st));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    double t[3];
+    for (int r = 0; r < 3; r++) {
+        CK(cudaEventRecord(e0, c.st));
+        CK(cudaGraphLaunch(ge, c.st));
+        CK(cudaEventRecord(e1, c.st));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        t[r] = ms * 1e-3 / reps;
+    }
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaGraphExecDestroy(ge));
+    CK(cudaGraphDestroy(g));
+    std::sort(t, t + 3);
+    return t[1];
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = argc > 1 ? argv[1] : "tactics.csv";
+    int want = argc > 2 ? atoi(argv[2]) : 8;
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        perror(path);
+        return 1;
+    }
+    ctx c;
+    CL(cublasLtCreate(&c.lt));
+    CK(cudaStreamCreate(&c.st));
+    c.ws_bytes = 32u << 20; // TensorRT-LLM's and Transformer Engine's cuBLASLt workspace size
+    CK(cudaMalloc(&c.ws, c.ws_bytes));
+    size_t big = (size_t)16384 * 16384;
+    __nv_bfloat16 *a16, *b16, *d16;
+    __nv_fp8_e4m3 *a8, *b8;
+    CK(cudaMalloc(&a16, big * 2));
+    CK(cudaMalloc(&b16, big * 2));
+    CK(cudaMalloc(&d16, big * 2));
+    CK(cudaMalloc(&a8, big));
+    CK(cudaMalloc(&b8, big));
+    fill_bf16<<<1024, 256, 0, c.st>>>(a16, big, 1u);
+    fill_bf16<<<1024, 256, 0, c.st>>>(b16, big, 2u);
+    fill_fp8<<<1024, 256, 0, c.st>>>(a8, big, 3u);
+    fill_fp8<<<1024, 256, 0, c.st>>>(b8, big, 4u);
+    CK(cudaStreamSynchronize(c.st));
+    fprintf(out, "prec,m,n,k,candidates,first_frac,best_frac,best_rank\n");
+    cublasLtMatmulPreference_t pref;
+    CL(cublasLtMatmulPreferenceCreate(&pref));
+    CL(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                            &c.ws_bytes, sizeof c.ws_bytes));
+    std::vector<cublasLtMatmulHeuristicResult_t> res(want);
+    for (int fp8 = 0; fp8 < 2; fp8++) {
+        cudaDataType_t in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
+        for (auto [m, n, k] : shapes()) {
+            // Column-major "TN", the layout FP8 requires on Hopper: D (n x m, ld n) =
+            // W^T (W stored k x n, ld k) x X (stored k x m, ld k), i.e. row-major
+            // D[m][n] = X[m][k] W[n][k]^T.
+            cublasLtMatmulDesc_t op;
+            CL(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+            cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+            CL(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+            CL(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+            cublasLtMatrixLayout_t la, lb, ld;
+            CL(cublasLtMatrixLayoutCreate(&la, in, k, n, k));
+            CL(cublasLtMatrixLayoutCreate(&lb, in, k, m, k));
+            CL(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, n, m, n));
+            int got = 0;
+            cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(c.lt, op, la, lb, ld, ld, pref, want,
+                                                               res.data(), &got);
+            double first = -1, best = -1;
+            int rank = -1;
+            double flops = 2.0 * m * n * k, peak = fp8 ? PEAK_FP8 : PEAK_BF16;
+            if (hs == CUBLAS_STATUS_SUCCESS) {
+                int reps = 0;
+                for (int i = 0; i < got; i++) {
+                    if (res[i].state != CUBLAS_STATUS_SUCCESS)
+                        continue;
+                    const void *pa = fp8 ? (const void *)a8 : (const void *)a16;
+                    const void *pb = fp8 ? (const void *)b8 : (const void *)b16;
+                    if (!reps) { // about 4 ms of calls a graph, from a first rough timing
+                        double t1 = time_algo(c, op, la, lb, ld, pa, pb, d16, &res[i].algo, 1);
+                        reps = t1 > 0 ? std::max(1, std::min(50, (int)(4e-3 / t1))) : 1;
+                    }
+                    double t = time_algo(c, op, la, lb, ld, pa, pb, d16, &res[i].algo, reps);
+                    if (t <= 0)
+                        continue;
+                    double f = flops / t / peak;
+                    if (first < 0)
+                        first = f;
+                    if (f > best)
+                        best = f, rank = i;
+                }
+            }
+            fprintf(out, "%s,%ld,%ld,%ld,%d,%.4f,%.4f,%d\n", fp8 ? "fp8" : "bf16", m, n, k, got,
+                    first, best, rank);
+            fflush(out);
+            cublasLtMatrixLayoutDestroy(la);
+            cublasLtMatrixLayoutDestroy(lb);
+            cublasLtMatrixLayoutDestroy(ld);
+            cublasLtMatmulDescDestroy(op);
+        }
+    }
+    fclose(out);
+    printf("wrote %s\n", path);
+    return 0;
+}
