@@ -574,11 +574,54 @@ def measure_sustained_fp8(rows, ctx):
             "ratio": sustained / burst, "seconds": seconds, "smi_every_5s": smi}
 
 
+def heat(seconds, prec):
+    """Back-to-back 8192^3 GEMMs for `seconds`: the board at its power limit and temperature, as
+    minutes into a training step."""
+    s = 8192
+    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    if prec == "fp8":
+        a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+        fn = lambda: fp8_mm(a, b.t())
+    else:
+        fn = lambda: torch.mm(a, b)
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        for _ in range(20):
+            fn()
+        sync()
+
+
+def measure_gemms_hot(rows, ctx):
+    """The transformer grid again, each precision after 45 s of heat: the sustained state a
+    training step's kernels run in, against which the step model's operator times (curve x
+    sustained factor) are checked."""
+    peak = ctx["peak"]
+    out = {}
+    for prec in ("bf16", "fp8"):
+        heat(45.0, prec)
+        out[prec] = smi_clock()
+        for m, n, k in gemm_shapes():
+            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+            b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+            if prec == "bf16":
+                fn = lambda: torch.mm(a, b.t())
+            else:
+                a8, b8 = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+                fn = lambda: fp8_mm(a8, b8.t())
+            t = timed(fn, graph=True)
+            frac = 2.0 * m * n * k / t / peak[prec]
+            rows.append(["gemm-hot", prec, m, n, k, f"{frac:.4f}", "fraction of dense peak"])
+        out[prec + "_after"] = smi_clock()
+    return out
+
+
 SECTIONS = [("hbm", measure_hbm), ("mamf", measure_gemms), ("attention", measure_attention),
             ("attention_gqa", measure_attention_gqa), ("grouped", measure_grouped),
             ("decode_gemm", measure_decode_gemms), ("decode_attn", measure_decode_attention),
             ("sustained", measure_sustained), ("mamf_search", measure_mamf_search),
-            ("latency", measure_latency), ("sustained_fp8", measure_sustained_fp8)]
+            ("latency", measure_latency), ("sustained_fp8", measure_sustained_fp8),
+            ("mamf_hot", measure_gemms_hot)]
 
 
 def write(out_dir, rows, summary):
