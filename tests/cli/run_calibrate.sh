@@ -108,6 +108,15 @@ grep -q "b200.yaml:3:3: error: cluster.calibration was fitted on b200" "$tmp/e" 
 "$strata" run scenarios/examples/quickstart.yaml --calibration "$tmp/empty.yaml" >/dev/null 2>"$tmp/e"
 expect "an empty calibration file exits 2" 2 $?
 grep -q "is empty: expected the calibration: mapping" "$tmp/e" || bad "empty calibration: message"
+# The H200's own kernel run (tools/measure): its GEMM grid, as the tool writes it for calibrate
+# from the run's table, fits both precisions within 4% of the model (docs/models/calibration.md).
+run=tools/measure/runs/h200-2026-12-04
+python3 tools/measure/measure_kernels.py --gemm-csv $run "$tmp/gemm.csv" || bad "gemm.csv of the run"
+cmp -s "$tmp/gemm.csv" $run/gemm.csv || bad "the run's gemm.csv is not what the tool writes"
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm $run/gemm.csv >"$tmp/h200.yaml" ||
+    bad "h200 GEMM calibration failed"
+expect "h200: compute_bf16" 1 "$(near "$(key "$tmp/h200.yaml" compute_bf16)" 0.960 0.002)"
+expect "h200: compute_fp8" 1 "$(near "$(key "$tmp/h200.yaml" compute_fp8)" 0.974 0.002)"
 printf 'm,n,k,precision,tflops\n' >"$tmp/head.csv"
 "$strata" calibrate $mpt --gemm "$tmp/head.csv" >/dev/null 2>"$tmp/e"
 expect "a GEMM file without rows exits 2" 2 $?

@@ -14,6 +14,9 @@ minutes on one GPU, and writes to $OUT (or the folder given as its first argumen
                 the dense peak over the grid, with its shape), the sustained/burst ratio, the
                 attention sweeps per backend, the copy and triad bandwidths, the library versions
   log.txt       what each section did, and the traceback of any that failed
+  gemm.csv      the GEMM grid as `strata calibrate --gemm` reads it: the GPU's own calibration
+                (python3 tools/measure/measure_kernels.py --gemm-csv RUN_DIR [PATH] rewrites
+                it from a saved run's kernels.csv, without PyTorch)
 
 Run on the device machine from the repository root:
   python3 tools/measure/measure_kernels.py "$OUT" [budget_seconds [section,section...]]
@@ -41,14 +44,20 @@ import sys
 import time
 import traceback
 
-import torch
-import torch.nn.functional as F
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # --gemm-csv rewrites a saved run and needs neither PyTorch nor a GPU
+    torch = F = None
 
 DENSE_PEAK = {  # datasheet dense peaks, FLOP/s; the ratio is what the model's tables hold
     "NVIDIA H200": {"bf16": 989.4e12, "fp8": 1978.9e12},
     "NVIDIA H100 80GB HBM3": {"bf16": 989.4e12, "fp8": 1978.9e12},
+    "NVIDIA H100 PCIe": {"bf16": 756.5e12, "fp8": 1513e12},
+    "NVIDIA B200": {"bf16": 2250e12, "fp8": 4500e12},
 }
-HBM_DATASHEET = {"NVIDIA H200": 4.8e12, "NVIDIA H100 80GB HBM3": 3.35e12}
+HBM_DATASHEET = {"NVIDIA H200": 4.8e12, "NVIDIA H100 80GB HBM3": 3.35e12,
+                 "NVIDIA H100 PCIe": 2.0e12, "NVIDIA B200": 7.7e12}
 ROTATE_BYTES = 1.0e9  # operands rotated over at least this much memory: many times the L2
 
 LOG = []
@@ -635,14 +644,48 @@ def write(out_dir, rows, summary):
         f.write("\n".join(LOG) + "\n")
 
 
+def write_gemm_csv(rows, peak, path):
+    """The GEMM grid as `strata calibrate --gemm` reads it (m, n, k, precision, time_us per
+    call): the run's own cluster calibration (docs/models/calibration.md, "Your own
+    cluster")."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["m", "n", "k", "precision", "time_us"])
+        for sec, prec, m, n, k, value, _ in rows:
+            if sec == "gemm" and value:
+                t = 2.0 * float(m) * float(n) * float(k) / (float(value) * peak[prec])
+                w.writerow([m, n, k, prec, f"{t * 1e6:.3f}"])
+
+
+def gemm_csv_of_run(run_dir, path=None):
+    """--gemm-csv RUN_DIR [PATH]: gemm.csv (at PATH, else in RUN_DIR) from a saved run's
+    kernels.csv and its first summary's peaks."""
+    summaries = sorted(f for f in os.listdir(run_dir) if f.startswith("summary"))
+    if not summaries:
+        sys.exit(f"{run_dir}: no summary*.json to take the peaks from")
+    with open(os.path.join(run_dir, summaries[0])) as f:
+        peak = json.load(f)["peak_flops"]
+    with open(os.path.join(run_dir, "kernels.csv"), newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    write_gemm_csv(rows, peak, path or os.path.join(run_dir, "gemm.csv"))
+
+
 def main():
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--gemm-csv":
+        gemm_csv_of_run(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+        return
+    if torch is None:
+        sys.exit("measure_kernels.py needs PyTorch with CUDA (or --gemm-csv RUN_DIR)")
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OUT", ".")
     budget = float(sys.argv[2]) if len(sys.argv) > 2 else 420.0
     only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
     os.makedirs(out_dir, exist_ok=True)
     torch.manual_seed(0)
     name = torch.cuda.get_device_name(0)
-    ctx = {"peak": DENSE_PEAK.get(name, DENSE_PEAK["NVIDIA H200"]),
+    if name not in DENSE_PEAK:  # a fraction of a guessed peak would be a wrong figure
+        sys.exit(f"no datasheet peaks for '{name}': add its dense BF16 and FP8 FLOP/s to "
+                 "DENSE_PEAK")
+    ctx = {"peak": DENSE_PEAK[name],
            "hbm_datasheet": HBM_DATASHEET.get(name)}
     props = torch.cuda.get_device_properties(0)
     summary = {"gpu": name, "sms": props.multi_processor_count,
@@ -674,6 +717,7 @@ def main():
         torch.cuda.empty_cache()
         summary["wall_s"] = time.time() - t0
         write(out_dir, rows, summary)
+        write_gemm_csv(rows, ctx["peak"], os.path.join(out_dir, "gemm.csv"))
     brief = {k: summary.get(k) for k in ("gpu", "torch", "cudnn", "mamf", "hbm", "sustained",
                                          "wall_s")}
     print(json.dumps(brief, indent=1))
