@@ -413,6 +413,42 @@ START_TEST(profiled_tactics)
 }
 END_TEST
 
+/* Decode attention (one query token a sequence, Llama 3 70B's 64 query and 8 K/V heads of 128,
+ * batch 8-128, contexts 1k-16k, a contiguous BF16 cache) against the operator's time, the cache
+ * read at the achievable bandwidth: log(measured / model) over a backend's rows, and over those
+ * reading at least 512 MiB. cuDNN's kernel meets the achievable bandwidth on long caches and
+ * falls short on short ones (the kernel's fixed cost). */
+static spread decode_attn_spread(const row *r, size_t n, const char *backend, double min_bytes)
+{
+    double v[16];
+    size_t c = 0;
+    for (size_t i = 0; i < n && c < 16; i++) {
+        if (strcmp(r[i].section, "decode-attn") || strcmp(r[i].name, backend))
+            continue;
+        double bytes = 2.0 * atof(r[i].a) * 8 * atof(r[i].b) * 128 * 2; /* K and V, BF16 */
+        if (bytes < min_bytes)
+            continue;
+        v[c++] = log(st_hbm_efficiency(h200()) / r[i].value);
+    }
+    return spread_of(v, c);
+}
+
+START_TEST(decode_attention)
+{
+    size_t n;
+    row *r = load(&n);
+    ck_assert_double_eq_tol(
+        find(r, n, "decode-attn", "cudnn", "8", "1024", NULL, "fraction")->value, 0.465, 5e-4);
+    SPREAD(decode_attn_spread(r, n, "cudnn", 0), 0.070, 0.245);
+    SPREAD(decode_attn_spread(r, n, "cudnn", 512.0 * (1 << 20)), -0.009, 0.075);
+    /* torch's FlashAttention-2 forward reads at about half the rate; engines run their own
+     * decode kernels, not measured here */
+    SPREAD(decode_attn_spread(r, n, "flash", 0), 0.448, 0.480);
+    SPREAD(decode_attn_spread(r, n, "flash", 512.0 * (1 << 20)), 0.426, 0.415);
+    free(r);
+}
+END_TEST
+
 Suite *measured_h200_suite(void)
 {
     Suite *s = suite_create("measured_h200");
@@ -423,6 +459,7 @@ Suite *measured_h200_suite(void)
     tcase_add_test(t, decode_gemms);
     tcase_add_test(t, attention_sweeps);
     tcase_add_test(t, profiled_tactics);
+    tcase_add_test(t, decode_attention);
     suite_add_tcase(s, t);
     return s;
 }
