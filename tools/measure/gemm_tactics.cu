@@ -40,24 +40,14 @@
 
 static const double PEAK_BF16 = 989.4e12, PEAK_FP8 = 1978.9e12; // H100/H200 SXM datasheet, dense
 
-// Uniform values in [-1, 1) from a hash of the index: random, never zero-filled.
-__global__ void fill_bf16(__nv_bfloat16 *x, size_t n, unsigned seed)
+// Uniform values in [-1, 1) from a hash of the index, in T: random, never zero-filled.
+template <typename T> __global__ void fill(T *x, size_t n, unsigned seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
         unsigned h = (unsigned)i * 2654435761u ^ seed;
         h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
-        x[i] = __float2bfloat16((float)(h & 0xffff) / 32768.0f - 1.0f);
-    }
-}
-
-__global__ void fill_fp8(__nv_fp8_e4m3 *x, size_t n, unsigned seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        unsigned h = (unsigned)i * 2654435761u ^ seed;
-        h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
-        x[i] = __nv_fp8_e4m3((float)(h & 0xffff) / 32768.0f - 1.0f);
+        x[i] = T((float)(h & 0xffff) / 32768.0f - 1.0f);
     }
 }
 
@@ -148,10 +138,10 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&d16, big * 2));
     CK(cudaMalloc(&a8, big));
     CK(cudaMalloc(&b8, big));
-    fill_bf16<<<1024, 256, 0, c.st>>>(a16, big, 1u);
-    fill_bf16<<<1024, 256, 0, c.st>>>(b16, big, 2u);
-    fill_fp8<<<1024, 256, 0, c.st>>>(a8, big, 3u);
-    fill_fp8<<<1024, 256, 0, c.st>>>(b8, big, 4u);
+    fill<<<1024, 256, 0, c.st>>>(a16, big, 1u);
+    fill<<<1024, 256, 0, c.st>>>(b16, big, 2u);
+    fill<<<1024, 256, 0, c.st>>>(a8, big, 3u);
+    fill<<<1024, 256, 0, c.st>>>(b8, big, 4u);
     CK(cudaStreamSynchronize(c.st));
     fprintf(out, "prec,m,n,k,candidates,first_frac,best_frac,best_rank\n");
     cublasLtMatmulPreference_t pref;

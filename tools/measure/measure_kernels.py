@@ -142,6 +142,19 @@ def fp8_mm(a, b):
     return torch._scaled_mm(a, b, scale_a=ONE["s"], scale_b=ONE["s"], out_dtype=torch.bfloat16)
 
 
+def gemm_frac(m, n, k, prec, peak):
+    """One GEMM of the grids, m x k by (n x k)^T on random data, replayed from a CUDA graph: its
+    fraction of the precision's dense peak."""
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    if prec == "bf16":
+        fn = lambda: torch.mm(a, b.t())
+    else:
+        a8, b8 = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+        fn = lambda: fp8_mm(a8, b8.t())
+    return 2.0 * m * n * k / timed(fn, graph=True) / peak[prec]
+
+
 # ---- sections ------------------------------------------------------------------------------
 
 
@@ -181,24 +194,14 @@ def measure_gemms(rows, ctx):
     best = {}
     for prec in ("bf16", "fp8"):
         for m, n, k in gemm_shapes():
-            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-            b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-            if prec == "bf16":
-                fn = lambda: torch.mm(a, b.t())
-            else:
-                try:
-                    a8, b8 = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
-                    fn = lambda: fp8_mm(a8, b8.t())
-                    fn()
-                except Exception as e:  # no FP8 GEMM in this build: say so, skip the precision
-                    rows.append(["gemm", prec, m, n, k, "", f"unavailable: {e}"])
-                    break
-            t = timed(fn, graph=True)
-            frac = 2.0 * m * n * k / t / peak[prec]
+            try:
+                frac = gemm_frac(m, n, k, prec, peak)
+            except Exception as e:  # no FP8 GEMM in this build: say so, skip the precision
+                rows.append(["gemm", prec, m, n, k, "", f"unavailable: {e}"])
+                break
             rows.append(["gemm", prec, m, n, k, f"{frac:.4f}", "fraction of dense peak"])
             if frac > best.get(prec, (0,))[0]:
                 best[prec] = (frac, m, n, k)
-            del a, b
     return {p: {"frac": v[0], "m": v[1], "n": v[2], "k": v[3]} for p, v in best.items()}
 
 
@@ -499,15 +502,7 @@ def measure_mamf_search(rows, ctx):
     best = {}
     for prec in ("bf16", "fp8"):
         for m, n, k in sorted(shapes):
-            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-            b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-            if prec == "bf16":
-                fn = lambda: torch.mm(a, b.t())
-            else:
-                a8, b8 = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
-                fn = lambda: fp8_mm(a8, b8.t())
-            t = timed(fn, graph=True)
-            frac = 2.0 * m * n * k / t / peak[prec]
+            frac = gemm_frac(m, n, k, prec, peak)
             rows.append(["mamf-search", prec, m, n, k, f"{frac:.4f}", "fraction of dense peak"])
             if frac > best.get(prec, (0,))[0]:
                 best[prec] = (frac, m, n, k)
@@ -611,15 +606,7 @@ def measure_gemms_hot(rows, ctx):
         heat(45.0, prec)
         out[prec] = smi_clock()
         for m, n, k in gemm_shapes():
-            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-            b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-            if prec == "bf16":
-                fn = lambda: torch.mm(a, b.t())
-            else:
-                a8, b8 = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
-                fn = lambda: fp8_mm(a8, b8.t())
-            t = timed(fn, graph=True)
-            frac = 2.0 * m * n * k / t / peak[prec]
+            frac = gemm_frac(m, n, k, prec, peak)
             rows.append(["gemm-hot", prec, m, n, k, f"{frac:.4f}", "fraction of dense peak"])
         out[prec + "_after"] = smi_clock()
     return out
@@ -635,7 +622,7 @@ SECTIONS = [("hbm", measure_hbm), ("mamf", measure_gemms), ("attention", measure
 
 def write(out_dir, rows, summary):
     with open(os.path.join(out_dir, "kernels.csv"), "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["section", "name", "a", "b", "c", "value", "unit"])
         w.writerows(rows)
     with open(os.path.join(out_dir, "summary.json"), "w") as f:
@@ -649,7 +636,7 @@ def write_gemm_csv(rows, peak, path):
     call): the run's own cluster calibration (docs/models/calibration.md, "Your own
     cluster")."""
     with open(path, "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["m", "n", "k", "precision", "time_us"])
         for sec, prec, m, n, k, value, _ in rows:
             if sec == "gemm" and value:
