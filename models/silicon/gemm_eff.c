@@ -164,8 +164,9 @@ typedef struct calib {
  * 2.97 of 3.35, H200 4.15 of 4.8. GPUs without a measurement take the mean of the three,
  * 0.862.
  * The H200's own run (tools/measure/runs/h200-2026-12-04, unit.measured_h200) confirms the
- * row: BF16 MAMF 0.809-0.823 over three runs, FP8 at most 0.722 (torch._scaled_mm), weights
- * streamed by decode's largest skinny GEMM at 0.868 of the datasheet bandwidth.
+ * row: BF16 MAMF 0.807-0.823 and FP8 0.729-0.731 (torch._scaled_mm) over the calls timed from
+ * CUDA graphs, weights streamed by decode's largest skinny GEMM at 0.868 of the datasheet
+ * bandwidth.
  * SMs: NVIDIA A100 and H100 architecture whitepapers (A100 108; H100 SXM5 132, PCIe 114; the
  * H200 is the H100 SXM die with HBM3e); B200 148 = 2 dies x 74 enabled SMs (Chips and Cheese,
  * "Nvidia's B200: Keeping the CUDA Juggernaut Rolling"), the same dies in GB200; MI300X 304
@@ -299,21 +300,18 @@ double st_gpu_peak(const st_gpu_spec *gpu, st_precision prec)
  * H200: measured here (tools/measure/runs/h200-2026-12-04, 8192^3 back to back for 60 s, the
  * last 10 s against the first 2 s): BF16 0.6741 / 0.7493 of the dense peak = 0.900 (SM clock
  * 1980 MHz idle, 1455-1515 MHz at 683-690 W of the 700 W limit); FP8 0.6014 / 0.7182 = 0.837
- * (1305-1380 MHz at the same power). FP8 does twice the work per cycle at about the same
- * energy per operand, so the power cap takes more clock from it: the two precisions get their
- * own columns where both are measured. Azure's FP8 runs on an H200 gave 0.864 (1269.4, 1305.0
- * against 1480.1, 1500.6), within 3% of this run's FP8 figure.
- * A training step is minutes of exactly that load. The ratio is a clock and power effect; where
- * one precision is measured it applies to every precision of the part.
- * B200 has no such measurement; it is the same Blackwell die as GB200, held to 1000 W instead of
- * 1200 W (catalog TDPs). Near the top of the DVFS curve voltage scales with clock, so dynamic
- * power goes as f V^2 ~ f^3 and the clock a power cap allows as P^(1/3): GB200's 0.746 x
- * (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a measurement. The plant's DVFS
- * curve (models/plant/dvfs.c) is calibrated flatter, P ~ f^1.29 above idle, which would give
- * 0.635; docs/models/step-ops.md compares the two on the published B200 runs, which do not
- * settle it.
- * GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal model supplies their clock
- * factor. */
+ * (1305-1380 MHz at the same power: FP8's kernels reach the limit at a lower clock). The two
+ * precisions get their own columns where both are measured. Azure's FP8 runs on an H200 gave 0.864
+ * (1269.4, 1305.0 against 1480.1, 1500.6), within 3% of this run's FP8 figure. A training step is
+ * minutes of exactly that load. The ratio is a clock and power effect; where one precision is
+ * measured it applies to every precision of the part. B200 has no such measurement; it is the same
+ * Blackwell die as GB200, held to 1000 W instead of 1200 W (catalog TDPs). Near the top of the DVFS
+ * curve voltage scales with clock, so dynamic power goes as f V^2 ~ f^3 and the clock a power cap
+ * allows as P^(1/3): GB200's 0.746 x (1000 / 1200)^(1/3) = 0.702. This is a derived estimate, not a
+ * measurement. The plant's DVFS curve (models/plant/dvfs.c) is calibrated flatter, P ~ f^1.29 above
+ * idle, which would give 0.635; docs/models/step-ops.md compares the two on the published B200
+ * runs, which do not settle it. GPUs with neither (H100 PCIe, MI300X) take 1 until the thermal
+ * model supplies their clock factor. */
 typedef struct sustained {
     double bf16; /* BF16 GEMMs, and every precision where fp8 is 0 */
     double fp8;  /* FP8 and FP4 GEMMs; 0: not measured apart */
