@@ -247,6 +247,8 @@ START_TEST(table_agrees_with_the_run)
     /* 8192^3 in BF16: the grid's seconds, a cool GPU's first two, and a minute's last ten */
     ck_assert_double_eq_tol(find(r, n, "gemm", "bf16", "8192", "8192", "8192", "fraction")->value,
                             0.663, 5e-4);
+    ck_assert_double_eq_tol(
+        find(r, n, "gemm-hot", "bf16", "8192", "8192", "8192", "fraction")->value, 0.686, 5e-4);
     ck_assert_double_eq_tol(value_of(r, n, "sustained", "bf16-8192", "first"), 0.749, 5e-4);
     ck_assert_double_eq_tol(value_of(r, n, "sustained", "bf16-8192", "last"), 0.674, 5e-4);
     ck_assert_double_eq_tol(st_gpu_sustained(h200(), ST_PREC_FP8), sf, 1e-3);
