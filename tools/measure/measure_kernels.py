@@ -55,9 +55,13 @@ DENSE_PEAK = {  # datasheet dense peaks, FLOP/s; the ratio is what the model's t
     "NVIDIA H100 80GB HBM3": {"bf16": 989.4e12, "fp8": 1978.9e12},
     "NVIDIA H100 PCIe": {"bf16": 756.5e12, "fp8": 1513e12},
     "NVIDIA B200": {"bf16": 2250e12, "fp8": 4500e12},
+    # Ampere has no FP8 Tensor Cores: its FP8 measurements fail, and log.txt says so
+    "NVIDIA A100-SXM4-80GB": {"bf16": 312e12, "fp8": None},
+    "NVIDIA A100-SXM4-40GB": {"bf16": 312e12, "fp8": None},
 }
 HBM_DATASHEET = {"NVIDIA H200": 4.8e12, "NVIDIA H100 80GB HBM3": 3.35e12,
-                 "NVIDIA H100 PCIe": 2.0e12, "NVIDIA B200": 7.7e12}
+                 "NVIDIA H100 PCIe": 2.0e12, "NVIDIA B200": 7.7e12,
+                 "NVIDIA A100-SXM4-80GB": 2.039e12, "NVIDIA A100-SXM4-40GB": 1.555e12}
 ROTATE_BYTES = 1.0e9  # operands rotated over at least this much memory: many times the L2
 
 LOG = []
