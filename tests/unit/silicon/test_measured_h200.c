@@ -1,10 +1,10 @@
-/* The H200 row of the calibration table (models/silicon/gemm_eff.c) against the kernel run it
- * was taken from: tools/measure/measure_kernels.py on the device machine, 2026-12-04, its table
- * in tools/measure/runs/h200-2026-12-04/kernels.csv. The table holds what was measured (MAMF,
- * triad bandwidth, sustained ratios); the tile model's error over every measured transformer
- * shape, and the serving kernels' (decode GEMMs, KV-cache reads) are held to what they are, so
- * a change to the model that moves them away from the measurements fails here.
- * docs/models/step-ops.md, "Measured on an H200", quotes these figures. */
+/* The H200 row of the calibration table (models/silicon/gemm_eff.c) against the kernel run on
+ * an H200 of 2026-12-04 (tools/measure/measure_kernels.py and gemm_tactics.cu; the tables in
+ * tools/measure/runs/h200-2026-12-04). The row's sustained ratios are the run's; its MAMF and HBM
+ * share agree with it within a stated margin; the operators' error over every measured shape
+ * (GEMM grids, grouped experts, decode GEMMs, attention, decode attention) is held to what it
+ * is, so a change to the model that moves it fails here, with the figures
+ * docs/models/step-ops.md ("Measured on an H200") quotes. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 
 #include "models/silicon/ops.h"
 #include "scenarios/catalog.h"
+#include "sim/xalloc.h"
 #include "unit/check_util.h"
 
 #define RUN ST_SOURCE_DIR "/tools/measure/runs/h200-2026-12-04/kernels.csv"
@@ -28,7 +29,7 @@ static row *load(size_t *n)
     FILE *f = fopen(RUN, "r");
     ck_assert_msg(f != NULL, "cannot open %s", RUN);
     size_t cap = 1024;
-    row *r = malloc(cap * sizeof *r);
+    row *r = st_xmalloc(cap * sizeof *r);
     char line[512];
     *n = 0;
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* header */
@@ -44,7 +45,7 @@ static row *load(size_t *n)
         if (!field[6] || !*field[5])
             continue;
         if (*n == cap)
-            r = realloc(r, (cap *= 2) * sizeof *r);
+            r = st_xrealloc(r, (cap *= 2) * sizeof *r);
         row *x = &r[(*n)++];
         snprintf(x->section, sizeof x->section, "%s", field[0]);
         snprintf(x->name, sizeof x->name, "%s", field[1]);
@@ -122,7 +123,7 @@ static double burst_gemm_time(st_precision p, double m, double n, double k)
 static spread gemm_spread_of(const row *r, size_t n, const char *section, st_precision p,
                              double (*model)(st_precision, double, double, double))
 {
-    double *v = malloc(n * sizeof *v);
+    double *v = st_xmalloc(n * sizeof *v);
     size_t c = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(r[i].section, section) || prec_of(r[i].name) != p)
@@ -146,7 +147,7 @@ static spread gemm_spread(const row *r, size_t n, const char *section, st_precis
 static spread grouped_spread_at(const row *r, size_t n, const char *section, st_precision p,
                                 const char *tokens)
 {
-    double *v = malloc(n * sizeof *v);
+    double *v = st_xmalloc(n * sizeof *v);
     size_t c = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(r[i].section, section) || (tokens && strcmp(r[i].b, tokens)))
@@ -169,7 +170,7 @@ static spread grouped_spread(const row *r, size_t n, const char *section, st_pre
 /* Decode's skinny GEMMs: the measured microseconds against the operator's time. */
 static spread decode_spread(const row *r, size_t n, const char *section, st_precision p)
 {
-    double *v = malloc(n * sizeof *v);
+    double *v = st_xmalloc(n * sizeof *v);
     size_t c = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(r[i].section, section))
