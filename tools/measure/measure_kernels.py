@@ -651,6 +651,8 @@ def write_gemm_csv(rows, peak, path):
 def gemm_csv_of_run(run_dir, path=None):
     """--gemm-csv RUN_DIR [PATH]: gemm.csv (at PATH, else in RUN_DIR) from a saved run's
     kernels.csv and its first summary's peaks."""
+    if not os.path.isfile(os.path.join(run_dir, "kernels.csv")):
+        sys.exit(f"{run_dir}: no kernels.csv (give the folder a run of this script wrote)")
     summaries = sorted(f for f in os.listdir(run_dir) if f.startswith("summary"))
     if not summaries:
         sys.exit(f"{run_dir}: no summary*.json to take the peaks from")
