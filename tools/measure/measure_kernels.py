@@ -24,7 +24,7 @@ Run on the device machine from the repository root:
 The sections run in order of use to the tables and each is written out as it ends, so a run cut
 short keeps what it measured; one that fails records its error and the rest go on. A section is
 skipped once the budget (default 420 s) is spent; each sustained run takes what is left, up
-to 60 s. The third argument runs only the sections it names (the keys of SECTIONS).
+to 60 s. The third argument runs only the sections it names (--help lists them).
 
 Timing: CUDA events around back-to-back launches after warm-ups, random normal data (zeros run
 faster on Hopper and would flatter the GEMMs), the median of three batches. Kernels of a few
@@ -663,15 +663,42 @@ def gemm_csv_of_run(run_dir, path=None):
     write_gemm_csv(rows, peak, path or os.path.join(run_dir, "gemm.csv"))
 
 
+def parse_args():
+    import argparse
+    names = [k for k, _ in SECTIONS]
+    ap = argparse.ArgumentParser(
+        description="Measure a GPU's GEMM, attention, HBM and sustained rates for Strata's "
+        "calibration tables (docs/models/step-ops.md, 'Measured on an H200').")
+    ap.add_argument("out_dir", nargs="?", default=os.environ.get("OUT", "."),
+                    help="folder for kernels.csv, summary.json, log.txt and gemm.csv "
+                    "(default: $OUT, else .)")
+    ap.add_argument("budget", nargs="?", type=float, default=420.0,
+                    help="seconds after which no further section starts (default 420)")
+    ap.add_argument("sections", nargs="?", default=None,
+                    help="comma-separated sections to run, of: " + ", ".join(names))
+    ap.add_argument("--gemm-csv", nargs="+", metavar=("RUN_DIR", "PATH"),
+                    help="write gemm.csv (at PATH, else in RUN_DIR) from a saved run, "
+                    "without PyTorch or a GPU")
+    a = ap.parse_args()
+    if a.gemm_csv and len(a.gemm_csv) > 2:
+        ap.error("--gemm-csv takes RUN_DIR and at most one PATH")
+    if not (a.budget > 0):
+        ap.error(f"budget: expected seconds above 0, got {a.budget:g}")
+    a.only = set(a.sections.split(",")) if a.sections else None
+    if a.only and not a.only <= set(names):
+        ap.error("sections: unknown " + ", ".join(sorted(a.only - set(names))) +
+                 "; expected some of " + ", ".join(names))
+    return a
+
+
 def main():
-    if len(sys.argv) in (3, 4) and sys.argv[1] == "--gemm-csv":
-        gemm_csv_of_run(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    a = parse_args()
+    if a.gemm_csv:
+        gemm_csv_of_run(a.gemm_csv[0], a.gemm_csv[1] if len(a.gemm_csv) == 2 else None)
         return
     if torch is None:
         sys.exit("measure_kernels.py needs PyTorch with CUDA (or --gemm-csv RUN_DIR)")
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OUT", ".")
-    budget = float(sys.argv[2]) if len(sys.argv) > 2 else 420.0
-    only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
+    out_dir, budget, only = a.out_dir, a.budget, a.only
     os.makedirs(out_dir, exist_ok=True)
     torch.manual_seed(0)
     name = torch.cuda.get_device_name(0)
