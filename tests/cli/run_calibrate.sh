@@ -113,6 +113,10 @@ grep -q "is empty: expected the calibration: mapping" "$tmp/e" || bad "empty cal
 run=tools/measure/runs/h200-2026-12-04
 python3 tools/measure/measure_kernels.py --gemm-csv $run "$tmp/gemm.csv" || bad "gemm.csv of the run"
 cmp -s "$tmp/gemm.csv" $run/gemm.csv || bad "the run's gemm.csv is not what the tool writes"
+python3 tools/measure/measure_kernels.py --help | grep -q "mamf_hot" || bad "measure --help lists sections"
+python3 tools/measure/measure_kernels.py "$tmp" 10 nosuch 2>"$tmp/e"
+expect "measure: an unknown section exits 2" 2 $?
+grep -q "unknown nosuch; expected some of hbm" "$tmp/e" || bad "measure: unknown section named"
 "$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm $run/gemm.csv >"$tmp/h200.yaml" ||
     bad "h200 GEMM calibration failed"
 expect "h200: compute_bf16" 1 "$(near "$(key "$tmp/h200.yaml" compute_bf16)" 0.960 0.002)"
