@@ -128,9 +128,8 @@ int main(int argc, char **argv)
     ctx c;
     CL(cublasLtCreate(&c.lt));
     CK(cudaStreamCreate(&c.st));
-    c.ws_bytes =
-        32u
-        << 20; // what Transformer Engine gives cuBLASLt on Hopper (get_cublas_workspace_size_bytes)
+    // what Transformer Engine gives cuBLASLt on Hopper (get_cublas_workspace_size_bytes)
+    c.ws_bytes = 32u << 20;
     CK(cudaMalloc(&c.ws, c.ws_bytes));
     size_t big = (size_t)16384 * 16384;
     __nv_bfloat16 *a16, *b16, *d16;
