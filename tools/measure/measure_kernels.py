@@ -456,41 +456,54 @@ def smi_clock():
         return f"unavailable: {e}"
 
 
-def measure_sustained(rows, ctx):
-    """8192^3 BF16 products back to back: the first two seconds' rate against the last ten's,
-    the sustained/burst ratio (Azure's method: minutes of the same GEMM)."""
-    seconds = ctx["sustained_s"]
-    peak = ctx["peak"]
-    s = 8192
+def square_gemm(prec, s=8192):
+    """One s^3 product on random data in prec, as a callable: the load the sustained runs and
+    the heat keep the board under."""
     a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    if prec == "fp8":
+        a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+        return lambda: fp8_mm(a, b.t())
+    return lambda: torch.mm(a, b)
+
+
+def sustained_run(rows, prec, seconds, peak, calls):
+    """8192^3 products in prec back to back for `seconds`, `calls` a timed batch: the first two
+    seconds' rate against the last ten's, the sustained/burst ratio (Azure's method: minutes of
+    the same GEMM), with nvidia-smi's clock, power and temperature every 5 s."""
+    s = 8192
+    fn = square_gemm(prec, s)
     flops = 2.0 * s * s * s
     samples, smi = [], []
-    t0 = time.time()
     clock_start = smi_clock()
+    t0 = time.time()
     next_smi = 5.0
     while time.time() - t0 < seconds:
         e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         e0.record()
-        for _ in range(20):
-            torch.mm(a, b)
+        for _ in range(calls):
+            fn()
         e1.record()
         sync()
         el = time.time() - t0
-        samples.append((el, 20 * flops / (e0.elapsed_time(e1) / 1e3)))
+        samples.append((el, calls * flops / (e0.elapsed_time(e1) / 1e3)))
         if el >= next_smi:
             smi.append([round(el, 1), smi_clock()])
             next_smi += 5.0
-    clock_end = smi_clock()
     first = [r for t, r in samples if t <= 2.0] or [samples[0][1]]
     last = [r for t, r in samples if t >= seconds - 10.0] or [samples[-1][1]]
     burst, sustained = max(first), statistics.mean(last)
-    rows.append(["sustained", "bf16-8192", s, s, s, f"{burst / peak['bf16']:.4f}", "first 2 s"])
-    rows.append(["sustained", "bf16-8192", s, s, s, f"{sustained / peak['bf16']:.4f}",
+    rows.append(["sustained", f"{prec}-{s}", s, s, s, f"{burst / peak:.4f}", "first 2 s"])
+    rows.append(["sustained", f"{prec}-{s}", s, s, s, f"{sustained / peak:.4f}",
                  f"last 10 s of {seconds:.0f} s"])
-    return {"burst_frac": burst / peak["bf16"], "sustained_frac": sustained / peak["bf16"],
+    return {"burst_frac": burst / peak, "sustained_frac": sustained / peak,
             "ratio": sustained / burst, "seconds": seconds, "smi_before": clock_start,
-            "smi_after": clock_end, "smi_every_5s": smi}
+            "smi_after": smi_clock(), "smi_every_5s": smi}
+
+
+def measure_sustained(rows, ctx):
+    """The sustained run in BF16."""
+    return sustained_run(rows, "bf16", ctx["sustained_s"], ctx["peak"]["bf16"], calls=20)
 
 
 def measure_mamf_search(rows, ctx):
@@ -549,50 +562,16 @@ def measure_latency(rows, ctx):
 
 
 def measure_sustained_fp8(rows, ctx):
-    """The sustained run in FP8 (8192^3, per-tensor scaled): Azure's H200 ratio was measured
-    in FP8, the transformer grid's in BF16; this says whether the precision moves it."""
-    seconds = min(60.0, ctx.get("sustained_s", 60.0))
-    peak = ctx["peak"]["fp8"]
-    s = 8192
-    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16).to(torch.float8_e4m3fn)
-    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16).to(torch.float8_e4m3fn)
-    flops = 2.0 * s * s * s
-    samples, smi = [], []
-    t0 = time.time()
-    next_smi = 5.0
-    while time.time() - t0 < seconds:
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        e0.record()
-        for _ in range(40):
-            fp8_mm(a, b.t())
-        e1.record()
-        sync()
-        el = time.time() - t0
-        samples.append((el, 40 * flops / (e0.elapsed_time(e1) / 1e3)))
-        if el >= next_smi:
-            smi.append([round(el, 1), smi_clock()])
-            next_smi += 5.0
-    first = [r for t, r in samples if t <= 2.0] or [samples[0][1]]
-    last = [r for t, r in samples if t >= seconds - 10.0] or [samples[-1][1]]
-    burst, sustained = max(first), statistics.mean(last)
-    rows.append(["sustained", "fp8-8192", s, s, s, f"{burst / peak:.4f}", "first 2 s"])
-    rows.append(["sustained", "fp8-8192", s, s, s, f"{sustained / peak:.4f}",
-                 f"last 10 s of {seconds:.0f} s"])
-    return {"burst_frac": burst / peak, "sustained_frac": sustained / peak,
-            "ratio": sustained / burst, "seconds": seconds, "smi_every_5s": smi}
+    """The sustained run in FP8 (per-tensor scaled): Azure's H200 ratio was measured in FP8,
+    the transformer grid's in BF16; this says whether the precision moves it."""
+    return sustained_run(rows, "fp8", min(60.0, ctx.get("sustained_s", 60.0)),
+                         ctx["peak"]["fp8"], calls=40)
 
 
 def heat(seconds, prec):
     """Back-to-back 8192^3 GEMMs for `seconds`: the board at its power limit and temperature, as
     minutes into a training step."""
-    s = 8192
-    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    if prec == "fp8":
-        a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
-        fn = lambda: fp8_mm(a, b.t())
-    else:
-        fn = lambda: torch.mm(a, b)
+    fn = square_gemm(prec)
     t0 = time.time()
     while time.time() - t0 < seconds:
         for _ in range(20):
