@@ -5,6 +5,7 @@
  * (GEMM grids, grouped experts, decode GEMMs, attention, decode attention) is held to what it
  * is, so a change to the model that moves it fails here, with the figures
  * docs/models/step-ops.md ("Measured on an H200") quotes. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,17 +24,28 @@ typedef struct row {
     double value;
 } row;
 
-/* Every row of the run with a value (rows that say "unavailable" have none). */
+/* Copy field `v` of a row into `dst`, refusing one that does not fit rather than cutting it (a
+ * cut name could match another row's). */
+static void field_into(char *dst, size_t size, const char *v)
+{
+    size_t len = strcspn(v, "\r\n");
+    ck_assert_msg(len < size, "kernels.csv: field '%s' longer than %zu bytes", v, size - 1);
+    memcpy(dst, v, len);
+    dst[len] = '\0';
+}
+
+/* Every row of the run with a value (rows that say "unavailable" have none), lines of any
+ * length (an unavailable row carries the library's whole message). */
 static row *load(size_t *n)
 {
     FILE *f = fopen(RUN, "r");
     ck_assert_msg(f != NULL, "cannot open %s", RUN);
-    size_t cap = 1024;
+    size_t cap = 1024, line_cap = 0;
     row *r = st_xmalloc(cap * sizeof *r);
-    char line[512];
+    char *line = NULL;
     *n = 0;
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* header */
-    while (fgets(line, sizeof line, f)) {
+    ck_assert_int_gt(getline(&line, &line_cap, f), 0); /* header */
+    while (getline(&line, &line_cap, f) > 0) {
         char *field[7] = {0};
         char *p = line;
         for (int i = 0; i < 7 && p; i++) {
@@ -47,15 +59,15 @@ static row *load(size_t *n)
         if (*n == cap)
             r = st_xrealloc(r, (cap *= 2) * sizeof *r);
         row *x = &r[(*n)++];
-        snprintf(x->section, sizeof x->section, "%s", field[0]);
-        snprintf(x->name, sizeof x->name, "%s", field[1]);
-        snprintf(x->a, sizeof x->a, "%s", field[2]);
-        snprintf(x->b, sizeof x->b, "%s", field[3]);
-        snprintf(x->c, sizeof x->c, "%s", field[4]);
-        snprintf(x->unit, sizeof x->unit, "%s", field[6]);
-        x->unit[strcspn(x->unit, "\r\n")] = '\0';
+        field_into(x->section, sizeof x->section, field[0]);
+        field_into(x->name, sizeof x->name, field[1]);
+        field_into(x->a, sizeof x->a, field[2]);
+        field_into(x->b, sizeof x->b, field[3]);
+        field_into(x->c, sizeof x->c, field[4]);
+        field_into(x->unit, sizeof x->unit, field[6]);
         x->value = atof(field[5]);
     }
+    free(line);
     fclose(f);
     return r;
 }
@@ -393,11 +405,12 @@ START_TEST(profiled_tactics)
 {
     FILE *f = fopen(ST_SOURCE_DIR "/tools/measure/runs/h200-2026-12-04/tactics.csv", "r");
     ck_assert_ptr_nonnull(f);
-    char line[256];
+    char *line = NULL;
+    size_t line_cap = 0;
     double gain[2][160];
     size_t n[2] = {0, 0};
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    while (fgets(line, sizeof line, f)) {
+    ck_assert_int_gt(getline(&line, &line_cap, f), 0); /* header */
+    while (getline(&line, &line_cap, f) > 0) {
         char prec[8];
         double m, nn, k, first, best;
         int cand, rank;
@@ -408,6 +421,7 @@ START_TEST(profiled_tactics)
         ck_assert(first > 0 && best >= first && n[p] < 160);
         gain[p][n[p]++] = log(best / first);
     }
+    free(line);
     fclose(f);
     ck_assert_int_eq(n[0], 123);
     ck_assert_int_eq(n[1], 123);
