@@ -9,47 +9,12 @@
 // Build and run on the device machine from the repository root:
 //   nvcc -O2 -std=c++17 -arch=sm_90 tools/measure/gemm_tactics.cu -lcublasLt -o /tmp/gemm_tactics
 //   /tmp/gemm_tactics "$OUT/tactics.csv" [candidates]
-#include <cublasLt.h>
-#include <cuda_bf16.h>
-#include <cuda_fp8.h>
-#include <cuda_runtime.h>
+#include "lt_common.cuh"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <set>
 #include <tuple>
 #include <vector>
-
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-#define CL(x)                                                                                      \
-    do {                                                                                           \
-        cublasStatus_t s_ = (x);                                                                   \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
-            fprintf(stderr, "%s:%d: cublas status %d\n", __FILE__, __LINE__, (int)s_);             \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-static const double PEAK_BF16 = 989.4e12, PEAK_FP8 = 1978.9e12; // H100/H200 SXM datasheet, dense
-
-// Uniform values in [-1, 1) from a hash of the index, in T: random, never zero-filled.
-template <typename T> __global__ void fill(T *x, size_t n, unsigned seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        unsigned h = (unsigned)i * 2654435761u ^ seed;
-        h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
-        x[i] = T((float)(h & 0xffff) / 32768.0f - 1.0f);
-    }
-}
 
 // The grid of measure_kernels.py's gemm_shapes(): (m, n, k) with C = A (m x k) B^T (n x k).
 static std::vector<std::tuple<long, long, long>> shapes()
@@ -151,20 +116,10 @@ int main(int argc, char **argv)
                                             &c.ws_bytes, sizeof c.ws_bytes));
     std::vector<cublasLtMatmulHeuristicResult_t> res(want);
     for (int fp8 = 0; fp8 < 2; fp8++) {
-        cudaDataType_t in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
         for (auto [m, n, k] : shapes()) {
-            // Column-major "TN", the layout FP8 requires on Hopper: D (n x m, ld n) =
-            // W^T (W stored k x n, ld k) x X (stored k x m, ld k), i.e. row-major
-            // D[m][n] = X[m][k] W[n][k]^T.
-            cublasLtMatmulDesc_t op;
-            CL(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-            cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-            CL(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-            CL(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-            cublasLtMatrixLayout_t la, lb, ld;
-            CL(cublasLtMatrixLayoutCreate(&la, in, k, n, k));
-            CL(cublasLtMatrixLayoutCreate(&lb, in, k, m, k));
-            CL(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, n, m, n));
+            lt_gemm g = lt_tn(m, n, k, fp8);
+            cublasLtMatmulDesc_t op = g.op;
+            cublasLtMatrixLayout_t la = g.a, lb = g.b, ld = g.d;
             int got = 0;
             cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(c.lt, op, la, lb, ld, ld, pref, want,
                                                                res.data(), &got);
@@ -195,10 +150,7 @@ int main(int argc, char **argv)
             fprintf(out, "%s,%ld,%ld,%ld,%d,%.4f,%.4f,%d\n", fp8 ? "fp8" : "bf16", m, n, k, got,
                     first, best, rank);
             fflush(out);
-            cublasLtMatrixLayoutDestroy(la);
-            cublasLtMatrixLayoutDestroy(lb);
-            cublasLtMatrixLayoutDestroy(ld);
-            cublasLtMatmulDescDestroy(op);
+            lt_free(g);
         }
     }
     fclose(out);
