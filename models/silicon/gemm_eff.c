@@ -371,35 +371,79 @@ double st_gpu_sustained(const st_gpu_spec *gpu, st_precision prec)
  * Compute-Communication Overlap in GPU-Accelerated Distributed Deep Learning" (arXiv 2507.03114,
  * 2025), measured GPT and LLaMA training on 4 A100, H100, MI250 and MI210 GPUs (FSDP through
  * DeepSpeed, pipelines through Megatron-LM): "an average computational slowdown of 18.9%, with a
- * maximum of 40.0%", against the same kernels with no communication beside them. The average is
- * taken for every GPU: the paper's per-GPU split is not in its abstract, and Galvatron's
- * profiled overlap coefficients (1.1-1.3, Hetu-Galvatron's search-engine guide) bracket it. */
+ * maximum of 40.0%", against the same kernels with no communication beside them. That average
+ * is every GPU's without a measurement of its own. */
 #define OVERLAP_SLOWDOWN 0.189
 
-double st_gpu_overlap_slowdown(const st_gpu_spec *gpu)
+/* Transformer Engine's userbuffers overlap: its pipeline and bulk methods run the communication
+ * kernel on 16 SMs in clusters of 2 and, with set_sm_margin, launch the GEMM on the SMs left; ring
+ * exchange sends on the copy engines with 1 SM and takes no margin (initialize_ub's default
+ * config: "num_sm": 1 if method == "ring_exchange" else 16, "cga_size": 1 if ring exchange else
+ * 2, "set_sm_margin": not ring exchange; transformer_engine/pytorch/module/base.py, TE 1.x and
+ * 2.x). Without a measurement a GEMM on the SMs left takes sms / (sms - 16) as long, the tile
+ * waves not redone on the smaller count. */
+#define UB_COMM_SMS 16.0
+
+/* Measured on an H200 (tools/measure/overlap.cu, runs/h200-2026-12-04/curve.csv): nine
+ * transformer GEMMs of 8192 tokens (Llama 3 70B at TP 8, Llama 3 8B, 8192 cubed), cuBLASLt's
+ * first heuristic choice, timed alone and beside a kernel holding SMs as the libraries launch
+ * theirs; the median over the shapes of time beside / time alone - 1, BF16 and FP8:
+ *   nccl: 16 blocks in clusters of 4 (NCCL's cgaClusterSize default, src/init.cc): 0.154, 0.097
+ *   ub:   16 blocks in clusters of 2, the GEMM given the 116 SMs left (SM_COUNT_TARGET):
+ *         0.348, 0.323 (the margin alone costs 0.136 and 0.137, 16/116 = 0.138; the rest is
+ *         the GEMM's clusters finding fewer free pairs of SMs)
+ *   ring: 1 block: 0.115, 0.101 (cuBLAS's persistent kernels wait for the one SM)
+ * Held in clusters the SMs cost about their share (16 of 132); the same 16 blocks launched
+ * singly cost 0.34 and 0.30, 32 singly 0.47 and 0.46. Copying through HBM at 0.5-0.9 TB/s
+ * instead of only holding the SMs moved the medians by -0.10 to +0.08 (runs/h200-2026-12-04/
+ * overlap.csv), inside the shapes' spread: the SMs, not the bandwidth, set the slowdown. H100 SXM
+ * has the same 132 SMs, GPCs and cuBLAS kernels and takes the H200's figures. */
+typedef struct overlap_row {
+    double nccl[2], ub[2], ring[2]; /* [0] BF16, [1] FP8 and FP4; 0: not measured */
+} overlap_row;
+
+#define HOPPER_SXM_OVERLAP                                                                         \
+    {                                                                                              \
+        {0.154, 0.097}, {0.348, 0.323},                                                            \
+        {                                                                                          \
+            0.115, 0.101                                                                           \
+        }                                                                                          \
+    }
+static const overlap_row OVERLAP[ST_GPU_CALIB__COUNT] = {
+    [ST_GPU_CALIB_H100_SXM] = HOPPER_SXM_OVERLAP,
+    [ST_GPU_CALIB_H200_SXM] = HOPPER_SXM_OVERLAP,
+};
+
+static const overlap_row *overlap_of(const st_gpu_spec *gpu)
 {
-    (void)gpu;
-    return OVERLAP_SLOWDOWN;
+    if (!(gpu && (int)gpu->calib > ST_GPU_CALIB_NONE && gpu->calib < ST_GPU_CALIB__COUNT))
+        return NULL;
+    return &OVERLAP[gpu->calib];
+}
+
+double st_gpu_overlap_slowdown(const st_gpu_spec *gpu, st_precision prec)
+{
+    const overlap_row *r = overlap_of(gpu);
+    double f = r ? r->nccl[prec != ST_PREC_BF16] : 0;
+    return f > 0 ? f : OVERLAP_SLOWDOWN;
+}
+
+double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, int ring)
+{
+    const overlap_row *r = overlap_of(gpu);
+    double f = r ? (ring ? r->ring : r->ub)[prec != ST_PREC_BF16] : 0;
+    if (f > 0)
+        return f;
+    if (ring)
+        return OVERLAP_SLOWDOWN;
+    double sms = st_gpu_sm_count(gpu);
+    double margin = sms > 2 * UB_COMM_SMS ? UB_COMM_SMS / (sms - UB_COMM_SMS) : 1.0;
+    return fmax(margin, OVERLAP_SLOWDOWN);
 }
 
 double st_gpu_sm_count(const st_gpu_spec *gpu)
 {
     return calib_of(gpu)->sms;
-}
-
-/* Transformer Engine's userbuffers overlap: its pipeline and bulk methods run the communication
- * kernel on 16 SMs and, with set_sm_margin, launch the GEMM on the SMs left (initialize_ub's
- * default config: "num_sm": 1 if method == "ring_exchange" else 16, "set_sm_margin": not
- * method == "ring_exchange"; transformer_engine/pytorch/module/base.py, TE 1.x and 2.x). A GEMM
- * that fills the GPU in waves of tiles then takes sms / (sms - 16) as long; ring exchange sends
- * on the copy engines with 1 SM and takes no margin. The tile waves' rounding is not redone on
- * the smaller SM count: an approximation. */
-#define UB_COMM_SMS 16.0
-
-double st_gpu_ub_sm_slowdown(const st_gpu_spec *gpu)
-{
-    double sms = st_gpu_sm_count(gpu);
-    return sms > 2 * UB_COMM_SMS ? UB_COMM_SMS / (sms - UB_COMM_SMS) : 1.0;
 }
 
 /* ---- The tile model ------------------------------------------------------------------------ */

@@ -336,14 +336,16 @@ void st_gpu_fit(st_gpu_spec *gpu, const st_calib_cfg *c);
  * (`straggle` >= 1, models/silicon/variability.h), at calibration c's compute factors. */
 st_gpu_spec st_gpu_at(const st_gpu_spec *gpu, double clock, double straggle, const st_calib_cfg *c);
 
-/* How much slower compute runs while a collective runs beside it on the same GPU: compute takes
- * 1 + this factor times as long for as long as the two overlap (models/silicon/gemm_eff.c). */
-double st_gpu_overlap_slowdown(const st_gpu_spec *gpu);
+/* How much slower compute of precision prec runs while an NCCL collective runs beside it on the
+ * same GPU: compute takes 1 + this factor times as long for as long as the two overlap
+ * (models/silicon/gemm_eff.c). */
+double st_gpu_overlap_slowdown(const st_gpu_spec *gpu, st_precision prec);
 
-/* How much longer a GEMM takes when Transformer Engine's userbuffers overlap (pipeline and bulk
- * methods) keeps SMs for its communication kernel and launches the GEMM on the rest
+/* How much longer a GEMM takes beside Transformer Engine's userbuffers communication: its
+ * pipeline and bulk methods (ring 0), which keep 16 SMs and launch the GEMM on the rest, or its
+ * ring exchange (ring 1), which sends on the copy engines with one SM
  * (models/silicon/gemm_eff.c): the GEMM takes 1 + this factor times as long. */
-double st_gpu_ub_sm_slowdown(const st_gpu_spec *gpu);
+double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, int ring);
 
 /* Dense peak FLOP/s of gpu at prec (the catalog's bf16 or fp8 figure; a GPU without FP8
  * Tensor Cores runs FP8 work at its BF16 peak). */

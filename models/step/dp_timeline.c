@@ -82,7 +82,7 @@ double st__step_zero3_passes(st_step_ctx *x, const step_plan *p, int64_t c, doub
         *comm += f[i].gather_s + b[i].gather_s + b[i].reduce_s;
     }
     st_z3_issue issue = p->w->parallel.overlap_param_gather ? ST_Z3_PREFETCH : ST_Z3_ON_DEMAND;
-    double s = st_gpu_overlap_slowdown(p->gpu);
+    double s = st_gpu_overlap_slowdown(p->gpu, p->w->precision);
     *fwd = st_z3_pass(f, count, issue, s);
     *bwd = st_z3_pass(b, count, issue, s);
     free(f);
@@ -184,7 +184,7 @@ double st__step_stage_reduce_end(st_step_ctx *x, const step_plan *p, const st_pi
             t = fmax(t, overlap ? end : pr->makespan_s) +
                 st__step_coll_time(x, op, n_dp, p->tp, p->tp, 1, extra * grad_bytes(p));
     }
-    double sl = st_gpu_overlap_slowdown(p->gpu);
+    double sl = st_gpu_overlap_slowdown(p->gpu, p->w->precision);
     *compute_end += beside * sl / (1.0 + sl);
     return t;
 }
@@ -249,8 +249,10 @@ static double stage_gather_late(const step_plan *p, const st_pipe_result *pr, in
     }
     /* The gathers run back to back from t0 until t0 + all; each unit's forward waits for its
      * bucket and runs slowed while they last. */
-    gather_walk g = {
-        .t = t0, .late = 0, .end = t0 + all, .slowdown = st_gpu_overlap_slowdown(p->gpu)};
+    gather_walk g = {.t = t0,
+                     .late = 0,
+                     .end = t0 + all,
+                     .slowdown = st_gpu_overlap_slowdown(p->gpu, p->w->precision)};
     double pd = layer_fwd_s(p, 1), pm = layer_fwd_s(p, 0);
     for (int64_t c = s; c < p->chunks; c += p->pp) {
         double need = pr->first_fwd_start[c];

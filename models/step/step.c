@@ -66,14 +66,11 @@ void st_step_ctx_free(st_step_ctx *x)
  * piece first and then one piece per shard received, each of the tp - 1 sends beside the piece
  * before it; pipeline runs piece k's reduce-scatter beside piece k + 1 and leaves the last one
  * alone; bulk runs the collective beside the whole GEMM. A GEMM beside communication runs
- * slower by `slow`: for pipeline and bulk the larger of the SMs the communication kernel takes
- * (st_gpu_ub_sm_slowdown) and the measured slowdown of compute beside a collective
- * (st_gpu_overlap_slowdown, which every other overlapped collective of the step model charges);
- * ring exchange sends on the copy engines with one SM, and pays the measured slowdown alone.
- * docs/models/step-model.md, "TP communication overlap". */
-static double tp_exposed(const st_tp_hide *h, double c, double sm_slow, double contention)
+ * slower by `slow`, the method's (st_gpu_ub_slowdown: 16 SMs and the GEMM on the rest for
+ * pipeline and bulk, one SM for ring exchange). docs/models/step-model.md, "TP communication
+ * overlap". */
+static double tp_exposed(const st_tp_hide *h, double c, double slow)
 {
-    double slow = h->method == ST_TP_RING ? contention : fmax(sm_slow, contention);
     double g = h->split_s * (1 + slow), n = h->splits, a = g / n;
     double t;
     if (h->method == ST_TP_RING)
@@ -93,9 +90,10 @@ static double tp_pass_s(const step_plan *p, const st_tp_hide *h, int n_hide, int
 {
     if (!p->w->parallel.tp_comm_overlap || n_hide == 0)
         return n_ag * ag + n_rs * other;
-    double s = st_gpu_ub_sm_slowdown(p->gpu), cont = st_gpu_overlap_slowdown(p->gpu), t = 0;
+    double ring = st_gpu_ub_slowdown(p->gpu, p->w->precision, 1),
+           rest = st_gpu_ub_slowdown(p->gpu, p->w->precision, 0), t = 0;
     for (int i = 0; i < n_hide; i++) {
-        t += tp_exposed(&h[i], h[i].ag ? ag : other, s, cont);
+        t += tp_exposed(&h[i], h[i].ag ? ag : other, h[i].method == ST_TP_RING ? ring : rest);
         n_ag -= h[i].ag;
         n_rs -= !h[i].ag;
     }
@@ -137,7 +135,7 @@ static double ep_pair_exposed_s(const step_plan *p, const st_layer_cost *lc, dou
     double m = lc->mlp_fwd_s + lc->mlp_bwd_s;
     double both = fmin(af, a) + fmin(m, 2 * a) + fmin(ab, a);
     return fmax(af, a) + fmax(m, 2 * a) + fmax(ab, a) - (af + ab + m) +
-           st_gpu_overlap_slowdown(p->gpu) * both;
+           st_gpu_overlap_slowdown(p->gpu, p->w->precision) * both;
 }
 
 /* The share of a stage's passes the combined schedule pairs: all but the warm-up's forwards
@@ -194,7 +192,7 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
                               lc->tp_colls_bwd - lc->tp_ag_bwd, ag, other);
     double cp_fwd = cp_unit, cp_bwd = cp_unit;
     if (p->cp > 1 && w->parallel.cp_comm_overlap) {
-        double s = st_gpu_overlap_slowdown(p->gpu);
+        double s = st_gpu_overlap_slowdown(p->gpu, p->w->precision);
         cp_fwd = cp_exposed(cp_unit, lc->attn_fwd_s, p->cp, s);
         cp_bwd = cp_exposed(cp_unit, lc->attn_bwd_s, p->cp, s);
     }

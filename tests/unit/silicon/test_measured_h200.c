@@ -1,8 +1,8 @@
 /* The H200 row of the calibration table (models/silicon/gemm_eff.c) against the kernel run on
- * an H200 of 2026-12-04 (tools/measure/measure_kernels.py and gemm_tactics.cu; the tables in
- * tools/measure/runs/h200-2026-12-04). The row's sustained ratios are the run's; its MAMF and HBM
- * share agree with it within a stated margin; the operators' error over every measured shape
- * (GEMM grids, grouped experts, decode GEMMs, attention, decode attention) is held to what it
+ * an H200 of 2026-12-04 (tools/measure/measure_kernels.py, gemm_tactics.cu and overlap.cu; the
+ * tables in tools/measure/runs/h200-2026-12-04). The row's sustained ratios are the run's; its MAMF
+ * and HBM share agree with it within a stated margin; the operators' error over every measured
+ * shape (GEMM grids, grouped experts, decode GEMMs, attention, decode attention) is held to what it
  * is, so a change to the model that moves it fails here, with the figures
  * docs/models/step-ops.md ("Measured on an H200") quotes. */
 #define _POSIX_C_SOURCE 200809L /* getline */
@@ -466,6 +466,127 @@ START_TEST(decode_attention)
 }
 END_TEST
 
+/* Compute beside communication (tools/measure/overlap.cu): one GEMM timed beside a kernel
+ * holding SMs. curve.csv has a cluster column; overlap.csv (the first run) has none and its
+ * blocks were launched singly. */
+typedef struct beside {
+    int fp8, blocks, smem_kb, margin, cluster;
+    double tbs, alone_us, with_us, slowdown, copy_alone, copy_with;
+} beside;
+
+static beside *load_beside(const char *name, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tools/measure/runs/h200-2026-12-04/%s", ST_SOURCE_DIR, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char *line = NULL;
+    size_t line_cap = 0, cap = 256;
+    beside *r = st_xmalloc(cap * sizeof *r);
+    *n = 0;
+    ck_assert_int_gt(getline(&line, &line_cap, f), 0); /* header */
+    while (getline(&line, &line_cap, f) > 0) {
+        char prec[8];
+        double m, nn, k;
+        beside x = {.cluster = 1};
+        int got = sscanf(line, "%7[^,],%lf,%lf,%lf,%d,%d,%lf,%d,%lf,%lf,%lf,%lf,%lf,%d", prec, &m,
+                         &nn, &k, &x.blocks, &x.smem_kb, &x.tbs, &x.margin, &x.alone_us, &x.with_us,
+                         &x.slowdown, &x.copy_alone, &x.copy_with, &x.cluster);
+        ck_assert_msg(got == 13 || got == 14, "%s: a row of %d fields", name, got);
+        x.fp8 = strcmp(prec, "fp8") == 0;
+        if (*n == cap)
+            r = st_xrealloc(r, (cap *= 2) * sizeof *r);
+        r[(*n)++] = x;
+    }
+    free(line);
+    fclose(f);
+    return r;
+}
+
+/* The median over the nine shapes of one launch shape's rows: what (0 the slowdown, 1 the
+ * margin's own cost, time alone on the SMs left over time alone on the whole GPU, 2 the copy's
+ * rate beside the GEMMs over its rate alone). tbs < -1.5: any rate. */
+static double beside_median(const beside *r, size_t n, int fp8, int blocks, int smem_kb, int margin,
+                            int cluster, double tbs, int what)
+{
+    double v[16];
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        const beside *x = &r[i];
+        if (x->fp8 != fp8 || x->blocks != blocks || x->smem_kb != smem_kb || x->margin != margin ||
+            x->cluster != cluster || (tbs > -1.5 && x->tbs != tbs))
+            continue;
+        ck_assert(c < 16);
+        v[c++] = what == 0   ? x->slowdown
+                 : what == 1 ? x->alone_us * (1 + x->slowdown) / x->with_us - 1
+                             : x->copy_with / x->copy_alone;
+    }
+    ck_assert_int_eq(c, 9);
+    return spread_of(v, c).median;
+}
+
+/* The calibration table's slowdowns are the run's (NCCL's 16 blocks in clusters of 4, TE's
+ * pipeline and bulk: 16 in clusters of 2 and the GEMM on the SMs left, its ring exchange: one
+ * block), H100 SXM takes the H200's, and the figures docs/models/step-ops.md ("Compute beside
+ * communication") quotes are the runs'. */
+START_TEST(compute_beside_communication)
+{
+    size_t n, m;
+    beside *c = load_beside("curve.csv", &n), *g = load_beside("overlap.csv", &m);
+    const st_gpu_spec *h100 = st_catalog_gpu("h100-sxm");
+    ck_assert_ptr_nonnull(h100);
+    const double quoted[2][6] = {{0.154, 0.348, 0.115, 0.340, 0.470, 0.126},
+                                 {0.097, 0.323, 0.101, 0.303, 0.461, 0.072}};
+    for (int fp8 = 0; fp8 < 2; fp8++) {
+        st_precision prec = fp8 ? ST_PREC_FP8 : ST_PREC_BF16;
+        const double *q = quoted[fp8];
+        double nccl = beside_median(c, n, fp8, 16, 200, 0, 4, -1, 0);
+        double ub = beside_median(c, n, fp8, 16, 200, 1, 2, -1, 0);
+        double ring = beside_median(c, n, fp8, 1, 200, 0, 1, -1, 0);
+        ck_assert_double_eq_tol(nccl, q[0], 5e-4);
+        ck_assert_double_eq_tol(ub, q[1], 5e-4);
+        ck_assert_double_eq_tol(ring, q[2], 5e-4);
+        ck_assert_double_eq_tol(st_gpu_overlap_slowdown(h200(), prec), nccl, 5e-4);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, 0), ub, 5e-4);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, 1), ring, 5e-4);
+        ck_assert_double_eq_tol(st_gpu_overlap_slowdown(h100, prec),
+                                st_gpu_overlap_slowdown(h200(), prec), 1e-12);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h100, prec, 0),
+                                st_gpu_ub_slowdown(h200(), prec, 0), 1e-12);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h100, prec, 1),
+                                st_gpu_ub_slowdown(h200(), prec, 1), 1e-12);
+        ck_assert_double_eq_tol(beside_median(c, n, fp8, 16, 200, 0, 1, -1, 0), q[3], 5e-4);
+        ck_assert_double_eq_tol(beside_median(c, n, fp8, 32, 200, 0, 1, -1, 0), q[4], 5e-4);
+        ck_assert_double_eq_tol(beside_median(c, n, fp8, 16, 200, 0, 2, -1, 0), q[5], 5e-4);
+        /* the margin alone: 0.136 and 0.137, the SM share 16 / 116 = 0.138 */
+        ck_assert_double_eq_tol(beside_median(c, n, fp8, 16, 200, 1, 2, -1, 1), 0.1365, 1e-3);
+        /* copying through HBM instead of holding the SMs: -0.10 to +0.08; the copy beside the
+         * GEMMs 17-22% slower */
+        for (int blocks = 16; blocks <= 32; blocks += 16)
+            for (int smem = 8; smem <= 200; smem += 192) {
+                double hold = beside_median(g, m, fp8, blocks, smem, 0, 1, -1, 0);
+                const double rates[] = {0.5, 1, 2, 0};
+                for (int i = 0; i < 4; i++) {
+                    double d = beside_median(g, m, fp8, blocks, smem, 0, 1, rates[i], 0) - hold;
+                    ck_assert_msg(d > -0.10 && d < 0.085, "%d blocks at %g TB/s: %+.3f", blocks,
+                                  rates[i], d);
+                }
+                double copy = beside_median(g, m, fp8, blocks, smem, 0, 1, 0, 2);
+                ck_assert_msg(copy > 0.775 && copy < 0.83, "copy beside: %.3f", copy);
+            }
+    }
+    /* a GPU without a measurement: Lee et al.'s average, at least the SM margin for TE's
+     * pipeline and bulk */
+    const st_gpu_spec *a100 = st_catalog_gpu("a100-sxm-80g");
+    ck_assert_ptr_nonnull(a100);
+    ck_assert_double_eq_tol(st_gpu_overlap_slowdown(a100, ST_PREC_BF16), 0.189, 1e-12);
+    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, 1), 0.189, 1e-12);
+    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, 0), 0.189, 1e-12);
+    free(c);
+    free(g);
+}
+END_TEST
+
 Suite *measured_h200_suite(void)
 {
     Suite *s = suite_create("measured_h200");
@@ -477,6 +598,7 @@ Suite *measured_h200_suite(void)
     tcase_add_test(t, attention_sweeps);
     tcase_add_test(t, profiled_tactics);
     tcase_add_test(t, decode_attention);
+    tcase_add_test(t, compute_beside_communication);
     suite_add_tcase(s, t);
     return s;
 }
