@@ -284,9 +284,17 @@ static const void *job_source(const st_fig *f, const st_run *run, size_t i)
 const st_fig *st_fig_of_metric(st_valid_metric m)
 {
     for (size_t k = 0; k < st_fig_count; k++)
-        if (st_figs[k].metric == (unsigned)m + 1)
+        if (st_figs[k].metric == (unsigned)m + 1 || st_figs[k].metric_p99 == (unsigned)m + 1)
             return &st_figs[k];
     return NULL;
+}
+
+double st_fig_read_metric(st_valid_metric m, const void *base)
+{
+    const st_fig *f = st_fig_of_metric(m);
+    if (f->metric_p99 != (unsigned)m + 1)
+        return st_fig_read(f, base);
+    return *(const double *)(const void *)((const char *)base + f->off_p99);
 }
 
 int st_fig_job_value(const st_fig *f, const st_forecast *fc, double *v)

@@ -106,6 +106,9 @@ typedef struct st_fig {
     /* the validation metric (a case file's `validation.metric`) this figure is, plus 1; 0: none.
      * `strata validate` reads the metric's prediction through the row. */
     unsigned metric;
+    /* an ST_FIG_STATS row's: the validation metric its p99 is, plus 1 (0: none), at off_p99 */
+    unsigned metric_p99;
+    size_t off_p99;
 } st_fig;
 
 /* The rows, in document order (each document's in the order its writer writes them), and how
@@ -143,8 +146,13 @@ void st_fig_sweep_cell(const st_fig *f, const struct st_run *run, size_t i, char
 /* Figure f read from base, its source struct (f->src's): its value as a double. */
 double st_fig_read(const st_fig *f, const void *base);
 
-/* The run row that validation metric m is (every metric has one: tests/unit/report). */
+/* The run row that validation metric m is (every metric has one: tests/unit/report): the row's
+ * figure, or a statistic of it (ttft_p99_s is jobs[].inference.ttft_s's p99). */
 const st_fig *st_fig_of_metric(st_valid_metric m);
+
+/* Validation metric m read from base, the source struct of its row (st_fig_of_metric's): the
+ * row's figure, or the statistic m is of it. */
+double st_fig_read_metric(st_valid_metric m, const void *base);
 
 struct st_forecast;
 /* Figure f of the job forecast fc into *v: 1, or 0 where fc has none (its step, life, checkpoint

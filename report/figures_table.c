@@ -45,6 +45,14 @@
         .doc = ST_DOC_RUN, .path = p, .unit = u, .flags = fl, .label = l, .src = src_,             \
         .ctype = ST_FIG_DOUBLE, .off = offsetof(S, m), .metric = (vm) + 1                          \
     }
+/* A run row of statistics (ST_FIG_STATS) of member m of S (of kind src, a st_serve_pct) whose
+ * mean is validation metric vm and whose p99 is vm99. */
+#define VALP(p, u, fl, l, src_, S, m, vm, vm99)                                                    \
+    {                                                                                              \
+        .doc = ST_DOC_RUN, .path = p, .unit = u, .flags = (fl) | ST_FIG_STATS, .label = l,         \
+        .src = src_, .ctype = ST_FIG_DOUBLE, .off = offsetof(S, m.mean), .metric = (vm) + 1,       \
+        .metric_p99 = (vm99) + 1, .off_p99 = offsetof(S, m.p99)                                    \
+    }
 /* A figure column of compare's table, headed h. */
 #define CMP(p, u, fl, l, h, src_, S, m, t)                                                         \
     {                                                                                              \
@@ -219,8 +227,8 @@ const st_fig st_figs[] = {
     RUN("jobs[].inference.requests", NU, OPT, "Requests served"),
     SWPV("jobs[].inference.tokens_per_s", ST_FU_PER_S, OPT, "Output tokens per second", 32, ST_SRC_SERVE, st_serve_result, tokens_per_s, DBL, ST_METRIC_OUTPUT_TOKENS_PER_S),
     SWP("jobs[].inference.requests_per_s", ST_FU_PER_S, OPT, "Requests per second", 33, ST_SRC_SERVE, st_serve_result, requests_per_s, DBL),
-    VAL("jobs[].inference.ttft_s", TI, OPT | ST_FIG_STATS, "Time to first token", ST_SRC_SERVE, st_serve_result, ttft_s.mean, ST_METRIC_TTFT_MEAN),
-    VAL("jobs[].inference.tpot_s", TI, OPT | ST_FIG_STATS, "Time per output token", ST_SRC_SERVE, st_serve_result, tpot_s.mean, ST_METRIC_TPOT_MEAN),
+    VALP("jobs[].inference.ttft_s", TI, OPT, "Time to first token", ST_SRC_SERVE, st_serve_result, ttft_s, ST_METRIC_TTFT_MEAN, ST_METRIC_TTFT_P99),
+    VALP("jobs[].inference.tpot_s", TI, OPT, "Time per output token", ST_SRC_SERVE, st_serve_result, tpot_s, ST_METRIC_TPOT_MEAN, ST_METRIC_TPOT_P99),
     SWP("jobs[].inference.span_s", TI, OPT, "Serving span", 34, ST_SRC_SERVE, st_serve_result, span_s, DBL),
     SWP("jobs[].inference.replicas_mean", NU, OPT, "Replicas up on average", 40, ST_SRC_SERVE, st_serve_result, replicas_mean, DBL),
     RUN("jobs[].inference.replicas_peak", NU, OPT, "Replicas up at most"),

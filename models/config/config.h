@@ -850,7 +850,8 @@ typedef struct st_cost_cfg {
  *   checkpoint_size_bytes, checkpoint_save_s (the stall of one synchronous save),
  *   interruptions over the job's life and goodput (both the mean over replicas; a published
  *   goodput is a lower bound), then a service's (`strata validate --serve`): output tokens per
- *   second, and the mean time to first token and per output token over its requests. */
+ *   second, and the mean time to first token and per output token over its requests, then the
+ *   99th percentiles of the same two. */
 #define ST_VALID_METRICS(X)                                                                        \
     X(ST_METRIC_STEP_TIME, "step_time_s")                                                          \
     X(ST_METRIC_MFU, "mfu")                                                                        \
@@ -861,7 +862,9 @@ typedef struct st_cost_cfg {
     X(ST_METRIC_GOODPUT, "goodput")                                                                \
     X(ST_METRIC_OUTPUT_TOKENS_PER_S, "output_tokens_per_s")                                        \
     X(ST_METRIC_TTFT_MEAN, "ttft_mean_s")                                                          \
-    X(ST_METRIC_TPOT_MEAN, "tpot_mean_s")
+    X(ST_METRIC_TPOT_MEAN, "tpot_mean_s")                                                          \
+    X(ST_METRIC_TTFT_P99, "ttft_p99_s")                                                            \
+    X(ST_METRIC_TPOT_P99, "tpot_p99_s")
 typedef enum st_valid_metric { ST_VALID_METRICS(ST__ENUM_VALUE) } st_valid_metric;
 extern const char *const st_valid_metric_names[];
 

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "models/forecast/forecast.h"
+#include "models/serve/serve.h"
 #include "report/figures.h"
 
 #define DOCS ST_SOURCE_DIR "/docs/guide/scenario-reference.md"
@@ -309,9 +310,16 @@ START_TEST(test_validation_metrics_are_rows)
         ck_assert(f->doc == ST_DOC_RUN && strncmp(f->path, "jobs[].", 7) == 0);
         size_t rows = 0;
         for (size_t k = 0; k < st_fig_count; k++)
-            rows += st_figs[k].metric == m + 1;
+            rows += (st_figs[k].metric == m + 1) + (st_figs[k].metric_p99 == m + 1);
         ck_assert_uint_eq(rows, 1);
     }
+    st_serve_result r = {.ttft_s = {.mean = 0.2, .p99 = 0.9},
+                         .tpot_s = {.mean = 0.02, .p99 = 0.05}};
+    ck_assert_str_eq(st_fig_of_metric(ST_METRIC_TTFT_P99)->path, "jobs[].inference.ttft_s");
+    ck_assert(st_fig_read_metric(ST_METRIC_TTFT_MEAN, &r) == 0.2);
+    ck_assert(st_fig_read_metric(ST_METRIC_TTFT_P99, &r) == 0.9);
+    ck_assert(st_fig_read_metric(ST_METRIC_TPOT_MEAN, &r) == 0.02);
+    ck_assert(st_fig_read_metric(ST_METRIC_TPOT_P99, &r) == 0.05);
     st_forecast fc = {0};
     double v = -1;
     ck_assert(!st_fig_job_value(st_fig_of_metric(ST_METRIC_STEP_TIME), &fc, &v) && v == -1);

@@ -400,7 +400,9 @@ START_TEST(test_enum_name_tables_follow_their_lists)
     ck_assert_str_eq(st_scn_metric_name(ST_METRIC_OUTPUT_TOKENS_PER_S), "output_tokens_per_s");
     ck_assert_str_eq(st_scn_metric_name(ST_METRIC_TTFT_MEAN), "ttft_mean_s");
     ck_assert_str_eq(st_scn_metric_name(ST_METRIC_TPOT_MEAN), "tpot_mean_s");
-    ck_assert_str_eq(st_scn_metric_name((st_valid_metric)(ST_METRIC_TPOT_MEAN + 1)), "?");
+    ck_assert_str_eq(st_scn_metric_name(ST_METRIC_TTFT_P99), "ttft_p99_s");
+    ck_assert_str_eq(st_scn_metric_name(ST_METRIC_TPOT_P99), "tpot_p99_s");
+    ck_assert_str_eq(st_scn_metric_name((st_valid_metric)(ST_METRIC_TPOT_P99 + 1)), "?");
     CHECK_NAMES(ST_REQ_MODES, st_req_mode_names);
     CHECK_NAMES(ST_ADMISSIONS, st_admission_names);
 }
