@@ -115,6 +115,42 @@ START_TEST(test_a_services_replicas_land_on_its_pool)
 }
 END_TEST
 
+/* Under a load curve's autoscaler each replica added is a cluster job of its own (a stretch):
+ * those go to the service's pool too, never waiting for the H100s a training job holds. */
+START_TEST(test_an_autoscaled_services_stretches_stay_in_its_pool)
+{
+    static const char *const text =
+        "version: 1\nname: p\nseed: 1\ncluster:\n  pools:\n"
+        "    - { name: h100, gpu: h100-sxm, nodes: 2 }\n    - { name: b200, gpu: b200, nodes: 2 }\n"
+        "  gpus_per_node: 8\nworkloads:\n"
+        "  - { name: pretrain, pool: h100, model: llama3-8b, seq_len: 8192, global_batch: 32,\n"
+        "      gpus: 16, parallel: { tp: 2, dp: 8, zero: 1, microbatch: 1 }, steps: 3000 }\n"
+        "  - name: chat\n    kind: inference\n    pool: b200\n    model: llama3-70b\n"
+        "    precision: fp8\n    gpus: 16\n    parallel: { tp: 4 }\n    requests:\n"
+        "      rate:\n        - { at: 0 h, rate: 5/s }\n        - { at: 20 min, rate: 60/s }\n"
+        "        - { at: 40 min, rate: 5/s }\n        - { at: 1 h, rate: 5/s }\n"
+        "      input_tokens: 1000\n      output_tokens: 250\n"
+        "    slo: { ttft_p99: 2 s, tpot_p99: 50 ms }\n"
+        "    autoscale: { min: 1, delay: 5 min }\n";
+    st_scn *s = NULL;
+    st_run r;
+    forecast(text, &s, &r);
+    const st_run_serve *v = &r.serve[1];
+    ck_assert_msg(v->n_ups > 0 && v->has_start, "%zu stretches", v->n_ups);
+    ck_assert_double_eq(v->scale_up_wait_s, 0); /* the B200s are free; the H100s are not */
+    int seen = 0;
+    for (int64_t k = 0; k < 4; k++)
+        for (int64_t g = 0; v->seen[k] && g < 4; g++, seen++)
+            ck_assert_msg(v->gpus[4 * k + g] >= 16, "replica %lld on GPU %lld", (long long)k,
+                          (long long)v->gpus[4 * k + g]);
+    ck_assert_int_gt(seen, 4);
+    for (int64_t g = 0; g < 16; g++)
+        ck_assert(r.f[0].gpus[g] < 16);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *serve_pools_suite(void)
 {
     Suite *s = suite_create("serve_pools");
@@ -122,6 +158,7 @@ Suite *serve_pools_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_a_service_serves_at_its_pools_type);
     tcase_add_test(tc, test_a_services_replicas_land_on_its_pool);
+    tcase_add_test(tc, test_an_autoscaled_services_stretches_stay_in_its_pool);
     suite_add_tcase(s, tc);
     return s;
 }
