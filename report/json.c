@@ -604,8 +604,9 @@ char *st_report_json(const st_report *rep)
                    : r->serve[i].w ? st_report_serve_json(&r->serve[i])
                                    : coll_json(&r->coll[i]);
         add_job_power(j, r, i);
-        if (c->n_pools > 0 && r->f[i].w)
-            cJSON_AddStringToObject(j, "pool", c->pools[r->f[i].w->pool].name);
+        const st_workload_cfg *w = r->f[i].w ? r->f[i].w : r->serve[i].w;
+        if (c->n_pools > 0 && w) /* a training job's pool or a service's */
+            cJSON_AddStringToObject(j, "pool", c->pools[w->pool].name);
         add_job_cost(j, &r->f[i],
                      st_scn_cost(s) && st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM);
         cJSON_AddItemToArray(jobs, j);

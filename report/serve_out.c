@@ -163,7 +163,7 @@ static void pct_text(FILE *out, const char *label, const st_serve_pct *p)
     fprintf(out, "  %-9s p50 %.4g s, p90 %.4g s, p99 %.4g s\n", label, p->p50, p->p90, p->p99);
 }
 
-void st_report_serve_text(FILE *out, const st_run_serve *s)
+void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serve *s)
 {
     const st_workload_cfg *w = s->w;
     const st_inference_cfg *ic = &w->inference;
@@ -173,10 +173,13 @@ void st_report_serve_text(FILE *out, const st_run_serve *s)
     char stages[32] = "";
     if (pp > 1)
         snprintf(stages, sizeof stages, ", pp %lld", (long long)pp);
-    fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s\n", w->name,
+    fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)(w->parallel.tp * pp), (long long)w->parallel.tp, stages,
             st_precision_names[w->precision]);
+    if (cl->n_pools > 0) /* its pool's GPU type: every figure below is that type's */
+        fprintf(out, " on pool %s (%s)", cl->pools[w->pool].name, cl->pools[w->pool].gpu->name);
+    fputc('\n', out);
     if (ic->mode == ST_REQ_TRACE)
         fprintf(out, "  requests  %lld from the trace %s (%s) over %s, %.4g per second",
                 (long long)ic->n_trace, ic->trace_name, st_req_format_names[ic->trace_format],

@@ -599,7 +599,7 @@ static void report_text(FILE *out, const st_report *rep)
         if (r->f[i].w)
             job_text(out, c, &r->f[i], rep->explain);
         else if (r->serve[i].w)
-            st_report_serve_text(out, &r->serve[i]);
+            st_report_serve_text(out, c, &r->serve[i]);
         else
             coll_text(out, &r->coll[i], rep->explain);
     }

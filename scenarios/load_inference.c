@@ -298,7 +298,6 @@ static const char *const training_only[] = {"seq_len",
                                             "mtp_layers",
                                             "software",
                                             "collective",
-                                            "pool",
                                             NULL};
 
 /* The plan keys a replica reads; the rest of `parallel` are training's. */
@@ -350,12 +349,15 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 }
 
 /* tp x pp x dp = gpus, dp derived when not stated; pipeline stages of whole layers, each
- * stage's tensor-parallel GPUs in one node or NVLink domain. */
+ * stage's tensor-parallel GPUs in one node or NVLink domain; the GPUs within its pool's (the
+ * cluster's, of one type). */
 static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
     const st_ynode *par = st_ynode_get(n, "parallel");
     st_parallel_cfg *p = &w->parallel;
-    const st_cluster_cfg *c = &ld->s->cluster;
+    st_cluster_cfg room;
+    st__pool_room(ld, w, &room);
+    const st_cluster_cfg *c = &room;
     int64_t pp = p->pp > 1 ? p->pp : 1, replica = p->tp * pp;
     if (pp > w->model->layers)
         return st_rd_fail(&ld->rd, st__key_or(par, "pp"), ST_EINVAL,
@@ -383,10 +385,17 @@ static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                           "%lld",
                           w->name, (long long)w->gpus, (long long)p->tp, (long long)pp,
                           (long long)p->dp, (long long)(replica * p->dp));
-    if (!ld->size_bad && w->gpus > c->nodes * c->gpus_per_node)
+    int64_t have = c->nodes * c->gpus_per_node;
+    if (!ld->size_bad && w->gpus > have && ld->s->cluster.n_pools > 0)
+        return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
+                          "workload '%s': asks for %lld GPUs, but its pool '%s' has %lld (%lld "
+                          "nodes x %lld); a service runs inside one pool",
+                          w->name, (long long)w->gpus, ld->s->cluster.pools[w->pool].name,
+                          (long long)have, (long long)c->nodes, (long long)c->gpus_per_node);
+    if (!ld->size_bad && w->gpus > have)
         return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
                           "workload '%s': asks for %lld GPUs, but the cluster has %lld", w->name,
-                          (long long)w->gpus, (long long)(c->nodes * c->gpus_per_node));
+                          (long long)w->gpus, (long long)have);
     return 0;
 }
 
@@ -535,7 +544,7 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
                       w->name, per, (long long)(ic->input_tokens + ic->output_tokens), work);
 }
 
-/* The engine's limits the workload leaves out: vLLM V1's for the cluster's GPU and the stream's
+/* The engine's limits the workload leaves out: vLLM V1's for its pool's GPU and the stream's
  * kind; without chunked prefill a whole request must fit one iteration's budget (vLLM asks
  * max_num_batched_tokens >= max_model_len then). */
 static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
@@ -543,7 +552,9 @@ static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     const st_inference_preset *pre = &st_inference_preset_default;
     st_inference_cfg *ic = &w->inference;
     const st_ynode *b = st_ynode_get(n, "batching");
-    const st_gpu_spec *gpu = ld->s->cluster.gpu;
+    st_cluster_cfg room;
+    st__pool_room(ld, w, &room);
+    const st_gpu_spec *gpu = room.gpu;
     int large = gpu && gpu->hbm_bytes >= pre->large_gpu_bytes && gpu->arch != ST_GPU_ARCH_AMPERE;
     int offline = ic->mode == ST_REQ_OFFLINE;
     if (!b || !st_ynode_get(b, "max_seqs"))
@@ -577,14 +588,9 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
         if (!st_ynode_get(n, required[i]) && !st_rd_misspelt(n, workload_fields, required[i]))
             bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': kind: inference needs '%s'",
                              w->name, required[i]);
-    if (ld->s->cluster.n_pools > 0)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "workload '%s': kind: inference is not modelled on a cluster with "
-                          "cluster.pools yet (docs/models/inference.md)",
-                          w->name);
     static const char *const keys[] = {"model",     "gpus",      "parallel",  "requests",
                                        "batching",  "attention", "precision", "slo",
-                                       "autoscale", NULL};
+                                       "autoscale", "pool",      NULL};
     if (bad || st_rd_any_failed(&ld->rd, n, keys) || !w->model || ld->cluster_bad)
         return -1;
     if (check_model(ld, n, w) || check_plan(ld, n, w))

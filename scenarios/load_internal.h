@@ -116,6 +116,11 @@ int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char 
  * trace.pools' values. */
 int st__pool_named(st_ld *ld, const st_ynode *n, int *k);
 
+/* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes,
+ * into *out: what its plan must fit in, on its pool's GPU type (load_workload.c). A cluster of
+ * one type is copied as it is. */
+void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out);
+
 /* A workload's defaults before its keys are read (seq_len 2048, every degree 1, overlaps on),
  * at its w->loc: the workloads' and trace.models' entries start from the same. */
 void st__workload_defaults(st_workload_cfg *w);

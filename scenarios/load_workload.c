@@ -124,9 +124,7 @@ static int fn_pool(st_rd *rd, const st_ynode *n, void *base)
     return st__pool_named(ld, n, &w->pool);
 }
 
-/* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes:
- * what its plan must fit in. */
-static void pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out)
+void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out)
 {
     const st_cluster_cfg *c = &ld->s->cluster;
     st_pools_view(c, w->pool, out);
@@ -670,7 +668,7 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     plan_ok ok = plan_readable(&ld->rd, n);
     st_plan_fill(w);
     st_cluster_cfg room;
-    pool_room(ld, w, &room);
+    st__pool_room(ld, w, &room);
     if (ld->size_bad) {
         room.nodes = (int64_t)ST_PLAN_MAX_GPUS;
         room.gpus_per_node = 1;

@@ -114,10 +114,11 @@ static int forecast_plant(const st_run_spec *sp, const st__pool_steps *ps, st_ru
                 &out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock, 0};
         else if (out->serve[i].w && out->serve[i].gpus) { /* its held mean iteration, at the
                                                                clock it was served at */
-            int64_t g = st__run_service_placed(&out->serve[i], sp->c->gpu);
-            jobs[k++] = (st_plant_job){
-                &out->serve[i].held, out->serve[i].gpus, g, i, st_plant_power_clock(sp->c->gpu),
-                .steady = 1};
+            st_run_serve *v = &out->serve[i];
+            const st_gpu_spec *gpu = st__run_view_of(sp, ps, v->w)->gpu; /* its pool's */
+            int64_t g = st__run_service_placed(v, gpu);
+            jobs[k++] =
+                (st_plant_job){&v->held, v->gpus, g, i, st_plant_power_clock(gpu), .steady = 1};
         }
     }
     int rc = 0;
@@ -162,22 +163,29 @@ static int forecast_collectives(const st_run_spec *sp, st_run *out, st_err *err)
 }
 
 /* The inference workloads, each on its own GPUs from GPU 0 (a replica's tensor-parallel ranks
- * on one context of the cluster's fabric). */
-static int forecast_serving(const st_run_spec *sp, st_run *out, st_err *err)
+ * on one context of the cluster's fabric), each on its pool's view of the cluster: its GPU
+ * type's memory, kernels, NVLink and power. One context per pool that serves, apart from the
+ * training jobs' (ps), whose placements the cluster run moves. */
+static int forecast_serving(const st_run_spec *sp, const st__pool_steps *ps, st_run *out,
+                            st_err *err)
 {
-    st_step_ctx *x = NULL;
+    st_step_ctx **x = st_xcalloc((size_t)ps->n, sizeof *x);
     int rc = 0;
     for (size_t i = 0; i < sp->n && !rc; i++) {
-        if (sp->w[i].kind != ST_WL_INFERENCE)
+        const st_workload_cfg *w = &sp->w[i];
+        if (w->kind != ST_WL_INFERENCE)
             continue;
-        if (!x && (rc = st_step_ctx_new(sp->c, &x, err)))
+        const st_cluster_cfg *c = st__run_view_of(sp, ps, w);
+        if (!x[w->pool] && (rc = st_step_ctx_new(c, &x[w->pool], err)))
             break;
-        out->serve[i].w = &sp->w[i];
-        rc = st_serve_run(x, &sp->w[i], sp->c, sp->seed, (uint64_t)i, &out->serve[i].r, err);
+        out->serve[i].w = w;
+        rc = st_serve_run(x[w->pool], w, c, sp->seed, (uint64_t)i, &out->serve[i].r, err);
         if (!rc)
             st__run_service_ups(&out->serve[i]);
     }
-    st_step_ctx_free(x);
+    for (int k = 0; k < ps->n; k++)
+        st_step_ctx_free(x[k]);
+    free(x);
     return rc;
 }
 
@@ -193,7 +201,7 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     pool_steps_init(&ps, sp->c);
     int rc = forecast_steps(sp, out, &ps, err);
     if (!rc) /* before the cluster run: a service holds its GPUs for its serving span */
-        rc = forecast_serving(sp, out, err);
+        rc = forecast_serving(sp, &ps, out, err);
     if (!rc && !ps.step[0] && sp->job_trace && sp->job_trace->n_models && sp->job_trace->n_jobs)
         rc = st_step_ctx_new(sp->c, &ps.step[0], err); /* the mapped trace jobs' (trace.models) */
     if (!rc)

@@ -80,6 +80,18 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
     return u;
 }
 
+/* The prices workload w pays: on a cluster of pools its own type's (st_cost_for_gpu, into
+ * *typed), so its share of the nodes is at that type's node price and its GPU-hours at that
+ * type's rate; else the scenario's. */
+static const st_cost_cfg *prices_of(const st_run_spec *sp, const st_workload_cfg *w,
+                                    st_cost_cfg *typed)
+{
+    if (sp->c->n_pools <= 0)
+        return sp->cost;
+    st_cost_for_gpu(sp->cost, sp->c->pools[w->pool].gpu->name, typed);
+    return typed;
+}
+
 /* Every finished life's TCO under the scenario's prices (models/cost/cost.h). On-premises needs
  * the plant's energy: without a power model a job's on-premises cost is not stated. */
 void st__run_cost(const st_run_spec *sp, st_run *out)
@@ -98,12 +110,8 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
         /* On a cluster of pools a job's nodes and GPU-hours are its own type's: its share of
          * the cluster's nodes (its GPUs over gpus_per_node, one node size) at that type's node
          * price, its GPU-hours at that type's rate. */
-        const st_cost_cfg *prices = sp->cost;
         st_cost_cfg typed;
-        if (sp->c->n_pools > 0) {
-            st_cost_for_gpu(sp->cost, sp->c->pools[f->w->pool].gpu->name, &typed);
-            prices = &typed;
-        }
+        const st_cost_cfg *prices = prices_of(sp, f->w, &typed);
         f->cost = st_cost_job(prices, &u);
         f->has_cost = 1;
         for (int e = 0; f->has_band && e < 2; e++) { /* held and powered for the band's wall */
@@ -123,7 +131,7 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
  * premises, as for a training job, with its facility energy (its energy per token at the wall,
  * st_serve_result.energy_per_token_j, over every token it served, times the plant's PUE), its
  * share of the metered peak and the cluster's switches, racks and cooling; without the plant
- * its cost there is not stated. */
+ * its cost there is not stated. On a cluster of pools, at its pool's type's prices. */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out)
 {
     if (!sp->cost)
@@ -148,7 +156,8 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
             if (!(u.energy_j > 0))
                 continue;
         }
-        st_cost_result c = st_cost_job(sp->cost, &u);
+        st_cost_cfg typed; /* its pool's type's prices, as a training job's */
+        st_cost_result c = st_cost_job(prices_of(sp, v->w, &typed), &u);
         v->r.has_cost = 1;
         v->r.cost_per_million_tokens_usd = c.per_token_usd * 1e6;
         out->has_cost = 1;

@@ -730,6 +730,8 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
         pool[k] = sp->w[workload[k]].pool;
     for (size_t k = x.n_train; k < x.n_train + nt; k++) /* a trace job's, by its GPU type */
         pool[k] = sp->job_trace->jobs[k - x.n_train].pool;
+    for (size_t k = x.n_train + nt; k < nj; k++) /* a service's, and its replica stretches' */
+        pool[k] = sp->w[workload[k]].pool;
     x.part = service_parts(sp, out, nj);
     x.after = service_after(sp, out, nj);
     rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);

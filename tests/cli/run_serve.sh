@@ -474,6 +474,47 @@ assert both["thermal"]["throttle_fraction"] == 0.5, both["thermal"]
 PY
 check "a service's heat throttles the training job beside it" $?
 
+# On a cluster of pools (docs/models/pools.md): the example serves on its H100 pool beside
+# training on its B200 pool; the report names each job's pool (text header and jobs[].pool), the
+# service serves as it does on a cluster of H100s alone, and the cluster run counts it in its own
+# pool. A service that names no pool runs on the first one.
+mixed=$src/scenarios/examples/serve-h100-train-b200.yaml
+"$strata" run --format json "$mixed" >"$tmp/mixed.json" &&
+    "$strata" run "$mixed" >"$tmp/mixed.txt"
+check "run a service on a pool beside training on another" $?
+grep -q '^job chat: llama3-70b served by 8 replicas of 4 GPUs (tp 4), fp8 on pool h100 (h100-sxm)$' "$tmp/mixed.txt"
+check "the text report names the service's pool" $?
+# the service alone on 4 H100 nodes: the chat workload, the cluster's pools made one type
+python3 - "$mixed" "$tmp/h100.yaml" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+text = re.sub(r"  pools:\n(    - .*\n)+", "  gpu: h100-sxm\n  nodes: 4\n", text)
+text = re.sub(r"    pool: h100\n", "", text)
+text = text[: text.index("  - name: pretrain")] + text[text.index("\nscheduler:") + 1 :]
+open(sys.argv[2], "w").write(text)
+PY
+sed '/^    pool: h100$/d' "$mixed" >"$tmp/first.yaml"
+"$strata" run --format json "$tmp/h100.yaml" >"$tmp/h100.json" &&
+    "$strata" run --format json "$tmp/first.yaml" >"$tmp/first.json"
+check "the pooled service alone on H100s, and with no pool named" $?
+python3 - "$tmp/mixed.json" "$tmp/h100.json" "$tmp/first.json" <<'PY'
+import json, sys
+mixed, alone, first = (json.load(open(p)) for p in sys.argv[1:])
+def job(t, name):
+    return next(j for j in t["jobs"] if j["name"] == name)
+c, p = job(mixed, "chat"), job(mixed, "pretrain")
+assert c["pool"] == "h100" and p["pool"] == "b200", (c.get("pool"), p.get("pool"))
+assert [q["jobs"] for q in mixed["scheduler"]["pools"]] == [1, 1], mixed["scheduler"]["pools"]
+a = job(alone, "chat")
+assert "pool" not in a and alone["cluster"]["gpu"] == "h100-sxm"
+for k in ("tokens_per_s", "requests_per_s", "ttft_s", "tpot_s", "kv_cache_bytes", "memory",
+          "max_rate_under_slo", "gpu_mean_w", "energy_per_token_j"):
+    assert c["inference"][k] == a["inference"][k], (k, c["inference"][k], a["inference"][k])
+assert c["wait_s"] == 0 and p["wait_s"] == 0, "each pool runs its own job at once"
+assert job(first, "chat")["pool"] == "h100" and job(first, "chat")["inference"] == c["inference"]
+PY
+check "the pooled service serves as on H100s alone, in its own pool" $?
+
 # The serving stacks' table: none, and Triton's with the figures docs/guide quotes.
 "$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.74 +1\.712 +13\.68 +1\.86 ' &&
     "$strata" catalog frontends | grep -Eq '^none +0 +0 '
