@@ -668,20 +668,25 @@ int st_cmd_size(int argc, char **argv)
         return ST_EXIT_INPUT;
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
-    if ((!o.existing &&
-         (rc = st_cli_refuse_pools("size", s,
-                                   "sizing designs a cluster of one GPU type, and this one has "
-                                   "cluster.pools: keep one pool and search what to add with "
-                                   "--existing POOL, or size a one-type scenario"))) ||
-        (rc = st_cli_check_outputs("size", s, &out, 1))) {
-        st_scn_free(s);
-        return rc;
-    }
     const st_workload_cfg *w = pick(s, o.workload);
     if (!w) {
         st_scn_free(s);
         return st_cli_usage_error("size", "%s has no training or inference workload%s%s", o.file,
                                   o.workload ? " named " : "", o.workload ? o.workload : "");
+    }
+    /* a service is sized over GPU types of its own (--gpu-types), never beside a kept pool */
+    const char *pools_why =
+        w->kind == ST_WL_INFERENCE
+            ? "sizing a service designs a cluster of one GPU type, and this one has "
+              "cluster.pools: size the service on a one-type scenario, naming the types to "
+              "compare with --gpu-types"
+            : "sizing designs a cluster of one GPU type, and this one has cluster.pools: keep "
+              "one pool and search what to add with --existing POOL, or size a one-type scenario";
+    if (((w->kind == ST_WL_INFERENCE || !o.existing) &&
+         (rc = st_cli_refuse_pools("size", s, pools_why))) ||
+        (rc = st_cli_check_outputs("size", s, &out, 1))) {
+        st_scn_free(s);
+        return rc;
     }
     if (w->kind == ST_WL_INFERENCE) {
         rc = size_service(&o, s, w);

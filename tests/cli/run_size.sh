@@ -395,6 +395,15 @@ done
 expect "a pooled scenario without --existing is refused" \
     "$mixed:13:5: error: strata size: sizing designs a cluster of one GPU type, and this one has cluster.pools: keep one pool and search what to add with --existing POOL, or size a one-type scenario" \
     "$(head -1 "$tmp/e")"
+# a service on a cluster of pools: refused with its own way out (with --existing too)
+served=$src/scenarios/examples/serve-h100-train-b200.yaml
+for extra in "" "--existing h100"; do
+    "$strata" size "$served" --workload chat $extra >/dev/null 2>"$tmp/e"
+    rc=$?
+    expect "a service on pools is refused (${extra:-no --existing})" \
+        "2 $served:14:5: error: strata size: sizing a service designs a cluster of one GPU type, and this one has cluster.pools: size the service on a one-type scenario, naming the types to compare with --gpu-types" \
+        "$rc $(head -1 "$tmp/e")"
+done
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
