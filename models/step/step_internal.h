@@ -46,6 +46,13 @@ struct st_step_ctx {
  * whose fabric routes those GPUs alike; the memo's key then names it in `fabric`. */
 int64_t st__step_memo_class(st_step_ctx *x, int64_t gpus);
 st_coll_memo *st__step_memo_times(st_step_memo *m);
+/* The max-min solver a context freed into m (reset, on that context's fabric), taken, or NULL;
+ * and a context's spare solver given back (kept when m holds none, else freed). A sizing search
+ * opens a context on every GPU count: one solver rebased onto each fabric in turn
+ * (st_maxmin_rebase) costs its links, where a new one allocates and first touches 10^5 links'
+ * worth of memory. */
+st_maxmin *st__step_memo_take_spare(st_step_memo *m);
+void st__step_memo_give_spare(st_step_memo *m, st_maxmin *s);
 /* The recordings of m's patterns, by shape with the class: a class's fabrics route its patterns
  * over the same links but for each level's first id, which recordings name their links by
  * (st_net_trace), so one context's recording serves every context of the class. */
