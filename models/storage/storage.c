@@ -327,6 +327,13 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                           const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
                           st_err *err)
 {
+    return st_storage_checkpoint_reuse(at, w, mem, ingest, bg, NULL, out, err);
+}
+
+int st_storage_checkpoint_reuse(const st_placement *at, const st_workload_cfg *w,
+                                const st_memory *mem, const st_ingest *ingest, const st_io_set *bg,
+                                st_maxmin **spare, st_ckpt_cost *out, st_err *err)
+{
     const st_cluster_cfg *c = at->c;
     memset(out, 0, sizeof *out);
     const st_ckpt_cfg *ck = &w->checkpoint;
@@ -339,7 +346,12 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                           w->name);
     int64_t *writers = st_xmalloc((size_t)w->gpus * sizeof *writers);
     int64_t nw = st_storage_writers(at, w, writers);
-    st_maxmin *pool = NULL; /* one solver on at->topo for the runs below, reset between them */
+    /* one solver on at->topo for the runs below, reset between them */
+    st_maxmin *pool = spare ? *spare : NULL;
+    if (pool) {
+        *spare = NULL;
+        st_maxmin_rebase(pool, st_topo_link_count(at->topo), st_topo_capacities(at->topo));
+    }
     double pcie = pcie_of(c);
     out->size_bytes = mem->checkpoint_bytes;
     out->writers = nw;
@@ -396,7 +408,10 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
     double done;
     run_with(at->topo, &rd, 1, bg, &done, NULL, &pool);
     out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
-    st_maxmin_free(pool);
+    if (spare && !*spare)
+        *spare = pool;
+    else
+        st_maxmin_free(pool);
     free(writers);
     return 0;
 }
