@@ -78,6 +78,7 @@ struct st_net {
     size_t *keep_at, *keep_n;
     size_t keep_slots_cap, keep_n_cap;
     double *a_sum;
+    double **sum_pool; /* where a_sum goes back (st_net_keep_routes_in), or NULL */
     st_time first_start, last_start;
 };
 
@@ -455,8 +456,12 @@ static void keep_route(st_net *net, size_t s, size_t total, st_time now)
     net->keep_at = st_xgrow(net->keep_at, sizeof *net->keep_at, s + 1, &net->keep_slots_cap);
     net->keep_n = st_xgrow(net->keep_n, sizeof *net->keep_n, s + 1, &net->keep_n_cap);
     int32_t fabric = st_topo_link_count(net->topo);
-    if (!net->a_sum)
+    if (!net->a_sum && net->sum_pool && *net->sum_pool) {
+        net->a_sum = *net->sum_pool;
+        *net->sum_pool = NULL;
+    } else if (!net->a_sum) {
         net->a_sum = st_xcalloc((size_t)fabric, sizeof *net->a_sum);
+    }
     memcpy(net->keep_link + net->n_keep, net->route, total * sizeof *net->route);
     for (size_t k = 0; k < total; k++)
         if (net->route[k] < fabric) /* a private cap link: not counted */
@@ -678,14 +683,29 @@ void st_net_keep_routes(st_net *net, int on)
         return;
     }
     net->keep = 0;
+    if (net->a_sum && net->sum_pool && !*net->sum_pool) { /* back, every entry 0 again */
+        int32_t fabric = st_topo_link_count(net->topo);
+        for (size_t k = 0; k < net->n_keep; k++)
+            if (net->keep_link[k] < fabric)
+                net->a_sum[net->keep_link[k]] = 0;
+        *net->sum_pool = net->a_sum;
+    } else {
+        free(net->a_sum);
+    }
+    net->sum_pool = NULL;
     free(net->keep_link);
     free(net->keep_at);
     free(net->keep_n);
-    free(net->a_sum);
     net->keep_link = NULL;
     net->keep_at = net->keep_n = NULL;
     net->a_sum = NULL;
     net->n_keep = net->keep_cap = net->keep_slots_cap = net->keep_n_cap = 0;
+}
+
+void st_net_keep_routes_in(st_net *net, double **pool)
+{
+    st_net_keep_routes(net, 1);
+    net->sum_pool = pool;
 }
 
 /* st_net_last_done: rates within SLOWEST_TIE of the least are the slowest ones (one level,

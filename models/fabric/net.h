@@ -110,6 +110,13 @@ int st_net_followed(const st_net *net);
  * drops them (and stops keeping). */
 void st_net_keep_routes(st_net *net, int on);
 
+/* st_net_keep_routes(net, 1), its count of members on each link kept in the array *pool holds if
+ * any (st_topo_link_count doubles, all 0; taken, *pool set to NULL), else one allocated; off
+ * gives it back there, its entries put back to 0, when *pool is empty (else frees it). A caller
+ * timing pattern after pattern on one fabric of 10^5 links then clears the few thousand its
+ * routes crossed, not the whole array for each. */
+void st_net_keep_routes_in(st_net *net, double **pool);
+
 /* The instant the last running transfer completes, its latency included, decided from the
  * solve of the instant they all started in, without running on: when every transfer running
  * started now (kept by st_net_keep_routes), moves the same bytes a member without a rate cap and

@@ -54,6 +54,7 @@ void st_step_ctx_free(st_step_ctx *x)
         st__step_memo_give_spare(x->shared, x->spare);
     else
         st_maxmin_free(x->spare);
+    free(x->sums);
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
     st__shape_traces_free(x->traces);

@@ -32,6 +32,8 @@ struct st_step_ctx {
     st_coll_memo *closed;     /* the data-parallel all-reduce's closed form (step.c), by pattern */
     int skip_closed;          /* st_step_ctx_skip_closed_form */
     st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
+    double *sums;             /* zeros, one per link of topo, between pattern runs
+                                 (st_net_keep_routes_in) */
     st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
     st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */
     /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
