@@ -243,7 +243,8 @@ static st_time done_time(st_net *net, double rem, double rate, st_time now)
     if (ns < 0)
         ns = 0;
     if (!(ns < (double)(ST_TIME_MAX - now))) {
-        clamp(net);
+        if (net)
+            clamp(net);
         return ST_TIME_MAX;
     }
     return now + (st_time)ns;
@@ -472,6 +473,60 @@ static void keep_route(st_net *net, size_t s, size_t total, st_time now)
     if (net->first_start < 0)
         net->first_start = now;
     net->last_start = now;
+}
+
+int st_net_alone(const st_topo *t, const st_xfer_spec *spec, st_time now, double *rate,
+                 st_time *bytes_at)
+{
+    check_spec(spec);
+    if (spec->bytes == 0 || spec->n == 0 || spec->routes)
+        return -1;
+    if (spec->n > (size_t)INT_MAX / ST_TOPO_MAX_HOPS)
+        ST_BUG("transfer of %zu members; at most %d", spec->n, INT_MAX / ST_TOPO_MAX_HOPS);
+    /* Each link's summed weight in the order the members cross it, as the solver merges an
+     * entity's links (maxmin.c, merge_links), and the links in the order first crossed. */
+    size_t nl = (size_t)st_topo_link_count(t), n_seen = 0, seen_cap = 0;
+    double *sum = st_xcalloc(nl ? nl : 1, sizeof *sum);
+    int32_t *seen = NULL, links[ST_TOPO_MAX_HOPS];
+    double wts[ST_TOPO_MAX_HOPS];
+    uint64_t pre = st_topo_flow_pre(spec->key);
+    for (size_t i = 0; i < spec->n; i++) {
+        uint64_t key = st_topo_flow_key_of(pre, (uint64_t)i);
+        int h =
+            st_topo_route_w(t, spec->src[i], spec->dst[i], key, links, wts, ST_TOPO_MAX_HOPS, NULL);
+        for (int j = 0; j < h; j++) {
+            if (!(wts[j] > 0) || isinf(wts[j]))
+                ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0",
+                       (int)links[j], wts[j]);
+            if (sum[links[j]] == 0) {
+                seen = st_xgrow(seen, sizeof *seen, n_seen + 1, &seen_cap);
+                seen[n_seen++] = links[j];
+            }
+            sum[links[j]] += wts[j];
+        }
+    }
+    /* The solve of a lone entity (maxmin_fill.c, fill_one): the least level of its links, each
+     * its capacity over its weight; a rate cap is a private link of n x max_rate crossed with
+     * weight n. */
+    const double *cap = st_topo_capacities(t);
+    double least = INFINITY;
+    for (size_t k = 0; k < n_seen; k++) {
+        double lvl = cap[seen[k]] / sum[seen[k]];
+        if (lvl < least)
+            least = lvl;
+    }
+    if (spec->max_rate > 0) {
+        double n = (double)spec->n, lvl = spec->max_rate * n / n;
+        if (lvl < least)
+            least = lvl;
+    }
+    free(sum);
+    free(seen);
+    if (!(least > 0) || isinf(least))
+        return -1;
+    *rate = least;
+    *bytes_at = done_time(NULL, spec->bytes, least, now);
+    return *bytes_at == ST_TIME_MAX ? -1 : 0;
 }
 
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec)

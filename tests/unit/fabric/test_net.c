@@ -531,6 +531,73 @@ START_TEST(test_the_first_solve_decides_the_last_completion_exactly_or_not_at_al
 }
 END_TEST
 
+/* st_net_alone against the net itself: a transfer alone on a fresh net (random members, some
+ * sharing links, with and without a rate cap, started at 0 or later) gets the rate and ends at
+ * the instant st_net_alone says, bit for bit. */
+static void note_end(void *ctx, uint64_t tag, st_time now)
+{
+    (void)tag;
+    *(st_time *)ctx = now;
+}
+
+/* Start the transfer at the event's instant and note the rate its solve gives it. */
+typedef struct alone_start {
+    const st_xfer_spec *x;
+    double rate;
+} alone_start;
+
+static void start_alone(st_engine *e, void *state, const st_event *ev)
+{
+    (void)e;
+    (void)ev;
+    alone_start *a = state;
+    a->rate = st_net_rate(net, st_net_start(net, a->x));
+}
+
+START_TEST(test_a_transfer_alone_runs_as_st_net_alone_says)
+{
+    st_net_free(net);
+    st_engine_free(eng);
+    st_topo_free(topo);
+    topo = make_topo(64, 8, 2, ST_ROUTING_ECMP);
+    st_rng *r = st_rng_new(8, 1, 2, 3);
+    for (int k = 0; k < 200; k++) {
+        int64_t src[40], dst[40];
+        size_t members = 1 + (size_t)(st_rng_uniform(r) * 40);
+        for (size_t j = 0; j < members; j++) {
+            src[j] = (int64_t)(st_rng_uniform(r) * 64);
+            dst[j] = (src[j] + 1 + (int64_t)(st_rng_uniform(r) * 63)) % 64;
+        }
+        st_time end = -1, t0 = k % 3 ? 0 : (st_time)(st_rng_uniform(r) * 1e6);
+        st_xfer_spec x = {.src = src,
+                          .dst = dst,
+                          .n = members,
+                          .bytes = C * 1e-3 * (0.5 + st_rng_uniform(r)),
+                          .latency_s = k % 2 ? st_rng_uniform(r) * 20e-6 : 0,
+                          .key = (uint64_t)k,
+                          .max_rate = k % 4 == 1 ? C * st_rng_uniform(r) : 0,
+                          .done = note_end,
+                          .ctx = &end};
+        double rate = -1;
+        st_time bytes_at = -1;
+        ck_assert_int_eq(st_net_alone(topo, &x, t0, &rate, &bytes_at), 0);
+        eng = st_engine_new();
+        net = st_net_new(eng, topo);
+        alone_start a = {.x = &x, .rate = -1};
+        st_payload p = {0};
+        st_engine_schedule(eng, st_engine_register(eng, "test.start", start_alone, &a), t0, &p);
+        st_engine_run(eng, ST_TIME_MAX);
+        ck_assert(memcmp(&a.rate, &rate, sizeof rate) == 0);
+        ck_assert_int_eq(end, bytes_at + (st_time)llround(x.latency_s * 1e9));
+        st_net_free(net);
+        st_engine_free(eng);
+    }
+    st_rng_free(r);
+    eng = st_engine_new(); /* for the fixture's teardown */
+    net = st_net_new(eng, topo);
+}
+END_TEST
+
 Suite *net_suite(void)
 {
     Suite *s = suite_create("net");
@@ -548,6 +615,7 @@ Suite *net_suite(void)
     tcase_add_test(tc, test_a_rate_asked_for_mid_instant_is_solved_at_once);
     tcase_add_test(tc, test_an_uncapped_transfer_leaves_no_fabric_link_to_the_next_rate_cap);
     tcase_add_test(tc, test_the_first_solve_decides_the_last_completion_exactly_or_not_at_all);
+    tcase_add_test(tc, test_a_transfer_alone_runs_as_st_net_alone_says);
     suite_add_tcase(s, tc);
     TCase *jobs = tcase_create("jobs");
     tcase_add_checked_fixture(jobs, setup8, teardown);
