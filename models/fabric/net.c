@@ -68,6 +68,7 @@ struct st_net {
     int clamped;           /* a time was past the end of st_time and held at ST_TIME_MAX */
     st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
     int solve_due;
+    int detached; /* st_net_detach: the engine is freed with the net, its events unfired */
     uint64_t solves;
     /* st_net_keep_routes: every transfer's links (slot s's at keep_at[s] .. keep_at[s] +
      * keep_n[s] of keep_link), the members crossing each link (a_sum), and the instants of the
@@ -135,15 +136,21 @@ static void link_arrays(st_net *net)
     memset(net->hashed + fabric, 0, nl - (size_t)fabric);
 }
 
+void st_net_detach(st_net *net)
+{
+    net->detached = 1;
+}
+
 void st_net_free(st_net *net)
 {
     if (!net)
         return;
-    /* Pending completions point at this net; cancel them so the engine never fires one. */
-    for (size_t i = 0; i < net->n_x; i++)
+    /* Pending completions point at this net; cancel them so the engine never fires one, unless
+     * the engine goes with it (st_net_detach). */
+    for (size_t i = 0; !net->detached && i < net->n_x; i++)
         if (net->x[i].state != X_FREE)
             st_engine_cancel(net->eng, net->x[i].ev);
-    if (net->solve_due)
+    if (net->solve_due && !net->detached)
         st_engine_cancel(net->eng, net->solve_ev);
     st_mmx_free(net->mx);
     free(net->level);
@@ -368,10 +375,11 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
     if (spec->routes) { /* routed by the caller, GPU to GPU: every link of weight 1 */
         for (size_t i = 0; i < spec->n; i++) {
             int h = spec->hops[i];
-            memcpy(net->route + total, spec->routes + i * ST_TOPO_MAX_HOPS,
-                   (size_t)h * sizeof *net->route);
-            for (int j = 0; j < h; j++)
+            const int32_t *r = spec->routes + i * ST_TOPO_MAX_HOPS;
+            for (int j = 0; j < h; j++) { /* a few links: no memcpy call a member */
+                net->route[total + (size_t)j] = r[j];
                 net->wts[total + (size_t)j] = 1.0;
+            }
             net->hops[i] = (uint8_t)h;
             total += (size_t)h;
         }

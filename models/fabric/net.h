@@ -59,6 +59,11 @@ st_net *st_net_new(st_engine *eng, const st_topo *t);
 int st_net_alone(const st_topo *t, const st_xfer_spec *spec, st_time now, double *rate,
                  st_time *bytes_at);
 
+/* Leave net's pending events on its engine when it is freed, without cancelling them one by
+ * one: for an owner that frees the engine right after the net, before it runs again (a pattern's
+ * thousands of transfers each cancelled cost a heap operation to no effect). */
+void st_net_detach(st_net *net);
+
 /* Free net, cancelling its pending events on the engine (so free it before the engine); running
  * transfers are dropped without calling done. st_net_free(NULL) is a no-op. */
 void st_net_free(st_net *net);
