@@ -51,6 +51,7 @@ typedef struct size_count {
     double tier_bw;     /* checkpoint-tier write bandwidth the variant buys (bytes/s); 0: none */
     st__size_life life; /* failure terms, opened on the count's first plan that fits */
     int life_open;
+    st_maxmin **spare; /* the search's spare max-min solver for the storage model's runs */
     st_step_ctx *ctx;
     int64_t *ids; /* GPU ids 0 .. gpus-1: the job holds every GPU of the shape */
     int64_t switches;
@@ -478,7 +479,7 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
     }
     *fit = 1;
     if (!k->life_open) { /* the checkpoint's bytes are the model's state, whatever the plan */
-        int e = st__size_life_open(&k->life, &k->c, p, &m, s->failures, err);
+        int e = st__size_life_open(&k->life, &k->c, p, &m, s->failures, k->spare, err);
         if (e)
             return e;
         k->life_open = 1;
@@ -811,6 +812,7 @@ typedef struct variant_search {
     const int64_t *nodes;
     st_step_memo *memo; /* one memo of collective times over every variant's sizes: keyed by
                            fabric and GPU class, so variants alike on both share entries */
+    st_maxmin *spare;   /* the storage model's max-min solver, rebased onto each size's fabric */
     st_size_result *out;
     st_err *err;
     int64_t done, total; /* progress over every variant's probes (an estimate of the total) */
@@ -850,6 +852,7 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
     size_t first = x->out->n;
     int rc = count_open(&k, x->c, x->spec, x->w, x->v, x->w->checkpoint.tier, x->nodes[i], x->memo,
                         x->err);
+    k.spare = &x->spare;
     if (!rc)
         rc = search_count(&k, x->w, x->spec, x->out, x->err);
     x->out->cadences += k.cadences;
@@ -1031,6 +1034,7 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     }
     st_progress(SIZE_PROGRESS, x.total, x.total); /* the loop ends */
     st_step_memo_free(x.memo);
+    st_maxmin_free(x.spare);
     free(nodes);
     if (rc) {
         st_size_release(out);

@@ -57,7 +57,7 @@ static void slow_nodes(st__size_life *l, const st_variability_cfg *v, int64_t no
 }
 
 int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workload_cfg *p,
-                       const st_memory *m, const st_failures_cfg *f, st_err *err)
+                       const st_memory *m, const st_failures_cfg *f, st_maxmin **spare, st_err *err)
 {
     memset(l, 0, sizeof *l);
     if (!f || f->n_classes == 0)
@@ -77,7 +77,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
     l->restart_s = f->detect_s + f->restart_s;
     if (l->on && p->checkpoint.enabled && c->n_tiers > 0) {
         st_ckpt_cost k;
-        rc = st_storage_checkpoint(&at, p, m, NULL, NULL, &k, err);
+        rc = st_storage_checkpoint_reuse(&at, p, m, NULL, NULL, spare, &k, err);
         if (!rc) {
             l->has_ckpt = 1;
             l->stall_s = k.stall_s;

@@ -24,8 +24,9 @@ void st_fabsim_free(st_fabsim *fs)
 {
     if (!fs)
         return;
-    /* The network first: its transfers' callbacks point into the runner's collectives, and
-     * freeing it cancels its events on the engine, which must still be there. */
+    /* The network first: its transfers' callbacks point into the runner's collectives. Its
+     * events go with the engine, unfired: none cancelled one by one. */
+    st_net_detach(fs->net);
     st_net_free(fs->net);
     st_coll_free(fs->cm);
     st_engine_free(fs->eng);

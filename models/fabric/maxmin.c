@@ -156,6 +156,38 @@ void st_maxmin_reset(st_maxmin *m)
     m->cap_dirty = m->partial = 0;
 }
 
+void st_maxmin_rebase(st_maxmin *m, int32_t n_links, const double *capacity)
+{
+    if (n_links < 0)
+        ST_BUG("max-min solver with %d links", (int)n_links);
+    st_maxmin_reset(m); /* no entity, no private link: links [0, base_links) as made */
+    int32_t old = m->base_links;
+    for (int32_t l = n_links; l < old; l++) /* links it no longer has: their edge lists */
+        if (m->links[l].ecap)
+            free(m->links[l].e.many);
+    size_t nl = (size_t)n_links;
+    if (nl > m->links_cap) {
+        m->links = st_xrealloc(m->links, nl * sizeof *m->links);
+        m->dirty_links = st_xrealloc(m->dirty_links, nl * sizeof *m->dirty_links);
+        m->comp_links = st_xrealloc(m->comp_links, nl * sizeof *m->comp_links);
+        m->heap = st_xrealloc(m->heap, nl * sizeof *m->heap);
+        m->touched = st_xrealloc(m->touched, nl * sizeof *m->touched);
+        m->slot_of = st_xrealloc(m->slot_of, nl * sizeof *m->slot_of);
+        m->links_cap = nl;
+    }
+    for (int32_t l = 0; l < n_links; l++) {
+        check_capacity(l, capacity[l]);
+        /* as st_maxmin_new's, but for an edge list's allocation, kept for reuse */
+        mm_link *L = &m->links[l];
+        m->links[l] = l < old
+                          ? (mm_link){.cap = capacity[l], .e = L->e, .ecap = L->ecap, .hpos = -1}
+                          : (mm_link){.cap = capacity[l], .hpos = -1};
+        m->slot_of[l] = -1;
+    }
+    m->n_links = n_links;
+    m->base_links = n_links;
+}
+
 static void mark_link_dirty(st_maxmin *m, int32_t l)
 {
     if (m->links[l].dirty)

@@ -22,6 +22,13 @@ void st_maxmin_free(st_maxmin *m);
  * one solver. */
 void st_maxmin_reset(st_maxmin *m);
 
+/* Put m back as st_maxmin_new(n_links, capacity) would make it (capacities copied; finite and
+ * > 0, else ST_BUG), on links of another fabric or the same: it then answers every sequence of
+ * calls as that new solver does, bit for bit. Costs the links, and keeps the allocations
+ * (growing them for more links): a caller solving on fabric after fabric reuses one solver
+ * instead of allocating and first touching 10^5 links' worth of memory for each. */
+void st_maxmin_rebase(st_maxmin *m, int32_t n_links, const double *capacity);
+
 /* Append a link of the given capacity (finite and > 0, else ST_BUG) and return its id: the
  * number of links before. For private limits, such as a transfer's own rate cap. */
 int32_t st_maxmin_add_link(st_maxmin *m, double capacity);

@@ -68,6 +68,7 @@ struct st_net {
     int clamped;           /* a time was past the end of st_time and held at ST_TIME_MAX */
     st_ev_handle solve_ev; /* the end-of-instant solve, while solve_due */
     int solve_due;
+    int detached; /* st_net_detach: the engine is freed with the net, its events unfired */
     uint64_t solves;
     /* st_net_keep_routes: every transfer's links (slot s's at keep_at[s] .. keep_at[s] +
      * keep_n[s] of keep_link), the members crossing each link (a_sum), and the instants of the
@@ -78,6 +79,7 @@ struct st_net {
     size_t *keep_at, *keep_n;
     size_t keep_slots_cap, keep_n_cap;
     double *a_sum;
+    double **sum_pool; /* where a_sum goes back (st_net_keep_routes_in), or NULL */
     st_time first_start, last_start;
 };
 
@@ -134,15 +136,21 @@ static void link_arrays(st_net *net)
     memset(net->hashed + fabric, 0, nl - (size_t)fabric);
 }
 
+void st_net_detach(st_net *net)
+{
+    net->detached = 1;
+}
+
 void st_net_free(st_net *net)
 {
     if (!net)
         return;
-    /* Pending completions point at this net; cancel them so the engine never fires one. */
-    for (size_t i = 0; i < net->n_x; i++)
+    /* Pending completions point at this net; cancel them so the engine never fires one, unless
+     * the engine goes with it (st_net_detach). */
+    for (size_t i = 0; !net->detached && i < net->n_x; i++)
         if (net->x[i].state != X_FREE)
             st_engine_cancel(net->eng, net->x[i].ev);
-    if (net->solve_due)
+    if (net->solve_due && !net->detached)
         st_engine_cancel(net->eng, net->solve_ev);
     st_mmx_free(net->mx);
     free(net->level);
@@ -242,7 +250,8 @@ static st_time done_time(st_net *net, double rem, double rate, st_time now)
     if (ns < 0)
         ns = 0;
     if (!(ns < (double)(ST_TIME_MAX - now))) {
-        clamp(net);
+        if (net)
+            clamp(net);
         return ST_TIME_MAX;
     }
     return now + (st_time)ns;
@@ -366,10 +375,11 @@ static size_t route_members(st_net *net, const st_xfer_spec *spec)
     if (spec->routes) { /* routed by the caller, GPU to GPU: every link of weight 1 */
         for (size_t i = 0; i < spec->n; i++) {
             int h = spec->hops[i];
-            memcpy(net->route + total, spec->routes + i * ST_TOPO_MAX_HOPS,
-                   (size_t)h * sizeof *net->route);
-            for (int j = 0; j < h; j++)
+            const int32_t *r = spec->routes + i * ST_TOPO_MAX_HOPS;
+            for (int j = 0; j < h; j++) { /* a few links: no memcpy call a member */
+                net->route[total + (size_t)j] = r[j];
                 net->wts[total + (size_t)j] = 1.0;
+            }
             net->hops[i] = (uint8_t)h;
             total += (size_t)h;
         }
@@ -455,8 +465,12 @@ static void keep_route(st_net *net, size_t s, size_t total, st_time now)
     net->keep_at = st_xgrow(net->keep_at, sizeof *net->keep_at, s + 1, &net->keep_slots_cap);
     net->keep_n = st_xgrow(net->keep_n, sizeof *net->keep_n, s + 1, &net->keep_n_cap);
     int32_t fabric = st_topo_link_count(net->topo);
-    if (!net->a_sum)
+    if (!net->a_sum && net->sum_pool && *net->sum_pool) {
+        net->a_sum = *net->sum_pool;
+        *net->sum_pool = NULL;
+    } else if (!net->a_sum) {
         net->a_sum = st_xcalloc((size_t)fabric, sizeof *net->a_sum);
+    }
     memcpy(net->keep_link + net->n_keep, net->route, total * sizeof *net->route);
     for (size_t k = 0; k < total; k++)
         if (net->route[k] < fabric) /* a private cap link: not counted */
@@ -467,6 +481,60 @@ static void keep_route(st_net *net, size_t s, size_t total, st_time now)
     if (net->first_start < 0)
         net->first_start = now;
     net->last_start = now;
+}
+
+int st_net_alone(const st_topo *t, const st_xfer_spec *spec, st_time now, double *rate,
+                 st_time *bytes_at)
+{
+    check_spec(spec);
+    if (spec->bytes == 0 || spec->n == 0 || spec->routes)
+        return -1;
+    if (spec->n > (size_t)INT_MAX / ST_TOPO_MAX_HOPS)
+        ST_BUG("transfer of %zu members; at most %d", spec->n, INT_MAX / ST_TOPO_MAX_HOPS);
+    /* Each link's summed weight in the order the members cross it, as the solver merges an
+     * entity's links (maxmin.c, merge_links), and the links in the order first crossed. */
+    size_t nl = (size_t)st_topo_link_count(t), n_seen = 0, seen_cap = 0;
+    double *sum = st_xcalloc(nl ? nl : 1, sizeof *sum);
+    int32_t *seen = NULL, links[ST_TOPO_MAX_HOPS];
+    double wts[ST_TOPO_MAX_HOPS];
+    uint64_t pre = st_topo_flow_pre(spec->key);
+    for (size_t i = 0; i < spec->n; i++) {
+        uint64_t key = st_topo_flow_key_of(pre, (uint64_t)i);
+        int h =
+            st_topo_route_w(t, spec->src[i], spec->dst[i], key, links, wts, ST_TOPO_MAX_HOPS, NULL);
+        for (int j = 0; j < h; j++) {
+            if (!(wts[j] > 0) || isinf(wts[j]))
+                ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0",
+                       (int)links[j], wts[j]);
+            if (sum[links[j]] == 0) {
+                seen = st_xgrow(seen, sizeof *seen, n_seen + 1, &seen_cap);
+                seen[n_seen++] = links[j];
+            }
+            sum[links[j]] += wts[j];
+        }
+    }
+    /* The solve of a lone entity (maxmin_fill.c, fill_one): the least level of its links, each
+     * its capacity over its weight; a rate cap is a private link of n x max_rate crossed with
+     * weight n. */
+    const double *cap = st_topo_capacities(t);
+    double least = INFINITY;
+    for (size_t k = 0; k < n_seen; k++) {
+        double lvl = cap[seen[k]] / sum[seen[k]];
+        if (lvl < least)
+            least = lvl;
+    }
+    if (spec->max_rate > 0) {
+        double n = (double)spec->n, lvl = spec->max_rate * n / n;
+        if (lvl < least)
+            least = lvl;
+    }
+    free(sum);
+    free(seen);
+    if (!(least > 0) || isinf(least))
+        return -1;
+    *rate = least;
+    *bytes_at = done_time(NULL, spec->bytes, least, now);
+    return *bytes_at == ST_TIME_MAX ? -1 : 0;
 }
 
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
@@ -678,14 +746,29 @@ void st_net_keep_routes(st_net *net, int on)
         return;
     }
     net->keep = 0;
+    if (net->a_sum && net->sum_pool && !*net->sum_pool) { /* back, every entry 0 again */
+        int32_t fabric = st_topo_link_count(net->topo);
+        for (size_t k = 0; k < net->n_keep; k++)
+            if (net->keep_link[k] < fabric)
+                net->a_sum[net->keep_link[k]] = 0;
+        *net->sum_pool = net->a_sum;
+    } else {
+        free(net->a_sum);
+    }
+    net->sum_pool = NULL;
     free(net->keep_link);
     free(net->keep_at);
     free(net->keep_n);
-    free(net->a_sum);
     net->keep_link = NULL;
     net->keep_at = net->keep_n = NULL;
     net->a_sum = NULL;
     net->n_keep = net->keep_cap = net->keep_slots_cap = net->keep_n_cap = 0;
+}
+
+void st_net_keep_routes_in(st_net *net, double **pool)
+{
+    st_net_keep_routes(net, 1);
+    net->sum_pool = pool;
 }
 
 /* st_net_last_done: rates within SLOWEST_TIE of the least are the slowest ones (one level,

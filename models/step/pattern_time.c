@@ -63,7 +63,7 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     size_t n_follow = st__shape_traces_find(tr, k, &follow);
     st_mm_trace *rec = st_mm_trace_new();
     st_net_trace(st_fabsim_net(fs), rec, follow, n_follow, &x->spare);
-    st_net_keep_routes(st_fabsim_net(fs), 1);
+    st_net_keep_routes_in(st_fabsim_net(fs), &x->sums);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
     const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
     run rr = {.fs = fs, .left = k->groups, .bg = m ? m->bg : NULL, .n_bg = m ? m->n_bg : 0};

@@ -39,6 +39,8 @@ int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_ste
     x->traces = st__shape_traces_new();
     x->closed = st_coll_memo_new();
     x->shared = shared;
+    if (shared && (x->spare = st__step_memo_take_spare(shared)))
+        st_maxmin_rebase(x->spare, st_topo_link_count(x->topo), st_topo_capacities(x->topo));
     *out = x;
     return 0;
 }
@@ -48,7 +50,11 @@ void st_step_ctx_free(st_step_ctx *x)
     if (!x)
         return;
     st_fabsim_free(x->planner); /* before the topology it runs on */
-    st_maxmin_free(x->spare);
+    if (x->shared && x->spare)  /* reset between pattern runs (st_mmx_free) */
+        st__step_memo_give_spare(x->shared, x->spare);
+    else
+        st_maxmin_free(x->spare);
+    free(x->sums);
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
     st__shape_traces_free(x->traces);

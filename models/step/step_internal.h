@@ -32,6 +32,8 @@ struct st_step_ctx {
     st_coll_memo *closed;     /* the data-parallel all-reduce's closed form (step.c), by pattern */
     int skip_closed;          /* st_step_ctx_skip_closed_form */
     st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
+    double *sums;             /* zeros, one per link of topo, between pattern runs
+                                 (st_net_keep_routes_in) */
     st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
     st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */
     /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
@@ -46,6 +48,13 @@ struct st_step_ctx {
  * whose fabric routes those GPUs alike; the memo's key then names it in `fabric`. */
 int64_t st__step_memo_class(st_step_ctx *x, int64_t gpus);
 st_coll_memo *st__step_memo_times(st_step_memo *m);
+/* The max-min solver a context freed into m (reset, on that context's fabric), taken, or NULL;
+ * and a context's spare solver given back (kept when m holds none, else freed). A sizing search
+ * opens a context on every GPU count: one solver rebased onto each fabric in turn
+ * (st_maxmin_rebase) costs its links, where a new one allocates and first touches 10^5 links'
+ * worth of memory. */
+st_maxmin *st__step_memo_take_spare(st_step_memo *m);
+void st__step_memo_give_spare(st_step_memo *m, st_maxmin *s);
 /* The recordings of m's patterns, by shape with the class: a class's fabrics route its patterns
  * over the same links but for each level's first id, which recordings name their links by
  * (st_net_trace), so one context's recording serves every context of the class. */

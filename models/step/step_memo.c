@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/fabric/collective.h"
+#include "models/fabric/maxmin.h"
 #include "models/step/step_internal.h"
 #include "sim/xalloc.h"
 
@@ -20,6 +21,7 @@ struct st_step_memo {
     st__shape_traces *traces; /* the recordings of the times' patterns, by shape and class */
     memo_class *cls;          /* a search meets a handful: found by a scan */
     size_t n, cap;
+    st_maxmin *spare; /* a freed context's max-min solver, reset, for the next to rebase */
 };
 
 st_step_memo *st_step_memo_new(void)
@@ -36,8 +38,24 @@ void st_step_memo_free(st_step_memo *m)
         return;
     st_coll_memo_free(m->times);
     st__shape_traces_free(m->traces);
+    st_maxmin_free(m->spare);
     free(m->cls);
     free(m);
+}
+
+st_maxmin *st__step_memo_take_spare(st_step_memo *m)
+{
+    st_maxmin *s = m->spare;
+    m->spare = NULL;
+    return s;
+}
+
+void st__step_memo_give_spare(st_step_memo *m, st_maxmin *s)
+{
+    if (m->spare)
+        st_maxmin_free(s);
+    else
+        m->spare = s;
 }
 
 size_t st_step_memo_count(const st_step_memo *m)

@@ -102,12 +102,56 @@ static void on_start(st_engine *eng, void *state, const st_event *ev)
     refresh_rates(r);
 }
 
+/* run_in's answer for one finite stream and nothing else (a checkpoint's write or restore on a
+ * quiet fabric) when the net would give it one rate for its whole run (st_net_alone): the
+ * same instants and bytes, in the same arithmetic, as the engine's run below (its start, the
+ * solve that follows, its last byte) without the solver's 10^4 links. Returns 0, or -1 to run
+ * it on the engine. */
+static int run_alone(const st_topo *t, const st_io *s, double *done_s, double *rate)
+{
+    if (isinf(s->bytes) || s->members < 1)
+        return -1;
+    size_t m = (size_t)s->members;
+    int64_t *tier = st_xmalloc(m * sizeof *tier);
+    int64_t ep = st_topo_storage_endpoint(t, s->tier);
+    for (size_t k = 0; k < m; k++)
+        tier[k] = ep;
+    st_xfer_spec x = {.src = s->read ? tier : s->gpu,
+                      .dst = s->read ? s->gpu : tier,
+                      .n = m,
+                      .bytes = s->bytes,
+                      .key = st_topo_flow_key(0x5706a9e, 0),
+                      .max_rate = s->max_rate};
+    st_time t0 = (st_time)llround(s->start_s * 1e9), t1;
+    double per;
+    int rc = st_net_alone(t, &x, t0, &per, &t1);
+    free(tier);
+    if (rc)
+        return -1;
+    /* on_start, at t0: nothing moved before it; the stream's aggregate rate from the solve */
+    double start = (double)t0 / 1e9, agg = per * (double)s->members;
+    /* on_done, at t1 (no latency in the transfer): the bytes moved since the start */
+    double end = (double)t1 / 1e9, moved = 0;
+    if (end - start > 0)
+        moved += agg * (end - start);
+    if (done_s)
+        done_s[0] = end + st_topo_storage_latency(t, s->tier);
+    if (rate) /* the rate is 0 again once it is done */
+        rate[0] = end - start > 0 ? moved / (end - start) : 0;
+    return 0;
+}
+
 /* st_storage_run on the spare solver *pool holds, if any (pool NULL: none; one made on t, and the
  * run's goes back there, reset, at its end: st_net_trace), so the runs of one question on one
  * fabric allocate its 10^5 links' solver and their edge lists once. */
 static int run_in(const st_topo *t, const st_io *io, int n, double *done_s, double *rate,
                   st_maxmin **pool)
 {
+    if (n == 1 &&
+        !(io[0].members < 1 || !(io[0].bytes > 0) || !(io[0].max_rate >= 0) ||
+          !(io[0].start_s >= 0)) &&
+        run_alone(t, &io[0], done_s, rate) == 0)
+        return 0;
     io_run r = {.topo = t, .io = io, .n = n};
     size_t nn = n > 0 ? (size_t)n : 1;
     r.xfer = st_xmalloc(nn * sizeof *r.xfer);
@@ -327,6 +371,13 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                           const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
                           st_err *err)
 {
+    return st_storage_checkpoint_reuse(at, w, mem, ingest, bg, NULL, out, err);
+}
+
+int st_storage_checkpoint_reuse(const st_placement *at, const st_workload_cfg *w,
+                                const st_memory *mem, const st_ingest *ingest, const st_io_set *bg,
+                                st_maxmin **spare, st_ckpt_cost *out, st_err *err)
+{
     const st_cluster_cfg *c = at->c;
     memset(out, 0, sizeof *out);
     const st_ckpt_cfg *ck = &w->checkpoint;
@@ -339,7 +390,12 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
                           w->name);
     int64_t *writers = st_xmalloc((size_t)w->gpus * sizeof *writers);
     int64_t nw = st_storage_writers(at, w, writers);
-    st_maxmin *pool = NULL; /* one solver on at->topo for the runs below, reset between them */
+    /* one solver on at->topo for the runs below, reset between them */
+    st_maxmin *pool = spare ? *spare : NULL;
+    if (pool) {
+        *spare = NULL;
+        st_maxmin_rebase(pool, st_topo_link_count(at->topo), st_topo_capacities(at->topo));
+    }
     double pcie = pcie_of(c);
     out->size_bytes = mem->checkpoint_bytes;
     out->writers = nw;
@@ -396,7 +452,10 @@ int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, cons
     double done;
     run_with(at->topo, &rd, 1, bg, &done, NULL, &pool);
     out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
-    st_maxmin_free(pool);
+    if (spare && !*spare)
+        *spare = pool;
+    else
+        st_maxmin_free(pool);
     free(writers);
     return 0;
 }

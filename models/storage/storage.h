@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/fabric/maxmin.h"
 #include "models/fabric/topo.h"
 #include "models/place/placement.h"
 #include "models/silicon/parallel.h"
@@ -97,6 +98,14 @@ int64_t st_storage_ingest_stream(const st_placement *at, const st_workload_cfg *
 int st_storage_checkpoint(const st_placement *at, const st_workload_cfg *w, const st_memory *mem,
                           const st_ingest *ingest, const st_io_set *bg, st_ckpt_cost *out,
                           st_err *err);
+
+/* st_storage_checkpoint on the max-min solver *spare holds, if any (taken, and rebased onto at's
+ * fabric: st_maxmin_rebase), given back there reset when *spare is empty at the end (else
+ * freed): a caller asking on fabric after fabric (a sizing search's GPU counts) allocates one
+ * solver instead of 10^5 links' worth of memory for each. The same answers, bit for bit. */
+int st_storage_checkpoint_reuse(const st_placement *at, const st_workload_cfg *w,
+                                const st_memory *mem, const st_ingest *ingest, const st_io_set *bg,
+                                st_maxmin **spare, st_ckpt_cost *out, st_err *err);
 
 /* The steady write load a checkpoint cadence puts on its tier while the job trains. */
 typedef struct st_ckpt_load {

@@ -507,6 +507,59 @@ START_TEST(test_a_reset_solver_answers_as_a_new_one)
 }
 END_TEST
 
+/* A solver rebased (st_maxmin_rebase) onto other links, more or fewer and of other capacities,
+ * after adds, removals, solves and a private link, answers as a new one made on them: the same
+ * ids, changes, rates and loads, bit for bit. */
+START_TEST(test_a_rebased_solver_answers_as_a_new_one)
+{
+    st_rng *r = st_rng_new(98, st_rng_tag("test"), (uint64_t)_i, st_rng_tag("maxmin-rebase"));
+    rinst in;
+    double cap[2 * R_LINKS];
+    random_instance(r, &in, _i);
+    st_maxmin *used = st_maxmin_new(R_LINKS, in.cap);
+    for (int inst = 0; inst < 30; inst++) {
+        for (int e = 0; e < R_ENTS; e++)
+            add_inst(used, &in, e);
+        st_maxmin_solve(used, NULL);
+        for (int e = 0; e < R_ENTS; e += 3)
+            st_maxmin_remove(used, e);
+        int32_t cap_link = st_maxmin_add_link(used, 2.0);
+        st_maxmin_add(used, &cap_link, NULL, 1);
+        st_maxmin_solve(used, NULL);
+        /* the next fabric: the instance's links, and every other time as many again */
+        random_instance(r, &in, _i);
+        int32_t n = inst % 2 ? R_LINKS : 2 * R_LINKS;
+        for (int l = 0; l < n; l++)
+            cap[l] = l < R_LINKS ? in.cap[l] : 1.0 + l;
+        st_maxmin_rebase(used, n, cap);
+        st_maxmin *fresh = st_maxmin_new(n, cap);
+        for (int e = 0; e < R_ENTS; e++)
+            ck_assert_int_eq(add_inst(used, &in, e), add_inst(fresh, &in, e));
+        ck_assert_int_eq(st_maxmin_add_link(used, 3.0), st_maxmin_add_link(fresh, 3.0));
+        for (int round = 0; round < 3; round++) {
+            const int64_t *ca, *cb;
+            size_t na = st_maxmin_solve(used, &ca), nb = st_maxmin_solve(fresh, &cb);
+            ck_assert_uint_eq(na, nb);
+            for (size_t i = 0; i < na; i++) {
+                ck_assert_int_eq(ca[i], cb[i]);
+                double ra = st_maxmin_rate(used, ca[i]), rb = st_maxmin_rate(fresh, cb[i]);
+                ck_assert(memcmp(&ra, &rb, sizeof ra) == 0);
+            }
+            for (int l = 0; l < n; l++)
+                ck_assert(st_maxmin_load(used, l) == st_maxmin_load(fresh, l));
+            for (int e = round; e < R_ENTS; e += 7) {
+                st_maxmin_remove(used, e);
+                st_maxmin_remove(fresh, e);
+            }
+        }
+        st_maxmin_free(fresh);
+        st_maxmin_rebase(used, R_LINKS, in.cap);
+    }
+    st_maxmin_free(used);
+    st_rng_free(r);
+}
+END_TEST
+
 /* What the network does at one instant with many starts and ends: solve once after all of them.
  * It must give what solving after each one gives (the same fixed point, reached by the same
  * progressive filling of the final components): rates within the solver's 1e-12 "unchanged"
@@ -602,6 +655,7 @@ Suite *maxmin_suite(void)
     tcase_add_loop_test(rnd, test_one_solve_after_a_batch_equals_a_solve_after_each, 0, 2);
     tcase_add_loop_test(rnd, test_dropping_loads_changes_no_rate, 0, 2);
     tcase_add_loop_test(rnd, test_a_reset_solver_answers_as_a_new_one, 0, 2);
+    tcase_add_loop_test(rnd, test_a_rebased_solver_answers_as_a_new_one, 0, 2);
     suite_add_tcase(s, rnd);
     return s;
 }
