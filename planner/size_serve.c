@@ -52,9 +52,11 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
         return 0;
     }
     int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
-    if (!targets) /* no targets: what one replica completes with every request at once (a
-                     trace's at their mean lengths) */
+    if (!targets) { /* no targets: what one replica completes with every request at once (a
+                       trace's at their mean lengths) */
         w2.inference.mode = ST_REQ_OFFLINE;
+        w2.inference.concurrency = 0;
+    }
     st_serve_result r;
     int rc = serve_on(&c2, &w2, seed, &r, err);
     if (rc)
@@ -141,11 +143,13 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                     int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (w->inference.mode == ST_REQ_OFFLINE)
+    if (w->inference.mode == ST_REQ_OFFLINE || w->inference.mode == ST_REQ_CLOSED)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "workload '%s': sizing a service needs the rate it must serve "
-                          "(requests: { rate: ... }); an offline batch has none",
-                          w->name);
+                          "(requests: { rate: ... }); %s has none",
+                          w->name,
+                          w->inference.mode == ST_REQ_OFFLINE ? "an offline batch"
+                                                              : "a closed loop of clients");
     st_workload_cfg steady = *w; /* a load curve is sized for its peak, a steady stream's */
     if (w->inference.n_load > 0) {
         st_inference_cfg *ic = &steady.inference;

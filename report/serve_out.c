@@ -38,8 +38,11 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(par, "dp", (double)w->parallel.dp);
     cJSON *rq = cJSON_AddObjectToObject(j, "requests");
     cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
-    if (ic->mode != ST_REQ_OFFLINE && ic->n_load == 0) /* absent: all at once, or a curve */
+    /* absent: all at once, a closed loop, or a curve */
+    if (ic->mode != ST_REQ_OFFLINE && ic->mode != ST_REQ_CLOSED && ic->n_load == 0)
         cJSON_AddNumberToObject(rq, "rate_per_s", ic->rate);
+    if (ic->concurrency > 0) /* absent: no cap on the requests in flight */
+        cJSON_AddNumberToObject(rq, "concurrency", (double)ic->concurrency);
     if (ic->mode == ST_REQ_TRACE) { /* the path as the scenario writes it */
         cJSON_AddStringToObject(rq, "file", ic->trace_name);
         cJSON_AddStringToObject(rq, "format", st_req_format_names[ic->trace_format]);
@@ -191,9 +194,15 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 (long long)r->requests,
                 fmt(ic->load[ic->n_load - 1].at_s - ic->load[0].at_s, ST_DIM_TIME, a, sizeof a),
                 ic->n_load);
+    else if (ic->mode == ST_REQ_POISSON && ic->concurrency > 0)
+        fprintf(out, "  requests  %lld at %.4g per second (Poisson), at most %lld in flight",
+                (long long)ic->count, ic->rate, (long long)ic->concurrency);
     else if (ic->mode == ST_REQ_POISSON)
         fprintf(out, "  requests  %lld at %.4g per second (Poisson)", (long long)ic->count,
                 ic->rate);
+    else if (ic->mode == ST_REQ_CLOSED)
+        fprintf(out, "  requests  %lld from %lld client%s in a closed loop", (long long)ic->count,
+                (long long)ic->concurrency, ic->concurrency == 1 ? "" : "s");
     else
         fprintf(out, "  requests  %lld all at once (offline)", (long long)ic->count);
     fprintf(out, ", %lld tokens in", (long long)ic->input_tokens);

@@ -153,6 +153,7 @@ static const st_field request_fields[] = {
     ST_FENUM(st_inference_cfg, "mode", mode, st_req_mode_names),
     ST_FFN("rate", fn_rate),
     ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e12),
+    ST_FINT(st_inference_cfg, "concurrency", concurrency, ST_R_MIN1, .max = 1e7),
     ST_FFN("input_tokens", fn_input),
     ST_FFN("output_tokens", fn_output),
     ST_FFN("file", fn_file),
@@ -423,10 +424,18 @@ static int derive_trace(st_ld *ld, const st_ynode *req, st_inference_cfg *ic, co
 static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic, const char *name)
 {
     const st_ynode *mode = st_ynode_get(req, "mode"), *rate = st_ynode_get(req, "rate");
+    const st_ynode *conc = st_ynode_get(req, "concurrency");
     if (!mode)
         ic->mode = st_ynode_get(req, "file") ? ST_REQ_TRACE
                    : rate                    ? ST_REQ_POISSON
+                   : conc                    ? ST_REQ_CLOSED
                                              : ST_REQ_OFFLINE;
+    if (conc && ic->mode != ST_REQ_CLOSED && ic->mode != ST_REQ_POISSON)
+        return st_rd_fail(&ld->rd, conc, ST_EINVAL,
+                          "workload '%s': requests.concurrency applies to mode: closed (that many "
+                          "clients, each sending its next request as its last completes) or "
+                          "poisson (the stream held to that many in flight), not to mode: %s",
+                          name, st_req_mode_names[ic->mode]);
     if (ic->mode == ST_REQ_TRACE)
         return derive_trace(ld, req, ic, name);
     static const char *const trace_only[] = {"file", "format", "malformed", NULL};
@@ -449,6 +458,22 @@ static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic,
         return st_rd_fail(&ld->rd, req, ST_EINVAL,
                           "workload '%s': requests of mode: poisson need a 'rate' (requests per "
                           "second, such as 10/s)",
+                          name);
+    if (ic->mode == ST_REQ_CLOSED && rate)
+        return st_rd_fail(&ld->rd, rate, ST_EINVAL,
+                          "workload '%s': requests.rate applies to mode: poisson (mode: closed "
+                          "sends a client's next request as its last completes; a rate and a "
+                          "concurrency together are a Poisson stream held to that many in flight)",
+                          name);
+    if (ic->mode == ST_REQ_CLOSED && !conc)
+        return st_rd_fail(&ld->rd, req, ST_EINVAL,
+                          "workload '%s': requests of mode: closed need a 'concurrency' (the "
+                          "clients, each with one request in flight)",
+                          name);
+    if (ic->n_load > 0 && conc)
+        return st_rd_fail(&ld->rd, conc, ST_EINVAL,
+                          "workload '%s': requests.concurrency does not apply to a load curve "
+                          "(its requests arrive at its rates, none held back)",
                           name);
     if (ic->n_load > 0 && st_ynode_get(req, "count"))
         return st_rd_fail(&ld->rd, st_ynode_get(req, "count"), ST_EINVAL,
@@ -533,7 +558,11 @@ static int derive_autoscale(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
 {
     const st_inference_cfg *ic = &w->inference;
-    double per = ceil((double)ic->count / (double)w->parallel.dp);
+    /* a capped stream's requests go to the replicas its clients hold, all of them or fewer */
+    int64_t reps = w->parallel.dp;
+    if (ic->concurrency > 0 && ic->concurrency < reps)
+        reps = ic->concurrency;
+    double per = ceil((double)ic->count / (double)reps);
     double work = per * (double)st_req_longest(ic);
     if (work <= MAX_REPLICA_TOKENS && per <= MAX_REPLICA_REQUESTS)
         return 0;

@@ -391,10 +391,13 @@ typedef struct st_collective_cfg {
 
 /* How an inference service's requests arrive: all at once (an offline batch, as vLLM's
  * benchmark_throughput and TensorRT-LLM's trtllm-bench throughput run), one at a time at
- * exponentially distributed gaps (a Poisson stream, as vLLM's benchmark_serving sends them), or
- * at the times and with the lengths a file of requests gives (a trace). */
+ * exponentially distributed gaps (a Poisson stream, as vLLM's benchmark_serving sends them), at
+ * the times and with the lengths a file of requests gives (a trace), or from a fixed number of
+ * clients, each sending its next request as its last completes (a closed loop, as `vllm bench
+ * serve --max-concurrency`, GenAI-Perf's `--concurrency` and SGLang's bench_serving run). */
 #define ST_REQ_MODES(X)                                                                            \
-    X(ST_REQ_OFFLINE, "offline") X(ST_REQ_POISSON, "poisson") X(ST_REQ_TRACE, "trace")
+    X(ST_REQ_OFFLINE, "offline")                                                                   \
+    X(ST_REQ_POISSON, "poisson") X(ST_REQ_TRACE, "trace") X(ST_REQ_CLOSED, "closed")
 typedef enum st_req_mode { ST_REQ_MODES(ST__ENUM_VALUE) } st_req_mode;
 extern const char *const st_req_mode_names[];
 
@@ -473,6 +476,9 @@ typedef struct st_inference_cfg {
     const st_req_row *trace;
     int64_t n_trace, longest;
     int64_t count;         /* requests sent */
+    int64_t concurrency;   /* > 0: at most this many requests in flight over the service, a
+                              request held by its client until one completes (closed: the
+                              clients; poisson: the benchmark's cap on its stream); 0: none */
     int64_t input_tokens;  /* prompt tokens of each request (their mean with a range) */
     int64_t output_tokens; /* tokens each request generates (likewise) */
     double input_range;    /* lengths uniform in [L(1 - r), L(1 + r)], vLLM's random

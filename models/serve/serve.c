@@ -142,8 +142,10 @@ typedef struct service {
     st__serve_cost cost;
     st_serve_memory mem;
     int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
-    double *gaps;              /* per_replica unit exponential draws */
-    int64_t *len_in, *len_out; /* per_replica requests' lengths, drawn once (fixed: the mean) */
+    int64_t drawn;             /* gaps and lengths drawn: per_replica, or a capped stream's
+                                  ceil(count / the replicas its clients hold) if more */
+    double *gaps;              /* drawn unit exponential draws */
+    int64_t *len_in, *len_out; /* drawn requests' lengths, drawn once (fixed: the mean) */
     int64_t *route;            /* a trace's: each row's replica, drawn once */
 } service;
 
@@ -229,7 +231,8 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         if (m == 0)
             continue;
         st__serve_replica_out o;
-        st__serve_replica(&s->cost, ic, &s->mem, arr + at[r], in + at[r], len + at[r], m, &o);
+        st__serve_stream str = {arr + at[r], in + at[r], len + at[r], m, 0};
+        st__serve_replica(&s->cost, ic, &s->mem, &str, &o);
         gather_add(&g, &o, len + at[r], NULL, 1);
         end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
         sum.busy_s += o.busy_s;
@@ -277,10 +280,12 @@ static void measure(service *s, double rate, st_serve_result *out)
     for (int64_t i = 0; rate > 0 && i < nA; i++)
         arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
     st__serve_replica_out a, b = {0};
-    st__serve_replica(&s->cost, ic, &s->mem, arr, s->len_in, s->len_out, nA, &a);
+    st__serve_stream sa = {arr, s->len_in, s->len_out, nA, 0}, sb = sa;
+    st__serve_replica(&s->cost, ic, &s->mem, &sa, &a);
     int two = rate <= 0 && kA < dp && nB > 0;
+    sb.n = nB;
     if (two)
-        st__serve_replica(&s->cost, ic, &s->mem, arr, s->len_in, s->len_out, nB, &b);
+        st__serve_replica(&s->cost, ic, &s->mem, &sb, &b);
     int64_t reps_b = two ? dp - kA : 0, reps_a = rate > 0 ? dp : kA;
     gather g = {0};
     gather_add(&g, &a, s->len_out, NULL, reps_a);
@@ -297,13 +302,13 @@ static void measure(service *s, double rate, st_serve_result *out)
     st__serve_replica_release(&b);
 }
 
-/* Each request's lengths, uniform between the stream's shortest and longest (vLLM's random
- * dataset), from their own stream (kind "inference", the workload, purpose "lengths"), so the
- * arrivals' draws do not move with them; a fixed length draws nothing. */
-static void draw_lengths(service *s, uint64_t seed, uint64_t id)
+/* The first `count` requests' lengths, uniform between the stream's shortest and longest
+ * (vLLM's random dataset), from their own stream (kind "inference", the workload, purpose
+ * "lengths"), so the arrivals' draws do not move with them; a fixed length draws nothing. */
+static void draw_lengths(service *s, int64_t count, uint64_t seed, uint64_t id)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    size_t n = (size_t)s->per_replica;
+    size_t n = (size_t)count;
     s->len_in = st_xmalloc(n * sizeof *s->len_in);
     s->len_out = st_xmalloc(n * sizeof *s->len_out);
     int64_t lo_i = st_req_len_lo(ic->input_tokens, ic->input_range),
@@ -366,7 +371,60 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
     out->max_tokens_per_s_under_slo = best_tps;
 }
 
-/* A steady stream: `count` requests all at once or at one Poisson rate. */
+/* The replicas a capped stream's clients hold: each of its `concurrency` clients keeps to one
+ * replica, as a balancer that sends each request to the replica with the fewest in flight
+ * keeps them (a completion frees a place on the replica the next request then goes to), so
+ * min(dp, concurrency) replicas serve; all dp without a cap. */
+static int64_t capped_replicas(const service *s)
+{
+    int64_t c = s->w->inference.concurrency;
+    return c > 0 && c < s->dp ? c : s->dp;
+}
+
+/* The service's figures for a stream held to `concurrency` requests in flight: a closed loop of
+ * that many clients, or a Poisson stream so capped (its rate split over the replicas that
+ * serve). The clients and the requests split over the serving replicas as evenly as they go
+ * (replica r of h: C / h clients and N / h requests, one more of each while r is below the
+ * remainder), each kind of replica simulated once; the iteration and power figures are the
+ * first replica's, which has the most of both. */
+static void measure_capped(service *s, st_serve_result *out)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    int64_t N = ic->count, C = ic->concurrency, h = capped_replicas(s);
+    double rate = ic->mode == ST_REQ_POISSON ? ic->rate : 0;
+    double *arr = st_xcalloc((size_t)s->drawn, sizeof *arr);
+    for (int64_t i = 0; rate > 0 && i < s->drawn; i++)
+        arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)h / rate;
+    gather g = {0};
+    st__serve_replica_out first = {0};
+    double span = 0;
+    for (int64_t r = 0, k; r < h; r = k) {
+        int64_t c = C / h + (r < C % h), m = N / h + (r < N % h);
+        for (k = r + 1; k < h && C / h + (k < C % h) == c && N / h + (k < N % h) == m;)
+            k++; /* replicas r .. k - 1 alike */
+        if (m == 0)
+            continue;
+        st__serve_stream in = {arr, s->len_in, s->len_out, m, c};
+        st__serve_replica_out o;
+        st__serve_replica(&s->cost, ic, &s->mem, &in, &o);
+        gather_add(&g, &o, s->len_out, NULL, k - r);
+        span = o.span_s > span ? o.span_s : span;
+        if (r == 0)
+            first = o;
+        else
+            st__serve_replica_release(&o);
+    }
+    gather_span(&g, span, out);
+    out->replicas_mean = (double)s->dp;
+    out->replicas_peak = s->dp;
+    iteration_figures(out, &first, 1);
+    power_of(s, &first, out);
+    free(arr);
+    st__serve_replica_release(&first);
+}
+
+/* A steady stream: `count` requests all at once, at one Poisson rate, or held to a concurrency
+ * (measure_capped); the latency target's search over uncapped Poisson rates either way. */
 static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
@@ -379,14 +437,19 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
         st_rng_free(rng);
     } else {
         s->per_replica = (ic->count + s->dp - 1) / s->dp;
-        s->gaps = st_xmalloc((size_t)s->per_replica * sizeof *s->gaps);
+        int64_t held = capped_replicas(s);
+        s->drawn = (ic->count + held - 1) / held; /* the first per_replica as without a cap */
+        s->gaps = st_xmalloc((size_t)s->drawn * sizeof *s->gaps);
         st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
-        for (int64_t i = 0; i < s->per_replica; i++)
+        for (int64_t i = 0; i < s->drawn; i++)
             s->gaps[i] = st_rng_exponential(rng, 1.0);
         st_rng_free(rng);
-        draw_lengths(s, seed, id);
+        draw_lengths(s, s->drawn, seed, id);
     }
-    measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
+    if (ic->concurrency > 0)
+        measure_capped(s, out);
+    else
+        measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
         out->slo_met = meets(ic, out);
         st_serve_result off = {0};
@@ -481,9 +544,10 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     int64_t n = st__serve_fleet_arrivals(ic, &f, rng, &arr, &weight);
     st_rng_free(rng);
     s->per_replica = n;
-    draw_lengths(s, seed, id);
+    draw_lengths(s, n, seed, id);
     st__serve_replica_out a;
-    st__serve_replica(&s->cost, ic, &s->mem, arr, s->len_in, s->len_out, n, &a);
+    st__serve_stream str = {arr, s->len_in, s->len_out, n, 0};
+    st__serve_replica(&s->cost, ic, &s->mem, &str, &a);
     gather g = {0};
     gather_add(&g, &a, s->len_out, weight, 1);
     double end = n > 0 ? a.first_s + a.span_s : f.end_s;

@@ -132,7 +132,10 @@ int64_t st_serve_replicas(const st_workload_cfg *w);
 
 /* The requests ic's stream sends from a_s to b_s seconds after it starts, all replicas: its
  * rate (or its load curve's, integrated) over the stretch, expected counts, not draws; all of
- * them at its start when offline; a trace's rows in the stretch. */
+ * them at its start when offline; a trace's rows in the stretch. A stream held to a concurrency
+ * counts the requests sent before any completes (what a service waiting for its GPUs is sent):
+ * a closed loop's clients' first at its start, a capped Poisson stream's at its rate up to the
+ * cap. */
 double st_serve_sent(const st_inference_cfg *ic, double a_s, double b_s);
 
 /* One replica's stretch up under a load curve's autoscaler, seconds from the curve's start:

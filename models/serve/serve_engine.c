@@ -39,6 +39,7 @@ typedef struct engine {
     st__serve_cost *cost;
     req *r;
     int64_t n, next, done;
+    int64_t cap; /* > 0: requests in flight at most; next waits for a completion past it */
     int64_t *wait, wait_head, wait_n;
     int64_t *run, run_n;
     int64_t free_blocks;
@@ -184,6 +185,26 @@ static st__serve_batch batch_of(const engine *e)
                              .prefill_attn_window_s = prefill_w};
 }
 
+/* Under a cap, the e->done-th completion frees its place for request cap + done - 1, whose
+ * client sends it now: it reaches the engine the front end's time per request later (the client
+ * thinks for no time), or at its own arrival if that is later (a capped Poisson stream's). */
+static void release_next(engine *e)
+{
+    int64_t k = e->cap + e->done - 1;
+    if (e->cap <= 0 || k >= e->n)
+        return;
+    double at = e->now + e->ic->frontend_request_s;
+    if (at > e->r[k].arrival_s)
+        e->r[k].arrival_s = at;
+}
+
+/* Whether the next request is its client's to send: always without a cap, else while fewer
+ * than cap are in flight. */
+static int released(const engine *e)
+{
+    return e->next < e->n && (e->cap <= 0 || e->next < e->cap + e->done);
+}
+
 /* Batch `id` ends at e->now: its tokens are in the cache, every request of it that reached its
  * target produced a token, and those with all their tokens leave. */
 static void finish_batch(engine *e, int64_t id_batch)
@@ -206,6 +227,7 @@ static void finish_batch(engine *e, int64_t id_batch)
             e->free_blocks += q->blocks;
             q->blocks = 0;
             e->done++;
+            release_next(e);
             continue;
         }
         e->run[kept++] = id;
@@ -264,7 +286,7 @@ static void run_engine(engine *e)
         }
         if (e->done >= e->n)
             break;
-        while (e->next < e->n && e->r[e->next].arrival_s <= e->now)
+        while (released(e) && e->r[e->next].arrival_s <= e->now)
             push_back(e, e->next++);
         double oldest = e->fl_n > 0 ? e->fl[e->fl_head].end_s : INFINITY;
         if (e->fl_n == pp) { /* full: the oldest batch must leave first */
@@ -275,7 +297,7 @@ static void run_engine(engine *e)
         schedule(e);
         st__serve_batch b = batch_of(e);
         if (b.tokens <= 0) { /* nothing to schedule until a batch leaves or a request comes */
-            double arrive = e->next < e->n ? e->r[e->next].arrival_s : INFINITY;
+            double arrive = released(e) ? e->r[e->next].arrival_s : INFINITY;
             if (e->fl_n == 0 && !(arrive < INFINITY)) /* the loader checked that one request
                                                          fits the cache */
                 ST_BUG("serving replica scheduled nothing with %lld waiting",
@@ -299,10 +321,12 @@ void st__serve_replica_release(st__serve_replica_out *o)
 }
 
 void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const st_serve_memory *mem,
-                       const double *arrival, const int64_t *len_in, const int64_t *len_out,
-                       int64_t n, st__serve_replica_out *o)
+                       const st__serve_stream *in, st__serve_replica_out *o)
 {
-    engine e = {.ic = ic, .mem = mem, .cost = cost, .n = n, .free_blocks = mem->blocks};
+    const double *arrival = in->arrival;
+    const int64_t *len_in = in->len_in, *len_out = in->len_out, n = in->n;
+    engine e = {
+        .ic = ic, .mem = mem, .cost = cost, .n = n, .cap = in->cap, .free_blocks = mem->blocks};
     e.fl = st_xmalloc((size_t)cost->pp * sizeof *e.fl);
     e.stage_free = st_xmalloc((size_t)cost->pp * sizeof *e.stage_free);
     e.r = st_xcalloc((size_t)n, sizeof *e.r);

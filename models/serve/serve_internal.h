@@ -79,12 +79,22 @@ typedef struct st__serve_replica_out {
     int64_t iterations, preemptions, batch_sum;
 } st__serve_replica_out;
 
-/* Serve n requests arriving at arrival[0..n) (ascending), request i of len_in[i] and len_out[i]
- * tokens, on one replica whose KV cache `mem` gives (its blocks, and how a request holds them),
- * iteration by iteration; into *o (release with st__serve_replica_release). */
+/* What one replica is sent: n requests, request i of len_in[i] and len_out[i] tokens, arriving
+ * at arrival[i] (ascending). With cap > 0 at most cap are in flight: each request past the first
+ * cap is held by its client until the one whose place it takes completes (the k-th completion
+ * frees request cap + k - 1's), and reaches the engine the front end's time per request after
+ * that completion, or at arrival[i] if later (a closed loop: every arrival 0). */
+typedef struct st__serve_stream {
+    const double *arrival;
+    const int64_t *len_in, *len_out;
+    int64_t n, cap;
+} st__serve_stream;
+
+/* Serve stream `in` on one replica whose KV cache `mem` gives (its blocks, and how a request
+ * holds them), iteration by iteration; into *o (release with st__serve_replica_release). Each
+ * request's time to first token runs from its arrival at the engine. */
 void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const st_serve_memory *mem,
-                       const double *arrival, const int64_t *len_in, const int64_t *len_out,
-                       int64_t n, st__serve_replica_out *o);
+                       const st__serve_stream *in, st__serve_replica_out *o);
 void st__serve_replica_release(st__serve_replica_out *o);
 
 /* ---- a load curve and its autoscaler (serve_load.c) ---- */

@@ -81,8 +81,13 @@ double st_serve_sent(const st_inference_cfg *ic, double a_s, double b_s)
         return (double)(rows_before(ic, b_s) - rows_before(ic, a_s));
     if (ic->mode == ST_REQ_OFFLINE)
         return a_s <= 0 ? (double)ic->count : 0;
+    double all = (double)ic->count;
+    if (ic->concurrency > 0 && (double)ic->concurrency < all)
+        all = (double)ic->concurrency; /* the rest wait for completions */
+    if (ic->mode == ST_REQ_CLOSED)
+        return a_s <= 0 ? all : 0;
     double sent = ic->rate * (b_s - (a_s > 0 ? a_s : 0));
-    return sent < (double)ic->count ? sent : (double)ic->count;
+    return sent < all ? sent : all;
 }
 
 static void record(st__serve_fleet *f, double t, int64_t n, size_t *cap)

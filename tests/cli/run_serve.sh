@@ -3,8 +3,8 @@
 # report in every format holds the serving figures and is byte-identical run to run; `sweep`
 # walks the request rate, its throughput rising with it until the replicas saturate and its
 # p99 time to first token never falling; a stream at the highest rate the report says meets the
-# latency targets meets them; a service shares a cluster run with training jobs or a trace's;
-# and a service is sized. (`validate --serve` is validate.doc's: docs/guide/validation.md holds
+# latency targets meets them; a closed loop of clients reports as one; a service shares a
+# cluster run with training jobs or a trace's; and a service is sized. (`validate --serve` is validate.doc's: docs/guide/validation.md holds
 # its rows.)
 # Usage: run_serve.sh STRATA SOURCE_DIR
 set -u
@@ -514,6 +514,44 @@ assert c["wait_s"] == 0 and p["wait_s"] == 0, "each pool runs its own job at onc
 assert job(first, "chat")["pool"] == "h100" and job(first, "chat")["inference"] == c["inference"]
 PY
 check "the pooled service serves as on H100s alone, in its own pool" $?
+
+# A closed loop of clients (requests.concurrency): its report names the mode and the clients and
+# no rate, its text says so, and a sweep over the clients raises the throughput.
+cat >"$tmp/closed.yaml" <<'EOF'
+version: 1
+name: closed
+cluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }
+workloads:
+  - name: chat
+    kind: inference
+    model: llama3-8b
+    precision: fp8
+    gpus: 1
+    requests: { concurrency: 4, count: 200, input_tokens: 500, output_tokens: 100 }
+EOF
+"$strata" run --format json "$tmp/closed.yaml" >"$tmp/closed.json" &&
+    "$strata" run "$tmp/closed.yaml" | grep -q '^  requests  200 from 4 clients in a closed loop'
+check "run a closed loop" $?
+python3 - "$tmp/closed.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+rq, i = j["requests"], j["inference"]
+assert rq["mode"] == "closed" and rq["concurrency"] == 4 and "rate_per_s" not in rq, rq
+assert i["requests"] == 200 and 3 < i["batch_mean"] <= 4, i
+assert i["frontend"]["name"] == "triton-trtllm", i["frontend"]
+PY
+check "the closed loop's JSON" $?
+"$strata" sweep "$tmp/closed.yaml" --set 'workloads[0].requests.concurrency=1,8,64' \
+    --columns inference.tokens_per_s -o "$tmp/c.csv" 2>/dev/null
+check "sweep over the clients" $?
+python3 - "$tmp/c.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["status"] for r in rows] == ["ok"] * 3, rows
+tps = [float(r["chat.inference.tokens_per_s"]) for r in rows]
+assert tps[0] < tps[1] < tps[2], tps
+PY
+check "throughput rises with the clients" $?
 
 # The serving stacks' table: none, and Triton's with the figures docs/guide quotes.
 "$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.74 +1\.712 +13\.68 +1\.86 ' &&
