@@ -96,19 +96,9 @@ int main(int argc, char **argv)
     // what Transformer Engine gives cuBLASLt on Hopper (get_cublas_workspace_size_bytes)
     c.ws_bytes = 32u << 20;
     CK(cudaMalloc(&c.ws, c.ws_bytes));
-    size_t big = (size_t)16384 * 16384;
-    __nv_bfloat16 *a16, *b16, *d16;
-    __nv_fp8_e4m3 *a8, *b8;
-    CK(cudaMalloc(&a16, big * 2));
-    CK(cudaMalloc(&b16, big * 2));
-    CK(cudaMalloc(&d16, big * 2));
-    CK(cudaMalloc(&a8, big));
-    CK(cudaMalloc(&b8, big));
-    fill<<<1024, 256, 0, c.st>>>(a16, big, 1u);
-    fill<<<1024, 256, 0, c.st>>>(b16, big, 2u);
-    fill<<<1024, 256, 0, c.st>>>(a8, big, 3u);
-    fill<<<1024, 256, 0, c.st>>>(b8, big, 4u);
-    CK(cudaStreamSynchronize(c.st));
+    lt_operands ops = lt_operands_new(c.st);
+    __nv_bfloat16 *a16 = ops.a16, *b16 = ops.b16, *d16 = ops.d16;
+    __nv_fp8_e4m3 *a8 = ops.a8, *b8 = ops.b8;
     fprintf(out, "prec,m,n,k,candidates,first_frac,best_frac,best_rank\n");
     cublasLtMatmulPreference_t pref;
     CL(cublasLtMatmulPreferenceCreate(&pref));

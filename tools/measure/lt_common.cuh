@@ -40,6 +40,30 @@ template <typename T> __global__ void fill(T *x, size_t n, unsigned seed)
     }
 }
 
+// The operands every shape is cut from: random BF16 and FP8 matrices of 16384^2 elements (the
+// largest shape's), filled on stream st.
+struct lt_operands {
+    __nv_bfloat16 *a16, *b16, *d16;
+    __nv_fp8_e4m3 *a8, *b8;
+};
+
+static lt_operands lt_operands_new(cudaStream_t st)
+{
+    lt_operands o;
+    size_t big = (size_t)16384 * 16384;
+    CK(cudaMalloc(&o.a16, big * 2));
+    CK(cudaMalloc(&o.b16, big * 2));
+    CK(cudaMalloc(&o.d16, big * 2));
+    CK(cudaMalloc(&o.a8, big));
+    CK(cudaMalloc(&o.b8, big));
+    fill<<<1024, 256, 0, st>>>(o.a16, big, 1u);
+    fill<<<1024, 256, 0, st>>>(o.b16, big, 2u);
+    fill<<<1024, 256, 0, st>>>(o.a8, big, 3u);
+    fill<<<1024, 256, 0, st>>>(o.b8, big, 4u);
+    CK(cudaStreamSynchronize(st));
+    return o;
+}
+
 // One GEMM's cuBLASLt description. Column-major "TN", the layout FP8 requires on Hopper:
 // D (n x m, ld n) = W^T (W stored k x n, ld k) x X (stored k x m, ld k), i.e. row-major
 // D[m][n] = X[m][k] W[n][k]^T, BF16 output, FP32 accumulation.

@@ -242,19 +242,9 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&b.out, 256 * sizeof(comm_out)));
     CK(cudaFuncSetAttribute(comm, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
 
-    size_t big = (size_t)16384 * 16384;
-    __nv_bfloat16 *a16, *b16, *d16;
-    __nv_fp8_e4m3 *a8, *b8;
-    CK(cudaMalloc(&a16, big * 2));
-    CK(cudaMalloc(&b16, big * 2));
-    CK(cudaMalloc(&d16, big * 2));
-    CK(cudaMalloc(&a8, big));
-    CK(cudaMalloc(&b8, big));
-    fill<<<1024, 256, 0, b.g>>>(a16, big, 1u);
-    fill<<<1024, 256, 0, b.g>>>(b16, big, 2u);
-    fill<<<1024, 256, 0, b.g>>>(a8, big, 3u);
-    fill<<<1024, 256, 0, b.g>>>(b8, big, 4u);
-    CK(cudaStreamSynchronize(b.g));
+    lt_operands ops = lt_operands_new(b.g);
+    __nv_bfloat16 *a16 = ops.a16, *b16 = ops.b16, *d16 = ops.d16;
+    __nv_fp8_e4m3 *a8 = ops.a8, *b8 = ops.b8;
 
     // Per-GPU GEMMs, 8192 tokens: Llama 3 70B at TP 8 (QKV, attention projection, FC1 with its
     // SwiGLU gate, FC2), Llama 3 8B at TP 1, and 8192 cubed.
