@@ -12,6 +12,24 @@
 
 #include "sim/xalloc.h"
 
+static void check_capacity(int32_t l, double cap)
+{
+    if (!(cap > 0) || isinf(cap))
+        ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, cap);
+}
+
+/* Room for cap links in every per-link array (a new link's fields are set by its maker). */
+static void grow_links(st_maxmin *m, size_t cap)
+{
+    m->links = st_xrealloc(m->links, cap * sizeof *m->links);
+    m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
+    m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
+    m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
+    m->touched = st_xrealloc(m->touched, cap * sizeof *m->touched);
+    m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
+    m->links_cap = cap;
+}
+
 st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
 {
     if (n_links < 0)
@@ -21,18 +39,10 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
     m->n_links = n_links;
     m->base_links = n_links;
     m->removed_min = INFINITY;
-    m->links_cap = nl;
-    m->links = st_xcalloc(nl, sizeof *m->links);
-    m->dirty_links = st_xmalloc(nl * sizeof *m->dirty_links);
-    m->comp_links = st_xmalloc(nl * sizeof *m->comp_links);
-    m->heap = st_xmalloc(nl * sizeof *m->heap);
-    m->touched = st_xmalloc(nl * sizeof *m->touched);
-    m->slot_of = st_xmalloc(nl * sizeof *m->slot_of);
+    grow_links(m, nl);
     for (int32_t l = 0; l < n_links; l++) {
-        if (!(capacity[l] > 0) || isinf(capacity[l]))
-            ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, capacity[l]);
-        m->links[l].cap = capacity[l];
-        m->links[l].hpos = -1;
+        check_capacity(l, capacity[l]);
+        m->links[l] = (mm_link){.cap = capacity[l], .hpos = -1};
         m->slot_of[l] = -1;
     }
     return m;
@@ -50,28 +60,14 @@ static void use_link(st_maxmin *m, int32_t l)
     m->used[m->n_used++] = l;
 }
 
-static void check_capacity(int32_t l, double cap)
-{
-    if (!(cap > 0) || isinf(cap))
-        ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, cap);
-}
-
 int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
 {
     if (m->n_links == INT32_MAX)
         ST_BUG("max-min solver already has %d links", (int)m->n_links);
     int32_t l = m->n_links;
     check_capacity(l, capacity);
-    if ((size_t)l + 1 > m->links_cap) {
-        size_t cap = m->links_cap ? 2 * m->links_cap : 8;
-        m->links = st_xrealloc(m->links, cap * sizeof *m->links);
-        m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
-        m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
-        m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
-        m->touched = st_xrealloc(m->touched, cap * sizeof *m->touched);
-        m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
-        m->links_cap = cap;
-    }
+    if ((size_t)l + 1 > m->links_cap)
+        grow_links(m, m->links_cap ? 2 * m->links_cap : 8);
     memset(&m->links[l], 0, sizeof m->links[l]);
     m->links[l].cap = capacity;
     m->links[l].hpos = -1;
@@ -166,15 +162,8 @@ void st_maxmin_rebase(st_maxmin *m, int32_t n_links, const double *capacity)
         if (m->links[l].ecap)
             free(m->links[l].e.many);
     size_t nl = (size_t)n_links;
-    if (nl > m->links_cap) {
-        m->links = st_xrealloc(m->links, nl * sizeof *m->links);
-        m->dirty_links = st_xrealloc(m->dirty_links, nl * sizeof *m->dirty_links);
-        m->comp_links = st_xrealloc(m->comp_links, nl * sizeof *m->comp_links);
-        m->heap = st_xrealloc(m->heap, nl * sizeof *m->heap);
-        m->touched = st_xrealloc(m->touched, nl * sizeof *m->touched);
-        m->slot_of = st_xrealloc(m->slot_of, nl * sizeof *m->slot_of);
-        m->links_cap = nl;
-    }
+    if (nl > m->links_cap)
+        grow_links(m, nl);
     for (int32_t l = 0; l < n_links; l++) {
         check_capacity(l, capacity[l]);
         /* as st_maxmin_new's, but for an edge list's allocation, kept for reuse */

@@ -72,7 +72,7 @@ START_TEST(test_throughput_rises_with_clients_to_the_offline_batch)
     st_serve_result r[5];
     for (int i = 0; i < 5; i++) {
         char req[128];
-        snprintf(req, sizeof req, fmt, clients[i]);
+        ck_assert((size_t)snprintf(req, sizeof req, fmt, clients[i]) < sizeof req);
         r[i] = run_one(req, batching);
     }
     for (int i = 1; i < 5; i++) {
@@ -134,10 +134,11 @@ START_TEST(test_a_capped_poisson_stream)
 {
     const char *fmt = "{ rate: %s, count: 300, %s input_tokens: 1000, output_tokens: 100 }";
     char a[160], b[160], c[160], d[160];
-    snprintf(a, sizeof a, fmt, "2/s", "");
-    snprintf(b, sizeof b, fmt, "2/s", "concurrency: 300,");
-    snprintf(c, sizeof c, fmt, "500/s", "");
-    snprintf(d, sizeof d, fmt, "500/s", "concurrency: 8,");
+    /* each whole: a cut request would be another scenario */
+    ck_assert((size_t)snprintf(a, sizeof a, fmt, "2/s", "") < sizeof a);
+    ck_assert((size_t)snprintf(b, sizeof b, fmt, "2/s", "concurrency: 300,") < sizeof b);
+    ck_assert((size_t)snprintf(c, sizeof c, fmt, "500/s", "") < sizeof c);
+    ck_assert((size_t)snprintf(d, sizeof d, fmt, "500/s", "concurrency: 8,") < sizeof d);
     st_serve_result ra = run_one(a, batching), rb = run_one(b, batching);
     ck_assert(ra.tokens_per_s == rb.tokens_per_s && ra.ttft_s.p99 == rb.ttft_s.p99);
     st_serve_result rc = run_one(c, batching), rd = run_one(d, batching);
