@@ -262,6 +262,7 @@ const st_fig st_figs[] = {
     SWP("jobs[].inference.slo_attainment", SH, OPT, "Requests within the targets", 42, ST_SRC_SERVE, st_serve_result, slo_attainment, DBL),
     SWP("jobs[].inference.max_rate_under_slo", ST_FU_PER_S, OPT, "Highest rate within the targets", 37, ST_SRC_SERVE, st_serve_result, max_rate_under_slo, DBL),
     SWP("jobs[].inference.max_tokens_per_s_under_slo", ST_FU_PER_S, OPT, "Output tokens per second within the targets", 38, ST_SRC_SERVE, st_serve_result, max_tokens_per_s_under_slo, DBL),
+    SWP("jobs[].inference.max_concurrency_under_slo", NU, OPT, "Most clients within the targets", 43, ST_SRC_SERVE, st_serve_result, max_concurrency_under_slo, ST_FIG_I64),
     RUN("jobs[].power.gpu_peak_w", PW, 0, "GPU peak power"),
     RUN("jobs[].power.gpu_mean_w", PW, 0, "GPU mean power"),
     RUN("jobs[].power.step_energy_j", EN, 0, "Energy per step"),

@@ -151,6 +151,9 @@ cJSON *st_report_serve_json(const st_run_serve *s)
             cJSON_AddNumberToObject(in, "missed_waiting", s->missed_waiting);
         cJSON_AddNumberToObject(in, "max_rate_under_slo", r->max_rate_under_slo);
         cJSON_AddNumberToObject(in, "max_tokens_per_s_under_slo", r->max_tokens_per_s_under_slo);
+        if (ic->mode == ST_REQ_CLOSED) /* absent: not a closed loop */
+            cJSON_AddNumberToObject(in, "max_concurrency_under_slo",
+                                    (double)r->max_concurrency_under_slo);
     }
     return j;
 }
@@ -275,11 +278,14 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (ic->slo_tpot_s > 0)
         fprintf(out, " p99 tpot <= %.4g s", ic->slo_tpot_s);
     /* the share within, stated as such: "missed, by 95% of its requests" read as 95% missed */
+    const char *what = ic->slo_ttft_s > 0 && ic->slo_tpot_s > 0 ? "both" : "it";
     fprintf(out,
             ": %s at this stream, %.4g%% of its requests within %s; at most %.4g requests/s "
-            "(%.4g output tokens/s) meet %s\n",
-            r->slo_met ? "met" : "missed", 100 * r->slo_attainment,
-            ic->slo_ttft_s > 0 && ic->slo_tpot_s > 0 ? "both" : "it", r->max_rate_under_slo,
-            r->max_tokens_per_s_under_slo,
-            ic->slo_ttft_s > 0 && ic->slo_tpot_s > 0 ? "both" : "it");
+            "(%.4g output tokens/s) meet %s",
+            r->slo_met ? "met" : "missed", 100 * r->slo_attainment, what, r->max_rate_under_slo,
+            r->max_tokens_per_s_under_slo, what);
+    if (ic->mode == ST_REQ_CLOSED)
+        fprintf(out, ", and at most %lld clients of the loop",
+                (long long)r->max_concurrency_under_slo);
+    fputc('\n', out);
 }

@@ -371,13 +371,12 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
     out->max_tokens_per_s_under_slo = best_tps;
 }
 
-/* The replicas a capped stream's clients hold: each of its `concurrency` clients keeps to one
+/* The replicas a capped stream's `c` clients hold: each client keeps to one
  * replica, as a balancer that sends each request to the replica with the fewest in flight
  * keeps them (a completion frees a place on the replica the next request then goes to), so
  * min(dp, concurrency) replicas serve; all dp without a cap. */
-static int64_t capped_replicas(const service *s)
+static int64_t capped_replicas(const service *s, int64_t c)
 {
-    int64_t c = s->w->inference.concurrency;
     return c > 0 && c < s->dp ? c : s->dp;
 }
 
@@ -387,10 +386,10 @@ static int64_t capped_replicas(const service *s)
  * (replica r of h: C / h clients and N / h requests, one more of each while r is below the
  * remainder), each kind of replica simulated once; the iteration and power figures are the
  * first replica's, which has the most of both. */
-static void measure_capped(service *s, st_serve_result *out)
+static void measure_capped(service *s, int64_t C, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    int64_t N = ic->count, C = ic->concurrency, h = capped_replicas(s);
+    int64_t N = ic->count, h = capped_replicas(s, C);
     double rate = ic->mode == ST_REQ_POISSON ? ic->rate : 0;
     double *arr = st_xcalloc((size_t)s->drawn, sizeof *arr);
     for (int64_t i = 0; rate > 0 && i < s->drawn; i++)
@@ -423,6 +422,34 @@ static void measure_capped(service *s, st_serve_result *out)
     st__serve_replica_release(&first);
 }
 
+/* The most clients of a closed loop whose p99s meet the target: bisection on the count between
+ * dp (one client a replica, the least latency a client can see: fewer leave replicas idle and
+ * serve no one faster) and the requests' count (more clients than requests change nothing). A
+ * target missed at one client a replica gives 0. The latencies grow with the clients, as the
+ * batch and the queue do, so the answer is the edge of one interval. */
+static int64_t search_clients(service *s)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    st_serve_result r = {0};
+    int64_t lo = s->dp, hi = ic->count;
+    if (hi <= lo) {
+        measure_capped(s, hi, &r);
+        return meets(ic, &r) ? hi : 0;
+    }
+    measure_capped(s, hi, &r);
+    if (meets(ic, &r))
+        return hi;
+    measure_capped(s, lo, &r);
+    if (!meets(ic, &r))
+        return 0;
+    while (hi - lo > 1) { /* lo meets, hi does not */
+        int64_t mid = lo + (hi - lo) / 2;
+        measure_capped(s, mid, &r);
+        *(meets(ic, &r) ? &lo : &hi) = mid;
+    }
+    return lo;
+}
+
 /* A steady stream: `count` requests all at once, at one Poisson rate, or held to a concurrency
  * (measure_capped); the latency target's search over uncapped Poisson rates either way. */
 static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result *out)
@@ -437,7 +464,7 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
         st_rng_free(rng);
     } else {
         s->per_replica = (ic->count + s->dp - 1) / s->dp;
-        int64_t held = capped_replicas(s);
+        int64_t held = capped_replicas(s, ic->concurrency);
         s->drawn = (ic->count + held - 1) / held; /* the first per_replica as without a cap */
         s->gaps = st_xmalloc((size_t)s->drawn * sizeof *s->gaps);
         st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
@@ -447,7 +474,7 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
         draw_lengths(s, s->drawn, seed, id);
     }
     if (ic->concurrency > 0)
-        measure_capped(s, out);
+        measure_capped(s, ic->concurrency, out);
     else
         measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
@@ -459,6 +486,8 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
             offline_rps = off.requests_per_s;
         }
         search_slo(s, offline_rps, out);
+        if (ic->mode == ST_REQ_CLOSED)
+            out->max_concurrency_under_slo = search_clients(s);
     }
 }
 

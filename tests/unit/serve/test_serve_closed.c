@@ -193,6 +193,44 @@ START_TEST(test_a_closed_loop_with_a_latency_target)
 }
 END_TEST
 
+/* A closed loop with the requests and target `slo` (flow text): its figures. */
+static st_serve_result run_slo(int gpus, int clients, const char *slo)
+{
+    char y[640];
+    int n = snprintf(y, sizeof y,
+                     "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
+                     "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
+                     "    precision: fp8\n    gpus: %d\n    requests: { concurrency: %d, count: "
+                     "200, input_tokens: 500, output_tokens: 100 }\n    slo: %s\n",
+                     gpus, clients, slo);
+    ck_assert(n > 0 && (size_t)n < sizeof y); /* the scenario was not cut */
+    st_scn *s = serve_scenario(y);
+    st_serve_result r;
+    serve(s, &r);
+    st_scn_free(s);
+    return r;
+}
+
+/* The most clients within the target is the edge: a loop of that many meets it, one more does
+ * not, whatever the loop that asked; a target every loop meets gives the requests' count, one no
+ * loop meets 0, and replicas multiply the clients served. */
+START_TEST(test_the_most_clients_within_a_target)
+{
+    const char *tpot = "{ tpot_p99: 12 ms }";
+    st_serve_result r = run_slo(1, 4, tpot);
+    int64_t m = r.max_concurrency_under_slo;
+    ck_assert_msg(m > 1 && m < 200, "%lld clients", (long long)m);
+    ck_assert_int_eq(run_slo(1, 64, tpot).max_concurrency_under_slo, m);
+    ck_assert(run_slo(1, (int)m, tpot).slo_met);
+    ck_assert(!run_slo(1, (int)m + 1, tpot).slo_met);
+    ck_assert_int_eq(run_slo(1, 4, "{ tpot_p99: 10 s }").max_concurrency_under_slo, 200);
+    ck_assert_int_eq(run_slo(1, 4, "{ tpot_p99: 1 us }").max_concurrency_under_slo, 0);
+    int64_t m2 = run_slo(2, 4, tpot).max_concurrency_under_slo;
+    ck_assert_msg(m2 >= 2 * m - 1 && m2 <= 2 * m + 1, "%lld on two, %lld on one", (long long)m2,
+                  (long long)m);
+}
+END_TEST
+
 Suite *serve_closed_suite(void)
 {
     Suite *s = suite_create("serve_closed");
@@ -205,6 +243,7 @@ Suite *serve_closed_suite(void)
     tcase_add_test(tc, test_a_capped_poisson_stream);
     tcase_add_test(tc, test_clients_split_over_replicas);
     tcase_add_test(tc, test_a_closed_loop_with_a_latency_target);
+    tcase_add_test(tc, test_the_most_clients_within_a_target);
     suite_add_tcase(s, tc);
     return s;
 }
