@@ -285,7 +285,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
             r->slo_met ? "met" : "missed", 100 * r->slo_attainment, what, r->max_rate_under_slo,
             r->max_tokens_per_s_under_slo, what);
     if (ic->mode == ST_REQ_CLOSED)
-        fprintf(out, ", and at most %lld clients of the loop",
-                (long long)r->max_concurrency_under_slo);
+        fprintf(out, ", and at most %lld client%s of the loop",
+                (long long)r->max_concurrency_under_slo,
+                r->max_concurrency_under_slo == 1 ? "" : "s");
     fputc('\n', out);
 }
