@@ -329,6 +329,22 @@ static void draw_lengths(service *s, int64_t count, uint64_t seed, uint64_t id)
     st_rng_free(r);
 }
 
+/* The first n requests' arrival gaps and lengths (a longer draw of the same streams keeps the
+ * first n as they were). */
+static void draw_stream(service *s, int64_t n, uint64_t seed, uint64_t id)
+{
+    free(s->gaps);
+    free(s->len_in);
+    free(s->len_out);
+    s->drawn = n;
+    s->gaps = st_xmalloc((size_t)n * sizeof *s->gaps);
+    st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
+    for (int64_t i = 0; i < n; i++)
+        s->gaps[i] = st_rng_exponential(rng, 1.0);
+    st_rng_free(rng);
+    draw_lengths(s, n, seed, id);
+}
+
 static int meets(const st_inference_cfg *ic, const st_serve_result *r)
 {
     return (!(ic->slo_ttft_s > 0) || r->ttft_s.p99 <= ic->slo_ttft_s) &&
@@ -386,10 +402,10 @@ static int64_t capped_replicas(const service *s, int64_t c)
  * (replica r of h: C / h clients and N / h requests, one more of each while r is below the
  * remainder), each kind of replica simulated once; the iteration and power figures are the
  * first replica's, which has the most of both. */
-static void measure_capped(service *s, int64_t C, st_serve_result *out)
+static void measure_capped(service *s, int64_t C, int64_t N, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    int64_t N = ic->count, h = capped_replicas(s, C);
+    int64_t h = capped_replicas(s, C);
     double rate = ic->mode == ST_REQ_POISSON ? ic->rate : 0;
     double *arr = st_xcalloc((size_t)s->drawn, sizeof *arr);
     for (int64_t i = 0; rate > 0 && i < s->drawn; i++)
@@ -422,29 +438,61 @@ static void measure_capped(service *s, int64_t C, st_serve_result *out)
     st__serve_replica_release(&first);
 }
 
-/* The most clients of a closed loop whose p99s meet the target: bisection on the count between
- * dp (one client a replica, the least latency a client can see: fewer leave replicas idle and
- * serve no one faster) and the requests' count (more clients than requests change nothing). A
- * target missed at one client a replica gives 0. The latencies grow with the clients, as the
- * batch and the queue do, so the answer is the edge of one interval. */
-static int64_t search_clients(service *s)
+/* A closed loop of c clients as the stated one scaled: each client sends count / concurrency
+ * requests (the stated loop's share, at least one request in all), so the loop's start, every
+ * client at once, is the same share of its requests whatever c. Draws more of the streams
+ * where the busiest replica needs them. */
+static void measure_clients(service *s, int64_t c, uint64_t seed, uint64_t id, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    st_serve_result r = {0};
-    int64_t lo = s->dp, hi = ic->count;
-    if (hi <= lo) {
-        measure_capped(s, hi, &r);
-        return meets(ic, &r) ? hi : 0;
+    double share = (double)ic->count / (double)ic->concurrency;
+    int64_t n = (int64_t)ceil(share * (double)c - 1e-9);
+    n = n > 1 ? n : 1;
+    int64_t h = capped_replicas(s, c), busiest = (n + h - 1) / h;
+    if (busiest > s->drawn)
+        draw_stream(s, busiest, seed, id);
+    *out = (st_serve_result){0};
+    measure_capped(s, c, n, out);
+}
+
+/* The most clients of a closed loop, scaled as measure_clients does, whose p99s meet the
+ * target, up to the engines' batch limit (dp x max_seqs: more clients only queue inside them,
+ * their batch and time per token unchanged). The stated loop's own verdict (met) starts it: a
+ * loop that meets it doubles its clients until one does not or the limit is reached, one that
+ * misses bisects down to one client a replica, the least latency a client can see (fewer
+ * leave replicas idle and serve no one faster): a target missed there gives 0. The latencies
+ * grow with the clients, as the batch and the queue do, so the answer is one interval's edge. */
+static int64_t search_clients(service *s, int met, uint64_t seed, uint64_t id)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    int64_t C = ic->concurrency, cap = s->dp * ic->max_seqs, lo, hi;
+    st_serve_result r;
+    if (C > cap) { /* the stated loop is past the limit: judge the limit's instead */
+        C = cap;
+        measure_clients(s, C, seed, id, &r);
+        met = meets(ic, &r);
     }
-    measure_capped(s, hi, &r);
-    if (meets(ic, &r))
-        return hi;
-    measure_capped(s, lo, &r);
-    if (!meets(ic, &r))
-        return 0;
+    if (met) { /* C meets: find one that does not */
+        for (lo = C, hi = C; hi < cap; lo = hi) {
+            hi = 2 * hi < cap ? 2 * hi : cap;
+            measure_clients(s, hi, seed, id, &r);
+            if (!meets(ic, &r))
+                break;
+        }
+        if (lo == hi)
+            return cap; /* the limit meets it */
+    } else {
+        lo = s->dp < C ? s->dp : C;
+        hi = C;
+        if (lo == hi)
+            return 0;
+        measure_clients(s, lo, seed, id, &r);
+        if (!meets(ic, &r))
+            return 0;
+    }
     while (hi - lo > 1) { /* lo meets, hi does not */
         int64_t mid = lo + (hi - lo) / 2;
-        measure_capped(s, mid, &r);
+        measure_clients(s, mid, seed, id, &r);
         *(meets(ic, &r) ? &lo : &hi) = mid;
     }
     return lo;
@@ -465,16 +513,11 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
     } else {
         s->per_replica = (ic->count + s->dp - 1) / s->dp;
         int64_t held = capped_replicas(s, ic->concurrency);
-        s->drawn = (ic->count + held - 1) / held; /* the first per_replica as without a cap */
-        s->gaps = st_xmalloc((size_t)s->drawn * sizeof *s->gaps);
-        st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
-        for (int64_t i = 0; i < s->drawn; i++)
-            s->gaps[i] = st_rng_exponential(rng, 1.0);
-        st_rng_free(rng);
-        draw_lengths(s, s->drawn, seed, id);
+        /* the first per_replica as without a cap */
+        draw_stream(s, (ic->count + held - 1) / held, seed, id);
     }
     if (ic->concurrency > 0)
-        measure_capped(s, ic->concurrency, out);
+        measure_capped(s, ic->concurrency, ic->count, out);
     else
         measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
@@ -487,7 +530,7 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
         }
         search_slo(s, offline_rps, out);
         if (ic->mode == ST_REQ_CLOSED)
-            out->max_concurrency_under_slo = search_clients(s);
+            out->max_concurrency_under_slo = search_clients(s, out->slo_met, seed, id);
     }
 }
 

@@ -106,7 +106,9 @@ typedef struct st_serve_result {
     double max_rate_under_slo; /* requests per second, all replicas, at most offline's rate */
     double max_tokens_per_s_under_slo; /* output tokens per second at that rate */
     int64_t max_concurrency_under_slo; /* a closed loop's: the most clients, all replicas,
-                                          whose p99s meet it (0: not even one a replica) */
+                                          whose loop of the stated requests a client meets
+                                          it, at most dp x max_seqs (0: not even one a
+                                          replica) */
     /* Power by the plant's activity model (models/plant/gpu_power.h): an iteration's kernels at
      * the compute power, its all-reduces at the communication power, the time between
      * iterations idle. */

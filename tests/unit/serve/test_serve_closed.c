@@ -193,16 +193,17 @@ START_TEST(test_a_closed_loop_with_a_latency_target)
 }
 END_TEST
 
-/* A closed loop with the requests and target `slo` (flow text): its figures. */
-static st_serve_result run_slo(int gpus, int clients, const char *slo)
+/* A closed loop of `clients` sending `count` requests in all under the target `slo` (flow
+ * text), on `gpus` replicas of one GPU: its figures. */
+static st_serve_result run_slo(int gpus, int clients, int count, const char *slo)
 {
     char y[640];
     int n = snprintf(y, sizeof y,
                      "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
                      "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n"
                      "    precision: fp8\n    gpus: %d\n    requests: { concurrency: %d, count: "
-                     "200, input_tokens: 500, output_tokens: 100 }\n    slo: %s\n",
-                     gpus, clients, slo);
+                     "%d, input_tokens: 500, output_tokens: 100 }\n    slo: %s\n",
+                     gpus, clients, count, slo);
     ck_assert(n > 0 && (size_t)n < sizeof y); /* the scenario was not cut */
     st_scn *s = serve_scenario(y);
     st_serve_result r;
@@ -211,21 +212,21 @@ static st_serve_result run_slo(int gpus, int clients, const char *slo)
     return r;
 }
 
-/* The most clients within the target is the edge: a loop of that many meets it, one more does
- * not, whatever the loop that asked; a target every loop meets gives the requests' count, one no
- * loop meets 0, and replicas multiply the clients served. */
+/* The most clients within the target is the edge of the stated loop scaled (each client the
+ * same 50 requests): a loop of that many meets it, one more does not, whichever loop asked; a
+ * target every loop meets gives the engine's batch limit (max_seqs), one no loop meets 0, and
+ * replicas multiply the clients served. */
 START_TEST(test_the_most_clients_within_a_target)
 {
     const char *tpot = "{ tpot_p99: 12 ms }";
-    st_serve_result r = run_slo(1, 4, tpot);
-    int64_t m = r.max_concurrency_under_slo;
-    ck_assert_msg(m > 1 && m < 200, "%lld clients", (long long)m);
-    ck_assert_int_eq(run_slo(1, 64, tpot).max_concurrency_under_slo, m);
-    ck_assert(run_slo(1, (int)m, tpot).slo_met);
-    ck_assert(!run_slo(1, (int)m + 1, tpot).slo_met);
-    ck_assert_int_eq(run_slo(1, 4, "{ tpot_p99: 10 s }").max_concurrency_under_slo, 200);
-    ck_assert_int_eq(run_slo(1, 4, "{ tpot_p99: 1 us }").max_concurrency_under_slo, 0);
-    int64_t m2 = run_slo(2, 4, tpot).max_concurrency_under_slo;
+    int64_t m = run_slo(1, 4, 200, tpot).max_concurrency_under_slo;
+    ck_assert_msg(m > 4 && m < 1024, "%lld clients", (long long)m);
+    ck_assert_int_eq(run_slo(1, 200, 10000, tpot).max_concurrency_under_slo, m); /* misses */
+    ck_assert(run_slo(1, (int)m, 50 * (int)m, tpot).slo_met);
+    ck_assert(!run_slo(1, (int)m + 1, 50 * (int)m + 50, tpot).slo_met);
+    ck_assert_int_eq(run_slo(1, 4, 200, "{ tpot_p99: 10 s }").max_concurrency_under_slo, 1024);
+    ck_assert_int_eq(run_slo(1, 4, 200, "{ tpot_p99: 1 us }").max_concurrency_under_slo, 0);
+    int64_t m2 = run_slo(2, 4, 200, tpot).max_concurrency_under_slo;
     ck_assert_msg(m2 >= 2 * m - 1 && m2 <= 2 * m + 1, "%lld on two, %lld on one", (long long)m2,
                   (long long)m);
 }
