@@ -28,9 +28,29 @@ static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_
     return rc;
 }
 
-/* One replica of tp x pp GPUs of type g: its rate within the targets (its offline capacity
- * without them), then the workload's rate over the replicas it needs, for their latencies and
- * power. */
+/* Replicas a closed loop's sizing adds, one at a time, where its clients over the replicas miss
+ * the targets one replica's loop met (size_row). */
+#define CLOSED_MORE 4
+
+static int meets_targets(const st_inference_cfg *ic, const st_serve_result *r)
+{
+    return (!(ic->slo_ttft_s > 0) || r->ttft_s.p99 <= ic->slo_ttft_s) &&
+           (!(ic->slo_tpot_s > 0) || r->tpot_s.p99 <= ic->slo_tpot_s);
+}
+
+/* What one replica carries: the highest rate within the targets (without them, its offline
+ * capacity) or, for a closed loop, the most clients within them (without them, its engine's
+ * batch limit, max_seqs: more clients only queue); 0 where none does. */
+static double replica_carries(const st_inference_cfg *ic, int targets, const st_serve_result *r)
+{
+    if (ic->mode == ST_REQ_CLOSED)
+        return targets ? (double)r->max_concurrency_under_slo : (double)ic->max_seqs;
+    return targets ? r->max_rate_under_slo : r->requests_per_s;
+}
+
+/* One replica of tp x pp GPUs of type g: the rate (or a closed loop's clients) it carries within
+ * the targets, then the workload's stream over the replicas it needs, for their latencies,
+ * throughput and power. */
 static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_gpu_spec *g,
                     int64_t tp, int64_t pp, uint64_t seed, st_serve_size_row *row, st_err *err)
 {
@@ -51,47 +71,72 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
         row->why = kv_short;
         return 0;
     }
-    int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
-    if (!targets) { /* no targets: what one replica completes with every request at once (a
-                       trace's at their mean lengths) */
-        w2.inference.mode = ST_REQ_OFFLINE;
-        w2.inference.concurrency = 0;
-    }
+    int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0, closed = ic->mode == ST_REQ_CLOSED;
     st_serve_result r;
-    int rc = serve_on(&c2, &w2, seed, &r, err);
-    if (rc)
-        return rc;
-    row->rate_per_replica = targets ? r.max_rate_under_slo : r.requests_per_s;
-    if (!(row->rate_per_replica > 0)) {
-        row->why = "no rate meets the latency targets";
+    int rc = 0;
+    if (targets || !closed) {
+        if (!targets) { /* what one replica completes with every request at once (a trace's at
+                           their mean lengths) */
+            w2.inference.mode = ST_REQ_OFFLINE;
+            w2.inference.concurrency = 0;
+        }
+        if ((rc = serve_on(&c2, &w2, seed, &r, err)))
+            return rc;
+    }
+    double carries = replica_carries(ic, targets, &r),
+           need = closed ? (double)ic->concurrency : ic->rate;
+    if (!(carries > 0)) {
+        row->why = closed ? "not even one client a replica meets the latency targets"
+                          : "no rate meets the latency targets";
         return 0;
     }
+    if (closed)
+        row->clients_per_replica = (int64_t)carries;
+    else
+        row->rate_per_replica = carries;
     row->fits = 1;
-    row->replicas = (int64_t)ceil(ic->rate / row->rate_per_replica * (1 - 1e-12));
+    row->replicas = (int64_t)ceil(need / carries * (1 - 1e-12));
     if (row->replicas < 1)
         row->replicas = 1;
+    /* the workload's stream over that many replicas: its Poisson rate, its trace's rows, or its
+       clients, judged here (its own searches not needed) */
+    w2.inference = *ic;
+    w2.inference.slo_ttft_s = w2.inference.slo_tpot_s = 0;
+    if (!closed)
+        w2.inference.mode = ic->mode == ST_REQ_TRACE ? ST_REQ_TRACE : ST_REQ_POISSON;
+    for (int more = 0;; more++, row->replicas++) {
+        w2.gpus = row->replicas * tp * pp;
+        w2.parallel.dp = row->replicas;
+        if ((rc = serve_on(&c2, &w2, seed, &r, err)))
+            return rc;
+        /* A closed loop over the replicas can miss where one replica's loop met: the p99 of
+           many alike replicas reads their tail's top, one replica's between its top two
+           requests. One more replica at a time, a few at most (its clients fewer each). */
+        if (!closed || !targets || meets_targets(ic, &r))
+            break;
+        if (more == CLOSED_MORE) {
+            row->fits = 0;
+            row->why = "the clients over the replicas one replica's loop asks for miss the "
+                       "latency targets";
+            return 0;
+        }
+    }
     row->gpus = row->replicas * tp * pp;
-    /* the workload's stream over that many replicas: its Poisson rate, or its trace's rows */
-    w2.inference.mode = ic->mode == ST_REQ_TRACE ? ST_REQ_TRACE : ST_REQ_POISSON;
-    w2.gpus = row->gpus;
-    w2.parallel.dp = row->replicas;
-    if ((rc = serve_on(&c2, &w2, seed, &r, err)))
-        return rc;
     row->ttft_p99_s = r.ttft_s.p99;
     row->tpot_p99_s = r.tpot_s.p99;
     row->power_w = (double)row->gpus * r.gpu_mean_w;
+    row->tokens_per_s = closed ? r.tokens_per_s : ic->rate * (double)ic->output_tokens;
     return 0;
 }
 
 /* GPU-hour pricing of row's GPUs for an hour, where the scenario's delivery model has it. */
-static void price(const st_cost_cfg *cost, const st_workload_cfg *w, double rate,
-                  st_serve_size_row *row)
+static void price(const st_cost_cfg *cost, st_serve_size_row *row)
 {
     if (!cost || cost->delivery == ST_DELIVERY_ON_PREM || !row->fits)
         return;
     st_cost_cfg typed;
     st_cost_for_gpu(cost, row->gpu->name, &typed);
-    double tokens = rate * (double)w->inference.output_tokens * 3600; /* the mean length */
+    double tokens = row->tokens_per_s * 3600;
     st_cost_use u = {
         .gpus = row->gpus, .cluster_gpus = row->gpus, .held_s = 3600, .tokens = tokens};
     st_cost_result r = st_cost_job(&typed, &u);
@@ -143,13 +188,17 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                     int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (w->inference.mode == ST_REQ_OFFLINE || w->inference.mode == ST_REQ_CLOSED)
+    if (w->inference.mode == ST_REQ_OFFLINE)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "workload '%s': sizing a service needs the rate it must serve "
-                          "(requests: { rate: ... }); %s has none",
-                          w->name,
-                          w->inference.mode == ST_REQ_OFFLINE ? "an offline batch"
-                                                              : "a closed loop of clients");
+                          "(requests: { rate: ... }) or the clients of a closed loop "
+                          "(requests: { concurrency: ... }); an offline batch has neither",
+                          w->name);
+    if (w->inference.mode == ST_REQ_POISSON && w->inference.concurrency > 0)
+        return st_err_set(err, ST_EINVAL, w->loc,
+                          "workload '%s': sizing a capped Poisson stream is not supported: size "
+                          "its rate (drop concurrency) or its clients (drop rate)",
+                          w->name);
     st_workload_cfg steady = *w; /* a load curve is sized for its peak, a steady stream's */
     if (w->inference.n_load > 0) {
         st_inference_cfg *ic = &steady.inference;
@@ -160,7 +209,8 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         ic->count = st_inference_preset_default.count;
     }
     w = &steady;
-    out->rate = w->inference.rate;
+    out->rate = w->inference.mode == ST_REQ_CLOSED ? 0 : w->inference.rate;
+    out->clients = w->inference.mode == ST_REQ_CLOSED ? w->inference.concurrency : 0;
     size_t nt = n_types ? n_types : 1, cap = 0;
     int64_t max_pp = stages_cap(c, w), tp_top = 1;
     for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2, cap += nt)
@@ -181,7 +231,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
             if (rc)
                 return rc;
             held |= row->fits || row->why != kv_short;
-            price(cost, w, out->rate, row);
+            price(cost, row);
         }
         for (int64_t pp = 2; !held && pp <= max_pp; pp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
@@ -189,7 +239,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
             if (rc)
                 return rc;
             held = row->fits || row->why != kv_short;
-            price(cost, w, out->rate, row);
+            price(cost, row);
         }
     }
     qsort(out->row, out->n, sizeof *out->row, cost_goal ? cmp_cost : cmp_gpus);

@@ -16,9 +16,12 @@
 typedef struct st_serve_size_row {
     const st_gpu_spec *gpu;
     int64_t tp, pp, replicas, gpus;
-    int fits;                /* its KV cache holds a request, and some rate meets the targets */
-    const char *why;         /* when it does not: what fails (static text) */
-    double rate_per_replica; /* requests per second one replica serves within the targets */
+    int fits;                    /* its KV cache holds a request, and some rate meets the targets */
+    const char *why;             /* when it does not: what fails (static text) */
+    double rate_per_replica;     /* requests per second one replica serves within the targets */
+    int64_t clients_per_replica; /* a closed loop's: the clients one replica holds within them
+                                    (without targets, its batch limit) */
+    double tokens_per_s;         /* output tokens per second the replicas serve */
     double ttft_p99_s, tpot_p99_s; /* at the workload's rate over `replicas` replicas */
     double power_w;                /* the GPUs' mean board power there, all of them */
     int priced;                    /* the scenario prices its GPU-hours */
@@ -27,18 +30,22 @@ typedef struct st_serve_size_row {
 
 typedef struct st_serve_size {
     double rate;            /* the workload's requests per second: under a load curve, its
-                               peak, which the replicas must carry within the targets */
+                               peak, which the replicas must carry within the targets (0 for a
+                               closed loop) */
+    int64_t clients;        /* a closed loop's clients (0 for a rate) */
     st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp,
                                pp */
     size_t n;
 } st_serve_size;
 
-/* Size workload w (kind: inference with a Poisson rate) on cluster c's node for each GPU type of
+/* Size workload w (kind: inference with a Poisson rate, a trace or a closed loop of clients) on
+ * cluster c's node for each GPU type of
  * types[0..n_types) (NULL or none: c's), tensor parallel 1, 2, 4 ... up to the node's GPUs, and
  * where none of those holds the model with a request, a node's tensor parallelism over 2, 4,
  * 8 ... pipeline stages up to the cluster's nodes;
  * by cost (cost_goal, where cost prices GPU-hours) or by GPUs. Returns 0, or ST_EINVAL located
- * at the workload (no rate to size for). Free with st_serve_size_release. */
+ * at the workload (no rate or clients to size for, or a capped Poisson stream). Free with
+ * st_serve_size_release. */
 int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                     const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
                     int cost_goal, uint64_t seed, st_serve_size *out, st_err *err);

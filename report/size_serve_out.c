@@ -14,7 +14,10 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
     cJSON_AddStringToObject(t, "file", file);
     cJSON_AddStringToObject(t, "workload", w->name);
     cJSON_AddStringToObject(t, "goal", goal);
-    cJSON_AddNumberToObject(t, "rate_per_s", z->rate);
+    if (z->clients > 0) /* a closed loop: its clients, not a rate */
+        cJSON_AddNumberToObject(t, "clients", (double)z->clients);
+    else
+        cJSON_AddNumberToObject(t, "rate_per_s", z->rate);
     if (ic->slo_ttft_s > 0)
         cJSON_AddNumberToObject(t, "ttft_p99_target_s", ic->slo_ttft_s);
     if (ic->slo_tpot_s > 0)
@@ -32,7 +35,10 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
         } else {
             cJSON_AddNumberToObject(o, "replicas", (double)r->replicas);
             cJSON_AddNumberToObject(o, "gpus", (double)r->gpus);
-            cJSON_AddNumberToObject(o, "rate_per_replica", r->rate_per_replica);
+            if (z->clients > 0)
+                cJSON_AddNumberToObject(o, "clients_per_replica", (double)r->clients_per_replica);
+            else
+                cJSON_AddNumberToObject(o, "rate_per_replica", r->rate_per_replica);
             cJSON_AddNumberToObject(o, "ttft_p99_s", r->ttft_p99_s);
             cJSON_AddNumberToObject(o, "tpot_p99_s", r->tpot_p99_s);
             cJSON_AddNumberToObject(o, "power_w", r->power_w);
@@ -53,12 +59,16 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     char *buf;
     size_t len;
     FILE *out = st_report_open(&buf, &len);
-    fprintf(out, "strata size: %s, workload %s: %.4g requests/s%s of %lld tokens in, %lld out",
-            file, w->name, z->rate,
-            ic->n_load > 0             ? " (its load curve's peak)"
-            : ic->mode == ST_REQ_TRACE ? " (its trace's mean)"
-                                       : "",
-            (long long)ic->input_tokens, (long long)ic->output_tokens);
+    fprintf(out, "strata size: %s, workload %s: ", file, w->name);
+    if (z->clients > 0)
+        fprintf(out, "%lld clients in a closed loop", (long long)z->clients);
+    else
+        fprintf(out, "%.4g requests/s%s", z->rate,
+                ic->n_load > 0             ? " (its load curve's peak)"
+                : ic->mode == ST_REQ_TRACE ? " (its trace's mean)"
+                                           : "");
+    fprintf(out, " of %lld tokens in, %lld out", (long long)ic->input_tokens,
+            (long long)ic->output_tokens);
     if (ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0)
         fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",
                 ic->slo_ttft_s, ic->slo_tpot_s);
@@ -69,9 +79,10 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     st_unit_format(ic->frontend_iteration_s, ST_DIM_TIME, b, sizeof b);
     fprintf(out, "serving stack %s: %s per request, %s per iteration, in every row's latencies\n\n",
             ic->frontend ? ic->frontend : "as stated", a, b);
-    fprintf(out, "%-4s %-10s %3s %3s %8s %6s %12s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
-            "pp", "replicas", "gpus", "rate/replica", "p99 ttft", "p99 tpot", "power kW", "USD/h",
-            "USD/Mtok");
+    int wide = z->clients > 0 ? 15 : 12; /* the column's head: clients/replica or rate/replica */
+    fprintf(out, "%-4s %-10s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
+            "pp", "replicas", "gpus", wide, z->clients > 0 ? "clients/replica" : "rate/replica",
+            "p99 ttft", "p99 tpot", "power kW", "USD/h", "USD/Mtok");
     size_t k = 0;
     for (size_t i = 0; i < z->n; i++) {
         const st_serve_size_row *r = &z->row[i];
@@ -82,11 +93,15 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             snprintf(usd, sizeof usd, "%.4g", r->usd_per_hour);
             snprintf(mt, sizeof mt, "%.4g", r->usd_per_million_tokens);
         }
-        fprintf(out,
-                "%-4zu %-10s %3lld %3lld %8lld %6lld %10.4g/s %9.4gs %9.4gs %10.4g %10s %10s\n",
+        char carries[24];
+        if (z->clients > 0)
+            snprintf(carries, sizeof carries, "%lld", (long long)r->clients_per_replica);
+        else
+            snprintf(carries, sizeof carries, "%.4g/s", r->rate_per_replica);
+        fprintf(out, "%-4zu %-10s %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
                 ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->replicas,
-                (long long)r->gpus, r->rate_per_replica, r->ttft_p99_s, r->tpot_p99_s,
-                r->power_w / 1e3, usd, mt);
+                (long long)r->gpus, wide, carries, r->ttft_p99_s, r->tpot_p99_s, r->power_w / 1e3,
+                usd, mt);
     }
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)

@@ -320,6 +320,31 @@ check "FP4 and calibration in a service's sizing" $?
 [ $? = 2 ]
 check "size refuses --deadline on a service" $?
 
+# A closed loop of clients is sized by the clients one replica holds within the targets: the
+# replicas at least the clients over that, every row's whole loop within the targets, and the
+# text's column names it; a capped Poisson stream (a rate and a concurrency) is refused.
+clients=$src/scenarios/examples/serve-clients-h100.yaml
+sed 's/concurrency: 25, count: 3000/concurrency: 60, count: 1800/' "$clients" >"$tmp/loop.yaml"
+"$strata" size "$tmp/loop.yaml" --gpu-types h100-sxm,b200 --format json >"$tmp/loop.json"
+check "size a closed loop" $?
+python3 - "$tmp/loop.json" <<'PY'
+import json, math, sys
+t = json.load(open(sys.argv[1]))
+assert t["clients"] == 60 and "rate_per_s" not in t, t
+fit = [r for r in t["serving"] if r["fits"]]
+assert fit and all("rate_per_replica" not in r for r in fit)
+assert all(r["replicas"] >= math.ceil(60 / r["clients_per_replica"]) for r in fit), fit
+assert all(r["ttft_p99_s"] <= t["ttft_p99_target_s"] and r["tpot_p99_s"] <= t["tpot_p99_target_s"] for r in fit)
+PY
+check "the closed loop's sizing rows" $?
+"$strata" size "$tmp/loop.yaml" --gpu-types b200 --top 1 | grep -q "60 clients in a closed loop" &&
+    "$strata" size "$tmp/loop.yaml" --gpu-types b200 --top 1 | grep -q "clients/replica"
+check "the closed loop's sizing text" $?
+sed 's/concurrency: 60,/concurrency: 60, rate: 5\/s,/' "$tmp/loop.yaml" >"$tmp/capped.yaml"
+"$strata" size "$tmp/capped.yaml" >/dev/null 2>"$tmp/e"
+[ $? = 2 ] && grep -q "sizing a capped Poisson stream is not supported" "$tmp/e"
+check "size refuses a capped Poisson stream" $?
+
 # A load curve and its autoscaler (the diurnal example's day shrunk to 24 minutes): the
 # replicas kept up below the eight its GPUs make, their GPU-hours tp x mean x span, and a share
 # of requests within the targets that falls when the ramps outrun the replicas' start; without
