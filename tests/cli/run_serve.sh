@@ -324,7 +324,7 @@ check "size refuses --deadline on a service" $?
 # replicas at least the clients over that, every row's whole loop within the targets, and the
 # text's column names it; a capped Poisson stream (a rate and a concurrency) is refused.
 clients=$src/scenarios/examples/serve-clients-h100.yaml
-sed 's/concurrency: 25, count: 3000/concurrency: 60, count: 1800/' "$clients" >"$tmp/loop.yaml"
+sed 's/concurrency: 25, count: 1000/concurrency: 60, count: 2400/' "$clients" >"$tmp/loop.yaml"
 "$strata" size "$tmp/loop.yaml" --gpu-types h100-sxm,b200 --format json >"$tmp/loop.json"
 check "size a closed loop" $?
 python3 - "$tmp/loop.json" <<'PY'
