@@ -177,7 +177,7 @@ const st_band_row st_band_rows[] = {
     {"bridge-moe-2511-h100-qwen3-235b-256gpu", "bridge-moe",
      {ST_GPU_ARCH_HOPPER, 1, ST_PREC_FP8, 256}, 1.1394},
     {"bridge-moe-2511-h100-qwen3-30b-16gpu", "bridge-moe",
-     {ST_GPU_ARCH_HOPPER, 1, ST_PREC_FP8, 16}, 2.5352},
+     {ST_GPU_ARCH_HOPPER, 1, ST_PREC_FP8, 16}, 3.06922},
     {"bridge-moe-2604-b200-deepseek-v3-256gpu", "bridge-moe",
      {ST_GPU_ARCH_BLACKWELL, 1, ST_PREC_FP8, 256}, 1.04356},
     {"bridge-moe-2604-b200-gpt-oss-120b-64gpu", "bridge-moe",
