@@ -198,6 +198,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].requests.mode", TX, OPT, "Request arrivals"),
     RUN("jobs[].requests.rate_per_s", ST_FU_PER_S, OPT, "Request rate"),
     RUN("jobs[].requests.concurrency", NU, OPT, "Requests in flight at most"),
+    RUN("jobs[].requests.think_time_s", TI, OPT, "Clients' mean think time"),
     RUN("jobs[].requests.count", NU, OPT, "Requests"),
     RUN("jobs[].requests.file", TX, OPT, "Request trace"),
     RUN("jobs[].requests.format", TX, OPT, "Request trace format"),

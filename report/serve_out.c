@@ -43,6 +43,8 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
         cJSON_AddNumberToObject(rq, "rate_per_s", ic->rate);
     if (ic->concurrency > 0) /* absent: no cap on the requests in flight */
         cJSON_AddNumberToObject(rq, "concurrency", (double)ic->concurrency);
+    if (ic->think_s > 0) /* absent: clients that send at once */
+        cJSON_AddNumberToObject(rq, "think_time_s", ic->think_s);
     if (ic->mode == ST_REQ_TRACE) { /* the path as the scenario writes it */
         cJSON_AddStringToObject(rq, "file", ic->trace_name);
         cJSON_AddStringToObject(rq, "format", st_req_format_names[ic->trace_format]);
@@ -204,8 +206,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
         fprintf(out, "  requests  %lld at %.4g per second (Poisson)", (long long)ic->count,
                 ic->rate);
     else if (ic->mode == ST_REQ_CLOSED)
-        fprintf(out, "  requests  %lld from %lld client%s in a closed loop", (long long)ic->count,
-                (long long)ic->concurrency, ic->concurrency == 1 ? "" : "s");
+        fprintf(out, "  requests  %lld from %lld client%s in a closed loop%s%s",
+                (long long)ic->count, (long long)ic->concurrency, ic->concurrency == 1 ? "" : "s",
+                ic->think_s > 0 ? ", thinking on average " : "",
+                ic->think_s > 0 ? fmt(ic->think_s, ST_DIM_TIME, a, sizeof a) : "");
     else
         fprintf(out, "  requests  %lld all at once (offline)", (long long)ic->count);
     fprintf(out, ", %lld tokens in", (long long)ic->input_tokens);

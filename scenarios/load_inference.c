@@ -154,6 +154,7 @@ static const st_field request_fields[] = {
     ST_FFN("rate", fn_rate),
     ST_FINT(st_inference_cfg, "count", count, ST_R_MIN1, .max = 1e12),
     ST_FINT(st_inference_cfg, "concurrency", concurrency, ST_R_MIN1, .max = 1e7),
+    ST_FDIM(st_inference_cfg, "think_time", think_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
     ST_FFN("input_tokens", fn_input),
     ST_FFN("output_tokens", fn_output),
     ST_FFN("file", fn_file),
@@ -465,6 +466,12 @@ static int derive_requests(st_ld *ld, const st_ynode *req, st_inference_cfg *ic,
                           "sends a client's next request as its last completes; a rate and a "
                           "concurrency together are a Poisson stream held to that many in flight)",
                           name);
+    const st_ynode *think = st_ynode_get(req, "think_time");
+    if (think && ic->mode != ST_REQ_CLOSED)
+        return st_rd_fail(&ld->rd, think, ST_EINVAL,
+                          "workload '%s': requests.think_time applies to mode: closed (a client's "
+                          "pause between a completion and its next request), not to mode: %s",
+                          name, st_req_mode_names[ic->mode]);
     if (ic->mode == ST_REQ_CLOSED && !conc)
         return st_rd_fail(&ld->rd, req, ST_EINVAL,
                           "workload '%s': requests of mode: closed need a 'concurrency' (the "

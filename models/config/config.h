@@ -479,6 +479,8 @@ typedef struct st_inference_cfg {
     int64_t concurrency;   /* > 0: at most this many requests in flight over the service, a
                               request held by its client until one completes (closed: the
                               clients; poisson: the benchmark's cap on its stream); 0: none */
+    double think_s;        /* closed: the mean time a client thinks between a completion and
+                              its next request, exponential; 0: none (the benchmarks' loop) */
     int64_t input_tokens;  /* prompt tokens of each request (their mean with a range) */
     int64_t output_tokens; /* tokens each request generates (likewise) */
     double input_range;    /* lengths uniform in [L(1 - r), L(1 + r)], vLLM's random

@@ -231,7 +231,7 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         if (m == 0)
             continue;
         st__serve_replica_out o;
-        st__serve_stream str = {arr + at[r], in + at[r], len + at[r], m, 0};
+        st__serve_stream str = {arr + at[r], in + at[r], len + at[r], m, 0, NULL};
         st__serve_replica(&s->cost, ic, &s->mem, &str, &o);
         gather_add(&g, &o, len + at[r], NULL, 1);
         end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
@@ -280,7 +280,7 @@ static void measure(service *s, double rate, st_serve_result *out)
     for (int64_t i = 0; rate > 0 && i < nA; i++)
         arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
     st__serve_replica_out a, b = {0};
-    st__serve_stream sa = {arr, s->len_in, s->len_out, nA, 0}, sb = sa;
+    st__serve_stream sa = {arr, s->len_in, s->len_out, nA, 0, NULL}, sb = sa;
     st__serve_replica(&s->cost, ic, &s->mem, &sa, &a);
     int two = rate <= 0 && kA < dp && nB > 0;
     sb.n = nB;
@@ -419,7 +419,8 @@ static void measure_capped(service *s, int64_t C, int64_t N, st_serve_result *ou
             k++; /* replicas r .. k - 1 alike */
         if (m == 0)
             continue;
-        st__serve_stream in = {arr, s->len_in, s->len_out, m, c};
+        st__serve_stream in = {arr, s->len_in, s->len_out,
+                               m,   c,         ic->mode == ST_REQ_CLOSED ? s->gaps : NULL};
         st__serve_replica_out o;
         st__serve_replica(&s->cost, ic, &s->mem, &in, &o);
         gather_add(&g, &o, s->len_out, NULL, k - r);
@@ -618,7 +619,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     s->per_replica = n;
     draw_lengths(s, n, seed, id);
     st__serve_replica_out a;
-    st__serve_stream str = {arr, s->len_in, s->len_out, n, 0};
+    st__serve_stream str = {arr, s->len_in, s->len_out, n, 0, NULL};
     st__serve_replica(&s->cost, ic, &s->mem, &str, &a);
     gather g = {0};
     gather_add(&g, &a, s->len_out, weight, 1);

@@ -39,7 +39,12 @@ typedef struct engine {
     st__serve_cost *cost;
     req *r;
     int64_t n, next, done;
-    int64_t cap; /* > 0: requests in flight at most; next waits for a completion past it */
+    int64_t cap;         /* > 0: requests in flight at most; next waits for a completion past it */
+    const double *think; /* a closed loop's unit exponential draws, one a completion, whose
+                            client thinks ic->think_s times its draw before sending; NULL:
+                            none */
+    double *pend;        /* with think: the sends released and not yet due, a min-heap */
+    int64_t pend_n;
     int64_t *wait, wait_head, wait_n;
     int64_t *run, run_n;
     int64_t free_blocks;
@@ -185,15 +190,52 @@ static st__serve_batch batch_of(const engine *e)
                              .prefill_attn_window_s = prefill_w};
 }
 
+/* The pending sends' heap, smallest first. */
+static void pend_push(engine *e, double t)
+{
+    int64_t i = e->pend_n++;
+    for (; i > 0 && e->pend[(i - 1) / 2] > t; i = (i - 1) / 2)
+        e->pend[i] = e->pend[(i - 1) / 2];
+    e->pend[i] = t;
+}
+
+static double pend_pop(engine *e)
+{
+    double top = e->pend[0], last = e->pend[--e->pend_n];
+    int64_t i = 0, n = e->pend_n;
+    for (int64_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && e->pend[c + 1] < e->pend[c])
+            c++;
+        if (!(e->pend[c] < last))
+            break;
+        e->pend[i] = e->pend[c];
+    }
+    if (n > 0)
+        e->pend[i] = last;
+    return top;
+}
+
+/* Whether request next comes from a closed loop's pending sends (past the first cap). */
+static int from_pend(const engine *e)
+{
+    return e->think && e->next >= e->cap;
+}
+
 /* Under a cap, the e->done-th completion frees its place for request cap + done - 1, whose
- * client sends it now: it reaches the engine the front end's time per request later (the client
- * thinks for no time), or at its own arrival if that is later (a capped Poisson stream's). */
+ * client sends it now, or (thinking) its think time later: it reaches the engine the front end's
+ * time per request after that, or at its own arrival if that is later (a capped Poisson
+ * stream's). Thinking clients' sends come due out of order, so they wait in a heap and the next
+ * request takes the earliest (the requests of a loop differ only in their draws). */
 static void release_next(engine *e)
 {
     int64_t k = e->cap + e->done - 1;
     if (e->cap <= 0 || k >= e->n)
         return;
     double at = e->now + e->ic->frontend_request_s;
+    if (e->think) {
+        pend_push(e, at + e->ic->think_s * e->think[e->done - 1]);
+        return;
+    }
     if (at > e->r[k].arrival_s)
         e->r[k].arrival_s = at;
 }
@@ -203,6 +245,12 @@ static void release_next(engine *e)
 static int released(const engine *e)
 {
     return e->next < e->n && (e->cap <= 0 || e->next < e->cap + e->done);
+}
+
+/* When the next released request reaches the engine. */
+static double next_arrival(const engine *e)
+{
+    return from_pend(e) ? e->pend[0] : e->r[e->next].arrival_s;
 }
 
 /* Batch `id` ends at e->now: its tokens are in the cache, every request of it that reached its
@@ -286,8 +334,11 @@ static void run_engine(engine *e)
         }
         if (e->done >= e->n)
             break;
-        while (released(e) && e->r[e->next].arrival_s <= e->now)
+        while (released(e) && next_arrival(e) <= e->now) {
+            if (from_pend(e))
+                e->r[e->next].arrival_s = pend_pop(e);
             push_back(e, e->next++);
+        }
         double oldest = e->fl_n > 0 ? e->fl[e->fl_head].end_s : INFINITY;
         if (e->fl_n == pp) { /* full: the oldest batch must leave first */
             e->now = oldest;
@@ -297,7 +348,7 @@ static void run_engine(engine *e)
         schedule(e);
         st__serve_batch b = batch_of(e);
         if (b.tokens <= 0) { /* nothing to schedule until a batch leaves or a request comes */
-            double arrive = released(e) ? e->r[e->next].arrival_s : INFINITY;
+            double arrive = released(e) ? next_arrival(e) : INFINITY;
             if (e->fl_n == 0 && !(arrive < INFINITY)) /* the loader checked that one request
                                                          fits the cache */
                 ST_BUG("serving replica scheduled nothing with %lld waiting",
@@ -325,8 +376,15 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const s
 {
     const double *arrival = in->arrival;
     const int64_t *len_in = in->len_in, *len_out = in->len_out, n = in->n;
-    engine e = {
-        .ic = ic, .mem = mem, .cost = cost, .n = n, .cap = in->cap, .free_blocks = mem->blocks};
+    engine e = {.ic = ic,
+                .mem = mem,
+                .cost = cost,
+                .n = n,
+                .cap = in->cap,
+                .think = in->cap > 0 && ic->think_s > 0 ? in->think : NULL,
+                .free_blocks = mem->blocks};
+    if (e.think)
+        e.pend = st_xmalloc((size_t)(in->cap > 0 ? in->cap : 1) * sizeof *e.pend);
     e.fl = st_xmalloc((size_t)cost->pp * sizeof *e.fl);
     e.stage_free = st_xmalloc((size_t)cost->pp * sizeof *e.stage_free);
     e.r = st_xcalloc((size_t)n, sizeof *e.r);
@@ -363,4 +421,5 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const s
     free(e.run);
     free(e.fl);
     free(e.stage_free);
+    free(e.pend);
 }

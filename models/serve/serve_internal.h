@@ -88,6 +88,8 @@ typedef struct st__serve_stream {
     const double *arrival;
     const int64_t *len_in, *len_out;
     int64_t n, cap;
+    const double *think; /* a closed loop's unit exponential draws, one a completion (its
+                            client's think, ic->think_s times it); NULL: none */
 } st__serve_stream;
 
 /* Serve stream `in` on one replica whose KV cache `mem` gives (its blocks, and how a request
