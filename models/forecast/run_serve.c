@@ -64,7 +64,7 @@ void st__run_service_ups(st_run_serve *v)
 void st__run_up_job(const st_run_serve *v, size_t j, double *submit_s, double *duration_s)
 {
     const st_serve_up *u = &v->ups[j];
-    double ask = u->from_s > 0 ? u->from_s - v->w->inference.autoscale.delay_s : 0;
+    double ask = u->from_s > 0 ? u->from_s - v->r.cold.total_s : 0;
     ask = ask > 0 ? ask : 0;
     double curve = curve_s(v->w), to = u->to_s;
     if (to >= curve) /* up at the curve's end: it serves until its last requests are done */

@@ -38,7 +38,7 @@ START_TEST(test_autoscaler_lags_up_and_holds_down)
     ic.autoscale = (st_autoscale_cfg){
         .on = 1, .min = 1, .max = 20, .delay_s = 120, .interval_s = 15, .window_s = 300};
     st__serve_fleet f;
-    st__serve_fleet_plan(&ic, 20, 10, &f);
+    st__serve_fleet_plan(&ic, 20, 10, NULL, &f);
     ck_assert_uint_eq(f.len, 3);
     ck_assert(f.t[0] == 0 && f.n[0] == 1);
     ck_assert(f.t[1] == 735 && f.n[1] == 10);
@@ -48,7 +48,7 @@ START_TEST(test_autoscaler_lags_up_and_holds_down)
     /* max caps it; without a window the scale-down follows the first decision that wants less */
     ic.autoscale.max = 4;
     ic.autoscale.window_s = 0;
-    st__serve_fleet_plan(&ic, 20, 10, &f);
+    st__serve_fleet_plan(&ic, 20, 10, NULL, &f);
     ck_assert_uint_eq(f.len, 3);
     ck_assert(f.n[1] == 4 && f.t[2] == 3015 && f.n[2] == 1);
     st__serve_fleet_release(&f);
@@ -57,7 +57,7 @@ START_TEST(test_autoscaler_lags_up_and_holds_down)
     curve(&ic, dip, 6);
     ic.autoscale = (st_autoscale_cfg){
         .on = 1, .min = 1, .max = 20, .delay_s = 120, .interval_s = 15, .window_s = 0};
-    st__serve_fleet_plan(&ic, 20, 10, &f);
+    st__serve_fleet_plan(&ic, 20, 10, NULL, &f);
     ck_assert_uint_eq(f.len, 1);
     ck_assert(f.n[0] == 1);
     st__serve_fleet_release(&f);
@@ -85,7 +85,7 @@ START_TEST(test_scale_up_is_rate_limited)
                                       .up_share = 1.0,
                                       .up_period_s = 60};
     st__serve_fleet f;
-    st__serve_fleet_plan(&ic, 200, 10, &f);
+    st__serve_fleet_plan(&ic, 200, 10, NULL, &f);
     static const int64_t want_n[] = {1, 5, 10, 20, 40, 80, 100};
     static const double want_t[] = {0, 615, 675, 735, 795, 855, 915};
     ck_assert_uint_eq(f.len, 7);
@@ -94,7 +94,7 @@ START_TEST(test_scale_up_is_rate_limited)
                       (long long)f.n[i], f.t[i]);
     st__serve_fleet_release(&f);
     ic.autoscale.up_period_s = 0; /* no limit */
-    st__serve_fleet_plan(&ic, 200, 10, &f);
+    st__serve_fleet_plan(&ic, 200, 10, NULL, &f);
     ck_assert_uint_eq(f.len, 2);
     ck_assert(f.t[1] == 615 && f.n[1] == 100);
     st__serve_fleet_release(&f);
@@ -107,22 +107,24 @@ START_TEST(test_arrivals_follow_the_integrated_rate)
     st_inference_cfg ic;
     curve(&ic, pts, 2);
     st__serve_fleet f;
-    st__serve_fleet_plan(&ic, 4, 0, &f);
+    st__serve_fleet_plan(&ic, 4, 0, NULL, &f);
     ASSERT_REL(st__serve_fleet_per_replica(&ic, &f), 50000, 1e-12);
     ASSERT_REL(st__serve_fleet_mean_rate(&ic), 200, 1e-12);
     st_rng *r = st_rng_new(7, 1, 2, 3);
-    double *t = NULL;
+    double *t = NULL, *ready = NULL;
     int64_t *w = NULL;
-    int64_t n = st__serve_fleet_arrivals(&ic, &f, r, &t, &w), first = 0;
+    int64_t n = st__serve_fleet_arrivals(&ic, &f, r, &t, &w, &ready), first = 0;
     st_rng_free(r);
     ck_assert_msg(fabs((double)n - 50000) < 5 * sqrt(50000.0), "%lld arrivals", (long long)n);
     for (int64_t i = 0; i < n; i++) {
         ck_assert(t[i] >= 0 && t[i] <= 1000 && (i == 0 || t[i] >= t[i - 1]) && w[i] == 4);
+        ck_assert(ready[i] == t[i]); /* replicas up all along: none held */
         first += t[i] < 500;
     }
     ck_assert_msg(fabs((double)first - 12500) < 5 * sqrt(12500.0), "%lld early", (long long)first);
     free(t);
     free(w);
+    free(ready);
     st__serve_fleet_release(&f);
 }
 END_TEST
