@@ -156,7 +156,15 @@ static size_t ring_len(double span, double interval, int64_t steps)
 static double first_after(const st_inference_cfg *ic, double z, double e)
 {
     const st_load_point *p = ic->load;
-    for (int i = 1; i < ic->n_load; i++) {
+    int i = 1, hi_i = ic->n_load - 1; /* the first point after z (a binary search) */
+    while (i < hi_i) {
+        int mid = (i + hi_i) / 2;
+        if (p[mid].at_s <= z)
+            i = mid + 1;
+        else
+            hi_i = mid;
+    }
+    for (; i < ic->n_load; i++) {
         double lo = z > p[i - 1].at_s ? z : p[i - 1].at_s, hi = p[i].at_s;
         if (!(hi > lo))
             continue;
