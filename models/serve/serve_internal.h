@@ -101,22 +101,24 @@ void st__serve_replica_release(st__serve_replica_out *o);
 
 /* ---- a load curve and its autoscaler (serve_load.c) ---- */
 
+/* Scale to zero: a stretch [from, to) with no replica up and a launch coming up at `to` with
+ * `n` replicas; the fleet's requests there wait for it, each replica of it taking lambda / n.
+ * `first`: started by the request arriving at `from` (the service's first at zero), not by a
+ * decision. */
+typedef struct st__serve_cold_run {
+    double from, to;
+    int64_t n;
+    int first;
+} st__serve_cold_run;
+
 /* The replicas up over time: n[k] from t[k] to t[k + 1] (the last to the end), over the load
- * curve's span [start_s, end_s]. */
+ * curve's span [start_s, end_s]; and its cold stretches, ascending and disjoint. */
 typedef struct st__serve_fleet {
     double *t;
     int64_t *n;
     size_t len;
     double start_s, end_s;
-    /* Scale to zero: the stretches [from, to) with no replica up and a launch coming up at
-     * `to` with `n` replicas; the fleet's requests there wait for it, each replica of it taking
-     * lambda / n. `first`: started by the request arriving at `from` (the service's first at
-     * zero), not by a decision. Ascending, disjoint. */
-    struct st__serve_cold_run {
-        double from, to;
-        int64_t n;
-        int first;
-    } * cold;
+    st__serve_cold_run *cold;
     size_t n_cold;
     double zero_s; /* seconds of the span with no replica up or starting */
 } st__serve_fleet;

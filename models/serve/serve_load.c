@@ -227,7 +227,7 @@ static void launch_add(scaler *z, double t, int64_t n, int first)
             z->cold_cap = z->cold_cap ? 2 * z->cold_cap : 16;
             f->cold = st_xrealloc(f->cold, z->cold_cap * sizeof *f->cold);
         }
-        f->cold[f->n_cold++] = (struct st__serve_cold_run){t, INFINITY, n, first};
+        f->cold[f->n_cold++] = (st__serve_cold_run){t, INFINITY, n, first};
     }
     if (z->ph + z->pg == z->pcap) {
         if (z->ph > 0) {
@@ -409,8 +409,8 @@ typedef struct walk {
     size_t k; /* the fleet's entry in force on [a, b) */
     size_t c; /* the first cold stretch ending after a */
     double a, b;
-    int64_t reps;                          /* replicas the piece's requests share */
-    const struct st__serve_cold_run *cold; /* the cold stretch the piece lies in, or NULL */
+    int64_t reps;                   /* replicas the piece's requests share */
+    const st__serve_cold_run *cold; /* the cold stretch the piece lies in, or NULL */
 } walk;
 
 static int walk_next(walk *w)
@@ -432,7 +432,7 @@ static int walk_next(walk *w)
         b = f->t[w->k + 1];
     w->cold = NULL;
     if (w->c < f->n_cold) {
-        const struct st__serve_cold_run *r = &f->cold[w->c];
+        const st__serve_cold_run *r = &f->cold[w->c];
         if (r->from > w->a && r->from < b)
             b = r->from;
         else if (r->from <= w->a)
