@@ -242,7 +242,12 @@ static void launch_add(scaler *z, double t, int64_t n, int first)
     z->pn += n;
 }
 
-/* The launches ready by t come up; one ending a cold stretch closes it. */
+static void want_push(scaler *z, double t, int64_t d);
+
+/* The launches ready by t come up; one ending a cold stretch closes it, and the requests held
+ * for it, reaching its replicas now, ask for them again (a want of its replicas at its ready
+ * time), so the window keeps them up at least a window past it, as Knative's keeps a replica
+ * with requests in flight. */
 static void launches_ready(scaler *z, double t)
 {
     for (; z->pg > 0 && z->pend[z->ph].ready_s <= t; z->ph++, z->pg--) {
@@ -250,6 +255,7 @@ static void launches_ready(scaler *z, double t)
         if (z->up == 0 && z->f->n_cold > 0 && z->f->cold[z->f->n_cold - 1].to == INFINITY) {
             z->f->cold[z->f->n_cold - 1].to = l->ready_s;
             z->f->cold[z->f->n_cold - 1].n = l->n;
+            want_push(z, l->ready_s, l->n);
         }
         z->up += l->n;
         z->pn -= l->n;
@@ -257,6 +263,7 @@ static void launches_ready(scaler *z, double t)
     }
 }
 
+/* A want of d replicas at t (t at or after every want before it) into the window. */
 static void want_push(scaler *z, double t, int64_t d)
 {
     while (z->wn > 0 && z->win_w[(z->wh + z->wn - 1) % z->wc] <= d)

@@ -259,7 +259,8 @@ END_TEST
  * none sees them), 1800 s apart on a curve at 0 otherwise, min 0, a stated 60 s start. The fleet
  * starts at zero; each burst's first request launches one replica at its arrival, ready 60 s
  * later, the stretch between a cold one that its requests wait through (held to its end, each
- * standing for the one replica); the window (300 s) keeps it up, then it goes back to zero. */
+ * standing for the one replica); the window (300 s) keeps it up a window past its start (the
+ * requests held reach it then), then it goes back to zero. */
 START_TEST(test_a_request_at_zero_replicas_starts_one)
 {
     static const double pts[][2] = {{0, 0},    {901, 0},  {902, 1},  {912, 1},  {913, 0},
@@ -284,12 +285,11 @@ START_TEST(test_a_request_at_zero_replicas_starts_one)
         ck_assert(f.cold[k].first && f.cold[k].n == 1);
         ck_assert_msg(f.cold[k].to == f.cold[k].from + 60, "%g %g", f.cold[k].from, f.cold[k].to);
     }
-    ck_assert(f.cold[0].from > 902 && f.cold[0].from < 912);
-    ck_assert(f.cold[1].from > 2702 && f.cold[1].from < 2712);
+    ck_assert(f.cold[0].from > 901 && f.cold[0].from < 913); /* the bursts and ramps */
+    ck_assert_msg(f.cold[1].from > 2701 && f.cold[1].from < 2713, "%.9g", f.cold[1].from);
     /* up from the start's end until the window lets the decisions' zero wants through */
     ck_assert_uint_eq(f.len, 5);
-    ck_assert(f.t[1] == f.cold[0].to && f.n[1] == 1 && f.n[2] == 0 &&
-              f.t[2] > f.cold[0].from + 300);
+    ck_assert(f.t[1] == f.cold[0].to && f.n[1] == 1 && f.n[2] == 0 && f.t[2] >= f.cold[0].to + 300);
     ck_assert(f.t[3] == f.cold[1].to && f.n[3] == 1 && f.n[4] == 0);
     st_rng *r = st_rng_new(7, 1, 2, 3);
     double *t = NULL, *ready = NULL;
@@ -316,8 +316,8 @@ END_TEST
  * weights' 0.91 s and 1 ms of latency, compilation's 23 s and CUDA graphs' 7 s: 64.9 s. Every
  * burst's requests wait for it, so the p99 time to first token is within a burst's length of it
  * (65.0 s) and no request meets a 2 s target; at min 1 a replica is up all along: no cold start,
- * a p99 of 27 ms, and 2 GPU-hours where scaling to zero holds 0.14, the difference the bursts'
- * starts and what the report calls saved (1.83). */
+ * a p99 of 27 ms, and 2 GPU-hours where scaling to zero holds 0.17, the difference the bursts'
+ * starts and what the report calls saved (1.79). */
 START_TEST(test_scale_to_zero_pays_its_cold_start_in_the_ttft)
 {
     static const char *fmt =
