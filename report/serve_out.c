@@ -15,13 +15,23 @@ static void add_pct(cJSON *o, const char *key, const st_serve_pct *p)
     cJSON_AddNumberToObject(q, "p99", p->p99);
 }
 
-static void add_autoscale(cJSON *j, const st_autoscale_cfg *a, double target)
+static void add_autoscale(cJSON *j, const st_workload_cfg *w, const st_serve_result *r)
 {
+    const st_autoscale_cfg *a = &w->inference.autoscale;
     cJSON *o = cJSON_AddObjectToObject(j, "autoscale");
     cJSON_AddNumberToObject(o, "min", (double)a->min);
     cJSON_AddNumberToObject(o, "max", (double)a->max);
-    cJSON_AddNumberToObject(o, "delay_s", a->delay_s);
-    cJSON_AddNumberToObject(o, "target_rate_per_s", target);
+    cJSON_AddNumberToObject(o, "delay_s", r->cold.total_s);
+    if (!r->cold.stated && r->cold.tier) { /* absent: the delay stated whole */
+        cJSON *k = cJSON_AddObjectToObject(o, "cold_start");
+        cJSON_AddStringToObject(k, "weights_tier", r->cold.tier);
+        cJSON_AddNumberToObject(k, "weights_bytes", r->cold.weight_bytes);
+        cJSON_AddNumberToObject(k, "init_s", r->cold.init_s);
+        cJSON_AddNumberToObject(k, "weights_load_s", r->cold.load_s);
+        cJSON_AddNumberToObject(k, "compile_s", r->cold.compile_s);
+        cJSON_AddNumberToObject(k, "graph_capture_s", r->cold.graph_s);
+    }
+    cJSON_AddNumberToObject(o, "target_rate_per_s", r->scale_target_rate);
     cJSON_AddNumberToObject(o, "interval_s", a->interval_s);
     cJSON_AddNumberToObject(o, "window_s", a->window_s);
     cJSON_AddNumberToObject(o, "up_pods", (double)a->up_pods);
@@ -91,7 +101,7 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddStringToObject(j, "precision", st_precision_names[w->precision]);
     add_plan(j, w);
     if (ic->autoscale.on) /* absent: the replicas all up all along */
-        add_autoscale(j, &ic->autoscale, r->scale_target_rate);
+        add_autoscale(j, w, r);
     if (s->has_start) { /* beside training or trace jobs: its place in the cluster run */
         cJSON_AddNumberToObject(j, "start_s", s->start_s);
         cJSON_AddNumberToObject(j, "wait_s", s->wait_s);
@@ -110,6 +120,11 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(in, "replicas_mean", r->replicas_mean);
     cJSON_AddNumberToObject(in, "replicas_peak", (double)r->replicas_peak);
     cJSON_AddNumberToObject(in, "gpu_hours", r->gpu_hours);
+    if (ic->autoscale.on && ic->autoscale.min == 0) { /* absent: never scaled to zero */
+        cJSON_AddNumberToObject(in, "cold_starts", (double)r->cold_starts);
+        cJSON_AddNumberToObject(in, "cold_start_total_s", r->cold_start_total_s);
+        cJSON_AddNumberToObject(in, "gpu_hours_saved", r->gpu_hours_saved);
+    }
     cJSON *tl = r->n_timeline > 0 ? cJSON_AddArrayToObject(in, "timeline") : NULL;
     for (int i = 0; i < r->n_timeline; i++) { /* absent: no autoscaler */
         cJSON *pt = cJSON_CreateObject();
@@ -176,7 +191,7 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     const st_workload_cfg *w = s->w;
     const st_inference_cfg *ic = &w->inference;
     const st_serve_result *r = &s->r;
-    char a[32], b[32], c[32], d[32], e[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32];
     int64_t pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
     char stages[32] = "";
     if (pp > 1)
@@ -231,7 +246,23 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 "%.4g requests/s each, %s to start), %.4g GPU-hours\n",
                 r->replicas_mean, (long long)r->replicas_peak, (long long)ic->autoscale.min,
                 (long long)ic->autoscale.max, r->scale_target_rate,
-                fmt(ic->autoscale.delay_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours);
+                fmt(r->cold.total_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours);
+    if (ic->autoscale.on && !r->cold.stated && r->cold.tier)
+        fprintf(out,
+                "  start     %s: the engine %s, the weights %s (%s from %s), compile %s, "
+                "CUDA graphs %s\n",
+                fmt(r->cold.total_s, ST_DIM_TIME, a, sizeof a),
+                fmt(r->cold.init_s, ST_DIM_TIME, b, sizeof b),
+                fmt(r->cold.load_s, ST_DIM_TIME, c, sizeof c),
+                fmt(r->cold.weight_bytes, ST_DIM_BYTES, d, sizeof d), r->cold.tier,
+                fmt(r->cold.compile_s, ST_DIM_TIME, e, sizeof e),
+                fmt(r->cold.graph_s, ST_DIM_TIME, f, sizeof f));
+    if (ic->autoscale.on && ic->autoscale.min == 0)
+        fprintf(out,
+                "  zero      %lld cold starts from no replica up, %s in all; %.4g GPU-hours "
+                "saved with none up or starting\n",
+                (long long)r->cold_starts, fmt(r->cold_start_total_s, ST_DIM_TIME, a, sizeof a),
+                r->gpu_hours_saved);
     pct_text(out, "ttft", &r->ttft_s);
     pct_text(out, "tpot", &r->tpot_s);
     fprintf(out,

@@ -200,11 +200,16 @@ static int fn_target_rate(st_rd *rd, const st_ynode *n, void *base)
     return read_rate(rd, n, "autoscale.target_rate", 0, &((st_autoscale_cfg *)base)->target_rate);
 }
 
+static int fn_weights_tier(st_rd *rd, const st_ynode *n, void *base)
+{
+    return st__tier_named(rd, n, &((st_autoscale_cfg *)base)->weights_tier);
+}
+
 static const st_field autoscale_fields[] = {
-    ST_FINT(st_autoscale_cfg, "min", min, ST_R_MIN1, .max = 1e9),
+    ST_FINT(st_autoscale_cfg, "min", min, ST_R_NONNEG, .max = 1e9),
     ST_FINT(st_autoscale_cfg, "max", max, ST_R_MIN1, .max = 1e9),
-    ST_FDIM(st_autoscale_cfg, "delay", delay_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span,
-            .required = 1),
+    ST_FDIM(st_autoscale_cfg, "delay", delay_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
+    ST_FFN("weights_tier", fn_weights_tier),
     ST_FFN("target_rate", fn_target_rate),
     ST_FDIM(st_autoscale_cfg, "interval", interval_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
     ST_FDIM(st_autoscale_cfg, "window", window_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_span),
@@ -219,6 +224,7 @@ int st__fn_autoscale(st_rd *rd, const st_ynode *n, void *base)
     st_autoscale_cfg *a = &((st_workload_cfg *)base)->inference.autoscale;
     a->loc = n->loc;
     a->on = 1;
+    a->weights_tier = -1;
     return st_rd_map(rd, n, autoscale_fields, a, "autoscale");
 }
 
@@ -516,6 +522,13 @@ static int derive_autoscale(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         a->max = w->parallel.dp;
     if (!st_ynode_get(an, "min"))
         a->min = 1;
+    a->delay_set = st_ynode_get(an, "delay") != NULL;
+    if (!a->delay_set && a->weights_tier < 0)
+        return st_rd_fail(&ld->rd, an, ST_EINVAL,
+                          "workload '%s': autoscale needs a weights_tier (the cluster.storage "
+                          "tier its replicas load their weights from, to model a cold start) or "
+                          "a delay (a replica's start stated whole)",
+                          w->name);
     if (!st_ynode_get(an, "interval"))
         a->interval_s = pre->scale_interval_s;
     if (!st_ynode_get(an, "window"))

@@ -155,6 +155,10 @@ int st__fn_slo(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_batching(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_autoscale(st_rd *rd, const st_ynode *n, void *base);
+
+/* A `tier:` value: the index of the cluster.storage tier n names into *out, or an error at n
+ * (an unknown name, with the names it might have meant). */
+int st__tier_named(st_rd *rd, const st_ynode *n, int *out);
 int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                          const st_field *workload_fields);
 

@@ -89,7 +89,7 @@ static const st_field parallel_fields[] = {
     ST_FEND,
 };
 
-static int fn_tier(st_rd *rd, const st_ynode *n, int *out)
+int st__tier_named(st_rd *rd, const st_ynode *n, int *out)
 {
     st_ld *ld = st__ld(rd);
     const st_cluster_cfg *c = &ld->s->cluster;
@@ -204,12 +204,12 @@ static int fn_memory(st_rd *rd, const st_ynode *n, void *base)
 
 static int fn_ckpt_tier(st_rd *rd, const st_ynode *n, void *base)
 {
-    return fn_tier(rd, n, &((st_ckpt_cfg *)base)->tier);
+    return st__tier_named(rd, n, &((st_ckpt_cfg *)base)->tier);
 }
 
 static int fn_data_tier(st_rd *rd, const st_ynode *n, void *base)
 {
-    return fn_tier(rd, n, &((st_data_cfg *)base)->tier);
+    return st__tier_named(rd, n, &((st_data_cfg *)base)->tier);
 }
 
 static const st_field ckpt_fields[] = {

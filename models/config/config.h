@@ -428,8 +428,11 @@ typedef struct st_load_point {
  * docs/models/inference.md, "A load curve and an autoscaler". */
 typedef struct st_autoscale_cfg {
     int on;
-    int64_t min, max;   /* replicas */
-    double delay_s;     /* from asking for a replica to its serving: start, load, warm up */
+    int64_t min, max;   /* replicas; min 0: scale to zero, the first request starts one */
+    double delay_s;     /* from asking for a replica to its serving: start, load, warm up;
+                           stated (delay_set), or modelled (models/serve/serve.h st_serve_cold) */
+    int delay_set;      /* autoscale.delay stated: it overrides the modelled cold start */
+    int weights_tier;   /* the cluster.storage tier its weights load from; -1: none named */
     double target_rate; /* requests per second a replica is given; 0: from the SLO */
     double interval_s, window_s;
     /* scale-up's rate limit: over any up_period_s, at most the more of up_pods replicas and
@@ -527,6 +530,9 @@ typedef struct st_inference_preset {
     double scale_interval_s, scale_window_s;
     int64_t scale_up_pods;
     double scale_up_share, scale_up_period_s;
+    /* A replica's cold start beyond loading its weights (models/serve/serve.h st_serve_cold):
+     * the engine's process start and imports, its compilation, its CUDA-graph capture. */
+    double cold_init_s, cold_compile_s, cold_graph_s;
     /* The serving stack (models/config/frontend.h rows) of an offline batch and of a stream. */
     const char *frontend_offline, *frontend_online;
 } st_inference_preset;

@@ -345,9 +345,10 @@ static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
     lives_ctx *x = ctx;
     *save_s = *restore_s = 0;
     if (i >= x->n_train + x->n_trace) { /* a service saves nothing */
-        const st_autoscale_cfg *a = &x->out->serve[x->workload[i]].w->inference.autoscale;
-        if (a->on) /* and its replicas start again as a new one does: weights, warm-up */
-            *restore_s = a->delay_s;
+        const st_run_serve *v = &x->out->serve[x->workload[i]];
+        if (v->w->inference.autoscale.on) /* and its replicas start again as a new one does:
+                                             weights, warm-up */
+            *restore_s = v->r.cold.total_s;
         return;
     }
     if (i >= x->n_train) {
@@ -493,9 +494,12 @@ static st_cluster_job *cluster_jobs(const st_run_spec *sp, st_run *out, size_t *
                               .gpus = v->base * rg,
                               .priority = v->w->priority,
                               .tenant = tenant_index(tn, ntn, v->w->tenant)};
-        j[k] = one;
-        out->cluster_job[i] = (ptrdiff_t)k;
-        workload[k++] = i;
+        if (v->base > 0 || v->n_ups == 0) {
+            j[k] = one;
+            out->cluster_job[i] = (ptrdiff_t)k;
+            workload[k++] = i;
+        } /* else scaled to zero at times (autoscale.min 0): no replica up all along, no base
+             job; its stretches need wait for none */
         v->first_up = (ptrdiff_t)k;
         for (size_t u = 0; u < v->n_ups; u++) {
             double at, d;
@@ -536,6 +540,19 @@ double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i)
 static void record_starts(const st_run_spec *sp, st_run *out)
 {
     for (size_t i = 0; i < sp->n; i++) {
+        const st_run_serve *z = &out->serve[i];
+        if (out->cluster_job[i] < 0 && z->w && z->base == 0 && z->n_ups > 0 && z->r.span_s > 0) {
+            /* no base job: the service starts with its first stretch */
+            const st_cluster_job_out *first = &out->cluster.job[z->first_up];
+            st_run_serve *v = &out->serve[i];
+            st__run_record_service(v, first, first);
+            for (size_t u = 0; v->has_end && u < v->n_ups; u++) { /* it ends with its last */
+                const st_cluster_job_out *o = &out->cluster.job[(size_t)v->first_up + u];
+                v->has_end = o->state == ST_CJ_FINISHED;
+                v->end_s = o->end_s > v->end_s ? o->end_s : v->end_s;
+            }
+            continue;
+        }
         if (out->cluster_job[i] < 0)
             continue;
         const st_cluster_job_out *o = &out->cluster.job[out->cluster_job[i]];

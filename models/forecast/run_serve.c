@@ -3,6 +3,7 @@
  * together (docs/models/inference.md, "Sharing the cluster"). Split from run.c. */
 #include "models/forecast/run_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,7 @@ void st__run_service_ups(st_run_serve *v)
 void st__run_up_job(const st_run_serve *v, size_t j, double *submit_s, double *duration_s)
 {
     const st_serve_up *u = &v->ups[j];
-    double ask = u->from_s > 0 ? u->from_s - v->w->inference.autoscale.delay_s : 0;
+    double ask = u->from_s > 0 ? u->from_s - v->r.cold.total_s : 0;
     ask = ask > 0 ? ask : 0;
     double curve = curve_s(v->w), to = u->to_s;
     if (to >= curve) /* up at the curve's end: it serves until its last requests are done */
@@ -122,6 +123,14 @@ static double missed_ups(const st_run_serve *v, const st_cluster_job_out *base,
 
 /* A service's start, wait, end and preemptions from the cluster run, and its requests that the
  * waits made miss their target, out of its slo_attainment. */
+/* A wait of the cluster run, less than a microsecond taken as none: a stretch is asked for at
+ * its ready time less its start (st__run_up_job), which a modelled start (a sum of parts, not a
+ * stated delay) leaves off its launch by a rounding error. */
+static double settled(double wait_s)
+{
+    return fabs(wait_s) < 1e-6 ? 0 : wait_s;
+}
+
 void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
                             const st_cluster_job_out *ups)
 {
@@ -133,13 +142,13 @@ void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
     for (size_t j = 0; ups && j < v->n_ups; j++) {
         v->preemptions += ups[j].preemptions;
         if (ups[j].state != ST_CJ_WAITING && ups[j].state != ST_CJ_TOO_BIG)
-            v->scale_up_wait_s += ups[j].wait_s;
+            v->scale_up_wait_s += settled(ups[j].wait_s);
     }
     if (o->state == ST_CJ_WAITING || o->state == ST_CJ_TOO_BIG)
         return;
     v->has_start = 1;
     v->start_s = o->start_s;
-    v->wait_s = o->wait_s;
+    v->wait_s = settled(o->wait_s);
     v->has_end = o->state == ST_CJ_FINISHED;
     v->end_s = o->end_s;
     v->preemptions += o->preemptions;

@@ -419,8 +419,8 @@ static void measure_capped(service *s, int64_t C, int64_t N, st_serve_result *ou
             k++; /* replicas r .. k - 1 alike */
         if (m == 0)
             continue;
-        st__serve_stream in = {arr, s->len_in, s->len_out,
-                               m,   c,         ic->mode == ST_REQ_CLOSED ? s->gaps : NULL};
+        st__serve_stream in = {
+            arr, s->len_in, s->len_out, m, c, NULL, ic->mode == ST_REQ_CLOSED ? s->gaps : NULL};
         st__serve_replica_out o;
         st__serve_replica(&s->cost, ic, &s->mem, &in, &o);
         gather_add(&g, &o, s->len_out, NULL, k - r);
@@ -574,6 +574,39 @@ static void timeline(const st_inference_cfg *ic, const st__serve_fleet *f, doubl
     out->n_timeline = ST_SERVE_TIMELINE;
 }
 
+/* A replica's start under w's autoscaler (st_serve_cold): its stated delay, or its parts: the
+ * preset's engine steps (models/config/config.c, st_inference_preset_default) and its weights
+ * read from the tier, one replica's (the GPU's share times its GPUs) at the tier's read
+ * bandwidth plus its latency; a local-nvme tier's figures are a node's, and the replica's nodes
+ * read their shares at once. */
+static st_serve_cold cold_of(const service *s, uint64_t seed, uint64_t id)
+{
+    const st_autoscale_cfg *a = &s->w->inference.autoscale;
+    const st_inference_preset *pre = &st_inference_preset_default;
+    double g = (double)st_serve_replica_gpus(s->w);
+    st_serve_cold c = {.seed = seed, .id = id, .weight_bytes = s->mem.weights * g};
+    if (a->delay_set || a->weights_tier < 0 || a->weights_tier >= s->c->n_tiers) {
+        c.stated = 1;
+        c.init_s = c.total_s = a->delay_s;
+        return c;
+    }
+    const st_tier_cfg *t = &s->c->tiers[a->weights_tier];
+    double bw = t->read_bw;
+    c.tier = t->name;
+    c.shared = t->kind != ST_TIER_LOCAL_NVME;
+    if (!c.shared) {
+        double gpn = (double)(s->c->gpus_per_node > 0 ? s->c->gpus_per_node : 1);
+        bw *= ceil(g / gpn);
+    }
+    c.load_s = c.weight_bytes / bw + t->latency_s;
+    c.init_s = pre->cold_init_s;
+    c.compile_s = pre->cold_compile_s;
+    c.graph_s = pre->cold_graph_s;
+    c.warm_s = c.compile_s + c.graph_s;
+    c.total_s = c.init_s + c.load_s + c.warm_s;
+    return c;
+}
+
 /* A load curve: the replicas its autoscaler keeps up (or dp all along), one of them simulated
  * over the span with its share of the rate, each of its requests weighed by the replicas up
  * when it arrives (serve_load.c); one's capacity within the targets, times dp, the service's. */
@@ -596,8 +629,16 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
                           "autoscale.target_rate, or loosen the slo",
                           s->w->name);
     out->scale_target_rate = as->on ? target : 0;
+    if (as->on)
+        out->cold = cold_of(s, seed, id);
     st__serve_fleet f;
-    st__serve_fleet_plan(ic, s->dp, target, &f);
+    st__serve_fleet_plan(ic, s->dp, target, &out->cold, &f);
+    for (size_t k = 0; k < f.n_cold; k++)
+        if (f.cold[k].from < f.end_s) {
+            out->cold_starts++;
+            out->cold_start_total_s += f.cold[k].to - f.cold[k].from;
+        }
+    out->gpu_hours_saved = (double)st_serve_replica_gpus(s->w) * f.zero_s / 3600;
     if (as->on)
         timeline(ic, &f, target, out);
     double expect = st__serve_fleet_per_replica(ic, &f);
@@ -611,15 +652,15 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
                           "replicas)",
                           s->w->name, expect, tokens);
     }
-    double *arr = NULL;
+    double *arr = NULL, *ready = NULL;
     int64_t *weight = NULL;
     st_rng *rng = st_rng_new(seed, st_rng_tag("inference"), id, st_rng_tag("arrival"));
-    int64_t n = st__serve_fleet_arrivals(ic, &f, rng, &arr, &weight);
+    int64_t n = st__serve_fleet_arrivals(ic, &f, rng, &arr, &weight, &ready);
     st_rng_free(rng);
     s->per_replica = n;
     draw_lengths(s, n, seed, id);
     st__serve_replica_out a;
-    st__serve_stream str = {arr, s->len_in, s->len_out, n, 0, NULL};
+    st__serve_stream str = {arr, s->len_in, s->len_out, n, 0, ready, NULL};
     st__serve_replica(&s->cost, ic, &s->mem, &str, &a);
     gather g = {0};
     gather_add(&g, &a, s->len_out, weight, 1);
@@ -639,6 +680,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     }
     st__serve_replica_release(&a);
     free(arr);
+    free(ready);
     free(weight);
     st__serve_fleet_release(&f);
     return 0;

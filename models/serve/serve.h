@@ -75,29 +75,56 @@ typedef struct st_serve_point {
     double t_s, up, asked;
 } st_serve_point;
 
+/* How long an autoscaled replica takes from its launch to serving (docs/models/inference.md,
+ * "Scale to zero and cold starts"): stated whole (autoscale.delay: init_s the delay, the rest
+ * 0), or modelled from its parts, a vLLM engine's as the inference preset sources them: its
+ * process start and imports (init_s), its weights read from the storage tier (load_s: one
+ * replica's weights over the tier's read bandwidth, a launch of k replicas k times that, the
+ * tier serving one launch at a time), its compilation and CUDA-graph capture (warm_s). A launch
+ * at t of k replicas is ready at max(t + init_s, the tier free) + k load_s + warm_s. */
+typedef struct st_serve_cold {
+    int stated;          /* autoscale.delay given (or no tier to model from) */
+    int shared;          /* the tier is the cluster's (its launches read it in turn), not each
+                            node's own drives (local-nvme) */
+    double init_s;       /* the engine's start before its weights (stated: the whole delay) */
+    double load_s;       /* one replica's weights from the tier, alone */
+    double compile_s;    /* torch.compile */
+    double graph_s;      /* CUDA-graph capture */
+    double warm_s;       /* compile_s + graph_s */
+    double total_s;      /* one replica alone: init_s + load_s + warm_s */
+    double weight_bytes; /* one replica's weights, all its GPUs */
+    const char *tier;    /* the tier they load from (borrowed from the scenario); NULL: stated */
+    uint64_t seed, id;   /* the stream of the fleet's first arrivals at zero replicas */
+} st_serve_cold;
+
 typedef struct st_serve_result {
     st_serve_memory mem;
-    double tokens_per_s;      /* output tokens per second, all replicas */
-    double requests_per_s;    /* requests completed per second, all replicas */
-    st_serve_pct ttft_s;      /* arrival to first output token */
-    st_serve_pct tpot_s;      /* (last - first token) / (output tokens - 1) */
-    double kv_cache_bytes;    /* one replica's KV cache, all its GPUs */
-    int64_t kv_cache_tokens;  /* tokens it holds */
-    double batch_mean;        /* requests in an iteration, mean over iterations */
-    double iteration_mean_s;  /* an iteration's mean time */
-    int64_t iterations;       /* one replica's */
-    int64_t preemptions;      /* requests pushed out of a full cache and recomputed, one
-                                 replica's */
-    int64_t requests;         /* sent, all replicas */
-    double span_s;            /* first arrival to last completion */
-    double replicas_mean;     /* replicas up on average over the span: dp, or under a load
-                                 curve's autoscaler what it kept up */
-    int64_t replicas_peak;    /* the most up at once */
-    double gpu_hours;         /* the replicas' GPUs while up: tp x replica-seconds / 3600 */
-    double scale_target_rate; /* with an autoscaler: the requests per second it gives a
-                                 replica (stated, or a share of one's rate within the SLO) */
-    int n_timeline;           /* with one: the replicas at ST_SERVE_TIMELINE instants evenly
-                                 over the load curve, its ends included */
+    double tokens_per_s;       /* output tokens per second, all replicas */
+    double requests_per_s;     /* requests completed per second, all replicas */
+    st_serve_pct ttft_s;       /* arrival to first output token */
+    st_serve_pct tpot_s;       /* (last - first token) / (output tokens - 1) */
+    double kv_cache_bytes;     /* one replica's KV cache, all its GPUs */
+    int64_t kv_cache_tokens;   /* tokens it holds */
+    double batch_mean;         /* requests in an iteration, mean over iterations */
+    double iteration_mean_s;   /* an iteration's mean time */
+    int64_t iterations;        /* one replica's */
+    int64_t preemptions;       /* requests pushed out of a full cache and recomputed, one
+                                  replica's */
+    int64_t requests;          /* sent, all replicas */
+    double span_s;             /* first arrival to last completion */
+    double replicas_mean;      /* replicas up on average over the span: dp, or under a load
+                                  curve's autoscaler what it kept up */
+    int64_t replicas_peak;     /* the most up at once */
+    double gpu_hours;          /* the replicas' GPUs while up: tp x replica-seconds / 3600 */
+    st_serve_cold cold;        /* with an autoscaler: a replica's start */
+    int64_t cold_starts;       /* starts from zero replicas up (autoscale.min 0) */
+    double cold_start_total_s; /* their seconds, launch to ready, summed */
+    double gpu_hours_saved;    /* tp x pp x the seconds with no replica up or starting / 3600:
+                                  what one replica kept up there (min 1) would have held */
+    double scale_target_rate;  /* with an autoscaler: the requests per second it gives a
+                                  replica (stated, or a share of one's rate within the SLO) */
+    int n_timeline;            /* with one: the replicas at ST_SERVE_TIMELINE instants evenly
+                                  over the load curve, its ends included */
     st_serve_point timeline[ST_SERVE_TIMELINE];
     int has_slo;               /* the workload states a latency target */
     double slo_attainment;     /* with one: the share of requests whose own time to first token

@@ -14,7 +14,8 @@
 #include "sim/xalloc.h"
 
 typedef struct req {
-    double arrival_s, first_s, done_s;
+    double arrival_s, first_s, done_s; /* arrival_s: at the engine */
+    double held_s;     /* waited before reaching it, for a cold start: in its time to first token */
     int64_t in, out;   /* its prompt and output tokens */
     int64_t computed;  /* tokens whose K and V are in the cache */
     int64_t generated; /* output tokens produced */
@@ -390,8 +391,11 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const s
     e.r = st_xcalloc((size_t)n, sizeof *e.r);
     e.wait = st_xmalloc((size_t)n * sizeof *e.wait);
     e.run = st_xmalloc((size_t)n * sizeof *e.run);
-    for (int64_t i = 0; i < n; i++)
-        e.r[i] = (req){.arrival_s = arrival[i], .in = len_in[i], .out = len_out[i]};
+    for (int64_t i = 0; i < n; i++) {
+        double at = in->ready && in->ready[i] > arrival[i] ? in->ready[i] : arrival[i];
+        e.r[i] =
+            (req){.arrival_s = at, .held_s = at - arrival[i], .in = len_in[i], .out = len_out[i]};
+    }
     run_engine(&e);
     memset(o, 0, sizeof *o);
     o->n = n;
@@ -401,7 +405,7 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const s
     double last = 0;
     for (int64_t i = 0; i < n; i++) {
         const req *q = &e.r[i];
-        o->ttft[i] = q->first_s - q->arrival_s + ic->frontend_request_s;
+        o->ttft[i] = q->first_s - q->arrival_s + q->held_s + ic->frontend_request_s;
         o->tpot[i] = q->out > 1 ? (q->done_s - q->first_s) / (double)(q->out - 1) : -1;
         o->ok[i] = (!(ic->slo_ttft_s > 0) || o->ttft[i] <= ic->slo_ttft_s) &&
                    (!(ic->slo_tpot_s > 0) || o->tpot[i] <= ic->slo_tpot_s);

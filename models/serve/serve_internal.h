@@ -88,6 +88,8 @@ typedef struct st__serve_stream {
     const double *arrival;
     const int64_t *len_in, *len_out;
     int64_t n, cap;
+    const double *ready; /* NULL, or when each reaches the engine (>= its arrival, ascending):
+                            held for a cold start; its time to first token from its arrival */
     const double *think; /* a closed loop's unit exponential draws, one a completion (its
                             client's think, ic->think_s times it); NULL: none */
 } st__serve_stream;
@@ -101,13 +103,26 @@ void st__serve_replica_release(st__serve_replica_out *o);
 
 /* ---- a load curve and its autoscaler (serve_load.c) ---- */
 
+/* Scale to zero: a stretch [from, to) with no replica up and a launch coming up at `to` with
+ * `n` replicas; the fleet's requests there wait for it, each replica of it taking lambda / n.
+ * `first`: started by the request arriving at `from` (the service's first at zero), not by a
+ * decision. */
+typedef struct st__serve_cold_run {
+    double from, to;
+    int64_t n;
+    int first;
+} st__serve_cold_run;
+
 /* The replicas up over time: n[k] from t[k] to t[k + 1] (the last to the end), over the load
- * curve's span [start_s, end_s]. */
+ * curve's span [start_s, end_s]; and its cold stretches, ascending and disjoint. */
 typedef struct st__serve_fleet {
     double *t;
     int64_t *n;
     size_t len;
     double start_s, end_s;
+    st__serve_cold_run *cold;
+    size_t n_cold;
+    double zero_s; /* seconds of the span with no replica up or starting */
 } st__serve_fleet;
 
 /* The curve's rate at t, requests per second over the service. */
@@ -117,9 +132,11 @@ double st__serve_rate_at(const st_inference_cfg *ic, double t);
 double st__serve_fleet_mean_rate(const st_inference_cfg *ic);
 
 /* The replicas ic's service keeps up: its autoscaler's, each replica given `target` requests
- * per second, or (no autoscaler) dp all along. */
+ * per second, its launches ready as `cold` says (NULL: ic's autoscale.delay after each), or
+ * (no autoscaler) dp all along. At autoscale.min 0 the service's first request at zero
+ * replicas, drawn from cold's stream (inference, id, "wake"), starts one at once. */
 void st__serve_fleet_plan(const st_inference_cfg *ic, int64_t dp, double target,
-                          st__serve_fleet *f);
+                          const st_serve_cold *cold, st__serve_fleet *f);
 void st__serve_fleet_release(st__serve_fleet *f);
 
 /* The requests one replica up all along expects over the span: the integral of
@@ -131,8 +148,10 @@ double st__serve_fleet_replica_s(const st__serve_fleet *f, double until_s);
 
 /* That replica's arrivals, ascending, drawn from rng by inverting the integrated rate piece
  * by piece, into *arrival (malloc'd), and into *weight the replicas up at each (the requests of
- * the fleet each stands for). Returns how many. */
+ * the fleet each stands for); into *ready when each reaches the engine: its arrival, or in a
+ * cold stretch the stretch's end (the replica then up). None at zero replicas but in a cold
+ * stretch, whose first, when a request started it, is that request. Returns how many. */
 int64_t st__serve_fleet_arrivals(const st_inference_cfg *ic, const st__serve_fleet *f, st_rng *rng,
-                                 double **arrival, int64_t **weight);
+                                 double **arrival, int64_t **weight, double **ready);
 
 #endif

@@ -583,5 +583,31 @@ check "throughput rises with the clients" $?
     "$strata" catalog frontends | grep -Eq '^none +0 +0 '
 check "catalog frontends lists the serving stacks" $?
 
+# Scale to zero (serve-scale-to-zero.yaml): every format carries the cold-start figures, and a
+# sweep of autoscale.min from 0 to 1 holds a replica between the bursts: more GPU-hours, every
+# request within the targets where the cold starts made some miss them.
+z=$src/scenarios/examples/serve-scale-to-zero.yaml
+"$strata" run --format text "$z" | grep -Eq '^  zero      4 cold starts' &&
+    "$strata" run --format text "$z" | grep -Eq '^  start     .*the weights .* from models'
+check "run --format text shows the cold starts" $?
+for f in json csv markdown html; do
+    "$strata" run --format $f "$z" >"$tmp/z.$f" && grep -q "cold_start_total_s" "$tmp/z.$f" &&
+        grep -q "gpu_hours_saved" "$tmp/z.$f" && grep -q "weights_load_s" "$tmp/z.$f"
+    check "run --format $f shows the cold starts" $?
+done
+"$strata" sweep "$z" --set 'workloads[0].autoscale.min=0,1' \
+    --columns inference.gpu_hours,inference.slo_attainment -o "$tmp/z.csv" 2>/dev/null
+check "sweep over autoscale.min" $?
+python3 - "$tmp/z.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["status"] for r in rows] == ["ok"] * 2, rows
+gh = [float(r["evals.inference.gpu_hours"]) for r in rows]
+att = [float(r["evals.inference.slo_attainment"]) for r in rows]
+assert gh[0] < 0.1 * gh[1], gh
+assert att[0] < 0.9 and att[1] == 1, att
+PY
+check "scale to zero saves GPU-hours for the requests its starts hold" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]

@@ -103,8 +103,15 @@ static void check_forecast(const st_run *r)
             CHECK(isfinite(q->tokens_per_s) && q->tokens_per_s >= 0); /* 0: a curve too thin
                                                                           to send a request */
             CHECK(q->slo_attainment >= 0 && q->slo_attainment <= 1);
-            CHECK(q->replicas_mean >= 1 && q->replicas_mean <= (double)v->w->parallel.dp + 1e-9);
-            CHECK(q->replicas_peak >= 1 && q->replicas_peak <= v->w->parallel.dp);
+            const st_autoscale_cfg *as = &v->w->inference.autoscale;
+            int64_t least = as->on && as->min == 0 ? 0 : 1; /* min 0: it may scale to zero */
+            CHECK(q->replicas_mean >= (double)least &&
+                  q->replicas_mean <= (double)v->w->parallel.dp + 1e-9);
+            CHECK(q->replicas_peak >= least && q->replicas_peak <= v->w->parallel.dp);
+            CHECK(q->cold_starts >= 0 && (least == 0 || q->cold_starts == 0));
+            CHECK(isfinite(q->cold_start_total_s) && q->cold_start_total_s >= 0);
+            CHECK(isfinite(q->gpu_hours_saved) && q->gpu_hours_saved >= 0);
+            CHECK(!as->on || (isfinite(q->cold.total_s) && q->cold.total_s >= 0));
             CHECK(isfinite(q->gpu_hours) && q->gpu_hours >= 0);
             CHECK(q->ttft_s.p50 >= 0 && q->ttft_s.p50 <= q->ttft_s.p99 && isfinite(q->ttft_s.p99));
             CHECK(q->tpot_s.p50 >= 0 && q->tpot_s.p50 <= q->tpot_s.p99 && isfinite(q->tpot_s.p99));
