@@ -231,7 +231,7 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
         if (m == 0)
             continue;
         st__serve_replica_out o;
-        st__serve_stream str = {arr + at[r], in + at[r], len + at[r], m, 0, NULL};
+        st__serve_stream str = {arr + at[r], in + at[r], len + at[r], m, 0, NULL, NULL};
         st__serve_replica(&s->cost, ic, &s->mem, &str, &o);
         gather_add(&g, &o, len + at[r], NULL, 1);
         end = o.first_s + o.span_s > end ? o.first_s + o.span_s : end;
@@ -280,7 +280,7 @@ static void measure(service *s, double rate, st_serve_result *out)
     for (int64_t i = 0; rate > 0 && i < nA; i++)
         arr[i] = (i ? arr[i - 1] : 0) + s->gaps[i] * (double)dp / rate;
     st__serve_replica_out a, b = {0};
-    st__serve_stream sa = {arr, s->len_in, s->len_out, nA, 0, NULL}, sb = sa;
+    st__serve_stream sa = {arr, s->len_in, s->len_out, nA, 0, NULL, NULL}, sb = sa;
     st__serve_replica(&s->cost, ic, &s->mem, &sa, &a);
     int two = rate <= 0 && kA < dp && nB > 0;
     sb.n = nB;
