@@ -10,6 +10,7 @@
 #include "models/serve/serve.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "sim/progress.h"
 #include "sim/xalloc.h"
 
 static const char kv_short[] = "its KV cache cannot hold one request";
@@ -27,6 +28,8 @@ static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_
     st_step_ctx_free(x);
     return rc;
 }
+
+#define SERVE_PROGRESS "size: service configurations"
 
 /* Replicas a closed loop's sizing adds, one at a time, where its clients over the replicas miss
  * the targets one replica's loop met (size_row). */
@@ -218,6 +221,11 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
     for (int64_t pp = 2; pp <= max_pp; pp *= 2)
         cap += nt;
     out->row = st_xcalloc(cap ? cap : 1, sizeof *out->row);
+    /* each configuration is one replica's search and a run of the whole stream: seconds, shown
+       on a terminal (the pipelined rows, tried only where no node holds the model, counted in
+       the total as if all were) */
+    int64_t total = (int64_t)cap;
+    st_progress(SERVE_PROGRESS, 0, total);
     for (size_t t = 0; t < nt; t++) {
         const st_gpu_spec *g = n_types ? types[t] : c->gpu;
         int held = 0; /* some single-stage replica's cache holds a request */
@@ -230,6 +238,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
             int rc = size_row(c, w, g, tp, 1, seed, row, err);
             if (rc)
                 return rc;
+            st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             held |= row->fits || row->why != kv_short;
             price(cost, row);
         }
@@ -238,10 +247,12 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
             int rc = size_row(c, w, g, tp_top, pp, seed, row, err);
             if (rc)
                 return rc;
+            st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             held = row->fits || row->why != kv_short;
             price(cost, row);
         }
     }
+    st_progress(SERVE_PROGRESS, total, total); /* the loop ends */
     qsort(out->row, out->n, sizeof *out->row, cost_goal ? cmp_cost : cmp_gpus);
     return 0;
 }
