@@ -3,8 +3,8 @@
  * (goal under 0.5 s), and a day of a service of up to 1,000 replicas on a diurnal load curve
  * (2,000 to 5,000 requests per second), autoscaled at 5 per second a replica, the replicas
  * aggregated as the model does (goal under 10 s); and the same day at a steady 5,000 per second
- * on all 1,000. Each the best of three runs, wall clock and CPU. Prints `case: NAME key: value
- * ...`. */
+ * on all 1,000; and a closed loop's search for the most clients within a latency target. Each
+ * the best of three runs, wall clock and CPU. Prints `case: NAME key: value ...`. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -85,5 +85,13 @@ int main(void)
     printf("case: fleet-day-steady replicas: 1000 rate: 5000/s requests: %lld "
            "iterations_per_replica: %lld wall_s: %.3f cpu_s: %.3f tokens_per_s: %.1f\n",
            (long long)r.requests, (long long)r.iterations, wall, cpu, r.tokens_per_s);
+    /* A closed loop of 32 clients with a latency target: the loop itself, then the search for
+       the most clients within it (each try a loop of 40 requests a client) */
+    if (bench("concurrency: 32, count: 1280", "    slo: { ttft_p99: 1 s, tpot_p99: 20 ms }\n", 1,
+              &r, &wall, &cpu))
+        return 1;
+    printf("case: clients-search clients: 32 requests: %lld most_clients: %lld wall_s: %.3f "
+           "cpu_s: %.3f\n",
+           (long long)r.requests, (long long)r.max_concurrency_under_slo, wall, cpu);
     return 0;
 }
