@@ -149,6 +149,20 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
 double st__coll_start_latency(st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
                               size_t x);
 
+/* What phase 0 of r costs at any byte count, where only its bytes per member depend on them: a
+ * ring, chain or send/recv phase of no all-reduce under the protocol NCCL would choose. Builds and
+ * routes the phase into cm and *d, and fills *rate (the slowest member's rate alone), and for
+ * LL, LL128 and Simple (index p - ST_COLL_PROTO_LL) f[p] and lat[p] (the bandwidth factor and
+ * the latency the choice reads) and (*real)[p * cm->nx + x] (transfer x's latency as it
+ * starts; allocated here). Returns 0, or -1 (nothing allocated) for a phase whose costs depend on
+ * more. */
+int st__coll_prep_costs(st_coll *cm, const run *r, phase_desc *d, double *rate, double f[3],
+                        double lat[3], double **real);
+
+/* The estimate `choose` compares: latency plus b bytes at f x rate (nothing at an infinite rate
+ * or for no bytes). One expression for both callers, so both choose alike, bit for bit. */
+double st__coll_est(double lat, double b, double f, double rate);
+
 /* Free cm's memo of the last costing (st_coll_free). */
 void st__coll_cost_release(st_coll *cm);
 

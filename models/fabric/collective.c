@@ -208,6 +208,96 @@ int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err)
     return r->id;
 }
 
+/* ---- prepared for other byte counts ------------------------------------------------------- */
+
+struct st_coll_prep {
+    run *r;       /* laid out and planned; its cm is not read again */
+    phase_desc d; /* as built when prepared (its b and ar_bytes aside, the same at any bytes) */
+    size_t nx;
+    double rate, f[3], lat[3];
+    double *real; /* real[k * nx + x]: transfer x's latency under protocol LL + k */
+};
+
+st_coll_prep *st_coll_prepare(st_coll *cm, const st_coll_spec *spec)
+{
+    int rc;
+    st_err err = {0};
+    run *r = make_run(cm, spec, &rc, &err);
+    if (!r)
+        return NULL;
+    st_coll_prep *p = st_xcalloc(1, sizeof *p);
+    p->r = r;
+    if (st__coll_prep_costs(cm, r, &p->d, &p->rate, p->f, p->lat, &p->real) < 0) {
+        st_coll_prep_free(p);
+        return NULL;
+    }
+    p->nx = cm->nx;
+    r->cm = NULL;
+    return p;
+}
+
+size_t st_coll_prep_transfers(const st_coll_prep *p)
+{
+    return p->nx;
+}
+
+size_t st_coll_prep_bytes(const st_coll_prep *p)
+{
+    return sizeof *p + sizeof *p->r + sizeof *p->r->rank * (2 * (size_t)p->r->n + 1) +
+           3 * p->nx * sizeof *p->real;
+}
+
+void st_coll_prep_free(st_coll_prep *p)
+{
+    if (!p)
+        return;
+    if (p->r)
+        run_free(p->r);
+    free(p->real);
+    free(p);
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+int st_coll_prep_same(const st_coll_prep *a, const st_coll_prep *b)
+{
+    const phase_desc *x = &a->d, *y = &b->d;
+    if (a->nx != b->nx || a->r->op != b->r->op || a->r->n != b->r->n || x->kind != y->kind ||
+        x->nalgo != y->nalgo || x->comm.arch != y->comm.arch || x->comm.ranks != y->comm.ranks ||
+        x->comm.nodes != y->comm.nodes || x->comm.channels != y->comm.channels ||
+        !same_bits(x->comm.nvlink_bw, y->comm.nvlink_bw) || !same_bits(x->bus_mult, y->bus_mult) ||
+        !same_bits(x->steps, y->steps) || !same_bits(x->depth_intra, y->depth_intra) ||
+        !same_bits(a->rate, b->rate))
+        return 0;
+    return memcmp(a->f, b->f, sizeof a->f) == 0 && memcmp(a->lat, b->lat, sizeof a->lat) == 0 &&
+           memcmp(a->real, b->real, 3 * a->nx * sizeof *a->real) == 0;
+}
+
+size_t st_coll_prep_at(st_coll *cm, st_coll_prep *p, double bytes, double *member_bytes,
+                       const double **latency_s)
+{
+    /* The phase built again at these bytes for its b: the builders' own formula. */
+    p->r->bytes = bytes;
+    phase_desc d;
+    st__coll_build_phase(cm, p->r, 0, &d);
+    /* choose's order and test: LL, then LL128 and Simple each where strictly less. */
+    int best = 0;
+    double best_est = st__coll_est(p->lat[0], d.b, p->f[0], p->rate);
+    for (int k = 1; k < 3; k++) {
+        double e = st__coll_est(p->lat[k], d.b, p->f[k], p->rate);
+        if (e < best_est) {
+            best = k;
+            best_est = e;
+        }
+    }
+    *member_bytes = d.b / p->f[best];
+    *latency_s = p->real + (size_t)best * p->nx;
+    return p->nx;
+}
+
 /* ---- plans ---------------------------------------------------------------------------------- */
 
 int st_coll_plan_of(st_coll *cm, const st_coll_spec *spec, st_coll_plan *out, st_err *err)
