@@ -1,7 +1,9 @@
 /* Collective pattern times for the step model: each pattern simulated on a fresh fabric over the
  * context's topology the first time it is asked for, then taken from the context's memo. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/fabric/fabsim.h"
 #include "models/fabric/net.h"
@@ -51,6 +53,103 @@ static void bg_send(void *ctx, uint64_t tag, st_time now)
     st_net_start(st_fabsim_net(r->fs), &s);
 }
 
+/* Pattern k's collectives prepared on the context's runner into i, group by group as
+ * simulate_pattern starts them, a group alike its predecessor sharing its collective. Returns 0,
+ * or -1 where one is not of the kind a prepared collective answers. */
+static int prepare_instant(st_step_ctx *x, const st_coll_memo_key *k, st__instant *i)
+{
+    x->row = st_xgrow(x->row, sizeof *x->row, (size_t)k->n, &x->row_cap);
+    for (int64_t g = 0; g < k->groups; g++) {
+        for (int64_t r = 0; r < k->n; r++)
+            x->row[r] = st__step_gpu_of(x, g * k->gstride + r * k->stride);
+        st_coll_spec s = {
+            .op = k->op, .gpus = x->row, .n = k->n, .bytes = k->bytes, .key = (uint64_t)g + 1};
+        st_coll_prep *p = st_coll_prepare(x->dry, &s);
+        if (!p)
+            return -1;
+        if (i->n_prep && st_coll_prep_same(i->prep[i->n_prep - 1], p)) {
+            st_coll_prep_free(p);
+        } else {
+            i->prep = st_xgrow(i->prep, sizeof *i->prep, i->n_prep + 1, &i->prep_cap);
+            i->prep[i->n_prep++] = p;
+        }
+        i->run = st_xgrow(i->run, sizeof *i->run, i->n_runs + 1, &i->run_cap);
+        i->run[i->n_runs++] = i->n_prep - 1;
+        i->n_x += st_coll_prep_transfers(i->prep[i->n_prep - 1]);
+    }
+    return 0;
+}
+
+/* When pattern i's transfers, started with `bytes` a rank, would all be through: each prepared
+ * collective's members' bytes and transfers' latencies at those bytes, and the instant's rates,
+ * into st_net_last_done_of. 1 and *end, else 0 (the instant does not decide it). */
+static int instant_end(st_step_ctx *x, const st__instant *i, double bytes, st_time *end)
+{
+    if (!(bytes > 0) || isinf(bytes))
+        return 0;
+    if (!x->dry)
+        x->dry = st_coll_new(NULL, x->topo, x->c);
+    x->lat = st_xgrow(x->lat, sizeof *x->lat, i->n_x + 1, &x->lat_cap);
+    double each = -1, b = 0;
+    const double *lat = NULL;
+    size_t xi = 0, nx = 0, cur = SIZE_MAX;
+    for (size_t g = 0; g < i->n_runs; g++) {
+        if (i->run[g] != cur) { /* runs of alike groups: each collective answered once */
+            cur = i->run[g];
+            nx = st_coll_prep_at(x->dry, i->prep[cur], bytes, &b, &lat);
+            if (each >= 0 && b != each)
+                return 0;
+            each = b;
+        }
+        for (size_t t = 0; t < nx; t++)
+            if (st_net_ns_of(lat[t], &x->lat[xi++]) < 0)
+                return 0;
+    }
+    return st_net_last_done_of(i->n_x, i->rate, i->floor, x->lat, each, 0, end);
+}
+
+/* After a run that its first instant decided (st_net_last_done): keep that instant for k's
+ * shape, once it answers the run's end itself, so that the shape's patterns with other bytes
+ * are answered from it (instant_time). */
+static void keep_instant(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr,
+                         const st_net *net, st_time end)
+{
+    const double *rate, *floor;
+    size_t n = st_net_last_read(net, &rate, &floor);
+    st__instant *i = st_xcalloc(1, sizeof *i);
+    st_time at;
+    if (!x->dry)
+        x->dry = st_coll_new(NULL, x->topo, x->c);
+    if (n == 0 || prepare_instant(x, k, i) < 0 || i->n_x != n) {
+        st__instant_free(i);
+        return;
+    }
+    i->rate = st_xmalloc(n * sizeof *i->rate);
+    i->floor = st_xmalloc(n * sizeof *i->floor);
+    memcpy(i->rate, rate, n * sizeof *rate);
+    memcpy(i->floor, floor, n * sizeof *floor);
+    if (!instant_end(x, i, k->bytes, &at) || at != end) {
+        st__instant_free(i); /* not the run's own answer: nothing to keep */
+        return;
+    }
+    st__shape_instant_put(tr, k, i);
+}
+
+/* Pattern k's time from its shape's first instant, where one is kept and decides it: the
+ * transfers the pattern starts are the instant's, so the solve would give each the rate it
+ * gave them, and st_net_last_done_of answers as the net would. 1 and *t, else 0 (simulate). */
+static int instant_time(st_step_ctx *x, const st_coll_memo_key *k, const st__shape_traces *tr,
+                        double *t)
+{
+    const st__instant *i = st__shape_instant_find(tr, k);
+    const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
+    st_time end;
+    if (!i || (m && m->n_bg) || !instant_end(x, i, k->bytes, &end))
+        return 0;
+    *t = (double)end * 1e-9;
+    return 1;
+}
+
 /* Run the pattern on a fresh engine and network over the context's fabric, so every group's
  * flows are present together and share NICs and uplinks as they would. */
 static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr)
@@ -91,9 +190,11 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     st_net *net = st_fabsim_net(fs);
     st_engine_run(st_fabsim_engine(fs), 0);
     st_time last = 0;
-    if (rr.n_bg == 0 && st_coll_last_phases(st_fabsim_coll(fs)) && st_net_last_done(net, &last))
+    if (rr.n_bg == 0 && st_coll_last_phases(st_fabsim_coll(fs)) && st_net_last_done(net, &last)) {
         rr.end = last;
-    else
+        if (!st_net_clamped(net) && !st__shape_instant_find(tr, k))
+            keep_instant(x, k, tr, net, last);
+    } else
         st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
     st_net_keep_routes(net, 0);
     /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
@@ -140,7 +241,8 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
     double t, lat = x->c->calib.enabled ? x->c->calib.latency_s : 0; /* the cluster's own */
     if (st_coll_memo_find(memo, &k, &t))
         return t + lat;
-    t = simulate_pattern(x, &k, traces);
+    if (!instant_time(x, &k, traces, &t))
+        t = simulate_pattern(x, &k, traces);
     st_coll_memo_put(memo, &k, t);
     return t + lat;
 }
