@@ -68,6 +68,11 @@ struct st_coll {
     /* The last phase costed, for the next to reuse when it is alike (coll_cost.c): a send/recv
      * pattern costs thousands of one-member phases that differ in their GPUs alone. */
     struct cost_memo *last;
+    /* Phases costed so far, and of the last: its rate alone and whether it was alike the memo's
+     * (st_coll_start_prepared reuses the collective prepared from that one). */
+    uint64_t costings;
+    double last_rate;
+    int last_matched;
     run *head;
     int64_t active, next_id;
 };
@@ -149,15 +154,14 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
 double st__coll_start_latency(st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
                               size_t x);
 
-/* What phase 0 of r costs at any byte count, where only its bytes per member depend on them: a
- * ring, chain or send/recv phase of no all-reduce under the protocol NCCL would choose. Builds and
- * routes the phase into cm and *d, and fills *rate (the slowest member's rate alone), and for
- * LL, LL128 and Simple (index p - ST_COLL_PROTO_LL) f[p] and lat[p] (the bandwidth factor and
- * the latency the choice reads) and (*real)[p * cm->nx + x] (transfer x's latency as it
- * starts; allocated here). Returns 0, or -1 (nothing allocated) for a phase whose costs depend on
- * more. */
-int st__coll_prep_costs(st_coll *cm, const run *r, phase_desc *d, double *rate, double f[3],
-                        double lat[3], double **real);
+/* What phase 0 of r, built and routed into cm and d with rate alone `rate`, costs at any byte
+ * count, where only its bytes per member depend on them: a ring, chain or send/recv phase of no
+ * all-reduce under the protocol NCCL would choose. Fills, for LL, LL128 and Simple (index
+ * p - ST_COLL_PROTO_LL), f[p] and lat[p] (the bandwidth factor and the latency the choice reads)
+ * and (*real)[p * cm->nx + x] (transfer x's latency as it starts; allocated here). Returns 0, or
+ * -1 (nothing allocated) for a phase whose costs depend on more. */
+int st__coll_prep_eval(st_coll *cm, const run *r, const phase_desc *d, double rate, double f[3],
+                       double lat[3], double **real);
 
 /* The estimate `choose` compares: latency plus b bytes at f x rate (nothing at an infinite rate
  * or for no bytes). One expression for both callers, so both choose alike, bit for bit. */

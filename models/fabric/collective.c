@@ -121,11 +121,20 @@ static void on_xfer_done(void *ctx, uint64_t tag, st_time now)
 }
 
 /* Build the current phase, pick its protocol from its uncongested rate, start its transfers. */
+static void start_xfers(run *r, const phase_desc *dp, cost c);
+
 static void start_phase(run *r)
 {
-    st_coll *cm = r->cm;
     phase_desc d;
-    cost c = st__coll_phase_cost(cm, r, r->phase, &d);
+    cost c = st__coll_phase_cost(r->cm, r, r->phase, &d);
+    start_xfers(r, &d, c);
+}
+
+/* Start the transfers of r's phase, just built and costed as d and c. */
+static void start_xfers(run *r, const phase_desc *dp, cost c)
+{
+    st_coll *cm = r->cm;
+    phase_desc d = *dp;
     r->pending = cm->nx;
     for (size_t x = 0; x < cm->nx; x++) {
         /* A phase with no member flows (one rank) has no endpoint arrays: no offset into NULL. */
@@ -192,18 +201,24 @@ static run *make_run(st_coll *cm, const st_coll_spec *s, int *rc, st_err *err)
     return r;
 }
 
-int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err)
+/* Give r its id and put it at the head of the running ones. */
+static void link_run(st_coll *cm, run *r)
 {
-    int rc;
-    run *r = make_run(cm, spec, &rc, err);
-    if (!r)
-        return rc;
     r->id = cm->next_id++;
     r->next = cm->head;
     if (cm->head)
         cm->head->prev = r;
     cm->head = r;
     cm->active++;
+}
+
+int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err)
+{
+    int rc;
+    run *r = make_run(cm, spec, &rc, err);
+    if (!r)
+        return rc;
+    link_run(cm, r);
     start_phase(r);
     return r->id;
 }
@@ -211,29 +226,65 @@ int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err)
 /* ---- prepared for other byte counts ------------------------------------------------------- */
 
 struct st_coll_prep {
-    run *r;       /* laid out and planned; its cm is not read again */
+    run *r;       /* a copy of the run, laid out and planned; no cm, never linked */
     phase_desc d; /* as built when prepared (its b and ar_bytes aside, the same at any bytes) */
     size_t nx;
     double rate, f[3], lat[3];
     double *real; /* real[k * nx + x]: transfer x's latency under protocol LL + k */
+    uint64_t at;  /* the costing on its runner it was prepared from or last found alike */
 };
 
-st_coll_prep *st_coll_prepare(st_coll *cm, const st_coll_spec *spec)
+/* r's block copied (the run, its ranks and group offsets: make_run), detached from its runner. */
+static run *copy_run(const run *r)
 {
-    int rc;
-    st_err err = {0};
-    run *r = make_run(cm, spec, &rc, &err);
-    if (!r)
-        return NULL;
+    size_t bytes = sizeof *r + sizeof *r->rank * (2 * (size_t)r->n + 1);
+    run *c = st_xmalloc(bytes);
+    memcpy(c, r, bytes);
+    c->rank = (int64_t *)(c + 1);
+    c->grp_off = c->rank + (r->grp_off - r->rank);
+    c->cm = NULL;
+    c->prev = c->next = NULL;
+    c->done = NULL;
+    c->ctx = NULL;
+    return c;
+}
+
+/* The collective prepared from r's first phase, just costed on cm as d: prev itself when that
+ * costing found its phase alike the one prev was prepared from (every input of the factors and
+ * latencies equal, bit for bit), a new one, or NULL where its costs read the bytes. */
+static st_coll_prep *prep_of(st_coll *cm, const run *r, const phase_desc *d, st_coll_prep *prev)
+{
+    if (prev && cm->last_matched && prev->at + 1 == cm->costings) {
+        prev->at = cm->costings;
+        return prev;
+    }
     st_coll_prep *p = st_xcalloc(1, sizeof *p);
-    p->r = r;
-    if (st__coll_prep_costs(cm, r, &p->d, &p->rate, p->f, p->lat, &p->real) < 0) {
-        st_coll_prep_free(p);
+    if (st__coll_prep_eval(cm, r, d, cm->last_rate, p->f, p->lat, &p->real) < 0) {
+        free(p);
         return NULL;
     }
+    p->r = copy_run(r);
+    p->d = *d;
     p->nx = cm->nx;
-    r->cm = NULL;
+    p->rate = cm->last_rate;
+    p->at = cm->costings;
     return p;
+}
+
+int64_t st_coll_start_prepared(st_coll *cm, const st_coll_spec *spec, st_coll_prep *prev,
+                               st_coll_prep **prep, st_err *err)
+{
+    int rc;
+    *prep = NULL;
+    run *r = make_run(cm, spec, &rc, err);
+    if (!r)
+        return rc;
+    link_run(cm, r);
+    phase_desc d;
+    cost c = st__coll_phase_cost(cm, r, 0, &d);
+    *prep = prep_of(cm, r, &d, prev);
+    start_xfers(r, &d, c);
+    return r->id;
 }
 
 size_t st_coll_prep_transfers(const st_coll_prep *p)
@@ -255,25 +306,6 @@ void st_coll_prep_free(st_coll_prep *p)
         run_free(p->r);
     free(p->real);
     free(p);
-}
-
-static int same_bits(double a, double b)
-{
-    return memcmp(&a, &b, sizeof a) == 0;
-}
-
-int st_coll_prep_same(const st_coll_prep *a, const st_coll_prep *b)
-{
-    const phase_desc *x = &a->d, *y = &b->d;
-    if (a->nx != b->nx || a->r->op != b->r->op || a->r->n != b->r->n || x->kind != y->kind ||
-        x->nalgo != y->nalgo || x->comm.arch != y->comm.arch || x->comm.ranks != y->comm.ranks ||
-        x->comm.nodes != y->comm.nodes || x->comm.channels != y->comm.channels ||
-        !same_bits(x->comm.nvlink_bw, y->comm.nvlink_bw) || !same_bits(x->bus_mult, y->bus_mult) ||
-        !same_bits(x->steps, y->steps) || !same_bits(x->depth_intra, y->depth_intra) ||
-        !same_bits(a->rate, b->rate))
-        return 0;
-    return memcmp(a->f, b->f, sizeof a->f) == 0 && memcmp(a->lat, b->lat, sizeof a->lat) == 0 &&
-           memcmp(a->real, b->real, 3 * a->nx * sizeof *a->real) == 0;
 }
 
 size_t st_coll_prep_at(st_coll *cm, st_coll_prep *p, double bytes, double *member_bytes,

@@ -116,23 +116,23 @@ int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err);
  * Opaque; owns its laid-out ranks. */
 typedef struct st_coll_prep st_coll_prep;
 
-/* spec prepared on cm, or NULL: refused by st_coll_start, or of more than that one phase kind.
- * It may be answered on any runner whose fabric routes its GPUs alike, with the same GPU
- * (models/step/step_memo.c's class). st_coll_prep_free(NULL) is a no-op. */
-st_coll_prep *st_coll_prepare(st_coll *cm, const st_coll_spec *spec);
+/* st_coll_start, and spec prepared too into *prep: NULL where its costs read the bytes (more
+ * than that one phase kind), else prev itself when its phase costed alike the one prev was
+ * prepared from, just before on cm (the same factors and latencies: a group of a pattern alike
+ * the one before), else a new one the caller owns. A prepared collective may be answered on any
+ * runner whose fabric routes its GPUs alike, with the same GPU (models/step/step_memo.c's
+ * class). st_coll_prep_free(NULL) is a no-op. */
+int64_t st_coll_start_prepared(st_coll *cm, const st_coll_spec *spec, st_coll_prep *prev,
+                               st_coll_prep **prep, st_err *err);
 void st_coll_prep_free(st_coll_prep *p);
 
 /* The transfers p starts (at any bytes), and the bytes p holds. */
 size_t st_coll_prep_transfers(const st_coll_prep *p);
 size_t st_coll_prep_bytes(const st_coll_prep *p);
 
-/* Whether a and b answer alike at every byte count: the same phase but for its GPUs, the same
- * rate alone and the same factors and latencies, bit for bit. */
-int st_coll_prep_same(const st_coll_prep *a, const st_coll_prep *b);
-
 /* What st_coll_start of p's spec with `bytes` would start: each member's bytes (*member_bytes)
  * and each transfer's latency (*latency_s, p's array, valid while p lives). Returns the number of
- * transfers. cm: a runner as st_coll_prepare's, its scratch used. */
+ * transfers. cm: a runner on a fabric of p's class, its scratch used. */
 size_t st_coll_prep_at(st_coll *cm, st_coll_prep *p, double bytes, double *member_bytes,
                        const double **latency_s);
 

@@ -53,31 +53,30 @@ static void bg_send(void *ctx, uint64_t tag, st_time now)
     st_net_start(st_fabsim_net(r->fs), &s);
 }
 
-/* Pattern k's collectives prepared on the context's runner into i, group by group as
- * simulate_pattern starts them, a group alike its predecessor sharing its collective. Returns 0,
- * or -1 where one is not of the kind a prepared collective answers. */
-static int prepare_instant(st_step_ctx *x, const st_coll_memo_key *k, st__instant *i)
+/* Start group g's collective s on cm, and note it in i (when not NULL) prepared for other
+ * bytes: alike the group before, it shares that one's. Returns i, or NULL once a group's
+ * collective cannot be prepared (i freed: the pattern keeps no instant). */
+static st__instant *start_group(st_coll *cm, const st_coll_spec *s, st__instant *i)
 {
-    x->row = st_xgrow(x->row, sizeof *x->row, (size_t)k->n, &x->row_cap);
-    for (int64_t g = 0; g < k->groups; g++) {
-        for (int64_t r = 0; r < k->n; r++)
-            x->row[r] = st__step_gpu_of(x, g * k->gstride + r * k->stride);
-        st_coll_spec s = {
-            .op = k->op, .gpus = x->row, .n = k->n, .bytes = k->bytes, .key = (uint64_t)g + 1};
-        st_coll_prep *p = st_coll_prepare(x->dry, &s);
-        if (!p)
-            return -1;
-        if (i->n_prep && st_coll_prep_same(i->prep[i->n_prep - 1], p)) {
-            st_coll_prep_free(p);
-        } else {
-            i->prep = st_xgrow(i->prep, sizeof *i->prep, i->n_prep + 1, &i->prep_cap);
-            i->prep[i->n_prep++] = p;
-        }
-        i->run = st_xgrow(i->run, sizeof *i->run, i->n_runs + 1, &i->run_cap);
-        i->run[i->n_runs++] = i->n_prep - 1;
-        i->n_x += st_coll_prep_transfers(i->prep[i->n_prep - 1]);
+    st_err err = {0};
+    st_coll_prep *prev = i && i->n_prep ? i->prep[i->n_prep - 1] : NULL, *p = NULL;
+    int64_t id = i ? st_coll_start_prepared(cm, s, prev, &p, &err) : st_coll_start(cm, s, &err);
+    if (id < 0)
+        ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
+    if (!i)
+        return NULL;
+    if (!p) {
+        st__instant_free(i);
+        return NULL;
     }
-    return 0;
+    if (p != prev) {
+        i->prep = st_xgrow(i->prep, sizeof *i->prep, i->n_prep + 1, &i->prep_cap);
+        i->prep[i->n_prep++] = p;
+    }
+    i->run = st_xgrow(i->run, sizeof *i->run, i->n_runs + 1, &i->run_cap);
+    i->run[i->n_runs++] = i->n_prep - 1;
+    i->n_x += st_coll_prep_transfers(p);
+    return i;
 }
 
 /* When pattern i's transfers, started with `bytes` a rank, would all be through: each prepared
@@ -109,18 +108,16 @@ static int instant_end(st_step_ctx *x, const st__instant *i, double bytes, st_ti
 }
 
 /* After a run that its first instant decided (st_net_last_done): keep that instant for k's
- * shape, once it answers the run's end itself, so that the shape's patterns with other bytes
- * are answered from it (instant_time). */
+ * shape (i: its collectives as prepared when they started; owned from here), once it answers the
+ * run's end itself, so that the shape's patterns with other bytes are answered from it
+ * (instant_time). */
 static void keep_instant(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr,
-                         const st_net *net, st_time end)
+                         const st_net *net, st_time end, st__instant *i)
 {
     const double *rate, *floor;
     size_t n = st_net_last_read(net, &rate, &floor);
-    st__instant *i = st_xcalloc(1, sizeof *i);
     st_time at;
-    if (!x->dry)
-        x->dry = st_coll_new(NULL, x->topo, x->c);
-    if (n == 0 || prepare_instant(x, k, i) < 0 || i->n_x != n) {
+    if (n == 0 || i->n_x != n) {
         st__instant_free(i);
         return;
     }
@@ -167,6 +164,13 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
     run rr = {.fs = fs, .left = k->groups, .bg = m ? m->bg : NULL, .n_bg = m ? m->n_bg : 0};
     rr.chunk = k->bytes;
+    /* A shape without an instant yet prepares its collectives as they start, for keep_instant;
+     * neighbours' flows make the first solve no answer, and an all-reduce's algorithm may
+     * change with its bytes. */
+    st__instant *inst =
+        rr.n_bg == 0 && k->op != ST_COLL_ALL_REDUCE && !st__shape_instant_find(tr, k)
+            ? st_xcalloc(1, sizeof *inst)
+            : NULL;
     for (int64_t g = 0; g < k->groups; g++) {
         int64_t *r = gpus + g * k->n;
         for (int64_t i = 0; i < k->n; i++)
@@ -178,9 +182,7 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
                           .key = (uint64_t)g + 1,
                           .done = coll_done,
                           .ctx = &rr};
-        st_err err = {0};
-        if (st_coll_start(st_fabsim_coll(fs), &s, &err) < 0)
-            ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
+        inst = start_group(st_fabsim_coll(fs), &s, inst);
     }
     for (size_t i = 0; i < rr.n_bg; i++)
         bg_send(&rr, i, 0);
@@ -192,10 +194,14 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     st_time last = 0;
     if (rr.n_bg == 0 && st_coll_last_phases(st_fabsim_coll(fs)) && st_net_last_done(net, &last)) {
         rr.end = last;
-        if (!st_net_clamped(net) && !st__shape_instant_find(tr, k))
-            keep_instant(x, k, tr, net, last);
-    } else
+        if (inst && !st_net_clamped(net))
+            keep_instant(x, k, tr, net, last, inst);
+        else
+            st__instant_free(inst);
+    } else {
+        st__instant_free(inst);
         st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    }
     st_net_keep_routes(net, 0);
     /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
      * step model refuses. */

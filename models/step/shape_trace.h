@@ -39,7 +39,7 @@ size_t st__shape_traces_find(const st__shape_traces *s, const st_coll_memo_key *
 void st__shape_traces_put(st__shape_traces *s, const st_coll_memo_key *k, st_mm_trace *t);
 
 /* A shape's first instant (models/step/pattern_time.c): its groups' collectives prepared for any
- * byte count (st_coll_prepare), one for each run of alike groups, and what the solve of the
+ * byte count (st_coll_start_prepared), one for each run of alike groups, and what the solve of the
  * instant they all start in gave each of their transfers, in the order they start: its rate and
  * rate floor (st_net_last_read). Those depend on the transfers' links alone, so a pattern of the
  * shape with other bytes ends where st_net_last_done_of puts it, without a net. */
