@@ -15,7 +15,7 @@
 /* The recordings kept are bounded: once they hold this many bytes together, a new shape's is
  * not kept and its patterns are solved in full, as without recordings. The sizing search of
  * Llama 3 405B on up to 20,000 GPUs of three types (tests/bench/bench_sweep), whose GPU counts
- * and variants share one table, keeps 180 MiB. */
+ * and variants share one table, keeps 156 MiB. */
 #define ST_SHAPE_TRACE_BUDGET ((size_t)256 << 20)
 
 typedef struct st__shape_traces st__shape_traces;
@@ -62,7 +62,7 @@ const st__instant *st__shape_instant_find(const st__shape_traces *s, const st_co
 void st__shape_instant_put(st__shape_traces *s, const st_coll_memo_key *k, st__instant *i);
 
 /* The first instants kept are bounded like the recordings: the sizing search of Llama 3 405B on
- * three GPU types (tests/bench/bench_sweep) keeps a few MiB of them. */
+ * three GPU types (tests/bench/bench_sweep) keeps 6 MiB of them. */
 #define ST_SHAPE_INSTANT_BUDGET ((size_t)64 << 20)
 
 /* Recordings kept, and their bytes. */
