@@ -137,6 +137,11 @@ void st__coll_plan_phases(st_coll *cm, run *r);
 /* Fill cm's member and transfer arrays with phase k of r, and describe it in *d. */
 void st__coll_build_phase(st_coll *cm, const run *r, int k, phase_desc *d);
 
+/* Describe phase k of r in *d as st__coll_build_phase does, without its members where the
+ * description does not need them (ring, chain, send/recv); cm's member arrays are then left as
+ * they were. */
+void st__coll_describe_phase(st_coll *cm, const run *r, int k, phase_desc *d);
+
 /* Set d->comm: NCCL's communicator of `ranks` ranks on `nodes` nodes with ch channels. */
 void st__coll_set_comm(const st_coll *cm, phase_desc *d, int64_t ranks, int64_t nodes, int ch);
 

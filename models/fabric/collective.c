@@ -311,10 +311,10 @@ void st_coll_prep_free(st_coll_prep *p)
 size_t st_coll_prep_at(st_coll *cm, st_coll_prep *p, double bytes, double *member_bytes,
                        const double **latency_s)
 {
-    /* The phase built again at these bytes for its b: the builders' own formula. */
+    /* The phase described again at these bytes for its b: the builders' own formula. */
     p->r->bytes = bytes;
     phase_desc d;
-    st__coll_build_phase(cm, p->r, 0, &d);
+    st__coll_describe_phase(cm, p->r, 0, &d);
     /* choose's order and test: LL, then LL128 and Simple each where strictly less. */
     int best = 0;
     double best_est = st__coll_est(p->lat[0], d.b, p->f[0], p->rate);
