@@ -214,6 +214,11 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
     return lat;
 }
 
+double st__coll_est(double lat, double b, double f, double rate)
+{
+    return lat + (isinf(rate) || b == 0 ? 0 : b / (f * rate));
+}
+
 static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p, double rate)
 {
     cost c = {.proto = p, .f = 1.0};
@@ -224,7 +229,7 @@ static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_p
     double lat = 0;
     for (size_t x = 0; x < cm->nx; x++)
         lat = raise_to(lat, st__coll_xfer_latency(cm, r, d, p, x, 0));
-    c.est = lat + (isinf(rate) || d->b == 0 ? 0 : d->b / (c.f * rate));
+    c.est = st__coll_est(lat, d->b, c.f, rate);
     return c;
 }
 
@@ -243,6 +248,28 @@ static cost choose(const st_coll *cm, const run *r, const phase_desc *d, double 
             best = c;
     }
     return best;
+}
+
+int st__coll_prep_eval(st_coll *cm, const run *r, const phase_desc *d, double rate, double f[3],
+                       double lat[3], double **real)
+{
+    /* Ring, chain and send/recv phases: no NVLS factor and no all-reduce plateau, the only
+     * terms of a factor or a latency that read the bytes (eval, st__coll_xfer_latency). */
+    if (r->n_phases != 1 || r->proto != ST_COLL_PROTO_AUTO || r->op == ST_COLL_ALL_REDUCE ||
+        (d->kind != PH_RING && d->kind != PH_CHAIN && d->kind != PH_P2P) || d->ar_bytes != 0)
+        return -1;
+    *real = st_xmalloc((3 * cm->nx + 1) * sizeof **real);
+    phase_desc none = *d; /* eval's latency is its estimate of no bytes: lat + 0 */
+    none.b = 0;
+    for (int k = 0; k < 3; k++) {
+        st_coll_proto p = (st_coll_proto)(ST_COLL_PROTO_LL + k);
+        cost c = eval(cm, r, &none, p, rate);
+        f[k] = c.f;
+        lat[k] = c.est;
+        for (size_t x = 0; x < cm->nx; x++)
+            (*real)[(size_t)k * cm->nx + x] = st__coll_xfer_latency(cm, r, d, p, x, 1);
+    }
+    return 0;
 }
 
 /* ---- the last costing, reused ---------------------------------------------------------- */
@@ -327,7 +354,10 @@ cost st__coll_phase_cost(st_coll *cm, const run *r, int k, phase_desc *d)
 {
     st__coll_build_phase(cm, r, k, d);
     double rate = route_members(cm);
-    if (memo_matches(cm, r, d, rate))
+    cm->costings++;
+    cm->last_rate = rate;
+    cm->last_matched = memo_matches(cm, r, d, rate);
+    if (cm->last_matched)
         return cm->last->c;
     cost c = choose(cm, r, d, rate);
     memo_keep(cm, r, d, rate, c);

@@ -68,6 +68,11 @@ struct st_coll {
     /* The last phase costed, for the next to reuse when it is alike (coll_cost.c): a send/recv
      * pattern costs thousands of one-member phases that differ in their GPUs alone. */
     struct cost_memo *last;
+    /* Phases costed so far, and of the last: its rate alone and whether it was alike the memo's
+     * (st_coll_start_prepared reuses the collective prepared from that one). */
+    uint64_t costings;
+    double last_rate;
+    int last_matched;
     run *head;
     int64_t active, next_id;
 };
@@ -132,6 +137,11 @@ void st__coll_plan_phases(st_coll *cm, run *r);
 /* Fill cm's member and transfer arrays with phase k of r, and describe it in *d. */
 void st__coll_build_phase(st_coll *cm, const run *r, int k, phase_desc *d);
 
+/* Describe phase k of r in *d as st__coll_build_phase does, without its members where the
+ * description does not need them (ring, chain, send/recv); cm's member arrays are then left as
+ * they were. */
+void st__coll_describe_phase(st_coll *cm, const run *r, int k, phase_desc *d);
+
 /* Set d->comm: NCCL's communicator of `ranks` ranks on `nodes` nodes with ch channels. */
 void st__coll_set_comm(const st_coll *cm, phase_desc *d, int64_t ranks, int64_t nodes, int ch);
 
@@ -148,6 +158,19 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
  * cost's protocol), taken from an alike phase's where the last costing found one. */
 double st__coll_start_latency(st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
                               size_t x);
+
+/* What phase 0 of r, built and routed into cm and d with rate alone `rate`, costs at any byte
+ * count, where only its bytes per member depend on them: a ring, chain or send/recv phase of no
+ * all-reduce under the protocol NCCL would choose. Fills, for LL, LL128 and Simple (index
+ * p - ST_COLL_PROTO_LL), f[p] and lat[p] (the bandwidth factor and the latency the choice reads)
+ * and (*real)[p * cm->nx + x] (transfer x's latency as it starts; allocated here). Returns 0, or
+ * -1 (nothing allocated) for a phase whose costs depend on more. */
+int st__coll_prep_eval(st_coll *cm, const run *r, const phase_desc *d, double rate, double f[3],
+                       double lat[3], double **real);
+
+/* The estimate `choose` compares: latency plus b bytes at f x rate (nothing at an infinite rate
+ * or for no bytes). One expression for both callers, so both choose alike, bit for bit. */
+double st__coll_est(double lat, double b, double f, double rate);
 
 /* Free cm's memo of the last costing (st_coll_free). */
 void st__coll_cost_release(st_coll *cm);

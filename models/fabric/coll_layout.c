@@ -223,16 +223,36 @@ void st__coll_set_comm(const st_coll *cm, phase_desc *d, int64_t ranks, int64_t 
                              .nvlink_bw = cm->has_nvlink ? cm->nvlink_cap : 0};
 }
 
+/* The transfers a ring or chain phase of C channels runs: one per channel, but one inside a
+ * single NVLink group (build_ring). */
+static int ring_copies(const st_coll *cm, const run *r, int C)
+{
+    return r->nvl_groups == 1 && cm->has_nvlink ? 1 : C;
+}
+
+/* Describe a ring or chain phase of C channels (d->kind set): what its members do not decide. */
+static void describe_ring(const st_coll *cm, const run *r, int C, phase_desc *d)
+{
+    int copies = ring_copies(cm, r, C);
+    int64_t n = r->n;
+    double fr = (double)(n - 1) / (double)n, S = r->bytes;
+    double fac = r->op == ST_COLL_ALL_REDUCE ? 2 * fr : d->kind == PH_CHAIN ? 1 : fr;
+    d->nalgo = ST_NCCL_RING;
+    st__coll_set_comm(cm, d, n, r->nvl_groups, C);
+    d->b = fac * S / copies;
+    d->bus_mult = copies;
+    d->steps = r->op == ST_COLL_ALL_REDUCE ? 2.0 * (double)(n - 1) : (double)(n - 1);
+    d->ar_bytes = r->op == ST_COLL_ALL_REDUCE ? S : 0;
+}
+
 /* Flat ring (all-reduce, reduce-scatter, all-gather) or broadcast chain: one transfer per
  * channel. Inside one NVLink group every channel's cycle is the same set of edges, so one
  * transfer carries all channels' bytes (exact: identical link sets get identical rates). */
 static void build_ring(st_coll *cm, const run *r, int phase, phase_desc *d)
 {
     int C = default_channels(cm, r, d->kind);
-    int copies = r->nvl_groups == 1 && cm->has_nvlink ? 1 : C;
+    int copies = ring_copies(cm, r, C);
     int64_t n = r->n;
-    double fr = (double)(n - 1) / (double)n, S = r->bytes;
-    double fac = r->op == ST_COLL_ALL_REDUCE ? 2 * fr : d->kind == PH_CHAIN ? 1 : fr;
     for (int c = 0; c < copies; c++) {
         open_xfer(cm, r, phase);
         if (d->kind == PH_CHAIN) {
@@ -243,12 +263,7 @@ static void build_ring(st_coll *cm, const run *r, int phase, phase_desc *d)
         }
     }
     close_xfers(cm);
-    d->nalgo = ST_NCCL_RING;
-    st__coll_set_comm(cm, d, n, r->nvl_groups, C);
-    d->b = fac * S / copies;
-    d->bus_mult = copies;
-    d->steps = r->op == ST_COLL_ALL_REDUCE ? 2.0 * (double)(n - 1) : (double)(n - 1);
-    d->ar_bytes = r->op == ST_COLL_ALL_REDUCE ? S : 0;
+    describe_ring(cm, r, C, d);
 }
 
 /* Node `q` of tree t's heap order: tree 0 is the heap over the layout's nodes, tree 1 the heap
@@ -369,6 +384,31 @@ static phase_kind phase_at(const run *r, int k)
     return r->op == ST_COLL_ALL_TO_ALL && r->n > 1 ? PH_A2A : r->kinds[k];
 }
 
+static void describe_p2p(const st_coll *cm, const run *r, phase_desc *d)
+{
+    d->nalgo = ST_NCCL_RING;
+    st__coll_set_comm(cm, d, 2, r->nvl_groups, 1);
+    d->b = r->bytes;
+    d->bus_mult = 1;
+}
+
+void st__coll_describe_phase(st_coll *cm, const run *r, int k, phase_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->kind = phase_at(r, k);
+    switch (d->kind) {
+    case PH_RING:
+    case PH_CHAIN:
+        describe_ring(cm, r, default_channels(cm, r, d->kind), d);
+        break;
+    case PH_P2P:
+        describe_p2p(cm, r, d);
+        break;
+    default: /* the others' descriptions come from their members */
+        st__coll_build_phase(cm, r, k, d);
+    }
+}
+
 /* Fill the member arrays with phase k of r and describe it. */
 void st__coll_build_phase(st_coll *cm, const run *r, int k, phase_desc *d)
 {
@@ -398,10 +438,7 @@ void st__coll_build_phase(st_coll *cm, const run *r, int k, phase_desc *d)
         open_xfer(cm, r, k);
         add_member(cm, r->rank[0], r->rank[1]);
         close_xfers(cm);
-        d->nalgo = ST_NCCL_RING;
-        st__coll_set_comm(cm, d, 2, r->nvl_groups, 1);
-        d->b = r->bytes;
-        d->bus_mult = 1;
+        describe_p2p(cm, r, d);
         break;
     case PH_EMPTY:
         open_xfer(cm, r, k);

@@ -121,11 +121,20 @@ static void on_xfer_done(void *ctx, uint64_t tag, st_time now)
 }
 
 /* Build the current phase, pick its protocol from its uncongested rate, start its transfers. */
+static void start_xfers(run *r, const phase_desc *dp, cost c);
+
 static void start_phase(run *r)
 {
-    st_coll *cm = r->cm;
     phase_desc d;
-    cost c = st__coll_phase_cost(cm, r, r->phase, &d);
+    cost c = st__coll_phase_cost(r->cm, r, r->phase, &d);
+    start_xfers(r, &d, c);
+}
+
+/* Start the transfers of r's phase, just built and costed as d and c. */
+static void start_xfers(run *r, const phase_desc *dp, cost c)
+{
+    st_coll *cm = r->cm;
+    phase_desc d = *dp;
     r->pending = cm->nx;
     for (size_t x = 0; x < cm->nx; x++) {
         /* A phase with no member flows (one rank) has no endpoint arrays: no offset into NULL. */
@@ -192,20 +201,133 @@ static run *make_run(st_coll *cm, const st_coll_spec *s, int *rc, st_err *err)
     return r;
 }
 
-int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err)
+/* Give r its id and put it at the head of the running ones. */
+static void link_run(st_coll *cm, run *r)
 {
-    int rc;
-    run *r = make_run(cm, spec, &rc, err);
-    if (!r)
-        return rc;
     r->id = cm->next_id++;
     r->next = cm->head;
     if (cm->head)
         cm->head->prev = r;
     cm->head = r;
     cm->active++;
+}
+
+int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err)
+{
+    int rc;
+    run *r = make_run(cm, spec, &rc, err);
+    if (!r)
+        return rc;
+    link_run(cm, r);
     start_phase(r);
     return r->id;
+}
+
+/* ---- prepared for other byte counts ------------------------------------------------------- */
+
+struct st_coll_prep {
+    run *r;       /* a copy of the run, laid out and planned; no cm, never linked */
+    phase_desc d; /* as built when prepared (its b and ar_bytes aside, the same at any bytes) */
+    size_t nx;
+    double rate, f[3], lat[3];
+    double *real; /* real[k * nx + x]: transfer x's latency under protocol LL + k */
+    uint64_t at;  /* the costing on its runner it was prepared from or last found alike */
+};
+
+/* r's block copied (the run, its ranks and group offsets: make_run), detached from its runner. */
+static run *copy_run(const run *r)
+{
+    size_t bytes = sizeof *r + sizeof *r->rank * (2 * (size_t)r->n + 1);
+    run *c = st_xmalloc(bytes);
+    memcpy(c, r, bytes);
+    c->rank = (int64_t *)(c + 1);
+    c->grp_off = c->rank + (r->grp_off - r->rank);
+    c->cm = NULL;
+    c->prev = c->next = NULL;
+    c->done = NULL;
+    c->ctx = NULL;
+    return c;
+}
+
+/* The collective prepared from r's first phase, just costed on cm as d: prev itself when that
+ * costing found its phase alike the one prev was prepared from (every input of the factors and
+ * latencies equal, bit for bit), a new one, or NULL where its costs read the bytes. */
+static st_coll_prep *prep_of(st_coll *cm, const run *r, const phase_desc *d, st_coll_prep *prev)
+{
+    if (prev && cm->last_matched && prev->at + 1 == cm->costings) {
+        prev->at = cm->costings;
+        return prev;
+    }
+    st_coll_prep *p = st_xcalloc(1, sizeof *p);
+    if (st__coll_prep_eval(cm, r, d, cm->last_rate, p->f, p->lat, &p->real) < 0) {
+        free(p);
+        return NULL;
+    }
+    p->r = copy_run(r);
+    p->d = *d;
+    p->nx = cm->nx;
+    p->rate = cm->last_rate;
+    p->at = cm->costings;
+    return p;
+}
+
+int64_t st_coll_start_prepared(st_coll *cm, const st_coll_spec *spec, st_coll_prep *prev,
+                               st_coll_prep **prep, st_err *err)
+{
+    int rc;
+    *prep = NULL;
+    run *r = make_run(cm, spec, &rc, err);
+    if (!r)
+        return rc;
+    link_run(cm, r);
+    phase_desc d;
+    cost c = st__coll_phase_cost(cm, r, 0, &d);
+    *prep = prep_of(cm, r, &d, prev);
+    start_xfers(r, &d, c);
+    return r->id;
+}
+
+size_t st_coll_prep_transfers(const st_coll_prep *p)
+{
+    return p->nx;
+}
+
+size_t st_coll_prep_bytes(const st_coll_prep *p)
+{
+    return sizeof *p + sizeof *p->r + sizeof *p->r->rank * (2 * (size_t)p->r->n + 1) +
+           3 * p->nx * sizeof *p->real;
+}
+
+void st_coll_prep_free(st_coll_prep *p)
+{
+    if (!p)
+        return;
+    if (p->r)
+        run_free(p->r);
+    free(p->real);
+    free(p);
+}
+
+size_t st_coll_prep_at(st_coll *cm, st_coll_prep *p, double bytes, double *member_bytes,
+                       const double **latency_s)
+{
+    /* The phase described again at these bytes for its b: the builders' own formula. */
+    p->r->bytes = bytes;
+    phase_desc d;
+    st__coll_describe_phase(cm, p->r, 0, &d);
+    /* choose's order and test: LL, then LL128 and Simple each where strictly less. */
+    int best = 0;
+    double best_est = st__coll_est(p->lat[0], d.b, p->f[0], p->rate);
+    for (int k = 1; k < 3; k++) {
+        double e = st__coll_est(p->lat[k], d.b, p->f[k], p->rate);
+        if (e < best_est) {
+            best = k;
+            best_est = e;
+        }
+    }
+    *member_bytes = d.b / p->f[best];
+    *latency_s = p->real + (size_t)best * p->nx;
+    return p->nx;
 }
 
 /* ---- plans ---------------------------------------------------------------------------------- */

@@ -108,6 +108,34 @@ void st_coll_free(st_coll *cm);
  * from an engine event, never from inside this call, after the last phase's latency. */
 int64_t st_coll_start(st_coll *cm, const st_coll_spec *spec, st_err *err);
 
+/* A collective prepared to answer what st_coll_start would start at other byte counts without
+ * laying it out, routing or costing it again: its transfers, their members and routes do not
+ * depend on the bytes, and for a single ring, chain or send/recv phase of anything but an
+ * all-reduce, under the protocol NCCL would choose, neither do the protocols' factors and
+ * latencies; only the protocol chosen, and so each member's bytes and each transfer's latency.
+ * Opaque; owns its laid-out ranks. */
+typedef struct st_coll_prep st_coll_prep;
+
+/* st_coll_start, and spec prepared too into *prep: NULL where its costs read the bytes (more
+ * than that one phase kind), else prev itself when its phase costed alike the one prev was
+ * prepared from, just before on cm (the same factors and latencies: a group of a pattern alike
+ * the one before), else a new one the caller owns. A prepared collective may be answered on any
+ * runner whose fabric routes its GPUs alike, with the same GPU (models/step/step_memo.c's
+ * class). st_coll_prep_free(NULL) is a no-op. */
+int64_t st_coll_start_prepared(st_coll *cm, const st_coll_spec *spec, st_coll_prep *prev,
+                               st_coll_prep **prep, st_err *err);
+void st_coll_prep_free(st_coll_prep *p);
+
+/* The transfers p starts (at any bytes), and the bytes p holds. */
+size_t st_coll_prep_transfers(const st_coll_prep *p);
+size_t st_coll_prep_bytes(const st_coll_prep *p);
+
+/* What st_coll_start of p's spec with `bytes` would start: each member's bytes (*member_bytes)
+ * and each transfer's latency (*latency_s, p's array, valid while p lives). Returns the number of
+ * transfers. cm: a runner on a fabric of p's class, its scratch used. */
+size_t st_coll_prep_at(st_coll *cm, st_coll_prep *p, double bytes, double *member_bytes,
+                       const double **latency_s);
+
 /* Collectives started and not yet done. */
 int64_t st_coll_active(const st_coll *cm);
 

@@ -81,6 +81,10 @@ struct st_net {
     double *a_sum;
     double **sum_pool; /* where a_sum goes back (st_net_keep_routes_in), or NULL */
     st_time first_start, last_start;
+    /* What st_net_last_done read last, transfer by transfer in slot order (st_net_last_read). */
+    double *ld_rate, *ld_floor;
+    st_time *ld_lat;
+    size_t ld_n, ld_cap;
 };
 
 /* The end-of-instant solve is an event of the net's one kind whose payload names generation 0,
@@ -169,6 +173,9 @@ void st_net_free(st_net *net)
     free(net->keep_at);
     free(net->keep_n);
     free(net->a_sum);
+    free(net->ld_rate);
+    free(net->ld_floor);
+    free(net->ld_lat);
     free(net);
 }
 
@@ -257,14 +264,23 @@ static st_time done_time(st_net *net, double rem, double rate, st_time now)
     return now + (st_time)ns;
 }
 
+int st_net_ns_of(double s, st_time *ns)
+{
+    if (!(s * 1e9 < (double)ST_TIME_MAX))
+        return -1;
+    *ns = (st_time)llround(s * 1e9);
+    return 0;
+}
+
 /* A latency in whole nanoseconds, held at ST_TIME_MAX past the end of st_time. */
 static st_time latency_ns(st_net *net, double s)
 {
-    if (!(s * 1e9 < (double)ST_TIME_MAX)) {
+    st_time ns;
+    if (st_net_ns_of(s, &ns) < 0) {
         clamp(net);
         return ST_TIME_MAX;
     }
-    return (st_time)llround(s * 1e9);
+    return ns;
 }
 
 static void arm(st_net *net, size_t s, st_time at)
@@ -791,27 +807,21 @@ static double rate_floor(const st_net *net, size_t s, const double *cap)
     return g;
 }
 
-int st_net_last_done(st_net *net, st_time *end)
+/* st_net_last_done's decision over n transfers (rate, rate floor and latency each), every one
+ * moving `bytes` a member from `now`: one function for the net's own transfers and for a
+ * caller's copy of them (st_net_last_done_of), so both answer alike, bit for bit. done_time
+ * clamps net when it is not NULL, as the net's own arithmetic does. */
+static int last_done(st_net *net, size_t n, const double *rate, const double *floor,
+                     const st_time *lat, double bytes, st_time now, st_time *end)
 {
-    st_time now = st_engine_now(net->eng);
-    if (!net->keep || net->solve_due || net->first_start != now || net->last_start != now)
+    if (n == 0 || !(bytes > 0))
         return 0;
-    /* Every transfer moving, uncapped, from this instant, with the same bytes a member. */
-    double m = INFINITY, bytes = -1;
-    size_t n = 0;
-    for (size_t s = 0; s < net->n_x; s++) {
-        const transfer *x = &net->x[s];
-        if (x->state == X_FREE)
-            continue;
-        if (x->state != X_BYTES || x->cap_link >= 0 || x->t_upd != now || !(x->rate > 0) ||
-            isinf(x->rate) || (bytes >= 0 && x->remaining != bytes))
+    double m = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (!(rate[i] > 0) || isinf(rate[i]))
             return 0;
-        bytes = x->remaining;
-        m = x->rate < m ? x->rate : m;
-        n++;
+        m = rate[i] < m ? rate[i] : m;
     }
-    if (n == 0)
-        return 0;
     /* The slowest: within SLOWEST_TIE of the least rate m (the same level, summed in another
      * order). Each shares a link that saturated at that level with slowest ones only, so none of
      * its links loses a member before they all end; they must all have been armed for one
@@ -819,34 +829,75 @@ int st_net_last_done(st_net *net, st_time *end)
      * maxmin.c) never reaches them while every other transfer runs above FASTER_GAP. */
     const double tie = m * (1 + SLOWEST_TIE), gap = m * (1 + FASTER_GAP);
     st_time d = -1, lat_k = 0;
-    for (size_t s = 0; s < net->n_x; s++) {
-        const transfer *x = &net->x[s];
-        if (x->state != X_BYTES || x->rate > tie)
+    for (size_t i = 0; i < n; i++) {
+        if (rate[i] > tie)
             continue;
-        st_time di = done_time(net, bytes, x->rate, now);
-        if ((d >= 0 && di != d) || di == ST_TIME_MAX)
+        st_time di = done_time(net, bytes, rate[i], now);
+        if ((d >= 0 && di != d) || di == ST_TIME_MAX || di <= now)
             return 0;
         d = di;
-        lat_k = x->lat > lat_k ? x->lat : lat_k;
+        lat_k = lat[i] > lat_k ? lat[i] : lat_k;
     }
     if (lat_k > ST_TIME_MAX - d)
         return 0;
     st_time last = d + lat_k;
     /* Every other one ends by bytes over its rate floor (its rate may fall as others leave, never
      * below it), a nanosecond of rounding and a relative 1e-9 of the solver's arithmetic above
-     * that: when that is no later than `last`, `last` is the answer. */
-    const double *cap = st_topo_capacities(net->topo);
-    for (size_t s = 0; s < net->n_x; s++) {
-        const transfer *x = &net->x[s];
-        if (x->state != X_BYTES || x->rate <= tie)
+     * that: when that is no later than `last`, `last` is the answer. One whose bytes are through
+     * within the instant (a sub-femtosecond transfer) would have left the links already: no
+     * answer then. */
+    for (size_t i = 0; i < n; i++) {
+        if (rate[i] <= tie)
             continue;
-        if (x->rate <= gap)
+        if (rate[i] <= gap || done_time(net, bytes, rate[i], now) <= now)
             return 0;
-        double bound =
-            (double)now + bytes * 1e9 / rate_floor(net, s, cap) * (1 + 1e-9) + 2.0 + (double)x->lat;
+        double bound = (double)now + bytes * 1e9 / floor[i] * (1 + 1e-9) + 2.0 + (double)lat[i];
         if (!(bound <= (double)last))
             return 0;
     }
     *end = last;
     return 1;
+}
+
+int st_net_last_done_of(size_t n, const double *rate, const double *floor, const st_time *lat,
+                        double bytes, st_time now, st_time *end)
+{
+    return last_done(NULL, n, rate, floor, lat, bytes, now, end);
+}
+
+int st_net_last_done(st_net *net, st_time *end)
+{
+    st_time now = st_engine_now(net->eng);
+    net->ld_n = 0;
+    if (!net->keep || net->solve_due || net->first_start != now || net->last_start != now)
+        return 0;
+    /* Every transfer moving, uncapped, from this instant, with the same bytes a member. */
+    net->ld_rate = st_xgrow(net->ld_rate, sizeof *net->ld_rate, net->n_x + 1, &net->ld_cap);
+    size_t cap = net->ld_cap;
+    net->ld_floor = st_xrealloc(net->ld_floor, cap * sizeof *net->ld_floor);
+    net->ld_lat = st_xrealloc(net->ld_lat, cap * sizeof *net->ld_lat);
+    const double *link_cap = st_topo_capacities(net->topo);
+    double bytes = -1;
+    size_t n = 0;
+    for (size_t s = 0; s < net->n_x; s++) {
+        const transfer *x = &net->x[s];
+        if (x->state == X_FREE)
+            continue;
+        if (x->state != X_BYTES || x->cap_link >= 0 || x->t_upd != now ||
+            (bytes >= 0 && x->remaining != bytes))
+            return 0;
+        bytes = x->remaining;
+        net->ld_rate[n] = x->rate;
+        net->ld_floor[n] = rate_floor(net, s, link_cap);
+        net->ld_lat[n++] = x->lat;
+    }
+    net->ld_n = n;
+    return last_done(net, n, net->ld_rate, net->ld_floor, net->ld_lat, bytes, now, end);
+}
+
+size_t st_net_last_read(const st_net *net, const double **rate, const double **floor)
+{
+    *rate = net->ld_rate;
+    *floor = net->ld_floor;
+    return net->n_free ? 0 : net->ld_n;
 }

@@ -144,4 +144,22 @@ void st_net_keep_routes_in(st_net *net, double **pool);
  * solve". */
 int st_net_last_done(st_net *net, st_time *end);
 
+/* What the last st_net_last_done read of the net's transfers, in the order they were started:
+ * each one's rate from the solve and its rate floor (the least share of its links' capacity at
+ * the start). Returns how many (0 when that call stopped before reading them all). Both depend
+ * on the transfers' links alone, not on their bytes or latencies: a caller that starts the same
+ * transfers again with other bytes may keep them and ask st_net_last_done_of instead of
+ * running the net (models/step/pattern_time.c). Valid until the next call or st_net_free. */
+size_t st_net_last_read(const st_net *net, const double **rate, const double **floor);
+
+/* st_net_last_done's answer for n transfers with these rates, rate floors and latencies (whole
+ * nanoseconds), all started at `now` and each moving `bytes` a member: 1 and *end, else 0. The
+ * same arithmetic as the net's own, so the same instant, bit for bit. */
+int st_net_last_done_of(size_t n, const double *rate, const double *floor, const st_time *lat,
+                        double bytes, st_time now, st_time *end);
+
+/* A latency of s seconds in whole nanoseconds, as st_net_start rounds a transfer's latency_s:
+ * 0, or -1 when it is past the end of st_time (where the net would clamp). */
+int st_net_ns_of(double s, st_time *ns);
+
 #endif

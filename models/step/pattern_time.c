@@ -1,7 +1,9 @@
 /* Collective pattern times for the step model: each pattern simulated on a fresh fabric over the
  * context's topology the first time it is asked for, then taken from the context's memo. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/fabric/fabsim.h"
 #include "models/fabric/net.h"
@@ -51,6 +53,100 @@ static void bg_send(void *ctx, uint64_t tag, st_time now)
     st_net_start(st_fabsim_net(r->fs), &s);
 }
 
+/* Start group g's collective s on cm, and note it in i (when not NULL) prepared for other
+ * bytes: alike the group before, it shares that one's. Returns i, or NULL once a group's
+ * collective cannot be prepared (i freed: the pattern keeps no instant). */
+static st__instant *start_group(st_coll *cm, const st_coll_spec *s, st__instant *i)
+{
+    st_err err = {0};
+    st_coll_prep *prev = i && i->n_prep ? i->prep[i->n_prep - 1] : NULL, *p = NULL;
+    int64_t id = i ? st_coll_start_prepared(cm, s, prev, &p, &err) : st_coll_start(cm, s, &err);
+    if (id < 0)
+        ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
+    if (!i)
+        return NULL;
+    if (!p) {
+        st__instant_free(i);
+        return NULL;
+    }
+    if (p != prev) {
+        i->prep = st_xgrow(i->prep, sizeof *i->prep, i->n_prep + 1, &i->prep_cap);
+        i->prep[i->n_prep++] = p;
+    }
+    i->run = st_xgrow(i->run, sizeof *i->run, i->n_runs + 1, &i->run_cap);
+    i->run[i->n_runs++] = i->n_prep - 1;
+    i->n_x += st_coll_prep_transfers(p);
+    return i;
+}
+
+/* When pattern i's transfers, started with `bytes` a rank, would all be through: each prepared
+ * collective's members' bytes and transfers' latencies at those bytes, and the instant's rates,
+ * into st_net_last_done_of. 1 and *end, else 0 (the instant does not decide it). */
+static int instant_end(st_step_ctx *x, const st__instant *i, double bytes, st_time *end)
+{
+    if (!(bytes > 0) || isinf(bytes))
+        return 0;
+    if (!x->dry)
+        x->dry = st_coll_new(NULL, x->topo, x->c);
+    x->lat = st_xgrow(x->lat, sizeof *x->lat, i->n_x + 1, &x->lat_cap);
+    double each = -1, b = 0;
+    const double *lat = NULL;
+    size_t xi = 0, nx = 0, cur = SIZE_MAX;
+    for (size_t g = 0; g < i->n_runs; g++) {
+        if (i->run[g] != cur) { /* runs of alike groups: each collective answered once */
+            cur = i->run[g];
+            nx = st_coll_prep_at(x->dry, i->prep[cur], bytes, &b, &lat);
+            if (each >= 0 && b != each)
+                return 0;
+            each = b;
+        }
+        for (size_t t = 0; t < nx; t++)
+            if (st_net_ns_of(lat[t], &x->lat[xi++]) < 0)
+                return 0;
+    }
+    return st_net_last_done_of(i->n_x, i->rate, i->floor, x->lat, each, 0, end);
+}
+
+/* After a run that its first instant decided (st_net_last_done): keep that instant for k's
+ * shape (i: its collectives as prepared when they started; owned from here), once it answers the
+ * run's end itself, so that the shape's patterns with other bytes are answered from it
+ * (instant_time). */
+static void keep_instant(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr,
+                         const st_net *net, st_time end, st__instant *i)
+{
+    const double *rate, *floor;
+    size_t n = st_net_last_read(net, &rate, &floor);
+    st_time at;
+    if (n == 0 || i->n_x != n) {
+        st__instant_free(i);
+        return;
+    }
+    i->rate = st_xmalloc(n * sizeof *i->rate);
+    i->floor = st_xmalloc(n * sizeof *i->floor);
+    memcpy(i->rate, rate, n * sizeof *rate);
+    memcpy(i->floor, floor, n * sizeof *floor);
+    if (!instant_end(x, i, k->bytes, &at) || at != end) {
+        st__instant_free(i); /* not the run's own answer: nothing to keep */
+        return;
+    }
+    st__shape_instant_put(tr, k, i);
+}
+
+/* Pattern k's time from its shape's first instant, where one is kept and decides it: the
+ * transfers the pattern starts are the instant's, so the solve would give each the rate it
+ * gave them, and st_net_last_done_of answers as the net would. 1 and *t, else 0 (simulate). */
+static int instant_time(st_step_ctx *x, const st_coll_memo_key *k, const st__shape_traces *tr,
+                        double *t)
+{
+    const st__instant *i = st__shape_instant_find(tr, k);
+    const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
+    st_time end;
+    if (!i || (m && m->n_bg) || !instant_end(x, i, k->bytes, &end))
+        return 0;
+    *t = (double)end * 1e-9;
+    return 1;
+}
+
 /* Run the pattern on a fresh engine and network over the context's fabric, so every group's
  * flows are present together and share NICs and uplinks as they would. */
 static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__shape_traces *tr)
@@ -68,6 +164,13 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     const st__step_map *m = x->place ? &x->maps[x->place - 1] : NULL;
     run rr = {.fs = fs, .left = k->groups, .bg = m ? m->bg : NULL, .n_bg = m ? m->n_bg : 0};
     rr.chunk = k->bytes;
+    /* A shape without an instant yet prepares its collectives as they start, for keep_instant;
+     * neighbours' flows make the first solve no answer, and an all-reduce's algorithm may
+     * change with its bytes. */
+    st__instant *inst =
+        rr.n_bg == 0 && k->op != ST_COLL_ALL_REDUCE && !st__shape_instant_find(tr, k)
+            ? st_xcalloc(1, sizeof *inst)
+            : NULL;
     for (int64_t g = 0; g < k->groups; g++) {
         int64_t *r = gpus + g * k->n;
         for (int64_t i = 0; i < k->n; i++)
@@ -79,9 +182,7 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
                           .key = (uint64_t)g + 1,
                           .done = coll_done,
                           .ctx = &rr};
-        st_err err = {0};
-        if (st_coll_start(st_fabsim_coll(fs), &s, &err) < 0)
-            ST_BUG("step pattern refused: %s", err.msg); /* ranks come from a checked plan */
+        inst = start_group(st_fabsim_coll(fs), &s, inst);
     }
     for (size_t i = 0; i < rr.n_bg; i++)
         bg_send(&rr, i, 0);
@@ -91,10 +192,16 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     st_net *net = st_fabsim_net(fs);
     st_engine_run(st_fabsim_engine(fs), 0);
     st_time last = 0;
-    if (rr.n_bg == 0 && st_coll_last_phases(st_fabsim_coll(fs)) && st_net_last_done(net, &last))
+    if (rr.n_bg == 0 && st_coll_last_phases(st_fabsim_coll(fs)) && st_net_last_done(net, &last)) {
         rr.end = last;
-    else
+        if (inst && !st_net_clamped(net))
+            keep_instant(x, k, tr, net, last, inst);
+        else
+            st__instant_free(inst);
+    } else {
+        st__instant_free(inst);
         st_engine_run(st_fabsim_engine(fs), ST_TIME_MAX);
+    }
     st_net_keep_routes(net, 0);
     /* Past the end of the engine's clock the time was held there, not wrapped: +inf, which the
      * step model refuses. */
@@ -140,7 +247,8 @@ double st__step_coll_time(st_step_ctx *x, st_coll_op op, int64_t n, int64_t stri
     double t, lat = x->c->calib.enabled ? x->c->calib.latency_s : 0; /* the cluster's own */
     if (st_coll_memo_find(memo, &k, &t))
         return t + lat;
-    t = simulate_pattern(x, &k, traces);
+    if (!instant_time(x, &k, traces, &t))
+        t = simulate_pattern(x, &k, traces);
     st_coll_memo_put(memo, &k, t);
     return t + lat;
 }

@@ -50,7 +50,9 @@ void st_step_ctx_free(st_step_ctx *x)
     if (!x)
         return;
     st_fabsim_free(x->planner); /* before the topology it runs on */
-    if (x->shared && x->spare)  /* reset between pattern runs (st_mmx_free) */
+    st_coll_free(x->dry);
+    free(x->lat);
+    if (x->shared && x->spare) /* reset between pattern runs (st_mmx_free) */
         st__step_memo_give_spare(x->shared, x->spare);
     else
         st_maxmin_free(x->spare);

@@ -36,6 +36,11 @@ struct st_step_ctx {
                                  (st_net_keep_routes_in) */
     st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
     st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */
+    /* A collective runner on topo without a net, for answering a pattern from its shape's first
+     * instant (pattern_time.c), made on first use, and the latencies of the instant's transfers. */
+    st_coll *dry;
+    st_time *lat;
+    size_t lat_cap;
     /* Where the job's ranks are (st_step_ctx_place): place 0, rank r on GPU r; else rank r on
      * maps[place - 1].gpus[r]. Each distinct list is kept once, so the memo's keys stay exact. */
     int64_t place;
