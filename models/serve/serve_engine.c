@@ -41,8 +41,8 @@ typedef struct engine {
     req *r;
     int64_t n, next, done;
     int64_t cap;         /* > 0: requests in flight at most; next waits for a completion past it */
-    const double *think; /* a closed loop's unit exponential draws, one a completion, whose
-                            client thinks ic->think_s times its draw before sending; NULL:
+    const double *think; /* a closed loop's unit exponential draws, one a request: request i's
+                            client thinks ic->think_s times draw i before sending it; NULL:
                             none */
     double *pend;        /* with think: the sends released and not yet due, a min-heap */
     int64_t pend_n;
@@ -216,10 +216,11 @@ static double pend_pop(engine *e)
     return top;
 }
 
-/* Whether request next comes from a closed loop's pending sends (past the first cap). */
+/* Whether request next comes from a closed loop's pending sends: every one of a thinking loop
+ * (start_thinking, release_next). */
 static int from_pend(const engine *e)
 {
-    return e->think && e->next >= e->cap;
+    return e->think != NULL;
 }
 
 /* Under a cap, the e->done-th completion frees its place for request cap + done - 1, whose
@@ -233,12 +234,22 @@ static void release_next(engine *e)
     if (e->cap <= 0 || k >= e->n)
         return;
     double at = e->now + e->ic->frontend_request_s;
-    if (e->think) {
-        pend_push(e, at + e->ic->think_s * e->think[e->done - 1]);
+    if (e->think) { /* the first cap draws are the clients' first thinks (start_thinking) */
+        pend_push(e, at + e->ic->think_s * e->think[k]);
         return;
     }
     if (at > e->r[k].arrival_s)
         e->r[k].arrival_s = at;
+}
+
+/* Thinking clients think before their first request too, so the loop starts as it goes on,
+ * each client at its own phase, not as one wave of prompts at once: the first cap sends join
+ * the pending ones, think_s times draws 0 .. cap - 1 after their arrivals. */
+static void start_thinking(engine *e)
+{
+    int64_t m = e->cap < e->n ? e->cap : e->n;
+    for (int64_t i = 0; i < m; i++)
+        pend_push(e, e->r[i].arrival_s + e->ic->think_s * e->think[i]);
 }
 
 /* Whether the next request is its client's to send: always without a cap, else while fewer
@@ -396,6 +407,8 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const s
         e.r[i] =
             (req){.arrival_s = at, .held_s = at - arrival[i], .in = len_in[i], .out = len_out[i]};
     }
+    if (e.think)
+        start_thinking(&e);
     run_engine(&e);
     memset(o, 0, sizeof *o);
     o->n = n;
@@ -412,7 +425,8 @@ void st__serve_replica(st__serve_cost *cost, const st_inference_cfg *ic, const s
         o->tokens += (double)q->out;
         last = q->done_s > last ? q->done_s : last;
     }
-    o->first_s = n > 0 ? arrival[0] : 0;
+    /* from the first arrival: a thinking loop's earliest first send (start_thinking) */
+    o->first_s = n > 0 ? (e.think ? e.r[0].arrival_s : arrival[0]) : 0;
     o->span_s = last - o->first_s;
     o->busy_s = e.busy_s;
     o->pass_s = e.pass_s;

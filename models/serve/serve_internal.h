@@ -90,8 +90,9 @@ typedef struct st__serve_stream {
     int64_t n, cap;
     const double *ready; /* NULL, or when each reaches the engine (>= its arrival, ascending):
                             held for a cold start; its time to first token from its arrival */
-    const double *think; /* a closed loop's unit exponential draws, one a completion (its
-                            client's think, ic->think_s times it); NULL: none */
+    const double *think; /* a closed loop's unit exponential draws, one a request (its
+                            client's think before sending it, ic->think_s times it); NULL:
+                            none */
 } st__serve_stream;
 
 /* Serve stream `in` on one replica whose KV cache `mem` gives (its blocks, and how a request
