@@ -35,12 +35,6 @@ static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_
  * the targets one replica's loop met (size_row). */
 #define CLOSED_MORE 4
 
-static int meets_targets(const st_inference_cfg *ic, const st_serve_result *r)
-{
-    return (!(ic->slo_ttft_s > 0) || r->ttft_s.p99 <= ic->slo_ttft_s) &&
-           (!(ic->slo_tpot_s > 0) || r->tpot_s.p99 <= ic->slo_tpot_s);
-}
-
 /* What one replica carries: the highest rate within the targets (without them, its offline
  * capacity) or, for a closed loop, the most clients within them (without them, its engine's
  * batch limit, max_seqs: more clients only queue); 0 where none does. */
@@ -115,7 +109,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
         /* A closed loop over the replicas can miss where one replica's loop met: the p99 of
            many alike replicas reads their tail's top, one replica's between its top two
            requests. One more replica at a time, a few at most (its clients fewer each). */
-        if (!closed || !targets || meets_targets(ic, &r))
+        if (!closed || !targets || st_serve_meets(ic, &r))
             break;
         if (more == CLOSED_MORE) {
             row->fits = 0;

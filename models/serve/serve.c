@@ -345,7 +345,7 @@ static void draw_stream(service *s, int64_t n, uint64_t seed, uint64_t id)
     draw_lengths(s, n, seed, id);
 }
 
-static int meets(const st_inference_cfg *ic, const st_serve_result *r)
+int st_serve_meets(const st_inference_cfg *ic, const st_serve_result *r)
 {
     return (!(ic->slo_ttft_s > 0) || r->ttft_s.p99 <= ic->slo_ttft_s) &&
            (!(ic->slo_tpot_s > 0) || r->tpot_s.p99 <= ic->slo_tpot_s);
@@ -364,19 +364,19 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
     st_serve_result r = {0};
     double lo = offline_rps / (double)(1 << SLO_STEPS), hi = offline_rps;
     measure(s, hi, &r);
-    if (meets(ic, &r)) {
+    if (st_serve_meets(ic, &r)) {
         out->max_rate_under_slo = hi;
         out->max_tokens_per_s_under_slo = r.tokens_per_s;
         return;
     }
     measure(s, lo, &r);
-    if (!meets(ic, &r))
+    if (!st_serve_meets(ic, &r))
         return; /* 0: not even at a trickle */
     double best_tps = r.tokens_per_s;
     for (int i = 0; i < SLO_STEPS; i++) {
         double mid = 0.5 * (lo + hi);
         measure(s, mid, &r);
-        if (meets(ic, &r)) {
+        if (st_serve_meets(ic, &r)) {
             lo = mid;
             best_tps = r.tokens_per_s;
         } else {
@@ -471,13 +471,13 @@ static int64_t search_clients(service *s, int met, uint64_t seed, uint64_t id)
     if (C > cap) { /* the stated loop is past the limit: judge the limit's instead */
         C = cap;
         measure_clients(s, C, seed, id, &r);
-        met = meets(ic, &r);
+        met = st_serve_meets(ic, &r);
     }
     if (met) { /* C meets: find one that does not */
         for (lo = C, hi = C; hi < cap; lo = hi) {
             hi = 2 * hi < cap ? 2 * hi : cap;
             measure_clients(s, hi, seed, id, &r);
-            if (!meets(ic, &r))
+            if (!st_serve_meets(ic, &r))
                 break;
         }
         if (lo == hi)
@@ -488,13 +488,13 @@ static int64_t search_clients(service *s, int met, uint64_t seed, uint64_t id)
         if (lo == hi)
             return 0;
         measure_clients(s, lo, seed, id, &r);
-        if (!meets(ic, &r))
+        if (!st_serve_meets(ic, &r))
             return 0;
     }
     while (hi - lo > 1) { /* lo meets, hi does not */
         int64_t mid = lo + (hi - lo) / 2;
         measure_clients(s, mid, seed, id, &r);
-        *(meets(ic, &r) ? &lo : &hi) = mid;
+        *(st_serve_meets(ic, &r) ? &lo : &hi) = mid;
     }
     return lo;
 }
@@ -522,7 +522,7 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
     else
         measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
-        out->slo_met = meets(ic, out);
+        out->slo_met = st_serve_meets(ic, out);
         st_serve_result off = {0};
         double offline_rps = out->requests_per_s;
         if (ic->mode != ST_REQ_OFFLINE) {
@@ -674,7 +674,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     iteration_figures(out, &a, 1);
     power_of(s, &a, out);
     if (out->has_slo) {
-        out->slo_met = meets(ic, out);
+        out->slo_met = st_serve_meets(ic, out);
         out->max_rate_under_slo = one.max_rate_under_slo * (double)s->dp;
         out->max_tokens_per_s_under_slo = one.max_tokens_per_s_under_slo * (double)s->dp;
     }

@@ -157,6 +157,10 @@ typedef struct st_serve_result {
 int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
                  uint64_t id, st_serve_result *out, st_err *err);
 
+/* Whether r's p99 time to first token and time per output token meet the targets ic states
+ * (a target not stated is met). */
+int st_serve_meets(const st_inference_cfg *ic, const st_serve_result *r);
+
 /* Service w's GPUs of one replica (tp x pp) and its replicas (dp), at least 1 each. */
 int64_t st_serve_replica_gpus(const st_workload_cfg *w);
 int64_t st_serve_replicas(const st_workload_cfg *w);
