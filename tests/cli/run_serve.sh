@@ -588,8 +588,8 @@ check "catalog frontends lists the serving stacks" $?
 # sweep of autoscale.min from 0 to 1 holds a replica between the bursts: more GPU-hours, every
 # request within the targets where the cold starts made some miss them.
 z=$src/scenarios/examples/serve-scale-to-zero.yaml
-"$strata" run --format text "$z" | grep -Eq '^  zero      4 cold starts' &&
-    "$strata" run --format text "$z" | grep -Eq '^  start     .*the weights .* from models'
+"$strata" run --format text "$z" >"$tmp/z.txt" && grep -Eq '^  zero      4 cold starts' "$tmp/z.txt" &&
+    grep -Eq '^  start     .*the weights .* from models' "$tmp/z.txt"
 check "run --format text shows the cold starts" $?
 for f in json csv markdown html; do
     "$strata" run --format $f "$z" >"$tmp/z.$f" && grep -q "cold_start_total_s" "$tmp/z.$f" &&
