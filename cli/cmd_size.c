@@ -697,7 +697,9 @@ int st_cmd_size(int argc, char **argv)
         st_scn_free(s);
         return st_cli_usage_error("size", "expected --deadline DURATION (such as 90d)");
     }
-    rc = size_workload(&o, s, w);
+    st_workload_cfg own = *w; /* a job across pools is sized as its plan on one type */
+    own.pool_gpus = NULL;
+    rc = size_workload(&o, s, &own);
     st_scn_free(s);
     return rc;
 }

@@ -432,6 +432,21 @@ static cJSON *thermal_json(const st_plant_result *p)
     return o;
 }
 
+/* A job across pools: its GPUs in each (pools[]) and the pool whose type paces it. */
+static void add_span(cJSON *j, const st_forecast *f, const st_cluster_cfg *c)
+{
+    cJSON *a = cJSON_AddArrayToObject(j, "pools");
+    for (int k = 0; k < c->n_pools; k++) {
+        if (!f->w->pool_gpus[k])
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", c->pools[k].name);
+        cJSON_AddNumberToObject(e, "gpus", (double)f->w->pool_gpus[k]);
+        cJSON_AddItemToArray(a, e);
+    }
+    cJSON_AddStringToObject(j, "pace_pool", c->pools[f->pace_pool].name);
+}
+
 /* Job i's own power, when the plant ran it. */
 static void add_job_power(cJSON *job, const st_run *r, size_t i)
 {
@@ -607,6 +622,8 @@ char *st_report_json(const st_report *rep)
         const st_workload_cfg *w = r->f[i].w ? r->f[i].w : r->serve[i].w;
         if (c->n_pools > 0 && w) /* a training job's pool or a service's */
             cJSON_AddStringToObject(j, "pool", c->pools[w->pool].name);
+        if (c->n_pools > 0 && w && w->pool_gpus)
+            add_span(j, &r->f[i], c);
         add_job_cost(j, &r->f[i],
                      st_scn_cost(s) && st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM);
         cJSON_AddItemToArray(jobs, j);

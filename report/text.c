@@ -228,8 +228,14 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     char a[32], b[32];
     fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPUs", w->name,
             w->model->name ? w->model->name : "custom model", m->params / 1e9, (long long)w->gpus);
-    if (c->n_pools > 0) /* its pool's GPU type: every figure below is that type's */
+    if (c->n_pools > 0 && !w->pool_gpus) /* its pool's type: every figure below is that type's */
         fprintf(out, " of pool %s (%s)", c->pools[w->pool].name, c->pools[w->pool].gpu->name);
+    for (int k = 0, n = 0; w->pool_gpus && k < c->n_pools; k++) /* a job across pools */
+        if (w->pool_gpus[k])
+            fprintf(out, "%s %lld of pool %s (%s)", n++ ? " +" : ":", (long long)w->pool_gpus[k],
+                    c->pools[k].name, c->pools[k].gpu->name);
+    if (w->pool_gpus)
+        fprintf(out, ", paced by %s", c->pools[f->pace_pool].name);
     fputc('\n', out);
     char vs[64] = "";
     if (p->virtual_stages > 1)

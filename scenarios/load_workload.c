@@ -9,6 +9,7 @@
 #include "models/config/pools.h"
 #include "models/fabric/nccl.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
 #include "models/silicon/plan_check.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
@@ -113,14 +114,50 @@ int st__tier_named(st_rd *rd, const st_ynode *n, int *out)
                             " (tiers are named under cluster.storage)");
 }
 
-/* `pool:` names an entry of cluster.pools; a cluster of one GPU type has none to name. */
+/* `pool: {NAME: GPUS, ...}`: a training job's GPUs in each of several pools, the first named
+ * its own (where it queues); the derive checks them against its plan (span_check). */
+static int pool_span(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (n->n < 2)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "pool: a job across pools names two or more ({h100: 256, b200: 256}); "
+                          "name one pool as pool: NAME");
+    int bad = 0;
+    int64_t *g = st_rd_alloc(&ld->rd, (size_t)(c->n_pools ? c->n_pools : 1) * sizeof *g);
+    for (size_t i = 0; i < n->n; i++) {
+        int k = 0;
+        int64_t v = 0;
+        if (st__pool_named(ld, n->keys[i], &k) ||
+            st_rd_int(&ld->rd, n->kids[i], "pool GPUs", ST_R_MIN1, 1e9, &v)) {
+            bad = 1;
+            continue;
+        }
+        if (i == 0)
+            w->pool = k;
+        g[k] = v;
+    }
+    w->pool_gpus = bad ? NULL : g;
+    return bad ? -1 : 0;
+}
+
+/* `pool:` names an entry of cluster.pools (a cluster of one GPU type has none to name), or maps
+ * several to a training job's GPUs in each. */
 static int fn_pool(st_rd *rd, const st_ynode *n, void *base)
 {
     st_ld *ld = st__ld(rd);
     st_workload_cfg *w = base;
+    w->pool_loc = n->loc;
+    if (n->kind == ST_YN_MAP && !ld->s->cluster.n_pools && ld->s->pools)
+        return -1; /* cluster.pools has an error of its own */
+    if (n->kind == ST_YN_MAP && !ld->s->cluster.n_pools)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "pool: a job across pools needs a cluster of several; this one has one "
+                          "GPU type (pools are named under cluster.pools)");
+    if (n->kind == ST_YN_MAP)
+        return pool_span(ld, n, w);
     if (st_rd_expect(rd, n, ST_YN_SCALAR, "pool"))
         return -1;
-    w->pool_loc = n->loc;
     return st__pool_named(ld, n, &w->pool);
 }
 
@@ -129,6 +166,45 @@ void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *ou
     const st_cluster_cfg *c = &ld->s->cluster;
     st_pools_view(c, w->pool, out);
     out->nodes = st_pools_nodes(c, w->pool);
+    if (w->pool_gpus) /* a job across pools: the plan fits the nodes of all it names */
+        for (int k = 0; k < c->n_pools; k++)
+            out->nodes += k != w->pool && w->pool_gpus[k] ? st_pools_nodes(c, k) : 0;
+}
+
+/* A training job across pools (pool: {NAME: GPUS, ...}): its GPUs there sum to gpus, each pool
+ * holds its share, and each share is whole data-parallel replicas (tp x cp x pp GPUs), so every
+ * replica runs on one type and the gradient reduction is what crosses pools; then the mean dense
+ * peak of its GPUs, its MFU's denominator (docs/models/pools.md, "A job across pools"). */
+static int span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    const st_ynode *at = st_ynode_get(n, "pool");
+    const st_parallel_cfg *p = &w->parallel;
+    int64_t sum = 0, rep = p->tp * p->cp * p->pp;
+    double peak = 0;
+    for (int k = 0; k < c->n_pools; k++) {
+        int64_t g = w->pool_gpus[k], have = st_pools_nodes(c, k) * c->gpus_per_node;
+        if (!g)
+            continue;
+        if (g > have)
+            return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                              "workload '%s': asks for %lld GPUs of pool '%s', which has %lld",
+                              w->name, (long long)g, c->pools[k].name, (long long)have);
+        if (g % rep)
+            return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                              "workload '%s': %lld GPUs of pool '%s' are not whole data-parallel "
+                              "replicas of tp x cp x pp = %lld GPUs (each replica runs on one "
+                              "GPU type)",
+                              w->name, (long long)g, c->pools[k].name, (long long)rep);
+        sum += g;
+        peak += (double)g * st_gpu_peak(c->pools[k].gpu, w->precision);
+    }
+    if (sum != w->gpus)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': its GPUs across pools sum to %lld, but gpus is %lld",
+                          w->name, (long long)sum, (long long)w->gpus);
+    w->pool_peak = peak / (double)sum;
+    return 0;
 }
 
 /* The cadence of one checkpoint level, as every: reads it. */
@@ -686,6 +762,8 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     bad |= check_window_attention(ld, n, w);
     if (ok.batch && !count_issue && st_plan_check_batch(w, w->parallel.microbatch, is, 1))
         bad = plan_issue(ld, n, w, &is[0]);
+    if (!bad && !count_issue && ok.count && w->pool_gpus && span_check(ld, n, w))
+        bad = 1;
     if (w->steps && w->tokens)
         bad = st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
@@ -710,6 +788,12 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
         return -1; /* which rules apply depends on the kind */
     if (!st_rd_failed(&ld->rd, st_ynode_get(n, "precision")) && check_fp4(ld, n, w))
         return -1;
+    if (w->kind != ST_WL_TRAINING && w->pool_gpus)
+        return st_rd_fail(&ld->rd, st_ynode_get(n, "pool"), ST_EINVAL,
+                          "workload '%s': %s runs inside one pool (pool: NAME); only a training "
+                          "job runs across pools",
+                          w->name,
+                          w->kind == ST_WL_INFERENCE ? "a service" : "a collective workload");
     if (w->kind == ST_WL_COLLECTIVE)
         return st__derive_collective(ld, n, w, workload_fields);
     if (w->kind == ST_WL_INFERENCE)

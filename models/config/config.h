@@ -642,8 +642,15 @@ typedef struct st_workload_cfg {
     st_ckpt_cfg checkpoint;
     st_data_cfg data;
     st_loc loc, model_loc, gpus_loc;
-    int pool;             /* its index in cluster.pools (`pool:`); 0: the first, or the one type */
-    st_loc pool_loc;      /* line 0: not stated */
+    int pool;        /* its index in cluster.pools (`pool:`); 0: the first, or the one type */
+    st_loc pool_loc; /* line 0: not stated */
+    /* A training job across pools (`pool: {NAME: GPUS, ...}`, docs/models/pools.md, "A job
+     * across pools"): its GPUs in each pool, cluster.n_pools entries (0: none there), summing
+     * to gpus, pool then the first it names (the partition it queues in); and pool_peak, the
+     * mean dense peak of its GPUs at its precision (FLOP/s), which its MFU divides by. NULL
+     * (and pool_peak unused): all of its GPUs in `pool`. */
+    const int64_t *pool_gpus;
+    double pool_peak;
     const char *software; /* `software:` as written ("megatron-bridge 26.04"); NULL: not stated.
                              Its row's settings are already in the fields above
                              (scenarios/software.h) */

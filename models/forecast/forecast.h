@@ -21,6 +21,9 @@ typedef struct st_forecast {
     int64_t microbatch;       /* resolved: the plan's, or the pick for `auto` */
     st_memory mem;
     int has_step; /* the step model ran: step is filled */
+    /* The pool whose GPU type its figures are of (models/config/pools.h): its pool, or for a job
+     * across pools the slowest of its pools, which paces every rank (set by the run, run.c) */
+    int pace_pool;
     st_step_result step;
     /* The share of the full clock the step ran at: 1, or below when the plant's thermal model
      * throttles the placed job (st_forecast_throttle); step is then the throttled step. */
@@ -112,6 +115,18 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
  * released with st_forecast_release afterwards, also after an error. */
 int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,
                      uint64_t seed, int64_t replicas, const st_io_set *bg, st_err *err);
+
+/* Training job f (its GPUs placed, f->gpus) as the plant draws it, with id, into out: one
+ * st_plant_job, or for a job across pools one per run of its GPUs in one pool, each drawn at its
+ * own type's power over the job's step (models/forecast/span.c). out holds c's pool count (at
+ * least 1). Returns how many. */
+size_t st_forecast_plant_jobs(const st_cluster_cfg *c, const st_forecast *f, size_t id,
+                              st_plant_job *out);
+
+/* The plant's job powers p[0 .. n) with a job's parts (adjacent entries of one id, from
+ * st_forecast_plant_jobs) summed into one entry: powers and energies added, the hottest
+ * junction and the lowest clock. Returns the entries left. */
+size_t st_forecast_plant_merge(st_plant_job_power *p, size_t n);
 
 /* Free what st_forecast_life allocated in f; safe on a zeroed or NULL forecast. */
 void st_forecast_release(st_forecast *f);

@@ -14,13 +14,17 @@
 #include "models/plant/plant.h"
 #include "sim/xalloc.h"
 
-static void pool_steps_init(st__pool_steps *ps, const st_cluster_cfg *c)
+static void pool_steps_init(st__pool_steps *ps, const st_run_spec *sp)
 {
+    const st_cluster_cfg *c = sp->c;
     ps->n = st_pools_count(c);
     ps->view = c->n_pools > 0 ? st_xcalloc((size_t)ps->n, sizeof *ps->view) : NULL;
     for (int k = 0; ps->view && k < ps->n; k++)
         st_pools_view(c, k, &ps->view[k]);
     ps->step = st_xcalloc((size_t)ps->n, sizeof *ps->step);
+    ps->pace = st_xcalloc(sp->n ? sp->n : 1, sizeof *ps->pace);
+    for (size_t i = 0; i < sp->n; i++)
+        ps->pace[i] = sp->w[i].pool;
 }
 
 static void pool_steps_release(st__pool_steps *ps)
@@ -29,12 +33,62 @@ static void pool_steps_release(st__pool_steps *ps)
         st_step_ctx_free(ps->step[k]);
     free(ps->step);
     free(ps->view);
+    free(ps->pace);
 }
 
 const st_cluster_cfg *st__run_view_of(const st_run_spec *sp, const st__pool_steps *ps,
                                       const st_workload_cfg *w)
 {
-    return ps->view ? &ps->view[w->pool] : sp->c;
+    return ps->view ? &ps->view[ps->pace[w - sp->w]] : sp->c;
+}
+
+/* Pool k's step context, made when first asked. */
+static int pool_ctx(st__pool_steps *ps, const st_run_spec *sp, int k, st_err *err)
+{
+    return ps->step[k] ? 0 : st_step_ctx_new(ps->view ? &ps->view[k] : sp->c, &ps->step[k], err);
+}
+
+/* Whether forecast a (of one pool's type) sets a job across pools' figures rather than b: a
+ * plan that does not fit on some type does not run, and that type's forecast says why; else
+ * the slowest step, since every rank of a synchronous step waits for the slowest type. */
+static int paces(const st_forecast *a, const st_forecast *b)
+{
+    if (a->mem.fits != b->mem.fits)
+        return !a->mem.fits;
+    return a->has_step && b->has_step && a->step.step_time_s > b->step.step_time_s;
+}
+
+/* A training job across pools (docs/models/pools.md, "A job across pools"): its memory and
+ * step on each of its pools' types at one micro-batch (the smallest any type picks, under
+ * `auto`, so that it fits all), the slowest kept in *out and its pool in ps->pace[i]. */
+static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st_forecast *out,
+                         st_err *err)
+{
+    const st_workload_cfg *w = &sp->w[i];
+    st_workload_cfg one = *w;
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++) { /* the second at the micro-batch agreed */
+        int64_t mb = 0;
+        int have = 0;
+        for (int k = 0; k < ps->n && !rc; k++) {
+            st_forecast f;
+            if (!w->pool_gpus[k] || (rc = pool_ctx(ps, sp, k, err)))
+                continue;
+            rc = st_forecast_job(ps->step[k], &one, &ps->view[k], &f, NULL, err);
+            f.w = w;
+            mb = !mb || f.microbatch < mb ? f.microbatch : mb;
+            if (!rc && (!have || paces(&f, out))) {
+                *out = f;
+                ps->pace[i] = k;
+                have = 1;
+            }
+        }
+        if (one.parallel.microbatch || rc)
+            break;
+        one.parallel.microbatch = mb;
+    }
+    out->microbatch = one.parallel.microbatch ? one.parallel.microbatch : out->microbatch;
+    return rc;
 }
 
 /* Every training workload's memory and step on its pool's step context (each fabric is built
@@ -48,19 +102,47 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st__pool_steps *ps
         const st_workload_cfg *w = &sp->w[i];
         if (w->kind != ST_WL_TRAINING)
             continue;
-        const st_cluster_cfg *c = st__run_view_of(sp, ps, w);
-        st_step_ctx **x = &ps->step[w->pool];
-        if (!*x && (rc = st_step_ctx_new(c, x, err)))
-            break;
         int want = sp->trace && !out->has_trace &&
                    (!sp->trace_job || (w->name && strcmp(w->name, sp->trace_job) == 0));
-        rc = st_forecast_job(*x, w, c, &out->f[i], want ? &out->trace : NULL, err);
+        if (w->pool_gpus && !want) {
+            rc = forecast_span(sp, i, ps, &out->f[i], err);
+            out->f[i].pace_pool = ps->pace[i];
+            continue;
+        }
+        if (w->pool_gpus && (rc = forecast_span(sp, i, ps, &out->f[i], err)))
+            break; /* its pacing pool found, its step is traced there */
+        const st_cluster_cfg *c = st__run_view_of(sp, ps, w);
+        st_step_ctx **x = &ps->step[ps->pace[i]];
+        if ((rc = pool_ctx(ps, sp, ps->pace[i], err)))
+            break;
+        st_workload_cfg one = *w; /* a job across pools at the micro-batch its pools agreed */
+        if (w->pool_gpus)
+            one.parallel.microbatch = out->f[i].microbatch;
+        rc = st_forecast_job(*x, w->pool_gpus ? &one : w, c, &out->f[i], want ? &out->trace : NULL,
+                             err);
+        out->f[i].w = w;
+        out->f[i].pace_pool = ps->pace[i];
         if (!rc && want) {
             out->has_trace = 1;
             out->trace_job = i;
         }
     }
     return rc;
+}
+
+/* One GPU's draw, W, of a job on pool view pc while it runs no step: idle power, or the
+ * hardware floor where one is set, which holds whatever the GPU runs; the software burn is the
+ * job's own and stops with it (models/plant/mitigate.h). Adds to *base_w the base power of the
+ * nodes its n GPUs there fill (CPUs, NICs, fans: node.base_power), which draw over its whole
+ * life, through the same PSUs, as the rack totals count them. */
+static double resting_w(const st_cluster_cfg *pc, const st_run *out, double *base_w, int64_t n)
+{
+    const st_gpu_spec *g = pc->gpu;
+    double top = g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
+    double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
+    int64_t gpn = pc->gpus_per_node;
+    *base_w += (double)((n + gpn - 1) / gpn) * pc->node.base_power_w;
+    return fl > g->idle_w ? fl : g->idle_w;
 }
 
 /* Each job's energy over its life at the facility: its IT wall energy (its steps and the work
@@ -81,20 +163,16 @@ static void job_energy(const st_run_spec *sp, const st__pool_steps *ps, st_run *
         double lost = f->life.lost_work_s + (o ? o->lost_work_s : 0);
         double down = f->life.downtime_s + (o ? o->failed_s - o->lost_work_s : 0);
         double work = steps + lost / step;
-        /* Down, restarting or stalled on a checkpoint the job runs no step: its GPUs draw idle
-         * power, or the hardware floor where one is set, which holds whatever the GPU runs; the
-         * software burn is the job's own and stops with it (models/plant/mitigate.h). */
-        const st_cluster_cfg *pc = st__run_view_of(sp, ps, f->w);
-        const st_gpu_spec *g = pc->gpu;
-        double top =
-            g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
-        double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
-        double rest = fl > g->idle_w ? fl : g->idle_w;
-        double idle = (down + f->life.ckpt_stall_s) * (double)f->w->gpus * rest;
-        /* The rest of the job's nodes (CPUs, NICs, fans: node.base_power) draw over its whole
-         * life, through the same PSUs, as the rack totals count them. */
-        int64_t gpn = sp->c->gpus_per_node, nodes = (f->w->gpus + gpn - 1) / gpn;
-        double base = (double)nodes * pc->node.base_power_w * st__run_held_s(sp, out, p->id);
+        /* Down, restarting or stalled on a checkpoint the job runs no step (resting_w). */
+        double idle = 0, base_w = 0;
+        for (int k = 0; k < ps->n; k++) { /* its pool's, or each a job across pools has */
+            const int64_t *pg = f->w->pool_gpus;
+            int64_t n = pg ? pg[k] : k == ps->pace[p->id] ? f->w->gpus : 0;
+            const st_cluster_cfg *pc = ps->view ? &ps->view[k] : sp->c;
+            if (n)
+                idle += (down + f->life.ckpt_stall_s) * (double)n * resting_w(pc, out, &base_w, n);
+        }
+        double base = base_w * st__run_held_s(sp, out, p->id);
         p->energy_j = pue * (work * p->step_energy_j + idle + base) / eta;
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
@@ -106,12 +184,11 @@ static void job_energy(const st_run_spec *sp, const st__pool_steps *ps, st_run *
  * waveform (models/plant/plant.h). Left out when no job runs or the GPU states no power limit. */
 static int forecast_plant(const st_run_spec *sp, const st__pool_steps *ps, st_run *out, st_err *err)
 {
-    st_plant_job *jobs = st_xcalloc(sp->n ? sp->n : 1, sizeof *jobs);
+    st_plant_job *jobs = st_xcalloc((sp->n ? sp->n : 1) * (size_t)ps->n, sizeof *jobs);
     size_t k = 0;
     for (size_t i = 0; i < sp->n; i++) {
         if (out->f[i].has_step && out->f[i].gpus)
-            jobs[k++] = (st_plant_job){
-                &out->f[i].step, out->f[i].gpus, sp->w[i].gpus, i, out->f[i].clock, 0};
+            k += st_forecast_plant_jobs(sp->c, &out->f[i], i, jobs + k);
         else if (out->serve[i].w && out->serve[i].gpus) { /* its held mean iteration, at the
                                                                clock it was served at */
             st_run_serve *v = &out->serve[i];
@@ -128,6 +205,8 @@ static int forecast_plant(const st_run_spec *sp, const st__pool_steps *ps, st_ru
         double net_w = 0;
         int net = st_forecast_switch_optics(sp->c, &ports, &net_w);
         rc = st_plant_run_network(sp->c, jobs, k, sp->seed, net_w, &out->plant, err);
+        if (!rc) /* a job across pools' parts as one job */
+            out->plant.n_jobs = st_forecast_plant_merge(out->plant.jobs, out->plant.n_jobs);
         out->has_plant = rc == 0;
         out->plant.has_network = net;
         out->plant.switch_ports = ports;
@@ -198,7 +277,7 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     out->serve = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->serve);
     out->cluster_job = st_xcalloc(sp->n ? sp->n : 1, sizeof *out->cluster_job);
     st__pool_steps ps;
-    pool_steps_init(&ps, sp->c);
+    pool_steps_init(&ps, sp);
     int rc = forecast_steps(sp, out, &ps, err);
     if (!rc) /* before the cluster run: a service holds its GPUs for its serving span */
         rc = forecast_serving(sp, &ps, out, err);

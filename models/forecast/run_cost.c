@@ -92,6 +92,57 @@ static const st_cost_cfg *prices_of(const st_run_spec *sp, const st_workload_cfg
     return typed;
 }
 
+/* b's figures added to a's (per_token_usd recomputed by the caller). */
+static void cost_add(st_cost_result *a, const st_cost_result *b)
+{
+    a->total_usd += b->total_usd;
+    a->per_year_usd += b->per_year_usd;
+    a->capex_usd += b->capex_usd;
+    a->energy_usd += b->energy_usd;
+    a->demand_usd += b->demand_usd;
+    a->maintenance_usd += b->maintenance_usd;
+    a->staff_usd += b->staff_usd;
+    a->gpu_usd += b->gpu_usd;
+    a->storage_usd += b->storage_usd;
+    a->egress_usd += b->egress_usd;
+    a->capex_nodes_usd += b->capex_nodes_usd;
+    a->capex_switches_usd += b->capex_switches_usd;
+    a->capex_optics_usd += b->capex_optics_usd;
+    a->capex_storage_usd += b->capex_storage_usd;
+    a->capex_racks_usd += b->capex_racks_usd;
+    a->capex_cooling_usd += b->capex_cooling_usd;
+}
+
+/* Workload w's cost of use u at its prices; a job across pools is priced share by share, each
+ * pool's GPUs at its type's node price or GPU-hour rate with its share of the job's energy,
+ * peak, storage and tokens, the shares summed: the prices other than a type's are the same in
+ * every share, so the parts they price add up to the job's whole. */
+static st_cost_result job_cost(const st_run_spec *sp, const st_workload_cfg *w,
+                               const st_cost_use *u)
+{
+    st_cost_cfg typed;
+    if (!w->pool_gpus)
+        return st_cost_job(prices_of(sp, w, &typed), u);
+    st_cost_result sum = {0};
+    for (int k = 0; k < sp->c->n_pools; k++) {
+        if (!w->pool_gpus[k])
+            continue;
+        double s = (double)w->pool_gpus[k] / (double)w->gpus;
+        st_cost_use uk = *u;
+        uk.gpus = w->pool_gpus[k];
+        uk.energy_j *= s;
+        uk.peak_w *= s;
+        uk.stored_bytes *= s;
+        uk.egress_bytes *= s;
+        uk.tokens *= s;
+        st_cost_for_gpu(sp->cost, sp->c->pools[k].gpu->name, &typed);
+        st_cost_result r = st_cost_job(&typed, &uk);
+        cost_add(&sum, &r);
+    }
+    sum.per_token_usd = u->tokens > 0 ? sum.total_usd / u->tokens : 0;
+    return sum;
+}
+
 /* Every finished life's TCO under the scenario's prices (models/cost/cost.h). On-premises needs
  * the plant's energy: without a power model a job's on-premises cost is not stated. */
 void st__run_cost(const st_run_spec *sp, st_run *out)
@@ -110,16 +161,14 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
         /* On a cluster of pools a job's nodes and GPU-hours are its own type's: its share of
          * the cluster's nodes (its GPUs over gpus_per_node, one node size) at that type's node
          * price, its GPU-hours at that type's rate. */
-        st_cost_cfg typed;
-        const st_cost_cfg *prices = prices_of(sp, f->w, &typed);
-        f->cost = st_cost_job(prices, &u);
+        f->cost = job_cost(sp, f->w, &u);
         f->has_cost = 1;
         for (int e = 0; f->has_band && e < 2; e++) { /* held and powered for the band's wall */
             double k = f->wall_band[e] / f->life.wall_s;
             st_cost_use ue = u;
             ue.held_s *= k;
             ue.energy_j *= k;
-            f->cost_band[e] = st_cost_job(prices, &ue).total_usd;
+            f->cost_band[e] = job_cost(sp, f->w, &ue).total_usd;
         }
         out->has_cost = 1;
         out->cost_total_usd += f->cost.total_usd;

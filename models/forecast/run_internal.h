@@ -15,9 +15,14 @@ typedef struct st__pool_steps {
     int n;
     st_cluster_cfg *view; /* n; NULL for a cluster of one type */
     st_step_ctx **step;   /* n */
+    /* By workload: the pool whose view its figures are of: its pool, or for a training job
+     * across pools (st_workload_cfg.pool_gpus) the one whose type paces its step, the slowest,
+     * set where its step is forecast and again where it is placed. */
+    int *pace;
 } st__pool_steps;
 
-/* The cluster as workload w's pool sees it. */
+/* The cluster as workload w (an entry of sp->w) sees it: its pool's view, or the pacing pool's
+ * for a job across pools. */
 const st_cluster_cfg *st__run_view_of(const st_run_spec *sp, const st__pool_steps *ps,
                                       const st_workload_cfg *w);
 

@@ -51,6 +51,7 @@ typedef struct lives_ctx {
     unsigned char *part; /* by cluster job: a service's replica stretch (st_cluster_spec.part) */
     int32_t *after;      /* by cluster job: a stretch's service base job (st_cluster_spec.after) */
     unsigned char *serving; /* by cluster job: a service's job holding its GPUs now */
+    const int64_t **span;   /* by cluster job: a job across pools' GPUs in each (cluster.h) */
     size_t n_jobs;
 } lives_ctx;
 
@@ -112,10 +113,11 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     x->holding[i] = 1;
 }
 
-/* Training job i's pool's step context. */
+/* Training job i's pool's step context (a job across pools: its pacing pool's, chosen where its
+ * step was forecast, wherever it lands). */
 static st_step_ctx *step_of(const lives_ctx *x, size_t i)
 {
-    return x->ps->step[x->sp->w[x->workload[i]].pool];
+    return x->ps->step[x->ps->pace[x->workload[i]]]; /* a job across pools': its pace's */
 }
 
 static void job_stopped(void *ctx, size_t i, double now_s)
@@ -626,6 +628,22 @@ static void lives_free(lives_ctx *x)
     st_trace_rate_release(&x->tr);
 }
 
+/* Each cluster job's GPUs by pool when it is a training job across pools (cluster.h's span;
+ * malloc'd), or NULL when none is. */
+static const int64_t **job_spans(const st_run_spec *sp, const size_t *workload, size_t n_train,
+                                 size_t nj)
+{
+    const int64_t **span = NULL;
+    for (size_t k = 0; k < n_train; k++) {
+        const int64_t *g = sp->w[workload[k]].pool_gpus;
+        if (g && !span)
+            span = st_xcalloc(nj, sizeof *span);
+        if (g)
+            span[k] = g;
+    }
+    return span;
+}
+
 /* The cluster run of jobs[0 .. nj) with x's hooks and the failures `scope: cluster` draws
  * (their classes in the run's own array): st_cluster_run's code. */
 static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_cluster_job *jobs,
@@ -670,10 +688,35 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
                           .n_tenants = n_tenants,
                           .pool = sp->c->n_pools > 1 ? pool : NULL,
                           .part = x->part,
-                          .after = x->after};
+                          .after = x->after,
+                          .span = x->span};
     int rc = st_cluster_run(&cs, &out->cluster, err);
     free(oc);
     return rc;
+}
+
+/* One GPU of type g's board power, W, running training job f's step (idle without one). */
+static double step_gpu_w(const st_forecast *f, const st_gpu_spec *g)
+{
+    st_plant_profile p;
+    if (!f->has_step || st_plant_profile_clocked(&f->step, g, f->clock, &p) != 0)
+        return st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
+    return p.energy_j / p.period_s;
+}
+
+/* A job across pools' GPU power as the cluster's energy reads it (its GPUs above its pool's idle
+ * power, cluster_energy.c): its pool's idle plus the mean over its GPUs of each type's draw over
+ * the job's step above that type's idle. */
+static double span_gpu_w(const st_run_spec *sp, const st_forecast *f)
+{
+    const st_cluster_cfg *c = sp->c;
+    double above = 0;
+    for (int k = 0; k < c->n_pools; k++) {
+        const st_gpu_spec *g = c->pools[k].gpu;
+        if (f->w->pool_gpus[k])
+            above += (double)f->w->pool_gpus[k] * (step_gpu_w(f, g) - g->idle_w);
+    }
+    return c->pools[f->w->pool].gpu->idle_w + above / (double)f->w->gpus;
 }
 
 /* One GPU's board power, W, while cluster job i works: a training job's placed step's mean (at
@@ -689,11 +732,9 @@ static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ct
         return w >= 0 ? w : unmapped_w;
     }
     const st_forecast *f = &out->f[x->workload[i]];
-    const st_gpu_spec *g = st__run_view_of(sp, x->ps, f->w)->gpu;
-    st_plant_profile p;
-    if (!f->has_step || st_plant_profile_clocked(&f->step, g, f->clock, &p) != 0)
-        return st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
-    return p.energy_j / p.period_s;
+    if (f->w->pool_gpus)
+        return span_gpu_w(sp, f);
+    return step_gpu_w(f, st__run_view_of(sp, x->ps, f->w)->gpu);
 }
 
 /* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
@@ -751,6 +792,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
         pool[k] = sp->w[workload[k]].pool;
     x.part = service_parts(sp, out, nj);
     x.after = service_after(sp, out, nj);
+    x.span = job_spans(sp, workload, x.n_train, nj);
     rc = run_cluster(sp, out, &x, jobs, nj, pool, tenants, n_tenants, err);
     out->has_cluster = 1;
     if (!rc) {
@@ -760,6 +802,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
     free(pool);
     free(x.part);
     free(x.after);
+    free(x.span);
     lives_free(&x);
     free(tenants);
     free(jobs);

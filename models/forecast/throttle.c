@@ -3,6 +3,7 @@
  * step is what its life, its power and the report see. */
 #include <stdlib.h>
 
+#include "models/config/pools.h"
 #include "models/forecast/forecast.h"
 #include "models/plant/thermal.h"
 #include "sim/xalloc.h"
@@ -14,13 +15,17 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
     f[target].clock = 1;
     if (!(c->gpu->tdp_w > 0))
         return 0;
-    st_plant_job *jobs = st_xcalloc(n + n_steady + 1, sizeof *jobs);
-    size_t k = 0, me = n + n_steady;
+    size_t parts = (size_t)st_pools_count(c);
+    st_plant_job *jobs = st_xcalloc(n * parts + n_steady + 1, sizeof *jobs);
+    size_t k = 0, me = 0, mine = 0; /* its entries: [me, me + mine) */
     for (size_t i = 0; i < n; i++)
         if (running[i] && f[i].w && f[i].has_step && f[i].gpus && f[i].step.step_time_s > 0) {
-            if (i == target)
+            size_t m = st_forecast_plant_jobs(c, &f[i], i, jobs + k);
+            if (i == target) {
                 me = k;
-            jobs[k++] = (st_plant_job){&f[i].step, f[i].gpus, f[i].w->gpus, i, f[i].clock, 0};
+                mine = m;
+            }
+            k += m;
         }
     for (size_t i = 0; i < n_steady; i++) /* the services beside it: their racks' heat */
         jobs[k++] = steady[i];
@@ -29,8 +34,11 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
         st_plant_throttle(c, jobs, k, clock);
     int rc = 0;
     st_forecast *g = &f[target];
-    if (me < n + n_steady && clock[me] < 1) {
-        g->clock = clock[me];
+    double low = 1; /* a job across pools runs at its most throttled part's clock */
+    for (size_t j = me; j < me + mine; j++)
+        low = clock[j] < low ? clock[j] : low;
+    if (low < 1) {
+        g->clock = low;
         rc = st_step_run_at(x, g->w, g->microbatch, g->clock, &g->step, NULL, err);
         g->has_step = rc == 0;
     }

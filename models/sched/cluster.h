@@ -96,6 +96,12 @@ typedef struct st_cluster_spec {
      * (models/config/pools.h): it is placed on that pool's nodes alone, and one asking for more
      * GPUs than its pool has is never submitted. NULL: every job in the first pool. */
     const int32_t *pool;
+    /* Each job's GPUs in each pool, span[i] (c->n_pools entries, 0: none there), for a training
+     * job across pools (docs/models/pools.md, "A job across pools"): it queues in its pool's
+     * partition (pool[i]) as a job of its GPUs there, and starts only when every pool it spans
+     * has room for its share at once, taking each share from its pool's placer. NULL, or span[i]
+     * NULL: the job is in one pool. */
+    const int64_t *const *span;
     /* Each job's part[i] 1 when it is a part of another job (a service's replica while its
      * autoscaler keeps it up, models/forecast/run_serve.c), scheduled as a job of its own, whose
      * GPU time counts in the utilisation, goodput and makespan, but which is not counted in the

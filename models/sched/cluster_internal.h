@@ -100,6 +100,10 @@ struct st_sched_view {
     int *dirty, n_dirty; /* the partitions an event touched since the last decision */
     int *picking;        /* scratch: the partitions the decision being made picks */
     int64_t frag_sum;    /* the partitions' fragmented GPUs now, summed */
+    /* per pool k: the partitions of jobs across pools with a share in k, links[link_off[k] ..
+     * link_off[k + 1]), asked again when k is (cluster_parts.c) */
+    size_t *link_off;
+    int *links;
 };
 
 /* A partition: one pool's scheduler (cluster_parts.c). Its policy instance numbers the pool's

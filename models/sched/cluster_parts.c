@@ -18,6 +18,13 @@ static int part_of(const st_sched_view *v, size_t id)
     return v->sp->pool ? v->sp->pool[id] : 0;
 }
 
+/* Job id's GPUs in pool k: all of them in its own, or its share for a job across pools. */
+static int64_t gpus_in(const st_sched_view *v, size_t id, int k)
+{
+    const int64_t *s = v->sp->span ? v->sp->span[id] : NULL;
+    return s ? s[k] : k == part_of(v, id) ? v->sj[id].gpus : 0;
+}
+
 /* Each job into its pool's partition, numbered there in the run's id order. */
 static void assign_jobs(st_sched_view *v)
 {
@@ -39,8 +46,36 @@ static void assign_jobs(st_sched_view *v)
         p->gid[p->n] = i;
         p->sj[p->n] = v->sj[i];
         p->sj[p->n].id = p->n;
+        p->sj[p->n].gpus = gpus_in(v, i, part_of(v, i)); /* a job across pools: its share */
         p->n++;
     }
+}
+
+/* The partitions to ask again when pool k's free GPUs change: k, and the partitions of the
+ * jobs across pools with a share in k (each starts only when every pool it spans has room), as
+ * link_off/links, k's from links[link_off[k]]. */
+static void link_spans(st_sched_view *v)
+{
+    int np = v->n_pools;
+    v->link_off = st_xcalloc((size_t)np + 1, sizeof *v->link_off);
+    if (!v->sp->span) {
+        v->links = st_xmalloc(sizeof *v->links);
+        return;
+    }
+    unsigned char *seen = st_xcalloc((size_t)np * (size_t)np, 1);
+    size_t n = 0;
+    for (size_t i = 0; v->sp->span && i < v->sp->n; i++)
+        for (int k = 0; v->sp->span[i] && k < np; k++)
+            if (v->sp->span[i][k] && k != part_of(v, i) && !seen[k * np + part_of(v, i)]++)
+                n++;
+    v->links = st_xmalloc((n ? n : 1) * sizeof *v->links);
+    for (int k = 0; k < np; k++) {
+        v->link_off[k + 1] = v->link_off[k];
+        for (int h = 0; h < np; h++)
+            if (seen[k * np + h])
+                v->links[v->link_off[k + 1]++] = h;
+    }
+    free(seen);
 }
 
 int st__cl_parts_init(st_sched_view *v, st_err *err)
@@ -52,6 +87,7 @@ int st__cl_parts_init(st_sched_view *v, st_err *err)
     v->dirty = st_xmalloc((size_t)v->n_pools * sizeof *v->dirty);
     v->picking = st_xmalloc((size_t)v->n_pools * sizeof *v->picking);
     assign_jobs(v);
+    link_spans(v);
     size_t size = v->pol->state_size ? v->pol->state_size : 1;
     for (int k = 0; k < v->n_pools; k++) {
         st__cl_part *p = &v->parts[k];
@@ -84,20 +120,36 @@ void st__cl_parts_release(st_sched_view *v)
     free(v->ppos);
     free(v->dirty);
     free(v->picking);
+    free(v->link_off);
+    free(v->links);
 }
 
-void st__cl_dirty_part(st_sched_view *v, int k)
+static void mark(st_sched_view *v, int k)
 {
-    if (!v->parts || k < 0 || v->parts[k].dirty)
+    if (v->parts[k].dirty)
         return;
     v->parts[k].dirty = 1;
     v->dirty[v->n_dirty++] = k;
 }
 
+void st__cl_dirty_part(st_sched_view *v, int k)
+{
+    if (!v->parts || k < 0)
+        return;
+    mark(v, k);
+    for (size_t j = v->link_off[k]; j < v->link_off[k + 1]; j++)
+        mark(v, v->links[j]); /* a job across pools there may start now */
+}
+
 void st__cl_dirty_job(st_sched_view *v, size_t id)
 {
-    if (v->parts)
-        st__cl_dirty_part(v, part_of(v, id));
+    if (!v->parts)
+        return;
+    st__cl_dirty_part(v, part_of(v, id));
+    const int64_t *s = v->sp->span ? v->sp->span[id] : NULL;
+    for (int k = 0; s && k < v->n_pools; k++)
+        if (s[k]) /* its GPUs there come back too */
+            st__cl_dirty_part(v, k);
 }
 
 void st__cl_dirty_gpus(st_sched_view *v, int64_t lo, int64_t n)
@@ -148,17 +200,24 @@ void st__cl_parts_running(st_sched_view *v, size_t id, int on)
 
 void st__cl_wait(st_sched_view *v, size_t id, int add)
 {
-    int64_t g = v->sj[id].gpus;
-    st__waitset *w[2] = {&v->waiting, v->parts ? &v->parts[part_of(v, id)].waiting : NULL};
-    for (int k = 0; k < 2 && w[k]; k++)
-        (add ? st__waitset_add : st__waitset_remove)(w[k], g);
+    (add ? st__waitset_add : st__waitset_remove)(&v->waiting, v->sj[id].gpus);
+    if (v->parts) /* a job across pools waits in its own with its share there */
+        (add ? st__waitset_add : st__waitset_remove)(&v->parts[part_of(v, id)].waiting,
+                                                     gpus_in(v, id, part_of(v, id)));
 }
 
 void st__cl_releasing(st_sched_view *v, size_t id, int64_t rel)
 {
     v->releasing += rel;
-    if (v->parts)
+    if (!v->parts)
+        return;
+    if (!v->sp->span || !v->sp->span[id]) {
         v->parts[part_of(v, id)].releasing += rel;
+        return;
+    }
+    int sign = rel < 0 ? -1 : 1; /* rel is all of its GPUs: each pool gets its share */
+    for (int k = 0; rel && k < v->n_pools; k++)
+        v->parts[k].releasing += sign * gpus_in(v, id, k);
 }
 
 /* Partition k's fragmented GPUs now, into the run's sum: its free GPUs while even its smallest
@@ -192,8 +251,14 @@ void st__cl_parts_pick(st_sched_view *v)
 
 void st__cl_parts_busy(st_sched_view *v, size_t id, double gpu_s)
 {
-    if (v->parts)
+    if (!v->parts)
+        return;
+    if (!v->sp->span || !v->sp->span[id]) {
         v->parts[part_of(v, id)].busy_gpu_s += gpu_s;
+        return;
+    }
+    for (int k = 0; k < v->n_pools; k++) /* each pool its share of a job across pools' time */
+        v->parts[k].busy_gpu_s += gpu_s * (double)gpus_in(v, id, k) / (double)v->sj[id].gpus;
 }
 
 void st__cl_parts_stats(st_sched_view *v)

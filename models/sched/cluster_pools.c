@@ -72,12 +72,33 @@ static int64_t first_gpu(const st_sched_view *v, int k)
     return v->sp->c->pools[k].first_node * v->pool.per_node - v->pad[k];
 }
 
+/* Job id's GPUs in pool k: its share there for a job across pools (cluster.h's span). */
+static const int64_t *span_of(const st_sched_view *v, size_t id)
+{
+    return v->sp->span && v->n_pools ? v->sp->span[id] : NULL;
+}
+
 int64_t st__cl_room(const st_sched_view *v, size_t id)
 {
     if (!v->n_pools)
         return v->pool.total;
+    const int64_t *s = span_of(v, id);
+    for (int k = 0; s && k < v->n_pools; k++)
+        if (s[k] > st__cl_pool_gpus(v, k))
+            return 0; /* a share its pool cannot hold: never submitted */
+    if (s)
+        return v->sj[id].gpus;
     int k = pool_of(v, id);
     return k >= 0 && k < v->n_pools ? st__cl_pool_gpus(v, k) : 0;
+}
+
+/* n GPUs of pool k for a job, into g in the cluster's ids: 0, or ST_ERANGE when not now. */
+static int choose_in(st_sched_view *v, int k, int64_t n, int64_t *g)
+{
+    int rc = st_placer_take(&v->placers[k], &v->pools[k], n, g);
+    for (int64_t r = 0; !rc && r < n; r++)
+        g[r] += first_gpu(v, k);
+    return rc;
 }
 
 int st__cl_choose(st_sched_view *v, size_t id, int64_t *g)
@@ -85,11 +106,19 @@ int st__cl_choose(st_sched_view *v, size_t id, int64_t *g)
     int64_t n = v->sj[id].gpus;
     if (!v->n_pools)
         return st_placer_take(&v->place, &v->pool, n, g);
-    int k = pool_of(v, id);
-    int rc = st_placer_take(&v->placers[k], &v->pools[k], n, g);
-    for (int64_t r = 0; !rc && r < n; r++)
-        g[r] += first_gpu(v, k);
-    return rc;
+    const int64_t *s = span_of(v, id);
+    if (!s)
+        return choose_in(v, pool_of(v, id), n, g);
+    /* a job across pools: every share at once or none (a Slurm heterogeneous job starts when
+     * all its components can), in pool order, so each pool's GPUs are one run of its ranks */
+    int64_t at = 0;
+    for (int k = 0; k < v->n_pools; k++) {
+        int rc = s[k] ? choose_in(v, k, s[k], g + at) : 0;
+        if (rc)
+            return rc;
+        at += s[k];
+    }
+    return 0;
 }
 
 /* gpus[0 .. n) held or free again in their pools: each run of GPUs of one pool at once, in the

@@ -421,7 +421,9 @@ static void rates(const step_plan *p, const st_cluster_cfg *c, st_step_result *o
     double mtp = ((double)p->mtp * (p->lc.fwd_flops + p->lc.bwd_flops + p->lc.recompute_flops) +
                   p->mtp_flops) *
                  (double)p->m * (double)p->dp * (double)p->tp * (double)p->cp;
-    double peak = st_gpu_peak(c->gpu, w->precision) * gpus;
+    /* a job across pools divides by its GPUs' mean peak: every rank runs at its slowest
+     * type's pace, and the faster types' idle share is lost utilisation (pools.md) */
+    double peak = (w->pool_gpus ? w->pool_peak : st_gpu_peak(c->gpu, w->precision)) * gpus;
     double t = out->step_time_s;
     out->mfu = model / (t * peak);
     out->hfu = (model + recompute + mtp) / (t * peak);

@@ -1,8 +1,10 @@
 /* The cluster run on a cluster of two pools (docs/models/pools.md), under every scheduler and
- * placement policy: no job ever holds a GPU outside its own pool, no GPU is held by two jobs at
- * once, and a job larger than its pool (though not the cluster) is never submitted. */
+ * placement policy: no job ever holds a GPU outside its own pool (a job across pools: outside
+ * its share of each), no GPU is held by two jobs at once, and a job larger than its pool (though
+ * not the cluster) is never submitted. */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/place/policy.h"
 #include "models/sched/cluster.h"
@@ -99,6 +101,122 @@ START_TEST(test_jobs_stay_in_their_pool)
 }
 END_TEST
 
+/* Every 7th job of the mix across both pools (8 GPUs in each: cluster.h's span). */
+static const int64_t both[2] = {8, 8};
+
+static const int64_t *const *spans(st_cluster_job *j, const int64_t **span)
+{
+    for (size_t i = 0; i < N; i++) {
+        span[i] = i % 7 == 3 ? both : NULL;
+        j[i].gpus = span[i] ? 16 : j[i].gpus;
+        j[i].priority = span[i] ? 2 : j[i].priority; /* one the preempting policies favour */
+    }
+    return span;
+}
+
+/* Loop index: policy x placement. A job across pools holds its share of each pool and nothing
+ * else, never a GPU another job holds at once, and every job, those across pools too, ends. */
+START_TEST(test_jobs_across_pools_take_each_share)
+{
+    size_t np = count(st_sched_policy_names);
+    st_cluster_cfg c = cluster();
+    st_cluster_job *jobs = calloc(N, sizeof *jobs);
+    int32_t *pool = calloc(N, sizeof *pool);
+    const int64_t **span = calloc(N, sizeof *span);
+    mix(jobs, pool, 29 + (uint64_t)_i);
+    st_cluster_spec sp = {.c = &c,
+                          .policy = st_sched_policy_names[_i % np],
+                          .placement = st_place_policy_names[_i / np],
+                          .jobs = jobs,
+                          .n = N,
+                          .seed = 3,
+                          .keep_segments = 1,
+                          .pool = pool,
+                          .span = spans(jobs, span)};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    ck_assert_uint_eq(r.st.finished, N);
+    for (size_t s = 0; s < r.n_seg; s++) {
+        const st_cluster_seg *g = &r.seg[s];
+        int64_t in[2] = {0, 0};
+        for (int64_t k = 0; k < g->n; k++)
+            in[r.seg_gpus[g->gpu_at + (size_t)k] >= 24]++;
+        const int64_t *want = span[g->job];
+        int64_t mine[2] = {pool[g->job] == 0 ? jobs[g->job].gpus : 0,
+                           pool[g->job] == 1 ? jobs[g->job].gpus : 0};
+        if (!want)
+            want = mine;
+        ck_assert_msg(in[0] == want[0] && in[1] == want[1], "%s/%s: job %zu holds %lld + %lld",
+                      sp.policy, sp.placement, g->job, (long long)in[0], (long long)in[1]);
+        for (size_t t = 0; t < s; t++) {
+            const st_cluster_seg *h = &r.seg[t];
+            if (!overlaps(g, h))
+                continue;
+            for (int64_t a = 0; a < g->n; a++)
+                for (int64_t b = 0; b < h->n; b++)
+                    ck_assert(r.seg_gpus[g->gpu_at + (size_t)a] !=
+                              r.seg_gpus[h->gpu_at + (size_t)b]);
+        }
+    }
+    ck_assert_int_eq(r.st.free_at_end, 40);
+    st_cluster_result_release(&r);
+    free(span);
+    free(pool);
+    free(jobs);
+}
+END_TEST
+
+/* A job across pools starts when every pool it spans has room at once: pool b is full for 100 s
+ * (job 0), so job 1 (8 GPUs of a, 8 of b, queued in a) waits though pool a is free, and starts
+ * the instant job 0 ends, pool b's finish asking pool a's partition again; under EASY backfill
+ * job 2, of pool a, starts at once beside it. Each pool's utilisation counts its share of job 1's
+ * time. */
+START_TEST(test_a_job_across_pools_waits_for_every_pool)
+{
+    st_cluster_cfg c = cluster();
+    st_cluster_job jobs[3] = {
+        {0, 100, 100, 16, 0, -1}, {1, 50, 50, 16, 0, -1}, {2, 10, 10, 8, 0, -1}};
+    int32_t pool[3] = {1, 0, 0};
+    static const int64_t share[2] = {8, 8};
+    const int64_t *span[3] = {NULL, share, NULL};
+    for (int policy = 0; st_sched_policy_names[policy]; policy++) {
+        st_cluster_spec sp = {.c = &c,
+                              .policy = st_sched_policy_names[policy],
+                              .jobs = jobs,
+                              .n = 3,
+                              .pool = pool,
+                              .span = span};
+        st_cluster_result r;
+        st_err err = {0};
+        ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+        ck_assert_msg(r.job[1].start_s == 100, "%s: starts at %g", sp.policy, r.job[1].start_s);
+        if (!strcmp(sp.policy, "backfill")) /* fifo holds it behind job 1; backfill not */
+            ck_assert_double_eq(r.job[2].start_s, 2);
+        ck_assert_double_eq_tol(r.pool[0].utilization, (8 * 50 + 8 * 10) / (24 * 150.0), 1e-9);
+        ck_assert_double_eq_tol(r.pool[1].utilization, (16 * 100 + 8 * 50) / (16 * 150.0), 1e-9);
+        st_cluster_result_release(&r);
+    }
+}
+END_TEST
+
+/* A share larger than its pool: never submitted, as a job larger than its pool. */
+START_TEST(test_a_share_larger_than_its_pool_is_refused)
+{
+    st_cluster_cfg c = cluster();
+    st_cluster_job jobs[1] = {{0, 10, 10, 24, 0, -1}};
+    int32_t pool[1] = {0};
+    static const int64_t share[2] = {4, 20};
+    const int64_t *span[1] = {share};
+    st_cluster_spec sp = {.c = &c, .jobs = jobs, .n = 1, .pool = pool, .span = span};
+    st_cluster_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+    ck_assert_int_eq(r.job[0].state, ST_CJ_TOO_BIG);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
 /* 24 GPUs fit pool a (and the cluster's 40) but not pool b's 16. */
 START_TEST(test_job_larger_than_its_pool_is_refused)
 {
@@ -156,6 +274,9 @@ Suite *sched_pools_suite(void)
     tcase_set_timeout(tc, 120);
     int n = (int)(count(st_sched_policy_names) * count(st_place_policy_names));
     tcase_add_loop_test(tc, test_jobs_stay_in_their_pool, 0, n);
+    tcase_add_loop_test(tc, test_jobs_across_pools_take_each_share, 0, n);
+    tcase_add_test(tc, test_a_job_across_pools_waits_for_every_pool);
+    tcase_add_test(tc, test_a_share_larger_than_its_pool_is_refused);
     tcase_add_test(tc, test_job_larger_than_its_pool_is_refused);
     tcase_add_test(tc, test_a_pool_inside_a_leaf_sees_the_fabric_leaves);
     suite_add_tcase(s, tc);
