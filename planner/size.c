@@ -480,7 +480,9 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
     }
     *fit = 1;
     if (!k->life_open) { /* the checkpoint's bytes are the model's state, whatever the plan */
-        int e = st__size_life_open(&k->life, &k->c, p, &m, s->failures, k->spare, err);
+        /* on the fabric the step context built from the same shape, not a copy of it */
+        int e = st__size_life_open(&k->life, &k->c, st_step_ctx_topo(k->ctx), p, &m, s->failures,
+                                   k->spare, err);
         if (e)
             return e;
         k->life_open = 1;
