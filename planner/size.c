@@ -57,6 +57,7 @@ typedef struct size_count {
     int64_t switches;
     int64_t ports;       /* the most ports one of its switches needs */
     int64_t optic_ports; /* its switch-side optical ports (models/forecast/netpower.h) */
+    double optic_w;      /* their board power for the plant, W (0: no figure at the port rate) */
     int64_t cadences;    /* checkpoint cadences weighed */
     double best;         /* least objective of its configurations (INFINITY when none) */
     st_band band;        /* the step model's error band at this GPU type and count */
@@ -124,11 +125,13 @@ static double window_of(const st_step_result *r)
     return win;
 }
 
-/* The facility power of step r of a job on GPUs ids[0..gpus) of shape c (the plant's facility
- * figure at its peak, the one `run` and `audit` report: models/plant/plant.h; its facility energy
- * per step into *step_j, at the mean), or 0 when the GPU states no power limit. */
+/* The facility power of step r of a job on GPUs ids[0..gpus) of shape c, its switches' optics
+ * net_w beside the racks (the plant's facility figure at its peak, the one `run` and `audit`
+ * report: models/plant/plant.h; its facility energy per step into *step_j, at the mean), or 0
+ * when the GPU states no power limit. */
 static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
-                       const st_step_result *r, uint64_t seed, double *step_j, st_plant_heat *heat)
+                       const st_step_result *r, double net_w, uint64_t seed, double *step_j,
+                       st_plant_heat *heat)
 {
     *step_j = 0;
     *heat = (st_plant_heat){NAN, NAN, NAN};
@@ -138,10 +141,6 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     st_plant_result pr;
     st_err err = {0};
     double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
-    /* the switches' optics beside the racks, as `strata run` counts them (models/forecast) */
-    int64_t ports = 0;
-    double net_w = 0;
-    st_forecast_switch_optics(c, &ports, &net_w);
     if (st_plant_run_window_network(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
         w = pr.facility_peak.total_w;
         *heat = pr.heat;
@@ -415,6 +414,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->topology = k->c.fabric.topology;
     f->leaves_per_pod = k->c.fabric.leaves_per_pod;
     f->ports = k->ports;
+    f->optic_w = k->optic_w;
     f->switch_ports = k->c.fabric.switch_ports > 0 ? k->c.fabric.switch_ports : INT64_MAX;
     f->steps = p->steps > 0 ? (double)p->steps : ceil(p->tokens / tps);
     f->work_s = f->steps * f->step_s;
@@ -435,7 +435,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->power_lb = power_lb(&k->c, &r);
     int in_time = in_time_now(f, s);
     if (plant_now(s, f, in_time)) {
-        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, s->seed, &step_j, &f->heat);
+        f->facility_w =
+            plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s->seed, &step_j, &f->heat);
         f->powered = 1;
     }
     if (s->cost)
@@ -479,7 +480,9 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
     }
     *fit = 1;
     if (!k->life_open) { /* the checkpoint's bytes are the model's state, whatever the plan */
-        int e = st__size_life_open(&k->life, &k->c, p, &m, s->failures, k->spare, err);
+        /* on the fabric the step context built from the same shape, not a copy of it */
+        int e = st__size_life_open(&k->life, &k->c, st_step_ctx_topo(k->ctx), p, &m, s->failures,
+                                   k->spare, err);
         if (e)
             return e;
         k->life_open = 1;
@@ -594,6 +597,9 @@ static int ports_of(size_count *k, st_err *err)
     k->switches = st_topo_network_switches(t);
     k->ports = st_topo_most_ports(t, NULL);
     k->optic_ports = st_forecast_topo_ports(t);
+    /* the switches' optics beside the racks, as `strata run` counts them (models/forecast):
+     * once for the shape, not once for each configuration the plant runs on it */
+    st_forecast_optics_w(&k->c, k->optic_ports, &k->optic_w);
     st_topo_free(t);
     return 0;
 }
@@ -735,7 +741,8 @@ static void power_late(const size_late *l, st_size_cfg *f)
     for (int64_t i = 0; i < f->gpus; i++)
         ids[i] = i;
     double step_j = 0;
-    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, l->s->seed, &step_j, &f->heat);
+    f->facility_w =
+        plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s->seed, &step_j, &f->heat);
     free(ids);
     f->powered = 1;
     f->binds = binds_of(f, l->s);

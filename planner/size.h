@@ -162,6 +162,8 @@ typedef struct st_size_cfg {
     int64_t leaves_per_pod; /* of a fat-tree-3 fabric */
     int64_t ports;          /* the most ports one switch of its fabric needs (topo.h) */
     int64_t switch_ports;   /* the ports its switches have (cluster.fabric.switch_ports) */
+    double optic_w; /* its switches' optics' board power for the plant, W (netpower.h), counted
+                       once on the shape's fabric */
 } st_size_cfg;
 
 /* Where the time to train of f beyond its pure compute goes, in seconds over the run:

@@ -56,16 +56,14 @@ static void slow_nodes(st__size_life *l, const st_variability_cfg *v, int64_t no
     l->planned_every_s = 1 / r;
 }
 
-int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workload_cfg *p,
-                       const st_memory *m, const st_failures_cfg *f, st_maxmin **spare, st_err *err)
+int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t,
+                       const st_workload_cfg *p, const st_memory *m, const st_failures_cfg *f,
+                       st_maxmin **spare, st_err *err)
 {
     memset(l, 0, sizeof *l);
     if (!f || f->n_classes == 0)
         return 0;
-    st_topo *t = NULL;
-    int rc = st_topo_new(c, &t, err);
-    if (rc)
-        return rc;
+    int rc = 0;
     st_placement at;
     st_placement_init_range(&at, t, c, 0, p->gpus);
     int n = 0;
@@ -94,7 +92,6 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workl
     free(loss);
     free(cl);
     st_placement_release(&at);
-    st_topo_free(t);
     return rc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "models/config/config.h"
 #include "models/fabric/maxmin.h"
+#include "models/fabric/topo.h"
 #include "models/forecast/ckpt_levels.h"
 #include "models/silicon/parallel.h"
 #include "sim/err.h"
@@ -27,13 +28,13 @@ typedef struct st__size_life {
     st_ckpt_plan plan;
 } st__size_life;
 
-/* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, memory m) under the
- * failures f (NULL or no classes: l->on = 0), the checkpoint's storage runs on the max-min
- * solver *spare holds (st_storage_checkpoint_reuse). Returns 0, or the topology's or storage
- * model's error. */
-int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_workload_cfg *p,
-                       const st_memory *m, const st_failures_cfg *f, st_maxmin **spare,
-                       st_err *err);
+/* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, its fabric t, memory
+ * m) under the failures f (NULL or no classes: l->on = 0), the checkpoint's storage runs on the
+ * max-min solver *spare holds (st_storage_checkpoint_reuse). Returns 0, or the storage model's
+ * error. */
+int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t,
+                       const st_workload_cfg *p, const st_memory *m, const st_failures_cfg *f,
+                       st_maxmin **spare, st_err *err);
 
 /* The time to train work_s of steps of step_s under l: work_s when nothing fails; else the
  * expected wall time (st_ckpt_two_level_wall) at the pair of cadences that trains soonest. The

@@ -49,7 +49,7 @@ char *st_xstrndup(const char *s, size_t n)
     return d;
 }
 
-void *st_xgrow(void *p, size_t size, size_t need, size_t *cap)
+void *st__xgrow(void *p, size_t size, size_t need, size_t *cap)
 {
     if (need <= *cap)
         return p;

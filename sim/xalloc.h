@@ -11,8 +11,18 @@ void *st_xrealloc(void *p, size_t n);
 char *st_xstrdup(const char *s);
 char *st_xstrndup(const char *s, size_t n);
 
-/* Grow *cap (doubling, at least `need`) and reallocate p to *cap elements of `size` bytes. */
-void *st_xgrow(void *p, size_t size, size_t need, size_t *cap);
+/* Grow *cap (doubling, at least `need`) and reallocate p to *cap elements of `size` bytes:
+ * the slow half of st_xgrow. */
+void *st__xgrow(void *p, size_t size, size_t need, size_t *cap);
+
+/* p with room for `need` elements of `size` bytes: p itself when *cap already holds them, else
+ * grown as st__xgrow. Inline because the max-min solver and the network call it once per link
+ * of every flow they add (hundreds of thousands of calls a sizing search), nearly always with
+ * room to spare: the test costs less than the call. */
+static inline void *st_xgrow(void *p, size_t size, size_t need, size_t *cap)
+{
+    return need <= *cap ? p : st__xgrow(p, size, need, cap);
+}
 
 _Noreturn void st__bug(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)

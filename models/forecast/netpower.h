@@ -17,6 +17,11 @@
  * be built (then the network's power is not modelled). */
 int st_forecast_switch_optics(const st_cluster_cfg *c, int64_t *ports, double *board_w);
 
+/* The board power (W) of `ports` switch-side optical ports at cluster c's port rate, for a
+ * caller that already counted them (st_forecast_topo_ports) on c's topology. Returns 1 with
+ * *board_w set, or 0 (*board_w 0) when there is no figure for the port rate. */
+int st_forecast_optics_w(const st_cluster_cfg *c, int64_t ports, double *board_w);
+
 /* The same switch-side optical ports at any port rate (what the cost model buys transceivers
  * for), of cluster c, or 0 when its topology cannot be built, or of the topology t. */
 int64_t st_forecast_switch_ports(const st_cluster_cfg *c);

@@ -45,6 +45,11 @@ int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_ste
     return 0;
 }
 
+const st_topo *st_step_ctx_topo(const st_step_ctx *x)
+{
+    return x->topo;
+}
+
 void st_step_ctx_free(st_step_ctx *x)
 {
     if (!x)

@@ -81,6 +81,10 @@ size_t st_step_memo_count(const st_step_memo *m);
 int st_step_ctx_new_shared(const st_cluster_cfg *c, st_step_memo *shared, st_step_ctx **out,
                            st_err *err);
 
+/* The topology x times its collectives on, built from its cluster (borrowed: it lives as long
+ * as x), for a caller that needs the same fabric without building it again. */
+const st_topo *st_step_ctx_topo(const st_step_ctx *x);
+
 /* The following runs of x leave the closed-form step (st_step_result.closed_form_s, the
  * explain figure) NAN instead of planning its all-reduce: a search that reports no such figure
  * (the sizing search) saves a tenth of its time. */
