@@ -87,6 +87,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].pool", TX, OPT, "Pool"),
     RUN("jobs[].pools[].name", TX, OPT, "Pool spanned"),
     RUN("jobs[].pools[].gpus", NU, OPT, "GPUs in that pool"),
+    RUN("jobs[].pools[].step_time_s", TI, OPT, "Step on that pool's type alone"),
     RUN("jobs[].pace_pool", TX, OPT, "Pool that paces it"),
     RUN("jobs[].model", TX, 0, "Model"),
     RUN("jobs[].software", TX, OPT, "Software stack"),

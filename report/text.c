@@ -67,6 +67,17 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
             r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
 }
 
+/* A job across pools: its plan's step on each of its pools' types alone, the slowest of which
+ * every rank waits for (docs/models/pools.md, "A job across pools"). */
+static void pace_text(FILE *out, const st_forecast *f, const st_cluster_cfg *c)
+{
+    fprintf(out, "  pace      its plan alone on each type:");
+    for (int k = 0, n = 0; k < c->n_pools; k++)
+        if (f->w->pool_gpus[k])
+            fprintf(out, "%s %s %.4g s", n++ ? "," : "", c->pools[k].name, f->pool_step_s[k]);
+    fprintf(out, "; every rank waits for %s\n", c->pools[f->pace_pool].name);
+}
+
 /* One row of the replicas' table: mean, its interval (none from one replica) and percentiles,
  * all times scale. */
 static void stat_text(FILE *out, const char *what, const st_life_stat *st, int64_t n, double scale)
@@ -292,6 +303,8 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
             fmt(m->checkpoint_bytes, ST_DIM_BYTES, a, sizeof a));
     if (f->has_step)
         step_text(out, f, explain);
+    if (f->pool_step_s)
+        pace_text(out, f, c);
     if (f->has_life)
         life_text(out, f, explain);
 }

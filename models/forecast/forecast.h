@@ -24,6 +24,10 @@ typedef struct st_forecast {
     /* The pool whose GPU type its figures are of (models/config/pools.h): its pool, or for a job
      * across pools the slowest of its pools, which paces every rank (set by the run, run.c) */
     int pace_pool;
+    /* A job across pools: the step of its plan on each pool's type alone, on the packed
+     * placement (by pool; 0 where it has no GPUs or does not fit; owned), whose largest
+     * is its pace; NULL for a job in one pool. */
+    double *pool_step_s;
     st_step_result step;
     /* The share of the full clock the step ran at: 1, or below when the plant's thermal model
      * throttles the placed job (st_forecast_throttle); step is then the throttled step. */

@@ -169,4 +169,6 @@ void st_forecast_release(st_forecast *f)
     f->n_classes = 0;
     free(f->gpus);
     f->gpus = NULL;
+    free(f->pool_step_s);
+    f->pool_step_s = NULL;
 }

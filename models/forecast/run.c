@@ -60,9 +60,10 @@ static int paces(const st_forecast *a, const st_forecast *b)
 
 /* A training job across pools (docs/models/pools.md, "A job across pools"): its memory and
  * step on each of its pools' types at one micro-batch (the smallest any type picks, under
- * `auto`, so that it fits all), the slowest kept in *out and its pool in ps->pace[i]. */
+ * `auto`, so that it fits all), the slowest kept in *out and its pool in ps->pace[i], and each
+ * type's step in alone[k] (0 where it does not run). */
 static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st_forecast *out,
-                         st_err *err)
+                         double *alone, st_err *err)
 {
     const st_workload_cfg *w = &sp->w[i];
     st_workload_cfg one = *w;
@@ -77,6 +78,7 @@ static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st
             rc = st_forecast_job(ps->step[k], &one, &ps->view[k], &f, NULL, err);
             f.w = w;
             mb = !mb || f.microbatch < mb ? f.microbatch : mb;
+            alone[k] = f.has_step ? f.step.step_time_s : 0;
             if (!rc && (!have || paces(&f, out))) {
                 *out = f;
                 ps->pace[i] = k;
@@ -88,6 +90,29 @@ static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st
         one.parallel.microbatch = mb;
     }
     out->microbatch = one.parallel.microbatch ? one.parallel.microbatch : out->microbatch;
+    return rc;
+}
+
+/* Training workload i's memory and step on its pool's step context, or, a job across pools, on
+ * each of its pools' (forecast_span); the step traced into *trace when not NULL. */
+static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps, st_forecast *out,
+                             st_pipe_trace *trace, st_err *err)
+{
+    const st_workload_cfg *w = &sp->w[i];
+    double *alone = w->pool_gpus ? st_xcalloc((size_t)ps->n, sizeof *alone) : NULL;
+    int rc = alone ? forecast_span(sp, i, ps, out, alone, err) : 0;
+    if (!rc && (!alone || trace)) { /* a job across pools traced on its pacing pool's type */
+        st_workload_cfg one = *w;   /* at the micro-batch its pools agreed */
+        if (alone)
+            one.parallel.microbatch = out->microbatch;
+        rc = pool_ctx(ps, sp, ps->pace[i], err);
+        if (!rc)
+            rc = st_forecast_job(ps->step[ps->pace[i]], alone ? &one : w,
+                                 st__run_view_of(sp, ps, w), out, trace, err);
+    }
+    out->w = w;
+    out->pace_pool = ps->pace[i];
+    out->pool_step_s = alone;
     return rc;
 }
 
@@ -104,24 +129,7 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st__pool_steps *ps
             continue;
         int want = sp->trace && !out->has_trace &&
                    (!sp->trace_job || (w->name && strcmp(w->name, sp->trace_job) == 0));
-        if (w->pool_gpus && !want) {
-            rc = forecast_span(sp, i, ps, &out->f[i], err);
-            out->f[i].pace_pool = ps->pace[i];
-            continue;
-        }
-        if (w->pool_gpus && (rc = forecast_span(sp, i, ps, &out->f[i], err)))
-            break; /* its pacing pool found, its step is traced there */
-        const st_cluster_cfg *c = st__run_view_of(sp, ps, w);
-        st_step_ctx **x = &ps->step[ps->pace[i]];
-        if ((rc = pool_ctx(ps, sp, ps->pace[i], err)))
-            break;
-        st_workload_cfg one = *w; /* a job across pools at the micro-batch its pools agreed */
-        if (w->pool_gpus)
-            one.parallel.microbatch = out->f[i].microbatch;
-        rc = st_forecast_job(*x, w->pool_gpus ? &one : w, c, &out->f[i], want ? &out->trace : NULL,
-                             err);
-        out->f[i].w = w;
-        out->f[i].pace_pool = ps->pace[i];
+        rc = forecast_training(sp, i, ps, &out->f[i], want ? &out->trace : NULL, err);
         if (!rc && want) {
             out->has_trace = 1;
             out->trace_job = i;

@@ -65,6 +65,9 @@ START_TEST(test_a_job_across_pools_runs_at_its_slowest_types_pace)
     ck_assert_msg(fa->step.step_time_s == fh->step.step_time_s, "across %g s, H100 %g s",
                   fa->step.step_time_s, fh->step.step_time_s);
     ck_assert(fb->step.step_time_s < fa->step.step_time_s);
+    /* each type's step alone, as reported: the one-pool jobs' */
+    ck_assert(fa->pool_step_s && fa->pool_step_s[0] == fh->step.step_time_s);
+    ck_assert(fa->pool_step_s[1] == fb->step.step_time_s);
     const st_cluster_cfg *c = st_scn_cluster(sa);
     double ph = st_gpu_peak(c->pools[0].gpu, ST_PREC_BF16);
     double pb = st_gpu_peak(c->pools[1].gpu, ST_PREC_BF16);
