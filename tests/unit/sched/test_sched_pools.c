@@ -56,6 +56,20 @@ static int overlaps(const st_cluster_seg *a, const st_cluster_seg *b)
     return a->start_s < b->end_s && b->start_s < a->end_s;
 }
 
+/* No GPU of stretch s is held by an earlier stretch that overlaps it in time. */
+static void no_gpu_twice(const st_cluster_result *r, size_t s)
+{
+    const st_cluster_seg *g = &r->seg[s];
+    for (size_t t = 0; t < s; t++) {
+        const st_cluster_seg *h = &r->seg[t];
+        if (!overlaps(g, h))
+            continue;
+        for (int64_t a = 0; a < g->n; a++)
+            for (int64_t b = 0; b < h->n; b++)
+                ck_assert(r->seg_gpus[g->gpu_at + (size_t)a] != r->seg_gpus[h->gpu_at + (size_t)b]);
+    }
+}
+
 /* Loop index: policy x placement. */
 START_TEST(test_jobs_stay_in_their_pool)
 {
@@ -84,15 +98,7 @@ START_TEST(test_jobs_stay_in_their_pool)
             ck_assert_msg(id >= lo && id < hi, "%s/%s: job %zu (pool %d) holds GPU %lld", sp.policy,
                           sp.placement, g->job, pool[g->job], (long long)id);
         }
-        for (size_t t = 0; t < s; t++) { /* no GPU of two stretches that overlap in time */
-            const st_cluster_seg *h = &r.seg[t];
-            if (!overlaps(g, h))
-                continue;
-            for (int64_t a = 0; a < g->n; a++)
-                for (int64_t b = 0; b < h->n; b++)
-                    ck_assert(r.seg_gpus[g->gpu_at + (size_t)a] !=
-                              r.seg_gpus[h->gpu_at + (size_t)b]);
-        }
+        no_gpu_twice(&r, s);
     }
     ck_assert_int_eq(r.st.free_at_end, 40);
     st_cluster_result_release(&r);
@@ -149,15 +155,7 @@ START_TEST(test_jobs_across_pools_take_each_share)
             want = mine;
         ck_assert_msg(in[0] == want[0] && in[1] == want[1], "%s/%s: job %zu holds %lld + %lld",
                       sp.policy, sp.placement, g->job, (long long)in[0], (long long)in[1]);
-        for (size_t t = 0; t < s; t++) {
-            const st_cluster_seg *h = &r.seg[t];
-            if (!overlaps(g, h))
-                continue;
-            for (int64_t a = 0; a < g->n; a++)
-                for (int64_t b = 0; b < h->n; b++)
-                    ck_assert(r.seg_gpus[g->gpu_at + (size_t)a] !=
-                              r.seg_gpus[h->gpu_at + (size_t)b]);
-        }
+        no_gpu_twice(&r, s);
     }
     ck_assert_int_eq(r.st.free_at_end, 40);
     st_cluster_result_release(&r);
