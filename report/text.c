@@ -67,11 +67,11 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
             r->closed_form_s, r->closed_form_s > 0 ? r->step_time_s / r->closed_form_s : 0);
 }
 
-/* A job across pools: its plan's step on each of its pools' types alone, the slowest of which
+/* A job across pools: its replicas' step on each of its pools' types alone, the slowest of which
  * every rank waits for (docs/models/pools.md, "A job across pools"). */
 static void pace_text(FILE *out, const st_forecast *f, const st_cluster_cfg *c)
 {
-    fprintf(out, "  pace      its plan alone on each type:");
+    fprintf(out, "  pace      each pool's replicas alone:");
     for (int k = 0, n = 0; k < c->n_pools; k++)
         if (f->w->pool_gpus[k])
             fprintf(out, "%s %s %.4g s", n++ ? "," : "", c->pools[k].name, f->pool_step_s[k]);
@@ -242,9 +242,13 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     if (c->n_pools > 0 && !w->pool_gpus) /* its pool's type: every figure below is that type's */
         fprintf(out, " of pool %s (%s)", c->pools[w->pool].name, c->pools[w->pool].gpu->name);
     for (int k = 0, n = 0; w->pool_gpus && k < c->n_pools; k++) /* a job across pools */
-        if (w->pool_gpus[k])
-            fprintf(out, "%s %lld of pool %s (%s)", n++ ? " +" : ":", (long long)w->pool_gpus[k],
+        if (w->pool_gpus[k]) {
+            fprintf(out, "%s %lld of pool %s (%s", n++ ? " +" : ":", (long long)w->pool_gpus[k],
                     c->pools[k].name, c->pools[k].gpu->name);
+            if (w->pool_batch) /* an uneven split: its replicas' share of the batch */
+                fprintf(out, ", %lld sequences a step", (long long)w->pool_batch[k]);
+            fputc(')', out);
+        }
     if (w->pool_gpus)
         fprintf(out, ", paced by %s", c->pools[f->pace_pool].name);
     fputc('\n', out);

@@ -141,6 +141,34 @@ static int pool_span(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return bad ? -1 : 0;
 }
 
+/* `pool_batch: {NAME: SEQUENCES, ...}`: each pool's share of a job across pools' global batch
+ * (an uneven split); span_check holds it to the job's pools and plan. */
+static int fn_pool_batch(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_ld *ld = st__ld(rd);
+    st_workload_cfg *w = base;
+    const st_cluster_cfg *c = &ld->s->cluster;
+    if (st_rd_expect(rd, n, ST_YN_MAP, "pool_batch"))
+        return -1;
+    if (!c->n_pools)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "pool_batch: splits a job across pools, and this cluster has one GPU "
+                          "type (pools are named under cluster.pools)");
+    int bad = 0;
+    int64_t *b = st_rd_alloc(rd, (size_t)c->n_pools * sizeof *b);
+    for (size_t i = 0; i < n->n; i++) {
+        int k = 0;
+        int64_t v = 0;
+        if (st__pool_named(ld, n->keys[i], &k) ||
+            st_rd_int(rd, n->kids[i], "pool_batch sequences", ST_R_MIN1, 1e12, &v))
+            bad = 1;
+        else
+            b[k] = v;
+    }
+    w->pool_batch = bad ? NULL : b;
+    return bad ? -1 : 0;
+}
+
 /* `pool:` names an entry of cluster.pools (a cluster of one GPU type has none to name), or maps
  * several to a training job's GPUs in each. */
 static int fn_pool(st_rd *rd, const st_ynode *n, void *base)
@@ -169,6 +197,37 @@ void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *ou
     if (w->pool_gpus) /* a job across pools: the plan fits the nodes of all it names */
         for (int k = 0; k < c->n_pools; k++)
             out->nodes += k != w->pool && w->pool_gpus[k] ? st_pools_nodes(c, k) : 0;
+}
+
+/* pool_batch against the job's pools and plan: a share for each pool it spans and none other,
+ * whole sequences for each of that pool's data-parallel replicas (and whole micro-batches, where
+ * the plan states one), summing to its global batch. */
+static int batch_check(st_ld *ld, const st_ynode *at, const st_workload_cfg *w)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    const st_parallel_cfg *p = &w->parallel;
+    int64_t rep = p->tp * p->cp * p->pp, mb = p->microbatch ? p->microbatch : 1, sum = 0;
+    for (int k = 0; k < c->n_pools; k++) {
+        int64_t b = w->pool_batch[k], dp_k = w->pool_gpus[k] / rep;
+        if (!b != !w->pool_gpus[k])
+            return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                              "workload '%s': pool_batch %s pool '%s', which its pool %s", w->name,
+                              b ? "names" : "leaves out", c->pools[k].name,
+                              b ? "does not name" : "names");
+        if (b && b % (dp_k * mb))
+            return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                              "workload '%s': pool_batch gives pool '%s' %lld sequences, not a "
+                              "multiple of its %lld data-parallel replicas x micro-batch %lld",
+                              w->name, c->pools[k].name, (long long)b, (long long)dp_k,
+                              (long long)mb);
+        sum += b;
+    }
+    if (sum != w->global_batch)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': pool_batch sums to %lld sequences, but global_batch is "
+                          "%lld",
+                          w->name, (long long)sum, (long long)w->global_batch);
+    return 0;
 }
 
 /* A training job across pools (pool: {NAME: GPUS, ...}): its GPUs there sum to gpus, each pool
@@ -204,7 +263,7 @@ static int span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
                           "workload '%s': its GPUs across pools sum to %lld, but gpus is %lld",
                           w->name, (long long)sum, (long long)w->gpus);
     w->pool_peak = peak / (double)sum;
-    return 0;
+    return w->pool_batch ? batch_check(ld, st_ynode_get(n, "pool_batch"), w) : 0;
 }
 
 /* The cadence of one checkpoint level, as every: reads it. */
@@ -511,6 +570,7 @@ static const st_field workload_fields[] = {
     ST_FFN("checkpoint", fn_checkpoint),
     ST_FFN("data", fn_data),
     ST_FFN("pool", fn_pool),
+    ST_FFN("pool_batch", fn_pool_batch),
     ST_FFN("software", fn_software),
     ST_FEND,
 };
@@ -764,6 +824,11 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         bad = plan_issue(ld, n, w, &is[0]);
     if (!bad && !count_issue && ok.count && w->pool_gpus && span_check(ld, n, w))
         bad = 1;
+    if (!w->pool_gpus && w->pool_batch)
+        bad = st_rd_fail(&ld->rd, st_ynode_get(n, "pool_batch"), ST_EINVAL,
+                         "workload '%s': pool_batch splits the batch of a job across pools; "
+                         "name its pools' GPUs as pool: {NAME: GPUS, ...}",
+                         w->name) != 0;
     if (w->steps && w->tokens)
         bad = st_rd_fail(&ld->rd, st_ynode_get(n, "tokens"), ST_EINVAL,
                          "workload '%s': give either 'steps' or 'tokens', not both", w->name);
@@ -788,8 +853,8 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
         return -1; /* which rules apply depends on the kind */
     if (!st_rd_failed(&ld->rd, st_ynode_get(n, "precision")) && check_fp4(ld, n, w))
         return -1;
-    if (w->kind != ST_WL_TRAINING && w->pool_gpus)
-        return st_rd_fail(&ld->rd, st_ynode_get(n, "pool"), ST_EINVAL,
+    if (w->kind != ST_WL_TRAINING && (w->pool_gpus || w->pool_batch))
+        return st_rd_fail(&ld->rd, st_ynode_get(n, w->pool_gpus ? "pool" : "pool_batch"), ST_EINVAL,
                           "workload '%s': %s runs inside one pool (pool: NAME); only a training "
                           "job runs across pools",
                           w->name,

@@ -651,6 +651,15 @@ typedef struct st_workload_cfg {
      * (and pool_peak unused): all of its GPUs in `pool`. */
     const int64_t *pool_gpus;
     double pool_peak;
+    /* `pool_batch: {NAME: SEQUENCES, ...}`, a job across pools whose plan gives each pool's
+     * data-parallel replicas their own share of the global batch (an uneven split by speed,
+     * pools.md): sequences a step in each pool (cluster.n_pools entries), summing to
+     * global_batch. NULL: every replica global_batch / dp. */
+    const int64_t *pool_batch;
+    /* Set on the copy of such a job the step model runs for one pool, whose global_batch is that
+     * pool's per-replica share times dp: the job's own global batch, which its throughput, MFU
+     * and HFU count (models/step/step.c rates). 0: global_batch is the job's. */
+    int64_t split_batch;
     const char *software; /* `software:` as written ("megatron-bridge 26.04"); NULL: not stated.
                              Its row's settings are already in the fields above
                              (scenarios/software.h) */

@@ -28,6 +28,10 @@ typedef struct st_forecast {
      * placement (by pool; 0 where it has no GPUs or does not fit; owned), whose largest
      * is its pace; NULL for a job in one pool. */
     double *pool_step_s;
+    /* The workload the step model runs for it, when that is not w: a job across pools whose
+     * plan splits its batch unevenly (pool_batch) runs its pacing pool's replicas' share
+     * (st_workload_cfg.split_batch; owned). NULL: w. */
+    st_workload_cfg *step_w;
     st_step_result step;
     /* The share of the full clock the step ran at: 1, or below when the plant's thermal model
      * throttles the placed job (st_forecast_throttle); step is then the throttled step. */
@@ -131,6 +135,12 @@ size_t st_forecast_plant_jobs(const st_cluster_cfg *c, const st_forecast *f, siz
  * st_forecast_plant_jobs) summed into one entry: powers and energies added, the hottest
  * junction and the lowest clock. Returns the entries left. */
 size_t st_forecast_plant_merge(st_plant_job_power *p, size_t n);
+
+/* The workload f's step is run for: its own, or its pacing pool's share of an uneven split. */
+static inline const st_workload_cfg *st_forecast_step_w(const st_forecast *f)
+{
+    return f->step_w ? f->step_w : f->w;
+}
 
 /* Free what st_forecast_life allocated in f; safe on a zeroed or NULL forecast. */
 void st_forecast_release(st_forecast *f);

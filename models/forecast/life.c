@@ -171,4 +171,6 @@ void st_forecast_release(st_forecast *f)
     f->gpus = NULL;
     free(f->pool_step_s);
     f->pool_step_s = NULL;
+    free(f->step_w);
+    f->step_w = NULL;
 }

@@ -58,38 +58,57 @@ static int paces(const st_forecast *a, const st_forecast *b)
     return a->has_step && b->has_step && a->step.step_time_s > b->step.step_time_s;
 }
 
+/* Workload w as pool k's replicas run it, into *out: w at micro-batch mb; under an uneven split
+ * (pool_batch), every replica at pool k's share, B_k / dp_k sequences, the job's own batch kept
+ * for its rates (st_workload_cfg.split_batch). */
+static void pool_share(const st_workload_cfg *w, int k, int64_t mb, st_workload_cfg *out)
+{
+    *out = *w;
+    out->parallel.microbatch = mb;
+    if (!w->pool_batch)
+        return;
+    const st_parallel_cfg *p = &w->parallel;
+    int64_t rep = p->tp * p->cp * p->pp, dp = w->gpus / rep, dp_k = w->pool_gpus[k] / rep;
+    out->global_batch = w->pool_batch[k] / dp_k * dp;
+    out->split_batch = w->global_batch;
+}
+
 /* A training job across pools (docs/models/pools.md, "A job across pools"): its memory and
- * step on each of its pools' types at one micro-batch (the smallest any type picks, under
- * `auto`, so that it fits all), the slowest kept in *out and its pool in ps->pace[i], and each
- * type's step in alone[k] (0 where it does not run). */
+ * step on each of its pools' types (each at its replicas' share of the batch) at one
+ * micro-batch (the smallest any type picks, under `auto`, so that it fits all), the slowest kept
+ * in *out, its pool in ps->pace[i] and the workload it ran in *pace_w, and each type's step in
+ * alone[k] (0 where it does not run). */
 static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st_forecast *out,
-                         double *alone, st_err *err)
+                         double *alone, st_workload_cfg *pace_w, st_err *err)
 {
     const st_workload_cfg *w = &sp->w[i];
-    st_workload_cfg one = *w;
+    int64_t agreed = w->parallel.microbatch;
     int rc = 0;
     for (int pass = 0; pass < 2 && !rc; pass++) { /* the second at the micro-batch agreed */
         int64_t mb = 0;
         int have = 0;
         for (int k = 0; k < ps->n && !rc; k++) {
             st_forecast f;
+            st_workload_cfg one;
             if (!w->pool_gpus[k] || (rc = pool_ctx(ps, sp, k, err)))
                 continue;
+            pool_share(w, k, agreed, &one);
             rc = st_forecast_job(ps->step[k], &one, &ps->view[k], &f, NULL, err);
             f.w = w;
             mb = !mb || f.microbatch < mb ? f.microbatch : mb;
             alone[k] = f.has_step ? f.step.step_time_s : 0;
             if (!rc && (!have || paces(&f, out))) {
                 *out = f;
+                *pace_w = one;
                 ps->pace[i] = k;
                 have = 1;
             }
         }
-        if (one.parallel.microbatch || rc)
+        if (agreed || rc)
             break;
-        one.parallel.microbatch = mb;
+        agreed = mb;
     }
-    out->microbatch = one.parallel.microbatch ? one.parallel.microbatch : out->microbatch;
+    pace_w->parallel.microbatch = out->microbatch = agreed ? agreed : out->microbatch;
     return rc;
 }
 
@@ -100,19 +119,19 @@ static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps
 {
     const st_workload_cfg *w = &sp->w[i];
     double *alone = w->pool_gpus ? st_xcalloc((size_t)ps->n, sizeof *alone) : NULL;
-    int rc = alone ? forecast_span(sp, i, ps, out, alone, err) : 0;
+    st_workload_cfg pace_w;
+    int rc = alone ? forecast_span(sp, i, ps, out, alone, &pace_w, err) : 0;
     if (!rc && (!alone || trace)) { /* a job across pools traced on its pacing pool's type */
-        st_workload_cfg one = *w;   /* at the micro-batch its pools agreed */
-        if (alone)
-            one.parallel.microbatch = out->microbatch;
         rc = pool_ctx(ps, sp, ps->pace[i], err);
         if (!rc)
-            rc = st_forecast_job(ps->step[ps->pace[i]], alone ? &one : w,
+            rc = st_forecast_job(ps->step[ps->pace[i]], alone ? &pace_w : w,
                                  st__run_view_of(sp, ps, w), out, trace, err);
     }
     out->w = w;
     out->pace_pool = ps->pace[i];
     out->pool_step_s = alone;
+    if (w->pool_batch) /* its steps wherever it lands are its pacing pool's replicas' */
+        *(out->step_w = st_xmalloc(sizeof *out->step_w)) = pace_w;
     return rc;
 }
 

@@ -165,7 +165,7 @@ static int place_step(lives_ctx *x, size_t i, st_err *err)
     st_forecast *f = &x->out->f[x->workload[i]];
     if (!st_step_ctx_place(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus))
         return 0;
-    int rc = st_step_run(step_of(x, i), f->w, f->microbatch, &f->step, NULL, err);
+    int rc = st_step_run(step_of(x, i), st_forecast_step_w(f), f->microbatch, &f->step, NULL, err);
     f->has_step = rc == 0;
     return rc;
 }
@@ -256,7 +256,8 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
     if (!st__shape_memo_get(&x->memo, (int64_t)x->workload[i], x->key, n, &step)) {
         st_step_result r;
         st_step_ctx_place(step_of(x, i), gpus, f->w->gpus);
-        int rc = st_step_run_at(step_of(x, i), f->w, f->microbatch, f->clock, &r, NULL, err);
+        int rc = st_step_run_at(step_of(x, i), st_forecast_step_w(f), f->microbatch, f->clock, &r,
+                                NULL, err);
         if (rc)
             return rc;
         step = r.step_time_s;
@@ -310,7 +311,8 @@ static double rate_at(void *ctx, size_t i, double now_s)
     st_step_result beside;
     st_err err = {0};
     if (m && st_step_ctx_place_beside(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
-        st_step_run_at(step_of(x, i), f->w, f->microbatch, f->clock, &beside, NULL, &err) == 0 &&
+        st_step_run_at(step_of(x, i), st_forecast_step_w(f), f->microbatch, f->clock, &beside, NULL,
+                       &err) == 0 &&
         beside.step_time_s > x->step_now[i])
         rate = x->step_now[i] / beside.step_time_s;
     free(bg);

@@ -39,7 +39,7 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
         low = clock[j] < low ? clock[j] : low;
     if (low < 1) {
         g->clock = low;
-        rc = st_step_run_at(x, g->w, g->microbatch, g->clock, &g->step, NULL, err);
+        rc = st_step_run_at(x, st_forecast_step_w(g), g->microbatch, g->clock, &g->step, NULL, err);
         g->has_step = rc == 0;
     }
     free(clock);

@@ -415,17 +415,20 @@ static void chunk_costs(st_step_ctx *x, const step_plan *p, double *fwd, double 
 static void rates(const step_plan *p, const st_cluster_cfg *c, st_step_result *out)
 {
     const st_workload_cfg *w = p->w;
-    double gpus = (double)w->gpus, tokens = (double)w->global_batch * (double)w->seq_len;
+    /* one pool's view of a job whose pools split its batch unevenly: its step is this pool's
+     * replicas', its work the whole batch's, each replica's recomputation its own share's */
+    double share = w->split_batch > 0 ? (double)w->split_batch / (double)w->global_batch : 1;
+    double gpus = (double)w->gpus, tokens = (double)w->global_batch * share * (double)w->seq_len;
     double model = st_llm_flops_per_token(w->model, w->seq_len) * tokens;
     double per_pass = p->lc.recompute_flops * (double)(p->layers - p->dense) +
                       p->lcd.recompute_flops * (double)p->dense;
-    double recompute = per_pass * (double)p->m * (double)p->dp * (double)p->tp *
-                       (double)p->cp; /* every GPU's share, summed */
+    double recompute = per_pass * (double)p->m * (double)p->dp * (double)p->tp * (double)p->cp *
+                       share; /* every GPU's share, summed */
     /* Multi-token prediction's modules run on the last stage's GPUs: work beyond the model's
      * FLOPs per token, in HFU as recomputation is, not in MFU. */
     double mtp = ((double)p->mtp * (p->lc.fwd_flops + p->lc.bwd_flops + p->lc.recompute_flops) +
                   p->mtp_flops) *
-                 (double)p->m * (double)p->dp * (double)p->tp * (double)p->cp;
+                 (double)p->m * (double)p->dp * (double)p->tp * (double)p->cp * share;
     /* a job across pools divides by its GPUs' mean peak: every rank runs at its slowest
      * type's pace, and the faster types' idle share is lost utilisation (pools.md) */
     double peak = (w->pool_gpus ? w->pool_peak : st_gpu_peak(c->gpu, w->precision)) * gpus;

@@ -7,6 +7,7 @@
 
 #include "models/forecast/run.h"
 #include "models/plant/gpu_power.h"
+#include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
 #include "planner/run_spec.h"
 #include "scenarios/scenario.h"
@@ -22,16 +23,22 @@ static const char *const text =
     "      pool: %s }\n"
     "cost: { delivery: cloud, gpu_hour_price: { h100-sxm: 2 USD/h, b200: 6 USD/h } }\n";
 
-static void forecast_with(const char *recompute, const char *pool, st_scn **s, st_run *r)
+/* Scenario text buf loaded into *s and forecast as `strata run` does into *r. */
+static void load_run(const char *buf, st_scn **s, st_run *r)
 {
-    char buf[2048];
-    ck_assert((size_t)snprintf(buf, sizeof buf, text, recompute, pool) < sizeof buf);
     st_diag d = {0};
     ck_assert_msg(st_scn_load_buffer("t.yaml", buf, strlen(buf), s, &d) == 0, "load: %s",
                   d.n ? d.items[0].msg : "?");
     st_run_spec sp = st_plan_run_spec(*s, st_scn_seed(*s));
     st_err err = {0};
     ck_assert_msg(st_run_forecast(&sp, r, &err) == 0, "forecast: %s", err.msg);
+}
+
+static void forecast_with(const char *plan, const char *pool, st_scn **s, st_run *r)
+{
+    char buf[2048];
+    ck_assert((size_t)snprintf(buf, sizeof buf, text, plan, pool) < sizeof buf);
+    load_run(buf, s, r);
 }
 
 static void forecast(const char *pool, st_scn **s, st_run *r)
@@ -108,6 +115,52 @@ START_TEST(test_a_plan_one_type_cannot_hold_does_not_run)
 }
 END_TEST
 
+/* An uneven split (pool_batch): 8 H100 and 8 B200, 4 DP replicas each, the B200s' replicas given
+ * 3 sequences each and the H100s' 1 (16 in all). Its step is the slower of the two pools'
+ * replicas at their shares, each the one-pool job of that per-replica batch (global batch
+ * share x 8 replicas); its throughput and MFU count the job's 16 sequences. */
+START_TEST(test_an_uneven_split_runs_each_pools_share)
+{
+    static const char *const plan = "zero: 1, recompute: selective";
+    st_scn *sa = NULL, *sh = NULL, *sb = NULL;
+    st_run a, h, b;
+    char pool[128];
+    snprintf(pool, sizeof pool, "{ h100: 8, b200: 8 }, pool_batch: { h100: 4, b200: 12 }");
+    forecast_with(plan, pool, &sa, &a);
+    /* the shares alone: global batch 8 (1 a replica) on the H100s, 24 (3) on the B200s */
+    char buf[2048];
+    ck_assert((size_t)snprintf(buf, sizeof buf, text, plan, "h100") < sizeof buf);
+    char *g = strstr(buf, "global_batch: 16");
+    ck_assert(g);
+    memcpy(g, "global_batch:  8", 16);
+    load_run(buf, &sh, &h);
+    ck_assert((size_t)snprintf(buf, sizeof buf, text, plan, "b200") < sizeof buf);
+    g = strstr(buf, "global_batch: 16");
+    memcpy(g, "global_batch: 24", 16);
+    load_run(buf, &sb, &b);
+    const st_forecast *fa = &a.f[0], *fh = &h.f[0], *fb = &b.f[0];
+    ck_assert(fa->has_step && fh->has_step && fb->has_step);
+    ck_assert(fa->pool_step_s[0] == fh->step.step_time_s);
+    ck_assert(fa->pool_step_s[1] == fb->step.step_time_s);
+    double slow =
+        fh->step.step_time_s > fb->step.step_time_s ? fh->step.step_time_s : fb->step.step_time_s;
+    ck_assert_msg(fa->step.step_time_s == slow, "%g s, shares %g and %g s", fa->step.step_time_s,
+                  fh->step.step_time_s, fb->step.step_time_s);
+    ck_assert_double_eq_tol(fa->step.tokens_per_s, 16 * 8192 / slow, 1e-9 * fa->step.tokens_per_s);
+    const st_cluster_cfg *c = st_scn_cluster(sa);
+    double ph = st_gpu_peak(c->pools[0].gpu, ST_PREC_BF16);
+    double pb = st_gpu_peak(c->pools[1].gpu, ST_PREC_BF16);
+    double flops = st_llm_flops_per_token(a.f[0].w->model, 8192) * 16 * 8192;
+    ck_assert_double_eq_tol(fa->step.mfu, flops / (slow * 8 * (ph + pb)), 1e-12);
+    st_run_release(&a);
+    st_run_release(&h);
+    st_run_release(&b);
+    st_scn_free(sa);
+    st_scn_free(sh);
+    st_scn_free(sb);
+}
+END_TEST
+
 Suite *span_suite(void)
 {
     Suite *s = suite_create("span");
@@ -115,6 +168,7 @@ Suite *span_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_a_job_across_pools_runs_at_its_slowest_types_pace);
     tcase_add_test(tc, test_a_plan_one_type_cannot_hold_does_not_run);
+    tcase_add_test(tc, test_an_uneven_split_runs_each_pools_share);
     suite_add_tcase(s, tc);
     return s;
 }
