@@ -442,8 +442,8 @@ static void add_span(cJSON *j, const st_forecast *f, const st_cluster_cfg *c)
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "name", c->pools[k].name);
         cJSON_AddNumberToObject(e, "gpus", (double)f->w->pool_gpus[k]);
-        if (f->w->pool_batch)
-            cJSON_AddNumberToObject(e, "batch", (double)f->w->pool_batch[k]);
+        if (f->pool_batch)
+            cJSON_AddNumberToObject(e, "batch", (double)f->pool_batch[k]);
         if (f->pool_step_s && f->pool_step_s[k] > 0)
             cJSON_AddNumberToObject(e, "step_time_s", f->pool_step_s[k]);
         cJSON_AddItemToArray(a, e);

@@ -245,8 +245,8 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
         if (w->pool_gpus[k]) {
             fprintf(out, "%s %lld of pool %s (%s", n++ ? " +" : ":", (long long)w->pool_gpus[k],
                     c->pools[k].name, c->pools[k].gpu->name);
-            if (w->pool_batch) /* an uneven split: its replicas' share of the batch */
-                fprintf(out, ", %lld sequences a step", (long long)w->pool_batch[k]);
+            if (f->pool_batch) /* an uneven split: its replicas' share of the batch */
+                fprintf(out, ", %lld sequences a step", (long long)f->pool_batch[k]);
             fputc(')', out);
         }
     if (w->pool_gpus)

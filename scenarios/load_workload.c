@@ -148,6 +148,15 @@ static int fn_pool_batch(st_rd *rd, const st_ynode *n, void *base)
     st_ld *ld = st__ld(rd);
     st_workload_cfg *w = base;
     const st_cluster_cfg *c = &ld->s->cluster;
+    if (n->kind == ST_YN_SCALAR && strcmp(n->text, "balanced") == 0) {
+        w->pool_batch_balanced = 1;
+        return 0;
+    }
+    if (n->kind == ST_YN_SCALAR)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "pool_batch: expected a mapping of pool to sequences a step, or "
+                          "'balanced'; found '%s'",
+                          n->text);
     if (st_rd_expect(rd, n, ST_YN_MAP, "pool_batch"))
         return -1;
     if (!c->n_pools)
@@ -824,7 +833,7 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         bad = plan_issue(ld, n, w, &is[0]);
     if (!bad && !count_issue && ok.count && w->pool_gpus && span_check(ld, n, w))
         bad = 1;
-    if (!w->pool_gpus && w->pool_batch)
+    if (!w->pool_gpus && (w->pool_batch || w->pool_batch_balanced))
         bad = st_rd_fail(&ld->rd, st_ynode_get(n, "pool_batch"), ST_EINVAL,
                          "workload '%s': pool_batch splits the batch of a job across pools; "
                          "name its pools' GPUs as pool: {NAME: GPUS, ...}",
@@ -853,7 +862,7 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
         return -1; /* which rules apply depends on the kind */
     if (!st_rd_failed(&ld->rd, st_ynode_get(n, "precision")) && check_fp4(ld, n, w))
         return -1;
-    if (w->kind != ST_WL_TRAINING && (w->pool_gpus || w->pool_batch))
+    if (w->kind != ST_WL_TRAINING && (w->pool_gpus || w->pool_batch || w->pool_batch_balanced))
         return st_rd_fail(&ld->rd, st_ynode_get(n, w->pool_gpus ? "pool" : "pool_batch"), ST_EINVAL,
                           "workload '%s': %s runs inside one pool (pool: NAME); only a training "
                           "job runs across pools",

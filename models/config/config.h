@@ -656,6 +656,8 @@ typedef struct st_workload_cfg {
      * pools.md): sequences a step in each pool (cluster.n_pools entries), summing to
      * global_batch. NULL: every replica global_batch / dp. */
     const int64_t *pool_batch;
+    int pool_batch_balanced; /* `pool_batch: balanced`: the forecast finds the shares
+                                (models/forecast/run.c balance) */
     /* Set on the copy of such a job the step model runs for one pool, whose global_batch is that
      * pool's per-replica share times dp: the job's own global batch, which its throughput, MFU
      * and HFU count (models/step/step.c rates). 0: global_batch is the job's. */

@@ -32,6 +32,9 @@ typedef struct st_forecast {
      * plan splits its batch unevenly (pool_batch) runs its pacing pool's replicas' share
      * (st_workload_cfg.split_batch; owned). NULL: w. */
     st_workload_cfg *step_w;
+    /* ... and each pool's share of its batch, sequences a step (by pool; owned): as the plan
+     * states them, or as `pool_batch: balanced` found them. NULL: an even split. */
+    int64_t *pool_batch;
     st_step_result step;
     /* The share of the full clock the step ran at: 1, or below when the plant's thermal model
      * throttles the placed job (st_forecast_throttle); step is then the throttled step. */

@@ -173,4 +173,6 @@ void st_forecast_release(st_forecast *f)
     f->pool_step_s = NULL;
     free(f->step_w);
     f->step_w = NULL;
+    free(f->pool_batch);
+    f->pool_batch = NULL;
 }

@@ -5,6 +5,7 @@
 #include "models/forecast/run.h"
 #include "models/forecast/run_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,15 +62,16 @@ static int paces(const st_forecast *a, const st_forecast *b)
 /* Workload w as pool k's replicas run it, into *out: w at micro-batch mb; under an uneven split
  * (pool_batch), every replica at pool k's share, B_k / dp_k sequences, the job's own batch kept
  * for its rates (st_workload_cfg.split_batch). */
-static void pool_share(const st_workload_cfg *w, int k, int64_t mb, st_workload_cfg *out)
+static void pool_share(const st_workload_cfg *w, const int64_t *batch, int k, int64_t mb,
+                       st_workload_cfg *out)
 {
     *out = *w;
     out->parallel.microbatch = mb;
-    if (!w->pool_batch)
+    if (!batch)
         return;
     const st_parallel_cfg *p = &w->parallel;
     int64_t rep = p->tp * p->cp * p->pp, dp = w->gpus / rep, dp_k = w->pool_gpus[k] / rep;
-    out->global_batch = w->pool_batch[k] / dp_k * dp;
+    out->global_batch = batch[k] / dp_k * dp;
     out->split_batch = w->global_batch;
 }
 
@@ -77,12 +79,14 @@ static void pool_share(const st_workload_cfg *w, int k, int64_t mb, st_workload_
  * step on each of its pools' types (each at its replicas' share of the batch) at one
  * micro-batch (the smallest any type picks, under `auto`, so that it fits all), the slowest kept
  * in *out, its pool in ps->pace[i] and the workload it ran in *pace_w, and each type's step in
- * alone[k] (0 where it does not run). */
+ * alone[k] (0 where it does not run). batch: each pool's share of the batch (NULL: even); mb:
+ * the micro-batch (0: the plan's `auto`). */
 static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st_forecast *out,
-                         double *alone, st_workload_cfg *pace_w, st_err *err)
+                         const int64_t *batch, int64_t mb, double *alone, st_workload_cfg *pace_w,
+                         st_err *err)
 {
     const st_workload_cfg *w = &sp->w[i];
-    int64_t agreed = w->parallel.microbatch;
+    int64_t agreed = mb;
     int rc = 0;
     for (int pass = 0; pass < 2 && !rc; pass++) { /* the second at the micro-batch agreed */
         int64_t mb = 0;
@@ -92,7 +96,7 @@ static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st
             st_workload_cfg one;
             if (!w->pool_gpus[k] || (rc = pool_ctx(ps, sp, k, err)))
                 continue;
-            pool_share(w, k, agreed, &one);
+            pool_share(w, batch, k, agreed, &one);
             rc = st_forecast_job(ps->step[k], &one, &ps->view[k], &f, NULL, err);
             f.w = w;
             mb = !mb || f.microbatch < mb ? f.microbatch : mb;
@@ -112,15 +116,108 @@ static int forecast_span(const st_run_spec *sp, size_t i, st__pool_steps *ps, st
     return rc;
 }
 
+/* The most pace-setting pool of the split m (micro-batches a step per replica) at tau (each
+ * pool's time per micro-batch), into *top, and the largest of the others' times, into *rest. */
+static int slowest(const int64_t *m, const double *tau, int n, double *top, double *rest)
+{
+    int s = -1;
+    *top = *rest = 0;
+    for (int k = 0; k < n; k++) {
+        double t = (double)m[k] * tau[k];
+        if (!m[k])
+            continue;
+        if (s < 0 || t > *top) {
+            *rest = s < 0 ? 0 : *top;
+            *top = t;
+            s = k;
+        } else if (t > *rest) {
+            *rest = t;
+        }
+    }
+    return s;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* `pool_batch: balanced` (docs/models/pools.md, "An uneven split"): each pool's share of job w's
+ * batch from its replicas' even steps alone[k], taken as m_even micro-batches of alone[k] /
+ * m_even each. From the even split, micro-batches move from the pool that paces the step to the
+ * one that would then end soonest, in the least whole exchange (lcm(dp_s, dp_j) sequences of
+ * micro-batch mb: the batch stays whole), while that shortens the longest; each move costs a
+ * pass over the pools. Returns the shares (malloc'd), or NULL where a pool's step is unknown
+ * (its type cannot hold the plan) or the even split is already the best. */
+static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t mb, int n)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    int64_t rep = p->tp * p->cp * p->pp, dp = w->gpus / rep, m_even = w->global_batch / (dp * mb);
+    int64_t *m = st_xcalloc((size_t)n, sizeof *m), *d = st_xcalloc((size_t)n, sizeof *d);
+    double *tau = st_xcalloc((size_t)n, sizeof *tau), top, rest;
+    int ok = m_even > 0, moved = 0;
+    for (int k = 0; k < n && ok; k++)
+        if (w->pool_gpus[k]) {
+            ok = alone[k] > 0;
+            d[k] = w->pool_gpus[k] / rep;
+            m[k] = m_even;
+            tau[k] = alone[k] / (double)m_even;
+        }
+    for (int s; ok && (s = slowest(m, tau, n, &top, &rest)) >= 0;) {
+        int best = -1;
+        double after = top;
+        for (int j = 0; j < n; j++) {
+            if (!m[j] || j == s)
+                continue;
+            int64_t l = d[s] / gcd64(d[s], d[j]) * d[j], ds = l / d[s], dj = l / d[j];
+            if (m[s] - ds < 1)
+                continue;
+            double t = fmax(rest, fmax((double)(m[s] - ds) * tau[s], (double)(m[j] + dj) * tau[j]));
+            if (t < after) {
+                after = t;
+                best = j;
+            }
+        }
+        if (best < 0)
+            break;
+        int64_t l = d[s] / gcd64(d[s], d[best]) * d[best];
+        m[s] -= l / d[s];
+        m[best] += l / d[best];
+        moved = 1;
+    }
+    int64_t *batch = ok && moved ? st_xcalloc((size_t)n, sizeof *batch) : NULL;
+    for (int k = 0; batch && k < n; k++)
+        batch[k] = d[k] * m[k] * mb;
+    free(m);
+    free(d);
+    free(tau);
+    return batch;
+}
+
 /* Training workload i's memory and step on its pool's step context, or, a job across pools, on
- * each of its pools' (forecast_span); the step traced into *trace when not NULL. */
+ * each of its pools' (forecast_span), at the split its plan states or, `balanced`, at the one
+ * balance finds from the even split's steps; the step traced into *trace when not NULL. */
 static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps, st_forecast *out,
                              st_pipe_trace *trace, st_err *err)
 {
     const st_workload_cfg *w = &sp->w[i];
     double *alone = w->pool_gpus ? st_xcalloc((size_t)ps->n, sizeof *alone) : NULL;
+    int64_t *batch = NULL;
+    if (w->pool_batch) {
+        batch = st_xmalloc((size_t)ps->n * sizeof *batch);
+        memcpy(batch, w->pool_batch, (size_t)ps->n * sizeof *batch);
+    }
     st_workload_cfg pace_w;
-    int rc = alone ? forecast_span(sp, i, ps, out, alone, &pace_w, err) : 0;
+    int64_t mb = w->parallel.microbatch;
+    int rc = alone ? forecast_span(sp, i, ps, out, batch, mb, alone, &pace_w, err) : 0;
+    if (!rc && w->pool_batch_balanced &&
+        (batch = balance(w, alone, out->microbatch, ps->n)) != NULL) /* at the micro-batch found */
+        rc = forecast_span(sp, i, ps, out, batch, out->microbatch, alone, &pace_w, err);
     if (!rc && (!alone || trace)) { /* a job across pools traced on its pacing pool's type */
         rc = pool_ctx(ps, sp, ps->pace[i], err);
         if (!rc)
@@ -130,7 +227,8 @@ static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps
     out->w = w;
     out->pace_pool = ps->pace[i];
     out->pool_step_s = alone;
-    if (w->pool_batch) /* its steps wherever it lands are its pacing pool's replicas' */
+    out->pool_batch = batch;
+    if (batch) /* its steps wherever it lands are its pacing pool's replicas' */
         *(out->step_w = st_xmalloc(sizeof *out->step_w)) = pace_w;
     return rc;
 }

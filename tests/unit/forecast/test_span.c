@@ -161,6 +161,31 @@ START_TEST(test_an_uneven_split_runs_each_pools_share)
 }
 END_TEST
 
+/* pool_batch: balanced on the same job finds that split, B200 replicas 3 sequences and H100
+ * ones 1 (a B200 of this plan is more than 1.5 times an H100's speed), and steps as it. */
+START_TEST(test_a_balanced_split_finds_the_shares)
+{
+    st_scn *se = NULL, *sb = NULL, *sx = NULL;
+    st_run e, b, x;
+    forecast_with("zero: 1, recompute: selective", "{ h100: 8, b200: 8 }", &se, &e);
+    forecast_with("zero: 1, recompute: selective", "{ h100: 8, b200: 8 }, pool_batch: balanced",
+                  &sb, &b);
+    forecast_with("zero: 1, recompute: selective",
+                  "{ h100: 8, b200: 8 }, pool_batch: { h100: 4, b200: 12 }", &sx, &x);
+    const double *t = e.f[0].pool_step_s; /* the even split's, 2 micro-batches a replica */
+    ck_assert(t[0] / 2 > 1.5 * t[1] / 2);
+    ck_assert(b.f[0].pool_batch && b.f[0].pool_batch[0] == 4 && b.f[0].pool_batch[1] == 12);
+    ck_assert(b.f[0].step.step_time_s == x.f[0].step.step_time_s);
+    ck_assert(b.f[0].step.step_time_s < e.f[0].step.step_time_s);
+    st_run_release(&e);
+    st_run_release(&b);
+    st_run_release(&x);
+    st_scn_free(se);
+    st_scn_free(sb);
+    st_scn_free(sx);
+}
+END_TEST
+
 Suite *span_suite(void)
 {
     Suite *s = suite_create("span");
@@ -169,6 +194,7 @@ Suite *span_suite(void)
     tcase_add_test(tc, test_a_job_across_pools_runs_at_its_slowest_types_pace);
     tcase_add_test(tc, test_a_plan_one_type_cannot_hold_does_not_run);
     tcase_add_test(tc, test_an_uneven_split_runs_each_pools_share);
+    tcase_add_test(tc, test_a_balanced_split_finds_the_shares);
     suite_add_tcase(s, tc);
     return s;
 }
