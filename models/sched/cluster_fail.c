@@ -165,7 +165,7 @@ static void on_failure(st_engine *eng, void *st, const st_event *ev)
             st__cl_take(v, &g, 1);
         else if (v->js[v->owner[g] - 1].state == J_SAVING) {
             v->js[v->owner[g] - 1].rel--;
-            st__cl_releasing(v, (size_t)v->owner[g] - 1, -1);
+            st__cl_releasing_gpu(v, (size_t)v->owner[g] - 1, g);
         }
     }
     for (int64_t g = lo; g < lo + n; g++)

@@ -104,6 +104,7 @@ struct st_sched_view {
      * link_off[k + 1]), asked again when k is (cluster_parts.c) */
     size_t *link_off;
     int *links;
+    int64_t **span_rel; /* per job across pools, its GPUs in each pool's releasing (lazily) */
 };
 
 /* A partition: one pool's scheduler (cluster_parts.c). Its policy instance numbers the pool's
@@ -180,6 +181,9 @@ void st__cl_parts_running(st_sched_view *v, size_t id, int on);
 /* Job id starts (+1) or stops (-1) waiting; its GPUs start (rel > 0) or stop saving. */
 void st__cl_wait(st_sched_view *v, size_t id, int add);
 void st__cl_releasing(st_sched_view *v, size_t id, int64_t rel);
+/* GPU gpu of job id, counted in releasing while it saves or is held, fails: it will not come
+ * back at the release. */
+void st__cl_releasing_gpu(st_sched_view *v, size_t id, int64_t gpu);
 /* Partitions an event touched, for the next decision: job id's, those of GPUs [lo, lo + n),
  * partition k's (k < 0: none). */
 void st__cl_dirty_job(st_sched_view *v, size_t id);

@@ -122,6 +122,9 @@ void st__cl_parts_release(st_sched_view *v)
     free(v->picking);
     free(v->link_off);
     free(v->links);
+    for (size_t i = 0; v->span_rel && i < v->sp->n; i++)
+        free(v->span_rel[i]);
+    free(v->span_rel);
 }
 
 static void mark(st_sched_view *v, int k)
@@ -206,6 +209,18 @@ void st__cl_wait(st_sched_view *v, size_t id, int add)
                                                      gpus_in(v, id, part_of(v, id)));
 }
 
+/* A job across pools' GPUs counted in each pool's releasing now (span_rel, by pool): those of
+ * its GPUs there that are up as it starts a save or a failure's hold, less any that fail during
+ * it; all taken back at its release. */
+static int64_t *span_rel(st_sched_view *v, size_t id)
+{
+    if (!v->span_rel)
+        v->span_rel = st_xcalloc(v->sp->n, sizeof *v->span_rel);
+    if (!v->span_rel[id])
+        v->span_rel[id] = st_xcalloc((size_t)v->n_pools, sizeof *v->span_rel[id]);
+    return v->span_rel[id];
+}
+
 void st__cl_releasing(st_sched_view *v, size_t id, int64_t rel)
 {
     v->releasing += rel;
@@ -215,9 +230,30 @@ void st__cl_releasing(st_sched_view *v, size_t id, int64_t rel)
         v->parts[part_of(v, id)].releasing += rel;
         return;
     }
-    int sign = rel < 0 ? -1 : 1; /* rel is all of its GPUs: each pool gets its share */
-    for (int k = 0; rel && k < v->n_pools; k++)
-        v->parts[k].releasing += sign * gpus_in(v, id, k);
+    int64_t *r = span_rel(v, id);
+    for (int k = 0; k < v->n_pools; k++) { /* a release takes back what each pool was given */
+        v->parts[k].releasing -= r[k];
+        r[k] = 0;
+    }
+    if (rel <= 0)
+        return;
+    const int64_t *g = v->gpus + v->js[id].gpu_off; /* a hold: its GPUs that will come back */
+    for (int64_t q = 0; q < v->sj[id].gpus; q++)
+        if (!v->has_out || !v->outs.down[g[q]])
+            r[st_pools_of_gpu(v->sp->c, g[q])]++;
+    for (int k = 0; k < v->n_pools; k++)
+        v->parts[k].releasing += r[k];
+}
+
+void st__cl_releasing_gpu(st_sched_view *v, size_t id, int64_t gpu)
+{
+    v->releasing--;
+    if (!v->parts)
+        return;
+    int k = st_pools_of_gpu(v->sp->c, gpu); /* a job in one pool: its own */
+    v->parts[k].releasing--;
+    if (v->sp->span && v->sp->span[id])
+        span_rel(v, id)[k]--;
 }
 
 /* Partition k's fragmented GPUs now, into the run's sum: its free GPUs while even its smallest
@@ -268,6 +304,10 @@ void st__cl_parts_stats(st_sched_view *v)
         return;
     r->n_pool = v->n_pools;
     r->pool = st_xcalloc((size_t)v->n_pools, sizeof *r->pool);
+    for (int k = 0; !v->n_saving && k < v->n_pools; k++) /* no save or hold left: none released */
+        if (v->parts[k].releasing != 0)
+            ST_BUG("pool %d counts %lld GPUs releasing with none saving", k,
+                   (long long)v->parts[k].releasing);
     double *wait = st_xcalloc((size_t)v->n_pools, sizeof *wait);
     for (size_t i = 0; i < r->n; i++) {
         if ((v->sp->part &&

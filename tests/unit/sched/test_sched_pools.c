@@ -8,6 +8,7 @@
 
 #include "models/place/policy.h"
 #include "models/sched/cluster.h"
+#include "models/sched/outage.h"
 #include "models/sched/policy.h"
 
 /* 5 nodes x 8 GPUs, 2 nodes per leaf: pool a holds nodes 0-2 (GPUs 0-23), pool b nodes 3-4
@@ -120,10 +121,23 @@ static const int64_t *const *spans(st_cluster_job *j, const int64_t **span)
     return span;
 }
 
+/* A preemption's save of 3 s and restore of 2 s: preempted and failed jobs hold GPUs a while,
+ * which each pool counts as releasing (the run checks the counts come back to 0). */
+static void save_cost(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    (void)ctx;
+    (void)job;
+    *save_s = 3;
+    *restore_s = 2;
+}
+
 /* Loop index: policy x placement. A job across pools holds its share of each pool and nothing
- * else, never a GPU another job holds at once, and every job, those across pools too, ends. */
+ * else, never a GPU another job holds at once, and every job, those across pools too, ends;
+ * with node failures (held 10 s before they are noticed) and preemptions' saves on the way. */
 START_TEST(test_jobs_across_pools_take_each_share)
 {
+    static st_outage_class oc = {"node", 5, 8, 0, 8, 3000, 200, {0}};
+    static st_outage_spec os = {&oc, 1, 10, 5};
     size_t np = count(st_sched_policy_names);
     st_cluster_cfg c = cluster();
     st_cluster_job *jobs = calloc(N, sizeof *jobs);
@@ -138,7 +152,9 @@ START_TEST(test_jobs_across_pools_take_each_share)
                           .seed = 3,
                           .keep_segments = 1,
                           .pool = pool,
-                          .span = spans(jobs, span)};
+                          .span = spans(jobs, span),
+                          .outages = &os,
+                          .preempt_cost = save_cost};
     st_cluster_result r;
     st_err err = {0};
     ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
@@ -157,7 +173,8 @@ START_TEST(test_jobs_across_pools_take_each_share)
                       sp.policy, sp.placement, g->job, (long long)in[0], (long long)in[1]);
         no_gpu_twice(&r, s);
     }
-    ck_assert_int_eq(r.st.free_at_end, 40);
+    ck_assert(r.st.free_at_end <= 40 && r.st.free_at_end % 8 == 0); /* a failed node may be down */
+    ck_assert_int_gt(r.st.failures, 0);
     st_cluster_result_release(&r);
     free(span);
     free(pool);
