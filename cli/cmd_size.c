@@ -698,7 +698,14 @@ int st_cmd_size(int argc, char **argv)
         return st_cli_usage_error("size", "expected --deadline DURATION (such as 90d)");
     }
     st_workload_cfg own = *w; /* a job across pools is sized as its plan on one type */
+    if (w->pool_gpus)
+        fprintf(stderr,
+                "strata size: note: workload '%s' runs across pools in %s; the search sizes its "
+                "plan on one GPU type at a time (docs/guide/sizing.md)\n",
+                w->name, o.file);
     own.pool_gpus = NULL;
+    own.pool_batch = NULL;
+    own.pool_batch_balanced = 0;
     rc = size_workload(&o, s, &own);
     st_scn_free(s);
     return rc;

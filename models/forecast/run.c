@@ -208,14 +208,14 @@ static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps
     const st_workload_cfg *w = &sp->w[i];
     double *alone = w->pool_gpus ? st_xcalloc((size_t)ps->n, sizeof *alone) : NULL;
     int64_t *batch = NULL;
-    if (w->pool_batch) {
+    if (alone && w->pool_batch) {
         batch = st_xmalloc((size_t)ps->n * sizeof *batch);
         memcpy(batch, w->pool_batch, (size_t)ps->n * sizeof *batch);
     }
     st_workload_cfg pace_w;
     int64_t mb = w->parallel.microbatch;
     int rc = alone ? forecast_span(sp, i, ps, out, batch, mb, alone, &pace_w, err) : 0;
-    if (!rc && w->pool_batch_balanced &&
+    if (!rc && alone && w->pool_batch_balanced &&
         (batch = balance(w, alone, out->microbatch, ps->n)) != NULL) /* at the micro-batch found */
         rc = forecast_span(sp, i, ps, out, batch, out->microbatch, alone, &pace_w, err);
     if (!rc && (!alone || trace)) { /* a job across pools traced on its pacing pool's type */
