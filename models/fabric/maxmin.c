@@ -293,6 +293,10 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .mark = e->mark,
                   .dirty = e->dirty};
     for (int32_t j = 0; j < k; j++) {
+        if (j + ST__MM_AHEAD < k)
+            st__mm_prefetch_link(m, lk[j + ST__MM_AHEAD]);
+        if (j + ST__MM_AHEAD / 2 < k)
+            st__mm_prefetch_edges(m, lk[j + ST__MM_AHEAD / 2], 1);
         pos[j] = (int32_t)m->links[lk[j]].n;
         push_edge(&m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
         use_link(m, lk[j]);
@@ -394,15 +398,22 @@ static void expand(st_maxmin *m, size_t *pe, size_t *pl)
     size_t ie = *pe, il = *pl;
     while (ie < m->n_comp_ents || il < m->n_comp_links) {
         for (; ie < m->n_comp_ents; ie++) {
+            if (ie + ST__MM_AHEAD < m->n_comp_ents)
+                st__mm_prefetch_ent(m, m->comp_ents[ie + ST__MM_AHEAD]);
             const mm_ent *e = &m->ents[m->comp_ents[ie]];
             for (int32_t j = 0; j < e->n; j++)
                 visit_link(m, e->link[j]);
         }
         for (; il < m->n_comp_links; il++) {
+            if (il + ST__MM_AHEAD < m->n_comp_links)
+                st__mm_prefetch_link(m, m->comp_links[il + ST__MM_AHEAD]);
             mm_link *L = &m->links[m->comp_links[il]];
             const mm_edge *E = st__mm_edges(L);
-            for (size_t j = 0; j < L->n; j++)
+            for (size_t j = 0; j < L->n; j++) {
+                if (j + ST__MM_AHEAD < L->n)
+                    st__mm_prefetch_ent(m, E[j + ST__MM_AHEAD].ent);
                 visit_ent(m, E[j].ent);
+            }
         }
     }
     *pe = ie;
