@@ -18,13 +18,16 @@ static void check_capacity(int32_t l, double cap)
         ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, cap);
 }
 
-/* Room for cap links in every per-link array (a new link's fields are set by its maker). */
+/* Room for cap links in every per-link array (a new link's fields are set by its maker). The
+ * links and the heap, the arrays of megabytes that adds, searches and fills read at random, on
+ * huge pages. */
 static void grow_links(st_maxmin *m, size_t cap)
 {
-    m->links = st_xrealloc(m->links, cap * sizeof *m->links);
+    size_t old = m->links_cap;
+    m->links = st_xrealloc_huge(m->links, old * sizeof *m->links, cap * sizeof *m->links);
     m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
     m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
-    m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
+    m->heap = st_xrealloc_huge(m->heap, old * sizeof *m->heap, cap * sizeof *m->heap);
     m->touched = st_xrealloc(m->touched, cap * sizeof *m->touched);
     m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
     m->links_cap = cap;
