@@ -169,11 +169,13 @@ void st_maxmin_rebase(st_maxmin *m, int32_t n_links, const double *capacity)
         grow_links(m, nl);
     for (int32_t l = 0; l < n_links; l++) {
         check_capacity(l, capacity[l]);
-        /* as st_maxmin_new's, but for an edge list's allocation, kept for reuse */
-        mm_link *L = &m->links[l];
-        m->links[l] = l < old
-                          ? (mm_link){.cap = capacity[l], .e = L->e, .ecap = L->ecap, .hpos = -1}
-                          : (mm_link){.cap = capacity[l], .hpos = -1};
+        /* A link the reset left (edge list kept) is as st_maxmin_new's but for its capacity: the
+         * rest is written only for new links, not rewritten for 10^5 on every rebase. */
+        if (l < old) {
+            m->links[l].cap = capacity[l];
+            continue;
+        }
+        m->links[l] = (mm_link){.cap = capacity[l], .hpos = -1};
         m->slot_of[l] = -1;
     }
     m->n_links = n_links;
