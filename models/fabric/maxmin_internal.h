@@ -69,7 +69,30 @@ typedef struct mm_ent {
     uint8_t alive, dirty, fresh, frozen;
 } mm_ent;
 
+/* The links' edge lists (maxmin_pool.c): a list of class c holds 8 << c edges. Lists come from
+ * 2 MiB slabs and go back to a free list of their class, never to malloc: a solver on 10^5 links
+ * grew its lists by realloc (50,000 calls in a sizing search) and freed them one by one (a tenth
+ * of a second's search spent 3% of its time in those frees). */
+#define MM_POOL_CLASSES 29 /* the largest class, 8 << 28 edges, still counts in a uint32_t */
+
+typedef struct mm_pool {
+    mm_edge *free[MM_POOL_CLASSES]; /* each free list's next is in its first bytes */
+    char *next;                     /* the current slab's unused part */
+    size_t left;
+    void **block; /* slabs and lists allocated on their own, for st__mm_pool_release */
+    size_t n_block, block_cap;
+} mm_pool;
+
+/* The least class whose lists hold n edges (ST_BUG past the largest). */
+int st__mm_pool_class(size_t n);
+/* A list of class c (its contents undefined), and one given back. */
+mm_edge *st__mm_pool_get(mm_pool *p, int c);
+void st__mm_pool_put(mm_pool *p, mm_edge *e, int c);
+/* Free every slab and list at once: p is empty again. */
+void st__mm_pool_release(mm_pool *p);
+
 struct st_maxmin {
+    mm_pool pool;
     mm_link *links;
     int32_t n_links;
     size_t links_cap; /* allocated entries of links and the per-link arrays below */
