@@ -159,7 +159,7 @@ static inline mm_edge *st__mm_edges(mm_link *L)
 #else
 #define ST__MM_PREFETCH(p) ((void)(p))
 #endif
-#define ST__MM_AHEAD 8
+#define ST__MM_AHEAD 16
 
 static inline void st__mm_prefetch_link(const st_maxmin *m, int32_t l)
 {
