@@ -19,15 +19,16 @@ static void check_capacity(int32_t l, double cap)
 }
 
 /* Room for cap links in every per-link array (a new link's fields are set by its maker). The
- * links and the heap, the arrays of megabytes that adds, searches and fills read at random, on
- * huge pages. */
+ * links, 80 bytes each, written for every link and read at random by adds, searches and fills,
+ * on huge pages; the heap stays on plain ones, since a solve fills only its component's part
+ * (a huge page is zeroed whole on its first touch). */
 static void grow_links(st_maxmin *m, size_t cap)
 {
     size_t old = m->links_cap;
     m->links = st_xrealloc_huge(m->links, old * sizeof *m->links, cap * sizeof *m->links);
     m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
     m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
-    m->heap = st_xrealloc_huge(m->heap, old * sizeof *m->heap, cap * sizeof *m->heap);
+    m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
     m->touched = st_xrealloc(m->touched, cap * sizeof *m->touched);
     m->slot_of = st_xrealloc(m->slot_of, cap * sizeof *m->slot_of);
     m->links_cap = cap;
