@@ -70,15 +70,16 @@ typedef struct mm_ent {
 } mm_ent;
 
 /* The links' edge lists (maxmin_pool.c): a list of class c holds 8 << c edges. Lists come from
- * 2 MiB slabs and go back to a free list of their class, never to malloc: a solver on 10^5 links
- * grew its lists by realloc (50,000 calls in a sizing search) and freed them one by one (a tenth
- * of a second's search spent 3% of its time in those frees). */
+ * slabs (64 KiB doubling to 2 MiB) and go back to a free list of their class, never to malloc: a
+ * solver on 10^5 links grew its lists by realloc (50,000 calls in a sizing search) and freed them
+ * one by one (a tenth of a second's search spent 3% of its time in those frees). */
 #define MM_POOL_CLASSES 29 /* the largest class, 8 << 28 edges, still counts in a uint32_t */
 
 typedef struct mm_pool {
     mm_edge *free[MM_POOL_CLASSES]; /* each free list's next is in its first bytes */
     char *next;                     /* the current slab's unused part */
     size_t left;
+    size_t slab;  /* the next slab's bytes (0: none made yet) */
     void **block; /* slabs and lists allocated on their own, for st__mm_pool_release */
     size_t n_block, block_cap;
 } mm_pool;
