@@ -1,10 +1,17 @@
 /* Allocation that aborts on exhaustion, and the ST_BUG reporter. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE, a Linux extension */
 #include "sim/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* A transparent huge page on x86-64 and most Linux ports: st_xmalloc_huge's alignment. */
+#define HUGE_PAGE ((size_t)2 << 20)
 
 static _Noreturn void oom(size_t n)
 {
@@ -33,6 +40,31 @@ void *st_xrealloc(void *p, size_t n)
     void *q = realloc(p, n ? n : 1);
     if (!q)
         oom(n);
+    return q;
+}
+
+void *st_xmalloc_huge(size_t n)
+{
+    if (n < HUGE_PAGE / 2) /* a huge page would be mostly waste */
+        return st_xmalloc(n);
+    size_t r = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void *p = aligned_alloc(HUGE_PAGE, r);
+    if (!p)
+        oom(r);
+#if defined(MADV_HUGEPAGE)
+    (void)madvise(p, r, MADV_HUGEPAGE); /* a hint: refused, the pages are plain ones */
+#endif
+    return p;
+}
+
+void *st_xrealloc_huge(void *p, size_t old, size_t n)
+{
+    if (n < HUGE_PAGE / 2)
+        return st_xrealloc(p, n);
+    void *q = st_xmalloc_huge(n);
+    if (p)
+        memcpy(q, p, old < n ? old : n);
+    free(p);
     return q;
 }
 

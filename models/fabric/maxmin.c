@@ -18,10 +18,14 @@ static void check_capacity(int32_t l, double cap)
         ST_BUG("link %d has capacity %g; it must be finite and > 0", (int)l, cap);
 }
 
-/* Room for cap links in every per-link array (a new link's fields are set by its maker). */
+/* Room for cap links in every per-link array (a new link's fields are set by its maker). The
+ * links, 80 bytes each, written for every link and read at random by adds, searches and fills,
+ * on huge pages; the heap stays on plain ones, since a solve fills only its component's part
+ * (a huge page is zeroed whole on its first touch). */
 static void grow_links(st_maxmin *m, size_t cap)
 {
-    m->links = st_xrealloc(m->links, cap * sizeof *m->links);
+    size_t old = m->links_cap;
+    m->links = st_xrealloc_huge(m->links, old * sizeof *m->links, cap * sizeof *m->links);
     m->dirty_links = st_xrealloc(m->dirty_links, cap * sizeof *m->dirty_links);
     m->comp_links = st_xrealloc(m->comp_links, cap * sizeof *m->comp_links);
     m->heap = st_xrealloc(m->heap, cap * sizeof *m->heap);
@@ -99,9 +103,7 @@ void st_maxmin_free(st_maxmin *m)
 {
     if (!m)
         return;
-    for (int32_t l = 0; l < m->n_links; l++)
-        if (m->links[l].ecap)
-            free(m->links[l].e.many);
+    st__mm_pool_release(&m->pool); /* every edge list at once */
     for (size_t i = 0; i < m->n_ents; i++)
         free(m->ents[i].w);
     free(m->links);
@@ -122,6 +124,13 @@ void st_maxmin_free(st_maxmin *m)
     free(m);
 }
 
+/* Give link L's edge list, if it has one, back to the pool. */
+static void drop_edges(st_maxmin *m, mm_link *L)
+{
+    if (L->ecap)
+        st__mm_pool_put(&m->pool, L->e.many, st__mm_pool_class(L->ecap));
+}
+
 void st_maxmin_reset(st_maxmin *m)
 {
     for (size_t i = 0; i < m->n_ents; i++)
@@ -134,8 +143,7 @@ void st_maxmin_reset(st_maxmin *m)
         int32_t l = m->used[i];
         mm_link *L = &m->links[l];
         if (l >= m->base_links) { /* a private link: gone (st_maxmin_add_link clears its slot) */
-            if (L->ecap)
-                free(L->e.many);
+            drop_edges(m, L);
             continue;
         }
         /* As st_maxmin_new left it, but for the edge list's allocation, kept for reuse. */
@@ -159,18 +167,19 @@ void st_maxmin_rebase(st_maxmin *m, int32_t n_links, const double *capacity)
     st_maxmin_reset(m); /* no entity, no private link: links [0, base_links) as made */
     int32_t old = m->base_links;
     for (int32_t l = n_links; l < old; l++) /* links it no longer has: their edge lists */
-        if (m->links[l].ecap)
-            free(m->links[l].e.many);
+        drop_edges(m, &m->links[l]);
     size_t nl = (size_t)n_links;
     if (nl > m->links_cap)
         grow_links(m, nl);
     for (int32_t l = 0; l < n_links; l++) {
         check_capacity(l, capacity[l]);
-        /* as st_maxmin_new's, but for an edge list's allocation, kept for reuse */
-        mm_link *L = &m->links[l];
-        m->links[l] = l < old
-                          ? (mm_link){.cap = capacity[l], .e = L->e, .ecap = L->ecap, .hpos = -1}
-                          : (mm_link){.cap = capacity[l], .hpos = -1};
+        /* A link the reset left (edge list kept) is as st_maxmin_new's but for its capacity: the
+         * rest is written only for new links, not rewritten for 10^5 on every rebase. */
+        if (l < old) {
+            m->links[l].cap = capacity[l];
+            continue;
+        }
+        m->links[l] = (mm_link){.cap = capacity[l], .hpos = -1};
         m->slot_of[l] = -1;
     }
     m->n_links = n_links;
@@ -233,8 +242,9 @@ static int32_t merge_links(st_maxmin *m, const int32_t *links, const double *wei
 }
 
 /* Append edge d to link L (id l): in place while it is the link's only one and the link has
- * no list, else into the list, made (with the edge in place moved in) or grown. */
-static void push_edge(mm_link *L, int32_t l, mm_edge d)
+ * no list, else into the list, made (with the edge in place moved in) or grown into the next
+ * class's (twice the room), from the pool. */
+static void push_edge(st_maxmin *m, mm_link *L, int32_t l, mm_edge d)
 {
     if (L->n == UINT32_MAX)
         ST_BUG("link %d already carries %u entities", (int)l, L->n);
@@ -244,14 +254,16 @@ static void push_edge(mm_link *L, int32_t l, mm_edge d)
         return;
     }
     if (L->n + 1 > L->ecap) {
-        size_t ecap = L->ecap;
-        mm_edge *e = L->ecap ? L->e.many : NULL;
-        mm_edge first = L->e.one; /* read before the list takes its place in the union */
-        e = st_xgrow(e, sizeof *e, (size_t)L->n + 1, &ecap);
-        if (L->ecap == 0)
-            e[0] = first; /* n is 1: the edge in place moves into the list */
+        int c = st__mm_pool_class((size_t)L->n + 1);
+        mm_edge *e = st__mm_pool_get(&m->pool, c);
+        if (L->ecap == 0) { /* n is 1: the edge in place moves into the list */
+            e[0] = L->e.one;
+        } else {
+            memcpy(e, L->e.many, L->n * sizeof *e);
+            drop_edges(m, L);
+        }
         L->e.many = e;
-        L->ecap = ecap > UINT32_MAX ? UINT32_MAX : (uint32_t)ecap;
+        L->ecap = (uint32_t)8 << c;
     }
     L->e.many[L->n++] = d;
 }
@@ -293,8 +305,12 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .mark = e->mark,
                   .dirty = e->dirty};
     for (int32_t j = 0; j < k; j++) {
+        if (j + ST__MM_AHEAD < k)
+            st__mm_prefetch_link(m, lk[j + ST__MM_AHEAD]);
+        if (j + ST__MM_AHEAD / 2 < k)
+            st__mm_prefetch_edges(m, lk[j + ST__MM_AHEAD / 2], 1);
         pos[j] = (int32_t)m->links[lk[j]].n;
-        push_edge(&m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
+        push_edge(m, &m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
         use_link(m, lk[j]);
     }
     mark_ent_dirty(m, id);
@@ -394,15 +410,22 @@ static void expand(st_maxmin *m, size_t *pe, size_t *pl)
     size_t ie = *pe, il = *pl;
     while (ie < m->n_comp_ents || il < m->n_comp_links) {
         for (; ie < m->n_comp_ents; ie++) {
+            if (ie + ST__MM_AHEAD < m->n_comp_ents)
+                st__mm_prefetch_ent(m, m->comp_ents[ie + ST__MM_AHEAD]);
             const mm_ent *e = &m->ents[m->comp_ents[ie]];
             for (int32_t j = 0; j < e->n; j++)
                 visit_link(m, e->link[j]);
         }
         for (; il < m->n_comp_links; il++) {
+            if (il + ST__MM_AHEAD < m->n_comp_links)
+                st__mm_prefetch_link(m, m->comp_links[il + ST__MM_AHEAD]);
             mm_link *L = &m->links[m->comp_links[il]];
             const mm_edge *E = st__mm_edges(L);
-            for (size_t j = 0; j < L->n; j++)
+            for (size_t j = 0; j < L->n; j++) {
+                if (j + ST__MM_AHEAD < L->n)
+                    st__mm_prefetch_ent(m, E[j + ST__MM_AHEAD].ent);
                 visit_ent(m, E[j].ent);
+            }
         }
     }
     *pe = ie;

@@ -117,6 +117,10 @@ static void init_fill(st_maxmin *m)
 {
     m->heap_n = 0;
     for (size_t i = 0; i < m->n_comp_links; i++) {
+        if (i + ST__MM_AHEAD < m->n_comp_links)
+            st__mm_prefetch_link(m, m->comp_links[i + ST__MM_AHEAD]);
+        if (i + ST__MM_AHEAD / 2 < m->n_comp_links)
+            st__mm_prefetch_edges(m, m->comp_links[i + ST__MM_AHEAD / 2], 0);
         int32_t l = m->comp_links[i];
         mm_link *L = &m->links[l];
         L->hpos = -1;
@@ -240,6 +244,8 @@ static void fill_one(st_maxmin *m)
     mm_ent *e = &m->ents[m->comp_ents[0]];
     double least = INFINITY;
     for (size_t i = 0; i < m->n_comp_links; i++) {
+        if (i + ST__MM_AHEAD < m->n_comp_links)
+            st__mm_prefetch_link(m, m->comp_links[i + ST__MM_AHEAD]);
         mm_link *L = &m->links[m->comp_links[i]];
         L->hpos = -1;
         init_link(m, L);
@@ -277,6 +283,8 @@ void st__mm_fill(st_maxmin *m)
         heap_remove(m, l);
         const mm_edge *E = st__mm_edges(L);
         for (size_t j = 0; j < L->n; j++) {
+            if (j + ST__MM_AHEAD < L->n)
+                st__mm_prefetch_ent(m, E[j + ST__MM_AHEAD].ent);
             mm_ent *e = &m->ents[E[j].ent];
             if (!e->frozen)
                 freeze(m, e, level);

@@ -10,23 +10,27 @@
 
 enum { OP_ADD, OP_REMOVE, OP_ADD_LINK, OP_SET_CAP, OP_SOLVE };
 
-/* One call: an add's n links and weights, or a solve's n changed ids and rates, start at off in
- * the side arrays; id is an add's answer, a removal's entity, a link's id (by segment, as the
- * links); v a capacity. */
+/* One call: an add's n links, or a solve's n changed ids and rates, start at off in the side
+ * arrays, and an add's n weights at woff, or woff is ALL_ONES: every weight 1, none stored (a
+ * collective's transfers cross each link of a member's route with weight 1, and half a
+ * recording's bytes were those ones). id is an add's answer, a removal's entity, a link's id
+ * (by segment, as the links); v a capacity. */
 typedef struct mm_op {
     int64_t id;
     double v;
-    size_t off;
+    size_t off, woff;
     int32_t n;
     uint8_t kind;
 } mm_op;
+
+#define ALL_ONES SIZE_MAX
 
 struct st_mm_trace {
     mm_op *op;
     size_t n_op, op_cap;
     uint64_t *link; /* adds' links, by segment (seg_id) */
-    double *w;      /* adds' weights */
-    size_t n_lw, link_cap, w_cap;
+    double *w;      /* adds' weights, but for those all 1 */
+    size_t n_lw, n_w, link_cap, w_cap;
     int64_t *ch; /* solves' changed ids */
     double *rate;
     size_t n_ch, ch_cap, rate_cap;
@@ -131,10 +135,47 @@ void st_mm_trace_free(st_mm_trace *t)
     free(t);
 }
 
+void st_mm_trace_clear(st_mm_trace *t)
+{
+    t->n_op = t->n_lw = t->n_w = t->n_ch = 0;
+    t->cut = 0;
+}
+
+/* A copy of a[0..n) of `size` bytes each in an allocation of that size (NULL when n is 0). */
+static void *dup_of(const void *a, size_t n, size_t size)
+{
+    if (n == 0)
+        return NULL;
+    void *d = st_xmalloc(n * size);
+    memcpy(d, a, n * size);
+    return d;
+}
+
+st_mm_trace *st_mm_trace_copy(const st_mm_trace *t)
+{
+    st_mm_trace *c = st_xmalloc(sizeof *c);
+    *c = (st_mm_trace){.op = dup_of(t->op, t->n_op, sizeof *t->op),
+                       .n_op = t->n_op,
+                       .op_cap = t->n_op,
+                       .link = dup_of(t->link, t->n_lw, sizeof *t->link),
+                       .w = dup_of(t->w, t->n_w, sizeof *t->w),
+                       .n_lw = t->n_lw,
+                       .n_w = t->n_w,
+                       .link_cap = t->n_lw,
+                       .w_cap = t->n_w,
+                       .ch = dup_of(t->ch, t->n_ch, sizeof *t->ch),
+                       .rate = dup_of(t->rate, t->n_ch, sizeof *t->rate),
+                       .n_ch = t->n_ch,
+                       .ch_cap = t->n_ch,
+                       .rate_cap = t->n_ch,
+                       .cut = t->cut};
+    return c;
+}
+
 size_t st_mm_trace_bytes(const st_mm_trace *t)
 {
-    return sizeof *t + t->op_cap * sizeof *t->op + t->link_cap * sizeof *t->link +
-           t->w_cap * sizeof *t->w + t->ch_cap * sizeof *t->ch + t->rate_cap * sizeof *t->rate;
+    return sizeof *t + t->n_op * sizeof *t->op + t->n_lw * sizeof *t->link + t->n_w * sizeof *t->w +
+           t->n_ch * (sizeof *t->ch + sizeof *t->rate);
 }
 
 size_t st_mm_trace_calls(const st_mm_trace *t)
@@ -147,7 +188,23 @@ int st_mm_trace_whole(const st_mm_trace *t)
     return !t->cut;
 }
 
-/* Append a call (its side data copied) unless the recording is cut or this would cut it. */
+/* Whether w[0..n) (NULL: all 1) are all 1. */
+static int all_ones(const double *w, size_t n)
+{
+    for (size_t i = 0; w && i < n; i++)
+        if (w[i] != 1.0)
+            return 0;
+    return 1;
+}
+
+/* An add's recorded weights: NULL when all are 1 (st_maxmin_add reads NULL so). */
+static const double *weights_of(const st_mm_trace *t, const mm_op *o)
+{
+    return o->woff == ALL_ONES ? NULL : t->w + o->woff;
+}
+
+/* Append a call (its side data copied; an add's weights w NULL: all 1) unless the recording is
+ * cut or this would cut it. */
 static void put(st_mm_trace *t, mm_op o, const uint64_t *link, const double *w, const int64_t *ch)
 {
     if (t->cut)
@@ -159,13 +216,17 @@ static void put(st_mm_trace *t, mm_op o, const uint64_t *link, const double *w, 
     size_t n = o.n > 0 ? (size_t)o.n : 0;
     if (o.kind == OP_ADD) {
         t->link = st_xgrow(t->link, sizeof *t->link, t->n_lw + n, &t->link_cap);
-        t->w = st_xgrow(t->w, sizeof *t->w, t->n_lw + n, &t->w_cap);
-        if (n && link && w) { /* never NULL with n > 0; the test tells the compiler so */
+        if (n && link) /* never NULL with n > 0; the test tells the compiler so */
             memcpy(t->link + t->n_lw, link, n * sizeof *link);
-            memcpy(t->w + t->n_lw, w, n * sizeof *w);
-        }
         o.off = t->n_lw;
         t->n_lw += n;
+        o.woff = ALL_ONES;
+        if (!all_ones(w, n)) {
+            t->w = st_xgrow(t->w, sizeof *t->w, t->n_w + n, &t->w_cap);
+            memcpy(t->w + t->n_w, w, n * sizeof *w);
+            o.woff = t->n_w;
+            t->n_w += n;
+        }
     } else if (o.kind == OP_SOLVE) {
         t->ch = st_xgrow(t->ch, sizeof *t->ch, t->n_ch + n, &t->ch_cap);
         t->rate = st_xgrow(t->rate, sizeof *t->rate, t->n_ch + n, &t->rate_cap);
@@ -252,7 +313,7 @@ static void materialise(st_mmx *x)
             x->ids = st_xgrow(x->ids, sizeof *x->ids, k + 1, &x->ids_cap);
             for (size_t j = 0; j < k; j++)
                 x->ids[j] = link_of(x, t->link[o->off + j]);
-            if (st_maxmin_add(x->mm, x->ids, t->w + o->off, o->n) != o->id)
+            if (st_maxmin_add(x->mm, x->ids, weights_of(t, o), o->n) != o->id)
                 ST_BUG("max-min replay: an add answered another id than recorded");
             break;
         }
@@ -299,8 +360,10 @@ static int matches(const st_mmx *x, const st_mm_trace *t, const mm_op *o, const 
     switch (c->kind) {
     case OP_ADD: {
         size_t k = c->n > 0 ? (size_t)c->n : 0;
-        return o->n == c->n && (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
-                                           memcmp(t->w + o->off, c->w, k * sizeof *c->w) == 0));
+        const double *w = weights_of(t, o);
+        return o->n == c->n &&
+               (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
+                           (w ? memcmp(w, c->w, k * sizeof *c->w) == 0 : all_ones(c->w, k))));
     }
     case OP_REMOVE:
         return o->id == c->id;
@@ -331,7 +394,7 @@ static void diverge(st_mmx *x)
         if (o.kind == OP_SOLVE && o.n > 0)
             put(x->rec, o, NULL, t->rate + o.off, t->ch + o.off);
         else if (o.kind == OP_ADD && o.n > 0)
-            put(x->rec, o, t->link + o.off, t->w + o.off, NULL);
+            put(x->rec, o, t->link + o.off, weights_of(t, &o), NULL);
         else /* nothing on the side: no offset into arrays that may be NULL */
             put(x->rec, o, NULL, NULL, NULL);
     }

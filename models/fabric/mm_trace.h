@@ -23,15 +23,23 @@ typedef struct st_mm_trace st_mm_trace;
 st_mm_trace *st_mm_trace_new(void);
 void st_mm_trace_free(st_mm_trace *t);
 
-/* The bytes t holds, for a caller keeping its memory of recordings bounded. */
+/* Empty t, keeping its allocations: a caller recording run after run into one scratch
+ * recording grows its arrays once, not on every run (st_mm_trace_copy keeps a run's calls). */
+void st_mm_trace_clear(st_mm_trace *t);
+
+/* A copy of t's calls in arrays of their exact sizes. Never returns NULL. */
+st_mm_trace *st_mm_trace_copy(const st_mm_trace *t);
+
+/* The bytes t's calls take (as st_mm_trace_copy holds them, whatever room t has to spare), for
+ * a caller keeping its memory of recordings bounded. */
 size_t st_mm_trace_bytes(const st_mm_trace *t);
 
 /* Calls recorded. */
 size_t st_mm_trace_calls(const st_mm_trace *t);
 
-/* Whether t holds every call of its run: a recording stops (and is of no use to follow) once it
- * outgrows ST_MM_TRACE_CAP bytes, so that a run of millions of transfers costs no more memory
- * than its solver does. */
+/* Whether t holds every call of its run: a recording stops (and is of no use to follow) once its
+ * calls outgrow ST_MM_TRACE_CAP bytes (st_mm_trace_bytes), so that a run of millions of transfers
+ * costs no more memory than its solver does. */
 #define ST_MM_TRACE_CAP ((size_t)64 << 20)
 int st_mm_trace_whole(const st_mm_trace *t);
 

@@ -157,7 +157,13 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
      * solve is kept as one more recording of the shape (models/step/shape_trace.h). */
     const st_mm_trace *const *follow;
     size_t n_follow = st__shape_traces_find(tr, k, &follow);
-    st_mm_trace *rec = st_mm_trace_new();
+    /* Recorded into the context's scratch, whose arrays grew on earlier runs, and copied at
+     * their exact size if kept: grown afresh for each run, a recording's arrays were
+     * reallocated a dozen times, every copy first touching new pages. */
+    if (!x->rec)
+        x->rec = st_mm_trace_new();
+    st_mm_trace *rec = x->rec;
+    st_mm_trace_clear(rec);
     st_net_trace(st_fabsim_net(fs), rec, follow, n_follow, &x->spare);
     st_net_keep_routes_in(st_fabsim_net(fs), &x->sums);
     int64_t *gpus = st_xmalloc((size_t)(k->n * k->groups) * sizeof *gpus);
@@ -208,10 +214,9 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     double t = st_net_clamped(net) ? INFINITY : (double)rr.end * 1e-9;
     int followed = st_net_followed(net);
     st_fabsim_free(fs);
-    if (followed) /* a recording made every call: this one adds nothing */
-        st_mm_trace_free(rec);
-    else
-        st__shape_traces_put(tr, k, rec);
+    /* Followed: a recording made every call, this one adds nothing; cut: of no use. */
+    if (!followed && st_mm_trace_whole(rec))
+        st__shape_traces_put(tr, k, st_mm_trace_copy(rec));
     free(gpus);
     return t;
 }

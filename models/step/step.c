@@ -62,6 +62,7 @@ void st_step_ctx_free(st_step_ctx *x)
     else
         st_maxmin_free(x->spare);
     free(x->sums);
+    st_mm_trace_free(x->rec);
     st_topo_free(x->topo);
     st_coll_memo_free(x->memo);
     st__shape_traces_free(x->traces);

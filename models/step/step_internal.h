@@ -34,6 +34,7 @@ struct st_step_ctx {
     st_maxmin *spare;         /* a max-min solver on topo between pattern runs (st_maxmin_reset) */
     double *sums;             /* zeros, one per link of topo, between pattern runs
                                  (st_net_keep_routes_in) */
+    st_mm_trace *rec;         /* pattern_time.c's scratch recording, or NULL before the first */
     st_step_memo *shared;     /* borrowed: where the unplaced ones go instead, or NULL */
     st_fabsim *planner;       /* an idle fabric on topo for st_coll_plan_of; made on first use */
     /* A collective runner on topo without a net, for answering a pattern from its shape's first

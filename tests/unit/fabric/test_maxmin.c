@@ -507,6 +507,51 @@ START_TEST(test_a_reset_solver_answers_as_a_new_one)
 }
 END_TEST
 
+/* The same 6,000 to 8,000 entities on three links and a private one, added to solver m: their
+ * edge lists grow through ten sizes (maxmin_pool.c). */
+static void add_crowd(st_maxmin *m, int round)
+{
+    int32_t priv = st_maxmin_add_link(m, 500.0);
+    for (int e = 0; e < 6000 + 1000 * round; e++) {
+        int32_t l[3] = {e % 3, (e + 1) % 3, priv};
+        double w[3] = {1 + e % 5, 0.5, 1};
+        st_maxmin_add(m, l, w, e % 4 == 0 ? 3 : 2);
+    }
+}
+
+/* Links carrying thousands of entities, their lists given back to the pool by a reset (the
+ * private link's) or a rebase onto fewer links and kept otherwise: the solver answers each
+ * round as a new one, bit for bit. */
+START_TEST(test_lists_of_thousands_of_entities_are_kept_and_given_back)
+{
+    const double cap[3] = {1000, 3000, 7000};
+    st_maxmin *used = st_maxmin_new(3, cap);
+    for (int round = 0; round < 3; round++) {
+        st_maxmin *fresh = st_maxmin_new(3, cap);
+        add_crowd(used, round);
+        add_crowd(fresh, round);
+        const int64_t *ca, *cb;
+        size_t na = st_maxmin_solve(used, &ca), nb = st_maxmin_solve(fresh, &cb);
+        ck_assert_uint_eq(na, nb);
+        for (size_t i = 0; i < na; i++) {
+            ck_assert_int_eq(ca[i], cb[i]);
+            double ra = st_maxmin_rate(used, ca[i]), rb = st_maxmin_rate(fresh, cb[i]);
+            ck_assert(memcmp(&ra, &rb, sizeof ra) == 0);
+        }
+        for (int32_t l = 0; l < 4; l++)
+            ck_assert(st_maxmin_load(used, l) == st_maxmin_load(fresh, l));
+        st_maxmin_free(fresh);
+        if (round == 1) { /* link 2's list back to the pool, then a new link 2 */
+            st_maxmin_rebase(used, 2, cap);
+            st_maxmin_rebase(used, 3, cap);
+        } else {
+            st_maxmin_reset(used);
+        }
+    }
+    st_maxmin_free(used);
+}
+END_TEST
+
 /* A solver rebased (st_maxmin_rebase) onto other links, more or fewer and of other capacities,
  * after adds, removals, solves and a private link, answers as a new one made on them: the same
  * ids, changes, rates and loads, bit for bit. */
@@ -645,6 +690,7 @@ Suite *maxmin_suite(void)
     tcase_add_test(tc, test_removals_from_one_component_re_solve_exactly_the_pieces_left);
     tcase_add_test(tc, test_a_removal_refills_only_the_entities_at_or_above_its_rate);
     tcase_add_test(tc, test_ring_of_32768_members_solves_as_one_entity);
+    tcase_add_test(tc, test_lists_of_thousands_of_entities_are_kept_and_given_back);
     suite_add_tcase(s, tc);
     TCase *rnd = tcase_create("random");
     tcase_set_timeout(rnd, 60);

@@ -214,6 +214,58 @@ START_TEST(test_a_recording_past_its_cap_is_cut)
 }
 END_TEST
 
+/* Two entities on four links, the first with weights wa on links 0, 1, 2, the second with wb
+ * on 2, 3, solved once, recorded into rec and following follow (NULL: none); their rates into
+ * r[0..2); returns whether the solver had to answer (st_mmx_diverged). */
+static int two_entities(const double *wa, const double *wb, st_mm_trace *rec,
+                        const st_mm_trace *follow, double *r)
+{
+    static const double cap[4] = {10, 12, 30, 40};
+    static const int32_t la[3] = {0, 1, 2}, lb[2] = {2, 3};
+    st_mmx *x = st_mmx_new(4, cap, rec, &follow, follow ? 1 : 0, NULL);
+    int64_t a = st_mmx_add(x, la, wa, 3), b = st_mmx_add(x, lb, wb, 2);
+    const int64_t *id;
+    const double *rate;
+    size_t n = st_mmx_solve(x, &id, &rate);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++)
+        r[id[i] == a ? 0 : id[i] == b ? 1 : 2] = rate[i];
+    int diverged = st_mmx_diverged(x);
+    st_mmx_free(x);
+    return diverged;
+}
+
+START_TEST(test_weights_of_one_and_others_are_told_apart)
+{
+    /* A recording stores an add's weights unless every one is 1: an add with the same links
+     * but a 2 where the recording has a 1, or a 1 where it has a 2, is not its call, and the
+     * rates are the plain solver's all the same. The recordings here are copies of one scratch
+     * recording, cleared between runs (st_mm_trace_clear), as the step model keeps them. */
+    const double one[3] = {1, 1, 1}, two[3] = {1, 2, 1};
+    const double *wa[2] = {one, two};
+    st_mm_trace *scratch = st_mm_trace_new(), *rec[2];
+    double plain[2][2], r[2];
+    for (int i = 0; i < 2; i++) {
+        ck_assert(two_entities(wa[i], one, NULL, NULL, plain[i]));
+        st_mm_trace_clear(scratch);
+        two_entities(wa[i], one, scratch, NULL, r);
+        rec[i] = st_mm_trace_copy(scratch);
+        ck_assert(st_mm_trace_whole(rec[i]));
+        ck_assert_uint_eq(st_mm_trace_calls(rec[i]), 3);
+    }
+    ck_assert(plain[0][0] != plain[1][0]);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            int diverged = two_entities(wa[j], one, NULL, rec[i], r);
+            ck_assert_int_eq(diverged, i != j);
+            ck_assert(r[0] == plain[j][0] && r[1] == plain[j][1]);
+        }
+    st_mm_trace_free(rec[0]);
+    st_mm_trace_free(rec[1]);
+    st_mm_trace_free(scratch);
+}
+END_TEST
+
 Suite *mm_trace_suite(void)
 {
     Suite *s = suite_create("mm_trace");
@@ -223,6 +275,7 @@ Suite *mm_trace_suite(void)
     tcase_add_test(tc, test_a_recording_of_another_shape_is_not_taken);
     tcase_add_test(tc, test_a_recording_serves_a_larger_fabric_that_routes_its_gpus_alike);
     tcase_add_test(tc, test_a_recording_past_its_cap_is_cut);
+    tcase_add_test(tc, test_weights_of_one_and_others_are_told_apart);
     suite_add_tcase(s, tc);
     return s;
 }
