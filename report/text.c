@@ -69,13 +69,25 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
 
 /* A job across pools: its replicas' step on each of its pools' types alone, the slowest of which
  * every rank waits for (docs/models/pools.md, "A job across pools"). */
-static void pace_text(FILE *out, const st_forecast *f, const st_cluster_cfg *c)
+static void pace_text(FILE *out, const st_forecast *f, const st_cluster_cfg *c, int explain)
 {
+    const st_workload_cfg *w = f->w;
     fprintf(out, "  pace      each pool's replicas alone:");
     for (int k = 0, n = 0; k < c->n_pools; k++)
-        if (f->w->pool_gpus[k])
+        if (w->pool_gpus[k])
             fprintf(out, "%s %s %.4g s", n++ ? "," : "", c->pools[k].name, f->pool_step_s[k]);
     fprintf(out, "; every rank waits for %s\n", c->pools[f->pace_pool].name);
+    if (!explain || !f->has_step)
+        return;
+    double peak = 0; /* every GPU at its own type's dense peak (pools.md, "MFU counts ...") */
+    for (int k = 0; k < c->n_pools; k++)
+        peak += (double)w->pool_gpus[k] * st_gpu_peak(c->pools[k].gpu, w->precision);
+    double flops = f->mem.flops_per_token * (double)w->global_batch * (double)w->seq_len;
+    fprintf(out,
+            "  explain   MFU = F / (T x sum_k n_k P_k) = %.4g FLOP / (%.4g s x %.4g FLOP/s) = "
+            "%.1f%%,\n            T the placed step of its pacing pool's replicas, P_k each "
+            "type's dense peak\n",
+            flops, f->step.step_time_s, peak, 100 * f->step.mfu);
 }
 
 /* One row of the replicas' table: mean, its interval (none from one replica) and percentiles,
@@ -308,7 +320,7 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     if (f->has_step)
         step_text(out, f, explain);
     if (f->pool_step_s)
-        pace_text(out, f, c);
+        pace_text(out, f, c, explain);
     if (f->has_life)
         life_text(out, f, explain);
 }
