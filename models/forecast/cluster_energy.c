@@ -33,8 +33,8 @@ int st_cluster_energy_of(const st_cluster_energy_in *in, st_cluster_energy *out)
         const st_cluster_job_out *o = &in->run->job[i];
         if (o->state == ST_CJ_TOO_BIG || o->state == ST_CJ_WAITING)
             continue;
-        /* a job's GPUs idle at its own type's idle power (in->pool: its pool) */
-        double idle = in->pool ? c->pools[in->pool[i]].gpu->idle_w : g->idle_w;
+        /* a job's GPUs idle at their own type's idle power */
+        double idle = in->idle_w ? in->idle_w[i] : g->idle_w;
         board += (double)in->jobs[i].gpus * (in->gpu_w[i] - idle) * work_s(o);
     }
     st_plant_facility_steady(c, board / t, in->network_board_w, &out->facility);

@@ -30,8 +30,9 @@ typedef struct st_cluster_energy_in {
     const double *gpu_w;
     double network_board_w;  /* the switches' optics (st_forecast_switch_optics), W */
     const st_cost_cfg *cost; /* NULL: no prices */
-    const int32_t *pool;     /* each job's pool in c->pools (models/config/pools.h); NULL: one
-                                GPU type */
+    const double *idle_w;    /* each job's GPUs' mean idle power, W: its pool's type's, or a
+                                job across pools' mean over its GPUs; NULL: the cluster's one
+                                GPU type's */
 } st_cluster_energy_in;
 
 /* The energy of in's run into *out. Returns 1, or 0 (out zeroed) when the run has no makespan or

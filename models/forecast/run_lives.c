@@ -706,19 +706,18 @@ static double step_gpu_w(const st_forecast *f, const st_gpu_spec *g)
     return p.energy_j / p.period_s;
 }
 
-/* A job across pools' GPU power as the cluster's energy reads it (its GPUs above its pool's idle
- * power, cluster_energy.c): its pool's idle plus the mean over its GPUs of each type's draw over
- * the job's step above that type's idle. */
-static double span_gpu_w(const st_run_spec *sp, const st_forecast *f)
+/* A job across pools' mean over its GPUs of each type's board power over the job's step, or
+ * (idle) of each type's idle power. */
+static double span_mean_w(const st_run_spec *sp, const st_forecast *f, int idle)
 {
     const st_cluster_cfg *c = sp->c;
-    double above = 0;
+    double sum = 0;
     for (int k = 0; k < c->n_pools; k++) {
         const st_gpu_spec *g = c->pools[k].gpu;
         if (f->w->pool_gpus[k])
-            above += (double)f->w->pool_gpus[k] * (step_gpu_w(f, g) - g->idle_w);
+            sum += (double)f->w->pool_gpus[k] * (idle ? g->idle_w : step_gpu_w(f, g));
     }
-    return c->pools[f->w->pool].gpu->idle_w + above / (double)f->w->gpus;
+    return sum / (double)f->w->gpus;
 }
 
 /* One GPU's board power, W, while cluster job i works: a training job's placed step's mean (at
@@ -735,8 +734,17 @@ static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ct
     }
     const st_forecast *f = &out->f[x->workload[i]];
     if (f->w->pool_gpus)
-        return span_gpu_w(sp, f);
+        return span_mean_w(sp, f, 0);
     return step_gpu_w(f, st__run_view_of(sp, x->ps, f->w)->gpu);
+}
+
+/* One GPU's idle power, W, of cluster job i: its pool's type's, or a job across pools' mean. */
+static double job_idle_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
+                         const int32_t *pool)
+{
+    if (i < x->n_train && out->f[x->workload[i]].w->pool_gpus)
+        return span_mean_w(sp, &out->f[x->workload[i]], 1);
+    return sp->c->pools[pool[i]].gpu->idle_w;
 }
 
 /* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
@@ -746,14 +754,19 @@ static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *
 {
     const st_cluster_result *r = &out->cluster;
     double *w = st_xmalloc((r->n ? r->n : 1) * sizeof *w);
+    double *idle = pool ? st_xmalloc((r->n ? r->n : 1) * sizeof *idle) : NULL;
     double unmapped = st_plant_util_w(sp->c->gpu, st_plant_preset_get()->trace_gpu_utilization);
-    for (size_t i = 0; i < r->n; i++)
+    for (size_t i = 0; i < r->n; i++) {
         w[i] = job_gpu_w(sp, out, x, i, unmapped);
+        if (idle)
+            idle[i] = job_idle_w(sp, out, x, i, pool);
+    }
     int64_t ports = 0;
     double net_w = 0;
     st_forecast_switch_optics(sp->c, &ports, &net_w);
-    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost, pool};
+    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost, idle};
     out->has_energy = st_cluster_energy_of(&in, &out->energy);
+    free(idle);
     free(w);
 }
 
