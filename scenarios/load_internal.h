@@ -116,10 +116,19 @@ int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char 
  * trace.pools' values. */
 int st__pool_named(st_ld *ld, const st_ynode *n, int *k);
 
-/* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes,
- * into *out: what its plan must fit in, on its pool's GPU type (load_workload.c). A cluster of
- * one type is copied as it is. */
+/* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes
+ * (a job across pools: the nodes of all it names), into *out: what its plan must fit in, on its
+ * pool's GPU type (load_pool_keys.c). A cluster of one type is copied as it is. */
 void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out);
+
+/* The workload field readers of `pool` and `pool_batch` (load_pool_keys.c). */
+int st__fn_pool(st_rd *rd, const st_ynode *n, void *base);
+int st__fn_pool_batch(st_rd *rd, const st_ynode *n, void *base);
+
+/* A training job across pools (its pool_gpus read), checked against its plan once that is
+ * derived: its shares and pool_batch; sets its mean peak, pool_peak. 0, or -1 after reporting
+ * why (at workload mapping n's `pool` or `pool_batch`). */
+int st__span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w);
 
 /* A workload's defaults before its keys are read (seq_len 2048, every degree 1, overlaps on),
  * at its w->loc: the workloads' and trace.models' entries start from the same. */

@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/config/pools.h"
 #include "models/fabric/nccl.h"
 #include "models/silicon/llm.h"
-#include "models/silicon/ops.h"
 #include "models/silicon/plan_check.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
@@ -112,167 +110,6 @@ int st__tier_named(st_rd *rd, const st_ynode *n, int *out)
                           "unknown storage tier '%s': cluster.storage defines no tiers", n->text);
     return st__unknown_name(ld, n, "storage tier", names, c->n_tiers < 64 ? c->n_tiers : 64,
                             " (tiers are named under cluster.storage)");
-}
-
-/* `pool: {NAME: GPUS, ...}`: a training job's GPUs in each of several pools, the first named
- * its own (where it queues); the derive checks them against its plan (span_check). */
-static int pool_span(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
-{
-    const st_cluster_cfg *c = &ld->s->cluster;
-    if (n->n < 2)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "pool: a job across pools names two or more ({h100: 256, b200: 256}); "
-                          "name one pool as pool: NAME");
-    int bad = 0;
-    int64_t *g = st_rd_alloc(&ld->rd, (size_t)(c->n_pools ? c->n_pools : 1) * sizeof *g);
-    for (size_t i = 0; i < n->n; i++) {
-        int k = 0;
-        int64_t v = 0;
-        if (st__pool_named(ld, n->keys[i], &k) ||
-            st_rd_int(&ld->rd, n->kids[i], "pool GPUs", ST_R_MIN1, 1e9, &v)) {
-            bad = 1;
-            continue;
-        }
-        if (i == 0)
-            w->pool = k;
-        g[k] = v;
-    }
-    w->pool_gpus = bad ? NULL : g;
-    return bad ? -1 : 0;
-}
-
-/* `pool_batch: {NAME: SEQUENCES, ...}`: each pool's share of a job across pools' global batch
- * (an uneven split); span_check holds it to the job's pools and plan. */
-static int fn_pool_batch(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_ld *ld = st__ld(rd);
-    st_workload_cfg *w = base;
-    const st_cluster_cfg *c = &ld->s->cluster;
-    if (n->kind == ST_YN_SCALAR && strcmp(n->text, "balanced") == 0) {
-        w->pool_batch_balanced = 1;
-        return 0;
-    }
-    if (n->kind == ST_YN_SCALAR)
-        return st_rd_fail(rd, n, ST_EINVAL,
-                          "pool_batch: expected a mapping of pool to sequences a step, or "
-                          "'balanced'; found '%s'",
-                          n->text);
-    if (st_rd_expect(rd, n, ST_YN_MAP, "pool_batch"))
-        return -1;
-    if (!c->n_pools)
-        return st_rd_fail(rd, n, ST_EINVAL,
-                          "pool_batch: splits a job across pools, and this cluster has one GPU "
-                          "type (pools are named under cluster.pools)");
-    int bad = 0;
-    int64_t *b = st_rd_alloc(rd, (size_t)c->n_pools * sizeof *b);
-    for (size_t i = 0; i < n->n; i++) {
-        int k = 0;
-        int64_t v = 0;
-        if (st__pool_named(ld, n->keys[i], &k) ||
-            st_rd_int(rd, n->kids[i], "pool_batch sequences", ST_R_MIN1, 1e12, &v))
-            bad = 1;
-        else
-            b[k] = v;
-    }
-    w->pool_batch = bad ? NULL : b;
-    return bad ? -1 : 0;
-}
-
-/* `pool:` names an entry of cluster.pools (a cluster of one GPU type has none to name), or maps
- * several to a training job's GPUs in each. */
-static int fn_pool(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_ld *ld = st__ld(rd);
-    st_workload_cfg *w = base;
-    w->pool_loc = n->loc;
-    if (n->kind == ST_YN_MAP && !ld->s->cluster.n_pools && ld->s->pools)
-        return -1; /* cluster.pools has an error of its own */
-    if (n->kind == ST_YN_MAP && !ld->s->cluster.n_pools)
-        return st_rd_fail(rd, n, ST_EINVAL,
-                          "pool: a job across pools needs a cluster of several; this one has one "
-                          "GPU type (pools are named under cluster.pools)");
-    if (n->kind == ST_YN_MAP)
-        return pool_span(ld, n, w);
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, "pool"))
-        return -1;
-    return st__pool_named(ld, n, &w->pool);
-}
-
-void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out)
-{
-    const st_cluster_cfg *c = &ld->s->cluster;
-    st_pools_view(c, w->pool, out);
-    out->nodes = st_pools_nodes(c, w->pool);
-    if (w->pool_gpus) /* a job across pools: the plan fits the nodes of all it names */
-        for (int k = 0; k < c->n_pools; k++)
-            out->nodes += k != w->pool && w->pool_gpus[k] ? st_pools_nodes(c, k) : 0;
-}
-
-/* pool_batch against the job's pools and plan: a share for each pool it spans and none other,
- * whole sequences for each of that pool's data-parallel replicas (and whole micro-batches, where
- * the plan states one), summing to its global batch. */
-static int batch_check(st_ld *ld, const st_ynode *at, const st_workload_cfg *w)
-{
-    const st_cluster_cfg *c = &ld->s->cluster;
-    const st_parallel_cfg *p = &w->parallel;
-    int64_t rep = p->tp * p->cp * p->pp, mb = p->microbatch ? p->microbatch : 1, sum = 0;
-    for (int k = 0; k < c->n_pools; k++) {
-        int64_t b = w->pool_batch[k], dp_k = w->pool_gpus[k] / rep;
-        if (!b != !w->pool_gpus[k])
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "workload '%s': pool_batch %s pool '%s', which its pool %s", w->name,
-                              b ? "names" : "leaves out", c->pools[k].name,
-                              b ? "does not name" : "names");
-        if (b && b % (dp_k * mb))
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "workload '%s': pool_batch gives pool '%s' %lld sequences, not a "
-                              "multiple of its %lld data-parallel replicas x micro-batch %lld",
-                              w->name, c->pools[k].name, (long long)b, (long long)dp_k,
-                              (long long)mb);
-        sum += b;
-    }
-    if (sum != w->global_batch)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "workload '%s': pool_batch sums to %lld sequences, but global_batch is "
-                          "%lld",
-                          w->name, (long long)sum, (long long)w->global_batch);
-    return 0;
-}
-
-/* A training job across pools (pool: {NAME: GPUS, ...}): its GPUs there sum to gpus, each pool
- * holds its share, and each share is whole data-parallel replicas (tp x cp x pp GPUs), so every
- * replica runs on one type and the gradient reduction is what crosses pools; then the mean dense
- * peak of its GPUs, its MFU's denominator (docs/models/pools.md, "A job across pools"). */
-static int span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
-{
-    const st_cluster_cfg *c = &ld->s->cluster;
-    const st_ynode *at = st_ynode_get(n, "pool");
-    const st_parallel_cfg *p = &w->parallel;
-    int64_t sum = 0, rep = p->tp * p->cp * p->pp;
-    double peak = 0;
-    for (int k = 0; k < c->n_pools; k++) {
-        int64_t g = w->pool_gpus[k], have = st_pools_nodes(c, k) * c->gpus_per_node;
-        if (!g)
-            continue;
-        if (g > have)
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "workload '%s': asks for %lld GPUs of pool '%s', which has %lld",
-                              w->name, (long long)g, c->pools[k].name, (long long)have);
-        if (g % rep)
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "workload '%s': %lld GPUs of pool '%s' are not whole data-parallel "
-                              "replicas of tp x cp x pp = %lld GPUs (each replica runs on one "
-                              "GPU type)",
-                              w->name, (long long)g, c->pools[k].name, (long long)rep);
-        sum += g;
-        peak += (double)g * st_gpu_peak(c->pools[k].gpu, w->precision);
-    }
-    if (sum != w->gpus)
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "workload '%s': its GPUs across pools sum to %lld, but gpus is %lld",
-                          w->name, (long long)sum, (long long)w->gpus);
-    w->pool_peak = peak / (double)sum;
-    return w->pool_batch ? batch_check(ld, st_ynode_get(n, "pool_batch"), w) : 0;
 }
 
 /* The cadence of one checkpoint level, as every: reads it. */
@@ -578,8 +415,8 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "priority", priority, ST_R_ANY, .max = 1e9),
     ST_FFN("checkpoint", fn_checkpoint),
     ST_FFN("data", fn_data),
-    ST_FFN("pool", fn_pool),
-    ST_FFN("pool_batch", fn_pool_batch),
+    ST_FFN("pool", st__fn_pool),
+    ST_FFN("pool_batch", st__fn_pool_batch),
     ST_FFN("software", fn_software),
     ST_FEND,
 };
@@ -831,7 +668,7 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     bad |= check_window_attention(ld, n, w);
     if (ok.batch && !count_issue && st_plan_check_batch(w, w->parallel.microbatch, is, 1))
         bad = plan_issue(ld, n, w, &is[0]);
-    if (!bad && !count_issue && ok.count && w->pool_gpus && span_check(ld, n, w))
+    if (!bad && !count_issue && ok.count && w->pool_gpus && st__span_check(ld, n, w))
         bad = 1;
     if (!w->pool_gpus && (w->pool_batch || w->pool_batch_balanced))
         bad = st_rd_fail(&ld->rd, st_ynode_get(n, "pool_batch"), ST_EINVAL,
