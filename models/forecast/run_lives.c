@@ -1,63 +1,25 @@
 /* The cluster run of a scenario's forecast (models/sched/cluster.h): the training jobs, the
  * trace's jobs and the services as its jobs, the hooks that forecast each training job's life
  * where and when it starts (its place, its ingest beside the running jobs', its step re-timed
- * where it resumes), and what the run gives back: starts, failures' costs and energy. Split
- * from run.c. */
-#include "models/forecast/run_internal.h"
+ * where it resumes), and what the run gives back: starts, failures' costs and, through
+ * run_lives_energy.c, energy. Split from run.c. */
+#include "models/forecast/run_lives_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/forecast/cluster_energy.h"
-#include "models/forecast/netpower.h"
 #include "models/forecast/shape_memo.h"
 #include "models/forecast/trace_rate.h"
 #include "models/place/policy.h"
-#include "models/plant/gpu_power.h"
 #include "models/sched/cluster.h"
 #include "models/sched/muri.h"
 #include "models/sched/outage.h"
 #include "sim/xalloc.h"
 
-/* What the cluster run's hooks need: each training job's place and ingest stream are made when
- * it starts, and its life once every job starting at that instant holds its GPUs, against the
- * ingest of every training job holding GPUs then. */
-typedef struct lives_ctx {
-    const st_run_spec *sp;
-    st_run *out;
-    const st_topo *t;
-    st_step_ctx *step;        /* the first pool's context: the trace jobs' */
-    const st__pool_steps *ps; /* each pool's context, its packed patterns remembered */
-    const size_t *workload;   /* cluster job -> workload */
-    size_t n_train;
-    size_t n_trace;   /* the trace's jobs, after the training ones; then the services */
-    st_placement *at; /* by cluster job, while it runs */
-    st_io *io;
-    int *has, *holding;
-    int64_t **hosts;
-    st_io *bg;
-    /* Resumes re-timed (retime_at): each training job's step at its first placement and where
-     * it runs now, and its steps by placement shape (owner: its workload). */
-    double *step0, *step_now;
-    st__shape_memo memo;
-    int64_t *key;
-    size_t key_cap;
-    /* Trace jobs mapped to a step model (trace.models): their slowdown at their first start,
-     * and the GPUs of each running one (by cluster job; borrowed from the run). */
-    st_trace_rate tr;
-    double *slow0;
-    const int64_t **tgpus;
-    unsigned char *part; /* by cluster job: a service's replica stretch (st_cluster_spec.part) */
-    int32_t *after;      /* by cluster job: a stretch's service base job (st_cluster_spec.after) */
-    unsigned char *serving; /* by cluster job: a service's job holding its GPUs now */
-    const int64_t **span;   /* by cluster job: a job across pools' GPUs in each (cluster.h) */
-    size_t n_jobs;
-} lives_ctx;
-
 /* Where service cluster job i (its replicas up all along, or one stretch of one replica) first
  * runs: each replica's first GPUs, for the plant. */
-static void service_started(lives_ctx *x, size_t i, const int64_t *gpus)
+static void service_started(st__lives_ctx *x, size_t i, const int64_t *gpus)
 {
     size_t wi = x->workload[i];
     st_run_serve *v = &x->out->serve[wi];
@@ -83,7 +45,7 @@ static void service_started(lives_ctx *x, size_t i, const int64_t *gpus)
 static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
 {
     (void)now_s;
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     if (i >= x->n_train + x->n_trace) { /* a service: where it first runs, for the plant */
         service_started(x, i, gpus);
         x->serving[i] = 1;
@@ -115,7 +77,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
 
 /* Training job i's pool's step context (a job across pools: its pacing pool's, chosen where its
  * step was forecast, wherever it lands). */
-static st_step_ctx *step_of(const lives_ctx *x, size_t i)
+static st_step_ctx *step_of(const st__lives_ctx *x, size_t i)
 {
     return x->ps->step[x->ps->pace[x->workload[i]]]; /* a job across pools': its pace's */
 }
@@ -123,7 +85,7 @@ static st_step_ctx *step_of(const lives_ctx *x, size_t i)
 static void job_stopped(void *ctx, size_t i, double now_s)
 {
     (void)now_s;
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     if (i < x->n_train)
         x->holding[i] = 0;
     else if (i >= x->n_train + x->n_trace)
@@ -133,7 +95,7 @@ static void job_stopped(void *ctx, size_t i, double now_s)
 /* The services holding GPUs now, as the plant draws them steadily: each one's running
  * iteration on the GPUs its replicas first ran on (service_started), into *out (malloc'd, and
  * each job's GPU list: the caller frees both). Returns how many. */
-static size_t services_now(const lives_ctx *x, st_plant_job **out)
+static size_t services_now(const st__lives_ctx *x, st_plant_job **out)
 {
     size_t n = 0, nw = x->sp->n;
     st_plant_job *j = st_xcalloc(nw ? nw : 1, sizeof *j);
@@ -160,7 +122,7 @@ static size_t services_now(const lives_ctx *x, st_plant_job **out)
  * data-parallel collectives timed over the nodes and leaves it really spans, so a job spread over
  * more leaves, behind oversubscribed uplinks, gets the slower step the fabric gives it. On the
  * packed placement from GPU 0 the step is the one forecast_steps made, untouched. */
-static int place_step(lives_ctx *x, size_t i, st_err *err)
+static int place_step(st__lives_ctx *x, size_t i, st_err *err)
 {
     st_forecast *f = &x->out->f[x->workload[i]];
     if (!st_step_ctx_place(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus))
@@ -171,7 +133,7 @@ static int place_step(lives_ctx *x, size_t i, st_err *err)
 }
 
 /* The shape of job i's GPUs into x->key (shape_memo.h); returns its length. */
-static size_t shape_of(lives_ctx *x, const int64_t *gpus, int64_t n)
+static size_t shape_of(st__lives_ctx *x, const int64_t *gpus, int64_t n)
 {
     x->key = st_xgrow(x->key, sizeof *x->key, 5 * (size_t)n, &x->key_cap);
     return st__shape_key(x->t, x->sp->c, gpus, n, x->key);
@@ -179,7 +141,7 @@ static size_t shape_of(lives_ctx *x, const int64_t *gpus, int64_t n)
 
 /* A mapped trace job's run time at its first placement: its recorded duration times its
  * slowdown there (trace_rate.h). */
-static int trace_duration(lives_ctx *x, size_t i, double *duration_s, st_err *err)
+static int trace_duration(st__lives_ctx *x, size_t i, double *duration_s, st_err *err)
 {
     size_t t = i - x->n_train;
     double s = 1;
@@ -195,7 +157,7 @@ static int trace_duration(lives_ctx *x, size_t i, double *duration_s, st_err *er
 static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
 {
     (void)now_s;
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     if (i >= x->n_train)
         return trace_duration(x, i, duration_s, err);
     st_forecast *f = &x->out->f[x->workload[i]];
@@ -237,7 +199,7 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
                      st_err *err)
 {
     (void)now_s;
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     *scale = 1;
     if (i >= x->n_train + x->n_trace) /* a service runs its span wherever it resumes */
         return 0;
@@ -271,7 +233,7 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
 /* Append to bg the cross-leaf traffic of training job k as a neighbour sees it: each of its
  * GPUs sending to the GPU one node further in rank order (the inter-node hop of NCCL's rings, one
  * per NIC), kept where that hop crosses leaves, as src, dst pairs. Returns the flows added. */
-static size_t cross_leaf_flows(const lives_ctx *x, size_t k, int64_t *bg)
+static size_t cross_leaf_flows(const st__lives_ctx *x, size_t k, int64_t *bg)
 {
     const st_placement *p = &x->at[k];
     int64_t gpn = x->sp->c->gpus_per_node > 0 ? x->sp->c->gpus_per_node : 1, n = p->n_gpus;
@@ -296,7 +258,7 @@ static size_t cross_leaf_flows(const lives_ctx *x, size_t k, int64_t *bg)
 static double rate_at(void *ctx, size_t i, double now_s)
 {
     (void)now_s;
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     if (i >= x->n_train || x->at[i].leaves <= 1)
         return 1;
     st_forecast *f = &x->out->f[x->workload[i]];
@@ -326,7 +288,7 @@ static double rate_at(void *ctx, size_t i, double now_s)
  * model prices it; the job is taken to suspend at an iteration boundary (nothing lost, no save
  * holding its GPUs, as Gandiva's suspend does) and to pay the overhead on its GPUs when it
  * resumes, before its work goes on (docs/models/scheduler.md). */
-static double trace_restart_s(const lives_ctx *x, size_t i)
+static double trace_restart_s(const st__lives_ctx *x, size_t i)
 {
     const st_trace_cfg *t = x->sp->job_trace;
     if (!t->n_classes) /* no model names (Philly's, a plain CSV's): one figure, no record read */
@@ -346,7 +308,7 @@ static double trace_restart_s(const lives_ctx *x, size_t i)
  * save. A trace job pays its restart (trace_restart_s). */
 static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
 {
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     *save_s = *restore_s = 0;
     if (i >= x->n_train + x->n_trace) { /* a service saves nothing */
         const st_run_serve *v = &x->out->serve[x->workload[i]];
@@ -374,7 +336,7 @@ static void preempt_cost(void *ctx, size_t i, double *save_s, double *restore_s)
  * where its stall ended. A trace job and a job without checkpoints keep nothing. */
 static double restorable(void *ctx, size_t i, double progress_s)
 {
-    lives_ctx *x = ctx;
+    st__lives_ctx *x = ctx;
     if (i >= x->n_train)
         return 0;
     const st_forecast *f = &x->out->f[x->workload[i]];
@@ -588,7 +550,7 @@ static void record_starts(const st_run_spec *sp, st_run *out)
  * placed all or nothing, each training job's life forecast where and when it starts. */
 /* The cluster run's per-job scratch of x for n training jobs and nt trace jobs (x->workload
  * maps jobs to workloads). */
-static void lives_alloc(lives_ctx *x, size_t n, size_t nt)
+static void lives_alloc(st__lives_ctx *x, size_t n, size_t nt)
 {
     x->step0 = st_xcalloc(n, sizeof *x->step0);
     x->step_now = st_xcalloc(n, sizeof *x->step_now);
@@ -608,7 +570,7 @@ static void lives_alloc(lives_ctx *x, size_t n, size_t nt)
 }
 
 /* Frees what lives_alloc and the run's hooks left in x. */
-static void lives_free(lives_ctx *x)
+static void lives_free(st__lives_ctx *x)
 {
     for (size_t i = 0; i < x->n_train; i++) {
         free(x->hosts[i]);
@@ -648,7 +610,7 @@ static const int64_t **job_spans(const st_run_spec *sp, const size_t *workload, 
 
 /* The cluster run of jobs[0 .. nj) with x's hooks and the failures `scope: cluster` draws
  * (their classes in the run's own array): st_cluster_run's code. */
-static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_cluster_job *jobs,
+static int run_cluster(const st_run_spec *sp, st_run *out, st__lives_ctx *x, st_cluster_job *jobs,
                        size_t nj, const int32_t *pool, const char **tenants, size_t n_tenants,
                        st_err *err)
 {
@@ -697,79 +659,6 @@ static int run_cluster(const st_run_spec *sp, st_run *out, lives_ctx *x, st_clus
     return rc;
 }
 
-/* One GPU of type g's board power, W, running training job f's step (idle without one). */
-static double step_gpu_w(const st_forecast *f, const st_gpu_spec *g)
-{
-    st_plant_profile p;
-    if (!f->has_step || st_plant_profile_clocked(&f->step, g, f->clock, &p) != 0)
-        return st_plant_activity_w(g, ST_PLANT_ACT_IDLE);
-    return p.energy_j / p.period_s;
-}
-
-/* A job across pools' mean over its GPUs of each type's board power over the job's step, or
- * (idle) of each type's idle power. */
-static double span_mean_w(const st_run_spec *sp, const st_forecast *f, int idle)
-{
-    const st_cluster_cfg *c = sp->c;
-    double sum = 0;
-    for (int k = 0; k < c->n_pools; k++) {
-        const st_gpu_spec *g = c->pools[k].gpu;
-        if (f->w->pool_gpus[k])
-            sum += (double)f->w->pool_gpus[k] * (idle ? g->idle_w : step_gpu_w(f, g));
-    }
-    return sum / (double)f->w->gpus;
-}
-
-/* One GPU's board power, W, while cluster job i works: a training job's placed step's mean (at
- * its clock), a mapped trace job's tight step's, an unmapped trace job's at the plant's stated
- * utilisation (unmapped_w); idle for a training job without a step. */
-static double job_gpu_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
-                        double unmapped_w)
-{
-    if (i >= x->n_train + x->n_trace) /* a service: its mean over its span, on every GPU held */
-        return out->serve[x->workload[i]].r.gpu_mean_w; /* only its replicas up hold GPUs */
-    if (i >= x->n_train) {
-        double w = st_trace_rate_gpu_w(&x->tr, i - x->n_train);
-        return w >= 0 ? w : unmapped_w;
-    }
-    const st_forecast *f = &out->f[x->workload[i]];
-    if (f->w->pool_gpus)
-        return span_mean_w(sp, f, 0);
-    return step_gpu_w(f, st__run_view_of(sp, x->ps, f->w)->gpu);
-}
-
-/* One GPU's idle power, W, of cluster job i: its pool's type's, or a job across pools' mean. */
-static double job_idle_w(const st_run_spec *sp, const st_run *out, const lives_ctx *x, size_t i,
-                         const int32_t *pool)
-{
-    if (i < x->n_train && out->f[x->workload[i]].w->pool_gpus)
-        return span_mean_w(sp, &out->f[x->workload[i]], 1);
-    return sp->c->pools[pool[i]].gpu->idle_w;
-}
-
-/* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
- * power of what it runs, every idle GPU, the nodes' base power and the facility around them. */
-static void cluster_energy(const st_run_spec *sp, st_run *out, const lives_ctx *x,
-                           const st_cluster_job *jobs, const int32_t *pool)
-{
-    const st_cluster_result *r = &out->cluster;
-    double *w = st_xmalloc((r->n ? r->n : 1) * sizeof *w);
-    double *idle = pool ? st_xmalloc((r->n ? r->n : 1) * sizeof *idle) : NULL;
-    double unmapped = st_plant_util_w(sp->c->gpu, st_plant_preset_get()->trace_gpu_utilization);
-    for (size_t i = 0; i < r->n; i++) {
-        w[i] = job_gpu_w(sp, out, x, i, unmapped);
-        if (idle)
-            idle[i] = job_idle_w(sp, out, x, i, pool);
-    }
-    int64_t ports = 0;
-    double net_w = 0;
-    st_forecast_switch_optics(sp->c, &ports, &net_w);
-    st_cluster_energy_in in = {sp->c, jobs, r, w, net_w, sp->cost, idle};
-    out->has_energy = st_cluster_energy_of(&in, &out->energy);
-    free(idle);
-    free(w);
-}
-
 int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, st_err *err)
 {
     int any = sp->job_trace && sp->job_trace->n_jobs > 0;
@@ -782,7 +671,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
     if (rc)
         return rc;
     size_t nt = sp->job_trace ? sp->job_trace->n_jobs : 0, n = sp->n + 1, nj = 0;
-    lives_ctx x = {.sp = sp, .out = out, .t = t, .step = ps->step[0], .ps = ps, .n_trace = nt};
+    st__lives_ctx x = {.sp = sp, .out = out, .t = t, .step = ps->step[0], .ps = ps, .n_trace = nt};
     if ((rc = st_trace_rate_init(&x.tr, sp->job_trace, sp->c, t, x.step, err))) {
         st_trace_rate_release(&x.tr);
         st_topo_free(t);
@@ -812,7 +701,7 @@ int st__run_lives(const st_run_spec *sp, st_run *out, const st__pool_steps *ps, 
     out->has_cluster = 1;
     if (!rc) {
         record_starts(sp, out);
-        cluster_energy(sp, out, &x, jobs, sp->c->n_pools > 0 ? pool : NULL);
+        st__lives_energy(sp, out, &x, jobs, sp->c->n_pools > 0 ? pool : NULL);
     }
     free(pool);
     free(x.part);

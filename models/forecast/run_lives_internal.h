@@ -1,0 +1,52 @@
+/* What run_lives.c's cluster run shares with the file its energy is split into
+ * (run_lives_energy.c). Internal to models/forecast. */
+#ifndef ST_MODELS_FORECAST_RUN_LIVES_INTERNAL_H
+#define ST_MODELS_FORECAST_RUN_LIVES_INTERNAL_H
+
+#include "models/forecast/run_internal.h"
+#include "models/forecast/shape_memo.h"
+#include "models/forecast/trace_rate.h"
+#include "models/sched/cluster.h"
+
+/* What the cluster run's hooks need: each training job's place and ingest stream are made when
+ * it starts, and its life once every job starting at that instant holds its GPUs, against the
+ * ingest of every training job holding GPUs then. */
+typedef struct st__lives_ctx {
+    const st_run_spec *sp;
+    st_run *out;
+    const st_topo *t;
+    st_step_ctx *step;        /* the first pool's context: the trace jobs' */
+    const st__pool_steps *ps; /* each pool's context, its packed patterns remembered */
+    const size_t *workload;   /* cluster job -> workload */
+    size_t n_train;
+    size_t n_trace;   /* the trace's jobs, after the training ones; then the services */
+    st_placement *at; /* by cluster job, while it runs */
+    st_io *io;
+    int *has, *holding;
+    int64_t **hosts;
+    st_io *bg;
+    /* Resumes re-timed (retime_at): each training job's step at its first placement and where
+     * it runs now, and its steps by placement shape (owner: its workload). */
+    double *step0, *step_now;
+    st__shape_memo memo;
+    int64_t *key;
+    size_t key_cap;
+    /* Trace jobs mapped to a step model (trace.models): their slowdown at their first start,
+     * and the GPUs of each running one (by cluster job; borrowed from the run). */
+    st_trace_rate tr;
+    double *slow0;
+    const int64_t **tgpus;
+    unsigned char *part; /* by cluster job: a service's replica stretch (st_cluster_spec.part) */
+    int32_t *after;      /* by cluster job: a stretch's service base job (st_cluster_spec.after) */
+    unsigned char *serving; /* by cluster job: a service's job holding its GPUs now */
+    const int64_t **span;   /* by cluster job: a job across pools' GPUs in each (cluster.h) */
+    size_t n_jobs;
+} st__lives_ctx;
+
+/* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the
+ * power of what it runs, every idle GPU, the nodes' base power and the facility around them;
+ * pool: each cluster job's pool (NULL on a cluster of one type). */
+void st__lives_energy(const st_run_spec *sp, st_run *out, const st__lives_ctx *x,
+                      const st_cluster_job *jobs, const int32_t *pool);
+
+#endif
