@@ -34,6 +34,13 @@ static void load_run(const char *buf, st_scn **s, st_run *r)
     ck_assert_msg(st_run_forecast(&sp, r, &err) == 0, "forecast: %s", err.msg);
 }
 
+/* A run and its scenario released. */
+static void finish(st_run *r, st_scn *s)
+{
+    st_run_release(r);
+    st_scn_free(s);
+}
+
 static void forecast_with(const char *plan, const char *pool, st_scn **s, st_run *r)
 {
     char buf[2048];
@@ -91,12 +98,9 @@ START_TEST(test_a_job_across_pools_runs_at_its_slowest_types_pace)
     ck_assert_double_eq_tol(fa->cost.gpu_usd, fh->cost.gpu_usd * 2, 1e-9 * fh->cost.gpu_usd);
     ck_assert_double_eq_tol(fa->cost.total_usd - fa->cost.gpu_usd,
                             fh->cost.total_usd - fh->cost.gpu_usd, 1e-9 * fh->cost.total_usd);
-    st_run_release(&a);
-    st_run_release(&h);
-    st_run_release(&b);
-    st_scn_free(sa);
-    st_scn_free(sh);
-    st_scn_free(sb);
+    finish(&a, sa);
+    finish(&h, sh);
+    finish(&b, sb);
 }
 END_TEST
 
@@ -110,8 +114,7 @@ START_TEST(test_a_plan_one_type_cannot_hold_does_not_run)
     ck_assert(!r.f[0].mem.fits && !r.f[0].has_step);
     ck_assert_int_eq(r.f[0].pace_pool, 0);
     ck_assert(r.f[0].mem.capacity < 100e9); /* the H100's 80 GiB, not the B200's */
-    st_run_release(&r);
-    st_scn_free(s);
+    finish(&r, s);
 }
 END_TEST
 
@@ -152,12 +155,9 @@ START_TEST(test_an_uneven_split_runs_each_pools_share)
     double pb = st_gpu_peak(c->pools[1].gpu, ST_PREC_BF16);
     double flops = st_llm_flops_per_token(a.f[0].w->model, 8192) * 16 * 8192;
     ck_assert_double_eq_tol(fa->step.mfu, flops / (slow * 8 * (ph + pb)), 1e-12);
-    st_run_release(&a);
-    st_run_release(&h);
-    st_run_release(&b);
-    st_scn_free(sa);
-    st_scn_free(sh);
-    st_scn_free(sb);
+    finish(&a, sa);
+    finish(&h, sh);
+    finish(&b, sb);
 }
 END_TEST
 
@@ -177,12 +177,9 @@ START_TEST(test_a_balanced_split_finds_the_shares)
     ck_assert(b.f[0].pool_batch && b.f[0].pool_batch[0] == 4 && b.f[0].pool_batch[1] == 12);
     ck_assert(b.f[0].step.step_time_s == x.f[0].step.step_time_s);
     ck_assert(b.f[0].step.step_time_s < e.f[0].step.step_time_s);
-    st_run_release(&e);
-    st_run_release(&b);
-    st_run_release(&x);
-    st_scn_free(se);
-    st_scn_free(sb);
-    st_scn_free(sx);
+    finish(&e, se);
+    finish(&b, sb);
+    finish(&x, sx);
 }
 END_TEST
 
