@@ -20,15 +20,11 @@ double st_sched_now(const st_sched_view *v)
 }
 
 /* In a partition's pick (v->cur, cluster_parts.c) a policy sees its pool's counts and jobs, the
- * ids it passes being the partition's own (st__cl_gid). */
-static const st_pool *pool_now(const st_sched_view *v)
-{
-    return v->cur ? &v->pools[v->cur - v->parts] : &v->pool;
-}
-
+ * ids it passes being the partition's own (st__cl_gid); its free GPUs leave out those held for a
+ * job across pools (cluster_pools.c). */
 int64_t st_sched_free_gpus(const st_sched_view *v)
 {
-    return pool_now(v)->free;
+    return v->cur ? st__cl_free(v, (int)(v->cur - v->parts)) : v->pool.free;
 }
 
 int64_t st_sched_total_gpus(const st_sched_view *v)

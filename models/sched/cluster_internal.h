@@ -105,6 +105,10 @@ struct st_sched_view {
     size_t *link_off;
     int *links;
     int64_t **span_rel; /* per job across pools, its GPUs in each pool's releasing (lazily) */
+    /* per pool: the GPUs held for the job across pools refused for want of room (its id + 1 in
+     * claimant; 0: none), which that pool's other jobs may not take (cluster_pools.c, hold) */
+    int64_t *claim;
+    size_t claimant;
 };
 
 /* A partition: one pool's scheduler (cluster_parts.c). Its policy instance numbers the pool's
@@ -163,6 +167,8 @@ static inline int64_t st__cl_pool_gpus(const st_sched_view *v, int k)
 }
 /* The GPUs job id may run on: its pool's (the cluster's for one pool). */
 int64_t st__cl_room(const st_sched_view *v, size_t id);
+/* Pool k's free GPUs less those held for a job across pools: what its policy sees. */
+int64_t st__cl_free(const st_sched_view *v, int k);
 /* Choose job id's GPUs into g among its pool's free ones: 0, or ST_ERANGE (not now). */
 int st__cl_choose(st_sched_view *v, size_t id, int64_t *g);
 /* GPUs gpus[0 .. n) held or free again, in the cluster's pool and their pools'. */

@@ -3,6 +3,7 @@
  * from 0, so every placement policy works unchanged inside one pool; the cluster's pool keeps the
  * whole count the policies and the failures read, in the cluster's GPU ids. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/config/pools.h"
 #include "models/sched/cluster_internal.h"
@@ -46,6 +47,7 @@ void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl)
         most = v->pools[k].total > most ? v->pools[k].total : most;
     }
     v->local = st_xmalloc((size_t)most * sizeof *v->local);
+    v->claim = st_xcalloc((size_t)c->n_pools, sizeof *v->claim);
 }
 
 void st__cl_pools_release(st_sched_view *v)
@@ -58,6 +60,7 @@ void st__cl_pools_release(st_sched_view *v)
     free(v->placers);
     free(v->local);
     free(v->pad);
+    free(v->claim);
 }
 
 /* Job id's pool. */
@@ -101,24 +104,65 @@ static int choose_in(st_sched_view *v, int k, int64_t n, int64_t *g)
     return rc;
 }
 
+int64_t st__cl_free(const st_sched_view *v, int k)
+{
+    int64_t f = v->pools[k].free - v->claim[k];
+    return f > 0 ? f : 0;
+}
+
+/* Whether pool k has n GPUs for job id: its free ones, less those held for another job. */
+static int has_room(const st_sched_view *v, int k, int64_t n, size_t id)
+{
+    return n <= (v->claimant == id + 1 ? v->pools[k].free : st__cl_free(v, k));
+}
+
+/* Job id across pools (shares s), offered by its queue, finds no room in some pool: unless
+ * another job holds shares already, its shares outside its own pool are held for it from now
+ * until it starts, so that those pools' policies cannot keep filling them (Slurm's backfill
+ * plans a pending heterogeneous job's components like any other job's, lower-priority jobs
+ * not starting where they would delay it: "Heterogeneous Job Support"). One holder at a time,
+ * the first refused: its own pool holds nothing for it, so its queue still sees all its free
+ * GPUs, and no two jobs can each hold what the other needs. */
+static int hold(st_sched_view *v, size_t id, const int64_t *s)
+{
+    if (!v->claimant) {
+        v->claimant = id + 1;
+        for (int k = 0; k < v->n_pools; k++)
+            v->claim[k] = k == pool_of(v, id) ? 0 : s[k];
+    }
+    return ST_ERANGE;
+}
+
+/* Job id's shares s, each chosen by its pool's placer, into g in pool order: 0, or ST_ERANGE
+ * with nothing taken (a Slurm heterogeneous job starts when all its components can). */
+static int choose_span(st_sched_view *v, size_t id, const int64_t *s, int64_t *g)
+{
+    for (int k = 0; k < v->n_pools; k++)
+        if (s[k] && !has_room(v, k, s[k], id))
+            return hold(v, id, s);
+    int64_t at = 0;
+    for (int k = 0; k < v->n_pools; k++) { /* in pool order: each pool's GPUs one run of ranks */
+        if (s[k] && choose_in(v, k, s[k], g + at))
+            return hold(v, id, s);
+        at += s[k];
+    }
+    if (v->claimant == id + 1) { /* it starts: what was held for it is its own now */
+        v->claimant = 0;
+        memset(v->claim, 0, (size_t)v->n_pools * sizeof *v->claim);
+    }
+    return 0;
+}
+
 int st__cl_choose(st_sched_view *v, size_t id, int64_t *g)
 {
     int64_t n = v->sj[id].gpus;
     if (!v->n_pools)
         return st_placer_take(&v->place, &v->pool, n, g);
     const int64_t *s = span_of(v, id);
-    if (!s)
-        return choose_in(v, pool_of(v, id), n, g);
-    /* a job across pools: every share at once or none (a Slurm heterogeneous job starts when
-     * all its components can), in pool order, so each pool's GPUs are one run of its ranks */
-    int64_t at = 0;
-    for (int k = 0; k < v->n_pools; k++) {
-        int rc = s[k] ? choose_in(v, k, s[k], g + at) : 0;
-        if (rc)
-            return rc;
-        at += s[k];
-    }
-    return 0;
+    if (s)
+        return choose_span(v, id, s, g);
+    int k = pool_of(v, id);
+    return has_room(v, k, n, id) ? choose_in(v, k, n, g) : ST_ERANGE;
 }
 
 /* gpus[0 .. n) held or free again in their pools: each run of GPUs of one pool at once, in the

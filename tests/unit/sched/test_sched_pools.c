@@ -215,6 +215,47 @@ START_TEST(test_a_job_across_pools_waits_for_every_pool)
 }
 END_TEST
 
+/* A busy pool does not starve a job across pools: pool b always has one of its own jobs waiting
+ * (jobs 1-22, 8 GPUs for 100 s each, the first two running from t = 0), and job 0 (8 GPUs of a,
+ * 8 of b, queued in a) is offered at t = 1 and finds b full. The share it needs in b is held for
+ * it from then on, so when b's first job ends at t = 100 the job across pools starts there, not
+ * b's next job (which the policy of b would start if nothing held the GPUs, and the next, until
+ * b's queue ran dry at about t = 1,100). */
+START_TEST(test_a_busy_pool_holds_a_share_for_a_job_across_pools)
+{
+    st_cluster_cfg c = cluster();
+    enum { NB = 22 };
+    st_cluster_job jobs[NB + 1];
+    int32_t pool[NB + 1];
+    const int64_t *span[NB + 1];
+    static const int64_t share[2] = {8, 8};
+    jobs[0] = (st_cluster_job){1, 50, 50, 16, 0, -1};
+    pool[0] = 0;
+    span[0] = share;
+    for (int i = 1; i <= NB; i++) {
+        double d = i == 2 ? 150 : 100; /* b's two first jobs end apart */
+        jobs[i] = (st_cluster_job){i <= 2 ? 0 : 10.0 * i, d, d, 8, 0, -1};
+        pool[i] = 1;
+        span[i] = NULL;
+    }
+    for (int policy = 0; st_sched_policy_names[policy]; policy++) {
+        st_cluster_spec sp = {.c = &c,
+                              .policy = st_sched_policy_names[policy],
+                              .jobs = jobs,
+                              .n = NB + 1,
+                              .pool = pool,
+                              .span = span};
+        st_cluster_result r;
+        st_err err = {0};
+        ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+        ck_assert_uint_eq(r.st.finished, NB + 1);
+        ck_assert_msg(r.job[0].start_s <= 150, "%s: the job across pools starts at %g", sp.policy,
+                      r.job[0].start_s);
+        st_cluster_result_release(&r);
+    }
+}
+END_TEST
+
 /* A share larger than its pool: never submitted, as a job larger than its pool. */
 START_TEST(test_a_share_larger_than_its_pool_is_refused)
 {
@@ -291,6 +332,7 @@ Suite *sched_pools_suite(void)
     tcase_add_loop_test(tc, test_jobs_stay_in_their_pool, 0, n);
     tcase_add_loop_test(tc, test_jobs_across_pools_take_each_share, 0, n);
     tcase_add_test(tc, test_a_job_across_pools_waits_for_every_pool);
+    tcase_add_test(tc, test_a_busy_pool_holds_a_share_for_a_job_across_pools);
     tcase_add_test(tc, test_a_share_larger_than_its_pool_is_refused);
     tcase_add_test(tc, test_job_larger_than_its_pool_is_refused);
     tcase_add_test(tc, test_a_pool_inside_a_leaf_sees_the_fabric_leaves);
