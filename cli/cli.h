@@ -103,10 +103,14 @@ typedef struct st_cli_file {
 } st_cli_file;
 
 /* Refuse, before anything is written, an output that is a file scenario s was read from (the
- * scenario, its job trace) or another output (the same regular file through any path or link,
- * or the same new path): a usage error naming both (exit ST_EXIT_INPUT), else 0. Outputs with a
- * NULL path are not given; devices, FIFOs and terminals are written through and may repeat.
- * cli/outputs.c. */
+ * scenario, its job trace, its calibration file, a service's request trace) or another output
+ * (the same regular file through any path or link, or the same new path): a usage error naming
+ * both (exit ST_EXIT_INPUT), else 0. Outputs with a NULL path are not given; devices, FIFOs and
+ * terminals are written through and may repeat. cli/outputs.c. */
 int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out);
+
+/* The same, with more[0..n_more) read too (a sweep's values that name files). */
+int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file *more,
+                            size_t n_more, const st_cli_file *out, size_t n_out);
 
 #endif

@@ -15,6 +15,7 @@
 #include "cli/sweep.h"
 #include "models/config/limits.h"
 #include "report/figures.h"
+#include "scenarios/override.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -307,6 +308,37 @@ static int check_regular(const char *what, const char *path)
     return ST_EXIT_INPUT;
 }
 
+/* The files the sweep's values make its points read (a swept trace.file, requests.file or
+ * cluster.calibration), into *files (malloc'd paths, labelled by what they are); how many. */
+static size_t swept_files(const st_sweep *sw, st_cli_file **files)
+{
+    const st_grid *g = sw->grid;
+    size_t n = 0, cap = 0;
+    *files = NULL;
+    for (size_t a = 0; a < g->n_ax; a++)
+        for (size_t v = 0; v < g->ax[a].n; v++) {
+            const char *what = NULL;
+            char *path = st_scn_set_file(sw->base, g->ax[a].path, g->ax[a].values[v], &what);
+            if (!path)
+                break; /* not a file key: none of its values names a file */
+            *files = st_xgrow(*files, sizeof **files, n + 1, &cap);
+            (*files)[n++] = (st_cli_file){what, path};
+        }
+    return n;
+}
+
+/* -o RESULTS and its journal against every file the sweep reads: 0, or a usage error. */
+static int check_inputs(const st_sweep *sw, const st_cli_file *outs, size_t n_outs)
+{
+    st_cli_file *files;
+    size_t n = swept_files(sw, &files);
+    int rc = st_cli_check_outputs_in("sweep", sw->base, files, n, outs, n_outs);
+    for (size_t i = 0; i < n; i++)
+        free((char *)files[i].path);
+    free(files);
+    return rc;
+}
+
 /* The journal of -o RESULTS: RESULTS.journal, opened before anything is computed. */
 static int open_journal(const sweep_opts *o, sweep_run *r)
 {
@@ -316,7 +348,7 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
     sprintf(path, "%s.journal", o->output);
     st_cli_file outs[] = {{"-o", o->output}, {"the journal", path}};
     int rc = check_regular("-o", o->output) || check_regular("the journal", path) ||
-             st_cli_check_outputs("sweep", r->sw->base, outs, 2);
+             check_inputs(r->sw, outs, 2);
     if (!rc && (r->journal = st_sweep_journal_open(path, r->why, sizeof r->why)) < 0) {
         fprintf(stderr, "strata sweep: %s\n", r->why);
         rc = 1;

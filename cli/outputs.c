@@ -1,5 +1,6 @@
 /* Outputs never replace inputs: before a command writes anything, each file it will write is
- * compared with the files it reads (the scenario, the scenario's job trace) and with its other
+ * compared with the files it reads (the scenario, its job trace, calibration file and request
+ * traces, and the files a sweep's values name) and with its other
  * outputs. `strata run s.yaml -o s.yaml` used to replace the scenario with its own report. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
@@ -78,7 +79,9 @@ static int clash(const char *cmd, const st_cli_file *in, const who *iw, size_t n
     return 0;
 }
 
-/* The files s was read from: its own file and its job trace. */
+/* The files s was read from, into in (room for 3 + its workloads): its own file, its job
+ * trace, its calibration file (`--calibration` is read as cluster.calibration), each service's
+ * request trace. */
 static size_t inputs_of(const st_scn *s, st_cli_file *in)
 {
     size_t n = 0;
@@ -86,14 +89,25 @@ static size_t inputs_of(const st_scn *s, st_cli_file *in)
     const st_trace_cfg *t = st_scn_trace(s);
     if (t && t->file)
         in[n++] = (st_cli_file){"job trace", t->file};
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    if (c->calib.enabled && c->calib.file)
+        in[n++] = (st_cli_file){"calibration file", c->calib.file};
+    for (size_t i = 0; i < st_scn_workload_count(s); i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (w->kind == ST_WL_INFERENCE && w->inference.trace_file)
+            in[n++] = (st_cli_file){"request trace", w->inference.trace_file};
+    }
     return n;
 }
 
-int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out)
+int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file *more,
+                            size_t n_more, const st_cli_file *out, size_t n_out)
 {
-    st_cli_file in[2];
+    st_cli_file *in = st_xcalloc(3 + st_scn_workload_count(s) + n_more, sizeof *in);
     size_t n_in = inputs_of(s, in);
-    who iw[2], *ow = st_xcalloc(n_out + 1, sizeof *ow);
+    for (size_t i = 0; i < n_more; i++)
+        in[n_in++] = more[i];
+    who *iw = st_xcalloc(n_in, sizeof *iw), *ow = st_xcalloc(n_out + 1, sizeof *ow);
     for (size_t i = 0; i < n_in; i++)
         iw[i] = identify(in[i].path);
     int rc = 0;
@@ -105,6 +119,13 @@ int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *ou
         free(iw[i].name);
     for (size_t k = 0; k < n_out; k++)
         free(ow[k].name);
+    free(iw);
     free(ow);
+    free(in);
     return rc;
+}
+
+int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out)
+{
+    return st_cli_check_outputs_in(cmd, s, NULL, 0, out, n_out);
 }

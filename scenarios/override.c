@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenarios/load_internal.h"
 #include "scenarios/reader.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 typedef enum step_kind { STEP_KEY, STEP_INDEX, STEP_NAME } step_kind;
@@ -95,6 +97,46 @@ int st_scn_set_check(const char *path, char *why, size_t n)
     step steps[ST_SET_MAX_STEPS];
     size_t k;
     return parse_path(path, steps, &k, why, n);
+}
+
+/* The keys the loader reads as file paths, as their key steps (selections left out), and what
+ * the file is: trace.file (load_ops.c), workloads[...].requests.file (load_inference.c),
+ * cluster.calibration (load_calib.c). */
+static const struct {
+    const char *what, *keys[4];
+} path_keys[] = {
+    {"job trace", {"trace", "file", NULL}},
+    {"request trace", {"workloads", "requests", "file", NULL}},
+    {"calibration file", {"cluster", "calibration", NULL}},
+};
+
+/* Whether the key steps of steps[0..k) are keys's. */
+static int keys_are(const step *steps, size_t k, const char *const *keys)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (steps[i].kind != STEP_KEY)
+            continue;
+        if (!keys[j] || strcmp(steps[i].text, keys[j]) != 0)
+            return 0;
+        j++;
+    }
+    return keys[j] == NULL;
+}
+
+char *st_scn_set_file(const st_scn *base, const char *path, const char *value, const char **what)
+{
+    step steps[ST_SET_MAX_STEPS];
+    size_t k;
+    char why[160];
+    if (!value || !value[0] || parse_path(path, steps, &k, why, sizeof why))
+        return NULL;
+    for (size_t i = 0; i < sizeof path_keys / sizeof path_keys[0]; i++)
+        if (keys_are(steps, k, path_keys[i].keys)) {
+            *what = path_keys[i].what;
+            return value[0] == '/' ? st_xstrdup(value) : st_xasprintf("%s/%s", base->dir, value);
+        }
+    return NULL;
 }
 
 static st_ynode *arena_node(st_ovr *a, st_ynode_kind kind, st_loc loc)

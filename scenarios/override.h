@@ -27,6 +27,13 @@ typedef struct st_scn_set {
  * whose `name` is NAME). Returns 0, or -1 with what is wrong and where in why. */
 int st_scn_set_check(const char *path, char *why, size_t n);
 
+/* The file an override of `path` to `value` makes the loader read, resolved as the loader
+ * resolves it (an absolute path as it is, else from the folder of base's file), malloc'd, and
+ * in *what what it is ("job trace"); NULL when the key at `path` is not one the loader reads as
+ * a file path (trace.file, workloads[...].requests.file, cluster.calibration). So a command can
+ * tell which files a swept scenario would read before any point runs. */
+char *st_scn_set_file(const st_scn *base, const char *path, const char *value, const char **what);
+
 /* st_scn_load_buffer with overrides: before the typed load, each of sets[0..n) in order replaces
  * (or adds) its key in the tree; mappings along a path that the file lacks are added empty, so
  * an unknown key anywhere on it is the loader's "unknown key ... did you mean" error, located at

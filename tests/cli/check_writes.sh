@@ -2,7 +2,8 @@
 # Every write is checked and no file the user points at is replaced by something else (issue:
 # `run` as robust as `check`). A full standard output fails the command; -o follows a symbolic
 # link to its file, keeps the link, writes a FIFO as a FIFO, refuses a directory, and leaves no
-# temporary file; no output may be an input (the scenario, its trace) or another output.
+# temporary file; no output may be an input (the scenario, its job trace, its calibration file,
+# a service's request trace, a file a swept value names) or another output.
 # usage: check_writes.sh STRATA SRCDIR
 set -uo pipefail
 strata=$1
@@ -74,6 +75,31 @@ trace=scenarios/traces/philly/philly_jobs.csv
 tsum=$(cksum <"$trace")
 refused "is the job trace" compare "$philly" --policies fifo -o "$trace"
 refused "is the job trace" run "$philly" -o "$trace"
+# The calibration file --calibration names (every command that takes it), a job trace a swept
+# value names, and a service's request trace.
+cp scenarios/examples/calibrate/mpt-h100.yaml "$dir/cal-scn.yaml"
+"$strata" calibrate scenarios/examples/calibrate/mpt-h100.yaml --step mpt-7b-8gpu=1.1546s \
+    -o "$dir/cal.yaml" >/dev/null 2>&1 || fail "calibrate did not write its file"
+csum=$(cksum <"$dir/cal.yaml")
+mpt=scenarios/validation/mpt-h100-7b-8gpu.yaml
+refused "is the calibration file" run "$mpt" --calibration "$dir/cal.yaml" -o "$dir/cal.yaml"
+refused "is the calibration file" size "$mpt" --deadline 30d --calibration "$dir/cal.yaml" \
+    -o "$dir/cal.yaml"
+refused "is the calibration file" compare "$philly" --policies fifo --calibration \
+    "$dir/cal.yaml" -o "$dir/cal.yaml"
+refused "is the calibration file" sweep "$mpt" --set cluster.nodes=1 --calibration \
+    "$dir/cal.yaml" -o "$dir/cal.yaml"
+[ "$(cksum <"$dir/cal.yaml")" = "$csum" ] || fail "a refused output changed the calibration file"
+cp scenarios/examples/trace-models.yaml scenarios/examples/trace-models.csv "$dir/"
+cp "$dir/trace-models.csv" "$dir/keep.csv"
+ksum=$(cksum <"$dir/keep.csv")
+refused "is the job trace" sweep "$dir/trace-models.yaml" --set trace.file=keep.csv \
+    -o "$dir/keep.csv"
+[ "$(cksum <"$dir/keep.csv")" = "$ksum" ] || fail "a refused sweep changed a swept job trace"
+rsum=$(cksum <tests/traces/requests-azure.csv)
+refused "is the request trace" run tests/fuzz/seeds/serving-trace.yaml \
+    -o tests/traces/requests-azure.csv
+[ "$(cksum <tests/traces/requests-azure.csv)" = "$rsum" ] || fail "a refused run changed a request trace"
 [ "$(cksum <"$dir/s.yaml")" = "$sum" ] || fail "a refused output changed the scenario"
 [ "$(cksum <"$trace")" = "$tsum" ] || fail "a refused output changed the job trace"
 [ ! -e "$dir/t.json" ] || fail "a refused run wrote its -o file"
