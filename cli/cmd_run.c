@@ -104,11 +104,20 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     return 0;
 }
 
-/* --trace-job must name a training workload of the scenario: 0, or a usage error (exit 2). */
+/* --trace needs a training workload, and --trace-job must name one: 0, or a usage error (exit
+ * 2). */
 static int check_trace_job(const run_opts *o, const st_scn *s)
 {
-    if (!o->trace_job)
-        return 0;
+    if (!o->trace_job) {
+        for (size_t i = 0; o->trace && i < st_scn_workload_count(s); i++)
+            if (st_scn_workload(s, i)->kind == ST_WL_TRAINING)
+                return 0;
+        return o->trace ? st_cli_usage_error("run",
+                                             "--trace: '%s' has no training workload, and a "
+                                             "trace is one training workload's step",
+                                             st_scn_path(s))
+                        : 0;
+    }
     for (size_t i = 0; i < st_scn_workload_count(s); i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
         if (strcmp(w->name, o->trace_job) == 0 && w->kind == ST_WL_TRAINING)
@@ -191,6 +200,19 @@ static int write_trace(const char *path, const st_workload_cfg *w, const st_pipe
     return sim_error(&err);
 }
 
+/* --replicas draws each job's life again; under failures.scope: cluster a life draws no
+ * failure (the cluster run does, once), so replicas would give a spread of none: refused. */
+static int check_replicas(const run_opts *o, const st_scn *s)
+{
+    const st_failures_cfg *f = st_scn_failures(s);
+    if (!o->replicas || !f || !f->cluster_scope)
+        return 0;
+    return st_cli_usage_error("run",
+                              "--replicas: under failures.scope: cluster the failures are drawn "
+                              "by the cluster run, not by each job's life, so its replicas would "
+                              "draw none; run again with other --seed values to see other draws");
+}
+
 /* The forecast of the whole scenario (models/forecast/run.h), then the --trace file. */
 static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *run)
 {
@@ -201,9 +223,9 @@ static int simulate(const run_opts *o, const st_scn *s, uint64_t seed, st_run *r
     st_err err = {0};
     if (st_run_forecast(&spec, run, &err))
         return sim_error(&err);
-    if (o->trace && !run->has_trace)
-        fprintf(stderr, "strata run: --trace: no training workload to trace; nothing written\n");
-    else if (o->trace)
+    if (o->trace && !run->has_trace) /* check_trace_job refused this before the run */
+        ST_BUG("--trace: no training workload was traced");
+    if (o->trace)
         return write_trace(o->trace, &spec.w[run->trace_job], &run->trace);
     return ST_EXIT_OK;
 }
@@ -219,7 +241,8 @@ int st_cmd_run(int argc, char **argv)
         return ST_EXIT_INPUT;
     st_cli_print_warnings(s);
     const st_cli_file out[] = {{"-o", o.output}, {"--trace", o.trace}};
-    if ((rc = st_cli_check_outputs("run", s, out, 2)) || (rc = check_trace_job(&o, s))) {
+    if ((rc = st_cli_check_outputs("run", s, out, 2)) || (rc = check_trace_job(&o, s)) ||
+        (rc = check_replicas(&o, s))) {
         st_scn_free(s);
         return rc;
     }

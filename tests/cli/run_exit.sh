@@ -44,6 +44,11 @@ expect 1 "cannot create" "trace that cannot be written" -- "$cases/overlap.yaml"
 expect 2 "^$src/tests/bad/bad_boolean.yaml:[0-9]+:[0-9]+: error:" "bad input" -- \
     "$src/tests/bad/bad_boolean.yaml"
 expect 2 "unknown option '--frobnicate'" "usage error" -- "$cases/nofit.yaml" --frobnicate
+expect 2 "--trace: .* has no training workload" "--trace with nothing to trace" -- \
+    "$src/scenarios/examples/philly-512gpu.yaml" --trace "$tmp/t.json"
+[ ! -e "$tmp/t.json" ] || { echo "FAIL a refused --trace wrote its file"; fail=$((fail + 1)); }
+expect 2 "--replicas: under failures.scope: cluster" "--replicas under cluster failures" -- \
+    "$src/scenarios/examples/cluster-failures.yaml" --replicas 3
 expect 0 "^exit status:" "--help" -- --help
 expect 0 "0 +the forecast was written, also when a plan does not fit" "--help: 0" -- --help
 expect 0 "check fails: the report says so" "--help: audit" -- --help
