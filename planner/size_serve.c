@@ -121,7 +121,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     row->gpus = row->replicas * tp * pp;
     row->ttft_p99_s = r.ttft_s.p99;
     row->tpot_p99_s = r.tpot_s.p99;
-    row->power_w = (double)row->gpus * r.gpu_mean_w;
+    row->gpus_board_w = (double)row->gpus * r.gpu_mean_w;
     row->tokens_per_s = closed ? r.tokens_per_s : ic->rate * (double)ic->output_tokens;
     return 0;
 }
@@ -150,8 +150,8 @@ static int cmp_gpus(const void *pa, const void *pb)
         return b->fits - a->fits;
     if (a->gpus != b->gpus)
         return a->gpus < b->gpus ? -1 : 1;
-    if (a->power_w != b->power_w)
-        return a->power_w < b->power_w ? -1 : 1;
+    if (a->gpus_board_w != b->gpus_board_w)
+        return a->gpus_board_w < b->gpus_board_w ? -1 : 1;
     int n = strcmp(a->gpu->name, b->gpu->name);
     if (n)
         return n;

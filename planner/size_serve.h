@@ -23,7 +23,7 @@ typedef struct st_serve_size_row {
                                     (without targets, its batch limit) */
     double tokens_per_s;         /* output tokens per second the replicas serve */
     double ttft_p99_s, tpot_p99_s; /* at the workload's rate over `replicas` replicas */
-    double power_w;                /* the GPUs' mean board power there, all of them */
+    double gpus_board_w;           /* the GPUs' mean board power there, all of them */
     int priced;                    /* the scenario prices its GPU-hours */
     double usd_per_hour, usd_per_million_tokens;
 } st_serve_size_row;

@@ -471,7 +471,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "serving[].clients_per_replica", NU, OPT, "Clients per replica within the targets"),
     F(ST_DOC_SIZE, "serving[].ttft_p99_s", TI, OPT, "P99 time to first token"),
     F(ST_DOC_SIZE, "serving[].tpot_p99_s", TI, OPT, "P99 time per output token"),
-    F(ST_DOC_SIZE, "serving[].power_w", PW, OPT, "GPU power"),
+    F(ST_DOC_SIZE, "serving[].gpus_board_w", PW, OPT, "Its GPUs' board power"),
     F(ST_DOC_SIZE, "serving[].usd_per_hour", MO, OPT, "Cost per hour"),
     F(ST_DOC_SIZE, "serving[].usd_per_million_tokens", MO, OPT, "Cost per million output tokens"),
     F(ST_DOC_SIZE, "existing.pool", TX, OPT, "Pool kept"),

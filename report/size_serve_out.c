@@ -41,7 +41,7 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
                 cJSON_AddNumberToObject(o, "rate_per_replica", r->rate_per_replica);
             cJSON_AddNumberToObject(o, "ttft_p99_s", r->ttft_p99_s);
             cJSON_AddNumberToObject(o, "tpot_p99_s", r->tpot_p99_s);
-            cJSON_AddNumberToObject(o, "power_w", r->power_w);
+            cJSON_AddNumberToObject(o, "gpus_board_w", r->gpus_board_w);
             if (r->priced) {
                 cJSON_AddNumberToObject(o, "usd_per_hour", r->usd_per_hour);
                 cJSON_AddNumberToObject(o, "usd_per_million_tokens", r->usd_per_million_tokens);
@@ -82,7 +82,7 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     int wide = z->clients > 0 ? 15 : 12; /* the column's head: clients/replica or rate/replica */
     fprintf(out, "%-4s %-10s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
             "pp", "replicas", "gpus", wide, z->clients > 0 ? "clients/replica" : "rate/replica",
-            "p99 ttft", "p99 tpot", "power kW", "USD/h", "USD/Mtok");
+            "p99 ttft", "p99 tpot", "GPUs kW", "USD/h", "USD/Mtok");
     size_t k = 0;
     for (size_t i = 0; i < z->n; i++) {
         const st_serve_size_row *r = &z->row[i];
@@ -100,7 +100,7 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             snprintf(carries, sizeof carries, "%.4g/s", r->rate_per_replica);
         fprintf(out, "%-4zu %-10s %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
                 ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->replicas,
-                (long long)r->gpus, wide, carries, r->ttft_p99_s, r->tpot_p99_s, r->power_w / 1e3,
+                (long long)r->gpus, wide, carries, r->ttft_p99_s, r->tpot_p99_s, r->gpus_board_w / 1e3,
                 usd, mt);
     }
     for (size_t i = 0; i < z->n; i++)
