@@ -437,7 +437,16 @@ static int sweep_file(sweep_opts *o)
     const char **names = st_xcalloc(n, sizeof *names);
     for (size_t k = 0; k < n; k++)
         names[k] = st_fig_sweep_name(figs[k]);
-    st_sweep_figs sf = {n, names, fig_cell, figs};
+    /* without --columns a service takes its own defaults: a training job's hold nothing of it */
+    const st_fig **sfigs = NULL;
+    size_t sn = 0;
+    if (!o->columns)
+        st_fig_sweep_serve_defaults(&sfigs, &sn);
+    const char **snames = st_xcalloc(sn + 1, sizeof *snames);
+    for (size_t k = 0; k < sn; k++)
+        snames[k] = st_fig_sweep_name(sfigs[k]);
+    st_sweep_figs serve = {sn, snames, fig_cell, sfigs, NULL};
+    st_sweep_figs sf = {n, names, fig_cell, figs, sn ? &serve : NULL};
     if (st_sweep_open(&sw, o->file, &o->grid, &sf, &d)) {
         if (speak)
             st_cli_print_diag(&d);
@@ -452,6 +461,8 @@ static int sweep_file(sweep_opts *o)
     st_sweep_close(&sw);
     free(names);
     free(figs);
+    free(snames);
+    free(sfigs);
     return rc;
 }
 

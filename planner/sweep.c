@@ -168,6 +168,12 @@ static void free_labels(char **labels, size_t n)
         free(labels[a]);
 }
 
+/* The columns of a service (serving) or a training job. */
+static const st_sweep_figs *figs_of(const st_sweep *sw, int serving)
+{
+    return serving && sw->figs.serve ? sw->figs.serve : &sw->figs;
+}
+
 static void add_col(st_sweep *sw, char *name)
 {
     sw->cols = st_xgrow(sw->cols, sizeof *sw->cols, sw->n_cols + 1, &sw->cap_cols);
@@ -218,8 +224,9 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_swe
     add_col(sw, st_xstrdup("status"));
     for (size_t i = 0; i < st_scn_workload_count(s); i++) {
         const st_workload_cfg *w = st_scn_workload(s, i);
-        for (size_t k = 0; w->kind != ST_WL_COLLECTIVE && k < sw->figs.n; k++)
-            add_col(sw, fmt("%s.%s", w->name, sw->figs.names[k]));
+        const st_sweep_figs *f = figs_of(sw, w->kind == ST_WL_INFERENCE);
+        for (size_t k = 0; w->kind != ST_WL_COLLECTIVE && k < f->n; k++)
+            add_col(sw, fmt("%s.%s", w->name, f->names[k]));
     }
     add_col(sw, st_xstrdup("reason"));
     return check_paths(sw, diag);
@@ -247,34 +254,35 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
     snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The figures of training job i, in sw->figs order, into cells. */
-static void job_cells(const st_sweep *sw, const st_run *run, size_t i, char **cells)
+/* The figures of job i, in f's order, into cells; how many. */
+static size_t job_cells(const st_sweep_figs *f, const st_run *run, size_t i, char **cells)
 {
     char buf[64];
-    for (size_t k = 0; k < sw->figs.n; k++) {
-        sw->figs.cell(sw->figs.ctx, k, run, i, buf, sizeof buf);
+    for (size_t k = 0; k < f->n; k++) {
+        f->cell(f->ctx, k, run, i, buf, sizeof buf);
         cells[k] = fmt("%s", buf);
     }
+    return f->n;
 }
 
-/* The run's cells after the status, for at most max_jobs training and inference jobs (an
- * inference job's cells are its serving figures'; the rest empty); returns the reason (NULL
- * when every job fits). */
-static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size_t max_jobs)
+/* The run's cells after the status, at most max of them, for its training and inference jobs
+ * (each job its kind's figures, "" where it has none); returns the reason (NULL when every job
+ * fits). */
+static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size_t max)
 {
     char *reason = NULL;
     size_t c = 0;
-    for (size_t i = 0; i < run->n && c < max_jobs * sw->figs.n; i++) {
+    for (size_t i = 0; i < run->n; i++) {
         const st_forecast *f = &run->f[i];
-        if (run->serve && run->serve[i].w) {
-            job_cells(sw, run, i, cells + c);
-            c += sw->figs.n;
+        int serving = run->serve && run->serve[i].w;
+        const st_sweep_figs *jf = figs_of(sw, serving);
+        if (!serving && (!f->w || f->w->kind != ST_WL_TRAINING))
             continue;
-        }
-        if (!f->w || f->w->kind != ST_WL_TRAINING)
+        if (c + jf->n > max)
+            break;
+        c += job_cells(jf, run, i, cells + c);
+        if (serving)
             continue;
-        job_cells(sw, run, i, cells + c);
-        c += sw->figs.n;
         if (!f->mem.fits && !reason)
             reason = fmt("%s: needs %.1f GiB per GPU, the GPU has %.1f GiB (full at the %s, "
                          "%.1f GiB over)",
@@ -329,8 +337,7 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
         } else {
             /* The columns were named from the file's training and inference jobs: a point whose
              * overrides change their number fills the columns there are, in workload order. */
-            char *why =
-                run_cells(sw, &run, cells + g->n_ax + 1, (sw->n_cols - g->n_ax - 2) / sw->figs.n);
+            char *why = run_cells(sw, &run, cells + g->n_ax + 1, sw->n_cols - g->n_ax - 2);
             *status = fmt(why ? ST_SWEEP_NOFIT : ST_SWEEP_OK);
             *reason = why;
         }

@@ -30,6 +30,9 @@ typedef struct st_sweep_figs {
     void (*cell)(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
                  size_t len);
     const void *ctx;
+    /* a service's columns where they differ from a training job's (sweep's defaults: a
+     * training job's hold nothing of a service); NULL: every job takes these */
+    const struct st_sweep_figs *serve;
 } st_sweep_figs;
 
 typedef struct st_sweep {
@@ -40,8 +43,8 @@ typedef struct st_sweep {
     uint64_t trace_hash; /* FNV-1a 64 of the bytes of the trace file it reads; 0: none */
     const char *build;   /* st_sweep_build_id(): journal rows of another build are not reused */
     const st_grid *grid;
-    char **cols; /* n_cols column names: the axes' paths, status, per training job of the
-                    scenario its report figures (JOB.step_time_s ...), reason */
+    char **cols; /* n_cols column names: the axes' paths, status, per training job and service
+                    of the scenario its report figures (JOB.step_time_s ...), reason */
     size_t n_cols, cap_cols;
     char **at_path;     /* per axis "--set PATH": where a wrong path's errors point */
     st_sweep_figs figs; /* the report figures of each training job's columns */

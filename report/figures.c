@@ -244,6 +244,19 @@ int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag 
     return 0;
 }
 
+void st_fig_sweep_serve_defaults(const st_fig ***out, size_t *n)
+{
+    size_t cap = 1;
+    for (size_t k = 0; st_fig_sweep_col(k); k++)
+        cap++;
+    const st_fig **cols = st_xcalloc(cap, sizeof *cols);
+    *out = cols;
+    *n = 0;
+    for (size_t k = 0; st_fig_sweep_col(k); k++)
+        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF_SERVE)
+            cols[(*n)++] = st_fig_sweep_col(k);
+}
+
 /* The source struct of f in job forecast fc, or NULL where fc has none (or f reads no job's). */
 static const void *forecast_source(const st_fig *f, const st_forecast *fc)
 {

@@ -69,6 +69,7 @@ enum {
     ST_FIG_IN_DAYS = 1u << 8,    /* a time of days: charted in days */
     ST_FIG_SERIES = 1u << 9,     /* a member of a series the JSON gives and the HTML charts: the
                                     table formats (text tables, markdown, CSV) leave it out */
+    ST_FIG_SWEEP_DEF_SERVE = 1u << 10, /* one of sweep's default columns for a service */
 };
 
 /* Which result a sweep or compare figure reads (the struct its offset is into). */
@@ -138,6 +139,10 @@ const char *st_fig_sweep_name(const st_fig *f);
  * *n of them). Returns 0, or ST_EINVAL with an error located at "--columns" in diag: a name that
  * is not a column (with the nearest, or the name it was renamed to), a name given twice. */
 int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag *diag);
+
+/* A service's default sweep columns (its throughput and batch: a training job's defaults hold
+ * nothing of a service) into *out (malloc'd, *n of them). */
+void st_fig_sweep_serve_defaults(const st_fig ***out, size_t *n);
 
 struct st_run;
 /* A sweep row's cell of figure f for job i of run into buf: "" where the run has none. */

@@ -100,8 +100,8 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             snprintf(carries, sizeof carries, "%.4g/s", r->rate_per_replica);
         fprintf(out, "%-4zu %-10s %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
                 ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->replicas,
-                (long long)r->gpus, wide, carries, r->ttft_p99_s, r->tpot_p99_s, r->gpus_board_w / 1e3,
-                usd, mt);
+                (long long)r->gpus, wide, carries, r->ttft_p99_s, r->tpot_p99_s,
+                r->gpus_board_w / 1e3, usd, mt);
     }
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)

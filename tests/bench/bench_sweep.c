@@ -232,7 +232,7 @@ int main(int argc, char **argv)
     const char *names[32];
     for (size_t k = 0; k < nf && k < 32; k++)
         names[k] = st_fig_sweep_name(figs[k]);
-    st_sweep_figs sf = {nf < 32 ? nf : 32, names, fig_cell, figs};
+    st_sweep_figs sf = {nf < 32 ? nf : 32, names, fig_cell, figs, NULL};
     if (st_sweep_open(&sw, file, &g, &sf, &d)) {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
         return 1;

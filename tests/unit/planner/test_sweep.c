@@ -19,7 +19,7 @@ static void seven(const void *ctx, size_t k, const struct st_run *run, size_t i,
     snprintf(buf, len, "7");
 }
 static const char *const fig_names[] = {"seven"};
-static const st_sweep_figs figs = {1, fig_names, seven, NULL};
+static const st_sweep_figs figs = {1, fig_names, seven, NULL, NULL};
 
 START_TEST(test_key_changes_with_the_build)
 {
