@@ -205,7 +205,9 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
     if (rc) {
         st_cli_print_err(&err);
     } else if (!run.has_cluster) {
-        fprintf(stderr, "strata compare: %s: no training workload or trace job to schedule\n",
+        fprintf(stderr,
+                "strata compare: %s: no job could be scheduled: a training job whose plan does "
+                "not fit in memory is not run (strata run says where it overflows)\n",
                 st_scn_name(s));
         rc = -1;
     } else {
@@ -353,6 +355,22 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
     return rc;
 }
 
+/* A comparison of policies needs jobs to schedule: a training workload, a service or a trace's
+ * jobs. 0, or a usage error (exit 2): the input lacks them, no simulation failed. */
+static int check_jobs(const st_scn *s)
+{
+    const st_trace_cfg *t = st_scn_trace(s);
+    if (t && t->n_jobs > 0)
+        return 0;
+    for (size_t i = 0; i < st_scn_workload_count(s); i++)
+        if (st_scn_workload(s, i)->kind != ST_WL_COLLECTIVE)
+            return 0;
+    return st_cli_usage_error("compare",
+                              "%s has no training workload, service or trace job to schedule, "
+                              "so there is nothing for the policies to order",
+                              st_scn_path(s));
+}
+
 int st_cmd_compare(int argc, char **argv)
 {
     cmp_opts o = {.replicas = 1};
@@ -376,7 +394,7 @@ int st_cmd_compare(int argc, char **argv)
     }
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
-    if ((rc = st_cli_check_outputs("compare", s, &out, 1))) {
+    if ((rc = st_cli_check_outputs("compare", s, &out, 1)) || (rc = check_jobs(s))) {
         free(names);
         free(places);
         st_scn_free(s);

@@ -477,5 +477,11 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     t->skipped = r.rep.skipped;
     skipped_summary(&r, at);
     keep(ld, &r);
+    if (!rc && !r.rep.stop && t->n_jobs == 0) /* nothing to schedule: say so, not an empty run */
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "trace file '%s' has no job row%s: expected at least one row after "
+                          "its header",
+                          at->text,
+                          t->skipped ? " that could be read (every row was skipped)" : "");
     return rc || r.rep.stop ? -1 : 0;
 }
