@@ -145,7 +145,7 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(fe, "request_s", ic->frontend_request_s);
     cJSON_AddNumberToObject(fe, "iteration_s", ic->frontend_iteration_s);
     cJSON_AddNumberToObject(in, "gpu_mean_w", r->gpu_mean_w);
-    cJSON_AddNumberToObject(in, "energy_per_token_j", r->energy_per_token_j);
+    cJSON_AddNumberToObject(in, "it_energy_per_token_j", r->energy_per_token_j);
     if (r->has_cost) /* absent: no cost section, or on premises (needs the plant's energy) */
         cJSON_AddNumberToObject(in, "cost_per_million_tokens_usd", r->cost_per_million_tokens_usd);
     cJSON *m = cJSON_AddObjectToObject(in, "memory");
@@ -283,7 +283,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
             fmt(r->mem.usable, ST_DIM_BYTES, e, sizeof e));
     fprintf(out, "  kv cache  %lld tokens per replica (%s)\n", (long long)r->kv_cache_tokens,
             fmt(r->kv_cache_bytes, ST_DIM_BYTES, b, sizeof b));
-    fprintf(out, "  power     %s per GPU on average, %s per output token at the wall (no PUE)",
+    fprintf(out,
+            "  power     %s per GPU on average, IT energy %s per output token (before the PUE)",
             fmt(r->gpu_mean_w, ST_DIM_POWER, c, sizeof c),
             fmt(r->energy_per_token_j, ST_DIM_ENERGY, d, sizeof d));
     if (r->has_cost)

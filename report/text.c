@@ -425,13 +425,14 @@ static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_c
     fprintf(out, ", transformers %s", fmt(p->transformer_loss_w, ST_DIM_POWER, a, sizeof a));
     fprintf(out, ", UPS %s at %.0f%% load%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
             p->ups.load * 100, p->ups.systems == 2 ? " on each of two (2n)" : "");
-    if (p->energy_j > 0)
-        fprintf(out, ", energy %.4g MWh", p->energy_j / 3.6e9);
+    if (p->energy_j > 0) /* power.energy_j: the jobs' lives, not the cluster run's makespan */
+        fprintf(out, ", the jobs' energy %s", fmt(p->energy_j, ST_DIM_ENERGY, a, sizeof a));
     fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",
             p->max_junction_c, p->throttle_fraction * 100);
     for (size_t k = 0; k < p->n_jobs; k++)
         if (p->jobs[k].clock < 1 || p->jobs[k].energy_per_token_j > 0)
-            fprintf(out, "  job %llu: junction %.1f C, clock %.1f%%, %.4g J per token\n",
+            fprintf(out,
+                    "  job %llu: junction %.1f C, clock %.1f%%, %.4g J per token at the facility\n",
                     (unsigned long long)p->jobs[k].id, p->jobs[k].junction_c,
                     p->jobs[k].clock * 100, p->jobs[k].energy_per_token_j);
 }
@@ -517,7 +518,7 @@ static void cluster_energy_text(FILE *out, const st_run *r)
     char a[32], b[32], m[32];
     if (!r->has_energy)
         return;
-    fprintf(out, "  energy    %s over the makespan: IT mean %s, facility mean %s",
+    fprintf(out, "  energy    %s at the facility over the makespan: IT mean %s, facility mean %s",
             fmt(e->energy_j, ST_DIM_ENERGY, a, sizeof a),
             fmt(e->it_mean_w, ST_DIM_POWER, b, sizeof b),
             fmt(e->facility_mean_w, ST_DIM_POWER, m, sizeof m));

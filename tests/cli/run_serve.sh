@@ -534,7 +534,7 @@ assert [q["jobs"] for q in mixed["scheduler"]["pools"]] == [1, 1], mixed["schedu
 a = job(alone, "chat")
 assert "pool" not in a and alone["cluster"]["gpu"] == "h100-sxm"
 for k in ("tokens_per_s", "requests_per_s", "ttft_s", "tpot_s", "kv_cache_bytes", "memory",
-          "max_rate_under_slo", "gpu_mean_w", "energy_per_token_j"):
+          "max_rate_under_slo", "gpu_mean_w", "it_energy_per_token_j"):
     assert c["inference"][k] == a["inference"][k], (k, c["inference"][k], a["inference"][k])
 assert c["wait_s"] == 0 and p["wait_s"] == 0, "each pool runs its own job at once"
 assert job(first, "chat")["pool"] == "h100" and job(first, "chat")["inference"] == c["inference"]
