@@ -83,6 +83,14 @@ static void print_frontends(void)
 int st_cmd_catalog(int argc, char **argv)
 {
     int gpus = 1, models = 1, software = 1, frontends = 1;
+    for (int i = 1; i < argc; i++) /* an option it does not take: name it, not the count */
+        if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--help") != 0 &&
+            strcmp(argv[i], "-h") != 0)
+            return st_cli_usage_error("catalog",
+                                      "unknown option '%s': catalog takes no option and prints "
+                                      "text tables (strata catalog [gpus|models|software|"
+                                      "frontends])",
+                                      argv[i]);
     if (argc > 2)
         return st_cli_usage_error("catalog", "expected at most one argument");
     if (argc == 2) {

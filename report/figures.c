@@ -206,6 +206,15 @@ static int sweep_one(const char *name, const st_fig **out, st_diag *diag)
             hint_for = renamed[k][1];
             m = 1;
         }
+    /* a job's name put before a column ("finetune.tokens_per_s"): the table's heads read so,
+     * but a column is named once for every job */
+    const char *dot = strchr(name, '.');
+    for (size_t k = 0; dot && k < m; k++)
+        if (strcmp(names[k], dot + 1) == 0)
+            return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                               "'%s': a column is named without its job ('%s'), and every job "
+                               "gets it",
+                               name, dot + 1);
     char hint[300];
     return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
                        "'%s' is not a report key a sweep row can hold%s (strata sweep --help "

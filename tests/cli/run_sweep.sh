@@ -161,6 +161,11 @@ expect "unknown column" "--columns: error: 'step_tme_s' is not a report key a sw
 expect "renamed column exit" 2 $?
 expect "renamed column" "--columns: error: 'cost.capex_usd' is not a report key a sweep row can hold; did you mean 'cost.breakdown.capex_usd'? (strata sweep --help lists them)" \
     "$(head -1 "$tmp/e.err")"
+# A column named with its job before it, as the table heads it, is told its name.
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --columns finetune.tokens_per_s >/dev/null \
+    2>"$tmp/e.err"
+expect "job-named column" "--columns: error: 'finetune.tokens_per_s': a column is named without its job ('tokens_per_s'), and every job gets it" \
+    "$(head -1 "$tmp/e.err")"
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
 expect "repeated column exit" 2 $?
 keys=$(sed -n '/--columns KEYS/,/^$/p' "$tmp/h.txt" | tr ' ,()' '\n' | grep -E '^[a-z_.]+_[a-z_.]+$|^mfu$|^hfu$|^fits$|^steps$|^interruptions$|^goodput$' | sort -u)
