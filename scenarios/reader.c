@@ -291,6 +291,8 @@ int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double 
     double v;
     if (read_value(rd, n, key, &rule, &v))
         return -1;
+    if (v > 9.0e15 && max > 0) /* the field's own cap, however far over it the value is */
+        return check_max(rd, n, key, max, v);
     if (fabs(v) > 9.0e15) /* beyond 2^53 a double no longer holds every whole number */
         return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of 9e15", key,
                           n->text);
