@@ -407,10 +407,13 @@ int st_net_alone(const st_topo *t, const st_xfer_spec *spec, st_time now, double
     if (spec->n > (size_t)INT_MAX / ST_TOPO_MAX_HOPS)
         ST_BUG("transfer of %zu members; at most %d", spec->n, INT_MAX / ST_TOPO_MAX_HOPS);
     /* Each link's summed weight in the order the members cross it, as the solver merges an
-     * entity's links (maxmin.c, merge_links), and the links in the order first crossed. */
-    size_t nl = (size_t)st_topo_link_count(t), n_seen = 0, seen_cap = 0;
+     * entity's links (maxmin.c, merge_links). The least below takes the same value whatever
+     * order the links come in (all finite and positive), so they are listed as first crossed,
+     * into room for every hop: no growth check a hop, for 10^4 members of a storage stream. */
+    size_t nl = (size_t)st_topo_link_count(t), n_seen = 0;
     double *sum = st_xcalloc(nl ? nl : 1, sizeof *sum);
-    int32_t *seen = NULL, links[ST_TOPO_MAX_HOPS];
+    int32_t *seen = st_xmalloc(spec->n * ST_TOPO_MAX_HOPS * sizeof *seen);
+    int32_t links[ST_TOPO_MAX_HOPS];
     double wts[ST_TOPO_MAX_HOPS];
     uint64_t pre = st_topo_flow_pre(spec->key);
     for (size_t i = 0; i < spec->n; i++) {
@@ -418,14 +421,14 @@ int st_net_alone(const st_topo *t, const st_xfer_spec *spec, st_time now, double
         int h =
             st_topo_route_w(t, spec->src[i], spec->dst[i], key, links, wts, ST_TOPO_MAX_HOPS, NULL);
         for (int j = 0; j < h; j++) {
-            if (!(wts[j] > 0) || isinf(wts[j]))
-                ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0",
-                       (int)links[j], wts[j]);
-            if (sum[links[j]] == 0) {
-                seen = st_xgrow(seen, sizeof *seen, n_seen + 1, &seen_cap);
-                seen[n_seen++] = links[j];
-            }
-            sum[links[j]] += wts[j];
+            int32_t l = links[j];
+            double w = wts[j], s = sum[l];
+            if (!(w > 0) || isinf(w))
+                ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0", (int)l,
+                       w);
+            if (s == 0)
+                seen[n_seen++] = l;
+            sum[l] = s + w;
         }
     }
     /* The solve of a lone entity (maxmin_fill.c, fill_one): the least level of its links, each

@@ -507,11 +507,12 @@ uint64_t st_topo_flow_key_of(uint64_t pre, uint64_t b)
 
 /* ECMP: which of n equal-cost ports a flow takes at a tier. Like a switch hashing the packet's
  * addresses and ports, it depends on the flow's identity and both NICs; the tier enters so that
- * the choice at the spine is not a copy of the choice at the leaf. `src` is the flow's key with
- * its source NIC's, st_topo_flow_key(key, src_nic), which the tiers of one route share. */
-static int64_t ecmp(uint64_t src, int64_t dst_nic, unsigned tier, int64_t n)
+ * the choice at the spine is not a copy of the choice at the leaf. `pre` is
+ * st_topo_flow_pre(src), src the flow's key with its source NIC's, st_topo_flow_key(key,
+ * src_nic): the tiers of one route share it, so it is mixed once a route, not once a tier. */
+static int64_t ecmp(uint64_t pre, int64_t dst_nic, unsigned tier, int64_t n)
 {
-    uint64_t h = st_topo_flow_key(src, (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
+    uint64_t h = st_topo_flow_key_of(pre, (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
     return (int64_t)(h % (uint64_t)n);
 }
 
@@ -538,9 +539,9 @@ static int fabric_route(const st_topo *t, int64_t a, int64_t b, uint64_t key, in
     int64_t pa = t->nic_pod[a], pb = t->nic_pod[b];
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
-        uint64_t src = st_topo_flow_key(key, (uint64_t)a);
-        j = ecmp(src, b, 0, t->up);
-        c = pa != pb ? ecmp(src, b, 1, t->cup) : 0;
+        uint64_t pre = st_topo_flow_pre(st_topo_flow_key(key, (uint64_t)a));
+        j = ecmp(pre, b, 0, t->up);
+        c = pa != pb ? ecmp(pre, b, 1, t->cup) : 0;
     }
     out[n++] = leaf_link(t, la, j, UP);
     if (pa != pb) {
@@ -597,9 +598,9 @@ static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key,
     int64_t leaf = leaf_of_nic(t, nic), pod = leaf / t->ppod, far = -1 - (int64_t)tier;
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
-        uint64_t src = st_topo_flow_key(key, (uint64_t)nic);
-        j = ecmp(src, far, 0, t->up);
-        c = t->pods > 1 ? ecmp(src, far, 1, t->cup) : 0;
+        uint64_t pre = st_topo_flow_pre(st_topo_flow_key(key, (uint64_t)nic));
+        j = ecmp(pre, far, 0, t->up);
+        c = t->pods > 1 ? ecmp(pre, far, 1, t->cup) : 0;
     }
     if (dir == UP) {
         out[n++] = leaf_link(t, leaf, j, UP);
