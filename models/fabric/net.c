@@ -433,10 +433,26 @@ static inline void sums_add(alone_sums *a, const int32_t *links, const double *w
     a->n_seen = n_seen;
 }
 
-/* The solve of a lone entity (maxmin_fill.c, fill_one) over a's links, which it frees: the least
- * level of its links, each its capacity over its weight (the same least whatever order the
- * links come in: all finite and positive); a rate cap is a private link of n x max_rate crossed
- * with weight n. st_net_alone's answer. */
+/* The solve of a lone entity (maxmin_fill.c, fill_one), given the least level of its links, each
+ * its capacity over its weight (the same least whatever order the links come in: all finite and
+ * positive): a rate cap is a private link of n x max_rate crossed with weight n. st_net_alone's
+ * answer. */
+static int alone_answer(double least, const st_xfer_spec *spec, st_time now, double *rate,
+                        st_time *bytes_at)
+{
+    if (spec->max_rate > 0) {
+        double n = (double)spec->n, lvl = spec->max_rate * n / n;
+        if (lvl < least)
+            least = lvl;
+    }
+    if (!(least > 0) || isinf(least))
+        return -1;
+    *rate = least;
+    *bytes_at = st__net_done_time(NULL, spec->bytes, least, now);
+    return *bytes_at == ST_TIME_MAX ? -1 : 0;
+}
+
+/* alone_answer over a's links, which it frees. */
 static int sums_answer(alone_sums *a, const st_topo *t, const st_xfer_spec *spec, st_time now,
                        double *rate, st_time *bytes_at)
 {
@@ -447,18 +463,32 @@ static int sums_answer(alone_sums *a, const st_topo *t, const st_xfer_spec *spec
         if (lvl < least)
             least = lvl;
     }
-    if (spec->max_rate > 0) {
-        double n = (double)spec->n, lvl = spec->max_rate * n / n;
+    free(a->sum);
+    free(a->seen);
+    return alone_answer(least, spec, now, rate, bytes_at);
+}
+
+/* The least level of the read back of the write whose links a holds (every weight 1, so each
+ * sum counts the members crossing the link): each link's twin in the read (st_topo_link_back)
+ * carries the same members, each at the read's weight, summed member by member as the solver
+ * would (k additions of one weight: the same sum whichever members they are). */
+static double read_back_least(const alone_sums *a, const st_topo *t, int tier)
+{
+    const double *cap = st_topo_capacities(t);
+    double least = INFINITY;
+    for (size_t k = 0; k < a->n_seen; k++) {
+        double w, sum = 0, members = a->sum[a->seen[k]];
+        int32_t l = st_topo_link_back(t, tier, a->seen[k], &w);
+        if (w == 1.0)
+            sum = members; /* members x 1, exact */
+        else
+            for (double i = 0; i < members; i++)
+                sum += w;
+        double lvl = cap[l] / sum;
         if (lvl < least)
             least = lvl;
     }
-    free(a->sum);
-    free(a->seen);
-    if (!(least > 0) || isinf(least))
-        return -1;
-    *rate = least;
-    *bytes_at = st__net_done_time(NULL, spec->bytes, least, now);
-    return *bytes_at == ST_TIME_MAX ? -1 : 0;
+    return least;
 }
 
 /* Whether st_net_alone leaves spec to the net: no bytes, no members, or routed by the caller. */
@@ -498,11 +528,10 @@ void st_net_alone_both(const st_topo *t, const st_xfer_spec *spec, int tier, st_
     if (alone_refused(spec))
         return;
     int64_t ep = st_topo_storage_endpoint(t, tier), gpus = st_topo_gpus(t);
-    alone_sums a[2];
-    sums_init(&a[0], t, spec->n);
-    sums_init(&a[1], t, spec->n);
-    int32_t links[ST_TOPO_MAX_HOPS], back[ST_TOPO_MAX_HOPS];
-    double wts[ST_TOPO_MAX_HOPS], bw[ST_TOPO_MAX_HOPS];
+    alone_sums a;
+    sums_init(&a, t, spec->n);
+    int32_t links[ST_TOPO_MAX_HOPS];
+    double wts[ST_TOPO_MAX_HOPS];
     uint64_t pre = st_topo_flow_pre(spec->key);
     for (size_t i = 0; i < spec->n; i++) {
         if (spec->dst[i] != ep || spec->src[i] < 0 || spec->src[i] >= gpus)
@@ -511,12 +540,15 @@ void st_net_alone_both(const st_topo *t, const st_xfer_spec *spec, int tier, st_
         uint64_t key = st_topo_flow_key_of(pre, (uint64_t)i);
         int h =
             st_topo_route_w(t, spec->src[i], spec->dst[i], key, links, wts, ST_TOPO_MAX_HOPS, NULL);
-        sums_add(&a[0], links, wts, h);
-        if (h > 0)
-            sums_add(&a[1], back, bw, st_topo_route_back(t, tier, links, h, back, bw));
+        for (int j = 0; j < h; j++)
+            if (wts[j] != 1.0) /* read_back_least counts members by the write's sums */
+                ST_BUG("a write to tier %d crosses link %d with weight %g", tier, (int)links[j],
+                       wts[j]);
+        sums_add(&a, links, wts, h);
     }
-    rc[0] = sums_answer(&a[0], t, spec, now, &rate[0], &bytes_at[0]);
-    rc[1] = sums_answer(&a[1], t, spec, now, &rate[1], &bytes_at[1]);
+    double read_least = read_back_least(&a, t, tier);
+    rc[0] = sums_answer(&a, t, spec, now, &rate[0], &bytes_at[0]);
+    rc[1] = alone_answer(read_least, spec, now, &rate[1], &bytes_at[1]);
 }
 
 int64_t st_net_start(st_net *net, const st_xfer_spec *spec)

@@ -687,20 +687,21 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
     return n;
 }
 
-int st_topo_route_back(const st_topo *t, int tier, const int32_t *links, int n, int32_t *out,
-                       double *w)
+int32_t st_topo_link_back(const st_topo *t, int tier, int32_t l, double *w)
 {
-    if (tier < 0 || tier >= t->n_tiers || n < 1 || n > ST_TOPO_MAX_HOPS)
-        ST_BUG("route back of %d links from tier %d of %d", n, tier, t->n_tiers);
-    /* A write ends on the media (storage_path); each port before it is an UP one, base + 2 port,
-     * whose DOWN twin is the next id (leaf_link, spine_link and the NIC's). */
-    out[0] = links[n - 1];
-    w[0] = t->tier_read_w[tier];
-    for (int i = 1; i < n; i++) {
-        out[i] = links[n - 1 - i] + DOWN;
-        w[i] = 1.0;
+    if (tier < 0 || tier >= t->n_tiers)
+        ST_BUG("link back from tier %d of %d", tier, t->n_tiers);
+    /* A write ends on the media (storage_path): the tier's one link, or a local tier's link of
+     * the GPU's node. Each port before it is an UP one, base + 2 port, whose DOWN twin is the
+     * next id (leaf_link, spine_link and the NIC's). */
+    int32_t media = t->tier_base[tier];
+    int64_t n_media = t->tier_local[tier] ? t->gpus / t->gpn : 1;
+    if (l >= media && l < media + n_media) {
+        *w = t->tier_read_w[tier];
+        return l;
     }
-    return n;
+    *w = 1.0;
+    return l + DOWN;
 }
 
 int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,

@@ -105,14 +105,13 @@ double st_topo_storage_latency(const st_topo *t, int tier);
 int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
                     double *weights, int max, double *latency_s);
 
-/* The route back of a write: links[0 .. n), GPU g's route to storage tier `tier` under some key
- * (st_topo_route_w), made the route from the tier to g under that key, the read, into out and
- * its weights into w, without hashing again. ECMP hashes the flow, the NIC and the tier, never
+/* A write's link back: for link l of GPU g's route to storage tier `tier` under some key
+ * (st_topo_route_w), the link the read from the tier to g under that key crosses in its place,
+ * and that link's weight in the read into *w. ECMP hashes the flow, the NIC and the tier, never
  * the direction, so the read crosses the write's switch ports the other way, in reverse order,
- * and the same media at the tier's read weight: st_topo_route_w's own read route, bit for bit.
- * Returns n. */
-int st_topo_route_back(const st_topo *t, int tier, const int32_t *links, int n, int32_t *out,
-                       double *w);
+ * and the same media at the tier's read weight: link by link, st_topo_route_w's own read route.
+ */
+int32_t st_topo_link_back(const st_topo *t, int tier, int32_t l, double *w);
 
 /* The longest path any route can return, for sizing link buffers. */
 #define ST_TOPO_MAX_HOPS 10
