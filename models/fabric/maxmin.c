@@ -54,14 +54,26 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
 
 static void mark_link_dirty(st_maxmin *m, int32_t l);
 
-/* Note link l as touched, for st_maxmin_reset. */
-static void use_link(st_maxmin *m, int32_t l)
+/* Note link l as touched, for st_maxmin_reset, in room already made (reserve_used). */
+static inline void note_used(st_maxmin *m, int32_t l)
 {
     if (m->links[l].used)
         return;
     m->links[l].used = 1;
-    m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + 1, &m->used_cap);
     m->used[m->n_used++] = l;
+}
+
+/* Room in the list of touched links for k more: an add reserves its links' at once, not one
+ * growth check a link (every link of every entity comes through here). */
+static void reserve_used(st_maxmin *m, size_t k)
+{
+    m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + k + 1, &m->used_cap);
+}
+
+static void use_link(st_maxmin *m, int32_t l)
+{
+    reserve_used(m, 1);
+    note_used(m, l);
 }
 
 int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
@@ -226,7 +238,7 @@ static int32_t merge_links(st_maxmin *m, const int32_t *links, const double *wei
         double w = weights ? weights[i] : 1.0;
         if (l < 0 || l >= m->n_links)
             ST_BUG("entity crosses link %d; the solver has %d links", (int)l, (int)m->n_links);
-        if (!(w > 0) || isinf(w))
+        if (weights && (!(w > 0) || isinf(w))) /* 1 without weights: no test a link */
             ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0", (int)l, w);
         if (m->slot_of[l] < 0) {
             m->slot_of[l] = k;
@@ -304,6 +316,7 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .fresh = 1,
                   .mark = e->mark,
                   .dirty = e->dirty};
+    reserve_used(m, nk);
     for (int32_t j = 0; j < k; j++) {
         if (j + ST__MM_AHEAD < k)
             st__mm_prefetch_link(m, lk[j + ST__MM_AHEAD]);
@@ -311,7 +324,7 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
             st__mm_prefetch_edges(m, lk[j + ST__MM_AHEAD / 2], 1);
         pos[j] = (int32_t)m->links[lk[j]].n;
         push_edge(m, &m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
-        use_link(m, lk[j]);
+        note_used(m, lk[j]);
     }
     mark_ent_dirty(m, id);
     return id;

@@ -361,9 +361,9 @@ static int matches(const st_mmx *x, const st_mm_trace *t, const mm_op *o, const 
     case OP_ADD: {
         size_t k = c->n > 0 ? (size_t)c->n : 0;
         const double *w = weights_of(t, o);
-        return o->n == c->n &&
-               (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
-                           (w ? memcmp(w, c->w, k * sizeof *c->w) == 0 : all_ones(c->w, k))));
+        return o->n == c->n && (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
+                                           (w ? c->w && memcmp(w, c->w, k * sizeof *c->w) == 0
+                                              : all_ones(c->w, k))));
     }
     case OP_REMOVE:
         return o->id == c->id;

@@ -65,7 +65,7 @@ void st_mmx_free(st_mmx *x);
  * without it, one segment: link ids as they are. */
 void st_mmx_segments(st_mmx *x, const int32_t *first, int n);
 
-/* As st_maxmin_add_link, st_maxmin_set_capacity, st_maxmin_add (weights not NULL) and
+/* As st_maxmin_add_link, st_maxmin_set_capacity, st_maxmin_add (weights NULL: all 1) and
  * st_maxmin_remove. */
 int32_t st_mmx_add_link(st_mmx *x, double capacity);
 void st_mmx_set_capacity(st_mmx *x, int32_t link, double capacity);
