@@ -172,6 +172,49 @@ st_mm_trace *st_mm_trace_copy(const st_mm_trace *t)
     return c;
 }
 
+/* a[0..n), an allocation of cap, cut to n (NULL when n is 0): realloc shrinks in place. */
+static void *fit(void *a, size_t n, size_t size)
+{
+    if (n == 0) {
+        free(a);
+        return NULL;
+    }
+    return st_xrealloc(a, n * size);
+}
+
+/* Room for cap elements of `size` bytes, or NULL for none. */
+static void *room(size_t cap, size_t size)
+{
+    return cap ? st_xmalloc(cap * size) : NULL;
+}
+
+st_mm_trace *st_mm_trace_take(st_mm_trace *t)
+{
+    st_mm_trace *c = st_xmalloc(sizeof *c);
+    *c = (st_mm_trace){.op = fit(t->op, t->n_op, sizeof *t->op),
+                       .n_op = t->n_op,
+                       .op_cap = t->n_op,
+                       .link = fit(t->link, t->n_lw, sizeof *t->link),
+                       .w = fit(t->w, t->n_w, sizeof *t->w),
+                       .n_lw = t->n_lw,
+                       .n_w = t->n_w,
+                       .link_cap = t->n_lw,
+                       .w_cap = t->n_w,
+                       .ch = fit(t->ch, t->n_ch, sizeof *t->ch),
+                       .rate = fit(t->rate, t->n_ch, sizeof *t->rate),
+                       .n_ch = t->n_ch,
+                       .ch_cap = t->n_ch,
+                       .rate_cap = t->n_ch,
+                       .cut = t->cut};
+    t->op = room(t->op_cap, sizeof *t->op);
+    t->link = room(t->link_cap, sizeof *t->link);
+    t->w = room(t->w_cap, sizeof *t->w);
+    t->ch = room(t->ch_cap, sizeof *t->ch);
+    t->rate = room(t->rate_cap, sizeof *t->rate);
+    st_mm_trace_clear(t);
+    return c;
+}
+
 size_t st_mm_trace_bytes(const st_mm_trace *t)
 {
     return sizeof *t + t->n_op * sizeof *t->op + t->n_lw * sizeof *t->link + t->n_w * sizeof *t->w +
