@@ -12,7 +12,6 @@
 #include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
 #include "sim/rng.h"
-#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static const st_plant_preset preset = {
@@ -109,6 +108,7 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
         r->n_pairs += (size_t)jobs[j].n_gpus;
     r->pairs = st_xmalloc((r->n_pairs ? r->n_pairs : 1) * sizeof *r->pairs);
     size_t q = 0;
+    int sorted = 1; /* told as they are made: a comparator call a pair cost more than making it */
     for (size_t j = 0; j < n; j++) {
         double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
@@ -116,12 +116,15 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
             if (jobs[j].gpus[g] < 0 || rack >= r->n)
                 ST_BUG("GPU %lld is outside the cluster's %lld racks", (long long)jobs[j].gpus[g],
                        (long long)r->n);
+            sorted &= q == 0 || r->pairs[q - 1].rack < rack ||
+                      (r->pairs[q - 1].rack == rack && r->pairs[q - 1].job <= j);
             r->pairs[q++] = (rj){rack, j};
             r->c[rack] -= idle; /* this GPU runs the job, not idle */
         }
     }
     /* A job's GPUs listed in order give its pairs in order (pairs that compare equal are equal) */
-    st_sort_unless_sorted(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
+    if (!sorted)
+        qsort(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
     r->lin = st_xcalloc(n ? n : 1, sizeof *r->lin);
 }
 
