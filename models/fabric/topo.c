@@ -28,6 +28,9 @@ struct st_topo {
     double port_bw;                    /* goodput of one network port, bytes/s */
     double nv_bw;                      /* goodput of one NVLink direction, bytes/s */
     double lat_link, lat_switch;
+    /* A path's latency by its length: n links and the n - 1 switches between them, worked out
+     * once, not with two conversions and two products for every route. */
+    double path_lat[ST_TOPO_MAX_HOPS + 1];
     double *cap;
     /* Leaf and pod of each NIC, so a route reads them instead of dividing (three divisions a
      * NIC, two NICs a route, and routes are most of a collective's costing). */
@@ -172,6 +175,8 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency(c->gpu) * st_calib_nvlink(c);
     t->lat_link = f->link_latency_s;
     t->lat_switch = f->switch_latency_s;
+    for (int n = 0; n <= ST_TOPO_MAX_HOPS; n++)
+        t->path_lat[n] = n ? n * t->lat_link + (n - 1) * t->lat_switch : 0;
     t->n_tiers = c->n_tiers;
     size_t nt = c->n_tiers > 0 ? (size_t)c->n_tiers : 1;
     t->tier_base = st_xcalloc(nt, sizeof *t->tier_base);
@@ -683,7 +688,7 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
             weights[i] = w[i];
     }
     if (latency_s)
-        *latency_s = (n ? n * t->lat_link + (n - 1) * t->lat_switch : 0) + extra;
+        *latency_s = t->path_lat[n] + extra; /* n <= ST_TOPO_MAX_HOPS: any route's length */
     return n;
 }
 
