@@ -115,9 +115,7 @@ void st_maxmin_free(st_maxmin *m)
 {
     if (!m)
         return;
-    st__mm_pool_release(&m->pool); /* every edge list at once */
-    for (size_t i = 0; i < m->n_ents; i++)
-        free(m->ents[i].w);
+    st__mm_pool_release(&m->pool); /* every edge list and entity block at once */
     free(m->links);
     free(m->ents);
     free(m->free_ids);
@@ -136,6 +134,13 @@ void st_maxmin_free(st_maxmin *m)
     free(m);
 }
 
+/* Give entity e's block of links, weights and positions, if it has one, back to the pool. */
+static void drop_block(st_maxmin *m, mm_ent *e)
+{
+    if (e->w)
+        st__mm_pool_put(&m->pool, (mm_edge *)(void *)e->w, st__mm_pool_class((size_t)e->cap));
+}
+
 /* Give link L's edge list, if it has one, back to the pool. */
 static void drop_edges(st_maxmin *m, mm_link *L)
 {
@@ -146,7 +151,7 @@ static void drop_edges(st_maxmin *m, mm_link *L)
 void st_maxmin_reset(st_maxmin *m)
 {
     for (size_t i = 0; i < m->n_ents; i++)
-        free(m->ents[i].w);
+        drop_block(m, &m->ents[i]);
     m->n_ents = m->n_free = m->n_dirty_ents = m->n_dirty_links = 0;
     for (size_t i = m->n_undo; i-- > 0;) /* latest first: the first change's old capacity */
         m->links[m->undo[i].l].cap = m->undo[i].cap;
@@ -290,17 +295,23 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
     int32_t k = merge_links(m, links, weights, n, m->scratch_link, m->scratch_w);
     /* One block per entity: k weights, then k links, then k edge positions; the block a
      * removed entity left in the slot when it has room (malloc and free of a ring's block, a
-     * few hundred kilobytes, cost more than its solve). */
+     * few hundred kilobytes, cost more than its solve), else one from the pool of edge lists,
+     * whose edges are the 16 bytes a link takes here (a pattern's thousands of send/recv
+     * entities each cost a malloc and a free). */
+    _Static_assert(sizeof(mm_edge) == sizeof(double) + 2 * sizeof(int32_t),
+                   "an entity block's link takes an edge's room");
     size_t nk = (size_t)k;
     int64_t id = take_slot(m);
     mm_ent *e = &m->ents[id];
+    if (!e->w || e->cap < k) {
+        drop_block(m, e);
+        int c = st__mm_pool_class(nk ? nk : 1);
+        size_t room = (size_t)8 << c;
+        e->w = (double *)(void *)st__mm_pool_get(&m->pool, c);
+        e->cap = room > INT32_MAX ? INT32_MAX : (int32_t)room; /* still of class c */
+    }
     double *w = e->w;
     int32_t cap = e->cap;
-    if (!w || cap < k) {
-        free(w);
-        w = st_xmalloc((nk ? nk : 1) * (sizeof(double) + 2 * sizeof(int32_t)));
-        cap = k;
-    }
     int32_t *lk = (int32_t *)(w + nk);
     int32_t *pos = lk + nk;
     for (size_t j = 0; j < nk; j++) {
