@@ -433,6 +433,21 @@ static inline void sums_add(alone_sums *a, const int32_t *links, const double *w
     a->n_seen = n_seen;
 }
 
+/* sums_add for links of weight 1 each. */
+static inline void sums_add_ones(alone_sums *a, const int32_t *links, int h)
+{
+    double *sum = a->sum;
+    int32_t *seen = a->seen;
+    size_t n_seen = a->n_seen;
+    for (int j = 0; j < h; j++) {
+        double s = sum[links[j]];
+        if (s == 0)
+            seen[n_seen++] = links[j];
+        sum[links[j]] = s + 1.0;
+    }
+    a->n_seen = n_seen;
+}
+
 /* The solve of a lone entity (maxmin_fill.c, fill_one), given the least level of its links, each
  * its capacity over its weight (the same least whatever order the links come in: all finite and
  * positive): a rate cap is a private link of n x max_rate crossed with weight n. st_net_alone's
@@ -531,20 +546,15 @@ void st_net_alone_both(const st_topo *t, const st_xfer_spec *spec, int tier, st_
     alone_sums a;
     sums_init(&a, t, spec->n);
     int32_t links[ST_TOPO_MAX_HOPS];
-    double wts[ST_TOPO_MAX_HOPS];
     uint64_t pre = st_topo_flow_pre(spec->key);
     for (size_t i = 0; i < spec->n; i++) {
         if (spec->dst[i] != ep || spec->src[i] < 0 || spec->src[i] >= gpus)
             ST_BUG("member %zu of a write to tier %d runs %lld -> %lld", i, tier,
                    (long long)spec->src[i], (long long)spec->dst[i]);
         uint64_t key = st_topo_flow_key_of(pre, (uint64_t)i);
-        int h =
-            st_topo_route_w(t, spec->src[i], spec->dst[i], key, links, wts, ST_TOPO_MAX_HOPS, NULL);
-        for (int j = 0; j < h; j++)
-            if (wts[j] != 1.0) /* read_back_least counts members by the write's sums */
-                ST_BUG("a write to tier %d crosses link %d with weight %g", tier, (int)links[j],
-                       wts[j]);
-        sums_add(&a, links, wts, h);
+        /* every weight 1, which read_back_least counts the members by */
+        int h = st_topo_write_route(t, spec->src[i], tier, key, links);
+        sums_add_ones(&a, links, h);
     }
     double read_least = read_back_least(&a, t, tier);
     rc[0] = sums_answer(&a, t, spec, now, &rate[0], &bytes_at[0]);

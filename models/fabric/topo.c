@@ -619,34 +619,57 @@ static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key,
     return n;
 }
 
+/* A GPU's route to tier k (a write): the NIC, the fabric up, the media; every weight 1. */
+static int write_path(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *out)
+{
+    int32_t media = t->tier_base[tier];
+    if (t->tier_local[tier]) {
+        out[0] = media + (int32_t)(gpu / t->gpn);
+        return 1;
+    }
+    int64_t nic = nic_of(t, gpu);
+    int n = 0;
+    out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + UP);
+    n = storage_fabric(t, nic, tier, key, UP, out, n);
+    out[n++] = media;
+    return n;
+}
+
 /* A GPU's route to (write) or from (read) tier k, with weights; see st_topo_route_w. */
 static int storage_path(const st_topo *t, int64_t gpu, int tier, int read, uint64_t key,
                         int32_t *out, double *w)
 {
-    int32_t media = t->tier_base[tier];
-    double mw = read ? t->tier_read_w[tier] : 1.0;
-    int n = 0;
-    if (t->tier_local[tier]) {
-        out[n] = media + (int32_t)(gpu / t->gpn);
-        w[n++] = mw;
+    int n;
+    if (!read) {
+        n = write_path(t, gpu, tier, key, out);
+        for (int i = 0; i < n; i++)
+            w[i] = 1.0;
         return n;
     }
-    int64_t nic = nic_of(t, gpu);
-    if (read) {
-        out[n] = media;
-        w[n++] = mw;
-        n = storage_fabric(t, nic, tier, key, DOWN, out, n);
-        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + DOWN);
-    } else {
-        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + UP);
-        n = storage_fabric(t, nic, tier, key, UP, out, n);
-        out[n] = media;
-        w[n++] = mw;
+    int32_t media = t->tier_base[tier];
+    double mw = t->tier_read_w[tier];
+    if (t->tier_local[tier]) {
+        out[0] = media + (int32_t)(gpu / t->gpn);
+        w[0] = mw;
+        return 1;
     }
-    for (int i = 0; i < n; i++)
-        if (out[i] != media)
-            w[i] = 1.0;
+    int64_t nic = nic_of(t, gpu);
+    n = 0;
+    out[n] = media;
+    w[n++] = mw;
+    n = storage_fabric(t, nic, tier, key, DOWN, out, n);
+    out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + DOWN);
+    for (int i = 1; i < n; i++)
+        w[i] = 1.0;
     return n;
+}
+
+int st_topo_write_route(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *links)
+{
+    check_gpu(t, gpu);
+    if (tier < 0 || tier >= t->n_tiers)
+        ST_BUG("storage tier %d outside [0, %d)", tier, t->n_tiers);
+    return write_path(t, gpu, tier, key, links);
 }
 
 static void check_endpoint(const st_topo *t, int64_t e)

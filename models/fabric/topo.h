@@ -105,6 +105,11 @@ double st_topo_storage_latency(const st_topo *t, int tier);
 int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
                     double *weights, int max, double *latency_s);
 
+/* GPU gpu's route to storage tier `tier` under key into links (room for ST_TOPO_MAX_HOPS), as
+ * st_topo_route_w gives it to the tier's endpoint, every weight 1 (a write's): without the
+ * endpoint's tests and the weights, for a storage stream's 10^4 members. Returns its length. */
+int st_topo_write_route(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *links);
+
 /* A write's link back: for link l of GPU g's route to storage tier `tier` under some key
  * (st_topo_route_w), the link the read from the tier to g under that key crosses in its place,
  * and that link's weight in the read into *w. ECMP hashes the flow, the NIC and the tier, never

@@ -314,11 +314,11 @@ START_TEST(test_another_jobs_ingest_shares_the_tier)
 }
 END_TEST
 
-/* A write's links back (st_topo_link_back) against the read's own route, and the write and its
- * read back alone together (st_net_alone_both) against one st_net_alone each, bit for bit: on a
- * three-tier fat tree whose uplinks are oversubscribed (ECMP collisions decide the rates), on
- * rails under adaptive routing and on one spine-leaf pod; to a remote tier and to a node's local
- * NVMe; capped and not. */
+/* A write's route (st_topo_write_route) and links back (st_topo_link_back) against
+ * st_topo_route_w's own write and read routes, and the write and its read back alone together
+ * (st_net_alone_both) against one st_net_alone each, bit for bit: on a three-tier fat tree whose
+ * uplinks are oversubscribed (ECMP collisions decide the rates), on rails under adaptive routing
+ * and on one spine-leaf pod; to a remote tier and to a node's local NVMe; capped and not. */
 START_TEST(test_a_writes_links_back_and_its_alone_answers_are_the_reads_own)
 {
     st_topology kinds[3] = {ST_TOPO_FAT_TREE_3, ST_TOPO_RAIL_OPTIMIZED, ST_TOPO_SPINE_LEAF};
@@ -341,6 +341,11 @@ START_TEST(test_a_writes_links_back_and_its_alone_answers_are_the_reads_own)
                 int n = st_topo_route_w(t, g, ep, key, l, w, ST_TOPO_MAX_HOPS, NULL);
                 int m = st_topo_route_w(t, ep, g, key, r, rw, ST_TOPO_MAX_HOPS, NULL);
                 ck_assert_int_eq(n, m);
+                int32_t wr[ST_TOPO_MAX_HOPS];
+                ck_assert_int_eq(st_topo_write_route(t, g, tier, key, wr), n);
+                ck_assert(memcmp(wr, l, (size_t)n * sizeof *l) == 0);
+                for (int i = 0; i < n; i++)
+                    ck_assert(w[i] == 1.0); /* a write's every weight */
                 for (int i = 0; i < n; i++)
                     b[n - 1 - i] = st_topo_link_back(t, tier, l[i], &bw[n - 1 - i]);
                 ck_assert(memcmp(b, r, (size_t)m * sizeof *r) == 0);
