@@ -113,8 +113,7 @@ static double route_members(st_coll *cm)
         for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
             uint64_t key = st_topo_flow_key_of(pre, (uint64_t)(i - cm->xoff[x]));
             int32_t *links = cm->route + i * ST_TOPO_MAX_HOPS;
-            int h = st_topo_route(cm->topo, cm->src[i], cm->dst[i], key, links, ST_TOPO_MAX_HOPS,
-                                  &cm->mlat[i]);
+            int h = st_topo_gpu_route(cm->topo, cm->src[i], cm->dst[i], key, links, &cm->mlat[i]);
             cm->mhop[i] = (uint8_t)h;
             int nv = h == 0 || links[0] < nic0;
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);

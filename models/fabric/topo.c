@@ -732,6 +732,16 @@ int32_t st_topo_link_back(const st_topo *t, int tier, int32_t l, double *w)
     return l + DOWN;
 }
 
+int st_topo_gpu_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                      double *latency_s)
+{
+    check_gpu(t, src);
+    check_gpu(t, dst);
+    int n = path(t, src, dst, key, links);
+    *latency_s = t->path_lat[n];
+    return n;
+}
+
 int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,
                   double *latency_s)
 {

@@ -84,6 +84,12 @@ int st_topo_link_name(const st_topo *t, int32_t link, char *buf, size_t n);
 int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,
                   double *latency_s);
 
+/* st_topo_route between two GPUs (src and dst in [0, st_topo_gpus)) into links, room for
+ * ST_TOPO_MAX_HOPS, its latency into *latency_s: the same route and latency, without the tests
+ * a storage endpoint needs, for the collective model's every member. */
+int st_topo_gpu_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                      double *latency_s);
+
 /* Storage endpoints. Tier k of cluster.storage (file order) is the endpoint
  * st_topo_gpus(t) + k: a route from a GPU to it is a write, from it to a GPU a read. A remote
  * tier hangs from the top of the fabric (the leaf of a one-leaf cluster, the spines of a
