@@ -81,11 +81,13 @@ typedef struct mm_call {
  * order of these ids. */
 static inline uint64_t seg_in(const int32_t *g, int32_t l)
 {
-    /* The last segment that starts at or before l: the count of the later starts l reached,
-     * without a branch (every link of every add comes through here), and written out: gcc -O2
-     * keeps the loop a loop, which cost twice the comparisons. */
-    int s = (l >= g[1]) + (l >= g[2]) + (l >= g[3]) + (l >= g[4]) + (l >= g[5]) + (l >= g[6]) +
-            (l >= g[7]);
+    /* The last segment that starts at or before l (the starts ascend, g[0] = 0 <= l): a
+     * binary search of the eight in three steps, each a comparison added in, without a branch
+     * (every link of every add comes through here); counting the seven later starts l reached
+     * took seven comparisons. */
+    int s = (l >= g[4]) << 2;
+    s += (l >= g[s + 2]) << 1;
+    s += l >= g[s + 1];
     return (uint64_t)s << 32 | (uint32_t)(l - g[s]);
 }
 
