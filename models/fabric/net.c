@@ -596,9 +596,10 @@ int64_t st_net_start(st_net *net, const st_xfer_spec *spec)
     }
     if (net->keep)
         st__net_keep_route(net, s, total, now);
-    /* Routed by the caller, every weight is 1: none passed, which the solver and a recording
-     * take as all ones without reading them. */
-    int64_t ent = st_mmx_add(net->mx, net->route, spec->routes ? NULL : net->wts, (int)total);
+    /* Routed by the caller and uncapped, every weight is 1: none passed, which the solver and
+     * a recording take as all ones without reading them (a cap's private link weighs n). */
+    int ones = spec->routes && x->cap_link < 0;
+    int64_t ent = st_mmx_add(net->mx, net->route, ones ? NULL : net->wts, (int)total);
     net->ent_x = st_xgrow(net->ent_x, sizeof *net->ent_x, (size_t)ent + 1, &net->ent_x_cap);
     net->ent_x[ent] = s;
     x->ent = ent;
