@@ -141,7 +141,7 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     st_plant_result pr;
     st_err err = {0};
     double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
-    if (st_plant_run_window_network(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
+    if (st_plant_run_facility(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
         w = pr.facility_peak.total_w;
         *heat = pr.heat;
         *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;

@@ -113,8 +113,7 @@ static double route_members(st_coll *cm)
         for (size_t i = cm->xoff[x]; i < cm->xoff[x + 1]; i++) {
             uint64_t key = st_topo_flow_key_of(pre, (uint64_t)(i - cm->xoff[x]));
             int32_t *links = cm->route + i * ST_TOPO_MAX_HOPS;
-            int h = st_topo_route(cm->topo, cm->src[i], cm->dst[i], key, links, ST_TOPO_MAX_HOPS,
-                                  &cm->mlat[i]);
+            int h = st_topo_gpu_route(cm->topo, cm->src[i], cm->dst[i], key, links, &cm->mlat[i]);
             cm->mhop[i] = (uint8_t)h;
             int nv = h == 0 || links[0] < nic0;
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
@@ -173,41 +172,85 @@ static inline double raise_to(double acc, double y)
     return y > acc ? y : acc;
 }
 
-double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
-                             size_t x, int real)
+/* A transfer's members' latencies (path plus hop) summed and at their largest, overall, on
+ * NVLink, on the network, and the largest path alone: the figures the alpha terms read. */
+typedef struct member_lat {
+    double sum, mx, mx_nv, mx_net, mx_path;
+} member_lat;
+
+/* members [a, e) of cm, hops hv on NVLink and hn on the network. Each phase kind reads one or
+ * two of the figures (st__coll_xfer_latency), and the loop runs for every transfer of every
+ * phase costed: `only` names the one asked for (SUM or MAX), else all are taken. The figures
+ * taken are the same, bit for bit, as when all are: each accumulates on its own. */
+enum { LAT_ALL, LAT_SUM, LAT_MAX };
+
+static member_lat member_latencies(const st_coll *cm, size_t a, size_t e, double hv, double hn,
+                                   int only)
 {
-    double hv = hop(cm, d, p, ST_NCCL_HW_NVLINK), hn = hop(cm, d, p, ST_NCCL_HW_NET);
-    if (real && p != ST_COLL_PROTO_IDEAL)
-        hv += st_nccl_fill_latency(cm->nccl, d->nalgo, nccl_proto(p), ST_NCCL_HW_NVLINK, &d->comm);
-    double sum = 0, mx = 0, mx_nv = 0, mx_net = 0, mx_path = 0;
-    size_t a = cm->xoff[x], e = cm->xoff[x + 1];
+    member_lat o = {0};
+    if (only == LAT_SUM) {
+        for (size_t i = a; i < e; i++)
+            o.sum += cm->mlat[i] + (cm->mhw[i] == ST_NCCL_HW_NVLINK ? hv : hn);
+        return o;
+    }
+    if (only == LAT_MAX) {
+        for (size_t i = a; i < e; i++)
+            o.mx = raise_to(o.mx, cm->mlat[i] + (cm->mhw[i] == ST_NCCL_HW_NVLINK ? hv : hn));
+        return o;
+    }
     for (size_t i = a; i < e; i++) {
         int nv = cm->mhw[i] == ST_NCCL_HW_NVLINK;
         double al = cm->mlat[i] + (nv ? hv : hn);
-        sum += al;
-        mx = raise_to(mx, al);
-        mx_path = raise_to(mx_path, cm->mlat[i]);
-        mx_nv = nv ? raise_to(mx_nv, al) : mx_nv;
-        mx_net = nv ? mx_net : raise_to(mx_net, al);
+        o.sum += al;
+        o.mx = raise_to(o.mx, al);
+        o.mx_path = raise_to(o.mx_path, cm->mlat[i]);
+        o.mx_nv = nv ? raise_to(o.mx_nv, al) : o.mx_nv;
+        o.mx_net = nv ? o.mx_net : raise_to(o.mx_net, al);
     }
+    return o;
+}
+
+/* Which of member_latencies' figures phase kind k reads (sync: the run's step mode). */
+static int lat_needs(phase_kind k, int sync)
+{
+    switch (k) {
+    case PH_TREE:
+    case PH_NVLS:
+        return LAT_ALL;
+    case PH_A2A:
+    case PH_P2P:
+        return LAT_MAX;
+    default: /* chains, rings and the hierarchy's: the largest, or the sum for the mean */
+        return sync ? LAT_MAX : LAT_SUM;
+    }
+}
+
+double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *d, st_coll_proto p,
+                             size_t x, int real)
+{
     if (d->kind == PH_EMPTY)
         return 0;
+    double hv = hop(cm, d, p, ST_NCCL_HW_NVLINK), hn = hop(cm, d, p, ST_NCCL_HW_NET);
+    if (real && p != ST_COLL_PROTO_IDEAL)
+        hv += st_nccl_fill_latency(cm->nccl, d->nalgo, nccl_proto(p), ST_NCCL_HW_NVLINK, &d->comm);
+    size_t a = cm->xoff[x], e = cm->xoff[x + 1];
+    member_lat m = member_latencies(cm, a, e, hv, hn, lat_needs(d->kind, r->sync));
     double base =
         p == ST_COLL_PROTO_IDEAL ? 0 : st_nccl_base_latency(cm->nccl, d->nalgo, nccl_proto(p));
     switch (d->kind) {
     case PH_TREE:
-        return base + 2 * (d->depth_intra * (mx_nv > 0 ? mx_nv : mx) + d->steps * mx_net);
+        return base + 2 * (d->depth_intra * (m.mx_nv > 0 ? m.mx_nv : m.mx) + d->steps * m.mx_net);
     case PH_CHAIN:
-        return base + (r->sync ? (double)(e - a) * mx : sum);
+        return base + (r->sync ? (double)(e - a) * m.mx : m.sum);
     case PH_A2A:
     case PH_P2P:
-        return base + mx;
+        return base + m.mx;
     case PH_NVLS: /* one trip through the switch and its pipeline's fill, not a ring hop's */
-        return (p == ST_COLL_PROTO_IDEAL ? 0 : nvls_latency(cm, d)) + mx_path;
+        return (p == ST_COLL_PROTO_IDEAL ? 0 : nvls_latency(cm, d)) + m.mx_path;
     default:
         break;
     }
-    double lat = base + d->steps * (r->sync ? mx : (e > a ? sum / (double)(e - a) : 0));
+    double lat = base + d->steps * (r->sync ? m.mx : (e > a ? m.sum / (double)(e - a) : 0));
     if (p != ST_COLL_PROTO_IDEAL)
         lat *= st_nccl_latency_factor(cm->nccl, d->nalgo, nccl_proto(p), d->ar_bytes > 0, &d->comm,
                                       d->ar_bytes);

@@ -75,6 +75,14 @@ struct st_coll {
     int last_matched;
     run *head;
     int64_t active, next_id;
+    /* Blocks of runs of at most ST__COLL_SMALL_RANKS ranks (make_run), cut from slabs the runner
+     * keeps and recycled through a free list: a send/recv pattern starts thousands of pairs at
+     * once, and a malloc and a free each cost as much as a pair's layout. */
+    void *small_free; /* the next free block is in each one's first bytes */
+    void **slabs;
+    size_t n_slabs, slabs_cap;
+    char *slab_next;
+    size_t slab_left;
 };
 
 /* What the cost formulas need about the phase being built. */
@@ -106,7 +114,11 @@ struct run {
     int phase, n_phases;
     size_t pending;
     phase_kind kinds[3];
+    int small; /* its block is one of the runner's small ones (make_run), not its own */
 };
+
+/* The most ranks of a run whose block comes from its runner's slabs (struct st_coll). */
+#define ST__COLL_SMALL_RANKS 4
 
 /* A built phase's protocol and what it costs alone. */
 typedef struct cost {

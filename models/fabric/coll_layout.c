@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "models/fabric/coll_internal.h"
-#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static int64_t mod(int64_t a, int64_t m)
@@ -38,11 +37,26 @@ static int cmp_first(const void *a, const void *b)
     return (x->gpu > y->gpu) - (x->gpu < y->gpu);
 }
 
+/* Whether items are in cmp_grp's order (by_first 0) or cmp_first's (1), told inline: every
+ * collective started lays its ranks out, most of them in order already, and a comparator call
+ * through a pointer for each pair cost more than the layout. */
+static int in_order(const item *it, int64_t n, int by_first)
+{
+    for (int64_t i = 1; i < n; i++) {
+        int64_t a = by_first ? it[i - 1].first : it[i - 1].grp;
+        int64_t b = by_first ? it[i].first : it[i].grp;
+        if (a > b || (a == b && it[i - 1].gpu > it[i].gpu))
+            return 0;
+    }
+    return 1;
+}
+
 /* Sort items by (group, gpu). Returns the number of groups, or -1 when a GPU repeats. */
 static int64_t sort_groups(item *it, int64_t n)
 {
     /* the keys are unique: a repeated GPU is refused below and its items dropped */
-    st_sort_unless_sorted(it, (size_t)n, sizeof *it, cmp_grp);
+    if (!in_order(it, n, 0))
+        qsort(it, (size_t)n, sizeof *it, cmp_grp);
     int64_t groups = 0;
     for (int64_t i = 0; i < n; i++) {
         if (i > 0 && it[i].gpu == it[i - 1].gpu)
@@ -81,7 +95,8 @@ int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, 
         for (int64_t i = a; i < b; i++)
             it[i].first = lo;
     }
-    st_sort_unless_sorted(it, (size_t)n, sizeof *it, cmp_first);
+    if (!in_order(it, n, 1))
+        qsort(it, (size_t)n, sizeof *it, cmp_first);
     r->ngrp = 0;
     for (int64_t i = 0; i < n; i++) {
         if (i == 0 || it[i].grp != it[i - 1].grp)
@@ -126,21 +141,28 @@ static int nics_used(const st_coll *cm, const run *r)
 
 /* ---- building a phase's members ------------------------------------------------------------- */
 
-static void add_member(st_coll *cm, int64_t s, int64_t d)
+/* Room in the member arrays for one more member. */
+static void grow_members(st_coll *cm)
 {
-    if (cm->m == cm->mcap) {
-        size_t cap = cm->mcap;
-        cm->src = st_xgrow(cm->src, sizeof *cm->src, cm->m + 1, &cap);
-        cap = cm->mcap;
-        cm->dst = st_xgrow(cm->dst, sizeof *cm->dst, cm->m + 1, &cap);
-        cap = cm->mcap;
-        cm->mlat = st_xgrow(cm->mlat, sizeof *cm->mlat, cm->m + 1, &cap);
-        cap = cm->mcap;
-        cm->mhw = st_xgrow(cm->mhw, sizeof *cm->mhw, cm->m + 1, &cap);
-        cap = cm->mcap;
-        cm->mhop = st_xgrow(cm->mhop, sizeof *cm->mhop, cm->m + 1, &cap);
-        cm->mcap = cap;
-    }
+    size_t cap = cm->mcap;
+    cm->src = st_xgrow(cm->src, sizeof *cm->src, cm->m + 1, &cap);
+    cap = cm->mcap;
+    cm->dst = st_xgrow(cm->dst, sizeof *cm->dst, cm->m + 1, &cap);
+    cap = cm->mcap;
+    cm->mlat = st_xgrow(cm->mlat, sizeof *cm->mlat, cm->m + 1, &cap);
+    cap = cm->mcap;
+    cm->mhw = st_xgrow(cm->mhw, sizeof *cm->mhw, cm->m + 1, &cap);
+    cap = cm->mcap;
+    cm->mhop = st_xgrow(cm->mhop, sizeof *cm->mhop, cm->m + 1, &cap);
+    cm->mcap = cap;
+}
+
+/* Inline, the growth out of line: every member of every phase built comes through here, and a
+ * call a member cost more than the member. */
+static inline void add_member(st_coll *cm, int64_t s, int64_t d)
+{
+    if (cm->m == cm->mcap)
+        grow_members(cm);
     cm->src[cm->m] = s;
     cm->dst[cm->m++] = d;
 }

@@ -44,9 +44,52 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
     return cm;
 }
 
+/* Bytes of the block of a run of n ranks: the run, then its ranks and its groups' n + 1
+ * offsets (make_run). sizeof(run) is a multiple of its alignment, which is an int64's. */
+static size_t run_bytes(int64_t n)
+{
+    return sizeof(run) + sizeof(int64_t) * (2 * (size_t)n + 1);
+}
+
+#define SMALL_BYTES run_bytes(ST__COLL_SMALL_RANKS)
+#define SLAB_SMALL  256 /* small blocks a slab */
+
+/* A block for a run of n ranks: a small one from cm's free list or slab, else its own. */
+static run *run_block(st_coll *cm, int64_t n)
+{
+    if (n > ST__COLL_SMALL_RANKS) {
+        run *r = st_xmalloc(run_bytes(n));
+        r->small = 0;
+        return r;
+    }
+    void *b = cm->small_free;
+    if (b) {
+        cm->small_free = *(void **)b;
+    } else {
+        if (cm->slab_left < SMALL_BYTES) {
+            cm->slab_next = st_xmalloc(SLAB_SMALL * SMALL_BYTES);
+            cm->slab_left = SLAB_SMALL * SMALL_BYTES;
+            cm->slabs = st_xgrow(cm->slabs, sizeof *cm->slabs, cm->n_slabs + 1, &cm->slabs_cap);
+            cm->slabs[cm->n_slabs++] = cm->slab_next;
+        }
+        b = cm->slab_next;
+        cm->slab_next += SMALL_BYTES;
+        cm->slab_left -= SMALL_BYTES;
+    }
+    run *r = b;
+    r->small = 1;
+    return r;
+}
+
 static void run_free(run *r)
 {
-    free(r); /* and its ranks and group offsets, in its block (make_run) */
+    if (!r->small) {
+        free(r); /* and its ranks and group offsets, in its block (make_run) */
+        return;
+    }
+    st_coll *cm = r->cm; /* read before the link to the next free block overwrites it */
+    *(void **)(void *)r = cm->small_free;
+    cm->small_free = r;
 }
 
 void st_coll_free(st_coll *cm)
@@ -70,6 +113,9 @@ void st_coll_free(st_coll *cm)
     free(cm->touched);
     free(cm->lay);
     st__coll_cost_release(cm);
+    for (size_t i = 0; i < cm->n_slabs; i++)
+        free(cm->slabs[i]);
+    free(cm->slabs);
     free(cm);
 }
 
@@ -165,10 +211,9 @@ static run *make_run(st_coll *cm, const st_coll_spec *s, int *rc, st_err *err)
         return NULL;
     /* One block: the run, then its ranks and the groups' n + 1 offsets (st__coll_layout fills
      * them). A send/recv pattern starts a run for every pair of its thousands of GPUs, and a
-     * second malloc and free each cost as much as the pair's layout. sizeof *r is a multiple of
-     * its alignment, which is an int64's. */
-    size_t n = (size_t)s->n;
-    run *r = st_xmalloc(sizeof *r + sizeof *r->rank * (2 * n + 1));
+     * second malloc and free each cost as much as the pair's layout (run_block). */
+    run *r = run_block(cm, s->n);
+    int small = r->small;
     *r = (run){.cm = cm,
                .rank = (int64_t *)(r + 1),
                .op = s->op,
@@ -181,7 +226,8 @@ static run *make_run(st_coll *cm, const st_coll_spec *s, int *rc, st_err *err)
                .key = s->key,
                .tag = s->tag,
                .done = s->done,
-               .ctx = s->ctx};
+               .ctx = s->ctx,
+               .small = small};
     if (r->algo == ST_COLL_AUTO && r->op != ST_COLL_ALL_REDUCE)
         r->algo = ST_COLL_RING;
     /* Rings, trees and the hierarchy all group ranks by NVLink group (NCCL's node, with a
@@ -237,9 +283,10 @@ struct st_coll_prep {
 /* r's block copied (the run, its ranks and group offsets: make_run), detached from its runner. */
 static run *copy_run(const run *r)
 {
-    size_t bytes = sizeof *r + sizeof *r->rank * (2 * (size_t)r->n + 1);
+    size_t bytes = run_bytes(r->n);
     run *c = st_xmalloc(bytes);
     memcpy(c, r, bytes);
+    c->small = 0; /* its own block, detached from any runner */
     c->rank = (int64_t *)(c + 1);
     c->grp_off = c->rank + (r->grp_off - r->rank);
     c->cm = NULL;

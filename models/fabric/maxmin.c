@@ -54,14 +54,26 @@ st_maxmin *st_maxmin_new(int32_t n_links, const double *capacity)
 
 static void mark_link_dirty(st_maxmin *m, int32_t l);
 
-/* Note link l as touched, for st_maxmin_reset. */
-static void use_link(st_maxmin *m, int32_t l)
+/* Note link l as touched, for st_maxmin_reset, in room already made (reserve_used). */
+static inline void note_used(st_maxmin *m, int32_t l)
 {
     if (m->links[l].used)
         return;
     m->links[l].used = 1;
-    m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + 1, &m->used_cap);
     m->used[m->n_used++] = l;
+}
+
+/* Room in the list of touched links for k more: an add reserves its links' at once, not one
+ * growth check a link (every link of every entity comes through here). */
+static void reserve_used(st_maxmin *m, size_t k)
+{
+    m->used = st_xgrow(m->used, sizeof *m->used, m->n_used + k + 1, &m->used_cap);
+}
+
+static void use_link(st_maxmin *m, int32_t l)
+{
+    reserve_used(m, 1);
+    note_used(m, l);
 }
 
 int32_t st_maxmin_add_link(st_maxmin *m, double capacity)
@@ -103,9 +115,7 @@ void st_maxmin_free(st_maxmin *m)
 {
     if (!m)
         return;
-    st__mm_pool_release(&m->pool); /* every edge list at once */
-    for (size_t i = 0; i < m->n_ents; i++)
-        free(m->ents[i].w);
+    st__mm_pool_release(&m->pool); /* every edge list and entity block at once */
     free(m->links);
     free(m->ents);
     free(m->free_ids);
@@ -124,6 +134,13 @@ void st_maxmin_free(st_maxmin *m)
     free(m);
 }
 
+/* Give entity e's block of links, weights and positions, if it has one, back to the pool. */
+static void drop_block(st_maxmin *m, mm_ent *e)
+{
+    if (e->w)
+        st__mm_pool_put(&m->pool, (mm_edge *)(void *)e->w, st__mm_pool_class((size_t)e->cap));
+}
+
 /* Give link L's edge list, if it has one, back to the pool. */
 static void drop_edges(st_maxmin *m, mm_link *L)
 {
@@ -134,7 +151,7 @@ static void drop_edges(st_maxmin *m, mm_link *L)
 void st_maxmin_reset(st_maxmin *m)
 {
     for (size_t i = 0; i < m->n_ents; i++)
-        free(m->ents[i].w);
+        drop_block(m, &m->ents[i]);
     m->n_ents = m->n_free = m->n_dirty_ents = m->n_dirty_links = 0;
     for (size_t i = m->n_undo; i-- > 0;) /* latest first: the first change's old capacity */
         m->links[m->undo[i].l].cap = m->undo[i].cap;
@@ -226,7 +243,7 @@ static int32_t merge_links(st_maxmin *m, const int32_t *links, const double *wei
         double w = weights ? weights[i] : 1.0;
         if (l < 0 || l >= m->n_links)
             ST_BUG("entity crosses link %d; the solver has %d links", (int)l, (int)m->n_links);
-        if (!(w > 0) || isinf(w))
+        if (weights && (!(w > 0) || isinf(w))) /* 1 without weights: no test a link */
             ST_BUG("entity crosses link %d with weight %g; it must be finite and > 0", (int)l, w);
         if (m->slot_of[l] < 0) {
             m->slot_of[l] = k;
@@ -278,17 +295,23 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
     int32_t k = merge_links(m, links, weights, n, m->scratch_link, m->scratch_w);
     /* One block per entity: k weights, then k links, then k edge positions; the block a
      * removed entity left in the slot when it has room (malloc and free of a ring's block, a
-     * few hundred kilobytes, cost more than its solve). */
+     * few hundred kilobytes, cost more than its solve), else one from the pool of edge lists,
+     * whose edges are the 16 bytes a link takes here (a pattern's thousands of send/recv
+     * entities each cost a malloc and a free). */
+    _Static_assert(sizeof(mm_edge) == sizeof(double) + 2 * sizeof(int32_t),
+                   "an entity block's link takes an edge's room");
     size_t nk = (size_t)k;
     int64_t id = take_slot(m);
     mm_ent *e = &m->ents[id];
+    if (!e->w || e->cap < k) {
+        drop_block(m, e);
+        int c = st__mm_pool_class(nk ? nk : 1);
+        size_t room = (size_t)8 << c;
+        e->w = (double *)(void *)st__mm_pool_get(&m->pool, c);
+        e->cap = room > INT32_MAX ? INT32_MAX : (int32_t)room; /* still of class c */
+    }
     double *w = e->w;
     int32_t cap = e->cap;
-    if (!w || cap < k) {
-        free(w);
-        w = st_xmalloc((nk ? nk : 1) * (sizeof(double) + 2 * sizeof(int32_t)));
-        cap = k;
-    }
     int32_t *lk = (int32_t *)(w + nk);
     int32_t *pos = lk + nk;
     for (size_t j = 0; j < nk; j++) {
@@ -304,6 +327,7 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
                   .fresh = 1,
                   .mark = e->mark,
                   .dirty = e->dirty};
+    reserve_used(m, nk);
     for (int32_t j = 0; j < k; j++) {
         if (j + ST__MM_AHEAD < k)
             st__mm_prefetch_link(m, lk[j + ST__MM_AHEAD]);
@@ -311,7 +335,7 @@ int64_t st_maxmin_add(st_maxmin *m, const int32_t *links, const double *weights,
             st__mm_prefetch_edges(m, lk[j + ST__MM_AHEAD / 2], 1);
         pos[j] = (int32_t)m->links[lk[j]].n;
         push_edge(m, &m->links[lk[j]], lk[j], (mm_edge){.w = w[j], .ent = (int32_t)id, .k = j});
-        use_link(m, lk[j]);
+        note_used(m, lk[j]);
     }
     mark_ent_dirty(m, id);
     return id;

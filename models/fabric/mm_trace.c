@@ -81,11 +81,13 @@ typedef struct mm_call {
  * order of these ids. */
 static inline uint64_t seg_in(const int32_t *g, int32_t l)
 {
-    /* The last segment that starts at or before l: the count of the later starts l reached,
-     * without a branch (every link of every add comes through here), and written out: gcc -O2
-     * keeps the loop a loop, which cost twice the comparisons. */
-    int s = (l >= g[1]) + (l >= g[2]) + (l >= g[3]) + (l >= g[4]) + (l >= g[5]) + (l >= g[6]) +
-            (l >= g[7]);
+    /* The last segment that starts at or before l (the starts ascend, g[0] = 0 <= l): a
+     * binary search of the eight in three steps, each a comparison added in, without a branch
+     * (every link of every add comes through here); counting the seven later starts l reached
+     * took seven comparisons. */
+    int s = (l >= g[4]) << 2;
+    s += (l >= g[s + 2]) << 1;
+    s += l >= g[s + 1];
     return (uint64_t)s << 32 | (uint32_t)(l - g[s]);
 }
 
@@ -169,6 +171,49 @@ st_mm_trace *st_mm_trace_copy(const st_mm_trace *t)
                        .ch_cap = t->n_ch,
                        .rate_cap = t->n_ch,
                        .cut = t->cut};
+    return c;
+}
+
+/* a[0..n), an allocation of cap, cut to n (NULL when n is 0): realloc shrinks in place. */
+static void *fit(void *a, size_t n, size_t size)
+{
+    if (n == 0) {
+        free(a);
+        return NULL;
+    }
+    return st_xrealloc(a, n * size);
+}
+
+/* Room for cap elements of `size` bytes, or NULL for none. */
+static void *room(size_t cap, size_t size)
+{
+    return cap ? st_xmalloc(cap * size) : NULL;
+}
+
+st_mm_trace *st_mm_trace_take(st_mm_trace *t)
+{
+    st_mm_trace *c = st_xmalloc(sizeof *c);
+    *c = (st_mm_trace){.op = fit(t->op, t->n_op, sizeof *t->op),
+                       .n_op = t->n_op,
+                       .op_cap = t->n_op,
+                       .link = fit(t->link, t->n_lw, sizeof *t->link),
+                       .w = fit(t->w, t->n_w, sizeof *t->w),
+                       .n_lw = t->n_lw,
+                       .n_w = t->n_w,
+                       .link_cap = t->n_lw,
+                       .w_cap = t->n_w,
+                       .ch = fit(t->ch, t->n_ch, sizeof *t->ch),
+                       .rate = fit(t->rate, t->n_ch, sizeof *t->rate),
+                       .n_ch = t->n_ch,
+                       .ch_cap = t->n_ch,
+                       .rate_cap = t->n_ch,
+                       .cut = t->cut};
+    t->op = room(t->op_cap, sizeof *t->op);
+    t->link = room(t->link_cap, sizeof *t->link);
+    t->w = room(t->w_cap, sizeof *t->w);
+    t->ch = room(t->ch_cap, sizeof *t->ch);
+    t->rate = room(t->rate_cap, sizeof *t->rate);
+    st_mm_trace_clear(t);
     return c;
 }
 
@@ -361,9 +406,9 @@ static int matches(const st_mmx *x, const st_mm_trace *t, const mm_op *o, const 
     case OP_ADD: {
         size_t k = c->n > 0 ? (size_t)c->n : 0;
         const double *w = weights_of(t, o);
-        return o->n == c->n &&
-               (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
-                           (w ? memcmp(w, c->w, k * sizeof *c->w) == 0 : all_ones(c->w, k))));
+        return o->n == c->n && (k == 0 || (same_links(x, t->link + o->off, c->link, k) &&
+                                           (w ? c->w && memcmp(w, c->w, k * sizeof *c->w) == 0
+                                              : all_ones(c->w, k))));
     }
     case OP_REMOVE:
         return o->id == c->id;

@@ -30,6 +30,11 @@ void st_mm_trace_clear(st_mm_trace *t);
 /* A copy of t's calls in arrays of their exact sizes. Never returns NULL. */
 st_mm_trace *st_mm_trace_copy(const st_mm_trace *t);
 
+/* t's calls moved out in arrays cut to their exact sizes (st_mm_trace_copy's, without the copy:
+ * a pattern's recording holds 10^5 links), and t left empty with new arrays of the room it had,
+ * so that the next recording into it does not grow them again. Never returns NULL. */
+st_mm_trace *st_mm_trace_take(st_mm_trace *t);
+
 /* The bytes t's calls take (as st_mm_trace_copy holds them, whatever room t has to spare), for
  * a caller keeping its memory of recordings bounded. */
 size_t st_mm_trace_bytes(const st_mm_trace *t);
@@ -65,7 +70,7 @@ void st_mmx_free(st_mmx *x);
  * without it, one segment: link ids as they are. */
 void st_mmx_segments(st_mmx *x, const int32_t *first, int n);
 
-/* As st_maxmin_add_link, st_maxmin_set_capacity, st_maxmin_add (weights not NULL) and
+/* As st_maxmin_add_link, st_maxmin_set_capacity, st_maxmin_add (weights NULL: all 1) and
  * st_maxmin_remove. */
 int32_t st_mmx_add_link(st_mmx *x, double capacity);
 void st_mmx_set_capacity(st_mmx *x, int32_t link, double capacity);

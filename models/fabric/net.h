@@ -59,6 +59,14 @@ st_net *st_net_new(st_engine *eng, const st_topo *t);
 int st_net_alone(const st_topo *t, const st_xfer_spec *spec, st_time now, double *rate,
                  st_time *bytes_at);
 
+/* st_net_alone of spec, a write (every member from a GPU to storage tier `tier`'s endpoint), in
+ * [0], and of its read back (every member from the tier to its GPU: the same members, key,
+ * bytes and cap) in [1], each member routed once (st_topo_link_back): what the two calls give,
+ * bit for bit, in half the routes, for a checkpoint's save and restore of the same shards. rc[d]
+ * is st_net_alone's 0 or -1. A member that does not run from a GPU to the tier is a bug. */
+void st_net_alone_both(const st_topo *t, const st_xfer_spec *spec, int tier, st_time now,
+                       double rate[2], st_time bytes_at[2], int rc[2]);
+
 /* Leave net's pending events on its engine when it is freed, without cancelling them one by
  * one: for an owner that frees the engine right after the net, before it runs again (a pattern's
  * thousands of transfers each cancelled cost a heap operation to no effect). */

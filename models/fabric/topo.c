@@ -28,6 +28,9 @@ struct st_topo {
     double port_bw;                    /* goodput of one network port, bytes/s */
     double nv_bw;                      /* goodput of one NVLink direction, bytes/s */
     double lat_link, lat_switch;
+    /* A path's latency by its length: n links and the n - 1 switches between them, worked out
+     * once, not with two conversions and two products for every route. */
+    double path_lat[ST_TOPO_MAX_HOPS + 1];
     double *cap;
     /* Leaf and pod of each NIC, so a route reads them instead of dividing (three divisions a
      * NIC, two NICs a route, and routes are most of a collective's costing). */
@@ -172,6 +175,8 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     t->nv_bw = c->gpu->nvlink_bw / 2 * st_nvlink_efficiency(c->gpu) * st_calib_nvlink(c);
     t->lat_link = f->link_latency_s;
     t->lat_switch = f->switch_latency_s;
+    for (int n = 0; n <= ST_TOPO_MAX_HOPS; n++)
+        t->path_lat[n] = n ? n * t->lat_link + (n - 1) * t->lat_switch : 0;
     t->n_tiers = c->n_tiers;
     size_t nt = c->n_tiers > 0 ? (size_t)c->n_tiers : 1;
     t->tier_base = st_xcalloc(nt, sizeof *t->tier_base);
@@ -507,11 +512,12 @@ uint64_t st_topo_flow_key_of(uint64_t pre, uint64_t b)
 
 /* ECMP: which of n equal-cost ports a flow takes at a tier. Like a switch hashing the packet's
  * addresses and ports, it depends on the flow's identity and both NICs; the tier enters so that
- * the choice at the spine is not a copy of the choice at the leaf. `src` is the flow's key with
- * its source NIC's, st_topo_flow_key(key, src_nic), which the tiers of one route share. */
-static int64_t ecmp(uint64_t src, int64_t dst_nic, unsigned tier, int64_t n)
+ * the choice at the spine is not a copy of the choice at the leaf. `pre` is
+ * st_topo_flow_pre(src), src the flow's key with its source NIC's, st_topo_flow_key(key,
+ * src_nic): the tiers of one route share it, so it is mixed once a route, not once a tier. */
+static int64_t ecmp(uint64_t pre, int64_t dst_nic, unsigned tier, int64_t n)
 {
-    uint64_t h = st_topo_flow_key(src, (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
+    uint64_t h = st_topo_flow_key_of(pre, (uint64_t)dst_nic ^ ((uint64_t)tier << 56));
     return (int64_t)(h % (uint64_t)n);
 }
 
@@ -538,9 +544,9 @@ static int fabric_route(const st_topo *t, int64_t a, int64_t b, uint64_t key, in
     int64_t pa = t->nic_pod[a], pb = t->nic_pod[b];
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
-        uint64_t src = st_topo_flow_key(key, (uint64_t)a);
-        j = ecmp(src, b, 0, t->up);
-        c = pa != pb ? ecmp(src, b, 1, t->cup) : 0;
+        uint64_t pre = st_topo_flow_pre(st_topo_flow_key(key, (uint64_t)a));
+        j = ecmp(pre, b, 0, t->up);
+        c = pa != pb ? ecmp(pre, b, 1, t->cup) : 0;
     }
     out[n++] = leaf_link(t, la, j, UP);
     if (pa != pb) {
@@ -597,9 +603,9 @@ static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key,
     int64_t leaf = leaf_of_nic(t, nic), pod = leaf / t->ppod, far = -1 - (int64_t)tier;
     int64_t j = 0, c = 0;
     if (t->routing == ST_ROUTING_ECMP) {
-        uint64_t src = st_topo_flow_key(key, (uint64_t)nic);
-        j = ecmp(src, far, 0, t->up);
-        c = t->pods > 1 ? ecmp(src, far, 1, t->cup) : 0;
+        uint64_t pre = st_topo_flow_pre(st_topo_flow_key(key, (uint64_t)nic));
+        j = ecmp(pre, far, 0, t->up);
+        c = t->pods > 1 ? ecmp(pre, far, 1, t->cup) : 0;
     }
     if (dir == UP) {
         out[n++] = leaf_link(t, leaf, j, UP);
@@ -613,34 +619,57 @@ static int storage_fabric(const st_topo *t, int64_t nic, int tier, uint64_t key,
     return n;
 }
 
+/* A GPU's route to tier k (a write): the NIC, the fabric up, the media; every weight 1. */
+static int write_path(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *out)
+{
+    int32_t media = t->tier_base[tier];
+    if (t->tier_local[tier]) {
+        out[0] = media + (int32_t)(gpu / t->gpn);
+        return 1;
+    }
+    int64_t nic = nic_of(t, gpu);
+    int n = 0;
+    out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + UP);
+    n = storage_fabric(t, nic, tier, key, UP, out, n);
+    out[n++] = media;
+    return n;
+}
+
 /* A GPU's route to (write) or from (read) tier k, with weights; see st_topo_route_w. */
 static int storage_path(const st_topo *t, int64_t gpu, int tier, int read, uint64_t key,
                         int32_t *out, double *w)
 {
-    int32_t media = t->tier_base[tier];
-    double mw = read ? t->tier_read_w[tier] : 1.0;
-    int n = 0;
-    if (t->tier_local[tier]) {
-        out[n] = media + (int32_t)(gpu / t->gpn);
-        w[n++] = mw;
+    int n;
+    if (!read) {
+        n = write_path(t, gpu, tier, key, out);
+        for (int i = 0; i < n; i++)
+            w[i] = 1.0;
         return n;
     }
-    int64_t nic = nic_of(t, gpu);
-    if (read) {
-        out[n] = media;
-        w[n++] = mw;
-        n = storage_fabric(t, nic, tier, key, DOWN, out, n);
-        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + DOWN);
-    } else {
-        out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + UP);
-        n = storage_fabric(t, nic, tier, key, UP, out, n);
-        out[n] = media;
-        w[n++] = mw;
+    int32_t media = t->tier_base[tier];
+    double mw = t->tier_read_w[tier];
+    if (t->tier_local[tier]) {
+        out[0] = media + (int32_t)(gpu / t->gpn);
+        w[0] = mw;
+        return 1;
     }
-    for (int i = 0; i < n; i++)
-        if (out[i] != media)
-            w[i] = 1.0;
+    int64_t nic = nic_of(t, gpu);
+    n = 0;
+    out[n] = media;
+    w[n++] = mw;
+    n = storage_fabric(t, nic, tier, key, DOWN, out, n);
+    out[n++] = (int32_t)(t->base[ST_LEVEL_NIC] + 2 * nic + DOWN);
+    for (int i = 1; i < n; i++)
+        w[i] = 1.0;
     return n;
+}
+
+int st_topo_write_route(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *links)
+{
+    check_gpu(t, gpu);
+    if (tier < 0 || tier >= t->n_tiers)
+        ST_BUG("storage tier %d outside [0, %d)", tier, t->n_tiers);
+    return write_path(t, gpu, tier, key, links);
 }
 
 static void check_endpoint(const st_topo *t, int64_t e)
@@ -682,7 +711,34 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
             weights[i] = w[i];
     }
     if (latency_s)
-        *latency_s = (n ? n * t->lat_link + (n - 1) * t->lat_switch : 0) + extra;
+        *latency_s = t->path_lat[n] + extra; /* n <= ST_TOPO_MAX_HOPS: any route's length */
+    return n;
+}
+
+int32_t st_topo_link_back(const st_topo *t, int tier, int32_t l, double *w)
+{
+    if (tier < 0 || tier >= t->n_tiers)
+        ST_BUG("link back from tier %d of %d", tier, t->n_tiers);
+    /* A write ends on the media (storage_path): the tier's one link, or a local tier's link of
+     * the GPU's node. Each port before it is an UP one, base + 2 port, whose DOWN twin is the
+     * next id (leaf_link, spine_link and the NIC's). */
+    int32_t media = t->tier_base[tier];
+    int64_t n_media = t->tier_local[tier] ? t->gpus / t->gpn : 1;
+    if (l >= media && l < media + n_media) {
+        *w = t->tier_read_w[tier];
+        return l;
+    }
+    *w = 1.0;
+    return l + DOWN;
+}
+
+int st_topo_gpu_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                      double *latency_s)
+{
+    check_gpu(t, src);
+    check_gpu(t, dst);
+    int n = path(t, src, dst, key, links);
+    *latency_s = t->path_lat[n];
     return n;
 }
 

@@ -84,6 +84,12 @@ int st_topo_link_name(const st_topo *t, int32_t link, char *buf, size_t n);
 int st_topo_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links, int max,
                   double *latency_s);
 
+/* st_topo_route between two GPUs (src and dst in [0, st_topo_gpus)) into links, room for
+ * ST_TOPO_MAX_HOPS, its latency into *latency_s: the same route and latency, without the tests
+ * a storage endpoint needs, for the collective model's every member. */
+int st_topo_gpu_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
+                      double *latency_s);
+
 /* Storage endpoints. Tier k of cluster.storage (file order) is the endpoint
  * st_topo_gpus(t) + k: a route from a GPU to it is a write, from it to a GPU a read. A remote
  * tier hangs from the top of the fabric (the leaf of a one-leaf cluster, the spines of a
@@ -104,6 +110,19 @@ double st_topo_storage_latency(const st_topo *t, int tier);
  * 1 except on a tier's media for reads) into weights[0..) when weights is not NULL. */
 int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
                     double *weights, int max, double *latency_s);
+
+/* GPU gpu's route to storage tier `tier` under key into links (room for ST_TOPO_MAX_HOPS), as
+ * st_topo_route_w gives it to the tier's endpoint, every weight 1 (a write's): without the
+ * endpoint's tests and the weights, for a storage stream's 10^4 members. Returns its length. */
+int st_topo_write_route(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *links);
+
+/* A write's link back: for link l of GPU g's route to storage tier `tier` under some key
+ * (st_topo_route_w), the link the read from the tier to g under that key crosses in its place,
+ * and that link's weight in the read into *w. ECMP hashes the flow, the NIC and the tier, never
+ * the direction, so the read crosses the write's switch ports the other way, in reverse order,
+ * and the same media at the tier's read weight: link by link, st_topo_route_w's own read route.
+ */
+int32_t st_topo_link_back(const st_topo *t, int tier, int32_t l, double *w);
 
 /* The longest path any route can return, for sizing link buffers. */
 #define ST_TOPO_MAX_HOPS 10

@@ -12,7 +12,6 @@
 #include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
 #include "sim/rng.h"
-#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static const st_plant_preset preset = {
@@ -109,6 +108,7 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
         r->n_pairs += (size_t)jobs[j].n_gpus;
     r->pairs = st_xmalloc((r->n_pairs ? r->n_pairs : 1) * sizeof *r->pairs);
     size_t q = 0;
+    int sorted = 1; /* told as they are made: a comparator call a pair cost more than making it */
     for (size_t j = 0; j < n; j++) {
         double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
@@ -116,12 +116,15 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
             if (jobs[j].gpus[g] < 0 || rack >= r->n)
                 ST_BUG("GPU %lld is outside the cluster's %lld racks", (long long)jobs[j].gpus[g],
                        (long long)r->n);
+            sorted &= q == 0 || r->pairs[q - 1].rack < rack ||
+                      (r->pairs[q - 1].rack == rack && r->pairs[q - 1].job <= j);
             r->pairs[q++] = (rj){rack, j};
             r->c[rack] -= idle; /* this GPU runs the job, not idle */
         }
     }
     /* A job's GPUs listed in order give its pairs in order (pairs that compare equal are equal) */
-    st_sort_unless_sorted(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
+    if (!sorted)
+        qsort(r->pairs, r->n_pairs, sizeof *r->pairs, rj_cmp);
     r->lin = st_xcalloc(n ? n : 1, sizeof *r->lin);
 }
 
@@ -224,7 +227,7 @@ static double window_for(const st_plant_profile *prof, size_t n)
 }
 
 static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
-                      double window_s, double net_w, st_plant_result *out, st_err *err);
+                      double window_s, double net_w, int full, st_plant_result *out, st_err *err);
 
 int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                          double network_board_w, st_plant_result *out, st_err *err)
@@ -238,7 +241,7 @@ int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size
     }
     double w = window_for(prof, n);
     free(prof);
-    return run_window(c, jobs, n, seed, w, network_board_w, out, err);
+    return run_window(c, jobs, n, seed, w, network_board_w, 1, out, err);
 }
 
 int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
@@ -250,14 +253,21 @@ int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, ui
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                         double window_s, st_plant_result *out, st_err *err)
 {
-    return run_window(c, jobs, n, seed, window_s, 0, out, err);
+    return run_window(c, jobs, n, seed, window_s, 0, 1, out, err);
 }
 
 int st_plant_run_window_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
                                 uint64_t seed, double window_s, double network_board_w,
                                 st_plant_result *out, st_err *err)
 {
-    return run_window(c, jobs, n, seed, window_s, network_board_w, out, err);
+    return run_window(c, jobs, n, seed, window_s, network_board_w, 1, out, err);
+}
+
+int st_plant_run_facility(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
+                          uint64_t seed, double window_s, double network_board_w,
+                          st_plant_result *out, st_err *err)
+{
+    return run_window(c, jobs, n, seed, window_s, network_board_w, 0, out, err);
 }
 
 /* Each job's profile, board power and phase offset: a uniform point of its step from its own
@@ -283,17 +293,38 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
     }
 }
 
-/* The racks' heat against their cooling, the jobs' junctions, the cooling plant and the PUE, at
- * the jobs' mean power. */
+/* The jobs' junctions over the racks' heat (m: each job's own GPUs), and the share of their GPUs
+ * the heat holds below full clock. */
+static void junctions(const st_cluster_cfg *c, const st__plant_map *m, const st_plant_job *jobs,
+                      size_t n, const st_plant_profile *prof, const double *heat,
+                      st_plant_result *out)
+{
+    double *tj = st_xcalloc(n ? n : 1, sizeof *tj), held = 0, all = 0;
+    st__plant_junctions(c, m, jobs, prof, heat, n, tj);
+    out->max_junction_c = -INFINITY;
+    for (size_t j = 0; j < n; j++) {
+        double top = st_plant_power_clock(st_plant_job_gpu(c, &jobs[j]));
+        out->jobs[j].junction_c = tj[j];
+        out->max_junction_c = tj[j] > out->max_junction_c ? tj[j] : out->max_junction_c;
+        /* held by the heat: below the clock the power limit alone holds (dvfs.h) */
+        held += out->jobs[j].clock < top ? (double)jobs[j].n_gpus : 0;
+        all += (double)jobs[j].n_gpus;
+    }
+    out->throttle_fraction = all > 0 ? held / all : 0;
+    free(tj);
+}
+
+/* The racks' heat against their cooling, the jobs' junctions (when `full`), the cooling plant
+ * and the PUE, at the jobs' mean power. */
 static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, const st_plant_job *dj,
-                       size_t n, const st_plant_profile *prof, st_plant_result *out)
+                       size_t n, const st_plant_profile *prof, int full, st_plant_result *out)
 {
     st__plant_map m, md; /* each job's own GPUs (its junction), and those the racks draw */
     st__plant_map_build(c, jobs, n, &m);
     if (dj != jobs)
         st__plant_map_build(c, dj, n, &md);
-    double *mean = st_xcalloc(n ? n : 1, sizeof *mean), *tj = st_xcalloc(n ? n : 1, sizeof *tj);
-    double *heat = st_xcalloc((size_t)m.n_racks, sizeof *heat), worst = -1, held = 0, all = 0;
+    double *mean = st_xcalloc(n ? n : 1, sizeof *mean);
+    double *heat = st_xcalloc((size_t)m.n_racks, sizeof *heat), worst = -1;
     for (size_t j = 0; j < n; j++)
         mean[j] = prof[j].energy_j / prof[j].period_s;
     st__plant_rack_heat(dj != jobs ? &md : &m, mean, heat);
@@ -312,29 +343,19 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, const 
     /* The network's heat: air-cooled switches (the Quantum-2 and Spectrum-4 OSFP switches the
      * optics are for are air-cooled), removed by the same plant as the racks' air. */
     out->air_w += out->network_w;
-    st__plant_junctions(c, &m, jobs, prof, heat, n, tj);
-    out->max_junction_c = -INFINITY;
-    for (size_t j = 0; j < n; j++) {
-        double top = st_plant_power_clock(st_plant_job_gpu(c, &jobs[j]));
-        out->jobs[j].junction_c = tj[j];
-        out->max_junction_c = tj[j] > out->max_junction_c ? tj[j] : out->max_junction_c;
-        /* held by the heat: below the clock the power limit alone holds (dvfs.h) */
-        held += out->jobs[j].clock < top ? (double)jobs[j].n_gpus : 0;
-        all += (double)jobs[j].n_gpus;
-    }
-    out->throttle_fraction = all > 0 ? held / all : 0;
+    if (full)
+        junctions(c, &m, jobs, n, prof, heat, out);
     free(heat);
-    free(tj);
     free(mean);
     st__plant_map_free(&m);
     if (dj != jobs)
         st__plant_map_free(&md);
 }
 
-/* The mitigations the racks state, on the waveform w (ns samples) that spec gave: the bare
- * waveform's shape kept in out->bare, then every job's profile raised to the floor, its lulls
- * to the burn (the burn's cost counted above the floor), and the waveform drawn again, then the
- * facility's storage (every rack's) between it and the grid. */
+/* The mitigations the racks state, on the waveform w (ns samples) that spec gave (its shape
+ * already kept in out->bare): every job's profile raised to the floor, its lulls to the burn
+ * (the burn's cost counted above the floor), and the waveform drawn again, then the facility's
+ * storage (every rack's) between it and the grid. */
 static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_job *jobs,
                      const st_plant_job *dj, st_plant_profile *prof, const st_plant_wave_spec *spec,
                      double *w, st_plant_wave_sums *sums, st_plant_result *out)
@@ -342,7 +363,6 @@ static void mitigate(const st_cluster_cfg *c, int64_t n_racks, const st_plant_jo
     const st_rack_cfg *f = &c->racks;
     size_t ns = spec->n_samples;
     out->mitigated = 1;
-    st_plant_wave_stats_of(w, ns, spec->dt_s, &out->bare);
     out->bare_it_mean_w = sums->it_energy_j / out->window_s;
     if (f->power_floor > 0) {
         out->floor_w = f->power_floor * c->gpu->tdp_w;
@@ -396,20 +416,22 @@ static double phase_energy(const st_plant_profile *p, double offset_s, double wi
     return e;
 }
 
-/* The waveform w[0 .. ns) and its sums into out: its statistics, its energy against the phases'
- * own (the conservation check), the reports' decimated series, IT peak and mean, and the
- * distribution losses. */
-static void summarise_wave(const double *w, size_t ns, const st_plant_wave_sums *sums, double base,
-                           const st_plant_wave_job *wj, const st_plant_profile *prof, size_t n,
-                           st_plant_result *out)
+/* What only the reports read of the waveform w[0 .. ns): its energy against the phases' own (the
+ * conservation check) and its decimated series. */
+static void report_wave(const double *w, size_t ns, double base, const st_plant_wave_job *wj,
+                        const st_plant_profile *prof, size_t n, st_plant_result *out)
 {
-    st_plant_wave_stats_of(w, ns, out->dt_s, &out->wave);
-    out->wave_it_energy_j = sums->it_energy_j;
     out->phase_energy_j = base * out->window_s;
     for (size_t j = 0; j < n; j++)
         out->phase_energy_j += wj[j].gpus * phase_energy(&prof[j], wj[j].offset_s, out->window_s);
     out->phase_energy_j /= preset.psu_efficiency;
     st_plant_series_of(w, ns, out->dt_s, ST_PLANT_SERIES_MAX, &out->series);
+}
+
+/* The waveform's sums into out: its IT energy, peak and mean, and the distribution losses. */
+static void summarise_wave(const st_plant_wave_sums *sums, st_plant_result *out)
+{
+    out->wave_it_energy_j = sums->it_energy_j;
     out->it_peak_w = sums->it_peak_w;
     out->it_mean_w = sums->it_energy_j / out->window_s;
     out->loss_at_peak_w = sums->loss_at_peak_w;
@@ -468,9 +490,6 @@ static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
     facility_peak(out, &out->facility_peak);
 }
 
-/* The plant over window_s, with the network's constant board power net_w beside the racks: in
- * the waveform's constant draw (so in IT power, energy, the UPS's load and the PUE) and not in
- * any rack's peak, current or distribution loss. */
 /* The jobs as the racks draw them: a GPU runs one job at a time, so where jobs that ran at
  * different times list the same GPU (a queued job placed where another ran before it) it draws
  * the one of them with the highest mean power, the first listed on a tie, the worst that can run
@@ -524,8 +543,12 @@ static void free_own(st_plant_job *own, size_t n)
     free(own);
 }
 
+/* The plant over window_s, with the network's constant board power net_w beside the racks: in
+ * the waveform's constant draw (so in IT power, energy, the UPS's load and the PUE) and not in
+ * any rack's peak, current or distribution loss. `full`: with what only the reports read
+ * (st_plant_run_facility leaves it out). */
 static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
-                      double window_s, double net_w, st_plant_result *out, st_err *err)
+                      double window_s, double net_w, int full, st_plant_result *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
     for (size_t j = 0; j < n; j++)
@@ -569,11 +592,19 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
     double *w = st_xmalloc((ns ? ns : 1) * sizeof *w);
     st_plant_wave_sums sums;
     st_plant_waveform(&spec, w, &sums);
+    /* the spectrum is the stats' whole cost but for a pass over the samples */
+    void (*stats)(const double *, size_t, double, st_plant_wave_stats *) =
+        full ? st_plant_wave_stats_of : st_plant_wave_shape_of;
     if (c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
-        (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0))
+        (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0)) {
+        stats(w, ns, spec.dt_s, &out->bare); /* before the mitigations redraw it */
         mitigate(c, r.n, jobs, dj, prof, &spec, w, &sums, out);
-    summarise_wave(w, ns, &sums, base, wj, prof, n, out);
-    cool_racks(c, jobs, dj, n, prof, out);
+    }
+    stats(w, ns, out->dt_s, &out->wave);
+    summarise_wave(&sums, out);
+    if (full)
+        report_wave(w, ns, base, wj, prof, n, out);
+    cool_racks(c, jobs, dj, n, prof, full, out);
     facility_losses(c, w, ns, out);
     free(w);
     racks_free(&r);

@@ -175,6 +175,16 @@ int st_plant_run_window_network(const st_cluster_cfg *c, const st_plant_job *job
                                 uint64_t seed, double window_s, double network_board_w,
                                 st_plant_result *out, st_err *err);
 
+/* As st_plant_run_window_network for a caller that reads the facility's figures (facility_peak,
+ * facility_mean, pue, heat, the jobs' power and energy), bit for bit, and leaves out what only
+ * the reports read: the waveform's spectrum (wave.dominant_hz, wave.band_share and bare's 0),
+ * its series (none), the energy check (phase_energy_j 0) and the junctions (junction_c,
+ * max_junction_c and throttle_fraction 0). A sizing search runs the plant for every
+ * configuration it ranks, and those were half of each run. */
+int st_plant_run_facility(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
+                          uint64_t seed, double window_s, double network_board_w,
+                          st_plant_result *out, st_err *err);
+
 void st_plant_release(st_plant_result *r);
 
 /* Board power, W, of one GPU g that runs kernels a share u (in [0, 1]) of the time and idles the

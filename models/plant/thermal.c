@@ -8,7 +8,6 @@
 #include "models/config/pools.h"
 #include "models/plant/cooling.h"
 #include "models/plant/dvfs.h"
-#include "sim/sort.h"
 #include "sim/xalloc.h"
 
 static const st_plant_thermal_preset preset = {
@@ -118,6 +117,7 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
         m->base_w[k] = st_plant_nodes_idle_w(c, k * npr, nodes);
     }
     size_t total = 0, q = 0;
+    int sorted = 1; /* told as they are made: a comparator call a cell cost more than making it */
     for (size_t j = 0; j < n; j++)
         total += (size_t)jobs[j].n_gpus;
     st__plant_cell *all = st_xmalloc((total ? total : 1) * sizeof *all);
@@ -127,12 +127,15 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
             int64_t rack = jobs[j].gpus[g] / gpr;
             if (jobs[j].gpus[g] < 0 || rack >= m->n_racks)
                 ST_BUG("GPU %lld is outside the cluster's racks", (long long)jobs[j].gpus[g]);
+            sorted &= q == 0 || all[q - 1].rack < rack ||
+                      (all[q - 1].rack == rack && all[q - 1].job <= j);
             all[q++] = (st__plant_cell){rack, j, 1};
             m->base_w[rack] -= idle;
         }
     }
     /* cells that compare equal are equal (one GPU each) */
-    st_sort_unless_sorted(all, total, sizeof *all, cell_cmp);
+    if (!sorted)
+        qsort(all, total, sizeof *all, cell_cmp);
     for (size_t i = 0; i < total; i++) { /* merge equal (rack, job) in place */
         if (m->n_cells && all[m->n_cells - 1].rack == all[i].rack &&
             all[m->n_cells - 1].job == all[i].job)

@@ -101,10 +101,10 @@ void st_plant_fft_real(double *c, size_t n)
     gsl_fft_real_workspace_free(ws);
 }
 
-void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
+void st_plant_wave_shape_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
 {
     if (n < 2)
-        ST_BUG("st_plant_wave_stats_of needs two samples, got %zu", n);
+        ST_BUG("a waveform's stats need two samples, got %zu", n);
     *o = (st_plant_wave_stats){.peak_w = w[0], .min_w = w[0]};
     double sum = 0;
     for (size_t k = 0; k < n; k++) {
@@ -119,10 +119,15 @@ void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wav
     /* A flat draw (steady jobs alone: inference services) sums its samples in different orders
      * and varies by the last bits, a swing of 1e-11 of the peak with a frequency of its own: no
      * swing, ramp or spectrum below a billionth of the peak, far under any meter's resolution. */
-    if (o->swing_w <= 1e-9 * fabs(o->peak_w)) {
-        o->swing_w = o->ramp_w_per_s = o->dominant_hz = o->band_share = 0;
+    if (o->swing_w <= 1e-9 * fabs(o->peak_w))
+        o->swing_w = o->ramp_w_per_s = 0;
+}
+
+void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
+{
+    st_plant_wave_shape_of(w, n, dt_s, o);
+    if (o->swing_w == 0) /* flat (st_plant_wave_shape_of): no spectrum */
         return;
-    }
     double *c = st_xmalloc(n * sizeof *c);
     for (size_t k = 0; k < n; k++)
         c[k] = w[k] - o->mean_w;

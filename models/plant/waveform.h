@@ -68,6 +68,11 @@ typedef struct st_plant_wave_stats {
  * of w less its mean. */
 void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *out);
 
+/* st_plant_wave_stats_of without the spectrum (dominant_hz and band_share 0), the same figures
+ * bit for bit otherwise: for a caller that reads the peak, not the frequencies, the FFT and its
+ * wavetable were most of the cost. */
+void st_plant_wave_shape_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *out);
+
 /* GSL's real FFT of c[0 .. n) in place (its half-complex order): the one transform of the
  * waveform's dominant frequency and of the reports' spectrum. Any n >= 1 (GSL's mixed radix). */
 void st_plant_fft_real(double *c, size_t n);

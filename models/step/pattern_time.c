@@ -157,9 +157,9 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
      * solve is kept as one more recording of the shape (models/step/shape_trace.h). */
     const st_mm_trace *const *follow;
     size_t n_follow = st__shape_traces_find(tr, k, &follow);
-    /* Recorded into the context's scratch, whose arrays grew on earlier runs, and copied at
-     * their exact size if kept: grown afresh for each run, a recording's arrays were
-     * reallocated a dozen times, every copy first touching new pages. */
+    /* Recorded into the context's scratch, whose arrays grew on earlier runs, and taken out
+     * at their exact size if kept, the scratch given new arrays of its room (st_mm_trace_take):
+     * grown afresh for each run, a recording's arrays were reallocated a dozen times. */
     if (!x->rec)
         x->rec = st_mm_trace_new();
     st_mm_trace *rec = x->rec;
@@ -216,7 +216,7 @@ static double simulate_pattern(st_step_ctx *x, const st_coll_memo_key *k, st__sh
     st_fabsim_free(fs);
     /* Followed: a recording made every call, this one adds nothing; cut: of no use. */
     if (!followed && st_mm_trace_whole(rec))
-        st__shape_traces_put(tr, k, st_mm_trace_copy(rec));
+        st__shape_traces_put(tr, k, st_mm_trace_take(rec));
     free(gpus);
     return t;
 }

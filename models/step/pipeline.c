@@ -75,34 +75,38 @@ static void build_stage(pipe_plan *p, int64_t s)
     }
 }
 
+/* Task pid's output goes to task id on stage s, which needs it (link_tasks); kind is id's. With
+ * two stages the next stage is also the previous one: one link. */
+static inline void feed(pipe_plan *p, int32_t pid, int32_t id, int64_t s, int kind)
+{
+    int64_t src = pid / p->len;
+    p->t[id].prod = pid;
+    p->t[pid].cons = id;
+    p->t[pid].cstage = (int32_t)s;
+    p->t[pid].link = src == s ? LINK_NONE : kind == KIND_F || p->pp == 2 ? LINK_NEXT : LINK_PREV;
+}
+
 /* Data dependencies: F of chunk c needs F of c - 1 (on the previous stage), B of c needs B of
  * c + 1 (on the next), and B of the last chunk needs its own F (the loss). Each output has
- * exactly one consumer. */
+ * exactly one consumer. Walked chunk by chunk through idx, whose rows are the micro-batches of
+ * one (kind, chunk) in order: no search and no test of each task's kind. */
 static void link_tasks(pipe_plan *p)
 {
-    int64_t nc = p->nchunk, pp = p->pp;
-    for (int64_t s = 0; s < pp; s++) {
-        int64_t prev = s == 0 ? pp - 1 : s - 1, next = s == pp - 1 ? 0 : s + 1;
-        for (int64_t id = s * p->len; id < (s + 1) * p->len; id++) {
-            pipe_task *u = &p->t[id];
-            int64_t pk = u->kind, pc = u->kind == KIND_F ? u->chunk - 1 : u->chunk + 1;
-            int64_t src = u->kind == KIND_F ? prev : next;
-            if (u->kind == KIND_B && u->chunk == nc - 1) {
-                pk = KIND_F;
-                pc = nc - 1;
-                src = s;
-            }
-            p->ready[id] = pc < 0 ? 0 : -1;
-            if (pc < 0)
-                continue;
-            int32_t pid = p->idx[(pk * nc + pc) * p->m + u->mb];
-            u->prod = pid;
-            p->t[pid].cons = (int32_t)id;
-            p->t[pid].cstage = (int32_t)s;
-            /* With two stages the next stage is also the previous one: one link. */
-            p->t[pid].link = src == s                       ? LINK_NONE
-                             : u->kind == KIND_F || pp == 2 ? LINK_NEXT
-                                                            : LINK_PREV;
+    int64_t nc = p->nchunk, pp = p->pp, m = p->m;
+    const int32_t *fw = p->idx, *bw = p->idx + nc * m; /* idx[(kind * nc + c) * m + mb] */
+    for (int64_t id = 0; id < pp * p->len; id++)
+        p->ready[id] = -1;
+    for (int64_t mb = 0; mb < m; mb++)
+        p->ready[fw[mb]] = 0; /* F of chunk 0: the input, there from the start */
+    for (int64_t c = 0; c < nc; c++) {
+        int64_t s = c % pp;
+        const int32_t *f = fw + c * m, *b = bw + c * m;
+        const int32_t *fin = c > 0 ? fw + (c - 1) * m : NULL;
+        const int32_t *bin = c + 1 < nc ? bw + (c + 1) * m : fw + c * m;
+        for (int64_t mb = 0; mb < m; mb++) {
+            if (fin)
+                feed(p, fin[mb], f[mb], s, KIND_F);
+            feed(p, bin[mb], b[mb], s, KIND_B);
         }
     }
 }

@@ -102,32 +102,27 @@ static void on_start(st_engine *eng, void *state, const st_event *ev)
     refresh_rates(r);
 }
 
-/* run_in's answer for one finite stream and nothing else (a checkpoint's write or restore on a
- * quiet fabric) when the net would give it one rate for its whole run (st_net_alone): the
- * same instants and bytes, in the same arithmetic, as the engine's run below (its start, the
- * solve that follows, its last byte) without the solver's 10^4 links. Returns 0, or -1 to run
- * it on the engine. */
-static int run_alone(const st_topo *t, const st_io *s, double *done_s, double *rate)
+/* The transfer of stream s's members between their GPUs and its tier (tier: room for its
+ * members' endpoint ids), as run_alone and the engine's run key it. */
+static st_xfer_spec alone_spec(const st_topo *t, const st_io *s, int64_t *tier)
 {
-    if (isinf(s->bytes) || s->members < 1)
-        return -1;
     size_t m = (size_t)s->members;
-    int64_t *tier = st_xmalloc(m * sizeof *tier);
     int64_t ep = st_topo_storage_endpoint(t, s->tier);
     for (size_t k = 0; k < m; k++)
         tier[k] = ep;
-    st_xfer_spec x = {.src = s->read ? tier : s->gpu,
-                      .dst = s->read ? s->gpu : tier,
-                      .n = m,
-                      .bytes = s->bytes,
-                      .key = st_topo_flow_key(0x5706a9e, 0),
-                      .max_rate = s->max_rate};
-    st_time t0 = (st_time)llround(s->start_s * 1e9), t1;
-    double per;
-    int rc = st_net_alone(t, &x, t0, &per, &t1);
-    free(tier);
-    if (rc)
-        return -1;
+    return (st_xfer_spec){.src = s->read ? tier : s->gpu,
+                          .dst = s->read ? s->gpu : tier,
+                          .n = m,
+                          .bytes = s->bytes,
+                          .key = st_topo_flow_key(0x5706a9e, 0),
+                          .max_rate = s->max_rate};
+}
+
+/* run_in's figures for stream s alone, started at t0, its members at rate per each, its last
+ * byte through at t1. */
+static void alone_times(const st_topo *t, const st_io *s, st_time t0, double per, st_time t1,
+                        double *done_s, double *rate)
+{
     /* on_start, at t0: nothing moved before it; the stream's aggregate rate from the solve */
     double start = (double)t0 / 1e9, agg = per * (double)s->members;
     /* on_done, at t1 (no latency in the transfer): the bytes moved since the start */
@@ -138,6 +133,58 @@ static int run_alone(const st_topo *t, const st_io *s, double *done_s, double *r
         done_s[0] = end + st_topo_storage_latency(t, s->tier);
     if (rate) /* the rate is 0 again once it is done */
         rate[0] = end - start > 0 ? moved / (end - start) : 0;
+}
+
+/* run_in's answer for one finite stream and nothing else (a checkpoint's write or restore on a
+ * quiet fabric) when the net would give it one rate for its whole run (st_net_alone): the
+ * same instants and bytes, in the same arithmetic, as the engine's run below (its start, the
+ * solve that follows, its last byte) without the solver's 10^4 links. Returns 0, or -1 to run
+ * it on the engine. */
+static int run_alone(const st_topo *t, const st_io *s, double *done_s, double *rate)
+{
+    if (isinf(s->bytes) || s->members < 1)
+        return -1;
+    int64_t *tier = st_xmalloc((size_t)s->members * sizeof *tier);
+    st_xfer_spec x = alone_spec(t, s, tier);
+    st_time t0 = (st_time)llround(s->start_s * 1e9), t1;
+    double per;
+    int rc = st_net_alone(t, &x, t0, &per, &t1);
+    free(tier);
+    if (rc)
+        return -1;
+    alone_times(t, s, t0, per, t1, done_s, rate);
+    return 0;
+}
+
+/* Whether run_in would take stream s alone (run_alone) when it is the only one. */
+static int alone_ok(const st_io *s)
+{
+    return !(s->members < 1 || !(s->bytes > 0) || !(s->max_rate >= 0) || !(s->start_s >= 0)) &&
+           !isinf(s->bytes);
+}
+
+/* run_in's completion times for write stream wr alone and for its read back alone (the same
+ * members, bytes and cap from the tier: a restore of what it saved), each as run_alone would
+ * give it, with every member routed once for both (st_net_alone_both). Returns 0, or -1 where
+ * either would run on the engine: then run them one by one. */
+static int write_read_alone(const st_topo *t, const st_io *wr, double *write_done,
+                            double *read_done)
+{
+    if (wr->read || !alone_ok(wr))
+        return -1;
+    int64_t *tier = st_xmalloc((size_t)wr->members * sizeof *tier);
+    st_xfer_spec x = alone_spec(t, wr, tier);
+    st_time t0 = (st_time)llround(wr->start_s * 1e9), t1[2];
+    double per[2];
+    int rc[2];
+    st_net_alone_both(t, &x, wr->tier, t0, per, t1, rc);
+    free(tier);
+    if (rc[0] || rc[1])
+        return -1;
+    st_io rd = *wr;
+    rd.read = 1;
+    alone_times(t, wr, t0, per[0], t1[0], write_done, NULL);
+    alone_times(t, &rd, t0, per[1], t1[1], read_done, NULL);
     return 0;
 }
 
@@ -147,10 +194,7 @@ static int run_alone(const st_topo *t, const st_io *s, double *done_s, double *r
 static int run_in(const st_topo *t, const st_io *io, int n, double *done_s, double *rate,
                   st_maxmin **pool)
 {
-    if (n == 1 &&
-        !(io[0].members < 1 || !(io[0].bytes > 0) || !(io[0].max_rate >= 0) ||
-          !(io[0].start_s >= 0)) &&
-        run_alone(t, &io[0], done_s, rate) == 0)
+    if (n == 1 && alone_ok(&io[0]) && run_alone(t, &io[0], done_s, rate) == 0)
         return 0;
     io_run r = {.topo = t, .io = io, .n = n};
     size_t nn = n > 0 ? (size_t)n : 1;
@@ -341,6 +385,50 @@ static double write_time(const st_placement *at, const st_workload_cfg *w, const
     return done[n - 1];
 }
 
+/* A checkpoint's restore: the stream, and its completion time once known. */
+typedef struct ckpt_restore {
+    st_io io;
+    double done_s;
+    int known;
+} ckpt_restore;
+
+/* Whether the writers' save into the restore's tier at cap `cap`, with the job's ingest at
+ * `ingest` and the streams bg, is the restore's stream the other way, each alone on a quiet
+ * fabric: no background streams and no ingest (write_time's run then holds the save alone),
+ * the same cap, and every GPU writing the shard it reads back (ZeRO 1 and up: the writers are
+ * the job's GPUs in rank order). */
+static int save_mirrors_restore(const st_workload_cfg *w, const int64_t *writers, int64_t nw,
+                                double cap, const st_ingest *ingest, const st_io_set *bg,
+                                const st_io *rd)
+{
+    int ingests = ingest && w->data.enabled && ingest->need_bps > 0; /* ingest_stream's test */
+    return !(bg && bg->n > 0) && !ingests && cap == rd->max_rate && nw == w->gpus && nw >= 1 &&
+           memcmp(writers, rd->gpu, (size_t)nw * sizeof *writers) == 0;
+}
+
+/* write_time for the writers' shards into the checkpoint's tier (rs->io's) at cap `cap`, and
+ * with them the restore rs where the two mirror each other (save_mirrors_restore): each member
+ * routed once for both (write_read_alone), the same times bit for bit. */
+static double persist(const st_placement *at, const st_workload_cfg *w, const int64_t *writers,
+                      int64_t nw, double cap, const st_ingest *ingest, const st_io_set *bg,
+                      double *ingest_bps, ckpt_restore *rs, st_maxmin **pool)
+{
+    const st_io *rd = &rs->io;
+    if (save_mirrors_restore(w, writers, nw, cap, ingest, bg, rd)) {
+        st_io wr = *rd;
+        wr.gpu = writers;
+        wr.read = 0;
+        double write_s;
+        if (write_read_alone(at->topo, &wr, &write_s, &rs->done_s) == 0) {
+            rs->known = 1;
+            if (ingest_bps) /* no ingest ran beside it */
+                *ingest_bps = 0;
+            return write_s;
+        }
+    }
+    return write_time(at, w, writers, nw, rd->bytes, rd->tier, cap, ingest, bg, ingest_bps, pool);
+}
+
 /* The write bandwidth of tier k that a job on `nodes` nodes writes into: a local-nvme tier's
  * figures are per node, and the job writes into all of its nodes' drives. */
 static double tier_write_of(const st_cluster_cfg *c, int k, int64_t nodes)
@@ -408,20 +496,25 @@ int st_storage_checkpoint_reuse(const st_placement *at, const st_workload_cfg *w
         out->drain_nic_s = out->shard_bytes / out->nic_per_gpu;
     out->dump_s = out->size_bytes / tier_write + tc->latency_s;
     double got = ingest && ingest->got_bps > 0 ? ingest->got_bps : 0, during = 0;
+    /* Restore: every GPU reads what it holds (under ZeRO 0 each replica reads its slice). */
+    ckpt_restore rs = {.io = {.gpu = at->gpu,
+                              .members = w->gpus,
+                              .tier = ck->tier,
+                              .read = 1,
+                              .bytes = out->shard_bytes,
+                              .max_rate = tc->gds ? pcie : 0}};
     switch (ck->mode) {
     case ST_CKPT_SYNC:
         /* GDS: the GPU writes over PCIe straight to the NIC, at most the PCIe rate; without it
          * the shard is first copied into a host bounce buffer, then sent. Training waits. */
-        out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier,
-                                  tc->gds ? pcie : 0, NULL, bg, NULL, &pool);
+        out->write_s = persist(at, w, writers, nw, tc->gds ? pcie : 0, NULL, bg, NULL, &rs, &pool);
         out->stall_s = (tc->gds ? 0 : out->d2h_s) + out->write_s;
         out->commit_s = out->stall_s;
         break;
     case ST_CKPT_ASYNC:
         /* Training waits for the copy into host memory; the drain from host memory runs
          * alongside the next steps and their ingest. */
-        out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
-                                  &during, &pool);
+        out->write_s = persist(at, w, writers, nw, 0, ingest, bg, &during, &rs, &pool);
         out->stall_s = out->d2h_s;
         out->commit_s = out->d2h_s + out->write_s;
         break;
@@ -429,8 +522,7 @@ int st_storage_checkpoint_reuse(const st_placement *at, const st_workload_cfg *w
         const st_tier_cfg *lt = &c->tiers[local];
         out->local_s = write_time(at, w, writers, nw, out->shard_bytes, local, lt->gds ? pcie : 0,
                                   NULL, bg, NULL, &pool);
-        out->write_s = write_time(at, w, writers, nw, out->shard_bytes, ck->tier, 0, ingest, bg,
-                                  &during, &pool);
+        out->write_s = persist(at, w, writers, nw, 0, ingest, bg, &during, &rs, &pool);
         out->stall_s = (lt->gds ? 0 : out->d2h_s) + out->local_s;
         out->commit_s = out->stall_s + out->write_s;
         break;
@@ -442,16 +534,9 @@ int st_storage_checkpoint_reuse(const st_placement *at, const st_workload_cfg *w
         out->ingest_loss_s = out->write_s * (got - during) / got;
         out->stall_s += out->ingest_loss_s;
     }
-    /* Restore: every GPU reads what it holds (under ZeRO 0 each replica reads its slice). */
-    st_io rd = {.gpu = at->gpu,
-                .members = w->gpus,
-                .tier = ck->tier,
-                .read = 1,
-                .bytes = out->shard_bytes,
-                .max_rate = tc->gds ? pcie : 0};
-    double done;
-    run_with(at->topo, &rd, 1, bg, &done, NULL, &pool);
-    out->restore_s = done + (tc->gds ? 0 : out->d2h_s);
+    if (!rs.known)
+        run_with(at->topo, &rs.io, 1, bg, &rs.done_s, NULL, &pool);
+    out->restore_s = rs.done_s + (tc->gds ? 0 : out->d2h_s);
     if (spare && !*spare)
         *spare = pool;
     else

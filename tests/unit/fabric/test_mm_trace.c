@@ -239,8 +239,9 @@ START_TEST(test_weights_of_one_and_others_are_told_apart)
 {
     /* A recording stores an add's weights unless every one is 1: an add with the same links
      * but a 2 where the recording has a 1, or a 1 where it has a 2, is not its call, and the
-     * rates are the plain solver's all the same. The recordings here are copies of one scratch
-     * recording, cleared between runs (st_mm_trace_clear), as the step model keeps them. */
+     * rates are the plain solver's all the same. The recordings here come from one scratch
+     * recording, cleared between runs (st_mm_trace_clear): the first copied, the second taken
+     * out (st_mm_trace_take) as the step model keeps them, the scratch left empty. */
     const double one[3] = {1, 1, 1}, two[3] = {1, 2, 1};
     const double *wa[2] = {one, two};
     st_mm_trace *scratch = st_mm_trace_new(), *rec[2];
@@ -249,7 +250,11 @@ START_TEST(test_weights_of_one_and_others_are_told_apart)
         ck_assert(two_entities(wa[i], one, NULL, NULL, plain[i]));
         st_mm_trace_clear(scratch);
         two_entities(wa[i], one, scratch, NULL, r);
-        rec[i] = st_mm_trace_copy(scratch);
+        st_mm_trace *c = st_mm_trace_copy(scratch);
+        rec[i] = i == 0 ? st_mm_trace_copy(scratch) : st_mm_trace_take(scratch);
+        ck_assert_uint_eq(st_mm_trace_bytes(rec[i]), st_mm_trace_bytes(c));
+        ck_assert_uint_eq(st_mm_trace_calls(scratch), i == 0 ? 3 : 0);
+        st_mm_trace_free(c);
         ck_assert(st_mm_trace_whole(rec[i]));
         ck_assert_uint_eq(st_mm_trace_calls(rec[i]), 3);
     }

@@ -598,6 +598,43 @@ START_TEST(test_a_transfer_alone_runs_as_st_net_alone_says)
 }
 END_TEST
 
+/* A transfer the caller routed (spec.routes) against the same transfer routed by the net, with
+ * and without a rate cap: the same rate, bit for bit (a caller-routed one passes the solver no
+ * weights, but for a cap's private link of weight n). */
+START_TEST(test_a_caller_routed_transfer_runs_as_the_net_routes_it)
+{
+    st_topo *t = make_topo(16, 4, 2, ST_ROUTING_ECMP); /* two GPUs an uplink: they collide */
+    for (int capped = 0; capped < 2; capped++) {
+        int64_t src[6] = {0, 1, 2, 9, 13, 5}, dst[6] = {8, 12, 4, 1, 3, 14};
+        int32_t routes[6 * ST_TOPO_MAX_HOPS];
+        uint8_t hops[6];
+        uint64_t pre = st_topo_flow_pre(42);
+        for (int i = 0; i < 6; i++) {
+            double lat;
+            hops[i] = (uint8_t)st_topo_route(t, src[i], dst[i], st_topo_flow_key_of(pre, i),
+                                             routes + i * ST_TOPO_MAX_HOPS, ST_TOPO_MAX_HOPS, &lat);
+        }
+        st_xfer_spec x = {
+            .src = src, .dst = dst, .n = 6, .bytes = 1e9, .key = 42, .max_rate = capped ? 3e9 : 0};
+        double rate[2];
+        for (int k = 0; k < 2; k++) {
+            st_engine *e = st_engine_new();
+            st_net *nt = st_net_new(e, t);
+            st_xfer_spec y = x;
+            if (k) {
+                y.routes = routes;
+                y.hops = hops;
+            }
+            rate[k] = st_net_rate(nt, st_net_start(nt, &y));
+            st_net_free(nt);
+            st_engine_free(e);
+        }
+        ck_assert(rate[0] > 0 && memcmp(&rate[0], &rate[1], sizeof rate[0]) == 0);
+    }
+    st_topo_free(t);
+}
+END_TEST
+
 Suite *net_suite(void)
 {
     Suite *s = suite_create("net");
@@ -616,6 +653,7 @@ Suite *net_suite(void)
     tcase_add_test(tc, test_an_uncapped_transfer_leaves_no_fabric_link_to_the_next_rate_cap);
     tcase_add_test(tc, test_the_first_solve_decides_the_last_completion_exactly_or_not_at_all);
     tcase_add_test(tc, test_a_transfer_alone_runs_as_st_net_alone_says);
+    tcase_add_test(tc, test_a_caller_routed_transfer_runs_as_the_net_routes_it);
     suite_add_tcase(s, tc);
     TCase *jobs = tcase_create("jobs");
     tcase_add_checked_fixture(jobs, setup8, teardown);

@@ -666,6 +666,31 @@ END_TEST
 
 /* The GB200 example: 64 GPUs of a 72-GPU NVLink domain (once refused by the loader) under rail
  * leaves of 18 trays, of which it fills 16. */
+/* st_topo_gpu_route against st_topo_route, bit for bit, for every pair of GPUs of a fat tree
+ * (ECMP, three tiers, NVLink inside a node) and of rails under adaptive routing. */
+START_TEST(test_a_gpu_route_is_st_topo_routes_own)
+{
+    st_topology kinds[2] = {ST_TOPO_FAT_TREE_3, ST_TOPO_RAIL_OPTIMIZED};
+    for (int v = 0; v < 2; v++) {
+        st_cluster_cfg c = cluster(kinds[v], 16, 8, 8, 2);
+        c.fabric.leaves_per_pod = 2;
+        c.fabric.routing = v ? ST_ROUTING_ADAPTIVE : ST_ROUTING_ECMP;
+        st_topo *t = build(&c);
+        for (int64_t a = 0; a < 128; a++)
+            for (int64_t b = 0; b < 128; b += 3) {
+                int32_t l[ST_TOPO_MAX_HOPS], g[ST_TOPO_MAX_HOPS];
+                double lat = -1, glat = -1;
+                uint64_t key = st_topo_flow_key((uint64_t)a, (uint64_t)b);
+                int n = route(t, a, b, key, l, &lat);
+                ck_assert_int_eq(st_topo_gpu_route(t, a, b, key, g, &glat), n);
+                ck_assert(memcmp(l, g, (size_t)n * sizeof *l) == 0);
+                ck_assert(memcmp(&lat, &glat, sizeof lat) == 0);
+            }
+        st_topo_free(t);
+    }
+}
+END_TEST
+
 START_TEST(test_the_gb200_example_loads_one_partly_filled_domain)
 {
     st_scn *s = NULL;
@@ -709,6 +734,7 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_large_clusters_build);
     tcase_add_test(tc, test_bad_parameters_are_errors_at_the_fabric);
     tcase_add_test(tc, test_loaded_scenarios_build_their_fabric);
+    tcase_add_test(tc, test_a_gpu_route_is_st_topo_routes_own);
     tcase_add_test(tc, test_the_gb200_example_loads_one_partly_filled_domain);
     suite_add_tcase(s, tc);
     return s;

@@ -337,6 +337,39 @@ START_TEST(test_a_gpu_without_a_power_limit_is_refused)
 }
 END_TEST
 
+/* The facility run (what a sizing search reads) against the full one, under losses, a power floor,
+ * storage and the network's draw: the same facility figures, heat, PUE and job energy, bit for
+ * bit, the same waveform peak; the spectrum, series and junctions left out. */
+START_TEST(test_the_facility_run_gives_the_full_runs_facility_figures)
+{
+    st_cluster_cfg c = cluster(6, 2, 0.004);
+    c.racks.power_floor = 0.3;
+    c.racks.storage_energy_j = 2e5;
+    c.racks.storage_power_w = 2e4;
+    int64_t ids[40];
+    for (int i = 0; i < 40; i++)
+        ids[i] = i;
+    st_step_result r = step_of(0.3, 0.2);
+    st_plant_job j = {&r, ids, 40, 3, 1, 0};
+    st_plant_result full, fac;
+    st_err err = {0};
+    ck_assert_int_eq(st_plant_run_window_network(&c, &j, 1, 5, 4.096, 800, &full, &err), 0);
+    ck_assert_int_eq(st_plant_run_facility(&c, &j, 1, 5, 4.096, 800, &fac, &err), 0);
+    ck_assert(full.mitigated && fac.mitigated);
+    ck_assert(memcmp(&full.facility_peak, &fac.facility_peak, sizeof fac.facility_peak) == 0);
+    ck_assert(memcmp(&full.facility_mean, &fac.facility_mean, sizeof fac.facility_mean) == 0);
+    ck_assert(memcmp(&full.heat, &fac.heat, sizeof fac.heat) == 0);
+    ck_assert(full.pue == fac.pue && full.jobs[0].step_energy_j == fac.jobs[0].step_energy_j);
+    ck_assert(full.wave.peak_w == fac.wave.peak_w && full.wave.swing_w == fac.wave.swing_w);
+    ck_assert(full.bare.peak_w == fac.bare.peak_w && full.bare.mean_w == fac.bare.mean_w);
+    ck_assert(full.wave.dominant_hz > 0 && fac.wave.dominant_hz == 0 && fac.bare.band_share == 0);
+    ck_assert(full.series.n > 0 && fac.series.n == 0 && fac.series.w == NULL);
+    ck_assert(full.max_junction_c > 0 && fac.max_junction_c == 0 && fac.jobs[0].junction_c == 0);
+    st_plant_release(&full);
+    st_plant_release(&fac);
+}
+END_TEST
+
 Suite *plant_suite(void)
 {
     Suite *s = suite_create("plant");
@@ -356,6 +389,7 @@ Suite *plant_suite(void)
     tcase_add_test(tc, test_losses_are_each_racks_i2r_summed);
     tcase_add_test(tc, test_same_seed_repeats_and_another_seed_moves_the_jobs_phases);
     tcase_add_test(tc, test_a_gpu_without_a_power_limit_is_refused);
+    tcase_add_test(tc, test_the_facility_run_gives_the_full_runs_facility_figures);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -314,6 +314,73 @@ START_TEST(test_another_jobs_ingest_shares_the_tier)
 }
 END_TEST
 
+/* A write's route (st_topo_write_route) and links back (st_topo_link_back) against
+ * st_topo_route_w's own write and read routes, and the write and its read back alone together
+ * (st_net_alone_both) against one st_net_alone each, bit for bit: on a three-tier fat tree whose
+ * uplinks are oversubscribed (ECMP collisions decide the rates), on rails under adaptive routing
+ * and on one spine-leaf pod; to a remote tier and to a node's local NVMe; capped and not. */
+START_TEST(test_a_writes_links_back_and_its_alone_answers_are_the_reads_own)
+{
+    st_topology kinds[3] = {ST_TOPO_FAT_TREE_3, ST_TOPO_RAIL_OPTIMIZED, ST_TOPO_SPINE_LEAF};
+    st_routing routes[3] = {ST_ROUTING_ECMP, ST_ROUTING_ADAPTIVE, ST_ROUTING_ECMP};
+    for (int v = 0; v < 3; v++) {
+        st_cluster_cfg c = cluster(32, 2);
+        c.fabric.topology = kinds[v];
+        c.fabric.routing = routes[v];
+        c.fabric.leaves_per_pod = 4;
+        c.fabric.oversub[0] = 3;
+        st_topo *t = topo_of(&c);
+        int64_t gpus = st_topo_gpus(t), *src = malloc((size_t)gpus * sizeof *src);
+        int64_t *dst = malloc((size_t)gpus * sizeof *dst);
+        for (int tier = 0; tier < 2; tier++) {
+            int64_t ep = st_topo_storage_endpoint(t, tier);
+            for (int64_t g = 0; g < gpus; g++) {
+                int32_t l[ST_TOPO_MAX_HOPS], r[ST_TOPO_MAX_HOPS], b[ST_TOPO_MAX_HOPS];
+                double w[ST_TOPO_MAX_HOPS], rw[ST_TOPO_MAX_HOPS], bw[ST_TOPO_MAX_HOPS];
+                uint64_t key = st_topo_flow_key(v, (uint64_t)g);
+                int n = st_topo_route_w(t, g, ep, key, l, w, ST_TOPO_MAX_HOPS, NULL);
+                int m = st_topo_route_w(t, ep, g, key, r, rw, ST_TOPO_MAX_HOPS, NULL);
+                ck_assert_int_eq(n, m);
+                int32_t wr[ST_TOPO_MAX_HOPS];
+                ck_assert_int_eq(st_topo_write_route(t, g, tier, key, wr), n);
+                ck_assert(memcmp(wr, l, (size_t)n * sizeof *l) == 0);
+                for (int i = 0; i < n; i++)
+                    ck_assert(w[i] == 1.0); /* a write's every weight */
+                for (int i = 0; i < n; i++)
+                    b[n - 1 - i] = st_topo_link_back(t, tier, l[i], &bw[n - 1 - i]);
+                ck_assert(memcmp(b, r, (size_t)m * sizeof *r) == 0);
+                ck_assert(memcmp(bw, rw, (size_t)m * sizeof *rw) == 0);
+                src[g] = g;
+                dst[g] = ep;
+            }
+            for (int capped = 0; capped < 2; capped++) {
+                st_xfer_spec x = {.src = src,
+                                  .dst = dst,
+                                  .n = (size_t)gpus,
+                                  .bytes = 3e9,
+                                  .key = 77 + (uint64_t)v,
+                                  .max_rate = capped ? 1e8 : 0};
+                st_xfer_spec y = x;
+                y.src = dst;
+                y.dst = src;
+                double rate[2], r0, r1;
+                st_time at[2], a0, a1;
+                int rc[2];
+                st_net_alone_both(t, &x, tier, 1000, rate, at, rc);
+                ck_assert_int_eq(rc[0], st_net_alone(t, &x, 1000, &r0, &a0));
+                ck_assert_int_eq(rc[1], st_net_alone(t, &y, 1000, &r1, &a1));
+                ck_assert(rc[0] == 0 && rc[1] == 0);
+                ck_assert(memcmp(&rate[0], &r0, sizeof r0) == 0 && at[0] == a0);
+                ck_assert(memcmp(&rate[1], &r1, sizeof r1) == 0 && at[1] == a1);
+            }
+        }
+        free(src);
+        free(dst);
+        st_topo_free(t);
+    }
+}
+END_TEST
+
 Suite *storage_suite(void)
 {
     Suite *s = suite_create("storage");
@@ -327,6 +394,7 @@ Suite *storage_suite(void)
     tcase_add_test(tc, test_async_stalls_for_the_pcie_copy_and_its_drain_slows_ingest);
     tcase_add_test(tc, test_two_stage_writes_local_nvme_first_and_needs_one);
     tcase_add_test(tc, test_another_jobs_ingest_shares_the_tier);
+    tcase_add_test(tc, test_a_writes_links_back_and_its_alone_answers_are_the_reads_own);
     suite_add_tcase(s, tc);
     return s;
 }
