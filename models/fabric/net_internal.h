@@ -93,4 +93,7 @@ st_time st__net_done_time(st_net *net, double rem, double rate, st_time now);
  * and note when it started (st_net_keep_routes; net_done.c). */
 void st__net_keep_route(st_net *net, size_t s, size_t total, st_time now);
 
+/* A transfer spec's own checks (an ST_BUG on a broken one): net.c's start and net_alone.c. */
+void st__net_check_spec(const st_xfer_spec *spec);
+
 #endif
