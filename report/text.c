@@ -549,6 +549,19 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
     char a[32], b[32], m[32];
     fprintf(out, "\nscheduler: %s, placement %s: %zu job%s, %zu finished", c->policy, c->placement,
             s->jobs, s->jobs == 1 ? "" : "s", s->finished);
+    /* a service scaled to zero has no job of its own, only its replicas' stretches: say so,
+     * since they fill the makespan, utilisation and energy below */
+    size_t zero = 0, stretches = 0;
+    for (size_t i = 0; r->serve && i < r->n; i++)
+        if (r->serve[i].w && r->serve[i].base == 0 && r->serve[i].n_ups > 0) {
+            zero++;
+            stretches += r->serve[i].n_ups;
+        }
+    if (zero)
+        fprintf(out,
+                " (and %zu service%s scaled to zero: %zu replica stretches, in the "
+                "utilisation and energy, not in the waits and JCT)",
+                zero, zero == 1 ? "" : "s", stretches);
     if (s->unfinished)
         fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
     if (s->too_big)
@@ -558,6 +571,8 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
             fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b));
     if (s->finished) /* a completion time exists only for a job that completed */
         fprintf(out, "JCT mean %s\n", fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
+    else if (s->jobs == 0)
+        fprintf(out, "no job, so no JCT\n");
     else
         fprintf(out, "no job finished by the horizon, so no JCT\n");
     fprintf(out, "  queued    in all (first start and re-queues) mean %s, p95 %s\n",
