@@ -84,6 +84,7 @@ typedef struct reader {
     st_trace_cfg *t;
     const trace_format *tf;
     int col[C__N];
+    int n_header; /* the header row's fields: a row with more is shifted or joined, not read */
     st_trace_job *jobs;
     size_t n, cap;
     st_names tenants, classes;
@@ -331,6 +332,10 @@ static void row(reader *r, const char *p, size_t n)
         return;
     }
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
+    if (nf > r->n_header) { /* which field is which is no longer known */
+        st_csv_malformed(&r->rep, NULL, "%d fields where the header row has %d", nf, r->n_header);
+        return;
+    }
     const char *name[C__N] = NAMES(r->tf);
     for (int k = 0; k < C__N; k++)
         if (r->col[k] >= nf) {
@@ -386,6 +391,9 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
     const char *want[C__N] = NAMES(r->tf);
     if (st_csv_read_header(rd->diag, t->file, c->line, p, n, want, C__N, r->col))
         return -1;
+    const char *hf[ST_CSV_MAX_COLS];
+    size_t hl[ST_CSV_MAX_COLS];
+    r->n_header = st_csv_split(p, n, hf, hl, ST_CSV_MAX_COLS);
     for (int k = 0; k < C__N; k++)
         if (r->col[k] < 0 && (k < C_TENANT || (k == C_START && want[k])))
             return st_rd_fail(rd, at, ST_EINVAL,
