@@ -501,8 +501,27 @@ double st__run_held_s(const st_run_spec *sp, const st_run *out, size_t i)
     return o && o->held_s > wall ? o->held_s : wall;
 }
 
+/* Under `scope: cluster`, job f's life takes what the run's failures (o's) cost it, its own
+ * life having drawn none: their interruptions and lost work, its wall the span it held its GPUs
+ * (for a finished job held = wall + failed; one cut by the horizon is judged on what it held),
+ * its error band's ends scaled with it, its goodput their share of that span. One definition of
+ * each life figure whichever scope draws the failures (the energy and cost read them so). */
+static void take_run_failures(st_forecast *f, const st_cluster_job_out *o)
+{
+    if (o->failed_s > 0 && o->held_s > 0)
+        f->life.goodput *= fmax(o->held_s - o->failed_s, 0) / o->held_s;
+    f->life.interruptions += o->interruptions;
+    f->life.lost_work_s += o->lost_work_s;
+    if (o->held_s > f->life.wall_s && f->life.wall_s > 0) {
+        double k = o->held_s / f->life.wall_s;
+        f->wall_band[0] *= k;
+        f->wall_band[1] *= k;
+        f->life.wall_s = o->held_s;
+    }
+}
+
 /* Each training job's start, wait and end from the cluster run; under `scope: cluster` its
- * goodput counts what the run's failures cost it (its life's own has none). */
+ * life takes the run's failures (take_run_failures). */
 static void record_starts(const st_run_spec *sp, st_run *out)
 {
     for (size_t i = 0; i < sp->n; i++) {
@@ -539,10 +558,8 @@ static void record_starts(const st_run_spec *sp, st_run *out)
         f->interruptions = o->interruptions;
         f->lost_work_s = o->lost_work_s;
         f->slowest_rate = o->slowest_rate;
-        /* The run's failures take their share of the time it held its GPUs: for a finished job
-         * held = wall + failed; one cut by the horizon is judged on what it held. */
-        if (st__run_cluster_failures(sp, out, i) && o->failed_s > 0 && o->held_s > 0)
-            f->life.goodput *= fmax(o->held_s - o->failed_s, 0) / o->held_s;
+        if (st__run_cluster_failures(sp, out, i))
+            take_run_failures(f, o);
     }
 }
 

@@ -35,10 +35,15 @@ START_TEST(test_cluster_failures_count_in_goodput_energy_and_cost)
                              *oc = &r.cluster.job[r.cluster_job[2]];
     ck_assert_int_gt(oa->interruptions, 0);
     ck_assert_int_eq(oc->interruptions, 0);
-    ck_assert_double_eq_tol(oa->held_s, a->life.wall_s + oa->failed_s, 1e-6);
+    /* the life takes the run's failures: its wall the span held (its own failure-free wall,
+     * c's, plus what they cost), its interruptions and lost work theirs */
+    ck_assert_double_eq_tol(a->life.wall_s, oa->held_s, 1e-6);
+    ck_assert_double_eq_tol(oa->held_s, c->life.wall_s + oa->failed_s, 1e-6);
+    ck_assert_int_eq(a->life.interruptions, oa->interruptions);
+    ck_assert_double_eq_tol(a->life.lost_work_s, oa->lost_work_s, 1e-9);
     ck_assert_double_eq_tol(a->cost.gpu_usd, 8 * oa->held_s / 3600, 1e-6);
     ck_assert_double_eq_tol(c->cost.gpu_usd, 8 * c->life.wall_s / 3600, 1e-6);
-    ck_assert_double_eq_tol(a->life.goodput, c->life.goodput * a->life.wall_s / oa->held_s, 1e-9);
+    ck_assert_double_eq_tol(a->life.goodput, c->life.goodput * c->life.wall_s / oa->held_s, 1e-9);
     double ea = 0, ec = 0;
     for (size_t k = 0; k < r.plant.n_jobs; k++) {
         ea += r.plant.jobs[k].id == 0 ? r.plant.jobs[k].energy_j : 0;
