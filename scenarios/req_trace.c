@@ -34,6 +34,7 @@ typedef struct rreader {
     st_ld *ld;
     st_inference_cfg *ic;
     int col[3];
+    int n_header; /* the header row's fields: a row with more is shifted or joined, not read */
     st_req_row *rows;
     size_t n, cap;
     st_csv_report rep; /* its rows' warnings and errors (csv_in.h) */
@@ -137,6 +138,10 @@ static void row(rreader *r, const char *p, size_t n)
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
+    if (nf > r->n_header) { /* which field is which is no longer known */
+        st_csv_malformed(&r->rep, NULL, "%d fields where the header row has %d", nf, r->n_header);
+        return;
+    }
     for (int k = 0; k < 3; k++)
         if (r->col[k] >= nf) {
             st_csv_malformed(&r->rep, NULL, "%d fields, but column '%s' is field %d", nf,
@@ -178,6 +183,9 @@ static int header(rreader *r, st_csv *c, const st_ynode *at, const char *p, size
     const char *const *want = columns[r->ic->trace_format];
     if (st_csv_read_header(r->ld->rd.diag, r->ic->trace_file, c->line, p, n, want, 3, r->col))
         return -1;
+    const char *hf[ST_CSV_MAX_COLS];
+    size_t hl[ST_CSV_MAX_COLS];
+    r->n_header = st_csv_split(p, n, hf, hl, ST_CSV_MAX_COLS);
     for (int k = 0; k < 3; k++)
         if (r->col[k] < 0)
             return st_rd_fail(&r->ld->rd, at, ST_EINVAL,
