@@ -242,8 +242,8 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         (long long)r->pruned_memory, (long long)r->pruned_dominated);
     if (rp->failures)
         put(b,
-            "failures: time to train is Daly's expected wall time at the best of %lld "
-            "checkpoint cadences weighed\n",
+            "failures: time to train and goodput are Daly's expected (the mean of strata run's "
+            "--replicas, not one life's draw) at the best of %lld checkpoint cadences weighed\n",
             (long long)r->cadences);
     put(b,
         "band_d: time to train's %.0f%% error band from the runs like each row (published, or "
@@ -307,7 +307,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     cJSON_AddItemToObject(o, "train_s_band", cJSON_CreateDoubleArray(f->train_band, 2));
     if (rp->spec->confidence > 0)
         cJSON_AddNumberToObject(o, "train_s_at_confidence", f->train_conf_s);
-    cJSON_AddNumberToObject(o, "goodput", f->goodput);
+    cJSON_AddNumberToObject(o, "expected_goodput", f->goodput);
     cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
     if (f->mem_every_s > 0)
         cJSON_AddNumberToObject(o, "memory_every_s", f->mem_every_s);
