@@ -258,11 +258,12 @@ void st__cl_releasing_gpu(st_sched_view *v, size_t id, int64_t gpu)
 
 /* Partition k's fragmented GPUs now, into the run's sum: its free GPUs while even its smallest
  * waiting job asks for more (the cluster's figure, cluster.c fragmentation, pool by pool: a free
- * GPU of one pool is not fragmented because a job of another waits). */
+ * GPU of one pool is not fragmented because a job of another waits). GPUs held for a job across
+ * pools are not free to its jobs, and not fragmented: they wait for that job. */
 static void refragment(st_sched_view *v, int k)
 {
     st__cl_part *p = &v->parts[k];
-    int64_t least = st__waitset_min(&p->waiting), free = v->pools[k].free;
+    int64_t least = st__waitset_min(&p->waiting), free = st__cl_free(v, k);
     int64_t now = least > free ? free : 0;
     v->frag_sum += now - p->frag;
     p->frag = now;
