@@ -7,31 +7,39 @@
 #include "models/silicon/ops.h"
 #include "scenarios/load_internal.h"
 
-/* `pool: {NAME: GPUS, ...}`: a training job's GPUs in each of several pools, the first named
- * its own (where it queues); the derive checks them against its plan (st__span_check). */
-static int pool_span(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+/* A mapping of pool names to whole numbers of at least 1 and at most max (`what` names them in
+ * errors): one a pool, 0 for those it leaves out, or NULL after an error; *first the pool its
+ * first key names, when that key reads. */
+static int64_t *pool_counts(st_ld *ld, const st_ynode *n, const char *what, double max, int *first)
 {
     const st_cluster_cfg *c = &ld->s->cluster;
-    if (n->n < 2)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "pool: a job across pools names two or more ({h100: 256, b200: 256}); "
-                          "name one pool as pool: NAME");
     int bad = 0;
-    int64_t *g = st_rd_alloc(&ld->rd, (size_t)(c->n_pools ? c->n_pools : 1) * sizeof *g);
+    int64_t *v = st_rd_alloc(&ld->rd, (size_t)(c->n_pools ? c->n_pools : 1) * sizeof *v);
     for (size_t i = 0; i < n->n; i++) {
         int k = 0;
-        int64_t v = 0;
+        int64_t x = 0;
         if (st__pool_named(ld, n->keys[i], &k) ||
-            st_rd_int(&ld->rd, n->kids[i], "pool GPUs", ST_R_MIN1, 1e9, &v)) {
+            st_rd_int(&ld->rd, n->kids[i], what, ST_R_MIN1, max, &x)) {
             bad = 1;
             continue;
         }
         if (i == 0)
-            w->pool = k;
-        g[k] = v;
+            *first = k;
+        v[k] = x;
     }
-    w->pool_gpus = bad ? NULL : g;
-    return bad ? -1 : 0;
+    return bad ? NULL : v;
+}
+
+/* `pool: {NAME: GPUS, ...}`: a training job's GPUs in each of several pools, the first named
+ * its own (where it queues); the derive checks them against its plan (st__span_check). */
+static int pool_span(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    if (n->n < 2)
+        return st_rd_fail(&ld->rd, n, ST_EINVAL,
+                          "pool: a job across pools names two or more ({h100: 256, b200: 256}); "
+                          "name one pool as pool: NAME");
+    w->pool_gpus = pool_counts(ld, n, "pool GPUs", 1e9, &w->pool);
+    return w->pool_gpus ? 0 : -1;
 }
 
 /* `pool_batch: {NAME: SEQUENCES, ...}`: each pool's share of a job across pools' global batch
@@ -56,19 +64,9 @@ int st__fn_pool_batch(st_rd *rd, const st_ynode *n, void *base)
         return st_rd_fail(rd, n, ST_EINVAL,
                           "pool_batch: splits a job across pools, and this cluster has one GPU "
                           "type (pools are named under cluster.pools)");
-    int bad = 0;
-    int64_t *b = st_rd_alloc(rd, (size_t)c->n_pools * sizeof *b);
-    for (size_t i = 0; i < n->n; i++) {
-        int k = 0;
-        int64_t v = 0;
-        if (st__pool_named(ld, n->keys[i], &k) ||
-            st_rd_int(rd, n->kids[i], "pool_batch sequences", ST_R_MIN1, 1e12, &v))
-            bad = 1;
-        else
-            b[k] = v;
-    }
-    w->pool_batch = bad ? NULL : b;
-    return bad ? -1 : 0;
+    int first = 0;
+    w->pool_batch = pool_counts(ld, n, "pool_batch sequences", 1e12, &first);
+    return w->pool_batch ? 0 : -1;
 }
 
 /* `pool:` names an entry of cluster.pools (a cluster of one GPU type has none to name), or maps
