@@ -13,6 +13,7 @@
 #include "models/forecast/netpower.h"
 #include "models/plant/dvfs.h"
 #include "models/plant/plant.h"
+#include "sim/intmath.h"
 #include "sim/xalloc.h"
 
 static void pool_steps_init(st__pool_steps *ps, const st_run_spec *sp)
@@ -137,16 +138,6 @@ static int slowest(const int64_t *m, const double *tau, int n, double *top, doub
     return s;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* `pool_batch: balanced` (docs/models/pools.md, "An uneven split"): each pool's share of job w's
  * batch from its replicas' even steps alone[k], taken as m_even micro-batches of alone[k] /
  * m_even each. From the even split, micro-batches move from the pool that paces the step to the
@@ -174,7 +165,7 @@ static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t m
         for (int j = 0; j < n; j++) {
             if (!m[j] || j == s)
                 continue;
-            int64_t l = d[s] / gcd64(d[s], d[j]) * d[j], ds = l / d[s], dj = l / d[j];
+            int64_t l = d[s] / st_gcd(d[s], d[j]) * d[j], ds = l / d[s], dj = l / d[j];
             if (m[s] - ds < 1)
                 continue;
             double t = fmax(rest, fmax((double)(m[s] - ds) * tau[s], (double)(m[j] + dj) * tau[j]));
@@ -185,7 +176,7 @@ static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t m
         }
         if (best < 0)
             break;
-        int64_t l = d[s] / gcd64(d[s], d[best]) * d[best];
+        int64_t l = d[s] / st_gcd(d[s], d[best]) * d[best];
         m[s] -= l / d[s];
         m[best] += l / d[best];
         moved = 1;

@@ -8,17 +8,8 @@
 #include "models/plant/gpu_power.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/plan_check.h"
+#include "sim/intmath.h"
 #include "sim/xalloc.h"
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 /* The first entry that maps a job of class cls on gpus GPUs, or -1. */
 static long match(const st_trace_cfg *t, int32_t cls, int64_t gpus)
@@ -38,8 +29,8 @@ static st_workload_cfg fit_plan(const st_trace_model *m, int64_t gpus)
     st_workload_cfg w = m->w;
     w.name = m->cls_name ? m->cls_name : "trace.models";
     w.gpus = gpus;
-    w.parallel.tp = gcd(m->w.parallel.tp, gpus);
-    w.parallel.pp = gcd(m->w.parallel.pp, gpus / w.parallel.tp);
+    w.parallel.tp = st_gcd(m->w.parallel.tp, gpus);
+    w.parallel.pp = st_gcd(m->w.parallel.pp, gpus / w.parallel.tp);
     w.parallel.cp = 1;
     w.parallel.dp = gpus / (w.parallel.tp * w.parallel.pp);
     int64_t rb = m->replica_batch ? m->replica_batch : w.parallel.microbatch * w.parallel.pp;
