@@ -11,6 +11,7 @@
 #include "models/silicon/ops.h"
 #include "planner/run_spec.h"
 #include "scenarios/scenario.h"
+#include "unit/run_text.h"
 
 /* Two pools of two 8-GPU nodes on one leaf, H100 (GPUs 0-15) then B200 (16-31); a Llama 3 8B
  * job of 16 GPUs (tp 2, dp 8) on `pool`, priced by the GPU-hour per type. */
@@ -23,17 +24,6 @@ static const char *const text =
     "      pool: %s }\n"
     "cost: { delivery: cloud, gpu_hour_price: { h100-sxm: 2 USD/h, b200: 6 USD/h } }\n";
 
-/* Scenario text buf loaded into *s and forecast as `strata run` does into *r. */
-static void load_run(const char *buf, st_scn **s, st_run *r)
-{
-    st_diag d = {0};
-    ck_assert_msg(st_scn_load_buffer("t.yaml", buf, strlen(buf), s, &d) == 0, "load: %s",
-                  d.n ? d.items[0].msg : "?");
-    st_run_spec sp = st_plan_run_spec(*s, st_scn_seed(*s));
-    st_err err = {0};
-    ck_assert_msg(st_run_forecast(&sp, r, &err) == 0, "forecast: %s", err.msg);
-}
-
 /* A run and its scenario released. */
 static void finish(st_run *r, st_scn *s)
 {
@@ -45,7 +35,7 @@ static void forecast_with(const char *plan, const char *pool, st_scn **s, st_run
 {
     char buf[2048];
     ck_assert((size_t)snprintf(buf, sizeof buf, text, plan, pool) < sizeof buf);
-    load_run(buf, s, r);
+    run_text(buf, s, r);
 }
 
 static void forecast(const char *pool, st_scn **s, st_run *r)
@@ -127,20 +117,18 @@ START_TEST(test_an_uneven_split_runs_each_pools_share)
     static const char *const plan = "zero: 1, recompute: selective";
     st_scn *sa = NULL, *sh = NULL, *sb = NULL;
     st_run a, h, b;
-    char pool[128];
-    snprintf(pool, sizeof pool, "{ h100: 8, b200: 8 }, pool_batch: { h100: 4, b200: 12 }");
-    forecast_with(plan, pool, &sa, &a);
+    forecast_with(plan, "{ h100: 8, b200: 8 }, pool_batch: { h100: 4, b200: 12 }", &sa, &a);
     /* the shares alone: global batch 8 (1 a replica) on the H100s, 24 (3) on the B200s */
     char buf[2048];
     ck_assert((size_t)snprintf(buf, sizeof buf, text, plan, "h100") < sizeof buf);
     char *g = strstr(buf, "global_batch: 16");
     ck_assert(g);
     memcpy(g, "global_batch:  8", 16);
-    load_run(buf, &sh, &h);
+    run_text(buf, &sh, &h);
     ck_assert((size_t)snprintf(buf, sizeof buf, text, plan, "b200") < sizeof buf);
     g = strstr(buf, "global_batch: 16");
     memcpy(g, "global_batch: 24", 16);
-    load_run(buf, &sb, &b);
+    run_text(buf, &sb, &b);
     const st_forecast *fa = &a.f[0], *fh = &h.f[0], *fb = &b.f[0];
     ck_assert(fa->has_step && fh->has_step && fb->has_step);
     ck_assert(fa->pool_step_s[0] == fh->step.step_time_s);

@@ -8,6 +8,7 @@
 #include "models/forecast/run.h"
 #include "planner/run_spec.h"
 #include "scenarios/scenario.h"
+#include "unit/run_text.h"
 
 /* Two pools of two 8-GPU nodes, H100 first (GPUs 0-15) and B200 (GPUs 16-31), or one type on
  * the same four nodes; a Llama 3 70B service of four tp-4 replicas on `pool`, priced by the
@@ -25,17 +26,6 @@ static const char *const service =
     "    slo: { ttft_p99: 2 s, tpot_p99: 50 ms }\n%s"
     "cost: { delivery: cloud, gpu_hour_price: { h100-sxm: 2 USD/h, b200: 6 USD/h } }\n";
 
-/* The scenario of text loaded into *s and forecast as `strata run` does into *r. */
-static void forecast(const char *text, st_scn **s, st_run *r)
-{
-    st_diag d = {0};
-    ck_assert_msg(st_scn_load_buffer("t.yaml", text, strlen(text), s, &d) == 0, "load: %s",
-                  d.n ? d.items[0].msg : "?");
-    st_run_spec sp = st_plan_run_spec(*s, st_scn_seed(*s));
-    st_err err = {0};
-    ck_assert_msg(st_run_forecast(&sp, r, &err) == 0, "forecast: %s", err.msg);
-}
-
 /* The service on pool `pool` of the pooled cluster (or, pool NULL, on one cluster of `gpu`),
  * with `more` workloads after it. */
 static void run_service(const char *pool, const char *gpu, const char *more, st_scn **s, st_run *r)
@@ -47,7 +37,7 @@ static void run_service(const char *pool, const char *gpu, const char *more, st_
     int n = pool ? snprintf(text, sizeof text, pooled, work)
                  : snprintf(text, sizeof text, one_type, gpu, work);
     ck_assert(n > 0 && (size_t)n < sizeof text);
-    forecast(text, s, r);
+    run_text(text, s, r);
 }
 
 /* On each pool the service's figures are its type's: equal to a cluster of that type alone,
@@ -134,7 +124,7 @@ START_TEST(test_an_autoscaled_services_stretches_stay_in_its_pool)
         "    autoscale: { min: 1, delay: 5 min }\n";
     st_scn *s = NULL;
     st_run r;
-    forecast(text, &s, &r);
+    run_text(text, &s, &r);
     const st_run_serve *v = &r.serve[1];
     ck_assert_msg(v->n_ups > 0 && v->has_start, "%zu stretches", v->n_ups);
     ck_assert_double_eq(v->scale_up_wait_s, 0); /* the B200s are free; the H100s are not */
