@@ -46,6 +46,8 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(par, "tp", (double)w->parallel.tp);
     cJSON_AddNumberToObject(par, "pp", (double)w->parallel.pp);
     cJSON_AddNumberToObject(par, "dp", (double)w->parallel.dp);
+    if (w->parallel.ep > 1) /* absent: each replica holds every expert it serves */
+        cJSON_AddNumberToObject(par, "ep", (double)w->parallel.ep);
     cJSON *rq = cJSON_AddObjectToObject(j, "requests");
     cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
     /* absent: all at once, a closed loop, or a curve */
@@ -196,6 +198,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     char stages[32] = "";
     if (pp > 1)
         snprintf(stages, sizeof stages, ", pp %lld", (long long)pp);
+    if (w->parallel.ep > 1) /* groups of ep replicas, each a GPU, share the experts */
+        snprintf(stages, sizeof stages, ", ep %lld", (long long)w->parallel.ep);
     fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)(w->parallel.tp * pp), (long long)w->parallel.tp, stages,

@@ -309,7 +309,7 @@ static const char *const training_only[] = {"seq_len",
                                             NULL};
 
 /* The plan keys a replica reads; the rest of `parallel` are training's. */
-static const char *const plan_keys[] = {"tp", "pp", "dp", NULL};
+static const char *const plan_keys[] = {"tp", "pp", "dp", "ep", NULL};
 
 static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
@@ -323,7 +323,7 @@ static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         if (!ok)
             bad = st_rd_fail(&ld->rd, par->keys[k], ST_EINVAL,
                              "workload '%s': parallel.%s does not apply to kind: inference (a "
-                             "service reads tp, pp and dp)",
+                             "service reads tp, pp, dp and ep)",
                              w->name, key);
     }
     return bad;
@@ -342,7 +342,7 @@ static int check_model(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "be 1, found %lld",
                           w->name, m->name, (long long)w->parallel.pp);
     int64_t tp = w->parallel.tp > 1 ? w->parallel.tp : 1;
-    if (m->experts > 0 && m->expert_ffn_hidden % tp)
+    if (m->experts > 0 && w->parallel.ep <= 1 && m->expert_ffn_hidden % tp)
         return st_rd_fail(&ld->rd, st__key_or(st_ynode_get(n, "parallel"), "tp"), ST_EINVAL,
                           "workload '%s': model '%s' is served with each expert split over the "
                           "tensor-parallel ranks, but its experts' width %lld does not split "
@@ -404,6 +404,49 @@ static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         return st_rd_fail(&ld->rd, st__key_or(n, "gpus"), ST_EINVAL,
                           "workload '%s': asks for %lld GPUs, but the cluster has %lld", w->name,
                           (long long)w->gpus, (long long)have);
+    return 0;
+}
+
+/* Expert parallelism as the engines serve a mixture of experts over several GPUs with attention
+ * data parallelism (TensorRT-LLM's DEP: --tp N --ep N with enable_attention_dp; vLLM's
+ * --data-parallel-size N --enable-expert-parallel; SGLang's --enable-dp-attention): ep replicas
+ * of one GPU each, every one its own requests and KV cache, share each MoE layer's experts,
+ * experts / ep on each GPU. docs/models/inference.md, "Expert parallelism". */
+static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    const st_ynode *at = st__key_or(st_ynode_get(n, "parallel"), "ep");
+    const st_llm_spec *m = w->model;
+    if (p->ep <= 1)
+        return 0;
+    if (m->experts <= 0)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': parallel.ep %lld spreads a mixture of experts' experts, "
+                          "but model '%s' has none",
+                          w->name, (long long)p->ep, m->name);
+    if (p->tp > 1 || p->pp > 1)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': parallel.ep %lld serves with attention data "
+                          "parallelism, each replica one GPU: tp and pp must be 1, found tp "
+                          "%lld, pp %lld (experts spread inside a tensor-parallel replica are "
+                          "not modelled)",
+                          w->name, (long long)p->ep, (long long)(p->tp > 1 ? p->tp : 1),
+                          (long long)(p->pp > 1 ? p->pp : 1));
+    if (m->experts % p->ep)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': model '%s' has %lld experts, which do not split over "
+                          "parallel.ep %lld",
+                          w->name, m->name, (long long)m->experts, (long long)p->ep);
+    if (p->dp % p->ep)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': parallel.ep %lld must divide the %lld replicas "
+                          "(parallel.dp): each group of ep replicas shares its experts",
+                          w->name, (long long)p->ep, (long long)p->dp);
+    if (w->inference.autoscale.on)
+        return st_rd_fail(&ld->rd, st__key_or(n, "autoscale"), ST_EINVAL,
+                          "workload '%s': autoscale with parallel.ep %lld is not modelled (its "
+                          "replicas would come and go in whole expert-parallel groups)",
+                          w->name, (long long)p->ep);
     return 0;
 }
 
@@ -642,7 +685,7 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                                        "autoscale", "pool",      NULL};
     if (bad || st_rd_any_failed(&ld->rd, n, keys) || !w->model || ld->cluster_bad)
         return -1;
-    if (check_model(ld, n, w) || check_plan(ld, n, w))
+    if (check_model(ld, n, w) || check_plan(ld, n, w) || check_ep(ld, n, w))
         return -1;
     const st_ynode *req = st_ynode_get(n, "requests");
     if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w) ||

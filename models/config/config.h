@@ -600,6 +600,9 @@ extern const char *const st_kernels_names[];
  * rotary embedding, the MLP activation and the residual adds with their dropout. */
 typedef struct st_kernels_cfg {
     st_kernels norm, rope, act, residual;
+    /* Not a scenario key: 1 where a serving engine runs a mixture of experts' grouped GEMMs as
+     * one fused kernel (models/serve sets it on its operator graph's workload); 0 in training */
+    int moe_fused;
 } st_kernels_cfg;
 
 typedef struct st_workload_cfg {

@@ -34,13 +34,17 @@ static int64_t pp_of(const st_workload_cfg *w)
 /* A mixture of experts is served with its experts split over the tensor-parallel ranks, each
  * expert's MLP column- and row-parallel as a dense one (vLLM's FusedMoE without expert
  * parallelism; TensorRT-LLM's moe_tp_size = tp_size by default): expert parallelism 1, expert
- * tensor parallelism tp, every rank the whole batch's tokens. */
-static void experts_over_tp(st_parallel_cfg *p, const st_workload_cfg *w)
+ * tensor parallelism tp, every rank the whole batch's tokens. With parallel.ep, ep replicas of one
+ * GPU each (attention data parallelism, which the loader requires) share each layer's experts,
+ * experts / ep whole on each, as training's expert parallelism spreads them over data-parallel
+ * ranks: each rank its own T tokens, its local experts the k T ep / experts rows the group routes
+ * to each (models/silicon/ops.c, moe_mlp). */
+static void experts_of(st_parallel_cfg *p, const st_workload_cfg *w)
 {
     if (w->model->experts <= 0)
         return;
-    p->ep = 1;
-    p->etp = tp_of(w);
+    p->ep = w->parallel.ep > 1 ? w->parallel.ep : 1;
+    p->etp = p->ep > 1 ? 1 : tp_of(w);
 }
 
 void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_gpu_spec *gpu,
@@ -57,12 +61,14 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->shape.parallel.cp = 1;
     c->shape.parallel.pp = 1;
     c->shape.parallel.sequence_parallel = 0;
-    experts_over_tp(&c->shape.parallel, w);
+    experts_of(&c->shape.parallel, w);
+    c->shape.kernels.moe_fused = 1; /* the engines' fused MoE kernels */
     st_ops_attn_decode_of(&c->shape, &c->decode);
     c->max_tokens = ic->max_batch_tokens;
     c->max_sampled = ic->max_seqs;
     c->layer_s = unknowns(c->max_tokens);
     c->ar_s = unknowns(c->max_tokens);
+    c->a2a_s = c->shape.parallel.ep > 1 ? unknowns(c->max_tokens) : NULL;
     c->edge_s = unknowns(c->max_tokens);
     c->head_s = unknowns(c->max_sampled);
     /* Stages hold consecutive layers, the remainder on the earliest: TensorRT-LLM's
@@ -83,6 +89,7 @@ void st__serve_cost_release(st__serve_cost *c)
 {
     free(c->layer_s);
     free(c->ar_s);
+    free(c->a2a_s);
     free(c->edge_s);
     free(c->head_s);
     free(c->stage_layers);
@@ -128,6 +135,36 @@ static double ar_s(st__serve_cost *c, int64_t T)
         return c->ar_s[T];
     double bytes = (double)T * (double)c->w->model->hidden * 2.0;
     return c->ar_s[T] = 2.0 * st_step_allreduce_s(c->x, tp_of(c->w), bytes);
+}
+
+/* Under expert parallelism an MoE layer's dispatch and combine, one all-to-all each over the
+ * group's ep GPUs (ranks 0 .. ep - 1 of the context's placement), each rank sending its T
+ * tokens' k routed rows: the training model's exchange at one sequence of T tokens, its bytes
+ * those of the group's most loaded rank (models/silicon/ops_cost.c, ep_all_to_alls). A dense
+ * layer has none. 0 without expert parallelism. */
+static double a2a_s(st__serve_cost *c, int64_t T)
+{
+    if (!c->a2a_s)
+        return 0;
+    if (c->a2a_s[T] >= 0)
+        return c->a2a_s[T];
+    c->shape.seq_len = T;
+    st_layer_cost lc;
+    st_ops_layer_cost(&c->shape, c->gpu, 1, &lc);
+    double one =
+        st_step_pattern_s(c->x, ST_COLL_ALL_TO_ALL, c->shape.parallel.ep, 1, 1, 1, lc.ep_a2a_bytes);
+    return c->a2a_s[T] = (double)lc.ep_a2a_fwd * one;
+}
+
+/* The communication of L layers at T tokens: each layer's tensor-parallel all-reduces, and each
+ * MoE layer's all-to-alls (the model's first dense layers, as layer_s weighs them, have none). */
+static double layers_comm_s(st__serve_cost *c, int64_t T, double L)
+{
+    const st_llm_spec *m = c->w->model;
+    double moe = m->experts > 0 && m->layers > 0
+                     ? (double)(m->layers - st_llm_dense_layers(m)) / (double)m->layers
+                     : 0;
+    return L * (ar_s(c, T) + moe * a2a_s(c, T));
 }
 
 static double sum_ops(const st_op *ops, size_t n, const char *skip)
@@ -197,7 +234,7 @@ double st__serve_iteration_s(st__serve_cost *c, const st__serve_batch *b, double
         *comm_s = 0;
     if (b->tokens <= 0)
         return 0;
-    double L = (double)c->w->model->layers, comm = L * ar_s(c, b->tokens);
+    double L = (double)c->w->model->layers, comm = layers_comm_s(c, b->tokens, L);
     if (comm_s)
         *comm_s = comm;
     return layers_s(c, b, L) + comm + edge_s(c, b->tokens) + head_s(c, b->sampled);
@@ -209,7 +246,7 @@ double st__serve_stage_s(st__serve_cost *c, const st__serve_batch *b, int64_t k,
         *comm_s = 0;
     if (b->tokens <= 0)
         return 0;
-    double L = (double)c->stage_layers[k], comm = L * ar_s(c, b->tokens);
+    double L = (double)c->stage_layers[k], comm = layers_comm_s(c, b->tokens, L);
     double per_layer =
         layer_s(c, b->tokens) + b->prefill_attn_s +
         st_ops_attn_decode_time_of(&c->decode, c->gpu, (double)b->decodes, b->decode_keys);
@@ -262,7 +299,7 @@ static st_workload_cfg replica_of(const st_workload_cfg *w)
     one.parallel.cp = 1;
     one.parallel.zero = 0;
     one.parallel.microbatch = 1;
-    experts_over_tp(&one.parallel, w);
+    experts_of(&one.parallel, w);
     one.gpus = tp_of(w) * pp_of(w);
     one.seq_len = 1;
     one.global_batch = 1;

@@ -20,6 +20,8 @@ typedef struct st__serve_cost {
     double *layer_s;       /* by tokens: one layer's operators outside the attention core; < 0: not
                               computed yet */
     double *ar_s;          /* by tokens: one layer's two all-reduces; < 0: not computed yet */
+    double *a2a_s;         /* by tokens, under expert parallelism: one MoE layer's all-to-alls
+                              (NULL without it); < 0: not computed yet */
     double *edge_s;        /* by tokens: the input embedding */
     double *head_s;        /* by sampled tokens: the final norm and the logits */
     int64_t pp;            /* pipeline stages */

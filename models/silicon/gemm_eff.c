@@ -454,15 +454,18 @@ static double waves(double tiles, double sms)
 }
 
 /* The tile model's time x e_max x peak / SMs: FLOP-equivalents one SM runs, for the fastest
- * tile. Dividing by the SM's rate gives the time. */
-static double tiled_work(double m, double n, double k, double sms, int fp4)
+ * tile, over `count` GEMMs of one shape scheduled as one kernel's tiles (1: a plain GEMM; more:
+ * a fused grouped GEMM, each GEMM's rows padded to whole tiles). Dividing by the SM's rate gives
+ * the time. */
+static double tiled_work(double count, double m, double n, double k, double sms, int fp4)
 {
     const double(*tiles)[2] = fp4 ? TILES_FP4 : TILES;
     size_t n_tiles = fp4 ? N_TILES_FP4 : N_TILES;
     double best = HUGE_VAL;
     for (size_t t = 0; t < n_tiles; t++) {
         double bm = tiles[t][0], bn = tiles[t][1];
-        double w = waves(ceil(m / bm) * ceil(n / bn), sms) * 2.0 * bm * bn * (k + TILE_FILL_K);
+        double w =
+            waves(count * ceil(m / bm) * ceil(n / bn), sms) * 2.0 * bm * bn * (k + TILE_FILL_K);
         if (w < best)
             best = w;
     }
@@ -482,8 +485,8 @@ static double emax_of(const calib *c, st_precision prec)
 {
     int fp4 = fp4_on(c, prec);
     const mamf *x = fp4 ? &c->fp4 : prec != ST_PREC_BF16 && c->fp8.frac > 0 ? &c->fp8 : &c->bf16;
-    double e =
-        x->frac * tiled_work(x->m, x->n, x->k, c->sms, fp4) * c->sms / (2.0 * x->m * x->n * x->k);
+    double e = x->frac * tiled_work(1, x->m, x->n, x->k, c->sms, fp4) * c->sms /
+               (2.0 * x->m * x->n * x->k);
     return e < 1.0 ? e : 1.0;
 }
 
@@ -498,7 +501,17 @@ double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, d
         return 0.0;
     const calib *c = calib_of(gpu);
     return emax_of(c, prec) * 2.0 * m * n * k /
-           (tiled_work(m, n, k, c->sms, fp4_on(c, prec)) * c->sms);
+           (tiled_work(1, m, n, k, c->sms, fp4_on(c, prec)) * c->sms);
+}
+
+double st_gemm_grouped_efficiency(const st_gpu_spec *gpu, st_precision prec, double count, double m,
+                                  double n, double k)
+{
+    if (!(count >= 1 && m > 0 && n > 0 && k > 0))
+        return 0.0;
+    const calib *c = calib_of(gpu);
+    return emax_of(c, prec) * 2.0 * count * m * n * k /
+           (tiled_work(count, m, n, k, c->sms, fp4_on(c, prec)) * c->sms);
 }
 
 /* ---- Attention and memory ------------------------------------------------------------------ */

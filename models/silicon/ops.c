@@ -144,6 +144,7 @@ dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.rope = m->pos == ST_POS_ROPE;
     d.prec = w->precision;
     d.fp8_recipe = w->fp8_recipe;
+    d.moe_fused = w->kernels.moe_fused;
     const st_kernels_cfg *k = &w->kernels;
     d.norm = k->norm == ST_KERNELS_EAGER && m->norm == ST_NORM_RMSNORM ? B.norm_eager : B.norm;
     d.rope_b = k->rope == ST_KERNELS_EAGER ? B.rope_eager : B.rope;
@@ -268,13 +269,31 @@ static double count_of(const st_op *op)
     return op->count > 1 ? op->count : 1.0;
 }
 
+/* A fused grouped GEMM (st_op.fused_group): the count GEMMs' tiles fill the waves together at
+ * the grouped efficiency, against every GEMM's operands and outputs, the compute and memory
+ * times meeting as one GEMM's do (gemm_time). */
+static double fused_group_time(const st_gpu_spec *gpu, const st_op *op)
+{
+    double c = count_of(op), in = st_ops_in_bytes(gpu, op->prec);
+    double e = st_gemm_grouped_efficiency(gpu, op->prec, c, op->m, op->n, op->k);
+    double compute = e > 0 ? 2.0 * c * op->m * op->n * op->k /
+                                 (e * st_gpu_peak(gpu, op->prec) * st_gpu_sustained(gpu, op->prec) *
+                                  st_gpu_fitted(gpu, op->prec))
+                           : 0.0;
+    double bytes = c * ((op->m * op->k + op->k * op->n) * in + op->m * op->n * 2.0);
+    return hypot(compute, mem_time(gpu, bytes));
+}
+
 static void time_forward(const st_gpu_spec *gpu, st_op *op)
 {
     switch (op->kind) {
     case ST_OP_GEMM:
-        op->time_s = count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
-                                              st_ops_in_bytes(gpu, op->prec), 2.0, &op->mem_bound) +
-                     mem_time(gpu, op->quant_fwd_bytes);
+        op->time_s =
+            (op->fused_group && count_of(op) > 1
+                 ? fused_group_time(gpu, op)
+                 : count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
+                                            st_ops_in_bytes(gpu, op->prec), 2.0, &op->mem_bound)) +
+            mem_time(gpu, op->quant_fwd_bytes);
         break;
     case ST_OP_ATTN:
         op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
@@ -379,6 +398,7 @@ static void grouped(builder *g, const dims *d, const char *name, double count, d
 {
     st_op op = gemm_op(g, name, d->prec, m, n, k);
     op.count = count;
+    op.fused_group = d->moe_fused;
     op.flops *= count;
     op.bytes *= count;
     if (st_ops_in_bytes(g->gpu, d->prec) < 2.0) {

@@ -59,6 +59,11 @@ typedef struct st_op {
     /* Appended. ATTN: the workload's cuDNN release (cudnn_release; 0: the newest), which picks
      * an older cuDNN sweep (st_attn_efficiency_at) */
     int attn_release;
+    /* Appended. GEMM with count > 1: 1 when the GEMMs run as one fused grouped kernel (a serving
+     * engine's MoE kernel: vLLM's fused_moe, TensorRT-LLM's CUTLASS MoE), their tiles filling
+     * the waves together (st_gemm_grouped_efficiency); 0 when each runs its own waves, one
+     * after another (Megatron-Core's grouped MLP in training). */
+    int fused_group;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -277,6 +282,12 @@ double st_ops_kv_bytes_per_token(const st_workload_cfg *w);
 /* Achieved fraction of the dense peak for an m x k by k x n GEMM at precision prec on gpu: the
  * calibrated efficiency curve. Never above st_gemm_emax; 0 when a dimension is not positive. */
 double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k);
+
+/* The same for `count` GEMMs of one shape run as one kernel's tiles (a fused grouped GEMM: a
+ * serving engine's MoE kernel), each GEMM's rows padded to whole tiles, the tiles of all of them
+ * filling the waves together; count 1 is st_gemm_efficiency. */
+double st_gemm_grouped_efficiency(const st_gpu_spec *gpu, st_precision prec, double count, double m,
+                                  double n, double k);
 
 /* The curve's ceiling for gpu and prec: the fraction a tile's main loop reaches. */
 double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);

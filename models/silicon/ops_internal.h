@@ -18,6 +18,7 @@ typedef struct dims {
     double norm, rope_b, act, bda; /* bytes per element of the memory operators */
     st_precision prec;
     st_fp8_recipe fp8_recipe;
+    int moe_fused; /* the workload's kernels.moe_fused: expert GEMMs as one fused kernel */
     /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first
      * projection's width (whole: expert tensor parallelism 1), and the tokens each expert on
      * this GPU receives, imb k Tr ep / experts (the mean's times the routing imbalance); the

@@ -1,0 +1,127 @@
+/* Expert parallelism in serving (parallel.ep, models/serve/serve_cost.c): a group of ep replicas
+ * of one GPU holds each MoE layer's experts / ep, exchanges its tokens with two all-to-alls a MoE
+ * layer, and reads only its own experts' weights; and the engines' fused MoE kernel
+ * (st_gemm_grouped_efficiency), whose tiles of all experts fill the waves together. */
+#include <check.h>
+#include <math.h>
+
+#include "models/serve/serve_internal.h"
+#include "models/silicon/gpu.h"
+#include "models/silicon/ops.h"
+#include "models/step/step.h"
+#include "scenarios/scenario.h"
+#include "unit/check_util.h"
+#include "unit/serve/serve_check.h"
+
+/* Mixtral 8x7B in BF16 on one H200 node, gpus GPUs at tp 1, with parallel.ep ep (0: unstated). */
+static st_scn *mixtral(int gpus, int ep)
+{
+    char par[64];
+    snprintf(par, sizeof par, ep > 0 ? "{ tp: 1, ep: %d }" : "{ tp: 1 }", ep);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
+        "    precision: bf16\n    gpus: %d\n    parallel: %s\n"
+        "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n",
+        gpus, par);
+}
+
+/* A decode iteration of T requests over `keys` cached tokens each on w's first replica:
+ * its seconds, and *comm its communication. */
+static double decode_s(const st_scn *s, int64_t T, double keys, double *comm, double *a2a_bytes)
+{
+    const st_workload_cfg *w = st_scn_workload(s, 0);
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, &err), 0);
+    st__serve_cost c;
+    st__serve_cost_init(&c, w, st_scn_cluster(s)->gpu, 8, x);
+    st__serve_batch b = {
+        .requests = T, .tokens = T, .sampled = T, .decodes = T, .decode_keys = (double)T * keys};
+    double t = st__serve_iteration_s(&c, &b, comm);
+    if (a2a_bytes) {
+        c.shape.seq_len = T;
+        st_layer_cost lc;
+        st_ops_layer_cost(&c.shape, st_scn_cluster(s)->gpu, 1, &lc);
+        *a2a_bytes = lc.ep_a2a_bytes;
+        /* the group's most loaded rank receives imb k T h BF16 bytes a dispatch */
+        ASSERT_REL(lc.ep_a2a_bytes, st_moe_imbalance(&c.shape) * 2.0 * (double)T * 4096 * 2.0,
+                   1e-12);
+    }
+    st__serve_cost_release(&c);
+    st_step_ctx_free(x);
+    return t;
+}
+
+/* Each GPU of a group of four holds two of Mixtral's eight experts a layer: its BF16 weights are
+ * the whole model's less three quarters of the experts' 32 x 8 x 3 x 4096 x 14336 parameters. */
+START_TEST(test_ep_holds_a_share_of_the_experts)
+{
+    st_scn *one = mixtral(1, 0), *four = mixtral(4, 4);
+    st_serve_memory a, b;
+    st_serve_memory_of(st_scn_workload(one, 0), st_scn_cluster(one)->gpu, &a);
+    st_serve_memory_of(st_scn_workload(four, 0), st_scn_cluster(four)->gpu, &b);
+    double experts = 32.0 * 8 * 3 * 4096 * 14336 * 2.0;
+    ASSERT_REL(a.weights - b.weights, 0.75 * experts, 1e-9);
+    /* attention data parallelism: every rank its own whole KV cache per token */
+    ASSERT_REL(b.kv_per_token, a.kv_per_token, 1e-12);
+    ck_assert(b.blocks > a.blocks);
+    st_scn_free(one);
+    st_scn_free(four);
+}
+END_TEST
+
+/* The group's two all-to-alls a MoE layer are its iteration's communication (tp 1: no
+ * all-reduce), each the fabric's time for the most loaded rank's rows; without ep a replica of
+ * one GPU communicates nothing. Reading two experts a rank instead of the seven a batch of 8
+ * reaches, its kernels take less time. */
+START_TEST(test_ep_exchanges_tokens_and_reads_its_experts)
+{
+    st_scn *alone = mixtral(4, 0), *group = mixtral(4, 4);
+    double comm1 = -1, comm4 = -1, bytes = 0;
+    double t1 = decode_s(alone, 8, 1000, &comm1, NULL);
+    double t4 = decode_s(group, 8, 1000, &comm4, &bytes);
+    ck_assert(comm1 == 0);
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(group), &x, &err), 0);
+    double a2a = st_step_pattern_s(x, ST_COLL_ALL_TO_ALL, 4, 1, 1, 1, bytes);
+    ck_assert(a2a > 0);
+    ASSERT_REL(comm4, 32.0 * 2.0 * a2a, 1e-12);
+    st_step_ctx_free(x);
+    ck_assert_msg(t4 - comm4 < t1, "kernels %g s under ep 4, %g s without", t4 - comm4, t1);
+    st_scn_free(alone);
+    st_scn_free(group);
+}
+END_TEST
+
+/* The fused kernel's tiles: one GEMM is the plain curve; eight experts of 100 rows fill the
+ * waves together, no slower than eight GEMMs one after another and no faster than one GEMM of
+ * all 800 rows (each expert's rows are padded to whole tiles). */
+START_TEST(test_fused_grouped_gemm_between_serial_and_one)
+{
+    st_scn *s = mixtral(1, 0);
+    const st_gpu_spec *g = st_scn_cluster(s)->gpu;
+    double m = 100, n = 28672, k = 4096;
+    ASSERT_REL(st_gemm_grouped_efficiency(g, ST_PREC_BF16, 1, m, n, k),
+               st_gemm_efficiency(g, ST_PREC_BF16, m, n, k), 1e-12);
+    double fused = st_gemm_grouped_efficiency(g, ST_PREC_BF16, 8, m, n, k);
+    double serial = st_gemm_efficiency(g, ST_PREC_BF16, m, n, k);
+    double whole = st_gemm_efficiency(g, ST_PREC_BF16, 8 * m, n, k);
+    ck_assert_msg(fused >= serial && fused <= whole, "serial %g, fused %g, one GEMM %g", serial,
+                  fused, whole);
+    ck_assert(st_gemm_grouped_efficiency(g, ST_PREC_BF16, 0, m, n, k) == 0);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *serve_ep_suite(void)
+{
+    Suite *s = suite_create("serve_ep");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_ep_holds_a_share_of_the_experts);
+    tcase_add_test(tc, test_ep_exchanges_tokens_and_reads_its_experts);
+    tcase_add_test(tc, test_fused_grouped_gemm_between_serial_and_one);
+    suite_add_tcase(s, tc);
+    return s;
+}
