@@ -404,6 +404,13 @@ for extra in "" "--existing h100"; do
         "2 $served:14:5: error: strata size: sizing a service designs a cluster of one GPU type, and this one has cluster.pools: size the service on a one-type scenario, naming the types to compare with --gpu-types" \
         "$rc $(head -1 "$tmp/e")"
 done
+# a service whose replicas share their experts (parallel.ep): not searched, refused at its key
+dep=$src/scenarios/validation/serve/trtllm12-h200-deepseek-r1-dep8-1024-1024.yaml
+"$strata" size "$dep" >/dev/null 2>"$tmp/e"
+rc=$?
+expect "a service at parallel.ep is refused" \
+    "2 $dep:32:15: error: strata size: workload 'serve' serves with parallel.ep 8; sizing a service searches replicas of tensor- and pipeline-parallel GPUs only: run the plan with strata run, or drop parallel.ep to size it" \
+    "$rc $(head -1 "$tmp/e")"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
