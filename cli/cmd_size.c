@@ -688,18 +688,6 @@ int st_cmd_size(int argc, char **argv)
         st_scn_free(s);
         return rc;
     }
-    if (w->kind == ST_WL_INFERENCE && w->parallel.ep > 1) {
-        /* the search's replicas are tp x pp GPUs that each hold every expert they serve */
-        st_err err = {0};
-        st_err_set(&err, ST_EINVAL, w->parallel.loc,
-                   "strata size: workload '%s' serves with parallel.ep %lld; sizing a service "
-                   "searches replicas of tensor- and pipeline-parallel GPUs only: run the plan "
-                   "with strata run, or drop parallel.ep to size it",
-                   w->name, (long long)w->parallel.ep);
-        st_cli_print_err(&err);
-        st_scn_free(s);
-        return ST_EXIT_INPUT;
-    }
     if (w->kind == ST_WL_INFERENCE) {
         rc = size_service(&o, s, w);
         st_scn_free(s);

@@ -1,5 +1,6 @@
 /* Sizing a service (planner/size_serve.h): one replica per GPU type and tensor-parallel degree
- * simulated at the rates the latency targets allow, then as many as the workload's rate needs. */
+ * (and, for a mixture of experts, one group per expert-parallel degree) simulated at the rates
+ * the latency targets allow, then as many as the workload's rate needs. */
 #include "planner/size_serve.h"
 
 #include <math.h>
@@ -45,23 +46,27 @@ static double replica_carries(const st_inference_cfg *ic, int targets, const st_
     return targets ? r->max_rate_under_slo : r->requests_per_s;
 }
 
-/* One replica of tp x pp GPUs of type g: the rate (or a closed loop's clients) it carries within
- * the targets, then the workload's stream over the replicas it needs, for their latencies,
+/* One replica of tp x pp GPUs of type g (ep > 1: a group of ep replicas of one GPU sharing the
+ * experts, the unit the search adds): the rate (or a closed loop's clients) it carries within
+ * the targets, then the workload's stream over the units it needs, for their latencies,
  * throughput and power. */
 static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_gpu_spec *g,
-                    int64_t tp, int64_t pp, uint64_t seed, st_serve_size_row *row, st_err *err)
+                    int64_t tp, int64_t pp, int64_t ep, uint64_t seed, st_serve_size_row *row,
+                    st_err *err)
 {
+    int64_t per = ep > 1 ? ep : 1; /* replicas a unit */
     const st_inference_cfg *ic = &w->inference;
     st_cluster_cfg c2 = *c;
     c2.gpu = g;
     if (c2.calib.enabled && strcmp(g->name, c2.calib.gpu) != 0)
         c2.calib.enabled = 0; /* a calibration measures its own GPU type only (as size.c) */
     st_workload_cfg w2 = *w;
-    w2.gpus = tp * pp;
+    w2.gpus = per * tp * pp;
     w2.parallel.tp = tp;
     w2.parallel.pp = pp;
-    w2.parallel.dp = 1;
-    *row = (st_serve_size_row){.gpu = g, .tp = tp, .pp = pp};
+    w2.parallel.ep = per;
+    w2.parallel.dp = per;
+    *row = (st_serve_size_row){.gpu = g, .tp = tp, .pp = pp, .ep = per};
     st_serve_memory m;
     st_serve_memory_of(&w2, g, &m);
     if (m.blocks < st_serve_blocks_longest(&m, st_req_longest(ic), ic->max_batch_tokens)) {
@@ -88,20 +93,21 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
         return 0;
     }
     if (closed)
-        row->clients_per_replica = (int64_t)carries;
+        row->clients_per_replica = (int64_t)carries / per;
     else
-        row->rate_per_replica = carries;
+        row->rate_per_replica = carries / (double)per;
     row->fits = 1;
-    row->replicas = (int64_t)ceil(need / carries * (1 - 1e-12));
-    if (row->replicas < 1)
-        row->replicas = 1;
+    int64_t units = (int64_t)ceil(need / carries * (1 - 1e-12));
+    if (units < 1)
+        units = 1;
     /* the workload's stream over that many replicas: its Poisson rate, its trace's rows, or its
        clients, judged here (its own searches not needed) */
     w2.inference = *ic;
     w2.inference.slo_ttft_s = w2.inference.slo_tpot_s = 0;
     if (!closed)
         w2.inference.mode = ic->mode == ST_REQ_TRACE ? ST_REQ_TRACE : ST_REQ_POISSON;
-    for (int more = 0;; more++, row->replicas++) {
+    for (int more = 0;; more++, units++) {
+        row->replicas = units * per;
         w2.gpus = row->replicas * tp * pp;
         w2.parallel.dp = row->replicas;
         if ((rc = serve_on(&c2, &w2, seed, &r, err)))
@@ -157,7 +163,17 @@ static int cmp_gpus(const void *pa, const void *pb)
         return n;
     if (a->tp != b->tp)
         return (a->tp > b->tp) - (a->tp < b->tp);
-    return (a->pp > b->pp) - (a->pp < b->pp);
+    if (a->pp != b->pp)
+        return (a->pp > b->pp) - (a->pp < b->pp);
+    return (a->ep > b->ep) - (a->ep < b->ep);
+}
+
+/* Expert-parallel groups are tried for a mixture of experts: 2, 4, 8 ... replicas of one GPU up
+ * to a node's GPUs, where they split the experts (the engines' DEP plans within a node;
+ * docs/models/inference.md, "Expert parallelism"). 1: none. */
+static int ep_tried(const st_cluster_cfg *c, const st_workload_cfg *w, int64_t ep)
+{
+    return w->model->experts > 0 && ep <= c->gpus_per_node && w->model->experts % ep == 0;
 }
 
 /* Pipeline stages are tried only where a node's tensor parallelism cannot hold the model with
@@ -214,6 +230,8 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         tp_top = tp;
     for (int64_t pp = 2; pp <= max_pp; pp *= 2)
         cap += nt;
+    for (int64_t ep = 2; ep_tried(c, w, ep); ep *= 2)
+        cap += nt;
     out->row = st_xcalloc(cap ? cap : 1, sizeof *out->row);
     /* each configuration is one replica's search and a run of the whole stream: seconds, shown
        on a terminal (the pipelined rows, tried only where no node holds the model, counted in
@@ -229,7 +247,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         }
         for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, g, tp, 1, seed, row, err);
+            int rc = size_row(c, w, g, tp, 1, 1, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
@@ -238,11 +256,19 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         }
         for (int64_t pp = 2; !held && pp <= max_pp; pp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, g, tp_top, pp, seed, row, err);
+            int rc = size_row(c, w, g, tp_top, pp, 1, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             held = row->fits || row->why != kv_short;
+            price(cost, row);
+        }
+        for (int64_t ep = 2; ep_tried(c, w, ep); ep *= 2) {
+            st_serve_size_row *row = &out->row[out->n++];
+            int rc = size_row(c, w, g, 1, 1, ep, seed, row, err);
+            if (rc)
+                return rc;
+            st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             price(cost, row);
         }
     }

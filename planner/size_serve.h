@@ -16,12 +16,14 @@
 typedef struct st_serve_size_row {
     const st_gpu_spec *gpu;
     int64_t tp, pp, replicas, gpus;
-    int fits;                    /* its KV cache holds a request, and some rate meets the targets */
-    const char *why;             /* when it does not: what fails (static text) */
-    double rate_per_replica;     /* requests per second one replica serves within the targets */
-    int64_t clients_per_replica; /* a closed loop's: the clients one replica holds within them
-                                    (without targets, its batch limit) */
-    double tokens_per_s;         /* output tokens per second the replicas serve */
+    int64_t ep;      /* 1, or the expert-parallel group: ep replicas of one GPU sharing the experts,
+                        replicas a multiple of it */
+    int fits;        /* its KV cache holds a request, and some rate meets the targets */
+    const char *why; /* when it does not: what fails (static text) */
+    double rate_per_replica;       /* requests per second one replica serves within the targets */
+    int64_t clients_per_replica;   /* a closed loop's: the clients one replica holds within them
+                                      (without targets, its batch limit) */
+    double tokens_per_s;           /* output tokens per second the replicas serve */
     double ttft_p99_s, tpot_p99_s; /* at the workload's rate over `replicas` replicas */
     double gpus_board_w;           /* the GPUs' mean board power there, all of them */
     int priced;                    /* the scenario prices its GPU-hours */
@@ -34,7 +36,7 @@ typedef struct st_serve_size {
                                closed loop) */
     int64_t clients;        /* a closed loop's clients (0 for a rate) */
     st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp,
-                               pp */
+                               pp, ep */
     size_t n;
 } st_serve_size;
 
@@ -42,7 +44,8 @@ typedef struct st_serve_size {
  * cluster c's node for each GPU type of
  * types[0..n_types) (NULL or none: c's), tensor parallel 1, 2, 4 ... up to the node's GPUs, and
  * where none of those holds the model with a request, a node's tensor parallelism over 2, 4,
- * 8 ... pipeline stages up to the cluster's nodes;
+ * 8 ... pipeline stages up to the cluster's nodes, and for a mixture of experts groups of 2, 4,
+ * 8 ... replicas of one GPU up to the node's GPUs sharing the experts (the experts split);
  * by cost (cost_goal, where cost prices GPU-hours) or by GPUs. Returns 0, or ST_EINVAL located
  * at the workload (no rate or clients to size for, or a capped Poisson stream). Free with
  * st_serve_size_release. */

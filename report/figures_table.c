@@ -463,6 +463,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "serving[].gpu", TX, OPT, "GPU"),
     F(ST_DOC_SIZE, "serving[].tp", NU, OPT, "Tensor parallel"),
     F(ST_DOC_SIZE, "serving[].pp", NU, OPT, "Pipeline stages"),
+    F(ST_DOC_SIZE, "serving[].ep", NU, OPT, "Expert-parallel group"),
     F(ST_DOC_SIZE, "serving[].fits", BO, OPT, "Can serve"),
     F(ST_DOC_SIZE, "serving[].why", TX, OPT, "Why not"),
     F(ST_DOC_SIZE, "serving[].replicas", NU, OPT, "Replicas"),

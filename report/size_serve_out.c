@@ -29,6 +29,7 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
         cJSON_AddStringToObject(o, "gpu", r->gpu->name);
         cJSON_AddNumberToObject(o, "tp", (double)r->tp);
         cJSON_AddNumberToObject(o, "pp", (double)r->pp);
+        cJSON_AddNumberToObject(o, "ep", (double)r->ep);
         cJSON_AddBoolToObject(o, "fits", r->fits);
         if (!r->fits) {
             cJSON_AddStringToObject(o, "why", r->why);
@@ -80,9 +81,10 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     fprintf(out, "serving stack %s: %s per request, %s per iteration, in every row's latencies\n\n",
             ic->frontend ? ic->frontend : "as stated", a, b);
     int wide = z->clients > 0 ? 15 : 12; /* the column's head: clients/replica or rate/replica */
-    fprintf(out, "%-4s %-10s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", "gpu", "tp",
-            "pp", "replicas", "gpus", wide, z->clients > 0 ? "clients/replica" : "rate/replica",
-            "p99 ttft", "p99 tpot", "GPUs kW", "USD/h", "USD/Mtok");
+    fprintf(out, "%-4s %-10s %3s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", "gpu",
+            "tp", "pp", "ep", "replicas", "gpus", wide,
+            z->clients > 0 ? "clients/replica" : "rate/replica", "p99 ttft", "p99 tpot", "GPUs kW",
+            "USD/h", "USD/Mtok");
     size_t k = 0;
     for (size_t i = 0; i < z->n; i++) {
         const st_serve_size_row *r = &z->row[i];
@@ -98,15 +100,17 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             snprintf(carries, sizeof carries, "%lld", (long long)r->clients_per_replica);
         else
             snprintf(carries, sizeof carries, "%.4g/s", r->rate_per_replica);
-        fprintf(out, "%-4zu %-10s %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
-                ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->replicas,
-                (long long)r->gpus, wide, carries, r->ttft_p99_s, r->tpot_p99_s,
-                r->gpus_board_w / 1e3, usd, mt);
+        fprintf(out,
+                "%-4zu %-10s %3lld %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
+                ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->ep,
+                (long long)r->replicas, (long long)r->gpus, wide, carries, r->ttft_p99_s,
+                r->tpot_p99_s, r->gpus_board_w / 1e3, usd, mt);
     }
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)
-            fprintf(out, "%s%s tp %lld pp %lld: %s\n", i == k ? "\nnot possible:\n  " : "  ",
-                    z->row[i].gpu->name, (long long)z->row[i].tp, (long long)z->row[i].pp,
+            fprintf(out, "%s%s tp %lld pp %lld ep %lld: %s\n",
+                    i == k ? "\nnot possible:\n  " : "  ", z->row[i].gpu->name,
+                    (long long)z->row[i].tp, (long long)z->row[i].pp, (long long)z->row[i].ep,
                     z->row[i].why);
     return st_report_close(out, &buf);
 }

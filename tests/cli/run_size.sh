@@ -404,13 +404,14 @@ for extra in "" "--existing h100"; do
         "2 $served:14:5: error: strata size: sizing a service designs a cluster of one GPU type, and this one has cluster.pools: size the service on a one-type scenario, naming the types to compare with --gpu-types" \
         "$rc $(head -1 "$tmp/e")"
 done
-# a service whose replicas share their experts (parallel.ep): not searched, refused at its key
-dep=$src/scenarios/validation/serve/trtllm12-h200-deepseek-r1-dep8-1024-1024.yaml
-"$strata" size "$dep" >/dev/null 2>"$tmp/e"
-rc=$?
-expect "a service at parallel.ep is refused" \
-    "2 $dep:32:15: error: strata size: workload 'serve' serves with parallel.ep 8; sizing a service searches replicas of tensor- and pipeline-parallel GPUs only: run the plan with strata run, or drop parallel.ep to size it" \
-    "$rc $(head -1 "$tmp/e")"
+# a mixture of experts is also sized in groups of replicas sharing the experts (parallel.ep):
+# DeepSeek-V3 on H200 at 20 requests/s, where one group of eight meets the targets that two
+# tensor-parallel replicas of eight need
+dep=$src/scenarios/examples/serve-deepseek-dep-h200.yaml
+expect "a service's sizing tries expert-parallel groups" "8 8 8 | 1 8 16" \
+    "$("$strata" size "$dep" --format json | python3 -c 'import json, sys
+r = [x for x in json.load(sys.stdin)["serving"] if x["fits"]]
+print(r[0]["ep"], r[0]["replicas"], r[0]["gpus"], "|", r[1]["ep"], r[1]["tp"], r[1]["gpus"])')"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
