@@ -309,6 +309,8 @@ const st_fig st_figs[] = {
     RUN("scheduler.finished", NU, 0, "Jobs finished"),
     RUN("scheduler.unfinished", NU, 0, "Jobs unfinished"),
     RUN("scheduler.too_big", NU, 0, "Jobs larger than the cluster"),
+    RUN("scheduler.services_scaled_to_zero", NU, OPT, "Services scaled to zero"),
+    RUN("scheduler.replica_stretches", NU, OPT, "Their replica stretches"),
     RUN("scheduler.mean_wait_s", TI, 0, "Mean wait to first start"),
     RUN("scheduler.p95_wait_s", TI, 0, "P95 wait to first start"),
     RUN("scheduler.mean_queued_s", TI, 0, "Mean time queued in all"),

@@ -559,6 +559,10 @@ static cJSON *scheduler_json(const st_run *r, const st_cluster_cfg *cfg)
     cJSON_AddNumberToObject(o, "finished", (double)s->finished);
     cJSON_AddNumberToObject(o, "unfinished", (double)s->unfinished);
     cJSON_AddNumberToObject(o, "too_big", (double)s->too_big);
+    if (r->serving.zero_services) { /* absent: every service has a job of its own */
+        cJSON_AddNumberToObject(o, "services_scaled_to_zero", (double)r->serving.zero_services);
+        cJSON_AddNumberToObject(o, "replica_stretches", (double)r->serving.zero_stretches);
+    }
     cJSON_AddNumberToObject(o, "mean_wait_s", s->mean_wait_s);
     cJSON_AddNumberToObject(o, "p95_wait_s", s->p95_wait_s);
     cJSON_AddNumberToObject(o, "mean_queued_s", s->mean_queued_s);

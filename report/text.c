@@ -551,12 +551,7 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
             s->jobs, s->jobs == 1 ? "" : "s", s->finished);
     /* a service scaled to zero has no job of its own, only its replicas' stretches: say so,
      * since they fill the makespan, utilisation and energy below */
-    size_t zero = 0, stretches = 0;
-    for (size_t i = 0; r->serve && i < r->n; i++)
-        if (r->serve[i].w && r->serve[i].base == 0 && r->serve[i].n_ups > 0) {
-            zero++;
-            stretches += r->serve[i].n_ups;
-        }
+    size_t zero = r->serving.zero_services, stretches = r->serving.zero_stretches;
     if (zero)
         fprintf(out,
                 " (and %zu service%s scaled to zero: %zu replica stretches, in the "

@@ -75,10 +75,14 @@ typedef struct st_run_serve {
 } st_run_serve;
 
 /* The run's services with a latency target, together: the share of their requests within it
- * (each service's slo_attainment weighed by its requests), for compare's column. */
+ * (each service's slo_attainment weighed by its requests), for compare's column; and the
+ * services scaled to zero (no replica up all along, so no cluster job of their own) with their
+ * replicas' stretches up, which fill the cluster run's utilisation and energy but not its jobs,
+ * waits and JCT. */
 typedef struct st_run_serving {
     double slo_attainment;
     double requests;
+    size_t zero_services, zero_stretches;
 } st_run_serving;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast

@@ -34,12 +34,17 @@ static double missed_waiting(const st_run_serve *v, const st_cluster_job_out *o)
     return miss < n ? miss : n;
 }
 
-/* The services with a latency target together: their requests within it over their requests. */
+/* The services with a latency target together: their requests within it over their requests;
+ * and the services scaled to zero with their stretches. */
 void st__run_serving_totals(st_run *out)
 {
     double met = 0;
     for (size_t i = 0; i < out->n; i++) {
         const st_run_serve *v = &out->serve[i];
+        if (v->w && v->base == 0 && v->n_ups > 0) {
+            out->serving.zero_services++;
+            out->serving.zero_stretches += v->n_ups;
+        }
         if (!v->w || !v->r.has_slo)
             continue;
         out->has_serving = 1;
