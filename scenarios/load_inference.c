@@ -290,23 +290,11 @@ int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base)
 /* ---- the rules --------------------------------------------------------------------------- */
 
 /* Keys of a training workload that mean nothing to a service: refused, not ignored. */
-static const char *const training_only[] = {"seq_len",
-                                            "global_batch",
-                                            "fp8_recipe",
-                                            "fp8_param_gather",
-                                            "kernels",
-                                            "steps",
-                                            "tokens",
-                                            "checkpoint",
-                                            "data",
-                                            "memory_reserved",
-                                            "routing_imbalance",
-                                            "capacity_factor",
-                                            "pad_to_capacity",
-                                            "mtp_layers",
-                                            "software",
-                                            "collective",
-                                            NULL};
+static const char *const training_only[] = {
+    "seq_len",    "global_batch",    "fp8_recipe",      "fp8_param_gather",
+    "kernels",    "steps",           "tokens",          "checkpoint",
+    "data",       "memory_reserved", "capacity_factor", "pad_to_capacity",
+    "mtp_layers", "software",        "collective",      NULL};
 
 /* The plan keys a replica reads; the rest of `parallel` are training's. */
 static const char *const plan_keys[] = {"tp", "pp", "dp", "ep", NULL};
@@ -417,6 +405,13 @@ static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     const st_parallel_cfg *p = &w->parallel;
     const st_ynode *at = st__key_or(st_ynode_get(n, "parallel"), "ep");
     const st_llm_spec *m = w->model;
+    const st_ynode *ri = st_ynode_get(n, "routing_imbalance");
+    if (ri && p->ep <= 1)
+        return st_rd_fail(&ld->rd, ri, ST_EINVAL,
+                          "workload '%s': routing_imbalance is the most loaded GPU of an "
+                          "expert-parallel group, and this service has none: it needs "
+                          "parallel.ep above 1",
+                          w->name);
     if (p->ep <= 1)
         return 0;
     if (m->experts <= 0)
@@ -447,6 +442,11 @@ static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "workload '%s': autoscale with parallel.ep %lld is not modelled (its "
                           "replicas would come and go in whole expert-parallel groups)",
                           w->name, (long long)p->ep);
+    if (ri && w->routing_imbalance > (double)p->ep)
+        return st_rd_fail(&ld->rd, ri, ST_EINVAL,
+                          "workload '%s': routing_imbalance %g is more than parallel.ep %lld: a "
+                          "GPU receives at most every row of its group",
+                          w->name, w->routing_imbalance, (long long)p->ep);
     return 0;
 }
 
@@ -680,9 +680,9 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
         if (!st_ynode_get(n, required[i]) && !st_rd_misspelt(n, workload_fields, required[i]))
             bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': kind: inference needs '%s'",
                              w->name, required[i]);
-    static const char *const keys[] = {"model",     "gpus",      "parallel",  "requests",
-                                       "batching",  "attention", "precision", "slo",
-                                       "autoscale", "pool",      NULL};
+    static const char *const keys[] = {"model",     "gpus",      "parallel",          "requests",
+                                       "batching",  "attention", "precision",         "slo",
+                                       "autoscale", "pool",      "routing_imbalance", NULL};
     if (bad || st_rd_any_failed(&ld->rd, n, keys) || !w->model || ld->cluster_bad)
         return -1;
     if (check_model(ld, n, w) || check_plan(ld, n, w) || check_ep(ld, n, w))

@@ -13,17 +13,23 @@
 #include "unit/check_util.h"
 #include "unit/serve/serve_check.h"
 
-/* Mixtral 8x7B in BF16 on one H200 node, gpus GPUs at tp 1, with parallel.ep ep (0: unstated). */
-static st_scn *mixtral(int gpus, int ep)
+/* Mixtral 8x7B in BF16 on one H200 node, gpus GPUs at tp 1, with parallel.ep ep (0: unstated)
+ * and any further workload line (NULL: none). */
+static st_scn *mixtral_with(int gpus, int ep, const char *extra)
 {
     char par[64];
     snprintf(par, sizeof par, ep > 0 ? "{ tp: 1, ep: %d }" : "{ tp: 1 }", ep);
     return serve_scenariof(
         "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
         "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
-        "    precision: bf16\n    gpus: %d\n    parallel: %s\n"
+        "    precision: bf16\n    gpus: %d\n    parallel: %s\n%s"
         "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n",
-        gpus, par);
+        gpus, par, extra ? extra : "");
+}
+
+static st_scn *mixtral(int gpus, int ep)
+{
+    return mixtral_with(gpus, ep, NULL);
 }
 
 /* A decode iteration of T requests over `keys` cached tokens each on w's first replica:
@@ -95,6 +101,21 @@ START_TEST(test_ep_exchanges_tokens_and_reads_its_experts)
 }
 END_TEST
 
+/* A stated routing imbalance is the group's most loaded GPU's: at 1 (balanced, as an expert
+ * load balancer aims for) its all-to-alls carry the mean's rows, less than the default's. */
+START_TEST(test_ep_takes_a_stated_routing_imbalance)
+{
+    st_scn *dflt = mixtral(4, 4), *even = mixtral_with(4, 4, "    routing_imbalance: 1\n");
+    double comm_d = 0, comm_e = 0, bytes_d = 0, bytes_e = 0;
+    decode_s(dflt, 64, 1000, &comm_d, &bytes_d);
+    decode_s(even, 64, 1000, &comm_e, &bytes_e);
+    ASSERT_REL(bytes_e, 2.0 * 64 * 4096 * 2.0, 1e-12);
+    ck_assert(bytes_d > bytes_e && comm_d > comm_e);
+    st_scn_free(dflt);
+    st_scn_free(even);
+}
+END_TEST
+
 /* The fused kernel's tiles: one GEMM is the plain curve; eight experts of 100 rows fill the
  * waves together, no slower than eight GEMMs one after another and no faster than one GEMM of
  * all 800 rows (each expert's rows are padded to whole tiles). */
@@ -121,6 +142,7 @@ Suite *serve_ep_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_ep_holds_a_share_of_the_experts);
     tcase_add_test(tc, test_ep_exchanges_tokens_and_reads_its_experts);
+    tcase_add_test(tc, test_ep_takes_a_stated_routing_imbalance);
     tcase_add_test(tc, test_fused_grouped_gemm_between_serial_and_one);
     suite_add_tcase(s, tc);
     return s;
