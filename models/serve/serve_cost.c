@@ -69,6 +69,10 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->layer_s = unknowns(c->max_tokens);
     c->ar_s = unknowns(c->max_tokens);
     c->a2a_s = c->shape.parallel.ep > 1 ? unknowns(c->max_tokens) : NULL;
+    const st_llm_spec *m = w->model;
+    c->moe_share = m->experts > 0 && m->layers > 0
+                       ? (double)(m->layers - st_llm_dense_layers(m)) / (double)m->layers
+                       : 0;
     c->edge_s = unknowns(c->max_tokens);
     c->head_s = unknowns(c->max_sampled);
     /* Stages hold consecutive layers, the remainder on the earliest: TensorRT-LLM's
@@ -160,11 +164,8 @@ static double a2a_s(st__serve_cost *c, int64_t T)
  * MoE layer's all-to-alls (the model's first dense layers, as layer_s weighs them, have none). */
 static double layers_comm_s(st__serve_cost *c, int64_t T, double L)
 {
-    const st_llm_spec *m = c->w->model;
-    double moe = m->experts > 0 && m->layers > 0
-                     ? (double)(m->layers - st_llm_dense_layers(m)) / (double)m->layers
-                     : 0;
-    return L * (ar_s(c, T) + moe * a2a_s(c, T));
+    double comm = L * ar_s(c, T);
+    return c->a2a_s ? comm + L * c->moe_share * a2a_s(c, T) : comm;
 }
 
 static double sum_ops(const st_op *ops, size_t n, const char *skip)

@@ -22,6 +22,7 @@ typedef struct st__serve_cost {
     double *ar_s;          /* by tokens: one layer's two all-reduces; < 0: not computed yet */
     double *a2a_s;         /* by tokens, under expert parallelism: one MoE layer's all-to-alls
                               (NULL without it); < 0: not computed yet */
+    double moe_share;      /* the model's MoE layers over its layers (0: dense) */
     double *edge_s;        /* by tokens: the input embedding */
     double *head_s;        /* by sampled tokens: the final norm and the logits */
     int64_t pp;            /* pipeline stages */
