@@ -196,10 +196,9 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     char a[32], b[32], c[32], d[32], e[32], f[32];
     int64_t pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
     char stages[32] = "";
-    if (pp > 1)
-        snprintf(stages, sizeof stages, ", pp %lld", (long long)pp);
-    if (w->parallel.ep > 1) /* groups of ep replicas, each a GPU, share the experts */
-        snprintf(stages, sizeof stages, ", ep %lld", (long long)w->parallel.ep);
+    int at = pp > 1 ? snprintf(stages, sizeof stages, ", pp %lld", (long long)pp) : 0;
+    if (w->parallel.ep > 1) /* the experts spread over ep GPUs of a replica, or of a group */
+        snprintf(stages + at, sizeof stages - (size_t)at, ", ep %lld", (long long)w->parallel.ep);
     fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)(w->parallel.tp * pp), (long long)w->parallel.tp, stages,

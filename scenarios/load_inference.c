@@ -395,11 +395,13 @@ static int check_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
-/* Expert parallelism as the engines serve a mixture of experts over several GPUs with attention
- * data parallelism (TensorRT-LLM's DEP: --tp N --ep N with enable_attention_dp; vLLM's
- * --data-parallel-size N --enable-expert-parallel; SGLang's --enable-dp-attention): ep replicas
- * of one GPU each, every one its own requests and KV cache, share each MoE layer's experts,
- * experts / ep on each GPU. docs/models/inference.md, "Expert parallelism". */
+/* Expert parallelism as the engines serve a mixture of experts: inside a replica of tp GPUs, ep
+ * dividing tp (vLLM's -tp N --enable-expert-parallel; TensorRT-LLM's --tp N --ep M), each GPU
+ * experts / ep of them; or over replicas of one GPU with attention data parallelism
+ * (TensorRT-LLM's DEP: --tp N --ep N with enable_attention_dp; vLLM's --data-parallel-size N
+ * --enable-expert-parallel; SGLang's --enable-dp-attention): ep replicas, every one its own
+ * requests and KV cache, share each MoE layer's experts. docs/models/inference.md, "Expert
+ * parallelism". */
 static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
     const st_parallel_cfg *p = &w->parallel;
@@ -419,25 +421,35 @@ static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "workload '%s': parallel.ep %lld spreads a mixture of experts' experts, "
                           "but model '%s' has none",
                           w->name, (long long)p->ep, m->name);
-    if (p->tp > 1 || p->pp > 1)
+    int64_t tp = p->tp > 1 ? p->tp : 1;
+    if (tp > 1 && tp % p->ep)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "workload '%s': parallel.ep %lld serves with attention data "
-                          "parallelism, each replica one GPU: tp and pp must be 1, found tp "
-                          "%lld, pp %lld (experts spread inside a tensor-parallel replica are "
-                          "not modelled)",
-                          w->name, (long long)p->ep, (long long)(p->tp > 1 ? p->tp : 1),
-                          (long long)(p->pp > 1 ? p->pp : 1));
+                          "workload '%s': parallel.ep %lld must divide parallel.tp %lld "
+                          "(experts spread over a replica's GPUs), or come with tp 1 and divide "
+                          "dp (attention data parallelism)",
+                          w->name, (long long)p->ep, (long long)tp);
+    if (tp == 1 && p->pp > 1)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': parallel.ep %lld over replicas of one GPU (attention "
+                          "data parallelism) needs pp 1, found %lld",
+                          w->name, (long long)p->ep, (long long)p->pp);
+    if (tp > 1 && m->expert_ffn_hidden % (tp / p->ep))
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': the experts' width %lld of model '%s' does not split "
+                          "over the tp / ep = %lld GPUs that hold each expert",
+                          w->name, (long long)m->expert_ffn_hidden, m->name,
+                          (long long)(tp / p->ep));
     if (m->experts % p->ep)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': model '%s' has %lld experts, which do not split over "
                           "parallel.ep %lld",
                           w->name, m->name, (long long)m->experts, (long long)p->ep);
-    if (p->dp % p->ep)
+    if (tp == 1 && p->dp % p->ep)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': parallel.ep %lld must divide the %lld replicas "
                           "(parallel.dp): each group of ep replicas shares its experts",
                           w->name, (long long)p->ep, (long long)p->dp);
-    if (w->inference.autoscale.on)
+    if (tp == 1 && w->inference.autoscale.on)
         return st_rd_fail(&ld->rd, st__key_or(n, "autoscale"), ST_EINVAL,
                           "workload '%s': autoscale with parallel.ep %lld is not modelled (its "
                           "replicas would come and go in whole expert-parallel groups)",

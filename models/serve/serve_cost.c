@@ -34,17 +34,27 @@ static int64_t pp_of(const st_workload_cfg *w)
 /* A mixture of experts is served with its experts split over the tensor-parallel ranks, each
  * expert's MLP column- and row-parallel as a dense one (vLLM's FusedMoE without expert
  * parallelism; TensorRT-LLM's moe_tp_size = tp_size by default): expert parallelism 1, expert
- * tensor parallelism tp, every rank the whole batch's tokens. With parallel.ep, ep replicas of one
- * GPU each (attention data parallelism, which the loader requires) share each layer's experts,
- * experts / ep whole on each, as training's expert parallelism spreads them over data-parallel
- * ranks: each rank its own T tokens, its local experts the k T ep / experts rows the group routes
- * to each (models/silicon/ops.c, moe_mlp). */
+ * tensor parallelism tp, every rank the whole batch's tokens. With parallel.ep inside a replica
+ * of tp GPUs (ep dividing tp: vLLM's -tp N --enable-expert-parallel, TensorRT-LLM's --tp N --ep
+ * M), each GPU holds experts / ep, each of them split over tp / ep GPUs, every rank still the
+ * whole batch's tokens, and the layer ends with the same all-reduces. With parallel.ep over
+ * replicas of one GPU (attention data parallelism, which the loader requires at tp 1), ep
+ * replicas share each layer's experts, experts / ep whole on each, as training's expert
+ * parallelism spreads them over data-parallel ranks: each rank its own T tokens, its local
+ * experts the k T ep / experts rows the group routes to each (models/silicon/ops.c,
+ * moe_mlp). */
 static void experts_of(st_parallel_cfg *p, const st_workload_cfg *w)
 {
     if (w->model->experts <= 0)
         return;
     p->ep = w->parallel.ep > 1 ? w->parallel.ep : 1;
-    p->etp = p->ep > 1 ? 1 : tp_of(w);
+    p->etp = tp_of(w) >= p->ep ? tp_of(w) / p->ep : 1; /* over replicas: whole experts */
+}
+
+/* Whether the replicas of one GPU share their experts over a group (the all-to-alls). */
+static int over_replicas(const st_workload_cfg *w)
+{
+    return w->model->experts > 0 && w->parallel.ep > 1 && tp_of(w) == 1;
 }
 
 void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_gpu_spec *gpu,
@@ -68,7 +78,7 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->max_sampled = ic->max_seqs;
     c->layer_s = unknowns(c->max_tokens);
     c->ar_s = unknowns(c->max_tokens);
-    c->a2a_s = c->shape.parallel.ep > 1 ? unknowns(c->max_tokens) : NULL;
+    c->a2a_s = over_replicas(w) ? unknowns(c->max_tokens) : NULL;
     const st_llm_spec *m = w->model;
     c->moe_share = m->experts > 0 && m->layers > 0
                        ? (double)(m->layers - st_llm_dense_layers(m)) / (double)m->layers

@@ -162,9 +162,10 @@ dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch)
     /* an expert's rows on a rank: the k Tr tokens of each rank of its EP group, and of each of
      * its etp ranks when they hold different tokens (gathered); tensor parallelism without
      * sequence parallelism (a serving replica: training refuses it for MoE) gives every TP rank,
-     * and so every etp rank inside it, the same tokens, each rank running its slice of them */
-    double gather = t > 1 && !w->parallel.sequence_parallel ? 1.0 : d.etp;
-    d.me = d.experts > 0 ? d.imb * d.topk * d.Tr * d.ep * gather / d.experts : 0.0;
+     * and so every EP and etp rank inside it, the same tokens: an expert receives its share of
+     * those alone, each rank running its slice of them */
+    double from = t > 1 && !w->parallel.sequence_parallel ? 1.0 : d.ep * d.etp;
+    d.me = d.experts > 0 ? d.imb * d.topk * d.Tr * from / d.experts : 0.0;
     d.up_s = (double)st_llm_shared_up(m) / t;
     d.fs = d.up_s > 0 ? (double)m->shared_expert_ffn_hidden / t : 0.0;
     mla_dims(&d, m, t);

@@ -4,6 +4,7 @@
  * (st_gemm_grouped_efficiency), whose tiles of all experts fill the waves together. */
 #include <check.h>
 #include <math.h>
+#include <string.h>
 
 #include "models/serve/serve_internal.h"
 #include "models/silicon/gpu.h"
@@ -101,6 +102,56 @@ START_TEST(test_ep_exchanges_tokens_and_reads_its_experts)
 }
 END_TEST
 
+/* Mixtral at tp 4 on one replica, the experts whole on ep of its GPUs (ep 0: unstated). */
+static st_scn *mixtral_tp(int ep)
+{
+    char par[64];
+    snprintf(par, sizeof par, ep > 0 ? "{ tp: 4, ep: %d }" : "{ tp: 4 }", ep);
+    return serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
+        "    precision: bf16\n    gpus: 4\n    parallel: %s\n"
+        "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n",
+        par);
+}
+
+/* Inside a replica of four GPUs, experts whole on each (ep 4) or split four ways (ep 1): the
+ * same bytes of weights a GPU, the same two all-reduces a layer and no all-to-all, every GPU
+ * all of the batch's tokens. At a batch whose every token reaches both of a GPU's experts (256
+ * tokens) the experts' rows are the same, so only the GEMMs' shapes differ: two of k T / E rows
+ * by the whole width, against eight of them by a quarter of it. */
+START_TEST(test_ep_inside_a_replica)
+{
+    st_scn *split = mixtral_tp(0), *whole = mixtral_tp(4);
+    st_serve_memory a, b;
+    st_serve_memory_of(st_scn_workload(split, 0), st_scn_cluster(split)->gpu, &a);
+    st_serve_memory_of(st_scn_workload(whole, 0), st_scn_cluster(whole)->gpu, &b);
+    ASSERT_REL(a.weights, b.weights, 1e-12);
+    double c1 = -1, c4 = -1;
+    decode_s(split, 256, 1000, &c1, NULL);
+    decode_s(whole, 256, 1000, &c4, NULL);
+    ck_assert(c1 > 0);
+    ASSERT_REL(c4, c1, 1e-12);
+    /* the serving shape (no sequence parallelism): a GPU's two experts get the rows its own
+       256 tokens route to them, the most loaded GPU's imbalance times k T / ep in all */
+    st_workload_cfg sh = *st_scn_workload(whole, 0);
+    sh.parallel.etp = 1;
+    sh.parallel.sequence_parallel = 0;
+    sh.seq_len = 256;
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&sh, st_scn_cluster(whole)->gpu, 1, ops, ST_OPS_MAX);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ops[i].name, "expert_fc1") == 0) {
+            seen = 1;
+            ASSERT_REL(ops[i].count * ops[i].m, st_moe_imbalance(&sh) * 2.0 * 256 / 4, 1e-9);
+        }
+    ck_assert(seen);
+    st_scn_free(split);
+    st_scn_free(whole);
+}
+END_TEST
+
 /* A stated routing imbalance is the group's most loaded GPU's: at 1 (balanced, as an expert
  * load balancer aims for) its all-to-alls carry the mean's rows, less than the default's. */
 START_TEST(test_ep_takes_a_stated_routing_imbalance)
@@ -143,6 +194,7 @@ Suite *serve_ep_suite(void)
     tcase_add_test(tc, test_ep_holds_a_share_of_the_experts);
     tcase_add_test(tc, test_ep_exchanges_tokens_and_reads_its_experts);
     tcase_add_test(tc, test_ep_takes_a_stated_routing_imbalance);
+    tcase_add_test(tc, test_ep_inside_a_replica);
     tcase_add_test(tc, test_fused_grouped_gemm_between_serial_and_one);
     suite_add_tcase(s, tc);
     return s;
