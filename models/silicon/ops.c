@@ -273,7 +273,7 @@ static double count_of(const st_op *op)
 /* A fused grouped GEMM (st_op.fused_group): the count GEMMs' tiles fill the waves together at
  * the grouped efficiency, against every GEMM's operands and outputs, the compute and memory
  * times meeting as one GEMM's do (gemm_time). */
-static double fused_group_time(const st_gpu_spec *gpu, const st_op *op)
+static double fused_group_time(const st_gpu_spec *gpu, const st_op *op, int *mem_bound)
 {
     double c = count_of(op), in = st_ops_in_bytes(gpu, op->prec);
     double e = st_gemm_grouped_efficiency(gpu, op->prec, c, op->m, op->n, op->k);
@@ -282,7 +282,9 @@ static double fused_group_time(const st_gpu_spec *gpu, const st_op *op)
                                   st_gpu_fitted(gpu, op->prec))
                            : 0.0;
     double bytes = c * ((op->m * op->k + op->k * op->n) * in + op->m * op->n * 2.0);
-    return hypot(compute, mem_time(gpu, bytes));
+    double mt = mem_time(gpu, bytes);
+    *mem_bound = mt >= compute;
+    return hypot(compute, mt);
 }
 
 static void time_forward(const st_gpu_spec *gpu, st_op *op)
@@ -291,7 +293,7 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
     case ST_OP_GEMM:
         op->time_s =
             (op->fused_group && count_of(op) > 1
-                 ? fused_group_time(gpu, op)
+                 ? fused_group_time(gpu, op, &op->mem_bound)
                  : count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
                                             st_ops_in_bytes(gpu, op->prec), 2.0, &op->mem_bound)) +
             mem_time(gpu, op->quant_fwd_bytes);
