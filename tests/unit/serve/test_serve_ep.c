@@ -14,12 +14,15 @@
 #include "unit/check_util.h"
 #include "unit/serve/serve_check.h"
 
-/* Mixtral 8x7B in BF16 on one H200 node, gpus GPUs at tp 1, with parallel.ep ep (0: unstated)
+/* Mixtral 8x7B in BF16 on one H200 node, gpus GPUs at tp, with parallel.ep ep (0: unstated)
  * and any further workload line (NULL: none). */
-static st_scn *mixtral_with(int gpus, int ep, const char *extra)
+static st_scn *mixtral_with(int gpus, int tp, int ep, const char *extra)
 {
     char par[64];
-    snprintf(par, sizeof par, ep > 0 ? "{ tp: 1, ep: %d }" : "{ tp: 1 }", ep);
+    if (ep > 0)
+        snprintf(par, sizeof par, "{ tp: %d, ep: %d }", tp, ep);
+    else
+        snprintf(par, sizeof par, "{ tp: %d }", tp);
     return serve_scenariof(
         "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
         "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
@@ -30,7 +33,7 @@ static st_scn *mixtral_with(int gpus, int ep, const char *extra)
 
 static st_scn *mixtral(int gpus, int ep)
 {
-    return mixtral_with(gpus, ep, NULL);
+    return mixtral_with(gpus, 1, ep, NULL);
 }
 
 /* A decode iteration of T requests over `keys` cached tokens each on w's first replica:
@@ -102,19 +105,6 @@ START_TEST(test_ep_exchanges_tokens_and_reads_its_experts)
 }
 END_TEST
 
-/* Mixtral at tp 4 on one replica, the experts whole on ep of its GPUs (ep 0: unstated). */
-static st_scn *mixtral_tp(int ep)
-{
-    char par[64];
-    snprintf(par, sizeof par, ep > 0 ? "{ tp: 4, ep: %d }" : "{ tp: 4 }", ep);
-    return serve_scenariof(
-        "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
-        "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
-        "    precision: bf16\n    gpus: 4\n    parallel: %s\n"
-        "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n",
-        par);
-}
-
 /* Inside a replica of four GPUs, experts whole on each (ep 4) or split four ways (ep 1): the
  * same bytes of weights a GPU, the same two all-reduces a layer and no all-to-all, every GPU
  * all of the batch's tokens. At a batch whose every token reaches both of a GPU's experts (256
@@ -122,7 +112,7 @@ static st_scn *mixtral_tp(int ep)
  * by the whole width, against eight of them by a quarter of it. */
 START_TEST(test_ep_inside_a_replica)
 {
-    st_scn *split = mixtral_tp(0), *whole = mixtral_tp(4);
+    st_scn *split = mixtral_with(4, 4, 0, NULL), *whole = mixtral_with(4, 4, 4, NULL);
     st_serve_memory a, b;
     st_serve_memory_of(st_scn_workload(split, 0), st_scn_cluster(split)->gpu, &a);
     st_serve_memory_of(st_scn_workload(whole, 0), st_scn_cluster(whole)->gpu, &b);
@@ -156,7 +146,7 @@ END_TEST
  * load balancer aims for) its all-to-alls carry the mean's rows, less than the default's. */
 START_TEST(test_ep_takes_a_stated_routing_imbalance)
 {
-    st_scn *dflt = mixtral(4, 4), *even = mixtral_with(4, 4, "    routing_imbalance: 1\n");
+    st_scn *dflt = mixtral(4, 4), *even = mixtral_with(4, 1, 4, "    routing_imbalance: 1\n");
     double comm_d = 0, comm_e = 0, bytes_d = 0, bytes_e = 0;
     decode_s(dflt, 64, 1000, &comm_d, &bytes_d);
     decode_s(even, 64, 1000, &comm_e, &bytes_e);
