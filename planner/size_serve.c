@@ -169,11 +169,14 @@ static int cmp_gpus(const void *pa, const void *pb)
 }
 
 /* Expert-parallel groups are tried for a mixture of experts: 2, 4, 8 ... replicas of one GPU up
- * to a node's GPUs, where they split the experts (the engines' DEP plans within a node;
- * docs/models/inference.md, "Expert parallelism"). 1: none. */
+ * to a node's GPUs or its NVLink domain's (a GB200 NVL72's 72: TensorRT-LLM's DEP16 and DEP32
+ * run there), within the cluster, where they split the experts (docs/models/inference.md,
+ * "Expert parallelism"). */
 static int ep_tried(const st_cluster_cfg *c, const st_workload_cfg *w, int64_t ep)
 {
-    return w->model->experts > 0 && ep <= c->gpus_per_node && w->model->experts % ep == 0;
+    int64_t domain = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
+    return w->model->experts > 0 && ep <= domain && ep <= c->nodes * c->gpus_per_node &&
+           w->model->experts % ep == 0;
 }
 
 /* Pipeline stages are tried only where a node's tensor parallelism cannot hold the model with

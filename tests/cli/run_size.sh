@@ -412,6 +412,22 @@ expect "a service's sizing tries expert-parallel groups" "8 8 8 | 1 8 16" \
     "$("$strata" size "$dep" --format json | python3 -c 'import json, sys
 r = [x for x in json.load(sys.stdin)["serving"] if x["fits"]]
 print(r[0]["ep"], r[0]["replicas"], r[0]["gpus"], "|", r[1]["ep"], r[1]["tp"], r[1]["gpus"])')"
+# on a GB200 NVL72 rack the groups grow to the NVLink domain, past a tray's four GPUs
+cat >"$tmp/nvl72.yaml" <<'EOF'
+version: 1
+cluster: { gpu: gb200, nodes: 18, gpus_per_node: 4, nvlink_domain: 72 }
+workloads:
+  - name: chat
+    kind: inference
+    model: deepseek-v3
+    precision: fp4
+    gpus: 8
+    requests: { rate: 60/s, count: 1000, input_tokens: 1000, output_tokens: 200 }
+    slo: { ttft_p99: 5 s, tpot_p99: 100 ms }
+EOF
+expect "a service's sizing tries groups up to the NVLink domain" "2 4 8 16 32 64" \
+    "$("$strata" size "$tmp/nvl72.yaml" --top 100 --format json | python3 -c 'import json, sys
+print(*sorted({x["ep"] for x in json.load(sys.stdin)["serving"] if x["ep"] > 1}))')"
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
