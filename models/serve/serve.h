@@ -137,11 +137,13 @@ typedef struct st_serve_result {
                                           it, at most dp x max_seqs (0: not even one a
                                           replica) */
     /* Power by the plant's activity model (models/plant/gpu_power.h): an iteration's kernels at
-     * the compute power, its all-reduces at the communication power, the time between
+     * the compute power, its collectives at the communication power, the time between
      * iterations idle. */
     st_step_result cycle;      /* a replica's mean iteration as the plant reads a step: step_time_s
                                   the span over the iterations, b.compute_s its kernels, b.tp_comm_s
-                                  its all-reduces, b.bubble_s the idle time between iterations */
+                                  its collectives (the all-reduces, and under parallel.ep over
+                                  replicas the all-to-alls), b.bubble_s the idle time between
+                                  iterations */
     double gpu_mean_w;         /* one GPU's mean board power over the span */
     double energy_per_token_j; /* the service's GPUs and their nodes' share of base power,
                                   through the power supplies, per output token; the
