@@ -195,7 +195,7 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     const st_serve_result *r = &s->r;
     char a[32], b[32], c[32], d[32], e[32], f[32];
     int64_t pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
-    char stages[32] = "";
+    char stages[64] = ""; /* ", pp N, ep M": at most 50 bytes for any two int64s, never cut */
     int at = pp > 1 ? snprintf(stages, sizeof stages, ", pp %lld", (long long)pp) : 0;
     if (w->parallel.ep > 1) /* the experts spread over ep GPUs of a replica, or of a group */
         snprintf(stages + at, sizeof stages - (size_t)at, ", ep %lld", (long long)w->parallel.ep);
