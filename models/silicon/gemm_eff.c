@@ -69,6 +69,10 @@ typedef struct attn_fit {
     double ref_sms;       /* and its SM count, for the benchmark's own wave fill */
     double bench_blocks;  /* the benchmark's blocks of 128 queries, whose wave fill the fit
                              contains; 0: the fill was divided out of each point before fitting */
+    /* The softmax's work per score element in head dims of matmul time, forward and backward
+     * (st_attn_head_dim_share): fitted, least squares, to the head-dim-64 over head-dim-128
+     * throughput ratios r = (128 + beta) / (2 (64 + beta)) of one benchmark run (ATTN_BETA). */
+    double fwd_beta, bwd_beta;
 } attn_fit;
 
 /* Both FlashAttention papers' sweeps hold batch x seqlen at 16k tokens with 16 heads of 128
@@ -85,21 +89,55 @@ enum {
     ATTN_CUDNN_B200_910
 };
 
+/* ATTN_BETA: the head-dim-64 over head-dim-128 throughput ratios each beta (attn_fit) is fitted
+ * to, causal, the same run, heads and lengths on both sides:
+ *  - FlashAttention-3 (Shah et al. 2024, arXiv 2407.08608, Figs. 5 and 6, H100, seqlen 512 ...
+ *    16k): forward 197/265/371/420/460/473 against 292/423/521/579/602/616 TFLOP/s, r 0.63-0.77,
+ *    beta 87 (rms 0.05); backward 272/363/422/453/472/474 against 316/424/501/542/559/561,
+ *    r 0.84-0.86, beta 28 (rms 0.008).
+ *  - The same figures' FlashAttention-2 bars: forward 180/229/262/284/295/299 against
+ *    191/260/298/319/333/335, beta 17; backward 198/238/264/279/287/291 against
+ *    214/260/291/310/318/322, beta 14. No head-dim-64 bars of the A100 are at hand: its row takes
+ *    the H100's (the same kernel, on a part with half the matmul per SM clock, so if anything
+ *    less bound by its softmax).
+ *  - Their cuDNN bars (mid-2024): forward 225 ... 388 against 315 ... 539, r 0.71-0.72,
+ *    beta 84; backward 266/348/395/417/432/433 against 305/408/465/499/518/516, beta 28.
+ *  - cuDNN 9.27 on a B200 (NVIDIA/cudnn-frontend, benchmark/attention_inference, results
+ *    gpt_oss/b200 and prefill_sweep/b200 of 2026-09-18, BF16, batch 1): GPT-OSS's attention (64
+ *    query and 8 K/V heads of 64, with its sinks) against Llama 3.1's (the same heads of 128):
+ *    632 against 915 TFLOP/s at 2k, 925 against 1401 at 8k, and a chunk of 512 or 1,024 queries
+ *    after 64k or 128k keys 825-838 against 1346-1441: r 0.58-0.69, beta 197 (rms 0.04).
+ *  - cuDNN on an H200 (the same repository, results gpt_oss/h200 and prefill_sweep/h200 of
+ *    2026-09-28): 348 against 490 TFLOP/s at 2k, 457 against 654 at 8k, and the four chunks
+ *    481-487 against 632-634: r 0.70-0.77, beta 67 (rms 0.03).
+ * Hopper's three forward kernels agree (67-87). Blackwell's is 2.3-2.9 times as large: from the
+ * H100 to the B200 the BF16 Tensor Cores went from 1 to 2.25 PFLOP/s while the special-function
+ * units that compute the softmax's exponentials stayed as many (Together AI, "FlashAttention-4",
+ * 2026: on the B200 the forward is bound by the exponential, the backward by shared memory). No
+ * head-dim-64 backward of cuDNN on Blackwell or on the H200 is published: the H200 takes the
+ * measured Hopper cuDNN backward (28), Blackwell its forward beta times Hopper's backward over
+ * forward (28 / 86, FlashAttention-3's and mid-2024 cuDNN's), 64: an estimate. */
+#define BETA_FA3               87.0, 28.0
+#define BETA_FA2               17.0, 14.0
+#define BETA_CUDNN_HOPPER_2024 84.0, 28.0
+#define BETA_CUDNN_HOPPER      67.0, 28.0
+#define BETA_CUDNN_BLACKWELL   197.0, 64.0
+
 static const attn_fit ATTN[] = {
     /* Dao 2023, "FlashAttention-2" (arXiv 2307.08691), Fig. 5(d) forward and Fig. 6(d)
      * backward, A100 80GB SXM4, causal, head dim 128: forward 108/126/133/148/148/148 and
      * backward 90/122/145/165/175/186 TFLOP/s at seqlen 512 ... 16k. FLOPs counted the paper's
      * way: causal halves them, backward is 2.5x forward. */
-    [ATTN_FA2_A100] = {0.485, 210, 0.605, 570, 0.869, 108, ATTN_BENCH_BLOCKS},
+    [ATTN_FA2_A100] = {0.485, 210, 0.605, 570, 0.869, 108, ATTN_BENCH_BLOCKS, BETA_FA2},
     /* Shah et al. 2024, "FlashAttention-3" (arXiv 2407.08608), H100 80GB SXM5, head dim 128:
      * forward 292/423/521/579/602/616 and backward 316/424/501/542/559/561 TFLOP/s at seqlen
      * 512 ... 16k, read through a transcription of the bar labels that drops the panel
      * captions. Of the two head-dim-128 forward panels (Fig. 5) this is the lower, taken as the
      * causal one (the other peaks at 648); the backward is the one head-dim-128 sweep given. */
-    [ATTN_FA3_H100] = {0.661, 600, 0.598, 430, 0.803, 132, ATTN_BENCH_BLOCKS},
+    [ATTN_FA3_H100] = {0.661, 600, 0.598, 430, 0.803, 132, ATTN_BENCH_BLOCKS, BETA_FA3},
     /* The same two FlashAttention-3 figures also give FlashAttention-2 on the H100: forward
      * 191/260/298/319/333/335, backward 214/260/291/310/318/322 TFLOP/s (rms 2.1%, 0.3%). */
-    [ATTN_FA2_H100] = {0.354, 404, 0.333, 274, 0.803, 132, ATTN_BENCH_BLOCKS},
+    [ATTN_FA2_H100] = {0.354, 404, 0.333, 274, 0.803, 132, ATTN_BENCH_BLOCKS, BETA_FA2},
     /* cuDNN's fused attention: NVIDIA's own sweep, NVIDIA/cudnn-frontend
      * benchmark/sdpa_benchmark_training/results/{h200,gb200}_919_only_cudnn/llama3.1_*.csv
      * (cuDNN 9.19.1 through cudnn-frontend 1.19, February 2026): Llama 3.1 attention, batch 1,
@@ -114,13 +152,14 @@ static const attn_fit ATTN[] = {
      * FlashAttention-3 paper (an H100 with the cuDNN of mid-2024: forward 315-539, backward
      * 305-516 at 512 ... 16k): the newer library is 20-25% faster in the forward at 8k and
      * above, and 20% slower in the backward at 2k; docs/models/step-ops.md compares them. */
-    [ATTN_CUDNN_H200] = {0.731, 874, 0.635, 1262, 0.803, 132, 0},
-    [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0},
+    [ATTN_CUDNN_H200] = {0.731, 874, 0.635, 1262, 0.803, 132, 0, BETA_CUDNN_HOPPER},
+    [ATTN_CUDNN_GB200] = {0.742, 1522, 0.631, 1694, 0.729, 148, 0, BETA_CUDNN_BLACKWELL},
     /* Older cuDNN releases (ATTN_OLDER below picks them by the workload's `cudnn`):
      * The FlashAttention-3 paper's cuDNN bars (Shah et al. 2024, arXiv 2407.08608, the same H100
      * figures as ATTN_FA3_H100, July 2024; the paper names no release): forward 315 ... 539 and
      * backward 305 ... 516 TFLOP/s over 512 ... 16k, causal, head dim 128. */
-    [ATTN_CUDNN_H100_2024] = {0.567, 387, 0.548, 377, 0.803, 132, ATTN_BENCH_BLOCKS},
+    [ATTN_CUDNN_H100_2024] = {0.567, 387, 0.548, 377, 0.803, 132, ATTN_BENCH_BLOCKS,
+                              BETA_CUDNN_HOPPER_2024},
     /* NVIDIA's B200 sweep through PyTorch (NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/
      * artifacts/sdpa_bf16_benchmark_results_NVIDIA_B200.csv at cb560b9, backend pyt_cudnn; its
      * sample_b200_bf16_run.txt logs cuDNN 91002 in NGC PyTorch 25.06): batch 1, 128 query and 8
@@ -128,7 +167,7 @@ static const attn_fit ATTN[] = {
      * at seqlen 4k ... 32k. Each point's wave fill (s blocks over 148 SMs) was divided out; the
      * 2k point (485, 368), which carries PyTorch's call overhead, is left out of the fit (rms
      * 2.8% forward, 2.5% backward over the four, every point within 4.3%). */
-    [ATTN_CUDNN_B200_910] = {0.715, 3172, 0.563, 3122, 0.776, 148, 0},
+    [ATTN_CUDNN_B200_910] = {0.715, 3172, 0.563, 3122, 0.776, 148, 0, BETA_CUDNN_BLACKWELL},
 };
 
 /* The older releases of a cuDNN sweep: a job whose `cudnn` release is at most `through` reads
@@ -568,6 +607,20 @@ double st_attn_efficiency_at(const st_gpu_spec *gpu, int kernel, int release, in
                        ? a->bench_blocks / (waves(a->bench_blocks, a->ref_sms) * a->ref_sms)
                        : 1.0;
     return scale * top * seq_k / (seq_k + s0) * fill / bench;
+}
+
+/* The head dim the sweeps were measured at (every row of ATTN). */
+#define ATTN_SWEEP_HEAD_DIM 128.0
+
+double st_attn_head_dim_share(const st_gpu_spec *gpu, int kernel, int release, int backward,
+                              double head_dim)
+{
+    if (!(head_dim > 0) || head_dim >= ATTN_SWEEP_HEAD_DIM)
+        return 1.0;
+    const attn_fit *a = &ATTN[release_sweep(attn_sweep(calib_of(gpu), kernel), release)];
+    double beta = backward ? a->bwd_beta : a->fwd_beta;
+    /* per score: 4 d FLOPs of matmul and beta head dims' worth of softmax, against 128's */
+    return head_dim * (ATTN_SWEEP_HEAD_DIM + beta) / (ATTN_SWEEP_HEAD_DIM * (head_dim + beta));
 }
 
 double st_hbm_efficiency(const st_gpu_spec *gpu)

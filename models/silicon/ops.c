@@ -89,9 +89,7 @@ static const struct op_bytes {
     .permute = 2,
 };
 
-/* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
- * tile_size_fwd_sm90; FlashAttention-2's kBlockM on A100). */
-#define ATTN_BLOCK 128.0
+#define ATTN_BLOCK ST__ATTN_BLOCK
 /* The FLOP convention of FlashAttention's benchmarks: the backward kernel does 2.5x the
  * forward's FLOPs (five matmuls against two, Dao 2023 §4.1), causal masking halves both. */
 #define ATTN_BWD_FACTOR 2.5
@@ -225,8 +223,10 @@ static double attn_kernel_time(const st_gpu_spec *gpu, const st_op *op, double w
                                int backward, int *mem_bound)
 {
     work = work * (backward ? ATTN_BWD_FACTOR : 1.0);
-    double e = st_attn_efficiency_at(gpu, op->attn_kernel, op->attn_release, backward, seq_k,
-                                     attn_blocks(op));
+    double e =
+        st_attn_efficiency_at(gpu, op->attn_kernel, op->attn_release, backward, seq_k,
+                              attn_blocks(op)) *
+        st_attn_head_dim_share(gpu, op->attn_kernel, op->attn_release, backward, op->head_dim);
     double compute =
         e > 0 ? work / (e * st_gpu_peak(gpu, ST_PREC_BF16) * st_gpu_sustained(gpu, ST_PREC_BF16) *
                         st_gpu_fitted(gpu, ST_PREC_BF16))
@@ -237,8 +237,9 @@ static double attn_kernel_time(const st_gpu_spec *gpu, const st_op *op, double w
 
 /* FlashAttention forward (backward != 0: backward) kernel time of an attention operator. With
  * sliding windows on a share f of the layers, the mean of a full and a windowed layer's core:
- * (1 - f) t_full + f t_window, the window's read off the same sweep at its min(s, W) keys (an
- * assumption: no published sliding-window sweep is at hand); the bytes are the same. */
+ * (1 - f) t_full + f t_window, the window's read off the same sweep at a query block's keys,
+ * min(s, W + 128) (st__attn_window_sweep_keys, checked against cuDNN's windowed forward on a
+ * B200; no windowed backward is published: it is read the same way); the bytes are the same. */
 static double attn_time(const st_gpu_spec *gpu, const st_op *op, int backward, int *mem_bound)
 {
     if (op->win_share <= 0)
@@ -428,7 +429,7 @@ static void window(st_op *op, const dims *d)
 {
     double w = d->win_keys, per_pair = 2.0 * d->b * (d->sq / d->s) * (d->da + d->dv);
     op->win_share = d->win_share;
-    op->win_keys = w;
+    op->win_keys = st__attn_window_sweep_keys(w, d->s);
     op->full_work = op->flops * CAUSAL_SHARE;
     op->win_work = per_pair * (w * w / 2.0 + (d->s - w) * w);
     double win_flops = 2.0 * d->b * d->sq * w * (d->da + d->dv);
@@ -453,6 +454,7 @@ static void attention(builder *g, const dims *d, int kernel, int release)
     op.m = d->b * d->heads;
     op.n = d->sq;
     op.k = d->s;
+    op.head_dim = (d->da + d->dv) / (2.0 * d->heads);
     op.flops = 2.0 * d->b * d->sq * d->s * (d->da + d->dv);
     if (d->win_share > 0)
         window(&op, d);

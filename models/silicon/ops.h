@@ -51,7 +51,8 @@ typedef struct st_op {
      * and the quantisation bytes are the totals. 0 counts as 1. */
     double count;
     /* Appended. ATTN of a sliding-window model: the share of layers with a window (0 = none),
-     * the keys a windowed query sees at most (min(s, W), the length its sweep is read at), and
+     * the keys at which a windowed layer reads its sweep (a query block's, min(s, W + 128):
+     * st__attn_window_sweep_keys), and
      * the forward work (FLOPs the kernel does) of a windowed and of a full layer's core. The
      * operator times the mean of a windowed and a full layer, weighted by win_share; flops is
      * that mean too. */
@@ -64,6 +65,10 @@ typedef struct st_op {
      * the waves together (st_gemm_grouped_efficiency); 0 when each runs its own waves, one
      * after another (Megatron-Core's grouped MLP in training). */
     int fused_group;
+    /* Appended. ATTN: a query head's width, the mean of its query/key and value dims ((da + dv)
+     * / (2 heads)): the sweeps are of head dim 128, and a narrower head does less matrix work
+     * per score for the same softmax (st_attn_head_dim_share). Every ATTN operator sets it. */
+    double head_dim;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -314,6 +319,15 @@ double st_attn_efficiency_of(const st_gpu_spec *gpu, int kernel, int backward, d
  * 9.10.2, 9.10 and older). */
 double st_attn_efficiency_at(const st_gpu_spec *gpu, int kernel, int release, int backward,
                              double seq_k, double blocks);
+
+/* The share of the head-dim-128 efficiency (st_attn_efficiency_at) a fused attention kernel
+ * keeps at a head dim of `head_dim`: per score element the two matmuls do 4 head_dim FLOPs and
+ * the softmax a fixed amount of other work (an exponential, a max, a rescale), so its time goes
+ * as head_dim + beta, beta that work in head dims of matmul time, measured per kernel from
+ * paired head-dim-64 and 128 sweeps. 1 at 128 and above (wider heads were measured within 6% of
+ * 128's: taken as equal). docs/models/step-ops.md, "Head dim". */
+double st_attn_head_dim_share(const st_gpu_spec *gpu, int kernel, int release, int backward,
+                              double head_dim);
 
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);

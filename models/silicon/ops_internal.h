@@ -37,6 +37,24 @@ typedef struct dims {
     double win_share, win_keys;
 } dims;
 
+/* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
+ * tile_size_fwd_sm90; FlashAttention-2's kBlockM on A100; cuDNN's TILE_M=128 on sm100). */
+#define ST__ATTN_BLOCK 128.0
+
+/* The keys at which a sliding-window core reads its kernel's sweep: a block of ST__ATTN_BLOCK
+ * queries spans its window and its own rows, W + 128 keys, of which each query uses W, as a
+ * causal square of that length has its blocks do (at most `keys`, those the core reads).
+ * cuDNN 9.27 on a B200 (NVIDIA/cudnn-frontend benchmark/attention_inference, results
+ * gpt_oss/b200 of 2026-09-18, GPT-OSS's windowed layers, W = 128) ran 2k, 8k and 32k windowed
+ * prefills in 0.035, 0.113 and 0.437 ms, 1.01-1.33 times what the sweep read at 256 keys gives
+ * (the most at 2k, a kernel of a few microseconds whose launch the sweep does not hold), and
+ * 0.5-0.7 times what 128 keys give. docs/models/step-ops.md, "Sliding windows". */
+static inline double st__attn_window_sweep_keys(double window, double keys)
+{
+    double k = window + ST__ATTN_BLOCK;
+    return k < keys ? k : keys;
+}
+
 /* The widths and token counts of one micro-batch of w on one GPU. */
 dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch);
 

@@ -25,9 +25,10 @@ static double kv_elem(const st_workload_cfg *w)
  * them, QK^T over da and PV over dv. The core's `flops` is the full square the training graph
  * counts, timed at half (the causal mask), so twice the work goes in: 4 pairs (da + dv). Bytes:
  * a query head's Q and O in BF16 (2 bytes), a KV group's K and V at the cache's width, and the
- * fp32 log-sum-exp per query and head, as the training core counts them. */
+ * fp32 log-sum-exp per query and head, as the training core counts them. The kernel's sweep is
+ * read at `sweep_keys`: all the keys, or a windowed layer's st__attn_window_sweep_keys. */
 static double core_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double queries,
-                        double keys, double pairs)
+                        double keys, double pairs, double sweep_keys)
 {
     dims d = dims_of(w);
     st_op op = {.name = "attn",
@@ -37,7 +38,8 @@ static double core_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double
                 .attn_release = w->cudnn_release,
                 .m = d.heads,
                 .n = queries,
-                .k = keys};
+                .k = sweep_keys,
+                .head_dim = (d.da + d.dv) / (2.0 * d.heads)};
     op.flops = 4.0 * pairs * (d.da + d.dv);
     op.bytes =
         2.0 * queries * (d.da + d.dv) + kv_elem(w) * keys * 2.0 * d.dkv + 4.0 * queries * d.heads;
@@ -54,7 +56,8 @@ double st_ops_attn_prefill_time(const st_workload_cfg *w, const st_gpu_spec *gpu
 {
     if (!(queries > 0))
         return 0;
-    double t = core_time(w, gpu, queries, past + queries, queries * (past + queries / 2.0));
+    double t = core_time(w, gpu, queries, past + queries, queries * (past + queries / 2.0),
+                         past + queries);
     if (past > 0 && st_llm_is_mla(w->model)) {
         dims d = dims_of(w);
         t += st_ops_gemm_time(gpu, ST_PREC_BF16, past, d.kv_up, d.kvl);
@@ -87,7 +90,8 @@ double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_sp
     if (past + queries <= window) /* no query reaches past the window: the causal core */
         return st_ops_attn_prefill_time(w, gpu, queries, past);
     double keys = queries + (past < window - 1 ? past : window - 1);
-    return core_time(w, gpu, queries, keys, window_pairs(queries, past, window));
+    return core_time(w, gpu, queries, keys, window_pairs(queries, past, window),
+                     st__attn_window_sweep_keys(window, keys));
 }
 
 /* A decode kernel (FlashAttention's or FlashInfer's paged decode) reads every cached K and V

@@ -580,7 +580,7 @@ PY
 check "throughput rises with the clients" $?
 
 # The serving stacks' table: none, and Triton's with the figures docs/guide quotes.
-"$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.74 +1\.712 +13\.68 +1\.86 ' &&
+"$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.73 +1\.712 +13\.68 +1\.86 ' &&
     "$strata" catalog frontends | grep -Eq '^none +0 +0 '
 check "catalog frontends lists the serving stacks" $?
 

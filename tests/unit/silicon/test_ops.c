@@ -11,6 +11,7 @@
 
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "models/silicon/ops_internal.h" /* st__ops_time_forward */
 #include "models/silicon/parallel.h"
 #include "scenarios/catalog.h"
 #include "unit/check_util.h"
@@ -282,6 +283,52 @@ START_TEST(test_attention_follows_flashattention_sweeps)
     const st_op *attn = find_op(ops, n, "attn");
     double bwd = st_ops_backward_time(&w, a100, attn);
     ck_assert(bwd > 2.0 * attn->time_s && bwd < 3.0 * attn->time_s);
+}
+END_TEST
+
+/* A head narrower than the sweeps' 128 keeps less of their efficiency, by the kernel's softmax
+ * cost per score (models/silicon/gemm_eff.c, ATTN_BETA): each measured head-dim-64 over 128
+ * ratio within its fit's rms. The forward layer of a head-dim-64 model takes longer than the
+ * head-dim-128 one's per FLOP, and heads of 128 and wider are untouched. */
+START_TEST(test_attention_narrow_heads_follow_paired_sweeps)
+{
+    const st_gpu_spec *h100 = gpu("h100-sxm"), *b200 = gpu("b200"), *h200 = gpu("h200-sxm");
+    /* FlashAttention-3's H100 bars at 16k (473 / 616 forward, 474 / 561 backward) and at 2k
+     * (371 / 521, 422 / 501) */
+    ASSERT_REL(st_attn_head_dim_share(h100, ST_ATTN_FLASH, 0, 0, 64), 473.0 / 616, 0.08);
+    ASSERT_REL(st_attn_head_dim_share(h100, ST_ATTN_FLASH, 0, 0, 64), 371.0 / 521, 0.02);
+    ASSERT_REL(st_attn_head_dim_share(h100, ST_ATTN_FLASH, 0, 1, 64), 474.0 / 561, 0.02);
+    ASSERT_REL(st_attn_head_dim_share(h100, ST_ATTN_FLASH, 0, 1, 64), 422.0 / 501, 0.02);
+    /* FlashAttention-2's (299 / 335 forward at 16k), cuDNN's of mid-2024 (388 / 539) */
+    ASSERT_REL(st_attn_head_dim_share(h100, ST_ATTN_FLASH2, 0, 0, 64), 299.0 / 335, 0.02);
+    ASSERT_REL(st_attn_head_dim_share(h100, ST_ATTN_CUDNN, 900, 0, 64), 388.0 / 539, 0.02);
+    /* cuDNN 9.27 on a B200, GPT-OSS's heads against Llama 3.1's: 925 / 1401 at 8k, a chunk of
+     * 1,024 after 128k 838 / 1441; on an H200, 457 / 654 at 8k and 487 / 633 after 128k */
+    ASSERT_REL(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 64), 925.0 / 1401, 0.07);
+    ASSERT_REL(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 64), 838.0 / 1441, 0.08);
+    ASSERT_REL(st_attn_head_dim_share(h200, ST_ATTN_CUDNN, 0, 0, 64), 457.0 / 654, 0.07);
+    ASSERT_REL(st_attn_head_dim_share(h200, ST_ATTN_CUDNN, 0, 0, 64), 487.0 / 633, 0.04);
+    ck_assert_double_eq(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 128), 1.0);
+    ck_assert_double_eq(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 1, 192), 1.0);
+    /* narrower is worse, Blackwell more than Hopper, the backward less than the forward */
+    ck_assert(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 32) <
+              st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 64));
+    ck_assert(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 64) <
+              st_attn_head_dim_share(h200, ST_ATTN_CUDNN, 0, 0, 64));
+    ck_assert(st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 0, 64) <
+              st_attn_head_dim_share(b200, ST_ATTN_CUDNN, 0, 1, 64));
+    /* the operator reads it: GPT-OSS 120B's core (head dim 64) against the same core at 128,
+     * per FLOP, on a B200 at 4k */
+    st_workload_cfg w = plan("gpt-oss-120b", 4096, 1, 0, ST_RECOMPUTE_NONE);
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, b200, 1, ops, ST_OPS_MAX);
+    const st_op *attn = find_op(ops, n, "attn");
+    ck_assert_double_eq(attn->head_dim, 64);
+    st_op narrow = *attn, wide = *attn;
+    wide.head_dim = 128;
+    double t64 = st__ops_time_forward(b200, &narrow), t128 = st__ops_time_forward(b200, &wide);
+    /* compute-bound at 4k: the times' ratio is the share, to the roofline's bytes term */
+    ASSERT_REL(t128 / t64, st_attn_head_dim_share(b200, ST_ATTN_FLASH, 0, 0, 64), 0.01);
 }
 END_TEST
 
@@ -733,6 +780,7 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_curve_reproduces_the_mamf_measurements);
     tcase_add_test(tc, test_curve_matches_xla_h100_measurements);
     tcase_add_test(tc, test_attention_follows_flashattention_sweeps);
+    tcase_add_test(tc, test_attention_narrow_heads_follow_paired_sweeps);
     tcase_add_test(tc, test_selective_recompute_adds_exactly_the_attention_core);
     tcase_add_test(tc, test_tp_overlap_pairs_every_tp_collective_with_its_gemm);
     tcase_add_test(tc, test_op_recompute_follows_torchtitan_save_list);
