@@ -200,6 +200,8 @@ const st_fig st_figs[] = {
     RUN("jobs[].collective.alone_s", TI, 0, "Time alone"),
     RUN("jobs[].collective.closed_form_s", TI, 0, "Closed-form time"),
     RUN("jobs[].precision", TX, OPT, "Precision"),
+    RUN("jobs[].expert_precision", TX, OPT, "Experts' precision"),
+    RUN("jobs[].expert_weights", TX, OPT, "Experts' weights"),
     RUN("jobs[].requests.mode", TX, OPT, "Request arrivals"),
     RUN("jobs[].requests.rate_per_s", ST_FU_PER_S, OPT, "Request rate"),
     RUN("jobs[].requests.concurrency", NU, OPT, "Requests in flight at most"),

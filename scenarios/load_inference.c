@@ -10,6 +10,7 @@
 #include "models/config/frontend.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ops.h"
 #include "scenarios/load_internal.h"
 #include "scenarios/req_trace.h"
 
@@ -683,6 +684,46 @@ static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     return 0;
 }
 
+/* The experts of a mixed-precision checkpoint (expert_precision, expert_weights): a mixture of
+ * experts; MMAs the GPU has (fp4: FP4 Tensor Cores, fp8: FP8 ones); weights no wider than the
+ * MMAs' inputs (an engine widens narrow weights in its kernel, never narrows them). Unstated,
+ * expert_precision is `precision` and expert_weights expert_precision. */
+static int derive_expert_precision(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
+{
+    const st_ynode *ep = st_ynode_get(n, "expert_precision"),
+                   *ew = st_ynode_get(n, "expert_weights");
+    if (!ep && !ew)
+        return 0;
+    const st_ynode *at = ep ? ep : ew;
+    if (w->model->experts <= 0)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': %s needs a mixture of experts; model '%s' is dense",
+                          w->name, ep ? "expert_precision" : "expert_weights", w->model->name);
+    if (!ep)
+        w->expert_precision = w->precision;
+    if (!ew)
+        w->expert_weights = w->expert_precision;
+    w->expert_precision_given = 1;
+    st_cluster_cfg room;
+    st__pool_room(ld, w, &room);
+    const st_gpu_spec *gpu = room.gpu;
+    st_precision p = w->expert_precision;
+    if (gpu &&
+        ((p == ST_PREC_FP4 && !(gpu->peak_fp4 > 0)) || (p == ST_PREC_FP8 && !(gpu->peak_fp8 > 0))))
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "workload '%s': expert_precision: %s needs %s Tensor Cores, which %s "
+                          "lacks (its experts' weights may still be stored narrow: "
+                          "expert_weights)",
+                          w->name, st_precision_names[p], p == ST_PREC_FP4 ? "FP4" : "FP8",
+                          gpu->name);
+    if (st_ops_stored_bytes(w->expert_weights) > st_ops_stored_bytes(p))
+        return st_rd_fail(&ld->rd, ew ? ew : at, ST_EINVAL,
+                          "workload '%s': expert_weights: %s is wider than expert_precision: %s "
+                          "(weights are read at most at the MMAs' width)",
+                          w->name, st_precision_names[w->expert_weights], st_precision_names[p]);
+    return 0;
+}
+
 int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                          const st_field *workload_fields)
 {
@@ -692,12 +733,14 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
         if (!st_ynode_get(n, required[i]) && !st_rd_misspelt(n, workload_fields, required[i]))
             bad = st_rd_fail(&ld->rd, n, ST_EINVAL, "workload '%s': kind: inference needs '%s'",
                              w->name, required[i]);
-    static const char *const keys[] = {"model",     "gpus",      "parallel",          "requests",
-                                       "batching",  "attention", "precision",         "slo",
-                                       "autoscale", "pool",      "routing_imbalance", NULL};
+    static const char *const keys[] = {
+        "model",          "gpus", "parallel",  "requests", "batching",          "attention",
+        "precision",      "slo",  "autoscale", "pool",     "routing_imbalance", "expert_precision",
+        "expert_weights", NULL};
     if (bad || st_rd_any_failed(&ld->rd, n, keys) || !w->model || ld->cluster_bad)
         return -1;
-    if (check_model(ld, n, w) || check_plan(ld, n, w) || check_ep(ld, n, w))
+    if (check_model(ld, n, w) || check_plan(ld, n, w) || check_ep(ld, n, w) ||
+        derive_expert_precision(ld, n, w))
         return -1;
     const st_ynode *req = st_ynode_get(n, "requests");
     if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w) ||

@@ -393,6 +393,8 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "seq_len", seq_len, ST_R_MIN1, .max = 1e8),
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, st_precision_names),
+    ST_FENUM(st_workload_cfg, "expert_precision", expert_precision, st_precision_names),
+    ST_FENUM(st_workload_cfg, "expert_weights", expert_weights, st_precision_names),
     ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, st_fp8_recipe_names),
     ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
     ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),
@@ -710,8 +712,9 @@ static int workload_derive(st_ld *ld, const st_ynode *n, st_workload_cfg *w, siz
     if (w->kind == ST_WL_INFERENCE)
         return st__derive_inference(ld, n, w, workload_fields);
     int bad = 0;
-    static const char *const serving_only[] = {"requests",  "slo",      "batching",
-                                               "autoscale", "frontend", NULL};
+    static const char *const serving_only[] = {"requests",       "slo",      "batching",
+                                               "autoscale",      "frontend", "expert_precision",
+                                               "expert_weights", NULL};
     for (int i = 0; serving_only[i]; i++)
         if (st_ynode_get(n, serving_only[i]))
             bad = st_rd_fail(&ld->rd, st_ynode_get(n, serving_only[i]), ST_EINVAL,

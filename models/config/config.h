@@ -628,17 +628,24 @@ typedef struct st_workload_cfg {
                                     the mean, when routing_imbalance_given */
     int routing_imbalance_given; /* 0: the preset default (st_moe_imbalance, models/silicon/ops.h)
                                   */
-    double capacity_factor;      /* MoE token dropping (Megatron-Core's moe_expert_capacity_factor):
-                                    an expert keeps at most this times its mean rows, the rest
-                                    dropped; 0: dropless */
-    int pad_to_capacity;         /* with capacity_factor: every expert's rows padded to its
-                                    capacity (moe_pad_expert_input_to_capacity) */
-    int64_t mtp_layers;          /* multi-token prediction depth D (DeepSeek-V3 section 2.2,
-                                    Megatron-Core's mtp_num_layers): D modules on the last
-                                    pipeline stage, each a projection, one layer of the model's
-                                    last kind and the shared output head; 0: none */
-    int64_t steps;               /* 0 when tokens is given */
-    double tokens;               /* 0 when steps is given */
+    /* A served mixture of experts whose experts are stored and computed apart from its other
+     * linear layers (GPT-OSS's checkpoint: MXFP4 experts, everything else BF16, the experts' MMAs
+     * in BF16 on Hopper and MXFP8 on Blackwell): the experts' GEMMs run at expert_precision
+     * with their weights read, and held, at expert_weights' width; when expert_precision_given.
+     * 0: the experts are linear layers like the rest, at `precision`. Inference only. */
+    st_precision expert_precision, expert_weights;
+    int expert_precision_given;
+    double capacity_factor; /* MoE token dropping (Megatron-Core's moe_expert_capacity_factor):
+                               an expert keeps at most this times its mean rows, the rest
+                               dropped; 0: dropless */
+    int pad_to_capacity;    /* with capacity_factor: every expert's rows padded to its
+                               capacity (moe_pad_expert_input_to_capacity) */
+    int64_t mtp_layers;     /* multi-token prediction depth D (DeepSeek-V3 section 2.2,
+                               Megatron-Core's mtp_num_layers): D modules on the last
+                               pipeline stage, each a projection, one layer of the model's
+                               last kind and the shared output head; 0: none */
+    int64_t steps;          /* 0 when tokens is given */
+    double tokens;          /* 0 when steps is given */
     double submit_s;
     const char *tenant;
     int64_t priority;

@@ -327,14 +327,18 @@ static double weights_of(const st_workload_cfg *w, const st_gpu_spec *gpu, int64
 {
     st_workload_cfg one = replica_of(w);
     double params = st_memory_stage_params(&one, k), in = st_ops_in_bytes(gpu, w->precision);
+    /* experts stored apart (expert_weights): at their own width, the rest as above */
+    double experts = w->expert_precision_given ? st_memory_stage_expert_params(&one, k) : 0;
+    double held = experts * st_ops_stored_bytes(w->expert_weights);
+    params -= experts;
     if (in >= 2.0)
-        return 2.0 * params;
+        return 2.0 * params + held;
     const st_llm_spec *md = w->model;
     int64_t pp = pp_of(w);
     double vocab = (double)md->vocab * (double)md->hidden / (double)tp_of(w);
     double edges =
         (k == 0 ? vocab : 0) + (k == pp - 1 && (!md->tied_embeddings || pp > 1) ? vocab : 0);
-    return in * (params - edges) + 2.0 * edges;
+    return in * (params - edges) + 2.0 * edges + held;
 }
 
 /* The engine's profiling pass runs its largest batch (max_batch_tokens tokens) and keeps the

@@ -141,6 +141,8 @@ dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.dropout = st_llm_has_dropout(m);
     d.rope = m->pos == ST_POS_ROPE;
     d.prec = w->precision;
+    d.eprec = w->expert_precision_given ? w->expert_precision : w->precision;
+    d.ewprec = w->expert_precision_given ? w->expert_weights : w->precision;
     d.fp8_recipe = w->fp8_recipe;
     d.moe_fused = w->kernels.moe_fused;
     const st_kernels_cfg *k = &w->kernels;
@@ -197,19 +199,26 @@ static double roofline(const st_gpu_spec *gpu, double compute_s, double bytes, i
  * overhead XLA's table carries): over (c^p + m^p)^(1/p) the log-time error is least at p = 1.75
  * (rms 0.155), 0.159 at p = 2, taken (hypot), against 0.211 for the larger alone.
  * docs/models/step-ops.md, "Roofline". */
-static double gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
-                        double in_bytes, double out_bytes, int *mem_bound)
+static double gemm_time_w(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
+                          double in_bytes, double w_bytes, double out_bytes, int *mem_bound)
 {
     double e = st_gemm_efficiency(gpu, prec, m, n, k);
     double compute = e > 0 ? 2.0 * m * n * k /
                                  (e * st_gpu_peak(gpu, prec) * st_gpu_sustained(gpu, prec) *
                                   st_gpu_fitted(gpu, prec))
                            : 0.0;
-    double bytes = (m * k + k * n) * in_bytes + m * n * out_bytes;
+    double bytes = m * k * in_bytes + k * n * w_bytes + m * n * out_bytes;
     double mt = mem_time(gpu, bytes);
     if (mem_bound)
         *mem_bound = bytes > 0 && mt >= compute;
     return hypot(compute, mt);
+}
+
+/* Inputs and weights of the same width. */
+static double gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
+                        double in_bytes, double out_bytes, int *mem_bound)
+{
+    return gemm_time_w(gpu, prec, m, n, k, in_bytes, in_bytes, out_bytes, mem_bound);
 }
 
 static double attn_blocks(const st_op *op)
@@ -260,6 +269,11 @@ double st_ops_in_bytes(const st_gpu_spec *gpu, st_precision prec)
     return prec != ST_PREC_BF16 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
 }
 
+double st_ops_stored_bytes(st_precision prec)
+{
+    return prec == ST_PREC_FP4 ? NVFP4_BYTES : prec == ST_PREC_FP8 ? 1.0 : 2.0;
+}
+
 double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k)
 {
     return gemm_time(gpu, prec, m, n, k, st_ops_in_bytes(gpu, prec), 2.0, NULL);
@@ -271,18 +285,24 @@ static double count_of(const st_op *op)
     return op->count > 1 ? op->count : 1.0;
 }
 
+/* Bytes of one weight element of a GEMM operator (st_op.weight_bytes). */
+static double weight_bytes_of(const st_gpu_spec *gpu, const st_op *op)
+{
+    return op->weight_bytes > 0 ? op->weight_bytes : st_ops_in_bytes(gpu, op->prec);
+}
+
 /* A fused grouped GEMM (st_op.fused_group): the count GEMMs' tiles fill the waves together at
  * the grouped efficiency, against every GEMM's operands and outputs, the compute and memory
  * times meeting as one GEMM's do (gemm_time). */
 static double fused_group_time(const st_gpu_spec *gpu, const st_op *op, int *mem_bound)
 {
-    double c = count_of(op), in = st_ops_in_bytes(gpu, op->prec);
+    double c = count_of(op), in = st_ops_in_bytes(gpu, op->prec), win = weight_bytes_of(gpu, op);
     double e = st_gemm_grouped_efficiency(gpu, op->prec, c, op->m, op->n, op->k);
     double compute = e > 0 ? 2.0 * c * op->m * op->n * op->k /
                                  (e * st_gpu_peak(gpu, op->prec) * st_gpu_sustained(gpu, op->prec) *
                                   st_gpu_fitted(gpu, op->prec))
                            : 0.0;
-    double bytes = c * ((op->m * op->k + op->k * op->n) * in + op->m * op->n * 2.0);
+    double bytes = c * (op->m * op->k * in + op->k * op->n * win + op->m * op->n * 2.0);
     double mt = mem_time(gpu, bytes);
     *mem_bound = mt >= compute;
     return hypot(compute, mt);
@@ -295,8 +315,9 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
         op->time_s =
             (op->fused_group && count_of(op) > 1
                  ? fused_group_time(gpu, op, &op->mem_bound)
-                 : count_of(op) * gemm_time(gpu, op->prec, op->m, op->n, op->k,
-                                            st_ops_in_bytes(gpu, op->prec), 2.0, &op->mem_bound)) +
+                 : count_of(op) * gemm_time_w(gpu, op->prec, op->m, op->n, op->k,
+                                              st_ops_in_bytes(gpu, op->prec),
+                                              weight_bytes_of(gpu, op), 2.0, &op->mem_bound)) +
             mem_time(gpu, op->quant_fwd_bytes);
         break;
     case ST_OP_ATTN:
@@ -400,12 +421,17 @@ static void linear(builder *g, const dims *d, const char *name, double m, double
 static void grouped(builder *g, const dims *d, const char *name, double count, double m, double n,
                     double k)
 {
-    st_op op = gemm_op(g, name, d->prec, m, n, k);
+    st_op op = gemm_op(g, name, d->eprec, m, n, k);
     op.count = count;
     op.fused_group = d->moe_fused;
+    if (d->ewprec != d->eprec) { /* weights stored apart: their own width */
+        op.weight_bytes = st_ops_stored_bytes(d->ewprec);
+        op.bytes =
+            m * k * st_ops_in_bytes(g->gpu, d->eprec) + k * n * op.weight_bytes + m * n * 2.0;
+    }
     op.flops *= count;
     op.bytes *= count;
-    if (st_ops_in_bytes(g->gpu, d->prec) < 2.0) {
+    if (st_ops_in_bytes(g->gpu, d->eprec) < 2.0) {
         op.quant_fwd_bytes =
             count * st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m, k);
         op.quant_bwd_bytes =

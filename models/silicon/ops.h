@@ -69,6 +69,10 @@ typedef struct st_op {
      * / (2 heads)): the sweeps are of head dim 128, and a narrower head does less matrix work
      * per score for the same softmax (st_attn_head_dim_share). Every ATTN operator sets it. */
     double head_dim;
+    /* Appended. GEMM: bytes of one weight element (the k x n operand) where they are stored
+     * apart from the inputs (a served mixture of experts' expert_weights: MXFP4 weights under
+     * BF16 or FP8 MMAs); 0: the same width as the inputs, st_ops_in_bytes of prec. */
+    double weight_bytes;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -347,6 +351,11 @@ double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, dou
  * under FP4 (NVFP4 with its block scales) where the GPU has FP4, 1 under FP8 or FP4 where it
  * has FP8, else 2. */
 double st_ops_in_bytes(const st_gpu_spec *gpu, st_precision prec);
+/* Bytes one weight element stored at prec takes in HBM whatever the GPU's Tensor Cores (weights
+ * kept narrow and widened in the kernel, as Hopper's MXFP4 expert kernels do): 2, 1, or NVFP4's
+ * half a byte and a one-byte scale per 16 (MXFP4's scale per 32 makes 0.53125, 6% less: not
+ * told apart). */
+double st_ops_stored_bytes(st_precision prec);
 
 /* The cluster's own Tensor Core throughput in precision prec over the model's, from its
  * calibration (st_gpu_spec.fit_compute; 1 when none was fitted). Compute-bound operator times

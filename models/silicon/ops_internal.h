@@ -17,6 +17,9 @@ typedef struct dims {
     int dropout, rope, swiglu;
     double norm, rope_b, act, bda; /* bytes per element of the memory operators */
     st_precision prec;
+    /* the routed experts' MMA precision and their weights' (st_workload_cfg.expert_precision,
+     * expert_weights): prec and prec without a stated expert precision */
+    st_precision eprec, ewprec;
     st_fp8_recipe fp8_recipe;
     int moe_fused; /* the workload's kernels.moe_fused: expert GEMMs as one fused kernel */
     /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first

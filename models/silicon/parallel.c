@@ -574,6 +574,14 @@ double st_memory_stage_params(const st_workload_cfg *w, int64_t stage)
     return stage_params(&c, stage, &unit, &experts);
 }
 
+double st_memory_stage_expert_params(const st_workload_cfg *w, int64_t stage)
+{
+    plan c = plan_of(w, 1);
+    double unit, experts;
+    stage_params(&c, stage, &unit, &experts);
+    return experts;
+}
+
 void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                         st_memory *out)
 {

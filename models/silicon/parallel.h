@@ -118,6 +118,8 @@ void st_memory_estimate(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_
  * st_chunk_layers), and on the first and last stage the embedding and output layer, as
  * st_memory_estimate counts them (its params_per_gpu is this for the stage it reports). */
 double st_memory_stage_params(const st_workload_cfg *w, int64_t stage);
+/* The routed experts' share of st_memory_stage_params (0 for a dense model). */
+double st_memory_stage_expert_params(const st_workload_cfg *w, int64_t stage);
 
 /* Activation bytes one transformer layer keeps for the backward pass on one GPU for one
  * micro-batch of `microbatch` sequences, under w's recompute, tensor/sequence/context

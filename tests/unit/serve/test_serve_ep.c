@@ -177,6 +177,61 @@ START_TEST(test_fused_grouped_gemm_between_serial_and_one)
 }
 END_TEST
 
+/* Mixtral's experts stored in FP4 under FP8 MMAs on a B200, its other layers BF16
+ * (expert_precision, expert_weights): the weights held are the experts' 32 x 8 x 3 x 4096 x 14336
+ * parameters at NVFP4's 0.5625 bytes and the rest at 2; the experts' GEMMs run at the FP8 peak
+ * reading 0.5625-byte weights, the attention's in BF16; a decode iteration, bound by the
+ * experts' weights, is as fast as with every layer in FP8 within the BF16 attention's share. */
+START_TEST(test_experts_stored_and_computed_apart)
+{
+    const char *b200 = "version: 1\nname: t\ncluster: { gpu: b200, nodes: 1, gpus_per_node: 8 }\n"
+                       "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
+                       "    precision: %s\n    gpus: 1\n%s"
+                       "    requests: { mode: offline, count: 8, input_tokens: 100, "
+                       "output_tokens: 10 }\n";
+    st_scn *bf = serve_scenariof(b200, "bf16", ""),
+           *mixed = serve_scenariof(b200, "bf16",
+                                    "    expert_precision: fp8\n"
+                                    "    expert_weights: fp4\n"),
+           *fp8 = serve_scenariof(b200, "fp8", "");
+    const st_workload_cfg *w = st_scn_workload(mixed, 0);
+    const st_gpu_spec *g = st_scn_cluster(mixed)->gpu;
+    ck_assert(w->expert_precision_given && w->expert_precision == ST_PREC_FP8 &&
+              w->expert_weights == ST_PREC_FP4);
+    st_serve_memory a, m;
+    st_serve_memory_of(st_scn_workload(bf, 0), g, &a);
+    st_serve_memory_of(w, g, &m);
+    double experts = 32.0 * 8 * 3 * 4096 * 14336;
+    ASSERT_REL(a.weights - m.weights, experts * (2.0 - 0.5625), 1e-9);
+    /* the operators: the experts at FP8 over FP4 weights, the attention's projections BF16 */
+    st_workload_cfg shape = *w;
+    shape.seq_len = 64;
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&shape, g, 1, ops, ST_OPS_MAX);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(ops[i].name, "expert_fc", 9) == 0) {
+            ck_assert_int_eq(ops[i].prec, ST_PREC_FP8);
+            ck_assert_double_eq(ops[i].weight_bytes, 0.5625);
+            seen++;
+        } else if (strcmp(ops[i].name, "qkv") == 0) {
+            ck_assert_int_eq(ops[i].prec, ST_PREC_BF16);
+            ck_assert_double_eq(ops[i].weight_bytes, 0);
+        }
+    }
+    ck_assert_int_eq(seen, 2);
+    /* decode at 8 requests: the experts' weight bytes dominate, so mixed is well below BF16 and
+     * within 10% of all-FP8 (its attention projections at twice FP8's bytes) */
+    double tb = decode_s(bf, 8, 1000, NULL, NULL), tm = decode_s(mixed, 8, 1000, NULL, NULL),
+           t8 = decode_s(fp8, 8, 1000, NULL, NULL);
+    ck_assert(tm < 0.6 * tb);
+    ck_assert(tm < 1.1 * t8);
+    st_scn_free(bf);
+    st_scn_free(mixed);
+    st_scn_free(fp8);
+}
+END_TEST
+
 Suite *serve_ep_suite(void)
 {
     Suite *s = suite_create("serve_ep");
@@ -186,6 +241,7 @@ Suite *serve_ep_suite(void)
     tcase_add_test(tc, test_ep_takes_a_stated_routing_imbalance);
     tcase_add_test(tc, test_ep_inside_a_replica);
     tcase_add_test(tc, test_fused_grouped_gemm_between_serial_and_one);
+    tcase_add_test(tc, test_experts_stored_and_computed_apart);
     suite_add_tcase(s, tc);
     return s;
 }
