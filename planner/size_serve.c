@@ -17,6 +17,23 @@
 static const char kv_short[] = "its KV cache cannot hold one request";
 /* The loader's rule (scenarios/load_workload.c, check_fp4) for a type the search swaps in. */
 static const char no_fp4[] = "precision: fp4 needs FP4 Tensor Cores, which this GPU lacks";
+static const char no_fp4_experts[] =
+    "expert_precision: fp4 needs FP4 Tensor Cores, which this GPU lacks";
+static const char no_fp8_experts[] =
+    "expert_precision: fp8 needs FP8 Tensor Cores, which this GPU lacks";
+
+/* Why w cannot run on GPU type g at its stated precisions (the loader's rules, for every type
+ * the search tries), or NULL. */
+static const char *precision_missing(const st_workload_cfg *w, const st_gpu_spec *g)
+{
+    if (w->precision == ST_PREC_FP4 && !(g->peak_fp4 > 0))
+        return no_fp4;
+    if (w->expert_precision_given && w->expert_precision == ST_PREC_FP4 && !(g->peak_fp4 > 0))
+        return no_fp4_experts;
+    if (w->expert_precision_given && w->expert_precision == ST_PREC_FP8 && !(g->peak_fp8 > 0))
+        return no_fp8_experts;
+    return NULL;
+}
 
 /* Serve w2 on c2: 0 and *r, or the model's error. */
 static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
@@ -244,8 +261,10 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
     for (size_t t = 0; t < nt; t++) {
         const st_gpu_spec *g = n_types ? types[t] : c->gpu;
         int held = 0; /* some single-stage replica's cache holds a request */
-        if (w->precision == ST_PREC_FP4 && !(g->peak_fp4 > 0)) { /* one row says why */
-            out->row[out->n++] = (st_serve_size_row){.gpu = g, .tp = 1, .pp = 1, .why = no_fp4};
+        const char *missing = precision_missing(w, g);
+        if (missing) { /* one row says why */
+            out->row[out->n++] =
+                (st_serve_size_row){.gpu = g, .tp = 1, .pp = 1, .ep = 1, .why = missing};
             continue;
         }
         for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {

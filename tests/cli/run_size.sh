@@ -429,5 +429,24 @@ expect "a service's sizing tries groups up to the NVLink domain" "2 4 8 16 32 64
     "$("$strata" size "$tmp/nvl72.yaml" --top 100 --format json | python3 -c 'import json, sys
 print(*sorted({x["ep"] for x in json.load(sys.stdin)["serving"] if x["ep"] > 1}))')"
 
+# a service's stated expert precision holds on every GPU type tried: FP4 experts skip Hopper
+cat >"$tmp/oss.yaml" <<'EOF'
+version: 1
+cluster: { gpu: b200, nodes: 1, gpus_per_node: 8 }
+workloads:
+  - name: chat
+    kind: inference
+    model: gpt-oss-120b
+    precision: bf16
+    expert_precision: fp4
+    gpus: 1
+    requests: { rate: 5/s, count: 200, input_tokens: 1000, output_tokens: 200 }
+    slo: { ttft_p99: 5 s, tpot_p99: 100 ms }
+EOF
+expect "FP4 experts are not sized on a GPU without FP4" "b200 | h100-sxm" \
+    "$("$strata" size "$tmp/oss.yaml" --gpu-types b200,h100-sxm --format json | python3 -c 'import json, sys
+r = json.load(sys.stdin)["serving"]
+print(*sorted({x["gpu"] for x in r if x["fits"]}), "|", *sorted({x["gpu"] for x in r if not x["fits"] and "expert_precision" in x.get("why", "")}))')"
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
