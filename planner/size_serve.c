@@ -26,13 +26,11 @@ static const char no_fp8_experts[] =
  * the search tries), or NULL. */
 static const char *precision_missing(const st_workload_cfg *w, const st_gpu_spec *g)
 {
-    if (w->precision == ST_PREC_FP4 && !(g->peak_fp4 > 0))
+    if (w->precision == ST_PREC_FP4 && !st_gpu_has_precision(g, ST_PREC_FP4))
         return no_fp4;
-    if (w->expert_precision_given && w->expert_precision == ST_PREC_FP4 && !(g->peak_fp4 > 0))
-        return no_fp4_experts;
-    if (w->expert_precision_given && w->expert_precision == ST_PREC_FP8 && !(g->peak_fp8 > 0))
-        return no_fp8_experts;
-    return NULL;
+    if (!w->expert_precision_given || st_gpu_has_precision(g, w->expert_precision))
+        return NULL;
+    return w->expert_precision == ST_PREC_FP4 ? no_fp4_experts : no_fp8_experts;
 }
 
 /* Serve w2 on c2: 0 and *r, or the model's error. */

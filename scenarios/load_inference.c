@@ -708,8 +708,7 @@ static int derive_expert_precision(st_ld *ld, const st_ynode *n, st_workload_cfg
     st__pool_room(ld, w, &room);
     const st_gpu_spec *gpu = room.gpu;
     st_precision p = w->expert_precision;
-    if (gpu &&
-        ((p == ST_PREC_FP4 && !(gpu->peak_fp4 > 0)) || (p == ST_PREC_FP8 && !(gpu->peak_fp8 > 0))))
+    if (gpu && !st_gpu_has_precision(gpu, p))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': expert_precision: %s needs %s Tensor Cores, which %s "
                           "lacks (its experts' weights may still be stored narrow: "

@@ -515,7 +515,7 @@ static int check_fp4(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "(NVFP4 serving); found a training workload (use bf16 or fp8)",
                           w->name);
     const st_gpu_spec *gpu = workload_gpu(ld, w);
-    if (gpu && !(gpu->peak_fp4 > 0))
+    if (gpu && !st_gpu_has_precision(gpu, ST_PREC_FP4))
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': precision: fp4 needs FP4 Tensor Cores (b200, gb200, or "
                           "a gpu with peak_fp4), found %s",

@@ -92,4 +92,12 @@ static inline int st_gpu_is_blackwell(const st_gpu_spec *g)
 {
     return g && g->arch == ST_GPU_ARCH_BLACKWELL;
 }
+
+/* Whether g has Tensor Cores of precision p (BF16 on every part; FP8 and FP4 where their peak is
+ * stated): the loader's rule for a workload's precision and its experts', and the sizing
+ * search's for every GPU type it tries. */
+static inline int st_gpu_has_precision(const st_gpu_spec *g, st_precision p)
+{
+    return p == ST_PREC_FP4 ? g->peak_fp4 > 0 : p == ST_PREC_FP8 ? g->peak_fp8 > 0 : 1;
+}
 #endif

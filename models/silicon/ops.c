@@ -480,7 +480,7 @@ static void attention(builder *g, const dims *d, int kernel, int release)
     op.m = d->b * d->heads;
     op.n = d->sq;
     op.k = d->s;
-    op.head_dim = (d->da + d->dv) / (2.0 * d->heads);
+    op.head_dim = st__ops_head_dim(d);
     op.flops = 2.0 * d->b * d->sq * d->s * (d->da + d->dv);
     if (d->win_share > 0)
         window(&op, d);

@@ -58,6 +58,12 @@ static inline double st__attn_window_sweep_keys(double window, double keys)
     return k < keys ? k : keys;
 }
 
+/* A query head's width on d's GPU, the mean of its query/key and value dims (st_op.head_dim). */
+static inline double st__ops_head_dim(const dims *d)
+{
+    return (d->da + d->dv) / (2.0 * d->heads);
+}
+
 /* The widths and token counts of one micro-batch of w on one GPU. */
 dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch);
 

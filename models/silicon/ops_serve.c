@@ -39,7 +39,7 @@ static double core_time(const st_workload_cfg *w, const st_gpu_spec *gpu, double
                 .m = d.heads,
                 .n = queries,
                 .k = sweep_keys,
-                .head_dim = (d.da + d.dv) / (2.0 * d.heads)};
+                .head_dim = st__ops_head_dim(&d)};
     op.flops = 4.0 * pairs * (d.da + d.dv);
     op.bytes =
         2.0 * queries * (d.da + d.dv) + kv_elem(w) * keys * 2.0 * d.dkv + 4.0 * queries * d.heads;
