@@ -553,6 +553,27 @@ double st_gemm_grouped_efficiency(const st_gpu_spec *gpu, st_precision prec, dou
            (tiled_work(count, m, n, k, c->sms, fp4_on(c, prec)) * c->sms);
 }
 
+/* WIDEN: a kernel that widens narrower weights to its MMA's input format in its main loop
+ * (MXFP4 experts under BF16 MMAs: TensorRT-LLM's W4A16_MXFP4 path with OpenAI's Triton MoE
+ * kernels on Hopper, vLLM's Triton and Marlin MXFP4 MoE on Hopper and Ampere, FlashInfer's
+ * trtllm-gen MXFP4 x BF16 fused MoE on Blackwell) reaches this share of the tile model's rate.
+ * Measured: FlashInfer's trtllm_fp4_block_scale_moe in MXFP4 x BF16 mode
+ * (flashinfer-ai/flashinfer issue 2671, 2026-03-03, flashinfer_benchmark.py with CUDA events,
+ * FlashInfer 0.6.0: the whole MoE, routing to the weighted sum) over gpt-oss-120b's experts
+ * padded to 3072 (hidden and expert width 3072, 128 experts, top 4) on a Blackwell part
+ * (trtllm-gen kernels run on SM100 alone; the catalog's b200 is read): 1.589 ms at 2,048 tokens,
+ * 1.519 ms at 2,000, 292-298 TFLOP/s, where the tile model gives 0.56 ms; this share brings the
+ * model's MoE layer (st_ops_layer_forward_kind, fused) to the measured time at 2,048 tokens
+ * (unit.ops). The widening costs CUDA-core work per weight element and per row tile, which a
+ * GEMM of native formats does not pay. No such measurement of Hopper's or Ampere's kernels is
+ * published: they take Blackwell's share (docs/models/step-ops.md, "Widening kernels"). */
+#define WIDEN_EFF 0.26
+
+double st_gemm_widen_efficiency(void)
+{
+    return WIDEN_EFF;
+}
+
 /* ---- Attention and memory ------------------------------------------------------------------ */
 
 /* The sweep a kernel choice reads on GPU c. Ampere has one published sweep, FlashAttention-2,

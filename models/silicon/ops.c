@@ -200,9 +200,10 @@ static double roofline(const st_gpu_spec *gpu, double compute_s, double bytes, i
  * (rms 0.155), 0.159 at p = 2, taken (hypot), against 0.211 for the larger alone.
  * docs/models/step-ops.md, "Roofline". */
 static double gemm_time_w(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
-                          double in_bytes, double w_bytes, double out_bytes, int *mem_bound)
+                          double in_bytes, double w_bytes, double out_bytes, double widen,
+                          int *mem_bound)
 {
-    double e = st_gemm_efficiency(gpu, prec, m, n, k);
+    double e = st_gemm_efficiency(gpu, prec, m, n, k) * widen;
     double compute = e > 0 ? 2.0 * m * n * k /
                                  (e * st_gpu_peak(gpu, prec) * st_gpu_sustained(gpu, prec) *
                                   st_gpu_fitted(gpu, prec))
@@ -218,7 +219,7 @@ static double gemm_time_w(const st_gpu_spec *gpu, st_precision prec, double m, d
 static double gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
                         double in_bytes, double out_bytes, int *mem_bound)
 {
-    return gemm_time_w(gpu, prec, m, n, k, in_bytes, in_bytes, out_bytes, mem_bound);
+    return gemm_time_w(gpu, prec, m, n, k, in_bytes, in_bytes, out_bytes, 1.0, mem_bound);
 }
 
 static double attn_blocks(const st_op *op)
@@ -291,13 +292,26 @@ static double weight_bytes_of(const st_gpu_spec *gpu, const st_op *op)
     return op->weight_bytes > 0 ? op->weight_bytes : st_ops_in_bytes(gpu, op->prec);
 }
 
+/* The share of its rate a GEMM's compute keeps: st_gemm_widen_efficiency where its kernel
+ * widens the weights (st_op.widen), else all of it. */
+static double widen_of(const st_op *op)
+{
+    return op->widen ? st_gemm_widen_efficiency() : 1.0;
+}
+
+int st_ops_widens(const st_gpu_spec *gpu, st_precision prec, st_precision wprec)
+{
+    return st_ops_stored_bytes(wprec) < st_ops_in_bytes(gpu, prec) &&
+           !(st_ops_in_bytes(gpu, prec) < 2.0 && st_gpu_has_precision(gpu, wprec));
+}
+
 /* A fused grouped GEMM (st_op.fused_group): the count GEMMs' tiles fill the waves together at
  * the grouped efficiency, against every GEMM's operands and outputs, the compute and memory
  * times meeting as one GEMM's do (gemm_time). */
 static double fused_group_time(const st_gpu_spec *gpu, const st_op *op, int *mem_bound)
 {
     double c = count_of(op), in = st_ops_in_bytes(gpu, op->prec), win = weight_bytes_of(gpu, op);
-    double e = st_gemm_grouped_efficiency(gpu, op->prec, c, op->m, op->n, op->k);
+    double e = st_gemm_grouped_efficiency(gpu, op->prec, c, op->m, op->n, op->k) * widen_of(op);
     double compute = e > 0 ? 2.0 * c * op->m * op->n * op->k /
                                  (e * st_gpu_peak(gpu, op->prec) * st_gpu_sustained(gpu, op->prec) *
                                   st_gpu_fitted(gpu, op->prec))
@@ -312,13 +326,13 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
 {
     switch (op->kind) {
     case ST_OP_GEMM:
-        op->time_s =
-            (op->fused_group && count_of(op) > 1
-                 ? fused_group_time(gpu, op, &op->mem_bound)
-                 : count_of(op) * gemm_time_w(gpu, op->prec, op->m, op->n, op->k,
-                                              st_ops_in_bytes(gpu, op->prec),
-                                              weight_bytes_of(gpu, op), 2.0, &op->mem_bound)) +
-            mem_time(gpu, op->quant_fwd_bytes);
+        op->time_s = (op->fused_group && count_of(op) > 1
+                          ? fused_group_time(gpu, op, &op->mem_bound)
+                          : count_of(op) * gemm_time_w(gpu, op->prec, op->m, op->n, op->k,
+                                                       st_ops_in_bytes(gpu, op->prec),
+                                                       weight_bytes_of(gpu, op), 2.0, widen_of(op),
+                                                       &op->mem_bound)) +
+                     mem_time(gpu, op->quant_fwd_bytes);
         break;
     case ST_OP_ATTN:
         op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
@@ -426,6 +440,7 @@ static void grouped(builder *g, const dims *d, const char *name, double count, d
     op.fused_group = d->moe_fused;
     if (d->ewprec != d->eprec) { /* weights stored apart: their own width */
         op.weight_bytes = st_ops_stored_bytes(d->ewprec);
+        op.widen = st_ops_widens(g->gpu, d->eprec, d->ewprec);
         op.bytes =
             m * k * st_ops_in_bytes(g->gpu, d->eprec) + k * n * op.weight_bytes + m * n * 2.0;
     }

@@ -73,6 +73,10 @@ typedef struct st_op {
      * apart from the inputs (a served mixture of experts' expert_weights: MXFP4 weights under
      * BF16 or FP8 MMAs); 0: the same width as the inputs, st_ops_in_bytes of prec. */
     double weight_bytes;
+    /* Appended. GEMM with weight_bytes: 1 when its kernel widens the weights to the MMA's input
+     * format in its main loop, the GPU having no MMA that takes the two formats together
+     * (st_ops_widens): its compute runs at st_gemm_widen_efficiency of the tile model's rate. */
+    int widen;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
@@ -297,6 +301,15 @@ double st_gemm_efficiency(const st_gpu_spec *gpu, st_precision prec, double m, d
  * filling the waves together; count 1 is st_gemm_efficiency. */
 double st_gemm_grouped_efficiency(const st_gpu_spec *gpu, st_precision prec, double count, double m,
                                   double n, double k);
+
+/* The share of the tile model's rate a kernel reaches that widens narrower weights to its MMA's
+ * input format in the main loop (st_op.widen): MXFP4 experts under BF16 MMAs. */
+double st_gemm_widen_efficiency(void);
+
+/* 1 when a GEMM of inputs at prec and weights stored at wprec, narrower, widens the weights:
+ * the MMA runs at 16 bits, or the GPU has no MMA for wprec (Blackwell's takes FP8 inputs with
+ * FP4 weights; Hopper's no FP4 at all). */
+int st_ops_widens(const st_gpu_spec *gpu, st_precision prec, st_precision wprec);
 
 /* The curve's ceiling for gpu and prec: the fraction a tile's main loop reaches. */
 double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);
