@@ -103,7 +103,7 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddStringToObject(j, "precision", st_precision_names[w->precision]);
     if (w->expert_precision_given) { /* absent: the experts run at `precision` */
         cJSON_AddStringToObject(j, "expert_precision", st_precision_names[w->expert_precision]);
-        cJSON_AddStringToObject(j, "expert_weights", st_precision_names[w->expert_weights]);
+        cJSON_AddStringToObject(j, "expert_weights", st_weight_format_names[w->expert_weights]);
     }
     add_plan(j, w);
     if (ic->autoscale.on) /* absent: the replicas all up all along */
@@ -209,7 +209,7 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
             st_precision_names[w->precision]);
     if (w->expert_precision_given)
         fprintf(out, " (experts %s, weights %s)", st_precision_names[w->expert_precision],
-                st_precision_names[w->expert_weights]);
+                st_weight_format_names[w->expert_weights]);
     if (cl->n_pools > 0) /* its pool's GPU type: every figure below is that type's */
         fprintf(out, " on pool %s (%s)", cl->pools[w->pool].name, cl->pools[w->pool].gpu->name);
     fputc('\n', out);

@@ -719,7 +719,8 @@ static int derive_expert_precision(st_ld *ld, const st_ynode *n, st_workload_cfg
         return st_rd_fail(&ld->rd, ew ? ew : at, ST_EINVAL,
                           "workload '%s': expert_weights: %s is wider than expert_precision: %s "
                           "(weights are read at most at the MMAs' width)",
-                          w->name, st_precision_names[w->expert_weights], st_precision_names[p]);
+                          w->name, st_weight_format_names[w->expert_weights],
+                          st_precision_names[p]);
     return 0;
 }
 

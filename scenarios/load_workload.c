@@ -394,7 +394,7 @@ static const st_field workload_fields[] = {
     ST_FINT(st_workload_cfg, "global_batch", global_batch, ST_R_MIN1, .max = 1e9),
     ST_FENUM(st_workload_cfg, "precision", precision, st_precision_names),
     ST_FENUM(st_workload_cfg, "expert_precision", expert_precision, st_precision_names),
-    ST_FENUM(st_workload_cfg, "expert_weights", expert_weights, st_precision_names),
+    ST_FENUM(st_workload_cfg, "expert_weights", expert_weights, st_weight_format_names),
     ST_FENUM(st_workload_cfg, "fp8_recipe", fp8_recipe, st_fp8_recipe_names),
     ST_FBOOL(st_workload_cfg, "fp8_param_gather", fp8_param_gather),
     ST_FENUM(st_workload_cfg, "attention", attention, st_attention_names),

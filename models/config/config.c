@@ -12,6 +12,7 @@ const char *const st_transport_names[] = {ST_TRANSPORTS(ST__ENUM_NAME) NULL};
 const char *const st_routing_names[] = {ST_ROUTINGS(ST__ENUM_NAME) NULL};
 const char *const st_tier_kind_names[] = {ST_TIER_KINDS(ST__ENUM_NAME) NULL};
 const char *const st_precision_names[] = {ST_PRECISIONS(ST__ENUM_NAME) NULL};
+const char *const st_weight_format_names[] = {ST_PRECISIONS(ST__ENUM_NAME) "mxfp4", NULL};
 const char *const st_fp8_recipe_names[] = {ST_FP8_RECIPES(ST__ENUM_NAME) NULL};
 const char *const st_recompute_names[] = {ST_RECOMPUTES(ST__ENUM_NAME) NULL};
 const char *const st_ckpt_mode_names[] = {ST_CKPT_MODES(ST__ENUM_NAME) NULL};

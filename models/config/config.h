@@ -58,8 +58,13 @@ extern const char *const st_tier_kind_names[];
 /* fp4 is NVFP4 (NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference",
  * 2025): E2M1 values in blocks of 16 with an FP8 E4M3 scale each, weights and activations. */
 #define ST_PRECISIONS(X) X(ST_PREC_BF16, "bf16") X(ST_PREC_FP8, "fp8") X(ST_PREC_FP4, "fp4")
-typedef enum st_precision { ST_PRECISIONS(ST__ENUM_VALUE) } st_precision;
+/* ST_PREC_MXFP4 is a format weights are stored in, not one a GEMM runs at: OCP Microscaling's
+ * MXFP4 (OCP "Microscaling Formats (MX) v1.0", 2023: E2M1 values in blocks of 32 with an E8M0
+ * scale each), GPT-OSS's experts. Only expert_weights takes it (st_weight_format_names); its
+ * MMAs are FP4's where a GPU has them. */
+typedef enum st_precision { ST_PRECISIONS(ST__ENUM_VALUE) ST_PREC_MXFP4 } st_precision;
 extern const char *const st_precision_names[];
+extern const char *const st_weight_format_names[]; /* the precisions' names, then "mxfp4" */
 
 /* How Transformer Engine scales FP8 tensors (transformer_engine/common/recipe): one scale per
  * tensor from past iterations' amax history (DelayedScaling, TE's and Megatron-Core's default),

@@ -98,6 +98,8 @@ static inline int st_gpu_is_blackwell(const st_gpu_spec *g)
  * search's for every GPU type it tries. */
 static inline int st_gpu_has_precision(const st_gpu_spec *g, st_precision p)
 {
-    return p == ST_PREC_FP4 ? g->peak_fp4 > 0 : p == ST_PREC_FP8 ? g->peak_fp8 > 0 : 1;
+    return p == ST_PREC_FP4 || p == ST_PREC_MXFP4 ? g->peak_fp4 > 0
+           : p == ST_PREC_FP8                     ? g->peak_fp8 > 0
+                                                  : 1;
 }
 #endif

@@ -270,9 +270,15 @@ double st_ops_in_bytes(const st_gpu_spec *gpu, st_precision prec)
     return prec != ST_PREC_BF16 && gpu->peak_fp8 > 0 ? 1.0 : 2.0;
 }
 
+/* MXFP4 (ST_PREC_MXFP4): half a byte, and one byte of E8M0 scale per block of 32. */
+#define MXFP4_BYTES (0.5 + 1.0 / 32.0)
+
 double st_ops_stored_bytes(st_precision prec)
 {
-    return prec == ST_PREC_FP4 ? NVFP4_BYTES : prec == ST_PREC_FP8 ? 1.0 : 2.0;
+    return prec == ST_PREC_MXFP4 ? MXFP4_BYTES
+           : prec == ST_PREC_FP4 ? NVFP4_BYTES
+           : prec == ST_PREC_FP8 ? 1.0
+                                 : 2.0;
 }
 
 double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k)

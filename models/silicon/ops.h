@@ -365,9 +365,8 @@ double st_ops_gemm_time(const st_gpu_spec *gpu, st_precision prec, double m, dou
  * has FP8, else 2. */
 double st_ops_in_bytes(const st_gpu_spec *gpu, st_precision prec);
 /* Bytes one weight element stored at prec takes in HBM whatever the GPU's Tensor Cores (weights
- * kept narrow and widened in the kernel, as Hopper's MXFP4 expert kernels do): 2, 1, or NVFP4's
- * half a byte and a one-byte scale per 16 (MXFP4's scale per 32 makes 0.53125, 6% less: not
- * told apart). */
+ * kept narrow and widened in the kernel, as Hopper's MXFP4 expert kernels do): 2, 1, NVFP4's
+ * half a byte and a one-byte scale per 16 (0.5625), or MXFP4's scale per 32 (0.53125). */
 double st_ops_stored_bytes(st_precision prec);
 
 /* The cluster's own Tensor Core throughput in precision prec over the model's, from its

@@ -267,8 +267,8 @@ START_TEST(test_widening_moe_held_to_flashinfer)
                     "    precision: bf16\n%s    gpus: 1\n"
                     "    requests: { mode: offline, count: 8, input_tokens: 100, "
                     "output_tokens: 10 }\n";
-    st_scn *bf = serve_scenariof(y, "    expert_weights: fp4\n"),
-           *f8 = serve_scenariof(y, "    expert_precision: fp8\n    expert_weights: fp4\n");
+    st_scn *bf = serve_scenariof(y, "    expert_weights: mxfp4\n"),
+           *f8 = serve_scenariof(y, "    expert_precision: fp8\n    expert_weights: mxfp4\n");
     ASSERT_REL(moe_layer_s(bf, 2048), 1.589e-3, 0.04);
     ASSERT_REL(moe_layer_s(bf, 2000), 1.519e-3, 0.04);
     ck_assert(moe_layer_s(f8, 2048) < 0.5 * moe_layer_s(bf, 2048));
@@ -298,6 +298,30 @@ START_TEST(test_which_gemms_widen)
 }
 END_TEST
 
+/* GPT-OSS's experts are MXFP4 (expert_weights: mxfp4): held at 0.53125 bytes a weight, NVFP4's
+ * fp4 at 0.5625; the experts' 36 x 128 x (3 x 2880 x 2880 + 3 x 2880) parameters (weights and
+ * biases) make the difference. */
+START_TEST(test_mxfp4_weights_held_at_their_width)
+{
+    const char *y = "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
+                    "workloads:\n  - name: s\n    kind: inference\n    model: gpt-oss-120b\n"
+                    "    precision: bf16\n    expert_weights: %s\n    gpus: 1\n"
+                    "    requests: { mode: offline, count: 8, input_tokens: 100, "
+                    "output_tokens: 10 }\n";
+    st_scn *mx = serve_scenariof(y, "mxfp4"), *nv = serve_scenariof(y, "fp4");
+    const st_gpu_spec *g = st_scn_cluster(mx)->gpu;
+    st_serve_memory a, b;
+    st_serve_memory_of(st_scn_workload(mx, 0), g, &a);
+    st_serve_memory_of(st_scn_workload(nv, 0), g, &b);
+    ASSERT_REL(b.weights - a.weights,
+               36.0 * 128 * (3 * 2880 * 2880 + 3 * 2880) * (0.5625 - 0.53125), 1e-9);
+    ck_assert(st_ops_widens(g, ST_PREC_BF16, ST_PREC_MXFP4));
+    ck_assert(!st_ops_widens(st_catalog_gpu("b200"), ST_PREC_FP8, ST_PREC_MXFP4));
+    st_scn_free(mx);
+    st_scn_free(nv);
+}
+END_TEST
+
 Suite *serve_ep_suite(void)
 {
     Suite *s = suite_create("serve_ep");
@@ -310,6 +334,7 @@ Suite *serve_ep_suite(void)
     tcase_add_test(tc, test_experts_stored_and_computed_apart);
     tcase_add_test(tc, test_widening_moe_held_to_flashinfer);
     tcase_add_test(tc, test_which_gemms_widen);
+    tcase_add_test(tc, test_mxfp4_weights_held_at_their_width);
     suite_add_tcase(s, tc);
     return s;
 }
