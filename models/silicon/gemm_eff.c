@@ -562,11 +562,12 @@ double st_gemm_grouped_efficiency(const st_gpu_spec *gpu, st_precision prec, dou
  * FlashInfer 0.6.0: the whole MoE, routing to the weighted sum) over gpt-oss-120b's experts
  * padded to 3072 (hidden and expert width 3072, 128 experts, top 4) on a Blackwell part
  * (trtllm-gen kernels run on SM100 alone; the catalog's b200 is read): 1.589 ms at 2,048 tokens,
- * 1.519 ms at 2,000, 292-298 TFLOP/s, where the tile model gives 0.55 ms; this share brings the
- * model's MoE layer (st_ops_layer_forward_kind, fused) to the measured time at 2,048 tokens
- * (unit.ops). The widening costs CUDA-core work per weight element and per row tile, which a
- * GEMM of native formats does not pay. No such measurement of Hopper's or Ampere's kernels is
- * published: they take Blackwell's share (docs/models/step-ops.md, "Widening kernels"). */
+ * 1.519 ms at 2,000, 292-298 TFLOP/s, where the tile model gives 0.55 ms; least squares on the
+ * two points gives this share, the model's MoE layer (fused, MXFP4 weights) then 1.544 and 1.543
+ * ms (unit.serve_ep holds both within 4%). The widening costs CUDA-core work per weight element and
+ * per row tile, which a GEMM of native formats does not pay. No such measurement of Hopper's or
+ * Ampere's kernels is published: they take Blackwell's share (docs/models/step-ops.md, "Widening
+ * kernels"). */
 #define WIDEN_EFF 0.26
 
 double st_gemm_widen_efficiency(void)
