@@ -301,6 +301,15 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
     f->switch_source = c.delivery == ST_DELIVERY_ON_PREM
                            ? st_cost_price_source(c.part_from[ST_PART_SWITCH], c.switch_price_usd)
                            : NULL;
+    /* The parts a row buys that may go unpriced: a missing switch or storage price is refused
+     * (st_cost_missing), the tier's bandwidth bought only under --storage-bandwidth, which
+     * needs its price. */
+    static const st_cost_part maybe[] = {ST_PART_OPTIC, ST_PART_RACK, ST_PART_COOLING_AIR,
+                                         ST_PART_COOLING_LIQUID};
+    f->unpriced = 0;
+    for (size_t q = 0; q < sizeof maybe / sizeof maybe[0] && c.delivery == ST_DELIVERY_ON_PREM; q++)
+        if (st_cost_part_value(&c, maybe[q]) < 0)
+            f->unpriced |= 1u << maybe[q];
     f->node_price_usd = c.node_price_usd;
     f->switch_price_usd = c.switch_price_usd;
     f->switches = k->switches;

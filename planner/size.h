@@ -141,6 +141,8 @@ typedef struct st_size_cfg {
     const char *switch_source;  /* on premises, where its fabric's switch price comes from (the
                                    table's row for its switch class or the scenario's key); NULL:
                                    none, or rented */
+    unsigned unpriced;          /* on premises, the parts (1 << st_cost_part) neither the scenario
+                                   nor the preset table prices, counted at 0 in its cost */
     double per_year_usd;        /* the job's cost per year; < 0 without prices */
     double gpu_hours, cost_usd; /* cost_usd < 0 without prices */
     st_cost_result breakdown;   /* cost_usd's parts (models/cost/cost.h), when cost_usd >= 0 */

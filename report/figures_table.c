@@ -522,6 +522,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].capex_usd", MO, ST_FIG_NULLABLE, "Capital cost"),
     F(ST_DOC_SIZE, "ranked[].price_source", TX, ST_FIG_NULLABLE, "Price source"),
     F(ST_DOC_SIZE, "ranked[].switch_price_source", TX, OPT, "Switch price source"),
+    F(ST_DOC_SIZE, "ranked[].not_priced[]", TX, OPT, "Parts counted at 0, not priced"),
     F(ST_DOC_SIZE, "ranked[].facility_w", PW, ST_FIG_NULLABLE, "Facility power"),
     F(ST_DOC_SIZE, "ranked[].heat_w", PW, ST_FIG_NULLABLE, "Heat to reject"),
     F(ST_DOC_SIZE, "ranked[].racks", NU, 0, "Racks"),

@@ -151,6 +151,13 @@ static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result 
                 f->price_source ? f->price_source : "none (not priced)");
             if (f->switch_source)
                 put(b, "switch price%s%s: %s\n", *name ? " of " : "", name, f->switch_source);
+            if (f->unpriced) { /* bought, but at 0 in the ranking: say which */
+                put(b, "not priced%s%s, counted at 0:", *name ? " for " : "", name);
+                for (int q = 0; q < ST_COST__PARTS; q++)
+                    if (f->unpriced & 1u << q)
+                        put(b, " %s", st_cost_part_names[q]);
+                put(b, " (state them in cost:)\n");
+            }
             free(var.s);
             break;
         }
@@ -321,6 +328,12 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddNullToObject(o, "price_source");
     if (f->switch_source)
         cJSON_AddStringToObject(o, "switch_price_source", f->switch_source);
+    if (f->switch_source) { /* on premises: the parts its cost counts at 0 */
+        cJSON *np = cJSON_AddArrayToObject(o, "not_priced");
+        for (int q = 0; q < ST_COST__PARTS && np; q++)
+            if (f->unpriced & 1u << q)
+                cJSON_AddItemToArray(np, cJSON_CreateString(st_cost_part_names[q]));
+    }
     num(o, "facility_w", f->facility_w, 1);
     num(o, "heat_w", f->heat.total_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);

@@ -56,6 +56,18 @@ expect "one price for every type (as before): the B200 first, priced by the scen
     >"$tmp/t.txt" 2>/dev/null
 expect "text: price of b200" 1 "$(grep -c '^price of b200: DGX B200 list' "$tmp/t.txt")"
 expect "text: price of h100-sxm" 1 "$(grep -c '^price of h100-sxm: HGX H100' "$tmp/t.txt")"
+# The parts bought but priced by neither the scenario nor the table are named once per variant
+# (counted at 0 in the ranking), in the JSON row too; a scenario pricing them all names none.
+expect "text: not priced for b200" 1 "$(grep -c '^not priced for b200, counted at 0: optic_price rack_price cooling_air_price cooling_liquid_price (state them in cost:)$' "$tmp/t.txt")"
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types b200 --top 1 --format json \
+    >"$tmp/np.json" 2>/dev/null
+expect "json: not_priced" "optic_price,rack_price,cooling_air_price,cooling_liquid_price" \
+    "$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["ranked"][0]["not_priced"]))' "$tmp/np.json")"
+sed 's/^  staff: 0 USD\/y$/  staff: 0 USD\/y\n  optic_price: 600 USD\n  rack_price: 25000 USD\n  cooling_air_price: 1500 USD\/kW\n  cooling_liquid_price: 1000 USD\/kW/' \
+    "$tmp/table.yaml" >"$tmp/allparts.yaml"
+"$strata" size "$tmp/allparts.yaml" --deadline 1h --goal cost --gpu-types b200 --top 1 \
+    >"$tmp/ap.txt" 2>"$tmp/ap.err" || bad "every part priced: $(cat "$tmp/ap.err")"
+expect "every part priced: no not-priced line" 0 "$(grep -c '^not priced' "$tmp/ap.txt")"
 
 # An MI300X has no sourced server price: searched under the cost goal, it is refused by name.
 "$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,mi300x \
