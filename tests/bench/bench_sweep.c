@@ -212,8 +212,10 @@ static int cold_run(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
 }
 
 /* The sizing search of the workload of `file` (one run: it takes seconds), with one hardware
- * variant (the scenario's) or the twelve of three_types. Returns 0 or 1. */
-static int bench_size(const char *file, int types)
+ * variant (the scenario's) or the twelve of three_types; with `cost`, under the cost goal at the
+ * scenario's prices (the plant then runs for every configuration evaluated: on premises its
+ * energy and peak are in the cost). Returns 0 or 1. */
+static int bench_size(const char *file, int types, int cost)
 {
     st_scn *s = NULL;
     st_diag d = {0};
@@ -224,7 +226,8 @@ static int bench_size(const char *file, int types)
     st_size_spec spec = {.deadline_s = 90 * 86400.0,
                          .power_w = 30e6,
                          .gpus = 20000,
-                         .goal = ST_SIZE_GPU_HOURS,
+                         .goal = cost ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
+                         .cost = cost ? st_scn_cost(s) : NULL,
                          .seed = st_scn_seed(s),
                          .failures = st_scn_failures(s), /* as `strata size` takes them */
                          .rows = 10}; /* as `strata size` prints by default (--top 10) */
@@ -258,9 +261,9 @@ static int bench_size(const char *file, int types)
         for (size_t i = 0; i < r.n; i++)
             powered += (size_t)r.cfg[i].powered;
         if (types)
-            printf("case: size-405b-3types configs: %zu wall_s: %.3f cpu_seconds: %.3f "
-                   "sizes_searched: %lld\n",
-                   r.n, t, c, (long long)r.counts_searched);
+            printf("case: size-405b-3types%s configs: %zu wall_s: %.3f cpu_seconds: %.3f "
+                   "sizes_searched: %lld powered: %zu\n",
+                   cost ? "-cost" : "", r.n, t, c, (long long)r.counts_searched, powered);
         else
             printf("case: size-405b configs: %zu configs_per_s: %.1f considered: %lld "
                    "considered_per_s: %.1f seconds: %.3f powered: %zu cpu_seconds: %.3f "
@@ -285,13 +288,17 @@ static void fig_cell(const void *ctx, size_t k, const struct st_run *run, size_t
     st_fig_sweep_cell(figs[k], run, i, buf, n);
 }
 
-/* The sizing cases: one hardware variant (the scenario's), then the twelve of three_types. */
+/* The sizing cases: one hardware variant (the scenario's), then the twelve of three_types, then
+ * those twelve under the cost goal on the same scenario bought on premises (issue 29's "a
+ * three-type cost search", llama3-405b-16k-onprem.yaml). */
 static int bench_sizes(const char *file)
 {
     int ok = 1;
     for (int types = 0; types < 2; types++)
-        if (bench_size(file ? file : "scenarios/examples/llama3-405b-16k.yaml", types))
+        if (bench_size(file ? file : "scenarios/examples/llama3-405b-16k.yaml", types, 0))
             ok = 0;
+    if (!file && bench_size("scenarios/examples/llama3-405b-16k-onprem.yaml", 1, 1))
+        ok = 0;
     return ok;
 }
 
