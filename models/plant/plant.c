@@ -464,12 +464,15 @@ static void facility_peak(const st_plant_result *out, st_plant_facility *f)
 /* The facility's losses upstream of the racks (the transformers at their efficiency, the UPS on
  * the waveform w[0 .. ns)), the cooling plant over the racks' heat and those losses' heat, the
  * facility figure at the mean and at the peak, and the PUE over the mean. */
-static void facility_losses(const st_cluster_cfg *c, const double *w, size_t ns,
+static void facility_losses(const st_cluster_cfg *c, const double *w, const size_t *cnt, size_t ns,
                             st_plant_result *out)
 {
     out->transformer_loss_w =
         (out->it_mean_w + out->loss_mean_w) * (1 / preset.transformer_efficiency - 1);
-    st_plant_ups_of(&c->facility.ups, w, ns, out->transformer_loss_w, &out->ups);
+    if (cnt) /* the waveform as runs (st_plant_waveform_runs) */
+        st_plant_ups_of_runs(&c->facility.ups, w, cnt, ns, out->transformer_loss_w, &out->ups);
+    else
+        st_plant_ups_of(&c->facility.ups, w, ns, out->transformer_loss_w, &out->ups);
     /* The transformers' and the UPS's losses are heat in the electrical rooms; the same air plant
      * removes it (energy conservation: every watt drawn ends as heat to reject). */
     out->electrical_heat_w = out->transformer_loss_w + out->ups.loss_w;
@@ -547,6 +550,52 @@ static void free_own(st_plant_job *own, size_t n)
  * the waveform's constant draw (so in IT power, energy, the UPS's load and the PUE) and not in
  * any rack's peak, current or distribution loss. `full`: with what only the reports read
  * (st_plant_run_facility leaves it out). */
+/* The waveform's figures from its samples: the spectrum too when `full`, the mitigations'
+ * redraw where the racks have one (the bare waveform's shape kept beside it). */
+static void wave_sampled(const st_cluster_cfg *c, const st_plant_job *jobs, const st_plant_job *dj,
+                         size_t n, st_plant_profile *prof, const racks *r,
+                         const st_plant_wave_spec *spec, int full, int mitigated,
+                         st_plant_result *out)
+{
+    size_t ns = spec->n_samples;
+    double *w = st_xmalloc((ns ? ns : 1) * sizeof *w);
+    st_plant_wave_sums sums;
+    st_plant_waveform(spec, w, &sums);
+    /* the spectrum is the stats' whole cost but for a pass over the samples */
+    void (*stats)(const double *, size_t, double, st_plant_wave_stats *) =
+        full ? st_plant_wave_stats_of : st_plant_wave_shape_of;
+    if (mitigated) {
+        stats(w, ns, spec->dt_s, &out->bare); /* before the mitigations redraw it */
+        mitigate(c, r->n, jobs, dj, prof, spec, w, &sums, out);
+    }
+    stats(w, ns, out->dt_s, &out->wave);
+    summarise_wave(&sums, out);
+    if (full)
+        report_wave(w, ns, spec->base_w, spec->jobs, prof, n, out);
+    cool_racks(c, jobs, dj, n, prof, full, out);
+    facility_losses(c, w, NULL, ns, out);
+    free(w);
+}
+
+/* The same figures of one job's unmitigated waveform, without its spectrum, from the waveform
+ * as runs of equal samples (st_plant_waveform_runs): what a sizing search reads, a long step's
+ * hundred thousand samples a few dozen runs. */
+static void wave_as_runs(const st_cluster_cfg *c, const st_plant_job *jobs, const st_plant_job *dj,
+                         st_plant_profile *prof, const st_plant_wave_spec *spec,
+                         st_plant_result *out)
+{
+    size_t *cnt = NULL;
+    double *w = NULL;
+    st_plant_wave_sums sums;
+    size_t nr = st_plant_waveform_runs(spec, &w, &cnt, &sums);
+    st_plant_wave_shape_of_runs(w, cnt, nr, out->dt_s, &out->wave);
+    summarise_wave(&sums, out);
+    cool_racks(c, jobs, dj, 1, prof, 0, out);
+    facility_losses(c, w, cnt, nr, out);
+    free(w);
+    free(cnt);
+}
+
 static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                       double window_s, double net_w, int full, st_plant_result *out, st_err *err)
 {
@@ -589,24 +638,12 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
                                lossy ? r.cst : 0,
                                out->dt_s,
                                ns};
-    double *w = st_xmalloc((ns ? ns : 1) * sizeof *w);
-    st_plant_wave_sums sums;
-    st_plant_waveform(&spec, w, &sums);
-    /* the spectrum is the stats' whole cost but for a pass over the samples */
-    void (*stats)(const double *, size_t, double, st_plant_wave_stats *) =
-        full ? st_plant_wave_stats_of : st_plant_wave_shape_of;
-    if (c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
-        (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0)) {
-        stats(w, ns, spec.dt_s, &out->bare); /* before the mitigations redraw it */
-        mitigate(c, r.n, jobs, dj, prof, &spec, w, &sums, out);
-    }
-    stats(w, ns, out->dt_s, &out->wave);
-    summarise_wave(&sums, out);
-    if (full)
-        report_wave(w, ns, base, wj, prof, n, out);
-    cool_racks(c, jobs, dj, n, prof, full, out);
-    facility_losses(c, w, ns, out);
-    free(w);
+    int mitigated = c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
+                    (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0);
+    if (!full && !mitigated && n == 1)
+        wave_as_runs(c, jobs, dj, prof, &spec, out);
+    else
+        wave_sampled(c, jobs, dj, n, prof, &r, &spec, full, mitigated, out);
     racks_free(&r);
     free_own(own, n);
     free(wj);

@@ -30,8 +30,9 @@ double st_plant_ups_loss(double rating_w, double efficiency, double no_load, dou
     return full * (no_load + (1 - no_load - square_law) * x + square_law * x * x);
 }
 
-void st_plant_ups_of(const st_ups_cfg *cfg, const double *w, size_t n, double add_w,
-                     st_plant_ups *out)
+/* st_plant_ups_of and st_plant_ups_of_runs: cnt NULL, every entry one sample. */
+static void ups_of(const st_ups_cfg *cfg, const double *w, const size_t *cnt, size_t nr,
+                   double add_w, st_plant_ups *out)
 {
     *out =
         (st_plant_ups){.efficiency = cfg->efficiency > 0 ? cfg->efficiency : preset.efficiency,
@@ -40,11 +41,13 @@ void st_plant_ups_of(const st_ups_cfg *cfg, const double *w, size_t n, double ad
                        .square_law = cfg->square_law > 0 ? cfg->square_law : preset.square_law,
                        .systems = cfg->redundancy == ST_UPS_2N ? 2 : 1};
     double sum = 0, sq = 0, peak = 0;
-    for (size_t k = 0; k < n; k++) {
-        double u = w[k] + add_w;
-        sum += u;
-        sq += u * u;
+    size_t n = 0;
+    for (size_t k = 0; k < nr; k++) {
+        double u = w[k] + add_w, c = cnt ? (double)cnt[k] : 1.0;
+        sum += c * u;
+        sq += c * (u * u);
         peak = u > peak ? u : peak;
+        n += cnt ? cnt[k] : 1;
     }
     out->rating_w = cfg->rating_w > 0 ? cfg->rating_w : peak;
     if (!n || !(out->rating_w > 0))
@@ -57,4 +60,16 @@ void st_plant_ups_of(const st_ups_cfg *cfg, const double *w, size_t n, double ad
     out->load = mx;
     /* the mean of st_plant_ups_loss over the samples, per system, times the systems */
     out->loss_w = out->systems * full * (out->no_load + lin * mx + out->square_law * mx2);
+}
+
+void st_plant_ups_of(const st_ups_cfg *cfg, const double *w, size_t n, double add_w,
+                     st_plant_ups *out)
+{
+    ups_of(cfg, w, NULL, n, add_w, out);
+}
+
+void st_plant_ups_of_runs(const st_ups_cfg *cfg, const double *w, const size_t *cnt, size_t nr,
+                          double add_w, st_plant_ups *out)
+{
+    ups_of(cfg, w, cnt, nr, add_w, out);
 }

@@ -38,4 +38,8 @@ double st_plant_ups_loss(double rating_w, double efficiency, double no_load, dou
 void st_plant_ups_of(const st_ups_cfg *cfg, const double *w, size_t n, double add_w,
                      st_plant_ups *out);
 
+/* st_plant_ups_of over a waveform given as runs: w[i] held for cnt[i] samples, nr runs. */
+void st_plant_ups_of_runs(const st_ups_cfg *cfg, const double *w, const size_t *cnt, size_t nr,
+                          double add_w, st_plant_ups *out);
+
 #endif

@@ -66,6 +66,79 @@ void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_s
     free(prev);
 }
 
+/* The runs' builder: values and counts, grown by doubling. */
+typedef struct runs {
+    double *w;
+    size_t *cnt, n, cap;
+} runs;
+
+static void runs_push(runs *r, double w, size_t c)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->w = st_xrealloc(r->w, r->cap * sizeof *r->w);
+        r->cnt = st_xrealloc(r->cnt, r->cap * sizeof *r->cnt);
+    }
+    r->w[r->n] = w;
+    r->cnt[r->n++] = c;
+}
+
+/* The facility sample of per-GPU power pj (one job), its IT part in *it, its losses in *loss. */
+static double sample_of(const st_plant_wave_spec *s, double pj, double *it, double *loss)
+{
+    *it = s->scale * (s->base_w + s->jobs[0].gpus * pj);
+    *loss = loss_of(s, &pj);
+    return *it + *loss;
+}
+
+size_t st_plant_waveform_runs(const st_plant_wave_spec *s, double **w, size_t **cnt,
+                              st_plant_wave_sums *sums)
+{
+    if (s->n_jobs != 1)
+        ST_BUG("a waveform as runs is one job's, got %zu", s->n_jobs);
+    const st_plant_wave_job *jb = &s->jobs[0];
+    const st_plant_profile *p = jb->p;
+    double end[ST_PLANT_MAX_PHASES]; /* each phase's end in the step */
+    for (int i = 0; i < p->n; i++)
+        end[i] = (i ? end[i - 1] : 0) + p->dur_s[i];
+    runs r = {0};
+    double it_e = 0, loss_e = 0, it_peak = 0, loss_at_peak = 0, peak = -1;
+    for (size_t k = 0; k < s->n_samples;) {
+        double t = (double)k * s->dt_s + jb->offset_s;
+        double m = floor(t / p->period_s), pos = t - m * p->period_s;
+        int i = 0;
+        while (i < p->n - 1 && pos >= end[i])
+            i++;
+        /* samples from k on wholly inside phase i: their power is the phase's */
+        double whole = floor((end[i] - pos) / s->dt_s);
+        size_t c = whole >= 1 ? (size_t)whole : 0, left = s->n_samples - k;
+        c = c < left ? c : left;
+        double pj = p->gpu_w[i];
+        if (!c) { /* across a boundary: its exact energy, as st_plant_waveform takes it */
+            c = 1;
+            pj = (cum_energy(p, t + s->dt_s) - cum_energy(p, t)) / s->dt_s;
+        }
+        double it, loss, o = sample_of(s, pj, &it, &loss);
+        runs_push(&r, o, c);
+        it_e += (double)c * (it * s->dt_s);
+        loss_e += (double)c * (loss * s->dt_s);
+        if (it > it_peak)
+            it_peak = it;
+        if (o > peak) {
+            peak = o;
+            loss_at_peak = loss;
+        }
+        k += c;
+    }
+    *sums = (st_plant_wave_sums){.it_energy_j = it_e,
+                                 .loss_energy_j = loss_e,
+                                 .it_peak_w = it_peak,
+                                 .loss_at_peak_w = loss_at_peak};
+    *w = r.w;
+    *cnt = r.cnt;
+    return r.n;
+}
+
 /* The largest non-DC bin of GSL's half-complex output c (n values) and the share of the non-DC
  * energy within [lo, hi] Hz. */
 static void spectrum_peak(const double *c, size_t n, double dt, st_plant_wave_stats *o)
@@ -134,4 +207,27 @@ void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wav
     st_plant_fft_real(c, n);
     spectrum_peak(c, n, dt_s, o);
     free(c);
+}
+
+void st_plant_wave_shape_of_runs(const double *w, const size_t *cnt, size_t nr, double dt_s,
+                                 st_plant_wave_stats *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nr; i++)
+        n += cnt[i];
+    if (n < 2)
+        ST_BUG("a waveform's stats need two samples, got %zu", n);
+    *o = (st_plant_wave_stats){.peak_w = w[0], .min_w = w[0]};
+    double sum = 0;
+    for (size_t i = 0; i < nr; i++) {
+        sum += (double)cnt[i] * w[i];
+        o->peak_w = w[i] > o->peak_w ? w[i] : o->peak_w;
+        o->min_w = w[i] < o->min_w ? w[i] : o->min_w;
+        double d = i ? fabs(w[i] - w[i - 1]) / dt_s : 0; /* within a run: 0 */
+        o->ramp_w_per_s = d > o->ramp_w_per_s ? d : o->ramp_w_per_s;
+    }
+    o->mean_w = sum / (double)n;
+    o->swing_w = o->peak_w - o->min_w;
+    if (o->swing_w <= 1e-9 * fabs(o->peak_w)) /* as st_plant_wave_shape_of */
+        o->swing_w = o->ramp_w_per_s = 0;
 }

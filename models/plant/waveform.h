@@ -52,6 +52,15 @@ typedef struct st_plant_wave_sums {
  * dt_s, so the samples integrate to the phases' energies. */
 void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_sums *sums);
 
+/* st_plant_waveform of one job (s->n_jobs 1) as runs of equal samples: a sample wholly inside
+ * one phase of the step is that phase's power, so a step of a few phases is a few dozen runs
+ * however many samples long; a sample across a phase boundary is a run of its own, its exact
+ * energy over dt_s as st_plant_waveform takes it. Fills (*w)[i] held for (*cnt)[i] samples
+ * (malloc'd, the caller frees both) and returns the runs; *sums as st_plant_waveform's. What a
+ * sizing search reads of a waveform (its shape, its UPS) without its millions of samples. */
+size_t st_plant_waveform_runs(const st_plant_wave_spec *s, double **w, size_t **cnt,
+                              st_plant_wave_sums *sums);
+
 /* The utility band of interest: Choukse et al. (arXiv 2508.14318) give 0.1-20 Hz as an example
  * of the critical frequency range a utility specifies for a datacenter's power oscillations. */
 #define ST_PLANT_BAND_LO_HZ 0.1
@@ -72,6 +81,11 @@ void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wav
  * bit for bit otherwise: for a caller that reads the peak, not the frequencies, the FFT and its
  * wavetable were most of the cost. */
 void st_plant_wave_shape_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *out);
+
+/* st_plant_wave_shape_of of a waveform given as runs: w[i] held for cnt[i] samples, nr runs of
+ * at least two samples in all. */
+void st_plant_wave_shape_of_runs(const double *w, const size_t *cnt, size_t nr, double dt_s,
+                                 st_plant_wave_stats *out);
 
 /* GSL's real FFT of c[0 .. n) in place (its half-complex order): the one transform of the
  * waveform's dominant frequency and of the reports' spectrum. Any n >= 1 (GSL's mixed radix). */
