@@ -172,8 +172,7 @@ static void add_ckpt(cJSON *ck, const st_forecast *f)
     cJSON_AddNumberToObject(ck, "count", (double)l->checkpoints);
     if (f->load.period_s > 0) {
         cJSON_AddNumberToObject(ck, "bytes_per_day", f->load.bytes_per_day);
-        cJSON_AddNumberToObject(ck, "write_usd_per_day",
-                                f->load.bytes_per_day * f->levels.usd_per_byte);
+        cJSON_AddNumberToObject(ck, "write_usd_per_day", f->levels.usd_per_day);
         cJSON_AddNumberToObject(ck, "write_utilization", f->load.write_utilization);
     }
 }

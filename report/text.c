@@ -157,8 +157,7 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
                 "            write load %s/day while training: %.3g%% of tier '%s' write, "
                 "%.4g USD/day of flash wear\n",
                 fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
-                f->load.write_utilization * 100, f->load.tier,
-                f->load.bytes_per_day * f->levels.usd_per_byte);
+                f->load.write_utilization * 100, f->load.tier, f->levels.usd_per_day);
     if (explain && f->young_interval_s > 0)
         fprintf(out,
                 "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "

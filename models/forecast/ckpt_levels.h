@@ -20,6 +20,9 @@ typedef struct st_ckpt_plan {
     double mem_mtbf_s;    /* between failures the in-memory copy survives (inf: none) */
     double disk_mtbf_s;   /* between failures it does not (all of them without the level) */
     double usd_per_byte;  /* a byte written, priced by the flash endurance it uses */
+    double usd_per_day;   /* the flash its persistent saves wear a day of training: the write
+                             load's bytes a day (st_ckpt_load) at usd_per_byte; set with the
+                             load (life.c) */
     double usd_per_s;     /* the job's time: its GPUs at the preset's GPU-hour value */
     double write_cost_s;  /* one persistent save's bytes, priced, in seconds of the job */
     double cost_s;        /* Daly's d for the persistent level: stall + drain_nic_s + write */

@@ -65,6 +65,7 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     /* A cadence longer than the work takes no checkpoint and loads nothing. */
     double work_s = (double)f->steps * f->eff_step_s;
     st_storage_ckpt_load(at, w, &f->ckpt, f->interval_s <= work_s ? f->interval_s : 0, &f->load);
+    f->levels.usd_per_day = f->load.bytes_per_day * f->levels.usd_per_byte;
     if (isfinite(f->levels.disk_mtbf_s)) {
         f->young_interval_s = st_young_interval(f->levels.cost_s, f->levels.disk_mtbf_s);
         f->daly_interval_s = st_daly_interval(f->levels.cost_s, f->levels.disk_mtbf_s);
