@@ -325,7 +325,11 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                      .optic_ports = k->optic_ports,
                      .racks = f->racks,
                      .cooling_air_w = isfinite(f->heat.air_w) ? f->heat.air_w : 0,
-                     .cooling_liquid_w = isfinite(f->heat.liquid_w) ? f->heat.liquid_w : 0};
+                     .cooling_liquid_w = isfinite(f->heat.liquid_w) ? f->heat.liquid_w : 0,
+                     /* the persistent saves its work takes, expected, each's flash wear */
+                     .wear_usd = f->ckpt_every_s > 0
+                                     ? f->work_s / f->ckpt_every_s * k->life.plan.usd_per_save
+                                     : 0};
     if (c.node_price_usd >= 0 && c.switch_price_usd >= 0)
         f->capex_usd = st_cost_bought(&c, &u);
     const char *why;

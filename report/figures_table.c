@@ -299,6 +299,7 @@ const st_fig st_figs[] = {
     SWP("jobs[].cost.breakdown.gpu_usd", MO, 0, "GPU rental", 23, ST_SRC_COST, st_cost_result, gpu_usd, DBL),
     SWP("jobs[].cost.breakdown.storage_usd", MO, 0, "Storage", 24, ST_SRC_COST, st_cost_result, storage_usd, DBL),
     SWP("jobs[].cost.breakdown.egress_usd", MO, 0, "Egress", 25, ST_SRC_COST, st_cost_result, egress_usd, DBL),
+    RUN("jobs[].cost.breakdown.wear_usd", MO, 0, "Checkpoints' flash wear"),
     SWP("jobs[].cost.capex.nodes_usd", MO, OPT, "Nodes' capital cost", 26, ST_SRC_COST, st_cost_result, capex_nodes_usd, DBL),
     SWP("jobs[].cost.capex.switches_usd", MO, OPT, "Switches' capital cost", 27, ST_SRC_COST, st_cost_result, capex_switches_usd, DBL),
     SWP("jobs[].cost.capex.optics_usd", MO, OPT, "Optics' capital cost", 28, ST_SRC_COST, st_cost_result, capex_optics_usd, DBL),

@@ -493,6 +493,7 @@ static void add_job_cost(cJSON *job, const st_forecast *f, int on_prem)
     cJSON_AddNumberToObject(b, "gpu_usd", c->gpu_usd);
     cJSON_AddNumberToObject(b, "storage_usd", c->storage_usd);
     cJSON_AddNumberToObject(b, "egress_usd", c->egress_usd);
+    cJSON_AddNumberToObject(b, "wear_usd", c->wear_usd);
     if (!on_prem)
         return;
     cJSON *k = cJSON_AddObjectToObject(o, "capex");

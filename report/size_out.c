@@ -196,9 +196,9 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
             text_parts(b, c);
         put(b,
             " = %.4g; over %.4g d: capex %.4g + maintenance %.4g + energy %.4g + demand %.4g "
-            "+ staff %.4g",
+            "+ staff %.4g + flash wear %.4g",
             f->capex_usd, f->train_s / 86400.0, c->capex_usd, c->maintenance_usd, c->energy_usd,
-            c->demand_usd, c->staff_usd);
+            c->demand_usd, c->staff_usd, c->wear_usd);
     } else
         put(b, "over %.4g d: GPU-hours %.4g + storage %.4g + egress %.4g", f->train_s / 86400.0,
             c->gpu_usd, c->storage_usd, c->egress_usd);

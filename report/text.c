@@ -480,10 +480,11 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st
             continue;
         fprintf(out,
                 "  %s: %.6g USD, %.4g USD/token, %.6g USD/year (capex %.6g, energy %.6g, demand "
-                "%.6g, maintenance %.6g, staff %.6g, gpu %.6g, storage %.6g, egress %.6g)\n",
+                "%.6g, maintenance %.6g, staff %.6g, gpu %.6g, storage %.6g, egress %.6g, flash "
+                "wear %.6g)\n",
                 r->f[i].w->name, k->total_usd, k->per_token_usd, k->per_year_usd, k->capex_usd,
                 k->energy_usd, k->demand_usd, k->maintenance_usd, k->staff_usd, k->gpu_usd,
-                k->storage_usd, k->egress_usd);
+                k->storage_usd, k->egress_usd, k->wear_usd);
         if (r->f[i].has_band)
             fprintf(out, "    error band %.6g to %.6g USD (%.0f%%: the wall time's band)\n",
                     r->f[i].cost_band[0], r->f[i].cost_band[1], 100 * ST_BAND_LEVEL);

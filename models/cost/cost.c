@@ -56,6 +56,7 @@ static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *
     r->energy_usd = u->energy_j * c->electricity_usd_per_j;
     r->demand_usd = u->peak_w * c->demand_usd_per_w_month * u->held_s / ST_COST_MONTH_S;
     r->staff_usd = share * c->staff_usd_per_s * u->held_s;
+    r->wear_usd = u->wear_usd; /* rented, the provider's drives wear */
 }
 
 /* Rented GPUs (bare metal and cloud): every GPU for the whole time the job holds it, restarts and
@@ -83,7 +84,7 @@ st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u)
     else
         rented(c, u, &r);
     r.total_usd = r.capex_usd + r.energy_usd + r.demand_usd + r.maintenance_usd + r.staff_usd +
-                  r.gpu_usd + r.storage_usd + r.egress_usd;
+                  r.gpu_usd + r.storage_usd + r.egress_usd + r.wear_usd;
     r.per_token_usd = u->tokens > 0 ? r.total_usd / u->tokens : 0;
     r.per_year_usd = u->held_s > 0 ? r.total_usd * ST_COST_YEAR_S / u->held_s : 0;
     return r;

@@ -30,6 +30,8 @@ typedef struct st_cost_use {
     int64_t racks;          /* racks bought, each with its PDUs */
     double cooling_air_w;   /* heat rejection bought, W: to air (the racks' air, the electrical */
     double cooling_liquid_w; /* rooms' losses) and to liquid (models/plant/plant.h st_plant_heat) */
+    double wear_usd;         /* the flash its persistent checkpoints' bytes wear on the tier's
+                                drives, priced (st_ckpt_plan.usd_per_save) */
 } st_cost_use;
 
 /* One job's cost, USD. The breakdown sums to total_usd; a part a delivery model has not is 0. */
@@ -45,6 +47,7 @@ typedef struct st_cost_result {
     double gpu_usd;         /* bare metal and cloud: GPU-hours at the rental price */
     double storage_usd;     /* cloud: GB-months at the storage price */
     double egress_usd;      /* cloud: bytes leaving at the egress price */
+    double wear_usd;        /* on-premises: the flash its checkpoints wear (st_cost_use) */
     /* on-premises: capex_usd part by part (they sum to it): nodes, switches, optics, storage
      * (capacity and write bandwidth), racks and cooling; a part with no price is 0 */
     double capex_nodes_usd, capex_switches_usd, capex_optics_usd, capex_storage_usd,

@@ -29,7 +29,8 @@ void st_ckpt_plan_make(const st_workload_cfg *w, const st_ckpt_cost *k, const st
     out->usd_per_byte =
         pre->drive_price_usd / (pre->drive_bytes * pre->drive_dwpd * pre->drive_life_s / 86400.0);
     out->usd_per_s = (double)w->gpus * pre->gpu_hour_usd_per_s;
-    out->write_cost_s = k->size_bytes * out->usd_per_byte / out->usd_per_s;
+    out->usd_per_save = k->size_bytes * out->usd_per_byte;
+    out->write_cost_s = out->usd_per_save / out->usd_per_s;
     out->cost_s = k->stall_s + k->drain_nic_s + out->write_cost_s;
     out->two_level = m->enabled;
     if (!m->enabled) {

@@ -20,6 +20,7 @@ typedef struct st_ckpt_plan {
     double mem_mtbf_s;    /* between failures the in-memory copy survives (inf: none) */
     double disk_mtbf_s;   /* between failures it does not (all of them without the level) */
     double usd_per_byte;  /* a byte written, priced by the flash endurance it uses */
+    double usd_per_save;  /* one persistent save's bytes at usd_per_byte */
     double usd_per_day;   /* the flash its persistent saves wear a day of training: the write
                              load's bytes a day (st_ckpt_load) at usd_per_byte; set with the
                              load (life.c) */

@@ -76,6 +76,7 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
         int every = sp->cost && sp->cost->egress == ST_EGRESS_CHECKPOINTS;
         u.egress_bytes = f->ckpt.size_bytes *
                          (every && f->life.checkpoints > 1 ? (double)f->life.checkpoints : 1);
+        u.wear_usd = (double)f->life.checkpoints * f->levels.usd_per_save;
     }
     return u;
 }
@@ -105,6 +106,7 @@ static void cost_add(st_cost_result *a, const st_cost_result *b)
     a->gpu_usd += b->gpu_usd;
     a->storage_usd += b->storage_usd;
     a->egress_usd += b->egress_usd;
+    a->wear_usd += b->wear_usd;
     a->capex_nodes_usd += b->capex_nodes_usd;
     a->capex_switches_usd += b->capex_switches_usd;
     a->capex_optics_usd += b->capex_optics_usd;
@@ -134,6 +136,7 @@ static st_cost_result job_cost(const st_run_spec *sp, const st_workload_cfg *w,
         uk.peak_w *= s;
         uk.stored_bytes *= s;
         uk.egress_bytes *= s;
+        uk.wear_usd *= s;
         uk.tokens *= s;
         st_cost_for_gpu(sp->cost, sp->c->pools[k].gpu->name, &typed);
         st_cost_result r = st_cost_job(&typed, &uk);

@@ -152,6 +152,25 @@ START_TEST(test_unsourced_prices_are_required)
 }
 END_TEST
 
+/* The flash a job's checkpoints wear is a cost of the site's drives: on premises it adds to
+ * the total as its own part; rented, the provider's drives wear and the job pays none. */
+START_TEST(test_flash_wear_counts_on_premises_only)
+{
+    st_cost_cfg c = prices(ST_DELIVERY_ON_PREM);
+    st_cost_use u = job();
+    st_cost_result base = st_cost_job(&c, &u);
+    u.wear_usd = 557.0;
+    st_cost_result r = st_cost_job(&c, &u);
+    ck_assert_double_eq(r.wear_usd, 557.0);
+    CLOSE(r.total_usd - base.total_usd, 557.0);
+    st_cost_cfg cloud = prices(ST_DELIVERY_CLOUD);
+    st_cost_result rc = st_cost_job(&cloud, &u);
+    u.wear_usd = 0;
+    ck_assert_double_eq(rc.wear_usd, 0);
+    ck_assert_double_eq(rc.total_usd, st_cost_job(&cloud, &u).total_usd);
+}
+END_TEST
+
 /* The parts beyond the node: 1,000 optical ports at 800 USD, 64 racks at 25,000 USD, 1 MW of
  * air and 2 MW of liquid heat rejection at 1.2 and 0.8 USD/W; half of each is the job's, written
  * off as the nodes are, and the maintenance share counts them. With none priced (the defaults)
@@ -287,6 +306,7 @@ Suite *cost_suite(void)
     tcase_add_test(tc, test_cloud_committed_pays_the_whole_term);
     tcase_add_test(tc, test_unsourced_prices_are_required);
     tcase_add_test(tc, test_on_prem_capex_includes_each_part);
+    tcase_add_test(tc, test_flash_wear_counts_on_premises_only);
     tcase_add_test(tc, test_forecast_prices_egress_only_in_the_cloud);
     suite_add_tcase(s, tc);
     return s;
