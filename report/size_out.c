@@ -180,7 +180,9 @@ static void text_parts(sbuf *b, const st_cost_result *c)
 }
 
 /* Row f's cost as its parts, so a reader can check the ranking by hand: on premises what it
- * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost. */
+ * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost. Under
+ * --existing a row's nodes are the kept pool's too, whose capex it pays but which nobody buys:
+ * "priced", and bought_usd says what it adds. */
 static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
 {
     const st_cost_result *c = &f->breakdown;
@@ -189,8 +191,8 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
     put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
     free(var.s);
     if (rp->spec->cost->delivery == ST_DELIVERY_ON_PREM) {
-        put(b, "bought %lld nodes x %.6g + %lld switches x %.6g", (long long)f->nodes,
-            f->node_price_usd, (long long)f->switches, f->switch_price_usd);
+        put(b, "%s %lld nodes x %.6g + %lld switches x %.6g", rp->existing ? "priced" : "bought",
+            (long long)f->nodes, f->node_price_usd, (long long)f->switches, f->switch_price_usd);
         if (f->capex_usd >
             (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
             text_parts(b, c);

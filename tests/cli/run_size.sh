@@ -363,6 +363,12 @@ expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 95140864
     "$(first_row --deadline 1.5h --budget gpus=4096)"
 expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 166400000 False gpus" \
     "$(first_row --deadline 1.5h --budget gpus=4095)"
+# Under --existing the cost lines price a row's nodes, the kept ones among them, and do not say
+# they are bought: what a row buys is its bought_usd.
+"$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 3d --top 1 >"$tmp/ex.txt" \
+    2>/dev/null
+expect "--existing: the cost line prices the kept nodes" "1 0" \
+    "$(grep -c '^  rank 1 h100-sxm: priced 128 nodes x 296644' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
 # A power budget counts the kept pool's nodes outside a row at full draw: the new B200 pool
 # (4.394 MW) fits 7 MW beside the 256 H100 nodes kept, not 6 MW; growing the H100 pool to 512
 # nodes keeps none outside (kept_facility_w 0) and fits both.
