@@ -555,7 +555,7 @@ double st_gemm_grouped_efficiency(const st_gpu_spec *gpu, st_precision prec, dou
 
 /* WIDEN: a kernel that widens narrower weights to its MMA's input format in its main loop
  * (MXFP4 experts under BF16 MMAs: TensorRT-LLM's W4A16_MXFP4 path with OpenAI's Triton MoE
- * kernels on Hopper, vLLM's Triton and Marlin MXFP4 MoE on Hopper and Ampere, FlashInfer's
+ * kernels on Hopper, vLLM's Marlin MXFP4 MoE on Hopper and Ampere, FlashInfer's
  * trtllm-gen MXFP4 x BF16 fused MoE on Blackwell) reaches this share of the tile model's rate.
  * Measured: FlashInfer's trtllm_fp4_block_scale_moe in MXFP4 x BF16 mode
  * (flashinfer-ai/flashinfer issue 2671, 2026-03-03, flashinfer_benchmark.py with CUDA events,
