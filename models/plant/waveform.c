@@ -174,17 +174,23 @@ void st_plant_fft_real(double *c, size_t n)
     gsl_fft_real_workspace_free(ws);
 }
 
-void st_plant_wave_shape_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
+/* The shape of w[i] held for cnt[i] samples (cnt NULL: each one sample), nr entries: both
+ * public forms, the same arithmetic (a count of 1 multiplies exactly). */
+static void shape_of(const double *w, const size_t *cnt, size_t nr, double dt_s,
+                     st_plant_wave_stats *o)
 {
+    size_t n = 0;
+    for (size_t i = 0; i < nr; i++)
+        n += cnt ? cnt[i] : 1;
     if (n < 2)
         ST_BUG("a waveform's stats need two samples, got %zu", n);
     *o = (st_plant_wave_stats){.peak_w = w[0], .min_w = w[0]};
     double sum = 0;
-    for (size_t k = 0; k < n; k++) {
-        sum += w[k];
-        o->peak_w = w[k] > o->peak_w ? w[k] : o->peak_w;
-        o->min_w = w[k] < o->min_w ? w[k] : o->min_w;
-        double d = k ? fabs(w[k] - w[k - 1]) / dt_s : 0;
+    for (size_t i = 0; i < nr; i++) {
+        sum += (cnt ? (double)cnt[i] : 1.0) * w[i];
+        o->peak_w = w[i] > o->peak_w ? w[i] : o->peak_w;
+        o->min_w = w[i] < o->min_w ? w[i] : o->min_w;
+        double d = i ? fabs(w[i] - w[i - 1]) / dt_s : 0; /* within a run: 0 */
         o->ramp_w_per_s = d > o->ramp_w_per_s ? d : o->ramp_w_per_s;
     }
     o->mean_w = sum / (double)n;
@@ -194,6 +200,11 @@ void st_plant_wave_shape_of(const double *w, size_t n, double dt_s, st_plant_wav
      * swing, ramp or spectrum below a billionth of the peak, far under any meter's resolution. */
     if (o->swing_w <= 1e-9 * fabs(o->peak_w))
         o->swing_w = o->ramp_w_per_s = 0;
+}
+
+void st_plant_wave_shape_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
+{
+    shape_of(w, NULL, n, dt_s, o);
 }
 
 void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wave_stats *o)
@@ -212,22 +223,5 @@ void st_plant_wave_stats_of(const double *w, size_t n, double dt_s, st_plant_wav
 void st_plant_wave_shape_of_runs(const double *w, const size_t *cnt, size_t nr, double dt_s,
                                  st_plant_wave_stats *o)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < nr; i++)
-        n += cnt[i];
-    if (n < 2)
-        ST_BUG("a waveform's stats need two samples, got %zu", n);
-    *o = (st_plant_wave_stats){.peak_w = w[0], .min_w = w[0]};
-    double sum = 0;
-    for (size_t i = 0; i < nr; i++) {
-        sum += (double)cnt[i] * w[i];
-        o->peak_w = w[i] > o->peak_w ? w[i] : o->peak_w;
-        o->min_w = w[i] < o->min_w ? w[i] : o->min_w;
-        double d = i ? fabs(w[i] - w[i - 1]) / dt_s : 0; /* within a run: 0 */
-        o->ramp_w_per_s = d > o->ramp_w_per_s ? d : o->ramp_w_per_s;
-    }
-    o->mean_w = sum / (double)n;
-    o->swing_w = o->peak_w - o->min_w;
-    if (o->swing_w <= 1e-9 * fabs(o->peak_w)) /* as st_plant_wave_shape_of */
-        o->swing_w = o->ramp_w_per_s = 0;
+    shape_of(w, cnt, nr, dt_s, o);
 }
