@@ -39,10 +39,16 @@ static const struct mem_consts {
     /* Korthikanti et al. §4.3: "the cross entropy loss requires storing the logits which are
      * calculated in 32-bit floating point", 4sbv/t bytes. */
     .logit_bytes = 4,
-    /* What the CUDA context holds on the GPU before any tensor is allocated: nvidia-smi shows
-     * 781 MB for a PyTorch process that has only initialised CUDA (pytorch/pytorch issue 34323,
-     * "PyTorch GPU memory allocation"). */
-    .cuda_context = 781e6,
+    /* What the CUDA context holds on the GPU before any tensor is allocated. Since PyTorch 1.13
+     * (pytorch/pytorch PRs 85692 and 86509, "Sets CUDA_MODULE_LOADING to LAZY when not set by
+     * the user") CUDA loads a kernel's module when it is first used rather than every linked
+     * library's at start: 287 MB against 667 MB eager in the PR's own measurement. NVIDIA's
+     * ptrblck: "around 400MB if CUDA >= 11.7 is used and lazy module loading enabled (default
+     * in PyTorch)" (pytorch/pytorch issue 109888), against ">1000MB" before (issue 107667).
+     * The larger lazy figure: a training job loads more kernels than those measurements' one
+     * tensor. (The eager-era 781 MB of issue 34323 overstated every current stack's; a run on
+     * PyTorch before 1.13 states memory_reserved: docs/models/memory-model.md.) */
+    .cuda_context = 400e6,
     /* NCCL's buffers for one communicator once it has run a collective: 688 MB per GPU for a
      * group of more than two GPUs, 544 MB for two, measured through PyTorch on 4 A100s over
      * NVLink (NVIDIA/nccl issue 964, "Question about GPU memory consumption of NCCL"; the

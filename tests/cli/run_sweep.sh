@@ -106,7 +106,7 @@ expect "invalid plan's reason" \
 expect "bad value's reason" \
     "\"'--set cluster.nodes=0: error: nodes must be at least 1, found '0'\"" \
     "$(row 'llama3-8b,2,0' 11-)"
-expect "does not fit" "does-not-fit,,,312819590464,false" "$(row 'llama3-70b,2,2' 4-8)"
+expect "does not fit" "does-not-fit,,,312438590464,false" "$(row 'llama3-70b,2,2' 4-8)"
 expect "ok" "ok" "$(row 'llama3-8b,2,2' 4)"
 
 # A path the scenario does not have: one located error, with a suggestion, exit 2.

@@ -389,13 +389,13 @@ END_TEST
 
 START_TEST(test_reserved_counts_the_expert_communicators)
 {
-    /* The CUDA context (781 MB) and 688 MB per NCCL communicator: dp, then ep (ep 8: edp is
+    /* The CUDA context (400 MB) and 688 MB per NCCL communicator: dp, then ep (ep 8: edp is
      * one GPU) or edp (ep 1: the expert-data-parallel group spans the 8 GPUs). */
     st_workload_cfg w8 = qwen(8, 8, ST_RECOMPUTE_NONE), w1 = qwen(8, 1, ST_RECOMPUTE_NONE);
-    ck_assert_double_eq(st_memory_reserved(&w8), 781e6 + 2 * 688e6);
-    ck_assert_double_eq(st_memory_reserved(&w1), 781e6 + 2 * 688e6);
+    ck_assert_double_eq(st_memory_reserved(&w8), 400e6 + 2 * 688e6);
+    ck_assert_double_eq(st_memory_reserved(&w1), 400e6 + 2 * 688e6);
     st_workload_cfg w4 = qwen(8, 4, ST_RECOMPUTE_NONE);
-    ck_assert_double_eq(st_memory_reserved(&w4), 781e6 + 3 * 688e6);
+    ck_assert_double_eq(st_memory_reserved(&w4), 400e6 + 3 * 688e6);
 }
 END_TEST
 
