@@ -57,12 +57,32 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
     return b->s;
 }
 
+/* The cooling budgets: all heat, the air-cooled share, the liquid-cooled share (--budget
+ * cooling=, air_cooling=, liquid_cooling=), each against the heat of its kind a row rejects. */
+static const char *const HEAT_COLUMN[3] = {"heat_MW", "air_MW", "liquid_MW"};
+static const char *const HEAT_BUDGET[3] = {"cooling", "air_cooling", "liquid_cooling"};
+
+static double heat_budget(const st_size_spec *s, int k)
+{
+    return k == 0 ? s->cooling_w : k == 1 ? s->air_cooling_w : s->liquid_cooling_w;
+}
+
+/* Row f's own heat of kind k (ranked[].heat_w, heat_air_w, heat_liquid_w); the budget also
+ * counts a kept pool's beside it (planner/size.c). */
+static double heat_of(const st_size_cfg *f, int k)
+{
+    return k == 0 ? f->heat.total_w : k == 1 ? f->heat.air_w : f->heat.liquid_w;
+}
+
 static void text_header(sbuf *b, const st_size_report *rp)
 {
     put(b,
         "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d           band_d%s  "
         "gpu_hours   cost_usd  power_MW ",
         rp->experts ? "  ep " : "", rp->spec->confidence > 0 ? "   conf_d" : "");
+    for (int k = 0; k < 3; k++)
+        if (heat_budget(rp->spec, k) > 0)
+            put(b, "%9s ", HEAT_COLUMN[k]);
     if (rp->failures)
         put(b, "goodput   ckpt_s %s", rp->memory ? "   mem_s " : "");
     if (rp->spec->n_variants)
@@ -116,6 +136,14 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     if (rp->spec->confidence > 0)
         put(b, "%8.4g ", f->train_conf_s / 86400.0);
     put(b, "%10.4g %10s %8s ", f->gpu_hours, cost, power);
+    for (int k = 0; k < 3; k++)
+        if (heat_budget(rp->spec, k) > 0) {
+            double h = heat_of(f, k);
+            if (isfinite(h))
+                put(b, "%9.3f ", h / 1e6);
+            else
+                put(b, "%9s ", "-");
+        }
     if (rp->failures)
         put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
     if (rp->failures && rp->memory) { /* the two-level checkpoint's snapshot cadence */
@@ -238,6 +266,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             rp->spec->power_w / 1e6,
             strcmp(rp->power_from, "--budget") ? "the scenario's facility.power_capacity"
                                                : "--budget power=");
+    for (int k = 0; k < 3; k++)
+        if (heat_budget(rp->spec, k) > 0)
+            put(b, "%s budget %.3f MW of heat (--budget %s=), against the heat to reject (%s)%s\n",
+                HEAT_BUDGET[k], heat_budget(rp->spec, k) / 1e6, HEAT_BUDGET[k], HEAT_COLUMN[k],
+                rp->existing ? " and the kept pool's" : "");
     if (rp->spec->n_variants)
         put(b, "%zu hardware variants; ", rp->spec->n_variants);
     put(b,
@@ -338,6 +371,8 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     }
     num(o, "facility_w", f->facility_w, 1);
     num(o, "heat_w", f->heat.total_w, 1);
+    num(o, "heat_air_w", f->heat.air_w, 1);
+    num(o, "heat_liquid_w", f->heat.liquid_w, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     if (rp->existing) {
         cJSON_AddNumberToObject(o, "added_nodes", (double)f->added_nodes);

@@ -392,6 +392,20 @@ print(b["feasible"], b["binds"])'
 }
 expect "--existing: 6 MW of cooling holds the B200 pool beside the H100s" "True cooling" "$(b200_cool 6MW)"
 expect "--existing: 5 MW does not" "False cooling" "$(b200_cool 5MW)"
+# A cooling budget is echoed with the heat it is held against, in the text's own column (the
+# JSON's heat_air_w): the air-cooled example's rows within 0.05 MW of air heat, the first under it.
+air=$src/scenarios/examples/h200-4096-air.yaml
+"$strata" size "$air" --deadline 60d --budget air_cooling=0.05MW --top 3 >"$tmp/air.txt" \
+    2>/dev/null || bad "air cooling budget failed"
+expect "cooling budget line" "air_cooling budget 0.050 MW of heat (--budget air_cooling=), against the heat to reject (air_MW)" \
+    "$(grep '^air_cooling budget' "$tmp/air.txt")"
+col=$(awk '/^rank +nodes/ {for (i = 1; i <= NF; i++) if ($i == "air_MW") print i; exit}' "$tmp/air.txt")
+[ -n "$col" ] || bad "no air_MW column"
+air_mw=$(awk -v c="${col:-1}" '/^rank +nodes/ {getline; print $c; exit}' "$tmp/air.txt")
+json_mw=$("$strata" size "$air" --deadline 60d --budget air_cooling=0.05MW --top 3 --format json \
+    2>/dev/null | python3 -c 'import json, sys; print("%.3f" % (json.load(sys.stdin)["ranked"][0]["heat_air_w"] / 1e6))')
+expect "air_MW is the JSON's heat_air_w" "$json_mw" "$air_mw"
+expect "the first row within the budget" 1 "$(awk -v h="$air_mw" 'BEGIN {print (h > 0 && h <= 0.05)}')"
 for args in "$scn --existing x" "$mixed --existing h200"; do
     n=$((n + 1))
     "$strata" size $args --deadline 1h >/dev/null 2>&1
