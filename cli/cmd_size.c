@@ -648,6 +648,7 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
                          .experts = w->model && w->model->experts > 0,
                          .memory = w->checkpoint.enabled && w->checkpoint.memory.enabled,
                          .existing = o->existing,
+                         .global_batch = w->global_batch,
                          .power_from = o->power_w > 0 ? "--budget"
                                        : cap > 0      ? "facility.power_capacity"
                                                       : NULL};

@@ -256,6 +256,42 @@ static void text_costs(sbuf *b, const st_size_report *rp, const st_size_result *
     free(seen);
 }
 
+/* When no row meets the deadline and the budgets: the fastest row found, and, where a larger
+ * cluster was searched and trained slower, why more GPUs did not help (the global batch leaves
+ * each data-parallel replica fewer micro-batches to fill its pipeline with). */
+static int64_t micro_per_replica(const st_size_report *rp, const st_size_cfg *f)
+{
+    return f->dp > 0 && f->mb > 0 ? rp->global_batch / (f->dp * f->mb) : 0;
+}
+
+static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    const st_size_cfg *best = NULL, *larger = NULL;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->cfg[i].feasible)
+            return;
+        if (!best || r->cfg[i].train_s < best->train_s)
+            best = &r->cfg[i];
+    }
+    if (!best)
+        return;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->cfg[i].nodes > best->nodes && (!larger || r->cfg[i].nodes > larger->nodes))
+            larger = &r->cfg[i];
+    put(b, "no row meets the deadline of %.4g d within the budgets: the fastest found trains in "
+           "%.4g d on %lld nodes",
+        rp->deadline_s / 86400.0, best->train_s / 86400.0, (long long)best->nodes);
+    if (larger) {
+        put(b, "; the largest size searched, %lld nodes, was no faster", (long long)larger->nodes);
+        int64_t m_best = micro_per_replica(rp, best), m_larger = micro_per_replica(rp, larger);
+        if (m_larger > 0 && m_larger < m_best)
+            put(b, " (a global batch of %lld sequences leaves its replicas %lld micro-batches "
+                   "each to fill the pipeline with, against %lld)",
+                (long long)rp->global_batch, (long long)m_larger, (long long)m_best);
+    }
+    put(b, "\n");
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -304,6 +340,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "row at full draw (kept_MW)\n",
             rp->existing, (long long)rp->spec->existing_nodes, rp->spec->existing_gpu->name,
             rp->goal);
+    text_none_meets(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)

@@ -33,6 +33,7 @@ typedef struct st_size_report {
      * taken when --budget states no power=); NULL without a power budget */
     const char *power_from;
     const char *existing; /* --existing: the pool kept (spec->existing_gpu and _nodes), or NULL */
+    int64_t global_batch; /* the workload's, in sequences: what bounds its data parallelism */
 } st_size_report;
 
 /* The report of r in format f, malloc'd. */

@@ -57,6 +57,11 @@ expect "short deadline binds" 0 \
     "$(awk '$1 ~ /^[0-9]+$/' "$tmp/c.txt" | grep -Evc ' (deadline|fabric|storage) \(misses\)$')"
 expect "short deadline: fabric and deadline rows" "deadline fabric" \
     "$(awk '$1 ~ /^[0-9]+$/ {print $(NF - 1)}' "$tmp/c.txt" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+# and the header says so, naming the fastest row's time to train (the smallest train_d)
+fastest=$(awk '/^rank +nodes/ {r = 1; next} r && $1 ~ /^[0-9]+$/ {print $11} /^$/ {r = 0}' "$tmp/c.txt" |
+    sort -g | head -1)
+expect "short deadline: no row meets it, the fastest named" "the fastest found trains in $fastest d" \
+    "$(grep -o "the fastest found trains in [^ ]* d" "$tmp/c.txt")"
 
 # 10 kW: one node's plans fit it, two nodes' do not.
 "$strata" size "$scn" --deadline 1h --budget power=10kW,gpus=16 --top 100 >"$tmp/p.txt" \
