@@ -278,15 +278,17 @@ static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_res
     for (size_t i = 0; i < r->n; i++)
         if (r->cfg[i].nodes > best->nodes && (!larger || r->cfg[i].nodes > larger->nodes))
             larger = &r->cfg[i];
-    put(b, "no row meets the deadline of %.4g d within the budgets: the fastest found trains in "
-           "%.4g d on %lld nodes",
+    put(b,
+        "no row meets the deadline of %.4g d within the budgets: the fastest found trains in "
+        "%.4g d on %lld nodes",
         rp->deadline_s / 86400.0, best->train_s / 86400.0, (long long)best->nodes);
     if (larger) {
         put(b, "; the largest size searched, %lld nodes, was no faster", (long long)larger->nodes);
         int64_t m_best = micro_per_replica(rp, best), m_larger = micro_per_replica(rp, larger);
         if (m_larger > 0 && m_larger < m_best)
-            put(b, " (a global batch of %lld sequences leaves its replicas %lld micro-batches "
-                   "each to fill the pipeline with, against %lld)",
+            put(b,
+                " (a global batch of %lld sequences leaves its replicas %lld micro-batches "
+                "each to fill the pipeline with, against %lld)",
                 (long long)rp->global_batch, (long long)m_larger, (long long)m_best);
     }
     put(b, "\n");
