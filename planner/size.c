@@ -10,6 +10,7 @@
 #include "models/cost/cost.h"
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
+#include "models/fabric/transport.h"
 #include "models/forecast/band.h"
 #include "models/forecast/netpower.h"
 #include "models/plant/plant.h"
@@ -592,8 +593,11 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         out->fabric.oversub[0] = x->oversub;
         out->fabric.n_oversub = 1;
     }
-    if (x->set_transport)
+    if (x->set_transport) {
         out->fabric.transport = x->transport;
+        if (!c->fabric.routing_given) /* the variant's transport brings its default routing */
+            out->fabric.routing = st_transport_default_routing(x->transport);
+    }
     if (x->set_topology) /* the same leaf switch: its nodes per leaf follow the wiring */
         st_leaf_retopology(&out->fabric, c->nodes, x->topology);
     if (x->set_delivery && !c->variability.noise_loc.line) /* the cluster states none: */

@@ -5,6 +5,7 @@
 
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
+#include "models/fabric/transport.h"
 #include "models/silicon/noise.h"
 #include "scenarios/catalog.h"
 #include "scenarios/load_internal.h"
@@ -365,7 +366,11 @@ static int fn_facility(st_rd *rd, const st_ynode *n, void *base)
 static int fn_fabric(st_rd *rd, const st_ynode *n, void *base)
 {
     st_fabric_cfg *f = &((st_cluster_cfg *)base)->fabric;
-    return sub_map(rd, n, fabric_fields, f, &f->loc, "cluster.fabric");
+    int rc = sub_map(rd, n, fabric_fields, f, &f->loc, "cluster.fabric");
+    f->routing_given = st_ynode_get(n, "routing") != NULL;
+    if (!f->routing_given) /* InfiniBand's subnet manager routes adaptively, Ethernet hashes */
+        f->routing = st_transport_default_routing(f->transport);
+    return rc;
 }
 
 static int fn_storage(st_rd *rd, const st_ynode *n, void *base)

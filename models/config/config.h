@@ -177,6 +177,8 @@ typedef struct st_fabric_cfg {
     int n_oversub;
     st_transport transport;
     st_routing routing;
+    int routing_given; /* the scenario states routing; else the transport's default
+                          (models/fabric/transport.c st_transport_default_routing) */
     double link_latency_s;
     double switch_latency_s;
     st_loc loc;

@@ -21,6 +21,10 @@ static const st_transport_spec presets[] = {
              * A 4096-byte RoCE MTU needs jumbo Ethernet frames, which RoCE fabrics configure. */
             .header_bytes = 8 + 14 + 4 + 12 + 20 + 8 + 12 + 4,
             .source = "IEEE 802.3 cl. 3-4; RFC 791; RFC 768; IBTA Vol. 1 ch. 5, 9; IBTA Annex A17",
+            /* Ethernet switches hash each flow onto one equal-cost port unless adaptive routing
+             * is turned on, which is off by default (NVIDIA Cumulus Linux, NVUE reference, "nv
+             * set router adaptive-routing state": "The default setting is disabled"). */
+            .routing = ST_ROUTING_ECMP,
         },
     [ST_TRANSPORT_INFINIBAND] =
         {
@@ -32,6 +36,13 @@ static const st_transport_spec presets[] = {
              * packets are left out: a few bytes per packet or per credit update. */
             .header_bytes = 8 + 12 + 4 + 2,
             .source = "IBTA InfiniBand Architecture Specification Vol. 1, ch. 5, 7, 9",
+            /* The subnet manager sets up adaptive routing on the switches that support it: "AR is
+             * enabled by default in the opensm.conf file", routing engine ar_updn (NVIDIA,
+             * InfiniBand Cluster Bring-up Procedure v1.0, "Adaptive Routing"), and NCCL sends
+             * AR-capable transfers there unless told not to (src/transport/net_ib.cc: "Enable
+             * ADAPTIVE_ROUTING by default on IB networks", NCCL_IB_ADAPTIVE_ROUTING; not on
+             * RoCE). */
+            .routing = ST_ROUTING_ADAPTIVE,
         },
 };
 
@@ -83,6 +94,12 @@ const st_transport_spec *st_transport_spec_of(st_transport t)
     if ((int)t < 0 || (int)t >= N_PRESETS)
         return NULL;
     return &presets[t];
+}
+
+st_routing st_transport_default_routing(st_transport t)
+{
+    const st_transport_spec *p = st_transport_spec_of(t);
+    return p ? p->routing : ST_ROUTING_ECMP;
 }
 
 double st_transport_wire_efficiency(st_transport t)

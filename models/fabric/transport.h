@@ -14,10 +14,16 @@ typedef struct st_transport_spec {
     double payload_bytes; /* payload per packet: the path MTU (4096, the largest IB MTU) */
     double header_bytes;  /* bytes on the wire per packet besides the payload */
     const char *source;   /* where the header sizes come from */
+    st_routing routing;   /* how its fabric spreads flows unless the scenario says: the
+                             switches' and subnet manager's default (transport.c) */
 } st_transport_spec;
 
 /* The preset of transport t, or NULL for a value outside st_transport. Borrowed, static. */
 const st_transport_spec *st_transport_spec_of(st_transport t);
+
+/* The routing a fabric of transport t runs unless cluster.fabric.routing says (ECMP for an
+ * unknown transport). */
+st_routing st_transport_default_routing(st_transport t);
 
 /* Payload share of the wire: payload / (payload + header), for a full-MTU packet stream.
  * 0 for an unknown transport. */

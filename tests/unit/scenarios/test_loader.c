@@ -317,6 +317,36 @@ START_TEST(test_oversubscription_reads_n_colon_1)
 }
 END_TEST
 
+/* Routing follows the transport unless stated: InfiniBand's subnet manager routes adaptively
+ * (opensm's ar_updn, NCCL's AR-capable transfers), Ethernet hashes each flow (ECMP); a stated
+ * routing wins either way (models/fabric/transport.c). */
+START_TEST(test_routing_defaults_to_the_transports)
+{
+    const struct {
+        const char *fabric;
+        st_routing want;
+    } cases[] = {
+        {"{ transport: infiniband }", ST_ROUTING_ADAPTIVE},
+        {"{ transport: roce-v2 }", ST_ROUTING_ECMP},
+        {"{ nic: 400 Gbit/s }", ST_ROUTING_ECMP},
+        {"{ transport: infiniband, routing: ecmp }", ST_ROUTING_ECMP},
+        {"{ transport: roce-v2, routing: adaptive }", ST_ROUTING_ADAPTIVE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char yaml[256];
+        snprintf(yaml, sizeof yaml,
+                 "version: 1\ncluster: { gpu: h100-sxm, nodes: 4, fabric: %s }\n"
+                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+                 cases[i].fabric);
+        st_diag d;
+        st_scn *s = load(yaml, &d);
+        ck_assert_msg(s != NULL, "%s did not load", cases[i].fabric);
+        ck_assert_msg(st_scn_cluster(s)->fabric.routing == cases[i].want, "%s", cases[i].fabric);
+        st_scn_free(s);
+    }
+}
+END_TEST
+
 /* Every section is modelled now: a scenario with all of them gets no warning, and a warning
  * does not stop the load. Quotas under a policy that reads none get one, at the key's value. */
 START_TEST(test_unmodelled_sections_warn_once_each)
@@ -413,6 +443,7 @@ Suite *loader_suite(void)
     Suite *s = suite_create("loader");
     TCase *tc = tcase_create("loader");
     tcase_add_test(tc, test_every_example_parses);
+    tcase_add_test(tc, test_routing_defaults_to_the_transports);
     tcase_add_test(tc, test_minimal_scenario_gets_documented_defaults);
     tcase_add_test(tc, test_values_keep_their_location);
     tcase_add_test(tc, test_anchors_aliases_and_merge_keys_work);
