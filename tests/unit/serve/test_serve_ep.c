@@ -307,8 +307,8 @@ START_TEST(test_moe_layer_held_to_trtllm_kernels)
     ASSERT_REL(moe_at("h200-sxm", "deepseek-v3", "fp8", 8, 8, "", 8192), 1284e-6, 0.12);
     ASSERT_REL(moe_at("h100-sxm", "deepseek-v3", "fp8", 8, 8, "", 1024), 590e-6, 0.12);
     ASSERT_REL(moe_at("h200-sxm", "qwen3-235b-a22b", "fp8", 8, 8, "", 1024), 134e-6, 0.12);
-    ASSERT_REL(moe_at("b200", "{ base: gpt-oss-120b, name: g20, layers: 24, experts: 32 }",
-                      "bf16", 1, 1, "    expert_precision: fp8\n    expert_weights: mxfp4\n", 1024),
+    ASSERT_REL(moe_at("b200", "{ base: gpt-oss-120b, name: g20, layers: 24, experts: 32 }", "bf16",
+                      1, 1, "    expert_precision: fp8\n    expert_weights: mxfp4\n", 1024),
                135e-6, 0.12);
 }
 END_TEST
