@@ -260,6 +260,26 @@ static void print_split_band(const st_valid_split *sp, size_t n, int md)
     free(w);
 }
 
+/* The groups calibrating did not help, named: higher after than before, then unchanged (a fit
+ * refused, or a factor of 1 where the model already met the steps), so that a reader sees which
+ * sets a small-scale calibration misleads. */
+static void split_misses(const st_valid_split *sp, size_t n)
+{
+    for (int same = 0; same < 2; same++) {
+        int k = 0;
+        for (size_t i = 0; i < n; i++) {
+            const st_valid_split *s = &sp[i];
+            if (s->after < s->before || (s->after == s->before) != same)
+                continue;
+            printf("%s%s %s %s",
+                   k++    ? ", "
+                   : same ? "; unchanged in "
+                          : "; higher in ",
+                   s->set, s->gpu, st_precision_names[s->prec]);
+        }
+    }
+}
+
 /* Each split's line, and whether calibrating lowered the predicted runs' median error. The goal
  * (issue 31): on each multi-scale set, lower after than before. */
 static int run_split(const char *dir, int md)
@@ -295,8 +315,10 @@ static int run_split(const char *dir, int md)
         worse += !(s->after < s->before); /* a tie is not lower */
     }
     printf("%scalibration split: %zu groups, the predicted runs' median |error| lower after "
-           "calibrating in %zu\n",
+           "calibrating in %zu",
            md ? "\n" : "", n, n - (size_t)worse);
+    split_misses(sp, n);
+    printf("\n");
     print_split_band(sp, n, md);
     free(sp);
     return worse > 0;
