@@ -231,10 +231,11 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
 static void software_text(FILE *out, const st_workload_cfg *w)
 {
     const st_parallel_cfg *p = &w->parallel;
-    fprintf(out, "  software  %s: attention %s, gradient reduce %s%s%s%s\n", w->software,
+    fprintf(out, "  software  %s: attention %s, gradient reduce %s%s%s%s%s\n", w->software,
             st_attention_names[w->attention], p->grad_bf16 ? "bf16" : "fp32",
             p->overlap_grad_reduce ? " overlapped" : " after backward",
             p->overlap_param_gather && p->zero >= 1 ? ", weight gather overlapped" : "",
+            p->tp_comm_overlap && p->tp > 1 ? ", TP communication overlapped" : "",
             p->overlap_p2p ? "" : ", blocking pipeline sends");
 }
 

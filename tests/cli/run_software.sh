@@ -3,8 +3,8 @@
 # row in place of the keys the row sets forecasts exactly what the file stating them does, for
 # one run of each kind of stack (Megatron-LM 2022, Megatron-DeepSpeed, NeMo, Megatron-Bridge,
 # torchtitan); a key the workload states wins over its row; a release between two rows takes the
-# older one; and the row's overlaps are the stack's, not the file's (Megatron-Bridge turns TP
-# communication overlap on, which the shipped file leaves off).
+# older one; and the row's overlaps are the stack's (Megatron-Bridge turns TP communication
+# overlap on, which a file stating tp_comm_overlap: false turns off).
 # Usage: run_software.sh STRATA SOURCE_DIR
 set -u
 strata=$1
@@ -46,22 +46,26 @@ same bloom scenarios/validation/bloom-176b-gbs2048.yaml "megatron-deepspeed 2022
 same nemo scenarios/validation/nemo-2502-b200-llama3-8b-8gpu.yaml "nemo 25.02" \
     '/^    attention: cudnn$/d' '/^    fp8_param_gather: true$/d' '/^    cudnn: 9.10 /d' \
     's/grad_reduce: bf16, overlap_param_gather: true, //'
-# Megatron-Bridge's recipe overlaps TP communication; the shipped file keeps it off (step-model.md,
-# "TP communication overlap"), so the variant states that one key.
+# The Megatron-Bridge files name their release already: the variant drops that line (the
+# function adds it back) and the keys the row sets.
 same bridge scenarios/checks/bridge-2511/h100-llama3-70b-64gpu.yaml "megatron-bridge 25.11" \
+    '/^    software: megatron-bridge 25.11$/d' \
     '/^    fp8_recipe: current$/d' '/^    fp8_param_gather: true$/d' '/^    attention: cudnn$/d' \
-    's/grad_reduce: bf16, overlap_param_gather: true, /tp_comm_overlap: false, /'
+    's/grad_reduce: bf16, overlap_param_gather: true, //'
 same torchtitan scenarios/checks/torchtitan/a100-llama2-13b-64gpu-noac.yaml "torchtitan 2024-04" \
     '/^    attention: flash2$/d' 's/, overlap_param_gather: true//'
 
-# The row's own TP overlap: without the file's `tp_comm_overlap: false` the step is shorter and
-# the plan line says so.
-sed 's/tp_comm_overlap: false, //' "$tmp/bridge.yaml" >"$tmp/bridge-tpo.yaml"
-read -r with _ <<<"$(figures "$tmp/bridge-tpo.yaml")"
-read -r without _ <<<"$(figures "$tmp/bridge.yaml")"
+# The row's own TP overlap: stating `tp_comm_overlap: false` lengthens the step, and the plan
+# line names the overlap only where it is on.
+sed 's/parallel: { /parallel: { tp_comm_overlap: false, /' "$tmp/bridge.yaml" >"$tmp/bridge-off.yaml"
+grep -q 'tp_comm_overlap: false' "$tmp/bridge-off.yaml" || { echo "FAIL bridge: no overlap key"; fail=$((fail + 1)); }
+read -r with _ <<<"$(figures "$tmp/bridge.yaml")"
+read -r without _ <<<"$(figures "$tmp/bridge-off.yaml")"
 expect "bridge TP overlap shortens the step" 1 "$(python3 -c "print(int($with < $without))")"
 expect "bridge TP overlap on the plan line" 1 \
-    "$("$strata" run "$tmp/bridge-tpo.yaml" 2>/dev/null | grep -c '^            seq .*TP comm overlap')"
+    "$("$strata" run "$tmp/bridge.yaml" 2>/dev/null | grep -c '^            seq .*TP comm overlap')"
+expect "bridge TP overlap off the plan line" 0 \
+    "$("$strata" run "$tmp/bridge-off.yaml" 2>/dev/null | grep -c '^            seq .*TP comm overlap')"
 
 # A release between rows takes the older row: 26.04.01 is 26.04's, 25.12 is 25.11's.
 sed 's/software: megatron-bridge 25.11/software: megatron-bridge 25.12/' "$tmp/bridge.yaml" >"$tmp/b2.yaml"
