@@ -414,15 +414,25 @@ START_TEST(test_reserved_counts_cuda_context_and_one_nccl_buffer_set_per_group)
 }
 END_TEST
 
+/* Table 4's plan as section 3.3.2 runs it at dp data-parallel ranks and v chunks a stage: ZeRO-2,
+ * FlashAttention, no recompute. */
+static st_workload_cfg llama405_meta(int64_t dp, int64_t v)
+{
+    st_workload_cfg w = llama405(ST_RECOMPUTE_NONE);
+    w.attention = ST_ATTN_FLASH;
+    w.parallel.zero = 2;
+    w.parallel.dp = dp;
+    w.gpus = 8 * 16 * dp;
+    w.parallel.virtual_stages = v;
+    return w;
+}
+
 /* Llama 3 section 3.3.2: FSDP that shards the optimizer states and gradients (ZeRO-2),
  * interleaved 1F1B, no activation checkpointing at 8K. The plan ran on 80 GB H100s; the model
  * has it fit, with the reserved term counted, and so close to the limit that the audit warns. */
 START_TEST(test_llama3_405b_published_plan_fits_without_recompute)
 {
-    st_workload_cfg w = llama405(ST_RECOMPUTE_NONE);
-    w.attention = ST_ATTN_FLASH;
-    w.parallel.zero = 2;
-    w.parallel.virtual_stages = 4;
+    st_workload_cfg w = llama405_meta(128, 4);
     st_memory m = estimate(&w, "h100-sxm");
     ck_assert_int_eq(m.fits, 1);
     ck_assert_double_gt(m.term[ST_MEM_RESERVED], 0);
@@ -444,12 +454,7 @@ END_TEST
  * would take: the term that decides (docs/models/memory-model.md, worked example). */
 START_TEST(test_llama3_405b_8k_gpu_plan_fits_with_a_lazy_cuda_context)
 {
-    st_workload_cfg w = llama405(ST_RECOMPUTE_NONE);
-    w.attention = ST_ATTN_FLASH;
-    w.parallel.zero = 2;
-    w.parallel.dp = 64;
-    w.gpus = 8 * 16 * 64;
-    w.parallel.virtual_stages = 8;
+    st_workload_cfg w = llama405_meta(64, 8);
     w.parallel.embedding_slot = 1;
     w.parallel.loss_slot = 1;
     st_memory m = estimate(&w, "h100-sxm");
