@@ -654,11 +654,25 @@ double st_hbm_efficiency(const st_gpu_spec *gpu)
  * (2025.04.22)"): up to 660 TFLOPS in its compute-bound configurations on an H800 SXM5, whose
  * dense BF16 peak is the H100 SXM's 989.4 TFLOPS (the same die; NVIDIA H100 datasheet); its
  * memory-bound figure, 3000 GB/s, is within 1% of the H100's achievable HBM share above (2.97 of
- * 3.35 TB/s). The one published compute figure of an MLA decode kernel, taken for every part. */
+ * 3.35 TB/s). The one published compute figure of an MLA decode kernel, taken for every part, as
+ * a share of the peak of the MMAs it runs on (st_mla_decode_mma). */
 #define MLA_DECODE_FRAC (660.0 / 989.4)
 
 double st_mla_decode_efficiency(const st_gpu_spec *gpu)
 {
     (void)gpu;
     return MLA_DECODE_FRAC;
+}
+
+/* Which MMAs an MLA decode kernel scores its queries against a cache of kv_bytes bytes an element
+ * with. FlashMLA on Hopper runs BF16 MMAs whatever the cache (aiconfigurator's TensorRT-LLM
+ * 1.3.0rc20 table for the H200: at most 755 TFLOP/s with an FP8 cache, 662 with BF16, under the
+ * dense BF16 peak). TensorRT-LLM's trtllm-gen kernel on Blackwell takes an FP8 cache into FP8
+ * MMAs: the B200 table reaches 2,925 TFLOP/s with one (batch 512, 32,768 keys), past the dense
+ * BF16 peak of 2,250, and 1,460 with a BF16 cache (ai-dynamo/aiconfigurator, aic-core/src/
+ * aiconfigurator_core/systems/data/b200_sxm/mla/trtllm/1.3.0rc20/generation_mla_perf.parquet,
+ * repository head 095f58a51; 128 heads, kv_lora_rank 512, rope 64). */
+st_precision st_mla_decode_mma(const st_gpu_spec *gpu, double kv_bytes)
+{
+    return kv_bytes <= 1.0 && st_gpu_is_blackwell(gpu) ? ST_PREC_FP8 : ST_PREC_BF16;
 }

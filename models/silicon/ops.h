@@ -314,9 +314,14 @@ int st_ops_widens(const st_gpu_spec *gpu, st_precision prec, st_precision wprec)
 /* The curve's ceiling for gpu and prec: the fraction a tile's main loop reaches. */
 double st_gemm_emax(const st_gpu_spec *gpu, st_precision prec);
 
-/* Achieved fraction of the dense BF16 peak of a multi-head latent attention decode kernel
- * (FlashMLA's) where its work, not its cache's bytes, bounds it. */
+/* Achieved fraction of the dense peak of the MMAs a multi-head latent attention decode kernel
+ * runs on (st_mla_decode_mma; FlashMLA's figure) where its work, not its cache's bytes, bounds
+ * it. */
 double st_mla_decode_efficiency(const st_gpu_spec *gpu);
+
+/* The precision of the MMAs an MLA decode kernel runs with a cache of kv_bytes bytes an element:
+ * FP8 for an FP8 cache on Blackwell (TensorRT-LLM's trtllm-gen), BF16 otherwise (FlashMLA). */
+st_precision st_mla_decode_mma(const st_gpu_spec *gpu, double kv_bytes);
 
 /* Achieved fraction of the dense BF16 peak of FlashAttention's forward (backward != 0: its
  * backward) kernel, with seq_k keys per query block's sequence and `blocks` blocks of 128

@@ -1,6 +1,8 @@
 /* The attention of an inference iteration and the KV cache it reads (models/silicon/ops.h,
  * "Serving"): the same fused-kernel sweeps and roofline as training's core, on the shapes a
  * serving engine runs. docs/models/inference.md. */
+#include <math.h>
+
 #include "models/silicon/llm.h"
 #include "models/silicon/ops_internal.h"
 
@@ -127,8 +129,9 @@ double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu
     double t = st__ops_time_forward(gpu, &op);
     if (d->flops > 0) {
         double work =
-            d->flops * keys / (st_gpu_peak(gpu, ST_PREC_BF16) * st_mla_decode_efficiency(gpu));
-        t = work > t ? work : t;
+            d->flops * keys /
+            (st_gpu_peak(gpu, st_mla_decode_mma(gpu, d->elem)) * st_mla_decode_efficiency(gpu));
+        t = hypot(t, work); /* streamed while it computes, imperfectly: as a GEMM (ops.c) */
     }
     return t;
 }
