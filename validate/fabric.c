@@ -50,7 +50,8 @@ typedef struct vcase {
     double bytes;
     int time_metric; /* 0: busbw GB/s within 10%; 1: time us within a factor of 2 */
     double measured;
-    int alltoall; /* 1: nccl-tests' alltoall_perf; 0: all_reduce_perf */
+    st_coll_op op; /* nccl-tests' all_reduce_perf, reduce_scatter_perf, all_gather_perf or
+                      alltoall_perf */
 } vcase;
 
 #define IB   ST_TRANSPORT_INFINIBAND
@@ -185,7 +186,64 @@ static const vcase cases[] = {
      "alltoall_perf, 8 GiB; B300 NVLink assumed 1.8 TB/s as B200; tests the all-to-all the MoE "
      "dispatcher is timed with",
      ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, ROCE, ST_COLL_AUTO, 0, 8 * GIB, 0, 675.55,
-     1},
+     ST_COLL_ALL_TO_ALL},
+    /* aiconfigurator's NCCL 2.29.2 sweeps on one node (ai-dynamo/aiconfigurator, aic-core/src/
+     * aiconfigurator_core/systems/data/<gpu>/comm/nccl/2.29.2/nccl_perf.parquet, head 095f58a51;
+     * message_size in fp16 elements, nccl-tests' "size"): all-gather and reduce-scatter at 128 MiB
+     * test the ring; the 32 MiB rows and the all-to-alls, which the model is not fitted to, are
+     * reference. */
+    {"h200-aic-ag-32MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
+     "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and channel "
+     "ramp is fitted on all-reduce",
+     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 238,
+     ST_COLL_ALL_GATHER},
+    {"h200-aic-ag-128MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
+     "all_gather_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "h200-sxm", NULL, 1,
+     8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 309, ST_COLL_ALL_GATHER},
+    {"h200-aic-rs-32MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
+     "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and "
+     "channel ramp is fitted on all-reduce",
+     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 263,
+     ST_COLL_REDUCE_SCATTER},
+    {"h200-aic-rs-128MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
+     "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "h200-sxm",
+     NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 313, ST_COLL_REDUCE_SCATTER},
+    {"h200-aic-a2a-32MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
+     "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; all-to-all below GiB sizes is not fitted "
+     "(the 8 GiB B300 row tests its peak)",
+     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 237,
+     ST_COLL_ALL_TO_ALL},
+    {"h200-aic-a2a-128MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
+     "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; all-to-all below GiB sizes is not fitted "
+     "(the 8 GiB B300 row tests its peak)",
+     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 291,
+     ST_COLL_ALL_TO_ALL},
+    {"b200-aic-ag-32MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
+     "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and channel "
+     "ramp is fitted on all-reduce",
+     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 258,
+     ST_COLL_ALL_GATHER},
+    {"b200-aic-ag-128MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
+     "all_gather_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "b200", NULL, 1, 8,
+     0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 568, ST_COLL_ALL_GATHER},
+    {"b200-aic-rs-32MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
+     "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and "
+     "channel ramp is fitted on all-reduce",
+     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 274,
+     ST_COLL_REDUCE_SCATTER},
+    {"b200-aic-rs-128MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
+     "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "b200", NULL, 1,
+     8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 565, ST_COLL_REDUCE_SCATTER},
+    {"b200-aic-a2a-32MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
+     "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; all-to-all below GiB sizes is not fitted "
+     "(the 8 GiB B300 row tests its peak)",
+     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 331,
+     ST_COLL_ALL_TO_ALL},
+    {"b200-aic-a2a-128MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
+     "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; all-to-all below GiB sizes is not fitted "
+     "(the 8 GiB B300 row tests its peak)",
+     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 496,
+     ST_COLL_ALL_TO_ALL},
     /* Reference: outside the model (2-node tree and NVLS tree, other transports), for context. */
     {"oci-h100-2node-roce-16GiB", "oci_h100_2node_roce (OCI tutorials, NCCL 2.21.5)",
      "2 nodes exceed the 400 GB/s NIC rate (NVLS/tree); 16 x 200G modelled as 8 x 400G",
@@ -201,7 +259,7 @@ static const vcase cases[] = {
      "alltoall_perf, 8 GiB over 2 nodes; the NICs are not stated (ports of about 400 Gb/s, and "
      "a busbw above 8 of them): modelled as 8 x 800G RoCE",
      ST_VALID_REFERENCE, NULL, &b300, 2, 8, 0, 8, 800, ROCE, ST_COLL_AUTO, 0, 8 * GIB, 0, 180.98,
-     1},
+     ST_COLL_ALL_TO_ALL},
 };
 
 #define N_CASES (sizeof cases / sizeof cases[0])
@@ -257,12 +315,8 @@ static int run_case(const st_valid_harness *h, size_t i, st_valid_row *out, st_d
                           v->gpu);
     int64_t n;
     int64_t *gpus = members_of(v, &n);
-    st_coll_spec s = {.op = v->alltoall ? ST_COLL_ALL_TO_ALL : ST_COLL_ALL_REDUCE,
-                      .algo = v->algo,
-                      .gpus = gpus,
-                      .n = n,
-                      .bytes = v->bytes,
-                      .key = (uint64_t)i};
+    st_coll_spec s = {
+        .op = v->op, .algo = v->algo, .gpus = gpus, .n = n, .bytes = v->bytes, .key = (uint64_t)i};
     st_coll_report rep;
     int rc = st_coll_measure(&c, &s, &rep, err);
     free(gpus);
