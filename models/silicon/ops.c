@@ -191,14 +191,8 @@ static double roofline(const st_gpu_spec *gpu, double compute_s, double bytes, i
 }
 
 /* One GEMM of shape m x n reduced over k, reading in_bytes per input element and writing
- * out_bytes per output element. Its compute and memory times add in quadrature: a kernel
- * streaming its operands while its Tensor Cores work overlaps the two imperfectly, the most where
- * they take about as long (decode's GEMMs of a few hundred rows). Fitted on Vidur's H100
- * profiles of Llama 2 7B's and 70B's linear layers (microsoft/vidur,
- * data/profiling/compute/h100, 8,352 BF16 GEMMs of 1-4,096 tokens, each less the 4.75 us launch
- * overhead XLA's table carries): over (c^p + m^p)^(1/p) the log-time error is least at p = 1.75
- * (rms 0.155), 0.159 at p = 2, taken (hypot), against 0.211 for the larger alone.
- * docs/models/step-ops.md, "Roofline". */
+ * out_bytes per output element; its compute and memory times add in quadrature
+ * (st__ops_stream_and_compute). */
 static double gemm_time_w(const st_gpu_spec *gpu, st_precision prec, double m, double n, double k,
                           double in_bytes, double w_bytes, double out_bytes, double widen,
                           int *mem_bound)
@@ -212,7 +206,7 @@ static double gemm_time_w(const st_gpu_spec *gpu, st_precision prec, double m, d
     double mt = mem_time(gpu, bytes);
     if (mem_bound)
         *mem_bound = bytes > 0 && mt >= compute;
-    return hypot(compute, mt);
+    return st__ops_stream_and_compute(compute, mt);
 }
 
 /* Inputs and weights of the same width. */
@@ -325,7 +319,7 @@ static double fused_group_time(const st_gpu_spec *gpu, const st_op *op, int *mem
     double bytes = c * (op->m * op->k * in + op->k * op->n * win + op->m * op->n * 2.0);
     double mt = mem_time(gpu, bytes);
     *mem_bound = mt >= compute;
-    return hypot(compute, mt);
+    return st__ops_stream_and_compute(compute, mt);
 }
 
 static void time_forward(const st_gpu_spec *gpu, st_op *op)

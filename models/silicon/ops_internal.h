@@ -4,6 +4,7 @@
 #ifndef ST_MODELS_SILICON_OPS_INTERNAL_H
 #define ST_MODELS_SILICON_OPS_INTERNAL_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "models/silicon/ops.h"
@@ -66,6 +67,18 @@ static inline double st__ops_head_dim(const dims *d)
 
 /* The widths and token counts of one micro-batch of w on one GPU. */
 dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch);
+
+/* A kernel's time from its compute and memory times: the two add in quadrature, a kernel
+ * streaming its operands while its Tensor Cores work overlapping them imperfectly, the most where
+ * they take about as long (decode's GEMMs of a few hundred rows). Fitted on Vidur's H100 profiles
+ * of Llama 2 7B's and 70B's linear layers (microsoft/vidur, data/profiling/compute/h100, 8,352
+ * BF16 GEMMs of 1-4,096 tokens, each less the 4.75 us launch overhead XLA's table carries): over
+ * (c^p + m^p)^(1/p) the log-time error is least at p = 1.75 (rms 0.155), 0.159 at p = 2, taken
+ * (hypot), against 0.211 for the larger alone. docs/models/step-ops.md, "Roofline". */
+static inline double st__ops_stream_and_compute(double compute_s, double memory_s)
+{
+    return hypot(compute_s, memory_s);
+}
 
 /* Time op forward on gpu as the layer graph does (into op->time_s and op->mem_bound), and
  * return it: for operators built outside the training graph (ops_serve.c). */

@@ -1,8 +1,6 @@
 /* The attention of an inference iteration and the KV cache it reads (models/silicon/ops.h,
  * "Serving"): the same fused-kernel sweeps and roofline as training's core, on the shapes a
  * serving engine runs. docs/models/inference.md. */
-#include <math.h>
-
 #include "models/silicon/llm.h"
 #include "models/silicon/ops_internal.h"
 
@@ -131,7 +129,7 @@ double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu
         double work =
             d->flops * keys /
             (st_gpu_peak(gpu, st_mla_decode_mma(gpu, d->elem)) * st_mla_decode_efficiency(gpu));
-        t = hypot(t, work); /* streamed while it computes, imperfectly: as a GEMM (ops.c) */
+        t = st__ops_stream_and_compute(work, t); /* as a GEMM's */
     }
     return t;
 }
