@@ -57,6 +57,15 @@ typedef struct vcase {
 #define IB   ST_TRANSPORT_INFINIBAND
 #define ROCE ST_TRANSPORT_ROCE_V2
 
+/* A row of aiconfigurator's NCCL 2.29.2 sweeps on one node of 8 GPUs (fp16, `mib` MiB). */
+#define AIC(name, gpu_label, gpu, op, mib, busbw, kind, note)                                      \
+    {                                                                                              \
+        name, "aiconfigurator nccl_perf (" gpu_label ", NCCL 2.29.2)", note, kind, gpu, NULL, 1,   \
+            8, 0, 8, 400, IB, ST_COLL_AUTO, 0, (mib)*MIB, 0, busbw, op                             \
+    }
+#define AIC_MIDRING "mid-size rings: the protocol and channel ramp is fitted on all-reduce"
+#define AIC_A2A     "all-to-all below GiB sizes is not fitted (the 8 GiB B300 row tests its peak)"
+
 static const vcase cases[] = {
     /* Calibration sources: models/fabric/transport.c sets the NVLink and NIC goodputs from these.
      */
@@ -192,58 +201,30 @@ static const vcase cases[] = {
      * message_size in fp16 elements, nccl-tests' "size"): all-gather and reduce-scatter at 128 MiB
      * test the ring; the 32 MiB rows and the all-to-alls, which the model is not fitted to, are
      * reference. */
-    {"h200-aic-ag-32MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
-     "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and channel "
-     "ramp is fitted on all-reduce",
-     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 238,
-     ST_COLL_ALL_GATHER},
-    {"h200-aic-ag-128MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
-     "all_gather_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "h200-sxm", NULL, 1,
-     8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 309, ST_COLL_ALL_GATHER},
-    {"h200-aic-rs-32MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
-     "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and "
-     "channel ramp is fitted on all-reduce",
-     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 263,
-     ST_COLL_REDUCE_SCATTER},
-    {"h200-aic-rs-128MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
-     "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "h200-sxm",
-     NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 313, ST_COLL_REDUCE_SCATTER},
-    {"h200-aic-a2a-32MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
-     "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; all-to-all below GiB sizes is not fitted "
-     "(the 8 GiB B300 row tests its peak)",
-     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 237,
-     ST_COLL_ALL_TO_ALL},
-    {"h200-aic-a2a-128MiB", "aiconfigurator nccl_perf (H200, NCCL 2.29.2)",
-     "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; all-to-all below GiB sizes is not fitted "
-     "(the 8 GiB B300 row tests its peak)",
-     ST_VALID_REFERENCE, "h200-sxm", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 291,
-     ST_COLL_ALL_TO_ALL},
-    {"b200-aic-ag-32MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
-     "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and channel "
-     "ramp is fitted on all-reduce",
-     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 258,
-     ST_COLL_ALL_GATHER},
-    {"b200-aic-ag-128MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
-     "all_gather_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "b200", NULL, 1, 8,
-     0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 568, ST_COLL_ALL_GATHER},
-    {"b200-aic-rs-32MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
-     "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; mid-size rings: the protocol and "
-     "channel ramp is fitted on all-reduce",
-     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 274,
-     ST_COLL_REDUCE_SCATTER},
-    {"b200-aic-rs-128MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
-     "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB", ST_VALID_VALIDATION, "b200", NULL, 1,
-     8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 565, ST_COLL_REDUCE_SCATTER},
-    {"b200-aic-a2a-32MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
-     "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; all-to-all below GiB sizes is not fitted "
-     "(the 8 GiB B300 row tests its peak)",
-     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 32 * MIB, 0, 331,
-     ST_COLL_ALL_TO_ALL},
-    {"b200-aic-a2a-128MiB", "aiconfigurator nccl_perf (B200, NCCL 2.29.2)",
-     "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; all-to-all below GiB sizes is not fitted "
-     "(the 8 GiB B300 row tests its peak)",
-     ST_VALID_REFERENCE, "b200", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 128 * MIB, 0, 496,
-     ST_COLL_ALL_TO_ALL},
+    AIC("h200-aic-ag-32MiB", "H200", "h200-sxm", ST_COLL_ALL_GATHER, 32, 238, ST_VALID_REFERENCE,
+        "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
+    AIC("h200-aic-ag-128MiB", "H200", "h200-sxm", ST_COLL_ALL_GATHER, 128, 309, ST_VALID_VALIDATION,
+        "all_gather_perf, 8 GPUs of one node, fp16, 128 MiB"),
+    AIC("h200-aic-rs-32MiB", "H200", "h200-sxm", ST_COLL_REDUCE_SCATTER, 32, 263,
+        ST_VALID_REFERENCE, "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
+    AIC("h200-aic-rs-128MiB", "H200", "h200-sxm", ST_COLL_REDUCE_SCATTER, 128, 313,
+        ST_VALID_VALIDATION, "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB"),
+    AIC("h200-aic-a2a-32MiB", "H200", "h200-sxm", ST_COLL_ALL_TO_ALL, 32, 237, ST_VALID_REFERENCE,
+        "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_A2A),
+    AIC("h200-aic-a2a-128MiB", "H200", "h200-sxm", ST_COLL_ALL_TO_ALL, 128, 291, ST_VALID_REFERENCE,
+        "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; " AIC_A2A),
+    AIC("b200-aic-ag-32MiB", "B200", "b200", ST_COLL_ALL_GATHER, 32, 258, ST_VALID_REFERENCE,
+        "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
+    AIC("b200-aic-ag-128MiB", "B200", "b200", ST_COLL_ALL_GATHER, 128, 568, ST_VALID_VALIDATION,
+        "all_gather_perf, 8 GPUs of one node, fp16, 128 MiB"),
+    AIC("b200-aic-rs-32MiB", "B200", "b200", ST_COLL_REDUCE_SCATTER, 32, 274, ST_VALID_REFERENCE,
+        "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
+    AIC("b200-aic-rs-128MiB", "B200", "b200", ST_COLL_REDUCE_SCATTER, 128, 565, ST_VALID_VALIDATION,
+        "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB"),
+    AIC("b200-aic-a2a-32MiB", "B200", "b200", ST_COLL_ALL_TO_ALL, 32, 331, ST_VALID_REFERENCE,
+        "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_A2A),
+    AIC("b200-aic-a2a-128MiB", "B200", "b200", ST_COLL_ALL_TO_ALL, 128, 496, ST_VALID_REFERENCE,
+        "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; " AIC_A2A),
     /* Reference: outside the model (2-node tree and NVLS tree, other transports), for context. */
     {"oci-h100-2node-roce-16GiB", "oci_h100_2node_roce (OCI tutorials, NCCL 2.21.5)",
      "2 nodes exceed the 400 GB/s NIC rate (NVLS/tree); 16 x 200G modelled as 8 x 400G",
