@@ -334,10 +334,11 @@ START_TEST(test_routing_defaults_to_the_transports)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char yaml[256];
-        snprintf(yaml, sizeof yaml,
-                 "version: 1\ncluster: { gpu: h100-sxm, nodes: 4, fabric: %s }\n"
-                 "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
-                 cases[i].fabric);
+        int len = snprintf(yaml, sizeof yaml,
+                           "version: 1\ncluster: { gpu: h100-sxm, nodes: 4, fabric: %s }\n"
+                           "workloads: [ { model: llama3-8b, gpus: 8 } ]\n",
+                           cases[i].fabric);
+        ck_assert_int_lt(len, (int)sizeof yaml); /* the whole scenario, not a cut one */
         st_diag d;
         st_scn *s = load(yaml, &d);
         ck_assert_msg(s != NULL, "%s did not load", cases[i].fabric);

@@ -288,14 +288,12 @@ END_TEST
 static double moe_at(const char *gpu, const char *model, const char *prec, int gpus, int ep,
                      const char *extra, int64_t n)
 {
-    char y[1024];
-    snprintf(y, sizeof y,
-             "version: 1\nname: t\ncluster: { gpu: %s, nodes: 1, gpus_per_node: 8 }\n"
-             "workloads:\n  - name: s\n    kind: inference\n    model: %s\n"
-             "    precision: %s\n%s    gpus: %d\n    parallel: { tp: 1, ep: %d }\n"
-             "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n",
-             gpu, model, prec, extra, gpus, ep);
-    st_scn *s = serve_scenariof(y, "");
+    st_scn *s = serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: %s, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: %s\n"
+        "    precision: %s\n%s    gpus: %d\n    parallel: { tp: 1, ep: %d }\n"
+        "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n",
+        gpu, model, prec, extra, gpus, ep);
     double t = moe_layer_s(s, n / ep); /* each of the ep ranks brings N / ep of the N tokens */
     st_scn_free(s);
     return t;
