@@ -63,8 +63,16 @@ typedef struct vcase {
         name, "aiconfigurator nccl_perf (" gpu_label ", NCCL 2.29.2)", note, kind, gpu, NULL, 1,   \
             8, 0, 8, 400, IB, ST_COLL_AUTO, 0, (mib)*MIB, 0, busbw, op                             \
     }
+/* An all-to-all row of the B300 sweep, on the B300 above (the catalog has none). */
+#define AIC_B300(name, mib, busbw)                                                                 \
+    {                                                                                              \
+        name, "aiconfigurator nccl_perf (B300, NCCL 2.29.2)",                                      \
+            "alltoall_perf, 8 GPUs of one node; mean of the fp16 and int8 series",                 \
+            ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, (mib)*MIB, 0,  \
+            busbw, ST_COLL_ALL_TO_ALL                                                              \
+    }
 #define AIC_MIDRING "mid-size rings: the protocol and channel ramp is fitted on all-reduce"
-#define AIC_A2A     "all-to-all below GiB sizes is not fitted (the 8 GiB B300 row tests its peak)"
+#define AIC_A2A_CAL "sets the all-to-all regimes (models/fabric/nccl.c)"
 
 static const vcase cases[] = {
     /* Calibration sources: models/fabric/transport.c sets the NVLink and NIC goodputs from these.
@@ -192,15 +200,16 @@ static const vcase cases[] = {
      NULL, 2, 4, 8, 4, 400, IB, ST_COLL_AUTO, 0, 16 * GIB, 0, 845.72, 0},
     /* All-to-all: every pair's share over NVLink (one node) or the NICs (two), no reduction. */
     {"b300-8gpu-alltoall", "oci_b300_1node_and_2node (Oracle quickstart, NCCL 2.28.9)",
-     "alltoall_perf, 8 GiB; B300 NVLink assumed 1.8 TB/s as B200; tests the all-to-all the MoE "
-     "dispatcher is timed with",
-     ST_VALID_VALIDATION, NULL, &b300, 1, 8, 0, 8, 800, ROCE, ST_COLL_AUTO, 0, 8 * GIB, 0, 675.55,
+     "alltoall_perf, 8 GiB; B300 NVLink assumed 1.8 TB/s as B200; 16% above aiconfigurator's "
+     "B300 sweep, whose time grows at 604 GB/s of bus bandwidth from 64 to 512 MiB: the two "
+     "boards differ, and the model follows the sweep that covers an MoE layer's sizes",
+     ST_VALID_REFERENCE, NULL, &b300, 1, 8, 0, 8, 800, ROCE, ST_COLL_AUTO, 0, 8 * GIB, 0, 675.55,
      ST_COLL_ALL_TO_ALL},
     /* aiconfigurator's NCCL 2.29.2 sweeps on one node (ai-dynamo/aiconfigurator, aic-core/src/
      * aiconfigurator_core/systems/data/<gpu>/comm/nccl/2.29.2/nccl_perf.parquet, head 095f58a51;
      * message_size in fp16 elements, nccl-tests' "size"): all-gather and reduce-scatter at 128 MiB
-     * test the ring; the 32 MiB rows and the all-to-alls, which the model is not fitted to, are
-     * reference. */
+     * test the ring, the 32 MiB rows of the rings are reference; the H200 and B200 all-to-alls
+     * set the all-to-all regimes, the H100 and B300 ones test them. */
     AIC("h200-aic-ag-32MiB", "H200", "h200-sxm", ST_COLL_ALL_GATHER, 32, 238, ST_VALID_REFERENCE,
         "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
     AIC("h200-aic-ag-128MiB", "H200", "h200-sxm", ST_COLL_ALL_GATHER, 128, 309, ST_VALID_VALIDATION,
@@ -209,10 +218,17 @@ static const vcase cases[] = {
         ST_VALID_REFERENCE, "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
     AIC("h200-aic-rs-128MiB", "H200", "h200-sxm", ST_COLL_REDUCE_SCATTER, 128, 313,
         ST_VALID_VALIDATION, "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB"),
-    AIC("h200-aic-a2a-32MiB", "H200", "h200-sxm", ST_COLL_ALL_TO_ALL, 32, 237, ST_VALID_REFERENCE,
-        "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_A2A),
-    AIC("h200-aic-a2a-128MiB", "H200", "h200-sxm", ST_COLL_ALL_TO_ALL, 128, 291, ST_VALID_REFERENCE,
-        "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; " AIC_A2A),
+    AIC("h200-aic-a2a-32MiB", "H200", "h200-sxm", ST_COLL_ALL_TO_ALL, 32, 237, ST_VALID_CALIBRATION,
+        "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_A2A_CAL),
+    AIC("h200-aic-a2a-128MiB", "H200", "h200-sxm", ST_COLL_ALL_TO_ALL, 128, 291,
+        ST_VALID_CALIBRATION, "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; " AIC_A2A_CAL),
+    /* All-to-all on parts the regimes were not fitted on (mean of the fp16 and int8 series). */
+    AIC("h100-aic-a2a-8MiB", "H100", "h100-sxm", ST_COLL_ALL_TO_ALL, 8, 177.7, ST_VALID_VALIDATION,
+        "alltoall_perf, 8 GPUs of one node, 8 MiB"),
+    AIC("h100-aic-a2a-32MiB", "H100", "h100-sxm", ST_COLL_ALL_TO_ALL, 32, 235.0,
+        ST_VALID_VALIDATION, "alltoall_perf, 8 GPUs of one node, 32 MiB"),
+    AIC("h100-aic-a2a-512MiB", "H100", "h100-sxm", ST_COLL_ALL_TO_ALL, 512, 315.0,
+        ST_VALID_VALIDATION, "alltoall_perf, 8 GPUs of one node, 512 MiB"),
     AIC("b200-aic-ag-32MiB", "B200", "b200", ST_COLL_ALL_GATHER, 32, 258, ST_VALID_REFERENCE,
         "all_gather_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
     AIC("b200-aic-ag-128MiB", "B200", "b200", ST_COLL_ALL_GATHER, 128, 568, ST_VALID_VALIDATION,
@@ -221,10 +237,13 @@ static const vcase cases[] = {
         "reduce_scatter_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_MIDRING),
     AIC("b200-aic-rs-128MiB", "B200", "b200", ST_COLL_REDUCE_SCATTER, 128, 565, ST_VALID_VALIDATION,
         "reduce_scatter_perf, 8 GPUs of one node, fp16, 128 MiB"),
-    AIC("b200-aic-a2a-32MiB", "B200", "b200", ST_COLL_ALL_TO_ALL, 32, 331, ST_VALID_REFERENCE,
-        "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; " AIC_A2A),
-    AIC("b200-aic-a2a-128MiB", "B200", "b200", ST_COLL_ALL_TO_ALL, 128, 496, ST_VALID_REFERENCE,
-        "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; " AIC_A2A),
+    AIC("b200-aic-a2a-32MiB", "B200", "b200", ST_COLL_ALL_TO_ALL, 32, 331, ST_VALID_CALIBRATION,
+        "alltoall_perf, 8 GPUs of one node, fp16, 32 MiB; sets Blackwell's all-to-all latencies"),
+    AIC("b200-aic-a2a-128MiB", "B200", "b200", ST_COLL_ALL_TO_ALL, 128, 496, ST_VALID_CALIBRATION,
+        "alltoall_perf, 8 GPUs of one node, fp16, 128 MiB; sets Blackwell's all-to-all latencies"),
+    AIC_B300("b300-aic-a2a-8MiB", 8, 222.8),
+    AIC_B300("b300-aic-a2a-32MiB", 32, 370.9),
+    AIC_B300("b300-aic-a2a-512MiB", 512, 579.5),
     /* Reference: outside the model (2-node tree and NVLS tree, other transports), for context. */
     {"oci-h100-2node-roce-16GiB", "oci_h100_2node_roce (OCI tutorials, NCCL 2.21.5)",
      "2 nodes exceed the 400 GB/s NIC rate (NVLS/tree); 16 x 200G modelled as 8 x 400G",

@@ -153,6 +153,20 @@ static st_nccl_proto nccl_proto(st_coll_proto p)
                                       : ST_NCCL_SIMPLE;
 }
 
+/* An all-to-all inside one NVLink domain under NCCL's Simple protocol, which its grouped sends
+ * use at these sizes: the measured regimes of st_nccl_a2a_regime take the place of the ring's
+ * latency and rate. */
+static int a2a_on_nvlink(const st_coll *cm, const phase_desc *d, st_coll_proto p)
+{
+    return d->kind == PH_A2A && p == ST_COLL_PROTO_SIMPLE && cm->has_nvlink && d->comm.nodes <= 1;
+}
+
+/* Its regime: the bytes leaving a rank are a member's times the concurrent rounds. */
+static void a2a_regime(const st_coll *cm, const phase_desc *d, double *eff, double *lat)
+{
+    st_nccl_a2a_regime(cm->nccl, cm->a2a_lat, d->b * d->bus_mult, d->comm.nvlink_bw, eff, lat);
+}
+
 static double hop(const st_coll *cm, const phase_desc *d, st_coll_proto p, st_nccl_hw hw)
 {
     if (p == ST_COLL_PROTO_IDEAL)
@@ -230,6 +244,11 @@ double st__coll_xfer_latency(const st_coll *cm, const run *r, const phase_desc *
 {
     if (d->kind == PH_EMPTY)
         return 0;
+    if (a2a_on_nvlink(cm, d, p)) { /* the fitted latency is the whole call's, switch included */
+        double eff, lat;
+        a2a_regime(cm, d, &eff, &lat);
+        return lat;
+    }
     double hv = hop(cm, d, p, ST_NCCL_HW_NVLINK), hn = hop(cm, d, p, ST_NCCL_HW_NET);
     if (real && p != ST_COLL_PROTO_IDEAL)
         hv += st_nccl_fill_latency(cm->nccl, d->nalgo, nccl_proto(p), ST_NCCL_HW_NVLINK, &d->comm);
@@ -269,6 +288,10 @@ static cost eval(const st_coll *cm, const run *r, const phase_desc *d, st_coll_p
         c.f = p == ST_COLL_PROTO_IDEAL ? nvls_factor(cm) : nvls_rate_factor(cm, d, rate);
     else if (p != ST_COLL_PROTO_IDEAL)
         c.f = st_nccl_bw_factor(cm->nccl, d->nalgo, nccl_proto(p), &d->comm, d->bus_mult * rate);
+    if (a2a_on_nvlink(cm, d, p)) {
+        double unused;
+        a2a_regime(cm, d, &c.f, &unused);
+    }
     double lat = 0;
     for (size_t x = 0; x < cm->nx; x++)
         lat = raise_to(lat, st__coll_xfer_latency(cm, r, d, p, x, 0));
@@ -284,6 +307,8 @@ static cost choose(const st_coll *cm, const run *r, const phase_desc *d, double 
                     rate);
     if (r->proto != ST_COLL_PROTO_AUTO)
         return eval(cm, r, d, r->proto, rate);
+    if (a2a_on_nvlink(cm, d, ST_COLL_PROTO_SIMPLE)) /* grouped sends: Simple */
+        return eval(cm, r, d, ST_COLL_PROTO_SIMPLE, rate);
     cost best = eval(cm, r, d, ST_COLL_PROTO_LL, rate);
     for (st_coll_proto p = ST_COLL_PROTO_LL128; p <= ST_COLL_PROTO_SIMPLE; p++) {
         cost c = eval(cm, r, d, p, rate);

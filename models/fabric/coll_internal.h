@@ -40,6 +40,7 @@ struct st_coll {
     double nvls_eff;            /* NCCL's NVLS efficiency of the GPU; 0: no NVLS */
     int nvls_channels;          /* NCCL's NVLS channels for the GPU */
     double nvlink_goodput;      /* st_nvlink_efficiency of the GPU */
+    const double *a2a_lat;      /* st_nccl_a2a_latencies of the GPU */
     /* The phase being built: its transfers' members and their routes. */
     int64_t *src, *dst;
     double *mlat;   /* one-way path latency of each member */

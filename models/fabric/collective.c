@@ -41,6 +41,7 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
         c->fabric.nic_bw * st_transport_efficiency(c->fabric.transport) * st_calib_network(c);
     cm->nvls_eff = cm->has_nvlink ? st_nccl_nvls_efficiency(cm->nccl, c->gpu) : 0;
     cm->nvls_channels = st_nccl_nvls_channels(cm->nccl, c->gpu);
+    cm->a2a_lat = st_nccl_a2a_latencies(cm->nccl, c->gpu);
     return cm;
 }
 

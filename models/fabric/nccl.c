@@ -123,6 +123,23 @@ static const st_nccl_preset preset = {
     .nvls_chunk_max = 131072,
     .nvls_round_s = 6.0 * US,
     .nvls_fill_rounds = 1.75,
+    /* All-to-all inside one NVLink domain. NCCL runs it as grouped sends and receives, not as
+     * a ring, and its time per byte is not the ring's: aiconfigurator's alltoall_perf sweeps on
+     * one node of 8 GPUs (NCCL 2.29.2; ai-dynamo/aiconfigurator, aic-core/src/
+     * aiconfigurator_core/systems/data/<gpu>/comm/nccl/2.29.2/nccl_perf.parquet, head
+     * 095f58a51) follow T = lat + x / (eff g) in two regimes, x the bytes leaving a rank and g
+     * the NVLink goodput (370 GB/s on Hopper, 679.61 on Blackwell), the faster taken:
+     * - below about 24 MiB: 10.5 us and 0.6325 of g (least squares over 2-16 MiB);
+     * - above: 33.1 us and 0.8606 of g (32-512 MiB), 318 GB/s of bus bandwidth on an H200
+     *   against the ring's 370.
+     * Fitted on the H200 sweep; on the H100 sweep (evaluation) the two regimes give every size
+     * from 2 MiB to 512 MiB within 2% (1 MiB 9%). Blackwell's calls cost more: its latencies
+     * are fitted on the B200 sweep with Hopper's shares held, 16.86 and 36.62 us; on the B300
+     * sweep (evaluation) that gives 1-512 MiB within 9%, 3-7% slow. Ampere and other parts take
+     * Hopper's row (no sweep). docs/models/fabric.md, "All-to-all". */
+    .a2a_eff = {0.6325, 0.8606},
+    .a2a_lat_hopper = {10.50 * US, 33.11 * US},
+    .a2a_lat_blackwell = {16.86 * US, 36.62 * US},
 };
 
 const st_nccl_preset *st_nccl_preset_default(void)
@@ -161,6 +178,21 @@ double st_nccl_nvls_chunk(const st_nccl_preset *p, double ops, double bytes)
     if (bytes < 2 * ops * c && c > 16384)
         c = 16384;
     return c;
+}
+
+const double *st_nccl_a2a_latencies(const st_nccl_preset *p, const st_gpu_spec *gpu)
+{
+    return gpu && gpu->arch == ST_GPU_ARCH_BLACKWELL ? p->a2a_lat_blackwell : p->a2a_lat_hopper;
+}
+
+void st_nccl_a2a_regime(const st_nccl_preset *p, const double lat[2], double x, double g,
+                        double *eff, double *lat_s)
+{
+    int k = 0;
+    if (g > 0 && lat[1] + x / (p->a2a_eff[1] * g) < lat[0] + x / (p->a2a_eff[0] * g))
+        k = 1;
+    *eff = p->a2a_eff[k];
+    *lat_s = lat[k];
 }
 
 const char *st_nccl_proto_name(st_nccl_proto p)

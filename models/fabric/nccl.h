@@ -71,6 +71,12 @@ typedef struct st_nccl_preset {
     double nvls_chunk_max;
     double nvls_round_s;
     double nvls_fill_rounds;
+    /* All-to-all inside one NVLink domain (NCCL's grouped sends and receives), not an NCCL
+     * constant: two regimes fitted to measured sweeps, each a per-call latency and a share of
+     * the NVLink goodput; the call takes the faster. [0] is the small-message regime, [1] the
+     * large. The shares come from Hopper's sweep, the latencies from each generation's. */
+    double a2a_eff[2];
+    double a2a_lat_hopper[2], a2a_lat_blackwell[2];
 } st_nccl_preset;
 
 /* The preset in use: NCCL 2.20.3's tuning model. Borrowed, static. */
@@ -93,6 +99,16 @@ int st_nccl_nvls_channels(const st_nccl_preset *p, const st_gpu_spec *gpu);
  * operations (its channels times the ranks, NCCL's concurrentOps): the largest, halved to 64,
  * 32 and 16 KiB when the call holds fewer than 64, 8 and 2 rounds of the larger chunk. */
 double st_nccl_nvls_chunk(const st_nccl_preset *p, double ops, double bytes);
+
+/* The per-call latencies of the all-to-all regimes for gpu: Blackwell's for Blackwell, Hopper's
+ * for every other part (as NCCL's own tables take the Hopper row). */
+const double *st_nccl_a2a_latencies(const st_nccl_preset *p, const st_gpu_spec *gpu);
+
+/* An all-to-all inside one NVLink domain moving x bytes out of each rank (S (n-1)/n) at an
+ * NVLink goodput of g bytes/s per direction: the regime k of least lat[k] + x / (eff[k] g).
+ * Sets *eff to its share of g and *lat_s to its latency, s. */
+void st_nccl_a2a_regime(const st_nccl_preset *p, const double lat[2], double x, double g,
+                        double *eff, double *lat_s);
 
 /* "LL", "LL128", "Simple"; "?" out of range. */
 const char *st_nccl_proto_name(st_nccl_proto p);

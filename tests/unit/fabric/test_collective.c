@@ -351,6 +351,31 @@ START_TEST(test_all_to_all_in_batches_moves_the_same_bytes)
 }
 END_TEST
 
+START_TEST(test_all_to_all_inside_one_nvlink_domain_takes_the_faster_measured_regime)
+{
+    /* One node of 8 GPUs on NVLink: T = min_k (lat_k + x / (eff_k NV)), x = 7/8 S
+     * (models/fabric/nccl.c, a part of no stated generation taking Hopper's row): 4 MiB runs
+     * in the small-message regime, 256 MiB in the large. */
+    fab f = {.nodes = 1, .gpn = 8, .nics = 8, .per_leaf = 1, .routing = ST_ROUTING_ADAPTIVE};
+    open_fab(&f);
+    const st_nccl_preset *p = st_nccl_preset_default();
+    double small = 4.0 * 1048576, large = 256.0 * 1048576;
+    double t_small[2], t_large[2];
+    for (int k = 0; k < 2; k++) {
+        t_small[k] = p->a2a_lat_hopper[k] + 7.0 / 8 * small / (p->a2a_eff[k] * NV);
+        t_large[k] = p->a2a_lat_hopper[k] + 7.0 / 8 * large / (p->a2a_eff[k] * NV);
+    }
+    ck_assert(t_small[0] < t_small[1] && t_large[1] < t_large[0]);
+    st_coll_spec s = spec_of(ST_COLL_ALL_TO_ALL, ST_COLL_AUTO, iota(0, 8, 1), 8, small, 1);
+    s.proto = ST_COLL_PROTO_AUTO;
+    assert_rel(run1(&s), t_small[0], 1e-4); /* the engine's clock counts whole ns */
+    s = spec_of(ST_COLL_ALL_TO_ALL, ST_COLL_AUTO, iota(0, 8, 1), 8, large, 2);
+    s.proto = ST_COLL_PROTO_AUTO;
+    assert_rel(run1(&s), t_large[1], 1e-6);
+    close_fab();
+}
+END_TEST
+
 START_TEST(test_double_binary_tree_loads_each_nic_with_four_half_rate_members)
 {
     /* 8 nodes: a node interior in one tree (parent + 2 children) is a leaf in the other, so its
@@ -811,6 +836,7 @@ Suite *collective_suite(void)
     tcase_add_test(tc, test_bus_bandwidth_factors_are_nccl_tests_definitions);
     tcase_add_test(tc, test_reduce_scatter_all_gather_broadcast_and_all_to_all_match_analytic);
     tcase_add_test(tc, test_all_to_all_in_batches_moves_the_same_bytes);
+    tcase_add_test(tc, test_all_to_all_inside_one_nvlink_domain_takes_the_faster_measured_regime);
     tcase_add_test(tc, test_double_binary_tree_loads_each_nic_with_four_half_rate_members);
     tcase_add_test(tc, test_hierarchical_beats_the_flat_ring_when_one_nic_serves_eight_gpus);
     tcase_add_test(tc, test_channels_cross_nodes_on_every_nic_and_stay_on_their_rail);

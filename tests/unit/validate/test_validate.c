@@ -28,8 +28,9 @@ START_TEST(test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_
         ck_assert_double_eq_tol(a.error, a.predicted / a.published - 1, 1e-12);
         kinds[a.kind]++;
         /* A point that sets one constant reproduces it; a sweep's points (named by their size
-         * in MiB) set NVLS's chunk constants together, within the fit's 3.1% */
-        double tol = strstr(a.name, "MiB") ? 0.032 : 0.01;
+         * in MiB) set NVLS's chunk constants together, within the fit's 3.1%, and the all-to-all
+         * regimes within 5% (Blackwell's latencies fitted with Hopper's shares held) */
+        double tol = strstr(a.name, "a2a") ? 0.05 : strstr(a.name, "MiB") ? 0.032 : 0.01;
         if (a.kind == ST_VALID_CALIBRATION)
             ck_assert_msg(a.pass && fabs(a.error) < tol, "%s: %g", a.name, a.error);
     }
