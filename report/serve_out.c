@@ -199,10 +199,15 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     const st_serve_result *r = &s->r;
     char a[32], b[32], c[32], d[32], e[32], f[32];
     int64_t pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
-    char stages[64] = ""; /* ", pp N, ep M": at most 50 bytes for any two int64s, never cut */
+    /* ", pp N, ep M, allgather exchange": at most 71 bytes for any two int64s, never cut */
+    char stages[80] = "";
     int at = pp > 1 ? snprintf(stages, sizeof stages, ", pp %lld", (long long)pp) : 0;
     if (w->parallel.ep > 1) /* the experts spread over ep GPUs of a replica, or of a group */
-        snprintf(stages + at, sizeof stages - (size_t)at, ", ep %lld", (long long)w->parallel.ep);
+        at += snprintf(stages + at, sizeof stages - (size_t)at, ", ep %lld",
+                       (long long)w->parallel.ep);
+    if (w->parallel.ep > 1 && w->parallel.tp <= 1) /* a group's token exchange */
+        snprintf(stages + at, sizeof stages - (size_t)at, ", %s exchange",
+                 st_moe_dispatcher_names[w->parallel.moe_dispatcher]);
     fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
             (long long)(w->parallel.tp * pp), (long long)w->parallel.tp, stages,

@@ -298,7 +298,7 @@ static const char *const training_only[] = {
     "mtp_layers", "software",        "collective",      NULL};
 
 /* The plan keys a replica reads; the rest of `parallel` are training's. */
-static const char *const plan_keys[] = {"tp", "pp", "dp", "ep", NULL};
+static const char *const plan_keys[] = {"tp", "pp", "dp", "ep", "moe_dispatcher", NULL};
 
 static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
@@ -312,7 +312,7 @@ static int refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
         if (!ok)
             bad = st_rd_fail(&ld->rd, par->keys[k], ST_EINVAL,
                              "workload '%s': parallel.%s does not apply to kind: inference (a "
-                             "service reads tp, pp, dp and ep)",
+                             "service reads tp, pp, dp, ep and moe_dispatcher)",
                              w->name, key);
     }
     return bad;
@@ -417,6 +417,12 @@ static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           w->name);
     if (p->ep <= 1)
         return 0;
+    const st_ynode *md = st_ynode_get(st_ynode_get(n, "parallel"), "moe_dispatcher");
+    if (md && p->moe_dispatcher != ST_DISP_ALLTOALL && p->moe_dispatcher != ST_DISP_ALLGATHER)
+        return st_rd_fail(&ld->rd, md, ST_EINVAL,
+                          "workload '%s': a service exchanges its tokens by moe_dispatcher "
+                          "alltoall or allgather, found %s (timed for training only)",
+                          w->name, st_moe_dispatcher_names[p->moe_dispatcher]);
     if (m->experts <= 0)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': parallel.ep %lld spreads a mixture of experts' experts, "

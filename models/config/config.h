@@ -331,7 +331,9 @@ typedef struct st_parallel_cfg {
     int64_t etp; /* appended: expert tensor parallelism (Megatron-Core's
                     expert_tensor_parallel_size): each expert's linear layers split over etp
                     consecutive ranks; default 1, below 1 counts as 1 */
-    int moe_dispatcher; /* appended: ST_DISP_*, the MoE token dispatcher; default alltoall */
+    int moe_dispatcher; /* appended: ST_DISP_*, the MoE token dispatcher; default alltoall, and
+                           for a service over attention-DP replicas st_moe_serve_dispatcher's */
+    int moe_dispatcher_given; /* appended: whether the workload stated moe_dispatcher */
     st_loc loc;
 } st_parallel_cfg;
 
@@ -588,9 +590,14 @@ extern const char *const st_attention_names[];
  *             all-to-all, simulated on the fabric
  *   deepep    DeepEP's normal kernels (deepseek-ai/DeepEP), one row per token per destination
  *             rank, at their measured bandwidth (models/silicon/dispatch.c)
- *   hybridep  NVIDIA's HybridEP kernels in DeepEP, the same rows, at their measured bandwidth */
+ *   hybridep  NVIDIA's HybridEP kernels in DeepEP, the same rows, at their measured bandwidth
+ *   allgather MoEAllGatherTokenDispatcher: every rank's tokens all-gathered over the EP group,
+ *             each rank's experts run on the rows routed to them, their outputs reduce-scattered
+ *             back, both simulated on the fabric (also how TensorRT-LLM's CUTLASS MoE and vLLM's
+ *             allgather_reducescatter backend exchange the tokens of attention-DP ranks) */
 #define ST_MOE_DISPATCHERS(X)                                                                      \
-    X(ST_DISP_ALLTOALL, "alltoall") X(ST_DISP_DEEPEP, "deepep") X(ST_DISP_HYBRIDEP, "hybridep")
+    X(ST_DISP_ALLTOALL, "alltoall")                                                                \
+    X(ST_DISP_DEEPEP, "deepep") X(ST_DISP_HYBRIDEP, "hybridep") X(ST_DISP_ALLGATHER, "allgather")
 typedef enum st_moe_dispatcher { ST_MOE_DISPATCHERS(ST__ENUM_VALUE) } st_moe_dispatcher;
 extern const char *const st_moe_dispatcher_names[];
 

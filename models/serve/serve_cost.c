@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/serve/serve_internal.h"
+#include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
@@ -72,7 +73,8 @@ void st__serve_cost_init(st__serve_cost *c, const st_workload_cfg *w, const st_g
     c->shape.parallel.pp = 1;
     c->shape.parallel.sequence_parallel = 0;
     experts_of(&c->shape.parallel, w);
-    c->shape.kernels.moe_fused = 1; /* the engines' fused MoE kernels */
+    c->shape.kernels.moe_fused = 1;                      /* the engines' fused MoE kernels */
+    c->shape.parallel.moe_dispatcher = ST_DISP_ALLTOALL; /* a2a_s times the exchange it uses */
     st_ops_attn_decode_of(&c->shape, &c->decode);
     c->max_tokens = ic->max_batch_tokens;
     c->max_sampled = ic->max_seqs;
@@ -151,22 +153,44 @@ static double ar_s(st__serve_cost *c, int64_t T)
     return c->ar_s[T] = 2.0 * st_step_allreduce_s(c->x, tp_of(c->w), bytes);
 }
 
-/* Under expert parallelism an MoE layer's dispatch and combine, one all-to-all each over the
- * group's ep GPUs (ranks 0 .. ep - 1 of the context's placement), each rank sending its T
- * tokens' k routed rows: the training model's exchange at one sequence of T tokens, its bytes
- * those of the group's most loaded rank (models/silicon/ops_cost.c, ep_all_to_alls). A dense
- * layer has none. 0 without expert parallelism. */
+/* Bytes a token's row of h values takes in the exchange's gather: TensorRT-LLM's CUTLASS MoE
+ * quantises the input of NVFP4 experts before its all-gather (an FP4 value a half byte, an FP8
+ * scale a block of 16: fused_moe_cutlass.py, run_post_quant_allgather); other inputs go in
+ * BF16 (the FP8 block-scaled experts of DeepSeek and Qwen3 quantise inside the fused kernel). */
+static double gather_bytes_per_value(const st_workload_cfg *w)
+{
+    st_precision p = w->expert_precision_given ? w->expert_precision : w->precision;
+    return p == ST_PREC_FP4 ? 0.5 + 1.0 / 16.0 : 2.0;
+}
+
+/* Under expert parallelism an MoE layer's dispatch and combine over the group's ep GPUs (ranks
+ * 0 .. ep - 1 of the context's placement), as st_moe_serve_dispatcher says:
+ * - all-to-all: each rank sending its T tokens' k routed rows, the training model's exchange
+ *   at one sequence of T tokens, its bytes those of the group's most loaded rank
+ *   (models/silicon/ops_cost.c, ep_all_to_alls);
+ * - all-gather: every rank's T rows gathered (at gather_bytes_per_value, with each token's k
+ *   expert ids and weights, 4 bytes each), and the group's outputs, N T rows of h BF16,
+ *   reduce-scattered back, whatever the routing.
+ * A dense layer has none. 0 without expert parallelism. */
 static double a2a_s(st__serve_cost *c, int64_t T)
 {
     if (!c->a2a_s)
         return 0;
     if (c->a2a_s[T] >= 0)
         return c->a2a_s[T];
+    int64_t N = c->shape.parallel.ep;
+    if (st_moe_serve_dispatcher(c->w) == ST_DISP_ALLGATHER) {
+        double rows = (double)N * (double)T, h = (double)c->w->model->hidden;
+        double k = (double)c->w->model->experts_per_token;
+        double gather = rows * (h * gather_bytes_per_value(c->w) + 8.0 * k);
+        return c->a2a_s[T] =
+                   st_step_pattern_s(c->x, ST_COLL_ALL_GATHER, N, 1, 1, 1, gather) +
+                   st_step_pattern_s(c->x, ST_COLL_REDUCE_SCATTER, N, 1, 1, 1, rows * h * 2.0);
+    }
     c->shape.seq_len = T;
     st_layer_cost lc;
     st_ops_layer_cost(&c->shape, c->gpu, 1, &lc);
-    double one =
-        st_step_pattern_s(c->x, ST_COLL_ALL_TO_ALL, c->shape.parallel.ep, 1, 1, 1, lc.ep_a2a_bytes);
+    double one = st_step_pattern_s(c->x, ST_COLL_ALL_TO_ALL, N, 1, 1, 1, lc.ep_a2a_bytes);
     return c->a2a_s[T] = (double)lc.ep_a2a_fwd * one;
 }
 

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "models/silicon/llm.h"
+
 double st_moe_flex_row_share(double experts, double topk, double ep)
 {
     if (!(experts > 0) || !(topk > 1) || !(ep > 1) || topk > experts)
@@ -104,4 +106,11 @@ const char *st_moe_flex_covered(st_moe_dispatcher disp)
     return disp == ST_DISP_HYBRIDEP
                ? "b200 and gb200 within one NVLink domain, h100-sxm across nodes"
                : "b200 and gb200 within one NVLink domain";
+}
+
+int st_moe_serve_dispatcher(const st_workload_cfg *w)
+{
+    if (w->parallel.moe_dispatcher_given || !w->model)
+        return w->parallel.moe_dispatcher;
+    return w->parallel.ep <= w->model->experts_per_token ? ST_DISP_ALLGATHER : ST_DISP_ALLTOALL;
 }

@@ -24,6 +24,13 @@ double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep,
  * applies. */
 int st_moe_ep_across(const st_parallel_cfg *p, int64_t nvlink_domain);
 
+/* How service w's MoE layers exchange tokens over a group of attention-DP replicas (tp 1,
+ * ep > 1), an st_moe_dispatcher: the stated moe_dispatcher, else the engines' own, all-gather
+ * and reduce-scatter where the group is no larger than top-k (TensorRT-LLM's CUTLASS MoE turns
+ * its all-to-all off there; vLLM's default backend is allgather_reducescatter) and all-to-all
+ * above it (TensorRT-LLM's wide expert parallelism). */
+int st_moe_serve_dispatcher(const st_workload_cfg *w);
+
 /* The measurements' coverage in words, for messages ("b200 and gb200 in one NVLink domain,
  * h100-sxm across nodes"). */
 const char *st_moe_flex_covered(st_moe_dispatcher disp);

@@ -133,7 +133,9 @@ typedef struct st_layer_cost {
     double ep_a2a_bytes;
     /* The dispatcher (ST_DISP_*): with DeepEP or HybridEP ep_a2a_bytes are the rows each rank
      * receives, one per token and rank (models/silicon/dispatch.h), timed at their measured
-     * bandwidth instead of simulated */
+     * bandwidth instead of simulated; with allgather the size of its all-gather and of its
+     * reduce-scatter, every rank's T_m h in BF16 (each pass one of each, in place of the two
+     * all-to-alls) */
     int ep_flex;
     /* Expert tensor parallelism (etp > 1): the received rows all-gathered over the etp ranks
      * before the experts and the outputs reduce-scattered after (forward; backward their

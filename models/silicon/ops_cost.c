@@ -77,7 +77,9 @@ static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cos
      * it there (models/silicon/dispatch.h); a backward dispatch is a combine and the reverse, so
      * each pass still has one of each */
     out->ep_flex = w->parallel.moe_dispatcher;
-    if (out->ep_flex != ST_DISP_ALLTOALL)
+    if (out->ep_flex == ST_DISP_ALLGATHER) /* every rank's tokens, whatever their routing */
+        out->ep_a2a_bytes = d->ep * d->Tr * d->h * 2.0;
+    else if (out->ep_flex != ST_DISP_ALLTOALL)
         out->ep_a2a_bytes *= st_moe_flex_row_share(d->experts, d->topk, d->ep);
 }
 

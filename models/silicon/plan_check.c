@@ -314,6 +314,11 @@ static int check_dispatcher(const st_workload_cfg *w, const st_cluster_cfg *c, s
                    "moe_dispatcher: %s dispatches a mixture-of-experts model's tokens over ep > 1 "
                    "ranks",
                    name);
+    if (p->moe_dispatcher == ST_DISP_ALLGATHER)
+        return p->etp > 1 ? add(out, n, cap, ST_EINVAL, "parallel.moe_dispatcher",
+                                "moe_dispatcher: allgather is modelled at etp 1, found etp %lld",
+                                (long long)p->etp)
+                          : n;
     int across = c && st_moe_ep_across(p, c->nvlink_domain);
     if (c && c->gpu &&
         st_moe_flex_bw(c->gpu, (st_moe_dispatcher)p->moe_dispatcher, (double)p->ep, across, 0) <= 0)

@@ -179,6 +179,31 @@ static double flex_a2a_s(const st_step_ctx *x, const step_plan *p, const st_laye
     return (lc->ep_a2a_bytes / bd + lc->ep_a2a_bytes / bc) / 2;
 }
 
+/* One collective of op over every EP group of the stage at once (ep ranks etp apart; with one
+ * block of ep x etp ranks, its etp groups), each rank's `bytes`. */
+static double ep_groups_s(st_step_ctx *x, st_coll_op op, int64_t ep, int64_t etp, int64_t groups,
+                          double bytes)
+{
+    return groups == 1 ? st__step_coll_time(x, op, ep, etp, etp, 1, bytes)
+                       : st__step_coll_time(x, op, ep, etp, groups, ep * etp, bytes);
+}
+
+/* One exchange of the token dispatcher: an all-to-all; for DeepEP and HybridEP their measured
+ * mean; for allgather the mean of its all-gather and reduce-scatter (a pass has one of each). */
+static double ep_exchange_s(st_step_ctx *x, const step_plan *p, const st_layer_cost *lc,
+                            int64_t groups)
+{
+    const st_parallel_cfg *par = &p->w->parallel;
+    int64_t ep = par->ep, etp = par->etp > 1 ? par->etp : 1;
+    if (lc->ep_flex == ST_DISP_DEEPEP || lc->ep_flex == ST_DISP_HYBRIDEP)
+        return flex_a2a_s(x, p, lc);
+    if (lc->ep_flex == ST_DISP_ALLGATHER)
+        return (ep_groups_s(x, ST_COLL_ALL_GATHER, ep, etp, groups, lc->ep_a2a_bytes) +
+                ep_groups_s(x, ST_COLL_REDUCE_SCATTER, ep, etp, groups, lc->ep_a2a_bytes)) /
+               2;
+    return ep_groups_s(x, ST_COLL_ALL_TO_ALL, ep, etp, groups, lc->ep_a2a_bytes);
+}
+
 static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_layer_cost *lc,
                                  double *mp_fwd_s, double *mp_bwd_s, double *ep_a2a_s)
 {
@@ -223,12 +248,7 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
          * on other GPUs and are not simulated beside them */
         int64_t ep = w->parallel.ep, etp = w->parallel.etp > 1 ? w->parallel.etp : 1;
         int64_t groups = p->tp * p->cp * p->dp / (ep * etp);
-        /* one block of ep x etp ranks: its etp groups (offsets 1 apart) all simulated */
-        double a = lc->ep_flex != ST_DISP_ALLTOALL ? flex_a2a_s(x, p, lc)
-                   : groups == 1 ? st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, etp, 1,
-                                                      lc->ep_a2a_bytes)
-                                 : st__step_coll_time(x, ST_COLL_ALL_TO_ALL, ep, etp, groups,
-                                                      ep * etp, lc->ep_a2a_bytes);
+        double a = ep_exchange_s(x, p, lc, groups);
         *ep_a2a_s = a;
         double fwd = lc->ep_a2a_fwd * a, bwd = lc->ep_a2a_bwd * a;
         if (w->parallel.ep_comm_overlap) {

@@ -106,6 +106,38 @@ START_TEST(test_ep_exchanges_tokens_and_reads_its_experts)
 }
 END_TEST
 
+/* A group no larger than top-k (Mixtral's 2 over 2 GPUs) exchanges its tokens as the engines
+ * do there, an all-gather of every rank's rows with their routing (k ids and weights, 4 bytes
+ * each) and a reduce-scatter of the outputs, whatever the imbalance; a stated alltoall keeps
+ * the two all-to-alls. */
+START_TEST(test_ep_no_larger_than_top_k_gathers_its_tokens)
+{
+    st_scn *dflt = mixtral(2, 2);
+    st_scn *a2a = serve_scenariof(
+        "version: 1\nname: t\ncluster: { gpu: h200-sxm, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: mixtral-8x7b\n"
+        "    precision: bf16\n    gpus: 2\n    parallel: { tp: 1, ep: 2, moe_dispatcher: alltoall "
+        "}\n"
+        "    requests: { mode: offline, count: 8, input_tokens: 100, output_tokens: 10 }\n");
+    ck_assert_int_eq(st_scn_workload(dflt, 0)->parallel.moe_dispatcher, ST_DISP_ALLGATHER);
+    ck_assert_int_eq(st_scn_workload(a2a, 0)->parallel.moe_dispatcher, ST_DISP_ALLTOALL);
+    double comm_g = -1, comm_a = -1;
+    decode_s(dflt, 64, 1000, &comm_g, NULL);
+    decode_s(a2a, 64, 1000, &comm_a, NULL);
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(dflt), &x, &err), 0);
+    double rows = 2.0 * 64, h = 4096;
+    double ag = st_step_pattern_s(x, ST_COLL_ALL_GATHER, 2, 1, 1, 1, rows * (h * 2.0 + 8.0 * 2));
+    double rs = st_step_pattern_s(x, ST_COLL_REDUCE_SCATTER, 2, 1, 1, 1, rows * h * 2.0);
+    ASSERT_REL(comm_g, 32.0 * (ag + rs), 1e-12);
+    ck_assert(comm_a > 0 && comm_a != comm_g);
+    st_step_ctx_free(x);
+    st_scn_free(dflt);
+    st_scn_free(a2a);
+}
+END_TEST
+
 /* Inside a replica of four GPUs, experts whole on each (ep 4) or split four ways (ep 1): the
  * same bytes of weights a GPU, the same two all-reduces a layer and no all-to-all, every GPU
  * all of the batch's tokens. At a batch whose every token reaches both of a GPU's experts (256
@@ -362,6 +394,7 @@ Suite *serve_ep_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_ep_holds_a_share_of_the_experts);
     tcase_add_test(tc, test_ep_exchanges_tokens_and_reads_its_experts);
+    tcase_add_test(tc, test_ep_no_larger_than_top_k_gathers_its_tokens);
     tcase_add_test(tc, test_ep_takes_a_stated_routing_imbalance);
     tcase_add_test(tc, test_ep_inside_a_replica);
     tcase_add_test(tc, test_fused_grouped_gemm_between_serial_and_one);

@@ -83,6 +83,33 @@ START_TEST(test_layer_bytes_follow_the_dispatcher)
     /* the exchanges per pass do not change: a dispatch and a combine each way */
     ck_assert_int_eq(h.ep_a2a_fwd, a.ep_a2a_fwd);
     ck_assert_int_eq(h.ep_a2a_bwd, a.ep_a2a_bwd);
+    /* allgather: every rank's tokens in BF16 (ep T h), whatever the routing's imbalance */
+    st_layer_cost g, gi;
+    w.parallel.moe_dispatcher = ST_DISP_ALLGATHER;
+    st_ops_layer_cost(&w, gpu("b200"), 1, &g);
+    w.routing_imbalance = 2;
+    st_ops_layer_cost(&w, gpu("b200"), 1, &gi);
+    ck_assert_int_eq(g.ep_flex, ST_DISP_ALLGATHER);
+    ck_assert_double_eq(g.ep_a2a_bytes, 8.0 * 4096 * 2048 * 2);
+    ck_assert_double_eq(gi.ep_a2a_bytes, g.ep_a2a_bytes);
+    ck_assert_int_eq(g.ep_a2a_fwd, a.ep_a2a_fwd);
+}
+END_TEST
+
+/* A service over attention-DP replicas exchanges as the engines do: all-gather up to top-k
+ * ranks, all-to-all beyond; a stated dispatcher stands. */
+START_TEST(test_serving_default_follows_the_group_against_top_k)
+{
+    st_workload_cfg w;
+    memset(&w, 0, sizeof w);
+    w.model = st_catalog_model("deepseek-v3"); /* top-8 */
+    w.parallel.ep = 8;
+    ck_assert_int_eq(st_moe_serve_dispatcher(&w), ST_DISP_ALLGATHER);
+    w.parallel.ep = 16;
+    ck_assert_int_eq(st_moe_serve_dispatcher(&w), ST_DISP_ALLTOALL);
+    w.parallel.ep = 4, w.parallel.moe_dispatcher = ST_DISP_ALLTOALL,
+    w.parallel.moe_dispatcher_given = 1;
+    ck_assert_int_eq(st_moe_serve_dispatcher(&w), ST_DISP_ALLTOALL);
 }
 END_TEST
 
@@ -93,6 +120,7 @@ Suite *dispatch_suite(void)
     tcase_add_test(tc, test_row_share_is_one_row_per_destination_rank);
     tcase_add_test(tc, test_bandwidth_is_the_measurement);
     tcase_add_test(tc, test_layer_bytes_follow_the_dispatcher);
+    tcase_add_test(tc, test_serving_default_follows_the_group_against_top_k);
     suite_add_tcase(s, tc);
     return s;
 }
