@@ -48,6 +48,10 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddNumberToObject(par, "dp", (double)w->parallel.dp);
     if (w->parallel.ep > 1) /* absent: each replica holds every expert it serves */
         cJSON_AddNumberToObject(par, "ep", (double)w->parallel.ep);
+    /* a group's token exchange; absent: the all-to-all, or none inside a replica */
+    if (w->parallel.ep > 1 && w->parallel.tp <= 1 && w->parallel.moe_dispatcher != ST_DISP_ALLTOALL)
+        cJSON_AddStringToObject(par, "moe_dispatcher",
+                                st_moe_dispatcher_names[w->parallel.moe_dispatcher]);
     cJSON *rq = cJSON_AddObjectToObject(j, "requests");
     cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
     /* absent: all at once, a closed loop, or a curve */
