@@ -423,6 +423,12 @@ static int check_ep(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
                           "workload '%s': a service exchanges its tokens by moe_dispatcher "
                           "alltoall or allgather, found %s (timed for training only)",
                           w->name, st_moe_dispatcher_names[p->moe_dispatcher]);
+    if (md && p->tp > 1)
+        return st_rd_fail(&ld->rd, md, ST_EINVAL,
+                          "workload '%s': moe_dispatcher is the token exchange of a group of "
+                          "attention-DP replicas (tp 1); with tp %lld the experts sit inside each "
+                          "replica and no tokens are exchanged",
+                          w->name, (long long)p->tp);
     if (m->experts <= 0)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': parallel.ep %lld spreads a mixture of experts' experts, "
