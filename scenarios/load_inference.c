@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/config/frontend.h"
+#include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
@@ -736,6 +737,16 @@ static int derive_expert_precision(st_ld *ld, const st_ynode *n, st_workload_cfg
     return 0;
 }
 
+/* A group of attention-DP replicas (tp 1, ep > 1) exchanges its tokens as its engine would,
+ * unless the service states how (models/silicon/dispatch.h, st_moe_serve_dispatcher). */
+static void default_dispatcher(const st_ynode *n, st_workload_cfg *w)
+{
+    st_parallel_cfg *p = &w->parallel;
+    p->moe_dispatcher_given = st_ynode_get(st_ynode_get(n, "parallel"), "moe_dispatcher") != NULL;
+    if (p->ep > 1 && p->tp <= 1)
+        p->moe_dispatcher = st_moe_serve_dispatcher(w);
+}
+
 int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
                          const st_field *workload_fields)
 {
@@ -754,6 +765,7 @@ int st__derive_inference(st_ld *ld, const st_ynode *n, st_workload_cfg *w,
     if (check_model(ld, n, w) || check_plan(ld, n, w) || check_ep(ld, n, w) ||
         derive_expert_precision(ld, n, w))
         return -1;
+    default_dispatcher(n, w);
     const st_ynode *req = st_ynode_get(n, "requests");
     if (derive_requests(ld, req, &w->inference, w->name) || check_work(ld, req, w) ||
         derive_autoscale(ld, n, w))

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "models/fabric/nccl.h"
-#include "models/silicon/dispatch.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/plan_check.h"
 #include "scenarios/catalog.h"
@@ -787,12 +786,6 @@ int st__load_workloads(st_ld *ld, const st_ynode *n)
         bad |= !clean[i];
         w->memory_reserved_given = st_ynode_get(n->kids[i], "memory_reserved") != NULL;
         w->routing_imbalance_given = st_ynode_get(n->kids[i], "routing_imbalance") != NULL;
-        const st_ynode *par = st_ynode_get(n->kids[i], "parallel");
-        w->parallel.moe_dispatcher_given = par && st_ynode_get(par, "moe_dispatcher") != NULL;
-        /* a service over attention-DP replicas exchanges tokens as its engine would */
-        if (clean[i] && w->kind == ST_WL_INFERENCE && w->model && w->parallel.ep > 1 &&
-            w->parallel.tp <= 1)
-            w->parallel.moe_dispatcher = st_moe_serve_dispatcher(w);
         w->attention_stated = st_ynode_get(n->kids[i], "attention") != NULL;
     }
     s->n_workloads = i;

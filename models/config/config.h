@@ -333,7 +333,8 @@ typedef struct st_parallel_cfg {
                     consecutive ranks; default 1, below 1 counts as 1 */
     int moe_dispatcher; /* appended: ST_DISP_*, the MoE token dispatcher; default alltoall, and
                            for a service over attention-DP replicas st_moe_serve_dispatcher's */
-    int moe_dispatcher_given; /* appended: whether the workload stated moe_dispatcher */
+    int moe_dispatcher_given; /* appended: whether a service stated moe_dispatcher (set and read
+                                 for kind: inference only) */
     st_loc loc;
 } st_parallel_cfg;
 

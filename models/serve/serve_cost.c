@@ -160,7 +160,7 @@ static double ar_s(st__serve_cost *c, int64_t T)
 static double gather_bytes_per_value(const st_workload_cfg *w)
 {
     st_precision p = w->expert_precision_given ? w->expert_precision : w->precision;
-    return p == ST_PREC_FP4 ? 0.5 + 1.0 / 16.0 : 2.0;
+    return p == ST_PREC_FP4 ? st_ops_stored_bytes(ST_PREC_FP4) : 2.0;
 }
 
 /* Under expert parallelism an MoE layer's dispatch and combine over the group's ep GPUs (ranks
