@@ -66,19 +66,29 @@ static const st_price_row rows[] = {
     {"switch_price", "infiniband-400g", 36000, 2024,
      "64-port NDR IB switch, FS.com list Aug 2024 (Cheah H100 cost sheet)"},
 
-    /* On-demand cloud rates per GPU-hour: an 8-GPU instance's rate over 8. AWS p4d.24xlarge
-     * (8 x A100 40 GB), us-east-1, USD 32.77 an hour (AWS P4 page archived 15 Jun 2021, Epoch AI:
-     * 4.10 a GPU-hour). */
-    {"gpu_hour_price", "a100-sxm-40g", 4.10 * PER_HOUR, 2021,
-     "AWS p4d.24xlarge on demand, us-east-1, Jun 2021"},
-    /* Azure ND96amsr A100 v4 (8 x A100 80 GB), East US, pay as you go (Azure Linux VM pricing,
-     * 29 Jan 2024, Epoch AI: 4.10 a GPU-hour). */
-    {"gpu_hour_price", "a100-sxm-80g", 4.10 * PER_HOUR, 2024,
-     "Azure ND96amsr A100 v4 pay as you go, East US, Jan 2024"},
-    /* AWS p5.48xlarge (8 x H100), us-east-1, USD 98.32 an hour (The Next Platform, "H100 GPU
-     * Instance Pricing On AWS: Grin And Bear It", 27 Jul 2023). */
-    {"gpu_hour_price", "h100-sxm", 98.32 / 8 * PER_HOUR, 2023,
-     "AWS p5.48xlarge on demand, us-east-1, Jul 2023"},
+    /* On-demand cloud rates per GPU-hour, every type from one provider's list of one date, so
+     * that a search across types compares like with like: Oracle Cloud's price list
+     * (oracle.com/cloud/price-list, from its products API), the same in every commercial region,
+     * as skypilot-org/skypilot-catalog tabulates it (catalogs/v8/oci/vms.csv at 05887511, 2026;
+     * a bare-metal shape's rate over its GPUs): BM.GPU4.8 (8 x A100 40 GB) 24.40 USD an hour,
+     * BM.GPU.A100-v2.8 (8 x A100 80 GB) 32, BM.GPU.H100.8 80, BM.GPU.H200.8 80, BM.GPU.B200.8 112,
+     * BM.GPU.GB200.4 (4 GPUs of an NVL72) 64, BM.GPU.MI300X.8 48. AWS's us-east-1 rates of the
+     * same catalog (catalogs/v8/aws/vms.csv at 00148f2a) are 6.88 a GPU-hour for H100 (after
+     * AWS's June 2025 cut from 12.29), 7.912 for H200 (p5en.48xlarge, 63.296 an hour) and 14.24
+     * for B200 (p6-b200.48xlarge, 113.9328), and AWS lists no GB200 or MI300X on demand. */
+    {"gpu_hour_price", "a100-sxm-40g", 24.40 / 8 * PER_HOUR, 2026,
+     "Oracle Cloud BM.GPU4.8 list, 2026"},
+    {"gpu_hour_price", "a100-sxm-80g", 32.0 / 8 * PER_HOUR, 2026,
+     "Oracle Cloud BM.GPU.A100-v2.8 list, 2026"},
+    {"gpu_hour_price", "h100-sxm", 80.0 / 8 * PER_HOUR, 2026,
+     "Oracle Cloud BM.GPU.H100.8 list, 2026"},
+    {"gpu_hour_price", "h200-sxm", 80.0 / 8 * PER_HOUR, 2026,
+     "Oracle Cloud BM.GPU.H200.8 list, 2026"},
+    {"gpu_hour_price", "b200", 112.0 / 8 * PER_HOUR, 2026, "Oracle Cloud BM.GPU.B200.8 list, 2026"},
+    {"gpu_hour_price", "gb200", 64.0 / 4 * PER_HOUR, 2026,
+     "Oracle Cloud BM.GPU.GB200.4 list, 2026"},
+    {"gpu_hour_price", "mi300x", 48.0 / 8 * PER_HOUR, 2026,
+     "Oracle Cloud BM.GPU.MI300X.8 list, 2026"},
 
     /* Committed rates per GPU-hour: EC2 Capacity Blocks for ML, the effective accelerator
      * hourly rate (AWS Capacity Blocks pricing page, rates to 1 Jan 2025): p4d.24xlarge

@@ -34,7 +34,9 @@ START_TEST(test_each_gpu_type_has_its_own_preset_row)
     ck_assert_ptr_null(mi.from[ST_COST_NODE].source);
     CLOSE(h100.committed_gpu_hour_usd_per_s * 3600, 4.916);
     CLOSE(h200.committed_gpu_hour_usd_per_s * 3600, 5.408);
-    CLOSE(h100.gpu_hour_usd_per_s * 3600, 98.32 / 8);
+    CLOSE(h100.gpu_hour_usd_per_s * 3600, 80.0 / 8);
+    CLOSE(b200.gpu_hour_usd_per_s * 3600, 112.0 / 8);
+    ck_assert_ptr_nonnull(strstr(b200.from[ST_COST_GPU_HOUR].source, "Oracle"));
     /* every row has a year and a source */
     for (size_t i = 0; i < st_price_count(); i++) {
         ck_assert_int_ge(st_price_at(i)->year, 2017);
@@ -118,7 +120,8 @@ START_TEST(test_a_type_without_a_price_is_refused)
 END_TEST
 
 /* Rented GPUs the same way: the GPU-hour of each type, the scenario's per type over the
- * table's, and a type with neither is missing its rate (the loader and size refuse it). */
+ * table's, and a type with neither (an H100 PCIe server: no row) is missing its rate (the
+ * loader and size refuse it). */
 START_TEST(test_gpu_hour_rates_are_per_type_too)
 {
     st_cost_cfg c, b, h, m;
@@ -130,9 +133,9 @@ START_TEST(test_gpu_hour_rates_are_per_type_too)
     c.n_typed = 1;
     st_cost_for_gpu(&c, "b200", &b);
     st_cost_for_gpu(&c, "h100-sxm", &h);
-    st_cost_for_gpu(&c, "mi300x", &m);
+    st_cost_for_gpu(&c, "h100-pcie", &m);
     CLOSE(b.gpu_hour_usd_per_s * 3600, 6);
-    CLOSE(h.gpu_hour_usd_per_s * 3600, 12.29);
+    CLOSE(h.gpu_hour_usd_per_s * 3600, 10.0);
     ck_assert_ptr_null(st_cost_missing(&b, &why));
     ck_assert_str_eq(st_cost_missing(&m, &why), "gpu_hour_price");
     ck_assert_ptr_nonnull(strstr(why, "no sourced price for its GPU type"));
