@@ -207,8 +207,17 @@ static void text_parts(sbuf *b, const st_cost_result *c)
             put(b, " + %s", parts[i].name);
 }
 
+/* The delivery model row f is priced under: its variant's (--delivery), else the scenario's. */
+static st_delivery row_delivery(const st_size_report *rp, const st_size_cfg *f)
+{
+    if (rp->spec->n_variants && rp->spec->variants[f->variant].set_delivery)
+        return rp->spec->variants[f->variant].delivery;
+    return rp->spec->cost->delivery;
+}
+
 /* Row f's cost as its parts, so a reader can check the ranking by hand: on premises what it
- * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost. Under
+ * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost, rented its
+ * GPU-hours at its type's rate (on demand) with storage and egress. Under
  * --existing a row's nodes are the kept pool's too, whose capex it pays but which nobody buys:
  * "priced", and bought_usd says what it adds. */
 static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
@@ -218,7 +227,7 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
     const char *name = variant_name(rp, f, &var);
     put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
     free(var.s);
-    if (rp->spec->cost->delivery == ST_DELIVERY_ON_PREM) {
+    if (row_delivery(rp, f) == ST_DELIVERY_ON_PREM) {
         put(b, "%s %lld nodes x %.6g + %lld switches x %.6g", rp->existing ? "priced" : "bought",
             (long long)f->nodes, f->node_price_usd, (long long)f->switches, f->switch_price_usd);
         if (f->capex_usd >
@@ -229,9 +238,12 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
             "+ staff %.4g + flash wear %.4g",
             f->capex_usd, f->train_s / 86400.0, c->capex_usd, c->maintenance_usd, c->energy_usd,
             c->demand_usd, c->staff_usd, c->wear_usd);
-    } else
-        put(b, "over %.4g d: GPU-hours %.4g + storage %.4g + egress %.4g", f->train_s / 86400.0,
-            c->gpu_usd, c->storage_usd, c->egress_usd);
+    } else {
+        put(b, "over %.4g d: GPU-hours ", f->train_s / 86400.0);
+        if (rp->spec->cost->pricing == ST_PRICING_ON_DEMAND && f->gpu_hours > 0)
+            put(b, "%.4g x %.4g USD/h = ", f->gpu_hours, c->gpu_usd / f->gpu_hours);
+        put(b, "%.4g + storage %.4g + egress %.4g", c->gpu_usd, c->storage_usd, c->egress_usd);
+    }
     put(b, " = %.4g USD\n", f->cost_usd);
 }
 

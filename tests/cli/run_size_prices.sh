@@ -108,6 +108,21 @@ n=$((n + 1))
 grep -q "error: a roce-v2 fabric has no 'switch_price' (the preset table has no sourced price for its switch class): state it in cost:, such as switch_price: 30000 USD" \
     "$tmp/r.err" || bad "roce refused: $(cat "$tmp/r.err")"
 
+# Rented (--delivery cloud), each type's GPU-hour comes from its own row of one provider's list
+# (Oracle Cloud 2026: H100 10, B200 14 USD/h); the cost line shows GPU-hours times that rate
+# under the variant's own delivery model, not the scenario's on-premises parts.
+"$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types h100-sxm,b200 \
+    --delivery cloud --top 2 >"$tmp/c.txt" 2>"$tmp/c.err" || bad "cloud delivery: $(cat "$tmp/c.err")"
+expect "cloud: the B200's rate named" 1 \
+    "$(grep -c '^price of b200/cloud: Oracle Cloud BM.GPU.B200.8 list, 2026$' "$tmp/c.txt")"
+expect "cloud: the H100's rate named" 1 \
+    "$(grep -c '^price of h100-sxm/cloud: Oracle Cloud BM.GPU.H100.8 list, 2026$' "$tmp/c.txt")"
+expect "cloud: GPU-hours times the B200 rate" 1 \
+    "$(grep -cE '^  rank [0-9]+ b200/cloud: over [0-9.e+]+ d: GPU-hours [0-9.e+]+ x 14 USD/h = ' "$tmp/c.txt")"
+expect "cloud: GPU-hours times the H100 rate" 1 \
+    "$(grep -cE '^  rank [0-9]+ h100-sxm/cloud: over [0-9.e+]+ d: GPU-hours [0-9.e+]+ x 10 USD/h = ' "$tmp/c.txt")"
+expect "cloud: nothing bought" 0 "$(grep -c 'cloud: bought' "$tmp/c.txt")"
+
 # The cost example is llama3-405b-16k.yaml bought on premises: the two files hold the same
 # scenario but their header comments and the cost: section (its two-level checkpoints too: the
 # single-level save once wrote 5.68 TB every 27 s in the sizing guide's cost ranking).
