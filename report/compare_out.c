@@ -37,7 +37,9 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
                            : src == ST_SRC_ENERGY                ? (const void *)energy
                            : src == ST_SRC_ENERGY_COST && priced ? (const void *)energy
                            : src == ST_SRC_SERVING               ? (const void *)serving
-                                                                 : NULL;
+                           : src == ST_SRC_TRAINING && serving && serving->train_jobs > 0
+                               ? (const void *)serving
+                               : NULL;
         r->has[k] = base != NULL;
         r->v[k] = base ? st_fig_read(figs[k], base) : 0;
     }

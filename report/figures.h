@@ -88,6 +88,7 @@ typedef enum st_fig_src {
     ST_SRC_ENERGY_COST, /* the same, when the scenario prices its electricity */
     ST_SRC_SERVE,       /* an inference job's st_serve_result */
     ST_SRC_SERVING,     /* the run's services with a latency target together (st_run_serving) */
+    ST_SRC_TRAINING,    /* the same, when training or trace jobs finished beside them */
 } st_fig_src;
 
 /* The C type at the offset. */

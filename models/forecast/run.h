@@ -75,7 +75,8 @@ typedef struct st_run_serve {
 } st_run_serve;
 
 /* The run's services with a latency target, together: the share of their requests within it
- * (each service's slo_attainment weighed by its requests), for compare's column; and the
+ * (each service's slo_attainment weighed by its requests), for compare's column, with the
+ * training jobs' completion time beside it; and the
  * services scaled to zero (no replica up all along, so no cluster job of their own) with their
  * replicas' stretches up, which fill the cluster run's utilisation and energy but not its jobs,
  * waits and JCT. */
@@ -83,6 +84,11 @@ typedef struct st_run_serving {
     double slo_attainment;
     double requests;
     size_t zero_services, zero_stretches;
+    /* The cluster run's finished jobs other than the services' (the training workloads and the
+     * trace's jobs): their count and mean completion time (end - submit), so compare can set the
+     * training side of a shared cluster beside the services' share within target. */
+    size_t train_jobs;
+    double train_mean_jct_s;
 } st_run_serving;
 
 /* Everything a run computed, indexed like the workloads: a training workload has its forecast

@@ -34,8 +34,37 @@ static double missed_waiting(const st_run_serve *v, const st_cluster_job_out *o)
     return miss < n ? miss : n;
 }
 
-/* The services with a latency target together: their requests within it over their requests;
- * and the services scaled to zero with their stretches. */
+/* The finished cluster jobs that are not a service's (its job up all along or a replica's
+ * stretch): their count and mean completion time, into s. */
+static void training_beside(const st_run *out, st_run_serving *s)
+{
+    const st_cluster_result *c = &out->cluster;
+    char *service = st_xcalloc(c->n ? c->n : 1, 1);
+    for (size_t i = 0; i < out->n; i++) {
+        const st_run_serve *v = &out->serve[i];
+        if (!v->w)
+            continue;
+        if (out->cluster_job[i] >= 0)
+            service[out->cluster_job[i]] = 1;
+        for (size_t u = 0; u < v->n_ups && v->first_up >= 0; u++)
+            if ((size_t)v->first_up + u < c->n)
+                service[(size_t)v->first_up + u] = 1;
+    }
+    double sum = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        const st_cluster_job_out *o = &c->job[k];
+        if (service[k] || o->state != ST_CJ_FINISHED)
+            continue;
+        s->train_jobs++;
+        sum += o->end_s - (o->start_s - o->wait_s); /* end - submit */
+    }
+    s->train_mean_jct_s = s->train_jobs ? sum / (double)s->train_jobs : 0;
+    free(service);
+}
+
+/* The services with a latency target together: their requests within it over their requests,
+ * and the training jobs finished beside them; and the services scaled to zero with their
+ * stretches. */
 void st__run_serving_totals(st_run *out)
 {
     double met = 0;
@@ -53,6 +82,8 @@ void st__run_serving_totals(st_run *out)
     }
     if (out->serving.requests > 0)
         out->serving.slo_attainment = met / out->serving.requests;
+    if (out->has_serving && out->has_cluster)
+        training_beside(out, &out->serving);
 }
 
 /* The seconds from the first point of w's load curve to its last. */
