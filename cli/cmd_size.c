@@ -652,6 +652,11 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
                          .power_from = o->power_w > 0 ? "--budget"
                                        : cap > 0      ? "facility.power_capacity"
                                                       : NULL};
+    static const char *const fkey[3] = {"facility.cooling_capacity",
+                                        "facility.air_cooling_capacity",
+                                        "facility.liquid_cooling_capacity"};
+    for (int i = 0; i < 3; i++)
+        rp.cooling_from[i] = o->cooling_w[i] > 0 ? "--budget" : fcool[i] > 0 ? fkey[i] : NULL;
     rc = emit(o, &rp, &r);
     st_size_release(&r);
     free(vars);

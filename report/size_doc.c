@@ -39,10 +39,20 @@ static size_t cols_of(const cJSON *t, const char **cols)
     return n;
 }
 
-/* A row's value v at path as its cell reads: a figure in its row's unit, and a band [lo, hi]
- * (train_s_band) as "lo to hi" in the band's unit; buf holds at least 2 ST_REPORT_VALUE_MAX. */
+/* A row's value v at path as its cell reads: a figure in its row's unit, a band [lo, hi]
+ * (train_s_band) as "lo to hi" in the band's unit, and a list of names (not_priced) joined by
+ * commas (cut at buf's end); buf holds at least 2 ST_REPORT_VALUE_MAX. */
 static const char *cell_text(const char *path, const cJSON *v, char *buf, size_t n)
 {
+    if (cJSON_IsArray(v) && cJSON_IsString(v->child)) { /* a list of names (not_priced) */
+        size_t at = 0;
+        buf[0] = '\0';
+        for (const cJSON *e = v->child; e && at < n; e = e->next) {
+            int k = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", e->valuestring);
+            at += k > 0 ? (size_t)k : 0;
+        }
+        return buf;
+    }
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
         return st_report_value_text(ST_DOC_SIZE, path, v, buf, n);
     char lo[ST_REPORT_VALUE_MAX], hi[ST_REPORT_VALUE_MAX], *at = st_xasprintf("%s[0]", path);
@@ -111,7 +121,7 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
             char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
             char *path = st_xasprintf("%s[%zu].%s", arr_name, i, cols[c]);
             const char *text = st_report_value_text(ST_DOC_SIZE, path, v, tb, sizeof tb);
-            if (cJSON_IsArray(v)) { /* a band: "lo to hi" */
+            if (cJSON_IsArray(v)) { /* a band: "lo to hi"; a list of names */
                 char both[2 * ST_REPORT_VALUE_MAX];
                 st_html_cell(out, cell_text(path, v, both, sizeof both));
             } else if (cJSON_IsNumber(v)) {

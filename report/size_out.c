@@ -13,6 +13,7 @@
 
 #include "models/forecast/band.h"
 #include "report/report.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 typedef struct sbuf {
@@ -317,10 +318,15 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             strcmp(rp->power_from, "--budget") ? "the scenario's facility.power_capacity"
                                                : "--budget power=");
     for (int k = 0; k < 3; k++)
-        if (heat_budget(rp->spec, k) > 0)
-            put(b, "%s budget %.3f MW of heat (--budget %s=), against the heat to reject (%s)%s\n",
-                HEAT_BUDGET[k], heat_budget(rp->spec, k) / 1e6, HEAT_BUDGET[k], HEAT_COLUMN[k],
+        if (heat_budget(rp->spec, k) > 0) {
+            put(b, "%s budget %.3f MW of heat (", HEAT_BUDGET[k], heat_budget(rp->spec, k) / 1e6);
+            if (rp->cooling_from[k] && strcmp(rp->cooling_from[k], "--budget"))
+                put(b, "the scenario's %s", rp->cooling_from[k]);
+            else
+                put(b, "--budget %s=", HEAT_BUDGET[k]);
+            put(b, "), against the heat to reject (%s)%s\n", HEAT_COLUMN[k],
                 rp->existing ? " and the kept pool's" : "");
+        }
     if (rp->spec->n_variants)
         put(b, "%zu hardware variants; ", rp->spec->n_variants);
     put(b,
@@ -457,6 +463,14 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
         cJSON_AddNumberToObject(root, "power_budget_w", rp->spec->power_w);
         cJSON_AddStringToObject(root, "power_budget_from", rp->power_from);
     }
+    for (int k = 0; k < 3; k++)
+        if (heat_budget(rp->spec, k) > 0 && rp->cooling_from[k]) {
+            char key[40];
+            st_snprintf(key, sizeof key, "%s_budget_w", HEAT_BUDGET[k]);
+            cJSON_AddNumberToObject(root, key, heat_budget(rp->spec, k));
+            st_snprintf(key, sizeof key, "%s_budget_from", HEAT_BUDGET[k]);
+            cJSON_AddStringToObject(root, key, rp->cooling_from[k]);
+        }
     cJSON *s = cJSON_AddObjectToObject(root, "search");
     cJSON_AddNumberToObject(s, "variants",
                             (double)(rp->spec->n_variants ? rp->spec->n_variants : 1));

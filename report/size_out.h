@@ -32,6 +32,9 @@ typedef struct st_size_report {
     /* where spec->power_w came from: "--budget" or "facility.power_capacity" (the scenario's,
      * taken when --budget states no power=); NULL without a power budget */
     const char *power_from;
+    /* where each cooling budget (all heat, air, liquid) came from: "--budget" or the scenario's
+     * facility key ("facility.cooling_capacity" ...); NULL where that budget is 0 */
+    const char *cooling_from[3];
     const char *existing; /* --existing: the pool kept (spec->existing_gpu and _nodes), or NULL */
     int64_t global_batch; /* the workload's, in sequences: what bounds its data parallelism */
 } st_size_report;

@@ -17,6 +17,11 @@ check() { # FILE TP PP VS: run, audit and size agree; the cap fails
     "$strata" audit "$1" >"$tmp/audit.txt" 2>/dev/null && { echo "audit passed $1"; exit 1; } || true
     "$strata" size "$1" --deadline 400d --top 1000 --format json >"$tmp/size.json"
     "$strata" size "$1" --deadline 90d --budget power=1GW --top 5 --format json >"$tmp/all.json"
+    "$strata" size "$1" --deadline 400d --top 1 | grep -q '^cooling budget 15.000 MW of heat (the scenario.s facility.cooling_capacity), against the heat to reject (heat_MW)$' ||
+        { echo "size's text names the scenario's cooling capacity as its budget"; exit 1; }
+    "$strata" size "$1" --deadline 400d --budget cooling=16MW --top 1 --format json |
+        python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["cooling_budget_from"] == "--budget" and d["cooling_budget_w"] == 16e6, d' ||
+        { echo "--budget cooling= wins over the scenario's"; exit 1; }
     python3 - "$tmp" "$2" "$3" "$4" <<'PY'
 import json, re, sys
 t, tp, pp, vs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -29,6 +34,11 @@ assert m and abs(float(m.group(1)) * 1e6 - peak) <= 5e-4 * peak, (m and m.group(
 size = json.load(open(t + "/size.json"))
 assert size.get("power_budget_from") == "facility.power_capacity", size.get("power_budget_from")
 assert size["power_budget_w"] == cap["limit"]
+# likewise its cooling capacity the cooling budget, named as the scenario's (not --budget's);
+# a cooling= in --budget takes its place
+assert size.get("cooling_budget_from") == "facility.cooling_capacity", size.get("cooling_budget_from")
+assert size["cooling_budget_w"] == 15e6 and "air_cooling_budget_w" not in size, size
+assert json.load(open(t + "/all.json")).get("cooling_budget_from") == "facility.cooling_capacity"
 assert not [r for r in size["ranked"] if r["feasible"] and r["facility_w"] > cap["limit"]]
 every = json.load(open(t + "/all.json"))
 top = run["cluster"]["gpus"]  # the scenario's own size, among those searched

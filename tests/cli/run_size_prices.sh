@@ -63,6 +63,13 @@ expect "text: not priced for b200" 1 "$(grep -c '^not priced for b200, counted a
     >"$tmp/np.json" 2>/dev/null
 expect "json: not_priced" "optic_price,rack_price,cooling_air_price,cooling_liquid_price" \
     "$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["ranked"][0]["not_priced"]))' "$tmp/np.json")"
+# Markdown and HTML show the same list as the JSON, its names joined (not "null").
+for fmt in markdown html; do
+    "$strata" size "$tmp/table.yaml" --deadline 1h --goal cost --gpu-types b200 --top 1 \
+        --format $fmt >"$tmp/np.$fmt" 2>/dev/null
+    expect "$fmt: not_priced listed, never null" "yes|0" \
+        "$(grep -q 'optic_price, rack_price, cooling_air_price, cooling_liquid_price' "$tmp/np.$fmt" && echo yes)|$(grep -c '>null<\|| null |' "$tmp/np.$fmt")"
+done
 sed 's/^  staff: 0 USD\/y$/  staff: 0 USD\/y\n  optic_price: 600 USD\n  rack_price: 25000 USD\n  cooling_air_price: 1500 USD\/kW\n  cooling_liquid_price: 1000 USD\/kW/' \
     "$tmp/table.yaml" >"$tmp/allparts.yaml"
 "$strata" size "$tmp/allparts.yaml" --deadline 1h --goal cost --gpu-types b200 --top 1 \
