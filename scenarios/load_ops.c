@@ -476,6 +476,12 @@ int st__load_validation(st_ld *ld, const st_ynode *n)
 
 /* ---- cost ------------------------------------------------------------------------------- */
 
+/* Every price of cost: at most 1e15 in its SI unit (USD, USD per second, per joule, per byte
+ * ...): far above any real price (a trillion-dollar node is 1e12), and low enough that a job's
+ * totals, prices times at most 1e9 GPUs over at most 2^61 ns, stay finite: a price of 1e308
+ * printed a cost of inf. */
+#define ST_COST_MAX 1e15
+
 /* A typed price (models/config/config.h, ST_COST_TYPED): one value for every GPU type
  * (`node_price: 300000 USD`), or a mapping of GPU types to values (`node_price: {h100-sxm:
  * 296644 USD, b200: 515000 USD}`), each a catalog or hardware.gpus name. */
@@ -488,13 +494,18 @@ static int typed_price(st_rd *rd, const st_ynode *n, st_cost_cfg *c, st_cost_key
                                         : &c->committed_gpu_hour_usd_per_s;
     char what[160];
     if (n->kind != ST_YN_MAP) {
-        if (st_rd_dim(rd, n, key, dim, ST_R_NONNEG, 0, v))
+        if (st_rd_dim(rd, n, key, dim, ST_R_NONNEG, ST_COST_MAX, v))
             return -1;
         snprintf(what, sizeof what, "the scenario's cost.%s (%s:%u)", key, n->loc.file,
                  n->loc.line);
         c->from[k] = (st_price_from){ST_PRICE_ALL, st_rd_strdup(rd, what)};
         return 0;
     }
+    if (n->n == 0)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "cost.%s: expected a price, or a mapping of GPU types to prices, found "
+                          "an empty mapping",
+                          key);
     for (size_t i = 0; i < n->n; i++) {
         const char *gpu = n->keys[i]->text;
         if (!st__find_gpu(ld->s, gpu)) {
@@ -511,7 +522,7 @@ static int typed_price(st_rd *rd, const st_ynode *n, st_cost_cfg *c, st_cost_key
                               ST_COST_MAX_TYPED);
         st_typed_price *t = &ld->s->cost_typed[c->n_typed];
         snprintf(what, sizeof what, "cost.%s of '%s'", key, gpu);
-        if (st_rd_dim(rd, n->kids[i], what, dim, ST_R_NONNEG, 0, &t->value))
+        if (st_rd_dim(rd, n->kids[i], what, dim, ST_R_NONNEG, ST_COST_MAX, &t->value))
             return -1;
         snprintf(what, sizeof what, "the scenario's cost.%s.%s (%s:%u)", key, gpu,
                  n->kids[i]->loc.file, n->kids[i]->loc.line);
@@ -543,30 +554,36 @@ static int fn_committed_price(st_rd *rd, const st_ynode *n, void *base)
 static const st_field cost_fields[] = {
     ST_FENUM(st_cost_cfg, "delivery", delivery, st_delivery_names),
     ST_FFN("node_price", fn_node_price),
-    ST_FDIM(st_cost_cfg, "switch_price", switch_price_usd, ST_DIM_MONEY, ST_R_NONNEG),
+    ST_FDIM(st_cost_cfg, "switch_price", switch_price_usd, ST_DIM_MONEY, ST_R_NONNEG,
+            .max = ST_COST_MAX),
     ST_FDIM(st_cost_cfg, "storage_price", storage_price_usd_per_byte, ST_DIM_PRICE_BYTES,
-            ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "electricity", electricity_usd_per_j, ST_DIM_PRICE_ENERGY, ST_R_NONNEG),
+            ST_R_NONNEG, .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "electricity", electricity_usd_per_j, ST_DIM_PRICE_ENERGY, ST_R_NONNEG,
+            .max = ST_COST_MAX),
     ST_FFN("gpu_hour_price", fn_gpu_hour_price),
     ST_FDIM(st_cost_cfg, "amortization", amortization_s, ST_DIM_TIME, ST_R_POS),
     ST_FDIM(st_cost_cfg, "storage_month_price", storage_month_usd_per_byte, ST_DIM_PRICE_BYTES,
-            ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "egress_price", egress_usd_per_byte, ST_DIM_PRICE_BYTES, ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "demand_charge", demand_usd_per_w_month, ST_DIM_PRICE_DEMAND, ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "maintenance", maintenance_per_year, ST_DIM_RATIO, ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "staff", staff_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG),
+            ST_R_NONNEG, .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "egress_price", egress_usd_per_byte, ST_DIM_PRICE_BYTES, ST_R_NONNEG,
+            .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "demand_charge", demand_usd_per_w_month, ST_DIM_PRICE_DEMAND, ST_R_NONNEG,
+            .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "maintenance", maintenance_per_year, ST_DIM_RATIO, ST_R_NONNEG,
+            .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "staff", staff_usd_per_s, ST_DIM_PRICE_TIME, ST_R_NONNEG,
+            .max = ST_COST_MAX),
     ST_FENUM(st_cost_cfg, "pricing", pricing, st_pricing_names),
     ST_FFN("committed_gpu_hour_price", fn_committed_price),
     ST_FDIM(st_cost_cfg, "commitment", commitment_s, ST_DIM_TIME, ST_R_POS),
     ST_FENUM(st_cost_cfg, "egress", egress, st_egress_names),
     ST_FDIM(st_cost_cfg, "storage_bandwidth_price", storage_bw_usd_per_bps, ST_DIM_PRICE_BANDWIDTH,
-            ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "optic_price", optic_usd, ST_DIM_MONEY, ST_R_NONNEG),
-    ST_FDIM(st_cost_cfg, "rack_price", rack_usd, ST_DIM_MONEY, ST_R_NONNEG),
+            ST_R_NONNEG, .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "optic_price", optic_usd, ST_DIM_MONEY, ST_R_NONNEG, .max = ST_COST_MAX),
+    ST_FDIM(st_cost_cfg, "rack_price", rack_usd, ST_DIM_MONEY, ST_R_NONNEG, .max = ST_COST_MAX),
     ST_FDIM(st_cost_cfg, "cooling_air_price", cooling_air_usd_per_w, ST_DIM_PRICE_POWER,
-            ST_R_NONNEG),
+            ST_R_NONNEG, .max = ST_COST_MAX),
     ST_FDIM(st_cost_cfg, "cooling_liquid_price", cooling_liquid_usd_per_w, ST_DIM_PRICE_POWER,
-            ST_R_NONNEG),
+            ST_R_NONNEG, .max = ST_COST_MAX),
     ST_FEND,
 };
 

@@ -201,13 +201,16 @@ static const st_field ckpt_fields[] = {
     ST_FEND,
 };
 
-/* `bytes_per_token: 4` is a plain number of bytes, or with a unit. */
+/* `bytes_per_token: 4` is a plain number of bytes, or with a unit. At most 1 MB: a text token
+ * is a few bytes and an image patch token of raw pixels under a kilobyte (16 x 16 x 3), so a
+ * larger figure is a typo, and an unbounded one made the ingest rate overflow to infinity. */
+#define ST_MAX_BYTES_PER_TOKEN 1e6
 static int fn_bytes_per_token(st_rd *rd, const st_ynode *n, void *base)
 {
     int bare =
         n->kind == ST_YN_SCALAR && st_unit_sniff(n->text) == ST_DIM_RATIO && !strchr(n->text, '%');
     st_dim d = bare ? ST_DIM_RATIO : ST_DIM_BYTES;
-    return st_rd_dim(rd, n, "bytes_per_token", d, ST_R_POS, 0,
+    return st_rd_dim(rd, n, "bytes_per_token", d, ST_R_POS, ST_MAX_BYTES_PER_TOKEN,
                      &((st_data_cfg *)base)->bytes_per_token);
 }
 
