@@ -10,10 +10,13 @@
 #include "models/config/config.h"
 #include "sim/err.h"
 
-#define ST_SCN_VERSION       1
-#define ST_SCN_MAX_NODES     10000000 /* more than 10^7 nodes is refused as absurd */
-#define ST_SCN_MAX_NAMED     1000     /* entries in hardware.gpus, hardware.models, storage */
-#define ST_SCN_MAX_WORKLOADS 100000   /* more jobs than that belong in a trace */
+#define ST_SCN_VERSION 1
+/* More than 10^6 nodes (8 million GPUs at 8 a node, eight times the largest clusters planned)
+ * is refused as absurd: the fabric model holds every link of the cluster, about 5 KB a node, so
+ * the 10^7 once allowed needed some 50 GB whatever the job's size and aborted out of memory. */
+#define ST_SCN_MAX_NODES     1000000
+#define ST_SCN_MAX_NAMED     1000   /* entries in hardware.gpus, hardware.models, storage */
+#define ST_SCN_MAX_WORKLOADS 100000 /* more jobs than that belong in a trace */
 
 typedef struct st_scn st_scn;
 

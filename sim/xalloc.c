@@ -1,4 +1,4 @@
-/* Allocation that aborts on exhaustion, and the ST_BUG reporter. */
+/* Allocation that exits (status 1) on exhaustion, and the ST_BUG reporter. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE, a Linux extension */
 #include "sim/xalloc.h"
 
@@ -13,10 +13,16 @@
 /* A transparent huge page on x86-64 and most Linux ports: st_xmalloc_huge's alignment. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
+/* Out of memory is the machine's limit, not a bug: say so and exit 1 (a simulation that could
+ * not run, as the commands' exit statuses say), not abort() as a crash would. Outputs are
+ * written atomically (a temporary file renamed into place), so none is left half-written. */
 static _Noreturn void oom(size_t n)
 {
-    fprintf(stderr, "strata: out of memory (allocating %zu bytes)\n", n);
-    abort();
+    fprintf(stderr,
+            "strata: out of memory (allocating %zu bytes): the scenario needs more memory than "
+            "this machine gives; a smaller cluster (nodes), fewer jobs or replicas need less\n",
+            n);
+    exit(1);
 }
 
 void *st_xmalloc(size_t n)

@@ -1,4 +1,5 @@
-/* Allocation that never returns NULL: running out of memory aborts with a message (Redis, git),
+/* Allocation that never returns NULL: running out of memory exits (status 1) with a message
+ * (Redis, git abort; exiting says it is the machine's limit, not a crash),
  * and invariant failures go through ST_BUG, which names the source line and aborts. */
 #ifndef ST_SIM_XALLOC_H
 #define ST_SIM_XALLOC_H
