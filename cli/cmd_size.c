@@ -19,6 +19,7 @@
 #include "report/size_out.h"
 #include "scenarios/catalog.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 #define MAX_AXIS 16 /* values in one of the variant axes (--gpu-types ... --storage-bandwidth) */
@@ -475,13 +476,15 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
     if (z.n > (size_t)o->top)
         z.n = (size_t)o->top;
     /* as emit: text on stdout, the JSON on stdout with --format json, to -o FILE with either */
-    char *text = o->format == ST_SIZE_TEXT ? st_size_serve_text(o->file, w, goal, &z) : NULL;
+    char *file = st_utf8_repaired(o->file); /* the reports stay UTF-8 whatever its bytes */
+    char *text = o->format == ST_SIZE_TEXT ? st_size_serve_text(file, w, goal, &z) : NULL;
     char *doc = o->format == ST_SIZE_JSON || o->output
-                    ? st_report_json_print(st_size_serve_json(o->file, w, goal, &z))
+                    ? st_report_json_print(st_size_serve_json(file, w, goal, &z))
                     : NULL;
     rc = put(o, o->format == ST_SIZE_TEXT ? text : o->output ? NULL : doc, doc);
     free(text);
     free(doc);
+    free(file);
     st_serve_size_release(&z);
     return rc;
 }
@@ -637,7 +640,8 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
         free(vars);
         return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
     }
-    st_size_report rp = {.file = o->file,
+    char *file = st_utf8_repaired(o->file); /* the reports stay UTF-8 whatever its bytes */
+    st_size_report rp = {.file = file,
                          .name = st_scn_name(s),
                          .workload = w->name,
                          .goal = goal,
@@ -660,6 +664,7 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
     rc = emit(o, &rp, &r);
     st_size_release(&r);
     free(vars);
+    free(file);
     return rc;
 }
 

@@ -10,6 +10,8 @@
 
 #include "cli/cli.h"
 #include "models/config/limits.h"
+#include "sim/strfmt.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 const st_cmd st_cmd_table[] = {
@@ -275,7 +277,8 @@ void st_cli_print_err(const st_err *e)
         big = st_xmalloc((size_t)n + 1);
         st_err_format(e, big, (size_t)n + 1);
     }
-    fprintf(stderr, "%s\n", big ? big : line);
+    st_utf8_fputs_printable(big ? big : line, stderr); /* it may quote what the user typed */
+    fputc('\n', stderr);
     free(big);
 }
 
@@ -299,11 +302,13 @@ void st_cli_print_warnings(const st_scn *s)
 int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "strata %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    char *msg = st_xvasprintf(fmt, ap);
     va_end(ap);
+    fprintf(stderr, "strata %s: ", cmd);
+    st_utf8_fputs_printable(msg, stderr); /* it echoes an argument: no raw escape reaches a tty */
     fprintf(stderr, "\nsee 'strata %s --help'\n", cmd);
+    free(msg);
     return ST_EXIT_INPUT;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scenarios/override.h"
+#include "scenarios/ytree.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -138,6 +139,22 @@ int st_grid_add(st_grid *g, const char *arg, char *why, size_t n)
     if (!eq) {
         snprintf(why, n, "expected PATH=VALUE,VALUE,..., found no '='");
         return -1;
+    }
+    long bad_c = st_ytree_bad_char((const unsigned char *)arg, len); /* as a file's values */
+    if (bad_c >= 0) {
+        snprintf(why, n,
+                 "a control character (U+%04lX): values are printed to terminals and reports, "
+                 "so they hold none but tab and line breaks",
+                 (unsigned long)bad_c);
+        return -1;
+    }
+    for (const char *v = eq + 1, *end; *v; v = *end ? end + 1 : end) { /* a file's cap */
+        end = v + strcspn(v, ",");
+        if ((size_t)(end - v) > ST_YTREE_MAX_SCALAR) {
+            snprintf(why, n, "a value of %zu bytes exceeds the limit of %d bytes",
+                     (size_t)(end - v), ST_YTREE_MAX_SCALAR);
+            return -1;
+        }
     }
     if (g->n_ax >= ST_GRID_MAX_AXES) {
         snprintf(why, n, "more than %d --set options, the most a sweep may have", ST_GRID_MAX_AXES);

@@ -299,13 +299,13 @@ static int check_expanded(const st_ynode *n, st_err *err)
     return 0;
 }
 
-/* The first character of v[0..len) that no value may hold, as a code point; -1 when none. The
+/* The first character of v[0..len) that no value may hold (ytree.h). The
  * file itself cannot hold them (libyaml refuses raw control characters), but double-quoted
  * escapes can ("\0", "\e", "\x1b", "\u009b", "\N"). A NUL would end the value early for every
  * C string reader ("2\0 thousand" read as 2), and an escape sequence in a name would reach
  * the terminal through `check`, `run` and every error message. Tab and line breaks stay: block
  * scalars hold them and the number scanner skips them as white space. */
-static long bad_char(const unsigned char *v, size_t len)
+long st_ytree_bad_char(const unsigned char *v, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         unsigned c = v[i];
@@ -324,7 +324,7 @@ static int on_scalar(st_ytree *t, const yaml_event_t *ev, st_err *err)
     if (len > ST_YTREE_MAX_SCALAR)
         return st_err_set(err, ST_ELIMIT, at, "value of %zu bytes exceeds the limit of %d bytes",
                           len, ST_YTREE_MAX_SCALAR);
-    long bad = bad_char(ev->data.scalar.value, len);
+    long bad = st_ytree_bad_char(ev->data.scalar.value, len);
     if (bad == 0)
         return st_err_set(err, ST_EINVAL, at, "a NUL character in a value (an escaped \\0)");
     if (bad > 0)

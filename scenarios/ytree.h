@@ -53,4 +53,9 @@ int st_ynode_is_null(const st_ynode *n);
 /* "a mapping", "a list", "a value": for messages about what was found. */
 const char *st_ynode_kind_name(const st_ynode *n);
 
+/* The first character of v[0..len) that no scalar may hold, as a code point (0 for a NUL), or -1
+ * when none: control characters but tab and line breaks, DEL and the C1 controls. The loader
+ * refuses them in a file's values, and sweep's --set in its own. */
+long st_ytree_bad_char(const unsigned char *v, size_t len);
+
 #endif

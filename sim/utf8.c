@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/xalloc.h"
+
 static int continuation(unsigned char c)
 {
     return (c & 0xc0) == 0x80;
@@ -93,4 +95,52 @@ int st_snprintf(char *buf, size_t n, const char *fmt, ...)
     int full = st_vsnprintf(buf, n, fmt, ap);
     va_end(ap);
     return full;
+}
+
+/* Whether the well-formed character at u (n bytes) is a control character a terminal acts on:
+ * C0 (below U+0020) but a newline or a tab, DEL, and C1 (U+0080 to U+009F, two bytes C2 80 to
+ * C2 9F). */
+static int control(const unsigned char *u, size_t n)
+{
+    if (n == 1)
+        return (u[0] < 0x20 && u[0] != '\n' && u[0] != '\t') || u[0] == 0x7f;
+    return n == 2 && u[0] == 0xc2 && u[1] < 0xa0;
+}
+
+void st_utf8_fputs_printable(const char *s, FILE *f)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = strlen(s), i = 0;
+    while (i < len) {
+        size_t n = sequence(u + i, len - i);
+        if (!n || control(u + i, n)) { /* each byte of it as \xNN */
+            for (size_t k = 0; k < (n ? n : 1); k++)
+                fprintf(f, "\\x%02x", u[i + k]);
+            i += n ? n : 1;
+            continue;
+        }
+        fwrite(u + i, 1, n, f);
+        i += n;
+    }
+}
+
+char *st_utf8_repaired(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = strlen(s), i = 0, o = 0;
+    char *out = st_xmalloc(3 * len + 1); /* each bad byte becomes the 3 bytes of U+FFFD */
+    while (i < len) {
+        size_t n = sequence(u + i, len - i);
+        if (!n) {
+            memcpy(out + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+            continue;
+        }
+        memcpy(out + o, u + i, n);
+        o += n;
+        i += n;
+    }
+    out[o] = '\0';
+    return out;
 }

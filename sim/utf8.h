@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* What a cut text ends with, so a reader sees that it was cut: ASCII, so it fits any format. */
 #define ST_UTF8_CUT_MARK "..."
@@ -34,5 +35,14 @@ int st_snprintf(char *buf, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Write s to f with what a terminal would act on made visible: each byte of an ill-formed
+ * sequence, and each control character but a newline and a tab (C0, DEL, C1), as \xNN. For
+ * messages that echo what the user typed (an option's value, a file name). */
+void st_utf8_fputs_printable(const char *s, FILE *f);
+
+/* A malloc'd copy of s with each byte that is not well-formed UTF-8 replaced by U+FFFD, for a
+ * report that must stay UTF-8 (a file name in JSON). */
+char *st_utf8_repaired(const char *s);
 
 #endif

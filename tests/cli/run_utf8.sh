@@ -75,6 +75,29 @@ ok 'grep -qF "| name | &lt;script&gt;alert(1)&lt;/script&gt; |" "$tmp/i-run.mark
 ok 'grep -qF "| name | \\[x\\](javascript:alert(1)) |" "$tmp/i-run.markdown"' \
     "run --format markdown: no link from [x](javascript:...)"
 ok '$check html "$tmp/i-run.html" "$tmp/i.json" "" 100' "run --format html: escaped, parses"
+# What the user types is echoed escaped, never run by a terminal (a fuzzing find): a file name,
+# an option's value; sweep's --set refuses control characters as a file's values are refused;
+# and size's report of a file whose name is not UTF-8 stays UTF-8.
+esc=$(printf '\033')
+"$strata" run "nope${esc}[2J.yaml" >"$tmp/e1" 2>&1
+rc=$?
+ok '[ $rc -eq 2 ] && ! grep -q "$esc" "$tmp/e1" && grep -qF "nope\\x1b[2J.yaml" "$tmp/e1"' \
+    "run: a file name's escape echoed as \\x1b"
+"$strata" size scenarios/examples/quickstart.yaml --deadline 1h --gpu-types "h1$(printf '\377')${esc}[2J" \
+    >"$tmp/e2" 2>&1
+rc=$?
+ok '[ $rc -eq 2 ] && ! grep -q "$esc" "$tmp/e2" && grep -qF "h1\\xff\\x1b[2J" "$tmp/e2"' \
+    "size --gpu-types: a bad byte and an escape echoed as \\xNN"
+"$strata" sweep scenarios/examples/quickstart.yaml --set "workloads[0].name=a${esc}[2Jb" \
+    >"$tmp/e3" 2>&1
+rc=$?
+ok '[ $rc -eq 2 ] && ! grep -q "$esc" "$tmp/e3" && grep -q "a control character (U+001B)" "$tmp/e3"' \
+    "sweep --set: a control character refused"
+bad="$tmp/q$(printf '\377').yaml"
+cp scenarios/examples/quickstart.yaml "$bad"
+"$strata" size "$bad" --deadline 1h --format json >"$tmp/e4.json" 2>/dev/null
+ok 'python3 -c "import json,sys; json.loads(open(sys.argv[1],\"rb\").read().decode(\"utf-8\"))" "$tmp/e4.json"' \
+    "size --format json: a non-UTF-8 file name reported as UTF-8"
 # The checkers themselves refuse what they guard against.
 printf 'a,b\n=cmd|x,1\n' >"$tmp/bad.csv"
 ok '! $check safe-csv "$tmp/bad.csv"' "checker: refuses a formula cell"
