@@ -473,9 +473,30 @@ static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
 
 /* ---- the whole fit ------------------------------------------------------------------------- */
 
+/* Whether each log's ranks fit the cluster as gpu_of places them: its hosts no more than the
+ * nodes, its ranks a host no more than a node's GPUs (a log of another cluster is refused at
+ * its file, not met as a collective over GPUs the cluster lacks). */
+static int logs_fit(const st_cal_input *in, st_err *err)
+{
+    const st_cluster_cfg *c = in->c;
+    for (size_t g = 0; g < in->n_logs; g++) {
+        const st_cal_nccl *l = &in->logs[g];
+        int64_t per = l->nodes > 0 ? (l->ranks + l->nodes - 1) / l->nodes : l->ranks;
+        if (l->nodes > c->nodes || per > c->gpus_per_node)
+            return st_err_set(err, ST_EINVAL, (st_loc){l->file, 0, 0},
+                              "its %lld ranks on %lld hosts do not fit the scenario's cluster "
+                              "of %lld nodes of %lld GPUs: a log of another cluster",
+                              (long long)l->ranks, (long long)l->nodes, (long long)c->nodes,
+                              (long long)c->gpus_per_node);
+    }
+    return 0;
+}
+
 int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
+    if (logs_fit(in, err))
+        return err->code;
     out->steps = st_xcalloc(in->n_steps ? in->n_steps : 1, sizeof *out->steps);
     fit x = {.in = in, .err = err};
     x.cal.gpu = in->c->gpu->name;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,47 +56,110 @@ static int token(const char *p, size_t len, int k, char *buf, size_t n, unsigned
     }
 }
 
+/* A decimal number: strtod's hexadecimal, infinity and nan forms are no timing a tool prints. */
 static int number(const char *s, double *v)
 {
     char *end;
+    if (!*s || s[strspn(s, "0123456789.eE+-")])
+        return 0;
     *v = strtod(s, &end);
-    return *s && !*end && isfinite(*v);
+    return !*end && isfinite(*v);
 }
 
-/* A "#  Rank  0 Group  0 Pid 123 on host device 0 [0x1b] NVIDIA H100" line: its host. */
-static int rank_host(const char *p, size_t len, char *host, size_t n)
+/* A "#  Rank  0 Group  0 Pid 123 on host device 0 [0x1b] NVIDIA H100" line: its host, and its
+ * rank's number into *rank (-1 when it is not a whole number); *col its column. */
+static int rank_host(const char *p, size_t len, char *host, size_t n, double *rank, unsigned *col)
 {
     char t[64];
-    unsigned col;
-    if (!token(p, len, 0, t, sizeof t, &col) || strcmp(t, "#") != 0 ||
-        !token(p, len, 1, t, sizeof t, &col) || strcmp(t, "Rank") != 0)
+    if (!token(p, len, 0, t, sizeof t, col) || strcmp(t, "#") != 0 ||
+        !token(p, len, 1, t, sizeof t, col) || strcmp(t, "Rank") != 0)
         return 0;
-    for (int k = 2; token(p, len, k, t, sizeof t, &col); k++)
+    *rank = -1;
+    if (token(p, len, 2, t, sizeof t, col) && number(t, rank) && *rank != floor(*rank))
+        *rank = -1;
+    unsigned c;
+    for (int k = 3; token(p, len, k, t, sizeof t, &c); k++)
         if (strcmp(t, "on") == 0)
-            return token(p, len, k + 1, host, n, &col);
+            return token(p, len, k + 1, host, n, &c);
     return 0;
 }
 
+/* The most ranks a log may list: 2^24, more GPUs than any cluster the loader admits in one
+ * collective's group (and a bitmap of 2 MB). */
+#define ST_CAL_MAX_RANKS (1 << 24)
+
+/* The distinct hosts of the rank lines, a set by open addressing (FNV-1a; a log of 10^5 hosts
+ * read them one compare each, where a list was quadratic), and the ranks seen, a bitmap. */
 typedef struct hosts {
-    char **name;
-    size_t n;
+    char **slot; /* cap slots, NULL where empty */
+    size_t n, cap;
+    unsigned char *seen; /* bit r: rank r listed */
+    size_t seen_bytes;
 } hosts;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static void host_put(char **slot, size_t cap, char *name)
+{
+    size_t i = (size_t)(fnv1a(name) & (cap - 1));
+    while (slot[i])
+        i = (i + 1) & (cap - 1);
+    slot[i] = name;
+}
 
 static void host_add(hosts *h, const char *name)
 {
-    for (size_t i = 0; i < h->n; i++)
-        if (strcmp(h->name[i], name) == 0)
+    if (2 * (h->n + 1) > h->cap) { /* at most half full */
+        size_t cap = h->cap ? 2 * h->cap : 64;
+        char **slot = st_xcalloc(cap, sizeof *slot);
+        for (size_t i = 0; i < h->cap; i++)
+            if (h->slot[i])
+                host_put(slot, cap, h->slot[i]);
+        free(h->slot);
+        h->slot = slot;
+        h->cap = cap;
+    }
+    for (size_t i = (size_t)(fnv1a(name) & (h->cap - 1)); h->slot[i]; i = (i + 1) & (h->cap - 1))
+        if (strcmp(h->slot[i], name) == 0)
             return;
-    h->name = st_xrealloc(h->name, (h->n + 1) * sizeof *h->name);
-    h->name[h->n++] = st_xstrdup(name);
+    host_put(h->slot, h->cap, st_xstrdup(name));
+    h->n++;
+}
+
+/* Note rank r; 0 when it was listed before. */
+static int rank_add(hosts *h, size_t r)
+{
+    if (r / 8 >= h->seen_bytes) {
+        size_t b = h->seen_bytes ? h->seen_bytes : 64;
+        while (r / 8 >= b)
+            b *= 2;
+        h->seen = st_xrealloc(h->seen, b);
+        memset(h->seen + h->seen_bytes, 0, b - h->seen_bytes);
+        h->seen_bytes = b;
+    }
+    unsigned char bit = (unsigned char)(1u << (r % 8));
+    if (h->seen[r / 8] & bit)
+        return 0;
+    h->seen[r / 8] |= bit;
+    return 1;
 }
 
 static void hosts_free(hosts *h)
 {
-    for (size_t i = 0; i < h->n; i++)
-        free(h->name[i]);
-    free(h->name);
+    for (size_t i = 0; i < h->cap; i++)
+        free(h->slot[i]);
+    free(h->slot);
+    free(h->seen);
 }
+
+/* The largest message a row may time: 1 TiB, past any GPU's memory. */
+#define ST_CAL_MAX_BYTES 1099511627776.0
 
 /* A data row: "size count type redop root time algbw busbw #wrong ..." (out-of-place first). */
 static int data_row(const char *path, const st_csv *c, const char *p, size_t len, st_cal_nccl *out,
@@ -108,12 +172,23 @@ static int data_row(const char *path, const st_csv *c, const char *p, size_t len
     if (!number(t, &size) || size < 1)
         return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
                           "expected an nccl-tests row's size in bytes, found '%s'", t);
+    if (size > ST_CAL_MAX_BYTES)
+        return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
+                          "a size of '%s' bytes is beyond 1 TiB, more than a GPU holds", t);
     if (!token(p, len, 5, t, sizeof t, &col) || !number(t, &time_us) || !(time_us > 0))
         return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
                           "expected an nccl-tests row (size count type redop root time algbw "
                           "busbw #wrong ...), its out-of-place time in microseconds 6th, found "
                           "'%s'",
                           token(p, len, 5, t, sizeof t, &col) ? t : "the end of the line");
+    double wrong; /* "#wrong", 9th and 13th (out of place, in place): results the run checked
+                     and found wrong ("N/A": unchecked) */
+    for (int k = 8; k <= 12; k += 4)
+        if (token(p, len, k, t, sizeof t, &col) && number(t, &wrong) && wrong != 0)
+            return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
+                              "nccl-tests found %s wrong results in this row (#wrong): a broken "
+                              "run's timing fits nothing",
+                              t);
     out->bytes = st_xgrow(out->bytes, sizeof *out->bytes, out->n + 1, cap);
     size_t cap2 = *cap;
     out->time_s = st_xrealloc(out->time_s, cap2 * sizeof *out->time_s);
@@ -151,7 +226,19 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
         snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);
         if (!named && strstr(line, "_perf"))
             named = op_named(line, &out->op);
-        if (rank_host(p, len, host, sizeof host)) {
+        double rank;
+        if (rank_host(p, len, host, sizeof host, &rank, &col)) {
+            if (!(rank >= 0 && rank < ST_CAL_MAX_RANKS)) {
+                rc = st_err_set(err, ST_EINVAL, (st_loc){path, c.line, col},
+                                "expected a rank number from 0 to %d after 'Rank'",
+                                ST_CAL_MAX_RANKS - 1);
+                break;
+            }
+            if (!rank_add(&h, (size_t)rank)) {
+                rc = st_err_set(err, ST_EINVAL, (st_loc){path, c.line, col},
+                                "rank %.0f is listed twice: one log is one run", rank);
+                break;
+            }
             host_add(&h, host);
             out->ranks++;
         } else if (token(p, len, 0, t, sizeof t, &col) && isdigit((unsigned char)t[0])) {
@@ -194,7 +281,9 @@ void st_cal_nccl_free(st_cal_nccl *l)
 enum { COL_M, COL_N, COL_K, COL_PREC, COL_TIME, COL_TFLOPS, N_COLS };
 static const char *const col_names[N_COLS] = {"m", "n", "k", "precision", "time_us", "tflops"};
 
-/* The comma-separated field i of [p, p + len) into buf, its column into *col: 0 past the end. */
+/* The comma-separated field i of [p, p + len) into buf, its column into *col: 0 past the end,
+ * -1 when it does not fit buf (a longer field is no name or number of this file's, and a cut
+ * one would be read as another). */
 static int field(const char *p, size_t len, int i, char *buf, size_t n, unsigned *col)
 {
     size_t s = 0;
@@ -210,8 +299,11 @@ static int field(const char *p, size_t len, int i, char *buf, size_t n, unsigned
         s++, m--;
     while (m && isspace((unsigned char)p[s + m - 1]))
         m--;
-    snprintf(buf, n, "%.*s", (int)m, p + s);
     *col = (unsigned)s + 1;
+    if (m >= n)
+        return -1;
+    memcpy(buf, p + s, m);
+    buf[m] = '\0';
     return 1;
 }
 
@@ -221,10 +313,15 @@ static int header(const char *path, const char *p, size_t len, int *at, st_err *
     unsigned col;
     for (int k = 0; k < N_COLS; k++)
         at[k] = -1;
-    for (int i = 0; field(p, len, i, f, sizeof f, &col); i++)
-        for (int k = 0; k < N_COLS; k++)
-            if (strcmp(f, col_names[k]) == 0)
+    int got;
+    for (int i = 0; (got = field(p, len, i, f, sizeof f, &col)) != 0; i++)
+        for (int k = 0; got > 0 && k < N_COLS; k++)
+            if (strcmp(f, col_names[k]) == 0) {
+                if (at[k] >= 0)
+                    return st_err_set(err, ST_EINVAL, (st_loc){path, 1, col},
+                                      "column '%s' is named twice in the header", f);
                 at[k] = i;
+            }
     for (int k = 0; k < COL_TIME; k++)
         if (at[k] < 0)
             return st_err_set(err, ST_EINVAL, (st_loc){path, 1, 1},
@@ -237,24 +334,43 @@ static int header(const char *path, const char *p, size_t len, int *at, st_err *
     return 0;
 }
 
+/* The largest m, n or k a row may give: 2^24, a GEMM past any GPU's memory (two BF16 operands
+ * of 2^24 x 2^24 are a petabyte). */
+#define ST_CAL_MAX_DIM (1 << 24)
+
 static int gemm_row(const char *path, unsigned line, const char *p, size_t len, const int *at,
                     st_cal_gemm *r, st_err *err)
 {
     char f[64];
     unsigned col = 1;
     double v[N_COLS] = {0};
+    if (memchr(p, '\0', len))
+        return st_err_set(err, ST_EINVAL, (st_loc){path, line, 1}, "a NUL byte in the row");
     for (int k = 0; k < N_COLS; k++) {
         if (at[k] < 0 || k == COL_PREC)
             continue;
-        if (!field(p, len, at[k], f, sizeof f, &col) || !number(f, &v[k]) || !(v[k] > 0))
+        int got = field(p, len, at[k], f, sizeof f, &col);
+        if (got <= 0 || !number(f, &v[k]) || !(v[k] > 0))
             return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
-                              "%s: expected a number above 0, found '%s'", col_names[k],
-                              field(p, len, at[k], f, sizeof f, &col) ? f : "nothing");
+                              "%s: expected a number above 0, found %s%s%s", col_names[k],
+                              got > 0 ? "'" : "",
+                              got > 0   ? f
+                              : got < 0 ? "a longer field"
+                                        : "nothing",
+                              got > 0 ? "'" : "");
+        if (k <= COL_K && v[k] > ST_CAL_MAX_DIM)
+            return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                              "%s: '%s' is beyond %d, larger than any GEMM a GPU holds",
+                              col_names[k], f, ST_CAL_MAX_DIM);
     }
-    if (!field(p, len, at[COL_PREC], f, sizeof f, &col) ||
-        (strcmp(f, "bf16") != 0 && strcmp(f, "fp8") != 0))
+    int got = field(p, len, at[COL_PREC], f, sizeof f, &col);
+    if (got <= 0 || (strcmp(f, "bf16") != 0 && strcmp(f, "fp8") != 0))
         return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
-                          "precision: expected bf16 or fp8, found '%s'", f);
+                          "precision: expected bf16 or fp8, found %s%s%s", got > 0 ? "'" : "",
+                          got > 0   ? f
+                          : got < 0 ? "a longer field"
+                                    : "nothing",
+                          got > 0 ? "'" : "");
     *r = (st_cal_gemm){.prec = strcmp(f, "fp8") == 0 ? ST_PREC_FP8 : ST_PREC_BF16,
                        .m = v[COL_M],
                        .n = v[COL_N],
@@ -281,6 +397,8 @@ int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *er
         if (len == 0)
             continue;
         if (first) {
+            if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) /* a spreadsheet's byte-order mark */
+                p += 3, len -= 3;
             rc = header(path, p, len, at, err);
             first = 0;
             continue;

@@ -124,6 +124,48 @@ expect "h200: compute_fp8" 1 "$(near "$(key "$tmp/h200.yaml" compute_fp8)" 0.974
 printf 'm,n,k,precision,tflops\n' >"$tmp/head.csv"
 "$strata" calibrate $mpt --gemm "$tmp/head.csv" >/dev/null 2>"$tmp/e"
 expect "a GEMM file without rows exits 2" 2 $?
+# What a fuzzing helper found the readers let through, each now refused where it stands: a row
+# nccl-tests marked wrong, a rank listed twice, a size past any GPU, ranks of another cluster;
+# a GEMM file's duplicated column, hexadecimal, a NUL byte, a missing precision (no stale
+# field quoted); and a spreadsheet's byte-order mark read as nothing.
+log=$logs/a3mega-2node-all_reduce_perf.log
+row=$(grep -n '^ *1048576 ' $log | cut -d: -f1)
+sed "${row}s/ 0 *\$/ 3/" $log >"$tmp/wrong.log"
+"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/wrong.log" >/dev/null 2>"$tmp/e"
+expect "a row nccl-tests found wrong exits 2" 2 $?
+grep -q "wrong.log:$row:[0-9]*: error: nccl-tests found 3 wrong results" "$tmp/e" || bad "wrong row: located"
+rank=$(grep -n '^# *Rank *1 ' $log | head -1 | cut -d: -f1)
+sed "${rank}p" $log >"$tmp/dup.log"
+"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/dup.log" >/dev/null 2>"$tmp/e"
+expect "a rank listed twice exits 2" 2 $?
+grep -q "dup.log:$((rank + 1)):[0-9]*: error: rank 1 is listed twice" "$tmp/e" || bad "dup rank: located"
+sed "${row}s/^ *1048576 /    1e308 /" $log >"$tmp/huge.log"
+"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/huge.log" >/dev/null 2>"$tmp/e"
+expect "a size past 1 TiB exits 2" 2 $?
+grep -q "huge.log:$row:[0-9]*: error: a size of '1e308' bytes is beyond 1 TiB" "$tmp/e" || bad "huge size: located"
+last=$(grep -n '^# *Rank ' $log | tail -1 | cut -d: -f1)
+sed "${last}{p;s/Rank *[0-9]*/Rank 16/;s/ on [^ ]*/ on a-third-host/}" $log >"$tmp/third.log"
+"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/third.log" >/dev/null 2>"$tmp/e"
+expect "a log of a larger cluster exits 2" 2 $?
+grep -q "third.log: error: its 17 ranks on 3 hosts do not fit the scenario's cluster of 2 nodes of 8 GPUs" "$tmp/e" ||
+    bad "larger cluster: message $(cat "$tmp/e")"
+gemm() { # NAME CONTENT: calibrate the MPT scenario with that GEMM file; its stderr in $tmp/e
+    printf "$2" >"$tmp/$1.csv"
+    "$strata" calibrate $mpt --gemm "$tmp/$1.csv" >/dev/null 2>"$tmp/e"
+}
+gemm dupcol 'm,n,k,precision,time_us,m\n8192,8192,8192,bf16,1500,1\n'
+expect "a column named twice exits 2" 2 $?
+grep -q "dupcol.csv:1:[0-9]*: error: column 'm' is named twice" "$tmp/e" || bad "dup column: located"
+gemm hex 'm,n,k,precision,time_us\n0x2000,8192,8192,bf16,1500\n'
+expect "hexadecimal exits 2" 2 $?
+gemm nul 'm,n,k,precision,time_us\n8192,8192,8192,bf16\0,1500\n'
+expect "a NUL byte exits 2" 2 $?
+gemm noprec 'm,n,k,time_us,precision\n8192,8192,8192,1500\n'
+expect "a missing precision exits 2" 2 $?
+grep -q "precision: expected bf16 or fp8, found nothing" "$tmp/e" || bad "missing precision: message"
+gemm bom '\357\273\277m,n,k,precision,time_us\n8192,8192,8192,bf16,1500\n'
+expect "a byte-order mark is read past" 0 $?
+
 # a step 10 times what the others calibrate the model to: refused, not written as a residual the
 # loader would refuse
 steps10=$(sed -n 's/^#       --step \([^ ]*\).*/--step \1/p' $mpt | sed '1s/=1.1546s/=11.546s/' | tr '\n' ' ')
