@@ -13,6 +13,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "scenarios/req_trace.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,10 @@ static int parse_stamp(const char *p, size_t n, int64_t *whole, double *frac)
         return 0;
     memcpy(buf, p, n);
     buf[n] = 0;
+    static const char form[] = "dddd-dd-dd dd:dd:dd"; /* digits where 'd': no sign, no space */
+    for (size_t i = 0; i < sizeof form - 1; i++)
+        if (form[i] == 'd' ? !isdigit((unsigned char)buf[i]) : buf[i] != form[i])
+            return 0;
     int y, mo, d, h, mi, s, used = 0;
     if (sscanf(buf, "%4d-%2d-%2d %2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6 ||
         used != 19)
@@ -130,6 +136,14 @@ static int arrival(rreader *r, const char *const *f, const size_t *len, double *
         r->base_frac = frac;
     }
     *t = (double)(whole - r->base_s) + (frac - r->base_frac);
+    if (fabs(*t) > st_lim_run.max) { /* as a CSV's arrival is held (st_lim_run) */
+        st_csv_malformed(&r->rep, f[c],
+                         "TIMESTAMP '%.*s' is %.4g years from the first row's, beyond %s (%.4g "
+                         "years)",
+                         (int)st_utf8_fit(f[c], len[c], 40), f[c], fabs(*t) / (365 * 86400.0),
+                         st_lim_run.what, st_lim_run.max / (365 * 86400.0));
+        return 0;
+    }
     return 1;
 }
 
