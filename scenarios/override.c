@@ -59,7 +59,13 @@ static int parse_path(const char *path, step *steps, size_t *count, char *why, s
         if (i == start || i - start >= sizeof steps[0].text || k >= ST_SET_MAX_STEPS) {
             if (k >= ST_SET_MAX_STEPS)
                 snprintf(why, n, "a path has at most %d steps", ST_SET_MAX_STEPS);
-            else
+            else if (i - start >= sizeof steps[0].text) {
+                snprintf(why, n,
+                         "the key at character %zu of the path has %zu characters, more than "
+                         "the %zu any key of the scenario has",
+                         start + 1, i - start, sizeof steps[0].text - 1);
+                return -1;
+            } else
                 snprintf(why, n, "expected a key at character %zu of the path, found %s", start + 1,
                          path[start] ? "'" : "its end");
             if (k < ST_SET_MAX_STEPS && path[start] && strlen(why) + 4 < n)

@@ -82,6 +82,19 @@ START_TEST(test_malformed_axes_are_refused_with_their_reason)
     refused("a=1..8", "range '1..8': expected A..B*FACTOR or A..B+STEP with numbers A <= B");
     refused("a=1..1e6+1", "more than 10000 values, the most one --set may have");
     refused("taken=2,3", "taken is swept by an earlier --set");
+    /* what a file's values may not hold (a fuzzing find: ESC reached the CSV), and a key longer
+     * than any the scenario has, named as such */
+    refused("workloads[0].name=a\x1b[2J", "a control character (U+001B): values are printed to "
+                                          "terminals and reports, so they hold none but tab and "
+                                          "line breaks");
+    refused("workloads[0].name=a\xc2\x9b", "a control character (U+009B): values are printed to "
+                                           "terminals and reports, so they hold none but tab "
+                                           "and line breaks");
+    char key[300];
+    memset(key, 'k', 200);
+    strcpy(key + 200, "=1");
+    refused(key, "the key at character 1 of the path has 200 characters, more than the 127 any "
+                 "key of the scenario has");
 }
 END_TEST
 
