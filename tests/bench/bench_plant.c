@@ -25,13 +25,12 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* 2,000 jobs of 8 GPUs, one a node, on 2,000 nodes: the throttle's solve alone, CPU time. */
-static int throttle_many(void)
+/* nodes DGX H100s, four to a rack on 63 A three-phase feeds. */
+static st_cluster_cfg h100_cluster(int64_t nodes)
 {
-    enum { N = 2000 };
     st_cluster_cfg c = {0};
     c.gpu = st_catalog_gpu("h100-sxm");
-    c.nodes = N;
+    c.nodes = nodes;
     c.gpus_per_node = 8;
     c.node.base_power_w = 2500;
     c.racks = (st_rack_cfg){.nodes_per_rack = 4,
@@ -39,6 +38,14 @@ static int throttle_many(void)
                             .feed_phases = 3,
                             .power_factor = 0.95,
                             .breaker_a = 63};
+    return c;
+}
+
+/* 2,000 jobs of 8 GPUs, one a node, on 2,000 nodes: the throttle's solve alone, CPU time. */
+static int throttle_many(void)
+{
+    enum { N = 2000 };
+    st_cluster_cfg c = h100_cluster(N);
     int64_t *ids = malloc((size_t)N * 8 * sizeof *ids);
     st_step_result *steps = calloc(N, sizeof *steps);
     st_plant_job *jobs = calloc(N, sizeof *jobs);
@@ -68,17 +75,8 @@ static int throttle_many(void)
 
 int main(void)
 {
-    st_cluster_cfg c = {0};
-    c.gpu = st_catalog_gpu("h100-sxm");
-    c.nodes = 12500;
-    c.gpus_per_node = 8;
-    c.node.base_power_w = 2500;
-    c.racks = (st_rack_cfg){.nodes_per_rack = 4,
-                            .feed_voltage_v = 415,
-                            .feed_phases = 3,
-                            .power_factor = 0.95,
-                            .breaker_a = 63,
-                            .distribution_resistance_ohm = 0.005};
+    st_cluster_cfg c = h100_cluster(12500);
+    c.racks.distribution_resistance_ohm = 0.005;
     static int64_t ids[JOBS][JOB_GPUS];
     st_step_result steps[JOBS] = {0};
     st_plant_job jobs[JOBS];
