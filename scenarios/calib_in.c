@@ -74,9 +74,8 @@ static int rank_host(const char *p, size_t len, char *host, size_t n, double *ra
     if (!token(p, len, 0, t, sizeof t, col) || strcmp(t, "#") != 0 ||
         !token(p, len, 1, t, sizeof t, col) || strcmp(t, "Rank") != 0)
         return 0;
-    *rank = -1;
-    if (token(p, len, 2, t, sizeof t, col) && number(t, rank) && *rank != floor(*rank))
-        *rank = -1;
+    double v;
+    *rank = token(p, len, 2, t, sizeof t, col) && number(t, &v) && v == floor(v) ? v : -1;
     unsigned c;
     for (int k = 3; token(p, len, k, t, sizeof t, &c); k++)
         if (strcmp(t, "on") == 0)
