@@ -5,9 +5,12 @@
 
 #include "cli/cli.h"
 #include "models/config/frontend.h"
+#include "models/cost/cost.h"
 #include "models/silicon/llm.h"
 #include "scenarios/catalog.h"
 #include "scenarios/software.h"
+#include "sim/units.h"
+#include "sim/xalloc.h"
 
 static void print_gpus(void)
 {
@@ -80,16 +83,36 @@ static void print_frontends(void)
                f->engine_tpot_s * 1e3);
 }
 
+/* The cost model's preset prices, each row's price in its unit with its year and source
+ * (models/cost/prices.c; docs/models/cost.md): what a scenario's cost: section falls back on. */
+static void print_prices(void)
+{
+    printf("Preset prices (a scenario's cost: section overrides each; docs/models/cost.md)\n");
+    printf("%-26s %-16s %20s %5s  %s\n", "key", "part", "price", "year", "source");
+    for (size_t i = 0; i < st_price_count(); i++) {
+        const st_price_row *r = st_price_at(i);
+        const char *unit = st_price_unit(r->key);
+        double one; /* the unit in SI, so the row's figure prints as its source wrote it */
+        char v[64], why[80], text[40];
+        snprintf(text, sizeof text, "1 %s", unit);
+        if (st_unit_parse(text, st_unit_sniff(text), &one, why, sizeof why) || !(one > 0))
+            ST_BUG("preset price unit '%s' does not parse: %s", unit, why);
+        snprintf(v, sizeof v, "%.10g %s", r->value / one, unit);
+        printf("%-26s %-16s %20s %5d  %s\n", r->key, r->part ? r->part : "(site)", v, r->year,
+               r->source);
+    }
+}
+
 int st_cmd_catalog(int argc, char **argv)
 {
-    int gpus = 1, models = 1, software = 1, frontends = 1;
+    int gpus = 1, models = 1, software = 1, frontends = 1, prices = 0;
     for (int i = 1; i < argc; i++) /* an option it does not take: name it, not the count */
         if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--help") != 0 &&
             strcmp(argv[i], "-h") != 0)
             return st_cli_usage_error("catalog",
                                       "unknown option '%s': catalog takes no option and prints "
                                       "text tables (strata catalog [gpus|models|software|"
-                                      "frontends])",
+                                      "frontends|prices])",
                                       argv[i]);
     if (argc > 2)
         return st_cli_usage_error("catalog", "expected at most one argument");
@@ -100,11 +123,16 @@ int st_cmd_catalog(int argc, char **argv)
         models = strcmp(argv[1], "models") == 0;
         software = strcmp(argv[1], "software") == 0;
         frontends = strcmp(argv[1], "frontends") == 0;
-        if (!gpus && !models && !software && !frontends)
+        prices = strcmp(argv[1], "prices") == 0;
+        if (!gpus && !models && !software && !frontends && !prices)
             return st_cli_usage_error("catalog",
-                                      "expected 'gpus', 'models', 'software' or 'frontends', "
-                                      "found '%s'",
+                                      "expected 'gpus', 'models', 'software', 'frontends' or "
+                                      "'prices', found '%s'",
                                       argv[1]);
+    }
+    if (prices) { /* asked for by name only: the catalog's listing stays the four */
+        print_prices();
+        return ST_EXIT_OK;
     }
     if (gpus)
         print_gpus();

@@ -80,6 +80,9 @@ const st_price_row *st_price_find(const char *key, const char *part);
 /* The rows in table order, for listings and the docs' table. */
 size_t st_price_count(void);
 const st_price_row *st_price_at(size_t i);
+/* The unit key's price is listed in, as its source states it ("USD/h", "USD/GiB"; "USD" for a
+ * part's price), a unit sim/units.h parses. */
+const char *st_price_unit(const char *key);
 
 /* The defaults of the site-wide prices that have a published source, written into c before the
  * scenario's keys are read; every other price is left unset (negative) and every typed price

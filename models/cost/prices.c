@@ -113,6 +113,26 @@ const st_price_row *st_price_find(const char *key, const char *part)
     return NULL;
 }
 
+/* The unit each key's price is listed in, as its source states it (the loader reads the same
+ * keys in any unit of their dimension, scenarios/load_ops.c): `strata catalog prices`. AWS's
+ * "GB" of storage and egress is 2^30 bytes (ST_COST_GB above). */
+const char *st_price_unit(const char *key)
+{
+    static const struct {
+        const char *key, *unit;
+    } units[] = {
+        {"electricity", "USD/kWh"},      {"storage_month_price", "USD/GiB"},
+        {"egress_price", "USD/GiB"},     {"demand_charge", "USD/kW-month"},
+        {"gpu_hour_price", "USD/h"},     {"committed_gpu_hour_price", "USD/h"},
+        {"storage_price", "USD/TB"},     {"storage_bandwidth_price", "USD/(GB/s)"},
+        {"cooling_air_price", "USD/kW"}, {"cooling_liquid_price", "USD/kW"},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(units[i].key, key) == 0)
+            return units[i].unit;
+    return "USD"; /* node_price, switch_price, optic_price, rack_price */
+}
+
 size_t st_price_count(void)
 {
     return sizeof rows / sizeof rows[0];
