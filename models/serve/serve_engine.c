@@ -11,6 +11,7 @@
 
 #include "models/serve/serve_internal.h"
 #include "sim/err.h"
+#include "sim/progress.h"
 #include "sim/xalloc.h"
 
 typedef struct req {
@@ -55,6 +56,8 @@ typedef struct engine {
     double *stage_free;
     int64_t iterations, preemptions, batch_sum;
     double busy_s, comm_s, pass_s;
+    int64_t tokens_out, tokens_all; /* output tokens produced so far, and in all: the progress */
+    int64_t reported;               /* the iterations at the last report */
 } engine;
 
 /* The tokens q's cache must hold before it produces its next one. */
@@ -282,6 +285,7 @@ static void finish_batch(engine *e, int64_t id_batch)
         q->sched = q->batch = 0;
         if (produced && ++q->generated == 1)
             q->first_s = e->now;
+        e->tokens_out += produced;
         if (q->generated >= q->out) {
             q->done_s = e->now;
             e->free_blocks += q->blocks;
@@ -332,13 +336,25 @@ static double run_batch(engine *e, const st__serve_batch *b)
  * pipeline_parallel_size, vllm/v1/engine/core.py step_with_batch_queue). A new one is
  * scheduled when the first stage is free and the pipeline has room, from the requests in no
  * batch in flight; with one stage, the next iteration starts as the last ends. */
+/* A replica's run reports its output tokens as progress every 2^12 iterations (a run of 10^9
+ * tokens takes tens of seconds; a report costs the front end a clock read). */
+#define SERVE_PROGRESS     "serving: output tokens"
+#define SERVE_PROGRESS_GAP 4096
+
 static void run_engine(engine *e)
 {
     int64_t pp = e->cost->pp;
     e->now = e->n > 0 ? e->r[0].arrival_s : 0;
     for (int64_t k = 0; k < pp; k++)
         e->stage_free[k] = e->now;
+    e->tokens_all = e->tokens_out = e->reported = 0;
+    for (int64_t i = 0; i < e->n; i++)
+        e->tokens_all += e->r[i].out;
     while (e->done < e->n) {
+        if (e->iterations >= e->reported + SERVE_PROGRESS_GAP) {
+            e->reported = e->iterations;
+            st_progress(SERVE_PROGRESS, e->tokens_out, e->tokens_all);
+        }
         while (e->fl_n > 0 && e->fl[e->fl_head].end_s <= e->now) {
             finish_batch(e, e->fl[e->fl_head].id);
             e->fl_head = (e->fl_head + 1) % pp;
@@ -374,6 +390,7 @@ static void run_engine(engine *e)
         e->batch_sum += b.requests;
         e->now = e->stage_free[0];
     }
+    st_progress(SERVE_PROGRESS, e->tokens_all, e->tokens_all); /* the loop ends */
 }
 
 void st__serve_replica_release(st__serve_replica_out *o)
