@@ -614,5 +614,14 @@ assert att[0] < 0.9 and att[1] == 1, att
 PY
 check "scale to zero saves GPU-hours for the requests its starts hold" $?
 
+# A replica's run shows its output tokens as progress when asked (STRATA_PROGRESS=always; on
+# a terminal after a second), and says nothing on stderr otherwise.
+STRATA_PROGRESS=always "$strata" run "$ex" >/dev/null 2>"$tmp/prog.err"
+grep -q '^strata: serving: output tokens [0-9]* of [0-9]* ' "$tmp/prog.err"
+check "STRATA_PROGRESS=always: the service's tokens as progress" $?
+"$strata" run "$ex" >/dev/null 2>"$tmp/quiet.err"
+[ ! -s "$tmp/quiet.err" ]
+check "off a terminal: no progress" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
