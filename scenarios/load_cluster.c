@@ -155,13 +155,18 @@ static int fn_cluster_gpu(st_rd *rd, const st_ynode *n, void *base)
     return c->gpu ? 0 : unknown_gpu(ld, n);
 }
 
-/* oversubscription: one ratio for every tier, or a list with one per tier, leaf first. */
+/* oversubscription: one ratio for every tier, or a list with one per tier, leaf first. At most
+ * 512: a tier keeps at least one uplink, which a leaf of 512 down ports, the most a switch of
+ * today has, reaches at 512:1; a larger ratio could only be a typo (1e308 was read as one
+ * uplink, silently). */
+#define ST_MAX_OVERSUB 512
 static int fn_oversub(st_rd *rd, const st_ynode *n, void *base)
 {
     st_fabric_cfg *f = base;
     if (n->kind == ST_YN_SCALAR) {
         f->n_oversub = 1;
-        return st_rd_dim(rd, n, "oversubscription", ST_DIM_RATIO, ST_R_MIN1, 0, &f->oversub[0]);
+        return st_rd_dim(rd, n, "oversubscription", ST_DIM_RATIO, ST_R_MIN1, ST_MAX_OVERSUB,
+                         &f->oversub[0]);
     }
     if (st_rd_expect(rd, n, ST_YN_SEQ, "oversubscription"))
         return -1;
@@ -171,7 +176,7 @@ static int fn_oversub(st_rd *rd, const st_ynode *n, void *base)
                           ST_MAX_TIERS_OVERSUB, n->n);
     f->n_oversub = (int)n->n;
     for (size_t i = 0; i < n->n; i++)
-        if (st_rd_dim(rd, n->kids[i], "oversubscription", ST_DIM_RATIO, ST_R_MIN1, 0,
+        if (st_rd_dim(rd, n->kids[i], "oversubscription", ST_DIM_RATIO, ST_R_MIN1, ST_MAX_OVERSUB,
                       &f->oversub[i]))
             return -1;
     return 0;
