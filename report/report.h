@@ -97,6 +97,9 @@ char *st_report_csv(const st_report *rep);
  */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
+/* A service's sizing (its JSON, report/size_serve_out.c) as Markdown (a title, the rate and
+ * targets, the configurations' table) or CSV (one line a configuration), malloc'd. */
+char *st_size_serve_doc(const cJSON *t, st_report_format f);
 /* `strata size --format html|markdown` (report/size_doc.c): the sizing JSON tree t (size_out.c's
  * JSON, parsed back, so every number shown is the JSON's) of the search rp describes as one HTML
  * page titled with the scenario's name, opening with the answer in words, whose chart puts every

@@ -250,3 +250,81 @@ char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON
     md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols);
     return st_report_close(out, &buf);
 }
+
+/* ---- a service's sizing (report/size_serve_out.c's JSON) ---------------------------------- */
+
+/* The columns of a service's rows: every key any row has, in the order each first appears (a
+ * row that cannot serve has `why` where the others have their figures). */
+static size_t serve_cols(const cJSON *rows, const char **cols)
+{
+    size_t n = 0;
+    for (const cJSON *o = rows ? rows->child : NULL; o; o = o->next)
+        for (const cJSON *c = o->child; c; c = c->next) {
+            size_t k = 0;
+            while (k < n && strcmp(cols[k], c->string) != 0)
+                k++;
+            if (k < n)
+                continue;
+            if (n == MAX_COLS)
+                ST_BUG("a service's sizing row has more than %d keys", MAX_COLS);
+            cols[n++] = c->string;
+        }
+    return n;
+}
+
+char *st_size_serve_doc(const cJSON *t, st_report_format f)
+{
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(t, "serving");
+    const char *cols[MAX_COLS];
+    size_t n_cols = serve_cols(rows, cols);
+    char *buf;
+    size_t len;
+    FILE *out = st_report_open(&buf, &len);
+    if (f == ST_FMT_CSV) { /* one line a configuration, as the training search's CSV */
+        fputs("table", out);
+        for (size_t c = 0; c < n_cols; c++) {
+            fputc(',', out);
+            st_report_csv_cell(out, cols[c]);
+        }
+        fputc('\n', out);
+        for (const cJSON *o = rows ? rows->child : NULL; o; o = o->next) {
+            fputs("serving", out);
+            for (size_t c = 0; c < n_cols; c++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
+                char num[32];
+                if (cJSON_IsNumber(v))
+                    snprintf(num, sizeof num, "%.10g", v->valuedouble);
+                fputc(',', out);
+                st_report_csv_cell(out, cJSON_IsNumber(v)   ? num
+                                        : cJSON_IsBool(v)   ? (cJSON_IsTrue(v) ? "true" : "false")
+                                        : cJSON_IsString(v) ? v->valuestring
+                                                            : "");
+            }
+            fputc('\n', out);
+        }
+        return st_report_close(out, &buf);
+    }
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(t, "workload");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(t, "goal");
+    const cJSON *rate = cJSON_GetObjectItemCaseSensitive(t, "rate_per_s");
+    const cJSON *clients = cJSON_GetObjectItemCaseSensitive(t, "clients");
+    fputs("# Sizing service ", out);
+    st_report_md_cell(out, cJSON_IsString(w) ? w->valuestring : "");
+    fputs("\n\n", out);
+    if (cJSON_IsNumber(clients))
+        fprintf(out, "%.0f clients", clients->valuedouble);
+    else if (cJSON_IsNumber(rate))
+        fprintf(out, "%.4g requests/s", rate->valuedouble);
+    static const char *const targets[][2] = {{"ttft_p99_target_s", "P99 time to first token"},
+                                             {"tpot_p99_target_s", "P99 time per output token"}};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, targets[k][0]);
+        if (cJSON_IsNumber(v))
+            fprintf(out, ", %s at most %.4g s", targets[k][1], v->valuedouble);
+    }
+    fputs("; ranked by ", out);
+    st_report_md_cell(out, cJSON_IsString(g) ? g->valuestring : "");
+    fputs(".\n\n## Configurations\n\n", out);
+    md_rows(out, "serving", rows, cols, n_cols);
+    return st_report_close(out, &buf);
+}

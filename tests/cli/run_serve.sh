@@ -299,6 +299,25 @@ assert [r["gpus"] for r in fit] == sorted(r["gpus"] for r in fit), "ranked by GP
 assert all(r["fits"] for r in rows[:len(fit)]) and all("why" in r for r in rows[len(fit):])
 PY
 check "the service's sizing rows" $?
+# Markdown and CSV are the JSON's rows: every key any row has, a row that cannot serve with its
+# why; -o FILE takes them in stdout's place; HTML is refused, as before.
+"$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format csv >"$tmp/sz.csv"
+python3 - "$tmp/sz.json" "$tmp/sz.csv" <<'PY'
+import csv, json, sys
+rows = json.load(open(sys.argv[1]))["serving"]
+got = list(csv.DictReader(open(sys.argv[2])))
+assert len(got) == len(rows) and all(g["table"] == "serving" for g in got), got
+assert all(g["gpu"] == r["gpu"] and g["fits"] == str(r["fits"]).lower() for g, r in zip(got, rows))
+assert all(float(g["gpus"]) == r["gpus"] for g, r in zip(got, rows) if r["fits"])
+assert all(g["why"] == r["why"] for g, r in zip(got, rows) if not r["fits"])
+PY
+check "a service's sizing as CSV: the JSON's rows" $?
+"$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format markdown -o "$tmp/sz.md" >"$tmp/sz.out"
+[ ! -s "$tmp/sz.out" ] && grep -q '^| gpu | tp | pp | ep | fits |' "$tmp/sz.md" && grep -q '^# Sizing service ' "$tmp/sz.md"
+check "a service's sizing as Markdown, to -o FILE" $?
+"$strata" size "$tmp/small.yaml" --format html >/dev/null 2>&1
+[ $? -eq 2 ]
+check "a service's sizing refuses html" $?
 # In NVFP4 a type without FP4 Tensor Cores is one row saying why; a cluster calibration is
 # applied to its own GPU type's rows only (compute 0.5 halves h100's prompt rate, not b200's).
 sed 's/precision: fp8/precision: fp4/; s/gpu: h100-sxm/gpu: b200/' "$tmp/small.yaml" >"$tmp/fp4.yaml"
