@@ -97,6 +97,11 @@ int st_cli_refuse_pools(const char *cmd, const st_scn *s, const char *what);
  * message in why. */
 int st_cli_write_atomic(const char *path, const char *data, size_t len, char *why, size_t n);
 
+/* A command that has reported its own failure to write standard output says so, and main's
+ * final check of stdout exits non-zero without saying it a second time. */
+void st_cli_stdout_said(void);
+int st_cli_stdout_was_said(void);
+
 /* A file a command writes, and the option that names it ("-o", "--trace"). */
 typedef struct st_cli_file {
     const char *what, *path;

@@ -4,6 +4,7 @@
  * Under `mpirun -n N`, the ranks are the workers (cli/sweep_mpi.c) and rank 0 alone reads the
  * journal and writes. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,9 @@ static int stream_rows(sweep_run *r)
     }
     if (fflush(stdout) == 0)
         return 0;
-    snprintf(r->why, sizeof r->why, "cannot write standard output");
+    snprintf(r->why, sizeof r->why, "cannot write standard output: %s",
+             errno ? strerror(errno) : "write error");
+    st_cli_stdout_said(); /* main's close_stdout need not say it again */
     return -1;
 }
 

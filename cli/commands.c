@@ -302,6 +302,18 @@ void st_cli_print_warnings(const st_scn *s)
     }
 }
 
+static int stdout_said;
+
+void st_cli_stdout_said(void)
+{
+    stdout_said = 1;
+}
+
+int st_cli_stdout_was_said(void)
+{
+    return stdout_said;
+}
+
 int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -119,8 +119,9 @@ static int close_stdout(int rc)
 {
     errno = 0;
     if (ferror(stdout) | (fclose(stdout) != 0)) {
-        fprintf(stderr, "strata: cannot write standard output: %s\n",
-                errno ? strerror(errno) : "write error");
+        if (!st_cli_stdout_was_said())
+            fprintf(stderr, "strata: cannot write standard output: %s\n",
+                    errno ? strerror(errno) : "write error");
         return rc == ST_EXIT_OK ? ST_EXIT_SIM : rc;
     }
     return rc;

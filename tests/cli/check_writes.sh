@@ -20,6 +20,10 @@ if [ -w /dev/full ]; then
         grep -q "cannot write standard output: No space left on device" "$dir/err" ||
             fail "'strata $args > /dev/full' did not say why: $(cat "$dir/err")"
     done
+    # a sweep says it once, with its cause (its own line, not main's again)
+    "$strata" sweep "$scn" --set seed=1,2 >/dev/full 2>"$dir/err" && fail "sweep > /dev/full exited 0"
+    [ "$(grep -c 'cannot write standard output: No space left on device' "$dir/err")" = 1 ] ||
+        fail "sweep > /dev/full did not say it once: $(cat "$dir/err")"
 fi
 
 "$strata" run "$scn" --format json >"$dir/expected" || fail "run failed"
