@@ -135,6 +135,30 @@ const st_fig *st_fig_find(st_fig_doc doc, const char *path)
     return f;
 }
 
+/* A whole number as a reader takes it in: from 10,000 up, its thousands set apart by commas
+ * ("16,384", "405,853,388,800"); below, as is ("2048", so years and small counts read as
+ * written). The exact value stays in the JSON and in each HTML cell's data-value. */
+static void grouped(double v, char *buf, size_t n)
+{
+    char d[24];
+    snprintf(d, sizeof d, "%.0f", fabs(v));
+    size_t len = strlen(d), at = 0;
+    if (fabs(v) < 10000) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    char out[40];
+    if (v < 0)
+        out[at++] = '-';
+    for (size_t i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            out[at++] = ',';
+        out[at++] = d[i];
+    }
+    out[at] = '\0';
+    snprintf(buf, n, "%s", out);
+}
+
 void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
 {
     char b[40];
@@ -161,7 +185,7 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
     if ((unsigned)u < ST_FU__COUNT && units[u].dim != ST_DIM__COUNT)
         st_unit_format(v, units[u].dim, buf, n);
     else if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, n, "%.0f", v);
+        grouped(v, buf, n);
     else
         snprintf(buf, n, "%.4g", v);
 }

@@ -86,15 +86,23 @@ static int lone_kind(const st_run *r)
     return kind;
 }
 
+/* A count as the reports show one: "16,384" from 10,000 up (st_fig_number_text). */
+static const char *whole(double v, char b[ST_REPORT_VALUE_MAX])
+{
+    st_fig_number_text(ST_FU_NUMBER, v, b, ST_REPORT_VALUE_MAX);
+    return b;
+}
+
 char *st_report_hardware(const cJSON *cl)
 {
+    char n1[ST_REPORT_VALUE_MAX];
     const cJSON *pools = get(cl, "pools");
     if (!cJSON_IsArray(pools))
-        return st_xasprintf("%.0f nodes of %s", num(cl, "nodes"), str(cl, "gpu"));
-    char *s = st_xasprintf("%.0f nodes in pools", num(cl, "nodes"));
+        return st_xasprintf("%s nodes of %s", whole(num(cl, "nodes"), n1), str(cl, "gpu"));
+    char *s = st_xasprintf("%s nodes in pools", whole(num(cl, "nodes"), n1));
     for (const cJSON *p = pools->child; p; p = p->next) {
-        char *more = st_xasprintf("%s%s %s (%.0f x %s)", s, p == pools->child ? "" : ",",
-                                  str(p, "name"), num(p, "nodes"), str(p, "gpu"));
+        char *more = st_xasprintf("%s%s %s (%s x %s)", s, p == pools->child ? "" : ",",
+                                  str(p, "name"), whole(num(p, "nodes"), n1), str(p, "gpu"));
         free(s);
         s = more;
     }
@@ -105,13 +113,15 @@ char *st_report_hardware(const cJSON *cl)
 static void gpus_words(FILE *out, const cJSON *cl)
 {
     const cJSON *pools = get(cl, "pools");
+    char n1[ST_REPORT_VALUE_MAX];
     if (!cJSON_IsArray(pools)) {
-        fprintf(out, "%.0f %s GPUs", num(cl, "gpus"), str(cl, "gpu"));
+        fprintf(out, "%s %s GPUs", whole(num(cl, "gpus"), n1), str(cl, "gpu"));
         return;
     }
-    fprintf(out, "%.0f GPUs (", num(cl, "gpus"));
+    fprintf(out, "%s GPUs (", whole(num(cl, "gpus"), n1));
     for (const cJSON *p = pools->child; p; p = p->next)
-        fprintf(out, "%s%.0f %s", p == pools->child ? "" : ", ", num(p, "gpus"), str(p, "gpu"));
+        fprintf(out, "%s%s %s", p == pools->child ? "" : ", ", whole(num(p, "gpus"), n1),
+                str(p, "gpu"));
     fputc(')', out);
 }
 
@@ -150,7 +160,8 @@ static void training_words(FILE *out, long i, const cJSON *t)
                 in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
                         cJSON_GetArrayItem(band, 1)->valuedouble, b),
                 shown(ST_DOC_RUN, "jobs[].band_level", j, "band_level", c), str(j, "band_basis"));
-    fprintf(out, " on %.0f %s GPUs", num(j, "gpus"), gpu);
+    char n1[ST_REPORT_VALUE_MAX];
+    fprintf(out, " on %s %s GPUs", whole(num(j, "gpus"), n1), gpu);
 }
 
 /* What the inference jobs serve (they run beside no cluster run): for each, its throughput,
@@ -164,9 +175,10 @@ static void serving_words(FILE *out, const cJSON *t)
         const cJSON *in = get(j, "inference");
         if (!in)
             continue;
-        fprintf(out, "%s %s (job %s) on %.0f %s GPUs: %s output tokens, p99 time to first token %s",
-                k++ ? "; serves" : "Serves", str(j, "model"), str(j, "name"), num(j, "gpus"),
-                job_gpu(t, j),
+        char n1[ST_REPORT_VALUE_MAX];
+        fprintf(out, "%s %s (job %s) on %s %s GPUs: %s output tokens, p99 time to first token %s",
+                k++ ? "; serves" : "Serves", str(j, "model"), str(j, "name"),
+                whole(num(j, "gpus"), n1), job_gpu(t, j),
                 shown(ST_DOC_RUN, "jobs[].inference.tokens_per_s", in, "tokens_per_s", a),
                 in_unit(ST_DOC_RUN, "jobs[].inference.ttft_s", num(get(in, "ttft_s"), "p99"), b));
         if (cJSON_IsNumber(get(in, "max_rate_under_slo")))
@@ -188,11 +200,12 @@ static void cluster_words(FILE *out, const cJSON *t)
         gpus_words(out, cl);
         return;
     }
-    fprintf(out, "Runs %.0f jobs under %s on ", num(s, "jobs"), str(s, "policy"));
+    char n1[ST_REPORT_VALUE_MAX];
+    fprintf(out, "Runs %s jobs under %s on ", whole(num(s, "jobs"), n1), str(s, "policy"));
     gpus_words(out, cl);
-    fprintf(out, ": %.0f finished", num(s, "finished"));
+    fprintf(out, ": %s finished", whole(num(s, "finished"), n1));
     if (num(s, "unfinished") > 0)
-        fprintf(out, ", %.0f unfinished at the horizon", num(s, "unfinished"));
+        fprintf(out, ", %s unfinished at the horizon", whole(num(s, "unfinished"), n1));
     fprintf(out, ", makespan %s, mean queue wait %s, GPU utilisation %s",
             shown(ST_DOC_RUN, "scheduler.makespan_s", s, "makespan_s", a),
             shown(ST_DOC_RUN, "scheduler.mean_wait_s", s, "mean_wait_s", b),
@@ -277,8 +290,9 @@ char *st_summary_compare(const cJSON *t)
     for (const cJSON *p = pols->child; p && p->next; p = p->next)
         placements |= strcmp(str(p, "placement"), str(p->next, "placement")) != 0;
     FILE *out = st_report_open(&buf, &len);
-    fprintf(out, "%zu %s on the same %.0f jobs", n, n == 1 ? "policy" : "policies",
-            pols->child ? num(pols->child, "jobs") : 0.0);
+    char n1[ST_REPORT_VALUE_MAX];
+    fprintf(out, "%zu %s on the same %s jobs", n, n == 1 ? "policy" : "policies",
+            whole(pols->child ? num(pols->child, "jobs") : 0.0, n1));
     if (cJSON_IsNumber(get(t, "replicas")))
         fprintf(out, " (means over %.0f seeds)", num(t, "replicas"));
     for (size_t k = 0; n && k < sizeof keys / sizeof keys[0]; k++)
@@ -326,7 +340,8 @@ char *st_summary_sweep_outcome(const cJSON *pts)
 static void plan_words(FILE *out, const cJSON *r, const char *workload)
 {
     char a[ST_REPORT_VALUE_MAX];
-    fprintf(out, "%.0f GPUs (%.0f %s", num(r, "gpus"), num(r, "nodes"),
+    char g[ST_REPORT_VALUE_MAX], nn[ST_REPORT_VALUE_MAX];
+    fprintf(out, "%s GPUs (%s %s", whole(num(r, "gpus"), g), whole(num(r, "nodes"), nn),
             num(r, "nodes") == 1 ? "node" : "nodes");
     if (*str(r, "variant"))
         fprintf(out, " of %s", str(r, "variant"));

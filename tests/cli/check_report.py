@@ -59,9 +59,15 @@ def resolve(node, rest):
     raise KeyError(rest)
 
 
+def ungroup(text):
+    """A cell's text without the commas that set a whole number's thousands apart (the reports
+    show 16,384 from 10,000 up)."""
+    return re.sub(r"(?<=[0-9]),(?=[0-9]{3}(?:[^0-9]|$))", "", text.strip())
+
+
 def shown(text):
     """The number a cell shows, in base units (None when it shows none)."""
-    m = re.match(r"^(-?[0-9.]+(?:e[+-]?[0-9]+)?) ?(.*)$", text.strip())
+    m = re.match(r"^(-?[0-9.]+(?:e[+-]?[0-9]+)?) ?(.*)$", ungroup(text))
     if not m:
         return None
     unit = m.group(2)
@@ -141,7 +147,7 @@ def unit_of(kind, key, report):
 
 def unit_ok(kind, key, text, report):
     """Whether the unit text shows suits the key's documented unit (True for a key of no row)."""
-    m = re.match(r"^-?[0-9.]+(?:e[+-]?[0-9]+)? ?(.*)$", text.strip())
+    m = re.match(r"^-?[0-9.]+(?:e[+-]?[0-9]+)? ?(.*)$", ungroup(text))
     if not m:
         return True
     unit = unit_of(kind, key, report)
