@@ -144,24 +144,35 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
             all[m->n_cells++] = all[i];
     }
     m->cells = all;
+    m->rack_at = st_xcalloc((size_t)m->n_racks + 1, sizeof *m->rack_at);
+    for (size_t i = 0; i < m->n_cells; i++)
+        m->rack_at[m->cells[i].rack + 1]++;
+    for (int64_t k = 0; k < m->n_racks; k++)
+        m->rack_at[k + 1] += m->rack_at[k];
 }
 
 void st__plant_map_free(st__plant_map *m)
 {
     free(m->base_w);
     free(m->cells);
+    free(m->rack_at);
     memset(m, 0, sizeof *m);
+}
+
+/* Rack k's heat: its idle draw and its cells' GPUs at their jobs' mean, through the power
+ * supplies. The throttle's solve recomputes one rack at a time with it. */
+static double rack_heat(const st__plant_map *m, int64_t k, const double *gpu_mean_w)
+{
+    double h = m->base_w[k];
+    for (size_t i = m->rack_at[k]; i < m->rack_at[k + 1]; i++)
+        h += m->cells[i].gpus * gpu_mean_w[m->cells[i].job];
+    return h * (1.0 / st_plant_preset_get()->psu_efficiency);
 }
 
 void st__plant_rack_heat(const st__plant_map *m, const double *gpu_mean_w, double *heat)
 {
-    double s = 1.0 / st_plant_preset_get()->psu_efficiency;
     for (int64_t k = 0; k < m->n_racks; k++)
-        heat[k] = m->base_w[k];
-    for (size_t i = 0; i < m->n_cells; i++)
-        heat[m->cells[i].rack] += m->cells[i].gpus * gpu_mean_w[m->cells[i].job];
-    for (int64_t k = 0; k < m->n_racks; k++)
-        heat[k] *= s;
+        heat[k] = rack_heat(m, k, gpu_mean_w);
 }
 
 /* The coolant a GPU of rack k sees: the liquid loop's on a liquid rack (its cold plates), the
@@ -173,10 +184,16 @@ static double coolant_c(const st_rack_cfg *r, double heat_w)
     return r->cooling == ST_COOLING_LIQUID && r->liquid_fraction > 0 ? h.liquid_in_c : h.air_in_c;
 }
 
+/* What cools the GPUs' cold plates or heat sinks: the racks' liquid loop where they have one. */
+static st_cooling_kind cooling_kind(const st_cluster_cfg *c)
+{
+    return c->racks.liquid_fraction > 0 ? c->racks.cooling : ST_COOLING_AIR;
+}
+
 void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m, const st_plant_job *jobs,
                          const st_plant_profile *prof, const double *heat, size_t n, double *tj)
 {
-    st_cooling_kind kind = c->racks.liquid_fraction > 0 ? c->racks.cooling : ST_COOLING_AIR;
+    st_cooling_kind kind = cooling_kind(c);
     double tau = st_plant_tau(kind);
     for (size_t j = 0; j < n; j++)
         tj[j] = -INFINITY;
@@ -202,11 +219,10 @@ static void profile_at(const st_cluster_cfg *c, const st_plant_job *job, double 
         st_plant_profile_flatten(p);
 }
 
-/* The solve's working state: every job's profile and mean at its clock, and the racks' heat;
- * each rack's cells (rack_at[k] .. rack_at[k + 1] of the map's, sorted by rack) and each job's
- * (job_cell[job_at[j] .. job_at[j + 1]], in the map's order), so that a job's trial clock
- * recomputes only its own racks and junctions: the whole cluster at every trial made a run of
- * 800 jobs take a minute (a fuzzing find). */
+/* The solve's working state: every job's profile and mean at its clock, the racks' heat, and
+ * each job's cells (job_cell[job_at[j] .. job_at[j + 1]], in the map's order), so that a job's
+ * trial clock recomputes only its own racks and junctions: the whole cluster at every trial made
+ * a run of 800 jobs take a minute (a fuzzing find). */
 typedef struct solve {
     const st_cluster_cfg *c;
     const st_plant_job *jobs;
@@ -214,22 +230,17 @@ typedef struct solve {
     st__plant_map map;
     st_plant_profile *prof;
     double *mean, *heat, *clock;
-    size_t *rack_at, *job_at, *job_cell;
+    size_t *job_at, *job_cell;
 } solve;
 
-/* The cell ranges of s->map by rack and by job. */
+/* The cells of s->map by job. */
 static void index_cells(solve *s)
 {
     const st__plant_map *m = &s->map;
-    s->rack_at = st_xcalloc((size_t)m->n_racks + 1, sizeof *s->rack_at);
     s->job_at = st_xcalloc(s->n + 1, sizeof *s->job_at);
     s->job_cell = st_xmalloc((m->n_cells ? m->n_cells : 1) * sizeof *s->job_cell);
-    for (size_t i = 0; i < m->n_cells; i++) {
-        s->rack_at[m->cells[i].rack + 1]++;
+    for (size_t i = 0; i < m->n_cells; i++)
         s->job_at[m->cells[i].job + 1]++;
-    }
-    for (int64_t k = 0; k < m->n_racks; k++)
-        s->rack_at[k + 1] += s->rack_at[k];
     for (size_t j = 0; j < s->n; j++)
         s->job_at[j + 1] += s->job_at[j];
     size_t *next = st_xmalloc((s->n ? s->n : 1) * sizeof *next);
@@ -237,17 +248,6 @@ static void index_cells(solve *s)
     for (size_t i = 0; i < m->n_cells; i++)
         s->job_cell[next[m->cells[i].job]++] = i;
     free(next);
-}
-
-/* Rack k's heat as st__plant_rack_heat computes it: the same sums in the same order, so the
- * same bits. */
-static double rack_heat(const solve *s, int64_t k)
-{
-    const st__plant_map *m = &s->map;
-    double h = m->base_w[k];
-    for (size_t i = s->rack_at[k]; i < s->rack_at[k + 1]; i++)
-        h += m->cells[i].gpus * s->mean[m->cells[i].job];
-    return h * (1.0 / st_plant_preset_get()->psu_efficiency);
 }
 
 static void set_clock(solve *s, size_t j, double f)
@@ -262,12 +262,12 @@ static void set_clock(solve *s, size_t j, double f)
 static double hottest_at(solve *s, size_t j, double f)
 {
     set_clock(s, j, f);
-    st_cooling_kind kind = s->c->racks.liquid_fraction > 0 ? s->c->racks.cooling : ST_COOLING_AIR;
+    st_cooling_kind kind = cooling_kind(s->c);
     double tau = st_plant_tau(kind), tj = -INFINITY;
     double rth = st_plant_rth(st_plant_job_gpu(s->c, &s->jobs[j]), kind);
     for (size_t q = s->job_at[j]; q < s->job_at[j + 1]; q++) {
         int64_t k = s->map.cells[s->job_cell[q]].rack;
-        s->heat[k] = rack_heat(s, k);
+        s->heat[k] = rack_heat(&s->map, k, s->mean);
         double t =
             st_plant_junction_peak(&s->prof[j], coolant_c(&s->c->racks, s->heat[k]), rth, tau);
         tj = t > tj ? t : tj;
@@ -322,7 +322,6 @@ void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     free(s.heat);
     free(s.mean);
     free(s.prof);
-    free(s.rack_at);
     free(s.job_at);
     free(s.job_cell);
     st__plant_map_free(&s.map);

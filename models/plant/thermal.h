@@ -64,6 +64,7 @@ typedef struct st__plant_map {
     double *base_w;        /* per rack: constant board draw (idle GPUs, node base power) */
     st__plant_cell *cells; /* one per (rack, job), sorted by rack then job */
     size_t n_cells;
+    size_t *rack_at; /* rack k's cells: cells[rack_at[k] .. rack_at[k + 1]) */
 } st__plant_map;
 
 void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
