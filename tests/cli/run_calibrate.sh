@@ -130,25 +130,22 @@ expect "a GEMM file without rows exits 2" 2 $?
 # field quoted); and a spreadsheet's byte-order mark read as nothing.
 log=$logs/a3mega-2node-all_reduce_perf.log
 row=$(grep -n '^ *1048576 ' $log | cut -d: -f1)
-sed "${row}s/ 0 *\$/ 3/" $log >"$tmp/wrong.log"
-"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/wrong.log" >/dev/null 2>"$tmp/e"
-expect "a row nccl-tests found wrong exits 2" 2 $?
-grep -q "wrong.log:$row:[0-9]*: error: nccl-tests found 3 wrong results" "$tmp/e" || bad "wrong row: located"
 rank=$(grep -n '^# *Rank *1 ' $log | head -1 | cut -d: -f1)
-sed "${rank}p" $log >"$tmp/dup.log"
-"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/dup.log" >/dev/null 2>"$tmp/e"
-expect "a rank listed twice exits 2" 2 $?
-grep -q "dup.log:$((rank + 1)):[0-9]*: error: rank 1 is listed twice" "$tmp/e" || bad "dup rank: located"
-sed "${row}s/^ *1048576 /    1e308 /" $log >"$tmp/huge.log"
-"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/huge.log" >/dev/null 2>"$tmp/e"
-expect "a size past 1 TiB exits 2" 2 $?
-grep -q "huge.log:$row:[0-9]*: error: a size of '1e308' bytes is beyond 1 TiB" "$tmp/e" || bad "huge size: located"
 last=$(grep -n '^# *Rank ' $log | tail -1 | cut -d: -f1)
-sed "${last}{p;s/Rank *[0-9]*/Rank 16/;s/ on [^ ]*/ on a-third-host/}" $log >"$tmp/third.log"
-"$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/third.log" >/dev/null 2>"$tmp/e"
-expect "a log of a larger cluster exits 2" 2 $?
-grep -q "third.log: error: its 17 ranks on 3 hosts do not fit the scenario's cluster of 2 nodes of 8 GPUs" "$tmp/e" ||
-    bad "larger cluster: message $(cat "$tmp/e")"
+refused_log() { # NAME SED-SCRIPT WHAT MESSAGE: the log edited so is refused with MESSAGE
+    sed "$2" $log >"$tmp/$1.log"
+    "$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/$1.log" >/dev/null 2>"$tmp/e"
+    expect "$3 exits 2" 2 $?
+    grep -q "$1.log:$4" "$tmp/e" || bad "$3: message $(cat "$tmp/e")"
+}
+refused_log wrong "${row}s/ 0 *\$/ 3/" "a row nccl-tests found wrong" \
+    "$row:[0-9]*: error: nccl-tests found 3 wrong results"
+refused_log dup "${rank}p" "a rank listed twice" "$((rank + 1)):[0-9]*: error: rank 1 is listed twice"
+refused_log huge "${row}s/^ *1048576 /    1e308 /" "a size past 1 TiB" \
+    "$row:[0-9]*: error: a size of '1e308' bytes is beyond 1 TiB"
+refused_log third "${last}{p;s/Rank *[0-9]*/Rank 16/;s/ on [^ ]*/ on a-third-host/}" \
+    "a log of a larger cluster" \
+    " error: its 17 ranks on 3 hosts do not fit the scenario's cluster of 2 nodes of 8 GPUs"
 gemm() { # NAME CONTENT: calibrate the MPT scenario with that GEMM file; its stderr in $tmp/e
     printf "$2" >"$tmp/$1.csv"
     "$strata" calibrate $mpt --gemm "$tmp/$1.csv" >/dev/null 2>"$tmp/e"
