@@ -140,14 +140,15 @@ const st_fig *st_fig_find(st_fig_doc doc, const char *path)
  * written). The exact value stays in the JSON and in each HTML cell's data-value. */
 static void grouped(double v, char *buf, size_t n)
 {
-    char d[24];
-    snprintf(d, sizeof d, "%.0f", fabs(v));
-    size_t len = strlen(d), at = 0;
     if (fabs(v) < 10000) {
         snprintf(buf, n, "%.0f", v);
         return;
     }
-    char out[40];
+    /* |v| < 1e15: at most 15 digits, 4 commas and a sign, all ASCII, so no cut splits a
+     * character */
+    char d[24], out[24];
+    snprintf(d, sizeof d, "%.0f", fabs(v));
+    size_t len = strlen(d), at = 0;
     if (v < 0)
         out[at++] = '-';
     for (size_t i = 0; i < len; i++) {
