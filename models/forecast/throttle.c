@@ -29,6 +29,8 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
         }
     for (size_t i = 0; i < n_steady; i++) /* the services beside it: their racks' heat */
         jobs[k++] = steady[i];
+    if (mine)
+        k = st_plant_coupled(c, jobs, k, &me, mine);
     double *clock = st_xcalloc(k ? k : 1, sizeof *clock);
     if (k)
         st_plant_throttle(c, jobs, k, clock);

@@ -297,6 +297,54 @@ static double solve_job(solve *s, size_t j)
     return lo;
 }
 
+/* Whether job j has a GPU in a rack marked in on. */
+static int touches(const st_plant_job *j, int64_t gpr, const unsigned char *on)
+{
+    for (int64_t g = 0; g < j->n_gpus; g++)
+        if (on[j->gpus[g] / gpr])
+            return 1;
+    return 0;
+}
+
+/* Takes job j into the set: in[j] and its racks marked. */
+static void take(const st_plant_job *j, int64_t gpr, unsigned char *on, unsigned char *in_j)
+{
+    for (int64_t g = 0; g < j->n_gpus; g++)
+        on[j->gpus[g] / gpr] = 1;
+    *in_j = 1;
+}
+
+size_t st_plant_coupled(const st_cluster_cfg *c, st_plant_job *jobs, size_t n, size_t *me,
+                        size_t mine)
+{
+    int64_t gpr = c->racks.nodes_per_rack * c->gpus_per_node;
+    int64_t racks = (c->nodes + c->racks.nodes_per_rack - 1) / c->racks.nodes_per_rack;
+    unsigned char *on = st_xcalloc((size_t)(racks > 0 ? racks : 1), 1);
+    unsigned char *in = st_xcalloc(n ? n : 1, 1);
+    for (size_t j = *me; j < *me + mine; j++)
+        take(&jobs[j], gpr, on, &in[j]);
+    /* Grow the set a scan at a time until no job joins: a scan costs the jobs' GPUs, and the
+     * scans are one more than the rack-sharing chain is long (two for jobs inside one rack). */
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!in[j] && touches(&jobs[j], gpr, on)) {
+                take(&jobs[j], gpr, on, &in[j]);
+                grew = 1;
+            }
+    }
+    size_t k = 0, first = *me;
+    for (size_t j = 0; j < n; j++)
+        if (in[j]) {
+            if (j == first)
+                *me = k;
+            jobs[k++] = jobs[j];
+        }
+    free(in);
+    free(on);
+    return k;
+}
+
 void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, double *clock)
 {
     solve s = {.c = c, .jobs = jobs, .n = n, .clock = clock};

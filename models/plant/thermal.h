@@ -47,6 +47,14 @@ double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, doubl
  * optimizer phases stretched by 1 / f (the step model reruns it exactly afterwards). */
 void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, double *clock);
 
+/* Keeps in jobs[0 .. n), in their order, only the jobs thermally coupled to jobs[*me .. *me +
+ * mine): those sharing a rack with them, and with those, and so on. Heat reaches a GPU only through
+ * its own rack's coolant, so st_plant_throttle gives those jobs the clocks it gives them among all
+ * n, and a job starting beside thousands of others solves its own racks' jobs alone. *me moves to
+ * the target's new first index; returns how many are kept. */
+size_t st_plant_coupled(const st_cluster_cfg *c, st_plant_job *jobs, size_t n, size_t *me,
+                        size_t mine);
+
 /* One job's thermal state at its clock: its hottest GPU's junction, C, and its clock. */
 typedef struct st_plant_job_thermal {
     double junction_c, clock;

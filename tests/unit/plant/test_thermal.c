@@ -2,7 +2,8 @@
  * and the plant's audit checks, on small scenarios run through the whole forecast: a rack on air
  * past its capacity throttles and its step grows, the same rack on liquid does not; throttling
  * never draws more than the power limit; the flow equation against a hand calculation; PUE of
- * a direct-liquid design and an air-cooled one; every plant audit check passing and failing. */
+ * a direct-liquid design and an air-cooled one; every plant audit check passing and failing; a
+ * job's clock solved among the jobs its racks reach alone is its clock among all. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "models/forecast/run.h"
 #include "models/plant/cooling.h"
 #include "models/plant/thermal.h"
+#include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
 
 /* One rack of four 8-GPU H100 servers (about 39 kW of heat), cooling and extra keys given. */
@@ -129,6 +131,59 @@ START_TEST(test_throttling_never_draws_more_than_the_power_limit)
     for (double f = 0.05; f <= 1.0001; f += 0.05)
         ck_assert_double_le(st_plant_compute_w(g, f), g->tdp_w);
     ran_free(&air);
+}
+END_TEST
+
+/* Six one-node jobs on five racks of four 8-GPU nodes, air-cooled at 15 kW a rack so that they
+ * throttle: C (node 6, rack 1) shares rack 1 with B (nodes 3-4, racks 0 and 1), which shares rack
+ * 0 with A (node 0); D (rack 2) and E, F (rack 3) touch none of theirs. A sits before the target
+ * in the list, so a single scan from the target would miss it. */
+START_TEST(test_a_job_is_throttled_with_the_jobs_its_racks_reach_alone)
+{
+    st_cluster_cfg c = {0};
+    c.gpu = st_catalog_gpu("h100-sxm");
+    c.nodes = 20;
+    c.gpus_per_node = 8;
+    c.node.base_power_w = 4500;
+    c.racks = (st_rack_cfg){.nodes_per_rack = 4,
+                            .feed_voltage_v = 415,
+                            .feed_phases = 3,
+                            .power_factor = 0.95,
+                            .cooling = ST_COOLING_AIR,
+                            .cooling_capacity_w = 15e3,
+                            .air_supply_c = 24};
+    enum { N = 6 };
+    const int64_t first[N] = {0, 9, 6, 3, 12, 13}, nodes[N] = {1, 1, 1, 2, 1, 1};
+    static int64_t ids[N][16];
+    st_step_result steps[N] = {0};
+    st_plant_job jobs[N], part[N];
+    for (int j = 0; j < N; j++) {
+        for (int g = 0; g < 8 * nodes[j]; g++)
+            ids[j][g] = first[j] * 8 + g;
+        steps[j].b.compute_s = 1.0 + 0.1 * j;
+        steps[j].b.tp_comm_s = 0.1;
+        steps[j].step_time_s = steps[j].b.compute_s + 0.1;
+        jobs[j] = (st_plant_job){&steps[j], ids[j], 8 * nodes[j], (uint64_t)j, 1, 0};
+    }
+    memcpy(part, jobs, sizeof part);
+    size_t me = 2, kept = st_plant_coupled(&c, part, N, &me, 1);
+    ck_assert_uint_eq(kept, 3);
+    ck_assert_uint_eq(me, 1);
+    ck_assert_uint_eq(part[0].id, 0); /* in their order: A, C, B */
+    ck_assert_uint_eq(part[1].id, 2);
+    ck_assert_uint_eq(part[2].id, 3);
+    /* C's clock among its three is its clock among all six */
+    double all[N], some[N];
+    st_plant_throttle(&c, jobs, N, all);
+    st_plant_throttle(&c, part, kept, some);
+    ck_assert_double_lt(all[2], 0.99);
+    ck_assert_double_lt(fabs(some[1] - all[2]), 1e-6);
+    ck_assert_double_lt(fabs(some[0] - all[0]), 1e-6);
+    /* D alone: its own rack */
+    memcpy(part, jobs, sizeof part);
+    me = 1;
+    ck_assert_uint_eq(st_plant_coupled(&c, part, N, &me, 1), 1);
+    ck_assert_uint_eq(part[0].id, 1);
 }
 END_TEST
 
@@ -319,6 +374,7 @@ Suite *thermal_suite(void)
     tcase_add_test(tc, test_flow_equation_matches_a_hand_calculation);
     tcase_add_test(tc, test_air_past_capacity_throttles_and_slows_the_step_liquid_does_not);
     tcase_add_test(tc, test_throttling_never_draws_more_than_the_power_limit);
+    tcase_add_test(tc, test_a_job_is_throttled_with_the_jobs_its_racks_reach_alone);
     tcase_add_test(tc, test_pue_of_liquid_below_1_15_and_of_air_near_the_industry);
     tcase_add_test(tc, test_pue_counts_the_transformers_loss);
     tcase_add_test(tc, test_air_pays_the_chilled_water_pumps);
