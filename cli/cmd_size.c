@@ -458,9 +458,6 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
                                   "--budget and the fabric, storage and delivery axes size a "
                                   "training workload",
                                   w->name);
-    if (o->format == ST_SIZE_HTML)
-        return st_cli_usage_error("size",
-                                  "a service's sizing is written as text, json, markdown or csv");
     const st_cost_cfg *cost = st_scn_cost(s);
     const char *goal = o->goal ? o->goal : cost ? "cost" : "gpus";
     if (strcmp(goal, "gpu-hours") == 0)
@@ -479,7 +476,7 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
     /* as emit: text on stdout, the JSON on stdout with --format json, to -o FILE with either */
     char *file = st_utf8_repaired(o->file); /* the reports stay UTF-8 whatever its bytes */
     /* as emit: text on stdout (and its JSON to -o FILE); any other format on stdout, or to
-     * -o FILE in its place; markdown and csv from the JSON's numbers */
+     * -o FILE in its place; markdown, html and csv from the JSON's numbers */
     char *text = o->format == ST_SIZE_TEXT ? st_size_serve_text(file, w, goal, &z) : NULL, *doc;
     if (o->format == ST_SIZE_TEXT || o->format == ST_SIZE_JSON) {
         doc = o->format == ST_SIZE_JSON || o->output
@@ -487,7 +484,10 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
                   : NULL;
     } else {
         cJSON *t = st_size_serve_json(file, w, goal, &z);
-        doc = st_size_serve_doc(t, o->format == ST_SIZE_CSV ? ST_FMT_CSV : ST_FMT_MARKDOWN);
+        doc = st_size_serve_doc(t, st_scn_name(s),
+                                o->format == ST_SIZE_CSV    ? ST_FMT_CSV
+                                : o->format == ST_SIZE_HTML ? ST_FMT_HTML
+                                                            : ST_FMT_MARKDOWN);
         cJSON_Delete(t);
     }
     rc = put(o, o->format == ST_SIZE_TEXT ? text : o->output ? NULL : doc, doc);

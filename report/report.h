@@ -97,9 +97,10 @@ char *st_report_csv(const st_report *rep);
  */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
-/* A service's sizing (its JSON, report/size_serve_out.c) as Markdown (a title, the rate and
- * targets, the configurations' table) or CSV (one line a configuration), malloc'd. */
-char *st_size_serve_doc(const cJSON *t, st_report_format f);
+/* A service's sizing (its JSON, report/size_serve_out.c) as Markdown or HTML (titled with the
+ * scenario's name, the answer in words, the rate and targets, the configurations' table) or CSV
+ * (one line a configuration), malloc'd. */
+char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f);
 /* `strata size --format html|markdown` (report/size_doc.c): the sizing JSON tree t (size_out.c's
  * JSON, parsed back, so every number shown is the JSON's) of the search rp describes as one HTML
  * page titled with the scenario's name, opening with the answer in words, whose chart puts every
@@ -124,6 +125,9 @@ struct st_sweep;
 char *st_summary_sweep(const struct st_sweep *sw);
 char *st_summary_sweep_outcome(const cJSON *pts);
 char *st_summary_size(const cJSON *t, const st_size_result *res);
+/* A service's sizing (report/size_serve_out.c's JSON t) in words: its best configuration, the
+ * load it serves within the targets, and how many of those tried serve it. */
+char *st_summary_size_serve(const cJSON *t);
 
 /* A memory stream for a writer, and its text once closed (malloc'd). */
 FILE *st_report_open(char **buf, size_t *len);

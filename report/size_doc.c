@@ -95,13 +95,15 @@ static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const cha
     fputc('\n', out);
 }
 
+/* The rows of arr (arr_name in the JSON) as a table headed by the labels of labels_of's rows
+ * (the front's rows are the ranked table's). */
 static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
-                      size_t n_cols)
+                      size_t n_cols, const char *labels_of)
 {
     char *id = st_xasprintf("table-%s", arr_name);
     const char **heads = st_xcalloc(n_cols + 1, sizeof *heads);
     for (size_t c = 0; c < n_cols; c++) {
-        char *path = st_xasprintf("ranked[].%s", cols[c]);
+        char *path = st_xasprintf("%s[].%s", labels_of, cols[c]);
         const st_fig *f = st_fig_find(ST_DOC_SIZE, path);
         heads[c] = f ? f->label : cols[c];
         free(path);
@@ -215,9 +217,9 @@ static char *size_html(const st_size_report *rp, const st_size_page *sr, const c
             st_report_leaves(v, v->string, search_row, out);
     st_html_table_end(out);
     st_html_heading(out, 2, "ranked", "Ranked configurations");
-    html_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols);
+    html_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols, "ranked");
     st_html_heading(out, 2, "front", "The Pareto front");
-    html_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols);
+    html_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols, "ranked");
     st_html_end(out);
     return st_report_close(out, &buf);
 }
@@ -272,11 +274,58 @@ static size_t serve_cols(const cJSON *rows, const char **cols)
     return n;
 }
 
-char *st_size_serve_doc(const cJSON *t, st_report_format f)
+/* The load and targets of a service's sizing: "30 requests/s, P99 time to first token at most
+ * 2 s, ...; ranked by GOAL". */
+static void serve_ask(FILE *out, const cJSON *t)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(t, "goal");
+    const cJSON *rate = cJSON_GetObjectItemCaseSensitive(t, "rate_per_s");
+    const cJSON *clients = cJSON_GetObjectItemCaseSensitive(t, "clients");
+    if (cJSON_IsNumber(clients))
+        fprintf(out, "%.0f clients", clients->valuedouble);
+    else if (cJSON_IsNumber(rate))
+        fprintf(out, "%.4g requests/s", rate->valuedouble);
+    static const char *const targets[][2] = {{"ttft_p99_target_s", "P99 time to first token"},
+                                             {"tpot_p99_target_s", "P99 time per output token"}};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, targets[k][0]);
+        if (cJSON_IsNumber(v))
+            fprintf(out, ", %s at most %.4g s", targets[k][1], v->valuedouble);
+    }
+    fprintf(out, "; ranked by %s", cJSON_IsString(g) ? g->valuestring : "");
+}
+
+/* A service's sizing as one HTML page: the name, the answer in words, the ask, the table. */
+static char *serve_html(const cJSON *t, const char *name, const cJSON *rows, const char **cols,
+                        size_t n_cols)
+{
+    char *buf, *ask, *summary = st_summary_size_serve(t);
+    size_t len, alen;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(t, "workload");
+    FILE *a = st_report_open(&ask, &alen);
+    fprintf(a, "Strata sizing · strata %s · service %s · ", STRATA_VERSION,
+            cJSON_IsString(w) ? w->valuestring : "");
+    serve_ask(a, t);
+    ask = st_report_close(a, &ask);
+    FILE *out = st_report_open(&buf, &len);
+    st_html_begin(out, name);
+    st_html_para(out, "meta", ask);
+    free(ask);
+    st_html_summary(out, summary);
+    free(summary);
+    st_html_heading(out, 2, "configurations", "Configurations");
+    html_rows(out, "serving", rows, cols, n_cols, "serving");
+    st_html_end(out);
+    return st_report_close(out, &buf);
+}
+
+char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(t, "serving");
     const char *cols[MAX_COLS];
     size_t n_cols = serve_cols(rows, cols);
+    if (f == ST_FMT_HTML)
+        return serve_html(t, name, rows, cols, n_cols);
     char *buf;
     size_t len;
     FILE *out = st_report_open(&buf, &len);
@@ -305,25 +354,16 @@ char *st_size_serve_doc(const cJSON *t, st_report_format f)
         return st_report_close(out, &buf);
     }
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(t, "workload");
-    const cJSON *g = cJSON_GetObjectItemCaseSensitive(t, "goal");
-    const cJSON *rate = cJSON_GetObjectItemCaseSensitive(t, "rate_per_s");
-    const cJSON *clients = cJSON_GetObjectItemCaseSensitive(t, "clients");
-    fputs("# Sizing service ", out);
-    st_report_md_cell(out, cJSON_IsString(w) ? w->valuestring : "");
+    char *summary = st_summary_size_serve(t);
+    fputs("# ", out);
+    st_report_md_cell(out, name);
     fputs("\n\n", out);
-    if (cJSON_IsNumber(clients))
-        fprintf(out, "%.0f clients", clients->valuedouble);
-    else if (cJSON_IsNumber(rate))
-        fprintf(out, "%.4g requests/s", rate->valuedouble);
-    static const char *const targets[][2] = {{"ttft_p99_target_s", "P99 time to first token"},
-                                             {"tpot_p99_target_s", "P99 time per output token"}};
-    for (int k = 0; k < 2; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, targets[k][0]);
-        if (cJSON_IsNumber(v))
-            fprintf(out, ", %s at most %.4g s", targets[k][1], v->valuedouble);
-    }
-    fputs("; ranked by ", out);
-    st_report_md_cell(out, cJSON_IsString(g) ? g->valuestring : "");
+    st_report_md_cell(out, summary);
+    free(summary);
+    fputs("\n\nSizing service ", out);
+    st_report_md_cell(out, cJSON_IsString(w) ? w->valuestring : "");
+    fputs(": ", out);
+    serve_ask(out, t);
     fputs(".\n\n## Configurations\n\n", out);
     md_rows(out, "serving", rows, cols, n_cols);
     return st_report_close(out, &buf);

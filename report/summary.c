@@ -403,3 +403,70 @@ char *st_summary_size(const cJSON *t, const st_size_result *res)
             feasible, res->n, deadline, (double)cJSON_GetArraySize(get(t, "front")));
     return st_report_close(out, &buf);
 }
+
+/* "G GPUs of TYPE (tp T[, pp P][, ep E], R replicas)" for a service's sizing row r. */
+static void serve_plan_words(FILE *out, const cJSON *r)
+{
+    char g[ST_REPORT_VALUE_MAX];
+    fprintf(out, "%s GPUs of %s (tp %.0f", whole(num(r, "gpus"), g), str(r, "gpu"), num(r, "tp"));
+    if (num(r, "pp") > 1)
+        fprintf(out, ", pp %.0f", num(r, "pp"));
+    if (num(r, "ep") > 1)
+        fprintf(out, ", ep %.0f", num(r, "ep"));
+    fprintf(out, ", %.0f %s)", num(r, "replicas"),
+            num(r, "replicas") == 1 ? "replica" : "replicas");
+}
+
+/* "; a P99 time to first token of X (target Y)" for each target t states, row r's p99. */
+static void serve_target_words(FILE *out, const cJSON *t, const cJSON *r)
+{
+    static const char *const k[][3] = {
+        {"ttft_p99_s", "ttft_p99_target_s", "time to first token"},
+        {"tpot_p99_s", "tpot_p99_target_s", "time per output token"}};
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX];
+    const char *sep = " within ";
+    for (int i = 0; i < 2; i++) {
+        if (!cJSON_IsNumber(get(t, k[i][1])))
+            continue;
+        char *path = st_xasprintf("serving[].%s", k[i][0]);
+        fprintf(out, "%sa P99 %s of %s (target %s)", sep, k[i][2],
+                shown(ST_DOC_SIZE, path, r, k[i][0], a),
+                shown(ST_DOC_SIZE, k[i][1], t, k[i][1], b));
+        free(path);
+        sep = " and ";
+    }
+}
+
+char *st_summary_size_serve(const cJSON *t)
+{
+    char *buf, a[ST_REPORT_VALUE_MAX];
+    size_t len, n = 0, fit = 0;
+    FILE *out = st_report_open(&buf, &len);
+    const cJSON *rows = get(t, "serving"), *best = NULL;
+    for (const cJSON *r = rows ? rows->child : NULL; r; r = r->next, n++)
+        if (cJSON_IsTrue(get(r, "fits")) && fit++ == 0)
+            best = r;
+    char load[ST_REPORT_VALUE_MAX + 16];
+    if (cJSON_IsNumber(get(t, "clients")))
+        snprintf(load, sizeof load, "%s clients", whole(num(t, "clients"), a));
+    else
+        snprintf(load, sizeof load, "%.4g requests/s", num(t, "rate_per_s"));
+    if (!best) {
+        const cJSON *r = rows ? rows->child : NULL;
+        fprintf(out, "No configuration tried serves %s of %s", load, str(t, "workload"));
+        if (r)
+            fprintf(out, "; the first, %s at tp %.0f: %s", str(r, "gpu"), num(r, "tp"),
+                    str(r, "why"));
+        fputc('.', out);
+        return st_report_close(out, &buf);
+    }
+    fprintf(out, "Best for the %s goal: ", str(t, "goal"));
+    serve_plan_words(out, best);
+    fprintf(out, " serve %s of %s", load, str(t, "workload"));
+    serve_target_words(out, t, best);
+    if (cJSON_IsNumber(get(best, "usd_per_hour")))
+        fprintf(out, ", at %s an hour",
+                shown(ST_DOC_SIZE, "serving[].usd_per_hour", best, "usd_per_hour", a));
+    fprintf(out, "; %zu of %zu configurations tried serve it.", fit, n);
+    return st_report_close(out, &buf);
+}

@@ -75,11 +75,15 @@ sed 's/ h, rate/ min, rate/' $ex/serve-diurnal.yaml >"$tmp/diurnal.yaml"
 "$strata" sweep $ex/quickstart.yaml --set 'workloads[finetune].global_batch=32,64,128' \
     --set cluster.fabric.oversubscription=1,2 --format html >"$tmp/sweep-quickstart.html" 2>/dev/null
 "$strata" size $ex/quickstart.yaml --deadline 1h --format html >"$tmp/size-quickstart.html" 2>/dev/null
+# a service sized over two GPU types, with fewer requests (the same page)
+sed 's/count: 2000/count: 400/' $ex/serve-llama3-70b.yaml >"$tmp/serve-small.yaml"
+"$strata" size "$tmp/serve-small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html \
+    >"$tmp/size-serve.html" 2>/dev/null
 # names longer than 300 bytes with no space to break at (cli.utf8's fixture): still no sideways
 # scroll
 "$strata" run tests/cli/utf8/names.yaml --format html >"$tmp/run-long-names.html" 2>/dev/null
 for page in run-llama run-philly run-serve run-diurnal compare-philly sweep-quickstart \
-    size-quickstart run-long-names; do
+    size-quickstart size-serve run-long-names; do
     check_page "$page" "$tmp/$page.html"
 done
 # The check itself fails on a page wider than the window and on a page without its summary.

@@ -119,7 +119,7 @@ SCHEMA = schema()
 def kind_of(report):
     """Which document a JSON report is."""
     return ("compare" if "policies" in report else "sweep" if "points" in report
-            else "size" if "ranked" in report else "run")
+            else "size" if "ranked" in report or "serving" in report else "run")
 
 
 def unit_of(kind, key, report):

@@ -299,8 +299,8 @@ assert [r["gpus"] for r in fit] == sorted(r["gpus"] for r in fit), "ranked by GP
 assert all(r["fits"] for r in rows[:len(fit)]) and all("why" in r for r in rows[len(fit):])
 PY
 check "the service's sizing rows" $?
-# Markdown and CSV are the JSON's rows: every key any row has, a row that cannot serve with its
-# why; -o FILE takes them in stdout's place; HTML is refused, as before.
+# Markdown, HTML and CSV are the JSON's rows: every key any row has, a row that cannot serve with
+# its why; -o FILE takes them in stdout's place; Markdown and HTML open with the answer in words.
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format csv >"$tmp/sz.csv"
 python3 - "$tmp/sz.json" "$tmp/sz.csv" <<'PY'
 import csv, json, sys
@@ -313,11 +313,17 @@ assert all(g["why"] == r["why"] for g, r in zip(got, rows) if not r["fits"])
 PY
 check "a service's sizing as CSV: the JSON's rows" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format markdown -o "$tmp/sz.md" >"$tmp/sz.out"
-[ ! -s "$tmp/sz.out" ] && grep -q '^| gpu | tp | pp | ep | fits |' "$tmp/sz.md" && grep -q '^# Sizing service ' "$tmp/sz.md"
+[ ! -s "$tmp/sz.out" ] && grep -q '^| gpu | tp | pp | ep | fits |' "$tmp/sz.md" && [ "$(sed -n 1p "$tmp/sz.md")" = "# serve-llama3-70b" ] && grep -q '^Sizing service chat: 30 requests/s, ' "$tmp/sz.md"
 check "a service's sizing as Markdown, to -o FILE" $?
-"$strata" size "$tmp/small.yaml" --format html >/dev/null 2>&1
-[ $? -eq 2 ]
-check "a service's sizing refuses html" $?
+"$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html >"$tmp/sz.html"
+python3 "$src/tests/cli/check_report.py" html "$tmp/sz.html" "$tmp/sz.json" "" 40 serve-llama3-70b >/dev/null &&
+    grep -q 'id="summary">Best for the gpus goal: 4 GPUs of b200 (tp 1, 4 replicas) serve 30 requests/s of chat within a P99 time to first token of ' "$tmp/sz.html" &&
+    [ "$(sed -n 3p "$tmp/sz.md")" = "$(sed -n 's/.*id="summary">\([^<]*\)<.*/\1/p' "$tmp/sz.html")" ]
+check "a service's sizing as HTML: the JSON's numbers, the same answer in words as Markdown" $?
+# a service no configuration serves says so, naming the first one's reason
+sed 's/ttft_p99: [^,}]*/ttft_p99: 1 ms/' "$tmp/small.yaml" >"$tmp/tight.yaml"
+"$strata" size "$tmp/tight.yaml" --gpu-types h100-sxm --format markdown | sed -n 3p | grep -q '^No configuration tried serves 30 requests/s of chat; the first, h100-sxm at tp 1: '
+check "a service no configuration serves: the summary says why" $?
 # In NVFP4 a type without FP4 Tensor Cores is one row saying why; a cluster calibration is
 # applied to its own GPU type's rows only (compute 0.5 halves h100's prompt rate, not b200's).
 sed 's/precision: fp8/precision: fp4/; s/gpu: h100-sxm/gpu: b200/' "$tmp/small.yaml" >"$tmp/fp4.yaml"
