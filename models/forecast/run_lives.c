@@ -73,6 +73,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     x->hosts[i] = st_xmalloc((size_t)w->gpus * sizeof *x->hosts[i]);
     x->has[i] = st_storage_ingest_stream(&x->at[i], w, need, x->hosts[i], &x->io[i]) > 0;
     x->holding[i] = 1;
+    x->nbr_dirty = 1;
 }
 
 /* Training job i's pool's step context (a job across pools: its pacing pool's, chosen where its
@@ -86,9 +87,10 @@ static void job_stopped(void *ctx, size_t i, double now_s)
 {
     (void)now_s;
     st__lives_ctx *x = ctx;
-    if (i < x->n_train)
+    if (i < x->n_train) {
         x->holding[i] = 0;
-    else if (i >= x->n_train + x->n_trace)
+        x->nbr_dirty = 1;
+    } else if (i >= x->n_train + x->n_trace)
         x->serving[i] = 0;
 }
 
@@ -230,29 +232,12 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
     return 0;
 }
 
-/* Append to bg the cross-leaf traffic of training job k as a neighbour sees it: each of its
- * GPUs sending to the GPU one node further in rank order (the inter-node hop of NCCL's rings, one
- * per NIC), kept where that hop crosses leaves, as src, dst pairs. Returns the flows added. */
-static size_t cross_leaf_flows(const st__lives_ctx *x, size_t k, int64_t *bg)
-{
-    const st_placement *p = &x->at[k];
-    int64_t gpn = x->sp->c->gpus_per_node > 0 ? x->sp->c->gpus_per_node : 1, n = p->n_gpus;
-    size_t m = 0;
-    for (int64_t r = 0; p->leaves > 1 && n > gpn && r < n; r++) {
-        int64_t a = p->gpu[r], b = p->gpu[(r + gpn) % n];
-        if (st_topo_leaf_of(x->t, a) != st_topo_leaf_of(x->t, b)) {
-            bg[2 * m] = a;
-            bg[2 * m + 1] = b;
-            m++;
-        }
-    }
-    return m;
-}
-
 /* The cluster run's rate hook: training job i's step alone at its placement over its step beside
- * the cross-leaf traffic of every other training job holding GPUs now (st_step_ctx_place_beside:
- * the neighbours' flows share the uplinks and spines with its collectives). A job inside one
- * leaf, or with no such neighbour, runs at 1: its traffic crosses no link a neighbour loads. The
+ * the cross-leaf traffic of the other training jobs holding GPUs now that leaves or enters one
+ * of its leaves (or pods), the flows that can share a link with its own (nbr_flows.h;
+ * st_step_ctx_place_beside: they share the uplinks and spines with its collectives). A job
+ * inside one leaf, or with no such neighbour, runs at 1: its traffic crosses no link a
+ * neighbour loads. The
  * step model's memo is keyed by the job's GPUs and the neighbours' flows, so each distinct
  * neighbourhood is simulated once. A trace job has no step model: 1. */
 static double rate_at(void *ctx, size_t i, double now_s)
@@ -262,13 +247,13 @@ static double rate_at(void *ctx, size_t i, double now_s)
     if (i >= x->n_train || x->at[i].leaves <= 1)
         return 1;
     st_forecast *f = &x->out->f[x->workload[i]];
-    size_t cap = 0, m = 0;
-    for (size_t k = 0; k < x->n_train; k++)
-        cap += k != i && x->holding[k] ? (size_t)x->at[k].n_gpus : 0;
-    int64_t *bg = st_xmalloc(2 * (cap ? cap : 1) * sizeof *bg);
-    for (size_t k = 0; k < x->n_train; k++)
-        if (k != i && x->holding[k])
-            m += cross_leaf_flows(x, k, bg + 2 * m);
+    if (x->nbr_dirty) {
+        int64_t gpn = x->sp->c->gpus_per_node > 0 ? x->sp->c->gpus_per_node : 1;
+        st__nbr_flows_build(&x->nbr, x->t, x->at, x->holding, x->n_train, gpn);
+        x->nbr_dirty = 0;
+    }
+    int64_t *bg = st_xmalloc(2 * (x->nbr.n ? x->nbr.n : 1) * sizeof *bg);
+    size_t m = st__nbr_flows_gather(&x->nbr, x->t, &x->at[i], i, bg);
     double rate = 1;
     st_step_result beside;
     st_err err = {0};
@@ -605,6 +590,7 @@ static void lives_free(st__lives_ctx *x)
     free(x->tgpus);
     free(x->slow0);
     free(x->key);
+    st__nbr_flows_release(&x->nbr);
     st__shape_memo_release(&x->memo);
     st_trace_rate_release(&x->tr);
 }

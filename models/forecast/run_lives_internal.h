@@ -3,6 +3,7 @@
 #ifndef ST_MODELS_FORECAST_RUN_LIVES_INTERNAL_H
 #define ST_MODELS_FORECAST_RUN_LIVES_INTERNAL_H
 
+#include "models/forecast/nbr_flows.h"
 #include "models/forecast/run_internal.h"
 #include "models/forecast/shape_memo.h"
 #include "models/forecast/trace_rate.h"
@@ -25,6 +26,10 @@ typedef struct st__lives_ctx {
     int *has, *holding;
     int64_t **hosts;
     st_io *bg;
+    /* The running jobs' cross-leaf flows (the rate hook's neighbours), rebuilt at the first
+     * rate asked after a training job starts or stops (nbr_dirty). */
+    st__nbr_flows nbr;
+    int nbr_dirty;
     /* Resumes re-timed (retime_at): each training job's step at its first placement and where
      * it runs now, and its steps by placement shape (owner: its workload). */
     double *step0, *step_now;

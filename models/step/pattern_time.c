@@ -46,7 +46,9 @@ static void bg_send(void *ctx, uint64_t tag, st_time now)
                       .dst = &r->bg[2 * i + 1],
                       .n = 1,
                       .bytes = r->chunk,
-                      .key = st_topo_flow_key(0x6e65696768626f72ULL, i),
+                      /* its path is the flow's own (its GPUs), not its place in the list */
+                      .key = st_topo_flow_key(0x6e65696768626f72ULL ^ (uint64_t)r->bg[2 * i],
+                                              (uint64_t)r->bg[2 * i + 1]),
                       .tag = i,
                       .done = bg_send,
                       .ctx = r};

@@ -10,7 +10,10 @@
  * over the Philly job list on 512 GPUs; `bench_cluster compare` runs it alone and prints `case:
  * compare-philly-512 policies: N wall_s: X cpu_s: Y`; `bench_cluster compare POLICY [N]` runs that
  * policy alone, N times (for a profile). `bench_cluster trace-load` times loading a generated trace
- * (below). */
+ * (below). (d) `bench_cluster workloads`: many training workloads of a scenario side by side,
+ * each one started solving its thermal throttle and, across leaves, its neighbours' traffic:
+ * `case: workloads-NAME jobs: N cpu_s: X` for 4,000 one-node jobs and for 400 three-node jobs on
+ * two-node leaves at 3:1, pairs of them sharing a leaf. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -430,6 +433,47 @@ static int trace_load(long rows, long tenants)
     return rc != 0;
 }
 
+/* ---- (d) many workloads in one scenario ---------------------------------------------------- */
+
+/* n training workloads of `nodes` 8-GPU nodes each on n x nodes nodes, `fabric` the cluster's
+ * fabric mapping; the run's CPU time. */
+static int workloads_case(const char *label, int n, int nodes, const char *fabric)
+{
+    size_t cap = 512 + (size_t)n * 320, at = 0;
+    char *y = st_xmalloc(cap);
+    at += (size_t)snprintf(y + at, cap - at,
+                           "version: 1\nname: many\ncluster:\n  gpu: h100-sxm\n  nodes: %d\n"
+                           "  gpus_per_node: 8\n  fabric: %s\nworkloads:\n",
+                           n * nodes, fabric);
+    for (int i = 0; i < n; i++)
+        at += (size_t)snprintf(
+            y + at, cap - at,
+            "  - { name: j%d, model: llama3-8b, seq_len: 4096, global_batch: "
+            "%d, precision: bf16, gpus: %d, tokens: %d00000000, parallel: { tp: 1, pp: 1, dp: "
+            "%d, zero: 1, microbatch: 1 } }\n",
+            i, 16 * nodes, 8 * nodes, 1 + i % 7, 8 * nodes);
+    st_scn *s = NULL;
+    st_diag d = {0};
+    if (st_scn_load_buffer("many.yaml", y, at, &s, &d)) {
+        fprintf(stderr, "bench_cluster: %s did not load\n", label);
+        return 1;
+    }
+    free(y);
+    st_run_spec spec = st_plan_run_spec(s, 1); /* as `strata run` forecasts it */
+    st_run run;
+    st_err err = {0};
+    clock_t c0 = clock();
+    if (st_run_forecast(&spec, &run, &err)) {
+        fprintf(stderr, "bench_cluster: %s: %s\n", label, err.msg);
+        return 1;
+    }
+    printf("case: workloads-%s jobs: %d cpu_s: %.3f\n", label, n,
+           (double)(clock() - c0) / CLOCKS_PER_SEC);
+    st_run_release(&run);
+    st_scn_free(s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -446,5 +490,10 @@ int main(int argc, char **argv)
         rc = compare_philly_512(only && argc > 2 ? argv[2] : NULL, argc > 3 ? atoi(argv[3]) : 1);
     if (!rc && (!only || strcmp(only, "trace-load") == 0))
         rc = trace_load(argc > 3 ? atol(argv[2]) : 1000000, argc > 3 ? atol(argv[3]) : 100000);
+    if (!rc && (!only || strcmp(only, "workloads") == 0))
+        rc = workloads_case("4000x1node", 4000, 1, "{}");
+    if (!rc && (!only || strcmp(only, "workloads") == 0))
+        rc = workloads_case("400x3nodes-chain", 400, 3,
+                            "{ nodes_per_leaf: 2, oversubscription: 3 }");
     return rc;
 }
