@@ -74,6 +74,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     x->has[i] = st_storage_ingest_stream(&x->at[i], w, need, x->hosts[i], &x->io[i]) > 0;
     x->holding[i] = 1;
     x->nbr_dirty = 1;
+    x->rated[i].known = 0; /* a new placement: its rate is worked out afresh */
 }
 
 /* Training job i's pool's step context (a job across pools: its pacing pool's, chosen where its
@@ -254,6 +255,12 @@ static double rate_at(void *ctx, size_t i, double now_s)
     }
     int64_t *bg = st_xmalloc(2 * (x->nbr.n ? x->nbr.n : 1) * sizeof *bg);
     size_t m = st__nbr_flows_gather(&x->nbr, x->t, &x->at[i], i, bg);
+    struct st__rated *was = &x->rated[i];
+    if (was->known && was->n == m && was->step == x->step_now[i] &&
+        (m == 0 || memcmp(was->bg, bg, 2 * m * sizeof *bg) == 0)) {
+        free(bg); /* the same flows beside the same step: the same rate */
+        return was->rate;
+    }
     double rate = 1;
     st_step_result beside;
     st_err err = {0};
@@ -262,7 +269,8 @@ static double rate_at(void *ctx, size_t i, double now_s)
                        &err) == 0 &&
         beside.step_time_s > x->step_now[i])
         rate = x->step_now[i] / beside.step_time_s;
-    free(bg);
+    free(was->bg);
+    *was = (struct st__rated){bg, m, x->step_now[i], rate, !err.msg[0]};
     return rate;
 }
 
@@ -569,6 +577,7 @@ static void lives_alloc(st__lives_ctx *x, size_t n, size_t nt)
     x->has = st_xcalloc(n, sizeof *x->has);
     x->hosts = st_xcalloc(n, sizeof *x->hosts);
     x->holding = st_xcalloc(n, sizeof *x->holding);
+    x->rated = st_xcalloc(n ? n : 1, sizeof *x->rated);
 }
 
 /* Frees what lives_alloc and the run's hooks left in x. */
@@ -590,6 +599,9 @@ static void lives_free(st__lives_ctx *x)
     free(x->tgpus);
     free(x->slow0);
     free(x->key);
+    for (size_t i = 0; x->rated && i < x->n_train; i++)
+        free(x->rated[i].bg);
+    free(x->rated);
     st__nbr_flows_release(&x->nbr);
     st__shape_memo_release(&x->memo);
     st_trace_rate_release(&x->tr);

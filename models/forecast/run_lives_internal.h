@@ -30,6 +30,15 @@ typedef struct st__lives_ctx {
      * rate asked after a training job starts or stops (nbr_dirty). */
     st__nbr_flows nbr;
     int nbr_dirty;
+    /* By training job: the neighbours' flows and its step when its rate was last worked out,
+     * and that rate, so that a job whose neighbourhood did not change is not re-simulated at
+     * every start and stop elsewhere (known 0 until then, and again when it starts anew). */
+    struct st__rated {
+        int64_t *bg;
+        size_t n;
+        double step, rate;
+        int known;
+    } * rated;
     /* Resumes re-timed (retime_at): each training job's step at its first placement and where
      * it runs now, and its steps by placement shape (owner: its workload). */
     double *step0, *step_now;
