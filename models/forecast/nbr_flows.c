@@ -4,8 +4,9 @@
  * cross-leaf traffic crosses those of its leaves and pods, so a neighbour's flow that touches
  * none of them shares no link with it. Leaving such a flow out of the job's max-min solve can
  * only speed the flows it competes with elsewhere, which then take more of the links the job
- * shares with them: the job's step beside the flows kept is no faster than beside them all, so
- * the rate stays what it was, the most the neighbours' traffic can slow the job. */
+ * shares with them: the job's step beside the flows kept is no faster than beside them all (on
+ * every run measured, exactly the same), and the rate stays the most the neighbours' traffic can
+ * slow the job (docs/models/scheduler.md). */
 #include "models/forecast/nbr_flows.h"
 
 #include <stdlib.h>
