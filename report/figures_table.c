@@ -174,6 +174,8 @@ const st_fig st_figs[] = {
     RUN("jobs[].slow_node_exclusions", NU, OPT, "Of them, fail-slow nodes excluded"),
     SWP("jobs[].lost_work_s", TI, 0, "Work lost", 12, ST_SRC_LIFE, st_life_result, lost_work_s, DBL),
     SWP("jobs[].downtime_s", TI, 0, "Downtime", 13, ST_SRC_LIFE, st_life_result, downtime_s, DBL),
+    SWP("jobs[].spare_wait_s", TI, OPT, "Of the downtime, waiting for a spare node", 44, ST_SRC_LIFE,
+        st_life_result, spare_wait_s, DBL),
     SWP("jobs[].goodput", SH, DEF, "Goodput", 6, ST_SRC_LIFE, st_life_result, goodput, DBL),
     RUN("jobs[].start_s", TI, 0, "Start"),
     RUN("jobs[].wait_s", TI, 0, "Queue wait"),

@@ -223,6 +223,8 @@ static void add_life(cJSON *j, cJSON *ck, const st_forecast *f)
         cJSON_AddNumberToObject(j, "slow_node_exclusions", (double)l->slow);
     cJSON_AddNumberToObject(j, "lost_work_s", l->lost_work_s);
     cJSON_AddNumberToObject(j, "downtime_s", l->downtime_s);
+    if (f->has_spares) /* `failures.spares` */
+        cJSON_AddNumberToObject(j, "spare_wait_s", l->spare_wait_s);
     cJSON_AddNumberToObject(j, "goodput", l->goodput);
     add_schedule(j, f);
     const st_life_summary *sm = &f->summary;

@@ -215,6 +215,9 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
             "lost\n",
             (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
             (long long)l->interruptions, planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+    if (f->has_spares)
+        fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
+                fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
     if (f->has_band)
         fprintf(out, "            wall %s to %s (%.0f%%: the step's error band%s)\n",
                 fmt(f->wall_band[0], ST_DIM_TIME, a, sizeof a),

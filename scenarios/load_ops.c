@@ -287,11 +287,16 @@ static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
                              &f->planned_every_s);
     if (strcmp(key->text, "scope") == 0)
         return st_rd_enum(&ld->rd, val, "scope", failure_scopes, &f->cluster_scope);
+    if (strcmp(key->text, "spares") == 0) {
+        f->has_spares = 1;
+        f->spares_loc = val->loc;
+        return st_rd_int(&ld->rd, val, "spares", ST_R_NONNEG, 1e6, &f->spares);
+    }
     for (int i = 0; failure_components[i]; i++)
         if (strcmp(key->text, failure_components[i]) == 0)
             return read_class(ld, key, val);
-    const char *all[16] = {"detect", "restart", "planned_every", "scope"};
-    size_t k = 4;
+    const char *all[16] = {"detect", "restart", "planned_every", "scope", "spares"};
+    size_t k = 5;
     for (int i = 0; failure_components[i]; i++)
         all[k++] = failure_components[i];
     char near[200];
@@ -299,8 +304,31 @@ static int failures_key(st_ld *ld, const st_ynode *key, const st_ynode *val)
     return st_rd_fail(&ld->rd, key, ST_EINVAL,
                       "unknown key '%s' in failures%s (components: gpu, node, nic, "
                       "leaf_switch, spine_switch, rack; timings: detect, restart, planned_every; "
-                      "scope)",
+                      "scope, spares)",
                       key->text, near);
+}
+
+/* failures.spares: a job's own spares (scope: job), each node a failure takes out back after
+ * its class's stated repair time; no default repair time is sourced (scenario-reference.md). */
+static int spares_check(st_ld *ld, const st_ynode *n)
+{
+    const st_scn *s = ld->s;
+    const st_ynode *sp = st_ynode_get(n, "spares");
+    if (s->failures.cluster_scope)
+        return st_rd_fail(&ld->rd, sp, ST_EINVAL,
+                          "failures.spares: under `scope: cluster` the cluster's free nodes are "
+                          "the spares; spares apply to `scope: job`");
+    for (int i = 0; i < s->failures.n_classes; i++) {
+        const st_failure_class *c = &s->classes[i];
+        if (c->repair_s < 0 && strcmp(c->component, "leaf_switch") != 0 &&
+            strcmp(c->component, "spine_switch") != 0)
+            return st_rd_fail(&ld->rd, sp, ST_EINVAL,
+                              "failures.spares needs failures.%s.repair: how long a node its "
+                              "failure takes out is away before it is a spare again (no "
+                              "default is published)",
+                              c->component);
+    }
+    return 0;
 }
 
 int st__load_failures(st_ld *ld, const st_ynode *n)
@@ -335,6 +363,8 @@ int st__load_failures(st_ld *ld, const st_ynode *n)
                 "failures.%s.shape: `scope: cluster` draws exponential lifetimes "
                 "only (shape 1), found %g",
                 s->classes[i].component, s->classes[i].weibull_shape);
+    if (!bad && s->failures.has_spares)
+        bad = spares_check(ld, n);
     s->has_failures = !bad;
     return bad ? -1 : 0;
 }

@@ -791,6 +791,13 @@ typedef struct st_failures_cfg {
      * models/reliability/lifetime.h says what one costs. Last, so positional initializers of the
      * fields above stay valid. */
     double planned_every_s;
+    /* `spares` (has_spares): the spare nodes a job keeps on hand under `scope: job`; each GPU,
+     * node or NIC failure takes its node out for its class's `repair`, a rack failure the rack's
+     * nodes, and the job restarts only on spares, waiting for repairs when too few are left
+     * (models/reliability/spares.h). Not stated: a spare swaps in within the restart. */
+    int has_spares;
+    int64_t spares;
+    st_loc spares_loc;
 } st_failures_cfg;
 
 typedef struct st_quota {

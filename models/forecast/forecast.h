@@ -76,6 +76,12 @@ typedef struct st_forecast {
     double *mem_loss;        /* [n_classes]: a failure's chance of losing the in-memory copy
                                 (owned) */
     int n_classes;
+    /* [n_classes], with failures.spares: the nodes a failure of each class takes out, and for
+     * how long (st_life_spec.take, repair_s; owned). */
+    int64_t *spare_take;
+    double *spare_repair;
+    int has_spares; /* failures.spares under scope: job: the life counted spare_wait_s */
+    int64_t spares;
     st_life_result life;     /* replica 0 under the run's seed */
     st_life_summary summary; /* replicas >= 1; replicas 0: none made */
     /* Its TCO under the scenario's `cost:` (models/cost/cost.h): the run's forecast_cost. */

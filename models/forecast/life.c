@@ -12,6 +12,16 @@
 #include "models/silicon/variability.h"
 #include "sim/xalloc.h"
 
+/* The job's nodes a failure of `component` takes out until repaired, with spares: a GPU's,
+ * node's or NIC's node, a rack's nodes of the job (its nodes over its racks, rounded up); a
+ * switch takes none (its traffic reroutes, or the switch is swapped within the restart). */
+static int64_t spare_take(const st_placement *at, const char *component)
+{
+    if (strcmp(component, "rack") == 0)
+        return at->racks > 0 ? (at->nodes + at->racks - 1) / at->racks : 0;
+    return strcmp(component, "leaf_switch") == 0 || strcmp(component, "spine_switch") == 0 ? 0 : 1;
+}
+
 /* The failure classes of `fail` mapped to the components the job occupies at `at`: one class
  * per component kind it takes any of. */
 static void exposure(st_forecast *f, const st_placement *at, const st_failures_cfg *fail)
@@ -19,14 +29,20 @@ static void exposure(st_forecast *f, const st_placement *at, const st_failures_c
     f->n_classes = 0;
     free(f->classes);
     free(f->mem_loss);
+    free(f->spare_take);
+    free(f->spare_repair);
     size_t room = fail && fail->n_classes > 0 ? (size_t)fail->n_classes : 1;
     f->classes = st_xcalloc(room, sizeof *f->classes);
     f->mem_loss = st_xcalloc(room, sizeof *f->mem_loss);
+    f->spare_take = st_xcalloc(room, sizeof *f->spare_take);
+    f->spare_repair = st_xcalloc(room, sizeof *f->spare_repair);
     for (int i = 0; fail && i < fail->n_classes; i++) {
         const st_failure_class *fc = &fail->classes[i];
         double n = st_placement_count(at, fc->component);
         if (n <= 0)
             continue;
+        f->spare_take[f->n_classes] = spare_take(at, fc->component);
+        f->spare_repair[f->n_classes] = fc->repair_s > 0 ? fc->repair_s : 0;
         f->classes[f->n_classes++] = (st_life_class){.component = fc->component,
                                                      .count = n,
                                                      .mtbf_s = fc->mtbf_s,
@@ -108,6 +124,13 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
         st_band_scale(f->band_key, &f->band, many ? f->summary.wall_q : &f->life.wall_s,
                       many ? ST_LIFE_WALL_QUANTILES : 1, f->wall_band);
     }
+    if (rc == ST_ERANGE && f->has_spares)
+        return st_err_set(err, ST_ERANGE, w->loc,
+                          "workload '%s' never finishes: with %lld spare nodes it runs only while "
+                          "no more of its nodes than that are out for repair, and an "
+                          "interruption every %.4g h on average keeps more out; give "
+                          "failures.spares more, or a shorter repair",
+                          w->name, (long long)f->spares, f->job_mtbf_s / 3600);
     if (rc == ST_ERANGE)
         return st_err_set(err, ST_ERANGE, w->loc,
                           "workload '%s' never finishes: %.4g days of work with an interruption "
@@ -150,6 +173,14 @@ int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_c
         spec.n_classes = 0;
     else if (fail)
         spec.planned_every_s = fail->planned_every_s;
+    if (fail && !fail->cluster_scope && fail->has_spares) { /* failures.spares */
+        spec.has_spares = 1;
+        spec.spares = fail->spares;
+        spec.take = f->spare_take;
+        spec.repair_s = f->spare_repair;
+        f->has_spares = 1;
+        f->spares = fail->spares;
+    }
     if (!fail || !fail->cluster_scope) /* fail-slow nodes (docs/models/stragglers.md) */
         st_slow_nodes_of(&at->c->variability, at->nodes, &spec.slow_every_s, &spec.slow_cost_s);
     int rc = lives(f, &spec, seed, replicas, err);
@@ -167,6 +198,10 @@ void st_forecast_release(st_forecast *f)
     f->classes = NULL;
     free(f->mem_loss);
     f->mem_loss = NULL;
+    free(f->spare_take);
+    f->spare_take = NULL;
+    free(f->spare_repair);
+    f->spare_repair = NULL;
     f->n_classes = 0;
     free(f->gpus);
     f->gpus = NULL;

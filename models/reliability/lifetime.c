@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "models/reliability/interval.h"
+#include "models/reliability/spares.h"
 #include "sim/engine.h"
 #include "sim/gsl_guard.h"
 #include "sim/progress.h"
@@ -43,7 +44,9 @@ enum { PRIO_COMMIT = 0, PRIO_JOB = 1, PRIO_FAIL = 2 };
 typedef struct wclass {
     st_rng *rng;
     double scale, shape;
-    double loss; /* st_life_class.mem_loss */
+    double loss;  /* st_life_class.mem_loss */
+    int64_t take; /* nodes a failure takes out, and for how long (spares) */
+    st_time repair;
 } wclass;
 
 /* A Poisson stream of announced stops (lifetime.h): planned interruptions, and exclusions of
@@ -78,6 +81,15 @@ typedef struct life {
     double gap_s, gap_loss;
     wclass *wc;
     int nwc;
+    /* Spare nodes (has_spares): the nodes out, the merged exponential classes' rates, takes and
+     * repairs (n_exp of them) to tell which failed, drawn from spare_rng, and the time the job
+     * would be up without waiting for a spare (up_plain) and the waits summed. */
+    st_spares spares;
+    int has_spares, n_exp;
+    double *exp_rate;
+    wclass *exp_cls;
+    st_rng *spare_rng;
+    st_time up_plain, spare_wait;
     int skip; /* jump over whole checkpoint cycles when nothing else can happen (default) */
     /* State. inflight is the progress a checkpoint being written holds, -1 when none. */
     int phase;
@@ -201,10 +213,22 @@ static int load_spec(life *L, const st_life_spec *s, st_err *err)
                           "over 2^61 ns (73 years)");
     if (L->horizon == 0)
         L->horizon = MAX_HORIZON;
+    L->has_spares = s->has_spares;
+    L->spares.on_hand = s->has_spares ? s->spares : -1;
+    if (s->has_spares && s->spares < 0)
+        return st_err_set(err, ST_EINVAL, (st_loc){0}, "lifetime: %lld spare nodes",
+                          (long long)s->spares);
     int64_t renewal = 0;
     for (int i = 0; i < s->n_classes; i++) {
         if ((rc = check_class(&s->classes[i], i, err)))
             return rc;
+        if (s->has_spares && (!s->take || !s->repair_s || s->take[i] < 0 ||
+                              (rc = to_ticks(s->repair_s[i], "repair", &(st_time){0}, err))))
+            return rc ? rc
+                      : st_err_set(err, ST_EINVAL, (st_loc){0},
+                                   "lifetime: class %d: spares without its nodes taken and "
+                                   "repair time",
+                                   i);
         double p = s->mem_loss ? s->mem_loss[i] : 1;
         if (!(p >= 0 && p <= 1))
             return st_err_set(err, ST_EINVAL, (st_loc){0},
@@ -289,6 +313,11 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
     uint64_t class_seed = st_rng_stream_seed(seed, kind, replica, purpose);
     double rate = 0, lose = 0;
     L->wc = st_xcalloc((size_t)s->n_classes + 1, sizeof *L->wc);
+    if (L->has_spares) { /* which merged failure is whose: its own stream */
+        L->exp_rate = st_xcalloc((size_t)s->n_classes + 1, sizeof *L->exp_rate);
+        L->exp_cls = st_xcalloc((size_t)s->n_classes + 1, sizeof *L->exp_cls);
+        L->spare_rng = st_rng_new(seed, kind, replica, st_rng_tag("spare-class"));
+    }
     if (L->mem > 0) /* its own stream: the failures' draws stay those of a one-level job */
         L->mem_rng = st_rng_new(seed, kind, replica, st_rng_tag("memory-loss"));
     for (int i = 0; i < s->n_classes; i++) {
@@ -296,9 +325,17 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
         int64_t n = class_count(c);
         if (n == 0)
             continue;
+        st_time repair = 0;
+        int64_t take = L->has_spares ? s->take[i] : 0;
+        if (L->has_spares)
+            to_ticks(s->repair_s[i], "repair", &repair, &(st_err){0}); /* load_spec checked it */
         if (c->shape == 1.0 && !(mode & ST__LIFE_RENEWAL)) {
             rate += (double)n / c->mtbf_s;
             lose += (double)n / c->mtbf_s * (s->mem_loss ? s->mem_loss[i] : 1);
+            if (L->has_spares) {
+                L->exp_rate[L->n_exp] = (double)n / c->mtbf_s;
+                L->exp_cls[L->n_exp++] = (wclass){.take = take, .repair = repair};
+            }
             continue;
         }
         /* Weibull mean = scale * Gamma(1 + 1/k), so scale = mtbf / Gamma(1 + 1/k). */
@@ -307,6 +344,8 @@ static void start_failures(life *L, const st_life_spec *s, uint64_t seed, uint64
         w->shape = c->shape;
         w->loss = s->mem_loss ? s->mem_loss[i] : 1;
         w->scale = c->mtbf_s / gsl_sf_gamma(1.0 + 1.0 / c->shape); /* check_class: finite */
+        w->take = take;
+        w->repair = repair;
         st_payload p = {.u = {(uint64_t)L->nwc}};
         L->nwc++;
         for (int64_t j = 0; j < n; j++)
@@ -463,6 +502,8 @@ static void on_up(st_engine *eng, void *state, const st_event *ev)
     (void)eng;
     life *L = state;
     settle(L, ev->t);
+    if (ev->t > L->up_plain) /* the wait for a spare, past the plain downtime */
+        L->spare_wait += ev->t - L->up_plain;
     L->phase = PH_COMPUTE;
     schedule_mark(L, ev->t);
 }
@@ -481,7 +522,7 @@ static int loses_memory(life *L, double p)
  * being written is abandoned, and the downtime starts, or starts over when one was under way.
  * A failure in a downtime that loses the in-memory copy being restored rolls back to the
  * persistent checkpoint. */
-static void interrupt(life *L, st_time now, int lose)
+static void interrupt(life *L, st_time now, int lose, const wclass *c)
 {
     L->interruptions++;
     settle(L, now);
@@ -501,16 +542,37 @@ static void interrupt(life *L, st_time now, int lose)
         L->progress = back;
     }
     L->mem_ok = L->mem_ok && !lose;
-    st_time down = L->mem_ok ? L->down_mem : L->down;
-    if (st_engine_reschedule(L->eng, L->ev_up, now + down) != 0)
-        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, now + down, PRIO_JOB, NULL);
+    st_time down = L->mem_ok ? L->down_mem : L->down, up = now + down;
+    L->up_plain = up;
+    if (L->has_spares) { /* its nodes go out; the job comes up on spares, or waits */
+        if (c)
+            st_spares_take(&L->spares, now + c->repair, c->take);
+        up = st_spares_ready(&L->spares, now, up);
+    }
+    if (st_engine_reschedule(L->eng, L->ev_up, up) != 0)
+        L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, up, PRIO_JOB, NULL);
+}
+
+/* Which merged exponential class a failure is: class c with probability rate_c / rate. */
+static const wclass *merged_class(life *L)
+{
+    if (!L->has_spares || L->n_exp == 0)
+        return NULL;
+    double total = 0, u;
+    for (int i = 0; i < L->n_exp; i++)
+        total += L->exp_rate[i];
+    u = st_rng_uniform(L->spare_rng) * total;
+    for (int i = 0; i < L->n_exp - 1; i++)
+        if ((u -= L->exp_rate[i]) < 0)
+            return &L->exp_cls[i];
+    return &L->exp_cls[L->n_exp - 1];
 }
 
 static void on_fail(st_engine *eng, void *state, const st_event *ev)
 {
     (void)eng;
     life *L = state;
-    interrupt(L, ev->t, loses_memory(L, L->gap_loss));
+    interrupt(L, ev->t, loses_memory(L, L->gap_loss), merged_class(L));
     schedule_after(L, L->k_fail, st_rng_exponential(L->rng, L->gap_s), NULL);
 }
 
@@ -521,7 +583,7 @@ static void on_comp_fail(st_engine *eng, void *state, const st_event *ev)
     (void)eng;
     life *L = state;
     wclass *c = &L->wc[ev->data.u[0]];
-    interrupt(L, ev->t, loses_memory(L, c->loss));
+    interrupt(L, ev->t, loses_memory(L, c->loss), c);
     schedule_after(L, L->k_comp, st_rng_weibull(c->rng, c->scale, c->shape), &ev->data);
 }
 
@@ -545,6 +607,7 @@ static void announced_stop(life *L, st_time t, st_time down)
     }
     L->phase = PH_DOWN;
     L->mem_ok = 0; /* the hosts rebooted: a failure in this downtime restores the save */
+    L->up_plain = t + down;
     if (st_engine_reschedule(L->eng, L->ev_up, t + down) != 0)
         L->ev_up = st_engine_schedule_prio(L->eng, L->k_up, t + down, PRIO_JOB, NULL);
 }
@@ -574,6 +637,10 @@ static void release(life *L)
     for (int i = 0; i < L->nwc; i++)
         st_rng_free(L->wc[i].rng);
     free(L->wc);
+    free(L->exp_rate);
+    free(L->exp_cls);
+    st_rng_free(L->spare_rng);
+    st_spares_release(&L->spares);
 }
 
 static void fill_result(const life *L, st_life_result *out)
@@ -588,6 +655,7 @@ static void fill_result(const life *L, st_life_result *out)
     st_time snaps = L->mem > 0 ? L->work - L->work0 : 0;
     out->ckpt_stall_s = (double)(L->stalled + snaps) * 1e-9;
     out->checkpoints = L->checkpoints;
+    out->spare_wait_s = (double)L->spare_wait * 1e-9;
     /* The work in the engine's whole nanoseconds over the wall in the same units: steps * step_s
      * itself can sit a fraction of a nanosecond above the rounded wall, which would read as a
      * goodput above 1 in a run with nothing to lose. */

@@ -59,9 +59,21 @@ typedef struct st_life_spec {
      * the exclusion as slow_cost_s more downtime (the progress it did not make); a slow node
      * that comes while the job is down or waits for its final save is not counted. */
     double slow_every_s, slow_cost_s;
-    const double *mem_loss;       /* [n_classes], borrowed: the probability in [0, 1] that a failure
-                                     of class i loses the in-memory copy (models/reliability/levels.h);
-                                     NULL: every failure does */
+    /* Spare nodes (failures.spares; has_spares 0: a spare always swaps in within the restart):
+     * the job keeps `spares` nodes on hand; each failure takes its class's `take` nodes out for
+     * its `repair_s`, and the job comes back up only once every node out is replaced by a spare,
+     * waiting for repairs when there are too few (st_life_result.spare_wait_s). Which of the
+     * merged exponential classes failed is drawn by their rates, from its own stream, so the
+     * failures' draws are those of a job without spares. */
+    int has_spares;
+    int64_t spares;
+    const int64_t *take;    /* [n_classes], borrowed, with spares: the nodes a failure of class i
+                               takes out (1 for a GPU, node or NIC, a rack's nodes for a rack, 0
+                               for a switch), >= 0 */
+    const double *repair_s; /* [n_classes], borrowed, with spares: how long each is out, >= 0 */
+    const double *mem_loss; /* [n_classes], borrowed: the probability in [0, 1] that a failure
+                               of class i loses the in-memory copy (models/reliability/levels.h);
+                               NULL: every failure does */
     const st_life_class *classes; /* [n_classes], borrowed; none = a job that never fails */
     int n_classes;
     double horizon_s; /* give up (ST_ERANGE) if the job is not done this long after submit,
@@ -84,6 +96,7 @@ typedef struct st_life_result {
                               previous checkpoint to commit before the next can start, and the
                               wait for the final checkpoint to commit; summed */
     int64_t checkpoints;   /* checkpoints that became restorable */
+    double spare_wait_s;   /* of the downtime, the waits for a spare node (has_spares) */
     double goodput;        /* steps * step_s / wall_s: the share of wall time spent on training
                               that was kept (Llama 3's "effective training time") */
 } st_life_result;

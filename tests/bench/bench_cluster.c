@@ -279,7 +279,7 @@ static int year_case(const char *label, int n_pools)
                                              {"node", 24351 * 3600.0, 1, -1, {0}, {0}},
                                              {"nic", 3033381 * 3600.0, 1, -1, {0}, {0}},
                                              {"leaf_switch", 37917 * 3600.0, 1, -1, {0}, {0}}};
-    st_failures_cfg fail = {rates, 4, 5 * 60.0, 10 * 60.0, 1, {0}, 0};
+    st_failures_cfg fail = {rates, 4, 5 * 60.0, 10 * 60.0, 1, {0}, 0, 0, 0, {0}};
     st_outage_class oc[4];
     st_outage_spec os = {oc, st_outage_classes(st_scn_cluster(s), &fail, oc), fail.detect_s,
                          fail.restart_s};

@@ -473,5 +473,19 @@ expect "FP4 experts are not sized on a GPU without FP4" "b200 | h100-sxm" \
 r = json.load(sys.stdin)["serving"]
 print(*sorted({x["gpu"] for x in r if x["fits"]}), "|", *sorted({x["gpu"] for x in r if not x["fits"] and "expert_precision" in x.get("why", "")}))')"
 
+# failures.spares: refused by the search's closed form (not ignored); in a run, the wait for a
+# spare is reported and is part of the downtime.
+sed -e 's/  gpu: { mtbf: 79230 h }/  gpu: { mtbf: 79230 h, repair: 3 d }/' \
+    -e 's/  node: { mtbf: 24351 h }/  node: { mtbf: 24351 h, repair: 3 d }/' \
+    -e 's/  nic: { mtbf: 3033381 h }/  nic: { mtbf: 3033381 h, repair: 3 d }/' \
+    -e 's/^failures:/failures:\n  spares: 24/' "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/spares.yaml"
+"$strata" size "$tmp/spares.yaml" --deadline 90d >/dev/null 2>"$tmp/spares.err"
+expect "size refuses spares" "2 1" "$? $(grep -c 'failures.spares: the sizing search' "$tmp/spares.err")"
+"$strata" run "$tmp/spares.yaml" --format json >"$tmp/spares.json"
+expect "a run with spares" 0 $?
+expect "the wait for a spare, within the downtime" ok "$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("ok" if 0 < j["spare_wait_s"] < j["downtime_s"] else j)' "$tmp/spares.json")"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

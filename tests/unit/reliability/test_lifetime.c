@@ -193,6 +193,45 @@ START_TEST(test_wall_time_is_work_plus_lost_plus_stall_plus_downtime)
 }
 END_TEST
 
+START_TEST(test_spare_nodes_add_the_wait_for_a_repair_and_no_more)
+{
+    /* 16 GPUs (one node taken out per failure) and 4 nodes (likewise), exponential, MTBF 2 h
+     * for the job; a failure's node is out for 1 h, the plain downtime 5 min + 1 min. */
+    st_life_class c[] = {{"gpu", 16, 32 * HOUR, 1}, {"node", 4, 8 * HOUR, 1}};
+    const int64_t take[] = {1, 1};
+    const double repair[] = {HOUR, HOUR};
+    st_life_spec s = job(40 * HOUR, 20 * MIN, 10, 10, 5 * MIN, c, 2);
+    s.detect_s = 60;
+    s.take = take;
+    s.repair_s = repair;
+    for (uint64_t rep = 0; rep < 10; rep++) {
+        st_life_result plain = run(&s, 3, rep);
+        /* spares enough for every node out: the same life to the tick, no wait */
+        s.has_spares = 1;
+        s.spares = 1000;
+        st_life_result many = run(&s, 3, rep);
+        ck_assert_double_eq(many.wall_s, plain.wall_s);
+        ck_assert_int_eq(many.interruptions, plain.interruptions);
+        ck_assert_double_eq(many.spare_wait_s, 0);
+        /* none: every restart waits for its own node's repair, R - (detect + restart) */
+        s.spares = 0;
+        st_life_result none = run(&s, 3, rep);
+        double each = HOUR - (60 + 5 * MIN), k = none.spare_wait_s / each;
+        ck_assert(none.interruptions > 0 && none.spare_wait_s > 0);
+        ck_assert_double_eq_tol(k, round(k), 1e-6);
+        ck_assert(k <= (double)none.interruptions);
+        ck_assert(none.wall_s > plain.wall_s);
+        double sum = 40 * HOUR + none.lost_work_s + none.ckpt_stall_s + none.downtime_s;
+        ck_assert_double_eq_tol(none.wall_s, sum, 1e-6); /* the wait is downtime */
+        /* one spare: between the two */
+        s.spares = 1;
+        st_life_result one = run(&s, 3, rep);
+        ck_assert(one.spare_wait_s < none.spare_wait_s);
+        s.has_spares = 0;
+    }
+}
+END_TEST
+
 START_TEST(test_planned_stops_save_then_cost_the_restart_and_restore_and_lose_nothing)
 {
     /* Llama 3 counted 47 planned interruptions beside its 419 failures (arXiv 2407.21783,
@@ -673,6 +712,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_a_job_that_cannot_finish_is_refused_before_simulating);
     tcase_add_test(tc, test_skipping_checkpoint_cycles_changes_no_result);
     tcase_add_test(tc, test_a_step_count_interval_keeps_the_checkpoint_at_the_end);
+    tcase_add_test(tc, test_spare_nodes_add_the_wait_for_a_repair_and_no_more);
     suite_add_tcase(s, tc);
     return s;
 }

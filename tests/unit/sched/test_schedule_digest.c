@@ -176,7 +176,7 @@ START_TEST(test_every_schedule_is_unchanged)
             (st_tiresias_cfg){.queues = 4, .limit_gpu_s = {500, 3000, 20000}, .promote_knob = 1.5};
     static const st_failure_class rates[] = {{"gpu", 30 * 86400.0, 1, -1, {0}, {0}},
                                              {"node", 20 * 86400.0, 1, -1, {0}, {0}}};
-    st_failures_cfg fail = {rates, 2, 60, 120, 1, {0}, 0};
+    st_failures_cfg fail = {rates, 2, 60, 120, 1, {0}, 0, 0, 0, {0}};
     st_outage_class oc[2];
     st_outage_spec os = {oc, st_outage_classes(&c, &fail, oc), fail.detect_s, fail.restart_s};
     st_cluster_spec sp = {.c = &c,
