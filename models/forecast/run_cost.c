@@ -63,6 +63,8 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
     const st_forecast *f = &out->f[i];
     st_cost_use u = *cluster;
     u.gpus = f->w->gpus;
+    if (f->has_spares) /* failures.spares: nodes held beside its own, priced as its nodes are */
+        u.gpus += f->spares * sp->c->gpus_per_node;
     u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
     u.cluster_nodes = sp->c->nodes;
     u.held_s = st__run_held_s(sp, out, i);

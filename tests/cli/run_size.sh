@@ -487,5 +487,12 @@ expect "the wait for a spare, within the downtime" ok "$(python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print("ok" if 0 < j["spare_wait_s"] < j["downtime_s"] else j)' "$tmp/spares.json")"
+# the spares are priced as the job's nodes: 24 nodes of 8 GPUs held beside its 16,384
+(cat "$tmp/spares.yaml"; echo 'cost: { delivery: cloud, gpu_hour_price: 2.5 USD/h }') >"$tmp/spares-cost.yaml"
+"$strata" run "$tmp/spares-cost.yaml" --format json >"$tmp/spares-cost.json"
+expect "spares priced as the job's nodes" 16576 "$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(round(j["cost"]["breakdown"]["gpu_usd"] / (j["wall_s"] / 3600 * 2.5), 6))' "$tmp/spares-cost.json" | sed 's/\.0$//')"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
