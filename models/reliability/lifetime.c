@@ -1,9 +1,9 @@
 /* A training job's life under failures, checkpoints and restarts: a fluid model on the engine
  * (progress linear between events), failures from merged Poisson or per-component renewal
- * processes, and a Monte Carlo summary over replicas. docs/models/storage-and-failures.md. */
+ * processes; its Monte Carlo summary over replicas is life_replicas.c.
+ * docs/models/storage-and-failures.md. */
 #include "models/reliability/lifetime.h"
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -14,9 +14,7 @@
 #include "models/reliability/spares.h"
 #include "sim/engine.h"
 #include "sim/gsl_guard.h"
-#include "sim/progress.h"
 #include "sim/rng.h"
-#include "sim/stats.h"
 #include "sim/xalloc.h"
 
 /* Durations are capped at 2^61 ns and the clock at 2^62 ns, so now + any duration stays below
@@ -725,85 +723,4 @@ int st_life_run(const st_life_spec *s, uint64_t master_seed, uint64_t replica, s
                 st_err *err)
 {
     return st__life_run_mode(s, master_seed, replica, ST__LIFE_AUTO, out, err);
-}
-
-/* The figures st_life_replicas summarises, each as a tally (mean and spread, for the interval)
- * and as stored values (for the percentiles). */
-enum { FIG_WALL, FIG_GOODPUT, FIG_INTERRUPTIONS, FIG_LOST, FIG__COUNT };
-
-typedef struct figures {
-    st_tally t[FIG__COUNT];
-    st_samples v[FIG__COUNT];
-} figures;
-
-static void figures_add(figures *f, const st_life_result *r)
-{
-    const double x[FIG__COUNT] = {r->wall_s, r->goodput, (double)r->interruptions, r->lost_work_s};
-    for (int k = 0; k < FIG__COUNT; k++) {
-        st_tally_add(&f->t[k], x[k]);
-        st_samples_add(&f->v[k], x[k]);
-    }
-}
-
-/* One figure's mean, interval (tq > 0; NaN without one) and percentiles. */
-static st_life_stat figure(const st_tally *t, st_samples *v, double tq)
-{
-    st_life_stat st = {.mean = st_tally_mean(t), .lo = NAN, .hi = NAN};
-    if (tq > 0) {
-        double half = tq * st_tally_sd(t) / sqrt((double)t->n);
-        st.lo = st.mean - half;
-        st.hi = st.mean + half;
-    }
-    st.p10 = st_samples_quantile(v, 0.10);
-    st.p50 = st_samples_quantile(v, 0.50);
-    st.p90 = st_samples_quantile(v, 0.90);
-    st.p99 = st_samples_quantile(v, 0.99);
-    return st;
-}
-
-static int replicas_into(const st_life_spec *s, uint64_t master_seed, int64_t n, figures *f,
-                         st_err *err)
-{
-    for (int64_t i = 0; i < n; i++) {
-        st_life_result r;
-        int rc = st_life_run(s, master_seed, (uint64_t)i, &r, err);
-        if (rc)
-            return rc;
-        figures_add(f, &r);
-        st_progress("life replicas", i + 1, n);
-    }
-    return 0;
-}
-
-int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_life_summary *out,
-                     st_err *err)
-{
-    memset(out, 0, sizeof *out);
-    if (n < 1)
-        return st_err_set(err, ST_EINVAL, (st_loc){0},
-                          "lifetime: %lld replicas; a summary needs at least 1", (long long)n);
-    figures f;
-    for (int k = 0; k < FIG__COUNT; k++) {
-        st_tally_init(&f.t[k]);
-        st_samples_init(&f.v[k]);
-    }
-    int rc = replicas_into(s, master_seed, n, &f, err);
-    if (!rc) {
-        /* The replicas are independent, so the mean of n of them has standard error
-         * sd / sqrt(n), and (mean - mu) / (sd / sqrt(n)) follows Student's t with n - 1 degrees
-         * of freedom for normal data, near enough for the sums these figures are (central limit
-         * theorem). One replica has no degrees of freedom, hence no interval. */
-        double tq = n >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) : 0;
-        out->replicas = n;
-        out->wall_s = figure(&f.t[FIG_WALL], &f.v[FIG_WALL], tq);
-        for (int k = 0; k < ST_LIFE_WALL_QUANTILES; k++)
-            out->wall_q[k] =
-                st_samples_quantile(&f.v[FIG_WALL], k / (double)(ST_LIFE_WALL_QUANTILES - 1));
-        out->goodput = figure(&f.t[FIG_GOODPUT], &f.v[FIG_GOODPUT], tq);
-        out->interruptions = figure(&f.t[FIG_INTERRUPTIONS], &f.v[FIG_INTERRUPTIONS], tq);
-        out->lost_work_s = figure(&f.t[FIG_LOST], &f.v[FIG_LOST], tq);
-    }
-    for (int k = 0; k < FIG__COUNT; k++)
-        st_samples_release(&f.v[k]);
-    return rc;
 }
