@@ -708,17 +708,6 @@ int st_cmd_size(int argc, char **argv)
         st_scn_free(s);
         return rc;
     }
-    const st_failures_cfg *fail = st_scn_failures(s);
-    if (w->kind == ST_WL_TRAINING && fail && fail->has_spares) { /* not ignored: refused */
-        st_err err = {0};
-        st_err_set(&err, ST_EINVAL, fail->spares_loc,
-                   "strata size: failures.spares: the sizing search's closed form for failures "
-                   "has no spare pool (a spare swaps in within the restart); drop it to size, "
-                   "and weigh spares with strata run or sweep");
-        st_cli_print_err(&err);
-        st_scn_free(s);
-        return ST_EXIT_INPUT;
-    }
     if (w->kind == ST_WL_INFERENCE) {
         rc = size_service(&o, s, w);
         st_scn_free(s);

@@ -314,7 +314,11 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
     f->node_price_usd = c.node_price_usd;
     f->switch_price_usd = c.switch_price_usd;
     f->switches = k->switches;
-    st_cost_use u = {.gpus = p->gpus,
+    /* failures.spares: nodes held beside the job's own, priced as its nodes are (as run's
+     * cost counts them, models/forecast/run_cost.c) */
+    int64_t spare_gpus =
+        s->failures && s->failures->has_spares ? s->failures->spares * k->c.gpus_per_node : 0;
+    st_cost_use u = {.gpus = p->gpus + spare_gpus,
                      .cluster_gpus = p->gpus,
                      .cluster_nodes = k->c.nodes,
                      .cluster_switch = k->switches,

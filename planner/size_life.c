@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "models/fabric/topo.h"
+#include "models/forecast/forecast.h"
 #include "models/place/placement.h"
 #include "models/reliability/interval.h"
 #include "models/reliability/lifetime.h"
+#include "models/reliability/spare_wait.h"
 #include "models/silicon/variability.h"
 #include "models/storage/storage.h"
 #include "sim/xalloc.h"
@@ -56,6 +58,28 @@ static void slow_nodes(st__size_life *l, const st_variability_cfg *v, int64_t no
     l->planned_every_s = 1 / r;
 }
 
+/* failures.spares in the closed form: the share of its time the job is held down for want of a
+ * spare node (st_spares_blocked), the classes' takes and repairs as the life run has them
+ * (st_forecast_spare_take). 0 without spares. */
+static double spares_blocked(const st_placement *at, const st_failures_cfg *f)
+{
+    if (!f->has_spares)
+        return 0;
+    st_spare_class *sc = st_xcalloc((size_t)f->n_classes + 1, sizeof *sc);
+    size_t n = 0;
+    for (int i = 0; i < f->n_classes; i++) {
+        const st_failure_class *fc = &f->classes[i];
+        double k = st_placement_count(at, fc->component);
+        if (k > 0 && fc->mtbf_s > 0)
+            sc[n++] = (st_spare_class){.rate_per_s = k / fc->mtbf_s,
+                                       .take = st_forecast_spare_take(at, fc->component),
+                                       .repair_s = fc->repair_s > 0 ? fc->repair_s : 0};
+    }
+    double b = st_spares_blocked(sc, n, f->spares);
+    free(sc);
+    return b;
+}
+
 int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t,
                        const st_workload_cfg *p, const st_memory *m, const st_failures_cfg *f,
                        st_maxmin **spare, st_err *err)
@@ -85,6 +109,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo 
             l->restore_s = k.restore_s;
         }
     }
+    l->blocked = l->on ? spares_blocked(&at, f) : 0;
     l->planned_every_s = f->planned_every_s;
     l->planned_restart_s = f->restart_s;
     l->planned_down_s = f->restart_s + (l->has_ckpt ? l->commit_s + l->restore_s : 0);
@@ -160,8 +185,15 @@ static size_t disk_cadences(const st__size_life *l, const st_workload_cfg *p, do
     return n;
 }
 
-double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
-                           double step_s, double *every_s, double *mem_every_s, int64_t *weighed)
+/* Wall time w of running and restarting, stretched by the spares' hold: the job runs only when
+ * no more of its nodes are out than it has spares, a share `blocked` of the time. */
+static double held(const st__size_life *l, double w)
+{
+    return l->blocked > 0 ? (l->blocked < 1 ? w / (1 - l->blocked) : INFINITY) : w;
+}
+
+static double daly_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
+                         double step_s, double *every_s, double *mem_every_s, int64_t *weighed)
 {
     *every_s = *mem_every_s = 0;
     if (!l->on)
@@ -203,6 +235,12 @@ double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, dou
     return best;
 }
 
+double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
+                           double step_s, double *every_s, double *mem_every_s, int64_t *weighed)
+{
+    return held(l, daly_train(l, p, work_s, step_s, every_s, mem_every_s, weighed));
+}
+
 double st__size_life_storage_s(const st__size_life *l, double work_s, double train_s,
                                double every_s)
 {
@@ -212,5 +250,6 @@ double st__size_life_storage_s(const st__size_life *l, double work_s, double tra
         st_daly_expected_wall(work_s, every_s, 0, l->restart_s - l->restore_s, l->mtbf_s);
     if (l->planned_every_s > 0) /* planned stops with free saves: their restart alone */
         free_s /= 1 - fmin(l->planned_restart_s / l->planned_every_s, 1);
+    free_s = held(l, free_s); /* the spares' hold is not the tier's */
     return train_s > free_s ? train_s - free_s : 0;
 }

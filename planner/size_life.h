@@ -19,6 +19,9 @@ typedef struct st__size_life {
     double stall_s, commit_s; /* one checkpoint's pause of training, and its commit */
     double restart_s;         /* per interruption: detect, restart, restore */
     double restore_s;         /* of restart_s, the checkpoint's read back from its tier */
+    /* failures.spares: the share of the wall time the job is held down for want of a spare
+     * node (st_spares_blocked), beside the failures' restarts in Daly's wall time */
+    double blocked;
     /* Planned interruptions (failures.planned_every; 0: none): the mean wall time between them,
      * and a planned stop's restart without detection, its save's commit and restore added
      * with checkpoints (models/reliability/lifetime.h). */

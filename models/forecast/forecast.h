@@ -133,6 +133,12 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
 int st_forecast_life(st_forecast *f, const st_placement *at, const st_failures_cfg *fail,
                      uint64_t seed, int64_t replicas, const st_io_set *bg, st_err *err);
 
+/* The job's nodes at `at` a failure of `component` takes out until repaired, with
+ * failures.spares: a GPU's, node's or NIC's node, a rack's nodes of the job (its nodes over its
+ * racks, rounded up); a switch takes none (its traffic reroutes, or the switch is swapped within
+ * the restart). The life run and the sizing search's closed form both read it. */
+int64_t st_forecast_spare_take(const st_placement *at, const char *component);
+
 /* Training job f (its GPUs placed, f->gpus) as the plant draws it, with id, into out: one
  * st_plant_job, or for a job across pools one per run of its GPUs in one pool, each drawn at its
  * own type's power over the job's step (models/forecast/span.c). out holds c's pool count (at

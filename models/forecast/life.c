@@ -12,10 +12,7 @@
 #include "models/silicon/variability.h"
 #include "sim/xalloc.h"
 
-/* The job's nodes a failure of `component` takes out until repaired, with spares: a GPU's,
- * node's or NIC's node, a rack's nodes of the job (its nodes over its racks, rounded up); a
- * switch takes none (its traffic reroutes, or the switch is swapped within the restart). */
-static int64_t spare_take(const st_placement *at, const char *component)
+int64_t st_forecast_spare_take(const st_placement *at, const char *component)
 {
     if (strcmp(component, "rack") == 0)
         return at->racks > 0 ? (at->nodes + at->racks - 1) / at->racks : 0;
@@ -41,7 +38,7 @@ static void exposure(st_forecast *f, const st_placement *at, const st_failures_c
         double n = st_placement_count(at, fc->component);
         if (n <= 0)
             continue;
-        f->spare_take[f->n_classes] = spare_take(at, fc->component);
+        f->spare_take[f->n_classes] = st_forecast_spare_take(at, fc->component);
         f->spare_repair[f->n_classes] = fc->repair_s > 0 ? fc->repair_s : 0;
         f->classes[f->n_classes++] = (st_life_class){.component = fc->component,
                                                      .count = n,

@@ -524,6 +524,8 @@ static void interrupt(life *L, st_time now, int lose, const wclass *c)
 {
     L->interruptions++;
     settle(L, now);
+    if (L->phase == PH_DOWN && now > L->up_plain) /* it came while the job waited for a spare */
+        L->spare_wait += now - L->up_plain;
     st_time back = L->committed;
     if (!lose && L->mem > 0 && L->progress / L->mem * L->mem > back)
         back = L->progress / L->mem * L->mem;
