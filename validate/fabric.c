@@ -244,6 +244,24 @@ static const vcase cases[] = {
     AIC_B300("b300-aic-a2a-8MiB", 8, 222.8),
     AIC_B300("b300-aic-a2a-32MiB", 32, 370.9),
     AIC_B300("b300-aic-a2a-512MiB", 512, 579.5),
+    /* MI300X: 8 GPUs on Infinity Fabric links, each to each (no switch), RCCL. Azure's 8 GB
+     * point sets CDNA 3's link goodput (models/fabric/transport.c); another node's 4 GiB and a
+     * third's latencies from 32 KiB to 64 MiB test it and the NCCL-derived latency terms. */
+    {"cal-mi300x-ring", "AI-benchmarking-guide ND_MI300X_v5_results.md (Azure, RCCL 2.22.3)",
+     "in-place busbw at 8 GB; sets the Infinity Fabric goodput 316.82/448", ST_VALID_CALIBRATION,
+     "mi300x", NULL, 1, 8, 0, 8, 400, IB, ST_COLL_AUTO, 0, 8 * GIB, 0, 316.82, 0},
+    {"mi300x-bekman-4GiB", "stas00/ml-engineering network/README.md (all_reduce_bench.py)",
+     "8 MI300X, 4 GiB payload: 312.912 GBps", ST_VALID_VALIDATION, "mi300x", NULL, 1, 8, 0, 8, 400,
+     IB, ST_COLL_AUTO, 0, 4 * GIB, 0, 312.912, 0},
+    {"mi300x-rccl-32KiB", "mk1-project/quickreduce README (TensorWave, RCCL 2.20.5)",
+     "8 MI300X, RCCL all-reduce latency, 32 KiB", ST_VALID_VALIDATION, "mi300x", NULL, 1, 8, 0, 8,
+     400, IB, ST_COLL_AUTO, 0, 32768, 1, 16.22, 0},
+    {"mi300x-rccl-1MiB", "mk1-project/quickreduce README (TensorWave, RCCL 2.20.5)",
+     "8 MI300X, RCCL all-reduce latency, 1 MiB", ST_VALID_VALIDATION, "mi300x", NULL, 1, 8, 0, 8,
+     400, IB, ST_COLL_AUTO, 0, 1048576, 1, 26.39, 0},
+    {"mi300x-rccl-64MiB", "mk1-project/quickreduce README (TensorWave, RCCL 2.20.5)",
+     "8 MI300X, RCCL all-reduce latency, 64 MiB", ST_VALID_VALIDATION, "mi300x", NULL, 1, 8, 0, 8,
+     400, IB, ST_COLL_AUTO, 0, 67108864, 1, 426.0, 0},
     /* Reference: outside the model (2-node tree and NVLS tree, other transports), for context. */
     {"oci-h100-2node-roce-16GiB", "oci_h100_2node_roce (OCI tutorials, NCCL 2.21.5)",
      "2 nodes exceed the 400 GB/s NIC rate (NVLS/tree); 16 x 200G modelled as 8 x 400G",

@@ -54,6 +54,7 @@ static const struct transport_consts {
     double nvlink_goodput;  /* measured payload rate / datasheet rate, per direction */
     double nvlink3_goodput; /* the same on A100's NVLink 3 */
     double nvlink5_goodput; /* and on Blackwell's NVLink 5 */
+    double xgmi_goodput;    /* and on CDNA 3's Infinity Fabric links (MI300X) */
 } K = {
     /* NVIDIA on nccl-tests issue #290: 46-48 GB/s achievable per 400 Gb/s NDR NIC (50 GB/s line
      * rate); we take the middle, 47/50. It agrees with sjeaugey on nccl-tests issue #119: "24GB/s
@@ -85,6 +86,14 @@ static const struct transport_consts {
      * 679.61 / 900. A user's B300 ring with NVLS off, 695 GB/s on 8 GPUs (NVIDIA/nccl
      * issue #2140), tests it. */
     .nvlink5_goodput = 679.61 / 900.0,
+    /* Infinity Fabric (MI300X: 7 links of 64 GB/s per direction to the other GPUs of an 8-GPU
+     * platform, 448 GB/s, the catalog's 896 both ways): Azure's rccl-tests all-reduce on ND
+     * MI300X v5 (8 MI300X, RCCL 2.22.3), 316.82 GB/s of in-place bus bandwidth at 8 GB
+     * (AI-benchmarking-guide, Azure_Results/ND_MI300X_v5_results.md, as published in the fork
+     * yosoyjay/AI-benchmarking-guide at a8263ef): 316.82 / 448. S. Bekman's 312.9 GB/s at 4 GiB
+     * on another 8-MI300X node ("Machine Learning Engineering", network/README.md,
+     * all_reduce_bench.py) tests it (validate/fabric.c). */
+    .xgmi_goodput = 316.82 / 448.0,
 };
 
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -134,5 +143,6 @@ double st_nvlink_efficiency(const st_gpu_spec *gpu)
     st_gpu_arch arch = gpu ? gpu->arch : ST_GPU_ARCH_UNKNOWN;
     return arch == ST_GPU_ARCH_AMPERE      ? K.nvlink3_goodput /* NVLink 3 is Ampere's */
            : arch == ST_GPU_ARCH_BLACKWELL ? K.nvlink5_goodput /* NVLink 5 is Blackwell's */
+           : arch == ST_GPU_ARCH_CDNA3     ? K.xgmi_goodput    /* Infinity Fabric is CDNA 3's */
                                            : K.nvlink_goodput;
 }

@@ -37,8 +37,9 @@ double st_transport_efficiency(st_transport t);
 
 /* Achievable NVLink bandwidth per direction of gpu as a fraction of the datasheet rate per
  * direction (half the GPU's `nvlink` figure), by NVLink generation from the GPU's architecture:
- * NVLink 3 (Ampere) and NVLink 5 (Blackwell) from Azure's nccl-tests, every other part from
- * NCCL maintainers' H100 figure (see transport.c). NULL: the H100 figure.
+ * NVLink 3 (Ampere) and NVLink 5 (Blackwell) from Azure's nccl-tests, CDNA 3's Infinity Fabric
+ * (MI300X) from Azure's rccl-tests, every other part from NCCL maintainers' H100 figure (see
+ * transport.c). NULL: the H100 figure.
  * NVLink link capacities are nvlink_bw / 2 times this. */
 double st_nvlink_efficiency(const st_gpu_spec *gpu);
 

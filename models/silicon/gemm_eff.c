@@ -200,8 +200,14 @@ typedef struct calib {
  * Case for Co-Designing Model Architectures with Hardware" (arXiv 2401.14489).
  * HBM: BabelStream Triad in Azure's "AI-benchmarking-guide" (Azure_Results/ND_A100_v4,
  * ND_H200_v5, "Azure Results/ND_H100_v5"): A100-SXM4-80GB 1.70 of 2.039 TB/s, H100 80GB HBM3
- * 2.97 of 3.35, H200 4.15 of 4.8. GPUs without a measurement take the mean of the three,
- * 0.862.
+ * 2.97 of 3.35, H200 4.15 of 4.8; MI300X 4.10 of 5.3 (ND MI300X v5, the guide's
+ * Azure_Results/ND_MI300X_v5_results.md as published in the fork yosoyjay/AI-benchmarking-guide at
+ * a8263ef; another run of it, samuel-bohman's fork at 3de0c29, read 4.09). GPUs without a
+ * measurement take the mean of the three NVIDIA parts, 0.862.
+ * MI300X FP8: Bekman's FP8 table has an MI300X row with no measurement, so the row is the best
+ * of the same ND MI300X v5 file's hipBLASLt FP8 sweep (hipblaslt-bench, e4m3 in, fp16 out, 10,000
+ * warm-up runs), 1222.9 TFLOP/s at 8192^3 of the 2614.9 dense peak (0.468); its other shapes:
+ * 1085.4 at 4096^3, 1081.4 at 16384^3, 1148.7 at 6144x12288x12288.
  * The H200's own run (tools/measure/runs/h200-2026-12-04, unit.measured_h200) confirms the
  * row: BF16 MAMF 0.807-0.823 and FP8 0.729-0.731 (torch._scaled_mm) over the calls timed from
  * CUDA graphs, weights streamed by decode's largest skinny GEMM at 0.868 of the datasheet
@@ -290,11 +296,12 @@ static const calib CALIB[ST_GPU_CALIB__COUNT] = {
     [ST_GPU_CALIB_MI300X] =
         {.sms = 304,
          .bf16 = {0.514, 10240, 15360, 8192},
-         .fp8 = NO_MAMF,
-         .hbm_frac = 0.862,
+         .fp8 = {0.468, 8192, 8192, 8192},
+         .hbm_frac = 0.774,
          .attn = ATTN_FA3_H100,
          .cudnn = ATTN_CUDNN_H200,
-         .note = "no FP8 MAMF or attention sweep: BF16's fraction and the Hopper sweeps, scaled"},
+         .note = "FP8: Azure's hipBLASLt sweep, not a MAMF search; no attention sweep: the "
+                 "Hopper sweeps, scaled"},
 };
 
 /* A GPU the table does not cover (a custom scenario GPU) is treated like an H100 SXM: the most
