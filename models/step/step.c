@@ -72,6 +72,7 @@ void st_step_ctx_free(st_step_ctx *x)
         free(x->maps[i].bg);
     }
     free(x->maps);
+    free(x->map_at);
     free(x);
 }
 

@@ -21,6 +21,7 @@ typedef struct st__step_map {
     int64_t *gpus, n;
     int64_t *bg;
     size_t n_bg;
+    uint64_t hash; /* of gpus and bg (step_place.c), for the index */
 } st__step_map;
 
 struct st_step_ctx {
@@ -47,6 +48,8 @@ struct st_step_ctx {
     int64_t place;
     st__step_map *maps;
     size_t n_maps, cap_maps;
+    size_t *map_at; /* open addressing over maps by hash: index + 1, 0 empty; n_at a power of 2 */
+    size_t n_at;
 };
 
 /* The class of fabric and GPU of a pattern over GPUs 0 .. gpus-1 of context x in x->shared

@@ -11,6 +11,7 @@
 #include "models/silicon/ops.h"
 #include "models/silicon/parallel.h"
 #include "models/step/step.h"
+#include "models/step/step_internal.h"
 #include "scenarios/catalog.h"
 #include "unit/check_util.h"
 #include "unit/step/hgx_cluster.h"
@@ -175,6 +176,33 @@ START_TEST(test_a_step_placed_across_two_oversubscribed_leaves_is_slower)
     ck_assert_double_eq(b.b.tp_comm_s, a.b.tp_comm_s); /* TP stays on each node's NVLink */
     ck_assert(o.step_time_s == a.step_time_s);
     ck_assert(p.step_time_s == a.step_time_s);
+    st_step_ctx_free(x);
+}
+END_TEST
+
+/* Each distinct GPU list (with its neighbours' flows) is kept once and found again by its hash,
+ * whatever the order and however many: 2,000 lists of two GPUs each over 16 nodes' 128 GPUs,
+ * placed, then placed again backwards, keep their first places. */
+START_TEST(test_each_distinct_placement_is_kept_once_and_found_again)
+{
+    st_cluster_cfg c = cluster(16, 4, 1);
+    st_step_ctx *x = ctx_of(&c);
+    enum { N = 2000 };
+    static int64_t place[N];
+    int64_t bg[2] = {5, 9};
+    for (int i = 0; i < N; i++) {
+        int64_t g[2] = {1 + i % 127, (i / 127 + 1 + i % 127) % 128};
+        ck_assert_int_eq(st_step_ctx_place_beside(x, g, 2, i % 2 ? bg : NULL, i % 2), 1);
+        place[i] = x->place;
+    }
+    size_t kept = x->n_maps;
+    for (int i = N - 1; i >= 0; i--) {
+        int64_t g[2] = {1 + i % 127, (i / 127 + 1 + i % 127) % 128};
+        ck_assert_int_eq(st_step_ctx_place_beside(x, g, 2, i % 2 ? bg : NULL, i % 2), 1);
+        ck_assert_int_eq(x->place, place[i]);
+    }
+    ck_assert_uint_eq(x->n_maps, kept);
+    ck_assert_uint_eq(kept, N); /* the lists are distinct: (a, b) pairs with a flag */
     st_step_ctx_free(x);
 }
 END_TEST
@@ -927,6 +955,7 @@ Suite *step_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_dp_traffic_across_a_4_to_1_spine_makes_the_step_longer);
     tcase_add_test(tc, test_a_step_placed_across_two_oversubscribed_leaves_is_slower);
+    tcase_add_test(tc, test_each_distinct_placement_is_kept_once_and_found_again);
     tcase_add_test(tc, test_overlapping_the_gradient_reduction_never_lengthens_the_step);
     tcase_add_test(tc, test_overlapping_the_parameter_gather_never_lengthens_an_aligned_step);
     tcase_add_test(tc, test_unaligned_parameter_gathers_add_up_over_the_stages);
