@@ -293,6 +293,13 @@ static st_cost_key price_key(const st_cost_cfg *c)
  * capex_usd, cost_usd and per_year_usd, left at -1 where a price the delivery reads is unknown
  * for the type, and on premises (cost) when no energy is known; price_source says where the
  * price that sets them came from. */
+/* The GPUs of the spare nodes a job keeps (failures.spares) beside its own, on shape c: bought
+ * or rented as its nodes are, and counted in the GPU budget. 0 without spares. */
+static int64_t spare_gpus(const st_size_spec *s, const st_cluster_cfg *c)
+{
+    return s->failures && s->failures->has_spares ? s->failures->spares * c->gpus_per_node : 0;
+}
+
 static void price(const size_count *k, const st_workload_cfg *p, const st_size_spec *s,
                   double step_j, double tps, st_size_cfg *f)
 {
@@ -316,9 +323,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
     f->switches = k->switches;
     /* failures.spares: nodes held beside the job's own, priced as its nodes are (as run's
      * cost counts them, models/forecast/run_cost.c) */
-    int64_t spare_gpus =
-        s->failures && s->failures->has_spares ? s->failures->spares * k->c.gpus_per_node : 0;
-    st_cost_use u = {.gpus = p->gpus + spare_gpus,
+    st_cost_use u = {.gpus = p->gpus + spare_gpus(s, &k->c),
                      .cluster_gpus = p->gpus,
                      .cluster_nodes = k->c.nodes,
                      .cluster_switch = k->switches,
@@ -379,7 +384,7 @@ static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg
 {
     int64_t npr = c->racks.nodes_per_rack, n0 = s->existing_nodes, n = f->nodes;
     f->added_nodes = n;
-    f->fleet_gpus = f->gpus;
+    f->fleet_gpus = f->gpus + spare_gpus(s, c);
     f->fleet_racks = f->racks;
     if (!s->existing_gpu)
         return;
@@ -387,7 +392,7 @@ static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg
     f->kept_w = kept_draw(s, same ? (n < n0 ? n0 - n : 0) : n0, &f->kept_heat);
     f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
     int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
-    f->fleet_gpus = fleet * c->gpus_per_node;
+    f->fleet_gpus = fleet * c->gpus_per_node + spare_gpus(s, c);
     f->fleet_racks = same ? (fleet + npr - 1) / npr : (n0 + npr - 1) / npr + f->racks;
 }
 
@@ -734,8 +739,9 @@ static int64_t unit_of(const st_size_spec *s)
 static int64_t most_units(const st_cluster_cfg *c, const st_size_spec *s, int64_t unit)
 {
     int64_t most = INT64_MAX;
-    if (s->gpus > 0)
-        most = s->gpus / (c->gpus_per_node * unit);
+    if (s->gpus > 0) /* the spares' GPUs first: they come with every size */
+        most = s->gpus > spare_gpus(s, c) ? (s->gpus - spare_gpus(s, c)) / (c->gpus_per_node * unit)
+                                          : 0;
     if (s->racks > 0 && c->racks.nodes_per_rack > 0 &&
         s->racks * c->racks.nodes_per_rack / unit < most)
         most = s->racks * c->racks.nodes_per_rack / unit;
@@ -1035,10 +1041,14 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     size_t nc = st__size_candidates(c, w, unit, most_units(c, spec, unit), &nodes);
     if (nc == 0) {
         free(nodes);
+        int64_t sg = spare_gpus(spec, c);
         return st_err_set(err, ST_EINVAL, w->loc,
                           "no cluster of whole units of %lld nodes within the budgets splits "
-                          "workload '%s' (global batch %lld) into a plan",
-                          (long long)unit, w->name, (long long)w->global_batch);
+                          "workload '%s' (global batch %lld) into a plan%s",
+                          (long long)unit, w->name, (long long)w->global_batch,
+                          sg > 0 && spec->gpus > 0
+                              ? " (the GPU budget counts the GPUs of failures.spares too)"
+                              : "");
     }
     out->unit_nodes = unit;
     size_t nv = spec->n_variants ? spec->n_variants : 1;

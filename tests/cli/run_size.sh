@@ -497,6 +497,12 @@ import json, sys
 a = json.load(open(sys.argv[1]))["ranked"][0]["expected_goodput"]
 b = json.load(open(sys.argv[2]))["ranked"][0]["expected_goodput"]
 print("ok" if a < 0.8 < 0.9 < b else (a, b))' "$tmp/spares-size.json" "$tmp/spares64-size.json")"
+# the GPU budget counts them too: 16,384 + 24 x 8 fit 16,576 and not one GPU less
+expect "the GPU budget counts the spares" "16384 gpus" "$("$strata" size "$tmp/spares.yaml" --deadline 1000d --unit 2048 --budget gpus=16576 --top 1 --format json | python3 -c 'import json, sys
+r = json.load(sys.stdin)["ranked"][0]
+print(r["gpus"], r["binds"])')"
+"$strata" size "$tmp/spares.yaml" --deadline 1000d --unit 2048 --budget gpus=16575 >/dev/null 2>"$tmp/spares-budget.err"
+expect "a GPU budget short of the spares" "2 1" "$? $(grep -c 'counts the GPUs of failures.spares' "$tmp/spares-budget.err")"
 (cat "$tmp/spares.yaml"; echo 'cost: { delivery: cloud, gpu_hour_price: 2.5 USD/h }') >"$tmp/spares-size-cost.yaml"
 "$strata" size "$tmp/spares-size-cost.yaml" --deadline 1000d --unit 2048 --top 1 --format json >"$tmp/spares-size-cost.json"
 expect "size prices the spares as the job's nodes" 16576 "$(python3 -c '
