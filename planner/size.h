@@ -117,6 +117,9 @@ typedef struct st_size_cfg {
     double train_conf_s;  /* train_s times the band's upper end at spec->confidence, the time
                              the deadline is held to; train_s without a confidence */
     double goodput;       /* work_s / train_s */
+    double spares_held;   /* with failures.spares, the share of the wall time the job waits for
+                             a spare node (P(Poisson(A) > spares), planner/size_life.h); -1:
+                             no spares stated */
     double ckpt_every_s;  /* the persistent cadence searched that trains soonest; 0: none */
     double mem_every_s;   /* with checkpoint.memory, the in-memory cadence paired with it */
     int64_t racks;        /* racks the shape fills */
