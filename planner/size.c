@@ -445,6 +445,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                                      &f->mem_every_s, &k->cadences);
     f->goodput = f->train_s > 0 ? f->work_s / f->train_s : 1;
     f->spares_held = s->failures && s->failures->has_spares ? k->life.blocked : -1;
+    f->spares_needed = k->life.spares_needed;
     f->train_band[0] = f->train_s * k->band.lo;
     f->train_band[1] = f->train_s * k->band.hi;
     f->train_conf_s = f->train_s * k->conf;

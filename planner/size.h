@@ -103,6 +103,10 @@ typedef struct st_size_spec {
                     configuration's time, then runs only where its answer is needed. */
 } st_size_spec;
 
+/* The share of the time held for a spare at or below which a spare count is reported as
+ * enough (st_size_cfg.spares_needed): a threshold for the report, not a model constant. */
+#define ST_SIZE_SPARES_SHOWN 0.01
+
 /* One simulated configuration. */
 typedef struct st_size_cfg {
     size_t variant; /* index into spec->variants (0 when there are none) */
@@ -111,18 +115,20 @@ typedef struct st_size_cfg {
     st_recompute recompute;
     double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
     double step_s, steps, work_s;   /* work_s = steps x step_s: the failure-free time */
-    double train_s;       /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
-    double train_band[2]; /* train_s's error band: times the ends of the band of its GPU type,
-                             kind, precision and count (models/forecast/band.h) */
-    double train_conf_s;  /* train_s times the band's upper end at spec->confidence, the time
-                             the deadline is held to; train_s without a confidence */
-    double goodput;       /* work_s / train_s */
-    double spares_held;   /* with failures.spares, the share of the wall time the job waits for
-                             a spare node (P(Poisson(A) > spares), planner/size_life.h); -1:
-                             no spares stated */
-    double ckpt_every_s;  /* the persistent cadence searched that trains soonest; 0: none */
-    double mem_every_s;   /* with checkpoint.memory, the in-memory cadence paired with it */
-    int64_t racks;        /* racks the shape fills */
+    double train_s;        /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
+    double train_band[2];  /* train_s's error band: times the ends of the band of its GPU type,
+                              kind, precision and count (models/forecast/band.h) */
+    double train_conf_s;   /* train_s times the band's upper end at spec->confidence, the time
+                              the deadline is held to; train_s without a confidence */
+    double goodput;        /* work_s / train_s */
+    double spares_held;    /* with failures.spares, the share of the wall time the job waits for
+                              a spare node (P(Poisson(A) > spares), planner/size_life.h); -1:
+                              no spares stated */
+    int64_t spares_needed; /* with spares stated, the fewest that would hold it
+                              ST_SIZE_SPARES_SHOWN or less */
+    double ckpt_every_s;   /* the persistent cadence searched that trains soonest; 0: none */
+    double mem_every_s;    /* with checkpoint.memory, the in-memory cadence paired with it */
+    int64_t racks;         /* racks the shape fills */
     /* With spec->existing_gpu: the nodes it buys (of its own type: those past the existing
      * pool; of another: all of them), and the fleet the GPU and rack budgets count; without,
      * the shape's. */

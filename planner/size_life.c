@@ -6,6 +6,8 @@
  * docs/guide/sizing.md, "Failures and checkpoints". */
 #include "planner/size_life.h"
 
+#include "planner/size.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +63,9 @@ static void slow_nodes(st__size_life *l, const st_variability_cfg *v, int64_t no
 /* failures.spares in the closed form: the share of its time the job is held down for want of a
  * spare node (st_spares_blocked), the classes' takes and repairs as the life run has them
  * (st_forecast_spare_take). 0 without spares. */
-static double spares_blocked(const st_placement *at, const st_failures_cfg *f)
+static double spares_blocked(const st_placement *at, const st_failures_cfg *f, int64_t *needed)
 {
+    *needed = 0;
     if (!f->has_spares)
         return 0;
     st_spare_class *sc = st_xcalloc((size_t)f->n_classes + 1, sizeof *sc);
@@ -76,6 +79,7 @@ static double spares_blocked(const st_placement *at, const st_failures_cfg *f)
                                        .repair_s = fc->repair_s > 0 ? fc->repair_s : 0};
     }
     double b = st_spares_blocked(sc, n, f->spares);
+    *needed = st_spares_needed(sc, n, ST_SIZE_SPARES_SHOWN);
     free(sc);
     return b;
 }
@@ -109,7 +113,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo 
             l->restore_s = k.restore_s;
         }
     }
-    l->blocked = l->on ? spares_blocked(&at, f) : 0;
+    l->blocked = l->on ? spares_blocked(&at, f, &l->spares_needed) : 0;
     l->planned_every_s = f->planned_every_s;
     l->planned_restart_s = f->restart_s;
     l->planned_down_s = f->restart_s + (l->has_ckpt ? l->commit_s + l->restore_s : 0);

@@ -347,8 +347,9 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         put(b,
             "spares: %lld nodes kept beside each row's own, priced and counted in a GPU budget; "
             "the first row's job waits for one %.3g%% of its time to train "
-            "(spares_held_share)\n",
-            (long long)rp->spec->failures->spares, 100 * r->cfg[0].spares_held);
+            "(spares_held_share); %lld would hold it %.3g%% or less (spares_needed)\n",
+            (long long)rp->spec->failures->spares, 100 * r->cfg[0].spares_held,
+            (long long)r->cfg[0].spares_needed, 100 * ST_SIZE_SPARES_SHOWN);
     put(b,
         "band_d: time to train's %.0f%% error band from the runs like each row (published, or "
         "the cluster's own calibration's)",
@@ -413,8 +414,10 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     if (rp->spec->confidence > 0)
         cJSON_AddNumberToObject(o, "train_s_at_confidence", f->train_conf_s);
     cJSON_AddNumberToObject(o, "expected_goodput", f->goodput);
-    if (f->spares_held >= 0)
+    if (f->spares_held >= 0) {
         cJSON_AddNumberToObject(o, "spares_held_share", f->spares_held);
+        cJSON_AddNumberToObject(o, "spares_needed", (double)f->spares_needed);
+    }
     cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
     if (f->mem_every_s > 0)
         cJSON_AddNumberToObject(o, "memory_every_s", f->mem_every_s);

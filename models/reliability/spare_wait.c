@@ -20,3 +20,16 @@ double st_spares_blocked(const st_spare_class *c, size_t n, int64_t spares)
     /* gsl_cdf_poisson_Q(k, mu) = P(X > k): for k up to 2^32 - 1, far above any spare count */
     return spares >= (int64_t)UINT32_MAX ? 0 : gsl_cdf_poisson_Q((unsigned)spares, a);
 }
+
+int64_t st_spares_needed(const st_spare_class *c, size_t n, double share)
+{
+    double a = st_spares_out_mean(c, n);
+    if (!(a > 0))
+        return 0;
+    /* a walk up from the mean, one GSL call a step: the tail falls below a share of a percent
+     * a few standard deviations (sqrt A) past it */
+    int64_t k = (int64_t)a;
+    while (k < UINT32_MAX && gsl_cdf_poisson_Q((unsigned)k, a) > share)
+        k++;
+    return k;
+}

@@ -721,6 +721,10 @@ START_TEST(test_spares_blocked_share_matches_its_queue_replayed)
     st_spare_class sw = {.rate_per_s = rate, .take = 0, .repair_s = R};
     ck_assert_double_eq(st_spares_blocked(&sw, 1, 0), 0);
     ck_assert_double_lt(st_spares_blocked(&c, 1, 200), 1e-12);
+    /* the fewest spares that hold the job 1% or less: the first count under the share */
+    int64_t need = st_spares_needed(&c, 1, 0.01);
+    ck_assert(st_spares_blocked(&c, 1, need) <= 0.01 && st_spares_blocked(&c, 1, need - 1) > 0.01);
+    ck_assert_int_eq(st_spares_needed(&sw, 1, 0.01), 0);
     /* a rack's four nodes at once count four times over */
     st_spare_class rack = {.rate_per_s = rate / 4, .take = 4, .repair_s = R};
     ck_assert_double_eq_tol(st_spares_out_mean(&rack, 1), 20, 1e-9);
