@@ -103,10 +103,6 @@ typedef struct st_size_spec {
                     configuration's time, then runs only where its answer is needed. */
 } st_size_spec;
 
-/* The share of the time held for a spare at or below which a spare count is reported as
- * enough (st_size_cfg.spares_needed): a threshold for the report, not a model constant. */
-#define ST_SIZE_SPARES_SHOWN 0.01
-
 /* One simulated configuration. */
 typedef struct st_size_cfg {
     size_t variant; /* index into spec->variants (0 when there are none) */
@@ -125,7 +121,7 @@ typedef struct st_size_cfg {
                               a spare node (P(Poisson(A) > spares), planner/size_life.h); -1:
                               no spares stated */
     int64_t spares_needed; /* with spares stated, the fewest that would hold it
-                              ST_SIZE_SPARES_SHOWN or less */
+                              ST_SPARES_ENOUGH (models/reliability/spare_wait.h) or less */
     double ckpt_every_s;   /* the persistent cadence searched that trains soonest; 0: none */
     double mem_every_s;    /* with checkpoint.memory, the in-memory cadence paired with it */
     int64_t racks;         /* racks the shape fills */

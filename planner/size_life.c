@@ -6,8 +6,6 @@
  * docs/guide/sizing.md, "Failures and checkpoints". */
 #include "planner/size_life.h"
 
-#include "planner/size.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +77,7 @@ static double spares_blocked(const st_placement *at, const st_failures_cfg *f, i
                                        .repair_s = fc->repair_s > 0 ? fc->repair_s : 0};
     }
     double b = st_spares_blocked(sc, n, f->spares);
-    *needed = st_spares_needed(sc, n, ST_SIZE_SPARES_SHOWN);
+    *needed = st_spares_needed(sc, n, ST_SPARES_ENOUGH);
     free(sc);
     return b;
 }

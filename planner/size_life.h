@@ -22,7 +22,7 @@ typedef struct st__size_life {
     /* failures.spares: the share of the wall time the job is held down for want of a spare
      * node (st_spares_blocked), beside the failures' restarts in Daly's wall time */
     double blocked;
-    int64_t spares_needed; /* the fewest spares that would hold it ST_SIZE_SPARES_SHOWN or less */
+    int64_t spares_needed; /* the fewest spares that would hold it ST_SPARES_ENOUGH or less */
     /* Planned interruptions (failures.planned_every; 0: none): the mean wall time between them,
      * and a planned stop's restart without detection, its save's commit and restore added
      * with checkpoints (models/reliability/lifetime.h). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "models/forecast/band.h"
+#include "models/reliability/spare_wait.h"
 #include "report/report.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
@@ -349,7 +350,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "the first row's job waits for one %.3g%% of its time to train "
             "(spares_held_share); %lld would hold it %.3g%% or less (spares_needed)\n",
             (long long)rp->spec->failures->spares, 100 * r->cfg[0].spares_held,
-            (long long)r->cfg[0].spares_needed, 100 * ST_SIZE_SPARES_SHOWN);
+            (long long)r->cfg[0].spares_needed, 100 * ST_SPARES_ENOUGH);
     put(b,
         "band_d: time to train's %.0f%% error band from the runs like each row (published, or "
         "the cluster's own calibration's)",

@@ -9,6 +9,7 @@
 #include "models/forecast/ckpt_levels.h"
 #include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
+#include "models/reliability/spare_wait.h"
 #include "models/silicon/variability.h"
 #include "sim/xalloc.h"
 
@@ -17,6 +18,29 @@ int64_t st_forecast_spare_take(const st_placement *at, const char *component)
     if (strcmp(component, "rack") == 0)
         return at->racks > 0 ? (at->nodes + at->racks - 1) / at->racks : 0;
     return strcmp(component, "leaf_switch") == 0 || strcmp(component, "spine_switch") == 0 ? 0 : 1;
+}
+
+/* A job with spares that cannot finish: how many of its nodes are out on average, how much of the
+ * time that holds it, and how many spares would do (st_spares_needed). */
+static int never_up(const st_forecast *f, st_err *err)
+{
+    st_spare_class *c = st_xcalloc((size_t)f->n_classes + 1, sizeof *c);
+    for (int i = 0; i < f->n_classes; i++)
+        c[i] = (st_spare_class){
+            .rate_per_s = f->classes[i].mtbf_s > 0 ? f->classes[i].count / f->classes[i].mtbf_s : 0,
+            .take = f->spare_take[i],
+            .repair_s = f->spare_repair[i]};
+    double a = st_spares_out_mean(c, (size_t)f->n_classes);
+    double held = st_spares_blocked(c, (size_t)f->n_classes, f->spares);
+    int64_t need = st_spares_needed(c, (size_t)f->n_classes, ST_SPARES_ENOUGH);
+    free(c);
+    return st_err_set(err, ST_ERANGE, f->w->loc,
+                      "workload '%s' never finishes: with an interruption every %.4g h, %.4g of "
+                      "its nodes are out for repair on average, more than its %lld spare%s %.4g%% "
+                      "of the time; %lld spares would hold it %.3g%% or less",
+                      f->w->name, f->job_mtbf_s / 3600, a, (long long)f->spares,
+                      f->spares == 1 ? "" : "s", 100 * held, (long long)need,
+                      100 * ST_SPARES_ENOUGH);
 }
 
 /* The failure classes of `fail` mapped to the components the job occupies at `at`: one class
@@ -122,12 +146,7 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
                       many ? ST_LIFE_WALL_QUANTILES : 1, f->wall_band);
     }
     if (rc == ST_ERANGE && f->has_spares)
-        return st_err_set(err, ST_ERANGE, w->loc,
-                          "workload '%s' never finishes: with %lld spare nodes it runs only while "
-                          "no more of its nodes than that are out for repair, and an "
-                          "interruption every %.4g h on average keeps more out; give "
-                          "failures.spares more, or a shorter repair",
-                          w->name, (long long)f->spares, f->job_mtbf_s / 3600);
+        return never_up(f, err);
     if (rc == ST_ERANGE)
         return st_err_set(err, ST_ERANGE, w->loc,
                           "workload '%s' never finishes: %.4g days of work with an interruption "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "models/reliability/interval.h"
+#include "models/reliability/spare_wait.h"
 #include "models/reliability/spares.h"
 #include "sim/engine.h"
 #include "sim/gsl_guard.h"
@@ -663,12 +664,31 @@ static void fill_result(const life *L, st_life_result *out)
     out->goodput = L->end > 0 ? (double)work / (double)L->end : 1;
 }
 
+/* With spares, the share of the time more of the job's nodes are out for repair than it keeps
+ * (st_spares_blocked): it cannot run then. 0 without spares. */
+static double spares_held(const st_life_spec *s)
+{
+    if (!s->has_spares || !s->take || !s->repair_s)
+        return 0;
+    st_spare_class *c = st_xcalloc((size_t)s->n_classes + 1, sizeof *c);
+    for (int i = 0; i < s->n_classes; i++)
+        c[i] = (st_spare_class){
+            .rate_per_s = s->classes[i].mtbf_s > 0 ? s->classes[i].count / s->classes[i].mtbf_s : 0,
+            .take = s->take[i],
+            .repair_s = s->repair_s[i]};
+    double b = st_spares_blocked(c, (size_t)s->n_classes, s->spares);
+    free(c);
+    return b;
+}
+
 /* Before simulating: would the job, on average, finish by the horizon? Daly's expected wall time
  * (st_daly_expected_wall) for the job's failure rate, its checkpoint interval (the whole work
- * without checkpoints), stall and downtime. Exact for exponential classes; for Weibull ones it
- * takes their long-run rate. A job whose expected wall time is past the horizon would otherwise
- * be simulated failure by failure up to the horizon (139 s for a GPU MTBF of 1 minute, and
- * practically forever for 1 ns), to the same answer. */
+ * without checkpoints), stall and downtime, stretched by the share of the time it waits for a
+ * spare node (spares_held; the sizing search's closed form). Exact for exponential classes; for
+ * Weibull ones it takes their long-run rate. A job whose expected wall time is past the horizon
+ * would otherwise be simulated failure by failure up to the horizon (139 s for a GPU MTBF of 1
+ * minute, and practically forever for 1 ns, or for nodes that fail faster than their repairs end
+ * and never leave the job enough spares), to the same answer. */
 static int check_finishes(const life *L, const st_life_spec *s, st_err *err)
 {
     double m = st_life_job_mtbf(s), work = (double)s->steps * s->step_s;
@@ -678,9 +698,16 @@ static int check_finishes(const life *L, const st_life_spec *s, st_err *err)
     double tau = ckpts ? s->ckpt_every_s : work, d = ckpts ? s->ckpt_stall_s : 0;
     double down = s->detect_s + s->restart_s + (ckpts ? s->restore_s : 0);
     double expect = st_daly_expected_wall(work, tau, d, down, m),
-           horizon = (double)L->horizon * 1e-9;
+           horizon = (double)L->horizon * 1e-9, held = spares_held(s);
+    expect = held <= 0 ? expect : held < 1 ? expect / (1 - held) : INFINITY;
     if (expect <= horizon)
         return 0;
+    if (held > 0)
+        return st_err_set(err, ST_ERANGE, (st_loc){0},
+                          "lifetime: the job's expected wall time, %.3g s (Daly 2006 for a "
+                          "failure every %.3g s, waiting for a spare node %.3g%% of the time), is "
+                          "past the horizon of %.3g s",
+                          expect, m, 100 * held, horizon);
     return st_err_set(err, ST_ERANGE, (st_loc){0},
                       "lifetime: the job's expected wall time, %.3g s (Daly 2006 for a failure "
                       "every %.3g s), is past the horizon of %.3g s",

@@ -24,6 +24,11 @@ double st_spares_out_mean(const st_spare_class *c, size_t n);
  * once are taken at the same mean). 0 with no node-taking class. */
 double st_spares_blocked(const st_spare_class *c, size_t n, int64_t spares);
 
+/* The share of the time held for a spare at or below which a spare count is reported as enough
+ * (the sizing search's spares_needed, the life run's refusal): a threshold for reports, not a
+ * model constant. */
+#define ST_SPARES_ENOUGH 0.01
+
 /* The fewest spares that hold the job down at most `share` of the time (0 < share < 1):
  * the least N with P(Poisson(A) > N) <= share. 0 with no node-taking class. */
 int64_t st_spares_needed(const st_spare_class *c, size_t n, double share);

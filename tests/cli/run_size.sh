@@ -504,6 +504,11 @@ b = json.load(open(sys.argv[2]))["ranked"][0]
 h = a["spares_held_share"]
 print("ok" if 0.2 < h < 0.3 and b["spares_held_share"] < 1e-6 and abs(a["expected_goodput"] / b["expected_goodput"] - (1 - h)) < 1e-6 else (h, a["expected_goodput"], b["expected_goodput"]))' "$tmp/spares-size.json" "$tmp/spares64-size.json")"
 expect "the text says what the spares hold" 1 "$("$strata" size "$tmp/spares.yaml" --deadline 1000d --unit 2048 --top 1 | grep -c '^spares: 24 nodes kept .* waits for one 24% of its time to train .*; 33 would hold it 1% or less')"
+# a job whose nodes fail faster than their repairs end never comes back up: refused before its
+# life is simulated failure by failure to the clock's end (a fuzzing find), with the count of
+# spares that would do
+"$strata" run "$src/tests/fuzz/seeds/spares-never-up.yaml" >/dev/null 2>"$tmp/never.err"
+expect "a job that never comes back up is refused" "1 1" "$? $(grep -c '240 of its nodes are out for repair on average, more than its 0 spares 100% of the time; 277 spares would hold it 1% or less' "$tmp/never.err")"
 # the GPU budget counts them too: 16,384 + 24 x 8 fit 16,576 and not one GPU less
 expect "the GPU budget counts the spares" "16384 gpus" "$("$strata" size "$tmp/spares.yaml" --deadline 1000d --unit 2048 --budget gpus=16576 --top 1 --format json | python3 -c 'import json, sys
 r = json.load(sys.stdin)["ranked"][0]

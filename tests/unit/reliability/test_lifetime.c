@@ -8,6 +8,7 @@
 #include "models/reliability/interval.h"
 #include "models/reliability/lifetime.h"
 #include "models/reliability/spare_wait.h"
+#include "models/reliability/spares.h"
 #include "sim/err.h"
 #include "sim/rng.h"
 #include "sim/stats.h"
@@ -731,6 +732,41 @@ START_TEST(test_spares_blocked_share_matches_its_queue_replayed)
 }
 END_TEST
 
+static int by_time(const void *a, const void *b)
+{
+    const st_time *x = a, *y = b;
+    return *x < *y ? -1 : *x > *y;
+}
+
+/* The time a job with spares comes back up is the (n - spares)-th repair end of the n nodes out
+ * (a selection, not a sort): against the sorted list, over random heaps with many equal ends (a
+ * rack's nodes out together, repairs of one length). */
+START_TEST(test_spares_ready_is_the_repair_the_job_waits_for)
+{
+    st_rng *g = st_rng_new(3, st_rng_tag("test"), 0, 0);
+    st_time ref[400];
+    for (int it = 0; it < 3000; it++) {
+        st_spares s = {.on_hand = (int64_t)st_rng_uniform_int(g, 12)};
+        size_t n = 0;
+        int groups = 1 + (int)st_rng_uniform_int(g, 60);
+        for (int k = 0; k < groups; k++) {
+            st_time back = 10 + (st_time)st_rng_uniform_int(g, 50);
+            int64_t take = 1 + (int64_t)st_rng_uniform_int(g, 6);
+            st_spares_take(&s, back, take);
+            for (int64_t j = 0; j < take; j++)
+                ref[n++] = back;
+        }
+        st_time when = (st_time)st_rng_uniform_int(g, 40);
+        qsort(ref, n, sizeof *ref, by_time);
+        st_time want = (int64_t)n > s.on_hand ? ref[n - (size_t)s.on_hand - 1] : when;
+        want = want > when ? want : when;
+        ck_assert_int_eq(st_spares_ready(&s, 0, when), want);
+        st_spares_release(&s);
+    }
+    st_rng_free(g);
+}
+END_TEST
+
 Suite *lifetime_suite(void)
 {
     Suite *s = suite_create("lifetime");
@@ -765,6 +801,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_a_step_count_interval_keeps_the_checkpoint_at_the_end);
     tcase_add_test(tc, test_spare_nodes_add_the_wait_for_a_repair_and_no_more);
     tcase_add_test(tc, test_spares_blocked_share_matches_its_queue_replayed);
+    tcase_add_test(tc, test_spares_ready_is_the_repair_the_job_waits_for);
     suite_add_tcase(s, tc);
     return s;
 }
