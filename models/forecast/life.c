@@ -24,12 +24,8 @@ int64_t st_forecast_spare_take(const st_placement *at, const char *component)
  * time that holds it, and how many spares would do (st_spares_needed). */
 static int never_up(const st_forecast *f, st_err *err)
 {
-    st_spare_class *c = st_xcalloc((size_t)f->n_classes + 1, sizeof *c);
-    for (int i = 0; i < f->n_classes; i++)
-        c[i] = (st_spare_class){
-            .rate_per_s = f->classes[i].mtbf_s > 0 ? f->classes[i].count / f->classes[i].mtbf_s : 0,
-            .take = f->spare_take[i],
-            .repair_s = f->spare_repair[i]};
+    st_spare_class *c =
+        st_life_spare_classes(f->classes, f->spare_take, f->spare_repair, f->n_classes);
     double a = st_spares_out_mean(c, (size_t)f->n_classes);
     double held = st_spares_blocked(c, (size_t)f->n_classes, f->spares);
     int64_t need = st_spares_needed(c, (size_t)f->n_classes, ST_SPARES_ENOUGH);

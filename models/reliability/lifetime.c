@@ -670,15 +670,21 @@ static double spares_held(const st_life_spec *s)
 {
     if (!s->has_spares || !s->take || !s->repair_s)
         return 0;
-    st_spare_class *c = st_xcalloc((size_t)s->n_classes + 1, sizeof *c);
-    for (int i = 0; i < s->n_classes; i++)
-        c[i] = (st_spare_class){
-            .rate_per_s = s->classes[i].mtbf_s > 0 ? s->classes[i].count / s->classes[i].mtbf_s : 0,
-            .take = s->take[i],
-            .repair_s = s->repair_s[i]};
+    st_spare_class *c = st_life_spare_classes(s->classes, s->take, s->repair_s, s->n_classes);
     double b = st_spares_blocked(c, (size_t)s->n_classes, s->spares);
     free(c);
     return b;
+}
+
+st_spare_class *st_life_spare_classes(const st_life_class *cl, const int64_t *take,
+                                      const double *repair_s, int n)
+{
+    st_spare_class *c = st_xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof *c);
+    for (int i = 0; i < n; i++)
+        c[i] = (st_spare_class){.rate_per_s = cl[i].mtbf_s > 0 ? cl[i].count / cl[i].mtbf_s : 0,
+                                .take = take[i],
+                                .repair_s = repair_s[i]};
+    return c;
 }
 
 /* Before simulating: would the job, on average, finish by the horizon? Daly's expected wall time

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "models/reliability/spare_wait.h"
 #include "sim/err.h"
 
 /* One class of component the job occupies; any one of them failing interrupts the job. */
@@ -147,6 +148,11 @@ int st_life_replicas(const st_life_spec *s, uint64_t master_seed, int64_t n, st_
  * rounded as st_life_run does: the exact mean gap for exponential classes, the long-run one for
  * the others. +inf with no failing component. The spec must be valid (st_life_run's rules). */
 double st_life_job_mtbf(const st_life_spec *s);
+
+/* The n classes cl as the spares see them (spare_wait.h): each one's rate count / mtbf, the
+ * nodes take[i] it takes out for repair_s[i]. malloc'd (n + 1 entries), the caller frees. */
+st_spare_class *st_life_spare_classes(const st_life_class *cl, const int64_t *take,
+                                      const double *repair_s, int n);
 
 /* Internal, for tests: st_life_run with the failure path chosen. ST__LIFE_AUTO is what
  * st_life_run does; ST__LIFE_RENEWAL runs exponential classes as per-component renewal
