@@ -562,6 +562,19 @@ static int add_type(size_opts *o, const st_gpu_spec *g)
     return 0;
 }
 
+/* Under --existing on cluster c whose pools have racks of their own (models/config/racks.h): each
+ * variant's nodes fill the racks of the first pool of its GPU type, or cluster.racks for a type
+ * no pool holds, as a wing of that type would be built; the kept pool's rows keep its racks. */
+static void racks_of_types(const st_cluster_cfg *c, st_size_variant *v, size_t n)
+{
+    for (size_t i = 0; c->racks_by_pool && i < n; i++) {
+        v[i].racks = &c->racks;
+        for (int k = c->n_pools - 1; k >= 0; k--)
+            if (v[i].gpu && strcmp(c->pools[k].gpu->name, v[i].gpu->name) == 0)
+                v[i].racks = &c->pools[k].racks;
+    }
+}
+
 /* --existing POOL (docs/guide/sizing.md, "Growing an existing fleet"): the pool's cluster as
  * it stands into *one (its GPU type, its nodes, the cluster's fabric) and its index into *k; o's
  * GPU types: the pool's first, then --gpu-types' or, without them, the other pools' types. 0,
@@ -609,6 +622,8 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
     const st_failures_cfg *fail = st_scn_failures(s);
     size_t nv = 0;
     st_size_variant *vars = variants_of(o, &nv);
+    if (o->existing)
+        racks_of_types(st_scn_cluster(s), vars, nv);
     /* Without --budget power=, the scenario's own facility.power_capacity is the budget: the
      * cap the audit checks the facility peak against (models/plant/plant.h). */
     double cap = cl->facility.power_capacity_w;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/config/limits.h"
+#include "models/config/racks.h"
 #include "models/cost/cost.h"
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
@@ -451,7 +452,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->train_conf_s = f->train_s * k->conf;
     f->storage_s = st__size_life_storage_s(&k->life, f->work_s, f->train_s, f->ckpt_every_s);
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
-    f->racks = (k->c.nodes + k->c.racks.nodes_per_rack - 1) / k->c.racks.nodes_per_rack;
+    f->racks = st_racks_count(&k->c);
     fleet_of(&k->c, s, f);
     f->capex_usd = -1;
     f->per_year_usd = -1;
@@ -596,6 +597,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
     }
     if (x->gpu)
         out->gpu = x->gpu;
+    if (x->racks)
+        out->racks = *x->racks;
     if (x->gpu && c->calib.enabled && strcmp(x->gpu->name, c->calib.gpu) != 0)
         out->calib.enabled = 0;              /* a calibration measures its own GPU type only */
     if (x->gpu && c->node.base_power_of_gpu) /* not the scenario's: the platform's, as loaded */

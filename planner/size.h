@@ -64,6 +64,10 @@ typedef struct st_size_variant {
     int set_delivery;     /* the delivery model, its prices and its noise profile where the cluster
                              states no noise (models/silicon/noise.h) */
     st_delivery delivery;
+    /* The racks the variant's nodes fill: under --existing on a cluster whose pools have racks of
+     * their own, the first pool of its GPU type's, else cluster.racks (models/config/racks.h);
+     * NULL: the shape's cluster's */
+    const st_rack_cfg *racks;
 } st_size_variant;
 
 typedef struct st_size_spec {

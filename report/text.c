@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/config/racks.h"
 #include "models/cost/cost.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
@@ -412,13 +413,13 @@ static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
 }
 
 /* The hottest rack against its cooling, the PUE and its parts, and the junctions. */
-static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+static void cooling_text(FILE *out, const st_plant_result *p)
 {
     char a[32], b[32], d[32], e[32];
     const st_plant_rack_heat *h = &p->rack_heat;
     fprintf(out, "\n  cooling: hottest rack %s of heat against %s of %s cooling",
             fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),
-            fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[c->racks.cooling]);
+            fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[h->cooling]);
     fprintf(out, " (air %.3g m3/s, liquid %.3g L/s)", h->air_flow_m3_s, h->liquid_flow_m3_s * 1e3);
     fprintf(out, "\n  PUE %.3f: cooling plant %s (fans %s, pumps %s, chiller %s)", p->pue,
             fmt(p->cooling.total_w, ST_DIM_POWER, a, sizeof a),
@@ -469,7 +470,7 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                 fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
     mitigation_text(out, p);
     racks_text(out, p, c);
-    cooling_text(out, p, c);
+    cooling_text(out, p);
 }
 
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its
@@ -619,13 +620,20 @@ static void noise_text(FILE *out, const st_variability_cfg *v)
             v->noise_periodic ? "periodic" : "at random", v->noise_cosched ? ", co-scheduled" : "");
 }
 
-/* A cluster of pools: each pool's nodes and GPU type, then the GPUs in all. */
+/* A cluster of pools: each pool's nodes and GPU type (and its racks where each pool has racks of
+ * its own), then the GPUs in all. */
 static void pools_text(FILE *out, const st_cluster_cfg *c)
 {
     fprintf(out, "cluster: %lld nodes:", (long long)c->nodes);
-    for (int k = 0; k < c->n_pools; k++)
-        fprintf(out, "%s %s (%lld x %lld %s)", k ? "," : "", c->pools[k].name,
-                (long long)c->pools[k].nodes, (long long)c->gpus_per_node, c->pools[k].gpu->name);
+    for (int k = 0; k < c->n_pools; k++) {
+        const st_pool_cfg *p = &c->pools[k];
+        fprintf(out, "%s %s (%lld x %lld %s", k ? "," : "", p->name, (long long)p->nodes,
+                (long long)c->gpus_per_node, p->gpu->name);
+        if (c->racks_by_pool)
+            fprintf(out, " in %lld %s-cooled racks of %lld", (long long)st_racks_pool_count(c, k),
+                    st_cooling_kind_names[p->racks.cooling], (long long)p->racks.nodes_per_rack);
+        fputc(')', out);
+    }
     fprintf(out, " = %lld GPUs\n", (long long)(c->nodes * c->gpus_per_node));
 }
 

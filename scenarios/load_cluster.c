@@ -428,10 +428,37 @@ static int fn_pool_gpu(st_rd *rd, const st_ynode *n, void *base)
     return p->gpu ? 0 : unknown_gpu(ld, n);
 }
 
+/* A pool's `racks:` is read once cluster.racks, which it states over, has been
+ * (derive_pool_racks); here only its place is kept. */
+static int fn_pool_racks(st_rd *rd, const st_ynode *n, void *base)
+{
+    if (st_rd_expect(rd, n, ST_YN_MAP, "racks"))
+        return -1;
+    ((st_pool_cfg *)base)->racks_loc = n->loc;
+    return 0;
+}
+
 static const st_field pool_fields[] = {
     ST_FSTR(st_pool_cfg, "name", name, .required = 1),
     ST_FFN("gpu", fn_pool_gpu, .required = 1),
     ST_FINT(st_pool_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES, .required = 1),
+    ST_FFN("racks", fn_pool_racks),
+    ST_FEND,
+};
+
+/* What a pool's racks may state over cluster.racks: their size and how they are cooled. The
+ * feed, the facility's supply temperatures, chiller and air handlers, and the mitigations stay
+ * the cluster's (docs/models/pools.md, "Racks by pool"). */
+static const st_field pool_cooling_fields[] = {
+    ST_FENUM(st_rack_cfg, "kind", cooling, st_cooling_kind_names),
+    ST_FDIM(st_rack_cfg, "capacity", cooling_capacity_w, ST_DIM_POWER, ST_R_POS),
+    ST_FDIM(st_rack_cfg, "liquid_fraction", liquid_fraction, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FEND,
+};
+
+static const st_field pool_rack_fields[] = {
+    ST_FINT(st_rack_cfg, "nodes_per_rack", nodes_per_rack, ST_R_MIN1, .max = 1024),
+    ST_FMAP("cooling", pool_cooling_fields),
     ST_FEND,
 };
 
@@ -646,6 +673,52 @@ static void derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     }
 }
 
+/* A rack's liquid fraction when left to its cooling kind: 0.8 of the heat to the liquid loop on
+ * a liquid-cooled rack (docs/guide/scenario-reference.md), none on an air-cooled one. */
+static void derive_liquid_fraction(st_rack_cfg *r)
+{
+    if (r->liquid_fraction < 0)
+        r->liquid_fraction = r->cooling == ST_COOLING_LIQUID ? 0.8 : 0;
+}
+
+/* Each pool's racks: cluster.racks, over which the pool's own `racks:` states their size and
+ * cooling (a pool that names its cooling kind takes its capacity and liquid fraction from that
+ * kind unless it states them). Once any pool states racks, every pool's nodes fill racks of their
+ * own, numbered in pool order (models/config/racks.h). Runs before cluster.racks' own liquid
+ * fraction is derived, so a pool of another kind derives its own. */
+static void derive_pool_racks(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
+{
+    const st_ynode *list = st_ynode_get(n, "pools");
+    st_pool_cfg *p = ld->s->pools;
+    if (c->n_pools <= 0 || !p || !list)
+        return;
+    int64_t first = 0;
+    for (int k = 0; k < c->n_pools; k++) {
+        const st_ynode *e = list->kids[k], *r = st_ynode_get(e, "racks");
+        p[k].racks = c->racks;
+        if (r && r->kind == ST_YN_MAP) {
+            c->racks_by_pool = 1;
+            if (at_path(e, "racks", "cooling", "kind")) {
+                p[k].racks.cooling_capacity_w = 0;
+                p[k].racks.liquid_fraction = -1;
+            }
+            st_rd_map(&ld->rd, r, pool_rack_fields, &p[k].racks, "cluster.pools[].racks");
+            const st_ynode *lf = at_path(e, "racks", "cooling", "liquid_fraction");
+            if (ok(ld, lf) && p[k].racks.cooling == ST_COOLING_AIR &&
+                p[k].racks.liquid_fraction > 0)
+                st_rd_fail(
+                    &ld->rd, lf, ST_EINVAL,
+                    "liquid_fraction needs cooling kind 'liquid' (the racks of pool '%s' are "
+                    "air-cooled)",
+                    p[k].name ? p[k].name : "?");
+        }
+        derive_liquid_fraction(&p[k].racks);
+        int64_t per = p[k].racks.nodes_per_rack > 0 ? p[k].racks.nodes_per_rack : 1;
+        p[k].first_rack = first;
+        first += (p[k].nodes + per - 1) / per;
+    }
+}
+
 /* Fill what follows from other values; check what ties them together. Each rule is checked
  * on its own, so one file shows them all; a rule whose values did not read is skipped. */
 static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
@@ -663,8 +736,8 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
     check_racks(ld, n, c);
     check_ups(ld, n, c);
-    if (c->racks.liquid_fraction < 0)
-        c->racks.liquid_fraction = c->racks.cooling == ST_COOLING_LIQUID ? 0.8 : 0;
+    derive_pool_racks(ld, n, c);
+    derive_liquid_fraction(&c->racks);
     st_fabric_cfg *f = &c->fabric;
     if (!f->nics_per_node)
         f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);

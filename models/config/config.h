@@ -248,6 +248,12 @@ typedef struct st_pool_cfg {
     double node_base_w;
     double pcie_bw;
     st_loc loc, gpu_loc;
+    /* Its racks (`racks:` of the pool, over cluster.racks) when the cluster's racks are laid out
+     * by pool (st_cluster_cfg.racks_by_pool): the pool's nodes fill racks of their own, from rack
+     * first_rack on (models/config/racks.h); else unused. */
+    st_rack_cfg racks;
+    int64_t first_rack;
+    st_loc racks_loc; /* line 0: the pool states no racks */
 } st_pool_cfg;
 
 typedef struct st_cluster_cfg {
@@ -270,6 +276,10 @@ typedef struct st_cluster_cfg {
     const st_pool_cfg *pools; /* cluster.pools, n_pools in file order; 0: one GPU type */
     int n_pools;
     st_loc pools_loc;
+    /* 1 when a pool states racks of its own: every pool's nodes then fill racks of their own
+     * (st_pool_cfg.racks), no rack holding two pools; 0: racks of cluster.racks.nodes_per_rack
+     * consecutive nodes, whatever their pools (models/config/racks.h) */
+    int racks_by_pool;
 } st_cluster_cfg;
 
 /* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,

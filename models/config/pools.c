@@ -53,6 +53,9 @@ void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out)
     out->gpu = p->gpu;
     out->node.base_power_w = p->node_base_w;
     out->node.pcie_bw = p->pcie_bw;
+    if (c->racks_by_pool) /* its racks' size and cooling (models/config/racks.h) */
+        out->racks = p->racks;
+    out->racks_by_pool = 0;
     out->pools = NULL;
     out->n_pools = 0;
 }

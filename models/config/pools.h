@@ -24,9 +24,9 @@ int64_t st_pools_first_node(const st_cluster_cfg *c, int k);
 int64_t st_pools_nodes(const st_cluster_cfg *c, int k);
 
 /* The cluster as pool k sees it, into *out: a copy of c with pool k's GPU type, node base power
- * and PCIe link and no pools, its nodes and fabric unchanged, so GPU ids stay the cluster's and
- * a step placed on the pool's GPUs crosses the cluster's real fabric. A cluster of one type is
- * copied as it is. */
+ * and PCIe link (and its racks where racks are laid out by pool) and no pools, its nodes and
+ * fabric unchanged, so GPU ids stay the cluster's and a step placed on the pool's GPUs crosses
+ * the cluster's real fabric. A cluster of one type is copied as it is. */
 void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out);
 
 /* The nodes [first, first + n) of pool k's node range that lie in [lo, lo + len): how many. */

@@ -590,7 +590,7 @@ static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_li
         "rack heat against cooling");
     say(out, "the hottest rack gives %s of heat to %s of %s cooling%s",
         ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b),
-        st_cooling_kind_names[in->c->racks.cooling], ok ? "" : ": the excess warms its coolant");
+        st_cooling_kind_names[h->cooling], ok ? "" : ": the excess warms its coolant");
 }
 
 /* The hottest GPU junction (thermal.h) against audit.junction_limit. */

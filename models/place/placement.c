@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/racks.h"
 #include "sim/xalloc.h"
 
 static int64_t at_least_1(int64_t v)
@@ -41,15 +42,15 @@ void st_placement_init(st_placement *p, const st_topo *t, const st_cluster_cfg *
     p->n_gpus = n;
     p->gpu = st_xmalloc((size_t)n * sizeof *p->gpu);
     memcpy(p->gpu, gpus, (size_t)n * sizeof *p->gpu);
-    int64_t gpn = at_least_1(c->gpus_per_node), per_rack = at_least_1(c->racks.nodes_per_rack);
+    int64_t gpn = at_least_1(c->gpus_per_node);
     int64_t n_nodes = at_least_1(c->nodes), n_leaves = st_topo_switches(t, ST_LEVEL_NIC);
     int64_t *key = st_xmalloc((size_t)n * sizeof *key);
     for (int64_t i = 0; i < n; i++)
         key[i] = gpus[i] / gpn;
     p->nodes = distinct(key, n, n_nodes);
-    for (int64_t i = 0; i < n; i++)
-        key[i] = gpus[i] / gpn / per_rack;
-    p->racks = distinct(key, n, n_nodes / per_rack + 1);
+    for (int64_t i = 0; i < n; i++) /* an id past the cluster's nodes counts in no rack */
+        key[i] = gpus[i] >= 0 && gpus[i] / gpn < c->nodes ? st_racks_of_gpu(c, gpus[i]) : -1;
+    p->racks = distinct(key, n, st_racks_count(c));
     for (int64_t i = 0; i < n; i++)
         key[i] = st_topo_leaf_of(t, gpus[i]);
     p->leaves = distinct(key, n, n_leaves); /* rail-optimized: a node touches one per NIC */

@@ -94,7 +94,8 @@ void st_plant_rack_cooling(const st_rack_cfg *r, double heat_w, st_plant_rack_he
                                 .liquid_w = f * heat_w,
                                 .air_cap_w = (1 - f) * cap,
                                 .liquid_cap_w = f * cap,
-                                .capacity_w = cap};
+                                .capacity_w = cap,
+                                .cooling = r->cooling};
     out->air_flow_m3_s = st_plant_flow_m3_s(out->air_w, preset.air_rho_cp, preset.air_dt_k);
     out->liquid_flow_m3_s =
         st_plant_flow_m3_s(out->liquid_w, preset.water_rho_cp, preset.liquid_dt_k);

@@ -42,6 +42,7 @@ typedef struct st_plant_rack_heat {
     double capacity_w;                      /* the two together */
     double air_flow_m3_s, liquid_flow_m3_s; /* the flow each needs at its design rise */
     double air_in_c, liquid_in_c;           /* the temperature each delivers to the GPUs */
+    st_cooling_kind cooling;                /* the rack's cooling kind (racks by pool differ) */
 } st_plant_rack_heat;
 
 /* The cooling of rack r (kind, liquid_fraction, capacity, supply temperatures) carrying heat_w.

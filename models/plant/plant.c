@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/racks.h"
 #include "models/plant/dvfs.h"
 #include "models/plant/electric.h"
 #include "models/plant/mitigate.h"
@@ -75,9 +76,9 @@ static int rj_cmp(const void *a, const void *b)
 /* What the racks add: per rack its board-level constant c_r (idle GPUs, node base) and its
  * jobs' GPU counts, folded into the worst rack's coincident peak and the losses' quadratic. */
 typedef struct racks {
-    int64_t n, gpr; /* racks; GPUs per full rack */
-    double *c;      /* n: constant board draw */
-    rj *pairs;      /* one per job GPU, sorted by rack then job */
+    int64_t n; /* racks */
+    double *c; /* n: constant board draw */
+    rj *pairs; /* one per job GPU, sorted by rack then job */
     size_t n_pairs;
     st_plant_loss_term *terms; /* the quadratic's terms (owned) */
     size_t n_terms, cap_terms;
@@ -96,14 +97,10 @@ static void add_term(racks *r, size_t j, size_t l, double coef)
 static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jobs, size_t n)
 {
     memset(r, 0, sizeof *r);
-    int64_t npr = c->racks.nodes_per_rack;
-    r->gpr = npr * c->gpus_per_node;
-    r->n = (c->nodes + npr - 1) / npr;
+    r->n = st_racks_count(c);
     r->c = st_xcalloc((size_t)r->n, sizeof *r->c);
-    for (int64_t k = 0; k < r->n; k++) {
-        int64_t nodes = c->nodes - k * npr < npr ? c->nodes - k * npr : npr;
-        r->c[k] = st_plant_nodes_idle_w(c, k * npr, nodes);
-    }
+    for (int64_t k = 0; k < r->n; k++)
+        r->c[k] = st_plant_nodes_idle_w(c, st_racks_first_node(c, k), st_racks_nodes(c, k));
     for (size_t j = 0; j < n; j++)
         r->n_pairs += (size_t)jobs[j].n_gpus;
     r->pairs = st_xmalloc((r->n_pairs ? r->n_pairs : 1) * sizeof *r->pairs);
@@ -112,7 +109,7 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
     for (size_t j = 0; j < n; j++) {
         double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
-            int64_t rack = jobs[j].gpus[g] / r->gpr;
+            int64_t rack = jobs[j].gpus[g] >= 0 ? st_racks_of_gpu(c, jobs[j].gpus[g]) : -1;
             if (jobs[j].gpus[g] < 0 || rack >= r->n)
                 ST_BUG("GPU %lld is outside the cluster's %lld racks", (long long)jobs[j].gpus[g],
                        (long long)r->n);
@@ -330,7 +327,7 @@ static void cool_racks(const st_cluster_cfg *c, const st_plant_job *jobs, const 
     st__plant_rack_heat(dj != jobs ? &md : &m, mean, heat);
     for (int64_t k = 0; k < m.n_racks; k++) {
         st_plant_rack_heat h;
-        st_plant_rack_cooling(&c->racks, heat[k], &h);
+        st_plant_rack_cooling(st_racks_cfg(c, k), heat[k], &h);
         out->air_w += h.air_w;
         out->liquid_w += h.liquid_w;
         /* A rack without cooling capacity is the worst there is (its ratio is +inf, not NaN). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "models/config/pools.h"
+#include "models/config/racks.h"
 #include "models/plant/cooling.h"
 #include "models/plant/dvfs.h"
 #include "sim/xalloc.h"
@@ -108,14 +109,11 @@ double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n)
 void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
                          st__plant_map *m)
 {
-    int64_t npr = c->racks.nodes_per_rack, gpr = npr * c->gpus_per_node;
     memset(m, 0, sizeof *m);
-    m->n_racks = (c->nodes + npr - 1) / npr;
+    m->n_racks = st_racks_count(c);
     m->base_w = st_xcalloc((size_t)m->n_racks, sizeof *m->base_w);
-    for (int64_t k = 0; k < m->n_racks; k++) {
-        int64_t nodes = c->nodes - k * npr < npr ? c->nodes - k * npr : npr;
-        m->base_w[k] = st_plant_nodes_idle_w(c, k * npr, nodes);
-    }
+    for (int64_t k = 0; k < m->n_racks; k++)
+        m->base_w[k] = st_plant_nodes_idle_w(c, st_racks_first_node(c, k), st_racks_nodes(c, k));
     size_t total = 0, q = 0;
     int sorted = 1; /* told as they are made: a comparator call a cell cost more than making it */
     for (size_t j = 0; j < n; j++)
@@ -124,7 +122,7 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
     for (size_t j = 0; j < n; j++) {
         double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
-            int64_t rack = jobs[j].gpus[g] / gpr;
+            int64_t rack = jobs[j].gpus[g] >= 0 ? st_racks_of_gpu(c, jobs[j].gpus[g]) : -1;
             if (jobs[j].gpus[g] < 0 || rack >= m->n_racks)
                 ST_BUG("GPU %lld is outside the cluster's racks", (long long)jobs[j].gpus[g]);
             sorted &= q == 0 || all[q - 1].rack < rack ||
@@ -184,24 +182,32 @@ static double coolant_c(const st_rack_cfg *r, double heat_w)
     return r->cooling == ST_COOLING_LIQUID && r->liquid_fraction > 0 ? h.liquid_in_c : h.air_in_c;
 }
 
-/* What cools the GPUs' cold plates or heat sinks: the racks' liquid loop where they have one. */
-static st_cooling_kind cooling_kind(const st_cluster_cfg *c)
+/* What cools the GPUs' cold plates or heat sinks: the rack's liquid loop where it has one. */
+static st_cooling_kind cooling_kind(const st_rack_cfg *r)
 {
-    return c->racks.liquid_fraction > 0 ? c->racks.cooling : ST_COOLING_AIR;
+    return r->liquid_fraction > 0 ? r->cooling : ST_COOLING_AIR;
+}
+
+/* The hottest junction of job j's GPUs in rack k (their coolant, thermal resistance and time
+ * constant those of the rack's cooling) over the racks' heat. */
+static double junction_in(const st_cluster_cfg *c, const st_plant_job *job,
+                          const st_plant_profile *p, int64_t k, double heat_w)
+{
+    const st_rack_cfg *r = st_racks_cfg(c, k);
+    st_cooling_kind kind = cooling_kind(r);
+    return st_plant_junction_peak(p, coolant_c(r, heat_w),
+                                  st_plant_rth(st_plant_job_gpu(c, job), kind), st_plant_tau(kind));
 }
 
 void st__plant_junctions(const st_cluster_cfg *c, const st__plant_map *m, const st_plant_job *jobs,
                          const st_plant_profile *prof, const double *heat, size_t n, double *tj)
 {
-    st_cooling_kind kind = cooling_kind(c);
-    double tau = st_plant_tau(kind);
     for (size_t j = 0; j < n; j++)
         tj[j] = -INFINITY;
     for (size_t i = 0; i < m->n_cells; i++) {
         size_t j = m->cells[i].job;
-        double rth = st_plant_rth(st_plant_job_gpu(c, &jobs[j]), kind);
-        double t = st_plant_junction_peak(&prof[j], coolant_c(&c->racks, heat[m->cells[i].rack]),
-                                          rth, tau);
+        int64_t k = m->cells[i].rack;
+        double t = junction_in(c, &jobs[j], &prof[j], k, heat[k]);
         tj[j] = t > tj[j] ? t : tj[j];
     }
 }
@@ -262,14 +268,11 @@ static void set_clock(solve *s, size_t j, double f)
 static double hottest_at(solve *s, size_t j, double f)
 {
     set_clock(s, j, f);
-    st_cooling_kind kind = cooling_kind(s->c);
-    double tau = st_plant_tau(kind), tj = -INFINITY;
-    double rth = st_plant_rth(st_plant_job_gpu(s->c, &s->jobs[j]), kind);
+    double tj = -INFINITY;
     for (size_t q = s->job_at[j]; q < s->job_at[j + 1]; q++) {
         int64_t k = s->map.cells[s->job_cell[q]].rack;
         s->heat[k] = rack_heat(&s->map, k, s->mean);
-        double t =
-            st_plant_junction_peak(&s->prof[j], coolant_c(&s->c->racks, s->heat[k]), rth, tau);
+        double t = junction_in(s->c, &s->jobs[j], &s->prof[j], k, s->heat[k]);
         tj = t > tj ? t : tj;
     }
     return tj;
@@ -298,38 +301,38 @@ static double solve_job(solve *s, size_t j)
 }
 
 /* Whether job j has a GPU in a rack marked in on. */
-static int touches(const st_plant_job *j, int64_t gpr, const unsigned char *on)
+static int touches(const st_cluster_cfg *c, const st_plant_job *j, const unsigned char *on)
 {
     for (int64_t g = 0; g < j->n_gpus; g++)
-        if (on[j->gpus[g] / gpr])
+        if (on[st_racks_of_gpu(c, j->gpus[g])])
             return 1;
     return 0;
 }
 
 /* Takes job j into the set: in[j] and its racks marked. */
-static void take(const st_plant_job *j, int64_t gpr, unsigned char *on, unsigned char *in_j)
+static void take(const st_cluster_cfg *c, const st_plant_job *j, unsigned char *on,
+                 unsigned char *in_j)
 {
     for (int64_t g = 0; g < j->n_gpus; g++)
-        on[j->gpus[g] / gpr] = 1;
+        on[st_racks_of_gpu(c, j->gpus[g])] = 1;
     *in_j = 1;
 }
 
 size_t st_plant_coupled(const st_cluster_cfg *c, st_plant_job *jobs, size_t n, size_t *me,
                         size_t mine)
 {
-    int64_t gpr = c->racks.nodes_per_rack * c->gpus_per_node;
-    int64_t racks = (c->nodes + c->racks.nodes_per_rack - 1) / c->racks.nodes_per_rack;
+    int64_t racks = st_racks_count(c);
     unsigned char *on = st_xcalloc((size_t)(racks > 0 ? racks : 1), 1);
     unsigned char *in = st_xcalloc(n ? n : 1, 1);
     for (size_t j = *me; j < *me + mine; j++)
-        take(&jobs[j], gpr, on, &in[j]);
+        take(c, &jobs[j], on, &in[j]);
     /* Grow the set a scan at a time until no job joins: a scan costs the jobs' GPUs, and the
      * scans are one more than the rack-sharing chain is long (two for jobs inside one rack). */
     for (int grew = 1; grew;) {
         grew = 0;
         for (size_t j = 0; j < n; j++)
-            if (!in[j] && touches(&jobs[j], gpr, on)) {
-                take(&jobs[j], gpr, on, &in[j]);
+            if (!in[j] && touches(c, &jobs[j], on)) {
+                take(c, &jobs[j], on, &in[j]);
                 grew = 1;
             }
     }

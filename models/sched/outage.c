@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/racks.h"
 #include "sim/err.h"
 #include "sim/xalloc.h"
 
@@ -18,6 +19,10 @@ static int64_t width_of(const st_cluster_cfg *c, const char *name, int64_t *coun
 {
     int64_t gpn = at_least_1(c->gpus_per_node), total = c->nodes * gpn, w = 0;
     *nics = 0;
+    if (strcmp(name, "rack") == 0 && c->racks_by_pool && c->n_pools > 0) {
+        *count = st_racks_count(c); /* racks of several sizes: st_outage_range asks racks.h */
+        return gpn;
+    }
     if (strcmp(name, "gpu") == 0)
         w = 1;
     else if (strcmp(name, "node") == 0)
@@ -51,6 +56,8 @@ int st_outage_classes(const st_cluster_cfg *c, const st_failures_cfg *fail, st_o
             .width = w,
             .nics = nics,
             .per_node = at_least_1(c->gpus_per_node),
+            .racks_of =
+                strcmp(fc->component, "rack") == 0 && c->racks_by_pool && c->n_pools > 0 ? c : NULL,
             .mtbf_s = fc->mtbf_s,
             .repair_s = fc->repair_s >= 0 ? fc->repair_s : fail->detect_s + fail->restart_s,
             .loc = fc->mtbf_loc};
@@ -68,6 +75,9 @@ void st_outage_range(const st_outage_class *oc, int64_t k, int64_t total, int64_
         hi = node * oc->per_node + (r + 1) * oc->per_node / oc->nics;
         if (hi <= lo)
             hi = lo + 1;
+    } else if (oc->racks_of) {
+        lo = st_racks_first_node(oc->racks_of, k) * oc->per_node;
+        hi = lo + st_racks_nodes(oc->racks_of, k) * oc->per_node;
     } else {
         lo = k * oc->width;
         hi = lo + oc->width;

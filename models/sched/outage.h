@@ -16,7 +16,7 @@
 
 /* One class: count components, component k covering `width` consecutive GPUs from k * width
  * (GPU ids as the pool numbers them; the last one may hold fewer), or, for a NIC class, the
- * share of its node's GPUs that NIC serves. */
+ * share of its node's GPUs that NIC serves, or, for racks laid out by pool, rack k's nodes. */
 typedef struct st_outage_class {
     const char *component; /* the failures section's name (borrowed) */
     int64_t count;         /* components, >= 1 */
@@ -27,6 +27,9 @@ typedef struct st_outage_class {
     double mtbf_s;         /* one component's mean time between failures, > 0 */
     double repair_s;       /* how long a failed component stays out of the pool, >= 0 */
     st_loc loc;            /* its `mtbf:` in the scenario (errors about its rate point there) */
+    /* A rack class on racks laid out by pool (models/config/racks.h): component k is rack k,
+     * its GPUs those of its nodes, the width unused; else NULL */
+    const st_cluster_cfg *racks_of;
 } st_outage_class;
 
 /* The most failures one cluster run draws, thinned draws included. A bound on work, not a model

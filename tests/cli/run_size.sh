@@ -375,8 +375,9 @@ expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 16640000
 expect "--existing: the cost line prices the kept nodes" "1 0" \
     "$(grep -c '^  rank 1 h100-sxm: priced 128 nodes x 296644' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
 # A power budget counts the kept pool's nodes outside a row at full draw: the new B200 pool
-# (4.394 MW) fits 7 MW beside the 256 H100 nodes kept, not 6 MW; growing the H100 pool to 512
-# nodes keeps none outside (kept_facility_w 0) and fits both.
+# (4.394 MW, on the example's liquid racks) fits 7.5 MW beside the 256 H100 nodes kept (2.843 MW
+# at full draw on their air-cooled racks), not 7 MW; growing the H100 pool to 512 nodes keeps
+# none outside (kept_facility_w 0) and fits both.
 b200_row() { # BUDGET: the first B200 row's feasible, binds and kept_facility_w > 0
     "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --top 12 \
         --budget power="$1" --format json 2>/dev/null | python3 -c 'import json, sys
@@ -385,8 +386,15 @@ b = [r for r in rows if r["added_gpu"] == "b200"][0]
 h = [r for r in rows if r["added_gpu"] == "h100-sxm"][0]
 print(b["feasible"], b["binds"], b["kept_facility_w"] > 1e6, h["feasible"], h["kept_facility_w"])'
 }
-expect "--existing: 7 MW holds the B200 pool beside the H100s at full draw" "True power True True 0" "$(b200_row 7MW)"
-expect "--existing: 6 MW does not" "False power True True 0" "$(b200_row 6MW)"
+expect "--existing: 7.5 MW holds the B200 pool beside the H100s at full draw" "True power True True 0" "$(b200_row 7.5MW)"
+expect "--existing: 7 MW does not" "False power True True 0" "$(b200_row 7MW)"
+# Each variant's nodes fill the racks of the pool of its type: the H100 rows the H100 wing's
+# air-cooled racks of two, the B200 rows the cluster's racks of four that the B200 pool takes.
+racks_by_type=$("$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h \
+    --top 12 --format json 2>/dev/null | python3 -c 'import json, sys
+rows = json.load(sys.stdin)["ranked"]
+print(*sorted({"%s %d" % (r["added_gpu"], r["nodes"] // r["racks"]) for r in rows}))')
+expect "--existing: each type's rows fill its pool's racks" "b200 4 h100-sxm 2" "$racks_by_type"
 # and a cooling budget their heat: the B200 pool's 3.07 MW of heat fits 6 MW beside the kept
 # H100s' at full draw, not 5 MW.
 b200_cool() { # BUDGET: the first B200 row's feasible and binds
@@ -418,7 +426,7 @@ for args in "$scn --existing x" "$mixed --existing h200"; do
 done
 "$strata" size "$mixed" --deadline 1h >/dev/null 2>"$tmp/e"
 expect "a pooled scenario without --existing is refused" \
-    "$mixed:13:5: error: strata size: sizing designs a cluster of one GPU type, and this one has cluster.pools: keep one pool and search what to add with --existing POOL, or size a one-type scenario" \
+    "$mixed:16:5: error: strata size: sizing designs a cluster of one GPU type, and this one has cluster.pools: keep one pool and search what to add with --existing POOL, or size a one-type scenario" \
     "$(head -1 "$tmp/e")"
 # a service on a cluster of pools: refused with its own way out (with --existing too)
 served=$src/scenarios/examples/serve-h100-train-b200.yaml

@@ -35,7 +35,7 @@ START_TEST(test_goodput_subtracts_what_a_failure_costs)
 {
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 1;
-    st_outage_class oc = {"node", 1, 8, 0, 8, 2000, 300, {0}};
+    st_outage_class oc = {"node", 1, 8, 0, 8, 2000, 300, {0}, NULL};
     st_outage_spec os = {&oc, 1, 10, 20};
     st_cluster_job job = {0, 1000, 1000, 8, 0, -1};
     for (uint64_t seed = 1; seed < 200; seed++) {
@@ -78,7 +78,7 @@ START_TEST(test_down_gpus_are_not_released)
 {
     st_cluster_cfg c = {.nodes = 3, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 3;
-    st_outage_class oc = {"node", 3, 8, 0, 8, 6000, 1000, {0}};
+    st_outage_class oc = {"node", 3, 8, 0, 8, 6000, 1000, {0}, NULL};
     st_outage_spec os = {&oc, 1, 100, 0};
     st_cluster_job jobs[] = {{0, 5000, 5000, 16, 0, 1}, {0, 5000, 5000, 8, 0, 2}};
     st_sched_cfg cfg = {.policy = "fair-share", .preemption = -1, .quotas = thirds, .n_quotas = 2};
@@ -116,7 +116,7 @@ START_TEST(test_a_rate_past_the_cap_is_refused_at_its_mtbf)
 {
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 1;
-    st_outage_class oc = {"gpu", 8, 1, 0, 8, 1e-9, 600, {"x.yaml", 7, 9}};
+    st_outage_class oc = {"gpu", 8, 1, 0, 8, 1e-9, 600, {"x.yaml", 7, 9}, NULL};
     st_outage_spec os = {&oc, 1, 60, 300};
     st_cluster_job job = {0, 1000, 1000, 8, 0, -1};
     st_cluster_spec sp = {.c = &c, .policy = "fifo", .jobs = &job, .n = 1, .outages = &os};
@@ -137,7 +137,7 @@ START_TEST(test_a_run_past_the_failure_cap_stops)
 {
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 1;
-    st_outage_class oc = {"node", 1, 8, 0, 8, 100, 1, {"x.yaml", 3, 11}};
+    st_outage_class oc = {"node", 1, 8, 0, 8, 100, 1, {"x.yaml", 3, 11}, NULL};
     st_outage_spec os = {&oc, 1, 0, 0};
     st_cluster_job job = {0, 1e6, 10, 8, 0, -1};
     st_cluster_spec sp = {

@@ -40,7 +40,7 @@ START_TEST(test_a_failure_costs_the_work_since_the_checkpoint_and_the_repair)
 {
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 1;
-    st_outage_class oc = {"node", 1, 8, 0, 8, 2000, 300, {0}};
+    st_outage_class oc = {"node", 1, 8, 0, 8, 2000, 300, {0}, NULL};
     st_outage_spec os = {&oc, 1, 10, 20};
     st_cluster_job job = {0, 1000, 1000, 8, 0, -1};
     for (uint64_t seed = 1; seed < 200; seed++) {
@@ -94,7 +94,7 @@ static st_cluster_result busy_run_under(const char *policy, uint64_t seed)
 {
     static st_cluster_cfg c = {.nodes = 2, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 2;
-    static st_outage_class oc = {"node", 2, 8, 0, 8, 400, 250, {0}};
+    static st_outage_class oc = {"node", 2, 8, 0, 8, 400, 250, {0}, NULL};
     static st_outage_spec os = {&oc, 1, 25, 5};
     static st_cluster_job jobs[60];
     for (int i = 0; i < 60; i++)

@@ -70,7 +70,7 @@ START_TEST(test_fair_share_keeps_a_failed_jobs_place)
 {
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
     c.fabric.nodes_per_leaf = 1;
-    st_outage_class oc = {"node", 1, 8, 0, 8, 500, 50, {0}};
+    st_outage_class oc = {"node", 1, 8, 0, 8, 500, 50, {0}, NULL};
     st_outage_spec os = {&oc, 1, 0, 0};
     st_cluster_job jobs[] = {{0, 1000, 1000, 8, 0, -1}, {10, 100, 100, 8, 0, -1}};
     for (uint64_t seed = 1; seed < 400; seed++) {
@@ -108,7 +108,7 @@ START_TEST(test_tiresias_requeues_a_failed_job_to_q0)
 {
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 1, .nvlink_domain = 1};
     c.fabric.nodes_per_leaf = 1;
-    st_outage_class oc = {"node", 1, 1, 0, 1, 300, 10, {0}};
+    st_outage_class oc = {"node", 1, 1, 0, 1, 300, 10, {0}, NULL};
     st_outage_spec os = {&oc, 1, 0, 0};
     st_sched_cfg cfg = {.policy = "tiresias", .preemption = -1};
     cfg.tiresias = (st_tiresias_cfg){.queues = 2, .limit_gpu_s = {100}, .promote_knob = 0};

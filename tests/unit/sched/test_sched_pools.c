@@ -136,7 +136,7 @@ static void save_cost(void *ctx, size_t job, double *save_s, double *restore_s)
  * with node failures (held 10 s before they are noticed) and preemptions' saves on the way. */
 START_TEST(test_jobs_across_pools_take_each_share)
 {
-    static st_outage_class oc = {"node", 5, 8, 0, 8, 3000, 200, {0}};
+    static st_outage_class oc = {"node", 5, 8, 0, 8, 3000, 200, {0}, NULL};
     static st_outage_spec os = {&oc, 1, 10, 5};
     size_t np = count(st_sched_policy_names);
     st_cluster_cfg c = cluster();

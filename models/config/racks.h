@@ -1,0 +1,36 @@
+/* The racks of a cluster (cluster.racks, and a pool's own `racks:`, docs/models/pools.md): which
+ * rack holds a node, each rack's nodes and the settings it is built to. Racks are numbered from
+ * 0 in node order. A cluster whose pools state no racks of their own has racks of
+ * cluster.racks.nodes_per_rack consecutive nodes, a rack holding nodes of two pools where their
+ * boundary falls inside it; once a pool states its own, every pool fills racks of its own (the
+ * last one of a pool may be partly filled) with its pool's settings. */
+#ifndef ST_MODELS_CONFIG_RACKS_H
+#define ST_MODELS_CONFIG_RACKS_H
+
+#include <stdint.h>
+
+#include "models/config/config.h"
+
+/* The cluster's racks: ceil(nodes / nodes_per_rack), or each pool's summed. */
+int64_t st_racks_count(const st_cluster_cfg *c);
+
+/* The rack holding node k (k in [0, nodes)), and the one holding GPU g (on node
+ * g / gpus_per_node). */
+int64_t st_racks_of_node(const st_cluster_cfg *c, int64_t node);
+int64_t st_racks_of_gpu(const st_cluster_cfg *c, int64_t gpu);
+
+/* Rack r's first node and its node count (r in [0, st_racks_count)). */
+int64_t st_racks_first_node(const st_cluster_cfg *c, int64_t rack);
+int64_t st_racks_nodes(const st_cluster_cfg *c, int64_t rack);
+
+/* What rack r is built to: its pool's racks when racks are laid out by pool, else
+ * cluster.racks. The facility-wide settings (the feed, the cooling plant's supply temperatures,
+ * chiller and air handlers, the mitigations) are the cluster's in either (the loader takes only
+ * a rack's size and cooling from a pool). */
+const st_rack_cfg *st_racks_cfg(const st_cluster_cfg *c, int64_t rack);
+
+/* Pool k's racks: the first and how many (0 and every rack when racks are not by pool). */
+int64_t st_racks_pool_first(const st_cluster_cfg *c, int k);
+int64_t st_racks_pool_count(const st_cluster_cfg *c, int k);
+
+#endif
