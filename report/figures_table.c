@@ -76,6 +76,8 @@ const st_fig st_figs[] = {
     RUN("cluster.pools[].gpu", TX, OPT, "Pool GPU"),
     RUN("cluster.pools[].nodes", NU, OPT, "Pool nodes"),
     RUN("cluster.pools[].gpus", NU, OPT, "Pool GPUs"),
+    RUN("cluster.pools[].racks", NU, OPT, "Pool racks"),
+    RUN("cluster.pools[].cooling", TX, OPT, "Pool racks' cooling"),
     RUN("cluster.noise.profile", TX, OPT, "System noise profile"),
     RUN("cluster.noise.every_s", TI, OPT, "Mean gap between one rank's detours"),
     RUN("cluster.noise.detour_s", TI, OPT, "Detour length"),

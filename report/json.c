@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/racks.h"
 #include "models/cost/cost.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
@@ -58,7 +59,8 @@ static void add_step(cJSON *j, const st_step_result *r)
     cJSON_AddNumberToObject(j, "closed_form_step_s", r->closed_form_s);
 }
 
-/* cluster.pools: each pool's name, GPU type, nodes and GPUs, in file order. */
+/* cluster.pools: each pool's name, GPU type, nodes and GPUs, in file order, and its racks and
+ * their cooling where each pool has racks of its own (models/config/racks.h). */
 static void add_pools(cJSON *cl, const st_cluster_cfg *c)
 {
     cJSON *a = cJSON_AddArrayToObject(cl, "pools");
@@ -69,6 +71,10 @@ static void add_pools(cJSON *cl, const st_cluster_cfg *c)
         cJSON_AddStringToObject(o, "gpu", p->gpu->name);
         cJSON_AddNumberToObject(o, "nodes", (double)p->nodes);
         cJSON_AddNumberToObject(o, "gpus", (double)(p->nodes * c->gpus_per_node));
+        if (c->racks_by_pool) {
+            cJSON_AddNumberToObject(o, "racks", (double)st_racks_pool_count(c, k));
+            cJSON_AddStringToObject(o, "cooling", st_cooling_kind_names[p->racks.cooling]);
+        }
         cJSON_AddItemToArray(a, o);
     }
 }
