@@ -562,17 +562,39 @@ static int add_type(size_opts *o, const st_gpu_spec *g)
     return 0;
 }
 
-/* Under --existing on cluster c whose pools have racks of their own (models/config/racks.h): each
- * variant's nodes fill the racks of the first pool of its GPU type, or cluster.racks for a type
- * no pool holds, as a wing of that type would be built; the kept pool's rows keep its racks. */
-static void racks_of_types(const st_cluster_cfg *c, st_size_variant *v, size_t n)
+/* Under --existing POOL `kept` on cluster c whose pools have racks of their own
+ * (models/config/racks.h): the rows of the kept pool's type grow it in its own racks; another
+ * type's nodes fill the racks of the first pool of that type, or cluster.racks for a type no pool
+ * holds, as a wing of that type would be built. */
+static void racks_of_types(const st_cluster_cfg *c, int kept, st_size_variant *v, size_t n)
 {
     for (size_t i = 0; c->racks_by_pool && i < n; i++) {
+        const char *type = v[i].gpu ? v[i].gpu->name : c->pools[kept].gpu->name;
         v[i].racks = &c->racks;
         for (int k = c->n_pools - 1; k >= 0; k--)
-            if (v[i].gpu && strcmp(c->pools[k].gpu->name, v[i].gpu->name) == 0)
+            if (strcmp(c->pools[k].gpu->name, type) == 0)
                 v[i].racks = &c->pools[k].racks;
+        if (strcmp(c->pools[kept].gpu->name, type) == 0)
+            v[i].racks = &c->pools[kept].racks;
     }
+}
+
+/* --unit rack under --existing where the variants fill racks of different sizes: one unit can
+ * not be a rack of each; 0, or the exit status of a usage error naming them. */
+static int unit_rack_check(const size_opts *o, const st_cluster_cfg *kept, const st_size_variant *v,
+                           size_t n)
+{
+    if (!o->unit || strcmp(o->unit, "rack") != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].racks && v[i].racks->nodes_per_rack != kept->racks.nodes_per_rack)
+            return st_cli_usage_error(
+                "size",
+                "--unit rack: the kept pool's racks hold %lld nodes and %s's %lld (pools with "
+                "racks of their own); give the unit as a node count",
+                (long long)kept->racks.nodes_per_rack, v[i].gpu ? v[i].gpu->name : "another type",
+                (long long)v[i].racks->nodes_per_rack);
+    return 0;
 }
 
 /* --existing POOL (docs/guide/sizing.md, "Growing an existing fleet"): the pool's cluster as
@@ -622,8 +644,13 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
     const st_failures_cfg *fail = st_scn_failures(s);
     size_t nv = 0;
     st_size_variant *vars = variants_of(o, &nv);
-    if (o->existing)
-        racks_of_types(st_scn_cluster(s), vars, nv);
+    if (o->existing) {
+        racks_of_types(st_scn_cluster(s), pool, vars, nv);
+        if ((erc = unit_rack_check(o, cl, vars, nv))) {
+            free(vars);
+            return erc;
+        }
+    }
     /* Without --budget power=, the scenario's own facility.power_capacity is the budget: the
      * cap the audit checks the facility peak against (models/plant/plant.h). */
     double cap = cl->facility.power_capacity_w;

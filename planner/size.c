@@ -384,6 +384,10 @@ static double kept_draw(const st_size_spec *s, int64_t r, st_plant_heat *heat)
 static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg *f)
 {
     int64_t npr = c->racks.nodes_per_rack, n0 = s->existing_nodes, n = f->nodes;
+    /* the kept pool's own racks (a pool's racks by pool may differ from the added type's) */
+    int64_t npr0 = s->existing && s->existing->racks.nodes_per_rack > 0
+                       ? s->existing->racks.nodes_per_rack
+                       : npr;
     f->added_nodes = n;
     f->fleet_gpus = f->gpus + spare_gpus(s, c);
     f->fleet_racks = f->racks;
@@ -394,7 +398,7 @@ static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg
     f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
     int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
     f->fleet_gpus = fleet * c->gpus_per_node + spare_gpus(s, c);
-    f->fleet_racks = same ? (fleet + npr - 1) / npr : (n0 + npr - 1) / npr + f->racks;
+    f->fleet_racks = same ? (fleet + npr - 1) / npr : (n0 + npr0 - 1) / npr0 + f->racks;
 }
 
 /* What f buys (bought_usd) and the key it ranks by first (added_key). */

@@ -629,9 +629,12 @@ static void pools_text(FILE *out, const st_cluster_cfg *c)
         const st_pool_cfg *p = &c->pools[k];
         fprintf(out, "%s %s (%lld x %lld %s", k ? "," : "", p->name, (long long)p->nodes,
                 (long long)c->gpus_per_node, p->gpu->name);
-        if (c->racks_by_pool)
-            fprintf(out, " in %lld %s-cooled racks of %lld", (long long)st_racks_pool_count(c, k),
-                    st_cooling_kind_names[p->racks.cooling], (long long)p->racks.nodes_per_rack);
+        if (c->racks_by_pool) {
+            int64_t r = st_racks_pool_count(c, k);
+            fprintf(out, " in %lld %s-cooled rack%s of %lld", (long long)r,
+                    st_cooling_kind_names[p->racks.cooling], r == 1 ? "" : "s",
+                    (long long)p->racks.nodes_per_rack);
+        }
         fputc(')', out);
     }
     fprintf(out, " = %lld GPUs\n", (long long)(c->nodes * c->gpus_per_node));

@@ -395,6 +395,30 @@ racks_by_type=$("$strata" size "$mixed" --existing h100 --workload 70b-h100 --de
 rows = json.load(sys.stdin)["ranked"]
 print(*sorted({"%s %d" % (r["added_gpu"], r["nodes"] // r["racks"]) for r in rows}))')
 expect "--existing: each type's rows fill its pool's racks" "b200 4 h100-sxm 2" "$racks_by_type"
+# A rack budget counts the kept pool in its own racks: 128 air racks of the 256 H100 nodes, and
+# 64 of the 256 B200 nodes added, 192 in all (a fuzzing find: 128 + 64 were counted as 128).
+b200_racks() { # BUDGET: whether any 256-node B200 row is feasible
+    "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --top 20 \
+        --budget racks="$1" --format json 2>/dev/null | python3 -c 'import json, sys
+rows = json.load(sys.stdin)["ranked"]
+print(any(r["feasible"] for r in rows if r["added_gpu"] == "b200" and r["added_nodes"] == 256))'
+}
+expect "--existing: 192 racks hold the kept H100 racks and the B200 ones" "True" "$(b200_racks 192)"
+expect "--existing: 191 do not" "False" "$(b200_racks 191)"
+# The kept pool's own racks, not the first pool of its type's: 64 nodes in racks of 8 fit 8 racks.
+kept2=$src/tests/data/size/kept-second-pool.yaml
+expect "--existing: the kept pool keeps its racks" "racks" \
+    "$("$strata" size "$kept2" --existing big --workload t --deadline 1d --budget racks=8 --top 1 \
+        --format json 2>/dev/null | python3 -c 'import json, sys
+r = json.load(sys.stdin)["ranked"][0]
+print(r["binds"] if r["feasible"] else "infeasible")')"
+# --unit rack cannot be a rack of each type where their racks differ: refused, not guessed.
+"$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --unit rack \
+    >/dev/null 2>"$tmp/unit.err"
+expect "--existing: --unit rack over racks of two sizes exits 2" 2 $?
+expect "--existing: --unit rack over racks of two sizes says why" \
+    "strata size: --unit rack: the kept pool's racks hold 2 nodes and b200's 4 (pools with racks of their own); give the unit as a node count" \
+    "$(head -n 1 "$tmp/unit.err")"
 # and a cooling budget their heat: the B200 pool's 3.07 MW of heat fits 6 MW beside the kept
 # H100s' at full draw, not 5 MW.
 b200_cool() { # BUDGET: the first B200 row's feasible and binds
