@@ -117,6 +117,12 @@ static double route_members(st_coll *cm)
             cm->mhop[i] = (uint8_t)h;
             int nv = h == 0 || links[0] < nic0;
             cm->mhw[i] = (uint8_t)(nv ? ST_NCCL_HW_NVLINK : ST_NCCL_HW_NET);
+            /* NCCL's per-hop latency of an NVLink hop (models/fabric/nccl.c) was measured
+             * end to end, the links and NVSwitch crossed included; the topology's link and switch
+             * latencies are the network's: an NVLink member carries NCCL's alone
+             * (docs/models/fabric.md, "Latency") */
+            if (nv)
+                cm->mlat[i] = 0;
             entries += (size_t)h;
         }
     }

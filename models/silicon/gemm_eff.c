@@ -502,18 +502,31 @@ static double waves(double tiles, double sms)
 /* The tile model's time x e_max x peak / SMs: FLOP-equivalents one SM runs, for the fastest
  * tile, over `count` GEMMs of one shape scheduled as one kernel's tiles (1: a plain GEMM; more:
  * a fused grouped GEMM, each GEMM's rows padded to whole tiles). Dividing by the SM's rate gives
- * the time. */
+ * the time.
+ * Split-K: a plain GEMM of fewer rows than the smallest tile (decode's few tokens against a
+ * layer's weights) whose output tiles leave SMs idle has its reduction cut into s slices run on
+ * s times the tiles, s up to the SMs over the tiles, each slice paying the fill: cuBLASLt's
+ * CUBLASLT_ALGO_CONFIG_SPLITK_NUM, CUTLASS's split-K and stream-K kernels (Osama et al.,
+ * "Stream-K: Work-centric Parallel Decomposition for Dense Matrix-Matrix Multiplication on the
+ * GPU", PPoPP 2023). Without it one SM reduced a tile over the whole k: a 1 x 1280 x 8192 GEMM
+ * came out at 13 us where the H200 ran it in 10.8 with its boundary (docs/models/step-ops.md,
+ * "Kernel boundaries"). From 64 rows on, the shapes k0 and e_max were fitted on (XLA's table and
+ * MAMF), the tiles run whole as before. The slices' partial sums, a few rows wide, are left out
+ * of the bytes. */
+#define SPLIT_K_ROWS 64.0
 static double tiled_work(double count, double m, double n, double k, double sms, int fp4)
 {
     const double(*tiles)[2] = fp4 ? TILES_FP4 : TILES;
     size_t n_tiles = fp4 ? N_TILES_FP4 : N_TILES;
     double best = HUGE_VAL;
     for (size_t t = 0; t < n_tiles; t++) {
-        double bm = tiles[t][0], bn = tiles[t][1];
-        double w =
-            waves(count * ceil(m / bm) * ceil(n / bn), sms) * 2.0 * bm * bn * (k + TILE_FILL_K);
-        if (w < best)
-            best = w;
+        double bm = tiles[t][0], bn = tiles[t][1], out = count * ceil(m / bm) * ceil(n / bn);
+        double most = count == 1 && m < SPLIT_K_ROWS && out < sms ? floor(sms / out) : 1;
+        for (double sp = 1; sp <= most; sp++) {
+            double w = waves(out * sp, sms) * 2.0 * bm * bn * (ceil(k / sp) + TILE_FILL_K);
+            if (w < best)
+                best = w;
+        }
     }
     return best;
 }
@@ -655,6 +668,23 @@ double st_attn_head_dim_share(const st_gpu_spec *gpu, int kernel, int release, i
 double st_hbm_efficiency(const st_gpu_spec *gpu)
 {
     return calib_of(gpu)->hbm_frac;
+}
+
+/* A kernel's cost beyond its roofline where kernels run back to back in a stream: the drain of
+ * one, the gap and the ramp of the next. The H200 run (tools/measure/runs/h200-2026-12-04,
+ * kernels.csv, `latency-gemv`: GEMVs of 1 MiB to 512 MiB of BF16 weights at 1 and 16 rows,
+ * replayed from one CUDA graph, operands rotated past the L2) took each call its bytes at the
+ * part's achievable bandwidth (0.865 of 4.8 TB/s, above) and a median 4.46 us more over the 20
+ * rows (-0.7 to 11.8 us). A kernel timed alone carries a launch besides (5.75 us in XLA's H100
+ * table, docs/models/step-ops.md); the efficiency curves here were fitted with it taken out, so
+ * this cost is added to each kernel once. The one measurement, taken for every part: no other
+ * GPU's back-to-back small kernels were measured. docs/models/step-ops.md, "Kernel boundaries". */
+#define KERNEL_BOUNDARY_S 4.46e-6
+
+double st_kernel_boundary_s(const st_gpu_spec *gpu)
+{
+    (void)gpu;
+    return KERNEL_BOUNDARY_S;
 }
 
 /* DeepSeek's FlashMLA decode kernel (deepseek-ai/FlashMLA README, "Performance Update

@@ -181,13 +181,22 @@ static double mem_time(const st_gpu_spec *gpu, double bytes)
     return bytes / (st_hbm_efficiency(gpu) * gpu->hbm_bw);
 }
 
-/* The larger of compute and memory time; *mem_bound says which won. */
+/* A kernel's time from its roofline time t: t and the boundary every kernel run back to back
+ * pays (st_kernel_boundary_s), or 0 for a kernel with nothing to do (an operator the plan does
+ * not run). */
+static double kernel_s(const st_gpu_spec *gpu, double t)
+{
+    return t > 0 ? t + st_kernel_boundary_s(gpu) : 0;
+}
+
+/* One kernel: the larger of compute and memory time, and its boundary; *mem_bound says which
+ * won. */
 static double roofline(const st_gpu_spec *gpu, double compute_s, double bytes, int *mem_bound)
 {
     double m = mem_time(gpu, bytes);
     if (mem_bound)
         *mem_bound = bytes > 0 && m >= compute_s;
-    return m > compute_s ? m : compute_s;
+    return kernel_s(gpu, m > compute_s ? m : compute_s);
 }
 
 /* One GEMM of shape m x n reduced over k, reading in_bytes per input element and writing
@@ -206,7 +215,7 @@ static double gemm_time_w(const st_gpu_spec *gpu, st_precision prec, double m, d
     double mt = mem_time(gpu, bytes);
     if (mem_bound)
         *mem_bound = bytes > 0 && mt >= compute;
-    return st__ops_stream_and_compute(compute, mt);
+    return kernel_s(gpu, st__ops_stream_and_compute(compute, mt));
 }
 
 /* Inputs and weights of the same width. */
@@ -319,7 +328,7 @@ static double fused_group_time(const st_gpu_spec *gpu, const st_op *op, int *mem
     double bytes = c * (op->m * op->k * in + op->k * op->n * win + op->m * op->n * 2.0);
     double mt = mem_time(gpu, bytes);
     *mem_bound = mt >= compute;
-    return st__ops_stream_and_compute(compute, mt);
+    return kernel_s(gpu, st__ops_stream_and_compute(compute, mt));
 }
 
 static void time_forward(const st_gpu_spec *gpu, st_op *op)

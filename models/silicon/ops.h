@@ -356,6 +356,11 @@ double st_attn_head_dim_share(const st_gpu_spec *gpu, int kernel, int release, i
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);
 
+/* Seconds each kernel takes beyond its roofline among kernels run back to back (the drain, gap
+ * and ramp between two; models/silicon/gemm_eff.c): every kernel the operator graph times pays
+ * it once. */
+double st_kernel_boundary_s(const st_gpu_spec *gpu);
+
 /* Sustained Tensor Core throughput in precision prec as a fraction of burst: the clock and
  * power limits that minutes of dense GEMMs run into (models/silicon/gemm_eff.c; 1 where no
  * measurement exists). Compute-bound operator times divide by it; MFU keeps the datasheet peak.

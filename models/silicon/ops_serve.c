@@ -125,11 +125,12 @@ double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu
     st_op op = {.name = "attn_decode", .kind = ST_OP_MEMORY};
     op.bytes = d->elem * keys * d->kvw + 2.0 * seqs * d->qo + 4.0 * seqs * d->heads;
     double t = st__ops_time_forward(gpu, &op);
-    if (d->flops > 0) {
+    if (d->flops > 0 && t > 0) { /* as a GEMM's, one kernel boundary either way */
         double work =
             d->flops * keys /
             (st_gpu_peak(gpu, st_mla_decode_mma(gpu, d->elem)) * st_mla_decode_efficiency(gpu));
-        t = st__ops_stream_and_compute(work, t); /* as a GEMM's */
+        double k = st_kernel_boundary_s(gpu);
+        t = st__ops_stream_and_compute(work, t - k) + k;
     }
     return t;
 }

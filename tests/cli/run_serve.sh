@@ -317,7 +317,7 @@ check "a service's sizing as CSV: the JSON's rows" $?
 check "a service's sizing as Markdown, to -o FILE" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html >"$tmp/sz.html"
 python3 "$src/tests/cli/check_report.py" html "$tmp/sz.html" "$tmp/sz.json" "" 40 serve-llama3-70b >/dev/null &&
-    grep -q 'id="summary">Best for the gpus goal: 4 GPUs of b200 (tp 1, 4 replicas) serve 30 requests/s of chat within a P99 time to first token of ' "$tmp/sz.html" &&
+    grep -q 'id="summary">Best for the gpus goal: 5 GPUs of b200 (tp 1, 5 replicas) serve 30 requests/s of chat within a P99 time to first token of ' "$tmp/sz.html" &&
     [ "$(sed -n 3p "$tmp/sz.md")" = "$(sed -n 's/.*id="summary">\([^<]*\)<.*/\1/p' "$tmp/sz.html")" ]
 check "a service's sizing as HTML: the JSON's numbers, the same answer in words as Markdown" $?
 # a service no configuration serves says so, naming the first one's reason
@@ -398,7 +398,7 @@ assert abs(s["target_rate_per_s"] - 0.7 * i["max_rate_under_slo"] / 8) < 1e-9 * 
 assert 2 <= i["replicas_mean"] < 8 and i["replicas_peak"] <= 8, i
 assert abs(i["gpu_hours"] - 4 * i["replicas_mean"] * i["span_s"] / 3600) < 1e-9 * i["gpu_hours"]
 # a day's ramps shrunk 60 times outrun a 5-minute start: requests queue behind too few
-assert 0 < i["slo_attainment"] < 0.9 and 0.95 < k["slo_attainment"] <= 1, (i, k)
+assert 0 < i["slo_attainment"] < 0.7 and k["slo_attainment"] > i["slo_attainment"] + 0.2, (i, k)
 tl = i["timeline"]
 assert len(tl) == 145 and tl[0]["t_s"] == 0 and abs(tl[-1]["t_s"] - 1440) < 1e-9, tl[-1]
 assert all(2 <= p["replicas_up"] <= 8 for p in tl) and max(p["replicas_asked"] for p in tl) > 8
@@ -524,7 +524,7 @@ t = both["jobs"][0]["thermal"]
 a = alone["jobs"][0]["thermal"]
 # the figures docs/models/inference.md quotes: 84.9 C alone, 94% of the clock beside it
 assert a["clock"] == 1 and abs(a["junction_c"] - 84.9) < 0.05, a
-assert abs(t["clock"] - 0.94) < 0.005 and abs(t["junction_c"] - 87) < 0.05, t
+assert abs(t["clock"] - 0.94) < 0.005 and abs(t["junction_c"] - 87.2) < 0.05, t
 assert both["thermal"]["throttle_fraction"] == 0.5, both["thermal"]
 PY
 check "a service's heat throttles the training job beside it" $?
@@ -609,7 +609,7 @@ PY
 check "throughput rises with the clients" $?
 
 # The serving stacks' table: none, and Triton's with the figures docs/guide quotes.
-"$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.73 +1\.712 +13\.68 +1\.86 ' &&
+"$strata" catalog frontends | grep -Eq '^triton-trtllm +11\.67 +1\.209 +13\.68 +1\.86 ' &&
     "$strata" catalog frontends | grep -Eq '^none +0 +0 '
 check "catalog frontends lists the serving stacks" $?
 

@@ -112,9 +112,10 @@ END_TEST
  * benchmark/attention_inference/results/gpt_oss/b200/gpt_oss_20260918_170602.csv, backend cudnn,
  * BF16, batch 1: 64 query and 8 K/V heads of 64, sinks, causal; the windowed layers W = 128).
  * The benchmark runs 20 iterations at the board's burst clock, so the model's time is taken at
- * burst (the sustained-clock ratio divided out). The full layers within 0.85-1.02 of the
- * measured time (heads of 64: st_attn_head_dim_share), the windowed ones 1.0-1.35 times the
- * model's (read at a query block's keys: st__attn_window_sweep_keys), as
+ * burst (the sustained-clock ratio divided out). The full layers within 0.85-1.07 of the
+ * measured time (heads of 64: st_attn_head_dim_share; the top the 2k row's 54 us, of which the
+ * kernel boundary the model adds, st_kernel_boundary_s, is 8%), the windowed ones 1.0-1.35 times
+ * the model's (read at a query block's keys: st__attn_window_sweep_keys), as
  * docs/models/step-ops.md quotes. */
 START_TEST(test_gpt_oss_attention_against_cudnn_on_b200)
 {
@@ -135,7 +136,7 @@ START_TEST(test_gpt_oss_attention_against_cudnn_on_b200)
         double full = st_ops_attn_prefill_time(w, g, rows[i][0], rows[i][1]) * burst * 1e3;
         double win =
             st_ops_attn_prefill_window_time(w, g, rows[i][0], rows[i][1], 128) * burst * 1e3;
-        ck_assert_msg(full / rows[i][2] > 0.85 && full / rows[i][2] < 1.02,
+        ck_assert_msg(full / rows[i][2] > 0.85 && full / rows[i][2] < 1.07,
                       "row %zu: full layer %.4f ms against %.4f", i, full, rows[i][2]);
         /* the three prefills from the first key; the chunks after 64k-128k keys are kernels of
          * 12-20 us, their launch a third of them: only bounded */
