@@ -44,7 +44,7 @@ static size_t known_gpu_names(const st_scn *s, const char **names, size_t cap)
     return n;
 }
 
-static int unknown_gpu(st_ld *ld, const st_ynode *n)
+int st__unknown_gpu(st_ld *ld, const st_ynode *n)
 {
     if (st__broken_has(&ld->bad_gpus, n->text))
         return -1; /* its hardware.gpus entry has an error of its own */
@@ -65,7 +65,7 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
             return -1;
         const st_gpu_spec *from = st__find_gpu(ld->s, b->text);
         if (!from)
-            return unknown_gpu(ld, b);
+            return st__unknown_gpu(ld, b);
         *g = *from;
     } else {
         /* Its own figures: no architecture or measured calibration applies, whatever its name
@@ -152,7 +152,7 @@ static int fn_cluster_gpu(st_rd *rd, const st_ynode *n, void *base)
     st_cluster_cfg *c = base;
     c->gpu = st__find_gpu(ld->s, n->text);
     c->gpu_loc = n->loc;
-    return c->gpu ? 0 : unknown_gpu(ld, n);
+    return c->gpu ? 0 : st__unknown_gpu(ld, n);
 }
 
 /* oversubscription: one ratio for every tier, or a list with one per tier, leaf first. At most
@@ -415,104 +415,10 @@ static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
     return bad || st_diag_full(rd->diag) ? -1 : 0; /* full: entries left unread */
 }
 
-/* ---- cluster.pools ---------------------------------------------------------------------- */
-
-static int fn_pool_gpu(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_ld *ld = st__ld(rd);
-    if (st_rd_expect(rd, n, ST_YN_SCALAR, "gpu"))
-        return -1;
-    st_pool_cfg *p = base;
-    p->gpu = st__find_gpu(ld->s, n->text);
-    p->gpu_loc = n->loc;
-    return p->gpu ? 0 : unknown_gpu(ld, n);
-}
-
-/* A pool's `racks:` is read once cluster.racks, which it states over, has been
- * (derive_pool_racks); here only its place is kept. */
-static int fn_pool_racks(st_rd *rd, const st_ynode *n, void *base)
-{
-    if (st_rd_expect(rd, n, ST_YN_MAP, "racks"))
-        return -1;
-    ((st_pool_cfg *)base)->racks_loc = n->loc;
-    return 0;
-}
-
-static const st_field pool_fields[] = {
-    ST_FSTR(st_pool_cfg, "name", name, .required = 1),
-    ST_FFN("gpu", fn_pool_gpu, .required = 1),
-    ST_FINT(st_pool_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES, .required = 1),
-    ST_FFN("racks", fn_pool_racks),
-    ST_FEND,
-};
-
-/* What a pool's racks may state over cluster.racks: their size and how they are cooled. The
- * feed, the facility's supply temperatures, chiller and air handlers, and the mitigations stay
- * the cluster's (docs/models/pools.md, "Racks by pool"). */
-static const st_field pool_cooling_fields[] = {
-    ST_FENUM(st_rack_cfg, "kind", cooling, st_cooling_kind_names),
-    ST_FDIM(st_rack_cfg, "capacity", cooling_capacity_w, ST_DIM_POWER, ST_R_POS),
-    ST_FDIM(st_rack_cfg, "liquid_fraction", liquid_fraction, ST_DIM_RATIO, ST_R_FRAC),
-    ST_FEND,
-};
-
-static const st_field pool_rack_fields[] = {
-    ST_FINT(st_rack_cfg, "nodes_per_rack", nodes_per_rack, ST_R_MIN1, .max = 1024),
-    ST_FMAP("cooling", pool_cooling_fields),
-    ST_FEND,
-};
-
-/* One pool entry into p; a duplicate name is an error at the second. */
-static int read_pool(st_ld *ld, const st_ynode *n, st_pool_cfg *p, const st_pool_cfg *before, int k)
-{
-    p->loc = n->loc;
-    if (st_rd_map(&ld->rd, n, pool_fields, p, "cluster.pools[]"))
-        return -1;
-    for (int j = 0; j < k; j++) /* an earlier entry whose name failed to read has none */
-        if (before[j].name && strcmp(before[j].name, p->name) == 0)
-            return st_rd_fail(&ld->rd, st_ynode_get(n, "name"), ST_EINVAL,
-                              "duplicate pool name '%s' in cluster.pools (first at line %u)",
-                              p->name, before[j].loc.line);
-    return 0;
-}
-
-/* cluster.pools: [{name, gpu, nodes}], nodes in file order. The cluster's nodes are their sum
- * and its gpu the first pool's (config.h), so what reads the cluster's one type reads that. */
-static int fn_pools(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_ld *ld = st__ld(rd);
-    st_cluster_cfg *c = base;
-    c->pools_loc = n->loc;
-    if (st_rd_expect(rd, n, ST_YN_SEQ, "cluster.pools") ||
-        st_rd_list_limit(rd, n, "cluster.pools", ST_SCN_MAX_NAMED))
-        return -1;
-    if (n->n == 0)
-        return st_rd_fail(rd, n, ST_EINVAL, "cluster.pools: expected at least one pool");
-    st_pool_cfg *p = ld->s->pools = st_xcalloc(n->n, sizeof *p);
-    int bad = 0;
-    int64_t first = 0;
-    for (size_t i = 0; i < n->n && !st_diag_full(rd->diag); i++) {
-        bad |= read_pool(ld, n->kids[i], &p[i], p, (int)i) != 0;
-        p[i].first_node = first;
-        first += p[i].nodes;
-    }
-    if (bad || st_diag_full(rd->diag))
-        return -1;
-    if (first > ST_SCN_MAX_NODES)
-        return st_rd_fail(rd, n, ST_ELIMIT, "cluster.pools: %lld nodes in all, at most %lld",
-                          (long long)first, (long long)ST_SCN_MAX_NODES);
-    c->pools = p;
-    c->n_pools = (int)n->n;
-    c->nodes = first;
-    c->gpu = p[0].gpu;
-    c->gpu_loc = p[0].gpu_loc;
-    return 0;
-}
-
 static const st_field cluster_fields[] = {
     ST_FFN("gpu", fn_cluster_gpu),
     ST_FINT(st_cluster_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES),
-    ST_FFN("pools", fn_pools),
+    ST_FFN("pools", st__fn_pools),
     ST_FINT(st_cluster_cfg, "gpus_per_node", gpus_per_node, ST_R_MIN1, .max = 1024),
     ST_FINT(st_cluster_cfg, "nvlink_domain", nvlink_domain, ST_R_MIN1, .max = 1e6),
     ST_FFN("node", fn_node),
@@ -548,25 +454,11 @@ static void cluster_defaults(st_cluster_cfg *c)
     c->fabric.switch_latency_s = 600e-9; /* documented default, an assumption: settable */
 }
 
-/* The value of n.map.sub.key (n.map.key when sub is NULL), or NULL where a step is absent. */
-static const st_ynode *at_path(const st_ynode *n, const char *map, const char *sub, const char *key)
-{
-    const st_ynode *m = st_ynode_get(n, map);
-    return st_ynode_get(sub ? st_ynode_get(m, sub) : m, key);
-}
-
-/* A rule reads key's value: it runs only when that value, and every other it names, read
- * cleanly (a failed value keeps its default, which would make the rule's message an echo). */
-static int ok(st_ld *ld, const st_ynode *v)
-{
-    return v && !st_rd_failed(&ld->rd, v);
-}
-
 /* What ties the GPU count together: nvlink_domain against gpus_per_node and nodes. */
 static void check_nvlink(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 {
     const st_ynode *at = st_ynode_get(n, "nvlink_domain");
-    if (!ok(ld, at) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node")))
+    if (!st__read_ok(ld, at) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node")))
         return;
     /* A domain larger than the cluster is a partly filled one (models/fabric/topo.c). */
     if (c->nvlink_domain % c->gpus_per_node && c->gpus_per_node % c->nvlink_domain)
@@ -578,13 +470,13 @@ static void check_nvlink(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 /* The rack rules: liquid_fraction against the cooling kind, and the feed's phases. */
 static void check_racks(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 {
-    const st_ynode *at = at_path(n, "racks", "cooling", "liquid_fraction");
-    if (ok(ld, at) && !st_rd_failed(&ld->rd, at_path(n, "racks", "cooling", "kind")) &&
+    const st_ynode *at = st__at_path(n, "racks", "cooling", "liquid_fraction");
+    if (st__read_ok(ld, at) && !st_rd_failed(&ld->rd, st__at_path(n, "racks", "cooling", "kind")) &&
         c->racks.cooling == ST_COOLING_AIR && c->racks.liquid_fraction > 0)
         st_rd_fail(&ld->rd, at, ST_EINVAL,
                    "liquid_fraction needs cooling kind 'liquid' (this rack is air-cooled)");
-    at = at_path(n, "racks", "feed", "phases");
-    if (ok(ld, at) && c->racks.feed_phases == 2)
+    at = st__at_path(n, "racks", "feed", "phases");
+    if (st__read_ok(ld, at) && c->racks.feed_phases == 2)
         st_rd_fail(&ld->rd, at, ST_EINVAL,
                    "phases: a feed is single-phase (1) or three-phase (3), found 2");
 }
@@ -594,13 +486,13 @@ static void check_racks(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 static void check_ups(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 {
     const st_ups_cfg *u = &c->facility.ups;
-    const st_ynode *at = at_path(n, "facility", "ups", "efficiency");
-    if (ok(ld, at) && !(u->efficiency > 0))
+    const st_ynode *at = st__at_path(n, "facility", "ups", "efficiency");
+    if (st__read_ok(ld, at) && !(u->efficiency > 0))
         st_rd_fail(&ld->rd, at, ST_ERANGE, "efficiency must be greater than zero, found '%s'",
                    at->text);
-    at = at_path(n, "facility", "ups", "square_law");
-    const st_ynode *nl = at_path(n, "facility", "ups", "no_load");
-    if (ok(ld, at) && ok(ld, nl) && u->no_load + u->square_law > 1)
+    at = st__at_path(n, "facility", "ups", "square_law");
+    const st_ynode *nl = st__at_path(n, "facility", "ups", "no_load");
+    if (st__read_ok(ld, at) && st__read_ok(ld, nl) && u->no_load + u->square_law > 1)
         st_rd_fail(&ld->rd, at, ST_EINVAL,
                    "no_load (%s) and square_law (%s) are shares of the full-load loss: together "
                    "at most 100%%",
@@ -612,8 +504,8 @@ static void check_ups(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 static void check_fabric(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 {
     const st_fabric_cfg *f = &c->fabric;
-    const st_ynode *at = at_path(n, "fabric", NULL, "leaves_per_pod");
-    if (ok(ld, at) && !st_rd_failed(&ld->rd, at_path(n, "fabric", NULL, "topology")) &&
+    const st_ynode *at = st__at_path(n, "fabric", NULL, "leaves_per_pod");
+    if (st__read_ok(ld, at) && !st_rd_failed(&ld->rd, st__at_path(n, "fabric", NULL, "topology")) &&
         f->topology != ST_TOPO_FAT_TREE_3)
         st_rd_fail(&ld->rd, at, ST_EINVAL, "leaves_per_pod applies to topology 'fat-tree-3' only");
 }
@@ -625,7 +517,8 @@ static void check_fabric(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 static void derive_base_power(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
 {
     const st_ynode *at = st_ynode_get(n, "gpu");
-    if (at_path(n, "node", NULL, "base_power") || !ok(ld, at) || !c->gpu || ld->size_bad)
+    if (st__at_path(n, "node", NULL, "base_power") || !st__read_ok(ld, at) || !c->gpu ||
+        ld->size_bad)
         return; /* stated (a bad value has its own error), or what it rests on did not read */
     const st_gpu_spec *g = c->gpu;
     if (g->node_base_w > 0 && g->node_gpus == c->gpus_per_node) {
@@ -644,79 +537,10 @@ static void derive_base_power(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     }
 }
 
-/* Each pool's node: the cluster's gpus_per_node (v1: one node size, so GPU g is on node
- * g / gpus_per_node in every pool), and its power besides the GPUs and its PCIe link, stated
- * for the cluster or its GPU platform's, as derive_base_power takes them for one type. */
-static void derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
-{
-    int base = at_path(n, "node", NULL, "base_power") != NULL;
-    int pcie = at_path(n, "node", NULL, "pcie") != NULL;
-    st_pool_cfg *p = ld->s->pools;
-    for (int k = 0; k < c->n_pools && !ld->size_bad; k++) {
-        const st_gpu_spec *g = p[k].gpu;
-        p[k].pcie_bw = pcie ? c->node.pcie_bw : g->pcie_bw;
-        p[k].node_base_w = base ? c->node.base_power_w : g->node_base_w;
-        if (g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
-            st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
-                        "pool '%s': GPU '%s' comes on nodes of %d GPUs, the cluster's have %lld: "
-                        "pools share one gpus_per_node (docs/models/pools.md)",
-                        p[k].name, g->name, g->node_gpus, (long long)c->gpus_per_node);
-        else if (!base && !(g->node_base_w > 0))
-            st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
-                        "pool '%s': GPU '%s' has no platform figure for a node's power besides "
-                        "its GPUs (CPUs, NICs, fans): give cluster.node.base_power",
-                        p[k].name, g->name);
-    }
-    if (c->n_pools > 0) {
-        c->node.base_power_w = p[0].node_base_w;
-        c->node.base_power_of_gpu = !base;
-    }
-}
-
-/* A rack's liquid fraction when left to its cooling kind: 0.8 of the heat to the liquid loop on
- * a liquid-cooled rack (docs/guide/scenario-reference.md), none on an air-cooled one. */
-static void derive_liquid_fraction(st_rack_cfg *r)
+void st__derive_liquid_fraction(st_rack_cfg *r)
 {
     if (r->liquid_fraction < 0)
         r->liquid_fraction = r->cooling == ST_COOLING_LIQUID ? 0.8 : 0;
-}
-
-/* Each pool's racks: cluster.racks, over which the pool's own `racks:` states their size and
- * cooling (a pool that names its cooling kind takes its capacity and liquid fraction from that
- * kind unless it states them). Once any pool states racks, every pool's nodes fill racks of their
- * own, numbered in pool order (models/config/racks.h). Runs before cluster.racks' own liquid
- * fraction is derived, so a pool of another kind derives its own. */
-static void derive_pool_racks(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
-{
-    const st_ynode *list = st_ynode_get(n, "pools");
-    st_pool_cfg *p = ld->s->pools;
-    if (c->n_pools <= 0 || !p || !list)
-        return;
-    int64_t first = 0;
-    for (int k = 0; k < c->n_pools; k++) {
-        const st_ynode *e = list->kids[k], *r = st_ynode_get(e, "racks");
-        p[k].racks = c->racks;
-        if (r && r->kind == ST_YN_MAP) {
-            c->racks_by_pool = 1;
-            if (at_path(e, "racks", "cooling", "kind")) {
-                p[k].racks.cooling_capacity_w = 0;
-                p[k].racks.liquid_fraction = -1;
-            }
-            st_rd_map(&ld->rd, r, pool_rack_fields, &p[k].racks, "cluster.pools[].racks");
-            const st_ynode *lf = at_path(e, "racks", "cooling", "liquid_fraction");
-            if (ok(ld, lf) && p[k].racks.cooling == ST_COOLING_AIR &&
-                p[k].racks.liquid_fraction > 0)
-                st_rd_fail(
-                    &ld->rd, lf, ST_EINVAL,
-                    "liquid_fraction needs cooling kind 'liquid' (the racks of pool '%s' are "
-                    "air-cooled)",
-                    p[k].name ? p[k].name : "?");
-        }
-        derive_liquid_fraction(&p[k].racks);
-        int64_t per = p[k].racks.nodes_per_rack > 0 ? p[k].racks.nodes_per_rack : 1;
-        p[k].first_rack = first;
-        first += (p[k].nodes + per - 1) / per;
-    }
 }
 
 /* Fill what follows from other values; check what ties them together. Each rule is checked
@@ -731,13 +555,13 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     if (!c->node.pcie_bw && c->gpu)
         c->node.pcie_bw = c->gpu->pcie_bw;
     derive_base_power(ld, n, c);
-    derive_pools(ld, n, c);
+    st__derive_pools(ld, n, c);
     if (!c->racks.nodes_per_rack)
         c->racks.nodes_per_rack = 4; /* NVIDIA DGX SuperPOD: 4 DGX H100 per rack */
     check_racks(ld, n, c);
     check_ups(ld, n, c);
-    derive_pool_racks(ld, n, c);
-    derive_liquid_fraction(&c->racks);
+    st__derive_pool_racks(ld, n, c);
+    st__derive_liquid_fraction(&c->racks);
     st_fabric_cfg *f = &c->fabric;
     if (!f->nics_per_node)
         f->nics_per_node = (int)(c->gpus_per_node < 64 ? c->gpus_per_node : 64);
@@ -768,29 +592,6 @@ static void check_form(st_ld *ld, const st_ynode *n)
     }
 }
 
-/* A pooled cluster's settings v1 does not model per GPU type are refused where they are stated
- * (docs/models/pools.md): a calibration is fitted on one type, and the racks' power floor and
- * burn are shares of one GPU's TDP. */
-static void check_pooled(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
-{
-    static const char *const one_type[][3] = {
-        {"calibration", NULL, NULL},
-        {"racks", NULL, "power_floor"},
-        {"racks", NULL, "power_burn"},
-    };
-    if (c->n_pools <= 0)
-        return;
-    for (size_t i = 0; i < sizeof one_type / sizeof *one_type; i++) {
-        const char *map = one_type[i][0], *key = one_type[i][2];
-        const st_ynode *at = key ? at_path(n, map, NULL, key) : st_ynode_get(n, map);
-        if (at)
-            st_rd_fail(&ld->rd, at, ST_EINVAL,
-                       "cluster.%s%s%s: a figure of one GPU type, not modelled with "
-                       "cluster.pools (docs/models/pools.md)",
-                       map, key ? "." : "", key ? key : "");
-    }
-}
-
 /* n may be NULL (the scenario has no cluster, which the top level reports): the defaults are
  * set and every value that depends on the cluster is marked unknown. */
 int st__load_cluster(st_ld *ld, const st_ynode *n)
@@ -807,35 +608,13 @@ int st__load_cluster(st_ld *ld, const st_ynode *n)
         ld->bad_tiers.all = 1; /* no storage list: a workload's tier is not its own error */
     const st_ynode *nodes =
         st_ynode_get(n, "pools") ? st_ynode_get(n, "pools") : st_ynode_get(n, "nodes");
-    ld->size_bad = !ok(ld, nodes) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node"));
+    ld->size_bad =
+        !st__read_ok(ld, nodes) || st_rd_failed(&ld->rd, st_ynode_get(n, "gpus_per_node"));
     if (n && n->kind == ST_YN_MAP) {
         cluster_derive(ld, n, c);
-        check_pooled(ld, n, c);
+        st__check_pooled(ld, n, c);
     }
     st__check_calibration(ld, c);
     ld->cluster_bad = !n || ld->rd.diag->n + ld->rd.diag->dropped > before;
     return ld->cluster_bad ? -1 : 0;
-}
-
-int st__pool_named(st_ld *ld, const st_ynode *n, int *k)
-{
-    const st_cluster_cfg *c = &ld->s->cluster;
-    if (!c->n_pools && ld->s->pools)
-        return -1; /* cluster.pools has an error of its own */
-    if (!c->n_pools)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL,
-                          "pool '%s': the cluster has one GPU type; pools are named under "
-                          "cluster.pools",
-                          n->text);
-    const char *names[64];
-    for (int i = 0; i < c->n_pools; i++) {
-        if (strcmp(c->pools[i].name, n->text) == 0) {
-            *k = i;
-            return 0;
-        }
-        if (i < 64)
-            names[i] = c->pools[i].name;
-    }
-    return st__unknown_name(ld, n, "pool", names, c->n_pools < 64 ? (size_t)c->n_pools : 64,
-                            " (pools are named under cluster.pools)");
 }

@@ -111,6 +111,38 @@ const st_llm_spec *st__find_model(const st_scn *s, const char *name);
 int st__unknown_name(st_ld *ld, const st_ynode *n, const char *what, const char *const *names,
                      size_t count, const char *hint);
 
+/* Report an unknown GPU name (a hardware.gpus entry with an error of its own is not reported
+ * again): -1. load_cluster.c. */
+int st__unknown_gpu(st_ld *ld, const st_ynode *n);
+
+/* The value of n.map.sub.key (n.map.key when sub is NULL), or NULL where a step is absent. */
+static inline const st_ynode *st__at_path(const st_ynode *n, const char *map, const char *sub,
+                                          const char *key)
+{
+    const st_ynode *m = st_ynode_get(n, map);
+    return st_ynode_get(sub ? st_ynode_get(m, sub) : m, key);
+}
+
+/* A rule reads key's value: it runs only when that value, and every other it names, read
+ * cleanly (a failed value keeps its default, which would make the rule's message an echo). */
+static inline int st__read_ok(st_ld *ld, const st_ynode *v)
+{
+    return v && !st_rd_failed(&ld->rd, v);
+}
+
+/* A rack's liquid fraction when left to its cooling kind: 0.8 of the heat to the liquid loop on
+ * a liquid-cooled rack (docs/guide/scenario-reference.md), none on an air-cooled one. */
+void st__derive_liquid_fraction(st_rack_cfg *r);
+
+/* cluster.pools (load_cluster_pools.c): the field reader of the list; each pool's node (its
+ * power besides the GPUs and its PCIe link) and racks, derived once cluster n's own are read
+ * (the racks before cluster.racks' liquid fraction is derived); and the cluster settings of one
+ * GPU type refused with pools. */
+int st__fn_pools(st_rd *rd, const st_ynode *n, void *base);
+void st__derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c);
+void st__derive_pool_racks(st_ld *ld, const st_ynode *n, st_cluster_cfg *c);
+void st__check_pooled(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c);
+
 /* Scalar n names an entry of cluster.pools: its index into *k, or -1 after reporting why (the
  * cluster has one type, or no pool of that name: the closest named). A workload's `pool:` and
  * trace.pools' values. */
