@@ -499,6 +499,15 @@ static double waves(double tiles, double sms)
     return ceil(tiles / sms);
 }
 
+/* The rows of cuBLAS's smallest tile (TILES): a GEMM of fewer is a skinny one. */
+static double smallest_tile_rows(void)
+{
+    double rows = TILES[0][0];
+    for (size_t t = 1; t < N_TILES; t++)
+        rows = TILES[t][0] < rows ? TILES[t][0] : rows;
+    return rows;
+}
+
 /* The tile model's time x e_max x peak / SMs: FLOP-equivalents one SM runs, for the fastest
  * tile, over `count` GEMMs of one shape scheduled as one kernel's tiles (1: a plain GEMM; more:
  * a fused grouped GEMM, each GEMM's rows padded to whole tiles). Dividing by the SM's rate gives
@@ -510,23 +519,22 @@ static double waves(double tiles, double sms)
  * "Stream-K: Work-centric Parallel Decomposition for Dense Matrix-Matrix Multiplication on the
  * GPU", PPoPP 2023). Without it one SM reduced a tile over the whole k: a 1 x 1280 x 8192 GEMM
  * came out at 13 us where the H200 ran it in 10.8 with its boundary (docs/models/step-ops.md,
- * "Kernel boundaries"). From 64 rows on, the shapes k0 and e_max were fitted on (XLA's table and
- * MAMF), the tiles run whole as before. The slices' partial sums, a few rows wide, are left out
- * of the bytes. */
-#define SPLIT_K_ROWS 64.0
+ * "Kernel boundaries"). From the smallest tile's rows on (64), the shapes k0 and e_max were
+ * fitted on (XLA's table and MAMF), the tiles run whole as before. The slices' partial sums, a
+ * few rows wide, are left out of the bytes. */
 static double tiled_work(double count, double m, double n, double k, double sms, int fp4)
 {
     const double(*tiles)[2] = fp4 ? TILES_FP4 : TILES;
     size_t n_tiles = fp4 ? N_TILES_FP4 : N_TILES;
     double best = HUGE_VAL;
+    int skinny = count == 1 && m < smallest_tile_rows();
     for (size_t t = 0; t < n_tiles; t++) {
         double bm = tiles[t][0], bn = tiles[t][1], out = count * ceil(m / bm) * ceil(n / bn);
-        double most = count == 1 && m < SPLIT_K_ROWS && out < sms ? floor(sms / out) : 1;
-        for (double sp = 1; sp <= most; sp++) {
-            double w = waves(out * sp, sms) * 2.0 * bm * bn * (ceil(k / sp) + TILE_FILL_K);
-            if (w < best)
-                best = w;
-        }
+        /* split-K's slices: as many as keep one wave, each slice shorter the more there are */
+        double sp = skinny && out < sms ? floor(sms / out) : 1;
+        double w = waves(out * sp, sms) * 2.0 * bm * bn * (ceil(k / sp) + TILE_FILL_K);
+        if (w < best)
+            best = w;
     }
     return best;
 }
