@@ -2,29 +2,12 @@
  * own, every pool's nodes fill racks of their own, each built to its pool's size and cooling;
  * the rack map, the steady facility's heat and the cluster run's rack failures follow them. */
 #include <check.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "models/config/racks.h"
 #include "models/plant/plant.h"
 #include "models/sched/outage.h"
 #include "scenarios/scenario.h"
-
-/* The scenario with `cluster` as its cluster mapping's body; its first error into why. */
-static st_scn *load(const char *cluster, char *why, size_t cap)
-{
-    char yaml[2048];
-    snprintf(yaml, sizeof yaml,
-             "version: 1\ncluster:\n%s\nworkloads:\n  - { model: llama3-8b, gpus: 8 }\n", cluster);
-    st_diag d;
-    memset(&d, 0, sizeof d);
-    st_scn *s = NULL;
-    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
-    why[0] = '\0';
-    if (d.n)
-        st_err_format(&d.items[0], why, cap);
-    return s;
-}
+#include "unit/cluster_text.h"
 
 /* 10 H100 nodes on the cluster's air racks of 4, 5 B200 nodes on liquid racks of 2 of their own */
 static const char *const by_pool =
@@ -36,9 +19,7 @@ static const char *const by_pool =
 
 START_TEST(test_each_pool_fills_racks_of_its_own)
 {
-    char why[512];
-    st_scn *s = load(by_pool, why, sizeof why);
-    ck_assert_msg(s != NULL, "%s", why);
+    st_scn *s = cluster_text_ok(by_pool);
     const st_cluster_cfg *c = st_scn_cluster(s);
     ck_assert_int_eq(c->racks_by_pool, 1);
     /* old: nodes 0-3, 4-7, 8-9; new: nodes 10-11, 12-13, 14 */
@@ -68,13 +49,10 @@ END_TEST
 
 START_TEST(test_without_pool_racks_a_rack_may_hold_two_pools)
 {
-    char why[512];
-    st_scn *s = load("  pools:\n"
-                     "    - { name: old, gpu: h100-sxm, nodes: 10 }\n"
-                     "    - { name: new, gpu: b200, nodes: 5 }\n"
-                     "  racks: { nodes_per_rack: 4 }",
-                     why, sizeof why);
-    ck_assert_msg(s != NULL, "%s", why);
+    st_scn *s = cluster_text_ok("  pools:\n"
+                                "    - { name: old, gpu: h100-sxm, nodes: 10 }\n"
+                                "    - { name: new, gpu: b200, nodes: 5 }\n"
+                                "  racks: { nodes_per_rack: 4 }");
     const st_cluster_cfg *c = st_scn_cluster(s);
     ck_assert_int_eq(c->racks_by_pool, 0);
     ck_assert_int_eq(st_racks_count(c), 4);
@@ -90,15 +68,12 @@ END_TEST
  * them; one that does not takes the cluster's. */
 START_TEST(test_a_pool_of_another_kind_takes_its_kinds_defaults)
 {
-    char why[512];
-    st_scn *s =
-        load("  pools:\n"
-             "    - { name: old, gpu: h100-sxm, nodes: 4,\n"
-             "        racks: { cooling: { kind: air } } }\n"
-             "    - { name: new, gpu: b200, nodes: 4, racks: { nodes_per_rack: 2 } }\n"
-             "  racks: { cooling: { kind: liquid, capacity: 100 kW, liquid_fraction: 90% } }",
-             why, sizeof why);
-    ck_assert_msg(s != NULL, "%s", why);
+    st_scn *s = cluster_text_ok(
+        "  pools:\n"
+        "    - { name: old, gpu: h100-sxm, nodes: 4,\n"
+        "        racks: { cooling: { kind: air } } }\n"
+        "    - { name: new, gpu: b200, nodes: 4, racks: { nodes_per_rack: 2 } }\n"
+        "  racks: { cooling: { kind: liquid, capacity: 100 kW, liquid_fraction: 90% } }");
     const st_cluster_cfg *c = st_scn_cluster(s);
     const st_rack_cfg *old = &c->pools[0].racks, *new = &c->pools[1].racks;
     ck_assert_int_eq(old->cooling, ST_COOLING_AIR);
@@ -117,9 +92,7 @@ END_TEST
  * the liquid pool's share reaches the liquid loop: hand-computed from the catalog's figures. */
 START_TEST(test_steady_heat_reaches_the_liquid_loop_from_the_liquid_pool_only)
 {
-    char why[512];
-    st_scn *s = load(by_pool, why, sizeof why);
-    ck_assert_msg(s != NULL, "%s", why);
+    st_scn *s = cluster_text_ok(by_pool);
     const st_cluster_cfg *c = st_scn_cluster(s);
     const st_pool_cfg *p = c->pools;
     double full[2];
@@ -143,9 +116,7 @@ END_TEST
 /* A rack failure takes out one rack's nodes: racks of two sizes, each its own GPUs. */
 START_TEST(test_a_rack_failure_takes_its_racks_gpus)
 {
-    char why[512];
-    st_scn *s = load(by_pool, why, sizeof why);
-    ck_assert_msg(s != NULL, "%s", why);
+    st_scn *s = cluster_text_ok(by_pool);
     const st_cluster_cfg *c = st_scn_cluster(s);
     st_failure_class fc = {.component = "rack", .mtbf_s = 1e6, .weibull_shape = 1, .repair_s = 60};
     st_failures_cfg fail = {.classes = &fc, .n_classes = 1};

@@ -8,34 +8,19 @@
 #include "models/silicon/gpu.h"
 #include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
-
-/* The scenario with `cluster` as its cluster mapping's body; its first error into why. */
-static st_scn *load(const char *cluster, char *why, size_t cap)
-{
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml,
-             "version: 1\ncluster:\n%s\nworkloads:\n  - { model: llama3-8b, gpus: 8 }\n", cluster);
-    st_diag d;
-    memset(&d, 0, sizeof d);
-    st_scn *s = NULL;
-    st_scn_load_buffer("t.yaml", yaml, strlen(yaml), &s, &d);
-    why[0] = '\0';
-    if (d.n)
-        st_err_format(&d.items[0], why, cap);
-    return s;
-}
+#include "unit/cluster_text.h"
 
 START_TEST(test_left_out_base_power_is_the_platform_figure)
 {
     char why[512];
-    st_scn *s = load("  gpu: h100-sxm\n  nodes: 1", why, sizeof why);
+    st_scn *s = cluster_text("  gpu: h100-sxm\n  nodes: 1", why, sizeof why);
     ck_assert_msg(s != NULL, "%s", why);
     const st_cluster_cfg *c = st_scn_cluster(s);
     /* Latif et al. (arXiv 2412.08602): 8.4 kW at the wall, 8 GPUs at 700 W */
     ck_assert_double_eq_tol(c->node.base_power_w, 8400 * 0.96 - 8 * 700, 1e-9);
     ck_assert_int_eq(c->node.base_power_of_gpu, 1);
     st_scn_free(s);
-    s = load("  gpu: gb200\n  nodes: 18\n  gpus_per_node: 4", why, sizeof why);
+    s = cluster_text("  gpu: gb200\n  nodes: 18\n  gpus_per_node: 4", why, sizeof why);
     ck_assert_msg(s != NULL, "%s", why);
     ck_assert_double_eq(st_scn_cluster(s)->node.base_power_w, 1236);
     st_scn_free(s);
@@ -45,12 +30,13 @@ END_TEST
 START_TEST(test_stated_base_power_wins_and_zero_stays_zero)
 {
     char why[512];
-    st_scn *s = load("  gpu: h100-sxm\n  nodes: 1\n  node: { base_power: 0 W }", why, sizeof why);
+    st_scn *s =
+        cluster_text("  gpu: h100-sxm\n  nodes: 1\n  node: { base_power: 0 W }", why, sizeof why);
     ck_assert_msg(s != NULL, "%s", why);
     ck_assert_double_eq(st_scn_cluster(s)->node.base_power_w, 0);
     ck_assert_int_eq(st_scn_cluster(s)->node.base_power_of_gpu, 0);
     st_scn_free(s);
-    s = load("  gpu: mi300x\n  nodes: 1\n  node: { base_power: 3 kW }", why, sizeof why);
+    s = cluster_text("  gpu: mi300x\n  nodes: 1\n  node: { base_power: 3 kW }", why, sizeof why);
     ck_assert_msg(s != NULL, "%s", why);
     ck_assert_double_eq(st_scn_cluster(s)->node.base_power_w, 3000);
     st_scn_free(s);
@@ -60,7 +46,7 @@ END_TEST
 START_TEST(test_gpu_without_a_platform_figure_is_refused_at_its_key)
 {
     char why[512];
-    st_scn *s = load("  gpu: mi300x\n  nodes: 1", why, sizeof why);
+    st_scn *s = cluster_text("  gpu: mi300x\n  nodes: 1", why, sizeof why);
     ck_assert_ptr_null(s);
     ck_assert_str_eq(why, "t.yaml:3:8: error: GPU 'mi300x' has no platform figure for a node's "
                           "power besides its GPUs (CPUs, NICs, fans): give "
@@ -71,7 +57,7 @@ END_TEST
 START_TEST(test_node_of_another_gpu_count_is_refused)
 {
     char why[512];
-    st_scn *s = load("  gpu: h100-sxm\n  nodes: 2\n  gpus_per_node: 4", why, sizeof why);
+    st_scn *s = cluster_text("  gpu: h100-sxm\n  nodes: 2\n  gpus_per_node: 4", why, sizeof why);
     ck_assert_ptr_null(s);
     ck_assert_str_eq(why, "t.yaml:3:8: error: GPU 'h100-sxm': its platform's power besides the "
                           "GPUs is for a node of 8 GPUs, this one has 4: give "
