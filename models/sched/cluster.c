@@ -328,11 +328,13 @@ int st_sched_start(st_sched_view *v, size_t id)
         o->preempted_s += secs(j->owed);
         v->out->st.preempted_s += secs(j->owed);
         j->owed = 0;
+        j->fail_paid = 0;
     }
     if (j->owed_fail) { /* so are a failure's restart and restore */
         j->extra += j->owed_fail;
         o->failed_s += secs(j->owed_fail);
         j->owed_fail = 0;
+        j->fail_paid = 1;
     } /* (none owed: the figures, never -0.0, would add +0.0: they are left as they are) */
     j->run_pos = (uint32_t)v->n_running;
     v->running[v->n_running++] = id;

@@ -29,6 +29,22 @@ static void requeue(st_sched_view *v, size_t id)
     st__cl_parts_arrival(v, id);
 }
 
+/* Job id failed u ticks before the end of the restart and restore it paid at its resume
+ * (st_sched_start counted them whole, in failed_s or preempted_s): that part never ran, so it
+ * is no cost the job paid and no extra work it did. */
+static void unpay(st_sched_view *v, size_t id, st_time u)
+{
+    jstate *j = &v->js[id];
+    st_cluster_job_out *o = &v->out->job[id];
+    j->extra -= u;
+    if (j->fail_paid) {
+        o->failed_s -= secs(u);
+    } else {
+        o->preempted_s -= secs(u);
+        v->out->st.preempted_s -= secs(u);
+    }
+}
+
 /* Running job id loses the progress past its last restorable checkpoint (never before what a
  * previous checkpoint or preemption save kept), holds its GPUs until the failure is detected,
  * and owes its restart and restore. A job not running (saving, or already held) is untouched:
@@ -47,12 +63,14 @@ static void interrupt(st_sched_view *v, size_t id)
         back = r > back && r <= p ? r : back;
     }
     double lost = p > back ? secs(p - back) : 0, save = 0, restore = 0;
+    st_cluster_job_out *o = &v->out->job[id];
+    if (p < j->kept)
+        unpay(v, id, j->kept - p);
     j->done = j->extra + back;
     j->kept = back;
     if (v->sp->preempt_cost)
         v->sp->preempt_cost(v->sp->ctx, id, &save, &restore);
     j->owed_fail = cost_ticks(os->restart_s) + cost_ticks(restore);
-    st_cluster_job_out *o = &v->out->job[id];
     o->interruptions++;
     o->lost_work_s += lost;
     o->failed_s += lost + secs(cost_ticks(os->detect_s));

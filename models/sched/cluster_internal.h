@@ -30,8 +30,10 @@ typedef struct jstate {
     unsigned started : 1;
     unsigned held : 1;
     unsigned on_hold : 1; /* submitted, waiting for its sp->after job's first start */
-    uint32_t run_pos;     /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
-    st_time done;         /* work done before the current stretch */
+    unsigned
+        fail_paid : 1; /* its last restore paid was a failure's (failed_s), not a preemption's */
+    uint32_t run_pos;  /* index in running[] (a run holds fewer than 2^32 jobs, rankset.h) */
+    st_time done;      /* work done before the current stretch */
     st_time seg_start, hold_start; /* work resumed; GPUs taken (given back, once it holds none) */
     size_t gpu_off;                /* its GPUs in gpus[] */
     double rate;      /* run time done per second (sp->rate); 1: exact tick arithmetic */

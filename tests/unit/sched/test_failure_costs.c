@@ -66,6 +66,49 @@ START_TEST(test_goodput_subtracts_what_a_failure_costs)
 }
 END_TEST
 
+static void restore_200(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    (void)ctx;
+    (void)job;
+    *save_s = 0;
+    *restore_s = 200;
+}
+
+/* A failure during a restore cuts it short: the part not run is no cost the job paid. A 1,000 s
+ * job on a node failing every 600 s on average, repaired in 30 s, restoring for 200 s: whatever
+ * the seed, the GPU-time it held is its 1,000 s of work and what failures cost it, to the
+ * nanosecond (before: each resume counted its whole restart and restore, so a job failing in
+ * most restores counted more failure time than it held and its goodput read 0). */
+START_TEST(test_a_restore_cut_short_costs_what_ran)
+{
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    c.fabric.nodes_per_leaf = 1;
+    st_outage_class oc = {"node", 1, 8, 0, 8, 600, 30, {0}, NULL};
+    st_outage_spec os = {&oc, 1, 10, 20};
+    st_cluster_job job = {0, 1000, 1000, 8, 0, -1};
+    int cut = 0;
+    for (uint64_t seed = 1; seed < 60; seed++) {
+        st_cluster_spec sp = {.c = &c,
+                              .policy = "fifo",
+                              .jobs = &job,
+                              .n = 1,
+                              .seed = seed,
+                              .preempt_cost = restore_200,
+                              .outages = &os,
+                              .restorable = every_100};
+        st_cluster_result r;
+        st_err err = {0};
+        ck_assert_int_eq(st_cluster_run(&sp, &r, &err), 0);
+        const st_cluster_job_out *o = &r.job[0];
+        ck_assert_double_eq_tol(o->held_s, 1000 + o->failed_s, 1e-6);
+        /* 230 s owed per interruption: less in all means some restore was cut short */
+        cut += o->interruptions > 1 && o->failed_s < o->lost_work_s + 230 * o->interruptions - 1;
+        st_cluster_result_release(&r);
+    }
+    ck_assert_msg(cut > 0, "no seed below 60 cuts a restore short");
+}
+END_TEST
+
 static const char *const tenants3[] = {"a", "b", "c"};
 static const st_quota thirds[] = {{"a", 1.0 / 3, {0}}, {"b", 2.0 / 3, {0}}};
 
@@ -157,6 +200,7 @@ Suite *failure_costs_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 20);
     tcase_add_test(tc, test_goodput_subtracts_what_a_failure_costs);
+    tcase_add_test(tc, test_a_restore_cut_short_costs_what_ran);
     tcase_add_test(tc, test_down_gpus_are_not_released);
     tcase_add_test(tc, test_a_rate_past_the_cap_is_refused_at_its_mtbf);
     tcase_add_test(tc, test_a_run_past_the_failure_cap_stops);
