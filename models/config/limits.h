@@ -49,6 +49,13 @@ typedef struct st_limit {
  * 0.00586; 0.006 is the round bound above it. */
 #define ST_LIM_MIN_WEIBULL_SHAPE 0.006
 
+/* The most failures a run simulates one by one, in the cluster run (models/sched/outage.h,
+ * ST_OUTAGE_MAX_FAILURES) and a job's life (models/reliability/lifetime.c): a million
+ * interruptions of one job take under a second of CPU, while 100,000 GPUs of a 50,000 h MTBF
+ * fail 1,440 times in 30 days. A rate expected to pass it is a unit slip or a job that never
+ * finishes between failures, refused before the run. */
+#define ST_LIM_FAILURES 1000000
+
 /* The most GPUs one job of a trace asks for: the largest plan's (ST_LIM_RANKS). */
 #define ST_LIM_JOB_GPUS ST_LIM_RANKS
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/limits.h"
 #include "models/reliability/interval.h"
 #include "models/reliability/spare_wait.h"
 #include "models/reliability/spares.h"
@@ -687,14 +688,15 @@ st_spare_class *st_life_spare_classes(const st_life_class *cl, const int64_t *ta
     return c;
 }
 
-/* Before simulating: would the job, on average, finish by the horizon? Daly's expected wall time
- * (st_daly_expected_wall) for the job's failure rate, its checkpoint interval (the whole work
- * without checkpoints), stall and downtime, stretched by the share of the time it waits for a
- * spare node (spares_held; the sizing search's closed form). Exact for exponential classes; for
- * Weibull ones it takes their long-run rate. A job whose expected wall time is past the horizon
- * would otherwise be simulated failure by failure up to the horizon (139 s for a GPU MTBF of 1
- * minute, and practically forever for 1 ns, or for nodes that fail faster than their repairs end
- * and never leave the job enough spares), to the same answer. */
+/* Before simulating: would the job, on average, finish by the horizon, through fewer failures
+ * than a life simulates (ST_LIM_FAILURES; 6.8 million took 2 s, refused with ST_ELIMIT)? Daly's
+ * expected wall time (st_daly_expected_wall) for the job's failure rate, its checkpoint interval
+ * (the whole work without checkpoints), stall and downtime, stretched by the share of the time it
+ * waits for a spare node (spares_held; the sizing search's closed form). Exact for exponential
+ * classes; for Weibull ones it takes their long-run rate. A job whose expected wall time is past
+ * the horizon would otherwise be simulated failure by failure up to the horizon (139 s for a GPU
+ * MTBF of 1 minute, and practically forever for 1 ns, or for nodes that fail faster than their
+ * repairs end and never leave the job enough spares), to the same answer. */
 static int check_finishes(const life *L, const st_life_spec *s, st_err *err)
 {
     double m = st_life_job_mtbf(s), work = (double)s->steps * s->step_s;
@@ -706,6 +708,12 @@ static int check_finishes(const life *L, const st_life_spec *s, st_err *err)
     double expect = st_daly_expected_wall(work, tau, d, down, m),
            horizon = (double)L->horizon * 1e-9, held = spares_held(s);
     expect = held <= 0 ? expect : held < 1 ? expect / (1 - held) : INFINITY;
+    if (expect <= horizon && expect / m > ST_LIM_FAILURES)
+        return st_err_set(err, ST_ELIMIT, (st_loc){0},
+                          "its expected wall time, %.4g days (Daly 2006 for a failure every "
+                          "%.4g h), holds %.3g failures, more than the %d a life simulates; "
+                          "check the failure classes' mtbf and their units",
+                          expect / 86400, m / 3600, expect / m, ST_LIM_FAILURES);
     if (expect <= horizon)
         return 0;
     if (held > 0)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "models/config/config.h"
+#include "models/config/limits.h"
 #include "sim/rng.h"
 
 /* One class: count components, component k covering `width` consecutive GPUs from k * width
@@ -39,7 +40,7 @@ typedef struct st_outage_class {
  * failures of one node under one job (interrupt, requeue, repair, pick) take 0.4 s of CPU
  * (tests/unit/sched/test_failure_costs.c with this cap), so the cap keeps a run to seconds,
  * while 100,000 GPUs of a 50,000 h MTBF give 1,440 failures in a 30-day horizon. */
-#define ST_OUTAGE_MAX_FAILURES 1000000
+#define ST_OUTAGE_MAX_FAILURES ST_LIM_FAILURES
 
 /* What the cluster run needs to model failures: the classes, and per interruption of a job the
  * detection time (the job holds its GPUs, hung, until noticed) and the restart time (paid on

@@ -541,9 +541,10 @@ START_TEST(test_llama3_job_sees_419_interruptions_in_54_days)
 }
 END_TEST
 
-/* A job that on average cannot finish by the horizon is refused before it is simulated, in
- * microseconds instead of the hours a failure-by-failure run to the horizon took (a GPU MTBF of
- * 1 ns: about 10^5 years of wall time). One that can finish is still simulated. */
+/* A job that on average cannot finish by the horizon, or only through more failures than a life
+ * simulates, is refused before it is simulated, in microseconds instead of the hours a
+ * failure-by-failure run to the horizon took (a GPU MTBF of 1 ns: about 10^5 years of wall
+ * time). One that can finish is still simulated. */
 START_TEST(test_a_job_that_cannot_finish_is_refused_before_simulating)
 {
     st_life_class gpus = {"gpu", 16, 1e-9, 1};
@@ -561,6 +562,13 @@ START_TEST(test_a_job_that_cannot_finish_is_refused_before_simulating)
     ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ERANGE);
     s.horizon_s = 10 * e;
     ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), 0);
+    /* 2x10^7 s of work, failing every 10 s, checkpointed every second: it would finish in about
+     * 2.3x10^7 s, well inside the horizon, through 2.3 million failures, past the cap
+     * (ST_LIM_FAILURES): refused, not simulated for seconds. */
+    st_life_class often = one_class(10, 1);
+    s = job(2e7, 1, 0, 0, 1, &often, 1);
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ELIMIT);
+    ck_assert_msg(strstr(err.msg, "2.32e+06 failures"), "%s", err.msg);
 }
 END_TEST
 
