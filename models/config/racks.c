@@ -58,6 +58,16 @@ int64_t st_racks_of_gpu(const st_cluster_cfg *c, int64_t gpu)
     return st_racks_of_node(c, gpu / gpn);
 }
 
+/* st_racks_of_gpu_at's miss: GPU gpu's rack found by the map, and its span kept. */
+int64_t st__racks_seek(const st_cluster_cfg *c, st_racks_cursor *k, int64_t gpu)
+{
+    int64_t gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
+    k->rack = st_racks_of_gpu(c, gpu);
+    k->lo = st_racks_first_node(c, k->rack) * gpn;
+    k->hi = k->lo + st_racks_nodes(c, k->rack) * gpn;
+    return k->rack;
+}
+
 int64_t st_racks_first_node(const st_cluster_cfg *c, int64_t rack)
 {
     if (!by_pool(c))

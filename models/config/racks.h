@@ -19,6 +19,18 @@ int64_t st_racks_count(const st_cluster_cfg *c);
 int64_t st_racks_of_node(const st_cluster_cfg *c, int64_t node);
 int64_t st_racks_of_gpu(const st_cluster_cfg *c, int64_t gpu);
 
+/* The rack of GPU g in a walk over GPUs (zero-initialise the cursor): a job's GPUs come in runs
+ * of whole nodes, so a GPU in the rack last found is answered by two comparisons, without the
+ * rack map's divisions (8% of a sizing search's time when paid per GPU). */
+typedef struct st_racks_cursor {
+    int64_t lo, hi, rack; /* the GPUs [lo, hi) of rack `rack` */
+} st_racks_cursor;
+int64_t st__racks_seek(const st_cluster_cfg *c, st_racks_cursor *k, int64_t gpu);
+static inline int64_t st_racks_of_gpu_at(const st_cluster_cfg *c, st_racks_cursor *k, int64_t gpu)
+{
+    return gpu >= k->lo && gpu < k->hi ? k->rack : st__racks_seek(c, k, gpu);
+}
+
 /* Rack r's first node and its node count (r in [0, st_racks_count)). */
 int64_t st_racks_first_node(const st_cluster_cfg *c, int64_t rack);
 int64_t st_racks_nodes(const st_cluster_cfg *c, int64_t rack);

@@ -48,8 +48,10 @@ void st_placement_init(st_placement *p, const st_topo *t, const st_cluster_cfg *
     for (int64_t i = 0; i < n; i++)
         key[i] = gpus[i] / gpn;
     p->nodes = distinct(key, n, n_nodes);
+    st_racks_cursor at = {0};
     for (int64_t i = 0; i < n; i++) /* an id past the cluster's nodes counts in no rack */
-        key[i] = gpus[i] >= 0 && gpus[i] / gpn < c->nodes ? st_racks_of_gpu(c, gpus[i]) : -1;
+        key[i] =
+            gpus[i] >= 0 && gpus[i] / gpn < c->nodes ? st_racks_of_gpu_at(c, &at, gpus[i]) : -1;
     p->racks = distinct(key, n, st_racks_count(c));
     for (int64_t i = 0; i < n; i++)
         key[i] = st_topo_leaf_of(t, gpus[i]);

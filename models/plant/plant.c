@@ -106,10 +106,11 @@ static void racks_init(racks *r, const st_cluster_cfg *c, const st_plant_job *jo
     r->pairs = st_xmalloc((r->n_pairs ? r->n_pairs : 1) * sizeof *r->pairs);
     size_t q = 0;
     int sorted = 1; /* told as they are made: a comparator call a pair cost more than making it */
+    st_racks_cursor at = {0};
     for (size_t j = 0; j < n; j++) {
         double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
-            int64_t rack = jobs[j].gpus[g] >= 0 ? st_racks_of_gpu(c, jobs[j].gpus[g]) : -1;
+            int64_t rack = jobs[j].gpus[g] >= 0 ? st_racks_of_gpu_at(c, &at, jobs[j].gpus[g]) : -1;
             if (jobs[j].gpus[g] < 0 || rack >= r->n)
                 ST_BUG("GPU %lld is outside the cluster's %lld racks", (long long)jobs[j].gpus[g],
                        (long long)r->n);

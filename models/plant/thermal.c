@@ -119,25 +119,31 @@ void st__plant_map_build(const st_cluster_cfg *c, const st_plant_job *jobs, size
     for (size_t j = 0; j < n; j++)
         total += (size_t)jobs[j].n_gpus;
     st__plant_cell *all = st_xmalloc((total ? total : 1) * sizeof *all);
+    st_racks_cursor at = {0};
     for (size_t j = 0; j < n; j++) {
         double idle = st_plant_job_gpu(c, &jobs[j])->idle_w;
         for (int64_t g = 0; g < jobs[j].n_gpus; g++) {
-            int64_t rack = jobs[j].gpus[g] >= 0 ? st_racks_of_gpu(c, jobs[j].gpus[g]) : -1;
-            if (jobs[j].gpus[g] < 0 || rack >= m->n_racks)
-                ST_BUG("GPU %lld is outside the cluster's racks", (long long)jobs[j].gpus[g]);
+            int64_t gpu = jobs[j].gpus[g], rack = gpu >= 0 ? st_racks_of_gpu_at(c, &at, gpu) : -1;
+            if (gpu < 0 || rack >= m->n_racks)
+                ST_BUG("GPU %lld is outside the cluster's racks", (long long)gpu);
+            m->base_w[rack] -= idle;
+            if (q > 0 && all[q - 1].rack == rack && all[q - 1].job == j) {
+                all[q - 1].gpus += 1; /* the run goes on in the same rack */
+                continue;
+            }
             sorted &= q == 0 || all[q - 1].rack < rack ||
                       (all[q - 1].rack == rack && all[q - 1].job <= j);
             all[q++] = (st__plant_cell){rack, j, 1};
-            m->base_w[rack] -= idle;
         }
     }
-    /* cells that compare equal are equal (one GPU each) */
+    /* cells of equal (rack, job) differ only in their counts, which the merge sums: any order
+     * of them gives the same map */
     if (!sorted)
-        qsort(all, total, sizeof *all, cell_cmp);
-    for (size_t i = 0; i < total; i++) { /* merge equal (rack, job) in place */
+        qsort(all, q, sizeof *all, cell_cmp);
+    for (size_t i = 0; i < q; i++) { /* merge equal (rack, job) in place */
         if (m->n_cells && all[m->n_cells - 1].rack == all[i].rack &&
             all[m->n_cells - 1].job == all[i].job)
-            all[m->n_cells - 1].gpus += 1;
+            all[m->n_cells - 1].gpus += all[i].gpus;
         else
             all[m->n_cells++] = all[i];
     }
@@ -303,8 +309,9 @@ static double solve_job(solve *s, size_t j)
 /* Whether job j has a GPU in a rack marked in on. */
 static int touches(const st_cluster_cfg *c, const st_plant_job *j, const unsigned char *on)
 {
+    st_racks_cursor at = {0};
     for (int64_t g = 0; g < j->n_gpus; g++)
-        if (on[st_racks_of_gpu(c, j->gpus[g])])
+        if (on[st_racks_of_gpu_at(c, &at, j->gpus[g])])
             return 1;
     return 0;
 }
@@ -313,8 +320,9 @@ static int touches(const st_cluster_cfg *c, const st_plant_job *j, const unsigne
 static void take(const st_cluster_cfg *c, const st_plant_job *j, unsigned char *on,
                  unsigned char *in_j)
 {
+    st_racks_cursor at = {0};
     for (int64_t g = 0; g < j->n_gpus; g++)
-        on[st_racks_of_gpu(c, j->gpus[g])] = 1;
+        on[st_racks_of_gpu_at(c, &at, j->gpus[g])] = 1;
     *in_j = 1;
 }
 

@@ -32,6 +32,13 @@ START_TEST(test_each_pool_fills_racks_of_its_own)
             ck_assert_int_eq(st_racks_of_node(c, n), k);
     }
     ck_assert_int_eq(st_racks_of_gpu(c, 10 * 8 + 3), 3);
+    /* the cursor answers as the map does, in order and in a stride that jumps racks both ways */
+    st_racks_cursor at = {0}, jump = {0};
+    for (int64_t g = 0; g < 15 * 8; g++) {
+        ck_assert_int_eq(st_racks_of_gpu_at(c, &at, g), st_racks_of_gpu(c, g));
+        int64_t h = (g * 37) % (15 * 8);
+        ck_assert_int_eq(st_racks_of_gpu_at(c, &jump, h), st_racks_of_gpu(c, h));
+    }
     ck_assert_int_eq(st_racks_pool_first(c, 1), 3);
     ck_assert_int_eq(st_racks_pool_count(c, 0), 3);
     ck_assert_int_eq(st_racks_pool_count(c, 1), 3);
