@@ -127,15 +127,21 @@ static double window_of(const st_step_result *r)
     return win;
 }
 
+/* What a configuration's energy reads of its plant: the PUE at its mean power and its GPUs'
+ * board energy per step (0 where the plant was not run: no energy known). */
+typedef struct plant_energy {
+    double pue, step_j;
+} plant_energy;
+
 /* The facility power of step r of a job on GPUs ids[0..gpus) of shape c, its switches' optics
  * net_w beside the racks (the plant's facility figure at its peak, the one `run` and `audit`
- * report: models/plant/plant.h; its facility energy per step into *step_j, at the mean), or 0
- * when the GPU states no power limit. */
+ * report: models/plant/plant.h; what its energy reads into *e), or 0 when the GPU states no
+ * power limit. */
 static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
-                       const st_step_result *r, double net_w, uint64_t seed, double *step_j,
+                       const st_step_result *r, double net_w, uint64_t seed, plant_energy *e,
                        st_plant_heat *heat)
 {
-    *step_j = 0;
+    *e = (plant_energy){0, 0};
     *heat = (st_plant_heat){NAN, NAN, NAN};
     if (!(c->gpu->tdp_w > 0))
         return 0;
@@ -146,7 +152,7 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     if (st_plant_run_facility(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
         w = pr.facility_peak.total_w;
         *heat = pr.heat;
-        *step_j = pr.pue * pr.jobs[0].step_energy_j / st_plant_preset_get()->psu_efficiency;
+        *e = (plant_energy){pr.pue, pr.jobs[0].step_energy_j};
     }
     st_plant_release(&pr);
     return w;
@@ -301,8 +307,23 @@ static int64_t spare_gpus(const st_size_spec *s, const st_cluster_cfg *c)
     return s->failures && s->failures->has_spares ? s->failures->spares * c->gpus_per_node : 0;
 }
 
+/* Configuration f's energy at the facility over its time to train (st_plant_job_energy_j, as
+ * `run` counts a job's): its steps stretched by its goodput at its step's energy (the failures'
+ * lost work, downtime and stalls at it too: the closed form does not part them), and its nodes'
+ * base power over the whole time; 0 where the plant was not run. */
+static double job_energy(const st_cluster_cfg *c, const st_workload_cfg *p, const plant_energy *e,
+                         const st_size_cfg *f)
+{
+    if (!(e->step_j > 0))
+        return 0;
+    int64_t gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
+    double base_w = (double)((p->gpus + gpn - 1) / gpn) * c->node.base_power_w;
+    return st_plant_job_energy_j(e->pue, f->steps * f->train_s / f->work_s, e->step_j, 0, base_w,
+                                 f->train_s);
+}
+
 static void price(const size_count *k, const st_workload_cfg *p, const st_size_spec *s,
-                  double step_j, double tps, st_size_cfg *f)
+                  const plant_energy *e, double tps, st_size_cfg *f)
 {
     st_cost_cfg c;
     cost_of_variant(s, k->variant, k->c.gpu->name, &k->c.fabric, &c);
@@ -329,7 +350,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                      .cluster_nodes = k->c.nodes,
                      .cluster_switch = k->switches,
                      .held_s = f->train_s,
-                     .energy_j = f->steps * step_j * f->train_s / f->work_s,
+                     .energy_j = job_energy(&k->c, p, e, f),
                      .tokens = f->steps * tps,
                      .peak_w = isfinite(f->facility_w) ? f->facility_w : 0,
                      .storage_bw_bps = k->tier_bw,
@@ -423,7 +444,8 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     int rc = st_step_run(k->ctx, p, p->parallel.microbatch, &r, NULL, err);
     if (rc)
         return rc;
-    double tps = (double)p->global_batch * (double)p->seq_len, step_j = 0;
+    double tps = (double)p->global_batch * (double)p->seq_len;
+    plant_energy e = {0, 0};
     *f = (st_size_cfg){.nodes = k->c.nodes,
                        .gpus = p->gpus,
                        .tp = p->parallel.tp,
@@ -465,12 +487,11 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->power_lb = power_lb(&k->c, &r);
     int in_time = in_time_now(f, s);
     if (plant_now(s, f, in_time)) {
-        f->facility_w =
-            plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s->seed, &step_j, &f->heat);
+        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s->seed, &e, &f->heat);
         f->powered = 1;
     }
     if (s->cost)
-        price(k, p, s, step_j, tps, f);
+        price(k, p, s, &e, tps, f);
     bought_of(s, f);
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;
@@ -776,9 +797,8 @@ static void power_late(const size_late *l, st_size_cfg *f)
     int64_t *ids = st_xmalloc((size_t)f->gpus * sizeof *ids);
     for (int64_t i = 0; i < f->gpus; i++)
         ids[i] = i;
-    double step_j = 0;
-    f->facility_w =
-        plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s->seed, &step_j, &f->heat);
+    plant_energy e;
+    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s->seed, &e, &f->heat);
     free(ids);
     f->powered = 1;
     f->binds = binds_of(f, l->s);

@@ -266,7 +266,7 @@ static double resting_w(const st_cluster_cfg *pc, const st_run *out, double *bas
  * at the power floor) times the PUE, and per token trained. */
 static void job_energy(const st_run_spec *sp, const st__pool_steps *ps, st_run *out)
 {
-    double eta = st_plant_preset_get()->psu_efficiency, pue = out->plant.pue;
+    double pue = out->plant.pue;
     for (size_t k = 0; k < out->plant.n_jobs; k++) {
         st_plant_job_power *p = &out->plant.jobs[k];
         const st_forecast *f = &out->f[p->id];
@@ -289,8 +289,8 @@ static void job_energy(const st_run_spec *sp, const st__pool_steps *ps, st_run *
             if (n)
                 idle += (down + f->life.ckpt_stall_s) * (double)n * resting_w(pc, out, &base_w, n);
         }
-        double base = base_w * st__run_held_s(sp, out, p->id);
-        p->energy_j = pue * (work * p->step_energy_j + idle + base) / eta;
+        p->energy_j = st_plant_job_energy_j(pue, work, p->step_energy_j, idle, base_w,
+                                            st__run_held_s(sp, out, p->id));
         double tokens = steps * (double)f->w->global_batch * (double)f->w->seq_len;
         p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
         out->plant.energy_j += p->energy_j;

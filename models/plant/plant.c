@@ -655,3 +655,10 @@ void st_plant_release(st_plant_result *r)
     free(r->series.w);
     memset(r, 0, sizeof *r);
 }
+
+double st_plant_job_energy_j(double pue, double steps, double step_energy_j, double rest_j,
+                             double base_w, double held_s)
+{
+    return pue * (steps * step_energy_j + rest_j + base_w * held_s) /
+           st_plant_preset_get()->psu_efficiency;
+}

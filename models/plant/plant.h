@@ -61,6 +61,14 @@ const st_gpu_spec *st_plant_job_gpu(const st_cluster_cfg *c, const st_plant_job 
  * power and its GPUs' idle power, by the pool that holds it. */
 double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n);
 
+/* A job's energy at the facility over its life, J (docs/models/plant.md, "PUE and energy"): its
+ * `steps` run and redone at its GPUs' board energy per step, rest_j of their board energy while
+ * they run no step (downtime, stalls: idle or at the floor), and its nodes' base power base_w
+ * over held_s, all through the PSUs and times the PUE. The one formula `run` (a job's energy_j)
+ * and `size` (a configuration's energy cost) count. */
+double st_plant_job_energy_j(double pue, double steps, double step_energy_j, double rest_j,
+                             double base_w, double held_s);
+
 /* One job's board power, all its GPUs together. */
 typedef struct st_plant_job_power {
     uint64_t id; /* the job's st_plant_job.id */
