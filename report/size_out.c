@@ -425,7 +425,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     cJSON_AddNumberToObject(o, "gpu_hours", f->gpu_hours);
     num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
     num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
-    num(o, "capex_usd", f->capex_usd, f->capex_usd >= 0);
+    num(o, "purchase_usd", f->capex_usd, f->capex_usd >= 0);
     if (f->price_source)
         cJSON_AddStringToObject(o, "price_source", f->price_source);
     else

@@ -261,12 +261,12 @@ printf 'cost: { delivery: on-prem, node_price: 300000 USD, switch_price: 30000 U
 expect "missing storage_bandwidth_price exits 2" 2 $?
 expect "missing storage_bandwidth_price is located" "$tmp/tier.yaml:17:" \
     "$(head -1 "$tmp/e" | grep -o "^$tmp/tier.yaml:[0-9]*:")"
-# Priced nodes and switches but no bandwidth price, under the gpu-hours goal: capex is the
+# Priced nodes and switches but no bandwidth price, under the gpu-hours goal: the purchase price is the
 # node's and its switch's, 300,000 + 30,000 USD (it was null: the unset price's -1 sentinel times the bandwidth).
 "$strata" size "$tmp/tier.yaml" --deadline 30d --goal gpu-hours --storage-bandwidth 1GB/s,1TB/s \
     --top 1 --format csv >"$tmp/c.csv" 2>/dev/null || bad "gpu-hours sizing with prices failed"
-col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^capex_usd$' | cut -d: -f1)
-expect "capex without a bandwidth price is nodes + switches" 330000 \
+col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^purchase_usd$' | cut -d: -f1)
+expect "purchase price without a bandwidth price is nodes + switches" 330000 \
     "$(awk -F, -v c="$col" '$1 == "ranked" {print $c}' "$tmp/c.csv")"
 
 # --topologies: every row's variant names its topology in the CSV, JSON and Markdown; on 8
