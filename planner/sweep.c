@@ -17,6 +17,7 @@
 #include "scenarios/reader.h"
 #include "scenarios/scenario.h"
 #include "sim/strfmt.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 /* A cell's text, as long as it needs to be: a fixed buffer would cut a long name or value, and
@@ -283,12 +284,15 @@ static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size
         c += job_cells(jf, run, i, cells + c);
         if (serving)
             continue;
-        if (!f->mem.fits && !reason)
-            reason = fmt("%s: needs %.1f GiB per GPU, the GPU has %.1f GiB (full at the %s, "
-                         "%.1f GiB over)",
-                         f->w->name, f->mem.total / 1073741824.0, f->mem.capacity / 1073741824.0,
-                         st_mem_term_name((st_mem_term)f->mem.overflow_term),
-                         f->mem.overflow_bytes / 1073741824.0);
+        if (!f->mem.fits && !reason) { /* in the units `run` and `audit` print the figure in */
+            char need[32], have[32], over[32];
+            st_unit_format(f->mem.total, ST_DIM_BYTES, need, sizeof need);
+            st_unit_format(f->mem.capacity, ST_DIM_BYTES, have, sizeof have);
+            st_unit_format(f->mem.overflow_bytes, ST_DIM_BYTES, over, sizeof over);
+            reason =
+                fmt("%s: needs %s per GPU, the GPU has %s (full at the %s, %s over)", f->w->name,
+                    need, have, st_mem_term_name((st_mem_term)f->mem.overflow_term), over);
+        }
     }
     return reason;
 }
