@@ -116,30 +116,70 @@ static uint64_t fnv_bytes(uint64_t h, const char *s, size_t n)
     return h;
 }
 
-/* FNV-1a 64 of the trace file the scenario reads (0 without one), so that a journal row is not
- * reused once the trace under the same scenario has changed. Read in pieces: a trace may be far
- * larger than the scenario. */
-static int hash_trace(const st_scn *s, uint64_t *h, st_diag *diag)
+/* FNV-1a 64 of the bytes of `file` (what: "job trace", for its errors) folded into *h. Read in
+ * pieces: a trace may be far larger than the scenario. */
+static int hash_file(const char *file, const char *what, uint64_t *h, st_diag *diag)
 {
-    const st_trace_cfg *t = st_scn_trace(s);
-    *h = 0;
-    if (!t || !t->file)
-        return 0;
-    int fd = open_regular(t->file, "trace", diag);
+    int fd = open_regular(file, what, diag);
     if (fd < 0)
         return ST_EIO;
     char *buf = NULL;
     size_t len = 0, cap = 0;
     int rc = 0;
-    *h = 0xcbf29ce484222325ull;
     do {
         len = 0;
-        rc = read_fd(fd, t->file, 1u << 20, &buf, &len, &cap, diag);
+        rc = read_fd(fd, file, 1u << 20, &buf, &len, &cap, diag);
         *h = fnv_bytes(*h, buf, len);
     } while (!rc && len > 0);
     free(buf);
     close(fd);
     return rc;
+}
+
+/* The bytes of every file the scenario reads (0 without any): its job trace, its calibration
+ * and its services' request traces, so that a journal row is not reused once one of them has
+ * changed under the same scenario. */
+static int hash_inputs(const st_scn *s, uint64_t *h, st_diag *diag)
+{
+    const st_trace_cfg *t = st_scn_trace(s);
+    const st_calib_cfg *cal = &st_scn_cluster(s)->calib;
+    uint64_t x = 0xcbf29ce484222325ull;
+    int n = 0, rc = 0;
+    if (t && t->file && ++n)
+        rc = hash_file(t->file, "trace", &x, diag);
+    if (!rc && cal->enabled && cal->file && ++n)
+        rc = hash_file(cal->file, "calibration", &x, diag);
+    for (size_t i = 0; !rc && i < st_scn_workload_count(s); i++) {
+        const st_workload_cfg *w = st_scn_workload(s, i);
+        if (w->kind == ST_WL_INFERENCE && w->inference.trace_file && ++n)
+            rc = hash_file(w->inference.trace_file, "request trace", &x, diag);
+    }
+    *h = n ? x : 0;
+    return rc;
+}
+
+/* Per axis and value, the bytes of the file the value names (st_scn_set_file), 0 where the axis
+ * names no file. A file that cannot be read hashes as its path's absence: the point's own load
+ * says why, and the key changes once the file is there. */
+static void hash_values(st_sweep *sw)
+{
+    const st_grid *g = sw->grid;
+    sw->value_hash = st_xcalloc(g->n_ax + 1, sizeof *sw->value_hash);
+    for (size_t a = 0; a < g->n_ax; a++) {
+        sw->value_hash[a] = st_xcalloc(g->ax[a].n + 1, sizeof **sw->value_hash);
+        for (size_t v = 0; v < g->ax[a].n; v++) {
+            const char *what = NULL;
+            char *path = st_scn_set_file(sw->base, g->ax[a].path, g->ax[a].values[v], &what);
+            if (!path)
+                break; /* not a file key: none of its values names a file */
+            uint64_t h = 0xcbf29ce484222325ull;
+            st_diag d = {0};
+            if (hash_file(path, what, &h, &d))
+                h = fnv_bytes(0x84222325cbf29ce4ull, path, strlen(path)); /* unreadable */
+            sw->value_hash[a][v] = h;
+            free(path);
+        }
+    }
 }
 
 /* Point p's overrides, labelled "--set PATH=VALUE" for its values' errors. */
@@ -215,8 +255,9 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_swe
     sw->hash = st_scn_hash(s);
     sw->build = st_sweep_build_id();
     sw->base = s;
-    if ((rc = hash_trace(s, &sw->trace_hash, diag)))
+    if ((rc = hash_inputs(s, &sw->trace_hash, diag)))
         return rc;
+    hash_values(sw);
     sw->at_path = st_xcalloc(g->n_ax + 1, sizeof *sw->at_path);
     for (size_t a = 0; a < g->n_ax; a++) {
         sw->at_path[a] = fmt("--set %s", g->ax[a].path);
@@ -249,8 +290,14 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
     for (size_t c = 0; c < sw->n_cols; c++)
         h = fnv(h, sw->cols[c], '\n');
     for (size_t a = 0; a < sw->grid->n_ax; a++) {
+        size_t v = st_grid_value(sw->grid, p, a);
         h = fnv(h, sw->grid->ax[a].path, '=');
-        h = fnv(h, sw->grid->ax[a].values[st_grid_value(sw->grid, p, a)], '\n');
+        h = fnv(h, sw->grid->ax[a].values[v], '\n');
+        if (sw->value_hash[a][v]) { /* the file it names, by its bytes */
+            char x[17];
+            snprintf(x, sizeof x, "%016llx", (unsigned long long)sw->value_hash[a][v]);
+            h = fnv(h, x, '\n');
+        }
     }
     snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
@@ -359,6 +406,9 @@ void st_sweep_close(st_sweep *sw)
     for (size_t a = 0; sw->at_path && a < sw->grid->n_ax; a++)
         free(sw->at_path[a]);
     free(sw->at_path);
+    for (size_t a = 0; sw->value_hash && a < sw->grid->n_ax; a++)
+        free(sw->value_hash[a]);
+    free(sw->value_hash);
     free(sw->cols);
     free(sw->buf);
     st_scn_free(sw->base);

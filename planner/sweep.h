@@ -39,9 +39,12 @@ typedef struct st_sweep {
     const char *file;
     char *buf; /* the file's bytes, read once: every point loads the same scenario */
     size_t len;
-    uint64_t hash;       /* the file's scenario_hash */
-    uint64_t trace_hash; /* FNV-1a 64 of the bytes of the trace file it reads; 0: none */
-    const char *build;   /* st_sweep_build_id(): journal rows of another build are not reused */
+    uint64_t hash;         /* the file's scenario_hash */
+    uint64_t trace_hash;   /* FNV-1a 64 of the bytes of every file the file reads (its job trace,
+                              calibration, request traces); 0: none */
+    uint64_t **value_hash; /* per axis and value: the bytes of the file the value names (a swept
+                              trace.file, requests.file or cluster.calibration); 0: not a file */
+    const char *build;     /* st_sweep_build_id(): journal rows of another build are not reused */
     const st_grid *grid;
     char **cols; /* n_cols column names: the axes' paths, status, per training job and service
                     of the scenario its report figures (JOB.step_time_s ...), reason */
@@ -59,9 +62,10 @@ typedef struct st_sweep {
 int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
                   st_diag *diag);
 
-/* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, its trace file's,
- * the build identity (sw->build), the column names and the point's PATH=VALUE pairs. Equal keys
- * mean the same row. */
+/* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, the bytes of every
+ * file it reads (its own and those its values name), the build identity (sw->build), the column
+ * names and the point's PATH=VALUE pairs. Equal keys mean the same row: an edited trace or
+ * calibration file computes its points again. */
 void st_sweep_key(const st_sweep *sw, size_t p, char key[17]);
 
 /* Run point p and fill cells[0..n_cols) with malloc'd text (no tab, no newline in any): the

@@ -69,6 +69,21 @@ cp "$tmp/a.csv.journal" "$tmp/c.csv.journal"
 expect "changed scenario" "strata sweep: 18 points: 0 from the journal, 18 computed on 1 worker" \
     "$(sed 's/ in [0-9.]* s$//' "$tmp/c.err")"
 
+# An edited file the points read computes them again: a calibration given with --calibration,
+# and a swept trace.file (before, the journal was keyed by their paths and gave stale rows).
+printf 'version: 1\ncalibration:\n  gpu: h100-sxm\n  compute_bf16: 0.9\n' >"$tmp/cal.yaml"
+cal=(--calibration "$tmp/cal.yaml" --set 'workloads[finetune].global_batch=32,64')
+"$strata" sweep "$scn" "${cal[@]}" -o "$tmp/cal.csv" 2>/dev/null || bad "calibrated sweep failed"
+"$strata" sweep "$scn" "${cal[@]}" -o "$tmp/cal.csv" 2>"$tmp/cal.err"
+expect "same calibration" "strata sweep: 2 points: 2 from the journal, 0 computed on 1 worker" \
+    "$(sed 's/ in [0-9.]* s$//' "$tmp/cal.err")"
+printf 'version: 1\ncalibration:\n  gpu: h100-sxm\n  compute_bf16: 0.6\n' >"$tmp/cal.yaml"
+"$strata" sweep "$scn" "${cal[@]}" -o "$tmp/cal.csv" 2>"$tmp/cal.err"
+expect "edited calibration" "strata sweep: 2 points: 0 from the journal, 2 computed on 1 worker" \
+    "$(sed 's/ in [0-9.]* s$//' "$tmp/cal.err")"
+"$strata" sweep "$scn" "${cal[@]}" -o "$tmp/cal2.csv" 2>/dev/null
+expect "edited calibration's rows are a fresh sweep's" "$(cat "$tmp/cal2.csv")" "$(cat "$tmp/cal.csv")"
+
 # A killed sweep: the journal holds whole rows only, and the rerun completes the same file.
 "$strata" sweep "$scn" --set 'workloads[0].steps=1..400+1' -j 2 >"$tmp/k.want" 2>/dev/null
 "$strata" sweep "$scn" --set 'workloads[0].steps=1..400+1' -j 2 -o "$tmp/k.csv" 2>/dev/null &
