@@ -102,8 +102,11 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
             snprintf(why, n, "an empty value in '%.*s%s'", q, list, more);
             return -1;
         }
+        /* a range starts with a number before its "..": a path such as ../cal.yaml or a name
+         * with two dots is a value as it is */
         const char *dots = strstr(p, "..");
-        if (dots && dots < p + len) {
+        double lo;
+        if (dots && dots < p + len && dots > p && !number(p, (size_t)(dots - p), &lo)) {
             if (add_range(a, p, len, why, n))
                 return -1;
         } else if (a->n >= ST_GRID_MAX_VALUES) {

@@ -27,6 +27,10 @@ START_TEST(test_lists_and_ranges)
     values_are(&g.ax[1], tp, 5);
     values_are(&g.ax[2], xy, 6);
     ck_assert_uint_eq(g.n_points, 4 * 5 * 6);
+    /* two dots after no number are a value's: a relative path, a dotted name */
+    ck_assert_int_eq(st_grid_add(&g, "trace.file=../a.csv,b..c.csv,..", why, sizeof why), 0);
+    static const char *const files[] = {"../a.csv", "b..c.csv", ".."};
+    values_are(&g.ax[3], files, 3);
     st_grid_free(&g);
 }
 END_TEST
