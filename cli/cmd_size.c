@@ -31,6 +31,7 @@ typedef struct size_opts {
     double cooling_w[3]; /* cooling=, air_cooling=, liquid_cooling= */
     int64_t gpus, racks;
     const char *unit;        /* --unit: node, rack, leaf or a node count; NULL: a node */
+    int64_t unit_count;      /* --unit's node count as parsed (a suffix read: 2K is 2000) */
     const char *calibration; /* --calibration FILE */
     const char *existing;    /* --existing POOL */
     long top;
@@ -315,6 +316,7 @@ static int parse_unit(const char *val, size_opts *o)
         double v = 0;
         if (value("--unit", val, &r, &v))
             return ST_EXIT_INPUT;
+        o->unit_count = (int64_t)v;
     }
     o->unit = val;
     return 0;
@@ -330,7 +332,7 @@ static int64_t unit_nodes(const size_opts *o, const st_cluster_cfg *c)
         return c->racks.nodes_per_rack;
     if (strcmp(o->unit, "leaf") == 0)
         return c->fabric.nodes_per_leaf;
-    return (int64_t)strtod(o->unit, NULL);
+    return o->unit_count;
 }
 
 /* One option with its value: 0 taken, > 0 a usage error, -1 not one of these. */

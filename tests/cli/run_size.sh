@@ -185,6 +185,11 @@ expect "README: 19 MW answers 1,792 nodes, feasible" "1792 14 true" \
     "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $6, $(NF - 2)}' "$tmp/p19.csv")"
 grep -q -- '--deadline 130d --budget power=19MW$' "$src/README.md" || bad "README lacks the 19 MW command"
 
+# --unit with a suffix is the count it reads as: 2K is 2,000 nodes (it was checked as 2,000 and
+# searched in units of 2, strtod reading the text again).
+"$strata" size "$src/scenarios/examples/quickstart.yaml" --deadline 30d --unit 2K >/dev/null 2>"$tmp/u.err"
+expect "--unit 2K is 2,000 nodes" 1 "$(grep -c 'whole units of 2000 nodes' "$tmp/u.err")"
+
 # Usage errors.
 for args in "" "--deadline 0s" "--deadline 1h --budget foo=1" "--deadline 1h --budget power=x" \
     "--deadline 1h --goal fast" "--deadline 1h --top 0" "--deadline 1h --workload nope" \
