@@ -174,6 +174,16 @@ grep -q "workload 'mpt-7b-8gpu': its measured step is .* times" "$tmp/e" || bad 
 sed 's/name: finetune/name: "fine\\"tune"/' scenarios/examples/quickstart.yaml >"$tmp/q.yaml"
 "$strata" calibrate "$tmp/q.yaml" --step 'fine"tune=1.6s' -o "$tmp/q-cal.yaml" || bad "quoted job"
 "$strata" run "$tmp/q.yaml" --calibration "$tmp/q-cal.yaml" >/dev/null || bad "quoted job: reads back"
+# A log whose path is no text (a byte that is not UTF-8, ESC, DEL): the calibration it writes
+# is UTF-8 and loads back (it was refused: "not a text file", "a control character").
+for nm in $'bad\xff.log' $'esc\x1b.log' $'del\x7f.log'; do
+    cp "$logs/a3mega-2node-all_reduce_perf.log" "$tmp/$nm"
+    "$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "all_reduce:$tmp/$nm" \
+        -o "$tmp/odd.yaml" 2>/dev/null || bad "odd log path $(printf %q "$nm"): calibrate failed"
+    "$strata" run "$d/a3mega-2node.yaml" --calibration "$tmp/odd.yaml" \
+        >/dev/null 2>&1 || bad "odd log path $(printf %q "$nm"): its calibration does not load back"
+    n=$((n + 1))
+done
 "$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
 
 echo "$n checks, $fail failed"
