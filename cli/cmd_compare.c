@@ -153,19 +153,9 @@ static int run_muri(const st_scn *s, const char *policy, st_compare_row *row)
 {
     const st_trace_cfg *t = st_scn_trace(s);
     const st_cluster_cfg *c = st_scn_cluster(s);
-    if (st_scn_workload_count(s) > 0) {
-        fprintf(stderr, "strata compare: %s: replay: muri replays a trace alone, not workloads\n",
-                st_scn_name(s));
-        return -1;
-    }
     st_muri_order order;
-    if (st_muri_order_of(policy, &order)) {
-        fprintf(stderr,
-                "strata compare: %s: replay: muri runs the artifact's srtf, srsf and tiresias "
-                "(Tiresias-L), not %s\n",
-                st_scn_name(s), policy);
-        return -1;
-    }
+    if (st_muri_order_of(policy, &order)) /* muri_policies kept only the artifact's */
+        ST_BUG("replay: muri under policy '%s'", policy);
     st_muri_job *j = st_xcalloc(t->n_jobs ? t->n_jobs : 1, sizeof *j);
     for (size_t k = 0; k < t->n_jobs; k++) {
         const st_trace_job *tj = &t->jobs[k];
@@ -371,6 +361,34 @@ static int check_jobs(const st_scn *s)
                               st_scn_path(s));
 }
 
+/* A trace replayed with Muri's conventions (trace.replay: muri) runs the artifact's three
+ * policies alone: without --policies they are the list (names has room: every registered policy
+ * fits it), another policy named or workloads beside the trace are a usage error (exit 2), not
+ * a failed simulation. */
+static int muri_policies(const cmp_opts *o, const st_scn *s, const char **names, size_t *n)
+{
+    static const char *const muri[] = {"srtf", "srsf", "tiresias"};
+    if (st_scn_workload_count(s) > 0)
+        return st_cli_usage_error("compare",
+                                  "%s: trace.replay: muri replays its trace alone; remove its "
+                                  "workloads or the replay",
+                                  o->file);
+    st_muri_order order;
+    for (size_t i = 0; o->policies && i < *n; i++)
+        if (st_muri_order_of(names[i], &order))
+            return st_cli_usage_error("compare",
+                                      "--policies: %s replays its trace with Muri's conventions "
+                                      "(trace.replay: muri), which run the artifact's srtf, srsf "
+                                      "and tiresias (Tiresias-L), not %s",
+                                      o->file, names[i]);
+    if (!o->policies) {
+        *n = 0;
+        for (size_t k = 0; k < sizeof muri / sizeof muri[0]; k++)
+            names[(*n)++] = muri[k];
+    }
+    return 0;
+}
+
 int st_cmd_compare(int argc, char **argv)
 {
     cmp_opts o = {.replicas = 1};
@@ -395,6 +413,13 @@ int st_cmd_compare(int argc, char **argv)
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
     if ((rc = st_cli_check_outputs("compare", s, &out, 1)) || (rc = check_jobs(s))) {
+        free(names);
+        free(places);
+        st_scn_free(s);
+        return rc;
+    }
+    if (st_scn_trace(s) && st_scn_trace(s)->replay == ST_REPLAY_MURI &&
+        (rc = muri_policies(&o, s, names, &n))) {
         free(names);
         free(places);
         st_scn_free(s);

@@ -69,7 +69,15 @@ m=scenarios/validation/sched/muri-replay-trace3.yaml
 "$strata" compare "$m" --policies srsf,srtf,tiresias --format csv >"$tmp/mu"
 ok 'awk -F, "NR == 2 { a = \$12 } NR == 3 { b = \$12 } NR == 4 { c = \$12 } END { exit !(a < b && b < c && b > 193081.79 && b < 193081.80 && c > 347213.24 && c < 347213.25) }" "$tmp/mu"' "muri replay: srsf < srtf < tiresias, srtf and Tiresias-L as the artifact"
 "$strata" compare "$m" --policies fifo >/dev/null 2>"$tmp/e"; rc=$?
-ok '[ $rc -eq 1 ] && grep -q "replay: muri runs the artifact" "$tmp/e"' "muri replay: fifo refused"
+ok '[ $rc -eq 2 ] && grep -q "replay: muri), which run the artifact.s srtf, srsf and tiresias" "$tmp/e"' "muri replay: fifo refused, a usage error"
+# Without --policies a Muri replay runs the artifact's three (every registered policy, its
+# default elsewhere, failed here with exit 1); workloads beside its trace are a usage error.
+"$strata" compare "$m" --format csv >"$tmp/mu3" 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 0 ] && [ "$(cut -d, -f1 "$tmp/mu3" | tail -n +2 | tr "\n" " ")" = "srtf srsf tiresias " ]' "muri replay: the artifact's policies by default"
+sed -n '/^version:/,$p' "$m" | sed "s|file: \.\./\.\./traces/|file: $(cd "$(dirname "$m")/../../traces" && pwd)/|" >"$tmp/mw.yaml"
+printf 'workloads:\n  - { name: w, model: llama3-8b, gpus: 8, steps: 10 }\n' >>"$tmp/mw.yaml"
+"$strata" compare "$tmp/mw.yaml" >/dev/null 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "replays its trace alone" "$tmp/e"' "muri replay: workloads beside it refused, a usage error"
 "$strata" compare "$m" --policies srtf --placements best-fit >"$tmp/o" 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "placements: .*replay: muri.*no placement policy applies" "$tmp/e" && [ ! -s "$tmp/o" ]' "muri replay: --placements refused"
 # The step model's error band: the queue example's training jobs have one, and each row's
