@@ -80,6 +80,21 @@ static cJSON *json_cell(const char *c)
     return *c ? cJSON_CreateString(c) : cJSON_CreateNull();
 }
 
+/* A swept value's cell: a number only when the text is that number as the grid writes one
+ * (%.15g: 16, 0.25), so that the value given stays the value shown (0x2, 02 and 1e3 are text:
+ * read as numbers, three different points printed as the same one, a name 0x10 as 16). */
+static cJSON *json_value_cell(const char *c)
+{
+    char *end, canon[40];
+    double v = strtod(c, &end);
+    if (*c && !*end && isfinite(v)) {
+        snprintf(canon, sizeof canon, "%.15g", v);
+        if (strcmp(canon, c) != 0)
+            return cJSON_CreateString(c);
+    }
+    return json_cell(c);
+}
+
 static char *json(const st_sweep *sw, char ***rows, size_t n)
 {
     cJSON *root = cJSON_CreateObject();
@@ -93,7 +108,9 @@ static char *json(const st_sweep *sw, char ***rows, size_t n)
     for (size_t r = 0; r < n; r++) {
         cJSON *o = cJSON_CreateObject();
         for (size_t c = 0; c < sw->n_cols; c++)
-            cJSON_AddItemToObject(o, sw->cols[c], json_cell(rows[r][c]));
+            cJSON_AddItemToObject(o, sw->cols[c],
+                                  c < sw->grid->n_ax ? json_value_cell(rows[r][c])
+                                                     : json_cell(rows[r][c]));
         cJSON_AddItemToArray(pts, o);
     }
     return st_report_json_print(root);

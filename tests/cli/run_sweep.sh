@@ -84,6 +84,12 @@ expect "edited calibration" "strata sweep: 2 points: 0 from the journal, 2 compu
 "$strata" sweep "$scn" "${cal[@]}" -o "$tmp/cal2.csv" 2>/dev/null
 expect "edited calibration's rows are a fresh sweep's" "$(cat "$tmp/cal2.csv")" "$(cat "$tmp/cal.csv")"
 
+# JSON keeps a swept value as given: 0x2 and 02 are text (strtod read them as 2, so three
+# points printed as the same one), 2 a number.
+"$strata" sweep "$scn" --set 'cluster.nodes=0x2,02,2' --format json 2>/dev/null >"$tmp/v.json"
+expect "JSON value cells as given" '["0x2", "02", 2]' \
+    "$(python3 -c 'import json,sys; print(json.dumps([p["cluster.nodes"] for p in json.load(open(sys.argv[1]))["points"]]))' "$tmp/v.json")"
+
 # A killed sweep: the journal holds whole rows only, and the rerun completes the same file.
 "$strata" sweep "$scn" --set 'workloads[0].steps=1..400+1' -j 2 >"$tmp/k.want" 2>/dev/null
 "$strata" sweep "$scn" --set 'workloads[0].steps=1..400+1' -j 2 -o "$tmp/k.csv" 2>/dev/null &
