@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "models/silicon/gpu.h"
+#include "sim/utf8.h"
 
 int st_cmd_check(int argc, char **argv)
 {
@@ -24,7 +25,8 @@ int st_cmd_check(int argc, char **argv)
         }
         st_cli_print_warnings(s);
         const st_cluster_cfg *c = st_scn_cluster(s);
-        printf("%s: ok: '%s', %zu workload%s on", argv[i], st_scn_name(s), st_scn_workload_count(s),
+        st_utf8_fputs_printable(argv[i], stdout); /* as its error line would name it */
+        printf(": ok: '%s', %zu workload%s on", st_scn_name(s), st_scn_workload_count(s),
                st_scn_workload_count(s) == 1 ? "" : "s");
         for (int k = 0; k < (c->n_pools > 0 ? c->n_pools : 1); k++) /* each pool's type */
             printf("%s %lld x %lld %s", k ? " +" : "",
