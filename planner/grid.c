@@ -122,6 +122,31 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
     }
 }
 
+static int by_text(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* A value given twice on one axis (a list that repeats one, a range over a listed value) would
+ * be two points of one key: each rerun of the sweep would compute one of them again. 0, or -1
+ * naming the first repeated (sorted, n log n: an axis holds up to 10,000). */
+static int repeated(const st_grid_axis *a, char *why, size_t n)
+{
+    char **v = st_xmalloc((a->n ? a->n : 1) * sizeof *v);
+    memcpy(v, a->values, a->n * sizeof *v);
+    qsort(v, a->n, sizeof *v, by_text);
+    int rc = 0;
+    for (size_t i = 1; i < a->n && !rc; i++)
+        if (strcmp(v[i - 1], v[i]) == 0) {
+            const char *more;
+            int q = clip(v[i], strlen(v[i]), &more);
+            snprintf(why, n, "the value '%.*s%s' is given twice", q, v[i], more);
+            rc = -1;
+        }
+    free(v);
+    return rc;
+}
+
 static void axis_free(st_grid_axis *a)
 {
     for (size_t i = 0; i < a->n; i++)
@@ -164,7 +189,8 @@ int st_grid_add(st_grid *g, const char *arg, char *why, size_t n)
         return -1;
     }
     st_grid_axis a = {.path = st_xstrndup(arg, (size_t)(eq - arg))};
-    int bad = st_scn_set_check(a.path, why, n) || add_items(&a, eq + 1, why, n);
+    int bad =
+        st_scn_set_check(a.path, why, n) || add_items(&a, eq + 1, why, n) || repeated(&a, why, n);
     for (size_t i = 0; !bad && i < g->n_ax; i++)
         if (strcmp(g->ax[i].path, a.path) == 0) {
             const char *more;

@@ -86,6 +86,8 @@ START_TEST(test_malformed_axes_are_refused_with_their_reason)
     refused("a=1..8", "range '1..8': expected A..B*FACTOR or A..B+STEP with numbers A <= B");
     refused("a=1..1e6+1", "more than 10000 values, the most one --set may have");
     refused("taken=2,3", "taken is swept by an earlier --set");
+    refused("a=2,3,2", "the value '2' is given twice");
+    refused("a=4,1..8*2", "the value '4' is given twice");
     /* what a file's values may not hold (a fuzzing find: ESC reached the CSV), and a key longer
      * than any the scenario has, named as such */
     refused("workloads[0].name=a\x1b[2J", "a control character (U+001B): values are printed to "
