@@ -76,7 +76,13 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
         st_snprintf(why, n, "out of memory");
         return -1;
     }
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    /* PATH.tmp.XXXXXX beside it, or where that name would pass the longest a file's name may
+     * be (NAME_MAX: 255 on Linux) and PATH's does not, .strata.XXXXXX in its folder */
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (strlen(base) + 11 <= 255)
+        snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    else
+        snprintf(tmp, plen + 16, "%.*s.strata.XXXXXX", (int)(base - path), path);
     /* Signals are held while the temporary file is made, so the handler never sees the name
      * before mkstemp has filled it in (it would unlink a file named by the unfilled template). */
     sigset_t all, prev;

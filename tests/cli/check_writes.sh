@@ -110,6 +110,11 @@ refused "is the request trace" run tests/fuzz/seeds/serving-trace.yaml \
 
 "$strata" run "$scn" -o /dev/null >/dev/null || fail "-o /dev/null failed"
 [ -c /dev/null ] || fail "-o /dev/null replaced the device"
-leftover=$(find "$dir" -name '*.tmp.*' | head -1)
+# A name of 250 bytes, legal, whose NAME.tmp.XXXXXX would not be: written through a shorter
+# temporary name (it failed: "cannot create a temporary file ...: File name too long").
+long="$dir/$(printf 'a%.0s' $(seq 1 250)).json"
+"$strata" run "$scn" -o "$long" >/dev/null || fail "-o with a 250-byte name failed"
+[ -s "$long" ] || fail "-o with a 250-byte name wrote nothing"
+leftover=$(find "$dir" -name '*.tmp.*' -o -name '.strata.*' | head -1)
 [ -z "$leftover" ] || fail "a temporary file was left behind: $leftover"
 echo "writes are checked; links, FIFOs and devices are written through, not replaced"
