@@ -53,10 +53,11 @@ static int opt_one(const char *a, const char *val, void *p)
     return -1;
 }
 
-/* --step JOB=DURATION: the workload named JOB and its measured step. */
+/* --step JOB=DURATION: the workload named JOB and its measured step. Split at the last '=': a
+ * duration holds none, a workload's name may. */
 static int parse_step(const st_scn *s, const char *arg, st_cal_step *out)
 {
-    const char *eq = strchr(arg, '=');
+    const char *eq = strrchr(arg, '=');
     if (!eq)
         return st_cli_usage_error("calibrate",
                                   "--step %s: expected JOB=DURATION, such as "

@@ -184,6 +184,11 @@ for nm in $'bad\xff.log' $'esc\x1b.log' $'del\x7f.log'; do
         >/dev/null 2>&1 || bad "odd log path $(printf %q "$nm"): its calibration does not load back"
     n=$((n + 1))
 done
+# A workload whose name holds '=': --step splits at the last one (a duration holds none).
+sed 's/name: finetune/name: "a=b"/' scenarios/examples/quickstart.yaml >"$tmp/eq.yaml"
+"$strata" calibrate "$tmp/eq.yaml" --step 'a=b=1.6s' -o "$tmp/eq-cal.yaml" 2>"$tmp/eq.err" ||
+    bad "--step on a name with '=': $(cat "$tmp/eq.err")"
+n=$((n + 1))
 "$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
 
 echo "$n checks, $fail failed"
