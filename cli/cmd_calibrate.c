@@ -29,6 +29,14 @@ static int add(const char *opt, const char *val, const char **list, size_t *n)
 {
     if (!val)
         return st_cli_usage_error("calibrate", "%s needs a value", opt);
+    /* an empty value, or an OP: with no log after it, names no file (the read said only
+     * "No such file or directory", naming nothing) */
+    const char *colon = strcmp(opt, "--nccl-tests") == 0 ? strrchr(val, ':') : NULL;
+    if (!*val || (colon && !colon[1] && !memchr(val, '/', (size_t)(colon - val))))
+        return st_cli_usage_error("calibrate", "%s '%s': expected %s", opt, val,
+                                  strcmp(opt, "--step") == 0 ? "JOB=DURATION, such as pretrain=6.9s"
+                                  : colon                    ? "a file after the OP:"
+                                                             : "a file");
     if (*n == MAX_INPUTS)
         return st_cli_usage_error("calibrate", "%s: at most %d of them", opt, MAX_INPUTS);
     list[(*n)++] = val;

@@ -33,6 +33,20 @@ static int op_named(const char *s, st_coll_op *op)
     return 0;
 }
 
+/* The collective of the OP a user names before a log (all_reduce, or its binary's name
+ * all_reduce_perf): a whole name, not one inside another (my_all_reduce_x is none). */
+static int op_exact(const char *s, st_coll_op *op)
+{
+    for (size_t i = 0; i < N_BINARIES; i++) {
+        size_t n = strlen(binaries[i].name);
+        if (strncmp(s, binaries[i].name, n) == 0 && (!s[n] || strcmp(s + n, "_perf") == 0)) {
+            *op = binaries[i].op;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The whitespace-separated token k (from 0) of line [p, p + len) into buf; its column from 1
  * into *col. 0 when the line has fewer. */
 static int token(const char *p, size_t len, int k, char *buf, size_t n, unsigned *col)
@@ -207,7 +221,7 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
         st_csv_close(&c);
         return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
     }
-    if (op_name && !op_named(op_name, &out->op)) {
+    if (op_name && !op_exact(op_name, &out->op)) {
         st_csv_close(&c);
         return st_err_set(err, ST_EINVAL, (st_loc){0},
                           "--nccl-tests %s:%s: expected all_reduce, all_gather, reduce_scatter, "

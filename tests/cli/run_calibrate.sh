@@ -189,6 +189,13 @@ sed 's/name: finetune/name: "a=b"/' scenarios/examples/quickstart.yaml >"$tmp/eq
 "$strata" calibrate "$tmp/eq.yaml" --step 'a=b=1.6s' -o "$tmp/eq-cal.yaml" 2>"$tmp/eq.err" ||
     bad "--step on a name with '=': $(cat "$tmp/eq.err")"
 n=$((n + 1))
+# An OP must be a whole name (my_all_reduce_x was read as all_reduce), and a value that names
+# no file says so (it said only "No such file or directory").
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "my_all_reduce_x:$logs/a3mega-2node-all_reduce_perf.log" \
+    >/dev/null 2>"$tmp/op.err"
+expect "an OP inside another name refused" "2 1" "$? $(grep -c 'expected all_reduce, all_gather' "$tmp/op.err")"
+"$strata" calibrate "$d/a3mega-2node.yaml" --gemm '' >/dev/null 2>"$tmp/op.err"
+expect "an empty --gemm named" "2 1" "$? $(grep -c "gemm '': expected a file" "$tmp/op.err")"
 "$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
 
 echo "$n checks, $fail failed"
