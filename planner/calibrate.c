@@ -481,13 +481,16 @@ static int logs_fit(const st_cal_input *in, st_err *err)
     const st_cluster_cfg *c = in->c;
     for (size_t g = 0; g < in->n_logs; g++) {
         const st_cal_nccl *l = &in->logs[g];
-        int64_t per = l->nodes > 0 ? (l->ranks + l->nodes - 1) / l->nodes : l->ranks;
+        /* each host's own count: 9 ranks on one and 7 on another do not fit 8-GPU nodes,
+         * though they average 8 */
+        int64_t per = l->nodes > 0 ? l->most_per_host : l->ranks;
         if (l->nodes > c->nodes || per > c->gpus_per_node)
             return st_err_set(err, ST_EINVAL, (st_loc){l->file, 0, 0},
-                              "its %lld ranks on %lld hosts do not fit the scenario's cluster "
-                              "of %lld nodes of %lld GPUs: a log of another cluster",
-                              (long long)l->ranks, (long long)l->nodes, (long long)c->nodes,
-                              (long long)c->gpus_per_node);
+                              "its %lld ranks on %lld hosts (at most %lld on one) do not fit the "
+                              "scenario's cluster of %lld nodes of %lld GPUs: a log of another "
+                              "cluster",
+                              (long long)l->ranks, (long long)l->nodes, (long long)per,
+                              (long long)c->nodes, (long long)c->gpus_per_node);
     }
     return 0;
 }

@@ -103,9 +103,16 @@ static int rank_host(const char *p, size_t len, char *host, size_t n, double *ra
 
 /* The distinct hosts of the rank lines, a set by open addressing (FNV-1a; a log of 10^5 hosts
  * read them one compare each, where a list was quadratic), and the ranks seen, a bitmap. */
+/* A host of the log and how many of its ranks it runs. */
+typedef struct host {
+    int64_t ranks;
+    char name[];
+} host;
+
 typedef struct hosts {
-    char **slot; /* cap slots, NULL where empty */
+    host **slot; /* cap slots, NULL where empty */
     size_t n, cap;
+    int64_t most;        /* the most ranks one host runs */
     unsigned char *seen; /* bit r: rank r listed */
     size_t seen_bytes;
 } hosts;
@@ -118,19 +125,20 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
-static void host_put(char **slot, size_t cap, char *name)
+static void host_put(host **slot, size_t cap, host *x)
 {
-    size_t i = (size_t)(fnv1a(name) & (cap - 1));
+    size_t i = (size_t)(fnv1a(x->name) & (cap - 1));
     while (slot[i])
         i = (i + 1) & (cap - 1);
-    slot[i] = name;
+    slot[i] = x;
 }
 
+/* One more rank on the host named `name`. */
 static void host_add(hosts *h, const char *name)
 {
     if (2 * (h->n + 1) > h->cap) { /* at most half full */
         size_t cap = h->cap ? 2 * h->cap : 64;
-        char **slot = st_xcalloc(cap, sizeof *slot);
+        host **slot = st_xcalloc(cap, sizeof *slot);
         for (size_t i = 0; i < h->cap; i++)
             if (h->slot[i])
                 host_put(slot, cap, h->slot[i]);
@@ -138,11 +146,20 @@ static void host_add(hosts *h, const char *name)
         h->slot = slot;
         h->cap = cap;
     }
-    for (size_t i = (size_t)(fnv1a(name) & (h->cap - 1)); h->slot[i]; i = (i + 1) & (h->cap - 1))
-        if (strcmp(h->slot[i], name) == 0)
-            return;
-    host_put(h->slot, h->cap, st_xstrdup(name));
-    h->n++;
+    host *x = NULL;
+    for (size_t i = (size_t)(fnv1a(name) & (h->cap - 1)); h->slot[i] && !x;
+         i = (i + 1) & (h->cap - 1))
+        if (strcmp(h->slot[i]->name, name) == 0)
+            x = h->slot[i];
+    if (!x) {
+        size_t len = strlen(name);
+        x = st_xcalloc(1, sizeof *x + len + 1);
+        memcpy(x->name, name, len + 1);
+        host_put(h->slot, h->cap, x);
+        h->n++;
+    }
+    if (++x->ranks > h->most)
+        h->most = x->ranks;
 }
 
 /* Note rank r; 0 when it was listed before. */
@@ -262,6 +279,7 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
         rc = err->code ? err->code : st_err_set(err, rc, (st_loc){path, c.line, 0}, "%s", why);
     st_csv_close(&c);
     out->nodes = (int64_t)h.n;
+    out->most_per_host = h.most;
     hosts_free(&h);
     if (!rc && !named && !op_named(path, &out->op))
         rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},

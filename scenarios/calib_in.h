@@ -18,6 +18,7 @@ typedef struct st_cal_nccl {
     const char *file;
     st_coll_op op;
     int64_t ranks, nodes;
+    int64_t most_per_host; /* the most ranks one of its hosts runs */
     size_t n;
     double *bytes, *time_s;
 } st_cal_nccl;

@@ -145,7 +145,11 @@ refused_log huge "${row}s/^ *1048576 /    1e308 /" "a size past 1 TiB" \
     "$row:[0-9]*: error: a size of '1e308' bytes is beyond 1 TiB"
 refused_log third "${last}{p;s/Rank *[0-9]*/Rank 16/;s/ on [^ ]*/ on a-third-host/}" \
     "a log of a larger cluster" \
-    " error: its 17 ranks on 3 hosts do not fit the scenario's cluster of 2 nodes of 8 GPUs"
+    " error: its 17 ranks on 3 hosts (at most 8 on one) do not fit the scenario's cluster of 2 nodes of 8 GPUs"
+# Nine ranks on one host and seven on the other: 16 on 2 hosts average 8 a host, but one host
+# runs more than a node's 8 GPUs.
+refused_log crowded "${last}s/ on [^ ]*/ on a3mega-0/" "nine ranks on one 8-GPU host" \
+    " error: its 16 ranks on 2 hosts (at most 9 on one) do not fit the scenario's cluster of 2 nodes of 8 GPUs"
 gemm() { # NAME CONTENT: calibrate the MPT scenario with that GEMM file; its stderr in $tmp/e
     printf "$2" >"$tmp/$1.csv"
     "$strata" calibrate $mpt --gemm "$tmp/$1.csv" >/dev/null 2>"$tmp/e"
