@@ -447,7 +447,7 @@ const st_fig st_figs[] = {
     CMP("policies[].utilization", SH, 0, "GPU utilisation", "util", ST_SRC_CLUSTER, st_cluster_stats, utilization, DBL),
     CMP("policies[].preemptions", NU, 0, "Preemptions", "preemptions", ST_SRC_CLUSTER, st_cluster_stats, preemptions, ST_FIG_I64),
     CMP("policies[].fragmented_gpus", NU, 0, "Fragmented GPUs", "frag GPUs", ST_SRC_CLUSTER, st_cluster_stats, fragmented_gpus, DBL),
-    CMP("policies[].goodput", SH, 0, "Goodput", "goodput", ST_SRC_CLUSTER, st_cluster_stats, goodput, DBL),
+    CMP("policies[].useful_utilization", SH, 0, "Useful GPU utilisation", "useful", ST_SRC_CLUSTER, st_cluster_stats, goodput, DBL),
     CMP("policies[].train_mean_jct_s", TI, OPT, "Mean completion time of the training jobs beside the services", "train JCT", ST_SRC_TRAINING, st_run_serving, train_mean_jct_s, DBL),
     CMP("policies[].slo_attainment", SH, OPT, "Service requests within their targets", "SLO met", ST_SRC_SERVING, st_run_serving, slo_attainment, DBL),
     CMP("policies[].energy_j", EN, OPT, "Cluster energy", "energy", ST_SRC_ENERGY, st_cluster_energy, energy_j, DBL),

@@ -51,9 +51,9 @@ ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$12 } END { exit !(NR == 5
 # --replicas: every figure with its spread (text "±", CSV *_sd columns, JSON "spread"); the new
 # columns; energy for every run whose GPU states its power (Philly's trace too); Muri's replay conventions: SRSF < SRTF < Tiresias-L on mean JCT, those three only.
 "$strata" compare "$q" --policies fifo,srtf --replicas 3 >"$tmp/r"
-ok 'grep -q "seeds 1-3" "$tmp/r" && grep -qE "^fifo +4 .*±" "$tmp/r" && grep -q "frag GPUs" "$tmp/r" && grep -q "goodput" "$tmp/r" && grep -q "energy" "$tmp/r"' "replicas: text"
+ok 'grep -q "seeds 1-3" "$tmp/r" && grep -qE "^fifo +4 .*±" "$tmp/r" && grep -q "frag GPUs" "$tmp/r" && grep -q "useful" "$tmp/r" && grep -q "energy" "$tmp/r"' "replicas: text"
 "$strata" compare "$q" --policies fifo --replicas 2 --format csv >"$tmp/rc"
-ok 'head -1 "$tmp/rc" | grep -q ",preemptions,fragmented_gpus,goodput,energy_j,mean_wait_s_sd," && head -1 "$tmp/rc" | grep -q ",preemptions_sd,energy_j_sd,within_band$"' "replicas: csv"
+ok 'head -1 "$tmp/rc" | grep -q ",preemptions,fragmented_gpus,useful_utilization,energy_j,mean_wait_s_sd," && head -1 "$tmp/rc" | grep -q ",preemptions_sd,energy_j_sd,within_band$"' "replicas: csv"
 "$strata" compare "$q" --policies fifo --replicas 2 --format json >"$tmp/rj"
 ok 'grep -q "\"replicas\":\s*2" "$tmp/rj" && grep -q "\"spread\"" "$tmp/rj" && grep -q "\"fragmented_gpus\"" "$tmp/rj"' "replicas: json"
 "$strata" compare "$q" --replicas 0 >/dev/null 2>"$tmp/e"; rc=$?
@@ -62,9 +62,9 @@ ok '[ $rc -eq 2 ] && grep -qx "strata compare: --replicas must be at least 1, fo
 ok '[ $rc -eq 2 ] && grep -qx "strata compare: --replicas: 1e9 is beyond the most replicas compare draws (at most 1000: every policy runs each of them)" "$tmp/e"' "replicas past the cap: the cap stated"
 # The cluster's energy counts every job that ran, trace jobs included: Philly's trace alone has
 # it, and SRTF's longer makespan (its preemptions' restarts) draws more than FIFO's.
-ok 'head -1 "$tmp/p" | grep -q ",goodput,energy_j$" && awk -F, "NR == 2 { s = \$NF } NR == 4 { f = \$NF } END { exit !(s > f && f > 0) }" "$tmp/p"' "Philly: an energy column, SRTF above FIFO"
+ok 'head -1 "$tmp/p" | grep -q ",useful_utilization,energy_j$" && awk -F, "NR == 2 { s = \$NF } NR == 4 { f = \$NF } END { exit !(s > f && f > 0) }" "$tmp/p"' "Philly: an energy column, SRTF above FIFO"
 # Goodput subtracts what a trace job's preemptions cost: below utilisation under SRTF.
-ok 'awk -F, "NR == 2 { exit !(\$20 < \$17) }" "$tmp/p"' "Philly: SRTF's goodput below its utilisation"
+ok 'awk -F, "NR == 2 { exit !(\$20 < \$17) }" "$tmp/p"' "Philly: SRTF's useful utilisation below its utilisation"
 m=scenarios/validation/sched/muri-replay-trace3.yaml
 "$strata" compare "$m" --policies srsf,srtf,tiresias --format csv >"$tmp/mu"
 ok 'awk -F, "NR == 2 { a = \$12 } NR == 3 { b = \$12 } NR == 4 { c = \$12 } END { exit !(a < b && b < c && b > 193081.79 && b < 193081.80 && c > 347213.24 && c < 347213.25) }" "$tmp/mu"' "muri replay: srsf < srtf < tiresias, srtf and Tiresias-L as the artifact"

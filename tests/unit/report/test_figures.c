@@ -270,8 +270,8 @@ START_TEST(test_find_through_the_documents_shapes)
     ck_assert_ptr_null(st_fig_find(ST_DOC_RUN, "jobs[0].replicas.wall_s.p42"));
     ck_assert_str_eq(st_fig_find(ST_DOC_RUN, "fabric.utilization_by_level.nic")->path,
                      "fabric.utilization_by_level");
-    ck_assert_str_eq(st_fig_find(ST_DOC_COMPARE, "policies[3].spread.goodput")->path,
-                     "policies[].goodput");
+    ck_assert_str_eq(st_fig_find(ST_DOC_COMPARE, "policies[3].spread.useful_utilization")->path,
+                     "policies[].useful_utilization");
     ck_assert_ptr_null(st_fig_find(ST_DOC_COMPARE, "policies[3].spread.policy"));
     ck_assert_str_eq(st_fig_find(ST_DOC_SIZE, "front[2].train_s")->path, "ranked[].train_s");
     ck_assert_str_eq(st_fig_find(ST_DOC_SWEEP, "points[1].a.b.cost.breakdown.gpu_usd")->path,
