@@ -528,7 +528,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].expected_goodput", SH, 0, "Expected goodput"),
     F(ST_DOC_SIZE, "ranked[].spares_held_share", SH, OPT, "Time held for a spare node"),
     F(ST_DOC_SIZE, "ranked[].spares_needed", NU, OPT, "Spares that hold it 1% or less"),
-    F(ST_DOC_SIZE, "ranked[].checkpoint_every_s", TI, 0, "Checkpoint interval"),
+    F(ST_DOC_SIZE, "ranked[].checkpoint_every_s", TI, ST_FIG_NULLABLE, "Checkpoint interval"),
     F(ST_DOC_SIZE, "ranked[].memory_every_s", TI, OPT, "In-memory snapshot interval"),
     F(ST_DOC_SIZE, "ranked[].gpu_hours", NU, 0, "GPU-hours"),
     F(ST_DOC_SIZE, "ranked[].cost_usd", MO, ST_FIG_NULLABLE, "Cost"),

@@ -105,8 +105,13 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
     for (size_t c = 0; c < n_cols; c++) {
         char *path = st_xasprintf("%s[].%s", labels_of, cols[c]);
         const st_fig *f = st_fig_find(ST_DOC_SIZE, path);
-        heads[c] = f ? f->label : cols[c];
         free(path);
+        if (!f) { /* a list's row is spelled with its []: ranked[].train_s_band[] */
+            path = st_xasprintf("%s[].%s[]", labels_of, cols[c]);
+            f = st_fig_find(ST_DOC_SIZE, path);
+            free(path);
+        }
+        heads[c] = f ? f->label : cols[c];
     }
     st_html_table_begin(out, id, heads, n_cols);
     free(heads);
@@ -164,7 +169,8 @@ static void pareto_chart(FILE *out, const st_size_page *sr)
                           {"deadline", dx, dy, r->n ? 2 : 0, ST_SVG_LINE}};
     st_svg_frame f = {.id = "size-pareto",
                       .title = "Sizing: time to train against the goal, and the Pareto front",
-                      .x_label = "time to train (days, no failures; log scale)",
+                      .x_label =
+                          "time to train (days, failures and checkpoints included; log scale)",
                       .y_label = cost ? "cost (million USD, log)" : "GPU-hours (millions, log)",
                       .height = 380,
                       .log_x = 1,

@@ -146,8 +146,13 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
             else
                 put(b, "%9s ", "-");
         }
-    if (rp->failures)
-        put(b, "%7.4f %8.4g ", f->goodput, f->ckpt_every_s);
+    if (rp->failures) { /* no checkpoint: none taken, not one every 0 s */
+        put(b, "%7.4f ", f->goodput);
+        if (f->ckpt_every_s > 0)
+            put(b, "%8.4g ", f->ckpt_every_s);
+        else
+            put(b, "%8s ", "-");
+    }
     if (rp->failures && rp->memory) { /* the two-level checkpoint's snapshot cadence */
         if (f->mem_every_s > 0)
             put(b, "%8.4g ", f->mem_every_s);
@@ -419,7 +424,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddNumberToObject(o, "spares_held_share", f->spares_held);
         cJSON_AddNumberToObject(o, "spares_needed", (double)f->spares_needed);
     }
-    cJSON_AddNumberToObject(o, "checkpoint_every_s", f->ckpt_every_s);
+    num(o, "checkpoint_every_s", f->ckpt_every_s, f->ckpt_every_s > 0); /* null: none taken */
     if (f->mem_every_s > 0)
         cJSON_AddNumberToObject(o, "memory_every_s", f->mem_every_s);
     cJSON_AddNumberToObject(o, "gpu_hours", f->gpu_hours);
