@@ -617,6 +617,26 @@ static const st_field cost_fields[] = {
     ST_FEND,
 };
 
+/* A price stated as 0 where the delivery reads it makes that part of the cost nothing (a node
+ * price of 0 a cost of no capital, a GPU-hour rate of 0 a cloud bill of 0): allowed, since a
+ * planner may mean it, and said once as a warning at the cost: section, since a 0 more often
+ * stands for "unknown", which the key left out says (the preset table's price, or a refusal). */
+static void warn_zero_prices(st_ld *ld, const st_ynode *n, const st_cost_cfg *c)
+{
+    static const char *const what = "so that part of the cost is nothing; leave the key out to "
+                                    "take the preset table's sourced price where it has one";
+    if (c->delivery == ST_DELIVERY_ON_PREM && c->node_price_usd == 0)
+        st_diag_add(&ld->s->warnings, 0, n->loc, "cost: node_price is 0 USD, %s", what);
+    if (c->delivery == ST_DELIVERY_ON_PREM && c->switch_price_usd == 0)
+        st_diag_add(&ld->s->warnings, 0, n->loc, "cost: switch_price is 0 USD, %s", what);
+    if (c->delivery != ST_DELIVERY_ON_PREM && c->pricing != ST_PRICING_COMMITTED &&
+        c->gpu_hour_usd_per_s == 0)
+        st_diag_add(&ld->s->warnings, 0, n->loc, "cost: gpu_hour_price is 0 USD/h, %s", what);
+    if (c->pricing == ST_PRICING_COMMITTED && c->committed_gpu_hour_usd_per_s == 0)
+        st_diag_add(&ld->s->warnings, 0, n->loc, "cost: committed_gpu_hour_price is 0 USD/h, %s",
+                    what);
+}
+
 int st__load_cost(st_ld *ld, const st_ynode *n)
 {
     st_cost_cfg *c = &ld->s->cost;
@@ -654,9 +674,23 @@ int st__load_cost(st_ld *ld, const st_ynode *n)
                           "type or per type, such as %s: {%s: %s}",
                           st_delivery_names[c->delivery], key, gpu, why, key, gpu,
                           strcmp(key, "node_price") ? "2.5 USD/h" : "300000 USD");
-    if (key)
-        return st_rd_fail(&ld->rd, n, ST_EINVAL, "cost: delivery '%s' needs '%s' (%s)",
-                          st_delivery_names[c->delivery], key, why);
+    if (key) { /* every price it lacks at once, not one per run */
+        const char *keys[8];
+        size_t m = st_cost_missing_all(c, keys, 8);
+        char list[200] = "";
+        for (size_t i = 0; i < m; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%s'",
+                     i == 0       ? ""
+                     : i + 1 == m ? " and "
+                                  : ", ",
+                     keys[i]);
+        return st_rd_fail(&ld->rd, n, ST_EINVAL, "cost: delivery '%s' needs %s (%s)",
+                          st_delivery_names[c->delivery], m ? list : key,
+                          m > 1 ? "none has a published default: hardware prices depend on "
+                                  "what is bought, maintenance and staff on the site"
+                                : why);
+    }
+    warn_zero_prices(ld, n, c);
     ld->s->has_cost = 1;
     return 0;
 }

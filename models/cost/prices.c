@@ -307,3 +307,31 @@ const char *st_cost_missing(const st_cost_cfg *c, const char **why)
     }
     return c->gpu_hour_usd_per_s < 0 ? "gpu_hour_price" : NULL;
 }
+
+size_t st_cost_missing_all(const st_cost_cfg *c, const char **keys, size_t cap)
+{
+    st_cost_cfg t = *c;
+    size_t n = 0;
+    const char *why, *k;
+    while (n < cap && (k = st_cost_missing(&t, &why))) {
+        keys[n++] = k;
+        /* as if stated: the next call names the one after it */
+        if (!strcmp(k, "node_price"))
+            t.node_price_usd = 0;
+        else if (!strcmp(k, "switch_price"))
+            t.switch_price_usd = 0;
+        else if (!strcmp(k, "storage_price"))
+            t.storage_price_usd_per_byte = 0;
+        else if (!strcmp(k, "maintenance"))
+            t.maintenance_per_year = 0;
+        else if (!strcmp(k, "staff"))
+            t.staff_usd_per_s = 0;
+        else if (!strcmp(k, "committed_gpu_hour_price"))
+            t.committed_gpu_hour_usd_per_s = 0;
+        else if (!strcmp(k, "commitment"))
+            t.commitment_s = 0;
+        else
+            t.gpu_hour_usd_per_s = 0;
+    }
+    return n;
+}

@@ -27,5 +27,12 @@ if [ -n "$err" ]; then
     printf 'FAIL quickstart: unexpected stderr\n%s\n' "$err"
     fail=1
 fi
+# A price stated as 0 where the delivery reads it: one warning at the cost: section, exit 0.
+err=$("$strata" check zero_price.yaml 2>&1 >/dev/null)
+want="zero_price.yaml:7:7: warning: cost: gpu_hour_price is 0 USD/h, so that part of the cost is nothing; leave the key out to take the preset table's sourced price where it has one"
+if [ "$err" != "$want" ]; then
+    printf 'FAIL zero price: stderr\n%s\nwant\n%s\n' "$err" "$want"
+    fail=1
+fi
 [ "$fail" -eq 0 ] && echo "warnings ok"
 [ "$fail" -eq 0 ]
