@@ -14,6 +14,7 @@
 #include "models/forecast/band.h"
 #include "models/reliability/spare_wait.h"
 #include "report/report.h"
+#include "sim/units.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -316,16 +317,20 @@ static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_res
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
-    put(b, "strata size: %s, workload %s, deadline %.4g d, goal %s\n", rp->file, rp->workload,
-        rp->deadline_s / 86400.0, rp->goal);
-    if (rp->power_from)
-        put(b, "power budget %.3f MW (%s), against the facility peak (power_MW)\n",
-            rp->spec->power_w / 1e6,
+    char q[32]; /* the deadline and budgets in units that read at their size (25 min, 11.05 kW) */
+    st_unit_format(rp->deadline_s, ST_DIM_TIME, q, sizeof q);
+    put(b, "strata size: %s, workload %s, deadline %s, goal %s\n", rp->file, rp->workload, q,
+        rp->goal);
+    if (rp->power_from) {
+        st_unit_format(rp->spec->power_w, ST_DIM_POWER, q, sizeof q);
+        put(b, "power budget %s (%s), against the facility peak (power_MW)\n", q,
             strcmp(rp->power_from, "--budget") ? "the scenario's facility.power_capacity"
                                                : "--budget power=");
+    }
     for (int k = 0; k < 3; k++)
         if (heat_budget(rp->spec, k) > 0) {
-            put(b, "%s budget %.3f MW of heat (", HEAT_BUDGET[k], heat_budget(rp->spec, k) / 1e6);
+            st_unit_format(heat_budget(rp->spec, k), ST_DIM_POWER, q, sizeof q);
+            put(b, "%s budget %s of heat (", HEAT_BUDGET[k], q);
             if (rp->cooling_from[k] && strcmp(rp->cooling_from[k], "--budget"))
                 put(b, "the scenario's %s", rp->cooling_from[k]);
             else

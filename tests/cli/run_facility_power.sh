@@ -17,7 +17,7 @@ check() { # FILE TP PP VS: run, audit and size agree; the cap fails
     "$strata" audit "$1" >"$tmp/audit.txt" 2>/dev/null && { echo "audit passed $1"; exit 1; } || true
     "$strata" size "$1" --deadline 400d --top 1000 --format json >"$tmp/size.json"
     "$strata" size "$1" --deadline 90d --budget power=1GW --top 5 --format json >"$tmp/all.json"
-    "$strata" size "$1" --deadline 400d --top 1 | grep -q '^cooling budget 15.000 MW of heat (the scenario.s facility.cooling_capacity), against the heat to reject (heat_MW)$' ||
+    "$strata" size "$1" --deadline 400d --top 1 | grep -q '^cooling budget 15 MW of heat (the scenario.s facility.cooling_capacity), against the heat to reject (heat_MW)$' ||
         { echo "size's text names the scenario's cooling capacity as its budget"; exit 1; }
     "$strata" size "$1" --deadline 400d --budget cooling=16MW --top 1 --format json |
         python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["cooling_budget_from"] == "--budget" and d["cooling_budget_w"] == 16e6, d' ||

@@ -439,7 +439,7 @@ expect "--existing: 5 MW does not" "False cooling" "$(b200_cool 5MW)"
 air=$src/scenarios/examples/h200-4096-air.yaml
 "$strata" size "$air" --deadline 60d --budget air_cooling=0.05MW --top 3 >"$tmp/air.txt" \
     2>/dev/null || bad "air cooling budget failed"
-expect "cooling budget line" "air_cooling budget 0.050 MW of heat (--budget air_cooling=), against the heat to reject (air_MW)" \
+expect "cooling budget line" "air_cooling budget 50 kW of heat (--budget air_cooling=), against the heat to reject (air_MW)" \
     "$(grep '^air_cooling budget' "$tmp/air.txt")"
 col=$(awk '/^rank +nodes/ {for (i = 1; i <= NF; i++) if ($i == "air_MW") print i; exit}' "$tmp/air.txt")
 [ -n "$col" ] || bad "no air_MW column"
