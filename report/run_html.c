@@ -244,21 +244,27 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     size_t bins = s->n / 2 + 1;
     double *t = st_xmalloc(s->n * sizeof *t), *mw = st_xmalloc(s->n * sizeof *mw);
     double *hz = st_xmalloc(bins * sizeof *hz), *amp = st_xmalloc(bins * sizeof *amp);
+    /* in MW, kW or W by the facility peak's size (a 2-node cluster's 24 kW read 0.024 MW) */
+    const char *unit;
+    double fp_w = num(power, "facility_peak_w"), top = isfinite(fp_w) ? fp_w : 0;
+    for (size_t k = 0; k < s->n; k++)
+        top = fmax(top, s->w[k]);
+    double sc = st_svg_power_unit(top, &unit);
     for (size_t k = 0; k < s->n; k++) {
         t[k] = (double)k * s->dt_s;
-        mw[k] = s->w[k] / 1e6;
+        mw[k] = s->w[k] * sc;
     }
     /* the waveform is IT and distribution; the facility peak (plant.h: with transformers, UPS
      * and cooling plant) is the figure the cap is checked against */
-    double cap = num(power, "power_capacity_w") / 1e6, ct[2] = {0, t[s->n - 1]}, cv[2] = {cap, cap};
-    double fp = num(power, "facility_peak_w") / 1e6, fv[2] = {fp, fp};
+    double cap = num(power, "power_capacity_w") * sc, ct[2] = {0, t[s->n - 1]}, cv[2] = {cap, cap};
+    double fp = fp_w * sc, fv[2] = {fp, fp};
     st_svg_series ws[3] = {{"IT and distribution", t, mw, s->n, ST_SVG_LINE},
                            {"facility peak", ct, fv, 2, ST_SVG_LINE},
                            {"facility power capacity", ct, cv, 2, ST_SVG_LINE}};
     st_svg_frame fw = {.id = "power-waveform",
                        .title = "Facility power over the steady-state window",
                        .x_label = "time (s)",
-                       .y_label = "MW"};
+                       .y_label = unit};
     st_svg_xy(out, &fw, ws, isfinite(cap) ? 3 : 2);
     st_html_section_end(out);
     st_html_section(out, "sec-power-spectrum");
@@ -266,14 +272,14 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     size_t shown = 1; /* from the first non-DC bin up to the utility band's top */
     for (size_t k = 1; k < bins; k++) {
         hz[k] = (double)k / ((double)s->n * s->dt_s);
-        amp[k] /= 1e6;
+        amp[k] *= sc;
         shown = hz[k] <= 20.0 ? k + 1 : shown;
     }
     st_svg_series sp = {"amplitude", hz + 1, amp + 1, shown - 1, ST_SVG_LINE};
     st_svg_frame ff = {.id = "power-spectrum",
                        .title = "Spectrum of the facility power (amplitude per frequency)",
                        .x_label = "frequency (Hz)",
-                       .y_label = "MW",
+                       .y_label = unit,
                        .y_from_zero = 1};
     st_svg_xy(out, &ff, &sp, 1);
     free(t);
@@ -317,13 +323,20 @@ static void life_chart(FILE *out, const st_run *r)
     size_t m = 0;
     for (size_t k = 0; k < ST_LIFE_WALL_QUANTILES; k++)
         share[k] = (double)k / (ST_LIFE_WALL_QUANTILES - 1);
+    double top = 0; /* the unit by the longest wall time drawn: days, h, min or s */
+    for (size_t i = 0; i < r->n; i++)
+        if (r->f[i].w && r->f[i].summary.replicas >= 2)
+            top = fmax(top, r->f[i].summary.wall_q[ST_LIFE_WALL_QUANTILES - 1]);
+    const char *unit;
+    double sc = st_svg_time_unit(top, &unit);
+    char *xl = st_xasprintf("wall time (%s)", unit);
     for (size_t i = 0; i < r->n; i++) {
         const st_life_summary *sm = &r->f[i].summary;
         if (!r->f[i].w || sm->replicas < 2)
             continue;
         double *d = days + m * ST_LIFE_WALL_QUANTILES;
         for (size_t k = 0; k < ST_LIFE_WALL_QUANTILES; k++)
-            d[k] = sm->wall_q[k] / 86400.0;
+            d[k] = sm->wall_q[k] * sc;
         s[m++] = (st_svg_series){r->f[i].w->name, d, share, ST_LIFE_WALL_QUANTILES, ST_SVG_LINE};
     }
     st_html_section(out, "sec-failure-life");
@@ -331,7 +344,7 @@ static void life_chart(FILE *out, const st_run *r)
         st_svg_frame f = {.id = "failure-life",
                           .title = "Job wall time under failures: its distribution over the "
                                    "replicas (CDF)",
-                          .x_label = "wall time (days)",
+                          .x_label = xl,
                           .y_label = "share of replicas",
                           .y_from_zero = 1};
         st_svg_xy(out, &f, s, m);
@@ -342,6 +355,7 @@ static void life_chart(FILE *out, const st_run *r)
     st_html_section_end(out);
     free(s);
     free(days);
+    free(xl);
 }
 
 size_t st_report_waits_h(const st_cluster_result *c, double *out)

@@ -292,6 +292,10 @@ void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t 
         p.ax = (axis){.lo = -0.5, .hi = (double)f->n_x_ticks - 0.5, .step = 1};
     series_range(s, n, &lo, &hi, 1, f->log_y);
     p.ay = f->log_y ? log_axis(lo, hi) : axis_of(lo, hi, f->y_from_zero);
+    if (!f->log_y && f->y_cap > 0 && hi <= f->y_cap && p.ay.hi > f->y_cap) {
+        p.ay.hi = f->y_cap; /* ticks stay on the step: the cap is a whole number of them below */
+        p.ay.lo = fmin(p.ay.lo, p.ay.hi - p.ay.step);
+    }
     begin(out, f, p.w, p.h);
     axes(out, &p, f, 1);
     for (size_t i = 0; i < n; i++)
@@ -433,4 +437,24 @@ void st_svg_bars_chart(FILE *out, const st_svg_frame *f, const st_svg_bars *b)
     free(names);
     free(colors);
     free(dashed);
+}
+
+double st_svg_time_unit(double top, const char **unit)
+{
+    if (top >= 2 * 86400.0)
+        return *unit = "days", 1 / 86400.0;
+    if (top >= 2 * 3600.0)
+        return *unit = "h", 1 / 3600.0;
+    if (top >= 120)
+        return *unit = "min", 1 / 60.0;
+    return *unit = "s", 1;
+}
+
+double st_svg_power_unit(double top, const char **unit)
+{
+    if (top >= 1e6)
+        return *unit = "MW", 1e-6;
+    if (top >= 1e3)
+        return *unit = "kW", 1e-3;
+    return *unit = "W", 1;
 }

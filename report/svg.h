@@ -33,7 +33,16 @@ typedef struct st_svg_frame {
      * (the values of a sweep axis that are not numbers) */
     const char *const *x_ticks;
     size_t n_x_ticks;
+    /* st_svg_xy: above 0, the most the y axis may show when no point passes it (a share's 100%:
+     * a flat 100% series is not drawn on an axis up to 110%) */
+    double y_cap;
 } st_svg_frame;
+
+/* The factor that puts values of at most top (seconds, or watts with power) into a unit that
+ * reads at their size on an axis, and that unit into *unit: s, min, h or days; W, kW or MW.
+ * So a 12-minute wall time is not drawn on an axis of days from 0.005 to 0.045. */
+double st_svg_time_unit(double top, const char **unit);
+double st_svg_power_unit(double top, const char **unit);
 
 /* Line and dot series on linear axes fitted to every series' points. */
 void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t n);

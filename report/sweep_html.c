@@ -53,11 +53,12 @@ static char *text_of(const char *f, const char *a, const char *b)
     return t;
 }
 
-/* A unit that reads well for a curve of column col, from its figure's row in the report's
- * schema (report/figures.h), and the factor into it: a time in seconds (a wall time in days),
- * bytes in GB, a share in percent; "" where the unit is none of those (the axis is then labelled
- * with the figure's name). */
-static const char *unit_of(const char *col, double *scale)
+/* A unit that reads well for a curve of column col whose largest value is top (in the
+ * figure's own unit), from its figure's row in the report's schema (report/figures.h), and the
+ * factor into it: a time in s, min, h or days by its size (a wall time of 12 min on an axis of
+ * days read 0.005 to 0.045), bytes in GB, a share in percent, power in kW or MW by its size; ""
+ * where the unit is none of those (the axis is then labelled with the figure's name). */
+static const char *unit_of(const char *col, double top, double *scale)
 {
     char *path = text_of("points[].%s%s", col, "");
     const st_fig *f = st_fig_find(ST_DOC_SWEEP, path);
@@ -66,13 +67,14 @@ static const char *unit_of(const char *col, double *scale)
     st_fig_unit u = f ? f->unit : ST_FU_NUMBER;
     if (u == ST_FU_BYTES)
         return *scale = 1e-9, "GB";
-    if (u == ST_FU_TIME && f->flags & ST_FIG_IN_DAYS)
-        return *scale = 1 / 86400.0, "days";
+    const char *unit = "";
     if (u == ST_FU_TIME)
-        return "s";
+        *scale = st_svg_time_unit(top, &unit);
+    if (u == ST_FU_POWER)
+        *scale = st_svg_power_unit(top, &unit);
     if (u == ST_FU_SHARE)
         return *scale = 100, "%";
-    return "";
+    return unit;
 }
 
 /* Whether every point's value of the first axis is a number: else the axis is drawn as its
@@ -114,7 +116,11 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
     double *x = st_xcalloc(np + 1, sizeof *x), *y = st_xcalloc(np + 1, sizeof *y), scale;
     char **labels = st_xcalloc(np + 1, sizeof *labels);
     size_t *grp = st_xcalloc(np + 1, sizeof *grp);
-    const char *unit = unit_of(col, &scale);
+    double top = 0;
+    for (const cJSON *p = pts->child; p; p = p->next)
+        if (isfinite(value(p, col)))
+            top = fmax(top, fabs(value(p, col)));
+    const char *unit = unit_of(col, top, &scale);
     int numeric = numeric_axis(sw, pts);
     for (const cJSON *p = pts->child; p; p = p->next, i++) {
         char *lb = group_label(sw, p);
@@ -153,7 +159,8 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
                       .x_label = sw->cols[0],
                       .y_label = yl,
                       .x_ticks = numeric ? NULL : (const char *const *)ax0->values,
-                      .n_x_ticks = numeric ? 0 : ax0->n};
+                      .n_x_ticks = numeric ? 0 : ax0->n,
+                      .y_cap = strcmp(unit, "%") == 0 ? 100 : 0};
     if (have)
         st_svg_xy(out, &f, s, ng);
     for (size_t g = 0; g < ng; g++)
