@@ -160,10 +160,28 @@ static void grouped(double v, char *buf, size_t n)
     snprintf(buf, n, "%s", out);
 }
 
+/* A figure of 10,000 and more at the 4 significant digits every figure is shown with, its
+ * thousands set apart ("51,240,000", where %.4g wrote 51240000 or 5.124e+07); 0 when v is
+ * outside [10^4, 10^15), which the caller writes its own way. */
+static int grouped_sig(double v, char *buf, size_t n)
+{
+    if (!(fabs(v) >= 10000 && fabs(v) < 1e15))
+        return 0;
+    char d[32];
+    snprintf(d, sizeof d, "%.4g", v);
+    grouped(strtod(d, NULL), buf, n);
+    return 1;
+}
+
 void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
 {
     char b[40];
     switch (u) {
+    case ST_FU_MONEY:
+        if (!grouped_sig(v, b, sizeof b))
+            break;
+        snprintf(buf, n, "%s USD", b);
+        return;
     case ST_FU_SHARE:
         snprintf(buf, n, "%.4g%%", v * 100);
         return;
@@ -175,7 +193,10 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         snprintf(buf, n, "%.4g m3/s", v);
         return;
     case ST_FU_PER_S:
-        snprintf(buf, n, "%.4g/s", v);
+        if (grouped_sig(v, b, sizeof b))
+            snprintf(buf, n, "%s/s", b);
+        else
+            snprintf(buf, n, "%.4g/s", v);
         return;
     case ST_FU_FREQUENCY:
         snprintf(buf, n, "%.4g Hz", v);
@@ -187,7 +208,7 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         st_unit_format(v, units[u].dim, buf, n);
     else if (v == floor(v) && fabs(v) < 1e15)
         grouped(v, buf, n);
-    else
+    else if (!grouped_sig(v, buf, n))
         snprintf(buf, n, "%.4g", v);
 }
 

@@ -249,10 +249,14 @@ char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON
     free(summary);
     fputs("\n\nSizing of workload ", out);
     st_report_md_cell(out, rp->workload);
-    fprintf(out, ", goal %s, deadline %.4g d. ", rp->goal, rp->deadline_s / 86400.0);
-    fprintf(out, "%.0f configurations evaluated of %.0f plans considered.\n\n## Ranked\n\n",
-            cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
-            cJSON_GetObjectItemCaseSensitive(s, "considered")->valuedouble);
+    char dl[40], ev[40], co[40]; /* as every figure of the page: units, thousands apart */
+    st_fig_number_text(ST_FU_TIME, rp->deadline_s, dl, sizeof dl);
+    st_fig_number_text(ST_FU_NUMBER, cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
+                       ev, sizeof ev);
+    st_fig_number_text(ST_FU_NUMBER, cJSON_GetObjectItemCaseSensitive(s, "considered")->valuedouble,
+                       co, sizeof co);
+    fprintf(out, ", goal %s, deadline %s. ", rp->goal, dl);
+    fprintf(out, "%s configurations evaluated of %s plans considered.\n\n## Ranked\n\n", ev, co);
     md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols);
     fputs("## Pareto front\n\n", out);
     md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols);
