@@ -31,7 +31,7 @@ static int add(const char *opt, const char *val, const char **list, size_t *n)
         return st_cli_usage_error("calibrate", "%s needs a value", opt);
     /* an empty value, or an OP: with no log after it, names no file (the read said only
      * "No such file or directory", naming nothing) */
-    const char *colon = strcmp(opt, "--nccl-tests") == 0 ? strrchr(val, ':') : NULL;
+    const char *colon = strcmp(opt, "--nccl-tests") == 0 ? strchr(val, ':') : NULL; /* log_path's */
     if (!*val || (colon && !colon[1] && !memchr(val, '/', (size_t)(colon - val))))
         return st_cli_usage_error("calibrate", "%s '%s': expected %s", opt, val,
                                   strcmp(opt, "--step") == 0 ? "JOB=DURATION, such as pretrain=6.9s"
@@ -124,32 +124,50 @@ static const char *fit_line(const st_cal_fit *f, char *buf, size_t n)
     return buf;
 }
 
-/* s as text the loader reads back: a byte that is not UTF-8 and a control character (C0, DEL,
- * C1), which the loader refuses even escaped, become '?'; with quoted, a double-quoted scalar
- * with its backslashes and quotes escaped. The paths and names so written are a record of what
- * was fitted, never read as paths again. */
+/* The code point of the well-formed UTF-8 sequence at s (its length into *len). */
+static unsigned long code_point(const unsigned char *s, size_t *len)
+{
+    if (s[0] < 0x80)
+        return *len = 1, s[0];
+    if (s[0] < 0xe0)
+        return *len = 2, ((s[0] & 0x1ful) << 6) | (s[1] & 0x3f);
+    if (s[0] < 0xf0)
+        return *len = 3, ((s[0] & 0x0ful) << 12) | ((s[1] & 0x3ful) << 6) | (s[2] & 0x3f);
+    return *len = 4, ((s[0] & 0x07ul) << 18) | ((s[1] & 0x3ful) << 12) | ((s[2] & 0x3ful) << 6) |
+                         (s[3] & 0x3f);
+}
+
+/* Whether YAML prints c in a scalar as itself: its printable set (tab and line breaks aside,
+ * U+0020-U+007E, U+00A0-U+D7FF, U+E000-U+FFFD, U+10000 up), less U+2028 and U+2029, which it
+ * reads as line breaks. */
+static int yaml_printable(unsigned long c)
+{
+    return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff && c != 0x2028 && c != 0x2029) ||
+           (c >= 0xe000 && c <= 0xfffd) || c >= 0x10000;
+}
+
+/* s as text the loader reads back: a byte that is not UTF-8, and a character YAML does not
+ * print as itself (C0, DEL, C1, U+2028, U+2029, U+FFFE, U+FFFF), which the loader refuses or
+ * reads as a line break, become '?'; with quoted, a double-quoted scalar with its backslashes and
+ * quotes escaped. The paths and names so written are a record of what was fitted, never read
+ * as paths again. */
 static void put_text(FILE *out, const char *s, int quoted)
 {
     if (quoted)
         fputc('"', out);
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
-        size_t ok = st_utf8_check(s + i, n - i), run = 0;
-        for (; run < ok; run++) { /* the valid run, up to its first control character */
-            unsigned char c = (unsigned char)s[i + run];
-            if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)s[i + run + 1] < 0xa0))
-                break;
-        }
-        for (size_t k = 0; k < run; k++) {
-            if (quoted && (s[i + k] == '"' || s[i + k] == '\\'))
-                fputc('\\', out);
-            fputc(s[i + k], out);
-        }
-        i += run;
-        if (i < n) { /* an invalid byte, or a control character (a C1 one is two bytes) */
+        size_t ok = st_utf8_check(s + i, n - i), len = 1;
+        unsigned long c = ok ? code_point((const unsigned char *)s + i, &len) : 0;
+        if (!ok || !yaml_printable(c)) {
             fputc('?', out);
-            i += (unsigned char)s[i] == 0xc2 && run < ok ? 2 : 1;
+            i += ok ? len : 1;
+            continue;
         }
+        if (quoted && (c == '"' || c == '\\'))
+            fputc('\\', out);
+        fwrite(s + i, 1, len, out);
+        i += len;
     }
     if (quoted)
         fputc('"', out);

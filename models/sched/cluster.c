@@ -369,6 +369,8 @@ void st_sched_preempt(st_sched_view *v, size_t id)
     v->out->job[id].preempted_s += secs(ts);
     v->out->st.preempted_s += secs(ts);
     st__cl_stop_work(v, id);
+    if (j->done - j->extra < j->kept) /* during its restore: the checkpoint it holds is kept */
+        st__cl_unpay(v, id, j->kept - (j->done - j->extra));
     j->kept = j->done - j->extra; /* its save is a checkpoint a later failure returns to */
     if (ts > 0) {                 /* it keeps its GPUs while it writes its checkpoint */
         j->state = J_SAVING;

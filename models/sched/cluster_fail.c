@@ -29,10 +29,7 @@ static void requeue(st_sched_view *v, size_t id)
     st__cl_parts_arrival(v, id);
 }
 
-/* Job id failed u ticks before the end of the restart and restore it paid at its resume
- * (st_sched_start counted them whole, in failed_s or preempted_s): that part never ran, so it
- * is no cost the job paid and no extra work it did. */
-static void unpay(st_sched_view *v, size_t id, st_time u)
+void st__cl_unpay(st_sched_view *v, size_t id, st_time u)
 {
     jstate *j = &v->js[id];
     st_cluster_job_out *o = &v->out->job[id];
@@ -65,7 +62,7 @@ static void interrupt(st_sched_view *v, size_t id)
     double lost = p > back ? secs(p - back) : 0, save = 0, restore = 0;
     st_cluster_job_out *o = &v->out->job[id];
     if (p < j->kept)
-        unpay(v, id, j->kept - p);
+        st__cl_unpay(v, id, j->kept - p);
     j->done = j->extra + back;
     j->kept = back;
     if (v->sp->preempt_cost)

@@ -220,6 +220,11 @@ void st__cl_stop_work(st_sched_view *v, size_t id);
 void st__cl_give_back(st_sched_view *v, size_t id);
 /* GPUs gpus[0 .. n) back to the pool, except those a failure holds down (cluster_fail.c). */
 void st__cl_gpus_back(st_sched_view *v, const int64_t *gpus, int64_t n);
+
+/* Job id stopped (a failure or a preemption) u ticks before the end of the restart and restore it
+ * paid at its resume (st_sched_start counted them whole, in failed_s or preempted_s): that part
+ * never ran, so it is no cost the job paid and no extra work it did (cluster_fail.c). */
+void st__cl_unpay(st_sched_view *v, size_t id, st_time u);
 /* The failure model's state, cluster.failure and cluster.repair, and each class's first
  * failure; a refused rate sets v->rc (cluster_fail.c). */
 void st__cl_start_outages(st_sched_view *v);

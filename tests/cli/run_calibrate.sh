@@ -180,7 +180,8 @@ sed 's/name: finetune/name: "fine\\"tune"/' scenarios/examples/quickstart.yaml >
 "$strata" run "$tmp/q.yaml" --calibration "$tmp/q-cal.yaml" >/dev/null || bad "quoted job: reads back"
 # A log whose path is no text (a byte that is not UTF-8, ESC, DEL): the calibration it writes
 # is UTF-8 and loads back (it was refused: "not a text file", "a control character").
-for nm in $'bad\xff.log' $'esc\x1b.log' $'del\x7f.log'; do
+# U+FFFE (libyaml refuses it) and U+2028 (a line break to YAML) too.
+for nm in $'bad\xff.log' $'esc\x1b.log' $'del\x7f.log' $'nc\xef\xbf\xbe.log' $'ls\xe2\x80\xa8x: 1.log'; do
     cp "$logs/a3mega-2node-all_reduce_perf.log" "$tmp/$nm"
     "$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "all_reduce:$tmp/$nm" \
         -o "$tmp/odd.yaml" 2>/dev/null || bad "odd log path $(printf %q "$nm"): calibrate failed"

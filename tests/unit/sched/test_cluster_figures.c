@@ -13,6 +13,14 @@ static void cost_3_5(void *ctx, size_t job, double *save_s, double *restore_s)
     *restore_s = 5;
 }
 
+static void cost_0_200(void *ctx, size_t job, double *save_s, double *restore_s)
+{
+    (void)ctx;
+    (void)job;
+    *save_s = 0;
+    *restore_s = 200;
+}
+
 static st_cluster_result run(const char *policy, const st_cluster_job *jobs, size_t n,
                              st_cluster_preempt_cost_fn cost)
 {
@@ -49,6 +57,25 @@ START_TEST(test_goodput_leaves_out_saves_and_restores)
     ck_assert_double_eq_tol(r.st.utilization, 1, 1e-12);
     ck_assert_double_eq_tol(r.st.goodput, 1 - 8.0 * 8 / (8 * 128), 1e-12);
     ck_assert_double_eq(r.st.fragmented_gpus, 0);
+    st_cluster_result_release(&r);
+}
+END_TEST
+
+/* A preemption during a restore: SRTF preempts A (1,000 s) for B (20 s at t = 10) and, 10 s
+ * into A's 200 s restore, for C (20 s at t = 40). A's checkpoint holds its 10 s of work
+ * whatever the restore had loaded, so it resumes at t = 60 with a whole restore and its 990 s
+ * left: it ends at 1,250 s, its preemptions having cost 10 + 200 s. (Before, the preemption
+ * took the restore's progress for the checkpoint and kept the unrun 190 s counted: A re-ran
+ * them as work and ended at 1,440 s, 400 s of restores counted.) */
+START_TEST(test_a_preemption_during_a_restore_keeps_the_checkpoint)
+{
+    const st_cluster_job jobs[] = {
+        {0, 1000, 1000, 8, 0, -1}, {10, 20, 20, 8, 0, -1}, {40, 20, 20, 8, 0, -1}};
+    st_cluster_result r = run("srtf", jobs, 3, cost_0_200);
+    ck_assert_int_eq(r.job[0].preemptions, 2);
+    ck_assert_double_eq_tol(r.job[0].end_s, 1250, 1e-9);
+    ck_assert_double_eq_tol(r.job[0].preempted_s, 210, 1e-9);
+    ck_assert_double_eq_tol(r.job[0].held_s, 1000 + 210, 1e-9);
     st_cluster_result_release(&r);
 }
 END_TEST
@@ -143,6 +170,7 @@ Suite *cluster_figures_suite(void)
     Suite *s = suite_create("cluster_figures");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fragmentation_counts_gpus_no_waiting_job_fits);
+    tcase_add_test(tc, test_a_preemption_during_a_restore_keeps_the_checkpoint);
     tcase_add_test(tc, test_a_part_counts_in_gpu_time_only);
     tcase_add_test(tc, test_a_held_job_waits_for_its_after_job);
     tcase_add_test(tc, test_time_queued_counts_the_requeue_after_a_preemption);
