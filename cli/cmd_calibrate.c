@@ -157,7 +157,9 @@ static void put_text(FILE *out, const char *s, int quoted)
         fputc('"', out);
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
-        size_t ok = st_utf8_check(s + i, n - i), len = 1;
+        /* the first sequence alone: a longest one is 4 bytes (a check to the end each time
+         * would be quadratic in the text) */
+        size_t ok = st_utf8_check(s + i, n - i < 4 ? n - i : 4), len = 1;
         unsigned long c = ok ? code_point((const unsigned char *)s + i, &len) : 0;
         if (!ok || !yaml_printable(c)) {
             fputc('?', out);
