@@ -107,12 +107,15 @@ static void one_cell(char *buf, size_t n, double v, const st_fig *f)
         st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
 }
 
-/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"). */
-static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread)
+/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"); in Markdown a count
+ * from 10,000 up with its thousands set apart, as every report table shows one (reports.md). */
+static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread, int md)
 {
     if (is_count(f)) {
         if (spread)
             snprintf(buf, n, "%.4g ±%.2g", v, sd);
+        else if (md)
+            st_fig_number_text(ST_FU_NUMBER, round(v), buf, n);
         else
             snprintf(buf, n, "%.0f", v);
         return;
@@ -128,14 +131,14 @@ static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int 
 /* The cells of row r after its label, in column order: w wide, a count as wide as its
  * heading. */
 static void row_cells(FILE *out, const st_compare_row *rows, size_t n, size_t i, const char *sep,
-                      int w, int spread)
+                      int w, int spread, int md)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
     size_t nf = st_compare_figs(figs);
     char b[64];
     for (size_t k = 0; k < nf; k++)
         if (shown(rows, n, k)) {
-            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread);
+            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread, md);
             fprintf(out, "%s%*s", sep, is_count(figs[k]) ? (int)strlen(figs[k]->head) : w, b);
         }
 }
@@ -166,11 +169,13 @@ static void table(FILE *out, const st_compare_row *rows, size_t n, int md, int s
         if (md) { /* the label, the one text cell, through the Markdown cell writer */
             fputs("| ", out);
             st_report_md_cell(out, rows[i].label);
-            fprintf(out, "%*s | %8zu", w - (int)strlen(rows[i].label), "", rows[i].st.finished);
+            char fin[32];
+            st_fig_number_text(ST_FU_NUMBER, (double)rows[i].st.finished, fin, sizeof fin);
+            fprintf(out, "%*s | %8s", w - (int)strlen(rows[i].label), "", fin);
         } else {
             fprintf(out, "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
         }
-        row_cells(out, rows, n, i, sep, cw, spread);
+        row_cells(out, rows, n, i, sep, cw, spread, md);
         fprintf(out, "%s\n", md ? " |" : "");
     }
 }
