@@ -63,12 +63,30 @@ static const char *cell_text(const char *path, const cJSON *v, char *buf, size_t
     return buf;
 }
 
+/* Column col's heading in the rows of arr_name (the front's are the ranked table's): its
+ * figure row's label, the key itself where none names it. */
+static const char *col_label(const char *arr_name, const char *col)
+{
+    char *path = st_xasprintf("%s[].%s", arr_name, col);
+    const st_fig *f = st_fig_find(ST_DOC_SIZE, path);
+    free(path);
+    if (!f) { /* a list's row is spelled with its []: ranked[].train_s_band[] */
+        path = st_xasprintf("%s[].%s[]", arr_name, col);
+        f = st_fig_find(ST_DOC_SIZE, path);
+        free(path);
+    }
+    return f ? f->label : col;
+}
+
+/* The rows of arr (arr_name in the JSON) as a Markdown table headed by the labels of labels_of's
+ * rows: the cells hold each figure in its unit, so a key such as facility_w would misname a cell
+ * that reads 20.63 MW. */
 static void md_rows(FILE *out, const char *arr_name, const cJSON *arr, const char **cols,
-                    size_t n_cols)
+                    size_t n_cols, const char *labels_of)
 {
     for (size_t c = 0; c < n_cols; c++) {
         fputs("| ", out);
-        st_report_md_cell(out, cols[c]);
+        st_report_md_cell(out, col_label(labels_of, cols[c]));
         fputc(' ', out);
     }
     fputs("|\n", out);
@@ -102,17 +120,8 @@ static void html_rows(FILE *out, const char *arr_name, const cJSON *arr, const c
 {
     char *id = st_xasprintf("table-%s", arr_name);
     const char **heads = st_xcalloc(n_cols + 1, sizeof *heads);
-    for (size_t c = 0; c < n_cols; c++) {
-        char *path = st_xasprintf("%s[].%s", labels_of, cols[c]);
-        const st_fig *f = st_fig_find(ST_DOC_SIZE, path);
-        free(path);
-        if (!f) { /* a list's row is spelled with its []: ranked[].train_s_band[] */
-            path = st_xasprintf("%s[].%s[]", labels_of, cols[c]);
-            f = st_fig_find(ST_DOC_SIZE, path);
-            free(path);
-        }
-        heads[c] = f ? f->label : cols[c];
-    }
+    for (size_t c = 0; c < n_cols; c++)
+        heads[c] = col_label(labels_of, cols[c]);
     st_html_table_begin(out, id, heads, n_cols);
     free(heads);
     free(id);
@@ -257,9 +266,9 @@ char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON
                        co, sizeof co);
     fprintf(out, ", goal %s, deadline %s. ", rp->goal, dl);
     fprintf(out, "%s configurations evaluated of %s plans considered.\n\n## Ranked\n\n", ev, co);
-    md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols);
+    md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols, "ranked");
     fputs("## Pareto front\n\n", out);
-    md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols);
+    md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols, "ranked");
     return st_report_close(out, &buf);
 }
 
@@ -375,6 +384,6 @@ char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
     fputs(": ", out);
     serve_ask(out, t);
     fputs(".\n\n## Configurations\n\n", out);
-    md_rows(out, "serving", rows, cols, n_cols);
+    md_rows(out, "serving", rows, cols, n_cols, "serving");
     return st_report_close(out, &buf);
 }

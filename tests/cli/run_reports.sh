@@ -122,7 +122,7 @@ ok 'grep -q "id=\"summary\">Best for the gpu-hours goal: 8 GPUs (1 node, tp 1, p
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format csv >"$tmp/z.csv" 2>/dev/null
 ok 'head -1 "$tmp/z.csv" | grep -q "^table,rank,nodes,gpus" && [ "$(grep -c "^ranked," "$tmp/z.csv")" -eq 10 ] && grep -q "^front," "$tmp/z.csv"' "size: csv"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format markdown >"$tmp/z.md" 2>/dev/null
-ok 'grep -q "^## Pareto front" "$tmp/z.md" && grep -q "^| rank | nodes" "$tmp/z.md"' "size: markdown"
+ok 'grep -q "^## Pareto front" "$tmp/z.md" && grep -q "^| Rank | Nodes | GPUs | Tensor parallel" "$tmp/z.md"' "size: markdown"
 ok '[ "$(sed -n 1p "$tmp/z.md")" = "# quickstart" ] && [ "$(sed -n 3p "$tmp/z.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/z.html")" ]' "size: markdown opens with the name and the same summary"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h -o "$tmp/z.out" >"$tmp/z.txt" 2>/dev/null
 ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "size: -o writes the JSON beside the text"

@@ -313,7 +313,7 @@ assert all(g["why"] == r["why"] for g, r in zip(got, rows) if not r["fits"])
 PY
 check "a service's sizing as CSV: the JSON's rows" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format markdown -o "$tmp/sz.md" >"$tmp/sz.out"
-[ ! -s "$tmp/sz.out" ] && grep -q '^| gpu | tp | pp | ep | fits |' "$tmp/sz.md" && [ "$(sed -n 1p "$tmp/sz.md")" = "# serve-llama3-70b" ] && grep -q '^Sizing service chat: 30 requests/s, ' "$tmp/sz.md"
+[ ! -s "$tmp/sz.out" ] && grep -q '^| GPU | Tensor parallel | Pipeline stages | Expert-parallel group | Can serve |' "$tmp/sz.md" && [ "$(sed -n 1p "$tmp/sz.md")" = "# serve-llama3-70b" ] && grep -q '^Sizing service chat: 30 requests/s, ' "$tmp/sz.md"
 check "a service's sizing as Markdown, to -o FILE" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html >"$tmp/sz.html"
 python3 "$src/tests/cli/check_report.py" html "$tmp/sz.html" "$tmp/sz.json" "" 40 serve-llama3-70b >/dev/null &&
