@@ -103,6 +103,12 @@ printf 'a,b\n=cmd|x,1\n' >"$tmp/bad.csv"
 ok '! $check safe-csv "$tmp/bad.csv"' "checker: refuses a formula cell"
 printf '| a | b |\n| <b>x</b> | [x](javascript:y) |\n' >"$tmp/bad.md"
 ok '! $check safe-md "$tmp/bad.md"' "checker: refuses raw HTML and a link"
+# check's ok line names a file as its error line would: ESC and a byte that is not UTF-8 in the
+# name made visible, never sent to the terminal raw.
+odd="$tmp/sc"$'\x1b[31mRED\xff'".yaml"
+cp scenarios/examples/quickstart.yaml "$odd"
+"$strata" check "$odd" >"$tmp/ok.txt" 2>&1
+ok '! grep -q $'"'"'\x1b'"'"' "$tmp/ok.txt" && grep -q "sc\\\\x1b\[31mRED\\\\xff.yaml: ok:" "$tmp/ok.txt"' "check: the ok line escapes the file's name"
 head -c 100 "$tmp/trace.json" >"$tmp/cut.json"
 printf '\xe5\xa4' >>"$tmp/cut.json"
 ok '! $check utf8 "$tmp/cut.json" text' "checker: refuses half a character"
