@@ -124,9 +124,9 @@ const char *st_cost_price_source(st_price_from from, double value);
  * public default), or NULL when none is missing; *why says why it has no default. */
 const char *st_cost_missing(const st_cost_cfg *c, const char **why);
 
-/* Every key st_cost_missing would name, one after another as each is stated, into keys[0..cap)
- * in the same order; how many (at most 5: the on-premises prices). So a scenario hears of all of
- * them at once, not one per run. */
+/* Every key c's delivery model needs and does not have, in the order st_cost_missing names
+ * them, into keys[0..cap); how many (at most 5: the on-premises prices). So a scenario hears of
+ * all of them at once, not one per run. */
 size_t st_cost_missing_all(const st_cost_cfg *c, const char **keys, size_t cap);
 
 /* The seconds a price "per month" covers: 730 h, the month the AWS Pricing Calculator bills. */

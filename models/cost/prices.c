@@ -283,55 +283,67 @@ static const char typed_price[] = "the preset table has no sourced price for its
 static const char site_cost[] = "it depends on the site and its contracts and has no published "
                                 "default";
 
+/* The prices a delivery model reads that have no public default, in the order they are asked
+ * for: each key, its field, and why it has no default. One table for st_cost_missing and
+ * st_cost_missing_all. */
+typedef struct price_need {
+    const char *key;
+    size_t off; /* the double in st_cost_cfg; < 0 there: not stated */
+    const char *why;
+} price_need;
+
+#define NEED(key, field, why)                                                                      \
+    {                                                                                              \
+        key, offsetof(st_cost_cfg, field), why                                                     \
+    }
+static const price_need ON_PREM_NEEDS[] = {
+    NEED("node_price", node_price_usd, typed_price),
+    NEED("switch_price", switch_price_usd, hw_price),
+    NEED("storage_price", storage_price_usd_per_byte, hw_price),
+    NEED("maintenance", maintenance_per_year, site_cost),
+    NEED("staff", staff_usd_per_s, site_cost),
+};
+static const price_need COMMITTED_NEEDS[] = {
+    NEED("committed_gpu_hour_price", committed_gpu_hour_usd_per_s, typed_price),
+    NEED("commitment", commitment_s, "a commitment's term is the buyer's choice"),
+};
+static const price_need HOURLY_NEEDS[] = {NEED("gpu_hour_price", gpu_hour_usd_per_s, typed_price)};
+#undef NEED
+
+/* The needs of c's delivery model, n of them. */
+static const price_need *needs_of(const st_cost_cfg *c, size_t *n)
+{
+    if (c->delivery == ST_DELIVERY_ON_PREM)
+        return *n = sizeof ON_PREM_NEEDS / sizeof *ON_PREM_NEEDS, ON_PREM_NEEDS;
+    if (c->delivery == ST_DELIVERY_CLOUD && c->pricing == ST_PRICING_COMMITTED)
+        return *n = sizeof COMMITTED_NEEDS / sizeof *COMMITTED_NEEDS, COMMITTED_NEEDS;
+    return *n = sizeof HOURLY_NEEDS / sizeof *HOURLY_NEEDS, HOURLY_NEEDS;
+}
+
+static int unstated(const st_cost_cfg *c, const price_need *p)
+{
+    return *(const double *)((const char *)c + p->off) < 0;
+}
+
 const char *st_cost_missing(const st_cost_cfg *c, const char **why)
 {
+    size_t n;
+    const price_need *p = needs_of(c, &n);
     *why = typed_price;
-    if (c->delivery == ST_DELIVERY_ON_PREM) {
-        if (c->node_price_usd < 0)
-            return "node_price";
-        *why = hw_price;
-        if (c->switch_price_usd < 0)
-            return "switch_price";
-        if (c->storage_price_usd_per_byte < 0)
-            return "storage_price";
-        *why = site_cost;
-        if (c->maintenance_per_year < 0)
-            return "maintenance";
-        return c->staff_usd_per_s < 0 ? "staff" : NULL;
-    }
-    if (c->delivery == ST_DELIVERY_CLOUD && c->pricing == ST_PRICING_COMMITTED) {
-        if (c->committed_gpu_hour_usd_per_s < 0)
-            return "committed_gpu_hour_price";
-        *why = "a commitment's term is the buyer's choice";
-        return c->commitment_s < 0 ? "commitment" : NULL;
-    }
-    return c->gpu_hour_usd_per_s < 0 ? "gpu_hour_price" : NULL;
+    for (size_t i = 0; i < n; i++)
+        if (unstated(c, &p[i])) {
+            *why = p[i].why;
+            return p[i].key;
+        }
+    return NULL;
 }
 
 size_t st_cost_missing_all(const st_cost_cfg *c, const char **keys, size_t cap)
 {
-    st_cost_cfg t = *c;
-    size_t n = 0;
-    const char *why, *k;
-    while (n < cap && (k = st_cost_missing(&t, &why))) {
-        keys[n++] = k;
-        /* as if stated: the next call names the one after it */
-        if (!strcmp(k, "node_price"))
-            t.node_price_usd = 0;
-        else if (!strcmp(k, "switch_price"))
-            t.switch_price_usd = 0;
-        else if (!strcmp(k, "storage_price"))
-            t.storage_price_usd_per_byte = 0;
-        else if (!strcmp(k, "maintenance"))
-            t.maintenance_per_year = 0;
-        else if (!strcmp(k, "staff"))
-            t.staff_usd_per_s = 0;
-        else if (!strcmp(k, "committed_gpu_hour_price"))
-            t.committed_gpu_hour_usd_per_s = 0;
-        else if (!strcmp(k, "commitment"))
-            t.commitment_s = 0;
-        else
-            t.gpu_hour_usd_per_s = 0;
-    }
-    return n;
+    size_t n, m = 0;
+    const price_need *p = needs_of(c, &n);
+    for (size_t i = 0; i < n && m < cap; i++)
+        if (unstated(c, &p[i]))
+            keys[m++] = p[i].key;
+    return m;
 }
