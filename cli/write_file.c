@@ -76,8 +76,9 @@ static int write_renamed(const char *path, const char *data, size_t len, char *w
         st_snprintf(why, n, "out of memory");
         return -1;
     }
-    /* PATH.tmp.XXXXXX beside it, or where that name would pass the longest a file's name may
-     * be (NAME_MAX: 255 on Linux) and PATH's does not, .strata.XXXXXX in its folder */
+    /* mkstemp's template beside it: PATH.tmp. and six random characters, or, where that name
+     * would pass the longest a file's name may be (NAME_MAX: 255 on Linux) and PATH's does
+     * not, .strata. and the six in its folder */
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     if (strlen(base) + 11 <= 255)
         snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);

@@ -316,10 +316,8 @@ static double job_energy(const st_cluster_cfg *c, const st_workload_cfg *p, cons
 {
     if (!(e->step_j > 0))
         return 0;
-    int64_t gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
-    double base_w = (double)((p->gpus + gpn - 1) / gpn) * c->node.base_power_w;
-    return st_plant_job_energy_j(e->pue, f->steps * f->train_s / f->work_s, e->step_j, 0, base_w,
-                                 f->train_s);
+    return st_plant_job_energy_j(e->pue, f->steps * f->train_s / f->work_s, e->step_j, 0,
+                                 st_plant_job_base_w(c, p->gpus), f->train_s);
 }
 
 static void price(const size_count *k, const st_workload_cfg *p, const st_size_spec *s,

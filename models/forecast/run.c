@@ -256,8 +256,7 @@ static double resting_w(const st_cluster_cfg *pc, const st_run *out, double *bas
     const st_gpu_spec *g = pc->gpu;
     double top = g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
     double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
-    int64_t gpn = pc->gpus_per_node;
-    *base_w += (double)((n + gpn - 1) / gpn) * pc->node.base_power_w;
+    *base_w += st_plant_job_base_w(pc, n);
     return fl > g->idle_w ? fl : g->idle_w;
 }
 

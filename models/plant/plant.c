@@ -656,6 +656,12 @@ void st_plant_release(st_plant_result *r)
     memset(r, 0, sizeof *r);
 }
 
+double st_plant_job_base_w(const st_cluster_cfg *c, int64_t n)
+{
+    int64_t gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
+    return (double)((n + gpn - 1) / gpn) * c->node.base_power_w;
+}
+
 double st_plant_job_energy_j(double pue, double steps, double step_energy_j, double rest_j,
                              double base_w, double held_s)
 {

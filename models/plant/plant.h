@@ -61,6 +61,10 @@ const st_gpu_spec *st_plant_job_gpu(const st_cluster_cfg *c, const st_plant_job 
  * power and its GPUs' idle power, by the pool that holds it. */
 double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n);
 
+/* The base power (CPUs, NICs, fans: node.base_power) of the nodes n GPUs of c fill, W: a job's
+ * nodes draw it over its whole life, whether it steps or not. */
+double st_plant_job_base_w(const st_cluster_cfg *c, int64_t n);
+
 /* A job's energy at the facility over its life, J (docs/models/plant.md, "PUE and energy"): its
  * `steps` run and redone at its GPUs' board energy per step, rest_j of their board energy while
  * they run no step (downtime, stalls: idle or at the floor), and its nodes' base power base_w
