@@ -1,6 +1,7 @@
 /* The sizing search (planner/size.h): GPU counts ascending, every plan on each, pruned before the
  * step model where a rule or the memory says no. docs/guide/sizing.md. */
 #include "planner/size.h"
+#include "models/plant/thermal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -156,6 +157,18 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     }
     st_plant_release(&pr);
     return w;
+}
+
+/* The hottest junction of step r's GPUs ids[0..gpus) on shape c at full clock, C, as the plant
+ * gives `run` and `audit` its max_junction_c (models/plant/thermal.h); NaN without a power limit
+ * (no plant). Where the plant runs for a plan, now or after the ranking (power_late). */
+static double junction_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
+                          const st_step_result *r)
+{
+    if (!(c->gpu->tdp_w > 0))
+        return NAN;
+    st_plant_job job = {r, ids, gpus, 0, 1.0, 0};
+    return st_plant_job_junction(c, &job);
 }
 
 /* A lower bound, W, on plant_of for step r on shape c (every GPU of it), without the waveform;
@@ -483,9 +496,11 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->step = r;
     f->facility_w = NAN;
     f->power_lb = power_lb(&k->c, &r);
+    f->junction_c = NAN;
     int in_time = in_time_now(f, s);
     if (plant_now(s, f, in_time)) {
         f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s->seed, &e, &f->heat);
+        f->junction_c = junction_of(&k->c, k->ids, p->gpus, &r);
         f->powered = 1;
     }
     if (s->cost)
@@ -782,7 +797,8 @@ typedef struct size_late {
     const st_size_spec *s;
 } size_late;
 
-/* Configuration f's facility power and binds by the plant, when the search left them out. */
+/* Configuration f's facility power, junction and binds by the plant, when the search left them
+ * out. */
 static void power_late(const size_late *l, st_size_cfg *f)
 {
     if (f->powered)
@@ -797,6 +813,7 @@ static void power_late(const size_late *l, st_size_cfg *f)
         ids[i] = i;
     plant_energy e;
     f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s->seed, &e, &f->heat);
+    f->junction_c = junction_of(&shape, ids, f->gpus, &f->step);
     free(ids);
     f->powered = 1;
     f->binds = binds_of(f, l->s);

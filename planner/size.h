@@ -80,6 +80,11 @@ typedef struct st_size_spec {
     int64_t racks;           /* rack budget (the shape's nodes over nodes_per_rack); 0: none */
     double capex_usd;        /* purchase budget: nodes and switches at the cost: prices; 0: none */
     double tco_usd_per_year; /* the job's cost per year (st_cost_result.per_year_usd); 0: none */
+    /* the scenario's audit.junction_limit, C, which `audit` fails a plan's hottest GPU junction
+     * over (models/forecast/audit.c): the report names the rows over it. They stay ranked: an
+     * operator does not pick a slower parallel plan to cool the GPUs; the racks' cooling holds
+     * the limit or does not (docs/guide/sizing.md). 0: none */
+    double junction_limit_c;
     st_size_goal goal;       /* ST_SIZE_COST needs cost */
     const st_cost_cfg *cost; /* the scenario's prices, or NULL */
     /* The scenario's failures (NULL or no classes: none): time to train is then Daly's expected
@@ -114,7 +119,11 @@ typedef struct st_size_cfg {
     int64_t ep; /* expert parallelism of a mixture-of-experts model; 0 for a dense one */
     st_recompute recompute;
     double mem_bytes, mem_capacity; /* per GPU, on the most loaded one */
-    double step_s, steps, work_s;   /* work_s = steps x step_s: the failure-free time */
+    /* its hottest GPU junction, C, as `run` and `audit` give it (st_plant_job_junction,
+     * models/plant/thermal.h); NaN without a power limit, or where the plant has not run for it
+     * (as facility_w) */
+    double junction_c;
+    double step_s, steps, work_s; /* work_s = steps x step_s: the failure-free time */
     double train_s;        /* work_s, or with failures Daly's expected wall time at ckpt_every_s */
     double train_band[2];  /* train_s's error band: times the ends of the band of its GPU type,
                               kind, precision and count (models/forecast/band.h) */

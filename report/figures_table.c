@@ -541,6 +541,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].heat_w", PW, ST_FIG_NULLABLE, "Heat to reject"),
     F(ST_DOC_SIZE, "ranked[].heat_air_w", PW, ST_FIG_NULLABLE, "Heat to reject by air"),
     F(ST_DOC_SIZE, "ranked[].heat_liquid_w", PW, ST_FIG_NULLABLE, "Heat to reject by liquid"),
+    F(ST_DOC_SIZE, "ranked[].junction_c", TE, ST_FIG_NULLABLE, "Hottest junction"),
     F(ST_DOC_SIZE, "ranked[].racks", NU, 0, "Racks"),
     F(ST_DOC_SIZE, "ranked[].added_nodes", NU, OPT, "Nodes added"),
     F(ST_DOC_SIZE, "ranked[].added_gpu", TX, OPT, "GPU type added"),

@@ -314,6 +314,37 @@ static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_res
     put(b, "\n");
 }
 
+/* The ranked rows shown whose hottest GPU junction is over the audit's limit: `strata audit` fails
+ * their plans. They stay ranked (planner/size.h): the racks' cooling, not the plan, is at fault. */
+static void text_junction(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    double limit = rp->spec->junction_limit_c, hot = -INFINITY;
+    size_t shown = r->n < rp->top ? r->n : rp->top, over = 0;
+    for (size_t i = 0; i < shown && limit > 0; i++)
+        if (r->cfg[i].junction_c > limit) {
+            over++;
+            hot = fmax(hot, r->cfg[i].junction_c);
+        }
+    if (!over)
+        return;
+    put(b, "\njunction: ");
+    if (over == shown)
+        put(b, "every row shown");
+    else {
+        put(b, "row%s", over > 1 ? "s" : "");
+        for (size_t i = 0, k = 0; i < shown; i++)
+            if (r->cfg[i].junction_c > limit)
+                put(b, "%s %zu", k++ ? "," : "", i + 1);
+    }
+    put(b,
+        " run%s a GPU junction over audit.junction_limit (%.4g C; the hottest %.1f C, JSON "
+        "junction_c): "
+        "`strata audit` fails %s; cooler racks (liquid, a colder inlet) or a stated limit pass "
+        "%s\n",
+        over == 1 || over == shown ? "s" : "", limit, hot, over == 1 ? "its plan" : "their plans",
+        over == 1 ? "it" : "them");
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -383,6 +414,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
         text_row(b, rp, &r->cfg[i], i + 1);
+    text_junction(b, rp, r);
     text_costs(b, rp, r);
     put(b, "\nPareto front (time to train against %s):\n", rp->goal);
     text_header(b, rp);
@@ -452,6 +484,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     num(o, "heat_w", f->heat.total_w, 1);
     num(o, "heat_air_w", f->heat.air_w, 1);
     num(o, "heat_liquid_w", f->heat.liquid_w, 1);
+    num(o, "junction_c", f->junction_c, 1);
     cJSON_AddNumberToObject(o, "racks", (double)f->racks);
     if (rp->existing) {
         cJSON_AddNumberToObject(o, "added_nodes", (double)f->added_nodes);

@@ -9,6 +9,7 @@
 #include "models/config/racks.h"
 #include "models/plant/cooling.h"
 #include "models/plant/dvfs.h"
+#include "models/plant/mitigate.h"
 #include "sim/xalloc.h"
 
 static const st_plant_thermal_preset preset = {
@@ -384,4 +385,28 @@ void st_plant_throttle(const st_cluster_cfg *c, const st_plant_job *jobs, size_t
     free(s.job_at);
     free(s.job_cell);
     st__plant_map_free(&s.map);
+}
+
+double st_plant_job_junction(const st_cluster_cfg *c, const st_plant_job *job)
+{
+    /* As st_plant_run derives it (plant.c: jobs_of, mitigate, cool_racks) for one job, without
+     * the waveform: its profile at its clock, raised to the racks' power floor and burn, then
+     * its racks' heat at its mean and each rack's junction. */
+    st_plant_profile p;
+    st_plant_profile_clocked(job->step, st_plant_job_gpu(c, job), job->clock, &p);
+    if (job->steady)
+        st_plant_profile_flatten(&p);
+    if (c->racks.power_floor > 0)
+        st_plant_profile_floor(&p, c->racks.power_floor * c->gpu->tdp_w);
+    if (c->racks.power_burn > 0)
+        st_plant_profile_burn(&p, c->racks.power_burn * c->gpu->tdp_w);
+    st__plant_map m;
+    st__plant_map_build(c, job, 1, &m);
+    double mean = p.energy_j / p.period_s, tj;
+    double *heat = st_xcalloc((size_t)(m.n_racks > 0 ? m.n_racks : 1), sizeof *heat);
+    st__plant_rack_heat(&m, &mean, heat);
+    st__plant_junctions(c, &m, job, &p, heat, 1, &tj);
+    free(heat);
+    st__plant_map_free(&m);
+    return tj;
 }

@@ -39,6 +39,12 @@ double st_plant_compute_w(const st_gpu_spec *g, double clock);
  * the periodic steady state of dT/dt = (P(t) R - (T - T_c)) / tau over the phases. */
 double st_plant_junction_peak(const st_plant_profile *p, double coolant_c, double rth, double tau);
 
+/* The hottest junction, C, of job alone on cluster c: st_plant_run's max_junction_c for it, bit
+ * for bit, without the waveform (its profile at its clock, the racks' power floor and burn, its
+ * racks' heat at its mean). A sizing search gives every plan it ranks its junction with it
+ * (planner/size.c). */
+double st_plant_job_junction(const st_cluster_cfg *c, const st_plant_job *job);
+
 /* Each job's throttled clock (into clock[0 .. n)), the lower of two caps: the GPU's power
  * limit's clock (st_plant_power_clock, dvfs.h; 1 without a limit) when its hottest GPU stays at
  * or below the throttle temperature there, else the largest clock at which it does, with every

@@ -111,6 +111,35 @@ START_TEST(test_cooling_budget_binds)
 }
 END_TEST
 
+/* The audit's junction limit: each row carries its hottest junction, the plant's (models/plant),
+ * which differs between plans; a limit between the coolest and the hottest row rules none out and
+ * moves none (an operator cools the racks, not the plan: planner/size.h), the report names them. */
+START_TEST(test_junction_limit_ranks_nothing_out)
+{
+    st_scn *s = load("");
+    st_size_result r = run(s, (st_size_spec){.deadline_s = 7200});
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < r.n; i++) {
+        ck_assert(isfinite(r.cfg[i].junction_c) && r.cfg[i].junction_c > 20);
+        lo = fmin(lo, r.cfg[i].junction_c);
+        hi = fmax(hi, r.cfg[i].junction_c);
+    }
+    ck_assert_double_gt(hi - lo, 0.5);
+    st_size_result l =
+        run(s, (st_size_spec){.deadline_s = 7200, .junction_limit_c = 0.5 * (lo + hi)});
+    ck_assert_uint_eq(l.n, r.n);
+    for (size_t i = 0; i < r.n; i++) {
+        ck_assert(l.cfg[i].junction_c == r.cfg[i].junction_c);
+        ck_assert(l.cfg[i].feasible == r.cfg[i].feasible && l.cfg[i].binds == r.cfg[i].binds);
+        ck_assert(l.cfg[i].gpus == r.cfg[i].gpus && l.cfg[i].tp == r.cfg[i].tp &&
+                  l.cfg[i].mb == r.cfg[i].mb && l.cfg[i].pp == r.cfg[i].pp);
+    }
+    st_size_release(&l);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 /* Capex: nodes at 250,000 USD and switches at 20,000 USD; a budget under four nodes' price. */
 START_TEST(test_capex_budget_binds)
 {
@@ -400,6 +429,7 @@ Suite *size_budgets_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_rack_budget_binds);
     tcase_add_test(tc, test_cooling_budget_binds);
+    tcase_add_test(tc, test_junction_limit_ranks_nothing_out);
     tcase_add_test(tc, test_capex_budget_binds);
     tcase_add_test(tc, test_tco_budget_binds);
     tcase_add_test(tc, test_failures_without_checkpoints);

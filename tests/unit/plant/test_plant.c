@@ -9,6 +9,7 @@
 
 #include "models/plant/electric.h"
 #include "models/plant/plant.h"
+#include "models/plant/thermal.h"
 #include "models/silicon/gpu.h"
 
 #define REL(a, b, tol) (fabs((a) - (b)) <= (tol)*fabs(b))
@@ -370,6 +371,36 @@ START_TEST(test_the_facility_run_gives_the_full_runs_facility_figures)
 }
 END_TEST
 
+/* The junction a sizing search holds every plan to (st_plant_job_junction, no waveform) is the
+ * full run's max_junction_c, bit for bit: bare, under a power floor and a burn, at a lower clock,
+ * for a steady job, with the last rack part full and the job on part of the cluster. */
+START_TEST(test_the_junction_alone_is_the_full_runs)
+{
+    int64_t ids[40];
+    for (int i = 0; i < 40; i++)
+        ids[i] = i;
+    st_step_result r = step_of(0.3, 0.2);
+    const struct {
+        double floor, burn, clock;
+        int steady;
+    } cases[] = {{0, 0, 1, 0}, {0.3, 0, 1, 0}, {0.3, 0.6, 1, 0}, {0, 0, 0.8, 0}, {0, 0, 1, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        st_cluster_cfg c = cluster(6, 4, 0.004);
+        c.racks.power_floor = cases[i].floor;
+        c.racks.power_burn = cases[i].burn;
+        st_plant_job j = {&r, ids, 40, 3, cases[i].clock, cases[i].steady};
+        st_plant_result full;
+        st_err err = {0};
+        ck_assert_int_eq(st_plant_run_window(&c, &j, 1, 5, 4.096, &full, &err), 0);
+        ck_assert(full.max_junction_c > 20);
+        ck_assert_msg(st_plant_job_junction(&c, &j) == full.max_junction_c,
+                      "case %zu: %.17g against the run's %.17g", i, st_plant_job_junction(&c, &j),
+                      full.max_junction_c);
+        st_plant_release(&full);
+    }
+}
+END_TEST
+
 Suite *plant_suite(void)
 {
     Suite *s = suite_create("plant");
@@ -390,6 +421,7 @@ Suite *plant_suite(void)
     tcase_add_test(tc, test_same_seed_repeats_and_another_seed_moves_the_jobs_phases);
     tcase_add_test(tc, test_a_gpu_without_a_power_limit_is_refused);
     tcase_add_test(tc, test_the_facility_run_gives_the_full_runs_facility_figures);
+    tcase_add_test(tc, test_the_junction_alone_is_the_full_runs);
     suite_add_tcase(s, tc);
     return s;
 }
