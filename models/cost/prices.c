@@ -66,6 +66,14 @@ static const st_price_row rows[] = {
     {"switch_price", "infiniband-400g", 36000, 2024,
      "64-port NDR IB switch, FS.com list Aug 2024 (Cheah H100 cost sheet)"},
 
+    /* Storage capacity bought: Pure Storage's FlashBlade//E, an all-flash file and object system
+     * for capacity, at its launch (1 Mar 2023), "costs only $0.20 per GB, the minimum purchase
+     * order is a staggering 4PB (or $800,000)" (TechRadar, "300TB SSDs are coming soon, but they
+     * will be shockingly expensive", 2023): USD 200 per (decimal) TB. A performance tier costs
+     * more; a scenario that buys one states its price. */
+    {"storage_price", NULL, 0.20 / 1e9, 2023,
+     "Pure Storage FlashBlade//E at launch, USD 0.20/GB, TechRadar, Mar 2023"},
+
     /* On-demand cloud rates per GPU-hour, every type from one provider's list of one date, so
      * that a search across types compares like with like: Oracle Cloud's price list
      * (oracle.com/cloud/price-list, from its products API), the same in every commercial region,
@@ -299,7 +307,6 @@ typedef struct price_need {
 static const price_need ON_PREM_NEEDS[] = {
     NEED("node_price", node_price_usd, typed_price),
     NEED("switch_price", switch_price_usd, hw_price),
-    NEED("storage_price", storage_price_usd_per_byte, hw_price),
     NEED("maintenance", maintenance_per_year, site_cost),
     NEED("staff", staff_usd_per_s, site_cost),
 };

@@ -136,8 +136,6 @@ START_TEST(test_unsourced_prices_are_required)
     ck_assert_str_eq(st_cost_missing(&c, &why), "node_price");
     c.node_price_usd = 1;
     c.switch_price_usd = 1;
-    ck_assert_str_eq(st_cost_missing(&c, &why), "storage_price");
-    c.storage_price_usd_per_byte = 0;
     ck_assert_str_eq(st_cost_missing(&c, &why), "maintenance");
     c.maintenance_per_year = 0.05;
     ck_assert_str_eq(st_cost_missing(&c, &why), "staff");
@@ -149,6 +147,13 @@ START_TEST(test_unsourced_prices_are_required)
     CLOSE(c.electricity_usd_per_j * 3.6e6, 0.1107); /* EIA, Sep 2020, commercial */
     CLOSE(c.egress_usd_per_byte * 1073741824.0, 0.09);
     CLOSE(c.storage_month_usd_per_byte * 1073741824.0, 0.023);
+    /* storage bought: a part, its row site-wide (Pure FlashBlade//E, Mar 2023), whatever the fabric
+     */
+    st_cost_for_parts(&c, NULL, &c);
+    CLOSE(c.storage_price_usd_per_byte * 1e12, 200);
+    ck_assert_str_eq(
+        st_cost_price_source(c.part_from[ST_PART_STORAGE], c.storage_price_usd_per_byte),
+        "Pure Storage FlashBlade//E at launch, USD 0.20/GB, TechRadar, Mar 2023");
 }
 END_TEST
 
