@@ -466,6 +466,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "deadline_s", TI, 0, "Deadline"),
     F(ST_DOC_SIZE, "confidence", SH, OPT, "Confidence the deadline is met at"),
     F(ST_DOC_SIZE, "goal", TX, 0, "Goal"),
+    F(ST_DOC_SIZE, "junction_limit_c", TE, OPT, "Junction limit the audit holds"),
     F(ST_DOC_SIZE, "rate_per_s", ST_FU_PER_S, OPT, "Requests per second to serve"),
     F(ST_DOC_SIZE, "clients", NU, OPT, "Clients to hold"),
     F(ST_DOC_SIZE, "ttft_p99_target_s", TI, OPT, "P99 time to first token target"),

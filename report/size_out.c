@@ -508,6 +508,8 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->spec->confidence > 0)
         cJSON_AddNumberToObject(root, "confidence", rp->spec->confidence);
     cJSON_AddStringToObject(root, "goal", rp->goal);
+    if (rp->spec->junction_limit_c > 0)
+        cJSON_AddNumberToObject(root, "junction_limit_c", rp->spec->junction_limit_c);
     if (rp->existing) {
         cJSON *e = cJSON_AddObjectToObject(root, "existing");
         cJSON_AddStringToObject(e, "pool", rp->existing);

@@ -376,6 +376,21 @@ static void added_words(FILE *out, const cJSON *t, const cJSON *r)
         fprintf(out, "add nothing to the %.0f nodes of pool %s: ", num(e, "nodes"), str(e, "pool"));
 }
 
+/* "; its hottest GPU junction, X, is over the audit's Y limit (strata audit fails it)" where the
+ * first row runs hotter than the limit the audit holds it to (planner/size.h: it stays ranked). */
+static void junction_words(FILE *out, const cJSON *t, const cJSON *r)
+{
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX];
+    if (!cJSON_IsNumber(get(t, "junction_limit_c")) || !cJSON_IsNumber(get(r, "junction_c")) ||
+        !(num(r, "junction_c") > num(t, "junction_limit_c")))
+        return;
+    fprintf(out,
+            "; its hottest GPU junction, %s, is over the %s limit the audit holds (strata audit "
+            "fails it)",
+            shown(ST_DOC_SIZE, "ranked[].junction_c", r, "junction_c", a),
+            shown(ST_DOC_SIZE, "junction_limit_c", t, "junction_limit_c", b));
+}
+
 char *st_summary_size(const cJSON *t, const st_size_result *res)
 {
     char *buf, d[ST_REPORT_VALUE_MAX];
@@ -396,6 +411,7 @@ char *st_summary_size(const cJSON *t, const st_size_result *res)
         added_words(out, t, best);
         plan_words(out, best, str(t, "workload"));
         fprintf(out, " (what binds: %s)", str(best, "binds"));
+        junction_words(out, t, best);
     }
     fprintf(out,
             "; %zu of %zu configurations evaluated meet the %s deadline and the budgets, "
