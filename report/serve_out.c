@@ -283,6 +283,11 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 (long long)r->cold_starts, fmt(r->cold_start_total_s, ST_DIM_TIME, a, sizeof a),
                 r->gpu_hours_saved);
     pct_text(out, "ttft", &r->ttft_s);
+    if (s->missed_waiting > 0) /* the percentiles are the replicas' own (models/serve/serve.h) */
+        fprintf(out,
+                "            at the replicas, from a request's arrival there; the %.4g that "
+                "waited past the target for GPUs first are counted in slo below\n",
+                s->missed_waiting);
     pct_text(out, "tpot", &r->tpot_s);
     fprintf(out,
             "  batch     %.4g requests per iteration on average, %.4g s per iteration, %lld "
