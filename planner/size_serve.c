@@ -147,9 +147,12 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     return 0;
 }
 
-/* GPU-hour pricing of row's GPUs for an hour, where the scenario's delivery model has it. */
-static void price(const st_cost_cfg *cost, st_serve_size_row *row)
+/* GPU-hour pricing of row's GPUs for an hour, where the scenario's delivery model has it, over
+ * the tokens they serve in it: under a load curve the curve's mean rate of them (`served`, its
+ * mean over its peak), the replicas sized for the peak held all along. */
+static void price(const st_cost_cfg *cost, double served, st_serve_size_row *row)
 {
+    row->tokens_per_s *= served;
     if (!cost || cost->delivery == ST_DELIVERY_ON_PREM || !row->fits)
         return;
     st_cost_cfg typed;
@@ -231,10 +234,15 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                           "its rate (drop concurrency) or its clients (drop rate)",
                           w->name);
     st_workload_cfg steady = *w; /* a load curve is sized for its peak, a steady stream's */
+    double served = 1;           /* the share of the peak's requests the curve sends, on average */
     if (w->inference.n_load > 0) {
         st_inference_cfg *ic = &steady.inference;
         for (int i = 0; i < ic->n_load; i++)
             ic->rate = ic->load[i].rate > ic->rate ? ic->load[i].rate : ic->rate;
+        const st_inference_cfg *curve = &w->inference;
+        double span = curve->load[curve->n_load - 1].at_s - curve->load[0].at_s;
+        if (span > 0 && ic->rate > 0)
+            served = st_serve_sent(curve, 0, span) / span / ic->rate;
         ic->n_load = 0;
         ic->autoscale.on = 0;
         ic->count = st_inference_preset_default.count;
@@ -272,7 +280,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             held |= row->fits || row->why != kv_short;
-            price(cost, row);
+            price(cost, served, row);
         }
         for (int64_t pp = 2; !held && pp <= max_pp; pp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
@@ -281,7 +289,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             held = row->fits || row->why != kv_short;
-            price(cost, row);
+            price(cost, served, row);
         }
         for (int64_t ep = 2; ep_tried(c, w, ep); ep *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
@@ -289,7 +297,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
-            price(cost, row);
+            price(cost, served, row);
         }
     }
     st_progress(SERVE_PROGRESS, total, total); /* the loop ends */

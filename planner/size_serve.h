@@ -23,7 +23,8 @@ typedef struct st_serve_size_row {
     double rate_per_replica;       /* requests per second one replica serves within the targets */
     int64_t clients_per_replica;   /* a closed loop's: the clients one replica holds within them
                                       (without targets, its batch limit) */
-    double tokens_per_s;           /* output tokens per second the replicas serve */
+    double tokens_per_s;           /* output tokens per second the replicas serve: under a load
+                                      curve, at its mean rate */
     double ttft_p99_s, tpot_p99_s; /* at the workload's rate over `replicas` replicas */
     double gpus_board_w;           /* the GPUs' mean board power there, all of them */
     int priced;                    /* the scenario prices its GPU-hours */

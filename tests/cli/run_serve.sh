@@ -415,6 +415,20 @@ PY
 check "an autoscaled curve keeps fewer GPUs up than a fixed fleet" $?
 "$strata" size "$tmp/day.yaml" --top 1 | head -1 | grep -q "90 requests/s (its load curve's peak)"
 check "size a load curve for its peak" $?
+# and prices the replicas it holds for the peak over the tokens the curve sends on average, as
+# run prices its fixed fleet: per GPU held, the same cost per token (a review found size
+# billing the peak's tokens around the clock, 39% under run's)
+"$strata" size "$tmp/day.yaml" --format json >"$tmp/day-size.json"
+python3 - "$tmp/day-size.json" "$tmp/fixed.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["serving"]
+f = json.load(open(sys.argv[2]))["jobs"][0]
+r = next(r for r in rows if r["fits"] and r["tp"] == 4 and r["pp"] == 1 and r.get("ep", 1) == 1)
+run = f["inference"]["cost_per_million_tokens_usd"] / f["gpus"]
+size = r["usd_per_million_tokens"] / r["gpus"]
+assert abs(size / run - 1) < 0.02, (size, run, r)
+PY
+check "size prices a load curve over its mean rate, as run" $?
 
 # A model no node holds: Llama 3.1 405B in BF16 on H100 is served across two nodes, a node's
 # tensor parallelism over two pipeline stages, in `run` and in `size`.
