@@ -114,6 +114,41 @@ int st_limit_check(const char *key, const char *text, size_t len, st_dim dim, co
     return 0;
 }
 
+/* v within what any figure may be (ST_LIM_TINY, ST_LIM_HUGE, absolute zero): 0, or ST_ELIMIT with
+ * the "is below" / "is beyond" message. After the key's own rules, which say it better where
+ * they apply. */
+static int magnitude_check(const char *key, const char *text, int n, st_dim dim, double v,
+                           char *why, size_t whylen)
+{
+    if (dim == ST_DIM_TEMPERATURE) {
+        if (v < ST_LIM_ABS_ZERO_C) {
+            st_snprintf(why, whylen, "%s: %.*s is below absolute zero (-273.15 C)", key, n, text);
+            return ST_ELIMIT;
+        }
+        if (v > ST_LIM_HUGE) {
+            st_snprintf(why, whylen, "%s: %.*s is beyond any temperature a plant holds", key, n,
+                        text);
+            return ST_ELIMIT;
+        }
+        return 0;
+    }
+    double a = fabs(v);
+    if (a > 0 && a < ST_LIM_TINY) {
+        st_snprintf(why, whylen,
+                    "%s: %.*s is below the smallest figure strata reads (1e-30 in SI units, "
+                    "or 0)",
+                    key, n, text);
+        return ST_ELIMIT;
+    }
+    if (a > ST_LIM_HUGE) {
+        st_snprintf(why, whylen,
+                    "%s: %.*s is beyond the largest figure strata reads (1e30 in SI units)", key, n,
+                    text);
+        return ST_ELIMIT;
+    }
+    return 0;
+}
+
 int st_limit_parse(const char *key, const char *text, size_t len, const st_value_rule *r,
                    double *out, char *why, size_t whylen)
 {
@@ -139,6 +174,8 @@ int st_limit_parse(const char *key, const char *text, size_t len, const st_value
     }
     int rc = st_limit_check(key, text, len, r->dim, r->lim, v, why, whylen);
     if (rc)
+        return rc;
+    if ((rc = magnitude_check(key, text, n, r->dim, v, why, whylen)))
         return rc;
     *out = v;
     return 0;

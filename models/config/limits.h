@@ -49,6 +49,17 @@ typedef struct st_limit {
  * 0.00586; 0.006 is the round bound above it. */
 #define ST_LIM_MIN_WEIBULL_SHAPE 0.006
 
+/* Every figure read, in its SI unit, is 0 or of a magnitude between these: a value past them is
+ * a typo or a probe, not a plant. Real inputs sit far inside (a byte's price per month about
+ * 2e-11 USD, a 16K-GPU cluster's FLOP/s about 1e19), while a denormal such as 1e-320 s divided
+ * into a count, or 1e308 ohm times a current squared, overflows the models' arithmetic to inf
+ * and NaN (a fuzzing find: an MTBF of 1e-320 s aborted the life model). */
+#define ST_LIM_TINY 1e-30
+#define ST_LIM_HUGE 1e30
+
+/* Absolute zero, C: no temperature is below it (temperatures are read in C). */
+#define ST_LIM_ABS_ZERO_C (-273.15)
+
 /* The most failures a run simulates one by one, in the cluster run (models/sched/outage.h,
  * ST_OUTAGE_MAX_FAILURES) and a job's life (models/reliability/lifetime.c): a million
  * interruptions of one job take under a second of CPU, while 100,000 GPUs of a 50,000 h MTBF
