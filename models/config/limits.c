@@ -73,6 +73,8 @@ const char *st_range_words(st_range r)
         return "must be between 0 and 1 (0% and 100%)";
     case ST_R_MIN1:
         return "must be at least 1";
+    case ST_R_UNIT:
+        return "must be above 0 and at most 1 (100%)";
     default:
         return "";
     }
@@ -89,6 +91,8 @@ int st_range_holds(double v, st_range r)
         return v >= 0 && v <= 1;
     case ST_R_MIN1:
         return v >= 1;
+    case ST_R_UNIT:
+        return v > 0 && v <= 1;
     default:
         return 1;
     }

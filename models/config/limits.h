@@ -94,7 +94,8 @@ extern const st_limit st_lim_calib_ratio;   /* a calibration's residual, measure
 
 /* Range rules for numbers, whatever the model's limit: the sign, and for ST_R_MIN1 at least 1.
  * Messages say them in words ("must be greater than zero"). */
-typedef enum st_range { ST_R_ANY, ST_R_POS, ST_R_NONNEG, ST_R_FRAC, ST_R_MIN1 } st_range;
+/* ST_R_UNIT: a share that divides (a power factor, an efficiency), above 0 and at most 1. */
+typedef enum st_range { ST_R_ANY, ST_R_POS, ST_R_NONNEG, ST_R_FRAC, ST_R_MIN1, ST_R_UNIT } st_range;
 
 /* How one value is read, whatever its source (a YAML value, a `--set`, a trace field, a
  * command-line option): its dimension, its range rule, whether it must be a whole number, the
