@@ -143,14 +143,18 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
     }
     if (rc == ST_ERANGE && f->has_spares)
         return never_up(f, err);
-    if (rc == ST_ERANGE)
-        return st_err_set(err, ST_ERANGE, w->loc,
-                          "workload '%s' never finishes: %.4g days of work with an interruption "
-                          "every %.4g h on average%s cannot complete before the simulated "
-                          "clock runs out (146 years); checkpoint more often",
-                          w->name, (double)f->steps * f->eff_step_s / 86400, f->job_mtbf_s / 3600,
-                          f->interval_s > 0 ? " and its checkpoint interval"
-                                            : " and no checkpoints");
+    if (rc == ST_ERANGE) { /* failures, planned stops and fail-slow exclusions together */
+        double r = (f->job_mtbf_s > 0 && isfinite(f->job_mtbf_s) ? 1 / f->job_mtbf_s : 0) +
+                   (spec->planned_every_s > 0 ? 1 / spec->planned_every_s : 0) +
+                   (spec->slow_every_s > 0 ? 1 / spec->slow_every_s : 0);
+        return st_err_set(
+            err, ST_ERANGE, w->loc,
+            "workload '%s' never finishes: %.4g days of work with an interruption "
+            "every %.4g h on average%s cannot complete before the simulated "
+            "clock runs out (146 years); checkpoint more often",
+            w->name, (double)f->steps * f->eff_step_s / 86400, r > 0 ? 1 / r / 3600 : INFINITY,
+            f->interval_s > 0 ? " and its checkpoint interval" : " and no checkpoints");
+    }
     return at_workload(w, rc, err);
 }
 

@@ -589,6 +589,14 @@ static void on_comp_fail(st_engine *eng, void *state, const st_event *ev)
     schedule_after(L, L->k_comp, st_rng_weibull(c->rng, c->scale, c->shape), &ev->data);
 }
 
+/* Whether the job can save at an announced stop: it checkpoints at all (a cadence, in-memory
+ * snapshots, or a checkpoint whose write stalls or commits), even where its cadence is none
+ * (`every: auto` without failure classes): its tier takes the save. */
+static int saves_at_stop(const life *L)
+{
+    return L->every > 0 || L->mem > 0 || L->stall > 0 || L->commit > 0;
+}
+
 /* An announced stop at t, down for `down`: the job saves where it is, to the persistent tier, and
  * is down for the save's commit, the restart and the restore (and what the stop's kind adds);
  * the time between the stop and the job running again is downtime. */
@@ -600,7 +608,7 @@ static void announced_stop(life *L, st_time t, st_time down)
     st_engine_cancel(L->eng, L->ev_mark);
     st_engine_cancel(L->eng, L->ev_stall);
     st_engine_cancel(L->eng, L->ev_commit);
-    if (L->every > 0 || L->mem > 0) { /* the save at the stop */
+    if (saves_at_stop(L)) { /* the save at the stop */
         L->committed = L->progress;
         L->checkpoints++;
     } else if (L->progress > L->committed) { /* no checkpoints: nothing to save to */
@@ -700,32 +708,50 @@ st_spare_class *st_life_spare_classes(const st_life_class *cl, const int64_t *ta
 static int check_finishes(const life *L, const st_life_spec *s, st_err *err)
 {
     double m = st_life_job_mtbf(s), work = (double)s->steps * s->step_s;
-    if (!isfinite(m))
+    /* The announced stops (planned, fail-slow exclusions) per second up and their downtime per
+     * second up: each costs its downtime where the job saves at it, and loses the work since its
+     * last save as a failure does where it cannot (announced_stop). */
+    double stops = 0, stops_down = 0;
+    for (int i = 0; i < N_STOPS; i++)
+        if (L->stops[i].gap_s > 0) {
+            stops += 1 / L->stops[i].gap_s;
+            stops_down += (double)L->stops[i].down * 1e-9 / L->stops[i].gap_s;
+        }
+    if (!saves_at_stop(L) && stops > 0) {
+        m = 1 / ((isfinite(m) ? 1 / m : 0) + stops);
+        stops = stops_down = 0;
+    }
+    if (!isfinite(m) && !(stops > 0))
         return 0;
     int ckpts = s->ckpt_every_s > 0 && s->ckpt_every_s < work;
     double tau = ckpts ? s->ckpt_every_s : work, d = ckpts ? s->ckpt_stall_s : 0;
     double down = s->detect_s + s->restart_s + (ckpts ? s->restore_s : 0);
-    double expect = st_daly_expected_wall(work, tau, d, down, m),
+    double expect =
+               isfinite(m) ? st_daly_expected_wall(work, tau, d, down, m) : work + work / tau * d,
            horizon = (double)L->horizon * 1e-9, held = spares_held(s);
+    expect *= 1 + stops_down; /* each stop's downtime, per second up */
     expect = held <= 0 ? expect : held < 1 ? expect / (1 - held) : INFINITY;
-    if (expect <= horizon && expect / m > ST_LIM_FAILURES)
+    double n = (isfinite(m) ? expect / m : 0) + expect / (1 + stops_down) * stops;
+    if (expect <= horizon && n > ST_LIM_FAILURES)
         return st_err_set(err, ST_ELIMIT, (st_loc){0},
-                          "its expected wall time, %.4g days (Daly 2006 for a failure every "
-                          "%.4g h), holds %.3g failures, more than the %d a life simulates; "
-                          "check the failure classes' mtbf and their units",
-                          expect / 86400, m / 3600, expect / m, ST_LIM_FAILURES);
+                          "its expected wall time, %.4g days (Daly 2006 for an interruption every "
+                          "%.4g h, failures and announced stops), holds %.3g interruptions, more "
+                          "than the %d a life simulates; check the failure classes' mtbf, "
+                          "planned_every and their units",
+                          expect / 86400, expect / n / 3600, n, ST_LIM_FAILURES);
     if (expect <= horizon)
         return 0;
+    double every = n > 0 ? expect / n : m;
     if (held > 0)
         return st_err_set(err, ST_ERANGE, (st_loc){0},
-                          "lifetime: the job's expected wall time, %.3g s (Daly 2006 for a "
-                          "failure every %.3g s, waiting for a spare node %.3g%% of the time), is "
-                          "past the horizon of %.3g s",
-                          expect, m, 100 * held, horizon);
+                          "lifetime: the job's expected wall time, %.3g s (Daly 2006 for an "
+                          "interruption every %.3g s, waiting for a spare node %.3g%% of the "
+                          "time), is past the horizon of %.3g s",
+                          expect, every, 100 * held, horizon);
     return st_err_set(err, ST_ERANGE, (st_loc){0},
-                      "lifetime: the job's expected wall time, %.3g s (Daly 2006 for a failure "
-                      "every %.3g s), is past the horizon of %.3g s",
-                      expect, m, horizon);
+                      "lifetime: the job's expected wall time, %.3g s (Daly 2006 for an "
+                      "interruption every %.3g s), is past the horizon of %.3g s",
+                      expect, every, horizon);
 }
 
 int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t replica, int mode,
