@@ -372,9 +372,11 @@ static int parse_one(const char *a, const char *val, size_opts *o)
     } else if (strcmp(a, "--budget") == 0) {
         return parse_budget(val, o);
     } else if (strcmp(a, "--goal") == 0) {
-        if (strcmp(val, "gpu-hours") && strcmp(val, "cost"))
-            return st_cli_usage_error("size", "--goal takes 'gpu-hours' or 'cost', found '%s'",
-                                      val);
+        if (strcmp(val, "gpu-hours") && strcmp(val, "cost") && strcmp(val, "gpus"))
+            return st_cli_usage_error(
+                "size",
+                "--goal takes 'gpu-hours' or 'cost' (a service: 'gpus' or 'cost'), found '%s'",
+                val);
         o->goal = val;
     } else if (strcmp(a, "--top") == 0) {
         st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &lim_top};
@@ -461,9 +463,21 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
                                   "training workload",
                                   w->name);
     const st_cost_cfg *cost = st_scn_cost(s);
-    const char *goal = o->goal ? o->goal : cost ? "cost" : "gpus";
+    /* a service's rows are priced by the GPU-hour (models/cost: cloud or bare metal), not on
+     * premises, where strata run prices the plan */
+    int hourly = cost && cost->delivery != ST_DELIVERY_ON_PREM;
+    const char *goal = o->goal ? o->goal : hourly ? "cost" : "gpus";
     if (strcmp(goal, "gpu-hours") == 0)
-        goal = "gpus";
+        return st_cli_usage_error("size",
+                                  "--goal gpu-hours sizes a training workload; workload '%s' is "
+                                  "a service, sized by gpus or cost",
+                                  w->name);
+    if (strcmp(goal, "cost") == 0 && !hourly)
+        return st_cli_usage_error(
+            "size",
+            "--goal cost for service '%s' needs GPU-hour prices (cost: with delivery cloud or "
+            "bare-metal), found %s; size it by gpus and price the plan with strata run",
+            w->name, cost ? "delivery on-prem" : "no cost: section");
     st_serve_size z;
     st_err err = {0};
     int rc = st_size_serving(st_scn_cluster(s), w, o->gpu, o->n_gpu, cost,
@@ -651,6 +665,11 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
         cl = &one;
     const st_cost_cfg *cost = st_scn_cost(s);
     const char *goal = o->goal ? o->goal : cost ? "cost" : "gpu-hours";
+    if (strcmp(goal, "gpus") == 0)
+        return st_cli_usage_error("size",
+                                  "--goal gpus sizes a service; workload '%s' trains, sized by "
+                                  "gpu-hours or cost",
+                                  w->name);
     const st_failures_cfg *fail = st_scn_failures(s);
     size_t nv = 0;
     st_size_variant *vars = variants_of(o, &nv);

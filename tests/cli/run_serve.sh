@@ -289,6 +289,13 @@ check "size a trace at its mean rate" $?
 sed 's/count: 2000/count: 400/' "$ex" >"$tmp/small.yaml" # fewer requests: the same rules
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format json >"$tmp/sz.json"
 check "size a service" $?
+# its goal: gpus or cost, cost only where GPU-hours are priced (a review found --goal cost
+# without prices ranking by GPUs under "ranked by cost"); gpus refused for training
+"$strata" size "$tmp/small.yaml" --goal gpus --top 1 | head -1 | grep -q "ranked by gpus" &&
+    ! "$strata" size "$tmp/small.yaml" --goal cost >/dev/null 2>"$tmp/e" && grep -q "needs GPU-hour prices" "$tmp/e" &&
+    ! "$strata" size "$tmp/small.yaml" --goal gpu-hours >/dev/null 2>"$tmp/e" && grep -q "is a service, sized by gpus or cost" "$tmp/e" &&
+    ! "$strata" size "$src/scenarios/examples/quickstart.yaml" --deadline 1h --goal gpus >/dev/null 2>&1
+check "a service's goal is gpus or cost, cost where GPU-hours are priced" $?
 python3 - "$tmp/sz.json" <<'PY'
 import json, math, sys
 t = json.load(open(sys.argv[1]))
