@@ -106,7 +106,8 @@ static void policy_table(FILE *out, const cJSON *pols)
     nk = 0;
     for (const cJSON *k = first ? first->child : NULL; k; k = k->next)
         if (!own_table(k)) {
-            char *path = st_xasprintf("policies[].%s", k->string);
+            /* a list's row is named with its [] (within_band[]) */
+            char *path = st_xasprintf("policies[].%s%s", k->string, cJSON_IsArray(k) ? "[]" : "");
             const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
             free(path);
             heads[nk++] = f ? f->label : k->string;

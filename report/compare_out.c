@@ -229,7 +229,9 @@ static void band_notes(FILE *out, const st_compare_row *rows, size_t n, int md)
     fprintf(out,
             "\n%serror band ±%.0f%% (the widest of the training jobs' step-model bands, "
             "docs/models/error-band.md); rows within it of the best, whose difference from the "
-            "best is smaller than the model's error:\n",
+            "best is smaller than the model's error on one job (a conservative test: the same "
+            "model times every row, so much of its error moves them alike, and a ranking can "
+            "hold inside it):\n",
             md ? "" : "", 100 * w);
     for (size_t k = 0; k < nf; k++) {
         if (!shown(rows, n, k) || !banded(figs[k]))
