@@ -296,9 +296,13 @@ void st_cli_print_diag(const st_diag *d)
 void st_cli_print_warnings(const st_scn *s)
 {
     const st_diag *w = st_scn_warnings(s);
-    for (int i = 0; i < w->n; i++) {
+    for (int i = 0; i < w->n; i++) { /* as errors: it may quote a file's bytes (a CSV field) */
         const st_loc *l = &w->items[i].loc;
-        fprintf(stderr, "%s:%u:%u: warning: %s\n", l->file, l->line, l->col, w->items[i].msg);
+        char *line = st_xasprintf("%s:%u:%u: warning: %s", l->file ? l->file : "", l->line, l->col,
+                                  w->items[i].msg);
+        st_utf8_fputs_printable(line, stderr);
+        fputc('\n', stderr);
+        free(line);
     }
 }
 

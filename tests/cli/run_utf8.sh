@@ -109,6 +109,13 @@ odd="$tmp/sc"$'\x1b[31mRED\xff'".yaml"
 cp scenarios/examples/quickstart.yaml "$odd"
 "$strata" check "$odd" >"$tmp/ok.txt" 2>&1
 ok '! grep -q $'"'"'\x1b'"'"' "$tmp/ok.txt" && grep -q "sc\\\\x1b\[31mRED\\\\xff.yaml: ok:" "$tmp/ok.txt"' "check: the ok line escapes the file's name"
+# A warning quoting a trace's field shows a byte that is not UTF-8 as \xNN, as an error does
+# (a fuzzing find: the raw bytes reached the terminal).
+printf 'submit,gpus,duration\n\xff,8,10\n0,8,10\n' >"$tmp/t.csv"
+printf 'version: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\ntrace: { file: t.csv }\n' >"$tmp/t.yaml"
+"$strata" check "$tmp/t.yaml" >"$tmp/tw.txt" 2>&1
+ok 'python3 -c "import sys; t = open(sys.argv[1], \"rb\").read().decode(\"utf-8\"); assert chr(92) + \"xff\" in t, t" "$tmp/tw.txt"' \
+    "check: a warning escapes a trace field's bytes"
 head -c 100 "$tmp/trace.json" >"$tmp/cut.json"
 printf '\xe5\xa4' >>"$tmp/cut.json"
 ok '! $check utf8 "$tmp/cut.json" text' "checker: refuses half a character"
