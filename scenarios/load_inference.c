@@ -651,6 +651,15 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
     int64_t reps = w->parallel.dp;
     if (ic->concurrency > 0 && ic->concurrency < reps)
         reps = ic->concurrency;
+    /* each replica is simulated with count / dp of the requests: with fewer requests than
+     * replicas one request a replica told a throughput 1,000 times the rate offered (a fuzzing
+     * find) */
+    if (ic->mode != ST_REQ_TRACE && ic->count < reps)
+        return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_EINVAL,
+                          "workload '%s': requests.count %lld is below its %lld replicas; each "
+                          "replica is simulated with its share of the requests, so give at least "
+                          "one a replica (hundreds for its percentiles)",
+                          w->name, (long long)ic->count, (long long)reps);
     double per = ceil((double)ic->count / (double)reps);
     double work = per * (double)st_req_longest(ic);
     if (work <= MAX_REPLICA_TOKENS && per <= MAX_REPLICA_REQUESTS)
