@@ -239,10 +239,8 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         st_inference_cfg *ic = &steady.inference;
         for (int i = 0; i < ic->n_load; i++)
             ic->rate = ic->load[i].rate > ic->rate ? ic->load[i].rate : ic->rate;
-        const st_inference_cfg *curve = &w->inference;
-        double span = curve->load[curve->n_load - 1].at_s - curve->load[0].at_s;
-        if (span > 0 && ic->rate > 0)
-            served = st_serve_sent(curve, 0, span) / span / ic->rate;
+        if (ic->rate > 0)
+            served = st_inference_mean_rate(&w->inference) / ic->rate;
         ic->n_load = 0;
         ic->autoscale.on = 0;
         ic->count = st_inference_preset_default.count;

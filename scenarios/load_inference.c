@@ -654,7 +654,19 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
     /* each replica is simulated with count / dp of the requests: with fewer requests than
      * replicas one request a replica told a throughput 1,000 times the rate offered (a fuzzing
      * find) */
-    if (ic->mode != ST_REQ_TRACE && ic->count < reps)
+    /* a load curve sends its mean rate over its span; fewer requests than replicas left each
+     * replica none and the plant no step to draw (a fuzzing find) */
+    if (ic->n_load > 1) {
+        const st_load_point *p = ic->load;
+        double span = p[ic->n_load - 1].at_s - p[0].at_s;
+        double sent = st_inference_mean_rate(ic) * span;
+        if (sent < (double)w->parallel.dp)
+            return st_rd_fail(&ld->rd, st__key_or(req, "rate"), ST_EINVAL,
+                              "workload '%s': its load curve sends %.4g requests over its %.4g s, "
+                              "fewer than its %lld replicas: a longer curve or higher rates",
+                              w->name, sent, span, (long long)w->parallel.dp);
+    }
+    if (ic->mode != ST_REQ_TRACE && ic->n_load == 0 && ic->count < reps)
         return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_EINVAL,
                           "workload '%s': requests.count %lld is below its %lld replicas; each "
                           "replica is simulated with its share of the requests, so give at least "

@@ -136,3 +136,12 @@ void st_cudnn_text(int release, char out[ST_CUDNN_TEXT])
 {
     snprintf(out, ST_CUDNN_TEXT, "%d.%d", release / 100, release % 100);
 }
+
+double st_inference_mean_rate(const st_inference_cfg *ic)
+{
+    const st_load_point *p = ic->load;
+    double sum = 0;
+    for (int i = 1; i < ic->n_load; i++)
+        sum += 0.5 * (p[i - 1].rate + p[i].rate) * (p[i].at_s - p[i - 1].at_s);
+    return sum / (p[ic->n_load - 1].at_s - p[0].at_s);
+}

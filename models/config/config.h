@@ -531,6 +531,12 @@ typedef struct st_inference_cfg {
     st_loc loc, requests_loc, slo_loc;
 } st_inference_cfg;
 
+/* The mean rate of ic's load curve (n_load >= 2) over its points, requests per second: linear
+ * between points (the trapezoids' area over the span). The serving model sends a curve's
+ * requests by it (models/serve/serve_load.c); the loader refuses a curve that sends fewer than
+ * the replicas. */
+double st_inference_mean_rate(const st_inference_cfg *ic);
+
 /* What a kind: inference workload leaves out takes vLLM V1's defaults, the engine the serving
  * model follows (models/serve/serve.h); each figure's source in models/config/config.c. GPUs of
  * at least large_gpu_bytes (other than Ampere's A100, which vLLM excludes by name) get the large

@@ -542,7 +542,7 @@ static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64
 {
     st_workload_cfg w1 = *s->w;
     st_inference_cfg *ic = &w1.inference;
-    double mean = st__serve_fleet_mean_rate(&s->w->inference);
+    double mean = st_inference_mean_rate(&s->w->inference);
     w1.parallel.dp = 1;
     w1.gpus = st_serve_replica_gpus(&w1);
     ic->n_load = 0;

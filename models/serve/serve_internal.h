@@ -132,9 +132,6 @@ typedef struct st__serve_fleet {
 /* The curve's rate at t, requests per second over the service. */
 double st__serve_rate_at(const st_inference_cfg *ic, double t);
 
-/* The curve's mean rate over its span. */
-double st__serve_fleet_mean_rate(const st_inference_cfg *ic);
-
 /* The replicas ic's service keeps up: its autoscaler's, each replica given `target` requests
  * per second, its launches ready as `cold` says (NULL: ic's autoscale.delay after each), or
  * (no autoscaler) dp all along. At autoscale.min 0 the service's first request at zero

@@ -33,15 +33,6 @@ double st__serve_rate_at(const st_inference_cfg *ic, double t)
     return p[lo].rate + f * (p[hi].rate - p[lo].rate);
 }
 
-double st__serve_fleet_mean_rate(const st_inference_cfg *ic)
-{
-    const st_load_point *p = ic->load;
-    double sum = 0;
-    for (int i = 1; i < ic->n_load; i++)
-        sum += 0.5 * (p[i - 1].rate + p[i].rate) * (p[i].at_s - p[i - 1].at_s);
-    return sum / (p[ic->n_load - 1].at_s - p[0].at_s);
-}
-
 /* The integral of the curve's rate from its start + a to its start + b. */
 static double integral(const st_inference_cfg *ic, double a, double b)
 {

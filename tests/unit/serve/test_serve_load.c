@@ -109,7 +109,7 @@ START_TEST(test_arrivals_follow_the_integrated_rate)
     st__serve_fleet f;
     st__serve_fleet_plan(&ic, 4, 0, NULL, &f);
     ASSERT_REL(st__serve_fleet_per_replica(&ic, &f), 50000, 1e-12);
-    ASSERT_REL(st__serve_fleet_mean_rate(&ic), 200, 1e-12);
+    ASSERT_REL(st_inference_mean_rate(&ic), 200, 1e-12);
     st_rng *r = st_rng_new(7, 1, 2, 3);
     double *t = NULL, *ready = NULL;
     int64_t *w = NULL;
