@@ -161,10 +161,21 @@ static void pareto_chart(FILE *out, const st_size_page *sr)
     double *x = st_xmalloc(n * sizeof *x), *y = st_xmalloc(n * sizeof *y);
     double *fx = st_xmalloc(n * sizeof *fx), *fy = st_xmalloc(n * sizeof *fy);
     int cost = strcmp(sr->goal, "cost") == 0;
-    double ylo = INFINITY, yhi = -INFINITY;
+    /* each axis in a unit that reads at its size: a 22-minute plan of 3 GPU-hours is not drawn
+     * as 0.0154 days against 3e-6 million GPU-hours (a review's find) */
+    double ylo = INFINITY, yhi = -INFINITY, xtop = sr->deadline_s, ytop = 0;
     for (size_t i = 0; i < r->n; i++) {
-        x[i] = r->cfg[i].train_s / 86400.0;
-        y[i] = cost ? r->cfg[i].cost_usd / 1e6 : r->cfg[i].gpu_hours / 1e6;
+        xtop = fmax(xtop, r->cfg[i].train_s);
+        ytop = fmax(ytop, cost ? r->cfg[i].cost_usd : r->cfg[i].gpu_hours);
+    }
+    const char *tu;
+    double xs = st_svg_time_unit(xtop, &tu), ys = ytop >= 1e6 ? 1e-6 : ytop >= 1e3 ? 1e-3 : 1;
+    static const char *const yus[2][3] = {{"millions, ", "thousands, ", ""},
+                                          {"million USD, ", "thousand USD, ", "USD, "}};
+    const char *yu = yus[cost][ys == 1e-6 ? 0 : ys == 1e-3 ? 1 : 2];
+    for (size_t i = 0; i < r->n; i++) {
+        x[i] = r->cfg[i].train_s * xs;
+        y[i] = (cost ? r->cfg[i].cost_usd : r->cfg[i].gpu_hours) * ys;
         ylo = fmin(ylo, y[i]);
         yhi = fmax(yhi, y[i]);
         if (r->cfg[i].front) {
@@ -172,20 +183,21 @@ static void pareto_chart(FILE *out, const st_size_page *sr)
             fy[nf++] = y[i];
         }
     }
-    double dx[2] = {sr->deadline_s / 86400.0, sr->deadline_s / 86400.0}, dy[2] = {ylo, yhi};
+    double dx[2] = {sr->deadline_s * xs, sr->deadline_s * xs}, dy[2] = {ylo, yhi};
+    char *xl = st_xasprintf("time to train (%s, failures and checkpoints included; log scale)", tu);
+    char *yl = st_xasprintf("%s (%slog)", cost ? "cost" : "GPU-hours", yu);
     st_svg_series s[3] = {{"evaluated configuration", x, y, r->n, ST_SVG_DOTS},
                           {"Pareto front", fx, fy, nf, ST_SVG_LINE_DOTS},
                           {"deadline", dx, dy, r->n ? 2 : 0, ST_SVG_LINE}};
     st_svg_frame f = {.id = "size-pareto",
                       .title = "Sizing: time to train against the goal, and the Pareto front",
-                      .x_label =
-                          "time to train (days, failures and checkpoints included; log scale)",
-                      .y_label = cost ? "cost (million USD, log)" : "GPU-hours (millions, log)",
+                      .x_label = xl,
+                      .y_label = yl,
                       .height = 380,
                       .log_x = 1,
                       .log_y = 1};
     st_svg_xy(out, &f, s, 3);
-    free(x), free(y), free(fx), free(fy);
+    free(x), free(y), free(fx), free(fy), free(xl), free(yl);
 }
 
 static void search_row(void *ctx, const char *path, const cJSON *leaf)
