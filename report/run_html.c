@@ -268,6 +268,13 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     st_svg_xy(out, &fw, ws, isfinite(cap) ? 3 : 2);
     st_html_section_end(out);
     st_html_section(out, "sec-power-spectrum");
+    if (!(r->plant.wave.swing_w > 0)) { /* as the text says it: its spectrum is rounding noise */
+        absent(out, "The facility draws steadily (no swing: the jobs are services, which draw "
+                    "their mean power), so its power has no spectrum to show.");
+        free(t), free(mw), free(hz), free(amp);
+        st_html_section_end(out);
+        return;
+    }
     st_plant_spectrum(s->w, s->n, s->dt_s, amp);
     size_t shown = 1; /* from the first non-DC bin up to the utility band's top */
     for (size_t k = 1; k < bins; k++) {
