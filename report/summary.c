@@ -188,6 +188,28 @@ static void serving_words(FILE *out, const cJSON *t)
     }
 }
 
+/* Beside a cluster run, what each service serves and, with latency targets, whether it meets
+ * them and the share of its requests within them (the cluster's waits counted): the figure a
+ * scheduling choice moves for it (a review found the headline silent on a service whose every
+ * request waited hours). */
+static void services_beside(FILE *out, const cJSON *t)
+{
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX];
+    const cJSON *jobs = get(t, "jobs");
+    for (const cJSON *j = jobs ? jobs->child : NULL; j; j = j->next) {
+        const cJSON *in = get(j, "inference");
+        if (!in)
+            continue;
+        fprintf(out, "; service %s serves output tokens at %s", str(j, "name"),
+                shown(ST_DOC_RUN, "jobs[].inference.tokens_per_s", in, "tokens_per_s", a));
+        const cJSON *slo = get(in, "slo");
+        if (slo && cJSON_IsNumber(get(in, "slo_attainment")))
+            fprintf(out, ", its latency targets %s (%s of its requests within them)",
+                    cJSON_IsTrue(get(slo, "met")) ? "met" : "missed",
+                    shown(ST_DOC_RUN, "jobs[].inference.slo_attainment", in, "slo_attainment", b));
+    }
+}
+
 /* What a run of several jobs does: the cluster run's counts, makespan, waits and utilisation;
  * without a cluster run (collective and inference jobs run apart from it), the jobs on the
  * GPUs. */
@@ -219,9 +241,10 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     FILE *out = st_report_open(&buf, &len);
     long i = lone_training(rep->run);
     const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
+    int alone = i < 0 && !get(t, "scheduler") && lone_kind(rep->run) == ST_WL_INFERENCE;
     if (i >= 0)
         training_words(out, i, t);
-    else if (!get(t, "scheduler") && lone_kind(rep->run) == ST_WL_INFERENCE)
+    else if (alone)
         serving_words(out, t);
     else
         cluster_words(out, t);
@@ -234,6 +257,8 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     }
     if (cJSON_IsNumber(get(cost, "total_usd")))
         fprintf(out, ", costing %s", shown(ST_DOC_RUN, "cost.total_usd", cost, "total_usd", a));
+    if (!alone) /* services alone are what serving_words says */
+        services_beside(out, t);
     audit_counts(out, get(t, "audit"));
     fputc('.', out);
     return st_report_close(out, &buf);

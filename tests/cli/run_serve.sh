@@ -106,6 +106,12 @@ assert abs(c["power"]["gpu_mean_w"] - 16 * c["inference"]["gpu_mean_w"]) < 1e-6 
 assert fs["power"]["it_mean_w"] > p["power"]["gpu_mean_w"], fs["power"]
 PY
 check "the service shares the cluster run" $?
+# and the answer in words says whether the service met its targets beside training: missed
+# under fifo, every request having waited (a review found the headline silent on it)
+"$strata" run --format markdown "$tmp/fifo.yaml" 2>/dev/null | sed -n 3p |
+    grep -q "service chat serves output tokens at .*, its latency targets missed (0% of its requests within them)" &&
+    "$strata" run --format markdown "$both" 2>/dev/null | sed -n 3p | grep -q "its latency targets met (100% of its requests within them)"
+check "the summary says a service's targets beside training" $?
 
 # An autoscaled service beside training holds its 16 GPUs for its span; those of the replicas
 # its autoscaler stopped idle, so its GPUs draw less than a running replica's on all 16 and more
