@@ -82,8 +82,11 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     const st_ckpt_cfg *ck = &w->checkpoint;
     if (ck->every_s > 0)
         f->interval_s = ck->every_s;
-    else if (ck->every_steps > 0)
-        f->interval_s = (double)ck->every_steps * f->eff_step_s;
+    else if (ck->every_steps > 0) /* past the job's steps: none, held one step past its end
+                                     (10^15 steps of a second overflowed the life's clock, a
+                                     fuzzing find) */
+        f->interval_s =
+            (double)(ck->every_steps <= f->steps ? ck->every_steps : f->steps + 1) * f->eff_step_s;
     else if (ck->every_auto) {
         /* Daly's optimum for the persistent save's whole cost (its stall, the drain's hold on
          * the NICs, the flash its bytes wear) against the failures only it restores, in whole
@@ -108,7 +111,9 @@ static int checkpoints(st_forecast *f, const st_placement *at, const st_io_set *
     spec->ckpt_commit_s = f->ckpt.commit_s;
     spec->restore_s = f->ckpt.restore_s;
     if (f->levels.mem_every_s > 0) {
-        spec->mem_every_s = f->levels.mem_every_s;
+        /* past the work: none, held a step past its end (as the persistent cadence) */
+        spec->mem_every_s =
+            f->levels.mem_every_s <= work_s ? f->levels.mem_every_s : work_s + f->eff_step_s;
         spec->mem_stall_s = f->levels.mem_stall_s;
         spec->mem_restore_s = f->levels.mem_restore_s;
         spec->mem_loss = f->mem_loss;

@@ -31,6 +31,8 @@ expect() {
 }
 
 expect 0 'total .*DOES NOT FIT' "plan that does not fit" -- "$cases/nofit.yaml"
+expect 0 '^  life +200 steps: .* 0 interruptions' "cadences past the work take no checkpoint" -- \
+    "$cases/every_past_the_work.yaml"
 expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
 expect 0 '^  PASS  orchestration +GPUs held by one job: no two of the 2 jobs' "two full-cluster jobs queue" -- \
     "$cases/overlap.yaml"
