@@ -674,6 +674,25 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
                           w->name, (long long)ic->count, (long long)reps);
     double per = ceil((double)ic->count / (double)reps);
     double work = per * (double)st_req_longest(ic);
+    /* and its time must fit the serving clock's span, whatever the GPU's figures say: a replica
+     * runs no faster than a forward pass (a third of PaLM's training FLOPs a token) at its GPUs'
+     * peak (a GPU of 1 FLOP/s reported a stream served over 1.8e14 s: a fuzzing find) */
+    const st_cluster_cfg *c = &ld->s->cluster;
+    const st_gpu_spec *g = c->n_pools > 0 && w->pool < c->n_pools ? c->pools[w->pool].gpu : c->gpu;
+    int64_t dp = w->parallel.dp > 1 ? w->parallel.dp : 1;
+    if (g && w->model && w->gpus > 0) {
+        double peak = fmax(fmax(g->peak_bf16, g->peak_fp8), g->peak_fp4) * (double)(w->gpus / dp);
+        double least = work * st_llm_flops_per_token(w->model, st_req_longest(ic)) / 3 / peak;
+        if (peak > 0 && least > ST_LIM_SPAN_S) {
+            char b[48], span[48];
+            st_unit_format(least, ST_DIM_TIME, b, sizeof b);
+            st_unit_format(ST_LIM_SPAN_S, ST_DIM_TIME, span, sizeof span);
+            return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_ELIMIT,
+                              "workload '%s': a replica's %.4g requests take at least %s at its "
+                              "GPUs' peak, beyond %s (at most %s: %s)",
+                              w->name, per, b, st_lim_span.what, span, st_lim_span.how);
+        }
+    }
     if (work <= MAX_REPLICA_TOKENS && per <= MAX_REPLICA_REQUESTS)
         return 0;
     return st_rd_fail(&ld->rd, st__key_or(req, "count"), ST_EINVAL,
