@@ -25,6 +25,13 @@ size_t st_compare_figs(const st_fig **figs)
     return n;
 }
 
+/* A figure over the finished jobs (their waits, times queued and completion times): a cluster
+ * time but the makespan. */
+static int over_finished(const st_fig *f)
+{
+    return f->unit == ST_FU_TIME && strcmp(f->path, "policies[].makespan_s") != 0;
+}
+
 void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
                      const st_run_serving *serving)
 {
@@ -40,6 +47,10 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
                            : src == ST_SRC_TRAINING && serving && serving->train_jobs > 0
                                ? (const void *)serving
                                : NULL;
+        /* the waits and completion times are over the finished jobs: none finished, none to
+         * show (not 0 s, as a review found beside run's "no job, so no JCT") */
+        if (src == ST_SRC_CLUSTER && r->st.finished == 0 && over_finished(figs[k]))
+            base = NULL;
         r->has[k] = base != NULL;
         r->v[k] = base ? st_fig_read(figs[k], base) : 0;
     }

@@ -99,5 +99,11 @@ PY' "compare: within_band is the band of the best"
 ok 'grep -q "^error band ±[0-9]*% " "$tmp/qb.txt" && grep -q "^  Mean job completion time: " "$tmp/qb.txt"' "compare: the band under the text table"
 "$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo --format json >"$tmp/pb.json" 2>/dev/null
 ok '! grep -q band_half_width "$tmp/pb.json"' "compare: trace jobs alone have no band"
+# A run in which no job finishes (a service alone, its replicas up and down) has no waits or
+# completion times to show: absent, not 0 s (a review found "JCT mean 0 s" where run says "no
+# job, so no JCT").
+"$strata" compare scenarios/examples/serve-scale-to-zero.yaml --policies fifo,srtf --format json >"$tmp/z.json" 2>/dev/null
+"$strata" compare scenarios/examples/serve-scale-to-zero.yaml --policies fifo,srtf >"$tmp/z.txt" 2>/dev/null
+ok 'python3 -c "import json,sys; p = json.load(open(sys.argv[1]))[\"policies\"]; assert all(r[\"finished\"] == 0 and \"mean_jct_s\" not in r and \"mean_wait_s\" not in r and \"makespan_s\" in r for r in p)" "$tmp/z.json" && ! grep -q "JCT mean" "$tmp/z.txt"' "compare: no finished job, no wait or JCT"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
