@@ -308,6 +308,9 @@ int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out)
 {
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
+    /* an empty name printed as "job : ..." and "pool  (h100-sxm)" (a fuzzing find) */
+    if (!n->text[0])
+        return st_rd_fail(rd, n, ST_EINVAL, "%s: expected a non-empty string, found ''", key);
     *out = st_rd_strdup(rd, n->text);
     return 0;
 }
