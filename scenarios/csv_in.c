@@ -125,6 +125,10 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
             c->start += nl ? l + 1 : l;
             *p = s;
             *len = l > 0 && s[l - 1] == '\r' ? l - 1 : l;
+            /* the UTF-8 byte-order mark spreadsheets write first (Excel's "CSV UTF-8") is not
+             * part of the header's first name: it read "no column 'arrival'" (a fuzzing find) */
+            if (c->line == 0 && *len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+                *p = s + 3, *len -= 3;
             c->line++;
             return 1;
         }

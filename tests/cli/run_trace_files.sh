@@ -79,5 +79,13 @@ scenario long.csv ", malformed: refuse"
 expect "an overlong row refused" \
     "$tmp/long.csv:2:1: error: malformed trace row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
 
+# A byte-order mark before the header (what a spreadsheet's "CSV UTF-8" export writes) is not
+# part of its first column's name: it read "no column 'submit'" (a fuzzing find).
+printf '\xef\xbb\xbfsubmit,duration,gpus\n0,1 h,8\n' >"$tmp/bom.csv"
+scenario bom.csv
+"$strata" check "$tmp/s.yaml" >"$tmp/o" 2>"$tmp/e"
+expect "a header after a byte-order mark is read" 0 $?
+expect "and its row" "" "$(cat "$tmp/e")"
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
