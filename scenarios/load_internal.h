@@ -3,6 +3,7 @@
 #ifndef ST_SCENARIOS_LOAD_INTERNAL_H
 #define ST_SCENARIOS_LOAD_INTERNAL_H
 
+#include "models/config/frontend.h"
 #include "scenarios/reader.h"
 #include "scenarios/scenario.h"
 
@@ -187,14 +188,16 @@ int st__check_collective_room(st_ld *ld, const st_ynode *n, const char *clean);
 int st__refuse_keys(st_ld *ld, const st_ynode *n, const st_workload_cfg *w,
                     const char *const *keys);
 
-/* Kind: inference workloads (load_inference.c): the field readers of `requests`, `slo`,
- * `batching`, `frontend` and `autoscale`, and the checks of workload n once read (no training keys,
- * a model and plan the serving model covers, the engine's defaults filled in). Each returns
- * non-zero after reporting. */
+/* Kind: inference workloads: the field readers of `requests`, `slo` (load_inference.c),
+ * `batching`, `frontend` and `autoscale`, and the checks of workload n once read
+ * (load_inference_rules.c: no training keys, a model and plan the serving model covers, the
+ * engine's defaults filled in). Each returns non-zero after reporting. */
 int st__fn_requests(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_slo(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_batching(st_rd *rd, const st_ynode *n, void *base);
 int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base);
+/* A serving stack's figures (models/config/frontend.h) into ic: its name and host times. */
+void st__use_frontend(st_inference_cfg *ic, const st_frontend *f);
 int st__fn_autoscale(st_rd *rd, const st_ynode *n, void *base);
 
 /* A `tier:` value: the index of the cluster.storage tier n names into *out, or an error at n

@@ -553,7 +553,7 @@ static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64
 }
 
 /* A replica simulates at most this many requests, and requests times their tokens: about a
- * gigabyte and two minutes of CPU (scenarios/load_inference.c checks a steady stream's). */
+ * gigabyte and two minutes of CPU (scenarios/load_inference_rules.c checks a steady stream's). */
 #define MAX_REPLICA_REQUESTS 1e7
 #define MAX_REPLICA_TOKENS   1e10
 
