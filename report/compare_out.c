@@ -180,7 +180,7 @@ static void table(FILE *out, const st_compare_row *rows, size_t n, int md, int s
         if (md) { /* the label, the one text cell, through the Markdown cell writer */
             fputs("| ", out);
             st_report_md_cell(out, rows[i].label);
-            char fin[32];
+            char fin[ST_REPORT_VALUE_MAX];
             st_fig_number_text(ST_FU_NUMBER, (double)rows[i].st.finished, fin, sizeof fin);
             fprintf(out, "%*s | %8s", w - (int)strlen(rows[i].label), "", fin);
         } else {

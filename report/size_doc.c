@@ -270,7 +270,8 @@ char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON
     free(summary);
     fputs("\n\nSizing of workload ", out);
     st_report_md_cell(out, rp->workload);
-    char dl[40], ev[40], co[40]; /* as every figure of the page: units, thousands apart */
+    /* as every figure of the page: units, thousands apart */
+    char dl[ST_REPORT_VALUE_MAX], ev[ST_REPORT_VALUE_MAX], co[ST_REPORT_VALUE_MAX];
     st_fig_number_text(ST_FU_TIME, rp->deadline_s, dl, sizeof dl);
     st_fig_number_text(ST_FU_NUMBER, cJSON_GetObjectItemCaseSensitive(s, "evaluated")->valuedouble,
                        ev, sizeof ev);
