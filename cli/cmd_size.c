@@ -645,12 +645,12 @@ static int existing_of(size_opts *o, const st_scn *s, st_cluster_cfg *one, int *
 }
 
 /* The search for workload w of s under o's options, and its report: the exit status. */
-/* The hottest junction `audit` passes, C: the scenario's audit.junction_limit, else the audit's
- * default (models/config/config.c). */
-static double junction_limit(const st_scn *s)
+/* The targets `audit` holds a plan to: the scenario's audit section, else the audit's defaults
+ * (models/config/config.c). */
+static const st_audit_cfg *audit_of(const st_scn *s)
 {
     const st_audit_cfg *a = st_scn_audit(s);
-    return (a ? a : &st_audit_cfg_default)->junction_limit_c;
+    return a ? a : &st_audit_cfg_default;
 }
 
 static int size_workload(const size_opts *o0, const st_scn *s, const st_workload_cfg *w)
@@ -700,7 +700,8 @@ static int size_workload(const size_opts *o0, const st_scn *s, const st_workload
                          .racks = o->racks,
                          .capex_usd = o->capex_usd,
                          .tco_usd_per_year = o->tco_usd,
-                         .junction_limit_c = junction_limit(s),
+                         .junction_limit_c = audit_of(s)->junction_limit_c,
+                         .memory_headroom = audit_of(s)->memory_headroom,
                          .failures = fail,
                          .variants = vars,
                          .n_variants = nv,

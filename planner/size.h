@@ -85,6 +85,10 @@ typedef struct st_size_spec {
      * operator does not pick a slower parallel plan to cool the GPUs; the racks' cooling holds
      * the limit or does not (docs/guide/sizing.md). 0: none */
     double junction_limit_c;
+    /* the scenario's audit.memory_headroom, the share of HBM a plan should leave free, which
+     * `audit` warns under: the report names the rows under it. They stay ranked: Llama 3 405B's
+     * published plan, which ran, leaves 8.2% in the forecast (docs/guide/sizing.md). 0: none */
+    double memory_headroom;
     st_size_goal goal;       /* ST_SIZE_COST needs cost */
     const st_cost_cfg *cost; /* the scenario's prices, or NULL */
     /* The scenario's failures (NULL or no classes: none): time to train is then Daly's expected

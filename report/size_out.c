@@ -345,6 +345,38 @@ static void text_junction(sbuf *b, const st_size_report *rp, const st_size_resul
         over == 1 ? "it" : "them");
 }
 
+/* The ranked rows shown that leave under audit.memory_headroom of HBM free: `strata audit` warns
+ * of their plans. They stay ranked (planner/size.h). */
+static void text_memory(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    double want = rp->spec->memory_headroom, least = INFINITY;
+    size_t shown = r->n < rp->top ? r->n : rp->top, under = 0;
+    for (size_t i = 0; i < shown && want > 0; i++) {
+        double left = 1 - r->cfg[i].mem_bytes / r->cfg[i].mem_capacity;
+        if (left < want) {
+            under++;
+            least = fmin(least, left);
+        }
+    }
+    if (!under)
+        return;
+    put(b, "\nmemory: ");
+    if (under == shown)
+        put(b, "every row shown");
+    else {
+        put(b, "row%s", under > 1 ? "s" : "");
+        for (size_t i = 0, k = 0; i < shown; i++)
+            if (1 - r->cfg[i].mem_bytes / r->cfg[i].mem_capacity < want)
+                put(b, "%s %zu", k++ ? "," : "", i + 1);
+    }
+    put(b,
+        " leave%s under audit.memory_headroom of HBM free (%.4g%%; the least %.1f%%, JSON "
+        "memory_per_gpu_bytes of memory_capacity_bytes): `strata audit` warns that allocator "
+        "fragmentation and transient buffers may not fit; more recompute or pipeline stages "
+        "leave more\n",
+        under == 1 || under == shown ? "s" : "", 100 * want, 100 * least);
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -415,6 +447,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     for (size_t i = 0; i < r->n && i < rp->top; i++)
         text_row(b, rp, &r->cfg[i], i + 1);
     text_junction(b, rp, r);
+    text_memory(b, rp, r);
     text_costs(b, rp, r);
     put(b, "\nPareto front (time to train against %s):\n", rp->goal);
     text_header(b, rp);
@@ -450,6 +483,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     }
     cJSON_AddStringToObject(o, "recompute", st_recompute_names[f->recompute]);
     cJSON_AddNumberToObject(o, "memory_per_gpu_bytes", f->mem_bytes);
+    cJSON_AddNumberToObject(o, "memory_capacity_bytes", f->mem_capacity);
     cJSON_AddNumberToObject(o, "step_time_s", f->step_s);
     cJSON_AddNumberToObject(o, "work_s", f->work_s);
     cJSON_AddNumberToObject(o, "train_s", f->train_s);
@@ -510,6 +544,8 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON_AddStringToObject(root, "goal", rp->goal);
     if (rp->spec->junction_limit_c > 0)
         cJSON_AddNumberToObject(root, "junction_limit_c", rp->spec->junction_limit_c);
+    if (rp->spec->memory_headroom > 0)
+        cJSON_AddNumberToObject(root, "memory_headroom", rp->spec->memory_headroom);
     if (rp->existing) {
         cJSON *e = cJSON_AddObjectToObject(root, "existing");
         cJSON_AddStringToObject(e, "pool", rp->existing);

@@ -416,6 +416,25 @@ static void junction_words(FILE *out, const cJSON *t, const cJSON *r)
             shown(ST_DOC_SIZE, "junction_limit_c", t, "junction_limit_c", b));
 }
 
+/* "; it leaves X of its Y HBM free, under the audit's Z (strata audit warns)" where the first row
+ * leaves less of its memory free than audit.memory_headroom (planner/size.h: it stays ranked). */
+static void memory_words(FILE *out, const cJSON *t, const cJSON *r)
+{
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
+    double cap = num(r, "memory_capacity_bytes"), want = num(t, "memory_headroom");
+    if (!cJSON_IsNumber(get(t, "memory_headroom")) || !(cap > 0))
+        return;
+    double left = cap - num(r, "memory_per_gpu_bytes");
+    if (!(left < want * cap))
+        return;
+    fprintf(out,
+            "; it leaves %s of its %s HBM free, under the %s the audit wants left (strata audit "
+            "warns: allocator fragmentation and transient buffers may not fit)",
+            in_unit(ST_DOC_SIZE, "ranked[].memory_capacity_bytes", left, a),
+            shown(ST_DOC_SIZE, "ranked[].memory_capacity_bytes", r, "memory_capacity_bytes", b),
+            shown(ST_DOC_SIZE, "memory_headroom", t, "memory_headroom", c));
+}
+
 char *st_summary_size(const cJSON *t, const st_size_result *res)
 {
     char *buf, d[ST_REPORT_VALUE_MAX];
@@ -437,6 +456,7 @@ char *st_summary_size(const cJSON *t, const st_size_result *res)
         plan_words(out, best, str(t, "workload"));
         fprintf(out, " (what binds: %s)", str(best, "binds"));
         junction_words(out, t, best);
+        memory_words(out, t, best);
     }
     fprintf(out,
             "; %zu of %zu configurations evaluated meet the %s deadline and the budgets, "

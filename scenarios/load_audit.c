@@ -51,6 +51,7 @@ static const st_field audit_fields[] = {
     ST_FFN("full_baseboard", fn_baseboard),
     ST_FDIM(st_audit_cfg, "junction_limit", junction_limit_c, ST_DIM_TEMPERATURE, ST_R_ANY),
     ST_FDIM(st_audit_cfg, "checkpoint_write_share", ckpt_write_share, ST_DIM_RATIO, ST_R_FRAC),
+    ST_FDIM(st_audit_cfg, "memory_headroom", memory_headroom, ST_DIM_RATIO, ST_R_FRAC),
     ST_FEND,
 };
 

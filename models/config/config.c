@@ -49,6 +49,15 @@ const st_audit_cfg st_audit_cfg_default = {
      * 3.3.1, calls its checkpoint writes "highly bursty" writes that "saturate the storage
      * fabric"). Settable as audit.checkpoint_write_share; the audit warns above it. */
     .ckpt_write_share = 0.10,
+    /* A plan that fits with under this fraction of HBM left runs only if what the memory model
+     * leaves out fits in what is left: the allocator's fragmentation (GMLake, arXiv 2401.08156,
+     * removes up to 33% of the memory PyTorch's caching allocator reserves in large-model
+     * training as fragmentation) and the transient buffers listed in
+     * docs/models/memory-model.md. torchtitan's measured plans peak at up to 89% of their GPU's
+     * memory (pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md, Table 6: 84.9 of
+     * 95 GiB), so a forecast above 90% is where a real run starts to fail. Settable as
+     * audit.memory_headroom; the audit warns under it and `size` names the rows under it. */
+    .memory_headroom = 0.10,
 };
 
 /* Two-level checkpoints' constants (docs/models/storage-and-failures.md, "Two-level

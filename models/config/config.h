@@ -971,6 +971,8 @@ typedef struct st_audit_cfg {
     double ckpt_write_share; /* checkpoint_write_share: the share of its tier's write bandwidth
                                 a job's persistent checkpoints may hold; the audit warns
                                 above it */
+    double memory_headroom;  /* memory_headroom: the share of a GPU's HBM a plan that fits
+                                should leave free; the audit warns under it */
     st_loc loc;
 } st_audit_cfg;
 extern const st_audit_cfg st_audit_cfg_default;

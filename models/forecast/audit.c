@@ -153,26 +153,17 @@ static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_
             st_mem_term_name((st_mem_term)m->overflow_term));
 }
 
-/* Memory headroom: a plan that fits with under this fraction of HBM left runs only if what the
- * memory model leaves out fits in what is left: the allocator's fragmentation (GMLake, arXiv
- * 2401.08156, removes up to 33% of the memory PyTorch's caching allocator reserves in
- * large-model training as fragmentation) and the transient buffers listed in
- * docs/models/memory-model.md. torchtitan's measured plans peak at up to 89% of their GPU's
- * memory (pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md, Table 6: 84.9 of
- * 95 GiB), so a forecast above 90% is where a real run starts to fail. */
-static const double headroom_warn = 0.10;
-
-/* Only for a plan that fits: one that does not already fails the memory check. */
+/* Memory headroom against audit.memory_headroom (models/config/config.c gives its source); only
+ * for a plan that fits: one that does not already fails the memory check. */
 static void audit_headroom(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
                            audit_list *out)
 {
     (void)in;
-    (void)t;
     const st_memory *m = &f->mem;
     if (!m->fits)
         return;
     char left[32], have[32];
-    double free_b = m->capacity - m->total, limit = headroom_warn * m->capacity;
+    double free_b = m->capacity - m->total, limit = t->memory_headroom * m->capacity;
     int ok = free_b >= limit;
     add(out, "silicon", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit, "memory headroom: %s",
         f->w->name);
@@ -182,9 +173,9 @@ static void audit_headroom(const st_audit_in *in, const st_audit_cfg *t, const s
         say(out, "%s of %s HBM left", left, have);
     else
         say(out,
-            "%s of %s HBM left, under %.0f%%: allocator fragmentation and transient buffers "
+            "%s of %s HBM left, under %.4g%%: allocator fragmentation and transient buffers "
             "may not fit",
-            left, have, 100 * headroom_warn);
+            left, have, 100 * t->memory_headroom);
 }
 
 /* The guide's silicon level: NVLink/NVSwitch "keeps tensor parallelism inside the node". */

@@ -121,13 +121,17 @@ expect "unknown GPU type exits 2" 2 $?
     bad "405B sizing failed"
 expect "405B answer" "16384,8,16,128,true" \
     "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 2)}' "$tmp/l.csv")"
-expect "405B goodput under 1" 1 "$(awk -F, '$1 == "ranked" {print ($17 < 1 && $17 > 0.9)}' "$tmp/l.csv")"
+# columns by their header's names
+col() { awk -F, -v want="$1" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    $1 == "ranked" {n = split(want, w, " "); for (i = 1; i <= n; i++) printf "%s%s", $c[w[i]], i < n ? " " : "\n"}' "$2"; }
+read -r l_goodput l_train <<<"$(col "expected_goodput train_s" "$tmp/l.csv")"
+expect "405B goodput under 1" 1 "$(awk -v g="$l_goodput" 'BEGIN {print (g < 1 && g > 0.9)}')"
 # docs/guide/sizing.md quotes the closed form's goodput and days for this answer, and those of
 # `strata run`'s Monte Carlo: each as the doc words it, against what the commands print.
 doc=$(tr '\n' ' ' <"$src/docs/guide/sizing.md")
 expect "sizing.md: the closed form's figures" \
     "$(sed -n 's/.*published plan it gives \([0-9.]*%\) goodput and \([0-9.]*\) days.*/\1 \2/p' <<<"$doc")" \
-    "$(awk -F, '$1 == "ranked" {printf "%.2f%% %.2f", $17 * 100, $14 / 86400}' "$tmp/l.csv")"
+    "$(awk -v g="$l_goodput" -v t="$l_train" 'BEGIN {printf "%.2f%% %.2f", g * 100, t / 86400}')"
 "$strata" run "$src/scenarios/examples/llama3-405b-16k.yaml" >"$tmp/l.txt" 2>/dev/null ||
     bad "405B run failed"
 expect "sizing.md: strata run's figures" \
@@ -135,7 +139,7 @@ expect "sizing.md: strata run's figures" \
     "$(awk '/^  life / {for (i = 1; i < NF; i++) { if ($(i + 1) == "d") d = $i; if ($i == "goodput") g = $(i + 1) }
         sub(/,$/, "", g); printf "%s %.1f", g, d}' "$tmp/l.txt")"
 expect "sizing.md: the answer's days" \
-    "$(awk -F, '$1 == "ranked" {printf "%.2f days with failures", $14 / 86400}' "$tmp/l.csv")" \
+    "$(awk -v t="$l_train" 'BEGIN {printf "%.2f days with failures", t / 86400}')" \
     "$(grep -o '^[0-9.]* days with failures' "$src/docs/guide/sizing.md")"
 expect "no size under 8,192 GPUs simulated (compute alone misses 90 d)" "" \
     "$(awk -F, '($1 == "ranked" || $1 == "front") && $4 < 8192' "$tmp/l.csv")"
@@ -151,6 +155,30 @@ expect "size text: in-memory cadence a few steps, under the persistent one" 1 \
     "$(awk -v m="${lm_mem:-0}" -v s="${lm_step:-0}" -v p="${lm_ckpt:-0}" \
         'BEGIN {print (s > 0 && m >= s && m <= 10 * s && m < p)}')"
 expect "size text: no in-memory column without checkpoint.memory" 0 "$(grep -c 'mem_s' "$tmp/a.txt")"
+
+# The audit's memory headroom (audit.memory_headroom, 10% by default): the text names exactly the
+# rows shown that leave less of their HBM free, by the JSON's own figures, whose capacity is the
+# one `strata run` reports; the audit's threshold stated lower names fewer rows, and only those.
+for h in default 2; do
+    f=$src/scenarios/examples/llama3-405b-16k.yaml
+    if [ $h != default ]; then
+        { cat "$f"; printf 'audit: { memory_headroom: %s%% }\n' $h; } >"$tmp/h$h.yaml"
+        f=$tmp/h$h.yaml
+    fi
+    "$strata" size "$f" --deadline 90d --budget power=30MW,gpus=20000 --top 5 >"$tmp/h.txt" \
+        -o "$tmp/h.json" 2>/dev/null || bad "405B headroom $h failed"
+    expect "size: rows under memory_headroom ($h)" \
+        "$(python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))
+low = [str(i + 1) for i, r in enumerate(t["ranked"][:5])
+       if 1 - r["memory_per_gpu_bytes"] / r["memory_capacity_bytes"] < t["memory_headroom"]]
+print("%g" % (100 * t["memory_headroom"]), ", ".join(low))' "$tmp/h.json")" \
+        "$(sed -n 's/^memory: rows\? \([0-9, ]*\) leaves\? under audit.memory_headroom of HBM free (\([0-9.]*\)%.*/\2 \1/p' "$tmp/h.txt")"
+done
+expect "size: memory capacity is run's" \
+    "$("$strata" run "$src/scenarios/examples/llama3-405b-16k.yaml" --format json 2>/dev/null |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["memory"]["capacity_bytes"])')" \
+    "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ranked"][0]["memory_capacity_bytes"])' "$tmp/h.json")"
 
 # Under --topologies spine-leaf the 16,384-GPU example's 1,024 leaves (2 nodes each) would need
 # spines of 1,024 ports, past the 576 of its chassis (cluster.fabric.switch_ports): the fabric
