@@ -196,9 +196,10 @@ START_TEST(test_targets_from_the_scenario)
 {
     st_scn *s = two_jobs(128, 512, NULL,
                          "audit:\n  checkpoint_dump: { size: 1 TB, within: 15 s }\n"
-                         "  full_baseboard: [8, 4, 2]\n");
+                         "  full_baseboard: [8, 4, 2]\n  memory_headroom: 5%\n");
     const st_audit_cfg *t = st_scn_audit(s);
     ck_assert_ptr_nonnull(t);
+    ck_assert_double_eq(t->memory_headroom, 0.05);
     ck_assert_double_eq(t->ckpt_dump_bytes, 1e12);
     ck_assert_double_eq(t->ckpt_dump_s, 15);
     ck_assert_int_eq(t->n_baseboard, 3);
@@ -209,14 +210,17 @@ START_TEST(test_targets_from_the_scenario)
     t = st_scn_audit(s);
     ck_assert_double_eq(t->ckpt_dump_bytes, 2e12); /* unset keys keep the guide's figure */
     ck_assert_double_eq(t->ckpt_dump_s, 15);
+    ck_assert_double_eq(t->memory_headroom, 0.10);
 
     st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
     st_workload_cfg w = {.name = "j", .gpus = 8};
     st_forecast f = {.w = &w, .has_ckpt = 1};
     f.ckpt.size_bytes = 1e12;
     f.ckpt.dump_s = 10;
+    f.mem = (st_memory){.fits = 1, .total = 73e9, .capacity = 80e9}; /* 8.75% left */
     st_audit_cfg mine = st_audit_cfg_default;
     mine.ckpt_dump_bytes = 1e12;
+    mine.memory_headroom = 0.05;
     const st_audit_cfg *targets[] = {NULL, &mine, t};
     for (int k = 0; k < 3; k++) {
         size_t n = 0;
@@ -231,6 +235,8 @@ START_TEST(test_targets_from_the_scenario)
                     strstr(a[i].message, k == 1 ? "checkpoint dump target (1 TB in 15 s"
                                                 : "checkpoint dump target (2 TB in 15 s"));
             }
+            if (strcmp(a[i].check, "memory headroom: j") == 0) /* the default 10%, or 5% */
+                ck_assert_int_eq(a[i].status, k == 1 ? ST_AUDIT_PASS : ST_AUDIT_WARN);
             if (strcmp(a[i].check, "full baseboard") == 0) {
                 ck_assert_int_eq(a[i].status, k == 2 ? ST_AUDIT_WARN : ST_AUDIT_PASS);
                 if (k == 2)
