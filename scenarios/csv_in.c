@@ -141,21 +141,66 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
     }
 }
 
+static int blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* The end of the field that starts at p (before end), and in [*fs, *fe) what it holds. A field
+ * quoted as RFC 4180 writes it ("...", spaces around allowed) that closes before the next comma
+ * is given without its quotes, and commas inside it are its own; one that does not close, or has
+ * more after its closing quote, is given whole, quotes and all (an unclosed one to the line's
+ * end), for the caller to refuse. A doubled quote inside stays doubled. */
+static const char *field(const char *p, const char *end, const char **fs, const char **fe)
+{
+    const char *s = p;
+    while (s < end && blank(*s))
+        s++;
+    if (s < end && *s == '"') {
+        const char *q = s + 1;
+        while (q < end && (*q != '"' || (q + 1 < end && q[1] == '"')))
+            q += *q == '"' ? 2 : 1;
+        if (q >= end) { /* never closed: the rest of the line */
+            *fs = p, *fe = end;
+            return end;
+        }
+        const char *a = q + 1;
+        while (a < end && blank(*a))
+            a++;
+        if (a == end || *a == ',') {
+            *fs = s + 1, *fe = q;
+            return a;
+        }
+        /* more after the closing quote: the whole field, up to the next comma after it */
+        const char *c = memchr(a, ',', (size_t)(end - a));
+        *fs = p, *fe = c ? c : end;
+        return *fe;
+    }
+    const char *c = memchr(p, ',', (size_t)(end - p));
+    *fs = p, *fe = c ? c : end;
+    return *fe;
+}
+
 int st_csv_split(const char *p, size_t len, const char **f, size_t *flen, int max)
 {
     const char *end = p + len;
     int n = 0;
     for (;;) {
-        const char *c = memchr(p, ',', (size_t)(end - p)), *e = c ? c : end;
+        const char *fs, *fe, *e = field(p, end, &fs, &fe);
         if (n < max) {
-            f[n] = p;
-            flen[n] = (size_t)(e - p);
+            f[n] = fs;
+            flen[n] = (size_t)(fe - fs);
         }
         n++;
-        if (!c)
+        if (e == end)
             return n;
-        p = c + 1;
+        p = e + 1;
     }
+}
+
+const char *st_csv_quoted(const char *p, size_t len)
+{
+    return memchr(p, '"', len);
 }
 
 /* A header field without its surrounding spaces. */

@@ -45,8 +45,17 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n);
 void st_csv_close(st_csv *c);
 
 /* Split line [p, p + len) at commas: up to max fields into f and flen; returns how many fields
- * the line has, which may be more than max. */
+ * the line has, which may be more than max. A field quoted as RFC 4180 writes it ("a,b", spaces
+ * around the quotes allowed) is given without its quotes, its commas its own; a doubled quote
+ * inside stays doubled, and a quote that does not close, or has more after it before the comma,
+ * leaves the field whole, quotes and all (st_csv_quoted finds such a field). A quoted field
+ * cannot span lines. */
 int st_csv_split(const char *p, size_t len, const char **f, size_t *flen, int max);
+
+/* Where field [p, p + len), as st_csv_split gives it, still holds a quote (an unclosed quoted
+ * field, one with more after its closing quote, or an escaped quote inside), else NULL: the
+ * readers take a value with no quote in it. */
+const char *st_csv_quoted(const char *p, size_t len);
 
 /* The fields of a header row, trimmed of spaces: col[k] is the index of the field named want[k]
  * (NULL: not wanted; -1 when none is). Returns -1 when every non-empty name is unique, else the

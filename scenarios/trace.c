@@ -325,13 +325,22 @@ static void row(reader *r, const char *p, size_t n)
 {
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];
-    const char *nul = memchr(p, '\0', n), *quote = memchr(p, '"', n);
-    if (nul || quote) { /* a NUL would end a name early; a quote hides commas */
-        st_csv_malformed(&r->rep, nul ? nul : quote, "%s",
-                         nul ? "a NUL byte" : "quoted fields are not read");
+    const char *nul = memchr(p, '\0', n);
+    if (nul) { /* a NUL would end a name early */
+        st_csv_malformed(&r->rep, nul, "a NUL byte");
         return;
     }
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
+    for (int i = 0; i < nf && i < ST_CSV_MAX_COLS; i++) {
+        const char *q = st_csv_quoted(f[i], len[i]);
+        if (q) { /* a name with a quote in it, or a number after junk: nothing to read whole */
+            int escaped = q + 1 < f[i] + len[i] && q[1] == '"';
+            st_csv_malformed(&r->rep, q, "field %d: %s", i + 1,
+                             escaped ? "an escaped quote (\"\") in a quoted field is not read"
+                                     : "a quote that does not close its field before the comma");
+            return;
+        }
+    }
     if (nf > r->n_header) { /* which field is which is no longer known */
         st_csv_malformed(&r->rep, NULL, "%d fields where the header row has %d", nf, r->n_header);
         return;
