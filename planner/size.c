@@ -333,8 +333,20 @@ static double job_energy(const st_cluster_cfg *c, const st_workload_cfg *p, cons
                                  st_plant_job_base_w(c, p->gpus), f->train_s);
 }
 
-static void price(const size_count *k, const st_workload_cfg *p, const st_size_spec *s,
-                  const plant_energy *e, double tps, st_size_cfg *f)
+/* The whole persistent saves configuration f's work takes: at the cadence searched (with
+ * failures), else at the plan's own interval (a time, or steps at f's step); none under `auto`
+ * with nothing that needs a save, as `run` leaves it (models/forecast/life.c). */
+static double saves_of(const st_workload_cfg *p, const st_size_cfg *f)
+{
+    const st_ckpt_cfg *ck = &p->checkpoint;
+    double every = f->ckpt_every_s > 0 ? f->ckpt_every_s
+                   : ck->every_s > 0   ? ck->every_s
+                                       : (double)ck->every_steps * f->step_s;
+    return every > 0 ? floor(f->work_s / every) : 0;
+}
+
+static void price(const size_count *k, const st_workload_cfg *p, const st_memory *m,
+                  const st_size_spec *s, const plant_energy *e, double tps, st_size_cfg *f)
 {
     st_cost_cfg c;
     cost_of_variant(s, k->variant, k->c.gpu->name, &k->c.fabric, &c);
@@ -368,11 +380,10 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_size_s
                      .optic_ports = k->optic_ports,
                      .racks = f->racks,
                      .cooling_air_w = isfinite(f->heat.air_w) ? f->heat.air_w : 0,
-                     .cooling_liquid_w = isfinite(f->heat.liquid_w) ? f->heat.liquid_w : 0,
-                     /* the persistent saves its work takes, expected, each's flash wear */
-                     .wear_usd = f->ckpt_every_s > 0
-                                     ? f->work_s / f->ckpt_every_s * k->life.plan.usd_per_save
-                                     : 0};
+                     .cooling_liquid_w = isfinite(f->heat.liquid_w) ? f->heat.liquid_w : 0};
+    if (p->checkpoint.enabled && k->c.n_tiers > 0) /* as `run` counts a job's checkpoints */
+        st_cost_use_checkpoints(&u, &c, m->checkpoint_bytes, saves_of(p, f),
+                                k->life.plan.usd_per_save);
     if (c.node_price_usd >= 0 && c.switch_price_usd >= 0)
         f->capex_usd = st_cost_bought(&c, &u);
     const char *why;
@@ -504,7 +515,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
         f->powered = 1;
     }
     if (s->cost)
-        price(k, p, s, &e, tps, f);
+        price(k, p, m, s, &e, tps, f);
     bought_of(s, f);
     f->objective =
         s->goal == ST_SIZE_COST ? (f->cost_usd >= 0 ? f->cost_usd : INFINITY) : f->gpu_hours;

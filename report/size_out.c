@@ -199,8 +199,9 @@ static void text_prices(sbuf *b, const st_size_report *rp, const st_size_result 
         }
 }
 
-/* The parts bought beyond the nodes and switches that c prices (models/cost/cost.h), by name;
- * the checkpoint tier's bandwidth when c has no breakdown. */
+/* The parts bought beyond the nodes and switches that c prices (models/cost/cost.h), by name:
+ * the checkpoint tier's part is its capacity for two checkpoints and any bandwidth bought; named
+ * too when c has no breakdown. */
 static void text_parts(sbuf *b, const st_cost_result *c)
 {
     const struct {
@@ -209,7 +210,7 @@ static void text_parts(sbuf *b, const st_cost_result *c)
     } parts[] = {{c->capex_optics_usd, "optics"},
                  {c->capex_racks_usd, "racks"},
                  {c->capex_cooling_usd, "cooling"},
-                 {c->capex_storage_usd, "checkpoint bandwidth"}};
+                 {c->capex_storage_usd, "checkpoint storage"}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (parts[i].usd > 0 || (!(c->capex_usd > 0) && i == 3))
             put(b, " + %s", parts[i].name);

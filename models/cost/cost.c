@@ -34,6 +34,15 @@ static double share_of(const st_cost_use *u)
     return u->cluster_gpus > 0 ? (double)u->gpus / (double)u->cluster_gpus : 0;
 }
 
+void st_cost_use_checkpoints(st_cost_use *u, const st_cost_cfg *c, double ckpt_bytes, double saves,
+                             double usd_per_save)
+{
+    u->stored_bytes = 2 * ckpt_bytes;
+    int every = c && c->egress == ST_EGRESS_CHECKPOINTS;
+    u->egress_bytes = ckpt_bytes * (every && saves > 1 ? saves : 1);
+    u->wear_usd = saves * usd_per_save;
+}
+
 double st_cost_bought(const st_cost_cfg *c, const st_cost_use *u)
 {
     st_cost_result r;

@@ -58,6 +58,14 @@ typedef struct st_cost_result {
  * st_cost_missing (every price its delivery model reads is set). */
 st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u);
 
+/* A checkpointing job's storage, egress and flash wear into u: two checkpoints of ckpt_bytes kept
+ * on storage (the restorable one and the one being written, as the audit counts them), as what
+ * leaves the cloud its final checkpoint once or, under c's `egress: checkpoints`, each of the
+ * `saves` that became restorable (at least one: the model), and each save's flash wear at
+ * usd_per_save. One formula for `run` (models/forecast/run_cost.c) and `size` (planner/size.c). */
+void st_cost_use_checkpoints(st_cost_use *u, const st_cost_cfg *c, double ckpt_bytes, double saves,
+                             double usd_per_save);
+
 /* What use u buys on premises under prices c, USD, before it is written off: the job's share of
  * the cluster's nodes, switches, optics, racks and cooling (and of the checkpoint tier's write
  * bandwidth) plus the storage capacity it keeps; a part with no price counts 0. What a capex

@@ -54,9 +54,8 @@ static st_cost_use cluster_use(const st_run_spec *sp, const st_run *out)
 }
 
 /* What job f used, for the cost model: its GPUs over its life, its facility energy (0 without
- * the plant), two checkpoints kept on storage (the restorable one and the one being written, as
- * the audit counts them) and, as what leaves the cloud, its final checkpoint, once, or (cost
- * `egress: checkpoints`) every checkpoint that became restorable (at least one: the model). */
+ * the plant), and its checkpoints' storage, egress and wear (st_cost_use_checkpoints, over the
+ * checkpoints that became restorable in its life). */
 static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
                            const st_cost_use *cluster)
 {
@@ -73,13 +72,9 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
     for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
         if (out->plant.jobs[k].id == i)
             u.energy_j = out->plant.jobs[k].energy_j;
-    if (f->has_ckpt) {
-        u.stored_bytes = 2 * f->ckpt.size_bytes;
-        int every = sp->cost && sp->cost->egress == ST_EGRESS_CHECKPOINTS;
-        u.egress_bytes = f->ckpt.size_bytes *
-                         (every && f->life.checkpoints > 1 ? (double)f->life.checkpoints : 1);
-        u.wear_usd = (double)f->life.checkpoints * f->levels.usd_per_save;
-    }
+    if (f->has_ckpt)
+        st_cost_use_checkpoints(&u, sp->cost, f->ckpt.size_bytes, (double)f->life.checkpoints,
+                                f->levels.usd_per_save);
     return u;
 }
 
