@@ -407,7 +407,7 @@ static void warn_empty_cost(const st_sweep *sw, const st_fig *const *figs)
         if (strncmp(sw->grid->ax[a].path, "cost", 4) == 0)
             return;
     for (size_t k = 0; k < sw->figs.n; k++)
-        if (figs[k]->src == ST_SRC_COST)
+        if (figs[k]->src == ST_SRC_COST || figs[k]->src == ST_SRC_SERVE_COST)
             fprintf(stderr,
                     "strata sweep: warning: --columns %s: %s has no cost: section, so the "
                     "column is empty on every row\n",

@@ -335,12 +335,34 @@ static const void *forecast_source(const st_fig *f, const st_forecast *fc)
     }
 }
 
+/* The serving result of service s for figure source src, or NULL where its report leaves the
+ * figure out (report/serve_out.c): a cost without prices, a figure under a target without one,
+ * a closed loop's figure for a stated rate. */
+static const st_serve_result *serve_source(st_fig_src src, const st_run_serve *s)
+{
+    const st_serve_result *r = &s->r;
+    switch (src) {
+    case ST_SRC_SERVE:
+        return r;
+    case ST_SRC_SERVE_COST:
+        return r->has_cost ? r : NULL;
+    case ST_SRC_SERVE_SLO:
+        return r->has_slo ? r : NULL;
+    case ST_SRC_SERVE_LOOP:
+        return r->has_slo && s->w->inference.mode == ST_REQ_CLOSED ? r : NULL;
+    default:
+        return NULL;
+    }
+}
+
 /* The source struct of f for job i of run, or NULL where the run has none. */
 static const void *job_source(const st_fig *f, const st_run *run, size_t i)
 {
     int serving = run->serve && run->serve[i].w;
-    if (f->src == ST_SRC_SERVE || serving) /* an inference job has its serving figures alone */
-        return serving && f->src == ST_SRC_SERVE ? &run->serve[i].r : NULL;
+    if (serving) /* an inference job has its serving figures alone */
+        return serve_source(f->src, &run->serve[i]);
+    if (f->src >= ST_SRC_SERVE && f->src <= ST_SRC_SERVE_LOOP)
+        return NULL;
     if (f->src != ST_SRC_JOB_ENERGY)
         return forecast_source(f, &run->f[i]);
     for (size_t k = 0; run->has_plant && k < run->plant.n_jobs; k++)

@@ -87,6 +87,9 @@ typedef enum st_fig_src {
     ST_SRC_ENERGY,      /* the cluster run's st_cluster_energy, when it has one */
     ST_SRC_ENERGY_COST, /* the same, when the scenario prices its electricity */
     ST_SRC_SERVE,       /* an inference job's st_serve_result */
+    ST_SRC_SERVE_COST,  /* the same, when it was priced (has_cost) */
+    ST_SRC_SERVE_SLO,   /* the same, when it states a latency target (has_slo) */
+    ST_SRC_SERVE_LOOP,  /* the same, with a target, for a closed loop of clients */
     ST_SRC_SERVING,     /* the run's services with a latency target together (st_run_serving) */
     ST_SRC_TRAINING,    /* the same, when training or trace jobs finished beside them */
 } st_fig_src;
