@@ -672,7 +672,12 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     for (size_t k = 0; k < f.len; k++)
         out->replicas_peak = f.n[k] > out->replicas_peak ? f.n[k] : out->replicas_peak;
     iteration_figures(out, &a, 1);
-    power_of(s, &a, out);
+    /* a running replica's power: over the time it is up (or starting), not the stretches at
+     * zero replicas between its requests, when its GPUs are given back (held() in
+     * models/forecast/run_serve.c weighs the placed GPUs' time up and idle) */
+    st__serve_replica_out up = a;
+    up.span_s -= st__serve_fleet_zero_s(&f, a.first_s, a.first_s + a.span_s);
+    power_of(s, &up, out);
     if (out->has_slo) {
         out->slo_met = st_serve_meets(ic, out);
         out->max_rate_under_slo = one.max_rate_under_slo * (double)s->dp;

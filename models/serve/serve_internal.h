@@ -144,6 +144,10 @@ void st__serve_fleet_release(st__serve_fleet *f);
  * lambda(t) / n(t). */
 double st__serve_fleet_per_replica(const st_inference_cfg *ic, const st__serve_fleet *f);
 
+/* The seconds of f's span within [from, to] with no replica up, less its cold stretches': none
+ * up or starting (f->zero_s over the whole span). */
+double st__serve_fleet_zero_s(const st__serve_fleet *f, double from, double to);
+
 /* Replica-seconds from the start to until_s (the last count held after the span). */
 double st__serve_fleet_replica_s(const st__serve_fleet *f, double until_s);
 

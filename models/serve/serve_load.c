@@ -271,19 +271,21 @@ static void change_push(scaler *z, double t, int64_t added, int64_t removed)
     z->removed += removed;
 }
 
-/* The seconds of f's span with no replica up, less its cold stretches': none up or starting. */
-static double zero_seconds(const st__serve_fleet *f)
+double st__serve_fleet_zero_s(const st__serve_fleet *f, double from, double to)
 {
     double sum = 0;
+    to = to < f->end_s ? to : f->end_s;
     for (size_t k = 0; k < f->len; k++) {
-        double b = k + 1 < f->len ? f->t[k + 1] : f->end_s;
-        if (f->n[k] == 0 && b > f->t[k])
-            sum += b - f->t[k];
+        double a = f->t[k] > from ? f->t[k] : from, b = k + 1 < f->len ? f->t[k + 1] : f->end_s;
+        b = b < to ? b : to;
+        if (f->n[k] == 0 && b > a)
+            sum += b - a;
     }
     for (size_t k = 0; k < f->n_cold; k++) {
-        double to = f->cold[k].to < f->end_s ? f->cold[k].to : f->end_s;
-        if (to > f->cold[k].from)
-            sum -= to - f->cold[k].from;
+        double a = f->cold[k].from > from ? f->cold[k].from : from;
+        double b = f->cold[k].to < to ? f->cold[k].to : to;
+        if (b > a)
+            sum -= b - a;
     }
     return sum > 0 ? sum : 0;
 }
@@ -386,7 +388,7 @@ void st__serve_fleet_plan(const st_inference_cfg *ic, int64_t dp, double target,
         autoscale(ic, target, cold ? cold : &stated, f);
     else
         record(f, f->start_s, dp, &cap);
-    f->zero_s = zero_seconds(f);
+    f->zero_s = st__serve_fleet_zero_s(f, -INFINITY, f->end_s);
 }
 
 void st__serve_fleet_release(st__serve_fleet *f)

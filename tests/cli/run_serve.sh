@@ -685,6 +685,17 @@ assert att[0] < 0.9 and att[1] == 1, att
 PY
 check "scale to zero saves GPU-hours for the requests its starts hold" $?
 
+# A running replica's GPU power and energy per token are over the time it is up: the stretches
+# at zero replicas between the bursts, its GPUs given back, read as its own made them an idle
+# H100's (99.7 W against the catalog's 70 W idle, 31.6 J a token; a review find). Served
+# steadily at the bursts' 3/s the same replica draws 536 W.
+python3 - "$tmp/z.json" <<'PY'
+import json, sys
+i = json.load(open(sys.argv[1]))["jobs"][0]["inference"]
+assert i["gpu_mean_w"] > 3 * 70 and i["it_energy_per_token_j"] < 10, i
+PY
+check "a scaled-to-zero replica's power is its running time's" $?
+
 # A replica's run shows its output tokens as progress when asked (STRATA_PROGRESS=always; on
 # a terminal after a second), and says nothing on stderr otherwise.
 STRATA_PROGRESS=always "$strata" run "$ex" >/dev/null 2>"$tmp/prog.err"
