@@ -369,7 +369,7 @@ const st_fig st_figs[] = {
     RUN("power.racks.breaker_a", CU, OPT, "Rack breaker"),
     RUN("power.racks.headroom_a", CU, OPT, "Breaker headroom"),
     RUN("power.racks.loss_w", PW, 0, "Worst rack's I2R loss"),
-    RUN("power.racks.cooling.heat_w", PW, 0, "Hottest rack's heat"),
+    RUN("power.racks.cooling.heat_w", PW, 0, "Heat of the rack nearest its cooling limit"),
     RUN("power.racks.cooling.capacity_w", PW, 0, "Its cooling capacity"),
     RUN("power.racks.cooling.air_w", PW, 0, "Heat to air"),
     RUN("power.racks.cooling.liquid_w", PW, 0, "Heat to liquid"),

@@ -579,7 +579,7 @@ static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_li
     char a[32], b[32];
     add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, h->heat_w, h->capacity_w,
         "rack heat against cooling");
-    say(out, "the hottest rack gives %s of heat to %s of %s cooling%s",
+    say(out, "the rack nearest its cooling limit gives %s of heat to %s of %s cooling%s",
         ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b),
         st_cooling_kind_names[h->cooling], ok ? "" : ": the excess warms its coolant");
 }
