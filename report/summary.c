@@ -223,12 +223,29 @@ static void cluster_words(FILE *out, const cJSON *t)
         return;
     }
     char n1[ST_REPORT_VALUE_MAX];
-    fprintf(out, "Runs %s jobs under %s on ", whole(num(s, "jobs"), n1), str(s, "policy"));
+    /* the scheduler's jobs count each service as one, but one scaled to zero, which runs as
+     * replica stretches */
+    int services = 0;
+    for (const cJSON *j = get(t, "jobs") ? get(t, "jobs")->child : NULL; j; j = j->next)
+        services += get(j, "inference") != NULL;
+    double zero = cJSON_IsNumber(get(s, "services_scaled_to_zero"))
+                      ? num(s, "services_scaled_to_zero")
+                      : 0,
+           trains = num(s, "jobs") - (services - zero);
+    fprintf(out, "Runs ");
+    if (trains > 0 || !services)
+        fprintf(out, "%s %sjob%s%s", whole(trains, n1), services ? "training " : "",
+                trains == 1 ? "" : "s", services ? " and " : "");
+    if (services)
+        fprintf(out, "%d service%s", services, services == 1 ? "" : "s");
+    fprintf(out, " under %s on ", str(s, "policy"));
     gpus_words(out, cl);
-    fprintf(out, ": %s finished", whole(num(s, "finished"), n1));
+    fprintf(out, ": ");
+    if (trains > 0 || !services)
+        fprintf(out, "%s finished, ", whole(num(s, "finished"), n1));
     if (num(s, "unfinished") > 0)
-        fprintf(out, ", %s unfinished at the horizon", whole(num(s, "unfinished"), n1));
-    fprintf(out, ", makespan %s, mean queue wait %s, GPU utilisation %s",
+        fprintf(out, "%s unfinished at the horizon, ", whole(num(s, "unfinished"), n1));
+    fprintf(out, "makespan %s, mean queue wait %s, GPU utilisation %s",
             shown(ST_DOC_RUN, "scheduler.makespan_s", s, "makespan_s", a),
             shown(ST_DOC_RUN, "scheduler.mean_wait_s", s, "mean_wait_s", b),
             shown(ST_DOC_RUN, "scheduler.utilization", s, "utilization", c));
@@ -316,8 +333,14 @@ char *st_summary_compare(const cJSON *t)
         placements |= strcmp(str(p, "placement"), str(p->next, "placement")) != 0;
     FILE *out = st_report_open(&buf, &len);
     char n1[ST_REPORT_VALUE_MAX];
-    fprintf(out, "%zu %s on the same %s jobs", n, n == 1 ? "policy" : "policies",
-            whole(pols->child ? num(pols->child, "jobs") : 0.0, n1));
+    double jobs = pols->child ? num(pols->child, "jobs") : 0.0;
+    int services = pols->child && cJSON_IsNumber(get(pols->child, "slo_attainment"));
+    fprintf(out, "%zu %s on the same ", n, n == 1 ? "policy" : "policies");
+    if (services && jobs == 0) /* the scheduler's jobs: a service scaled to zero is none */
+        fprintf(out, "services");
+    else
+        fprintf(out, "%s job%s%s", whole(jobs, n1), jobs == 1 ? "" : "s",
+                services ? ", services included" : "");
     if (cJSON_IsNumber(get(t, "replicas")))
         fprintf(out, " (means over %.0f seeds)", num(t, "replicas"));
     for (size_t k = 0; n && k < sizeof keys / sizeof keys[0]; k++)

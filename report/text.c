@@ -412,12 +412,14 @@ static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                 (long long)p->switch_ports, fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
 }
 
-/* The rack with the most heat for its cooling against it, the PUE and its parts, and the junctions. */
+/* The rack with the most heat for its cooling against it, the PUE and its parts, and the junctions.
+ */
 static void cooling_text(FILE *out, const st_plant_result *p)
 {
     char a[32], b[32], d[32], e[32];
     const st_plant_rack_heat *h = &p->rack_heat;
-    fprintf(out, "\n  cooling: the rack nearest its limit gives %s of heat against %s of %s cooling",
+    fprintf(out,
+            "\n  cooling: the rack nearest its limit gives %s of heat against %s of %s cooling",
             fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),
             fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[h->cooling]);
     fprintf(out, " (air %.3g m3/s, liquid %.3g L/s)", h->air_flow_m3_s, h->liquid_flow_m3_s * 1e3);

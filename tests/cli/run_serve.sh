@@ -696,6 +696,14 @@ assert i["gpu_mean_w"] > 3 * 70 and i["it_energy_per_token_j"] < 10, i
 PY
 check "a scaled-to-zero replica's power is its running time's" $?
 
+# The summary sentence counts the services apart from the training jobs: the scheduler counts a
+# service as a job but not one scaled to zero ("Runs 0 jobs" read that day; a review find).
+"$strata" run --format markdown "$z" | grep -q '^Runs 1 service under fifo on 8 h100-sxm GPUs: makespan' &&
+    "$strata" run --format markdown "$ex" | grep -q '^Runs 1 service under fifo on 16 h100-sxm GPUs: makespan' &&
+    "$strata" compare "$z" --policies fifo,srtf --format markdown 2>/dev/null |
+    grep -q '^2 policies on the same services;'
+check "the summary counts services apart" $?
+
 # A replica's run shows its output tokens as progress when asked (STRATA_PROGRESS=always; on
 # a terminal after a second), and says nothing on stderr otherwise.
 STRATA_PROGRESS=always "$strata" run "$ex" >/dev/null 2>"$tmp/prog.err"
