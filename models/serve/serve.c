@@ -138,10 +138,13 @@ static void gather_span(gather *g, double span_s, st_serve_result *out)
 typedef struct service {
     const st_workload_cfg *w;
     const st_cluster_cfg *c;
-    double clock; /* the GPUs' clock share under their power limit (1: none) */
+    double clock;    /* the GPUs' clock share under their power limit (1: none) */
+    st_gpu_spec gpu; /* a replica's GPU as its kernels are timed (replica_gpu): cost's */
     st__serve_cost cost;
     st_serve_memory mem;
     int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
+    int64_t count;             /* requests of the stream measured: the workload's, or the
+                                  capacity's (replica_capacity) */
     int64_t drawn;             /* gaps and lengths drawn: per_replica, or a capped stream's
                                   ceil(count / the replicas its clients hold) if more */
     double *gaps;              /* drawn unit exponential draws */
@@ -261,8 +264,8 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
     free(len);
 }
 
-/* The service's figures for its count of requests, all at once (rate 0) or as a Poisson stream
- * of `rate` per second over all replicas. Requests go to replicas at random (a load balancer
+/* The service's figures for its count of requests (s->count), all at once (rate 0) or as a Poisson
+ * stream of `rate` per second over all replicas. Requests go to replicas at random (a load balancer
  * without state), so each replica sees a Poisson stream of rate / dp: identical replicas, of
  * which one is simulated. All at once, count / dp each, the remainder one more on some: the
  * two kinds of replica are simulated, and the latencies are those of every request. */
@@ -273,7 +276,7 @@ static void measure(service *s, double rate, st_serve_result *out)
         measure_trace(s, rate, out);
         return;
     }
-    int64_t N = ic->count, dp = s->dp, nA = s->per_replica, nB = N / dp, kA = N % dp;
+    int64_t N = s->count, dp = s->dp, nA = s->per_replica, nB = N / dp, kA = N % dp;
     if (kA == 0)
         kA = dp; /* every replica has nA = nB */
     double *arr = st_xcalloc((size_t)nA, sizeof *arr);
@@ -385,6 +388,45 @@ static void search_slo(service *s, double offline_rps, st_serve_result *out)
     }
     out->max_rate_under_slo = lo;
     out->max_tokens_per_s_under_slo = best_tps;
+}
+
+/* One replica's capacity within the targets (docs/models/inference.md, "A replica's capacity"):
+ * search_slo over one replica alone, serving the first ST_SERVE_CAPACITY_REQUESTS requests of
+ * the workload's streams (seed, id) (a trace: all its rows, at its shape), between 1 / 2^SLO_STEPS
+ * of and the rate it completes them all at once. Neither the replicas (dp) nor the stream's own
+ * count enter: what `strata run` multiplies by dp and `strata size` divides the rate by. Shares
+ * s's cost tables (filled per token count, the same whoever fills them) and draws its own
+ * requests, leaving s's. */
+static void replica_capacity(const service *s, uint64_t seed, uint64_t id, st_serve_result *out)
+{
+    const st_inference_cfg *ic = &s->w->inference;
+    service one = *s;
+    one.dp = 1;
+    one.drawn = 0;
+    one.gaps = NULL;
+    one.len_in = one.len_out = one.route = NULL;
+    if (ic->mode == ST_REQ_TRACE) {
+        one.route = st_xcalloc((size_t)ic->n_trace, sizeof *one.route); /* every row to it */
+    } else {
+        one.count = one.per_replica = ST_SERVE_CAPACITY_REQUESTS;
+        draw_stream(&one, one.count, seed, id);
+    }
+    st_serve_result off = {0};
+    *out = (st_serve_result){0};
+    measure(&one, 0, &off);
+    search_slo(&one, off.requests_per_s, out);
+    free(one.gaps);
+    free(one.len_in);
+    free(one.len_out);
+    free(one.route);
+}
+
+/* The service's rate (and output tokens) within the targets: its dp replicas' capacity, dp
+ * times one's (`one`, replica_capacity's). */
+static void times_replicas(const st_serve_result *one, int64_t dp, st_serve_result *out)
+{
+    out->max_rate_under_slo = one->max_rate_under_slo * (double)dp;
+    out->max_tokens_per_s_under_slo = one->max_tokens_per_s_under_slo * (double)dp;
 }
 
 /* The replicas a capped stream's `c` clients hold: each client keeps to one
@@ -500,7 +542,7 @@ static int64_t search_clients(service *s, int met, uint64_t seed, uint64_t id)
 }
 
 /* A steady stream: `count` requests all at once, at one Poisson rate, or held to a concurrency
- * (measure_capped); the latency target's search over uncapped Poisson rates either way. */
+ * (measure_capped); the replicas' capacity within the latency target either way. */
 static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
@@ -512,6 +554,7 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
             s->route[i] = s->dp > 1 ? (int64_t)st_rng_uniform_int(rng, (uint32_t)s->dp) : 0;
         st_rng_free(rng);
     } else {
+        s->count = ic->count;
         s->per_replica = (ic->count + s->dp - 1) / s->dp;
         int64_t held = capped_replicas(s, ic->concurrency);
         /* the first per_replica as without a cap */
@@ -523,33 +566,12 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
         measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
         out->slo_met = st_serve_meets(ic, out);
-        st_serve_result off = {0};
-        double offline_rps = out->requests_per_s;
-        if (ic->mode != ST_REQ_OFFLINE) {
-            measure(s, 0, &off);
-            offline_rps = off.requests_per_s;
-        }
-        search_slo(s, offline_rps, out);
+        st_serve_result one;
+        replica_capacity(s, seed, id, &one);
+        times_replicas(&one, s->dp, out);
         if (ic->mode == ST_REQ_CLOSED)
             out->max_concurrency_under_slo = search_clients(s, out->slo_met, seed, id);
     }
-}
-
-/* One replica of w alone, its capacity measured as a steady stream's: the highest rate within
- * the targets at the preset count of requests (a load curve's service has no count). */
-static int replica_alone(st_step_ctx *x, const service *s, uint64_t seed, uint64_t id,
-                         st_serve_result *one, st_err *err)
-{
-    st_workload_cfg w1 = *s->w;
-    st_inference_cfg *ic = &w1.inference;
-    double mean = st_inference_mean_rate(&s->w->inference);
-    w1.parallel.dp = 1;
-    w1.gpus = st_serve_replica_gpus(&w1);
-    ic->n_load = 0;
-    ic->autoscale.on = 0;
-    ic->mode = ST_REQ_POISSON;
-    ic->rate = mean / (double)s->dp;
-    return st_serve_run(x, &w1, s->c, seed, id, one, err);
 }
 
 /* A replica simulates at most this many requests, and requests times their tokens: about a
@@ -609,16 +631,15 @@ static st_serve_cold cold_of(const service *s, uint64_t seed, uint64_t id)
 
 /* A load curve: the replicas its autoscaler keeps up (or dp all along), one of them simulated
  * over the span with its share of the rate, each of its requests weighed by the replicas up
- * when it arrives (serve_load.c); one's capacity within the targets, times dp, the service's. */
-static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, st_serve_result *out,
-                       st_err *err)
+ * when it arrives (serve_load.c); one's capacity within the targets (replica_capacity), times
+ * dp, the service's. */
+static int serve_curve(service *s, uint64_t seed, uint64_t id, st_serve_result *out, st_err *err)
 {
     const st_inference_cfg *ic = &s->w->inference;
     st_serve_result one = {0};
     const st_autoscale_cfg *as = &ic->autoscale;
-    int need_one = out->has_slo || (as->on && !(as->target_rate > 0));
-    if (need_one && replica_alone(x, s, seed, id, &one, err))
-        return -1;
+    if (out->has_slo || (as->on && !(as->target_rate > 0)))
+        replica_capacity(s, seed, id, &one);
     double target = as->target_rate > 0
                         ? as->target_rate
                         : st_inference_preset_default.scale_utilization * one.max_rate_under_slo;
@@ -680,8 +701,7 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     power_of(s, &up, out);
     if (out->has_slo) {
         out->slo_met = st_serve_meets(ic, out);
-        out->max_rate_under_slo = one.max_rate_under_slo * (double)s->dp;
-        out->max_tokens_per_s_under_slo = one.max_tokens_per_s_under_slo * (double)s->dp;
+        times_replicas(&one, s->dp, out);
     }
     st__serve_replica_release(&a);
     free(arr);
@@ -691,47 +711,80 @@ static int serve_curve(service *s, st_step_ctx *x, uint64_t seed, uint64_t id, s
     return 0;
 }
 
-int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
-                 uint64_t id, st_serve_result *out, st_err *err)
+/* Service w on c's GPU type, its replicas' collectives on x: its replicas' GPU, memory and
+ * cost tables into *s (close with service_close), or an error located at w where the KV cache
+ * cannot hold its longest request (s then needs no closing). */
+static int service_open(service *s, st_step_ctx *x, const st_workload_cfg *w,
+                        const st_cluster_cfg *c, st_err *err)
 {
     const st_inference_cfg *ic = &w->inference;
-    const st_gpu_spec *gpu = c->gpu;
-    memset(out, 0, sizeof *out);
-    service s = {.w = w, .c = c, .dp = st_serve_replicas(w)};
-    st_gpu_spec at = replica_gpu(c, w, &s.clock);
-    st_serve_memory_of(w, gpu, &s.mem);
-    out->mem = s.mem;
+    *s = (service){.w = w, .c = c, .dp = st_serve_replicas(w)};
+    s->gpu = replica_gpu(c, w, &s->clock);
+    st_serve_memory_of(w, c->gpu, &s->mem);
     int64_t longest = st_req_longest(ic);
-    int64_t need = st_serve_blocks_longest(&s.mem, longest, ic->max_batch_tokens);
+    int64_t need = st_serve_blocks_longest(&s->mem, longest, ic->max_batch_tokens);
     char split[64] = " (its trace's)";
     if (ic->mode != ST_REQ_TRACE)
         snprintf(split, sizeof split, " (input %lld + output %lld)",
                  (long long)st_req_len_hi(ic->input_tokens, ic->input_range),
                  (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
-    if (s.mem.blocks < need)
+    if (s->mem.blocks < need)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "workload '%s': the KV cache holds %lld tokens per replica, but its "
                           "longest request needs %lld%s: of each GPU's %.4g GB usable, weights "
                           "take %.4g GB, activations %.4g GB and reserved %.4g GB",
-                          w->name, (long long)st_serve_kv_tokens(&s.mem), (long long)longest, split,
-                          s.mem.usable / 1e9, s.mem.weights / 1e9, s.mem.activations / 1e9,
-                          s.mem.reserved / 1e9);
-    out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
+                          w->name, (long long)st_serve_kv_tokens(&s->mem), (long long)longest,
+                          split, s->mem.usable / 1e9, s->mem.weights / 1e9,
+                          s->mem.activations / 1e9, s->mem.reserved / 1e9);
     int64_t domain = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
-    st__serve_cost_init(&s.cost, w, &at, domain, x);
-    int rc = 0;
+    st__serve_cost_init(&s->cost, w, &s->gpu, domain, x);
+    return 0;
+}
+
+static void service_close(service *s)
+{
+    st__serve_cost_release(&s->cost);
+    free(s->gaps);
+    free(s->len_in);
+    free(s->len_out);
+    free(s->route);
+}
+
+int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
+                 uint64_t id, st_serve_result *out, st_err *err)
+{
+    const st_inference_cfg *ic = &w->inference;
+    memset(out, 0, sizeof *out);
+    service s;
+    int rc = service_open(&s, x, w, c, err);
+    out->mem = s.mem;
+    if (rc)
+        return rc;
+    out->has_slo = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0;
     if (ic->n_load > 0)
-        rc = serve_curve(&s, x, seed, id, out, err);
+        rc = serve_curve(&s, seed, id, out, err);
     else
         serve_steady(&s, seed, id, out);
     out->mem = s.mem;
     out->kv_cache_bytes = s.mem.kv_replica;
     out->kv_cache_tokens = st_serve_kv_tokens(&s.mem);
     out->gpu_hours = (double)st_serve_replica_gpus(w) * out->replicas_mean * out->span_s / 3600;
-    st__serve_cost_release(&s.cost);
-    free(s.gaps);
-    free(s.len_in);
-    free(s.len_out);
-    free(s.route);
+    service_close(&s);
     return rc;
+}
+
+int st_serve_capacity(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
+                      uint64_t seed, uint64_t id, st_serve_capacity_result *out, st_err *err)
+{
+    *out = (st_serve_capacity_result){0};
+    service s;
+    int rc = service_open(&s, x, w, c, err);
+    if (rc)
+        return rc;
+    st_serve_result one;
+    replica_capacity(&s, seed, id, &one);
+    out->rate_per_s = one.max_rate_under_slo;
+    out->tokens_per_s = one.max_tokens_per_s_under_slo;
+    service_close(&s);
+    return 0;
 }

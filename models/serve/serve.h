@@ -130,7 +130,8 @@ typedef struct st_serve_result {
     double slo_attainment;     /* with one: the share of requests whose own time to first token
                                   and time per output token meet it */
     int slo_met;               /* at its own request stream, the p99s meet it */
-    double max_rate_under_slo; /* requests per second, all replicas, at most offline's rate */
+    double max_rate_under_slo; /* requests per second, all replicas: dp x one replica's
+                                  capacity (st_serve_capacity) */
     double max_tokens_per_s_under_slo; /* output tokens per second at that rate */
     int64_t max_concurrency_under_slo; /* a closed loop's: the most clients, all replicas,
                                           whose loop of the stated requests a client meets
@@ -158,6 +159,23 @@ typedef struct st_serve_result {
  * the workload: a KV cache that cannot hold one request. */
 int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c, uint64_t seed,
                  uint64_t id, st_serve_result *out, st_err *err);
+
+/* The requests a replica's capacity is measured on (st_serve_capacity): vLLM's serving
+ * benchmark's default --num-prompts, the inference preset's count (models/config/config.c). */
+#define ST_SERVE_CAPACITY_REQUESTS (st_inference_preset_default.count)
+
+/* One replica's capacity within w's latency targets (docs/models/inference.md, "A replica's
+ * capacity"): the highest Poisson rate at which one replica alone meets both p99s over the
+ * first ST_SERVE_CAPACITY_REQUESTS requests of w's streams (seed, id) (a trace: all its rows, at
+ * its shape), at most the rate it completes them all at once; and its output tokens per second
+ * there. The one definition of the figure: st_serve_run's max_rate_under_slo is dp times it,
+ * and sizing (planner/size_serve.c) divides a rate by it. Neither w's replicas nor its
+ * stream's count enter. Without a target, the offline rate. */
+typedef struct st_serve_capacity_result {
+    double rate_per_s, tokens_per_s;
+} st_serve_capacity_result;
+int st_serve_capacity(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
+                      uint64_t seed, uint64_t id, st_serve_capacity_result *out, st_err *err);
 
 /* Whether r's p99 time to first token and time per output token meet the targets ic states
  * (a target not stated is met). */

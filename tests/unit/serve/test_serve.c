@@ -232,11 +232,12 @@ START_TEST(test_decode_reads_the_cache_at_hbm_bandwidth)
 END_TEST
 
 /* The search's answer meets the targets and a rate 5% above it does not (a target tight enough
- * to bind below the replica's offline capacity, where the search stops); a target no rate meets
- * gives 0. */
+ * to bind below the replica's offline capacity, where the search stops), on the stream the
+ * capacity is measured on: one replica's first ST_SERVE_CAPACITY_REQUESTS (1,000) requests; a
+ * target no rate meets gives 0. */
 START_TEST(test_slo_search_brackets_the_rate)
 {
-    const char *req = "{ rate: 4/s, count: 400, input_tokens: 1000, output_tokens: 200 }";
+    const char *req = "{ rate: 4/s, count: 1000, input_tokens: 1000, output_tokens: 200 }";
     st_scn *s =
         scenario("llama3-8b", 1, 1, req, NULL, "    slo: { ttft_p99: 500 ms, tpot_p99: 20 ms }\n");
     st_serve_result r;
@@ -247,10 +248,11 @@ START_TEST(test_slo_search_brackets_the_rate)
     ck_assert_double_gt(r.max_rate_under_slo, 4);
     st_scn_free(s);
     char at[160], above[160];
-    snprintf(at, sizeof at, "{ rate: %.17g/s, count: 400, input_tokens: 1000, output_tokens: 200 }",
+    snprintf(at, sizeof at,
+             "{ rate: %.17g/s, count: 1000, input_tokens: 1000, output_tokens: 200 }",
              r.max_rate_under_slo);
     snprintf(above, sizeof above,
-             "{ rate: %.17g/s, count: 400, input_tokens: 1000, output_tokens: 200 }",
+             "{ rate: %.17g/s, count: 1000, input_tokens: 1000, output_tokens: 200 }",
              r.max_rate_under_slo * 1.05);
     st_scn *a =
         scenario("llama3-8b", 1, 1, at, NULL, "    slo: { ttft_p99: 500 ms, tpot_p99: 20 ms }\n");
@@ -268,6 +270,42 @@ START_TEST(test_slo_search_brackets_the_rate)
     ck_assert_int_eq(r.slo_met, 0);
     ck_assert(r.max_rate_under_slo == 0);
     st_scn_free(n);
+}
+END_TEST
+
+/* A replica's capacity within the targets has one definition (st_serve_capacity): one replica
+ * alone over the first ST_SERVE_CAPACITY_REQUESTS requests of the workload's streams. The
+ * service's max_rate_under_slo is dp times it, whatever the replicas, the stream's own rate and
+ * count: `strata run` and `strata size` once measured it on ceil(count / dp) and on count
+ * requests, and disagreed by 3% on the serving example. */
+START_TEST(test_capacity_is_one_replicas_whatever_the_replicas_and_count)
+{
+    const char *slo = "    slo: { ttft_p99: 500 ms, tpot_p99: 20 ms }\n";
+    st_scn *one =
+        scenario("llama3-8b", 1, 1,
+                 "{ rate: 4/s, count: 300, input_tokens: 1000, output_tokens: 200 }", NULL, slo);
+    st_scn *four =
+        scenario("llama3-8b", 4, 1,
+                 "{ rate: 30/s, count: 2000, input_tokens: 1000, output_tokens: 200 }", NULL, slo);
+    st_serve_result r1, r4;
+    st_err err = {0};
+    ck_assert_int_eq(serve(one, &r1, &err), 0);
+    ck_assert_int_eq(serve(four, &r4, &err), 0);
+    ck_assert_double_gt(r1.max_rate_under_slo, 4); /* the target binds below offline's rate */
+    ck_assert_msg(r4.max_rate_under_slo == 4 * r1.max_rate_under_slo, "%.17g vs 4 x %.17g",
+                  r4.max_rate_under_slo, r1.max_rate_under_slo);
+    ck_assert(r4.max_tokens_per_s_under_slo == 4 * r1.max_tokens_per_s_under_slo);
+    st_step_ctx *x = NULL;
+    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(four), &x, &err), 0);
+    st_serve_capacity_result cap;
+    ck_assert_int_eq(st_serve_capacity(x, st_scn_workload(four, 0), st_scn_cluster(four),
+                                       st_scn_seed(four), 0, &cap, &err),
+                     0);
+    st_step_ctx_free(x);
+    ck_assert(cap.rate_per_s == r1.max_rate_under_slo);
+    ck_assert(cap.tokens_per_s == r1.max_tokens_per_s_under_slo);
+    st_scn_free(one);
+    st_scn_free(four);
 }
 END_TEST
 
@@ -402,6 +440,7 @@ Suite *serve_suite(void)
     tcase_add_test(tc, test_a_replica_runs_on_the_clusters_own_gpus);
     tcase_add_test(tc, test_decode_reads_the_cache_at_hbm_bandwidth);
     tcase_add_test(tc, test_slo_search_brackets_the_rate);
+    tcase_add_test(tc, test_capacity_is_one_replicas_whatever_the_replicas_and_count);
     tcase_add_test(tc, test_replicas_split_the_stream);
     tcase_add_test(tc, test_a_cache_too_small_for_one_request_is_refused);
     tcase_add_test(tc, test_lengths_with_a_range);
