@@ -478,9 +478,12 @@ static int size_service(const size_opts *o, const st_scn *s, const st_workload_c
             "--goal cost for service '%s' needs GPU-hour prices (cost: with delivery cloud or "
             "bare-metal), found %s; size it by gpus and price the plan with strata run",
             w->name, cost ? "delivery on-prem" : "no cost: section");
+    size_t id = 0; /* its index, which its request streams are drawn by (as strata run's) */
+    while (id + 1 < st_scn_workload_count(s) && st_scn_workload(s, id) != w)
+        id++;
     st_serve_size z;
     st_err err = {0};
-    int rc = st_size_serving(st_scn_cluster(s), w, o->gpu, o->n_gpu, cost,
+    int rc = st_size_serving(st_scn_cluster(s), w, (uint64_t)id, o->gpu, o->n_gpu, cost,
                              strcmp(goal, "cost") == 0, st_scn_seed(s), &z, &err);
     if (rc) {
         st_cli_print_err(&err);

@@ -33,14 +33,28 @@ static const char *precision_missing(const st_workload_cfg *w, const st_gpu_spec
     return w->expert_precision == ST_PREC_FP4 ? no_fp4_experts : no_fp8_experts;
 }
 
-/* Serve w2 on c2: 0 and *r, or the model's error. */
-static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
+/* Serve w2 (the scenario's workload `id`, its streams') on c2: 0 and *r, or the model's
+ * error. */
+static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed, uint64_t id,
                     st_serve_result *r, st_err *err)
 {
     st_step_ctx *x = NULL;
     int rc = st_step_ctx_new(c2, &x, err);
     if (!rc)
-        rc = st_serve_run(x, w2, c2, seed, 0, r, err);
+        rc = st_serve_run(x, w2, c2, seed, id, r, err);
+    st_step_ctx_free(x);
+    return rc;
+}
+
+/* One replica of w2 on c2 within its targets: st_serve_capacity, the figure `strata run`
+ * multiplies by the replicas. */
+static int capacity_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
+                       uint64_t id, st_serve_capacity_result *cap, st_err *err)
+{
+    st_step_ctx *x = NULL;
+    int rc = st_step_ctx_new(c2, &x, err);
+    if (!rc)
+        rc = st_serve_capacity(x, w2, c2, seed, id, cap, err);
     st_step_ctx_free(x);
     return rc;
 }
@@ -51,23 +65,16 @@ static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_
  * the targets one replica's loop met (size_row). */
 #define CLOSED_MORE 4
 
-/* What one replica carries: the highest rate within the targets (without them, its offline
- * capacity) or, for a closed loop, the most clients within them (without them, its engine's
- * batch limit, max_seqs: more clients only queue); 0 where none does. */
-static double replica_carries(const st_inference_cfg *ic, int targets, const st_serve_result *r)
-{
-    if (ic->mode == ST_REQ_CLOSED)
-        return targets ? (double)r->max_concurrency_under_slo : (double)ic->max_seqs;
-    return targets ? r->max_rate_under_slo : r->requests_per_s;
-}
-
 /* One replica of tp x pp GPUs of type g (ep > 1: a group of ep replicas of one GPU sharing the
- * experts, the unit the search adds): the rate (or a closed loop's clients) it carries within
- * the targets, then the workload's stream over the units it needs, for their latencies,
- * throughput and power. */
-static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_gpu_spec *g,
-                    int64_t tp, int64_t pp, int64_t ep, uint64_t seed, st_serve_size_row *row,
-                    st_err *err)
+ * experts, the unit the search adds): what a unit carries, then the workload's stream over the
+ * units it needs, for their latencies, throughput and power. A unit carries its replicas'
+ * capacity within the targets (st_serve_capacity: the rate `strata run` reports over its
+ * replicas), without them their offline rate; a closed loop's, the most clients within the
+ * targets (without them, its engine's batch limit, max_seqs: more clients only queue); 0 where
+ * none does. */
+static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
+                    const st_gpu_spec *g, int64_t tp, int64_t pp, int64_t ep, uint64_t seed,
+                    st_serve_size_row *row, st_err *err)
 {
     int64_t per = ep > 1 ? ep : 1; /* replicas a unit */
     const st_inference_cfg *ic = &w->inference;
@@ -91,17 +98,26 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
     int targets = ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0, closed = ic->mode == ST_REQ_CLOSED;
     st_serve_result r;
     int rc = 0;
-    if (targets || !closed) {
-        if (!targets) { /* what one replica completes with every request at once (a trace's at
-                           their mean lengths) */
-            w2.inference.mode = ST_REQ_OFFLINE;
-            w2.inference.concurrency = 0;
-        }
-        if ((rc = serve_on(&c2, &w2, seed, &r, err)))
+    double carries = 0, need = closed ? (double)ic->concurrency : ic->rate;
+    if (closed && !targets) {
+        carries = (double)ic->max_seqs;
+    } else if (closed) {
+        if ((rc = serve_on(&c2, &w2, seed, id, &r, err)))
             return rc;
+        carries = (double)r.max_concurrency_under_slo;
+    } else if (targets) {
+        st_serve_capacity_result cap;
+        if ((rc = capacity_on(&c2, &w2, seed, id, &cap, err)))
+            return rc;
+        carries = cap.rate_per_s * (double)per;
+    } else { /* what the unit completes with every request at once (a trace's at their mean
+                lengths) */
+        w2.inference.mode = ST_REQ_OFFLINE;
+        w2.inference.concurrency = 0;
+        if ((rc = serve_on(&c2, &w2, seed, id, &r, err)))
+            return rc;
+        carries = r.requests_per_s;
     }
-    double carries = replica_carries(ic, targets, &r),
-           need = closed ? (double)ic->concurrency : ic->rate;
     if (!(carries > 0)) {
         row->why = closed ? "not even one client a replica meets the latency targets"
                           : "no rate meets the latency targets";
@@ -125,7 +141,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, const st_
         row->replicas = units * per;
         w2.gpus = row->replicas * tp * pp;
         w2.parallel.dp = row->replicas;
-        if ((rc = serve_on(&c2, &w2, seed, &r, err)))
+        if ((rc = serve_on(&c2, &w2, seed, id, &r, err)))
             return rc;
         /* A closed loop over the replicas can miss where one replica's loop met: the p99 of
            many alike replicas reads their tail's top, one replica's between its top two
@@ -217,7 +233,7 @@ static int cmp_cost(const void *pa, const void *pb)
     return cmp_gpus(pa, pb);
 }
 
-int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
+int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
                     const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
                     int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
 {
@@ -273,7 +289,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         }
         for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, g, tp, 1, 1, seed, row, err);
+            int rc = size_row(c, w, id, g, tp, 1, 1, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
@@ -282,7 +298,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         }
         for (int64_t pp = 2; !held && pp <= max_pp; pp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, g, tp_top, pp, 1, seed, row, err);
+            int rc = size_row(c, w, id, g, tp_top, pp, 1, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
@@ -291,7 +307,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
         }
         for (int64_t ep = 2; ep_tried(c, w, ep); ep *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, g, 1, 1, ep, seed, row, err);
+            int rc = size_row(c, w, id, g, 1, 1, ep, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);

@@ -41,7 +41,8 @@ typedef struct st_serve_size {
     size_t n;
 } st_serve_size;
 
-/* Size workload w (kind: inference with a Poisson rate, a trace or a closed loop of clients) on
+/* Size workload w (kind: inference with a Poisson rate, a trace or a closed loop of clients;
+ * the scenario's workload `id`, in file order, whose request streams it draws) on
  * cluster c's node for each GPU type of
  * types[0..n_types) (NULL or none: c's), tensor parallel 1, 2, 4 ... up to the node's GPUs, and
  * where none of those holds the model with a request, a node's tensor parallelism over 2, 4,
@@ -50,7 +51,7 @@ typedef struct st_serve_size {
  * by cost (cost_goal, where cost prices GPU-hours) or by GPUs. Returns 0, or ST_EINVAL located
  * at the workload (no rate or clients to size for, or a capped Poisson stream). Free with
  * st_serve_size_release. */
-int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w,
+int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
                     const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
                     int cost_goal, uint64_t seed, st_serve_size *out, st_err *err);
 void st_serve_size_release(st_serve_size *s);

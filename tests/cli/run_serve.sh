@@ -347,6 +347,30 @@ for f in sys.argv[2:]:
     assert abs(row["rate_per_replica"] / run - 1) < 1e-12, (f, row["rate_per_replica"], run)
 PY
 check "size's rate per replica is run's capacity over its replicas" $?
+# ... for a service that is not the scenario's first workload too: both draw its requests from
+# its own streams, by its place in the file (size once drew the first workload's).
+python3 - "$ex" "$tmp/second.yaml" <<'PY'
+import sys
+s = open(sys.argv[1]).read().replace("nodes: 2", "nodes: 3").replace("  - name: chat\n", """  - name: small
+    kind: inference
+    model: llama3-8b
+    precision: fp8
+    gpus: 1
+    requests: { rate: 2/s, count: 100, input_tokens: 500, output_tokens: 100 }
+  - name: chat
+""")
+open(sys.argv[2], "w").write(s)
+PY
+"$strata" run --format json "$tmp/second.yaml" >"$tmp/second.json" &&
+    "$strata" size "$tmp/second.yaml" --workload chat --gpu-types h100-sxm --format json >"$tmp/second-sz.json" &&
+    python3 - "$tmp/second-sz.json" "$tmp/second.json" <<'PY'
+import json, sys
+row = next(r for r in json.load(open(sys.argv[1]))["serving"] if r["tp"] == 4)
+j = next(j for j in json.load(open(sys.argv[2]))["jobs"] if j["name"] == "chat")
+run = j["inference"]["max_rate_under_slo"] / j["parallel"]["dp"]
+assert abs(row["rate_per_replica"] / run - 1) < 1e-12, (row["rate_per_replica"], run)
+PY
+check "size's rate per replica is run's for a service listed second" $?
 # Markdown, HTML and CSV are the JSON's rows: every key any row has, a row that cannot serve with
 # its why; -o FILE takes them in stdout's place; Markdown and HTML open with the answer in words.
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format csv >"$tmp/sz.csv"
