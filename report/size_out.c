@@ -496,9 +496,9 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
         cJSON_AddNumberToObject(o, "spares_held_share", f->spares_held);
         cJSON_AddNumberToObject(o, "spares_needed", (double)f->spares_needed);
     }
-    num(o, "checkpoint_every_s", f->ckpt_every_s, f->ckpt_every_s > 0); /* null: none taken */
+    num(o, "checkpoint_interval_s", f->ckpt_every_s, f->ckpt_every_s > 0); /* null: none taken */
     if (f->mem_every_s > 0)
-        cJSON_AddNumberToObject(o, "memory_every_s", f->mem_every_s);
+        cJSON_AddNumberToObject(o, "memory_interval_s", f->mem_every_s);
     cJSON_AddNumberToObject(o, "gpu_hours", f->gpu_hours);
     num(o, "cost_usd", f->cost_usd, f->cost_usd >= 0);
     num(o, "per_year_usd", f->per_year_usd, f->per_year_usd >= 0);
@@ -515,7 +515,7 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
             if (f->unpriced & 1u << q)
                 cJSON_AddItemToArray(np, cJSON_CreateString(st_cost_part_names[q]));
     }
-    num(o, "facility_w", f->facility_w, 1);
+    num(o, "facility_peak_w", f->facility_w, 1);
     num(o, "heat_w", f->heat.total_w, 1);
     num(o, "heat_air_w", f->heat.air_w, 1);
     num(o, "heat_liquid_w", f->heat.liquid_w, 1);

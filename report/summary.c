@@ -399,9 +399,9 @@ static void plan_words(FILE *out, const cJSON *r, const char *workload)
         fputs(shown(ST_DOC_SIZE, "ranked[].cost_usd", r, "cost_usd", a), out);
     else
         fprintf(out, "%s GPU-hours", shown(ST_DOC_SIZE, "ranked[].gpu_hours", r, "gpu_hours", a));
-    if (cJSON_IsNumber(get(r, "facility_w")))
+    if (cJSON_IsNumber(get(r, "facility_peak_w")))
         fprintf(out, " at %s facility power",
-                shown(ST_DOC_SIZE, "ranked[].facility_w", r, "facility_w", a));
+                shown(ST_DOC_SIZE, "ranked[].facility_peak_w", r, "facility_peak_w", a));
 }
 
 /* With --existing, what row r adds to the pool kept: "add N nodes of GPU (USD) to the N0 nodes of

@@ -39,13 +39,13 @@ assert size["power_budget_w"] == cap["limit"]
 assert size.get("cooling_budget_from") == "facility.cooling_capacity", size.get("cooling_budget_from")
 assert size["cooling_budget_w"] == 15e6 and "air_cooling_budget_w" not in size, size
 assert json.load(open(t + "/all.json")).get("cooling_budget_from") == "facility.cooling_capacity"
-assert not [r for r in size["ranked"] if r["feasible"] and r["facility_w"] > cap["limit"]]
+assert not [r for r in size["ranked"] if r["feasible"] and r["facility_peak_w"] > cap["limit"]]
 every = json.load(open(t + "/all.json"))
 top = run["cluster"]["gpus"]  # the scenario's own size, among those searched
 rows = [r for r in every["ranked"] if r["tp"] == tp and r["pp"] == pp and r["gpus"] == top and
         r["virtual_stages"] == vs and r["microbatch"] == 1 and r["recompute"] == "none"]
 assert rows, "no size row for the scenario's plan"
-f = rows[0]["facility_w"]
+f = rows[0]["facility_peak_w"]
 # the sizing's plant window is shorter than run's (planner/size.c window_of): 0.1%
 assert abs(f - peak) <= 1e-3 * peak, (f, peak)
 # the heat to reject, one figure too: the audit's against facility.cooling_capacity, size's
