@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "models/config/limits.h"
+#include "report/figures.h"
 #include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
@@ -113,20 +114,10 @@ const st_cmd st_cmd_table[] = {
      "  --format FORMAT     csv (default), json, markdown or html (each report column's\n"
      "                      curve against the first --set axis)\n"
      "  --columns KEYS      the report keys of each job's columns, comma-separated,\n"
-     "                      in their order (default: step_time_s,mfu,memory_per_gpu_bytes,\n"
-     "                      fits,wall_s,goodput); also hfu, tokens_per_s, tflops_per_gpu,\n"
-     "                      steps, interruptions, lost_work_s, downtime_s, power.energy_j and,\n"
-     "                      with a cost: section, cost.total_usd, cost.per_token_usd,\n"
-     "                      cost.per_year_usd and the breakdown's\n"
-     "                      cost.breakdown.capex_usd, cost.breakdown.energy_usd,\n"
-     "                      cost.breakdown.demand_usd, cost.breakdown.maintenance_usd,\n"
-     "                      cost.breakdown.staff_usd, cost.breakdown.gpu_usd,\n"
-     "                      cost.breakdown.storage_usd, cost.breakdown.egress_usd, and on\n"
-     "                      premises the capex's parts cost.capex.nodes_usd,\n"
-     "                      cost.capex.switches_usd, cost.capex.optics_usd,\n"
-     "                      cost.capex.storage_usd, cost.capex.racks_usd,\n"
-     "                      cost.capex.cooling_usd (each named by its path under jobs[] in\n"
-     "                      the JSON report)\n"
+     "                      in their order, each named by its path under jobs[] in the\n"
+     "                      JSON report: any of the columns listed below (a cost one empty\n"
+     "                      without a cost: section, a service's latency target ones\n"
+     "                      without its slo)\n"
      "  --calibration F     the cluster's own terms (as run's), for every point\n\n"
      "status: ok, does-not-fit (a job's plan is over its GPU's memory), invalid (the point's\n"
      "values do not load: the loader's error is the reason) or error (the models refused\n"
@@ -134,7 +125,8 @@ const st_cmd st_cmd_table[] = {
      "process dies (a crash, a kill) is an error row naming the signal; the others go on.\n"
      "exit status: 0 the rows were written; 1 a point's worker died (the rows are still\n"
      "written), or the rows or the journal could not be; 2 bad usage, a FILE that does not\n"
-     "load, a --set path FILE does not have, or an output that is not a regular file\n"},
+     "load, a --set path FILE does not have, or an output that is not a regular file\n"
+     "\n"},
     {"size", st_cmd_size,
      "search hardware, GPU counts and plans that meet a training deadline or serve a rate",
      "usage: strata size FILE --deadline DURATION [--budget KEY=V,...]\n"
@@ -349,6 +341,8 @@ int st_cli_wants_help(const char *arg, const char *cmd)
     for (const st_cmd *c = st_cmd_table; c->name; c++)
         if (strcmp(c->name, cmd) == 0)
             fputs(c->usage, stdout);
+    if (strcmp(cmd, "sweep") == 0) /* its columns from the report's rows, one home */
+        st_fig_sweep_help(stdout);
     return 1;
 }
 

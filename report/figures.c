@@ -220,6 +220,36 @@ const st_fig *st_fig_sweep_col(size_t k)
     return NULL;
 }
 
+static int serve_src(st_fig_src src)
+{
+    return src >= ST_SRC_SERVE && src <= ST_SRC_SERVE_LOOP;
+}
+
+void st_fig_sweep_help(FILE *out)
+{
+    static const char *const head[2] = {"columns of a training job", "columns of a service"};
+    for (int serve = 0; serve < 2; serve++) {
+        fprintf(out, "%s:\n ", head[serve]);
+        size_t col = 1;
+        for (size_t k = 0; st_fig_sweep_col(k); k++) {
+            const st_fig *f = st_fig_sweep_col(k);
+            if (serve_src(f->src) != serve)
+                continue;
+            const char *name = st_fig_sweep_name(f);
+            if (col > 1 && col + strlen(name) + 2 > 88) {
+                fputs(",\n ", out);
+                col = 1;
+            } else if (col > 1) {
+                fputc(',', out);
+                col++;
+            }
+            fprintf(out, " %s", name);
+            col += 1 + strlen(name);
+        }
+        fputc('\n', out);
+    }
+}
+
 /* Sweep columns renamed to the JSON report's path for the same figure: the old name is refused
  * with the new one as its suggestion. */
 static const char *const renamed[][2] = {
@@ -237,9 +267,9 @@ static const char *const renamed[][2] = {
  * was renamed to). */
 static int sweep_one(const char *name, const st_fig **out, st_diag *diag)
 {
-    const char *names[64], *hint_for = name;
+    const char *names[128], *hint_for = name;
     size_t m = 0;
-    for (const st_fig *f; m < 64 && (f = st_fig_sweep_col(m)); m++) {
+    for (const st_fig *f; m < 128 && (f = st_fig_sweep_col(m)); m++) {
         names[m] = st_fig_sweep_name(f);
         if (strcmp(names[m], name) == 0) {
             *out = f;
@@ -361,7 +391,7 @@ static const void *job_source(const st_fig *f, const st_run *run, size_t i)
     int serving = run->serve && run->serve[i].w;
     if (serving) /* an inference job has its serving figures alone */
         return serve_source(f->src, &run->serve[i]);
-    if (f->src >= ST_SRC_SERVE && f->src <= ST_SRC_SERVE_LOOP)
+    if (serve_src(f->src))
         return NULL;
     if (f->src != ST_SRC_JOB_ENERGY)
         return forecast_source(f, &run->f[i]);

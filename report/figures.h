@@ -8,6 +8,7 @@
 #define ST_REPORT_FIGURES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "models/config/config.h"
 #include "sim/err.h"
@@ -138,6 +139,10 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n);
  * end), and a sweepable row's column name, the path after "jobs[].". */
 const st_fig *st_fig_sweep_col(size_t k);
 const char *st_fig_sweep_name(const st_fig *f);
+
+/* Every sweep column by its name, a training job's and then a service's, in their rank order,
+ * wrapped at 88 characters: what `strata sweep --help` lists. */
+void st_fig_sweep_help(FILE *out);
 
 /* The columns of arg (comma-separated sweepable names; NULL: the defaults) into *out (malloc'd,
  * *n of them). Returns 0, or ST_EINVAL with an error located at "--columns" in diag: a name that

@@ -248,6 +248,13 @@ const st_fig st_figs[] = {
     SWP("jobs[].inference.requests_per_s", ST_FU_PER_S, OPT | ST_FIG_SWEEP_DEF_SERVE, "Requests per second", 33, ST_SRC_SERVE, st_serve_result, requests_per_s, DBL),
     VALP("jobs[].inference.ttft_s", TI, OPT, "Time to first token", ST_SRC_SERVE, st_serve_result, ttft_s, ST_METRIC_TTFT_MEAN, ST_METRIC_TTFT_P99),
     VALP("jobs[].inference.tpot_s", TI, OPT, "Time per output token", ST_SRC_SERVE, st_serve_result, tpot_s, ST_METRIC_TPOT_MEAN, ST_METRIC_TPOT_P99),
+    /* its percentiles as sweep columns: a latency walked against the rate, the batch or the plan */
+    SWP("jobs[].inference.ttft_s.p50", TI, OPT, "Time to first token", 45, ST_SRC_SERVE, st_serve_result, ttft_s.p50, DBL),
+    SWP("jobs[].inference.ttft_s.p90", TI, OPT, "Time to first token", 46, ST_SRC_SERVE, st_serve_result, ttft_s.p90, DBL),
+    SWP("jobs[].inference.ttft_s.p99", TI, OPT, "Time to first token", 47, ST_SRC_SERVE, st_serve_result, ttft_s.p99, DBL),
+    SWP("jobs[].inference.tpot_s.p50", TI, OPT, "Time per output token", 48, ST_SRC_SERVE, st_serve_result, tpot_s.p50, DBL),
+    SWP("jobs[].inference.tpot_s.p90", TI, OPT, "Time per output token", 49, ST_SRC_SERVE, st_serve_result, tpot_s.p90, DBL),
+    SWP("jobs[].inference.tpot_s.p99", TI, OPT, "Time per output token", 50, ST_SRC_SERVE, st_serve_result, tpot_s.p99, DBL),
     SWP("jobs[].inference.span_s", TI, OPT, "Serving span", 34, ST_SRC_SERVE, st_serve_result, span_s, DBL),
     SWP("jobs[].inference.replicas_mean", NU, OPT, "Replicas up on average", 40, ST_SRC_SERVE, st_serve_result, replicas_mean, DBL),
     RUN("jobs[].inference.replicas_peak", NU, OPT, "Replicas up at most"),

@@ -292,7 +292,7 @@ START_TEST(test_sweep_columns_are_rows)
         defaults += (f->flags & ST_FIG_SWEEP_DEF) != 0;
         ck_assert(!(f->flags & ST_FIG_SWEEP_DEF) || defaults == n + 1);
     }
-    ck_assert_uint_eq(n, 44);
+    ck_assert_uint_eq(n, 50);
     ck_assert_uint_eq(defaults, 6);
     const st_fig **cols = NULL;
     st_diag d = {0};
