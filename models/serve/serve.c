@@ -498,46 +498,54 @@ static void measure_clients(service *s, int64_t c, uint64_t seed, uint64_t id, s
     measure_capped(s, c, n, out);
 }
 
-/* The most clients of a closed loop, scaled as measure_clients does, whose p99s meet the
- * target, up to the engines' batch limit (dp x max_seqs: more clients only queue inside them,
- * their batch and time per token unchanged). The stated loop's own verdict (met) starts it: a
- * loop that meets it doubles its clients until one does not or the limit is reached, one that
- * misses bisects down to one client a replica, the least latency a client can see (fewer
- * leave replicas idle and serve no one faster): a target missed there gives 0. The latencies
- * grow with the clients, as the batch and the queue do, so the answer is one interval's edge. */
-static int64_t search_clients(service *s, int met, uint64_t seed, uint64_t id)
+/* One replica's client capacity within the targets (docs/models/inference.md, "A replica's
+ * clients"): the most clients of a closed loop on one replica alone, scaled as measure_clients
+ * does (each client the stated loop's count / concurrency requests, the first of the
+ * workload's streams (seed, id), as replica_capacity's are), whose p99s meet the target, up to
+ * the engine's batch limit (max_seqs: more clients only queue inside it, its batch and time per
+ * token unchanged). The search starts at the stated concurrency (the limit, if that is past
+ * it): a loop that meets the target doubles its clients until one does not or the limit is
+ * reached, one that misses bisects down to one client, the least latency a client can see: a
+ * target missed there gives 0. The latencies grow with the clients, as the batch and the queue
+ * do, so the answer is one interval's edge. Neither the replicas (dp) nor the stated loop's
+ * verdict over them enter: what `strata run` multiplies by dp and `strata size` divides the
+ * clients by. Shares s's cost tables and draws its own requests, leaving s's. */
+static int64_t replica_clients(const service *s, uint64_t seed, uint64_t id)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    int64_t C = ic->concurrency, cap = s->dp * ic->max_seqs, lo, hi;
+    service one = *s;
+    one.dp = 1;
+    one.drawn = 0;
+    one.gaps = NULL;
+    one.len_in = one.len_out = one.route = NULL;
+    int64_t cap = ic->max_seqs, C = ic->concurrency < cap ? ic->concurrency : cap, lo, hi;
     st_serve_result r;
-    if (C > cap) { /* the stated loop is past the limit: judge the limit's instead */
-        C = cap;
-        measure_clients(s, C, seed, id, &r);
-        met = st_serve_meets(ic, &r);
-    }
-    if (met) { /* C meets: find one that does not */
+    measure_clients(&one, C, seed, id, &r);
+    if (st_serve_meets(ic, &r)) { /* C meets: find one that does not */
         for (lo = C, hi = C; hi < cap; lo = hi) {
             hi = 2 * hi < cap ? 2 * hi : cap;
-            measure_clients(s, hi, seed, id, &r);
+            measure_clients(&one, hi, seed, id, &r);
             if (!st_serve_meets(ic, &r))
                 break;
         }
         if (lo == hi)
-            return cap; /* the limit meets it */
+            lo = cap; /* the limit meets it */
     } else {
-        lo = s->dp < C ? s->dp : C;
+        lo = 1;
         hi = C;
-        if (lo == hi)
-            return 0;
-        measure_clients(s, lo, seed, id, &r);
-        if (!st_serve_meets(ic, &r))
-            return 0;
+        if (lo < hi)
+            measure_clients(&one, lo, seed, id, &r);
+        if (lo == hi || !st_serve_meets(ic, &r))
+            lo = hi = 0; /* not even one client */
     }
     while (hi - lo > 1) { /* lo meets, hi does not */
         int64_t mid = lo + (hi - lo) / 2;
-        measure_clients(s, mid, seed, id, &r);
+        measure_clients(&one, mid, seed, id, &r);
         *(st_serve_meets(ic, &r) ? &lo : &hi) = mid;
     }
+    free(one.gaps);
+    free(one.len_in);
+    free(one.len_out);
     return lo;
 }
 
@@ -570,7 +578,7 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
         replica_capacity(s, seed, id, &one);
         times_replicas(&one, s->dp, out);
         if (ic->mode == ST_REQ_CLOSED)
-            out->max_concurrency_under_slo = search_clients(s, out->slo_met, seed, id);
+            out->max_concurrency_under_slo = s->dp * replica_clients(s, seed, id);
     }
 }
 
@@ -785,6 +793,19 @@ int st_serve_capacity(st_step_ctx *x, const st_workload_cfg *w, const st_cluster
     replica_capacity(&s, seed, id, &one);
     out->rate_per_s = one.max_rate_under_slo;
     out->tokens_per_s = one.max_tokens_per_s_under_slo;
+    service_close(&s);
+    return 0;
+}
+
+int st_serve_clients(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
+                     uint64_t seed, uint64_t id, int64_t *out, st_err *err)
+{
+    *out = 0;
+    service s;
+    int rc = service_open(&s, x, w, c, err);
+    if (rc)
+        return rc;
+    *out = replica_clients(&s, seed, id);
     service_close(&s);
     return 0;
 }

@@ -134,8 +134,8 @@ typedef struct st_serve_result {
                                   capacity (st_serve_capacity) */
     double max_tokens_per_s_under_slo; /* output tokens per second at that rate */
     int64_t max_concurrency_under_slo; /* a closed loop's: the most clients, all replicas,
-                                          whose loop of the stated requests a client meets
-                                          it, at most dp x max_seqs (0: not even one a
+                                          within it: dp x one replica's (st_serve_clients),
+                                          at most dp x max_seqs (0: not even one a
                                           replica) */
     /* Power by the plant's activity model (models/plant/gpu_power.h): an iteration's kernels at
      * the compute power, its collectives at the communication power, the time between
@@ -176,6 +176,16 @@ typedef struct st_serve_capacity_result {
 } st_serve_capacity_result;
 int st_serve_capacity(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
                       uint64_t seed, uint64_t id, st_serve_capacity_result *out, st_err *err);
+
+/* A closed loop's (requests mode: closed) one replica's client capacity within w's latency
+ * targets (docs/models/inference.md, "A replica's clients"): the most clients of a loop on one
+ * replica alone, each client sending the stated loop's count / concurrency requests (the first
+ * of w's streams (seed, id)), whose p99s meet both targets, at most the engine's max_seqs; 0
+ * where not even one client does. The one definition of the figure: st_serve_run's
+ * max_concurrency_under_slo is dp times it, and sizing (planner/size_serve.c) divides the
+ * clients by it. Neither w's replicas nor the stated loop's verdict over them enter. */
+int st_serve_clients(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
+                     uint64_t seed, uint64_t id, int64_t *out, st_err *err);
 
 /* Whether r's p99 time to first token and time per output token meet the targets ic states
  * (a target not stated is met). */

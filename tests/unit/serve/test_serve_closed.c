@@ -214,8 +214,7 @@ static st_serve_result run_slo(int gpus, int clients, int count, const char *slo
 
 /* The most clients within the target is the edge of the stated loop scaled (each client the
  * same 50 requests): a loop of that many meets it, one more does not, whichever loop asked; a
- * target every loop meets gives the engine's batch limit (max_seqs), one no loop meets 0, and
- * replicas multiply the clients served. */
+ * target every loop meets gives the engine's batch limit (max_seqs), one no loop meets 0. */
 START_TEST(test_the_most_clients_within_a_target)
 {
     const char *tpot = "{ tpot_p99: 12 ms }";
@@ -226,9 +225,44 @@ START_TEST(test_the_most_clients_within_a_target)
     ck_assert(!run_slo(1, (int)m + 1, 50 * (int)m + 50, tpot).slo_met);
     ck_assert_int_eq(run_slo(1, 4, 200, "{ tpot_p99: 10 s }").max_concurrency_under_slo, 1024);
     ck_assert_int_eq(run_slo(1, 4, 200, "{ tpot_p99: 1 us }").max_concurrency_under_slo, 0);
-    int64_t m2 = run_slo(2, 4, 200, tpot).max_concurrency_under_slo;
-    ck_assert_msg(m2 >= 2 * m - 1 && m2 <= 2 * m + 1, "%lld on two, %lld on one", (long long)m2,
-                  (long long)m);
+}
+END_TEST
+
+/* A replica's clients within the target have one definition (st_serve_clients): one replica
+ * alone, each client the stated loop's count / concurrency requests. The service's
+ * max_concurrency_under_slo is dp times it, whatever the replicas: `strata run` once searched
+ * the clients over dp replicas (a total that split unevenly, its busiest replica one client
+ * more), `strata size` on one, and they disagreed (77 here on two replicas, 2 x 38 a
+ * replica's; 123 against 2 x 61 on two tp-2 H100 replicas of the closed-loop example at 60
+ * clients). */
+START_TEST(test_the_clients_are_one_replicas_times_the_replicas)
+{
+    const char *slo = "{ ttft_p99: 300 ms, tpot_p99: 15 ms }";
+    int64_t m = run_slo(1, 20, 200, slo).max_concurrency_under_slo;
+    ck_assert_msg(m > 20 && m < 1024, "%lld clients", (long long)m);
+    for (int dp = 2; dp <= 3; dp++) { /* two once gave 2m + 1 */
+        int64_t md = run_slo(dp, 20, 200, slo).max_concurrency_under_slo;
+        ck_assert_msg(md == dp * m, "%lld on %d, %lld on one", (long long)md, dp, (long long)m);
+    }
+    st_scn *s = serve_scenario(
+        "version: 1\nname: t\ncluster: { gpu: h100-sxm, nodes: 1, gpus_per_node: 8 }\n"
+        "workloads:\n  - name: s\n    kind: inference\n    model: llama3-8b\n    precision: fp8\n"
+        "    gpus: 3\n    requests: { concurrency: 8, count: 80, input_tokens: 500, "
+        "output_tokens: 100 }\n    slo: { ttft_p99: 300 ms, tpot_p99: 15 ms }\n");
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    ck_assert_int_eq(st_step_ctx_new(st_scn_cluster(s), &x, &err), 0);
+    int64_t one = -1, again = -1;
+    ck_assert_int_eq(st_serve_clients(x, st_scn_workload(s, 0), st_scn_cluster(s), st_scn_seed(s),
+                                      0, &one, &err),
+                     0);
+    ck_assert_int_eq(st_serve_clients(x, st_scn_workload(s, 0), st_scn_cluster(s), st_scn_seed(s),
+                                      0, &again, &err),
+                     0);
+    st_step_ctx_free(x);
+    ck_assert_int_eq(one, m); /* the same 10 requests a client, whatever the stated loop */
+    ck_assert_int_eq(again, one);
+    st_scn_free(s);
 }
 END_TEST
 
@@ -282,6 +316,7 @@ Suite *serve_closed_suite(void)
     tcase_add_test(tc, test_clients_split_over_replicas);
     tcase_add_test(tc, test_a_closed_loop_with_a_latency_target);
     tcase_add_test(tc, test_the_most_clients_within_a_target);
+    tcase_add_test(tc, test_the_clients_are_one_replicas_times_the_replicas);
     tcase_add_test(tc, test_thinking_clients_follow_the_response_time_law);
     suite_add_tcase(s, tc);
     return s;
