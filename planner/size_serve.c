@@ -59,6 +59,19 @@ static int capacity_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint
     return rc;
 }
 
+/* The most clients one replica of w2 on c2 holds within its targets: st_serve_clients, the
+ * figure `strata run` multiplies by the replicas. */
+static int clients_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
+                      uint64_t id, int64_t *clients, st_err *err)
+{
+    st_step_ctx *x = NULL;
+    int rc = st_step_ctx_new(c2, &x, err);
+    if (!rc)
+        rc = st_serve_clients(x, w2, c2, seed, id, clients, err);
+    st_step_ctx_free(x);
+    return rc;
+}
+
 #define SERVE_PROGRESS "size: service configurations"
 
 /* Replicas a closed loop's sizing adds, one at a time, where its clients over the replicas miss
@@ -69,9 +82,10 @@ static int capacity_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint
  * experts, the unit the search adds): what a unit carries, then the workload's stream over the
  * units it needs, for their latencies, throughput and power. A unit carries its replicas'
  * capacity within the targets (st_serve_capacity: the rate `strata run` reports over its
- * replicas), without them their offline rate; a closed loop's, the most clients within the
- * targets (without them, its engine's batch limit, max_seqs: more clients only queue); 0 where
- * none does. */
+ * replicas), without them their offline rate; a closed loop's, its replicas' most clients
+ * within the targets (st_serve_clients: the clients `strata run` reports over its replicas;
+ * without targets, its engine's batch limit, max_seqs: more clients only queue); 0 where none
+ * does. */
 static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
                     const st_gpu_spec *g, int64_t tp, int64_t pp, int64_t ep, uint64_t seed,
                     st_serve_size_row *row, st_err *err)
@@ -102,9 +116,10 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     if (closed && !targets) {
         carries = (double)ic->max_seqs;
     } else if (closed) {
-        if ((rc = serve_on(&c2, &w2, seed, id, &r, err)))
+        int64_t one;
+        if ((rc = clients_on(&c2, &w2, seed, id, &one, err)))
             return rc;
-        carries = (double)r.max_concurrency_under_slo;
+        carries = (double)one * (double)per;
     } else if (targets) {
         st_serve_capacity_result cap;
         if ((rc = capacity_on(&c2, &w2, seed, id, &cap, err)))
