@@ -439,6 +439,25 @@ assert all(r["replicas"] >= math.ceil(60 / r["clients_per_replica"]) for r in fi
 assert all(r["ttft_p99_s"] <= t["ttft_p99_target_s"] and r["tpot_p99_s"] <= t["tpot_p99_target_s"] for r in fit)
 PY
 check "the closed loop's sizing rows" $?
+# One definition of a replica's clients: `strata size`'s clients per replica is `strata run`'s
+# most clients within the targets over its replicas, for the same GPU type and plan, whatever
+# the replicas (run on two replicas of tp 2 and on one); run once searched the clients over all
+# its replicas and said 123 on two where size said 61 a replica.
+sed 's/gpus: 2$/gpus: 4/' "$tmp/loop.yaml" >"$tmp/loop2.yaml"
+"$strata" run --format json "$tmp/loop.yaml" >"$tmp/loop1-run.json" &&
+    "$strata" run --format json "$tmp/loop2.yaml" >"$tmp/loop2-run.json" &&
+    python3 - "$tmp/loop.json" "$tmp/loop1-run.json" "$tmp/loop2-run.json" <<'PY'
+import json, sys
+row = next(r for r in json.load(open(sys.argv[1]))["serving"] if r["gpu"] == "h100-sxm" and r["tp"] == 2)
+dps = []
+for f in sys.argv[2:]:
+    j = json.load(open(f))["jobs"][0]
+    dp = j["parallel"]["dp"]
+    dps.append(dp)
+    assert j["inference"]["max_concurrency_under_slo"] == dp * row["clients_per_replica"], (f, row["clients_per_replica"], j["inference"]["max_concurrency_under_slo"], dp)
+assert dps == [1, 2], dps
+PY
+check "size's clients per replica is run's most clients over its replicas" $?
 "$strata" size "$tmp/loop.yaml" --gpu-types b200 --top 1 >"$tmp/loop.txt" &&
     grep -q "60 clients in a closed loop" "$tmp/loop.txt" && grep -q "clients/replica" "$tmp/loop.txt"
 check "the closed loop's sizing text" $?
