@@ -1,6 +1,7 @@
 /* The human summary of a run: what a planner reads first on the terminal. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/config/racks.h"
 #include "models/cost/cost.h"
@@ -8,6 +9,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "report/figures.h"
 #include "report/report.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
@@ -475,32 +477,48 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     cooling_text(out, p);
 }
 
+/* v USD as the report's other formats show money (st_fig_number_text: four significant digits,
+ * grouped, 50,860,000), without the unit: one rounding of a figure in every format. */
+#define USD_MAX 40
+static const char *usd(double v, char *buf)
+{
+    st_fig_number_text(ST_FU_MONEY, v, buf, USD_MAX);
+    size_t l = strlen(buf);
+    if (l > 4 && strcmp(buf + l - 4, " USD") == 0)
+        buf[l - 4] = '\0';
+    return buf;
+}
+
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its
  * capex part by part and where each price came from. */
 static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st_cluster_cfg *cl)
 {
-    fprintf(out, "\ncost (%s): total %.6g USD\n", st_delivery_names[c->delivery],
-            r->cost_total_usd);
+    char m[11][USD_MAX];
+    fprintf(out, "\ncost (%s): total %s USD\n", st_delivery_names[c->delivery],
+            usd(r->cost_total_usd, m[0]));
     for (size_t i = 0; i < r->n; i++) {
         const st_cost_result *k = &r->f[i].cost;
         if (!r->f[i].w || !r->f[i].has_cost)
             continue;
+        fprintf(out, "  %s: %s USD, %.4g USD/token, %s USD/year", r->f[i].w->name,
+                usd(k->total_usd, m[0]), k->per_token_usd, usd(k->per_year_usd, m[1]));
         fprintf(out,
-                "  %s: %.6g USD, %.4g USD/token, %.6g USD/year (capex %.6g, energy %.6g, demand "
-                "%.6g, maintenance %.6g, staff %.6g, gpu %.6g, storage %.6g, egress %.6g, flash "
-                "wear %.6g)\n",
-                r->f[i].w->name, k->total_usd, k->per_token_usd, k->per_year_usd, k->capex_usd,
-                k->energy_usd, k->demand_usd, k->maintenance_usd, k->staff_usd, k->gpu_usd,
-                k->storage_usd, k->egress_usd, k->wear_usd);
+                " (capex %s, energy %s, demand %s, maintenance %s, staff %s, gpu %s, storage %s, "
+                "egress %s, flash wear %s)\n",
+                usd(k->capex_usd, m[2]), usd(k->energy_usd, m[3]), usd(k->demand_usd, m[4]),
+                usd(k->maintenance_usd, m[5]), usd(k->staff_usd, m[6]), usd(k->gpu_usd, m[7]),
+                usd(k->storage_usd, m[8]), usd(k->egress_usd, m[9]), usd(k->wear_usd, m[10]));
         if (r->f[i].has_band)
-            fprintf(out, "    error band %.6g to %.6g USD (%.0f%%: the wall time's band)\n",
-                    r->f[i].cost_band[0], r->f[i].cost_band[1], 100 * ST_BAND_LEVEL);
+            fprintf(out, "    error band %s to %s USD (%.0f%%: the wall time's band)\n",
+                    usd(r->f[i].cost_band[0], m[0]), usd(r->f[i].cost_band[1], m[1]),
+                    100 * ST_BAND_LEVEL);
         if (c->delivery == ST_DELIVERY_ON_PREM)
             fprintf(out,
-                    "    capex: nodes %.6g, switches %.6g, optics %.6g, storage %.6g, racks %.6g, "
-                    "cooling %.6g\n",
-                    k->capex_nodes_usd, k->capex_switches_usd, k->capex_optics_usd,
-                    k->capex_storage_usd, k->capex_racks_usd, k->capex_cooling_usd);
+                    "    capex: nodes %s, switches %s, optics %s, storage %s, racks %s, "
+                    "cooling %s\n",
+                    usd(k->capex_nodes_usd, m[0]), usd(k->capex_switches_usd, m[1]),
+                    usd(k->capex_optics_usd, m[2]), usd(k->capex_storage_usd, m[3]),
+                    usd(k->capex_racks_usd, m[4]), usd(k->capex_cooling_usd, m[5]));
     }
     if (c->delivery != ST_DELIVERY_ON_PREM)
         return;
