@@ -212,6 +212,15 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         snprintf(buf, n, "%.4g", v);
 }
 
+const char *st_fig_money(double v, char *buf, size_t n)
+{
+    st_fig_number_text(ST_FU_MONEY, v, buf, n);
+    size_t l = strlen(buf);
+    if (l > 4 && strcmp(buf + l - 4, " USD") == 0)
+        buf[l - 4] = '\0';
+    return buf;
+}
+
 const st_fig *st_fig_sweep_col(size_t k)
 {
     for (size_t i = 0; i < st_fig_count; i++)

@@ -135,6 +135,10 @@ const st_fig *st_fig_find(st_fig_doc doc, const char *path);
 #define ST_FIG_TEXT_MAX 64
 void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n);
 
+/* v USD as st_fig_number_text shows money (four significant digits, grouped: 50,860,000) but
+ * without the unit, for a line that says USD once; buf. */
+const char *st_fig_money(double v, char *buf, size_t n);
+
 /* sweep --columns: the sweepable rows in the order --help lists them, k from 0 (NULL past the
  * end), and a sweepable row's column name, the path after "jobs[].". */
 const st_fig *st_fig_sweep_col(size_t k);

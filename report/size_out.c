@@ -232,6 +232,7 @@ static st_delivery row_delivery(const st_size_report *rp, const st_size_cfg *f)
 static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
 {
     const st_cost_result *c = &f->breakdown;
+    char m[6][40]; /* money in the rounding every format shows it in (st_fig_money) */
     sbuf var = {0};
     const char *name = variant_name(rp, f, &var);
     put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
@@ -242,18 +243,24 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
         if (f->capex_usd >
             (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
             text_parts(b, c);
-        put(b,
-            " = %.4g; over %.4g d: capex %.4g + maintenance %.4g + energy %.4g + demand %.4g "
-            "+ staff %.4g + flash wear %.4g",
-            f->capex_usd, f->train_s / 86400.0, c->capex_usd, c->maintenance_usd, c->energy_usd,
-            c->demand_usd, c->staff_usd, c->wear_usd);
+        put(b, " = %s; over %.4g d: ", st_fig_money(f->capex_usd, m[0], sizeof m[0]),
+            f->train_s / 86400.0);
+        put(b, "capex %s + maintenance %s + energy %s + demand %s + staff %s + flash wear %s",
+            st_fig_money(c->capex_usd, m[0], sizeof m[0]),
+            st_fig_money(c->maintenance_usd, m[1], sizeof m[1]),
+            st_fig_money(c->energy_usd, m[2], sizeof m[2]),
+            st_fig_money(c->demand_usd, m[3], sizeof m[3]),
+            st_fig_money(c->staff_usd, m[4], sizeof m[4]),
+            st_fig_money(c->wear_usd, m[5], sizeof m[5]));
     } else {
         put(b, "over %.4g d: GPU-hours ", f->train_s / 86400.0);
         if (rp->spec->cost->pricing == ST_PRICING_ON_DEMAND && f->gpu_hours > 0)
             put(b, "%.4g x %.4g USD/h = ", f->gpu_hours, c->gpu_usd / f->gpu_hours);
-        put(b, "%.4g + storage %.4g + egress %.4g", c->gpu_usd, c->storage_usd, c->egress_usd);
+        put(b, "%s + storage %s + egress %s", st_fig_money(c->gpu_usd, m[0], sizeof m[0]),
+            st_fig_money(c->storage_usd, m[1], sizeof m[1]),
+            st_fig_money(c->egress_usd, m[2], sizeof m[2]));
     }
-    put(b, " = %.4g USD\n", f->cost_usd);
+    put(b, " = %s USD\n", st_fig_money(f->cost_usd, m[0], sizeof m[0]));
 }
 
 /* Under the cost goal, the cost of the first ranked row of each hardware variant, in parts, in

@@ -477,16 +477,11 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
     cooling_text(out, p);
 }
 
-/* v USD as the report's other formats show money (st_fig_number_text: four significant digits,
- * grouped, 50,860,000), without the unit: one rounding of a figure in every format. */
+/* v USD in the rounding every other format shows money in (st_fig_money). */
 #define USD_MAX 40
 static const char *usd(double v, char *buf)
 {
-    st_fig_number_text(ST_FU_MONEY, v, buf, USD_MAX);
-    size_t l = strlen(buf);
-    if (l > 4 && strcmp(buf + l - 4, " USD") == 0)
-        buf[l - 4] = '\0';
-    return buf;
+    return st_fig_money(v, buf, USD_MAX);
 }
 
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its

@@ -143,7 +143,7 @@ expect "llama3-405b-16k-onprem.yaml is llama3-405b-16k.yaml but its cost:" "" \
 # out and priced 1.75 M USD against run's 3.00 M). Size's time to train is 0.6% longer and counts
 # its failures' overhead at the step's power, so it may read a few percent more, never less.
 e_size=$("$strata" size "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --deadline 90d \
-    --budget power=30MW,gpus=20000 --top 1 2>/dev/null | sed -n 's/^ *rank 1: .* energy \([0-9.e+]*\) + .*/\1/p')
+    --budget power=30MW,gpus=20000 --top 1 2>/dev/null | sed -n 's/^ *rank 1: .* energy \([0-9.,e+]*\) + .*/\1/p' | tr -d ,)
 e_run=$("$strata" run "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --format json |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["cost"]["breakdown"]["energy_usd"])')
 expect "size prices the example's energy as run does (size/run in 1 to 1.05)" ok \
