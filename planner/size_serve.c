@@ -33,45 +33,6 @@ static const char *precision_missing(const st_workload_cfg *w, const st_gpu_spec
     return w->expert_precision == ST_PREC_FP4 ? no_fp4_experts : no_fp8_experts;
 }
 
-/* Serve w2 (the scenario's workload `id`, its streams') on c2: 0 and *r, or the model's
- * error. */
-static int serve_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed, uint64_t id,
-                    st_serve_result *r, st_err *err)
-{
-    st_step_ctx *x = NULL;
-    int rc = st_step_ctx_new(c2, &x, err);
-    if (!rc)
-        rc = st_serve_run(x, w2, c2, seed, id, r, err);
-    st_step_ctx_free(x);
-    return rc;
-}
-
-/* One replica of w2 on c2 within its targets: st_serve_capacity, the figure `strata run`
- * multiplies by the replicas. */
-static int capacity_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
-                       uint64_t id, st_serve_capacity_result *cap, st_err *err)
-{
-    st_step_ctx *x = NULL;
-    int rc = st_step_ctx_new(c2, &x, err);
-    if (!rc)
-        rc = st_serve_capacity(x, w2, c2, seed, id, cap, err);
-    st_step_ctx_free(x);
-    return rc;
-}
-
-/* The most clients one replica of w2 on c2 holds within its targets: st_serve_clients, the
- * figure `strata run` multiplies by the replicas. */
-static int clients_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint64_t seed,
-                      uint64_t id, int64_t *clients, st_err *err)
-{
-    st_step_ctx *x = NULL;
-    int rc = st_step_ctx_new(c2, &x, err);
-    if (!rc)
-        rc = st_serve_clients(x, w2, c2, seed, id, clients, err);
-    st_step_ctx_free(x);
-    return rc;
-}
-
 #define SERVE_PROGRESS "size: service configurations"
 
 /* Replicas a closed loop's sizing adds, one at a time, where its clients over the replicas miss
@@ -86,16 +47,13 @@ static int clients_on(const st_cluster_cfg *c2, const st_workload_cfg *w2, uint6
  * within the targets (st_serve_clients: the clients `strata run` reports over its replicas;
  * without targets, its engine's batch limit, max_seqs: more clients only queue); 0 where none
  * does. */
-static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
-                    const st_gpu_spec *g, int64_t tp, int64_t pp, int64_t ep, uint64_t seed,
-                    st_serve_size_row *row, st_err *err)
+static int size_row_on(st_step_ctx *x, const st_cluster_cfg *c2, const st_workload_cfg *w,
+                       uint64_t id, int64_t tp, int64_t pp, int64_t ep, uint64_t seed,
+                       st_serve_size_row *row, st_err *err)
 {
     int64_t per = ep > 1 ? ep : 1; /* replicas a unit */
     const st_inference_cfg *ic = &w->inference;
-    st_cluster_cfg c2 = *c;
-    c2.gpu = g;
-    if (c2.calib.enabled && strcmp(g->name, c2.calib.gpu) != 0)
-        c2.calib.enabled = 0; /* a calibration measures its own GPU type only (as size.c) */
+    const st_gpu_spec *g = c2->gpu;
     st_workload_cfg w2 = *w;
     w2.gpus = per * tp * pp;
     w2.parallel.tp = tp;
@@ -117,19 +75,19 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
         carries = (double)ic->max_seqs;
     } else if (closed) {
         int64_t one;
-        if ((rc = clients_on(&c2, &w2, seed, id, &one, err)))
+        if ((rc = st_serve_clients(x, &w2, c2, seed, id, &one, err)))
             return rc;
         carries = (double)one * (double)per;
     } else if (targets) {
         st_serve_capacity_result cap;
-        if ((rc = capacity_on(&c2, &w2, seed, id, &cap, err)))
+        if ((rc = st_serve_capacity(x, &w2, c2, seed, id, &cap, err)))
             return rc;
         carries = cap.rate_per_s * (double)per;
     } else { /* what the unit completes with every request at once (a trace's at their mean
                 lengths) */
         w2.inference.mode = ST_REQ_OFFLINE;
         w2.inference.concurrency = 0;
-        if ((rc = serve_on(&c2, &w2, seed, id, &r, err)))
+        if ((rc = st_serve_run(x, &w2, c2, seed, id, &r, err)))
             return rc;
         carries = r.requests_per_s;
     }
@@ -156,7 +114,7 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
         row->replicas = units * per;
         w2.gpus = row->replicas * tp * pp;
         w2.parallel.dp = row->replicas;
-        if ((rc = serve_on(&c2, &w2, seed, id, &r, err)))
+        if ((rc = st_serve_run(x, &w2, c2, seed, id, &r, err)))
             return rc;
         /* A closed loop over the replicas can miss where one replica's loop met: the p99 of
            many alike replicas reads their tail's top, one replica's between its top two
@@ -176,6 +134,23 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     row->gpus_board_w = (double)row->gpus * r.gpu_mean_w;
     row->tokens_per_s = closed ? r.tokens_per_s : ic->rate * (double)ic->output_tokens;
     return 0;
+}
+
+/* size_row_on for GPU type g on c's shape, with one step context for every run it makes. */
+static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
+                    const st_gpu_spec *g, int64_t tp, int64_t pp, int64_t ep, uint64_t seed,
+                    st_serve_size_row *row, st_err *err)
+{
+    st_cluster_cfg c2 = *c;
+    c2.gpu = g;
+    if (c2.calib.enabled && strcmp(g->name, c2.calib.gpu) != 0)
+        c2.calib.enabled = 0; /* a calibration measures its own GPU type only (as size.c) */
+    st_step_ctx *x = NULL;
+    int rc = st_step_ctx_new(&c2, &x, err);
+    if (!rc)
+        rc = size_row_on(x, &c2, w, id, tp, pp, ep, seed, row, err);
+    st_step_ctx_free(x);
+    return rc;
 }
 
 /* GPU-hour pricing of row's GPUs for an hour, where the scenario's delivery model has it, over

@@ -322,28 +322,59 @@ static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_res
     put(b, "\n");
 }
 
+/* Whether row f is past an audit's limit: its junction over it, its HBM left under it. */
+typedef int (*row_past)(const st_size_cfg *f, double limit);
+
+static int junction_over(const st_size_cfg *f, double limit)
+{
+    return f->junction_c > limit;
+}
+
+static double hbm_left(const st_size_cfg *f)
+{
+    return 1 - f->mem_bytes / f->mem_capacity;
+}
+
+static int headroom_under(const st_size_cfg *f, double limit)
+{
+    return hbm_left(f) < limit;
+}
+
+/* The ranked rows shown that `past` picks against limit (none when limit is 0): how many, into
+ * *shown the rows shown, and with any, "\nKEY: " then "every row shown", "row 3" or "rows 1, 2,
+ * 4" into b. */
+static size_t text_rows(sbuf *b, const st_size_report *rp, const st_size_result *r, const char *key,
+                        row_past past, double limit, size_t *shown)
+{
+    size_t n = 0;
+    *shown = r->n < rp->top ? r->n : rp->top;
+    for (size_t i = 0; i < *shown && limit > 0; i++)
+        n += past(&r->cfg[i], limit) != 0;
+    if (!n)
+        return 0;
+    put(b, "\n%s: ", key);
+    if (n == *shown)
+        put(b, "every row shown");
+    else {
+        put(b, "row%s", n > 1 ? "s" : "");
+        for (size_t i = 0, k = 0; i < *shown; i++)
+            if (past(&r->cfg[i], limit))
+                put(b, "%s %zu", k++ ? "," : "", i + 1);
+    }
+    return n;
+}
+
 /* The ranked rows shown whose hottest GPU junction is over the audit's limit: `strata audit` fails
  * their plans. They stay ranked (planner/size.h): the racks' cooling, not the plan, is at fault. */
 static void text_junction(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     double limit = rp->spec->junction_limit_c, hot = -INFINITY;
-    size_t shown = r->n < rp->top ? r->n : rp->top, over = 0;
-    for (size_t i = 0; i < shown && limit > 0; i++)
-        if (r->cfg[i].junction_c > limit) {
-            over++;
-            hot = fmax(hot, r->cfg[i].junction_c);
-        }
+    size_t shown, over = text_rows(b, rp, r, "junction", junction_over, limit, &shown);
     if (!over)
         return;
-    put(b, "\njunction: ");
-    if (over == shown)
-        put(b, "every row shown");
-    else {
-        put(b, "row%s", over > 1 ? "s" : "");
-        for (size_t i = 0, k = 0; i < shown; i++)
-            if (r->cfg[i].junction_c > limit)
-                put(b, "%s %zu", k++ ? "," : "", i + 1);
-    }
+    for (size_t i = 0; i < shown; i++)
+        if (junction_over(&r->cfg[i], limit))
+            hot = fmax(hot, r->cfg[i].junction_c);
     put(b,
         " run%s a GPU junction over audit.junction_limit (%.4g C; the hottest %.1f C, JSON "
         "junction_c): "
@@ -358,25 +389,11 @@ static void text_junction(sbuf *b, const st_size_report *rp, const st_size_resul
 static void text_memory(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     double want = rp->spec->memory_headroom, least = INFINITY;
-    size_t shown = r->n < rp->top ? r->n : rp->top, under = 0;
-    for (size_t i = 0; i < shown && want > 0; i++) {
-        double left = 1 - r->cfg[i].mem_bytes / r->cfg[i].mem_capacity;
-        if (left < want) {
-            under++;
-            least = fmin(least, left);
-        }
-    }
+    size_t shown, under = text_rows(b, rp, r, "memory", headroom_under, want, &shown);
     if (!under)
         return;
-    put(b, "\nmemory: ");
-    if (under == shown)
-        put(b, "every row shown");
-    else {
-        put(b, "row%s", under > 1 ? "s" : "");
-        for (size_t i = 0, k = 0; i < shown; i++)
-            if (1 - r->cfg[i].mem_bytes / r->cfg[i].mem_capacity < want)
-                put(b, "%s %zu", k++ ? "," : "", i + 1);
-    }
+    for (size_t i = 0; i < shown; i++)
+        least = fmin(least, hbm_left(&r->cfg[i]));
     put(b,
         " leave%s under audit.memory_headroom of HBM free (%.4g%%; the least %.1f%%, JSON "
         "memory_per_gpu_bytes of memory_capacity_bytes): `strata audit` warns that allocator "
