@@ -305,13 +305,13 @@ static int forecast_plant(const st_run_spec *sp, const st__pool_steps *ps, st_ru
     for (size_t i = 0; i < sp->n; i++) {
         if (out->f[i].has_step && out->f[i].gpus)
             k += st_forecast_plant_jobs(sp->c, &out->f[i], i, jobs + k);
-        else if (out->serve[i].w && out->serve[i].gpus) { /* its held mean iteration, at the
-                                                               clock it was served at */
+        else if (out->serve[i].w && out->serve[i].gpus) { /* every replica that ran at its mean
+                                                               iteration, at its serving clock */
             st_run_serve *v = &out->serve[i];
             const st_gpu_spec *gpu = st__run_view_of(sp, ps, v->w)->gpu; /* its pool's */
-            int64_t g = st__run_service_placed(v, gpu);
+            int64_t g = st__run_service_placed(v);
             jobs[k++] =
-                (st_plant_job){&v->held, v->gpus, g, i, st_plant_power_clock(gpu), .steady = 1};
+                (st_plant_job){&v->r.cycle, v->gpus, g, i, st_plant_power_clock(gpu), .steady = 1};
         }
     }
     int rc = 0;

@@ -67,11 +67,6 @@ typedef struct st_run_serve {
     double scale_up_wait_s;
     unsigned char *seen; /* the replicas whose first GPUs are in gpus (replica k's at k x tp x
                             pp), for the plant */
-    /* Its mean iteration over the GPUs in gpus, and one GPU's mean board power from it: its
-     * replicas' mean iteration, the share of the time those replicas were not up idle
-     * (st__run_service_held). */
-    st_step_result held;
-    double held_w;
 } st_run_serve;
 
 /* The run's services with a latency target, together: the share of their requests within it

@@ -64,9 +64,10 @@ void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
                             const st_cluster_job_out *ups);
 
 /* After the cluster run: service v's GPUs for the plant, each replica's first ones moved to the
- * front of v->gpus, and its held and held_w on GPU g over them; returns how many (0: it never
- * ran). */
-int64_t st__run_service_placed(st_run_serve *v, const st_gpu_spec *g);
+ * front of v->gpus; returns how many (0: it never ran). The plant draws every replica that ran
+ * at once, each at its replicas' mean iteration: the fleet at its peak, as it draws every
+ * training job at its peak (docs/models/inference.md, "Sharing the cluster"). */
+int64_t st__run_service_placed(st_run_serve *v);
 /* The services with a latency target together (st_run.serving). */
 void st__run_serving_totals(st_run *out);
 

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/plant/gpu_power.h"
 #include "models/serve/serve.h"
 #include "sim/xalloc.h"
 
@@ -198,30 +197,7 @@ void st__run_record_service(st_run_serve *v, const st_cluster_job_out *o,
     v->preemptions += o->preemptions;
 }
 
-/* The plant draws a service on the GPUs its replicas first ran on, `replicas` of them, steadily
- * (models/plant/plant.h: every job at once); under a load curve those replicas were up
- * replicas_mean of them on average, the rest of the time idle. Over those GPUs its mean
- * iteration keeps the share up = replicas_mean / replicas of the compute and communication time
- * and idles the rest; the plant's power is linear in those times (models/plant/gpu_power.h), so
- * one GPU's mean is up x a running GPU's + (1 - up) x idle. Without an autoscaler up is 1 and
- * the held iteration is the replicas' own. */
-static void held(st_run_serve *v, const st_gpu_spec *g, int64_t replicas)
-{
-    v->held = v->r.cycle;
-    v->held_w = v->r.gpu_mean_w;
-    double up = replicas > 0 ? v->r.replicas_mean / (double)replicas : 1;
-    if (!(up >= 0 && up < 1))
-        return;
-    st_step_result *c = &v->held;
-    c->b.compute_s *= up;
-    c->b.tp_comm_s *= up;
-    c->b.bubble_s = c->step_time_s - c->b.compute_s - c->b.tp_comm_s;
-    st_plant_profile p;
-    if (st_plant_profile_of(c, g, &p) == 0)
-        v->held_w = p.energy_j / p.period_s;
-}
-
-int64_t st__run_service_placed(st_run_serve *v, const st_gpu_spec *g)
+int64_t st__run_service_placed(st_run_serve *v)
 {
     if (!v->gpus)
         return 0;
@@ -232,6 +208,5 @@ int64_t st__run_service_placed(st_run_serve *v, const st_gpu_spec *g)
             memmove(v->gpus + m * rg, v->gpus + r * rg, (size_t)rg * sizeof *v->gpus);
             v->seen[m++] = 1; /* the first m slots now: m <= r */
         }
-    held(v, g, m);
     return m * rg;
 }
