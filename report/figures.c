@@ -398,7 +398,9 @@ static const st_serve_result *serve_source(st_fig_src src, const st_run_serve *s
 static const void *job_source(const st_fig *f, const st_run *run, size_t i)
 {
     int serving = run->serve && run->serve[i].w;
-    if (serving) /* an inference job has its serving figures alone */
+    if (serving && f->src == ST_SRC_COST) /* its TCO, as a training job's */
+        return run->serve[i].r.has_cost ? &run->serve[i].cost : NULL;
+    if (serving) /* an inference job has its serving figures alone, and its cost */
         return serve_source(f->src, &run->serve[i]);
     if (serve_src(f->src))
         return NULL;

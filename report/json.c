@@ -479,17 +479,14 @@ static void add_job_power(cJSON *job, const st_run *r, size_t i)
     }
 }
 
-/* Job f's TCO (models/cost/cost.h), when the run priced it; on premises (on_prem) with its
- * capital cost part by part. */
-static void add_job_cost(cJSON *job, const st_forecast *f, int on_prem)
+/* A job's TCO c (models/cost/cost.h) with its error band (NULL: none); on premises (on_prem)
+ * with its capital cost part by part. A training job's and a service's alike. */
+static void add_cost(cJSON *job, const st_cost_result *c, const double *band, int on_prem)
 {
-    if (!f->w || !f->has_cost)
-        return;
-    const st_cost_result *c = &f->cost;
     cJSON *o = cJSON_AddObjectToObject(job, "cost");
     cJSON_AddNumberToObject(o, "total_usd", c->total_usd);
-    if (f->has_band)
-        add_pair(o, "total_usd_band", f->cost_band[0], f->cost_band[1]);
+    if (band)
+        add_pair(o, "total_usd_band", band[0], band[1]);
     cJSON_AddNumberToObject(o, "per_token_usd", c->per_token_usd);
     cJSON_AddNumberToObject(o, "per_year_usd", c->per_year_usd);
     cJSON *b = cJSON_AddObjectToObject(o, "breakdown");
@@ -511,6 +508,17 @@ static void add_job_cost(cJSON *job, const st_forecast *f, int on_prem)
     cJSON_AddNumberToObject(k, "storage_usd", c->capex_storage_usd);
     cJSON_AddNumberToObject(k, "racks_usd", c->capex_racks_usd);
     cJSON_AddNumberToObject(k, "cooling_usd", c->capex_cooling_usd);
+}
+
+/* Job i's TCO, when the run priced it: a training job's or a service's. */
+static void add_job_cost(cJSON *job, const st_run *r, size_t i, const st_cost_cfg *prices)
+{
+    int on_prem = prices && prices->delivery == ST_DELIVERY_ON_PREM;
+    const st_forecast *f = &r->f[i];
+    if (f->w && f->has_cost)
+        add_cost(job, &f->cost, f->has_band ? f->cost_band : NULL, on_prem);
+    else if (r->serve && r->serve[i].w && r->serve[i].r.has_cost)
+        add_cost(job, &r->serve[i].cost, NULL, on_prem);
 }
 
 /* The sources of the on-premises prices of cost c into o: the node's and each part's. */
@@ -640,8 +648,7 @@ char *st_report_json(const st_report *rep)
             cJSON_AddStringToObject(j, "pool", c->pools[w->pool].name);
         if (c->n_pools > 0 && w && w->pool_gpus)
             add_span(j, &r->f[i], c);
-        add_job_cost(j, &r->f[i],
-                     st_scn_cost(s) && st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM);
+        add_job_cost(j, r, i, st_scn_cost(s));
         cJSON_AddItemToArray(jobs, j);
     }
     if (r->has_cluster)

@@ -484,6 +484,32 @@ static const char *usd(double v, char *buf)
     return st_fig_money(v, buf, USD_MAX);
 }
 
+/* One job's TCO k, a training job's or a service's, with its error band (NULL: none) and on
+ * premises (on_prem) its capex part by part. */
+static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, const double *band,
+                          int on_prem)
+{
+    char m[11][USD_MAX];
+    fprintf(out, "  %s: %s USD, %.4g USD/token, %s USD/year", name, usd(k->total_usd, m[0]),
+            k->per_token_usd, usd(k->per_year_usd, m[1]));
+    fprintf(out,
+            " (capex %s, energy %s, demand %s, maintenance %s, staff %s, gpu %s, storage %s, "
+            "egress %s, flash wear %s)\n",
+            usd(k->capex_usd, m[2]), usd(k->energy_usd, m[3]), usd(k->demand_usd, m[4]),
+            usd(k->maintenance_usd, m[5]), usd(k->staff_usd, m[6]), usd(k->gpu_usd, m[7]),
+            usd(k->storage_usd, m[8]), usd(k->egress_usd, m[9]), usd(k->wear_usd, m[10]));
+    if (band)
+        fprintf(out, "    error band %s to %s USD (%.0f%%: the wall time's band)\n",
+                usd(band[0], m[0]), usd(band[1], m[1]), 100 * ST_BAND_LEVEL);
+    if (on_prem)
+        fprintf(out,
+                "    capex: nodes %s, switches %s, optics %s, storage %s, racks %s, "
+                "cooling %s\n",
+                usd(k->capex_nodes_usd, m[0]), usd(k->capex_switches_usd, m[1]),
+                usd(k->capex_optics_usd, m[2]), usd(k->capex_storage_usd, m[3]),
+                usd(k->capex_racks_usd, m[4]), usd(k->capex_cooling_usd, m[5]));
+}
+
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its
  * capex part by part and where each price came from. */
 static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st_cluster_cfg *cl)
@@ -492,28 +518,13 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st
     fprintf(out, "\ncost (%s): total %s USD\n", st_delivery_names[c->delivery],
             usd(r->cost_total_usd, m[0]));
     for (size_t i = 0; i < r->n; i++) {
-        const st_cost_result *k = &r->f[i].cost;
-        if (!r->f[i].w || !r->f[i].has_cost)
-            continue;
-        fprintf(out, "  %s: %s USD, %.4g USD/token, %s USD/year", r->f[i].w->name,
-                usd(k->total_usd, m[0]), k->per_token_usd, usd(k->per_year_usd, m[1]));
-        fprintf(out,
-                " (capex %s, energy %s, demand %s, maintenance %s, staff %s, gpu %s, storage %s, "
-                "egress %s, flash wear %s)\n",
-                usd(k->capex_usd, m[2]), usd(k->energy_usd, m[3]), usd(k->demand_usd, m[4]),
-                usd(k->maintenance_usd, m[5]), usd(k->staff_usd, m[6]), usd(k->gpu_usd, m[7]),
-                usd(k->storage_usd, m[8]), usd(k->egress_usd, m[9]), usd(k->wear_usd, m[10]));
-        if (r->f[i].has_band)
-            fprintf(out, "    error band %s to %s USD (%.0f%%: the wall time's band)\n",
-                    usd(r->f[i].cost_band[0], m[0]), usd(r->f[i].cost_band[1], m[1]),
-                    100 * ST_BAND_LEVEL);
-        if (c->delivery == ST_DELIVERY_ON_PREM)
-            fprintf(out,
-                    "    capex: nodes %s, switches %s, optics %s, storage %s, racks %s, "
-                    "cooling %s\n",
-                    usd(k->capex_nodes_usd, m[0]), usd(k->capex_switches_usd, m[1]),
-                    usd(k->capex_optics_usd, m[2]), usd(k->capex_storage_usd, m[3]),
-                    usd(k->capex_racks_usd, m[4]), usd(k->capex_cooling_usd, m[5]));
+        const st_forecast *f = &r->f[i];
+        if (f->w && f->has_cost)
+            job_cost_text(out, f->w->name, &f->cost, f->has_band ? f->cost_band : NULL,
+                          c->delivery == ST_DELIVERY_ON_PREM);
+        else if (r->serve && r->serve[i].w && r->serve[i].r.has_cost)
+            job_cost_text(out, r->serve[i].w->name, &r->serve[i].cost, NULL,
+                          c->delivery == ST_DELIVERY_ON_PREM);
     }
     if (c->delivery != ST_DELIVERY_ON_PREM)
         return;

@@ -67,6 +67,10 @@ typedef struct st_run_serve {
     double scale_up_wait_s;
     unsigned char *seen; /* the replicas whose first GPUs are in gpus (replica k's at k x tp x
                             pp), for the plant */
+    /* Its TCO over its span at the scenario's prices (run_cost.c, st__run_serve_cost), part by
+     * part as a training job's, its tokens the output tokens it served; r.has_cost says whether
+     * it has one, and r.cost_per_million_tokens_usd is cost.per_token_usd x 1e6. */
+    st_cost_result cost;
 } st_run_serve;
 
 /* The run's services with a latency target, together: the share of their requests within it

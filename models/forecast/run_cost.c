@@ -175,9 +175,9 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
     }
 }
 
-/* Each service's cost per million output tokens: its GPUs while its replicas are up (all of
- * them over its span, or what a load curve's autoscaler kept up), at the scenario's prices. On
- * premises, as for a training job, with its facility energy (its energy per token at the wall,
+/* Each service's TCO and its cost per million output tokens: its GPUs while its replicas are up
+ * (all of them over its span, or what a load curve's autoscaler kept up), at the scenario's prices.
+ * On premises, as for a training job, with its facility energy (its energy per token at the wall,
  * st_serve_result.energy_per_token_j, over every token it served, times the plant's PUE), its
  * share of the metered peak and the cluster's switches, racks and cooling; without the plant
  * its cost there is not stated. On a cluster of pools, at its pool's type's prices. */
@@ -206,10 +206,10 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
                 continue;
         }
         st_cost_cfg typed; /* its pool's type's prices, as a training job's */
-        st_cost_result c = st_cost_job(prices_of(sp, v->w, &typed), &u);
+        v->cost = st_cost_job(prices_of(sp, v->w, &typed), &u);
         v->r.has_cost = 1;
-        v->r.cost_per_million_tokens_usd = c.per_token_usd * 1e6;
+        v->r.cost_per_million_tokens_usd = v->cost.per_token_usd * 1e6;
         out->has_cost = 1;
-        out->cost_total_usd += c.total_usd;
+        out->cost_total_usd += v->cost.total_usd;
     }
 }

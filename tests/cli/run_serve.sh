@@ -547,7 +547,8 @@ PY
 check "size pipelines a node's tensor parallelism" $?
 
 # On premises, beside a training job (so the plant runs): the service is priced with its facility
-# energy, its cost the run's total less the training job's; a dearer tariff makes its tokens dearer.
+# energy, its own cost part by part (jobs[].cost) summing with the training job's to the run's
+# total; a dearer tariff makes its tokens dearer.
 python3 - "$src/scenarios/examples/serve-beside-training.yaml" "$tmp" <<'PY'
 import re, sys
 s = re.sub(r"cost:\n(  .*\n)*", "", open(sys.argv[1]).read())
@@ -566,11 +567,18 @@ def service(d):
     [j] = [j for j in d["jobs"] if "inference" in j]
     i = j["inference"]
     return i["cost_per_million_tokens_usd"] * i["tokens_per_s"] * i["span_s"] / 1e6
-train = sum(j["cost"]["total_usd"] for j in a["jobs"] if "cost" in j)
-assert service(a) > 0 and abs(a["cost"]["total_usd"] - train - service(a)) < 1e-9 * train, a["cost"]
-assert service(b) > service(a)
+[c] = [j["cost"] for j in a["jobs"] if "inference" in j]
+assert abs(c["total_usd"] - service(a)) < 1e-9 * service(a), (c, service(a))
+b = c["breakdown"]
+assert abs(sum(b.values()) - c["total_usd"]) < 1e-9 * c["total_usd"], c
+assert c["capex"]["nodes_usd"] > 0 and b["energy_usd"] > 0, c
+jobs = sum(j["cost"]["total_usd"] for j in a["jobs"] if "cost" in j)
+assert service(a) > 0 and abs(a["cost"]["total_usd"] - jobs) < 1e-9 * jobs, a["cost"]
+assert service(json.load(open(sys.argv[2]))) > service(a)
 PY
-check "price a service on premises with its facility energy" $?
+check "price a service on premises with its facility energy, part by part" $?
+"$strata" run "$tmp/prem.yaml" | grep -qE '^  chat: [0-9.,]+ USD, [0-9.e+-]+ USD/token, .*\(capex [0-9.]+, energy'
+check "the text report prices the service's parts beside the training job's" $?
 # Alone, a service still runs through the cluster run: the plant draws it, steadily.
 {
     cat "$ex"
