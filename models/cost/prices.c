@@ -13,9 +13,10 @@
 #define PER_HOUR   (1 / 3600.0)
 
 /* The node prices are whole 8-GPU servers (the NVSwitch baseboard included) as listed for sale,
- * which is what `node_price` buys; Epoch AI's "Hardware prices" data set
- * (github.com/epoch-research/training-cost-trends, data/Hardware prices.csv) tabulates the
- * listings, with their archived pages and dates, per GPU (the server's price over 8). */
+ * which is what `node_price` buys (gb200's node is one 4-GPU compute tray of an NVL72 rack); Epoch
+ * AI's "Hardware prices" data set (github.com/epoch-research/training-cost-trends, data/Hardware
+ * prices.csv) tabulates the listings, with their archived pages and dates, per GPU (the server's
+ * price over 8). */
 static const st_price_row rows[] = {
     /* U.S. EIA, Electricity Monthly Update, data for September 2020 (released 24 Nov 2020),
      * "Retail Service by Customer Sector": commercial average revenue 11.07 cents/kWh. */
@@ -57,6 +58,13 @@ static const st_price_row rows[] = {
     /* NVIDIA DGX B200 (8 x B200) at about USD 515,000 (vengineer.hatenablog.com, "DGX B200",
      * 16 Mar 2025, from a reseller's list price). */
     {"node_price", "b200", 515000, 2025, "DGX B200 list, USD 515K, vengineer, Mar 2025"},
+    /* A gb200 node is one compute tray of a GB200 NVL72 rack (4 GPUs, the catalog's node_gpus),
+     * so its price is the rack's over its 18 compute trays, the 9 NVLink switch trays included:
+     * "Each of the AI server cabinets cost 96 million NTD (around $3 million USD or so)" for the
+     * NVL72 (TweakTown news 98001, "nvidia-dgx-gb200-ai-servers-expected-to-sell-40-000-in-2025",
+     * 2 May 2024, reporting UDN): 3,000,000 / 18 = 166,666.67 USD a tray. */
+    {"node_price", "gb200", 166666.67, 2024,
+     "GB200 NVL72 rack ~USD 3M (NTD 96M) over 18 trays, TweakTown, May 2024"},
 
     /* Fabric switches, per class (st_cost_switch_class: transport and port rate). A 64-port
      * NDR 400G InfiniBand switch (QM9700 class): USD 36,000, FS.com's listing archived 22 Aug
