@@ -572,8 +572,8 @@ static void pools_share_text(FILE *out, const st_cluster_result *c, const st_clu
     }
 }
 
-/* The cluster run's figures (models/sched/cluster.h). */
-static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg)
+/* The cluster run's figures (models/sched/cluster.h); traced: the scenario has trace jobs. */
+static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg, int traced)
 {
     const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
@@ -608,9 +608,10 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
     pools_share_text(out, c, cfg);
-    if (s->preemptions > 0)
-        fprintf(out, "  preempted %s of saves and restores (a trace job: its restarts)\n",
-                fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a));
+    if (s->preemptions > 0) /* a trace job has no checkpoint: it pays its restart instead */
+        fprintf(out, "  preempted %s of saves and restores%s\n",
+                fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a),
+                traced ? " (a trace job: its restarts)" : "");
     if (s->outages)
         fprintf(out,
                 "  failures  %lld component failures, %lld job interruptions, %s of work lost\n",
@@ -691,7 +692,7 @@ static void report_text(FILE *out, const st_report *rep)
             coll_text(out, &r->coll[i], rep->explain);
     }
     if (r->has_cluster)
-        scheduler_text(out, r, c);
+        scheduler_text(out, r, c, st_scn_trace(s) != NULL);
     if (r->has_fabric)
         fabric_text(out, &r->fab);
     if (r->has_plant)

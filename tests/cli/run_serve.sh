@@ -90,6 +90,17 @@ check "the highest rate within the targets meets them" $?
 both=$src/scenarios/examples/serve-beside-training.yaml
 "$strata" run --format json "$both" >"$tmp/fs.json"
 check "run beside training" $?
+# Its preemption is a training job's checkpoint save and restore; only a trace job, which has
+# no checkpoint, pays a restart instead, so the scheduler's line names restarts with a trace.
+"$strata" run "$both" | grep -qx '  preempted [0-9.]* ms of saves and restores'
+check "the scheduler's preempted line names no trace job where there is none" $?
+sed 's/policy: fifo/policy: srtf/' "$src/scenarios/examples/philly-512gpu.yaml" \
+    >"$src/scenarios/examples/.srtf-$$.yaml"
+"$strata" run "$src/scenarios/examples/.srtf-$$.yaml" |
+    grep -qx '  preempted [0-9.]* d of saves and restores (a trace job: its restarts)'
+rc=$?
+rm -f "$src/scenarios/examples/.srtf-$$.yaml"
+check "and names a trace job's restarts under a trace" $rc
 sed 's/policy: fair-share/policy: fifo/' "$both" >"$tmp/fifo.yaml"
 "$strata" run --format json "$tmp/fifo.yaml" >"$tmp/fifo.json"
 check "run beside training under fifo" $?
