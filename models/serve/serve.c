@@ -132,26 +132,6 @@ static void gather_span(gather *g, double span_s, st_serve_result *out)
 
 /* ---- the service: replicas, request streams, the latency target ------------------------------ */
 
-/* What every stream of one service shares: the replicas' cost model and cache, and the unit
- * exponential gaps of one replica's Poisson arrivals (the same draws at every rate, so that the
- * target's search compares rates on common random numbers). */
-typedef struct service {
-    const st_workload_cfg *w;
-    const st_cluster_cfg *c;
-    double clock;    /* the GPUs' clock share under their power limit (1: none) */
-    st_gpu_spec gpu; /* a replica's GPU as its kernels are timed (replica_gpu): cost's */
-    st__serve_cost cost;
-    st_serve_memory mem;
-    int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
-    int64_t count;             /* requests of the stream measured: the workload's, or the
-                                  capacity's (replica_capacity) */
-    int64_t drawn;             /* gaps and lengths drawn: per_replica, or a capped stream's
-                                  ceil(count / the replicas its clients hold) if more */
-    double *gaps;              /* drawn unit exponential draws */
-    int64_t *len_in, *len_out; /* drawn requests' lengths, drawn once (fixed: the mean) */
-    int64_t *route;            /* a trace's: each row's replica, drawn once */
-} service;
-
 int64_t st_serve_replica_gpus(const st_workload_cfg *w)
 {
     return (w->parallel.tp > 1 ? w->parallel.tp : 1) * (w->parallel.pp > 1 ? w->parallel.pp : 1);
@@ -181,7 +161,8 @@ int64_t st_serve_replicas(const st_workload_cfg *w)
  * the wall adds the GPUs' share of their nodes' base power (CPUs, NICs, fans) and divides by
  * the power supplies' efficiency (docs/models/plant.md; the facility's cooling and conversion,
  * its PUE, are the plant run's). */
-static void power_of(const service *s, const st__serve_replica_out *a, st_serve_result *out)
+static void power_of(const st__serve_service *s, const st__serve_replica_out *a,
+                     st_serve_result *out)
 {
     double span = a->span_s, n = (double)(a->iterations > 0 ? a->iterations : 1);
     if (!(span > 0))
@@ -206,7 +187,7 @@ static void power_of(const service *s, const st__serve_replica_out *a, st_serve_
 /* A trace's requests, each sent to the replica s->route names, every replica simulated: at the
  * trace's own times when rate is its mean rate, its times scaled by (its rate / rate) at another
  * (the SLO's search), all at once at 0. The per-replica figures are the replicas' mean. */
-static void measure_trace(service *s, double rate, st_serve_result *out)
+static void measure_trace(st__serve_service *s, double rate, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
     int64_t n = ic->n_trace, dp = s->dp;
@@ -269,7 +250,7 @@ static void measure_trace(service *s, double rate, st_serve_result *out)
  * without state), so each replica sees a Poisson stream of rate / dp: identical replicas, of
  * which one is simulated. All at once, count / dp each, the remainder one more on some: the
  * two kinds of replica are simulated, and the latencies are those of every request. */
-static void measure(service *s, double rate, st_serve_result *out)
+void st__serve_measure(st__serve_service *s, double rate, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
     if (ic->mode == ST_REQ_TRACE) {
@@ -308,7 +289,7 @@ static void measure(service *s, double rate, st_serve_result *out)
 /* The first `count` requests' lengths, uniform between the stream's shortest and longest
  * (vLLM's random dataset), from their own stream (kind "inference", the workload, purpose
  * "lengths"), so the arrivals' draws do not move with them; a fixed length draws nothing. */
-static void draw_lengths(service *s, int64_t count, uint64_t seed, uint64_t id)
+static void draw_lengths(st__serve_service *s, int64_t count, uint64_t seed, uint64_t id)
 {
     const st_inference_cfg *ic = &s->w->inference;
     size_t n = (size_t)count;
@@ -334,7 +315,7 @@ static void draw_lengths(service *s, int64_t count, uint64_t seed, uint64_t id)
 
 /* The first n requests' arrival gaps and lengths (a longer draw of the same streams keeps the
  * first n as they were). */
-static void draw_stream(service *s, int64_t n, uint64_t seed, uint64_t id)
+void st__serve_draw_stream(st__serve_service *s, int64_t n, uint64_t seed, uint64_t id)
 {
     free(s->gaps);
     free(s->len_in);
@@ -354,75 +335,8 @@ int st_serve_meets(const st_inference_cfg *ic, const st_serve_result *r)
            (!(ic->slo_tpot_s > 0) || r->tpot_s.p99 <= ic->slo_tpot_s);
 }
 
-/* Bisections of the rate between what meets the target and what does not; the answer is the
- * highest rate found to meet it, to 1 part in 2^SLO_STEPS of the offline rate. */
-#define SLO_STEPS 12
-
-/* The highest Poisson rate at which the p99s meet the target, at most the rate the replicas
- * complete the same requests at when all arrive at once (offline_rps: their capacity). A
- * target the service misses even at 1 / 2^SLO_STEPS of that gives 0. */
-static void search_slo(service *s, double offline_rps, st_serve_result *out)
-{
-    const st_inference_cfg *ic = &s->w->inference;
-    st_serve_result r = {0};
-    double lo = offline_rps / (double)(1 << SLO_STEPS), hi = offline_rps;
-    measure(s, hi, &r);
-    if (st_serve_meets(ic, &r)) {
-        out->max_rate_under_slo = hi;
-        out->max_tokens_per_s_under_slo = r.tokens_per_s;
-        return;
-    }
-    measure(s, lo, &r);
-    if (!st_serve_meets(ic, &r))
-        return; /* 0: not even at a trickle */
-    double best_tps = r.tokens_per_s;
-    for (int i = 0; i < SLO_STEPS; i++) {
-        double mid = 0.5 * (lo + hi);
-        measure(s, mid, &r);
-        if (st_serve_meets(ic, &r)) {
-            lo = mid;
-            best_tps = r.tokens_per_s;
-        } else {
-            hi = mid;
-        }
-    }
-    out->max_rate_under_slo = lo;
-    out->max_tokens_per_s_under_slo = best_tps;
-}
-
-/* One replica's capacity within the targets (docs/models/inference.md, "A replica's capacity"):
- * search_slo over one replica alone, serving the first ST_SERVE_CAPACITY_REQUESTS requests of
- * the workload's streams (seed, id) (a trace: all its rows, at its shape), between 1 / 2^SLO_STEPS
- * of and the rate it completes them all at once. Neither the replicas (dp) nor the stream's own
- * count enter: what `strata run` multiplies by dp and `strata size` divides the rate by. Shares
- * s's cost tables (filled per token count, the same whoever fills them) and draws its own
- * requests, leaving s's. */
-static void replica_capacity(const service *s, uint64_t seed, uint64_t id, st_serve_result *out)
-{
-    const st_inference_cfg *ic = &s->w->inference;
-    service one = *s;
-    one.dp = 1;
-    one.drawn = 0;
-    one.gaps = NULL;
-    one.len_in = one.len_out = one.route = NULL;
-    if (ic->mode == ST_REQ_TRACE) {
-        one.route = st_xcalloc((size_t)ic->n_trace, sizeof *one.route); /* every row to it */
-    } else {
-        one.count = one.per_replica = ST_SERVE_CAPACITY_REQUESTS;
-        draw_stream(&one, one.count, seed, id);
-    }
-    st_serve_result off = {0};
-    *out = (st_serve_result){0};
-    measure(&one, 0, &off);
-    search_slo(&one, off.requests_per_s, out);
-    free(one.gaps);
-    free(one.len_in);
-    free(one.len_out);
-    free(one.route);
-}
-
 /* The service's rate (and output tokens) within the targets: its dp replicas' capacity, dp
- * times one's (`one`, replica_capacity's). */
+ * times one's (`one`, st__serve_replica_capacity's). */
 static void times_replicas(const st_serve_result *one, int64_t dp, st_serve_result *out)
 {
     out->max_rate_under_slo = one->max_rate_under_slo * (double)dp;
@@ -433,7 +347,7 @@ static void times_replicas(const st_serve_result *one, int64_t dp, st_serve_resu
  * replica, as a balancer that sends each request to the replica with the fewest in flight
  * keeps them (a completion frees a place on the replica the next request then goes to), so
  * min(dp, concurrency) replicas serve; all dp without a cap. */
-static int64_t capped_replicas(const service *s, int64_t c)
+int64_t st__serve_capped_replicas(const st__serve_service *s, int64_t c)
 {
     return c > 0 && c < s->dp ? c : s->dp;
 }
@@ -444,10 +358,10 @@ static int64_t capped_replicas(const service *s, int64_t c)
  * (replica r of h: C / h clients and N / h requests, one more of each while r is below the
  * remainder), each kind of replica simulated once; the iteration and power figures are the
  * first replica's, which has the most of both. */
-static void measure_capped(service *s, int64_t C, int64_t N, st_serve_result *out)
+void st__serve_measure_capped(st__serve_service *s, int64_t C, int64_t N, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
-    int64_t h = capped_replicas(s, C);
+    int64_t h = st__serve_capped_replicas(s, C);
     double rate = ic->mode == ST_REQ_POISSON ? ic->rate : 0;
     double *arr = st_xcalloc((size_t)s->drawn, sizeof *arr);
     for (int64_t i = 0; rate > 0 && i < s->drawn; i++)
@@ -481,77 +395,9 @@ static void measure_capped(service *s, int64_t C, int64_t N, st_serve_result *ou
     st__serve_replica_release(&first);
 }
 
-/* A closed loop of c clients as the stated one scaled: each client sends count / concurrency
- * requests (the stated loop's share, at least one request in all), so the loop's start, every
- * client at once, is the same share of its requests whatever c. Draws more of the streams
- * where the busiest replica needs them. */
-static void measure_clients(service *s, int64_t c, uint64_t seed, uint64_t id, st_serve_result *out)
-{
-    const st_inference_cfg *ic = &s->w->inference;
-    double share = (double)ic->count / (double)ic->concurrency;
-    int64_t n = (int64_t)ceil(share * (double)c - 1e-9);
-    n = n > 1 ? n : 1;
-    int64_t h = capped_replicas(s, c), busiest = (n + h - 1) / h;
-    if (busiest > s->drawn)
-        draw_stream(s, busiest, seed, id);
-    *out = (st_serve_result){0};
-    measure_capped(s, c, n, out);
-}
-
-/* One replica's client capacity within the targets (docs/models/inference.md, "A replica's
- * clients"): the most clients of a closed loop on one replica alone, scaled as measure_clients
- * does (each client the stated loop's count / concurrency requests, the first of the
- * workload's streams (seed, id), as replica_capacity's are), whose p99s meet the target, up to
- * the engine's batch limit (max_seqs: more clients only queue inside it, its batch and time per
- * token unchanged). The search starts at the stated concurrency (the limit, if that is past
- * it): a loop that meets the target doubles its clients until one does not or the limit is
- * reached, one that misses bisects down to one client, the least latency a client can see: a
- * target missed there gives 0. The latencies grow with the clients, as the batch and the queue
- * do, so the answer is one interval's edge. Neither the replicas (dp) nor the stated loop's
- * verdict over them enter: what `strata run` multiplies by dp and `strata size` divides the
- * clients by. Shares s's cost tables and draws its own requests, leaving s's. */
-static int64_t replica_clients(const service *s, uint64_t seed, uint64_t id)
-{
-    const st_inference_cfg *ic = &s->w->inference;
-    service one = *s;
-    one.dp = 1;
-    one.drawn = 0;
-    one.gaps = NULL;
-    one.len_in = one.len_out = one.route = NULL;
-    int64_t cap = ic->max_seqs, C = ic->concurrency < cap ? ic->concurrency : cap, lo, hi;
-    st_serve_result r;
-    measure_clients(&one, C, seed, id, &r);
-    if (st_serve_meets(ic, &r)) { /* C meets: find one that does not */
-        for (lo = C, hi = C; hi < cap; lo = hi) {
-            hi = 2 * hi < cap ? 2 * hi : cap;
-            measure_clients(&one, hi, seed, id, &r);
-            if (!st_serve_meets(ic, &r))
-                break;
-        }
-        if (lo == hi)
-            lo = cap; /* the limit meets it */
-    } else {
-        lo = 1;
-        hi = C;
-        if (lo < hi)
-            measure_clients(&one, lo, seed, id, &r);
-        if (lo == hi || !st_serve_meets(ic, &r))
-            lo = hi = 0; /* not even one client */
-    }
-    while (hi - lo > 1) { /* lo meets, hi does not */
-        int64_t mid = lo + (hi - lo) / 2;
-        measure_clients(&one, mid, seed, id, &r);
-        *(st_serve_meets(ic, &r) ? &lo : &hi) = mid;
-    }
-    free(one.gaps);
-    free(one.len_in);
-    free(one.len_out);
-    return lo;
-}
-
 /* A steady stream: `count` requests all at once, at one Poisson rate, or held to a concurrency
- * (measure_capped); the replicas' capacity within the latency target either way. */
-static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result *out)
+ * (st__serve_measure_capped); the replicas' capacity within the latency target either way. */
+static void serve_steady(st__serve_service *s, uint64_t seed, uint64_t id, st_serve_result *out)
 {
     const st_inference_cfg *ic = &s->w->inference;
     if (ic->mode == ST_REQ_TRACE) { /* a load balancer without state: each row to a replica at
@@ -564,21 +410,21 @@ static void serve_steady(service *s, uint64_t seed, uint64_t id, st_serve_result
     } else {
         s->count = ic->count;
         s->per_replica = (ic->count + s->dp - 1) / s->dp;
-        int64_t held = capped_replicas(s, ic->concurrency);
+        int64_t held = st__serve_capped_replicas(s, ic->concurrency);
         /* the first per_replica as without a cap */
-        draw_stream(s, (ic->count + held - 1) / held, seed, id);
+        st__serve_draw_stream(s, (ic->count + held - 1) / held, seed, id);
     }
     if (ic->concurrency > 0)
-        measure_capped(s, ic->concurrency, ic->count, out);
+        st__serve_measure_capped(s, ic->concurrency, ic->count, out);
     else
-        measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
+        st__serve_measure(s, ic->mode != ST_REQ_OFFLINE ? ic->rate : 0, out);
     if (out->has_slo) {
         out->slo_met = st_serve_meets(ic, out);
         st_serve_result one;
-        replica_capacity(s, seed, id, &one);
+        st__serve_replica_capacity(s, seed, id, &one);
         times_replicas(&one, s->dp, out);
         if (ic->mode == ST_REQ_CLOSED)
-            out->max_concurrency_under_slo = s->dp * replica_clients(s, seed, id);
+            out->max_concurrency_under_slo = s->dp * st__serve_replica_clients(s, seed, id);
     }
 }
 
@@ -609,7 +455,7 @@ static void timeline(const st_inference_cfg *ic, const st__serve_fleet *f, doubl
  * read from the tier, one replica's (the GPU's share times its GPUs) at the tier's read
  * bandwidth plus its latency; a local-nvme tier's figures are a node's, and the replica's nodes
  * read their shares at once. */
-static st_serve_cold cold_of(const service *s, uint64_t seed, uint64_t id)
+static st_serve_cold cold_of(const st__serve_service *s, uint64_t seed, uint64_t id)
 {
     const st_autoscale_cfg *a = &s->w->inference.autoscale;
     const st_inference_preset *pre = &st_inference_preset_default;
@@ -639,15 +485,16 @@ static st_serve_cold cold_of(const service *s, uint64_t seed, uint64_t id)
 
 /* A load curve: the replicas its autoscaler keeps up (or dp all along), one of them simulated
  * over the span with its share of the rate, each of its requests weighed by the replicas up
- * when it arrives (serve_load.c); one's capacity within the targets (replica_capacity), times
- * dp, the service's. */
-static int serve_curve(service *s, uint64_t seed, uint64_t id, st_serve_result *out, st_err *err)
+ * when it arrives (serve_load.c); one's capacity within the targets (st__serve_replica_capacity),
+ * times dp, the service's. */
+static int serve_curve(st__serve_service *s, uint64_t seed, uint64_t id, st_serve_result *out,
+                       st_err *err)
 {
     const st_inference_cfg *ic = &s->w->inference;
     st_serve_result one = {0};
     const st_autoscale_cfg *as = &ic->autoscale;
     if (out->has_slo || (as->on && !(as->target_rate > 0)))
-        replica_capacity(s, seed, id, &one);
+        st__serve_replica_capacity(s, seed, id, &one);
     double target = as->target_rate > 0
                         ? as->target_rate
                         : st_inference_preset_default.scale_utilization * one.max_rate_under_slo;
@@ -720,13 +567,13 @@ static int serve_curve(service *s, uint64_t seed, uint64_t id, st_serve_result *
 }
 
 /* Service w on c's GPU type, its replicas' collectives on x: its replicas' GPU, memory and
- * cost tables into *s (close with service_close), or an error located at w where the KV cache
- * cannot hold its longest request (s then needs no closing). */
-static int service_open(service *s, st_step_ctx *x, const st_workload_cfg *w,
-                        const st_cluster_cfg *c, st_err *err)
+ * cost tables into *s (close with st__serve_service_close), or an error located at w where the KV
+ * cache cannot hold its longest request (s then needs no closing). */
+int st__serve_service_open(st__serve_service *s, st_step_ctx *x, const st_workload_cfg *w,
+                           const st_cluster_cfg *c, st_err *err)
 {
     const st_inference_cfg *ic = &w->inference;
-    *s = (service){.w = w, .c = c, .dp = st_serve_replicas(w)};
+    *s = (st__serve_service){.w = w, .c = c, .dp = st_serve_replicas(w)};
     s->gpu = replica_gpu(c, w, &s->clock);
     st_serve_memory_of(w, c->gpu, &s->mem);
     int64_t longest = st_req_longest(ic);
@@ -749,7 +596,7 @@ static int service_open(service *s, st_step_ctx *x, const st_workload_cfg *w,
     return 0;
 }
 
-static void service_close(service *s)
+void st__serve_service_close(st__serve_service *s)
 {
     st__serve_cost_release(&s->cost);
     free(s->gaps);
@@ -763,8 +610,8 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
 {
     const st_inference_cfg *ic = &w->inference;
     memset(out, 0, sizeof *out);
-    service s;
-    int rc = service_open(&s, x, w, c, err);
+    st__serve_service s;
+    int rc = st__serve_service_open(&s, x, w, c, err);
     out->mem = s.mem;
     if (rc)
         return rc;
@@ -777,35 +624,6 @@ int st_serve_run(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg 
     out->kv_cache_bytes = s.mem.kv_replica;
     out->kv_cache_tokens = st_serve_kv_tokens(&s.mem);
     out->gpu_hours = (double)st_serve_replica_gpus(w) * out->replicas_mean * out->span_s / 3600;
-    service_close(&s);
+    st__serve_service_close(&s);
     return rc;
-}
-
-int st_serve_capacity(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
-                      uint64_t seed, uint64_t id, st_serve_capacity_result *out, st_err *err)
-{
-    *out = (st_serve_capacity_result){0};
-    service s;
-    int rc = service_open(&s, x, w, c, err);
-    if (rc)
-        return rc;
-    st_serve_result one;
-    replica_capacity(&s, seed, id, &one);
-    out->rate_per_s = one.max_rate_under_slo;
-    out->tokens_per_s = one.max_tokens_per_s_under_slo;
-    service_close(&s);
-    return 0;
-}
-
-int st_serve_clients(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_cfg *c,
-                     uint64_t seed, uint64_t id, int64_t *out, st_err *err)
-{
-    *out = 0;
-    service s;
-    int rc = service_open(&s, x, w, c, err);
-    if (rc)
-        return rc;
-    *out = replica_clients(&s, seed, id);
-    service_close(&s);
-    return 0;
 }

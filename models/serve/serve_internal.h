@@ -1,9 +1,11 @@
 /* Internal to models/serve/: what one iteration of a replica costs (serve_cost.c), for the
- * engine that schedules the iterations (serve.c). */
+ * engine that schedules the iterations (serve.c), and the service that capacity searches
+ * (serve_capacity.c) measure. */
 #ifndef ST_MODELS_SERVE_SERVE_INTERNAL_H
 #define ST_MODELS_SERVE_SERVE_INTERNAL_H
 
 #include "models/serve/serve.h"
+#include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
 #include "sim/rng.h"
 
@@ -158,5 +160,53 @@ double st__serve_fleet_replica_s(const st__serve_fleet *f, double until_s);
  * stretch, whose first, when a request started it, is that request. Returns how many. */
 int64_t st__serve_fleet_arrivals(const st_inference_cfg *ic, const st__serve_fleet *f, st_rng *rng,
                                  double **arrival, int64_t **weight, double **ready);
+
+/* ---- the service and its measures (serve.c), searched for a capacity (serve_capacity.c) ---- */
+
+/* What every stream of one service shares: the replicas' cost model and cache, and the unit
+ * exponential gaps of one replica's Poisson arrivals (the same draws at every rate, so that the
+ * target's search compares rates on common random numbers). */
+typedef struct st__serve_service {
+    const st_workload_cfg *w;
+    const st_cluster_cfg *c;
+    double clock;    /* the GPUs' clock share under their power limit (1: none) */
+    st_gpu_spec gpu; /* a replica's GPU as its kernels are timed (replica_gpu): cost's */
+    st__serve_cost cost;
+    st_serve_memory mem;
+    int64_t dp, per_replica;   /* requests of the busiest replica: ceil(count / dp) */
+    int64_t count;             /* requests of the stream measured: the workload's, or the
+                                  capacity's (st__serve_replica_capacity) */
+    int64_t drawn;             /* gaps and lengths drawn: per_replica, or a capped stream's
+                                  ceil(count / the replicas its clients hold) if more */
+    double *gaps;              /* drawn unit exponential draws */
+    int64_t *len_in, *len_out; /* drawn requests' lengths, drawn once (fixed: the mean) */
+    int64_t *route;            /* a trace's: each row's replica, drawn once */
+} st__serve_service;
+
+/* Service w on c's GPU type, its replicas' collectives on x (serve.c): 0, or an error located
+ * at w where the KV cache cannot hold its longest request (s then needs no closing). */
+int st__serve_service_open(st__serve_service *s, st_step_ctx *x, const st_workload_cfg *w,
+                           const st_cluster_cfg *c, st_err *err);
+void st__serve_service_close(st__serve_service *s);
+
+/* The first n requests' arrival gaps and lengths of the workload's streams (seed, id) into s. */
+void st__serve_draw_stream(st__serve_service *s, int64_t n, uint64_t seed, uint64_t id);
+
+/* The service's figures for its s->count requests, all at once (rate 0) or at a Poisson `rate`
+ * per second over its replicas. */
+void st__serve_measure(st__serve_service *s, double rate, st_serve_result *out);
+
+/* The replicas a capped stream's c clients hold (all dp without a cap). */
+int64_t st__serve_capped_replicas(const st__serve_service *s, int64_t c);
+
+/* The service's figures for N requests held to C in flight. */
+void st__serve_measure_capped(st__serve_service *s, int64_t C, int64_t N, st_serve_result *out);
+
+/* One replica's capacity within the targets into out (its max_rate_under_slo and
+ * max_tokens_per_s_under_slo), and its most clients of a closed loop within them
+ * (serve_capacity.c); both leave s's streams as they were. */
+void st__serve_replica_capacity(const st__serve_service *s, uint64_t seed, uint64_t id,
+                                st_serve_result *out);
+int64_t st__serve_replica_clients(const st__serve_service *s, uint64_t seed, uint64_t id);
 
 #endif

@@ -1,6 +1,6 @@
-/* Streams held to a concurrency (models/serve/serve.c, measure_capped): a closed loop of clients,
- * each sending its next request as its last completes, and a Poisson stream capped at a number
- * in flight, as `vllm bench serve --max-concurrency` runs them. */
+/* Streams held to a concurrency (models/serve/serve.c, st__serve_measure_capped): a closed loop of
+ * clients, each sending its next request as its last completes, and a Poisson stream capped at a
+ * number in flight, as `vllm bench serve --max-concurrency` runs them. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
