@@ -270,6 +270,13 @@ static void band_notes(FILE *out, const st_compare_row *rows, size_t n, int md)
     }
 }
 
+/* A figure's CSV cell after its comma: the JSON report's number (report.h), empty when none. */
+static void csv_number(FILE *out, double v)
+{
+    char num[32];
+    st_report_number_exact(v, num, sizeof num);
+    fprintf(out, ",%s", num);
+}
 /* The place of column k among the spreads' CSV columns: the figures first, then the counts, then
  * the optional figures. */
 static int sd_group(const st_fig *f)
@@ -301,11 +308,11 @@ static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
         fprintf(out, ",%zu,%zu,%zu", r->st.jobs, r->st.finished, r->st.unfinished);
         for (size_t k = 0; k < nf; k++)
             if (shown(rows, n, k))
-                fprintf(out, ",%.17g", r->v[k]);
+                csv_number(out, r->v[k]);
         for (int g = 0; spread && g < 3; g++)
             for (size_t k = 0; k < nf; k++)
                 if (shown(rows, n, k) && sd_group(figs[k]) == g)
-                    fprintf(out, ",%.17g", r->sd[k]);
+                    csv_number(out, r->sd[k]);
         if (banded_csv) { /* the keys within the band of the best, ';'-separated */
             fputc(',', out);
             for (size_t k = 0, first = 1; k < nf; k++)

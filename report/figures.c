@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/forecast/run.h"
+#include "report/report.h"
 #include "scenarios/reader.h"
 #include "sim/strfmt.h"
 #include "sim/xalloc.h"
@@ -455,8 +456,6 @@ void st_fig_sweep_cell(const st_fig *f, const st_run *run, size_t i, char *buf, 
         snprintf(buf, n, "%s", st_fig_read(f, base) != 0 ? "true" : "false");
     else if (f->ctype == ST_FIG_I64)
         snprintf(buf, n, "%lld", (long long)*(const int64_t *)(const void *)(base + f->off));
-    else if (f->unit == ST_FU_BYTES)
-        snprintf(buf, n, "%.0f", st_fig_read(f, base));
     else
-        snprintf(buf, n, "%.6g", st_fig_read(f, base));
+        st_report_number_exact(st_fig_read(f, base), buf, n);
 }

@@ -71,6 +71,15 @@ const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *
     return buf;
 }
 
+void st_report_number_exact(double v, char *buf, size_t n)
+{
+    cJSON item = {0}; /* on the stack: one cell of a sweep of thousands allocates nothing */
+    item.type = cJSON_Number;
+    cJSON_SetNumberValue(&item, v);
+    if (!isfinite(v) || !cJSON_PrintPreallocated(&item, buf, (int)n, 0))
+        st_snprintf(buf, n, "%s", "");
+}
+
 const char *st_report_value_exact(const cJSON *leaf, char *buf, size_t n)
 {
     if (cJSON_IsString(leaf))

@@ -77,6 +77,10 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
 const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *leaf, char *buf,
                                  size_t n);
 
+/* Number v as the JSON report prints it (cJSON's shortest form that reads back as v: 15
+ * significant digits, else 17), empty when not finite: every CSV and sweep cell of a figure, so
+ * that a figure is the same number in every format and command. n is at least 32. */
+void st_report_number_exact(double v, char *buf, size_t n);
 /* The leaf's JSON text, exactly as the JSON report prints it (cJSON's number form); returned as
  * st_report_value_text returns its text. */
 const char *st_report_value_exact(const cJSON *leaf, char *buf, size_t n);

@@ -615,13 +615,13 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     free(t);
 }
 
-/* A CSV cell of row o's key k (numbers as %.10g, null empty), through the one cell writer that
- * quotes and neutralises (report/report.h): a variant names the user's GPU. */
+/* A CSV cell of row o's key k (numbers as the JSON prints them, null empty), through the one
+ * cell writer that quotes and neutralises (report/report.h): a variant names the user's GPU. */
 static void csv_cell(FILE *out, const cJSON *v)
 {
     char num[32];
     if (cJSON_IsNumber(v))
-        snprintf(num, sizeof num, "%.10g", v->valuedouble);
+        st_report_number_exact(v->valuedouble, num, sizeof num);
     st_report_csv_cell(out, cJSON_IsNumber(v)   ? num
                             : cJSON_IsBool(v)   ? (cJSON_IsTrue(v) ? "true" : "false")
                             : cJSON_IsString(v) ? v->valuestring

@@ -20,12 +20,18 @@ static void csv_line(FILE *out, char *const *cells, size_t n)
     }
 }
 
-/* A Markdown table line of cells[0..n). */
-static void md_line(FILE *out, char *const *cells, size_t n)
+/* A Markdown table line of cells[0..n); a figure's cell from column `figs` on that is a number
+ * to 6 significant digits, for a reader (the CSV and JSON keep every digit the JSON report has:
+ * report.h, st_report_number_exact); a swept value stays as given. */
+static void md_line(FILE *out, char *const *cells, size_t n, size_t figs)
 {
     for (size_t c = 0; c < n; c++) {
+        char *end, num[32];
+        double v = c >= figs && cells[c][0] ? strtod(cells[c], &end) : NAN;
+        if (isfinite(v) && !*end)
+            snprintf(num, sizeof num, "%.6g", v);
         fputs("| ", out);
-        st_report_md_cell(out, cells[c]);
+        st_report_md_cell(out, isfinite(v) && !*end ? num : cells[c]);
         fputc(' ', out);
     }
     fputs("|\n", out);
@@ -48,7 +54,7 @@ char *st_sweep_render_head(const st_sweep *sw, st_sweep_format f)
         st_report_md_cell(out, summary);
         fputs("\n\n", out);
         free(summary);
-        md_line(out, sw->cols, sw->n_cols);
+        md_line(out, sw->cols, sw->n_cols, sw->n_cols);
         for (size_t c = 0; c < sw->n_cols; c++)
             fputs("|---", out);
         fputs("|\n", out);
@@ -64,7 +70,7 @@ char *st_sweep_render_row(const st_sweep *sw, char **cells, st_sweep_format f)
     if (f == ST_SWEEP_CSV)
         csv_line(out, cells, sw->n_cols);
     else if (f == ST_SWEEP_MARKDOWN)
-        md_line(out, cells, sw->n_cols);
+        md_line(out, cells, sw->n_cols, sw->grid->n_ax);
     return st_report_close(out, &buf);
 }
 

@@ -302,7 +302,7 @@ expect "missing storage_bandwidth_price is located" "$tmp/tier.yaml:17:" \
     --top 1 --format csv >"$tmp/c.csv" 2>/dev/null || bad "gpu-hours sizing with prices failed"
 col=$(head -1 "$tmp/c.csv" | tr ',' '\n' | grep -n '^purchase_usd$' | cut -d: -f1)
 expect "purchase price without a bandwidth price is nodes + switches + two checkpoints" 330022.4847 \
-    "$(awk -F, -v c="$col" '$1 == "ranked" {print $c}' "$tmp/c.csv")"
+    "$(awk -F, -v c="$col" '$1 == "ranked" {printf "%.4f", $c}' "$tmp/c.csv")"
 
 # --topologies: every row's variant names its topology in the CSV, JSON and Markdown; on 8
 # nodes over 4:1 spines the rail-optimized fabric keeps the data-parallel ring on its rails and

@@ -402,5 +402,16 @@ expect "progress lines off a terminal under always" 1 \
     "$(grep -qE '^strata sweep: [0-4] of 4 points, 0 failed, [0-9]+ s$' "$tmp/r.err" && echo 1)"
 # The killed sweeps above ran past a second with stderr in a file: their summary lines alone.
 expect "no progress off a terminal" 2 "$(wc -l <"$tmp/ABRT.err")"
+# A figure is the same number in a sweep's point and in the run of that point: its CSV and JSON
+# cells are the run's JSON text, every digit (they were 6 significant digits).
+"$strata" sweep "$scn" --set 'workloads[0].gpus=16' --columns step_time_s,mfu,wall_s \
+    >"$tmp/x.csv" 2>/dev/null
+"$strata" run --format json "$scn" >"$tmp/x.json"
+for k in step_time_s mfu wall_s; do
+    col=$(head -1 "$tmp/x.csv" | tr ',' '\n' | grep -n "\.$k\$" | cut -d: -f1)
+    expect "sweep's $k is the run's JSON text" \
+        "$(grep -m1 "\"$k\":" "$tmp/x.json" | sed 's/.*:[[:space:]]*//; s/,$//')" \
+        "$(sed -n 2p "$tmp/x.csv" | cut -d, -f"$col")"
+done
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
