@@ -363,7 +363,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_memory
     for (size_t q = 0; q < sizeof maybe / sizeof maybe[0] && c.delivery == ST_DELIVERY_ON_PREM; q++)
         if (st_cost_part_value(&c, maybe[q]) < 0)
             f->unpriced |= 1u << maybe[q];
-    f->node_price_usd = c.node_price_usd;
+    f->node_price_usd = st_cost_node_price(&c, k->c.gpus_per_node); /* a node's, as bought */
     f->switch_price_usd = c.switch_price_usd;
     f->switches = k->switches;
     /* failures.spares: nodes held beside the job's own, priced as its nodes are (as run's
@@ -371,6 +371,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_memory
     st_cost_use u = {.gpus = p->gpus + spare_gpus(s, &k->c),
                      .cluster_gpus = p->gpus,
                      .cluster_nodes = k->c.nodes,
+                     .node_gpus = k->c.gpus_per_node,
                      .cluster_switch = k->switches,
                      .held_s = f->train_s,
                      .energy_j = job_energy(&k->c, p, e, f),

@@ -889,6 +889,10 @@ typedef struct st_cost_cfg {
      * cluster's GPU type (from[key] says where each came from; < 0 unknown); another type's are
      * st_cost_for_gpu's (models/cost/cost.h) */
     double node_price_usd;
+    /* The GPUs node_price_usd buys: a preset row's server or tray (8 GPUs; a GB200 NVL72 compute
+     * tray, 4), priced for the cluster's node of gpus_per_node by st_cost_node_price; 0 for a
+     * stated price, which is the scenario's own node's. */
+    int node_price_gpus;
     double switch_price_usd;
     double storage_price_usd_per_byte;
     double electricity_usd_per_j;

@@ -15,6 +15,8 @@ typedef struct st_cost_use {
     int64_t gpus;           /* the job's GPUs */
     int64_t cluster_gpus;   /* the cluster's GPUs: the job's share of shared capex is their ratio */
     int64_t cluster_nodes;  /* nodes bought (on-premises) */
+    int64_t node_gpus;      /* GPUs a node of them holds, which a preset node price is scaled to
+                               (st_cost_node_price); 0: the price as it stands */
     int64_t cluster_switch; /* switches bought: leaves, spines and cores (NVSwitch trays are in
                                the node's price) */
     double held_s;          /* wall time its GPUs are held: its life from start to finish */
@@ -81,6 +83,7 @@ typedef struct st_price_row {
     double value;
     int year;
     const char *source;
+    int gpus; /* node_price: the GPUs the listed server or tray holds; 0 for the other keys */
 } st_price_row;
 
 /* The row of key for part (NULL: the site-wide row), or NULL when the table has none. */
@@ -97,6 +100,10 @@ const char *st_price_unit(const char *key);
  * marked as stated for every type (so a struct filled by hand keeps its prices). */
 void st_cost_defaults(st_cost_cfg *c);
 
+/* Node price of c for a cluster node of gpus_per_node GPUs (< 0: not priced): a preset row's
+ * server or tray price per GPU times the node's GPUs, so that an 8-GPU server's price is not
+ * charged for a 4-GPU node nor a 4-GPU tray's for an 8-GPU one; a stated price as stated. */
+double st_cost_node_price(const st_cost_cfg *c, int64_t gpus_per_node);
 /* c's prices for a cluster of GPU type gpu (a catalog or hardware.gpus name; NULL: none) into
  * out: for each typed price (node, GPU-hour, committed GPU-hour), the scenario's price for that
  * type, else its price for every type, else the preset table's row for that type, else unknown

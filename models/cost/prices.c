@@ -21,50 +21,51 @@ static const st_price_row rows[] = {
     /* U.S. EIA, Electricity Monthly Update, data for September 2020 (released 24 Nov 2020),
      * "Retail Service by Customer Sector": commercial average revenue 11.07 cents/kWh. */
     {"electricity", NULL, 0.1107 / 3.6e6, 2020,
-     "EIA Electricity Monthly Update, Sep 2020, commercial"},
+     "EIA Electricity Monthly Update, Sep 2020, commercial", 0},
     /* Amazon S3 pricing, US East (N. Virginia), S3 Standard, first 50 TB/month: USD 0.023 per
      * GB-month (as of March 2026, cloudburn.io "Amazon S3 Pricing Explained", 13 Mar 2026). */
     {"storage_month_price", NULL, 0.023 / ST_COST_GB, 2026,
-     "Amazon S3 Standard, us-east-1, Mar 2026"},
+     "Amazon S3 Standard, us-east-1, Mar 2026", 0},
     /* AWS data transfer out to the internet, first 10 TB/month after the free 100 GB: USD 0.09
      * per GB (AWS EC2 on-demand pricing page, quoted by Logicata, "Don't get caught out by AWS
      * data egress fees", 20 Mar 2020, and egresscost.com/aws, 2026). */
-    {"egress_price", NULL, 0.09 / ST_COST_GB, 2020,
-     "AWS data transfer out, first 10 TB, 2020-2026"},
+    {"egress_price", NULL, 0.09 / ST_COST_GB, 2020, "AWS data transfer out, first 10 TB, 2020-2026",
+     0},
     /* NREL's survey of more than 10,000 U.S. utility tariffs (McLaren, Gagnon, Zimny-Schmitt,
      * DeMinco, Wilson, "Identifying Potential Markets for Behind-the-Meter Battery Energy
      * Storage: A Survey of U.S. Demand Charges", NREL/BR-6A20-68963, Aug 2017): nearly 5 million
      * of the 18 million commercial customers can take tariffs with demand charges above USD 15
      * per kW (a month's peak); that level is the default, in USD per W-month. */
-    {"demand_charge", NULL, 15.0 / 1e3, 2017, "NREL survey of U.S. demand charges, Aug 2017"},
+    {"demand_charge", NULL, 15.0 / 1e3, 2017, "NREL survey of U.S. demand charges, Aug 2017", 0},
 
     /* NVIDIA's DGX A100 (8 x A100 40 GB) at its launch, USD 199,000 (NVIDIA press release,
      * 14 May 2020; Epoch AI: 24,875 a GPU). */
-    {"node_price", "a100-sxm-40g", 199000, 2020, "DGX A100 320GB launch price, NVIDIA, May 2020"},
+    {"node_price", "a100-sxm-40g", 199000, 2020, "DGX A100 320GB launch price, NVIDIA, May 2020",
+     8},
     /* An HGX A100 8-GPU 640 GB server, Dihuni listing archived 23 Sep 2023 (Epoch AI: 18,548.75
      * a GPU). */
-    {"node_price", "a100-sxm-80g", 148390, 2023, "HGX A100 8-GPU server, Dihuni list, Sep 2023"},
+    {"node_price", "a100-sxm-80g", 148390, 2023, "HGX A100 8-GPU server, Dihuni list, Sep 2023", 8},
     /* A Supermicro SYS-8125GS-TNHR, HGX H100 8-GPU, Dihuni listing archived 21 Mar 2024 (Epoch
      * AI: 37,080.50 a GPU). SemiAnalysis put NVIDIA's DGX H100 at about USD 270,000 (May 2023),
      * Delta Computer listed it at EUR 303,610 (Mar 2024): the same range. */
     {"node_price", "h100-sxm", 296644, 2024,
-     "HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024"},
+     "HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024", 8},
     /* An HGX H200 8-GPU system, listing archived 31 Jan 2025 (archive.ph/TxlLv), as Epoch AI's
      * data set records it ("HGX, 8 GPU, on sale"; 39,083.38 a GPU): 8 x 39,083.38. The same
      * data set's HGX H100 of that day is 31,904.63 a GPU (archive.ph/miFcW), and an H200
      * baseboard alone listed at 270,565 (anafrashop, Mar 2024). */
     {"node_price", "h200-sxm", 312667.04, 2025,
-     "HGX H200 8-GPU, listing archived 31 Jan 2025 (Epoch AI)"},
+     "HGX H200 8-GPU, listing archived 31 Jan 2025 (Epoch AI)", 8},
     /* NVIDIA DGX B200 (8 x B200) at about USD 515,000 (vengineer.hatenablog.com, "DGX B200",
      * 16 Mar 2025, from a reseller's list price). */
-    {"node_price", "b200", 515000, 2025, "DGX B200 list, USD 515K, vengineer, Mar 2025"},
+    {"node_price", "b200", 515000, 2025, "DGX B200 list, USD 515K, vengineer, Mar 2025", 8},
     /* A gb200 node is one compute tray of a GB200 NVL72 rack (4 GPUs, the catalog's node_gpus),
      * so its price is the rack's over its 18 compute trays, the 9 NVLink switch trays included:
      * "Each of the AI server cabinets cost 96 million NTD (around $3 million USD or so)" for the
      * NVL72 (TweakTown news 98001, "nvidia-dgx-gb200-ai-servers-expected-to-sell-40-000-in-2025",
      * 2 May 2024, reporting UDN): 3,000,000 / 18 = 166,666.67 USD a tray. */
     {"node_price", "gb200", 166666.67, 2024,
-     "GB200 NVL72 rack ~USD 3M (NTD 96M) over 18 trays, TweakTown, May 2024"},
+     "GB200 NVL72 rack ~USD 3M (NTD 96M) over 18 trays, TweakTown, May 2024", 4},
 
     /* Fabric switches, per class (st_cost_switch_class: transport and port rate). A 64-port
      * NDR 400G InfiniBand switch (QM9700 class): USD 36,000, FS.com's listing archived 22 Aug
@@ -72,7 +73,7 @@ static const st_price_row rows[] = {
      * Eugene Cheah's H100 cluster cost sheet prices it ("H100 Freakonomics", tech-talk-cto
      * substack, Aug 2024; NVIDIA's own part at about USD 50,000 there). */
     {"switch_price", "infiniband-400g", 36000, 2024,
-     "64-port NDR IB switch, FS.com list Aug 2024 (Cheah H100 cost sheet)"},
+     "64-port NDR IB switch, FS.com list Aug 2024 (Cheah H100 cost sheet)", 0},
 
     /* Storage capacity bought: Pure Storage's FlashBlade//E, an all-flash file and object system
      * for capacity, at its launch (1 Mar 2023), "costs only $0.20 per GB, the minimum purchase
@@ -80,7 +81,7 @@ static const st_price_row rows[] = {
      * will be shockingly expensive", 2023): USD 200 per (decimal) TB. A performance tier costs
      * more; a scenario that buys one states its price. */
     {"storage_price", NULL, 0.20 / 1e9, 2023,
-     "Pure Storage FlashBlade//E at launch, USD 0.20/GB, TechRadar, Mar 2023"},
+     "Pure Storage FlashBlade//E at launch, USD 0.20/GB, TechRadar, Mar 2023", 0},
 
     /* On-demand cloud rates per GPU-hour, every type from one provider's list of one date, so
      * that a search across types compares like with like: Oracle Cloud's price list
@@ -93,31 +94,32 @@ static const st_price_row rows[] = {
      * AWS's June 2025 cut from 12.29), 7.912 for H200 (p5en.48xlarge, 63.296 an hour) and 14.24
      * for B200 (p6-b200.48xlarge, 113.9328), and AWS lists no GB200 or MI300X on demand. */
     {"gpu_hour_price", "a100-sxm-40g", 24.40 / 8 * PER_HOUR, 2026,
-     "Oracle Cloud BM.GPU4.8 list, 2026"},
+     "Oracle Cloud BM.GPU4.8 list, 2026", 0},
     {"gpu_hour_price", "a100-sxm-80g", 32.0 / 8 * PER_HOUR, 2026,
-     "Oracle Cloud BM.GPU.A100-v2.8 list, 2026"},
+     "Oracle Cloud BM.GPU.A100-v2.8 list, 2026", 0},
     {"gpu_hour_price", "h100-sxm", 80.0 / 8 * PER_HOUR, 2026,
-     "Oracle Cloud BM.GPU.H100.8 list, 2026"},
+     "Oracle Cloud BM.GPU.H100.8 list, 2026", 0},
     {"gpu_hour_price", "h200-sxm", 80.0 / 8 * PER_HOUR, 2026,
-     "Oracle Cloud BM.GPU.H200.8 list, 2026"},
-    {"gpu_hour_price", "b200", 112.0 / 8 * PER_HOUR, 2026, "Oracle Cloud BM.GPU.B200.8 list, 2026"},
-    {"gpu_hour_price", "gb200", 64.0 / 4 * PER_HOUR, 2026,
-     "Oracle Cloud BM.GPU.GB200.4 list, 2026"},
+     "Oracle Cloud BM.GPU.H200.8 list, 2026", 0},
+    {"gpu_hour_price", "b200", 112.0 / 8 * PER_HOUR, 2026, "Oracle Cloud BM.GPU.B200.8 list, 2026",
+     0},
+    {"gpu_hour_price", "gb200", 64.0 / 4 * PER_HOUR, 2026, "Oracle Cloud BM.GPU.GB200.4 list, 2026",
+     0},
     {"gpu_hour_price", "mi300x", 48.0 / 8 * PER_HOUR, 2026,
-     "Oracle Cloud BM.GPU.MI300X.8 list, 2026"},
+     "Oracle Cloud BM.GPU.MI300X.8 list, 2026", 0},
 
     /* Committed rates per GPU-hour: EC2 Capacity Blocks for ML, the effective accelerator
      * hourly rate (AWS Capacity Blocks pricing page, rates to 1 Jan 2025): p4d.24xlarge
      * (A100 40 GB) 1.844, p5.48xlarge (H100) 4.916, p5e.48xlarge (H200) 5.408 USD. */
     {"committed_gpu_hour_price", "a100-sxm-40g", 1.844 * PER_HOUR, 2024,
-     "AWS EC2 Capacity Blocks p4d, rates to Jan 2025"},
+     "AWS EC2 Capacity Blocks p4d, rates to Jan 2025", 0},
     {"committed_gpu_hour_price", "h100-sxm", 4.916 * PER_HOUR, 2024,
-     "AWS EC2 Capacity Blocks p5, rates to Jan 2025"},
+     "AWS EC2 Capacity Blocks p5, rates to Jan 2025", 0},
     {"committed_gpu_hour_price", "h200-sxm", 5.408 * PER_HOUR, 2024,
-     "AWS EC2 Capacity Blocks p5e, rates to Jan 2025"},
+     "AWS EC2 Capacity Blocks p5e, rates to Jan 2025", 0},
     /* Azure ND96amsr A100 v4, East US, 1-year reserved (29 Jan 2024, Epoch AI: 3.53). */
     {"committed_gpu_hour_price", "a100-sxm-80g", 3.53 * PER_HOUR, 2024,
-     "Azure ND96amsr A100 v4 1-year reserved, East US, Jan 2024"},
+     "Azure ND96amsr A100 v4 1-year reserved, East US, Jan 2024", 0},
 };
 
 const st_price_row *st_price_find(const char *key, const char *part)
@@ -168,6 +170,7 @@ static double site(const char *key)
 void st_cost_defaults(st_cost_cfg *c)
 {
     c->node_price_usd = c->switch_price_usd = c->storage_price_usd_per_byte = -1;
+    c->node_price_gpus = 0;
     c->gpu_hour_usd_per_s = -1;
     c->electricity_usd_per_j = site("electricity");
     c->storage_month_usd_per_byte = site("storage_month_price");
@@ -211,6 +214,8 @@ void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out)
         if (t) {
             *v = t->value;
             out->from[k] = (st_price_from){ST_PRICE_TYPE, t->source};
+            if (k == ST_COST_NODE)
+                out->node_price_gpus = 0; /* the scenario's node */
             continue;
         }
         if (c->from[k].origin == ST_PRICE_ALL && *v >= 0)
@@ -218,7 +223,16 @@ void st_cost_for_gpu(const st_cost_cfg *c, const char *gpu, st_cost_cfg *out)
         const st_price_row *r = gpu ? st_price_find(st_cost_key_names[k], gpu) : NULL;
         *v = r ? r->value : -1;
         out->from[k] = (st_price_from){ST_PRICE_PRESET, r ? r->source : NULL};
+        if (k == ST_COST_NODE)
+            out->node_price_gpus = r ? r->gpus : 0;
     }
+}
+
+double st_cost_node_price(const st_cost_cfg *c, int64_t gpus_per_node)
+{
+    if (!(c->node_price_usd >= 0) || c->node_price_gpus <= 0 || gpus_per_node <= 0)
+        return c->node_price_usd;
+    return c->node_price_usd / c->node_price_gpus * (double)gpus_per_node;
 }
 
 /* No port runs at a million Gbit/s: a rate at or above it (the loader bounds rates below only)

@@ -66,6 +66,7 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
         u.gpus += f->spares * sp->c->gpus_per_node;
     u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
     u.cluster_nodes = sp->c->nodes;
+    u.node_gpus = sp->c->gpus_per_node;
     u.held_s = st__run_held_s(sp, out, i);
     u.tokens = (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len;
     u.peak_w = job_peak_share(out, i);
@@ -197,6 +198,7 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         u.gpus = v->w->gpus;
         u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
         u.cluster_nodes = sp->c->nodes;
+        u.node_gpus = sp->c->gpus_per_node;
         u.held_s = v->r.gpu_hours * 3600 / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;
         if (on_prem) {

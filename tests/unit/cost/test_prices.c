@@ -245,6 +245,33 @@ START_TEST(test_a_stated_part_price_wins_over_the_table)
 }
 END_TEST
 
+/* A preset node price is a server's or a tray's of so many GPUs, charged per GPU for the
+ * cluster's node: an 8-GPU node of GB200s buys two 4-GPU NVL72 trays, a 4-GPU node of H100s half
+ * an 8-GPU HGX server; a stated price is the scenario's own node's, as stated. The capex follows:
+ * 8 GB200 nodes of 8 GPUs cost what 16 trays do. */
+START_TEST(test_a_preset_node_price_is_per_gpu_of_the_node)
+{
+    st_cost_cfg c, gb, h;
+    st_cost_defaults(&c);
+    c.delivery = ST_DELIVERY_ON_PREM;
+    st_cost_for_gpu(&c, "gb200", &gb);
+    st_cost_for_gpu(&c, "h100-sxm", &h);
+    ck_assert_int_eq(gb.node_price_gpus, 4);
+    CLOSE(st_cost_node_price(&gb, 4), 166666.67);
+    CLOSE(st_cost_node_price(&gb, 8), 2 * 166666.67);
+    CLOSE(st_cost_node_price(&h, 8), 296644);
+    CLOSE(st_cost_node_price(&h, 4), 296644 / 2.0);
+    st_cost_use u = {.gpus = 64, .cluster_gpus = 64, .cluster_nodes = 8, .node_gpus = 8};
+    gb.switch_price_usd = 0;
+    CLOSE(st_cost_bought(&gb, &u), 16 * 166666.67);
+    st_cost_cfg mine = c;
+    mine.node_price_usd = 100000; /* stated for every type: the scenario's node */
+    st_cost_for_gpu(&mine, "gb200", &mine);
+    ck_assert_int_eq(mine.node_price_gpus, 0);
+    CLOSE(st_cost_node_price(&mine, 8), 100000);
+}
+END_TEST
+
 Suite *prices_suite(void)
 {
     Suite *s = suite_create("prices");
@@ -255,6 +282,7 @@ Suite *prices_suite(void)
     tcase_add_test(tc, test_gpu_hour_rates_are_per_type_too);
     tcase_add_test(tc, test_the_switch_price_follows_the_fabric_class);
     tcase_add_test(tc, test_a_stated_part_price_wins_over_the_table);
+    tcase_add_test(tc, test_a_preset_node_price_is_per_gpu_of_the_node);
     suite_add_tcase(s, tc);
     return s;
 }
