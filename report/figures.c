@@ -243,7 +243,8 @@ void st_fig_sweep_help(FILE *out)
         size_t col = 1;
         for (size_t k = 0; st_fig_sweep_col(k); k++) {
             const st_fig *f = st_fig_sweep_col(k);
-            if (serve_src(f->src) != serve)
+            /* a service's own cost has a training job's cost columns (job_source) */
+            if (serve_src(f->src) != serve && !(serve && f->src == ST_SRC_COST))
                 continue;
             const char *name = st_fig_sweep_name(f);
             if (col > 1 && col + strlen(name) + 2 > 88) {

@@ -21,17 +21,19 @@ static void csv_line(FILE *out, char *const *cells, size_t n)
 }
 
 /* A Markdown table line of cells[0..n); a figure's cell from column `figs` on that is a number
- * to 6 significant digits, for a reader (the CSV and JSON keep every digit the JSON report has:
- * report.h, st_report_number_exact); a swept value stays as given. */
+ * with a fraction to 6 significant digits (a whole one, a count or bytes, as it is), for a reader
+ * (the CSV and JSON keep every digit the JSON report has: report.h, st_report_number_exact); a
+ * swept value stays as given. */
 static void md_line(FILE *out, char *const *cells, size_t n, size_t figs)
 {
     for (size_t c = 0; c < n; c++) {
         char *end, num[32];
         double v = c >= figs && cells[c][0] ? strtod(cells[c], &end) : NAN;
-        if (isfinite(v) && !*end)
+        int round = isfinite(v) && !*end && !(v == trunc(v) && fabs(v) < 1e15); /* a count whole */
+        if (round)
             snprintf(num, sizeof num, "%.6g", v);
         fputs("| ", out);
-        st_report_md_cell(out, isfinite(v) && !*end ? num : cells[c]);
+        st_report_md_cell(out, round ? num : cells[c]);
         fputc(' ', out);
     }
     fputs("|\n", out);

@@ -209,6 +209,9 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         }
         st_cost_cfg typed; /* its pool's type's prices, as a training job's */
         v->cost = st_cost_job(prices_of(sp, v->w, &typed), &u);
+        /* held_s is its GPUs' mean hold (what its autoscaler kept up), not the span it spent
+         * that cost over: a year at its rate is the span's, as a training job's is its life's */
+        v->cost.per_year_usd = v->cost.total_usd * ST_COST_YEAR_S / v->r.span_s;
         v->r.has_cost = 1;
         v->r.cost_per_million_tokens_usd = v->cost.per_token_usd * 1e6;
         out->has_cost = 1;

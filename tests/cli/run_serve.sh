@@ -510,6 +510,9 @@ assert k["replicas_mean"] == 8 and k["replicas_peak"] == 8, k
 assert k["gpu_hours"] > i["gpu_hours"]
 assert k["cost_per_million_tokens_usd"] > i["cost_per_million_tokens_usd"]
 assert abs(k["requests_per_s"] / i["requests_per_s"] - 1) < 0.02
+# its cost a year at its rate over its span, not its GPUs' mean hold (it was 3.4x too high)
+c = a["cost"]
+assert abs(c["per_year_usd"] - c["total_usd"] * 365 * 86400 / i["span_s"]) < 1e-9 * c["per_year_usd"], c
 PY
 check "an autoscaled curve keeps fewer GPUs up than a fixed fleet" $?
 "$strata" size "$tmp/day.yaml" --top 1 | head -1 | grep -q "90 requests/s (its load curve's peak)"

@@ -413,5 +413,10 @@ for k in step_time_s mfu wall_s; do
         "$(grep -m1 "\"$k\":" "$tmp/x.json" | sed 's/.*:[[:space:]]*//; s/,$//')" \
         "$(sed -n 2p "$tmp/x.csv" | cut -d, -f"$col")"
 done
+# The Markdown table rounds a figure with a fraction for a reader and shows a count whole.
+"$strata" sweep "$scn" --set 'workloads[finetune].steps=1234567' --columns steps,mfu \
+    --format markdown 2>/dev/null >"$tmp/x.md"
+expect "markdown: a count whole, a fraction to 6 digits" "| 1234567 | ok | 1234567 | 0.57206 |  |" \
+    "$(tail -1 "$tmp/x.md")"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
