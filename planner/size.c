@@ -128,10 +128,11 @@ static double window_of(const st_step_result *r)
     return win;
 }
 
-/* What a configuration's energy reads of its plant: the PUE at its mean power and its GPUs'
- * board energy per step (0 where the plant was not run: no energy known). */
+/* What a configuration's energy reads of its plant: the PUE at its mean power, its GPUs' board
+ * energy per step (0 where the plant was not run: no energy known) and the plant's power floor
+ * per GPU (0: none), which a GPU that runs no step rests at. */
 typedef struct plant_energy {
-    double pue, step_j;
+    double pue, step_j, floor_w;
 } plant_energy;
 
 /* The facility power of step r of a job on GPUs ids[0..gpus) of shape c, its switches' optics
@@ -142,7 +143,7 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
                        const st_step_result *r, double net_w, uint64_t seed, plant_energy *e,
                        st_plant_heat *heat)
 {
-    *e = (plant_energy){0, 0};
+    *e = (plant_energy){0, 0, 0};
     *heat = (st_plant_heat){NAN, NAN, NAN};
     if (!(c->gpu->tdp_w > 0))
         return 0;
@@ -153,7 +154,7 @@ static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus
     if (st_plant_run_facility(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
         w = pr.facility_peak.total_w;
         *heat = pr.heat;
-        *e = (plant_energy){pr.pue, pr.jobs[0].step_energy_j};
+        *e = (plant_energy){pr.pue, pr.jobs[0].step_energy_j, pr.floor_w};
     }
     st_plant_release(&pr);
     return w;
@@ -321,15 +322,19 @@ static int64_t spare_gpus(const st_size_spec *s, const st_cluster_cfg *c)
 }
 
 /* Configuration f's energy at the facility over its time to train (st_plant_job_energy_j, as
- * `run` counts a job's): its steps stretched by its goodput at its step's energy (the failures'
- * lost work, downtime and stalls at it too: the closed form does not part them), and its nodes'
- * base power over the whole time; 0 where the plant was not run. */
+ * `run` counts a job's): its steps and the work the failures make it redo at its step's energy
+ * (st__size_life_busy_s), the rest of the time (downtime, restarts, checkpoint stalls, waits
+ * for spares) its GPUs at rest (st_plant_resting_w), and its nodes' base power over the whole
+ * time; 0 where the plant was not run. */
 static double job_energy(const st_cluster_cfg *c, const st_workload_cfg *p, const plant_energy *e,
-                         const st_size_cfg *f)
+                         const st__size_life *l, const st_size_cfg *f)
 {
     if (!(e->step_j > 0))
         return 0;
-    return st_plant_job_energy_j(e->pue, f->steps * f->train_s / f->work_s, e->step_j, 0,
+    double busy = st__size_life_busy_s(l, f->work_s, f->ckpt_every_s, f->mem_every_s);
+    busy = busy < f->train_s ? busy : f->train_s;
+    double rest_j = (f->train_s - busy) * (double)p->gpus * st_plant_resting_w(c->gpu, e->floor_w);
+    return st_plant_job_energy_j(e->pue, f->steps * busy / f->work_s, e->step_j, rest_j,
                                  st_plant_job_base_w(c, p->gpus), f->train_s);
 }
 
@@ -374,7 +379,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_memory
                      .node_gpus = k->c.gpus_per_node,
                      .cluster_switch = k->switches,
                      .held_s = f->train_s,
-                     .energy_j = job_energy(&k->c, p, e, f),
+                     .energy_j = job_energy(&k->c, p, e, &k->life, f),
                      .tokens = f->steps * tps,
                      .peak_w = isfinite(f->facility_w) ? f->facility_w : 0,
                      .storage_bw_bps = k->tier_bw,
@@ -468,7 +473,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     if (rc)
         return rc;
     double tps = (double)p->global_batch * (double)p->seq_len;
-    plant_energy e = {0, 0};
+    plant_energy e = {0, 0, 0};
     *f = (st_size_cfg){.nodes = k->c.nodes,
                        .gpus = p->gpus,
                        .tp = p->parallel.tp,

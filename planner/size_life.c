@@ -243,6 +243,26 @@ double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, dou
     return held(l, daly_train(l, p, work_s, step_s, every_s, mem_every_s, weighed));
 }
 
+double st__size_life_busy_s(const st__size_life *l, double work_s, double every_s,
+                            double mem_every_s)
+{
+    if (!l->on || !(work_s > 0))
+        return work_s;
+    if (!l->has_ckpt) { /* every interruption, planned ones too, loses all the work done */
+        double M = l->mtbf_s;
+        if (l->planned_every_s > 0)
+            M = 1 / (1 / M + 1 / l->planned_every_s);
+        return st_daly_expected_wall(work_s, work_s, 0, 0, M);
+    }
+    const st_ckpt_plan *q = &l->plan;
+    st_ckpt_wall_q w = {.work_s = work_s,
+                        .mem_every_s = mem_every_s,
+                        .mem_mtbf_s = q->mem_mtbf_s,
+                        .disk_every_s = every_s > 0 && every_s < work_s ? every_s : work_s,
+                        .disk_mtbf_s = q->disk_mtbf_s};
+    return st_ckpt_two_level_wall(&w);
+}
+
 double st__size_life_storage_s(const st__size_life *l, double work_s, double train_s,
                                double every_s)
 {

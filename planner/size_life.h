@@ -51,6 +51,15 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo 
 double st__size_life_train(const st__size_life *l, const st_workload_cfg *p, double work_s,
                            double step_s, double *every_s, double *mem_every_s, int64_t *weighed);
 
+/* The seconds of a time to train (of work_s of steps, at the cadences every_s and mem_every_s
+ * st__size_life_train chose) that the GPUs spend stepping, the work and the work lost and redone:
+ * the same expected wall time with every save, restart, restore and planned stop free and no
+ * spare held, so that the failures strike the same and only their lost work is left. The rest of
+ * the time to train the GPUs run no step (downtime, stalls, waits for spares), as `run` counts a
+ * job's energy (models/forecast/run.c). work_s without failures. */
+double st__size_life_busy_s(const st__size_life *l, double work_s, double every_s,
+                            double mem_every_s);
+
 /* The seconds of a time to train train_s (of work_s of steps, at cadence every_s, as
  * st__size_life_train gave them) that go to the checkpoint tier, its stalls and restores:
  * train_s less Daly's expected wall time at the same cadence with checkpoints free (no stall,

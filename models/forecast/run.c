@@ -253,11 +253,8 @@ static int forecast_steps(const st_run_spec *sp, st_run *out, st__pool_steps *ps
  * life, through the same PSUs, as the rack totals count them. */
 static double resting_w(const st_cluster_cfg *pc, const st_run *out, double *base_w, int64_t n)
 {
-    const st_gpu_spec *g = pc->gpu;
-    double top = g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
-    double fl = out->plant.floor_w < top ? out->plant.floor_w : top;
     *base_w += st_plant_job_base_w(pc, n);
-    return fl > g->idle_w ? fl : g->idle_w;
+    return st_plant_resting_w(pc->gpu, out->plant.floor_w);
 }
 
 /* Each job's energy over its life at the facility: its IT wall energy (its steps and the work

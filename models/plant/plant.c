@@ -662,6 +662,13 @@ double st_plant_job_base_w(const st_cluster_cfg *c, int64_t n)
     return (double)((n + gpn - 1) / gpn) * c->node.base_power_w;
 }
 
+double st_plant_resting_w(const st_gpu_spec *g, double floor_w)
+{
+    double top = g->power_limit_w > 0 && g->power_limit_w < g->tdp_w ? g->power_limit_w : g->tdp_w;
+    double fl = floor_w < top ? floor_w : top;
+    return fl > g->idle_w ? fl : g->idle_w;
+}
+
 double st_plant_job_energy_j(double pue, double steps, double step_energy_j, double rest_j,
                              double base_w, double held_s)
 {

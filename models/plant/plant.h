@@ -65,6 +65,12 @@ double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n);
  * nodes draw it over its whole life, whether it steps or not. */
 double st_plant_job_base_w(const st_cluster_cfg *c, int64_t n);
 
+/* One GPU of type g's board power while its job runs no step (down, restarting, stalled on a
+ * checkpoint), W: idle, or the plant's power floor floor_w (0: none) where one is set, which
+ * holds whatever the GPU runs, capped at its power limit. The one figure `run` and `size` count
+ * a job's rest at. */
+double st_plant_resting_w(const st_gpu_spec *g, double floor_w);
+
 /* A job's energy at the facility over its life, J (docs/models/plant.md, "PUE and energy"): its
  * `steps` run and redone at its GPUs' board energy per step, rest_j of their board energy while
  * they run no step (downtime, stalls: idle or at the floor), and its nodes' base power base_w

@@ -140,14 +140,15 @@ expect "llama3-405b-16k-onprem.yaml is llama3-405b-16k.yaml but its cost:" "" \
 
 # One energy: the sizing row of the example's own plan (2,048 H100 nodes, tp 8, pp 16) costs its
 # energy as `run` does (st_plant_job_energy_j: the nodes' base power too; before, size left it
-# out and priced 1.75 M USD against run's 3.00 M). Size's time to train is 0.6% longer and counts
-# its failures' overhead at the step's power, so it may read a few percent more, never less.
+# out and priced 1.75 M USD against run's 3.00 M). Size's GPUs rest, as run's do, while down,
+# restarting or stalled (it counted that time at the step's power: 3.07 M, 2.4% over run's); its
+# expected time to train is 0.6% longer than run's one draw, so the two agree within 2%.
 e_size=$("$strata" size "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --deadline 90d \
     --budget power=30MW,gpus=20000 --top 1 2>/dev/null | sed -n 's/^ *rank 1: .* energy \([0-9.,e+]*\) + .*/\1/p' | tr -d ,)
 e_run=$("$strata" run "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --format json |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["cost"]["breakdown"]["energy_usd"])')
-expect "size prices the example's energy as run does (size/run in 1 to 1.05)" ok \
-    "$(python3 -c "import sys; r=float(sys.argv[1])/float(sys.argv[2]); print('ok' if 1 <= r <= 1.05 else r)" "${e_size:-nan}" "${e_run:-1}")"
+expect "size prices the example's energy as run does (size/run in 0.98 to 1.02)" ok \
+    "$(python3 -c "import sys; r=float(sys.argv[1])/float(sys.argv[2]); print('ok' if 0.98 <= r <= 1.02 else r)" "${e_size:-nan}" "${e_run:-1}")"
 
 # A row's cost is `run`'s for the same plan, checkpoints' egress and storage in (size charged
 # neither: with `egress: checkpoints` it ranked first a 40-GPU plan that `run` prices at 11,856
