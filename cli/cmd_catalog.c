@@ -88,18 +88,21 @@ static void print_frontends(void)
 static void print_prices(void)
 {
     printf("Preset prices (a scenario's cost: section overrides each; docs/models/cost.md)\n");
-    printf("%-26s %-16s %20s %5s  %s\n", "key", "part", "price", "year", "source");
+    printf("%-26s %-22s %20s %5s  %s\n", "key", "part", "price", "year", "source");
     for (size_t i = 0; i < st_price_count(); i++) {
         const st_price_row *r = st_price_at(i);
         const char *unit = st_price_unit(r->key);
         double one; /* the unit in SI, so the row's figure prints as its source wrote it */
-        char v[64], why[80], text[40];
+        char v[64], why[80], text[40], part[64];
         snprintf(text, sizeof text, "1 %s", unit);
         if (st_unit_parse(text, st_unit_sniff(text), &one, why, sizeof why) || !(one > 0))
             ST_BUG("preset price unit '%s' does not parse: %s", unit, why);
         snprintf(v, sizeof v, "%.10g %s", r->value / one, unit);
-        printf("%-26s %-16s %20s %5d  %s\n", r->key, r->part ? r->part : "(site)", v, r->year,
-               r->source);
+        if (r->gpus > 0) /* a node price: the GPUs it buys, charged per GPU of the node */
+            snprintf(part, sizeof part, "%s, %d GPUs", r->part, r->gpus);
+        else
+            snprintf(part, sizeof part, "%s", r->part ? r->part : "(site)");
+        printf("%-26s %-22s %20s %5d  %s\n", r->key, part, v, r->year, r->source);
     }
 }
 
