@@ -235,28 +235,36 @@ static int serve_src(st_fig_src src)
     return src >= ST_SRC_SERVE && src <= ST_SRC_SERVE_LOOP;
 }
 
+/* The sweep columns of one kind of job into out, wrapped: a training job's (serve 0), a
+ * service's own (1), or the cost columns a service shares with a training job (2). */
+static void sweep_help_cols(FILE *out, int serve, size_t *col)
+{
+    for (size_t k = 0; st_fig_sweep_col(k); k++) {
+        const st_fig *f = st_fig_sweep_col(k);
+        if (serve == 2 ? f->src != ST_SRC_COST : serve_src(f->src) != serve)
+            continue;
+        const char *name = st_fig_sweep_name(f);
+        if (*col > 1 && *col + strlen(name) + 2 > 88) {
+            fputs(",\n ", out);
+            *col = 1;
+        } else if (*col > 1) {
+            fputc(',', out);
+            ++*col;
+        }
+        fprintf(out, " %s", name);
+        *col += 1 + strlen(name);
+    }
+}
+
 void st_fig_sweep_help(FILE *out)
 {
     static const char *const head[2] = {"columns of a training job", "columns of a service"};
     for (int serve = 0; serve < 2; serve++) {
         fprintf(out, "%s:\n ", head[serve]);
         size_t col = 1;
-        for (size_t k = 0; st_fig_sweep_col(k); k++) {
-            const st_fig *f = st_fig_sweep_col(k);
-            /* a service's own cost has a training job's cost columns (job_source) */
-            if (serve_src(f->src) != serve && !(serve && f->src == ST_SRC_COST))
-                continue;
-            const char *name = st_fig_sweep_name(f);
-            if (col > 1 && col + strlen(name) + 2 > 88) {
-                fputs(",\n ", out);
-                col = 1;
-            } else if (col > 1) {
-                fputc(',', out);
-                col++;
-            }
-            fprintf(out, " %s", name);
-            col += 1 + strlen(name);
-        }
+        sweep_help_cols(out, serve, &col);
+        if (serve) /* a service's own cost, as a training job's (job_source) */
+            sweep_help_cols(out, 2, &col);
         fputc('\n', out);
     }
 }

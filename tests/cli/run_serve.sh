@@ -72,6 +72,19 @@ assert rows[0]["chat.inference.max_concurrency_under_slo"] == "", rows
 assert "cost_per_million_tokens_usd: " in open(sys.argv[2]).read()
 PY
 check "they are empty, the cost one warned of" $?
+# With prices, a service's own cost columns are its jobs[].cost, the run's JSON figures exactly.
+"$strata" sweep "$src/scenarios/examples/serve-h100-train-b200.yaml" --set seed=1 \
+    --columns cost.total_usd,cost.breakdown.capex_usd -o "$tmp/sc.csv" 2>/dev/null &&
+    "$strata" run --format json "$src/scenarios/examples/serve-h100-train-b200.yaml" >"$tmp/sc.json"
+check "sweep a service's cost columns" $?
+python3 - "$tmp/sc.csv" "$tmp/sc.json" <<'PY'
+import csv, json, sys
+row = next(csv.DictReader(open(sys.argv[1])))
+c = next(j for j in json.load(open(sys.argv[2]))["jobs"] if j["name"] == "chat")["cost"]
+assert float(row["chat.cost.total_usd"]) == c["total_usd"] > 0, (row, c)
+assert float(row["chat.cost.breakdown.capex_usd"]) == c["breakdown"]["capex_usd"], (row, c)
+PY
+check "a service's cost columns are its jobs[].cost" $?
 
 # At the reported highest rate within the targets, the stream it is measured on meets them:
 # one replica's share of it over the capacity's 1,000 requests (docs/models/inference.md, "A
