@@ -176,8 +176,27 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
     }
 }
 
-/* Each service's TCO and its cost per million output tokens: its GPUs while its replicas are up
- * (all of them over its span, or what a load curve's autoscaler kept up), at the scenario's prices.
+/* The GPU-seconds service i held in the cluster run: its base job's replicas over their span
+ * and each autoscaled replica's stretch from the moment it asked for GPUs, its start (the
+ * weights' load, the engine's warm-up) included, as the cluster's utilisation counts them; 0
+ * when it has no cluster job. Its gpu_hours count replicas up, serving, alone. */
+static double held_gpu_s(const st_run *out, size_t i)
+{
+    const st_run_serve *v = &out->serve[i];
+    int64_t rg = st_serve_replica_gpus(v->w);
+    double s = 0;
+    if (!out->has_cluster || !out->cluster_job)
+        return 0;
+    if (out->cluster_job[i] >= 0)
+        s += out->cluster.job[out->cluster_job[i]].held_s * (double)(v->base * rg);
+    for (size_t u = 0; v->n_ups && u < v->n_ups; u++)
+        s += out->cluster.job[(size_t)v->first_up + u].held_s * (double)rg;
+    return s;
+}
+
+/* Each service's TCO and its cost per million output tokens: its GPUs while it holds them (all
+ * of them over its span, or each replica a load curve's autoscaler added from its start on:
+ * held_gpu_s), at the scenario's prices.
  * On premises, as for a training job, with its facility energy (its energy per token at the wall,
  * st_serve_result.energy_per_token_j, over every token it served, times the plant's PUE), its
  * share of the metered peak and the cluster's switches, racks and cooling; without the plant
@@ -199,7 +218,8 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
         u.cluster_nodes = sp->c->nodes;
         u.node_gpus = sp->c->gpus_per_node;
-        u.held_s = v->r.gpu_hours * 3600 / (double)v->w->gpus;
+        double held = held_gpu_s(out, i); /* its starts' GPU time too, as the bill has it */
+        u.held_s = (held > 0 ? held : v->r.gpu_hours * 3600) / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;
         if (on_prem) {
             u.energy_j = out->plant.pue * v->r.energy_per_token_j * u.tokens;

@@ -523,6 +523,10 @@ assert k["replicas_mean"] == 8 and k["replicas_peak"] == 8, k
 assert k["gpu_hours"] > i["gpu_hours"]
 assert k["cost_per_million_tokens_usd"] > i["cost_per_million_tokens_usd"]
 assert abs(k["requests_per_s"] / i["requests_per_s"] - 1) < 0.02
+# the bill holds each added replica's 5-minute start besides its GPU-hours up (a fixed fleet's
+# GPU-hours are its hold, which gives the rate): the starts were not billed
+rate = f["cost"]["breakdown"]["gpu_usd"] / k["gpu_hours"]
+assert a["cost"]["breakdown"]["gpu_usd"] > 1.01 * rate * i["gpu_hours"], (a["cost"], rate, i)
 # its cost a year at its rate over its span, not its GPUs' mean hold (it was 3.4x too high)
 c = a["cost"]
 assert abs(c["per_year_usd"] - c["total_usd"] * 365 * 86400 / i["span_s"]) < 1e-9 * c["per_year_usd"], c
