@@ -93,16 +93,17 @@ static void print_prices(void)
         const st_price_row *r = st_price_at(i);
         const char *unit = st_price_unit(r->key);
         double one; /* the unit in SI, so the row's figure prints as its source wrote it */
-        char v[64], why[80], text[40], part[64];
+        char v[64], why[80], text[40];
         snprintf(text, sizeof text, "1 %s", unit);
         if (st_unit_parse(text, st_unit_sniff(text), &one, why, sizeof why) || !(one > 0))
             ST_BUG("preset price unit '%s' does not parse: %s", unit, why);
         snprintf(v, sizeof v, "%.10g %s", r->value / one, unit);
-        if (r->gpus > 0) /* a node price: the GPUs it buys, charged per GPU of the node */
-            snprintf(part, sizeof part, "%s, %d GPUs", r->part, r->gpus);
-        else
-            snprintf(part, sizeof part, "%s", r->part ? r->part : "(site)");
-        printf("%-26s %-22s %20s %5d  %s\n", r->key, part, v, r->year, r->source);
+        /* the part whole, and for a node price the GPUs it buys (charged per GPU of the node),
+         * padded to the column as %-22s would */
+        int w = printf("%-26s %s", r->key, r->part ? r->part : "(site)");
+        if (r->gpus > 0)
+            w += printf(", %d GPUs", r->gpus);
+        printf("%*s %20s %5d  %s\n", w < 49 ? 49 - w : 0, "", v, r->year, r->source);
     }
 }
 

@@ -514,19 +514,18 @@ static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, 
  * capex part by part and where each price came from. */
 static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st_cluster_cfg *cl)
 {
-    char m[11][USD_MAX];
+    char m[USD_MAX];
     fprintf(out, "\ncost (%s): total %s USD\n", st_delivery_names[c->delivery],
-            usd(r->cost_total_usd, m[0]));
+            usd(r->cost_total_usd, m));
+    int on_prem = c->delivery == ST_DELIVERY_ON_PREM;
     for (size_t i = 0; i < r->n; i++) {
         const st_forecast *f = &r->f[i];
         if (f->w && f->has_cost)
-            job_cost_text(out, f->w->name, &f->cost, f->has_band ? f->cost_band : NULL,
-                          c->delivery == ST_DELIVERY_ON_PREM);
+            job_cost_text(out, f->w->name, &f->cost, f->has_band ? f->cost_band : NULL, on_prem);
         else if (r->serve && r->serve[i].w && r->serve[i].r.has_cost)
-            job_cost_text(out, r->serve[i].w->name, &r->serve[i].cost, NULL,
-                          c->delivery == ST_DELIVERY_ON_PREM);
+            job_cost_text(out, r->serve[i].w->name, &r->serve[i].cost, NULL, on_prem);
     }
-    if (c->delivery != ST_DELIVERY_ON_PREM)
+    if (!on_prem)
         return;
     for (int k = 0; k < cl->n_pools; k++) { /* each pool's nodes at its own type's price */
         st_cost_cfg typed;

@@ -38,13 +38,18 @@ static double job_peak_share(const st_run *out, size_t i)
     return metered * mine / all;
 }
 
-/* What the cluster buys beyond its nodes, for the cost model (on-premises): its switches, their
- * optical ports, and from the plant (when it ran) its racks and the heat its cooling rejects to
- * air and to liquid. */
-static st_cost_use cluster_use(const st_run_spec *sp, const st_run *out)
+/* The cluster every job's share is of, for the cost model: its GPUs and nodes; on premises
+ * (on_prem) what it buys beyond its nodes too: its switches, their optical ports, and from the
+ * plant (when it ran) its racks and the heat its cooling rejects to air and to liquid. */
+static st_cost_use cluster_use(const st_run_spec *sp, const st_run *out, int on_prem)
 {
-    st_cost_use u = {.cluster_switch = cluster_switches(sp->c),
-                     .optic_ports = st_forecast_switch_ports(sp->c)};
+    st_cost_use u = {.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
+                     .cluster_nodes = sp->c->nodes,
+                     .node_gpus = sp->c->gpus_per_node};
+    if (!on_prem)
+        return u;
+    u.cluster_switch = cluster_switches(sp->c);
+    u.optic_ports = st_forecast_switch_ports(sp->c);
     if (out->has_plant) {
         u.racks = out->plant.racks;
         u.cooling_air_w = out->plant.heat.air_w;
@@ -64,9 +69,6 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
     u.gpus = f->w->gpus;
     if (f->has_spares) /* failures.spares: nodes held beside its own, priced as its nodes are */
         u.gpus += f->spares * sp->c->gpus_per_node;
-    u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
-    u.cluster_nodes = sp->c->nodes;
-    u.node_gpus = sp->c->gpus_per_node;
     u.held_s = st__run_held_s(sp, out, i);
     u.tokens = (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len;
     u.peak_w = job_peak_share(out, i);
@@ -151,7 +153,7 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
     if (!sp->cost)
         return;
     int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
-    st_cost_use cluster = on_prem ? cluster_use(sp, out) : (st_cost_use){0};
+    st_cost_use cluster = cluster_use(sp, out, on_prem);
     for (size_t i = 0; i < sp->n; i++) {
         st_forecast *f = &out->f[i];
         if (!f->w || !f->has_life || !(f->life.wall_s > 0))
@@ -189,7 +191,7 @@ static double held_gpu_s(const st_run *out, size_t i)
         return 0;
     if (out->cluster_job[i] >= 0)
         s += out->cluster.job[out->cluster_job[i]].held_s * (double)(v->base * rg);
-    for (size_t u = 0; v->n_ups && u < v->n_ups; u++)
+    for (size_t u = 0; u < v->n_ups; u++)
         s += out->cluster.job[(size_t)v->first_up + u].held_s * (double)rg;
     return s;
 }
@@ -208,16 +210,13 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
     int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;
     if (on_prem && !out->has_plant)
         return;
-    st_cost_use cluster = on_prem ? cluster_use(sp, out) : (st_cost_use){0};
+    st_cost_use cluster = cluster_use(sp, out, on_prem);
     for (size_t i = 0; i < sp->n; i++) {
         st_run_serve *v = &out->serve[i];
         if (!v->w || !(v->r.span_s > 0) || !(v->r.tokens_per_s > 0))
             continue;
         st_cost_use u = cluster;
         u.gpus = v->w->gpus;
-        u.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node;
-        u.cluster_nodes = sp->c->nodes;
-        u.node_gpus = sp->c->gpus_per_node;
         double held = held_gpu_s(out, i); /* its starts' GPU time too, as the bill has it */
         u.held_s = (held > 0 ? held : v->r.gpu_hours * 3600) / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;
@@ -229,8 +228,9 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         }
         st_cost_cfg typed; /* its pool's type's prices, as a training job's */
         v->cost = st_cost_job(prices_of(sp, v->w, &typed), &u);
-        /* held_s is its GPUs' mean hold (what its autoscaler kept up), not the span it spent
-         * that cost over: a year at its rate is the span's, as a training job's is its life's */
+        /* held_s is its GPUs' hold over all of them (what its autoscaler kept up and started),
+         * not the span it spent that cost over: a year at its rate is the span's, as a training
+         * job's is its life's */
         v->cost.per_year_usd = v->cost.total_usd * ST_COST_YEAR_S / v->r.span_s;
         v->r.has_cost = 1;
         v->r.cost_per_million_tokens_usd = v->cost.per_token_usd * 1e6;
