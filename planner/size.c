@@ -635,6 +635,35 @@ static int search_count(size_count *k, const st_workload_cfg *w, const st_size_s
  * transport and topology; with tiers (room for c's), its checkpoint tier `tier`'s bandwidth, the
  * read bandwidth scaled by the write's ratio (the tier's media and front end, faster or slower
  * alike: an assumption, storage-and-failures.md models both as one tier's figures). */
+/* A GPU type searched on a platform other than the scenario's node (its catalog node of
+ * node_gpus GPUs differs): the cluster built of that platform's nodes, into *out (a copy of c
+ * with g), so a GB200 is searched in trays of 4 on its 72-GPU NVLink domain rather than in the
+ * scenario's 8-GPU boxes. What the scenario states for its own nodes carries over per GPU: NICs
+ * a GPU, each leaf's downlink ports and each rack's GPUs; the node's power besides its GPUs is
+ * the platform's (a stated base_power is the scenario's node's). Under --existing the pools
+ * share one node size (models/config/pools.h), so the scenario's stays. */
+static void platform_shape(const st_cluster_cfg *c, const st_size_spec *s, const st_gpu_spec *g,
+                           st_cluster_cfg *out)
+{
+    int64_t n0 = c->gpus_per_node, n = g->node_gpus;
+    if (s->existing || n <= 0 || n == n0 || strcmp(g->name, c->gpu->name) == 0)
+        return;
+    out->gpus_per_node = n;
+    out->nvlink_domain = g->platform_domain > n ? g->platform_domain : n;
+    int64_t nics = (int64_t)c->fabric.nics_per_node * n / n0;
+    out->fabric.nics_per_node = (int)(nics < 1 ? 1 : nics < 64 ? nics : 64);
+    int64_t down = c->fabric.nodes_per_leaf *
+                   st_leaf_ports_per_node(c->fabric.topology, c->fabric.nics_per_node),
+            per = st_leaf_ports_per_node(c->fabric.topology, out->fabric.nics_per_node);
+    out->fabric.nodes_per_leaf = down / per > 0 ? down / per : 1;
+    if (c->racks.nodes_per_rack > 0) {
+        int64_t npr = (c->racks.nodes_per_rack * n0 + n - 1) / n;
+        out->racks.nodes_per_rack = npr > 0 ? npr : 1;
+    }
+    if (g->node_base_w > 0)
+        out->node.base_power_w = g->node_base_w;
+}
+
 static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v, int tier,
                        st_tier_cfg *tiers, st_cluster_cfg *out)
 {
@@ -658,6 +687,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         out->calib.enabled = 0;              /* a calibration measures its own GPU type only */
     if (x->gpu && c->node.base_power_of_gpu) /* not the scenario's: the platform's, as loaded */
         out->node.base_power_w = x->gpu->node_base_w;
+    if (x->gpu)
+        platform_shape(c, s, x->gpu, out);
     if (x->oversub >= 1) {
         out->fabric.oversub[0] = x->oversub;
         out->fabric.n_oversub = 1;
@@ -744,7 +775,7 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
         k->tier_bw = s->variants[v].ckpt_write_bw *
                      (c->tiers[tier].kind == ST_TIER_LOCAL_NVME ? (double)nodes : 1.0);
     k->best = INFINITY;
-    int64_t g = nodes * c->gpus_per_node;
+    int64_t g = nodes * k->c.gpus_per_node;
     k->band = band_at(s, w, c, k->c.gpu, g, &k->conf);
     k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
     for (int64_t i = 0; i < g; i++)
@@ -789,10 +820,15 @@ static int rank_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-/* The scalable unit in nodes: the spec's, else one node. */
-static int64_t unit_of(const st_size_spec *s)
+/* The scalable unit in nodes of shape v (a variant of c): the spec's, else one node; on a
+ * platform of another node size, as many of its nodes as hold the unit's GPUs (a rack's or a
+ * leaf's, which platform_shape keeps; 32 HGX nodes are 64 GB200 trays), one node for one. */
+static int64_t unit_of(const st_size_spec *s, const st_cluster_cfg *c, const st_cluster_cfg *v)
 {
-    return s->unit_nodes > 0 ? s->unit_nodes : 1;
+    int64_t u = s->unit_nodes > 0 ? s->unit_nodes : 1;
+    if (u == 1 || v->gpus_per_node == c->gpus_per_node)
+        return u;
+    return (u * c->gpus_per_node + v->gpus_per_node - 1) / v->gpus_per_node;
 }
 
 /* The most units the GPU and rack budgets allow; INT64_MAX when neither is set. */
@@ -806,6 +842,16 @@ static int64_t most_units(const st_cluster_cfg *c, const st_size_spec *s, int64_
         s->racks * c->racks.nodes_per_rack / unit < most)
         most = s->racks * c->racks.nodes_per_rack / unit;
     return most;
+}
+
+/* Variant v's candidate sizes in its own nodes, into *nodes (malloc'd); their count. */
+static size_t candidates_of(const st_cluster_cfg *c, const st_workload_cfg *w,
+                            const st_size_spec *s, size_t v, int64_t **nodes)
+{
+    st_cluster_cfg vc;
+    variant_of(c, s, v, -1, NULL, &vc);
+    int64_t unit = unit_of(s, c, &vc);
+    return st__size_candidates(&vc, w, unit, most_units(&vc, s, unit), nodes);
 }
 
 /* What the plant, after the ranking, needs: the cluster and the spec. */
@@ -904,6 +950,7 @@ typedef struct variant_search {
     const st_workload_cfg *w;
     const st_size_spec *spec;
     size_t v;
+    int64_t gpn; /* the variant's GPUs a node (platform_shape) */
     const int64_t *nodes;
     st_step_memo *memo; /* one memo of collective times over every variant's sizes: keyed by
                            fabric and GPU class, so variants alike on both share entries */
@@ -929,7 +976,7 @@ static double compute_bound_s(const variant_search *x, int64_t nodes)
     double tps = (double)w->global_batch * (double)w->seq_len, conf;
     double steps = w->steps > 0 ? (double)w->steps : ceil(w->tokens / tps);
     double flops = steps * tps * st_llm_flops_per_token(w->model, w->seq_len);
-    int64_t gpus = nodes * x->c->gpus_per_node;
+    int64_t gpus = nodes * x->gpn;
     band_at(x->spec, w, x->c, g, gpus, &conf);
     return flops / ((double)gpus * st_gpu_peak(g, w->precision)) * conf;
 }
@@ -1075,13 +1122,21 @@ static int gpu_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err
 {
     for (size_t v = 0; v < s->n_variants && c->node.base_power_of_gpu; v++) {
         const st_gpu_spec *g = s->variants[v].gpu;
-        if (g && !(g->node_base_w > 0 && g->node_gpus == c->gpus_per_node))
+        if (g && !(g->node_base_w > 0 && (g->node_gpus == c->gpus_per_node || !s->existing)))
             return st_err_set(err, ST_EINVAL, c->gpu_loc,
                               "--gpu %s: no platform figure for a node of %lld such GPUs' power "
                               "besides the GPUs: give cluster.node.base_power",
                               g->name, (long long)c->gpus_per_node);
     }
     return 0;
+}
+
+static void free_candidates(int64_t **nodes, size_t *ncs, size_t nv)
+{
+    for (size_t v = 0; v < nv; v++)
+        free(nodes[v]);
+    free(nodes);
+    free(ncs);
 }
 
 int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
@@ -1098,10 +1153,17 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           spec->capex_usd > 0 ? " with node_price and switch_price" : "");
     if (price_check(c, spec, err) || storage_check(w, spec, err) || gpu_check(c, spec, err))
         return ST_EINVAL;
-    int64_t unit = unit_of(spec), *nodes = NULL;
-    size_t nc = st__size_candidates(c, w, unit, most_units(c, spec, unit), &nodes);
+    int64_t unit = unit_of(spec, c, c);
+    size_t nv = spec->n_variants ? spec->n_variants : 1, nc = 0, most = 0;
+    int64_t **nodes = st_xcalloc(nv, sizeof *nodes);
+    size_t *ncs = st_xcalloc(nv, sizeof *ncs);
+    for (size_t v = 0; v < nv; v++) {
+        ncs[v] = candidates_of(c, w, spec, v, &nodes[v]);
+        nc += ncs[v];
+        most = ncs[v] > most ? ncs[v] : most;
+    }
     if (nc == 0) {
-        free(nodes);
+        free_candidates(nodes, ncs, nv);
         int64_t sg = spare_gpus(spec, c);
         return st_err_set(err, ST_EINVAL, w->loc,
                           "no cluster of whole units of %lld nodes within the budgets splits "
@@ -1112,10 +1174,9 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                               : "");
     }
     out->unit_nodes = unit;
-    size_t nv = spec->n_variants ? spec->n_variants : 1;
-    out->candidates = (int64_t)(nc * nv); /* every variant splits the same sizes */
+    out->candidates = (int64_t)nc; /* each variant's sizes, in its own nodes */
     /* the probes' expected count: doubling then bisection, about 2 log2 of the candidates */
-    int64_t per = 2 * (int64_t)ceil(log2((double)nc + 1)) + 1;
+    int64_t per = 2 * (int64_t)ceil(log2((double)most + 1)) + 1;
     variant_search x = {.c = c,
                         .w = w,
                         .spec = spec,
@@ -1126,15 +1187,20 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     int rc = 0;
     st_progress(SIZE_PROGRESS, 0, x.total);
     for (size_t v = 0; v < nv && !rc; v++) {
+        st_cluster_cfg vc;
+        variant_of(c, spec, v, -1, NULL, &vc);
         x.v = v;
-        rc = search_variant(&x, nodes, nc);
+        x.gpn = vc.gpus_per_node;
+        out->reshaped |= vc.gpus_per_node != c->gpus_per_node;
+        if (ncs[v]) /* a variant no size of whole units splits: none of its rows */
+            rc = search_variant(&x, nodes[v], ncs[v]);
         if (x.done < per * (int64_t)(v + 1) && per * (int64_t)(v + 1) < x.total)
             st_progress(SIZE_PROGRESS, x.done = per * (int64_t)(v + 1), x.total);
     }
     st_progress(SIZE_PROGRESS, x.total, x.total); /* the loop ends */
     st_step_memo_free(x.memo);
     st_maxmin_free(x.spare);
-    free(nodes);
+    free_candidates(nodes, ncs, nv);
     if (rc) {
         st_size_release(out);
         return rc;

@@ -216,9 +216,10 @@ typedef struct st_size_result {
     int64_t pruned_memory;    /* did not fit in the GPU's memory */
     int64_t pruned_dominated; /* a plan that recomputes more than one that fits */
     int64_t cadences;         /* checkpoint cadences weighed (closed form) over every plan */
-    int64_t unit_nodes;       /* the scalable unit searched, nodes */
+    int64_t unit_nodes;       /* the scalable unit searched, nodes of the scenario's */
+    int reshaped;             /* some variant is searched on its platform's node size */
     int64_t candidates;       /* the sizes in whole units some plan splits, within the budgets,
-                                 over the variants (each splits the same sizes) */
+                                 over the variants (each in its own nodes) */
     int64_t counts_searched;  /* of them, the sizes searched (each with every plan) */
     int64_t counts_skipped;   /* and those not searched: the doubling and bisection did not
                                  need them, or compute alone rules them out; over the variants */

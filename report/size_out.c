@@ -429,14 +429,18 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->spec->n_variants)
         put(b, "%zu hardware variants; ", rp->spec->n_variants);
     put(b,
-        "searched %lld of %lld cluster sizes in whole units of %lld node%s (%lld not needed, "
+        "searched %lld of %lld cluster sizes in whole units of %lld node%s%s (%lld not needed, "
         "%lld of them past the deadline on compute alone); "
         "%lld plans considered, %zu evaluated, "
         "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
         (long long)r->counts_searched, (long long)r->candidates, (long long)r->unit_nodes,
-        r->unit_nodes == 1 ? "" : "s", (long long)r->counts_skipped, (long long)r->counts_bounded,
-        (long long)r->considered, r->n, (long long)pruned, (long long)r->pruned_rule,
-        (long long)r->pruned_memory, (long long)r->pruned_dominated);
+        r->unit_nodes == 1 ? "" : "s",
+        r->reshaped ? (r->unit_nodes == 1 ? " of each type's own"
+                                          : " (the same GPUs in each type's own nodes)")
+                    : "",
+        (long long)r->counts_skipped, (long long)r->counts_bounded, (long long)r->considered, r->n,
+        (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
+        (long long)r->pruned_dominated);
     if (rp->failures)
         put(b,
             "failures: time to train and goodput are Daly's expected (the mean of strata run's "

@@ -220,6 +220,8 @@ static const st_gpu_spec gpus[] = {
            checks it (scenarios/validation/plant/gb200-nvl72-rack.yaml) */
         .node_base_w = 1236,
         .node_gpus = 4,
+        .platform_domain = 72, /* GB200 NVL72: 72 GPUs in one NVLink domain (NVIDIA GB200
+                                  NVL72 product page, "72-GPU NVLink domain") */
     },
     {
         .name = "mi300x",

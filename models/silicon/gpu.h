@@ -63,6 +63,11 @@ typedef struct st_gpu_spec {
      * source in scenarios/catalog.c. 0: no platform figure; the scenario states base_power. */
     double node_base_w;
     int node_gpus;
+    /* The GPUs one NVLink domain of the platform joins where it spans more than a node (72: a
+     * GB200 NVL72 rack of 18 trays); 0: the node's own GPUs (an HGX baseboard's NVSwitches).
+     * What `strata size` gives a GPU type it searches on a platform other than the scenario's
+     * node (planner/size.c, platform_shape); a scenario states its own cluster.nvlink_domain. */
+    int platform_domain;
     /* Not a scenario key: the share of its full sustained clock the part runs at, set by the
      * step model from its clock input (a thermal throttle, models/plant/thermal.h); 0 or 1:
      * full clock. Compute-bound operator times divide by it (st_gpu_sustained). */

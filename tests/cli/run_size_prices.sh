@@ -171,14 +171,17 @@ n=$((n + 1))
     bad "size's cost is run's, egress in: size $eg_usd, run $run_usd (egress $run_egress)"
 
 # A node price is listed with the GPUs it buys, which the cost model charges per GPU of the
-# cluster's node: a GB200 NVL72 tray of 4, an HGX H100 server of 8; a 405B search with GB200s on
-# the example's 8-GPU nodes buys two trays a node (it bought one: half the GPUs' price).
+# cluster's node: a GB200 NVL72 tray of 4, an HGX H100 server of 8. A 405B search with GB200s
+# beside the example's 8-GPU nodes searches GB200 trays of 4, each bought at a tray's price (it
+# once bought 8-GPU "nodes" at one tray's price, half the GPUs', then at two; the GB200 was
+# searched on 8-GPU boxes with an NVLink domain of 8, not its NVL72's 72).
 expect "catalog prices: a GB200 tray of 4 GPUs" 1 \
     "$("$strata" catalog prices | grep -c '^node_price  *gb200, 4 GPUs  *166666.67 USD ')"
-expect "a GB200 node of 8 GPUs buys two trays" 1 \
-    "$("$strata" size "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --deadline 90d \
-        --budget power=30MW,gpus=20000 --gpu-types gb200 --top 1 2>/dev/null |
-        grep -c '^  rank 1 gb200: bought [0-9]* nodes x 333333 ')"
+gb_out=$("$strata" size "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --deadline 90d \
+    --budget power=30MW,gpus=20000 --gpu-types gb200 --top 1 2>/dev/null)
+expect "a GB200 is searched in trays of 4 GPUs, each bought at a tray's price" 1 \
+    "$(printf '%s\n' "$gb_out" | awk '$1 == 1 && $NF != "" && $3 == 4 * $2 {n++}
+        /^  rank 1 gb200: bought [0-9]* nodes x 166667 / {m++} END {print (n >= 1 && m == 1)}')"
 
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]

@@ -306,6 +306,31 @@ START_TEST(test_gpu_types_are_searched)
 }
 END_TEST
 
+/* A GPU type of another platform is searched in that platform's nodes: GB200 beside the
+ * scenario's 8-GPU H100 nodes comes in trays of 4 GPUs on its 72-GPU NVLink domain (tensor
+ * parallelism past 8 GPUs, which the H100 nodes' domain of 8 does not allow, at a deadline that
+ * needs tens of GPUs), each rack holding the GPUs an H100 rack holds (one node: two trays). */
+START_TEST(test_gpu_type_on_its_platform)
+{
+    st_scn *s = load("");
+    st_size_variant v[2] = {{.gpu = st_catalog_gpu("h100-sxm")}, {.gpu = st_catalog_gpu("gb200")}};
+    st_size_result r = run(s, (st_size_spec){.variants = v, .n_variants = 2, .deadline_s = 3600});
+    int64_t tp_most[2] = {0, 0};
+    for (size_t i = 0; i < r.n; i++) {
+        const st_size_cfg *f = &r.cfg[i];
+        int64_t gpn = f->variant ? 4 : 8;
+        ck_assert_int_eq(f->gpus, f->nodes * gpn);
+        ck_assert_int_eq(f->racks, f->variant ? (f->nodes + 1) / 2 : f->nodes);
+        if (f->tp > tp_most[f->variant])
+            tp_most[f->variant] = f->tp;
+    }
+    ck_assert_int_eq(tp_most[0], 8);
+    ck_assert_int_gt(tp_most[1], 8);
+    st_size_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 /* A slow checkpoint tier (2 GB/s) and failures every 200 h a GPU: the checkpoint tier's
  * bandwidth is a variant axis. A faster tier checkpoints and restores sooner, so it trains
  * sooner and the gpu-hours goal picks it; priced high enough, the cost goal picks the slower. */
@@ -436,6 +461,7 @@ Suite *size_budgets_suite(void)
     tcase_add_test(tc, test_failures_with_checkpoints);
     tcase_add_test(tc, test_slow_nodes_lengthen_every_row);
     tcase_add_test(tc, test_gpu_types_are_searched);
+    tcase_add_test(tc, test_gpu_type_on_its_platform);
     tcase_add_test(tc, test_storage_bandwidth_faster_trains_sooner);
     tcase_add_test(tc, test_storage_bandwidth_priced);
     tcase_add_test(tc, test_storage_bandwidth_needs_price);
