@@ -631,10 +631,6 @@ static int search_count(size_count *k, const st_workload_cfg *w, const st_size_s
     return 0;
 }
 
-/* Variant v of cluster c into *out: its GPU type, every fabric tier's oversubscription, its
- * transport and topology; with tiers (room for c's), its checkpoint tier `tier`'s bandwidth, the
- * read bandwidth scaled by the write's ratio (the tier's media and front end, faster or slower
- * alike: an assumption, storage-and-failures.md models both as one tier's figures). */
 /* A GPU type searched on a platform other than the scenario's node (its catalog node of
  * node_gpus GPUs differs): the cluster built of that platform's nodes, into *out (a copy of c
  * with g), so a GB200 is searched in trays of 4 on its 72-GPU NVLink domain rather than in the
@@ -664,6 +660,11 @@ static void platform_shape(const st_cluster_cfg *c, const st_size_spec *s, const
         out->node.base_power_w = g->node_base_w;
 }
 
+/* Variant v of cluster c into *out: its GPU type (on its own platform's node where that differs:
+ * platform_shape), every fabric tier's oversubscription, its transport and topology; with tiers
+ * (room for c's), its checkpoint tier `tier`'s bandwidth, the read bandwidth scaled by the
+ * write's ratio (the tier's media and front end, faster or slower alike: an assumption,
+ * storage-and-failures.md models both as one tier's figures). */
 static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v, int tier,
                        st_tier_cfg *tiers, st_cluster_cfg *out)
 {
