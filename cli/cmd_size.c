@@ -126,13 +126,8 @@ static int size_workload(const st__size_opts *o0, const st_scn *s, const st_work
     const st_failures_cfg *fail = st_scn_failures(s);
     size_t nv = 0;
     st_size_variant *vars = variants_of(o, &nv);
-    if (o->existing) {
+    if (o->existing)
         st__size_racks_of_types(st_scn_cluster(s), pool, vars, nv);
-        if ((erc = st__size_unit_rack_check(o, cl, vars, nv))) {
-            free(vars);
-            return erc;
-        }
-    }
     /* Without --budget power=, the scenario's own facility.power_capacity is the budget: the
      * cap the audit checks the facility peak against (models/plant/plant.h). */
     double cap = cl->facility.power_capacity_w;
@@ -162,6 +157,7 @@ static int size_workload(const st__size_opts *o0, const st_scn *s, const st_work
                          .cost = cost,
                          .seed = st_scn_seed(s),
                          .unit_nodes = st__size_unit_nodes(o, cl),
+                         .unit = st__size_unit_kind(o),
                          .confidence = o->confidence,
                          .existing_gpu = o->existing ? cl->gpu : NULL,
                          .existing_nodes = o->existing ? cl->nodes : 0,

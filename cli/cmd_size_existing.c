@@ -36,24 +36,6 @@ void st__size_racks_of_types(const st_cluster_cfg *c, int kept, st_size_variant 
     }
 }
 
-/* --unit rack under --existing where the variants fill racks of different sizes: one unit can
- * not be a rack of each; 0, or the exit status of a usage error naming them. */
-int st__size_unit_rack_check(const st__size_opts *o, const st_cluster_cfg *kept,
-                             const st_size_variant *v, size_t n)
-{
-    if (!o->unit || strcmp(o->unit, "rack") != 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (v[i].racks && v[i].racks->nodes_per_rack != kept->racks.nodes_per_rack)
-            return st_cli_usage_error(
-                "size",
-                "--unit rack: the kept pool's racks hold %lld nodes and %s's %lld (pools with "
-                "racks of their own); give the unit as a node count",
-                (long long)kept->racks.nodes_per_rack, v[i].gpu ? v[i].gpu->name : "another type",
-                (long long)v[i].racks->nodes_per_rack);
-    return 0;
-}
-
 /* --existing POOL (docs/guide/sizing.md, "Growing an existing fleet"): the pool's cluster as
  * it stands into *one (its GPU type, its nodes, the cluster's fabric) and its index into *k; o's
  * GPU types: the pool's first, then --gpu-types' or, without them, the other pools' types. 0,

@@ -43,6 +43,8 @@ int st__size_parse_opts(int argc, char **argv, st__size_opts *o);
 
 /* The scalable unit of --unit in nodes on cluster c (cmd_size_opts.c). */
 int64_t st__size_unit_nodes(const st__size_opts *o, const st_cluster_cfg *c);
+/* What --unit names: a count of nodes (a node by default), or each variant's rack or leaf. */
+st_size_unit st__size_unit_kind(const st__size_opts *o);
 
 /* `screen` on stdout (when not NULL), and `doc` to -o FILE when o names one: the exit status
  * (cmd_size.c). */
@@ -52,11 +54,9 @@ int st__size_put(const st__size_opts *o, const char *screen, const char *doc);
 int st__size_service(const st__size_opts *o, const st_scn *s, const st_workload_cfg *w);
 
 /* --existing POOL (cmd_size_existing.c): the pool's cluster into *one and its index into *k,
- * o's GPU types the pool's first; the racks each variant's nodes fill; and --unit rack refused
- * where those racks differ. Each 0 or the exit status of a usage error. */
+ * o's GPU types the pool's first (0 or the exit status of a usage error); the racks each
+ * variant's nodes fill, which --unit rack sizes each in. */
 int st__size_existing(st__size_opts *o, const st_scn *s, st_cluster_cfg *one, int *k);
 void st__size_racks_of_types(const st_cluster_cfg *c, int kept, st_size_variant *v, size_t n);
-int st__size_unit_rack_check(const st__size_opts *o, const st_cluster_cfg *kept,
-                             const st_size_variant *v, size_t n);
 
 #endif

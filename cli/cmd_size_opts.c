@@ -285,6 +285,15 @@ static int parse_unit(const char *val, st__size_opts *o)
     return 0;
 }
 
+st_size_unit st__size_unit_kind(const st__size_opts *o)
+{
+    if (o->unit && strcmp(o->unit, "rack") == 0)
+        return ST_SIZE_UNIT_RACK;
+    if (o->unit && strcmp(o->unit, "leaf") == 0)
+        return ST_SIZE_UNIT_LEAF;
+    return ST_SIZE_UNIT_NODES;
+}
+
 /* The scalable unit of --unit in nodes on cluster c: a node (the default), a rack, a leaf's
  * nodes, or the count given. */
 int64_t st__size_unit_nodes(const st__size_opts *o, const st_cluster_cfg *c)

@@ -165,7 +165,7 @@ const st_cmd st_cmd_table[] = {
      "  --workload NAME the workload to size (the first training one by default)\n"
      "  --unit U        the scalable unit sizes come in: node (default), rack\n"
      "                  (racks.nodes_per_rack), leaf (fabric.nodes_per_leaf) or a node\n"
-     "                  count, such as 32 (a DGX SuperPOD scalable unit)\n"
+     "                  count, such as 32 (a DGX SuperPOD unit), each type's own\n"
      "  --gpu-types L   catalog GPUs to search in place of the cluster's (strata catalog)\n"
      "  --oversubscription L  every fabric tier's oversubscription, each searched\n"
      "  --transport L   roce-v2 and/or infiniband, each searched\n"

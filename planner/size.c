@@ -821,11 +821,15 @@ static int rank_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-/* The scalable unit in nodes of shape v (a variant of c): the spec's, else one node; on a
- * platform of another node size, as many of its nodes as hold the unit's GPUs (a rack's or a
- * leaf's, which platform_shape keeps; 32 HGX nodes are 64 GB200 trays), one node for one. */
+/* The scalable unit in nodes of shape v (a variant of c): its own rack or leaf, or the spec's
+ * count, else one node; a count on a platform of another node size is as many of its nodes as
+ * hold the same GPUs (32 HGX nodes are 64 GB200 trays), one node for one. */
 static int64_t unit_of(const st_size_spec *s, const st_cluster_cfg *c, const st_cluster_cfg *v)
 {
+    if (s->unit == ST_SIZE_UNIT_RACK && v->racks.nodes_per_rack > 0)
+        return v->racks.nodes_per_rack;
+    if (s->unit == ST_SIZE_UNIT_LEAF && v->fabric.nodes_per_leaf > 0)
+        return v->fabric.nodes_per_leaf;
     int64_t u = s->unit_nodes > 0 ? s->unit_nodes : 1;
     if (u == 1 || v->gpus_per_node == c->gpus_per_node)
         return u;
@@ -1192,7 +1196,7 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
         variant_of(c, spec, v, -1, NULL, &vc);
         x.v = v;
         x.gpn = vc.gpus_per_node;
-        out->reshaped |= vc.gpus_per_node != c->gpus_per_node;
+        out->reshaped |= vc.gpus_per_node != c->gpus_per_node || unit_of(spec, c, &vc) != unit;
         if (ncs[v]) /* a variant no size of whole units splits: none of its rows */
             rc = search_variant(&x, nodes[v], ncs[v]);
         if (x.done < per * (int64_t)(v + 1) && per * (int64_t)(v + 1) < x.total)

@@ -70,6 +70,10 @@ typedef struct st_size_variant {
     const st_rack_cfg *racks;
 } st_size_variant;
 
+/* The scalable unit a size comes in (--unit): a count of nodes, or each variant's own rack or
+ * leaf. */
+typedef enum st_size_unit { ST_SIZE_UNIT_NODES, ST_SIZE_UNIT_RACK, ST_SIZE_UNIT_LEAF } st_size_unit;
+
 typedef struct st_size_spec {
     double deadline_s; /* time to train the workload's tokens, > 0 */
     double power_w;    /* facility power budget; 0: none */
@@ -97,7 +101,10 @@ typedef struct st_size_spec {
     const st_size_variant *variants; /* n_variants hardware variants; 0: the scenario's only */
     size_t n_variants;
     int64_t unit_nodes; /* the scalable unit the sizes come in, nodes; 0: one node */
-    uint64_t seed;      /* the scenario's: the plant's phase offsets */
+    /* What the unit is, where each variant holds its own: a rack (its racks' nodes) or a leaf
+     * (its leaf's); else unit_nodes of the scenario's nodes, the same GPUs on another platform */
+    st_size_unit unit;
+    uint64_t seed; /* the scenario's: the plant's phase offsets */
     /* > 0: a configuration meets the deadline when its time to train times the one-sided
      * upper end of the step model's error band at this level (models/forecast/band.h,
      * st_band_upper) does; 0: the point forecast, as before */
@@ -217,7 +224,8 @@ typedef struct st_size_result {
     int64_t pruned_dominated; /* a plan that recomputes more than one that fits */
     int64_t cadences;         /* checkpoint cadences weighed (closed form) over every plan */
     int64_t unit_nodes;       /* the scalable unit searched, nodes of the scenario's */
-    int reshaped;             /* some variant is searched on its platform's node size */
+    int reshaped;             /* some variant's unit is not unit_nodes: its platform's node
+                                 size, or its own racks or leaf of another size */
     int64_t candidates;       /* the sizes in whole units some plan splits, within the budgets,
                                  over the variants (each in its own nodes) */
     int64_t counts_searched;  /* of them, the sizes searched (each with every plan) */

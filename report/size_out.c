@@ -402,6 +402,18 @@ static void text_memory(sbuf *b, const st_size_report *rp, const st_size_result 
         under == 1 || under == shown ? "s" : "", 100 * want, 100 * least);
 }
 
+/* The count line's word on units where some variant's differs from the scenario's. */
+static const char *unit_note(const st_size_spec *s, const st_size_result *r)
+{
+    if (!r->reshaped)
+        return "";
+    if (s->unit == ST_SIZE_UNIT_RACK)
+        return " (each type's own rack)";
+    if (s->unit == ST_SIZE_UNIT_LEAF)
+        return " (each type's own leaf)";
+    return r->unit_nodes == 1 ? " of each type's own" : " (the same GPUs in each type's own nodes)";
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -434,13 +446,9 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         "%lld plans considered, %zu evaluated, "
         "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
         (long long)r->counts_searched, (long long)r->candidates, (long long)r->unit_nodes,
-        r->unit_nodes == 1 ? "" : "s",
-        r->reshaped ? (r->unit_nodes == 1 ? " of each type's own"
-                                          : " (the same GPUs in each type's own nodes)")
-                    : "",
-        (long long)r->counts_skipped, (long long)r->counts_bounded, (long long)r->considered, r->n,
-        (long long)pruned, (long long)r->pruned_rule, (long long)r->pruned_memory,
-        (long long)r->pruned_dominated);
+        r->unit_nodes == 1 ? "" : "s", unit_note(rp->spec, r), (long long)r->counts_skipped,
+        (long long)r->counts_bounded, (long long)r->considered, r->n, (long long)pruned,
+        (long long)r->pruned_rule, (long long)r->pruned_memory, (long long)r->pruned_dominated);
     if (rp->failures)
         put(b,
             "failures: time to train and goodput are Daly's expected (the mean of strata run's "

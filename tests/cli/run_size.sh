@@ -447,13 +447,19 @@ expect "--existing: the kept pool keeps its racks" "racks" \
         --format json 2>/dev/null | python3 -c 'import json, sys
 r = json.load(sys.stdin)["ranked"][0]
 print(r["binds"] if r["feasible"] else "infeasible")')"
-# --unit rack cannot be a rack of each type where their racks differ: refused, not guessed.
-"$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --unit rack \
-    >/dev/null 2>"$tmp/unit.err"
-expect "--existing: --unit rack over racks of two sizes exits 2" 2 $?
-expect "--existing: --unit rack over racks of two sizes says why" \
-    "strata size: --unit rack: the kept pool's racks hold 2 nodes and b200's 4 (pools with racks of their own); give the unit as a node count" \
-    "$(head -n 1 "$tmp/unit.err")"
+# --unit rack sizes each type in its own racks (the kept H100s' of 2 nodes, the B200 pool's of
+# 4): sizes between those of 2-node units for both (56) and of 4-node units (52); it was
+# refused, one unit for both.
+unit_cands() { # UNIT: the search's candidate sizes
+    "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --unit "$1" \
+        --format json 2>/dev/null | python3 -c 'import json, sys
+print(json.load(sys.stdin)["search"]["candidates"])'
+}
+expect "--existing: --unit rack sizes each type in its own racks (54 sizes)" "56 54 52" \
+    "$(unit_cands 2) $(unit_cands rack) $(unit_cands 4)"
+expect "--existing: --unit rack names each type's own rack" 1 \
+    "$("$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --unit rack \
+        2>/dev/null | grep -c 'in whole units of 2 nodes (each type.s own rack)')"
 # and a cooling budget their heat: the B200 pool's 3.07 MW of heat fits 6 MW beside the kept
 # H100s' at full draw, not 5 MW.
 b200_cool() { # BUDGET: the first B200 row's feasible and binds
