@@ -25,6 +25,7 @@
 #include "models/step/step.h"
 #include "planner/size_counts.h"
 #include "planner/size_life.h"
+#include "planner/size_platform.h"
 #include "scenarios/software.h"
 #include "sim/progress.h"
 #include "sim/xalloc.h"
@@ -631,37 +632,8 @@ static int search_count(size_count *k, const st_workload_cfg *w, const st_size_s
     return 0;
 }
 
-/* A GPU type searched on a platform other than the scenario's node (its catalog node of
- * node_gpus GPUs differs): the cluster built of that platform's nodes, into *out (a copy of c
- * with g), so a GB200 is searched in trays of 4 on its 72-GPU NVLink domain rather than in the
- * scenario's 8-GPU boxes. What the scenario states for its own nodes carries over per GPU: NICs
- * a GPU, each leaf's downlink ports and each rack's GPUs; the node's power besides its GPUs is
- * the platform's (a stated base_power is the scenario's node's). Under --existing the pools
- * share one node size (models/config/pools.h), so the scenario's stays. */
-static void platform_shape(const st_cluster_cfg *c, const st_size_spec *s, const st_gpu_spec *g,
-                           st_cluster_cfg *out)
-{
-    int64_t n0 = c->gpus_per_node, n = g->node_gpus;
-    if (s->existing || n <= 0 || n == n0 || strcmp(g->name, c->gpu->name) == 0)
-        return;
-    out->gpus_per_node = n;
-    out->nvlink_domain = g->platform_domain > n ? g->platform_domain : n;
-    int64_t nics = (int64_t)c->fabric.nics_per_node * n / n0;
-    out->fabric.nics_per_node = (int)(nics < 1 ? 1 : nics < 64 ? nics : 64);
-    int64_t down = c->fabric.nodes_per_leaf *
-                   st_leaf_ports_per_node(c->fabric.topology, c->fabric.nics_per_node),
-            per = st_leaf_ports_per_node(c->fabric.topology, out->fabric.nics_per_node);
-    out->fabric.nodes_per_leaf = down / per > 0 ? down / per : 1;
-    if (c->racks.nodes_per_rack > 0) {
-        int64_t npr = (c->racks.nodes_per_rack * n0 + n - 1) / n;
-        out->racks.nodes_per_rack = npr > 0 ? npr : 1;
-    }
-    if (g->node_base_w > 0)
-        out->node.base_power_w = g->node_base_w;
-}
-
 /* Variant v of cluster c into *out: its GPU type (on its own platform's node where that differs:
- * platform_shape), every fabric tier's oversubscription, its transport and topology; with tiers
+ * size_platform.h), every fabric tier's oversubscription, its transport and topology; with tiers
  * (room for c's), its checkpoint tier `tier`'s bandwidth, the read bandwidth scaled by the
  * write's ratio (the tier's media and front end, faster or slower alike: an assumption,
  * storage-and-failures.md models both as one tier's figures). */
@@ -688,8 +660,8 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         out->calib.enabled = 0;              /* a calibration measures its own GPU type only */
     if (x->gpu && c->node.base_power_of_gpu) /* not the scenario's: the platform's, as loaded */
         out->node.base_power_w = x->gpu->node_base_w;
-    if (x->gpu)
-        platform_shape(c, s, x->gpu, out);
+    if (x->gpu && !s->existing) /* under --existing the pools share one node size */
+        st__size_platform(c, x->gpu, out);
     if (x->oversub >= 1) {
         out->fabric.oversub[0] = x->oversub;
         out->fabric.n_oversub = 1;
@@ -955,7 +927,7 @@ typedef struct variant_search {
     const st_workload_cfg *w;
     const st_size_spec *spec;
     size_t v;
-    int64_t gpn; /* the variant's GPUs a node (platform_shape) */
+    int64_t gpn; /* the variant's GPUs a node (size_platform.h) */
     const int64_t *nodes;
     st_step_memo *memo; /* one memo of collective times over every variant's sizes: keyed by
                            fabric and GPU class, so variants alike on both share entries */

@@ -11,6 +11,7 @@
 #include "models/serve/serve.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "planner/size_platform.h"
 #include "sim/progress.h"
 #include "sim/xalloc.h"
 
@@ -255,13 +256,16 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     out->rate = w->inference.mode == ST_REQ_CLOSED ? 0 : w->inference.rate;
     out->clients = w->inference.mode == ST_REQ_CLOSED ? w->inference.concurrency : 0;
     size_t nt = n_types ? n_types : 1, cap = 0;
-    int64_t max_pp = stages_cap(c, w), tp_top = 1;
-    for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2, cap += nt)
-        tp_top = tp;
-    for (int64_t pp = 2; pp <= max_pp; pp *= 2)
-        cap += nt;
-    for (int64_t ep = 2; ep_tried(c, w, ep); ep *= 2)
-        cap += nt;
+    for (size_t t = 0; t < nt; t++) { /* each type on its own platform's node */
+        st_cluster_cfg ct = *c;
+        st__size_platform(c, n_types ? types[t] : c->gpu, &ct);
+        for (int64_t tp = 1; tp <= ct.gpus_per_node; tp *= 2)
+            cap++;
+        for (int64_t pp = 2; pp <= stages_cap(&ct, w); pp *= 2)
+            cap++;
+        for (int64_t ep = 2; ep_tried(&ct, w, ep); ep *= 2)
+            cap++;
+    }
     out->row = st_xcalloc(cap ? cap : 1, sizeof *out->row);
     /* each configuration is one replica's search and a run of the whole stream: seconds, shown
        on a terminal (the pipelined rows, tried only where no node holds the model, counted in
@@ -270,6 +274,12 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     st_progress(SERVE_PROGRESS, 0, total);
     for (size_t t = 0; t < nt; t++) {
         const st_gpu_spec *g = n_types ? types[t] : c->gpu;
+        st_cluster_cfg ct = *c; /* the type's own platform's node: its GPUs a node, NVLink
+                                   domain and node power (size_platform.h) */
+        st__size_platform(c, g, &ct);
+        int64_t max_pp = stages_cap(&ct, w), tp_top = 1;
+        for (int64_t tp = 1; tp <= ct.gpus_per_node; tp *= 2)
+            tp_top = tp;
         int held = 0; /* some single-stage replica's cache holds a request */
         const char *missing = precision_missing(w, g);
         if (missing) { /* one row says why */
@@ -277,9 +287,9 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
                 (st_serve_size_row){.gpu = g, .tp = 1, .pp = 1, .ep = 1, .why = missing};
             continue;
         }
-        for (int64_t tp = 1; tp <= c->gpus_per_node; tp *= 2) {
+        for (int64_t tp = 1; tp <= ct.gpus_per_node; tp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, id, g, tp, 1, 1, seed, row, err);
+            int rc = size_row(&ct, w, id, g, tp, 1, 1, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
@@ -288,16 +298,16 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
         }
         for (int64_t pp = 2; !held && pp <= max_pp; pp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, id, g, tp_top, pp, 1, seed, row, err);
+            int rc = size_row(&ct, w, id, g, tp_top, pp, 1, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);
             held = row->fits || row->why != kv_short;
             price(cost, served, row);
         }
-        for (int64_t ep = 2; ep_tried(c, w, ep); ep *= 2) {
+        for (int64_t ep = 2; ep_tried(&ct, w, ep); ep *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
-            int rc = size_row(c, w, id, g, 1, 1, ep, seed, row, err);
+            int rc = size_row(&ct, w, id, g, 1, 1, ep, seed, row, err);
             if (rc)
                 return rc;
             st_progress(SERVE_PROGRESS, (int64_t)out->n, total);

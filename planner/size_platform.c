@@ -1,0 +1,35 @@
+/* A GPU type sized on its own platform's node: a GB200 searched beside 8-GPU HGX nodes comes in
+ * trays of 4 on its 72-GPU NVLink domain, not in the scenario's 8-GPU boxes with a domain of 8
+ * (docs/guide/sizing.md, "What is searched"). Both sizing searches, a training job's
+ * (planner/size.c) and a service's (planner/size_serve.c), build each type's cluster here. */
+#include "planner/size_platform.h"
+
+#include <string.h>
+
+#include "models/fabric/leaf.h"
+
+int st__size_platform(const st_cluster_cfg *c, const st_gpu_spec *g, st_cluster_cfg *out)
+{
+    int64_t n0 = c->gpus_per_node, n = g->node_gpus;
+    if (n <= 0 || n == n0 || strcmp(g->name, c->gpu->name) == 0)
+        return 0;
+    out->gpus_per_node = n;
+    out->nodes = (c->nodes * n0 + n - 1) / n; /* the same GPUs (a search sets its own sizes) */
+    out->nvlink_domain = g->platform_domain > n ? g->platform_domain : n;
+    /* what the scenario states for its own nodes, per GPU: NICs a GPU, each leaf's downlink
+     * ports, each rack's GPUs */
+    int64_t nics = (int64_t)c->fabric.nics_per_node * n / n0;
+    out->fabric.nics_per_node = (int)(nics < 1 ? 1 : nics < 64 ? nics : 64);
+    int64_t down = c->fabric.nodes_per_leaf *
+                   st_leaf_ports_per_node(c->fabric.topology, c->fabric.nics_per_node),
+            per = st_leaf_ports_per_node(c->fabric.topology, out->fabric.nics_per_node);
+    out->fabric.nodes_per_leaf = down / per > 0 ? down / per : 1;
+    if (c->racks.nodes_per_rack > 0) {
+        int64_t npr = (c->racks.nodes_per_rack * n0 + n - 1) / n;
+        out->racks.nodes_per_rack = npr > 0 ? npr : 1;
+    }
+    /* a stated base_power is the scenario's node's; the platform's figure is this node's */
+    if (g->node_base_w > 0)
+        out->node.base_power_w = g->node_base_w;
+    return 1;
+}
