@@ -14,14 +14,19 @@
 
 static void print_gpus(void)
 {
-    printf("GPUs (dense peaks; sources in docs/guide/catalog.md)\n");
-    printf("%-14s %10s %10s %10s %8s %9s %11s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s",
-           "FP4 TF/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "TDP W", "idle W");
+    printf("GPUs (dense peaks; sources in docs/guide/catalog.md; node: its platform's GPUs a\n"
+           "node and NVLink domain, as strata size searches the type, - where none is listed)\n");
+    printf("%-14s %10s %10s %10s %8s %9s %11s %7s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s",
+           "FP4 TF/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "TDP W", "idle W", "node");
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
         const st_gpu_spec *g = st_catalog_gpu_at(i);
-        printf("%-14s %10.1f %10.1f %10.1f %8.1f %9.2f %11.0f %7.0f %7.0f\n", g->name,
+        char node[24] = "-";
+        if (g->node_gpus > 0)
+            snprintf(node, sizeof node, "%d/%d", g->node_gpus,
+                     g->platform_domain > g->node_gpus ? g->platform_domain : g->node_gpus);
+        printf("%-14s %10.1f %10.1f %10.1f %8.1f %9.2f %11.0f %7.0f %7.0f %7s\n", g->name,
                g->peak_bf16 / 1e12, g->peak_fp8 / 1e12, g->peak_fp4 / 1e12, g->hbm_bytes / 1e9,
-               g->hbm_bw / 1e12, g->nvlink_bw / 1e9, g->tdp_w, g->idle_w);
+               g->hbm_bw / 1e12, g->nvlink_bw / 1e9, g->tdp_w, g->idle_w, node);
     }
 }
 
