@@ -114,8 +114,9 @@ void st__derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
         if (g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
             st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
                         "pool '%s': GPU '%s' comes on nodes of %d GPUs, the cluster's have %lld: "
-                        "pools share one gpus_per_node (docs/models/pools.md)",
-                        p[k].name, g->name, g->node_gpus, (long long)c->gpus_per_node);
+                        "pools share one gpus_per_node (docs/models/pools.md); `strata size "
+                        "--gpu-types %s` sizes it on its own nodes",
+                        p[k].name, g->name, g->node_gpus, (long long)c->gpus_per_node, g->name);
         else if (!base && !(g->node_base_w > 0))
             st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
                         "pool '%s': GPU '%s' has no platform figure for a node's power besides "
