@@ -672,7 +672,7 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
             out->fabric.routing = st_transport_default_routing(x->transport);
     }
     if (x->set_topology) /* the same leaf switch: its nodes per leaf follow the wiring */
-        st_leaf_retopology(&out->fabric, c->nodes, x->topology);
+        st_leaf_retopology(&out->fabric, out->nodes, x->topology);
     if (x->set_delivery && !c->variability.noise_loc.line) /* the cluster states none: */
         st_noise_profile_apply(st_noise_profile_of_delivery(x->delivery), &out->variability);
 }
@@ -1094,9 +1094,21 @@ static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *e
 
 /* A GPU variant on a cluster whose node power is its GPU platform's (base_power not stated)
  * takes the variant's platform figure, which must exist for the node's GPU count, as the loader
- * asks of the scenario's own GPU (scenarios/load_cluster.c). 0, or ST_EINVAL located. */
+ * asks of the scenario's own GPU (scenarios/load_cluster.c). Under --existing a type whose
+ * platform has nodes of another size is refused, as `run` refuses such a pool: the pools share
+ * one node size (models/config/pools.h), and on the kept pool's it would be another machine.
+ * 0, or ST_EINVAL located. */
 static int gpu_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err)
 {
+    for (size_t v = 0; v < s->n_variants && s->existing; v++) {
+        const st_gpu_spec *g = s->variants[v].gpu;
+        if (g && g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
+            return st_err_set(err, ST_EINVAL, c->gpu_loc,
+                              "--existing: GPU '%s' comes on nodes of %d GPUs, the kept pool's "
+                              "have %lld: pools share one gpus_per_node (docs/models/pools.md); "
+                              "size it alone with --gpu-types %s",
+                              g->name, g->node_gpus, (long long)c->gpus_per_node, g->name);
+    }
     for (size_t v = 0; v < s->n_variants && c->node.base_power_of_gpu; v++) {
         const st_gpu_spec *g = s->variants[v].gpu;
         if (g && !(g->node_base_w > 0 && (g->node_gpus == c->gpus_per_node || !s->existing)))
@@ -1142,13 +1154,14 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     if (nc == 0) {
         free_candidates(nodes, ncs, nv);
         int64_t sg = spare_gpus(spec, c);
-        return st_err_set(err, ST_EINVAL, w->loc,
-                          "no cluster of whole units of %lld nodes within the budgets splits "
-                          "workload '%s' (global batch %lld) into a plan%s",
-                          (long long)unit, w->name, (long long)w->global_batch,
-                          sg > 0 && spec->gpus > 0
-                              ? " (the GPU budget counts the GPUs of failures.spares too)"
-                              : "");
+        return st_err_set(
+            err, ST_EINVAL, w->loc,
+            "no cluster of whole units of %lld node%s%s within the budgets splits "
+            "workload '%s' (global batch %lld) into a plan%s",
+            (long long)unit, unit == 1 ? "" : "s", nv > 1 ? " (or each type's own)" : "", w->name,
+            (long long)w->global_batch,
+            sg > 0 && spec->gpus > 0 ? " (the GPU budget counts the GPUs of failures.spares too)"
+                                     : "");
     }
     out->unit_nodes = unit;
     out->candidates = (int64_t)nc; /* each variant's sizes, in its own nodes */
@@ -1171,6 +1184,8 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
         out->reshaped |= vc.gpus_per_node != c->gpus_per_node || unit_of(spec, c, &vc) != unit;
         if (ncs[v]) /* a variant no size of whole units splits: none of its rows */
             rc = search_variant(&x, nodes[v], ncs[v]);
+        else
+            out->unsplit++;
         if (x.done < per * (int64_t)(v + 1) && per * (int64_t)(v + 1) < x.total)
             st_progress(SIZE_PROGRESS, x.done = per * (int64_t)(v + 1), x.total);
     }

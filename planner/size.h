@@ -226,6 +226,8 @@ typedef struct st_size_result {
     int64_t unit_nodes;       /* the scalable unit searched, nodes of the scenario's */
     int reshaped;             /* some variant's unit is not unit_nodes: its platform's node
                                  size, or its own racks or leaf of another size */
+    int unsplit;              /* variants no size of their whole units within the budgets
+                                 splits into a plan: no rows of theirs */
     int64_t candidates;       /* the sizes in whole units some plan splits, within the budgets,
                                  over the variants (each in its own nodes) */
     int64_t counts_searched;  /* of them, the sizes searched (each with every plan) */

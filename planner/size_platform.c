@@ -8,23 +8,34 @@
 
 #include "models/fabric/leaf.h"
 
+/* The GPUs type g's platform joins on NVLink: its rack's where that spans trays (an NVL72's
+ * 72), else its node's. */
+static int64_t platform_domain(const st_gpu_spec *g)
+{
+    return g->platform_domain > g->node_gpus ? g->platform_domain : g->node_gpus;
+}
+
 int st__size_platform(const st_cluster_cfg *c, const st_gpu_spec *g, st_cluster_cfg *out)
 {
-    int64_t n0 = c->gpus_per_node, n = g->node_gpus;
-    if (n <= 0 || n == n0 || strcmp(g->name, c->gpu->name) == 0)
+    int64_t n0 = c->gpus_per_node, n = g->node_gpus, dom = platform_domain(g);
+    if (n <= 0 || strcmp(g->name, c->gpu->name) == 0 || (n == n0 && dom == c->nvlink_domain))
         return 0;
+    out->nvlink_domain = dom;
+    if (dom > n && c->racks.nodes_per_rack > 0) /* an NVL72's rack is its NVLink domain */
+        out->racks.nodes_per_rack = dom / n;
+    if (n == n0) /* the scenario's node, but its NVLink domain */
+        return 1;
     out->gpus_per_node = n;
     out->nodes = (c->nodes * n0 + n - 1) / n; /* the same GPUs (a search sets its own sizes) */
-    out->nvlink_domain = g->platform_domain > n ? g->platform_domain : n;
     /* what the scenario states for its own nodes, per GPU: NICs a GPU, each leaf's downlink
-     * ports, each rack's GPUs */
+     * ports, each rack's GPUs (but a rack that is the platform's NVLink domain) */
     int64_t nics = (int64_t)c->fabric.nics_per_node * n / n0;
     out->fabric.nics_per_node = (int)(nics < 1 ? 1 : nics < 64 ? nics : 64);
     int64_t down = c->fabric.nodes_per_leaf *
                    st_leaf_ports_per_node(c->fabric.topology, c->fabric.nics_per_node),
             per = st_leaf_ports_per_node(c->fabric.topology, out->fabric.nics_per_node);
     out->fabric.nodes_per_leaf = down / per > 0 ? down / per : 1;
-    if (c->racks.nodes_per_rack > 0) {
+    if (c->racks.nodes_per_rack > 0 && dom <= n) {
         int64_t npr = (c->racks.nodes_per_rack * n0 + n - 1) / n;
         out->racks.nodes_per_rack = npr > 0 ? npr : 1;
     }

@@ -7,10 +7,13 @@
 #include "models/silicon/gpu.h"
 
 /* Where GPU type g's catalog platform builds nodes of another size than cluster c's (its
- * node_gpus), and g is not c's own type: the cluster of that platform's nodes, into *out (a
- * copy of c, its GPU set by the caller): the platform's GPUs a node, its NVLink domain and its
- * node power besides the GPUs, with c's GPUs, NICs a GPU, leaf downlink ports and GPUs a rack
- * carried over. Otherwise *out is left as it is. Returns whether it reshaped. */
+ * node_gpus), or joins another NVLink domain, and g is not c's own type: the cluster of that
+ * platform, into *out (a copy of c, its GPU set by the caller): the platform's GPUs a node, its
+ * NVLink domain and its node power besides the GPUs, with c's GPUs, NICs a GPU and leaf
+ * downlink ports carried over, and each rack the platform's NVLink domain where that spans
+ * nodes (a GB200 NVL72's 18 trays), else c's GPUs a rack. Otherwise *out is left as it is.
+ * Per-node figures stay per node: failures.spares and a local-NVMe tier's bandwidth. Returns
+ * whether it reshaped. */
 int st__size_platform(const st_cluster_cfg *c, const st_gpu_spec *g, st_cluster_cfg *out);
 
 #endif

@@ -204,6 +204,15 @@ static int ep_tried(const st_cluster_cfg *c, const st_workload_cfg *w, int64_t e
            w->model->experts % ep == 0;
 }
 
+/* The widest tensor parallelism tried: a node's GPUs, or its NVLink domain's where that joins
+ * nodes (a GB200 NVL72's trays: TensorRT-LLM and vLLM run tensor parallelism over multi-node
+ * NVLink), within the cluster. */
+static int64_t tp_most(const st_cluster_cfg *c)
+{
+    int64_t d = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain : c->gpus_per_node;
+    return d < c->nodes * c->gpus_per_node ? d : c->nodes * c->gpus_per_node;
+}
+
 /* Pipeline stages are tried only where a node's tensor parallelism cannot hold the model with
  * room for one request: 2, 4, 8 ... stages of a whole node each, while the cluster has the
  * GPUs and the model the layers (the way engines serve a model larger than a node: vLLM's
@@ -259,7 +268,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     for (size_t t = 0; t < nt; t++) { /* each type on its own platform's node */
         st_cluster_cfg ct = *c;
         st__size_platform(c, n_types ? types[t] : c->gpu, &ct);
-        for (int64_t tp = 1; tp <= ct.gpus_per_node; tp *= 2)
+        for (int64_t tp = 1; tp <= tp_most(&ct); tp *= 2)
             cap++;
         for (int64_t pp = 2; pp <= stages_cap(&ct, w); pp *= 2)
             cap++;
@@ -278,7 +287,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
                                    domain and node power (size_platform.h) */
         st__size_platform(c, g, &ct);
         int64_t max_pp = stages_cap(&ct, w), tp_top = 1;
-        for (int64_t tp = 1; tp <= ct.gpus_per_node; tp *= 2)
+        for (int64_t tp = 1; tp <= tp_most(&ct); tp *= 2)
             tp_top = tp;
         int held = 0; /* some single-stage replica's cache holds a request */
         const char *missing = precision_missing(w, g);
@@ -287,7 +296,7 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
                 (st_serve_size_row){.gpu = g, .tp = 1, .pp = 1, .ep = 1, .why = missing};
             continue;
         }
-        for (int64_t tp = 1; tp <= ct.gpus_per_node; tp *= 2) {
+        for (int64_t tp = 1; tp <= tp_most(&ct); tp *= 2) {
             st_serve_size_row *row = &out->row[out->n++];
             int rc = size_row(&ct, w, id, g, tp, 1, 1, seed, row, err);
             if (rc)

@@ -449,6 +449,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         r->unit_nodes == 1 ? "" : "s", unit_note(rp->spec, r), (long long)r->counts_skipped,
         (long long)r->counts_bounded, (long long)r->considered, r->n, (long long)pruned,
         (long long)r->pruned_rule, (long long)r->pruned_memory, (long long)r->pruned_dominated);
+    if (r->unsplit)
+        put(b,
+            "%d of the hardware variants ha%s no size of whole units within the budgets that "
+            "splits the workload into a plan, so no rows\n",
+            r->unsplit, r->unsplit == 1 ? "s" : "ve");
     if (rp->failures)
         put(b,
             "failures: time to train and goodput are Daly's expected (the mean of strata run's "

@@ -337,13 +337,14 @@ check "size a trace at its mean rate" $?
 sed 's/count: 2000/count: 400/' "$ex" >"$tmp/small.yaml" # fewer requests: the same rules
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format json >"$tmp/sz.json"
 check "size a service" $?
-# a GPU type of another platform is sized on its own node: GB200 beside the example's 8-GPU HGX
-# nodes in trays of 4, so its tensor parallelism stops at a tray's 4 (it tried 8, the HGX node's)
+# a GPU type of another platform is sized on its own platform: GB200 beside the example's two
+# 8-GPU HGX nodes in trays of 4 on its 72-GPU NVLink domain, so its tensor parallelism reaches
+# past a tray, to the cluster's 16 GPUs (it stopped at 8, the HGX node's)
 "$strata" size "$tmp/small.yaml" --gpu-types gb200 --top 20 --format json |
     python3 -c 'import json, sys
 tps = sorted(r["tp"] for r in json.load(sys.stdin)["serving"])
-sys.exit(tps != [1, 2, 4])'
-check "size a service on its own platform: GB200 at tp 1, 2 and 4" $?
+sys.exit(tps != [1, 2, 4, 8, 16])'
+check "size a service on its own platform: GB200 at tp 1 to 16 over its NVLink domain" $?
 # its goal: gpus or cost, cost only where GPU-hours are priced (a review found --goal cost
 # without prices ranking by GPUs under "ranked by cost"); gpus refused for training
 "$strata" size "$tmp/small.yaml" --goal gpus --top 1 | head -1 | grep -q "ranked by gpus" &&

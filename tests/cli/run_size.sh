@@ -608,5 +608,11 @@ expect "spares priced as the job's nodes" 16576 "$(python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print(round(j["cost"]["breakdown"]["gpu_usd"] / (j["wall_s"] / 3600 * 2.5), 6))' "$tmp/spares-cost.json" | sed 's/\.0$//')"
+# Each variant has its own sizes: under a budget of 4 GPUs the H100's 8-GPU node has none and
+# GB200's 4-GPU tray one; the H100 is said to have no rows, not dropped without a word.
+expect "a variant with no size of whole units is named as having no rows" 1 \
+    "$("$strata" size "$src/scenarios/examples/quickstart.yaml" --deadline 300d \
+        --gpu-types h100-sxm,gb200 --budget gpus=4 2>/dev/null |
+        grep -c '^1 of the hardware variants has no size of whole units within the budgets')"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -309,7 +309,8 @@ END_TEST
 /* A GPU type of another platform is searched in that platform's nodes: GB200 beside the
  * scenario's 8-GPU H100 nodes comes in trays of 4 GPUs on its 72-GPU NVLink domain (tensor
  * parallelism past 8 GPUs, which the H100 nodes' domain of 8 does not allow, at a deadline that
- * needs tens of GPUs), each rack holding the GPUs an H100 rack holds (one node: two trays). */
+ * needs tens of GPUs), in racks of 18 trays (an NVL72's, its NVLink domain) where the H100s'
+ * hold one node. */
 START_TEST(test_gpu_type_on_its_platform)
 {
     st_scn *s = load("");
@@ -320,7 +321,7 @@ START_TEST(test_gpu_type_on_its_platform)
         const st_size_cfg *f = &r.cfg[i];
         int64_t gpn = f->variant ? 4 : 8;
         ck_assert_int_eq(f->gpus, f->nodes * gpn);
-        ck_assert_int_eq(f->racks, f->variant ? (f->nodes + 1) / 2 : f->nodes);
+        ck_assert_int_eq(f->racks, f->variant ? (f->nodes + 17) / 18 : f->nodes);
         if (f->tp > tp_most[f->variant])
             tp_most[f->variant] = f->tp;
     }
