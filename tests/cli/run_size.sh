@@ -460,6 +460,13 @@ expect "--existing: --unit rack sizes each type in its own racks (54 sizes)" "56
 expect "--existing: --unit rack names each type's own rack" 1 \
     "$("$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --unit rack \
         2>/dev/null | grep -c 'in whole units of 2 nodes (each type.s own rack)')"
+# A type whose platform has nodes of another size cannot join the kept pool (pools share one
+# node size, as run refuses such a pool): refused, where it was searched on 8-GPU "nodes".
+"$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --gpu-types gb200 \
+    >/dev/null 2>"$tmp/gb.err"
+expect "--existing: a GB200 beside 8-GPU pools exits 2" 2 $?
+expect "--existing: a GB200 beside 8-GPU pools says why" 1 \
+    "$(grep -c "error: --existing: GPU 'gb200' comes on nodes of 4 GPUs, the kept pool's have 8" "$tmp/gb.err")"
 # and a cooling budget their heat: the B200 pool's 3.07 MW of heat fits 6 MW beside the kept
 # H100s' at full draw, not 5 MW.
 b200_cool() { # BUDGET: the first B200 row's feasible and binds
