@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "models/config/racks.h"
 #include "models/fabric/leaf.h"
 
 /* The GPUs type g's platform joins on NVLink: its rack's where that spans trays (an NVL72's
@@ -15,14 +16,30 @@ static int64_t platform_domain(const st_gpu_spec *g)
     return g->platform_domain > g->node_gpus ? g->platform_domain : g->node_gpus;
 }
 
+/* A rack that is the platform's NVLink domain (an NVL72's 18 trays), built as the platform ships:
+ * liquid-cooled ("a liquid-cooled, rack-scale" system, NVIDIA's GB200 NVL72 page). A scenario
+ * whose racks are liquid-cooled keeps its own loop's figures; an air-cooled one's racks become
+ * liquid-cooled at the default capacity and liquid share (cooling.c's 132 kW, the NVL72 rack's;
+ * racks.h's share), its supply temperatures and the facility's plant kept. */
+static void nvl_rack(const st_cluster_cfg *c, int64_t nodes, st_rack_cfg *r)
+{
+    if (c->racks.nodes_per_rack > 0)
+        r->nodes_per_rack = nodes;
+    if (r->cooling == ST_COOLING_LIQUID)
+        return;
+    r->cooling = ST_COOLING_LIQUID;
+    r->cooling_capacity_w = 0; /* the liquid kind's default */
+    r->liquid_fraction = st_racks_default_liquid_fraction(ST_COOLING_LIQUID);
+}
+
 int st__size_platform(const st_cluster_cfg *c, const st_gpu_spec *g, st_cluster_cfg *out)
 {
     int64_t n0 = c->gpus_per_node, n = g->node_gpus, dom = platform_domain(g);
     if (n <= 0 || strcmp(g->name, c->gpu->name) == 0 || (n == n0 && dom == c->nvlink_domain))
         return 0;
     out->nvlink_domain = dom;
-    if (dom > n && c->racks.nodes_per_rack > 0) /* an NVL72's rack is its NVLink domain */
-        out->racks.nodes_per_rack = dom / n;
+    if (dom > n) /* an NVL72's rack is its NVLink domain */
+        nvl_rack(c, dom / n, &out->racks);
     if (n == n0) /* the scenario's node, but its NVLink domain */
         return 1;
     out->gpus_per_node = n;

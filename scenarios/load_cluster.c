@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/racks.h"
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
 #include "models/fabric/transport.h"
@@ -547,7 +548,7 @@ static void derive_base_power(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
 void st__derive_liquid_fraction(st_rack_cfg *r)
 {
     if (r->liquid_fraction < 0)
-        r->liquid_fraction = r->cooling == ST_COOLING_LIQUID ? 0.8 : 0;
+        r->liquid_fraction = st_racks_default_liquid_fraction(r->cooling);
 }
 
 /* Fill what follows from other values; check what ties them together. Each rule is checked

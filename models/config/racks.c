@@ -104,3 +104,8 @@ int64_t st_racks_pool_count(const st_cluster_cfg *c, int k)
 {
     return by_pool(c) ? racks_of_pool(&c->pools[k]) : st_racks_count(c);
 }
+
+double st_racks_default_liquid_fraction(st_cooling_kind kind)
+{
+    return kind == ST_COOLING_LIQUID ? 0.8 : 0; /* the contract example's 80% */
+}

@@ -45,4 +45,9 @@ const st_rack_cfg *st_racks_cfg(const st_cluster_cfg *c, int64_t rack);
 int64_t st_racks_pool_first(const st_cluster_cfg *c, int k);
 int64_t st_racks_pool_count(const st_cluster_cfg *c, int k);
 
+/* The share of a rack's heat its liquid loop takes when none is stated: 0.8 for a
+ * liquid-cooled rack (the contract example's 80%), 0 for an air-cooled one
+ * (cluster.racks.cooling.liquid_fraction's default). */
+double st_racks_default_liquid_fraction(st_cooling_kind kind);
+
 #endif

@@ -26,7 +26,8 @@ static st_scn *load(const char *cluster)
 /* GB200 beside 16 HGX H100 nodes (8 NICs a node, 4 nodes a leaf, 2 a rack, a stated node
  * power): the same 128 GPUs in 32 trays of 4 on a 72-GPU domain, 4 NICs a tray (one a GPU, as
  * the H100s'), 8 trays a leaf (the leaf's 32 downlinks), racks of 18 trays (an NVL72, its
- * domain), the tray's 1,236 W besides its GPUs. */
+ * domain) liquid-cooled as an NVL72 ships (the scenario's racks are air-cooled: the liquid kind's
+ * default capacity and share), the tray's 1,236 W besides its GPUs. */
 START_TEST(test_gb200_beside_hgx)
 {
     st_scn *s = load("{ gpu: h100-sxm, nodes: 16, gpus_per_node: 8, node: { base_power: 3 kW },"
@@ -41,6 +42,10 @@ START_TEST(test_gb200_beside_hgx)
     ck_assert_int_eq(v.fabric.nics_per_node, 4);
     ck_assert_int_eq(v.fabric.nodes_per_leaf, 8);
     ck_assert_int_eq(v.racks.nodes_per_rack, 18);
+    ck_assert_int_eq(c->racks.cooling, ST_COOLING_AIR);
+    ck_assert_int_eq(v.racks.cooling, ST_COOLING_LIQUID);
+    ck_assert_double_eq(v.racks.cooling_capacity_w, 0);
+    ck_assert_double_eq(v.racks.liquid_fraction, 0.8);
     ck_assert_double_eq(v.node.base_power_w, 1236);
     st_scn_free(s);
 }
