@@ -821,14 +821,27 @@ static int64_t most_units(const st_cluster_cfg *c, const st_size_spec *s, int64_
     return most;
 }
 
-/* Variant v's candidate sizes in its own nodes, into *nodes (malloc'd); their count. */
-static size_t candidates_of(const st_cluster_cfg *c, const st_workload_cfg *w,
-                            const st_size_spec *s, size_t v, int64_t **nodes)
+/* One variant's sizes: its candidates in its own nodes, its GPUs a node, and whether its unit
+ * differs from the scenario's (its platform's node, or its own racks or leaf). */
+typedef struct variant_sizes {
+    int64_t *nodes; /* malloc'd, ascending */
+    size_t n;
+    int64_t gpn;
+    int reshaped;
+} variant_sizes;
+
+/* Variant v's sizes on its own shape (variant_of), in units of its own. */
+static variant_sizes sizes_of(const st_cluster_cfg *c, const st_workload_cfg *w,
+                              const st_size_spec *s, size_t v)
 {
     st_cluster_cfg vc;
     variant_of(c, s, v, -1, NULL, &vc);
     int64_t unit = unit_of(s, c, &vc);
-    return st__size_candidates(&vc, w, unit, most_units(&vc, s, unit), nodes);
+    variant_sizes z = {.gpn = vc.gpus_per_node,
+                       .reshaped =
+                           vc.gpus_per_node != c->gpus_per_node || unit != unit_of(s, c, c)};
+    z.n = st__size_candidates(&vc, w, unit, most_units(&vc, s, unit), &z.nodes);
+    return z;
 }
 
 /* What the plant, after the ranking, needs: the cluster and the spec. */
@@ -1120,12 +1133,11 @@ static int gpu_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err
     return 0;
 }
 
-static void free_candidates(int64_t **nodes, size_t *ncs, size_t nv)
+static void free_sizes(variant_sizes *z, size_t nv)
 {
     for (size_t v = 0; v < nv; v++)
-        free(nodes[v]);
-    free(nodes);
-    free(ncs);
+        free(z[v].nodes);
+    free(z);
 }
 
 int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_size_spec *spec,
@@ -1144,15 +1156,14 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
         return ST_EINVAL;
     int64_t unit = unit_of(spec, c, c);
     size_t nv = spec->n_variants ? spec->n_variants : 1, nc = 0, most = 0;
-    int64_t **nodes = st_xcalloc(nv, sizeof *nodes);
-    size_t *ncs = st_xcalloc(nv, sizeof *ncs);
+    variant_sizes *z = st_xcalloc(nv, sizeof *z);
     for (size_t v = 0; v < nv; v++) {
-        ncs[v] = candidates_of(c, w, spec, v, &nodes[v]);
-        nc += ncs[v];
-        most = ncs[v] > most ? ncs[v] : most;
+        z[v] = sizes_of(c, w, spec, v);
+        nc += z[v].n;
+        most = z[v].n > most ? z[v].n : most;
     }
     if (nc == 0) {
-        free_candidates(nodes, ncs, nv);
+        free_sizes(z, nv);
         int64_t sg = spare_gpus(spec, c);
         return st_err_set(
             err, ST_EINVAL, w->loc,
@@ -1177,13 +1188,11 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     int rc = 0;
     st_progress(SIZE_PROGRESS, 0, x.total);
     for (size_t v = 0; v < nv && !rc; v++) {
-        st_cluster_cfg vc;
-        variant_of(c, spec, v, -1, NULL, &vc);
         x.v = v;
-        x.gpn = vc.gpus_per_node;
-        out->reshaped |= vc.gpus_per_node != c->gpus_per_node || unit_of(spec, c, &vc) != unit;
-        if (ncs[v]) /* a variant no size of whole units splits: none of its rows */
-            rc = search_variant(&x, nodes[v], ncs[v]);
+        x.gpn = z[v].gpn;
+        out->reshaped |= z[v].reshaped;
+        if (z[v].n) /* a variant no size of whole units splits: none of its rows */
+            rc = search_variant(&x, z[v].nodes, z[v].n);
         else
             out->unsplit++;
         if (x.done < per * (int64_t)(v + 1) && per * (int64_t)(v + 1) < x.total)
@@ -1192,7 +1201,7 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     st_progress(SIZE_PROGRESS, x.total, x.total); /* the loop ends */
     st_step_memo_free(x.memo);
     st_maxmin_free(x.spare);
-    free_candidates(nodes, ncs, nv);
+    free_sizes(z, nv);
     if (rc) {
         st_size_release(out);
         return rc;
