@@ -332,8 +332,11 @@ typedef struct band_tally {
 } band_tally;
 
 /* Each published run of the residual table against the band the others give a job like it
- * (leave-one-out): covered when its residual lies inside. The goal: the 80% band holds 75-85%
- * of them (issue 31). */
+ * (leave-one-out), and against the band of the other sets' runs only (leave-one-set-out):
+ * covered when its residual lies inside. The goal (issue 31: 75-85% of the evaluation runs at
+ * 80%) is held on the second: a planner's job comes from a source, stack and cluster the table
+ * has not seen, as a run of a set left out does, while a run beside its own set's runs shares
+ * them (docs/models/error-band.md, "Does it hold?"). */
 static int run_band(int md)
 {
     size_t n = st_band_row_count, n_sets = 0;
@@ -375,12 +378,12 @@ static int run_band(int md)
                t[k].set_rows ? 100.0 * t[k].set_covered / t[k].set_rows : 0);
     st_sort_doubles(width, (size_t)all);
     double share = all ? (double)covered / all : 0;
-    int met = share >= ST_BAND_LEVEL - 0.05 && share <= ST_BAND_LEVEL + 0.05;
-    printf("%sband: %d runs, %.1f%% inside their band, median width %.0f%% of the step time "
-           "(goal: %.0f-%.0f%%) %s; own set left out: %.1f%% inside\n",
-           md ? "\n" : "", all, 100 * share, all ? 100 * width[all / 2] : 0,
-           100 * (ST_BAND_LEVEL - 0.05), 100 * (ST_BAND_LEVEL + 0.05), met ? "met" : "MISSED",
-           set_all ? 100.0 * set_covered / set_all : 0);
+    double held = set_all ? (double)set_covered / set_all : 0;
+    int met = set_all > 0 && held >= ST_BAND_LEVEL - 0.05 && held <= ST_BAND_LEVEL + 0.05;
+    printf("%sband: %d runs, %.1f%% inside their band, median width %.0f%% of the step time; own "
+           "set left out: %.1f%% inside (goal: %.0f-%.0f%%) %s\n",
+           md ? "\n" : "", all, 100 * share, all ? 100 * width[all / 2] : 0, 100 * held,
+           100 * (ST_BAND_LEVEL - 0.05), 100 * (ST_BAND_LEVEL + 0.05), met ? "met" : "MISSED");
     free(t);
     free(width);
     return !met;
