@@ -65,6 +65,7 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
         f->gpus = st_xmalloc((size_t)w->gpus * sizeof *f->gpus);
         memcpy(f->gpus, gpus, (size_t)w->gpus * sizeof *f->gpus);
     }
+    st__rack_jobs_add(&x->rj, x->sp->c, i, f->gpus, w->gpus);
     double step = f->step.step_time_s;
     double need = w->data.enabled && step > 0 ? (double)w->global_batch * (double)w->seq_len /
                                                     step * w->data.bytes_per_token
@@ -171,12 +172,17 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     for (size_t k = 0; k < x->n_train; k++)
         if (k != i && x->has[k] && x->holding[k])
             x->bg[set.n++] = x->io[k];
-    /* The heat of the racks it shares with the jobs running now may slow it: before its life. */
-    unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
-    for (size_t k = 0; k < x->n_train; k++)
-        here[x->workload[k]] = k == i || x->holding[k];
+    /* The heat of the racks it shares with the jobs running now may slow it: before its life.
+     * Only the running jobs its racks reach can (st_plant_coupled): they are found from its
+     * racks (rack_jobs.h), so that a start does not cost every running job. */
     st_plant_job *steady = NULL;
     size_t ns = services_now(x, &steady);
+    unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
+    size_t *near = st_xmalloc((x->n_train ? x->n_train : 1) * sizeof *near);
+    size_t n_near = st__rack_jobs_closure(&x->rj, x->sp->c, i, x->holding, steady, ns, near);
+    for (size_t k = 0; k < n_near; k++)
+        here[x->workload[near[k]]] = 1;
+    free(near);
     rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, x->sp->n, here, steady, ns,
                               x->workload[i], err);
     for (size_t k = 0; k < ns; k++)
@@ -578,6 +584,7 @@ static void lives_alloc(st__lives_ctx *x, size_t n, size_t nt)
     x->hosts = st_xcalloc(n, sizeof *x->hosts);
     x->holding = st_xcalloc(n, sizeof *x->holding);
     x->rated = st_xcalloc(n ? n : 1, sizeof *x->rated);
+    st__rack_jobs_init(&x->rj, x->sp->c, x->n_train);
 }
 
 /* Frees what lives_alloc and the run's hooks left in x. */
@@ -603,6 +610,7 @@ static void lives_free(st__lives_ctx *x)
         free(x->rated[i].bg);
     free(x->rated);
     st__nbr_flows_release(&x->nbr);
+    st__rack_jobs_release(&x->rj);
     st__shape_memo_release(&x->memo);
     st_trace_rate_release(&x->tr);
 }

@@ -4,6 +4,7 @@
 #define ST_MODELS_FORECAST_RUN_LIVES_INTERNAL_H
 
 #include "models/forecast/nbr_flows.h"
+#include "models/forecast/rack_jobs.h"
 #include "models/forecast/run_internal.h"
 #include "models/forecast/shape_memo.h"
 #include "models/forecast/trace_rate.h"
@@ -55,6 +56,7 @@ typedef struct st__lives_ctx {
     unsigned char *serving; /* by cluster job: a service's job holding its GPUs now */
     const int64_t **span;   /* by cluster job: a job across pools' GPUs in each (cluster.h) */
     size_t n_jobs;
+    st__rack_jobs rj; /* by training job: the racks of its plant entry, for its neighbourhood */
 } st__lives_ctx;
 
 /* The cluster run's energy (cluster_energy.h): every job that ran, trace jobs included, at the

@@ -492,6 +492,9 @@ int main(int argc, char **argv)
         rc = trace_load(argc > 3 ? atol(argv[2]) : 1000000, argc > 3 ? atol(argv[3]) : 100000);
     if (!rc && (!only || strcmp(only, "workloads") == 0))
         rc = workloads_case("4000x1node", 4000, 1, "{}");
+    /* twice the jobs: its CPU time over the 4000's says how the run grows (2 when linear) */
+    if (!rc && (!only || strcmp(only, "workloads") == 0))
+        rc = workloads_case("8000x1node", 8000, 1, "{}");
     if (!rc && (!only || strcmp(only, "workloads") == 0))
         rc = workloads_case("400x3nodes-chain", 400, 3,
                             "{ nodes_per_leaf: 2, oversubscription: 3 }");

@@ -1,0 +1,148 @@
+/* A job's thermal neighbourhood from the racks its neighbours ran in (rack_jobs.h): on random
+ * placements, running sets and services beside them, the jobs it finds hold st_plant_coupled's
+ * set over every running job, and st_plant_coupled over them alone gives that set, in order. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "models/forecast/rack_jobs.h"
+#include "models/plant/plant.h"
+#include "models/plant/thermal.h"
+#include "scenarios/catalog.h"
+
+enum { NODES = 30, GPN = 8, JOBS = 24, SERVICES = 3, MAX_GPUS = 6 * GPN, TRIALS = 200 };
+
+static uint64_t next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+static st_cluster_cfg cluster(void)
+{
+    st_cluster_cfg c = {0};
+    c.gpu = st_catalog_gpu("h100-sxm");
+    c.nodes = NODES;
+    c.gpus_per_node = GPN;
+    c.racks = (st_rack_cfg){.nodes_per_rack = 3, .cooling = ST_COOLING_AIR};
+    return c;
+}
+
+/* n_gpus GPUs of whole nodes drawn at random (scattered, not sorted), into g. */
+static int64_t draw(uint64_t *s, int64_t *g)
+{
+    int64_t nodes = 1 + (int64_t)(next(s) % 6), n = 0;
+    for (int64_t k = 0; k < nodes; k++) {
+        int64_t node = (int64_t)(next(s) % NODES);
+        for (int64_t i = 0; i < GPN; i++)
+            g[n++] = node * GPN + i;
+    }
+    return n;
+}
+
+START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
+{
+    st_cluster_cfg c = cluster();
+    static int64_t gpus[JOBS + SERVICES][MAX_GPUS];
+    int64_t n_gpus[JOBS + SERVICES];
+    st_step_result step = {.step_time_s = 1};
+    uint64_t s = 7;
+    int tested = 0;
+    for (int trial = 0; trial < TRIALS; trial++) {
+        st__rack_jobs r;
+        st__rack_jobs_init(&r, &c, JOBS);
+        for (int j = 0; j < JOBS + SERVICES; j++)
+            n_gpus[j] = draw(&s, gpus[j]);
+        int running[JOBS];
+        for (int j = 0; j < JOBS; j++) {
+            running[j] = next(&s) % 3 != 0;
+            if (running[j] || next(&s) % 2) /* stopped ones stay indexed where they ran */
+                st__rack_jobs_add(&r, &c, (size_t)j, gpus[j], n_gpus[j]);
+        }
+        st_plant_job steady[SERVICES];
+        size_t ns = next(&s) % (SERVICES + 1);
+        for (size_t k = 0; k < ns; k++)
+            steady[k] = (st_plant_job){&step, gpus[JOBS + k], n_gpus[JOBS + k], 1000 + k, 1, 1};
+        size_t target = next(&s) % JOBS;
+        st__rack_jobs_add(&r, &c, target, gpus[target], n_gpus[target]);
+        /* Every running job and the target, in order, then the services: as the throttle
+         * builds them. */
+        st_plant_job all[JOBS + SERVICES], near_jobs[JOBS + SERVICES];
+        size_t n_all = 0, me = 0;
+        for (int j = 0; j < JOBS; j++)
+            if (running[j] || (size_t)j == target) {
+                if ((size_t)j == target)
+                    me = n_all;
+                all[n_all++] = (st_plant_job){&step, gpus[j], n_gpus[j], (uint64_t)j, 1, 0};
+            }
+        for (size_t k = 0; k < ns; k++)
+            all[n_all++] = steady[k];
+        size_t near[JOBS];
+        size_t n_near = st__rack_jobs_closure(&r, &c, target, running, steady, ns, near);
+        unsigned char in_near[JOBS] = {0};
+        for (size_t k = 0; k < n_near; k++)
+            in_near[near[k]] = 1;
+        ck_assert(in_near[target]);
+        size_t m = 0, me_near = 0;
+        for (int j = 0; j < JOBS; j++)
+            if (in_near[j]) {
+                ck_assert(running[j] || (size_t)j == target);
+                if ((size_t)j == target)
+                    me_near = m;
+                near_jobs[m++] = (st_plant_job){&step, gpus[j], n_gpus[j], (uint64_t)j, 1, 0};
+            }
+        for (size_t k = 0; k < ns; k++)
+            near_jobs[m++] = steady[k];
+        size_t kept_all = st_plant_coupled(&c, all, n_all, &me, 1);
+        size_t kept_near = st_plant_coupled(&c, near_jobs, m, &me_near, 1);
+        ck_assert_uint_eq(kept_near, kept_all);
+        ck_assert_uint_eq(me_near, me);
+        for (size_t k = 0; k < kept_all; k++)
+            ck_assert_uint_eq(near_jobs[k].id, all[k].id);
+        tested += kept_all > 1;
+        /* a second closure after the first finds the same jobs: its scratch was cleared */
+        size_t again[JOBS];
+        ck_assert_uint_eq(st__rack_jobs_closure(&r, &c, target, running, steady, ns, again),
+                          n_near);
+        ck_assert_int_eq(memcmp(again, near, n_near * sizeof *near), 0);
+        st__rack_jobs_release(&r);
+    }
+    ck_assert_int_gt(tested, TRIALS / 4); /* the trials did couple jobs */
+}
+END_TEST
+
+/* A job indexed twice keeps its first racks; a job with no neighbour running is alone. */
+START_TEST(test_a_job_is_indexed_once_and_alone_without_running_neighbours)
+{
+    st_cluster_cfg c = cluster();
+    int64_t a[GPN], b[GPN];
+    for (int i = 0; i < GPN; i++) {
+        a[i] = i;           /* node 0, rack 0 */
+        b[i] = 3 * GPN + i; /* node 3, rack 1 */
+    }
+    st__rack_jobs r;
+    st__rack_jobs_init(&r, &c, 2);
+    st__rack_jobs_add(&r, &c, 0, a, GPN);
+    st__rack_jobs_add(&r, &c, 0, b, GPN); /* ignored: job 0 is indexed at rack 0 */
+    st__rack_jobs_add(&r, &c, 1, a, GPN);
+    ck_assert_uint_eq(r.n_racks_of[0], 1);
+    ck_assert_int_eq(r.racks[0][0], 0);
+    int running[2] = {0, 0};
+    size_t out[2];
+    ck_assert_uint_eq(st__rack_jobs_closure(&r, &c, 0, running, NULL, 0, out), 1);
+    running[1] = 1;
+    ck_assert_uint_eq(st__rack_jobs_closure(&r, &c, 0, running, NULL, 0, out), 2);
+    ck_assert_uint_eq(out[1], 1);
+    st__rack_jobs_release(&r);
+}
+END_TEST
+
+Suite *rack_jobs_suite(void)
+{
+    Suite *s = suite_create("rack_jobs");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_the_neighbourhood_holds_the_coupled_set_and_gives_it);
+    tcase_add_test(tc, test_a_job_is_indexed_once_and_alone_without_running_neighbours);
+    suite_add_tcase(s, tc);
+    return s;
+}
