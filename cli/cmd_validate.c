@@ -336,7 +336,7 @@ typedef struct band_tally {
  * covered when its residual lies inside. The goal (issue 31: 75-85% of the evaluation runs at
  * 80%) is held on the second: a planner's job comes from a source, stack and cluster the table
  * has not seen, as a run of a set left out does, while a run beside its own set's runs shares
- * them (docs/models/error-band.md, "Does it hold?"). */
+ * them. The first is held to its floor only (docs/models/error-band.md, "Does it hold?"). */
 static int run_band(int md)
 {
     size_t n = st_band_row_count, n_sets = 0;
@@ -379,7 +379,9 @@ static int run_band(int md)
     st_sort_doubles(width, (size_t)all);
     double share = all ? (double)covered / all : 0;
     double held = set_all ? (double)set_covered / set_all : 0;
-    int met = set_all > 0 && held >= ST_BAND_LEVEL - 0.05 && held <= ST_BAND_LEVEL + 0.05;
+    /* the run alone left out: too narrow below, wide (reported, not failed) above */
+    int met = set_all > 0 && held >= ST_BAND_LEVEL - 0.05 && held <= ST_BAND_LEVEL + 0.05 &&
+              share >= ST_BAND_LEVEL - 0.05;
     printf("%sband: %d runs, %.1f%% inside their band, median width %.0f%% of the step time; own "
            "set left out: %.1f%% inside (goal: %.0f-%.0f%%) %s\n",
            md ? "\n" : "", all, 100 * share, all ? 100 * width[all / 2] : 0, 100 * held,

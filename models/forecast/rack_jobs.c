@@ -19,7 +19,9 @@ void st__rack_jobs_init(st__rack_jobs *r, const st_cluster_cfg *c, size_t n_jobs
     r->cap_in = st_xcalloc(nr, sizeof *r->cap_in);
     r->rack_on = st_xcalloc(nr, 1);
     r->racks = st_xcalloc(nj, sizeof *r->racks);
+    r->at = st_xcalloc(nj, sizeof *r->at);
     r->n_racks_of = st_xcalloc(nj, sizeof *r->n_racks_of);
+    r->in_now = st_xcalloc(nj, 1);
     r->job_on = st_xcalloc(nj, 1);
 }
 
@@ -27,14 +29,18 @@ void st__rack_jobs_release(st__rack_jobs *r)
 {
     for (int64_t k = 0; k < r->n_racks; k++)
         free(r->in[k]);
-    for (size_t j = 0; j < r->n_jobs; j++)
+    for (size_t j = 0; j < r->n_jobs; j++) {
         free(r->racks[j]);
+        free(r->at[j]);
+    }
     free(r->in);
     free(r->n_in);
     free(r->cap_in);
     free(r->rack_on);
     free(r->racks);
+    free(r->at);
     free(r->n_racks_of);
+    free(r->in_now);
     free(r->job_on);
     free(r->queue);
     memset(r, 0, sizeof *r);
@@ -50,12 +56,11 @@ static void reach(st__rack_jobs *r, int64_t k)
     r->queue[r->n_queue++] = k;
 }
 
-void st__rack_jobs_add(st__rack_jobs *r, const st_cluster_cfg *c, size_t j, const int64_t *gpus,
-                       int64_t n)
+/* Job j's racks, each once, the first time: marked in rack_on (clear between closures) while
+ * collected. */
+static void racks_of(st__rack_jobs *r, const st_cluster_cfg *c, size_t j, const int64_t *gpus,
+                     int64_t n)
 {
-    if (j >= r->n_jobs || r->racks[j] || !gpus)
-        return;
-    /* Its racks, each once: marked in rack_on (clear between closures) while collected. */
     int64_t *mine = st_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *mine);
     size_t m = 0;
     st_racks_cursor at = {0};
@@ -66,14 +71,51 @@ void st__rack_jobs_add(st__rack_jobs *r, const st_cluster_cfg *c, size_t j, cons
             mine[m++] = k;
         }
     }
-    for (size_t i = 0; i < m; i++) {
-        int64_t k = mine[i];
-        r->rack_on[k] = 0;
+    for (size_t i = 0; i < m; i++)
+        r->rack_on[mine[i]] = 0;
+    r->racks[j] = mine;
+    r->at[j] = st_xmalloc((m ? m : 1) * sizeof *r->at[j]);
+    r->n_racks_of[j] = m;
+}
+
+void st__rack_jobs_add(st__rack_jobs *r, const st_cluster_cfg *c, size_t j, const int64_t *gpus,
+                       int64_t n)
+{
+    if (j >= r->n_jobs || r->in_now[j] || (!r->racks[j] && !gpus))
+        return;
+    if (!r->racks[j])
+        racks_of(r, c, j, gpus, n);
+    for (size_t i = 0; i < r->n_racks_of[j]; i++) {
+        int64_t k = r->racks[j][i];
         r->in[k] = st_xgrow(r->in[k], sizeof *r->in[k], r->n_in[k] + 1, &r->cap_in[k]);
+        r->at[j][i] = r->n_in[k];
         r->in[k][r->n_in[k]++] = j;
     }
-    r->racks[j] = mine;
-    r->n_racks_of[j] = m;
+    r->in_now[j] = 1;
+}
+
+/* The place of rack k in job j's racks. */
+static size_t slot_of(const st__rack_jobs *r, size_t j, int64_t k)
+{
+    size_t i = 0;
+    while (r->racks[j][i] != k)
+        i++;
+    return i;
+}
+
+void st__rack_jobs_remove(st__rack_jobs *r, size_t j)
+{
+    if (j >= r->n_jobs || !r->in_now[j])
+        return;
+    for (size_t i = 0; i < r->n_racks_of[j]; i++) { /* swap the rack's last job into its place */
+        int64_t k = r->racks[j][i];
+        size_t p = r->at[j][i], last = r->in[k][--r->n_in[k]];
+        if (last != j) {
+            r->in[k][p] = last;
+            r->at[last][slot_of(r, last, k)] = p;
+        }
+    }
+    r->in_now[j] = 0;
 }
 
 /* Takes job j: into out, its racks reached. */

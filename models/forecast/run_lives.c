@@ -91,6 +91,7 @@ static void job_stopped(void *ctx, size_t i, double now_s)
     st__lives_ctx *x = ctx;
     if (i < x->n_train) {
         x->holding[i] = 0;
+        st__rack_jobs_remove(&x->rj, i);
         x->nbr_dirty = 1;
     } else if (i >= x->n_train + x->n_trace)
         x->serving[i] = 0;

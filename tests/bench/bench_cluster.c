@@ -12,8 +12,9 @@
  * policy alone, N times (for a profile). `bench_cluster trace-load` times loading a generated trace
  * (below). (d) `bench_cluster workloads`: many training workloads of a scenario side by side,
  * each one started solving its thermal throttle and, across leaves, its neighbours' traffic:
- * `case: workloads-NAME jobs: N cpu_s: X` for 4,000 one-node jobs and for 400 three-node jobs on
- * two-node leaves at 3:1, pairs of them sharing a leaf. */
+ * `case: workloads-NAME jobs: N cpu_s: X` for 4,000 and 8,000 one-node jobs (the second's time
+ * over the first's says how a run grows with its jobs: 2 when linear) and for 400 three-node
+ * jobs on two-node leaves at 3:1, pairs of them sharing a leaf. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The error band's residual table (models/forecast/band_rows.c) is tools/band_rows.sh's output
 # for the model as built, never typed by hand, and the band holds its published runs at its level
-# (`strata validate --band`: 75-85% inside, leave-one-out), and the calibrated band the calibration
+# (`strata validate --band`: 75-85% inside with the run's own set left out, at least 75% with
+# the run alone left out), and the calibrated band the calibration
 # splits' predicted runs (75-85% over every set). Run from the source folder.
 # Usage: check_band_rows.sh STRATA SRC
 # (regenerate with: tools/band_rows.sh build/strata > models/forecast/band_rows.c, then rebuild)

@@ -56,9 +56,19 @@ START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
         int running[JOBS];
         for (int j = 0; j < JOBS; j++) {
             running[j] = next(&s) % 3 != 0;
-            if (running[j] || next(&s) % 2) /* stopped ones stay indexed where they ran */
+            if (running[j] || next(&s) % 2)
                 st__rack_jobs_add(&r, &c, (size_t)j, gpus[j], n_gpus[j]);
         }
+        /* Some stop (leaving their racks' lists, as the cluster run's stop hook does), and some
+         * of those start again (rejoining the racks of their first GPUs). */
+        for (int j = 0; j < JOBS; j++)
+            if (!running[j] && next(&s) % 2) {
+                st__rack_jobs_remove(&r, (size_t)j);
+                if (next(&s) % 2) { /* its GPUs passed again, as each start passes them */
+                    st__rack_jobs_add(&r, &c, (size_t)j, gpus[j], n_gpus[j]);
+                    running[j] = 1;
+                }
+            }
         st_plant_job steady[SERVICES];
         size_t ns = next(&s) % (SERVICES + 1);
         for (size_t k = 0; k < ns; k++)
@@ -137,12 +147,48 @@ START_TEST(test_a_job_is_indexed_once_and_alone_without_running_neighbours)
 }
 END_TEST
 
+/* A rack's list after removals from its middle: the job swapped into a leaver's place can
+ * itself leave, and a job that left is not met until it starts again. */
+START_TEST(test_jobs_leave_their_racks_and_rejoin_them)
+{
+    st_cluster_cfg c = cluster();
+    enum { N = 4 };
+    int64_t g[N][2 * GPN];
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < 2 * GPN; i++) /* nodes 0 and 3 (racks 0 and 1) for every job */
+            g[j][i] = (i < GPN ? 0 : 3 * GPN) + i % GPN;
+    st__rack_jobs r;
+    st__rack_jobs_init(&r, &c, N);
+    for (int j = 0; j < N; j++)
+        st__rack_jobs_add(&r, &c, (size_t)j, g[j], 2 * GPN);
+    ck_assert_uint_eq(r.n_in[0], N);
+    st__rack_jobs_remove(&r, 1); /* job 3 moves into its place */
+    st__rack_jobs_remove(&r, 3);
+    st__rack_jobs_remove(&r, 3); /* twice: nothing */
+    ck_assert_uint_eq(r.n_in[0], 2);
+    ck_assert_uint_eq(r.n_in[1], 2);
+    int running[N] = {1, 1, 1, 1}; /* a job out of the lists is not met, whatever this says */
+    size_t out[N];
+    ck_assert_uint_eq(st__rack_jobs_closure(&r, &c, 0, running, NULL, 0, out), 2);
+    ck_assert_uint_eq(out[1], 2);
+    st__rack_jobs_add(&r, &c, 3, NULL, 0); /* it starts again, on its first racks */
+    ck_assert_uint_eq(st__rack_jobs_closure(&r, &c, 0, running, NULL, 0, out), 3);
+    st__rack_jobs_remove(&r, 0);
+    st__rack_jobs_remove(&r, 2);
+    st__rack_jobs_remove(&r, 3);
+    ck_assert_uint_eq(r.n_in[0], 0);
+    ck_assert_uint_eq(r.n_in[1], 0);
+    st__rack_jobs_release(&r);
+}
+END_TEST
+
 Suite *rack_jobs_suite(void)
 {
     Suite *s = suite_create("rack_jobs");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_the_neighbourhood_holds_the_coupled_set_and_gives_it);
     tcase_add_test(tc, test_a_job_is_indexed_once_and_alone_without_running_neighbours);
+    tcase_add_test(tc, test_jobs_leave_their_racks_and_rejoin_them);
     suite_add_tcase(s, tc);
     return s;
 }
