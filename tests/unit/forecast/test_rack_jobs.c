@@ -5,10 +5,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/forecast/rack_jobs.h"
 #include "models/plant/plant.h"
 #include "models/plant/thermal.h"
 #include "scenarios/catalog.h"
+#include "scenarios/scenario.h"
 
 enum { NODES = 30, GPN = 8, JOBS = 24, SERVICES = 3, MAX_GPUS = 6 * GPN, TRIALS = 200 };
 
@@ -40,24 +42,46 @@ static int64_t draw(uint64_t *s, int64_t *g)
     return n;
 }
 
-START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
+/* Job j's plant entries into out as the throttle builds them (st_forecast_plant_jobs): one, or on
+ * a cluster of pools one for each run of its GPUs in one pool, every one with the job's id. */
+static size_t parts_of(const st_cluster_cfg *c, const st_step_result *step, const int64_t *g,
+                       int64_t n, uint64_t id, int steady, st_plant_job *out)
 {
-    st_cluster_cfg c = cluster();
+    if (c->n_pools <= 0) {
+        out[0] = (st_plant_job){step, g, n, id, 1, steady};
+        return 1;
+    }
+    size_t m = 0;
+    for (int64_t r = 0; r < n;) {
+        int k = st_pools_of_gpu(c, g[r]);
+        int64_t a = r;
+        while (r < n && st_pools_of_gpu(c, g[r]) == k)
+            r++;
+        out[m++] = (st_plant_job){step, g + a, r - a, id, 1, steady};
+    }
+    return m;
+}
+
+/* TRIALS random placements, running sets, stops, restarts and services on c; each target's
+ * neighbourhood against st_plant_coupled over every running job. Returns the trials whose
+ * target had a neighbour. */
+static int trials(const st_cluster_cfg *c, uint64_t s)
+{
     static int64_t gpus[JOBS + SERVICES][MAX_GPUS];
+    static st_plant_job all[(JOBS + SERVICES) * MAX_GPUS], near_jobs[(JOBS + SERVICES) * MAX_GPUS];
     int64_t n_gpus[JOBS + SERVICES];
     st_step_result step = {.step_time_s = 1};
-    uint64_t s = 7;
     int tested = 0;
     for (int trial = 0; trial < TRIALS; trial++) {
         st__rack_jobs r;
-        st__rack_jobs_init(&r, &c, JOBS);
+        st__rack_jobs_init(&r, c, JOBS);
         for (int j = 0; j < JOBS + SERVICES; j++)
             n_gpus[j] = draw(&s, gpus[j]);
         int running[JOBS];
         for (int j = 0; j < JOBS; j++) {
             running[j] = next(&s) % 3 != 0;
             if (running[j] || next(&s) % 2)
-                st__rack_jobs_add(&r, &c, (size_t)j, gpus[j], n_gpus[j]);
+                st__rack_jobs_add(&r, c, (size_t)j, gpus[j], n_gpus[j]);
         }
         /* Some stop (leaving their racks' lists, as the cluster run's stop hook does), and some
          * of those start again (rejoining the racks of their first GPUs). */
@@ -65,7 +89,7 @@ START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
             if (!running[j] && next(&s) % 2) {
                 st__rack_jobs_remove(&r, (size_t)j);
                 if (next(&s) % 2) { /* its GPUs passed again, as each start passes them */
-                    st__rack_jobs_add(&r, &c, (size_t)j, gpus[j], n_gpus[j]);
+                    st__rack_jobs_add(&r, c, (size_t)j, gpus[j], n_gpus[j]);
                     running[j] = 1;
                 }
             }
@@ -74,21 +98,21 @@ START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
         for (size_t k = 0; k < ns; k++)
             steady[k] = (st_plant_job){&step, gpus[JOBS + k], n_gpus[JOBS + k], 1000 + k, 1, 1};
         size_t target = next(&s) % JOBS;
-        st__rack_jobs_add(&r, &c, target, gpus[target], n_gpus[target]);
+        st__rack_jobs_add(&r, c, target, gpus[target], n_gpus[target]);
         /* Every running job and the target, in order, then the services: as the throttle
          * builds them. */
-        st_plant_job all[JOBS + SERVICES], near_jobs[JOBS + SERVICES];
-        size_t n_all = 0, me = 0;
+        size_t n_all = 0, me = 0, mine = 0;
         for (int j = 0; j < JOBS; j++)
             if (running[j] || (size_t)j == target) {
+                size_t m = parts_of(c, &step, gpus[j], n_gpus[j], (uint64_t)j, 0, all + n_all);
                 if ((size_t)j == target)
-                    me = n_all;
-                all[n_all++] = (st_plant_job){&step, gpus[j], n_gpus[j], (uint64_t)j, 1, 0};
+                    me = n_all, mine = m;
+                n_all += m;
             }
         for (size_t k = 0; k < ns; k++)
             all[n_all++] = steady[k];
         size_t near[JOBS];
-        size_t n_near = st__rack_jobs_closure(&r, &c, target, running, steady, ns, near);
+        size_t n_near = st__rack_jobs_closure(&r, c, target, running, steady, ns, near);
         unsigned char in_near[JOBS] = {0};
         for (size_t k = 0; k < n_near; k++)
             in_near[near[k]] = 1;
@@ -99,25 +123,55 @@ START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
                 ck_assert(running[j] || (size_t)j == target);
                 if ((size_t)j == target)
                     me_near = m;
-                near_jobs[m++] = (st_plant_job){&step, gpus[j], n_gpus[j], (uint64_t)j, 1, 0};
+                m += parts_of(c, &step, gpus[j], n_gpus[j], (uint64_t)j, 0, near_jobs + m);
             }
         for (size_t k = 0; k < ns; k++)
             near_jobs[m++] = steady[k];
-        size_t kept_all = st_plant_coupled(&c, all, n_all, &me, 1);
-        size_t kept_near = st_plant_coupled(&c, near_jobs, m, &me_near, 1);
+        size_t kept_all = st_plant_coupled(c, all, n_all, &me, mine);
+        size_t kept_near = st_plant_coupled(c, near_jobs, m, &me_near, mine);
         ck_assert_uint_eq(kept_near, kept_all);
         ck_assert_uint_eq(me_near, me);
-        for (size_t k = 0; k < kept_all; k++)
+        for (size_t k = 0; k < kept_all; k++) {
             ck_assert_uint_eq(near_jobs[k].id, all[k].id);
-        tested += kept_all > 1;
+            ck_assert_int_eq(near_jobs[k].n_gpus, all[k].n_gpus);
+        }
+        tested += kept_all > mine;
         /* a second closure after the first finds the same jobs: its scratch was cleared */
         size_t again[JOBS];
-        ck_assert_uint_eq(st__rack_jobs_closure(&r, &c, target, running, steady, ns, again),
-                          n_near);
+        ck_assert_uint_eq(st__rack_jobs_closure(&r, c, target, running, steady, ns, again), n_near);
         ck_assert_int_eq(memcmp(again, near, n_near * sizeof *near), 0);
         st__rack_jobs_release(&r);
     }
-    ck_assert_int_gt(tested, TRIALS / 4); /* the trials did couple jobs */
+    return tested;
+}
+
+START_TEST(test_the_neighbourhood_holds_the_coupled_set_and_gives_it)
+{
+    st_cluster_cfg c = cluster();
+    ck_assert_int_gt(trials(&c, 7), TRIALS / 4); /* the trials did couple jobs */
+}
+END_TEST
+
+/* The same on two pools of other GPU types, each with racks of its own size: a job across
+ * both is one plant entry a pool, its racks those of every entry. */
+START_TEST(test_the_neighbourhood_holds_across_pools_and_their_racks)
+{
+    static const char yaml[] =
+        "version: 1\nname: pools\ncluster:\n  pools:\n"
+        "    - { name: a, gpu: h100-sxm, nodes: 12, racks: { nodes_per_rack: 4 } }\n"
+        "    - { name: b, gpu: b200, nodes: 18, racks: { nodes_per_rack: 3, cooling: { kind: air } "
+        "} }\n"
+        "  gpus_per_node: 8\n"
+        "workloads:\n  - { name: j, model: llama3-8b, seq_len: 4096, global_batch: 8, gpus: 8,\n"
+        "      pool: a, parallel: { tp: 1, pp: 1, dp: 8, zero: 1, microbatch: 1 }, steps: 10 }\n";
+    st_scn *scn = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("pools.yaml", yaml, strlen(yaml), &scn, &d), 0);
+    const st_cluster_cfg *c = st_scn_cluster(scn);
+    ck_assert_int_eq(c->n_pools, 2);
+    ck_assert_int_eq(c->nodes, NODES);
+    ck_assert_int_gt(trials(c, 11), TRIALS / 4);
+    st_scn_free(scn);
 }
 END_TEST
 
@@ -187,6 +241,7 @@ Suite *rack_jobs_suite(void)
     Suite *s = suite_create("rack_jobs");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_the_neighbourhood_holds_the_coupled_set_and_gives_it);
+    tcase_add_test(tc, test_the_neighbourhood_holds_across_pools_and_their_racks);
     tcase_add_test(tc, test_a_job_is_indexed_once_and_alone_without_running_neighbours);
     tcase_add_test(tc, test_jobs_leave_their_racks_and_rejoin_them);
     suite_add_tcase(s, tc);
