@@ -73,7 +73,7 @@ static void racks_of(st__rack_jobs *r, const st_cluster_cfg *c, size_t j, const 
     }
     for (size_t i = 0; i < m; i++)
         r->rack_on[mine[i]] = 0;
-    r->racks[j] = mine;
+    r->racks[j] = st_xrealloc(mine, (m ? m : 1) * sizeof *mine); /* its racks, not its GPUs */
     r->at[j] = st_xmalloc((m ? m : 1) * sizeof *r->at[j]);
     r->n_racks_of[j] = m;
 }

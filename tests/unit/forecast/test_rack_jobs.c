@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "models/config/pools.h"
+#include "models/forecast/forecast.h"
 #include "models/forecast/rack_jobs.h"
 #include "models/plant/plant.h"
 #include "models/plant/thermal.h"
@@ -42,23 +42,18 @@ static int64_t draw(uint64_t *s, int64_t *g)
     return n;
 }
 
-/* Job j's plant entries into out as the throttle builds them (st_forecast_plant_jobs): one, or on
- * a cluster of pools one for each run of its GPUs in one pool, every one with the job's id. */
-static size_t parts_of(const st_cluster_cfg *c, const st_step_result *step, const int64_t *g,
-                       int64_t n, uint64_t id, int steady, st_plant_job *out)
+/* Job j's plant entries into out as the throttle builds them, by st_forecast_plant_jobs itself:
+ * one, or on a cluster of pools one for each run of its GPUs in one pool; each entry's step is
+ * step (the forecast here is a local). */
+static size_t parts_of(const st_cluster_cfg *c, const st_step_result *step, int64_t *g, int64_t n,
+                       size_t id, st_plant_job *out)
 {
-    if (c->n_pools <= 0) {
-        out[0] = (st_plant_job){step, g, n, id, 1, steady};
-        return 1;
-    }
-    size_t m = 0;
-    for (int64_t r = 0; r < n;) {
-        int k = st_pools_of_gpu(c, g[r]);
-        int64_t a = r;
-        while (r < n && st_pools_of_gpu(c, g[r]) == k)
-            r++;
-        out[m++] = (st_plant_job){step, g + a, r - a, id, 1, steady};
-    }
+    static const int64_t across = 0; /* any pool_gpus: the job is told across pools */
+    st_workload_cfg w = {.gpus = n, .pool_gpus = c->n_pools > 0 ? &across : NULL};
+    st_forecast f = {.w = &w, .gpus = g, .clock = 1};
+    size_t m = st_forecast_plant_jobs(c, &f, id, out);
+    for (size_t k = 0; k < m; k++)
+        out[k].step = step;
     return m;
 }
 
@@ -104,7 +99,7 @@ static int trials(const st_cluster_cfg *c, uint64_t s)
         size_t n_all = 0, me = 0, mine = 0;
         for (int j = 0; j < JOBS; j++)
             if (running[j] || (size_t)j == target) {
-                size_t m = parts_of(c, &step, gpus[j], n_gpus[j], (uint64_t)j, 0, all + n_all);
+                size_t m = parts_of(c, &step, gpus[j], n_gpus[j], (size_t)j, all + n_all);
                 if ((size_t)j == target)
                     me = n_all, mine = m;
                 n_all += m;
@@ -123,7 +118,7 @@ static int trials(const st_cluster_cfg *c, uint64_t s)
                 ck_assert(running[j] || (size_t)j == target);
                 if ((size_t)j == target)
                     me_near = m;
-                m += parts_of(c, &step, gpus[j], n_gpus[j], (uint64_t)j, 0, near_jobs + m);
+                m += parts_of(c, &step, gpus[j], n_gpus[j], (size_t)j, near_jobs + m);
             }
         for (size_t k = 0; k < ns; k++)
             near_jobs[m++] = steady[k];

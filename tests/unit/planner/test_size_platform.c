@@ -11,12 +11,13 @@
 static st_scn *load(const char *cluster)
 {
     char buf[1024];
-    snprintf(buf, sizeof buf,
-             "version: 1\n"
-             "cluster: %s\n"
-             "workloads:\n"
-             "  - { model: llama3-8b, gpus: 8 }\n",
-             cluster);
+    int len = snprintf(buf, sizeof buf,
+                       "version: 1\n"
+                       "cluster: %s\n"
+                       "workloads:\n"
+                       "  - { model: llama3-8b, gpus: 8 }\n",
+                       cluster);
+    ck_assert(len > 0 && (size_t)len < sizeof buf); /* the whole scenario, not a cut one */
     st_scn *s = NULL;
     st_diag d = {0};
     ck_assert_int_eq(st_scn_load_buffer("platform.yaml", buf, strlen(buf), &s, &d), 0);
