@@ -3,7 +3,6 @@
  * statistics a quantile reads selected). */
 #include "sim/stats.h"
 
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -144,6 +143,23 @@ void st_samples_add(st_samples *s, double x)
     s->sorted = 0;
 }
 
+double st_lerp(double a, double b, double t)
+{
+    double v = t < 0.5 ? a + (b - a) * t : b - (b - a) * (1 - t);
+    return v < a ? a : v > b ? b : v;
+}
+
+/* GSL's gsl_stats_quantile_from_sorted_data (index (n - 1) q, its integer part and the next),
+ * with its interpolation replaced by st_lerp. */
+static double sorted_quantile(const double *v, size_t n, double q)
+{
+    double index = q * (double)(n - 1);
+    size_t lhs = (size_t)index;
+    if (lhs + 1 >= n)
+        return v[n - 1];
+    return st_lerp(v[lhs], v[lhs + 1], index - (double)lhs);
+}
+
 double st_samples_quantile(st_samples *s, double q)
 {
     if (!(q >= 0.0 && q <= 1.0))
@@ -154,7 +170,7 @@ double st_samples_quantile(st_samples *s, double q)
         st_sort_doubles(s->v, s->n);
         s->sorted = 1;
     }
-    return gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q);
+    return sorted_quantile(s->v, s->n, q);
 }
 
 /* v[pos] becomes the value a sort would put there, given that v[0..*from) are not above any of
@@ -174,12 +190,12 @@ void st_samples_quantiles(st_samples *s, const double *q, size_t k, double *out)
         if (!(q[i] >= 0.0 && q[i] <= 1.0) || (i && q[i] < q[i - 1]))
             ST_BUG("quantile %g outside [0, 1] or out of order", q[i]);
         if (s->n && !s->sorted) {
-            /* the order statistics GSL's quantile reads: (int)(q (n - 1)) and the one after */
+            /* the order statistics sorted_quantile reads: (int)(q (n - 1)) and the one after */
             size_t lhs = (size_t)(int)(q[i] * (double)(s->n - 1));
             place(s->v, s->n, lhs, &from);
             if (lhs + 1 < s->n)
                 place(s->v, s->n, lhs + 1, &from);
         }
-        out[i] = s->n ? gsl_stats_quantile_from_sorted_data(s->v, 1, s->n, q[i]) : 0.0;
+        out[i] = s->n ? sorted_quantile(s->v, s->n, q[i]) : 0.0;
     }
 }

@@ -77,9 +77,16 @@ void st_samples_reserve(st_samples *s, size_t n);
 /* Store one observation; NaN is an ST_BUG. */
 void st_samples_add(st_samples *s, double x);
 
+/* a + t (b - a) between two order statistics a <= b, t in [0, 1): formed as numpy's _lerp forms
+ * it (from b where t >= 0.5) and held in [a, b], so that it is exact where a == b and never
+ * decreases in t. GSL's (1 - t) a + t b can fall an ulp below a == b, which would put a
+ * distribution's p99 below its p50. */
+double st_lerp(double a, double b, double t);
+
 /* The q-quantile (0 <= q <= 1, else ST_BUG) by linear interpolation between order statistics,
- * GSL's definition: with sorted x[0..n-1], x[(n-1)q] interpolated. Sorts the samples in place the
- * first time after an add (that is why s is not const). 0 when s is empty. */
+ * GSL's definition: with sorted x[0..n-1], x[(n-1)q] interpolated (by st_lerp, so quantiles are
+ * ordered as their q). Sorts the samples in place the first time after an add (that is why s is
+ * not const). 0 when s is empty. */
 double st_samples_quantile(st_samples *s, double q);
 
 /* The q[0..k)-quantiles (ascending, each in [0, 1], else ST_BUG) into out[0..k), each the figure

@@ -14,6 +14,7 @@
 #include "models/silicon/ops.h"
 #include "models/silicon/variability.h"
 #include "sim/rng.h"
+#include "sim/stats.h"
 #include "sim/xalloc.h"
 
 /* The per-replica iteration figures from o, the sums over `replicas` replicas' runs: their
@@ -53,7 +54,7 @@ static double rank_value(const wv *x, int64_t n, int64_t r)
 
 /* Quantile f of the copies as GSL's gsl_stats_quantile_from_sorted_data takes it of the whole
  * sorted set (numpy's default): at index f (N - 1), interpolated linearly between its
- * neighbours. */
+ * neighbours (st_lerp, so the percentiles are ordered as their fractions). */
 static double quantile(const wv *x, int64_t n, int64_t total, double f)
 {
     double index = f * (double)(total - 1);
@@ -61,7 +62,7 @@ static double quantile(const wv *x, int64_t n, int64_t total, double f)
     double delta = index - (double)lhs;
     if (lhs >= total - 1)
         return rank_value(x, n, total - 1);
-    return (1 - delta) * rank_value(x, n, lhs) + delta * rank_value(x, n, lhs + 1);
+    return st_lerp(rank_value(x, n, lhs), rank_value(x, n, lhs + 1), delta);
 }
 
 static st_serve_pct pct_of(wv *x, int64_t n)

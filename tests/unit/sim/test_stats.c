@@ -111,6 +111,34 @@ START_TEST(test_quantiles_match_known_values)
 }
 END_TEST
 
+/* Equal order statistics interpolate to themselves, and quantiles are ordered as their q: GSL's
+ * (1 - t) a + t a falls an ulp below a for a = 12.089875090620835 at t = 0.3327, which put a
+ * fuzzed service's p99 below its p50. */
+START_TEST(test_quantiles_of_equal_values_are_exact_and_ordered)
+{
+    const double a = 12.089875090620835, t = 0.3326951853601291;
+    ck_assert(memcmp(&(double){st_lerp(a, a, t)}, &a, sizeof a) == 0);
+    ck_assert(st_lerp(1.0, 2.0, 0.0) == 1.0 && st_lerp(1.0, 2.0, 0.5) == 1.5);
+    uint64_t x = 2463534242u;
+    for (int trial = 0; trial < 2000; trial++) {
+        st_samples s;
+        st_samples_init(&s);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t n = 2 + x % 300;
+        double v = 0.001 + (double)(x % 1000003) / 997.0;
+        for (size_t i = 0; i < n; i++)
+            st_samples_add(&s, v);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        st_samples_add(&s, v * (x % 2 ? 2.0 : 1.0)); /* now and then one larger */
+        double p50 = st_samples_quantile(&s, 0.5), p90 = st_samples_quantile(&s, 0.9),
+               p99 = st_samples_quantile(&s, 0.99);
+        ck_assert(p50 == v);
+        ck_assert(p50 <= p90 && p90 <= p99);
+        st_samples_release(&s);
+    }
+}
+END_TEST
+
 /* Several quantiles at once by selection: each to the bit what a sort-based quantile gives. */
 START_TEST(test_quantiles_at_once_match_one_at_a_time)
 {
@@ -220,6 +248,7 @@ Suite *stats_suite(void)
     tcase_add_test(tc, test_quantile_sees_samples_added_after_a_query);
     tcase_add_test(tc, test_reserved_samples_are_not_moved_by_adds);
     tcase_add_test(tc, test_quantiles_at_once_match_one_at_a_time);
+    tcase_add_test(tc, test_quantiles_of_equal_values_are_exact_and_ordered);
     tcase_add_test_raise_signal(tc, test_quantile_outside_unit_interval_is_a_bug, SIGABRT);
     suite_add_tcase(s, tc);
     return s;
