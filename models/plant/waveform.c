@@ -22,48 +22,112 @@ static double cum_energy(const st_plant_profile *p, double t)
     return m * p->energy_j + st_plant_profile_energy(p, r);
 }
 
-static double loss_of(const st_plant_wave_spec *s, const double *pj)
+/* A job's walk through its samples as runs of equal power: a sample wholly inside one phase of
+ * the step draws that phase's power, one across a boundary its exact energy over dt. */
+typedef struct walk {
+    const st_plant_profile *p;
+    double end[ST_PLANT_MAX_PHASES]; /* each phase's end in the step */
+    double dt, offset;
+} walk;
+
+static void walk_init(walk *a, const st_plant_wave_job *jb, double dt)
 {
-    if (!s->n_terms && !s->lin)
-        return 0;
+    a->p = jb->p;
+    a->dt = dt;
+    a->offset = jb->offset_s;
+    for (int i = 0; i < a->p->n; i++)
+        a->end[i] = (i ? a->end[i - 1] : 0) + a->p->dur_s[i];
+}
+
+/* The run from sample k on, at most `left` samples: its length (at least 1), its per-GPU power
+ * in *pj. */
+static size_t walk_run(const walk *a, size_t k, size_t left, double *pj)
+{
+    const st_plant_profile *p = a->p;
+    double t = (double)k * a->dt + a->offset;
+    double m = floor(t / p->period_s), pos = t - m * p->period_s;
+    int i = 0;
+    while (i < p->n - 1 && pos >= a->end[i])
+        i++;
+    double whole = floor((a->end[i] - pos) / a->dt);
+    size_t c = whole >= 1 ? (size_t)whole : 0;
+    c = c < left ? c : left;
+    if (c) {
+        *pj = p->gpu_w[i];
+        return c;
+    }
+    *pj = (cum_energy(p, t + a->dt) - cum_energy(p, t)) / a->dt;
+    return 1;
+}
+
+/* Samples a block holds: its per-job powers (for the losses) within about 32 MiB. */
+#define WAVE_BLOCK_DOUBLES ((size_t)1 << 22)
+
+/* The samples [k0, k0 + nb) of the board power into brd, each base_w plus every job's GPUs
+ * times its power in job order; with the losses, job j's powers into pj[j nb ..]. Job by job, a
+ * run at a time: a step of a few phases costs a few runs a job, not a sample each. */
+static void board_block(const st_plant_wave_spec *s, const walk *wk, size_t k0, size_t nb,
+                        double *brd, double *pj)
+{
+    for (size_t k = 0; k < nb; k++)
+        brd[k] = s->base_w;
+    for (size_t j = 0; j < s->n_jobs; j++) {
+        double g = s->jobs[j].gpus, *col = pj ? pj + j * nb : NULL;
+        for (size_t k = 0; k < nb;) {
+            double w;
+            size_t c = walk_run(&wk[j], k0 + k, nb - k, &w);
+            for (size_t e = k + c; k < e; k++) {
+                brd[k] += g * w;
+                if (col)
+                    col[k] = w;
+            }
+        }
+    }
+}
+
+/* The losses of sample k of a block of nb whose job powers are pj (column per job). */
+static double block_loss(const st_plant_wave_spec *s, const double *pj, size_t nb, size_t k)
+{
     double l = s->cst;
     for (size_t i = 0; i < s->n_terms; i++)
-        l += s->terms[i].coef * pj[s->terms[i].j] * pj[s->terms[i].l];
+        l += s->terms[i].coef * pj[s->terms[i].j * nb + k] * pj[s->terms[i].l * nb + k];
     for (size_t j = 0; s->lin && j < s->n_jobs; j++)
-        l += s->lin[j] * pj[j];
+        l += s->lin[j] * pj[j * nb + k];
     return l;
 }
 
 void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_sums *sums)
 {
-    size_t nj = s->n_jobs;
-    double *prev = st_xcalloc(nj ? nj : 1, sizeof *prev), *pj = st_xcalloc(nj ? nj : 1, sizeof *pj);
+    size_t nj = s->n_jobs, ns = s->n_samples;
+    int lossy = s->n_terms || s->lin;
+    size_t nb = lossy && nj ? WAVE_BLOCK_DOUBLES / nj : ns;
+    nb = nb < 1 ? 1 : nb > ns ? (ns ? ns : 1) : nb;
+    walk *wk = st_xcalloc(nj ? nj : 1, sizeof *wk);
     for (size_t j = 0; j < nj; j++)
-        prev[j] = cum_energy(s->jobs[j].p, s->jobs[j].offset_s);
+        walk_init(&wk[j], &s->jobs[j], s->dt_s);
+    double *brd = st_xmalloc(nb * sizeof *brd);
+    double *pj = lossy ? st_xmalloc(nb * (nj ? nj : 1) * sizeof *pj) : NULL;
     *sums = (st_plant_wave_sums){0};
     double peak = -1;
-    for (size_t k = 0; k < s->n_samples; k++) {
-        double board = s->base_w;
-        for (size_t j = 0; j < nj; j++) {
-            const st_plant_wave_job *jb = &s->jobs[j];
-            double next = cum_energy(jb->p, (double)(k + 1) * s->dt_s + jb->offset_s);
-            pj[j] = (next - prev[j]) / s->dt_s;
-            prev[j] = next;
-            board += jb->gpus * pj[j];
-        }
-        double it = s->scale * board, loss = loss_of(s, pj);
-        out[k] = it + loss;
-        sums->it_energy_j += it * s->dt_s;
-        sums->loss_energy_j += loss * s->dt_s;
-        if (it > sums->it_peak_w)
-            sums->it_peak_w = it;
-        if (out[k] > peak) {
-            peak = out[k];
-            sums->loss_at_peak_w = loss;
+    for (size_t k0 = 0; k0 < ns; k0 += nb) {
+        size_t n = ns - k0 < nb ? ns - k0 : nb;
+        board_block(s, wk, k0, n, brd, pj);
+        for (size_t k = 0; k < n; k++) {
+            double it = s->scale * brd[k], loss = lossy ? block_loss(s, pj, n, k) : 0;
+            out[k0 + k] = it + loss;
+            sums->it_energy_j += it * s->dt_s;
+            sums->loss_energy_j += loss * s->dt_s;
+            if (it > sums->it_peak_w)
+                sums->it_peak_w = it;
+            if (out[k0 + k] > peak) {
+                peak = out[k0 + k];
+                sums->loss_at_peak_w = loss;
+            }
         }
     }
     free(pj);
-    free(prev);
+    free(brd);
+    free(wk);
 }
 
 /* The runs' builder: values and counts, grown by doubling. */
@@ -87,7 +151,7 @@ static void runs_push(runs *r, double w, size_t c)
 static double sample_of(const st_plant_wave_spec *s, double pj, double *it, double *loss)
 {
     *it = s->scale * (s->base_w + s->jobs[0].gpus * pj);
-    *loss = loss_of(s, &pj);
+    *loss = s->n_terms || s->lin ? block_loss(s, &pj, 1, 0) : 0;
     return *it + *loss;
 }
 
@@ -96,28 +160,13 @@ size_t st_plant_waveform_runs(const st_plant_wave_spec *s, double **w, size_t **
 {
     if (s->n_jobs != 1)
         ST_BUG("a waveform as runs is one job's, got %zu", s->n_jobs);
-    const st_plant_wave_job *jb = &s->jobs[0];
-    const st_plant_profile *p = jb->p;
-    double end[ST_PLANT_MAX_PHASES]; /* each phase's end in the step */
-    for (int i = 0; i < p->n; i++)
-        end[i] = (i ? end[i - 1] : 0) + p->dur_s[i];
+    walk wk;
+    walk_init(&wk, &s->jobs[0], s->dt_s);
     runs r = {0};
     double it_e = 0, loss_e = 0, it_peak = 0, loss_at_peak = 0, peak = -1;
     for (size_t k = 0; k < s->n_samples;) {
-        double t = (double)k * s->dt_s + jb->offset_s;
-        double m = floor(t / p->period_s), pos = t - m * p->period_s;
-        int i = 0;
-        while (i < p->n - 1 && pos >= end[i])
-            i++;
-        /* samples from k on wholly inside phase i: their power is the phase's */
-        double whole = floor((end[i] - pos) / s->dt_s);
-        size_t c = whole >= 1 ? (size_t)whole : 0, left = s->n_samples - k;
-        c = c < left ? c : left;
-        double pj = p->gpu_w[i];
-        if (!c) { /* across a boundary: its exact energy, as st_plant_waveform takes it */
-            c = 1;
-            pj = (cum_energy(p, t + s->dt_s) - cum_energy(p, t)) / s->dt_s;
-        }
+        double pj;
+        size_t c = walk_run(&wk, k, s->n_samples - k, &pj);
         double it, loss, o = sample_of(s, pj, &it, &loss);
         runs_push(&r, o, c);
         it_e += (double)c * (it * s->dt_s);

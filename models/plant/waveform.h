@@ -49,7 +49,8 @@ typedef struct st_plant_wave_sums {
 
 /* Fill out[0 .. n_samples) with the facility power, W, each the mean over its dt_s: IT wall
  * power plus distribution losses. Each job's sample is its exact energy over the interval over
- * dt_s, so the samples integrate to the phases' energies. */
+ * dt_s, so the samples integrate to the phases' energies: a sample wholly inside a phase is the
+ * phase's power, so each job is walked a run of equal samples at a time. */
 void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_sums *sums);
 
 /* st_plant_waveform of one job (s->n_jobs 1) as runs of equal samples: a sample wholly inside
