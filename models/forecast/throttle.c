@@ -15,8 +15,10 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
     f[target].clock = 1;
     if (!(c->gpu->tdp_w > 0))
         return 0;
-    size_t parts = (size_t)st_pools_count(c);
-    st_plant_job *jobs = st_xcalloc(n * parts + n_steady + 1, sizeof *jobs);
+    size_t parts = (size_t)st_pools_count(c), held = 0;
+    for (size_t i = 0; i < n; i++) /* the neighbourhood is a few jobs of many: room for those */
+        held += running[i] != 0;
+    st_plant_job *jobs = st_xcalloc(held * parts + n_steady + 1, sizeof *jobs);
     size_t k = 0, me = 0, mine = 0; /* its entries: [me, me + mine) */
     for (size_t i = 0; i < n; i++)
         if (running[i] && f[i].w && f[i].has_step && f[i].gpus && f[i].step.step_time_s > 0) {
