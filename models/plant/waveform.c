@@ -105,12 +105,12 @@ void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_s
     walk *wk = st_xcalloc(nj ? nj : 1, sizeof *wk);
     for (size_t j = 0; j < nj; j++)
         walk_init(&wk[j], &s->jobs[j], s->dt_s);
-    double *brd = st_xmalloc(nb * sizeof *brd);
     double *pj = lossy ? st_xmalloc(nb * (nj ? nj : 1) * sizeof *pj) : NULL;
     *sums = (st_plant_wave_sums){0};
     double peak = -1;
     for (size_t k0 = 0; k0 < ns; k0 += nb) {
         size_t n = ns - k0 < nb ? ns - k0 : nb;
+        double *brd = out + k0; /* the board power, then the facility's in its place */
         board_block(s, wk, k0, n, brd, pj);
         for (size_t k = 0; k < n; k++) {
             double it = s->scale * brd[k], loss = lossy ? block_loss(s, pj, n, k) : 0;
@@ -126,7 +126,6 @@ void st_plant_waveform(const st_plant_wave_spec *s, double *out, st_plant_wave_s
         }
     }
     free(pj);
-    free(brd);
     free(wk);
 }
 
