@@ -28,21 +28,45 @@ typedef struct walk {
     const st_plant_profile *p;
     double end[ST_PLANT_MAX_PHASES]; /* each phase's end in the step */
     double dt, offset;
+    size_t k_at; /* the sample whose start's cumulative energy is e_at (SIZE_MAX: none) */
+    double e_at;
+    int each; /* runs too short to pay for finding them: every sample by its energy */
 } walk;
+
+/* Runs of fewer samples than this on average (a step's period over its phases) are not worth
+ * their search: each sample then takes the difference of cumulative energies alone. */
+#define WALK_MIN_RUN 8.0
 
 static void walk_init(walk *a, const st_plant_wave_job *jb, double dt)
 {
     a->p = jb->p;
     a->dt = dt;
     a->offset = jb->offset_s;
+    a->k_at = SIZE_MAX;
     for (int i = 0; i < a->p->n; i++)
         a->end[i] = (i ? a->end[i - 1] : 0) + a->p->dur_s[i];
+    a->each = a->p->period_s < WALK_MIN_RUN * (double)a->p->n * dt;
+}
+
+/* Sample k's per-GPU power from the cumulative energies at its ends, the start's kept from the
+ * sample before. */
+static double walk_energy(walk *a, size_t k)
+{
+    double e0 = a->k_at == k ? a->e_at : cum_energy(a->p, (double)k * a->dt + a->offset);
+    a->e_at = cum_energy(a->p, (double)(k + 1) * a->dt + a->offset);
+    a->k_at = k + 1;
+    return (a->e_at - e0) / a->dt;
 }
 
 /* The run from sample k on, at most `left` samples: its length (at least 1), its per-GPU power
- * in *pj. */
-static size_t walk_run(const walk *a, size_t k, size_t left, double *pj)
+ * in *pj. Sample k spans [k dt, (k + 1) dt) past the offset; a boundary sample's end energy is
+ * kept for the next, so that steps shorter than a sample cost one cumulative energy each. */
+static size_t walk_run(walk *a, size_t k, size_t left, double *pj)
 {
+    if (a->each) {
+        *pj = walk_energy(a, k);
+        return 1;
+    }
     const st_plant_profile *p = a->p;
     double t = (double)k * a->dt + a->offset;
     double m = floor(t / p->period_s), pos = t - m * p->period_s;
@@ -56,7 +80,7 @@ static size_t walk_run(const walk *a, size_t k, size_t left, double *pj)
         *pj = p->gpu_w[i];
         return c;
     }
-    *pj = (cum_energy(p, t + a->dt) - cum_energy(p, t)) / a->dt;
+    *pj = walk_energy(a, k);
     return 1;
 }
 
@@ -66,8 +90,8 @@ static size_t walk_run(const walk *a, size_t k, size_t left, double *pj)
 /* The samples [k0, k0 + nb) of the board power into brd, each base_w plus every job's GPUs
  * times its power in job order; with the losses, job j's powers into pj[j nb ..]. Job by job, a
  * run at a time: a step of a few phases costs a few runs a job, not a sample each. */
-static void board_block(const st_plant_wave_spec *s, const walk *wk, size_t k0, size_t nb,
-                        double *brd, double *pj)
+static void board_block(const st_plant_wave_spec *s, walk *wk, size_t k0, size_t nb, double *brd,
+                        double *pj)
 {
     for (size_t k = 0; k < nb; k++)
         brd[k] = s->base_w;
