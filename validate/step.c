@@ -59,9 +59,9 @@ static int at_run_clock(st_step_ctx *x, const st_scn *s, st_forecast *f, st_err 
     int64_t *ids = st_xcalloc((size_t)(n > 0 ? n : 1), sizeof *ids);
     for (int64_t g = 0; g < n; g++)
         ids[g] = g;
-    unsigned char running = 1;
+    size_t running = 0; /* the job alone */
     f->gpus = ids;
-    int rc = st_forecast_throttle(x, st_scn_cluster(s), f, 1, &running, NULL, 0, 0, err);
+    int rc = st_forecast_throttle(x, st_scn_cluster(s), f, &running, 1, NULL, 0, 0, err);
     f->gpus = NULL;
     free(ids);
     return rc;

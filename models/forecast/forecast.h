@@ -109,17 +109,18 @@ int st_forecast_job(st_step_ctx *x, const st_workload_cfg *w, const st_cluster_c
                     st_forecast *out, st_pipe_trace *trace, st_err *err);
 
 /* The thermal throttle of training job f[target] as it starts (f[target].gpus set) beside the
- * jobs running[i] marks (n entries indexed like the workloads, f[i].w NULL for any other kind)
- * and the n_steady steady ones (inference services, st_plant_job.steady) on cluster c: its clock
- * from the plant's thermal model (models/plant/thermal.h), with every rack's heat from the
- * running jobs at their own clocks, and when held below full clock its step
- * rerun at that clock (st_step_run_at on x, a step context for c placed where the job is, same
- * micro-batch), so its step time and life grow. Sets
- * f[target].clock (1: full); no-op but that when the GPU states no power limit. Returns 0 or the
- * step model's error. */
-int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f, size_t n,
-                         const unsigned char *running, const st_plant_job *steady, size_t n_steady,
-                         size_t target, st_err *err);
+ * jobs of the workloads running[0 .. n_running) (ascending indices into f, f[i].w NULL for any
+ * other kind; target among them) and the n_steady steady ones (inference services,
+ * st_plant_job.steady) on cluster c: its clock from the plant's thermal model
+ * (models/plant/thermal.h), with every rack's heat from the running jobs at their own clocks,
+ * and when held below full clock its step rerun at that clock (st_step_run_at on x, a step
+ * context for c placed where the job is, same micro-batch), so its step time and life grow. The
+ * list, not a mask over every workload, so that a start costs its neighbourhood, not the
+ * cluster's workloads. Sets f[target].clock (1: full); no-op but that when the GPU states no
+ * power limit. Returns 0 or the step model's error. */
+int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f,
+                         const size_t *running, size_t n_running, const st_plant_job *steady,
+                         size_t n_steady, size_t target, st_err *err);
 
 /* The job's whole life after its step forecast f (no-op when f has no step), placed at `at`:
  * data ingest and checkpoint costs from the storage model (models/storage/storage.h), the

@@ -159,6 +159,26 @@ static int trace_duration(st__lives_ctx *x, size_t i, double *duration_s, st_err
 /* The cluster run's duration hook: a training job's whole life where it was placed (its step on
  * its GPUs), with the ingest of every other training job holding GPUs now as background; a
  * mapped trace job's recorded duration stretched by its placement's slowdown. */
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The jobs[0 .. n) as their workloads, in place: ascending, each once. Returns how many. */
+static size_t workloads_of(const st__lives_ctx *x, size_t *jobs, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        jobs[k] = x->workload[jobs[k]];
+    if (n > 1)
+        qsort(jobs, n, sizeof *jobs, cmp_size);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!m || jobs[m - 1] != jobs[k])
+            jobs[m++] = jobs[k];
+    return m;
+}
+
 static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
 {
     (void)now_s;
@@ -178,18 +198,15 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
      * racks (rack_jobs.h), so that a start does not cost every running job. */
     st_plant_job *steady = NULL;
     size_t ns = services_now(x, &steady);
-    unsigned char *here = st_xcalloc(x->sp->n ? x->sp->n : 1, 1);
     size_t *near = st_xmalloc((x->n_train ? x->n_train : 1) * sizeof *near);
     size_t n_near = st__rack_jobs_closure(&x->rj, x->sp->c, i, x->holding, steady, ns, near);
-    for (size_t k = 0; k < n_near; k++)
-        here[x->workload[near[k]]] = 1;
-    free(near);
-    rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, x->sp->n, here, steady, ns,
+    n_near = workloads_of(x, near, n_near);
+    rc = st_forecast_throttle(step_of(x, i), x->sp->c, x->out->f, near, n_near, steady, ns,
                               x->workload[i], err);
+    free(near);
     for (size_t k = 0; k < ns; k++)
         free((int64_t *)steady[k].gpus);
     free(steady);
-    free(here);
     if (!rc)
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
                               err);

@@ -8,20 +8,19 @@
 #include "models/plant/thermal.h"
 #include "sim/xalloc.h"
 
-int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f, size_t n,
-                         const unsigned char *running, const st_plant_job *steady, size_t n_steady,
-                         size_t target, st_err *err)
+int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f,
+                         const size_t *running, size_t n_running, const st_plant_job *steady,
+                         size_t n_steady, size_t target, st_err *err)
 {
     f[target].clock = 1;
     if (!(c->gpu->tdp_w > 0))
         return 0;
-    size_t parts = (size_t)st_pools_count(c), held = 0;
-    for (size_t i = 0; i < n; i++) /* the neighbourhood is a few jobs of many: room for those */
-        held += running[i] != 0;
-    st_plant_job *jobs = st_xcalloc(held * parts + n_steady + 1, sizeof *jobs);
+    size_t parts = (size_t)st_pools_count(c);
+    st_plant_job *jobs = st_xcalloc(n_running * parts + n_steady + 1, sizeof *jobs);
     size_t k = 0, me = 0, mine = 0; /* its entries: [me, me + mine) */
-    for (size_t i = 0; i < n; i++)
-        if (running[i] && f[i].w && f[i].has_step && f[i].gpus && f[i].step.step_time_s > 0) {
+    for (size_t r = 0; r < n_running; r++) {
+        size_t i = running[r];
+        if (f[i].w && f[i].has_step && f[i].gpus && f[i].step.step_time_s > 0) {
             size_t m = st_forecast_plant_jobs(c, &f[i], i, jobs + k);
             if (i == target) {
                 me = k;
@@ -29,6 +28,7 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
             }
             k += m;
         }
+    }
     for (size_t i = 0; i < n_steady; i++) /* the services beside it: their racks' heat */
         jobs[k++] = steady[i];
     if (mine)
