@@ -35,6 +35,7 @@ static const struct op_bytes {
     double swiglu_eager; /* F.silu(gate) * up */
     double bda_eager;    /* dropout, then the residual add, with dropout */
     double permute;      /* MoE: per element of a token row moved by the (un)permutation */
+    double router_topk;  /* MoE: per router logit, the top-k and softmax kernel */
 } B = {
     .norm = 4,
     .bda = 6,
@@ -87,6 +88,14 @@ static const struct op_bytes {
      * with the router's weights into one row): each row read or written once in BF16, 2 bytes
      * per element a side. */
     .permute = 2,
+    /* The router's top-k (Megatron-Core's topk_routing_with_score_function in
+     * megatron/core/transformer/moe/moe_utils.py, one kernel with moe_router_fusion, Transformer
+     * Engine's fused_topk_with_score_function; vLLM's topk_softmax, SGLang's fused top-k): it
+     * reads each token's logit per expert (BF16) and writes the probabilities (softmax in fp32,
+     * then type_as the logits: BF16) and the routing map (bool), dense over the experts: 5 bytes
+     * per token and expert. Unfused, Megatron-Core runs it as several kernels (softmax, topk, two
+     * scatters); one is counted, the fewest any stack runs. */
+    .router_topk = 5,
 };
 
 #define ATTN_BLOCK ST__ATTN_BLOCK
@@ -616,6 +625,7 @@ static void moe_mlp(builder *g, const dims *d)
      * megatron/core/transformer/moe/router.py, Router.gating, moe_router_dtype unset): not a
      * Transformer Engine module, so FP8 does not apply to it. */
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
+    memory(g, "router_topk", B.router_topk * d->Tr * d->experts); /* its own kernel: a boundary */
     memory(g, "permute", B.permute * d->Tr * d->h * (1.0 + d->topk));
     /* rows: what the most loaded rank of the EP group receives (the layer waits for it), and
      * with expert tensor parallelism its etp ranks' rows gathered (Megatron-Core's dispatcher

@@ -119,10 +119,10 @@ START_TEST(test_moe_layer_graph)
     st_workload_cfg w = qwen(8, 8, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
-    static const char *const order[] = {"norm1",      "qkv",           "rope",       "attn",
-                                        "proj",       "bda1",          "norm2",      "router",
-                                        "permute",    "sort_chunks",   "expert_fc1", "expert_act",
-                                        "expert_fc2", "unsort_chunks", "unpermute",  "bda2"};
+    static const char *const order[] = {
+        "norm1",      "qkv",        "rope",          "attn",      "proj",        "bda1",
+        "norm2",      "router",     "router_topk",   "permute",   "sort_chunks", "expert_fc1",
+        "expert_act", "expert_fc2", "unsort_chunks", "unpermute", "bda2"};
     ck_assert_uint_eq(n, sizeof order / sizeof order[0]);
     for (size_t i = 0; i < n; i++)
         ck_assert_str_eq(ops[i].name, order[i]);
@@ -131,6 +131,8 @@ START_TEST(test_moe_layer_graph)
     ck_assert_double_eq(r->m, T);
     ck_assert_double_eq(r->n, 128);
     ck_assert_double_eq(r->k, h);
+    /* the top-k reads the BF16 logits and writes BF16 probabilities and a bool map per expert */
+    ck_assert_double_eq(find_op(ops, n, "router_topk")->bytes, 5 * T * 128);
     ck_assert_double_eq(find_op(ops, n, "permute")->bytes, 2 * T * h + 2 * k * T * h);
     ck_assert_double_eq(find_op(ops, n, "unpermute")->bytes, 2 * k * T * h + 2 * T * h);
     ck_assert_double_eq(find_op(ops, n, "expert_act")->bytes, 6 * k * T * fe);

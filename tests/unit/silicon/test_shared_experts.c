@@ -122,11 +122,11 @@ START_TEST(test_shared_ops_shapes)
     st_workload_cfg w = work(qwen2(), 2, 4, 4, ST_RECOMPUTE_NONE);
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
-    static const char *const order[] = {"norm1",         "qkv",        "rope",       "attn",
-                                        "proj",          "bda1",       "norm2",      "shared_fc1",
-                                        "shared_act",    "shared_fc2", "router",     "permute",
-                                        "sort_chunks",   "expert_fc1", "expert_act", "expert_fc2",
-                                        "unsort_chunks", "unpermute",  "bda2"};
+    static const char *const order[] = {"norm1",      "qkv",           "rope",       "attn",
+                                        "proj",       "bda1",          "norm2",      "shared_fc1",
+                                        "shared_act", "shared_fc2",    "router",     "router_topk",
+                                        "permute",    "sort_chunks",   "expert_fc1", "expert_act",
+                                        "expert_fc2", "unsort_chunks", "unpermute",  "bda2"};
     ck_assert_uint_eq(n, sizeof order / sizeof order[0]);
     for (size_t i = 0; i < n; i++)
         ck_assert_str_eq(ops[i].name, order[i]);
