@@ -156,9 +156,6 @@ static int trace_duration(st__lives_ctx *x, size_t i, double *duration_s, st_err
     return rc;
 }
 
-/* The cluster run's duration hook: a training job's whole life where it was placed (its step on
- * its GPUs), with the ingest of every other training job holding GPUs now as background; a
- * mapped trace job's recorded duration stretched by its placement's slowdown. */
 static int cmp_size(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -179,6 +176,9 @@ static size_t workloads_of(const st__lives_ctx *x, size_t *jobs, size_t n)
     return m;
 }
 
+/* The cluster run's duration hook: a training job's whole life where it was placed (its step on
+ * its GPUs), with the ingest of every other training job holding GPUs now as background; a
+ * mapped trace job's recorded duration stretched by its placement's slowdown. */
 static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err *err)
 {
     (void)now_s;

@@ -29,6 +29,9 @@ int st_forecast_throttle(st_step_ctx *x, const st_cluster_cfg *c, st_forecast *f
             k += m;
         }
     }
+    const st_forecast *t = &f[target];
+    if (!mine && t->w && t->has_step && t->gpus && t->step.step_time_s > 0)
+        ST_BUG("throttle: workload %zu is not in its own neighbourhood", target);
     for (size_t i = 0; i < n_steady; i++) /* the services beside it: their racks' heat */
         jobs[k++] = steady[i];
     if (mine)

@@ -28,9 +28,10 @@ typedef struct walk {
     const st_plant_profile *p;
     double end[ST_PLANT_MAX_PHASES]; /* each phase's end in the step */
     double dt, offset;
-    size_t k_at; /* the sample whose start's cumulative energy is e_at (SIZE_MAX: none) */
+    size_t k_at; /* the sample whose start's cumulative energy is e_at */
     double e_at;
     int each; /* runs too short to pay for finding them: every sample by its energy */
+    int flat; /* every phase at one power (a steady service): one run of all samples */
 } walk;
 
 /* Runs of fewer samples than this on average (a step's period over its phases) are not worth
@@ -42,10 +43,14 @@ static void walk_init(walk *a, const st_plant_wave_job *jb, double dt)
     a->p = jb->p;
     a->dt = dt;
     a->offset = jb->offset_s;
-    a->k_at = SIZE_MAX;
-    for (int i = 0; i < a->p->n; i++)
+    a->k_at = 0;
+    a->e_at = cum_energy(a->p, a->offset); /* sample 0's start, as (double)0 * dt + offset */
+    a->flat = 1;
+    for (int i = 0; i < a->p->n; i++) {
         a->end[i] = (i ? a->end[i - 1] : 0) + a->p->dur_s[i];
-    a->each = a->p->period_s < WALK_MIN_RUN * (double)a->p->n * dt;
+        a->flat &= a->p->gpu_w[i] == a->p->gpu_w[0];
+    }
+    a->each = !a->flat && a->p->period_s < WALK_MIN_RUN * (double)a->p->n * dt;
 }
 
 /* Sample k's per-GPU power from the cumulative energies at its ends, the start's kept from the
@@ -63,6 +68,10 @@ static double walk_energy(walk *a, size_t k)
  * kept for the next, so that steps shorter than a sample cost one cumulative energy each. */
 static size_t walk_run(walk *a, size_t k, size_t left, double *pj)
 {
+    if (a->flat) {
+        *pj = a->p->gpu_w[0];
+        return left;
+    }
     if (a->each) {
         *pj = walk_energy(a, k);
         return 1;
@@ -84,7 +93,8 @@ static size_t walk_run(walk *a, size_t k, size_t left, double *pj)
     return 1;
 }
 
-/* Samples a block holds: its per-job powers (for the losses) within about 32 MiB. */
+/* Doubles of per-job power a block holds (its samples x n_jobs, about 32 MiB), kept for the
+ * losses' quadratic form; without losses one block is the whole window. */
 #define WAVE_BLOCK_DOUBLES ((size_t)1 << 22)
 
 /* The samples [k0, k0 + nb) of the board power into brd, each base_w plus every job's GPUs

@@ -3,6 +3,7 @@
  * and UPS loss, within the last bits the samples' own rounding moves them by. */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "models/plant/ups.h"
@@ -92,6 +93,8 @@ START_TEST(test_a_flat_draw_is_one_run)
     size_t *cnt = NULL;
     st_plant_wave_sums b;
     size_t nr = st_plant_waveform_runs(&s, &rw, &cnt, &b);
+    ck_assert_uint_eq(nr, 1);
+    ck_assert_uint_eq(cnt[0], 4096);
     st_plant_wave_stats y;
     st_plant_wave_shape_of_runs(rw, cnt, nr, s.dt_s, &y);
     ck_assert_double_eq(y.swing_w, 0);
@@ -102,12 +105,74 @@ START_TEST(test_a_flat_draw_is_one_run)
 }
 END_TEST
 
+/* A profile of n phases, period_s long, powers from a small generator (at least two differ). */
+static st_plant_profile profile_of(int n, double period_s, uint64_t *x)
+{
+    st_plant_profile p = {.n = n, .period_s = period_s};
+    double sum = 0, share[ST_PLANT_MAX_PHASES];
+    for (int i = 0; i < n; i++) {
+        *x = *x * 6364136223846793005u + 1442695040888963407u;
+        share[i] = 1.0 + (double)(*x >> 40 & 1023);
+        sum += share[i];
+        p.gpu_w[i] = 100.0 + (double)(*x >> 20 & 511) + (i == 1 ? 1.0 : 0.0);
+    }
+    for (int i = 0; i < n; i++) {
+        p.dur_s[i] = period_s * share[i] / sum;
+        p.energy_j += p.dur_s[i] * p.gpu_w[i];
+    }
+    return p;
+}
+
+/* Many jobs against a per-sample reference (each sample every job's cumulative-energy difference,
+ * summed in job order, the losses' form on top): steps of 2 ms (every sample by its energy),
+ * 50 ms and 1.3 s, several blocks of per-job powers with a shorter last one (600 jobs x 8192
+ * samples past WAVE_BLOCK_DOUBLES), cross-job loss terms and linear ones. Every sample within
+ * 1e-9 of the reference. */
+START_TEST(test_many_jobs_match_a_per_sample_reference)
+{
+    enum { NJ = 600, NS = 8192 };
+    static st_plant_profile prof[NJ];
+    static st_plant_wave_job jobs[NJ];
+    static st_plant_loss_term terms[NJ];
+    static double lin[NJ], prev[NJ], got[NS];
+    uint64_t x = 7;
+    const double periods[] = {0.002, 0.05, 1.3}, dt = 1e-3;
+    for (int j = 0; j < NJ; j++) {
+        prof[j] = profile_of(2 + j % 4, periods[j % 3], &x);
+        jobs[j] = (st_plant_wave_job){&prof[j], 8, prof[j].period_s * (double)(j % 97) / 97.0};
+        terms[j] = (st_plant_loss_term){(size_t)j, (size_t)(j + 1) % NJ, 1e-4};
+        lin[j] = 0.1;
+        prev[j] = st_plant_profile_energy(&prof[j], jobs[j].offset_s);
+    }
+    st_plant_wave_spec s = {jobs, NJ, 5.0e4, 1 / 0.96, terms, NJ, lin, 3.0, dt, NS};
+    st_plant_wave_sums sums;
+    st_plant_waveform(&s, got, &sums);
+    static double pj[NJ];
+    for (size_t k = 0; k < NS; k++) {
+        double board = s.base_w;
+        for (int j = 0; j < NJ; j++) {
+            const st_plant_profile *p = &prof[j];
+            double t = (double)(k + 1) * dt + jobs[j].offset_s, m = floor(t / p->period_s);
+            double next = m * p->energy_j + st_plant_profile_energy(p, t - m * p->period_s);
+            pj[j] = (next - prev[j]) / dt;
+            prev[j] = next;
+            board += jobs[j].gpus * pj[j];
+        }
+        double loss = s.cst;
+        for (int j = 0; j < NJ; j++)
+            loss += terms[j].coef * pj[terms[j].j] * pj[terms[j].l] + lin[j] * pj[j];
+        ASSERT_REL(got[k], s.scale * board + loss, 1e-9);
+    }
+}
+END_TEST
+
 Suite *wave_runs_suite(void)
 {
     Suite *s = suite_create("wave_runs");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_runs_agree_with_the_samples);
     tcase_add_test(tc, test_a_flat_draw_is_one_run);
+    tcase_add_test(tc, test_many_jobs_match_a_per_sample_reference);
     suite_add_tcase(s, tc);
     return s;
 }
