@@ -154,6 +154,12 @@ dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.ewprec = w->expert_precision_given ? w->expert_weights : w->precision;
     d.fp8_recipe = w->fp8_recipe;
     d.moe_fused = w->kernels.moe_fused;
+    /* Transformer Engine casts a linear layer's input and output gradient in kernels of their
+     * own (models/silicon/ops_quant.c); a serving engine fuses the activation's quantisation
+     * into the kernel that produces it (vLLM's RMSNormQuantFusionPass and
+     * ActivationQuantFusionPass, vllm/compilation; TensorRT-LLM's fused norm-quant kernels), so
+     * a service's casts add bytes but no kernel. */
+    d.quant_apart = w->kind != ST_WL_INFERENCE;
     const st_kernels_cfg *k = &w->kernels;
     d.norm = k->norm == ST_KERNELS_EAGER && m->norm == ST_NORM_RMSNORM ? B.norm_eager : B.norm;
     d.rope_b = k->rope == ST_KERNELS_EAGER ? B.rope_eager : B.rope;
@@ -196,6 +202,13 @@ static double mem_time(const st_gpu_spec *gpu, double bytes)
 static double kernel_s(const st_gpu_spec *gpu, double t)
 {
     return t > 0 ? t + st_kernel_boundary_s(gpu) : 0;
+}
+
+/* FP8 casts beside a GEMM: their bytes' time (negative where a norm writing FP8 saves traffic)
+ * and a boundary for each of the `kernels` they run apart. */
+static double quant_time(const st_gpu_spec *gpu, double bytes, double kernels)
+{
+    return mem_time(gpu, bytes) + kernels * st_kernel_boundary_s(gpu);
 }
 
 /* One kernel: the larger of compute and memory time, and its boundary; *mem_bound says which
@@ -350,7 +363,7 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
                                                        st_ops_in_bytes(gpu, op->prec),
                                                        weight_bytes_of(gpu, op), 2.0, widen_of(op),
                                                        &op->mem_bound)) +
-                     mem_time(gpu, op->quant_fwd_bytes);
+                     quant_time(gpu, op->quant_fwd_bytes, op->quant_fwd_kernels);
         break;
     case ST_OP_ATTN:
         op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
@@ -386,7 +399,7 @@ double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, co
     if (op->kind == ST_OP_MEMORY)
         return roofline(gpu, 0.0, op->bytes * B.bwd, NULL);
     return st__ops_gemm_pass(w, gpu, op, 1, 1) + st__ops_gemm_pass(w, gpu, op, 2, 1) +
-           mem_time(gpu, op->quant_bwd_bytes);
+           quant_time(gpu, op->quant_bwd_bytes, op->quant_bwd_kernels);
 }
 
 /* ---- Building the graph -------------------------------------------------------------------- */
@@ -442,6 +455,11 @@ static void linear(builder *g, const dims *d, const char *name, double m, double
         op.quant_fwd_bytes = st__ops_quant_operand(g->gpu, d->fp8_recipe, x_feed, x_rows, m, k);
         op.quant_bwd_bytes =
             st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, dy_rows, m, n);
+        if (d->quant_apart) {
+            op.quant_fwd_kernels = st__ops_quant_kernels(g->gpu, d->fp8_recipe, x_feed, x_rows, m);
+            op.quant_bwd_kernels =
+                st__ops_quant_kernels(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, dy_rows, m);
+        }
     }
     push(g, op);
 }
@@ -469,6 +487,11 @@ static void grouped(builder *g, const dims *d, const char *name, double count, d
             count * st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m, k);
         op.quant_bwd_bytes =
             count * st__ops_quant_operand(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m, n);
+        if (d->quant_apart) { /* every expert's input in one kernel (TE's multi-tensor cast) */
+            op.quant_fwd_kernels =
+                st__ops_quant_kernels(g->gpu, d->fp8_recipe, ST__FEED_PLAIN, m, m);
+            op.quant_bwd_kernels = op.quant_fwd_kernels;
+        }
     }
     push(g, op);
 }

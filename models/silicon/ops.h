@@ -46,6 +46,9 @@ typedef struct st_op {
      * st_ops_backward_time) but not counted in bytes. Negative where the norm writes FP8 itself
      * and saves more than the quantisation costs. 0 otherwise. */
     double quant_fwd_bytes, quant_bwd_bytes;
+    /* ... and the kernels those casts run apart from their neighbours, each paying a kernel
+     * boundary (st_kernel_boundary_s): 0 where they fuse (a norm writing FP8, a service). */
+    double quant_fwd_kernels, quant_bwd_kernels;
     /* Appended. GEMM: how many GEMMs of shape m x n x k the operator runs (the experts on this
      * GPU of a grouped expert GEMM), each timed by the tile model at that shape; flops, bytes
      * and the quantisation bytes are the totals. 0 counts as 1. */

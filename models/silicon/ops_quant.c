@@ -35,6 +35,10 @@
  * are taken to accept any layout. The weights' casts are left out: about 0.6% of the Nemotron-15B
  * B200 step (cast once per step), and up to about 2.5% of the GB200 Llama 3 70B step if
  * Megatron-FSDP re-casts after every gather. */
+/* Kernels, as the passes above run them: delayed casts in one kernel (none after a fused norm,
+ * which writes FP8; on Hopper the transposed copy after it is one more); current scaling's amax
+ * pass and cast are two kernels, one (quantize_with_amax) after a norm that computed the amax,
+ * which writes the transposed copy in the same pass; MXFP8's cast is one. */
 static const struct quant {
     double fused;           /* bytes per element after a fused norm (may be negative: the norm
                                writes FP8 instead of the BF16 the graph counts) */
@@ -42,12 +46,26 @@ static const struct quant {
     int norm_fused;         /* whether the norm kernels fuse it */
     double transpose_fused; /* TN-only GPUs: the transposed copy after a fused norm */
     double transpose_plain; /* ... and when the cast writes it in the same pass */
+    double kernels_fused;   /* kernels of their own after a fused norm */
+    double kernels_plain;   /* ... of a stand-alone quantisation */
+    double kernels_transpose_fused; /* TN-only GPUs: a transpose kernel after a fused norm */
 } QUANT[] = {
-    [ST_FP8_DELAYED] =
-        {.fused = -1, .plain = 3, .norm_fused = 1, .transpose_fused = 2, .transpose_plain = 1},
-    [ST_FP8_CURRENT] =
-        {.fused = 3, .plain = 5, .norm_fused = 1, .transpose_fused = 1, .transpose_plain = 1},
-    [ST_FP8_MXFP8] = {.plain = 4 + 2.0 / 32, .norm_fused = 0},
+    [ST_FP8_DELAYED] = {.fused = -1,
+                        .plain = 3,
+                        .norm_fused = 1,
+                        .transpose_fused = 2,
+                        .transpose_plain = 1,
+                        .kernels_fused = 0,
+                        .kernels_plain = 1,
+                        .kernels_transpose_fused = 1},
+    [ST_FP8_CURRENT] = {.fused = 3,
+                        .plain = 5,
+                        .norm_fused = 1,
+                        .transpose_fused = 1,
+                        .transpose_plain = 1,
+                        .kernels_fused = 1,
+                        .kernels_plain = 2},
+    [ST_FP8_MXFP8] = {.plain = 4 + 2.0 / 32, .norm_fused = 0, .kernels_plain = 1},
 };
 
 /* The transposed copy a gathered tensor gets after the gather (read 1, write 1). */
@@ -67,4 +85,15 @@ double st__ops_quant_operand(const st_gpu_spec *gpu, st_fp8_recipe recipe, st__o
         b += rows > local_rows ? rows * cols * QUANT_TRANSPOSE_GATHERED
                                : rows * cols * (fused ? q->transpose_fused : q->transpose_plain);
     return b;
+}
+
+double st__ops_quant_kernels(const st_gpu_spec *gpu, st_fp8_recipe recipe, st__ops_feed f,
+                             double local_rows, double rows)
+{
+    const struct quant *q = &QUANT[recipe];
+    int fused = f == ST__FEED_NORM && q->norm_fused;
+    double k = fused ? q->kernels_fused : q->kernels_plain;
+    if (st_gpu_is_hopper(gpu) && recipe != ST_FP8_MXFP8) /* the transposed copy, as above */
+        k += rows > local_rows ? 1.0 : fused ? q->kernels_transpose_fused : 0.0;
+    return k;
 }

@@ -16,4 +16,9 @@ typedef enum st__ops_feed { ST__FEED_NORM, ST__FEED_PLAIN } st__ops_feed;
 double st__ops_quant_operand(const st_gpu_spec *gpu, st_fp8_recipe recipe, st__ops_feed f,
                              double local_rows, double rows, double cols);
 
+/* The kernels of their own that quantising the operand st__ops_quant_operand prices runs: an
+ * amax pass and a cast, or a transpose after a fused norm or a gather, as the recipe needs. */
+double st__ops_quant_kernels(const st_gpu_spec *gpu, st_fp8_recipe recipe, st__ops_feed f,
+                             double local_rows, double rows);
+
 #endif

@@ -714,6 +714,57 @@ START_TEST(test_fp8_quantisation_follows_transformer_engine)
 }
 END_TEST
 
+/* Each FP8 cast that runs apart from its neighbours is a kernel and pays a boundary: by recipe,
+ * by whether a norm fused it, by Hopper's transposes; a service's casts are fused into the
+ * kernels that produce their tensors (the serving engines' fusion passes): no kernel. */
+static void quant_kernels_of(const st_workload_cfg *w, const st_gpu_spec *g, const char *name,
+                             double *fwd, double *bwd)
+{
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(w, g, 1, ops, ST_OPS_MAX);
+    *fwd = find_op(ops, n, name)->quant_fwd_kernels;
+    *bwd = find_op(ops, n, name)->quant_bwd_kernels;
+}
+
+START_TEST(test_fp8_casts_are_kernels_of_their_own)
+{
+    const st_gpu_spec *h100 = gpu("h100-sxm"), *b200 = gpu("b200");
+    st_workload_cfg w = plan("llama3-8b", 4096, 1, 0, ST_RECOMPUTE_NONE);
+    double f, b;
+    quant_kernels_of(&w, h100, "qkv", &f, &b); /* BF16: no cast */
+    ck_assert(f == 0 && b == 0);
+    w.precision = ST_PREC_FP8;
+    /* delayed: the norm writes FP8 (no kernel; Hopper transposes it after: one), a plain cast
+     * is one kernel, the output gradient's too */
+    quant_kernels_of(&w, b200, "qkv", &f, &b);
+    ck_assert(f == 0 && b == 1);
+    quant_kernels_of(&w, h100, "qkv", &f, &b);
+    ck_assert(f == 1 && b == 1);
+    quant_kernels_of(&w, h100, "proj", &f, &b);
+    ck_assert(f == 1 && b == 1);
+    /* current: an amax pass and a cast, one kernel after the norm that computed the amax */
+    w.fp8_recipe = ST_FP8_CURRENT;
+    quant_kernels_of(&w, b200, "qkv", &f, &b);
+    ck_assert(f == 1 && b == 2);
+    quant_kernels_of(&w, b200, "fc2", &f, &b);
+    ck_assert(f == 2 && b == 2);
+    /* mxfp8: one cast, never fused into the norm */
+    w.fp8_recipe = ST_FP8_MXFP8;
+    quant_kernels_of(&w, b200, "qkv", &f, &b);
+    ck_assert(f == 1 && b == 1);
+    /* each kernel adds one boundary to the GEMM's time beside its bytes */
+    st_layer_cost with, without;
+    st_ops_layer_cost(&w, b200, 1, &with);
+    w.kind = ST_WL_INFERENCE; /* a service: the same bytes, no kernel */
+    quant_kernels_of(&w, b200, "qkv", &f, &b);
+    ck_assert(f == 0 && b == 0);
+    st_ops_layer_cost(&w, b200, 1, &without);
+    ck_assert(with.fwd_s > without.fwd_s);
+    /* qkv, proj, fc1, fc2: one cast kernel each forward under MXFP8 */
+    ASSERT_REL(with.fwd_s - without.fwd_s, 4 * st_kernel_boundary_s(b200), 1e-6);
+}
+END_TEST
+
 /* Under FP8 the sequence-parallel all-gathers move FP8 (2 forward, 4 backward); the
  * reduce-scatters stay BF16. */
 START_TEST(test_fp8_all_gathers_move_one_byte_per_element)
@@ -800,6 +851,7 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_optimizer_time_scales_with_dp_as_zero_shards_it);
     tcase_add_test(tc, test_fp8_runs_linear_layers_at_the_fp8_peak);
     tcase_add_test(tc, test_fp8_quantisation_follows_transformer_engine);
+    tcase_add_test(tc, test_fp8_casts_are_kernels_of_their_own);
     tcase_add_test(tc, test_fp4_runs_at_the_fp4_peak_on_blackwell);
     tcase_add_test(tc, test_fp8_all_gathers_move_one_byte_per_element);
     tcase_add_test(tc, test_every_catalog_gpu_is_calibrated);
