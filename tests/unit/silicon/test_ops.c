@@ -643,13 +643,19 @@ END_TEST
  * QUANT): by recipe, by whether the norm produced the tensor, and by whether the GPU needs
  * transposed FP8 copies (Hopper). Llama 3 8B, one sequence of 4096 tokens: qkv is 4096 x 6144 over
  * 4096, proj 4096 x 4096 over 4096, fc1 4096 x 28672 over 4096, fc2 4096 x 4096 over 14336. */
-static void quant_of(const st_workload_cfg *w, const st_gpu_spec *g, const char *name, double *fwd,
-                     double *bwd)
+static st_op layer_op(const st_workload_cfg *w, const st_gpu_spec *g, const char *name)
 {
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(w, g, 1, ops, ST_OPS_MAX);
-    *fwd = find_op(ops, n, name)->quant_fwd_bytes;
-    *bwd = find_op(ops, n, name)->quant_bwd_bytes;
+    return *find_op(ops, n, name);
+}
+
+static void quant_of(const st_workload_cfg *w, const st_gpu_spec *g, const char *name, double *fwd,
+                     double *bwd)
+{
+    st_op op = layer_op(w, g, name);
+    *fwd = op.quant_fwd_bytes;
+    *bwd = op.quant_bwd_bytes;
 }
 
 START_TEST(test_fp8_quantisation_follows_transformer_engine)
@@ -720,10 +726,9 @@ END_TEST
 static void quant_kernels_of(const st_workload_cfg *w, const st_gpu_spec *g, const char *name,
                              double *fwd, double *bwd)
 {
-    st_op ops[ST_OPS_MAX];
-    size_t n = st_ops_layer_forward(w, g, 1, ops, ST_OPS_MAX);
-    *fwd = find_op(ops, n, name)->quant_fwd_kernels;
-    *bwd = find_op(ops, n, name)->quant_bwd_kernels;
+    st_op op = layer_op(w, g, name);
+    *fwd = op.quant_fwd_kernels;
+    *bwd = op.quant_bwd_kernels;
 }
 
 START_TEST(test_fp8_casts_are_kernels_of_their_own)
