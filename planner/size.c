@@ -91,6 +91,9 @@ static st_workload_cfg plan_of(const st_workload_cfg *w, int64_t g, const plan_a
     p.parallel.virtual_stages = a->vs;
     p.parallel.microbatch = a->mb;
     p.parallel.recompute = a->rc;
+    /* the searched levels are none, Megatron's selective (the attention core) and full, ordered
+     * by what they keep; a stated module list is the stated plan's, as its layout is */
+    p.parallel.recompute_modules = 0;
     if (w->model->experts > 0) {
         p.parallel.ep = a->ep;
         if (a->tp > 1)

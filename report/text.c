@@ -234,6 +234,20 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
 
 /* What the job's `software:` row leaves in effect (scenarios/software.h), so that a planner sees
  * which kernel and overlaps the stack stood for; the plan line above gives the rest. */
+/* " (layernorm, moe_act)": the recompute modules a plan names, in Megatron-Core's spelling. */
+static void modules_text(unsigned mask, char *buf, size_t cap)
+{
+    size_t used = 0;
+    for (int m = 0; st_recompute_module_names[m] && used < cap; m++)
+        if ((mask >> m) & 1u) {
+            int k = snprintf(buf + used, cap - used, "%s%s", used ? ", " : " (",
+                             st_recompute_module_names[m]);
+            used += k > 0 ? (size_t)k : 0;
+        }
+    if (used && used < cap)
+        snprintf(buf + used, cap - used, ")");
+}
+
 static void software_text(FILE *out, const st_workload_cfg *w)
 {
     const st_parallel_cfg *p = &w->parallel;
@@ -298,10 +312,14 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     char cu[ST_CUDNN_TEXT] = ""; /* an older cuDNN release's sweep, where the workload states it */
     if (w->cudnn_release > 0)
         st_cudnn_text(w->cudnn_release, cu);
-    fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s%s%s%s%s\n",
+    char mods[128] = ""; /* the modules selective recompute repeats, where the plan names them */
+    if (p->recompute == ST_RECOMPUTE_SELECTIVE && p->recompute_modules)
+        modules_text(p->recompute_modules, mods, sizeof mods);
+    fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s%s%s%s%s%s\n",
             (long long)w->seq_len, (long long)w->global_batch, st_precision_names[w->precision],
             w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe][w->fp8_param_gather != 0] : "",
-            st_recompute_names[p->recompute], p->sequence_parallel ? ", sequence parallel" : "",
+            st_recompute_names[p->recompute], mods,
+            p->sequence_parallel ? ", sequence parallel" : "",
             p->tp_comm_overlap && p->tp > 1 ? ", TP comm overlap" : "",
             p->cp_comm_overlap && p->cp > 1 ? ", CP comm overlap" : "", *cu ? ", cuDNN " : "", cu);
     if (w->software)

@@ -59,6 +59,30 @@ static int fn_chunk_layers(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
+/* parallel.recompute_modules: a list of Megatron-Core's module names, each at most once
+ * (plan_check.c checks them against the plan and the model). */
+static int fn_recompute_modules(st_rd *rd, const st_ynode *n, void *base)
+{
+    st_parallel_cfg *p = base;
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "recompute_modules"))
+        return -1;
+    if (n->n == 0)
+        return st_rd_fail(rd, n, ST_ERANGE,
+                          "recompute_modules: expected at least one module, found an empty list");
+    unsigned mask = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        int m;
+        if (st_rd_enum(rd, n->kids[i], "recompute_modules", st_recompute_module_names, &m))
+            return -1;
+        if (mask & (1u << m))
+            return st_rd_fail(rd, n->kids[i], ST_ERANGE, "recompute_modules: '%s' is listed twice",
+                              n->kids[i]->text);
+        mask |= 1u << m;
+    }
+    p->recompute_modules = mask;
+    return 0;
+}
+
 static const st_field parallel_fields[] = {
     ST_FINT(st_parallel_cfg, "tp", tp, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_parallel_cfg, "cp", cp, ST_R_MIN1, .max = 1e6),
@@ -77,6 +101,7 @@ static const st_field parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "cp_comm_overlap", cp_comm_overlap),
     ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
     ST_FENUM(st_parallel_cfg, "recompute", recompute, st_recompute_names),
+    ST_FFN("recompute_modules", fn_recompute_modules),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
     ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, st_grad_coll_names),
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),

@@ -15,6 +15,7 @@ const char *const st_precision_names[] = {ST_PRECISIONS(ST__ENUM_NAME) NULL};
 const char *const st_weight_format_names[] = {ST_PRECISIONS(ST__ENUM_NAME) "mxfp4", NULL};
 const char *const st_fp8_recipe_names[] = {ST_FP8_RECIPES(ST__ENUM_NAME) NULL};
 const char *const st_recompute_names[] = {ST_RECOMPUTES(ST__ENUM_NAME) NULL};
+const char *const st_recompute_module_names[] = {ST_RECOMPUTE_MODULES(ST__ENUM_NAME) NULL};
 const char *const st_ckpt_mode_names[] = {ST_CKPT_MODES(ST__ENUM_NAME) NULL};
 const char *const st_trace_format_names[] = {ST_TRACE_FORMATS(ST__ENUM_NAME) NULL};
 const char *const st_trace_replay_names[] = {ST_TRACE_REPLAYS(ST__ENUM_NAME) NULL};

@@ -84,6 +84,21 @@ extern const char *const st_fp8_recipe_names[];
 typedef enum st_recompute { ST_RECOMPUTES(ST__ENUM_VALUE) } st_recompute;
 extern const char *const st_recompute_names[];
 
+/* recompute_modules: the parts of a layer that `recompute: selective` repeats in backward,
+ * Megatron-Core's recompute_modules (megatron/core/transformer/transformer_config.py, core_v0.13
+ * on): the attention core (its default), the two norms, the experts' activation function, MLA's
+ * up projections with the rotary embedding, the dense MLP, the whole MoE layer, its shared
+ * experts. Each is a bit of st_parallel_cfg.recompute_modules (1 << value);
+ * docs/models/memory-model.md gives what each keeps and step-ops.md what each repeats. */
+#define ST_RECOMPUTE_MODULES(X)                                                                    \
+    X(ST_RCM_CORE_ATTN, "core_attn")                                                               \
+    X(ST_RCM_LAYERNORM, "layernorm")                                                               \
+    X(ST_RCM_MOE_ACT, "moe_act")                                                                   \
+    X(ST_RCM_MLA_UP_PROJ, "mla_up_proj")                                                           \
+    X(ST_RCM_MLP, "mlp") X(ST_RCM_MOE, "moe") X(ST_RCM_SHARED_EXPERTS, "shared_experts")
+typedef enum st_recompute_module { ST_RECOMPUTE_MODULES(ST__ENUM_VALUE) } st_recompute_module;
+extern const char *const st_recompute_module_names[];
+
 #define ST_CKPT_MODES(X)                                                                           \
     X(ST_CKPT_SYNC, "sync") X(ST_CKPT_ASYNC, "async") X(ST_CKPT_TWO_STAGE, "two-stage")
 typedef enum st_ckpt_mode { ST_CKPT_MODES(ST__ENUM_VALUE) } st_ckpt_mode;
@@ -335,6 +350,9 @@ typedef struct st_parallel_cfg {
                                memory between forward and backward (Megatron-Core's
                                cpu_offloading_num_layers); default 0 */
     st_recompute recompute;
+    /* under recompute: selective, the modules repeated (bits 1 << ST_RCM_*); 0: Megatron-Core's
+     * default, the attention core alone (st_recompute_modules) */
+    unsigned recompute_modules;
     int64_t ep;  /* expert parallelism: each GPU holds experts / ep of every MoE layer's experts,
                     the EP group being ep ranks of a stage's tp x cp x dp at stride etp
                     (Megatron-Core); default 1, below 1 counts as 1 */
@@ -347,6 +365,22 @@ typedef struct st_parallel_cfg {
                                  for kind: inference only) */
     st_loc loc;
 } st_parallel_cfg;
+
+/* The modules a plan repeats in backward (bits 1 << ST_RCM_*): under recompute: selective the
+ * stated ones, else the attention core alone; none for the other settings, which are not
+ * module lists (full repeats the whole layer, op torchtitan's policy). */
+static inline unsigned st_recompute_modules(const st_parallel_cfg *p)
+{
+    if (p->recompute != ST_RECOMPUTE_SELECTIVE)
+        return 0;
+    return p->recompute_modules ? p->recompute_modules : 1u << ST_RCM_CORE_ATTN;
+}
+
+/* Whether the plan repeats module m in backward. */
+static inline int st_recomputes(const st_parallel_cfg *p, st_recompute_module m)
+{
+    return (st_recompute_modules(p) >> m) & 1u;
+}
 
 /* checkpoint.memory: the fast level of two-level checkpointing, a snapshot in host memory (and
  * `replicas` copies in peers' host memory, Gemini's in-memory checkpoints) between persistent

@@ -85,8 +85,8 @@ typedef struct st_op {
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic
  * it causes. Backward counts data and weight gradients (each GEMM twice, as dgrad and wgrad,
  * each timed at its own shape); recompute is the extra forward work that the workload's
- * recompute setting adds to backward: the attention core (selective) or the whole layer
- * forward (full). FLOPs are model FLOPs: bwd_flops = 2 x fwd_flops. */
+ * recompute setting adds to backward: the attention core or the named modules (selective) or
+ * the whole layer forward (full). FLOPs are model FLOPs: bwd_flops = 2 x fwd_flops. */
 /* Transformer Engine's TP communication overlap (parallel.tp_comm_overlap): how userbuffers runs
  * one tensor-parallel collective beside a GEMM (transformer_engine/pytorch/module/base.py,
  * initialize_ub, its default methods). */
@@ -119,7 +119,8 @@ typedef struct st_layer_cost {
      * backward); all-gathers and reduce-scatters with it (4 forward; 6 backward, the
      * column-parallel inputs being gathered again for the weight gradients); shared experts
      * add their MLP's (1 and 1, or 2 and 3). 0 when tp = 1. tp_colls_recompute: the forward's
-     * again under full recompute. */
+     * again under full recompute, a dense MLP's or the shared experts' forward pair under
+     * selective recompute of those modules (parallel.recompute_modules). */
     int tp_colls_fwd, tp_colls_bwd, tp_colls_recompute;
     double tp_bytes;
     /* Of those, the all-gathers (sequence parallelism: 2 forward, 4 backward; shared experts
@@ -127,6 +128,7 @@ typedef struct st_layer_cost {
      * tp_ag_bytes: half of tp_bytes under FP8, which Transformer Engine gathers already
      * quantised. */
     int tp_ag_fwd, tp_ag_bwd;
+    int tp_ag_recompute; /* of tp_colls_recompute, the all-gathers */
     double tp_ag_bytes;
     /* Mixture-of-experts layers with ep > 1: the token dispatcher's all-to-alls over the ep
      * ranks, each moving ep_a2a_bytes per rank (k T_m h in BF16, the nccl-tests "size" of the

@@ -163,12 +163,80 @@ static void tp_hides(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_
     }
 }
 
+static int named(const char *name, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(name, *names) == 0)
+            return 1;
+    return 0;
+}
+
+/* The recompute modules (bits 1 << ST_RCM_*) an operator of the layer belongs to, as
+ * Megatron-Core checkpoints them (core_v0.15.0): the attention core; the norms that run apart
+ * from a linear layer (MLA's input norm, an MoE layer's pre-MLP norm; memory model,
+ * module_bytes); MLA's up projections with the latent norms they fuse and the rotary embedding
+ * (MLASelfAttention.qkv_up_proj_and_rope_apply); the dense MLP with the norm its fc1 fuses
+ * (TransformerLayer._forward_mlp checkpoints self.mlp from the norm's input); the whole MoE
+ * layer from its router to its unpermutation, shared experts included; the experts'
+ * activation; the shared experts. */
+static unsigned op_modules(const st_workload_cfg *w, const st_op *op)
+{
+    static const char *const up[] = {"q_norm", "q_up", "q_proj", "kv_norm", "kv_up", "rope", NULL};
+    static const char *const moe[] = {"router",     "router_topk", "permute",    "sort_chunks",
+                                      "expert_fc1", "expert_act",  "expert_fc2", "unsort_chunks",
+                                      "unpermute",  "shared_fc1",  "shared_act", "shared_fc2",
+                                      NULL};
+    static const char *const shared[] = {"shared_fc1", "shared_act", "shared_fc2", NULL};
+    static const char *const mlp[] = {"norm2", "fc1", "act", "fc2", NULL};
+    int is_moe = w->model->experts > 0, is_mla = st_llm_is_mla(w->model);
+    unsigned m = 0;
+    if (op->attn_core)
+        m |= 1u << ST_RCM_CORE_ATTN;
+    if ((is_mla && !strcmp(op->name, "norm1")) || (is_moe && !strcmp(op->name, "norm2")))
+        m |= 1u << ST_RCM_LAYERNORM;
+    if (is_mla && named(op->name, up))
+        m |= 1u << ST_RCM_MLA_UP_PROJ;
+    if (!is_moe && named(op->name, mlp))
+        m |= 1u << ST_RCM_MLP;
+    if (is_moe && named(op->name, moe))
+        m |= 1u << ST_RCM_MOE;
+    if (is_moe && !strcmp(op->name, "expert_act"))
+        m |= 1u << ST_RCM_MOE_ACT;
+    if (is_moe && named(op->name, shared))
+        m |= 1u << ST_RCM_SHARED_EXPERTS;
+    return m;
+}
+
+/* The collectives recompute: selective's modules repeat: a dense MLP's or the shared experts'
+ * forward TP pair (st_layer_cost.tp_colls_recompute), and with moe the layer's all-to-alls and
+ * expert-TP collectives. MLA's up projections gather their latents over TP again (at tp > 1
+ * with sequence parallelism), not counted: T (q_lora_rank + kv_lora_rank) elements against the
+ * pair's T h. */
+static void module_colls(const st_workload_cfg *w, st_layer_cost *out)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    int sp = p->sequence_parallel, moe = w->model->experts > 0;
+    int pair = (!moe && st_recomputes(p, ST_RCM_MLP)) ||
+               (moe && st_llm_shared_up(w->model) > 0 &&
+                (st_recomputes(p, ST_RCM_MOE) || st_recomputes(p, ST_RCM_SHARED_EXPERTS)));
+    if (pair && p->tp > 1) {
+        out->tp_colls_recompute = sp ? 2 : 1;
+        out->tp_ag_recompute = sp ? 1 : 0;
+    }
+    if (moe && st_recomputes(p, ST_RCM_MOE)) {
+        out->ep_a2a_recompute = out->ep_a2a_fwd;
+        out->etp_colls_recompute = out->etp_colls_fwd;
+    }
+}
+
 void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t microbatch,
                        st_layer_cost *out)
 {
     st_op ops[ST_OPS_MAX];
     size_t n = st_ops_layer_forward(w, gpu, microbatch, ops, ST_OPS_MAX);
-    double attn_s = 0.0, attn_flops = 0.0, sac_s = 0.0, sac_flops = 0.0;
+    double attn_s = 0.0, attn_flops = 0.0, sac_s = 0.0, sac_flops = 0.0, mod_s = 0.0,
+           mod_flops = 0.0;
+    unsigned mods = st_recompute_modules(&w->parallel);
     int mlp = 0; /* past norm2: the MLP side */
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
@@ -186,6 +254,10 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
             attn_flops += ops[i].flops;
             out->attn_bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
         }
+        if (op_modules(w, &ops[i]) & mods) {
+            mod_s += ops[i].time_s;
+            mod_flops += ops[i].flops;
+        }
         if (w->parallel.recompute == ST_RECOMPUTE_OP) {
             /* a share of a fused GEMM is timed at the fused shape's efficiency */
             double share = st_ops_sac_recompute_share(w, gpu, &ops[i]);
@@ -195,12 +267,15 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
     }
     out->bwd_flops = 2.0 * out->fwd_flops;
     out->attn_fwd_s = attn_s;
-    /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5); per-op
-     * recompute what torchtitan's policy does not save (above); full recompute the whole layer
-     * forward, its TP collectives included. */
-    if (w->parallel.recompute == ST_RECOMPUTE_SELECTIVE) {
+    /* Selective recompute repeats the attention core (Korthikanti et al. 2022 §5), or the
+     * modules the plan names (op_modules); per-op recompute what torchtitan's policy does not
+     * save (above); full recompute the whole layer forward, its TP collectives included. */
+    if (w->parallel.recompute == ST_RECOMPUTE_SELECTIVE && mods == 1u << ST_RCM_CORE_ATTN) {
         out->recompute_s = attn_s;
         out->recompute_flops = attn_flops;
+    } else if (w->parallel.recompute == ST_RECOMPUTE_SELECTIVE) {
+        out->recompute_s = mod_s;
+        out->recompute_flops = mod_flops;
     } else if (w->parallel.recompute == ST_RECOMPUTE_OP) {
         out->recompute_s = sac_s;
         out->recompute_flops = sac_flops;
@@ -212,13 +287,16 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
         /* A dense layer: 2 forward and 2 backward without sequence parallelism, 4 and 6 with
          * it (tp_colls, add_tp_pair). */
         tp_colls(w, out);
-        if (w->parallel.recompute == ST_RECOMPUTE_FULL)
+        if (w->parallel.recompute == ST_RECOMPUTE_FULL) {
             out->tp_colls_recompute = out->tp_colls_fwd;
+            out->tp_ag_recompute = out->tp_ag_fwd;
+        }
         if (w->parallel.sequence_parallel && w->parallel.tp_comm_overlap)
             tp_hides(w, gpu, ops, n, out);
     }
     dims d = st__ops_dims_of(w, microbatch);
     ep_all_to_alls(w, &d, out);
+    module_colls(w, out);
     out->tp_bytes = d.T * d.h * 2.0;
     /* Transformer Engine quantises a sequence-parallel shard before gathering it (forward: the
      * qkv and fc1 inputs; backward: the proj and fc2 output gradients and the re-gathered

@@ -96,6 +96,7 @@ typedef struct shape {
     double dvv, dout, lat;
     double imb; /* MoE routing imbalance (st_moe_imbalance): the peak rank's rows over the mean */
     double etp; /* expert tensor parallelism (parallel.etp, at least 1) */
+    unsigned mods; /* the modules recompute: selective repeats (st_recompute_modules) */
 } shape;
 
 static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
@@ -129,6 +130,7 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
     x.fm =
         x.experts > 0 ? (st_llm_shared_up(m) > 0 ? (double)m->shared_expert_ffn_hidden : 0.0) : x.f;
     x.imb = st_moe_imbalance(w);
+    x.mods = st_recompute_modules(p);
     return x;
 }
 
@@ -191,6 +193,49 @@ static double mla_latent_bytes(const shape *x)
     return x->s * x->b * x->lat * (x->fp8 ? 3.0 : 4.0) / x->rep;
 }
 
+/* What recompute: selective's modules other than the attention core leave out of a layer's
+ * stored activations (the core's scores are layer_bytes' own term), in this file's accounting:
+ *   layernorm: the outputs of the norms that run apart from a linear layer (Megatron-Core's
+ *     recompute_input_layernorm and recompute_pre_mlp_layernorm act only on a norm that is not
+ *     IdentityOp): the input norm under MLA, whose spec keeps it a TENorm, and the pre-MLP norm
+ *     of an MoE layer; 2sbh each, replicated. Under FP8 the linear layers keep their own FP8
+ *     copy, which this does not free, and only the MoE router's BF16 input (the byte this file
+ *     counts for the MLP input) goes;
+ *   moe_act: the experts' activation output, the expert fc2 input, 2 imb k T_m f_e;
+ *   mla_up_proj: Q, K and V after the up projections and the rotary embedding, 2sb(da + dkv +
+ *     dvv) over tp, and the latent norms' outputs the up projections fuse (mla_latent_bytes'
+ *     GEMM inputs), the latents themselves being the checkpoint's input;
+ *   mlp (a dense layer): the MLP's inner tensors and its input, the checkpoint keeping the
+ *     LayerNorm input it starts from (the MLP's norm is fused into fc1);
+ *   moe (an MoE layer): moe_mlp_bytes and the shared experts' inner tensors; the checkpoint
+ *     keeps the pre-MLP norm's output;
+ *   shared_experts: the shared experts' inner tensors.
+ * Megatron-Core: transformer_layer.py (recompute_input_layernorm, recompute_mlp), moe_layer.py
+ * (recompute of the shared experts and of moe_act), multi_latent_attention.py
+ * (recompute_up_proj), at core_v0.15.0. */
+static double module_bytes(const shape *x)
+{
+    double sb = x->s * x->b, saved = 0.0;
+    int moe = x->experts > 0, mla = x->lat > 0.0;
+    /* an MLP's inner tensors of width fm (the dense MLP's, or the shared experts'); under FP8
+     * the second GEMM's input is its 1-byte copy */
+    double inner = sb * ((x->swiglu ? 6.0 : 4.0) * x->fm - (x->fp8 ? x->fm : 0.0)) / x->t;
+    if (x->mods & (1u << ST_RCM_LAYERNORM))
+        saved += sb * x->h * (x->fp8 ? (moe ? 1.0 : 0.0) : 2.0 * (mla + moe)) / x->rep;
+    if (moe && (x->mods & (1u << ST_RCM_MOE_ACT)))
+        saved += sb / x->rep * 2.0 * x->imb * x->topk * x->fe;
+    if (mla && (x->mods & (1u << ST_RCM_MLA_UP_PROJ)))
+        saved += 2.0 * sb * (x->da + x->dkv + x->dvv) / x->t +
+                 sb * x->lat * (x->fp8 ? 1.0 : 2.0) / x->rep;
+    if (!moe && (x->mods & (1u << ST_RCM_MLP)))
+        saved += inner + sb * x->h * (x->fp8 ? 1.0 : 2.0) / x->rep;
+    if (moe && (x->mods & (1u << ST_RCM_MOE)))
+        saved += moe_mlp_bytes(x) + inner;
+    if (moe && (x->mods & (1u << ST_RCM_SHARED_EXPERTS)))
+        saved += inner;
+    return saved;
+}
+
 static double layer_bytes(const shape *x, st_recompute r)
 {
     double sb = x->s * x->b;
@@ -216,19 +261,22 @@ static double layer_bytes(const shape *x, st_recompute r)
     double bytes = repl / x->rep + split / x->t + mla_latent_bytes(x);
     if (x->experts > 0)
         bytes += moe_mlp_bytes(x);
-    if (r == ST_RECOMPUTE_NONE)
+    if (r == ST_RECOMPUTE_NONE || !(x->mods & (1u << ST_RCM_CORE_ATTN)))
         bytes += score_bytes(x);
+    if (r == ST_RECOMPUTE_SELECTIVE && (x->mods & ~(1u << ST_RCM_CORE_ATTN)))
+        bytes -= module_bytes(x);
     return bytes;
 }
 
 /* While one layer's backward runs, recomputation brings back what was not stored, for that
- * layer and one micro-batch: the scores (selective) or the whole layer (full). The paper's
+ * layer and one micro-batch: the scores (selective's attention core), what its other modules
+ * left out (module_bytes) or the whole layer (full). The paper's
  * totals leave this transient out; a plan that fits only without it does not run. */
 static double recompute_workset(const shape *x, st_recompute r)
 {
-    if (r == ST_RECOMPUTE_SELECTIVE)
+    if (r == ST_RECOMPUTE_SELECTIVE && x->mods == 1u << ST_RCM_CORE_ATTN)
         return score_bytes(x);
-    if (r == ST_RECOMPUTE_FULL || r == ST_RECOMPUTE_OP) {
+    if (r != ST_RECOMPUTE_NONE) {
         double d = layer_bytes(x, ST_RECOMPUTE_NONE) - layer_bytes(x, r);
         return d > 0.0 ? d : 0.0;
     }

@@ -255,6 +255,61 @@ static int check_mla(const st_workload_cfg *w, st_plan_issue *out, int n, int ca
     return n;
 }
 
+/* What module `m` repeats where the model has none of it: nothing, which a plan that names it
+ * did not mean. NULL when the model has the module. */
+static const char *missing_module(const st_llm_spec *m, st_recompute_module r)
+{
+    int moe = m->experts > 0;
+    switch (r) {
+    case ST_RCM_MOE_ACT:
+    case ST_RCM_MOE:
+        return moe ? NULL : "the model has no mixture-of-experts layers";
+    case ST_RCM_SHARED_EXPERTS:
+        return moe && st_llm_shared_up(m) > 0 ? NULL : "the model has no shared experts";
+    case ST_RCM_MLA_UP_PROJ:
+        return st_llm_is_mla(m) ? NULL : "the model has no multi-head latent attention";
+    case ST_RCM_LAYERNORM:
+        return moe || st_llm_is_mla(m) ? NULL
+                                       : "its norms run fused into the linear layers after them "
+                                         "(Transformer Engine's LayerNormLinear)";
+    case ST_RCM_MLP:
+        return !moe || st_llm_dense_layers(m) > 0 ? NULL : "the model has no dense MLP layers";
+    default:
+        return NULL;
+    }
+}
+
+/* recompute_modules names parts of a layer for recompute: selective to repeat (Megatron-Core's
+ * recompute_modules, which only selective granularity reads), each one the model has; `moe`
+ * repeats the whole MoE layer, its activation and shared experts included, so naming those
+ * beside it says nothing more and is refused as a likely slip. */
+static int check_recompute_modules(const st_workload_cfg *w, st_plan_issue *out, int n, int cap)
+{
+    const st_parallel_cfg *p = &w->parallel;
+    if (!p->recompute_modules)
+        return n;
+    if (p->recompute != ST_RECOMPUTE_SELECTIVE)
+        return add(out, n, cap, ST_EINVAL, "parallel.recompute_modules",
+                   "recompute_modules needs recompute: selective (found recompute: %s), as "
+                   "Megatron-Core reads them only at selective granularity",
+                   st_recompute_names[p->recompute]);
+    unsigned moe = 1u << ST_RCM_MOE, inner = (1u << ST_RCM_MOE_ACT) | (1u << ST_RCM_SHARED_EXPERTS);
+    if ((p->recompute_modules & moe) && (p->recompute_modules & inner))
+        n = add(out, n, cap, ST_EINVAL, "parallel.recompute_modules",
+                "recompute_modules: moe repeats the whole MoE layer; drop moe_act and "
+                "shared_experts beside it");
+    for (int r = 0; w->model && st_recompute_module_names[r]; r++) {
+        const char *why = (p->recompute_modules >> r) & 1u
+                              ? missing_module(w->model, (st_recompute_module)r)
+                              : NULL;
+        if (why)
+            n = add(out, n, cap, ST_EINVAL, "parallel.recompute_modules",
+                    "recompute_modules: %s repeats nothing here: %s", st_recompute_module_names[r],
+                    why);
+    }
+    return n;
+}
+
 /* Activation offload as Megatron-Core allows it: no pipeline parallelism and no recomputation
  * (Megatron-Bridge, docs/training/cpu-offloading.md: "Pipeline parallelism (PP > 1) blocks
  * activation offloading", "CPU offloading does not work when activation recomputation is
@@ -340,6 +395,7 @@ int st_plan_check(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan_iss
     n = check_experts(w, out, n, cap);
     n = check_mla(w, out, n, cap);
     n = check_offload(w, c, out, n, cap);
+    n = check_recompute_modules(w, out, n, cap);
     n = check_tp_overlap(&w->parallel, out, n, cap);
     n = check_dispatcher(w, c, out, n, cap);
     return check_zero(&w->parallel, out, n, cap);

@@ -237,7 +237,12 @@ static void model_parallel_costs(st_step_ctx *x, const step_plan *p, const st_la
         cp_bwd = cp_exposed(cp_unit, lc->attn_bwd_s, p->cp, s);
     }
     *mp_fwd_s = tp_fwd + cp_fwd;
-    *mp_bwd_s = tp_bwd + (lc->tp_colls_recompute ? tp_fwd : 0.0) +
+    /* full recompute repeats the forward's collectives as they ran; selective's modules their
+     * forward pairs, not hidden */
+    double tp_re = recompute_all ? (lc->tp_colls_recompute ? tp_fwd : 0.0)
+                                 : lc->tp_ag_recompute * ag +
+                                       (lc->tp_colls_recompute - lc->tp_ag_recompute) * other;
+    *mp_bwd_s = tp_bwd + tp_re +
                 (recompute_all ? cp_bwd + cp_fwd : cp_bwd); /* 2 cp_unit without the overlap */
     *ep_a2a_s = 0;
     if (lc->ep_a2a_fwd) {

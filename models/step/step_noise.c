@@ -11,8 +11,7 @@
 static int64_t layer_syncs(const step_plan *p, const st_layer_cost *lc)
 {
     int full = p->w->parallel.recompute == ST_RECOMPUTE_FULL;
-    int64_t n =
-        lc->tp_colls_fwd + lc->tp_colls_bwd + (lc->tp_colls_recompute ? lc->tp_colls_fwd : 0);
+    int64_t n = lc->tp_colls_fwd + lc->tp_colls_bwd + lc->tp_colls_recompute;
     if (p->cp > 1)
         n += 2 + full;
     n += lc->ep_a2a_fwd + lc->ep_a2a_bwd + lc->ep_a2a_recompute;
