@@ -36,7 +36,8 @@ static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
     return st_rd_int(rd, n, "microbatch", ST_R_MIN1, 1e6, &p->microbatch);
 }
 
-/* Gradient precision: index 0 is fp32 (Megatron-LM's default with --bf16), 1 is bf16. */
+/* Gradient precision, and Adam's moments': index 0 is fp32 (Megatron-LM's default with --bf16),
+ * 1 is bf16. */
 static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
 
 /* Gradient accumulation: index 0 fused into the GEMM (Megatron), 1 a separate pass. */
@@ -103,6 +104,7 @@ static const st_field parallel_fields[] = {
     ST_FENUM(st_parallel_cfg, "recompute", recompute, st_recompute_names),
     ST_FFN("recompute_modules", fn_recompute_modules),
     ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
+    ST_FENUM(st_parallel_cfg, "adam_moments", adam_bf16, grad_reduce_names),
     ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, st_grad_coll_names),
     ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
     ST_FBOOL(st_parallel_cfg, "embedding_slot", embedding_slot),

@@ -337,6 +337,10 @@ typedef struct st_parallel_cfg {
                                  gradient_accumulation_fusion) */
     int grad_bf16;            /* grad_reduce: bf16 - gradients accumulated and reduced in bf16
                                   (Megatron-Core's grad_reduce_in_fp32 = False); default fp32 */
+    int adam_bf16;            /* adam_moments: bf16 - Adam's m and v kept in bf16 (Megatron-Core's
+                                 use_precision_aware_optimizer with exp_avg_dtype and
+                                 exp_avg_sq_dtype bf16, Transformer Engine's FusedAdam); default
+                                 fp32 */
     int embedding_slot;       /* the input embedding takes a layer's place in the first pipeline
                                  chunk (Megatron-Core's account_for_embedding_in_pipeline_split;
                                  models/silicon/parallel.h, st_chunk_split); default 0 */

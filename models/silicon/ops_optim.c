@@ -7,8 +7,9 @@
 
 /* Bytes per parameter of the two passes, in one table with their sources. */
 static const struct optim_bytes {
-    double accum; /* per parameter, the separate accumulation pass, per micro-batch */
-    double optim; /* per parameter updated */
+    double accum;        /* per parameter, the separate accumulation pass, per micro-batch */
+    double optim;        /* per parameter updated */
+    double bf16_moments; /* per parameter updated, added with adam_moments: bf16 */
 } OPT = {
     /* grad_accum: separate (DeepSpeed's BF16 optimizer): after each micro-batch's backward,
      * update_hp_grads runs hp_grad.add_(lp.grad.to(float32)) per parameter: read the bf16
@@ -22,6 +23,14 @@ static const struct optim_bytes {
      * the master weight to the bf16 model weight reads 4 and writes 2; the gradient norm for
      * clipping reads the gradient again (4). 38 bytes per parameter. */
     .optim = 38,
+    /* adam_moments: bf16 (Transformer Engine's FusedAdam with exp_avg_dtype and
+     * exp_avg_sq_dtype bf16, transformer_engine/pytorch/optimizers/fused_adam.py at 04912bf):
+     * step() unscales each non-fp32 state into a temporary fp32 copy (get_unscaled_state's
+     * .float(): read 2, write 4), runs the fp32 kernel on it (read 4 and write 4, as counted in
+     * optim), then writes it back (_apply_scale's copy_(unscaled.bfloat16()): read 4, write a
+     * bf16 temporary 2, copy it, read 2 and write 2). Each moment's 8 bytes become 24: 32 more
+     * per parameter for m and v. */
+    .bf16_moments = 32,
 };
 
 /* A pass of `bytes` at the achievable HBM bandwidth (models/silicon/gemm_eff.c). */
@@ -68,5 +77,6 @@ double st_ops_optimizer_time(const st_workload_cfg *w, const st_gpu_spec *gpu)
     if (experts > 0 && w->parallel.zero >= 2)
         grads = adam;
     double zero = grads * (w->parallel.grad_bf16 ? 2.0 : 4.0);
-    return hbm_time(gpu, adam * OPT.optim + zero);
+    double per = OPT.optim + (w->parallel.adam_bf16 ? OPT.bf16_moments : 0.0);
+    return hbm_time(gpu, adam * per + zero);
 }

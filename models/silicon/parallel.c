@@ -15,6 +15,7 @@ static const struct mem_consts {
     double weight_bytes; /* per parameter */
     double grad_bytes;
     double optim_bytes;
+    double bf16_moments_saving;
     double ckpt_bytes;
     double logit_bytes;  /* per logit of the cross entropy */
     double cuda_context; /* per GPU, bytes */
@@ -32,6 +33,10 @@ static const struct mem_consts {
     /* Adam in mixed precision: fp32 master weights, momentum and variance (Rajbhandari et al.
      * 2020, ZeRO, §3.1: K = 12). */
     .optim_bytes = 12,
+    /* adam_moments: bf16 keeps m and v in 2 bytes each instead of 4, the fp32 master weight
+     * unchanged (Transformer Engine's FusedAdam, exp_avg_dtype and exp_avg_sq_dtype bf16, as
+     * Megatron-Core's use_precision_aware_optimizer passes them): 4 bytes less per parameter. */
+    .bf16_moments_saving = 4,
     /* A full checkpoint holds bf16 weights, fp32 master weights and Adam's m and v: 2 + 12 = 14
      * bytes per parameter (BigScience tr11-176B-ml README: "14 bytes per param"; Megatron SC21
      * §5.10: 13.8 TB for the 1T model). */
@@ -323,6 +328,7 @@ typedef struct plan {
     int zero;
     int grad_bf16; /* grad_reduce: bf16 */
     int grad_sep;  /* grad_accum: separate */
+    double ob;     /* optimizer-state bytes per parameter (adam_moments) */
     int prefetch;  /* ZeRO-3 gathers one unit ahead (overlap_param_gather) */
     double wb;     /* bytes per compute weight: BF16, or FP8 with fp8_param_gather */
     double reserved;
@@ -354,6 +360,7 @@ static plan plan_of(const st_workload_cfg *w, int64_t microbatch)
     c.zero = p->zero;
     c.grad_bf16 = p->grad_bf16;
     c.grad_sep = p->grad_accum_separate;
+    c.ob = p->adam_bf16 ? K.optim_bytes - K.bf16_moments_saving : K.optim_bytes;
     c.prefetch = p->overlap_param_gather;
     /* Megatron-Core's fp8_param_gather keeps the compute weights in FP8 "(do not use any other
      * intermediate dtype)"; the fp32 master copy stays with the optimizer states. */
@@ -599,9 +606,9 @@ static double stage_terms(const plan *c, int64_t i, double term[ST_MEM__COUNT], 
      * from pipe/engine.py _exec_backward_pass, keeps lp.grad). */
     if (c->grad_sep)
         term[ST_MEM_GRADS] += K.weight_bytes * n;
-    term[ST_MEM_OPTIMIZER] = K.optim_bytes * n / (c->zero >= 1 ? d : 1.0);
+    term[ST_MEM_OPTIMIZER] = c->ob * n / (c->zero >= 1 ? d : 1.0);
     if (ne > 0 && c->zero >= 1)
-        term[ST_MEM_OPTIMIZER] = K.optim_bytes * sharded;
+        term[ST_MEM_OPTIMIZER] = c->ob * sharded;
     term[ST_MEM_ACTIVATIONS] = stage_activations(c, i);
     term[ST_MEM_RESERVED] = c->reserved;
     return n;

@@ -252,6 +252,10 @@ START_TEST(test_state_bytes_follow_megatron_distributed_optimizer_table)
     m = estimate(&w, "h100-sxm");
     state = m.term[ST_MEM_WEIGHTS] + m.term[ST_MEM_GRADS] + m.term[ST_MEM_OPTIMIZER];
     ASSERT_REL(state, (6 + 12 / d) * p, 1e-12);
+    /* Adam's moments in bf16 (adam_moments): the fp32 master weight and two 2-byte moments */
+    w.parallel.adam_bf16 = 1;
+    ASSERT_REL(estimate(&w, "h100-sxm").term[ST_MEM_OPTIMIZER], 8 * p / d, 1e-12);
+    w.parallel.adam_bf16 = 0;
     w.parallel.zero = 2;
     m = estimate(&w, "h100-sxm");
     ASSERT_REL(m.term[ST_MEM_GRADS], 4 * p / d, 1e-12);
