@@ -142,7 +142,11 @@ static shape shape_of(const st_workload_cfg *w, int64_t microbatch)
 /* What an MoE layer's MLP keeps for backward per micro-batch in place of the dense MLP's inner
  * tensors, over the T_m = sb / rep tokens a GPU routes (after sequence parallelism): the
  * permuted input k T_m h (the expert fc1 input), the expert fc1 output k T_m up_e and the
- * activation output k T_m f_e (the expert fc2 input), all BF16, and the router's probabilities,
+ * activation output k T_m f_e (the expert fc2 input), BF16, but under FP8 the two GEMM inputs in
+ * one byte: Transformer Engine's GroupedLinear saves the inputs it quantised for the forward
+ * GEMM, not the BF16 ones (transformer_engine/pytorch/module/grouped_linear.py, forward:
+ * split_quantize, then save_for_backward of those, save_original_input off by default), as its
+ * Linear does for the dense layers above; and the router's probabilities,
  * T_m x experts in FP32 (Megatron-Core computes the router softmax in fp32,
  * megatron/core/transformer/moe/moe_utils.py topk_softmax_with_capacity). Each token's k rows
  * stay on the GPUs of the EP group, k T_m rows per GPU on average and imb times that on the most
@@ -152,6 +156,8 @@ static double moe_mlp_bytes(const shape *x)
     /* with expert tensor parallelism the experts' input rows are gathered over etp ranks (kept
      * whole for the weight gradient), their inner widths split over them */
     double tm = x->s * x->b / x->rep;
+    if (x->fp8)
+        return tm * (x->imb * x->topk * (x->h * x->etp + 2.0 * x->up_e + x->fe) + 4.0 * x->experts);
     return tm * (2.0 * x->imb * x->topk * (x->h * x->etp + x->up_e + x->fe) + 4.0 * x->experts);
 }
 
@@ -206,7 +212,8 @@ static double mla_latent_bytes(const shape *x)
  *     of an MoE layer; 2sbh each, replicated. Under FP8 the linear layers keep their own FP8
  *     copy, which this does not free, and only the MoE router's BF16 input (the byte this file
  *     counts for the MLP input) goes;
- *   moe_act: the experts' activation output, the expert fc2 input, 2 imb k T_m f_e;
+ *   moe_act: the experts' activation output, the expert fc2 input, 2 imb k T_m f_e (1 byte
+ *     under FP8, as moe_mlp_bytes counts it);
  *   mla_up_proj: Q, K and V after the up projections and the rotary embedding, 2sb(da + dkv +
  *     dvv) over tp, and the latent norms' outputs the up projections fuse (mla_latent_bytes'
  *     GEMM inputs), the latents themselves being the checkpoint's input;
@@ -228,7 +235,7 @@ static double module_bytes(const shape *x)
     if (x->mods & (1u << ST_RCM_LAYERNORM))
         saved += sb * x->h * (x->fp8 ? (moe ? 1.0 : 0.0) : 2.0 * (mla + moe)) / x->rep;
     if (moe && (x->mods & (1u << ST_RCM_MOE_ACT)))
-        saved += sb / x->rep * 2.0 * x->imb * x->topk * x->fe;
+        saved += sb / x->rep * (x->fp8 ? 1.0 : 2.0) * x->imb * x->topk * x->fe;
     if (mla && (x->mods & (1u << ST_RCM_MLA_UP_PROJ)))
         saved += 2.0 * sb * (x->da + x->dkv + x->dvv) / x->t +
                  sb * x->lat * (x->fp8 ? 1.0 : 2.0) / x->rep;

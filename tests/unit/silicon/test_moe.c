@@ -445,6 +445,13 @@ START_TEST(test_moe_layer_activations)
     double s = 4096, h = 2048, da = 4096, dkv = 512, k = 8, fe = 768, E = 128;
     double want = 8 * s * h + 4 * s * (da + dkv) + 2 * k * s * (h + 2 * fe + fe) + 4 * s * E;
     ck_assert_double_eq(st_memory_layer_activations(&w, 1), want);
+    /* Under FP8 the linear layers keep their FP8 inputs: the QKV and MLP inputs (2sbh less),
+     * the proj input (sb da less), and the two expert GEMMs' inputs (k T (h + f_e) less,
+     * Transformer Engine's GroupedLinear); the fc1 output stays BF16. */
+    w.precision = ST_PREC_FP8;
+    double fp8 = want - 2 * s * h - s * da - k * s * (h + fe);
+    ck_assert_double_eq(st_memory_layer_activations(&w, 1), fp8);
+    w.precision = ST_PREC_BF16;
     /* Full recompute keeps the layer input only, as for a dense layer. */
     w.parallel.recompute = ST_RECOMPUTE_FULL;
     ck_assert_double_eq(st_memory_layer_activations(&w, 1), 2 * s * h);
