@@ -22,7 +22,8 @@ double st_moe_flex_row_share(double experts, double topk, double ep)
 }
 
 /* One measurement: a dispatcher on `ranks` GPUs of a kind, in one NVLink domain or across
- * nodes, its dispatch (BF16) and combine bandwidth in GB/s of received rows, as the
+ * nodes, its dispatch (BF16) and combine bandwidth in GB/s of received rows (of RDMA rows where
+ * `rdma`, below), as the
  * benchmark's torch API call reached them (the kernel alone is faster; a training step calls
  * the API). The benchmark (tests/test_hybrid_ep.py, test_intranode.py) counts each rank's
  * received rows, dispatched_hidden.numel() x 2 bytes, over the call's time, with 4096 tokens a
@@ -44,24 +45,37 @@ typedef struct flex_row {
     st_moe_dispatcher disp;
     int across; /* 1: the ranks span nodes (RDMA); 0: one NVLink domain */
     double ranks, dispatch_gbs, combine_gbs;
+    int rdma; /* 1: GB/s of what crosses RDMA, one row per token and destination node (the
+                 benchmark's own count), not of received rows */
 } flex_row;
 
 #define HY ST_DISP_HYBRIDEP
 #define DE ST_DISP_DEEPEP
 static const flex_row ROWS[] = {
-    {ST_GPU_CALIB_B200, HY, 0, 8, 535.94, 530.86},
-    {ST_GPU_CALIB_GB200, HY, 0, 8, 550.10, 538.44},
-    {ST_GPU_CALIB_GB200, HY, 0, 16, 472.84, 474.48},
-    {ST_GPU_CALIB_GB200, HY, 0, 24, 441.89, 444.40},
-    {ST_GPU_CALIB_GB200, HY, 0, 32, 485.50, 423.19},
-    {ST_GPU_CALIB_GB200, HY, 0, 36, 469.96, 418.27},
-    {ST_GPU_CALIB_H100_SXM, HY, 1, 16, 54.47, 53.35},
-    {ST_GPU_CALIB_H100_SXM, HY, 1, 32, 47.36, 52.53},
-    {ST_GPU_CALIB_H100_SXM, HY, 1, 64, 41.24, 46.57},
-    {ST_GPU_CALIB_B200, DE, 0, 8, (348 + 494) / 2.0, (302 + 420) / 2.0},
-    {ST_GPU_CALIB_GB200, DE, 0, 8, (362.01 + 512.72) / 2, (310.21 + 425.95) / 2},
-    {ST_GPU_CALIB_GB200, DE, 0, 16, (328.80 + 442.47) / 2, (278.34 + 378.32) / 2},
-    {ST_GPU_CALIB_GB200, DE, 0, 24, (324.64 + 450.22) / 2, (126.53 + 163.62) / 2},
+    {ST_GPU_CALIB_B200, HY, 0, 8, 535.94, 530.86, 0},
+    {ST_GPU_CALIB_GB200, HY, 0, 8, 550.10, 538.44, 0},
+    {ST_GPU_CALIB_GB200, HY, 0, 16, 472.84, 474.48, 0},
+    {ST_GPU_CALIB_GB200, HY, 0, 24, 441.89, 444.40, 0},
+    {ST_GPU_CALIB_GB200, HY, 0, 32, 485.50, 423.19, 0},
+    {ST_GPU_CALIB_GB200, HY, 0, 36, 469.96, 418.27, 0},
+    {ST_GPU_CALIB_H100_SXM, HY, 1, 16, 54.47, 53.35, 0},
+    {ST_GPU_CALIB_H100_SXM, HY, 1, 32, 47.36, 52.53, 0},
+    {ST_GPU_CALIB_H100_SXM, HY, 1, 64, 41.24, 46.57, 0},
+    {ST_GPU_CALIB_B200, DE, 0, 8, (348 + 494) / 2.0, (302 + 420) / 2.0, 0},
+    {ST_GPU_CALIB_GB200, DE, 0, 8, (362.01 + 512.72) / 2, (310.21 + 425.95) / 2, 0},
+    {ST_GPU_CALIB_GB200, DE, 0, 16, (328.80 + 442.47) / 2, (278.34 + 378.32) / 2, 0},
+    {ST_GPU_CALIB_GB200, DE, 0, 24, (324.64 + 450.22) / 2, (126.53 + 163.62) / 2, 0},
+    /* DeepEP's normal kernels across nodes on H800 with one ConnectX-7 400 Gb/s NIC a GPU,
+     * "Bottleneck bandwidth" (RDMA) of dispatch and combine at EP 16, 32 and 64 (DeepEP's
+     * README, kept as docs/legacy.md): 43 and 43, 58 and 57, 51 and 50 GB/s, with 4096 tokens
+     * a rank of hidden 7168, top-8 of 256 experts in 4 groups. The benchmark
+     * (tests/legacy/test_internode.py) divides each token's row times the nodes it goes to,
+     * its own included, by the kernel's time with the layout cached (FP8 rows for the
+     * dispatch, BF16 for the combine): the RDMA link's rate, which a BF16 dispatch shares.
+     * H800 is H100's silicon with less NVLink, so the rows stand for h100-sxm's calibration. */
+    {ST_GPU_CALIB_H100_SXM, DE, 1, 16, 43, 43, 1},
+    {ST_GPU_CALIB_H100_SXM, DE, 1, 32, 58, 57, 1},
+    {ST_GPU_CALIB_H100_SXM, DE, 1, 64, 51, 50, 1},
 };
 #define N_ROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -95,6 +109,33 @@ double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep,
     return (a + t * (b - a)) * 1e9;
 }
 
+/* The measured row nearest below or at ep, for its unit (the rows of one GPU, dispatcher and
+ * domain share one). */
+static const flex_row *flex_unit(const st_gpu_spec *gpu, st_moe_dispatcher disp, int across)
+{
+    for (size_t i = 0; gpu && i < N_ROWS; i++)
+        if (ROWS[i].gpu == gpu->calib && ROWS[i].disp == disp && ROWS[i].across == across)
+            return &ROWS[i];
+    return NULL;
+}
+
+double st_moe_flex_exchange_s(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
+                              double nodes, double experts, double topk, double row_bytes)
+{
+    double bd = st_moe_flex_bw(gpu, disp, ep, across, 0),
+           bc = st_moe_flex_bw(gpu, disp, ep, across, 1);
+    const flex_row *u = flex_unit(gpu, disp, across);
+    if (!(bd > 0 && bc > 0) || !u)
+        return -1.0;
+    double bytes = row_bytes;
+    /* RDMA rows: a token crosses once to each node holding one of its experts, then fans out
+     * over NVLink; of the rows it sends to ranks, distinct nodes / distinct ranks */
+    if (u->rdma && nodes > 1)
+        bytes *=
+            st_moe_flex_row_share(experts, topk, nodes) / st_moe_flex_row_share(experts, topk, ep);
+    return (bytes / bd + bytes / bc) / 2;
+}
+
 int st_moe_ep_across(const st_parallel_cfg *p, int64_t nvlink_domain)
 {
     int64_t etp = p->etp > 1 ? p->etp : 1;
@@ -105,7 +146,7 @@ const char *st_moe_flex_covered(st_moe_dispatcher disp)
 {
     return disp == ST_DISP_HYBRIDEP
                ? "b200 and gb200 within one NVLink domain, h100-sxm across nodes"
-               : "b200 and gb200 within one NVLink domain";
+               : "b200 and gb200 within one NVLink domain, h100-sxm (h800) across nodes";
 }
 
 int st_moe_serve_dispatcher(const st_workload_cfg *w)

@@ -12,12 +12,22 @@
  * there is nothing to merge (k = 1, or ep = 1 / experts at ep). */
 double st_moe_flex_row_share(double experts, double topk, double ep);
 
-/* The bandwidth, in bytes per second of received rows, that dispatcher `disp`'s dispatch
- * (combine = 0) or combine (combine = 1) reached over ep ranks of gpu's kind, within one
- * NVLink domain (across = 0) or across them (across = 1); 0 where no measurement covers that
- * GPU, dispatcher and domain. */
+/* The bandwidth that dispatcher `disp`'s dispatch (combine = 0) or combine (combine = 1)
+ * reached over ep ranks of gpu's kind, within one NVLink domain (across = 0) or across them
+ * (across = 1), in bytes per second of received rows, or of RDMA rows for DeepEP across nodes
+ * (st_moe_flex_exchange_s turns rows into those); 0 where no measurement covers that GPU,
+ * dispatcher and domain. */
 double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
                       int combine);
+
+/* One exchange of dispatcher disp, the mean of a dispatch and a combine, where each rank
+ * receives row_bytes of rows (one per token and rank holding one of its experts, BF16) over
+ * ep ranks spanning `nodes` NVLink domains: at the measured bandwidth, and where the
+ * measurement is of RDMA traffic (DeepEP across nodes) for the rows that cross it, one per
+ * token and destination node, under top-k routing uniform over `experts`. -1 where no
+ * measurement covers the GPU, dispatcher and domain. */
+double st_moe_flex_exchange_s(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
+                              double nodes, double experts, double topk, double row_bytes);
 
 /* Whether plan p's EP group, ep x etp consecutive GPUs, spans NVLink domains of
  * nvlink_domain GPUs (0: unknown, taken as one domain): which of st_moe_flex_bw's measurements

@@ -172,12 +172,16 @@ static double flex_a2a_s(const st_step_ctx *x, const step_plan *p, const st_laye
     const st_parallel_cfg *par = &p->w->parallel;
     int across = st_moe_ep_across(par, x->c->nvlink_domain);
     st_moe_dispatcher d = (st_moe_dispatcher)lc->ep_flex;
-    double bd = st_moe_flex_bw(p->gpu, d, (double)par->ep, across, 0);
-    double bc = st_moe_flex_bw(p->gpu, d, (double)par->ep, across, 1);
-    if (!(bd > 0 && bc > 0))
+    /* the EP group's NVLink domains (nodes), ep x etp consecutive GPUs */
+    double etp = par->etp > 1 ? (double)par->etp : 1.0, dom = (double)x->c->nvlink_domain;
+    double nodes = across && dom > 0 ? (double)par->ep * etp / dom : 1.0;
+    const st_llm_spec *m = p->w->model;
+    double s = st_moe_flex_exchange_s(p->gpu, d, (double)par->ep, across, nodes, (double)m->experts,
+                                      (double)m->experts_per_token, lc->ep_a2a_bytes);
+    if (!(s >= 0))
         ST_BUG("moe_dispatcher %s unmeasured on %s: the plan rules refuse it",
                st_moe_dispatcher_names[d], p->gpu->name);
-    return (lc->ep_a2a_bytes / bd + lc->ep_a2a_bytes / bc) / 2;
+    return s;
 }
 
 /* One collective of op over every EP group of the stage at once (ep ranks etp apart; with one

@@ -44,12 +44,38 @@ START_TEST(test_bandwidth_is_the_measurement)
                1e-12);
     ASSERT_REL(st_moe_flex_bw(gb200, ST_DISP_HYBRIDEP, 64, 0, 1), 418.27e9, 1e-12);
     ASSERT_REL(st_moe_flex_bw(h100, ST_DISP_HYBRIDEP, 32, 1, 0), 47.36e9, 1e-12);
-    /* unmeasured: H100 in one NVLink domain, DeepEP across nodes, MI300X, B200 across nodes */
+    /* DeepEP across nodes: the RDMA rates of DeepEP's H800 table */
+    ASSERT_REL(st_moe_flex_bw(h100, ST_DISP_DEEPEP, 64, 1, 0), 51e9, 1e-12);
+    ASSERT_REL(st_moe_flex_bw(h100, ST_DISP_DEEPEP, 48, 1, 1), 53.5e9, 1e-12);
+    /* unmeasured: H100 in one NVLink domain, DeepEP within one, MI300X, B200 across nodes */
     ck_assert_double_eq(st_moe_flex_bw(h100, ST_DISP_HYBRIDEP, 8, 0, 0), 0);
-    ck_assert_double_eq(st_moe_flex_bw(h100, ST_DISP_DEEPEP, 16, 1, 0), 0);
+    ck_assert_double_eq(st_moe_flex_bw(h100, ST_DISP_DEEPEP, 8, 0, 0), 0);
     ck_assert_double_eq(st_moe_flex_bw(gpu("mi300x"), ST_DISP_HYBRIDEP, 8, 0, 0), 0);
     ck_assert_double_eq(st_moe_flex_bw(b200, ST_DISP_HYBRIDEP, 16, 1, 0), 0);
     ck_assert_double_eq(st_moe_flex_bw(NULL, ST_DISP_HYBRIDEP, 8, 0, 0), 0);
+}
+END_TEST
+
+/* An exchange moves the received rows at the measured rate; DeepEP across nodes moves over RDMA
+ * one row per token and destination node, so its time is the rows' times distinct nodes over
+ * distinct ranks. DeepSeek-V3's 256 experts top-8 over ep 64 on 8 nodes: 8 (1 - C(224, 8) /
+ * C(256, 8)) = 5.2947 nodes against 7.6758 ranks a token (math.comb). */
+START_TEST(test_exchange_counts_what_crosses_rdma)
+{
+    const st_gpu_spec *h100 = gpu("h100-sxm"), *b200 = gpu("b200");
+    double rows = 1e9;
+    double nodes = st_moe_flex_row_share(256, 8, 8) * 8,
+           ranks = st_moe_flex_row_share(256, 8, 64) * 8;
+    ASSERT_REL(nodes, 5.294652000382479, 1e-9);
+    ASSERT_REL(ranks, 7.675750191770085, 1e-9);
+    double want = rows * nodes / ranks * (1 / 51e9 + 1 / 50e9) / 2;
+    ASSERT_REL(st_moe_flex_exchange_s(h100, ST_DISP_DEEPEP, 64, 1, 8, 256, 8, rows), want, 1e-12);
+    /* HybridEP's rates are of received rows: no conversion */
+    ASSERT_REL(st_moe_flex_exchange_s(h100, ST_DISP_HYBRIDEP, 64, 1, 8, 256, 8, rows),
+               rows * (1 / 41.24e9 + 1 / 46.57e9) / 2, 1e-12);
+    ASSERT_REL(st_moe_flex_exchange_s(b200, ST_DISP_DEEPEP, 8, 0, 1, 256, 8, rows),
+               rows * (1 / 421e9 + 1 / 361e9) / 2, 1e-12);
+    ck_assert_double_lt(st_moe_flex_exchange_s(b200, ST_DISP_DEEPEP, 16, 1, 2, 256, 8, rows), 0);
 }
 END_TEST
 
@@ -119,6 +145,7 @@ Suite *dispatch_suite(void)
     TCase *tc = tcase_create("flex");
     tcase_add_test(tc, test_row_share_is_one_row_per_destination_rank);
     tcase_add_test(tc, test_bandwidth_is_the_measurement);
+    tcase_add_test(tc, test_exchange_counts_what_crosses_rdma);
     tcase_add_test(tc, test_layer_bytes_follow_the_dispatcher);
     tcase_add_test(tc, test_serving_default_follows_the_group_against_top_k);
     suite_add_tcase(s, tc);
