@@ -232,8 +232,6 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         replicas_text(out, &f->summary);
 }
 
-/* What the job's `software:` row leaves in effect (scenarios/software.h), so that a planner sees
- * which kernel and overlaps the stack stood for; the plan line above gives the rest. */
 /* " (layernorm, moe_act)": the recompute modules a plan names, in Megatron-Core's spelling. */
 static void modules_text(unsigned mask, char *buf, size_t cap)
 {
@@ -248,6 +246,8 @@ static void modules_text(unsigned mask, char *buf, size_t cap)
         snprintf(buf + used, cap - used, ")");
 }
 
+/* What the job's `software:` row leaves in effect (scenarios/software.h), so that a planner sees
+ * which kernel and overlaps the stack stood for; the plan line above gives the rest. */
 static void software_text(FILE *out, const st_workload_cfg *w)
 {
     const st_parallel_cfg *p = &w->parallel;

@@ -553,8 +553,8 @@ static const st_llm_spec models[] = {
      * Strata counts 671.03B total (the report's 671B) and 37.55B activated with both embedding
      * tables (36.63B without the input embedding lookup); the report's 37B. Left out: the
      * multi-token-prediction module (num_nextn_predict_layers 1, 14B, outside the 671B), the
-     * sigmoid router's per-expert bias (e_score_correction_bias, 256 a layer, not a weight) and
-     * the node-limited group routing (n_group 8, topk_group 4). */
+     * sigmoid router's per-expert bias (e_score_correction_bias, 256 a layer, not a weight). Its
+     * node-limited routing (n_group 8, topk_group 4) is expert_groups. */
     {.name = "deepseek-v3",
      .layers = 61,
      .hidden = 7168,
@@ -568,6 +568,8 @@ static const st_llm_spec models[] = {
      .expert_ffn_hidden = 2048,
      .shared_expert_ffn_hidden = 2048,
      .dense_layers = 3,
+     .expert_groups = 8,
+     .expert_groups_per_token = 4,
      .q_lora_rank = 1536,
      .kv_lora_rank = 512,
      .qk_rope_head_dim = 64,

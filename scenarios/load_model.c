@@ -47,6 +47,8 @@ static const st_field model_fields[] = {
     ST_FINT(st_llm_spec, "v_head_dim", v_head_dim, ST_R_MIN1, .max = 1e6),
     ST_FINT(st_llm_spec, "sliding_window", sliding_window, ST_R_NONNEG, .max = 1e8),
     ST_FINT(st_llm_spec, "window_every", window_every, ST_R_MIN1, .max = 1e5),
+    ST_FINT(st_llm_spec, "expert_groups", expert_groups, ST_R_MIN1, .max = 1e5),
+    ST_FINT(st_llm_spec, "expert_groups_per_token", expert_groups_per_token, ST_R_MIN1, .max = 1e5),
     ST_FEND,
 };
 
@@ -84,6 +86,39 @@ static void model_defaults(st_llm_spec *m, const st_ynode *n)
     st_llm_fill_defaults(m);
 }
 
+/* Group-limited routing: both keys or neither, groups of whole experts, no more groups a token
+ * than there are, and enough experts in them for the top-k. */
+static int check_groups(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
+{
+    const st_ynode *g = st_ynode_get(n, "expert_groups");
+    const st_ynode *gt = st_ynode_get(n, "expert_groups_per_token");
+    if (!m->expert_groups && !m->expert_groups_per_token)
+        return 0;
+    const st_ynode *at = g ? g : gt ? gt : n;
+    if (!m->expert_groups || !m->expert_groups_per_token)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "model: group-limited routing needs both 'expert_groups' and "
+                          "'expert_groups_per_token', found only '%s'",
+                          m->expert_groups ? "expert_groups" : "expert_groups_per_token");
+    if (m->experts % m->expert_groups)
+        return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                          "model: expert_groups (%lld) must divide experts (%lld)",
+                          (long long)m->expert_groups, (long long)m->experts);
+    if (m->expert_groups_per_token > m->expert_groups)
+        return st_rd_fail(&ld->rd, gt ? gt : at, ST_EINVAL,
+                          "model: expert_groups_per_token (%lld) must be at most expert_groups "
+                          "(%lld)",
+                          (long long)m->expert_groups_per_token, (long long)m->expert_groups);
+    if (m->expert_groups_per_token * (m->experts / m->expert_groups) < m->experts_per_token)
+        return st_rd_fail(&ld->rd, gt ? gt : at, ST_EINVAL,
+                          "model: %lld groups of %lld experts hold fewer than experts_per_token "
+                          "(%lld)",
+                          (long long)m->expert_groups_per_token,
+                          (long long)(m->experts / m->expert_groups),
+                          (long long)m->experts_per_token);
+    return 0;
+}
+
 /* A mixture-of-experts model needs its top-k and expert width; a dense one takes neither, nor
  * shared experts (a nonzero width: 0 means none), nor dense first layers (nonzero). */
 static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
@@ -93,8 +128,9 @@ static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
     const st_ynode *fs =
         m->shared_expert_ffn_hidden ? st_ynode_get(n, "shared_expert_ffn_hidden") : NULL;
     const st_ynode *dl = m->dense_layers ? st_ynode_get(n, "dense_layers") : NULL;
+    const st_ynode *gr = m->expert_groups ? st_ynode_get(n, "expert_groups") : NULL;
     if (m->experts == 0) {
-        const st_ynode *stray = k ? k : f ? f : fs ? fs : dl;
+        const st_ynode *stray = k ? k : f ? f : fs ? fs : dl ? dl : gr;
         if (stray)
             return st_rd_fail(&ld->rd, stray, ST_EINVAL,
                               "model: '%s' needs 'experts' (a mixture-of-experts model), found a "
@@ -102,7 +138,8 @@ static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
                               k    ? "experts_per_token"
                               : f  ? "expert_ffn_hidden"
                               : fs ? "shared_expert_ffn_hidden"
-                                   : "dense_layers");
+                              : dl ? "dense_layers"
+                                   : "expert_groups");
         return 0;
     }
     const st_ynode *at = st_ynode_get(n, "experts") ? st_ynode_get(n, "experts") : n;
@@ -118,6 +155,8 @@ static int check_experts(st_ld *ld, const st_ynode *n, const st_llm_spec *m)
         return st_rd_fail(&ld->rd, k ? k : at, ST_EINVAL,
                           "model: experts_per_token (%lld) must be at most experts (%lld)",
                           (long long)m->experts_per_token, (long long)m->experts);
+    if (check_groups(ld, n, m))
+        return -1;
     if (m->dense_layers >= m->layers) {
         const st_ynode *d = st_ynode_get(n, "dense_layers");
         return st_rd_fail(&ld->rd, d ? d : n, ST_EINVAL,

@@ -21,6 +21,56 @@ double st_moe_flex_row_share(double experts, double topk, double ep)
     return ep * (1.0 - miss) / topk;
 }
 
+/* Of k draws without replacement from `total` experts, the chance that none falls among the
+ * `total - others` of a block: C(others, k) / C(total, k). */
+static double miss_of(double total, double others, double k)
+{
+    double miss = 1.0;
+    for (int i = 0; i < (int)k; i++)
+        miss *= others - i > 0 ? (others - i) / (total - i) : 0.0;
+    return miss;
+}
+
+/* C(n, x) in logs, for the hypergeometric weights below. */
+static double log_choose(double n, double x)
+{
+    return lgamma(n + 1) - lgamma(x + 1) - lgamma(n - x + 1);
+}
+
+/* Group-limited routing: a token's k experts uniform over the E_t = G_t E / G experts of G_t
+ * of the G groups, the groups chosen uniformly. A block of E / parts consecutive experts inside
+ * one group (parts a multiple of G) is reached when its group is chosen and one of the k falls
+ * in it; a block of r = G / parts whole groups (G a multiple of parts) when x of its groups
+ * are chosen, x hypergeometric, and one of the k falls among their x E / G experts. -1 for
+ * any other layout. */
+static double grouped_reach(double e, double k, double g, double gt, double parts)
+{
+    double et = gt * e / g, block = e / parts;
+    if (fmod(parts, g) == 0.0)
+        return parts * (gt / g) * (1.0 - miss_of(et, et - block, k));
+    if (fmod(g, parts) != 0.0)
+        return -1.0;
+    double r = g / parts, hit = 0.0, all = log_choose(g, gt);
+    for (double x = 1; x <= r && x <= gt; x++) {
+        if (gt - x > g - r)
+            continue;
+        double p = exp(log_choose(r, x) + log_choose(g - r, gt - x) - all);
+        hit += p * (1.0 - miss_of(et, et - x * e / g, k));
+    }
+    return parts * hit;
+}
+
+double st_moe_routed_share(const st_llm_spec *m, double parts)
+{
+    double e = (double)m->experts, k = (double)m->experts_per_token;
+    double uniform = st_moe_flex_row_share(e, k, parts);
+    if (m->expert_groups <= 0 || !(parts > 1) || !(k > 1))
+        return uniform;
+    double reach =
+        grouped_reach(e, k, (double)m->expert_groups, (double)m->expert_groups_per_token, parts);
+    return reach >= 0 ? reach / k : uniform;
+}
+
 /* One measurement: a dispatcher on `ranks` GPUs of a kind, in one NVLink domain or across
  * nodes, its dispatch (BF16) and combine bandwidth in GB/s of received rows (of RDMA rows where
  * `rdma`, below), as the
@@ -109,8 +159,8 @@ double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep,
     return (a + t * (b - a)) * 1e9;
 }
 
-/* The measured row nearest below or at ep, for its unit (the rows of one GPU, dispatcher and
- * domain share one). */
+/* The first measured row of a GPU, dispatcher and domain, for its unit (`rdma`), which all of
+ * them share. */
 static const flex_row *flex_unit(const st_gpu_spec *gpu, st_moe_dispatcher disp, int across)
 {
     for (size_t i = 0; gpu && i < N_ROWS; i++)
@@ -120,7 +170,7 @@ static const flex_row *flex_unit(const st_gpu_spec *gpu, st_moe_dispatcher disp,
 }
 
 double st_moe_flex_exchange_s(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
-                              double nodes, double experts, double topk, double row_bytes)
+                              double nodes, const st_llm_spec *m, double row_bytes)
 {
     double bd = st_moe_flex_bw(gpu, disp, ep, across, 0),
            bc = st_moe_flex_bw(gpu, disp, ep, across, 1);
@@ -131,8 +181,7 @@ double st_moe_flex_exchange_s(const st_gpu_spec *gpu, st_moe_dispatcher disp, do
     /* RDMA rows: a token crosses once to each node holding one of its experts, then fans out
      * over NVLink; of the rows it sends to ranks, distinct nodes / distinct ranks */
     if (u->rdma && nodes > 1)
-        bytes *=
-            st_moe_flex_row_share(experts, topk, nodes) / st_moe_flex_row_share(experts, topk, ep);
+        bytes *= st_moe_routed_share(m, nodes) / st_moe_routed_share(m, ep);
     return (bytes / bd + bytes / bc) / 2;
 }
 

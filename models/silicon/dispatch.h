@@ -12,6 +12,13 @@
  * there is nothing to merge (k = 1, or ep = 1 / experts at ep). */
 double st_moe_flex_row_share(double experts, double topk, double ep);
 
+/* The same share for model m's routing over `parts` equal blocks of consecutive experts (EP
+ * ranks, or the nodes of an EP group): st_moe_flex_row_share's, or under group-limited routing
+ * (expert_groups) the blocks a token reaches among its groups' experts, where the blocks and
+ * the groups nest (one in the other); other layouts are taken as uniform
+ * (docs/models/step-ops.md, "Token dispatchers"). */
+double st_moe_routed_share(const st_llm_spec *m, double parts);
+
 /* The bandwidth that dispatcher `disp`'s dispatch (combine = 0) or combine (combine = 1)
  * reached over ep ranks of gpu's kind, within one NVLink domain (across = 0) or across them
  * (across = 1), in bytes per second of received rows, or of RDMA rows for DeepEP across nodes
@@ -24,10 +31,10 @@ double st_moe_flex_bw(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep,
  * receives row_bytes of rows (one per token and rank holding one of its experts, BF16) over
  * ep ranks spanning `nodes` NVLink domains: at the measured bandwidth, and where the
  * measurement is of RDMA traffic (DeepEP across nodes) for the rows that cross it, one per
- * token and destination node, under top-k routing uniform over `experts`. -1 where no
+ * token and destination node, under model m's routing (st_moe_routed_share). -1 where no
  * measurement covers the GPU, dispatcher and domain. */
 double st_moe_flex_exchange_s(const st_gpu_spec *gpu, st_moe_dispatcher disp, double ep, int across,
-                              double nodes, double experts, double topk, double row_bytes);
+                              double nodes, const st_llm_spec *m, double row_bytes);
 
 /* Whether plan p's EP group, ep x etp consecutive GPUs, spans NVLink domains of
  * nvlink_domain GPUs (0: unknown, taken as one domain): which of st_moe_flex_bw's measurements

@@ -245,6 +245,8 @@ st_llm_spec st_llm_dense_spec(const st_llm_spec *m)
     d.expert_ffn_hidden = 0;
     d.shared_expert_ffn_hidden = 0;
     d.dense_layers = 0;
+    d.expert_groups = 0;
+    d.expert_groups_per_token = 0;
     return d;
 }
 

@@ -84,6 +84,13 @@ typedef struct st_llm_spec {
      * "sliding_attention" and "full_attention" from layer 0). 0 with a window counts as 1. */
     int64_t sliding_window;
     int64_t window_every;
+    /* Group-limited routing (appended; expert_groups 0 = none, only with experts): the experts
+     * fall in expert_groups equal groups of consecutive experts, and a token's top-k are chosen
+     * among the experts of expert_groups_per_token groups only (DeepSeek-V3's node-limited
+     * routing, n_group and topk_group; Megatron-Core's moe_router_num_groups and
+     * moe_router_group_topk). */
+    int64_t expert_groups;
+    int64_t expert_groups_per_token;
 } st_llm_spec;
 
 /* The layers with a sliding window: ceil(layers / window_every) (every window_every-th from the

@@ -80,7 +80,7 @@ static void ep_all_to_alls(const st_workload_cfg *w, const dims *d, st_layer_cos
     if (out->ep_flex == ST_DISP_ALLGATHER) /* every rank's tokens, whatever their routing */
         out->ep_a2a_bytes = d->ep * d->Tr * d->h * 2.0;
     else if (out->ep_flex != ST_DISP_ALLTOALL)
-        out->ep_a2a_bytes *= st_moe_flex_row_share(d->experts, d->topk, d->ep);
+        out->ep_a2a_bytes *= st_moe_routed_share(w->model, d->ep);
 }
 
 /* One column-parallel linear feeding a row-parallel one (the attention's qkv and proj, an MLP's

@@ -209,9 +209,10 @@ static double mla_latent_bytes(const shape *x)
  *   layernorm: the outputs of the norms that run apart from a linear layer (Megatron-Core's
  *     recompute_input_layernorm and recompute_pre_mlp_layernorm act only on a norm that is not
  *     IdentityOp): the input norm under MLA, whose spec keeps it a TENorm, and the pre-MLP norm
- *     of an MoE layer; 2sbh each, replicated. Under FP8 the linear layers keep their own FP8
- *     copy, which this does not free, and only the MoE router's BF16 input (the byte this file
- *     counts for the MLP input) goes;
+ *     of an MoE layer; 2sbh each, replicated. Under FP8 the byte this file counts for each: the
+ *     linear layers after them then keep no FP8 copy but the norm's output, quantised again in
+ *     backward (set_for_recompute_input_layernorm and _pre_mlp_layernorm set
+ *     save_original_input on MLA's down projections and the shared experts' fc1);
  *   moe_act: the experts' activation output, the expert fc2 input, 2 imb k T_m f_e (1 byte
  *     under FP8, as moe_mlp_bytes counts it);
  *   mla_up_proj: Q, K and V after the up projections and the rotary embedding, 2sb(da + dkv +
@@ -225,22 +226,29 @@ static double mla_latent_bytes(const shape *x)
  * Megatron-Core: transformer_layer.py (recompute_input_layernorm, recompute_mlp), moe_layer.py
  * (recompute of the shared experts and of moe_act), multi_latent_attention.py
  * (recompute_up_proj), at core_v0.15.0. */
-static double module_bytes(const shape *x)
+/* Which side of the layer a module's tensors belong to: the attention's, rebuilt when its
+ * backward starts, or the MLP's, rebuilt when the MLP's starts and freed before the
+ * attention's (recompute_workset takes the larger). */
+enum { SIDE_ATTN = 1, SIDE_MLP = 2 };
+
+static double module_bytes(const shape *x, int sides)
 {
-    double sb = x->s * x->b, saved = 0.0;
+    double sb = x->s * x->b, saved = 0.0, in = x->fp8 ? 1.0 : 2.0;
     int moe = x->experts > 0, mla = x->lat > 0.0;
+    int attn = sides & SIDE_ATTN, mlp_side = sides & SIDE_MLP;
     /* an MLP's inner tensors of width fm (the dense MLP's, or the shared experts'); under FP8
      * the second GEMM's input is its 1-byte copy */
     double inner = sb * ((x->swiglu ? 6.0 : 4.0) * x->fm - (x->fp8 ? x->fm : 0.0)) / x->t;
     if (x->mods & (1u << ST_RCM_LAYERNORM))
-        saved += sb * x->h * (x->fp8 ? (moe ? 1.0 : 0.0) : 2.0 * (mla + moe)) / x->rep;
+        saved += sb * x->h * in * ((attn && mla) + (mlp_side && moe)) / x->rep;
+    if (attn && mla && (x->mods & (1u << ST_RCM_MLA_UP_PROJ)))
+        saved += 2.0 * sb * (x->da + x->dkv + x->dvv) / x->t + sb * x->lat * in / x->rep;
+    if (!mlp_side)
+        return saved;
     if (moe && (x->mods & (1u << ST_RCM_MOE_ACT)))
-        saved += sb / x->rep * (x->fp8 ? 1.0 : 2.0) * x->imb * x->topk * x->fe;
-    if (mla && (x->mods & (1u << ST_RCM_MLA_UP_PROJ)))
-        saved += 2.0 * sb * (x->da + x->dkv + x->dvv) / x->t +
-                 sb * x->lat * (x->fp8 ? 1.0 : 2.0) / x->rep;
+        saved += sb / x->rep * in * x->imb * x->topk * x->fe;
     if (!moe && (x->mods & (1u << ST_RCM_MLP)))
-        saved += inner + sb * x->h * (x->fp8 ? 1.0 : 2.0) / x->rep;
+        saved += inner + sb * x->h * in / x->rep;
     if (moe && (x->mods & (1u << ST_RCM_MOE)))
         saved += moe_mlp_bytes(x) + inner;
     if (moe && (x->mods & (1u << ST_RCM_SHARED_EXPERTS)))
@@ -276,18 +284,26 @@ static double layer_bytes(const shape *x, st_recompute r)
     if (r == ST_RECOMPUTE_NONE || !(x->mods & (1u << ST_RCM_CORE_ATTN)))
         bytes += score_bytes(x);
     if (r == ST_RECOMPUTE_SELECTIVE && (x->mods & ~(1u << ST_RCM_CORE_ATTN)))
-        bytes -= module_bytes(x);
+        bytes -= module_bytes(x, SIDE_ATTN | SIDE_MLP);
     return bytes;
 }
 
 /* While one layer's backward runs, recomputation brings back what was not stored, for that
  * layer and one micro-batch: the scores (selective's attention core), what its other modules
- * left out (module_bytes) or the whole layer (full). The paper's
+ * left out (module_bytes: the MLP side's or the attention side's, whichever is larger, as they
+ * come back one after the other) or the whole layer (full). The paper's
  * totals leave this transient out; a plan that fits only without it does not run. */
 static double recompute_workset(const shape *x, st_recompute r)
 {
     if (r == ST_RECOMPUTE_SELECTIVE && x->mods == 1u << ST_RCM_CORE_ATTN)
         return score_bytes(x);
+    if (r == ST_RECOMPUTE_SELECTIVE) {
+        /* the MLP side's modules come back and go before the attention side's */
+        double attn = module_bytes(x, SIDE_ATTN) +
+                      (x->mods & (1u << ST_RCM_CORE_ATTN) ? score_bytes(x) : 0.0);
+        double mlp = module_bytes(x, SIDE_MLP);
+        return attn > mlp ? attn : mlp;
+    }
     if (r != ST_RECOMPUTE_NONE) {
         double d = layer_bytes(x, ST_RECOMPUTE_NONE) - layer_bytes(x, r);
         return d > 0.0 ? d : 0.0;

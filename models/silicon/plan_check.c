@@ -293,11 +293,20 @@ static int check_recompute_modules(const st_workload_cfg *w, st_plan_issue *out,
                    "recompute_modules needs recompute: selective (found recompute: %s), as "
                    "Megatron-Core reads them only at selective granularity",
                    st_recompute_names[p->recompute]);
-    unsigned moe = 1u << ST_RCM_MOE, inner = (1u << ST_RCM_MOE_ACT) | (1u << ST_RCM_SHARED_EXPERTS);
-    if ((p->recompute_modules & moe) && (p->recompute_modules & inner))
+    unsigned mods = p->recompute_modules, act = 1u << ST_RCM_MOE_ACT,
+             shared = 1u << ST_RCM_SHARED_EXPERTS, norm = 1u << ST_RCM_LAYERNORM;
+    if ((mods & (1u << ST_RCM_MOE)) && (mods & (act | shared)))
         n = add(out, n, cap, ST_EINVAL, "parallel.recompute_modules",
-                "recompute_modules: moe repeats the whole MoE layer; drop moe_act and "
-                "shared_experts beside it");
+                "recompute_modules: moe repeats the whole MoE layer; drop %s beside it",
+                (mods & act) && (mods & shared) ? "moe_act and shared_experts"
+                : (mods & act)                  ? "moe_act"
+                                                : "shared_experts");
+    /* transformer_config.py, core_v0.15.0: "Delayed scaling does not support moe_act and
+     * layernorm recompute for fp8" (their FP8 inputs are quantised again in backward) */
+    if (w->precision == ST_PREC_FP8 && w->fp8_recipe == ST_FP8_DELAYED && (mods & (act | norm)))
+        n = add(out, n, cap, ST_EINVAL, "parallel.recompute_modules",
+                "recompute_modules: moe_act and layernorm under fp8 need fp8_recipe current or "
+                "mxfp8; Megatron-Core refuses them with delayed scaling");
     for (int r = 0; w->model && st_recompute_module_names[r]; r++) {
         const char *why = (p->recompute_modules >> r) & 1u
                               ? missing_module(w->model, (st_recompute_module)r)

@@ -172,12 +172,15 @@ static double flex_a2a_s(const st_step_ctx *x, const step_plan *p, const st_laye
     const st_parallel_cfg *par = &p->w->parallel;
     int across = st_moe_ep_across(par, x->c->nvlink_domain);
     st_moe_dispatcher d = (st_moe_dispatcher)lc->ep_flex;
-    /* the EP group's NVLink domains (nodes), ep x etp consecutive GPUs */
+    /* the NVLink domains (nodes) the EP group's ranks fall in: its ep ranks lie etp apart in
+     * a block of ep x etp GPUs, each in its own domain once etp is a domain or more */
     double etp = par->etp > 1 ? (double)par->etp : 1.0, dom = (double)x->c->nvlink_domain;
-    double nodes = across && dom > 0 ? (double)par->ep * etp / dom : 1.0;
+    double nodes = across && dom > 0 ? ceil((double)par->ep * etp / dom) : 1.0;
+    if (nodes > (double)par->ep)
+        nodes = (double)par->ep;
     const st_llm_spec *m = p->w->model;
-    double s = st_moe_flex_exchange_s(p->gpu, d, (double)par->ep, across, nodes, (double)m->experts,
-                                      (double)m->experts_per_token, lc->ep_a2a_bytes);
+    double s =
+        st_moe_flex_exchange_s(p->gpu, d, (double)par->ep, across, nodes, m, lc->ep_a2a_bytes);
     if (!(s >= 0))
         ST_BUG("moe_dispatcher %s unmeasured on %s: the plan rules refuse it",
                st_moe_dispatcher_names[d], p->gpu->name);

@@ -58,24 +58,43 @@ END_TEST
 
 /* An exchange moves the received rows at the measured rate; DeepEP across nodes moves over RDMA
  * one row per token and destination node, so its time is the rows' times distinct nodes over
- * distinct ranks. DeepSeek-V3's 256 experts top-8 over ep 64 on 8 nodes: 8 (1 - C(224, 8) /
+ * distinct ranks. 256 experts top-8 over ep 64 on 8 nodes, routed uniformly: 8 (1 - C(224, 8) /
  * C(256, 8)) = 5.2947 nodes against 7.6758 ranks a token (math.comb). */
 START_TEST(test_exchange_counts_what_crosses_rdma)
 {
     const st_gpu_spec *h100 = gpu("h100-sxm"), *b200 = gpu("b200");
+    st_llm_spec m = *st_catalog_model("deepseek-v3");
+    m.expert_groups = 0, m.expert_groups_per_token = 0; /* uniform routing */
     double rows = 1e9;
-    double nodes = st_moe_flex_row_share(256, 8, 8) * 8,
-           ranks = st_moe_flex_row_share(256, 8, 64) * 8;
+    double nodes = st_moe_routed_share(&m, 8) * 8, ranks = st_moe_routed_share(&m, 64) * 8;
     ASSERT_REL(nodes, 5.294652000382479, 1e-9);
     ASSERT_REL(ranks, 7.675750191770085, 1e-9);
     double want = rows * nodes / ranks * (1 / 51e9 + 1 / 50e9) / 2;
-    ASSERT_REL(st_moe_flex_exchange_s(h100, ST_DISP_DEEPEP, 64, 1, 8, 256, 8, rows), want, 1e-12);
+    ASSERT_REL(st_moe_flex_exchange_s(h100, ST_DISP_DEEPEP, 64, 1, 8, &m, rows), want, 1e-12);
     /* HybridEP's rates are of received rows: no conversion */
-    ASSERT_REL(st_moe_flex_exchange_s(h100, ST_DISP_HYBRIDEP, 64, 1, 8, 256, 8, rows),
+    ASSERT_REL(st_moe_flex_exchange_s(h100, ST_DISP_HYBRIDEP, 64, 1, 8, &m, rows),
                rows * (1 / 41.24e9 + 1 / 46.57e9) / 2, 1e-12);
-    ASSERT_REL(st_moe_flex_exchange_s(b200, ST_DISP_DEEPEP, 8, 0, 1, 256, 8, rows),
+    ASSERT_REL(st_moe_flex_exchange_s(b200, ST_DISP_DEEPEP, 8, 0, 1, &m, rows),
                rows * (1 / 421e9 + 1 / 361e9) / 2, 1e-12);
-    ck_assert_double_lt(st_moe_flex_exchange_s(b200, ST_DISP_DEEPEP, 16, 1, 2, 256, 8, rows), 0);
+    ck_assert_double_lt(st_moe_flex_exchange_s(b200, ST_DISP_DEEPEP, 16, 1, 2, &m, rows), 0);
+}
+END_TEST
+
+/* DeepSeek-V3's node-limited routing: top-8 among the 128 experts of 4 of its 8 groups of 32
+ * (math.comb). 8 nodes, one group each: 8 (4/8) (1 - C(96, 8) / C(128, 8)) = 3.6290 a token;
+ * 64 ranks of 4 experts: 64 (4/8) (1 - C(124, 8) / C(128, 8)) = 7.3594; 4 blocks of 2 groups:
+ * 4 sum_x hyp(x; 8, 2, 4) (1 - C(128 - 32x, 8) / C(128, 8)) = 2.9282. A layout where neither
+ * nests (3 blocks) is taken as uniform. */
+START_TEST(test_group_limited_routing_reaches_fewer_blocks)
+{
+    const st_llm_spec *m = st_catalog_model("deepseek-v3");
+    ck_assert_int_eq(m->expert_groups, 8);
+    ck_assert_int_eq(m->expert_groups_per_token, 4);
+    ASSERT_REL(st_moe_routed_share(m, 8) * 8, 3.6290109244257005, 1e-12);
+    ASSERT_REL(st_moe_routed_share(m, 64) * 8, 7.359370078740156, 1e-12);
+    ASSERT_REL(st_moe_routed_share(m, 4) * 8, 2.9282097874345783, 1e-12);
+    ck_assert_double_eq(st_moe_routed_share(m, 3), st_moe_flex_row_share(256, 8, 3));
+    ck_assert_double_eq(st_moe_routed_share(m, 1), 1.0);
 }
 END_TEST
 
@@ -146,6 +165,7 @@ Suite *dispatch_suite(void)
     tcase_add_test(tc, test_row_share_is_one_row_per_destination_rank);
     tcase_add_test(tc, test_bandwidth_is_the_measurement);
     tcase_add_test(tc, test_exchange_counts_what_crosses_rdma);
+    tcase_add_test(tc, test_group_limited_routing_reaches_fewer_blocks);
     tcase_add_test(tc, test_layer_bytes_follow_the_dispatcher);
     tcase_add_test(tc, test_serving_default_follows_the_group_against_top_k);
     suite_add_tcase(s, tc);

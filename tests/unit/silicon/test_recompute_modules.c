@@ -137,6 +137,29 @@ START_TEST(test_memory_leaves_out_what_each_module_discards)
 }
 END_TEST
 
+START_TEST(test_fp8_and_sequence_parallel_terms)
+{
+    /* Under FP8 (current scaling) layernorm frees the byte counted for each separate norm's
+     * output, MLA's input norm and the MoE layer's pre-MLP norm: Megatron-Core then has the
+     * linear layers after them keep the norm's output, not an FP8 copy. */
+    const st_llm_spec *m = model("deepseek-v3");
+    st_workload_cfg none = work(m, 1, 0), norm = work(m, 1, BIT(ST_RCM_LAYERNORM));
+    none.parallel.recompute = ST_RECOMPUTE_NONE;
+    none.precision = norm.precision = ST_PREC_FP8;
+    none.fp8_recipe = norm.fp8_recipe = ST_FP8_CURRENT;
+    double sb = 4096.0, h = (double)m->hidden;
+    ASSERT_REL(st_memory_layer_activations(&none, 1) - st_memory_layer_activations(&norm, 1),
+               2.0 * sb * h, 1e-12);
+    /* tp 2 with sequence parallelism: Q, K, V split over tp, the latents over the shards */
+    st_workload_cfg n2 = work(m, 2, 0), up2 = work(m, 2, BIT(ST_RCM_MLA_UP_PROJ));
+    n2.parallel.recompute = ST_RECOMPUTE_NONE;
+    double qkv = (double)(st_llm_attn_width(m) + st_llm_kv_width(m) + st_llm_v_width(m));
+    double lat = (double)(m->q_lora_rank + m->kv_lora_rank);
+    ASSERT_REL(st_memory_layer_activations(&n2, 1) - st_memory_layer_activations(&up2, 1),
+               (2.0 * sb * qkv + 2.0 * sb * lat) / 2.0, 1e-12);
+}
+END_TEST
+
 START_TEST(test_dense_mlp_repeats_its_tp_pair)
 {
     /* A dense model at tp 2 with sequence parallelism: mlp repeats norm2 (fused into fc1),
@@ -172,6 +195,13 @@ START_TEST(test_plan_check_refuses_what_means_nothing)
     w.parallel.recompute = ST_RECOMPUTE_FULL;
     ck_assert_int_eq(st_plan_check(&w, &c, is, 4), 1);
     ck_assert_msg(strstr(is[0].msg, "needs recompute: selective") != NULL, "%s", is[0].msg);
+    /* Megatron-Core refuses moe_act and layernorm under FP8 with delayed scaling */
+    w = work(model("deepseek-v3"), 1, BIT(ST_RCM_MOE_ACT));
+    w.precision = ST_PREC_FP8, w.fp8_recipe = ST_FP8_DELAYED;
+    ck_assert_int_eq(st_plan_check(&w, &c, is, 4), 1);
+    ck_assert_msg(strstr(is[0].msg, "delayed scaling") != NULL, "%s", is[0].msg);
+    w.fp8_recipe = ST_FP8_CURRENT;
+    ck_assert_int_eq(st_plan_check(&w, &c, is, 4), 0);
 }
 END_TEST
 
@@ -182,6 +212,7 @@ Suite *recompute_modules_suite(void)
     tcase_add_test(tc, test_default_is_the_attention_core);
     tcase_add_test(tc, test_each_module_repeats_its_operators);
     tcase_add_test(tc, test_memory_leaves_out_what_each_module_discards);
+    tcase_add_test(tc, test_fp8_and_sequence_parallel_terms);
     tcase_add_test(tc, test_dense_mlp_repeats_its_tp_pair);
     tcase_add_test(tc, test_plan_check_refuses_what_means_nothing);
     suite_add_tcase(s, tc);
