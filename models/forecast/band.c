@@ -230,9 +230,18 @@ void st_band_basis(const st_band *b, st_band_key k, char *buf, size_t n)
         snprintf(buf, n, "%d published %s runs on %s, none close in precision and scale", b->runs,
                  kind, arch);
         break;
-    case ST_BAND_KIND:
-        snprintf(buf, n, "%d published %s runs, none on %s", b->runs, kind, arch);
+    case ST_BAND_KIND: {
+        /* the runs on the job's architecture, too few for a band of their own */
+        double *r = st_xmalloc((st_band_row_count ? st_band_row_count : 1) * sizeof *r);
+        int on = tier_ratios(k, st_band_rows, st_band_row_count, -1, NULL, ST_BAND_ARCH, r);
+        free(r);
+        if (on > 0)
+            snprintf(buf, n, "%d published %s runs, of them only %d on %s", b->runs, kind, on,
+                     arch);
+        else
+            snprintf(buf, n, "%d published %s runs, none on %s", b->runs, kind, arch);
         break;
+    }
     case ST_BAND_CALIBRATED: /* the fit's own runs, and how far fits moved with scale */
         if (b->n_own > 0)
             snprintf(buf, n,

@@ -23,13 +23,18 @@ fi
 # The informal out-of-sample checks must run (exit 0 or 1), whatever their errors.
 for d in scenarios/checks/bridge-2511 scenarios/checks/bloom-prequel scenarios/checks/torchtitan \
     scenarios/checks/nemo-long-context scenarios/checks/torchao scenarios/checks/bridge-moe \
-    scenarios/checks/llama3-table4 scenarios/checks/megascale scenarios/checks/mlperf-gpt3; do
+    scenarios/checks/llama3-table4 scenarios/checks/megascale scenarios/checks/mlperf-gpt3 \
+    scenarios/checks/deepseek-v3; do
     "$1" validate --step --dir "$d" >/dev/null
     [ $? -le 1 ] || { echo "$d could not run"; exit 1; }
 done
 # Llama 3's three published plans ran on 80 GB H100s: each must fit (issue 30, step 6).
 if "$1" validate --step --dir scenarios/checks/llama3-table4 | grep -q 'no fit'; then
     echo "a published Llama 3 plan does not fit in memory by the model"; exit 1
+fi
+# DeepSeek-V3's published plan ran on 80 GB H800s: it must fit (issue 30, step 6).
+if "$1" validate --step --dir scenarios/checks/deepseek-v3 | grep -q 'no fit'; then
+    echo "DeepSeek-V3's published plan does not fit in memory by the model"; exit 1
 fi
 "$1" validate --life >/dev/null || { echo "the checkpoint and failure sets miss their bounds"; exit 1; }
 "$1" validate --sched >/dev/null || { echo "the scheduler orderings do not hold"; exit 1; }
