@@ -237,7 +237,9 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
     double attn_s = 0.0, attn_flops = 0.0, sac_s = 0.0, sac_flops = 0.0, mod_s = 0.0,
            mod_flops = 0.0;
     unsigned mods = st_recompute_modules(&w->parallel);
-    int mlp = 0; /* past norm2: the MLP side */
+    int named_mods =
+        (mods & ~(1u << ST_RCM_CORE_ATTN)) != 0; /* the default's core is attn_s below */
+    int mlp = 0;                                 /* past norm2: the MLP side */
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
         double bwd = st_ops_backward_time(w, gpu, &ops[i]);
@@ -254,7 +256,7 @@ void st_ops_layer_cost(const st_workload_cfg *w, const st_gpu_spec *gpu, int64_t
             attn_flops += ops[i].flops;
             out->attn_bwd_s += st_ops_backward_time(w, gpu, &ops[i]);
         }
-        if (op_modules(w, &ops[i]) & mods) {
+        if (named_mods && (op_modules(w, &ops[i]) & mods)) {
             mod_s += ops[i].time_s;
             mod_flops += ops[i].flops;
         }
