@@ -947,6 +947,25 @@ START_TEST(test_a_batch_that_does_not_split_is_refused_with_the_plan_rule)
 }
 END_TEST
 
+/* tp 2 with sequence parallelism and no TP overlap: full recompute repeats the layer's two
+ * forward TP pairs (two all-gathers, two reduce-scatters), recompute_modules [mlp] the dense
+ * MLP's one, so it adds half what full recompute adds to the TP time. */
+START_TEST(test_mlp_recompute_repeats_the_mlp_tp_pair)
+{
+    st_workload_cfg w = training(&m16, 2, 1, 16, 16);
+    w.parallel.sequence_parallel = 1;
+    w.parallel.recompute = ST_RECOMPUTE_SELECTIVE;
+    double sel = step(x4, &w, 1).b.tp_comm_s;
+    w.parallel.recompute_modules = 1u << ST_RCM_MLP;
+    double mlp = step(x4, &w, 1).b.tp_comm_s;
+    w.parallel.recompute_modules = 0;
+    w.parallel.recompute = ST_RECOMPUTE_FULL;
+    double full = step(x4, &w, 1).b.tp_comm_s;
+    ck_assert_double_gt(mlp, sel);
+    ASSERT_REL(mlp - sel, (full - sel) / 2, 1e-9);
+}
+END_TEST
+
 Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -954,6 +973,7 @@ Suite *step_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_dp_traffic_across_a_4_to_1_spine_makes_the_step_longer);
+    tcase_add_test(tc, test_mlp_recompute_repeats_the_mlp_tp_pair);
     tcase_add_test(tc, test_a_step_placed_across_two_oversubscribed_leaves_is_slower);
     tcase_add_test(tc, test_each_distinct_placement_is_kept_once_and_found_again);
     tcase_add_test(tc, test_overlapping_the_gradient_reduction_never_lengthens_the_step);
