@@ -204,6 +204,11 @@ static double mla_latent_bytes(const shape *x)
     return x->s * x->b * x->lat * (x->fp8 ? 3.0 : 4.0) / x->rep;
 }
 
+/* Which side of the layer a module's tensors belong to: the attention's, rebuilt when its
+ * backward starts, or the MLP's, rebuilt when the MLP's starts and freed before the
+ * attention's (recompute_workset takes the larger). */
+enum { SIDE_ATTN = 1, SIDE_MLP = 2 };
+
 /* What recompute: selective's modules other than the attention core leave out of a layer's
  * stored activations (the core's scores are layer_bytes' own term), in this file's accounting:
  *   layernorm: the outputs of the norms that run apart from a linear layer (Megatron-Core's
@@ -226,11 +231,6 @@ static double mla_latent_bytes(const shape *x)
  * Megatron-Core: transformer_layer.py (recompute_input_layernorm, recompute_mlp), moe_layer.py
  * (recompute of the shared experts and of moe_act), multi_latent_attention.py
  * (recompute_up_proj), at core_v0.15.0. */
-/* Which side of the layer a module's tensors belong to: the attention's, rebuilt when its
- * backward starts, or the MLP's, rebuilt when the MLP's starts and freed before the
- * attention's (recompute_workset takes the larger). */
-enum { SIDE_ATTN = 1, SIDE_MLP = 2 };
-
 static double module_bytes(const shape *x, int sides)
 {
     double sb = x->s * x->b, saved = 0.0, in = x->fp8 ? 1.0 : 2.0;
