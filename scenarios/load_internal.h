@@ -200,6 +200,10 @@ int st__fn_frontend(st_rd *rd, const st_ynode *n, void *base);
 void st__use_frontend(st_inference_cfg *ic, const st_frontend *f);
 int st__fn_autoscale(st_rd *rd, const st_ynode *n, void *base);
 
+/* The keys of a workload's `parallel:` mapping (load_parallel.c), read into its
+ * st_parallel_cfg. */
+extern const st_field st__parallel_fields[];
+
 /* A `tier:` value: the index of the cluster.storage tier n names into *out, or an error at n
  * (an unknown name, with the names it might have meant). */
 int st__tier_named(st_rd *rd, const st_ynode *n, int *out);

@@ -1,6 +1,6 @@
-/* Reads `workloads`: kind, model (through load_model.c), parallel plan, checkpoint and data
- * settings, and the checks that tie them to the cluster; a collective workload's own keys are
- * load_collective.c's. */
+/* Reads `workloads`: kind, model (through load_model.c), parallel plan (its keys through
+ * load_parallel.c), checkpoint and data settings, and the checks that tie them to the cluster;
+ * a collective workload's own keys are load_collective.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,96 +24,7 @@ static int fn_model(st_rd *rd, const st_ynode *n, void *base)
     return w->model ? 0 : -1;
 }
 
-/* ---- parallel plan, checkpoint, data ---------------------------------------------------- */
-
-static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_parallel_cfg *p = base;
-    if (n->kind == ST_YN_SCALAR && strcmp(n->text, "auto") == 0) {
-        p->microbatch = 0;
-        return 0;
-    }
-    return st_rd_int(rd, n, "microbatch", ST_R_MIN1, 1e6, &p->microbatch);
-}
-
-/* Gradient precision, and Adam's moments': index 0 is fp32 (Megatron-LM's default with --bf16),
- * 1 is bf16. */
-static const char *const grad_reduce_names[] = {"fp32", "bf16", NULL};
-
-/* Gradient accumulation: index 0 fused into the GEMM (Megatron), 1 a separate pass. */
-static const char *const grad_accum_names[] = {"fused", "separate", NULL};
-
-/* parallel.chunk_layers: a list of layer counts, one a chunk (plan_check.c checks it against
- * the plan and the model). */
-static int fn_chunk_layers(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_parallel_cfg *p = base;
-    if (st_rd_expect(rd, n, ST_YN_SEQ, "chunk_layers") ||
-        st_rd_list_limit(rd, n, "chunk_layers", 4096))
-        return -1;
-    int64_t *v = st_rd_alloc(rd, (n->n ? n->n : 1) * sizeof *v);
-    for (size_t i = 0; i < n->n; i++)
-        if (st_rd_int(rd, n->kids[i], "chunk_layers", ST_R_NONNEG, 1e6, &v[i]))
-            return -1;
-    p->chunk_layers = v;
-    p->n_chunk_layers = (int64_t)n->n;
-    return 0;
-}
-
-/* parallel.recompute_modules: a list of Megatron-Core's module names, each at most once
- * (plan_check.c checks them against the plan and the model). */
-static int fn_recompute_modules(st_rd *rd, const st_ynode *n, void *base)
-{
-    st_parallel_cfg *p = base;
-    if (st_rd_expect(rd, n, ST_YN_SEQ, "recompute_modules"))
-        return -1;
-    if (n->n == 0)
-        return st_rd_fail(rd, n, ST_ERANGE,
-                          "recompute_modules: expected at least one module, found an empty list");
-    unsigned mask = 0;
-    for (size_t i = 0; i < n->n; i++) {
-        int m;
-        if (st_rd_enum(rd, n->kids[i], "recompute_modules", st_recompute_module_names, &m))
-            return -1;
-        if (mask & (1u << m))
-            return st_rd_fail(rd, n->kids[i], ST_ERANGE, "recompute_modules: '%s' is listed twice",
-                              n->kids[i]->text);
-        mask |= 1u << m;
-    }
-    p->recompute_modules = mask;
-    return 0;
-}
-
-static const st_field parallel_fields[] = {
-    ST_FINT(st_parallel_cfg, "tp", tp, ST_R_MIN1, .max = 1e6),
-    ST_FINT(st_parallel_cfg, "cp", cp, ST_R_MIN1, .max = 1e6),
-    ST_FINT(st_parallel_cfg, "pp", pp, ST_R_MIN1, .max = 1e6),
-    ST_FINT(st_parallel_cfg, "dp", dp, ST_R_MIN1, .max = 1e9),
-    ST_FINT(st_parallel_cfg, "ep", ep, ST_R_MIN1, .max = 1e6),
-    ST_FINT(st_parallel_cfg, "etp", etp, ST_R_MIN1, .max = 1024),
-    ST_FINT(st_parallel_cfg, "zero", zero, ST_R_NONNEG, .max = 3),
-    ST_FFN("microbatch", fn_microbatch),
-    ST_FINT(st_parallel_cfg, "virtual_stages", virtual_stages, ST_R_MIN1, .max = 1e4),
-    ST_FBOOL(st_parallel_cfg, "sequence_parallel", sequence_parallel),
-    ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
-    ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
-    ST_FBOOL(st_parallel_cfg, "tp_comm_overlap", tp_comm_overlap),
-    ST_FBOOL(st_parallel_cfg, "ep_comm_overlap", ep_comm_overlap),
-    ST_FBOOL(st_parallel_cfg, "cp_comm_overlap", cp_comm_overlap),
-    ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),
-    ST_FENUM(st_parallel_cfg, "recompute", recompute, st_recompute_names),
-    ST_FFN("recompute_modules", fn_recompute_modules),
-    ST_FENUM(st_parallel_cfg, "grad_reduce", grad_bf16, grad_reduce_names),
-    ST_FENUM(st_parallel_cfg, "adam_moments", adam_bf16, grad_reduce_names),
-    ST_FENUM(st_parallel_cfg, "grad_collective", grad_collective, st_grad_coll_names),
-    ST_FENUM(st_parallel_cfg, "grad_accum", grad_accum_separate, grad_accum_names),
-    ST_FBOOL(st_parallel_cfg, "embedding_slot", embedding_slot),
-    ST_FBOOL(st_parallel_cfg, "loss_slot", loss_slot),
-    ST_FFN("chunk_layers", fn_chunk_layers),
-    ST_FINT(st_parallel_cfg, "offload_layers", offload_layers, ST_R_NONNEG, .max = 1e6),
-    ST_FENUM(st_parallel_cfg, "moe_dispatcher", moe_dispatcher, st_moe_dispatcher_names),
-    ST_FEND,
-};
+/* ---- checkpoint, data (the parallel plan's keys are load_parallel.c's) ------------------ */
 
 int st__tier_named(st_rd *rd, const st_ynode *n, int *out)
 {
@@ -251,7 +162,7 @@ static int fn_parallel(st_rd *rd, const st_ynode *n, void *base)
 {
     st_parallel_cfg *p = &((st_workload_cfg *)base)->parallel;
     p->loc = n->loc;
-    return st_rd_map(rd, n, parallel_fields, p, "parallel");
+    return st_rd_map(rd, n, st__parallel_fields, p, "parallel");
 }
 
 /* kernels: one value for every memory-bound operator, or a mapping per operator (the rest
@@ -641,9 +552,9 @@ static plan_ok plan_readable(const st_rd *rd, const st_ynode *n)
     const st_ynode *par = st_ynode_get(n, "parallel");
     plan_ok ok;
     ok.count = !unknown_of(rd, n, workload_fields, count_keys) &&
-               !unknown_of(rd, par, parallel_fields, count_par);
+               !unknown_of(rd, par, st__parallel_fields, count_par);
     ok.shape = !unknown_of(rd, n, workload_fields, shape_keys) &&
-               !unknown_of(rd, par, parallel_fields, NULL);
+               !unknown_of(rd, par, st__parallel_fields, NULL);
     ok.batch = ok.count && ok.shape && !unknown_of(rd, n, workload_fields, batch_keys);
     return ok;
 }
