@@ -10,17 +10,6 @@
 
 #include "models/silicon/llm.h"
 
-double st_moe_flex_row_share(double experts, double topk, double ep)
-{
-    if (!(experts > 0) || !(topk > 1) || !(ep > 1) || topk > experts)
-        return 1.0;
-    /* the chance that none of a token's k experts is on a given rank: C(E - E/ep, k) / C(E, k) */
-    double miss = 1.0, others = experts - experts / ep;
-    for (int i = 0; i < (int)topk; i++)
-        miss *= others - i > 0 ? (others - i) / (experts - i) : 0.0;
-    return ep * (1.0 - miss) / topk;
-}
-
 /* Of k draws without replacement from `total` experts, the chance that none falls among the
  * `total - others` of a block: C(others, k) / C(total, k). */
 static double miss_of(double total, double others, double k)
@@ -29,6 +18,14 @@ static double miss_of(double total, double others, double k)
     for (int i = 0; i < (int)k; i++)
         miss *= others - i > 0 ? (others - i) / (total - i) : 0.0;
     return miss;
+}
+
+double st_moe_flex_row_share(double experts, double topk, double ep)
+{
+    if (!(experts > 0) || !(topk > 1) || !(ep > 1) || topk > experts)
+        return 1.0;
+    /* the chance that none of a token's k experts is on a given rank: C(E - E/ep, k) / C(E, k) */
+    return ep * (1.0 - miss_of(experts, experts - experts / ep, topk)) / topk;
 }
 
 /* C(n, x) in logs, for the hypergeometric weights below. */
