@@ -61,15 +61,19 @@ static void ends(const double *r, int n, double *lo, double *hi)
     *lo = r[(dn < 1 ? 1 : dn) - 1];
 }
 
-/* The ratios of the rows of tier t that are not left out, into r; how many. */
+/* The ratios of the rows of tier t that are not left out, into r (NULL: counted only); how
+ * many. */
 static int tier_ratios(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
                        const char *skip_set, st_band_tier t, double *r)
 {
     int m = 0;
     for (size_t i = 0; i < n; i++)
         if ((ptrdiff_t)i != skip && !(skip_set && strcmp(rows[i].set, skip_set) == 0) &&
-            in_tier(k, &rows[i].key, t))
-            r[m++] = rows[i].ratio;
+            in_tier(k, &rows[i].key, t)) {
+            if (r)
+                r[m] = rows[i].ratio;
+            m++;
+        }
     return m;
 }
 
@@ -232,9 +236,7 @@ void st_band_basis(const st_band *b, st_band_key k, char *buf, size_t n)
         break;
     case ST_BAND_KIND: {
         /* the runs on the job's architecture, too few for a band of their own */
-        double *r = st_xmalloc((st_band_row_count ? st_band_row_count : 1) * sizeof *r);
-        int on = tier_ratios(k, st_band_rows, st_band_row_count, -1, NULL, ST_BAND_ARCH, r);
-        free(r);
+        int on = tier_ratios(k, st_band_rows, st_band_row_count, -1, NULL, ST_BAND_ARCH, NULL);
         if (on > 0)
             snprintf(buf, n, "%d published %s runs, of them only %d on %s", b->runs, kind, on,
                      arch);
