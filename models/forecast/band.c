@@ -61,32 +61,47 @@ static void ends(const double *r, int n, double *lo, double *hi)
     *lo = r[(dn < 1 ? 1 : dn) - 1];
 }
 
-/* The ratios of the rows of tier t that are not left out, into r (NULL: counted only); how
- * many. */
+/* A residual's score is how far it lies from 1 either way, |ln r| (split conformal's absolute
+ * residual, Lei et al. 2018, section 2.2): a run measured 20% slower than predicted and one 20%
+ * faster weigh alike, so a band covers the forecast's error on both sides by the largest errors
+ * of the runs behind it, not by each side's own few runs. The order statistics below read the
+ * scores as the residuals and their reciprocals together (each run gives r and 1 / r), whose
+ * ends are e^-q and e^q with q at least the scores' ceil((n + 1) L)-th: the conformal band of
+ * the absolute residual, kept as ratios so that the products of st_band_scale and the
+ * calibrated band take them as they take residuals. Held against the published runs' own sets
+ * left out (strata validate --band): docs/models/error-band.md. */
+static int both_ways(double ratio, double *r, int m)
+{
+    if (r) {
+        r[2 * m] = ratio;
+        r[2 * m + 1] = 1 / ratio;
+    }
+    return m + 1;
+}
+
+/* The ratios of the rows of tier t that are not left out, each both ways (both_ways), into r
+ * (2 n of room; NULL: counted only); how many rows. */
 static int tier_ratios(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
                        const char *skip_set, st_band_tier t, double *r)
 {
     int m = 0;
     for (size_t i = 0; i < n; i++)
         if ((ptrdiff_t)i != skip && !(skip_set && strcmp(rows[i].set, skip_set) == 0) &&
-            in_tier(k, &rows[i].key, t)) {
-            if (r)
-                r[m] = rows[i].ratio;
-            m++;
-        }
+            in_tier(k, &rows[i].key, t))
+            m = both_ways(rows[i].ratio, r, m);
     return m;
 }
 
-/* The nearest tier with ST_BAND_MIN_RUNS runs whose count also reaches the upper end at q
- * (q 0: the minimum alone): its ratios sorted into r (n of room), its tier into *t. Returns
- * their count, or -1 when no tier has enough. */
+/* The nearest tier with ST_BAND_MIN_RUNS runs whose ratios also reach the upper end at q
+ * (q 0: the minimum alone): its 2 m ratios (both ways) sorted into r (2 n of room), its tier
+ * into *t. Returns its run count m, or -1 when no tier has enough. */
 static int pick(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
                 const char *skip_set, double q, double *r, st_band_tier *t)
 {
     for (*t = ST_BAND_CLOSE; *t <= ST_BAND_ANY; (*t)++) {
         int m = tier_ratios(k, rows, n, skip, skip_set, *t, r);
-        if (m >= ST_BAND_MIN_RUNS && (q <= 0 || upper_rank(m, q) <= m)) {
-            st_sort_doubles(r, (size_t)m);
+        if (m >= ST_BAND_MIN_RUNS && (q <= 0 || upper_rank(2 * m, q) <= 2 * m)) {
+            st_sort_doubles(r, (size_t)(2 * m));
             return m;
         }
     }
@@ -96,12 +111,12 @@ static int pick(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip
 int st_band_from(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
                  const char *skip_set, st_band *out)
 {
-    double *r = st_xmalloc((n ? n : 1) * sizeof *r);
+    double *r = st_xmalloc((n ? 2 * n : 1) * sizeof *r);
     st_band_tier t;
     int m = pick(k, rows, n, skip, skip_set, 0, r, &t);
     if (m > 0) {
         *out = (st_band){.runs = m, .tier = t};
-        ends(r, m, &out->lo, &out->hi);
+        ends(r, 2 * m, &out->lo, &out->hi);
     }
     free(r);
     return m > 0 ? 0 : -1;
@@ -115,33 +130,34 @@ int st_band_of(st_band_key k, st_band *out)
 int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
 {
     size_t n = st_band_row_count;
-    double *r = st_xmalloc((n ? n : 1) * sizeof *r);
+    double *r = st_xmalloc((n ? 2 * n : 1) * sizeof *r);
     st_band_tier t;
     int m = pick(k, st_band_rows, n, -1, NULL, q, r, &t);
     if (m > 0) {
-        *ratio = r[upper_rank(m, q) - 1];
+        *ratio = r[upper_rank(2 * m, q) - 1];
         if (band) {
             *band = (st_band){.runs = m, .tier = t};
-            ends(r, m, &band->lo, &band->hi);
+            ends(r, 2 * m, &band->lo, &band->hi);
         }
     }
     free(r);
     return m > 0 ? 0 : -1;
 }
 
-/* The ratios behind a calibrated band, sorted (malloc'd, *m of them): every product of one of
- * the fit's own leave-one-out residuals (none: the one ratio 1) and one scale-transfer residual
- * not of the left-out set. The two are taken as independent, as st_band_scale takes the
- * replicas' spread and the model's error: the own residuals say how far this cluster's runs
- * fall from the fit at the scales it measured, the transfer residuals how far a fit on a set's
- * smallest runs has fallen from its larger ones. */
+/* The ratios behind a calibrated band, sorted (malloc'd; *m transfer runs, 2 x *m x the own
+ * residuals' count ratios): every product of one of the fit's own leave-one-out residuals
+ * (none: the one ratio 1) and one scale-transfer residual not of the left-out set, both ways
+ * (both_ways). The two are taken as independent, as st_band_scale takes the replicas' spread
+ * and the model's error: the own residuals say how far this cluster's runs fall from the fit at
+ * the scales it measured, the transfer residuals how far a fit on a set's smallest runs has
+ * fallen from its larger ones. */
 static double *calibrated_ratios(const double *own, int n_own, const char *skip_set, int *m)
 {
     static const double one = 1;
     size_t nt = st_band_transfer_row_count, no = n_own > 0 ? (size_t)n_own : 1;
     const double *o = n_own > 0 ? own : &one;
-    double *p = st_xmalloc((nt * no > 0 ? nt * no : 1) * sizeof *p);
-    size_t np = 0;
+    double *p = st_xmalloc((nt * no > 0 ? 2 * nt * no : 1) * sizeof *p);
+    int np = 0;
     *m = 0;
     for (size_t j = 0; j < nt; j++) {
         const st_band_row *t = &st_band_transfer_rows[j];
@@ -149,9 +165,9 @@ static double *calibrated_ratios(const double *own, int n_own, const char *skip_
             continue;
         (*m)++;
         for (size_t i = 0; i < no; i++)
-            p[np++] = o[i] * t->ratio;
+            np = both_ways(o[i] * t->ratio, p, np);
     }
-    st_sort_doubles(p, np);
+    st_sort_doubles(p, 2 * (size_t)np);
     return p;
 }
 
@@ -161,7 +177,7 @@ int st_band_calibrated(const double *own, int n_own, const char *skip_set, st_ba
     double *p = calibrated_ratios(own, n_own, skip_set, &m);
     int rc = m >= ST_BAND_MIN_RUNS ? 0 : -1;
     if (!rc) {
-        int np = m * (n_own > 0 ? n_own : 1);
+        int np = 2 * m * (n_own > 0 ? n_own : 1);
         *out = (st_band){.runs = m,
                          .tier = ST_BAND_CALIBRATED,
                          .own = own,
@@ -186,25 +202,25 @@ int st_band_calibrated_upper(const st_band *b, double q, double *ratio)
         return -1;
     int m;
     double *p = calibrated_ratios(b->own, b->n_own, b->skip_set, &m);
-    int np = m * (b->n_own > 0 ? b->n_own : 1), rank = upper_rank(np, q);
+    int np = 2 * m * (b->n_own > 0 ? b->n_own : 1), rank = upper_rank(np, q);
     if (rank <= np)
         *ratio = p[rank - 1];
     free(p);
     return rank <= np ? 0 : -1;
 }
 
-/* The ratios behind band b of a job with key k, unsorted (malloc'd, *m of them). */
+/* The ratios behind band b of a job with key k, both ways (malloc'd, *m of them). */
 static double *band_ratios(st_band_key k, const st_band *b, int *m)
 {
     if (b->tier == ST_BAND_CALIBRATED) {
         int nt;
         double *p = calibrated_ratios(b->own, b->n_own, b->skip_set, &nt);
-        *m = nt * (b->n_own > 0 ? b->n_own : 1);
+        *m = 2 * nt * (b->n_own > 0 ? b->n_own : 1);
         return p;
     }
     size_t n = st_band_row_count;
-    double *r = st_xmalloc((n ? n : 1) * sizeof *r);
-    *m = tier_ratios(k, st_band_rows, n, -1, NULL, b->tier, r);
+    double *r = st_xmalloc((n ? 2 * n : 1) * sizeof *r);
+    *m = 2 * tier_ratios(k, st_band_rows, n, -1, NULL, b->tier, r);
     return r;
 }
 

@@ -92,20 +92,21 @@ int st_band_calibrated(const double *own, int n_own, const char *skip_set, st_ba
  * residuals; st_band_calibrated): 0, or -1 when it fitted none (the public runs' band holds). */
 int st_band_of_calib(const st_calib_cfg *cal, st_band *out);
 
-/* Of an ST_BAND_CALIBRATED band, the one-sided upper end at level q (rank ceil((n + 1) q) of
- * its products) into *ratio: 0, or -1 when they do not reach that rank. */
+/* Of an ST_BAND_CALIBRATED band, the one-sided upper end at level q (rank ceil((N + 1) q) of
+ * its N products, each both ways) into *ratio: 0, or -1 when they do not reach that rank. */
 int st_band_calibrated_upper(const st_band *b, double q, double *ratio);
 
 /* The one-sided upper end at level q (0 < q < 1) of a job with key k: the ratio of rank
- * ceil((n + 1) q) among the n runs of the nearest tier that has ST_BAND_MIN_RUNS and reaches
- * that rank (at q = (1 + ST_BAND_LEVEL) / 2, the band's hi); the tier's band into *band when not
- * NULL. Returns 0, or -1 when no tier reaches it (q above n / (n + 1) of the whole table). */
+ * ceil((2n + 1) q) among the 2n ratios (each residual and its reciprocal) of the n runs of the
+ * nearest tier that has ST_BAND_MIN_RUNS and reaches that rank (at q = (1 + ST_BAND_LEVEL) / 2,
+ * the band's hi); the tier's band into *band when not NULL. Returns 0, or -1 when no tier
+ * reaches it (q above 2n / (2n + 1) of the whole table). */
 int st_band_upper(st_band_key k, double q, double *ratio, st_band *band);
 
 /* The band of a figure that scales with the step time and has a spread of its own: x[0..nx)
  * equally weighted draws of it (the replicas' wall-time quantiles; one value: none), each times
- * each ratio of b's comparable runs (key k, tier b->tier, the residual table), the two taken as
- * independent; the same order statistics of those products into lo_hi. With one draw it is
+ * each ratio of b's comparable runs both ways (key k, tier b->tier, the residual table), the two
+ * taken as independent; the same order statistics of those products into lo_hi. With one draw it is
  * [x lo, x hi]. */
 void st_band_scale(st_band_key k, const st_band *b, const double *x, size_t nx, double lo_hi[2]);
 

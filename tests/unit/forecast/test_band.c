@@ -25,22 +25,33 @@ static void fill(st_band_row *rows, size_t at, size_t n, st_band_key k, const ch
         rows[at + i] = (st_band_row){"r", set, k, 1 + (double)i / 100};
 }
 
+/* The ends are the order statistics of the residuals taken both ways (r and 1 / r): the band
+ * is e^-q to e^q, q at least split conformal's ceil((n + 1) 0.8)-th absolute log residual, so a
+ * set of runs all measured slower than predicted still bounds an error the other way. */
 START_TEST(test_ends_are_the_conformal_order_statistics)
 {
     st_band_row rows[19];
     st_band b;
-    /* n = 9: ranks floor(10 x 0.1) = 1 and ceil(10 x 0.9) = 9, the smallest and the largest */
+    /* n = 9, 18 ratios: ranks floor(19 x 0.1) = 1 and ceil(19 x 0.9) = 18, the extremes */
     fill(rows, 0, 9, hopper, "a");
     ck_assert_int_eq(st_band_from(hopper, rows, 9, -1, NULL, &b), 0);
-    ck_assert_double_eq_tol(b.lo, 1.00, 1e-12);
+    ck_assert_double_eq_tol(b.lo, 1 / 1.08, 1e-12);
     ck_assert_double_eq_tol(b.hi, 1.08, 1e-12);
     ck_assert_int_eq(b.runs, 9);
     ck_assert_int_eq(b.tier, ST_BAND_CLOSE);
-    /* n = 19: ranks 2 and 18 */
+    /* n = 19, 38 ratios: ranks 3 and 36, the third from each end: 1 / 1.16 and 1.16, where the
+     * absolute residuals' own rank ceil(20 x 0.8) = 16 would give 1.15 (never wider) */
     fill(rows, 0, 19, hopper, "a");
     ck_assert_int_eq(st_band_from(hopper, rows, 19, -1, NULL, &b), 0);
-    ck_assert_double_eq_tol(b.lo, 1.01, 1e-12);
-    ck_assert_double_eq_tol(b.hi, 1.17, 1e-12);
+    ck_assert_double_eq_tol(b.lo, 1 / 1.16, 1e-12);
+    ck_assert_double_eq_tol(b.hi, 1.16, 1e-12);
+    /* runs measured faster than predicted bound the slower side alike */
+    for (int i = 0; i < 19; i++)
+        rows[i].ratio = 1 / rows[i].ratio;
+    st_band f;
+    ck_assert_int_eq(st_band_from(hopper, rows, 19, -1, NULL, &f), 0);
+    ck_assert_double_eq_tol(f.lo, b.lo, 1e-12);
+    ck_assert_double_eq_tol(f.hi, b.hi, 1e-12);
 }
 END_TEST
 
@@ -90,8 +101,10 @@ START_TEST(test_a_spread_of_its_own_widens_the_band)
     st_band_scale(hopper, &b, x, 101, lh);
     st_band_scale(hopper, &b, x2, 101, l2);
     double rmin = INFINITY, rmax = 0;
-    for (size_t i = 0; i < st_band_row_count; i++)
-        rmin = fmin(rmin, st_band_rows[i].ratio), rmax = fmax(rmax, st_band_rows[i].ratio);
+    for (size_t i = 0; i < st_band_row_count; i++) { /* each run both ways */
+        double r = st_band_rows[i].ratio;
+        rmin = fmin(rmin, fmin(r, 1 / r)), rmax = fmax(rmax, fmax(r, 1 / r));
+    }
     ck_assert(lh[0] >= 80 * rmin && lh[1] <= 120 * rmax && lh[0] < lh[1]);
     ck_assert(lh[0] < 100 * b.hi && lh[1] > 100 * b.lo);
     ck_assert_double_eq_tol(l2[0], 2 * lh[0], 1e-9);
@@ -118,18 +131,20 @@ START_TEST(test_a_calibrated_band_is_the_transfer_runs_times_the_fits)
 {
     size_t nt = st_band_transfer_row_count, left = 0;
     ck_assert_uint_ge(nt, ST_BAND_MIN_RUNS);
-    double *r = malloc(nt * sizeof *r);
+    size_t n2 = 2 * nt; /* each transfer run both ways */
+    double *r = malloc(n2 * sizeof *r);
     for (size_t i = 0; i < nt; i++) {
-        r[i] = st_band_transfer_rows[i].ratio;
+        r[2 * i] = st_band_transfer_rows[i].ratio;
+        r[2 * i + 1] = 1 / st_band_transfer_rows[i].ratio;
         left += strcmp(st_band_transfer_rows[i].set, "mpt") != 0;
     }
-    qsort(r, nt, sizeof *r, cmp_double);
+    qsort(r, n2, sizeof *r, cmp_double);
     st_band b;
     ck_assert_int_eq(st_band_calibrated(NULL, 0, NULL, &b), 0);
     ck_assert_int_eq(b.tier, ST_BAND_CALIBRATED);
     ck_assert_int_eq(b.runs, (int)nt);
-    int up = (int)ceil((nt + 1) * 0.9 - 1e-9), dn = (int)floor((nt + 1) * 0.1 + 1e-9);
-    ck_assert_double_eq(b.hi, r[(up > (int)nt ? (int)nt : up) - 1]);
+    int up = (int)ceil((n2 + 1) * 0.9 - 1e-9), dn = (int)floor((n2 + 1) * 0.1 + 1e-9);
+    ck_assert_double_eq(b.hi, r[(up > (int)n2 ? (int)n2 : up) - 1]);
     ck_assert_double_eq(b.lo, r[dn - 1]);
     ck_assert_int_eq(st_band_calibrated(NULL, 0, "mpt", &b), 0);
     ck_assert_int_eq(b.runs, (int)left);
