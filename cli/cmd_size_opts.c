@@ -224,8 +224,8 @@ static int axis_value(const char *a, const char *t, st__size_opts *o, size_t *n)
         while (st_transport_names[k] && strcmp(st_transport_names[k], t))
             k++;
         if (!st_transport_names[k])
-            return st_cli_usage_error("size", "--transport takes roce-v2 or infiniband, found '%s'",
-                                      t);
+            return st_cli_usage_error(
+                "size", "--transport takes roce-v2, infiniband or omni-path, found '%s'", t);
         o->transport[*n] = (st_transport)k;
         for (size_t j = 0; j < *n; j++)
             dup |= o->transport[j] == (st_transport)k;

@@ -168,7 +168,7 @@ const st_cmd st_cmd_table[] = {
      "                  count, such as 32 (a DGX SuperPOD unit), each type's own\n"
      "  --gpu-types L   catalog GPUs to search in place of the cluster's (strata catalog)\n"
      "  --oversubscription L  every fabric tier's oversubscription, each searched\n"
-     "  --transport L   roce-v2 and/or infiniband, each searched\n"
+     "  --transport L   roce-v2, infiniband and/or omni-path, each searched\n"
      "  --topologies L  spine-leaf, rail-optimized and/or fat-tree-3 on the scenario's leaf\n"
      "  --storage-bandwidth L  checkpoint-tier write bandwidths (100GB/s,1TB/s), at\n"
      "                  cost:'s storage_bandwidth_price\n"

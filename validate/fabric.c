@@ -56,6 +56,7 @@ typedef struct vcase {
 
 #define IB   ST_TRANSPORT_INFINIBAND
 #define ROCE ST_TRANSPORT_ROCE_V2
+#define OPA  ST_TRANSPORT_OMNI_PATH
 
 /* A row of aiconfigurator's NCCL 2.29.2 sweeps on one node of 8 GPUs (fp16, `mib` MiB). */
 #define AIC(name, gpu_label, gpu, op, mib, busbw, kind, note)                                      \
@@ -115,6 +116,15 @@ static const vcase cases[] = {
     {"cal-h100-roce-ring", "issue_h100_roce_scaling (nccl #1221): ~320 on more than 2 nodes",
      "user report, node count not stated (4 assumed); sets RoCE v2's goodput", ST_VALID_CALIBRATION,
      "h100-sxm", NULL, 4, 8, 0, 8, 400, ROCE, ST_COLL_RING, 0, 8 * GIB, 0, 320, 0},
+    /* Omni-Path's goodput (models/fabric/transport.c) from the one NCCL measurement on it:
+     * BigScience's all_reduce_bench.py on four Jean Zay A100 nodes, which ran the ring's two
+     * channels through one link a node each way ("[receive] via NET/IB/1", "[send] via
+     * NET/IB/3"), modelled as one NIC a node; 4.0 GB (2000 x 500000 fp32), median of the 128
+     * rank-trials after the first trial's warm-up, 40.55 Gbit/s. Calibration. */
+    {"cal-opa-ring",
+     "bigscience-workshop/bigscience experiments/bandwidth/all_reduce_bench-a100-n4.txt",
+     "NCCL 2.10.3 over hfi1 verbs; sets Omni-Path's goodput 40.55/100", ST_VALID_CALIBRATION,
+     "a100-sxm-80g", NULL, 4, 8, 0, 1, 100, OPA, ST_COLL_RING, 0, 4e9, 0, 40.55 / 8, 0},
     /* Latency region: NCCL's choice of algorithm and protocol at small sizes. */
     {"gb200-mnnvl-8B", "oci_gb200_nvl72_8gpu_mnnvl (OCI GB200 NVL72 quickstart)",
      "2 x 4 GPUs in one NVLink domain; NCCL's model picks a ring or tree LL", ST_VALID_VALIDATION,

@@ -40,7 +40,9 @@ extern const char *const st_ups_redundancy_names[];
 typedef enum st_topology { ST_TOPOLOGIES(ST__ENUM_VALUE) } st_topology;
 extern const char *const st_topology_names[];
 
-#define ST_TRANSPORTS(X) X(ST_TRANSPORT_ROCE_V2, "roce-v2") X(ST_TRANSPORT_INFINIBAND, "infiniband")
+#define ST_TRANSPORTS(X)                                                                           \
+    X(ST_TRANSPORT_ROCE_V2, "roce-v2")                                                             \
+    X(ST_TRANSPORT_INFINIBAND, "infiniband") X(ST_TRANSPORT_OMNI_PATH, "omni-path")
 typedef enum st_transport { ST_TRANSPORTS(ST__ENUM_VALUE) } st_transport;
 extern const char *const st_transport_names[];
 

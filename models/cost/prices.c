@@ -241,7 +241,7 @@ double st_cost_node_price(const st_cost_cfg *c, int64_t gpus_per_node)
 
 void st_cost_switch_class(st_transport t, double port_bps, char *buf, size_t n)
 {
-    const char *name = (unsigned)t <= ST_TRANSPORT_INFINIBAND ? st_transport_names[t] : "?";
+    const char *name = (unsigned)t <= ST_TRANSPORT_OMNI_PATH ? st_transport_names[t] : "?";
     double gbps = port_bps / 1e9;
     if (gbps < CLASS_MAX_GBPS)
         snprintf(buf, n, "%s-%.0fg", name, gbps);

@@ -1,5 +1,6 @@
-/* Transport presets: packet framing of RoCE v2 and InfiniBand from their specifications, and the
- * two measured constants (NIC and NVLink goodput) that turn line rates into link capacities. */
+/* Transport presets: packet framing of RoCE v2, InfiniBand and Omni-Path from their
+ * specifications, and the measured constants (NIC and NVLink goodput) that turn line rates into
+ * link capacities. */
 #include "models/fabric/transport.h"
 
 #include <stddef.h>
@@ -44,6 +45,22 @@ static const st_transport_spec presets[] = {
              * RoCE). */
             .routing = ST_ROUTING_ADAPTIVE,
         },
+    [ST_TRANSPORT_OMNI_PATH] =
+        {
+            .name = "omni-path",
+            .payload_bytes = 4096,
+            /* NCCL reaches Omni-Path through its InfiniBand verbs transport (hfi1's verbs
+             * provider: "NET/IB : Using [0]hfi1_1:1/IB ..." in the log below), whose packets
+             * carry InfiniBand's LRH 8, BTH 12 and ICRC 4 in Omni-Path's IB-compatible 9B format;
+             * the link layer's own CRC replaces VCRC. Only the wire share is read from these:
+             * the goodput is measured (K.opa_goodput), headers and all. */
+            .header_bytes = 8 + 12 + 4,
+            .source = "IBTA InfiniBand Architecture Specification Vol. 1, ch. 5, 9 (verbs headers)",
+            /* The fabric manager's shipped configuration routes by fixed tables: "<Enable>0"
+             * under AdaptiveRouting and "<RoutingAlgorithm>shortestpath" (cornelisnetworks/opa-fm,
+             * Esm/ib/src/linux/startup/opafm_src.xml at acde834). */
+            .routing = ST_ROUTING_ECMP,
+        },
 };
 
 /* The constants of this file that are not datasheet or specification figures, in one table so
@@ -55,6 +72,7 @@ static const struct transport_consts {
     double nvlink3_goodput; /* the same on A100's NVLink 3 */
     double nvlink5_goodput; /* and on Blackwell's NVLink 5 */
     double xgmi_goodput;    /* and on CDNA 3's Infinity Fabric links (MI300X) */
+    double opa_goodput;     /* measured payload rate / line rate, NCCL on Omni-Path */
 } K = {
     /* NVIDIA on nccl-tests issue #290: 46-48 GB/s achievable per 400 Gb/s NDR NIC (50 GB/s line
      * rate); we take the middle, 47/50. It agrees with sjeaugey on nccl-tests issue #119: "24GB/s
@@ -94,6 +112,19 @@ static const struct transport_consts {
      * on another 8-MI300X node ("Machine Learning Engineering", network/README.md,
      * all_reduce_bench.py) tests it (validate/fabric.c). */
     .xgmi_goodput = 316.82 / 448.0,
+    /* Omni-Path 100 under NCCL 2.10.3 (its IB verbs transport over hfi1, no GPUDirect RDMA in
+     * the log): BigScience's all_reduce_bench.py on four Jean Zay A100 nodes (32 ranks, a 4.0 GB
+     * fp32 all-reduce, 5 trials; bigscience-workshop/bigscience
+     * experiments/bandwidth/all_reduce_bench-a100-n4.txt, 28 Jan 2022) logs each rank's bus
+     * bandwidth: the first trial's 32 read 14.7 to 15.7 Gbit/s (warm-up), the other 128 40.49 to
+     * 40.83, median 40.55. Its ring's two channels enter every node through one link and leave
+     * through another ("[receive] via NET/IB/1", "[send] via NET/IB/3"), so the bus bandwidth
+     * is one 100 Gbit/s link's payload rate: 40.55 / 100, headers included as RoCE's figure is.
+     * The validation row cal-opa-ring (validate/fabric.c) runs that benchmark on the model.
+     * Far below InfiniBand's 0.94 on the same line rate: BigScience's notes on the same
+     * fabric's earlier V100 nodes say "nccl ... doesn't fully utilize Intel OPA full
+     * bandwidth" (experiments/bandwidth/README.md). */
+    .opa_goodput = 40.55 / 100.0,
 };
 
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -123,6 +154,8 @@ double st_transport_efficiency(st_transport t)
 {
     if (t == ST_TRANSPORT_ROCE_V2)
         return K.roce_goodput;
+    if (t == ST_TRANSPORT_OMNI_PATH)
+        return K.opa_goodput;
     double wire = st_transport_wire_efficiency(t);
     double endpoint = K.nic_goodput / st_transport_wire_efficiency(ST_TRANSPORT_INFINIBAND);
     return wire * endpoint;

@@ -1,6 +1,7 @@
 /* Transport presets (cluster.fabric.transport): how much of a link's line rate arrives as payload
- * for RoCE v2 and InfiniBand, and the same for NVLink. The table, with a source for every figure,
- * is in models/fabric/transport.c; docs/models/fabric-topology.md explains the arithmetic. */
+ * for RoCE v2, InfiniBand and Omni-Path, and the same for NVLink. The table, with a source for
+ * every figure, is in models/fabric/transport.c; docs/models/fabric-topology.md explains the
+ * arithmetic. */
 #ifndef ST_MODELS_FABRIC_TRANSPORT_H
 #define ST_MODELS_FABRIC_TRANSPORT_H
 
@@ -10,7 +11,7 @@
 
 /* One transport's packet framing, figures from the protocol specifications. */
 typedef struct st_transport_spec {
-    const char *name;     /* the scenario's spelling: "roce-v2", "infiniband" */
+    const char *name;     /* the scenario's spelling: "roce-v2", "infiniband", "omni-path" */
     double payload_bytes; /* payload per packet: the path MTU (4096, the largest IB MTU) */
     double header_bytes;  /* bytes on the wire per packet besides the payload */
     const char *source;   /* where the header sizes come from */
@@ -30,9 +31,10 @@ st_routing st_transport_default_routing(st_transport t);
 double st_transport_wire_efficiency(st_transport t);
 
 /* Goodput a NIC achieves as a fraction of its nominal line rate (the `nic:` figure, which is
- * already net of line coding and FEC): the wire efficiency times the endpoint efficiency that
- * NCCL maintainers' measurements leave after the headers (see transport.c). Network link
- * capacities are nic_bw times this. 0 for an unknown transport. */
+ * already net of line coding and FEC): on InfiniBand the wire efficiency times the endpoint
+ * efficiency that NCCL maintainers' measurements leave after the headers; on RoCE v2 and
+ * Omni-Path a measured share, headers included (see transport.c). Network link capacities are
+ * nic_bw times this. 0 for an unknown transport. */
 double st_transport_efficiency(st_transport t);
 
 /* Achievable NVLink bandwidth per direction of gpu as a fraction of the datasheet rate per

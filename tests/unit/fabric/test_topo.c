@@ -93,6 +93,12 @@ START_TEST(test_transport_efficiencies_follow_headers_and_measurement)
     ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_ROCE_V2), 0.80, 1e-12);
     ck_assert(st_transport_efficiency(ST_TRANSPORT_ROCE_V2) <
               st_transport_efficiency(ST_TRANSPORT_INFINIBAND));
+    /* Omni-Path's is NCCL's on Jean Zay (all_reduce_bench, 40.55 Gbit/s through a 100 Gbit/s
+     * link), not its headers' share; its fabric manager routes by fixed tables by default. */
+    ASSERT_REL(st_transport_efficiency(ST_TRANSPORT_OMNI_PATH), 0.4055, 1e-12);
+    ASSERT_REL(st_transport_wire_efficiency(ST_TRANSPORT_OMNI_PATH), 4096.0 / 4120.0, 1e-12);
+    ck_assert_int_eq(st_transport_default_routing(ST_TRANSPORT_OMNI_PATH), ST_ROUTING_ECMP);
+    ck_assert_str_eq(st_transport_spec_of(ST_TRANSPORT_OMNI_PATH)->name, "omni-path");
     ASSERT_REL(st_nvlink_efficiency(NULL), 370.0 / 450.0, 1e-12);
     ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("a100-sxm-80g")), 231.58 / 300.0, 1e-12);
     ASSERT_REL(st_nvlink_efficiency(st_catalog_gpu("b200")), 679.61 / 900.0, 1e-12);
