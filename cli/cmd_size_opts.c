@@ -40,7 +40,8 @@ static const st_limit lim_top = {0, 1000, "the most rows --top ranks",
                                  "a ranked table stays one a reader can scan"};
 static const st_limit lim_oversub = {0, 64, "the largest oversubscription size tries",
                                      "64:1, past any fabric built"};
-/* The one-sided end at level q is rank ceil((n + 1) q) of n residuals (models/forecast/band.h):
+/* The one-sided end at level q is the absolute log residual of rank ceil((n + 1) q) among n runs
+ * (models/forecast/band.h):
  * the error band's whole table reaches 99%, and a confidence below one half is a median's
  * optimism, not a margin. */
 static const st_limit lim_confidence = {0.5, 0.99, "the levels --confidence takes",

@@ -1094,8 +1094,8 @@ static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *e
             key = "switch_price", why = "the capex budget counts the switches";
         if (key && !strcmp(key, "switch_price"))
             return st_err_set(err, ST_EINVAL, s->cost->loc,
-                              "a %s fabric has no 'switch_price' (the preset table has no sourced "
-                              "price for its switch class): state it in cost:, such as "
+                              "the %s fabric has no 'switch_price' (the preset table has no "
+                              "sourced price for its switch class): state it in cost:, such as "
                               "switch_price: 30000 USD",
                               st_transport_names[fab.transport]);
         if (key)

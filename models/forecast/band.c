@@ -50,9 +50,11 @@ static int upper_rank(int n, double q)
     return r < 1 ? 1 : r;
 }
 
-/* The two-sided ends at level L over n sorted residuals, each tail at (1 - L) / 2: the upper
- * the upper_rank at (1 + L) / 2, the lower the floor((n + 1)(1 - L) / 2)-th, each within
- * 1..n; a new exchangeable run falls above or below each with chance at most (1 - L) / 2. */
+/* The two-sided ends at level L over n sorted ratios, each tail at (1 - L) / 2: the upper the
+ * upper_rank at (1 + L) / 2, the lower the floor((n + 1)(1 - L) / 2)-th, each within 1..n. Over
+ * ratios taken both ways (both_ways) these are e^-q and e^q, and a new exchangeable run falls
+ * outside the two with chance at most 1 - L (not each side at (1 - L) / 2: a tier whose runs
+ * lean one way can put more of that chance on one side). */
 static void ends(const double *r, int n, double *lo, double *hi)
 {
     int up = upper_rank(n, (1 + ST_BAND_LEVEL) / 2);
@@ -92,7 +94,17 @@ static int tier_ratios(st_band_key k, const st_band_row *rows, size_t n, ptrdiff
     return m;
 }
 
-/* The nearest tier with ST_BAND_MIN_RUNS runs whose ratios also reach the upper end at q
+/* The one-sided upper end at level q over m runs' ratios taken both ways and sorted (2 m of
+ * them): e^s, s the absolute log residual of rank ceil((m + 1) q) among the m runs, the rank
+ * m + ceil((m + 1) q) among the ratios. A new exchangeable run's ln r is at most its |ln r|, so
+ * it lies below e^s with chance at least q whichever way the runs lean. Above 2 m when the m
+ * runs cannot reach q. */
+static int one_sided_rank(int m, double q)
+{
+    return m + upper_rank(m, q);
+}
+
+/* The nearest tier with ST_BAND_MIN_RUNS runs whose ratios also reach the one-sided end at q
  * (q 0: the minimum alone): its 2 m ratios (both ways) sorted into r (2 n of room), its tier
  * into *t. Returns its run count m, or -1 when no tier has enough. */
 static int pick(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
@@ -100,7 +112,7 @@ static int pick(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip
 {
     for (*t = ST_BAND_CLOSE; *t <= ST_BAND_ANY; (*t)++) {
         int m = tier_ratios(k, rows, n, skip, skip_set, *t, r);
-        if (m >= ST_BAND_MIN_RUNS && (q <= 0 || upper_rank(2 * m, q) <= 2 * m)) {
+        if (m >= ST_BAND_MIN_RUNS && (q <= 0 || one_sided_rank(m, q) <= 2 * m)) {
             st_sort_doubles(r, (size_t)(2 * m));
             return m;
         }
@@ -134,7 +146,7 @@ int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
     st_band_tier t;
     int m = pick(k, st_band_rows, n, -1, NULL, q, r, &t);
     if (m > 0) {
-        *ratio = r[upper_rank(2 * m, q) - 1];
+        *ratio = r[one_sided_rank(m, q) - 1];
         if (band) {
             *band = (st_band){.runs = m, .tier = t};
             ends(r, 2 * m, &band->lo, &band->hi);
@@ -202,11 +214,11 @@ int st_band_calibrated_upper(const st_band *b, double q, double *ratio)
         return -1;
     int m;
     double *p = calibrated_ratios(b->own, b->n_own, b->skip_set, &m);
-    int np = 2 * m * (b->n_own > 0 ? b->n_own : 1), rank = upper_rank(np, q);
-    if (rank <= np)
+    int np = m * (b->n_own > 0 ? b->n_own : 1), rank = one_sided_rank(np, q);
+    if (rank <= 2 * np)
         *ratio = p[rank - 1];
     free(p);
-    return rank <= np ? 0 : -1;
+    return rank <= 2 * np ? 0 : -1;
 }
 
 /* The ratios behind band b of a job with key k, both ways (malloc'd, *m of them). */

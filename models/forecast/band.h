@@ -55,8 +55,9 @@ typedef enum st_band_tier {
     ST_BAND_CALIBRATED /* a cluster calibrated on its own steps (st_band_calibrated) */
 } st_band_tier;
 
-/* The fewest runs a band at ST_BAND_LEVEL is built from: the conformal order statistic of the
- * upper end, rank ceil((n + 1) (1 + L) / 2), lies within n runs only from n = 9 at L = 0.8. */
+/* The fewest runs a band at ST_BAND_LEVEL is built from. Taken both ways (2 n ratios), the upper
+ * end lies within them from n = 5 at L = 0.8; the band kept the 9 its one-sided form needed
+ * (rank ceil((n + 1) (1 + L) / 2) within n runs), so that a band rests on no fewer runs. */
 #define ST_BAND_MIN_RUNS 9
 
 typedef struct st_band {
@@ -92,15 +93,16 @@ int st_band_calibrated(const double *own, int n_own, const char *skip_set, st_ba
  * residuals; st_band_calibrated): 0, or -1 when it fitted none (the public runs' band holds). */
 int st_band_of_calib(const st_calib_cfg *cal, st_band *out);
 
-/* Of an ST_BAND_CALIBRATED band, the one-sided upper end at level q (rank ceil((N + 1) q) of
- * its N products, each both ways) into *ratio: 0, or -1 when they do not reach that rank. */
+/* Of an ST_BAND_CALIBRATED band, the one-sided upper end at level q into *ratio: e^s, s the
+ * absolute log of its N products' of rank ceil((N + 1) q) (band.c, one_sided_rank): 0, or -1
+ * when they do not reach that rank. */
 int st_band_calibrated_upper(const st_band *b, double q, double *ratio);
 
-/* The one-sided upper end at level q (0 < q < 1) of a job with key k: the ratio of rank
- * ceil((2n + 1) q) among the 2n ratios (each residual and its reciprocal) of the n runs of the
- * nearest tier that has ST_BAND_MIN_RUNS and reaches that rank (at q = (1 + ST_BAND_LEVEL) / 2,
- * the band's hi); the tier's band into *band when not NULL. Returns 0, or -1 when no tier
- * reaches it (q above 2n / (2n + 1) of the whole table). */
+/* The one-sided upper end at level q (0 < q < 1) of a job with key k: e^s, s the absolute log
+ * residual of rank ceil((n + 1) q) among the n runs of the nearest tier that has
+ * ST_BAND_MIN_RUNS and reaches that rank, so that a run falls below it with chance at least q
+ * whichever way the runs lean; the tier's band into *band when not NULL. Returns 0, or -1 when
+ * no tier reaches it (q above n / (n + 1) of the whole table). */
 int st_band_upper(st_band_key k, double q, double *ratio, st_band *band);
 
 /* The band of a figure that scales with the step time and has a spread of its own: x[0..nx)

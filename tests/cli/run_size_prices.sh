@@ -112,7 +112,7 @@ expect "text: the scenario's switch price named per variant" 1 \
     >/dev/null 2>"$tmp/r.err"
 expect "a RoCE variant without a switch price exits 2" 2 $?
 n=$((n + 1))
-grep -q "error: a roce-v2 fabric has no 'switch_price' (the preset table has no sourced price for its switch class): state it in cost:, such as switch_price: 30000 USD" \
+grep -q "error: the roce-v2 fabric has no 'switch_price' (the preset table has no sourced price for its switch class): state it in cost:, such as switch_price: 30000 USD" \
     "$tmp/r.err" || bad "roce refused: $(cat "$tmp/r.err")"
 
 # Rented (--delivery cloud), each type's GPU-hour comes from its own row of one provider's list

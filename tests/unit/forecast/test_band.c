@@ -112,6 +112,39 @@ START_TEST(test_a_spread_of_its_own_widens_the_band)
 }
 END_TEST
 
+/* --confidence's one-sided end at q: e^s, s the absolute log residual of rank ceil((n + 1) q)
+ * among the tier's n runs, so it grows with q, tops the two-sided band at 0.9, and stops
+ * where n runs cannot reach q. */
+START_TEST(test_the_one_sided_end_is_the_absolute_residual_rank)
+{
+    st_band b;
+    double q80, q90, q95;
+    ck_assert_int_eq(st_band_upper(hopper, 0.8, &q80, &b), 0);
+    ck_assert_int_eq(st_band_upper(hopper, 0.9, &q90, NULL), 0);
+    ck_assert_int_eq(st_band_upper(hopper, 0.95, &q95, NULL), 0);
+    ck_assert(q80 <= q90 && q90 <= q95);
+    ck_assert(q90 >= b.hi);
+    /* the rank: among the close tier's runs (same architecture, kind and precision, GPUs
+     * within a factor of 8), |ln r| of rank ceil((n + 1) 0.9) */
+    ck_assert_int_eq(b.tier, ST_BAND_CLOSE);
+    double *s = malloc(st_band_row_count * sizeof *s);
+    int n = 0;
+    for (size_t i = 0; i < st_band_row_count; i++) {
+        const st_band_key *k = &st_band_rows[i].key;
+        double g = (double)k->gpus / (double)hopper.gpus;
+        if (k->arch == hopper.arch && k->moe == hopper.moe && k->prec == hopper.prec && g <= 8 &&
+            g >= 1.0 / 8)
+            s[n++] = fabs(log(st_band_rows[i].ratio));
+    }
+    ck_assert_int_eq(n, b.runs);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    ck_assert_double_eq_tol(q90, exp(s[(int)ceil((n + 1) * 0.9 - 1e-9) - 1]), 1e-12);
+    free(s);
+    double q;
+    ck_assert_int_eq(st_band_upper(hopper, 0.99999, &q, NULL), -1);
+}
+END_TEST
+
 START_TEST(test_the_table_is_the_public_step_sets)
 {
     ck_assert_uint_ge(st_band_row_count, 100);
@@ -155,9 +188,20 @@ START_TEST(test_a_calibrated_band_is_the_transfer_runs_times_the_fits)
     char basis[200];
     st_band_basis(&w, hopper, basis, sizeof basis);
     ck_assert_msg(strstr(basis, "3 runs measured on this cluster") != NULL, "%s", basis);
+    /* the one-sided end at 0.9 is e^s, s the product's absolute log residual of rank
+     * ceil((N + 1) 0.9): at least the two-sided band's top, whose own is ceil((2N + 1) 0.9) - N */
     double q;
     ck_assert_int_eq(st_band_calibrated_upper(&w, 0.9, &q), 0);
-    ck_assert_double_eq(q, w.hi);
+    int np = 3 * (int)nt;
+    double *s = malloc((size_t)np * sizeof *s);
+    int k = 0;
+    for (size_t j = 0; j < nt; j++)
+        for (int i = 0; i < 3; i++)
+            s[k++] = fabs(log(own[i] * st_band_transfer_rows[j].ratio));
+    qsort(s, (size_t)np, sizeof *s, cmp_double);
+    ck_assert_double_eq_tol(q, exp(s[(int)ceil((np + 1) * 0.9 - 1e-9) - 1]), 1e-12);
+    ck_assert(q >= w.hi);
+    free(s);
     st_calib_cfg cal = {.enabled = 1, .compute_bf16 = 0.9}; /* GEMMs, no steps */
     ck_assert_int_eq(st_band_of_calib(&cal, &b), -1);
     cal.steps = 1;
@@ -206,6 +250,7 @@ Suite *band_suite(void)
     tcase_add_test(tc, test_too_few_runs_widen_the_tier);
     tcase_add_test(tc, test_a_spread_of_its_own_widens_the_band);
     tcase_add_test(tc, test_the_table_is_the_public_step_sets);
+    tcase_add_test(tc, test_the_one_sided_end_is_the_absolute_residual_rank);
     tcase_add_test(tc, test_a_forecast_carries_its_band);
     tcase_add_test(tc, test_a_calibrated_band_is_the_transfer_runs_times_the_fits);
     suite_add_tcase(s, tc);
