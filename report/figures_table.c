@@ -106,6 +106,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].parallel.routing_imbalance", NU, OPT, "Routing imbalance"),
     RUN("jobs[].parallel.capacity_factor", NU, OPT, "Expert capacity factor"),
     RUN("jobs[].parallel.moe_dispatcher", TX, OPT, "MoE token dispatcher"),
+    RUN("jobs[].parallel.tp_comm_overlap_cfg", TX, OPT, "TP overlap settings"),
     RUN("jobs[].parallel.microbatch", NU, 0, "Micro-batch"),
     SWP("jobs[].memory_per_gpu_bytes", BY, DEF, "Memory per GPU", 3, ST_SRC_MEM, st_memory, total, DBL),
     SWP("jobs[].fits", BO, DEF, "Fits in memory", 4, ST_SRC_MEM, st_memory, fits, ST_FIG_INT),

@@ -13,6 +13,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "models/silicon/ub_cfg.h"
 #include "report/report.h"
 #include "sim/xalloc.h"
 
@@ -278,6 +279,9 @@ static cJSON *job_json(const st_forecast *f)
             cJSON_AddStringToObject(par, "moe_dispatcher",
                                     st_moe_dispatcher_names[p->moe_dispatcher]);
     }
+    if (p->tp_comm_overlap && p->tp > 1 && p->tp_comm_overlap_cfg > 0) /* absent: TE's own */
+        cJSON_AddStringToObject(par, "tp_comm_overlap_cfg",
+                                st_ub_cfg_names[p->tp_comm_overlap_cfg]);
     cJSON_AddNumberToObject(par, "microbatch", (double)f->microbatch);
     add_memory(j, f);
     if (f->has_step)

@@ -9,6 +9,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops.h"
+#include "models/silicon/ub_cfg.h"
 #include "report/figures.h"
 #include "report/report.h"
 #include "sim/units.h"
@@ -315,12 +316,14 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     char mods[128] = ""; /* the modules selective recompute repeats, where the plan names them */
     if (p->recompute == ST_RECOMPUTE_SELECTIVE && p->recompute_modules)
         modules_text(p->recompute_modules, mods, sizeof mods);
-    fprintf(out, "            seq %lld, global batch %lld, %s%s, recompute %s%s%s%s%s%s%s%s\n",
+    int tpo = p->tp_comm_overlap && p->tp > 1, ub = tpo && p->tp_comm_overlap_cfg > 0;
+    fprintf(out,
+            "            seq %lld, global batch %lld, %s%s, recompute %s%s%s%s%s%s%s%s%s%s%s\n",
             (long long)w->seq_len, (long long)w->global_batch, st_precision_names[w->precision],
             w->precision == ST_PREC_FP8 ? recipe[w->fp8_recipe][w->fp8_param_gather != 0] : "",
             st_recompute_names[p->recompute], mods, p->adam_bf16 ? ", Adam moments bf16" : "",
-            p->sequence_parallel ? ", sequence parallel" : "",
-            p->tp_comm_overlap && p->tp > 1 ? ", TP comm overlap" : "",
+            p->sequence_parallel ? ", sequence parallel" : "", tpo ? ", TP comm overlap" : "",
+            ub ? " (" : "", ub ? st_ub_cfg_names[p->tp_comm_overlap_cfg] : "", ub ? ")" : "",
             p->cp_comm_overlap && p->cp > 1 ? ", CP comm overlap" : "", *cu ? ", cuDNN " : "", cu);
     if (w->software)
         software_text(out, w);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/config/config.h"
+#include "models/silicon/ub_cfg.h"
 #include "scenarios/load_internal.h"
 
 static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
@@ -79,6 +80,7 @@ const st_field st__parallel_fields[] = {
     ST_FBOOL(st_parallel_cfg, "overlap_grad_reduce", overlap_grad_reduce),
     ST_FBOOL(st_parallel_cfg, "overlap_p2p", overlap_p2p),
     ST_FBOOL(st_parallel_cfg, "tp_comm_overlap", tp_comm_overlap),
+    ST_FENUM(st_parallel_cfg, "tp_comm_overlap_cfg", tp_comm_overlap_cfg, st_ub_cfg_names),
     ST_FBOOL(st_parallel_cfg, "ep_comm_overlap", ep_comm_overlap),
     ST_FBOOL(st_parallel_cfg, "cp_comm_overlap", cp_comm_overlap),
     ST_FBOOL(st_parallel_cfg, "overlap_param_gather", overlap_param_gather),

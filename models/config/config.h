@@ -369,6 +369,9 @@ typedef struct st_parallel_cfg {
                            for a service over attention-DP replicas st_moe_serve_dispatcher's */
     int moe_dispatcher_given; /* appended: whether a service stated moe_dispatcher (set and read
                                  for kind: inference only) */
+    int tp_comm_overlap_cfg;  /* appended: under tp_comm_overlap, the userbuffers settings per GEMM,
+                                 an index into st_ub_cfg_names (models/silicon/ub_cfg.h); default
+                                 0, Transformer Engine's own */
     st_loc loc;
 } st_parallel_cfg;
 

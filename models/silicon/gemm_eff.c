@@ -426,8 +426,9 @@ double st_gpu_sustained(const st_gpu_spec *gpu, st_precision prec)
  * exchange sends on the copy engines with 1 SM and takes no margin (initialize_ub's default
  * config: "num_sm": 1 if method == "ring_exchange" else 16, "cga_size": 1 if ring exchange else
  * 2, "set_sm_margin": not ring exchange; transformer_engine/pytorch/module/base.py, TE 1.x and
- * 2.x). Without a measurement a GEMM on the SMs left takes sms / (sms - 16) as long, the tile
- * waves not redone on the smaller count. */
+ * 2.x); NeMo's tuned settings (models/silicon/ub_cfg.c) change the SMs and the margin per GEMM.
+ * Without a measurement a GEMM on the SMs left takes sms / (sms - n) as long, the tile waves not
+ * redone on the smaller count. UB_COMM_SMS: the SMs the measurement held. */
 #define UB_COMM_SMS 16.0
 
 /* Measured on an H200 (tools/measure/overlap.cu, runs/h200-2026-12-04/curve.csv): nine
@@ -439,20 +440,22 @@ double st_gpu_sustained(const st_gpu_spec *gpu, st_precision prec)
  *         0.348, 0.323 (the margin alone costs 0.136 and 0.137, 16/116 = 0.138; the rest is
  *         the GEMM's clusters finding fewer free pairs of SMs)
  *   ring: 1 block: 0.115, 0.101 (cuBLAS's persistent kernels wait for the one SM)
+ *   ub_free: 16 blocks in clusters of 2, the GEMM on the whole GPU (set_sm_margin off, as
+ *         NeMo's tuned bulk settings run): 0.126, 0.072
  * Held in clusters the SMs cost about their share (16 of 132); the same 16 blocks launched
  * singly cost 0.34 and 0.30, 32 singly 0.47 and 0.46. Copying through HBM at 0.5-0.9 TB/s
  * instead of only holding the SMs moved the medians by -0.10 to +0.08 (runs/h200-2026-12-04/
  * overlap.csv), inside the shapes' spread: the SMs, not the bandwidth, set the slowdown. H100 SXM
  * has the same 132 SMs, GPCs and cuBLAS kernels and takes the H200's figures. */
 typedef struct overlap_row {
-    double nccl[2], ub[2], ring[2]; /* [0] BF16, [1] FP8 and FP4; 0: not measured */
+    double nccl[2], ub[2], ring[2], ub_free[2]; /* [0] BF16, [1] FP8 and FP4; 0: not measured */
 } overlap_row;
 
 #define HOPPER_SXM_OVERLAP                                                                         \
     {                                                                                              \
-        {0.154, 0.097}, {0.348, 0.323},                                                            \
-        {                                                                                          \
-            0.115, 0.101                                                                           \
+        .nccl = {0.154, 0.097}, .ub = {0.348, 0.323}, .ring = {0.115, 0.101}, .ub_free = {         \
+            0.126,                                                                                 \
+            0.072                                                                                  \
         }                                                                                          \
     }
 static const overlap_row OVERLAP[ST_GPU_CALIB__COUNT] = {
@@ -474,17 +477,32 @@ double st_gpu_overlap_slowdown(const st_gpu_spec *gpu, st_precision prec)
     return f > 0 ? f : OVERLAP_SLOWDOWN;
 }
 
-double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, int ring)
+/* The SM share a communication kernel of n SMs takes from a GEMM: n / (sms - n) when the GEMM
+ * is launched on the rest (set_sm_margin), n / sms when it is not. */
+static double ub_share(double n, double sms, int margin)
+{
+    return margin ? n / (sms - n) : n / sms;
+}
+
+/* Measured at 16 SMs (the row's ub and ub_free); another count moves the figure by the change in
+ * the SM share, which the margin alone follows (0.136 and 0.137 measured, 16 / 116 = 0.138).
+ * Without a margin fewer than 16 SMs are taken to cost the 16's: one SM alone costs about as
+ * much (ring: 0.115, 0.101), the GEMM's persistent tiles waiting for whatever is held. Without a
+ * measurement: the SM share, at least Lee et al.'s average (OVERLAP_SLOWDOWN). */
+double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, const st_ub_gemm *g)
 {
     const overlap_row *r = overlap_of(gpu);
-    double f = r ? (ring ? r->ring : r->ub)[prec != ST_PREC_BF16] : 0;
-    if (f > 0)
-        return f;
-    if (ring)
-        return OVERLAP_SLOWDOWN;
-    double sms = st_gpu_sm_count(gpu);
-    double margin = sms > 2 * UB_COMM_SMS ? UB_COMM_SMS / (sms - UB_COMM_SMS) : 1.0;
-    return fmax(margin, OVERLAP_SLOWDOWN);
+    int k = prec != ST_PREC_BF16;
+    double sms = st_gpu_sm_count(gpu), n = g->sms > 0 ? (double)g->sms : 1.0;
+    if (n > sms / 2)
+        n = sms / 2; /* the loader bounds num_sm; a GPU of fewer SMs keeps half for the GEMM */
+    if (g->method == ST_TP_RING)
+        return r && r->ring[k] > 0 ? r->ring[k] : OVERLAP_SLOWDOWN;
+    if (r && g->margin && r->ub[k] > 0)
+        return r->ub[k] + ub_share(n, sms, 1) - ub_share(UB_COMM_SMS, sms, 1);
+    if (r && !g->margin && r->ub_free[k] > 0)
+        return r->ub_free[k] + fmax(0, ub_share(n, sms, 0) - ub_share(UB_COMM_SMS, sms, 0));
+    return fmax(ub_share(n, sms, g->margin), OVERLAP_SLOWDOWN);
 }
 
 double st_gpu_sm_count(const st_gpu_spec *gpu)

@@ -98,12 +98,25 @@ typedef enum st_tp_method {
     ST_TP_BULK      /* bulk: the collective whole beside an independent GEMM, on 16 SMs */
 } st_tp_method;
 
+/* One GEMM's userbuffers setting (Transformer Engine's ub_cfgs entry, as NeMo's
+ * TransformerLayerTPOverlapCfg states it; models/silicon/ub_cfg.h): the method, the SMs its
+ * communication kernel holds (num_sm, in clusters of 2 for pipeline and bulk) and whether the
+ * GEMM is launched on the SMs left (set_sm_margin). */
+typedef struct st_ub_gemm {
+    st_tp_method method;
+    int sms;
+    int margin;
+    int aggregate; /* ring exchange: two pieces a step, tp / 2 pieces (TE's aggregate) */
+} st_ub_gemm;
+
 typedef struct st_tp_hide {
     st_tp_method method;
     int ag;         /* 1: an all-gather; 0: a reduce-scatter */
     int splits;     /* pieces the GEMM runs in: tp (ring exchange), 4 (pipeline), 1 (bulk) */
     double gemm_s;  /* the GEMM alone and whole, as counted in fwd_s or bwd_s */
     double split_s; /* the same GEMM run as its pieces, summed */
+    double slow;    /* how much longer the GEMM runs beside the communication
+                       (st_gpu_ub_slowdown of its setting) */
 } st_tp_hide;
 
 /* A layer's TP pairs (the attention's, the dense MLP's or the shared experts'): 2 at most, each
@@ -404,11 +417,11 @@ st_gpu_spec st_gpu_at(const st_gpu_spec *gpu, double clock, double straggle, con
  * (models/silicon/gemm_eff.c). */
 double st_gpu_overlap_slowdown(const st_gpu_spec *gpu, st_precision prec);
 
-/* How much longer a GEMM takes beside Transformer Engine's userbuffers communication: its
- * pipeline and bulk methods (ring 0), which keep 16 SMs and launch the GEMM on the rest, or its
- * ring exchange (ring 1), which sends on the copy engines with one SM
- * (models/silicon/gemm_eff.c): the GEMM takes 1 + this factor times as long. */
-double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, int ring);
+/* How much longer a GEMM takes beside Transformer Engine's userbuffers communication set as g
+ * states: ring exchange sends on the copy engines with one SM; pipeline and bulk hold g->sms SMs
+ * in clusters of 2 and, with g->margin, launch the GEMM on the rest (models/silicon/gemm_eff.c):
+ * the GEMM takes 1 + this factor times as long. */
+double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, const st_ub_gemm *g);
 
 /* Dense peak FLOP/s of gpu at prec (the catalog's bf16 or fp8 figure; a GPU without FP8
  * Tensor Cores runs FP8 work at its BF16 peak). */

@@ -10,6 +10,7 @@
 #include "models/silicon/ops.h"
 #include "models/silicon/ops_internal.h"
 #include "models/silicon/parallel.h"
+#include "models/silicon/ub_cfg.h"
 
 /* ---- Costs --------------------------------------------------------------------------------- */
 
@@ -115,50 +116,64 @@ static void tp_colls(const st_workload_cfg *w, st_layer_cost *out)
         add_tp_pair(sp, out);
 }
 
-/* Pieces of a pipeline-overlapped GEMM: Transformer Engine's default config, "num_splits": 4 if
- * method == "pipeline" else tp_size (transformer_engine/pytorch/module/base.py, initialize_ub). */
+/* Pieces of a pipeline-overlapped GEMM: "num_splits" 4 in Transformer Engine's default config
+ * (transformer_engine/pytorch/module/base.py, initialize_ub) and in every NeMo preset
+ * (models/silicon/ub_cfg.c). */
 #define UB_PIPELINE_SPLITS 4
 
-static void hide(st_tp_hide *h, int *n, int cap, st_tp_method method, int ag, int splits,
-                 double gemm_s, double split_s)
+/* Pair GEMM op's pass (0 forward, 1 dgrad, 2 wgrad) with a collective (ag: an all-gather) as
+ * setting g runs it: ring exchange in tp pieces (tp / 2 aggregated), pipeline in 4, bulk whole. */
+static void hide(st_tp_hide *h, int *n, int cap, const st_workload_cfg *w, const st_gpu_spec *gpu,
+                 const st_op *op, int pass, int ag, const st_ub_gemm *g)
 {
+    int tp = (int)w->parallel.tp;
+    int splits = g->method == ST_TP_PIPELINE ? UB_PIPELINE_SPLITS
+                 : g->method == ST_TP_BULK   ? 1
+                 : g->aggregate && tp >= 4   ? tp / 2
+                                             : tp;
     if (*n < cap)
-        h[(*n)++] = (st_tp_hide){method, ag, splits, gemm_s, split_s};
+        h[(*n)++] = (st_tp_hide){g->method,
+                                 ag,
+                                 splits,
+                                 st__ops_gemm_pass(w, gpu, op, pass, 1),
+                                 st__ops_gemm_pass(w, gpu, op, pass, splits),
+                                 st_gpu_ub_slowdown(gpu, w->precision, g)};
 }
 
 /* The GEMM each TP collective of the layer runs beside under Transformer Engine's overlap
- * (st_layer_cost.hide_fwd, hide_bwd; initialize_ub's default methods: ring_exchange for
- * qkv_fprop, fc1_fprop, proj_dgrad, fc2_dgrad; pipeline for proj_fprop, fc2_fprop; bulk for
- * qkv_dgrad, qkv_wgrad, fc1_dgrad, fc1_wgrad). The column-parallel linears (qkv, fc1,
- * shared_fc1) gather their input forward, gather it again beside their dgrad and reduce-scatter
- * their input gradient beside their wgrad; the row-parallel ones (proj, fc2, shared_fc2)
- * reduce-scatter their output forward and gather their output gradient for their dgrad. */
+ * (st_layer_cost.hide_fwd, hide_bwd), each set as parallel.tp_comm_overlap_cfg states (TE's
+ * defaults: ring_exchange for qkv_fprop, fc1_fprop, proj_dgrad, fc2_dgrad; pipeline for
+ * proj_fprop, fc2_fprop; bulk for qkv_dgrad, qkv_wgrad, fc1_dgrad, fc1_wgrad). The
+ * column-parallel linears (qkv, fc1, shared_fc1) gather their input forward, gather it again
+ * beside their dgrad and reduce-scatter their input gradient beside their wgrad; the
+ * row-parallel ones (proj, fc2, shared_fc2) reduce-scatter their output forward and gather their
+ * output gradient for their dgrad. Shared experts take the dense MLP's settings. */
 static void tp_hides(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *ops, size_t n,
                      st_layer_cost *out)
 {
-    int tp = (int)w->parallel.tp;
+    int cfg = w->parallel.tp_comm_overlap_cfg;
     for (size_t i = 0; i < n && i < ST_OPS_MAX; i++) {
         const st_op *op = &ops[i];
         if (op->kind != ST_OP_GEMM)
             continue;
         const char *nm = op->name;
-        int col = !strcmp(nm, "qkv") || !strcmp(nm, "fc1") || !strcmp(nm, "shared_fc1");
-        int row = !strcmp(nm, "proj") || !strcmp(nm, "fc2") || !strcmp(nm, "shared_fc2");
+        int qkv = !strcmp(nm, "qkv"), proj = !strcmp(nm, "proj");
+        int col = qkv || !strcmp(nm, "fc1") || !strcmp(nm, "shared_fc1");
+        int row = proj || !strcmp(nm, "fc2") || !strcmp(nm, "shared_fc2");
         st_tp_hide *f = out->hide_fwd, *b = out->hide_bwd;
         int *nf = &out->n_hide_fwd, *nb = &out->n_hide_bwd;
         if (col) {
-            hide(f, nf, ST_TP_HIDE_FWD, ST_TP_RING, 1, tp, st__ops_gemm_pass(w, gpu, op, 0, 1),
-                 st__ops_gemm_pass(w, gpu, op, 0, tp));
-            double dg = st__ops_gemm_pass(w, gpu, op, 1, 1),
-                   wg = st__ops_gemm_pass(w, gpu, op, 2, 1);
-            hide(b, nb, ST_TP_HIDE_BWD, ST_TP_BULK, 1, 1, dg, dg);
-            hide(b, nb, ST_TP_HIDE_BWD, ST_TP_BULK, 0, 1, wg, wg);
+            hide(f, nf, ST_TP_HIDE_FWD, w, gpu, op, 0, 1,
+                 st_ub_cfg_gemm(cfg, qkv ? ST_UB_QKV_FPROP : ST_UB_FC1_FPROP));
+            hide(b, nb, ST_TP_HIDE_BWD, w, gpu, op, 1, 1,
+                 st_ub_cfg_gemm(cfg, qkv ? ST_UB_QKV_DGRAD : ST_UB_FC1_DGRAD));
+            hide(b, nb, ST_TP_HIDE_BWD, w, gpu, op, 2, 0,
+                 st_ub_cfg_gemm(cfg, qkv ? ST_UB_QKV_WGRAD : ST_UB_FC1_WGRAD));
         } else if (row) {
-            hide(f, nf, ST_TP_HIDE_FWD, ST_TP_PIPELINE, 0, UB_PIPELINE_SPLITS,
-                 st__ops_gemm_pass(w, gpu, op, 0, 1),
-                 st__ops_gemm_pass(w, gpu, op, 0, UB_PIPELINE_SPLITS));
-            hide(b, nb, ST_TP_HIDE_BWD, ST_TP_RING, 1, tp, st__ops_gemm_pass(w, gpu, op, 1, 1),
-                 st__ops_gemm_pass(w, gpu, op, 1, tp));
+            hide(f, nf, ST_TP_HIDE_FWD, w, gpu, op, 0, 0,
+                 st_ub_cfg_gemm(cfg, proj ? ST_UB_PROJ_FPROP : ST_UB_FC2_FPROP));
+            hide(b, nb, ST_TP_HIDE_BWD, w, gpu, op, 1, 1,
+                 st_ub_cfg_gemm(cfg, proj ? ST_UB_PROJ_DGRAD : ST_UB_FC2_DGRAD));
         }
     }
 }

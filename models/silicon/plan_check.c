@@ -8,6 +8,7 @@
 #include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ub_cfg.h"
 #include "sim/err.h"
 
 /* Append one issue while there is room; returns the new count. */
@@ -351,7 +352,8 @@ static int check_offload(const st_workload_cfg *w, const st_cluster_cfg *c, st_p
 
 /* TP communication overlap as Megatron-LM allows it: with sequence parallelism (arguments.py:
  * "Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is
- * enabled"). At tp = 1 there is nothing to overlap and the key does nothing. */
+ * enabled"). At tp = 1 there is nothing to overlap and the key does nothing. Its userbuffers
+ * settings (tp_comm_overlap_cfg) mean nothing without it. */
 static int check_tp_overlap(const st_parallel_cfg *p, st_plan_issue *out, int n, int cap)
 {
     if (p->tp_comm_overlap && p->tp > 1 && !p->sequence_parallel)
@@ -359,6 +361,11 @@ static int check_tp_overlap(const st_parallel_cfg *p, st_plan_issue *out, int n,
                 "TP communication overlap needs sequence_parallel: true, as in Megatron-LM "
                 "(tp = %lld)",
                 (long long)p->tp);
+    if (p->tp_comm_overlap_cfg != 0 && !p->tp_comm_overlap)
+        n = add(out, n, cap, ST_EINVAL, "parallel.tp_comm_overlap_cfg",
+                "userbuffers settings '%s' configure TP communication overlap, which is off: "
+                "state tp_comm_overlap: true, or drop the settings",
+                st_ub_cfg_names[p->tp_comm_overlap_cfg]);
     return n;
 }
 

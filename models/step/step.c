@@ -81,9 +81,9 @@ void st_step_ctx_free(st_step_ctx *x)
  * piece first and then one piece per shard received, each of the tp - 1 sends beside the piece
  * before it; pipeline runs piece k's reduce-scatter beside piece k + 1 and leaves the last one
  * alone; bulk runs the collective beside the whole GEMM. A GEMM beside communication runs
- * slower by `slow`, the method's (st_gpu_ub_slowdown: 16 SMs and the GEMM on the rest for
- * pipeline and bulk, one SM for ring exchange). docs/models/step-model.md, "TP communication
- * overlap". */
+ * slower by `slow`, its setting's (st_tp_hide.slow: st_gpu_ub_slowdown of the SMs the
+ * communication holds, parallel.tp_comm_overlap_cfg). docs/models/step-model.md, "TP
+ * communication overlap". */
 static double tp_exposed(const st_tp_hide *h, double c, double slow)
 {
     double g = h->split_s * (1 + slow), n = h->splits, a = g / n;
@@ -105,10 +105,9 @@ static double tp_pass_s(const step_plan *p, const st_tp_hide *h, int n_hide, int
 {
     if (!p->w->parallel.tp_comm_overlap || n_hide == 0)
         return n_ag * ag + n_rs * other;
-    double ring = st_gpu_ub_slowdown(p->gpu, p->w->precision, 1),
-           rest = st_gpu_ub_slowdown(p->gpu, p->w->precision, 0), t = 0;
+    double t = 0;
     for (int i = 0; i < n_hide; i++) {
-        t += tp_exposed(&h[i], h[i].ag ? ag : other, h[i].method == ST_TP_RING ? ring : rest);
+        t += tp_exposed(&h[i], h[i].ag ? ag : other, h[i].slow);
         n_ag -= h[i].ag;
         n_rs -= !h[i].ag;
     }

@@ -557,6 +557,9 @@ START_TEST(compute_beside_communication)
     beside *c = load_beside("curve.csv", &n), *g = load_beside("overlap.csv", &m);
     const st_gpu_spec *h100 = st_catalog_gpu("h100-sxm");
     ck_assert_ptr_nonnull(h100);
+    const st_ub_gemm te_pipe = {ST_TP_PIPELINE, 16, 1, 0}, te_ring = {ST_TP_RING, 1, 0, 0},
+                     bulk16 = {ST_TP_BULK, 16, 0, 0}, bulk4 = {ST_TP_BULK, 4, 0, 0},
+                     bulk32 = {ST_TP_BULK, 32, 0, 0}, pipe24 = {ST_TP_PIPELINE, 24, 1, 0};
     const double quoted[2][6] = {{0.154, 0.348, 0.115, 0.340, 0.470, 0.126},
                                  {0.097, 0.323, 0.101, 0.303, 0.461, 0.072}};
     for (int fp8 = 0; fp8 < 2; fp8++) {
@@ -569,14 +572,25 @@ START_TEST(compute_beside_communication)
         ck_assert_double_eq_tol(ub, q[1], 5e-4);
         ck_assert_double_eq_tol(ring, q[2], 5e-4);
         ck_assert_double_eq_tol(st_gpu_overlap_slowdown(h200(), prec), nccl, 5e-4);
-        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, 0), ub, 5e-4);
-        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, 1), ring, 5e-4);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, &te_pipe), ub, 5e-4);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, &te_ring), ring, 5e-4);
+        /* NeMo's bulk settings: 16 in clusters of 2, the GEMM on the whole GPU */
+        double free16 = beside_median(c, n, fp8, 16, 200, 0, 2, -1, 0);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, &bulk16), free16, 5e-4);
+        /* fewer SMs without a margin cost the 16's; more add their share of the 132 SMs; a
+         * margin over 24 SMs adds 24 / 108 - 16 / 116 to the 16's */
+        double b16 = st_gpu_ub_slowdown(h200(), prec, &bulk16);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, &bulk4), b16, 1e-12);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h200(), prec, &bulk32), b16 + 16.0 / 132, 1e-12);
+        ck_assert_double_eq_tol(
+            st_gpu_ub_slowdown(h200(), prec, &pipe24),
+            st_gpu_ub_slowdown(h200(), prec, &te_pipe) + 24.0 / 108 - 16.0 / 116, 1e-12);
         ck_assert_double_eq_tol(st_gpu_overlap_slowdown(h100, prec),
                                 st_gpu_overlap_slowdown(h200(), prec), 1e-12);
-        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h100, prec, 0),
-                                st_gpu_ub_slowdown(h200(), prec, 0), 1e-12);
-        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h100, prec, 1),
-                                st_gpu_ub_slowdown(h200(), prec, 1), 1e-12);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h100, prec, &te_pipe),
+                                st_gpu_ub_slowdown(h200(), prec, &te_pipe), 1e-12);
+        ck_assert_double_eq_tol(st_gpu_ub_slowdown(h100, prec, &te_ring),
+                                st_gpu_ub_slowdown(h200(), prec, &te_ring), 1e-12);
         ck_assert_double_eq_tol(beside_median(c, n, fp8, 16, 200, 0, 1, -1, 0), q[3], 5e-4);
         ck_assert_double_eq_tol(beside_median(c, n, fp8, 32, 200, 0, 1, -1, 0), q[4], 5e-4);
         ck_assert_double_eq_tol(beside_median(c, n, fp8, 16, 200, 0, 2, -1, 0), q[5], 5e-4);
@@ -602,8 +616,9 @@ START_TEST(compute_beside_communication)
     const st_gpu_spec *a100 = st_catalog_gpu("a100-sxm-80g");
     ck_assert_ptr_nonnull(a100);
     ck_assert_double_eq_tol(st_gpu_overlap_slowdown(a100, ST_PREC_BF16), 0.189, 1e-12);
-    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, 1), 0.189, 1e-12);
-    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, 0), 0.189, 1e-12);
+    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, &te_ring), 0.189, 1e-12);
+    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, &te_pipe), 0.189, 1e-12);
+    ck_assert_double_eq_tol(st_gpu_ub_slowdown(a100, ST_PREC_BF16, &bulk4), 0.189, 1e-12);
     free(c);
     free(g);
 }

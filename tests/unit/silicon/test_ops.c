@@ -13,6 +13,7 @@
 #include "models/silicon/ops.h"
 #include "models/silicon/ops_internal.h" /* st__ops_time_forward */
 #include "models/silicon/parallel.h"
+#include "models/silicon/ub_cfg.h"
 #include "scenarios/catalog.h"
 #include "unit/check_util.h"
 #include "unit/silicon/ops_find.h"
@@ -334,6 +335,65 @@ START_TEST(test_attention_narrow_heads_follow_paired_sweeps)
     /* compute-bound at 4k: the kernels' ratio (their boundaries aside) is the share, to the
      * roofline's bytes term */
     ASSERT_REL(t128 / t64, st_attn_head_dim_share(b200, ST_ATTN_FLASH, 0, 0, 64), 0.01);
+}
+END_TEST
+
+/* parallel.tp_comm_overlap_cfg sets each pair as its row says: NeMo v2.2.0's GPT-3 175B FP8 H100
+ * settings run proj_fprop by pipeline on 24 SMs with the margin, fc2_fprop by ring exchange and
+ * the dgrad and wgrad collectives by bulk on 2 to 4 SMs without the margin, so every bulk pair
+ * slows its GEMM by the measured 16-SM figure without the margin, less than TE's defaults, the
+ * pipeline one by more; aggregate ring exchange runs tp / 2 pieces. An unknown index reads as
+ * TE's defaults. */
+START_TEST(test_tp_overlap_cfg_sets_each_pair)
+{
+    const st_gpu_spec *g = gpu("h100-sxm");
+    st_workload_cfg w = plan("gpt3-175b", 2048, 4, 1, ST_RECOMPUTE_NONE);
+    w.precision = ST_PREC_FP8;
+    w.parallel.sequence_parallel = 1;
+    w.parallel.tp_comm_overlap = 1;
+    st_layer_cost te, nemo;
+    st_ops_layer_cost(&w, g, 1, &te);
+    int cfg = -1;
+    for (int i = 0; st_ub_cfg_names[i]; i++)
+        if (!strcmp(st_ub_cfg_names[i],
+                    "nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048"))
+            cfg = i;
+    ck_assert_int_gt(cfg, 0);
+    ck_assert_str_eq(st_ub_cfg_names[0], "te-default");
+    w.parallel.tp_comm_overlap_cfg = cfg;
+    st_ops_layer_cost(&w, g, 1, &nemo);
+    ck_assert_int_eq(nemo.n_hide_fwd, 4);
+    ck_assert_int_eq(nemo.n_hide_bwd, 6);
+    const st_ub_gemm te_bulk = {ST_TP_BULK, 16, 1, 0}, free_bulk = {ST_TP_BULK, 4, 0, 0};
+    for (int i = 0; i < 6; i++) {
+        const st_tp_hide *a = &te.hide_bwd[i], *b = &nemo.hide_bwd[i];
+        ck_assert_int_eq(a->method, b->method);
+        ck_assert_double_eq(a->gemm_s, b->gemm_s);
+        if (b->method == ST_TP_BULK) {
+            ck_assert_double_eq(a->slow, st_gpu_ub_slowdown(g, ST_PREC_FP8, &te_bulk));
+            ck_assert_double_eq(b->slow, st_gpu_ub_slowdown(g, ST_PREC_FP8, &free_bulk));
+            ck_assert(b->slow < a->slow);
+        }
+    }
+    /* forward: qkv ring, proj pipeline (24 SMs, margin), fc1 ring, fc2 ring in tp pieces */
+    const st_tp_method want[4] = {ST_TP_RING, ST_TP_PIPELINE, ST_TP_RING, ST_TP_RING};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(nemo.hide_fwd[i].method, want[i]);
+        ck_assert_int_eq(nemo.hide_fwd[i].splits, 4); /* tp 4 ring pieces, 4 pipeline ones */
+    }
+    ck_assert(nemo.hide_fwd[1].slow > te.hide_fwd[1].slow);
+    ck_assert_int_eq(te.hide_fwd[3].method, ST_TP_PIPELINE);
+    ck_assert_double_eq(nemo.fwd_s, te.fwd_s);
+    /* aggregate ring exchange (v2.2.0's B200 405B FP8 settings) at tp 8: 4 pieces */
+    w.parallel.tp = 8;
+    for (int i = 0; st_ub_cfg_names[i]; i++)
+        if (!strcmp(st_ub_cfg_names[i],
+                    "nemo v2.2.0 userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192"))
+            w.parallel.tp_comm_overlap_cfg = i;
+    st_ops_layer_cost(&w, g, 1, &nemo);
+    ck_assert_int_eq(nemo.hide_fwd[0].method, ST_TP_RING);
+    ck_assert_int_eq(nemo.hide_fwd[0].splits, 4);
+    ck_assert_ptr_eq(st_ub_cfg_gemm(9999, ST_UB_QKV_DGRAD), st_ub_cfg_gemm(0, ST_UB_QKV_DGRAD));
 }
 END_TEST
 
@@ -848,6 +908,7 @@ Suite *ops_suite(void)
     tcase_add_test(tc, test_attention_narrow_heads_follow_paired_sweeps);
     tcase_add_test(tc, test_selective_recompute_adds_exactly_the_attention_core);
     tcase_add_test(tc, test_tp_overlap_pairs_every_tp_collective_with_its_gemm);
+    tcase_add_test(tc, test_tp_overlap_cfg_sets_each_pair);
     tcase_add_test(tc, test_op_recompute_follows_torchtitan_save_list);
     tcase_add_test(tc, test_full_recompute_adds_exactly_the_forward);
     tcase_add_test(tc, test_sequence_parallelism_splits_replicated_ops);
