@@ -7,9 +7,12 @@
  * userbuffers.py) at the tags named, the LoRA ones left out: NeMo's performance scripts pass them
  * to MegatronCommOverlapCallback per model, GPU and precision (scripts/llm/performance/ at
  * v2.2.0, scripts/performance/llm/ at v2.3.0). NeMo 25.02 is v2.2.0 and 25.04 is v2.3.0
- * (docs/models/software.md). Every bulk preset holds its SMs in clusters of 2 without a margin,
- * every pipeline one in clusters of 2 with it, in 4 pieces; aggregate ring exchange sends two
- * pieces at a time. */
+ * (docs/models/software.md). Megatron-Bridge keeps its own copy of the presets
+ * (src/megatron/bridge/training/comm_overlap.py), which its scripts/performance/configs pass the
+ * same way: the rows named megatron-bridge v0.2.0 (its 25.11 release) are that file's. Every bulk
+ * preset holds its SMs in clusters of 2 without a margin, every pipeline one in clusters of 2
+ * with it, in 4 pieces; aggregate ring exchange sends two pieces at a time. The rows were
+ * generated from the files at those tags, not typed. */
 #include "models/silicon/ub_cfg.h"
 
 /* clang-format off */
@@ -58,6 +61,23 @@ const char *const st_ub_cfg_names[] = {
     "nemo v2.3.0 userbuffers_bf16_b200_h6144_tp2_mbs1_seqlen4096",
     "nemo v2.3.0 userbuffers_bf16_b200_h18432_tp8_mbs1_seqlen4096",
     "nemo v2.3.0 userbuffers_fp8_b200_h18432_tp8_mbs1_seqlen4096",
+    "megatron-bridge v0.2.0 userbuffers_bf16_h100_h8192_tp4_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_fp8_h100_h8192_tp4_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_bf16_b200_h8192_tp2_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_fp8_b200_h8192_tp2_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_bf16_h100_h16384_tp8_cp2_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_fp8_h100_h16384_tp8_cp2_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_bf16_b200_h16384_tp4_cp2_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192",
+    "megatron-bridge v0.2.0 userbuffers_bf16_h100_h6144_tp2_mbs2_seqlen2048",
+    "megatron-bridge v0.2.0 userbuffers_fp8_h100_h6144_tp2_mbs2_seqlen2048",
+    "megatron-bridge v0.2.0 userbuffers_bf16_h100_h12288_tp4_mbs1_seqlen2048",
+    "megatron-bridge v0.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048",
+    "megatron-bridge v0.2.0 userbuffers_bf16_b200_h12288_tp4_mbs1_seqlen2048",
+    "megatron-bridge v0.2.0 userbuffers_fp8_b200_h12288_tp4_mbs1_seqlen2048",
+    "megatron-bridge v0.2.0 userbuffers_bf16_b200_h6144_tp2_mbs1_seqlen4096",
+    "megatron-bridge v0.2.0 userbuffers_bf16_b200_h18432_tp8_mbs1_seqlen4096",
+    "megatron-bridge v0.2.0 userbuffers_fp8_b200_h18432_tp8_mbs1_seqlen4096",
     NULL};
 
 static const st_ub_gemm UB[][ST_UB__COUNT] = {
@@ -88,6 +108,23 @@ static const st_ub_gemm UB[][ST_UB__COUNT] = {
     {RING_AGG, BULK(2), BULK(24), PIPE(24), RING_AGG, RING_AGG, BULK(2), BULK(2), PIPE(8),
      RING_AGG},
     {RING_AGG, BULK(2), BULK(24), RING_M, RING_AGG, RING_AGG, BULK(2), BULK(2), RING_M, RING_AGG},
+    {RING, BULK(8), BULK(24), PIPE(32), RING, RING, BULK(2), BULK(2), PIPE(8), RING},
+    {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
+    {RING, BULK(8), BULK(16), PIPE(16), RING, RING, BULK(4), BULK(16), PIPE(24), RING},
+    {RING, BULK(8), BULK(16), PIPE(16), RING, RING, BULK(4), BULK(16), PIPE(24), RING},
+    {RING, BULK(4), BULK(4), PIPE(24), RING, RING, BULK(2), BULK(4), RING_M, RING},
+    {RING, BULK(4), BULK(4), RING_M, RING, RING, BULK(2), BULK(4), RING_M, RING},
+    {RING, BULK(4), BULK(16), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
+    {RING, BULK(4), BULK(16), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
+    {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
+    {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), PIPE(24), RING},
+    {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
+    {RING, BULK(4), BULK(24), PIPE(24), RING, RING, BULK(2), BULK(4), PIPE(16), RING},
+    {RING, BULK(4), BULK(24), RING_M, RING, RING, BULK(2), BULK(4), RING_M, RING},
+    {RING, BULK(16), BULK(24), PIPE(32), RING, RING, BULK(2), BULK(4), PIPE(16), RING},
+    {RING, BULK(4), BULK(24), RING_M, RING, RING, BULK(2), BULK(4), RING_M, RING},
+    {RING, BULK(2), BULK(24), PIPE(24), RING, RING, BULK(2), BULK(2), PIPE(8), RING},
+    {RING, BULK(2), BULK(24), RING_M, RING, RING, BULK(2), BULK(2), RING_M, RING},
     {RING, BULK(8), BULK(24), PIPE(32), RING, RING, BULK(2), BULK(2), PIPE(8), RING},
     {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
     {RING, BULK(8), BULK(16), PIPE(16), RING, RING, BULK(4), BULK(16), PIPE(24), RING},

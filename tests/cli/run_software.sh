@@ -55,9 +55,11 @@ same bridge scenarios/checks/bridge-2511/h100-llama3-70b-64gpu.yaml "megatron-br
 same torchtitan scenarios/checks/torchtitan/a100-llama2-13b-64gpu-noac.yaml "torchtitan 2024-04" \
     '/^    attention: flash2$/d' 's/, overlap_param_gather: true//'
 
-# The row's own TP overlap: stating `tp_comm_overlap: false` lengthens the step, and the plan
-# line names the overlap only where it is on.
-sed 's/parallel: { /parallel: { tp_comm_overlap: false, /' "$tmp/bridge.yaml" >"$tmp/bridge-off.yaml"
+# The row's own TP overlap: stating `tp_comm_overlap: false` (and dropping the userbuffers
+# settings, which mean nothing without it) lengthens the step, and the plan line names the
+# overlap only where it is on.
+sed -e 's/parallel: { /parallel: { tp_comm_overlap: false, /' \
+    -e 's/tp_comm_overlap_cfg: "[^"]*"/tp_comm_overlap_cfg: te-default/' "$tmp/bridge.yaml" >"$tmp/bridge-off.yaml"
 grep -q 'tp_comm_overlap: false' "$tmp/bridge-off.yaml" || { echo "FAIL bridge: no overlap key"; fail=$((fail + 1)); }
 read -r with _ <<<"$(figures "$tmp/bridge.yaml")"
 read -r without _ <<<"$(figures "$tmp/bridge-off.yaml")"
