@@ -12,7 +12,11 @@
  * same way: the rows named megatron-bridge v0.2.0 (its 25.11 release) are that file's. Every bulk
  * preset holds its SMs in clusters of 2 without a margin, every pipeline one in clusters of 2
  * with it, in 4 pieces; aggregate ring exchange sends two pieces at a time. The rows were
- * generated from the files at those tags, not typed. */
+ * generated from the files at those tags, not typed. The last row is NVIDIA's MLPerf Training
+ * v3.1 GPT-3 175B submission's (mlcommons/training_results_v3.1 at f33f944, NVIDIA/benchmarks/
+ * gpt3/implementations/pytorch/conf/tp_overlap/h100tp4pp8mbs1.yaml, which its conf/custom.yaml
+ * loads for TP 4, PP 8, micro-batch 1), read by hand; its reduce-scatters ran TE's atomic GEMM
+ * (NVTE_UB_ATOMIC_GEMM_RS=1, config_common.sh), timed here as the pipeline it replaces. */
 #include "models/silicon/ub_cfg.h"
 
 /* clang-format off */
@@ -78,6 +82,7 @@ const char *const st_ub_cfg_names[] = {
     "megatron-bridge v0.2.0 userbuffers_bf16_b200_h6144_tp2_mbs1_seqlen4096",
     "megatron-bridge v0.2.0 userbuffers_bf16_b200_h18432_tp8_mbs1_seqlen4096",
     "megatron-bridge v0.2.0 userbuffers_fp8_b200_h18432_tp8_mbs1_seqlen4096",
+    "mlperf-training v3.1 nvidia h100tp4pp8mbs1",
     NULL};
 
 static const st_ub_gemm UB[][ST_UB__COUNT] = {
@@ -136,6 +141,7 @@ static const st_ub_gemm UB[][ST_UB__COUNT] = {
     {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
     {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), PIPE(24), RING},
     {RING, BULK(8), BULK(32), RING_M, RING, RING, BULK(2), BULK(8), RING_M, RING},
+    {RING, BULK(4), BULK(8), PIPE(24), RING, RING, BULK(2), BULK(4), PIPE(4), RING_AGG},
 };
 
 #define N_UB ((int)(sizeof UB / sizeof UB[0]))
