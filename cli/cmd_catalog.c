@@ -7,6 +7,7 @@
 #include "models/config/frontend.h"
 #include "models/cost/cost.h"
 #include "models/silicon/llm.h"
+#include "models/silicon/ub_cfg.h"
 #include "scenarios/catalog.h"
 #include "scenarios/software.h"
 #include "sim/units.h"
@@ -112,16 +113,41 @@ static void print_prices(void)
     }
 }
 
+/* The userbuffers settings parallel.tp_comm_overlap_cfg names (models/silicon/ub_cfg.c): per
+ * GEMM the method, the SMs its communication holds and whether the GEMM leaves them free. */
+static void print_userbuffers(void)
+{
+    static const char *const slot[ST_UB__COUNT] = {"qkv_f", "qkv_d", "qkv_w", "proj_f", "proj_d",
+                                                   "fc1_f", "fc1_d", "fc1_w", "fc2_f",  "fc2_d"};
+    static const char method[] = {[ST_TP_RING] = 'r', [ST_TP_PIPELINE] = 'p', [ST_TP_BULK] = 'b'};
+    printf("Userbuffers settings (`parallel.tp_comm_overlap_cfg`; docs/models/step-model.md): per "
+           "GEMM r ring exchange, p pipeline, b bulk, then the SMs its communication holds; m: "
+           "the GEMM leaves them free (set_sm_margin); a: ring exchange two pieces a step\n");
+    for (int k = 0; k < ST_UB__COUNT; k++)
+        printf("%-7s", slot[k]);
+    printf("name\n");
+    for (int i = 0; st_ub_cfg_names[i]; i++) {
+        for (int k = 0; k < ST_UB__COUNT; k++) {
+            const st_ub_gemm *g = st_ub_cfg_gemm(i, (st_ub_slot)k);
+            char cell[16];
+            snprintf(cell, sizeof cell, "%c%d%s%s", method[g->method], g->sms, g->margin ? "m" : "",
+                     g->aggregate ? "a" : "");
+            printf("%-7s", cell);
+        }
+        printf("%s\n", st_ub_cfg_names[i]);
+    }
+}
+
 int st_cmd_catalog(int argc, char **argv)
 {
-    int gpus = 1, models = 1, software = 1, frontends = 1, prices = 0;
+    int gpus = 1, models = 1, software = 1, frontends = 1, prices = 0, ub = 0;
     for (int i = 1; i < argc; i++) /* an option it does not take: name it, not the count */
         if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--help") != 0 &&
             strcmp(argv[i], "-h") != 0)
             return st_cli_usage_error("catalog",
                                       "unknown option '%s': catalog takes no option and prints "
                                       "text tables (strata catalog [gpus|models|software|"
-                                      "frontends|prices])",
+                                      "frontends|prices|userbuffers])",
                                       argv[i]);
     if (argc > 2)
         return st_cli_usage_error("catalog", "expected at most one argument");
@@ -133,14 +159,19 @@ int st_cmd_catalog(int argc, char **argv)
         software = strcmp(argv[1], "software") == 0;
         frontends = strcmp(argv[1], "frontends") == 0;
         prices = strcmp(argv[1], "prices") == 0;
-        if (!gpus && !models && !software && !frontends && !prices)
+        ub = strcmp(argv[1], "userbuffers") == 0;
+        if (!gpus && !models && !software && !frontends && !prices && !ub)
             return st_cli_usage_error("catalog",
-                                      "expected 'gpus', 'models', 'software', 'frontends' or "
-                                      "'prices', found '%s'",
+                                      "expected 'gpus', 'models', 'software', 'frontends', "
+                                      "'prices' or 'userbuffers', found '%s'",
                                       argv[1]);
     }
     if (prices) { /* asked for by name only: the catalog's listing stays the four */
         print_prices();
+        return ST_EXIT_OK;
+    }
+    if (ub) { /* by name only, as prices */
+        print_userbuffers();
         return ST_EXIT_OK;
     }
     if (gpus)

@@ -213,7 +213,7 @@ const st_cmd st_cmd_table[] = {
      "exit status: 0 all valid, 2 any invalid\n"},
     {"catalog", st_cmd_catalog,
      "list the GPUs, model presets, software stacks and serving stacks scenarios can name",
-     "usage: strata catalog [gpus|models|software|frontends|prices]\n\n"
+     "usage: strata catalog [gpus|models|software|frontends|prices|userbuffers]\n\n"
      "Prints the catalog's GPUs (dense peak FLOP/s, HBM, NVLink, power) and model presets\n"
      "(shape and parameter count), with the source of their figures in docs/guide/catalog.md,\n"
      "the software stacks a workload's `software:` names: per release, the attention\n"
@@ -223,7 +223,10 @@ const st_cmd st_cmd_table[] = {
      "from the measured run and the engine model's share of it (docs/models/inference.md).\n"
      "`strata catalog prices` lists the cost model's preset prices (per GPU type, switch\n"
      "class and site), each with its year and source (docs/models/cost.md): what a\n"
-     "scenario's cost: section falls back on.\n"},
+     "scenario's cost: section falls back on. `strata catalog userbuffers` lists the\n"
+     "userbuffers settings `parallel.tp_comm_overlap_cfg` names (Transformer Engine's, NeMo's,\n"
+     "Megatron-Bridge's and MLPerf's presets): per GEMM the TP-overlap method and its SMs\n"
+     "(docs/models/step-model.md).\n"},
     {"validate", st_cmd_validate, "run the published validation cases: predicted vs measured",
      "usage: strata validate [--fabric] [--step] [--life] [--sched] [--plant] [--band]\n"
      "                       [--calibration-split] [--serve] "

@@ -315,12 +315,23 @@ int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out)
     return 0;
 }
 
+/* The names, comma-separated, whole: a list longer than buf ends with how many it leaves out
+ * rather than half a name. */
 static void join_names(const char *const *names, char *buf, size_t len)
 {
-    size_t used = 0;
+    static const size_t tail = sizeof ", and 9999 more";
+    size_t used = 0, i = 0, n = 0;
+    while (names[n])
+        n++;
     buf[0] = '\0';
-    for (size_t i = 0; names[i] && used < len; i++)
+    for (; i < n; i++) {
+        size_t need = strlen(names[i]) + (i ? 2 : 0);
+        if (used + need + (i + 1 < n ? tail : 1) > len)
+            break;
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    if (i < n)
+        snprintf(buf + used, len - used, "%sand %zu more", i ? ", " : "", n - i);
 }
 
 int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out)
@@ -332,14 +343,16 @@ int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const 
             *out = i;
             return 0;
         }
-    char list[160];
-    join_names(names, list, sizeof list);
     size_t count = 0;
     while (names[count])
         count++;
-    char near[200];
+    char near[200], head[sizeof((st_err *)0)->msg], list[sizeof head];
     st_did_you_mean(n->text, names, count, near, sizeof near);
-    return st_rd_fail(rd, n, ST_EINVAL, "unknown %s '%s'%s (one of: %s)", key, n->text, near, list);
+    int h = snprintf(head, sizeof head, "unknown %s '%s'%s", key, n->text, near);
+    /* the list takes what the message has left, whole names (at most 160 characters) */
+    size_t room = sizeof head - (h > 0 ? (size_t)h : 0) - sizeof " (one of: )";
+    join_names(names, list, room > 160 ? 160 : room > 24 ? room : 24);
+    return st_rd_fail(rd, n, ST_EINVAL, "%s (one of: %s)", head, list);
 }
 
 static int read_bool(st_rd *rd, const st_ynode *n, const char *key, int *out)

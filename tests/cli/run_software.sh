@@ -154,5 +154,15 @@ expect "size: B200 keeps its default" "$b200" "$(best b200)"
 # The catalog lists every row: a header line, a column line and twelve rows.
 expect "catalog software rows" 14 "$("$strata" catalog software | wc -l)"
 
+# The userbuffers catalog: TE's defaults (16 SMs with the margin for bulk and pipeline), and a
+# preset a NeMo file states, each name a row a scenario can name.
+ub=$("$strata" catalog userbuffers)
+expect "catalog userbuffers: TE's defaults" 1 \
+    "$(grep -c '^r1  *b16m  *b16m  *p16m  *r1  *r1  *b16m  *b16m  *p16m  *r1  *te-default$' <<<"$ub")"
+expect "catalog userbuffers: NeMo's GPT-3 175B H100 FP8 at v2.2.0" 1 \
+    "$(grep -c '^r1  *b4  *b4  *p24m  *r1  *r1  *b2  *b4  *r1m  *r1  *nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048$' <<<"$ub")"
+name=$(sed -n 's/.*tp_comm_overlap_cfg: "\([^"]*\)".*/\1/p' "$src/scenarios/validation/nemo-2502-h100-gpt3-175b-512gpu.yaml")
+expect "catalog userbuffers: the file's preset is listed" 1 "$(grep -c " $name\$" <<<"$ub")"
+
 echo "$((n - fail)) of $n checks passed"
 [ "$fail" -eq 0 ]
