@@ -139,6 +139,23 @@ int st_band_of(st_band_key k, st_band *out)
     return st_band_from(k, st_band_rows, st_band_row_count, -1, NULL, out);
 }
 
+/* The largest ratio of the tiers nearer than t with ST_BAND_MIN_RUNS runs or more (0 if none):
+ * the highest end those tiers reach, below the level they cannot. */
+static double nearer_top(st_band_key k, st_band_tier t, double *r)
+{
+    double top = 0;
+    for (st_band_tier u = ST_BAND_CLOSE; u < t; u++) {
+        int m = tier_ratios(k, st_band_rows, st_band_row_count, -1, NULL, u, r);
+        for (int i = 0; m >= ST_BAND_MIN_RUNS && i < 2 * m; i++)
+            top = fmax(top, r[i]);
+    }
+    return top;
+}
+
+/* The one-sided end at q from the nearest tier that reaches q, and at least the top of every
+ * nearer tier: a wider tier's runs can lean less than the near ones, and without that floor a
+ * higher level could give a lower end (0.95 below 0.9 where 0.95 needs the wider tier). The
+ * floor only raises the end, so the wider tier's guarantee at q stands. */
 int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
 {
     size_t n = st_band_row_count;
@@ -146,7 +163,9 @@ int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
     st_band_tier t;
     int m = pick(k, st_band_rows, n, -1, NULL, q, r, &t);
     if (m > 0) {
-        *ratio = r[one_sided_rank(m, q) - 1];
+        double *near = st_xmalloc((n ? 2 * n : 1) * sizeof *near);
+        *ratio = fmax(r[one_sided_rank(m, q) - 1], nearer_top(k, t, near));
+        free(near);
         if (band) {
             *band = (st_band){.runs = m, .tier = t};
             ends(r, 2 * m, &band->lo, &band->hi);

@@ -124,6 +124,23 @@ START_TEST(test_the_one_sided_end_is_the_absolute_residual_rank)
     ck_assert_int_eq(st_band_upper(hopper, 0.95, &q95, NULL), 0);
     ck_assert(q80 <= q90 && q90 <= q95);
     ck_assert(q90 >= b.hi);
+    /* never lower at a higher level, even where the level needs a wider tier than the one
+     * below it (each catalog architecture, dense and MoE, BF16 and FP8, small and large) */
+    for (int a = ST_GPU_ARCH_AMPERE; a <= ST_GPU_ARCH_CDNA3; a++)
+        for (int moe = 0; moe < 2; moe++)
+            for (int fp8 = 0; fp8 < 2; fp8++)
+                for (int64_t g = 8; g <= 16384; g *= 8) {
+                    st_band_key k = {(st_gpu_arch)a, moe, fp8 ? ST_PREC_FP8 : ST_PREC_BF16, g};
+                    double prev = 0, e;
+                    for (double q = 0.5; q < 0.995; q += 0.01)
+                        if (st_band_upper(k, q, &e, NULL) == 0) {
+                            ck_assert_msg(e >= prev,
+                                          "arch %d moe %d fp8 %d gpus %lld: %.3f at %.2f "
+                                          "below %.3f",
+                                          a, moe, fp8, (long long)g, e, q, prev);
+                            prev = e;
+                        }
+                }
     /* the rank: among the close tier's runs (same architecture, kind and precision, GPUs
      * within a factor of 8), |ln r| of rank ceil((n + 1) 0.9) */
     ck_assert_int_eq(b.tier, ST_BAND_CLOSE);
