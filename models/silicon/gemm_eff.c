@@ -497,7 +497,7 @@ double st_gpu_ub_slowdown(const st_gpu_spec *gpu, st_precision prec, const st_ub
     int k = prec != ST_PREC_BF16;
     double sms = st_gpu_sm_count(gpu), n = g->sms > 0 ? (double)g->sms : 1.0;
     if (n > sms / 2)
-        n = sms / 2; /* the loader bounds num_sm; a GPU of fewer SMs keeps half for the GEMM */
+        n = sms / 2; /* the table holds at most 32; a GPU of fewer SMs keeps half for the GEMM */
     if (g->method == ST_TP_RING)
         return r && r->ring[k] > 0 ? r->ring[k] : OVERLAP_SLOWDOWN;
     if (r && g->margin && r->ub[k] > 0)

@@ -112,7 +112,8 @@ typedef struct st_ub_gemm {
 typedef struct st_tp_hide {
     st_tp_method method;
     int ag;         /* 1: an all-gather; 0: a reduce-scatter */
-    int splits;     /* pieces the GEMM runs in: tp (ring exchange), 4 (pipeline), 1 (bulk) */
+    int splits;     /* pieces the GEMM runs in: tp (ring exchange; tp / 2 aggregated from tp 4),
+                       4 (pipeline), 1 (bulk) */
     double gemm_s;  /* the GEMM alone and whole, as counted in fwd_s or bwd_s */
     double split_s; /* the same GEMM run as its pieces, summed */
     double slow;    /* how much longer the GEMM runs beside the communication

@@ -122,7 +122,8 @@ static void tp_colls(const st_workload_cfg *w, st_layer_cost *out)
 #define UB_PIPELINE_SPLITS 4
 
 /* Pair GEMM op's pass (0 forward, 1 dgrad, 2 wgrad) with a collective (ag: an all-gather) as
- * setting g runs it: ring exchange in tp pieces (tp / 2 aggregated), pipeline in 4, bulk whole. */
+ * setting g runs it: ring exchange in tp pieces (tp / 2 aggregated, which at tp 2 is taken as
+ * the plain exchange: no shipped plan aggregates at tp 2), pipeline in 4, bulk whole. */
 static void hide(st_tp_hide *h, int *n, int cap, const st_workload_cfg *w, const st_gpu_spec *gpu,
                  const st_op *op, int pass, int ag, const st_ub_gemm *g)
 {

@@ -1,6 +1,7 @@
 /* Transformer Engine's userbuffers settings for TP communication overlap, per GEMM: its own
- * defaults and the tuned ones NeMo's performance scripts pass (parallel.tp_comm_overlap_cfg;
- * docs/models/step-model.md, "TP communication overlap"). */
+ * defaults and the tuned ones NeMo's and Megatron-Bridge's performance scripts and NVIDIA's
+ * MLPerf GPT-3 code pass (parallel.tp_comm_overlap_cfg; docs/models/step-model.md, "TP
+ * communication overlap"). */
 #ifndef ST_SILICON_UB_CFG_H
 #define ST_SILICON_UB_CFG_H
 
