@@ -11,6 +11,7 @@
 #include "models/fabric/topo.h"
 #include "models/plant/electric.h"
 #include "models/silicon/gpu.h"
+#include "models/silicon/ub_cfg.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -189,6 +190,27 @@ static void audit_tp_domain(const st_audit_in *in, const st_audit_cfg *t, const 
         (double)in->c->nvlink_domain, "tensor parallel in NVLink domain: %s", w->name);
     say(out, "tp %lld %s the %lld-GPU NVLink domain", (long long)w->parallel.tp,
         inside ? "fits in" : "spans beyond", (long long)in->c->nvlink_domain);
+}
+
+/* TP-overlap settings tuned on one GPU architecture (parallel.tp_comm_overlap_cfg: the SMs each
+ * collective holds are chosen against that GPU's SM count and GEMM speed) on another: warned,
+ * not refused, as the model times them on the job's GPU all the same. Only where the job
+ * overlaps TP communication with settings other than Transformer Engine's own. */
+static void audit_tp_overlap_cfg(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
+                                 audit_list *out)
+{
+    (void)t;
+    const st_parallel_cfg *p = &f->w->parallel;
+    st_gpu_arch tuned = st_ub_cfg_arch(p->tp_comm_overlap_cfg);
+    const st_gpu_spec *gpu = in->c->n_pools > 0 ? in->c->pools[f->w->pool].gpu : in->c->gpu;
+    if (!p->tp_comm_overlap || p->tp <= 1 || tuned == ST_GPU_ARCH_UNKNOWN || !gpu)
+        return;
+    int same = gpu->arch == tuned;
+    add(out, "silicon", same ? ST_AUDIT_PASS : ST_AUDIT_WARN, same, 1,
+        "TP overlap settings for the GPU: %s", f->w->name);
+    say(out, "'%s' was tuned on %s GPUs; this job runs on %s%s",
+        st_ub_cfg_names[p->tp_comm_overlap_cfg], st_gpu_arch_name(tuned),
+        st_gpu_arch_name(gpu->arch), same ? "" : ": its SMs per collective may not suit");
 }
 
 /* The guide's storage level: "a 2 TB checkpoint should dump in under 15 s" (the
@@ -610,13 +632,13 @@ static const struct {
 } checks[] = {
     {ST__AUDIT_FIRST, audit_baseboard, NULL},    {ST__AUDIT_FIRST, audit_switch_ports, NULL},
     {ST__AUDIT_JOB, NULL, audit_memory},         {ST__AUDIT_JOB, NULL, audit_tp_domain},
-    {ST__AUDIT_JOB, NULL, audit_headroom},       {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
-    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},  {ST__AUDIT_JOB, NULL, audit_ingest},
-    {ST__AUDIT_JOB, NULL, audit_write_load},     {ST__AUDIT_JOB, NULL, audit_write_share},
-    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},   {ST__AUDIT_LAST, audit_rack_power, NULL},
-    {ST__AUDIT_LAST, audit_facility_heat, NULL}, {ST__AUDIT_LAST, audit_ramp, NULL},
-    {ST__AUDIT_LAST, audit_cooling, NULL},       {ST__AUDIT_LAST, audit_junction, NULL},
-    {ST__AUDIT_LAST, audit_ups, NULL},
+    {ST__AUDIT_JOB, NULL, audit_tp_overlap_cfg}, {ST__AUDIT_JOB, NULL, audit_headroom},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_dump},      {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
+    {ST__AUDIT_JOB, NULL, audit_ingest},         {ST__AUDIT_JOB, NULL, audit_write_load},
+    {ST__AUDIT_JOB, NULL, audit_write_share},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
+    {ST__AUDIT_LAST, audit_rack_power, NULL},    {ST__AUDIT_LAST, audit_facility_heat, NULL},
+    {ST__AUDIT_LAST, audit_ramp, NULL},          {ST__AUDIT_LAST, audit_cooling, NULL},
+    {ST__AUDIT_LAST, audit_junction, NULL},      {ST__AUDIT_LAST, audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

@@ -19,6 +19,8 @@
  * (NVTE_UB_ATOMIC_GEMM_RS=1, config_common.sh), timed here as the pipeline it replaces. */
 #include "models/silicon/ub_cfg.h"
 
+#include <string.h>
+
 /* clang-format off */
 #define RING       {ST_TP_RING, 1, 0, 0}
 #define RING_M     {ST_TP_RING, 1, 1, 0}
@@ -151,4 +153,14 @@ _Static_assert(sizeof st_ub_cfg_names / sizeof st_ub_cfg_names[0] == sizeof UB /
 const st_ub_gemm *st_ub_cfg_gemm(int cfg, st_ub_slot slot)
 {
     return &UB[cfg >= 0 && cfg < N_UB ? cfg : 0][slot];
+}
+
+st_gpu_arch st_ub_cfg_arch(int cfg)
+{
+    const char *name = cfg > 0 && cfg < N_UB ? st_ub_cfg_names[cfg] : NULL;
+    if (name && strstr(name, "h100"))
+        return ST_GPU_ARCH_HOPPER;
+    if (name && strstr(name, "b200"))
+        return ST_GPU_ARCH_BLACKWELL;
+    return ST_GPU_ARCH_UNKNOWN;
 }

@@ -5,6 +5,7 @@
 #ifndef ST_SILICON_UB_CFG_H
 #define ST_SILICON_UB_CFG_H
 
+#include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
 
 /* The GEMMs a layer pairs with a TP collective, as Transformer Engine names their buffers. */
@@ -29,5 +30,10 @@ extern const char *const st_ub_cfg_names[];
 /* The setting of GEMM slot under configuration cfg (an index into st_ub_cfg_names; out of range
  * reads as 0). */
 const st_ub_gemm *st_ub_cfg_gemm(int cfg, st_ub_slot slot);
+
+/* The GPU architecture configuration cfg was tuned on, read from its name (h100: Hopper; b200,
+ * which NeMo's and Megatron-Bridge's scripts also pass on GB200: Blackwell); UNKNOWN for
+ * Transformer Engine's defaults, tuned for none. */
+st_gpu_arch st_ub_cfg_arch(int cfg);
 
 #endif

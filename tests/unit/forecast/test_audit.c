@@ -7,6 +7,8 @@
 
 #include "models/forecast/audit.h"
 #include "models/forecast/run.h"
+#include "models/silicon/ub_cfg.h"
+#include "scenarios/catalog.h"
 #include "scenarios/scenario.h"
 #include "sim/utf8.h"
 
@@ -190,6 +192,49 @@ START_TEST(test_long_names_are_whole)
 }
 END_TEST
 
+/* TP-overlap settings tuned on one architecture: a pass on it, a warning on another, nothing for
+ * TE's defaults, without the overlap or at tp 1. */
+static int tp_overlap_finding(const st_gpu_spec *gpu, int cfg, int overlap, int64_t tp,
+                              st_audit_status *st)
+{
+    st_cluster_cfg c = {.gpu = gpu, .nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    st_workload_cfg w = {.name = "j", .gpus = 8};
+    w.parallel.tp = tp;
+    w.parallel.tp_comm_overlap = overlap;
+    w.parallel.tp_comm_overlap_cfg = cfg;
+    st_forecast f = {.w = &w};
+    size_t n = 0;
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, &f, NULL, 1, NULL, NULL, NULL}, &n);
+    int found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(a[i].check, "TP overlap settings for the GPU: j") == 0) {
+            *st = a[i].status;
+            found++;
+        }
+    free(a);
+    return found;
+}
+
+START_TEST(test_tp_overlap_settings_for_the_gpu)
+{
+    int h100cfg = -1;
+    for (int i = 0; st_ub_cfg_names[i]; i++)
+        if (!strcmp(st_ub_cfg_names[i],
+                    "nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048"))
+            h100cfg = i;
+    ck_assert_int_gt(h100cfg, 0);
+    const st_gpu_spec *h100 = st_catalog_gpu("h100-sxm"), *b200 = st_catalog_gpu("b200");
+    st_audit_status st = ST_AUDIT_FAIL;
+    ck_assert_int_eq(tp_overlap_finding(h100, h100cfg, 1, 4, &st), 1);
+    ck_assert_int_eq(st, ST_AUDIT_PASS);
+    ck_assert_int_eq(tp_overlap_finding(b200, h100cfg, 1, 4, &st), 1);
+    ck_assert_int_eq(st, ST_AUDIT_WARN);
+    ck_assert_int_eq(tp_overlap_finding(b200, 0, 1, 4, &st), 0);
+    ck_assert_int_eq(tp_overlap_finding(b200, h100cfg, 0, 4, &st), 0);
+    ck_assert_int_eq(tp_overlap_finding(b200, h100cfg, 1, 1, &st), 0);
+}
+END_TEST
+
 /* A 1 TB checkpoint that dumps in 10 s against the guide's target (2 TB in 15 s: 7.5 s for
  * 1 TB) and against a scenario's `audit:` targets, which also set the full baseboards. */
 START_TEST(test_targets_from_the_scenario)
@@ -320,6 +365,7 @@ Suite *audit_suite(void)
     tcase_add_test(tc, test_partial_overlap_counts_the_shared_gpus);
     tcase_add_test(tc, test_long_names_are_whole);
     tcase_add_test(tc, test_targets_from_the_scenario);
+    tcase_add_test(tc, test_tp_overlap_settings_for_the_gpu);
     tcase_add_test(tc, test_switch_ports);
     suite_add_tcase(s, tc);
     return s;
