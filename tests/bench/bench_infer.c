@@ -93,5 +93,15 @@ int main(void)
     printf("case: clients-search clients: 32 requests: %lld most_clients: %lld wall_s: %.3f "
            "cpu_s: %.3f\n",
            (long long)r.requests, (long long)r.max_concurrency_under_slo, wall, cpu);
+    /* One client's loop of 1,000 requests: each try of the search gives every client the stated
+       loop's 1,000, so the tries, doubling to the first that misses the target (256 clients),
+       simulate up to 256,000 requests (issue 33's slow case: the engine's work is O(clients)
+       an iteration) */
+    if (bench("concurrency: 1, count: 1000", "    slo: { ttft_p99: 1 s, tpot_p99: 20 ms }\n", 1, &r,
+              &wall, &cpu))
+        return 1;
+    printf("case: clients-search-one clients: 1 requests: %lld most_clients: %lld wall_s: %.3f "
+           "cpu_s: %.3f\n",
+           (long long)r.requests, (long long)r.max_concurrency_under_slo, wall, cpu);
     return 0;
 }
