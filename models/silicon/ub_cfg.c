@@ -9,7 +9,8 @@
  * v2.2.0, scripts/performance/llm/ at v2.3.0). NeMo 25.02 is v2.2.0 and 25.04 is v2.3.0
  * (docs/models/software.md). Megatron-Bridge keeps its own copy of the presets
  * (src/megatron/bridge/training/comm_overlap.py), which its scripts/performance/configs pass the
- * same way: the rows named megatron-bridge v0.2.0 (its 25.11 release) are that file's. Every bulk
+ * same way: the rows named megatron-bridge v0.2.0 (its 25.11 release) are that file's, whose
+ * presets are unchanged through v0.6.0 (August 2026; the 19 parsed alike at each tag). Every bulk
  * preset holds its SMs in clusters of 2 without a margin, every pipeline one in clusters of 2
  * with it, in 4 pieces; aggregate ring exchange sends two pieces at a time. The rows were
  * generated from the files at those tags, not typed. The last row is NVIDIA's MLPerf Training
