@@ -120,9 +120,9 @@ static void print_userbuffers(void)
     static const char *const slot[ST_UB__COUNT] = {"qkv_f", "qkv_d", "qkv_w", "proj_f", "proj_d",
                                                    "fc1_f", "fc1_d", "fc1_w", "fc2_f",  "fc2_d"};
     static const char method[] = {[ST_TP_RING] = 'r', [ST_TP_PIPELINE] = 'p', [ST_TP_BULK] = 'b'};
-    printf("Userbuffers settings (`parallel.tp_comm_overlap_cfg`; docs/models/step-model.md): per "
-           "GEMM r ring exchange, p pipeline, b bulk, then the SMs its communication holds; m: "
-           "the GEMM leaves them free (set_sm_margin); a: ring exchange two pieces a step\n");
+    printf("Userbuffers settings (`parallel.tp_comm_overlap_cfg`; docs/models/step-model.md)\n"
+           "per GEMM: r ring exchange, p pipeline, b bulk, then the SMs its communication holds;\n"
+           "m: the GEMM leaves them free (set_sm_margin); a: ring exchange two pieces a step\n");
     for (int k = 0; k < ST_UB__COUNT; k++)
         printf("%-7s", slot[k]);
     printf("name\n");
