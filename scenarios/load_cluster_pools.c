@@ -109,6 +109,8 @@ void st__derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     st_pool_cfg *p = ld->s->pools;
     for (int k = 0; k < c->n_pools && !ld->size_bad; k++) {
         const st_gpu_spec *g = p[k].gpu;
+        if (!g) /* an unknown GPU name: the reader has said so, and the load fails */
+            continue;
         p[k].pcie_bw = pcie ? c->node.pcie_bw : g->pcie_bw;
         p[k].node_base_w = base ? c->node.base_power_w : g->node_base_w;
         if (g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
