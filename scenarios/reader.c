@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
@@ -348,10 +349,14 @@ int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const 
         count++;
     char near[200], head[sizeof((st_err *)0)->msg], list[sizeof head];
     st_did_you_mean(n->text, names, count, near, sizeof near);
-    int h = snprintf(head, sizeof head, "unknown %s '%s'%s", key, n->text, near);
-    /* the list takes what the message has left, whole names (at most 160 characters) */
-    size_t room = sizeof head - (h > 0 ? (size_t)h : 0) - sizeof " (one of: )";
-    join_names(names, list, room > 160 ? 160 : room > 24 ? room : 24);
+    /* cut between characters (a long unknown value), and the list takes what the message has
+     * left, whole names (at most 160 characters; none where too little is left) */
+    st_snprintf(head, sizeof head, "unknown %s '%s'%s", key, n->text, near);
+    size_t used = strlen(head) + sizeof " (one of: )";
+    if (used + 24 > sizeof head)
+        return st_rd_fail(rd, n, ST_EINVAL, "%s", head);
+    size_t room = sizeof head - used;
+    join_names(names, list, room > 160 ? 160 : room);
     return st_rd_fail(rd, n, ST_EINVAL, "%s (one of: %s)", head, list);
 }
 
