@@ -116,6 +116,12 @@ printf 'version: 1\ncluster: { gpu: h100-sxm, nodes: 4 }\ntrace: { file: t.csv }
 "$strata" check "$tmp/t.yaml" >"$tmp/tw.txt" 2>&1
 ok 'python3 -c "import sys; t = open(sys.argv[1], \"rb\").read().decode(\"utf-8\"); assert chr(92) + \"xff\" in t, t" "$tmp/tw.txt"' \
     "check: a warning escapes a trace field's bytes"
+# An unknown enum value longer than the message: cut between characters, not inside one.
+v=$(printf '训%.0s' $(seq 100))
+printf 'version: 1\ncluster: { gpu: h100-sxm, nodes: 1 }\nworkloads:\n  - { name: j, model: llama3-8b, gpus: 8, parallel: { recompute: "%s" } }\n' "$v" >"$tmp/enum.yaml"
+"$strata" check "$tmp/enum.yaml" >"$tmp/enum.txt" 2>&1
+ok 'python3 -c "import sys; t = open(sys.argv[1], \"rb\").read().decode(\"utf-8\"); assert \"unknown recompute\" in t and chr(92) + \"x\" not in t, t" "$tmp/enum.txt"' \
+    "check: a long unknown enum value is cut between characters, no byte escaped"
 head -c 100 "$tmp/trace.json" >"$tmp/cut.json"
 printf '\xe5\xa4' >>"$tmp/cut.json"
 ok '! $check utf8 "$tmp/cut.json" text' "checker: refuses half a character"
