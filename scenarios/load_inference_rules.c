@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/silicon/dispatch.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -399,7 +400,7 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
      * runs no faster than a forward pass (a third of PaLM's training FLOPs a token) at its GPUs'
      * peak (a GPU of 1 FLOP/s reported a stream served over 1.8e14 s: a fuzzing find) */
     const st_cluster_cfg *c = &ld->s->cluster;
-    const st_gpu_spec *g = c->n_pools > 0 && w->pool < c->n_pools ? c->pools[w->pool].gpu : c->gpu;
+    const st_gpu_spec *g = st_pools_gpu_of_workload(c, w);
     int64_t dp = w->parallel.dp > 1 ? w->parallel.dp : 1;
     if (g && w->model && w->gpus > 0) {
         double peak = fmax(fmax(g->peak_bf16, g->peak_fp8), g->peak_fp4) * (double)(w->gpus / dp);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/fabric/nccl.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/plan_check.h"
@@ -288,12 +289,10 @@ static int stated_key(const void *ctx, const char *key)
     return m && (m->kind != ST_YN_MAP || st_ynode_get(m, dot + 1));
 }
 
-/* The GPU workload w runs on: its pool's, on a cluster of pools; else the cluster's (NULL when
- * that did not read). */
+/* The GPU workload w runs on (NULL when the cluster's did not read). */
 static const st_gpu_spec *workload_gpu(const st_ld *ld, const st_workload_cfg *w)
 {
-    const st_cluster_cfg *c = &ld->s->cluster;
-    return c->n_pools > 0 ? c->pools[w->pool].gpu : c->gpu;
+    return st_pools_gpu_of_workload(&ld->s->cluster, w);
 }
 
 /* The software row's settings for what the workload did not state, on its pool's GPU. */

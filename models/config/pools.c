@@ -34,6 +34,11 @@ const st_gpu_spec *st_pools_gpu_of(const st_cluster_cfg *c, int64_t gpu)
     return c->n_pools > 0 ? c->pools[st_pools_of_gpu(c, gpu)].gpu : c->gpu;
 }
 
+const st_gpu_spec *st_pools_gpu_of_workload(const st_cluster_cfg *c, const st_workload_cfg *w)
+{
+    return c->n_pools > 0 && w->pool >= 0 && w->pool < c->n_pools ? c->pools[w->pool].gpu : c->gpu;
+}
+
 int64_t st_pools_first_node(const st_cluster_cfg *c, int k)
 {
     return c->n_pools > 0 ? c->pools[k].first_node : 0;

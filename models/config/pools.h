@@ -19,6 +19,10 @@ int st_pools_of_gpu(const st_cluster_cfg *c, int64_t gpu);
 /* The GPU type of GPU g: its pool's, or the cluster's one type. */
 const st_gpu_spec *st_pools_gpu_of(const st_cluster_cfg *c, int64_t gpu);
 
+/* The GPU type workload w runs on: its pool's (`pool:`), or the cluster's one type, also while
+ * a pool index is not yet checked (NULL where the cluster's GPU did not read). */
+const st_gpu_spec *st_pools_gpu_of_workload(const st_cluster_cfg *c, const st_workload_cfg *w);
+
 /* Pool k's first node and node count (0 and all nodes for a cluster of one type). */
 int64_t st_pools_first_node(const st_cluster_cfg *c, int k);
 int64_t st_pools_nodes(const st_cluster_cfg *c, int k);

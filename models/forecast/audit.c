@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/fabric/topo.h"
 #include "models/plant/electric.h"
 #include "models/silicon/gpu.h"
@@ -202,7 +203,7 @@ static void audit_tp_overlap_cfg(const st_audit_in *in, const st_audit_cfg *t, c
     (void)t;
     const st_parallel_cfg *p = &f->w->parallel;
     st_gpu_arch tuned = st_ub_cfg_arch(p->tp_comm_overlap_cfg);
-    const st_gpu_spec *gpu = in->c->n_pools > 0 ? in->c->pools[f->w->pool].gpu : in->c->gpu;
+    const st_gpu_spec *gpu = st_pools_gpu_of_workload(in->c, f->w);
     if (!p->tp_comm_overlap || p->tp <= 1 || tuned == ST_GPU_ARCH_UNKNOWN || !gpu)
         return;
     int same = gpu->arch == tuned;
