@@ -106,16 +106,22 @@ static int one_sided_rank(int m, double q)
 
 /* The nearest tier with ST_BAND_MIN_RUNS runs whose ratios also reach the one-sided end at q
  * (q 0: the minimum alone): its 2 m ratios (both ways) sorted into r (2 n of room), its tier
- * into *t. Returns its run count m, or -1 when no tier has enough. */
+ * into *t, and into *passed (if not NULL) the largest ratio of the nearer tiers that had the
+ * runs but not the level (0 if none). Returns its run count m, or -1 when no tier has enough. */
 static int pick(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t skip,
-                const char *skip_set, double q, double *r, st_band_tier *t)
+                const char *skip_set, double q, double *r, st_band_tier *t, double *passed)
 {
+    double top = 0;
     for (*t = ST_BAND_CLOSE; *t <= ST_BAND_ANY; (*t)++) {
         int m = tier_ratios(k, rows, n, skip, skip_set, *t, r);
         if (m >= ST_BAND_MIN_RUNS && (q <= 0 || one_sided_rank(m, q) <= 2 * m)) {
             st_sort_doubles(r, (size_t)(2 * m));
+            if (passed)
+                *passed = top;
             return m;
         }
+        for (int i = 0; m >= ST_BAND_MIN_RUNS && i < 2 * m; i++)
+            top = fmax(top, r[i]);
     }
     return -1;
 }
@@ -125,7 +131,7 @@ int st_band_from(st_band_key k, const st_band_row *rows, size_t n, ptrdiff_t ski
 {
     double *r = st_xmalloc((n ? 2 * n : 1) * sizeof *r);
     st_band_tier t;
-    int m = pick(k, rows, n, skip, skip_set, 0, r, &t);
+    int m = pick(k, rows, n, skip, skip_set, 0, r, &t, NULL);
     if (m > 0) {
         *out = (st_band){.runs = m, .tier = t};
         ends(r, 2 * m, &out->lo, &out->hi);
@@ -139,19 +145,6 @@ int st_band_of(st_band_key k, st_band *out)
     return st_band_from(k, st_band_rows, st_band_row_count, -1, NULL, out);
 }
 
-/* The largest ratio of the tiers nearer than t with ST_BAND_MIN_RUNS runs or more (0 if none):
- * the highest end those tiers reach, below the level they cannot. */
-static double nearer_top(st_band_key k, st_band_tier t, double *r)
-{
-    double top = 0;
-    for (st_band_tier u = ST_BAND_CLOSE; u < t; u++) {
-        int m = tier_ratios(k, st_band_rows, st_band_row_count, -1, NULL, u, r);
-        for (int i = 0; m >= ST_BAND_MIN_RUNS && i < 2 * m; i++)
-            top = fmax(top, r[i]);
-    }
-    return top;
-}
-
 /* The one-sided end at q from the nearest tier that reaches q, and at least the top of every
  * nearer tier: a wider tier's runs can lean less than the near ones, and without that floor a
  * higher level could give a lower end (0.95 below 0.9 where 0.95 needs the wider tier). The
@@ -161,11 +154,10 @@ int st_band_upper(st_band_key k, double q, double *ratio, st_band *band)
     size_t n = st_band_row_count;
     double *r = st_xmalloc((n ? 2 * n : 1) * sizeof *r);
     st_band_tier t;
-    int m = pick(k, st_band_rows, n, -1, NULL, q, r, &t);
+    double nearer;
+    int m = pick(k, st_band_rows, n, -1, NULL, q, r, &t, &nearer);
     if (m > 0) {
-        double *near = st_xmalloc((n ? 2 * n : 1) * sizeof *near);
-        *ratio = fmax(r[one_sided_rank(m, q) - 1], nearer_top(k, t, near));
-        free(near);
+        *ratio = fmax(r[one_sided_rank(m, q) - 1], nearer);
         if (band) {
             *band = (st_band){.runs = m, .tier = t};
             ends(r, 2 * m, &band->lo, &band->hi);
