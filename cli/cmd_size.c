@@ -105,6 +105,15 @@ static const st_audit_cfg *audit_of(const st_scn *s)
     return a ? a : &st_audit_cfg_default;
 }
 
+/* Workload w's index in s: the plant's stream for its phase offset, as `run` draws it. */
+static uint64_t index_of(const st_scn *s, const st_workload_cfg *w)
+{
+    for (size_t i = 0; i < st_scn_workload_count(s); i++)
+        if (st_scn_workload(s, i) == w)
+            return (uint64_t)i;
+    return 0;
+}
+
 /* The search for workload w of s under o's options, and its report: the exit status. */
 static int size_workload(const st__size_opts *o0, const st_scn *s, const st_workload_cfg *w)
 {
@@ -156,6 +165,7 @@ static int size_workload(const st__size_opts *o0, const st_scn *s, const st_work
                          .goal = strcmp(goal, "cost") == 0 ? ST_SIZE_COST : ST_SIZE_GPU_HOURS,
                          .cost = cost,
                          .seed = st_scn_seed(s),
+                         .plant_id = index_of(s, w),
                          .unit_nodes = st__size_unit_nodes(o, cl),
                          .unit = st__size_unit_kind(o),
                          .confidence = o->confidence,

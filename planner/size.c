@@ -121,17 +121,6 @@ static int rules_hold(const st_workload_cfg *p, const st_cluster_cfg *c)
            st_plan_check_batch(p, p->parallel.microbatch, is, 1) == 0;
 }
 
-/* The plant's window for step r: at least one step (the peak of a job whose GPUs swing
- * together), 2^j samples so the FFT stays n log n. The sizing needs the peak and the PUE, not
- * the spectrum. */
-static double window_of(const st_step_result *r)
-{
-    double dt = st_plant_preset_get()->dt_s, win = 128 * dt;
-    while (win < r->step_time_s && win < st_plant_preset_get()->max_window_s)
-        win *= 2;
-    return win;
-}
-
 /* What a configuration's energy reads of its plant: the PUE at its mean power, its GPUs' board
  * energy per step (0 where the plant was not run: no energy known) and the plant's power floor
  * per GPU (0: none), which a GPU that runs no step rests at. */
@@ -144,18 +133,22 @@ typedef struct plant_energy {
  * report: models/plant/plant.h; what its energy reads into *e), or 0 when the GPU states no
  * power limit. */
 static double plant_of(const st_cluster_cfg *c, const int64_t *ids, int64_t gpus,
-                       const st_step_result *r, double net_w, uint64_t seed, plant_energy *e,
-                       st_plant_heat *heat)
+                       const st_step_result *r, double net_w, const st_size_spec *s,
+                       plant_energy *e, st_plant_heat *heat)
 {
     *e = (plant_energy){0, 0, 0};
     *heat = (st_plant_heat){NAN, NAN, NAN};
     if (!(c->gpu->tdp_w > 0))
         return 0;
-    st_plant_job job = {r, ids, gpus, 0, 1.0, 0};
+    /* the job as `run` gives it to the plant: its phase offset drawn from its workload's index,
+     * over run's window (the facility's mean, so its losses, cooling and peak, is the
+     * waveform's over the window: another window gave another figure) */
+    st_plant_job job = {r, ids, gpus, s->plant_id, 1.0, 0};
     st_plant_result pr;
     st_err err = {0};
     double w = NAN; /* unknown: the plant was not modelled (no power limit) or refused */
-    if (st_plant_run_facility(c, &job, 1, seed, window_of(r), net_w, &pr, &err) == 0) {
+    if (st_plant_run_facility(c, &job, 1, s->seed, st_plant_window(c, &job, 1), net_w, &pr, &err) ==
+        0) {
         w = pr.facility_peak.total_w;
         *heat = pr.heat;
         *e = (plant_energy){pr.pue, pr.jobs[0].step_energy_j, pr.floor_w};
@@ -190,7 +183,8 @@ static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
         (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0) ||
         st_plant_profile_of(r, c->gpu, &pf))
         return 0;
-    double dt = st_plant_preset_get()->dt_s, win = window_of(r), top = 0;
+    st_plant_job job = {r, NULL, 0, 0, 1.0, 0};
+    double dt = st_plant_preset_get()->dt_s, win = st_plant_window(c, &job, 1), top = 0;
     for (int i = 0; i < pf.n; i++)
         if (pf.dur_s[i] >= 2 * dt && win >= pf.period_s + pf.dur_s[i] + dt && pf.gpu_w[i] > top)
             top = pf.gpu_w[i];
@@ -520,7 +514,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->junction_c = NAN;
     int in_time = in_time_now(f, s);
     if (plant_now(s, f, in_time)) {
-        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s->seed, &e, &f->heat);
+        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s, &e, &f->heat);
         f->junction_c = junction_of(&k->c, k->ids, p->gpus, &r);
         f->powered = 1;
     }
@@ -868,7 +862,7 @@ static void power_late(const size_late *l, st_size_cfg *f)
     for (int64_t i = 0; i < f->gpus; i++)
         ids[i] = i;
     plant_energy e;
-    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s->seed, &e, &f->heat);
+    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s, &e, &f->heat);
     f->junction_c = junction_of(&shape, ids, f->gpus, &f->step);
     free(ids);
     f->powered = 1;

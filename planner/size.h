@@ -105,6 +105,9 @@ typedef struct st_size_spec {
      * (its leaf's); else unit_nodes of the scenario's nodes, the same GPUs on another platform */
     st_size_unit unit;
     uint64_t seed; /* the scenario's: the plant's phase offsets */
+    /* the sized workload's index in the scenario: the stream its phase offset is drawn from, as
+     * `run` draws it (models/plant/plant.h) */
+    uint64_t plant_id;
     /* > 0: a configuration meets the deadline when its time to train times the one-sided
      * upper end of the step model's error band at this level (models/forecast/band.h,
      * st_band_upper) does; 0: the point forecast, as before */

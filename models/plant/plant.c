@@ -224,22 +224,31 @@ static double window_for(const st_plant_profile *prof, size_t n)
     return w;
 }
 
+/* A job's profile as the plant draws it: its step at its clock, flattened when steady. */
+static void profile_of(const st_cluster_cfg *c, const st_plant_job *job, st_plant_profile *p)
+{
+    st_plant_profile_clocked(job->step, st_plant_job_gpu(c, job), job->clock, p);
+    if (job->steady)
+        st_plant_profile_flatten(p);
+}
+
+double st_plant_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n)
+{
+    st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
+    for (size_t j = 0; j < n; j++)
+        profile_of(c, &jobs[j], &prof[j]);
+    double w = window_for(prof, n);
+    free(prof);
+    return w;
+}
+
 static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                       double window_s, double net_w, int full, st_plant_result *out, st_err *err);
 
 int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                          double network_board_w, st_plant_result *out, st_err *err)
 {
-    st_plant_profile *prof = st_xcalloc(n ? n : 1, sizeof *prof);
-    for (size_t j = 0; j < n; j++) {
-        st_plant_profile_clocked(jobs[j].step, st_plant_job_gpu(c, &jobs[j]), jobs[j].clock,
-                                 &prof[j]);
-        if (jobs[j].steady)
-            st_plant_profile_flatten(&prof[j]);
-    }
-    double w = window_for(prof, n);
-    free(prof);
-    return run_window(c, jobs, n, seed, w, network_board_w, 1, out, err);
+    return run_window(c, jobs, n, seed, st_plant_window(c, jobs, n), network_board_w, 1, out, err);
 }
 
 int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
@@ -275,9 +284,7 @@ static void jobs_of(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n,
 {
     for (size_t j = 0; j < n; j++) {
         st_plant_profile *p = &prof[j];
-        st_plant_profile_clocked(jobs[j].step, st_plant_job_gpu(c, &jobs[j]), jobs[j].clock, p);
-        if (jobs[j].steady)
-            st_plant_profile_flatten(p);
+        profile_of(c, &jobs[j], p);
         double g = (double)jobs[j].n_gpus;
         st_rng *r = st_rng_new(seed, st_rng_tag("plant"), jobs[j].id, st_rng_tag("phase"));
         wj[j] = (st_plant_wave_job){p, g, st_rng_uniform(r) * p->period_s};

@@ -183,6 +183,12 @@ int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, ui
 int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                          double network_board_w, st_plant_result *out, st_err *err);
 
+/* The window st_plant_run and st_plant_run_network draw the jobs over, s: at least a minute and
+ * ten of the longest step (the preset's min_window_s and min_steps). A caller that runs the
+ * plant on a window of its own (st_plant_run_facility) passes this one to get `run`'s figures:
+ * the facility's mean, and so its losses, cooling and peak, is the waveform's over the window. */
+double st_plant_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n);
+
 /* The plant with an explicit window (s), for the benchmark and tests: as st_plant_run. */
 int st_plant_run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                         double window_s, st_plant_result *out, st_err *err);
