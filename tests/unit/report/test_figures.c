@@ -306,6 +306,28 @@ START_TEST(test_sweep_columns_are_rows)
 }
 END_TEST
 
+/* Two figures of one document read side by side (the same object's keys, a percentile's
+ * siblings) never share a label: the HTML tables print the label, and three rows all headed
+ * "Time to first token" left a reader to hover for which was the p99 the SLO is judged on. */
+START_TEST(test_labels_differ_within_an_object)
+{
+    for (size_t i = 0; i < st_fig_count; i++) {
+        const st_fig *a = &st_figs[i];
+        const char *da = strrchr(a->path, '.');
+        size_t pa = da ? (size_t)(da - a->path) : 0;
+        for (size_t j = i + 1; j < st_fig_count; j++) {
+            const st_fig *b = &st_figs[j];
+            const char *db = strrchr(b->path, '.');
+            size_t pb = db ? (size_t)(db - b->path) : 0;
+            if (a->doc != b->doc || pa != pb || strncmp(a->path, b->path, pa) != 0)
+                continue;
+            ck_assert_msg(strcmp(a->label, b->label) != 0, "%s and %s are both labelled '%s'",
+                          a->path, b->path, a->label);
+        }
+    }
+}
+END_TEST
+
 /* The validation metrics are rows: each one job figure of the run report, read through its row;
  * a job without the figure's result has none. */
 START_TEST(test_validation_metrics_are_rows)
@@ -360,6 +382,7 @@ Suite *figures_suite(void)
     tcase_add_test(tc, test_find_through_the_documents_shapes);
     tcase_add_test(tc, test_sweep_columns_are_rows);
     tcase_add_test(tc, test_validation_metrics_are_rows);
+    tcase_add_test(tc, test_labels_differ_within_an_object);
     suite_add_tcase(s, tc);
     return s;
 }
