@@ -66,8 +66,10 @@ const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *
         return leaf_text(leaf, buf, n);
     else if (cJSON_IsBool(leaf))
         snprintf(buf, n, "%s", cJSON_IsTrue(leaf) ? "true" : "false");
-    else
-        snprintf(buf, n, "null");
+    else { /* null: a money figure's is a part with no price (models/cost/cost.h) */
+        const st_fig *f = st_fig_find(doc, path);
+        snprintf(buf, n, "%s", f && f->unit == ST_FU_MONEY ? "not priced" : "null");
+    }
     return buf;
 }
 

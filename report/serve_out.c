@@ -4,6 +4,7 @@
 
 #include "models/silicon/llm.h"
 #include "report/report.h"
+#include "sim/strfmt.h"
 #include "sim/units.h"
 
 static void add_pct(cJSON *o, const char *key, const st_serve_pct *p)
@@ -212,9 +213,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (w->parallel.ep > 1 && w->parallel.tp <= 1) /* a group's token exchange */
         snprintf(stages + at, sizeof stages - (size_t)at, ", %s exchange",
                  st_moe_dispatcher_names[w->parallel.moe_dispatcher]);
-    fprintf(out, "\njob %s: %s served by %lld replicas of %lld GPUs (tp %lld%s), %s", w->name,
+    fprintf(out, "\njob %s: %s served by %lld replica%s of %lld GPU%s (tp %lld%s), %s", w->name,
             w->model->name ? w->model->name : "custom", (long long)w->parallel.dp,
-            (long long)(w->parallel.tp * pp), (long long)w->parallel.tp, stages,
+            st_plural_s(w->parallel.dp), (long long)(w->parallel.tp * pp),
+            st_plural_s(w->parallel.tp * pp), (long long)w->parallel.tp, stages,
             st_precision_names[w->precision]);
     if (w->expert_precision_given)
         fprintf(out, " (experts %s, weights %s)", st_precision_names[w->expert_precision],
@@ -321,7 +323,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
         if (s->has_end)
             fprintf(out, ", ends at t = %s", fmt(s->end_s, ST_DIM_TIME, c, sizeof c));
         if (s->preemptions > 0)
-            fprintf(out, ", preempted %lld times", (long long)s->preemptions);
+            fprintf(out, ", preempted %lld time%s", (long long)s->preemptions,
+                    st_plural_s(s->preemptions));
         if (s->n_ups > 0)
             fprintf(out, "; the replicas its autoscaler added waited %s for GPUs in all",
                     fmt(s->scale_up_wait_s, ST_DIM_TIME, d, sizeof d));

@@ -1,4 +1,5 @@
 /* The human summary of a run: what a planner reads first on the terminal. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "models/silicon/ub_cfg.h"
 #include "report/figures.h"
 #include "report/report.h"
+#include "sim/strfmt.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -43,9 +45,9 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
         band_text(out, f);
     fprintf(out,
             "            compute %.4g s, TP/CP comm %.4g s, PP comm %.4g s, bubble %.4g s,\n"
-            "            DP comm exposed %.4g s, optimizer %.4g s (%lld micro-batches per step)\n",
+            "            DP comm exposed %.4g s, optimizer %.4g s (%lld micro-batch%s per step)\n",
             b->compute_s, b->tp_comm_s, b->pp_comm_s, b->bubble_s, b->dp_comm_exposed_s,
-            b->optimizer_s, (long long)r->micro_per_step);
+            b->optimizer_s, (long long)r->micro_per_step, r->micro_per_step == 1 ? "" : "es");
     if (b->straggler_s > 0)
         fprintf(out, "            wait for the slowest GPU %.4g s (cluster.variability)\n",
                 b->straggler_s);
@@ -181,14 +183,23 @@ static void runs_text(FILE *out, const st_forecast *f)
         fprintf(out, ", ends at t = %s", fmt(f->end_s, ST_DIM_TIME, a, sizeof a));
     else
         fprintf(out, ", still running at the horizon");
+    /* the life above is the job alone on its GPUs; the cluster run's preemptions and neighbours
+     * stretch it, so say by how much where they did */
+    double ran = f->end_s - f->start_s;
+    if (f->has_end && fabs(ran - f->life.wall_s) > 1e-6 * f->life.wall_s)
+        fprintf(out, " (ran %s, %s alone)", fmt(ran, ST_DIM_TIME, a, sizeof a),
+                fmt(f->life.wall_s, ST_DIM_TIME, b, sizeof b));
     if (f->preemptions > 0)
-        fprintf(out, ", preempted %lld times (%s of saves and restores)", (long long)f->preemptions,
+        fprintf(out, ", preempted %lld time%s (%s of saves and restores)",
+                (long long)f->preemptions, st_plural_s(f->preemptions),
                 fmt(f->preempted_s, ST_DIM_TIME, b, sizeof b));
     if (f->slowest_rate > 0 && f->slowest_rate < 1)
-        fprintf(out, ", slowed to %.1f%% by its neighbours' traffic", f->slowest_rate * 100);
+        fprintf(out, ", at worst slowed to %.1f%% by its neighbours' traffic",
+                f->slowest_rate * 100);
     if (f->interruptions > 0)
-        fprintf(out, ", interrupted %lld times by cluster failures (%s of work lost)",
-                (long long)f->interruptions, fmt(f->lost_work_s, ST_DIM_TIME, b, sizeof b));
+        fprintf(out, ", interrupted %lld time%s by cluster failures (%s of work lost)",
+                (long long)f->interruptions, st_plural_s(f->interruptions),
+                fmt(f->lost_work_s, ST_DIM_TIME, b, sizeof b));
 }
 
 /* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
@@ -215,10 +226,11 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         snprintf(planned, sizeof planned, " (%.0lld%s%s)", (long long)l->planned,
                  l->planned > 0 ? " planned" : "", slow);
     fprintf(out,
-            "  life      %lld steps: %s wall, goodput %.2f%%, %lld interruptions%s, %s of work "
+            "  life      %lld step%s: %s wall, goodput %.2f%%, %lld interruption%s%s, %s of work "
             "lost\n",
-            (long long)f->steps, fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
-            (long long)l->interruptions, planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+            (long long)f->steps, st_plural_s(f->steps), fmt(l->wall_s, ST_DIM_TIME, a, sizeof a),
+            l->goodput * 100, (long long)l->interruptions, st_plural_s(l->interruptions), planned,
+            fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
     if (f->has_spares)
         fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
                 fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
@@ -270,8 +282,9 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     const st_parallel_cfg *p = &w->parallel;
     const st_memory *m = &f->mem;
     char a[32], b[32];
-    fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPUs", w->name,
-            w->model->name ? w->model->name : "custom model", m->params / 1e9, (long long)w->gpus);
+    fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPU%s", w->name,
+            w->model->name ? w->model->name : "custom model", m->params / 1e9, (long long)w->gpus,
+            st_plural_s(w->gpus));
     if (c->n_pools > 0 && !w->pool_gpus) /* its pool's type: every figure below is that type's */
         fprintf(out, " of pool %s (%s)", c->pools[w->pool].name, c->pools[w->pool].gpu->name);
     for (int k = 0, n = 0; w->pool_gpus && k < c->n_pools; k++) /* a job across pools */
@@ -422,8 +435,12 @@ static void mitigation_text(FILE *out, const st_plant_result *p)
 static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
 {
     char a[32];
-    fprintf(out, "\n  worst of %lld racks %s, %.1f A per line", (long long)p->racks,
-            fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
+    if (p->racks == 1)
+        fprintf(out, "\n  the one rack %s, %.1f A per line",
+                fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
+    else
+        fprintf(out, "\n  worst of %lld racks %s, %.1f A per line", (long long)p->racks,
+                fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
     if (c->racks.breaker_a > 0)
         fprintf(out, ", %.1f A left on its %.0f A breaker at 80%%", p->rack_headroom_a,
                 c->racks.breaker_a);
@@ -505,6 +522,13 @@ static const char *usd(double v, char *buf)
     return st_fig_money(v, buf, USD_MAX);
 }
 
+/* A capex part (st_cost_result): its cost, or that it has no price (NaN), never a 0 that reads
+ * as bought for nothing. */
+static const char *part_usd(double v, char *buf)
+{
+    return isnan(v) ? "not priced" : usd(v, buf);
+}
+
 /* One job's TCO k, a training job's or a service's, with its error band (NULL: none) and on
  * premises (on_prem) its capex part by part. */
 static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, const double *band,
@@ -526,9 +550,9 @@ static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, 
         fprintf(out,
                 "    capex: nodes %s, switches %s, optics %s, storage %s, racks %s, "
                 "cooling %s\n",
-                usd(k->capex_nodes_usd, m[0]), usd(k->capex_switches_usd, m[1]),
-                usd(k->capex_optics_usd, m[2]), usd(k->capex_storage_usd, m[3]),
-                usd(k->capex_racks_usd, m[4]), usd(k->capex_cooling_usd, m[5]));
+                part_usd(k->capex_nodes_usd, m[0]), part_usd(k->capex_switches_usd, m[1]),
+                part_usd(k->capex_optics_usd, m[2]), part_usd(k->capex_storage_usd, m[3]),
+                part_usd(k->capex_racks_usd, m[4]), part_usd(k->capex_cooling_usd, m[5]));
 }
 
 /* Each priced job's TCO and the scenario's total (models/cost/cost.h), in USD; on premises its
@@ -569,8 +593,9 @@ static void cluster_energy_text(FILE *out, const st_run *r)
     char a[32], b[32], m[32];
     if (!r->has_energy)
         return;
-    fprintf(out, "  energy    %s at the facility over the makespan: IT mean %s, facility mean %s",
+    fprintf(out, "  energy    %s at the facility over the %s: IT mean %s, facility mean %s",
             fmt(e->energy_j, ST_DIM_ENERGY, a, sizeof a),
+            r->cluster.st.unfinished ? "run to the horizon" : "makespan",
             fmt(e->it_mean_w, ST_DIM_POWER, b, sizeof b),
             fmt(e->facility_mean_w, ST_DIM_POWER, m, sizeof m));
     if (e->has_cost)
@@ -624,7 +649,10 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
     fprintf(out, "  queued    in all (first start and re-queues) mean %s, p95 %s\n",
             fmt(s->mean_queued_s, ST_DIM_TIME, a, sizeof a),
             fmt(s->p95_queued_s, ST_DIM_TIME, b, sizeof b));
-    fprintf(out, "  cluster   makespan %s, utilisation %.2f%%, %lld preemptions\n",
+    /* with a job still running at the horizon there is no last finish: the run's figures stop
+     * at the horizon, which is what makespan_s holds then (scheduler.md, Metrics) */
+    fprintf(out, "  cluster   %s %s, utilisation %.2f%%, %lld preemptions\n",
+            s->unfinished ? "ran to the horizon," : "makespan",
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
             (long long)s->preemptions);
     pools_share_text(out, c, cfg);
@@ -671,7 +699,7 @@ static void noise_text(FILE *out, const st_variability_cfg *v)
  * its own), then the GPUs in all. */
 static void pools_text(FILE *out, const st_cluster_cfg *c)
 {
-    fprintf(out, "cluster: %lld nodes:", (long long)c->nodes);
+    fprintf(out, "cluster: %lld node%s:", (long long)c->nodes, st_plural_s(c->nodes));
     for (int k = 0; k < c->n_pools; k++) {
         const st_pool_cfg *p = &c->pools[k];
         fprintf(out, "%s %s (%lld x %lld %s", k ? "," : "", p->name, (long long)p->nodes,
@@ -698,9 +726,9 @@ static void report_text(FILE *out, const st_report *rep)
     if (c->n_pools > 0)
         pools_text(out, c);
     else
-        fprintf(out, "cluster: %lld nodes x %lld %s = %lld GPUs, %s HBM each\n",
-                (long long)c->nodes, (long long)c->gpus_per_node, c->gpu->name,
-                (long long)(c->nodes * c->gpus_per_node),
+        fprintf(out, "cluster: %lld node%s x %lld %s = %lld GPUs, %s HBM each\n",
+                (long long)c->nodes, st_plural_s(c->nodes), (long long)c->gpus_per_node,
+                c->gpu->name, (long long)(c->nodes * c->gpus_per_node),
                 fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
     noise_text(out, &c->variability);
     for (size_t i = 0; i < r->n; i++) {

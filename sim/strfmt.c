@@ -26,3 +26,8 @@ char *st_xasprintf(const char *fmt, ...)
     va_end(ap);
     return s;
 }
+
+const char *st_plural_s(long long n)
+{
+    return n == 1 ? "" : "s";
+}

@@ -19,4 +19,8 @@ char *st_xvasprintf(const char *fmt, va_list ap)
 #endif
     ;
 
+/* The plural ending of a count's noun: "" for 1, "s" for any other, so a report reads "1 step"
+ * and "8 steps", never "1 steps". */
+const char *st_plural_s(long long n);
+
 #endif

@@ -1,10 +1,21 @@
 /* One job's TCO under its delivery model: docs/models/cost.md gives the arithmetic. */
 #include "models/cost/cost.h"
 
-/* n of a part at price, or 0 when the part has no price (< 0): not bought, or not priced. */
+#include <math.h>
+
+/* n of a part at price: 0 when none is bought or the price is 0, NaN when some is bought and
+ * the part has no price (< 0): not priced, which a report says, not 0 USD. */
 static double priced(double n, double price)
 {
-    return price > 0 ? n * price : 0;
+    if (!(n > 0))
+        return 0;
+    return price >= 0 ? n * price : NAN;
+}
+
+/* A part's cost in a sum: a part not priced counts 0 (the report names it: st_cost_result). */
+static double known(double usd)
+{
+    return isnan(usd) ? 0 : usd;
 }
 
 /* What the job's share of the cluster's purchases cost, part by part, into r's capex parts (not
@@ -21,11 +32,15 @@ static double bought(const st_cost_cfg *c, const st_cost_use *u, double share, s
     double cooling = priced(u->cooling_air_w, c->cooling_air_usd_per_w) +
                      priced(u->cooling_liquid_w, c->cooling_liquid_usd_per_w);
     double storage = priced(u->stored_bytes, c->storage_price_usd_per_byte);
-    double bw = share * priced(u->storage_bw_bps, c->storage_bw_usd_per_bps);
+    /* the tier's bandwidth only where priced: a search that prices plans refuses it unpriced
+     * (planner/size.c), and the capacity names the storage part's price */
+    double bw = share * known(priced(u->storage_bw_bps, c->storage_bw_usd_per_bps));
     r->capex_nodes_usd = share * nodes, r->capex_switches_usd = share * switches;
     r->capex_optics_usd = share * optics, r->capex_racks_usd = share * racks;
     r->capex_cooling_usd = share * cooling, r->capex_storage_usd = storage + bw;
-    return share * (nodes + switches + optics + racks + cooling) + storage + bw;
+    return share *
+               (known(nodes) + known(switches) + known(optics) + known(racks) + known(cooling)) +
+           known(storage) + bw;
 }
 
 /* The job's GPUs over the cluster's: its share of what the cluster buys. */

@@ -51,7 +51,8 @@ typedef struct st_cost_result {
     double egress_usd;      /* cloud: bytes leaving at the egress price */
     double wear_usd;        /* on-premises: the flash its checkpoints wear (st_cost_use) */
     /* on-premises: capex_usd part by part (they sum to it): nodes, switches, optics, storage
-     * (capacity and write bandwidth), racks and cooling; a part with no price is 0 */
+     * (capacity and write bandwidth), racks and cooling; a part bought with no price is NaN
+     * (not priced: capex_usd counts it 0, and the reports say so), one not bought 0 */
     double capex_nodes_usd, capex_switches_usd, capex_optics_usd, capex_storage_usd,
         capex_racks_usd, capex_cooling_usd;
 } st_cost_result;

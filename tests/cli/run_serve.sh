@@ -571,7 +571,7 @@ workloads:
     requests: { rate: 1, count: 100, input_tokens: 1000, output_tokens: 100 }
     slo: { ttft_p99: 5 s, tpot_p99: 100 ms }
 EOF
-"$strata" run "$tmp/big.yaml" | grep -q "served by 1 replicas of 16 GPUs (tp 8, pp 2), bf16"
+"$strata" run "$tmp/big.yaml" | grep -q "served by 1 replica of 16 GPUs (tp 8, pp 2), bf16"
 check "run a replica of two pipeline stages" $?
 "$strata" size "$tmp/big.yaml" --format json >"$tmp/big.json"
 check "size a model no node holds" $?

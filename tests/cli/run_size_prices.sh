@@ -185,5 +185,24 @@ expect "a GB200 is searched in trays of 4 GPUs, each bought at a tray's price" 1
     "$(printf '%s\n' "$gb_out" | awk '$1 == 1 && $NF != "" && $3 == 4 * $2 {n++}
         /^  rank 1 gb200: bought [0-9]* nodes x 166667 / {m++} END {print (n >= 1 && m == 1)}')"
 
+# A part bought with no price says so in every format: the example prices no optics, racks or
+# cooling, so each capex part is null in JSON and "not priced" in text, markdown and HTML, never
+# a 0 USD that reads as bought for nothing (they were 0 everywhere); the capex sums the priced.
+op="$src/scenarios/examples/llama3-405b-16k-onprem.yaml"
+expect "text: unpriced capex parts say so" 1 "$("$strata" run "$op" 2>/dev/null |
+    grep -c '^    capex: nodes [0-9,]*, switches [0-9,]*, optics not priced, storage [0-9.,]*, racks not priced, cooling not priced$')"
+expect "markdown: unpriced capex parts say so" 3 "$("$strata" run "$op" --format markdown 2>/dev/null |
+    grep -c '^| cost.capex.\(optics\|racks\|cooling\)_usd | not priced |$')"
+expect "HTML: unpriced capex parts say so" 3 "$("$strata" run "$op" --format html 2>/dev/null |
+    grep -o 'capital cost</td><td[^>]*>not priced<' | wc -l | tr -d ' ')"
+expect "JSON: unpriced capex parts are null, the priced ones sum to capex" ok "$("$strata" run "$op" --format json 2>/dev/null |
+    python3 -c 'import json, sys
+c = json.load(sys.stdin)["jobs"][0]["cost"]
+k = c["capex"]
+assert k["optics_usd"] is None and k["racks_usd"] is None and k["cooling_usd"] is None, k
+s = sum(v for v in k.values() if v is not None)
+assert abs(s - c["breakdown"]["capex_usd"]) <= 1e-9 * s, (s, c["breakdown"])
+print("ok")')"
+
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]

@@ -188,7 +188,10 @@ START_TEST(test_on_prem_capex_includes_each_part)
     u.optic_ports = 1000, u.racks = 64, u.cooling_air_w = 1e6, u.cooling_liquid_w = 2e6;
     st_cost_result same = st_cost_job(&c, &u); /* bought, but not priced */
     ck_assert_double_eq(same.capex_usd, base.capex_usd);
-    ck_assert_double_eq(same.capex_optics_usd + same.capex_racks_usd + same.capex_cooling_usd, 0);
+    /* each such part says it has no price (NaN: a report's "not priced"), not 0 USD */
+    ck_assert(isnan(same.capex_optics_usd) && isnan(same.capex_racks_usd) &&
+              isnan(same.capex_cooling_usd));
+    ck_assert_double_eq(base.capex_optics_usd + base.capex_racks_usd, 0); /* none bought */
     c.optic_usd = 800, c.rack_usd = 25000;
     c.cooling_air_usd_per_w = 1.2, c.cooling_liquid_usd_per_w = 0.8;
     st_cost_result r = st_cost_job(&c, &u);
@@ -277,7 +280,7 @@ START_TEST(test_forecast_prices_egress_only_in_the_cloud)
     CLOSE(f->cost.demand_usd, peak / 1e3 * 12 * held / (730 * 3600.0));
     CLOSE(f->cost.staff_usd, 730000 * held / (365 * 86400.0)); /* 16 of 16 GPUs */
     ck_assert_double_gt(f->cost.capex_usd, 0);
-    ck_assert_double_eq(f->cost.capex_optics_usd, 0); /* not priced */
+    ck_assert(isnan(f->cost.capex_optics_usd)); /* bought, not priced */
     st_run_release(&r);
     st_scn_free(s);
     /* The parts beyond the node, priced: the fabric's switch-side ports (16 NIC cables of the
