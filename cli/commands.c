@@ -49,7 +49,9 @@ const st_cmd st_cmd_table[] = {
      "     check fails: the report says so (memory DOES NOT FIT, FAIL lines)\n"
      "  1  a simulation error (a plan the step model cannot run), or the report or the\n"
      "     trace could not be written\n"
-     "  2  bad input or usage: the scenario's errors as FILE:LINE:COLUMN: error: MESSAGE\n"},
+     "  2  bad input or usage: the scenario's errors as FILE:LINE:COLUMN: error: MESSAGE;\n"
+     "     an output that is an input, or whose folder is missing or read-only, before\n"
+     "     anything runs\n"},
     {"compare", st_cmd_compare, "run a scenario's jobs under several scheduler policies",
      "usage: strata compare FILE [--policies a,b,c] [--placements p,q] [--replicas N]\n"
      "                           [--format text|json|markdown|csv|html] [--seed N] [-o FILE]\n"
@@ -60,8 +62,8 @@ const st_cmd st_cmd_table[] = {
      "jobs finished; mean, p50, p95 and p99 of the wait (first start - submit) and of the\n"
      "job completion time (end - submit) over the finished jobs; makespan (the last end);\n"
      "utilisation (GPU-seconds held / GPUs x makespan); preemptions; fragmentation (free\n"
-     "GPUs while every waiting job needs more, time-averaged); goodput (utilisation less\n"
-     "preemptions' saves and restores); where a service states latency targets, the\n"
+     "GPUs while every waiting job needs more, time-averaged); useful (utilisation less\n"
+     "preemptions' saves and restores: the goodput); where a service states latency targets, the\n"
      "training jobs' own mean completion time and the services' requests within their\n"
      "targets (those that waited past the time-to-first-token target for the policy to\n"
      "start it count as missing it); energy, where the plant\n"
@@ -265,7 +267,8 @@ const st_cmd st_cmd_table[] = {
      "              calibrated band's input lines (as --residuals, over the calibrated\n"
      "              forecast; tools/band_rows.sh)\n"
      "  --markdown  print docs/guide/validation.md (CI checks that the file matches)\n\n"
-     "exit status: 0 every validation row within its bound, 1 otherwise\n"},
+     "exit status: 0 every validation row within its bound, 1 otherwise, 2 bad usage (an\n"
+     "unknown option, a --dir that holds no case)\n"},
     {NULL, NULL, NULL, NULL},
 };
 

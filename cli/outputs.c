@@ -1,13 +1,15 @@
 /* Outputs never replace inputs: before a command writes anything, each file it will write is
  * compared with the files it reads (the scenario, its job trace, calibration file and request
  * traces, and the files a sweep's values name) and with its other
- * outputs. `strata run s.yaml -o s.yaml` used to replace the scenario with its own report. */
+ * outputs, and its folder checked to be there and writable. `strata run s.yaml -o s.yaml` used to
+ * replace the scenario with its own report. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "sim/xalloc.h"
@@ -100,6 +102,32 @@ static size_t inputs_of(const st_scn *s, st_cli_file *in)
     return n;
 }
 
+/* Whether output o can be written where it is named, as a usage error before the command runs
+ * (a run of minutes used to end in 'cannot create a temporary file next to it'): its folder
+ * exists and is writable, for the temporary file the atomic write renames over it; it is not a
+ * folder. A terminal, /dev/null or a FIFO is written through, wherever it is. 0 when it can. */
+static int writable(const char *cmd, const st_cli_file *o)
+{
+    struct stat st;
+    if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))
+        return st_cli_usage_error(cmd, "%s '%s': it is a directory; name a file in it", o->what,
+                                  o->path);
+    if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode))
+        return 0;
+    const char *slash = strrchr(o->path, '/');
+    char *dir = slash ? st_xstrndup(o->path, (size_t)(slash - o->path + (slash == o->path)))
+                      : st_xstrdup(".");
+    int rc = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        rc = st_cli_usage_error(cmd, "%s '%s': its folder '%s' %s", o->what, o->path, dir,
+                                stat(dir, &st) != 0 ? "does not exist" : "is not a folder");
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = st_cli_usage_error(cmd, "%s '%s': its folder '%s' is not writable (%s)", o->what,
+                                o->path, dir, strerror(errno));
+    free(dir);
+    return rc;
+}
+
 int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file *more,
                             size_t n_more, const st_cli_file *out, size_t n_out)
 {
@@ -114,6 +142,8 @@ int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file 
     for (size_t k = 0; k < n_out && !rc; k++) {
         ow[k] = out[k].path ? identify(out[k].path) : (who){0};
         rc = clash(cmd, in, iw, n_in, out, ow, k);
+        if (!rc && out[k].path)
+            rc = writable(cmd, &out[k]);
     }
     for (size_t i = 0; i < n_in; i++)
         free(iw[i].name);

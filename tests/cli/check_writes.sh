@@ -55,6 +55,25 @@ mkdir "$dir/sub"
 "$strata" run "$scn" -o "$dir/sub" >/dev/null 2>"$dir/err" && fail "-o onto a directory exited 0"
 grep -q "it is a directory" "$dir/err" || fail "-o onto a directory: $(cat "$dir/err")"
 
+# An output whose folder is missing or read-only is a usage error before the command runs (a
+# long run used to end in "cannot create a temporary file next to it", its work lost).
+for cmd in "run $scn" "size scenarios/examples/llama3-405b-16k.yaml --deadline 90d" \
+    "sweep $scn --set seed=1,2" "compare scenarios/examples/philly-512gpu.yaml"; do
+    # shellcheck disable=SC2086
+    "$strata" $cmd -o "$dir/missing/out.json" >/dev/null 2>"$dir/err"
+    rc=$?
+    [ "$rc" = 2 ] && grep -q "its folder '$dir/missing' does not exist" "$dir/err" ||
+        fail "'$cmd' -o in a missing folder: exit $rc, $(cat "$dir/err")"
+done
+if [ "$(id -u)" != 0 ]; then # root writes anywhere
+    mkdir "$dir/ro" && chmod 555 "$dir/ro"
+    "$strata" run "$scn" -o "$dir/ro/out.json" >/dev/null 2>"$dir/err"
+    rc=$?
+    chmod 755 "$dir/ro"
+    [ "$rc" = 2 ] && grep -q "is not writable" "$dir/err" ||
+        fail "-o in a read-only folder: exit $rc, $(cat "$dir/err")"
+fi
+
 # No output replaces an input or another output: the scenario itself, through a link, the job
 # trace, -o and --trace naming one new file; each refused before anything is written (exit 2).
 cp "$scn" "$dir/s.yaml"

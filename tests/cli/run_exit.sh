@@ -2,7 +2,7 @@
 # What `strata run` returns (cli/commands.c, `strata run --help`; scenario-reference.md, "Exit
 # status"): 0 when the forecast is written, also when a plan does not fit or an audit check
 # fails (the report says so); 1 on a simulation error or a report or trace that cannot be
-# written; 2 on bad input or usage.
+# written; 2 on bad input or usage, an output whose folder is missing among them.
 # Usage: run_exit.sh STRATA SOURCE_DIR
 set -u
 strata=$1
@@ -39,10 +39,17 @@ expect 0 '^  PASS  orchestration +GPUs held by one job: no two of the 2 jobs' "t
 expect 0 '"status":[[:space:]]*"fail"' "audit failure in JSON" -- "$cases/nofit.yaml" --format json
 expect 1 "interleaved.yaml:[0-9]+:[0-9]+: error: workload 'odd': interleaving" \
     "simulation error" -- "$cases/interleaved.yaml"
-expect 1 "strata run: cannot create" "report that cannot be written" -- "$cases/nofit.yaml" \
-    -o "$tmp/no/such/dir/r.json"
-expect 1 "cannot create" "trace that cannot be written" -- "$cases/overlap.yaml" \
-    --trace "$tmp/no/such/dir/t.json"
+if [ -w /dev/full ]; then # a write that fails once the forecast has run
+    expect 1 "strata run: cannot write '/dev/full'" "report that cannot be written" -- \
+        "$cases/nofit.yaml" -o /dev/full
+    expect 1 "cannot write '/dev/full'" "trace that cannot be written" -- "$cases/overlap.yaml" \
+        --trace /dev/full
+fi
+# an output that cannot be written where it is named is a usage error, before anything runs
+expect 2 "strata run: -o '$tmp/no/such/dir/r.json': its folder '$tmp/no/such/dir' does not exist" \
+    "report in a missing folder" -- "$cases/nofit.yaml" -o "$tmp/no/such/dir/r.json"
+expect 2 "strata run: --trace '$tmp/no/such/dir/t.json': its folder .* does not exist" \
+    "trace in a missing folder" -- "$cases/overlap.yaml" --trace "$tmp/no/such/dir/t.json"
 expect 2 "^$src/tests/bad/bad_boolean.yaml:[0-9]+:[0-9]+: error:" "bad input" -- \
     "$src/tests/bad/bad_boolean.yaml"
 expect 2 "unknown option '--frobnicate'" "usage error" -- "$cases/nofit.yaml" --frobnicate
