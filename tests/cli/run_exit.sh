@@ -94,6 +94,19 @@ for f in "$src"/scenarios/examples/*.yaml; do
         echo "FAIL audit and run's audit differ: $(basename "$f")"
         fail=$((fail + 1))
     fi
+    # an example whose audit fails says so in its header, with the figure the audit prints (the
+    # ones about cooling and power name their failure in their own words)
+    if printf '%s\n' "$a" | grep -q '^FAIL' && grep -q '^# Its pre-flight audit fails' "$f"; then
+        j=$(sed -n 's/^# GPU junction reaches \([0-9.]*\) C .*/\1/p' "$f")
+        printf '%s\n' "$a" | grep -q "^FAIL  plant  *junction temperature: hottest GPU junction $j C " || {
+            echo "FAIL $(basename "$f"): its header's junction $j C is not its audit's"
+            fail=$((fail + 1))
+        }
+    elif printf '%s\n' "$a" | grep -q '^FAIL' &&
+        ! grep -Eqi '^#.*(audit|fails|over the facility|cooling limit)' "$f"; then
+        echo "FAIL $(basename "$f"): its audit fails and its header does not say why"
+        fail=$((fail + 1))
+    fi
 done
 
 echo "$((n - fail)) passed, $fail failed"
