@@ -454,7 +454,7 @@ static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
 
 /* The rack with the most heat for its cooling against it, the PUE and its parts, and the junctions.
  */
-static void cooling_text(FILE *out, const st_plant_result *p)
+static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
 {
     char a[32], b[32], d[32], e[32];
     const st_plant_rack_heat *h = &p->rack_heat;
@@ -469,8 +469,11 @@ static void cooling_text(FILE *out, const st_plant_result *p)
             fmt(p->cooling.pumps_w, ST_DIM_POWER, d, sizeof d),
             fmt(p->cooling.chiller_w, ST_DIM_POWER, e, sizeof e));
     fprintf(out, ", transformers %s", fmt(p->transformer_loss_w, ST_DIM_POWER, a, sizeof a));
-    fprintf(out, ", UPS %s at %.0f%% load%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
-            p->ups.load * 100, p->ups.systems == 2 ? " on each of two (2n)" : "");
+    /* an unstated rating is sized to the peak (plant.md), so a steady load reads 100%: say so */
+    fprintf(out, ", UPS %s at %.0f%% %s%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
+            p->ups.load * 100,
+            c->facility.ups.rating_w > 0 ? "load" : "of a rating sized to the peak",
+            p->ups.systems == 2 ? " on each of two (2n)" : "");
     if (p->energy_j > 0) /* power.energy_j: the jobs' lives, not the cluster run's makespan */
         fprintf(out, ", the jobs' energy %s", fmt(p->energy_j, ST_DIM_ENERGY, a, sizeof a));
     fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",
@@ -512,7 +515,7 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                 fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
     mitigation_text(out, p);
     racks_text(out, p, c);
-    cooling_text(out, p);
+    cooling_text(out, p, c);
 }
 
 /* v USD in the rounding every other format shows money in (st_fig_money). */
