@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "models/silicon/llm.h"
+#include "report/figures.h"
 #include "report/report.h"
 #include "sim/strfmt.h"
 #include "sim/units.h"
@@ -259,8 +260,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (ic->mode == ST_REQ_TRACE)
         fprintf(out, " on average, %lld in all at the longest", (long long)ic->longest);
     fputc('\n', out);
-    fprintf(out, "  serving   %.4g output tokens/s, %.4g requests/s, over %.4g s\n",
-            r->tokens_per_s, r->requests_per_s, r->span_s);
+    char tok[40], span[32];
+    st_fig_number_text(ST_FU_NUMBER, r->tokens_per_s, tok, sizeof tok); /* 45,110, not 4.511e+04 */
+    fprintf(out, "  serving   %s output tokens/s, %.4g requests/s, over %s\n", tok,
+            r->requests_per_s, fmt(r->span_s, ST_DIM_TIME, span, sizeof span));
     if (ic->autoscale.on)
         fprintf(out,
                 "  replicas  %.4g up on average, %lld at most (autoscaled from %lld to %lld at "
@@ -342,11 +345,13 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
         fprintf(out, " p99 tpot <= %.4g s", ic->slo_tpot_s);
     /* the share within, stated as such: "missed, by 95% of its requests" read as 95% missed */
     const char *what = ic->slo_ttft_s > 0 && ic->slo_tpot_s > 0 ? "both" : "it";
+    char most[40];
+    st_fig_number_text(ST_FU_NUMBER, r->max_tokens_per_s_under_slo, most, sizeof most);
     fprintf(out,
             ": %s at this stream, %.4g%% of its requests within %s; at most %.4g requests/s "
-            "(%.4g output tokens/s) meet %s",
+            "(%s output tokens/s) meet %s",
             r->slo_met ? "met" : "missed", 100 * r->slo_attainment, what, r->max_rate_under_slo,
-            r->max_tokens_per_s_under_slo, what);
+            most, what);
     if (ic->mode == ST_REQ_CLOSED)
         fprintf(out, ", and at most %lld client%s of the loop",
                 (long long)r->max_concurrency_under_slo,

@@ -38,9 +38,10 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
 {
     const st_step_result *r = &f->step;
     const st_step_breakdown *b = &r->b;
-    fprintf(out,
-            "  step      %.4g s: MFU %.1f%%, HFU %.1f%%, %.1f TFLOP/s per GPU, %.4g tokens/s\n",
-            r->step_time_s, r->mfu * 100, r->hfu * 100, r->tflops_per_gpu, r->tokens_per_s);
+    char tok[40]; /* 6,457,000 tokens/s, not 6.457e+06 */
+    st_fig_number_text(ST_FU_NUMBER, r->tokens_per_s, tok, sizeof tok);
+    fprintf(out, "  step      %.4g s: MFU %.1f%%, HFU %.1f%%, %.1f TFLOP/s per GPU, %s tokens/s\n",
+            r->step_time_s, r->mfu * 100, r->hfu * 100, r->tflops_per_gpu, tok);
     if (f->has_band)
         band_text(out, f);
     fprintf(out,
@@ -538,8 +539,9 @@ static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, 
                           int on_prem)
 {
     char m[11][USD_MAX];
-    fprintf(out, "  %s: %s USD, %.4g USD/token, %s USD/year", name, usd(k->total_usd, m[0]),
-            k->per_token_usd, usd(k->per_year_usd, m[1]));
+    /* per million tokens, as the industry quotes it: per token reads 6.234e-07 */
+    fprintf(out, "  %s: %s USD, %.4g USD per million tokens, %s USD/year", name,
+            usd(k->total_usd, m[0]), k->per_token_usd * 1e6, usd(k->per_year_usd, m[1]));
     fprintf(out,
             " (capex %s, energy %s, demand %s, maintenance %s, staff %s, gpu %s, storage %s, "
             "egress %s, flash wear %s)\n",
