@@ -235,11 +235,12 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
     if (f->has_spares)
         fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
                 fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
-    if (f->has_band)
-        fprintf(out, "            wall %s to %s (%.0f%%: the step's error band%s)\n",
-                fmt(f->wall_band[0], ST_DIM_TIME, a, sizeof a),
-                fmt(f->wall_band[1], ST_DIM_TIME, b, sizeof b), 100 * ST_BAND_LEVEL,
-                f->summary.replicas >= 2 ? " with the replicas' spread" : "");
+    if (f->has_band) {
+        char range[96]; /* one unit for both ends: "18.43 h to 1.238 d" read as a jump */
+        st_unit_format_range(f->wall_band[0], f->wall_band[1], ST_DIM_TIME, range, sizeof range);
+        fprintf(out, "            wall %s (%.0f%%: the step's error band%s)\n", range,
+                100 * ST_BAND_LEVEL, f->summary.replicas >= 2 ? " with the replicas' spread" : "");
+    }
     runs_text(out, f);
     fprintf(out, "\n");
     if (f->summary.replicas >= 1)

@@ -649,6 +649,24 @@ static const unit_def *pick_unit(double a, st_dim d)
     return a == 0 && one ? one : first;
 }
 
+int st_unit_format_range(double lo, double hi, st_dim d, char *buf, size_t n)
+{
+    char a[40], b[40];
+    if ((unsigned)d >= ST_DIM__COUNT)
+        ST_BUG("st_unit_format_range: dimension %d is not an st_dim", (int)d);
+    const unit_def *u = isfinite(lo) && isfinite(hi) && d != ST_DIM_COUNT && d != ST_DIM_RATIO
+                            ? pick_unit(fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo), d)
+                            : NULL;
+    if (!u) { /* each end as it prints alone */
+        st_unit_format(lo, d, a, sizeof a);
+        st_unit_format(hi, d, b, sizeof b);
+        return snprintf(buf, n, "%s to %s", a, b);
+    }
+    fmt_sig4(lo * u->div / u->mul, a);
+    fmt_sig4(hi * u->div / u->mul, b);
+    return snprintf(buf, n, "%s to %s %s", a, b, u->text);
+}
+
 int st_unit_format(double v, st_dim d, char *buf, size_t n)
 {
     char num[40];

@@ -658,6 +658,21 @@ START_TEST(test_format_of_counts_ratios_money_prices_and_temperature)
 }
 END_TEST
 
+/* A range prints both ends in the larger end's unit: a reader compares numbers, not units. */
+START_TEST(test_format_range_in_one_unit)
+{
+    char buf[96];
+    st_unit_format_range(18.43 * 3600, 1.238 * 86400, ST_DIM_TIME, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.7679 to 1.238 d");
+    st_unit_format_range(2.5e9, 4.1e12, ST_DIM_ENERGY, buf, sizeof buf);
+    ck_assert_str_eq(buf, "2.5 to 4100 GJ"); /* GJ: the unit 4.1e12 J prints in alone */
+    st_unit_format_range(3, 2e6, ST_DIM_COUNT, buf, sizeof buf); /* counts: each end alone */
+    ck_assert_str_eq(buf, "3 to 2M");
+    st_unit_format_range(NAN, 5, ST_DIM_TIME, buf, sizeof buf);
+    ck_assert_str_eq(buf, "nan to 5 s");
+}
+END_TEST
+
 START_TEST(test_format_edge_values)
 {
     ck_assert_str_eq(fmt(0, ST_DIM_TIME), "0 s");
@@ -780,6 +795,7 @@ Suite *units_suite(void)
     tcase_add_test(format, test_format_time_uses_minutes_hours_days_and_years);
     tcase_add_test(format, test_format_of_counts_ratios_money_prices_and_temperature);
     tcase_add_test(format, test_format_edge_values);
+    tcase_add_test(format, test_format_range_in_one_unit);
     tcase_add_loop_test(format, test_format_then_parse_round_trips_in_every_dimension, 0,
                         ST_DIM__COUNT);
     tcase_add_test(format, test_format_never_uses_an_exponent_inside_the_unit_range);
