@@ -105,14 +105,17 @@ static size_t inputs_of(const st_scn *s, st_cli_file *in)
 /* Whether output o can be written where it is named, as a usage error before the command runs
  * (a run of minutes used to end in 'cannot create a temporary file next to it'): its folder
  * exists and is writable, for the temporary file the atomic write renames over it; it is not a
- * folder. A terminal, /dev/null or a FIFO is written through, wherever it is. 0 when it can. */
+ * folder. A terminal, /dev/null or a FIFO is written through, wherever it is; a symbolic link
+ * (/dev/stdout among them) is left to the writer, which follows it to its file's own folder
+ * (cli/write_file.c). 0 when it can. */
 static int writable(const char *cmd, const st_cli_file *o)
 {
     struct stat st;
     if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))
         return st_cli_usage_error(cmd, "%s '%s': it is a directory; name a file in it", o->what,
                                   o->path);
-    if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode))
+    if ((stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+        (lstat(o->path, &st) == 0 && S_ISLNK(st.st_mode)))
         return 0;
     const char *slash = strrchr(o->path, '/');
     char *dir = slash ? st_xstrndup(o->path, (size_t)(slash - o->path + (slash == o->path)))

@@ -18,6 +18,11 @@ static double known(double usd)
     return isnan(usd) ? 0 : usd;
 }
 
+double st_cost_part_sum(double a, double b)
+{
+    return isnan(a) && isnan(b) ? NAN : known(a) + known(b);
+}
+
 /* What the job's share of the cluster's purchases cost, part by part, into r's capex parts (not
  * yet written off): nodes, switches, their optics, racks and cooling plant at its GPUs' share of
  * the cluster's, and the storage capacity it keeps (with, when a sizing search prices it, its
@@ -29,15 +34,16 @@ static double bought(const st_cost_cfg *c, const st_cost_use *u, double share, s
     double switches = priced((double)u->cluster_switch, c->switch_price_usd);
     double optics = priced((double)u->optic_ports, c->optic_usd);
     double racks = priced((double)u->racks, c->rack_usd);
-    double cooling = priced(u->cooling_air_w, c->cooling_air_usd_per_w) +
-                     priced(u->cooling_liquid_w, c->cooling_liquid_usd_per_w);
+    double cooling = st_cost_part_sum(priced(u->cooling_air_w, c->cooling_air_usd_per_w),
+                                      priced(u->cooling_liquid_w, c->cooling_liquid_usd_per_w));
     double storage = priced(u->stored_bytes, c->storage_price_usd_per_byte);
     /* the tier's bandwidth only where priced: a search that prices plans refuses it unpriced
      * (planner/size.c), and the capacity names the storage part's price */
     double bw = share * known(priced(u->storage_bw_bps, c->storage_bw_usd_per_bps));
     r->capex_nodes_usd = share * nodes, r->capex_switches_usd = share * switches;
     r->capex_optics_usd = share * optics, r->capex_racks_usd = share * racks;
-    r->capex_cooling_usd = share * cooling, r->capex_storage_usd = storage + bw;
+    r->capex_cooling_usd = share * cooling;
+    r->capex_storage_usd = bw > 0 ? known(storage) + bw : storage;
     return share *
                (known(nodes) + known(switches) + known(optics) + known(racks) + known(cooling)) +
            known(storage) + bw;

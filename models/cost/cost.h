@@ -57,6 +57,11 @@ typedef struct st_cost_result {
         capex_racks_usd, capex_cooling_usd;
 } st_cost_result;
 
+/* Two pieces of one capex part (cooling's air and liquid, a job's parts in two pools): what the
+ * priced pieces cost, NaN only when neither has a price (a part priced in part keeps that share;
+ * the report's price sources name the piece not priced). */
+double st_cost_part_sum(double a, double b);
+
 /* The cost of use u under prices c: the arithmetic of docs/models/cost.md. c has passed
  * st_cost_missing (every price its delivery model reads is set). */
 st_cost_result st_cost_job(const st_cost_cfg *c, const st_cost_use *u);

@@ -107,12 +107,12 @@ static void cost_add(st_cost_result *a, const st_cost_result *b)
     a->storage_usd += b->storage_usd;
     a->egress_usd += b->egress_usd;
     a->wear_usd += b->wear_usd;
-    a->capex_nodes_usd += b->capex_nodes_usd;
-    a->capex_switches_usd += b->capex_switches_usd;
-    a->capex_optics_usd += b->capex_optics_usd;
-    a->capex_storage_usd += b->capex_storage_usd;
-    a->capex_racks_usd += b->capex_racks_usd;
-    a->capex_cooling_usd += b->capex_cooling_usd;
+    a->capex_nodes_usd = st_cost_part_sum(a->capex_nodes_usd, b->capex_nodes_usd);
+    a->capex_switches_usd = st_cost_part_sum(a->capex_switches_usd, b->capex_switches_usd);
+    a->capex_optics_usd = st_cost_part_sum(a->capex_optics_usd, b->capex_optics_usd);
+    a->capex_storage_usd = st_cost_part_sum(a->capex_storage_usd, b->capex_storage_usd);
+    a->capex_racks_usd = st_cost_part_sum(a->capex_racks_usd, b->capex_racks_usd);
+    a->capex_cooling_usd = st_cost_part_sum(a->capex_cooling_usd, b->capex_cooling_usd);
 }
 
 /* Workload w's cost of use u at its prices; a job across pools is priced share by share, each

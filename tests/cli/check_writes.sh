@@ -65,13 +65,37 @@ for cmd in "run $scn" "size scenarios/examples/llama3-405b-16k.yaml --deadline 9
     [ "$rc" = 2 ] && grep -q "its folder '$dir/missing' does not exist" "$dir/err" ||
         fail "'$cmd' -o in a missing folder: exit $rc, $(cat "$dir/err")"
 done
-if [ "$(id -u)" != 0 ]; then # root writes anywhere
-    mkdir "$dir/ro" && chmod 555 "$dir/ro"
-    "$strata" run "$scn" -o "$dir/ro/out.json" >/dev/null 2>"$dir/err"
+# A read-only folder is checked as a user it is read-only to: ourselves, or nobody when we are
+# root (root writes anywhere) and can become nobody with the binary still in reach.
+user=
+if [ "$(id -u)" = 0 ]; then
+    if command -v setpriv >/dev/null &&
+        setpriv --reuid 65534 --regid 65534 --clear-groups "$strata" --help >/dev/null 2>&1; then
+        user="setpriv --reuid 65534 --regid 65534 --clear-groups"
+    fi
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$user" ]; then
+    chmod 777 "$dir"
+    mkdir "$dir/ro" && echo old >"$dir/target.json" && chmod 666 "$dir/target.json" &&
+        ln -s "$dir/target.json" "$dir/ro/link.json" && chmod 555 "$dir/ro"
+    # shellcheck disable=SC2086
+    $user "$strata" run "$scn" -o "$dir/ro/out.json" >/dev/null 2>"$dir/err"
     rc=$?
-    chmod 755 "$dir/ro"
     [ "$rc" = 2 ] && grep -q "is not writable" "$dir/err" ||
         fail "-o in a read-only folder: exit $rc, $(cat "$dir/err")"
+    # a link there to a file in a writable folder is written through the link, as before
+    # shellcheck disable=SC2086
+    $user "$strata" run "$scn" -o "$dir/ro/link.json" >/dev/null 2>"$dir/err" ||
+        fail "-o through a link in a read-only folder: $(cat "$dir/err")"
+    cmp -s "$dir/target.json" <("$strata" run "$scn" --format json) 2>/dev/null ||
+        cmp -s "$dir/target.json" "$dir/expected" ||
+        fail "-o through a link did not write the link's file"
+    # and /dev/stdout, a link into /dev, onto a file the shell opened
+    # shellcheck disable=SC2086
+    $user sh -c "'$strata' run '$scn' --format json -o /dev/stdout > '$dir/stdout.json'" 2>"$dir/err" ||
+        fail "-o /dev/stdout redirected to a file: $(cat "$dir/err")"
+    cmp -s "$dir/stdout.json" "$dir/expected" || fail "-o /dev/stdout did not write the report"
+    chmod 755 "$dir/ro" "$dir"
 fi
 
 # No output replaces an input or another output: the scenario itself, through a link, the job

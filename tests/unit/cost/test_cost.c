@@ -192,6 +192,12 @@ START_TEST(test_on_prem_capex_includes_each_part)
     ck_assert(isnan(same.capex_optics_usd) && isnan(same.capex_racks_usd) &&
               isnan(same.capex_cooling_usd));
     ck_assert_double_eq(base.capex_optics_usd + base.capex_racks_usd, 0); /* none bought */
+    /* cooling priced in part (air, not liquid) keeps the priced share, in the part and the sum */
+    st_cost_cfg air = c;
+    air.cooling_air_usd_per_w = 1.2;
+    st_cost_result half = st_cost_job(&air, &u);
+    CLOSE(half.capex_cooling_usd, 0.5 * 1e6 * 1.2 * 30.0 / 1460);
+    CLOSE(half.capex_usd, base.capex_usd + half.capex_cooling_usd);
     c.optic_usd = 800, c.rack_usd = 25000;
     c.cooling_air_usd_per_w = 1.2, c.cooling_liquid_usd_per_w = 0.8;
     st_cost_result r = st_cost_job(&c, &u);
