@@ -869,12 +869,14 @@ static void power_late(const size_late *l, st_size_cfg *f)
     f->binds = binds_of(f, l->s);
 }
 
-/* Whether f is within the power budget (over it on its bound, else by the plant) and its
- * switches have the ports it needs: a fabric that cannot be built is on no front. */
+/* Whether f is within every budget (the plant's: power over its bound, else by the plant;
+ * racks, GPUs, capex, the yearly cost) and its switches have the ports it needs: the front is
+ * of the plans within the budgets (docs/guide/sizing.md), and a fabric that cannot be built is
+ * on none. */
 static int within_power(st_size_cfg *f, void *ctx)
 {
     const size_late *l = ctx;
-    if (f->ports > f->switch_ports)
+    if (!within_fixed(f, l->s))
         return 0;
     if (!plant_budget(l->s))
         return 1;

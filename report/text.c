@@ -657,10 +657,10 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
             fmt(s->p95_queued_s, ST_DIM_TIME, b, sizeof b));
     /* with a job still running at the horizon there is no last finish: the run's figures stop
      * at the horizon, which is what makespan_s holds then (scheduler.md, Metrics) */
-    fprintf(out, "  cluster   %s %s, utilisation %.2f%%, %lld preemptions\n",
+    fprintf(out, "  cluster   %s %s, utilisation %.2f%%, %lld preemption%s\n",
             s->unfinished ? "ran to the horizon," : "makespan",
             fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
-            (long long)s->preemptions);
+            (long long)s->preemptions, st_plural_s(s->preemptions));
     pools_share_text(out, c, cfg);
     if (s->preemptions > 0) /* a trace job has no checkpoint: it pays its restart instead */
         fprintf(out, "  preempted %s of saves and restores%s\n",
@@ -668,9 +668,9 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
                 traced ? " (a trace job: its restarts)" : "");
     if (s->outages)
         fprintf(out,
-                "  failures  %lld component failures, %lld job interruptions, %s of work lost\n",
-                (long long)s->failures, (long long)s->interruptions,
-                fmt(s->lost_work_s, ST_DIM_TIME, a, sizeof a));
+                "  failures  %lld component failure%s, %lld job interruption%s, %s of work lost\n",
+                (long long)s->failures, st_plural_s(s->failures), (long long)s->interruptions,
+                st_plural_s(s->interruptions), fmt(s->lost_work_s, ST_DIM_TIME, a, sizeof a));
     cluster_energy_text(out, r);
 }
 

@@ -204,5 +204,18 @@ s = sum(v for v in k.values() if v is not None)
 assert abs(s - c["breakdown"]["capex_usd"]) <= 1e-9 * s, (s, c["breakdown"])
 print("ok")')"
 
+# The front is of the plans within the budgets: under a capex or a yearly-cost budget no front
+# row is over it (rows that broke one were drawn on the front, which only power respected).
+for budget in "tco=2.2e8 USD" "capex=600000000 USD"; do
+    expect "no front row over --budget $budget" ok "$("$strata" size "$op" --deadline 90d \
+        --budget "$budget" --gpu-types h100-sxm,b200 --top 8 --format json 2>/dev/null |
+        python3 -c 'import json, sys
+d = json.load(sys.stdin)
+front = d["front"]
+assert front and all(r["feasible"] or r["binds"] == "deadline" for r in front), \
+    [(r["rank"], r["binds"]) for r in front]
+print("ok")')"
+done
+
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]
