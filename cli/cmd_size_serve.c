@@ -49,8 +49,7 @@ int st__size_service(const st__size_opts *o, const st_scn *s, const st_workload_
         st_serve_size_release(&z);
         return rc == ST_EINVAL ? ST_EXIT_INPUT : ST_EXIT_SIM;
     }
-    if (z.n > (size_t)o->top)
-        z.n = (size_t)o->top;
+    st_serve_size_keep(&z, (size_t)o->top); /* the rows that cannot serve are kept, each why */
     /* as emit: text on stdout, the JSON on stdout with --format json, to -o FILE with either */
     char *file = st_utf8_repaired(o->file); /* the reports stay UTF-8 whatever its bytes */
     /* as emit: text on stdout (and its JSON to -o FILE); any other format on stdout, or to

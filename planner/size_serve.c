@@ -325,7 +325,19 @@ int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     }
     st_progress(SERVE_PROGRESS, total, total); /* the loop ends */
     qsort(out->row, out->n, sizeof *out->row, cost_goal ? cmp_cost : cmp_gpus);
+    out->tried = out->n;
+    for (size_t i = 0; i < out->n; i++)
+        out->serve += out->row[i].fits != 0;
     return 0;
+}
+
+void st_serve_size_keep(st_serve_size *z, size_t top)
+{
+    size_t kept = 0, fit = 0;
+    for (size_t i = 0; i < z->n; i++)
+        if (!z->row[i].fits || fit++ < top)
+            z->row[kept++] = z->row[i];
+    z->n = kept;
 }
 
 void st_serve_size_release(st_serve_size *s)

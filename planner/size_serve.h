@@ -39,7 +39,14 @@ typedef struct st_serve_size {
     st_serve_size_row *row; /* ranked: fitting first, by GPUs (or cost), then power, type, tp,
                                pp, ep */
     size_t n;
+    /* the configurations tried and those that serve the load, all of them, whatever rows a
+     * report keeps (st_serve_size_keep) */
+    size_t tried, serve;
 } st_serve_size;
+
+/* Keep the first `top` rows that serve the load and every row that cannot (each says why),
+ * in their order; tried and serve still count them all. */
+void st_serve_size_keep(st_serve_size *z, size_t top);
 
 /* Size workload w (kind: inference with a Poisson rate, a trace or a closed loop of clients;
  * the scenario's workload `id`, in file order, whose request streams it draws) on

@@ -478,6 +478,8 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "memory_headroom", SH, OPT, "HBM share the audit wants left free"),
     F(ST_DOC_SIZE, "rate_per_s", ST_FU_PER_S, OPT, "Requests per second to serve"),
     F(ST_DOC_SIZE, "clients", NU, OPT, "Clients to hold"),
+    F(ST_DOC_SIZE, "tried", NU, OPT, "Configurations tried"),
+    F(ST_DOC_SIZE, "serve", NU, OPT, "Configurations that serve it"),
     F(ST_DOC_SIZE, "ttft_p99_target_s", TI, OPT, "P99 time to first token target"),
     F(ST_DOC_SIZE, "tpot_p99_target_s", TI, OPT, "P99 time per output token target"),
     F(ST_DOC_SIZE, "serving[].gpu", TX, OPT, "GPU"),

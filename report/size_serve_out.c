@@ -22,6 +22,8 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
         cJSON_AddNumberToObject(t, "ttft_p99_target_s", ic->slo_ttft_s);
     if (ic->slo_tpot_s > 0)
         cJSON_AddNumberToObject(t, "tpot_p99_target_s", ic->slo_tpot_s);
+    cJSON_AddNumberToObject(t, "tried", (double)z->tried);
+    cJSON_AddNumberToObject(t, "serve", (double)z->serve);
     cJSON *rows = cJSON_AddArrayToObject(t, "serving");
     for (size_t i = 0; i < z->n; i++) {
         const st_serve_size_row *r = &z->row[i];
@@ -106,6 +108,9 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
                 (long long)r->replicas, (long long)r->gpus, wide, carries, r->ttft_p99_s,
                 r->tpot_p99_s, r->gpus_board_w / 1e3, usd, mt);
     }
+    if (k < z->serve) /* --top kept fewer than serve it */
+        fprintf(out, "(the first %zu of the %zu configurations that serve it; a larger --top lists more)\n", k,
+                z->serve);
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)
             fprintf(out, "%s%s tp %lld pp %lld ep %lld: %s\n",

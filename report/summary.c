@@ -551,6 +551,9 @@ char *st_summary_size_serve(const cJSON *t)
     if (cJSON_IsNumber(get(best, "usd_per_hour")))
         fprintf(out, ", at %s an hour",
                 shown(ST_DOC_SIZE, "serving[].usd_per_hour", best, "usd_per_hour", a));
+    /* the search's counts, whatever rows --top kept */
+    if (cJSON_IsNumber(get(t, "tried")) && cJSON_IsNumber(get(t, "serve")))
+        fit = (size_t)num(t, "serve"), n = (size_t)num(t, "tried");
     fprintf(out, "; %zu of %zu configurations tried serve it.", fit, n);
     return st_report_close(out, &buf);
 }

@@ -819,5 +819,22 @@ check "STRATA_PROGRESS=always: the service's tokens as progress" $?
 [ ! -s "$tmp/quiet.err" ]
 check "off a terminal: no progress" $?
 
+# A service's sizing counts every configuration it tried whatever --top keeps, and keeps the
+# ones that cannot serve, each with why: at --top 2 it said "2 of 2 configurations tried serve
+# it" and dropped the A100's "lacks FP8" line.
+"$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
+    --top 2 >"$tmp/top2.txt" 2>/dev/null &&
+    grep -q "^(the first 2 of the 14 configurations that serve it; a larger --top lists more)$" "$tmp/top2.txt" &&
+    grep -q "^  a100-sxm-80g tp 1 pp 1 ep 1: expert_precision: fp8 needs FP8" "$tmp/top2.txt" &&
+    "$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
+        --top 2 --format json 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+fits = [r for r in d["serving"] if r["fits"]]
+assert d["tried"] == 15 and d["serve"] == 14 and len(fits) == 2, (d["tried"], d["serve"], len(fits))
+assert [r["gpu"] for r in d["serving"] if not r["fits"]] == ["a100-sxm-80g"]' &&
+    "$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
+        --top 2 --format markdown 2>/dev/null | grep -q "14 of 15 configurations tried serve it"
+check "size of a service counts all it tried, whatever --top keeps" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
