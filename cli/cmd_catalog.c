@@ -13,10 +13,22 @@
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
+/* A dense peak in TFLOP/s, or "-" where the part has no Tensor Cores for the format (a 0.0
+ * reads as measured). */
+static const char *peak_tf(double flops, char *buf, size_t n)
+{
+    if (flops > 0)
+        snprintf(buf, n, "%.1f", flops / 1e12);
+    else
+        snprintf(buf, n, "-");
+    return buf;
+}
+
 static void print_gpus(void)
 {
-    printf("GPUs (dense peaks; sources in docs/guide/catalog.md; node: its platform's GPUs a\n"
-           "node and NVLink domain, as strata size searches the type, - where none is listed)\n");
+    printf("GPUs (dense peaks, - where the part has no Tensor Cores for the format; sources in\n"
+           "docs/guide/catalog.md; node: its platform's GPUs a node and NVLink domain, as strata\n"
+           "size searches the type, - where none is listed)\n");
     printf("%-14s %10s %10s %10s %8s %9s %11s %7s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s",
            "FP4 TF/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "TDP W", "idle W", "node");
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
@@ -25,9 +37,11 @@ static void print_gpus(void)
         if (g->node_gpus > 0)
             snprintf(node, sizeof node, "%d/%d", g->node_gpus,
                      g->platform_domain > g->node_gpus ? g->platform_domain : g->node_gpus);
-        printf("%-14s %10.1f %10.1f %10.1f %8.1f %9.2f %11.0f %7.0f %7.0f %7s\n", g->name,
-               g->peak_bf16 / 1e12, g->peak_fp8 / 1e12, g->peak_fp4 / 1e12, g->hbm_bytes / 1e9,
-               g->hbm_bw / 1e12, g->nvlink_bw / 1e9, g->tdp_w, g->idle_w, node);
+        char bf[16], f8[16], f4[16];
+        printf("%-14s %10s %10s %10s %8.1f %9.2f %11.0f %7.0f %7.0f %7s\n", g->name,
+               peak_tf(g->peak_bf16, bf, sizeof bf), peak_tf(g->peak_fp8, f8, sizeof f8),
+               peak_tf(g->peak_fp4, f4, sizeof f4), g->hbm_bytes / 1e9, g->hbm_bw / 1e12,
+               g->nvlink_bw / 1e9, g->tdp_w, g->idle_w, node);
     }
 }
 
