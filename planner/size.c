@@ -681,7 +681,7 @@ static int ports_of(size_count *k, st_err *err)
     int rc = st_topo_new(&k->c, &t, err);
     if (rc)
         return rc;
-    k->switches = st_topo_network_switches(t);
+    k->switches = st_topo_switches_bought(t, k->c.fabric.switch_ports);
     k->ports = st_topo_most_ports(t, NULL);
     k->optic_ports = st_forecast_topo_ports(t);
     /* the switches' optics beside the racks, as `strata run` counts them (models/forecast):

@@ -109,8 +109,10 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
                 r->tpot_p99_s, r->gpus_board_w / 1e3, usd, mt);
     }
     if (k < z->serve) /* --top kept fewer than serve it */
-        fprintf(out, "(the first %zu of the %zu configurations that serve it; a larger --top lists more)\n", k,
-                z->serve);
+        fprintf(
+            out,
+            "(the first %zu of the %zu configurations that serve it; a larger --top lists more)\n",
+            k, z->serve);
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)
             fprintf(out, "%s%s tp %lld pp %lld ep %lld: %s\n",

@@ -502,6 +502,27 @@ int64_t st_topo_network_switches(const st_topo *t)
            st_topo_switches(t, ST_LEVEL_SPINE);
 }
 
+/* ports switches of `per` ports hold, at least one and at most the `logical` ones they stand
+ * for (one that needs more than `per` is one switch: the audit flags it) */
+static int64_t packed(int64_t ports, int64_t per, int64_t logical)
+{
+    int64_t n = per > 0 ? ceil_div(ports, per) : logical;
+    return n < 1 ? 1 : n > logical ? logical : n;
+}
+
+int64_t st_topo_switches_bought(const st_topo *t, int64_t switch_ports)
+{
+    int64_t n = st_topo_switches(t, ST_LEVEL_NIC);
+    if (t->leaves > 1) /* each pod's spines: U of them, each a port per leaf and its uplinks */
+        for (int64_t p = 0; p < t->pods; p++) {
+            int64_t lp = t->leaves - p * t->ppod < t->ppod ? t->leaves - p * t->ppod : t->ppod;
+            n += packed(t->up * (lp + (t->pods > 1 ? t->cup : 0)), switch_ports, t->up);
+        }
+    if (t->pods > 1) /* the cores: U x C of them, a port per pod each */
+        n += packed(t->up * t->cup * t->pods, switch_ports, t->up * t->cup);
+    return n;
+}
+
 /* Every field path(), fabric_route(), st__topo_leaf_of_nic(), st_topo_route_w() and
  * fill_capacities() read for GPU-to-GPU routes; the total GPUs, leaves and pods only place the
  * later levels' first ids, which keep their order. */

@@ -168,9 +168,18 @@ int64_t st_topo_most_ports(const st_topo *t, st_level *level);
  * stands for, so the counts are the same under either routing. */
 int64_t st_topo_cables(const st_topo *t, st_level level);
 
-/* The network switches a cluster buys: its leaves, spines and cores (st_topo_switches of the
- * NIC, leaf and spine levels; NVSwitch domains belong to the nodes). */
+/* The network switches of the model: its leaves, spines and cores (st_topo_switches of the
+ * NIC, leaf and spine levels; NVSwitch domains belong to the nodes). A spine has a port per leaf
+ * of its pod and a core one per pod, so where those are few the model holds many switches of a
+ * few ports each. */
 int64_t st_topo_network_switches(const st_topo *t);
+
+/* The switches a cluster buys, of switch_ports ports each (<= 0: the model's count): its
+ * leaves, and each pod's spines and the cores packed into whole switches, as a Clos is built
+ * with parallel links where a tier has fewer neighbours than ports (a non-blocking switch
+ * carries them as the model's separate switches; the routes and capacities are the model's).
+ * Never more than st_topo_network_switches. */
+int64_t st_topo_switches_bought(const st_topo *t, int64_t switch_ports);
 
 /* What decides the routes, link capacities and latencies between the GPUs 0 .. gpus-1 of a
  * fabric, and their links' order: two fabrics with equal signatures for the same `gpus` route

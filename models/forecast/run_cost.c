@@ -9,14 +9,15 @@
 #include "models/forecast/run.h"
 #include "models/forecast/run_internal.h"
 
-/* The switches a cluster buys: leaves, spines and cores (models/fabric/topo.h). */
+/* The switches a cluster buys: leaves, spines and cores, of its switches' ports
+ * (models/fabric/topo.h). */
 static int64_t cluster_switches(const st_cluster_cfg *c)
 {
     st_topo *t = NULL;
     st_err err = {0};
     if (st_topo_new(c, &t, &err))
         return 0;
-    int64_t n = st_topo_network_switches(t);
+    int64_t n = st_topo_switches_bought(t, c->fabric.switch_ports);
     st_topo_free(t);
     return n;
 }

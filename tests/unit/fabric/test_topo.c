@@ -126,6 +126,10 @@ START_TEST(test_spine_leaf_counts_and_capacities_by_hand)
     ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 2);
     ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 32);
     ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 0);
+    /* bought: the 32 spines of 2 ports are one 64-port switch, 32 links from each leaf */
+    ck_assert_int_eq(st_topo_network_switches(t), 34);
+    ck_assert_int_eq(st_topo_switches_bought(t, 64), 2 + 1);
+    ck_assert_int_eq(st_topo_switches_bought(t, 0), 34); /* no port count: the model's */
     const double *cap = st_topo_capacities(t);
     for (int32_t i = 0; i < st_topo_link_count(t); i++) {
         double want = st_topo_level(t, i) == ST_LEVEL_NVLINK ? nvlink : ib_nic;
@@ -219,6 +223,11 @@ START_TEST(test_fat_tree_counts_and_routes_by_hand)
     ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_NIC), 8);
     ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_LEAF), 32);
     ck_assert_int_eq(st_topo_switches(t, ST_LEVEL_SPINE), 32);
+    /* bought, of 64 ports: a pod's 16 spines use 16 x (4 + 2) = 96 ports, two switches; the 32
+     * cores 32 x 2 = 64, one: 8 leaves + 2 x 2 + 1 (the model's 72 switches bought 1,152 core
+     * and spine switches for a 256-node B200 pool in the sizing example) */
+    ck_assert_int_eq(st_topo_switches_bought(t, 64), 8 + 4 + 1);
+    ck_assert_int_eq(st_topo_switches_bought(t, 8), 8 + 2 * 12 + 8);
     int32_t l[ST_TOPO_MAX_HOPS];
     double lat;
     /* across pods: NIC, leaf, spine, core, spine, leaf, NIC */
