@@ -399,9 +399,9 @@ print(d["existing"]["pool"], r["added_nodes"], r["added_gpu"], round(r["bought_u
 }
 expect "--existing: a loose deadline buys nothing" "h100 0 h100-sxm 0 True memory" \
     "$(first_row --deadline 3d)"
-expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 95140962.78 True gpus" \
+expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 80740962.78 True gpus" \
     "$(first_row --deadline 1.5h --budget gpus=4096)"
-expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 166400197.55 False gpus" \
+expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 136640197.55 False gpus" \
     "$(first_row --deadline 1.5h --budget gpus=4095)"
 # Under --existing the cost lines price a row's nodes, the kept ones among them, and do not say
 # they are bought: what a row buys is its bought_usd.
