@@ -414,6 +414,23 @@ static void warn_empty_cost(const st_sweep *sw, const st_fig *const *figs)
                     sw->figs.names[k], sw->file);
 }
 
+/* A warning when the scenario has no training job or service, only a trace's jobs (or a
+ * collective's): a row's figures are its jobs', so every row would hold the swept values alone.
+ * The cluster run's figures are compare's. */
+static void warn_no_jobs(const st_sweep *sw)
+{
+    for (size_t i = 0; i < st_scn_workload_count(sw->base); i++) {
+        int k = (int)st_scn_workload(sw->base, i)->kind;
+        if (k == ST_WL_TRAINING || k == ST_WL_INFERENCE)
+            return;
+    }
+    fprintf(stderr,
+            "strata sweep: warning: %s has no training workload or service, so its rows hold "
+            "no figures; `strata compare` reports the cluster run (waits, completion times, "
+            "makespan, utilisation, energy) under each policy\n",
+            sw->file);
+}
+
 /* Figure k of the report's schema rows ctx for job i of run: its sweep cell. */
 static void fig_cell(const void *ctx, size_t k, const st_run *run, size_t i, char *buf, size_t n)
 {
@@ -458,6 +475,7 @@ static int sweep_file(sweep_opts *o)
         if (speak) {
             st_cli_print_warnings(sw.base);
             warn_empty_cost(&sw, figs);
+            warn_no_jobs(&sw);
         }
         rc = sweep(o, &sw);
     }

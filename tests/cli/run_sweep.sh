@@ -418,5 +418,10 @@ done
     --format markdown 2>/dev/null >"$tmp/x.md"
 expect "markdown: a count whole, a fraction to 6 digits" "| 1234567 | ok | 1234567 | 0.57206 |  |" \
     "$(tail -1 "$tmp/x.md")"
+# A scenario of a trace alone has no job whose figures a row could hold: the sweep says so and
+# names compare, which reports the cluster run (its rows were the swept values alone).
+expect "a trace alone warns its rows hold no figures" \
+    "strata sweep: warning: $src/scenarios/examples/philly-512gpu.yaml has no training workload or service, so its rows hold no figures; \`strata compare\` reports the cluster run (waits, completion times, makespan, utilisation, energy) under each policy" \
+    "$("$strata" sweep "$src/scenarios/examples/philly-512gpu.yaml" --set scheduler.policy=fifo,sjf 2>&1 >/dev/null | grep warning)"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
