@@ -52,7 +52,29 @@ static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
  * figure's cell) and its pools (pools_table). */
 static int own_table(const cJSON *k)
 {
-    return strcmp(k->string, "spread") == 0 || strcmp(k->string, "pools") == 0;
+    return strcmp(k->string, "spread") == 0 || strcmp(k->string, "pools") == 0 ||
+           strcmp(k->string, "within_band") == 0;
+}
+
+/* Each policy's figures within the error band of the best, a row a policy: a list of names in a
+ * column of the policies' table squeezed it to a few letters a line, each row screens tall. */
+static void band_table(FILE *out, const cJSON *pols)
+{
+    if (!pols->child || !cJSON_GetObjectItemCaseSensitive(pols->child, "within_band"))
+        return;
+    const st_fig *f = st_fig_find(ST_DOC_COMPARE, "policies[].within_band[]");
+    const char *heads[2] = {"Policy", f ? f->label : "within_band"};
+    st_html_heading(out, 2, "within-band", "Differences within the error band");
+    st_html_table_begin(out, "table-within-band", heads, 2);
+    size_t i = 0;
+    for (const cJSON *p = pols->child; p; p = p->next, i++) {
+        const cJSON *label = cJSON_GetObjectItemCaseSensitive(p, "policy");
+        st_html_row_begin(out);
+        st_html_cell(out, cJSON_IsString(label) ? label->valuestring : "");
+        policy_cell(out, p, cJSON_GetObjectItemCaseSensitive(p, "within_band"), i);
+        st_html_row_end(out);
+    }
+    st_html_table_end(out);
 }
 
 /* On a cluster of several pools, a row per policy and pool: its share of the run. */
@@ -141,6 +163,7 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     free(summary);
     st_html_heading(out, 2, "policies", "Policies");
     policy_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
+    band_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
     pools_table(out, cJSON_GetObjectItemCaseSensitive(t, "policies"));
     st_html_heading(out, 2, "charts", "Charts");
     st_svg_series *s = st_xcalloc(n ? n : 1, sizeof *s);

@@ -95,6 +95,17 @@ for k in ("mean_jct_s", "makespan_s", "p95_wait_s", "energy_j"):
         assert (k in p["within_band"]) == (p[k] - best <= w * best), (k, p["policy"])
 assert all("utilization" not in p["within_band"] for p in pol)
 PY' "compare: within_band is the band of the best"
+# HTML: the figures within the band are a table of their own, a row a policy, not a column of
+# the policies' table (a list there squeezed each row to several screens)
+"$strata" compare scenarios/examples/queue.yaml --format html -o "$tmp/qb.html" 2>/dev/null
+ok 'python3 - "$tmp/qb.html" <<"PY"
+import re, sys
+s = open(sys.argv[1]).read()
+pol = re.search(r"<table[^>]*table-policies.*?</table>", s, re.S).group(0)
+band = re.search(r"<table[^>]*table-within-band.*?</table>", s, re.S).group(0)
+assert "within the error band" not in pol
+assert band.count("<tr") == 1 + len(re.findall(r"<tr", pol)) - 1, (band.count("<tr"), pol.count("<tr"))
+PY' "compare html: within the band in its own table"
 "$strata" compare scenarios/examples/queue.yaml >"$tmp/qb.txt" 2>/dev/null
 ok 'grep -q "^error band ±[0-9]*% " "$tmp/qb.txt" && grep -q "^  Mean job completion time: " "$tmp/qb.txt"' "compare: the band under the text table"
 "$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo --format json >"$tmp/pb.json" 2>/dev/null
