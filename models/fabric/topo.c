@@ -502,8 +502,9 @@ int64_t st_topo_network_switches(const st_topo *t)
            st_topo_switches(t, ST_LEVEL_SPINE);
 }
 
-/* ports switches of `per` ports hold, at least one and at most the `logical` ones they stand
- * for (one that needs more than `per` is one switch: the audit flags it) */
+/* The switches of `per` ports that hold `ports` ports of one tier: at least one, and at most the
+ * `logical` switches of the model they stand for (a modelled switch that needs more than `per`
+ * ports is one switch all the same: the audit flags it). */
 static int64_t packed(int64_t ports, int64_t per, int64_t logical)
 {
     int64_t n = per > 0 ? ceil_div(ports, per) : logical;
