@@ -104,6 +104,26 @@ static const char *added_gpu(const st_size_report *rp, const st_size_cfg *f)
                : s->existing_gpu->name;
 }
 
+/* What a row that is not feasible says after what binds it: a budget it is over, "(over)"; a
+ * deadline it misses (for its compute, fabric or storage) or a fabric it cannot build,
+ * "(misses)". A budget row read "tco (misses)", as if the deadline were missed. */
+static const char *unmet(const st_size_cfg *f)
+{
+    if (f->feasible)
+        return "";
+    switch (f->binds) {
+    case ST_BIND_POWER:
+    case ST_BIND_GPUS:
+    case ST_BIND_RACKS:
+    case ST_BIND_CAPEX:
+    case ST_BIND_TCO:
+    case ST_BIND_COOLING:
+        return " (over)";
+    default:
+        return " (misses)";
+    }
+}
+
 /* --existing: what row f adds to the pool kept, and what that costs. The GPU's name is whole,
  * as the variant column's is: a scenario's own GPU may have a long or non-ASCII one. */
 static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
@@ -167,7 +187,7 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     }
     if (rp->existing)
         text_added(b, rp, f);
-    put(b, "%s%s\n", st_size_bind_name(f->binds), f->feasible ? "" : " (misses)");
+    put(b, "%s%s\n", st_size_bind_name(f->binds), unmet(f));
 }
 
 /* Under a cost: section, the source of the price that sets each hardware variant's cost (its

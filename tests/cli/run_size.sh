@@ -66,7 +66,7 @@ expect "short deadline: no row meets it, the fastest named" "the fastest found t
 # 10 kW: one node's plans fit it, two nodes' do not.
 "$strata" size "$scn" --deadline 1h --budget power=10kW,gpus=16 --top 100 >"$tmp/p.txt" \
     2>/dev/null || bad "power budget failed"
-two=$(awk '$2 == 2 && $1 ~ /^[0-9]+$/' "$tmp/p.txt" | grep -vc 'power (misses)')
+two=$(awk '$2 == 2 && $1 ~ /^[0-9]+$/' "$tmp/p.txt" | grep -vc 'power (over)')
 expect "two nodes bind on power" 0 "$two"
 
 # The cost goal: a cloud price gives cost_usd = GPU-hours x price.
@@ -105,7 +105,7 @@ expect "capex without prices exits 2" 2 $?
 grep -q "error: a capex budget needs the scenario's cost: section with node_price and switch_price" \
     "$tmp/e.err" || bad "capex error: $(cat "$tmp/e.err")"
 "$strata" size "$tmp/cost.yaml" --deadline 1h --budget tco=1USD --top 1 >"$tmp/t.txt" 2>/dev/null
-expect "a tiny tco budget binds" "tco (misses)" "$(first_row "$tmp/t.txt" | grep -o 'tco (misses)')"
+expect "a tiny tco budget binds, the row over it" "tco (over)" "$(first_row "$tmp/t.txt" | grep -o 'tco (over)')"
 "$strata" size "$scn" --deadline 1h --gpu-types h100-sxm,h200-sxm --top 200 >"$tmp/g.txt" \
     2>/dev/null || bad "--gpu-types failed"
 expect "two variants" "2 hardware variants" "$(sed -n 2p "$tmp/g.txt" | grep -o '2 hardware variants')"
