@@ -156,6 +156,14 @@ const st_ub_gemm *st_ub_cfg_gemm(int cfg, st_ub_slot slot)
     return &UB[cfg >= 0 && cfg < N_UB ? cfg : 0][slot];
 }
 
+int st_ub_cfg_find(const char *name)
+{
+    for (int i = 0; name && st_ub_cfg_names[i]; i++)
+        if (strcmp(st_ub_cfg_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
 st_gpu_arch st_ub_cfg_arch(int cfg)
 {
     const char *name = cfg > 0 && cfg < N_UB ? st_ub_cfg_names[cfg] : NULL;

@@ -27,6 +27,9 @@ typedef enum st_ub_slot {
  * Transformer Engine's defaults ("te-default"). */
 extern const char *const st_ub_cfg_names[];
 
+/* The index of the configuration named name in st_ub_cfg_names, or -1 when none is. */
+int st_ub_cfg_find(const char *name);
+
 /* The setting of GEMM slot under configuration cfg (an index into st_ub_cfg_names; out of range
  * reads as 0). */
 const st_ub_gemm *st_ub_cfg_gemm(int cfg, st_ub_slot slot);

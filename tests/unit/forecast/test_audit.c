@@ -217,11 +217,7 @@ static int tp_overlap_finding(const st_gpu_spec *gpu, int cfg, int overlap, int6
 
 START_TEST(test_tp_overlap_settings_for_the_gpu)
 {
-    int h100cfg = -1;
-    for (int i = 0; st_ub_cfg_names[i]; i++)
-        if (!strcmp(st_ub_cfg_names[i],
-                    "nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048"))
-            h100cfg = i;
+    int h100cfg = st_ub_cfg_find("nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048");
     ck_assert_int_gt(h100cfg, 0);
     const st_gpu_spec *h100 = st_catalog_gpu("h100-sxm"), *b200 = st_catalog_gpu("b200");
     st_audit_status st = ST_AUDIT_FAIL;

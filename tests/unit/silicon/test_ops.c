@@ -353,11 +353,7 @@ START_TEST(test_tp_overlap_cfg_sets_each_pair)
     w.parallel.tp_comm_overlap = 1;
     st_layer_cost te, nemo;
     st_ops_layer_cost(&w, g, 1, &te);
-    int cfg = -1;
-    for (int i = 0; st_ub_cfg_names[i]; i++)
-        if (!strcmp(st_ub_cfg_names[i],
-                    "nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048"))
-            cfg = i;
+    int cfg = st_ub_cfg_find("nemo v2.2.0 userbuffers_fp8_h100_h12288_tp4_mbs1_seqlen2048");
     ck_assert_int_gt(cfg, 0);
     ck_assert_str_eq(st_ub_cfg_names[0], "te-default");
     w.parallel.tp_comm_overlap_cfg = cfg;
@@ -386,10 +382,9 @@ START_TEST(test_tp_overlap_cfg_sets_each_pair)
     ck_assert_double_eq(nemo.fwd_s, te.fwd_s);
     /* aggregate ring exchange (v2.2.0's B200 405B FP8 settings) at tp 8: 4 pieces */
     w.parallel.tp = 8;
-    for (int i = 0; st_ub_cfg_names[i]; i++)
-        if (!strcmp(st_ub_cfg_names[i],
-                    "nemo v2.2.0 userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192"))
-            w.parallel.tp_comm_overlap_cfg = i;
+    w.parallel.tp_comm_overlap_cfg =
+        st_ub_cfg_find("nemo v2.2.0 userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192");
+    ck_assert_int_gt(w.parallel.tp_comm_overlap_cfg, 0);
     st_ops_layer_cost(&w, g, 1, &nemo);
     ck_assert_int_eq(nemo.hide_fwd[0].method, ST_TP_RING);
     ck_assert_int_eq(nemo.hide_fwd[0].splits, 4);
