@@ -66,11 +66,12 @@ for cmd in "run $scn" "size scenarios/examples/llama3-405b-16k.yaml --deadline 9
         fail "'$cmd' -o in a missing folder: exit $rc, $(cat "$dir/err")"
 done
 # A read-only folder is checked as a user it is read-only to: ourselves, or nobody when we are
-# root (root writes anywhere) and can become nobody with the binary still in reach.
+# root (root writes anywhere) and can become nobody with the binary and the scenario still in
+# reach (a clone in a mktemp folder of mode 700 is not: then the cases are skipped).
 user=
 if [ "$(id -u)" = 0 ]; then
     if command -v setpriv >/dev/null &&
-        setpriv --reuid 65534 --regid 65534 --clear-groups "$strata" --help >/dev/null 2>&1; then
+        setpriv --reuid 65534 --regid 65534 --clear-groups "$strata" check "$scn" >/dev/null 2>&1; then
         user="setpriv --reuid 65534 --regid 65534 --clear-groups"
     fi
 fi
