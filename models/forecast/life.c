@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/limits.h"
 #include "models/forecast/ckpt_levels.h"
 #include "models/forecast/forecast.h"
 #include "models/reliability/interval.h"
@@ -155,10 +156,11 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
         return st_err_set(
             err, ST_ERANGE, w->loc,
             "workload '%s' never finishes: %.4g days of work with an interruption "
-            "every %.4g h on average%s cannot complete before the simulated "
-            "clock runs out (146 years); checkpoint more often",
+            "every %.4g h on average%s cannot complete within the 146 years or the "
+            "%d interruptions a life simulates; checkpoint more often",
             w->name, (double)f->steps * f->eff_step_s / 86400, r > 0 ? 1 / r / 3600 : INFINITY,
-            f->interval_s > 0 ? " and its checkpoint interval" : " and no checkpoints");
+            f->interval_s > 0 ? " and its checkpoint interval" : " and no checkpoints",
+            ST_LIM_LIFE_INTERRUPTIONS);
     }
     return at_workload(w, rc, err);
 }

@@ -508,6 +508,14 @@ static void on_up(st_engine *eng, void *state, const st_event *ev)
     schedule_mark(L, ev->t);
 }
 
+/* One more interruption; past the most a life simulates (ST_LIM_LIFE_INTERRUPTIONS) the run stops
+ * unfinished. */
+static void count_interruption(life *L)
+{
+    if (++L->interruptions > ST_LIM_LIFE_INTERRUPTIONS)
+        st_engine_stop(L->eng);
+}
+
 /* Whether a failure whose class loses the in-memory copy with probability p loses it: always
  * without an in-memory level (every restore is from the persistent checkpoint). */
 static int loses_memory(life *L, double p)
@@ -524,7 +532,7 @@ static int loses_memory(life *L, double p)
  * persistent checkpoint. */
 static void interrupt(life *L, st_time now, int lose, const wclass *c)
 {
-    L->interruptions++;
+    count_interruption(L);
     settle(L, now);
     if (L->phase == PH_DOWN && now > L->up_plain) /* it came while the job waited for a spare */
         L->spare_wait += now - L->up_plain;
@@ -603,7 +611,7 @@ static int saves_at_stop(const life *L)
 static void announced_stop(life *L, st_time t, st_time down)
 {
     settle(L, t);
-    L->interruptions++;
+    count_interruption(L);
     L->inflight = -1;
     st_engine_cancel(L->eng, L->ev_mark);
     st_engine_cancel(L->eng, L->ev_stall);
@@ -780,7 +788,7 @@ int st__life_run_mode(const st_life_spec *s, uint64_t master_seed, uint64_t repl
     if (L.phase != PH_DONE) {
         rc = st_err_set(err, ST_ERANGE, (st_loc){0},
                         "lifetime: the job is not done after %g s (%lld interruptions)",
-                        (double)L.horizon * 1e-9, (long long)L.interruptions);
+                        (double)st_engine_now(L.eng) * 1e-9, (long long)L.interruptions);
     } else {
         fill_result(&L, out);
     }

@@ -3,8 +3,10 @@
  * accounting, asynchronous checkpoints, the renewal path, determinism and refused specs. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "models/config/limits.h"
 #include "models/reliability/interval.h"
 #include "models/reliability/lifetime.h"
 #include "models/reliability/spare_wait.h"
@@ -232,6 +234,30 @@ START_TEST(test_spare_nodes_add_the_wait_for_a_repair_and_no_more)
         ck_assert(one.spare_wait_s < none.spare_wait_s);
         s.has_spares = 0;
     }
+}
+END_TEST
+
+/* A job the closed form lets through but that never finishes stops at the most interruptions a
+ * life simulates, not at the clock's end (a fuzzing find: 32 GPUs failing every hour or so, nodes
+ * out for 2-12 h, 87 spares held 97% of the time, a restart longer than the gap between
+ * failures; it simulated 42 million interruptions, 146 years, for 30 s of CPU). */
+START_TEST(test_a_life_past_its_interruption_cap_stops_unfinished)
+{
+    st_life_class c[] = {{"gpu", 32, HOUR, 70}, {"node", 4, 5 * HOUR, 1}, {"rack", 1, 5 * HOUR, 1}};
+    const int64_t take[] = {1, 1, 4};
+    const double repair[] = {3 * HOUR, 2 * HOUR, 12 * HOUR};
+    st_life_spec s = job(3112 * 1.777, 2 * MIN, 0.225, 0.5, 5 * MIN, c, 3);
+    s.detect_s = 2 * MIN;
+    s.take = take;
+    s.repair_s = repair;
+    s.has_spares = 1;
+    s.spares = 87;
+    st_life_result r;
+    st_err err = {0};
+    ck_assert_int_eq(st_life_run(&s, 1, 0, &r, &err), ST_ERANGE);
+    char want[64];
+    snprintf(want, sizeof want, "(%d interruptions)", ST_LIM_LIFE_INTERRUPTIONS + 1);
+    ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
 }
 END_TEST
 
@@ -822,6 +848,7 @@ Suite *lifetime_suite(void)
     tcase_add_test(tc, test_skipping_checkpoint_cycles_changes_no_result);
     tcase_add_test(tc, test_a_step_count_interval_keeps_the_checkpoint_at_the_end);
     tcase_add_test(tc, test_spare_nodes_add_the_wait_for_a_repair_and_no_more);
+    tcase_add_test(tc, test_a_life_past_its_interruption_cap_stops_unfinished);
     tcase_add_test(tc, test_spares_blocked_share_matches_its_queue_replayed);
     tcase_add_test(tc, test_spares_ready_is_the_repair_the_job_waits_for);
     suite_add_tcase(s, tc);
