@@ -335,6 +335,7 @@ static void audit_write_share(const st_audit_in *in, const st_audit_cfg *t, cons
 /* One job's hold on the GPUs: which of them, and over which times [start_s, end_s). */
 typedef struct holder {
     const char *name;
+    size_t job; /* the workload's index: a job preempted and resumed holds several stretches */
     const int64_t *gpus; /* NULL: the n consecutive GPUs from first */
     int64_t first, n;
     double start_s, end_s;
@@ -352,6 +353,7 @@ static size_t segment_holders(const st_audit_in *in, holder *h)
         size_t i = of[c->seg[s].job];
         if (i)
             h[k++] = (holder){in->f[i - 1].w->name,
+                              i - 1,
                               c->seg_gpus + c->seg[s].gpu_at,
                               0,
                               c->seg[s].n,
@@ -374,11 +376,15 @@ static size_t holders(const st_audit_in *in, holder *h)
         if (in->cluster && f->w)
             continue;
         if (f->w && f->gpus)
-            h[k++] =
-                (holder){f->w->name, f->gpus,    0,
-                         f->w->gpus, f->start_s, f->start_s + (f->has_life ? f->life.wall_s : 0)};
+            h[k++] = (holder){f->w->name,
+                              i,
+                              f->gpus,
+                              0,
+                              f->w->gpus,
+                              f->start_s,
+                              f->start_s + (f->has_life ? f->life.wall_s : 0)};
         else if (r && r->w)
-            h[k++] = (holder){r->w->name, NULL, r->first_gpu, r->w->gpus, r->start_s, r->end_s};
+            h[k++] = (holder){r->w->name, i, NULL, r->first_gpu, r->w->gpus, r->start_s, r->end_s};
     }
     for (size_t i = 1; i < k; i++) /* insertion sort: stable, so ties keep workload order */
         for (size_t j = i; j > 0 && h[j].start_s < h[j - 1].start_s; j--) {
@@ -433,6 +439,19 @@ static void overlaps(const holder *h, size_t k, int64_t *shared, size_t *with)
     free(use);
 }
 
+/* How many jobs the k holders are: a job preempted and resumed holds the GPUs in several
+ * stretches. n: the workloads. */
+static size_t distinct_jobs(const holder *h, size_t k, size_t n)
+{
+    unsigned char *seen = st_xcalloc(n ? n : 1, 1);
+    size_t jobs = 0;
+    for (size_t j = 0; j < k; j++)
+        if (h[j].job < n && !seen[h[j].job]++)
+            jobs++;
+    free(seen);
+    return jobs;
+}
+
 /* No two jobs may hold one GPU at the same time. Each job's step and life are forecast as if it
  * had its GPUs alone, so an overlap is a plan that cannot run as forecast: a failure, one per job
  * that starts on GPUs another still holds. The cluster run's pool never lends a GPU twice
@@ -463,7 +482,11 @@ static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audi
     }
     if (k >= 2 && !fails) {
         add(out, "orchestration", ST_AUDIT_PASS, 0, 0, "GPUs held by one job");
-        say(out, "no two of the %zu jobs hold a GPU at the same time", k);
+        size_t jobs = distinct_jobs(h, k, in->n);
+        char over[64] = ""; /* a preempted job's stretches are one job's, not several */
+        if (jobs < k)
+            snprintf(over, sizeof over, ", over their %zu stretches on the GPUs", k);
+        say(out, "no two of the %zu jobs hold a GPU at the same time%s", jobs, over);
     }
     free(with);
     free(shared);

@@ -36,6 +36,8 @@ expect 0 '^  life +200 steps: .* 0 interruptions' "cadences past the work take n
 expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
 expect 0 '^  PASS  orchestration +GPUs held by one job: no two of the 2 jobs' "two full-cluster jobs queue" -- \
     "$cases/overlap.yaml"
+expect 0 'no two of the 2 jobs hold a GPU at the same time, over their 3 stretches' \
+    "a preempted job's two stretches are one job" -- "$src/scenarios/examples/preemption.yaml"
 expect 0 '"status":[[:space:]]*"fail"' "audit failure in JSON" -- "$cases/nofit.yaml" --format json
 expect 1 "interleaved.yaml:[0-9]+:[0-9]+: error: workload 'odd': interleaving" \
     "simulation error" -- "$cases/interleaved.yaml"
