@@ -1,6 +1,7 @@
 /* The run's costs (run_internal.h): each finished training job's TCO under the scenario's
  * prices, its share of the facility's metered peak and the switches the cluster buys. Split
  * from run.c, which composes the forecast. */
+#include <math.h>
 #include <stdint.h>
 
 #include "models/cost/cost.h"
@@ -126,7 +127,14 @@ static st_cost_result job_cost(const st_run_spec *sp, const st_workload_cfg *w,
     st_cost_cfg typed;
     if (!w->pool_gpus)
         return st_cost_job(prices_of(sp, w, &typed), u);
-    st_cost_result sum = {0};
+    /* the capex parts start unpriced (NaN), so a part no share prices stays "not priced"
+     * rather than reading 0 (st_cost_part_sum) */
+    st_cost_result sum = {.capex_nodes_usd = NAN,
+                          .capex_switches_usd = NAN,
+                          .capex_optics_usd = NAN,
+                          .capex_storage_usd = NAN,
+                          .capex_racks_usd = NAN,
+                          .capex_cooling_usd = NAN};
     for (int k = 0; k < sp->c->n_pools; k++) {
         if (!w->pool_gpus[k])
             continue;
