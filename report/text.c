@@ -159,12 +159,15 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
                 fmt(f->levels.mem_every_s, ST_DIM_TIME, a, sizeof a),
                 f->levels.mem_every_s / f->eff_step_s, (long long)f->levels.replicas,
                 f->levels.mem_stall_s, f->levels.mem_restore_s);
-    if (f->load.period_s > 0)
+    if (f->load.period_s > 0) {
+        char wear[64] = "no flash wear charged (rented storage)"; /* run_cost.c */
+        if (f->levels.usd_per_day > 0 || !f->has_cost)
+            snprintf(wear, sizeof wear, "%.4g USD/day of flash wear", f->levels.usd_per_day);
         fprintf(out,
-                "            write load %s/day while training: %.3g%% of tier '%s' write, "
-                "%.4g USD/day of flash wear\n",
+                "            write load %s/day while training: %.3g%% of tier '%s' write, %s\n",
                 fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
-                f->load.write_utilization * 100, f->load.tier, f->levels.usd_per_day);
+                f->load.write_utilization * 100, f->load.tier, wear);
+    }
     if (explain && f->young_interval_s > 0)
         fprintf(out,
                 "  explain   optimum intervals for d = %.4g s, M = %s: Daly %s, Young "

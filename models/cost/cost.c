@@ -86,7 +86,7 @@ static void on_prem(const st_cost_cfg *c, const st_cost_use *u, st_cost_result *
     r->energy_usd = u->energy_j * c->electricity_usd_per_j;
     r->demand_usd = u->peak_w * c->demand_usd_per_w_month * u->held_s / ST_COST_MONTH_S;
     r->staff_usd = share * c->staff_usd_per_s * u->held_s;
-    r->wear_usd = u->wear_usd; /* rented, the provider's drives wear */
+    r->wear_usd = u->wear_usd; /* the site's own drives; rented, the provider's wear */
 }
 
 /* Rented GPUs (bare metal and cloud): every GPU for the whole time the job holds it, restarts and

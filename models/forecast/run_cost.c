@@ -175,6 +175,9 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
          * price, its GPU-hours at that type's rate. */
         f->cost = job_cost(sp, f->w, &u);
         f->has_cost = 1;
+        if (!on_prem) /* rented storage wears the provider's drives (cost.md): the job's wear per
+                         day is what its cost charges for it, none */
+            f->levels.usd_per_day = 0;
         for (int e = 0; f->has_band && e < 2; e++) { /* held and powered for the band's wall */
             double k = f->wall_band[e] / f->life.wall_s;
             st_cost_use ue = u;

@@ -140,5 +140,10 @@ ok 'sed -n 3p "$tmp/e.md" | grep -q "^Best for the cost goal: add 256 nodes of h
 "$strata" run scenarios/examples/across-pools-h100-b200.yaml --format json >"$tmp/ap.json" 2>/dev/null
 ok 'python3 -c "import json, sys; j = json.load(open(sys.argv[1]))[\"jobs\"]; sys.exit(not (j[0][\"cost\"][\"capex\"][\"optics_usd\"] is None and j[2][\"cost\"][\"capex\"][\"optics_usd\"] is None))" "$tmp/ap.json"' "run: an unpriced part across pools is null"
 
+# rented storage: the daily flash wear is what the cost charges for it, none, in every format
+"$strata" run scenarios/examples/finetune-70b-cloud.yaml --format json >"$tmp/fc.json" 2>/dev/null
+ok 'python3 -c "import json, sys; j = json.load(open(sys.argv[1]))[\"jobs\"][0]; sys.exit(not (j[\"checkpoint\"][\"write_usd_per_day\"] == 0 == j[\"cost\"][\"breakdown\"][\"wear_usd\"]))" "$tmp/fc.json"' "run: a cloud job's daily flash wear is the cost's, none"
+ok '"$strata" run scenarios/examples/finetune-70b-cloud.yaml 2>/dev/null | grep -q "write, no flash wear charged (rented storage)$"' "run: text says the wear is not charged"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
