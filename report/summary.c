@@ -135,6 +135,26 @@ static const char *job_gpu(const cJSON *t, const cJSON *j)
     return str(cl, "gpu");
 }
 
+/* Whether job j's span in the cluster run (start to end) reads longer than its life alone, whose
+ * wall reads alone: a preemption or neighbours on its links stretched it. If so, writes the span
+ * and its preemptions, "2.871 h, preempted 1 time", to out (a review found the headline quoting
+ * the life alone beside a run that took longer). */
+static int ran_longer(FILE *out, const cJSON *j, const char *alone)
+{
+    if (!cJSON_IsNumber(get(j, "start_s")) || !cJSON_IsNumber(get(j, "end_s")))
+        return 0;
+    double span = num(j, "end_s") - num(j, "start_s");
+    char t[ST_REPORT_VALUE_MAX];
+    in_unit(ST_DOC_RUN, "jobs[].wall_s", span, t);
+    if (!(span > num(j, "wall_s")) || strcmp(t, alone) == 0)
+        return 0;
+    fputs(t, out);
+    long long n = cJSON_IsNumber(get(j, "preemptions")) ? (long long)num(j, "preemptions") : 0;
+    if (n > 0)
+        fprintf(out, ", preempted %lld time%s", n, st_plural_s(n));
+    return 1;
+}
+
 /* What the one training job does: "Trains MODEL (job NAME) in WALL on G GPU GPUs", or that its
  * plan does not fit. */
 static void training_words(FILE *out, long i, const cJSON *t)
@@ -150,16 +170,23 @@ static void training_words(FILE *out, long i, const cJSON *t)
                       "capacity_bytes", b));
         return;
     }
-    fprintf(out, "Trains %s (job %s) in %s", str(j, "model"), str(j, "name"),
-            shown(ST_DOC_RUN, "jobs[].wall_s", j, "wall_s", a));
+    fprintf(out, "Trains %s (job %s) in ", str(j, "model"), str(j, "name"));
+    shown(ST_DOC_RUN, "jobs[].wall_s", j, "wall_s", c);
+    int shared = ran_longer(out, j, c); /* preempted or slowed: its span, then its life alone */
     const cJSON *band = get(j, "wall_s_band"); /* the step model's error band, when it has one */
+    if (shared)
+        fprintf(out, " (%s alone", c);
+    else
+        fputs(c, out);
     if (cJSON_GetArraySize(band) == 2)
-        fprintf(out, " (%s to %s at %s, from %s)",
+        fprintf(out, "%s%s to %s at %s, from %s", shared ? ", " : " (",
                 in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
                         cJSON_GetArrayItem(band, 0)->valuedouble, a),
                 in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
                         cJSON_GetArrayItem(band, 1)->valuedouble, b),
                 shown(ST_DOC_RUN, "jobs[].band_level", j, "band_level", c), str(j, "band_basis"));
+    if (shared || cJSON_GetArraySize(band) == 2)
+        fputc(')', out);
     char n1[ST_REPORT_VALUE_MAX];
     fprintf(out, " on %s %s GPUs", whole(num(j, "gpus"), n1), gpu);
 }

@@ -145,5 +145,8 @@ ok 'python3 -c "import json, sys; j = json.load(open(sys.argv[1]))[\"jobs\"]; sy
 ok 'python3 -c "import json, sys; j = json.load(open(sys.argv[1]))[\"jobs\"][0]; sys.exit(not (j[\"checkpoint\"][\"write_usd_per_day\"] == 0 == j[\"cost\"][\"breakdown\"][\"wear_usd\"]))" "$tmp/fc.json"' "run: a cloud job's daily flash wear is the cost's, none"
 ok '"$strata" run scenarios/examples/finetune-70b-cloud.yaml 2>/dev/null | grep -q "write, no flash wear charged (rented storage)$"' "run: text says the wear is not charged"
 
+# a preempted job's headline gives the span it ran, then its life alone with the band
+ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-8b \(job pretrain\) in [0-9.]+ h, preempted 1 time \([0-9.]+ h alone, [0-9.]+ h to [0-9.]+ h at 80%"' "run: the headline counts the preemption"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
