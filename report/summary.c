@@ -135,6 +135,13 @@ static const char *job_gpu(const cJSON *t, const cJSON *j)
     return str(cl, "gpu");
 }
 
+/* How many lives job j's --replicas ran (0 without). */
+static long replicas_of(const cJSON *j)
+{
+    const cJSON *n = get(get(j, "replicas"), "n");
+    return cJSON_IsNumber(n) ? (long)n->valuedouble : 0;
+}
+
 /* Whether job j's span in the cluster run (start to end) reads longer than its life alone, whose
  * wall reads alone: a preemption or neighbours on its links stretched it. If so, writes the span
  * and its preemptions, "2.871 h, preempted 1 time", to out (a review found the headline quoting
@@ -172,11 +179,18 @@ static void training_words(FILE *out, long i, const cJSON *t)
     }
     fprintf(out, "Trains %s (job %s) in ", str(j, "model"), str(j, "name"));
     shown(ST_DOC_RUN, "jobs[].wall_s", j, "wall_s", c);
-    int shared = ran_longer(out, j, c); /* preempted or slowed: its span, then its life alone */
+    long lives = replicas_of(j);
+    int shared = 0;
+    if (lives >= 2) { /* --replicas: their mean, not the first life's draw */
+        in_unit(ST_DOC_RUN, "jobs[].replicas.wall_s",
+                num(get(get(j, "replicas"), "wall_s"), "mean"), c);
+        fprintf(out, "%s, the mean of %ld lives", c, lives);
+    } else
+        shared = ran_longer(out, j, c); /* preempted or slowed: its span, then its life alone */
     const cJSON *band = get(j, "wall_s_band"); /* the step model's error band, when it has one */
     if (shared)
         fprintf(out, " (%s alone", c);
-    else
+    else if (lives < 2)
         fputs(c, out);
     if (cJSON_GetArraySize(band) == 2)
         fprintf(out, "%s%s to %s at %s, from %s", shared ? ", " : " (",
@@ -299,8 +313,11 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
             fprintf(out, " (capacity %s)",
                     shown(ST_DOC_RUN, "power.power_capacity_w", pw, "power_capacity_w", b));
     }
-    if (cJSON_IsNumber(get(cost, "total_usd")))
-        fprintf(out, ", costing %s", shown(ST_DOC_RUN, "cost.total_usd", cost, "total_usd", a));
+    if (cJSON_IsNumber(get(cost, "total_usd"))) /* the cost is of the first life's wall */
+        fprintf(out, ", costing %s%s", shown(ST_DOC_RUN, "cost.total_usd", cost, "total_usd", a),
+                i >= 0 && replicas_of(cJSON_GetArrayItem(get(t, "jobs"), (int)i)) >= 2
+                    ? " in the first life"
+                    : "");
     if (!alone) /* services alone are what serving_words says */
         services_beside(out, t);
     audit_counts(out, get(t, "audit"));
