@@ -42,6 +42,17 @@ const char *st_fig_doc_name(st_fig_doc d)
 const char *const st_fig_stat_names[] = {"mean", "ci95_lo", "ci95_hi", "p10",
                                          "p50",  "p90",     "p99",     NULL};
 
+const char *st_fig_stat_label(const char *name)
+{
+    static const char *const labels[] = {
+        "mean", "95% CI of the mean, low end", "95% CI of the mean, high end", "P10", "P50", "P90",
+        "P99"};
+    for (size_t k = 0; st_fig_stat_names[k]; k++)
+        if (strcmp(name, st_fig_stat_names[k]) == 0)
+            return labels[k];
+    return name;
+}
+
 /* A path in a document's terms: array indices of digits dropped ("jobs[0]" is "jobs[]"); a
  * name in brackets (a sweep axis's "workloads[pretrain]") is kept. */
 static char *normal_path(const char *path)

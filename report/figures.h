@@ -125,6 +125,10 @@ extern const size_t st_fig_count;
 /* The statistics of an ST_FIG_STATS object, in the order the report writes them; NULL-ended. */
 extern const char *const st_fig_stat_names[];
 
+/* What a reader calls statistic `name` of st_fig_stat_names ("P90", "95% CI of the mean, low
+ * end"); name itself for any other. */
+const char *st_fig_stat_label(const char *name);
+
 /* The row of the leaf at path in document doc ("jobs[0].breakdown.compute_s": indices are
  * dropped, a stat of an ST_FIG_STATS row or a member of an ST_FIG_MAP row is its row, compare's
  * spread.KEY is KEY's row, size's front[] rows are ranked[]'s), or NULL when there is none. */

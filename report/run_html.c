@@ -25,8 +25,8 @@ typedef struct kv_ctx {
     size_t skip; /* the prefix's length, left out of the row's key */
 } kv_ctx;
 
-/* What a reader calls the leaf at path: its row's label in the report's schema, with the member's
- * name for a statistic or a map's member ("Goodput over the replicas (p90)"); the key itself
+/* What a reader calls the leaf at path: its row's label in the report's schema, with the
+ * statistic's label or the map member's name ("Goodput over the replicas (P90)"); the key itself
  * where no row names it. Malloc'd. */
 static char *leaf_label(const char *path, const char *key)
 {
@@ -34,7 +34,9 @@ static char *leaf_label(const char *path, const char *key)
     if (!f)
         return st_xstrdup(key);
     const char *last = strrchr(path, '.'), *idx = strrchr(path, '[');
-    if (f->flags & (ST_FIG_STATS | ST_FIG_MAP) && last)
+    if (f->flags & ST_FIG_STATS && last) /* "Goodput over the replicas (P90)" */
+        return st_xasprintf("%s (%s)", f->label, st_fig_stat_label(last + 1));
+    if (f->flags & ST_FIG_MAP && last)
         return st_xasprintf("%s (%s)", f->label, last + 1);
     size_t n = strlen(f->path);
     if (n > 6 && strcmp(f->path + n - 6, "band[]") == 0 && idx) /* a band's two ends, apart */
