@@ -202,7 +202,14 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         snprintf(buf, n, "%s/d", b);
         return;
     case ST_FU_FLOW:
-        snprintf(buf, n, "%.4g m3/s", v);
+        /* the units.md ladder: a mantissa in [1, 1000) (an air flow of 4.14 m3/s, a rack's
+         * coolant at 230 mL/s, not 0.00023 m3/s) */
+        if (fabs(v) >= 1 || v == 0)
+            snprintf(buf, n, "%.4g m3/s", v);
+        else if (fabs(v) >= 1e-3)
+            snprintf(buf, n, "%.4g L/s", v * 1e3);
+        else
+            snprintf(buf, n, "%.4g mL/s", v * 1e6);
         return;
     case ST_FU_PER_S:
         if (grouped_sig(v, b, sizeof b))

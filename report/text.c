@@ -467,7 +467,10 @@ static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_c
             "\n  cooling: the rack nearest its limit gives %s of heat against %s of %s cooling",
             fmt(h->heat_w, ST_DIM_POWER, a, sizeof a),
             fmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[h->cooling]);
-    fprintf(out, " (air %.3g m3/s, liquid %.3g L/s)", h->air_flow_m3_s, h->liquid_flow_m3_s * 1e3);
+    char air[ST_FIG_TEXT_MAX], liquid[ST_FIG_TEXT_MAX]; /* as every format shows a flow */
+    st_fig_number_text(ST_FU_FLOW, h->air_flow_m3_s, air, sizeof air);
+    st_fig_number_text(ST_FU_FLOW, h->liquid_flow_m3_s, liquid, sizeof liquid);
+    fprintf(out, " (air %s, liquid %s)", air, liquid);
     fprintf(out, "\n  PUE %.3f: cooling plant %s (fans %s, pumps %s, chiller %s)", p->pue,
             fmt(p->cooling.total_w, ST_DIM_POWER, a, sizeof a),
             fmt(p->cooling.fans_w, ST_DIM_POWER, b, sizeof b),

@@ -330,6 +330,25 @@ END_TEST
 
 /* The validation metrics are rows: each one job figure of the run report, read through its row;
  * a job without the figure's result has none. */
+/* Numbers as a reader sees them, one text in every format: a flow on the units.md ladder (a
+ * rack's coolant in mL/s, not 0.00023 m3/s; text said L/s where HTML said m3/s), a replica
+ * statistic in words. */
+START_TEST(test_number_text_reads_in_one_unit)
+{
+    char b[ST_FIG_TEXT_MAX];
+    st_fig_number_text(ST_FU_FLOW, 2.934, b, sizeof b);
+    ck_assert_str_eq(b, "2.934 m3/s");
+    st_fig_number_text(ST_FU_FLOW, 0.1808, b, sizeof b);
+    ck_assert_str_eq(b, "180.8 L/s");
+    st_fig_number_text(ST_FU_FLOW, 0.0002304, b, sizeof b);
+    ck_assert_str_eq(b, "230.4 mL/s");
+    st_fig_number_text(ST_FU_FLOW, 0, b, sizeof b);
+    ck_assert_str_eq(b, "0 m3/s");
+    ck_assert_str_eq(st_fig_stat_label("p90"), "P90");
+    ck_assert_str_eq(st_fig_stat_label("ci95_lo"), "95% CI of the mean, low end");
+}
+END_TEST
+
 START_TEST(test_validation_metrics_are_rows)
 {
     for (size_t m = 0; st_valid_metric_names[m]; m++) {
@@ -383,6 +402,7 @@ Suite *figures_suite(void)
     tcase_add_test(tc, test_sweep_columns_are_rows);
     tcase_add_test(tc, test_validation_metrics_are_rows);
     tcase_add_test(tc, test_labels_differ_within_an_object);
+    tcase_add_test(tc, test_number_text_reads_in_one_unit);
     suite_add_tcase(s, tc);
     return s;
 }
