@@ -217,6 +217,9 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         else
             snprintf(buf, n, "%.4g/s", v);
         return;
+    case ST_FU_USD_PER_TOKEN: /* as run's text and size say it: 3.193, not 3.193e-6 USD */
+        snprintf(buf, n, "%.4g USD per million tokens", v * 1e6);
+        return;
     case ST_FU_FREQUENCY:
         snprintf(buf, n, "%.4g Hz", v);
         return;

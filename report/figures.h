@@ -33,7 +33,8 @@
     X(ST_FU_BYTES_PER_DAY, "bytes/day", ST_DIM_BYTES) /* bytes written per day */                  \
     X(ST_FU_FLOW, "m3/s", ST_DIM__COUNT)              /* a volume flow */                          \
     X(ST_FU_PER_S, "per second", ST_DIM__COUNT)       /* a count per second (tokens) */            \
-    X(ST_FU_FREQUENCY, "Hz", ST_DIM__COUNT)
+    X(ST_FU_FREQUENCY, "Hz", ST_DIM__COUNT)                                                        \
+    X(ST_FU_USD_PER_TOKEN, "USD/token", ST_DIM__COUNT) /* shown per million tokens */
 #define ST__FIG_UNIT_ENUM(e, name, dim) e,
 typedef enum st_fig_unit { ST_FIG_UNITS(ST__FIG_UNIT_ENUM) ST_FU__COUNT } st_fig_unit;
 #undef ST__FIG_UNIT_ENUM

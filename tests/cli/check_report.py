@@ -39,7 +39,8 @@ UNITS = {
     "d": 86400, "y": 365 * 86400, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
     "PB": 1e15, "EB": 1e18, "W": 1, "kW": 1e3, "MW": 1e6, "GW": 1e9, "J": 1, "kJ": 1e3,
     "MJ": 1e6, "GJ": 1e9, "Wh": 3600, "kWh": 3.6e6, "MWh": 3.6e9, "GWh": 3.6e12, "A": 1,
-    "mA": 1e-3, "kA": 1e3, "C": 1, "Hz": 1, "USD": 1, "m3/s": 1,
+    "mA": 1e-3, "kA": 1e3, "C": 1, "Hz": 1, "USD": 1, "m3/s": 1, "L/s": 1e-3, "mL/s": 1e-6,
+    "USD per million tokens": 1e-6,
 }
 
 
@@ -90,7 +91,8 @@ SHOWN = {
     "power": {"W", "kW", "MW", "GW"}, "ramp": {"W/s", "kW/s", "MW/s", "GW/s"},
     "energy": {"J", "kJ", "MJ", "GJ", "Wh", "kWh", "MWh", "GWh"}, "current": {"A", "mA", "kA"},
     "money": {"USD"}, "temperature": {"C"}, "share": {"%"}, "bytes/day": {u + "/d" for u in BYTES},
-    "m3/s": {"m3/s"}, "per second": {"/s"}, "Hz": {"Hz"}, "number": {""},
+    "m3/s": {"m3/s", "L/s", "mL/s"}, "per second": {"/s"}, "Hz": {"Hz"}, "number": {""},
+    "USD/token": {"USD per million tokens"},
 }
 STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "guide",

@@ -331,8 +331,8 @@ END_TEST
 /* The validation metrics are rows: each one job figure of the run report, read through its row;
  * a job without the figure's result has none. */
 /* Numbers as a reader sees them, one text in every format: a flow on the units.md ladder (a
- * rack's coolant in mL/s, not 0.00023 m3/s; text said L/s where HTML said m3/s), a replica
- * statistic in words. */
+ * rack's coolant in mL/s, not 0.00023 m3/s; text said L/s where HTML said m3/s), a cost per
+ * token per million tokens (HTML said 3.193e-6 USD), a replica statistic in words. */
 START_TEST(test_number_text_reads_in_one_unit)
 {
     char b[ST_FIG_TEXT_MAX];
@@ -344,6 +344,8 @@ START_TEST(test_number_text_reads_in_one_unit)
     ck_assert_str_eq(b, "230.4 mL/s");
     st_fig_number_text(ST_FU_FLOW, 0, b, sizeof b);
     ck_assert_str_eq(b, "0 m3/s");
+    st_fig_number_text(ST_FU_USD_PER_TOKEN, 3.193e-6, b, sizeof b);
+    ck_assert_str_eq(b, "3.193 USD per million tokens");
     ck_assert_str_eq(st_fig_stat_label("p90"), "P90");
     ck_assert_str_eq(st_fig_stat_label("ci95_lo"), "95% CI of the mean, low end");
 }
