@@ -459,8 +459,9 @@ static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
 
 /* The rack with the most heat for its cooling against it, the PUE and its parts, and the junctions.
  */
-static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
 {
+    const st_plant_result *p = &r->plant;
     char a[32], b[32], d[32], e[32];
     const st_plant_rack_heat *h = &p->rack_heat;
     fprintf(out,
@@ -486,17 +487,27 @@ static void cooling_text(FILE *out, const st_plant_result *p, const st_cluster_c
         fprintf(out, ", the jobs' energy %s", fmt(p->energy_j, ST_DIM_ENERGY, a, sizeof a));
     fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",
             p->max_junction_c, p->throttle_fraction * 100);
-    for (size_t k = 0; k < p->n_jobs; k++)
-        if (p->jobs[k].clock < 1 || p->jobs[k].energy_per_token_j > 0)
-            fprintf(out,
-                    "  job %llu: junction %.1f C, clock %.1f%%, %.4g J per token at the facility\n",
-                    (unsigned long long)p->jobs[k].id, p->jobs[k].junction_c,
-                    p->jobs[k].clock * 100, p->jobs[k].energy_per_token_j);
+    /* each job by its name, as every other section names it (the plant's id is its workload's
+     * index); a service has a junction and a clock but no energy per token trained */
+    for (size_t k = 0; k < p->n_jobs; k++) {
+        const st_plant_job_power *j = &p->jobs[k];
+        size_t i = (size_t)j->id;
+        const st_workload_cfg *w = i >= r->n ? NULL : r->f[i].w ? r->f[i].w : r->serve[i].w;
+        int service = i < r->n && !r->f[i].w && r->serve[i].w;
+        if (!w || !(service || j->clock < 1 || j->energy_per_token_j > 0))
+            continue;
+        fprintf(out, "  job %s: junction %.1f C, clock %.1f%%", w->name, j->junction_c,
+                j->clock * 100);
+        if (j->energy_per_token_j > 0)
+            fprintf(out, ", %.4g J per token at the facility", j->energy_per_token_j);
+        fputc('\n', out);
+    }
 }
 
 /* The plant: facility power and its swing, the mitigations, the racks, cooling and PUE. */
-static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
+static void power_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
 {
+    const st_plant_result *p = &r->plant;
     char a[32], b[32], d[32], e[32], g[32], h[32];
     const st_plant_facility *f = &p->facility_peak;
     fprintf(out, "\npower: IT peak %s (window mean %s), facility peak %s (window mean %s)\n",
@@ -523,7 +534,7 @@ static void power_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                 fmt(c->facility.ramp_limit_w_per_s, ST_DIM_POWER, d, sizeof d));
     mitigation_text(out, p);
     racks_text(out, p, c);
-    cooling_text(out, p, c);
+    cooling_text(out, r, c);
 }
 
 /* v USD in the rounding every other format shows money in (st_fig_money). */
@@ -756,7 +767,7 @@ static void report_text(FILE *out, const st_report *rep)
     if (r->has_fabric)
         fabric_text(out, &r->fab);
     if (r->has_plant)
-        power_text(out, &r->plant, c);
+        power_text(out, r, c);
     if (r->has_cost)
         cost_text(out, r, st_scn_cost(s), c);
     audit_text(out, r);
