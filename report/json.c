@@ -462,15 +462,19 @@ static void add_span(cJSON *j, const st_forecast *f, const st_cluster_cfg *c)
     cJSON_AddStringToObject(j, "pace_pool", c->pools[f->pace_pool].name);
 }
 
-/* Job i's own power, when the plant ran it. */
+/* Job i's own power, when the plant ran it. A service has no gpu_peak_w: its replicas' iterations
+ * are not in step, so the plant draws its GPUs at their mean (st_plant_job.steady) and its
+ * "peak" would be gpu_mean_w again. */
 static void add_job_power(cJSON *job, const st_run *r, size_t i)
 {
+    int service = !r->f[i].w && r->serve[i].w;
     for (size_t k = 0; r->has_plant && k < r->plant.n_jobs; k++) {
         const st_plant_job_power *p = &r->plant.jobs[k];
         if (p->id != i)
             continue;
         cJSON *o = cJSON_AddObjectToObject(job, "power");
-        cJSON_AddNumberToObject(o, "gpu_peak_w", p->peak_w);
+        if (!service)
+            cJSON_AddNumberToObject(o, "gpu_peak_w", p->peak_w);
         cJSON_AddNumberToObject(o, "gpu_mean_w", p->mean_w);
         cJSON_AddNumberToObject(o, "step_energy_j", p->step_energy_j);
         if (p->energy_j > 0) {

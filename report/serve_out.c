@@ -156,7 +156,7 @@ cJSON *st_report_serve_json(const st_run_serve *s)
         cJSON_AddStringToObject(fe, "name", ic->frontend);
     cJSON_AddNumberToObject(fe, "request_s", ic->frontend_request_s);
     cJSON_AddNumberToObject(fe, "iteration_s", ic->frontend_iteration_s);
-    cJSON_AddNumberToObject(in, "gpu_mean_w", r->gpu_mean_w);
+    cJSON_AddNumberToObject(in, "mean_power_per_gpu_w", r->gpu_mean_w);
     cJSON_AddNumberToObject(in, "it_energy_per_token_j", r->energy_per_token_j);
     if (r->has_cost) /* absent: no cost section, or on premises (needs the plant's energy) */
         cJSON_AddNumberToObject(in, "cost_per_million_tokens_usd", r->cost_per_million_tokens_usd);
