@@ -268,6 +268,9 @@ long st_csv_bad_name(const char *p, size_t len, char *what, size_t n)
     return -1;
 }
 
+/* The end of a skipped row's warning, which its copy as an error leaves out. */
+static const char skip_tail[] = "; row skipped";
+
 void st_csv_malformed(st_csv_report *r, const char *at, const char *fmt, ...)
 {
     char what[256];
@@ -280,7 +283,9 @@ void st_csv_malformed(st_csv_report *r, const char *at, const char *fmt, ...)
         st_diag_add(r->errors, ST_EINVAL, loc, "malformed %s: %s", r->noun, what);
         r->stop = 1;
     } else if (r->skipped < ST_CSV_SKIP_WARNINGS) {
-        st_diag_add(r->warnings, 0, loc, "malformed %s: %s; row skipped", r->noun, what);
+        if (!r->skipped)
+            r->first_warning = r->warnings->n;
+        st_diag_add(r->warnings, 0, loc, "malformed %s: %s%s", r->noun, what, skip_tail);
     }
     if (!r->skipped++)
         r->first_skip = r->line_no;
@@ -299,6 +304,32 @@ void st_csv_skipped_summary(const st_csv_report *r, st_loc at, const char *what,
         return;
     st_diag_add(r->warnings, 0, at, "%s '%s': %zu malformed row%s skipped, the first at %s:%u",
                 what, name, r->skipped, r->skipped == 1 ? "" : "s", r->file, r->first_skip);
+}
+
+const char *st_csv_skipped_reason(const st_csv_report *r, char *buf, size_t n)
+{
+    const char *which = r->skipped > ST_CSV_SKIP_WARNINGS ? "the first ten are"
+                        : r->skipped == 1                 ? "it is"
+                                                          : "each is";
+    snprintf(buf, n, "its %zu row%s malformed (%s listed below)", r->skipped,
+             r->skipped == 1 ? " was" : "s were all", which);
+    return buf;
+}
+
+void st_csv_skipped_as_errors(const st_csv_report *r)
+{
+    if (!r->skipped || r->refuse)
+        return;
+    const st_diag *w = r->warnings;
+    size_t shown = r->skipped < ST_CSV_SKIP_WARNINGS ? r->skipped : ST_CSV_SKIP_WARNINGS;
+    int end = r->first_warning + (int)shown;
+    for (int i = r->first_warning; i < end && i < w->n; i++) { /* a full diag drops some */
+        const char *m = w->items[i].msg;
+        size_t len = strlen(m), tail = sizeof skip_tail - 1;
+        if (len >= tail && strcmp(m + len - tail, skip_tail) == 0)
+            len -= tail;
+        st_diag_add(r->errors, ST_EINVAL, w->items[i].loc, "%.*s", (int)len, m);
+    }
 }
 
 int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,

@@ -95,6 +95,7 @@ typedef struct st_csv_report {
     int refuse;
     size_t skipped;      /* malformed rows so far */
     unsigned first_skip; /* the line of the first */
+    int first_warning;   /* the index of its warning in warnings */
     int stop;            /* an error was reported: read no further */
     const char *line;    /* the row being read, for columns */
     unsigned line_no;
@@ -114,6 +115,16 @@ void st_csv_row_error(st_csv_report *r, const char *at, int code, const char *ms
  * first at FILE:LINE", whatever their count (the per-row warnings stop at
  * ST_CSV_SKIP_WARNINGS); nothing when none was, or when they were refused. */
 void st_csv_skipped_summary(const st_csv_report *r, st_loc at, const char *what, const char *name);
+
+/* When no row could be read because each was malformed, the reason in words for the caller's
+ * error, "its 2 rows were all malformed (each is listed below)", in buf[0..n). Returns buf. */
+const char *st_csv_skipped_reason(const st_csv_report *r, char *buf, size_t n);
+
+/* The skipped rows' warnings (up to ST_CSV_SKIP_WARNINGS) copied to errors as refuse says them,
+ * "malformed <noun>: ...", for a read that kept no row: a scenario that does not load prints no
+ * warning, so without them nothing would say which row failed or why. Nothing when no row was
+ * skipped, or they were refused (then they are errors already). */
+void st_csv_skipped_as_errors(const st_csv_report *r);
 
 /* Every line of c after the header to the reader's row(ctx, line, length), with rep's line and
  * line_no set: a blank line is skipped, an overlong one malformed, and the rows past max_rows

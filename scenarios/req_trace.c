@@ -221,12 +221,26 @@ static int cmp_row(const void *a, const void *b)
     return (x->out > y->out) - (x->out < y->out);
 }
 
+/* A trace left with no request: its header alone, or every row malformed, said with each row's
+ * reason (csv_in.h), since a scenario that does not load prints no warning. */
+static int no_request(rreader *r, const st_ynode *at)
+{
+    if (!r->rep.skipped)
+        return st_rd_fail(&r->ld->rd, at, ST_EINVAL, "request trace '%s' has no request", at->text);
+    char why[96];
+    int rc = st_rd_fail(&r->ld->rd, at, ST_EINVAL,
+                        "request trace '%s' has no request that could be read: %s", at->text,
+                        st_csv_skipped_reason(&r->rep, why, sizeof why));
+    st_csv_skipped_as_errors(&r->rep);
+    return rc;
+}
+
 /* The rows as the service's requests: from the first arrival, their means and the longest. */
 static int keep(rreader *r, const st_ynode *at)
 {
     st_inference_cfg *ic = r->ic;
     if (r->n == 0)
-        return st_rd_fail(&r->ld->rd, at, ST_EINVAL, "request trace '%s' has no request", at->text);
+        return no_request(r, at);
     qsort(r->rows, r->n, sizeof *r->rows, cmp_row);
     double t0 = r->rows[0].arrival_s, in = 0, out = 0;
     int64_t longest = 0;

@@ -464,6 +464,23 @@ static void keep(st_ld *ld, reader *r)
     free(r->types.slot);
 }
 
+/* A trace left with no job: its header alone, or every row malformed, said with each row's
+ * reason (csv_in.h), since a scenario that does not load prints no warning. */
+static int no_job(reader *r, const st_ynode *at)
+{
+    if (!r->rep.skipped)
+        return st_rd_fail(&r->ld->rd, at, ST_EINVAL,
+                          "trace file '%s' has no job row: expected at least one row after its "
+                          "header",
+                          at->text);
+    char why[96];
+    int rc = st_rd_fail(&r->ld->rd, at, ST_EINVAL,
+                        "trace file '%s' has no job row that could be read: %s", at->text,
+                        st_csv_skipped_reason(&r->rep, why, sizeof why));
+    st_csv_skipped_as_errors(&r->rep);
+    return rc;
+}
+
 int st__trace_read(st_ld *ld, const st_ynode *at)
 {
     st_trace_cfg *t = &ld->s->trace;
@@ -495,10 +512,6 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     skipped_summary(&r, at);
     keep(ld, &r);
     if (!rc && !r.rep.stop && t->n_jobs == 0) /* nothing to schedule: say so, not an empty run */
-        return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                          "trace file '%s' has no job row%s: expected at least one row after "
-                          "its header",
-                          at->text,
-                          t->skipped ? " that could be read (every row was skipped)" : "");
+        return no_job(&r, at);
     return rc || r.rep.stop ? -1 : 0;
 }

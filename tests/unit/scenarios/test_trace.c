@@ -255,6 +255,32 @@ static st_scn *with_abs_trace(const char *path, const char *format, const char *
     return s;
 }
 
+/* Every row malformed: the error at the `file` key, then each row's reason as an error at its
+ * row and column, worded as refuse words it. Before, the error alone said "every row was
+ * skipped", and the rows' warnings, of a scenario that did not load, were never printed. */
+START_TEST(test_every_row_malformed_names_each_row)
+{
+    char path[64];
+    temp_csv("submit,duration,gpus\n0,2 h,eight\n5,1 h,x\n", path, sizeof path);
+    st_diag d;
+    st_scn *s = with_abs_trace(path, "csv", "", &d);
+    unlink(path);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, 3);
+    ck_assert_str_eq(d.items[0].loc.file, "t.yaml");
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "its 2 rows were all malformed (each is listed"));
+    unsigned lines[] = {2, 3};
+    const char *why[] = {"malformed trace row: gpus 'eight' is not a whole number >= 1",
+                         "malformed trace row: gpus 'x' is not a whole number >= 1"};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_str_eq(d.items[i + 1].loc.file, path);
+        ck_assert_uint_eq(d.items[i + 1].loc.line, lines[i]);
+        ck_assert_uint_eq(d.items[i + 1].loc.col, 7); /* the gpus field */
+        ck_assert_str_eq(d.items[i + 1].msg, why[i]);
+    }
+}
+END_TEST
+
 /* 3,000 tenants over 9,000 rows in a scrambled order: each job's index names its own tenant, and
  * the names stand in first-seen order (the hash index never reaches the order). */
 START_TEST(test_tenants_hashed_in_first_seen_order)
@@ -365,6 +391,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_malformed_rows_are_skipped_with_their_line);
     tcase_add_test(tc, test_quoted_fields_are_read);
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
+    tcase_add_test(tc, test_every_row_malformed_names_each_row);
     tcase_add_test(tc, test_missing_column_is_an_error);
     tcase_add_test(tc, test_tenants_hashed_in_first_seen_order);
     tcase_add_test(tc, test_a_bound_is_an_error_whatever_malformed_says);
