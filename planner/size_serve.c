@@ -233,22 +233,41 @@ static int cmp_cost(const void *pa, const void *pb)
     return cmp_gpus(pa, pb);
 }
 
-int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
-                    const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
-                    int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
+/* A stream the search cannot size: 0, or an error at the workload (an offline batch, a capped
+ * Poisson stream) or its requests (a trace of no rate). */
+static int unsized(const st_workload_cfg *w, st_err *err)
 {
-    memset(out, 0, sizeof *out);
-    if (w->inference.mode == ST_REQ_OFFLINE)
+    const st_inference_cfg *ic = &w->inference;
+    if (ic->mode == ST_REQ_OFFLINE)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "workload '%s': sizing a service needs the rate it must serve "
                           "(requests: { rate: ... }) or the clients of a closed loop "
                           "(requests: { concurrency: ... }); an offline batch has neither",
                           w->name);
-    if (w->inference.mode == ST_REQ_POISSON && w->inference.concurrency > 0)
+    if (ic->mode == ST_REQ_POISSON && ic->concurrency > 0)
         return st_err_set(err, ST_EINVAL, w->loc,
                           "workload '%s': sizing a capped Poisson stream is not supported: size "
                           "its rate (drop concurrency) or its clients (drop rate)",
                           w->name);
+    /* The replicas are the rate over one replica's capacity: a burst has no rate to divide,
+       and sizing it for 0 requests/s would size for a stream that sends nothing. */
+    if (ic->mode == ST_REQ_TRACE && !st_inference_has_rate(ic))
+        return st_err_set(err, ST_EINVAL, ic->requests_loc,
+                          "workload '%s': sizing a service needs the rate it must serve, and "
+                          "request trace '%s' has none: its %lld row%s at one instant (a span "
+                          "of 0 s)",
+                          w->name, ic->trace_name, (long long)ic->n_trace,
+                          ic->n_trace == 1 ? " arrives" : "s all arrive");
+    return 0;
+}
+
+int st_size_serving(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t id,
+                    const st_gpu_spec *const *types, size_t n_types, const st_cost_cfg *cost,
+                    int cost_goal, uint64_t seed, st_serve_size *out, st_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (unsized(w, err))
+        return err->code;
     st_workload_cfg steady = *w; /* a load curve is sized for its peak, a steady stream's */
     double served = 1;           /* the share of the peak's requests the curve sends, on average */
     if (w->inference.n_load > 0) {

@@ -56,8 +56,8 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
                                 st_moe_dispatcher_names[w->parallel.moe_dispatcher]);
     cJSON *rq = cJSON_AddObjectToObject(j, "requests");
     cJSON_AddStringToObject(rq, "mode", st_req_mode_names[ic->mode]);
-    /* absent: all at once, a closed loop, or a curve */
-    if (ic->mode != ST_REQ_OFFLINE && ic->mode != ST_REQ_CLOSED && ic->n_load == 0)
+    /* absent: all at once (offline, or a trace's rows at one instant), a closed loop, a curve */
+    if (st_inference_has_rate(ic))
         cJSON_AddNumberToObject(rq, "rate_per_s", ic->rate);
     if (ic->concurrency > 0) /* absent: no cap on the requests in flight */
         cJSON_AddNumberToObject(rq, "concurrency", (double)ic->concurrency);
@@ -198,6 +198,22 @@ static void pct_text(FILE *out, const char *label, const st_serve_pct *p)
     fprintf(out, "  %-9s p50 %.4g s, p90 %.4g s, p99 %.4g s\n", label, p->p50, p->p90, p->p99);
 }
 
+/* A trace's requests: their span and mean rate, or, all at one instant, no rate (a rate over
+ * 0 s is undefined; "0 per second" read as a stream that sends nothing). */
+static void trace_text(FILE *out, const st_inference_cfg *ic)
+{
+    char a[32];
+    fprintf(out, "  requests  %lld from the trace %s (%s)", (long long)ic->n_trace, ic->trace_name,
+            st_req_format_names[ic->trace_format]);
+    if (!st_inference_has_rate(ic)) {
+        fputs(ic->n_trace == 1 ? ", at one instant (no rate)" : ", all at one instant (no rate)",
+              out);
+        return;
+    }
+    fprintf(out, " over %s, %.4g per second",
+            fmt(ic->trace[ic->n_trace - 1].arrival_s, ST_DIM_TIME, a, sizeof a), ic->rate);
+}
+
 void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serve *s)
 {
     const st_workload_cfg *w = s->w;
@@ -226,11 +242,7 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
         fprintf(out, " on pool %s (%s)", cl->pools[w->pool].name, cl->pools[w->pool].gpu->name);
     fputc('\n', out);
     if (ic->mode == ST_REQ_TRACE)
-        fprintf(out, "  requests  %lld from the trace %s (%s) over %s, %.4g per second",
-                (long long)ic->n_trace, ic->trace_name, st_req_format_names[ic->trace_format],
-                fmt(ic->n_trace > 0 ? ic->trace[ic->n_trace - 1].arrival_s : 0, ST_DIM_TIME, a,
-                    sizeof a),
-                ic->rate);
+        trace_text(out, ic);
     else if (ic->n_load > 0)
         fprintf(out, "  requests  %lld over %s of a load curve of %d points (Poisson)",
                 (long long)r->requests,

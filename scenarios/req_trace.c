@@ -260,7 +260,7 @@ static int keep(rreader *r, const st_ynode *at)
     ic->output_tokens = (int64_t)(out / (double)r->n + 0.5);
     ic->longest = longest;
     double span = kept[r->n - 1].arrival_s;
-    ic->rate = span > 0 ? (double)(r->n - 1) / span : 0;
+    ic->rate = span > 0 ? (double)(r->n - 1) / span : 0; /* 0: none (st_inference_has_rate) */
     return 0;
 }
 

@@ -147,6 +147,13 @@ void st_cudnn_text(int release, char out[ST_CUDNN_TEXT])
     snprintf(out, ST_CUDNN_TEXT, "%d.%d", release / 100, release % 100);
 }
 
+int st_inference_has_rate(const st_inference_cfg *ic)
+{
+    if (ic->n_load > 0)
+        return 0;
+    return ic->mode == ST_REQ_POISSON || (ic->mode == ST_REQ_TRACE && ic->rate > 0);
+}
+
 double st_inference_mean_rate(const st_inference_cfg *ic)
 {
     const st_load_point *p = ic->load;

@@ -534,7 +534,8 @@ typedef struct st_inference_cfg {
     int n_load;
     st_autoscale_cfg autoscale;
     /* mode: trace: the file (joined to the scenario's folder), its format, and its rows sorted
-     * by arrival (the scenario's); rate is then their mean rate, count their number, the
+     * by arrival (the scenario's); rate is then their mean rate (0 when they all arrive at one
+     * instant: none, st_inference_has_rate), count their number, the
      * lengths their means (rounded), and longest the most tokens one request holds */
     const char *trace_file, *trace_name; /* the path read, and as the scenario writes it */
     st_req_format trace_format;
@@ -579,6 +580,13 @@ typedef struct st_inference_cfg {
  * requests by it (models/serve/serve_load.c); the loader refuses a curve that sends fewer than
  * the replicas. */
 double st_inference_mean_rate(const st_inference_cfg *ic);
+
+/* Whether ic's stream has one rate, ic->rate: a Poisson stream without a load curve, or a trace
+ * whose rows span time (their mean rate). A trace whose rows all arrive at one instant (one row,
+ * or a burst) has none: a rate over a span of 0 s is undefined, and its ic->rate 0 means that,
+ * not a stream that sends nothing. An offline batch, a closed loop and a curve have none
+ * either. */
+int st_inference_has_rate(const st_inference_cfg *ic);
 
 /* What a kind: inference workload leaves out takes vLLM V1's defaults, the engine the serving
  * model follows (models/serve/serve.h); each figure's source in models/config/config.c. GPUs of

@@ -340,6 +340,18 @@ PY
 check "a trace's rows are its requests" $?
 "$strata" size "$tmp/trace.yaml" --top 1 | head -1 | grep -q "requests/s (its trace's mean)"
 check "size a trace at its mean rate" $?
+# A trace whose rows all arrive at one instant has no rate (a rate over 0 s is undefined): run
+# says so and leaves rate_per_s out, size refuses it at its requests. Both once said 0 per
+# second, and size sized for "0 requests/s (its trace's mean)" (a new user's review).
+printf 'arrival,input_tokens,output_tokens\n5,100,50\n5,100,50\n5,100,50\n' >"$tmp/burst.csv"
+sed 's/req.csv/burst.csv/' "$tmp/trace.yaml" >"$tmp/burst.yaml"
+"$strata" run "$tmp/burst.yaml" | grep -q '^  requests  3 from the trace burst.csv (csv), all at one instant (no rate),' &&
+    "$strata" run --format json "$tmp/burst.yaml" |
+    python3 -c 'import json, sys; sys.exit("rate_per_s" in json.load(sys.stdin)["jobs"][0]["requests"])'
+check "a trace at one instant has no rate in run's text and JSON" $?
+"$strata" size "$tmp/burst.yaml" >/dev/null 2>"$tmp/e"
+[ $? = 2 ] && grep -q "burst.yaml:10:15: error: workload 'chat': sizing a service needs the rate it must serve, and request trace 'burst.csv' has none: its 3 rows all arrive at one instant" "$tmp/e"
+check "size refuses a trace at one instant, at its requests" $?
 
 # Sizing a service: every GPU type and tp, the replicas its rate needs, each row's p99s within
 # the targets; a configuration that cannot hold a request listed with why; the training
