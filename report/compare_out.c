@@ -213,7 +213,10 @@ static void pools_table(FILE *out, const st_compare_row *rows, size_t n, int md)
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < rows[i].n_pool; k++) {
             const st_cluster_pool_stats *p = &rows[i].pool[k];
-            st_unit_format(p->mean_wait_s, ST_DIM_TIME, a, sizeof a);
+            if (p->finished) /* over its finished jobs: none, no wait ("-", not 0 s) */
+                st_unit_format(p->mean_wait_s, ST_DIM_TIME, a, sizeof a);
+            else
+                snprintf(a, sizeof a, "-");
             if (md) {
                 fputs("| ", out);
                 st_report_md_cell(out, rows[i].label);
@@ -346,7 +349,8 @@ static void json_pools(cJSON *o, const st_compare_row *r)
         cJSON_AddStringToObject(e, "name", r->pool_cfg[k].name);
         cJSON_AddNumberToObject(e, "jobs", (double)r->pool[k].jobs);
         cJSON_AddNumberToObject(e, "finished", (double)r->pool[k].finished);
-        cJSON_AddNumberToObject(e, "mean_wait_s", r->pool[k].mean_wait_s);
+        if (r->pool[k].finished) /* over its finished jobs: none, no wait */
+            cJSON_AddNumberToObject(e, "mean_wait_s", r->pool[k].mean_wait_s);
         cJSON_AddNumberToObject(e, "utilization", r->pool[k].utilization);
         cJSON_AddItemToArray(a, e);
     }

@@ -565,10 +565,21 @@ static void add_pool_stats(cJSON *o, const st_cluster_result *c, const st_cluste
         cJSON_AddStringToObject(e, "name", cfg->pools[k].name);
         cJSON_AddNumberToObject(e, "jobs", (double)p->jobs);
         cJSON_AddNumberToObject(e, "finished", (double)p->finished);
-        cJSON_AddNumberToObject(e, "mean_wait_s", p->mean_wait_s);
+        if (p->finished) /* over its finished jobs: none, no wait */
+            cJSON_AddNumberToObject(e, "mean_wait_s", p->mean_wait_s);
         cJSON_AddNumberToObject(e, "utilization", p->utilization);
         cJSON_AddItemToArray(a, e);
     }
+}
+
+/* The figures over the finished jobs: their waits, times queued and completion times. */
+static void finished_json(cJSON *o, const st_cluster_stats *s)
+{
+    cJSON_AddNumberToObject(o, "mean_wait_s", s->mean_wait_s);
+    cJSON_AddNumberToObject(o, "p95_wait_s", s->p95_wait_s);
+    cJSON_AddNumberToObject(o, "mean_queued_s", s->mean_queued_s);
+    cJSON_AddNumberToObject(o, "p95_queued_s", s->p95_queued_s);
+    cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
 }
 
 /* The cluster run's figures (models/sched/cluster.h). */
@@ -587,12 +598,8 @@ static cJSON *scheduler_json(const st_run *r, const st_cluster_cfg *cfg)
         cJSON_AddNumberToObject(o, "services_scaled_to_zero", (double)r->serving.zero_services);
         cJSON_AddNumberToObject(o, "replica_stretches", (double)r->serving.zero_stretches);
     }
-    cJSON_AddNumberToObject(o, "mean_wait_s", s->mean_wait_s);
-    cJSON_AddNumberToObject(o, "p95_wait_s", s->p95_wait_s);
-    cJSON_AddNumberToObject(o, "mean_queued_s", s->mean_queued_s);
-    cJSON_AddNumberToObject(o, "p95_queued_s", s->p95_queued_s);
-    if (s->finished) /* absent when no job completed: there is no completion time */
-        cJSON_AddNumberToObject(o, "mean_jct_s", s->mean_jct_s);
+    if (s->finished) /* absent when no job completed: the waits and times are over those */
+        finished_json(o, s);
     cJSON_AddNumberToObject(o, "makespan_s", s->makespan_s);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);
     if (c->n_pool > 0)

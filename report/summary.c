@@ -286,9 +286,11 @@ static void cluster_words(FILE *out, const cJSON *t)
         fprintf(out, "%s finished, ", whole(num(s, "finished"), n1));
     if (num(s, "unfinished") > 0)
         fprintf(out, "%s unfinished at the horizon, ", whole(num(s, "unfinished"), n1));
-    fprintf(out, "makespan %s, mean queue wait %s, GPU utilisation %s",
-            shown(ST_DOC_RUN, "scheduler.makespan_s", s, "makespan_s", a),
-            shown(ST_DOC_RUN, "scheduler.mean_wait_s", s, "mean_wait_s", b),
+    fprintf(out, "makespan %s, ", shown(ST_DOC_RUN, "scheduler.makespan_s", s, "makespan_s", a));
+    if (get(s, "mean_wait_s")) /* absent where no job finished: no wait to say */
+        fprintf(out, "mean queue wait %s, ",
+                shown(ST_DOC_RUN, "scheduler.mean_wait_s", s, "mean_wait_s", b));
+    fprintf(out, "GPU utilisation %s",
             shown(ST_DOC_RUN, "scheduler.utilization", s, "utilization", c));
 }
 

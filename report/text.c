@@ -640,12 +640,30 @@ static void pools_share_text(FILE *out, const st_cluster_result *c, const st_clu
     }
 }
 
+/* The waits, times queued and completion times: figures over the finished jobs, so none where
+ * no job finished (not 0 s, which reads as jobs that never waited). */
+static void finished_text(FILE *out, const st_cluster_stats *s)
+{
+    char a[32], b[32], m[32];
+    if (!s->finished) {
+        fprintf(out, "  wait      %s, so no wait or JCT\n", s->jobs ? "no job finished" : "no job");
+        return;
+    }
+    fprintf(out, "  wait      to first start mean %s, p95 %s; JCT mean %s\n",
+            fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
+            fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b),
+            fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
+    fprintf(out, "  queued    in all (first start and re-queues) mean %s, p95 %s\n",
+            fmt(s->mean_queued_s, ST_DIM_TIME, a, sizeof a),
+            fmt(s->p95_queued_s, ST_DIM_TIME, b, sizeof b));
+}
+
 /* The cluster run's figures (models/sched/cluster.h); traced: the scenario has trace jobs. */
 static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg, int traced)
 {
     const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
-    char a[32], b[32], m[32];
+    char a[32];
     fprintf(out, "\nscheduler: %s, placement %s: %zu job%s, %zu finished", c->policy, c->placement,
             s->jobs, s->jobs == 1 ? "" : "s", s->finished);
     /* a service scaled to zero has no job of its own, only its replicas' stretches: say so,
@@ -660,18 +678,8 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
         fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
     if (s->too_big)
         fprintf(out, ", %zu larger than %s", s->too_big, c->n_pool ? "their pool" : "the cluster");
-    fprintf(out, "\n  wait      to first start mean %s, p95 %s; ",
-            fmt(s->mean_wait_s, ST_DIM_TIME, a, sizeof a),
-            fmt(s->p95_wait_s, ST_DIM_TIME, b, sizeof b));
-    if (s->finished) /* a completion time exists only for a job that completed */
-        fprintf(out, "JCT mean %s\n", fmt(s->mean_jct_s, ST_DIM_TIME, m, sizeof m));
-    else if (s->jobs == 0)
-        fprintf(out, "no job, so no JCT\n");
-    else
-        fprintf(out, "no job finished by the horizon, so no JCT\n");
-    fprintf(out, "  queued    in all (first start and re-queues) mean %s, p95 %s\n",
-            fmt(s->mean_queued_s, ST_DIM_TIME, a, sizeof a),
-            fmt(s->p95_queued_s, ST_DIM_TIME, b, sizeof b));
+    fputc('\n', out);
+    finished_text(out, s);
     /* with a job still running at the horizon there is no last finish: the run's figures stop
      * at the horizon, which is what makespan_s holds then (scheduler.md, Metrics) */
     fprintf(out, "  cluster   %s %s, utilisation %.2f%%, %lld preemption%s\n",

@@ -87,5 +87,19 @@ scenario bom.csv
 expect "a header after a byte-order mark is read" 0 $?
 expect "and its row" "" "$(cat "$tmp/e")"
 
+# A trace whose one job is larger than the cluster: no job starts, so there is no wait, as there
+# is no JCT; the waits read 0 s in the text, JSON and summary (a new user's review).
+printf 'submit,duration,gpus\n0,1 h,128\n' >"$tmp/big.csv"
+scenario big.csv
+"$strata" run "$tmp/s.yaml" >"$tmp/o" 2>/dev/null
+expect "no job finished: the text says no wait" "  wait      no job finished, so no wait or JCT" \
+    "$(grep '^  wait' "$tmp/o")"
+expect "and has no time queued" 0 "$(grep -c '^  queued' "$tmp/o")"
+"$strata" run --format json "$tmp/s.yaml" 2>/dev/null |
+    python3 -c 'import json, sys; s = json.load(sys.stdin)["scheduler"]; print(sorted(k for k in s if "wait" in k or "queued" in k or "jct" in k))' >"$tmp/o"
+expect "no job finished: the JSON has no wait" "[]" "$(cat "$tmp/o")"
+"$strata" run --format markdown "$tmp/s.yaml" 2>/dev/null >"$tmp/o"
+expect "no job finished: the summary says no wait" 0 "$(grep -c 'queue wait' "$tmp/o")"
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

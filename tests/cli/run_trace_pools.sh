@@ -73,6 +73,17 @@ scenario "$src/tests/traces/openb/openb_pod_list_default.csv" openb "{ T4: small
 "$strata" run "$tmp/s.yaml" -o "$tmp/r.json" >/dev/null 2>"$tmp/e"
 expect "openb runs" 0 $?
 expect "openb pods by pool" "small:3:3 big:0:0 0" "$(pool_jobs "$tmp/r.json")"
+# a pool that finished no job has no wait (it read 0 s), in run's pools and compare's
+has_wait='import json, sys
+d = json.load(open(sys.argv[1]))
+pools = d["scheduler"]["pools"] if "scheduler" in d else d["policies"][0]["pools"]
+print(" ".join("%s:%s" % (p["name"], "mean_wait_s" in p) for p in pools))'
+expect "openb: a pool that finished no job has no wait" "small:True big:False" \
+    "$(python3 -c "$has_wait" "$tmp/r.json")"
+"$strata" compare "$tmp/s.yaml" --format json -o "$tmp/c.json" 2>/dev/null
+expect "openb: nor in compare's pools" "small:True big:False" "$(python3 -c "$has_wait" "$tmp/c.json")"
+"$strata" compare "$tmp/s.yaml" 2>/dev/null | awk '$1 == "fifo" && $2 == "big" { print $5 }' >"$tmp/o"
+expect "openb: compare's pool table shows no wait as -" "-" "$(cat "$tmp/o")"
 expect "openb: a CPU pod is left out" \
     "$tmp/s.yaml:7:16: warning: trace file '$src/tests/traces/openb/openb_pod_list_default.csv': 1 row of no GPU (CPU jobs) left out" \
     "$(grep 'no GPU' "$tmp/e")"
