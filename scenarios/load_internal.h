@@ -150,8 +150,9 @@ void st__check_pooled(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c);
 int st__pool_named(st_ld *ld, const st_ynode *n, int *k);
 
 /* The cluster as workload w's pool sees it (models/config/pools.h), with only that pool's nodes
- * (a job across pools: the nodes of all it names), into *out: what its plan must fit in, on its
- * pool's GPU type (load_pool_keys.c). A cluster of one type is copied as it is. */
+ * and its name in view_of, into *out: what its plan must fit in, on its pool's GPU type
+ * (load_pool_keys.c). A job across pools gets the whole cluster's nodes and no name: its shares
+ * are held to their pools by st__span_check. A cluster of one type is copied as it is. */
 void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *out);
 
 /* The workload field readers of `pool` and `pool_batch` (load_pool_keys.c). */

@@ -94,9 +94,13 @@ void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *ou
     const st_cluster_cfg *c = &ld->s->cluster;
     st_pools_view(c, w->pool, out);
     out->nodes = st_pools_nodes(c, w->pool);
-    if (w->pool_gpus) /* a job across pools: the plan fits the nodes of all it names */
-        for (int k = 0; k < c->n_pools; k++)
-            out->nodes += k != w->pool && w->pool_gpus[k] ? st_pools_nodes(c, k) : 0;
+    /* A job across pools: st__span_check holds each pool's share to that pool, and the shares
+       to the job's gpus, so the plan is held to the whole cluster here, as no one pool is its
+       room; the sum of its pools' GPUs named "the cluster" would be neither. */
+    if (w->pool_gpus) {
+        out->nodes = c->nodes;
+        out->view_of = NULL;
+    }
 }
 
 /* pool_batch against the job's pools and plan: a share for each pool it spans and none other,

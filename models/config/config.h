@@ -297,6 +297,9 @@ typedef struct st_cluster_cfg {
      * (st_pool_cfg.racks), no rack holding two pools; 0: racks of cluster.racks.nodes_per_rack
      * consecutive nodes, whatever their pools (models/config/racks.h) */
     int racks_by_pool;
+    /* a view of one pool (st_pools_view): its name, for the messages that say what is too
+     * small; NULL for the whole cluster */
+    const char *view_of;
 } st_cluster_cfg;
 
 /* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,

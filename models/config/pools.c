@@ -61,6 +61,7 @@ void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out)
     if (c->racks_by_pool) /* its racks' size and cooling (models/config/racks.h) */
         out->racks = p->racks;
     out->racks_by_pool = 0;
+    out->view_of = p->name;
     out->pools = NULL;
     out->n_pools = 0;
 }

@@ -30,7 +30,7 @@ int64_t st_pools_nodes(const st_cluster_cfg *c, int k);
 /* The cluster as pool k sees it, into *out: a copy of c with pool k's GPU type, node base power
  * and PCIe link (and its racks where racks are laid out by pool) and no pools, its nodes and
  * fabric unchanged, so GPU ids stay the cluster's and a step placed on the pool's GPUs crosses
- * the cluster's real fabric. A cluster of one type is copied as it is. */
+ * the cluster's real fabric; view_of names the pool. A cluster of one type is copied as it is. */
 void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out);
 
 /* The nodes [first, first + n) of pool k's node range that lie in [lo, lo + len): how many. */

@@ -66,6 +66,11 @@ static int check_gpus(const st_workload_cfg *w, const st_cluster_cfg *c, st_plan
                    "tp*cp*pp*dp = %lld*%lld*%lld*%lld = %lld, but gpus is %lld", (long long)p->tp,
                    (long long)p->cp, (long long)p->pp, (long long)p->dp, part * p->dp,
                    (long long)w->gpus);
+    if (w->gpus > c->nodes * c->gpus_per_node && c->view_of) /* the pool it runs in */
+        return add(out, 0, cap, ST_EINVAL, "gpus",
+                   "asks for %lld GPUs of pool '%s', which has %lld (%lld nodes x %lld)",
+                   (long long)w->gpus, c->view_of, (long long)(c->nodes * c->gpus_per_node),
+                   (long long)c->nodes, (long long)c->gpus_per_node);
     if (w->gpus > c->nodes * c->gpus_per_node)
         return add(out, 0, cap, ST_EINVAL, "gpus",
                    "asks for %lld GPUs, but the cluster has %lld (%lld nodes x %lld)",

@@ -249,6 +249,35 @@ START_TEST(test_independent_errors_come_in_one_pass)
 }
 END_TEST
 
+/* A job too big for its pool names the pool and its size, not the cluster's: it said "but the
+ * cluster has 16 (2 nodes x 8)" of a 48-GPU cluster, the pool's count under the cluster's name
+ * (a new user's review); a job across pools names the pool its share does not fit. A cluster
+ * of one type still says "the cluster". */
+START_TEST(test_a_job_too_big_for_its_pool_names_the_pool)
+{
+    ck_assert_str_eq(first_error("version: 1\ncluster:\n  pools:\n"
+                                 "    - { name: h100, gpu: h100-sxm, nodes: 4 }\n"
+                                 "    - { name: b200, gpu: b200, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 32, pool: b200 } ]\n"),
+                     "t.yaml:6:40: error: workload 'job0': asks for 32 GPUs of pool 'b200', which "
+                     "has 16 (2 nodes x 8)");
+    /* Across pools, the pool its share does not fit: it said "but the cluster has 48", the
+       two pools' sum, of a 64-GPU cluster. */
+    ck_assert_str_eq(first_error("version: 1\ncluster:\n  pools:\n"
+                                 "    - { name: h100, gpu: h100-sxm, nodes: 4 }\n"
+                                 "    - { name: b200, gpu: b200, nodes: 2 }\n"
+                                 "    - { name: a100, gpu: a100-sxm-80g, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 64,\n"
+                                 "  pool: { h100: 40, b200: 24 } } ]\n"),
+                     "t.yaml:8:9: error: workload 'job0': asks for 40 GPUs of pool 'h100', which "
+                     "has 32");
+    ck_assert_str_eq(first_error("version: 1\ncluster: { gpu: h100-sxm, nodes: 2 }\n"
+                                 "workloads: [ { model: llama3-8b, gpus: 32 } ]\n"),
+                     "t.yaml:3:40: error: workload 'job0': asks for 32 GPUs, but the cluster has "
+                     "16 (2 nodes x 8)");
+}
+END_TEST
+
 /* A value that did not read is not the cause of a second error: the checks that use it skip. */
 START_TEST(test_a_value_that_did_not_read_is_not_echoed)
 {
@@ -453,6 +482,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_typical_mistakes_name_file_line_and_column);
     tcase_add_test(tc, test_errors_are_collected_up_to_the_cap);
     tcase_add_test(tc, test_independent_errors_come_in_one_pass);
+    tcase_add_test(tc, test_a_job_too_big_for_its_pool_names_the_pool);
     tcase_add_test(tc, test_a_value_that_did_not_read_is_not_echoed);
     tcase_add_test(tc, test_did_you_mean_prefers_names_the_word_begins);
     tcase_add_test(tc, test_oversubscription_reads_n_colon_1);
