@@ -10,6 +10,7 @@
 
 #include "report/compare.h"
 #include "report/report.h"
+#include "sim/strfmt.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
 
@@ -428,8 +429,8 @@ char *st_compare_render(const st_compare_doc *d, st_compare_format f)
                  (unsigned long long)d->seed,
                  (unsigned long long)(d->seed + (uint64_t)d->replicas - 1));
         if (f == ST_CMP_TEXT)
-            fprintf(out, "scenario '%s', %s: %zu jobs, placement %s\n", d->scenario, seeds,
-                    n ? rows[0].st.jobs : 0,
+            fprintf(out, "scenario '%s', %s: %zu job%s, placement %s\n", d->scenario, seeds,
+                    n ? rows[0].st.jobs : 0, st_plural_s(n ? (long long)rows[0].st.jobs : 0),
                     d->placements ? d->placements
                     : n           ? rows[0].placement
                                   : "pack");

@@ -264,7 +264,7 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
                            {"facility peak", ct, fv, 2, ST_SVG_LINE},
                            {"facility power capacity", ct, cv, 2, ST_SVG_LINE}};
     st_svg_frame fw = {.id = "power-waveform",
-                       .title = "Facility power over the steady-state window",
+                       .title = "IT power over the steady-state window, against the facility peak",
                        .x_label = "time (s)",
                        .y_label = unit};
     st_svg_xy(out, &fw, ws, isfinite(cap) ? 3 : 2);

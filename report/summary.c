@@ -98,8 +98,10 @@ char *st_report_hardware(const cJSON *cl)
     char n1[ST_REPORT_VALUE_MAX];
     const cJSON *pools = get(cl, "pools");
     if (!cJSON_IsArray(pools))
-        return st_xasprintf("%s nodes of %s", whole(num(cl, "nodes"), n1), str(cl, "gpu"));
-    char *s = st_xasprintf("%s nodes in pools", whole(num(cl, "nodes"), n1));
+        return st_xasprintf("%s node%s of %s", whole(num(cl, "nodes"), n1),
+                            st_plural_s((long long)num(cl, "nodes")), str(cl, "gpu"));
+    char *s = st_xasprintf("%s node%s in pools", whole(num(cl, "nodes"), n1),
+                           st_plural_s((long long)num(cl, "nodes")));
     for (const cJSON *p = pools->child; p; p = p->next) {
         char *more = st_xasprintf("%s%s %s (%s x %s)", s, p == pools->child ? "" : ",",
                                   str(p, "name"), whole(num(p, "nodes"), n1), str(p, "gpu"));
@@ -259,7 +261,8 @@ static void cluster_words(FILE *out, const cJSON *t)
     char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
     const cJSON *s = get(t, "scheduler"), *cl = get(t, "cluster");
     if (!s) {
-        fprintf(out, "Runs %d jobs on ", cJSON_GetArraySize(get(t, "jobs")));
+        int n = cJSON_GetArraySize(get(t, "jobs"));
+        fprintf(out, "Runs %d job%s on ", n, st_plural_s(n));
         gpus_words(out, cl);
         return;
     }
@@ -453,7 +456,7 @@ static void plan_words(FILE *out, const cJSON *r, const char *workload)
     else
         fprintf(out, "%s GPU-hours", shown(ST_DOC_SIZE, "ranked[].gpu_hours", r, "gpu_hours", a));
     if (cJSON_IsNumber(get(r, "facility_peak_w")))
-        fprintf(out, " at %s facility power",
+        fprintf(out, " at %s facility peak",
                 shown(ST_DOC_SIZE, "ranked[].facility_peak_w", r, "facility_peak_w", a));
 }
 

@@ -151,5 +151,10 @@ ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdow
 # with --replicas the headline's wall time is their mean, and the cost says which life it prices
 ok '"$strata" run scenarios/examples/llama3-405b-16k-onprem.yaml --replicas 3 --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-405b \(job pretrain\) in [0-9.]+ d, the mean of 3 lives \(.*, costing [0-9,]+ USD in the first life;"' "run: the headline leads with the replicas' mean"
 
+# words a reader uses: a yes/no for a boolean (CSV keeps true/false), a singular for one node
+ok '"$strata" run scenarios/examples/preemption.yaml --format markdown 2>/dev/null | grep -q "; 1 node of h100-sxm$"' "run: one node, not 1 nodes"
+ok '"$strata" run scenarios/examples/quickstart.yaml --format markdown 2>/dev/null | grep -q "^| fits | yes |$"' "run: a boolean reads yes or no"
+ok '"$strata" run scenarios/examples/quickstart.yaml --format csv 2>/dev/null | grep -q "^jobs\[0\].fits,true$"' "run: CSV keeps the JSON's true"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
