@@ -19,8 +19,23 @@
 
 static const char *fmt(double v, st_dim d, char *buf, size_t n)
 {
-    st_unit_format(v, d, buf, n);
+    if (d == ST_DIM_MONEY) /* grouped, as every other format shows money: 2,221,000 USD */
+        st_fig_number_text(ST_FU_MONEY, v, buf, n);
+    else
+        st_unit_format(v, d, buf, n);
     return buf;
+}
+
+/* A count as every format shows one: grouped from 10,000 (16,384 GPUs, 929,833 steps). */
+typedef struct {
+    char s[ST_FIG_TEXT_MAX];
+} count_text;
+
+static count_text cnt(long long v)
+{
+    count_text t;
+    st_fig_number_text(ST_FU_NUMBER, (double)v, t.s, sizeof t.s);
+    return t;
 }
 
 /* The step model's error band of the step time and MFU (models/forecast/band.h). */
@@ -230,9 +245,9 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         snprintf(planned, sizeof planned, " (%.0lld%s%s)", (long long)l->planned,
                  l->planned > 0 ? " planned" : "", slow);
     fprintf(out,
-            "  life      %lld step%s: %s wall, goodput %.2f%%, %lld interruption%s%s, %s of work "
+            "  life      %s step%s: %s wall, goodput %.2f%%, %lld interruption%s%s, %s of work "
             "lost\n",
-            (long long)f->steps, st_plural_s(f->steps), fmt(l->wall_s, ST_DIM_TIME, a, sizeof a),
+            cnt(f->steps).s, st_plural_s(f->steps), fmt(l->wall_s, ST_DIM_TIME, a, sizeof a),
             l->goodput * 100, (long long)l->interruptions, st_plural_s(l->interruptions), planned,
             fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
     if (f->has_spares)
@@ -287,8 +302,8 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     const st_parallel_cfg *p = &w->parallel;
     const st_memory *m = &f->mem;
     char a[32], b[32];
-    fprintf(out, "\njob %s: %s, %.2f B parameters, %lld GPU%s", w->name,
-            w->model->name ? w->model->name : "custom model", m->params / 1e9, (long long)w->gpus,
+    fprintf(out, "\njob %s: %s, %.2f B parameters, %s GPU%s", w->name,
+            w->model->name ? w->model->name : "custom model", m->params / 1e9, cnt(w->gpus).s,
             st_plural_s(w->gpus));
     if (c->n_pools > 0 && !w->pool_gpus) /* its pool's type: every figure below is that type's */
         fprintf(out, " of pool %s (%s)", c->pools[w->pool].name, c->pools[w->pool].gpu->name);
@@ -453,8 +468,8 @@ static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
         fprintf(out, ", %s lost in its distribution",
                 fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
     if (p->has_network)
-        fprintf(out, "\n  network: optics of %lld switch ports %s, beside the racks",
-                (long long)p->switch_ports, fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
+        fprintf(out, "\n  network: optics of %s switch ports %s, beside the racks",
+                cnt(p->switch_ports).s, fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
 }
 
 /* The rack with the most heat for its cooling against it, the PUE and its parts, and the junctions.
@@ -743,7 +758,7 @@ static void pools_text(FILE *out, const st_cluster_cfg *c)
         }
         fputc(')', out);
     }
-    fprintf(out, " = %lld GPUs\n", (long long)(c->nodes * c->gpus_per_node));
+    fprintf(out, " = %s GPUs\n", cnt(c->nodes * c->gpus_per_node).s);
 }
 
 static void report_text(FILE *out, const st_report *rep)
@@ -757,9 +772,9 @@ static void report_text(FILE *out, const st_report *rep)
     if (c->n_pools > 0)
         pools_text(out, c);
     else
-        fprintf(out, "cluster: %lld node%s x %lld %s = %lld GPUs, %s HBM each\n",
-                (long long)c->nodes, st_plural_s(c->nodes), (long long)c->gpus_per_node,
-                c->gpu->name, (long long)(c->nodes * c->gpus_per_node),
+        fprintf(out, "cluster: %s node%s x %lld %s = %s GPUs, %s HBM each\n", cnt(c->nodes).s,
+                st_plural_s(c->nodes), (long long)c->gpus_per_node, c->gpu->name,
+                cnt(c->nodes * c->gpus_per_node).s,
                 fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
     noise_text(out, &c->variability);
     for (size_t i = 0; i < r->n; i++) {

@@ -93,6 +93,7 @@ static const unit_def units[] = {
     U("USD/MW", ST_DIM_PRICE_POWER, 1, 1e6, 0),
     U("J", ST_DIM_ENERGY, 1, 1, P), U("kJ", ST_DIM_ENERGY, 1e3, 1, P),
     U("MJ", ST_DIM_ENERGY, 1e6, 1, P), U("GJ", ST_DIM_ENERGY, 1e9, 1, P),
+    U("TJ", ST_DIM_ENERGY, 1e12, 1, P), U("PJ", ST_DIM_ENERGY, 1e15, 1, P),
     U("Wh", ST_DIM_ENERGY, 3600, 1, 0), U("kWh", ST_DIM_ENERGY, 3.6e6, 1, 0),
     U("MWh", ST_DIM_ENERGY, 3.6e9, 1, 0), U("GWh", ST_DIM_ENERGY, 3.6e12, 1, 0),
     U("K", ST_DIM_COUNT, 1e3, 1, U_SUFFIX), U("M", ST_DIM_COUNT, 1e6, 1, P | U_SUFFIX),

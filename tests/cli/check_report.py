@@ -38,7 +38,7 @@ UNITS = {
     "": 1, "%": 0.01, "s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "min": 60, "h": 3600,
     "d": 86400, "y": 365 * 86400, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
     "PB": 1e15, "EB": 1e18, "W": 1, "kW": 1e3, "MW": 1e6, "GW": 1e9, "J": 1, "kJ": 1e3,
-    "MJ": 1e6, "GJ": 1e9, "Wh": 3600, "kWh": 3.6e6, "MWh": 3.6e9, "GWh": 3.6e12, "A": 1,
+    "MJ": 1e6, "GJ": 1e9, "TJ": 1e12, "PJ": 1e15, "Wh": 3600, "kWh": 3.6e6, "MWh": 3.6e9, "GWh": 3.6e12, "A": 1,
     "mA": 1e-3, "kA": 1e3, "C": 1, "Hz": 1, "USD": 1, "m3/s": 1, "L/s": 1e-3, "mL/s": 1e-6,
     "USD per million tokens": 1e-6,
 }
@@ -89,7 +89,7 @@ BYTES = {"B", "kB", "MB", "GB", "TB", "PB", "EB"}
 SHOWN = {
     "time": TIME, "bytes": BYTES, "bandwidth": {u + "/s" for u in BYTES},
     "power": {"W", "kW", "MW", "GW"}, "ramp": {"W/s", "kW/s", "MW/s", "GW/s"},
-    "energy": {"J", "kJ", "MJ", "GJ", "Wh", "kWh", "MWh", "GWh"}, "current": {"A", "mA", "kA"},
+    "energy": {"J", "kJ", "MJ", "GJ", "TJ", "PJ", "Wh", "kWh", "MWh", "GWh"}, "current": {"A", "mA", "kA"},
     "money": {"USD"}, "temperature": {"C"}, "share": {"%"}, "bytes/day": {u + "/d" for u in BYTES},
     "m3/s": {"m3/s", "L/s", "mL/s"}, "per second": {"/s"}, "Hz": {"Hz"}, "number": {""},
     "USD/token": {"USD per million tokens"},
