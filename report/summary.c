@@ -11,6 +11,7 @@
 #include "planner/sweep.h"
 #include "report/report.h"
 #include "sim/strfmt.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 static const cJSON *get(const cJSON *o, const char *key)
@@ -183,9 +184,10 @@ static void training_words(FILE *out, long i, const cJSON *t)
     shown(ST_DOC_RUN, "jobs[].wall_s", j, "wall_s", c);
     long lives = replicas_of(j);
     int shared = 0;
-    if (lives >= 2) { /* --replicas: their mean, not the first life's draw */
-        in_unit(ST_DOC_RUN, "jobs[].replicas.wall_s",
-                num(get(get(j, "replicas"), "wall_s"), "mean"), c);
+    double point = num(j, "wall_s"); /* the wall the band is about */
+    if (lives >= 2) {                /* --replicas: their mean, not the first life's draw */
+        point = num(get(get(j, "replicas"), "wall_s"), "mean");
+        in_unit(ST_DOC_RUN, "jobs[].replicas.wall_s", point, c);
         fprintf(out, "%s, the mean of %ld lives", c, lives);
     } else
         shared = ran_longer(out, j, c); /* preempted or slowed: its span, then its life alone */
@@ -194,13 +196,14 @@ static void training_words(FILE *out, long i, const cJSON *t)
         fprintf(out, " (%s alone", c);
     else if (lives < 2)
         fputs(c, out);
-    if (cJSON_GetArraySize(band) == 2)
-        fprintf(out, "%s%s to %s at %s, from %s", shared ? ", " : " (",
-                in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
-                        cJSON_GetArrayItem(band, 0)->valuedouble, a),
-                in_unit(ST_DOC_RUN, "jobs[].wall_s_band[]",
-                        cJSON_GetArrayItem(band, 1)->valuedouble, b),
+    if (cJSON_GetArraySize(band) == 2) { /* both ends in the wall's unit: "18.43 to 29.71 h" */
+        char range[2 * ST_REPORT_VALUE_MAX];
+        st_unit_format_range(cJSON_GetArrayItem(band, 0)->valuedouble,
+                             cJSON_GetArrayItem(band, 1)->valuedouble, point, ST_DIM_TIME, range,
+                             sizeof range);
+        fprintf(out, "%s%s at %s, from %s", shared ? ", " : " (", range,
                 shown(ST_DOC_RUN, "jobs[].band_level", j, "band_level", c), str(j, "band_basis"));
+    }
     if (shared || cJSON_GetArraySize(band) == 2)
         fputc(')', out);
     char n1[ST_REPORT_VALUE_MAX];

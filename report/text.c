@@ -254,8 +254,10 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
                 fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
     if (f->has_band) {
-        char range[96]; /* one unit for both ends: "18.43 h to 1.238 d" read as a jump */
-        st_unit_format_range(f->wall_band[0], f->wall_band[1], ST_DIM_TIME, range, sizeof range);
+        char range[96]; /* the wall's own unit for both ends: "18.43 h to 1.238 d" read as a
+                           jump, and "0.768 to 1.238 d" beside "23.4 h wall" as another figure */
+        st_unit_format_range(f->wall_band[0], f->wall_band[1], l->wall_s, ST_DIM_TIME, range,
+                             sizeof range);
         fprintf(out, "            wall %s (%.0f%%: the step's error band%s)\n", range,
                 100 * ST_BAND_LEVEL, f->summary.replicas >= 2 ? " with the replicas' spread" : "");
     }

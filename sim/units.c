@@ -650,13 +650,15 @@ static const unit_def *pick_unit(double a, st_dim d)
     return a == 0 && one ? one : first;
 }
 
-int st_unit_format_range(double lo, double hi, st_dim d, char *buf, size_t n)
+int st_unit_format_range(double lo, double hi, double ref, st_dim d, char *buf, size_t n)
 {
     char a[40], b[40];
     if ((unsigned)d >= ST_DIM__COUNT)
         ST_BUG("st_unit_format_range: dimension %d is not an st_dim", (int)d);
+    if (!isfinite(ref) || ref == 0)
+        ref = fabs(hi) > fabs(lo) ? hi : lo;
     const unit_def *u = isfinite(lo) && isfinite(hi) && d != ST_DIM_COUNT && d != ST_DIM_RATIO
-                            ? pick_unit(fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo), d)
+                            ? pick_unit(fabs(ref), d)
                             : NULL;
     if (!u) { /* each end as it prints alone */
         st_unit_format(lo, d, a, sizeof a);

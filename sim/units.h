@@ -103,9 +103,10 @@ st_dim st_unit_sniff(const char *text);
  * 5e-4 (4 significant digits). Returns the snprintf length (buf may be NULL when n is 0). */
 int st_unit_format(double v, st_dim d, char *buf, size_t n);
 
-/* "LO to HI UNIT": both ends of a range in the unit st_unit_format picks for the larger, so a
- * range reads "0.7679 to 1.238 d", not "18.43 h to 1.238 d". Counts, ratios and an end that is
- * not finite print each end alone. Returns the snprintf length. */
-int st_unit_format_range(double lo, double hi, st_dim d, char *buf, size_t n);
+/* "LO to HI UNIT": both ends of a range in the unit st_unit_format picks for ref, the figure the
+ * range is about (a band's point estimate beside it: "23.4 h wall ... 18.43 to 29.71 h"), or for
+ * the larger end where ref is NaN, so a range never reads "18.43 h to 1.238 d". Counts, ratios and
+ * an end that is not finite print each end alone. Returns the snprintf length. */
+int st_unit_format_range(double lo, double hi, double ref, st_dim d, char *buf, size_t n);
 
 #endif

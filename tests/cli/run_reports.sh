@@ -146,7 +146,7 @@ ok 'python3 -c "import json, sys; j = json.load(open(sys.argv[1]))[\"jobs\"][0];
 ok '"$strata" run scenarios/examples/finetune-70b-cloud.yaml 2>/dev/null | grep -q "write, no flash wear charged (rented storage)$"' "run: text says the wear is not charged"
 
 # a preempted job's headline gives the span it ran, then its life alone with the band
-ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-8b \(job pretrain\) in [0-9.]+ h, preempted 1 time \([0-9.]+ h alone, [0-9.]+ h to [0-9.]+ h at 80%"' "run: the headline counts the preemption"
+ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-8b \(job pretrain\) in [0-9.]+ h, preempted 1 time \([0-9.]+ h alone, [0-9.]+ to [0-9.]+ h at 80%"' "run: the headline counts the preemption"
 
 # with --replicas the headline's wall time is their mean, and the cost says which life it prices
 ok '"$strata" run scenarios/examples/llama3-405b-16k-onprem.yaml --replicas 3 --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-405b \(job pretrain\) in [0-9.]+ d, the mean of 3 lives \(.*, costing [0-9,]+ USD in the first life;"' "run: the headline leads with the replicas' mean"

@@ -658,17 +658,20 @@ START_TEST(test_format_of_counts_ratios_money_prices_and_temperature)
 }
 END_TEST
 
-/* A range prints both ends in the larger end's unit: a reader compares numbers, not units. */
+/* A range prints both ends in one unit, its point estimate's where it has one (the larger
+ * end's otherwise): a reader compares numbers, not units. */
 START_TEST(test_format_range_in_one_unit)
 {
     char buf[96];
-    st_unit_format_range(18.43 * 3600, 1.238 * 86400, ST_DIM_TIME, buf, sizeof buf);
+    st_unit_format_range(18.43 * 3600, 1.238 * 86400, NAN, ST_DIM_TIME, buf, sizeof buf);
     ck_assert_str_eq(buf, "0.7679 to 1.238 d");
-    st_unit_format_range(2.5e9, 4.1e12, ST_DIM_ENERGY, buf, sizeof buf);
+    st_unit_format_range(18.43 * 3600, 1.238 * 86400, 23.4 * 3600, ST_DIM_TIME, buf, sizeof buf);
+    ck_assert_str_eq(buf, "18.43 to 29.71 h"); /* beside "23.4 h wall" */
+    st_unit_format_range(2.5e9, 4.1e12, NAN, ST_DIM_ENERGY, buf, sizeof buf);
     ck_assert_str_eq(buf, "0.0025 to 4.1 TJ"); /* TJ: the unit 4.1e12 J prints in alone */
-    st_unit_format_range(3, 2e6, ST_DIM_COUNT, buf, sizeof buf); /* counts: each end alone */
+    st_unit_format_range(3, 2e6, NAN, ST_DIM_COUNT, buf, sizeof buf); /* counts: each end alone */
     ck_assert_str_eq(buf, "3 to 2M");
-    st_unit_format_range(NAN, 5, ST_DIM_TIME, buf, sizeof buf);
+    st_unit_format_range(NAN, 5, NAN, ST_DIM_TIME, buf, sizeof buf);
     ck_assert_str_eq(buf, "nan to 5 s");
 }
 END_TEST
