@@ -103,9 +103,13 @@ char *st_report_hardware(const cJSON *cl)
                             st_plural_s((long long)num(cl, "nodes")), str(cl, "gpu"));
     char *s = st_xasprintf("%s node%s in pools", whole(num(cl, "nodes"), n1),
                            st_plural_s((long long)num(cl, "nodes")));
-    for (const cJSON *p = pools->child; p; p = p->next) {
-        char *more = st_xasprintf("%s%s %s (%s x %s)", s, p == pools->child ? "" : ",",
-                                  str(p, "name"), whole(num(p, "nodes"), n1), str(p, "gpu"));
+    for (const cJSON *p = pools->child; p; p = p->next) { /* "h100 (256 nodes, 2,048 h100-sxm)":
+                                                             "256 x h100-sxm" read as 256 GPUs */
+        char n2[ST_REPORT_VALUE_MAX];
+        char *more = st_xasprintf("%s%s %s (%s node%s, %s %s)", s, p == pools->child ? "" : ",",
+                                  str(p, "name"), whole(num(p, "nodes"), n1),
+                                  st_plural_s((long long)num(p, "nodes")),
+                                  whole(num(p, "gpus"), n2), str(p, "gpu"));
         free(s);
         s = more;
     }

@@ -129,7 +129,7 @@ ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "
 # A cluster of several GPU types: the summary and the meta line name each pool's type, not the
 # first pool's alone.
 "$strata" run scenarios/examples/mixed-h100-b200.yaml --format markdown >"$tmp/m.md" 2>/dev/null
-ok 'sed -n 3p "$tmp/m.md" | grep -q "on 3072 GPUs (2048 h100-sxm, 1024 b200)" && grep -q "; 384 nodes in pools h100 (256 x h100-sxm), b200 (128 x b200)$" "$tmp/m.md"' "run: a mixed cluster's summary names each pool's type"
+ok 'sed -n 3p "$tmp/m.md" | grep -q "on 3072 GPUs (2048 h100-sxm, 1024 b200)" && grep -q "; 384 nodes in pools h100 (256 nodes, 2048 h100-sxm), b200 (128 nodes, 1024 b200)$" "$tmp/m.md"' "run: a mixed cluster's summary names each pool's type"
 
 # size --existing: the answer in words says what to add to the pool kept.
 "$strata" size scenarios/examples/mixed-h100-b200.yaml --existing h100 --workload 70b-h100 --deadline 1.5h --format markdown >"$tmp/e.md" 2>/dev/null
