@@ -4,6 +4,7 @@
  * same scenario by the same build finds the points it already has, whatever grid they came
  * from. Opened once, never through a symbolic link, and only when it is a regular file. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -128,6 +129,22 @@ int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *fill
     return 0;
 }
 
+/* Whether the file at fd, st_size bytes, is empty or starts with a journal row: 16 hex digits
+ * of a point's key, then a tab. A file that does not (the results of `-o RESULTS.journal`, any
+ * file of the user's) is never appended to: the journal would corrupt it. */
+static int journal_like(int fd, off_t size)
+{
+    char head[17];
+    if (size == 0)
+        return 1;
+    if (size < 17 || pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head || head[16] != '\t')
+        return 0;
+    for (int i = 0; i < 16; i++)
+        if (!isxdigit((unsigned char)head[i]))
+            return 0;
+    return 1;
+}
+
 int st_sweep_journal_open(const char *path, char *why, size_t n)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0644);
@@ -146,7 +163,10 @@ int st_sweep_journal_open(const char *path, char *why, size_t n)
     const char *bad = fstat(fd, &st) != 0    ? strerror(errno)
                       : !S_ISREG(st.st_mode) ? "not a regular file; a journal is a file"
                       : flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? strerror(errno)
-                                                                                  : NULL;
+                      : !journal_like(fd, st.st_size)
+                          ? "not a sweep journal (its first line is no journal row), and a sweep "
+                            "appends to nothing else: move it, or choose another -o"
+                          : NULL;
     if (bad) {
         snprintf(why, n, "%s: %s", path, bad);
         close(fd);

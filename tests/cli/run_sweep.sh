@@ -321,6 +321,16 @@ expect "planted journal link exit" 2 $?
 expect "planted journal link" "strata sweep: $tmp/l.csv.journal: the journal is a symbolic link; a journal is never written through one (remove it)" \
     "$(cat "$tmp/e.err")"
 expect "planted link's target untouched" precious "$(cat "$tmp/precious")"
+# A file at RESULTS.journal that is no journal (the rows of `-o r.csv.journal`, any file of the
+# user's) is refused and left as it was: a sweep appended journal rows to it.
+"$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fr.csv.journal" >/dev/null 2>&1
+cp "$tmp/fr.csv.journal" "$tmp/fr.rows"
+"$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fr.csv" >/dev/null 2>"$tmp/e.err"
+expect "foreign journal exit" 2 $?
+expect "foreign journal" "strata sweep: $tmp/fr.csv.journal: not a sweep journal (its first line is no journal row), and a sweep appends to nothing else: move it, or choose another -o" \
+    "$(cat "$tmp/e.err")"
+n=$((n + 1))
+cmp -s "$tmp/fr.rows" "$tmp/fr.csv.journal" || bad "foreign journal: the file was changed"
 cp "$scn" "$tmp/self.yaml"
 "$strata" sweep "$tmp/self.yaml" --set cluster.nodes=1,2 -o "$tmp/self.yaml" >/dev/null 2>"$tmp/e.err"
 expect "-o the scenario exit" 2 $?
