@@ -3,6 +3,7 @@
  * report's schema, the numbers those of compare's JSON output (parsed back from it; with
  * replicas, each cell the mean ± the sample sd), and the queue waits' CDF, one line a policy
  * (with replicas, the first replica's waits). Markdown's title and summary come from here too. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,8 +169,18 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     st_html_heading(out, 2, "charts", "Charts");
     st_svg_series *s = st_xcalloc(n ? n : 1, sizeof *s);
     size_t drawn = 0;
+    double top = 0;
+    const char *axis;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < w[i].n; k++)
+            top = fmax(top, w[i].waits_h[k]);
+    double per_h = st_report_waits_unit(top, &axis);
+    double **in_unit = st_xcalloc(n ? n : 1, sizeof *in_unit); /* the waits in the axis' unit */
     for (size_t i = 0; i < n; i++) {
-        s[i] = (st_svg_series){w[i].label, w[i].waits_h, w[i].waits_h, w[i].n, ST_SVG_LINE};
+        in_unit[i] = st_xmalloc((w[i].n ? w[i].n : 1) * sizeof **in_unit);
+        for (size_t k = 0; k < w[i].n; k++)
+            in_unit[i][k] = w[i].waits_h[k] * per_h;
+        s[i] = (st_svg_series){w[i].label, in_unit[i], in_unit[i], w[i].n, ST_SVG_LINE};
         drawn += w[i].n;
     }
     /* with replicas, the waits drawn are the first replica's alone */
@@ -183,7 +194,7 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
              cJSON_IsNumber(reps) ? reps->valuedouble : 1.0);
     st_svg_frame f = {.id = "queue-waits",
                       .title = cdf_title,
-                      .x_label = "wait (hours)",
+                      .x_label = axis,
                       .y_label = "share of jobs",
                       .x_from_zero = 1};
     st_html_section(out, "sec-queue-waits");
@@ -192,6 +203,9 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     else
         st_html_para(out, "absent", "Fewer than two jobs started: no distribution of waits.");
     st_html_section_end(out);
+    for (size_t i = 0; i < n; i++)
+        free(in_unit[i]);
+    free(in_unit);
     free(s);
     st_html_end(out);
     cJSON_Delete(t);

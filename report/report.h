@@ -101,6 +101,11 @@ char *st_report_csv(const st_report *rep);
  */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);
 
+/* The unit a chart of waits whose largest is max_h hours reads best in (hours, minutes, seconds,
+ * milliseconds: sub-second waits were ticked 2e-05 h): the factor from hours, and the axis label
+ * into *label. */
+double st_report_waits_unit(double max_h, const char **label);
+
 /* A service's sizing (its JSON, report/size_serve_out.c) as Markdown or HTML (titled with the
  * scenario's name, the answer in words, the rate and targets, the configurations' table) or CSV
  * (one line a configuration), malloc'd. */

@@ -367,6 +367,22 @@ static void life_chart(FILE *out, const st_run *r)
     free(xl);
 }
 
+double st_report_waits_unit(double max_h, const char **label)
+{
+    static const struct {
+        double h, per_h;
+        const char *label;
+    } u[] = {{1, 1, "wait (hours)"},
+             {1.0 / 60, 60, "wait (minutes)"},
+             {1.0 / 3600, 3600, "wait (seconds)"},
+             {0, 3.6e6, "wait (milliseconds)"}};
+    size_t k = 0;
+    while (k + 1 < sizeof u / sizeof *u && !(max_h >= u[k].h))
+        k++;
+    *label = u[k].label;
+    return u[k].per_h;
+}
+
 size_t st_report_waits_h(const st_cluster_result *c, double *out)
 {
     size_t m = 0;
@@ -426,10 +442,17 @@ static void waits_chart(FILE *out, const st_run *r)
         m = st_report_waits_h(&r->cluster, w);
     st_html_section(out, "sec-queue-waits");
     if (m >= 2) {
+        double top = 0;
+        const char *axis;
+        for (size_t k = 0; k < m; k++)
+            top = fmax(top, w[k]);
+        double per_h = st_report_waits_unit(top, &axis);
+        for (size_t k = 0; k < m; k++)
+            w[k] *= per_h;
         st_svg_series s = {r->cluster.policy, w, w, m, ST_SVG_LINE};
         st_svg_frame f = {.id = "queue-waits",
                           .title = "Queue wait of the started jobs (CDF)",
-                          .x_label = "wait (hours)",
+                          .x_label = axis,
                           .y_label = "share of jobs",
                           .x_from_zero = 1};
         st_svg_cdf(out, &f, &s, 1);

@@ -156,5 +156,9 @@ ok '"$strata" run scenarios/examples/preemption.yaml --format markdown 2>/dev/nu
 ok '"$strata" run scenarios/examples/quickstart.yaml --format markdown 2>/dev/null | grep -q "^| fits | yes |$"' "run: a boolean reads yes or no"
 ok '"$strata" run scenarios/examples/quickstart.yaml --format csv 2>/dev/null | grep -q "^jobs\[0\].fits,true$"' "run: CSV keeps the JSON's true"
 
+# a chart of waits is ticked in the unit its largest wait reads best in: preemption.yaml's waits
+# are 286-572 ms, once ticked 2e-05 h
+ok '"$strata" run scenarios/examples/preemption.yaml --format html 2>/dev/null | grep -q "wait (milliseconds)"' "run: sub-second waits are charted in ms"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
