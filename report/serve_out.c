@@ -194,9 +194,13 @@ static const char *fmt(double v, st_dim d, char *buf, size_t n)
     return buf;
 }
 
+/* Latencies in the unit each reads best in, as the other formats show them: 96.92 ms, not
+ * 0.09692 s. */
 static void pct_text(FILE *out, const char *label, const st_serve_pct *p)
 {
-    fprintf(out, "  %-9s p50 %.4g s, p90 %.4g s, p99 %.4g s\n", label, p->p50, p->p90, p->p99);
+    char a[40], b[40], c[40];
+    fprintf(out, "  %-9s p50 %s, p90 %s, p99 %s\n", label, fmt(p->p50, ST_DIM_TIME, a, sizeof a),
+            fmt(p->p90, ST_DIM_TIME, b, sizeof b), fmt(p->p99, ST_DIM_TIME, c, sizeof c));
 }
 
 /* A trace's requests: their span and mean rate, or, all at one instant, no rate (a rate over
@@ -354,10 +358,12 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (!r->has_slo)
         return;
     fputs("  slo      ", out);
+    char t[40];
     if (ic->slo_ttft_s > 0)
-        fprintf(out, " p99 ttft <= %.4g s%s", ic->slo_ttft_s, ic->slo_tpot_s > 0 ? "," : "");
+        fprintf(out, " p99 ttft <= %s%s", fmt(ic->slo_ttft_s, ST_DIM_TIME, t, sizeof t),
+                ic->slo_tpot_s > 0 ? "," : "");
     if (ic->slo_tpot_s > 0)
-        fprintf(out, " p99 tpot <= %.4g s", ic->slo_tpot_s);
+        fprintf(out, " p99 tpot <= %s", fmt(ic->slo_tpot_s, ST_DIM_TIME, t, sizeof t));
     /* the share within, stated as such: "missed, by 95% of its requests" read as 95% missed */
     const char *what = ic->slo_ttft_s > 0 && ic->slo_tpot_s > 0 ? "both" : "it";
     char most[40];

@@ -59,17 +59,21 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
             r->step_time_s, r->mfu * 100, r->hfu * 100, r->tflops_per_gpu, tok);
     if (f->has_band)
         band_text(out, f);
+    char t[6][40]; /* each term in the unit it reads best in, as the other formats: 381 us */
     fprintf(out,
-            "            compute %.4g s, TP/CP comm %.4g s, PP comm %.4g s, bubble %.4g s,\n"
-            "            DP comm exposed %.4g s, optimizer %.4g s (%lld micro-batch%s per step)\n",
-            b->compute_s, b->tp_comm_s, b->pp_comm_s, b->bubble_s, b->dp_comm_exposed_s,
-            b->optimizer_s, (long long)r->micro_per_step, r->micro_per_step == 1 ? "" : "es");
+            "            compute %s, TP/CP comm %s, PP comm %s, bubble %s,\n"
+            "            DP comm exposed %s, optimizer %s (%lld micro-batch%s per step)\n",
+            fmt(b->compute_s, ST_DIM_TIME, t[0], 40), fmt(b->tp_comm_s, ST_DIM_TIME, t[1], 40),
+            fmt(b->pp_comm_s, ST_DIM_TIME, t[2], 40), fmt(b->bubble_s, ST_DIM_TIME, t[3], 40),
+            fmt(b->dp_comm_exposed_s, ST_DIM_TIME, t[4], 40),
+            fmt(b->optimizer_s, ST_DIM_TIME, t[5], 40), (long long)r->micro_per_step,
+            r->micro_per_step == 1 ? "" : "es");
     if (b->straggler_s > 0)
-        fprintf(out, "            wait for the slowest GPU %.4g s (cluster.variability)\n",
-                b->straggler_s);
+        fprintf(out, "            wait for the slowest GPU %s (cluster.variability)\n",
+                fmt(b->straggler_s, ST_DIM_TIME, t[0], 40));
     if (b->noise_s > 0)
-        fprintf(out, "            wait for ranks detoured by system noise %.4g s (%s)\n",
-                b->noise_s, "cluster.variability.noise");
+        fprintf(out, "            wait for ranks detoured by system noise %s (%s)\n",
+                fmt(b->noise_s, ST_DIM_TIME, t[0], 40), "cluster.variability.noise");
     if (b->noise_s > 0 && explain)
         fprintf(out,
                 "  explain   noise: %lld stretches of %.3g s, each ended by a collective over %lld "
