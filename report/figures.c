@@ -199,7 +199,7 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         return;
     case ST_FU_BYTES_PER_DAY:
         st_unit_format(v, ST_DIM_BYTES, b, sizeof b);
-        snprintf(buf, n, "%s/d", b);
+        snprintf(buf, n, "%s/day", b); /* as the text and the audit say it */
         return;
     case ST_FU_FLOW:
         /* the units.md ladder: a mantissa in [1, 1000) (an air flow of 4.14 m3/s, a rack's

@@ -72,7 +72,7 @@ def shown(text):
     if not m:
         return None
     unit = m.group(2)
-    for per in ("/s", "/d"):  # rates print as their quantity per second or per day
+    for per in ("/s", "/day"):  # rates print as their quantity per second or per day
         if unit.endswith(per) and unit[: -len(per)] in UNITS:
             unit = unit[: -len(per)]
     if unit not in UNITS:
@@ -90,7 +90,7 @@ SHOWN = {
     "time": TIME, "bytes": BYTES, "bandwidth": {u + "/s" for u in BYTES},
     "power": {"W", "kW", "MW", "GW"}, "ramp": {"W/s", "kW/s", "MW/s", "GW/s"},
     "energy": {"J", "kJ", "MJ", "GJ", "TJ", "PJ", "Wh", "kWh", "MWh", "GWh"}, "current": {"A", "mA", "kA"},
-    "money": {"USD"}, "temperature": {"C"}, "share": {"%"}, "bytes/day": {u + "/d" for u in BYTES},
+    "money": {"USD"}, "temperature": {"C"}, "share": {"%"}, "bytes/day": {u + "/day" for u in BYTES},
     "m3/s": {"m3/s", "L/s", "mL/s"}, "per second": {"/s"}, "Hz": {"Hz"}, "number": {""},
     "USD/token": {"USD per million tokens"},
 }
