@@ -115,6 +115,8 @@ static void one_cell(char *buf, size_t n, double v, const st_fig *f)
         snprintf(buf, n, "%.2f%%", v * 100);
     else if (f->unit == ST_FU_NUMBER)
         snprintf(buf, n, "%.2f", v);
+    else if (f->unit == ST_FU_MONEY) /* grouped, as every report shows money: 2,221,000 USD */
+        st_fig_number_text(f->unit, v, buf, n);
     else
         st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
 }
