@@ -257,7 +257,19 @@ void st_band_scale(st_band_key k, const st_band *b, const double *x, size_t nx, 
         for (int j = 0; j < m; j++)
             p[i * (size_t)m + (size_t)j] = x[i] * r[j];
     st_sort_doubles(p, np);
-    ends(p, (int)np, &lo_hi[0], &lo_hi[1]);
+    /* The ranks of the m ratios' own ends, scaled to the nx m products: the ends' finite-sample
+     * ranks are the m runs', not the pooled products' (ranking among nx m products took the
+     * band's (m + 1) / m margin away, so identical replicas narrowed it: 9.21-14.85 d read
+     * 9.292-14.72 d with --replicas 2). With nx 1 these are ends()'s. */
+    if (np > 0 && m > 0) {
+        int up = upper_rank(m, (1 + ST_BAND_LEVEL) / 2);
+        int dn = (int)floor((m + 1) * (1 - ST_BAND_LEVEL) / 2 + 1e-9);
+        up = up > m ? m : up;
+        dn = dn < 1 ? 1 : dn;
+        lo_hi[0] = p[(size_t)(dn - 1) * nx];
+        lo_hi[1] = p[(size_t)up * nx - 1];
+    } else
+        ends(p, (int)np, &lo_hi[0], &lo_hi[1]);
     free(p);
     free(r);
 }

@@ -109,6 +109,14 @@ START_TEST(test_a_spread_of_its_own_widens_the_band)
     ck_assert(lh[0] < 100 * b.hi && lh[1] > 100 * b.lo);
     ck_assert_double_eq_tol(l2[0], 2 * lh[0], 1e-9);
     ck_assert_double_eq_tol(l2[1], 2 * lh[1], 1e-9);
+    /* 101 draws that do not differ give the one draw's band: the ends keep the runs' ranks (a
+     * review found --replicas on a run without failures narrowing it) */
+    double same[101];
+    for (int i = 0; i <= 100; i++)
+        same[i] = 100;
+    st_band_scale(hopper, &b, same, 101, lh);
+    ck_assert_double_eq_tol(lh[0], 100 * b.lo, 1e-9);
+    ck_assert_double_eq_tol(lh[1], 100 * b.hi, 1e-9);
 }
 END_TEST
 
