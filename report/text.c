@@ -44,7 +44,7 @@ static void band_text(FILE *out, const st_forecast *f)
     const st_step_result *r = &f->step;
     char basis[160];
     st_band_basis(&f->band, f->band_key, basis, sizeof basis);
-    fprintf(out, "            error band %.4g-%.4g s, MFU %.1f-%.1f%% (%.0f%%, from %s)\n",
+    fprintf(out, "            error band %.4g-%.4g s, MFU %.4g-%.4g%% (%.0f%%, from %s)\n",
             r->step_time_s * f->band.lo, r->step_time_s * f->band.hi, 100 * r->mfu / f->band.hi,
             100 * r->mfu / f->band.lo, 100 * ST_BAND_LEVEL, basis);
 }
@@ -55,7 +55,7 @@ static void step_text(FILE *out, const st_forecast *f, int explain)
     const st_step_breakdown *b = &r->b;
     char tok[40]; /* 6,457,000 tokens/s, not 6.457e+06 */
     st_fig_number_text(ST_FU_NUMBER, r->tokens_per_s, tok, sizeof tok);
-    fprintf(out, "  step      %.4g s: MFU %.1f%%, HFU %.1f%%, %.1f TFLOP/s per GPU, %s tokens/s\n",
+    fprintf(out, "  step      %.4g s: MFU %.4g%%, HFU %.4g%%, %.4g TFLOP/s per GPU, %s tokens/s\n",
             r->step_time_s, r->mfu * 100, r->hfu * 100, r->tflops_per_gpu, tok);
     if (f->has_band)
         band_text(out, f);
@@ -183,7 +183,7 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
         if (f->levels.usd_per_day > 0 || !f->has_cost)
             snprintf(wear, sizeof wear, "%.4g USD/day of flash wear", f->levels.usd_per_day);
         fprintf(out,
-                "            write load %s/day while training: %.3g%% of tier '%s' write, %s\n",
+                "            write load %s/day while training: %.4g%% of tier '%s' write, %s\n",
                 fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
                 f->load.write_utilization * 100, f->load.tier, wear);
     }
@@ -500,13 +500,13 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
             fmt(p->cooling.chiller_w, ST_DIM_POWER, e, sizeof e));
     fprintf(out, ", transformers %s", fmt(p->transformer_loss_w, ST_DIM_POWER, a, sizeof a));
     /* an unstated rating is sized to the peak (plant.md), so a steady load reads 100%: say so */
-    fprintf(out, ", UPS %s at %.0f%% %s%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
+    fprintf(out, ", UPS %s at %.4g%% %s%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
             p->ups.load * 100,
             c->facility.ups.rating_w > 0 ? "load" : "of a rating sized to the peak",
             p->ups.systems == 2 ? " on each of two (2n)" : "");
     if (p->energy_j > 0) /* power.energy_j: the jobs' lives, not the cluster run's makespan */
         fprintf(out, ", the jobs' energy %s", fmt(p->energy_j, ST_DIM_ENERGY, a, sizeof a));
-    fprintf(out, "\nthermal: hottest junction %.1f C, %.0f%% of the jobs' GPUs throttled\n",
+    fprintf(out, "\nthermal: hottest junction %.4g C, %.4g%% of the jobs' GPUs throttled\n",
             p->max_junction_c, p->throttle_fraction * 100);
     /* each job by its name, as every other section names it (the plant's id is its workload's
      * index); a service has a junction and a clock but no energy per token trained */
@@ -517,7 +517,7 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
         int service = i < r->n && !r->f[i].w && r->serve[i].w;
         if (!w || !(service || j->clock < 1 || j->energy_per_token_j > 0))
             continue;
-        fprintf(out, "  job %s: junction %.1f C, clock %.1f%%", w->name, j->junction_c,
+        fprintf(out, "  job %s: junction %.4g C, clock %.4g%%", w->name, j->junction_c,
                 j->clock * 100);
         if (j->energy_per_token_j > 0)
             fprintf(out, ", %.4g J per token at the facility", j->energy_per_token_j);
@@ -545,7 +545,7 @@ static void power_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
             fmt(f->transformer_w, ST_DIM_POWER, e, sizeof e),
             fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h));
     if (p->wave.swing_w > 0)
-        fprintf(out, "  swing %s at %.3g Hz (%.0f%% of it in 0.1-20 Hz), ramp %s/s",
+        fprintf(out, "  swing %s at %.4g Hz (%.4g%% of it in 0.1-20 Hz), ramp %s/s",
                 fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
                 p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
     else /* steady jobs alone (inference services): a flat draw */

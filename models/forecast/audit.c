@@ -232,7 +232,7 @@ static void audit_ckpt_dump(const st_audit_in *in, const st_audit_cfg *t, const 
     st_unit_format(t->ckpt_dump_bytes, ST_DIM_BYTES, tsize, sizeof tsize);
     st_unit_format(t->ckpt_dump_s, ST_DIM_TIME, twithin, sizeof twithin);
     say(out,
-        "%s dumps in %.3g s, %s the checkpoint dump target (%s in %s, so %.3g s at this "
+        "%s dumps in %.4g s, %s the checkpoint dump target (%s in %s, so %.4g s at this "
         "size)",
         size, f->ckpt.dump_s, ok ? "within" : "slower than", tsize, twithin, limit);
 }
@@ -306,7 +306,7 @@ static void audit_write_load(const st_audit_in *in, const st_audit_cfg *t, const
         me->w->name);
     st_unit_format(me->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
     say(out,
-        "%s/day; tier '%s' busy %.3g%% with every job's checkpoints and %.3g%% with "
+        "%s/day; tier '%s' busy %.4g%% with every job's checkpoints and %.4g%% with "
         "ingest%s",
         day, tc->name, wr * 100, rd * 100,
         ok ? "" : ": saturated, saves commit later and the ingest slows");
@@ -327,7 +327,7 @@ static void audit_write_share(const st_audit_in *in, const st_audit_cfg *t, cons
     add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, u, share, "checkpoint write share: %s",
         f->w->name);
     st_unit_format(f->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
-    say(out, "%s/day holds %.3g%% of tier '%s' write, %s the %.3g%% a job may hold%s", day, u * 100,
+    say(out, "%s/day holds %.4g%% of tier '%s' write, %s the %.4g%% a job may hold%s", day, u * 100,
         f->load.tier, ok ? "within" : "over", share * 100,
         ok ? "" : ": checkpoint less often, or state a larger audit.checkpoint_write_share");
 }
@@ -640,7 +640,7 @@ static void audit_junction(const st_audit_in *in, const st_audit_cfg *t, audit_l
     add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->max_junction_c, t->junction_limit_c,
         "junction temperature");
     say(out,
-        "hottest GPU junction %.1f C against the %.0f C limit; %.0f%% of the jobs' GPUs "
+        "hottest GPU junction %.4g C against the %.4g C limit; %.4g%% of the jobs' GPUs "
         "throttled",
         p->max_junction_c, t->junction_limit_c, p->throttle_fraction * 100);
 }
