@@ -87,9 +87,9 @@ static const st_nccl_preset preset = {
      * NVSwitch, NCCL 2.18.5; Azure/AI-benchmarking-guide Azure_Results/ND_A100_v4_results.md):
      * 133, 167, 214, 222 and 228 GB/s of bus bandwidth at 33, 67, 268, 537 MB and 1 GB, 57-98%
      * of its 232 at 8 GB. As fractions of the 8 GB figure (the model's own large-size busbw is
-     * 6% above, its NVLink goodput being H100's, docs/models/fabric.md) the model follows them
-     * within 7.3% at 33 MB and 3.5% from 67 MB up (1 MiB would be 7.5% over at 33 MB); the sweep's
-     * 128 MiB point (174) dips below both neighbours and is left out. NCCL's tuner does not see
+     * the A100's goodput, 231.58 GB/s, docs/models/fabric.md) the model follows them within 1.7%
+     * and 2.4% (fabric.md quotes the run); the sweep's 128 MiB point (174) dips below both
+     * neighbours and is left out. NCCL's tuner does not see
      * this: it enters the time of a collective, not the choice of protocol. */
     .nvlink_fill_bytes = 2.0 * 1024 * 1024,
     /* NVLS, which NCCL 2.17 and later use for all-reduce inside an NVSwitch domain on Hopper
