@@ -457,7 +457,7 @@ const st_fig st_figs[] = {
     CMP("policies[].fragmented_gpus", NU, 0, "Fragmented GPUs", "frag GPUs", ST_SRC_CLUSTER, st_cluster_stats, fragmented_gpus, DBL),
     CMP("policies[].useful_utilization", SH, 0, "Useful GPU utilisation", "useful", ST_SRC_CLUSTER, st_cluster_stats, goodput, DBL),
     CMP("policies[].train_mean_jct_s", TI, OPT, "Mean completion time of the training jobs beside the services", "train JCT", ST_SRC_TRAINING, st_run_serving, train_mean_jct_s, DBL),
-    CMP("policies[].slo_attainment", SH, OPT, "Service requests within their targets", "SLO met", ST_SRC_SERVING, st_run_serving, slo_attainment, DBL),
+    CMP("policies[].slo_attainment", SH, OPT, "Service requests within their targets", "within SLO", ST_SRC_SERVING, st_run_serving, slo_attainment, DBL),
     CMP("policies[].energy_j", EN, OPT, "Cluster energy", "energy", ST_SRC_ENERGY, st_cluster_energy, energy_j, DBL),
     CMP("policies[].energy_usd", MO, OPT, "Cluster energy cost", "energy cost", ST_SRC_ENERGY_COST, st_cluster_energy, energy_usd, DBL),
     F(ST_DOC_COMPARE, "policies[].within_band[]", TX, OPT, "Figures within the error band of the best"),
