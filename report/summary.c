@@ -169,6 +169,18 @@ static int ran_longer(FILE *out, const cJSON *j, const char *alone)
     return 1;
 }
 
+/* Job j's wall-time band after lead: "18.43 to 29.71 h at 80%, from N comparable published
+ * runs", both ends in the unit of point, the wall it is about. */
+static void band_words(FILE *out, const cJSON *j, const cJSON *band, double point, const char *lead)
+{
+    char range[2 * ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
+    st_unit_format_range(cJSON_GetArrayItem(band, 0)->valuedouble,
+                         cJSON_GetArrayItem(band, 1)->valuedouble, point, ST_DIM_TIME, range,
+                         sizeof range);
+    fprintf(out, "%s%s at %s, from %s", lead, range,
+            shown(ST_DOC_RUN, "jobs[].band_level", j, "band_level", c), str(j, "band_basis"));
+}
+
 /* What the one training job does: "Trains MODEL (job NAME) in WALL on G GPU GPUs", or that its
  * plan does not fit. */
 static void training_words(FILE *out, long i, const cJSON *t)
@@ -200,14 +212,8 @@ static void training_words(FILE *out, long i, const cJSON *t)
         fprintf(out, " (%s alone", c);
     else if (lives < 2)
         fputs(c, out);
-    if (cJSON_GetArraySize(band) == 2) { /* both ends in the wall's unit: "18.43 to 29.71 h" */
-        char range[2 * ST_REPORT_VALUE_MAX];
-        st_unit_format_range(cJSON_GetArrayItem(band, 0)->valuedouble,
-                             cJSON_GetArrayItem(band, 1)->valuedouble, point, ST_DIM_TIME, range,
-                             sizeof range);
-        fprintf(out, "%s%s at %s, from %s", shared ? ", " : " (", range,
-                shown(ST_DOC_RUN, "jobs[].band_level", j, "band_level", c), str(j, "band_basis"));
-    }
+    if (cJSON_GetArraySize(band) == 2)
+        band_words(out, j, band, point, shared ? ", " : " (");
     if (shared || cJSON_GetArraySize(band) == 2)
         fputc(')', out);
     char n1[ST_REPORT_VALUE_MAX];
