@@ -290,6 +290,35 @@ static int sd_group(const st_fig *f)
     return f->flags & ST_FIG_OPTIONAL ? 2 : is_count(f) ? 1 : 0;
 }
 
+/* On a cluster of pools, each pool's columns after the others, named by the pool (the first
+ * row's pools: every policy runs the same cluster): pool.NAME.jobs, .finished, .mean_wait_s
+ * (empty where none finished) and .utilization, as the text's "by pool" table. */
+static const char *const pool_cols[] = {"jobs", "finished", "mean_wait_s", "utilization"};
+
+static void csv_pool_header(FILE *out, const st_compare_row *rows, size_t n)
+{
+    for (int k = 0; n > 0 && k < rows[0].n_pool; k++)
+        for (size_t c = 0; c < sizeof pool_cols / sizeof *pool_cols; c++) {
+            char *key = st_xasprintf("pool.%s.%s", rows[0].pool_cfg[k].name, pool_cols[c]);
+            fputc(',', out);
+            st_report_csv_cell(out, key);
+            free(key);
+        }
+}
+
+static void csv_pool_cells(FILE *out, const st_compare_row *r)
+{
+    for (int k = 0; k < r->n_pool; k++) {
+        const st_cluster_pool_stats *p = &r->pool[k];
+        fprintf(out, ",%zu,%zu", p->jobs, p->finished);
+        if (p->finished)
+            csv_number(out, p->mean_wait_s);
+        else
+            fputc(',', out);
+        csv_number(out, p->utilization);
+    }
+}
+
 static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
@@ -305,6 +334,7 @@ static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
     int banded_csv = band_of(rows, n) > 0;
     if (banded_csv)
         fprintf(out, ",within_band");
+    csv_pool_header(out, rows, n);
     fprintf(out, "\n");
     for (size_t i = 0; i < n; i++) {
         const st_compare_row *r = &rows[i];
@@ -327,6 +357,7 @@ static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
                     first = 0;
                 }
         }
+        csv_pool_cells(out, r);
         fprintf(out, "\n");
     }
 }

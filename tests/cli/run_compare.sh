@@ -116,6 +116,11 @@ ok '! grep -q band_half_width "$tmp/pb.json"' "compare: trace jobs alone have no
 "$strata" compare scenarios/examples/serve-scale-to-zero.yaml --policies fifo,srtf --format json >"$tmp/z.json" 2>/dev/null
 "$strata" compare scenarios/examples/serve-scale-to-zero.yaml --policies fifo,srtf >"$tmp/z.txt" 2>/dev/null
 ok 'python3 -c "import json,sys; p = json.load(open(sys.argv[1]))[\"policies\"]; assert all(r[\"finished\"] == 0 and \"mean_jct_s\" not in r and \"mean_wait_s\" not in r and \"makespan_s\" in r for r in p)" "$tmp/z.json" && ! grep -q "JCT mean" "$tmp/z.txt"' "compare: no finished job, no wait or JCT"
+# CSV holds each pool's figures too, as the text's "by pool" table: pool.NAME.KEY columns, each
+# row as many cells as the header (a new-user walk found no pool in the CSV)
+"$strata" compare scenarios/examples/mixed-h100-b200.yaml --format csv >"$tmp/mp.csv" 2>/dev/null
+ok 'head -1 "$tmp/mp.csv" | grep -q ",pool.h100.jobs,pool.h100.finished,pool.h100.mean_wait_s,pool.h100.utilization,pool.b200.jobs," && python3 -c "import csv, sys; r = list(csv.reader(open(sys.argv[1]))); sys.exit(not (len(r) > 1 and all(len(x) == len(r[0]) for x in r)))" "$tmp/mp.csv"' "compare: CSV has each pool's columns"
+
 # The summary names a lowest policy only where a reader sees it lower: preemption.yaml's
 # makespans differ by 1.1 s and all read 1.815 h (a new-user walk found "lowest makespan: fifo").
 "$strata" compare scenarios/examples/preemption.yaml --format markdown >"$tmp/pm.md" 2>/dev/null
