@@ -130,16 +130,18 @@ int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *fill
 }
 
 /* Whether the file at fd, st_size bytes, is empty or starts with a journal row: 16 hex digits
- * of a point's key, then a tab. A file that does not (the results of `-o RESULTS.journal`, any
- * file of the user's) is never appended to: the journal would corrupt it. */
+ * of a point's key, then a tab (or, shorter than that, hex digits alone: a first row torn). A file
+ * that does not (the results of `-o RESULTS.journal`, any file of the user's) is never appended to:
+ * the journal would corrupt it. */
 static int journal_like(int fd, off_t size)
 {
     char head[17];
+    size_t n = size < 17 ? (size_t)size : sizeof head; /* shorter: a first row torn by a kill */
     if (size == 0)
         return 1;
-    if (size < 17 || pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head || head[16] != '\t')
+    if (pread(fd, head, n, 0) != (ssize_t)n || (n == sizeof head && head[16] != '\t'))
         return 0;
-    for (int i = 0; i < 16; i++)
+    for (size_t i = 0; i < n && i < 16; i++)
         if (!isxdigit((unsigned char)head[i]))
             return 0;
     return 1;
