@@ -234,6 +234,13 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         snprintf(buf, n, "%.4g", v);
 }
 
+st_fig_text st_fig_plain(double v)
+{
+    st_fig_text t;
+    st_fig_number_text(ST_FU_NUMBER, v, t.s, sizeof t.s);
+    return t;
+}
+
 const char *st_fig_money(double v, char *buf, size_t n)
 {
     st_fig_number_text(ST_FU_MONEY, v, buf, n);

@@ -140,6 +140,13 @@ const st_fig *st_fig_find(st_fig_doc doc, const char *path);
 #define ST_FIG_TEXT_MAX 64
 void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n);
 
+/* A plain number (a count, a ratio) as st_fig_number_text shows one, by value, for a printf
+ * argument: st_fig_plain(929833).s is "929,833", st_fig_plain(2.955).s "2.955". */
+typedef struct st_fig_text {
+    char s[ST_FIG_TEXT_MAX];
+} st_fig_text;
+st_fig_text st_fig_plain(double v);
+
 /* v USD as st_fig_number_text shows money (four significant digits, grouped: 50,860,000) but
  * without the unit, for a line that says USD once; buf. */
 const char *st_fig_money(double v, char *buf, size_t n);

@@ -510,13 +510,11 @@ static void meta(FILE *out, const cJSON *t)
         nz = st_xasprintf(" · system noise: %s, %.3g ms detours every %.3g s per rank",
                           cJSON_GetObjectItemCaseSensitive(noise, "profile")->valuestring,
                           1e3 * num(noise, "detour_s"), num(noise, "every_s"));
-    char gpus[ST_FIG_TEXT_MAX]; /* grouped, as the summary beside it counts them */
-    st_fig_number_text(ST_FU_NUMBER, num(cl, "gpus"), gpus, sizeof gpus);
     char *line = st_xasprintf(
         "Strata run report · strata %s · scenario hash %s · seed %.0f · %s (%s GPUs)%s",
         cJSON_GetObjectItemCaseSensitive(t, "strata_version")->valuestring,
-        cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, num(t, "seed"), hw, gpus,
-        nz ? nz : "");
+        cJSON_GetObjectItemCaseSensitive(t, "scenario_hash")->valuestring, num(t, "seed"), hw,
+        st_fig_plain(num(cl, "gpus")).s, nz ? nz : ""); /* grouped, as the summary counts them */
     st_html_para(out, "meta", line);
     free(line);
     free(hw);

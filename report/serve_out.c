@@ -348,11 +348,9 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
         if (s->n_ups > 0)
             fprintf(out, "; the replicas its autoscaler added waited %s for GPUs in all",
                     fmt(s->scale_up_wait_s, ST_DIM_TIME, d, sizeof d));
-        if (s->missed_waiting > 0) { /* a count, grouped as every format shows it: 21,495 */
-            char n[ST_FIG_TEXT_MAX];
-            st_fig_number_text(ST_FU_NUMBER, round(s->missed_waiting), n, sizeof n);
-            fprintf(out, "; %s requests waited past the time-to-first-token target", n);
-        }
+        if (s->missed_waiting > 0) /* a count, grouped as every format shows it: 21,495 */
+            fprintf(out, "; %s requests waited past the time-to-first-token target",
+                    st_fig_plain(round(s->missed_waiting)).s);
         fputc('\n', out);
     }
     if (!r->has_slo)

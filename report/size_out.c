@@ -140,25 +140,11 @@ static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
     free(add.s);
 }
 
-/* A table cell's number: four significant digits, grouped from 10,000 (11,730, not 1.173e+04),
- * as every report writes a plain number (st_fig_number_text). */
-typedef struct {
-    char s[ST_FIG_TEXT_MAX];
-} cell;
-
-static cell cell_num(double v)
-{
-    cell c;
-    st_fig_number_text(ST_FU_NUMBER, v, c.s, sizeof c.s);
-    return c;
-}
-
 static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
 {
-    char cost[ST_FIG_TEXT_MAX] = "-", power[32] = "-", hours[ST_FIG_TEXT_MAX];
+    char cost[ST_FIG_TEXT_MAX] = "-", power[32] = "-";
     if (f->cost_usd >= 0) /* grouped, as every report shows money: 50,860,000, not 5.086e+07 */
         st_fig_money(f->cost_usd, cost, sizeof cost);
-    snprintf(hours, sizeof hours, "%s", cell_num(f->gpu_hours).s);
     if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit; a kilowatt
                                     job keeps four digits, not 0.011 */
         snprintf(power, sizeof power, f->facility_w >= 1e6 ? "%.3f" : "%.4g", f->facility_w / 1e6);
@@ -170,10 +156,10 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     snprintf(band, sizeof band, "%.3g..%.3g", f->train_band[0] / 86400.0,
              f->train_band[1] / 86400.0);
     put(b, "%2lld %2lld %-9s %8.3f %8s %16s ", (long long)f->vs, (long long)f->mb,
-        st_recompute_names[f->recompute], f->step_s, cell_num(f->train_s / 86400.0).s, band);
+        st_recompute_names[f->recompute], f->step_s, st_fig_plain(f->train_s / 86400.0).s, band);
     if (rp->spec->confidence > 0)
-        put(b, "%8s ", cell_num(f->train_conf_s / 86400.0).s);
-    put(b, "%11s %13s %8s ", hours, cost, power);
+        put(b, "%8s ", st_fig_plain(f->train_conf_s / 86400.0).s);
+    put(b, "%11s %13s %8s ", st_fig_plain(f->gpu_hours).s, cost, power);
     for (int k = 0; k < 3; k++)
         if (heat_budget(rp->spec, k) > 0) {
             double h = heat_of(f, k);
@@ -185,13 +171,13 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     if (rp->failures) {                       /* no checkpoint: none taken, not one every 0 s */
         put(b, "%6.2f%% ", 100 * f->goodput); /* a percent, as run and size's HTML show it */
         if (f->ckpt_every_s > 0)
-            put(b, "%8s ", cell_num(f->ckpt_every_s).s);
+            put(b, "%8s ", st_fig_plain(f->ckpt_every_s).s);
         else
             put(b, "%8s ", "-");
     }
     if (rp->failures && rp->memory) { /* the two-level checkpoint's snapshot cadence */
         if (f->mem_every_s > 0)
-            put(b, "%8s ", cell_num(f->mem_every_s).s);
+            put(b, "%8s ", st_fig_plain(f->mem_every_s).s);
         else
             put(b, "%8s ", "-");
     }

@@ -26,18 +26,6 @@ static const char *fmt(double v, st_dim d, char *buf, size_t n)
     return buf;
 }
 
-/* A count as every format shows one: grouped from 10,000 (16,384 GPUs, 929,833 steps). */
-typedef struct {
-    char s[ST_FIG_TEXT_MAX];
-} count_text;
-
-static count_text cnt(long long v)
-{
-    count_text t;
-    st_fig_number_text(ST_FU_NUMBER, (double)v, t.s, sizeof t.s);
-    return t;
-}
-
 /* The step model's error band of the step time and MFU (models/forecast/band.h). */
 static void band_text(FILE *out, const st_forecast *f)
 {
@@ -251,9 +239,9 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
     fprintf(out,
             "  life      %s step%s: %s wall, goodput %.2f%%, %lld interruption%s%s, %s of work "
             "lost\n",
-            cnt(f->steps).s, st_plural_s(f->steps), fmt(l->wall_s, ST_DIM_TIME, a, sizeof a),
-            l->goodput * 100, (long long)l->interruptions, st_plural_s(l->interruptions), planned,
-            fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+            st_fig_plain((double)f->steps).s, st_plural_s(f->steps),
+            fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100, (long long)l->interruptions,
+            st_plural_s(l->interruptions), planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
     if (f->has_spares)
         fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
                 fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
@@ -309,8 +297,8 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     const st_memory *m = &f->mem;
     char a[32], b[32];
     fprintf(out, "\njob %s: %s, %.2f B parameters, %s GPU%s", w->name,
-            w->model->name ? w->model->name : "custom model", m->params / 1e9, cnt(w->gpus).s,
-            st_plural_s(w->gpus));
+            w->model->name ? w->model->name : "custom model", m->params / 1e9,
+            st_fig_plain((double)w->gpus).s, st_plural_s(w->gpus));
     if (c->n_pools > 0 && !w->pool_gpus) /* its pool's type: every figure below is that type's */
         fprintf(out, " of pool %s (%s)", c->pools[w->pool].name, c->pools[w->pool].gpu->name);
     for (int k = 0, n = 0; w->pool_gpus && k < c->n_pools; k++) /* a job across pools */
@@ -478,7 +466,8 @@ static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg
                 fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
     if (p->has_network)
         fprintf(out, "\n  network: optics of %s switch ports %s, beside the racks",
-                cnt(p->switch_ports).s, fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
+                st_fig_plain((double)p->switch_ports).s,
+                fmt(p->network_w, ST_DIM_POWER, a, sizeof a));
 }
 
 /* The rack with the most heat for its cooling against it, the PUE and its parts, and the junctions.
@@ -767,7 +756,7 @@ static void pools_text(FILE *out, const st_cluster_cfg *c)
         }
         fputc(')', out);
     }
-    fprintf(out, " = %s GPUs\n", cnt(c->nodes * c->gpus_per_node).s);
+    fprintf(out, " = %s GPUs\n", st_fig_plain((double)(c->nodes * c->gpus_per_node)).s);
 }
 
 static void report_text(FILE *out, const st_report *rep)
@@ -781,9 +770,10 @@ static void report_text(FILE *out, const st_report *rep)
     if (c->n_pools > 0)
         pools_text(out, c);
     else
-        fprintf(out, "cluster: %s node%s x %lld %s = %s GPUs, %s HBM each\n", cnt(c->nodes).s,
-                st_plural_s(c->nodes), (long long)c->gpus_per_node, c->gpu->name,
-                cnt(c->nodes * c->gpus_per_node).s,
+        fprintf(out, "cluster: %s node%s x %lld %s = %s GPUs, %s HBM each\n",
+                st_fig_plain((double)c->nodes).s, st_plural_s(c->nodes),
+                (long long)c->gpus_per_node, c->gpu->name,
+                st_fig_plain((double)(c->nodes * c->gpus_per_node)).s,
                 fmt(c->gpu->hbm_bytes, ST_DIM_BYTES, hbm, sizeof hbm));
     noise_text(out, &c->variability);
     size_t colls = 0; /* the collective workloads, which share the fabric with each other */

@@ -346,6 +346,8 @@ START_TEST(test_number_text_reads_in_one_unit)
     ck_assert_str_eq(b, "0 m3/s");
     st_fig_number_text(ST_FU_USD_PER_TOKEN, 3.193e-6, b, sizeof b);
     ck_assert_str_eq(b, "3.193 USD per million tokens");
+    ck_assert_str_eq(st_fig_plain(929833).s, "929,833");
+    ck_assert_str_eq(st_fig_plain(2.955).s, "2.955");
     ck_assert_str_eq(st_fig_stat_label("p90"), "P90");
     ck_assert_str_eq(st_fig_stat_label("ci95_lo"), "95% CI of the mean, low end");
 }
