@@ -194,6 +194,12 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
             break;
         snprintf(buf, n, "%s USD", b);
         return;
+    case ST_FU_USD_PER_HOUR:
+    case ST_FU_USD_PER_DAY:
+    case ST_FU_USD_PER_YEAR: /* money, then its period: "2,788,000 USD/year" */
+        st_fig_number_text(ST_FU_MONEY, v, b, sizeof b);
+        snprintf(buf, n, "%s/%s", b, units[u].name + 4);
+        return;
     case ST_FU_SHARE:
         snprintf(buf, n, "%.4g%%", v * 100);
         return;
@@ -232,6 +238,14 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         grouped(v, buf, n);
     else if (!grouped_sig(v, buf, n))
         snprintf(buf, n, "%.4g", v);
+}
+
+const char *st_fig_words(const st_fig *f, const char *v)
+{
+    for (const char *const *w = f && f->words ? f->words : NULL; w && w[0]; w += 2)
+        if (strcmp(w[0], v) == 0)
+            return w[1];
+    return v;
 }
 
 st_fig_text st_fig_plain(double v)

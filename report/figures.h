@@ -34,7 +34,10 @@
     X(ST_FU_FLOW, "m3/s", ST_DIM__COUNT)              /* a volume flow */                          \
     X(ST_FU_PER_S, "per second", ST_DIM__COUNT)       /* a count per second (tokens) */            \
     X(ST_FU_FREQUENCY, "Hz", ST_DIM__COUNT)                                                        \
-    X(ST_FU_USD_PER_TOKEN, "USD/token", ST_DIM__COUNT) /* shown per million tokens */
+    X(ST_FU_USD_PER_TOKEN, "USD/token", ST_DIM__COUNT) /* shown per million tokens */              \
+    X(ST_FU_USD_PER_HOUR, "USD/hour", ST_DIM_MONEY)    /* money rates: shown as money, per */      \
+    X(ST_FU_USD_PER_DAY, "USD/day", ST_DIM_MONEY)      /* the period they are counted over */      \
+    X(ST_FU_USD_PER_YEAR, "USD/year", ST_DIM_MONEY)
 #define ST__FIG_UNIT_ENUM(e, name, dim) e,
 typedef enum st_fig_unit { ST_FIG_UNITS(ST__FIG_UNIT_ENUM) ST_FU__COUNT } st_fig_unit;
 #undef ST__FIG_UNIT_ENUM
@@ -116,6 +119,10 @@ typedef struct st_fig {
     /* an ST_FIG_STATS row's: the validation metric its p99 is, plus 1 (0: none), at off_p99 */
     unsigned metric_p99;
     size_t off_p99;
+    /* a text row whose values are a code's enum: each value and what a reader calls it, in
+     * pairs, NULL-ended, for the reader's formats (HTML, Markdown, text tables); JSON and CSV
+     * keep the value. NULL: shown as written. */
+    const char *const *words;
 } st_fig;
 
 /* The rows, in document order (each document's in the order its writer writes them), and how
@@ -129,6 +136,9 @@ extern const char *const st_fig_stat_names[];
 /* What a reader calls statistic `name` of st_fig_stat_names ("P90", "95% CI of the mean, low
  * end"); name itself for any other. */
 const char *st_fig_stat_label(const char *name);
+
+/* What a reader calls value v of text row f (its words' pair), or v itself. */
+const char *st_fig_words(const st_fig *f, const char *v);
 
 /* The row of the leaf at path in document doc ("jobs[0].breakdown.compute_s": indices are
  * dropped, a stat of an ST_FIG_STATS row or a member of an ST_FIG_MAP row is its row, compare's

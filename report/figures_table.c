@@ -62,6 +62,25 @@
 #define DBL ST_FIG_DOUBLE
 #define DEF ST_FIG_SWEEP_DEF
 
+/* A text row of doc d whose values read as words w (st_fig.words). */
+#define RUNW(p, l, w)                                                                              \
+    {                                                                                              \
+        .doc = ST_DOC_RUN, .path = p, .unit = TX, .label = l, .words = w                           \
+    }
+
+/* report/json.c's interval_rule: the rule that set a job's checkpoint interval, as the text
+ * report says it (report/text.c auto_text). */
+/* clang-format off */
+static const char *const interval_rules[] = {
+    "time", "stated, as a time",
+    "steps", "stated, in steps",
+    "auto-daly", "auto: Daly's optimum",
+    "auto-step", "auto: one step",
+    "auto-commit", "auto: the commit time",
+    "auto-no-failures", "auto: nothing fails (none)",
+    NULL};
+/* clang-format on */
+
 /* clang-format off */
 const st_fig st_figs[] = {
     /* strata run: the report (report/json.c) */
@@ -143,7 +162,7 @@ const st_fig st_figs[] = {
     VAL("jobs[].checkpoint.size_bytes", BY, 0, "Checkpoint size", ST_SRC_MEM, st_memory, checkpoint_bytes, ST_METRIC_CKPT_SIZE),
     RUN("jobs[].checkpoint.mode", TX, 0, "Checkpoint mode"),
     RUN("jobs[].checkpoint.interval_s", TI, 0, "Checkpoint interval"),
-    RUN("jobs[].checkpoint.interval_rule", TX, 0, "Interval rule"),
+    RUNW("jobs[].checkpoint.interval_rule", "Interval rule", interval_rules),
     RUN("jobs[].checkpoint.daly_interval_s", TI, OPT, "Daly's interval"),
     RUN("jobs[].checkpoint.young_interval_s", TI, OPT, "Young's interval"),
     VAL("jobs[].checkpoint.stall_s", TI, 0, "Checkpoint stall", ST_SRC_CKPT, st_ckpt_cost, stall_s, ST_METRIC_CKPT_SAVE),
@@ -162,7 +181,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].checkpoint.writers", NU, 0, "Checkpoint writers"),
     RUN("jobs[].checkpoint.count", NU, 0, "Checkpoints taken"),
     RUN("jobs[].checkpoint.bytes_per_day", ST_FU_BYTES_PER_DAY, OPT, "Checkpoint bytes per day"),
-    RUN("jobs[].checkpoint.write_usd_per_day", MO, OPT, "Checkpoint flash wear per day"),
+    RUN("jobs[].checkpoint.write_usd_per_day", ST_FU_USD_PER_DAY, OPT, "Checkpoint flash wear per day"),
     RUN("jobs[].checkpoint.write_utilization", SH, OPT, "Checkpoint tier write load"),
     RUN("jobs[].ingest.need_bytes_per_s", BW, 0, "Ingest needed"),
     RUN("jobs[].ingest.got_bytes_per_s", BW, 0, "Ingest delivered"),
@@ -302,7 +321,7 @@ const st_fig st_figs[] = {
     SWP("jobs[].cost.total_usd", MO, 0, "Cost", 15, ST_SRC_COST, st_cost_result, total_usd, DBL),
     RUN("jobs[].cost.total_usd_band[]", MO, OPT, "Cost's error band"),
     SWP("jobs[].cost.per_token_usd", ST_FU_USD_PER_TOKEN, 0, "Cost per token", 16, ST_SRC_COST, st_cost_result, per_token_usd, DBL),
-    SWP("jobs[].cost.per_year_usd", MO, 0, "Cost per year", 17, ST_SRC_COST, st_cost_result, per_year_usd, DBL),
+    SWP("jobs[].cost.per_year_usd", ST_FU_USD_PER_YEAR, 0, "Cost per year", 17, ST_SRC_COST, st_cost_result, per_year_usd, DBL),
     SWP("jobs[].cost.breakdown.capex_usd", MO, 0, "Capital cost over the run", 18, ST_SRC_COST, st_cost_result, capex_usd, DBL),
     SWP("jobs[].cost.breakdown.energy_usd", MO, 0, "Energy cost", 19, ST_SRC_COST, st_cost_result, energy_usd, DBL),
     SWP("jobs[].cost.breakdown.demand_usd", MO, 0, "Demand charge", 20, ST_SRC_COST, st_cost_result, demand_usd, DBL),
@@ -495,7 +514,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "serving[].ttft_p99_s", TI, OPT, "P99 time to first token"),
     F(ST_DOC_SIZE, "serving[].tpot_p99_s", TI, OPT, "P99 time per output token"),
     F(ST_DOC_SIZE, "serving[].gpus_board_w", PW, OPT, "Its GPUs' board power"),
-    F(ST_DOC_SIZE, "serving[].usd_per_hour", MO, OPT, "Cost per hour"),
+    F(ST_DOC_SIZE, "serving[].usd_per_hour", ST_FU_USD_PER_HOUR, OPT, "Cost per hour"),
     F(ST_DOC_SIZE, "serving[].usd_per_million_tokens", MO, OPT, "Cost per million output tokens at the offered rate"),
     F(ST_DOC_SIZE, "existing.pool", TX, OPT, "Pool kept"),
     F(ST_DOC_SIZE, "existing.gpu", TX, OPT, "Pool kept's GPU"),
@@ -545,7 +564,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].memory_interval_s", TI, OPT, "In-memory snapshot interval"),
     F(ST_DOC_SIZE, "ranked[].gpu_hours", NU, 0, "GPU-hours"),
     F(ST_DOC_SIZE, "ranked[].cost_usd", MO, ST_FIG_NULLABLE, "Cost"),
-    F(ST_DOC_SIZE, "ranked[].per_year_usd", MO, ST_FIG_NULLABLE, "Cost per year"),
+    F(ST_DOC_SIZE, "ranked[].per_year_usd", ST_FU_USD_PER_YEAR, ST_FIG_NULLABLE, "Cost per year"),
     F(ST_DOC_SIZE, "ranked[].purchase_usd", MO, ST_FIG_NULLABLE, "Purchase price"),
     F(ST_DOC_SIZE, "ranked[].price_source", TX, ST_FIG_NULLABLE, "Price source"),
     F(ST_DOC_SIZE, "ranked[].switch_price_source", TX, OPT, "Switch price source"),

@@ -62,13 +62,15 @@ const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *
     if (cJSON_IsNumber(leaf)) {
         const st_fig *f = st_fig_find(doc, path);
         st_fig_number_text(f ? f->unit : ST_FU_NUMBER, leaf->valuedouble, buf, n);
-    } else if (cJSON_IsString(leaf))
-        return leaf_text(leaf, buf, n);
-    else if (cJSON_IsBool(leaf)) /* a reader's words; CSV keeps the JSON's true and false */
+    } else if (cJSON_IsString(leaf)) { /* an enum's value in a reader's words; CSV keeps it */
+        const char *w = st_fig_words(st_fig_find(doc, path), leaf->valuestring);
+        return w != leaf->valuestring ? w : leaf_text(leaf, buf, n);
+    } else if (cJSON_IsBool(leaf)) /* a reader's words; CSV keeps the JSON's true and false */
         snprintf(buf, n, "%s", cJSON_IsTrue(leaf) ? "yes" : "no");
     else { /* null: a money figure's is a part with no price (models/cost/cost.h) */
         const st_fig *f = st_fig_find(doc, path);
-        snprintf(buf, n, "%s", f && f->unit == ST_FU_MONEY ? "not priced" : "null");
+        snprintf(buf, n, "%s",
+                 f && st_fig_unit_dim(f->unit) == ST_DIM_MONEY ? "not priced" : "null");
     }
     return buf;
 }

@@ -618,7 +618,7 @@ char *st_summary_size_serve(const cJSON *t)
     fprintf(out, " serve %s of %s", load, str(t, "workload"));
     serve_target_words(out, t, best);
     if (cJSON_IsNumber(get(best, "usd_per_hour")))
-        fprintf(out, ", at %s an hour",
+        fprintf(out, ", at %s",
                 shown(ST_DOC_SIZE, "serving[].usd_per_hour", best, "usd_per_hour", a));
     /* the search's counts, whatever rows --top kept */
     if (cJSON_IsNumber(get(t, "tried")) && cJSON_IsNumber(get(t, "serve")))

@@ -72,7 +72,7 @@ def shown(text):
     if not m:
         return None
     unit = m.group(2)
-    for per in ("/s", "/day"):  # rates print as their quantity per second or per day
+    for per in ("/s", "/hour", "/day", "/year"):  # rates print as their quantity per period
         if unit.endswith(per) and unit[: -len(per)] in UNITS:
             unit = unit[: -len(per)]
     if unit not in UNITS:
@@ -93,6 +93,7 @@ SHOWN = {
     "money": {"USD"}, "temperature": {"C"}, "share": {"%"}, "bytes/day": {u + "/day" for u in BYTES},
     "m3/s": {"m3/s", "L/s", "mL/s"}, "per second": {"/s"}, "Hz": {"Hz"}, "number": {""},
     "USD/token": {"USD per million tokens"},
+    "USD/hour": {"USD/hour"}, "USD/day": {"USD/day"}, "USD/year": {"USD/year"},
 }
 STATS = {"mean", "ci95_lo", "ci95_hi", "p10", "p50", "p90", "p99"}
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "guide",

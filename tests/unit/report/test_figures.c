@@ -15,6 +15,7 @@
 #include "models/forecast/forecast.h"
 #include "models/serve/serve.h"
 #include "report/figures.h"
+#include "report/report.h"
 
 #define DOCS ST_SOURCE_DIR "/docs/guide/scenario-reference.md"
 
@@ -353,6 +354,38 @@ START_TEST(test_number_text_reads_in_one_unit)
 }
 END_TEST
 
+/* A money rate reads with its period in every reader's format (HTML said "2,788,000 USD" for a
+ * cost per year, "0 USD" for flash wear per day), and an unpriced one "not priced" as money
+ * does; an enum's value reads in words (HTML said "auto-daly"), JSON and CSV keeping it. */
+START_TEST(test_rates_and_enums_read_as_words)
+{
+    char b[ST_FIG_TEXT_MAX];
+    st_fig_number_text(ST_FU_USD_PER_YEAR, 2787602.27, b, sizeof b);
+    ck_assert_str_eq(b, "2,788,000 USD/year");
+    st_fig_number_text(ST_FU_USD_PER_DAY, 0, b, sizeof b);
+    ck_assert_str_eq(b, "0 USD/day");
+    st_fig_number_text(ST_FU_USD_PER_HOUR, 120, b, sizeof b);
+    ck_assert_str_eq(b, "120 USD/hour");
+    ck_assert_int_eq(st_fig_find(ST_DOC_RUN, "jobs[0].cost.per_year_usd")->unit,
+                     ST_FU_USD_PER_YEAR);
+    cJSON *null = cJSON_CreateNull(), *rule = cJSON_CreateString("auto-daly");
+    ck_assert_str_eq(st_report_value_text(ST_DOC_SIZE, "ranked[0].per_year_usd", null, b, sizeof b),
+                     "not priced");
+    ck_assert_str_eq(
+        st_report_value_text(ST_DOC_RUN, "jobs[0].checkpoint.interval_rule", rule, b, sizeof b),
+        "auto: Daly's optimum");
+    ck_assert_str_eq(st_report_value_exact(rule, b, sizeof b), "auto-daly");
+    cJSON_Delete(null);
+    cJSON_Delete(rule);
+    for (size_t k = 0; k < st_fig_count; k++) { /* words only on text rows, in whole pairs */
+        size_t n = 0;
+        for (const char *const *w = st_figs[k].words; w && *w; w++)
+            n++;
+        ck_assert_msg(n % 2 == 0 && (!n || st_figs[k].unit == ST_FU_TEXT), "%s", st_figs[k].path);
+    }
+}
+END_TEST
+
 START_TEST(test_validation_metrics_are_rows)
 {
     for (size_t m = 0; st_valid_metric_names[m]; m++) {
@@ -407,6 +440,7 @@ Suite *figures_suite(void)
     tcase_add_test(tc, test_validation_metrics_are_rows);
     tcase_add_test(tc, test_labels_differ_within_an_object);
     tcase_add_test(tc, test_number_text_reads_in_one_unit);
+    tcase_add_test(tc, test_rates_and_enums_read_as_words);
     suite_add_tcase(s, tc);
     return s;
 }
