@@ -12,6 +12,7 @@
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "planner/size_platform.h"
+#include "scenarios/scenario.h"
 #include "sim/progress.h"
 #include "sim/xalloc.h"
 
@@ -36,9 +37,10 @@ static const char *precision_missing(const st_workload_cfg *w, const st_gpu_spec
 
 #define SERVE_PROGRESS "size: service configurations"
 
-/* Replicas a closed loop's sizing adds, one at a time, where its clients over the replicas miss
- * the targets one replica's loop met (size_row). */
-#define CLOSED_MORE 4
+/* Replicas the sizing adds, one at a time, where the stream over the replicas misses the
+ * targets one replica met (size_row): a closed loop's clients, or a Poisson stream or trace
+ * split at random over the replicas, each of which then sees bursts one replica alone did not. */
+#define MORE_REPLICAS 4
 
 /* One replica of tp x pp GPUs of type g (ep > 1: a group of ep replicas of one GPU sharing the
  * experts, the unit the search adds): what a unit carries, then the workload's stream over the
@@ -117,15 +119,18 @@ static int size_row_on(st_step_ctx *x, const st_cluster_cfg *c2, const st_worklo
         w2.parallel.dp = row->replicas;
         if ((rc = st_serve_run(x, &w2, c2, seed, id, &r, err)))
             return rc;
-        /* A closed loop over the replicas can miss where one replica's loop met: the p99 of
-           many alike replicas reads their tail's top, one replica's between its top two
-           requests. One more replica at a time, a few at most (its clients fewer each). */
-        if (!closed || !targets || st_serve_meets(ic, &r))
+        /* The stream over the replicas can miss where one replica met: the p99 of many alike
+           replicas reads their tail's top, one replica's between its top two requests, and a
+           stream split at random loads some replicas above its mean. One more replica at a
+           time, a few at most; a row that still misses is not one that serves it. */
+        if (!targets || st_serve_meets(ic, &r))
             break;
-        if (more == CLOSED_MORE) {
+        if (more == MORE_REPLICAS) {
             row->fits = 0;
-            row->why = "the clients over the replicas one replica's loop asks for miss the "
-                       "latency targets";
+            row->why = closed ? "the clients over the replicas one replica's loop asks for miss "
+                                "the latency targets"
+                              : "the stream over the replicas one replica's rate asks for misses "
+                                "the latency targets";
             return 0;
         }
     }
@@ -146,10 +151,20 @@ static int size_row(const st_cluster_cfg *c, const st_workload_cfg *w, uint64_t 
     c2.gpu = g;
     if (c2.calib.enabled && strcmp(g->name, c2.calib.gpu) != 0)
         c2.calib.enabled = 0; /* a calibration measures its own GPU type only (as size.c) */
+    /* the engine's limits the scenario leaves to it are g's, as `strata run` on g sets them */
+    st_workload_cfg wg = *w;
+    st_scn_engine_limits(&wg.inference, g);
+    if (!wg.inference.chunked_prefill &&
+        wg.inference.max_batch_tokens < st_req_longest(&w->inference)) {
+        *row = (st_serve_size_row){.gpu = g, .tp = tp, .pp = pp, .ep = ep > 1 ? ep : 1};
+        row->why = "without chunked prefill, this type's default max_batch_tokens holds no whole "
+                   "request";
+        return 0;
+    }
     st_step_ctx *x = NULL;
     int rc = st_step_ctx_new(&c2, &x, err);
     if (!rc)
-        rc = size_row_on(x, &c2, w, id, tp, pp, ep, seed, row, err);
+        rc = size_row_on(x, &c2, &wg, id, tp, pp, ep, seed, row, err);
     st_step_ctx_free(x);
     return rc;
 }

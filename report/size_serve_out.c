@@ -1,6 +1,7 @@
 /* `strata size` on a kind: inference workload (planner/size_serve.h): the ranked table in text,
  * or its JSON (the size document's `serving` rows, docs/guide/scenario-reference.md). */
 #include <stdio.h>
+#include <string.h>
 
 #include "models/silicon/gpu.h"
 #include "report/report.h"
@@ -83,7 +84,10 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     fprintf(out, "serving stack %s: %s per request, %s per iteration, in every row's latencies\n\n",
             ic->frontend ? ic->frontend : "as stated", a, b);
     int wide = z->clients > 0 ? 15 : 12; /* the column's head: clients/replica or rate/replica */
-    fprintf(out, "%-4s %-10s %3s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", "gpu",
+    int gw = 10;                         /* the longest type's name: a100-sxm-40g is 12 */
+    for (size_t i = 0; i < z->n; i++)
+        gw = (int)strlen(z->row[i].gpu->name) > gw ? (int)strlen(z->row[i].gpu->name) : gw;
+    fprintf(out, "%-4s %-*s %3s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", gw, "gpu",
             "tp", "pp", "ep", "replicas", "gpus", wide,
             z->clients > 0 ? "clients/replica" : "rate/replica", "p99 ttft", "p99 tpot", "GPUs kW",
             "USD/h", "USD/Mtok");
@@ -103,8 +107,8 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
         else
             snprintf(carries, sizeof carries, "%.4g/s", r->rate_per_replica);
         fprintf(out,
-                "%-4zu %-10s %3lld %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
-                ++k, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->ep,
+                "%-4zu %-*s %3lld %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
+                ++k, gw, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->ep,
                 (long long)r->replicas, (long long)r->gpus, wide, carries, r->ttft_p99_s,
                 r->tpot_p99_s, r->gpus_board_w / 1e3, usd, mt);
     }
@@ -113,10 +117,11 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             out,
             "(the first %zu of the %zu configurations that serve it; a larger --top lists more)\n",
             k, z->serve);
+    int said = 0; /* the heading, over the first row that does not serve it */
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)
             fprintf(out, "%s%s tp %lld pp %lld ep %lld: %s\n",
-                    i == k ? "\nnot possible:\n  " : "  ", z->row[i].gpu->name,
+                    said++ ? "  " : "\nnot possible:\n  ", z->row[i].gpu->name,
                     (long long)z->row[i].tp, (long long)z->row[i].pp, (long long)z->row[i].ep,
                     z->row[i].why);
     return st_report_close(out, &buf);

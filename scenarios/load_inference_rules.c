@@ -427,6 +427,19 @@ static int check_work(st_ld *ld, const st_ynode *req, const st_workload_cfg *w)
 /* The engine's limits the workload leaves out: vLLM V1's for its pool's GPU and the stream's
  * kind; without chunked prefill a whole request must fit one iteration's budget (vLLM asks
  * max_num_batched_tokens >= max_model_len then). */
+void st_scn_engine_limits(st_inference_cfg *ic, const st_gpu_spec *gpu)
+{
+    const st_inference_preset *pre = &st_inference_preset_default;
+    int large = gpu && gpu->hbm_bytes >= pre->large_gpu_bytes && gpu->arch != ST_GPU_ARCH_AMPERE;
+    int offline = ic->mode == ST_REQ_OFFLINE;
+    if (!(ic->batch_stated & ST_BATCH_STATED_SEQS))
+        ic->max_seqs = large ? pre->max_seqs_large : pre->max_seqs_small;
+    if (!(ic->batch_stated & ST_BATCH_STATED_TOKENS))
+        ic->max_batch_tokens =
+            large ? (offline ? pre->batch_tokens_offline_large : pre->batch_tokens_server_large)
+                  : (offline ? pre->batch_tokens_offline_small : pre->batch_tokens_server_small);
+}
+
 static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
 {
     const st_inference_preset *pre = &st_inference_preset_default;
@@ -434,15 +447,9 @@ static int derive_batching(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     const st_ynode *b = st_ynode_get(n, "batching");
     st_cluster_cfg room;
     st__pool_room(ld, w, &room);
-    const st_gpu_spec *gpu = room.gpu;
-    int large = gpu && gpu->hbm_bytes >= pre->large_gpu_bytes && gpu->arch != ST_GPU_ARCH_AMPERE;
-    int offline = ic->mode == ST_REQ_OFFLINE;
-    if (!b || !st_ynode_get(b, "max_seqs"))
-        ic->max_seqs = large ? pre->max_seqs_large : pre->max_seqs_small;
-    if (!b || !st_ynode_get(b, "max_batch_tokens"))
-        ic->max_batch_tokens =
-            large ? (offline ? pre->batch_tokens_offline_large : pre->batch_tokens_server_large)
-                  : (offline ? pre->batch_tokens_offline_small : pre->batch_tokens_server_small);
+    ic->batch_stated = (b && st_ynode_get(b, "max_seqs") ? ST_BATCH_STATED_SEQS : 0) |
+                       (b && st_ynode_get(b, "max_batch_tokens") ? ST_BATCH_STATED_TOKENS : 0);
+    st_scn_engine_limits(ic, room.gpu);
     if (!b || !st_ynode_get(b, "chunked_prefill"))
         ic->chunked_prefill = 1;
     if (!b || !st_ynode_get(b, "gpu_memory_utilization"))

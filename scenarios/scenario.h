@@ -62,4 +62,10 @@ const st_validation_cfg *st_scn_validation(const st_scn *s);
  * range. */
 const char *st_scn_metric_name(st_valid_metric m);
 
+/* The engine's batch limits ic does not state (ic->batch_stated), vLLM's defaults for GPU type
+ * gpu (st_inference_preset: large GPUs but the A100 get the large limits, an offline batch the
+ * larger token budget). The loader sets them for the workload's pool; `strata size` again for
+ * each type it tries, as `strata run` would on that type. */
+void st_scn_engine_limits(st_inference_cfg *ic, const st_gpu_spec *gpu);
+
 #endif

@@ -561,15 +561,18 @@ typedef struct st_inference_cfg {
     int64_t max_seqs;         /* requests an iteration holds at most (max_num_seqs) */
     int64_t max_batch_tokens; /* tokens an iteration processes at most
                                  (max_num_batched_tokens) */
-    int chunked_prefill;      /* a prompt may be split over iterations */
-    double gpu_memory_share;  /* of each GPU's HBM the engine may use
-                                 (gpu_memory_utilization) */
-    double kv_free_share;     /* > 0: the KV cache takes this share of what the weights,
-                                 activations and reserved memory leave of the HBM instead
-                                 (TensorRT-LLM's kv_cache_free_gpu_mem_fraction) */
-    int64_t block_tokens;     /* tokens per KV-cache block (block_size) */
-    st_admission admission;   /* how requests enter the running batch */
-    int kv_fp8;               /* the KV cache in FP8 (kv_cache_dtype: fp8); 0: BF16 */
+    /* which of the two limits above the scenario states (ST_BATCH_STATED_*): the others are
+       the engine's defaults for the GPU, re-derived when `strata size` tries another type */
+    unsigned batch_stated;
+    int chunked_prefill;     /* a prompt may be split over iterations */
+    double gpu_memory_share; /* of each GPU's HBM the engine may use
+                                (gpu_memory_utilization) */
+    double kv_free_share;    /* > 0: the KV cache takes this share of what the weights,
+                                activations and reserved memory leave of the HBM instead
+                                (TensorRT-LLM's kv_cache_free_gpu_mem_fraction) */
+    int64_t block_tokens;    /* tokens per KV-cache block (block_size) */
+    st_admission admission;  /* how requests enter the running batch */
+    int kv_fp8;              /* the KV cache in FP8 (kv_cache_dtype: fp8); 0: BF16 */
     /* The serving stack outside the engine's GPU work (`frontend:`, models/config/frontend.h):
      * its row's name (NULL: figures stated), a request's time in the front end before its first
      * token, and the host's time on each iteration's critical path, seconds. */
@@ -596,6 +599,8 @@ int st_inference_has_rate(const st_inference_cfg *ic);
  * at least large_gpu_bytes (other than Ampere's A100, which vLLM excludes by name) get the large
  * batch limits; an offline batch (vLLM's LLM class) the larger token budget of the two, a
  * stream (its OpenAI server) the smaller. */
+enum { ST_BATCH_STATED_SEQS = 1u << 0, ST_BATCH_STATED_TOKENS = 1u << 1 };
+
 typedef struct st_inference_preset {
     int64_t count;
     int64_t max_seqs_large, max_seqs_small;
