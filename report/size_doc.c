@@ -372,9 +372,9 @@ char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
             fputs("serving", out);
             for (size_t c = 0; c < n_cols; c++) {
                 const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, cols[c]);
-                char num[32];
+                char num[64]; /* every digit the JSON has, as the training rows' CSV */
                 if (cJSON_IsNumber(v))
-                    snprintf(num, sizeof num, "%.10g", v->valuedouble);
+                    st_report_number_exact(v->valuedouble, num, sizeof num);
                 fputc(',', out);
                 st_report_csv_cell(out, cJSON_IsNumber(v)   ? num
                                         : cJSON_IsBool(v)   ? (cJSON_IsTrue(v) ? "true" : "false")

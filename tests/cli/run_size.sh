@@ -563,6 +563,15 @@ sed 's/gpu: h100-sxm/gpu: a100-sxm-40g/' "$serve70" >"$tmp/serve-a100.yaml"
         -o "$tmp/a.csv" || bad "service size on two types failed"
 expect "a type's engine limits are its own, whatever the scenario's type" \
     "$(grep -v '^scenario\|serve-' "$tmp/h.csv" | md5sum)" "$(grep -v '^scenario\|serve-' "$tmp/a.csv" | md5sum)"
+# the serving rows' CSV carries every digit its JSON has (it cut them to 10: 5.309008954)
+"$strata" size "$serve70" --top 3 --format json -o "$tmp/s.json" &&
+    "$strata" size "$serve70" --top 3 --format csv -o "$tmp/s3.csv" || bad "service size failed"
+expect "a service's CSV cells are its JSON's numbers" "ok" "$(python3 -c 'import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["table"] == "serving"]
+want = json.load(open(sys.argv[2]))["serving"]
+bad = [(k, c[k], w[k]) for c, w in zip(rows, want) for k in w
+       if isinstance(w[k], float) and float(c[k]) != w[k]]
+print("ok" if len(rows) == 3 and not bad else bad or "no rows")' "$tmp/s3.csv" "$tmp/s.json")"
 # a Poisson stream split over the replicas can miss the p99 one replica met: the search adds
 # replicas until it meets (76 A100 replicas of tp 4 read 2.415 s against the 2 s target)
 sed -e 's/gpu: h100-sxm/gpu: a100-sxm-40g/' \
