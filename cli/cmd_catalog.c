@@ -117,7 +117,7 @@ static void print_prices(void)
         snprintf(text, sizeof text, "1 %s", unit);
         if (st_unit_parse(text, st_unit_sniff(text), &one, why, sizeof why) || !(one > 0))
             ST_BUG("preset price unit '%s' does not parse: %s", unit, why);
-        snprintf(v, sizeof v, "%.10g %s", r->value / one, unit);
+        snprintf(v, sizeof v, "%.10g %s%s", r->value / one, unit, st_price_period(r->key));
         /* the part whole, and for a node price the GPUs it buys (charged per GPU of the node),
          * padded to the column as %-22s would */
         int w = printf("%-26s %s", r->key, r->part ? r->part : "(site)");

@@ -100,6 +100,10 @@ const st_price_row *st_price_at(size_t i);
 /* The unit key's price is listed in, as its source states it ("USD/h", "USD/GiB"; "USD" for a
  * part's price), a unit sim/units.h parses. */
 const char *st_price_unit(const char *key);
+/* The period a key's price is counted over beyond its unit, as a listing writes it after the
+ * unit ("-month" for storage_month_price: USD/GiB-month); "" for the others, whose unit holds
+ * theirs (USD/h, USD/kW-month). */
+const char *st_price_period(const char *key);
 
 /* The defaults of the site-wide prices that have a published source, written into c before the
  * scenario's keys are read; every other price is left unset (negative) and every typed price

@@ -151,6 +151,11 @@ const char *st_price_unit(const char *key)
     return "USD"; /* node_price, switch_price, optic_price, rack_price */
 }
 
+const char *st_price_period(const char *key)
+{
+    return strcmp(key, "storage_month_price") == 0 ? "-month" : "";
+}
+
 size_t st_price_count(void)
 {
     return sizeof rows / sizeof rows[0];

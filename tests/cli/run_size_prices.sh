@@ -177,6 +177,8 @@ n=$((n + 1))
 # searched on 8-GPU boxes with an NVLink domain of 8, not its NVL72's 72).
 expect "catalog gpus: a GB200 node is a tray of 4 on a 72-GPU NVLink domain" 1 \
     "$("$strata" catalog gpus | grep -c '^gb200 .* 4/72$')"
+expect "catalog prices: a monthly price says its month" 1 \
+    "$("$strata" catalog prices | grep -c '^storage_month_price  *(site)  *0.023 USD/GiB-month ')"
 expect "catalog prices: a GB200 tray of 4 GPUs" 1 \
     "$("$strata" catalog prices | grep -c '^node_price  *gb200, 4 GPUs  *166666.67 USD ')"
 gb_out=$("$strata" size "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --deadline 90d \
