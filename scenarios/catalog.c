@@ -137,8 +137,8 @@ static const st_gpu_spec gpus[] = {
         .description = "NVIDIA H200 SXM 141GB",
         .peak_bf16 = 989.5 * TERA, /* datasheet: same Tensor Cores as H100 SXM */
         .peak_fp8 = 1979 * TERA,
-        .hbm_bytes = 139.81 * GIB, /* datasheet: 141 GB HBM3e. CUDA total: PyTorch OOM on
-                                      "NVIDIA H200": "total capacity of 139.81 GiB"
+        .hbm_bytes = 150119844413, /* 139.81 GiB to the byte. datasheet: 141 GB HBM3e. CUDA total:
+                                      PyTorch OOM on "NVIDIA H200": "total capacity of 139.81 GiB"
                                       (github.com/sungwon-chae/arxiv_confi, etu_logging.md);
                                       nvidia-smi Total 143771 MiB (Modal, "Why does an NVIDIA
                                       H100 80GB card offer 85.52 GB?") */
@@ -165,11 +165,11 @@ static const st_gpu_spec gpus[] = {
         .peak_bf16 = 2250 * TERA,  /* HGX B200 spec: 4.5 PFLOP/s with sparsity */
         .peak_fp8 = 4500 * TERA,   /* HGX B200 spec: 9 PFLOP/s with sparsity */
         .peak_fp4 = 9000 * TERA,   /* HGX B200 spec: 144 PFLOP/s FP4 with sparsity / 8, /2 */
-        .hbm_bytes = 178.35 * GIB, /* HGX B200: 180 GB HBM3e (DGX B200: 1,440 GB / 8). CUDA
-                                      total: cudaGetDeviceProperties on "NVIDIA B200" prints
-                                      178.35 (pytorch/ao PR 4002; GiB: nvidia-smi's Total is
-                                      183359 MiB = 179.06 GiB, NVIDIA/TensorRT-LLM issue
-                                      10278) */
+        .hbm_bytes = 191501854310, /* 178.35 GiB to the byte. HGX B200: 180 GB HBM3e (DGX
+                                      B200: 1,440 GB / 8). CUDA total: cudaGetDeviceProperties
+                                      on "NVIDIA B200" prints 178.35 (pytorch/ao PR 4002; GiB:
+                                      nvidia-smi's Total is 183359 MiB = 179.06 GiB,
+                                      NVIDIA/TensorRT-LLM issue 10278) */
         .hbm_bw = 7.7 * TERA,      /* HGX B200: 7.7 TB/s (DGX B200 totals give 8; we take the
                                       lower: the per-GPU figure NVIDIA prints) */
         .nvlink_bw = 1800 * GIGA,  /* NVLink 5: 1.8 TB/s, 18 links */
@@ -193,9 +193,9 @@ static const st_gpu_spec gpus[] = {
         .peak_bf16 = 2500 * TERA,  /* GB200 NVL72: 360 PFLOP/s BF16 sparse / 72 = 5 PF, /2 */
         .peak_fp8 = 5000 * TERA,   /* GB200 NVL72: 720 PFLOP/s FP8 sparse / 72 = 10 PF, /2 */
         .peak_fp4 = 10000 * TERA,  /* GB200 NVL72: 1,440 PFLOP/s FP4 sparse / 72 = 20 PF, /2 */
-        .hbm_bytes = 184.31 * GIB, /* MLPerf Crusoe system JSON: GB200 GPU memory 186 GB.
-                                      CUDA total: PyTorch OOM messages on GB200 print "total
-                                      capacity of 184.31 GiB"; pytorch/torchtitan's nvfp4.md
+        .hbm_bytes = 197901355581, /* 184.31 GiB to the byte. MLPerf Crusoe system JSON: GB200 GPU
+                                      memory 186 GB. CUDA total: PyTorch OOM messages on GB200 print
+                                      "total capacity of 184.31 GiB"; pytorch/torchtitan's nvfp4.md
                                       (Blackwell, 4 GPUs) prints memory as GiB and % of the
                                       device: 110.95 GiB = 60.2%, 174.49 GiB = 94.7%, i.e.
                                       184.3 GiB */

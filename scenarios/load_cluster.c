@@ -1,5 +1,6 @@
 /* Reads `hardware.gpus` and `cluster` (node, racks, facility, fabric, storage) into typed
  * config, with the defaults docs/guide/scenario-reference.md states. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,8 @@ static int read_hw_gpu(st_ld *ld, const st_ynode *n, st_gpu_spec *g)
                           ST_EINVAL,
                           "hardware GPU '%s': idle_power must be below its tdp (%g W), found %g W",
                           g->name, g->tdp_w, g->idle_w);
+    g->hbm_bytes = round(g->hbm_bytes); /* a memory holds whole bytes: "178.35 GiB" is a
+                                           rounded figure, not 0.4 of a byte more */
     if (g->peak_bf16 > 0 && g->hbm_bytes > 0 && g->hbm_bw > 0 && g->tdp_w > 0)
         return 0;
     return st_rd_fail(&ld->rd, n, ST_EINVAL,

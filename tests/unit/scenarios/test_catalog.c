@@ -160,9 +160,13 @@ START_TEST(test_capacity_is_what_cuda_reports_as_total)
     ck_assert_double_eq(gpu("a100-sxm-80g")->hbm_bytes, 85100068864.0); /* 81158 MiB */
     ck_assert_double_eq(gpu("h100-sxm")->hbm_bytes, 85045477376.0);     /* 81106 MiB */
     ck_assert_double_eq(gpu("h100-pcie")->hbm_bytes, 80 * GIB);         /* none found: 5 x 16 GiB */
-    ck_assert_double_eq(gpu("h200-sxm")->hbm_bytes, 139.81 * GIB);
-    ck_assert_double_eq(gpu("b200")->hbm_bytes, 178.35 * GIB);
-    ck_assert_double_eq(gpu("gb200")->hbm_bytes, 184.31 * GIB);
+    ck_assert_double_eq(gpu("h200-sxm")->hbm_bytes, round(139.81 * GIB));
+    ck_assert_double_eq(gpu("b200")->hbm_bytes, round(178.35 * GIB)); /* whole bytes */
+    for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
+        const st_gpu_spec *g = st_catalog_gpu_at(i);
+        ck_assert_msg(g->hbm_bytes == floor(g->hbm_bytes), "%s", g->name);
+    }
+    ck_assert_double_eq(gpu("gb200")->hbm_bytes, round(184.31 * GIB));
     ck_assert_double_eq(gpu("mi300x")->hbm_bytes, 196592 * MIB);
     /* each lies above the datasheet's decimal figure and at or below its binary reading */
     static const struct {
