@@ -61,6 +61,10 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* An option of one value (opt, bit `bit` of the caller's *seen) given a second time: a usage
+ * error, where the last one silently won (`--seed 1 --seed 2` ran seed 2); else 0, marking it. */
+int st_cli_once(const char *cmd, const char *opt, unsigned *seen, unsigned bit);
+
 /* Option opt's value val (NULL: missing) read under rule r by the shared value parser
  * (models/config/limits.h: unit, sign, whole number and the limit row) into *out: 0, or a usage
  * error of command cmd that states the true bound (exit ST_EXIT_INPUT). */

@@ -17,6 +17,7 @@ typedef struct run_opts {
     int explain;
     uint64_t seed;
     int64_t replicas;
+    unsigned seen; /* the options of one value given (st_cli_once) */
 } run_opts;
 
 static int parse_seed(const char *text, uint64_t *out)
@@ -49,6 +50,8 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
             continue;
         if (!val)
             return st_cli_usage_error("run", "%s needs %s", a, opts[k].what);
+        if (st_cli_once("run", a, &o->seen, 1u << k))
+            return ST_EXIT_INPUT;
         *(const char **)((char *)o + opts[k].off) = val;
         *used = 1;
         return 0;
@@ -68,6 +71,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return rc;
             i += used;
         } else if (strcmp(a, "--format") == 0) {
+            if (st_cli_once("run", a, &o->seen, 1u << 8))
+                return ST_EXIT_INPUT;
             if ((o->format = st_report_format_of(val)) < 0)
                 return st_cli_usage_error("run",
                                           "--format takes text, json, html, markdown or csv");
@@ -78,6 +83,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                                          "each is a life run of the whole job"};
             st_value_rule r = {.dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &cap};
             double v = 0;
+            if (st_cli_once("run", a, &o->seen, 1u << 9))
+                return ST_EXIT_INPUT;
             if ((rc = st_cli_value("run", "--replicas", val, &r, &v)))
                 return rc;
             o->replicas = (int64_t)v;
@@ -85,6 +92,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (strcmp(a, "--explain") == 0) {
             o->explain = 1;
         } else if (strcmp(a, "--seed") == 0) {
+            if (st_cli_once("run", a, &o->seen, 1u << 10))
+                return ST_EXIT_INPUT;
             if (parse_seed(val, &o->seed))
                 return st_cli_usage_error("run", "--seed takes a whole number from 0 to 2^53");
             o->has_seed = 1;

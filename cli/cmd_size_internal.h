@@ -35,6 +35,7 @@ typedef struct st__size_opts {
     st_delivery delivery[MAX_AXIS];
     size_t n_gpu, n_oversub, n_transport, n_topology, n_storage_bw, n_delivery;
     unsigned budget_seen; /* bit k: the budget key budget_keys[k] was given */
+    unsigned opt_seen;    /* bit k: parse_one's option known[k] was given (one value each) */
 } st__size_opts;
 
 /* The command line into *o (--top 10 unless given): 0, 1 for --help (already answered), or

@@ -336,6 +336,16 @@ static int parse_one(const char *a, const char *val, st__size_opts *o)
         return -1;
     if (!val)
         return st_cli_usage_error("size", "%s needs a value", a);
+    /* an option of one value given twice: the second silently won (--deadline 1h --deadline
+       2h sized for 2 h); a budget checks its keys, a variant axis takes a list */
+    int many = strcmp(a, "--budget") == 0 || strcmp(a, "--gpu-types") == 0 ||
+               strcmp(a, "--oversubscription") == 0 || strcmp(a, "--transport") == 0 ||
+               strcmp(a, "--storage-bandwidth") == 0 || strcmp(a, "--topologies") == 0 ||
+               strcmp(a, "--delivery") == 0;
+    /* -o and --output, next to each other in known, are one option: bit k + 1 for known[k] */
+    unsigned bit = 1u << (strcmp(a, "--output") == 0 ? i : i + 1);
+    if (!many && st_cli_once("size", a, &o->opt_seen, bit))
+        return ST_EXIT_INPUT;
     if (strcmp(a, "--deadline") == 0) {
         /* A plan's run past the life model's span is refused by the run, so no deadline past
          * it can bind. */

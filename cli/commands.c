@@ -333,6 +333,14 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
     return ST_EXIT_INPUT;
 }
 
+int st_cli_once(const char *cmd, const char *opt, unsigned *seen, unsigned bit)
+{
+    if (*seen & bit)
+        return st_cli_usage_error(cmd, "%s is given twice; give it once", opt);
+    *seen |= bit;
+    return 0;
+}
+
 int st_cli_value(const char *cmd, const char *opt, const char *val, const st_value_rule *r,
                  double *out)
 {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Usage errors every command gives the same way (README.md, "Exit status"): exit 2 at once, with the
+# command's name, what was wrong and the see --help line, before anything runs: an option of
+# one value given twice (the last one silently won), a value missing, flags that run alone.
+# Usage: run_usage.sh STRATA SOURCE_DIR
+set -u
+strata=$1
+src=$2
+q=$src/scenarios/examples/quickstart.yaml
+queue=$src/scenarios/examples/queue.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+
+# expect LINE -- ARGS...: `strata ARGS` exits 2 within 10 s, its first stderr line LINE, its
+# second the see --help line, and nothing on stdout.
+expect() {
+    local want=$1 out err rc
+    shift 2
+    n=$((n + 1))
+    out=$(cd "$tmp" && timeout 10 "$strata" "$@" 2>"$tmp/err")
+    rc=$?
+    err=$(head -1 "$tmp/err")
+    help=$(sed -n 2p "$tmp/err")
+    if [ "$rc" -ne 2 ] || [ "$err" != "$want" ] || [ -n "$out" ] ||
+        [ "$help" != "see 'strata $1 --help'" ]; then
+        echo "FAIL strata $*: exit $rc, stderr '$err' / '$help', stdout ${#out} bytes"
+        echo "  want exit 2 and: $want"
+        fail=$((fail + 1))
+    fi
+}
+
+expect "strata run: --seed is given twice; give it once" -- run "$q" --seed 1 --seed 2
+expect "strata run: --format is given twice; give it once" -- run "$q" --format json --format text
+expect "strata run: --output is given twice; give it once" -- run "$q" -o a.json --output b.json
+expect "strata run: --replicas is given twice; give it once" -- run "$q" --replicas 2 --replicas 3
+expect "strata compare: --format is given twice; give it once" -- \
+    compare "$queue" --format json --format csv
+expect "strata compare: --policies is given twice; give it once" -- \
+    compare "$queue" --policies fifo --policies sjf
+expect "strata size: --deadline is given twice; give it once" -- \
+    size "$q" --deadline 1h --deadline 2h
+expect "strata size: --existing is given twice; give it once" -- \
+    size "$q" --existing a --existing b
+expect "strata size: --output is given twice; give it once" -- size "$q" -o a --output b
+expect "strata validate: --dir needs a directory" -- validate --dir
+expect "strata validate: --openb needs a directory" -- validate --sched --openb
+expect "strata validate: --residuals runs alone (with --dir at most)" -- \
+    validate --residuals --fabric
+expect "strata validate: --transfer-residuals runs alone (with --dir at most)" -- \
+    validate --transfer-residuals --markdown
+# a bad openb folder is refused before the other sets run (it came after their rows)
+n=$((n + 1))
+out=$(timeout 60 "$strata" validate --sched --openb "$tmp/absent" 2>/dev/null)
+rc=$?
+if [ "$rc" -ne 2 ] || [ -n "$out" ]; then
+    echo "FAIL validate --openb on a missing folder: exit $rc after ${#out} bytes of sets, want 2 first"
+    fail=$((fail + 1))
+fi
+# an option of a list may be given again: its values add up
+n=$((n + 1))
+"$strata" size "$q" --deadline 1h --gpu-types h100-sxm --gpu-types b200 >/dev/null 2>&1 ||
+    { echo "FAIL size --gpu-types twice: refused"; fail=$((fail + 1)); }
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
