@@ -17,13 +17,14 @@
 #include "models/config/limits.h"
 #include "report/figures.h"
 #include "scenarios/override.h"
+#include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 #define MAX_WORKERS 256
 
 typedef struct sweep_opts {
-    const char *file, *output, *columns;
+    const char *file, *output, *columns, *calibration;
     int workers, workers_given;
     int mpi, rank, ranks; /* under mpirun: this process's rank of `ranks` */
     st_sweep_format format;
@@ -75,22 +76,10 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
                        ? st_cli_usage_error("sweep", "--set: %s", why)
                        : st_cli_usage_error("sweep", "--set %s: %s", val, why);
     } else if (strcmp(a, "--calibration") == 0) {
-        /* one value of cluster.calibration for every point: an axis of one, in the table as
-         * such, from the working folder as run's option reads it */
+        /* one input of every point, loaded once before the sweep (calibration_set), not an axis */
         if (need(a, val))
             return ST_EXIT_INPUT;
-        char cwd[4096], set[8400];
-        if (strchr(val, ','))
-            return st_cli_usage_error("sweep",
-                                      "--calibration: a path with a comma cannot be a "
-                                      "--set value; rename '%s'",
-                                      val);
-        if (snprintf(set, sizeof set, "cluster.calibration=%s%s%s",
-                     val[0] != '/' && getcwd(cwd, sizeof cwd) ? cwd : "", val[0] != '/' ? "/" : "",
-                     val) >= (int)sizeof set)
-            return st_cli_usage_error("sweep", "--calibration: the path is too long");
-        if (st_grid_add(&o->grid, set, why, sizeof why))
-            return st_cli_usage_error("sweep", "--calibration %s: %s", val, why);
+        o->calibration = val;
     } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
         return parse_jobs(a, val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -115,6 +104,23 @@ static int opt_one(const char *a, const char *val, void *o)
     return parse_one(a, val, o);
 }
 
+/* A --set of cluster.calibration (or of a key under it) beside --calibration: the one would
+ * replace the other on every point, so which calibration the rows hold would be a guess. */
+static int calibration_swept(const sweep_opts *o)
+{
+    static const char key[] = "cluster.calibration";
+    for (size_t a = 0; o->calibration && a < o->grid.n_ax; a++) {
+        const char *p = o->grid.ax[a].path;
+        /* the key itself (strchr finds the NUL too), or a key or entry under it */
+        if (strncmp(p, key, sizeof key - 1) == 0 && strchr(".[", p[sizeof key - 1]))
+            return st_cli_usage_error("sweep",
+                                      "--set %s: --calibration %s already gives every point its "
+                                      "calibration; give one or the other",
+                                      p, o->calibration);
+    }
+    return 0;
+}
+
 static int parse_opts(int argc, char **argv, sweep_opts *o)
 {
     o->workers = 1;
@@ -123,7 +129,7 @@ static int parse_opts(int argc, char **argv, sweep_opts *o)
     if (!rc && o->grid.n_ax == 0) /* one point is `strata run`'s job, not a sweep's */
         return st_cli_usage_error("sweep", "expected at least one --set PATH=V1,V2,... to sweep "
                                            "(`strata run FILE` runs the file as it is)");
-    return rc;
+    return rc ? rc : calibration_swept(o);
 }
 
 typedef struct sweep_run {
@@ -312,7 +318,8 @@ static int check_regular(const char *what, const char *path)
 }
 
 /* The files the sweep's values make its points read (a swept trace.file, requests.file or
- * cluster.calibration), into *files (malloc'd paths, labelled by what they are); how many. */
+ * cluster.calibration), into *files (malloc'd paths, labelled by what they are); how many.
+ * --calibration's file is the base scenario's own (st_sweep_open), checked with its inputs. */
 static size_t swept_files(const st_sweep *sw, st_cli_file **files)
 {
     const st_grid *g = sw->grid;
@@ -438,6 +445,18 @@ static void fig_cell(const void *ctx, size_t k, const st_run *run, size_t i, cha
     st_fig_sweep_cell(figs[k], run, i, buf, n);
 }
 
+/* --calibration FILE as the override every point gets, as run's option reads it (cli/load.c):
+ * a relative path from the working folder, errors at "--calibration FILE". The texts are
+ * malloc'd into path and label. */
+static st_scn_set calibration_set(const sweep_opts *o, char **path, char **label)
+{
+    char cwd[4096];
+    const char *c = o->calibration;
+    *path = c[0] != '/' && getcwd(cwd, sizeof cwd) ? st_xasprintf("%s/%s", cwd, c) : st_xstrdup(c);
+    *label = st_xasprintf("--calibration %s", c);
+    return (st_scn_set){"cluster.calibration", *path, *label, *label};
+}
+
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
  * on; only rank 0 speaks. The columns are named before the file is read, so a wrong one is said
  * first. */
@@ -467,7 +486,9 @@ static int sweep_file(sweep_opts *o)
         snames[k] = st_fig_sweep_name(sfigs[k]);
     st_sweep_figs serve = {sn, snames, fig_cell, sfigs, NULL};
     st_sweep_figs sf = {n, names, fig_cell, figs, sn ? &serve : NULL};
-    if (st_sweep_open(&sw, o->file, &o->grid, &sf, &d)) {
+    char *cal_path = NULL, *cal_label = NULL;
+    st_scn_set cal = o->calibration ? calibration_set(o, &cal_path, &cal_label) : (st_scn_set){0};
+    if (st_sweep_open(&sw, o->file, &o->grid, &sf, o->calibration ? &cal : NULL, &d)) {
         if (speak)
             st_cli_print_diag(&d);
         rc = ST_EXIT_INPUT;
@@ -480,6 +501,8 @@ static int sweep_file(sweep_opts *o)
         rc = sweep(o, &sw);
     }
     st_sweep_close(&sw);
+    free(cal_path);
+    free(cal_label);
     free(names);
     free(figs);
     free(snames);

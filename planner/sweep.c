@@ -182,23 +182,28 @@ static void hash_values(st_sweep *sw)
     }
 }
 
-/* Point p's overrides, labelled "--set PATH=VALUE" for its values' errors. */
-static st_scn_set *point_sets(const st_sweep *sw, size_t p, char **labels)
+/* Point p's overrides, labelled "--set PATH=VALUE" for its values' errors, after the fixed one
+ * (when there is one); *n counts them. */
+static st_scn_set *point_sets(const st_sweep *sw, size_t p, char **labels, size_t *n)
 {
     const st_grid *g = sw->grid;
-    st_scn_set *sets = st_xcalloc(g->n_ax + 1, sizeof *sets);
+    st_scn_set *sets = st_xcalloc(g->n_ax + 2, sizeof *sets);
+    *n = 0;
+    if (sw->fixed)
+        sets[(*n)++] = *sw->fixed;
     for (size_t a = 0; a < g->n_ax; a++) {
         const char *v = g->ax[a].values[st_grid_value(g, p, a)];
         labels[a] = fmt("--set %s=%s", g->ax[a].path, v);
-        sets[a] = (st_scn_set){g->ax[a].path, v, labels[a], sw->at_path[a]};
+        sets[(*n)++] = (st_scn_set){g->ax[a].path, v, labels[a], sw->at_path[a]};
     }
     return sets;
 }
 
 static int load_point(const st_sweep *sw, size_t p, st_scn **s, st_diag *d, char **labels)
 {
-    st_scn_set *sets = point_sets(sw, p, labels);
-    int rc = st_scn_load_buffer_set(sw->file, sw->buf, sw->len, sets, sw->grid->n_ax, s, d);
+    size_t n;
+    st_scn_set *sets = point_sets(sw, p, labels, &n);
+    int rc = st_scn_load_buffer_set(sw->file, sw->buf, sw->len, sets, n, s, d);
     free(sets);
     return rc;
 }
@@ -240,16 +245,17 @@ static int check_paths(st_sweep *sw, st_diag *diag)
 }
 
 int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
-                  st_diag *diag)
+                  const st_scn_set *fixed, st_diag *diag)
 {
     memset(sw, 0, sizeof *sw);
     sw->file = file;
     sw->grid = g;
     sw->figs = *figs;
+    sw->fixed = fixed;
     int rc = read_all(file, &sw->buf, &sw->len, diag);
     st_scn *s = NULL;
-    if (!rc)
-        rc = st_scn_load_buffer(file, sw->buf, sw->len, &s, diag);
+    if (!rc) /* with the fixed override: its file's bytes are then among hash_inputs' */
+        rc = st_scn_load_buffer_set(file, sw->buf, sw->len, fixed, fixed ? 1 : 0, &s, diag);
     if (rc)
         return rc;
     sw->hash = st_scn_hash(s);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "planner/grid.h"
+#include "scenarios/override.h"
 #include "scenarios/scenario.h"
 #include "sim/err.h"
 
@@ -51,16 +52,21 @@ typedef struct st_sweep {
     size_t n_cols, cap_cols;
     char **at_path;     /* per axis "--set PATH": where a wrong path's errors point */
     st_sweep_figs figs; /* the report figures of each training job's columns */
-    st_scn *base;       /* the file without overrides: its warnings are said once, not per point */
+    /* an override of every point before its axes' (cli's --calibration FILE: one input of the
+       whole sweep, not an axis, so no column); NULL: none. Borrowed, as the grid. */
+    const st_scn_set *fixed;
+    st_scn *base; /* the file without overrides: its warnings are said once, not per point */
 } st_sweep;
 
 /* Read file and name the columns from its training workloads: for each, the figures of figs
- * (borrowed, as g is: both outlive sw). Returns 0, or the loader's code with its located errors
- * in diag when the file itself (without overrides) does not load, or when point 0's overrides
- * name a path the scenario does not have (an unknown key, a missing list entry: wrong for every
- * point, so not a row). */
+ * (borrowed, as g and fixed are: all outlive sw). fixed (NULL: none) is applied to the file and to
+ * every point before the point's own values: a bad one (a calibration file that does not load)
+ * is wrong for every point, so it is the open's error, never a row's. Returns 0, or the loader's
+ * code with its located errors in diag when the file itself (with fixed alone) does not load,
+ * or when point 0's overrides name a path the scenario does not have (an unknown key, a missing
+ * list entry: wrong for every point, so not a row). */
 int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
-                  st_diag *diag);
+                  const st_scn_set *fixed, st_diag *diag);
 
 /* Point p's key: 16 hex digits of a 64-bit FNV-1a over the scenario's hash, the bytes of every
  * file it reads (its own and those its values name), the build identity (sw->build), the column

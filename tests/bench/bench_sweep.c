@@ -326,7 +326,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < nf && k < 32; k++)
         names[k] = st_fig_sweep_name(figs[k]);
     st_sweep_figs sf = {nf < 32 ? nf : 32, names, fig_cell, figs, NULL};
-    if (st_sweep_open(&sw, file, &g, &sf, &d)) {
+    if (st_sweep_open(&sw, file, &g, &sf, NULL, &d)) {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
         return 1;
     }

@@ -81,7 +81,7 @@ grep -q "from 9 runs measured on this cluster (cluster.calibration) and [0-9]* p
     >/dev/null || bad "compare --calibration"
 "$strata" sweep scenarios/examples/quickstart.yaml --calibration "$tmp/given.yaml" \
     --set 'workloads[finetune].global_batch=32' >"$tmp/sw.csv" 2>/dev/null || bad "sweep --calibration"
-grep -q "cluster.calibration" "$tmp/sw.csv" || bad "sweep: the calibration as a column"
+grep -q "cluster.calibration" "$tmp/sw.csv" && bad "sweep: the calibration as a column, not an input"
 
 # Bad input: a row that is not one (file:line:col), an unknown job, a duration without its unit,
 # nothing to fit, an output that is an input, a calibration of another GPU type.

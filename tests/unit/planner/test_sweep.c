@@ -28,7 +28,7 @@ START_TEST(test_key_changes_with_the_build)
     ck_assert_int_eq(st_grid_add(&g, "cluster.nodes=1,2", why, sizeof why), 0);
     st_sweep sw;
     st_diag d = {0};
-    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, &figs, &d), 0);
+    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, &figs, NULL, &d), 0);
     st_sweep_key(&sw, 0, k0);
     st_sweep_key(&sw, 1, k1);
     ck_assert_str_ne(k0, k1);
@@ -60,7 +60,7 @@ START_TEST(test_failed_point_row)
     ck_assert_int_eq(st_grid_add(&g, "cluster.nodes=1,2", why, sizeof why), 0);
     st_sweep sw;
     st_diag d = {0};
-    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, &figs, &d), 0);
+    ck_assert_int_eq(st_sweep_open(&sw, quickstart, &g, &figs, NULL, &d), 0);
     char **cells = calloc(sw.n_cols, sizeof *cells);
     st_sweep_point_failed(&sw, 1, "killed by signal 9 (SIGKILL)", cells);
     ck_assert_str_eq(cells[0], "2");
