@@ -9,6 +9,7 @@
 
 #include "scenarios/override.h"
 #include "scenarios/ytree.h"
+#include "sim/units.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -91,11 +92,24 @@ static int add_range(st_grid_axis *a, const char *item, size_t len, char *why, s
     return 0;
 }
 
+/* Whether c is white space around a value: YAML drops it around a plain scalar, and the loader's
+ * number reader around a number, so ' 2' is the point '2' (it was a second one, and a CSV cell
+ * and a JSON string with its space). */
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
 {
     for (const char *p = list;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        const char *item = p;
+        while (len && blank(*item))
+            item++, len--;
+        while (len && blank(item[len - 1]))
+            len--;
         if (len == 0) {
             const char *more;
             int q = clip(list, strlen(list), &more);
@@ -104,17 +118,17 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
         }
         /* a range starts with a number before its "..": a path such as ../cal.yaml or a name
          * with two dots is a value as it is */
-        const char *dots = strstr(p, "..");
+        const char *dots = strstr(item, "..");
         double lo;
-        if (dots && dots < p + len && dots > p && !number(p, (size_t)(dots - p), &lo)) {
-            if (add_range(a, p, len, why, n))
+        if (dots && dots < item + len && dots > item && !number(item, (size_t)(dots - item), &lo)) {
+            if (add_range(a, item, len, why, n))
                 return -1;
         } else if (a->n >= ST_GRID_MAX_VALUES) {
             snprintf(why, n, "more than %d values, the most one --set may have",
                      ST_GRID_MAX_VALUES);
             return -1;
         } else {
-            push(a, p, len);
+            push(a, item, len);
         }
         if (!comma)
             return 0;
@@ -122,25 +136,61 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
     }
 }
 
-static int by_text(const void *x, const void *y)
+/* A value as the loader reads it: a number, with or without its unit, by its value in its
+ * dimension (1.0 is 1, 1us is 1000 ns; a bare number and a count one dimension, as 2K is 2000),
+ * anything else by its text. */
+typedef struct read_as {
+    const char *text;
+    int num; /* 1: dim and v hold the number */
+    int dim;
+    double v;
+} read_as;
+
+static read_as read_value(const char *text)
 {
-    return strcmp(*(char *const *)x, *(char *const *)y);
+    read_as r = {.text = text};
+    st_dim d = st_unit_sniff(text);
+    if (d != ST_DIM__COUNT && st_unit_parse(text, d, &r.v, NULL, 0) == 0) {
+        r.num = 1;
+        r.dim = d == ST_DIM_COUNT ? ST_DIM_RATIO : (int)d;
+    }
+    return r;
 }
 
-/* A value given twice on one axis (a list that repeats one, a range over a listed value) would
- * be two points of one key: each rerun of the sweep would compute one of them again. 0, or -1
- * naming the first repeated (sorted, n log n: an axis holds up to 10,000). */
+static int by_reading(const void *x, const void *y)
+{
+    const read_as *a = x, *b = y;
+    if (a->num != b->num)
+        return a->num - b->num;
+    if (!a->num)
+        return strcmp(a->text, b->text);
+    if (a->dim != b->dim)
+        return a->dim - b->dim;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* A value given twice on one axis (a list that repeats one, a range over a listed value, 1 and
+ * 1.0) would be two points the loader reads as one: the same run twice. 0, or -1 naming the first
+ * repeated (sorted, n log n: an axis holds up to 10,000). */
 static int repeated(const st_grid_axis *a, char *why, size_t n)
 {
-    char **v = st_xmalloc((a->n ? a->n : 1) * sizeof *v);
-    memcpy(v, a->values, a->n * sizeof *v);
-    qsort(v, a->n, sizeof *v, by_text);
+    read_as *v = st_xmalloc((a->n ? a->n : 1) * sizeof *v);
+    for (size_t i = 0; i < a->n; i++)
+        v[i] = read_value(a->values[i]);
+    qsort(v, a->n, sizeof *v, by_reading);
     int rc = 0;
     for (size_t i = 1; i < a->n && !rc; i++)
-        if (strcmp(v[i - 1], v[i]) == 0) {
-            const char *more;
-            int q = clip(v[i], strlen(v[i]), &more);
-            snprintf(why, n, "the value '%.*s%s' is given twice", q, v[i], more);
+        if (by_reading(&v[i - 1], &v[i]) == 0) {
+            const char *m1, *m2;
+            int q1 = clip(v[i - 1].text, strlen(v[i - 1].text), &m1);
+            int q2 = clip(v[i].text, strlen(v[i].text), &m2);
+            if (strcmp(v[i - 1].text, v[i].text) == 0)
+                snprintf(why, n, "the value '%.*s%s' is given twice", q2, v[i].text, m2);
+            else
+                snprintf(why, n,
+                         "'%.*s%s' and '%.*s%s' are the same value given twice: the scenario "
+                         "reads them alike",
+                         q1, v[i - 1].text, m1, q2, v[i].text, m2);
             rc = -1;
         }
     free(v);

@@ -106,10 +106,20 @@ expect "--calibration and a swept cluster.calibration" "strata sweep: --set clus
     "$(head -1 "$tmp/e.err")"
 
 # JSON keeps a swept value as given: 0x2 and 02 are text (strtod read them as 2, so three
-# points printed as the same one), 2 a number.
-"$strata" sweep "$scn" --set 'cluster.nodes=0x2,02,2' --format json 2>/dev/null >"$tmp/v.json"
-expect "JSON value cells as given" '["0x2", "02", 2]' \
+# points printed as the same one), 3 a number.
+"$strata" sweep "$scn" --set 'cluster.nodes=0x2,02,3' --format json 2>/dev/null >"$tmp/v.json"
+expect "JSON value cells as given" '["0x2", "02", 3]' \
     "$(python3 -c 'import json,sys; print(json.dumps([p["cluster.nodes"] for p in json.load(open(sys.argv[1]))["points"]]))' "$tmp/v.json")"
+
+# A value is what the loader reads: white space around it dropped (' 2' was a JSON string and a
+# point of its own), and two values it reads alike (2 and 2.0) are refused as one point twice.
+"$strata" sweep "$scn" --set 'cluster.nodes= 2,4 ' --format json 2>/dev/null >"$tmp/v.json"
+expect "JSON values trimmed" '[2, 4]' \
+    "$(python3 -c 'import json,sys; print(json.dumps([p["cluster.nodes"] for p in json.load(open(sys.argv[1]))["points"]]))' "$tmp/v.json")"
+"$strata" sweep "$scn" --set 'cluster.nodes=2, 2.0' >"$tmp/v.csv" 2>"$tmp/e.err"
+expect "one value twice exit" 2 $?
+expect "one value twice" "strata sweep: --set cluster.nodes=2, 2.0: '2' and '2.0' are the same value given twice: the scenario reads them alike" \
+    "$(head -1 "$tmp/e.err")"
 
 # A killed sweep: the journal holds whole rows only, and the rerun completes the same file.
 "$strata" sweep "$scn" --set 'workloads[0].steps=1..400+1' -j 2 >"$tmp/k.want" 2>/dev/null

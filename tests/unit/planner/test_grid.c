@@ -31,6 +31,22 @@ START_TEST(test_lists_and_ranges)
     ck_assert_int_eq(st_grid_add(&g, "trace.file=../a.csv,b..c.csv,..", why, sizeof why), 0);
     static const char *const files[] = {"../a.csv", "b..c.csv", ".."};
     values_are(&g.ax[3], files, 3);
+    /* strings as written (case counts), numbers of different dimensions apart */
+    ck_assert_int_eq(st_grid_add(&g, "n=llama3-8b,Llama3-8b,1 s,1 GB,1", why, sizeof why), 0);
+    ck_assert_uint_eq(g.ax[4].n, 5);
+    st_grid_free(&g);
+}
+END_TEST
+
+/* White space around a value is the loader's to drop, so it is the grid's too: ' 2' was a point of
+ * its own beside '2', a CSV cell '4 ' and a JSON string. */
+START_TEST(test_values_are_trimmed)
+{
+    st_grid g = {0};
+    char why[256];
+    ck_assert_int_eq(st_grid_add(&g, "a= 2 ,4\t, 8..16*2 ,100 Gb/s ", why, sizeof why), 0);
+    static const char *const a[] = {"2", "4", "8", "16", "100 Gb/s"};
+    values_are(&g.ax[0], a, 5);
     st_grid_free(&g);
 }
 END_TEST
@@ -88,6 +104,15 @@ START_TEST(test_malformed_axes_are_refused_with_their_reason)
     refused("taken=2,3", "taken is swept by an earlier --set");
     refused("a=2,3,2", "the value '2' is given twice");
     refused("a=4,1..8*2", "the value '4' is given twice");
+    /* a value as the loader reads it: white space dropped, numbers by value, units by value */
+    refused("a=2, 2", "the value '2' is given twice");
+    refused("a=1.0,1",
+            "'1.0' and '1' are the same value given twice: the scenario reads them alike");
+    refused("a=1us,1000 ns",
+            "'1us' and '1000 ns' are the same value given twice: the scenario reads them alike");
+    refused("a=2000,2K", "'2000' and '2K' are the same value given twice: the scenario reads them "
+                         "alike");
+    refused("a=x, ,y", "an empty value in 'x, ,y'");
     /* what a file's values may not hold (a fuzzing find: ESC reached the CSV), and a key longer
      * than any the scenario has, named as such */
     refused("workloads[0].name=a\x1b[2J", "a control character (U+001B): values are printed to "
@@ -122,6 +147,7 @@ Suite *grid_suite(void)
     Suite *s = suite_create("grid");
     TCase *tc = tcase_create("axes");
     tcase_add_test(tc, test_lists_and_ranges);
+    tcase_add_test(tc, test_values_are_trimmed);
     tcase_add_test(tc, test_range_steps_are_counted_not_summed);
     tcase_add_test(tc, test_last_axis_varies_fastest);
     tcase_add_test(tc, test_malformed_axes_are_refused_with_their_reason);
