@@ -28,16 +28,45 @@ static int clip(const char *s, size_t len, const char **more)
     return (int)n;
 }
 
-/* A whole range's endpoint or step: a number and nothing else. */
+/* A range's end or step: a plain decimal number as the loader reads one (sim/units.h: no hex,
+ * NaN or infinity, nothing past a double's range), so that a range and a single value take one
+ * grammar: 0x10 is refused in both. */
 static int number(const char *s, size_t len, double *out)
+{
+    return len && !st_unit_parse_n(s, len, ST_DIM_RATIO, ST_UNIT_PLAIN, out, NULL, 0) ? 0 : -1;
+}
+
+/* Whether s[0..len) is a number in any spelling strtod reads (hex, NaN, infinity, one past a
+ * double's range among them): what someone means as a range's end, so that a range of such is
+ * refused by number() rather than taken as a value of its own and run as an invalid point. */
+static int numberish(const char *s, size_t len)
 {
     char buf[64], *end;
     if (len == 0 || len >= sizeof buf)
-        return -1;
+        return 0;
     memcpy(buf, s, len);
     buf[len] = '\0';
-    *out = strtod(buf, &end);
-    return *end || !isfinite(*out) ? -1 : 0;
+    strtod(buf, &end);
+    return end != buf && !*end;
+}
+
+/* The '*' or '+' of item[0..len) after its ".." at dots that splits the rest into two numbers
+ * (the first such: a '+' may also be an exponent's sign, 1..1e+3+1), or NULL. */
+static const char *range_op(const char *item, size_t len, const char *dots)
+{
+    const char *end = item + len;
+    for (const char *op = dots + 2; op < end; op++)
+        if ((*op == '*' || *op == '+') && numberish(dots + 2, (size_t)(op - dots - 2)) &&
+            numberish(op + 1, (size_t)(end - op - 1)))
+            return op;
+    return NULL;
+}
+
+/* Whether item[0..len), with ".." at dots, is meant as a range: a number before the "..", or a
+ * range's B*K or B+S after it. A path such as ../cal.yaml or a name with two dots is a value. */
+static int range_shaped(const char *item, size_t len, const char *dots)
+{
+    return numberish(item, (size_t)(dots - item)) || range_op(item, len, dots);
 }
 
 /* The value as text: integers without a decimal point, others with 15 significant digits. */
@@ -51,32 +80,53 @@ static void push_number(st_grid_axis *a, double v)
     push(a, buf, strlen(buf));
 }
 
-/* Expand `A..B*K` or `A..B+S` (item[0..len), which holds ".."). */
-static int add_range(st_grid_axis *a, const char *item, size_t len, char *why, size_t n)
+/* "range 'ITEM': what" into why; -1. */
+static int range_bad(const char *item, size_t len, const char *what, char *why, size_t n)
 {
-    const char *dots = strstr(item, "..");
-    const char *op = dots + 2;
-    while (op < item + len && *op != '*' && *op != '+')
-        op++;
+    const char *more;
+    int q = clip(item, len, &more);
+    snprintf(why, n, "range '%.*s%s': %s", q, item, more, what);
+    return -1;
+}
+
+#define RANGE_SHAPE "expected A..B*FACTOR or A..B+STEP with numbers A <= B"
+
+/* A range's end or step s[0..n_s) into *out: 0, or -1 saying it is no number to the loader. */
+static int plain_part(const char *item, size_t len, const char *s, size_t n_s, double *out,
+                      char *why, size_t n)
+{
+    if (!number(s, n_s, out))
+        return 0;
+    const char *more;
+    char what[200];
+    int q = clip(s, n_s, &more);
+    snprintf(what, sizeof what,
+             "'%.*s%s' is not a plain decimal number, as a scenario's numbers are (no hex, NaN "
+             "or infinity, none past a double's range)",
+             q, s, more);
+    return range_bad(item, len, what, why, n);
+}
+
+/* Expand `A..B*K` or `A..B+S` (item[0..len), which holds ".." at dots). */
+static int add_range(st_grid_axis *a, const char *item, size_t len, const char *dots, char *why,
+                     size_t n)
+{
+    const char *op = range_op(item, len, dots);
     double lo, hi, by;
-    if (op == item + len || number(item, (size_t)(dots - item), &lo) ||
-        number(dots + 2, (size_t)(op - dots - 2), &hi) ||
-        number(op + 1, (size_t)(item + len - op - 1), &by) || lo > hi) {
-        const char *more;
-        int q = clip(item, len, &more);
-        snprintf(why, n, "range '%.*s%s': expected A..B*FACTOR or A..B+STEP with numbers A <= B", q,
-                 item, more);
+    if (!op)
+        return range_bad(item, len, RANGE_SHAPE, why, n);
+    if (plain_part(item, len, item, (size_t)(dots - item), &lo, why, n) ||
+        plain_part(item, len, dots + 2, (size_t)(op - dots - 2), &hi, why, n) ||
+        plain_part(item, len, op + 1, (size_t)(item + len - op - 1), &by, why, n))
         return -1;
-    }
+    if (lo > hi)
+        return range_bad(item, len, RANGE_SHAPE, why, n);
     int geo = *op == '*';
-    if (geo ? !(by > 1 && lo > 0) : !(by > 0)) {
-        const char *more;
-        int q = clip(item, len, &more);
-        snprintf(why, n, "range '%.*s%s': %s", q, item, more,
-                 geo ? "the factor must be more than 1 and the start more than 0"
-                     : "the step must be more than 0");
-        return -1;
-    }
+    if (geo ? !(by > 1 && lo > 0) : !(by > 0))
+        return range_bad(item, len,
+                         geo ? "the factor must be more than 1 and the start more than 0"
+                             : "the step must be more than 0",
+                         why, n);
     /* Steps are counted, not accumulated, so 0..1+0.1 ends at 1 and not 0.99999. */
     for (double k = 0;; k++) {
         double v = geo ? lo * pow(by, k) : lo + k * by;
@@ -116,12 +166,9 @@ static int add_items(st_grid_axis *a, const char *list, char *why, size_t n)
             snprintf(why, n, "an empty value in '%.*s%s'", q, list, more);
             return -1;
         }
-        /* a range starts with a number before its "..": a path such as ../cal.yaml or a name
-         * with two dots is a value as it is */
         const char *dots = strstr(item, "..");
-        double lo;
-        if (dots && dots < item + len && dots > item && !number(item, (size_t)(dots - item), &lo)) {
-            if (add_range(a, item, len, why, n))
+        if (dots && dots < item + len && range_shaped(item, len, dots)) {
+            if (add_range(a, item, len, dots, why, n))
                 return -1;
         } else if (a->n >= ST_GRID_MAX_VALUES) {
             snprintf(why, n, "more than %d values, the most one --set may have",

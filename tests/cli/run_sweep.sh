@@ -173,6 +173,15 @@ expect "unknown entry" "--set workloads[fintune].steps: error: workloads[fintune
 expect "bad range exit" 2 $?
 expect "bad range" "strata sweep: --set cluster.nodes=1..4*1: range '1..4*1': the factor must be more than 1 and the start more than 0" \
     "$(head -1 "$tmp/e.err")"
+# A range reads its numbers as a single value does (the loader's grammar): hex, NaN or a number
+# past a double is a usage error naming the --set, not one literal point run as invalid, exit 0.
+for r in '0x10..32*2|0x10' '1e400..1e401*2|1e400' 'nan..8+1|nan'; do
+    "$strata" sweep "$scn" --set "cluster.nodes=${r%|*}" >"$tmp/r.out" 2>"$tmp/e.err"
+    expect "range ${r%|*} exit" 2 $?
+    expect "range ${r%|*}" "strata sweep: --set cluster.nodes=${r%|*}: range '${r%|*}': '${r#*|}' is not a plain decimal number, as a scenario's numbers are (no hex, NaN or infinity, none past a double's range)" \
+        "$(head -1 "$tmp/e.err")"
+    expect "range ${r%|*}: no rows" "" "$(cat "$tmp/r.out")"
+done
 
 # The file's warnings are said once, not once a point.
 printf 'submit,duration,gpus\n0,10,1\nx,10,1\n' >"$tmp/w.csv"

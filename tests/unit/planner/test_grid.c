@@ -26,14 +26,18 @@ START_TEST(test_lists_and_ranges)
     values_are(&g.ax[0], nodes, 4);
     values_are(&g.ax[1], tp, 5);
     values_are(&g.ax[2], xy, 6);
-    ck_assert_uint_eq(g.n_points, 4 * 5 * 6);
+    /* a '+' in an exponent is the number's, not the step's */
+    ck_assert_int_eq(st_grid_add(&g, "e=1e+1..1e+2+3e+1", why, sizeof why), 0);
+    static const char *const e[] = {"10", "40", "70", "100"};
+    values_are(&g.ax[3], e, 4);
+    ck_assert_uint_eq(g.n_points, 4 * 5 * 6 * 4);
     /* two dots after no number are a value's: a relative path, a dotted name */
     ck_assert_int_eq(st_grid_add(&g, "trace.file=../a.csv,b..c.csv,..", why, sizeof why), 0);
     static const char *const files[] = {"../a.csv", "b..c.csv", ".."};
-    values_are(&g.ax[3], files, 3);
+    values_are(&g.ax[4], files, 3);
     /* strings as written (case counts), numbers of different dimensions apart */
     ck_assert_int_eq(st_grid_add(&g, "n=llama3-8b,Llama3-8b,1 s,1 GB,1", why, sizeof why), 0);
-    ck_assert_uint_eq(g.ax[4].n, 5);
+    ck_assert_uint_eq(g.ax[5].n, 5);
     st_grid_free(&g);
 }
 END_TEST
@@ -101,6 +105,20 @@ START_TEST(test_malformed_axes_are_refused_with_their_reason)
     refused("a=1..8+0", "range '1..8+0': the step must be more than 0");
     refused("a=1..8", "range '1..8': expected A..B*FACTOR or A..B+STEP with numbers A <= B");
     refused("a=1..1e6+1", "more than 10000 values, the most one --set may have");
+    /* a range's numbers are the loader's (sim/units.h): what it refuses as a value (hex, NaN,
+     * infinity, past a double) is a refused range, not one literal point run as invalid */
+    refused("a=0x10..32*2", "range '0x10..32*2': '0x10' is not a plain decimal number, as a "
+                            "scenario's numbers are (no hex, NaN or infinity, none past a "
+                            "double's range)");
+    refused("a=1e400..1e401*2", "range '1e400..1e401*2': '1e400' is not a plain decimal number, "
+                                "as a scenario's numbers are (no hex, NaN or infinity, none past "
+                                "a double's range)");
+    refused("a=nan..8+1", "range 'nan..8+1': 'nan' is not a plain decimal number, as a "
+                          "scenario's numbers are (no hex, NaN or infinity, none past a "
+                          "double's range)");
+    refused("a=1..inf*2", "range '1..inf*2': 'inf' is not a plain decimal number, as a "
+                          "scenario's numbers are (no hex, NaN or infinity, none past a "
+                          "double's range)");
     refused("taken=2,3", "taken is swept by an earlier --set");
     refused("a=2,3,2", "the value '2' is given twice");
     refused("a=4,1..8*2", "the value '4' is given twice");
