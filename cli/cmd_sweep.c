@@ -317,6 +317,19 @@ static int check_regular(const char *what, const char *path)
     return ST_EXIT_INPUT;
 }
 
+/* Refuse an -o that is a sweep's journal: the results written over it would lose the rows its
+ * sweep resumes from (`-o r.csv.journal` after `-o r.csv`). */
+static int check_not_journal(const char *path)
+{
+    if (!st_sweep_journal_is(path))
+        return 0;
+    fprintf(stderr,
+            "strata sweep: -o '%s': a sweep's journal (its first line is a journal row); the rows "
+            "would replace those its sweep resumes from: choose another -o\n",
+            path);
+    return ST_EXIT_INPUT;
+}
+
 /* The files the sweep's values make its points read (a swept trace.file, requests.file or
  * cluster.calibration), into *files (malloc'd paths, labelled by what they are); how many.
  * --calibration's file is the base scenario's own (st_sweep_open), checked with its inputs. */
@@ -358,7 +371,7 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
     sprintf(path, "%s.journal", o->output);
     st_cli_file outs[] = {{"-o", o->output}, {"the journal", path}};
     int rc = check_regular("-o", o->output) || check_regular("the journal", path) ||
-             check_inputs(r->sw, outs, 2);
+             check_not_journal(o->output) || check_inputs(r->sw, outs, 2);
     if (!rc && (r->journal = st_sweep_journal_open(path, r->why, sizeof r->why)) < 0) {
         fprintf(stderr, "strata sweep: %s\n", r->why);
         rc = 1;

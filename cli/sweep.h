@@ -15,6 +15,11 @@
  * in why. */
 int st_sweep_journal_open(const char *path, char *why, size_t n);
 
+/* Whether path is a regular file that starts with a journal row (a sweep's journal, or one whose
+ * first row a kill tore): 0 for a new, empty or other file. So -o never names one: the results
+ * would replace the rows another sweep resumes from. */
+int st_sweep_journal_is(const char *path);
+
 /* The rows the journal fd (one line per finished point: its key, a tab, its cells joined by
  * tabs) holds for the points of sw: rows[p] is set (malloc'd cells) for each point p whose key
  * has a whole line there, and *filled counts them; a torn last line is skipped and ended with a

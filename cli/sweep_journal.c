@@ -147,6 +147,18 @@ static int journal_like(int fd, off_t size)
     return 1;
 }
 
+int st_sweep_journal_is(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK); /* never blocks: a FIFO is refused before */
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int is = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+             journal_like(fd, st.st_size);
+    close(fd);
+    return is;
+}
+
 int st_sweep_journal_open(const char *path, char *why, size_t n)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0644);

@@ -371,6 +371,17 @@ expect "foreign journal" "strata sweep: $tmp/fr.csv.journal: not a sweep journal
     "$(cat "$tmp/e.err")"
 n=$((n + 1))
 cmp -s "$tmp/fr.rows" "$tmp/fr.csv.journal" || bad "foreign journal: the file was changed"
+# -o that names another sweep's journal is refused, the journal left as it was: the results
+# written over it lost the rows that sweep resumes from.
+"$strata" sweep "$scn" --set cluster.nodes=2,4 -o "$tmp/oj.csv" >/dev/null 2>&1
+cp "$tmp/oj.csv.journal" "$tmp/oj.keep"
+"$strata" sweep "$scn" --set cluster.nodes=2,4 -o "$tmp/oj.csv.journal" >/dev/null 2>"$tmp/e.err"
+expect "-o a journal exit" 2 $?
+expect "-o a journal" "strata sweep: -o '$tmp/oj.csv.journal': a sweep's journal (its first line is a journal row); the rows would replace those its sweep resumes from: choose another -o" \
+    "$(cat "$tmp/e.err")"
+n=$((n + 1))
+cmp -s "$tmp/oj.keep" "$tmp/oj.csv.journal" || bad "-o a journal: the journal was changed"
+expect "-o a journal: no journal of its own" "" "$(ls "$tmp" | grep -F oj.csv.journal.journal)"
 # ...but a journal whose first row a kill tore inside its key is still the sweep's own
 printf 'c276e1665c' >"$tmp/tj.csv.journal"
 "$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/tj.csv" >/dev/null 2>&1
