@@ -136,7 +136,8 @@ typedef struct sweep_run {
     const sweep_opts *o;
     const st_sweep *sw;
     char ***rows;
-    int journal; /* -1: none */
+    int journal;        /* -1: none */
+    char *journal_path; /* its path, for a refused row's message */
     size_t resumed, computed, failed;
     size_t shown;     /* rows[0..shown) are on stdout (CSV and Markdown stream there) */
     int stream;       /* print rows as the finished prefix grows */
@@ -144,7 +145,7 @@ typedef struct sweep_run {
     int progress;     /* draw it: stderr is a terminal, or STRATA_PROGRESS=always */
     int always;       /* STRATA_PROGRESS=always: from the start, and a line per update off a
                          terminal (main.c's reporter's modes) */
-    char why[300];
+    char why[1024];   /* room for a journal's path and line */
 } sweep_run;
 
 static double now_s(void)
@@ -256,15 +257,18 @@ static void summary(const sweep_run *r)
                           : "with -o, a rerun would compute only them");
 }
 
-/* Resume from the journal (already open), compute the rest, and fill a row for every point. */
+/* Resume from the journal (already open), compute the rest, and fill a row for every point.
+ * Returns 0, or the exit status with the reason in r->why. */
 static int compute(sweep_run *r)
 {
     size_t n = r->sw->grid->n_points;
-    if (r->journal >= 0 &&
-        st_sweep_journal_read(r->journal, r->sw, r->rows, &r->resumed, r->why, sizeof r->why)) {
+    int jr = r->journal < 0 ? 0
+                            : st_sweep_journal_read(r->journal, r->journal_path, r->sw, r->rows,
+                                                    &r->resumed, r->why, sizeof r->why);
+    if (jr) {
         if (r->o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
             run_left(r, NULL, 0);
-        return -1;
+        return jr == -2 ? ST_EXIT_INPUT : ST_EXIT_SIM; /* a row refused: the journal is bad input */
     }
     size_t *left = st_xmalloc((n ? n : 1) * sizeof *left), n_left = 0;
     for (size_t p = 0; p < n; p++)
@@ -286,7 +290,7 @@ static int compute(sweep_run *r)
             ST_BUG("sweep point %zu has no row", p);
     progress_clear(r);
     summary(r);
-    return rc;
+    return rc ? ST_EXIT_SIM : 0;
 }
 
 static int emit(const sweep_opts *o, const st_sweep *sw, char ***rows)
@@ -367,7 +371,7 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
 {
     if (!o->output)
         return 0;
-    char *path = st_xmalloc(strlen(o->output) + 9);
+    char *path = r->journal_path = st_xmalloc(strlen(o->output) + 9); /* freed by sweep() */
     sprintf(path, "%s.journal", o->output);
     st_cli_file outs[] = {{"-o", o->output}, {"the journal", path}};
     int rc = check_regular("-o", o->output) || check_regular("the journal", path) ||
@@ -376,7 +380,6 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
         fprintf(stderr, "strata sweep: %s\n", r->why);
         rc = 1;
     }
-    free(path);
     return rc ? ST_EXIT_INPUT : 0;
 }
 
@@ -402,14 +405,15 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
     int rc = open_journal(o, &r);
     if (rc && o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
         run_left(&r, NULL, 0);
-    if (!rc)
-        rc = compute(&r) ? ST_EXIT_SIM : r.stream ? ST_EXIT_OK : emit(o, sw, r.rows);
-    if (rc == ST_EXIT_SIM && r.why[0])
+    if (!rc && (rc = compute(&r)) != 0 && r.why[0])
         fprintf(stderr, "strata sweep: %s\n", r.why);
+    if (!rc)
+        rc = r.stream ? ST_EXIT_OK : emit(o, sw, r.rows);
     if (!rc && r.failed)
         rc = ST_EXIT_SIM;
     if (r.journal >= 0)
         close(r.journal);
+    free(r.journal_path);
     for (size_t p = 0; p < n; p++)
         st_sweep_cells_free(r.rows[p], sw->n_cols);
     free(r.rows);

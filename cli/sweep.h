@@ -21,11 +21,15 @@ int st_sweep_journal_open(const char *path, char *why, size_t n);
 int st_sweep_journal_is(const char *path);
 
 /* The rows the journal fd (one line per finished point: its key, a tab, its cells joined by
- * tabs) holds for the points of sw: rows[p] is set (malloc'd cells) for each point p whose key
- * has a whole line there, and *filled counts them; a torn last line is skipped and ended with a
- * newline, so the next row starts a line of its own. Returns 0, or -1 with the reason in why. */
-int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *filled, char *why,
-                          size_t n);
+ * tabs), named path in messages, holds for the points of sw: rows[p] is set (malloc'd cells) for
+ * each point p whose key has a whole line there, and *filled counts them; a torn last line is
+ * skipped and ended with a newline, so the next row starts a line of its own. A whole row whose
+ * key is a point's but whose values are not that point's, or whose status is none a sweep
+ * writes, was edited or damaged: it is refused, never copied into the results. Returns 0, -1
+ * when the journal cannot be read or ended, or -2 for a refused row ("path:line: ..."), each with
+ * the reason in why. */
+int st_sweep_journal_read(int fd, const char *path, const st_sweep *sw, char ***rows,
+                          size_t *filled, char *why, size_t n);
 
 /* Append point p's row and fsync, so a row the journal has survives any interrupt. Returns 0,
  * or -1 with the reason in why. */

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cli/sweep.h"
+#include "scenarios/ytree.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 char *st_sweep_cells_line(char **cells, size_t n_cols)
@@ -68,14 +70,89 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
 }
 
-/* The journal's lines for the points of sw into rows (keys: sw's points' keys, sorted). */
-static size_t read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***rows, int *torn)
+/* A journal cell as a message quotes it: at most 40 bytes, cut on a character boundary, and only
+ * when it holds no control character (an edited journal's bytes reach a terminal). */
+static void quoted(const char *cell, char *buf, size_t n)
 {
-    size_t n = sw->grid->n_points, filled = 0, cap = 0;
+    size_t len = strlen(cell), fit = st_utf8_fit(cell, len, 40);
+    if (st_utf8_check(cell, len) < len || st_ytree_bad_char((const unsigned char *)cell, len) >= 0)
+        snprintf(buf, n, "(a value with control characters)");
+    else
+        snprintf(buf, n, "'%.*s%s'", (int)fit, cell, fit < len ? ST_UTF8_CUT_MARK : "");
+}
+
+/* Whether the cells a journal row holds for point p can be its row: its values the point's and
+ * its status one a sweep writes. A row whose key is p's and whose cells are not was edited or
+ * damaged: its figures are not p's. 0, or -1 with what is wrong in why. */
+static int row_fits(const st_sweep *sw, size_t p, char **cells, char *why, size_t n)
+{
+    static const char *const statuses[] = {ST_SWEEP_OK, ST_SWEEP_NOFIT, ST_SWEEP_INVALID,
+                                           ST_SWEEP_ERROR};
+    size_t n_ax = sw->grid->n_ax;
+    char **want = st_xcalloc(n_ax + 1, sizeof *want), got[96], has[96];
+    st_sweep_point_values(sw, p, want);
+    int rc = 0;
+    for (size_t a = 0; a < n_ax && !rc; a++)
+        if (strcmp(cells[a], want[a]) != 0) {
+            quoted(cells[a], got, sizeof got);
+            quoted(want[a], has, sizeof has);
+            snprintf(why, n, "its %s is %s, where the point its key names has %s", sw->cols[a], got,
+                     has);
+            rc = -1;
+        }
+    int known = 0;
+    for (size_t k = 0; k < sizeof statuses / sizeof statuses[0]; k++)
+        known |= strcmp(cells[n_ax], statuses[k]) == 0;
+    if (!rc && !known) {
+        quoted(cells[n_ax], got, sizeof got);
+        snprintf(why, n, "its status %s is none a sweep writes (%s, %s, %s or %s)", got,
+                 ST_SWEEP_OK, ST_SWEEP_NOFIT, ST_SWEEP_INVALID, ST_SWEEP_ERROR);
+        rc = -1;
+    }
+    st_sweep_cells_free(want, n_ax);
+    return rc;
+}
+
+/* Where read_rows is in the journal, and what it refused. */
+typedef struct reading {
+    const char *path;
+    size_t line;
+    char *why;
+    size_t n;
+} reading;
+
+/* The journal's line (its key cut off) for point p into rows[p]: 0, or -1 when its cells are not
+ * p's row (why says where and what). A line of too few cells is a torn one that a later run
+ * ended with a newline: it is skipped, and the row computed again after it is taken. */
+static int take_row(const st_sweep *sw, size_t p, char *cells_text, char ***rows, reading *at)
+{
+    char **cells = st_sweep_cells_parse(cells_text, sw->n_cols), what[400];
+    if (!cells)
+        return 0;
+    if (row_fits(sw, p, cells, what, sizeof what)) {
+        snprintf(at->why, at->n,
+                 "%s:%zu: a row that is not its point's: %s; the journal was edited or damaged: "
+                 "delete the line (or the journal) and the point is computed again",
+                 at->path, at->line, what);
+        st_sweep_cells_free(cells, sw->n_cols);
+        return -1;
+    }
+    rows[p] = cells;
+    return 0;
+}
+
+/* The journal's lines for the points of sw into rows (keys: sw's points' keys, sorted). -1 after
+ * a row refused (at->why). */
+static int read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***rows, int *torn,
+                     reading *at)
+{
+    size_t n = sw->grid->n_points, cap = 0;
     char *line = NULL;
     ssize_t len;
+    int rc = 0;
     *torn = 0;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    while (!rc && (len = getline(&line, &cap, f)) > 0) {
+        at->line++;
         *torn = line[len - 1] != '\n'; /* only the last line can be */
         if (*torn || len < 18 || line[16] != '\t')
             continue; /* torn by an interrupt, or not a row */
@@ -84,17 +161,15 @@ static size_t read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***
         keyed want;
         memcpy(want.key, line, 17);
         keyed *hit = bsearch(&want, keys, n, sizeof *keys, by_key);
-        if (!hit || rows[hit->p])
-            continue;
-        rows[hit->p] = st_sweep_cells_parse(line + 17, sw->n_cols);
-        filled += rows[hit->p] != NULL;
+        if (hit && !rows[hit->p])
+            rc = take_row(sw, hit->p, line + 17, rows, at);
     }
     free(line);
-    return filled;
+    return rc;
 }
 
-int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *filled, char *why,
-                          size_t n)
+int st_sweep_journal_read(int fd, const char *path, const st_sweep *sw, char ***rows,
+                          size_t *filled, char *why, size_t n)
 {
     int copy = dup(fd), torn = 0;
     FILE *f = copy >= 0 ? fdopen(copy, "r") : NULL;
@@ -113,10 +188,16 @@ int st_sweep_journal_read(int fd, const st_sweep *sw, char ***rows, size_t *fill
         keys[p].p = p;
     }
     qsort(keys, np, sizeof *keys, by_key);
-    *filled = read_rows(f, sw, keys, rows, &torn);
+    reading at = {path, 0, why, n};
+    int refused = read_rows(f, sw, keys, rows, &torn, &at);
     int bad = ferror(f);
     free(keys);
     fclose(f);
+    *filled = 0;
+    for (size_t p = 0; p < np; p++)
+        *filled += rows[p] != NULL;
+    if (refused)
+        return -2;
     if (bad) {
         snprintf(why, n, "cannot read the journal: read error");
         return -1;

@@ -105,6 +105,31 @@ expect "--calibration and a swept cluster.calibration exit" 2 $?
 expect "--calibration and a swept cluster.calibration" "strata sweep: --set cluster.calibration: --calibration $tmp/cal.yaml already gives every point its calibration; give one or the other" \
     "$(head -1 "$tmp/e.err")"
 
+# A journal row whose key is a point's but whose cells are not that point's row (an edited
+# status, a value that is not the point's) is refused at its line, exit 2, the results left as
+# they were: they were copied into the results (a status XX, a point of 999 steps off the grid).
+st=(--set 'workloads[finetune].steps=1..20+1')
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" 2>/dev/null || bad "steps sweep failed"
+cp "$tmp/t.csv.journal" "$tmp/t.keep"
+cp "$tmp/t.csv" "$tmp/t.want"
+sed -i '5s/ok/XX/' "$tmp/t.csv.journal"
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" >/dev/null 2>"$tmp/e.err"
+expect "edited journal status exit" 2 $?
+expect "edited journal status" "strata sweep: $tmp/t.csv.journal:5: a row that is not its point's: its status 'XX' is none a sweep writes (ok, does-not-fit, invalid or error); the journal was edited or damaged: delete the line (or the journal) and the point is computed again" \
+    "$(cat "$tmp/e.err")"
+cp "$tmp/t.keep" "$tmp/t.csv.journal"
+sed -i '7s/\t[0-9.]*\t/\t999\t/' "$tmp/t.csv.journal"
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" >/dev/null 2>"$tmp/e.err"
+expect "edited journal value exit" 2 $?
+expect "edited journal value" "strata sweep: $tmp/t.csv.journal:7: a row that is not its point's: its workloads[finetune].steps is '999', where the point its key names has '7'; the journal was edited or damaged: delete the line (or the journal) and the point is computed again" \
+    "$(cat "$tmp/e.err")"
+expect "edited journal: the results left as they were" "$(cat "$tmp/t.want")" "$(cat "$tmp/t.csv")"
+sed -i 7d "$tmp/t.csv.journal"
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" 2>"$tmp/e.err"
+expect "edited line deleted: computed again" "strata sweep: 20 points: 19 from the journal, 1 computed on 1 worker" \
+    "$(sed 's/ in [0-9.]* s$//' "$tmp/e.err")"
+expect "edited line deleted: the results" "$(cat "$tmp/t.want")" "$(cat "$tmp/t.csv")"
+
 # JSON keeps a swept value as given: 0x2 and 02 are text (strtod read them as 2, so three
 # points printed as the same one), 3 a number.
 "$strata" sweep "$scn" --set 'cluster.nodes=0x2,02,3' --format json 2>/dev/null >"$tmp/v.json"
