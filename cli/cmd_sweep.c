@@ -243,11 +243,10 @@ static void summary(const sweep_run *r)
     const sweep_opts *o = r->o;
     size_t n = r->sw->grid->n_points;
     int k = o->mpi ? o->ranks : o->workers;
-    fprintf(stderr,
-            "strata sweep: %zu points: %zu from the journal, %zu computed on %d %s%s in %.2f s\n",
-            n, r->resumed, r->computed, k, o->mpi ? "MPI " : "",
-            k == 1 ? (o->mpi ? "rank" : "worker") : (o->mpi ? "ranks" : "workers"),
-            now_s() - r->t0);
+    fprintf(
+        stderr, "strata sweep: %zu %s: %zu from the journal, %zu computed on %d %s%s in %.2f s\n",
+        n, n == 1 ? "point" : "points", r->resumed, r->computed, k, o->mpi ? "MPI " : "",
+        k == 1 ? (o->mpi ? "rank" : "worker") : (o->mpi ? "ranks" : "workers"), now_s() - r->t0);
     if (r->failed)
         fprintf(stderr,
                 "strata sweep: error: %zu of %zu points failed: the worker process computing %s "

@@ -424,8 +424,8 @@ char *st_summary_sweep(const st_sweep *sw)
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     const st_grid *g = sw->grid;
-    fprintf(out, "%zu %s, each a full run of the scenario", g->n_points,
-            g->n_points == 1 ? "point" : "points");
+    fprintf(out, "%zu %s a full run of the scenario", g->n_points,
+            g->n_points == 1 ? "point," : "points, each");
     if (sw->fixed) /* an input of every point, so said once: not an axis */
         fprintf(out, " with %s", sw->fixed->label);
     fputs(": ", out);

@@ -169,7 +169,8 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
     return have > 0;
 }
 
-/* Cell c of point i, whose JSON value is v. */
+/* Cell c of point i, whose JSON value is v: a swept value as given, a figure as the reader's
+ * formats write it. */
 static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const cJSON *v)
 {
     char idx[32];
@@ -180,6 +181,9 @@ static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const 
         st_report_value_text(ST_DOC_SWEEP, path, v, text, sizeof text);
         st_report_value_exact(v, exact, sizeof exact);
         st_html_cell_num(out, path, exact, text);
+    } else if (cJSON_IsBool(v) && c >= sw->grid->n_ax) {
+        char text[8]; /* a figure's yes or no, as every report's reader formats say it */
+        st_html_cell(out, st_report_value_text(ST_DOC_SWEEP, path, v, text, sizeof text));
     } else {
         char *text = cJSON_IsNull(v) ? st_xstrdup("") : exact_text(v);
         st_html_cell(out, text);

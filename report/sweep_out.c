@@ -20,20 +20,30 @@ static void csv_line(FILE *out, char *const *cells, size_t n)
     }
 }
 
-/* A Markdown table line of cells[0..n); a figure's cell from column `figs` on that is a number
- * with a fraction to 6 significant digits (a whole one, a count or bytes, as it is), for a reader
- * (the CSV and JSON keep every digit the JSON report has: report.h, st_report_number_exact); a
- * swept value stays as given. */
+/* A figure's cell for a reader: a number with a fraction to 6 significant digits (a whole one, a
+ * count or bytes, as it is) into num, a boolean in the words every report's reader formats use
+ * (yes, no: report/leaves.c); else the cell as it is. The CSV and JSON keep every digit the JSON
+ * report has (report.h, st_report_number_exact), and true and false. */
+static const char *md_figure(const char *cell, char *num, size_t n)
+{
+    if (strcmp(cell, "true") == 0 || strcmp(cell, "false") == 0)
+        return cell[0] == 't' ? "yes" : "no";
+    char *end;
+    double v = cell[0] ? strtod(cell, &end) : NAN;
+    if (!isfinite(v) || *end || (v == trunc(v) && fabs(v) < 1e15)) /* a count whole */
+        return cell;
+    snprintf(num, n, "%.6g", v);
+    return num;
+}
+
+/* A Markdown table line of cells[0..n): a figure's cell from column `figs` on as md_figure writes
+ * it; a swept value stays as given. */
 static void md_line(FILE *out, char *const *cells, size_t n, size_t figs)
 {
     for (size_t c = 0; c < n; c++) {
-        char *end, num[32];
-        double v = c >= figs && cells[c][0] ? strtod(cells[c], &end) : NAN;
-        int round = isfinite(v) && !*end && !(v == trunc(v) && fabs(v) < 1e15); /* a count whole */
-        if (round)
-            snprintf(num, sizeof num, "%.6g", v);
+        char num[32];
         fputs("| ", out);
-        st_report_md_cell(out, round ? num : cells[c]);
+        st_report_md_cell(out, c >= figs ? md_figure(cells[c], num, sizeof num) : cells[c]);
         fputc(' ', out);
     }
     fputs("|\n", out);

@@ -229,6 +229,22 @@ grep -q -- '--set PATH=VALUES' "$tmp/h.txt" || bad "help lacks --set"
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --format yaml >/dev/null 2>&1
 expect "bad format" 2 $?
 
+# A reader's formats say a figure's boolean as every report does (yes, no: run's and size's
+# HTML and Markdown), CSV and JSON keep true and false; one point is "1 point".
+"$strata" sweep "$scn" --set 'workloads[finetune].model=llama3-8b,llama3-70b' --format markdown \
+    2>/dev/null >"$tmp/b.md"
+expect "markdown fits" "yes no" "$(awk -F' [|] ' 'NR > 6 { printf "%s%s", s, $6; s = " " }' "$tmp/b.md")"
+"$strata" sweep "$scn" --set 'workloads[finetune].model=llama3-8b,llama3-70b' --format html \
+    2>/dev/null >"$tmp/b.html"
+expect "html fits" "yes no" "$(grep -o '<td>\(yes\|no\|true\|false\)</td>' "$tmp/b.html" |
+    sed 's/<[^>]*>//g' | paste -sd' ')"
+"$strata" sweep "$scn" --set 'workloads[finetune].model=llama3-8b,llama3-70b' 2>/dev/null >"$tmp/b.csv"
+expect "csv fits" "true false" "$(cut -d, -f6 "$tmp/b.csv" | tail -2 | paste -sd' ')"
+"$strata" sweep "$scn" --set 'cluster.nodes=2' -j 3 --format markdown >"$tmp/one.md" 2>"$tmp/one.err"
+expect "one point" "strata sweep: 1 point: 0 from the journal, 1 computed on 3 workers" \
+    "$(sed 's/ in [0-9.]* s$//' "$tmp/one.err")"
+expect "one point's summary" "1 point, a full run of the scenario: cluster.nodes in 2." \
+    "$(sed -n 3p "$tmp/one.md")"
 # --columns: the keys chosen, in their order; cost keys priced (16 GPUs x wall_s x 2 USD/h);
 # an unknown or repeated key is a usage error; every key --help lists is one it takes.
 "$strata" sweep "$scn" --set 'cost.delivery=cloud' --set 'cost.gpu_hour_price=2 USD/h' \
