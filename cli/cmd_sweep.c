@@ -29,6 +29,7 @@ typedef struct sweep_opts {
     int mpi, rank, ranks; /* under mpirun: this process's rank of `ranks` */
     st_sweep_format format;
     st_grid grid;
+    unsigned seen; /* the options of one value given (st_cli_once) */
 } sweep_opts;
 
 /* The value after an option, or a usage error. */
@@ -65,9 +66,25 @@ static int parse_jobs(const char *a, const char *val, sweep_opts *o)
     return 0;
 }
 
+/* Option a's place among sweep's options of one value, both spellings of one option one
+ * place; -1 for any other (--set adds an axis each time). */
+static int once_bit(const char *a)
+{
+    static const char *const once[] = {"--calibration", "-j",        "--jobs",  "-o",
+                                       "--output",      "--columns", "--format"};
+    static const int place[] = {0, 1, 1, 2, 2, 3, 4};
+    for (int k = 0; k < 7; k++)
+        if (strcmp(a, once[k]) == 0)
+            return place[k];
+    return -1;
+}
+
 static int parse_one(const char *a, const char *val, sweep_opts *o)
 {
     char why[300];
+    int k = once_bit(a);
+    if (k >= 0 && st_cli_once("sweep", a, &o->seen, 1u << k))
+        return ST_EXIT_INPUT;
     if (strcmp(a, "--set") == 0) {
         if (need(a, val))
             return ST_EXIT_INPUT;
@@ -243,6 +260,8 @@ static void summary(const sweep_run *r)
     const sweep_opts *o = r->o;
     size_t n = r->sw->grid->n_points;
     int k = o->mpi ? o->ranks : o->workers;
+    if (!o->mpi && (size_t)k > n - r->resumed) /* st_sweep_workers starts no more than points */
+        k = n > r->resumed ? (int)(n - r->resumed) : 1;
     fprintf(
         stderr, "strata sweep: %zu %s: %zu from the journal, %zu computed on %d %s%s in %.2f s\n",
         n, n == 1 ? "point" : "points", r->resumed, r->computed, k, o->mpi ? "MPI " : "",

@@ -43,6 +43,10 @@ expect "strata size: --deadline is given twice; give it once" -- \
 expect "strata size: --existing is given twice; give it once" -- \
     size "$q" --existing a --existing b
 expect "strata size: --output is given twice; give it once" -- size "$q" -o a --output b
+expect "strata sweep: --jobs is given twice; give it once" -- \
+    sweep "$q" --set cluster.nodes=2,4 -j 2 --jobs 3
+expect "strata sweep: --format is given twice; give it once" -- \
+    sweep "$q" --set cluster.nodes=2,4 --format csv --format json
 expect "strata validate: --dir needs a directory" -- validate --dir
 expect "strata validate: --openb needs a directory" -- validate --sched --openb
 expect "strata validate: --residuals runs alone (with --dir at most)" -- \
