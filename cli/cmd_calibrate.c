@@ -252,6 +252,21 @@ static int clobbers(const cal_opts *o)
     return 0;
 }
 
+/* Whether --step i names a job an earlier --step measured: refused, naming both. Two steps of
+ * one job would enter the fit twice and each would be the other's leave-one-out fit, so its
+ * residual would measure the two runs' spread, not how far the model misses a job it was not
+ * fitted on. */
+static int step_twice(const cal_opts *o, const st_cal_step *steps, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (steps[j].w == steps[i].w)
+            return st_cli_usage_error("calibrate",
+                                      "--step %s: job '%s' is measured already by --step %s: "
+                                      "give one step a job (the mean of its runs)",
+                                      o->step[i], steps[i].w->name, o->step[j]);
+    return 0;
+}
+
 static int calibrate(const cal_opts *o, const st_scn *s)
 {
     st_cal_step steps[MAX_INPUTS];
@@ -260,7 +275,8 @@ static int calibrate(const cal_opts *o, const st_scn *s)
     size_t n_logs = 0, n_gemm = 0;
     int rc = 0;
     for (size_t i = 0; i < o->n_step && !rc; i++)
-        rc = parse_step(s, o->step[i], &steps[i]);
+        if (!(rc = parse_step(s, o->step[i], &steps[i])))
+            rc = step_twice(o, steps, i);
     for (size_t i = 0; i < o->n_nccl && !rc; i++)
         if (!(rc = read_log(o->nccl[i], &logs[i])))
             n_logs++;

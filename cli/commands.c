@@ -201,7 +201,7 @@ const st_cmd st_cmd_table[] = {
      "factor is fitted so that the median of predicted over measured time is 1 over what it\n"
      "governs, and refused outside 0.5-2 (docs/models/calibration.md, \"Your own cluster\").\n\n"
      "  --step JOB=DURATION  a measured step time of FILE's training workload JOB, such as\n"
-     "                    pretrain=6.9s (repeat for each job)\n"
+     "                    pretrain=6.9s (repeat for each job, once a job)\n"
      "  --nccl-tests [OP:]LOG  the output of an nccl-tests binary as it prints it, with its\n"
      "                    '#  Rank' lines; OP (all_reduce, all_gather, reduce_scatter,\n"
      "                    alltoall, broadcast) when neither the log nor its name says\n"

@@ -92,6 +92,13 @@ grep -q "bad.log:30:[0-9]*: error: expected an nccl-tests row .* found 'fast'" "
 "$strata" calibrate $mpt --step nope=1s >/dev/null 2>"$tmp/e"
 expect "unknown job exits 2" 2 $?
 grep -q "no training workload named 'nope'" "$tmp/e" || bad "unknown job: message"
+# One job measured twice: each was the other's leave-one-out fit (residuals [1, 1] for one
+# time given twice), and a second time's residual was dropped; refused, naming both.
+"$strata" calibrate $mpt --step mpt-7b-8gpu=1s --step mpt-7b-8gpu=2s >"$tmp/o" 2>"$tmp/e"
+expect "a job measured twice exits 2" 2 $?
+grep -q "^strata calibrate: --step mpt-7b-8gpu=2s: job 'mpt-7b-8gpu' is measured already by --step mpt-7b-8gpu=1s" \
+    "$tmp/e" || bad "a job measured twice: message $(cat "$tmp/e")"
+[ -s "$tmp/o" ] && bad "a job measured twice: nothing written"
 "$strata" calibrate $mpt --step mpt-7b-8gpu=1.2 >/dev/null 2>&1
 expect "a step without its unit exits 2" 2 $?
 "$strata" calibrate $mpt >/dev/null 2>&1
