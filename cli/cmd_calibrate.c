@@ -43,6 +43,17 @@ static int add(const char *opt, const char *val, const char **list, size_t *n)
     return 0;
 }
 
+/* The LOG of --nccl-tests [OP:]LOG, and its OP into op ("" when none is given). */
+static const char *log_path(const char *arg, char *op, size_t n)
+{
+    const char *colon = strchr(arg, ':');
+    *op = '\0';
+    if (!colon || (size_t)(colon - arg) >= n || memchr(arg, '/', (size_t)(colon - arg)))
+        return arg;
+    snprintf(op, n, "%.*s", (int)(colon - arg), arg);
+    return colon + 1;
+}
+
 static int opt_one(const char *a, const char *val, void *p)
 {
     cal_opts *o = p;
@@ -89,17 +100,6 @@ static int parse_step(const st_scn *s, const char *arg, st_cal_step *out)
     int rc = st_cli_value("calibrate", opt, eq + 1, &r, &out->seconds);
     free(opt);
     return rc;
-}
-
-/* The LOG of --nccl-tests [OP:]LOG, and its OP into op ("" when none is given). */
-static const char *log_path(const char *arg, char *op, size_t n)
-{
-    const char *colon = strchr(arg, ':');
-    *op = '\0';
-    if (!colon || (size_t)(colon - arg) >= n || memchr(arg, '/', (size_t)(colon - arg)))
-        return arg;
-    snprintf(op, n, "%.*s", (int)(colon - arg), arg);
-    return colon + 1;
 }
 
 static int read_log(const char *arg, st_cal_nccl *l)
@@ -229,26 +229,58 @@ static char *yaml_of(const cal_opts *o, const st_cal_input *in, const st_cal_res
     return st_report_close(out, &buf);
 }
 
+/* A file the run reads: its path, and the option and value that named it. */
+typedef struct input {
+    const char *path, *opt, *arg;
+} input;
+
+/* The scenario, then each --nccl-tests log and --gemm CSV, into in; their count. */
+static size_t input_files(const cal_opts *o, input *in)
+{
+    size_t n = 0;
+    char op[32];
+    in[n++] = (input){o->file, "the scenario", o->file};
+    for (size_t i = 0; i < o->n_nccl; i++)
+        in[n++] = (input){log_path(o->nccl[i], op, sizeof op), "--nccl-tests", o->nccl[i]};
+    for (size_t i = 0; i < o->n_gemm; i++)
+        in[n++] = (input){o->gemm[i], "--gemm", o->gemm[i]};
+    return n;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 /* Whether the output is one of the inputs (the same file through any path): refused. */
 static int clobbers(const cal_opts *o)
 {
-    struct stat a, b;
-    if (!o->output || stat(o->output, &a) != 0)
-        return 0;
-    const char *in[1 + 3 * MAX_INPUTS];
-    size_t n = 0;
-    in[n++] = o->file;
-    char op[32];
-    for (size_t i = 0; i < o->n_nccl; i++)
-        in[n++] = log_path(o->nccl[i], op, sizeof op);
-    for (size_t i = 0; i < o->n_gemm; i++)
-        in[n++] = o->gemm[i];
-    for (size_t i = 0; i < n; i++)
-        if (stat(in[i], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    input in[1 + 2 * MAX_INPUTS];
+    size_t n = input_files(o, in);
+    for (size_t i = 0; o->output && i < n; i++)
+        if (same_file(o->output, in[i].path))
             return st_cli_usage_error("calibrate",
                                       "-o %s is the input %s: refused, it would be "
                                       "overwritten",
-                                      o->output, in[i]);
+                                      o->output, in[i].path);
+    return 0;
+}
+
+/* Whether a log or CSV is given twice, through any path (a symlink or a hard link is the same
+ * device and inode): refused, naming both, since its rows would weigh twice in every median
+ * they enter. */
+static int read_twice(const cal_opts *o)
+{
+    input in[1 + 2 * MAX_INPUTS];
+    size_t n = input_files(o, in);
+    for (size_t i = 2; i < n; i++)
+        for (size_t j = 1; j < i; j++)
+            if (same_file(in[i].path, in[j].path))
+                return st_cli_usage_error("calibrate",
+                                          "%s %s is the file %s %s reads already: give each "
+                                          "measurement once",
+                                          in[i].opt, in[i].arg, in[j].opt, in[j].arg);
     return 0;
 }
 
@@ -327,7 +359,7 @@ int st_cmd_calibrate(int argc, char **argv)
     if (!o.n_step && !o.n_nccl && !o.n_gemm)
         return st_cli_usage_error("calibrate", "nothing to fit: give --step, --nccl-tests or "
                                                "--gemm");
-    if ((rc = clobbers(&o)))
+    if ((rc = clobbers(&o)) || (rc = read_twice(&o)))
         return rc;
     st_scn *s = NULL;
     if (st_cli_load(o.file, NULL, &s))

@@ -26,6 +26,7 @@ step_of() { "$strata" run "$@" --format json 2>/dev/null |
 d=tests/data/calibrate
 logs=tests/data/nccl-tests
 mpt=scenarios/examples/calibrate/mpt-h100.yaml
+run_gemm=tools/measure/runs/h200-2026-12-04/gemm.csv
 
 # A factor the model is given comes back: the step of a cluster whose BF16 throughput is 0.9 of
 # the model's, given as measured, fits compute_bf16 0.9.
@@ -99,6 +100,32 @@ expect "a job measured twice exits 2" 2 $?
 grep -q "^strata calibrate: --step mpt-7b-8gpu=2s: job 'mpt-7b-8gpu' is measured already by --step mpt-7b-8gpu=1s" \
     "$tmp/e" || bad "a job measured twice: message $(cat "$tmp/e")"
 [ -s "$tmp/o" ] && bad "a job measured twice: nothing written"
+# One file given twice counted its rows twice: refused through any path, a symlink or a hard
+# link (the same device and inode), naming both.
+cp $run_gemm "$tmp/g.csv"
+ln -s "$tmp/g.csv" "$tmp/g-sym.csv"
+ln "$tmp/g.csv" "$tmp/g-hard.csv"
+cp $logs/a3mega-2node-all_reduce_perf.log "$tmp/a.log"
+ln "$tmp/a.log" "$tmp/a-hard.log"
+twice() { # WHAT MESSAGE ARGS...: calibrate with ARGS exits 2 with MESSAGE and writes nothing
+    local what=$1 msg=$2
+    shift 2
+    "$strata" calibrate "$@" >"$tmp/o" 2>"$tmp/e"
+    expect "$what exits 2" 2 $?
+    grep -qF "strata calibrate: $msg" "$tmp/e" || bad "$what: message $(cat "$tmp/e")"
+    [ -s "$tmp/o" ] && bad "$what: nothing written"
+}
+twice "a GEMM file twice" "--gemm $tmp/g.csv is the file --gemm $tmp/g.csv reads already" \
+    scenarios/examples/h200-4096-air.yaml --gemm "$tmp/g.csv" --gemm "$tmp/g.csv"
+twice "a GEMM file and its symlink" "--gemm $tmp/g-sym.csv is the file --gemm $tmp/g.csv" \
+    scenarios/examples/h200-4096-air.yaml --gemm "$tmp/g.csv" --gemm "$tmp/g-sym.csv"
+twice "a GEMM file and its hard link" "--gemm $tmp/g-hard.csv is the file --gemm $tmp/g.csv" \
+    scenarios/examples/h200-4096-air.yaml --gemm "$tmp/g.csv" --gemm "$tmp/g-hard.csv"
+twice "a log twice, once with its OP" \
+    "--nccl-tests all_reduce:$tmp/a.log is the file --nccl-tests $tmp/a.log reads already" \
+    $d/a3mega-2node.yaml --nccl-tests "$tmp/a.log" --nccl-tests "all_reduce:$tmp/a.log"
+twice "a log and its hard link" "--nccl-tests $tmp/a-hard.log is the file --nccl-tests $tmp/a.log" \
+    $d/a3mega-2node.yaml --nccl-tests "$tmp/a.log" --nccl-tests "$tmp/a-hard.log"
 "$strata" calibrate $mpt --step mpt-7b-8gpu=1.2 >/dev/null 2>&1
 expect "a step without its unit exits 2" 2 $?
 "$strata" calibrate $mpt >/dev/null 2>&1
