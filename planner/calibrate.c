@@ -42,6 +42,9 @@ typedef struct fit {
     ptrdiff_t skip;
     /* the NVLink fit's rows the model runs on NVLS, by log and row (NULL: none left out) */
     unsigned char **on_nvls;
+    /* a leave-one-out refit's second try (refit_without): the bisection searches
+     * st_lim_calib_ratio, not st_lim_calib, and stops at its end rather than fail */
+    int wide;
 } fit;
 
 /* The calibration's compute factor of precision p. */
@@ -142,9 +145,11 @@ static size_t coll_median(fit *x, int nv, rows_kind k, int absolute, double *out
 
 /* The factor f in the limits of st_lim_calib at which g, decreasing in f, crosses 0, searched
  * on the side of 1 that g(1) points to: 0, or -1 when g does not change sign there (no
- * plausible factor explains the measurements). Within BISECT_KEEP of 0 at 1 the model's own
- * factor stands: measurements it already meets (or that do not depend on the factor, as an
- * NVLS all-reduce does not on the ring's NVLink goodput) say nothing against it. */
+ * plausible factor explains the measurements). With x->wide, the limits of st_lim_calib_ratio,
+ * and where g does not change sign in them, their end it points past (refit_without). Within
+ * BISECT_KEEP of 0 at 1 the model's own factor stands: measurements it already meets (or that do
+ * not depend on the factor, as an NVLS all-reduce does not on the ring's NVLink goodput) say
+ * nothing against it. */
 #define BISECT_KEEP 0.005
 
 static int bisect(double (*g)(fit *, double), fit *x, double *f)
@@ -156,10 +161,15 @@ static int bisect(double (*g)(fit *, double), fit *x, double *f)
         *f = 1;
         return 0;
     }
-    double lo = g1 > 0 ? 1.0 : st_lim_calib.min, hi = g1 > 0 ? st_lim_calib.max : 1.0;
+    const st_limit *lim = x->wide ? &st_lim_calib_ratio : &st_lim_calib;
+    double lo = g1 > 0 ? 1.0 : lim->min, hi = g1 > 0 ? lim->max : 1.0;
     double glo = g1 > 0 ? g1 : g(x, lo), ghi = g1 > 0 ? g(x, hi) : g1;
-    if (x->failed || !(glo >= 0 && ghi <= 0))
+    if (x->failed)
         return -1;
+    if (!(glo >= 0 && ghi <= 0)) {
+        *f = g1 > 0 ? hi : lo; /* x->wide: the end of the range g points past */
+        return x->wide ? 0 : -1;
+    }
     for (int it = 0; it < 40 && hi - lo > 1e-6 && !x->failed; it++) {
         double mid = (lo + hi) / 2, gm = g(x, mid);
         if (gm > 0)
@@ -446,29 +456,48 @@ static void step_errors(fit *x, double *out)
     free(v);
 }
 
+/* Step i's measured over its predicted step with itself left out of the fit, into *ratio. The
+ * refit is held to the plausible factors first, as the whole fit is. Where the other steps alone
+ * fit none there, it is tried again over the residuals' own range (st_lim_calib_ratio, x->wide),
+ * taking the end of that range where they point past it: the refit's factor is never applied to
+ * a forecast, only used to see how far step i lies from the others, and dropping its residual
+ * would drop the worst one and narrow the band. A residual so kept past the loader's range is
+ * then refused with the others (st_calibrate). */
+static int refit_without(fit *x, const st_cal_fit *gemm_fit, size_t i, double *ratio)
+{
+    const st_cal_step *s = &x->in->steps[i];
+    size_t n_over;
+    int rc = fit_steps(x, gemm_fit, (ptrdiff_t)i, &n_over);
+    if (rc && !x->failed) { /* implausible, not a model error: the wide try cannot be */
+        *x->err = (st_err){0};
+        x->wide = 1;
+        rc = fit_steps(x, gemm_fit, (ptrdiff_t)i, &n_over);
+        x->wide = 0;
+    }
+    if (!rc)
+        *ratio = s->seconds / step_time(x, s);
+    return rc ? rc : x->failed ? x->err->code : 0;
+}
+
 /* Each step's prediction after the fit, and with itself left out of it (NAN where no fit
- * leaves it out: the only step of a precision whose compute the steps fitted, or the others
- * alone implausible). */
+ * leaves it out: the only step of a precision whose compute the steps fitted). */
 static int step_fits(fit *x, const st_cal_fit *gemm_fit, st_cal_result *out)
 {
     const st_cal_input *in = x->in;
     st_calib_cfg whole = x->cal;
-    for (size_t i = 0; i < in->n_steps && !x->failed; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < in->n_steps && !rc; i++) {
         /* the refits are most of a calibration's time: one per measured step */
         st_progress("calibrate: leave-one-out refits", (int64_t)i, (int64_t)in->n_steps);
         out->steps[i].after_s = step_time(x, &in->steps[i]);
         out->steps[i].loo_ratio = NAN;
-        size_t n_over;
-        if (!alone(in, gemm_fit, i)) {
-            if (fit_steps(x, gemm_fit, (ptrdiff_t)i, &n_over) == 0)
-                out->steps[i].loo_ratio = in->steps[i].seconds / step_time(x, &in->steps[i]);
-            else
-                *x->err = (st_err){0}, x->failed = 0;
-        }
+        if (!x->failed && !alone(in, gemm_fit, i))
+            rc = refit_without(x, gemm_fit, i, &out->steps[i].loo_ratio);
         x->cal = whole;
+        rc = rc ? rc : x->failed ? x->err->code : 0;
     }
     st_progress("calibrate: leave-one-out refits", (int64_t)in->n_steps, (int64_t)in->n_steps);
-    return x->failed ? x->err->code : 0;
+    return rc;
 }
 
 /* ---- the whole fit ------------------------------------------------------------------------- */

@@ -201,6 +201,16 @@ grep -q "precision: expected bf16 or fp8, found nothing" "$tmp/e" || bad "missin
 gemm bom '\357\273\277m,n,k,precision,time_us\n8192,8192,8192,bf16,1500\n'
 expect "a byte-order mark is read past" 0 $?
 
+# Each step gets its residual: the 13B step at 1.9 s, slow against the 7B's, alone fits a BF16
+# factor under 0.5, so the 7B's leave-one-out refit was refused and its residual (the worst)
+# dropped, leaving residuals: [2.09] of steps: 2. The refit searches the residuals' range then.
+"$strata" calibrate $mpt --step mpt-7b-8gpu=1.1546s --step mpt-13b-8gpu=1.9s >"$tmp/two.yaml" ||
+    bad "two steps, one slow: calibrate failed"
+r=$(sed -n 's/^  residuals: \[\(.*\)\]/\1/p' "$tmp/two.yaml")
+expect "two steps, one slow: two residuals" 2 "$(echo "$r" | tr ',' '\n' | wc -l)"
+expect "two steps, one slow: the 7B's residual kept" 1 "$(near "${r%%,*}" 0.422 0.002)"
+"$strata" run scenarios/validation/mpt-h100-7b-8gpu.yaml --calibration "$tmp/two.yaml" >/dev/null ||
+    bad "two steps, one slow: the calibration loads back"
 # a step 10 times what the others calibrate the model to: refused, not written as a residual the
 # loader would refuse
 steps10=$(sed -n 's/^#       --step \([^ ]*\).*/--step \1/p' $mpt | sed '1s/=1.1546s/=11.546s/' | tr '\n' ' ')

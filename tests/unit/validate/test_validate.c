@@ -131,6 +131,33 @@ START_TEST(test_set_summaries_count_validation_rows_and_judge_against_the_goal)
 }
 END_TEST
 
+/* Each run a split calibrates on gets its residual. Megatron-Bridge's GB200 rows at their
+ * fewest GPUs: two DeepSeek-V3 BF16 runs and three Qwen3-30B FP8 runs (one job at three
+ * releases). Leaving one out, the others alone fit no factor in 0.5-2, and that run's residual
+ * was dropped (one of two, one of three), the band built without its worst. */
+START_TEST(test_a_split_keeps_the_residual_of_every_run_it_calibrates_on)
+{
+    st_valid_split *sp = NULL;
+    size_t n = 0;
+    st_diag d = {0};
+    st_err err = {0};
+    ck_assert_int_eq(
+        st_valid_splits(ST_SOURCE_DIR "/scenarios/checks/bridge-moe", &sp, &n, &d, &err), 0);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(sp[i].gpu, "gb200") != 0 || sp[i].refused)
+            continue;
+        ck_assert_int_ge(sp[i].n_cal, 2);
+        ck_assert_int_eq(sp[i].n_own, sp[i].n_cal);
+        for (int r = 0; r < sp[i].n_own; r++)
+            ck_assert(isfinite(sp[i].own[r]) && sp[i].own[r] > 0);
+        seen++;
+    }
+    ck_assert_int_eq(seen, 2);
+    free(sp);
+}
+END_TEST
+
 START_TEST(test_a_folder_without_cases_is_refused)
 {
     st_valid_harness *h = NULL;
@@ -153,6 +180,7 @@ Suite *validate_suite(void)
                    test_fabric_validation_rows_run_and_calibration_rows_reproduce_their_constants);
     tcase_add_test(tc, test_daly_examples_are_within_one_percent);
     tcase_add_test(tc, test_set_summaries_count_validation_rows_and_judge_against_the_goal);
+    tcase_add_test(tc, test_a_split_keeps_the_residual_of_every_run_it_calibrates_on);
     tcase_add_test(tc, test_a_folder_without_cases_is_refused);
     suite_add_tcase(s, tc);
     return s;
