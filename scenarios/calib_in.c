@@ -338,6 +338,16 @@ static int field(const char *p, size_t len, int i, char *buf, size_t n, unsigned
     return 1;
 }
 
+/* The fields of a row: one more than its commas. */
+static int field_count(const char *p, size_t len)
+{
+    int n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += p[i] == ',';
+    return n;
+}
+
+/* The header: the field each column is at into at (-1: absent). */
 static int header(const char *path, const char *p, size_t len, int *at, st_err *err)
 {
     char f[64];
@@ -369,14 +379,32 @@ static int header(const char *path, const char *p, size_t len, int *at, st_err *
  * of 2^24 x 2^24 are a petabyte). */
 #define ST_CAL_MAX_DIM (1 << 24)
 
+/* Whether the row has the header's n fields: a field more or less would put each value after
+ * it under another column's name, or leave a column read as nothing. The error is at the first
+ * field past n, or at the end of a short row. */
+static int row_width(const char *path, unsigned line, const char *p, size_t len, int n, st_err *err)
+{
+    int got = field_count(p, len);
+    if (got == n)
+        return 0;
+    char f[64];
+    unsigned col = (unsigned)len + 1;
+    if (got > n)
+        field(p, len, n, f, sizeof f, &col);
+    return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                      "expected %d fields, as the header has, found %d", n, got);
+}
+
 static int gemm_row(const char *path, unsigned line, const char *p, size_t len, const int *at,
-                    st_cal_gemm *r, st_err *err)
+                    int width, st_cal_gemm *r, st_err *err)
 {
     char f[64];
     unsigned col = 1;
     double v[N_COLS] = {0};
     if (memchr(p, '\0', len))
         return st_err_set(err, ST_EINVAL, (st_loc){path, line, 1}, "a NUL byte in the row");
+    if (row_width(path, line, p, len, width, err))
+        return err->code;
     for (int k = 0; k < N_COLS; k++) {
         if (at[k] < 0 || k == COL_PREC)
             continue;
@@ -415,7 +443,7 @@ int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *er
 {
     st_csv c;
     char why[160];
-    int rc = st_csv_open(&c, path, why, sizeof why), at[N_COLS];
+    int rc = st_csv_open(&c, path, why, sizeof why), at[N_COLS], width = 0;
     if (rc) {
         st_csv_close(&c);
         return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
@@ -431,11 +459,12 @@ int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *er
             if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) /* a spreadsheet's byte-order mark */
                 p += 3, len -= 3;
             rc = header(path, p, len, at, err);
+            width = field_count(p, len);
             first = 0;
             continue;
         }
         *rows = st_xgrow(*rows, sizeof **rows, *n + 1, &cap);
-        rc = gemm_row(path, c.line, p, len, at, &(*rows)[*n], err);
+        rc = gemm_row(path, c.line, p, len, at, width, &(*rows)[*n], err);
         *n += !rc;
     }
     if (rc > 1 || rc < 0)

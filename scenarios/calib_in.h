@@ -37,8 +37,9 @@ typedef struct st_cal_gemm {
 } st_cal_gemm;
 
 /* Read GEMM timings at path: a CSV whose header names m, n, k, precision (bf16 or fp8) and
- * time_us (microseconds per call) or tflops (achieved TFLOP/s, 2mnk / time), in any order.
- * Appends to *rows (*n of them, malloc'd). Returns 0 or a located error. */
+ * time_us (microseconds per call) or tflops (achieved TFLOP/s, 2mnk / time), in any order,
+ * each row as many fields as the header. Appends to *rows (*n of them, malloc'd). Returns 0 or a
+ * located error. */
 int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *err);
 
 #endif

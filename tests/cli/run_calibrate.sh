@@ -197,7 +197,21 @@ gemm nul 'm,n,k,precision,time_us\n8192,8192,8192,bf16\0,1500\n'
 expect "a NUL byte exits 2" 2 $?
 gemm noprec 'm,n,k,time_us,precision\n8192,8192,8192,1500\n'
 expect "a missing precision exits 2" 2 $?
-grep -q "precision: expected bf16 or fp8, found nothing" "$tmp/e" || bad "missing precision: message"
+grep -q "noprec.csv:2:20: error: expected 5 fields, as the header has, found 4" "$tmp/e" ||
+    bad "missing precision: message $(cat "$tmp/e")"
+# A row of the H200 run with a field more was read as if it had none (rc 0); one with a field
+# less blamed the k column. Each names the counts, at the first field past the header's or at
+# the row's end.
+sed '3s/$/,99/' $run_gemm >"$tmp/extra.csv"
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm "$tmp/extra.csv" >/dev/null 2>"$tmp/e"
+expect "a GEMM row with a field more exits 2" 2 $?
+grep -q "extra.csv:3:$(($(sed -n 3p $run_gemm | wc -c) + 1)): error: expected 5 fields, as the header has, found 6" \
+    "$tmp/e" || bad "a field more: message $(cat "$tmp/e")"
+sed '3s/,[^,]*$//' $run_gemm >"$tmp/short.csv"
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm "$tmp/short.csv" >/dev/null 2>"$tmp/e"
+expect "a GEMM row with a field less exits 2" 2 $?
+grep -q "short.csv:3:$(sed -n 3p "$tmp/short.csv" | wc -c): error: expected 5 fields, as the header has, found 4" \
+    "$tmp/e" || bad "a field less: message $(cat "$tmp/e")"
 gemm bom '\357\273\277m,n,k,precision,time_us\n8192,8192,8192,bf16,1500\n'
 expect "a byte-order mark is read past" 0 $?
 
