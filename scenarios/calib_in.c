@@ -191,9 +191,69 @@ static void hosts_free(hosts *h)
 /* The largest message a row may time: 1 TiB, past any GPU's memory. */
 #define ST_CAL_MAX_BYTES 1099511627776.0
 
+/* Where a data row's fields are: how many, and which hold #wrong. nccl-tests prints size count
+ * type redop root, then time algbw busbw #wrong out of place and again in place: 13. Its options
+ * add columns (-R's timestamp, the per-iteration statistics), which its column header names, so
+ * the header, where the log has one, sets the layout. */
+typedef struct layout {
+    int fields, wrong[2], n_wrong;
+    unsigned line; /* the column header's line; 0: none seen yet, the 13 fields */
+} layout;
+
+static const layout plain_layout = {13, {8, 12}, 2, 0};
+
+/* A "#  size  count  type ..." column header: its layout into *l; 0 when the line is none. */
+static int column_header(const char *p, size_t len, unsigned line, layout *l)
+{
+    char t[64];
+    unsigned col;
+    if (!token(p, len, 0, t, sizeof t, &col) || strcmp(t, "#") != 0 ||
+        !token(p, len, 1, t, sizeof t, &col) || strcmp(t, "size") != 0)
+        return 0;
+    layout h = {.line = line};
+    for (int k = 1; token(p, len, k, t, sizeof t, &col); k++) {
+        if (strcmp(t, "#wrong") == 0 && h.n_wrong < 2)
+            h.wrong[h.n_wrong++] = h.fields;
+        h.fields += strcmp(t, "timestamp") == 0 ? 2 : 1; /* printed as a date and a time */
+    }
+    *l = h;
+    return 1;
+}
+
+/* Whether the row has the layout's fields: one more or less shifts every column after it, so
+ * a time would be read from algbw or #wrong from the next group's time. The error is at the
+ * first field past the layout's, or at the end of a short row. */
+static int nccl_width(const char *path, unsigned line, const char *p, size_t len, const layout *l,
+                      st_err *err)
+{
+    int n = 0;
+    for (size_t i = 0; i < len; n++) {
+        while (i < len && isspace((unsigned char)p[i]))
+            i++;
+        if (i == len)
+            break;
+        while (i < len && !isspace((unsigned char)p[i]))
+            i++;
+    }
+    if (n == l->fields)
+        return 0;
+    char t[64];
+    unsigned col = (unsigned)len + 1;
+    if (n > l->fields)
+        token(p, len, l->fields, t, sizeof t, &col);
+    if (l->line)
+        return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                          "expected %d fields, as the column header on line %u names, found %d",
+                          l->fields, l->line, n);
+    return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                      "expected %d fields (size count type redop root, then time algbw busbw "
+                      "#wrong out of place and again in place), found %d",
+                      l->fields, n);
+}
+
 /* A data row: "size count type redop root time algbw busbw #wrong ..." (out-of-place first). */
-static int data_row(const char *path, const st_csv *c, const char *p, size_t len, st_cal_nccl *out,
-                    size_t *cap, st_err *err)
+static int data_row(const char *path, const st_csv *c, const layout *l, const char *p, size_t len,
+                    st_cal_nccl *out, size_t *cap, st_err *err)
 {
     char t[64];
     unsigned col;
@@ -205,16 +265,18 @@ static int data_row(const char *path, const st_csv *c, const char *p, size_t len
     if (size > ST_CAL_MAX_BYTES)
         return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
                           "a size of '%s' bytes is beyond 1 TiB, more than a GPU holds", t);
+    if (nccl_width(path, c->line, p, len, l, err))
+        return err->code;
     if (!token(p, len, 5, t, sizeof t, &col) || !number(t, &time_us) || !(time_us > 0))
         return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
                           "expected an nccl-tests row (size count type redop root time algbw "
                           "busbw #wrong ...), its out-of-place time in microseconds 6th, found "
                           "'%s'",
                           token(p, len, 5, t, sizeof t, &col) ? t : "the end of the line");
-    double wrong; /* "#wrong", 9th and 13th (out of place, in place): results the run checked
-                     and found wrong ("N/A": unchecked) */
-    for (int k = 8; k <= 12; k += 4)
-        if (token(p, len, k, t, sizeof t, &col) && number(t, &wrong) && wrong != 0)
+    double wrong; /* "#wrong", out of place and in place (9th and 13th of the 13): results the
+                     run checked and found wrong ("N/A": unchecked) */
+    for (int w = 0; w < l->n_wrong; w++)
+        if (token(p, len, l->wrong[w], t, sizeof t, &col) && number(t, &wrong) && wrong != 0)
             return st_err_set(err, ST_EINVAL, (st_loc){path, c->line, col},
                               "nccl-tests found %s wrong results in this row (#wrong): a broken "
                               "run's timing fits nothing",
@@ -246,6 +308,7 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
                           op_name, path);
     }
     hosts h = {0};
+    layout lay = plain_layout;
     size_t cap = 0;
     const char *p;
     size_t len;
@@ -271,8 +334,10 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
             }
             host_add(&h, host);
             out->ranks++;
+        } else if (column_header(p, len, c.line, &lay)) {
+            continue;
         } else if (token(p, len, 0, t, sizeof t, &col) && isdigit((unsigned char)t[0])) {
-            rc = data_row(path, &c, p, len, out, &cap, err);
+            rc = data_row(path, &c, &lay, p, len, out, &cap, err);
         }
     }
     if (rc > 1 || rc < 0)

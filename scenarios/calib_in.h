@@ -25,8 +25,9 @@ typedef struct st_cal_nccl {
 
 /* Read an nccl-tests log at path. op_name: the collective as nccl-tests names its binary
  * ("all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast"), or NULL to take it
- * from the binary's name in the file or the file's name. Returns 0, or an error in err located
- * in the file (a row that is not one, no rows, no "#  Rank" lines, a collective not named). */
+ * from the binary's name in the file or the file's name. Its rows' fields are as its column
+ * header names them (13 without one). Returns 0, or an error in err located in the file (a row
+ * that is not one, no rows, no "#  Rank" lines, a collective not named). */
 int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st_err *err);
 void st_cal_nccl_free(st_cal_nccl *l);
 

@@ -86,7 +86,7 @@ grep -q "cluster.calibration" "$tmp/sw.csv" && bad "sweep: the calibration as a 
 
 # Bad input: a row that is not one (file:line:col), an unknown job, a duration without its unit,
 # nothing to fit, an output that is an input, a calibration of another GPU type.
-sed '30s/^ *\([0-9]*\) .*/\1  x  float  sum  -1  fast  0  0  0/' $logs/a3mega-2node-all_reduce_perf.log >"$tmp/bad.log"
+sed '30s/^ *\([0-9]*\) .*/\1  x  float  sum  -1  fast  0  0  0  1  0  0  0/' $logs/a3mega-2node-all_reduce_perf.log >"$tmp/bad.log"
 "$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/bad.log" >/dev/null 2>"$tmp/e"
 expect "bad row exits 2" 2 $?
 grep -q "bad.log:30:[0-9]*: error: expected an nccl-tests row .* found 'fast'" "$tmp/e" || bad "bad row: located"
@@ -184,6 +184,36 @@ refused_log third "${last}{p;s/Rank *[0-9]*/Rank 16/;s/ on [^ ]*/ on a-third-hos
 # runs more than a node's 8 GPUs.
 refused_log crowded "${last}s/ on [^ ]*/ on a3mega-0/" "nine ranks on one 8-GPU host" \
     " error: its 16 ranks on 2 hosts (at most 9 on one) do not fit the scenario's cluster of 2 nodes of 8 GPUs"
+# A row with a field more or less shifted the columns after it, and the error blamed #wrong
+# ("nccl-tests found 297.86 wrong results"); now the counts, at the first field past the
+# layout's or at the row's end. The layout is the column header's where the log has one: -R's
+# timestamp (a date and a time) and the per-iteration columns are read, #wrong where they put it;
+# without a header, nccl-tests' 13 fields. N/A in #wrong (unchecked) stays accepted.
+r1g=$(grep -n '^ *1073741824 ' $log | cut -d: -f1)
+r8g=$(grep -n '^ *8589934592 ' $log | cut -d: -f1)
+hdr=$(grep -n '^# *size ' $log | cut -d: -f1)
+len_of() { awk -v r="$1" 'NR == r {print length($0)}' $log; }
+refused_log extra "${r1g}s/ 6759.0 / 6759.0 extra /" "an nccl-tests row with a token more" \
+    "$r1g:$(($(len_of "$r1g") + 6)): error: expected 13 fields, as the column header on line $hdr names, found 14"
+refused_log nocount "${r8g}s/  2147483648 / /" "an nccl-tests row without its count" \
+    "$r8g:$(($(len_of "$r8g") - 11)): error: expected 13 fields, as the column header on line $hdr names, found 12"
+refused_log nohead "${hdr}d;${r8g}s/  2147483648 / /" "a row without its count, no header" \
+    "$((r8g - 1)):[0-9]*: error: expected 13 fields (size count type redop root, then time algbw busbw #wrong out of place and again in place), found 12"
+accepted_log() { # NAME AWK-SCRIPT WHAT: the log rewritten so fits the network as the log does
+    awk "$2" $log >"$tmp/$1.log"
+    "$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/$1.log" >"$tmp/o" 2>"$tmp/e" ||
+        bad "$3: refused $(cat "$tmp/e")"
+    grep -q "network: 1.17859 " "$tmp/o" || bad "$3: not the log's fit"
+    n=$((n + 1))
+}
+# shellcheck disable=SC2016 # the $ are awk's
+accepted_log na '/^ *[0-9]/ {$9 = "N/A"; $13 = "N/A"} {print}' "#wrong N/A"
+# shellcheck disable=SC2016
+accepted_log stamp '/^# *size / {$0 = $0 " timestamp"} /^ *[0-9]/ {$0 = $0 "  2026-01-02 03:04:05"} {print}' \
+    "-R's timestamp column"
+# shellcheck disable=SC2016
+accepted_log periter '/^# *size / {$10 = "#wrong i_min i_max i_p99 i_cv%"; $14 = "#wrong i_min i_max i_p99 i_cv%"}
+    /^ *[0-9]/ {$9 = "0 1 2 3 4.5"; $13 = "0 1 2 3 4.5"} {print}' "the per-iteration columns"
 gemm() { # NAME CONTENT: calibrate the MPT scenario with that GEMM file; its stderr in $tmp/e
     printf "$2" >"$tmp/$1.csv"
     "$strata" calibrate $mpt --gemm "$tmp/$1.csv" >/dev/null 2>"$tmp/e"
