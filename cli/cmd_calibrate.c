@@ -54,13 +54,31 @@ static const char *log_path(const char *arg, char *op, size_t n)
     return colon + 1;
 }
 
+/* --nccl-tests [OP:]LOG: an OP that names no nccl-tests binary is a usage error, said before
+ * the scenario is loaded, as the command's others are. */
+static int add_log(cal_opts *o, const char *val)
+{
+    int rc = add("--nccl-tests", val, o->nccl, &o->n_nccl);
+    if (rc)
+        return rc;
+    char op[32];
+    st_coll_op c;
+    log_path(val, op, sizeof op);
+    if (*op && !st_cal_nccl_op(op, &c))
+        return st_cli_usage_error("calibrate",
+                                  "--nccl-tests %s: expected all_reduce, all_gather, "
+                                  "reduce_scatter, alltoall or broadcast before the ':'",
+                                  val);
+    return 0;
+}
+
 static int opt_one(const char *a, const char *val, void *p)
 {
     cal_opts *o = p;
     if (strcmp(a, "--step") == 0)
         return add(a, val, o->step, &o->n_step);
     if (strcmp(a, "--nccl-tests") == 0)
-        return add(a, val, o->nccl, &o->n_nccl);
+        return add_log(o, val);
     if (strcmp(a, "--gemm") == 0)
         return add(a, val, o->gemm, &o->n_gemm);
     if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {

@@ -33,9 +33,8 @@ static int op_named(const char *s, st_coll_op *op)
     return 0;
 }
 
-/* The collective of the OP a user names before a log (all_reduce, or its binary's name
- * all_reduce_perf): a whole name, not one inside another (my_all_reduce_x is none). */
-static int op_exact(const char *s, st_coll_op *op)
+/* A whole name, not one inside another (my_all_reduce_x is none). */
+int st_cal_nccl_op(const char *s, st_coll_op *op)
 {
     for (size_t i = 0; i < N_BINARIES; i++) {
         size_t n = strlen(binaries[i].name);
@@ -300,7 +299,7 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
         st_csv_close(&c);
         return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
     }
-    if (op_name && !op_exact(op_name, &out->op)) {
+    if (op_name && !st_cal_nccl_op(op_name, &out->op)) {
         st_csv_close(&c);
         return st_err_set(err, ST_EINVAL, (st_loc){0},
                           "--nccl-tests %s:%s: expected all_reduce, all_gather, reduce_scatter, "

@@ -31,6 +31,10 @@ typedef struct st_cal_nccl {
 int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st_err *err);
 void st_cal_nccl_free(st_cal_nccl *l);
 
+/* The collective of the OP a user names before a log, as nccl-tests names its binary
+ * (all_reduce, or all_reduce_perf), into *op: 1, or 0 when s names none. */
+int st_cal_nccl_op(const char *s, st_coll_op *op);
+
 /* One timed GEMM: m x n reduced over k in a precision, its time per call. */
 typedef struct st_cal_gemm {
     st_precision prec;

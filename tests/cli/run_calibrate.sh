@@ -287,6 +287,11 @@ n=$((n + 1))
 "$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "my_all_reduce_x:$logs/a3mega-2node-all_reduce_perf.log" \
     >/dev/null 2>"$tmp/op.err"
 expect "an OP inside another name refused" "2 1" "$? $(grep -c 'expected all_reduce, all_gather' "$tmp/op.err")"
+# ... as the command's other usage errors are: its name first, then where to look (it was a
+# bare 'error: ...')
+grep -q "^strata calibrate: --nccl-tests my_all_reduce_x:.*: expected all_reduce, all_gather" "$tmp/op.err" &&
+    grep -q "^see 'strata calibrate --help'" "$tmp/op.err" || bad "a bad OP: not as a usage error $(cat "$tmp/op.err")"
+n=$((n + 1))
 "$strata" calibrate "$d/a3mega-2node.yaml" --gemm '' >/dev/null 2>"$tmp/op.err"
 expect "an empty --gemm named" "2 1" "$? $(grep -c "gemm '': expected a file" "$tmp/op.err")"
 "$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
