@@ -84,6 +84,8 @@ static int opt_one(const char *a, const char *val, void *p)
     if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
         if (!val)
             return st_cli_usage_error("calibrate", "%s needs a file name", a);
+        if (o->output) /* the last one silently won */
+            return st_cli_usage_error("calibrate", "%s is given twice; give it once", a);
         o->output = val;
         return 0;
     }

@@ -47,6 +47,8 @@ expect "strata sweep: --jobs is given twice; give it once" -- \
     sweep "$q" --set cluster.nodes=2,4 -j 2 --jobs 3
 expect "strata sweep: --format is given twice; give it once" -- \
     sweep "$q" --set cluster.nodes=2,4 --format csv --format json
+expect "strata calibrate: --output is given twice; give it once" -- \
+    calibrate "$src/scenarios/examples/calibrate/mpt-h100.yaml" -o a.yaml --output b.yaml
 expect "strata validate: --dir needs a directory" -- validate --dir
 expect "strata validate: --openb needs a directory" -- validate --sched --openb
 expect "strata validate: --residuals runs alone (with --dir at most)" -- \
