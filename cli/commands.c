@@ -140,7 +140,8 @@ const st_cmd st_cmd_table[] = {
      "                        [--delivery D,E] [--unit node|rack|leaf|N] [--confidence C]\n"
      "                        [--calibration F] [--existing POOL]\n"
      "                        [--format text|json|csv|markdown|html] [-o FILE]\n"
-     "       strata size FILE [--workload SERVICE] [--gpu-types L] [--goal gpus|cost]\n\n"
+     "       strata size FILE [--workload SERVICE] [--gpu-types L] [--goal gpus|cost]\n"
+     "                        [--top N] [--format F] [-o FILE]\n\n"
      "Sizes one training workload of FILE (its model, tokens or steps, global batch): for\n"
      "every hardware variant given (GPU types, oversubscriptions, transports, topologies,\n"
      "checkpoint-tier bandwidths, delivery models; else the scenario's), cluster sizes in\n"
@@ -164,7 +165,7 @@ const st_cmd st_cmd_table[] = {
      "                  or cost (by default where cost: prices GPU-hours)\n"
      "  --confidence C  meet the deadline at level C (0.5-0.99) of the step model's error\n"
      "                  band, not at the point forecast (docs/models/error-band.md)\n"
-     "  --calibration F the cluster's own terms `strata calibrate` fitted (as run's)\n"
+     "  --calibration F the terms `strata calibrate` fitted (as run's)\n"
      "  --top N         rows of the ranked table (10 by default)\n"
      "  --workload NAME the workload to size (the first training one by default)\n"
      "  --unit U        the scalable unit sizes come in: node (default), rack\n"
@@ -184,8 +185,8 @@ const st_cmd st_cmd_table[] = {
      "                  markdown or html (with the Pareto front's chart)\n"
      "  -o, --output FILE  with text, also write the JSON to FILE; otherwise write the\n"
      "                  chosen format to FILE instead of stdout (atomically)\n\n"
-     "A service (kind: inference) is sized to its rate and slo.\n\n"
-     "exit status: 0 searched (also when nothing meets the deadline: the table says so),\n"
+     "A service is sized to its rate and slo.\n\n"
+     "exit status: 0 searched (also when nothing meets the deadline),\n"
      "1 a simulation error, 2 bad input or usage\n"},
     {"calibrate", st_cmd_calibrate,
      "fit a cluster's own efficiency terms from what was measured on it",
