@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "models/silicon/gpu.h"
+#include "report/figures.h"
 #include "sim/utf8.h"
 
 int st_cmd_check(int argc, char **argv)
@@ -26,8 +27,15 @@ int st_cmd_check(int argc, char **argv)
         st_cli_print_warnings(s);
         const st_cluster_cfg *c = st_scn_cluster(s);
         st_utf8_fputs_printable(argv[i], stdout); /* as its error line would name it */
-        printf(": ok: '%s', %zu workload%s on", st_scn_name(s), st_scn_workload_count(s),
-               st_scn_workload_count(s) == 1 ? "" : "s");
+        size_t nw = st_scn_workload_count(s);
+        const st_trace_cfg *t = st_scn_trace(s); /* its jobs are the run's too ("0 workloads") */
+        printf(": ok: '%s', ", st_scn_name(s));
+        if (nw || !t)
+            printf("%zu workload%s%s", nw, nw == 1 ? "" : "s", t ? " and " : "");
+        if (t)
+            printf("a trace of %s job%s", st_fig_plain((double)t->n_jobs).s,
+                   t->n_jobs == 1 ? "" : "s");
+        printf(" on");
         for (int k = 0; k < (c->n_pools > 0 ? c->n_pools : 1); k++) /* each pool's type */
             printf("%s %lld x %lld %s", k ? " +" : "",
                    (long long)(c->n_pools > 0 ? c->pools[k].nodes : c->nodes),

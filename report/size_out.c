@@ -460,7 +460,8 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
                 rp->existing ? " and the kept pool's" : "");
         }
     if (rp->spec->n_variants)
-        put(b, "%zu hardware variants; ", rp->spec->n_variants);
+        put(b, "%zu hardware variant%s; ", rp->spec->n_variants,
+            rp->spec->n_variants == 1 ? "" : "s");
     put(b,
         "searched %lld of %lld cluster sizes in whole units of %lld node%s%s (%lld not needed, "
         "%lld of them past the deadline on compute alone); "

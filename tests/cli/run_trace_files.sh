@@ -101,5 +101,11 @@ expect "no job finished: the JSON has no wait" "[]" "$(cat "$tmp/o")"
 "$strata" run --format markdown "$tmp/s.yaml" 2>/dev/null >"$tmp/o"
 expect "no job finished: the summary says no wait" 0 "$(grep -c 'queue wait' "$tmp/o")"
 
+# check counts a trace's jobs with the workloads (a trace scenario read "0 workloads")
+ex=$(cd "$(dirname "$0")/../../scenarios/examples" && pwd)
+expect "check names a trace's jobs" \
+    "$ex/trace-models.yaml: ok: 'trace-models', a trace of 2 jobs on 4 x 8 h100-sxm" \
+    "$("$strata" check "$ex/trace-models.yaml")"
+
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
