@@ -105,7 +105,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].name", TX, 0, "Job"),
     RUN("jobs[].kind", TX, 0, "Kind"),
     RUN("jobs[].gpus", NU, 0, "GPUs"),
-    RUN("jobs[].pool", TX, OPT, "Pool"),
+    RUN("jobs[].pool", TX, OPT, "Pool it queues in"),
     RUN("jobs[].pools[].name", TX, OPT, "Pool spanned"),
     RUN("jobs[].pools[].gpus", NU, OPT, "GPUs in that pool"),
     RUN("jobs[].pools[].batch", NU, OPT, "Sequences a step in that pool"),
