@@ -612,7 +612,9 @@ static int derive_plan(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         bad = plan_issue(ld, n, w, &is[0]);
     if (!bad && !count_issue && ok.count && w->pool_gpus && st__span_check(ld, n, w))
         bad = 1;
-    if (!w->pool_gpus && (w->pool_batch || w->pool_batch_balanced))
+    /* a pool: that failed already said so (its pools unread: not a job across none) */
+    if (!w->pool_gpus && (w->pool_batch || w->pool_batch_balanced) &&
+        !st_rd_failed(&ld->rd, st_ynode_get(n, "pool")))
         bad = st_rd_fail(&ld->rd, st_ynode_get(n, "pool_batch"), ST_EINVAL,
                          "workload '%s': pool_batch splits the batch of a job across pools; "
                          "name its pools' GPUs as pool: {NAME: GPUS, ...}",

@@ -468,6 +468,30 @@ START_TEST(test_enum_name_tables_follow_their_lists)
 }
 END_TEST
 
+/* A node read again through a YAML alias gives its error once, not once per workload that
+ * merges it (four workloads printed "unknown pool 'b300'" four times at one place); and a pool
+ * that failed is not then "no job across pools" to pool_batch. */
+START_TEST(test_an_aliased_error_is_said_once)
+{
+    st_diag d;
+    st_scn *s = load("version: 1\n"
+                     "cluster:\n"
+                     "  pools: [{ name: h100, gpu: h100-sxm, nodes: 4 }, { name: b200, gpu: b200, "
+                     "nodes: 4 }]\n"
+                     "  gpus_per_node: 8\n"
+                     "workloads:\n"
+                     "  - &a { name: a, pool: { h100: 8, b300: 8 }, model: llama3-8b, gpus: 16,\n"
+                     "         global_batch: 16, seq_len: 1024 }\n"
+                     "  - { <<: *a, name: b, pool_batch: balanced }\n"
+                     "  - { <<: *a, name: c }\n",
+                     &d);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "unknown pool 'b300'"));
+    ck_assert_uint_eq(d.items[0].loc.line, 6);
+}
+END_TEST
+
 Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -489,6 +513,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_unmodelled_sections_warn_once_each);
     tcase_add_test(tc, test_tiresias_block);
     tcase_add_test(tc, test_enum_name_tables_follow_their_lists);
+    tcase_add_test(tc, test_an_aliased_error_is_said_once);
     suite_add_tcase(s, tc);
     return s;
 }
