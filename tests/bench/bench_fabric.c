@@ -88,12 +88,14 @@ static st_cluster_cfg cluster(const bcase *b)
 
 /* Step-synchronous alpha-beta: a ring of n ranks over links of goodput B with a slowest hop of
  * alpha takes 2(n-1) steps of alpha + S/(n B) (all-reduce), n-1 (reduce-scatter, all-gather).
- * Inter-leaf hops cross 4 links, NVLink hops 2. The hierarchical case adds its three phases. */
+ * Inter-leaf hops cross 4 links of 1 us each; an NVLink hop carries NCCL's per-hop latency
+ * alone, none of the fabric's wire (docs/models/fabric.md, "Latency"), and none at all under
+ * the ideal protocol these cases run. The hierarchical case adds its three phases. */
 static double analytic(const bcase *b)
 {
     double C = link_goodput(b);
     double NV = 450e9 * st_nvlink_efficiency(&h100);
-    double N = (double)b->nodes, g = (double)b->gpn, a_net = 4 * LINK_LAT, a_nv = 2 * LINK_LAT;
+    double N = (double)b->nodes, g = (double)b->gpn, a_net = 4 * LINK_LAT, a_nv = 0;
     double ring = 2 * (N - 1) / N * (S / g) / C + 2 * (N - 1) * a_net;
     if (b->gpn == 1)
         return ring;
