@@ -1,7 +1,7 @@
 /* The resume journal of `strata sweep -o FILE`: FILE.journal, one line per finished point, each
  * appended with one write() and fsync'd, so after any interrupt the journal holds whole rows
- * (and at worst a torn last line, which is skipped). Keyed by st_sweep_key, so a rerun of the
- * same scenario by the same build finds the points it already has, whatever grid they came
+ * (and at worst a torn last line, which is skipped and cut off). Keyed by st_sweep_key, so a rerun
+ * of the same scenario by the same build finds the points it already has, whatever grid they came
  * from. Opened once, never through a symbolic link, and only when it is a regular file. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -122,7 +122,7 @@ typedef struct reading {
 } reading;
 
 /* The journal's line (its key cut off) for point p into rows[p]: 0, or -1 when its cells are not
- * p's row (why says where and what). A line of too few cells is a torn one that a later run
+ * p's row (why says where and what). A line of too few cells is a torn one that an older build
  * ended with a newline: it is skipped, and the row computed again after it is taken. */
 static int take_row(const st_sweep *sw, size_t p, char *cells_text, char ***rows, reading *at)
 {
@@ -143,18 +143,20 @@ static int take_row(const st_sweep *sw, size_t p, char *cells_text, char ***rows
 
 /* The journal's lines for the points of sw into rows (keys: sw's points' keys, sorted). -1 after
  * a row refused (at->why). */
-static int read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***rows, int *torn,
+static int read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***rows, off_t *torn,
                      reading *at)
 {
     size_t n = sw->grid->n_points, cap = 0;
     char *line = NULL;
     ssize_t len;
+    off_t off = 0; /* where the line read starts */
     int rc = 0;
-    *torn = 0;
-    while (!rc && (len = getline(&line, &cap, f)) > 0) {
+    *torn = -1;
+    for (; !rc && (len = getline(&line, &cap, f)) > 0; off += len) {
         at->line++;
-        *torn = line[len - 1] != '\n'; /* only the last line can be */
-        if (*torn || len < 18 || line[16] != '\t')
+        if (line[len - 1] != '\n') /* only the last line can be */
+            *torn = off;
+        if (*torn >= 0 || len < 18 || line[16] != '\t')
             continue; /* torn by an interrupt, or not a row */
         line[len - 1] = '\0';
         line[16] = '\0';
@@ -171,7 +173,8 @@ static int read_rows(FILE *f, const st_sweep *sw, const keyed *keys, char ***row
 int st_sweep_journal_read(int fd, const char *path, const st_sweep *sw, char ***rows,
                           size_t *filled, char *why, size_t n)
 {
-    int copy = dup(fd), torn = 0;
+    int copy = dup(fd);
+    off_t torn = -1;
     FILE *f = copy >= 0 ? fdopen(copy, "r") : NULL;
     if (!f || fseek(f, 0, SEEK_SET) != 0) {
         snprintf(why, n, "cannot read the journal: %s", strerror(errno));
@@ -202,9 +205,11 @@ int st_sweep_journal_read(int fd, const char *path, const st_sweep *sw, char ***
         snprintf(why, n, "cannot read the journal: read error");
         return -1;
     }
-    /* A line torn by a kill gets its end, so the next row starts a line of its own. */
-    if (torn && write(fd, "\n", 1) != 1) {
-        snprintf(why, n, "cannot end the journal's last line: %s", strerror(errno));
+    /* A line torn by a kill is cut off, so the next row starts a line of its own. Ending it
+       with a newline instead kept it: torn inside its last cell (the reason), it had all its
+       cells and a later run took it, its reason cut short. Its point is computed again. */
+    if (torn >= 0 && ftruncate(fd, torn) != 0) {
+        snprintf(why, n, "cannot cut the journal's torn last line: %s", strerror(errno));
         return -1;
     }
     return 0;
