@@ -282,6 +282,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].inference.timeline[].replicas_up", NU, OPT | ST_FIG_SERIES, "Replicas up"),
     RUN("jobs[].inference.timeline[].replicas_asked", NU, OPT | ST_FIG_SERIES, "Replicas the load asks for"),
     SWP("jobs[].inference.gpu_hours", NU, OPT, "GPU-hours serving", 41, ST_SRC_SERVE, st_serve_result, gpu_hours, DBL),
+    RUN("jobs[].inference.gpu_hours_held", NU, OPT, "GPU-hours held, starts included"),
     RUN("jobs[].inference.cold_starts", NU, OPT, "Cold starts from zero replicas"),
     RUN("jobs[].inference.cold_start_total_s", TI, OPT, "Cold starts' time"),
     RUN("jobs[].inference.gpu_hours_saved", NU, OPT, "GPU-hours saved at zero replicas"),

@@ -133,6 +133,8 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(in, "replicas_mean", r->replicas_mean);
     cJSON_AddNumberToObject(in, "replicas_peak", (double)r->replicas_peak);
     cJSON_AddNumberToObject(in, "gpu_hours", r->gpu_hours);
+    if (s->held_gpu_hours > 0) /* absent: no cluster job */
+        cJSON_AddNumberToObject(in, "gpu_hours_held", s->held_gpu_hours);
     if (ic->autoscale.on && ic->autoscale.min == 0) { /* absent: never scaled to zero */
         cJSON_AddNumberToObject(in, "cold_starts", (double)r->cold_starts);
         cJSON_AddNumberToObject(in, "cold_start_total_s", r->cold_start_total_s);
@@ -219,12 +221,22 @@ static void trace_text(FILE *out, const st_inference_cfg *ic)
             fmt(ic->trace[ic->n_trace - 1].arrival_s, ST_DIM_TIME, a, sizeof a), ic->rate);
 }
 
+/* ", 3.997 held (their starts too, as the cost bills them)" where the cluster run held its
+ * GPUs longer than its replicas were up; "" otherwise. */
+static const char *held_text(const st_run_serve *s, char *buf, size_t n)
+{
+    if (!(s->held_gpu_hours > s->r.gpu_hours * (1 + 1e-9)))
+        return "";
+    snprintf(buf, n, ", %.4g held (their starts too, as the cost bills them)", s->held_gpu_hours);
+    return buf;
+}
+
 void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serve *s)
 {
     const st_workload_cfg *w = s->w;
     const st_inference_cfg *ic = &w->inference;
     const st_serve_result *r = &s->r;
-    char a[32], b[32], c[32], d[32], e[32], f[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32], held[96];
     int64_t pp = w->parallel.pp > 1 ? w->parallel.pp : 1;
     /* ", pp N, ep M, allgather exchange": at most 71 bytes for any two int64s, never cut */
     char stages[80] = "";
@@ -284,10 +296,11 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (ic->autoscale.on)
         fprintf(out,
                 "  replicas  %.4g up on average, %lld at most (autoscaled from %lld to %lld at "
-                "%.4g requests/s each, %s to start), %.4g GPU-hours\n",
+                "%.4g requests/s each, %s to start), %.4g GPU-hours up%s\n",
                 r->replicas_mean, (long long)r->replicas_peak, (long long)ic->autoscale.min,
                 (long long)ic->autoscale.max, r->scale_target_rate,
-                fmt(r->cold.total_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours);
+                fmt(r->cold.total_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours,
+                held_text(s, held, sizeof held));
     if (ic->autoscale.on && !r->cold.stated && r->cold.tier)
         fprintf(out,
                 "  start     %s: the engine %s, the weights %s (%s from %s), compile %s, "

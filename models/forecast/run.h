@@ -71,6 +71,10 @@ typedef struct st_run_serve {
      * part as a training job's, its tokens the output tokens it served; r.has_cost says whether
      * it has one, and r.cost_per_million_tokens_usd is cost.per_token_usd x 1e6. */
     st_cost_result cost;
+    /* GPU-hours it held in the cluster run, each autoscaled replica's start included (what its
+     * cost bills: run_cost.c held_gpu_s); r.gpu_hours counts replicas up, serving. 0 without a
+     * cluster job. */
+    double held_gpu_hours;
 } st_run_serve;
 
 /* The run's services with a latency target, together: the share of their requests within it

@@ -217,6 +217,9 @@ static double held_gpu_s(const st_run *out, size_t i)
  * its cost there is not stated. On a cluster of pools, at its pool's type's prices. */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out)
 {
+    for (size_t i = 0; i < sp->n; i++) /* what the bill counts, priced or not */
+        if (out->serve[i].w)
+            out->serve[i].held_gpu_hours = held_gpu_s(out, i) / 3600;
     if (!sp->cost)
         return;
     int on_prem = sp->cost->delivery == ST_DELIVERY_ON_PREM;

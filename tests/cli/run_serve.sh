@@ -864,5 +864,14 @@ assert [r["gpu"] for r in d["serving"] if not r["fits"]] == ["a100-sxm-80g"]' &&
         --top 2 --format markdown 2>/dev/null | grep -q "14 of 15 configurations tried serve it"
 check "size of a service counts all it tried, whatever --top keeps" $?
 
+# the GPU-hours a service's cost bills are a figure of the report: an autoscaled replica's start
+# holds its GPUs too (3.648 GPU-hours up read beside 39.97 USD at 10 USD/h)
+"$strata" run "$src/scenarios/examples/serve-scale-to-zero.yaml" --format json 2>/dev/null |
+    python3 -c 'import json, sys
+j = [j for j in json.load(sys.stdin)["jobs"] if j.get("kind") == "inference"][0]
+held, up = j["inference"]["gpu_hours_held"], j["inference"]["gpu_hours"]
+sys.exit(not (held > up and abs(j["cost"]["breakdown"]["gpu_usd"] - 10 * held) < 1e-9 * held))'
+check "a service's cost bills the GPU-hours it held, which the report gives" $?
+
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
