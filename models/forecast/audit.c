@@ -625,9 +625,16 @@ static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_li
     char a[32], b[32];
     add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, h->heat_w, h->capacity_w,
         "rack heat against cooling");
-    say(out, "the rack nearest its cooling limit gives %s of heat to %s of %s cooling%s",
-        ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b),
-        st_cooling_kind_names[h->cooling], ok ? "" : ": the excess warms its coolant");
+    /* the heat is the rack's mean draw: a step's peak may pass the rating, which says so */
+    int peaks = ok && p->rack_peak_w > h->capacity_w;
+    char peak[96] = "";
+    if (peaks)
+        snprintf(peak, sizeof peak, " (the worst rack's peak draw, %s, is above the rating)",
+                 ufmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a));
+    say(out, "the rack nearest its cooling limit gives %s of heat%s to %s of %s cooling%s%s",
+        ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), peaks ? " on average" : "",
+        ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[h->cooling],
+        ok ? "" : ": the excess warms its coolant", peak);
 }
 
 /* The hottest GPU junction (thermal.h) against audit.junction_limit. */

@@ -34,6 +34,9 @@ expect 0 'total .*DOES NOT FIT' "plan that does not fit" -- "$cases/nofit.yaml"
 expect 0 '^  life +200 steps: .* 0 interruptions' "cadences past the work take no checkpoint" -- \
     "$cases/every_past_the_work.yaml"
 expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
+expect 0 'rack heat against cooling: .* 26.47 kW of heat on average to 30 kW of air cooling \(the worst rack.s peak draw, 33.6 kW, is above the rating\)' \
+    "a rack whose peak passes its cooling says so, its mean within it" -- \
+    "$src/scenarios/examples/finetune-70b-cloud.yaml"
 expect 0 '^  PASS  orchestration +GPUs held by one job: no two of the 2 jobs' "two full-cluster jobs queue" -- \
     "$cases/overlap.yaml"
 expect 0 'no two of the 2 jobs hold a GPU at the same time, over their 3 stretches' \
