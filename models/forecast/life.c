@@ -22,8 +22,14 @@ int64_t st_forecast_spare_take(const st_placement *at, const char *component)
 }
 
 /* A job with spares that cannot finish: how many of its nodes are out on average, how much of the
- * time that holds it, and how many spares would do (st_spares_needed). */
-static int never_up(const st_forecast *f, st_err *err)
+ * time that holds it, and how many spares would do (st_spares_needed). Returns 0, err left alone,
+ * when the spares are not what stops it, so that the refusal names its checkpoints instead:
+ * - it keeps at least the spares that hold it ST_SPARES_ENOUGH of the time or less: the waits
+ *   stretch its wall by about that share at most, and a message that it needs no more spares
+ *   than it has sends the planner to the wrong key;
+ * - the same life (replica 0 of seed) with a spare always at hand (has_spares 0, no waits)
+ *   does not finish either: spares would not make it (one more life, on the refusal only). */
+static int never_up(const st_forecast *f, const st_life_spec *spec, uint64_t seed, st_err *err)
 {
     st_spare_class *c =
         st_life_spare_classes(f->classes, f->spare_take, f->spare_repair, f->n_classes);
@@ -31,6 +37,14 @@ static int never_up(const st_forecast *f, st_err *err)
     double held = st_spares_blocked(c, (size_t)f->n_classes, f->spares);
     int64_t need = st_spares_needed(c, (size_t)f->n_classes, ST_SPARES_ENOUGH);
     free(c);
+    if (f->spares >= need)
+        return 0;
+    st_life_spec plenty = *spec;
+    plenty.has_spares = 0;
+    st_life_result r;
+    st_err ignored = {0};
+    if (st_life_run(&plenty, seed, 0, &r, &ignored))
+        return 0;
     return st_err_set(err, ST_ERANGE, f->w->loc,
                       "workload '%s' never finishes: with an interruption every %.4g h, %.4g of "
                       "its nodes are out for repair on average, more than its %lld spare%s %.4g%% "
@@ -147,8 +161,8 @@ static int lives(st_forecast *f, const st_life_spec *spec, uint64_t seed, int64_
         st_band_scale(f->band_key, &f->band, many ? f->summary.wall_q : &f->life.wall_s,
                       many ? ST_LIFE_WALL_QUANTILES : 1, f->wall_band);
     }
-    if (rc == ST_ERANGE && f->has_spares)
-        return never_up(f, err);
+    if (rc == ST_ERANGE && f->has_spares && never_up(f, spec, seed, err))
+        return err->code;
     if (rc == ST_ERANGE) { /* failures, planned stops and fail-slow exclusions together */
         double r = (f->job_mtbf_s > 0 && isfinite(f->job_mtbf_s) ? 1 / f->job_mtbf_s : 0) +
                    (spec->planned_every_s > 0 ? 1 / spec->planned_every_s : 0) +
