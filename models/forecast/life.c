@@ -48,9 +48,9 @@ static int never_up(const st_forecast *f, const st_life_spec *spec, uint64_t see
     return st_err_set(err, ST_ERANGE, f->w->loc,
                       "workload '%s' never finishes: with an interruption every %.4g h, %.4g of "
                       "its nodes are out for repair on average, more than its %lld spare%s %.4g%% "
-                      "of the time; %lld spares would hold it %.3g%% or less",
+                      "of the time; %lld spare%s would hold it %.3g%% or less",
                       f->w->name, f->job_mtbf_s / 3600, a, (long long)f->spares,
-                      f->spares == 1 ? "" : "s", 100 * held, (long long)need,
+                      f->spares == 1 ? "" : "s", 100 * held, (long long)need, need == 1 ? "" : "s",
                       100 * ST_SPARES_ENOUGH);
 }
 
