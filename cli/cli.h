@@ -11,6 +11,7 @@
 #include "models/config/limits.h"
 #include "models/forecast/run.h"
 #include "report/report.h"
+#include "scenarios/override.h"
 #include "scenarios/scenario.h"
 
 /* Exit status, as `strata --help` documents. */
@@ -65,6 +66,11 @@ int st_cli_usage_error(const char *cmd, const char *fmt, ...)
  * error, where the last one silently won (`--seed 1 --seed 2` ran seed 2); else 0, marking it. */
 int st_cli_once(const char *cmd, const char *opt, unsigned *seen, unsigned bit);
 
+/* Argument a checked against a command's options of one value, once[k] the spellings of option
+ * k separated by spaces ("-o --output"), NULL-ended (at most 32): st_cli_once of bit k where a
+ * is one; 0 for any other argument. */
+int st_cli_once_of(const char *cmd, const char *const *once, const char *a, unsigned *seen);
+
 /* Option opt's value val (NULL: missing) read under rule r by the shared value parser
  * (models/config/limits.h: unit, sign, whole number and the limit row) into *out: 0, or a usage
  * error of command cmd that states the true bound (exit ST_EXIT_INPUT). */
@@ -88,6 +94,12 @@ int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one,
  * (`--calibration FILE`, a path from the working folder, in place of any the file names):
  * 0, or ST_EXIT_INPUT after printing the load's errors. */
 int st_cli_load(const char *file, const char *calibration, st_scn **s);
+
+/* `--calibration FILE` as the override of cluster.calibration st_cli_load puts in: the path
+ * made absolute from the working folder (the loader reads a relative one from the scenario's),
+ * its errors located at "--calibration FILE". Both texts malloc'd into *path and *label, which
+ * the override points at. */
+st_scn_set st_cli_calibration_set(const char *calibration, char **path, char **label);
 
 /* A command that models a cluster of one GPU type refuses a scenario with cluster.pools: 0, or
  * ST_EXIT_INPUT after printing why (what) at the pools, located. */

@@ -45,17 +45,9 @@ static int parse_format(const char *v, int *f)
     return -1;
 }
 
-/* Option a's place among compare's options of one value, both spellings of -o one place; -1
- * for any other argument. */
-static int once_bit(const char *a)
-{
-    static const char *const once[] = {"--policies", "--placements", "-o",     "--calibration",
-                                       "--format",   "--replicas",   "--seed", "--output"};
-    for (int k = 0; k < 8; k++)
-        if (strcmp(a, once[k]) == 0)
-            return k == 7 ? 2 : k;
-    return -1;
-}
+/* compare's options of one value, each one's spellings (st_cli_once_of). */
+static const char *const once[] = {"--policies", "--placements", "-o --output", "--calibration",
+                                   "--format",   "--replicas",   "--seed",      NULL};
 
 static int parse_opts(int argc, char **argv, cmp_opts *o)
 {
@@ -64,8 +56,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (st_cli_wants_help(a, "compare"))
             return 1;
-        int k = once_bit(a);
-        if (k >= 0 && st_cli_once("compare", a, &seen, 1u << k))
+        if (st_cli_once_of("compare", once, a, &seen))
             return ST_EXIT_INPUT;
         if (strcmp(a, "--policies") == 0 && val) {
             o->policies = val;

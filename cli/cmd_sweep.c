@@ -66,24 +66,15 @@ static int parse_jobs(const char *a, const char *val, sweep_opts *o)
     return 0;
 }
 
-/* Option a's place among sweep's options of one value, both spellings of one option one
- * place; -1 for any other (--set adds an axis each time). */
-static int once_bit(const char *a)
-{
-    static const char *const once[] = {"--calibration", "-j",        "--jobs",  "-o",
-                                       "--output",      "--columns", "--format"};
-    static const int place[] = {0, 1, 1, 2, 2, 3, 4};
-    for (int k = 0; k < 7; k++)
-        if (strcmp(a, once[k]) == 0)
-            return place[k];
-    return -1;
-}
+/* sweep's options of one value, each one's spellings (st_cli_once_of); --set adds an axis each
+ * time. */
+static const char *const once[] = {"--calibration", "-j --jobs", "-o --output",
+                                   "--columns",     "--format",  NULL};
 
 static int parse_one(const char *a, const char *val, sweep_opts *o)
 {
     char why[300];
-    int k = once_bit(a);
-    if (k >= 0 && st_cli_once("sweep", a, &o->seen, 1u << k))
+    if (st_cli_once_of("sweep", once, a, &o->seen))
         return ST_EXIT_INPUT;
     if (strcmp(a, "--set") == 0) {
         if (need(a, val))
@@ -93,7 +84,8 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
                        ? st_cli_usage_error("sweep", "--set: %s", why)
                        : st_cli_usage_error("sweep", "--set %s: %s", val, why);
     } else if (strcmp(a, "--calibration") == 0) {
-        /* one input of every point, loaded once before the sweep (calibration_set), not an axis */
+        /* one input of every point, loaded once before the sweep (st_cli_calibration_set), not an
+         * axis */
         if (need(a, val))
             return ST_EXIT_INPUT;
         o->calibration = val;
@@ -480,18 +472,6 @@ static void fig_cell(const void *ctx, size_t k, const st_run *run, size_t i, cha
     st_fig_sweep_cell(figs[k], run, i, buf, n);
 }
 
-/* --calibration FILE as the override every point gets, as run's option reads it (cli/load.c):
- * a relative path from the working folder, errors at "--calibration FILE". The texts are
- * malloc'd into path and label. */
-static st_scn_set calibration_set(const sweep_opts *o, char **path, char **label)
-{
-    char cwd[4096];
-    const char *c = o->calibration;
-    *path = c[0] != '/' && getcwd(cwd, sizeof cwd) ? st_xasprintf("%s/%s", cwd, c) : st_xstrdup(c);
-    *label = st_xasprintf("--calibration %s", c);
-    return (st_scn_set){"cluster.calibration", *path, *label, *label};
-}
-
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
  * on; only rank 0 speaks. The columns are named before the file is read, so a wrong one is said
  * first. */
@@ -522,7 +502,8 @@ static int sweep_file(sweep_opts *o)
     st_sweep_figs serve = {sn, snames, fig_cell, sfigs, NULL};
     st_sweep_figs sf = {n, names, fig_cell, figs, sn ? &serve : NULL};
     char *cal_path = NULL, *cal_label = NULL;
-    st_scn_set cal = o->calibration ? calibration_set(o, &cal_path, &cal_label) : (st_scn_set){0};
+    st_scn_set cal = o->calibration ? st_cli_calibration_set(o->calibration, &cal_path, &cal_label)
+                                    : (st_scn_set){0};
     if (st_sweep_open(&sw, o->file, &o->grid, &sf, o->calibration ? &cal : NULL, &d)) {
         if (speak)
             st_cli_print_diag(&d);

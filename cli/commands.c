@@ -342,6 +342,24 @@ int st_cli_once(const char *cmd, const char *opt, unsigned *seen, unsigned bit)
     return 0;
 }
 
+/* Whether a is one of the space-separated words of spellings. */
+static int spelt(const char *spellings, const char *a)
+{
+    size_t n = strlen(a);
+    for (const char *w = spellings; *w; w += strcspn(w, " "), w += *w == ' ')
+        if (strncmp(w, a, n) == 0 && (w[n] == ' ' || w[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+int st_cli_once_of(const char *cmd, const char *const *once, const char *a, unsigned *seen)
+{
+    for (unsigned k = 0; once[k] && k < 32; k++)
+        if (spelt(once[k], a))
+            return st_cli_once(cmd, a, seen, 1u << k);
+    return 0;
+}
+
 int st_cli_value(const char *cmd, const char *opt, const char *val, const st_value_rule *r,
                  double *out)
 {

@@ -2,6 +2,7 @@
  * cluster.calibration by the loader's own override (scenarios/override.h), so the file is read,
  * checked and located as one the scenario named. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,30 @@
 #include "scenarios/override.h"
 #include "sim/strfmt.h"
 #include "sim/xalloc.h"
+
+/* The working folder, malloc'd: grown until it fits, where a fixed buffer made getcwd fail on
+ * a deep folder and the path stay relative (then read from the scenario's folder); NULL when
+ * it cannot be read. */
+static char *working_folder(void)
+{
+    for (size_t n = 4096;; n *= 2) {
+        char *buf = st_xmalloc(n);
+        if (getcwd(buf, n))
+            return buf;
+        free(buf);
+        if (errno != ERANGE || n > (size_t)1 << 24)
+            return NULL;
+    }
+}
+
+st_scn_set st_cli_calibration_set(const char *calibration, char **path, char **label)
+{
+    char *cwd = calibration[0] != '/' ? working_folder() : NULL;
+    *path = cwd ? st_xasprintf("%s/%s", cwd, calibration) : st_xstrdup(calibration);
+    free(cwd);
+    *label = st_xasprintf("--calibration %s", calibration);
+    return (st_scn_set){"cluster.calibration", *path, *label, *label};
+}
 
 /* The override's value and label live as long as the process: the scenario's locations and the
  * errors found after the load point at the label (one command loads one scenario this way). */
@@ -22,15 +47,9 @@ int st_cli_load(const char *file, const char *calibration, st_scn **s)
     size_t n = 0;
     st_scn_set set = {0};
     if (calibration) { /* the loader reads a relative path from the scenario's folder */
-        char cwd[4096];
         free(abs_path);
         free(label);
-        if (calibration[0] != '/' && getcwd(cwd, sizeof cwd))
-            abs_path = st_xasprintf("%s/%s", cwd, calibration);
-        else
-            abs_path = st_xstrdup(calibration);
-        label = st_xasprintf("--calibration %s", calibration);
-        set = (st_scn_set){"cluster.calibration", abs_path, label, label};
+        set = st_cli_calibration_set(calibration, &abs_path, &label);
         n = 1;
     }
     int rc = st_scn_load_file_set(file, &set, n, s, &d);
