@@ -684,8 +684,10 @@ int st_cmd_validate(int argc, char **argv)
         else if (strcmp(argv[i], "--dir") == 0 || strcmp(argv[i], "--openb") == 0) {
             if (i + 1 == argc)
                 return st_cli_usage_error("validate", "%s needs a directory", argv[i]);
-            *(argv[i][2] == 'd' ? &dir : &openb) = argv[i + 1];
-            i++;
+            if (strcmp(argv[i], "--dir") == 0)
+                dir = argv[++i];
+            else
+                openb = argv[++i];
         } else
             return st_cli_usage_error("validate", "unknown argument '%s'", argv[i]);
     }

@@ -96,8 +96,8 @@ static int row_fits(const st_sweep *sw, size_t p, char **cells, char *why, size_
         if (strcmp(cells[a], want[a]) != 0) {
             quoted(cells[a], got, sizeof got);
             quoted(want[a], has, sizeof has);
-            snprintf(why, n, "its %s is %s, where the point its key names has %s", sw->cols[a], got,
-                     has);
+            st_snprintf(why, n, "its %s is %s, where the point its key names has %s", sw->cols[a],
+                        got, has);
             rc = -1;
         }
     int known = 0;
@@ -105,8 +105,8 @@ static int row_fits(const st_sweep *sw, size_t p, char **cells, char *why, size_
         known |= strcmp(cells[n_ax], statuses[k]) == 0;
     if (!rc && !known) {
         quoted(cells[n_ax], got, sizeof got);
-        snprintf(why, n, "its status %s is none a sweep writes (%s, %s, %s or %s)", got,
-                 ST_SWEEP_OK, ST_SWEEP_NOFIT, ST_SWEEP_INVALID, ST_SWEEP_ERROR);
+        st_snprintf(why, n, "its status %s is none a sweep writes (%s, %s, %s or %s)", got,
+                    ST_SWEEP_OK, ST_SWEEP_NOFIT, ST_SWEEP_INVALID, ST_SWEEP_ERROR);
         rc = -1;
     }
     st_sweep_cells_free(want, n_ax);
@@ -130,10 +130,10 @@ static int take_row(const st_sweep *sw, size_t p, char *cells_text, char ***rows
     if (!cells)
         return 0;
     if (row_fits(sw, p, cells, what, sizeof what)) {
-        snprintf(at->why, at->n,
-                 "%s:%zu: a row that is not its point's: %s; the journal was edited or damaged: "
-                 "delete the line (or the journal) and the point is computed again",
-                 at->path, at->line, what);
+        st_snprintf(at->why, at->n, /* a long path is cut at a character, not inside one */
+                    "%s:%zu: a row that is not its point's: %s; the journal was edited or damaged: "
+                    "delete the line (or the journal) and the point is computed again",
+                    at->path, at->line, what);
         st_sweep_cells_free(cells, sw->n_cols);
         return -1;
     }

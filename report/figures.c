@@ -198,7 +198,7 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
     case ST_FU_USD_PER_DAY:
     case ST_FU_USD_PER_YEAR: /* money, then its period: "2,788,000 USD/year" */
         st_fig_number_text(ST_FU_MONEY, v, b, sizeof b);
-        snprintf(buf, n, "%s/%s", b, units[u].name + 4);
+        snprintf(buf, n, "%s%s", b, strchr(units[u].name, '/')); /* "USD/year": "/year" */
         return;
     case ST_FU_SHARE:
         snprintf(buf, n, "%.4g%%", v * 100);

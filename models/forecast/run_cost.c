@@ -232,8 +232,8 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
             continue;
         st_cost_use u = cluster;
         u.gpus = v->w->gpus;
-        double held = held_gpu_s(out, i); /* its starts' GPU time too, as the bill has it */
-        u.held_s = (held > 0 ? held : v->r.gpu_hours * 3600) / (double)v->w->gpus;
+        double held = v->held_gpu_hours; /* its starts' GPU time too, as the bill has it */
+        u.held_s = (held > 0 ? held : v->r.gpu_hours) * 3600 / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;
         if (on_prem) {
             u.energy_j = out->plant.pue * v->r.energy_per_token_j * u.tokens;
