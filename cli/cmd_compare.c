@@ -29,14 +29,16 @@
 
 typedef struct cmp_opts {
     const char *file, *policies, *placements, *output, *calibration;
-    int format, has_seed;
+    int format, has_seed, format_given;
     uint64_t seed;
     int64_t replicas;
 } cmp_opts;
 
+static const char *const format_names[] = {"text", "json", "markdown", "csv", "html", NULL};
+
 static int parse_format(const char *v, int *f)
 {
-    static const char *const names[] = {"text", "json", "markdown", "csv", "html", NULL};
+    const char *const *names = format_names;
     for (int i = 0; v && names[i]; i++)
         if (strcmp(v, names[i]) == 0) {
             *f = i;
@@ -74,6 +76,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             if (parse_format(val, &o->format))
                 return st_cli_usage_error("compare",
                                           "--format takes text, json, markdown, csv or html");
+            o->format_given = 1;
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
             /* the shared value parser (models/config/limits.h), with the command's cap as a row */
@@ -103,6 +106,12 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
     }
     if (!o->file)
         return st_cli_usage_error("compare", "expected a scenario file");
+    const char *ext; /* -o's format by its name where --format does not say */
+    if (st_cli_output_format("compare", o->output, o->format_given ? format_names[o->format] : NULL,
+                             format_names[o->format], &ext))
+        return ST_EXIT_INPUT;
+    if (!o->format_given && ext)
+        parse_format(ext, &o->format);
     return 0;
 }
 

@@ -59,6 +59,20 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
     return -1;
 }
 
+/* -o's format by its name where --format does not say (text and json write JSON to it). */
+static int output_format(run_opts *o)
+{
+    static const char *const names[] = {"text", "json", "html", "markdown", "csv"};
+    const char *given = o->seen & (1u << 8) ? names[o->format] : NULL, *ext;
+    if (st_cli_output_format("run", o->output, given,
+                             o->format > ST_FMT_JSON ? names[o->format] : "json", &ext))
+        return ST_EXIT_INPUT;
+    if (!given && ext)
+        o->format =
+            st_report_format_of(ext) == ST_FMT_JSON ? ST_FMT_TEXT : st_report_format_of(ext);
+    return 0;
+}
+
 static int parse_opts(int argc, char **argv, run_opts *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -110,7 +124,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         return st_cli_usage_error("run", "expected a scenario file");
     if (o->trace_job && !o->trace)
         return st_cli_usage_error("run", "--trace-job needs --trace FILE");
-    return 0;
+    return output_format(o);
 }
 
 /* --trace needs a training workload, and --trace-job must name one: 0, or a usage error (exit

@@ -27,6 +27,7 @@ typedef struct st__size_opts {
     const char *existing;    /* --existing POOL */
     long top;
     st_size_format format;
+    int format_given; /* --format was given (else -o's name may choose it) */
     const st_gpu_spec *gpu[MAX_AXIS];
     double oversub[MAX_AXIS];
     st_transport transport[MAX_AXIS];

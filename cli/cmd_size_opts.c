@@ -258,11 +258,12 @@ static int parse_axis(const char *a, const char *val, st__size_opts *o)
     return rc;
 }
 
+static const char *const format_names[] = {"text", "json", "csv", "markdown", "html"};
+
 static int parse_format(const char *val, st__size_opts *o)
 {
-    static const char *const names[] = {"text", "json", "csv", "markdown", "html"};
     for (int f = 0; f < 5; f++)
-        if (strcmp(val, names[f]) == 0) {
+        if (strcmp(val, format_names[f]) == 0) {
             o->format = (st_size_format)f;
             return 0;
         }
@@ -368,6 +369,7 @@ static int parse_one(const char *a, const char *val, st__size_opts *o)
             return ST_EXIT_INPUT;
         o->top = (long)v;
     } else if (strcmp(a, "--format") == 0) {
+        o->format_given = 1;
         return parse_format(val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
         o->output = val;
@@ -401,5 +403,13 @@ int st__size_parse_opts(int argc, char **argv, st__size_opts *o)
     int rc = st_cli_parse_args("size", argc, argv, opt_one, o, &o->file);
     if (rc)
         return rc;
+    /* -o's format by its name where --format does not say (text writes JSON to it) */
+    const char *ext;
+    if (st_cli_output_format("size", o->output, o->format_given ? format_names[o->format] : NULL,
+                             format_names[o->format == ST_SIZE_TEXT ? ST_SIZE_JSON : o->format],
+                             &ext))
+        return ST_EXIT_INPUT;
+    if (!o->format_given && ext && strcmp(ext, "json") != 0)
+        parse_format(ext, o);
     return 0;
 }

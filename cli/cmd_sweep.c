@@ -40,11 +40,12 @@ static int need(const char *opt, const char *val)
     return st_cli_usage_error("sweep", "%s needs a value", opt);
 }
 
+static const char *const format_names[] = {"csv", "json", "markdown", "html"};
+
 static int parse_format(const char *val, sweep_opts *o)
 {
-    static const char *const names[] = {"csv", "json", "markdown", "html"};
     for (int f = 0; f < 4; f++)
-        if (strcmp(val, names[f]) == 0) {
+        if (strcmp(val, format_names[f]) == 0) {
             o->format = (st_sweep_format)f;
             return 0;
         }
@@ -138,7 +139,15 @@ static int parse_opts(int argc, char **argv, sweep_opts *o)
     if (!rc && o->grid.n_ax == 0) /* one point is `strata run`'s job, not a sweep's */
         return st_cli_usage_error("sweep", "expected at least one --set PATH=V1,V2,... to sweep "
                                            "(`strata run FILE` runs the file as it is)");
-    return rc ? rc : calibration_swept(o);
+    if (rc)
+        return rc;
+    /* -o's format by its name where --format (once[4]) does not say */
+    const char *given = o->seen & (1u << 4) ? format_names[o->format] : NULL, *ext;
+    if (st_cli_output_format("sweep", o->output, given, format_names[o->format], &ext))
+        return ST_EXIT_INPUT;
+    if (!given && ext)
+        parse_format(ext, o);
+    return calibration_swept(o);
 }
 
 typedef struct sweep_run {

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -161,4 +162,43 @@ int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file 
 int st_cli_check_outputs(const char *cmd, const st_scn *s, const st_cli_file *out, size_t n_out)
 {
     return st_cli_check_outputs_in(cmd, s, NULL, 0, out, n_out);
+}
+
+/* The formats a file name's extension names, and how a message spells each. */
+static const struct {
+    const char *ext, *format, *spelled;
+} by_extension[] = {
+    {".html", "html", "an HTML"},      {".htm", "html", "an HTML"},
+    {".md", "markdown", "a Markdown"}, {".markdown", "markdown", "a Markdown"},
+    {".csv", "csv", "a CSV"},          {".json", "json", "a JSON"},
+};
+
+static const char *spelled(const char *format)
+{
+    for (size_t k = 0; k < sizeof by_extension / sizeof by_extension[0]; k++)
+        if (strcmp(by_extension[k].format, format) == 0)
+            return by_extension[k].spelled + (by_extension[k].spelled[1] == 'n' ? 3 : 2);
+    return format;
+}
+
+int st_cli_output_format(const char *cmd, const char *path, const char *given, const char *gets,
+                         const char **format)
+{
+    *format = NULL;
+    const char *slash = path ? strrchr(path, '/') : NULL, *dot;
+    if (!path || !(dot = strrchr(slash ? slash : path, '.')))
+        return 0;
+    size_t k = 0, n = sizeof by_extension / sizeof by_extension[0];
+    while (k < n && strcasecmp(dot, by_extension[k].ext) != 0)
+        k++;
+    if (k == n)
+        return 0;
+    if (given && strcmp(gets, by_extension[k].format) != 0)
+        return st_cli_usage_error(cmd,
+                                  "-o '%s' names %s file, but --format %s writes %s to it: give "
+                                  "--format %s, or leave --format out",
+                                  path, by_extension[k].spelled, given, spelled(gets),
+                                  by_extension[k].format);
+    *format = by_extension[k].format;
+    return 0;
 }

@@ -37,6 +37,23 @@ ok 'grep -o "<tr class=\"[a-z]*\"><td class=\"status\">[A-Z]*" "$tmp/r.html" | h
 ok 'grep -q "title=\"racks.headroom_a\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html"' "run: figures by their labels"
 ok '! grep -q "id=\"queue-waits\"" "$tmp/r.html" && grep -q "One job went through the queue" "$tmp/r.html"' "run: no queue-wait chart of one job"
 ok '[ "$(grep -o "<table" "$tmp/r.html" | wc -l)" -eq "$(grep -o "<div class=\"table-box\"><table" "$tmp/r.html" | wc -l)" ]' "run: every table in its scrolling box"
+# -o's name chooses the format --format leaves out, in every command; one that disagrees is
+# refused before anything runs (`strata run -o r.html` wrote JSON into r.html)
+"$strata" run "$rack" --replicas 4 -o "$tmp/n.HTML" >/dev/null 2>&1
+ok 'cmp -s "$tmp/r.html" "$tmp/n.HTML"' "run: -o r.html writes the page"
+"$strata" run "$rack" --replicas 4 -o "$tmp/n.json" >"$tmp/n.txt" 2>/dev/null
+ok 'grep -q "^strata " "$tmp/n.txt" && python3 -m json.tool "$tmp/n.json" >/dev/null' "run: -o r.json beside the text"
+ok '"$strata" compare scenarios/examples/preemption.yaml -o "$tmp/c.md" && grep -q "^| policy" "$tmp/c.md"' "compare: -o c.md writes Markdown"
+ok '"$strata" sweep scenarios/examples/quickstart.yaml --set cluster.nodes=1,2 -o "$tmp/w.json" 2>/dev/null && python3 -m json.tool "$tmp/w.json" >/dev/null' "sweep: -o w.json writes JSON"
+ok '"$strata" size scenarios/examples/quickstart.yaml --deadline 30d -o "$tmp/z.csv" && head -1 "$tmp/z.csv" | grep -q ","' "size: -o z.csv writes CSV"
+for c in "run $rack --format text -o $tmp/x.csv" "compare $rack --format html -o $tmp/x.md" \
+    "sweep $rack --set cluster.nodes=1,2 --format csv -o $tmp/x.json" \
+    "size $rack --deadline 30d --format json -o $tmp/x.htm"; do
+    # shellcheck disable=SC2086 # the words of each command line
+    "$strata" $c >/dev/null 2>"$tmp/x.err"
+    rc=$?
+    ok '[ $rc -eq 2 ] && grep -q "names an\{0,1\} [A-Za-z]* file, but --format" "$tmp/x.err" && ! ls "$tmp"/x.csv "$tmp"/x.md "$tmp"/x.json "$tmp"/x.htm 2>/dev/null' "${c%% *}: a --format that disagrees with -o's name"
+done
 cloud=scenarios/examples/finetune-70b-cloud.yaml
 "$strata" run "$cloud" --format html >"$tmp/k.html" 2>/dev/null
 "$strata" run "$cloud" --format json >"$tmp/k.json" 2>/dev/null
