@@ -685,8 +685,30 @@ char *st_report_json(const st_report *rep)
     return st_report_json_print(root);
 }
 
+/* Whole numbers cJSON would print inexactly as their digits (st_report_whole_digits): a seed
+ * of 8000000000000001 came out as 8e+15, and a rerun from the report ran another seed. */
+static void whole_numbers_exact(cJSON *parent)
+{
+    for (cJSON *c = parent->child, *next; c; c = next) {
+        next = c->next;
+        double v = c->valuedouble;
+        if (cJSON_IsObject(c) || cJSON_IsArray(c))
+            whole_numbers_exact(c);
+        else if (cJSON_IsNumber(c) && st_report_whole_digits(v)) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%.0f", v);
+            cJSON *raw = cJSON_CreateRaw(buf);
+            raw->string = c->string; /* the key moves with it: replacing does not copy it */
+            raw->type |= c->type & cJSON_StringIsConst;
+            c->string = NULL;
+            cJSON_ReplaceItemViaPointer(parent, c, raw);
+        }
+    }
+}
+
 char *st_report_json_print(cJSON *root)
 {
+    whole_numbers_exact(root);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

@@ -75,8 +75,21 @@ const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *
     return buf;
 }
 
+int st_report_whole_digits(double v)
+{
+    if (v != floor(v) || fabs(v) < 1e15 || fabs(v) > 9007199254740992.0)
+        return 0;
+    char g[32]; /* cJSON's first form, which it keeps when it reads back within 2^-52 */
+    snprintf(g, sizeof g, "%1.15g", v);
+    return strtod(g, NULL) != v;
+}
+
 void st_report_number_exact(double v, char *buf, size_t n)
 {
+    if (st_report_whole_digits(v)) {
+        snprintf(buf, n, "%.0f", v); /* as st_report_json_print writes it: a seed exact */
+        return;
+    }
     cJSON item = {0}; /* on the stack: one cell of a sweep of thousands allocates nothing */
     item.type = cJSON_Number;
     cJSON_SetNumberValue(&item, v);
@@ -88,6 +101,10 @@ const char *st_report_value_exact(const cJSON *leaf, char *buf, size_t n)
 {
     if (cJSON_IsString(leaf))
         return leaf_text(leaf, buf, n);
+    if (cJSON_IsNumber(leaf)) {
+        st_report_number_exact(leaf->valuedouble, buf, n);
+        return buf;
+    }
     char *t = cJSON_PrintUnformatted(leaf);
     st_snprintf(buf, n, "%s", t ? t : "null");
     cJSON_free(t);

@@ -77,8 +77,14 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
 const char *st_report_value_text(st_fig_doc doc, const char *path, const cJSON *leaf, char *buf,
                                  size_t n);
 
+/* Whether whole number v (up to 2^53) is one cJSON prints inexactly: its 15-digit form (8e+15
+ * for 8000000000000001) reads back within cJSON's tolerance but not as v. Such numbers are
+ * printed as their digits in every JSON report and CSV cell. */
+int st_report_whole_digits(double v);
+
 /* Number v as the JSON report prints it (cJSON's shortest form that reads back as v: 15
- * significant digits, else 17), empty when not finite: every CSV and sweep cell of a figure, so
+ * significant digits, else 17; st_report_whole_digits's as their digits, so that a seed reads
+ * back as itself), empty when not finite: every CSV and sweep cell of a figure, so
  * that a figure is the same number in every format and command. n is at least 32. */
 void st_report_number_exact(double v, char *buf, size_t n);
 /* The leaf's JSON text, exactly as the JSON report prints it (cJSON's number form); returned as

@@ -58,9 +58,14 @@ static int read_version(st_ld *ld, const st_ynode *n, void *base)
 
 static int read_seed(st_rd *rd, const st_ynode *n, void *base)
 {
-    int64_t v;
+    int64_t v = 0;
     if (st_rd_int(rd, n, "seed", ST_R_NONNEG, 9007199254740992.0, &v))
         return -1;
+    /* as a double 9007199254740993 reads as 2^53: a seed's digits must be the number run */
+    const char *t = n->text;
+    if (strspn(t, "0123456789") == strlen(t) && strtoull(t, NULL, 10) != (unsigned long long)v)
+        return st_rd_fail(rd, n, ST_ELIMIT, "seed of '%s' is beyond the supported limit of %s", t,
+                          "9007199254740992");
     ((st_scn *)base)->seed = (uint64_t)v;
     return 0;
 }

@@ -241,10 +241,12 @@ int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *w
  * supported limit of 1000000". */
 static int check_max(st_rd *rd, const st_ynode *n, const char *key, double max, double v)
 {
-    if (max > 0 && v > max)
-        return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of %.15g",
-                          key, n->text, max);
-    return 0;
+    if (!(max > 0 && v > max))
+        return 0;
+    char cap[40]; /* a whole cap as its digits: 9007199254740992, not 9.00719925474099e+15 */
+    snprintf(cap, sizeof cap, max == floor(max) && max < 1e17 ? "%.0f" : "%.15g", max);
+    return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of %s", key,
+                      n->text, cap);
 }
 
 /* One value under its rule through st_limit_parse, the parser every source of a number shares
@@ -292,9 +294,11 @@ int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double 
     double v;
     if (read_value(rd, n, key, &rule, &v))
         return -1;
-    if (v > 9.0e15 && max > 0) /* the field's own cap, however far over it the value is */
+    if (v > 9.0e15 && max > 0 && v > max) /* the field's own cap, however far over it */
         return check_max(rd, n, key, max, v);
-    if (fabs(v) > 9.0e15) /* beyond 2^53 a double no longer holds every whole number */
+    /* beyond 2^53 a double no longer holds every whole number; a cap between 9e15 and 2^53
+       (the seed's) is the field's own, and a value within it is read, not dropped */
+    if (fabs(v) > 9.0e15 && !(max >= v))
         return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of 9e15", key,
                           n->text);
     if (!st_range_holds(v, r))
