@@ -144,6 +144,11 @@ int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file 
         iw[i] = identify(in[i].path);
     int rc = 0;
     for (size_t k = 0; k < n_out && !rc; k++) {
+        if (out[k].path && !out[k].path[0]) { /* `-o ''` ran the work and then failed (exit 1),
+                                                  and a sweep wrote ./.journal */
+            rc = st_cli_usage_error(cmd, "%s needs a file name, found ''", out[k].what);
+            break;
+        }
         ow[k] = out[k].path ? identify(out[k].path) : (who){0};
         rc = clash(cmd, in, iw, n_in, out, ow, k);
         if (!rc && out[k].path)

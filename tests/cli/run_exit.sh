@@ -52,7 +52,16 @@ if [ -w /dev/full ]; then # a write that fails once the forecast has run
     expect 1 "cannot write '/dev/full'" "trace that cannot be written" -- "$cases/overlap.yaml" \
         --trace /dev/full
 fi
+# a seed up to 2^53 is the one run, and every format prints its digits
+expect 0 '"seed":[[:space:]]*9007199254740992,' "the largest seed, run and printed" -- \
+    "$cases/seed_2p53.yaml" --format json
+expect 0 '^seed,8000000000000001$' "a seed near 2^53 in the CSV" -- "$cases/seed_2p53.yaml" \
+    --seed 8000000000000001 --format csv
 # an output that cannot be written where it is named is a usage error, before anything runs
+expect 2 "strata run: -o needs a file name, found ''" "an empty -o" -- "$cases/nofit.yaml" -o ''
+expect 2 "strata run: --trace needs a file name, found ''" "an empty --trace" -- \
+    "$cases/overlap.yaml" --trace ''
+
 expect 2 "strata run: -o '$tmp/no/such/dir/r.json': its folder '$tmp/no/such/dir' does not exist" \
     "report in a missing folder" -- "$cases/nofit.yaml" -o "$tmp/no/such/dir/r.json"
 expect 2 "strata run: --trace '$tmp/no/such/dir/t.json': its folder .* does not exist" \

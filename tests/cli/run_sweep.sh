@@ -42,6 +42,13 @@ expect "last row" "8,128,full,ok" "$(sed -n 19p "$tmp/j1.csv" | cut -d, -f1-4)"
 expect "stderr" "strata sweep: 18 points: 0 from the journal, 18 computed on 2 workers" \
     "$(sed 's/ in [0-9.]* s$//' "$tmp/j2.err")"
 
+# An empty -o is a usage error before any point runs: it computed them all, failed with exit
+# 1, and left ./.journal behind.
+(cd "$tmp" && "$strata" sweep "$scn" "${grid[@]}" -o '' >/dev/null 2>"$tmp/e.err")
+expect "empty -o: exit" 2 "$?"
+expect "empty -o: message" "strata sweep: -o needs a file name, found ''" "$(head -1 "$tmp/e.err")"
+expect "empty -o: no journal" "" "$(ls -A "$tmp" | grep -x '.journal')"
+
 # Resume: a whole sweep, then one interrupted after 7 rows (its journal cut there, with a torn
 # eighth line as a kill during a write leaves it) rerun to the same file, computing 11 points.
 "$strata" sweep "$scn" "${grid[@]}" -j 2 -o "$tmp/a.csv" 2>/dev/null || bad "-o failed"
