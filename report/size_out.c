@@ -276,7 +276,8 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
     } else {
         put(b, "over %.4g d: GPU-hours ", f->train_s / 86400.0);
         if (rp->spec->cost->pricing == ST_PRICING_ON_DEMAND && f->gpu_hours > 0)
-            put(b, "%.4g x %.4g USD/h = ", f->gpu_hours, c->gpu_usd / f->gpu_hours);
+            put(b, "%s x %.4g USD/h = ", st_fig_plain(f->gpu_hours).s, /* as the table: 231,300 */
+                c->gpu_usd / f->gpu_hours);
         put(b, "%s + storage %s + egress %s", st_fig_money(c->gpu_usd, m[0], sizeof m[0]),
             st_fig_money(c->storage_usd, m[1], sizeof m[1]),
             st_fig_money(c->egress_usd, m[2], sizeof m[2]));

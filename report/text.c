@@ -386,14 +386,16 @@ static void coll_text(FILE *out, const st_coll_result *r, int shared, int explai
 {
     const st_workload_cfg *w = r->w;
     const st_collective_cfg *cc = &w->collective;
-    char size[32], alg[32], bus[32];
+    char size[32], alg[32], bus[32], t[3][32];
     fprintf(out, "\njob %s: %s of %s on %lld GPUs (GPUs %lld-%lld), %s, %s, %d channels\n", w->name,
             st_coll_op_name((st_coll_op)cc->op),
             fmt(cc->size_bytes, ST_DIM_BYTES, size, sizeof size), (long long)w->gpus,
             (long long)r->first_gpu, (long long)(r->first_gpu + w->gpus - 1),
             st_coll_algo_name(r->plan.algo), st_coll_proto_name(r->plan.proto), r->plan.channels);
-    fprintf(out, "  time      %.6g s per iteration (%lld), from %.6g s to %.6g s\n", r->time_s,
-            (long long)cc->iterations, r->start_s, r->end_s);
+    fprintf(out, "  time      %s per iteration (%lld), from %s to %s\n",
+            fmt(r->time_s, ST_DIM_TIME, t[0], sizeof t[0]), (long long)cc->iterations,
+            fmt(r->start_s, ST_DIM_TIME, t[1], sizeof t[1]),
+            fmt(r->end_s, ST_DIM_TIME, t[2], sizeof t[2]));
     fprintf(out, "  bandwidth algbw %s, busbw %s (nccl-tests definitions)\n",
             fmt(r->algbw, ST_DIM_BANDWIDTH, alg, sizeof alg),
             fmt(r->busbw, ST_DIM_BANDWIDTH, bus, sizeof bus));
@@ -451,16 +453,18 @@ static void mitigation_text(FILE *out, const st_plant_result *p)
 /* The worst rack's peak, line current, breaker headroom and losses; the network beside them. */
 static void racks_text(FILE *out, const st_plant_result *p, const st_cluster_cfg *c)
 {
-    char a[32];
+    char a[32], i[32]; /* currents at 4 digits, as the JSON's figures and the HTML give them */
     if (p->racks == 1)
-        fprintf(out, "\n  the one rack %s, %.1f A per line",
-                fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
+        fprintf(out, "\n  the one rack %s, %s per line",
+                fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a),
+                fmt(p->rack_current_a, ST_DIM_CURRENT, i, sizeof i));
     else
-        fprintf(out, "\n  worst of %lld racks %s, %.1f A per line", (long long)p->racks,
-                fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a);
+        fprintf(out, "\n  worst of %lld racks %s, %s per line", (long long)p->racks,
+                fmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a),
+                fmt(p->rack_current_a, ST_DIM_CURRENT, i, sizeof i));
     if (c->racks.breaker_a > 0)
-        fprintf(out, ", %.1f A left on its %.0f A breaker at 80%%", p->rack_headroom_a,
-                c->racks.breaker_a);
+        fprintf(out, ", %s left on its %.0f A breaker at 80%%",
+                fmt(p->rack_headroom_a, ST_DIM_CURRENT, i, sizeof i), c->racks.breaker_a);
     if (p->rack_loss_w > 0)
         fprintf(out, ", %s lost in its distribution",
                 fmt(p->rack_loss_w, ST_DIM_POWER, a, sizeof a));
@@ -649,7 +653,8 @@ static void pools_share_text(FILE *out, const st_cluster_result *c, const st_clu
                 p->jobs == 1 ? "" : "s", p->finished);
         if (p->finished)
             fprintf(out, ", wait mean %s", fmt(p->mean_wait_s, ST_DIM_TIME, a, sizeof a));
-        fprintf(out, ", utilisation %.2f%%\n", p->utilization * 100);
+        st_fig_number_text(ST_FU_SHARE, p->utilization, a, sizeof a);
+        fprintf(out, ", utilisation %s\n", a); /* 4 digits, as every other format */
     }
 }
 
@@ -695,10 +700,12 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
     finished_text(out, s);
     /* with a job still running at the horizon there is no last finish: the run's figures stop
      * at the horizon, which is what makespan_s holds then (scheduler.md, Metrics) */
-    fprintf(out, "  cluster   %s %s, utilisation %.2f%%, %lld preemption%s\n",
+    char u[32];
+    st_fig_number_text(ST_FU_SHARE, s->utilization, u, sizeof u);
+    fprintf(out, "  cluster   %s %s, utilisation %s, %lld preemption%s\n",
             s->unfinished ? "ran to the horizon," : "makespan",
-            fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), s->utilization * 100,
-            (long long)s->preemptions, st_plural_s(s->preemptions));
+            fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), u, (long long)s->preemptions,
+            st_plural_s(s->preemptions));
     pools_share_text(out, c, cfg);
     if (s->preemptions > 0) /* a trace job has no checkpoint: it pays its restart instead */
         fprintf(out, "  preempted %s of saves and restores%s\n",
