@@ -176,6 +176,31 @@ static size_t workloads_of(const st__lives_ctx *x, size_t *jobs, size_t n)
     return m;
 }
 
+/* The traced job's step (st_run.trace) taken again as the report states it, once its life has
+ * its step: on the GPUs it was placed on and at the clock the plant's throttle left, on its
+ * pool's (or a job across pools', its pacing pool's) step context, as place_step and the throttle
+ * ran it. The forecast's trace was of the packed placement from GPU 0 at full clock: GPUs of the
+ * cluster's first pool on a cluster of pools, and another step wherever the job's own GPUs give
+ * its collectives another fabric. */
+static int retrace(st__lives_ctx *x, size_t i, st_err *err)
+{
+    st_run *out = x->out;
+    const st_forecast *f = &out->f[x->workload[i]];
+    if (!out->has_trace || out->trace_job != x->workload[i] || !f->has_step)
+        return 0;
+    st_pipe_trace t = {0};
+    st_step_result r;
+    int rc =
+        st_step_run_at(step_of(x, i), st_forecast_step_w(f), f->microbatch, f->clock, &r, &t, err);
+    if (rc) {
+        st_pipe_trace_release(&t);
+        return rc;
+    }
+    st_pipe_trace_release(&out->trace);
+    out->trace = t;
+    return 0;
+}
+
 /* The cluster run's duration hook: a training job's whole life where it was placed (its step on
  * its GPUs), with the ingest of every other training job holding GPUs now as background; a
  * mapped trace job's recorded duration stretched by its placement's slowdown. */
@@ -207,6 +232,8 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
     for (size_t k = 0; k < ns; k++)
         free((int64_t *)steady[k].gpus);
     free(steady);
+    if (!rc)
+        rc = retrace(x, i, err);
     if (!rc)
         rc = st_forecast_life(f, &x->at[i], x->sp->failures, x->sp->seed, x->sp->replicas, &set,
                               err);

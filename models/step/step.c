@@ -614,10 +614,12 @@ static void tail_span(st_pipe_trace *t, int64_t stage, int stream, const char *n
  * step run it (megatron/core/distributed/finalize_model_grads.py): each stage's gradient
  * reduction left over after its last backward, then, once every stage is done, the tied
  * embedding's all-reduce between the first and last stages, the optimizer on every stage, and
- * the distributed optimizer's exposed weight all-gather. then[] = {embedding sync, optimizer,
- * weight all-gather} seconds; the last span ends at the step time. */
+ * the distributed optimizer's exposed weight all-gather; then the waits the step adds on every
+ * stage though no kernel of its own runs in them: the cluster's calibrated per-step overhead
+ * and the wait for ranks detoured by system noise. then[] = {embedding sync, optimizer, weight
+ * all-gather, overhead, noise} seconds; the last span ends at the step time. */
 static void trace_tail(st_pipe_trace *t, const step_plan *p, double makespan_s,
-                       const double *stage_end, const double then[3])
+                       const double *stage_end, const double then[5])
 {
     double end = makespan_s;
     for (int64_t s = 0; s < p->pp; s++) {
@@ -630,6 +632,9 @@ static void trace_tail(st_pipe_trace *t, const step_plan *p, double makespan_s,
         tail_span(t, s, 0, "optimizer", end + then[0], then[1]);
         tail_span(t, s, ST_PIPE_STREAM_DP, "DP weight all-gather", end + then[0] + then[1],
                   then[2]);
+        double waits = end + then[0] + then[1] + then[2];
+        tail_span(t, s, 0, "step overhead", waits, then[3]);
+        tail_span(t, s, 0, "system noise wait", waits + then[3], then[4]);
     }
 }
 
@@ -678,10 +683,6 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
         out->b.dp_comm_exposed_s = dp_after;
         out->b.optimizer_s = st_ops_optimizer_time(w, p.gpu);
         double sync = st__step_embedding_sync_s(x, &p);
-        if (trace)
-            trace_tail(trace, &p, pr.makespan_s, stage_end,
-                       (double[3]){sync, out->b.optimizer_s, gather});
-        free(stage_end);
         breakdown(&p, &pr, zero3, out);
         out->b.pp_comm_s += sync; /* traffic between pipeline stages, like the sends */
         out->microbatch = microbatch;
@@ -690,6 +691,11 @@ int st_step_run_at(st_step_ctx *x, const st_workload_cfg *w, int64_t microbatch,
          * calibration fitted one */
         out->b.overhead_s = x->c->calib.enabled ? x->c->calib.step_overhead_s : 0;
         out->b.noise_s = st__step_noise_s(&p, x->c, pr.busiest, out);
+        if (trace) /* after the noise, which the breakdown gives: its span is the tail's last */
+            trace_tail(
+                trace, &p, pr.makespan_s, stage_end,
+                (double[5]){sync, out->b.optimizer_s, gather, out->b.overhead_s, out->b.noise_s});
+        free(stage_end);
         out->step_time_s = pr.makespan_s + sync + dp_after + out->b.optimizer_s +
                            out->b.overhead_s + out->b.noise_s;
         if (!isfinite(out->step_time_s) || out->step_time_s * 1e9 > 4.0e18)
