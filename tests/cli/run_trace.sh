@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # `strata run --trace FILE [--trace-job NAME]` (scenario-reference.md, "The trace file"): the
 # trace covers the whole step, so its last span ends at the report's step_time_s, and it holds
-# the optimizer and the data-parallel thread; --trace-job picks the job; a name that is no
-# training workload is a usage error (exit 2).
+# the optimizer and the data-parallel thread; so also where the report's step is not the packed
+# one from GPU 0: a job on a pool of a cluster of pools, a job across pools (its pacing pool's
+# step, its batch split as stated or `balanced`), and a step with system noise or a calibrated
+# overhead, each a span of its own; --trace-job picks the job; a name that is no training
+# workload is a usage error (exit 2).
 # Usage: run_trace.sh STRATA SOURCE_DIR
 set -u
 strata=$1
@@ -30,7 +33,8 @@ step_time() {
         /"step_time_s":/ && name == job { gsub(/,/, "", $2); print $2; exit }' "$1"
 }
 
-# check_job NAME [ARGS...]: trace NAME's step (with ARGS) and compare it with the report.
+# check_job NAME [ARGS...]: trace NAME's step in $scn (with ARGS) and compare it with the
+# report.
 check_job() {
     local job=$1
     shift
@@ -52,6 +56,35 @@ check_job() {
 check_job gpt13b                                           # the first training workload
 check_job gpt13b-full-recompute --trace-job gpt13b-full-recompute
 check_job tiny --trace-job tiny
+
+# A cluster of pools: each job's step is its pool's, on the GPUs it was placed on (not the
+# cluster's first GPUs, another pool's), and on its pacing pool for a job across pools.
+scn=$src/scenarios/examples/mixed-h100-b200.yaml
+check_job 8b-b200 --trace-job 8b-b200
+check_job 70b-b200 --trace-job 70b-b200
+scn=$src/scenarios/examples/across-pools-h100-b200.yaml
+check_job 70b-across --trace-job 70b-across
+check_job 70b-balanced --trace-job 70b-balanced
+check_job 70b-b200 --trace-job 70b-b200
+scn=$src/scenarios/examples/serve-h100-train-b200.yaml
+check_job pretrain --trace-job pretrain
+# A job placed over more leaves than the packed one: its collectives' slower step.
+scn=$src/scenarios/examples/placement-speed.yaml
+check_job wide --trace-job wide
+
+# A cloud's system noise, and a calibrated per-step overhead: spans of their own at the end.
+sed 's/delivery: bare-metal/delivery: cloud/' "$src/scenarios/examples/cloud-vs-bare-metal.yaml" \
+    >"$tmp/cloud.yaml"
+scn=$tmp/cloud.yaml
+check_job pretrain
+grep -q '"name":"system noise wait"' "$tmp/t.json" || bad "cloud: no system noise span"
+sed 's/^  nodes: 2$/  nodes: 2\n  calibration: { gpu: h100-sxm, step_overhead: 40 ms }/' \
+    "$src/scenarios/examples/quickstart.yaml" >"$tmp/calib.yaml"
+scn=$tmp/calib.yaml
+check_job finetune
+grep -q '"name":"step overhead","ph":"X","pid":0,"tid":0,"ts":[0-9.e+]*,"dur":40000[,}]' \
+    "$tmp/t.json" || bad "calibrated: no 40 ms step overhead span"
+scn=$src/tests/golden/mixed.yaml
 
 n=$((n + 1))
 "$strata" run "$scn" --trace "$tmp/u.json" --trace-job nosuch >/dev/null 2>"$tmp/err"
