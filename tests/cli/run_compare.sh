@@ -18,6 +18,8 @@ ok '[ $rc -eq 0 ] && grep -q "^usage: strata compare FILE" "$tmp/h"' "--help"
 # failures with no preemption: fifo's useful 58.50% under its 67.88% utilisation).
 tr '\n' ' ' <"$tmp/h" >"$tmp/h1"
 ok 'grep -q "useful (GPU-seconds held less preemptions. saves and restores and what failures cost, over GPUs x makespan" "$tmp/h1"' "--help: useful less failures' costs"
+# Its replicas' seeds start at the seed (--seed 5 --replicas 3: seeds 5-7), not at N.
+ok 'grep -q "seeds S..S+N-1 (S: --seed, else the scenario.s)" "$tmp/h1"' "--help: replicas' seeds from the seed"
 "$strata" compare "$q" --policies fifo,nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "unknown policy '"'"'nope'"'"' (one of: fifo, backfill" "$tmp/e"' "unknown policy"
 "$strata" compare "$q" --policies fifo,sjf,fifo >"$tmp/o" 2>"$tmp/e"; rc=$?
@@ -56,6 +58,8 @@ ok 'awk -F, "NR > 1 { p[NR] = \$1 \",\" \$2; j[NR] = \$12 } END { exit !(NR == 5
 # columns; energy for every run whose GPU states its power (Philly's trace too); Muri's replay conventions: SRSF < SRTF < Tiresias-L on mean JCT, those three only.
 "$strata" compare "$q" --policies fifo,srtf --replicas 3 >"$tmp/r"
 ok 'grep -q "seeds 1-3" "$tmp/r" && grep -qE "^fifo +4 .*±" "$tmp/r" && grep -q "frag GPUs" "$tmp/r" && grep -q "useful" "$tmp/r" && grep -q "energy" "$tmp/r"' "replicas: text"
+"$strata" compare "$q" --policies fifo --seed 5 --replicas 3 | head -1 >"$tmp/r5"
+ok 'grep -q "seeds 5-7 " "$tmp/r5"' "replicas: seeds from --seed, as the help says"
 "$strata" compare "$q" --policies fifo --replicas 2 --format csv >"$tmp/rc"
 ok 'head -1 "$tmp/rc" | grep -q ",preemptions,fragmented_gpus,useful_utilization,energy_j,mean_wait_s_sd," && head -1 "$tmp/rc" | grep -q ",preemptions_sd,energy_j_sd,within_band$"' "replicas: csv"
 "$strata" compare "$q" --policies fifo --replicas 2 --format json >"$tmp/rj"
