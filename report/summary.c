@@ -353,7 +353,8 @@ static char *policy_name(const cJSON *p, int placements)
 /* "; lowest LABEL: POLICY (VALUE)" for figure key over the policies (the first at a tie, with
  * how many others read the same), or "; LABEL the same under every policy (VALUE)" where every
  * policy's value reads the same as the report shows it: a makespan 1.1 s apart in 1.815 h names
- * no policy lower to a reader who sees 1.815 h in every row. */
+ * no policy lower to a reader who sees 1.815 h in every row. With placements, a row is a run of
+ * a policy under a placement, and every run is what reads the same. */
 static void least(FILE *out, const cJSON *pols, const char *key, int placements)
 {
     const cJSON *best = NULL;
@@ -380,7 +381,7 @@ static void least(FILE *out, const cJSON *pols, const char *key, int placements)
     if (label[0] && !isupper((unsigned char)label[1])) /* "Makespan", not "GPU" or "P95" */
         label[0] = (char)tolower((unsigned char)label[0]);
     if (n >= 2 && ties == n)
-        fprintf(out, "; %s the same under every policy (%s)", label, v);
+        fprintf(out, "; %s the same under every %s (%s)", label, placements ? "run" : "policy", v);
     else if (ties > 1)
         fprintf(out, "; lowest %s: %s and %zu other%s (%s)", label, who, ties - 1,
                 st_plural_s((long long)(ties - 1)), v);
@@ -389,6 +390,20 @@ static void least(FILE *out, const cJSON *pols, const char *key, int placements)
     free(label);
     free(who);
     free(path);
+}
+
+/* How many different values key takes over the rows: the policies, or the placements, that
+ * the rows run (each placement under every policy). */
+static size_t distinct(const cJSON *pols, const char *key)
+{
+    size_t n = 0;
+    for (const cJSON *p = pols->child; p; p = p->next) {
+        const cJSON *q = pols->child;
+        while (q != p && strcmp(str(q, key), str(p, key)) != 0)
+            q = q->next;
+        n += q == p;
+    }
+    return n;
 }
 
 char *st_summary_compare(const cJSON *t)
@@ -404,7 +419,12 @@ char *st_summary_compare(const cJSON *t)
     char n1[ST_REPORT_VALUE_MAX];
     double jobs = pols->child ? num(pols->child, "jobs") : 0.0;
     int services = pols->child && cJSON_IsNumber(get(pols->child, "slo_attainment"));
-    fprintf(out, "%zu %s on the same ", n, n == 1 ? "policy" : "policies");
+    if (placements) { /* "1 policy under 2 placements (2 runs)": the rows are runs, not policies */
+        size_t np = distinct(pols, "policy");
+        fprintf(out, "%zu %s under %zu placements (%zu runs) on the same ", np,
+                np == 1 ? "policy" : "policies", distinct(pols, "placement"), n);
+    } else
+        fprintf(out, "%zu %s on the same ", n, n == 1 ? "policy" : "policies");
     if (services && jobs == 0) /* the scheduler's jobs: a service scaled to zero is none */
         fprintf(out, "services");
     else

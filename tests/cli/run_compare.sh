@@ -133,5 +133,15 @@ ok 'head -1 "$tmp/mp.csv" | grep -q ",pool.h100.jobs,pool.h100.finished,pool.h10
 # makespans differ by 1.1 s and all read 1.815 h (a new-user walk found "lowest makespan: fifo").
 "$strata" compare scenarios/examples/preemption.yaml --format markdown >"$tmp/pm.md" 2>/dev/null
 ok 'sed -n 3p "$tmp/pm.md" | grep -q "makespan the same under every policy (1.815 h); lowest mean wait to first start: srtf and 2 others"' "compare: values that read the same are a tie"
+# Under --placements the summary counts what its rows are, runs of a policy under a placement
+# (a user walk found "2 policies" over one policy's two runs), in Markdown and HTML alike.
+for f in markdown html; do
+    "$strata" compare scenarios/examples/trace-models.yaml --policies fifo \
+        --placements pack,topology-aware --format $f >"$tmp/tp.$f" 2>/dev/null
+    ok 'grep -q "1 policy under 2 placements (2 runs) on the same 2 jobs; lowest mean job completion time: fifo/topology-aware" "$tmp/tp.$f" && ! grep -q "2 policies" "$tmp/tp.$f"' "compare: $f summary counts policies and placements"
+done
+"$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
+    --placements pack,topology-aware --format markdown >"$tmp/tp2.md" 2>/dev/null
+ok 'sed -n 3p "$tmp/tp2.md" | grep -q "^2 policies under 2 placements (4 runs) on the same 2 jobs;.* makespan the same under every run "' "compare: placements' runs that read the same"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
