@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "models/config/limits.h"
+#include "models/forecast/audit.h"
 #include "report/figures.h"
 #include "sim/strfmt.h"
 #include "sim/utf8.h"
@@ -91,10 +92,9 @@ const st_cmd st_cmd_table[] = {
     {"audit", st_cmd_audit, "run the pre-flight audit of a scenario; exit 1 when a check fails",
      "usage: strata audit FILE\n\n"
      "Loads FILE, forecasts it as `strata run` does and prints only the pre-flight audit: per\n"
-     "check its level, name, PASS, WARN or FAIL and what it measured against its limit. The\n"
-     "plant's checks: rack feed against its breaker (80%), facility peak against\n"
-     "facility.power_capacity, power ramp against facility.ramp_limit, rack heat against its\n"
-     "cooling, and the hottest GPU junction against audit.junction_limit (default 75 C).\n"
+     "check its level, name, PASS, WARN or FAIL and what it measured against its limit. Its\n"
+     "checks are listed below, each run where what it checks is there (a per-job one for each\n"
+     "training job, a plant one where the plant model runs and its limit is stated).\n"
      "exit status:\n"
      "  0  no check fails (warnings allowed)\n"
      "  1  a check fails, or the forecast could not run\n"
@@ -378,6 +378,15 @@ int st_cli_value(const char *cmd, const char *opt, const char *val, const st_val
     return 0;
 }
 
+/* The audit's checks, as st_audit_run names them, each with what it is held against. */
+static void audit_help(FILE *out)
+{
+    fputs("checks, in report order: level, name, what it is held against\n", out);
+    for (size_t i = 0; i < st_audit_n_checks; i++)
+        fprintf(out, "  %-14s %-38s %s\n", st_audit_checks[i].level, st_audit_checks[i].name,
+                st_audit_checks[i].against);
+}
+
 int st_cli_wants_help(const char *arg, const char *cmd)
 {
     if (strcmp(arg, "--help") != 0 && strcmp(arg, "-h") != 0)
@@ -387,6 +396,8 @@ int st_cli_wants_help(const char *arg, const char *cmd)
             fputs(c->usage, stdout);
     if (strcmp(cmd, "sweep") == 0) /* its columns from the report's rows, one home */
         st_fig_sweep_help(stdout);
+    if (strcmp(cmd, "audit") == 0) /* its checks from the audit's own list, one home */
+        audit_help(stdout);
     return 1;
 }
 

@@ -99,10 +99,8 @@ static int dispatch(int argc, char **argv)
         }
         name = argv[2];
         for (const st_cmd *c = st_cmd_table; c->name; c++)
-            if (strcmp(c->name, name) == 0) {
-                fputs(c->usage, stdout);
-                return ST_EXIT_OK;
-            }
+            if (strcmp(c->name, name) == 0) /* as `strata NAME --help`, lists and all */
+                return st_cli_wants_help("--help", c->name), ST_EXIT_OK;
     }
     for (const st_cmd *c = st_cmd_table; c->name; c++)
         if (strcmp(c->name, name) == 0) {

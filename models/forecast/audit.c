@@ -49,6 +49,45 @@ static size_t keep_text(audit_list *out, const char *fmt, va_list ap)
     return at;
 }
 
+const st_audit_check st_audit_checks[] = {
+    {"silicon", "full baseboard", "audit.full_baseboard"},
+    {"fabric", "switch ports", "fabric.switch_ports"},
+    {"silicon", "memory per GPU", "the GPU's HBM"},
+    {"silicon", "tensor parallel in NVLink domain", "nvlink_domain"},
+    {"silicon", "TP overlap settings for the GPU", "the GPU tp_comm_overlap_cfg is tuned for"},
+    {"silicon", "memory headroom", "audit.memory_headroom"},
+    {"storage", "checkpoint dump", "audit.checkpoint_dump"},
+    {"storage", "checkpoint capacity", "two checkpoints on its tier's capacity"},
+    {"storage", "data ingest", "what the step needs"},
+    {"storage", "checkpoint write load", "its tier's bandwidth: all saves and ingest"},
+    {"storage", "checkpoint write share", "audit.checkpoint_write_share"},
+    {"orchestration", "GPUs held by one job", "no GPU held by two jobs at once"},
+    {"plant", "rack feed against breaker", "80% of racks.feed.breaker"},
+    {"plant", "facility peak against capacity", "facility.power_capacity"},
+    {"plant", "facility heat against cooling", "facility.cooling_capacity"},
+    {"plant", "heat to air against air cooling", "facility.air_cooling_capacity"},
+    {"plant", "heat to liquid against liquid cooling", "facility.liquid_cooling_capacity"},
+    {"plant", "power ramp (di/dt)", "facility.ramp_limit"},
+    {"plant", "rack heat against cooling", "the rack's cooling"},
+    {"plant", "junction temperature", "audit.junction_limit, 75 C by default"},
+    {"plant", "UPS load against rating", "facility.ups.rating, warned past 80%"},
+};
+const size_t st_audit_n_checks = sizeof st_audit_checks / sizeof st_audit_checks[0];
+
+/* Whether a finding at level named check is one of st_audit_checks: its name, or its name and
+ * ": JOB". */
+static int listed(const char *level, const char *check)
+{
+    for (size_t i = 0; i < st_audit_n_checks; i++) {
+        size_t n = strlen(st_audit_checks[i].name);
+        if (strcmp(st_audit_checks[i].level, level) == 0 &&
+            strncmp(check, st_audit_checks[i].name, n) == 0 &&
+            (check[n] == '\0' || strncmp(check + n, ": ", 2) == 0))
+            return 1;
+    }
+    return 0;
+}
+
 /* Append a finding whose check is the text check_fmt makes; its message is empty until say(). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 6, 7)))
@@ -70,6 +109,9 @@ add(audit_list *out, const char *level, st_audit_status st, double value, double
     out->at[2 * out->n] = keep_text(out, check_fmt, ap);
     va_end(ap);
     out->at[2 * out->n + 1] = out->at[2 * out->n] + strlen(out->text + out->at[2 * out->n]);
+    if (!listed(level, out->text + out->at[2 * out->n])) /* `strata audit --help` lists each */
+        ST_BUG("audit check '%s' (%s) is not in st_audit_checks", out->text + out->at[2 * out->n],
+               level);
     out->n++;
 }
 

@@ -29,6 +29,17 @@ typedef struct st_audit {
     const char *message;
 } st_audit;
 
+/* A check the audit runs: its level, its name (a per-job check's finding adds ": JOB", as
+ * "memory per GPU: pretrain") and what it is held against, in words for `strata audit --help`. */
+typedef struct st_audit_check {
+    const char *level, *name, *against;
+} st_audit_check;
+
+/* Every check, in report order; st_audit_run holds each finding to it (a finding whose level
+ * and name are not here is an ST_BUG), so a help generated from it leaves none out. */
+extern const st_audit_check st_audit_checks[];
+extern const size_t st_audit_n_checks;
+
 /* What the audit reads: the cluster, the targets (NULL: st_audit_cfg_default), and the n
  * workloads' results, indexed like the scenario's workloads: a training workload's forecast in
  * f[i] (f[i].w NULL for any other kind), a collective workload's result in coll[i] (coll NULL,

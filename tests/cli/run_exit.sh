@@ -98,6 +98,36 @@ audit_expect 1 "^FAIL +plant +rack heat against cooling" "air past capacity" \
 audit_expect 0 "0 failed" "the same rack on liquid" "$src/scenarios/examples/rack-cooling-liquid.yaml"
 audit_expect 2 "error:" "bad input" "$src/tests/bad/bad_boolean.yaml"
 audit_expect 0 "exit status:" "--help" --help
+# The help lists every check the audit runs (a user walk found the facility's cooling and UPS
+# checks missing): quickstart with a facility's capacities and UPS rating runs nine plant
+# checks, each of which the help names at its level.
+"$strata" audit --help >"$tmp/ah" 2>&1
+sed -n '/^cluster:/,/^workloads:/p' "$src/scenarios/examples/quickstart.yaml" | sed '$d' >"$tmp/fac.yaml"
+{
+    sed -n '1,/^cluster:/p' "$src/scenarios/examples/quickstart.yaml" | sed '$d'
+    cat "$tmp/fac.yaml"
+    echo "  racks: { nodes_per_rack: 2, feed: { breaker: 60 A } }"
+    echo "  facility: { power_capacity: 20 kW, cooling_capacity: 10 kW, air_cooling_capacity: 10 kW,"
+    echo "              liquid_cooling_capacity: 10 kW, ramp_limit: 1 MW/s, ups: { rating: 15 kW } }"
+    sed -n '/^workloads:/,$p' "$src/scenarios/examples/quickstart.yaml"
+} >"$tmp/facility.yaml"
+"$strata" audit "$tmp/facility.yaml" >"$tmp/fa" 2>&1
+n=$((n + 1))
+if [ "$(grep -c '^[A-Z]*  *plant ' "$tmp/fa")" -ne 9 ]; then
+    echo "FAIL audit: the facility example runs 9 plant checks"; cat "$tmp/fa"; fail=$((fail + 1))
+fi
+while read -r _ level check; do
+    n=$((n + 1))
+    name=${check%%: *}
+    if ! grep -qF "  $(printf '%-14s %s' "$level" "$name")" "$tmp/ah"; then
+        echo "FAIL audit --help does not list $level check '$name'"
+        fail=$((fail + 1))
+    fi
+done < <(grep -E '^(PASS|WARN|FAIL) ' "$tmp/fa" | sed 's/^\([A-Z]*\)  *\([a-z]*\)  *\(.*\)$/\1 \2 \3/')
+n=$((n + 1)) # `strata help audit` is the same help, its list included
+if ! "$strata" help audit | cmp -s - "$tmp/ah"; then
+    echo "FAIL strata help audit differs from strata audit --help"; fail=$((fail + 1))
+fi
 
 # `strata audit` forecasts what `strata run` does (planner/run_spec.c): the same checks, word
 # for word, on every example, including those with a trace, a horizon or a cost section.
