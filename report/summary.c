@@ -331,11 +331,20 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
             fprintf(out, " (capacity %s)",
                     shown(ST_DOC_RUN, "power.power_capacity_w", pw, "power_capacity_w", b));
     }
-    if (cJSON_IsNumber(get(cost, "total_usd"))) /* the cost is of the first life's wall */
-        fprintf(out, ", costing %s%s", shown(ST_DOC_RUN, "cost.total_usd", cost, "total_usd", a),
-                i >= 0 && replicas_of(cJSON_GetArrayItem(get(t, "jobs"), (int)i)) >= 2
-                    ? " in the first life"
-                    : "");
+    if (cJSON_IsNumber(get(cost, "total_usd"))) { /* the cost is of the first life's wall */
+        const cJSON *j = i >= 0 ? cJSON_GetArrayItem(get(t, "jobs"), (int)i) : NULL;
+        const cJSON *own = get(j, "cost");
+        shown(ST_DOC_RUN, "cost.total_usd", cost, "total_usd", b);
+        /* the sentence is the training job's: its own cost, and the scenario's where services
+         * beside it cost more (a user walk found the total beside the job's name) */
+        if (cJSON_IsNumber(get(own, "total_usd")))
+            shown(ST_DOC_RUN, "jobs[].cost.total_usd", own, "total_usd", a);
+        else
+            snprintf(a, sizeof a, "%s", b);
+        fprintf(out, ", costing %s%s", a, replicas_of(j) >= 2 ? " in the first life" : "");
+        if (strcmp(a, b) != 0)
+            fprintf(out, " (%s in all)", b);
+    }
     if (!alone) /* services alone are what serving_words says */
         services_beside(out, t);
     audit_counts(out, get(t, "audit"));
