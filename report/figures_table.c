@@ -432,6 +432,8 @@ const st_fig st_figs[] = {
     RUN("cost.delivery", TX, 0, "Delivery model"),
     RUN("cost.total_usd", MO, 0, "Total cost"),
     RUN("cost.sources.node_price", TX, OPT, "Node price source"),
+    RUN("cost.sources.pools[].name", TX, OPT, "Pool"),
+    RUN("cost.sources.pools[].node_price", TX, OPT, "Node price source"),
     RUN("cost.sources.switch_price", TX, OPT, "Switch price source"),
     RUN("cost.sources.optic_price", TX, OPT, "Optics price source"),
     RUN("cost.sources.storage_price", TX, OPT, "Storage price source"),

@@ -529,12 +529,24 @@ static void add_job_cost(cJSON *job, const st_run *r, size_t i, const st_cost_cf
         add_cost(job, &r->serve[i].cost, NULL, on_prem);
 }
 
-/* The sources of the on-premises prices of cost c into o: the node's and each part's. */
-static void cost_sources(cJSON *o, const st_cost_cfg *c)
+/* The sources of the on-premises prices of cost c into o: the node's (on cluster cl's pools,
+ * each pool's at its own type's price, as the text gives them) and each part's. */
+static void cost_sources(cJSON *o, const st_cost_cfg *c, const st_cluster_cfg *cl)
 {
     cJSON *src = cJSON_AddObjectToObject(o, "sources");
-    cJSON_AddStringToObject(src, "node_price",
-                            st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
+    if (!cl->n_pools)
+        cJSON_AddStringToObject(src, "node_price",
+                                st_cost_price_source(c->from[ST_COST_NODE], c->node_price_usd));
+    cJSON *pools = cl->n_pools ? cJSON_AddArrayToObject(src, "pools") : NULL;
+    for (int k = 0; k < cl->n_pools; k++) {
+        st_cost_cfg typed;
+        st_cost_for_gpu(c, cl->pools[k].gpu->name, &typed);
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "name", cl->pools[k].name);
+        cJSON_AddStringToObject(
+            p, "node_price", st_cost_price_source(typed.from[ST_COST_NODE], typed.node_price_usd));
+        cJSON_AddItemToArray(pools, p);
+    }
     for (int k = 0; k < ST_COST__PARTS; k++)
         cJSON_AddStringToObject(
             src, st_cost_part_names[k],
@@ -679,7 +691,7 @@ char *st_report_json(const st_report *rep)
         cJSON_AddStringToObject(co, "delivery", st_delivery_names[st_scn_cost(s)->delivery]);
         cJSON_AddNumberToObject(co, "total_usd", r->cost_total_usd);
         if (st_scn_cost(s)->delivery == ST_DELIVERY_ON_PREM)
-            cost_sources(co, st_scn_cost(s));
+            cost_sources(co, st_scn_cost(s), c);
     }
     cJSON_AddItemToObject(root, "audit", audit_json(r));
     return st_report_json_print(root);

@@ -176,6 +176,18 @@ for f in markdown html; do
 done
 ok '"$strata" run scenarios/examples/serve-h100-train-b200.yaml 2>/dev/null | grep -q "^  pretrain: 349.4 USD,"' "run: the text's pretrain cost is the headline's"
 
+# on a cluster of pools each pool's node price source is in every format, as the text lists them
+# (a user walk found the JSON holding the first pool's alone and one "Node price source" row)
+mp=scenarios/examples/mixed-h100-b200.yaml
+"$strata" run $mp --format json >"$tmp/mp.json" 2>/dev/null
+ok 'python3 -c "import json, sys; s = json.load(open(sys.argv[1]))[\"cost\"][\"sources\"]; p = s[\"pools\"]; sys.exit(not (\"node_price\" not in s and [x[\"name\"] for x in p] == [\"h100\", \"b200\"] and p[0][\"node_price\"].startswith(\"HGX H100\") and p[1][\"node_price\"].startswith(\"DGX B200\")))" "$tmp/mp.json"' "run: JSON has each pool's node price source"
+"$strata" run $mp --format csv >"$tmp/mp.csv" 2>/dev/null
+ok 'grep -q "^cost.sources.pools\[0\].node_price,\"HGX H100" "$tmp/mp.csv" && grep -q "^cost.sources.pools\[1\].node_price,\"DGX B200" "$tmp/mp.csv"' "run: CSV has each pool's node price source"
+"$strata" run $mp --format markdown >"$tmp/mp.md" 2>/dev/null
+ok 'grep -qF "| sources.pools\[0\].node_price | HGX H100" "$tmp/mp.md" && grep -qF "| sources.pools\[1\].node_price | DGX B200" "$tmp/mp.md"' "run: Markdown has each pool's node price source"
+"$strata" run $mp --format html >"$tmp/mp.html" 2>/dev/null
+ok '[ "$(grep -c "<td title=\"sources.pools\[[01]\].node_price\">Node price source</td>" "$tmp/mp.html")" -eq 2 ] && grep -q "DGX B200 list" "$tmp/mp.html"' "run: HTML has each pool's node price source"
+
 # words a reader uses: a yes/no for a boolean (CSV keeps true/false), a singular for one node
 ok '"$strata" run scenarios/examples/preemption.yaml --format markdown 2>/dev/null | grep -q "; 1 node of h100-sxm$"' "run: one node, not 1 nodes"
 ok '"$strata" run scenarios/examples/quickstart.yaml --format markdown 2>/dev/null | grep -q "^| fits | yes |$"' "run: a boolean reads yes or no"
