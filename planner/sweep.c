@@ -16,6 +16,7 @@
 #include "scenarios/override.h"
 #include "scenarios/reader.h"
 #include "scenarios/scenario.h"
+#include "scenarios/ytree.h"
 #include "sim/strfmt.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
@@ -244,6 +245,35 @@ static int check_paths(st_sweep *sw, st_diag *diag)
     return 0;
 }
 
+/* Two axes that name one key in two spellings (an entry by name and by index, [0] and [00]) would
+ * each set it on every point, the later winning, so the earlier's column would say a value the
+ * row did not run: refused as a path given twice is (planner/grid.c), naming both. */
+static int same_keys(const st_sweep *sw, st_diag *diag)
+{
+    const st_grid *g = sw->grid;
+    st_ytree *tree = NULL;
+    st_err err = {0};
+    if (st_ytree_parse(sw->file, sw->buf, sw->len, &tree, &err))
+        return 0; /* the base load has read it: not reached */
+    char *canon[ST_GRID_MAX_AXES] = {0};
+    int rc = 0;
+    for (size_t a = 0; a < g->n_ax; a++)
+        canon[a] = st_scn_set_canon(st_ytree_root(tree), g->ax[a].path);
+    for (size_t a = 1; a < g->n_ax && !rc; a++)
+        for (size_t b = 0; b < a && !rc; b++)
+            if (canon[a] && canon[b] && strcmp(canon[a], canon[b]) == 0) {
+                st_loc at = {sw->at_path[a], 0, 0};
+                rc = st_diag_add(diag, ST_EINVAL, at,
+                                 "%s and the earlier --set's %s are one key (%s): swept twice, "
+                                 "a row's column would say a value the row did not run",
+                                 g->ax[a].path, g->ax[b].path, canon[a]);
+            }
+    for (size_t a = 0; a < g->n_ax; a++)
+        free(canon[a]);
+    st_ytree_free(tree);
+    return rc;
+}
+
 int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
                   const st_scn_set *fixed, st_diag *diag)
 {
@@ -277,6 +307,8 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_swe
             add_col(sw, fmt("%s.%s", w->name, f->names[k]));
     }
     add_col(sw, st_xstrdup("reason"));
+    if ((rc = same_keys(sw, diag)))
+        return rc;
     return check_paths(sw, diag);
 }
 

@@ -63,8 +63,9 @@ typedef struct st_sweep {
  * every point before the point's own values: a bad one (a calibration file that does not load)
  * is wrong for every point, so it is the open's error, never a row's. Returns 0, or the loader's
  * code with its located errors in diag when the file itself (with fixed alone) does not load,
- * or when point 0's overrides name a path the scenario does not have (an unknown key, a missing
- * list entry: wrong for every point, so not a row). */
+ * when point 0's overrides name a path the scenario does not have (an unknown key, a missing
+ * list entry: wrong for every point, so not a row), or when two axes name one key in two
+ * spellings (st_scn_set_canon). */
 int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
                   const st_scn_set *fixed, st_diag *diag);
 

@@ -105,6 +105,55 @@ int st_scn_set_check(const char *path, char *why, size_t n)
     return parse_path(path, steps, &k, why, n);
 }
 
+/* out with text appended (out freed). */
+static char *append(char *out, const char *text)
+{
+    char *next = st_xasprintf("%s%s", out, text);
+    free(out);
+    return next;
+}
+
+char *st_scn_set_canon(const st_ynode *root, const char *path)
+{
+    step steps[ST_SET_MAX_STEPS];
+    size_t k;
+    char why[160], sel[160];
+    if (parse_path(path, steps, &k, why, sizeof why))
+        return NULL;
+    char *out = st_xstrdup("");
+    const st_ynode *node = root; /* the node the steps so far name; NULL: not in the tree */
+    for (size_t i = 0; i < k; i++) {
+        const step *s = &steps[i];
+        const st_ynode *at = node;
+        node = NULL;
+        if (s->kind == STEP_KEY) {
+            out = append(out, i ? "." : "");
+            out = append(out, s->text);
+            node = at && at->kind == ST_YN_MAP ? st_ynode_get(at, s->text) : NULL;
+            continue;
+        }
+        const st_ynode *seq = at && at->kind == ST_YN_SEQ ? at : NULL;
+        if (s->kind == STEP_INDEX) {
+            const char *d = s->text + strspn(s->text, "0");
+            unsigned long e = strtoul(s->text, NULL, 10);
+            snprintf(sel, sizeof sel, "[%s]", *d ? d : "0");
+            if (seq && strlen(d) < 10 && e < seq->n)
+                node = seq->kids[e];
+        } else {
+            snprintf(sel, sizeof sel, "[%s]", s->text);
+            for (size_t e = 0; seq && !node && e < seq->n; e++) {
+                const st_ynode *name = st_ynode_get(seq->kids[e], "name");
+                if (name && name->kind == ST_YN_SCALAR && strcmp(name->text, s->text) == 0) {
+                    node = seq->kids[e];
+                    snprintf(sel, sizeof sel, "[%zu]", e);
+                }
+            }
+        }
+        out = append(out, sel);
+    }
+    return out;
+}
+
 /* The keys the loader reads as file paths, as their key steps (selections left out), and what
  * the file is: trace.file (load_ops.c), workloads[...].requests.file (load_inference.c),
  * cluster.calibration (load_calib.c). */

@@ -27,6 +27,14 @@ typedef struct st_scn_set {
  * whose `name` is NAME). Returns 0, or -1 with what is wrong and where in why. */
 int st_scn_set_check(const char *path, char *why, size_t n);
 
+/* path as the key it names in the tree under root, malloc'd: each selection of a list entry as
+ * the entry's index without leading zeros, so `workloads[finetune].steps` (where entry 0 is
+ * named finetune) and `workloads[00].steps` are both `workloads[0].steps`. A selection root does
+ * not resolve (no such list or entry) is kept as written: the load says what is wrong with it.
+ * NULL when the path's syntax is wrong (st_scn_set_check). So a command can tell two spellings
+ * of one key apart from two keys. */
+char *st_scn_set_canon(const st_ynode *root, const char *path);
+
 /* The file an override of `path` to `value` makes the loader read, resolved as the loader
  * resolves it (an absolute path as it is, else from the folder of base's file), malloc'd, and
  * in *what what it is ("job trace"); NULL when the key at `path` is not one the loader reads as

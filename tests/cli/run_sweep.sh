@@ -205,6 +205,18 @@ expect "unknown key" "--set cluster.fabrc.oversubscription: error: unknown key '
 "$strata" sweep "$scn" --set 'workloads[fintune].steps=1,2' >/dev/null 2>"$tmp/e.err"
 expect "unknown entry" "--set workloads[fintune].steps: error: workloads[fintune]: the list has no entry named 'fintune'; did you mean 'finetune'?" \
     "$(cat "$tmp/e.err")"
+# One key under two spellings (an entry by name and by index, a zero-padded index): the later
+# --set won on every point, and the earlier's column said values no row ran, exit 0.
+for p2 in 'workloads[finetune].steps' 'workloads[00].steps'; do
+    "$strata" sweep "$scn" --set 'workloads[0].steps=2,3' --set "$p2=4,5" >"$tmp/r.out" 2>"$tmp/e.err"
+    expect "$p2 beside workloads[0].steps exit" 2 $?
+    expect "$p2 beside workloads[0].steps" "--set $p2: error: $p2 and the earlier --set's workloads[0].steps are one key (workloads[0].steps): swept twice, a row's column would say a value the row did not run" \
+        "$(cat "$tmp/e.err")"
+    expect "$p2 beside workloads[0].steps: no rows" "" "$(cat "$tmp/r.out")"
+done
+"$strata" sweep "$scn" --set 'workloads[finetune].steps=2,3' --set 'workloads[0].global_batch=32,64' \
+    >/dev/null 2>&1
+expect "two keys of one entry, by name and index" 0 $?
 "$strata" sweep "$scn" --set 'cluster.nodes=1..4*1' >/dev/null 2>"$tmp/e.err"
 expect "bad range exit" 2 $?
 expect "bad range" "strata sweep: --set cluster.nodes=1..4*1: range '1..4*1': the factor must be more than 1 and the start more than 0" \
