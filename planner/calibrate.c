@@ -13,6 +13,7 @@
 #include "models/silicon/ops.h"
 #include "sim/progress.h"
 #include "sim/sort.h"
+#include "sim/units.h"
 #include "sim/xalloc.h"
 
 static const char *const term_names[ST_CAL__TERMS] = {
@@ -331,6 +332,30 @@ static size_t gemm_median(fit *x, st_precision p, int absolute, double *out)
     return m;
 }
 
+/* A GEMM faster than its GPU's dense peak at its precision is no timing of that GPU (a time cut
+ * short, microseconds read as another unit, another GPU's run): refused at its field, where a fit
+ * would take it as a compute factor's evidence (7 us for a 16384^3 FP8 GEMM is 1.26 EFLOP/s). */
+static int gemm_peaks(const st_cal_input *in, st_err *err)
+{
+    for (size_t i = 0; i < in->n_gemm; i++) {
+        const st_cal_gemm *r = &in->gemm[i];
+        double flops = 2 * r->m * r->n * r->k / r->time_s, peak = st_gpu_peak(in->c->gpu, r->prec);
+        if (!(flops > peak))
+            continue;
+        char got[64], top[64];
+        st_unit_format(flops, ST_DIM_FLOPS, got, sizeof got);
+        st_unit_format(peak, ST_DIM_FLOPS, top, sizeof top);
+        return st_err_set(
+            err, ST_EINVAL, r->at,
+            "the %.0fx%.0fx%.0f %s GEMM in %.4g us is %s, more than the %s's dense %s "
+            "peak of %s: no timing of this GPU (a field cut short, or another "
+            "unit?)",
+            r->m, r->n, r->k, r->prec == ST_PREC_FP8 ? "fp8" : "bf16", r->time_s * 1e6, got,
+            in->c->gpu->name, r->prec == ST_PREC_FP8 ? "FP8" : "BF16", top);
+    }
+    return 0;
+}
+
 static double g_gemm(fit *x, double f)
 {
     *compute_of(x, x->prec) = f;
@@ -527,7 +552,7 @@ static int logs_fit(const st_cal_input *in, st_err *err)
 int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (logs_fit(in, err))
+    if (logs_fit(in, err) || gemm_peaks(in, err))
         return err->code;
     out->steps = st_xcalloc(in->n_steps ? in->n_steps : 1, sizeof *out->steps);
     fit x = {.in = in, .err = err};

@@ -69,7 +69,8 @@ const char *st_cal_term_name(st_cal_term t);
 
 /* Fit in's measurements on its cluster into *out (release with st_cal_release). Returns 0, or
  * ST_EINVAL with what is implausible in err: a factor outside st_lim_calib, a step or a
- * collective no factor in it can bring to its measurement. */
+ * collective no factor in it can bring to its measurement, a GEMM timed faster than the GPU's
+ * dense peak at its precision (at the row's field). */
 int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err);
 
 void st_cal_release(st_cal_result *r);

@@ -500,6 +500,8 @@ static int gemm_row(const char *path, unsigned line, const char *p, size_t len, 
                        .k = v[COL_K]};
     r->time_s =
         at[COL_TIME] >= 0 ? v[COL_TIME] * 1e-6 : 2 * r->m * r->n * r->k / (v[COL_TFLOPS] * 1e12);
+    field(p, len, at[COL_TIME] >= 0 ? at[COL_TIME] : at[COL_TFLOPS], f, sizeof f, &col);
+    r->at = (st_loc){path, line, col};
     return 0;
 }
 
@@ -526,6 +528,12 @@ int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *er
             width = field_count(p, len);
             first = 0;
             continue;
+        }
+        if (c.unended) {
+            rc = st_err_set(err, ST_EINVAL, (st_loc){path, c.line, st_csv_col(p, p + len)},
+                            "expected the row's line end, found the end of the file: cut off "
+                            "while written? (its last field may be cut short)");
+            break;
         }
         *rows = st_xgrow(*rows, sizeof **rows, *n + 1, &cap);
         rc = gemm_row(path, c.line, p, len, at, width, &(*rows)[*n], err);

@@ -39,12 +39,14 @@ int st_cal_nccl_op(const char *s, st_coll_op *op);
 typedef struct st_cal_gemm {
     st_precision prec;
     double m, n, k, time_s;
+    st_loc at; /* its time_us or tflops field in the file, for a check against the GPU's peak */
 } st_cal_gemm;
 
 /* Read GEMM timings at path: a CSV whose header names m, n, k, precision (bf16 or fp8) and
  * time_us (microseconds per call) or tflops (achieved TFLOP/s, 2mnk / time), in any order,
- * each row as many fields as the header. Appends to *rows (*n of them, malloc'd). Returns 0 or a
- * located error. */
+ * each row as many fields as the header and ended by its line end (a last row without one is the
+ * file cut off while written, its last field perhaps cut short: 7 for 7211.130). Appends to
+ * *rows (*n of them, malloc'd; their locations borrow path). Returns 0 or a located error. */
 int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *err);
 
 #endif
