@@ -250,6 +250,39 @@ static int nccl_width(const char *path, unsigned line, const char *p, size_t len
                       l->fields, n);
 }
 
+/* The data types nccl-tests names in its rows (test_typenames in its src/common.cu: NCCL 2's,
+ * its FP8 types, and NCCL 1's char and int). */
+static const char *const nccl_types[] = {"int8",   "uint8",  "int32", "uint32", "int64",
+                                         "uint64", "half",   "float", "double", "bfloat16",
+                                         "f8e4m3", "f8e5m2", "char",  "int"};
+#define N_NCCL_TYPES (sizeof nccl_types / sizeof nccl_types[0])
+
+/* A row's count (elements, at most its size in bytes: an element is a byte or more) and type
+ * (one nccl-tests prints): a negative count or an unknown type is no row nccl-tests wrote, so its
+ * time is of nothing known. */
+static int count_type(const char *path, unsigned line, const char *p, size_t len, double size,
+                      st_err *err)
+{
+    char t[64];
+    unsigned col;
+    double count;
+    token(p, len, 1, t, sizeof t, &col);
+    if (!number(t, &count) || count < 0 || count != floor(count) || count > size)
+        return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                          "expected the row's count, a whole number of elements from 0 to its "
+                          "size in bytes, found '%s'",
+                          t);
+    token(p, len, 2, t, sizeof t, &col);
+    for (size_t i = 0; i < N_NCCL_TYPES; i++)
+        if (strcmp(t, nccl_types[i]) == 0)
+            return 0;
+    return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                      "expected the row's data type as nccl-tests names it (int8, uint8, int32, "
+                      "uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2), "
+                      "found '%s'",
+                      t);
+}
+
 /* A data row: "size count type redop root time algbw busbw #wrong ..." (out-of-place first). */
 static int data_row(const char *path, const st_csv *c, const layout *l, const char *p, size_t len,
                     st_cal_nccl *out, size_t *cap, st_err *err)
@@ -280,6 +313,8 @@ static int data_row(const char *path, const st_csv *c, const layout *l, const ch
                               "nccl-tests found %s wrong results in this row (#wrong): a broken "
                               "run's timing fits nothing",
                               t);
+    if (count_type(path, c->line, p, len, size, err))
+        return err->code;
     out->bytes = st_xgrow(out->bytes, sizeof *out->bytes, out->n + 1, cap);
     size_t cap2 = *cap;
     out->time_s = st_xrealloc(out->time_s, cap2 * sizeof *out->time_s);

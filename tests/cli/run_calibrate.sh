@@ -199,6 +199,13 @@ refused_log nocount "${r8g}s/  2147483648 / /" "an nccl-tests row without its co
     "$r8g:$(($(len_of "$r8g") - 11)): error: expected 13 fields, as the column header on line $hdr names, found 12"
 refused_log nohead "${hdr}d;${r8g}s/  2147483648 / /" "a row without its count, no header" \
     "$((r8g - 1)):[0-9]*: error: expected 13 fields (size count type redop root, then time algbw busbw #wrong out of place and again in place), found 12"
+# A row's count and type were not read, so a negative count or a type nccl-tests has none of
+# loaded (exit 0): each is no row nccl-tests wrote, refused at the field.
+refused_log negcount "${r8g}s/  8589934592    2147483648/  8589934592    -2147483648/" \
+    "an nccl-tests row with a negative count" \
+    "$r8g:17: error: expected the row's count, a whole number of elements from 0 to its size in bytes, found '-2147483648'"
+refused_log badtype "${r8g}s/ float / floatyy /" "an nccl-tests row of an unknown type" \
+    "$r8g:32: error: expected the row's data type as nccl-tests names it (int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2), found 'floatyy'"
 accepted_log() { # NAME AWK-SCRIPT WHAT: the log rewritten so fits the network as the log does
     awk "$2" $log >"$tmp/$1.log"
     "$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/$1.log" >"$tmp/o" 2>"$tmp/e" ||
