@@ -586,6 +586,13 @@ int st_calibrate(const st_cal_input *in, st_cal_result *out, st_err *err)
     size_t n_over = 0;
     if (!rc && in->n_steps)
         rc = fit_steps(&x, gemm_fit, -1, &n_over);
+    if (!rc && x.cal.step_overhead_s > st_lim_calib_overhead.max) /* the loader would refuse it */
+        rc = st_err_set(err, ST_EINVAL, (st_loc){0},
+                        "the measured steps leave %.4g s a step the model does not time, more "
+                        "than the %g s %s (%s): are they of this plan and cluster, in seconds "
+                        "per step?",
+                        x.cal.step_overhead_s, st_lim_calib_overhead.max,
+                        st_lim_calib_overhead.what, st_lim_calib_overhead.how);
     if (!rc && in->n_steps) {
         double after;
         step_errors(&x, &after);

@@ -34,17 +34,81 @@ static const st_field calib_fields[] = {
     ST_FDIM(st_calib_cfg, "network", network, ST_DIM_RATIO, ST_R_POS, .lim = &st_lim_calib),
     ST_FDIM(st_calib_cfg, "latency", latency_s, ST_DIM_TIME, ST_R_NONNEG, .lim = &st_lim_latency),
     ST_FDIM(st_calib_cfg, "step_overhead", step_overhead_s, ST_DIM_TIME, ST_R_NONNEG,
-            .lim = &st_lim_span),
+            .lim = &st_lim_calib_overhead),
     ST_FFN("residuals", fn_residuals),
     ST_FINT(st_calib_cfg, "steps", steps, ST_R_NONNEG, .max = 1e9),
     ST_FEND,
 };
 
+/* The version of the file `strata calibrate` writes (cli/cmd_calibrate.c): required, as a
+ * scenario's is, so that a file of another format or version is refused rather than read. */
+#define ST_CALIB_FILE_VERSION 1
+
+static int fn_version(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)base;
+    int64_t v;
+    if (st_rd_int(rd, n, "version", ST_R_MIN1, 0, &v))
+        return -1;
+    if (v != ST_CALIB_FILE_VERSION)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "unsupported calibration file version %lld; this strata reads version "
+                          "%d",
+                          (long long)v, ST_CALIB_FILE_VERSION);
+    return 0;
+}
+
+/* One entry of `sources:`, what a term was fitted from, as strata calibrate writes it: read for
+ * its keys and types only (nothing in a forecast depends on it), so a misspelt or mangled one is
+ * refused where it stands. */
+typedef struct source_cfg {
+    int kind;
+    const char *file, *op, *job;
+    int64_t ranks, nodes, rows;
+    double measured_s, predicted_s, calibrated_s;
+} source_cfg;
+
+static const char *const source_kinds[] = {"nccl-tests", "gemm", "step", NULL};
+
+static const st_field source_fields[] = {
+    ST_FENUM(source_cfg, "kind", kind, source_kinds, .required = 1),
+    ST_FSTR(source_cfg, "file", file),
+    ST_FSTR(source_cfg, "op", op),
+    ST_FSTR(source_cfg, "job", job),
+    ST_FINT(source_cfg, "ranks", ranks, ST_R_NONNEG, .max = ST_LIM_RANKS),
+    ST_FINT(source_cfg, "nodes", nodes, ST_R_NONNEG, .max = ST_LIM_RANKS),
+    ST_FINT(source_cfg, "rows", rows, ST_R_NONNEG, .max = ST_LIM_WHOLE),
+    ST_FDIM(source_cfg, "measured_s", measured_s, ST_DIM_RATIO, ST_R_NONNEG, .lim = &st_lim_span),
+    ST_FDIM(source_cfg, "predicted_s", predicted_s, ST_DIM_RATIO, ST_R_NONNEG, .lim = &st_lim_span),
+    ST_FDIM(source_cfg, "calibrated_s", calibrated_s, ST_DIM_RATIO, ST_R_NONNEG,
+            .lim = &st_lim_span),
+    ST_FEND,
+};
+
+static int fn_sources(st_rd *rd, const st_ynode *n, void *base)
+{
+    (void)base;
+    if (st_ynode_is_null(n))
+        return 0; /* `sources:` with none listed */
+    if (st_rd_expect(rd, n, ST_YN_SEQ, "sources"))
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        source_cfg src = {0};
+        char what[32];
+        snprintf(what, sizeof what, "sources[%zu]", i);
+        if (st_rd_expect(rd, n->kids[i], ST_YN_MAP, what) ||
+            st_rd_map(rd, n->kids[i], source_fields, &src, what))
+            rc = -1;
+    }
+    return rc;
+}
+
 /* The file's top level: what `strata calibrate` writes. */
 static const st_field file_fields[] = {
-    ST_FFN("version", st_rd_skip),
+    ST_FFN("version", fn_version, .required = 1),
     ST_FFN("calibration", st_rd_skip, .required = 1),
-    ST_FFN("sources", st_rd_skip),
+    ST_FFN("sources", fn_sources),
     ST_FEND,
 };
 

@@ -49,6 +49,14 @@ const st_limit st_lim_calib = {0.5, 2, "the widest factor a calibration may fit"
  * public sets' residuals lie within 0.3 to 3.1 (models/forecast/band_rows.c). */
 const st_limit st_lim_calib_ratio = {0.2, 5, "the widest residual a calibration may hold",
                                      "measured and predicted steps within a factor of 5"};
+/* The time a calibration adds to every step (cluster.calibration.step_overhead, what strata
+ * calibrate leaves of the measured steps after the model's): a step's fixed cost the model does
+ * not time (data loading, logging, launch gaps). The public sets' longest measured step is
+ * 255.5 s (scenarios/validation), so an overhead past an hour a step is no step's: a duration of
+ * another unit (1 y was read, and the run failed at the workload with a life past 2^61 ns), or
+ * a stall (a restart, a checkpoint) that the reliability and checkpoint models time. */
+const st_limit st_lim_calib_overhead = {0, 3600, "the longest step overhead a calibration may add",
+                                        "an hour a step, 14 times the public sets' longest step"};
 /* The cluster run's clock is int64 nanoseconds (sim/evq.h, 2^63 ns, 292 years). A job arrives
  * at its submit time, starts by the horizon at the latest (the run stops there), and finishes a
  * run time later: with the three at most 2^61 ns each, every arrival and finish stays below

@@ -94,10 +94,11 @@ extern const st_limit st_lim_bytes;    /* a byte count one GPU's figure states *
 extern const st_limit st_lim_shape;    /* a Weibull shape */
 extern const st_limit st_lim_ups;      /* a UPS rating: at least 1 W */
 extern const st_limit st_lim_speed_cv; /* a per-GPU speed spread (cluster.variability) */
-extern const st_limit st_lim_moe_imbalance; /* an MoE routing imbalance: at least 1 */
-extern const st_limit st_lim_moe_capacity;  /* an MoE capacity factor: at most 256 */
-extern const st_limit st_lim_calib;         /* a calibration's factor on the model's figure */
-extern const st_limit st_lim_calib_ratio;   /* a calibration's residual, measured / predicted */
+extern const st_limit st_lim_moe_imbalance;  /* an MoE routing imbalance: at least 1 */
+extern const st_limit st_lim_moe_capacity;   /* an MoE capacity factor: at most 256 */
+extern const st_limit st_lim_calib;          /* a calibration's factor on the model's figure */
+extern const st_limit st_lim_calib_ratio;    /* a calibration's residual, measured / predicted */
+extern const st_limit st_lim_calib_overhead; /* a calibration's step overhead */
 
 /* Range rules for numbers, whatever the model's limit: the sign, and for ST_R_MIN1 at least 1.
  * Messages say them in words ("must be greater than zero"). */

@@ -269,6 +269,13 @@ gemm peak 'm,n,k,precision,tflops\n8192,8192,8192,bf16,1500\n'
 expect "a GEMM's tflops past the peak exits 2" 2 $?
 grep -q "peak.csv:2:21: error: the 8192x8192x8192 bf16 GEMM in .* is 1.5 PFLOP/s, more than the h100-sxm's dense BF16 peak" "$tmp/e" ||
     bad "tflops past the peak: message $(cat "$tmp/e")"
+# A step overhead past the hour a calibration file may hold (models/config/limits.c) is refused
+# by the fit too, not written as a file the loader refuses.
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm $run_gemm --step pretrain=2h \
+    >"$tmp/o" 2>"$tmp/e"
+expect "an overhead past an hour exits 2" 2 $?
+grep -q "error: the measured steps leave 7197 s a step the model does not time, more than the 3600 s the longest step overhead a calibration may add" \
+    "$tmp/e" || bad "an overhead past an hour: message $(cat "$tmp/e")"
 gemm bom '\357\273\277m,n,k,precision,time_us\n8192,8192,8192,bf16,1500\n'
 expect "a byte-order mark is read past" 0 $?
 
