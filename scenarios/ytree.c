@@ -37,6 +37,12 @@ struct st_ytree {
     struct frame *stack;
     size_t depth, cap_stack;
     int docs;
+    /* Nodes the document expands to so far, counted before any alias or merge is expanded: one
+     * per node made, an alias's expanded size, a merge's copied entries. It bounds every node's
+     * `expanded` from above (it also counts merge keys and entries a merge then drops), so
+     * checking it as it grows stops an alias bomb or a merge chain as soon as it passes the
+     * limit, in time and memory linear in the file plus the limit. */
+    size_t volume;
 };
 
 static st_loc mark_loc(const st_ytree *t, yaml_mark_t m)
@@ -65,6 +71,7 @@ static st_ynode *node_new(st_ytree *t, st_ynode_kind kind, st_loc loc)
     n->kind = kind;
     n->loc = loc;
     n->expanded = 1;
+    t->volume++;
     t->all = st_xgrow(t->all, sizeof *t->all, t->n_all + 1, &t->cap_all);
     t->all[t->n_all++] = n;
     return n;
@@ -81,6 +88,19 @@ static int check_count(const st_ytree *t, st_loc at, st_err *err)
     if (t->n_all < ST_YTREE_MAX_EXPANDED)
         return 0;
     return st_err_set(err, ST_ELIMIT, at, "document has more than %d values",
+                      ST_YTREE_MAX_EXPANDED);
+}
+
+/* Count add more nodes of expansion, and refuse them (at `at`) if the document would pass the
+ * limit: called before the alias or merge is expanded, so nothing past the limit is built. */
+static int add_volume(st_ytree *t, size_t add, st_loc at, st_err *err)
+{
+    t->volume = sat_add(t->volume, add);
+    if (t->volume <= ST_YTREE_MAX_EXPANDED)
+        return 0;
+    return st_err_set(err, ST_ELIMIT, at,
+                      "document expands to more than %d nodes through aliases "
+                      "(an alias bomb?)",
                       ST_YTREE_MAX_EXPANDED);
 }
 
@@ -165,10 +185,11 @@ static const st_ynode *merge_source(const st_ynode *m, size_t j)
 
 /* YAML merge keys: append the entries of every merged mapping, in order; finish_map then keeps
  * the first entry of each key, so the mapping's own keys win, then earlier merges. The volume
- * is checked first, so merging cannot do more work than the expansion limit allows. */
-static int apply_merges(struct frame *f, st_err *err)
+ * is counted first, so a chain of merges (each mapping merging the one before) is refused as
+ * soon as its copies pass the expansion limit, not after copying a quadratic number of them. */
+static int apply_merges(st_ytree *t, struct frame *f, st_err *err)
 {
-    size_t total = f->node->n;
+    size_t add = 0;
     for (size_t i = 0; i < f->n_merges; i++)
         for (size_t j = 0; j < (f->merges[i]->kind == ST_YN_SEQ ? f->merges[i]->n : 1); j++) {
             const st_ynode *src = merge_source(f->merges[i], j);
@@ -177,12 +198,10 @@ static int apply_merges(struct frame *f, st_err *err)
                                   "merge key '<<' expects a mapping or a list of mappings, "
                                   "found %s",
                                   st_ynode_kind_name(src));
-            total = sat_add(total, src->n);
+            add = sat_add(add, src->expanded - 1); /* its entries, keys and values */
         }
-    if (total > ST_YTREE_MAX_EXPANDED)
-        return st_err_set(err, ST_ELIMIT, f->node->loc,
-                          "merge keys expand this mapping to more than %d entries",
-                          ST_YTREE_MAX_EXPANDED);
+    if (add_volume(t, add, f->node->loc, err))
+        return err->code;
     for (size_t i = 0; i < f->n_merges; i++)
         for (size_t j = 0; j < (f->merges[i]->kind == ST_YN_SEQ ? f->merges[i]->n : 1); j++) {
             const st_ynode *src = merge_source(f->merges[i], j);
@@ -289,16 +308,6 @@ static st_ynode *find_anchor(const st_ytree *t, const char *name)
     return a->name ? a->node : NULL;
 }
 
-static int check_expanded(const st_ynode *n, st_err *err)
-{
-    if (n->expanded > ST_YTREE_MAX_EXPANDED)
-        return st_err_set(err, ST_ELIMIT, n->loc,
-                          "document expands to more than %d nodes through aliases "
-                          "(an alias bomb?)",
-                          ST_YTREE_MAX_EXPANDED);
-    return 0;
-}
-
 /* The first character of v[0..len) that no value may hold (ytree.h). The
  * file itself cannot hold them (libyaml refuses raw control characters), but double-quoted
  * escapes can ("\0", "\e", "\x1b", "\u009b", "\N"). A NUL would end the value early for every
@@ -365,12 +374,10 @@ static int on_end(st_ytree *t, st_err *err)
     int rc = 0;
     if (f.node->kind == ST_YN_MAP) {
         size_t n_own = f.node->n;
-        rc = apply_merges(&f, err);
+        rc = apply_merges(t, &f, err);
         if (!rc)
             rc = finish_map(&f, n_own, err);
     }
-    if (!rc)
-        rc = check_expanded(f.node, err);
     if (!rc && f.anchor)
         add_anchor(t, f.anchor, f.node);
     free(f.anchor);
@@ -385,10 +392,14 @@ static int on_alias(st_ytree *t, const yaml_event_t *ev, st_err *err)
     if (!n)
         return st_err_set(err, ST_ESYNTAX, mark_loc(t, ev->start_mark), "undefined alias '*%s'",
                           name);
-    int rc = attach(t, n, err);
-    if (!rc && t->depth > 0)
-        rc = check_expanded(t->stack[t->depth - 1].node, err);
-    return rc;
+    if (t->depth > 0) {
+        /* A `<<` value's entries are counted when the merge copies them (apply_merges). */
+        const struct frame *f = &t->stack[t->depth - 1];
+        int merged = f->node->kind == ST_YN_MAP && f->key && is_merge_key(f->key);
+        if (!merged && add_volume(t, n->expanded, f->node->loc, err))
+            return err->code;
+    }
+    return attach(t, n, err);
 }
 
 static int on_event(st_ytree *t, const yaml_event_t *ev, st_err *err)

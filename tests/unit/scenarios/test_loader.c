@@ -3,6 +3,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/silicon/gpu.h"
@@ -492,6 +493,32 @@ START_TEST(test_an_aliased_error_is_said_once)
 }
 END_TEST
 
+/* A chain of merge keys, each mapping merging the one before, expands quadratically: mapping k
+ * holds k entries. The expansion is counted before it is copied, so the limit fires at the
+ * mapping that passes it (mapping 998, whatever the chain's length), not after the whole chain was
+ * copied at the list's end (the old error sat at line 7 after seconds and a gigabyte). */
+START_TEST(test_a_merge_chain_stops_where_it_passes_the_limit)
+{
+    enum { K = 3000 };
+    size_t cap = 64 * (size_t)K + 1024, n = 0;
+    char *y = malloc(cap);
+    ck_assert_ptr_nonnull(y);
+    n += (size_t)snprintf(y + n, cap - n, MINIMAL "x:\n  - &m0 {k0: 1}\n");
+    for (int k = 1; k < K; k++)
+        n += (size_t)snprintf(y + n, cap - n, "  - &m%d {<<: *m%d, k%d: 1}\n", k, k - 1, k);
+    ck_assert_uint_lt(n, cap);
+    st_diag d;
+    st_scn *s = load(y, &d);
+    free(y);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "expands to more than 1000000 nodes"));
+    /* mapping k adds about 2k entries: the running total passes 10^6 at k = 998 */
+    ck_assert_uint_eq(d.items[0].loc.line, 1004); /* mapping 998 */
+    ck_assert_uint_eq(d.items[0].loc.col, 5);
+}
+END_TEST
+
 Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -514,6 +541,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_tiresias_block);
     tcase_add_test(tc, test_enum_name_tables_follow_their_lists);
     tcase_add_test(tc, test_an_aliased_error_is_said_once);
+    tcase_add_test(tc, test_a_merge_chain_stops_where_it_passes_the_limit);
     suite_add_tcase(s, tc);
     return s;
 }
