@@ -32,6 +32,8 @@ struct st_ytree {
     st_ynode *root;
     st_ynode **all; /* every node, for freeing: aliases make the tree a DAG */
     size_t n_all, cap_all;
+    st_ynode **uses; /* each alias's use: a node that shares its anchor's contents */
+    size_t n_uses, cap_uses;
     struct anchor *anchors; /* hash table of cap_anchors slots (a power of two) */
     size_t n_anchors, cap_anchors;
     struct frame *stack;
@@ -399,7 +401,15 @@ static int on_alias(st_ytree *t, const yaml_event_t *ev, st_err *err)
         if (!merged && add_volume(t, n->expanded, f->node->loc, err))
             return err->code;
     }
-    return attach(t, n, err);
+    /* The use shares the anchor's contents but stands where the alias does, so an error about
+     * it (`*n : 1`, an unknown key) points at the use: the anchor's place may be fine there. */
+    st_ynode *use = st_xmalloc(sizeof *use);
+    *use = *n;
+    use->loc = mark_loc(t, ev->start_mark);
+    use->alias = n;
+    t->uses = st_xgrow(t->uses, sizeof *t->uses, t->n_uses + 1, &t->cap_uses);
+    t->uses[t->n_uses++] = use;
+    return attach(t, use, err);
 }
 
 static int on_event(st_ytree *t, const yaml_event_t *ev, st_err *err)
@@ -515,8 +525,11 @@ void st_ytree_free(st_ytree *t)
         free(n->order);
         free(n);
     }
+    for (size_t i = 0; i < t->n_uses; i++)
+        free(t->uses[i]); /* its contents are its anchor's */
     for (size_t i = 0; i < t->cap_anchors; i++)
         free(t->anchors[i].name);
+    free(t->uses);
     free(t->all);
     free(t->anchors);
     free(t->stack);

@@ -1,6 +1,6 @@
 /* A YAML document as a located tree: every node keeps file:line:column, aliases are shared
- * subtrees, `<<` merge keys are applied. The only file that includes <yaml.h> is ytree.c.
- * Internal to scenarios/. */
+ * subtrees (each use a node of its own, located at the use), `<<` merge keys are applied. The
+ * only file that includes <yaml.h> is ytree.c. Internal to scenarios/. */
 #ifndef ST_SCENARIOS_YTREE_H
 #define ST_SCENARIOS_YTREE_H
 
@@ -28,6 +28,10 @@ struct st_ynode {
     uint32_t *order;  /* map: entry indices sorted by key, for st_ynode_get */
     size_t n;
     size_t expanded; /* this node plus everything under it, aliases expanded; saturates */
+    /* For an alias's use: the anchored node it repeats, whose contents this node shares, and
+     * loc is where the alias stands, so a message about the node points at the use, not the
+     * anchor. NULL for a node the file spells out. */
+    const st_ynode *alias;
 };
 
 typedef struct st_ytree st_ytree;
