@@ -128,7 +128,7 @@ static int fn_hw_gpus(st_rd *rd, const st_ynode *n, void *base)
         while (j < s->n_gpus && strcmp(s->gpus[j].name, g->name) != 0)
             j++;
         if (j < s->n_gpus) {
-            bad = st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+            bad = st_rd_fail(rd, st__name_at(n->kids[i]), ST_EINVAL,
                              "duplicate GPU name '%s' in hardware.gpus (first at line %u)", g->name,
                              (unsigned)line[j]);
             continue;
@@ -418,7 +418,7 @@ static int fn_storage(st_rd *rd, const st_ynode *n, void *base)
         while (j < good && strcmp(ld->s->tiers[j].name, t->name) != 0)
             j++;
         if (j < good) {
-            bad = st_rd_fail(rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+            bad = st_rd_fail(rd, st__name_at(n->kids[i]), ST_EINVAL,
                              "duplicate storage tier name '%s' (first at line %u)", t->name,
                              ld->s->tiers[j].loc.line);
             continue;

@@ -60,7 +60,7 @@ static int read_pool(st_ld *ld, const st_ynode *n, st_pool_cfg *p, const st_pool
         return -1;
     for (int j = 0; j < k; j++) /* an earlier entry whose name failed to read has none */
         if (before[j].name && strcmp(before[j].name, p->name) == 0)
-            return st_rd_fail(&ld->rd, st_ynode_get(n, "name"), ST_EINVAL,
+            return st_rd_fail(&ld->rd, st__name_at(n), ST_EINVAL,
                               "duplicate pool name '%s' in cluster.pools (first at line %u)",
                               p->name, before[j].loc.line);
     return 0;

@@ -175,6 +175,14 @@ static inline const st_ynode *st__key_or(const st_ynode *map, const char *key)
     return v ? v : map;
 }
 
+/* Where "duplicate ... name" points for list entry m: its `name` value (else m), or m itself
+ * when m is an alias's use. A duplicate is about the second occurrence, and a use's values sit
+ * at its anchor, which may be the first: `- *w` after `- &w { name: ft }` is at the `*w`. */
+static inline const st_ynode *st__name_at(const st_ynode *m)
+{
+    return m->alias ? m : st__key_or(m, "name");
+}
+
 /* Kind: collective workloads (load_collective.c). st__fn_collective reads the `collective`
  * mapping into the workload (a field reader); st__derive_collective checks workload n's keys
  * (none of workload_fields' training keys, its GPUs in the cluster, the collective model's

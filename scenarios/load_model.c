@@ -327,7 +327,7 @@ int st__load_models(st_ld *ld, const st_ynode *n)
         }
         for (size_t j = 0; j + 1 < ld->s->n_models; j++)
             if (ld->s->models[j].name && strcmp(ld->s->models[j].name, m->name) == 0) {
-                bad = st_rd_fail(&ld->rd, st_ynode_get(n->kids[i], "name"), ST_EINVAL,
+                bad = st_rd_fail(&ld->rd, st__name_at(n->kids[i]), ST_EINVAL,
                                  "duplicate model name '%s' in hardware.models (first at line "
                                  "%u)",
                                  m->name, line[j]);

@@ -682,7 +682,7 @@ static int check_names(st_ld *ld, const st_ynode *n)
     free(names);
     if (dup < 0)
         return 0;
-    return st_rd_fail(&ld->rd, st__key_or(n->kids[dup], "name"), ST_EINVAL,
+    return st_rd_fail(&ld->rd, st__name_at(n->kids[dup]), ST_EINVAL,
                       "duplicate workload name '%s' (first at line %u)", s->workloads[dup].name,
                       s->workloads[first].loc.line);
 }
