@@ -142,6 +142,14 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
     }
 }
 
+int st_csv_header_line(st_csv *c, const char **p, size_t *len, char *why, size_t n)
+{
+    int rc;
+    while ((rc = st_csv_next(c, p, len, why, n)) > 0 && *len == 0 && !c->overlong)
+        ;
+    return rc;
+}
+
 static int blank(char c)
 {
     return c == ' ' || c == '\t';

@@ -83,8 +83,16 @@ static int open_csv(csv *c, const char *path, const char *const *want, int n, st
     int rc = next_row(c, d), first = 0;
     if (rc < 0)
         return -1;
-    if (rc == 0)
-        c->nf = 0;
+    if (rc == 0) { /* not "the header row has no column": there is no header row */
+        char cols[256] = "";
+        size_t len = 0;
+        for (int k = 0; k < n && len < sizeof cols; k++)
+            len += (size_t)snprintf(cols + len, sizeof cols - len, "%s%s", k ? ", " : "", want[k]);
+        return st_diag_add(d, ST_EINVAL, (st_loc){path, 0, 0},
+                           "'%s' is empty: expected a header row naming its columns (%s)", path,
+                           cols),
+               -1;
+    }
     int dup = st_csv_header(c->f, c->len, c->nf, want, n, c->col, &first);
     if (dup >= 0)
         return fail_at(d, c, c->f[dup],

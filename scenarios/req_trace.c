@@ -287,9 +287,17 @@ int st__req_trace_read(st_ld *ld, const st_ynode *at, st_inference_cfg *ic)
                          .refuse = ic->refuse_malformed}};
     const char *p = "";
     size_t n = 0;
-    rc = st_csv_next(&c, &p, &n, why, sizeof why);
-    if (rc >= 0)
+    rc = st_csv_header_line(&c, &p, &n, why, sizeof why);
+    if (rc == 0) { /* not "no column 'x' in its header row": there is no header row */
+        const char *const *want = columns[ic->trace_format];
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "request trace '%s' is empty: expected a header row naming its columns "
+                   "(format %s: %s, %s, %s), then one row per request",
+                   at->text, st_req_format_names[ic->trace_format], want[0], want[1], want[2]);
+        rc = 1;
+    } else if (rc > 0) {
         rc = header(&r, &c, at, p, n) ? 1 : rows(&r, &c, why, sizeof why);
+    }
     if (rc < 0)
         st_rd_fail(&ld->rd, at, rc, "request trace '%s' %s", at->text, why);
     st_csv_close(&c);

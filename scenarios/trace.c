@@ -417,6 +417,24 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
     return 0;
 }
 
+/* A file with no header row (empty, a byte-order mark alone, blank lines only): 1 after saying
+ * so, with the columns the format's header must name. */
+static int empty(reader *r, const st_ynode *at)
+{
+    const char *want[C__N] = NAMES(r->tf);
+    char cols[160] = "";
+    size_t len = 0;
+    for (int k = 0; k < C__N && len < sizeof cols; k++)
+        if (want[k] && (k < C_TENANT || k == C_START))
+            len +=
+                (size_t)snprintf(cols + len, sizeof cols - len, "%s%s", len ? ", " : "", want[k]);
+    st_rd_fail(&r->ld->rd, at, ST_EINVAL,
+               "trace file '%s' is empty: expected a header row naming its columns (format %s: "
+               "%s), then one row per job",
+               at->text, st_trace_format_names[r->t->format], cols);
+    return 1;
+}
+
 /* The rows left out in one line each, whatever their count: the per-row warnings stop at
  * ST_CSV_SKIP_WARNINGS (and the loader's at 20), so the totals are said here. */
 static void skipped_summary(reader *r, const st_ynode *at)
@@ -500,10 +518,12 @@ int st__trace_read(st_ld *ld, const st_ynode *at)
     map_names(t, r.map_names, sizeof r.map_names);
     index_types(&r);
     char why[160] = "";
-    const char *p = ""; /* an empty file: a header without columns */
+    const char *p = "";
     size_t n = 0;
-    int rc = st_csv_next(&c, &p, &n, why, sizeof why);
-    if (rc >= 0)
+    int rc = st_csv_header_line(&c, &p, &n, why, sizeof why);
+    if (rc == 0) /* said apart: "no column 'submit' in its header row" sent one to the header */
+        rc = empty(&r, at);
+    else if (rc > 0)
         rc = header(&r, &c, at, p, n) ? 1 : rows(&r, &c, why, sizeof why);
     if (rc < 0) /* a read error, or a file that grew past the cap */
         st_rd_fail(&ld->rd, at, rc, "trace file '%s' %s", at->text, why);

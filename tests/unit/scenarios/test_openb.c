@@ -119,6 +119,26 @@ START_TEST(test_csv_rules_hold_for_openb)
 }
 END_TEST
 
+/* An empty pod list (or blank lines only) is said to be empty, not to lack a column. */
+START_TEST(test_empty_pod_list_is_said_to_be_empty)
+{
+    static const char *const empty[] = {"", "\n\n"};
+    for (size_t i = 0; i < 2; i++) {
+        char dir[64];
+        pods_dir(dir, sizeof dir, empty[i], strlen(empty[i]));
+        st_openb o;
+        st_diag d = {0};
+        ck_assert_int_eq(st_openb_load(dir, NULL, NULL, &o, &d), -1);
+        ck_assert_int_eq(d.n, 1);
+        ck_assert_msg(strstr(d.items[0].msg, ST_OPENB_PODS "' is empty: expected a header row "
+                                                           "naming its columns (cpu_milli,"),
+                      "%s", d.items[0].msg);
+        st_openb_free(&o);
+        remove_dir(dir);
+    }
+}
+END_TEST
+
 /* A FIFO as the pod list: refused at once (the open does not wait for a writer). */
 START_TEST(test_fifo_pod_list_is_refused_without_blocking)
 {
@@ -144,6 +164,7 @@ Suite *openb_suite(void)
     tcase_add_test(tc, test_malformed_row_is_located);
     tcase_add_test(tc, test_csv_rules_hold_for_openb);
     tcase_add_test(tc, test_fifo_pod_list_is_refused_without_blocking);
+    tcase_add_test(tc, test_empty_pod_list_is_said_to_be_empty);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -281,6 +281,37 @@ START_TEST(test_every_row_malformed_names_each_row)
 }
 END_TEST
 
+/* A file with no header row (nothing, a byte-order mark alone, blank lines only) is said to be
+ * empty; before, each read "has no column 'submit' in its header row", as if a header were
+ * there. Blank lines before a header are skipped, as between rows. */
+START_TEST(test_an_empty_file_is_said_to_be_empty)
+{
+    static const char *const empty[] = {"", "\xEF\xBB\xBF", "\n\n", "\r\n\r\n", "\xEF\xBB\xBF\n\n"};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        char path[64];
+        temp_csv(empty[i], path, sizeof path);
+        st_diag d;
+        st_scn *s = with_abs_trace(path, "csv", "", &d);
+        unlink(path);
+        ck_assert_ptr_null(s);
+        ck_assert_int_eq(d.n, 1);
+        ck_assert_uint_eq(d.items[0].loc.line, 3); /* the `file` key */
+        ck_assert_msg(strstr(d.items[0].msg,
+                             "is empty: expected a header row naming its columns (format csv: "
+                             "submit, duration, gpus), then one row per job"),
+                      "case %zu: %s", i, d.items[0].msg);
+    }
+    char path[64];
+    temp_csv("\n\r\nsubmit,duration,gpus\n0,60,1\n", path, sizeof path);
+    st_diag d;
+    st_scn *s = with_abs_trace(path, "csv", "", &d);
+    unlink(path);
+    ck_assert_msg(s != NULL, "%s", d.n ? d.items[0].msg : "");
+    ck_assert_uint_eq(st_scn_trace(s)->n_jobs, 1);
+    st_scn_free(s);
+}
+END_TEST
+
 /* 3,000 tenants over 9,000 rows in a scrambled order: each job's index names its own tenant, and
  * the names stand in first-seen order (the hash index never reaches the order). */
 START_TEST(test_tenants_hashed_in_first_seen_order)
@@ -393,6 +424,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
     tcase_add_test(tc, test_every_row_malformed_names_each_row);
     tcase_add_test(tc, test_missing_column_is_an_error);
+    tcase_add_test(tc, test_an_empty_file_is_said_to_be_empty);
     tcase_add_test(tc, test_tenants_hashed_in_first_seen_order);
     tcase_add_test(tc, test_a_bound_is_an_error_whatever_malformed_says);
     tcase_add_test(tc, test_plain_columns_are_strict);
