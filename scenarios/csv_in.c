@@ -344,6 +344,13 @@ void st_csv_skipped_as_errors(const st_csv_report *r)
 int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
                        const char *const *want, int n_want, int *col)
 {
+    /* A name holding a NUL ("gpus\0") matched no column, and the reader said "has no column
+     * 'gpus'" of a header that names it: the NUL is said where it is, as in a row. */
+    const char *nul = memchr(p, '\0', n);
+    if (nul)
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, nul)},
+                           "malformed header row: a NUL byte"),
+               -1;
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS), first = 0;

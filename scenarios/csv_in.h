@@ -73,9 +73,9 @@ int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *
                   int n_want, int *col, int *first);
 
 /* The header row [p, p + n), line line_no of file: col[k] the index of the column named want[k]
- * (-1: none). More than ST_CSV_MAX_COLS columns, or a name given twice, is an error added to
- * errors ("the header row names column 'x' twice (fields 2 and 5): which one to read is
- * unclear"). Returns 0 or -1. */
+ * (-1: none). A NUL byte ("malformed header row: a NUL byte", at it), more than ST_CSV_MAX_COLS
+ * columns, or a name given twice, is an error added to errors ("the header row names column 'x'
+ * twice (fields 2 and 5): which one to read is unclear"). Returns 0 or -1. */
 int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
                        const char *const *want, int n_want, int *col);
 
