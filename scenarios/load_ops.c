@@ -514,7 +514,7 @@ int st__load_validation(st_ld *ld, const st_ynode *n)
 
 /* A typed price (models/config/config.h, ST_COST_TYPED): one value for every GPU type
  * (`node_price: 300000 USD`), or a mapping of GPU types to values (`node_price: {h100-sxm:
- * 296644 USD, b200: 515000 USD}`), each a catalog or hardware.gpus name. */
+ * 255237 USD, b200: 515000 USD}`), each a catalog or hardware.gpus name. */
 static int typed_price(st_rd *rd, const st_ynode *n, st_cost_cfg *c, st_cost_key k, st_dim dim)
 {
     st_ld *ld = st__ld(rd);

@@ -45,15 +45,15 @@ static const st_price_row rows[] = {
     /* An HGX A100 8-GPU 640 GB server, Dihuni listing archived 23 Sep 2023 (Epoch AI: 18,548.75
      * a GPU). */
     {"node_price", "a100-sxm-80g", 148390, 2023, "HGX A100 8-GPU server, Dihuni list, Sep 2023", 8},
-    /* A Supermicro SYS-8125GS-TNHR, HGX H100 8-GPU, Dihuni listing archived 21 Mar 2024 (Epoch
-     * AI: 37,080.50 a GPU). SemiAnalysis put NVIDIA's DGX H100 at about USD 270,000 (May 2023),
-     * Delta Computer listed it at EUR 303,610 (Mar 2024): the same range. */
-    {"node_price", "h100-sxm", 296644, 2024,
-     "HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024", 8},
+    /* An HGX H100 8-GPU system, listing archived 31 Jan 2025 (archive.ph/miFcW), as Epoch AI's
+     * data set records it ("HGX, 8 GPU"; 31,904.63 a GPU): 8 x 31,904.63. The same source and
+     * day as the h200-sxm row, so that a search across the two types compares like with like. */
+    {"node_price", "h100-sxm", 255237.04, 2025,
+     "HGX H100 8-GPU, listing archived 31 Jan 2025 (Epoch AI)", 8},
     /* An HGX H200 8-GPU system, listing archived 31 Jan 2025 (archive.ph/TxlLv), as Epoch AI's
-     * data set records it ("HGX, 8 GPU, on sale"; 39,083.38 a GPU): 8 x 39,083.38. The same
-     * data set's HGX H100 of that day is 31,904.63 a GPU (archive.ph/miFcW), and an H200
-     * baseboard alone listed at 270,565 (anafrashop, Mar 2024). */
+     * data set records it ("HGX, 8 GPU, on sale"; 39,083.38 a GPU): 8 x 39,083.38, 22.5% over
+     * the h100-sxm row's HGX H100 of that day; an H200 baseboard alone listed at 270,565
+     * (anafrashop, Mar 2024). */
     {"node_price", "h200-sxm", 312667.04, 2025,
      "HGX H200 8-GPU, listing archived 31 Jan 2025 (Epoch AI)", 8},
     /* NVIDIA DGX B200 (8 x B200) at about USD 515,000 (vengineer.hatenablog.com, "DGX B200",

@@ -399,7 +399,7 @@ print(d["existing"]["pool"], r["added_nodes"], r["added_gpu"], round(r["bought_u
 }
 expect "--existing: a loose deadline buys nothing" "h100 0 h100-sxm 0 True memory" \
     "$(first_row --deadline 3d)"
-expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 80740962.78 True gpus" \
+expect "--existing: a tight deadline grows the pool" "h100 256 h100-sxm 70140781.02 True gpus" \
     "$(first_row --deadline 1.5h --budget gpus=4096)"
 expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 136640197.55 False gpus" \
     "$(first_row --deadline 1.5h --budget gpus=4095)"
@@ -408,7 +408,7 @@ expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 13664019
 "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 3d --top 1 >"$tmp/ex.txt" \
     2>/dev/null
 expect "--existing: the cost line prices the kept nodes" "1 0" \
-    "$(grep -c '^  rank 1 h100-sxm: priced 128 nodes x 296644' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
+    "$(grep -c '^  rank 1 h100-sxm: priced 128 nodes x 255237' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
 # A power budget counts the kept pool's nodes outside a row at full draw: the new B200 pool
 # (4.394 MW, on the example's liquid racks) fits 7.5 MW beside the 256 H100 nodes kept (2.843 MW
 # at full draw on their air-cooled racks), not 7 MW; growing the H100 pool to 512 nodes keeps

@@ -22,8 +22,9 @@ expect() {
 }
 
 # quickstart's fine-tuning job bought on premises, staff left out so the nodes' price decides:
-# on one node a B200 steps 1.73x an H100's speed for 1.69x its price with a switch (515,000 +
-# 20,000 against 296,644 + 20,000 USD).
+# on one node a B200 steps 1.77x an H100's speed for 1.94x its price with a switch (515,000 +
+# 20,000 against 255,237.04 + 20,000 USD), so the table's prices rank the H100 first; a B200
+# stated at 400,000 USD (420,000 with its switch, 1.53x) ranks it first.
 scn() { # scn FILE NODE_PRICE_LINE
     sed -n '/^version:/,$p' "$src/scenarios/examples/quickstart.yaml" >"$1"
     printf 'cost:\n  delivery: on-prem\n%s  switch_price: 20000 USD\n  storage_price: 100 USD/TB\n  maintenance: 8%%\n  staff: 0 USD/y\n' "$2" >>"$1"
@@ -36,14 +37,14 @@ first() { # the variant and price source of the first ranked row
 
 scn "$tmp/table.yaml" ""
 got=$(first "$tmp/table.yaml")
-expect "table prices: the B200 first (its speed pays for its price)" \
-    "b200|DGX B200 list, USD 515K, vengineer, Mar 2025" "$got"
+expect "table prices: the H100 first (a B200's speed does not pay for its price)" \
+    "h100-sxm|HGX H100 8-GPU, listing archived 31 Jan 2025 (Epoch AI)" "$got"
 
-scn "$tmp/dear.yaml" "  node_price: { b200: 1000000 USD }
+scn "$tmp/cheap.yaml" "  node_price: { b200: 400000 USD }
 "
-got=$(first "$tmp/dear.yaml")
-expect "a B200 at 1 M USD: the H100 first on cost" \
-    "h100-sxm|HGX H100 8-GPU (Supermicro 8125GS), Dihuni list, Mar 2024" "$got"
+got=$(first "$tmp/cheap.yaml")
+expect "a B200 at 400,000 USD: the B200 first, priced by the scenario" \
+    "b200|the scenario's cost.node_price.b200 ($tmp/cheap.yaml:17)" "$got"
 
 scn "$tmp/all.yaml" "  node_price: 300000 USD
 "

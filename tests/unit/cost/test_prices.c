@@ -24,7 +24,7 @@ START_TEST(test_each_gpu_type_has_its_own_preset_row)
     st_cost_for_gpu(&c, "b200", &b200);
     st_cost_for_gpu(&c, "h200-sxm", &h200);
     st_cost_for_gpu(&c, "mi300x", &mi);
-    CLOSE(h100.node_price_usd, 296644);
+    CLOSE(h100.node_price_usd, 8 * 31904.63);
     CLOSE(b200.node_price_usd, 515000);
     CLOSE(h200.node_price_usd, 8 * 39083.38);
     ck_assert_double_lt(mi.node_price_usd, 0);
@@ -72,7 +72,7 @@ START_TEST(test_scenario_prices_override_the_table_by_type_then_for_all)
     st_scn *s = load("h100-sxm", "node_price: { b200: 400000 USD, h200-sxm: 330000 USD }", &d);
     ck_assert_ptr_nonnull(s);
     const st_cost_cfg *c = st_scn_cost(s);
-    CLOSE(c->node_price_usd, 296644); /* the cluster's type: the table's */
+    CLOSE(c->node_price_usd, 8 * 31904.63); /* the cluster's type: the table's */
     ck_assert_int_eq(c->from[ST_COST_NODE].origin, ST_PRICE_PRESET);
     st_cost_cfg b, h, a;
     st_cost_for_gpu(c, "b200", &b);
@@ -259,8 +259,8 @@ START_TEST(test_a_preset_node_price_is_per_gpu_of_the_node)
     ck_assert_int_eq(gb.node_price_gpus, 4);
     CLOSE(st_cost_node_price(&gb, 4), 166666.67);
     CLOSE(st_cost_node_price(&gb, 8), 2 * 166666.67);
-    CLOSE(st_cost_node_price(&h, 8), 296644);
-    CLOSE(st_cost_node_price(&h, 4), 296644 / 2.0);
+    CLOSE(st_cost_node_price(&h, 8), 8 * 31904.63);
+    CLOSE(st_cost_node_price(&h, 4), 4 * 31904.63);
     st_cost_use u = {.gpus = 64, .cluster_gpus = 64, .cluster_nodes = 8, .node_gpus = 8};
     gb.switch_price_usd = 0;
     CLOSE(st_cost_bought(&gb, &u), 16 * 166666.67);
