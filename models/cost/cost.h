@@ -98,7 +98,7 @@ const st_price_row *st_price_find(const char *key, const char *part);
 size_t st_price_count(void);
 const st_price_row *st_price_at(size_t i);
 /* The unit key's price is listed in, as its source states it ("USD/h", "USD/GiB"; "USD" for a
- * part's price), a unit sim/units.h parses. */
+ * part's price; "y" for amortization, a period), a unit sim/units.h parses. */
 const char *st_price_unit(const char *key);
 /* The period a key's price is counted over beyond its unit, as a listing writes it after the
  * unit ("-month" for storage_month_price: USD/GiB-month); "" for the others, whose unit holds

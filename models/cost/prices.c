@@ -1,6 +1,7 @@
-/* The cost model's preset prices, one table: each row a price with its year and public source,
- * for the whole site (part NULL) or for one part (a GPU platform by its catalog name). A price
- * that has no row here has no default: the scenario must state it (docs/models/cost.md). */
+/* The cost model's preset prices, one table: each row a price (or, for amortization, the period
+ * purchases are written off over) with its year and public source, for the whole site (part
+ * NULL) or for one part (a GPU platform by its catalog name). A price that has no row here has
+ * no default: the scenario must state it (docs/models/cost.md). */
 #include "models/cost/cost.h"
 
 #include <stddef.h>
@@ -37,6 +38,17 @@ static const st_price_row rows[] = {
      * of the 18 million commercial customers can take tariffs with demand charges above USD 15
      * per kW (a month's peak); that level is the default, in USD per W-month. */
     {"demand_charge", NULL, 15.0 / 1e3, 2017, "NREL survey of U.S. demand charges, Aug 2017", 0},
+    /* The write-off period: 5 years, Amazon's useful life for "a subset of our servers and
+     * networking equipment", shortened "effective January 1, 2025, from six years to five years"
+     * because of "an increased pace of technology development, particularly in the area of
+     * artificial intelligence and machine learning" (Amazon.com, Inc., Form 10-K for 2024, filed
+     * 7 Feb 2025, as quoted by O. Usvyatsky, "Amazon revises server lifespan amid AI shift",
+     * Deep Quarry, 11 Feb 2025, and Calcbench, "On Amazon and Server Lifespans", Feb 2025).
+     * Meta's 5.5 and Microsoft's and Alphabet's 6 years are fleet-wide lives; Amazon's is the
+     * one shortened for AI hardware, the shortest of the four, so the conservative one for GPU
+     * servers. */
+    {"amortization", NULL, 5 * 365 * 86400.0, 2025,
+     "Amazon 10-K 2024: servers 6 -> 5 y from Jan 2025 (AI/ML pace)", 0},
 
     /* NVIDIA's DGX A100 (8 x A100 40 GB) at its launch, USD 199,000 (NVIDIA press release,
      * 14 May 2020; Epoch AI: 24,875 a GPU). */
@@ -144,6 +156,7 @@ const char *st_price_unit(const char *key)
         {"gpu_hour_price", "USD/h"},     {"committed_gpu_hour_price", "USD/h"},
         {"storage_price", "USD/TB"},     {"storage_bandwidth_price", "USD/(GB/s)"},
         {"cooling_air_price", "USD/kW"}, {"cooling_liquid_price", "USD/kW"},
+        {"amortization", "y"},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (strcmp(units[i].key, key) == 0)
@@ -189,9 +202,7 @@ void st_cost_defaults(st_cost_cfg *c)
     c->cooling_air_usd_per_w = c->cooling_liquid_usd_per_w = -1;
     for (int k = 0; k < ST_COST__PARTS; k++)
         c->part_from[k] = (st_price_from){ST_PRICE_ALL, NULL};
-    c->amortization_s =
-        4 * 365 * 86400.0; /* the documented default (docs/guide/scenario-reference.md): 4 y, an
-                              assumption, settable */
+    c->amortization_s = site("amortization");
     for (int k = 0; k < ST_COST__TYPED; k++)
         c->from[k] = (st_price_from){ST_PRICE_ALL, NULL};
     c->typed = NULL;

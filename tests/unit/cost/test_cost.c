@@ -145,6 +145,7 @@ START_TEST(test_unsourced_prices_are_required)
     ck_assert_str_eq(st_cost_missing(&c, &why), "gpu_hour_price");
     CLOSE(c.demand_usd_per_w_month * 1e3, 15);      /* NREL, Aug 2017 */
     CLOSE(c.electricity_usd_per_j * 3.6e6, 0.1107); /* EIA, Sep 2020, commercial */
+    CLOSE(c.amortization_s, 5 * 365 * 86400.0);     /* Amazon 10-K for 2024 */
     CLOSE(c.egress_usd_per_byte * 1073741824.0, 0.09);
     CLOSE(c.storage_month_usd_per_byte * 1073741824.0, 0.023);
     /* storage bought: a part, its row site-wide (Pure FlashBlade//E, Mar 2023), whatever the fabric
@@ -297,7 +298,7 @@ START_TEST(test_forecast_prices_egress_only_in_the_cloud)
                "cooling_liquid_price: 1000 USD/kW }\n",
                &s);
     f = &r.f[0];
-    double written = f->life.wall_s / (4 * 365 * 86400.0);
+    double written = f->life.wall_s / (5 * 365 * 86400.0); /* the default amortization */
     int64_t ports = st_forecast_switch_ports(st_scn_cluster(s));
     ck_assert_int_ge(ports, 16);
     CLOSE(f->cost.capex_optics_usd, (double)ports * 1000 * written);
