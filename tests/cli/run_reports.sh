@@ -169,12 +169,12 @@ ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdow
 ok '"$strata" run scenarios/examples/llama3-405b-16k-onprem.yaml --replicas 3 --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-405b \(job pretrain\) in [0-9.]+ d, the mean of 3 lives \(.*, costing [0-9,]+ USD in the first life;"' "run: the headline leads with the replicas' mean"
 
 # a training job's headline gives its own cost, and the scenario's in all where a service beside
-# it costs too (a user walk found the 371 USD total beside pretrain's name, whose cost is 349.4)
+# it costs too (a user walk found the total beside pretrain's name, whose cost is 323.8)
 for f in markdown html; do
     "$strata" run scenarios/examples/serve-h100-train-b200.yaml --format $f >"$tmp/sb.$f" 2>/dev/null
-    ok 'grep -q "^\(<p [^>]*>\)\?Trains llama3-8b (job pretrain) in .*, costing 349.4 USD (371 USD in all); service chat serves" "$tmp/sb.$f"' "run: $f headline gives the job's cost, the total in all"
+    ok 'grep -q "^\(<p [^>]*>\)\?Trains llama3-8b (job pretrain) in .*, costing 323.8 USD (343.3 USD in all); service chat serves" "$tmp/sb.$f"' "run: $f headline gives the job's cost, the total in all"
 done
-ok '"$strata" run scenarios/examples/serve-h100-train-b200.yaml 2>/dev/null | grep -q "^  pretrain: 349.4 USD,"' "run: the text's pretrain cost is the headline's"
+ok '"$strata" run scenarios/examples/serve-h100-train-b200.yaml 2>/dev/null | grep -q "^  pretrain: 323.8 USD,"' "run: the text's pretrain cost is the headline's"
 
 # on a cluster of pools each pool's node price source is in every format, as the text lists them
 # (a user walk found the JSON holding the first pool's alone and one "Node price source" row)
