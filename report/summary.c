@@ -183,7 +183,7 @@ static void band_words(FILE *out, const cJSON *j, const cJSON *band, double poin
 
 /* What the one training job does: "Trains MODEL (job NAME) in WALL on G GPU GPUs", or that its
  * plan does not fit. */
-static void training_words(FILE *out, long i, const cJSON *t)
+static void training_words(FILE *out, long i, const cJSON *t, int failures_stated)
 {
     char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
     const cJSON *j = cJSON_GetArrayItem(get(t, "jobs"), (int)i);
@@ -218,6 +218,8 @@ static void training_words(FILE *out, long i, const cJSON *t)
         fputc(')', out);
     char n1[ST_REPORT_VALUE_MAX];
     fprintf(out, " on %s %s GPUs", whole(num(j, "gpus"), n1), gpu);
+    if (!failures_stated) /* the wall is failure-free: say so where a reader takes it as a plan */
+        fputs(" (no failures modelled: the scenario states none)", out);
 }
 
 /* What the inference jobs serve (they run beside no cluster run): for each, its throughput,
@@ -319,7 +321,7 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
     int alone = i < 0 && !get(t, "scheduler") && lone_kind(rep->run) == ST_WL_INFERENCE;
     if (i >= 0)
-        training_words(out, i, t);
+        training_words(out, i, t, st_scn_failures(rep->s) != NULL);
     else if (alone)
         serving_words(out, t);
     else

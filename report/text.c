@@ -214,7 +214,7 @@ static void runs_text(FILE *out, const st_forecast *f)
 }
 
 /* Ingest, checkpoints, failures and the whole run (st_forecast_life). */
-static void life_text(FILE *out, const st_forecast *f, int explain)
+static void life_text(FILE *out, const st_forecast *f, int explain, int failures_stated)
 {
     const st_life_result *l = &f->life;
     char a[32], b[32];
@@ -236,12 +236,15 @@ static void life_text(FILE *out, const st_forecast *f, int explain)
         /* "%.0lld" prints no digit for 0 planned: " (N slow-node exclusions)" alone */
         snprintf(planned, sizeof planned, " (%.0lld%s%s)", (long long)l->planned,
                  l->planned > 0 ? " planned" : "", slow);
+    /* without a failures: section no failure is drawn: "0 interruptions" read as a forecast
+       that the cluster never fails (a plausibility review's find) */
     fprintf(out,
             "  life      %s step%s: %s wall, goodput %.2f%%, %lld interruption%s%s, %s of work "
-            "lost\n",
+            "lost%s\n",
             st_fig_plain((double)f->steps).s, st_plural_s(f->steps),
             fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100, (long long)l->interruptions,
-            st_plural_s(l->interruptions), planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b));
+            st_plural_s(l->interruptions), planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b),
+            failures_stated ? "" : " (no failures: section, so none is drawn)");
     if (f->has_spares)
         fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
                 fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
@@ -286,7 +289,8 @@ static void software_text(FILE *out, const st_workload_cfg *w)
             p->overlap_p2p ? "" : ", blocking pipeline sends");
 }
 
-static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, int explain)
+static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, int explain,
+                     int failures_stated)
 {
     static const char *const recipe[][2] = {
         {" (delayed scaling)", " (delayed scaling, FP8 weights)"},
@@ -376,7 +380,7 @@ static void job_text(FILE *out, const st_cluster_cfg *c, const st_forecast *f, i
     if (f->pool_step_s)
         pace_text(out, f, c, explain);
     if (f->has_life)
-        life_text(out, f, explain);
+        life_text(out, f, explain, failures_stated);
 }
 
 /* A collective workload: what ran, how long it took with its neighbours, and what it would
@@ -788,7 +792,7 @@ static void report_text(FILE *out, const st_report *rep)
         colls += !r->f[i].w && !r->serve[i].w;
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
-            job_text(out, c, &r->f[i], rep->explain);
+            job_text(out, c, &r->f[i], rep->explain, st_scn_failures(rep->s) != NULL);
         else if (r->serve[i].w)
             st_report_serve_text(out, c, &r->serve[i]);
         else

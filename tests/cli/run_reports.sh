@@ -32,7 +32,7 @@ fi
 # A decision-maker's page: the answer in words first (the audit's counts in it), the audit with
 # FAIL rows first and marked, figures named by their rows' labels with the key on hover, no chart
 # without data, tables in a box that scrolls (tests/cli/check_browser.sh renders the pages).
-ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
+ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs (no failures modelled: the scenario states none) at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
 ok 'grep -o "<tr class=\"[a-z]*\"><td class=\"status\">[A-Z]*" "$tmp/r.html" | head -1 | grep -q "^<tr class=.fail.><td class=.status.>FAIL$"' "run: the audit's failures first, marked"
 ok 'grep -q "title=\"racks.headroom_a\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html"' "run: figures by their labels"
 ok '! grep -q "id=\"queue-waits\"" "$tmp/r.html" && grep -q "One job went through the queue" "$tmp/r.html"' "run: no queue-wait chart of one job"
