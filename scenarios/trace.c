@@ -16,7 +16,8 @@
  *           not a GPU job and is left out, counted in one warning; a pod never scheduled (no
  *           scheduled_time) has no run time and is malformed. A GPU-sharing pod (gpu_milli below
  *           1000) takes a whole GPU: the cluster run does not share GPUs (models/place/gpushare.h
- *           does, for the fragmentation experiment).
+ *           does, for the fragmentation experiment); a gpu_milli that is not a number from 0 to
+ *           1000 is malformed.
  * A GPU type column maps each job to a pool through `trace.pools` on a cluster of several pools
  * (docs/models/pools.md); elsewhere it is not read.
  * Every number goes through st_limit_parse (models/config/limits.h), as the scenario's own
@@ -43,6 +44,7 @@
 typedef struct trace_format {
     const char *submit, *duration, *gpus, *tenant, *cls, *iterations, *iteration, *type;
     const char *started; /* when named (required), `duration` is the end time: run = end - it */
+    const char *milli;   /* a GPU's share in thousandths (openb's gpu_milli), checked when read */
     double unit_s;
     int units;
     int cpu_rows; /* rows of 0 GPUs are CPU jobs, left out and counted, not malformed */
@@ -55,15 +57,28 @@ static const trace_format formats[] = {
     [ST_TRACE_CSV] = {"submit", "duration", "gpus", "tenant", .type = "gpu_type", .unit_s = 1,
                       .units = 1},
     [ST_TRACE_OPENB] = {"creation_time", "deletion_time", "num_gpu", .type = "gpu_spec",
-                        .started = "scheduled_time", .unit_s = 1, .cpu_rows = 1},
+                        .started = "scheduled_time", .milli = "gpu_milli", .unit_s = 1,
+                        .cpu_rows = 1},
 };
 
-enum { C_SUBMIT, C_DURATION, C_GPUS, C_TENANT, C_CLS, C_ITERS, C_ITER, C_TYPE, C_START, C__N };
+enum {
+    C_SUBMIT,
+    C_DURATION,
+    C_GPUS,
+    C_TENANT,
+    C_CLS,
+    C_ITERS,
+    C_ITER,
+    C_TYPE,
+    C_START,
+    C_MILLI,
+    C__N
+};
 
 #define NAMES(tf)                                                                                  \
     {                                                                                              \
         (tf)->submit, (tf)->duration, (tf)->gpus, (tf)->tenant, (tf)->cls, (tf)->iterations,       \
-            (tf)->iteration, (tf)->type, (tf)->started                                             \
+            (tf)->iteration, (tf)->type, (tf)->started, (tf)->milli                                \
     }
 
 /* Names in first-seen order (the order reports and indices use, so hashing never reaches
@@ -311,6 +326,26 @@ static int row_pool(reader *r, const char *const *f, const size_t *len, st_trace
     return 0;
 }
 
+/* The GPU share where the format records one (openb's gpu_milli, optional): a number from 0 to
+ * 1000 thousandths of a GPU, else the row is malformed ("nan", "-5" and "99999999999" were read
+ * unchecked). It is not used past the check: a sharing pod takes a whole GPU in the cluster run.
+ * 1, or 0 after reporting the row. */
+static int milli_ok(reader *r, const char *const *f, const size_t *len)
+{
+    int c = r->col[C_MILLI];
+    if (c < 0)
+        return 1;
+    st_value_rule mr = {.dim = ST_DIM_COUNT, .range = ST_R_NONNEG, .unit_flags = ST_UNIT_PLAIN};
+    double v;
+    char why[256];
+    if (st_limit_parse(r->tf->milli, f[c], len[c], &mr, &v, why, sizeof why) || v > 1000) {
+        st_csv_malformed(&r->rep, f[c], "%s '%.*s' is not a number from 0 to 1000", r->tf->milli,
+                         (int)st_utf8_fit(f[c], len[c], 40), f[c]);
+        return 0;
+    }
+    return 1;
+}
+
 /* A row of no GPU where the format holds CPU jobs too (openb's CPU pods): counted, left out. */
 static int cpu_row(reader *r, const char *const *f, const size_t *len)
 {
@@ -362,8 +397,8 @@ static void row(reader *r, const char *p, size_t n)
         return;
     if (!field(r, f, len, C_SUBMIT, &tr, "a number >= 0", &j.submit_s) ||
         !run_time(r, f, len, &tr, &j) ||
-        !field(r, f, len, C_GPUS, &gr, "a whole number >= 1", &g) || !iterations(r, f, len, &j) ||
-        !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS) ||
+        !field(r, f, len, C_GPUS, &gr, "a whole number >= 1", &g) || !milli_ok(r, f, len) ||
+        !iterations(r, f, len, &j) || !name_ok(r, f, len, C_TENANT) || !name_ok(r, f, len, C_CLS) ||
         (r->t->n_pools && !name_ok(r, f, len, C_TYPE)) /* read only then */ ||
         !row_pool(r, f, len, &j))
         return; /* before the names are added: a skipped row adds no tenant or class */

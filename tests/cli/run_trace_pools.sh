@@ -109,5 +109,17 @@ expect "openb: a gpu_spec that is not UTF-8 is malformed" \
 iconv -f UTF-8 -t UTF-8 "$tmp/e" >/dev/null 2>&1
 expect "openb: the warnings are UTF-8" 0 $?
 
+# gpu_milli, where the header names it, is a GPU's share in thousandths: a number from 0 to 1000
+# (it was read unchecked: nan, -5 and 99999999999 made jobs); others are malformed at the field.
+printf 'name,num_gpu,gpu_milli,gpu_spec,creation_time,deletion_time,scheduled_time\np1,1,500,T4,0,100,50\np2,1,nan,T4,0,100,50\np3,1,-5,,0,100,50\np4,1,99999999999,,0,100,50\np5,1,1000,,0,100,50\n' >"$tmp/m.csv"
+scenario "$tmp/m.csv" openb "{ T4: small, any: big }"
+"$strata" check "$tmp/s.yaml" >"$tmp/o" 2>"$tmp/e"
+expect "openb: a gpu_milli of nan, -5 or 99999999999 is malformed" \
+    "$tmp/m.csv:3:6: warning: malformed trace row: gpu_milli 'nan' is not a number from 0 to 1000; row skipped
+$tmp/m.csv:4:6: warning: malformed trace row: gpu_milli '-5' is not a number from 0 to 1000; row skipped
+$tmp/m.csv:5:6: warning: malformed trace row: gpu_milli '99999999999' is not a number from 0 to 1000; row skipped" \
+    "$(grep 'gpu_milli' "$tmp/e")"
+expect "openb: the rows of gpu_milli 500 and 1000 are read" 1 "$(grep -c 'a trace of 2 jobs' "$tmp/o")"
+
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]
