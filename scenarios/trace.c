@@ -517,19 +517,29 @@ static void keep(st_ld *ld, reader *r)
     free(r->types.slot);
 }
 
-/* A trace left with no job: its header alone, or every row malformed, said with each row's
- * reason (csv_in.h), since a scenario that does not load prints no warning. */
+/* A trace left with no job: its header alone, every row a CPU pod (openb), or every row
+ * malformed, said with each row's reason (csv_in.h), since a scenario that does not load prints
+ * no warning (the CPU pods' count among them: "has no job row" was said of a file of CPU pods). */
 static int no_job(reader *r, const st_ynode *at)
 {
+    size_t cpu = r->cpu_rows;
+    if (!r->rep.skipped && cpu)
+        return st_rd_fail(&r->ld->rd, at, ST_EINVAL,
+                          "trace file '%s': its %zu row%s for no GPU (CPU pods are left out), so "
+                          "no job is left",
+                          at->text, cpu, cpu == 1 ? " asks" : "s ask");
     if (!r->rep.skipped)
         return st_rd_fail(&r->ld->rd, at, ST_EINVAL,
                           "trace file '%s' has no job row: expected at least one row after its "
                           "header",
                           at->text);
-    char why[96];
+    char why[96], cpus[96] = "";
+    if (cpu)
+        snprintf(cpus, sizeof cpus, "; besides, %zu row%s for no GPU (CPU pods are left out)", cpu,
+                 cpu == 1 ? " asks" : "s ask");
     int rc = st_rd_fail(&r->ld->rd, at, ST_EINVAL,
-                        "trace file '%s' has no job row that could be read: %s", at->text,
-                        st_csv_skipped_reason(&r->rep, why, sizeof why));
+                        "trace file '%s' has no job row that could be read: %s%s", at->text,
+                        st_csv_skipped_reason(&r->rep, why, sizeof why), cpus);
     st_csv_skipped_as_errors(&r->rep);
     return rc;
 }
