@@ -257,8 +257,9 @@ int st_scn_load_buffer_set(const char *name, const char *buf, size_t len, const 
 /* Open path for reading, refusing what is not a regular file before a byte is read: a
  * directory, and a FIFO, socket or device, which could block forever or never end. The open
  * does not block (O_NONBLOCK) even on a FIFO without a writer; the flag does not change how a
- * regular file reads. NULL with why filled. */
-static FILE *open_regular(const char *path, char *why, size_t n)
+ * regular file reads. noun names the file's kind in the message ("a calibration is a file").
+ * NULL with why filled. */
+static FILE *open_regular(const char *path, const char *noun, char *why, size_t n)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
@@ -266,26 +267,29 @@ static FILE *open_regular(const char *path, char *why, size_t n)
         return NULL;
     }
     struct stat sb;
-    const char *bad = NULL;
+    const char *bad = NULL, *kind = "";
     if (fstat(fd, &sb) != 0)
         bad = strerror(errno);
     else if (S_ISDIR(sb.st_mode))
         bad = "is a directory";
-    else if (!S_ISREG(sb.st_mode))
-        bad = "not a regular file (a FIFO, socket or device); a scenario is a file";
+    else if (!S_ISREG(sb.st_mode)) {
+        bad = "not a regular file (a FIFO, socket or device); a ";
+        kind = noun;
+    }
     FILE *f = bad ? NULL : fdopen(fd, "rb");
     if (!f) {
-        snprintf(why, n, "%s", bad ? bad : strerror(errno));
+        snprintf(why, n, "%s%s%s", bad ? bad : strerror(errno), kind, *kind ? " is a file" : "");
         close(fd);
     }
     return f;
 }
 
-int st__read_file(const char *path, char **out, size_t *out_len, char *why, size_t n)
+int st__read_file(const char *path, const char *noun, char **out, size_t *out_len, char *why,
+                  size_t n)
 {
     *out = NULL;
     *out_len = 0;
-    FILE *f = open_regular(path, why, n);
+    FILE *f = open_regular(path, noun, why, n);
     if (!f)
         return ST_EIO;
     size_t cap = 0, len = 0;
@@ -320,7 +324,7 @@ int st_scn_load_file_set(const char *path, const st_scn_set *sets, size_t n, st_
     *out = NULL;
     char *buf, why[256];
     size_t len;
-    int rc = st__read_file(path, &buf, &len, why, sizeof why);
+    int rc = st__read_file(path, "scenario", &buf, &len, why, sizeof why);
     if (rc)
         return st_diag_add(diag, rc, (st_loc){path, 0, 0}, "%s", why);
     rc = st_scn_load_buffer_set(path, buf, len, sets, n, out, diag);

@@ -123,7 +123,7 @@ static int read_file(st_ld *ld, const st_ynode *n, st_calib_cfg *c)
     if (plen < 0 || (size_t)plen >= sizeof path)
         return st_rd_fail(rd, n, ST_ELIMIT, "calibration file path is longer than %zu bytes",
                           sizeof path - 1);
-    int rc = st__read_file(path, &buf, &len, why, sizeof why);
+    int rc = st__read_file(path, "calibration", &buf, &len, why, sizeof why);
     if (rc)
         return st_rd_fail(rd, n, rc, "calibration file '%s': %s", n->text, why);
     c->file = st_rd_strdup(rd, path);

@@ -80,8 +80,9 @@ int st__read_path(st_rd *rd, const st_ynode *n, const char *key, const char *nou
 
 /* The whole of the regular file at path (at most ST_YTREE_MAX_FILE bytes) into *out (malloc'd)
  * and *len: 0, or an error code with what went wrong in why ("cannot open: ...", "is a
- * directory", "read error: ...", "file is larger than ..."). */
-int st__read_file(const char *path, char **out, size_t *len, char *why, size_t n);
+ * directory", "not a regular file (a FIFO, socket or device); a <noun> is a file", "read error:
+ * ...", "file is larger than ..."); noun is the file's kind: "scenario", "calibration". */
+int st__read_file(const char *path, const char *noun, char **out, size_t *len, char *why, size_t n);
 
 /* cluster.calibration (load_calib.c): its field reader, and the check, once the cluster's GPU is
  * known, that it was fitted on that GPU type (an error at the calibration otherwise). */

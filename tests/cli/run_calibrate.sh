@@ -142,6 +142,16 @@ grep -q "b200.yaml:3:3: error: cluster.calibration was fitted on b200" "$tmp/e" 
 "$strata" run scenarios/examples/quickstart.yaml --calibration "$tmp/empty.yaml" >/dev/null 2>"$tmp/e"
 expect "an empty calibration file exits 2" 2 $?
 grep -q "is empty: expected the calibration: mapping" "$tmp/e" || bad "empty calibration: message"
+# A calibration that is not a regular file is said to be one ("a scenario is a file" named the
+# wrong kind), by --calibration and by sweep's --set cluster.calibration alike.
+"$strata" run scenarios/examples/quickstart.yaml --calibration /dev/null >/dev/null 2>"$tmp/e"
+expect "a device as the calibration exits 2" 2 $?
+expect "a device as the calibration: message" \
+    "--calibration /dev/null: error: calibration file '/dev/null': not a regular file (a FIFO, socket or device); a calibration is a file" \
+    "$(cat "$tmp/e")"
+"$strata" sweep scenarios/examples/quickstart.yaml --set cluster.calibration=/dev/null >"$tmp/sw.csv" 2>/dev/null
+expect "sweep: a device as the calibration: its row's reason" 1 \
+    "$(grep -c "calibration file '/dev/null': not a regular file (a FIFO, socket or device); a calibration is a file\"$" "$tmp/sw.csv")"
 # The H200's own kernel run (tools/measure): its GEMM grid, as the tool writes it for calibrate
 # from the run's table, fits both precisions within 4% of the model (docs/models/calibration.md).
 run=tools/measure/runs/h200-2026-12-04
