@@ -103,6 +103,10 @@ int st_cli_output_format(const char *cmd, const char *path, const char *given, c
  * 0, or ST_EXIT_INPUT after printing the load's errors. */
 int st_cli_load(const char *file, const char *calibration, st_scn **s);
 
+/* `--calibration ''`, refused as the option's parser reads it: a usage error of cmd ("--calibration
+ * needs a file name, found ''"; it was the working folder, "is a directory"), else 0. */
+int st_cli_calibration_name(const char *cmd, const char *calibration);
+
 /* `--calibration FILE` as the override of cluster.calibration st_cli_load puts in: the path
  * made absolute from the working folder (the loader reads a relative one from the scenario's),
  * its errors located at "--calibration FILE". Both texts malloc'd into *path and *label, which

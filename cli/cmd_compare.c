@@ -70,6 +70,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             o->output = val;
             i++;
         } else if (strcmp(a, "--calibration") == 0 && val) {
+            if (st_cli_calibration_name("compare", val))
+                return ST_EXIT_INPUT;
             o->calibration = val;
             i++;
         } else if (strcmp(a, "--format") == 0) {

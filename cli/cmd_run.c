@@ -52,6 +52,8 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
             return st_cli_usage_error("run", "%s needs %s", a, opts[k].what);
         if (st_cli_once("run", a, &o->seen, 1u << k))
             return ST_EXIT_INPUT;
+        if (strcmp(opts[k].name, "--calibration") == 0 && st_cli_calibration_name("run", val))
+            return ST_EXIT_INPUT;
         *(const char **)((char *)o + opts[k].off) = val;
         *used = 1;
         return 0;

@@ -376,6 +376,8 @@ static int parse_one(const char *a, const char *val, st__size_opts *o)
     } else if (strcmp(a, "--workload") == 0) {
         o->workload = val;
     } else if (strcmp(a, "--calibration") == 0) {
+        if (st_cli_calibration_name("size", val))
+            return ST_EXIT_INPUT;
         o->calibration = val;
     } else if (strcmp(a, "--existing") == 0) {
         o->existing = val;

@@ -87,7 +87,7 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
     } else if (strcmp(a, "--calibration") == 0) {
         /* one input of every point, loaded once before the sweep (st_cli_calibration_set), not an
          * axis */
-        if (need(a, val))
+        if (need(a, val) || st_cli_calibration_name("sweep", val))
             return ST_EXIT_INPUT;
         o->calibration = val;
     } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {

@@ -49,6 +49,14 @@ expect "strata sweep: --format is given twice; give it once" -- \
     sweep "$q" --set cluster.nodes=2,4 --format csv --format json
 expect "strata calibrate: --output is given twice; give it once" -- \
     calibrate "$src/scenarios/examples/calibrate/mpt-h100.yaml" -o a.yaml --output b.yaml
+# --calibration '' read the working folder ("calibration file '/some/dir/': is a directory")
+expect "strata run: --calibration needs a file name, found ''" -- run "$q" --calibration ''
+expect "strata sweep: --calibration needs a file name, found ''" -- \
+    sweep "$q" --set cluster.nodes=2,4 --calibration ''
+expect "strata size: --calibration needs a file name, found ''" -- \
+    size "$q" --deadline 30d --calibration ''
+expect "strata compare: --calibration needs a file name, found ''" -- \
+    compare "$queue" --calibration ''
 expect "strata validate: --dir needs a directory" -- validate --dir
 expect "strata validate: --openb needs a directory" -- validate --sched --openb
 expect "strata validate: --residuals runs alone (with --dir at most)" -- \
