@@ -7,6 +7,7 @@
  * read in cmd_size_opts.c, a service is sized in cmd_size_serve.c and --existing's kept pool
  * set up in cmd_size_existing.c (cmd_size_internal.h between them). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,19 @@
 #include "sim/xalloc.h"
 
 /* `screen` on stdout (when not NULL), and `doc` to -o FILE, atomically, when o names one; a
- * write that fails says so and gives exit status 1. */
+ * write that fails says so, with its cause, and gives exit status 1. The flush here took the
+ * cause of a failing stdout with it: main's final check then knew only "write error". */
 int st__size_put(const st__size_opts *o, const char *screen, const char *doc)
 {
     int rc = ST_EXIT_OK;
     char why[512];
-    if (screen && (fputs(screen, stdout) == EOF || fflush(stdout)))
+    errno = 0;
+    if (screen && (fputs(screen, stdout) == EOF || fflush(stdout))) {
+        fprintf(stderr, "strata size: cannot write standard output: %s\n",
+                errno ? strerror(errno) : "write error");
+        st_cli_stdout_said(); /* main's close_stdout need not say it again */
         rc = ST_EXIT_SIM;
+    }
     if (o->output && doc && st_cli_write_atomic(o->output, doc, strlen(doc), why, sizeof why)) {
         fprintf(stderr, "strata size: %s\n", why);
         rc = ST_EXIT_SIM;

@@ -14,12 +14,18 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "check_writes: $*"; exit 1; }
 
 if [ -w /dev/full ]; then
-    for args in "run $scn" "run $scn --format json" "check $scn" "catalog" "--help"; do
+    for args in "run $scn" "run $scn --format json" "check $scn" "catalog" "--help" \
+        "size $scn --deadline 30d" "size $scn --deadline 30d -o /dev/full"; do
         # shellcheck disable=SC2086
         "$strata" $args >/dev/full 2>"$dir/err" && fail "'strata $args > /dev/full' exited 0"
         grep -q "cannot write standard output: No space left on device" "$dir/err" ||
             fail "'strata $args > /dev/full' did not say why: $(cat "$dir/err")"
     done
+    # size flushed its table itself, and main's check then knew only "write error"
+    "$strata" size "$scn" --deadline 30d -o /dev/full >/dev/full 2>"$dir/err"
+    grep -q "write error" "$dir/err" && fail "size > /dev/full said 'write error': $(cat "$dir/err")"
+    grep -q "strata size: cannot write '/dev/full': No space left on device" "$dir/err" ||
+        fail "size -o /dev/full did not say why: $(cat "$dir/err")"
     # a sweep says it once, with its cause (its own line, not main's again)
     "$strata" sweep "$scn" --set seed=1,2 >/dev/full 2>"$dir/err" && fail "sweep > /dev/full exited 0"
     [ "$(grep -c 'cannot write standard output: No space left on device' "$dir/err")" = 1 ] ||
