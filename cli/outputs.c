@@ -106,7 +106,8 @@ static size_t inputs_of(const st_scn *s, st_cli_file *in)
 /* Whether output o can be written where it is named, as a usage error before the command runs
  * (a run of minutes used to end in 'cannot create a temporary file next to it'): its folder
  * exists and is writable, for the temporary file the atomic write renames over it; it is not a
- * folder. A terminal, /dev/null or a FIFO is written through, wherever it is; a symbolic link
+ * folder, nor a name ending in '/', which only a folder can have. A terminal, /dev/null or a FIFO
+ * is written through, wherever it is; a symbolic link
  * (/dev/stdout among them) is left to the writer, which follows it to its file's own folder
  * (cli/write_file.c). 0 when it can. */
 static int writable(const char *cmd, const st_cli_file *o)
@@ -115,6 +116,10 @@ static int writable(const char *cmd, const st_cli_file *o)
     if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))
         return st_cli_usage_error(cmd, "%s '%s': it is a directory; name a file in it", o->what,
                                   o->path);
+    size_t len = strlen(o->path); /* "nofile/" was "its folder 'nofile' does not exist" */
+    if (len && o->path[len - 1] == '/')
+        return st_cli_usage_error(cmd, "%s '%s' names a folder, not a file: name the file to write",
+                                  o->what, o->path);
     if ((stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) ||
         (lstat(o->path, &st) == 0 && S_ISLNK(st.st_mode)))
         return 0;

@@ -66,6 +66,11 @@ expect 2 "strata run: -o '$tmp/no/such/dir/r.json': its folder '$tmp/no/such/dir
     "report in a missing folder" -- "$cases/nofit.yaml" -o "$tmp/no/such/dir/r.json"
 expect 2 "strata run: --trace '$tmp/no/such/dir/t.json': its folder .* does not exist" \
     "trace in a missing folder" -- "$cases/overlap.yaml" --trace "$tmp/no/such/dir/t.json"
+# a name ending in '/' is a folder's, not a file's (it was "its folder 'nofile' does not exist")
+expect 2 "strata run: -o '$tmp/nofile/' names a folder, not a file: name the file to write" \
+    "a report named as a folder" -- "$cases/nofit.yaml" -o "$tmp/nofile/"
+expect 2 "strata run: --trace '$tmp/nofile/' names a folder, not a file: name the file to write" \
+    "a trace named as a folder" -- "$cases/overlap.yaml" --trace "$tmp/nofile/"
 expect 2 "^$src/tests/bad/bad_boolean.yaml:[0-9]+:[0-9]+: error:" "bad input" -- \
     "$src/tests/bad/bad_boolean.yaml"
 expect 2 "unknown option '--frobnicate'" "usage error" -- "$cases/nofit.yaml" --frobnicate
