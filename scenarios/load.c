@@ -61,9 +61,17 @@ static int read_seed(st_rd *rd, const st_ynode *n, void *base)
     int64_t v = 0;
     if (st_rd_int(rd, n, "seed", ST_R_NONNEG, 9007199254740992.0, &v))
         return -1;
-    /* as a double 9007199254740993 reads as 2^53: a seed's digits must be the number run */
+    /* past 9e15 a double no longer holds every whole number (9007199254740993, +9007199254740993
+       and 9.007199254740993e15 all read as 2^53): there a seed is its digits, and they must be
+       the number run */
     const char *t = n->text;
-    if (strspn(t, "0123456789") == strlen(t) && strtoull(t, NULL, 10) != (unsigned long long)v)
+    int digits = strspn(t, "0123456789") == strlen(t);
+    if (v > 9000000000000000 && !digits)
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "seed of '%s': above 9e15 a seed is written as its digits alone, at "
+                          "most 9007199254740992 (a double does not hold every whole number there)",
+                          t);
+    if (v > 9000000000000000 && strtoull(t, NULL, 10) != (unsigned long long)v)
         return st_rd_fail(rd, n, ST_ELIMIT, "seed of '%s' is beyond the supported limit of %s", t,
                           "9007199254740992");
     ((st_scn *)base)->seed = (uint64_t)v;

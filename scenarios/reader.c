@@ -298,7 +298,7 @@ int st_rd_int(st_rd *rd, const st_ynode *n, const char *key, st_range r, double 
         return check_max(rd, n, key, max, v);
     /* beyond 2^53 a double no longer holds every whole number; a cap between 9e15 and 2^53
        (the seed's) is the field's own, and a value within it is read, not dropped */
-    if (fabs(v) > 9.0e15 && !(max >= v))
+    if (fabs(v) > 9.0e15 && !(max > 0 && v >= 0 && v <= max))
         return st_rd_fail(rd, n, ST_ELIMIT, "%s of '%s' is beyond the supported limit of 9e15", key,
                           n->text);
     if (!st_range_holds(v, r))
