@@ -123,7 +123,6 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
         }
         if (nl || (c->eof && have)) {
             c->start += nl ? l + 1 : l;
-            c->unended = !nl;
             *p = s;
             *len = l > 0 && s[l - 1] == '\r' ? l - 1 : l;
             /* the UTF-8 byte-order mark spreadsheets write first (Excel's "CSV UTF-8") is not

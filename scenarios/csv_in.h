@@ -26,7 +26,6 @@ typedef struct st_csv {
     uint64_t bytes; /* read so far */
     unsigned line;  /* the number of the line st_csv_next returned last, from 1 */
     int eof, overlong;
-    int unended; /* the line st_csv_next returned last ends the file without its line end */
 } st_csv;
 
 /* Open path for reading without blocking (O_NONBLOCK: a FIFO without a writer returns at once)
@@ -39,7 +38,7 @@ int st_csv_open(st_csv *c, const char *path, char *why, size_t n);
 
 /* The next line as [*p, *p + *len), without its LF or CRLF; c->line is its number. A line
  * longer than ST_CSV_MAX_LINE comes back cut at that length with c->overlong set, and the rest
- * of it is skipped; a last line without its LF sets c->unended (a file cut off while written).
+ * of it is skipped.
  * Returns 1, 0 at the end of the file, or ST_EIO or ST_ELIMIT (the file grew past ST_CSV_MAX_BYTES
  * while read) with why. */
 int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n);
