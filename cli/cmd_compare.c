@@ -338,6 +338,11 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
 {
     int rc = 0;
     uint64_t seed = o->has_seed ? o->seed : st_scn_seed(s);
+    if (o->replicas > 1 && seed + (uint64_t)(o->replicas - 1) > 9007199254740992ull)
+        return st_cli_usage_error("compare",
+                                  "--replicas %lld from seed %llu would run seeds past 2^53 "
+                                  "(9007199254740992), which a report cannot hold exactly",
+                                  (long long)o->replicas, (unsigned long long)seed);
     st_compare_row *rows = st_xcalloc(n * n_pl, sizeof *rows);
     int64_t total = (int64_t)(n * n_pl);
     st_progress("compare: policy runs", 0, total);

@@ -20,6 +20,9 @@ tr '\n' ' ' <"$tmp/h" >"$tmp/h1"
 ok 'grep -q "useful (GPU-seconds held less preemptions. saves and restores and what failures cost, over GPUs x makespan" "$tmp/h1"' "--help: useful less failures' costs"
 # Its replicas' seeds start at the seed (--seed 5 --replicas 3: seeds 5-7), not at N.
 ok 'grep -q "seeds S..S+N-1 (S: --seed, else the scenario.s)" "$tmp/h1"' "--help: replicas' seeds from the seed"
+# Seeds past 2^53 cannot be held exactly by a report: replicas that would run one are refused.
+"$strata" compare "$q" --seed 9007199254740992 --replicas 3 >"$tmp/o" 2>"$tmp/e"; rc=$?
+ok '[ $rc -eq 2 ] && grep -q "would run seeds past 2^53" "$tmp/e" && [ ! -s "$tmp/o" ]' "replicas past 2^53 refused"
 "$strata" compare "$q" --policies fifo,nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "unknown policy '"'"'nope'"'"' (one of: fifo, backfill" "$tmp/e"' "unknown policy"
 "$strata" compare "$q" --policies fifo,sjf,fifo >"$tmp/o" 2>"$tmp/e"; rc=$?
