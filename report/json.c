@@ -710,6 +710,8 @@ static void whole_numbers_exact(cJSON *parent)
             char buf[32];
             snprintf(buf, sizeof buf, "%.0f", v);
             cJSON *raw = cJSON_CreateRaw(buf);
+            if (!raw)
+                ST_BUG("cJSON_CreateRaw failed");
             raw->string = c->string; /* the key moves with it: replacing does not copy it */
             raw->type |= c->type & cJSON_StringIsConst;
             c->string = NULL;

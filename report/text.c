@@ -244,7 +244,7 @@ static void life_text(FILE *out, const st_forecast *f, int explain, int failures
             st_fig_plain((double)f->steps).s, st_plural_s(f->steps),
             fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100, (long long)l->interruptions,
             st_plural_s(l->interruptions), planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b),
-            failures_stated ? "" : " (no failures: section, so none is drawn)");
+            failures_stated ? "" : " (no failure stated, so none is drawn)");
     if (f->has_spares)
         fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
                 fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
@@ -792,7 +792,7 @@ static void report_text(FILE *out, const st_report *rep)
         colls += !r->f[i].w && !r->serve[i].w;
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
-            job_text(out, c, &r->f[i], rep->explain, st_scn_failures(rep->s) != NULL);
+            job_text(out, c, &r->f[i], rep->explain, st_report_failures_stated(rep));
         else if (r->serve[i].w)
             st_report_serve_text(out, c, &r->serve[i]);
         else

@@ -52,6 +52,9 @@ if [ -w /dev/full ]; then # a write that fails once the forecast has run
     expect 1 "cannot write '/dev/full'" "trace that cannot be written" -- "$cases/overlap.yaml" \
         --trace /dev/full
 fi
+# a life that draws no failure says so, whether failures: is left out or empty
+expect 0 '^  life .* 0 s of work lost \(no failure stated, so none is drawn\)$' \
+    "an empty failures: section draws none, and says so" -- "$cases/failures_empty.yaml"
 # a seed up to 2^53 is the one run, and every format prints its digits
 expect 0 '"seed":[[:space:]]*9007199254740992,' "the largest seed, run and printed" -- \
     "$cases/seed_2p53.yaml" --format json
