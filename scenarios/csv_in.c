@@ -141,17 +141,25 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
     }
 }
 
-int st_csv_header_line(st_csv *c, const char **p, size_t *len, char *why, size_t n)
-{
-    int rc;
-    while ((rc = st_csv_next(c, p, len, why, n)) > 0 && *len == 0 && !c->overlong)
-        ;
-    return rc;
-}
-
 static int blank(char c)
 {
     return c == ' ' || c == '\t';
+}
+
+/* Whether [p, p + len) holds nothing but spaces and tabs. */
+static int blank_line(const char *p, size_t len)
+{
+    while (len > 0 && blank(p[len - 1]))
+        len--;
+    return len == 0;
+}
+
+int st_csv_header_line(st_csv *c, const char **p, size_t *len, char *why, size_t n)
+{
+    int rc; /* a line of spaces was taken for the header: "no column 'submit'" */
+    while ((rc = st_csv_next(c, p, len, why, n)) > 0 && blank_line(*p, *len) && !c->overlong)
+        ;
+    return rc;
 }
 
 /* The end of the field that starts at p (before end), and in [*fs, *fe) what it holds. A field

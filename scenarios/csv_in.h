@@ -43,11 +43,11 @@ int st_csv_open(st_csv *c, const char *path, char *why, size_t n);
  * while read) with why. */
 int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n);
 
-/* The header row: the first line that is not blank, as st_csv_next gives it (blank lines
- * before it are skipped, as between rows, and a byte-order mark is no content). Returns 1, 0
- * when the file has no such line (empty, a byte-order mark alone, or blank lines only: the
- * reader says the file is empty, not that its header lacks a column), or an error code of
- * st_csv_next with why. */
+/* The header row: the first line that is not blank (empty, or spaces and tabs alone), as
+ * st_csv_next gives it (blank lines before it are skipped, as between rows, and a byte-order mark
+ * is no content). Returns 1, 0 when the file has no such line (empty, a byte-order mark alone, or
+ * blank lines only: the reader says the file is empty, not that its header lacks a column), or an
+ * error code of st_csv_next with why. */
 int st_csv_header_line(st_csv *c, const char **p, size_t *len, char *why, size_t n);
 
 void st_csv_close(st_csv *c);

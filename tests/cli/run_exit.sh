@@ -52,6 +52,10 @@ if [ -w /dev/full ]; then # a write that fails once the forecast has run
     expect 1 "cannot write '/dev/full'" "trace that cannot be written" -- "$cases/overlap.yaml" \
         --trace /dev/full
 fi
+# lines of spaces and tabs before a trace's header are blank, skipped as empty lines are (the
+# first was read as the header: "has no column 'submit'")
+expect 0 '^scheduler: .*1 job' "blank lines of spaces before a trace header" -- \
+    "$cases/trace_blank_spaces.yaml"
 # a life that draws no failure says so, whether failures: is left out or empty
 expect 0 '^  life .* 0 s of work lost \(no failure stated, so none is drawn\)$' \
     "an empty failures: section draws none, and says so" -- "$cases/failures_empty.yaml"
