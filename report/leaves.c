@@ -241,9 +241,3 @@ void st_report_md_cell(FILE *out, const char *s)
         }
     }
 }
-
-int st_report_failures_stated(const st_report *rep)
-{
-    const st_failures_cfg *f = st_scn_failures(rep->s); /* failures: {} draws nothing either */
-    return f && (f->n_classes > 0 || f->planned_every_s > 0);
-}

@@ -31,10 +31,6 @@ typedef struct st_report {
 cJSON *st_report_serve_json(const st_run_serve *s);
 void st_report_serve_text(FILE *out, const st_cluster_cfg *c, const st_run_serve *s);
 
-/* Whether rep's scenario states a failure of some kind (a component class or planned
- * interruptions): without one its lives draw none, which the summary and the text say. */
-int st_report_failures_stated(const st_report *rep);
-
 /* The JSON report (the keys of docs/guide/scenario-reference.md). Returns a malloc'd string ending
  * in a newline; the caller frees it. */
 char *st_report_json(const st_report *rep);

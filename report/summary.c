@@ -321,7 +321,7 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
     int alone = i < 0 && !get(t, "scheduler") && lone_kind(rep->run) == ST_WL_INFERENCE;
     if (i >= 0)
-        training_words(out, i, t, st_report_failures_stated(rep));
+        training_words(out, i, t, st_scn_states_failures(rep->s));
     else if (alone)
         serving_words(out, t);
     else

@@ -792,7 +792,7 @@ static void report_text(FILE *out, const st_report *rep)
         colls += !r->f[i].w && !r->serve[i].w;
     for (size_t i = 0; i < r->n; i++) {
         if (r->f[i].w)
-            job_text(out, c, &r->f[i], rep->explain, st_report_failures_stated(rep));
+            job_text(out, c, &r->f[i], rep->explain, st_scn_states_failures(rep->s));
         else if (r->serve[i].w)
             st_report_serve_text(out, c, &r->serve[i]);
         else

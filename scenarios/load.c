@@ -476,3 +476,8 @@ const st_failures_cfg *st_scn_failures(const st_scn *s)
 {
     return s->has_failures ? &s->failures : NULL;
 }
+
+int st_scn_states_failures(const st_scn *s)
+{
+    return s->has_failures && (s->failures.n_classes > 0 || s->failures.planned_every_s > 0);
+}

@@ -51,6 +51,9 @@ const st_workload_cfg *st_scn_workload(const st_scn *s, size_t i);
 /* Optional sections: NULL when the scenario leaves them out. */
 const st_trace_cfg *st_scn_trace(const st_scn *s);
 const st_failures_cfg *st_scn_failures(const st_scn *s);
+/* Whether s states a failure of some kind (a component class or planned interruptions): without
+ * one (no failures: section, or `failures: {}`) its lives draw none, which its reports say. */
+int st_scn_states_failures(const st_scn *s);
 const st_cost_cfg *st_scn_cost(const st_scn *s);
 const st_sched_cfg *st_scn_sched(const st_scn *s);
 /* The audit's targets (`audit:`, every key defaulted), or NULL: the audit's defaults. */
