@@ -250,12 +250,12 @@ int st_sweep_journal_open(const char *path, char *why, size_t n)
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd < 0) {
         if (errno == ELOOP)
-            snprintf(why, n,
-                     "%s: the journal is a symbolic link; a journal is never written through "
-                     "one (remove it)",
-                     path);
+            st_snprintf(why, n, /* the path first, cut at a character if it is long */
+                        "%s: the journal is a symbolic link; a journal is never written through "
+                        "one (remove it)",
+                        path);
         else
-            snprintf(why, n, "%s: cannot open the journal: %s", path, strerror(errno));
+            st_snprintf(why, n, "%s: cannot open the journal: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
@@ -268,7 +268,7 @@ int st_sweep_journal_open(const char *path, char *why, size_t n)
                             "appends to nothing else: move it, or choose another -o"
                           : NULL;
     if (bad) {
-        snprintf(why, n, "%s: %s", path, bad);
+        st_snprintf(why, n, "%s: %s", path, bad);
         close(fd);
         return -1;
     }
