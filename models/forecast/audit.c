@@ -664,15 +664,21 @@ static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_li
         return;
     const st_plant_rack_heat *h = &p->rack_heat;
     int ok = h->heat_w <= h->capacity_w;
-    char a[32], b[32];
-    add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, h->heat_w, h->capacity_w,
-        "rack heat against cooling");
-    /* the heat is the rack's mean draw: a step's peak may pass the rating, which says so */
-    int peaks = ok && p->rack_peak_w > h->capacity_w;
-    char peak[96] = "";
+    /* the heat is the rack's mean draw, what cooling removes: a rack whose step peak passes its
+     * own rating has no margin for it, a warning (its peak and its capacity, the same rack's) */
+    int peaks = ok && p->rack_peak_over_w > 0;
+    char a[32], b[32], c[32], peak[160] = "";
+    add(out, "plant",
+        !ok     ? ST_AUDIT_FAIL
+        : peaks ? ST_AUDIT_WARN
+                : ST_AUDIT_PASS,
+        h->heat_w, h->capacity_w, "rack heat against cooling");
     if (peaks)
-        snprintf(peak, sizeof peak, " (the worst rack's peak draw, %s, is above the rating)",
-                 ufmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a));
+        snprintf(peak, sizeof peak,
+                 "; a rack's peak draw, %s, is above its own %s of cooling: no margin for its "
+                 "peaks",
+                 ufmt(p->rack_peak_over_w, ST_DIM_POWER, a, sizeof a),
+                 ufmt(p->rack_peak_over_cap_w, ST_DIM_POWER, c, sizeof c));
     say(out, "the rack nearest its cooling limit gives %s of heat%s to %s of %s cooling%s%s",
         ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), peaks ? " on average" : "",
         ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[h->cooling],

@@ -153,8 +153,8 @@ static void merge_terms(racks *r)
 /* One rack's share: its coincident peak against the worst so far, and its loss terms. k is
  * the feed's loss per squared wall watt, s the wall watts per board watt. [a, b) are the
  * rack's pairs. */
-static void fold_rack(racks *r, int64_t rack, size_t a, size_t b, const st_plant_profile *prof,
-                      double k, double s, st_plant_result *out)
+static double fold_rack(racks *r, int64_t rack, size_t a, size_t b, const st_plant_profile *prof,
+                        double k, double s, st_plant_result *out)
 {
     double board = r->c[rack];
     for (size_t i = a; i < b;) {
@@ -176,6 +176,22 @@ static void fold_rack(racks *r, int64_t rack, size_t a, size_t b, const st_plant
     r->cst += k * s * s * r->c[rack] * r->c[rack];
     if (s * board > out->rack_peak_w)
         out->rack_peak_w = s * board;
+    return s * board;
+}
+
+/* Rack `rack`'s peak draw against its own cooling capacity: keep the rack furthest past it. */
+static void peak_against_cooling(const st_cluster_cfg *c, int64_t rack, double peak_w,
+                                 st_plant_result *out)
+{
+    st_plant_rack_heat h;
+    st_plant_rack_cooling(st_racks_cfg(c, rack), peak_w, &h);
+    if (!(peak_w > h.capacity_w))
+        return;
+    if (out->rack_peak_over_w > 0 &&
+        peak_w / h.capacity_w <= out->rack_peak_over_w / out->rack_peak_over_cap_w)
+        return;
+    out->rack_peak_over_w = peak_w;
+    out->rack_peak_over_cap_w = h.capacity_w;
 }
 
 /* Every rack folded in order; the worst rack's current, loss and breaker headroom. */
@@ -191,7 +207,7 @@ static void fold_racks(racks *r, const st_cluster_cfg *c, const st_plant_profile
         size_t a = i;
         while (i < r->n_pairs && r->pairs[i].rack == rack)
             i++;
-        fold_rack(r, rack, a, i, prof, k, s, out);
+        peak_against_cooling(c, rack, fold_rack(r, rack, a, i, prof, k, s, out), out);
     }
     merge_terms(r);
     out->racks = r->n;

@@ -130,6 +130,10 @@ typedef struct st_plant_result {
      * capacity, and the facility's cooling plant over every rack's heat and the electrical
      * rooms' (electrical_heat_w: the transformers' and the UPS's losses, on the air plant). */
     st_plant_rack_heat rack_heat;
+    /* The rack whose coincident peak draw is furthest past its own cooling capacity (a rack's
+     * peak and its capacity, never two racks'): 0 and 0 when no rack's peak passes its capacity.
+     * The mean heat is what cooling removes; a peak past the rating is a margin warning. */
+    double rack_peak_over_w, rack_peak_over_cap_w;
     st_plant_cooling_power cooling;
     double air_w, liquid_w; /* heat every rack gives each medium */
     double electrical_heat_w;

@@ -34,7 +34,7 @@ expect 0 'total .*DOES NOT FIT' "plan that does not fit" -- "$cases/nofit.yaml"
 expect 0 '^  life +200 steps: .* 0 interruptions' "cadences past the work take no checkpoint" -- \
     "$cases/every_past_the_work.yaml"
 expect 0 '^  FAIL  silicon +memory per GPU: too-big' "its audit failure" -- "$cases/nofit.yaml"
-expect 0 'rack heat against cooling: .* 26.47 kW of heat on average to 30 kW of air cooling \(the worst rack.s peak draw, 33.6 kW, is above the rating\)' \
+expect 0 '^  WARN  plant +rack heat against cooling: .* 26.47 kW of heat on average to 30 kW of air cooling; a rack.s peak draw, 33.6 kW, is above its own 30 kW of cooling' \
     "a rack whose peak passes its cooling says so, its mean within it" -- \
     "$src/scenarios/examples/finetune-70b-cloud.yaml"
 expect 0 '^  PASS  orchestration +GPUs held by one job: no two of the 2 jobs' "two full-cluster jobs queue" -- \
@@ -109,6 +109,12 @@ audit_expect 1 "^FAIL +plant +rack heat against cooling" "air past capacity" \
     "$src/scenarios/examples/rack-cooling-air.yaml"
 audit_expect 0 "0 failed" "the same rack on liquid" "$src/scenarios/examples/rack-cooling-liquid.yaml"
 audit_expect 2 "error:" "bad input" "$src/tests/bad/bad_boolean.yaml"
+# A rack's step peak past its own rating warns (it passed while its message reported the
+# breach); a mixed cluster's B200 liquid rack's peak is not held to an H100 air rack's rating.
+audit_expect 0 "^WARN +plant +rack heat against cooling: .*33.6 kW, is above its own 30 kW" \
+    "a rack's peak past its cooling" "$src/scenarios/examples/cloud-vs-bare-metal.yaml"
+audit_expect 0 "^PASS +plant +rack heat against cooling: [^;(]*air cooling$" \
+    "peaks against their own rack's cooling" "$src/scenarios/examples/mixed-h100-b200.yaml"
 audit_expect 0 "exit status:" "--help" --help
 # The help lists every check the audit runs (a user walk found the facility's cooling and UPS
 # checks missing): quickstart with a facility's capacities and UPS rating runs nine plant

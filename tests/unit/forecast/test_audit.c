@@ -290,6 +290,48 @@ START_TEST(test_targets_from_the_scenario)
 }
 END_TEST
 
+/* The cooling finding of one rack at mean heat `heat` against `cap`, whose own peak, when
+ * `over_peak` > 0, passes its capacity `over_cap`; the finding into *status and msg. */
+static void cooling(double heat, double cap, double over_peak, double over_cap,
+                    st_audit_status *status, char *msg, size_t len)
+{
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    st_plant_result p = {.rack_peak_w = over_peak > 0 ? over_peak : heat,
+                         .rack_peak_over_w = over_peak,
+                         .rack_peak_over_cap_w = over_cap};
+    p.rack_heat = (st_plant_rack_heat){.heat_w = heat, .capacity_w = cap};
+    size_t n = 0;
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, NULL, NULL, 0, NULL, NULL, &p}, &n);
+    int found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(a[i].check, "rack heat against cooling") == 0) {
+            *status = a[i].status;
+            snprintf(msg, len, "%s", a[i].message);
+            found = 1;
+        }
+    free(a);
+    ck_assert(found);
+}
+
+/* A rack whose mean heat its cooling removes but whose own step peak passes its rating warns
+ * (it passed, with a message that reported the breach); the peak and the capacity named are
+ * one rack's, not the cluster's worst peak against another rack's rating (a liquid-cooled B200
+ * rack's 57.2 kW against an air-cooled H100 rack's 30 kW). */
+START_TEST(test_rack_peak_against_its_own_cooling)
+{
+    st_audit_status st;
+    char msg[512];
+    cooling(27.08e3, 30e3, 33.6e3, 30e3, &st, msg, sizeof msg);
+    ck_assert_int_eq(st, ST_AUDIT_WARN);
+    ck_assert_ptr_nonnull(strstr(msg, "33.6 kW, is above its own 30 kW of cooling"));
+    cooling(14.64e3, 30e3, 0, 0, &st, msg, sizeof msg);
+    ck_assert_int_eq(st, ST_AUDIT_PASS);
+    ck_assert_ptr_null(strstr(msg, "peak"));
+    cooling(39.13e3, 30e3, 45e3, 30e3, &st, msg, sizeof msg);
+    ck_assert_int_eq(st, ST_AUDIT_FAIL);
+}
+END_TEST
+
 /* One 8-GPU job on a cluster of `nodes` 8-GPU H100 nodes with fabric keys `fabric`; its
  * `switch ports` finding into *out. */
 static void switch_ports(int nodes, const char *fabric, st_audit *out)
@@ -363,6 +405,7 @@ Suite *audit_suite(void)
     tcase_add_test(tc, test_targets_from_the_scenario);
     tcase_add_test(tc, test_tp_overlap_settings_for_the_gpu);
     tcase_add_test(tc, test_switch_ports);
+    tcase_add_test(tc, test_rack_peak_against_its_own_cooling);
     suite_add_tcase(s, tc);
     return s;
 }
