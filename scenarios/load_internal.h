@@ -176,12 +176,24 @@ static inline const st_ynode *st__key_or(const st_ynode *map, const char *key)
     return v ? v : map;
 }
 
+/* Whether node v stands before mapping m's start in m's file. A value written in m stands after
+ * m's start, and an alias can only name an anchor that ended before it: so a value of m that
+ * stands before m came into m through a `<<` merge key, from an anchor earlier in the file. An
+ * override's value (located at its --set label, another "file") is its own. */
+static inline int st__stands_before(const st_ynode *v, const st_ynode *m)
+{
+    return v->loc.file == m->loc.file &&
+           (v->loc.line < m->loc.line || (v->loc.line == m->loc.line && v->loc.col < m->loc.col));
+}
+
 /* Where "duplicate ... name" points for list entry m: its `name` value (else m), or m itself
- * when m is an alias's use. A duplicate is about the second occurrence, and a use's values sit
- * at its anchor, which may be the first: `- *w` after `- &w { name: ft }` is at the `*w`. */
+ * when m is an alias's use or its name came through a merge key. A duplicate is about the second
+ * occurrence, and a use's or a merged value sits at its anchor, which may be the first:
+ * `- *w` after `- &w { name: ft }` is at the `*w`, `- { <<: *w }` at its `{`. */
 static inline const st_ynode *st__name_at(const st_ynode *m)
 {
-    return m->alias ? m : st__key_or(m, "name");
+    const st_ynode *name = st_ynode_get(m, "name");
+    return m->alias || !name || st__stands_before(name, m) ? m : name;
 }
 
 /* Kind: collective workloads (load_collective.c). st__fn_collective reads the `collective`
