@@ -387,6 +387,17 @@ static int on_end(st_ytree *t, st_err *err)
     return rc ? rc : attach(t, f.node, err);
 }
 
+/* Whether the node ending now is a `<<` value, `<<: *a`, or an item of one, `<<: [*a, *b]`: its
+ * entries are counted when the merge copies them (apply_merges), and counting them here too
+ * counted each merged entry twice toward the limit. */
+static int merge_value(const st_ytree *t)
+{
+    const struct frame *f = &t->stack[t->depth - 1];
+    if (f->node->kind == ST_YN_SEQ && t->depth > 1)
+        f = &t->stack[t->depth - 2]; /* the list's own key, if it is a `<<` value */
+    return f->node->kind == ST_YN_MAP && f->key && is_merge_key(f->key);
+}
+
 static int on_alias(st_ytree *t, const yaml_event_t *ev, st_err *err)
 {
     const char *name = (const char *)ev->data.alias.anchor;
@@ -394,13 +405,9 @@ static int on_alias(st_ytree *t, const yaml_event_t *ev, st_err *err)
     if (!n)
         return st_err_set(err, ST_ESYNTAX, mark_loc(t, ev->start_mark), "undefined alias '*%s'",
                           name);
-    if (t->depth > 0) {
-        /* A `<<` value's entries are counted when the merge copies them (apply_merges). */
-        const struct frame *f = &t->stack[t->depth - 1];
-        int merged = f->node->kind == ST_YN_MAP && f->key && is_merge_key(f->key);
-        if (!merged && add_volume(t, n->expanded, f->node->loc, err))
-            return err->code;
-    }
+    if (t->depth > 0 && !merge_value(t) &&
+        add_volume(t, n->expanded, t->stack[t->depth - 1].node->loc, err))
+        return err->code;
     /* The use shares the anchor's contents but stands where the alias does, so an error about
      * it (`*n : 1`, an unknown key) points at the use: the anchor's place may be fine there. */
     st_ynode *use = st_xmalloc(sizeof *use);
