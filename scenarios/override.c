@@ -105,6 +105,16 @@ int st_scn_set_check(const char *path, char *why, size_t n)
     return parse_path(path, steps, &k, why, n);
 }
 
+/* The entry an index step selects: its digits without leading zeros, so `[00]` and `[0]` are one
+ * entry (sweep.md), or -1 when more than 9 digits are left, past any list (a list holds far
+ * fewer entries, and strtol needs none past a long's range). The selection and the canonical
+ * form both read an index here, so a key the canonical form resolves is the key the load sets. */
+static long step_index(const step *s)
+{
+    const char *d = s->text + strspn(s->text, "0");
+    return strlen(d) < 10 ? strtol(d, NULL, 10) : -1;
+}
+
 /* out with text appended (out freed). */
 static char *append(char *out, const char *text)
 {
@@ -135,9 +145,9 @@ char *st_scn_set_canon(const st_ynode *root, const char *path)
         const st_ynode *seq = at && at->kind == ST_YN_SEQ ? at : NULL;
         if (s->kind == STEP_INDEX) {
             const char *d = s->text + strspn(s->text, "0");
-            unsigned long e = strtoul(s->text, NULL, 10);
+            long e = step_index(s);
             snprintf(sel, sizeof sel, "[%s]", *d ? d : "0");
-            if (seq && strlen(d) < 10 && e < seq->n)
+            if (seq && e >= 0 && (size_t)e < seq->n)
                 node = seq->kids[e];
         } else {
             snprintf(sel, sizeof sel, "[%s]", s->text);
@@ -287,8 +297,8 @@ static long select_entry(apply_ctx *c, const st_ynode *seq, size_t k)
 {
     const step *s = &c->steps[k];
     if (s->kind == STEP_INDEX) {
-        long i = strtol(s->text, NULL, 10);
-        if (i >= 0 && (size_t)i < seq->n && strlen(s->text) < 10)
+        long i = step_index(s);
+        if (i >= 0 && (size_t)i < seq->n)
             return i;
         char what[64];
         if (seq->n)

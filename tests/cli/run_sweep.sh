@@ -217,6 +217,18 @@ done
 "$strata" sweep "$scn" --set 'workloads[finetune].steps=2,3' --set 'workloads[0].global_batch=32,64' \
     >/dev/null 2>&1
 expect "two keys of one entry, by name and index" 0 $?
+# An index padded past nine digits is the entry its value names, for the load as for the key
+# check above: the load refused `[0000000000]` as "no such entry" that the check called entry 0.
+"$strata" sweep "$scn" --set 'workloads[0000000000].steps=2,3' >"$tmp/r.out" 2>"$tmp/e.err"
+expect "a ten-digit zero-padded index: exit" 0 $?
+expect "a ten-digit zero-padded index: rows" "$(printf '2,ok\n3,ok')" "$(sed -n 2,3p "$tmp/r.out" | cut -d, -f1,2)"
+"$strata" sweep "$scn" --set 'workloads[0].steps=2,3' --set 'workloads[0000000000].steps=4,5' \
+    >/dev/null 2>"$tmp/e.err"
+expect "a ten-digit zero-padded index beside workloads[0]" "--set workloads[0000000000].steps: error: workloads[0000000000].steps and the earlier --set's workloads[0].steps are one key (workloads[0].steps): swept twice, a row's column would say a value the row did not run" \
+    "$(cat "$tmp/e.err")"
+"$strata" sweep "$scn" --set 'workloads[0000000001].steps=2,3' >/dev/null 2>"$tmp/e.err"
+expect "a ten-digit zero-padded index past the end" "--set workloads[0000000001].steps: error: workloads[0000000001]: no such entry" \
+    "$(cut -d';' -f1 "$tmp/e.err")"
 "$strata" sweep "$scn" --set 'cluster.nodes=1..4*1' >/dev/null 2>"$tmp/e.err"
 expect "bad range exit" 2 $?
 expect "bad range" "strata sweep: --set cluster.nodes=1..4*1: range '1..4*1': the factor must be more than 1 and the start more than 0" \

@@ -2,6 +2,7 @@
  * index, keys the file leaves out, aliases left alone, and every wrong path a located error
  * with a suggestion. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenarios/override.h"
@@ -139,6 +140,42 @@ START_TEST(test_unknown_entry_name_suggests_the_names)
 }
 END_TEST
 
+/* The canonical form of path in a two-entry list (malloc'd, as st_scn_set_canon). */
+static char *canon(const char *path)
+{
+    static const char text[] = "workloads: [{name: a}, {name: b}]\n";
+    st_ytree *t = NULL;
+    st_err err;
+    ck_assert_int_eq(st_ytree_parse("t.yaml", text, strlen(text), &t, &err), 0);
+    char *out = st_scn_set_canon(st_ytree_root(t), path);
+    st_ytree_free(t);
+    return out;
+}
+
+/* An index with leading zeros is the entry its value names, for the load as for the canonical
+ * form sweep compares keys by: the load refused `[0000000001]` (ten digits) as "no such entry"
+ * while the canonical form called it `[1]`. Ten digits after the zeros are past any list. */
+START_TEST(test_leading_zeros_name_one_entry_everywhere)
+{
+    st_scn_set set = {"workloads[0000000001].steps", "25", "--set x", NULL};
+    st_diag d;
+    st_scn *s = load(&set, 1, &d, 1);
+    ck_assert_int_eq(st_scn_workload(s, 0)->steps, 10);
+    ck_assert_int_eq(st_scn_workload(s, 1)->steps, 25);
+    st_scn_free(s);
+    char *c = canon("workloads[0000000001].steps");
+    ck_assert_str_eq(c, "workloads[1].steps");
+    free(c);
+    st_scn_set far = {"workloads[1000000000].steps", "25", "--set y", NULL};
+    load(&far, 1, &d, 0);
+    first_error(&d, "--set y: error: workloads[1000000000]: no such entry; the list has 2 entries, "
+                    "[0] to [1]");
+    c = canon("workloads[0001000000000].steps"); /* unresolved: kept, less its zeros */
+    ck_assert_str_eq(c, "workloads[1000000000].steps");
+    free(c);
+}
+END_TEST
+
 START_TEST(test_index_past_the_end_says_how_many)
 {
     st_scn_set set = {"workloads[2].steps", "4", "--set y", NULL};
@@ -191,6 +228,7 @@ Suite *override_suite(void)
     tcase_add_test(tc, test_path_errors_point_at_the_path_value_errors_at_the_value);
     tcase_add_test(tc, test_unknown_entry_name_suggests_the_names);
     tcase_add_test(tc, test_index_past_the_end_says_how_many);
+    tcase_add_test(tc, test_leading_zeros_name_one_entry_everywhere);
     tcase_add_test(tc, test_below_a_value_or_selecting_in_a_mapping_is_refused);
     tcase_add_test(tc, test_path_syntax);
     suite_add_tcase(s, tc);
