@@ -390,7 +390,7 @@ static void coll_text(FILE *out, const st_coll_result *r, int shared, int explai
 {
     const st_workload_cfg *w = r->w;
     const st_collective_cfg *cc = &w->collective;
-    char size[32], alg[32], bus[32], t[3][32];
+    char size[32], alg[32], bus[32], t[4][32];
     fprintf(out, "\njob %s: %s of %s on %lld GPUs (GPUs %lld-%lld), %s, %s, %d channels\n", w->name,
             st_coll_op_name((st_coll_op)cc->op),
             fmt(cc->size_bytes, ST_DIM_BYTES, size, sizeof size), (long long)w->gpus,
@@ -405,7 +405,8 @@ static void coll_text(FILE *out, const st_coll_result *r, int shared, int explai
             fmt(r->busbw, ST_DIM_BANDWIDTH, bus, sizeof bus));
     /* alone, the simulated time also pays what the closed form leaves out (a Simple ring's
      * NVLink pipeline fill): only beside other collectives is a longer time their traffic */
-    fprintf(out, "  alone     %.6g s on an idle fabric%s\n", r->plan.est_s,
+    fprintf(out, "  alone     %s on an idle fabric%s\n",
+            fmt(r->plan.est_s, ST_DIM_TIME, t[3], sizeof t[3]),
             shared && r->time_s > r->plan.est_s * 1.001 ? ": slowed by other workloads' traffic"
                                                         : "");
     if (explain) {
