@@ -3,6 +3,7 @@
  * one function and one row of `checks` at the end of this file: a new check adds both. */
 #include "models/forecast/audit.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ const st_audit_check st_audit_checks[] = {
     {"storage", "checkpoint write load", "its tier's bandwidth: all saves and ingest"},
     {"storage", "checkpoint write share", "audit.checkpoint_write_share"},
     {"orchestration", "GPUs held by one job", "no GPU held by two jobs at once"},
+    {"orchestration", "service latency targets", "the service's slo, at its request stream"},
     {"plant", "rack feed against breaker", "80% of racks.feed.breaker"},
     {"plant", "facility peak against capacity", "facility.power_capacity"},
     {"plant", "facility heat against cooling", "facility.cooling_capacity"},
@@ -700,6 +702,67 @@ static void audit_junction(const st_audit_in *in, const st_audit_cfg *t, audit_l
         p->max_junction_c, t->junction_limit_c, p->throttle_fraction * 100);
 }
 
+/* The most requests per second a service's stream asks for: its one rate, or its load curve's
+ * highest point; 0 when it has none (an offline batch, a closed loop, a burst). */
+static double peak_rate(const st_inference_cfg *ic)
+{
+    double peak = st_inference_has_rate(ic) ? ic->rate : 0;
+    for (int k = 0; k < ic->n_load; k++)
+        peak = ic->load[k].rate > peak ? ic->load[k].rate : peak;
+    return peak;
+}
+
+/* Why a service misses its targets, where the run says: "; the load reaches P requests/s" or
+ * "; it has C clients" past what its replicas meet them at (the capacity the plan lacks), or its
+ * cold starts from zero replicas. */
+static void short_of(const st_inference_cfg *ic, const st_serve_result *r, char *buf, size_t n)
+{
+    double peak = peak_rate(ic);
+    buf[0] = 0;
+    if (peak > r->max_rate_under_slo)
+        snprintf(buf, n, "; the load reaches %.4g requests/s, past that", peak);
+    else if (r->cold_starts > 0)
+        snprintf(buf, n,
+                 "; its %lld cold starts (%.4g s from launch to ready in all) hold the "
+                 "requests that wake it",
+                 (long long)r->cold_starts, r->cold_start_total_s);
+    else if (ic->mode == ST_REQ_CLOSED && ic->concurrency > r->max_concurrency_under_slo)
+        snprintf(buf, n, "; it has %lld clients, past the %lld they meet both with",
+                 (long long)ic->concurrency, (long long)r->max_concurrency_under_slo);
+}
+
+/* Each service with latency targets against them at its own request stream: the p99s the
+ * serving model gives (models/serve/serve.h, slo_met), the share of requests within both, and
+ * the most its replicas serve within them (max_rate_under_slo). A plan that misses the targets
+ * it states has not answered its question: a failure, as a plan that does not fit is. */
+static void audit_service(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
+{
+    (void)t;
+    for (size_t i = 0; i < in->n_serve; i++) {
+        const st_workload_cfg *w = in->serve[i].w;
+        const st_inference_cfg *ic = &w->inference;
+        const st_serve_result *r = in->serve[i].r;
+        if (!r->has_slo)
+            continue;
+        double worst = 0;
+        if (ic->slo_ttft_s > 0)
+            worst = fmax(worst, r->ttft_s.p99 / ic->slo_ttft_s);
+        if (ic->slo_tpot_s > 0)
+            worst = fmax(worst, r->tpot_s.p99 / ic->slo_tpot_s);
+        char name[160], more[128] = "";
+        snprintf(name, sizeof name, "service latency targets: %s", w->name);
+        add(out, "orchestration", r->slo_met ? ST_AUDIT_PASS : ST_AUDIT_FAIL, worst, 1, name);
+        if (!r->slo_met)
+            short_of(ic, r, more, sizeof more);
+        say(out,
+            "its p99s %s its targets at its request stream (the worst at %.4g%% of its "
+            "target), %.4g%% of its requests within both; its replicas meet both up to %.4g "
+            "requests/s%s",
+            r->slo_met ? "meet" : "miss", worst * 100, r->slo_attainment * 100,
+            r->max_rate_under_slo, more);
+    }
+}
+
 /* Each check runs once before the jobs (ST__AUDIT_FIRST), once per training job in workload
  * order (ST__AUDIT_JOB), or once after them (ST__AUDIT_LAST); findings keep this order. */
 enum { ST__AUDIT_FIRST, ST__AUDIT_JOB, ST__AUDIT_LAST };
@@ -715,9 +778,10 @@ static const struct {
     {ST__AUDIT_JOB, NULL, audit_ckpt_dump},      {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
     {ST__AUDIT_JOB, NULL, audit_ingest},         {ST__AUDIT_JOB, NULL, audit_write_load},
     {ST__AUDIT_JOB, NULL, audit_write_share},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
-    {ST__AUDIT_LAST, audit_rack_power, NULL},    {ST__AUDIT_LAST, audit_facility_heat, NULL},
-    {ST__AUDIT_LAST, audit_ramp, NULL},          {ST__AUDIT_LAST, audit_cooling, NULL},
-    {ST__AUDIT_LAST, audit_junction, NULL},      {ST__AUDIT_LAST, audit_ups, NULL},
+    {ST__AUDIT_LAST, audit_service, NULL},       {ST__AUDIT_LAST, audit_rack_power, NULL},
+    {ST__AUDIT_LAST, audit_facility_heat, NULL}, {ST__AUDIT_LAST, audit_ramp, NULL},
+    {ST__AUDIT_LAST, audit_cooling, NULL},       {ST__AUDIT_LAST, audit_junction, NULL},
+    {ST__AUDIT_LAST, audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)

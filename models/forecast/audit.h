@@ -15,6 +15,7 @@
 #include "models/forecast/forecast.h"
 #include "models/plant/plant.h"
 #include "models/sched/cluster.h"
+#include "models/serve/serve.h"
 
 typedef enum st_audit_status { ST_AUDIT_PASS, ST_AUDIT_WARN, ST_AUDIT_FAIL } st_audit_status;
 
@@ -44,6 +45,12 @@ extern const size_t st_audit_n_checks;
  * workloads' results, indexed like the scenario's workloads: a training workload's forecast in
  * f[i] (f[i].w NULL for any other kind), a collective workload's result in coll[i] (coll NULL,
  * or coll[i].w NULL for any other kind). */
+/* A service the audit holds to its latency targets. */
+typedef struct st_audit_service {
+    const st_workload_cfg *w;
+    const st_serve_result *r;
+} st_audit_service;
+
 typedef struct st_audit_in {
     const st_cluster_cfg *c;
     const st_audit_cfg *targets;
@@ -55,6 +62,10 @@ typedef struct st_audit_in {
     const st_cluster_result *cluster;
     const ptrdiff_t *cluster_job;
     const st_plant_result *plant; /* NULL: the plant was not modelled, its checks are left out */
+    /* The run's services (kind: inference workloads), n_serve of them: each workload and what
+     * its replicas served (models/serve/serve.h). */
+    const st_audit_service *serve;
+    size_t n_serve;
 } st_audit_in;
 
 /* The findings, in report order (the scenario-wide checks that come first, each training job's

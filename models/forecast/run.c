@@ -381,6 +381,23 @@ static int forecast_serving(const st_run_spec *sp, const st__pool_steps *ps, st_
     return rc;
 }
 
+/* The pre-flight audit of the whole run: its training jobs, collectives, services, cluster run
+ * and plant. */
+static void audit(const st_run_spec *sp, st_run *out)
+{
+    st_audit_service *sv = st_xcalloc(out->n ? out->n : 1, sizeof *sv);
+    size_t n_sv = 0;
+    for (size_t i = 0; out->serve && i < out->n; i++)
+        if (out->serve[i].w)
+            sv[n_sv++] = (st_audit_service){out->serve[i].w, &out->serve[i].r};
+    out->audit =
+        st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,
+                                    out->has_cluster ? &out->cluster : NULL, out->cluster_job,
+                                    out->has_plant ? &out->plant : NULL, sv, n_sv},
+                     &out->n_audit);
+    free(sv);
+}
+
 int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -410,11 +427,7 @@ int st_run_forecast(const st_run_spec *sp, st_run *out, st_err *err)
     if (!rc)
         st__run_serving_totals(out);
     if (!rc)
-        out->audit =
-            st_audit_run(&(st_audit_in){sp->c, sp->audit, out->f, out->coll, out->n,
-                                        out->has_cluster ? &out->cluster : NULL, out->cluster_job,
-                                        out->has_plant ? &out->plant : NULL},
-                         &out->n_audit);
+        audit(sp, out);
     return rc;
 }
 

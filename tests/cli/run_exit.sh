@@ -115,6 +115,12 @@ audit_expect 2 "error:" "bad input" "$src/tests/bad/bad_boolean.yaml"
 # breach); a mixed cluster's B200 liquid rack's peak is not held to an H100 air rack's rating.
 audit_expect 0 "^WARN +plant +rack heat against cooling: .*33.6 kW, is above its own 30 kW" \
     "a rack's peak past its cooling" "$src/scenarios/examples/cloud-vs-bare-metal.yaml"
+# A service that misses its latency targets fails the audit (the summary said so while the audit
+# read 0 FAIL); one within them passes.
+audit_expect 1 "^FAIL +orchestration +service latency targets: chat: its p99s miss .* up to 78.12 requests/s; the load reaches 90 requests/s" \
+    "a service past its targets" "$src/scenarios/examples/serve-diurnal.yaml"
+audit_expect 0 "^PASS +orchestration +service latency targets: chat: its p99s meet" \
+    "a service within its targets" "$src/scenarios/examples/serve-llama3-70b.yaml"
 audit_expect 0 "^PASS +plant +rack heat against cooling: [^;(]*air cooling$" \
     "peaks against their own rack's cooling" "$src/scenarios/examples/mixed-h100-b200.yaml"
 audit_expect 0 "exit status:" "--help" --help

@@ -128,7 +128,7 @@ START_TEST(test_partial_overlap_counts_the_shared_gpus)
     f[1].life.wall_s = 100;
     st_coll_result coll[3] = {{0}, {0}, {.w = &w[2], .first_gpu = 24, .start_s = 50, .end_s = 60}};
     size_t n = 0;
-    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, coll, 3, NULL, NULL, NULL}, &n);
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, coll, 3, NULL, NULL, NULL, NULL, 0}, &n);
     int fails = 0;
     for (size_t i = 0; i < n; i++) {
         if (strncmp(a[i].check, "GPUs held by one job", 20) != 0)
@@ -171,7 +171,7 @@ START_TEST(test_long_names_are_whole)
     f[0].life.wall_s = 100;
     f[1].life.wall_s = 100;
     size_t n = 0;
-    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, NULL, 2, NULL, NULL, NULL}, &n);
+    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, f, NULL, 2, NULL, NULL, NULL, NULL, 0}, &n);
     char want[512];
     int tp = 0, shared = 0;
     for (size_t i = 0; i < n; i++) {
@@ -204,7 +204,8 @@ static int tp_overlap_finding(const st_gpu_spec *gpu, int cfg, int overlap, int6
     w.parallel.tp_comm_overlap_cfg = cfg;
     st_forecast f = {.w = &w};
     size_t n = 0;
-    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, &f, NULL, 1, NULL, NULL, NULL}, &n);
+    st_audit *a =
+        st_audit_run(&(st_audit_in){&c, NULL, &f, NULL, 1, NULL, NULL, NULL, NULL, 0}, &n);
     int found = 0;
     for (size_t i = 0; i < n; i++)
         if (strcmp(a[i].check, "TP overlap settings for the GPU: j") == 0) {
@@ -265,8 +266,8 @@ START_TEST(test_targets_from_the_scenario)
     const st_audit_cfg *targets[] = {NULL, &mine, t};
     for (int k = 0; k < 3; k++) {
         size_t n = 0;
-        st_audit *a =
-            st_audit_run(&(st_audit_in){&c, targets[k], &f, NULL, 1, NULL, NULL, NULL}, &n);
+        st_audit *a = st_audit_run(
+            &(st_audit_in){&c, targets[k], &f, NULL, 1, NULL, NULL, NULL, NULL, 0}, &n);
         for (size_t i = 0; i < n; i++) {
             ck_assert_ptr_eq(strstr(a[i].message, "seed"), NULL);
             if (strcmp(a[i].check, "checkpoint dump: j") == 0) {
@@ -301,7 +302,8 @@ static void cooling(double heat, double cap, double over_peak, double over_cap,
                          .rack_peak_over_cap_w = over_cap};
     p.rack_heat = (st_plant_rack_heat){.heat_w = heat, .capacity_w = cap};
     size_t n = 0;
-    st_audit *a = st_audit_run(&(st_audit_in){&c, NULL, NULL, NULL, 0, NULL, NULL, &p}, &n);
+    st_audit *a =
+        st_audit_run(&(st_audit_in){&c, NULL, NULL, NULL, 0, NULL, NULL, &p, NULL, 0}, &n);
     int found = 0;
     for (size_t i = 0; i < n; i++)
         if (strcmp(a[i].check, "rack heat against cooling") == 0) {
@@ -329,6 +331,44 @@ START_TEST(test_rack_peak_against_its_own_cooling)
     ck_assert_ptr_null(strstr(msg, "peak"));
     cooling(39.13e3, 30e3, 45e3, 30e3, &st, msg, sizeof msg);
     ck_assert_int_eq(st, ST_AUDIT_FAIL);
+}
+END_TEST
+
+/* A service's latency targets (a VP walk: serve-diurnal's summary said its targets were missed
+ * while the audit read 0 FAIL): its p99s against them at its own stream, failed when they miss,
+ * with the rate its replicas meet them at and the load's peak past it. */
+START_TEST(test_service_targets)
+{
+    st_cluster_cfg c = {.nodes = 1, .gpus_per_node = 8, .nvlink_domain = 8};
+    static const st_load_point day[] = {{0, 30}, {3600, 90}, {7200, 20}};
+    st_workload_cfg w = {.name = "chat", .kind = ST_WL_INFERENCE, .gpus = 8};
+    w.inference = (st_inference_cfg){
+        .mode = ST_REQ_POISSON, .load = day, .n_load = 3, .slo_ttft_s = 2, .slo_tpot_s = 0.05};
+    st_serve_result r = {.has_slo = 1,
+                         .slo_met = 0,
+                         .slo_attainment = 0.842,
+                         .max_rate_under_slo = 78.12,
+                         .ttft_s = {.p99 = 0.3627},
+                         .tpot_s = {.p99 = 0.06842}};
+    st_audit_service sv = {&w, &r};
+    for (int met = 0; met < 2; met++) {
+        r.slo_met = met;
+        r.tpot_s.p99 = met ? 0.0334 : 0.06842;
+        size_t n = 0;
+        st_audit *a =
+            st_audit_run(&(st_audit_in){&c, NULL, NULL, NULL, 0, NULL, NULL, NULL, &sv, 1}, &n);
+        const st_audit *f = NULL;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(a[i].check, "service latency targets: chat") == 0)
+                f = &a[i];
+        ck_assert_ptr_nonnull(f);
+        ck_assert_str_eq(f->level, "orchestration");
+        ck_assert_int_eq(f->status, met ? ST_AUDIT_PASS : ST_AUDIT_FAIL);
+        ck_assert_double_eq_tol(f->value, met ? 0.668 : 1.3684, 1e-9);
+        ck_assert_ptr_nonnull(strstr(f->message, "up to 78.12 requests/s"));
+        ck_assert_int_eq(strstr(f->message, "the load reaches 90 requests/s") != NULL, !met);
+        free(a);
+    }
 }
 END_TEST
 
@@ -406,6 +446,7 @@ Suite *audit_suite(void)
     tcase_add_test(tc, test_tp_overlap_settings_for_the_gpu);
     tcase_add_test(tc, test_switch_ports);
     tcase_add_test(tc, test_rack_peak_against_its_own_cooling);
+    tcase_add_test(tc, test_service_targets);
     suite_add_tcase(s, tc);
     return s;
 }
