@@ -1132,6 +1132,31 @@ static int gpu_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err
     return 0;
 }
 
+/* A GPU type the search tries must have the Tensor Cores the workload's precision needs, as the
+ * loader asks of the scenario's own GPU (scenarios/load_workload.c): FP8 training from compute
+ * capability 8.9, MXFP8 on Blackwell. 0, or ST_EINVAL located at the workload. */
+static int precision_check(const st_workload_cfg *w, const st_size_spec *s, st_err *err)
+{
+    for (size_t v = 0; v < s->n_variants; v++) {
+        const st_gpu_spec *g = s->variants[v].gpu;
+        if (!g)
+            continue;
+        if (w->precision == ST_PREC_FP8 && !st_gpu_has_precision(g, ST_PREC_FP8))
+            return st_err_set(err, ST_EINVAL, w->loc,
+                              "--gpu-types %s: workload '%s' trains in fp8, which needs FP8 Tensor "
+                              "Cores (Transformer Engine: compute capability 8.9 or higher); %s "
+                              "has none: leave it out, or size a bf16 copy of the workload",
+                              g->name, w->name, g->name);
+        if (w->precision == ST_PREC_FP8 && w->fp8_recipe == ST_FP8_MXFP8 && !st_gpu_is_blackwell(g))
+            return st_err_set(err, ST_EINVAL, w->loc,
+                              "--gpu-types %s: workload '%s' scales FP8 as mxfp8, which needs "
+                              "Blackwell Tensor Cores (b200, gb200): leave it out, or size a "
+                              "copy with fp8_recipe: delayed or current",
+                              g->name, w->name);
+    }
+    return 0;
+}
+
 static void free_sizes(variant_sizes *z, size_t nv)
 {
     for (size_t v = 0; v < nv; v++)
@@ -1151,7 +1176,8 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
                           "a %s budget needs the scenario's cost: section%s",
                           spec->capex_usd > 0 ? "capex" : "tco",
                           spec->capex_usd > 0 ? " with node_price and switch_price" : "");
-    if (price_check(c, spec, err) || storage_check(w, spec, err) || gpu_check(c, spec, err))
+    if (price_check(c, spec, err) || storage_check(w, spec, err) || gpu_check(c, spec, err) ||
+        precision_check(w, spec, err))
         return ST_EINVAL;
     int64_t unit = unit_of(spec, c, c);
     size_t nv = spec->n_variants ? spec->n_variants : 1, nc = 0, most = 0;

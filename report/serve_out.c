@@ -255,6 +255,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (w->expert_precision_given)
         fprintf(out, " (experts %s, weights %s)", st_precision_names[w->expert_precision],
                 st_weight_format_names[w->expert_weights]);
+    const st_gpu_spec *g = cl->n_pools > 0 ? cl->pools[w->pool].gpu : cl->gpu;
+    if (g && !st_gpu_has_precision(g, w->precision)) /* the serving model's reading of it */
+        fprintf(out, " (weights and GEMMs in bf16: %s has no %s Tensor Cores)", g->name,
+                w->precision == ST_PREC_FP4 ? "FP4" : "FP8");
     if (cl->n_pools > 0) /* its pool's GPU type: every figure below is that type's */
         fprintf(out, " on pool %s (%s)", cl->pools[w->pool].name, cl->pools[w->pool].gpu->name);
     fputc('\n', out);

@@ -408,14 +408,26 @@ static int check_capacity(st_ld *ld, const st_ynode *n, const st_workload_cfg *w
     return 0;
 }
 
-/* fp8_recipe means something only for FP8 training, and MXFP8's block-scaled GEMMs exist only
- * on Blackwell's Tensor Cores (NVIDIA Blackwell architecture technical brief; Transformer
- * Engine's MXFP8BlockScaling requires compute capability 10.0). */
+/* FP8 training needs FP8 Tensor Cores: Transformer Engine refuses FP8 below compute capability
+ * 8.9 ("Device compute capability 8.9 or higher required for FP8 execution", check_fp8_support
+ * in transformer_engine/pytorch/fp8.py), so an A100 cannot train in FP8; the step model would
+ * otherwise run its GEMMs at the BF16 peak under an FP8 label. fp8_recipe means something only
+ * for FP8 training, and MXFP8's block-scaled GEMMs exist only on Blackwell's Tensor Cores
+ * (NVIDIA Blackwell architecture technical brief; Transformer Engine's MXFP8BlockScaling
+ * requires compute capability 10.0). */
 static int check_fp8_recipe(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
 {
     static const char *const keys[] = {"precision", "fp8_recipe", "fp8_param_gather", NULL};
     if (st_rd_any_failed(&ld->rd, n, keys))
         return -1; /* what the rules compare did not read */
+    const st_gpu_spec *g = workload_gpu(ld, w);
+    const st_ynode *prec = st_ynode_get(n, "precision");
+    if (prec && w->precision == ST_PREC_FP8 && g && !st_gpu_has_precision(g, ST_PREC_FP8))
+        return st_rd_fail(&ld->rd, prec, ST_EINVAL,
+                          "workload '%s': precision: fp8 needs FP8 Tensor Cores (Transformer "
+                          "Engine trains in FP8 from compute capability 8.9), found %s, which "
+                          "has none (use bf16)",
+                          w->name, g->name);
     const st_ynode *gather = st_ynode_get(n, "fp8_param_gather");
     if (gather && w->fp8_param_gather && w->precision != ST_PREC_FP8)
         return st_rd_fail(&ld->rd, gather, ST_EINVAL,

@@ -873,5 +873,11 @@ held, up = j["inference"]["gpu_hours_held"], j["inference"]["gpu_hours"]
 sys.exit(not (held > up and abs(j["cost"]["breakdown"]["gpu_usd"] - 10 * held) < 1e-9 * held))'
 check "a service's cost bills the GPU-hours it held, which the report gives" $?
 
+# An FP8 service on a GPU without FP8 Tensor Cores is served as BF16 by the model, and its job
+# line says so (it said fp8 while holding 2-byte weights).
+sed 's/gpu: h100-sxm/gpu: a100-sxm-80g/' "$src/scenarios/examples/serve-llama3-70b.yaml" >"$tmp/a100-fp8.yaml"
+"$strata" run "$tmp/a100-fp8.yaml" 2>/dev/null |
+    grep -q '^job chat: .*, fp8 (weights and GEMMs in bf16: a100-sxm-80g has no FP8 Tensor Cores)$'
+check "an fp8 service on an A100 says it runs as bf16" $?
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]

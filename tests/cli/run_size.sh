@@ -651,5 +651,11 @@ expect "a variant with no size of whole units is named as having no rows" 1 \
     "$("$strata" size "$src/scenarios/examples/quickstart.yaml" --deadline 300d \
         --gpu-types h100-sxm,gb200 --budget gpus=4 2>/dev/null |
         grep -c '^1 of the hardware variants has no size of whole units within the budgets')"
+# An FP8 training job is not sized on a GPU without FP8 Tensor Cores (it was, at the BF16 peak
+# under an FP8 label): the type is refused as the loader refuses it for the scenario's GPU.
+"$strata" size "$src/scenarios/examples/gb200-64gpu.yaml" --deadline 30d \
+    --gpu-types gb200,a100-sxm-80g >/dev/null 2>"$tmp/fp8.err"
+expect "fp8 training refuses a GPU type without FP8 Tensor Cores" "2 1" \
+    "$? $(grep -c -- "--gpu-types a100-sxm-80g: workload 'pretrain' trains in fp8, which needs FP8 Tensor Cores" "$tmp/fp8.err")"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
