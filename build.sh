@@ -14,9 +14,10 @@ cd "$(dirname "$0")"
 packages=(cmake make gcc pkg-config libgsl-dev libyaml-dev libcjson-dev check python3)
 # python3: the report test (tests/cli/check_report.py) parses every HTML report with its XML parser.
 # chromium: the browser test (cli.browser, tests/cli/check_browser.sh) renders every HTML report
-# headless at 1,280 px; the tests need it, so the test commands install it (a build or the demo
-# does not: it is a large package).
-case "${1:-build}" in test | test-asan) packages+=(chromium) ;; esac
+# headless at 1,280 px, and prints compare's page to PDF, whose text poppler-utils' pdftotext
+# reads; the tests need them, so the test commands install them (a build or the demo does not:
+# chromium is a large package).
+case "${1:-build}" in test | test-asan) packages+=(chromium poppler-utils) ;; esac
 # Optional: Open MPI, for `mpirun -n N strata sweep` and its test (cli.sweep_mpi). The build
 # works without it; CI (CI=true, which .ci/run sets) installs it so the MPI test runs there.
 [ "${CI:-}" = "true" ] && packages+=(libopenmpi-dev openmpi-bin)

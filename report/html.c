@@ -30,7 +30,23 @@ static const char style[] =
     "font-weight:600}svg.chart text.label{font-size:12px}"
     "svg.chart line.grid{stroke:#e6e6e6;stroke-width:1}"
     "svg.chart rect.frame{fill:none;stroke:#999;stroke-width:1}"
-    "@media print{svg.chart{break-inside:avoid}div.table-box{overflow:visible}}";
+    /* A wide table (ST_HTML_WIDE columns or more): compact, its first column held in view as
+     * it scrolls, under a line that says it scrolls; printed, on a landscape page of its own at
+     * a fixed share of the page a column, so that no column is cut off at the page's edge. */
+    "div.table-box.wide table{font-size:0.85em}"
+    "div.table-box.wide th,div.table-box.wide td{padding:2px 5px}"
+    "div.table-box.wide tr>:first-child{position:sticky;left:0;z-index:1;background:#fff;"
+    "box-shadow:inset -1px 0 0 #999}"
+    "div.table-box.wide th:first-child{background:#f0f3f7}"
+    "div.table-box.wide tr:nth-child(even) td:first-child{background:#fafafa}"
+    "p.table-hint{color:#555;font-size:0.9em;margin:8px 0 0}"
+    "@page wide{size:landscape}"
+    "@media print{svg.chart{break-inside:avoid}div.table-box{overflow:visible}"
+    "table{font-size:8pt}td.num{white-space:normal}p.table-hint{display:none}"
+    "div.table-box.wide{page:wide}"
+    "div.table-box.wide table{font-size:7pt;width:100%;table-layout:fixed}"
+    "div.table-box.wide th,div.table-box.wide td{padding:1px 3px;overflow-wrap:anywhere}"
+    "div.table-box.wide tr>:first-child{position:static;box-shadow:none}}";
 
 void st_html_begin(FILE *out, const char *title)
 {
@@ -97,7 +113,14 @@ void st_html_summary(FILE *out, const char *text)
 
 void st_html_table_begin(FILE *out, const char *id, const char *const *heads, size_t n)
 {
-    fputs("<div class=\"table-box\"><table", out);
+    if (n >= ST_HTML_WIDE)
+        fprintf(out,
+                "<p class=\"table-hint\">%zu columns: scroll the table sideways for those past "
+                "its right edge; its first column stays in view.</p>\n"
+                "<div class=\"table-box wide\"><table",
+                n);
+    else
+        fputs("<div class=\"table-box\"><table", out);
     if (id) {
         fputs(" id=\"", out);
         st_xml_text(out, id);

@@ -29,7 +29,12 @@ void st_html_section_end(FILE *out);
 void st_html_summary(FILE *out, const char *text);
 
 /* A table with id and column headings heads[0..n), inside a box of its own that scrolls
- * sideways when the table is wider than the page (the page itself never does). */
+ * sideways when the table is wider than the page (the page itself never does). A table of
+ * ST_HTML_WIDE columns or more is a wide one: set compact, under a line that says it scrolls
+ * (on screen only), its first column held in view; printed, it has a landscape page of its
+ * own and a fixed share of the page's width a column, so no column is lost past the edge. */
+#define ST_HTML_WIDE 12
+
 void st_html_table_begin(FILE *out, const char *id, const char *const *heads, size_t n);
 void st_html_row_begin(FILE *out);
 void st_html_row_end(FILE *out);

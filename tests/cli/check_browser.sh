@@ -5,8 +5,10 @@
 # document is wider than the window: a table or a name that does not fit the page) or when it
 # has no summary (<p id="summary">, the answer in words). The parser checks of the same pages
 # are cli.reports' (check_report.py); this is what a reader's browser makes of them.
+# Printed to PDF, compare's wide table must keep its last columns on the page (pdftotext reads them).
 # Usage: check_browser.sh STRATA SRC [SHOTS_DIR]  (SHOTS_DIR: also save a 1,280 px screenshot of
-# each page there). Needs chromium (./build.sh test installs it; without it the test fails).
+# each page there). Needs chromium and pdftotext (./build.sh test installs both; without them the
+# test fails).
 set -u
 strata=$1
 cd "$2" || exit 2
@@ -86,6 +88,52 @@ for page in run-llama run-philly run-serve run-diurnal compare-philly sweep-quic
     size-quickstart size-serve run-long-names; do
     check_page "$page" "$tmp/$page.html"
 done
+# Printed (--print-to-pdf, US Letter): a wide table keeps every column on the page, none cut off
+# at its edge. Compare's table of policies, a column per figure, is the widest of fixed width:
+# the number in each row's last three cells (Useful GPU utilisation, Cluster energy, ...) must be
+# in the PDF's text (pdftotext).
+check_print() { # name file table-id
+    local name=$1 page=$2 table=$3 missing
+    n=$((n + 1))
+    chrome --no-pdf-header-footer --print-to-pdf="$tmp/$name.pdf" "file://$page" >/dev/null
+    if ! pdftotext "$tmp/$name.pdf" "$tmp/$name.txt" 2>/dev/null; then
+        echo "FAIL $name (print): no PDF, or no text read from it"
+        fail=$((fail + 1))
+        return
+    fi
+    missing=$(python3 - "$page" "$table" "$tmp/$name.txt" <<'PY'
+import re, sys
+import xml.etree.ElementTree as ET
+X = "{http://www.w3.org/1999/xhtml}"
+root = ET.parse(sys.argv[1]).getroot()
+text = "".join(open(sys.argv[3], encoding="utf-8").read().split())
+want = []
+for t in root.iter(X + "table"):
+    if t.get("id") == sys.argv[2]:
+        for tr in t.iter(X + "tr"):
+            cells = ["".join(td.itertext()) for td in tr.findall(X + "td")]
+            for c in cells[-3:]:
+                m = re.match(r"[0-9][0-9,.]*", c)
+                if m:
+                    want.append(m.group(0))
+missing = [w for w in want if w not in text]
+print(" ".join(missing) if want else "(no numbers in table %s)" % sys.argv[2])
+PY
+    )
+    if [ -n "$missing" ]; then
+        echo "FAIL $name (print): the PDF lacks the table's last columns: $missing"
+        fail=$((fail + 1))
+    else
+        echo "ok   $name (print): every row's last columns are on the printed page"
+    fi
+}
+if ! command -v pdftotext >/dev/null; then
+    echo "check_browser.sh: no pdftotext: install Debian's package 'poppler-utils' (./build.sh test does)"
+    exit 1
+fi
+"$strata" compare $ex/philly-512gpu.yaml --policies fifo,sjf,srtf --format html \
+    >"$tmp/compare-three.html" 2>/dev/null
+check_print compare-three "$tmp/compare-three.html" table-policies
 # The check itself fails on a page wider than the window and on a page without its summary.
 shots=
 sed 's|<body>|<body><div style="width:1500px">wide</div>|' "$tmp/run-llama.html" >"$tmp/wide.html"

@@ -105,6 +105,9 @@ ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job 
 "$strata" compare "$q" --policies fifo,backfill --format markdown >"$tmp/c.md" 2>/dev/null
 ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/c.html")" ]' "compare: markdown has the same summary"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
+# a table of a column per figure is a wide one: compact, its first column held, under a line
+# that says it scrolls, and printed on a landscape page of its own (cli.browser prints it)
+ok 'grep -q "<p class=\"table-hint\">[0-9]* columns: scroll the table sideways" "$tmp/c.html" && grep -q "<div class=\"table-box wide\"><table id=\"table-policies\"" "$tmp/c.html" && grep -q "@page wide{size:landscape}" "$tmp/c.html"' "compare: the wide table says it scrolls, and prints landscape"
 # compare with replicas: each cell the mean ± its sd (the JSON's spread), no "spread" column;
 # the CDF says whose waits it draws. The checker refuses a changed spread.
 cf=scenarios/examples/cluster-failures.yaml
