@@ -2,7 +2,8 @@
  * comparison, sweep or sizing found, in one sentence a decision-maker reads first. Every number
  * in it is one the report already holds (its JSON document's leaf, shown in its row's unit of the
  * report's schema, or the result the text summary prints), so the sentence and the tables below
- * it never disagree; nothing is computed here but counts and which row is least. */
+ * it never disagree; nothing is computed here but counts, which row is least, and by how much
+ * more energy a comparison's fastest policy spends in percent. */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -361,12 +362,87 @@ static char *policy_name(const cJSON *p, int placements)
                       : st_xstrdup(str(p, "policy"));
 }
 
-/* "; lowest LABEL: POLICY (VALUE)" for figure key over the policies (the first at a tie, with
- * how many others read the same), or "; LABEL the same under every policy (VALUE)" where every
+/* Whether policy p's within_band list (the figures within the error band of the best,
+ * compare_out.c) names key. */
+static int in_band(const cJSON *p, const char *key)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, get(p, "within_band")) if (cJSON_IsString(e) &&
+                                                     strcmp(e->valuestring, key) == 0) return 1;
+    return 0;
+}
+
+/* Figure key's label as a word inside the sentence: "makespan", but "GPU utilisation". */
+static char *label_word(const char *path, const char *key)
+{
+    const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
+    char *label = st_xstrdup(f ? f->label : key);
+    if (label[0] && !isupper((unsigned char)label[1])) /* "Makespan", not "GPU" or "P95" */
+        label[0] = (char)tolower((unsigned char)label[0]);
+    return label;
+}
+
+/* The names of the rows of pols that pick(p) keeps, "a", "a and b", up to four named, and past
+ * four "a, b, c and N others"; NULL when none does. */
+static char *names_of(const cJSON *pols, int placements, int (*pick)(const cJSON *, const void *),
+                      const void *arg)
+{
+    size_t n = 0, k = 0;
+    for (const cJSON *p = pols->child; p; p = p->next)
+        n += pick(p, arg) != 0;
+    if (n == 0)
+        return NULL;
+    char *list = st_xstrdup("");
+    size_t named = n <= 4 ? n : 3;
+    for (const cJSON *p = pols->child; p && k < named; p = p->next) {
+        if (!pick(p, arg))
+            continue;
+        char *who = policy_name(p, placements);
+        k++;
+        const char *sep = k == 1 ? "" : k == n ? " and " : ", ";
+        char *next = st_xasprintf("%s%s%s", list, sep, who);
+        free(who);
+        free(list);
+        list = next;
+    }
+    if (n > named) {
+        char *next = st_xasprintf("%s and %zu others", list, n - named);
+        free(list);
+        list = next;
+    }
+    return list;
+}
+
+typedef struct {
+    const char *key, *v; /* the figure, and the best's value as shown */
+    const char *path;    /* its path in the first row, for its unit */
+} same_shown;
+
+/* A row that reads the best's value as shown. */
+static int reads_best(const cJSON *p, const void *arg)
+{
+    const same_shown *s = arg;
+    char w[ST_REPORT_VALUE_MAX];
+    return cJSON_IsNumber(get(p, s->key)) &&
+           strcmp(shown(ST_DOC_COMPARE, s->path, p, s->key, w), s->v) == 0;
+}
+
+/* A row within the error band of the best at the figure that does not read the best's value. */
+static int band_only(const cJSON *p, const void *arg)
+{
+    const same_shown *s = arg;
+    return in_band(p, s->key) && !reads_best(p, arg);
+}
+
+/* "; lowest LABEL: POLICY (VALUE)" for figure key over the policies (those that read the same as
+ * the best named, "fifo and sjf"), or "; LABEL the same under every policy (VALUE)" where every
  * policy's value reads the same as the report shows it: a makespan 1.1 s apart in 1.815 h names
- * no policy lower to a reader who sees 1.815 h in every row. With placements, a row is a run of
- * a policy under a placement, and every run is what reads the same. */
-static void least(FILE *out, const cJSON *pols, const char *key, int placements)
+ * no policy lower to a reader who sees 1.815 h in every row. The policies within the error band
+ * of the best (compare's within_band) are named after it: a difference smaller than the model's
+ * error crowns no one outright. With placements, a row is a run of a policy under a placement,
+ * and every run is what reads the same. Returns the best row (the first at a tie), or NULL. */
+static const cJSON *least(FILE *out, const cJSON *t, const cJSON *pols, const char *key,
+                          int placements)
 {
     const cJSON *best = NULL;
     size_t at = 0, i = 0, n = 0, ties = 0;
@@ -380,27 +456,90 @@ static void least(FILE *out, const cJSON *pols, const char *key, int placements)
         }
     }
     if (!best)
-        return;
-    char *path = st_xasprintf("policies[%zu].%s", at, key), v[ST_REPORT_VALUE_MAX],
-         w[ST_REPORT_VALUE_MAX];
+        return NULL;
+    char *path = st_xasprintf("policies[%zu].%s", at, key), v[ST_REPORT_VALUE_MAX];
     shown(ST_DOC_COMPARE, path, best, key, v);
+    same_shown s = {key, v, path};
     for (const cJSON *p = pols->child; p; p = p->next)
-        ties +=
-            cJSON_IsNumber(get(p, key)) && strcmp(shown(ST_DOC_COMPARE, path, p, key, w), v) == 0;
-    const st_fig *f = st_fig_find(ST_DOC_COMPARE, path);
-    char *who = policy_name(best, placements), *label = st_xstrdup(f ? f->label : key);
-    if (label[0] && !isupper((unsigned char)label[1])) /* "Makespan", not "GPU" or "P95" */
-        label[0] = (char)tolower((unsigned char)label[0]);
-    if (n >= 2 && ties == n)
+        ties += reads_best(p, &s) != 0;
+    char *label = label_word(path, key);
+    if (n >= 2 && ties == n) {
         fprintf(out, "; %s the same under every %s (%s)", label, placements ? "run" : "policy", v);
-    else if (ties > 1)
-        fprintf(out, "; lowest %s: %s and %zu other%s (%s)", label, who, ties - 1,
-                st_plural_s((long long)(ties - 1)), v);
-    else
-        fprintf(out, "; lowest %s: %s (%s)", label, who, v);
+    } else {
+        char *who = names_of(pols, placements, reads_best, &s),
+             *near = names_of(pols, placements, band_only, &s);
+        size_t nb = 0;
+        for (const cJSON *p = pols->child; p; p = p->next)
+            nb += band_only(p, &s) != 0;
+        fprintf(out, "; lowest %s: %s (%s", label, who, v);
+        if (near) /* the band in whole percent, as the text's "error band ±38%" */
+            fprintf(out, "; %s within the ±%.0f%% error band of it",
+                    ties + nb == n ? (placements ? "every other run" : "every other policy") : near,
+                    num(t, "band_half_width") * 100);
+        fputc(')', out);
+        free(near);
+        free(who);
+    }
     free(label);
-    free(who);
     free(path);
+    return best;
+}
+
+/* " POLICY pays for its lead with LABEL X against Y, ... and ...": the figures where best, the row
+ * of the lowest completion time or wait, reads worse than the best row (more preemptions, a longer
+ * makespan, a lower GPU utilisation, more energy with how much more in percent), each against
+ * the best's value; a figure within the error band of the best (compare's within_band) is no
+ * cost the model can tell. Nothing where best gives up nothing. */
+static void costs(FILE *out, const cJSON *pols, const cJSON *best, int placements)
+{
+    static const struct {
+        const char *key;
+        int higher_better;
+    } fig[] = {{"preemptions", 0}, {"makespan_s", 0}, {"utilization", 1}, {"energy_j", 0}};
+    size_t said = 0, at = 0, i = 0;
+    char *part[sizeof fig / sizeof fig[0]];
+    for (const cJSON *p = pols->child; p; p = p->next, i++)
+        if (p == best)
+            at = i;
+    char *who = policy_name(best, placements);
+    for (size_t k = 0; k < sizeof fig / sizeof fig[0]; k++) {
+        const char *key = fig[k].key;
+        if (!cJSON_IsNumber(get(best, key)) || in_band(best, key))
+            continue;
+        const cJSON *top = NULL;
+        size_t ti = 0, j = 0;
+        for (const cJSON *p = pols->child; p; p = p->next, j++)
+            if (cJSON_IsNumber(get(p, key)) &&
+                (!top || (fig[k].higher_better ? num(p, key) > num(top, key)
+                                               : num(p, key) < num(top, key)))) {
+                top = p;
+                ti = j;
+            }
+        char *path = st_xasprintf("policies[%zu].%s", at, key),
+             *tpath = st_xasprintf("policies[%zu].%s", ti, key), v[ST_REPORT_VALUE_MAX],
+             w[ST_REPORT_VALUE_MAX];
+        shown(ST_DOC_COMPARE, path, best, key, v);
+        shown(ST_DOC_COMPARE, tpath, top, key, w);
+        if (top != best && strcmp(v, w) != 0) {
+            char *label = label_word(path, key), more[32] = "";
+            if (strcmp(key, "energy_j") == 0 && num(top, key) > 0)
+                snprintf(more, sizeof more, " (+%.0f%%)",
+                         (num(best, key) / num(top, key) - 1) * 100);
+            part[said++] = st_xasprintf("%s %s against %s%s", label, v, w, more);
+            free(label);
+        }
+        free(tpath);
+        free(path);
+    }
+    for (size_t k = 0; k < said; k++) {
+        if (k == 0)
+            fprintf(out, " %s pays for its lead with", who);
+        fprintf(out, "%s%s", k == 0 ? " " : k + 1 == said ? " and " : ", ", part[k]);
+        free(part[k]);
+    }
+    if (said)
+        fputc('.', out);
+    free(who);
 }
 
 /* How many different values key takes over the rows: the policies, or the placements, that
@@ -443,9 +582,15 @@ char *st_summary_compare(const cJSON *t)
                 services ? ", services included" : "");
     if (cJSON_IsNumber(get(t, "replicas")))
         fprintf(out, " (means over %.0f seeds)", num(t, "replicas"));
+    const cJSON *won[sizeof keys / sizeof keys[0]] = {NULL};
     for (size_t k = 0; n && k < sizeof keys / sizeof keys[0]; k++)
-        least(out, pols, keys[k], placements);
+        won[k] = least(out, t, pols, keys[k], placements);
     fputc('.', out);
+    /* what the fastest (completion time, then wait) gives up for it, once a policy */
+    if (n >= 2)
+        for (size_t k = 0; k < 3; k += 2)
+            if (won[k] && (k == 0 || won[k] != won[0]))
+                costs(out, pols, won[k], placements);
     return st_report_close(out, &buf);
 }
 

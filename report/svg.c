@@ -10,9 +10,15 @@
 #include "report/xml.h"
 #include "sim/xalloc.h"
 
-static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
-                                      "#CC79A7", "#56B4E9", "#000000", "#F0E442"};
+/* Okabe-Ito's eight, then for a ninth series on (compare's nine policies) eight of Paul Tol's
+ * "muted" scheme (Tol, "Colour Schemes", SRON/EPS/TN/09-002, 2021), chosen apart from the first
+ * eight: no two series of a chart share a colour up to sixteen, and a line past the eighth is
+ * dashed too, so the two sets are told apart by more than hue. */
+static const char *const palette[] = {
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442",
+    "#332288", "#882255", "#117733", "#999933", "#AA4499", "#44AA99", "#DDCC77", "#CC6677"};
 #define N_PALETTE (sizeof palette / sizeof palette[0])
+enum { N_OKABE_ITO = 8 };
 
 enum { TOP = 34, RIGHT = 18, X_LABEL = 40, LEGEND_ROW = 18, CHAR_PX = 7 };
 
@@ -242,10 +248,12 @@ static int drawable(const plot *p, const st_svg_series *s, size_t k)
     return isfinite(x) && isfinite(y) && (!p->ax.log || x > 0) && (!p->ay.log || y > 0);
 }
 
-static void draw_series(FILE *out, const plot *p, const st_svg_series *s, const char *color)
+static void draw_series(FILE *out, const plot *p, const st_svg_series *s, const char *color,
+                        int dashed)
 {
     if (s->style != ST_SVG_DOTS) {
-        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"", color);
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s points=\"",
+                color, dashed ? " stroke-dasharray=\"6 3\"" : "");
         for (size_t k = 0, first = 1; k < s->n; k++)
             if (drawable(p, s, k)) {
                 fprintf(out, "%s%.1f,%.1f", first ? "" : " ", px(p, s->x[k]), py(p, s->y[k]));
@@ -283,6 +291,7 @@ void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t 
     for (size_t i = 0; i < n; i++) {
         names[i] = s[i].name;
         colors[i] = palette[i % N_PALETTE];
+        dashed[i] = i % N_PALETTE >= N_OKABE_ITO;
     }
     plot p = layout(f, names, n, 78);
     double lo, hi;
@@ -299,7 +308,7 @@ void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t 
     begin(out, f, p.w, p.h);
     axes(out, &p, f, 1);
     for (size_t i = 0; i < n; i++)
-        draw_series(out, &p, &s[i], colors[i]);
+        draw_series(out, &p, &s[i], colors[i], dashed[i]);
     legend(out, &p, names, colors, dashed, n);
     fputs("</svg>\n", out);
     free(names);

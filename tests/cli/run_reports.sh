@@ -105,6 +105,14 @@ ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job 
 "$strata" compare "$q" --policies fifo,backfill --format markdown >"$tmp/c.md" 2>/dev/null
 ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/c.html")" ]' "compare: markdown has the same summary"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
+# the headline names every policy that reads the best value, the ones within the error band of
+# it, and what the fastest gives up (its preemptions, makespan, utilisation, energy); each policy
+# of the nine is its own colour
+"$strata" compare scenarios/examples/queue.yaml --format html >"$tmp/q9.html" 2>/dev/null
+ok 'grep -q "lowest mean job completion time: srtf and srsf (1.767 h; backfill within the ±38% error band of it); lowest makespan: sjf, gang, fair-share and priority (3.95 h;" "$tmp/q9.html" && grep -q "srtf pays for its lead with preemptions 3 against 0 and GPU utilisation 76.44% against 79.47%." "$tmp/q9.html"' "compare: the headline names ties and the policies within the error band"
+ok '[ "$(grep -o "<polyline fill=\"none\" stroke=\"#[0-9A-F]*\"" "$tmp/q9.html" | sort -u | wc -l)" -eq 9 ]' "compare: nine policies, nine colours"
+"$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo,sjf,srtf --format markdown >"$tmp/p3.md" 2>/dev/null
+ok 'grep -q "lowest makespan: fifo and sjf (108.9 d);.* srtf pays for its lead with preemptions 121,513 against 0, makespan 132.9 d against 108.9 d, GPU utilisation 59.93% against 73.09% and cluster energy 4.856 TJ against 4.266 TJ (+14%)." "$tmp/p3.md"' "compare: the fastest policy's costs in the headline"
 # a table of a column per figure is a wide one: compact, its first column held, under a line
 # that says it scrolls, and printed on a landscape page of its own (cli.browser prints it)
 ok 'grep -q "<p class=\"table-hint\">[0-9]* columns: scroll the table sideways" "$tmp/c.html" && grep -q "<div class=\"table-box wide\"><table id=\"table-policies\"" "$tmp/c.html" && grep -q "@page wide{size:landscape}" "$tmp/c.html"' "compare: the wide table says it scrolls, and prints landscape"
