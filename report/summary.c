@@ -200,12 +200,19 @@ static void training_words(FILE *out, long i, const cJSON *t, int failures_state
     fprintf(out, "Trains %s (job %s) in ", str(j, "model"), str(j, "name"));
     shown(ST_DOC_RUN, "jobs[].wall_s", j, "wall_s", c);
     long lives = replicas_of(j);
-    int shared = 0;
+    int shared = 0, first_too = 0;
     double point = num(j, "wall_s"); /* the wall the band is about */
     if (lives >= 2) {                /* --replicas: their mean, not the first life's draw */
         point = num(get(get(j, "replicas"), "wall_s"), "mean");
+        char first[ST_REPORT_VALUE_MAX];
+        snprintf(first, sizeof first, "%s", c);
         in_unit(ST_DOC_RUN, "jobs[].replicas.wall_s", point, c);
         fprintf(out, "%s, the mean of %ld lives", c, lives);
+        /* and the first life's, where it reads otherwise: the wall the Jobs table and the
+         * text's life line hold (a review found the two apart with no word on why) */
+        first_too = strcmp(first, c) != 0;
+        if (first_too)
+            fprintf(out, " (the first, in the tables: %s", first);
     } else
         shared = ran_longer(out, j, c); /* preempted or slowed: its span, then its life alone */
     const cJSON *band = get(j, "wall_s_band"); /* the step model's error band, when it has one */
@@ -214,17 +221,55 @@ static void training_words(FILE *out, long i, const cJSON *t, int failures_state
     else if (lives < 2)
         fputs(c, out);
     if (cJSON_GetArraySize(band) == 2)
-        band_words(out, j, band, point, shared ? ", " : " (");
-    if (shared || cJSON_GetArraySize(band) == 2)
+        band_words(out, j, band, point, shared ? ", " : first_too ? "; " : " (");
+    if (shared || first_too || cJSON_GetArraySize(band) == 2)
         fputc(')', out);
     char n1[ST_REPORT_VALUE_MAX];
     fprintf(out, " on %s %s GPUs", whole(num(j, "gpus"), n1), gpu);
+    /* what the plan gets of the GPUs and of its wall time: the figures a plan is chosen on
+     * (the goodput the lives' mean where the wall is) */
+    int rates = cJSON_IsNumber(get(j, "mfu")) && cJSON_IsNumber(get(j, "goodput"));
+    if (rates)
+        fprintf(out, " (MFU %s, %sgoodput %s", shown(ST_DOC_RUN, "jobs[].mfu", j, "mfu", a),
+                lives >= 2 ? "mean " : "",
+                lives >= 2 ? in_unit(ST_DOC_RUN, "jobs[].replicas.goodput",
+                                     num(get(get(j, "replicas"), "goodput"), "mean"), b)
+                           : shown(ST_DOC_RUN, "jobs[].goodput", j, "goodput", b));
     if (!failures_stated) /* the wall is failure-free: say so where a reader takes it as a plan */
-        fputs(" (no failures modelled: the scenario states none)", out);
+        fprintf(out, "%sno failures modelled: the scenario states none", rates ? "; " : " (");
+    if (rates || !failures_stated)
+        fputc(')', out);
 }
 
-/* What the inference jobs serve (they run beside no cluster run): for each, its throughput,
- * its p99 time to first token and, with latency targets, the highest rate that meets them. */
+/* A plain figure of unit per second as the sentence writes it, its unit after: "39.06" of
+ * "39.06 requests/s" (the row's 4 significant digits, grouped from 10,000). */
+static const char *per_s(const cJSON *o, const char *key, char b[ST_REPORT_VALUE_MAX])
+{
+    snprintf(b, ST_REPORT_VALUE_MAX, "%s", st_fig_plain(num(o, key)).s);
+    return b;
+}
+
+/* Where an autoscaled service missed its targets because its load asked for more replicas than
+ * ran: ": its load asks for up to A replicas at its peak, against the B its autoscaler may
+ * start" (or "against B up at most", where the cluster held it lower) from its timeline's peak of
+ * replicas_asked. Nothing where the replicas kept up. */
+static void short_of_replicas(FILE *out, const cJSON *j, const cJSON *in)
+{
+    double asked = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, get(in, "timeline")) asked = fmax(asked, num(e, "replicas_asked"));
+    double up = num(in, "replicas_peak"), most = num(get(j, "autoscale"), "max");
+    if (!(asked > up) || !(up > 0))
+        return;
+    fprintf(out, ": its load asks for up to %s replicas at its peak, against %s%s",
+            st_fig_plain(asked).s, most == up ? "the " : "", st_fig_plain(up).s);
+    fputs(most == up ? " its autoscaler may start" : " up at most", out);
+}
+
+/* What the services serve, when the run is only services: for each, its rate, its P99 times to
+ * first token and per output token, whether it meets its latency targets (and, missed for want
+ * of replicas, how many its load asks for) and the highest rate that meets them: the figures a
+ * serving decision reads, not the scheduler's. */
 static void serving_words(FILE *out, const cJSON *t)
 {
     char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
@@ -235,15 +280,28 @@ static void serving_words(FILE *out, const cJSON *t)
         if (!in)
             continue;
         char n1[ST_REPORT_VALUE_MAX];
-        fprintf(out, "%s %s (job %s) on %s %s GPUs: %s output tokens, p99 time to first token %s",
+        fprintf(out, "%s %s (job %s) on %s %s GPUs at %s requests/s (%s output tokens/s)",
                 k++ ? "; serves" : "Serves", str(j, "model"), str(j, "name"),
-                whole(num(j, "gpus"), n1), job_gpu(t, j),
-                shown(ST_DOC_RUN, "jobs[].inference.tokens_per_s", in, "tokens_per_s", a),
-                in_unit(ST_DOC_RUN, "jobs[].inference.ttft_s", num(get(in, "ttft_s"), "p99"), b));
+                whole(num(j, "gpus"), n1), job_gpu(t, j), per_s(in, "requests_per_s", a),
+                per_s(in, "tokens_per_s", b));
+        if (num(j, "wait_s") > 0)
+            fprintf(out, " after waiting %s for GPUs",
+                    shown(ST_DOC_RUN, "jobs[].wait_s", j, "wait_s", c));
+        fprintf(out, ": P99 time to first token %s, per output token %s",
+                in_unit(ST_DOC_RUN, "jobs[].inference.ttft_s", num(get(in, "ttft_s"), "p99"), a),
+                in_unit(ST_DOC_RUN, "jobs[].inference.tpot_s", num(get(in, "tpot_s"), "p99"), b));
+        const cJSON *slo = get(in, "slo");
+        if (slo && cJSON_IsNumber(get(in, "slo_attainment"))) {
+            int met = cJSON_IsTrue(get(slo, "met"));
+            fprintf(out, ", latency targets %s (%s of requests within them", met ? "met" : "missed",
+                    shown(ST_DOC_RUN, "jobs[].inference.slo_attainment", in, "slo_attainment", c));
+            if (!met)
+                short_of_replicas(out, j, in);
+            fputc(')', out);
+        }
         if (cJSON_IsNumber(get(in, "max_rate_under_slo")))
-            fprintf(out, ", at most %s requests within its latency targets",
-                    shown(ST_DOC_RUN, "jobs[].inference.max_rate_under_slo", in,
-                          "max_rate_under_slo", c));
+            fprintf(out, ", at most %s requests/s within the targets",
+                    per_s(in, "max_rate_under_slo", c));
     }
 }
 
@@ -320,15 +378,17 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     FILE *out = st_report_open(&buf, &len);
     long i = lone_training(rep->run);
     const cJSON *pw = get(t, "power"), *cost = get(t, "cost");
-    int alone = i < 0 && !get(t, "scheduler") && lone_kind(rep->run) == ST_WL_INFERENCE;
+    /* only services: what they serve leads, not the scheduler's terms, with or without a
+     * cluster run */
+    int alone = i < 0 && lone_kind(rep->run) == ST_WL_INFERENCE;
     if (i >= 0)
         training_words(out, i, t, st_scn_states_failures(rep->s));
     else if (alone)
         serving_words(out, t);
     else
         cluster_words(out, t);
-    if (cJSON_IsNumber(get(pw, "facility_peak_w"))) {
-        fprintf(out, " at %s facility peak",
+    if (cJSON_IsNumber(get(pw, "facility_peak_w"))) { /* after a service's rates, a clause */
+        fprintf(out, "%s%s facility peak", alone ? "; " : " at ",
                 shown(ST_DOC_RUN, "power.facility_peak_w", pw, "facility_peak_w", a));
         if (cJSON_IsNumber(get(pw, "power_capacity_w")))
             fprintf(out, " (capacity %s)",

@@ -32,7 +32,7 @@ fi
 # A decision-maker's page: the answer in words first (the audit's counts in it), the audit with
 # FAIL rows first and marked, figures named by their rows' labels with the key on hover, no chart
 # without data, tables in a box that scrolls (tests/cli/check_browser.sh renders the pages).
-ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs (no failures modelled: the scenario states none) at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
+ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs (MFU [0-9.]*%, mean goodput [0-9.]*%; no failures modelled: the scenario states none) at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
 ok 'grep -o "<tr class=\"[a-z]*\"><td class=\"status\">[A-Z]*" "$tmp/r.html" | head -1 | grep -q "^<tr class=.fail.><td class=.status.>FAIL$"' "run: the audit's failures first, marked"
 ok 'grep -q "title=\"racks.headroom_a\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html"' "run: figures by their labels"
 ok '! grep -q "id=\"queue-waits\"" "$tmp/r.html" && grep -q "One job went through the queue" "$tmp/r.html"' "run: no queue-wait chart of one job"
@@ -178,6 +178,14 @@ ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdow
 
 # with --replicas the headline's wall time is their mean, and the cost says which life it prices
 ok '"$strata" run scenarios/examples/llama3-405b-16k-onprem.yaml --replicas 3 --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-405b \(job pretrain\) in [0-9.]+ d, the mean of 3 lives \(.*, costing [0-9,]+ USD in the first life;"' "run: the headline leads with the replicas' mean"
+# ... and names the first life's wall, the one the Jobs table and the text's life line hold; a
+# training headline gives the plan's MFU and goodput (a review found neither in any summary)
+"$strata" run scenarios/examples/llama3-405b-16k.yaml --replicas 3 --format markdown >"$tmp/l3.md" 2>/dev/null
+"$strata" run scenarios/examples/llama3-405b-16k.yaml --replicas 3 >"$tmp/l3.txt" 2>/dev/null
+first=$(sed -n 's/^  life .* steps: \([0-9.]* d\) wall.*/\1/p' "$tmp/l3.txt")
+ok '[ -n "$first" ] && sed -n 3p "$tmp/l3.md" | grep -q "the mean of 3 lives (the first, in the tables: $first; .* on 16,384 h100-sxm GPUs (MFU 39.79%, mean goodput [0-9.]*%) at "' "run: the headline names the first life's wall, and MFU and goodput"
+# an autoscaled service that misses its targets for want of replicas says how many its load asks
+ok '"$strata" run scenarios/examples/serve-diurnal.yaml --format markdown 2>/dev/null | sed -n 3p | grep -q "latency targets missed (84.2% of requests within them: its load asks for up to 13.17 replicas at its peak, against the 8 its autoscaler may start)"' "run: a service short of replicas says how many its load asks for"
 
 # a training job's headline gives its own cost, and the scenario's in all where a service beside
 # it costs too (a user walk found the total beside pretrain's name, whose cost is 323.8)
