@@ -198,7 +198,16 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
                       .y_label = "share of jobs",
                       .x_from_zero = 1};
     st_html_section(out, "sec-queue-waits");
-    if (drawn >= 2)
+    double same;
+    if (drawn >= 2 && st_svg_flat(s, n, 1, &same)) { /* one vertical step: say it instead */
+        char t[ST_REPORT_VALUE_MAX], *why;
+        st_unit_format(same / per_h * 3600, ST_DIM_TIME, t, sizeof t);
+        why = st_xasprintf("All %zu waits in the queue, under every policy, were %s: with every "
+                           "wait the same there is no distribution to draw.",
+                           drawn, t);
+        st_html_para(out, "absent", why);
+        free(why);
+    } else if (drawn >= 2)
         st_svg_cdf(out, &f, s, n);
     else
         st_html_para(out, "absent", "Fewer than two jobs started: no distribution of waits.");

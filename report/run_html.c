@@ -349,7 +349,14 @@ static void life_chart(FILE *out, const st_run *r)
         s[m++] = (st_svg_series){r->f[i].w->name, d, share, ST_LIFE_WALL_QUANTILES, ST_SVG_LINE};
     }
     st_html_section(out, "sec-failure-life");
-    if (m) {
+    double same;
+    if (m && st_svg_flat(s, m, 1, &same)) { /* nothing failed: one vertical step */
+        char *why = st_xasprintf("Every replica of %s ran the same wall time, %.4g %s (no failure "
+                                 "changed it): there is no distribution to draw.",
+                                 m == 1 ? "the training job" : "each training job", same, unit);
+        absent(out, why);
+        free(why);
+    } else if (m) {
         st_svg_frame f = {.id = "failure-life",
                           .title = "Job wall time under failures: its distribution over the "
                                    "replicas (CDF)",
@@ -441,7 +448,17 @@ static void waits_chart(FILE *out, const st_run *r)
     if (r->has_cluster)
         m = st_report_waits_h(&r->cluster, w);
     st_html_section(out, "sec-queue-waits");
-    if (m >= 2) {
+    st_svg_series all = {NULL, w, w, m, ST_SVG_LINE};
+    double same;
+    if (m >= 2 && st_svg_flat(&all, 1, 1, &same)) { /* one vertical step: say it instead */
+        char t[ST_REPORT_VALUE_MAX], *why;
+        st_unit_format(same * 3600, ST_DIM_TIME, t, sizeof t);
+        why = st_xasprintf("All %zu waits in the queue were %s: with every wait the same there "
+                           "is no distribution to draw.",
+                           m, t);
+        absent(out, why);
+        free(why);
+    } else if (m >= 2) {
         double top = 0;
         const char *axis;
         for (size_t k = 0; k < m; k++)

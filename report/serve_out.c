@@ -297,7 +297,7 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     st_fig_number_text(ST_FU_NUMBER, r->tokens_per_s, tok, sizeof tok); /* 45,110, not 4.511e+04 */
     fprintf(out, "  serving   %s output tokens/s, %.4g requests/s, over %s\n", tok,
             r->requests_per_s, fmt(r->span_s, ST_DIM_TIME, span, sizeof span));
-    if (ic->autoscale.on)
+    if (ic->autoscale.on) {
         fprintf(out,
                 "  replicas  %.4g up on average, %lld at most (autoscaled from %lld to %lld at "
                 "%.4g requests/s each, %s to start), %.4g GPU-hours up%s\n",
@@ -305,6 +305,17 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 (long long)ic->autoscale.max, r->scale_target_rate,
                 fmt(r->cold.total_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours,
                 held_text(s, held, sizeof held));
+        /* a load that asks for more replicas than ran: the answer to a missed target (the
+         * summary's words, report/summary.c, from the same timeline) */
+        double asked = 0;
+        for (int k = 0; k < r->n_timeline; k++)
+            asked = r->timeline[k].asked > asked ? r->timeline[k].asked : asked;
+        if (asked > (double)r->replicas_peak && r->replicas_peak > 0)
+            fprintf(out,
+                    "            its load asks for up to %.4g at its peak, more than the %lld "
+                    "that ran\n",
+                    asked, (long long)r->replicas_peak);
+    }
     if (ic->autoscale.on && !r->cold.stated && r->cold.tier)
         fprintf(out,
                 "  start     %s: the engine %s, the weights %s (%s from %s), compile %s, "

@@ -347,6 +347,24 @@ static void cdf_steps(const st_svg_series *s, double **xs, double **ys, size_t *
     free(v);
 }
 
+int st_svg_flat(const st_svg_series *s, size_t n, int of_x, double *v)
+{
+    double first = NAN;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < s[i].n; k++) {
+            double c = of_x ? s[i].x[k] : s[i].y[k];
+            if (!isfinite(c) || !isfinite(of_x ? s[i].y[k] : s[i].x[k]))
+                continue;
+            if (isnan(first))
+                first = c;
+            else if (c != first)
+                return 0;
+        }
+    if (v)
+        *v = first;
+    return 1;
+}
+
 void st_svg_cdf(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t n)
 {
     st_svg_series *steps = st_xcalloc(n ? n : 1, sizeof *steps);

@@ -44,6 +44,11 @@ typedef struct st_svg_frame {
 double st_svg_time_unit(double top, const char **unit);
 double st_svg_power_unit(double top, const char **unit);
 
+/* Whether every finite coordinate of the series (their y, or with of_x their x) is the same
+ * value, *v (NaN where none is finite): a chart of it would be a frame with one flat line or
+ * one vertical step, which the reports replace with a sentence (docs/guide/reports.md). */
+int st_svg_flat(const st_svg_series *s, size_t n, int of_x, double *v);
+
 /* Line and dot series on linear axes fitted to every series' points. */
 void st_svg_xy(FILE *out, const st_svg_frame *f, const st_svg_series *s, size_t n);
 
