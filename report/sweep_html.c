@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "report/svg.h"
 #include "report/sweep_out.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 static double value(const cJSON *pt, const char *col)
@@ -74,7 +75,30 @@ static const char *unit_of(const char *col, double top, double *scale)
         *scale = st_svg_power_unit(top, &unit);
     if (u == ST_FU_SHARE)
         return *scale = 100, "%";
+    if (u == ST_FU_MONEY) /* 1.41 million USD, not 1410000 */
+        return top >= 1e6 ? (*scale = 1e-6, "million USD") : "USD";
+    if (u == ST_FU_USD_PER_YEAR)
+        return top >= 1e6 ? (*scale = 1e-6, "million USD/year") : "USD/year";
+    if (u == ST_FU_USD_PER_TOKEN) /* as the tables show it */
+        return *scale = 1e6, "USD per million tokens";
+    if (u == ST_FU_PER_S)
+        return "per second";
+    if (u == ST_FU_ENERGY)
+        return top >= 1e12  ? (*scale = 1e-12, "TJ")
+               : top >= 1e9 ? (*scale = 1e-9, "GJ")
+               : top >= 1e6 ? (*scale = 1e-6, "MJ")
+                            : "J";
     return unit;
+}
+
+/* Column col's label in the report's schema ("Cost"), or its key's last part where it has
+ * none. */
+static const char *label_of(const char *col)
+{
+    char *path = text_of("points[].%s%s", col, "");
+    const st_fig *f = st_fig_find(ST_DOC_SWEEP, path);
+    free(path);
+    return f ? f->label : strrchr(col, '.') ? strrchr(col, '.') + 1 : col;
 }
 
 /* Whether every point's value of the first axis is a number: else the axis is drawn as its
@@ -138,9 +162,11 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
     st_svg_series *s = st_xcalloc(ng + 1, sizeof *s);
     double *gx = st_xcalloc(np + 1, sizeof *gx), *gy = st_xcalloc(np + 1, sizeof *gy);
     size_t at = 0;
+    /* one line: named as the figure's column is (its job and label), not by its key */
+    char *head = column_head(sw, c, 2);
     for (size_t g = 0; g < ng; g++) {
         s[g] =
-            (st_svg_series){labels[g][0] ? labels[g] : col, gx + at, gy + at, 0, ST_SVG_LINE_DOTS};
+            (st_svg_series){labels[g][0] ? labels[g] : head, gx + at, gy + at, 0, ST_SVG_LINE_DOTS};
         for (size_t k = 0; k < np; k++)
             if (grp[k] == g) {
                 gx[at] = x[k];
@@ -150,9 +176,10 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
     }
     char sid[32];
     snprintf(sid, sizeof sid, "sweep-curve-%zu", id);
-    char *head = column_head(sw, c, 2), *title = text_of("%s against %s", head, sw->cols[0]);
-    free(head);
-    const char *yl = unit[0] ? unit : strrchr(col, '.') ? strrchr(col, '.') + 1 : col;
+    char *title = text_of("%s against %s", head, sw->cols[0]);
+    /* the y axis by the figure's label and unit ("Cost (million USD)"), from zero: a 2%
+     * difference drawn on an axis cut to the two values filled the plot */
+    char *yl = unit[0] ? text_of("%s (%s)", label_of(col), unit) : st_xstrdup(label_of(col));
     const st_grid_axis *ax0 = &sw->grid->ax[0];
     st_svg_frame f = {.id = sid,
                       .title = title,
@@ -160,13 +187,29 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
                       .y_label = yl,
                       .x_ticks = numeric ? NULL : (const char *const *)ax0->values,
                       .n_x_ticks = numeric ? 0 : ax0->n,
+                      .y_from_zero = 1,
                       .y_cap = strcmp(unit, "%") == 0 ? 100 : 0};
-    if (have)
+    double same;
+    int flat = have >= 2 && st_svg_flat(s, ng, 0, &same);
+    if (flat) { /* one flat line: the value in words (docs/guide/reports.md) */
+        char text[ST_REPORT_VALUE_MAX], *why;
+        const cJSON *p = pts->child;
+        for (i = 0; p && !isfinite(value(p, col)); p = p->next, i++)
+            ;
+        char *path = st_xasprintf("points[%zu].%s", i, col);
+        st_report_value_text(ST_DOC_SWEEP, path, cJSON_GetObjectItemCaseSensitive(p, col), text,
+                             sizeof text);
+        free(path);
+        why = text_of("%s reads %s at every point: no curve to draw.", head, text);
+        st_html_para(out, "absent", why);
+        free(why);
+    } else if (have)
         st_svg_xy(out, &f, s, ng);
     for (size_t g = 0; g < ng; g++)
         free(labels[g]);
     free(labels), free(grp), free(x), free(y), free(gx), free(gy), free(s), free(title);
-    return have > 0;
+    free(head), free(yl);
+    return have > 0 && !flat;
 }
 
 /* Cell c of point i, whose JSON value is v: a swept value as given, a figure as the reader's

@@ -145,6 +145,17 @@ ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-cu
 ok 'grep -q "id=\"summary\">6 points, each a full run of the scenario: workloads\[finetune\].global_batch in 32, 64, 128; cluster.fabric.oversubscription in 1, 2. 6 of 6 ran" "$tmp/s.html"' "sweep: the answer in words"
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
 ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
+# a sweep's curve: its y axis from zero (a 2% difference filled a plot cut to 16.95-17.3 s), named
+# by the figure's label and unit, its line by its job and label (not total_usd and
+# pretrain.cost.total_usd), ticks from 10,000 up grouped; a figure the same at every point is a
+# sentence, not a flat line
+cvb=scenarios/examples/cloud-vs-bare-metal.yaml
+"$strata" sweep "$cvb" --set cost.delivery=bare-metal,cloud --columns step_time_s,memory_per_gpu_bytes,cost.total_usd --format html >"$tmp/cvb.html" 2>/dev/null
+ok 'grep -q "transform=\"rotate(-90 [0-9 ]*)\">Cost (million USD)</text>" "$tmp/cvb.html" && grep -q "class=\"legend\">pretrain: Cost</text>" "$tmp/cvb.html" && grep -q "transform=\"rotate(-90 [0-9 ]*)\">Step time (s)</text>" "$tmp/cvb.html" && ! grep -q ">total_usd<\|>pretrain.cost.total_usd<" "$tmp/cvb.html"' "sweep: curves named by their figures' labels and units"
+ok '[ "$(grep -o "<svg [^>]*id=\"sweep-curve-[0-9]*\".*</svg>" "$tmp/cvb.html" | grep -c "text-anchor=\"end\">0</text>")" -eq 2 ]' "sweep: every curve's y axis starts at zero"
+ok 'grep -q "<p class=\"absent\">pretrain: Memory per GPU reads 42.82 GB at every point: no curve to draw.</p>" "$tmp/cvb.html"' "sweep: a figure the same at every point is a sentence"
+"$strata" sweep scenarios/examples/quickstart.yaml --set 'workloads[finetune].global_batch=32,64' --columns tokens_per_s --format html >"$tmp/sv.html" 2>/dev/null
+ok 'grep -q "text-anchor=\"end\">[0-9]*,000</text>" "$tmp/sv.html" && ! grep -q "text-anchor=\"end\">[0-9]\{5,\}</text>" "$tmp/sv.html"' "sweep: ticks from 10,000 up are grouped"
 # sweep: a first axis of names (not numbers) is drawn at its values' places, ticked with them.
 "$strata" sweep scenarios/examples/quickstart.yaml --set cluster.gpu=h100-sxm,b200,a100-sxm-80g \
     --format html >"$tmp/g.html" 2>/dev/null

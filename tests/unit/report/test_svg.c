@@ -77,8 +77,8 @@ START_TEST(test_log_axes_tick_at_powers_of_ten)
     char *b = NULL;
     CAPTURE(b, st_svg_xy(out, &f, &s, 1));
     ck_assert_ptr_nonnull(strstr(b, ">10</text>"));
-    ck_assert_ptr_nonnull(strstr(b, ">10000</text>"));
-    ck_assert_ptr_nonnull(strstr(b, ">20000000</text>")); /* 2 decades: 1, 2, 5 */
+    ck_assert_ptr_nonnull(strstr(b, ">10,000</text>"));
+    ck_assert_ptr_nonnull(strstr(b, ">20,000,000</text>")); /* 2 decades: 1, 2, 5 */
     ck_assert_ptr_nonnull(strstr(b, ">1e+09</text>"));
     free(b);
 }
@@ -99,6 +99,57 @@ START_TEST(test_bars_show_totals_and_limits)
 }
 END_TEST
 
+/* A tick from 10,000 up has its thousands set apart, as the reports' tables write a number
+ * (a review found 1445000 on a sweep's axis); a series whose values are all one is flat. */
+START_TEST(test_big_ticks_are_grouped_and_flat_series_are_told)
+{
+    const double x[] = {0, 1}, y[] = {1410000, 1445000}, same[] = {42.5, 42.5};
+    st_svg_series s = {"cost", x, y, 2, ST_SVG_LINE}, f2 = {"flat", x, same, 2, ST_SVG_LINE};
+    st_svg_frame f = {.id = "c6", .title = "T", .x_label = "x", .y_label = "y"};
+    char *b = NULL;
+    CAPTURE(b, st_svg_xy(out, &f, &s, 1));
+    ck_assert_ptr_nonnull(strstr(b, ">1,445,000</text>"));
+    ck_assert_ptr_null(strstr(b, ">1445000</text>"));
+    free(b);
+    double v = 0;
+    ck_assert_int_eq(st_svg_flat(&f2, 1, 0, &v), 1);
+    ck_assert(v == 42.5);
+    ck_assert_int_eq(st_svg_flat(&s, 1, 0, NULL), 0);
+    ck_assert_int_eq(st_svg_flat(&s, 1, 1, NULL), 0);
+    st_svg_series both[2] = {f2, f2};
+    ck_assert_int_eq(st_svg_flat(both, 2, 0, NULL), 1);
+    both[1] = s;
+    ck_assert_int_eq(st_svg_flat(both, 2, 0, NULL), 0);
+}
+END_TEST
+
+/* A chart of more than eight series gives each its own colour (compare's nine policies drew
+ * fifo and priority alike). */
+START_TEST(test_nine_series_nine_colours)
+{
+    const double x[] = {0, 1}, y[] = {0, 1};
+    st_svg_series s[9];
+    for (int i = 0; i < 9; i++)
+        s[i] = (st_svg_series){"p", x, y, 2, ST_SVG_LINE};
+    st_svg_frame f = {.id = "c7", .title = "T", .x_label = "x", .y_label = "y"};
+    char *b = NULL;
+    CAPTURE(b, st_svg_xy(out, &f, s, 9));
+    char seen[9][16];
+    int n = 0;
+    for (const char *p = strstr(b, "<polyline"); p; p = strstr(p + 1, "<polyline")) {
+        const char *c = strstr(p, "stroke=\"");
+        ck_assert_ptr_nonnull(c);
+        ck_assert_int_lt(n, 9);
+        snprintf(seen[n], sizeof seen[n], "%.7s", c + 8);
+        for (int k = 0; k < n; k++)
+            ck_assert_str_ne(seen[k], seen[n]);
+        n++;
+    }
+    ck_assert_int_eq(n, 9);
+    free(b);
+}
+END_TEST
+
 Suite *svg_suite(void)
 {
     Suite *s = suite_create("svg");
@@ -108,6 +159,8 @@ Suite *svg_suite(void)
     tcase_add_test(tc, test_flat_and_near_flat_ranges_draw);
     tcase_add_test(tc, test_log_axes_tick_at_powers_of_ten);
     tcase_add_test(tc, test_bars_show_totals_and_limits);
+    tcase_add_test(tc, test_big_ticks_are_grouped_and_flat_series_are_told);
+    tcase_add_test(tc, test_nine_series_nine_colours);
     suite_add_tcase(s, tc);
     return s;
 }
