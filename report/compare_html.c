@@ -38,13 +38,22 @@ static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
         free(list);
     } else if (!cJSON_IsNumber(k)) {
         st_html_cell(out, text);
-    } else if (cJSON_IsNumber(s)) {
-        char *both = st_xasprintf("%s ± %s", text,
-                                  st_report_value_text(ST_DOC_COMPARE, path, s, sb, sizeof sb));
-        st_html_cell_num(out, path, st_report_value_exact(k, eb, sizeof eb), both);
-        free(both);
     } else {
-        st_html_cell_num(out, path, st_report_value_exact(k, eb, sizeof eb), text);
+        /* on hover, whose figure it is: "srtf: Makespan", its heading scrolled away */
+        char *generic = st_xasprintf("policies[].%s", k->string);
+        const st_fig *f = st_fig_find(ST_DOC_COMPARE, generic);
+        const cJSON *pol = cJSON_GetObjectItemCaseSensitive(p, "policy");
+        char *name = st_xasprintf("%s: %s", cJSON_IsString(pol) ? pol->valuestring : "",
+                                  f ? f->label : k->string);
+        char *both =
+            cJSON_IsNumber(s)
+                ? st_xasprintf("%s ± %s", text,
+                               st_report_value_text(ST_DOC_COMPARE, path, s, sb, sizeof sb))
+                : st_xstrdup(text);
+        st_html_cell_num_named(out, name, path, st_report_value_exact(k, eb, sizeof eb), both);
+        free(both);
+        free(name);
+        free(generic);
     }
     free(path);
 }

@@ -182,6 +182,20 @@ void st_html_cell_class(FILE *out, const char *cls, const char *title, const cha
     fputs("</td>", out);
 }
 
+void st_html_cell_num_named(FILE *out, const char *name, const char *key, const char *exact,
+                            const char *text)
+{
+    fputs("<td class=\"num\" title=\"", out);
+    st_xml_text(out, name);
+    fputs("\" data-key=\"", out);
+    st_xml_text(out, key);
+    fputs("\" data-value=\"", out);
+    st_xml_text(out, exact);
+    fputs("\">", out);
+    st_xml_text(out, text);
+    fputs("</td>", out);
+}
+
 void st_html_cell_num(FILE *out, const char *key, const char *exact, const char *text)
 {
     fputs("<td class=\"num\" data-key=\"", out);

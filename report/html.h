@@ -52,5 +52,9 @@ void st_html_cell_class(FILE *out, const char *cls, const char *title, const cha
  * matching JSON report and exact is its JSON text there, kept as data-key and data-value so a
  * program (and the tests) can check the two agree. */
 void st_html_cell_num(FILE *out, const char *key, const char *exact, const char *text);
+/* The same, with a tooltip naming the figure in words, name (its label: "srtf: Makespan"), so
+ * that a cell of a wide table, its heading scrolled away, still says what it is. */
+void st_html_cell_num_named(FILE *out, const char *name, const char *key, const char *exact,
+                            const char *text);
 
 #endif

@@ -23,6 +23,9 @@
 typedef struct kv_ctx {
     FILE *out;
     size_t skip; /* the prefix's length, left out of the row's key */
+    /* the scenario states no UPS rating: the plant sized it to the peak, so a steady load reads
+     * 100%, which the label says as the text's PUE line does */
+    int ups_sized;
 } kv_ctx;
 
 /* What a reader calls the leaf at path: its row's label in the report's schema, with the
@@ -51,24 +54,32 @@ static void kv_row(void *ctx, const char *path, const cJSON *leaf)
     const char *key = path + (strlen(path) > k->skip ? k->skip : 0);
     const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, tb, sizeof tb);
     key += key[0] == '.';
-    char *label = leaf_label(path, key);
+    char *label = leaf_label(path, key), *hover = st_xasprintf("%s (JSON key %s)", label, path);
+    if (k->ups_sized && strcmp(path, "power.ups.load") == 0) {
+        char *more = st_xasprintf("%s, of a rating sized to the peak", label);
+        free(label);
+        label = more;
+    }
     st_html_row_begin(k->out);
-    st_html_cell_class(k->out, NULL, key, label); /* the JSON key shows on hover */
+    st_html_cell_class(k->out, NULL, hover, label); /* on hover: its label, then its key */
     if (cJSON_IsNumber(leaf)) {
-        st_html_cell_num(k->out, path, st_report_value_exact(leaf, eb, sizeof eb), text);
+        st_html_cell_num_named(k->out, label, path, st_report_value_exact(leaf, eb, sizeof eb),
+                               text);
     } else {
         st_html_cell(k->out, text);
     }
     st_html_row_end(k->out);
+    free(hover);
     free(label);
 }
 
 /* A figure | value table of every leaf under node, whose path is prefix. */
-static void kv_table(FILE *out, const char *id, const cJSON *node, const char *prefix)
+static void kv_table(FILE *out, const char *id, const cJSON *node, const char *prefix,
+                     int ups_sized)
 {
     static const char *const heads[] = {"Figure", "Value"};
     st_html_table_begin(out, id, heads, 2);
-    kv_ctx k = {out, strlen(prefix)};
+    kv_ctx k = {out, strlen(prefix), ups_sized};
     st_report_leaves(node, prefix, kv_row, &k);
     st_html_table_end(out);
 }
@@ -286,7 +297,8 @@ static void power_charts(FILE *out, const st_run *r, const cJSON *power)
     }
     st_svg_series sp = {"amplitude", hz + 1, amp + 1, shown - 1, ST_SVG_LINE};
     st_svg_frame ff = {.id = "power-spectrum",
-                       .title = "Spectrum of the facility power (amplitude per frequency)",
+                       .title = "Spectrum of the IT and distribution power (amplitude per "
+                                "frequency)",
                        .x_label = "frequency (Hz)",
                        .y_label = unit,
                        .y_from_zero = 1};
@@ -540,7 +552,7 @@ static void meta(FILE *out, const cJSON *t)
 
 /* Every job's table, then each root object's (scheduler, fabric, power, ...), headed by its key
  * with a capital. */
-static void tables(FILE *out, const cJSON *t)
+static void tables(FILE *out, const cJSON *t, int ups_sized)
 {
     char id[32], path[32]; /* a number's worth of text */
     st_html_heading(out, 2, "jobs", "Jobs");
@@ -549,7 +561,7 @@ static void tables(FILE *out, const cJSON *t)
         st_html_heading(out, 3, NULL, cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring);
         snprintf(id, sizeof id, "job-%zu", i);
         snprintf(path, sizeof path, "jobs[%zu]", i);
-        kv_table(out, id, j, path);
+        kv_table(out, id, j, path, 0);
     }
     if (!i)
         absent(out, "The scenario has no workload of its own: the trace's jobs are counted in the "
@@ -560,7 +572,7 @@ static void tables(FILE *out, const cJSON *t)
         char *tid = st_xasprintf("table-%s", o->string), *head = st_xstrdup(o->string);
         head[0] = (char)toupper((unsigned char)head[0]);
         st_html_heading(out, 2, o->string, head);
-        kv_table(out, tid, o, o->string);
+        kv_table(out, tid, o, o->string, ups_sized);
         free(tid);
         free(head);
     }
@@ -586,7 +598,7 @@ char *st_report_html(const st_report *rep)
     rack_chart(out, power);
     life_chart(out, rep->run);
     waits_chart(out, rep->run);
-    tables(out, t);
+    tables(out, t, !(st_scn_cluster(rep->s)->facility.ups.rating_w > 0));
     st_html_end(out);
     cJSON_Delete(t);
     return st_report_close(out, &buf);

@@ -340,9 +340,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 s->missed_waiting);
     pct_text(out, "tpot", &r->tpot_s);
     fprintf(out,
-            "  batch     %.4g requests per iteration on average, %.4g s per iteration, %lld "
+            "  batch     %.4g requests per iteration on average, %s per iteration, %lld "
             "preemptions per replica\n",
-            r->batch_mean, r->iteration_mean_s, (long long)r->preemptions);
+            r->batch_mean, fmt(r->iteration_mean_s, ST_DIM_TIME, a, sizeof a),
+            (long long)r->preemptions);
     fprintf(out, "  frontend  %s: %s per request, %s per iteration on the host\n",
             ic->frontend ? ic->frontend : "as stated",
             fmt(ic->frontend_request_s, ST_DIM_TIME, a, sizeof a),

@@ -214,7 +214,8 @@ static int curve(FILE *out, const st_sweep *sw, const cJSON *pts, size_t c, size
 
 /* Cell c of point i, whose JSON value is v: a swept value as given, a figure as the reader's
  * formats write it. */
-static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const cJSON *v)
+static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const cJSON *v,
+                       const char *head)
 {
     char idx[32];
     snprintf(idx, sizeof idx, "points[%zu].", i);
@@ -223,7 +224,7 @@ static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const 
         char text[128], exact[64]; /* a number's text: digits and a unit */
         st_report_value_text(ST_DOC_SWEEP, path, v, text, sizeof text);
         st_report_value_exact(v, exact, sizeof exact);
-        st_html_cell_num(out, path, exact, text);
+        st_html_cell_num_named(out, head, path, exact, text); /* its heading on hover */
     } else if (cJSON_IsBool(v) && c >= sw->grid->n_ax) {
         char text[8]; /* a figure's yes or no, as every report's reader formats say it */
         st_html_cell(out, st_report_value_text(ST_DOC_SWEEP, path, v, text, sizeof text));
@@ -247,7 +248,7 @@ static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
     for (const cJSON *p = pts->child; p; p = p->next, i++) {
         st_html_row_begin(out);
         for (size_t c = 0; c < sw->n_cols; c++)
-            point_cell(out, sw, i, c, cJSON_GetObjectItemCaseSensitive(p, sw->cols[c]));
+            point_cell(out, sw, i, c, cJSON_GetObjectItemCaseSensitive(p, sw->cols[c]), heads[c]);
         st_html_row_end(out);
     }
     st_html_table_end(out);

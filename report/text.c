@@ -151,21 +151,24 @@ static const char *auto_text(const st_forecast *f, char *buf, size_t n)
  * explain, the optimum intervals. */
 static void ckpt_text(FILE *out, const st_forecast *f, int explain)
 {
-    char a[32], b[32];
+    char a[32], b[32], c[32], d[32]; /* times as every report writes one: 5.419 ms, not s */
     const st_ckpt_cost *k = &f->ckpt;
-    fprintf(out,
-            "  saves     %s every %s%s: stall %.4g s, restorable after %.4g s, restore %.4g s\n",
+    fprintf(out, "  saves     %s every %s%s: stall %s, restorable after %s, restore %s\n",
             st_ckpt_mode_names[f->w->checkpoint.mode], fmt(f->interval_s, ST_DIM_TIME, a, sizeof a),
-            auto_text(f, (char[64]){0}, 64), k->stall_s, k->commit_s, k->restore_s);
-    fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %.4g s\n",
-            (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a), k->dump_s);
+            auto_text(f, (char[64]){0}, 64), fmt(k->stall_s, ST_DIM_TIME, b, sizeof b),
+            fmt(k->commit_s, ST_DIM_TIME, c, sizeof c),
+            fmt(k->restore_s, ST_DIM_TIME, d, sizeof d));
+    fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %s\n",
+            (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a),
+            fmt(k->dump_s, ST_DIM_TIME, b, sizeof b));
     if (f->levels.mem_every_s > 0)
         fprintf(out,
-                "            in memory every %s (%.0f steps, peer copies %lld): stall %.4g s, "
-                "restore %.4g s\n",
+                "            in memory every %s (%.0f steps, peer copies %lld): stall %s, "
+                "restore %s\n",
                 fmt(f->levels.mem_every_s, ST_DIM_TIME, a, sizeof a),
                 f->levels.mem_every_s / f->eff_step_s, (long long)f->levels.replicas,
-                f->levels.mem_stall_s, f->levels.mem_restore_s);
+                fmt(f->levels.mem_stall_s, ST_DIM_TIME, c, sizeof c),
+                fmt(f->levels.mem_restore_s, ST_DIM_TIME, d, sizeof d));
     if (f->load.period_s > 0) {
         char wear[64] = "no flash wear charged (rented storage)"; /* run_cost.c */
         if (f->levels.usd_per_day > 0 || !f->has_cost)

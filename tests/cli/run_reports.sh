@@ -44,7 +44,13 @@ fi
 # without data, tables in a box that scrolls (tests/cli/check_browser.sh renders the pages).
 ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs (MFU [0-9.]*%, mean goodput [0-9.]*%; no failures modelled: the scenario states none) at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
 ok 'grep -o "<tr class=\"[a-z]*\"><td class=\"status\">[A-Z]*" "$tmp/r.html" | head -1 | grep -q "^<tr class=.fail.><td class=.status.>FAIL$"' "run: the audit's failures first, marked"
-ok 'grep -q "title=\"racks.headroom_a\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html"' "run: figures by their labels"
+ok 'grep -q "title=\"Breaker headroom (JSON key power.racks.headroom_a)\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html" && grep -q "<td class=\"num\" title=\"Breaker headroom\" data-key=\"power.racks.headroom_a\"" "$tmp/r.html"' "run: figures by their labels, the label on hover before the key"
+# the text writes a checkpoint's times in the unit that reads best, as the HTML does (5.419 ms,
+# not 0.005419 s)
+ok '"$strata" run scenarios/examples/llama3-405b-16k.yaml 2>/dev/null | grep -q "^  saves     async every 1.631 h (auto: Daly, 860 steps): stall 5.419 ms, restorable after 2.847 s, restore 818.1 ms$"' "text: checkpoint times as the HTML writes them"
+# the UPS's load, 100% of a rating the plant sized to the peak, says so as the text does; the
+# spectrum is titled for the waveform it is of
+ok 'grep -q ">UPS load, of a rating sized to the peak</td>" "$tmp/r.html" && grep -q "<title>Spectrum of the IT and distribution power" "$tmp/r.html"' "run: the UPS load's qualifier, the spectrum's title"
 ok '! grep -q "id=\"queue-waits\"" "$tmp/r.html" && grep -q "One job went through the queue" "$tmp/r.html"' "run: no queue-wait chart of one job"
 ok '[ "$(grep -o "<table" "$tmp/r.html" | wc -l)" -eq "$(grep -o "<div class=\"table-box\"><table" "$tmp/r.html" | wc -l)" ]' "run: every table in its scrolling box"
 # -o's name chooses the format --format leaves out, in every command; one that disagrees is
@@ -111,6 +117,8 @@ q=scenarios/examples/queue.yaml
 "$strata" compare "$q" --policies fifo,backfill --format html >"$tmp/c.html" 2>/dev/null
 "$strata" compare "$q" --policies fifo,backfill --format json >"$tmp/c.json" 2>/dev/null
 ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
+# in compare's wide table a cell says on hover whose figure it is
+ok 'grep -q "<td class=\"num\" title=\"fifo: Makespan\" data-key=\"policies\[0\].makespan_s\"" "$tmp/c.html"' "compare: a cell names its policy and figure on hover"
 ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job completion time: " "$tmp/c.html" && grep -q "<th>Mean wait to first start</th>" "$tmp/c.html"' "compare: the answer in words, columns by their labels"
 "$strata" compare "$q" --policies fifo,backfill --format markdown >"$tmp/c.md" 2>/dev/null
 ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/c.html")" ]' "compare: markdown has the same summary"
@@ -226,7 +234,7 @@ ok 'grep -q "^cost.sources.pools\[0\].node_price,\"HGX H100" "$tmp/mp.csv" && gr
 "$strata" run $mp --format markdown >"$tmp/mp.md" 2>/dev/null
 ok 'grep -qF "| sources.pools\[0\].node_price | HGX H100" "$tmp/mp.md" && grep -qF "| sources.pools\[1\].node_price | DGX B200" "$tmp/mp.md"' "run: Markdown has each pool's node price source"
 "$strata" run $mp --format html >"$tmp/mp.html" 2>/dev/null
-ok '[ "$(grep -c "<td title=\"sources.pools\[[01]\].node_price\">Node price source</td>" "$tmp/mp.html")" -eq 2 ] && grep -q "DGX B200 list" "$tmp/mp.html"' "run: HTML has each pool's node price source"
+ok '[ "$(grep -c "<td title=\"Node price source (JSON key cost.sources.pools\[[01]\].node_price)\">Node price source</td>" "$tmp/mp.html")" -eq 2 ] && grep -q "DGX B200 list" "$tmp/mp.html"' "run: HTML has each pool's node price source"
 
 # words a reader uses: a yes/no for a boolean (CSV keeps true/false), a singular for one node
 ok '"$strata" run scenarios/examples/preemption.yaml --format markdown 2>/dev/null | grep -q "; 1 node of h100-sxm$"' "run: one node, not 1 nodes"
