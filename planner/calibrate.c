@@ -4,6 +4,7 @@
 #include "planner/calibrate.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,10 +211,36 @@ static int implausible(fit *x, const char *what, const char *from, const char *h
 
 /* A few nodes' all-reduce whose bus bandwidth passes the network's rate ran NVLS or tree with
  * part of the reduction on NVLink, which no network factor reproduces; NCCL's maintainers advise
- * the ring algorithm to measure the network (NVIDIA/nccl-tests issues 196 and 290). */
+ * the ring algorithm to measure the network (NVIDIA/nccl-tests issues 196 and 290). Said only
+ * where an all-reduce is among the logs fitted: the other collectives run no tree. */
 static const char *const RING_HINT =
     "; a 2-node all-reduce above the NICs' rate ran NVLS or tree on NVLink: measure with "
     "NCCL_ALGO=Ring (nccl-tests #290)";
+
+/* What the logs within (nv 1) or across (nv 0) NVLink domains time, as the fit's message names
+ * it ("nccl-tests bandwidths of all-gather and broadcast") into buf; whether an all-reduce is
+ * among them into *all_reduce. */
+static const char *fitted_logs(const fit *x, int nv, char *buf, size_t n, int *all_reduce)
+{
+    int seen[ST_COLL_OP__COUNT] = {0}, k = 0, count = 0;
+    const st_cal_input *in = x->in;
+    for (size_t g = 0; g < in->n_logs; g++)
+        if (within_nvlink(in->c, &in->logs[g]) == nv &&
+            (unsigned)in->logs[g].op < ST_COLL_OP__COUNT)
+            seen[in->logs[g].op] = 1;
+    for (int o = 0; o < ST_COLL_OP__COUNT; o++)
+        count += seen[o];
+    size_t len = (size_t)snprintf(buf, n, "nccl-tests bandwidths");
+    for (int o = 0; o < ST_COLL_OP__COUNT && len < n; o++)
+        if (seen[o])
+            len += (size_t)snprintf(buf + len, n - len, "%s%s",
+                                    k++ == 0     ? " of "
+                                    : k == count ? " and "
+                                                 : ", ",
+                                    st_coll_op_name((st_coll_op)o));
+    *all_reduce = seen[ST_COLL_ALL_REDUCE];
+    return buf;
+}
 
 /* The bandwidth rows of the logs within NVLink that the model, at its own NVLink goodput, runs
  * on NVLS: the switch's rate is NVLS's own (models/fabric/nccl.c), which the ring's goodput
@@ -269,8 +296,10 @@ static int fit_link(fit *x, int nv, st_cal_fit *out)
     }
     if (bisect(nv ? g_nvlink : g_network, x, &f)) {
         unmark_nvls(x);
-        return implausible(x, nv ? "NVLink" : "network", "nccl-tests bandwidths",
-                           nv ? "" : RING_HINT);
+        char from[160];
+        int all_reduce;
+        fitted_logs(x, nv, from, sizeof from, &all_reduce);
+        return implausible(x, nv ? "NVLink" : "network", from, nv || !all_reduce ? "" : RING_HINT);
     }
     if (nv)
         x->cal.nvlink = f;

@@ -33,6 +33,14 @@ static int op_named(const char *s, st_coll_op *op)
     return 0;
 }
 
+const char *st_cal_nccl_binary(st_coll_op op)
+{
+    for (size_t i = 0; i < N_BINARIES; i++)
+        if (binaries[i].op == op)
+            return binaries[i].name;
+    return "?";
+}
+
 /* A whole name, not one inside another (my_all_reduce_x is none). */
 int st_cal_nccl_op(const char *s, st_coll_op *op)
 {
@@ -329,7 +337,9 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
     out->file = path;
     st_csv c;
     char why[160];
-    int rc = st_csv_open(&c, path, why, sizeof why), named = op_name != NULL;
+    int rc = st_csv_open(&c, path, why, sizeof why), said = 0; /* the file names its binary */
+    st_coll_op own = ST_COLL_ALL_REDUCE;                       /* the one it names */
+    unsigned said_line = 0, said_col = 0;
     if (rc) {
         st_csv_close(&c);
         return st_err_set(err, rc, (st_loc){path, 0, 0}, "%s", why);
@@ -351,8 +361,10 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
         char line[256], t[64], host[128];
         unsigned col;
         snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);
-        if (!named && strstr(line, "_perf"))
-            named = op_named(line, &out->op);
+        if (!said && strstr(line, "_perf") && (said = op_named(line, &own))) {
+            said_line = c.line;
+            said_col = (unsigned)(strstr(line, st_cal_nccl_binary(own)) - line) + 1;
+        }
         double rank;
         if (rank_host(p, len, host, sizeof host, &rank, &col)) {
             if (!(rank >= 0 && rank < ST_CAL_MAX_RANKS)) {
@@ -380,7 +392,29 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
     out->nodes = (int64_t)h.n;
     out->most_per_host = h.most;
     hosts_free(&h);
-    if (!rc && !named && !op_named(path, &out->op))
+    /* what the log says it times: the binary it names, else its file's name (the base name
+     * first: a folder's name is the file's only where the base name says nothing) */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    int by_name = !said && (op_named(base, &own) || op_named(path, &own));
+    if (!rc && op_name && (said || by_name) && own != out->op) {
+        /* an OP: is for a log that does not say; one that contradicts it would fit the
+         * rows as another collective's, to a factor of nothing measured */
+        if (said)
+            rc = st_err_set(err, ST_EINVAL, (st_loc){path, said_line, said_col},
+                            "--nccl-tests %s: says %s, but the log names %s_perf (%s): drop "
+                            "the '%s:', or give %s_perf's log",
+                            op_name, st_coll_op_name(out->op), st_cal_nccl_binary(own),
+                            st_coll_op_name(own), op_name, st_cal_nccl_binary(out->op));
+        else
+            rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},
+                            "--nccl-tests %s: says %s, but the file's name says %s (%s): drop "
+                            "the '%s:' if the name is right, else rename the file",
+                            op_name, st_coll_op_name(out->op), st_cal_nccl_binary(own),
+                            st_coll_op_name(own), op_name);
+    }
+    if (!op_name && (said || by_name))
+        out->op = own;
+    if (!rc && !op_name && !said && !by_name)
         rc = st_err_set(err, ST_EINVAL, (st_loc){path, 0, 0},
                         "which collective does this log time? neither the file nor its name "
                         "says (all_reduce_perf, ...): name it, --nccl-tests all_reduce:%s",

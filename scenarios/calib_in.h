@@ -25,7 +25,8 @@ typedef struct st_cal_nccl {
 
 /* Read an nccl-tests log at path. op_name: the collective as nccl-tests names its binary
  * ("all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast"), or NULL to take it
- * from the binary's name in the file or the file's name. Its rows' fields are as its column
+ * from the binary's name in the file or the file's name; an op_name that contradicts what the
+ * file or its name says is refused, naming both. Its rows' fields are as its column
  * header names them (13 without one). Returns 0, or an error in err located in the file (a row
  * that is not one, a count below 0 or past its size, a type nccl-tests does not print, no rows, no
  * "#  Rank" lines, a collective not named). */
@@ -35,6 +36,9 @@ void st_cal_nccl_free(st_cal_nccl *l);
 /* The collective of the OP a user names before a log, as nccl-tests names its binary
  * (all_reduce, or all_reduce_perf), into *op: 1, or 0 when s names none. */
 int st_cal_nccl_op(const char *s, st_coll_op *op);
+
+/* The name nccl-tests gives op's binary, less its _perf ("all_reduce"). */
+const char *st_cal_nccl_binary(st_coll_op op);
 
 /* One timed GEMM: m x n reduced over k in a precision, its time per call. */
 typedef struct st_cal_gemm {

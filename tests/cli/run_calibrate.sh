@@ -61,7 +61,8 @@ expect "gb200: nvlink kept" 1 "$(key "$tmp/gb.yaml" nvlink)"
 "$strata" calibrate $d/p5-2node.yaml --nccl-tests $logs/p5-2node-all_reduce_perf.log \
     >"$tmp/o" 2>"$tmp/e"
 expect "p5: refused" 2 $?
-grep -q "no network factor in 0.5-2 .*NCCL_ALGO=Ring" "$tmp/e" || bad "p5: the message"
+grep -q "no network factor in 0.5-2 fits the nccl-tests bandwidths of all-reduce .*NCCL_ALGO=Ring" "$tmp/e" ||
+    bad "p5: the message"
 [ -s "$tmp/o" ] && bad "p5: nothing written"
 
 # The nine llm-foundry H100 steps: BF16 compute from the steps, nine residuals, and run's band is
@@ -339,6 +340,37 @@ expect "an OP inside another name refused" "2 1" "$? $(grep -c 'expected all_red
 grep -q "^strata calibrate: --nccl-tests my_all_reduce_x:.*: expected all_reduce, all_gather" "$tmp/op.err" &&
     grep -q "^see 'strata calibrate --help'" "$tmp/op.err" || bad "a bad OP: not as a usage error $(cat "$tmp/op.err")"
 n=$((n + 1))
+# An OP that contradicts the log is refused, naming both (all_gather: on all_reduce_perf's log
+# was taken: op all-gather, network 0.959 where the log's own all-reduce fits 1.18); where
+# they agree, or neither the log nor its name says, it is taken.
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "all_gather:$logs/a3mega-2node-all_reduce_perf.log" \
+    >"$tmp/o" 2>"$tmp/op.err"
+expect "an OP the log contradicts refused" 2 $?
+grep -qF "$logs/a3mega-2node-all_reduce_perf.log:1:29: error: --nccl-tests all_gather: says all-gather, but the log names all_reduce_perf (all-reduce)" "$tmp/op.err" ||
+    bad "an OP the log contradicts: the message $(cat "$tmp/op.err")"
+[ -s "$tmp/o" ] && bad "an OP the log contradicts: nothing written"
+grep -v '_perf' "$logs/a3mega-2node-all_reduce_perf.log" >"$tmp/run-all_gather_perf.log"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "broadcast:$tmp/run-all_gather_perf.log" \
+    >/dev/null 2>"$tmp/op.err"
+expect "an OP the file's name contradicts refused" "2 1" "$? $(grep -c "broadcast: says broadcast, but the file's name says all_gather (all-gather)" "$tmp/op.err")"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "all_reduce:$logs/a3mega-2node-all_reduce_perf.log" \
+    -o "$tmp/agree.yaml" 2>"$tmp/op.err" || bad "an OP the log agrees with: $(cat "$tmp/op.err")"
+grep -q "op: all-reduce" "$tmp/agree.yaml" || bad "an OP the log agrees with: its op"
+grep -v '_perf' "$logs/a3mega-2node-all_reduce_perf.log" >"$tmp/run.log"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "reduce_scatter:$tmp/run.log" \
+    -o "$tmp/said.yaml" 2>"$tmp/op.err" || bad "an OP where nothing says: $(cat "$tmp/op.err")"
+grep -q "op: reduce-scatter" "$tmp/said.yaml" || bad "an OP where nothing says: its op"
+# A network no factor fits names the collective fitted: a broadcast's refusal talked of a 2-node
+# all-reduce run on NVLS or tree, which a broadcast never runs.
+for op in broadcast alltoall; do
+    "$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "$op:$tmp/run.log" >/dev/null 2>"$tmp/op.err"
+    expect "$op: no network factor" 2 $?
+    name=$op
+    [ $op = alltoall ] && name=all-to-all
+    grep -q "no network factor .* fits the nccl-tests bandwidths of $name (" "$tmp/op.err" ||
+        bad "$op: the message names it $(cat "$tmp/op.err")"
+    grep -q "all-reduce\|NVLS" "$tmp/op.err" && bad "$op: the message talks of an all-reduce $(cat "$tmp/op.err")"
+done
 "$strata" calibrate "$d/a3mega-2node.yaml" --gemm '' >/dev/null 2>"$tmp/op.err"
 expect "an empty --gemm named" "2 1" "$? $(grep -c "gemm '': expected a file" "$tmp/op.err")"
 "$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
