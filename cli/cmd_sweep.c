@@ -16,6 +16,7 @@
 #include "cli/sweep.h"
 #include "models/config/limits.h"
 #include "report/figures.h"
+#include "report/report.h"
 #include "scenarios/override.h"
 #include "sim/strfmt.h"
 #include "sim/utf8.h"
@@ -439,27 +440,40 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
     return rc;
 }
 
+/* The columns of a sweep: each job's, and the run's own (one a row). */
+typedef struct sweep_cols {
+    const st_fig_col *job, *run;
+} sweep_cols;
+
+/* Whether column c reads a cost: the scenario's cost: section prices it. */
+static int reads_cost(const st_fig_col *c)
+{
+    const char *p = c->f->path;
+    return c->f->src == ST_SRC_COST || c->f->src == ST_SRC_SERVE_COST ||
+           strncmp(p, "jobs[].cost.", 12) == 0 || strncmp(p, "cost.", 5) == 0;
+}
+
 /* A warning for each --columns figure a cost reads when the scenario has no cost: section and
  * no axis sets one: the column would be empty on every row (as scheduler.quotas under a policy
  * that reads none is warned of). */
-static void warn_empty_cost(const st_sweep *sw, const st_fig *const *figs)
+static void warn_empty_cost(const st_sweep *sw, const st_fig_col *cols, size_t n)
 {
     if (st_scn_cost(sw->base))
         return;
     for (size_t a = 0; a < sw->grid->n_ax; a++)
         if (strncmp(sw->grid->ax[a].path, "cost", 4) == 0)
             return;
-    for (size_t k = 0; k < sw->figs.n; k++)
-        if (figs[k]->src == ST_SRC_COST || figs[k]->src == ST_SRC_SERVE_COST)
+    for (size_t k = 0; k < n; k++)
+        if (reads_cost(&cols[k]))
             fprintf(stderr,
                     "strata sweep: warning: --columns %s: %s has no cost: section, so the "
                     "column is empty on every row\n",
-                    sw->figs.names[k], sw->file);
+                    cols[k].name, sw->file);
 }
 
 /* A warning when the scenario has no training job or service, only a trace's jobs (or a
- * collective's): a row's figures are its jobs', so every row would hold the swept values alone.
- * The cluster run's figures are compare's. */
+ * collective's), and no column of the run's own is asked for: a job's figures are its jobs', so
+ * every row would hold the swept values alone. */
 static void warn_no_jobs(const st_sweep *sw)
 {
     for (size_t i = 0; i < st_scn_workload_count(sw->base); i++) {
@@ -467,18 +481,32 @@ static void warn_no_jobs(const st_sweep *sw)
         if (k == ST_WL_TRAINING || k == ST_WL_INFERENCE)
             return;
     }
+    if (sw->figs.n_run)
+        return;
     fprintf(stderr,
             "strata sweep: warning: %s has no training workload or service, so its rows hold "
-            "no figures; `strata compare` reports the cluster run (waits, completion times, "
-            "makespan, utilisation, energy) under each policy\n",
+            "no job figures; the run's own are columns named run. and their path (--columns "
+            "run.scheduler.makespan_s,run.scheduler.utilization,run.scheduler.energy_j), and "
+            "`strata compare` reports the cluster run under each policy\n",
             sw->file);
 }
 
-/* Figure k of the report's schema rows ctx for job i of run: its sweep cell. */
-static void fig_cell(const void *ctx, size_t k, const st_run *run, size_t i, char *buf, size_t n)
+/* Column k of ctx (a sweep_cols) for job i of the point at (ST_SWEEP_RUN: the run's own): its
+ * sweep cell. A column read from the run's JSON report makes the report once for the row. */
+static void fig_cell(const void *ctx, size_t k, st_sweep_at *at, size_t i, char *buf, size_t n)
 {
-    const st_fig *const *figs = ctx;
-    st_fig_sweep_cell(figs[k], run, i, buf, n);
+    const sweep_cols *cols = ctx;
+    const st_fig_col *c = i == ST_SWEEP_RUN ? &cols->run[k] : &cols->job[k];
+    if (st_fig_col_reads_report(c) && !at->memo) {
+        st_report rep = {at->s, st_scn_seed(at->s), at->run, 0};
+        at->memo = st_report_json_tree(&rep);
+    }
+    st_fig_sweep_cell(c, at->run, i, at->memo, buf, n);
+}
+
+static void report_done(void *memo)
+{
+    cJSON_Delete(memo);
 }
 
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
@@ -489,27 +517,38 @@ static int sweep_file(sweep_opts *o)
     st_sweep sw = {0};
     st_diag d = {0};
     int rc, speak = !o->mpi || o->rank == 0;
-    const st_fig **figs = NULL;
+    st_fig_col *cols = NULL;
     size_t n = 0;
-    if (st_fig_sweep_parse(o->columns, &figs, &n, &d)) {
+    if (st_fig_sweep_parse(o->columns, &cols, &n, &d)) {
         if (speak)
             st_cli_print_diag(&d);
-        free(figs);
+        st_fig_cols_free(cols, n);
         return ST_EXIT_INPUT;
     }
-    const char **names = st_xcalloc(n, sizeof *names);
+    /* each job's columns, then the run's own, each in the order given */
+    st_fig_col *job = st_xcalloc(n + 1, sizeof *job), *run = st_xcalloc(n + 1, sizeof *run);
+    const char **names = st_xcalloc(n + 1, sizeof *names);
+    const char **run_names = st_xcalloc(n + 1, sizeof *run_names);
+    size_t nj = 0, nr = 0;
     for (size_t k = 0; k < n; k++)
-        names[k] = st_fig_sweep_name(figs[k]);
+        if (cols[k].run) {
+            run_names[nr] = cols[k].name;
+            run[nr++] = cols[k];
+        } else {
+            names[nj] = cols[k].name;
+            job[nj++] = cols[k];
+        }
     /* without --columns a service takes its own defaults: a training job's hold nothing of it */
-    const st_fig **sfigs = NULL;
+    st_fig_col *sfigs = NULL;
     size_t sn = 0;
     if (!o->columns)
         st_fig_sweep_serve_defaults(&sfigs, &sn);
     const char **snames = st_xcalloc(sn + 1, sizeof *snames);
     for (size_t k = 0; k < sn; k++)
-        snames[k] = st_fig_sweep_name(sfigs[k]);
-    st_sweep_figs serve = {sn, snames, fig_cell, sfigs, NULL};
-    st_sweep_figs sf = {n, names, fig_cell, figs, sn ? &serve : NULL};
+        snames[k] = sfigs[k].name;
+    sweep_cols jc = {job, run}, sc = {sfigs, NULL};
+    st_sweep_figs serve = {sn, snames, fig_cell, &sc, NULL, 0, NULL, report_done};
+    st_sweep_figs sf = {nj, names, fig_cell, &jc, sn ? &serve : NULL, nr, run_names, report_done};
     char *cal_path = NULL, *cal_label = NULL;
     st_scn_set cal = o->calibration ? st_cli_calibration_set(o->calibration, &cal_path, &cal_label)
                                     : (st_scn_set){0};
@@ -520,7 +559,7 @@ static int sweep_file(sweep_opts *o)
     } else {
         if (speak) {
             st_cli_print_warnings(sw.base);
-            warn_empty_cost(&sw, figs);
+            warn_empty_cost(&sw, cols, n);
             warn_no_jobs(&sw);
         }
         rc = sweep(o, &sw);
@@ -529,9 +568,12 @@ static int sweep_file(sweep_opts *o)
     free(cal_path);
     free(cal_label);
     free(names);
-    free(figs);
+    free(run_names);
+    free(job);
+    free(run);
+    st_fig_cols_free(cols, n);
     free(snames);
-    free(sfigs);
+    st_fig_cols_free(sfigs, sn);
     return rc;
 }
 

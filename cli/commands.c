@@ -128,7 +128,8 @@ const st_cmd st_cmd_table[] = {
      "                      in their order, each named by its path under jobs[] in the\n"
      "                      JSON report: any of the columns listed below (a cost one empty\n"
      "                      without a cost: section, a service's latency target ones\n"
-     "                      without its slo)\n"
+     "                      without its slo); run.PATH: a figure of the run's own, one\n"
+     "                      column a row after the jobs' (run.power.facility_peak_w)\n"
      "  --calibration F     the cluster's own terms (as run's), for every point\n\n"
      "status: ok, does-not-fit (a job's plan is over its GPU's memory), invalid (the point's\n"
      "values do not load: the loader's error is the reason) or error (the models refused\n"
@@ -136,8 +137,12 @@ const st_cmd st_cmd_table[] = {
      "process dies (a crash, a kill) is an error row naming the signal; the others go on.\n"
      "exit status: 0 the rows were written; 1 a point's worker died (the rows are still\n"
      "written), or the rows or the journal could not be; 2 bad usage, a FILE that does not\n"
-     "load, a --set path FILE does not have, or an output that is not a regular file\n"
-     "\n"},
+     "load, a --set path FILE does not have, or an output that is not a regular file\n\n"
+     "A column is any number or boolean of a job in the JSON report, by its path after jobs[]\n"
+     "(thermal.junction_c, memory.capacity_bytes, breakdown.compute_s, a statistic's\n"
+     "replicas.wall_s.p90), or of the run's own after run. (run.power.facility_peak_w,\n"
+     "run.scheduler.makespan_s, run.scheduler.utilization, run.scheduler.energy_j,\n"
+     "run.cost.total_usd); the named ones:\n"},
     {"size", st_cmd_size,
      "search hardware, GPU counts and plans that meet a training deadline or serve a rate",
      "usage: strata size FILE --deadline DURATION [--budget KEY=V,...]\n"

@@ -274,6 +274,21 @@ static int same_keys(const st_sweep *sw, st_diag *diag)
     return rc;
 }
 
+/* Two columns of one name (a job named "run" with a column a run figure's name also is) would be
+ * one key of a JSON point, the later's cell hiding the earlier's: refused, naming the column. */
+static int same_column(const st_sweep *sw, st_diag *diag)
+{
+    for (size_t c = 1; c < sw->n_cols; c++)
+        for (size_t d = 0; d < c; d++)
+            if (strcmp(sw->cols[c], sw->cols[d]) == 0)
+                return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                                   "two columns would be named '%s' (a job's name and its "
+                                   "column, a --set path, or a run figure): rename the job or "
+                                   "leave one out",
+                                   sw->cols[c]);
+    return 0;
+}
+
 int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_sweep_figs *figs,
                   const st_scn_set *fixed, st_diag *diag)
 {
@@ -306,7 +321,11 @@ int st_sweep_open(st_sweep *sw, const char *file, const st_grid *g, const st_swe
         for (size_t k = 0; w->kind != ST_WL_COLLECTIVE && k < f->n; k++)
             add_col(sw, fmt("%s.%s", w->name, f->names[k]));
     }
+    for (size_t k = 0; k < sw->figs.n_run; k++)
+        add_col(sw, fmt("%s", sw->figs.run_names[k]));
     add_col(sw, st_xstrdup("reason"));
+    if ((rc = same_column(sw, diag)))
+        return rc;
     if ((rc = same_keys(sw, diag)))
         return rc;
     return check_paths(sw, diag);
@@ -341,11 +360,11 @@ void st_sweep_key(const st_sweep *sw, size_t p, char key[17])
 }
 
 /* The figures of job i, in f's order, into cells; how many. */
-static size_t job_cells(const st_sweep_figs *f, const st_run *run, size_t i, char **cells)
+static size_t job_cells(const st_sweep_figs *f, st_sweep_at *at, size_t i, char **cells)
 {
     char buf[64];
     for (size_t k = 0; k < f->n; k++) {
-        f->cell(f->ctx, k, run, i, buf, sizeof buf);
+        f->cell(f->ctx, k, at, i, buf, sizeof buf);
         cells[k] = fmt("%s", buf);
     }
     return f->n;
@@ -354,8 +373,9 @@ static size_t job_cells(const st_sweep_figs *f, const st_run *run, size_t i, cha
 /* The run's cells after the status, at most max of them, for its training and inference jobs
  * (each job its kind's figures, "" where it has none); returns the reason (NULL when every job
  * fits). */
-static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size_t max)
+static char *run_cells(const st_sweep *sw, st_sweep_at *at, char **cells, size_t max)
 {
+    const st_run *run = at->run;
     char *reason = NULL;
     size_t c = 0;
     for (size_t i = 0; i < run->n; i++) {
@@ -366,7 +386,7 @@ static char *run_cells(const st_sweep *sw, const st_run *run, char **cells, size
             continue;
         if (c + jf->n > max)
             break;
-        c += job_cells(jf, run, i, cells + c);
+        c += job_cells(jf, at, i, cells + c);
         if (serving)
             continue;
         if (!f->mem.fits && !reason) { /* in the units `run` and `audit` print the figure in */
@@ -426,7 +446,16 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
         } else {
             /* The columns were named from the file's training and inference jobs: a point whose
              * overrides change their number fills the columns there are, in workload order. */
-            char *why = run_cells(sw, &run, cells + g->n_ax + 1, sw->n_cols - g->n_ax - 2);
+            size_t n_run = sw->figs.n_run, jobs = sw->n_cols - g->n_ax - 2 - n_run;
+            st_sweep_at at = {s, &run, NULL};
+            char *why = run_cells(sw, &at, cells + g->n_ax + 1, jobs);
+            char buf[64];
+            for (size_t k = 0; k < n_run; k++) { /* the run's own, after every job's */
+                sw->figs.cell(sw->figs.ctx, k, &at, ST_SWEEP_RUN, buf, sizeof buf);
+                cells[g->n_ax + 1 + jobs + k] = fmt("%s", buf);
+            }
+            if (sw->figs.done && at.memo)
+                sw->figs.done(at.memo);
             *status = fmt(why ? ST_SWEEP_NOFIT : ST_SWEEP_OK);
             *reason = why;
         }

@@ -20,20 +20,37 @@
 #define ST_SWEEP_ERROR   "error"        /* the models refused the run (a plan they cannot run) */
 
 struct st_run;
+/* What a row's figure cells read: the point's scenario and run, and a place the caller's cell
+ * function may keep what it derives from them once for the whole row (NULL at the row's first
+ * cell; freed by the figures' done after its last). */
+typedef struct st_sweep_at {
+    const st_scn *s;
+    const struct st_run *run;
+    void *memo;
+} st_sweep_at;
+
+/* cell's job index for a figure of the run's own (st_sweep_figs.n_run). */
+#define ST_SWEEP_RUN ((size_t)-1)
+
 /* The report figures a row holds for each training job, which the caller picks (cli/ from the
  * report's schema, report/figures.h; the planner names no figure): n of them, figure k's name
  * (its column is JOB.NAME), and the function that writes its cell for job i of a run into buf of
  * len bytes ("" where the run has none for the job; no tab, no newline). Borrowed: the arrays
  * and ctx outlive the sweep. */
 typedef struct st_sweep_figs {
-    size_t n; /* >= 1 */
+    size_t n; /* >= 1, or 0 with n_run >= 1 */
     const char *const *names;
-    void (*cell)(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
-                 size_t len);
+    void (*cell)(const void *ctx, size_t k, st_sweep_at *at, size_t i, char *buf, size_t len);
     const void *ctx;
     /* a service's columns where they differ from a training job's (sweep's defaults: a
      * training job's hold nothing of a service); NULL: every job takes these */
     const struct st_sweep_figs *serve;
+    /* the run's own figures (the facility's power, the scheduler's makespan): one column each a
+     * row, named run_names[k] as it is, after the jobs'; their cell is cell with k from 0 and i
+     * ST_SWEEP_RUN. Read from the top-level figures only. */
+    size_t n_run;
+    const char *const *run_names;
+    void (*done)(void *memo); /* frees a row's st_sweep_at.memo; NULL: nothing to free */
 } st_sweep_figs;
 
 typedef struct st_sweep {
@@ -48,7 +65,8 @@ typedef struct st_sweep {
     const char *build;     /* st_sweep_build_id(): journal rows of another build are not reused */
     const st_grid *grid;
     char **cols; /* n_cols column names: the axes' paths, status, per training job and service
-                    of the scenario its report figures (JOB.step_time_s ...), reason */
+                    of the scenario its report figures (JOB.step_time_s ...), the run's own
+                    figures (figs.run_names), reason */
     size_t n_cols, cap_cols;
     char **at_path;     /* per axis "--set PATH": where a wrong path's errors point */
     st_sweep_figs figs; /* the report figures of each training job's columns */

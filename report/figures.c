@@ -96,16 +96,85 @@ const char *st_fig_sweep_name(const st_fig *f)
     return f->path + strlen("jobs[].");
 }
 
-/* A sweep point's figure column "JOB.NAME": the sweepable row whose name ends it after a dot,
- * the longest first (a job's name may hold dots; the columns' names do). */
+/* The row of key k when it is a sweepable row's name, else NULL. */
+static const st_fig *sweepable(const char *k)
+{
+    for (size_t i = 0; i < st_fig_count; i++)
+        if ((st_figs[i].flags & ST_FIG_SWEEP) && strcmp(st_fig_sweep_name(&st_figs[i]), k) == 0)
+            return &st_figs[i];
+    return NULL;
+}
+
+static const st_fig *find(st_fig_doc doc, const char *p);
+
+/* What a key names that no column can hold, or NULL when a column can: text, an array, an
+ * object of statistics or a map named without its member. */
+static const char *not_a_column(const st_fig *f, const char *path)
+{
+    const char *after = strncmp(path, "jobs[].", 7) == 0 ? path + 7 : path;
+    if (strchr(after, '[') || strchr(f->path + (after - path), '['))
+        return "a list in the report: a column holds one number or boolean";
+    if (f->unit == ST_FU_TEXT)
+        return "text: a column holds a number or a boolean";
+    if (strlen(f->path) == strlen(path) && (f->flags & ST_FIG_STATS))
+        return "statistics: a column holds one of them, named after a dot (.mean, .ci95_lo, "
+               ".ci95_hi, .p10, .p50, .p90 or .p99)";
+    if (strlen(f->path) == strlen(path) && (f->flags & ST_FIG_MAP))
+        return "a map: a column holds one of its members, named after a dot";
+    return NULL;
+}
+
+/* The run row of key (a job's, or with ST_FIG_RUN_PREFIX the run's own) and, when no column
+ * can hold it, why into *why; NULL when the key names no row. */
+static const st_fig *key_row(const char *key, int *run, const char **why)
+{
+    const st_fig *f = sweepable(key);
+    *why = NULL;
+    *run = 0;
+    if (f)
+        return f;
+    size_t pre = strlen(ST_FIG_RUN_PREFIX);
+    *run = strncmp(key, ST_FIG_RUN_PREFIX, pre) == 0;
+    char *path = *run ? st_xstrdup(key + pre) : st_xasprintf("jobs[].%s", key);
+    f = *path && !(*run && strncmp(path, "jobs[]", 6) == 0) ? find(ST_DOC_RUN, path) : NULL;
+    if (f)
+        *why = not_a_column(f, path);
+    free(path);
+    return f;
+}
+
+const st_fig *st_fig_sweep_key(const char *key, int *run)
+{
+    const char *why;
+    const st_fig *f = key_row(key, run, &why);
+    return f && !why ? f : NULL;
+}
+
+const st_fig *st_fig_sweep_column(const char *col, size_t *job_len)
+{
+    int run;
+    if (strncmp(col, ST_FIG_RUN_PREFIX, strlen(ST_FIG_RUN_PREFIX)) == 0) {
+        const st_fig *f = st_fig_sweep_key(col, &run);
+        if (f && run) {
+            *job_len = 0;
+            return f;
+        }
+    }
+    for (const char *dot = strchr(col, '.'); dot; dot = strchr(dot + 1, '.')) {
+        const st_fig *f = st_fig_sweep_key(dot + 1, &run);
+        if (f && !run) {
+            *job_len = (size_t)(dot - col);
+            return f;
+        }
+    }
+    return NULL;
+}
+
+/* A sweep point's figure column "JOB.NAME" or a run figure's: its row. */
 static const st_fig *sweep_figure(const char *col)
 {
-    for (const char *dot = strchr(col, '.'); dot; dot = strchr(dot + 1, '.'))
-        for (size_t k = 0; k < st_fig_count; k++)
-            if ((st_figs[k].flags & ST_FIG_SWEEP) &&
-                strcmp(st_fig_sweep_name(&st_figs[k]), dot + 1) == 0)
-                return &st_figs[k];
-    return NULL;
+    size_t job;
+    return st_fig_sweep_column(col, &job);
 }
 
 /* The row of the normalised path p in doc. */
@@ -324,83 +393,144 @@ static const char *const renamed[][2] = {
     {"cost.egress_usd", "cost.breakdown.egress_usd"},
 };
 
-/* One name of --columns: its row, or a located error (with the nearest name, or the name it
- * was renamed to). */
-static int sweep_one(const char *name, const st_fig **out, st_diag *diag)
+/* Every key a column can be named by, but the statistics and map members: the names a wrong
+ * one is matched against (malloc'd, *m of them, each malloc'd). */
+static char **all_keys(size_t *m)
 {
-    const char *names[128], *hint_for = name;
-    size_t m = 0;
-    for (const st_fig *f; m < 128 && (f = st_fig_sweep_col(m)); m++) {
-        names[m] = st_fig_sweep_name(f);
-        if (strcmp(names[m], name) == 0) {
-            *out = f;
-            return 0;
-        }
+    char **names = st_xcalloc(2 * st_fig_count + 1, sizeof *names);
+    *m = 0;
+    for (const st_fig *f; (f = st_fig_sweep_col(*m)); ++*m)
+        names[*m] = st_xstrdup(st_fig_sweep_name(f));
+    for (size_t k = 0; k < st_fig_count; k++) {
+        const st_fig *f = &st_figs[k];
+        int job = strncmp(f->path, "jobs[].", 7) == 0, run;
+        if (f->doc != ST_DOC_RUN || (f->flags & ST_FIG_SWEEP))
+            continue;
+        char *key = job ? st_xstrdup(f->path + 7) : st_xasprintf(ST_FIG_RUN_PREFIX "%s", f->path);
+        if (st_fig_sweep_key(key, &run) == f)
+            names[(*m)++] = key;
+        else
+            free(key);
     }
+    return names;
+}
+
+static void free_keys(char **names, size_t m)
+{
+    for (size_t k = 0; k < m; k++)
+        free(names[k]);
+    free(names);
+}
+
+/* One name of --columns: its row, or a located error (with the nearest name, the name it was
+ * renamed to, or what the key is when it is a row no column holds). */
+static int sweep_one(const char *name, st_fig_col *out, st_diag *diag)
+{
+    const char *why;
+    int run;
+    const st_fig *f = key_row(name, &run, &why);
+    if (f && !why) {
+        *out = (st_fig_col){f, run, st_xstrdup(name)};
+        return 0;
+    }
+    if (f)
+        return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0}, "'%s' is %s", name, why);
+    /* a job's figure named by its whole path ("jobs[].mfu", "run.jobs[].mfu") */
+    const char *whole = strstr(name, "jobs[].");
+    int is_run;
+    if (whole && (whole == name || whole == name + strlen(ST_FIG_RUN_PREFIX)) &&
+        st_fig_sweep_key(whole + 7, &is_run) && !is_run)
+        return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                           "'%s': a job's figure is named by its path after jobs[] ('%s'), "
+                           "and every job gets it",
+                           name, whole + 7);
+    size_t m;
+    char **names = all_keys(&m);
+    const char *hint_for = name, *renamed_to[1];
     for (size_t k = 0; k < sizeof renamed / sizeof renamed[0]; k++)
-        if (strcmp(renamed[k][0], name) == 0) {
-            names[0] = renamed[k][1];
-            hint_for = renamed[k][1];
-            m = 1;
-        }
+        if (strcmp(renamed[k][0], name) == 0)
+            hint_for = renamed_to[0] = renamed[k][1];
     /* a job's name put before a column ("finetune.tokens_per_s"): the table's heads read so,
      * but a column is named once for every job */
     const char *dot = strchr(name, '.');
-    for (size_t k = 0; dot && k < m; k++)
-        if (strcmp(names[k], dot + 1) == 0)
-            return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
-                               "'%s': a column is named without its job ('%s'), and every job "
-                               "gets it",
-                               name, dot + 1);
+    int rc = 0, bare;
+    if (dot && hint_for == name && st_fig_sweep_key(dot + 1, &bare) && !bare)
+        rc = st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                         "'%s': a column is named without its job ('%s'), and every job "
+                         "gets it",
+                         name, dot + 1);
     char hint[300];
-    return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
-                       "'%s' is not a report key a sweep row can hold%s (strata sweep --help "
-                       "lists them)",
-                       name, st_did_you_mean(hint_for, names, m, hint, sizeof hint));
+    if (!rc)
+        rc = st_diag_add(
+            diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+            "'%s' is not a report key a sweep row can hold%s (strata sweep --help lists them)",
+            name,
+            hint_for != name
+                ? st_did_you_mean(hint_for, renamed_to, 1, hint, sizeof hint)
+                : st_did_you_mean(name, (const char *const *)names, m, hint, sizeof hint));
+    free_keys(names, m);
+    return rc;
 }
 
-int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag *diag)
+int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *diag)
 {
     size_t cap = 1;
     for (const char *p = arg ? arg : ""; *p; p++)
         cap += *p == ',';
     for (size_t k = 0; st_fig_sweep_col(k); k++)
         cap++;
-    const st_fig **cols = st_xcalloc(cap, sizeof *cols);
+    st_fig_col *cols = st_xcalloc(cap, sizeof *cols);
     *out = cols;
     *n = 0;
     for (size_t k = 0; !arg && st_fig_sweep_col(k); k++)
         if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF)
-            cols[(*n)++] = st_fig_sweep_col(k);
+            cols[(*n)++] = (st_fig_col){st_fig_sweep_col(k), 0,
+                                        st_xstrdup(st_fig_sweep_name(st_fig_sweep_col(k)))};
     for (const char *at = arg; at;) {
         const char *end = strchr(at, ',');
         char *name = st_xstrndup(at, end ? (size_t)(end - at) : strlen(at));
-        const st_fig *f = NULL;
-        int rc = sweep_one(name, &f, diag);
+        st_fig_col c = {0};
+        int rc = sweep_one(name, &c, diag);
+        /* one figure twice, however named (p99 and a stat's p99 are one key each) */
         for (size_t j = 0; !rc && j < *n; j++)
-            if (cols[j] == f)
+            if (strcmp(cols[j].name, c.name) == 0)
                 rc = st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
                                  "'%s' is given twice", name);
         free(name);
-        if (rc)
+        if (rc) {
+            free(c.name);
             return rc;
-        cols[(*n)++] = f;
+        }
+        cols[(*n)++] = c;
         at = end ? end + 1 : NULL;
     }
     return 0;
 }
 
-void st_fig_sweep_serve_defaults(const st_fig ***out, size_t *n)
+void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n)
 {
     size_t cap = 1;
     for (size_t k = 0; st_fig_sweep_col(k); k++)
         cap++;
-    const st_fig **cols = st_xcalloc(cap, sizeof *cols);
+    st_fig_col *cols = st_xcalloc(cap, sizeof *cols);
     *out = cols;
     *n = 0;
     for (size_t k = 0; st_fig_sweep_col(k); k++)
         if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF_SERVE)
-            cols[(*n)++] = st_fig_sweep_col(k);
+            cols[(*n)++] = (st_fig_col){st_fig_sweep_col(k), 0,
+                                        st_xstrdup(st_fig_sweep_name(st_fig_sweep_col(k)))};
+}
+
+void st_fig_cols_free(st_fig_col *cols, size_t n)
+{
+    for (size_t k = 0; cols && k < n; k++)
+        free(cols[k].name);
+    free(cols);
+}
+
+int st_fig_col_reads_report(const st_fig_col *c)
+{
+    return c->run || !(c->f->flags & ST_FIG_SWEEP);
 }
 
 /* The source struct of f in job forecast fc, or NULL where fc has none (or f reads no job's). */
@@ -498,8 +628,43 @@ double st_fig_read(const st_fig *f, const void *base)
     return *(const double *)(const void *)at;
 }
 
-void st_fig_sweep_cell(const st_fig *f, const st_run *run, size_t i, char *buf, size_t n)
+/* The leaf at dotted path key under node (an object's keys, none holding a dot), or NULL. */
+static const cJSON *leaf_at(const cJSON *node, const char *key)
 {
+    for (const char *at = key; node && at;) {
+        const char *dot = strchr(at, '.');
+        char *k = st_xstrndup(at, dot ? (size_t)(dot - at) : strlen(at));
+        node = cJSON_IsObject(node) ? cJSON_GetObjectItemCaseSensitive(node, k) : NULL;
+        free(k);
+        at = dot ? dot + 1 : NULL;
+    }
+    return node;
+}
+
+/* A cell read from the run's JSON report: the number as run --format json prints it (every
+ * digit), a boolean's true or false, "" where the report has none. */
+static void report_cell(const st_fig_col *c, size_t i, const cJSON *report, char *buf, size_t n)
+{
+    const cJSON *node = report;
+    if (!c->run)
+        node = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "jobs"), (int)i);
+    node = node ? leaf_at(node, c->run ? c->name + strlen(ST_FIG_RUN_PREFIX) : c->name) : NULL;
+    if (cJSON_IsNumber(node))
+        st_report_number_exact(node->valuedouble, buf, n);
+    else if (cJSON_IsBool(node))
+        snprintf(buf, n, "%s", cJSON_IsTrue(node) ? "true" : "false");
+    else
+        snprintf(buf, n, "%s", "");
+}
+
+void st_fig_sweep_cell(const st_fig_col *c, const st_run *run, size_t i, const cJSON *report,
+                       char *buf, size_t n)
+{
+    if (st_fig_col_reads_report(c)) {
+        report_cell(c, i, report, buf, n);
+        return;
+    }
+    const st_fig *f = c->f;
     const char *base = job_source(f, run, i);
     if (!base)
         snprintf(buf, n, "%s", "");

@@ -166,22 +166,59 @@ const char *st_fig_money(double v, char *buf, size_t n);
 const st_fig *st_fig_sweep_col(size_t k);
 const char *st_fig_sweep_name(const st_fig *f);
 
+/* The prefix of a --columns key that names a figure of the run's own, not a job's: "run." and
+ * its path in the run report ("run.power.facility_peak_w", "run.scheduler.makespan_s"). */
+#define ST_FIG_RUN_PREFIX "run."
+
+/* A --columns key: its row of the run report, whether it is the run's own figure (one column a
+ * row, named as the key) or a job's (one column a job, JOB.KEY), and the key as given (malloc'd):
+ * a sweepable row's name, any other number or boolean of jobs[] by its path after "jobs[]."
+ * (with a statistic's name after an ST_FIG_STATS row's, "replicas.wall_s.p90"), or
+ * ST_FIG_RUN_PREFIX and the path of one of the run's own. */
+typedef struct st_fig_col {
+    const st_fig *f;
+    int run;
+    char *name;
+} st_fig_col;
+
+/* The row a --columns key names (st_fig_col's), *run set when it is the run's own; NULL when
+ * it names none a column can hold (no row, text, an array, an object of statistics or a map not
+ * named down to its member). */
+const st_fig *st_fig_sweep_key(const char *key, int *run);
+
 /* Every sweep column by its name, a training job's and then a service's, in their rank order,
- * wrapped at 88 characters: what `strata sweep --help` lists. */
+ * wrapped at 88 characters, then how the others are named: what `strata sweep --help` lists. */
 void st_fig_sweep_help(FILE *out);
 
-/* The columns of arg (comma-separated sweepable names; NULL: the defaults) into *out (malloc'd,
- * *n of them). Returns 0, or ST_EINVAL with an error located at "--columns" in diag: a name that
- * is not a column (with the nearest, or the name it was renamed to), a name given twice. */
-int st_fig_sweep_parse(const char *arg, const st_fig ***out, size_t *n, st_diag *diag);
+/* The columns of arg (comma-separated keys; NULL: the defaults) into *out (malloc'd, *n of them;
+ * st_fig_cols_free). Returns 0, or ST_EINVAL with an error located at "--columns" in diag: a
+ * name that is not a column (with the nearest, or the name it was renamed to, or what it is: text,
+ * an array, statistics), a name given twice. */
+int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *diag);
 
 /* A service's default sweep columns (its throughput and batch: a training job's defaults hold
- * nothing of a service) into *out (malloc'd, *n of them). */
-void st_fig_sweep_serve_defaults(const st_fig ***out, size_t *n);
+ * nothing of a service) into *out (malloc'd, *n of them; st_fig_cols_free). */
+void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n);
+
+void st_fig_cols_free(st_fig_col *cols, size_t n);
+
+/* Whether column c's cell is read from the run's JSON report tree (st_fig_sweep_cell's report),
+ * not from the run's results directly: every column but a sweepable row's. */
+int st_fig_col_reads_report(const st_fig_col *c);
+
+/* The row and the job of a sweep table's column name: JOB.KEY (*job_len the length of JOB) or
+ * a run figure's key (*job_len 0); NULL for a column that is neither (a --set path, status,
+ * reason). The longest key that ends the name after a dot is taken: a job's name may hold
+ * dots. */
+const st_fig *st_fig_sweep_column(const char *col, size_t *job_len);
 
 struct st_run;
-/* A sweep row's cell of figure f for job i of run into buf: "" where the run has none. */
-void st_fig_sweep_cell(const st_fig *f, const struct st_run *run, size_t i, char *buf, size_t n);
+struct cJSON;
+/* A sweep row's cell of column c for job i of run (i ignored for a run figure) into buf: "" where
+ * the run has none. report: the run's JSON report tree (report.h, st_report_json_tree), which
+ * a column that st_fig_col_reads_report reads; NULL for the others. */
+void st_fig_sweep_cell(const st_fig_col *c, const struct st_run *run, size_t i,
+                       const struct cJSON *report, char *buf, size_t n);
 
 /* Figure f read from base, its source struct (f->src's): its value as a double. */
 double st_fig_read(const st_fig *f, const void *base);

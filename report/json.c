@@ -645,7 +645,7 @@ static cJSON *audit_json(const st_run *r)
     return arr;
 }
 
-char *st_report_json(const st_report *rep)
+cJSON *st_report_json_tree(const st_report *rep)
 {
     const st_scn *s = rep->s;
     const st_run *r = rep->run;
@@ -694,7 +694,12 @@ char *st_report_json(const st_report *rep)
             cost_sources(co, st_scn_cost(s), c);
     }
     cJSON_AddItemToObject(root, "audit", audit_json(r));
-    return st_report_json_print(root);
+    return root;
+}
+
+char *st_report_json(const st_report *rep)
+{
+    return st_report_json_print(st_report_json_tree(rep));
 }
 
 /* Whole numbers cJSON would print inexactly as their digits (st_report_whole_digits): a seed

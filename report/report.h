@@ -35,6 +35,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *c, const st_run_serve
  * in a newline; the caller frees it. */
 char *st_report_json(const st_report *rep);
 
+/* The same report as a tree, before it is printed (the caller cJSON_Deletes it): what a sweep's
+ * columns read a figure from, so a sweep's cell is the run report's number. */
+cJSON *st_report_json_tree(const st_report *rep);
+
 /* Tree root printed as every JSON output prints it (cJSON_Print's indented form and a final
  * newline), malloc'd; root is deleted. */
 char *st_report_json_print(cJSON *root);

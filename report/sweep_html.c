@@ -115,18 +115,23 @@ static int numeric_axis(const st_sweep *sw, const cJSON *pts)
  * the scenario trains several), status and reason by theirs, an axis by its --set path. */
 static char *column_head(const st_sweep *sw, size_t c, int jobs)
 {
-    char *path = text_of("points[].%s%s", sw->cols[c], "");
-    const st_fig *f = c < sw->grid->n_ax ? NULL : st_fig_find(ST_DOC_SWEEP, path);
-    free(path);
+    size_t job = 0;
+    const st_fig *f =
+        c <= sw->grid->n_ax || c + 1 >= sw->n_cols ? NULL : st_fig_sweep_column(sw->cols[c], &job);
     if (!f)
         return st_xstrdup(sw->cols[c]);
-    if (!(f->flags & ST_FIG_SWEEP) || jobs < 2)
-        return st_xstrdup(f->label);
-    size_t job = strlen(sw->cols[c]) - strlen(st_fig_sweep_name(f)) - 1;
-    char *name = st_xstrdup(sw->cols[c]);
-    name[job] = '\0';
-    char *head = text_of("%s: %s", name, f->label);
+    /* a statistic or a map's member names itself after the row's label */
+    const char *rest = sw->cols[c] + (job ? job + 1 : strlen(ST_FIG_RUN_PREFIX));
+    size_t row = strlen(f->path) - (strncmp(f->path, "jobs[].", 7) == 0 ? 7 : 0);
+    char *label = strlen(rest) > row
+                      ? text_of("%s (%s)", f->label, st_fig_stat_label(rest + row + 1))
+                      : st_xstrdup(f->label);
+    if (!job || jobs < 2)
+        return label;
+    char *name = st_xstrndup(sw->cols[c], job);
+    char *head = text_of("%s: %s", name, label);
     free(name);
+    free(label);
     return head;
 }
 
@@ -238,7 +243,7 @@ static void point_cell(FILE *out, const st_sweep *sw, size_t i, size_t c, const 
 
 static void point_table(FILE *out, const st_sweep *sw, const cJSON *pts)
 {
-    size_t cols_per_job = sw->figs.n, fig_cols = sw->n_cols - sw->grid->n_ax - 2;
+    size_t cols_per_job = sw->figs.n, fig_cols = sw->n_cols - sw->grid->n_ax - 2 - sw->figs.n_run;
     int jobs = cols_per_job ? (int)(fig_cols / cols_per_job) : 0;
     char **heads = st_xcalloc(sw->n_cols + 1, sizeof *heads);
     for (size_t c = 0; c < sw->n_cols; c++)

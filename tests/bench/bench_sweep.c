@@ -281,11 +281,10 @@ static int bench_size(const char *file, int types, int cost)
 }
 
 /* A sweep cell of the default columns' figure k (report/figures.h), as `strata sweep` writes. */
-static void fig_cell(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
-                     size_t n)
+static void fig_cell(const void *ctx, size_t k, st_sweep_at *at, size_t i, char *buf, size_t n)
 {
-    const st_fig *const *figs = ctx;
-    st_fig_sweep_cell(figs[k], run, i, buf, n);
+    const st_fig_col *figs = ctx; /* the defaults: none reads the JSON report */
+    st_fig_sweep_cell(&figs[k], at->run, i, NULL, buf, n);
 }
 
 /* The sizing cases: one hardware variant (the scenario's), then the twelve of three_types, then
@@ -316,7 +315,7 @@ int main(int argc, char **argv)
     }
     st_sweep sw;
     st_diag d = {0};
-    const st_fig **figs = NULL; /* sweep's default columns, as `strata sweep` takes them */
+    st_fig_col *figs = NULL; /* sweep's default columns, as `strata sweep` takes them */
     size_t nf = 0;
     if (st_fig_sweep_parse(NULL, &figs, &nf, &d)) {
         fprintf(stderr, "bench_sweep: the default columns: %s\n", d.items[0].msg);
@@ -324,8 +323,8 @@ int main(int argc, char **argv)
     }
     const char *names[32];
     for (size_t k = 0; k < nf && k < 32; k++)
-        names[k] = st_fig_sweep_name(figs[k]);
-    st_sweep_figs sf = {nf < 32 ? nf : 32, names, fig_cell, figs, NULL};
+        names[k] = figs[k].name;
+    st_sweep_figs sf = {.n = nf < 32 ? nf : 32, .names = names, .cell = fig_cell, .ctx = figs};
     if (st_sweep_open(&sw, file, &g, &sf, NULL, &d)) {
         fprintf(stderr, "bench_sweep: %s: %s\n", file, d.n ? d.items[0].msg : "cannot load");
         return 1;
@@ -340,7 +339,7 @@ int main(int argc, char **argv)
     }
     st_sweep_close(&sw);
     st_grid_free(&g);
-    free(figs);
+    st_fig_cols_free(figs, nf);
 #ifdef STRATA_MPIRUN
     if (bench_mpi(file))
         ok = 0;

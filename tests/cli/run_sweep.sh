@@ -315,6 +315,54 @@ expect "help lists the service's p99 time to first token" 1 "$(grep -c 'inferenc
     >/dev/null 2>&1
 expect "every listed key is taken" 0 $?
 
+# Every number or boolean of a job in the run's JSON report is a column, by its path after
+# jobs[] (cost.breakdown.wear_usd, thermal.junction_c, memory.capacity_bytes, breakdown.* and a
+# statistic of replicas were refused), and the run's own figures are columns after run., one a
+# row: each cell the number run --format json prints for the same scenario.
+printf 'cost:\n  delivery: cloud\n' | cat "$scn" - >"$tmp/qc.yaml"
+cols=cost.breakdown.wear_usd,thermal.junction_c,memory.capacity_bytes,breakdown.compute_s
+cols=$cols,run.power.facility_peak_w,run.scheduler.makespan_s,run.scheduler.utilization
+cols=$cols,run.scheduler.energy_j
+"$strata" sweep "$scn" --set cost.delivery=cloud --columns "$cols" --format json \
+    >"$tmp/any.json" 2>"$tmp/any.err" || bad "any report key: $(cat "$tmp/any.err")"
+"$strata" run "$tmp/qc.yaml" --format json >"$tmp/any-run.json" 2>/dev/null
+expect "any report key: the run report's numbers" "ok" "$(python3 -c '
+import json, sys
+sw, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+p, j = sw["points"][0], run["jobs"][0]
+want = {"finetune.cost.breakdown.wear_usd": j["cost"]["breakdown"]["wear_usd"],
+        "finetune.thermal.junction_c": j["thermal"]["junction_c"],
+        "finetune.memory.capacity_bytes": j["memory"]["capacity_bytes"],
+        "finetune.breakdown.compute_s": j["breakdown"]["compute_s"],
+        "run.power.facility_peak_w": run["power"]["facility_peak_w"],
+        "run.scheduler.makespan_s": run["scheduler"]["makespan_s"],
+        "run.scheduler.utilization": run["scheduler"]["utilization"],
+        "run.scheduler.energy_j": run["scheduler"]["energy_j"]}
+bad = [k for k in want if p.get(k) != want[k]]
+print("ok" if not bad and sw["columns"][-2] == "run.scheduler.energy_j" else bad)' "$tmp/any.json" "$tmp/any-run.json")"
+"$strata" sweep "$scn" --set cluster.nodes=2 --columns run.power.facility_peak_w,mfu \
+    >"$tmp/run.csv" 2>/dev/null
+expect "a run column after the jobs'" "cluster.nodes,status,finetune.mfu,run.power.facility_peak_w,reason" \
+    "$(head -1 "$tmp/run.csv")"
+# A scenario of a trace's jobs alone (its rows held nothing, with a warning) sweeps the
+# scheduler's figures; the warning says how.
+philly=$src/scenarios/examples/philly-512gpu.yaml
+"$strata" sweep "$philly" --set scheduler.policy=fifo,sjf >/dev/null 2>"$tmp/ph.err"
+expect "trace alone: the warning names run. columns" 1 "$(grep -c 'columns named run\. and their path' "$tmp/ph.err")"
+"$strata" sweep "$philly" --set scheduler.policy=fifo,sjf \
+    --columns run.scheduler.makespan_s,run.scheduler.utilization >"$tmp/ph.csv" 2>"$tmp/ph.err"
+expect "trace alone: no warning with run columns" "" "$(grep warning "$tmp/ph.err")"
+expect "trace alone: the run's figures" 1 "$(sed -n 2p "$tmp/ph.csv" |
+    awk -F, '{ print ($3 > 0 && $4 > 0 && $4 <= 1) }')"
+# What no column holds says what it is: text, a list, statistics not named down to one.
+for c in "name|'name' is text" "step_time_s_band[]|is a list in the report" \
+    "replicas.wall_s|is statistics: a column holds one of them" \
+    "run.jobs[].mfu|a job's figure is named by its path after jobs[] ('mfu')" \
+    "run.power.facility_pek_w|did you mean 'run.power.facility_peak_w'?"; do
+    "$strata" sweep "$scn" --set cluster.nodes=2 --columns "${c%%|*}" >/dev/null 2>"$tmp/e.err"
+    expect "--columns ${c%%|*}: refused" "2 1" "$? $(grep -cF -- "${c#*|}" "$tmp/e.err")"
+done
+
 # A cost column on a scenario with no cost: section is empty on every row: a warning says so;
 # none with a cost: section, nor for the other columns.
 "$strata" sweep "$scn" --set cluster.nodes=1,2 --columns step_time_s,cost.total_usd \
@@ -561,9 +609,10 @@ done
 expect "markdown: a count whole, a fraction to 6 digits" "| 1234567 | ok | 1234567 | 0.57206 |  |" \
     "$(tail -1 "$tmp/x.md")"
 # A scenario of a trace alone has no job whose figures a row could hold: the sweep says so and
-# names compare, which reports the cluster run (its rows were the swept values alone).
+# names the run's own columns and compare, which reports the cluster run (its rows were the
+# swept values alone).
 expect "a trace alone warns its rows hold no figures" \
-    "strata sweep: warning: $src/scenarios/examples/philly-512gpu.yaml has no training workload or service, so its rows hold no figures; \`strata compare\` reports the cluster run (waits, completion times, makespan, utilisation, energy) under each policy" \
+    "strata sweep: warning: $src/scenarios/examples/philly-512gpu.yaml has no training workload or service, so its rows hold no job figures; the run's own are columns named run. and their path (--columns run.scheduler.makespan_s,run.scheduler.utilization,run.scheduler.energy_j), and \`strata compare\` reports the cluster run under each policy" \
     "$("$strata" sweep "$src/scenarios/examples/philly-512gpu.yaml" --set scheduler.policy=fifo,sjf 2>&1 >/dev/null | grep warning)"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]

@@ -12,14 +12,13 @@
 static const char *const quickstart = ST_SOURCE_DIR "/scenarios/examples/quickstart.yaml";
 
 /* One figure column per training job, whose cell is always "7". */
-static void seven(const void *ctx, size_t k, const struct st_run *run, size_t i, char *buf,
-                  size_t len)
+static void seven(const void *ctx, size_t k, st_sweep_at *at, size_t i, char *buf, size_t len)
 {
-    (void)ctx, (void)k, (void)run, (void)i;
+    (void)ctx, (void)k, (void)at, (void)i;
     snprintf(buf, len, "7");
 }
 static const char *const fig_names[] = {"seven"};
-static const st_sweep_figs figs = {1, fig_names, seven, NULL, NULL};
+static const st_sweep_figs figs = {.n = 1, .names = fig_names, .cell = seven};
 
 START_TEST(test_key_changes_with_the_build)
 {

@@ -295,15 +295,60 @@ START_TEST(test_sweep_columns_are_rows)
     }
     ck_assert_uint_eq(n, 50);
     ck_assert_uint_eq(defaults, 6);
-    const st_fig **cols = NULL;
+    st_fig_col *cols = NULL;
     st_diag d = {0};
     ck_assert_int_eq(st_fig_sweep_parse("goodput,cost.breakdown.gpu_usd", &cols, &n, &d), 0);
     ck_assert_uint_eq(n, 2);
-    ck_assert_str_eq(cols[1]->path, "jobs[].cost.breakdown.gpu_usd");
-    free(cols);
+    ck_assert_str_eq(cols[1].f->path, "jobs[].cost.breakdown.gpu_usd");
+    st_fig_cols_free(cols, n);
     ck_assert_int_ne(st_fig_sweep_parse("cost.gpu_usd", &cols, &n, &d), 0);
     ck_assert_ptr_nonnull(strstr(d.items[0].msg, "did you mean 'cost.breakdown.gpu_usd'?"));
-    free(cols);
+    st_fig_cols_free(cols, 0);
+}
+END_TEST
+
+/* Any number or boolean of a job in the run report is a --columns key by its path after jobs[],
+ * a run figure by run. and its path; text, lists, statistics and maps not named down to one
+ * figure are not; a table's column name finds its row and its job. */
+START_TEST(test_sweep_keys_are_the_run_rows)
+{
+    int run = -1;
+    ck_assert_str_eq(st_fig_sweep_key("cost.breakdown.wear_usd", &run)->path,
+                     "jobs[].cost.breakdown.wear_usd");
+    ck_assert_int_eq(run, 0);
+    ck_assert_str_eq(st_fig_sweep_key("replicas.wall_s.p90", &run)->path, "jobs[].replicas.wall_s");
+    ck_assert_str_eq(st_fig_sweep_key("run.power.facility_peak_w", &run)->path,
+                     "power.facility_peak_w");
+    ck_assert_int_eq(run, 1);
+    ck_assert_str_eq(st_fig_sweep_key("run.fabric.utilization_by_level.nic", &run)->path,
+                     "fabric.utilization_by_level");
+    const char *none[] = {"name",
+                          "replicas.wall_s",
+                          "step_time_s_band[]",
+                          "pools[].gpus",
+                          "run.cost.delivery",
+                          "run.jobs[].mfu",
+                          "run.scheduler.pools[].utilization",
+                          "run.fabric.utilization_by_level",
+                          "power.facility_peak_w",
+                          "run."};
+    for (size_t k = 0; k < sizeof none / sizeof none[0]; k++)
+        ck_assert_msg(st_fig_sweep_key(none[k], &run) == NULL, "'%s' taken", none[k]);
+    size_t job = 99;
+    ck_assert_str_eq(st_fig_sweep_column("a.b.thermal.junction_c", &job)->path,
+                     "jobs[].thermal.junction_c");
+    ck_assert_uint_eq(job, 3);
+    ck_assert_str_eq(st_fig_sweep_column("run.scheduler.makespan_s", &job)->path,
+                     "scheduler.makespan_s");
+    ck_assert_uint_eq(job, 0);
+    ck_assert_ptr_null(st_fig_sweep_column("cluster.nodes", &job));
+    st_fig_col *cols = NULL;
+    size_t n = 0;
+    st_diag d = {0};
+    ck_assert_int_eq(st_fig_sweep_parse("mfu,run.scheduler.utilization", &cols, &n, &d), 0);
+    ck_assert(!cols[0].run && cols[1].run);
+    ck_assert(!st_fig_col_reads_report(&cols[0]) && st_fig_col_reads_report(&cols[1]));
+    st_fig_cols_free(cols, n);
 }
 END_TEST
 
@@ -437,6 +482,7 @@ Suite *figures_suite(void)
     tcase_add_test(tc, test_every_row_has_its_doc_line);
     tcase_add_test(tc, test_find_through_the_documents_shapes);
     tcase_add_test(tc, test_sweep_columns_are_rows);
+    tcase_add_test(tc, test_sweep_keys_are_the_run_rows);
     tcase_add_test(tc, test_validation_metrics_are_rows);
     tcase_add_test(tc, test_labels_differ_within_an_object);
     tcase_add_test(tc, test_number_text_reads_in_one_unit);
