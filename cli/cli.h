@@ -91,12 +91,14 @@ int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one,
                       const char **file);
 
 /* The format a command writes to -o path: the one its extension names (".html" or ".htm",
- * ".md" or ".markdown", ".csv", ".json", in any case) into *format ("html", "markdown", "csv",
- * "json"; NULL for another extension or none), where `strata run -o r.html` used to write JSON
- * into r.html. With --format given (its value `given`, under which the file gets the format
- * `gets`) the two must agree. 0, or a usage error (exit 2). */
+ * ".md" or ".markdown", ".csv", ".json", ".txt", in any case) into *format ("html", "markdown",
+ * "csv", "json", "text"; NULL for another extension or none), where `strata run -o r.html` used
+ * to write JSON into r.html. With --format given (its value `given`, under which the file gets
+ * the format `gets`; a .txt file gets the text of --format text) the two must agree. A command
+ * without a text format (has_text 0) refuses a .txt name unless --format says what it gets.
+ * 0, or a usage error (exit 2). */
 int st_cli_output_format(const char *cmd, const char *path, const char *given, const char *gets,
-                         const char **format);
+                         int has_text, const char **format);
 
 /* Load scenario file, with calibration (NULL: none) as its cluster.calibration
  * (`--calibration FILE`, a path from the working folder, in place of any the file names):

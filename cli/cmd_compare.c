@@ -110,7 +110,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
         return st_cli_usage_error("compare", "expected a scenario file");
     const char *ext; /* -o's format by its name where --format does not say */
     if (st_cli_output_format("compare", o->output, o->format_given ? format_names[o->format] : NULL,
-                             format_names[o->format], &ext))
+                             format_names[o->format], 1, &ext))
         return ST_EXIT_INPUT;
     if (!o->format_given && ext)
         parse_format(ext, &o->format);

@@ -12,7 +12,8 @@
 
 typedef struct run_opts {
     const char *file, *output, *trace, *trace_job, *calibration;
-    int format; /* st_report_format */
+    int format;    /* st_report_format */
+    int text_file; /* -o names a .txt: the text summary goes there, not to stdout */
     int has_seed;
     int explain;
     uint64_t seed;
@@ -61,17 +62,19 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
     return -1;
 }
 
-/* -o's format by its name where --format does not say (text and json write JSON to it). */
+/* -o's format by its name where --format does not say (text and json write JSON to it, but to
+ * a .txt the text). */
 static int output_format(run_opts *o)
 {
     static const char *const names[] = {"text", "json", "html", "markdown", "csv"};
     const char *given = o->seen & (1u << 8) ? names[o->format] : NULL, *ext;
     if (st_cli_output_format("run", o->output, given,
-                             o->format > ST_FMT_JSON ? names[o->format] : "json", &ext))
+                             o->format > ST_FMT_JSON ? names[o->format] : "json", 1, &ext))
         return ST_EXIT_INPUT;
     if (!given && ext)
         o->format =
             st_report_format_of(ext) == ST_FMT_JSON ? ST_FMT_TEXT : st_report_format_of(ext);
+    o->text_file = ext && strcmp(ext, "text") == 0; /* the summary, in place of stdout */
     return 0;
 }
 
@@ -167,10 +170,13 @@ static int check_trace_job(const run_opts *o, const st_scn *s)
     return rc;
 }
 
-/* An HTML, Markdown or CSV report: to -o FILE (atomically) when given, else to stdout. */
+/* An HTML, Markdown or CSV report, or the text summary -o names a .txt for: to -o FILE
+ * (atomically) when given, else to stdout. */
 static int emit_doc(const run_opts *o, const st_report *r)
 {
-    char *doc = st_report_render(r, (st_report_format)o->format), why[512];
+    char *doc = o->format == ST_FMT_TEXT ? st_report_text(r)
+                                         : st_report_render(r, (st_report_format)o->format),
+         why[512];
     int rc = ST_EXIT_OK;
     if (!o->output)
         fputs(doc, stdout);
@@ -184,7 +190,7 @@ static int emit_doc(const run_opts *o, const st_report *r)
 
 static int emit(const run_opts *o, const st_report *r)
 {
-    if (o->format > ST_FMT_JSON)
+    if (o->format > ST_FMT_JSON || o->text_file)
         return emit_doc(o, r);
     int json_out = o->format == ST_FMT_JSON;
     char *json = NULL;

@@ -18,12 +18,17 @@
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
-/* `screen` on stdout (when not NULL), and `doc` to -o FILE, atomically, when o names one; a
+/* `screen` on stdout (when not NULL), and `doc` to -o FILE, atomically, when o names one (the
+ * screen's text in its place when -o names a .txt); a
  * write that fails says so, with its cause, and gives exit status 1. The flush here took the
  * cause of a failing stdout with it: main's final check then knew only "write error". */
 int st__size_put(const st__size_opts *o, const char *screen, const char *doc)
 {
     int rc = ST_EXIT_OK;
+    if (o->text_file) { /* -o r.txt: the text there in place of stdout, no JSON beside it */
+        doc = screen;
+        screen = NULL;
+    }
     char why[512];
     errno = 0;
     if (screen && (fputs(screen, stdout) == EOF || fflush(stdout))) {

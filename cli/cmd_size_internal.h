@@ -28,6 +28,7 @@ typedef struct st__size_opts {
     long top;
     st_size_format format;
     int format_given; /* --format was given (else -o's name may choose it) */
+    int text_file;    /* -o names a .txt: the text goes there, not to stdout */
     const st_gpu_spec *gpu[MAX_AXIS];
     double oversub[MAX_AXIS];
     st_transport transport[MAX_AXIS];

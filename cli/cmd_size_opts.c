@@ -405,13 +405,15 @@ int st__size_parse_opts(int argc, char **argv, st__size_opts *o)
     int rc = st_cli_parse_args("size", argc, argv, opt_one, o, &o->file);
     if (rc)
         return rc;
-    /* -o's format by its name where --format does not say (text writes JSON to it) */
+    /* -o's format by its name where --format does not say (text writes JSON to it, but to a
+     * .txt the text) */
     const char *ext;
     if (st_cli_output_format("size", o->output, o->format_given ? format_names[o->format] : NULL,
-                             format_names[o->format == ST_SIZE_TEXT ? ST_SIZE_JSON : o->format],
+                             format_names[o->format == ST_SIZE_TEXT ? ST_SIZE_JSON : o->format], 1,
                              &ext))
         return ST_EXIT_INPUT;
     if (!o->format_given && ext && strcmp(ext, "json") != 0)
         parse_format(ext, o);
+    o->text_file = ext && strcmp(ext, "text") == 0; /* the text, in place of stdout */
     return 0;
 }

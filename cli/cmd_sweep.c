@@ -144,7 +144,7 @@ static int parse_opts(int argc, char **argv, sweep_opts *o)
         return rc;
     /* -o's format by its name where --format (once[4]) does not say */
     const char *given = o->seen & (1u << 4) ? format_names[o->format] : NULL, *ext;
-    if (st_cli_output_format("sweep", o->output, given, format_names[o->format], &ext))
+    if (st_cli_output_format("sweep", o->output, given, format_names[o->format], 0, &ext))
         return ST_EXIT_INPUT;
     if (!given && ext)
         parse_format(ext, o);
@@ -327,8 +327,8 @@ static int emit(const sweep_opts *o, const st_sweep *sw, char ***rows)
     return rc;
 }
 
-/* Refuse an output path that is not a regular file: a FIFO would block the final write, and a
- * sweep writes a file and its journal beside it. */
+/* Refuse a journal path that is not a regular file: a journal is appended to and read back, and
+ * a FIFO would block. */
 static int check_regular(const char *what, const char *path)
 {
     struct stat st;
@@ -336,9 +336,18 @@ static int check_regular(const char *what, const char *path)
         return 0; /* a new file, or a file */
     fprintf(stderr,
             "strata sweep: %s '%s': not a regular file (a FIFO, socket, device or directory); a "
-            "sweep writes its rows to a file\n",
+            "sweep appends its rows to a file\n",
             what, path);
     return ST_EXIT_INPUT;
+}
+
+/* Whether -o names something that is there and is neither a regular file nor a folder (a
+ * device, a FIFO, a terminal): written through at the end, as every command's -o is, with no
+ * journal beside it (one in /dev, or beside a FIFO, resumes nothing). */
+static int written_through(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* Refuse an -o that is a sweep's journal: the results written over it would lose the rows its
@@ -391,10 +400,20 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
 {
     if (!o->output)
         return 0;
+    if (written_through(o->output)) {
+        st_cli_file out = {"-o", o->output};
+        int rc = check_inputs(r->sw, &out, 1);
+        if (!rc)
+            fprintf(stderr,
+                    "strata sweep: note: -o '%s' is not a regular file: the rows are written "
+                    "through to it at the end, with no journal to resume from\n",
+                    o->output);
+        return rc ? ST_EXIT_INPUT : 0;
+    }
     char *path = r->journal_path = st_xmalloc(strlen(o->output) + 9); /* freed by sweep() */
     sprintf(path, "%s.journal", o->output);
     st_cli_file outs[] = {{"-o", o->output}, {"the journal", path}};
-    int rc = check_regular("-o", o->output) || check_regular("the journal", path) ||
+    int rc = check_inputs(r->sw, outs, 1) || check_regular("the journal", path) ||
              check_not_journal(o->output) || check_inputs(r->sw, outs, 2);
     if (!rc && (r->journal = st_sweep_journal_open(path, r->why, sizeof r->why)) < 0) {
         fprintf(stderr, "strata sweep: %s\n", r->why);

@@ -26,7 +26,8 @@ const st_cmd st_cmd_table[] = {
      "  -o, --output FILE   also write the JSON report to FILE (atomically); with html,\n"
      "                      markdown or csv, write that to FILE instead of stdout;\n"
      "                      without --format, a FILE named .html, .md or .csv gets that\n"
-     "                      format (and a --format that disagrees with its name is refused)\n"
+     "                      format, and one named .txt the text summary in place of stdout\n"
+     "                      (a --format that disagrees with its name is refused)\n"
      "  --format F          text (default) or json on stdout; html (one self-contained page\n"
      "                      with SVG charts), markdown or csv (key,value rows of the JSON\n"
      "                      but its series, such as an autoscaler's timeline, which the\n"
@@ -86,7 +87,7 @@ const st_cmd st_cmd_table[] = {
      "  --calibration F  the cluster's own terms `strata calibrate` fitted (as run's)\n"
      "  -o, --output FILE  write the table to FILE (atomically) instead of stdout; without\n"
      "                     --format, in the format its name ends in (.json, .md, .csv,\n"
-     "                     .html), and a --format that disagrees with it is refused\n\n"
+     "                     .html, .txt), and a --format that disagrees with it is refused\n\n"
      "exit status: 0 compared, 1 a simulation error or the file could not be written,\n"
      "2 bad input or usage\n"},
     {"audit", st_cmd_audit, "run the pre-flight audit of a scenario; exit 1 when a check fails",
@@ -121,7 +122,8 @@ const st_cmd st_cmd_table[] = {
      "                      stdout, and append every finished row to FILE.journal as it\n"
      "                      comes: a rerun computes only the points the journal lacks;\n"
      "                      without --format, in the format FILE's name ends in (.csv,\n"
-     "                      .json, .md, .html), and a --format that disagrees is refused\n"
+     "                      .json, .md, .html; a .txt needs one), and a --format that\n"
+     "                      disagrees is refused\n"
      "  --format FORMAT     csv (default), json, markdown or html (each report column's\n"
      "                      curve against the first --set axis)\n"
      "  --columns KEYS      the report keys of each job's columns, comma-separated,\n"
@@ -196,7 +198,7 @@ const st_cmd st_cmd_table[] = {
      "  --format F      text (default), json, csv (the ranked rows, then the front's),\n"
      "                  markdown or html (with the Pareto front's chart)\n"
      "  -o, --output FILE  the JSON beside text, else the chosen format (or the one FILE's\n"
-     "                  name ends in: .csv, .md, .html) in place of stdout, atomically\n\n"
+     "                  name ends in: .csv, .md, .html, .txt) in place of stdout\n\n"
      "A service is sized to its rate and slo.\n\n"
      "exit status: 0 searched (also when nothing meets the deadline),\n"
      "1 a simulation error, 2 bad input or usage\n"},

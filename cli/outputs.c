@@ -181,6 +181,7 @@ static const struct {
     {".html", "html", "an HTML"},      {".htm", "html", "an HTML"},
     {".md", "markdown", "a Markdown"}, {".markdown", "markdown", "a Markdown"},
     {".csv", "csv", "a CSV"},          {".json", "json", "a JSON"},
+    {".txt", "text", "a text"},
 };
 
 static const char *spelled(const char *format)
@@ -192,7 +193,7 @@ static const char *spelled(const char *format)
 }
 
 int st_cli_output_format(const char *cmd, const char *path, const char *given, const char *gets,
-                         const char **format)
+                         int has_text, const char **format)
 {
     *format = NULL;
     const char *slash = path ? strrchr(path, '/') : NULL, *dot;
@@ -203,7 +204,17 @@ int st_cli_output_format(const char *cmd, const char *path, const char *given, c
         k++;
     if (k == n)
         return 0;
-    if (given && strcmp(gets, by_extension[k].format) != 0)
+    int text = strcmp(by_extension[k].format, "text") == 0;
+    if (text && !has_text && given) /* the format asked for, into a file named .txt */
+        return 0;
+    if (text && !has_text) /* it wrote CSV into r.txt */
+        return st_cli_usage_error(cmd,
+                                  "-o '%s' names a text file, but %s writes no plain text: name "
+                                  "it for the format it should get (.csv, .json, .md or .html), "
+                                  "or give that --format",
+                                  path, cmd);
+    /* a command's text goes to a .txt (its -o takes the JSON beside text otherwise) */
+    if (given && strcmp(text ? given : gets, by_extension[k].format) != 0)
         return st_cli_usage_error(cmd,
                                   "-o '%s' names %s file, but --format %s writes %s to it: give "
                                   "--format %s, or leave --format out",

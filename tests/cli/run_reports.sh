@@ -70,6 +70,28 @@ for c in "run $rack --format text -o $tmp/x.csv" "compare $rack --format html -o
     rc=$?
     ok '[ $rc -eq 2 ] && grep -q "names an\{0,1\} [A-Za-z]* file, but --format" "$tmp/x.err" && ! ls "$tmp"/x.csv "$tmp"/x.md "$tmp"/x.json "$tmp"/x.htm 2>/dev/null' "${c%% *}: a --format that disagrees with -o's name"
 done
+# A .txt gets the text a command prints, in place of stdout (size -o r.txt wrote JSON into it,
+# the text still on stdout); a command with no text refuses one unless --format says what it
+# gets (sweep -o r.txt wrote CSV into it); --format json with a .txt disagrees.
+q=scenarios/examples/quickstart.yaml
+"$strata" run "$q" >"$tmp/t-run.want" 2>/dev/null
+"$strata" run "$q" -o "$tmp/t-run.txt" >"$tmp/t.out" 2>/dev/null
+ok 'cmp -s "$tmp/t-run.txt" "$tmp/t-run.want" && [ ! -s "$tmp/t.out" ]' "run: -o r.txt writes the text"
+"$strata" run "$q" --format text -o "$tmp/t-run2.txt" >/dev/null 2>&1
+ok 'cmp -s "$tmp/t-run2.txt" "$tmp/t-run.want"' "run: --format text -o r.txt writes the text"
+"$strata" size "$q" --deadline 1h >"$tmp/t-size.want" 2>/dev/null
+"$strata" size "$q" --deadline 1h -o "$tmp/t-size.txt" >"$tmp/t.out" 2>/dev/null
+ok 'cmp -s "$tmp/t-size.txt" "$tmp/t-size.want" && [ ! -s "$tmp/t.out" ]' "size: -o r.txt writes the text"
+"$strata" compare scenarios/examples/preemption.yaml >"$tmp/t-cmp.want" 2>/dev/null
+"$strata" compare scenarios/examples/preemption.yaml -o "$tmp/t-cmp.txt" >/dev/null 2>&1
+ok 'cmp -s "$tmp/t-cmp.txt" "$tmp/t-cmp.want"' "compare: -o r.txt writes the text table"
+"$strata" sweep "$q" --set cluster.nodes=1,2 -o "$tmp/t-sw.txt" >/dev/null 2>"$tmp/x.err"
+rc=$?
+ok '[ $rc -eq 2 ] && grep -q "strata sweep: -o .*t-sw.txt. names a text file, but sweep writes no plain text" "$tmp/x.err" && [ ! -e "$tmp/t-sw.txt" ] && [ ! -e "$tmp/t-sw.txt.journal" ]' "sweep: -o r.txt refused, saying why"
+ok '"$strata" sweep "$q" --set cluster.nodes=1,2 --format csv -o "$tmp/t-sw.txt" 2>/dev/null && head -1 "$tmp/t-sw.txt" | grep -q "^cluster.nodes,status"' "sweep: --format csv -o r.txt writes CSV"
+"$strata" run "$q" --format json -o "$tmp/t-j.txt" >/dev/null 2>"$tmp/x.err"
+rc=$?
+ok '[ $rc -eq 2 ] && grep -q "names a text file, but --format json writes JSON to it" "$tmp/x.err"' "run: --format json disagrees with -o r.txt"
 cloud=scenarios/examples/finetune-70b-cloud.yaml
 "$strata" run "$cloud" --format html >"$tmp/k.html" 2>/dev/null
 "$strata" run "$cloud" --format json >"$tmp/k.json" 2>/dev/null

@@ -4,8 +4,8 @@
 # points (a plan that does not fit, values that do not load) are rows with their reason; a
 # path the scenario does not have is a located error (exit 2); the formats; --help. A worker
 # killed from outside loses its one point, an error row naming the signal, and the sweep exits
-# 1 saying so; a journal row of another build is not reused; a FIFO or a planted link is
-# refused at once; non-ASCII names come out whole in every format; CSV and Markdown cells
+# 1 saying so; a journal row of another build is not reused; a FIFO journal or a planted link
+# is refused at once, a FIFO -o written through; non-ASCII names come out whole in every format; CSV and Markdown cells
 # cannot run anything; progress on a terminal.
 # Usage: run_sweep.sh STRATA SOURCE_DIR
 set -u
@@ -463,21 +463,32 @@ expect "another build's rows" "strata sweep: 2 points: 0 from the journal, 2 com
     "$(sed 's/ in [0-9.]* s$//' "$tmp/id.err")"
 expect "another build's figures unused" "$(cat "$tmp/id.want")" "$(cat "$tmp/id.csv")"
 
-# A FIFO never blocks a sweep: as the scenario, as -o, as the journal; a symbolic link planted
-# as the journal is refused, and the file it names is left alone; an output that is the
-# scenario is refused.
+# A FIFO never blocks a sweep: as the scenario, as the journal; as -o it is written through at
+# the end, as every command's -o is (it was refused, where size -o wrote it), with no journal;
+# a symbolic link planted as the journal is refused, and the file it names is left alone; an
+# output that is the scenario is refused.
 mkfifo "$tmp/fifo.yaml" "$tmp/fo.csv" "$tmp/fj.csv.journal"
 timeout 10 "$strata" sweep "$tmp/fifo.yaml" --set cluster.nodes=1,2 >/dev/null 2>"$tmp/e.err"
 expect "FIFO scenario exit" 2 $?
 expect "FIFO scenario" "$tmp/fifo.yaml: error: not a regular file (a FIFO, socket or device); a scenario is a file" \
     "$(cat "$tmp/e.err")"
+cat "$tmp/fo.csv" >"$tmp/fo.got" &
+reader=$!
 timeout 10 "$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fo.csv" >/dev/null 2>"$tmp/e.err"
-expect "FIFO -o exit" 2 $?
-expect "FIFO -o" "strata sweep: -o '$tmp/fo.csv': not a regular file (a FIFO, socket, device or directory); a sweep writes its rows to a file" \
-    "$(cat "$tmp/e.err")"
+expect "FIFO -o exit" 0 $?
+wait $reader
+expect "FIFO -o: the rows through it" 3 "$(wc -l <"$tmp/fo.got")"
+expect "FIFO -o: no journal, said" "1 0" "$(grep -c "no journal to resume from" "$tmp/e.err") $(ls "$tmp" | grep -c 'fo.csv.journal')"
+[ -p "$tmp/fo.csv" ] || bad "FIFO -o: replaced"
+# ... and a device as size's: /dev/full fails at the write (exit 1, why), not refused (exit 2)
+if [ -w /dev/full ]; then
+    "$strata" sweep "$scn" --set cluster.nodes=1 -o /dev/full >/dev/null 2>"$tmp/e.err"
+    expect "-o /dev/full exit, as size's" 1 $?
+    expect "-o /dev/full: why" 1 "$(grep -c "strata sweep: cannot write '/dev/full': No space left on device" "$tmp/e.err")"
+fi
 timeout 10 "$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fj.csv" >/dev/null 2>"$tmp/e.err"
 expect "FIFO journal exit" 2 $?
-expect "FIFO journal" "strata sweep: the journal '$tmp/fj.csv.journal': not a regular file (a FIFO, socket, device or directory); a sweep writes its rows to a file" \
+expect "FIFO journal" "strata sweep: the journal '$tmp/fj.csv.journal': not a regular file (a FIFO, socket, device or directory); a sweep appends its rows to a file" \
     "$(cat "$tmp/e.err")"
 echo precious >"$tmp/precious"
 ln -s "$tmp/precious" "$tmp/l.csv.journal"
