@@ -7,6 +7,7 @@
 #include "cli/cmd_size_internal.h"
 #include "models/config/limits.h"
 #include "scenarios/catalog.h"
+#include "scenarios/reader.h"
 #include "sim/units.h"
 
 /* The next comma-separated item of *p (which moves past it) into buf, or 0 at the end; an empty
@@ -205,11 +206,17 @@ static int axis_value(const char *a, const char *t, st__size_opts *o, size_t *n)
         if (e)
             return e;
     } else if (a[2] == 'g') {
-        if (!(o->gpu[*n] = st_catalog_gpu(t)))
+        if (!(o->gpu[*n] = st_catalog_gpu(t))) { /* as the loader says an unknown GPU */
+            const char *names[128];
+            size_t m = 0;
+            for (; m < st_catalog_gpu_count() && m < 128; m++)
+                names[m] = st_catalog_gpu_at(m)->name;
+            char near[200];
             return st_cli_usage_error("size",
-                                      "--gpu-types: '%s' is not a catalog GPU (strata catalog "
-                                      "lists them)",
-                                      t);
+                                      "--gpu-types: unknown GPU '%s'%s (`strata catalog` lists "
+                                      "the known GPUs)",
+                                      t, st_did_you_mean(t, names, m, near, sizeof near));
+        }
         for (size_t k = 0; k < *n; k++)
             dup |= o->gpu[k] == o->gpu[*n];
     } else if (a[2] == 'o') {
@@ -275,6 +282,15 @@ static int parse_format(const char *val, st__size_opts *o)
  * loaded: unit_nodes). */
 static int parse_unit(const char *val, st__size_opts *o)
 {
+    static const char *const units[] = {"node", "rack", "leaf"};
+    if (strcmp(val, "node") && strcmp(val, "rack") && strcmp(val, "leaf") &&
+        !(val[0] >= '0' && val[0] <= '9')) { /* a word: the units, not "expected a number" */
+        char near[200];
+        return st_cli_usage_error("size",
+                                  "--unit takes node, rack, leaf or a whole number of nodes, "
+                                  "found '%s'%s",
+                                  val, st_did_you_mean(val, units, 3, near, sizeof near));
+    }
     if (strcmp(val, "node") && strcmp(val, "rack") && strcmp(val, "leaf")) {
         st_value_rule r = {
             .dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &lim_budget_gpus};

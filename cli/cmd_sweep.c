@@ -103,6 +103,13 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
         o->columns = val;
     } else if (strcmp(a, "--format") == 0) {
         return need(a, val) ? ST_EXIT_INPUT : parse_format(val, o);
+    } else if (strcmp(a, "--resume") == 0 || strncmp(a, "--resume=", 9) == 0) {
+        /* what a user who knows a sweep resumes reaches for (it said only "unknown option") */
+        return st_cli_usage_error("sweep",
+                                  "unknown option '%s': a sweep given -o FILE journals each row "
+                                  "to FILE.journal, and the same command run again resumes from "
+                                  "it, computing only the points it lacks",
+                                  a);
     } else {
         return -1;
     }

@@ -4,6 +4,7 @@
 #include "models/plant/thermal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1157,6 +1158,55 @@ static int precision_check(const st_workload_cfg *w, const st_size_spec *s, st_e
     return 0;
 }
 
+/* When the GPU or rack budget is below one unit of every variant (--budget gpus=4 on 8-GPU
+ * nodes), no size is searched whatever the workload: that budget is the error, located at the
+ * option, with the least it takes; else 0. */
+static int below_one_unit(const st_cluster_cfg *c, const st_size_spec *s, size_t nv, st_err *err)
+{
+    int64_t least_gpus = INT64_MAX, least_racks = INT64_MAX, unit = 0, gpn = 0;
+    for (size_t v = 0; v < nv; v++) {
+        st_cluster_cfg vc;
+        variant_of(c, s, v, -1, NULL, &vc);
+        int64_t u = unit_of(s, c, &vc);
+        if (most_units(&vc, s, u) > 0)
+            return 0;
+        if (u * vc.gpus_per_node + spare_gpus(s, &vc) < least_gpus) {
+            least_gpus = u * vc.gpus_per_node + spare_gpus(s, &vc);
+            unit = u;
+            gpn = vc.gpus_per_node;
+        }
+        if (vc.racks.nodes_per_rack > 0) {
+            int64_t r = (u + vc.racks.nodes_per_rack - 1) / vc.racks.nodes_per_rack;
+            least_racks = r < least_racks ? r : least_racks;
+        }
+    }
+    const char *each = nv > 1 ? " (the least of the types searched)" : "";
+    if (s->gpus > 0 && s->gpus < least_gpus) {
+        int64_t sg = least_gpus - unit * gpn;
+        char what[160];
+        if (unit == 1)
+            snprintf(what, sizeof what, "a node of %lld GPUs", (long long)gpn);
+        else
+            snprintf(what, sizeof what, "%lld nodes of %lld GPUs", (long long)unit, (long long)gpn);
+        char spares[120] = "";
+        if (sg > 0)
+            snprintf(spares, sizeof spares,
+                     ", and %lld more (the GPU budget counts the GPUs of failures.spares too)",
+                     (long long)sg);
+        return st_err_set(err, ST_EINVAL, (st_loc){"--budget", 0, 0},
+                          "gpus=%lld is below one unit, %s%s%s: no cluster fits it; give "
+                          "gpus=%lld or more",
+                          (long long)s->gpus, what, spares, each, (long long)least_gpus);
+    }
+    if (s->racks > 0 && least_racks != INT64_MAX && s->racks < least_racks)
+        return st_err_set(err, ST_EINVAL, (st_loc){"--budget", 0, 0},
+                          "racks=%lld is below one unit of %lld nodes (%lld racks)%s: no cluster "
+                          "fits it; give racks=%lld or more, or a smaller --unit",
+                          (long long)s->racks, (long long)unit, (long long)least_racks, each,
+                          (long long)least_racks);
+    return 0;
+}
+
 static void free_sizes(variant_sizes *z, size_t nv)
 {
     for (size_t v = 0; v < nv; v++)
@@ -1189,6 +1239,8 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
     }
     if (nc == 0) {
         free_sizes(z, nv);
+        if (below_one_unit(c, spec, nv, err))
+            return ST_EINVAL;
         int64_t sg = spare_gpus(spec, c);
         return st_err_set(
             err, ST_EINVAL, w->loc,

@@ -112,6 +112,26 @@ expect "two variants" "2 hardware variants" "$(sed -n 2p "$tmp/g.txt" | grep -o 
 expect "h200 rows" 1 "$(grep -c ' h200-sxm ' "$tmp/g.txt" | awk '{print ($1 > 0)}')"
 "$strata" size "$scn" --deadline 1h --gpu-types h900 >/dev/null 2>&1
 expect "unknown GPU type exits 2" 2 $?
+# ... with the suggestion the scenario's loader makes (sweep --set cluster.gpu=h100 had one,
+# size --gpu-types h100 none)
+"$strata" size "$scn" --deadline 1h --gpu-types h100 >/dev/null 2>"$tmp/e"
+expect "unknown GPU type: the loader's suggestion" \
+    "strata size: --gpu-types: unknown GPU 'h100'; did you mean 'h100-sxm' or 'h100-pcie'? (\`strata catalog\` lists the known GPUs)" \
+    "$(head -1 "$tmp/e")"
+# --unit names the units it takes (it said "expected a number, found 'racks'")
+"$strata" size "$scn" --deadline 1h --unit racks >/dev/null 2>"$tmp/e"
+expect "--unit: the units" \
+    "2 strata size: --unit takes node, rack, leaf or a whole number of nodes, found 'racks'; did you mean 'rack'?" \
+    "$? $(head -1 "$tmp/e")"
+# A GPU budget below one unit says so at the option, with the least it takes (it said no
+# cluster "splits workload 'finetune'", located at the workload).
+"$strata" size "$scn" --deadline 1h --budget gpus=4 >/dev/null 2>"$tmp/e"
+expect "a GPU budget below one node" \
+    "2 --budget: error: gpus=4 is below one unit, a node of 8 GPUs: no cluster fits it; give gpus=8 or more" \
+    "$? $(head -1 "$tmp/e")"
+"$strata" size "$scn" --deadline 1h --unit 4 --budget gpus=20 >/dev/null 2>"$tmp/e"
+expect "a GPU budget below one unit of 4 nodes" 1 \
+    "$(grep -c "gpus=20 is below one unit, 4 nodes of 8 GPUs: no cluster fits it; give gpus=32 or more" "$tmp/e")"
 
 # Llama 3 405B within 90 days, 30 MW and 20,000 GPUs, failures counted: the answer is the
 # published scale and plan (16,384 GPUs, tp 8, pp 16, dp 128, arXiv:2407.21783 table 4), and no

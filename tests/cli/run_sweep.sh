@@ -306,6 +306,10 @@ expect "job-named column" "--columns: error: 'finetune.tokens_per_s': a column i
     "$(head -1 "$tmp/e.err")"
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
 expect "repeated column exit" 2 $?
+# --resume, which a sweep does not need, says how it resumes (it said only "unknown option")
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --resume >/dev/null 2>"$tmp/e.err"
+expect "--resume: how a sweep resumes" "2 1" \
+    "$? $(grep -c "unknown option '--resume': a sweep given -o FILE journals each row to FILE.journal, and the same command run again resumes from it" "$tmp/e.err")"
 # The list is the report's rows that are sweep columns (report/figures_table.c), generated: a
 # training job's and a service's, the latency percentiles among the latter.
 keys=$(sed -n '/^columns of a /,$p' "$tmp/h.txt" | grep -v '^columns of' | tr ' ,' '\n' | grep . | sort -u)
