@@ -5,6 +5,7 @@
  * journal and writes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,86 @@ typedef struct sweep_run {
     char why[1024];   /* room for a journal's path and line */
 } sweep_run;
 
+/* ---- an interrupted sweep says where it stands ------------------------------------------- */
+
+/* What the handler of SIGINT and SIGTERM says (a sweep cut by Ctrl-C ended with its CSV cut after
+ * some rows and nothing on stderr): how many rows of how many are out, where, and how to resume.
+ * Set before the handler is installed; the counts as the rows come. */
+static struct {
+    volatile sig_atomic_t shown, journalled, drawn;
+    size_t total;
+    int stream;
+    const char *output, *journal, *format;
+} intr;
+
+static const int intr_signals[] = {SIGINT, SIGTERM};
+
+/* s on stderr: write(2) and strlen are async-signal-safe, stdio is not. */
+static void intr_put(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, s, n);
+        if (w <= 0)
+            return;
+        s += w, n -= (size_t)w;
+    }
+}
+
+static void intr_count(size_t v)
+{
+    char b[24];
+    size_t i = sizeof b - 1;
+    b[i] = '\0';
+    do
+        b[--i] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    intr_put(b + i);
+}
+
+/* Hold (1) or let through (0) the signals the handler takes, around a row written and counted:
+ * so the count it says is the rows out, none torn between the write and the count. */
+static void intr_hold(int hold)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++)
+        sigaddset(&set, intr_signals[i]);
+    sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+static void on_interrupt(int sig)
+{
+    if (intr.drawn) /* the progress line's place */
+        intr_put("\r                                                                      \r");
+    intr_put("strata sweep: interrupted: ");
+    if (intr.journal) {
+        intr_count((size_t)intr.journalled);
+        intr_put(" of ");
+        intr_count(intr.total);
+        intr_put(" rows are in the journal ");
+        intr_put(intr.journal);
+        intr_put(", ");
+        intr_put(intr.output);
+        intr_put(
+            " is not written: the same command resumes from the journal, computing the rest\n");
+    } else {
+        intr_count(intr.stream ? (size_t)intr.shown : 0);
+        intr_put(" of ");
+        intr_count(intr.total);
+        intr_put(intr.stream ? " rows written to stdout" : " rows written (");
+        if (!intr.stream) {
+            intr_put(intr.format);
+            intr_put(" is written at the end)");
+        }
+        intr_put(intr.output ? "; -o is no regular file, so there is no journal to resume from\n"
+                             : "; no journal to resume from: with -o FILE each row is journalled, "
+                               "and the same command resumes\n");
+    }
+    signal(sig, SIG_DFL); /* and end as the signal ends a process (exit status 128 + sig) */
+    raise(sig);
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -191,6 +272,7 @@ static void progress_draw(sweep_run *r)
         return;
     r->drawn = t;
     int tty = !r->always || isatty(STDERR_FILENO);
+    intr.drawn = tty;
     fprintf(stderr, "%sstrata sweep: %zu of %zu points, %zu failed, %.0f s%s", tty ? "\r" : "",
             r->resumed + r->computed + r->failed, r->sw->grid->n_points, r->failed, t - r->t0,
             tty ? "  " : "\n");
@@ -201,6 +283,7 @@ static void progress_clear(sweep_run *r)
     if (r->drawn > 0 && (!r->always || isatty(STDERR_FILENO)))
         fprintf(stderr, "\r%70s\r", "");
     r->drawn = 0;
+    intr.drawn = 0;
 }
 
 static void on_tick(void *ctx)
@@ -216,12 +299,16 @@ static int stream_rows(sweep_run *r)
     if (!r->stream || from >= n || !r->rows[from])
         return 0;
     progress_clear(r);
+    intr_hold(1);
     for (; r->shown < n && r->rows[r->shown]; r->shown++) {
         char *line = st_sweep_render_row(r->sw, r->rows[r->shown], r->o->format);
         fputs(line, stdout);
         free(line);
     }
-    if (fflush(stdout) == 0)
+    int flushed = fflush(stdout) == 0;
+    intr.shown = (sig_atomic_t)r->shown;
+    intr_hold(0);
+    if (flushed)
         return 0;
     snprintf(r->why, sizeof r->why, "cannot write standard output: %s",
              errno ? strerror(errno) : "write error");
@@ -244,8 +331,13 @@ static int on_row(void *ctx, size_t p, char **cells, int failed)
         r->failed++;
     } else {
         r->computed++;
-        if (r->journal >= 0 &&
-            st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why))
+        intr_hold(1);
+        int bad = r->journal >= 0 &&
+                  st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why);
+        if (!bad)
+            intr.journalled = (sig_atomic_t)(r->resumed + r->computed);
+        intr_hold(0);
+        if (bad)
             return 1;
     }
     if (stream_rows(r))
@@ -292,6 +384,7 @@ static int compute(sweep_run *r)
     int jr = r->journal < 0 ? 0
                             : st_sweep_journal_read(r->journal, r->journal_path, r->sw, r->rows,
                                                     &r->resumed, r->why, sizeof r->why);
+    intr.journalled = (sig_atomic_t)r->resumed;
     if (jr) {
         if (r->o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
             run_left(r, NULL, 0);
@@ -429,6 +522,31 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
     return rc ? ST_EXIT_INPUT : 0;
 }
 
+/* The handler, for the sweep's parent (its workers take the default again: cli/sweep_workers.c);
+ * not under mpirun, whose launcher handles the signals of its ranks. */
+static void intr_install(const sweep_run *r)
+{
+    static const char *const names[] = {"CSV", "JSON", "Markdown", "HTML"};
+    intr.total = r->sw->grid->n_points;
+    intr.stream = r->stream;
+    intr.output = r->o->output;
+    intr.journal = r->journal >= 0 ? r->journal_path : NULL;
+    intr.format = names[r->o->format];
+    intr.journalled = (sig_atomic_t)r->resumed;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++)
+        sigaction(intr_signals[i], &sa, NULL);
+}
+
+static void intr_remove(void)
+{
+    for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++)
+        signal(intr_signals[i], SIG_DFL);
+}
+
 static int sweep(const sweep_opts *o, const st_sweep *sw)
 {
     if (o->mpi && o->rank) { /* a rank other than 0 computes its share and leaves the rest */
@@ -451,10 +569,14 @@ static int sweep(const sweep_opts *o, const st_sweep *sw)
     int rc = open_journal(o, &r);
     if (rc && o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
         run_left(&r, NULL, 0);
+    if (!rc && !o->mpi)
+        intr_install(&r);
     if (!rc && (rc = compute(&r)) != 0 && r.why[0])
         fprintf(stderr, "strata sweep: %s\n", r.why);
     if (!rc)
         rc = r.stream ? ST_EXIT_OK : emit(o, sw, r.rows);
+    if (!o->mpi)
+        intr_remove();
     if (!rc && r.failed)
         rc = ST_EXIT_SIM;
     if (r.journal >= 0)

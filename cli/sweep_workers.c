@@ -84,6 +84,8 @@ static long long next_point(int fd)
 static void child(const st_sweep *sw, int fd)
 {
     st_progress_set(NULL, NULL); /* its models' long loops never draw on the parent's terminal */
+    signal(SIGINT, SIG_DFL);     /* the parent's handler says where the sweep stands, once */
+    signal(SIGTERM, SIG_DFL);
     char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
     long long p;
     int bad = 0;

@@ -49,6 +49,17 @@ expect "empty -o: exit" 2 "$?"
 expect "empty -o: message" "strata sweep: -o needs a file name, found ''" "$(head -1 "$tmp/e.err")"
 expect "empty -o: no journal" "" "$(ls -A "$tmp" | grep -x '.journal')"
 
+# Ctrl-C (SIGINT) ends a sweep as the signal does (exit 130), with one line on stderr saying how
+# many of how many rows are out and how to resume: it said nothing, its CSV cut after some rows.
+big=(--set 'cluster.nodes=1..10000+1' --set 'workloads[finetune].steps=100,200')
+timeout --preserve-status -s INT 1 "$strata" sweep "$scn" "${big[@]}" >"$tmp/int.csv" 2>"$tmp/int.err"
+expect "interrupted: exit" 130 $?
+expect "interrupted: one line" "1 1" "$(wc -l <"$tmp/int.err" | tr -d ' ') $(grep -c "^strata sweep: interrupted: $(($(wc -l <"$tmp/int.csv") - 1)) of 20000 rows written to stdout; no journal to resume from: with -o FILE each row is journalled, and the same command resumes$" "$tmp/int.err")"
+timeout --preserve-status -s INT 1 "$strata" sweep "$scn" "${big[@]}" -j 2 -o "$tmp/int-o.csv" \
+    >/dev/null 2>"$tmp/int.err"
+expect "interrupted -o: exit" 130 $?
+expect "interrupted -o: the journal's rows, and how to resume" 1 "$(grep -c "^strata sweep: interrupted: $(wc -l <"$tmp/int-o.csv.journal" | tr -d ' ') of 20000 rows are in the journal $tmp/int-o.csv.journal, $tmp/int-o.csv is not written: the same command resumes from the journal, computing the rest$" "$tmp/int.err")"
+
 # Resume: a whole sweep, then one interrupted after 7 rows (its journal cut there, with a torn
 # eighth line as a kill during a write leaves it) rerun to the same file, computing 11 points.
 "$strata" sweep "$scn" "${grid[@]}" -j 2 -o "$tmp/a.csv" 2>/dev/null || bad "-o failed"
@@ -476,7 +487,7 @@ timeout 10 "$strata" sweep "$tmp/fifo.yaml" --set cluster.nodes=1,2 >/dev/null 2
 expect "FIFO scenario exit" 2 $?
 expect "FIFO scenario" "$tmp/fifo.yaml: error: not a regular file (a FIFO, socket or device); a scenario is a file" \
     "$(cat "$tmp/e.err")"
-cat "$tmp/fo.csv" >"$tmp/fo.got" &
+timeout 20 cat "$tmp/fo.csv" >"$tmp/fo.got" & # a build that refuses the FIFO never opens it
 reader=$!
 timeout 10 "$strata" sweep "$scn" --set cluster.nodes=1,2 -o "$tmp/fo.csv" >/dev/null 2>"$tmp/e.err"
 expect "FIFO -o exit" 0 $?
