@@ -180,7 +180,7 @@ const st_cmd st_cmd_table[] = {
      "  --confidence C  meet the deadline at level C (0.5-0.99) of the step model's error\n"
      "                  band, not at the point forecast (docs/models/error-band.md)\n"
      "  --calibration F the terms `strata calibrate` fitted (as run's)\n"
-     "  --top N         rows of the ranked table (10 by default)\n"
+     "  --top N         rows of the ranked table (default 10)\n"
      "  --workload NAME the workload to size (the first training one by default)\n"
      "  --unit U        the scalable unit sizes come in: node (default), rack\n"
      "                  (racks.nodes_per_rack), leaf (fabric.nodes_per_leaf) or a node\n"
@@ -197,11 +197,11 @@ const st_cmd st_cmd_table[] = {
      "                  what is bought first\n"
      "  --format F      text (default), json, csv (the ranked rows, then the front's),\n"
      "                  markdown or html (with the Pareto front's chart)\n"
-     "  -o, --output FILE  the JSON beside text, else the chosen format (or the one FILE's\n"
+     "  -o, --output FILE  the JSON beside text, else the chosen format (or that FILE's\n"
      "                  name ends in: .csv, .md, .html, .txt) in place of stdout\n\n"
      "A service is sized to its rate and slo.\n\n"
      "exit status: 0 searched (also when nothing meets the deadline),\n"
-     "1 a simulation error, 2 bad input or usage\n"},
+     "1 a simulation error or a failed write, 2 bad input or usage\n"},
     {"calibrate", st_cmd_calibrate,
      "fit a cluster's own efficiency terms from what was measured on it",
      "usage: strata calibrate FILE [--step JOB=DURATION ...] [--nccl-tests [OP:]LOG ...]\n"
@@ -224,8 +224,9 @@ const st_cmd st_cmd_table[] = {
      "  --gemm CSV        GEMM timings: a header naming m, n, k, precision (bf16 or fp8) and\n"
      "                    time_us (per call) or tflops\n"
      "  -o, --output FILE write the calibration to FILE (atomically) instead of stdout\n\n"
-     "exit status: 0 fitted and written, 1 the file could not be written, 2 bad input or\n"
-     "usage, or measurements no plausible factor explains\n"},
+     "exit status: 0 fitted and written; 1 the file could not be written (a full disk);\n"
+     "2 bad input or usage (an -o that is an input, or whose folder is missing or\n"
+     "read-only, before anything is fitted), or measurements no plausible factor explains\n"},
     {"check", st_cmd_check, "validate a scenario without simulating it",
      "usage: strata check FILE...\n\n"
      "Loads each FILE and reports every problem as FILE:LINE:COLUMN: error: MESSAGE\n"

@@ -374,6 +374,18 @@ done
 "$strata" calibrate "$d/a3mega-2node.yaml" --gemm '' >/dev/null 2>"$tmp/op.err"
 expect "an empty --gemm named" "2 1" "$? $(grep -c "gemm '': expected a file" "$tmp/op.err")"
 "$strata" calibrate --help | grep -q '^usage: strata calibrate FILE' || bad "--help"
+# An -o in a missing folder is refused before anything is fitted (exit 2), as every command's
+# is, and --help says so (it said 1, "the file could not be written"); a write that fails is 1.
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "$logs/a3mega-2node-all_reduce_perf.log" \
+    -o /nonexistent/x >/dev/null 2>"$tmp/op.err"
+expect "-o in a missing folder" "2 1" "$? $(grep -c "its folder '/nonexistent' does not exist" "$tmp/op.err")"
+expect "--help: an -o whose folder is missing is 2" 1 \
+    "$("$strata" calibrate --help | tr '\n' ' ' | grep -c '2 bad input or usage (an -o that is an input, or whose folder is missing or read-only')"
+if [ -w /dev/full ]; then
+    "$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "$logs/a3mega-2node-all_reduce_perf.log" \
+        -o /dev/full >/dev/null 2>&1
+    expect "-o /dev/full: the file could not be written" 1 $?
+fi
 
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
