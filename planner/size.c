@@ -296,6 +296,36 @@ static int within_fixed(const st_size_cfg *f, const st_size_spec *s)
             (f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year));
 }
 
+unsigned st_size_breaks(const st_size_cfg *f, const st_size_spec *s)
+{
+    unsigned b = 0;
+    const double heat[3] = {f->heat.total_w + f->kept_heat.total_w,
+                            f->heat.air_w + f->kept_heat.air_w,
+                            f->heat.liquid_w + f->kept_heat.liquid_w};
+    const double cap[3] = {s->cooling_w, s->air_cooling_w, s->liquid_cooling_w};
+    /* the facility peak where the plant ran, else its lower bound where that is already over */
+    double w = isfinite(f->facility_w) ? f->facility_w : f->power_lb > 0 ? f->power_lb : NAN;
+    if (f->ports > f->switch_ports)
+        b |= 1u << ST_BIND_FABRIC;
+    if (!in_time_now(f, s))
+        b |= 1u << ST_BIND_DEADLINE;
+    if (s->power_w > 0 && w + f->kept_w > s->power_w)
+        b |= 1u << ST_BIND_POWER;
+    for (int i = 0; i < 3; i++)
+        if (cap[i] > 0 && heat[i] > cap[i])
+            b |= 1u << ST_BIND_COOLING;
+    if (s->gpus > 0 && f->fleet_gpus > s->gpus)
+        b |= 1u << ST_BIND_GPUS;
+    if (s->racks > 0 && f->fleet_racks > s->racks)
+        b |= 1u << ST_BIND_RACKS;
+    if (s->capex_usd > 0 && !(f->bought_usd >= 0 && f->bought_usd <= s->capex_usd))
+        b |= 1u << ST_BIND_CAPEX;
+    if (s->tco_usd_per_year > 0 &&
+        !(f->per_year_usd >= 0 && f->per_year_usd <= s->tco_usd_per_year))
+        b |= 1u << ST_BIND_TCO;
+    return b;
+}
+
 /* Which typed price sets a configuration's cost under delivery c: the node's on premises, the
  * committed or on-demand GPU-hour's rented. */
 static st_cost_key price_key(const st_cost_cfg *c)

@@ -200,6 +200,14 @@ typedef struct st_size_cfg {
                        once on the shape's fabric */
 } st_size_cfg;
 
+/* The constraints configuration f is known to break under spec, each as 1u << st_size_bind:
+ * ST_BIND_FABRIC (switches past their ports), ST_BIND_DEADLINE (train_s, at the confidence,
+ * past it), and each budget it is over: power (by the plant, or by its lower bound where the
+ * plant did not run for f), cooling (any of the three), gpus, racks, capex, tco (an unknown
+ * price never meets its budget, as the search's feasibility has it). A power or cooling budget
+ * the plant did not decide for f is not counted. 0 for a feasible f. */
+unsigned st_size_breaks(const st_size_cfg *f, const st_size_spec *s);
+
 /* Where the time to train of f beyond its pure compute goes, in seconds over the run:
  *     compute = steps x compute_s x mfu / hfu   (the kernels less recomputation),
  *     fabric  = steps x (tp_comm_s + pp_comm_s + dp_comm_exposed_s)   (models/step/step.h),

@@ -14,6 +14,7 @@
 #include "models/forecast/band.h"
 #include "models/reliability/spare_wait.h"
 #include "report/report.h"
+#include "sim/strfmt.h"
 #include "sim/units.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
@@ -253,19 +254,20 @@ static st_delivery row_delivery(const st_size_report *rp, const st_size_cfg *f)
 static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
 {
     const st_cost_result *c = &f->breakdown;
-    char m[6][40]; /* money in the rounding every format shows it in (st_fig_money) */
+    char m[6][40], over[32]; /* money in the rounding every format shows it in (st_fig_money) */
+    st_unit_format(f->train_s, ST_DIM_TIME, over, sizeof over); /* as the header's deadline */
     sbuf var = {0};
     const char *name = variant_name(rp, f, &var);
     put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
     free(var.s);
     if (row_delivery(rp, f) == ST_DELIVERY_ON_PREM) {
-        put(b, "%s %lld nodes x %.6g + %lld switches x %.6g", rp->existing ? "priced" : "bought",
-            (long long)f->nodes, f->node_price_usd, (long long)f->switches, f->switch_price_usd);
+        put(b, "%s %lld node%s x %.6g + %lld switch%s x %.6g", rp->existing ? "priced" : "bought",
+            (long long)f->nodes, st_plural_s(f->nodes), f->node_price_usd, (long long)f->switches,
+            f->switches == 1 ? "" : "es", f->switch_price_usd);
         if (f->capex_usd >
             (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
             text_parts(b, c);
-        put(b, " = %s; over %.4g d: ", st_fig_money(f->capex_usd, m[0], sizeof m[0]),
-            f->train_s / 86400.0);
+        put(b, " = %s; over %s: ", st_fig_money(f->capex_usd, m[0], sizeof m[0]), over);
         put(b, "capex %s + maintenance %s + energy %s + demand %s + staff %s + flash wear %s",
             st_fig_money(c->capex_usd, m[0], sizeof m[0]),
             st_fig_money(c->maintenance_usd, m[1], sizeof m[1]),
@@ -274,7 +276,7 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
             st_fig_money(c->staff_usd, m[4], sizeof m[4]),
             st_fig_money(c->wear_usd, m[5], sizeof m[5]));
     } else {
-        put(b, "over %.4g d: GPU-hours ", f->train_s / 86400.0);
+        put(b, "over %s: GPU-hours ", over);
         if (rp->spec->cost->pricing == ST_PRICING_ON_DEMAND && f->gpu_hours > 0)
             put(b, "%s x %.4g USD/h = ", st_fig_plain(f->gpu_hours).s, /* as the table: 231,300 */
                 c->gpu_usd / f->gpu_hours);
@@ -306,20 +308,75 @@ static void text_costs(sbuf *b, const st_size_report *rp, const st_size_result *
     free(seen);
 }
 
-/* When no row meets the deadline and the budgets: the fastest row found, and, where a larger
- * cluster was searched and trained slower, why more GPUs did not help (the global batch leaves
- * each data-parallel replica fewer micro-batches to fill its pipeline with). */
+/* The micro-batches each data-parallel replica of f fills its pipeline with a step: the global
+ * batch over dp x the micro-batch. */
 static int64_t micro_per_replica(const st_size_report *rp, const st_size_cfg *f)
 {
     return f->dp > 0 && f->mb > 0 ? rp->global_batch / (f->dp * f->mb) : 0;
 }
 
+/* What breaking constraint c is said as, after "every row" or "some rows" (plural, the
+ * verb's number by `every`), the limit in the units the header reads (1 h, 11.05 kW), into b. */
+static void broken_words(sbuf *b, const st_size_report *rp, st_size_bind c, int every)
+{
+    const st_size_spec *s = rp->spec;
+    const char *is = every ? "is" : "are";
+    char q[64];
+    switch (c) {
+    case ST_BIND_DEADLINE:
+        st_unit_format(rp->deadline_s, ST_DIM_TIME, q, sizeof q);
+        put(b, "%s the deadline of %s", every ? "misses" : "miss", q);
+        break;
+    case ST_BIND_FABRIC:
+        put(b, "%s switches of more ports than cluster.fabric.switch_ports",
+            every ? "needs" : "need");
+        break;
+    case ST_BIND_POWER:
+        st_unit_format(s->power_w, ST_DIM_POWER, q, sizeof q);
+        put(b, "%s over the power budget of %s", is, q);
+        break;
+    case ST_BIND_COOLING:
+        put(b, "%s over a cooling budget", is);
+        break;
+    case ST_BIND_GPUS:
+        put(b, "%s over the GPU budget of %lld", is, (long long)s->gpus);
+        break;
+    case ST_BIND_RACKS:
+        put(b, "%s over the rack budget of %lld", is, (long long)s->racks);
+        break;
+    case ST_BIND_CAPEX:
+        put(b, "%s over the capex budget of %s USD", is, st_fig_money(s->capex_usd, q, sizeof q));
+        break;
+    case ST_BIND_TCO:
+        put(b, "%s over the tco budget of %s USD a year", is,
+            st_fig_money(s->tco_usd_per_year, q, sizeof q));
+        break;
+    default:
+        break;
+    }
+}
+
+/* Whether spec has a budget besides the deadline. */
+static int any_budget(const st_size_spec *s)
+{
+    return s->power_w > 0 || s->cooling_w > 0 || s->air_cooling_w > 0 || s->liquid_cooling_w > 0 ||
+           s->gpus > 0 || s->racks > 0 || s->capex_usd > 0 || s->tco_usd_per_year > 0;
+}
+
+/* When no row meets the deadline and the budgets: what keeps the rows out (each constraint some
+ * row breaks, said of every row where all do; with budgets, the deadline too when every row
+ * meets it, so a budget is not read as a missed deadline), then the fastest row found, and,
+ * where a larger cluster was searched and trained slower, why more GPUs did not help. */
 static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     const st_size_cfg *best = NULL, *larger = NULL;
+    unsigned all = ~0u, some = 0;
     for (size_t i = 0; i < r->n; i++) {
         if (r->cfg[i].feasible)
             return;
+        unsigned k = st_size_breaks(&r->cfg[i], rp->spec);
+        all &= k;
+        some |= k;
         if (!best || r->cfg[i].train_s < best->train_s)
             best = &r->cfg[i];
     }
@@ -328,18 +385,36 @@ static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_res
     for (size_t i = 0; i < r->n; i++)
         if (r->cfg[i].nodes > best->nodes && (!larger || r->cfg[i].nodes > larger->nodes))
             larger = &r->cfg[i];
-    put(b,
-        "no row meets the deadline of %.4g d within the budgets: the fastest found trains in "
-        "%.4g d on %lld nodes",
-        rp->deadline_s / 86400.0, best->train_s / 86400.0, (long long)best->nodes);
+    int budgets = any_budget(rp->spec);
+    char q[64];
+    put(b, "no row meets %s: ", budgets ? "the deadline and the budgets" : "the deadline");
+    static const st_size_bind order[] = {ST_BIND_DEADLINE, ST_BIND_FABRIC, ST_BIND_POWER,
+                                         ST_BIND_COOLING,  ST_BIND_GPUS,   ST_BIND_RACKS,
+                                         ST_BIND_CAPEX,    ST_BIND_TCO};
+    int said = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        unsigned bit = 1u << order[i];
+        if (!(some & bit))
+            continue;
+        put(b, "%s%s ", said++ ? ", " : "", all & bit ? "every row" : "some rows");
+        broken_words(b, rp, order[i], (all & bit) != 0);
+    }
+    if (budgets && !(some & 1u << ST_BIND_DEADLINE)) {
+        st_unit_format(rp->deadline_s, ST_DIM_TIME, q, sizeof q);
+        put(b, "%severy row meets the deadline of %s", said++ ? ", while " : "", q);
+    }
+    st_unit_format(best->train_s, ST_DIM_TIME, q, sizeof q);
+    put(b, "%sthe fastest found trains in %s on %lld node%s", said ? "; " : "", q,
+        (long long)best->nodes, st_plural_s(best->nodes));
     if (larger) {
         put(b, "; the largest size searched, %lld nodes, was no faster", (long long)larger->nodes);
         int64_t m_best = micro_per_replica(rp, best), m_larger = micro_per_replica(rp, larger);
         if (m_larger > 0 && m_larger < m_best)
             put(b,
-                " (a global batch of %lld sequences leaves its replicas %lld micro-batches "
+                " (a global batch of %lld sequences leaves its replicas %lld micro-batch%s "
                 "each to fill the pipeline with, against %lld)",
-                (long long)rp->global_batch, (long long)m_larger, (long long)m_best);
+                (long long)rp->global_batch, (long long)m_larger, m_larger == 1 ? "" : "es",
+                (long long)m_best);
     }
     put(b, "\n");
 }
@@ -484,11 +559,12 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             (long long)r->cadences);
     if (r->n > 0 && r->cfg[0].spares_held >= 0)
         put(b,
-            "spares: %lld nodes kept beside each row's own, priced and counted in a GPU budget; "
+            "spares: %lld node%s kept beside each row's own, priced and counted in a GPU budget; "
             "the first row's job waits for one %.3g%% of its time to train "
             "(spares_held_share); %lld would hold it %.3g%% or less (spares_needed)\n",
-            (long long)rp->spec->failures->spares, 100 * r->cfg[0].spares_held,
-            (long long)r->cfg[0].spares_needed, 100 * ST_SPARES_ENOUGH);
+            (long long)rp->spec->failures->spares, st_plural_s(rp->spec->failures->spares),
+            100 * r->cfg[0].spares_held, (long long)r->cfg[0].spares_needed,
+            100 * ST_SPARES_ENOUGH);
     put(b,
         "band_d: time to train's %.0f%% error band from the runs like each row (published, or "
         "the cluster's own calibration's)",
@@ -500,12 +576,12 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     text_prices(b, rp, r);
     if (rp->existing)
         put(b,
-            "existing pool %s kept: %lld nodes of %s; a row of its type grows it, one of another "
+            "existing pool %s kept: %lld node%s of %s; a row of its type grows it, one of another "
             "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
             "its capex), then by %s; power and cooling budgets count the kept nodes outside a "
             "row at full draw (kept_MW)\n",
-            rp->existing, (long long)rp->spec->existing_nodes, rp->spec->existing_gpu->name,
-            rp->goal);
+            rp->existing, (long long)rp->spec->existing_nodes,
+            st_plural_s(rp->spec->existing_nodes), rp->spec->existing_gpu->name, rp->goal);
     text_none_meets(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
     text_header(b, rp);

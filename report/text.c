@@ -158,8 +158,9 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
             auto_text(f, (char[64]){0}, 64), fmt(k->stall_s, ST_DIM_TIME, b, sizeof b),
             fmt(k->commit_s, ST_DIM_TIME, c, sizeof c),
             fmt(k->restore_s, ST_DIM_TIME, d, sizeof d));
-    fprintf(out, "            %lld writers of %s; pre-flight dump (size / tier write) %s\n",
-            (long long)k->writers, fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a),
+    fprintf(out, "            %lld writer%s of %s; pre-flight dump (size / tier write) %s\n",
+            (long long)k->writers, st_plural_s(k->writers),
+            fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a),
             fmt(k->dump_s, ST_DIM_TIME, b, sizeof b));
     if (f->levels.mem_every_s > 0)
         fprintf(out,
@@ -394,11 +395,12 @@ static void coll_text(FILE *out, const st_coll_result *r, int shared, int explai
     const st_workload_cfg *w = r->w;
     const st_collective_cfg *cc = &w->collective;
     char size[32], alg[32], bus[32], t[4][32];
-    fprintf(out, "\njob %s: %s of %s on %lld GPUs (GPUs %lld-%lld), %s, %s, %d channels\n", w->name,
-            st_coll_op_name((st_coll_op)cc->op),
+    fprintf(out, "\njob %s: %s of %s on %lld GPUs (GPUs %lld-%lld), %s, %s, %d channel%s\n",
+            w->name, st_coll_op_name((st_coll_op)cc->op),
             fmt(cc->size_bytes, ST_DIM_BYTES, size, sizeof size), (long long)w->gpus,
             (long long)r->first_gpu, (long long)(r->first_gpu + w->gpus - 1),
-            st_coll_algo_name(r->plan.algo), st_coll_proto_name(r->plan.proto), r->plan.channels);
+            st_coll_algo_name(r->plan.algo), st_coll_proto_name(r->plan.proto), r->plan.channels,
+            st_plural_s(r->plan.channels));
     fprintf(out, "  time      %s per iteration (%lld), from %s to %s\n",
             fmt(r->time_s, ST_DIM_TIME, t[0], sizeof t[0]), (long long)cc->iterations,
             fmt(r->start_s, ST_DIM_TIME, t[1], sizeof t[1]),

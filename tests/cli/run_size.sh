@@ -57,11 +57,25 @@ expect "short deadline binds" 0 \
     "$(awk '$1 ~ /^[0-9]+$/' "$tmp/c.txt" | grep -Evc ' (deadline|fabric|storage) \(misses\)$')"
 expect "short deadline: fabric and deadline rows" "deadline fabric" \
     "$(awk '$1 ~ /^[0-9]+$/ {print $(NF - 1)}' "$tmp/c.txt" | sort -u | tr '\n' ' ' | sed 's/ $//')"
-# and the header says so, naming the fastest row's time to train (the smallest train_d)
+# and the header says so, naming the fastest row's time to train (the smallest train_d) in the
+# units the header gives the deadline in (it said "0.0009493 d" under "deadline 1 s")
 fastest=$(awk '/^rank +nodes/ {r = 1; next} r && $1 ~ /^[0-9]+$/ {print $11} /^$/ {r = 0}' "$tmp/c.txt" |
     sort -g | head -1)
-expect "short deadline: no row meets it, the fastest named" "the fastest found trains in $fastest d" \
-    "$(grep -o "the fastest found trains in [^ ]* d" "$tmp/c.txt")"
+expect "short deadline: no row meets it, the fastest named" \
+    "the fastest found trains in $(python3 -c "print('%.4g min' % ($fastest * 1440))") on 2 nodes" \
+    "$(grep -o "the fastest found trains in [^;]* on [0-9]* nodes*" "$tmp/c.txt")"
+expect "short deadline: every row misses it, said in the header's units" 1 \
+    "$(grep -c '^no row meets the deadline and the budgets: every row misses the deadline of 1 s; ' "$tmp/c.txt")"
+# A power budget no row meets is named, not the deadline the rows meet: the verdict said "no
+# row meets the deadline of 0.04167 d within the budgets ... on 1 nodes" under "deadline 1 h".
+"$strata" size "$scn" --deadline 40h --budget power=1W >"$tmp/pw.txt" 2>/dev/null
+expect "a power budget no row meets is what the verdict names" \
+    "no row meets the deadline and the budgets: every row is over the power budget of 1 W, while every row meets the deadline of $(sed -n '1s/.*deadline \(.*\), goal.*/\1/p' "$tmp/pw.txt"); the fastest found trains in" \
+    "$(grep -o '^no row meets.*the fastest found trains in' "$tmp/pw.txt")"
+expect "one node is one node" 1 "$(grep -c 'trains in [^;]* on 1 node$' "$tmp/pw.txt")"
+# a replica left one micro-batch says so in the singular
+"$strata" size "$scn" --deadline 1s >"$tmp/mb.txt" 2>/dev/null
+expect "one micro-batch, not micro-batches" 1 "$(grep -c 'leaves its replicas 1 micro-batch each' "$tmp/mb.txt")"
 
 # 10 kW: one node's plans fit it, two nodes' do not.
 "$strata" size "$scn" --deadline 1h --budget power=10kW,gpus=16 --top 100 >"$tmp/p.txt" \
