@@ -105,13 +105,15 @@ static const char *added_gpu(const st_size_report *rp, const st_size_cfg *f)
                : s->existing_gpu->name;
 }
 
-/* What a row that is not feasible says after what binds it: a budget it is over, "(over)"; a
- * deadline it misses (for its compute, fabric or storage) or a fabric it cannot build,
- * "(misses)". A budget row read "tco (misses)", as if the deadline were missed. */
+/* Whether a row that is not feasible is over what binds it, a budget ("over"), or misses it, a
+ * deadline (for its compute, fabric or storage) or a fabric it cannot build ("misses"); NULL for
+ * a feasible row, whose binds is its least slack. JSON ranked[].unmet; the text puts it after
+ * binds in parentheses, "power (over)". A budget row read "tco (misses)", as if the deadline
+ * were missed. */
 static const char *unmet(const st_size_cfg *f)
 {
     if (f->feasible)
-        return "";
+        return NULL;
     switch (f->binds) {
     case ST_BIND_POWER:
     case ST_BIND_GPUS:
@@ -119,9 +121,9 @@ static const char *unmet(const st_size_cfg *f)
     case ST_BIND_CAPEX:
     case ST_BIND_TCO:
     case ST_BIND_COOLING:
-        return " (over)";
+        return "over";
     default:
-        return " (misses)";
+        return "misses";
     }
 }
 
@@ -189,7 +191,10 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
     }
     if (rp->existing)
         text_added(b, rp, f);
-    put(b, "%s%s\n", st_size_bind_name(f->binds), unmet(f));
+    if (unmet(f))
+        put(b, "%s (%s)\n", st_size_bind_name(f->binds), unmet(f));
+    else
+        put(b, "%s\n", st_size_bind_name(f->binds));
 }
 
 /* Under a cost: section, the source of the price that sets each hardware variant's cost (its
@@ -671,6 +676,10 @@ static cJSON *json_row(const st_size_report *rp, const st_size_cfg *f, size_t ra
     cJSON_AddBoolToObject(o, "feasible", f->feasible);
     cJSON_AddBoolToObject(o, "front", f->front);
     cJSON_AddStringToObject(o, "binds", st_size_bind_name(f->binds));
+    if (unmet(f))
+        cJSON_AddStringToObject(o, "unmet", unmet(f));
+    else
+        cJSON_AddNullToObject(o, "unmet");
     return o;
 }
 

@@ -785,7 +785,10 @@ char *st_summary_size(const cJSON *t, const st_size_result *res)
     if (best) {
         added_words(out, t, best);
         plan_words(out, best, str(t, "workload"));
-        fprintf(out, " (what binds: %s)", str(best, "binds"));
+        fprintf(out, " (what binds: %s", str(best, "binds"));
+        if (cJSON_IsString(get(best, "unmet"))) /* over it, or misses it: JSON ranked[].unmet */
+            fprintf(out, ", %s", str(best, "unmet"));
+        fputc(')', out);
         junction_words(out, t, best);
         memory_words(out, t, best);
     }

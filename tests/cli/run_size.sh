@@ -83,6 +83,41 @@ expect "one micro-batch, not micro-batches" 1 "$(grep -c 'leaves its replicas 1 
 two=$(awk '$2 == 2 && $1 ~ /^[0-9]+$/' "$tmp/p.txt" | grep -vc 'power (over)')
 expect "two nodes bind on power" 0 "$two"
 
+# What binds a row, and whether it is over it or misses it, is the same in every format: the
+# text's "power (over)" is JSON and CSV binds "power" with unmet "over", and a Markdown column of
+# its own (the machine formats said "power" alone, the over or misses left to the text). Under
+# 20 min and 22.2 kW some rows meet both, some are over the budget, some miss the deadline.
+for f in text json csv markdown; do
+    "$strata" size "$scn" --deadline 20min --budget power=22.2kW --top 1000 --format $f \
+        >"$tmp/bind.$f" 2>/dev/null || bad "binds: --format $f failed"
+done
+cat >"$tmp/bind.py" <<'PY'
+import csv, json, re, sys
+d = sys.argv[1]
+text = {}
+for line in open(d + "/bind.text"):
+    m = re.match(r"^ +(\d+) .* (\w+)(?: \((over|misses)\))?$", line)
+    if m and int(m.group(1)) not in text:
+        text[int(m.group(1))] = (m.group(2), m.group(3))
+js = {r["rank"]: (r["binds"], r.get("unmet")) for r in json.load(open(d + "/bind.json"))["ranked"]}
+cs = {int(r["rank"]): (r["binds"], r.get("unmet") or None)
+      for r in csv.DictReader(open(d + "/bind.csv")) if r["table"] == "ranked"}
+rows = [l.split(" | ") for l in open(d + "/bind.markdown") if l.startswith("| ")]
+head = [h.strip("| \n") for h in rows[0]]
+b = head.index("What binds")
+u = head.index("Over or misses what binds") if "Over or misses what binds" in head else b
+md = {}
+for r in rows[1:]:
+    r = [c.strip("| \n") for c in r]
+    if r[0].isdigit() and int(r[0]) not in md:
+        md[int(r[0])] = (r[b], None if r[u] == "-" else r[u])
+states = {v[1] for v in js.values()}
+ok = js == cs and all(text.get(k) == md.get(k) == js[k] for k in js) and {"over", "misses", None} <= states
+print("ok" if ok else "differ")
+PY
+expect "binds and unmet: text, JSON, CSV and Markdown agree, with rows over, missing and meeting" \
+    ok "$(python3 "$tmp/bind.py" "$tmp")"
+
 # The cost goal: a cloud price gives cost_usd = GPU-hours x price.
 sed 's/^workloads:/cost: { delivery: cloud, gpu_hour_price: 2 USD\/h }\nworkloads:/' "$scn" \
     >"$tmp/cost.yaml"
@@ -154,7 +189,7 @@ expect "a GPU budget below one unit of 4 nodes" 1 \
     --budget power=30MW,gpus=20000 --top 1 --format csv >"$tmp/l.csv" 2>/dev/null ||
     bad "405B sizing failed"
 expect "405B answer" "16384,8,16,128,true" \
-    "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 2)}' "$tmp/l.csv")"
+    "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 3)}' "$tmp/l.csv")"
 # columns by their header's names
 col() { awk -F, -v want="$1" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
     $1 == "ranked" {n = split(want, w, " "); for (i = 1; i <= n; i++) printf "%s%s", $c[w[i]], i < n ? " " : "\n"}' "$2"; }
@@ -222,18 +257,18 @@ expect "size: memory capacity is run's" \
     --budget power=30MW,gpus=20000 --topologies fat-tree-3,spine-leaf --top 1000 --format csv \
     >"$tmp/r.csv" 2>/dev/null || bad "405B spine-leaf sizing failed"
 expect "spine-leaf at 16,384 GPUs grows a third tier" "spine-leaf fat-tree-3" \
-    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 {print $3, $(NF - 3)}' "$tmp/r.csv" | sort -u)"
+    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 {print $3, $(NF - 4)}' "$tmp/r.csv" | sort -u)"
 expect "grown spine-leaf rows feasible" 1 \
-    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 && $(NF - 2) == "true"' "$tmp/r.csv" | head -1 | wc -l)"
+    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 && $(NF - 3) == "true"' "$tmp/r.csv" | head -1 | wc -l)"
 expect "spine-leaf: the answer stays fat-tree-3" "fat-tree-3,16384,true" \
-    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3 "," $5 "," $(NF - 2)}' "$tmp/r.csv")"
+    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3 "," $5 "," $(NF - 3)}' "$tmp/r.csv")"
 
 # Against Llama 3's published design (docs/guide/sizing.md): its tokens by the time Meta's
 # throughput at 16,384 GPUs needs for them at 90% goodput, in 32-node units: within 15% of 16,384
 # GPUs, whole units, the deadline binding.
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 80.37d --unit 32 \
     --top 1 --format csv >"$tmp/m.csv" 2>/dev/null || bad "405B published-design sizing failed"
-read -r mn mg mf mb <<<"$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $4, $(NF - 2), $NF}' "$tmp/m.csv")"
+read -r mn mg mf mb <<<"$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $4, $(NF - 3), $(NF - 1)}' "$tmp/m.csv")"
 expect "published design: whole 32-node units" 0 "$((mn % 32))"
 expect "published design: within 15% of 16,384 GPUs" 1 \
     "$(awk -v g="$mg" 'BEGIN {print (g >= 0.85 * 16384 && g <= 1.15 * 16384)}')"
@@ -244,7 +279,7 @@ expect "published design: feasible, the deadline binds" "true deadline" "$mf $mb
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 130d --budget power=19MW \
     --top 1 --format csv >"$tmp/p19.csv" 2>/dev/null || bad "405B under 19 MW failed"
 expect "README: 19 MW answers 1,792 nodes, feasible" "1792 14 true" \
-    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $6, $(NF - 2)}' "$tmp/p19.csv")"
+    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $6, $(NF - 3)}' "$tmp/p19.csv")"
 grep -q -- '--deadline 130d --budget power=19MW$' "$src/README.md" || bad "README lacks the 19 MW command"
 
 # --unit with a suffix is the count it reads as: 2K is 2,000 nodes (it was checked as 2,000 and
