@@ -21,7 +21,8 @@ static double now_s(void)
 /* Progress of long loops on stderr: by default only when stderr is a terminal, nothing for the
  * first second, then at most five updates a second on one line, cleared when the loop ends.
  * STRATA_PROGRESS=always shows every loop from its start wherever stderr goes (a line per
- * update where it is not a terminal, for logs), =never shows none. Loops nest (a compare's runs,
+ * update where it is not a terminal, for logs, the last at 100% with the count the loop ended
+ * at), =never shows none. Loops nest (a compare's runs,
  * each a life's replicas): the loop shown is the first that reported, until it ends; a loop
  * announces itself with done = 0 so that the loops inside it stay quiet. */
 typedef struct progress_view {
@@ -41,6 +42,9 @@ static void show_progress(void *ctx, const char *what, int64_t done, int64_t tot
     if (done >= total) {
         if (v->shown > 0 && v->tty)
             fprintf(stderr, "\r%70s\r", "");
+        else if (v->shown > 0) /* a log ends at the count done, 100%, as the report counts it */
+            fprintf(stderr, "strata: %s %lld of %lld (100%%), %.0f s\n", what, (long long)done,
+                    (long long)done, t - v->start);
         v->what = NULL;
         return;
     }

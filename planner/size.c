@@ -31,7 +31,10 @@
 #include "sim/progress.h"
 #include "sim/xalloc.h"
 
-/* What `strata size` shows while it searches: a count of one GPU type, one at a time. */
+/* What `strata size` shows while it searches: the cluster sizes searched so far, the count its
+ * summary gives as "searched N of M cluster sizes" (those the doubling and bisection simulate;
+ * not those compute alone rules out), against the number the search expects to search, which
+ * grows where it searches more; its last report is the count searched, of itself. */
 #define SIZE_PROGRESS "size: cluster sizes searched"
 
 /* The plan axes searched besides tp and pp. Micro-batches of 1 to 8 sequences cover the sizes
@@ -977,7 +980,8 @@ typedef struct variant_search {
     st_maxmin *spare;   /* the storage model's max-min solver, rebased onto each size's fabric */
     st_size_result *out;
     st_err *err;
-    int64_t done, total; /* progress over every variant's probes (an estimate of the total) */
+    int64_t done, total; /* progress: the sizes searched over every variant (counts_searched)
+                            and the count expected, grown where the search needs more */
     int64_t bounded;     /* sizes ruled out by compute alone, not simulated */
     int prune_bound;     /* some size can meet the deadline on compute: rule out those that
                             cannot (else every size is simulated, to show what the best do) */
@@ -1038,8 +1042,9 @@ static int probe_size(void *ctx, size_t i, st__size_probe *p)
      * one whose every plan does */
     p->over |= !p->meets && in_time && in_time_over;
     count_close(&k);
-    if (x->done + 1 < x->total)
-        st_progress(SIZE_PROGRESS, ++x->done, x->total);
+    if (++x->done >= x->total) /* more than expected: the total grows, not past the count */
+        x->total = x->done + 1;
+    st_progress(SIZE_PROGRESS, x->done, x->total);
     return rc;
 }
 
@@ -1302,10 +1307,10 @@ int st_size_search(const st_cluster_cfg *c, const st_workload_cfg *w, const st_s
             rc = search_variant(&x, z[v].nodes, z[v].n);
         else
             out->unsplit++;
-        if (x.done < per * (int64_t)(v + 1) && per * (int64_t)(v + 1) < x.total)
-            st_progress(SIZE_PROGRESS, x.done = per * (int64_t)(v + 1), x.total);
+        /* the rest expected: the variants left at the estimate each */
+        x.total = x.done + per * (int64_t)(nv - v - 1) + 1;
     }
-    st_progress(SIZE_PROGRESS, x.total, x.total); /* the loop ends */
+    st_progress(SIZE_PROGRESS, x.done, x.done); /* the loop ends at the count searched */
     st_step_memo_free(x.memo);
     st_maxmin_free(x.spare);
     free_sizes(z, nv);

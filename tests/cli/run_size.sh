@@ -34,6 +34,14 @@ STRATA_PROGRESS=always "$strata" size "$scn" --deadline 1h >"$tmp/p.txt" 2>"$tmp
 expect "progress" "strata: size: cluster sizes searched 0 of" \
     "$(head -1 "$tmp/p.err" | sed 's/ of .*/ of/')"
 expect "progress leaves the answer" "$(cat "$tmp/a.txt")" "$(cat "$tmp/p.txt")"
+# It counts what the summary counts, the sizes searched, and its last line is that count at 100%
+# (two types of the 405B example: it ended at "21 of 30 (70%)" under "searched 12 of 190").
+STRATA_PROGRESS=always "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
+    --gpu-types h100-sxm,gb200 >"$tmp/p2.txt" 2>"$tmp/p2.err" || bad "405B size with progress failed"
+searched2=$(grep -o 'searched [0-9]* of' "$tmp/p2.txt" | head -1 | tr -dc '0-9')
+expect "progress ends at the summary's count of sizes searched, 100%" \
+    "strata: size: cluster sizes searched $searched2 of $searched2 (100%)" \
+    "$(tail -1 "$tmp/p2.err" | sed 's/, [0-9]* s$//')"
 expect "same output on every run" "$(cat "$tmp/a.txt")" "$(cat "$tmp/b.txt")"
 expect "stderr" "" "$(cat "$tmp/a.err")"
 # considered = evaluated + pruned, pruned = rule + memory + dominated
