@@ -502,6 +502,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "clients", NU, OPT, "Clients to hold"),
     F(ST_DOC_SIZE, "tried", NU, OPT, "Configurations tried"),
     F(ST_DOC_SIZE, "serve", NU, OPT, "Configurations that serve it"),
+    F(ST_DOC_SIZE, "left_out", NU, 0, "Rows --top left out"),
     F(ST_DOC_SIZE, "ttft_p99_target_s", TI, OPT, "P99 time to first token target"),
     F(ST_DOC_SIZE, "tpot_p99_target_s", TI, OPT, "P99 time per output token target"),
     F(ST_DOC_SIZE, "serving[].gpu", TX, OPT, "GPU"),

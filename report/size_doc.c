@@ -63,6 +63,28 @@ static const char *cell_text(const char *path, const cJSON *v, char *buf, size_t
     return buf;
 }
 
+/* "(the first N of the M configurations WHAT, K left out; a larger --top lists more)" where the
+ * JSON's left_out is above 0: the rows of arr that --top kept (for a service, those that serve
+ * it), their count before the cut, and the cut, as the text says it; malloc'd, NULL: no cut. */
+static char *left_out_words(const cJSON *t, const char *arr, const char *what)
+{
+    const cJSON *lo = cJSON_GetObjectItemCaseSensitive(t, "left_out");
+    if (!cJSON_IsNumber(lo) || !(lo->valuedouble > 0))
+        return NULL;
+    double shown = 0;
+    for (const cJSON *o = cJSON_GetObjectItemCaseSensitive(t, arr)->child; o; o = o->next) {
+        const cJSON *fits = cJSON_GetObjectItemCaseSensitive(o, "fits");
+        shown += !fits || cJSON_IsTrue(fits); /* a service's rows that cannot serve are all kept */
+    }
+    char a[ST_REPORT_VALUE_MAX], b[ST_REPORT_VALUE_MAX], c[ST_REPORT_VALUE_MAX];
+    st_fig_number_text(ST_FU_NUMBER, shown, a, sizeof a); /* as every figure of the page */
+    st_fig_number_text(ST_FU_NUMBER, shown + lo->valuedouble, b, sizeof b);
+    st_fig_number_text(ST_FU_NUMBER, lo->valuedouble, c, sizeof c);
+    return st_xasprintf(
+        "(the first %s of the %s configurations %s, %s left out; a larger --top lists more)", a, b,
+        what, c);
+}
+
 /* Column col's heading in the rows of arr_name (the front's are the ranked table's): its
  * figure row's label, the key itself where none names it. */
 static const char *col_label(const char *arr_name, const char *col)
@@ -245,6 +267,10 @@ static char *size_html(const st_size_report *rp, const st_size_page *sr, const c
     st_html_table_end(out);
     st_html_heading(out, 2, "ranked", "Ranked configurations");
     html_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols, "ranked");
+    char *cut = left_out_words(t, "ranked", "evaluated");
+    if (cut)
+        st_html_para(out, "meta", cut);
+    free(cut);
     st_html_heading(out, 2, "front", "The Pareto front");
     html_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols, "ranked");
     st_html_end(out);
@@ -280,6 +306,10 @@ char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON
     fprintf(out, ", goal %s, deadline %s. ", rp->goal, dl);
     fprintf(out, "%s configurations evaluated of %s plans considered.\n\n## Ranked\n\n", ev, co);
     md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols, "ranked");
+    char *cut = left_out_words(t, "ranked", "evaluated");
+    if (cut)
+        fprintf(out, "%s\n\n", cut);
+    free(cut);
     fputs("## Pareto front\n\n", out);
     md_rows(out, "front", cJSON_GetObjectItemCaseSensitive(t, "front"), cols, n_cols, "ranked");
     return st_report_close(out, &buf);
@@ -347,6 +377,10 @@ static char *serve_html(const cJSON *t, const char *name, const cJSON *rows, con
     free(summary);
     st_html_heading(out, 2, "configurations", "Configurations");
     html_rows(out, "serving", rows, cols, n_cols, "serving");
+    char *cut = left_out_words(t, "serving", "that serve it");
+    if (cut)
+        st_html_para(out, "meta", cut);
+    free(cut);
     st_html_end(out);
     return st_report_close(out, &buf);
 }
@@ -362,12 +396,16 @@ char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
     size_t len;
     FILE *out = st_report_open(&buf, &len);
     if (f == ST_FMT_CSV) { /* one line a configuration, as the training search's CSV */
+        const cJSON *lo = cJSON_GetObjectItemCaseSensitive(t, "left_out");
+        char left[64] = "0"; /* the JSON's left_out, on every line, as the training rows' CSV */
+        if (cJSON_IsNumber(lo))
+            st_report_number_exact(lo->valuedouble, left, sizeof left);
         fputs("table", out);
         for (size_t c = 0; c < n_cols; c++) {
             fputc(',', out);
             st_report_csv_cell(out, cols[c]);
         }
-        fputc('\n', out);
+        fputs(",left_out\n", out);
         for (const cJSON *o = rows ? rows->child : NULL; o; o = o->next) {
             fputs("serving", out);
             for (size_t c = 0; c < n_cols; c++) {
@@ -381,7 +419,7 @@ char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
                                         : cJSON_IsString(v) ? v->valuestring
                                                             : "");
             }
-            fputc('\n', out);
+            fprintf(out, ",%s\n", left);
         }
         return st_report_close(out, &buf);
     }
@@ -398,5 +436,9 @@ char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
     serve_ask(out, t);
     fputs(".\n\n## Configurations\n\n", out);
     md_rows(out, "serving", rows, cols, n_cols, "serving");
+    char *cut = left_out_words(t, "serving", "that serve it");
+    if (cut)
+        fprintf(out, "%s\n\n", cut);
+    free(cut);
     return st_report_close(out, &buf);
 }

@@ -592,6 +592,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     text_header(b, rp);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
         text_row(b, rp, &r->cfg[i], i + 1);
+    if (r->n > rp->top) /* what --top left out: JSON and CSV left_out */
+        put(b,
+            "(the first %zu of the %zu configurations evaluated, %zu left out; a larger --top "
+            "lists more)\n",
+            rp->top, r->n, r->n - rp->top);
     text_junction(b, rp, r);
     text_memory(b, rp, r);
     text_costs(b, rp, r);
@@ -728,6 +733,8 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
     cJSON_AddNumberToObject(s, "pruned_memory", (double)r->pruned_memory);
     cJSON_AddNumberToObject(s, "pruned_dominated", (double)r->pruned_dominated);
     cJSON_AddNumberToObject(s, "cadences_weighed", (double)r->cadences);
+    /* the ranked rows --top leaves out (the front's are all there) */
+    cJSON_AddNumberToObject(root, "left_out", (double)(r->n > rp->top ? r->n - rp->top : 0));
     cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");
     for (size_t i = 0; i < r->n && i < rp->top; i++)
         cJSON_AddItemToArray(ranked, json_row(rp, &r->cfg[i], i + 1));
@@ -774,8 +781,10 @@ static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
         fputc(',', out);
         st_report_csv_cell(out, c->string);
     }
-    fputc('\n', out);
+    fputs(",left_out\n", out); /* the JSON's left_out, on every line: the rows --top left out */
     cJSON_Delete(hdr);
+    char left[32];
+    snprintf(left, sizeof left, "%zu", r->n > rp->top ? r->n - rp->top : 0);
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < r->n && (t || i < rp->top); i++) {
             if (t && !r->cfg[i].front)
@@ -789,7 +798,7 @@ static void csv(sbuf *b, const st_size_report *rp, const st_size_result *r)
                     csv_cell(out, e);
                 }
             }
-            fputc('\n', out);
+            fprintf(out, ",%s\n", left);
             cJSON_Delete(o);
         }
     put(b, "%s", st_report_close(out, &buf));

@@ -25,6 +25,10 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
         cJSON_AddNumberToObject(t, "tpot_p99_target_s", ic->slo_tpot_s);
     cJSON_AddNumberToObject(t, "tried", (double)z->tried);
     cJSON_AddNumberToObject(t, "serve", (double)z->serve);
+    size_t shown = 0; /* of those that serve it, the rows --top keeps */
+    for (size_t i = 0; i < z->n; i++)
+        shown += z->row[i].fits != 0;
+    cJSON_AddNumberToObject(t, "left_out", (double)(z->serve > shown ? z->serve - shown : 0));
     cJSON *rows = cJSON_AddArrayToObject(t, "serving");
     for (size_t i = 0; i < z->n; i++) {
         const st_serve_size_row *r = &z->row[i];
@@ -112,11 +116,11 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
                 (long long)r->replicas, (long long)r->gpus, wide, carries, r->ttft_p99_s,
                 r->tpot_p99_s, r->gpus_board_w / 1e3, usd, mt);
     }
-    if (k < z->serve) /* --top kept fewer than serve it */
-        fprintf(
-            out,
-            "(the first %zu of the %zu configurations that serve it; a larger --top lists more)\n",
-            k, z->serve);
+    if (k < z->serve) /* --top kept fewer than serve it: JSON and CSV left_out */
+        fprintf(out,
+                "(the first %zu of the %zu configurations that serve it, %zu left out; a larger "
+                "--top lists more)\n",
+                k, z->serve, z->serve - k);
     int said = 0; /* the heading, over the first row that does not serve it */
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)

@@ -856,7 +856,7 @@ check "off a terminal: no progress" $?
 # it" and dropped the A100's "lacks FP8" line.
 "$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
     --top 2 >"$tmp/top2.txt" 2>/dev/null &&
-    grep -q "^(the first 2 of the 14 configurations that serve it; a larger --top lists more)$" "$tmp/top2.txt" &&
+    grep -q "^(the first 2 of the 14 configurations that serve it, 12 left out; a larger --top lists more)$" "$tmp/top2.txt" &&
     grep -q "^  a100-sxm-80g tp 1 pp 1 ep 1: expert_precision: fp8 needs FP8" "$tmp/top2.txt" &&
     "$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
         --top 2 --format json 2>/dev/null | python3 -c 'import json, sys
@@ -867,6 +867,27 @@ assert [r["gpu"] for r in d["serving"] if not r["fits"]] == ["a100-sxm-80g"]' &&
     "$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
         --top 2 --format markdown 2>/dev/null | grep -q "14 of 15 configurations tried serve it"
 check "size of a service counts all it tried, whatever --top keeps" $?
+
+# What --top leaves out is said in every format: JSON and CSV left_out (the CSV on every line),
+# the text's, Markdown's and HTML's line under the table (the CSV kept the top rows and the
+# ones that cannot serve, and nothing told its reader that 12 were left out).
+serve_top() {
+    "$strata" size "$src/scenarios/examples/serve-gpt-oss-b200.yaml" --gpu-types h100-sxm,b200,a100-sxm-80g \
+        --top 2 "$@" 2>/dev/null
+}
+serve_top --format json >"$tmp/top2.json" && serve_top --format csv >"$tmp/top2.csv" &&
+    serve_top --format markdown >"$tmp/top2.md" && serve_top --format html >"$tmp/top2.html" &&
+    python3 - "$tmp/top2.json" "$tmp/top2.csv" <<'PY' &&
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+fits = [r for r in d["serving"] if r["fits"]]
+assert d["left_out"] == d["serve"] - len(fits) == 12, d["left_out"]
+assert len(rows) == len(d["serving"]) and {r["left_out"] for r in rows} == {"12"}, rows
+PY
+    grep -q "^(the first 2 of the 14 configurations that serve it, 12 left out; a larger --top lists more)$" "$tmp/top2.md" &&
+    grep -q "(the first 2 of the 14 configurations that serve it, 12 left out; a larger --top lists more)" "$tmp/top2.html"
+check "size of a service: what --top leaves out, in JSON, CSV, Markdown and HTML" $?
 
 # the GPU-hours a service's cost bills are a figure of the report: an autoscaled replica's start
 # holds its GPUs too (3.648 GPU-hours up read beside 39.97 USD at 10 USD/h)

@@ -126,6 +126,21 @@ PY
 expect "binds and unmet: text, JSON, CSV and Markdown agree, with rows over, missing and meeting" \
     ok "$(python3 "$tmp/bind.py" "$tmp")"
 
+# What --top leaves out of the ranked rows is said in every format: JSON left_out, a CSV column
+# on every line, the line under the table in text, Markdown and HTML (the CSV held 10 rows and
+# nothing said that 201 were left out).
+for f in text json csv markdown html; do
+    "$strata" size "$scn" --deadline 1h --format $f >"$tmp/cut.$f" 2>/dev/null || bad "cut: --format $f"
+done
+note='(the first 10 of the 211 configurations evaluated, 201 left out; a larger --top lists more)'
+expect "what --top leaves out: JSON, CSV, text, Markdown, HTML" "201 201 201 1 1 1" \
+    "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["left_out"], d["search"]["evaluated"] - len(d["ranked"]))' "$tmp/cut.json") $(
+        python3 -c 'import csv, sys
+print(" ".join(sorted({r.get("left_out", "none") for r in csv.DictReader(open(sys.argv[1]))})))' "$tmp/cut.csv") $(
+        grep -cxF "$note" "$tmp/cut.text") $(grep -cxF "$note" "$tmp/cut.markdown") $(grep -cF "$note" "$tmp/cut.html")"
+
 # The cost goal: a cloud price gives cost_usd = GPU-hours x price.
 sed 's/^workloads:/cost: { delivery: cloud, gpu_hour_price: 2 USD\/h }\nworkloads:/' "$scn" \
     >"$tmp/cost.yaml"
@@ -197,7 +212,7 @@ expect "a GPU budget below one unit of 4 nodes" 1 \
     --budget power=30MW,gpus=20000 --top 1 --format csv >"$tmp/l.csv" 2>/dev/null ||
     bad "405B sizing failed"
 expect "405B answer" "16384,8,16,128,true" \
-    "$(awk -F, '$1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $(NF - 3)}' "$tmp/l.csv")"
+    "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == "ranked" {print $4 "," $5 "," $6 "," $7 "," $c["feasible"]}' "$tmp/l.csv")"
 # columns by their header's names
 col() { awk -F, -v want="$1" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
     $1 == "ranked" {n = split(want, w, " "); for (i = 1; i <= n; i++) printf "%s%s", $c[w[i]], i < n ? " " : "\n"}' "$2"; }
@@ -265,18 +280,18 @@ expect "size: memory capacity is run's" \
     --budget power=30MW,gpus=20000 --topologies fat-tree-3,spine-leaf --top 1000 --format csv \
     >"$tmp/r.csv" 2>/dev/null || bad "405B spine-leaf sizing failed"
 expect "spine-leaf at 16,384 GPUs grows a third tier" "spine-leaf fat-tree-3" \
-    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 {print $3, $(NF - 4)}' "$tmp/r.csv" | sort -u)"
+    "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 {print $3, $c["topology"]}' "$tmp/r.csv" | sort -u)"
 expect "grown spine-leaf rows feasible" 1 \
-    "$(awk -F, '$1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 && $(NF - 3) == "true"' "$tmp/r.csv" | head -1 | wc -l)"
+    "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == "ranked" && $3 == "spine-leaf" && $5 == 16384 && $c["feasible"] == "true"' "$tmp/r.csv" | head -1 | wc -l)"
 expect "spine-leaf: the answer stays fat-tree-3" "fat-tree-3,16384,true" \
-    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3 "," $5 "," $(NF - 3)}' "$tmp/r.csv")"
+    "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == "ranked" && $2 == 1 {print $3 "," $5 "," $c["feasible"]}' "$tmp/r.csv")"
 
 # Against Llama 3's published design (docs/guide/sizing.md): its tokens by the time Meta's
 # throughput at 16,384 GPUs needs for them at 90% goodput, in 32-node units: within 15% of 16,384
 # GPUs, whole units, the deadline binding.
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 80.37d --unit 32 \
     --top 1 --format csv >"$tmp/m.csv" 2>/dev/null || bad "405B published-design sizing failed"
-read -r mn mg mf mb <<<"$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $4, $(NF - 3), $(NF - 1)}' "$tmp/m.csv")"
+read -r mn mg mf mb <<<"$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == "ranked" && $2 == 1 {print $3, $4, $c["feasible"], $c["binds"]}' "$tmp/m.csv")"
 expect "published design: whole 32-node units" 0 "$((mn % 32))"
 expect "published design: within 15% of 16,384 GPUs" 1 \
     "$(awk -v g="$mg" 'BEGIN {print (g >= 0.85 * 16384 && g <= 1.15 * 16384)}')"
@@ -287,7 +302,7 @@ expect "published design: feasible, the deadline binds" "true deadline" "$mf $mb
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 130d --budget power=19MW \
     --top 1 --format csv >"$tmp/p19.csv" 2>/dev/null || bad "405B under 19 MW failed"
 expect "README: 19 MW answers 1,792 nodes, feasible" "1792 14 true" \
-    "$(awk -F, '$1 == "ranked" && $2 == 1 {print $3, $6, $(NF - 3)}' "$tmp/p19.csv")"
+    "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == "ranked" && $2 == 1 {print $3, $6, $c["feasible"]}' "$tmp/p19.csv")"
 grep -q -- '--deadline 130d --budget power=19MW$' "$src/README.md" || bad "README lacks the 19 MW command"
 
 # --unit with a suffix is the count it reads as: 2K is 2,000 nodes (it was checked as 2,000 and
