@@ -27,10 +27,12 @@ static const char *peak_tf(double flops, char *buf, size_t n)
 static void print_gpus(void)
 {
     printf("GPUs (dense peaks, - where the part has no Tensor Cores for the format; sources in\n"
-           "docs/guide/catalog.md; node: its platform's GPUs a node and NVLink domain, as strata\n"
-           "size searches the type, - where none is listed)\n");
-    printf("%-14s %10s %10s %10s %8s %9s %11s %7s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s",
-           "FP4 TF/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "TDP W", "idle W", "node");
+           "docs/guide/catalog.md; capacity GB: the HBM CUDA reports as the device's total, what\n"
+           "the memory model fills, above the datasheet's decimal GB (an 80 GB H100 SXM: 85.05);\n"
+           "node: its platform's GPUs a node and NVLink domain, as strata size searches the type,\n"
+           "- where none is listed)\n");
+    printf("%-14s %10s %10s %10s %11s %9s %11s %7s %7s %7s\n", "name", "BF16 TF/s", "FP8 TF/s",
+           "FP4 TF/s", "capacity GB", "HBM TB/s", "NVLink GB/s", "TDP W", "idle W", "node");
     for (size_t i = 0; i < st_catalog_gpu_count(); i++) {
         const st_gpu_spec *g = st_catalog_gpu_at(i);
         char node[24] = "-";
@@ -38,7 +40,7 @@ static void print_gpus(void)
             snprintf(node, sizeof node, "%d/%d", g->node_gpus,
                      g->platform_domain > g->node_gpus ? g->platform_domain : g->node_gpus);
         char bf[16], f8[16], f4[16];
-        printf("%-14s %10s %10s %10s %8.1f %9.2f %11.0f %7.0f %7.0f %7s\n", g->name,
+        printf("%-14s %10s %10s %10s %11.2f %9.2f %11.0f %7.0f %7.0f %7s\n", g->name,
                peak_tf(g->peak_bf16, bf, sizeof bf), peak_tf(g->peak_fp8, f8, sizeof f8),
                peak_tf(g->peak_fp4, f4, sizeof f4), g->hbm_bytes / 1e9, g->hbm_bw / 1e12,
                g->nvlink_bw / 1e9, g->tdp_w, g->idle_w, node);

@@ -176,6 +176,11 @@ n=$((n + 1))
 # beside the example's 8-GPU nodes searches GB200 trays of 4, each bought at a tray's price (it
 # once bought 8-GPU "nodes" at one tray's price, half the GPUs', then at two; the GB200 was
 # searched on 8-GPU boxes with an NVLink domain of 8, not its NVL72's 72).
+# The capacity column is labelled for what it is, the CUDA total the memory model fills, to the
+# digits docs/guide/catalog.md gives it: an 80 GB H100 read "85.0" under "HBM GB".
+expect "catalog gpus: capacity GB, not HBM GB, 85.05 for an 80 GB H100" "1 0 1" \
+    "$("$strata" catalog gpus | grep -c '^name .* capacity GB  HBM TB/s ') $("$strata" catalog gpus |
+        grep -c ' HBM GB ') $("$strata" catalog gpus | grep -c '^h100-sxm .* 85\.05  ')"
 expect "catalog gpus: a GB200 node is a tray of 4 on a 72-GPU NVLink domain" 1 \
     "$("$strata" catalog gpus | grep -c '^gb200 .* 4/72$')"
 expect "catalog prices: a monthly price says its month" 1 \
