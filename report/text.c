@@ -510,8 +510,12 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
             p->ups.load * 100,
             c->facility.ups.rating_w > 0 ? "load" : "of a rating sized to the peak",
             p->ups.systems == 2 ? " on each of two (2n)" : "");
-    if (p->energy_j > 0) /* power.energy_j: the jobs' lives, not the cluster run's makespan */
-        fprintf(out, ", the jobs' energy %s", fmt(p->energy_j, ST_DIM_ENERGY, a, sizeof a));
+    if (p->energy_j > 0) { /* power.energy_j: the jobs' lives, not the cluster run's makespan */
+        fprintf(out, ", the jobs' energy over their whole lives %s",
+                fmt(p->energy_j, ST_DIM_ENERGY, a, sizeof a));
+        if (r->has_energy && r->cluster.st.unfinished) /* scheduler.energy_j stops there */
+            fprintf(out, " (they run past the horizon, where the cluster's stops)");
+    }
     fprintf(out, "\nthermal: hottest junction %.4g C, %.4g%% of the jobs' GPUs throttled\n",
             p->max_junction_c, p->throttle_fraction * 100);
     /* each job by its name, as every other section names it (the plant's id is its workload's
@@ -643,9 +647,15 @@ static void cluster_energy_text(FILE *out, const st_run *r)
     char a[32], b[32], m[32];
     if (!r->has_energy)
         return;
-    fprintf(out, "  energy    %s at the facility over the %s: IT mean %s, facility mean %s",
+    /* scheduler.energy_j: the cluster's, every GPU busy or idle, over the run's own window (a
+     * job's power.energy_j covers its whole life, which may run past the horizon) */
+    char w[32];
+    fprintf(out,
+            "  energy    %s at the facility, the cluster's over the %s (%s): IT mean %s, "
+            "facility mean %s",
             fmt(e->energy_j, ST_DIM_ENERGY, a, sizeof a),
             r->cluster.st.unfinished ? "run to the horizon" : "makespan",
+            fmt(r->cluster.st.makespan_s, ST_DIM_TIME, w, sizeof w),
             fmt(e->it_mean_w, ST_DIM_POWER, b, sizeof b),
             fmt(e->facility_mean_w, ST_DIM_POWER, m, sizeof m));
     if (e->has_cost)

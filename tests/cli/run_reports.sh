@@ -267,5 +267,15 @@ ok '"$strata" run scenarios/examples/quickstart.yaml --format csv 2>/dev/null | 
 # are 286-572 ms, once ticked 2e-05 h
 ok '"$strata" run scenarios/examples/preemption.yaml --format html 2>/dev/null | grep -q "wait (milliseconds)"' "run: sub-second waits are charted in ms"
 
+# The two energies cover different windows and say so: the cluster's (scheduler.energy_j) over
+# the run to the horizon, the jobs' (power.energy_j) over their whole lives, which run past it
+# (a user walk read 97.54 TJ of "the jobs' energy" against 72.24 TJ "at the facility" with
+# nothing telling the windows apart); the HTML labels them alike.
+"$strata" run scenarios/examples/llama3-405b-16k.yaml >"$tmp/e405.txt" 2>/dev/null
+"$strata" run scenarios/examples/llama3-405b-16k.yaml --format html >"$tmp/e405.html" 2>/dev/null
+ok 'grep -Eq "^  energy    [0-9.]+ TJ at the facility, the cluster.s over the run to the horizon \(54 d\):" "$tmp/e405.txt"' "run: the cluster's energy names its window"
+ok 'grep -Eq ", the jobs. energy over their whole lives [0-9.]+ TJ \(they run past the horizon, where the cluster.s stops\)$" "$tmp/e405.txt"' "run: the jobs' energy names its window"
+ok 'grep -q "Cluster energy over the run (makespan or horizon)" "$tmp/e405.html" && grep -q "Training jobs&#39; energy over their whole lives" "$tmp/e405.html"' "run: the HTML's labels name the windows"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
