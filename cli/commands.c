@@ -179,7 +179,7 @@ const st_cmd st_cmd_table[] = {
      "                  or cost (by default where cost: prices GPU-hours)\n"
      "  --confidence C  meet the deadline at level C (0.5-0.99) of the step model's error\n"
      "                  band, not at the point forecast (docs/models/error-band.md)\n"
-     "  --calibration F the terms `strata calibrate` fitted (as run's)\n"
+     "  --calibration F the terms `strata calibrate` fitted\n"
      "  --top N         ranked rows (default 10; left_out counts the rest)\n"
      "  --workload NAME the workload to size (the first training one by default)\n"
      "  --unit U        the scalable unit sizes come in: node (default), rack\n"
