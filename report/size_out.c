@@ -504,6 +504,23 @@ static void text_memory(sbuf *b, const st_size_report *rp, const st_size_result 
         under == 1 || under == shown ? "s" : "", 100 * want, 100 * least);
 }
 
+/* Without --confidence the deadline holds train_d, the point forecast: "; the deadline holds
+ * train_d, the point forecast: K of the N rows within it keep their whole band within it too"
+ * (the HTML and Markdown summary says it of the first row). */
+static void point_only(sbuf *b, const st_size_report *rp, const st_size_result *r)
+{
+    size_t meet = 0, whole = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        meet += r->cfg[i].feasible != 0;
+        whole += r->cfg[i].feasible && r->cfg[i].train_band[1] <= rp->spec->deadline_s;
+    }
+    if (meet > 0)
+        put(b,
+            "; the deadline holds train_d, the point forecast: %zu of the %zu row%s within it "
+            "keep their whole band within it too (--confidence holds the band's upper end)",
+            whole, meet, st_plural_s((long long)meet));
+}
+
 /* The count line's word on units where some variant's differs from the scenario's. */
 static const char *unit_note(const st_size_spec *s, const st_size_result *r)
 {
@@ -577,6 +594,8 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->spec->confidence > 0)
         put(b, "; the deadline holds conf_d, its upper end at %.3g%% confidence",
             100 * rp->spec->confidence);
+    else
+        point_only(b, rp, r);
     put(b, " (docs/models/error-band.md)\n");
     text_prices(b, rp, r);
     if (rp->existing)
