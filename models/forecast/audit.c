@@ -749,9 +749,9 @@ static void audit_service(const st_audit_in *in, const st_audit_cfg *t, audit_li
             worst = fmax(worst, r->ttft_s.p99 / ic->slo_ttft_s);
         if (ic->slo_tpot_s > 0)
             worst = fmax(worst, r->tpot_s.p99 / ic->slo_tpot_s);
-        char name[160], more[128] = "";
-        snprintf(name, sizeof name, "service latency targets: %s", w->name);
-        add(out, "orchestration", r->slo_met ? ST_AUDIT_PASS : ST_AUDIT_FAIL, worst, 1, name);
+        char more[128] = "";
+        add(out, "orchestration", r->slo_met ? ST_AUDIT_PASS : ST_AUDIT_FAIL, worst, 1,
+            "service latency targets: %s", w->name);
         if (!r->slo_met)
             short_of(ic, r, more, sizeof more);
         say(out,

@@ -369,6 +369,16 @@ START_TEST(test_service_targets)
         ck_assert_int_eq(strstr(f->message, "the load reaches 90 requests/s") != NULL, !met);
         free(a);
     }
+    /* the name is text, not a format (a name with %s%n crashed the audit) */
+    w.name = "50%d %s%s%n";
+    size_t n = 0;
+    st_audit *a =
+        st_audit_run(&(st_audit_in){&c, NULL, NULL, NULL, 0, NULL, NULL, NULL, &sv, 1}, &n);
+    int named = 0;
+    for (size_t i = 0; i < n; i++)
+        named += strcmp(a[i].check, "service latency targets: 50%d %s%s%n") == 0;
+    ck_assert_int_eq(named, 1);
+    free(a);
 }
 END_TEST
 
