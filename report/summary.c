@@ -524,14 +524,14 @@ static const cJSON *least(FILE *out, const cJSON *t, const cJSON *pols, const ch
     for (const cJSON *p = pols->child; p; p = p->next)
         ties += reads_best(p, &s) != 0;
     char *label = label_word(path, key);
+    size_t nb = 0;
+    for (const cJSON *p = pols->child; p; p = p->next)
+        nb += band_only(p, &s) != 0;
     if (n >= 2 && ties == n) {
         fprintf(out, "; %s the same under every %s (%s)", label, placements ? "run" : "policy", v);
     } else {
         char *who = names_of(pols, placements, reads_best, &s),
              *near = names_of(pols, placements, band_only, &s);
-        size_t nb = 0;
-        for (const cJSON *p = pols->child; p; p = p->next)
-            nb += band_only(p, &s) != 0;
         fprintf(out, "; lowest %s: %s (%s", label, who, v);
         if (near) /* the band in whole percent, as the text's "error band ±38%" */
             fprintf(out, "; %s within the ±%.0f%% error band of it",
@@ -543,15 +543,18 @@ static const cJSON *least(FILE *out, const cJSON *t, const cJSON *pols, const ch
     }
     free(label);
     free(path);
-    return best;
+    /* no lead where every row reads the best's value or lies within the band of it */
+    return n >= 2 && ties + nb == n ? NULL : best;
 }
 
 /* " POLICY pays for its lead with LABEL X against Y, ... and ...": the figures where best, the row
  * of the lowest completion time or wait, reads worse than the best row (more preemptions, a longer
  * makespan, a lower GPU utilisation, more energy with how much more in percent), each against
  * the best's value; a figure within the error band of the best (compare's within_band) is no
- * cost the model can tell. Nothing where best gives up nothing. */
-static void costs(FILE *out, const cJSON *pols, const cJSON *best, int placements)
+ * cost the model can tell, nor is a GPU utilisation within the band's share of the highest (the
+ * share of GPU time that is useful comes from the same step times the band is of). Nothing where
+ * best gives up nothing. */
+static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *best, int placements)
 {
     static const struct {
         const char *key;
@@ -581,7 +584,9 @@ static void costs(FILE *out, const cJSON *pols, const cJSON *best, int placement
              w[ST_REPORT_VALUE_MAX];
         shown(ST_DOC_COMPARE, path, best, key, v);
         shown(ST_DOC_COMPARE, tpath, top, key, w);
-        if (top != best && strcmp(v, w) != 0) {
+        int near = fig[k].higher_better && fabs(num(top, key) - num(best, key)) <=
+                                               num(t, "band_half_width") * num(top, key);
+        if (top != best && strcmp(v, w) != 0 && !near) {
             char *label = label_word(path, key), more[32] = "";
             if (strcmp(key, "energy_j") == 0 && num(top, key) > 0)
                 snprintf(more, sizeof more, " (+%.0f%%)",
@@ -651,7 +656,7 @@ char *st_summary_compare(const cJSON *t)
     if (n >= 2)
         for (size_t k = 0; k < 3; k += 2)
             if (won[k] && (k == 0 || won[k] != won[0]))
-                costs(out, pols, won[k], placements);
+                costs(out, t, pols, won[k], placements);
     return st_report_close(out, &buf);
 }
 
