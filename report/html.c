@@ -1,7 +1,29 @@
 /* The HTML document writer (html.h). HTML Living Standard (WHATWG), "The XML syntax" and
  * "Writing HTML documents": a document written as below parses the same as HTML and as XML. */
 #include "report/html.h"
+
+#include <string.h>
+
+#include "report/glossary.h"
 #include "report/xml.h"
+
+/* The page being written, between st_html_begin and st_html_end: its stream and the terms it
+ * has marked (glossary.h). Text written to that stream by the summary, a paragraph, a table's
+ * headings or a text cell marks each term's first use; st_html_end lists the terms used. One
+ * page at a time per thread; text written to any other stream is only escaped. */
+static _Thread_local struct {
+    FILE *out;
+    st_glossary g;
+} page;
+
+/* Text of the page's prose: escaped, and its terms' first uses marked. */
+static void prose(FILE *out, const char *s)
+{
+    if (out && out == page.out)
+        st_glossary_text(&page.g, out, s);
+    else
+        st_xml_text(out, s);
+}
 
 /* System fonts only: nothing to download. */
 /* System fonts only: nothing to download. The page is at most 1,140 px of text: a table wider than
@@ -40,13 +62,23 @@ static const char style[] =
     "div.table-box.wide th:first-child{background:#f0f3f7}"
     "div.table-box.wide tr:nth-child(even) td:first-child{background:#fafafa}"
     "p.table-hint{color:#555;font-size:0.9em;margin:8px 0 0}"
+    /* The Terms section (glossary.h), and a term's first use: dotted, its definition on hover,
+     * a link to its entry; printed, the terms' column narrower. */
+    "a.term{color:inherit;text-decoration:none}"
+    "abbr[title]{text-decoration:underline dotted #777;cursor:help}"
+    "dl.terms{display:grid;grid-template-columns:fit-content(17em) 1fr;gap:6px 18px;"
+    "margin:8px 0 24px}"
+    "dl.terms dt{font-weight:600}dl.terms dd{margin:0}"
+    "dl.terms dt:target,dl.terms dt:target+dd{background:#fff6dd}"
     "@page wide{size:landscape}"
     "@media print{svg.chart{break-inside:avoid}div.table-box{overflow:visible}"
     "table{font-size:8pt}td.num{white-space:normal}p.table-hint{display:none}"
     "div.table-box.wide{page:wide}"
     "div.table-box.wide table{font-size:7pt;width:100%;table-layout:fixed}"
     "div.table-box.wide th,div.table-box.wide td{padding:1px 3px;overflow-wrap:anywhere}"
-    "div.table-box.wide tr>:first-child{position:static;box-shadow:none}}";
+    "div.table-box.wide tr>:first-child{position:static;box-shadow:none}"
+    "dl.terms{grid-template-columns:fit-content(12em) 1fr;font-size:9pt}"
+    "dl.terms dt,dl.terms dd{break-inside:avoid}}";
 
 void st_html_begin(FILE *out, const char *title)
 {
@@ -58,10 +90,16 @@ void st_html_begin(FILE *out, const char *title)
     fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
     st_xml_text(out, title);
     fputs("</h1>\n", out);
+    page.out = out;
+    memset(&page.g, 0, sizeof page.g);
 }
 
 void st_html_end(FILE *out)
 {
+    if (out == page.out) {
+        st_glossary_section(&page.g, out);
+        page.out = NULL;
+    }
     fputs("</body>\n</html>\n", out);
 }
 
@@ -88,7 +126,7 @@ void st_html_para(FILE *out, const char *cls, const char *text)
         fputc('"', out);
     }
     fputc('>', out);
-    st_xml_text(out, text);
+    prose(out, text);
     fputs("</p>\n", out);
 }
 
@@ -107,7 +145,7 @@ void st_html_section_end(FILE *out)
 void st_html_summary(FILE *out, const char *text)
 {
     fputs("<p class=\"summary\" id=\"summary\">", out);
-    st_xml_text(out, text);
+    prose(out, text);
     fputs("</p>\n", out);
 }
 
@@ -129,7 +167,7 @@ void st_html_table_begin(FILE *out, const char *id, const char *const *heads, si
     fputs("><thead><tr>", out);
     for (size_t i = 0; i < n; i++) {
         fputs("<th>", out);
-        st_xml_text(out, heads[i]);
+        prose(out, heads[i]);
         fputs("</th>", out);
     }
     fputs("</tr></thead>\n<tbody>\n", out);
@@ -160,7 +198,7 @@ void st_html_table_end(FILE *out)
 void st_html_cell(FILE *out, const char *text)
 {
     fputs("<td>", out);
-    st_xml_text(out, text);
+    prose(out, text);
     fputs("</td>", out);
 }
 
@@ -178,7 +216,7 @@ void st_html_cell_class(FILE *out, const char *cls, const char *title, const cha
         fputc('"', out);
     }
     fputc('>', out);
-    st_xml_text(out, text);
+    prose(out, text);
     fputs("</td>", out);
 }
 

@@ -8,10 +8,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The doctype, head (title, inline style) and the body's first heading. */
+/* The doctype, head (title, inline style) and the body's first heading. From here to
+ * st_html_end the text of the summary, the paragraphs, the tables' headings and the text cells
+ * written to out marks the first use on the page of each term of report/glossary.h (an <abbr>
+ * with its definition, linked to its entry); headings and numbers' cells are never marked. */
 void st_html_begin(FILE *out, const char *title);
 
-/* Close the body and the document. */
+/* The Terms section (the terms the page marked, and only those; none: no section), then close
+ * the body and the document. */
 void st_html_end(FILE *out);
 
 /* <hN id="id">text</hN>, level 2 or 3; id may be NULL. */

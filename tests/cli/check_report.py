@@ -11,6 +11,14 @@
       strata prints. At least MIN such cells. Its <title> and <h1> must be the scenario's name
       (NAME, or the JSON report's "scenario"), and the answer in words, <p id="summary"> with
       text, must come before the first <h2>.
+  check_report.py terms REPORT.html IDS [ABSENT]
+      The page's terms (report/glossary.h): it must end with its Terms section (<section
+      id="sec-terms">, a <dl class="terms"> of <dt id="term-ID"> and <dd> pairs); every term
+      listed there must be marked exactly once in the page (<a class="term" href="#term-ID">
+      around an <abbr> whose title is the entry's definition), in its prose or its tables' text
+      cells and headings, never in a number's cell, a chart or a heading, and every mark must
+      have its entry. Each id of IDS (comma-separated) must be listed, and none of ABSENT: a
+      page lists the terms it uses, and only those.
   check_report.py csv REPORT.csv REPORT.json
       Every key,value row must be the JSON report's leaf at that key, exactly (text that a
       spreadsheet would run as a formula with the single quote OWASP's rule puts before it), and
@@ -243,6 +251,55 @@ def check_html(path, json_path, ids, least, name=None):
     return fails, "%d charts, %d numbers match the JSON" % (len(svg_ids), cells)
 
 
+def check_terms(path, want, absent):
+    root = ET.parse(path).getroot()
+    fails = []
+    body = root.find(XHTML + "body")
+    kids = list(body) if body is not None else []
+    if not kids or kids[-1].tag != XHTML + "section" or kids[-1].get("id") != "sec-terms":
+        fails.append("the page does not end with its Terms section")
+    parent = {c: p for p in root.iter() for c in p}
+    entries = {}
+    for dl in root.iter(XHTML + "dl"):
+        if dl.get("class") != "terms":
+            continue
+        items = list(dl)
+        if len(items) % 2 or any(dt.tag != XHTML + "dt" or dd.tag != XHTML + "dd"
+                                 for dt, dd in zip(items[::2], items[1::2])):
+            fails.append("the Terms list is not <dt>, <dd> pairs")
+            continue
+        for dt, dd in zip(items[::2], items[1::2]):
+            if dt.get("id", "") in entries:
+                fails.append("%s listed twice" % dt.get("id"))
+            entries[dt.get("id", "")] = "".join(dd.itertext())
+    marks = {}
+    for a in root.iter(XHTML + "a"):
+        if a.get("class") != "term":
+            continue
+        tid, abbr = a.get("href", "")[1:], a.find(XHTML + "abbr")
+        if abbr is None or not (abbr.text or "").strip():
+            fails.append("%s: a mark without its words in an <abbr>" % tid)
+            continue
+        if tid in marks:
+            fails.append("%s marked twice (%r, %r)" % (tid, marks[tid], abbr.text))
+        marks[tid] = abbr.text
+        if tid not in entries:
+            fails.append("%s (%r) marked, but not in the Terms section" % (tid, abbr.text))
+        elif abbr.get("title") != entries[tid]:
+            fails.append("%s: its mark's title is not its entry's definition" % tid)
+        el = a
+        while el in parent:
+            el = parent[el]
+            tag = el.tag.split("}")[-1]
+            if tag in ("svg", "h1", "h2", "h3", "title") or (tag == "td" and "data-key" in el.attrib):
+                fails.append("%s marked inside a <%s>" % (tid, tag))
+    fails += ["%s listed, but marked nowhere" % t for t in entries if t not in marks]
+    fails += ["no entry for %r" % w for w in want if "term-" + w not in entries]
+    fails += ["an entry for %r, which the page does not use" % w for w in absent
+              if "term-" + w in entries]
+    return fails, "%d terms, each marked once" % len(entries)
+
+
 def leaves(node, prefix, out):
     if isinstance(node, dict):
         for k, v in node.items():
@@ -351,6 +408,9 @@ def main(argv):
     if len(argv) >= 6 and argv[1] == "html":
         fails, summary = check_html(argv[2], argv[3], [i for i in argv[4].split(",") if i],
                                     int(argv[5]), argv[6] if len(argv) > 6 else None)
+    elif len(argv) in (4, 5) and argv[1] == "terms":
+        fails, summary = check_terms(argv[2], [i for i in argv[3].split(",") if i],
+                                     [i for i in (argv[4] if len(argv) > 4 else "").split(",") if i])
     elif len(argv) == 4 and argv[1] == "csv":
         fails, summary = check_csv(argv[2], argv[3])
     elif len(argv) >= 4 and argv[1] == "utf8":

@@ -141,7 +141,7 @@ ok 'sed -n 3p "$tmp/pm.md" | grep -q "makespan the same under every policy (1.81
 for f in markdown html; do
     "$strata" compare scenarios/examples/trace-models.yaml --policies fifo \
         --placements pack,topology-aware --format $f >"$tmp/tp.$f" 2>/dev/null
-    ok 'grep -q "1 policy under 2 placements (2 runs) on the same 2 jobs; lowest mean job completion time: fifo/topology-aware" "$tmp/tp.$f" && ! grep -q "2 policies" "$tmp/tp.$f"' "compare: $f summary counts policies and placements"
+    ok 'bash tests/cli/unterm.sh "$tmp/tp.$f" | grep -q "1 policy under 2 placements (2 runs) on the same 2 jobs; lowest mean job completion time: fifo/topology-aware" && ! grep -q "2 policies" "$tmp/tp.$f"' "compare: $f summary counts policies and placements"
 done
 "$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
     --placements pack,topology-aware --format markdown >"$tmp/tp2.md" 2>/dev/null

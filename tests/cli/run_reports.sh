@@ -13,6 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if ! eval "$1"; then echo "FAIL $2"; fail=$((fail + 1)); fi; }
+unterm() { bash tests/cli/unterm.sh "$1"; } # the page without its terms' marks
 rack=scenarios/examples/rack-cooling-air.yaml
 # one job: no queue-waits chart (a CDF of one wait is an empty frame); the summary and the title
 # are check_report.py's. The rack example states no failures: its replicas' walls are all the
@@ -42,7 +43,7 @@ fi
 # A decision-maker's page: the answer in words first (the audit's counts in it), the audit with
 # FAIL rows first and marked, figures named by their rows' labels with the key on hover, no chart
 # without data, tables in a box that scrolls (tests/cli/check_browser.sh renders the pages).
-ok 'grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs (MFU [0-9.]*%, mean goodput [0-9.]*%; no failures modelled: the scenario states none) at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>" "$tmp/r.html"' "run: the answer in words"
+ok 'unterm "$tmp/r.html" | grep -q "<p class=\"summary\" id=\"summary\">Trains llama3-8b (job finetune) in [^<]* on 32 h100-sxm GPUs (MFU [0-9.]*%, mean goodput [0-9.]*%; no failures modelled: the scenario states none) at [0-9.]* [kM]W facility peak[^<]*; audit: 2 FAIL, 0 WARN of [0-9]* checks.</p>"' "run: the answer in words"
 ok 'grep -o "<tr class=\"[a-z]*\"><td class=\"status\">[A-Z]*" "$tmp/r.html" | head -1 | grep -q "^<tr class=.fail.><td class=.status.>FAIL$"' "run: the audit's failures first, marked"
 ok 'grep -q "title=\"Breaker headroom (JSON key power.racks.headroom_a)\">Breaker headroom<" "$tmp/r.html" && ! grep -q "<td>racks.headroom_a</td>" "$tmp/r.html" && grep -q "<td class=\"num\" title=\"Breaker headroom\" data-key=\"power.racks.headroom_a\"" "$tmp/r.html"' "run: figures by their labels, the label on hover before the key"
 # the text writes a checkpoint's times in the unit that reads best, as the HTML does (5.419 ms,
@@ -98,7 +99,7 @@ cloud=scenarios/examples/finetune-70b-cloud.yaml
 ok '$check html "$tmp/k.html" "$tmp/k.json" cost-breakdown,step-breakdown 50' "run: the cost breakdown chart"
 # the summary's cost is the JSON's cost.total_usd, to the dollar
 cloud_usd=$(python3 -c 'import json, sys; print("%.0f" % json.load(open(sys.argv[1]))["cost"]["total_usd"])' "$tmp/k.json")
-ok 'grep -q "<text[^>]*>GPU rental</text>" "$tmp/k.html" && grep -q "<p class=\"summary\" id=\"summary\">[^<]*costing $cloud_usd USD; audit: 0 FAIL, 2 WARN" "$tmp/k.html"' "run: cost parts by their labels, the cost in the summary ($cloud_usd USD)"
+ok 'grep -q "<text[^>]*>GPU rental</text>" "$tmp/k.html" && unterm "$tmp/k.html" | grep -q "<p class=\"summary\" id=\"summary\">[^<]*costing $cloud_usd USD; audit: 0 FAIL, 2 WARN"' "run: cost parts by their labels, the cost in the summary ($cloud_usd USD)"
 # The checker itself refuses a wrong number, a missing chart and a torn file.
 sed 's/data-value="32"/data-value="33"/' "$tmp/r.html" >"$tmp/bad1.html"
 ok '! $check html "$tmp/bad1.html" "$tmp/r.json" "$run_ids" 1 >/dev/null' "checker: refuses a wrong number"
@@ -125,7 +126,7 @@ ok '$check csv "$tmp/r.csv" "$tmp/r.json"' "run: csv against json"
 # the same replicas as the page: the wall time's error band combines their spread
 "$strata" run "$rack" --replicas 4 --format markdown >"$tmp/r.md" 2>/dev/null
 ok 'grep -q "^| key | value |" "$tmp/r.md" && grep -q "^## Pre-flight audit" "$tmp/r.md" && grep -q "^| step_time_s | " "$tmp/r.md"' "run: markdown"
-ok '[ "$(sed -n 1p "$tmp/r.md")" = "# $(sed -n "s/^name: //p" "$rack")" ] && [ "$(sed -n 3p "$tmp/r.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/r.html")" ]' "run: markdown opens with the name and the same summary"
+ok '[ "$(sed -n 1p "$tmp/r.md")" = "# $(sed -n "s/^name: //p" "$rack")" ] && [ "$(sed -n 3p "$tmp/r.md")" = "$(unterm "$tmp/r.html" | sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p")" ]' "run: markdown opens with the name and the same summary"
 ok 'grep -q "^| ups.load | [0-9.]*% |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
 "$strata" run "$rack" --format nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "text, json, html, markdown or csv" "$tmp/e"' "run: unknown format"
@@ -141,19 +142,19 @@ q=scenarios/examples/queue.yaml
 ok '$check html "$tmp/c.html" "$tmp/c.json" queue-waits 20' "compare: html against json"
 # in compare's wide table a cell says on hover whose figure it is
 ok 'grep -q "<td class=\"num\" title=\"fifo: Makespan\" data-key=\"policies\[0\].makespan_s\"" "$tmp/c.html"' "compare: a cell names its policy and figure on hover"
-ok 'grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job completion time: " "$tmp/c.html" && grep -q "<th>Mean wait to first start</th>" "$tmp/c.html"' "compare: the answer in words, columns by their labels"
+ok 'unterm "$tmp/c.html" | grep -q "id=\"summary\">2 policies on the same [0-9]* jobs; lowest mean job completion time: " && grep -q "<th>Mean wait to first start</th>" "$tmp/c.html"' "compare: the answer in words, columns by their labels"
 "$strata" compare "$q" --policies fifo,backfill --format markdown >"$tmp/c.md" 2>/dev/null
-ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/c.html")" ]' "compare: markdown has the same summary"
+ok '[ "$(sed -n 3p "$tmp/c.md")" = "$(unterm "$tmp/c.html" | sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p")" ]' "compare: markdown has the same summary"
 ok '[ "$(grep -o "<polyline" "$tmp/c.html" | wc -l)" -eq 2 ]' "compare: one CDF line per policy"
 # the headline names every policy that reads the best value, the ones within the error band of
 # it, and what the fastest gives up (its preemptions, makespan, utilisation, energy); each policy
 # of the nine is its own colour
 "$strata" compare scenarios/examples/queue.yaml --format html >"$tmp/q9.html" 2>/dev/null
-ok 'grep -q "lowest mean job completion time: srtf and srsf (1.767 h; backfill within the ±38% error band of it); lowest makespan: sjf, gang, fair-share and priority (3.95 h;" "$tmp/q9.html" && grep -q "srtf pays for its lead with preemptions 3 against 0\." "$tmp/q9.html"' "compare: the headline names ties and the policies within the error band"
+ok 'unterm "$tmp/q9.html" | grep -q "lowest mean job completion time: srtf and srsf (1.767 h; backfill within the ±38% error band of it); lowest makespan: sjf, gang, fair-share and priority (3.95 h;" && unterm "$tmp/q9.html" | grep -q "srtf pays for its lead with preemptions 3 against 0\."' "compare: the headline names ties and the policies within the error band"
 # A GPU utilisation within the band of the highest is no cost (76.44% against 79.47% under a
 # ±38% band), and a lead every other policy is within the band of is none (review: neighbours
 # said 'sjf pays for its lead' of a lead inside the band).
-ok '! grep -q "GPU utilisation 76.44% against" "$tmp/q9.html"' "compare: a utilisation within the band is no cost"
+ok '! unterm "$tmp/q9.html" | grep -q "GPU utilisation 76.44% against"' "compare: a utilisation within the band is no cost"
 "$strata" compare scenarios/examples/neighbours.yaml --format markdown >"$tmp/nb.md" 2>/dev/null
 ok 'grep -q "within the ±38% error band" "$tmp/nb.md" && ! grep -q "pays for its lead" "$tmp/nb.md"' "compare: no lead inside the band"
 ok '[ "$(grep -o "<polyline fill=\"none\" stroke=\"#[0-9A-F]*\"" "$tmp/q9.html" | sort -u | wc -l)" -eq 9 ]' "compare: nine policies, nine colours"
@@ -178,7 +179,7 @@ set_a=('--set' 'workloads[finetune].global_batch=32,64,128' '--set' 'cluster.fab
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format html >"$tmp/s.html" 2>/dev/null
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" --format json >"$tmp/s.json" 2>/dev/null
 ok '$check html "$tmp/s.html" "$tmp/s.json" sweep-curve-0,sweep-curve-1,sweep-curve-2 30 quickstart' "sweep: html against json"
-ok 'grep -q "id=\"summary\">6 points, each a full run of the scenario: workloads\[finetune\].global_batch in 32, 64, 128; cluster.fabric.oversubscription in 1, 2. 6 of 6 ran" "$tmp/s.html"' "sweep: the answer in words"
+ok 'unterm "$tmp/s.html" | grep -q "id=\"summary\">6 points, each a full run of the scenario: workloads\[finetune\].global_batch in 32, 64, 128; cluster.fabric.oversubscription in 1, 2. 6 of 6 ran"' "sweep: the answer in words"
 "$strata" sweep scenarios/examples/quickstart.yaml "${set_a[@]}" -j 2 --format html >"$tmp/s2.html" 2>/dev/null
 ok 'cmp -s "$tmp/s.html" "$tmp/s2.html"' "sweep: the same html whatever -j is"
 # a sweep's curve: its y axis from zero (a 2% difference filled a plot cut to 16.95-17.3 s), named
@@ -203,12 +204,12 @@ ok '[ "$(curve0 | grep -o "middle\">[a-z0-9-]*<" | tr "\n" " ")" = "middle\">h10
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format html >"$tmp/z.html" 2>/dev/null
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format json >"$tmp/z.json" 2>/dev/null
 ok '$check html "$tmp/z.html" "$tmp/z.json" size-pareto 100 quickstart' "size: html against json"
-ok 'grep -q "id=\"summary\">Best for the gpu-hours goal: 8 GPUs (1 node, tp 1, pp 1, dp 8) train finetune in " "$tmp/z.html" && grep -q "<th>Time to train</th>" "$tmp/z.html"' "size: the answer in words, columns by their labels"
+ok 'unterm "$tmp/z.html" | grep -q "id=\"summary\">Best for the gpu-hours goal: 8 GPUs (1 node, tp 1, pp 1, dp 8) train finetune in " && grep -q "<th>Time to train</th>" "$tmp/z.html"' "size: the answer in words, columns by their labels"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format csv >"$tmp/z.csv" 2>/dev/null
 ok 'head -1 "$tmp/z.csv" | grep -q "^table,rank,nodes,gpus" && [ "$(grep -c "^ranked," "$tmp/z.csv")" -eq 10 ] && grep -q "^front," "$tmp/z.csv"' "size: csv"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format markdown >"$tmp/z.md" 2>/dev/null
 ok 'grep -q "^## Pareto front" "$tmp/z.md" && grep -q "^| Rank | Nodes | GPUs | Tensor parallel" "$tmp/z.md"' "size: markdown"
-ok '[ "$(sed -n 1p "$tmp/z.md")" = "# quickstart" ] && [ "$(sed -n 3p "$tmp/z.md")" = "$(sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p" "$tmp/z.html")" ]' "size: markdown opens with the name and the same summary"
+ok '[ "$(sed -n 1p "$tmp/z.md")" = "# quickstart" ] && [ "$(sed -n 3p "$tmp/z.md")" = "$(unterm "$tmp/z.html" | sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p")" ]' "size: markdown opens with the name and the same summary"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h -o "$tmp/z.out" >"$tmp/z.txt" 2>/dev/null
 ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "size: -o writes the JSON beside the text"
 # A cluster of several GPU types: the summary and the meta line name each pool's type, not the
@@ -282,6 +283,19 @@ ok '"$strata" run scenarios/examples/preemption.yaml --format html 2>/dev/null |
 ok 'grep -Eq "^  energy    [0-9.]+ TJ at the facility, the cluster.s over the run to the horizon \(54 d\):" "$tmp/e405.txt"' "run: the cluster's energy names its window"
 ok 'grep -Eq ", the jobs. energy over their whole lives [0-9.]+ TJ \(they run past the horizon, where the cluster.s stops\)$" "$tmp/e405.txt"' "run: the jobs' energy names its window"
 ok 'grep -q "Cluster energy over the run (makespan or horizon)" "$tmp/e405.html" && grep -q "Training jobs&#39; energy over their whole lives" "$tmp/e405.html"' "run: the HTML's labels name the windows"
+
+# Each page ends with the terms it uses, and only those, each defined in one plain sentence and
+# marked where the page first uses it (a VP met MFU, goodput, srtf, the power ramp and P99
+# undefined): check_report.py terms holds every page to its own list (report/glossary.h).
+"$strata" run scenarios/examples/serve-llama3-70b.yaml --format html >"$tmp/sv70.html" 2>/dev/null
+ok '$check terms "$tmp/e405.html" mfu,hfu,goodput,bubble,ramp,swing,pue,ups,daly,young,persistent-mtbf,mtbf,tp,pp,dp,cp,fifo,pack,makespan ttft,tpot,kv-cache,pareto,srtf,cost-per-year' "run: the 405B page lists its terms, and only those"
+ok '$check terms "$tmp/sv70.html" ttft,tpot,percentile,kv-cache,slo,tp mfu,bubble,goodput' "run: a service's page lists the serving terms"
+ok '$check terms "$tmp/q9.html" fifo,backfill,sjf,srtf,srsf,gang,tiresias,fair-share,priority,pack,makespan,jct,percentile,fragmented,useful-util,preemption mfu,ttft' "compare: every policy of the page defined"
+ok '$check terms "$tmp/z.html" pareto,tp,pp,dp,cost-per-year srtf,ttft' "size: the plan's terms defined"
+ok '$check terms "$tmp/s.html" step,oversubscription ttft,srtf' "sweep: the axes' and columns' terms defined"
+ok 'grep -q "id=\"summary\">Trains llama3-405b [^<]*(<a class=\"term\" href=\"#term-mfu\"><abbr title=\"The model&#39;s FLOPs per second over the GPUs&#39; dense peak at the training precision[^\"]*\">MFU</abbr></a> 39.79%, <a class=\"term\" href=\"#term-goodput\"><abbr title=\"The share of wall-clock time that advances training[^\"]*\">goodput</abbr></a>" "$tmp/e405.html" && grep -q "<dt id=\"term-ramp\">Power ramp</dt><dd>The fastest change in the facility&#39;s power draw, in watts per second" "$tmp/e405.html"' "run: the summary's MFU and goodput marked with their definitions, the power ramp defined"
+ok '[ "$(grep -o "<section class=\"terms\" id=\"sec-terms\">" "$tmp/e405.html" | wc -l)" -eq 1 ] && grep -q "</dl>.</section>.</body>" <(tr "\n" . <"$tmp/e405.html")' "run: one Terms section, at the page's end"
+ok 'grep -q "<td><a class=\"term\" href=\"#term-fifo\"><abbr title=\"A scheduling policy (first in, first out)[^\"]*\">fifo</abbr></a></td><td><a class=\"term\" href=\"#term-pack\">" "$tmp/q9.html"' "compare: the policy and placement cells marked"
 
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]

@@ -756,6 +756,6 @@ expect "fp8 training refuses a GPU type without FP8 Tensor Cores" "2 1" \
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
     --budget power=30MW,gpus=20000 >"$tmp/band.txt" 2>/dev/null
 expect "the summary says the first row meets the deadline at its point forecast only" "1 1 1" \
-    "$(grep -c 'it meets the deadline at its point forecast only: its 80% error band, 61.62 to 99.34 d, reaches past it' "$tmp/band.html") $(grep -c '4 of 223 configurations evaluated meet the 90 d deadline and the budgets (0 of them across their whole 80% error band)' "$tmp/band.html") $(grep -c '^band_d: .*the deadline holds train_d, the point forecast: 0 of the 4 rows within it keep their whole band within it too' "$tmp/band.txt")"
+    "$(bash "$src/tests/cli/unterm.sh" "$tmp/band.html" | grep -c 'it meets the deadline at its point forecast only: its 80% error band, 61.62 to 99.34 d, reaches past it') $(grep -c '4 of 223 configurations evaluated meet the 90 d deadline and the budgets (0 of them across their whole 80% error band)' "$tmp/band.html") $(grep -c '^band_d: .*the deadline holds train_d, the point forecast: 0 of the 4 rows within it keep their whole band within it too' "$tmp/band.txt")"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
