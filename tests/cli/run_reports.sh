@@ -296,6 +296,10 @@ ok '$check terms "$tmp/s.html" step,oversubscription ttft,srtf' "sweep: the axes
 ok 'grep -q "id=\"summary\">Trains llama3-405b [^<]*(<a class=\"term\" href=\"#term-mfu\"><abbr title=\"The model&#39;s FLOPs per second over the GPUs&#39; dense peak at the training precision[^\"]*\">MFU</abbr></a> 39.79%, <a class=\"term\" href=\"#term-goodput\"><abbr title=\"The share of wall-clock time that advances training[^\"]*\">goodput</abbr></a>" "$tmp/e405.html" && grep -q "<dt id=\"term-ramp\">Power ramp</dt><dd>The fastest change in the facility&#39;s power draw, in watts per second" "$tmp/e405.html"' "run: the summary's MFU and goodput marked with their definitions, the power ramp defined"
 ok '[ "$(grep -o "<section class=\"terms\" id=\"sec-terms\">" "$tmp/e405.html" | wc -l)" -eq 1 ] && grep -q "</dl>.</section>.</body>" <(tr "\n" . <"$tmp/e405.html")' "run: one Terms section, at the page's end"
 ok 'grep -q "<td><a class=\"term\" href=\"#term-fifo\"><abbr title=\"A scheduling policy (first in, first out)[^\"]*\">fifo</abbr></a></td><td><a class=\"term\" href=\"#term-pack\">" "$tmp/q9.html"' "compare: the policy and placement cells marked"
+# the yearly cost says it is a rate of the GPUs the job holds, not the job's cost (a VP read
+# "Cost per year 44,100,000 USD/year" beside a 1.4 M USD job as its cost)
+ok 'grep -q ">Cost per year</abbr></a> of its GPUs at this rate</td>" "$tmp/k.html" && grep -q "<dt id=\"term-cost-per-year\">Cost per year</dt><dd>The job&#39;s cost as a yearly rate" "$tmp/k.html"' "run: the yearly cost's row says what it is"
+ok 'grep -q ">Cost per year</abbr></a> of its GPUs at this rate</th>" "$tmp/z.html"' "size: the yearly cost's column says what it is"
 
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
