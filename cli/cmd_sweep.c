@@ -179,9 +179,13 @@ typedef struct sweep_run {
 
 /* What the handler of SIGINT and SIGTERM says (a sweep cut by Ctrl-C ended with its CSV cut after
  * some rows and nothing on stderr): how many rows of how many are out, where, and how to resume.
- * Set before the handler is installed; the counts as the rows come. */
+ * Set before the handler is installed; the counts as the rows come, each after its row is out
+ * (written and flushed): the signals are never held around a write, which a full pipe or a hung
+ * filesystem can block for good, so a row being written when the signal comes may be out and not
+ * counted, and the handler says "at least". */
 static struct {
     volatile sig_atomic_t shown, journalled, drawn;
+    volatile sig_atomic_t reading; /* the journal is being read: no count of it yet */
     size_t total;
     int stream;
     const char *output, *journal, *format;
@@ -212,23 +216,19 @@ static void intr_count(size_t v)
     intr_put(b + i);
 }
 
-/* Hold (1) or let through (0) the signals the handler takes, around a row written and counted:
- * so the count it says is the rows out, none torn between the write and the count. */
-static void intr_hold(int hold)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++)
-        sigaddset(&set, intr_signals[i]);
-    sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
-}
-
 static void on_interrupt(int sig)
 {
     if (intr.drawn) /* the progress line's place */
         intr_put("\r                                                                      \r");
     intr_put("strata sweep: interrupted: ");
-    if (intr.journal) {
+    if (intr.journal && intr.reading) {
+        intr_put("while the journal ");
+        intr_put(intr.journal);
+        intr_put(" was being read, before any point was computed; ");
+        intr_put(intr.output);
+        intr_put(" is not written: the same command resumes from the journal\n");
+    } else if (intr.journal) {
+        intr_put("at least ");
         intr_count((size_t)intr.journalled);
         intr_put(" of ");
         intr_count(intr.total);
@@ -239,6 +239,8 @@ static void on_interrupt(int sig)
         intr_put(
             " is not written: the same command resumes from the journal, computing the rest\n");
     } else {
+        if (intr.stream)
+            intr_put("at least ");
         intr_count(intr.stream ? (size_t)intr.shown : 0);
         intr_put(" of ");
         intr_count(intr.total);
@@ -299,15 +301,14 @@ static int stream_rows(sweep_run *r)
     if (!r->stream || from >= n || !r->rows[from])
         return 0;
     progress_clear(r);
-    intr_hold(1);
-    for (; r->shown < n && r->rows[r->shown]; r->shown++) {
+    int flushed = 1;
+    while (flushed && r->shown < n && r->rows[r->shown]) {
         char *line = st_sweep_render_row(r->sw, r->rows[r->shown], r->o->format);
-        fputs(line, stdout);
+        flushed = fputs(line, stdout) >= 0 && fflush(stdout) == 0; /* a row out, then counted */
         free(line);
+        if (flushed)
+            intr.shown = (sig_atomic_t)++r->shown;
     }
-    int flushed = fflush(stdout) == 0;
-    intr.shown = (sig_atomic_t)r->shown;
-    intr_hold(0);
     if (flushed)
         return 0;
     snprintf(r->why, sizeof r->why, "cannot write standard output: %s",
@@ -331,14 +332,10 @@ static int on_row(void *ctx, size_t p, char **cells, int failed)
         r->failed++;
     } else {
         r->computed++;
-        intr_hold(1);
-        int bad = r->journal >= 0 &&
-                  st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why);
-        if (!bad)
-            intr.journalled = (sig_atomic_t)(r->resumed + r->computed);
-        intr_hold(0);
-        if (bad)
+        if (r->journal >= 0 &&
+            st_sweep_journal_add(r->journal, r->sw, p, cells, r->why, sizeof r->why))
             return 1;
+        intr.journalled = (sig_atomic_t)(r->resumed + r->computed); /* once it is in */
     }
     if (stream_rows(r))
         return 1;
@@ -385,6 +382,7 @@ static int compute(sweep_run *r)
                             : st_sweep_journal_read(r->journal, r->journal_path, r->sw, r->rows,
                                                     &r->resumed, r->why, sizeof r->why);
     intr.journalled = (sig_atomic_t)r->resumed;
+    intr.reading = 0; /* the handler now says the journal's count */
     if (jr) {
         if (r->o->mpi) /* the other ranks wait for a to-do list: an empty one ends them */
             run_left(r, NULL, 0);
@@ -522,8 +520,15 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
     return rc ? ST_EXIT_INPUT : 0;
 }
 
-/* The handler, for the sweep's parent (its workers take the default again: cli/sweep_workers.c);
- * not under mpirun, whose launcher handles the signals of its ranks. */
+/* The actions SIGINT and SIGTERM had before intr_install: intr_remove puts them back, and the
+ * forked workers take them (cli/sweep_workers.c). */
+static struct sigaction intr_old[2];
+static int intr_set[2]; /* the handler is installed for intr_signals[i] */
+
+/* The handler, for the sweep's parent (its workers take the old actions again:
+ * cli/sweep_workers.c); not under mpirun, whose launcher handles the signals of its ranks. A
+ * signal the sweep was started ignoring (a background job of a non-interactive shell ignores
+ * SIGINT) stays ignored. */
 static void intr_install(const sweep_run *r)
 {
     static const char *const names[] = {"CSV", "JSON", "Markdown", "HTML"};
@@ -532,19 +537,27 @@ static void intr_install(const sweep_run *r)
     intr.output = r->o->output;
     intr.journal = r->journal >= 0 ? r->journal_path : NULL;
     intr.format = names[r->o->format];
-    intr.journalled = (sig_atomic_t)r->resumed;
+    intr.reading = r->journal >= 0; /* compute() says the count once the journal is read */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++)
-        sigaction(intr_signals[i], &sa, NULL);
+    for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++) {
+        intr_set[i] = sigaction(intr_signals[i], NULL, &intr_old[i]) == 0 &&
+                      intr_old[i].sa_handler != SIG_IGN &&
+                      sigaction(intr_signals[i], &sa, NULL) == 0;
+    }
+    st_sweep_workers_signals(&intr_old[0], &intr_old[1]);
 }
 
 static void intr_remove(void)
 {
     for (size_t i = 0; i < sizeof intr_signals / sizeof intr_signals[0]; i++)
-        signal(intr_signals[i], SIG_DFL);
+        if (intr_set[i]) {
+            sigaction(intr_signals[i], &intr_old[i], NULL);
+            intr_set[i] = 0;
+        }
+    st_sweep_workers_signals(NULL, NULL);
 }
 
 static int sweep(const sweep_opts *o, const st_sweep *sw)

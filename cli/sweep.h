@@ -3,6 +3,7 @@
 #ifndef ST_CLI_SWEEP_H
 #define ST_CLI_SWEEP_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "planner/sweep.h"
@@ -53,6 +54,11 @@ typedef struct st_sweep_sink {
  * go on. A point's row depends on the point alone, never on which worker computed it or after
  * what. Returns 0, or -1 when no worker could be started or a worker sent a malformed row (with
  * the reason in why) or the sink stopped (why left as the sink left it). */
+/* The actions a forked worker gives SIGINT and SIGTERM: the ones the sweep's parent found before
+ * it installed its own handler (copied). NULL, NULL: SIG_DFL, or SIG_IGN where the parent
+ * ignores the signal. */
+void st_sweep_workers_signals(const struct sigaction *sigint, const struct sigaction *sigterm);
+
 int st_sweep_workers(const st_sweep *sw, const size_t *left, size_t n_left, int workers,
                      const st_sweep_sink *sink, char *why, size_t n);
 

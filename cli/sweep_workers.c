@@ -80,12 +80,43 @@ static long long next_point(int fd)
     return -1;
 }
 
+static struct sigaction child_act[2];
+static int child_act_set;
+
+void st_sweep_workers_signals(const struct sigaction *sigint, const struct sigaction *sigterm)
+{
+    child_act_set = sigint && sigterm;
+    if (child_act_set) {
+        child_act[0] = *sigint;
+        child_act[1] = *sigterm;
+    }
+}
+
+/* The child's SIGINT and SIGTERM as they were before the parent's handler (which says where the
+ * sweep stands, once), then let through: spawn held them across fork, so that a Ctrl-C before
+ * this never runs the parent's handler in the child. */
+static void child_signals(const sigset_t *mask)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        struct sigaction sa;
+        if (child_act_set) {
+            sa = child_act[i];
+        } else if (sigaction(sigs[i], NULL, &sa) || sa.sa_handler != SIG_IGN) {
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = SIG_DFL;
+            sigemptyset(&sa.sa_mask);
+        }
+        sigaction(sigs[i], &sa, NULL);
+    }
+    sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
 /* The child: the points it is handed, a row a line; exits without returning. */
-static void child(const st_sweep *sw, int fd)
+static void child(const st_sweep *sw, int fd, const sigset_t *mask)
 {
     st_progress_set(NULL, NULL); /* its models' long loops never draw on the parent's terminal */
-    signal(SIGINT, SIG_DFL);     /* the parent's handler says where the sweep stands, once */
-    signal(SIGTERM, SIG_DFL);
+    child_signals(mask);
     char **cells = st_xcalloc(sw->n_cols, sizeof *cells);
     long long p;
     int bad = 0;
@@ -111,7 +142,14 @@ static int spawn(pool *pl, worker *w)
         return -1;
     }
     fflush(NULL); /* nothing buffered is written twice */
+    sigset_t held, mask;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigprocmask(SIG_BLOCK, &held, &mask); /* until the child has its own actions */
     pid_t pid = fork();
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &mask, NULL);
     if (pid < 0) {
         pl->err = errno;
         close(sv[0]);
@@ -125,7 +163,7 @@ static int spawn(pool *pl, worker *w)
         for (int o = 0; o < pl->n_ws; o++)
             if (pl->ws[o].fd >= 0)
                 close(pl->ws[o].fd);
-        child(pl->sw, sv[1]);
+        child(pl->sw, sv[1], &mask);
     }
     close(sv[1]);
     *w = (worker){.pid = pid, .fd = sv[0], .buf = w->buf, .cap = w->cap};
