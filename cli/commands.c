@@ -139,12 +139,14 @@ const st_cmd st_cmd_table[] = {
      "process dies (a crash, a kill) is an error row naming the signal; the others go on.\n"
      "exit status: 0 the rows were written; 1 a point's worker died (the rows are still\n"
      "written), or the rows or the journal could not be; 2 bad usage, a FILE that does not\n"
-     "load, a --set path FILE does not have, or an output that is not a regular file\n\n"
+     "load, a --set path FILE does not have, an -o that is an input or a sweep's journal, or\n"
+     "an -o whose journal (FILE.journal) is not a regular file (a -o FIFO or /dev/null is\n"
+     "written through at the end, with no journal)\n\n"
      "A column is any number or boolean of a job in the JSON report, by its path after jobs[]\n"
-     "(thermal.junction_c, memory.capacity_bytes, breakdown.compute_s, a statistic's\n"
-     "replicas.wall_s.p90), or of the run's own after run. (run.power.facility_peak_w,\n"
-     "run.scheduler.makespan_s, run.scheduler.utilization, run.scheduler.energy_j,\n"
-     "run.cost.total_usd); the named ones:\n"},
+     "(thermal.junction_c, memory.capacity_bytes, breakdown.compute_s; replicas.* is refused:\n"
+     "a sweep runs no replicas, strata run --replicas N does), or of the run's own after run.\n"
+     "(run.power.facility_peak_w, run.scheduler.makespan_s, run.scheduler.utilization,\n"
+     "run.scheduler.energy_j, run.cost.total_usd); the named ones:\n"},
     {"size", st_cmd_size,
      "search hardware, GPU counts and plans that meet a training deadline or serve a rate",
      "usage: strata size FILE --deadline DURATION [--budget KEY=V,...]\n"

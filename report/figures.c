@@ -491,6 +491,14 @@ int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *di
         char *name = st_xstrndup(at, end ? (size_t)(end - at) : strlen(at));
         st_fig_col c = {0};
         int rc = sweep_one(name, &c, diag);
+        /* a sweep runs each point once, never replicas: such a column would be empty on
+         * every row */
+        if (!rc && !c.run && strncmp(c.f->path, "jobs[].replicas.", 16) == 0)
+            rc = st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                             "'%s': a sweep runs each point once, never replicas, so the "
+                             "column would be empty on every row: `strata run --replicas N` "
+                             "gives the replicas' statistics of one point",
+                             name);
         /* one figure twice, however named (p99 and a stat's p99 are one key each) */
         for (size_t j = 0; !rc && j < *n; j++)
             if (strcmp(cols[j].name, c.name) == 0)

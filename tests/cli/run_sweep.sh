@@ -371,6 +371,16 @@ expect "renamed column" "--columns: error: 'cost.capex_usd' is not a report key 
     2>"$tmp/e.err"
 expect "job-named column" "--columns: error: 'finetune.tokens_per_s': a column is named without its job ('tokens_per_s'), and every job gets it" \
     "$(head -1 "$tmp/e.err")"
+# A replicas' statistic is refused: a sweep runs no replicas, and the column was empty on every
+# row with no word of why (--help and the guide gave it as an example).
+"$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,replicas.wall_s.p90 >"$tmp/e.csv" \
+    2>"$tmp/e.err"
+expect "replicas column: exit" 2 $?
+expect "replicas column: message" "--columns: error: 'replicas.wall_s.p90': a sweep runs each point once, never replicas, so the column would be empty on every row: \`strata run --replicas N\` gives the replicas' statistics of one point" \
+    "$(head -1 "$tmp/e.err")"
+expect "replicas column: no rows" "" "$(cat "$tmp/e.csv")"
+"$strata" sweep --help | grep -q 'replicas.wall_s.p90\|not a regular file$'
+expect "--help: no replicas example, no 'not a regular file' exit" 1 $?
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
 expect "repeated column exit" 2 $?
 # --resume, which a sweep does not need, says how it resumes (it said only "unknown option")

@@ -304,6 +304,11 @@ START_TEST(test_sweep_columns_are_rows)
     ck_assert_int_ne(st_fig_sweep_parse("cost.gpu_usd", &cols, &n, &d), 0);
     ck_assert_ptr_nonnull(strstr(d.items[0].msg, "did you mean 'cost.breakdown.gpu_usd'?"));
     st_fig_cols_free(cols, 0);
+    /* a sweep runs no replicas: their statistics would be empty on every row */
+    st_diag r = {0};
+    ck_assert_int_ne(st_fig_sweep_parse("mfu,replicas.wall_s.p90", &cols, &n, &r), 0);
+    ck_assert_ptr_nonnull(strstr(r.items[0].msg, "strata run --replicas N"));
+    st_fig_cols_free(cols, n);
 }
 END_TEST
 
