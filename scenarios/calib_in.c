@@ -23,14 +23,40 @@ static const struct {
 };
 #define N_BINARIES (sizeof binaries / sizeof binaries[0])
 
-static int op_named(const char *s, st_coll_op *op)
+static int ident_char(char c)
 {
-    for (size_t i = 0; i < N_BINARIES; i++)
-        if (s && strstr(s, binaries[i].name)) {
-            *op = binaries[i].op;
-            return 1;
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The one collective s names, into *op (and where its name starts into *at, if at): with perf,
+ * only a whole NAME_perf token counts (a binary's name: not my_all_reduce_perf_x); without, any
+ * binary's name in s. 0 where s names none, or two (all_gather_vs_all_reduce.log says nothing:
+ * the table's order picked one). */
+static int op_named(const char *s, int perf, st_coll_op *op, const char **at)
+{
+    int found = 0;
+    st_coll_op one = ST_COLL_ALL_REDUCE;
+    const char *where = NULL;
+    for (size_t i = 0; s && i < N_BINARIES; i++) {
+        size_t n = strlen(binaries[i].name);
+        for (const char *q = s; (q = strstr(q, binaries[i].name)) != NULL; q++) {
+            if (perf && ((q > s && ident_char(q[-1])) || strncmp(q + n, "_perf", 5) != 0 ||
+                         ident_char(q[n + 5])))
+                continue;
+            if (found && one != binaries[i].op)
+                return 0;
+            found = 1;
+            one = binaries[i].op;
+            where = q;
+            break;
         }
-    return 0;
+    }
+    if (found) {
+        *op = one;
+        if (at)
+            *at = where;
+    }
+    return found;
 }
 
 const char *st_cal_nccl_binary(st_coll_op op)
@@ -361,9 +387,10 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
         char line[256], t[64], host[128];
         unsigned col;
         snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);
-        if (!said && strstr(line, "_perf") && (said = op_named(line, &own))) {
+        const char *at;
+        if (!said && (said = op_named(line, 1, &own, &at))) {
             said_line = c.line;
-            said_col = (unsigned)(strstr(line, st_cal_nccl_binary(own)) - line) + 1;
+            said_col = (unsigned)(at - line) + 1;
         }
         double rank;
         if (rank_host(p, len, host, sizeof host, &rank, &col)) {
@@ -393,9 +420,11 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
     out->most_per_host = h.most;
     hosts_free(&h);
     /* what the log says it times: the binary it names, else its file's name (the base name
-     * first: a folder's name is the file's only where the base name says nothing) */
+     * first: a folder's name is the file's only where the base name says nothing, and never
+     * against an OP:, which names the log in a folder of logs of other collectives) */
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    int by_name = !said && (op_named(base, &own) || op_named(path, &own));
+    int by_name =
+        !said && (op_named(base, 0, &own, NULL) || (!op_name && op_named(path, 0, &own, NULL)));
     if (!rc && op_name && (said || by_name) && own != out->op) {
         /* an OP: is for a log that does not say; one that contradicts it would fit the
          * rows as another collective's, to a factor of nothing measured */

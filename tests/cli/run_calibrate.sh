@@ -360,6 +360,26 @@ grep -v '_perf' "$logs/a3mega-2node-all_reduce_perf.log" >"$tmp/run.log"
 "$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "reduce_scatter:$tmp/run.log" \
     -o "$tmp/said.yaml" 2>"$tmp/op.err" || bad "an OP where nothing says: $(cat "$tmp/op.err")"
 grep -q "op: reduce-scatter" "$tmp/said.yaml" || bad "an OP where nothing says: its op"
+# With an OP:, only the log's own NAME_perf token and its base name can contradict it, and a
+# base name naming two collectives says nothing: a folder named for all_reduce refused an
+# all_gather: log in it, my_all_gather_perf_x read as all_gather_perf, and
+# all_gather_vs_all_reduce.log read as all_reduce (the first in strata's table).
+mkdir -p "$tmp/all_reduce_vs_ag"
+cp "$tmp/run.log" "$tmp/all_reduce_vs_ag/n2.log"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "all_gather:$tmp/all_reduce_vs_ag/n2.log" \
+    -o "$tmp/dir.yaml" 2>"$tmp/op.err" || bad "an OP: in a folder named for another: $(cat "$tmp/op.err")"
+grep -q "op: all-gather" "$tmp/dir.yaml" || bad "an OP: in a folder named for another: its op"
+{ echo "# ./my_all_gather_perf_x -b 8"; cat "$tmp/run.log"; } >"$tmp/wrapped.log"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "reduce_scatter:$tmp/wrapped.log" \
+    -o "$tmp/wrapped.yaml" 2>"$tmp/op.err" || bad "an OP: and a _perf inside another name: $(cat "$tmp/op.err")"
+grep -q "op: reduce-scatter" "$tmp/wrapped.yaml" || bad "an OP: and a _perf inside another name: its op"
+cp "$tmp/run.log" "$tmp/all_gather_vs_all_reduce.log"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "broadcast:$tmp/all_gather_vs_all_reduce.log" \
+    >/dev/null 2>"$tmp/op.err"
+grep -q "file's name says" "$tmp/op.err" && bad "a base name of two collectives contradicts an OP: $(cat "$tmp/op.err")"
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests "$tmp/all_gather_vs_all_reduce.log" \
+    >/dev/null 2>"$tmp/op.err"
+expect "a base name of two collectives says neither" "2 1" "$? $(grep -c 'which collective does this log time?' "$tmp/op.err")"
 # A network no factor fits names the collective fitted: a broadcast's refusal talked of a 2-node
 # all-reduce run on NVLS or tree, which a broadcast never runs.
 for op in broadcast alltoall; do
