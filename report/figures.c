@@ -219,7 +219,7 @@ const st_fig *st_fig_find(st_fig_doc doc, const char *path)
 /* A whole number as a reader takes it in: from 10,000 up, its thousands set apart by commas
  * ("16,384", "405,853,388,800"); below, as is ("2048", so years and small counts read as
  * written). The exact value stays in the JSON and in each HTML cell's data-value. */
-static void grouped(double v, char *buf, size_t n)
+void st_fig_grouped(double v, char *buf, size_t n)
 {
     if (fabs(v) < 10000) {
         snprintf(buf, n, "%.0f", v);
@@ -250,7 +250,7 @@ static int grouped_sig(double v, char *buf, size_t n)
         return 0;
     char d[32];
     snprintf(d, sizeof d, "%.4g", v);
-    grouped(strtod(d, NULL), buf, n);
+    st_fig_grouped(strtod(d, NULL), buf, n);
     return 1;
 }
 
@@ -304,7 +304,7 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
     if ((unsigned)u < ST_FU__COUNT && units[u].dim != ST_DIM__COUNT)
         st_unit_format(v, units[u].dim, buf, n);
     else if (v == floor(v) && fabs(v) < 1e15)
-        grouped(v, buf, n);
+        st_fig_grouped(v, buf, n);
     else if (!grouped_sig(v, buf, n))
         snprintf(buf, n, "%.4g", v);
 }

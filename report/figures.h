@@ -157,6 +157,10 @@ typedef struct st_fig_text {
 } st_fig_text;
 st_fig_text st_fig_plain(double v);
 
+/* A whole number v, |v| < 10^15, as a reader takes it in: from 10,000 up its thousands set apart
+ * by commas ("16,384"), below as is ("2048"); into buf. */
+void st_fig_grouped(double v, char *buf, size_t n);
+
 /* v USD as st_fig_number_text shows money (four significant digits, grouped: 50,860,000) but
  * without the unit, for a line that says USD once; buf. */
 const char *st_fig_money(double v, char *buf, size_t n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/figures.h"
 #include "report/svg.h"
 #include "report/xml.h"
 #include "sim/xalloc.h"
@@ -119,18 +120,7 @@ static void tick_text(char *buf, size_t n, double v, double step)
         snprintf(buf, n, v == floor(v) && fabs(v) < 1e9 ? "%.0f" : "%.4g", v);
         return;
     }
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%.0f", fabs(v)), at = 0;
-    char grouped[48];
-    if (v < 0)
-        grouped[at++] = '-';
-    for (int k = 0; k < len; k++) {
-        if (k > 0 && (len - k) % 3 == 0)
-            grouped[at++] = ',';
-        grouped[at++] = digits[k];
-    }
-    grouped[at] = '\0';
-    snprintf(buf, n, "%s", grouped);
+    st_fig_grouped(v, buf, n); /* as the tables group a whole number */
 }
 
 /* Legend rows needed for the names (NULL ones skipped) in width w. */
