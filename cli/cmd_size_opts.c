@@ -208,9 +208,7 @@ static int axis_value(const char *a, const char *t, st__size_opts *o, size_t *n)
     } else if (a[2] == 'g') {
         if (!(o->gpu[*n] = st_catalog_gpu(t))) { /* as the loader says an unknown GPU */
             const char *names[128];
-            size_t m = 0;
-            for (; m < st_catalog_gpu_count() && m < 128; m++)
-                names[m] = st_catalog_gpu_at(m)->name;
+            size_t m = st_catalog_gpu_names(names, 128);
             char near[200];
             return st_cli_usage_error("size",
                                       "--gpu-types: unknown GPU '%s'%s (`strata catalog` lists "

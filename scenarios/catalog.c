@@ -763,6 +763,14 @@ const st_gpu_spec *st_catalog_gpu_at(size_t i)
     return i < COUNT(gpus) ? &gpus[i] : NULL;
 }
 
+size_t st_catalog_gpu_names(const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (; n < COUNT(gpus) && n < cap; n++)
+        names[n] = gpus[n].name;
+    return n;
+}
+
 size_t st_catalog_model_count(void)
 {
     return COUNT(models);

@@ -17,6 +17,8 @@ const st_llm_spec *st_catalog_model(const char *name);
  * "did you mean" suggestions. *_at(i) returns NULL when i >= *_count(). */
 size_t st_catalog_gpu_count(void);
 const st_gpu_spec *st_catalog_gpu_at(size_t i);
+/* The GPU presets' names into names (at most cap), for "did you mean" suggestions; how many. */
+size_t st_catalog_gpu_names(const char **names, size_t cap);
 size_t st_catalog_model_count(void);
 const st_llm_spec *st_catalog_model_at(size_t i);
 

@@ -41,9 +41,7 @@ static size_t known_gpu_names(const st_scn *s, const char **names, size_t cap)
     size_t n = 0;
     for (size_t i = 0; i < s->n_gpus && n < cap; i++)
         names[n++] = s->gpus[i].name;
-    for (size_t i = 0; i < st_catalog_gpu_count() && n < cap; i++)
-        names[n++] = st_catalog_gpu_at(i)->name;
-    return n;
+    return n + st_catalog_gpu_names(names + n, cap - n);
 }
 
 int st__unknown_gpu(st_ld *ld, const st_ynode *n)

@@ -540,9 +540,7 @@ static int typed_price(st_rd *rd, const st_ynode *n, st_cost_cfg *c, st_cost_key
         const char *gpu = n->keys[i]->text;
         if (!st__find_gpu(ld->s, gpu)) {
             const char *names[64];
-            size_t m = 0;
-            for (size_t j = 0; j < st_catalog_gpu_count() && m < 64; j++)
-                names[m++] = st_catalog_gpu_at(j)->name;
+            size_t m = st_catalog_gpu_names(names, 64);
             char dym[160];
             return st_rd_fail(rd, n->keys[i], ST_EINVAL, "cost.%s: unknown GPU type '%s'%s", key,
                               gpu, st_did_you_mean(gpu, names, m, dym, sizeof dym));
