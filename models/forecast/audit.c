@@ -2,6 +2,7 @@
  * project follows (audit.h), each with the value and the limit it was held to. Every check is
  * one function and one row of `checks` at the end of this file: a new check adds both. */
 #include "models/forecast/audit.h"
+#include "models/forecast/audit_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -11,7 +12,6 @@
 
 #include "models/config/pools.h"
 #include "models/fabric/topo.h"
-#include "models/plant/electric.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/ub_cfg.h"
 #include "sim/units.h"
@@ -22,17 +22,6 @@ const char *st_audit_status_name(st_audit_status s)
     static const char *const names[] = {"pass", "warn", "fail"};
     return names[s];
 }
-
-/* The findings so far; grows as checks add to it. A check's name and message hold the names a
- * user gave (workloads, tiers), of any length, so they are whole texts kept in `text`, a finding
- * holding their offsets (at[2i], at[2i + 1]) until st_audit_run makes them pointers. */
-typedef struct audit_list {
-    st_audit *items;
-    size_t n, cap;
-    size_t *at, at_cap;
-    char *text;
-    size_t len, text_cap;
-} audit_list;
 
 /* Append the text fmt makes, with its NUL, to out->text; returns its offset. */
 static size_t keep_text(audit_list *out, const char *fmt, va_list ap)
@@ -90,13 +79,10 @@ static int listed(const char *level, const char *check)
     return 0;
 }
 
-/* Append a finding whose check is the text check_fmt makes; its message is empty until say(). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 6, 7)))
-#endif
-static void
-add(audit_list *out, const char *level, st_audit_status st, double value, double limit,
-    const char *check_fmt, ...)
+/* Append a finding whose check is the text check_fmt makes; its message is empty until
+ * st__audit_say(). */
+void st__audit_add(audit_list *out, const char *level, st_audit_status st, double value,
+                   double limit, const char *check_fmt, ...)
 {
     out->items = st_xgrow(out->items, sizeof *out->items, out->n + 1, &out->cap);
     out->at = st_xgrow(out->at, sizeof *out->at, 2 * out->n + 2, &out->at_cap);
@@ -118,11 +104,7 @@ add(audit_list *out, const char *level, st_audit_status st, double value, double
 }
 
 /* The message of the finding added last. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-say(audit_list *out, const char *fmt, ...)
+void st__audit_say(audit_list *out, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -148,10 +130,10 @@ static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_
         const char *sep = i == 0 ? "" : i + 1 == t->n_baseboard ? "- or " : "-, ";
         snprintf(sizes + len, sizeof sizes - len, "%s%lld", sep, (long long)t->baseboard[i]);
     }
-    add(out, "silicon", full ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)gpn, (double)limit,
-        "full baseboard");
-    say(out, "%lld GPUs per node%s%s%s", (long long)gpn, full ? "" : ": not a full ",
-        full ? "" : sizes, full ? "" : "-GPU baseboard");
+    st__audit_add(out, "silicon", full ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)gpn, (double)limit,
+                  "full baseboard");
+    st__audit_say(out, "%lld GPUs per node%s%s%s", (long long)gpn, full ? "" : ": not a full ",
+                  full ? "" : sizes, full ? "" : "-GPU baseboard");
 }
 
 /* The fabric level: every leaf, spine and core switch needs no more ports than the switch has
@@ -173,11 +155,11 @@ static void audit_switch_ports(const st_audit_in *in, const st_audit_cfg *t, aud
     st_topo_free(topo);
     if (most < 1)
         return;
-    add(out, "fabric", most <= has ? ST_AUDIT_PASS : ST_AUDIT_FAIL, (double)most, (double)has,
-        "switch ports");
-    say(out, "%s needs %lld ports, %s the %lld of a switch%s", what[lv], (long long)most,
-        most <= has ? "within" : "more than", (long long)has,
-        lv == ST_LEVEL_LEAF && most > has ? " (a port per leaf of its pod)" : "");
+    st__audit_add(out, "fabric", most <= has ? ST_AUDIT_PASS : ST_AUDIT_FAIL, (double)most,
+                  (double)has, "switch ports");
+    st__audit_say(out, "%s needs %lld ports, %s the %lld of a switch%s", what[lv], (long long)most,
+                  most <= has ? "within" : "more than", (long long)has,
+                  lv == ST_LEVEL_LEAF && most > has ? " (a port per leaf of its pod)" : "");
 }
 
 static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
@@ -187,16 +169,16 @@ static void audit_memory(const st_audit_in *in, const st_audit_cfg *t, const st_
     (void)t;
     char used[32], have[32], over[32];
     const st_memory *m = &f->mem;
-    add(out, "silicon", m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL, m->total, m->capacity,
-        "memory per GPU: %s", f->w->name);
+    st__audit_add(out, "silicon", m->fits ? ST_AUDIT_PASS : ST_AUDIT_FAIL, m->total, m->capacity,
+                  "memory per GPU: %s", f->w->name);
     st_unit_format(m->total, ST_DIM_BYTES, used, sizeof used);
     st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
     st_unit_format(m->overflow_bytes, ST_DIM_BYTES, over, sizeof over);
     if (m->fits)
-        say(out, "%s of %s HBM", used, have);
+        st__audit_say(out, "%s of %s HBM", used, have);
     else
-        say(out, "%s of %s HBM: over by %s; %s overflow", used, have, over,
-            st_mem_term_name((st_mem_term)m->overflow_term));
+        st__audit_say(out, "%s of %s HBM: over by %s; %s overflow", used, have, over,
+                      st_mem_term_name((st_mem_term)m->overflow_term));
 }
 
 /* Memory headroom against audit.memory_headroom (models/config/config.c gives its source); only
@@ -211,14 +193,15 @@ static void audit_headroom(const st_audit_in *in, const st_audit_cfg *t, const s
     char left[32], have[32];
     double free_b = m->capacity - m->total, limit = t->memory_headroom * m->capacity;
     int ok = free_b >= limit;
-    add(out, "silicon", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit, "memory headroom: %s",
-        f->w->name);
+    st__audit_add(out, "silicon", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, free_b, limit,
+                  "memory headroom: %s", f->w->name);
     st_unit_format(free_b, ST_DIM_BYTES, left, sizeof left);
     st_unit_format(m->capacity, ST_DIM_BYTES, have, sizeof have);
     if (ok)
-        say(out, "%s of %s HBM left", left, have);
+        st__audit_say(out, "%s of %s HBM left", left, have);
     else
-        say(out,
+        st__audit_say(
+            out,
             "%s of %s HBM left, under %.4g%%: allocator fragmentation and transient buffers "
             "may not fit",
             left, have, 100 * t->memory_headroom);
@@ -231,10 +214,10 @@ static void audit_tp_domain(const st_audit_in *in, const st_audit_cfg *t, const 
     (void)t;
     const st_workload_cfg *w = f->w;
     int inside = w->parallel.tp <= in->c->nvlink_domain;
-    add(out, "silicon", inside ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)w->parallel.tp,
-        (double)in->c->nvlink_domain, "tensor parallel in NVLink domain: %s", w->name);
-    say(out, "tp %lld %s the %lld-GPU NVLink domain", (long long)w->parallel.tp,
-        inside ? "fits in" : "spans beyond", (long long)in->c->nvlink_domain);
+    st__audit_add(out, "silicon", inside ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)w->parallel.tp,
+                  (double)in->c->nvlink_domain, "tensor parallel in NVLink domain: %s", w->name);
+    st__audit_say(out, "tp %lld %s the %lld-GPU NVLink domain", (long long)w->parallel.tp,
+                  inside ? "fits in" : "spans beyond", (long long)in->c->nvlink_domain);
 }
 
 /* TP-overlap settings tuned on one GPU architecture (parallel.tp_comm_overlap_cfg: the SMs each
@@ -251,11 +234,11 @@ static void audit_tp_overlap_cfg(const st_audit_in *in, const st_audit_cfg *t, c
     if (!p->tp_comm_overlap || p->tp <= 1 || tuned == ST_GPU_ARCH_UNKNOWN || !gpu)
         return;
     int same = gpu->arch == tuned;
-    add(out, "silicon", same ? ST_AUDIT_PASS : ST_AUDIT_WARN, same, 1,
-        "TP overlap settings for the GPU: %s", f->w->name);
-    say(out, "'%s' was tuned on %s GPUs; this job runs on %s%s",
-        st_ub_cfg_names[p->tp_comm_overlap_cfg], st_gpu_arch_name(tuned),
-        st_gpu_arch_name(gpu->arch), same ? "" : ": its SMs per collective may not suit");
+    st__audit_add(out, "silicon", same ? ST_AUDIT_PASS : ST_AUDIT_WARN, same, 1,
+                  "TP overlap settings for the GPU: %s", f->w->name);
+    st__audit_say(out, "'%s' was tuned on %s GPUs; this job runs on %s%s",
+                  st_ub_cfg_names[p->tp_comm_overlap_cfg], st_gpu_arch_name(tuned),
+                  st_gpu_arch_name(gpu->arch), same ? "" : ": its SMs per collective may not suit");
 }
 
 /* The guide's storage level: "a 2 TB checkpoint should dump in under 15 s" (the
@@ -270,15 +253,15 @@ static void audit_ckpt_dump(const st_audit_in *in, const st_audit_cfg *t, const 
     char size[32], tsize[32], twithin[32];
     double limit = t->ckpt_dump_s * f->ckpt.size_bytes / t->ckpt_dump_bytes;
     int ok = f->ckpt.dump_s <= limit;
-    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ckpt.dump_s, limit,
-        "checkpoint dump: %s", f->w->name);
+    st__audit_add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ckpt.dump_s, limit,
+                  "checkpoint dump: %s", f->w->name);
     st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
     st_unit_format(t->ckpt_dump_bytes, ST_DIM_BYTES, tsize, sizeof tsize);
     st_unit_format(t->ckpt_dump_s, ST_DIM_TIME, twithin, sizeof twithin);
-    say(out,
-        "%s dumps in %.4g s, %s the checkpoint dump target (%s in %s, so %.4g s at this "
-        "size)",
-        size, f->ckpt.dump_s, ok ? "within" : "slower than", tsize, twithin, limit);
+    st__audit_say(out,
+                  "%s dumps in %.4g s, %s the checkpoint dump target (%s in %s, so %.4g s at this "
+                  "size)",
+                  size, f->ckpt.dump_s, ok ? "within" : "slower than", tsize, twithin, limit);
 }
 
 /* A save must not overwrite the last restorable one: the tier holds two at a time. */
@@ -294,13 +277,13 @@ static void audit_ckpt_capacity(const st_audit_in *in, const st_audit_cfg *t, co
                          : f->ckpt.size_bytes <= have_b ? ST_AUDIT_WARN
                                                         : ST_AUDIT_FAIL;
     char size[32], have[32];
-    add(out, "storage", st, need, have_b, "checkpoint capacity: %s", f->w->name);
+    st__audit_add(out, "storage", st, need, have_b, "checkpoint capacity: %s", f->w->name);
     st_unit_format(f->ckpt.size_bytes, ST_DIM_BYTES, size, sizeof size);
     st_unit_format(have_b, ST_DIM_BYTES, have, sizeof have);
-    say(out,
-        "two checkpoints of %s (the restorable one and the one being written) %s tier "
-        "'%s' of %s",
-        size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
+    st__audit_say(out,
+                  "two checkpoints of %s (the restorable one and the one being written) %s tier "
+                  "'%s' of %s",
+                  size, st == ST_AUDIT_PASS ? "fit" : "do not fit", tier->name, have);
 }
 
 /* An ingest that cannot keep up slows every step. */
@@ -313,12 +296,12 @@ static void audit_ingest(const st_audit_in *in, const st_audit_cfg *t, const st_
         return;
     int ok = f->ingest.slowdown <= 1;
     char got[32], need[32];
-    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ingest.got_bps, f->ingest.need_bps,
-        "data ingest: %s", f->w->name);
+    st__audit_add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, f->ingest.got_bps,
+                  f->ingest.need_bps, "data ingest: %s", f->w->name);
     st_unit_format(f->ingest.got_bps, ST_DIM_BANDWIDTH, got, sizeof got);
     st_unit_format(f->ingest.need_bps, ST_DIM_BANDWIDTH, need, sizeof need);
-    say(out, "gets %s of the %s the step needs%s", got, need,
-        ok ? "" : ": every step waits for data");
+    st__audit_say(out, "gets %s of the %s the step needs%s", got, need,
+                  ok ? "" : ": every step waits for data");
 }
 
 /* The service-demand law (Lazowska et al. 1984, chapter 3; storage-and-failures.md, "Write
@@ -346,14 +329,14 @@ static void audit_write_load(const st_audit_in *in, const st_audit_cfg *t, const
     }
     char day[32];
     int ok = wr + rd < 1;
-    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1, "checkpoint write load: %s",
-        me->w->name);
+    st__audit_add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1,
+                  "checkpoint write load: %s", me->w->name);
     st_unit_format(me->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
-    say(out,
-        "%s/day; tier '%s' busy %.4g%% with every job's checkpoints and %.4g%% with "
-        "ingest%s",
-        day, tc->name, wr * 100, rd * 100,
-        ok ? "" : ": saturated, saves commit later and the ingest slows");
+    st__audit_say(out,
+                  "%s/day; tier '%s' busy %.4g%% with every job's checkpoints and %.4g%% with "
+                  "ingest%s",
+                  day, tc->name, wr * 100, rd * 100,
+                  ok ? "" : ": saturated, saves commit later and the ingest slows");
 }
 
 /* A job's own persistent checkpoint writes against the share of its tier's write bandwidth it
@@ -368,12 +351,13 @@ static void audit_write_share(const st_audit_in *in, const st_audit_cfg *t, cons
     char day[32];
     double u = f->load.write_utilization, share = t->ckpt_write_share;
     int ok = u <= share * (1 + 1e-9);
-    add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, u, share, "checkpoint write share: %s",
-        f->w->name);
+    st__audit_add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, u, share,
+                  "checkpoint write share: %s", f->w->name);
     st_unit_format(f->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
-    say(out, "%s/day holds %.4g%% of tier '%s' write, %s the %.4g%% a job may hold%s", day, u * 100,
-        f->load.tier, ok ? "within" : "over", share * 100,
-        ok ? "" : ": checkpoint less often, or state a larger audit.checkpoint_write_share");
+    st__audit_say(out, "%s/day holds %.4g%% of tier '%s' write, %s the %.4g%% a job may hold%s",
+                  day, u * 100, f->load.tier, ok ? "within" : "over", share * 100,
+                  ok ? ""
+                     : ": checkpoint less often, or state a larger audit.checkpoint_write_share");
 }
 
 /* One job's hold on the GPUs: which of them, and over which times [start_s, end_s). */
@@ -515,191 +499,26 @@ static void audit_gpu_sharing(const st_audit_in *in, const st_audit_cfg *t, audi
         if (!shared[j])
             continue;
         char at[32];
-        add(out, "orchestration", ST_AUDIT_FAIL, (double)shared[j], 0, "GPUs held by one job: %s",
-            h[j].name);
+        st__audit_add(out, "orchestration", ST_AUDIT_FAIL, (double)shared[j], 0,
+                      "GPUs held by one job: %s", h[j].name);
         st_unit_format(h[j].start_s, ST_DIM_TIME, at, sizeof at);
-        say(out,
-            "starts at t = %s on %lld GPUs that '%s' still holds, and each is forecast "
-            "as if it had them alone",
-            at, (long long)shared[j], h[with[j]].name);
+        st__audit_say(out,
+                      "starts at t = %s on %lld GPUs that '%s' still holds, and each is forecast "
+                      "as if it had them alone",
+                      at, (long long)shared[j], h[with[j]].name);
         fails++;
     }
     if (k >= 2 && !fails) {
-        add(out, "orchestration", ST_AUDIT_PASS, 0, 0, "GPUs held by one job");
+        st__audit_add(out, "orchestration", ST_AUDIT_PASS, 0, 0, "GPUs held by one job");
         size_t jobs = distinct_jobs(h, k, in->n);
         char over[64] = ""; /* a preempted job's stretches are one job's, not several */
         if (jobs < k)
             snprintf(over, sizeof over, ", over their %zu stretches on the GPUs", k);
-        say(out, "no two of the %zu jobs hold a GPU at the same time%s", jobs, over);
+        st__audit_say(out, "no two of the %zu jobs hold a GPU at the same time%s", jobs, over);
     }
     free(with);
     free(shared);
     free(h);
-}
-
-/* st_unit_format into buf, returning buf (for one printf). */
-static const char *ufmt(double v, st_dim d, char *buf, size_t n)
-{
-    st_unit_format(v, d, buf, n);
-    return buf;
-}
-
-/* The plant level (models/plant/plant.h): the most loaded rack's line current against its
- * breaker's continuous share (NFPA 70's 80%, electric.h) and the facility's peak against its
- * stated power capacity. Left out when neither is stated. */
-static void audit_rack_power(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
-{
-    (void)t;
-    const st_plant_result *p = in->plant;
-    const st_cluster_cfg *c = in->c;
-    char a[32], b[32], d[32], e[32], f[32];
-    if (p && c->racks.breaker_a > 0) {
-        double limit = ST_PLANT_CONTINUOUS_SHARE * c->racks.breaker_a;
-        int ok = p->rack_current_a <= limit;
-        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->rack_current_a, limit,
-            "rack feed against breaker");
-        say(out, "the most loaded rack (%s) draws %.1f A per line %s 80%% of its %.0f A breaker",
-            ufmt(p->rack_peak_w, ST_DIM_POWER, a, sizeof a), p->rack_current_a,
-            ok ? "within" : "over", c->racks.breaker_a);
-    }
-    if (p && c->facility.power_capacity_w > 0) {
-        /* the facility figure (plant.h): IT, distribution, UPS, transformers and cooling plant */
-        double peak = p->facility_peak.total_w;
-        int ok = peak <= c->facility.power_capacity_w;
-        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, peak, c->facility.power_capacity_w,
-            "facility peak against capacity");
-        say(out,
-            "facility peak %s (IT and distribution %s, transformers and UPS %s, cooling %s) %s the "
-            "facility's %s",
-            ufmt(peak, ST_DIM_POWER, a, sizeof a),
-            ufmt(p->facility_peak.it_w + p->facility_peak.distribution_w, ST_DIM_POWER, d,
-                 sizeof d),
-            ufmt(p->facility_peak.transformer_w + p->facility_peak.ups_w, ST_DIM_POWER, e,
-                 sizeof e),
-            ufmt(p->facility_peak.cooling_w, ST_DIM_POWER, f, sizeof f), ok ? "within" : "over",
-            ufmt(c->facility.power_capacity_w, ST_DIM_POWER, b, sizeof b));
-    }
-}
-
-/* The heat the facility rejects (plant.h st_plant_heat) against its cooling capacity, in all
- * and on its air and liquid plants, each when stated. */
-static void audit_facility_heat(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
-{
-    (void)t;
-    const st_plant_result *p = in->plant;
-    const st_facility_cfg *fc = &in->c->facility;
-    if (!p)
-        return;
-    const struct {
-        double heat, cap;
-        const char *what;
-    } rows[] = {
-        {p->heat.total_w, fc->cooling_capacity_w, "facility heat against cooling"},
-        {p->heat.air_w, fc->air_cooling_capacity_w, "heat to air against air cooling"},
-        {p->heat.liquid_w, fc->liquid_cooling_capacity_w, "heat to liquid against liquid cooling"}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        if (!(rows[i].cap > 0))
-            continue;
-        char a[32], b[32];
-        int ok = rows[i].heat <= rows[i].cap;
-        add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, rows[i].heat, rows[i].cap, "%s",
-            rows[i].what);
-        say(out, "%s to reject %s the facility's %s", ufmt(rows[i].heat, ST_DIM_POWER, a, sizeof a),
-            ok ? "within" : "over", ufmt(rows[i].cap, ST_DIM_POWER, b, sizeof b));
-    }
-}
-
-/* The facility's steepest millisecond change against facility.ramp_limit, when stated. */
-static void audit_ramp(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
-{
-    (void)t;
-    const st_plant_result *p = in->plant;
-    double limit = in->c->facility.ramp_limit_w_per_s;
-    if (!p || !(limit > 0))
-        return;
-    int ok = p->wave.ramp_w_per_s <= limit;
-    char a[32], b[32], d[32];
-    add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->wave.ramp_w_per_s, limit,
-        "power ramp (di/dt)");
-    say(out, "%s/s (a swing of %s at %.3g Hz) %s the %s/s limit",
-        ufmt(p->wave.ramp_w_per_s, ST_DIM_POWER, a, sizeof a),
-        ufmt(p->wave.swing_w, ST_DIM_POWER, b, sizeof b), p->wave.dominant_hz,
-        ok ? "within" : "over", ufmt(limit, ST_DIM_POWER, d, sizeof d));
-}
-
-/* A UPS loaded past ups_load_warn of its rating is warned of. It is a margin the project sets,
- * not a vendor's figure: the load the report gives is the window's mean, so a unit near its
- * rating has its peaks, a restart after a failure or one more job above it, and runs on its
- * overload capability (time-limited) or transfers to bypass. 80% leaves a quarter's growth. */
-static const double ups_load_warn = 0.80;
-
-/* The UPS's mean load on each system (ups.h) against its stated facility.ups.rating: over 100%
- * it cannot carry the facility (fail), over ups_load_warn it has no margin (warn). Left out for
- * an unstated rating, which is sized to the peak. */
-static void audit_ups(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
-{
-    (void)t;
-    const st_plant_result *p = in->plant;
-    if (!p || !(in->c->facility.ups.rating_w > 0))
-        return;
-    const st_plant_ups *u = &p->ups;
-    st_audit_status st = u->load > 1               ? ST_AUDIT_FAIL
-                         : u->load > ups_load_warn ? ST_AUDIT_WARN
-                                                   : ST_AUDIT_PASS;
-    char a[32];
-    add(out, "plant", st, u->load, 1, "UPS load against rating");
-    say(out, "mean load %.4g%% of the %s rating%s%s", u->load * 100,
-        ufmt(u->rating_w, ST_DIM_POWER, a, sizeof a),
-        u->systems == 2 ? " on each of two systems (2n)" : "",
-        st == ST_AUDIT_FAIL   ? ": over it, the UPS cannot carry the facility"
-        : st == ST_AUDIT_WARN ? ": above 80%, no margin for the peaks"
-                              : "");
-}
-
-/* The rack with the most heat for its capacity (cooling.h): heat past it is not removed and
- * warms the GPUs' coolant. */
-static void audit_cooling(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
-{
-    (void)t;
-    const st_plant_result *p = in->plant;
-    if (!p)
-        return;
-    const st_plant_rack_heat *h = &p->rack_heat;
-    int ok = h->heat_w <= h->capacity_w;
-    /* the heat is the rack's mean draw, what cooling removes: a rack whose step peak passes its
-     * own rating has no margin for it, a warning (its peak and its capacity, the same rack's) */
-    int peaks = ok && p->rack_peak_over_w > 0;
-    char a[32], b[32], c[32], peak[160] = "";
-    add(out, "plant",
-        !ok     ? ST_AUDIT_FAIL
-        : peaks ? ST_AUDIT_WARN
-                : ST_AUDIT_PASS,
-        h->heat_w, h->capacity_w, "rack heat against cooling");
-    if (peaks)
-        snprintf(peak, sizeof peak,
-                 "; a rack's peak draw, %s, is above its own %s of cooling: no margin for its "
-                 "peaks",
-                 ufmt(p->rack_peak_over_w, ST_DIM_POWER, a, sizeof a),
-                 ufmt(p->rack_peak_over_cap_w, ST_DIM_POWER, c, sizeof c));
-    say(out, "the rack nearest its cooling limit gives %s of heat%s to %s of %s cooling%s%s",
-        ufmt(h->heat_w, ST_DIM_POWER, a, sizeof a), peaks ? " on average" : "",
-        ufmt(h->capacity_w, ST_DIM_POWER, b, sizeof b), st_cooling_kind_names[h->cooling],
-        ok ? "" : ": the excess warms its coolant", peak);
-}
-
-/* The hottest GPU junction (thermal.h) against audit.junction_limit. */
-static void audit_junction(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
-{
-    const st_plant_result *p = in->plant;
-    if (!p || !p->n_jobs)
-        return;
-    int ok = p->max_junction_c <= t->junction_limit_c;
-    add(out, "plant", ok ? ST_AUDIT_PASS : ST_AUDIT_FAIL, p->max_junction_c, t->junction_limit_c,
-        "junction temperature");
-    say(out,
-        "hottest GPU junction %.4g C against the %.4g C limit; %.4g%% of the jobs' GPUs "
-        "throttled",
-        p->max_junction_c, t->junction_limit_c, p->throttle_fraction * 100);
 }
 
 /* The most requests per second a service's stream asks for: its one rate, or its load curve's
@@ -750,11 +569,12 @@ static void audit_service(const st_audit_in *in, const st_audit_cfg *t, audit_li
         if (ic->slo_tpot_s > 0)
             worst = fmax(worst, r->tpot_s.p99 / ic->slo_tpot_s);
         char more[128] = "";
-        add(out, "orchestration", r->slo_met ? ST_AUDIT_PASS : ST_AUDIT_FAIL, worst, 1,
-            "service latency targets: %s", w->name);
+        st__audit_add(out, "orchestration", r->slo_met ? ST_AUDIT_PASS : ST_AUDIT_FAIL, worst, 1,
+                      "service latency targets: %s", w->name);
         if (!r->slo_met)
             short_of(ic, r, more, sizeof more);
-        say(out,
+        st__audit_say(
+            out,
             "its p99s %s its targets at its request stream (the worst at %.4g%% of its "
             "target), %.4g%% of its requests within both; its replicas meet both up to %.4g "
             "requests/s%s",
@@ -772,16 +592,25 @@ static const struct {
     void (*job)(const st_audit_in *in, const st_audit_cfg *t, const st_forecast *f,
                 audit_list *out);
 } checks[] = {
-    {ST__AUDIT_FIRST, audit_baseboard, NULL},    {ST__AUDIT_FIRST, audit_switch_ports, NULL},
-    {ST__AUDIT_JOB, NULL, audit_memory},         {ST__AUDIT_JOB, NULL, audit_tp_domain},
-    {ST__AUDIT_JOB, NULL, audit_tp_overlap_cfg}, {ST__AUDIT_JOB, NULL, audit_headroom},
-    {ST__AUDIT_JOB, NULL, audit_ckpt_dump},      {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
-    {ST__AUDIT_JOB, NULL, audit_ingest},         {ST__AUDIT_JOB, NULL, audit_write_load},
-    {ST__AUDIT_JOB, NULL, audit_write_share},    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
-    {ST__AUDIT_LAST, audit_service, NULL},       {ST__AUDIT_LAST, audit_rack_power, NULL},
-    {ST__AUDIT_LAST, audit_facility_heat, NULL}, {ST__AUDIT_LAST, audit_ramp, NULL},
-    {ST__AUDIT_LAST, audit_cooling, NULL},       {ST__AUDIT_LAST, audit_junction, NULL},
-    {ST__AUDIT_LAST, audit_ups, NULL},
+    {ST__AUDIT_FIRST, audit_baseboard, NULL},
+    {ST__AUDIT_FIRST, audit_switch_ports, NULL},
+    {ST__AUDIT_JOB, NULL, audit_memory},
+    {ST__AUDIT_JOB, NULL, audit_tp_domain},
+    {ST__AUDIT_JOB, NULL, audit_tp_overlap_cfg},
+    {ST__AUDIT_JOB, NULL, audit_headroom},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_dump},
+    {ST__AUDIT_JOB, NULL, audit_ckpt_capacity},
+    {ST__AUDIT_JOB, NULL, audit_ingest},
+    {ST__AUDIT_JOB, NULL, audit_write_load},
+    {ST__AUDIT_JOB, NULL, audit_write_share},
+    {ST__AUDIT_LAST, audit_gpu_sharing, NULL},
+    {ST__AUDIT_LAST, audit_service, NULL},
+    {ST__AUDIT_LAST, st__audit_rack_power, NULL},
+    {ST__AUDIT_LAST, st__audit_facility_heat, NULL},
+    {ST__AUDIT_LAST, st__audit_ramp, NULL},
+    {ST__AUDIT_LAST, st__audit_cooling, NULL},
+    {ST__AUDIT_LAST, st__audit_junction, NULL},
+    {ST__AUDIT_LAST, st__audit_ups, NULL},
 };
 
 static void run_when(const st_audit_in *in, const st_audit_cfg *t, int when, audit_list *out)
