@@ -33,6 +33,11 @@ static void drop_pending(int sig)
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 #define N_CAUGHT (sizeof caught / sizeof caught[0])
 
+static int ignored(const struct sigaction *a)
+{
+    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_IGN;
+}
+
 static void guard(char *tmp, struct sigaction *old)
 {
     struct sigaction sa;
@@ -40,8 +45,11 @@ static void guard(char *tmp, struct sigaction *old)
     sa.sa_handler = drop_pending;
     sigemptyset(&sa.sa_mask);
     pending = tmp;
+    /* A signal the process ignores stays ignored (nohup's SIGHUP; SIGINT and SIGQUIT of a job
+     * a shell started in the background): catching it would end a process meant to live on. */
     for (size_t i = 0; i < N_CAUGHT; i++)
-        sigaction(caught[i], &sa, &old[i]);
+        if (sigaction(caught[i], NULL, &old[i]) == 0 && !ignored(&old[i]))
+            sigaction(caught[i], &sa, NULL);
 }
 
 static void unguard(const struct sigaction *old)

@@ -57,6 +57,43 @@ static void signal_mid_write(int sig)
     rmdir(dir);
 }
 
+/* A signal the process ignores (nohup's SIGHUP, SIGINT and SIGQUIT of a job a shell started in
+ * the background) stays ignored while a report is written: the writer finishes, the report whole.
+ */
+static void ignored_signal_mid_write(int sig)
+{
+    char dir[] = "/tmp/strata-write-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        signal(sig, SIG_IGN);
+        char *data = malloc(BIG), why[256];
+        memset(data, 'x', BIG);
+        _exit(st_cli_write_atomic(path, data, BIG, why, sizeof why) == 0 ? 0 : 3);
+    }
+    struct timespec nap = {0, 100000};
+    while (!temporaries(dir))
+        nanosleep(&nap, NULL);
+    kill(pid, sig);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "an ignored signal %d ended or failed the writer", sig);
+    ck_assert_int_eq(temporaries(dir), 0);
+    ck_assert_int_eq(access(path, F_OK), 0);
+    unlink(path);
+    rmdir(dir);
+}
+
+START_TEST(test_an_ignored_signal_mid_write_stays_ignored)
+{
+    static const int sigs[] = {SIGINT, SIGHUP, SIGQUIT, SIGPIPE};
+    ignored_signal_mid_write(sigs[_i]);
+}
+END_TEST
+
 START_TEST(test_a_signal_mid_write_leaves_no_temporary_file)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
@@ -70,6 +107,7 @@ Suite *write_file_suite(void)
     TCase *tc = tcase_create("signals");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_a_signal_mid_write_leaves_no_temporary_file, 0, 5);
+    tcase_add_loop_test(tc, test_an_ignored_signal_mid_write_stays_ignored, 0, 4);
     suite_add_tcase(s, tc);
     return s;
 }
