@@ -224,6 +224,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].collective.alone_s", TI, 0, "Time alone"),
     RUN("jobs[].collective.closed_form_s", TI, 0, "Closed-form time"),
     RUN("jobs[].precision", TX, OPT, "Precision"),
+    RUN("jobs[].gemm_precision", TX, OPT, "Weights and GEMMs in"),
     RUN("jobs[].expert_precision", TX, OPT, "Experts' precision"),
     RUN("jobs[].expert_weights", TX, OPT, "Experts' weights"),
     RUN("jobs[].requests.mode", TX, OPT, "Request arrivals"),

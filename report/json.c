@@ -667,7 +667,7 @@ cJSON *st_report_json_tree(const st_report *rep)
     cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
     for (size_t i = 0; i < r->n; i++) {
         cJSON *j = r->f[i].w       ? job_json(&r->f[i])
-                   : r->serve[i].w ? st_report_serve_json(&r->serve[i])
+                   : r->serve[i].w ? st_report_serve_json(c, &r->serve[i])
                                    : coll_json(&r->coll[i]);
         add_job_power(j, r, i);
         const st_workload_cfg *w = r->f[i].w ? r->f[i].w : r->serve[i].w;

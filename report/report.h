@@ -28,7 +28,7 @@ typedef struct st_report {
 
 /* An inference workload's service (report/serve_out.c): its object of the JSON report's jobs,
  * and its lines of the text summary (on cluster c: with pools, its header names its pool). */
-cJSON *st_report_serve_json(const st_run_serve *s);
+cJSON *st_report_serve_json(const st_cluster_cfg *c, const st_run_serve *s);
 void st_report_serve_text(FILE *out, const st_cluster_cfg *c, const st_run_serve *s);
 
 /* The JSON report (the keys of docs/guide/scenario-reference.md). Returns a malloc'd string ending

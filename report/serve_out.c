@@ -97,7 +97,21 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
     cJSON_AddStringToObject(b, "kv_cache_dtype", ic->kv_fp8 ? "fp8" : "bf16");
 }
 
-cJSON *st_report_serve_json(const st_run_serve *s)
+/* The GPU type a service runs on: its pool's, or the cluster's one type. */
+static const st_gpu_spec *serve_gpu(const st_cluster_cfg *cl, const st_workload_cfg *w)
+{
+    return cl->n_pools > 0 ? cl->pools[w->pool].gpu : cl->gpu;
+}
+
+/* 0 where the service's GPU lacks the Tensor Cores of its `precision`: the serving model then
+ * holds its weights and runs its GEMMs in bf16 (docs/guide/scenario-reference.md). */
+static int serve_gpu_has_precision(const st_cluster_cfg *cl, const st_workload_cfg *w)
+{
+    const st_gpu_spec *g = serve_gpu(cl, w);
+    return !g || st_gpu_has_precision(g, w->precision);
+}
+
+cJSON *st_report_serve_json(const st_cluster_cfg *cl, const st_run_serve *s)
 {
     const st_workload_cfg *w = s->w;
     const st_inference_cfg *ic = &w->inference;
@@ -108,6 +122,8 @@ cJSON *st_report_serve_json(const st_run_serve *s)
     cJSON_AddNumberToObject(j, "gpus", (double)w->gpus);
     cJSON_AddStringToObject(j, "model", w->model->name ? w->model->name : "custom");
     cJSON_AddStringToObject(j, "precision", st_precision_names[w->precision]);
+    if (!serve_gpu_has_precision(cl, w)) /* the text's "weights and GEMMs in bf16" */
+        cJSON_AddStringToObject(j, "gemm_precision", st_precision_names[ST_PREC_BF16]);
     if (w->expert_precision_given) { /* absent: the experts run at `precision` */
         cJSON_AddStringToObject(j, "expert_precision", st_precision_names[w->expert_precision]);
         cJSON_AddStringToObject(j, "expert_weights", st_weight_format_names[w->expert_weights]);
@@ -255,8 +271,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (w->expert_precision_given)
         fprintf(out, " (experts %s, weights %s)", st_precision_names[w->expert_precision],
                 st_weight_format_names[w->expert_weights]);
-    const st_gpu_spec *g = cl->n_pools > 0 ? cl->pools[w->pool].gpu : cl->gpu;
-    if (g && !st_gpu_has_precision(g, w->precision)) /* the serving model's reading of it */
+    const st_gpu_spec *g = serve_gpu(cl, w);
+    if (!serve_gpu_has_precision(cl, w))
         fprintf(out, " (weights and GEMMs in bf16: %s has no %s Tensor Cores)", g->name,
                 w->precision == ST_PREC_FP4 ? "FP4" : "FP8");
     if (cl->n_pools > 0) /* its pool's GPU type: every figure below is that type's */

@@ -905,5 +905,16 @@ sed 's/gpu: h100-sxm/gpu: a100-sxm-80g/' "$src/scenarios/examples/serve-llama3-7
 "$strata" run "$tmp/a100-fp8.yaml" 2>/dev/null |
     grep -q '^job chat: .*, fp8 (weights and GEMMs in bf16: a100-sxm-80g has no FP8 Tensor Cores)$'
 check "an fp8 service on an A100 says it runs as bf16" $?
+# ... in every format, the JSON's gemm_precision (the HTML and Markdown read it from there), and
+# an fp8 service on an H100 has no such key
+"$strata" run "$tmp/a100-fp8.yaml" --format json 2>/dev/null |
+    python3 -c 'import json, sys
+j = [j for j in json.load(sys.stdin)["jobs"] if j.get("kind") == "inference"][0]
+sys.exit(not (j["precision"] == "fp8" and j["gemm_precision"] == "bf16"))' &&
+    "$strata" run "$tmp/a100-fp8.yaml" --format markdown 2>/dev/null | grep -q "^| gemm_precision | bf16 |$" &&
+    "$strata" run "$src/scenarios/examples/serve-llama3-70b.yaml" --format json 2>/dev/null |
+    python3 -c 'import json, sys
+sys.exit(any("gemm_precision" in j for j in json.load(sys.stdin)["jobs"]))'
+check "an fp8 service on an A100: gemm_precision bf16 in JSON and Markdown, none on an H100" $?
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
