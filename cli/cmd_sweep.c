@@ -670,6 +670,34 @@ static void report_done(void *memo)
     cJSON_Delete(memo);
 }
 
+/* Whether an axis sets a cost: key (cost.delivery, cost.gpu_hour_usd): the sweep then asks
+ * what that does to the bill, and the default columns hold it. */
+static int sweeps_cost(const st_grid *g)
+{
+    for (size_t a = 0; a < g->n_ax; a++)
+        if (strncmp(g->ax[a].path, "cost", 4) == 0 &&
+            (g->ax[a].path[4] == '.' || g->ax[a].path[4] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* A training job's default columns and its total cost, as --columns would name them. */
+static char *default_columns_with_cost(void)
+{
+    size_t len = sizeof "cost.total_usd";
+    for (size_t k = 0; st_fig_sweep_col(k); k++)
+        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF)
+            len += strlen(st_fig_sweep_name(st_fig_sweep_col(k))) + 1;
+    char *s = st_xcalloc(len, 1);
+    for (size_t k = 0; st_fig_sweep_col(k); k++)
+        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF) {
+            strcat(s, st_fig_sweep_name(st_fig_sweep_col(k)));
+            strcat(s, ",");
+        }
+    strcat(s, "cost.total_usd");
+    return s;
+}
+
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
  * on; only rank 0 speaks. The columns are named before the file is read, so a wrong one is said
  * first. */
@@ -680,7 +708,10 @@ static int sweep_file(sweep_opts *o)
     int rc, speak = !o->mpi || o->rank == 0;
     st_fig_col *cols = NULL;
     size_t n = 0;
-    if (st_fig_sweep_parse(o->columns, &cols, &n, &d)) {
+    char *with_cost = sweeps_cost(&o->grid) ? default_columns_with_cost() : NULL;
+    int rc_cols = st_fig_sweep_parse(o->columns ? o->columns : with_cost, &cols, &n, &d);
+    free(with_cost);
+    if (rc_cols) {
         if (speak)
             st_cli_print_diag(&d);
         st_fig_cols_free(cols, n);
@@ -703,7 +734,7 @@ static int sweep_file(sweep_opts *o)
     st_fig_col *sfigs = NULL;
     size_t sn = 0;
     if (!o->columns)
-        st_fig_sweep_serve_defaults(&sfigs, &sn);
+        st_fig_sweep_serve_defaults(&sfigs, &sn, sweeps_cost(&o->grid));
     const char **snames = st_xcalloc(sn + 1, sizeof *snames);
     for (size_t k = 0; k < sn; k++)
         snames[k] = sfigs[k].name;

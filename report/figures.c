@@ -515,7 +515,7 @@ int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *di
     return 0;
 }
 
-void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n)
+void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n, int with_cost)
 {
     size_t cap = 1;
     for (size_t k = 0; st_fig_sweep_col(k); k++)
@@ -524,7 +524,9 @@ void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n)
     *out = cols;
     *n = 0;
     for (size_t k = 0; st_fig_sweep_col(k); k++)
-        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF_SERVE)
+        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF_SERVE ||
+            (with_cost && strcmp(st_fig_sweep_col(k)->path,
+                                 "jobs[].inference.cost_per_million_tokens_usd") == 0))
             cols[(*n)++] = (st_fig_col){st_fig_sweep_col(k), 0,
                                         st_xstrdup(st_fig_sweep_name(st_fig_sweep_col(k)))};
 }

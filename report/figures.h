@@ -201,8 +201,9 @@ void st_fig_sweep_help(FILE *out);
 int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *diag);
 
 /* A service's default sweep columns (its throughput and batch: a training job's defaults hold
- * nothing of a service) into *out (malloc'd, *n of them; st_fig_cols_free). */
-void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n);
+ * nothing of a service), and its cost per million tokens where with_cost (a sweep of a cost: key),
+ * into *out (malloc'd, *n of them; st_fig_cols_free). */
+void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n, int with_cost);
 
 void st_fig_cols_free(st_fig_col *cols, size_t n);
 

@@ -706,5 +706,16 @@ expect "markdown: a count whole, a fraction to 6 digits" "| 1234567 | ok | 12345
 expect "a trace alone warns its rows hold no figures" \
     "strata sweep: warning: $src/scenarios/examples/philly-512gpu.yaml has no training workload or service, so its rows hold no job figures; the run's own are columns named run. and their path (--columns run.scheduler.makespan_s,run.scheduler.utilization,run.scheduler.energy_j), and \`strata compare\` reports the cluster run under each policy" \
     "$("$strata" sweep "$src/scenarios/examples/philly-512gpu.yaml" --set scheduler.policy=fifo,sjf 2>&1 >/dev/null | grep warning)"
+# A sweep of a cost: key asks what it does to the bill: its default columns end with the cost
+# (a sweep of cost.delivery printed step and wall time alone); a sweep of anything else does not.
+expect "a cost sweep's default columns hold the cost" "pretrain.goodput,pretrain.cost.total_usd,reason" \
+    "$("$strata" sweep "$src/scenarios/examples/cloud-vs-bare-metal.yaml" \
+        --set cost.delivery=bare-metal,cloud 2>/dev/null | head -1 | sed 's/.*pretrain.wall_s,//')"
+expect "a service's too" "chat.inference.cost_per_million_tokens_usd,reason" \
+    "$("$strata" sweep "$src/scenarios/examples/serve-llama3-70b.yaml" \
+        --set cost.delivery=bare-metal,cloud 2>/dev/null | head -1 | sed 's/.*batch_mean,//')"
+expect "other sweeps' defaults hold no cost" "" \
+    "$("$strata" sweep "$src/scenarios/examples/cloud-vs-bare-metal.yaml" --set seed=1 \
+        2>/dev/null | head -1 | grep cost)"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
