@@ -173,6 +173,8 @@ static const st_field kernels_fields[] = {
     ST_FENUM(st_kernels_cfg, "rope", rope, st_kernels_names),
     ST_FENUM(st_kernels_cfg, "act", act, st_kernels_names),
     ST_FENUM(st_kernels_cfg, "residual", residual, st_kernels_names),
+    ST_FENUM(st_kernels_cfg, "permute", permute, st_kernels_names),
+    ST_FENUM(st_kernels_cfg, "router", router, st_kernels_names),
     ST_FEND,
 };
 
@@ -184,7 +186,7 @@ static int fn_kernels(st_rd *rd, const st_ynode *n, void *base)
     int v;
     if (st_rd_enum(rd, n, "kernels", st_kernels_names, &v))
         return -1;
-    k->norm = k->rope = k->act = k->residual = (st_kernels)v;
+    k->norm = k->rope = k->act = k->residual = k->permute = k->router = (st_kernels)v;
     return 0;
 }
 

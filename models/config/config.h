@@ -687,9 +687,14 @@ typedef enum st_kernels { ST_KERNELS(ST__ENUM_VALUE) } st_kernels;
 extern const char *const st_kernels_names[];
 
 /* The workload's `kernels`, per operator (one value for all, or a mapping): the norms, the
- * rotary embedding, the MLP activation and the residual adds with their dropout. */
+ * rotary embedding, the MLP activation and the residual adds with their dropout; in a mixture
+ * of experts, the token permutation and unpermutation around the experts (`permute`:
+ * Megatron-Core's moe_permute_fusion, eager when it is off) and the router's top-k, capacity
+ * and auxiliary-loss kernels (`router`: moe_router_fusion, eager when it is off or, before
+ * core_v0.13, absent). */
 typedef struct st_kernels_cfg {
     st_kernels norm, rope, act, residual;
+    st_kernels permute, router;
     /* Not a scenario key: 1 where a serving engine runs a mixture of experts' grouped GEMMs as
      * one fused kernel (models/serve sets it on its operator graph's workload); 0 in training */
     int moe_fused;

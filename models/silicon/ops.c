@@ -154,6 +154,9 @@ dims st__ops_dims_of(const st_workload_cfg *w, int64_t microbatch)
     d.ewprec = w->expert_precision_given ? w->expert_weights : w->precision;
     d.fp8_recipe = w->fp8_recipe;
     d.moe_fused = w->kernels.moe_fused;
+    d.permute_eager = w->kernels.permute == ST_KERNELS_EAGER;
+    d.router_eager = w->kernels.router == ST_KERNELS_EAGER;
+    d.capacity = w->capacity_factor > 0;
     /* Transformer Engine casts a linear layer's input and output gradient in kernels of their
      * own (models/silicon/ops_quant.c); a serving engine fuses the activation's quantisation
      * into the kernel that produces it (vLLM's RMSNormQuantFusionPass and
@@ -369,7 +372,8 @@ static void time_forward(const st_gpu_spec *gpu, st_op *op)
         op->time_s = attn_time(gpu, op, 0, &op->mem_bound);
         break;
     case ST_OP_MEMORY:
-        op->time_s = roofline(gpu, 0.0, op->bytes, &op->mem_bound);
+        op->time_s = roofline(gpu, 0.0, op->bytes, &op->mem_bound) +
+                     (op->bytes > 0 ? op->extra_kernels_fwd * st_kernel_boundary_s(gpu) : 0.0);
         break;
     }
 }
@@ -397,7 +401,8 @@ double st_ops_backward_time(const st_workload_cfg *w, const st_gpu_spec *gpu, co
     if (op->kind == ST_OP_ATTN)
         return attn_time(gpu, op, 1, NULL);
     if (op->kind == ST_OP_MEMORY)
-        return roofline(gpu, 0.0, op->bytes * B.bwd, NULL);
+        return roofline(gpu, 0.0, op->bwd_bytes > 0 ? op->bwd_bytes : op->bytes * B.bwd, NULL) +
+               (op->bytes > 0 ? op->extra_kernels_bwd * st_kernel_boundary_s(gpu) : 0.0);
     return st__ops_gemm_pass(w, gpu, op, 1, 1) + st__ops_gemm_pass(w, gpu, op, 2, 1) +
            quant_time(gpu, op->quant_bwd_bytes, op->quant_bwd_kernels);
 }
@@ -633,6 +638,85 @@ double st_moe_imbalance(const st_workload_cfg *w)
     return imb;
 }
 
+/* Megatron-Core's MoE layer with its fusions off (kernels: {permute: eager, router: eager};
+ * moe_permute_fusion defaults to False, and before core_v0.13 there is no moe_router_fusion):
+ * the PyTorch operations of megatron/core/transformer/moe/moe_utils.py, router.py and
+ * token_dispatcher.py at core_v0.11.0 (the same at core_v0.12.0), each its own kernel, counted
+ * on the drop-and-pad path (moe_pad_expert_input_to_capacity) and its autograd backward. Bytes
+ * per element of a hidden row, BF16 (2 bytes): R = k T_m routed rows, T = T_m token rows.
+ *   permute    forward: tokens.index_select(0, sorted_indices), each routed row read and
+ *              written (4 R); before it routing_map.sum(0).long(), .to(int8), .T.contiguous(),
+ *              argsort, the capacity slice .contiguous() (6 small kernels).
+ *              backward (index_select's): zeros(T, h) and index_add_ of the R rows into it, the
+ *              output read and written by the atomics (2 T + 2 R + 4 T).
+ *   unpermute  forward: permuted_tokens * permuted_probs (4 R), torch.zeros(T, h) (2 T),
+ *              scatter_add_ of the R rows (2 R, and the output read and written, 4 T); before
+ *              them probs.T.contiguous(), arange, two index products and index_select of the
+ *              probabilities (5 small kernels).
+ *              backward: scatter_add_'s gather of the output gradient into R rows (4 R), the
+ *              product's two gradients, g * probs (4 R) and g * tokens (6 R), and the latter's
+ *              sum over the hidden width (2 R); index_select's and the transpose's backward on
+ *              the probabilities (3 small kernels).
+ *   router     topk_softmax_with_capacity with use_pre_softmax: softmax with its fp32 cast (2),
+ *              type_as, topk, the probability map (zeros_like, clone, scatter: 3), the routing
+ *              map (zeros_like, int, clone, scatter, bool: 5), tokens_per_expert's sum: 13;
+ *              with a capacity factor the top-capacity over the tokens (topk along dim 0: at
+ *              least 1), its mask (zeros_like, clone, scatter, bool: 4) and the masked
+ *              probabilities (1): 6 more; the auxiliary loss (aux_loss_load_balancing: softmax
+ *              with its cast, 2; switch_load_balancing_loss_func's sum, product, sum and scale,
+ *              4; save_to_aux_losses_tracker's divide and add, 2): 8. Backward: the masked
+ *              product, the scatter's gather, type_as, topk's zeros and scatter, softmax's two
+ *              (7); the loss: MoEAuxLossAutoScaler's ones_like and product, the scale, the sum's
+ *              expand, the product, the sum(0)'s expand, softmax's two and the add into the
+ *              logits' gradient (10).
+ * The one-kernel router_topk operator stays (its bytes and first boundary); the eager counts
+ * are the kernels beyond the fused ones'. Each kernel pays st_kernel_boundary_s; the element
+ * counts over [T, experts] are noise beside it. */
+static const struct eager_kernels {
+    double permute_fwd_kernels, permute_bwd_kernels, unpermute_fwd_kernels, unpermute_bwd_kernels;
+    double router_fwd, router_capacity_fwd, router_aux_fwd, router_bwd, router_aux_bwd;
+} E = {
+    .permute_fwd_kernels = 7,   /* 6 small and the gather */
+    .permute_bwd_kernels = 2,   /* zeros, index_add_ */
+    .unpermute_fwd_kernels = 8, /* 5 small, the product, zeros, scatter_add_ */
+    .unpermute_bwd_kernels = 7, /* gather, two products, the sum, 3 small */
+    .router_fwd = 13,
+    .router_capacity_fwd = 6,
+    .router_aux_fwd = 8,
+    .router_bwd = 7,
+    .router_aux_bwd = 10,
+};
+
+/* An eager (un)permutation: fwd_r and fwd_t bytes per element of the R = k T_m routed rows and
+ * of the T_m token rows forward, bwd_r and bwd_t backward, run as fwd_k and bwd_k kernels (the
+ * rows a rank permutes are its own tokens': the routing imbalance does not scale them). */
+static void eager_permute(builder *g, const char *name, const dims *d, double fwd_r, double fwd_t,
+                          double bwd_r, double bwd_t, double fwd_k, double bwd_k)
+{
+    st_op op = {.name = name, .kind = ST_OP_MEMORY, .prec = ST_PREC_BF16};
+    op.bytes = (fwd_r * d->topk + fwd_t) * d->Tr * d->h;
+    op.bwd_bytes = (bwd_r * d->topk + bwd_t) * d->Tr * d->h;
+    op.extra_kernels_fwd = fwd_k - 1.0;
+    op.extra_kernels_bwd = bwd_k - 1.0;
+    push(g, op);
+}
+
+/* The eager router's kernels beyond the fused router_topk's one: a memory operator of no bytes
+ * of its own but its boundaries (st_op.extra_kernels_*), timed as router_topk's bytes are
+ * elsewhere. */
+static void eager_router(builder *g, const dims *d)
+{
+    st_op op = {.name = "router_eager", .kind = ST_OP_MEMORY, .prec = ST_PREC_BF16};
+    double fwd = E.router_fwd + (d->capacity ? E.router_capacity_fwd : 0.0) + E.router_aux_fwd;
+    double bwd = E.router_bwd + E.router_aux_bwd;
+    /* the [T_m, experts] tensors the extra kernels read and write: a few bytes an element */
+    op.bytes = 4.0 * d->Tr * d->experts * (fwd - 1.0);
+    op.bwd_bytes = 4.0 * d->Tr * d->experts * bwd;
+    op.extra_kernels_fwd = fwd - 2.0; /* the op's own kernel and router_topk's one are counted */
+    op.extra_kernels_bwd = bwd - 2.0;
+    push(g, op);
+}
+
 /* The MLP of a mixture-of-experts layer on one GPU (Megatron-Core's MoELayer with the
  * all-to-all token dispatcher and TEGroupedMLP, expert tensor parallelism 1, dropless routing,
  * timed on the most loaded rank of the EP group, d->imb times the mean's rows): the router over the
@@ -649,7 +733,13 @@ static void moe_mlp(builder *g, const dims *d)
      * Transformer Engine module, so FP8 does not apply to it. */
     gemm(g, "router", ST_PREC_BF16, d->Tr, d->experts, d->h);
     memory(g, "router_topk", B.router_topk * d->Tr * d->experts); /* its own kernel: a boundary */
-    memory(g, "permute", B.permute * d->Tr * d->h * (1.0 + d->topk));
+    if (d->router_eager)
+        eager_router(g, d);
+    if (d->permute_eager)
+        eager_permute(g, "permute", d, 4.0, 0.0, 2.0, 6.0, E.permute_fwd_kernels,
+                      E.permute_bwd_kernels);
+    else
+        memory(g, "permute", B.permute * d->Tr * d->h * (1.0 + d->topk));
     /* rows: what the most loaded rank of the EP group receives (the layer waits for it), and
      * with expert tensor parallelism its etp ranks' rows gathered (Megatron-Core's dispatcher
      * all-gathers them over the expert TP group after the all-to-all, and sorts the gathered) */
@@ -674,7 +764,11 @@ static void moe_mlp(builder *g, const dims *d)
     grouped(g, d, "expert_fc2", busy, each, d->h, d->fe);
     if (sort)
         memory(g, "unsort_chunks", 2.0 * B.permute * rows * d->h);
-    memory(g, "unpermute", B.permute * d->Tr * d->h * (1.0 + d->topk));
+    if (d->permute_eager)
+        eager_permute(g, "unpermute", d, 6.0, 6.0, 16.0, 0.0, E.unpermute_fwd_kernels,
+                      E.unpermute_bwd_kernels);
+    else
+        memory(g, "unpermute", B.permute * d->Tr * d->h * (1.0 + d->topk));
 }
 
 /* MLA's projections on one TP rank, as Megatron-Core's MLA layer spec builds them

@@ -80,6 +80,12 @@ typedef struct st_op {
      * format in its main loop, the GPU having no MMA that takes the two formats together
      * (st_ops_widens): its compute runs at st_gemm_widen_efficiency of the tile model's rate. */
     int widen;
+    /* Appended. MEMORY run as a chain of kernels (a mixture of experts' eager permutation and
+     * router, kernels: {permute: eager, router: eager}): the HBM bytes of its backward where they
+     * are not B.bwd times the forward's (0: that convention), and the kernels beyond the first
+     * that the forward and the backward run, each paying a kernel boundary
+     * (st_kernel_boundary_s). 0 for every other operator. */
+    double bwd_bytes, extra_kernels_fwd, extra_kernels_bwd;
 } st_op;
 
 /* Times of one transformer layer for one micro-batch on one GPU, and the tensor-parallel traffic

@@ -198,10 +198,10 @@ static int named(const char *name, const char *const *names)
 static unsigned op_modules(const st_workload_cfg *w, const st_op *op)
 {
     static const char *const up[] = {"q_norm", "q_up", "q_proj", "kv_norm", "kv_up", "rope", NULL};
-    static const char *const moe[] = {"router",     "router_topk", "permute",    "sort_chunks",
-                                      "expert_fc1", "expert_act",  "expert_fc2", "unsort_chunks",
-                                      "unpermute",  "shared_fc1",  "shared_act", "shared_fc2",
-                                      NULL};
+    static const char *const moe[] = {"router",        "router_topk", "router_eager", "permute",
+                                      "sort_chunks",   "expert_fc1",  "expert_act",   "expert_fc2",
+                                      "unsort_chunks", "unpermute",   "shared_fc1",   "shared_act",
+                                      "shared_fc2",    NULL};
     static const char *const shared[] = {"shared_fc1", "shared_act", "shared_fc2", NULL};
     static const char *const mlp[] = {"norm2", "fc1", "act", "fc2", NULL};
     int is_moe = w->model->experts > 0, is_mla = st_llm_is_mla(w->model);

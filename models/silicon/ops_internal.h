@@ -22,7 +22,9 @@ typedef struct dims {
      * expert_weights): prec and prec without a stated expert precision */
     st_precision eprec, ewprec;
     st_fp8_recipe fp8_recipe;
-    int moe_fused;   /* the workload's kernels.moe_fused: expert GEMMs as one fused kernel */
+    int moe_fused; /* the workload's kernels.moe_fused: expert GEMMs as one fused kernel */
+    int permute_eager, router_eager; /* kernels.permute, kernels.router: eager */
+    int capacity;                    /* a capacity factor is set (token dropping) */
     int quant_apart; /* FP8 casts run as kernels of their own (training: Transformer Engine's) */
     /* Mixture of experts (0 experts: dense): experts, top-k, ep, one expert's width and first
      * projection's width (whole: expert tensor parallelism 1), and the tokens each expert on
