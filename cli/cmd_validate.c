@@ -118,18 +118,28 @@ static void print_step_row(const st_valid_row *r, int md)
                pred, err);
 }
 
+/* A share as a percentage to one decimal, or two where one would round it onto its goal's bound
+ * (a median of 7.01% against "<= 7%" read "7.0% ... MISSED"). */
+static const char *pct_beside(double v, double bound, char *buf, size_t n)
+{
+    int near = isfinite(bound) && fabs(100 * v - 100 * bound) < 0.05;
+    snprintf(buf, n, near ? "%.2f%%" : "%.1f%%", 100 * v);
+    return buf;
+}
+
 static void print_step_set(const st_valid_set *t, int md)
 {
-    char goal[48];
+    char goal[48], mean[24], median[24], max[24];
     if (isfinite(t->goal.mean))
         snprintf(goal, sizeof goal, "mean <= %g%%, max <= %g%%", 100 * t->goal.mean,
                  100 * t->goal.max);
     else
         snprintf(goal, sizeof goal, "median <= %g%%", 100 * t->goal.median);
-    printf("%s%s: %d cases, mean |error| %.1f%%, median %.1f%%, max %.1f%%%s (goal: %s) %s\n",
-           md ? "\n" : "", t->name, t->n_err, 100 * t->mean_abs, 100 * t->median_abs,
-           100 * t->max_abs, t->no_fit ? "; plus cases that do not fit" : "", goal,
-           t->missed ? "MISSED" : "met");
+    printf("%s%s: %d cases, mean |error| %s, median %s, max %s%s (goal: %s) %s\n", md ? "\n" : "",
+           t->name, t->n_err, pct_beside(t->mean_abs, t->goal.mean, mean, sizeof mean),
+           pct_beside(t->median_abs, t->goal.median, median, sizeof median),
+           pct_beside(t->max_abs, t->goal.max, max, sizeof max),
+           t->no_fit ? "; plus cases that do not fit" : "", goal, t->missed ? "MISSED" : "met");
     if (t->no_fit)
         printf("%s  %d published run%s do not fit in memory by the memory model\n", md ? "\n" : "",
                t->no_fit, t->no_fit == 1 ? "" : "s");

@@ -213,6 +213,44 @@ START_TEST(test_expert_act_follows_kernels_and_fp8_quantises_each_expert)
 }
 END_TEST
 
+/* kernels: {permute: eager, router: eager} (Megatron-Core at core_v0.11.0 with its fusions off):
+ * the permutation's and unpermutation's PyTorch chains by hand, R = k T routed rows, T tokens,
+ * h wide, 2 bytes an element; the router's extra kernels; the default runs neither. */
+START_TEST(test_eager_permutation_and_router_by_hand)
+{
+    st_workload_cfg w = qwen(8, 8, ST_RECOMPUTE_NONE);
+    w.kernels.permute = w.kernels.router = ST_KERNELS_EAGER;
+    st_op ops[ST_OPS_MAX];
+    size_t n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    double T = 4096, h = 2048, k = 8, R = k * T;
+    const st_op *p = find_op(ops, n, "permute"), *u = find_op(ops, n, "unpermute");
+    ck_assert_double_eq_tol(p->bytes, 4 * R * h, 1);               /* index_select */
+    ck_assert_double_eq_tol(p->bwd_bytes, (2 * R + 6 * T) * h, 1); /* zeros, index_add_ */
+    ck_assert_double_eq(p->extra_kernels_fwd, 6);
+    ck_assert_double_eq(p->extra_kernels_bwd, 1);
+    ck_assert_double_eq_tol(u->bytes, (6 * R + 6 * T) * h, 1);
+    ck_assert_double_eq_tol(u->bwd_bytes, 16 * R * h, 1);
+    const st_op *r = find_op(ops, n, "router_eager");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_double_eq(r->extra_kernels_fwd, 13 + 8 - 2); /* no capacity factor */
+    ck_assert_double_eq(r->extra_kernels_bwd, 7 + 10 - 2);
+    /* each extra kernel pays a boundary: the eager permutation is slower than the fused */
+    st_workload_cfg f = qwen(8, 8, ST_RECOMPUTE_NONE);
+    st_op fo[ST_OPS_MAX];
+    size_t fn = st_ops_layer_forward(&f, h100(), 1, fo, ST_OPS_MAX);
+    for (size_t i = 0; i < fn; i++)
+        ck_assert_str_ne(fo[i].name, "router_eager");
+    const st_op *fp = find_op(fo, fn, "permute");
+    ck_assert_double_gt(p->time_s, fp->time_s + 6 * st_kernel_boundary_s(h100()) * 0.999);
+    ck_assert_double_gt(st_ops_backward_time(&w, h100(), u),
+                        st_ops_backward_time(&f, h100(), find_op(fo, fn, "unpermute")));
+    /* a capacity factor adds the top-capacity mask's 6 kernels */
+    w.capacity_factor = 1.0;
+    n = st_ops_layer_forward(&w, h100(), 1, ops, ST_OPS_MAX);
+    ck_assert_double_eq(find_op(ops, n, "router_eager")->extra_kernels_fwd, 13 + 6 + 8 - 2);
+}
+END_TEST
+
 START_TEST(test_expert_flops_do_not_depend_on_ep)
 {
     st_workload_cfg w8 = qwen(8, 8, ST_RECOMPUTE_NONE), w1 = qwen(8, 1, ST_RECOMPUTE_NONE);
@@ -507,6 +545,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_graph_flops_equal_the_model_flops);
     tcase_add_test(tc, test_expert_act_follows_kernels_and_fp8_quantises_each_expert);
     tcase_add_test(tc, test_expert_flops_do_not_depend_on_ep);
+    tcase_add_test(tc, test_eager_permutation_and_router_by_hand);
     tcase_add_test(tc, test_all_to_alls_per_layer);
     tcase_add_test(tc, test_memory_falls_with_ep_for_the_expert_terms_only);
     tcase_add_test(tc, test_reserved_counts_the_expert_communicators);
