@@ -1,6 +1,7 @@
 /* Entry point of the `strata` command: a git-style table of subcommands. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,8 +130,26 @@ static int close_stdout(int rc)
     return rc;
 }
 
+/* Standard input, output and error open on /dev/null where the caller closed them (`>&-`), as
+ * git's sanitize_stdfds does: else the first file or socket the command opens takes the number,
+ * and a report or a message meant for stdout or stderr lands in a sweep's worker socket or its
+ * journal. */
+static void open_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (got != fd) { /* not the lowest free number: nothing sane is left to do */
+                if (got >= 0)
+                    close(got);
+                _exit(ST_EXIT_INPUT);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
+    open_std_fds();
     st_gsl_guard(); /* GSL's default handler aborts; Strata's models check every status */
     /* One buffer for a whole report, so that a failing stdout (a full disk) fails at the exit's
      * flush, where close_stdout still sees the reason in errno; a larger output flushes early,

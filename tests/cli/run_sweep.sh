@@ -202,6 +202,27 @@ expect "edited journal value exit" 2 $?
 expect "edited journal value" "strata sweep: $tmp/t.csv.journal:7: a row that is not its point's: its workloads[finetune].steps is '999', where the point its key names has '7'; the journal was edited or damaged: delete the line (or the journal) and the point is computed again" \
     "$(cat "$tmp/e.err")"
 expect "edited journal: the results left as they were" "$(cat "$tmp/t.want")" "$(cat "$tmp/t.csv")"
+# ... and a row whose figures or reason a sweep never writes: a figure that is not a number, CR
+# line ends (a reason of '\r' on every ok row), a reason that is not UTF-8 (all three were copied
+# into the results, exit 0)
+cp "$tmp/t.keep" "$tmp/t.csv.journal"
+sed -i '3s/\t1\.[0-9]*\t/\tabc\t/' "$tmp/t.csv.journal"
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" >/dev/null 2>"$tmp/e.err"
+expect "a journal figure that is not a number" "2 strata sweep: $tmp/t.csv.journal:3: a row that is not its point's: its finetune.step_time_s is 'abc', where a sweep writes a number, true, false or nothing; the journal was edited or damaged: delete the line (or the journal) and the point is computed again" \
+    "$? $(cat "$tmp/e.err")"
+cp "$tmp/t.keep" "$tmp/t.csv.journal"
+sed -i 's/$/\r/' "$tmp/t.csv.journal"
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" >/dev/null 2>"$tmp/e.err"
+expect "a journal with CR line ends" "2 strata sweep: $tmp/t.csv.journal:1: a row that is not its point's: it is ok with a reason, (a value with control characters or bytes that are not UTF-8); the journal was edited or damaged: delete the line (or the journal) and the point is computed again" \
+    "$? $(cat "$tmp/e.err")"
+cp "$tmp/t.keep" "$tmp/t.csv.journal"
+sed -i "4s/ok\t/invalid\t/; 4s/\t\$/\tx$(printf '\xff')/" "$tmp/t.csv.journal"
+"$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" >/dev/null 2>"$tmp/e.err"
+expect "a journal reason that is not UTF-8" "2 $tmp/t.csv.journal:4" "$? $(grep -o "$tmp/t.csv.journal:4" "$tmp/e.err")"
+grep -q "its reason is (a value with control characters or bytes that are not UTF-8)" "$tmp/e.err" ||
+    bad "a journal reason that is not UTF-8: $(cat "$tmp/e.err")"
+expect "damaged journal: the results left as they were" "$(cat "$tmp/t.want")" "$(cat "$tmp/t.csv")"
+cp "$tmp/t.keep" "$tmp/t.csv.journal"
 sed -i 7d "$tmp/t.csv.journal"
 "$strata" sweep "$scn" "${st[@]}" -o "$tmp/t.csv" 2>"$tmp/e.err"
 expect "edited line deleted: computed again" "strata sweep: 20 points: 19 from the journal, 1 computed on 1 worker" \
@@ -717,5 +738,30 @@ expect "a service's too" "chat.inference.cost_per_million_tokens_usd,reason" \
 expect "other sweeps' defaults hold no cost" "" \
     "$("$strata" sweep "$src/scenarios/examples/cloud-vs-bare-metal.yaml" --set seed=1 \
         2>/dev/null | head -1 | grep cost)"
+# A closed standard output or error is /dev/null: the CSV went into the first worker's socket
+# (a bogus "worker died" row, exit 1), stderr's summary into the journal, and a command writing
+# only -o failed at exit on "Bad file descriptor".
+"$strata" sweep "$scn" --set cluster.nodes=2,4 >&- 2>"$tmp/closed.err"
+expect "a sweep with stdout closed" "0 strata sweep: 2 points: 0 from the journal, 2 computed on 1 worker" \
+    "$? $(sed 's/ in [0-9.]* s$//' "$tmp/closed.err")"
+"$strata" sweep "$scn" --set cluster.nodes=2,4 -o "$tmp/closed.csv" 2>&-
+expect "a sweep with stderr closed: the journal holds rows alone" "0 0" \
+    "$? $(grep -c 'strata sweep' "$tmp/closed.csv.journal")"
+"$strata" run "$scn" --format html -o "$tmp/closed.html" >&-
+expect "run -o with stdout closed" 0 $?
+# A file name that is not UTF-8 reaches a reason cell as stderr shows it (\xff): every format
+# stays UTF-8, and the journal's row is taken back on a rerun.
+bad_name=$tmp/$(printf 'plan\xff.yaml')
+cp "$scn" "$bad_name"
+for f in json csv markdown html; do
+    "$strata" sweep "$bad_name" --set 'workloads[finetune].parallel.tp=2,4' --format $f \
+        -o "$tmp/u8.$f" 2>/dev/null
+    iconv -f utf-8 -t utf-8 "$tmp/u8.$f" >/dev/null 2>&1 || bad "a non-UTF-8 file name: $f is not UTF-8"
+done
+expect "a non-UTF-8 file name in a reason" 'plan\xff.yaml:14:15: error:' \
+    "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["points"][1]["reason"].split("/")[-1][:27])' "$tmp/u8.json")"
+"$strata" sweep "$bad_name" --set 'workloads[finetune].parallel.tp=2,4' --format json -o "$tmp/u8.json" 2>"$tmp/u8.err"
+expect "a non-UTF-8 file name: the journal's rows taken back" "0 strata sweep: 2 points: 2 from the journal, 0 computed on 1 worker" \
+    "$? $(sed 's/ in [0-9.]* s$//' "$tmp/u8.err")"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
