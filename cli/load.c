@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "scenarios/override.h"
 #include "sim/strfmt.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 /* The working folder, malloc'd: grown until it fits, where a fixed buffer made getcwd fail on
@@ -40,7 +41,11 @@ st_scn_set st_cli_calibration_set(const char *calibration, char **path, char **l
     char *cwd = calibration[0] != '/' ? working_folder() : NULL;
     *path = cwd ? st_xasprintf("%s/%s", cwd, calibration) : st_xstrdup(calibration);
     free(cwd);
-    *label = st_xasprintf("--calibration %s", calibration);
+    /* a label reports print (a sweep's description, an error's location): one line of UTF-8
+     * whatever the name's bytes */
+    char *name = st_utf8_one_line(calibration);
+    *label = st_xasprintf("--calibration %s", name);
+    free(name);
     return (st_scn_set){"cluster.calibration", *path, *label, *label};
 }
 

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include "cli/sweep.h"
-#include "scenarios/ytree.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -70,19 +70,43 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
 }
 
+/* Whether a reason's cell is text a sweep writes: one line of UTF-8 (st_utf8_one_line leaves it
+ * as it is; a CR from a file's line ends is damage). */
+static int text_cell(const char *cell)
+{
+    char *line = st_utf8_one_line(cell);
+    int same = strcmp(line, cell) == 0;
+    free(line);
+    return same;
+}
+
 /* A journal cell as a message quotes it: at most 40 bytes, cut on a character boundary, and only
- * when it holds no control character (an edited journal's bytes reach a terminal). */
+ * when it is text (an edited journal's bytes reach a terminal). */
 static void quoted(const char *cell, char *buf, size_t n)
 {
     size_t len = strlen(cell), fit = st_utf8_fit(cell, len, 40);
-    if (st_utf8_check(cell, len) < len || st_ytree_bad_char((const unsigned char *)cell, len) >= 0)
-        snprintf(buf, n, "(a value with control characters)");
+    if (!text_cell(cell))
+        snprintf(buf, n, "(a value with control characters or bytes that are not UTF-8)");
     else
         snprintf(buf, n, "'%.*s%s'", (int)fit, cell, fit < len ? ST_UTF8_CUT_MARK : "");
 }
 
-/* Whether the cells a journal row holds for point p can be its row: its values the point's and
- * its status one a sweep writes. A row whose key is p's and whose cells are not was edited or
+/* Whether a figure's cell is one a sweep writes (st_fig_sweep_cell): a finite number as JSON
+ * writes it, true, false, or nothing. */
+static int figure_cell(const char *cell)
+{
+    if (!*cell || strcmp(cell, "true") == 0 || strcmp(cell, "false") == 0)
+        return 1;
+    char *end;
+    errno = 0;
+    double v = strtod(cell, &end);
+    return *end == '\0' && errno != ERANGE && isfinite(v) && !isspace((unsigned char)*cell) &&
+           strpbrk(cell, "xXnN") == NULL; /* no hex, no inf or nan spelled out */
+}
+
+/* Whether the cells a journal row holds for point p can be its row: its values the point's, its
+ * status one a sweep writes, its figures numbers (or true, false, nothing) and an ok row's reason
+ * empty, every cell text. A row whose key is p's and whose cells are not was edited or
  * damaged: its figures are not p's. 0, or -1 with what is wrong in why. */
 static int row_fits(const st_sweep *sw, size_t p, char **cells, char *why, size_t n)
 {
@@ -107,6 +131,26 @@ static int row_fits(const st_sweep *sw, size_t p, char **cells, char *why, size_
         quoted(cells[n_ax], got, sizeof got);
         st_snprintf(why, n, "its status %s is none a sweep writes (%s, %s, %s or %s)", got,
                     ST_SWEEP_OK, ST_SWEEP_NOFIT, ST_SWEEP_INVALID, ST_SWEEP_ERROR);
+        rc = -1;
+    }
+    for (size_t c = n_ax + 1; !rc && c + 1 < sw->n_cols; c++)
+        if (!figure_cell(cells[c])) {
+            quoted(cells[c], got, sizeof got);
+            st_snprintf(why, n,
+                        "its %s is %s, where a sweep writes a number, true, false or "
+                        "nothing",
+                        sw->cols[c], got);
+            rc = -1;
+        }
+    const char *reason = cells[sw->n_cols - 1];
+    if (!rc && strcmp(cells[n_ax], ST_SWEEP_OK) == 0 && *reason) {
+        quoted(reason, got, sizeof got);
+        st_snprintf(why, n, "it is %s with a reason, %s", ST_SWEEP_OK, got);
+        rc = -1;
+    }
+    if (!rc && !text_cell(reason)) {
+        quoted(reason, got, sizeof got);
+        st_snprintf(why, n, "its reason is %s", got);
         rc = -1;
     }
     st_sweep_cells_free(want, n_ax);

@@ -19,6 +19,7 @@
 #include "scenarios/ytree.h"
 #include "sim/strfmt.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 /* A cell's text, as long as it needs to be: a fixed buffer would cut a long name or value, and
@@ -409,6 +410,18 @@ static void empty_cells(char **cells, size_t from, size_t to)
             cells[c] = st_xstrdup("");
 }
 
+/* A reason's cell as one line of UTF-8 text: a message may quote a file's name, whose bytes need
+ * not be UTF-8 and may hold a tab or a newline; the journal splits its cells at tabs and its rows
+ * at newlines, and every format must stay UTF-8. Each such byte reads \xNN, as stderr shows it. */
+static void one_line(char **cell)
+{
+    if (!*cell)
+        return;
+    char *line = st_utf8_one_line(*cell);
+    free(*cell);
+    *cell = line;
+}
+
 void st_sweep_point_values(const st_sweep *sw, size_t p, char **cells)
 {
     for (size_t a = 0; a < sw->grid->n_ax; a++)
@@ -421,6 +434,7 @@ void st_sweep_point_failed(const st_sweep *sw, size_t p, const char *reason, cha
     st_sweep_point_values(sw, p, cells);
     cells[sw->grid->n_ax] = fmt(ST_SWEEP_ERROR);
     cells[sw->n_cols - 1] = fmt("%s", reason);
+    one_line(&cells[sw->n_cols - 1]);
     empty_cells(cells, 0, sw->n_cols);
 }
 
@@ -461,6 +475,7 @@ void st_sweep_point(const st_sweep *sw, size_t p, char **cells)
         }
         st_run_release(&run);
     }
+    one_line(reason);
     empty_cells(cells, 0, sw->n_cols);
     free_labels(labels, g->n_ax);
     st_scn_free(s);

@@ -3,6 +3,7 @@
 #include "sim/utf8.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/xalloc.h"
@@ -107,21 +108,45 @@ static int control(const unsigned char *u, size_t n)
     return n == 2 && u[0] == 0xc2 && u[1] < 0xa0;
 }
 
-void st_utf8_fputs_printable(const char *s, FILE *f)
+/* s with each ill-formed byte and each control character as \xNN (a tab and a newline kept
+ * where keep_lines), into out when it is not NULL (4 bytes a byte at most); returns the length. */
+static size_t printable(const char *s, int keep_lines, char *out)
 {
     const unsigned char *u = (const unsigned char *)s;
-    size_t len = strlen(s), i = 0;
+    size_t len = strlen(s), i = 0, o = 0;
     while (i < len) {
         size_t n = sequence(u + i, len - i);
-        if (!n || control(u + i, n)) { /* each byte of it as \xNN */
-            for (size_t k = 0; k < (n ? n : 1); k++)
-                fprintf(f, "\\x%02x", u[i + k]);
+        int escape = !n || control(u + i, n) || (!keep_lines && n == 1 && u[i] < 0x20);
+        if (escape) { /* each byte of it as \xNN */
+            for (size_t k = 0; k < (n ? n : 1); k++, o += 4)
+                if (out)
+                    snprintf(out + o, 5, "\\x%02x", u[i + k]);
             i += n ? n : 1;
             continue;
         }
-        fwrite(u + i, 1, n, f);
+        if (out)
+            memcpy(out + o, u + i, n);
+        o += n;
         i += n;
     }
+    if (out)
+        out[o] = '\0';
+    return o;
+}
+
+void st_utf8_fputs_printable(const char *s, FILE *f)
+{
+    char *p = st_xmalloc(printable(s, 1, NULL) + 1);
+    printable(s, 1, p);
+    fputs(p, f);
+    free(p);
+}
+
+char *st_utf8_one_line(const char *s)
+{
+    char *p = st_xmalloc(printable(s, 0, NULL) + 1);
+    printable(s, 0, p);
+    return p;
 }
 
 char *st_utf8_repaired(const char *s)

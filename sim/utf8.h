@@ -41,6 +41,11 @@ int st_snprintf(char *buf, size_t n, const char *fmt, ...)
  * messages that echo what the user typed (an option's value, a file name). */
 void st_utf8_fputs_printable(const char *s, FILE *f);
 
+/* A malloc'd copy of s as one line of text: each byte of an ill-formed sequence and each control
+ * character, a tab and a newline too, as \xNN (st_utf8_fputs_printable's spelling). For a cell
+ * of a file split at tabs and newlines (a sweep's journal and its results). */
+char *st_utf8_one_line(const char *s);
+
 /* A malloc'd copy of s with each byte that is not well-formed UTF-8 replaced by U+FFFD, for a
  * report that must stay UTF-8 (a file name in JSON). */
 char *st_utf8_repaired(const char *s);

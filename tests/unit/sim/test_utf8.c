@@ -87,12 +87,30 @@ START_TEST(test_an_error_keeps_its_file_name_after_the_name_is_freed)
 }
 END_TEST
 
+/* One line of UTF-8 (a sweep's journal cell): ill-formed bytes and every control character, a
+ * tab and a newline too, as \xNN; well-formed text, C1 aside, as it is. */
+START_TEST(test_one_line_escapes_what_would_split_or_break_a_cell)
+{
+    char *a = st_utf8_one_line("plan\xff.yaml:\t1\n\r caf\xc3\xa9");
+    ck_assert_str_eq(a, "plan\\xff.yaml:\\x09"
+                        "1\\x0a\\x0d caf\xc3\xa9");
+    free(a);
+    char *b = st_utf8_one_line("\xc2\x85 ok");
+    ck_assert_str_eq(b, "\\xc2\\x85 ok");
+    free(b);
+    char *c = st_utf8_one_line("");
+    ck_assert_str_eq(c, "");
+    free(c);
+}
+END_TEST
+
 Suite *utf8_suite(void)
 {
     Suite *s = suite_create("utf8");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fit_backs_off_to_a_character_boundary);
     tcase_add_test(tc, test_check_finds_the_first_ill_formed_byte);
+    tcase_add_test(tc, test_one_line_escapes_what_would_split_or_break_a_cell);
     tcase_add_test(tc, test_snprintf_cuts_whole_characters_and_marks_the_cut);
     tcase_add_test(tc, test_error_messages_stay_well_formed);
     tcase_add_test(tc, test_an_error_keeps_its_file_name_after_the_name_is_freed);
