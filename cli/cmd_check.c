@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "models/config/pools.h"
 #include "models/silicon/gpu.h"
 #include "report/figures.h"
 #include "sim/utf8.h"
@@ -39,7 +40,7 @@ int st_cmd_check(int argc, char **argv)
         for (int k = 0; k < (c->n_pools > 0 ? c->n_pools : 1); k++) /* each pool's type */
             printf("%s %lld x %lld %s", k ? " +" : "",
                    (long long)(c->n_pools > 0 ? c->pools[k].nodes : c->nodes),
-                   (long long)c->gpus_per_node,
+                   (long long)st_pools_gpus_per_node(c, k),
                    c->n_pools > 0 ? c->pools[k].gpu->name : c->gpu->name);
         printf("\n");
         st_scn_free(s);

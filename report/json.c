@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/cost/cost.h"
 #include "models/reliability/interval.h"
@@ -71,7 +72,11 @@ static void add_pools(cJSON *cl, const st_cluster_cfg *c)
         cJSON_AddStringToObject(o, "name", p->name);
         cJSON_AddStringToObject(o, "gpu", p->gpu->name);
         cJSON_AddNumberToObject(o, "nodes", (double)p->nodes);
-        cJSON_AddNumberToObject(o, "gpus", (double)(p->nodes * c->gpus_per_node));
+        cJSON_AddNumberToObject(o, "gpus", (double)st_pools_gpus(c, k));
+        if (!st_pools_one_node_size(c)) { /* a cluster of one node size states it nowhere */
+            cJSON_AddNumberToObject(o, "gpus_per_node", (double)st_pools_gpus_per_node(c, k));
+            cJSON_AddNumberToObject(o, "nvlink_domain", (double)st_pools_nvlink_domain(c, k));
+        }
         if (c->racks_by_pool) {
             cJSON_AddNumberToObject(o, "racks", (double)st_racks_pool_count(c, k));
             cJSON_AddStringToObject(o, "cooling", st_cooling_kind_names[p->racks.cooling]);
@@ -660,7 +665,7 @@ cJSON *st_report_json_tree(const st_report *rep)
     cJSON *cl = cJSON_AddObjectToObject(root, "cluster");
     cJSON_AddStringToObject(cl, "gpu", c->gpu->name);
     cJSON_AddNumberToObject(cl, "nodes", (double)c->nodes);
-    cJSON_AddNumberToObject(cl, "gpus", (double)(c->nodes * c->gpus_per_node));
+    cJSON_AddNumberToObject(cl, "gpus", (double)st_pools_cluster_gpus(c));
     if (c->n_pools > 0)
         add_pools(cl, c);
     add_noise(cl, &c->variability);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/cost/cost.h"
 #include "models/reliability/interval.h"
@@ -774,7 +775,9 @@ static void pools_text(FILE *out, const st_cluster_cfg *c)
     for (int k = 0; k < c->n_pools; k++) {
         const st_pool_cfg *p = &c->pools[k];
         fprintf(out, "%s %s (%lld x %lld %s", k ? "," : "", p->name, (long long)p->nodes,
-                (long long)c->gpus_per_node, p->gpu->name);
+                (long long)st_pools_gpus_per_node(c, k), p->gpu->name);
+        if (st_pools_nvlink_domain(c, k) > st_pools_gpus_per_node(c, k))
+            fprintf(out, ", NVLink domains of %lld", (long long)st_pools_nvlink_domain(c, k));
         if (c->racks_by_pool) {
             int64_t r = st_racks_pool_count(c, k);
             fprintf(out, " in %lld %s-cooled rack%s of %lld", (long long)r,
@@ -783,7 +786,7 @@ static void pools_text(FILE *out, const st_cluster_cfg *c)
         }
         fputc(')', out);
     }
-    fprintf(out, " = %s GPUs\n", st_fig_plain((double)(c->nodes * c->gpus_per_node)).s);
+    fprintf(out, " = %s GPUs\n", st_fig_plain((double)st_pools_cluster_gpus(c)).s);
 }
 
 static void report_text(FILE *out, const st_report *rep)

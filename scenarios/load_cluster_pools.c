@@ -32,6 +32,9 @@ static const st_field pool_fields[] = {
     ST_FSTR(st_pool_cfg, "name", name, .required = 1),
     ST_FFN("gpu", fn_pool_gpu, .required = 1),
     ST_FINT(st_pool_cfg, "nodes", nodes, ST_R_MIN1, .max = ST_SCN_MAX_NODES, .required = 1),
+    ST_FINT(st_pool_cfg, "gpus_per_node", gpus_per_node, ST_R_MIN1, .max = 1024),
+    ST_FINT(st_pool_cfg, "nvlink_domain", nvlink_domain, ST_R_MIN1, .max = 1e6),
+    ST_FINT(st_pool_cfg, "nics_per_node", nics_per_node, ST_R_MIN1, .max = 64),
     ST_FFN("racks", fn_pool_racks),
     ST_FEND,
 };
@@ -99,35 +102,89 @@ int st__fn_pools(st_rd *rd, const st_ynode *n, void *base)
     return 0;
 }
 
-/* Each pool's node: the cluster's gpus_per_node (v1: one node size, so GPU g is on node
- * g / gpus_per_node in every pool), and its power besides the GPUs and its PCIe link, stated
- * for the cluster or its GPU platform's, as derive_base_power takes them for one type. */
+/* Pool k's node size: its own gpus_per_node, else cluster.gpus_per_node where the cluster
+ * states it (for every pool that states none), else its GPU platform's node (a GB200 NVL72's
+ * 4-GPU trays beside 8-GPU HGX nodes), else the cluster's default. A platform's power besides
+ * the GPUs is for its own node size, so another size needs base_power stated. */
+static void derive_node_size(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c, st_pool_cfg *p,
+                             int base)
+{
+    const st_gpu_spec *g = p->gpu;
+    if (!p->gpus_per_node)
+        p->gpus_per_node =
+            st_ynode_get(n, "gpus_per_node") || g->node_gpus <= 0 ? c->gpus_per_node : g->node_gpus;
+    if (!base && g->node_base_w > 0 && g->node_gpus != p->gpus_per_node)
+        st_diag_add(ld->rd.diag, ST_EINVAL, p->gpu_loc,
+                    "pool '%s': GPU '%s' comes on nodes of %d GPUs, this pool's have %lld%s: give "
+                    "the pool gpus_per_node: %d, or cluster.node.base_power for nodes of %lld "
+                    "(docs/models/pools.md)",
+                    p->name, g->name, g->node_gpus, (long long)p->gpus_per_node,
+                    st_ynode_get(n, "gpus_per_node") ? " (cluster.gpus_per_node)" : "",
+                    g->node_gpus, (long long)p->gpus_per_node);
+}
+
+/* Pool k's NVLink domain and NICs: its own, else the cluster's where the cluster states them,
+ * else its platform's domain (72 on a GB200 NVL72) or its node, and a NIC a GPU as the
+ * cluster's default (at most 64). A domain must divide or be a multiple of the node. */
+static void derive_node_links(st_ld *ld, const st_ynode *n, const st_ynode *e,
+                              const st_cluster_cfg *c, st_pool_cfg *p)
+{
+    const st_gpu_spec *g = p->gpu;
+    int64_t gpn = p->gpus_per_node;
+    const st_ynode *at = st_ynode_get(e, "nvlink_domain");
+    if (!p->nvlink_domain && st_ynode_get(n, "nvlink_domain"))
+        p->nvlink_domain = c->nvlink_domain, at = st_ynode_get(n, "nvlink_domain");
+    if (!p->nvlink_domain)
+        p->nvlink_domain =
+            g->platform_domain > gpn && g->platform_domain % gpn == 0 ? g->platform_domain : gpn;
+    if (at && p->nvlink_domain % gpn && gpn % p->nvlink_domain)
+        st_rd_fail(&ld->rd, at, ST_EINVAL,
+                   "pool '%s': nvlink_domain (%lld) must divide or be a multiple of its "
+                   "gpus_per_node (%lld)",
+                   p->name, (long long)p->nvlink_domain, (long long)gpn);
+    if (!p->nics_per_node)
+        p->nics_per_node = st__at_path(n, "fabric", NULL, "nics_per_node") ? c->fabric.nics_per_node
+                                                                           : (gpn < 64 ? gpn : 64);
+}
+
+/* Each pool's node: its size, NVLink domain and NICs (derive_node_size, derive_node_links),
+ * and its power besides the GPUs and its PCIe link, stated for the cluster or its GPU
+ * platform's, as derive_base_power takes them for one type; then each pool's first GPU and NIC,
+ * in pool order, and the cluster's node the first pool's. */
 void st__derive_pools(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
 {
     int base = st__at_path(n, "node", NULL, "base_power") != NULL;
     int pcie = st__at_path(n, "node", NULL, "pcie") != NULL;
+    const st_ynode *list = st_ynode_get(n, "pools");
     st_pool_cfg *p = ld->s->pools;
+    int64_t gpu = 0, nic = 0;
     for (int k = 0; k < c->n_pools && !ld->size_bad; k++) {
         const st_gpu_spec *g = p[k].gpu;
         if (!g) /* an unknown GPU name: the reader has said so, and the load fails */
             continue;
         p[k].pcie_bw = pcie ? c->node.pcie_bw : g->pcie_bw;
         p[k].node_base_w = base ? c->node.base_power_w : g->node_base_w;
-        if (g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
-            st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
-                        "pool '%s': GPU '%s' comes on nodes of %d GPUs, the cluster's have %lld: "
-                        "pools share one gpus_per_node (docs/models/pools.md); `strata size "
-                        "--gpu-types %s` sizes it on its own nodes",
-                        p[k].name, g->name, g->node_gpus, (long long)c->gpus_per_node, g->name);
-        else if (!base && !(g->node_base_w > 0))
+        derive_node_size(ld, n, c, &p[k], base);
+        derive_node_links(ld, n, list->kids[k], c, &p[k]);
+        if (!base && !(g->node_base_w > 0))
             st_diag_add(ld->rd.diag, ST_EINVAL, p[k].gpu_loc,
                         "pool '%s': GPU '%s' has no platform figure for a node's power besides "
                         "its GPUs (CPUs, NICs, fans): give cluster.node.base_power",
                         p[k].name, g->name);
+        p[k].first_gpu = gpu;
+        p[k].first_nic = nic;
+        gpu += p[k].nodes * p[k].gpus_per_node;
+        nic += p[k].nodes * p[k].nics_per_node;
+        c->mixed_node_sizes |= p[k].gpus_per_node != p[0].gpus_per_node;
     }
     if (c->n_pools > 0) {
         c->node.base_power_w = p[0].node_base_w;
         c->node.base_power_of_gpu = !base;
+    }
+    if (c->n_pools > 0 && p[0].gpus_per_node > 0) { /* what reads the cluster's one node */
+        c->gpus_per_node = p[0].gpus_per_node;
+        c->nvlink_domain = p[0].nvlink_domain;
+        c->fabric.nics_per_node = (int)p[0].nics_per_node;
     }
 }
 

@@ -146,7 +146,7 @@ int st__span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     int64_t sum = 0, rep = p->tp * p->cp * p->pp;
     double peak = 0;
     for (int k = 0; k < c->n_pools; k++) {
-        int64_t g = w->pool_gpus[k], have = st_pools_nodes(c, k) * c->gpus_per_node;
+        int64_t g = w->pool_gpus[k], have = st_pools_gpus(c, k);
         if (!g)
             continue;
         if (g > have)

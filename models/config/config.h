@@ -262,6 +262,14 @@ typedef struct st_pool_cfg {
     const char *name;
     const st_gpu_spec *gpu;
     int64_t nodes, first_node;
+    /* Its node: GPUs a node (its GPU platform's unless stated), GPUs one NVLink domain joins
+     * (its platform's, e.g. 72 on a GB200 NVL72, unless stated) and NICs a node (one a GPU
+     * unless stated); and its first GPU and first NIC in the cluster's ids, the pools' GPUs and
+     * NICs numbered in pool order (docs/models/pools.md). 0 in all five (a pool built by hand):
+     * the cluster's gpus_per_node, nvlink_domain and fabric.nics_per_node, first_node times them
+     * (models/config/pools.h reads them so). */
+    int64_t gpus_per_node, nvlink_domain, nics_per_node;
+    int64_t first_gpu, first_nic;
     double node_base_w;
     double pcie_bw;
     st_loc loc, gpu_loc;
@@ -279,7 +287,7 @@ typedef struct st_cluster_cfg {
      * models/config/pools.h for its own */
     const st_gpu_spec *gpu;
     int64_t nodes;
-    int64_t gpus_per_node;
+    int64_t gpus_per_node; /* with pools, the first pool's: the cluster's are pools.h's */
     int64_t nvlink_domain; /* GPUs on one NVLink/NVSwitch domain */
     st_node_cfg node;
     st_rack_cfg racks;
@@ -297,9 +305,16 @@ typedef struct st_cluster_cfg {
      * (st_pool_cfg.racks), no rack holding two pools; 0: racks of cluster.racks.nodes_per_rack
      * consecutive nodes, whatever their pools (models/config/racks.h) */
     int racks_by_pool;
+    /* 1 when the pools' nodes are not all of gpus_per_node GPUs (st_pool_cfg.gpus_per_node), so
+     * a GPU's node is found through its pool (models/config/pools.h); 0: one node size */
+    int mixed_node_sizes;
     /* a view of one pool (st_pools_view): its name, for the messages that say what is too
      * small; NULL for the whole cluster */
     const char *view_of;
+    /* a view of one pool whose NVLink domains span nodes: GPU ids are shifted by this before
+     * dividing by nvlink_domain, so that the pool's domains begin at its first node, not at
+     * GPU 0 of the view's numbering (st_pools_view); 0 for the whole cluster */
+    int64_t nvlink_skew;
 } st_cluster_cfg;
 
 /* parallel.grad_collective: by the ZeRO stage (reduce-scatter with a sharded optimizer,

@@ -1,5 +1,9 @@
 /* The pools of a cluster (cluster.pools, docs/models/pools.md): which pool holds a node or a
- * GPU, and the cluster as one pool sees it. A cluster of one GPU type is one pool of every node. */
+ * GPU, each pool's node size, and the cluster as one pool sees it. A cluster of one GPU type is
+ * one pool of every node. The one home of the arithmetic of GPU ids: pool k owns the GPUs
+ * [first_gpu_k, first_gpu_k + nodes_k x gpus_per_node_k), node n of it the GPUs
+ * first_gpu_k + (n - first_node_k) x gpus_per_node_k on; nothing cluster-wide divides a GPU id
+ * by one gpus_per_node. */
 #ifndef ST_MODELS_CONFIG_POOLS_H
 #define ST_MODELS_CONFIG_POOLS_H
 
@@ -13,7 +17,7 @@ int st_pools_count(const st_cluster_cfg *c);
 /* The pool holding node k (0 for a cluster of one type; the last pool past the end). */
 int st_pools_of_node(const st_cluster_cfg *c, int64_t node);
 
-/* The pool holding GPU g (GPU g is on node g / gpus_per_node). */
+/* The pool holding GPU g (by bisection over the pools' first GPUs; the last past the end). */
 int st_pools_of_gpu(const st_cluster_cfg *c, int64_t gpu);
 
 /* The GPU type of GPU g: its pool's, or the cluster's one type. */
@@ -27,11 +31,47 @@ const st_gpu_spec *st_pools_gpu_of_workload(const st_cluster_cfg *c, const st_wo
 int64_t st_pools_first_node(const st_cluster_cfg *c, int k);
 int64_t st_pools_nodes(const st_cluster_cfg *c, int k);
 
-/* The cluster as pool k sees it, into *out: a copy of c with pool k's GPU type, node base power
- * and PCIe link (and its racks where racks are laid out by pool) and no pools, its nodes and
- * fabric unchanged, so GPU ids stay the cluster's and a step placed on the pool's GPUs crosses
- * the cluster's real fabric; view_of names the pool. A cluster of one type is copied as it is. */
+/* Pool k's node: its GPUs (at least 1), its NVLink domain's GPUs and its NICs (the cluster's
+ * for a cluster of one type). */
+int64_t st_pools_gpus_per_node(const st_cluster_cfg *c, int k);
+int64_t st_pools_nvlink_domain(const st_cluster_cfg *c, int k);
+int64_t st_pools_nics_per_node(const st_cluster_cfg *c, int k);
+
+/* Pool k's first GPU and GPU count, and its first NIC. */
+int64_t st_pools_first_gpu(const st_cluster_cfg *c, int k);
+int64_t st_pools_gpus(const st_cluster_cfg *c, int k);
+int64_t st_pools_first_nic(const st_cluster_cfg *c, int k);
+
+/* The cluster's GPUs and NICs: sum_k nodes_k x gpus_per_node_k (nodes x gpus_per_node for one
+ * type), and the same in NICs. */
+int64_t st_pools_cluster_gpus(const st_cluster_cfg *c);
+int64_t st_pools_cluster_nics(const st_cluster_cfg *c);
+
+/* Whether every pool's node has the cluster's gpus_per_node (always for one type): GPU g is on
+ * node g / gpus_per_node, and a path that divides stays the one-size cluster's. */
+int st_pools_one_node_size(const st_cluster_cfg *c);
+
+/* The node of GPU g, and node n's first GPU and GPU count (n in [0, nodes]; node `nodes` starts
+ * past the last GPU). */
+int64_t st_pools_node_of_gpu(const st_cluster_cfg *c, int64_t gpu);
+int64_t st_pools_node_first_gpu(const st_cluster_cfg *c, int64_t node);
+int64_t st_pools_node_gpus(const st_cluster_cfg *c, int64_t node);
+
+/* The GPUs of nodes [first, first + n): their first and how many. */
+int64_t st_pools_nodes_gpus(const st_cluster_cfg *c, int64_t first, int64_t n);
+
+/* The cluster as pool k sees it, into *out: a copy of c with pool k's GPU type, node (GPUs,
+ * NVLink domain, NICs, base power, PCIe link) and its racks where racks are laid out by pool,
+ * and no pools, its node count and fabric unchanged, so a step placed on the pool's GPUs crosses
+ * the cluster's real nodes and leaves; view_of names the pool. Its GPU ids are the view's,
+ * node x gpus_per_node_k + slot (st_pools_view_gpu), and its NVLink domains begin at the pool's
+ * first node (nvlink_skew). A cluster of one type is copied as it is. */
 void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out);
+
+/* GPU g of the cluster in pool k's view's ids: on the same node, at its slot scaled to the
+ * view's node size (exact for pool k's own GPUs; another pool's GPU keeps its node, its leaf
+ * and its share of the node's NICs). The identity where the pools share one node size. */
+int64_t st_pools_view_gpu(const st_cluster_cfg *c, int k, int64_t gpu);
 
 /* The nodes [first, first + n) of pool k's node range that lie in [lo, lo + len): how many. */
 int64_t st_pools_overlap(const st_cluster_cfg *c, int k, int64_t lo, int64_t len);

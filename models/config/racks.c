@@ -54,17 +54,16 @@ int64_t st_racks_of_node(const st_cluster_cfg *c, int64_t node)
 
 int64_t st_racks_of_gpu(const st_cluster_cfg *c, int64_t gpu)
 {
-    int64_t gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
-    return st_racks_of_node(c, gpu / gpn);
+    return st_racks_of_node(c, st_pools_node_of_gpu(c, gpu));
 }
 
 /* st_racks_of_gpu_at's miss: GPU gpu's rack found by the map, and its span kept. */
 int64_t st__racks_seek(const st_cluster_cfg *c, st_racks_cursor *k, int64_t gpu)
 {
-    int64_t gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
     k->rack = st_racks_of_gpu(c, gpu);
-    k->lo = st_racks_first_node(c, k->rack) * gpn;
-    k->hi = k->lo + st_racks_nodes(c, k->rack) * gpn;
+    int64_t first = st_racks_first_node(c, k->rack);
+    k->lo = st_pools_node_first_gpu(c, first);
+    k->hi = st_pools_node_first_gpu(c, first + st_racks_nodes(c, k->rack));
     return k->rack;
 }
 

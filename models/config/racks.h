@@ -14,8 +14,8 @@
 /* The cluster's racks: ceil(nodes / nodes_per_rack), or each pool's summed. */
 int64_t st_racks_count(const st_cluster_cfg *c);
 
-/* The rack holding node k (k in [0, nodes)), and the one holding GPU g (on node
- * g / gpus_per_node). */
+/* The rack holding node k (k in [0, nodes)), and the one holding GPU g (on its node,
+ * models/config/pools.h). */
 int64_t st_racks_of_node(const st_cluster_cfg *c, int64_t node);
 int64_t st_racks_of_gpu(const st_cluster_cfg *c, int64_t gpu);
 

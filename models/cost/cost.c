@@ -30,7 +30,7 @@ double st_cost_part_sum(double a, double b)
  * times the share plus the storage. */
 static double bought(const st_cost_cfg *c, const st_cost_use *u, double share, st_cost_result *r)
 {
-    double nodes = priced((double)u->cluster_nodes, st_cost_node_price(c, u->node_gpus));
+    double nodes = priced(u->cluster_nodes, st_cost_node_price(c, u->node_gpus));
     double switches = priced((double)u->cluster_switch, c->switch_price_usd);
     double optics = priced((double)u->optic_ports, c->optic_usd);
     double racks = priced((double)u->racks, c->rack_usd);

@@ -14,7 +14,9 @@
 typedef struct st_cost_use {
     int64_t gpus;           /* the job's GPUs */
     int64_t cluster_gpus;   /* the cluster's GPUs: the job's share of shared capex is their ratio */
-    int64_t cluster_nodes;  /* nodes bought (on-premises) */
+    double cluster_nodes;   /* nodes bought (on-premises); on a cluster of several node sizes
+                               its GPUs in nodes of the job's pool's size, so that the job's
+                               share is its own nodes at its type's node price */
     int64_t node_gpus;      /* GPUs a node of them holds, which a preset node price is scaled to
                                (st_cost_node_price); 0: the price as it stands */
     int64_t cluster_switch; /* switches bought: leaves, spines and cores (NVSwitch trays are in

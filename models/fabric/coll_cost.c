@@ -482,7 +482,8 @@ void st__coll_closed_form(st_coll *cm, const run *r, st_coll_plan *out)
     if (r->nvl_groups > 1)
         B = fmin(B, cm->nic_cap * (double)nics);
     for (int64_t i = 1; i < r->n && other < 0; i++)
-        if (r->nvl_groups == 1 || r->rank[i] / cm->dom != r->rank[0] / cm->dom)
+        if (r->nvl_groups == 1 ||
+            (r->rank[i] + cm->skew) / cm->dom != (r->rank[0] + cm->skew) / cm->dom)
             other = r->rank[i];
     double alpha = 0;
     if (other >= 0) {

@@ -35,6 +35,7 @@ struct st_coll {
     const st_nccl_preset *nccl;
     st_nccl_arch arch;
     int64_t gpus, gpn, dom, nics; /* dom: GPUs per NVLink group (a node's, without NVLink) */
+    int64_t skew; /* GPU g's NVLink group is (g + skew) / dom (st_cluster_cfg.nvlink_skew) */
     int has_nvlink;
     double nvlink_cap, nic_cap; /* goodput per direction, bytes/s */
     double nvls_eff;            /* NCCL's NVLS efficiency of the GPU; 0: no NVLS */

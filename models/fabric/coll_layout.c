@@ -76,7 +76,7 @@ int st__coll_layout(st_coll *cm, run *r, const int64_t *gpus, layout_mode mode, 
     cm->lay = st_xgrow(cm->lay, sizeof *cm->lay, (size_t)n + 1, &cm->lay_cap);
     item *it = cm->lay;
     for (int64_t i = 0; i < n; i++)
-        it[i] = (item){.grp = gpus[i] / cm->dom, .first = i, .gpu = gpus[i]};
+        it[i] = (item){.grp = (gpus[i] + cm->skew) / cm->dom, .first = i, .gpu = gpus[i]};
     r->nvl_groups = sort_groups(it, n);
     if (r->nvl_groups < 0)
         return st_err_set(err, ST_EINVAL, (st_loc){0}, "a collective lists gpu twice");

@@ -35,6 +35,7 @@ st_coll *st_coll_new(st_net *net, const st_topo *t, const st_cluster_cfg *c)
     int64_t dom = c->nvlink_domain == 0 ? c->gpus_per_node : c->nvlink_domain;
     cm->has_nvlink = dom > 1 && c->gpu && c->gpu->nvlink_bw > 0;
     cm->dom = cm->has_nvlink ? dom : c->gpus_per_node;
+    cm->skew = cm->has_nvlink && dom > c->gpus_per_node ? c->nvlink_skew % dom : 0;
     cm->nvlink_goodput = st_nvlink_efficiency(c->gpu) * st_calib_nvlink(c);
     cm->nvlink_cap = c->gpu ? c->gpu->nvlink_bw / 2 * cm->nvlink_goodput : 0;
     cm->nic_cap =

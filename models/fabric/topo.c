@@ -124,6 +124,7 @@ static void shape(st_topo *t, const st_cluster_cfg *c)
     t->gpus = c->nodes * c->gpus_per_node;
     t->dom = dom > 1 && c->gpu->nvlink_bw > 0 ? dom : 0;
     t->nics = f->nics_per_node;
+    st__topo_pools_shape(t, c); /* nodes of several sizes: laid out at the largest */
     /* A cluster smaller than one leaf fills part of it: the leaf has the ports its nodes use,
      * and the stated oversubscription applies to those, so the uplinks (one to each spine,
      * Clos wiring) are sized by them; docs/models/fabric-topology.md says why. */
@@ -246,7 +247,7 @@ static void fill_capacities(st_topo *t)
  * GPU's NVLink domain, counted up instead of divided: a sizing search builds a topology for
  * every size it tries. NIC ids fit an int32 (check_fabric), and so do leaf and pod ids, which are
  * at most the NIC's, and the GPU ids where there are NVLink links (two a GPU). */
-static void fill_nic_places(st_topo *t)
+static void fill_nic_places(st_topo *t, const st_cluster_cfg *c)
 {
     int64_t nodes = t->gpus / t->gpn, n = nodes * t->nics;
     int rail = t->kind == ST_TOPO_RAIL_OPTIMIZED;
@@ -272,7 +273,9 @@ static void fill_nic_places(st_topo *t)
     if (!t->dom) /* no NVLink links: routes never ask, and the GPU count is not bounded by links */
         return;
     t->gpu_dom = st_xmalloc((size_t)t->gpus * sizeof *t->gpu_dom);
-    for (int64_t g = 0, d = 0, in_dom = 0; g < t->gpus; g++) {
+    /* a pool's view: its domains begin at its first node (nvlink_skew, models/config/pools.h) */
+    t->skew = t->dom > t->gpn ? c->nvlink_skew % t->dom : 0;
+    for (int64_t g = 0, d = 0, in_dom = t->skew; g < t->gpus; g++) {
         t->gpu_dom[g] = (int32_t)d;
         if (++in_dom == t->dom)
             in_dom = 0, d++;
@@ -294,7 +297,8 @@ int st_topo_new(const st_cluster_cfg *c, st_topo **out, st_err *err)
         return rc;
     }
     fill_capacities(t);
-    fill_nic_places(t);
+    fill_nic_places(t, c);
+    st__topo_pools_fill(t, c);
     *out = t;
     return 0;
 }
@@ -312,6 +316,9 @@ void st_topo_free(st_topo *t)
     free(t->tier_read_w);
     free(t->tier_lat);
     free(t->tier_cap);
+    free(t->map_gpu);
+    free(t->map_node);
+    free(t->map_gpn);
     free(t);
 }
 
@@ -368,6 +375,7 @@ int st_topo_hashed(const st_topo *t, int32_t link)
 
 int64_t st_topo_leaf_of(const st_topo *t, int64_t gpu)
 {
+    gpu = st__topo_in(t, gpu);
     st__topo_check_gpu(t, gpu);
     return st__topo_leaf_of_nic(t, st__topo_nic_of(t, gpu));
 }
@@ -425,7 +433,7 @@ int64_t st_topo_cables(const st_topo *t, st_level level)
 {
     switch (level) {
     case ST_LEVEL_NIC:
-        return t->gpus / t->gpn * t->nics;
+        return t->n_map ? t->ext_nics : t->gpus / t->gpn * t->nics;
     case ST_LEVEL_LEAF:
         return t->leaves > 1 ? t->leaves * t->up : 0;
     case ST_LEVEL_SPINE:
@@ -540,6 +548,7 @@ void st_topo_sig_of(const st_topo *t, int64_t gpus, st_topo_sig *out)
                          .routing = t->routing,
                          .gpn = t->gpn,
                          .dom = t->dom,
+                         .skew = t->skew,
                          .nics = t->nics,
                          .npl = t->npl,
                          .up = t->up,

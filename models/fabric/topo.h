@@ -190,6 +190,7 @@ int64_t st_topo_switches_bought(const st_topo *t, int64_t switch_ports);
  * The pod fields are 0 when the GPUs sit in the first pod, where no route climbs to the cores. */
 typedef struct st_topo_sig {
     int64_t kind, routing, gpn, dom, nics, npl, up, ppod, cup;
+    int64_t skew; /* appended: where the NVLink domains begin (st_cluster_cfg.nvlink_skew) */
     double port_bw, nv_bw, lat_link, lat_switch;
 } st_topo_sig;
 

@@ -17,6 +17,7 @@ struct st_topo {
     st_routing routing;
     int64_t gpus, gpn;  /* GPUs, GPUs per node */
     int64_t dom;        /* GPUs per NVLink domain; 0 when GPUs have no NVLink links */
+    int64_t skew;       /* GPU g's domain is (g + skew) / dom (st_cluster_cfg.nvlink_skew) */
     int64_t nics;       /* NICs per node */
     int64_t npl;        /* nodes per leaf (per rail group under rail-optimized) */
     int64_t leaves, up; /* leaf switches; uplink ports of each */
@@ -40,7 +41,30 @@ struct st_topo {
     int32_t *tier_base;
     uint8_t *tier_local;
     double *tier_read_w, *tier_lat, *tier_cap;
+    /* A cluster of pools of several node sizes (models/config/pools.h, topo_pools.c): its nodes
+     * are laid out at the largest node's size, gpn GPU slots and nics NIC slots a node, a
+     * smaller node's last slots unused, and the cluster's GPU ids are mapped onto the slots where
+     * they enter (st__topo_in). n_map 0: one node size, a GPU's id is its slot. */
+    int n_map;
+    int64_t *map_gpu, *map_node, *map_gpn; /* each pool's first GPU, first node, node size */
+    int64_t ext_gpus, ext_nics;            /* the cluster's GPUs and NICs */
 };
+
+/* The slot of the cluster's GPU `gpu` (n_map > 0; topo_pools.c). */
+int64_t st__topo_slot(const st_topo *t, int64_t gpu);
+
+/* The slot of a GPU id entering t: the id itself on a fabric of one node size, and for a
+ * storage endpoint (at or past the cluster's GPUs). */
+static inline int64_t st__topo_in(const st_topo *t, int64_t gpu)
+{
+    return t->n_map && gpu >= 0 && gpu < t->ext_gpus ? st__topo_slot(t, gpu) : gpu;
+}
+
+/* What topo_pools.c adds to a topology of a cluster of pools: the slot layout of several node
+ * sizes (before the layout), and each GPU's NVLink domain and NVLink capacity by its pool's
+ * (after the capacities and places are filled). */
+void st__topo_pools_shape(st_topo *t, const st_cluster_cfg *c);
+void st__topo_pools_fill(st_topo *t, const st_cluster_cfg *c);
 
 static inline int64_t st__topo_nic_of(const st_topo *t, int64_t gpu)
 {

@@ -189,6 +189,7 @@ static int storage_path(const st_topo *t, int64_t gpu, int tier, int read, uint6
 
 int st_topo_write_route(const st_topo *t, int64_t gpu, int tier, uint64_t key, int32_t *links)
 {
+    gpu = st__topo_in(t, gpu);
     st__topo_check_gpu(t, gpu);
     if (tier < 0 || tier >= t->n_tiers)
         ST_BUG("storage tier %d outside [0, %d)", tier, t->n_tiers);
@@ -206,6 +207,8 @@ int st_topo_route_w(const st_topo *t, int64_t src, int64_t dst, uint64_t key, in
 {
     int32_t hops[ST_TOPO_MAX_HOPS];
     double w[ST_TOPO_MAX_HOPS];
+    src = st__topo_in(t, src);
+    dst = st__topo_in(t, dst);
     check_endpoint(t, src);
     check_endpoint(t, dst);
     int n;
@@ -258,6 +261,8 @@ int32_t st_topo_link_back(const st_topo *t, int tier, int32_t l, double *w)
 int st_topo_gpu_route(const st_topo *t, int64_t src, int64_t dst, uint64_t key, int32_t *links,
                       double *latency_s)
 {
+    src = st__topo_in(t, src);
+    dst = st__topo_in(t, dst);
     st__topo_check_gpu(t, src);
     st__topo_check_gpu(t, dst);
     int n = path(t, src, dst, key, links);

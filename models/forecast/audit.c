@@ -112,12 +112,32 @@ void st__audit_say(audit_list *out, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether a node of gpn GPUs is a full baseboard of the target. */
+static int full_board(const st_audit_cfg *t, int64_t gpn)
+{
+    for (int i = 0; i < t->n_baseboard; i++)
+        if (t->baseboard[i] == gpn)
+            return 1;
+    return 0;
+}
+
+/* The node size the baseboard check reads: the cluster's, or, where the pools' nodes are of
+ * several sizes, the first pool's whose node is not a full baseboard (the first pool's when
+ * every one is). */
+static int64_t board_size(const st_cluster_cfg *c, const st_audit_cfg *t)
+{
+    for (int k = 0; !st_pools_one_node_size(c) && k < c->n_pools; k++)
+        if (!full_board(t, st_pools_gpus_per_node(c, k)))
+            return st_pools_gpus_per_node(c, k);
+    return c->gpus_per_node;
+}
+
 /* The guide's pre-flight audit: "a full 4- or 8-GPU baseboard" per node; the sizes are the
  * `audit.full_baseboard` target. The limit is the smallest full size that holds the node's
  * GPUs (the largest when none does). */
 static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
 {
-    int64_t gpn = in->c->gpus_per_node, limit = t->baseboard[t->n_baseboard - 1];
+    int64_t gpn = board_size(in->c, t), limit = t->baseboard[t->n_baseboard - 1];
     int full = 0;
     char sizes[96] = "";
     for (int i = t->n_baseboard; i-- > 0;) {
@@ -213,11 +233,12 @@ static void audit_tp_domain(const st_audit_in *in, const st_audit_cfg *t, const 
 {
     (void)t;
     const st_workload_cfg *w = f->w;
-    int inside = w->parallel.tp <= in->c->nvlink_domain;
+    int64_t dom = st_pools_nvlink_domain(in->c, in->c->n_pools > 0 ? w->pool : 0); /* its pool's */
+    int inside = w->parallel.tp <= dom;
     st__audit_add(out, "silicon", inside ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)w->parallel.tp,
-                  (double)in->c->nvlink_domain, "tensor parallel in NVLink domain: %s", w->name);
+                  (double)dom, "tensor parallel in NVLink domain: %s", w->name);
     st__audit_say(out, "tp %lld %s the %lld-GPU NVLink domain", (long long)w->parallel.tp,
-                  inside ? "fits in" : "spans beyond", (long long)in->c->nvlink_domain);
+                  inside ? "fits in" : "spans beyond", (long long)dom);
 }
 
 /* TP-overlap settings tuned on one GPU architecture (parallel.tp_comm_overlap_cfg: the SMs each

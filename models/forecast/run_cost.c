@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "models/config/pools.h"
 #include "models/cost/cost.h"
 #include "models/fabric/topo.h"
 #include "models/forecast/netpower.h"
@@ -45,8 +46,8 @@ static double job_peak_share(const st_run *out, size_t i)
  * plant (when it ran) its racks and the heat its cooling rejects to air and to liquid. */
 static st_cost_use cluster_use(const st_run_spec *sp, const st_run *out, int on_prem)
 {
-    st_cost_use u = {.cluster_gpus = sp->c->nodes * sp->c->gpus_per_node,
-                     .cluster_nodes = sp->c->nodes,
+    st_cost_use u = {.cluster_gpus = st_pools_cluster_gpus(sp->c),
+                     .cluster_nodes = (double)sp->c->nodes,
                      .node_gpus = sp->c->gpus_per_node};
     if (!on_prem)
         return u;
@@ -70,7 +71,7 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
     st_cost_use u = *cluster;
     u.gpus = f->w->gpus;
     if (f->has_spares) /* failures.spares: nodes held beside its own, priced as its nodes are */
-        u.gpus += f->spares * sp->c->gpus_per_node;
+        u.gpus += f->spares * st_pools_gpus_per_node(sp->c, f->w->pool);
     u.held_s = st__run_held_s(sp, out, i);
     u.tokens = (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len;
     u.peak_w = job_peak_share(out, i);
@@ -93,6 +94,17 @@ static const st_cost_cfg *prices_of(const st_run_spec *sp, const st_workload_cfg
         return sp->cost;
     st_cost_for_gpu(sp->cost, sp->c->pools[w->pool].gpu->name, typed);
     return typed;
+}
+
+/* u as a job on pool k buys its nodes: where the pools' nodes are of several sizes, the
+ * cluster's GPUs counted in nodes of pool k's size, so that the job's GPU share of them is its
+ * own nodes (its GPUs over its pool's gpus_per_node) at its type's node price. */
+static void pool_nodes(const st_cluster_cfg *c, int k, st_cost_use *u)
+{
+    if (st_pools_one_node_size(c))
+        return;
+    u->node_gpus = st_pools_gpus_per_node(c, k);
+    u->cluster_nodes = (double)u->cluster_gpus / (double)u->node_gpus;
 }
 
 /* b's figures added to a's (per_token_usd recomputed by the caller). */
@@ -125,8 +137,11 @@ static st_cost_result job_cost(const st_run_spec *sp, const st_workload_cfg *w,
                                const st_cost_use *u)
 {
     st_cost_cfg typed;
-    if (!w->pool_gpus)
-        return st_cost_job(prices_of(sp, w, &typed), u);
+    if (!w->pool_gpus) {
+        st_cost_use one = *u;
+        pool_nodes(sp->c, w->pool, &one);
+        return st_cost_job(prices_of(sp, w, &typed), &one);
+    }
     /* the capex parts start unpriced (NaN), so a part no share prices stays "not priced"
      * rather than reading 0 (st_cost_part_sum) */
     st_cost_result sum = {.capex_nodes_usd = NAN,
@@ -147,6 +162,7 @@ static st_cost_result job_cost(const st_run_spec *sp, const st_workload_cfg *w,
         uk.egress_bytes *= s;
         uk.wear_usd *= s;
         uk.tokens *= s;
+        pool_nodes(sp->c, k, &uk);
         st_cost_for_gpu(sp->cost, sp->c->pools[k].gpu->name, &typed);
         st_cost_result r = st_cost_job(&typed, &uk);
         cost_add(&sum, &r);
@@ -171,7 +187,7 @@ void st__run_cost(const st_run_spec *sp, st_run *out)
         if (on_prem && !(u.energy_j > 0))
             continue;
         /* On a cluster of pools a job's nodes and GPU-hours are its own type's: its share of
-         * the cluster's nodes (its GPUs over gpus_per_node, one node size) at that type's node
+         * the cluster's nodes (its GPUs over its pool's gpus_per_node) at that type's node
          * price, its GPU-hours at that type's rate. */
         f->cost = job_cost(sp, f->w, &u);
         f->has_cost = 1;
@@ -232,6 +248,7 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
             continue;
         st_cost_use u = cluster;
         u.gpus = v->w->gpus;
+        pool_nodes(sp->c, v->w->pool, &u);
         double held = v->held_gpu_hours; /* its starts' GPU time too, as the bill has it */
         u.held_s = (held > 0 ? held : v->r.gpu_hours) * 3600 / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;

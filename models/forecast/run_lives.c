@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/forecast/shape_memo.h"
 #include "models/forecast/trace_rate.h"
 #include "models/place/policy.h"
@@ -40,6 +41,16 @@ static void service_started(st__lives_ctx *x, size_t i, const int64_t *gpus)
         }
 }
 
+/* The cluster a training job's placement counts its nodes, NICs and racks on: its pool's view,
+ * or, where the pools' nodes are of several sizes, the whole cluster, whose ids its GPUs carry
+ * (a view numbers its GPUs at its own node size, models/config/pools.h). */
+static const st_cluster_cfg *place_cfg(const st__lives_ctx *x, const st_workload_cfg *w)
+{
+    if (!st_pools_one_node_size(x->sp->c))
+        return x->sp->c;
+    return st__run_view_of(x->sp, x->ps, w);
+}
+
 /* The cluster run's start hook: a training job's place and ingest stream (at the need its step
  * sets), and its first GPUs for the report. */
 static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
@@ -60,7 +71,8 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
     st_forecast *f = &x->out->f[wi];
     const st_workload_cfg *w = &x->sp->w[wi];
     st_placement_release(&x->at[i]);
-    st_placement_init(&x->at[i], x->t, st__run_view_of(x->sp, x->ps, w), gpus, w->gpus);
+    st_placement_init_in(&x->at[i], x->t, st__run_view_of(x->sp, x->ps, w), place_cfg(x, w), gpus,
+                         w->gpus);
     if (!f->gpus) {
         f->gpus = st_xmalloc((size_t)w->gpus * sizeof *f->gpus);
         memcpy(f->gpus, gpus, (size_t)w->gpus * sizeof *f->gpus);
@@ -83,6 +95,29 @@ static void job_started(void *ctx, size_t i, const int64_t *gpus, double now_s)
 static st_step_ctx *step_of(const st__lives_ctx *x, size_t i)
 {
     return x->ps->step[x->ps->pace[x->workload[i]]]; /* a job across pools': its pace's */
+}
+
+/* gpus[0 .. n) in the numbering of training job i's step context, its pool's view: the
+ * cluster's ids themselves where the pools share one node size, else each GPU on its own node
+ * at its slot in the view (st_pools_view_gpu), into *buf (grown to *cap). */
+static const int64_t *view_ids(const st__lives_ctx *x, size_t i, const int64_t *gpus, size_t n,
+                               int64_t **buf, size_t *cap)
+{
+    const st_cluster_cfg *c = x->sp->c;
+    if (st_pools_one_node_size(c) || !n)
+        return gpus;
+    *buf = st_xgrow(*buf, sizeof **buf, n, cap);
+    int k = x->ps->pace[x->workload[i]];
+    for (size_t r = 0; r < n; r++)
+        (*buf)[r] = st_pools_view_gpu(c, k, gpus[r]);
+    return *buf;
+}
+
+/* st_step_ctx_place of training job i on the cluster's GPUs gpus[0 .. n). */
+static int place_on(st__lives_ctx *x, size_t i, const int64_t *gpus, int64_t n)
+{
+    return st_step_ctx_place(step_of(x, i), view_ids(x, i, gpus, (size_t)n, &x->vid, &x->vid_cap),
+                             n);
 }
 
 static void job_stopped(void *ctx, size_t i, double now_s)
@@ -130,7 +165,7 @@ static size_t services_now(const st__lives_ctx *x, st_plant_job **out)
 static int place_step(st__lives_ctx *x, size_t i, st_err *err)
 {
     st_forecast *f = &x->out->f[x->workload[i]];
-    if (!st_step_ctx_place(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus))
+    if (!place_on(x, i, x->at[i].gpu, x->at[i].n_gpus))
         return 0;
     int rc = st_step_run(step_of(x, i), st_forecast_step_w(f), f->microbatch, &f->step, NULL, err);
     f->has_step = rc == 0;
@@ -138,10 +173,15 @@ static int place_step(st__lives_ctx *x, size_t i, st_err *err)
 }
 
 /* The shape of job i's GPUs into x->key (shape_memo.h); returns its length. */
-static size_t shape_of(st__lives_ctx *x, const int64_t *gpus, int64_t n)
+static size_t shape_of(st__lives_ctx *x, size_t i, const int64_t *gpus, int64_t n)
 {
     x->key = st_xgrow(x->key, sizeof *x->key, 5 * (size_t)n, &x->key_cap);
-    return st__shape_key(x->t, x->sp->c, gpus, n, x->key);
+    if (st_pools_one_node_size(x->sp->c))
+        return st__shape_key(x->t, x->sp->c, gpus, n, x->key);
+    /* nodes of several sizes: the shape its step context sees, in its view's ids */
+    const int64_t *v = view_ids(x, i, gpus, (size_t)n, &x->vid, &x->vid_cap);
+    return st__shape_key(st_step_ctx_topo(step_of(x, i)), &x->ps->view[x->ps->pace[x->workload[i]]],
+                         v, n, x->key);
 }
 
 /* A mapped trace job's run time at its first placement: its recorded duration times its
@@ -239,7 +279,7 @@ static int life_at(void *ctx, size_t i, double now_s, double *duration_s, st_err
                               err);
     *duration_s = f->has_life ? f->life.wall_s : 0;
     x->step0[i] = x->step_now[i] = f->step.step_time_s;
-    size_t n = shape_of(x, x->at[i].gpu, x->at[i].n_gpus);
+    size_t n = shape_of(x, i, x->at[i].gpu, x->at[i].n_gpus);
     st__shape_memo_put(&x->memo, (int64_t)x->workload[i], x->key, n, f->step.step_time_s);
     return rc;
 }
@@ -267,11 +307,11 @@ static int retime_at(void *ctx, size_t i, const int64_t *gpus, double now_s, dou
     st_forecast *f = &x->out->f[x->workload[i]];
     if (!(x->step0[i] > 0))
         return 0;
-    size_t n = shape_of(x, gpus, f->w->gpus);
+    size_t n = shape_of(x, i, gpus, f->w->gpus);
     double step;
     if (!st__shape_memo_get(&x->memo, (int64_t)x->workload[i], x->key, n, &step)) {
         st_step_result r;
-        st_step_ctx_place(step_of(x, i), gpus, f->w->gpus);
+        place_on(x, i, gpus, f->w->gpus);
         int rc = st_step_run_at(step_of(x, i), st_forecast_step_w(f), f->microbatch, f->clock, &r,
                                 NULL, err);
         if (rc)
@@ -315,7 +355,11 @@ static double rate_at(void *ctx, size_t i, double now_s)
     double rate = 1;
     st_step_result beside;
     st_err err = {0};
-    if (m && st_step_ctx_place_beside(step_of(x, i), x->at[i].gpu, x->at[i].n_gpus, bg, m) &&
+    if (m &&
+        st_step_ctx_place_beside(
+            step_of(x, i),
+            view_ids(x, i, x->at[i].gpu, (size_t)x->at[i].n_gpus, &x->vid, &x->vid_cap),
+            x->at[i].n_gpus, view_ids(x, i, bg, 2 * m, &x->vbg, &x->vbg_cap), m) &&
         st_step_run_at(step_of(x, i), st_forecast_step_w(f), f->microbatch, f->clock, &beside, NULL,
                        &err) == 0 &&
         beside.step_time_s > x->step_now[i])
@@ -651,6 +695,8 @@ static void lives_free(st__lives_ctx *x)
     free(x->tgpus);
     free(x->slow0);
     free(x->key);
+    free(x->vid);
+    free(x->vbg);
     for (size_t i = 0; x->rated && i < x->n_train; i++)
         free(x->rated[i].bg);
     free(x->rated);

@@ -46,6 +46,10 @@ typedef struct st__lives_ctx {
     st__shape_memo memo;
     int64_t *key;
     size_t key_cap;
+    /* GPU ids in a pool's view's numbering (view_ids), where the pools' nodes are of several
+     * sizes: a job's own and its neighbours' flows */
+    int64_t *vid, *vbg;
+    size_t vid_cap, vbg_cap;
     /* Trace jobs mapped to a step model (trace.models): their slowdown at their first start,
      * and the GPUs of each running one (by cluster job; borrowed from the run). */
     st_trace_rate tr;

@@ -26,7 +26,8 @@ size_t st__shape_key(const st_topo *t, const st_cluster_cfg *c, const int64_t *g
     int64_t cnt[4] = {0};
     for (int64_t r = 0; r < n; r++) {
         int64_t g = gpus[r];
-        int64_t id[4] = {st_topo_pod_of(t, g), st_topo_leaf_of(t, g), g / dom, g / gpn};
+        int64_t id[4] = {st_topo_pod_of(t, g), st_topo_leaf_of(t, g), (g + c->nvlink_skew) / dom,
+                         g / gpn};
         for (int l = 0; l < 4; l++)
             key[5 * r + l] = ordinal(seen + (size_t)l * (size_t)n, &cnt[l], id[l]);
         key[5 * r + 4] = g % gpn;

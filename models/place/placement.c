@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "sim/xalloc.h"
 
@@ -15,7 +16,29 @@ static int64_t at_least_1(int64_t v)
 
 int64_t st_placement_node_of(const st_placement *p, int64_t g)
 {
-    return g / at_least_1(p->c->gpus_per_node);
+    return st_pools_node_of_gpu(p->ids, g);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The NICs of the distinct nodes among node[0..n): each node's pool's, so a job on nodes of
+ * several sizes counts each node's own (the cluster's nics_per_node for one node size). */
+static int64_t nics_of(const st_cluster_cfg *c, const int64_t *node, int64_t n, int64_t nodes)
+{
+    if (st_pools_one_node_size(c))
+        return nodes * c->fabric.nics_per_node;
+    int64_t *v = st_xmalloc((size_t)at_least_1(n) * sizeof *v), nics = 0;
+    memcpy(v, node, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] >= 0 && v[i] < c->nodes && (i == 0 || v[i] != v[i - 1]))
+            nics += st_pools_nics_per_node(c, st_pools_of_node(c, v[i]));
+    free(v);
+    return nics;
 }
 
 /* Distinct values among v[0..n) that lie in [0, limit): a mark array, so the count does not
@@ -36,28 +59,33 @@ static int64_t distinct(const int64_t *v, int64_t n, int64_t limit)
 void st_placement_init(st_placement *p, const st_topo *t, const st_cluster_cfg *c,
                        const int64_t *gpus, int64_t n)
 {
+    st_placement_init_in(p, t, c, c, gpus, n);
+}
+
+void st_placement_init_in(st_placement *p, const st_topo *t, const st_cluster_cfg *view,
+                          const st_cluster_cfg *c, const int64_t *gpus, int64_t n)
+{
     memset(p, 0, sizeof *p);
     p->topo = t;
-    p->c = c;
+    p->c = view;
+    p->ids = c;
     p->n_gpus = n;
     p->gpu = st_xmalloc((size_t)n * sizeof *p->gpu);
     memcpy(p->gpu, gpus, (size_t)n * sizeof *p->gpu);
-    int64_t gpn = at_least_1(c->gpus_per_node);
     int64_t n_nodes = at_least_1(c->nodes), n_leaves = st_topo_switches(t, ST_LEVEL_NIC);
     int64_t *key = st_xmalloc((size_t)n * sizeof *key);
     for (int64_t i = 0; i < n; i++)
-        key[i] = gpus[i] / gpn;
+        key[i] = st_pools_node_of_gpu(c, gpus[i]);
     p->nodes = distinct(key, n, n_nodes);
+    p->nics = nics_of(c, key, n, p->nodes);
     st_racks_cursor at = {0};
     for (int64_t i = 0; i < n; i++) /* an id past the cluster's nodes counts in no rack */
-        key[i] =
-            gpus[i] >= 0 && gpus[i] / gpn < c->nodes ? st_racks_of_gpu_at(c, &at, gpus[i]) : -1;
+        key[i] = gpus[i] >= 0 && key[i] < c->nodes ? st_racks_of_gpu_at(c, &at, gpus[i]) : -1;
     p->racks = distinct(key, n, st_racks_count(c));
     for (int64_t i = 0; i < n; i++)
         key[i] = st_topo_leaf_of(t, gpus[i]);
     p->leaves = distinct(key, n, n_leaves); /* rail-optimized: a node touches one per NIC */
     free(key);
-    p->nics = p->nodes * c->fabric.nics_per_node;
     p->spines = p->leaves > 1 ? st_topo_switches(t, ST_LEVEL_LEAF) : 0;
 }
 

@@ -18,6 +18,10 @@ typedef struct st_placement {
     int64_t *gpu;            /* n_gpus GPU ids, one per rank */
     int64_t n_gpus;
     int64_t nodes, nics, leaves, spines, racks;
+    /* appended, borrowed: the cluster whose numbering the ids are in, which their nodes, NICs
+     * and racks are counted on: c, or the whole cluster of which c is one pool's view where the
+     * pools' nodes are of several sizes (st_placement_init_in) */
+    const st_cluster_cfg *ids;
 } st_placement;
 
 /* Fill *p for ranks on gpus[0..n) (copied) of topology t built from cluster c, and count the
@@ -27,6 +31,12 @@ typedef struct st_placement {
  * a GPU of t. */
 void st_placement_init(st_placement *p, const st_topo *t, const st_cluster_cfg *c,
                        const int64_t *gpus, int64_t n);
+
+/* st_placement_init for ranks on the GPUs of `whole` (ids in its numbering, its nodes, NICs and
+ * racks), c being the cluster as the job's pool sees it, whose figures (GPU, PCIe link, NICs'
+ * rate, storage) the job's place is read with. */
+void st_placement_init_in(st_placement *p, const st_topo *t, const st_cluster_cfg *c,
+                          const st_cluster_cfg *whole, const int64_t *gpus, int64_t n);
 
 /* The same for ranks on the consecutive GPUs first .. first + n - 1. */
 void st_placement_init_range(st_placement *p, const st_topo *t, const st_cluster_cfg *c,
@@ -39,7 +49,7 @@ void st_placement_release(st_placement *p);
  * job occupies; 0 for a component it takes none of or does not know. */
 double st_placement_count(const st_placement *p, const char *component);
 
-/* The node of GPU g on the placement's cluster. */
+/* The node of GPU g on the placement's cluster (its `ids`). */
 int64_t st_placement_node_of(const st_placement *p, int64_t g);
 
 #endif

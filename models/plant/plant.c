@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/plant/dvfs.h"
 #include "models/plant/electric.h"
@@ -523,7 +524,7 @@ static void facility_losses(const st_cluster_cfg *c, const double *w, const size
 static const st_plant_job *one_job_a_gpu(const st_cluster_cfg *c, const st_plant_job *jobs,
                                          size_t n, const st_plant_profile *prof, st_plant_job **own)
 {
-    int64_t G = c->nodes * c->gpus_per_node;
+    int64_t G = st_pools_cluster_gpus(c);
     int32_t *by = st_xmalloc((size_t)(G > 0 ? G : 1) * sizeof *by);
     for (int64_t g = 0; g < G; g++)
         by[g] = -1;

@@ -3,6 +3,7 @@
  * and a GPU's power at a utilisation from the plant's activity powers. */
 #include <stddef.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/plant/cooling.h"
 #include "models/plant/electric.h"
@@ -54,7 +55,8 @@ static void add_racks(const st_rack_cfg *f, const st_rack_cfg *rg, double racks,
 static double pool_full_w(const st_cluster_cfg *c, int k)
 {
     const st_pool_cfg *q = &c->pools[k];
-    return (double)q->nodes * (q->node_base_w + (double)c->gpus_per_node * q->gpu->tdp_w);
+    double gpn = (double)st_pools_gpus_per_node(c, k);
+    return (double)q->nodes * (q->node_base_w + gpn * q->gpu->tdp_w);
 }
 
 /* The racks under rack_board_w: every rack alike (cluster.racks), or, where racks are laid out by

@@ -102,7 +102,8 @@ double st_plant_nodes_idle_w(const st_cluster_cfg *c, int64_t first, int64_t n)
          k++) {
         const st_pool_cfg *p = &c->pools[k];
         int64_t m = st_pools_overlap(c, k, first, n);
-        w += m ? (double)m * (p->node_base_w + gpn * p->gpu->idle_w) : 0;
+        double g = (double)st_pools_gpus_per_node(c, k); /* its own node size */
+        w += m ? (double)m * (p->node_base_w + g * p->gpu->idle_w) : 0;
     }
     return w;
 }

@@ -732,8 +732,9 @@ int st_cluster_run(const st_cluster_spec *sp, st_cluster_result *out, st_err *er
     out->policy = pol->name;
     out->placement = pl->name;
     st_sched_view v = {.sp = sp, .pol = pol, .out = out, .err = err};
-    st_pool_init(&v.pool, sp->c);
-    st_placer_init(&v.place, pl, sp->c);
+    st_cluster_cfg flat;
+    st_pool_init(&v.pool, st__cl_whole(sp->c, &flat));
+    st_placer_init(&v.place, pl, st__cl_whole(sp->c, &flat));
     st__waitset_init(&v.waiting, v.pool.total);
     st_placer_seed(&v.place, sp->seed);
     st__cl_pools_init(&v, pl);

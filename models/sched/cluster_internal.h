@@ -161,6 +161,11 @@ static inline st_time cost_ticks(double s)
 /* The pools' free GPUs and placers (cluster_pools.c): set up for a cluster of several pools
  * (nothing for one), and released. */
 void st__cl_pools_init(st_sched_view *v, const st_place_policy *pl);
+
+/* The cluster the whole run's free-GPU pool is built on: c itself, or, where its pools' nodes
+ * are of several sizes, *flat, a copy counting its GPUs as nodes of one (every job of such a
+ * cluster is placed by its pool's placer: the whole pool keeps the count and the flags). */
+const st_cluster_cfg *st__cl_whole(const st_cluster_cfg *c, st_cluster_cfg *flat);
 void st__cl_pools_release(st_sched_view *v);
 /* Pool k's own GPUs: its free-GPU pool's less the padding its numbering starts with. */
 static inline int64_t st__cl_pool_gpus(const st_sched_view *v, int k)

@@ -63,6 +63,17 @@ void st__cl_pools_release(st_sched_view *v)
     free(v->claim);
 }
 
+const st_cluster_cfg *st__cl_whole(const st_cluster_cfg *c, st_cluster_cfg *flat)
+{
+    if (st_pools_one_node_size(c))
+        return c;
+    *flat = *c;
+    flat->nodes = st_pools_cluster_gpus(c);
+    flat->gpus_per_node = 1;
+    flat->fabric.nodes_per_leaf = flat->nodes; /* one leaf: no placer asks it where */
+    return flat;
+}
+
 /* Job id's pool. */
 static int pool_of(const st_sched_view *v, size_t id)
 {
@@ -72,7 +83,7 @@ static int pool_of(const st_sched_view *v, size_t id)
 /* The cluster's id of pool k's local GPU 0 (its padding's first, when it has padding). */
 static int64_t first_gpu(const st_sched_view *v, int k)
 {
-    return v->sp->c->pools[k].first_node * v->pool.per_node - v->pad[k];
+    return st_pools_first_gpu(v->sp->c, k) - v->pad[k];
 }
 
 /* Job id's GPUs in pool k: its share there for a job across pools (cluster.h's span). */

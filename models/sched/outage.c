@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "sim/err.h"
 #include "sim/xalloc.h"
@@ -40,6 +41,57 @@ static int64_t width_of(const st_cluster_cfg *c, const char *name, int64_t *coun
     return w;
 }
 
+/* Components of the named kind on c, whose nodes are of several sizes, found by node (0 for a
+ * kind that holds no GPU). */
+static int64_t count_sized(const st_cluster_cfg *c, const char *name)
+{
+    if (strcmp(name, "gpu") == 0)
+        return st_pools_cluster_gpus(c);
+    if (strcmp(name, "node") == 0)
+        return c->nodes;
+    if (strcmp(name, "nic") == 0)
+        return st_pools_cluster_nics(c);
+    if (strcmp(name, "rack") == 0)
+        return st_racks_count(c);
+    int64_t per = at_least_1(c->fabric.nodes_per_leaf);
+    return strcmp(name, "leaf_switch") == 0 ? (c->nodes + per - 1) / per : 0;
+}
+
+/* Component k's nodes [*a, *b) and, for a NIC, its share of its node's GPUs. */
+static void range_sized(const st_outage_class *oc, int64_t k, int64_t *lo, int64_t *hi)
+{
+    const st_cluster_cfg *c = oc->racks_of;
+    const char *name = oc->component;
+    int64_t a = k, b = k + 1, per = 1;
+    if (strcmp(name, "gpu") == 0) {
+        *lo = k, *hi = k + 1;
+        return;
+    }
+    if (strcmp(name, "nic") == 0) {
+        int p = 0, top = c->n_pools - 1; /* NIC k's pool, by bisection as st_pools_of_gpu */
+        while (p < top) {
+            int mid = p + (top - p + 1) / 2;
+            if (k >= st_pools_first_nic(c, mid))
+                p = mid;
+            else
+                top = mid - 1;
+        }
+        int64_t nics = st_pools_nics_per_node(c, p), gpn = st_pools_gpus_per_node(c, p);
+        int64_t i = k - st_pools_first_nic(c, p), r = i % nics;
+        *lo = st_pools_first_gpu(c, p) + i / nics * gpn + r * gpn / nics;
+        *hi = st_pools_first_gpu(c, p) + i / nics * gpn + (r + 1) * gpn / nics;
+        *hi = *hi > *lo ? *hi : *lo + 1;
+        return;
+    }
+    if (strcmp(name, "rack") == 0)
+        a = st_racks_first_node(c, k), b = a + st_racks_nodes(c, k);
+    else if (strcmp(name, "leaf_switch") == 0)
+        per = at_least_1(c->fabric.nodes_per_leaf), a = k * per, b = a + per;
+    b = b < c->nodes ? b : c->nodes;
+    *lo = st_pools_node_first_gpu(c, a);
+    *hi = st_pools_node_first_gpu(c, b);
+}
+
 int st_outage_classes(const st_cluster_cfg *c, const st_failures_cfg *fail, st_outage_class *out)
 {
     int n = 0;
@@ -48,6 +100,9 @@ int st_outage_classes(const st_cluster_cfg *c, const st_failures_cfg *fail, st_o
         int64_t count = 0;
         int nics = 0;
         int64_t w = width_of(c, fc->component, &count, &nics);
+        int sized = !st_pools_one_node_size(c);
+        if (sized)
+            count = count_sized(c, fc->component), w = count > 0, nics = 0;
         if (w <= 0 || count <= 0)
             continue;
         out[n++] = (st_outage_class){
@@ -57,7 +112,9 @@ int st_outage_classes(const st_cluster_cfg *c, const st_failures_cfg *fail, st_o
             .nics = nics,
             .per_node = at_least_1(c->gpus_per_node),
             .racks_of =
-                strcmp(fc->component, "rack") == 0 && c->racks_by_pool && c->n_pools > 0 ? c : NULL,
+                sized || (strcmp(fc->component, "rack") == 0 && c->racks_by_pool && c->n_pools > 0)
+                    ? c
+                    : NULL,
             .mtbf_s = fc->mtbf_s,
             .repair_s = fc->repair_s >= 0 ? fc->repair_s : fail->detect_s + fail->restart_s,
             .loc = fc->mtbf_loc};
@@ -69,7 +126,9 @@ void st_outage_range(const st_outage_class *oc, int64_t k, int64_t total, int64_
                      int64_t *n)
 {
     int64_t lo, hi;
-    if (oc->nics > 0) { /* NIC k % nics of node k / nics: its share of the node's GPUs */
+    if (oc->racks_of && !st_pools_one_node_size(oc->racks_of)) {
+        range_sized(oc, k, &lo, &hi);
+    } else if (oc->nics > 0) { /* NIC k % nics of node k / nics: its share of the node's GPUs */
         int64_t node = k / oc->nics, r = k % oc->nics;
         lo = node * oc->per_node + r * oc->per_node / oc->nics;
         hi = node * oc->per_node + (r + 1) * oc->per_node / oc->nics;

@@ -29,7 +29,10 @@ typedef struct st_outage_class {
     double repair_s;       /* how long a failed component stays out of the pool, >= 0 */
     st_loc loc;            /* its `mtbf:` in the scenario (errors about its rate point there) */
     /* A rack class on racks laid out by pool (models/config/racks.h): component k is rack k,
-     * its GPUs those of its nodes, the width unused; else NULL */
+     * its GPUs those of its nodes, the width unused; else NULL.
+     * Also every class of a cluster whose pools' nodes are of several sizes
+     * (models/config/pools.h): component k's GPUs are then those of its nodes (a NIC: its share
+     * of its node's), found through the pools. */
     const st_cluster_cfg *racks_of;
 } st_outage_class;
 

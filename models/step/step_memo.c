@@ -78,8 +78,8 @@ static int same_class(const memo_class *a, const st_topo_sig *s, const st_gpu_sp
 {
     const st_topo_sig *b = &a->sig;
     return st_coll_gpu_same(a->gpu, gpu) && b->kind == s->kind && b->routing == s->routing &&
-           b->gpn == s->gpn && b->dom == s->dom && b->nics == s->nics && b->npl == s->npl &&
-           b->up == s->up && b->ppod == s->ppod && b->cup == s->cup &&
+           b->gpn == s->gpn && b->dom == s->dom && b->skew == s->skew && b->nics == s->nics &&
+           b->npl == s->npl && b->up == s->up && b->ppod == s->ppod && b->cup == s->cup &&
            memcmp(&b->port_bw, &s->port_bw, sizeof b->port_bw) == 0 &&
            memcmp(&b->nv_bw, &s->nv_bw, sizeof b->nv_bw) == 0 &&
            memcmp(&b->lat_link, &s->lat_link, sizeof b->lat_link) == 0 &&

@@ -211,8 +211,9 @@ static void cost_by_pooled_id(void *ctx, size_t job, double *save_s, double *res
 
 /* Pool k's jobs of jobs[0 .. n) alone on a cluster of pool k's two nodes, seeded as the pooled
  * run seeds pool k (its seed + k), into r; their ids in the pooled run into ids. */
-static size_t run_alone(const char *policy, const char *placement, const st_cluster_job *jobs,
-                        size_t n, const int32_t *pool, int k, size_t *ids, st_cluster_result *r)
+static size_t run_alone_on(const char *policy, const char *placement, const st_cluster_job *jobs,
+                           size_t n, const int32_t *pool, int k, size_t *ids, st_cluster_result *r,
+                           int64_t gpn)
 {
     st_cluster_job *mine = calloc(n, sizeof *mine);
     size_t m = 0;
@@ -222,7 +223,8 @@ static size_t run_alone(const char *policy, const char *placement, const st_clus
             mine[m++] = jobs[i];
         }
     st_cluster_cfg c = cluster();
-    c.nodes = 2;
+    c.nodes = 16 / gpn; /* the pool's 16 GPUs on nodes of its size */
+    c.gpus_per_node = c.nvlink_domain = gpn;
     st_cluster_spec sp = spec_of(&c, policy, placement, mine, m);
     sp.seed += (uint64_t)k;
     sp.preempt_cost = cost_by_pooled_id;
@@ -230,6 +232,12 @@ static size_t run_alone(const char *policy, const char *placement, const st_clus
     run_spec(&sp, r);
     free(mine);
     return m;
+}
+
+static size_t run_alone(const char *policy, const char *placement, const st_cluster_job *jobs,
+                        size_t n, const int32_t *pool, int k, size_t *ids, st_cluster_result *r)
+{
+    return run_alone_on(policy, placement, jobs, n, pool, k, ids, r, 8);
 }
 
 /* Every segment of a pooled run on its job's pool's GPUs. */
@@ -264,6 +272,70 @@ START_TEST(test_pools_are_partitions)
     for (int k = 0; k < 2; k++) {
         st_cluster_result b;
         size_t m = run_alone(policy, placement, jobs, n, pool, k, ids, &b);
+        for (size_t i = 0; i < m; i++) {
+            const st_cluster_job_out *x = &a.job[ids[i]], *y = &b.job[i];
+            ck_assert_msg(x->start_s == y->start_s && x->end_s == y->end_s &&
+                              x->preemptions == y->preemptions,
+                          "%s/%s: pool %d's job %zu: start %g end %g alone, %g %g pooled", policy,
+                          placement, k, ids[i], y->start_s, y->end_s, x->start_s, x->end_s);
+        }
+        st_cluster_result_release(&b);
+    }
+    st_cluster_result_release(&a);
+    free(jobs);
+}
+END_TEST
+
+/* The same 32 GPUs as pools of two node sizes (docs/models/pools.md): p0 two nodes of 8 (GPUs
+ * 0-15, one leaf), p1 four trays of 4 (GPUs 16-31, two leaves of two trays). */
+static const st_pool_cfg sized_pools[] = {{.name = "p0",
+                                           .nodes = 2,
+                                           .first_node = 0,
+                                           .gpus_per_node = 8,
+                                           .nvlink_domain = 8,
+                                           .nics_per_node = 8,
+                                           .first_gpu = 0,
+                                           .first_nic = 0},
+                                          {.name = "p1",
+                                           .nodes = 4,
+                                           .first_node = 2,
+                                           .gpus_per_node = 4,
+                                           .nvlink_domain = 4,
+                                           .nics_per_node = 4,
+                                           .first_gpu = 16,
+                                           .first_nic = 16}};
+
+/* Loop index: policy x placement. Pools stay partitions when their nodes differ in size: each
+ * pool's jobs get exactly the starts, ends and preemptions they get on a cluster of that pool's
+ * nodes alone, and run on its GPUs alone. */
+START_TEST(test_pools_of_two_node_sizes_are_partitions)
+{
+    size_t np = n_policies();
+    const char *policy = st_sched_policy_names[_i % np];
+    const char *placement = st_place_policy_names[_i / np];
+    size_t n = 120, ids[120];
+    st_cluster_job *jobs = mix(n, 23);
+    int32_t pool[120];
+    for (size_t i = 0; i < n; i++) {
+        pool[i] = (int32_t)((i / 3) % 2);
+        jobs[i].gpus = jobs[i].gpus > 16 ? 16 : jobs[i].gpus;
+    }
+    st_cluster_cfg c = cluster();
+    c.nodes = 6;
+    c.pools = sized_pools;
+    c.n_pools = 2;
+    c.mixed_node_sizes = 1;
+    c.fabric.nics_per_node = 8;
+    st_cluster_spec sp = spec_of(&c, policy, placement, jobs, n);
+    sp.pool = pool;
+    st_cluster_result a;
+    run_spec(&sp, &a);
+    check_no_overcommit(&a, jobs);
+    check_in_pool(&a, pool);
+    ck_assert_uint_eq(a.st.finished, n);
+    for (int k = 0; k < 2; k++) {
+        st_cluster_result b;
+        size_t m = run_alone_on(policy, placement, jobs, n, pool, k, ids, &b, k ? 4 : 8);
         for (size_t i = 0; i < m; i++) {
             const st_cluster_job_out *x = &a.job[ids[i]], *y = &b.job[i];
             ck_assert_msg(x->start_s == y->start_s && x->end_s == y->end_s &&
@@ -342,6 +414,7 @@ Suite *conformance_suite(void)
     int np = (int)n_policies(), nq = (int)n_placements();
     tcase_add_loop_test(tc, test_policy_conforms, 0, np * nq * 3);
     tcase_add_loop_test(tc, test_pools_are_partitions, 0, np * nq);
+    tcase_add_loop_test(tc, test_pools_of_two_node_sizes_are_partitions, 0, np * nq);
     tcase_add_loop_test(tc, test_no_starvation_when_promised, 0, np);
     tcase_add_loop_test(tc, test_job_larger_than_the_cluster_is_refused, 0, np);
     tcase_add_test(tc, test_unknown_names_are_errors);
