@@ -1,0 +1,116 @@
+/* A cluster of pools with nodes of two sizes as `strata run` forecasts it (docs/models/pools.md,
+ * "Nodes of several sizes"): a GB200 pool of 4-GPU trays in 72-GPU NVLink domains beside 8-GPU
+ * HGX H100 nodes loads with each pool's node, a GB200 job steps as on a GB200 cluster alone
+ * (its domains begin at its pool's first tray), and each job's nodes are priced at its own
+ * pool's node size. */
+#include <check.h>
+#include <stdio.h>
+
+#include "models/config/pools.h"
+#include "unit/check_util.h"
+#include "unit/run_text.h"
+
+/* Four H100 nodes (GPUs 0-31), then 18 GB200 trays (GPUs 32-103, one NVL72 rack), all under one
+ * leaf; an 8B job on the whole GB200 domain, one on two H100 nodes. */
+static const char *const mixed =
+    "version: 1\nname: m\nseed: 1\ncluster:\n  pools:\n"
+    "    - { name: h100, gpu: h100-sxm, nodes: 4 }\n"
+    "    - { name: gb200, gpu: gb200, nodes: 18 }\n"
+    "  fabric: { nodes_per_leaf: 22 }\n"
+    "workloads:\n%s"
+    "cost: { delivery: on-prem, node_price: { h100-sxm: 240000 USD, gb200: 160000 USD },\n"
+    "        switch_price: 30000 USD, maintenance: 8%, staff: 1000000 USD/y }\n";
+static const char *const gb200_alone =
+    "version: 1\nname: g\nseed: 1\ncluster: { gpu: gb200, nodes: 18, gpus_per_node: 4,\n"
+    "  nvlink_domain: 72, fabric: { nodes_per_leaf: 18 } }\nworkloads:\n%s";
+static const char *const job =
+    "  - { name: j%s, model: llama3-8b, seq_len: 4096, global_batch: 144, gpus: %d,%s\n"
+    "      parallel: { tp: 4, pp: 1, zero: 1, microbatch: 1 }, steps: 100 }\n";
+
+static void run_fmt(const char *fmt, const char *work, st_scn **s, st_run *r)
+{
+    char text[4096];
+    ck_assert((size_t)snprintf(text, sizeof text, fmt, work) < sizeof text);
+    run_text(text, s, r);
+}
+
+START_TEST(test_a_gb200_pool_loads_beside_h100_nodes)
+{
+    char work[512];
+    snprintf(work, sizeof work, job, "", 72, " pool: gb200,");
+    st_scn *s = NULL;
+    st_run r;
+    run_fmt(mixed, work, &s, &r);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    ck_assert_int_eq(c->n_pools, 2);
+    ck_assert_int_eq(st_pools_gpus_per_node(c, 0), 8);
+    ck_assert_int_eq(st_pools_gpus_per_node(c, 1), 4);
+    ck_assert_int_eq(st_pools_nvlink_domain(c, 0), 8);
+    ck_assert_int_eq(st_pools_nvlink_domain(c, 1), 72); /* the NVL72 platform's */
+    ck_assert_int_eq(st_pools_nics_per_node(c, 1), 4);
+    ck_assert_int_eq(st_pools_first_gpu(c, 1), 32);
+    ck_assert_int_eq(st_pools_cluster_gpus(c), 104);
+    ck_assert(!st_pools_one_node_size(c));
+    /* the platform's power besides the GPUs is the tray's */
+    ck_assert_double_eq(c->pools[1].node_base_w, c->pools[1].gpu->node_base_w);
+    ck_assert(r.f[0].gpus && r.f[0].gpus[0] == 32); /* on its pool's GPUs */
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* The job on the whole GB200 rack steps as on 18 GB200 trays alone: its one NVLink domain is
+ * the pool's 18 trays, not one cut at GPU 72 of the cluster (which would send its tensor- and
+ * data-parallel traffic over the NICs). */
+START_TEST(test_a_gb200_job_steps_as_on_gb200_alone)
+{
+    char work[512];
+    snprintf(work, sizeof work, job, "", 72, " pool: gb200,");
+    st_scn *a = NULL, *b = NULL;
+    st_run ra, rb;
+    run_fmt(mixed, work, &a, &ra);
+    snprintf(work, sizeof work, job, "", 72, "");
+    run_fmt(gb200_alone, work, &b, &rb);
+    ck_assert(ra.f[0].has_step && rb.f[0].has_step);
+    ck_assert_msg(ra.f[0].step.step_time_s == rb.f[0].step.step_time_s,
+                  "pooled %.9g s, alone %.9g s", ra.f[0].step.step_time_s,
+                  rb.f[0].step.step_time_s);
+    st_run_release(&ra);
+    st_run_release(&rb);
+    st_scn_free(a);
+    st_scn_free(b);
+}
+END_TEST
+
+/* Each job's nodes at its own pool's size and price: per GPU-second held, a GB200 tray (160,000
+ * USD for 4 GPUs) costs 4/3 of an HGX H100 node (240,000 USD for 8), the cluster's shared parts
+ * aside. */
+START_TEST(test_each_jobs_nodes_are_priced_at_its_pools_size)
+{
+    char a[512], b[512], work[1024];
+    snprintf(a, sizeof a, job, "a", 16, " pool: h100,");
+    snprintf(b, sizeof b, job, "b", 16, " pool: gb200,");
+    snprintf(work, sizeof work, "%s%s", a, b);
+    st_scn *s = NULL;
+    st_run r;
+    run_fmt(mixed, work, &s, &r);
+    ck_assert(r.f[0].has_cost && r.f[1].has_cost);
+    double h = r.f[0].cost.capex_nodes_usd / r.f[0].life.wall_s;
+    double g = r.f[1].cost.capex_nodes_usd / r.f[1].life.wall_s;
+    ASSERT_REL(g / h, 4.0 / 3.0, 1e-9);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+Suite *pools_node_sizes_suite(void)
+{
+    Suite *s = suite_create("pools_node_sizes");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_a_gb200_pool_loads_beside_h100_nodes);
+    tcase_add_test(tc, test_a_gb200_job_steps_as_on_gb200_alone);
+    tcase_add_test(tc, test_each_jobs_nodes_are_priced_at_its_pools_size);
+    suite_add_tcase(s, tc);
+    return s;
+}
