@@ -478,7 +478,9 @@ static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg
     f->kept_w = kept_draw(s, same ? (n < n0 ? n0 - n : 0) : n0, &f->kept_heat);
     f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
     int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
-    f->fleet_gpus = fleet * c->gpus_per_node + spare_gpus(s, c);
+    /* another type's pool has its own node size (a GB200's trays beside 8-GPU nodes) */
+    int64_t kept_gpus = same ? 0 : n0 * s->existing->gpus_per_node;
+    f->fleet_gpus = (same ? fleet : n) * c->gpus_per_node + kept_gpus + spare_gpus(s, c);
     f->fleet_racks = same ? (fleet + npr - 1) / npr : (n0 + npr0 - 1) / npr0 + f->racks;
 }
 
@@ -691,7 +693,7 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
         out->calib.enabled = 0;              /* a calibration measures its own GPU type only */
     if (x->gpu && c->node.base_power_of_gpu) /* not the scenario's: the platform's, as loaded */
         out->node.base_power_w = x->gpu->node_base_w;
-    if (x->gpu && !s->existing) /* under --existing the pools share one node size */
+    if (x->gpu) /* on its platform's node; under --existing a pool of its own node size */
         st__size_platform(c, x->gpu, out);
     if (x->oversub >= 1) {
         out->fabric.oversub[0] = x->oversub;
@@ -1141,25 +1143,15 @@ static int price_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *e
 }
 
 /* A GPU variant on a cluster whose node power is its GPU platform's (base_power not stated)
- * takes the variant's platform figure, which must exist for the node's GPU count, as the loader
- * asks of the scenario's own GPU (scenarios/load_cluster.c). Under --existing a type whose
- * platform has nodes of another size is refused, as `run` refuses such a pool: the pools share
- * one node size (models/config/pools.h), and on the kept pool's it would be another machine.
- * 0, or ST_EINVAL located. */
+ * takes the variant's platform figure, which must exist, as the loader asks of the scenario's
+ * own GPU (scenarios/load_cluster.c); the variant is sized on its platform's node
+ * (size_platform.c), under --existing too, where it is a pool of its own node size beside the
+ * kept one (docs/models/pools.md). 0, or ST_EINVAL located. */
 static int gpu_check(const st_cluster_cfg *c, const st_size_spec *s, st_err *err)
 {
-    for (size_t v = 0; v < s->n_variants && s->existing; v++) {
-        const st_gpu_spec *g = s->variants[v].gpu;
-        if (g && g->node_gpus > 0 && g->node_gpus != c->gpus_per_node)
-            return st_err_set(err, ST_EINVAL, c->gpu_loc,
-                              "--existing: GPU '%s' comes on nodes of %d GPUs, the kept pool's "
-                              "have %lld: pools share one gpus_per_node (docs/models/pools.md); "
-                              "size it alone with --gpu-types %s",
-                              g->name, g->node_gpus, (long long)c->gpus_per_node, g->name);
-    }
     for (size_t v = 0; v < s->n_variants && c->node.base_power_of_gpu; v++) {
         const st_gpu_spec *g = s->variants[v].gpu;
-        if (g && !(g->node_base_w > 0 && (g->node_gpus == c->gpus_per_node || !s->existing)))
+        if (g && !(g->node_base_w > 0))
             return st_err_set(err, ST_EINVAL, c->gpu_loc,
                               "--gpu %s: no platform figure for a node of %lld such GPUs' power "
                               "besides the GPUs: give cluster.node.base_power",

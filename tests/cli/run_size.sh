@@ -552,13 +552,18 @@ expect "--existing: --unit rack sizes each type in its own racks (54 sizes)" "56
 expect "--existing: --unit rack names each type's own rack" 1 \
     "$("$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --unit rack \
         2>/dev/null | grep -c 'in whole units of 2 nodes (each type.s own rack)')"
-# A type whose platform has nodes of another size cannot join the kept pool (pools share one
-# node size, as run refuses such a pool): refused, where it was searched on 8-GPU "nodes".
-"$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --gpu-types gb200 \
-    >/dev/null 2>"$tmp/gb.err"
-expect "--existing: a GB200 beside 8-GPU pools exits 2" 2 $?
-expect "--existing: a GB200 beside 8-GPU pools says why" 1 \
-    "$(grep -c "error: --existing: GPU 'gb200' comes on nodes of 4 GPUs, the kept pool's have 8" "$tmp/gb.err")"
+# A type whose platform has nodes of another size joins as a pool of its own node size (it was
+# refused while the pools shared one): a GB200 wing of 4-GPU trays beside the kept 8-GPU H100
+# nodes, 512 trays holding 2,048 GPUs, whose GPU budget counts the kept 2,048 H100s and its own
+# 2,048 (4,096 fits it, 4,095 not).
+gb_wing() { # BUDGET: the first row adding 512 GB200 trays: feasible, binds, GPUs a tray
+    "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --gpu-types gb200 \
+        --top 40 --budget gpus="$1" --format json 2>/dev/null | python3 -c 'import json, sys
+r = [r for r in json.load(sys.stdin)["ranked"] if r["added_gpu"] == "gb200" and r["added_nodes"] == 512][0]
+print(r["feasible"], r["binds"], r["gpus"] // r["nodes"])'
+}
+expect "--existing: a GB200 wing of 4-GPU trays beside 8-GPU H100 nodes" "True gpus 4" "$(gb_wing 4096)"
+expect "--existing: the GB200 wing's GPUs and the kept H100s' fill 4,096" "False gpus 4" "$(gb_wing 4095)"
 # and a cooling budget their heat: the B200 pool's 3.07 MW of heat fits 6 MW beside the kept
 # H100s' at full draw, not 5 MW.
 b200_cool() { # BUDGET: the first B200 row's feasible and binds
