@@ -95,6 +95,8 @@ const st_fig st_figs[] = {
     RUN("cluster.pools[].gpu", TX, OPT, "Pool GPU"),
     RUN("cluster.pools[].nodes", NU, OPT, "Pool nodes"),
     RUN("cluster.pools[].gpus", NU, OPT, "Pool GPUs"),
+    RUN("cluster.pools[].gpus_per_node", NU, OPT, "Pool GPUs per node"),
+    RUN("cluster.pools[].nvlink_domain", NU, OPT, "Pool NVLink domain"),
     RUN("cluster.pools[].racks", NU, OPT, "Pool racks"),
     RUN("cluster.pools[].cooling", TX, OPT, "Pool racks' cooling"),
     RUN("cluster.noise.profile", TX, OPT, "System noise profile"),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/forecast/forecast.h"
 #include "models/plant/gpu_power.h"
 #include "models/silicon/llm.h"
@@ -98,7 +99,7 @@ int st_trace_rate_init(st_trace_rate *r, const st_trace_cfg *t, const st_cluster
     r->job_plan = st_xmalloc((r->n_jobs ? r->n_jobs : 1) * sizeof *r->job_plan);
     st__shape_memo_init(&r->memo);
     size_t cap = 0;
-    int64_t total = c->nodes * c->gpus_per_node;
+    int64_t total = st_pools_cluster_gpus(c);
     for (size_t j = 0; j < r->n_jobs; j++) {
         const st_trace_job *tj = &t->jobs[j];
         long k = tj->gpus >= 1 && tj->gpus <= total ? match(t, tj->cls, tj->gpus) : -1;
