@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <stdarg.h>
 
+#include "scenarios/reader.h"
 #include "sim/err.h"
 #include "sim/strfmt.h"
 #include "sim/utf8.h"
@@ -228,6 +230,13 @@ static void trimmed(const char **p, size_t *len)
         (*len)--;
 }
 
+/* The length of field [*p, *p + len) without its surrounding spaces, *p moved past the first. */
+static size_t flen_trim(const char **p, size_t len)
+{
+    trimmed(p, &len);
+    return len;
+}
+
 int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *const *want,
                   int n_want, int *col, int *first)
 {
@@ -348,6 +357,96 @@ void st_csv_skipped_as_errors(const st_csv_report *r)
     }
 }
 
+/* [p, p + n) quoted into out[0..size) as a message shows it: a tab, a CR and other control
+ * characters as \t, \r, \xNN, cut with "..." past about 60 bytes. */
+static const char *shown(const char *p, size_t n, char *out, size_t size)
+{
+    size_t at = 0, cut = st_utf8_fit(p, n, 60);
+    for (size_t i = 0; i < cut && at + 8 < size; i++) {
+        unsigned char u = (unsigned char)p[i];
+        if (u == '\t' || u == '\r')
+            at += (size_t)snprintf(out + at, size - at, "\\%c", u == '\t' ? 't' : 'r');
+        else if (u < 0x20 || u == 0x7f)
+            at += (size_t)snprintf(out + at, size - at, "\\x%02X", u);
+        else
+            out[at++] = (char)u;
+    }
+    snprintf(out + at, size - at, "%s", cut < n ? ST_UTF8_CUT_MARK : "");
+    return out;
+}
+
+/* Whether [p, p + n) is one of names[0..k) (NULL ones skipped). */
+static int one_of(const char *p, size_t n, const char *const *names, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (names[i] && strlen(names[i]) == n && memcmp(names[i], p, n) == 0)
+            return 1;
+    return 0;
+}
+
+int st_csv_no_column(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
+                     const char *what, const char *want, const char *const *others, int n_others)
+{
+    char q[256];
+    size_t bad = st_utf8_check(p, n);
+    if (bad < n)
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, p + bad)},
+                           "%s has no column '%s' in its header row, which holds byte 0x%02X, "
+                           "not UTF-8 (a file saved as Latin-1 or Windows-1252?): the file must "
+                           "be UTF-8 text",
+                           what, want, (unsigned char)p[bad]),
+               -1;
+    const char *f[ST_CSV_MAX_COLS];
+    size_t len[ST_CSV_MAX_COLS];
+    int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
+    nf = nf < ST_CSV_MAX_COLS ? nf : ST_CSV_MAX_COLS;
+    const char *sep = nf == 1 && memchr(p, '\t', n)  ? "tabs"
+                      : nf == 1 && memchr(p, ';', n) ? "semicolons"
+                                                     : NULL;
+    if (sep)
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, 1},
+                           "%s has no column '%s' in its header row: it reads '%s' as one "
+                           "column; the file's columns are separated by commas, not %s",
+                           what, want, shown(p, n, q, sizeof q), sep),
+               -1;
+    /* the names as strings, for the near-miss search */
+    enum { NAMES = 64, NAME_MAX_LEN = 64 };
+    char names[NAMES][NAME_MAX_LEN + 1];
+    const char *cand[NAMES], *near[ST_NEAR_MAX];
+    int idx[NAMES], k = 0;
+    for (int i = 0; i < nf && k < NAMES; i++) {
+        const char *a = f[i];
+        size_t la = flen_trim(&a, len[i]);
+        if (la == 0 || la > NAME_MAX_LEN || memchr(a, '\0', la) || one_of(a, la, others, n_others))
+            continue;
+        memcpy(names[k], a, la);
+        names[k][la] = '\0';
+        cand[k] = names[k];
+        idx[k++] = i;
+    }
+    if (st_near_names(want, cand, (size_t)k, near) > 0) {
+        int j = 0;
+        while (j + 1 < k && cand[j] != near[0])
+            j++;
+        unsigned col = st_csv_col(p, f[idx[j]]);
+        if (strlen(near[0]) == strlen(want) && strcasecmp(near[0], want) == 0)
+            return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, col},
+                               "%s has no column '%s' in its header row; it has '%s': column "
+                               "names are case-sensitive, so name it '%s'",
+                               what, want, shown(near[0], strlen(near[0]), q, sizeof q), want),
+                   -1;
+        char dym[256];
+        st_did_you_mean(want, cand, (size_t)k, dym, sizeof dym);
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, col},
+                           "%s has no column '%s' in its header row%s", what, want, dym),
+               -1;
+    }
+    return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, 1},
+                       "%s has no column '%s' in its header row, which reads '%s'", what, want,
+                       shown(p, n, q, sizeof q)),
+           -1;
+}
+
 int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
                        const char *const *want, int n_want, int *col)
 {
@@ -357,6 +456,15 @@ int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, cons
     if (nul)
         return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, nul)},
                            "malformed header row: a NUL byte"),
+               -1;
+    /* A lone CR: st_csv_next ends lines at LF, so a file of CR line ends is one line, and the
+     * reader said "no column 'gpus'" of "gpus\r0" */
+    const char *cr = memchr(p, '\r', n);
+    if (cr)
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, cr)},
+                           "malformed header row: a carriage return (CR) with no line feed after "
+                           "it; the file's lines end in CR alone (as classic Mac OS wrote them), "
+                           "so it reads as one line: save it with LF or CRLF line ends"),
                -1;
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];

@@ -72,11 +72,22 @@ int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *
                   int n_want, int *col, int *first);
 
 /* The header row [p, p + n), line line_no of file: col[k] the index of the column named want[k]
- * (-1: none). A NUL byte ("malformed header row: a NUL byte", at it), more than ST_CSV_MAX_COLS
+ * (-1: none). A NUL byte ("malformed header row: a NUL byte", at it), a carriage return inside
+ * it (the file's lines end in CR alone, so it reads as one line), more than ST_CSV_MAX_COLS
  * columns, or a name given twice, is an error added to errors ("the header row names column 'x'
  * twice (fields 2 and 5): which one to read is unclear"). Returns 0 or -1. */
 int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
                        const char *const *want, int n_want, int *col);
+
+/* Why the header row [p, p + n), line line_no of file, names no column `want`: an error added to
+ * errors, "<what> has no column '<want>' in its header row", located where the cause is and
+ * saying what was found: a byte that is not UTF-8 (at it), one column that holds tabs or
+ * semicolons ("it reads 'a\tb' as one column: the file's columns are separated by commas"), a
+ * name that differs in case or is near (at it: "column names are case-sensitive", "did you
+ * mean"; never one of others[0..n_others), the reader's other columns, NULL ones skipped), else
+ * the names it holds. Returns -1. */
+int st_csv_no_column(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
+                     const char *what, const char *want, const char *const *others, int n_others);
 
 /* The 1-based column, in characters, of byte q of the line that starts at p. */
 unsigned st_csv_col(const char *p, const char *q);

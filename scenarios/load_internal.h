@@ -74,7 +74,7 @@ static inline st_ld *st__ld(st_rd *rd)
 /* The path a file key's scalar n names (`key`, for messages), joined to the scenario's folder
  * unless absolute, into *path (the scenario's); the file is not touched: its reader opens it
  * once, so that what it checks is what it reads. Returns 0, or -1 after reporting (not a
- * scalar, or "<noun> path is longer than 4095 bytes"). */
+ * scalar, "<key> is empty", or "<noun> path is longer than 4095 bytes"). */
 int st__read_path(st_rd *rd, const st_ynode *n, const char *key, const char *noun,
                   const char **path);
 

@@ -28,7 +28,7 @@ static const char *const failure_scopes[] = {"job", "cluster", NULL};
  * (a regular file, within the size cap) is what it reads, and a FIFO put there cannot block. */
 static int fn_trace_file(st_rd *rd, const st_ynode *n, void *base)
 {
-    return st__read_path(rd, n, "file", "trace file", &((st_trace_cfg *)base)->file);
+    return st__read_path(rd, n, "trace.file", "trace file", &((st_trace_cfg *)base)->file);
 }
 
 int st__read_path(st_rd *rd, const st_ynode *n, const char *key, const char *noun,
@@ -37,6 +37,11 @@ int st__read_path(st_rd *rd, const st_ynode *n, const char *key, const char *nou
     st_ld *ld = st__ld(rd);
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
+    if (n->text[0] == '\0') /* joined, the scenario's folder: "trace file '' is a directory" */
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "%s is empty: expected the path of the %s (relative paths start at "
+                          "the scenario's folder)",
+                          key, noun);
     char buf[4096];
     int len = n->text[0] == '/' ? snprintf(buf, sizeof buf, "%s", n->text)
                                 : snprintf(buf, sizeof buf, "%s/%s", ld->s->dir, n->text);

@@ -200,12 +200,13 @@ static int header(rreader *r, st_csv *c, const st_ynode *at, const char *p, size
     const char *hf[ST_CSV_MAX_COLS];
     size_t hl[ST_CSV_MAX_COLS];
     r->n_header = st_csv_split(p, n, hf, hl, ST_CSV_MAX_COLS);
+    char what[160];
+    st_snprintf(what, sizeof what, "request trace '%s' (format %s)", at->text,
+                st_req_format_names[r->ic->trace_format]);
     for (int k = 0; k < 3; k++)
         if (r->col[k] < 0)
-            return st_rd_fail(&r->ld->rd, at, ST_EINVAL,
-                              "request trace '%s' (format %s) has no column '%s' in its header "
-                              "row",
-                              at->text, st_req_format_names[r->ic->trace_format], want[k]);
+            return st_csv_no_column(r->ld->rd.diag, r->ic->trace_file, c->line, p, n, what, want[k],
+                                    want, 3);
     return 0;
 }
 

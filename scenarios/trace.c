@@ -426,8 +426,8 @@ static int rows(reader *r, st_csv *c, char *why, size_t wn)
     return st_csv_each_row(c, &r->rep, ST_TRACE_MAX_ROWS, msg, row_of, r, why, wn);
 }
 
-/* The header's columns: 0, or an error located at `at` (a missing column) or in the file (a
- * repeated one, or too many). */
+/* The header's columns: 0, or an error located in the file (a missing column, a repeated one,
+ * too many) or at `at` (no GPU type column for trace.pools). */
 static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_t n)
 {
     st_rd *rd = &r->ld->rd;
@@ -438,11 +438,12 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
     const char *hf[ST_CSV_MAX_COLS];
     size_t hl[ST_CSV_MAX_COLS];
     r->n_header = st_csv_split(p, n, hf, hl, ST_CSV_MAX_COLS);
+    char what[160];
+    st_snprintf(what, sizeof what, "trace file '%s' (format %s)", at->text,
+                st_trace_format_names[t->format]);
     for (int k = 0; k < C__N; k++)
-        if (r->col[k] < 0 && (k < C_TENANT || (k == C_START && want[k])))
-            return st_rd_fail(rd, at, ST_EINVAL,
-                              "trace file '%s' (format %s) has no column '%s' in its header row",
-                              at->text, st_trace_format_names[t->format], want[k]);
+        if (r->col[k] < 0 && (k < C_TENANT || (k == C_START && want[k]))) /* said in the file */
+            return st_csv_no_column(rd->diag, t->file, c->line, p, n, what, want[k], want, C__N);
     if (t->n_pools && r->col[C_TYPE] < 0 && mapped(r, "any", 3) < 0)
         return st_rd_fail(rd, at, ST_EINVAL,
                           "trace file '%s' (format %s) has no GPU type column%s%s%s: trace.pools "

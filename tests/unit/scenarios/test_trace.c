@@ -220,7 +220,8 @@ START_TEST(test_malformed_rows_refused_by_the_flag)
 }
 END_TEST
 
-/* A header without the format's column is one located error naming it. */
+/* A header without the format's column is one error naming it, located at the header row in the
+ * trace file (it was at the scenario's `file` key) and saying what the row holds. */
 START_TEST(test_missing_column_is_an_error)
 {
     st_diag d;
@@ -228,7 +229,8 @@ START_TEST(test_missing_column_is_an_error)
     ck_assert_ptr_null(s);
     ck_assert_int_eq(d.n, 1);
     ck_assert_ptr_nonnull(strstr(d.items[0].msg, "(format philly) has no column 'submit_s'"));
-    ck_assert_uint_eq(d.items[0].loc.line, 3);
+    ck_assert_ptr_nonnull(strstr(d.items[0].loc.file, "trace1.csv"));
+    ck_assert_uint_eq(d.items[0].loc.line, 1);
 }
 END_TEST
 
@@ -278,6 +280,34 @@ START_TEST(test_every_row_malformed_names_each_row)
         ck_assert_uint_eq(d.items[i + 1].loc.col, 7); /* the gpus field */
         ck_assert_str_eq(d.items[i + 1].msg, why[i]);
     }
+}
+END_TEST
+
+/* A header whose name is a typo of the format's column: the did-you-mean is at the near name in
+ * the trace file, and never names another column the format reads ('output_tokens' for a
+ * missing 'input_tokens' would send the user to a column that is right). */
+START_TEST(test_a_near_column_name_is_suggested_where_it_is)
+{
+    char path[64];
+    temp_csv("gpus,sumbit,duration\n0,2 h,8\n", path, sizeof path);
+    st_diag d;
+    st_scn *s = with_abs_trace(path, "csv", "", &d);
+    unlink(path);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].loc.file, path);
+    ck_assert_uint_eq(d.items[0].loc.line, 1);
+    ck_assert_uint_eq(d.items[0].loc.col, 6);
+    ck_assert_ptr_nonnull(
+        strstr(d.items[0].msg, "has no column 'submit' in its header row; did you mean 'sumbit'?"));
+    temp_csv("gpus,submit,xyz\n0,2 h,8\n", path, sizeof path);
+    s = with_abs_trace(path, "csv", "", &d);
+    unlink(path);
+    ck_assert_ptr_null(s);
+    ck_assert_uint_eq(d.items[0].loc.col, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg,
+                                 "has no column 'duration' in its header row, which reads "
+                                 "'gpus,submit,xyz'"));
 }
 END_TEST
 
@@ -429,6 +459,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_a_bound_is_an_error_whatever_malformed_says);
     tcase_add_test(tc, test_plain_columns_are_strict);
     tcase_add_test(tc, test_set_values_meet_the_same_bounds);
+    tcase_add_test(tc, test_a_near_column_name_is_suggested_where_it_is);
     suite_add_tcase(s, tc);
     return s;
 }
