@@ -3,10 +3,12 @@
 #include "scenarios/ytree.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 /* Anchors live in an open-addressing hash table (FNV-1a, linear probing): a document may hold
@@ -460,6 +462,15 @@ static int parser_error(st_ytree *t, const yaml_parser_t *p, st_err *err)
 {
     if (p->error == YAML_MEMORY_ERROR)
         return st_err_set(err, ST_ELIMIT, (st_loc){t->file, 0, 0}, "out of memory parsing YAML");
+    /* libyaml's UTF-8 errors named a byte it had not read ("invalid length of a UTF-8
+     * sequence (byte 0xff)" of C0 AF, "(byte 0x00)" of a surrogate) or the one after the culprit
+     * (0x0a after a Latin-1 0xE9): the bytes at fault are said here, at their own place. */
+    size_t bad = p->error == YAML_READER_ERROR ? st_utf8_check(t->buf, t->len) : t->len;
+    if (bad < t->len && bad <= p->problem_offset) {
+        char why[192];
+        return st_err_set(err, ST_ESYNTAX, offset_loc(t, bad), "not a text file: %s",
+                          st_utf8_why(t->buf, t->len, bad, why, sizeof why));
+    }
     if (p->error == YAML_READER_ERROR)
         return st_err_set(err, ST_ESYNTAX, offset_loc(t, p->problem_offset),
                           "not a text file: %s (byte 0x%02x)", p->problem,
@@ -482,6 +493,18 @@ int st_ytree_parse(const char *file, const char *buf, size_t len, st_ytree **out
         return st_err_set(err, ST_ELIMIT, (st_loc){file, 0, 0},
                           "file of %zu bytes exceeds the limit of %u bytes", len,
                           ST_YTREE_MAX_FILE);
+    size_t bom = 0;
+    const char *enc = st_utf8_foreign_bom(buf, len, &bom);
+    if (enc) { /* libyaml reads UTF-16 and UTF-32 too: such a file loaded, though not UTF-8 */
+        char b[32] = "";
+        for (size_t i = 0, at = 0; i < bom; i++)
+            at += (size_t)snprintf(b + at, sizeof b - at, "%s0x%02X", i ? " " : "",
+                                   (unsigned char)buf[i]);
+        return st_err_set(err, ST_ESYNTAX, (st_loc){file, 1, 1},
+                          "not a text file: it begins with the byte-order mark of %s (bytes %s); "
+                          "a scenario is UTF-8 text: save it as UTF-8",
+                          enc, b);
+    }
     st_ytree *t = st_xcalloc(1, sizeof *t);
     t->file = file;
     t->buf = buf;

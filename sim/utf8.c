@@ -64,6 +64,81 @@ size_t st_utf8_check(const char *s, size_t len)
     return len;
 }
 
+/* "0xC0 0xAF": bytes s[0..k) into buf[0..n). */
+static const char *bytes_of(const unsigned char *s, size_t k, char *buf, size_t n)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < k && at + 6 < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s0x%02X", i ? " " : "", s[i]);
+    if (k == 0 && n)
+        buf[0] = '\0';
+    return buf;
+}
+
+const char *st_utf8_why(const char *s, size_t len, size_t at, char *buf, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s + at;
+    size_t left = at < len ? len - at : 0, run = 1, need;
+    char b[32];
+    if (!left) {
+        snprintf(buf, n, "no byte");
+        return buf;
+    }
+    unsigned c = u[0];
+    while (run < left && run < 4 && continuation(u[run]))
+        run++; /* the lead byte and the continuation bytes after it */
+    if (continuation((unsigned char)c)) {
+        snprintf(buf, n, "byte 0x%02X continues a character that no lead byte starts", c);
+        return buf;
+    }
+    if (c >= 0xf8 || (c >= 0xc0 && run == 1 && (c <= 0xc1 || c >= 0xf5))) {
+        snprintf(buf, n, "byte 0x%02X never appears in UTF-8", c);
+        return buf;
+    }
+    need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    unsigned long cp = c & (need == 2 ? 0x1f : need == 3 ? 0x0f : 0x07);
+    for (size_t i = 1; i < run && i < need; i++)
+        cp = cp << 6 | (u[i] & 0x3f);
+    int overlong =
+        c <= 0xc1 || (c == 0xe0 && run > 1 && u[1] < 0xa0) || (c == 0xf0 && run > 1 && u[1] < 0x90);
+    if (run >= need && overlong)
+        snprintf(buf, n, "bytes %s are an overlong form of U+%04lX, which UTF-8 forbids",
+                 bytes_of(u, need, b, sizeof b), cp);
+    else if (run >= need && c == 0xed)
+        snprintf(buf, n, "bytes %s are a UTF-16 surrogate (U+%04lX), which UTF-8 does not encode",
+                 bytes_of(u, need, b, sizeof b), cp);
+    else if (run >= need && c >= 0xf4)
+        snprintf(buf, n, "bytes %s are past U+10FFFF, the last code point",
+                 bytes_of(u, need, b, sizeof b));
+    else if (run < left)
+        snprintf(buf, n,
+                 "byte 0x%02X starts a %zu-byte sequence, but byte 0x%02X follows it (a file "
+                 "saved as Latin-1 or Windows-1252?)",
+                 c, need, u[run]);
+    else
+        snprintf(buf, n, "byte 0x%02X starts a %zu-byte sequence, but the text ends after %zu", c,
+                 need, run);
+    return buf;
+}
+
+const char *st_utf8_foreign_bom(const char *s, size_t len, size_t *bom_len)
+{
+    static const struct {
+        const char *bom, *name;
+        size_t n;
+    } boms[] = {/* UTF-32LE first: its mark begins with UTF-16LE's */
+                {"\xff\xfe\0\0", "UTF-32LE", 4},
+                {"\0\0\xfe\xff", "UTF-32BE", 4},
+                {"\xff\xfe", "UTF-16LE", 2},
+                {"\xfe\xff", "UTF-16BE", 2}};
+    for (size_t i = 0; i < sizeof boms / sizeof boms[0]; i++)
+        if (len >= boms[i].n && memcmp(s, boms[i].bom, boms[i].n) == 0) {
+            *bom_len = boms[i].n;
+            return boms[i].name;
+        }
+    return NULL;
+}
+
 /* The length of s[0..len) without a last character that the end cut short. */
 static size_t whole(const char *s, size_t len)
 {

@@ -22,6 +22,17 @@ size_t st_utf8_fit(const char *s, size_t len, size_t max);
  * every byte is. */
 size_t st_utf8_check(const char *s, size_t len);
 
+/* What is wrong with the ill-formed sequence that starts at s[at] (st_utf8_check's offset) in
+ * words, its bytes named, into buf[0..n): "bytes 0xC0 0xAF are an overlong form of U+002F",
+ * "bytes 0xED 0xA0 0x80 are a UTF-16 surrogate (U+D800), which UTF-8 does not encode", "byte
+ * 0xE9 starts a 3-byte sequence, but byte 0x0A follows it (a file saved as Latin-1 or
+ * Windows-1252?)". Returns buf. */
+const char *st_utf8_why(const char *s, size_t len, size_t at, char *buf, size_t n);
+
+/* The encoding whose byte-order mark s[0..len) begins with when it is not UTF-8's ("UTF-16LE",
+ * "UTF-16BE", "UTF-32LE", "UTF-32BE"), its length in *bom_len; NULL when there is none. */
+const char *st_utf8_foreign_bom(const char *s, size_t len, size_t *bom_len);
+
 /* vsnprintf into buf[0..n) that cuts only on a character boundary: when the text does not fit,
  * it is cut back to a boundary and ends with ST_UTF8_CUT_MARK (when n leaves room for it).
  * Returns the length the whole text has, as vsnprintf does, so `>= n` tells a cut. */

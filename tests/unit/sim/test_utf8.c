@@ -38,6 +38,40 @@ START_TEST(test_check_finds_the_first_ill_formed_byte)
 }
 END_TEST
 
+/* Each ill-formed sequence is named by its own bytes: libyaml named 0xff of C0 AF, 0x00 of a
+ * surrogate, and the byte after a Latin-1 one. */
+START_TEST(test_why_names_the_bytes_at_fault)
+{
+    static const struct {
+        const char *s, *want;
+    } cases[] = {
+        {"a\xc0\xaf", "bytes 0xC0 0xAF are an overlong form of U+002F, which UTF-8 forbids"},
+        {"\xe0\x80\xaf",
+         "bytes 0xE0 0x80 0xAF are an overlong form of U+002F, which UTF-8 forbids"},
+        {"\xed\xa0\x80",
+         "bytes 0xED 0xA0 0x80 are a UTF-16 surrogate (U+D800), which UTF-8 does not encode"},
+        {"\xf4\x90\x80\x80", "bytes 0xF4 0x90 0x80 0x80 are past U+10FFFF, the last code point"},
+        {"caf\xe9\n", "byte 0xE9 starts a 3-byte sequence, but byte 0x0A follows it (a file saved "
+                      "as Latin-1 or Windows-1252?)"},
+        {"caf\xe9", "byte 0xE9 starts a 3-byte sequence, but the text ends after 1"},
+        {"\x80", "byte 0x80 continues a character that no lead byte starts"},
+        {"\xff", "byte 0xFF never appears in UTF-8"},
+        {"\xc1", "byte 0xC1 never appears in UTF-8"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = strlen(cases[i].s), at = st_utf8_check(cases[i].s, len);
+        char buf[192];
+        ck_assert_uint_lt(at, len);
+        ck_assert_str_eq(st_utf8_why(cases[i].s, len, at, buf, sizeof buf), cases[i].want);
+    }
+    size_t n = 0;
+    ck_assert_str_eq(st_utf8_foreign_bom("\xff\xfe\0\0", 4, &n), "UTF-32LE");
+    ck_assert_uint_eq(n, 4);
+    ck_assert_str_eq(st_utf8_foreign_bom("\xfe\xff\0v", 4, &n), "UTF-16BE");
+    ck_assert_ptr_null(st_utf8_foreign_bom("\xef\xbb\xbfv", 4, &n));
+}
+END_TEST
+
 START_TEST(test_snprintf_cuts_whole_characters_and_marks_the_cut)
 {
     char buf[20];
@@ -111,6 +145,7 @@ Suite *utf8_suite(void)
     tcase_add_test(tc, test_fit_backs_off_to_a_character_boundary);
     tcase_add_test(tc, test_check_finds_the_first_ill_formed_byte);
     tcase_add_test(tc, test_one_line_escapes_what_would_split_or_break_a_cell);
+    tcase_add_test(tc, test_why_names_the_bytes_at_fault);
     tcase_add_test(tc, test_snprintf_cuts_whole_characters_and_marks_the_cut);
     tcase_add_test(tc, test_error_messages_stay_well_formed);
     tcase_add_test(tc, test_an_error_keeps_its_file_name_after_the_name_is_freed);
