@@ -474,39 +474,35 @@ void st_cal_nccl_free(st_cal_nccl *l)
 enum { COL_M, COL_N, COL_K, COL_PREC, COL_TIME, COL_TFLOPS, N_COLS };
 static const char *const col_names[N_COLS] = {"m", "n", "k", "precision", "time_us", "tflops"};
 
-/* The comma-separated field i of [p, p + len) into buf, its column into *col: 0 past the end,
- * -1 when it does not fit buf (a longer field is no name or number of this file's, and a cut
- * one would be read as another). */
+/* Field i of [p, p + len) as the job traces split a row (st_csv_split: RFC 4180 quoting, so a
+ * spreadsheet's "m","n" header is read; it was "'m' is missing") into buf, trimmed, its column
+ * into *col: 0 past the end, -1 when it does not fit buf (a longer field is no name or number of
+ * this file's, and a cut one would be read as another). */
 static int field(const char *p, size_t len, int i, char *buf, size_t n, unsigned *col)
 {
-    size_t s = 0;
-    for (int f = 0; f < i; f++) {
-        const char *c = memchr(p + s, ',', len - s);
-        if (!c)
-            return 0;
-        s = (size_t)(c - p) + 1;
-    }
-    const char *e = memchr(p + s, ',', len - s);
-    size_t m = (e ? (size_t)(e - p) : len) - s;
-    while (m && isspace((unsigned char)p[s]))
+    const char *f[ST_CSV_MAX_COLS];
+    size_t fl[ST_CSV_MAX_COLS];
+    int nf = st_csv_split(p, len, f, fl, ST_CSV_MAX_COLS);
+    if (i >= nf || i >= ST_CSV_MAX_COLS)
+        return 0;
+    const char *s = f[i];
+    size_t m = fl[i];
+    while (m && isspace((unsigned char)*s))
         s++, m--;
-    while (m && isspace((unsigned char)p[s + m - 1]))
+    while (m && isspace((unsigned char)s[m - 1]))
         m--;
-    *col = (unsigned)s + 1;
+    *col = (unsigned)(s - p) + 1;
     if (m >= n)
         return -1;
-    memcpy(buf, p + s, m);
+    memcpy(buf, s, m);
     buf[m] = '\0';
     return 1;
 }
 
-/* The fields of a row: one more than its commas. */
+/* The fields of a row, as field() splits it. */
 static int field_count(const char *p, size_t len)
 {
-    int n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += p[i] == ',';
-    return n;
+    return st_csv_split(p, len, NULL, NULL, 0);
 }
 
 /* The header: the field each column is at into at (-1: absent). */
@@ -598,6 +594,19 @@ static int gemm_row(const char *path, unsigned line, const char *p, size_t len, 
                        .k = v[COL_K]};
     r->time_s =
         at[COL_TIME] >= 0 ? v[COL_TIME] * 1e-6 : 2 * r->m * r->n * r->k / (v[COL_TFLOPS] * 1e12);
+    if (at[COL_TIME] >= 0 && at[COL_TFLOPS] >= 0) {
+        /* both given: they must say one speed (to the rounding of a printed TFLOP/s), else the
+         * fit took time_us silently and a wrong one read "no BF16 compute factor fits" */
+        double implied = 2 * r->m * r->n * r->k / r->time_s / 1e12;
+        if (fabs(implied - v[COL_TFLOPS]) > 0.01 * v[COL_TFLOPS] + 0.005) {
+            field(p, len, at[COL_TFLOPS], f, sizeof f, &col);
+            return st_err_set(err, ST_EINVAL, (st_loc){path, line, col},
+                              "time_us and tflops disagree: the %.0fx%.0fx%.0f GEMM in %g us is "
+                              "%.4g TFLOP/s, but tflops says %g; give one of them, or both alike "
+                              "(within 1%%)",
+                              r->m, r->n, r->k, v[COL_TIME], implied, v[COL_TFLOPS]);
+        }
+    }
     field(p, len, at[COL_TIME] >= 0 ? at[COL_TIME] : at[COL_TFLOPS], f, sizeof f, &col);
     r->at = (st_loc){path, line, col};
     return 0;

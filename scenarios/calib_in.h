@@ -49,9 +49,12 @@ typedef struct st_cal_gemm {
 
 /* Read GEMM timings at path: a CSV whose header names m, n, k, precision (bf16 or fp8) and
  * time_us (microseconds per call) or tflops (achieved TFLOP/s, 2mnk / time), in any order,
- * each row as many fields as the header and ended by its line end (a last row without one is the
- * file cut off while written, its last field perhaps cut short: 7 for 7211.130). Appends to
- * *rows (*n of them, malloc'd; their locations borrow path). Returns 0 or a located error. */
+ * fields split as the job traces split them (RFC 4180 quotes allowed: "m","n",...); a row that
+ * gives both time_us and tflops must have them agree within 1% (time_us is then read), else it
+ * is refused at its tflops field; each row as many fields as the header and ended by its line end
+ * (a last row without one is the file cut off while written, its last field perhaps cut short: 7
+ * for 7211.130). Appends to *rows (*n of them, malloc'd; their locations borrow path). Returns 0 or
+ * a located error. */
 int st_cal_gemm_read(const char *path, st_cal_gemm **rows, size_t *n, st_err *err);
 
 #endif

@@ -247,6 +247,22 @@ gemm noprec 'm,n,k,time_us,precision\n8192,8192,8192,1500\n'
 expect "a missing precision exits 2" 2 $?
 grep -q "noprec.csv:2:20: error: expected 5 fields, as the header has, found 4" "$tmp/e" ||
     bad "missing precision: message $(cat "$tmp/e")"
+# A header quoted as RFC 4180 writes it (a spreadsheet's export) is read, as the job traces read
+# one: it was "'m' is missing". A row with both time_us and tflops that disagree is refused at
+# its tflops field; before, time_us was taken without a word.
+sed '1s/.*/"m","n","k","precision","time_us"/; 2s/bf16/"bf16"/' $run_gemm >"$tmp/quoted.csv"
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm "$tmp/quoted.csv" >/dev/null 2>"$tmp/e"
+expect "a quoted GEMM header is read" 0 $?
+awk -F, 'NR == 1 {print $0 ",tflops"; next} {printf "%s,%.3f\n", $0, 2 * $1 * $2 * $3 / $5 / 1e6 * (NR == 3 ? 2 : 1)}' \
+    $run_gemm >"$tmp/both.csv"
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm "$tmp/both.csv" >/dev/null 2>"$tmp/e"
+expect "time_us and tflops that disagree exit 2" 2 $?
+grep -q "both.csv:3:$(($(sed -n 3p $run_gemm | wc -c) + 1)): error: time_us and tflops disagree: the 1536x4096x2048 GEMM in 35.432 us is 727.3 TFLOP/s, but tflops says 1454.61" \
+    "$tmp/e" || bad "time_us and tflops disagree: message $(cat "$tmp/e")"
+awk -F, 'NR == 1 {print $0 ",tflops"; next} {printf "%s,%.3f\n", $0, 2 * $1 * $2 * $3 / $5 / 1e6}' \
+    $run_gemm >"$tmp/agree.csv"
+"$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm "$tmp/agree.csv" >/dev/null 2>"$tmp/e"
+expect "time_us and tflops that agree are read" 0 $?
 # A row of the H200 run with a field more was read as if it had none (rc 0); one with a field
 # less blamed the k column. Each names the counts, at the first field past the header's or at
 # the row's end.
