@@ -313,9 +313,13 @@ int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out)
 {
     if (st_rd_expect(rd, n, ST_YN_SCALAR, key))
         return -1;
-    /* an empty name printed as "job : ..." and "pool  (h100-sxm)" (a fuzzing find) */
-    if (!n->text[0])
-        return st_rd_fail(rd, n, ST_EINVAL, "%s: expected a non-empty string, found ''", key);
+    /* an empty name printed as "job : ..." and "pool  (h100-sxm)" (a fuzzing find); a name of
+     * spaces alone printed the same, and was taken */
+    if (!n->text[strspn(n->text, " \t\r\n")])
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "%s: expected a string that is not blank (empty or spaces only), found "
+                          "'%s'",
+                          key, n->text);
     *out = st_rd_strdup(rd, n->text);
     return 0;
 }
