@@ -166,7 +166,10 @@ int st_limit_parse(const char *key, const char *text, size_t len, const st_value
 {
     char msg[200];
     double v = 0;
-    unsigned flags = r->unit_flags | (r->lim && r->lim->max > 0 ? ST_UNIT_HUGE : 0);
+    /* A value too large for a double is past a bound: the key's own, else the largest figure
+     * strata reads (magnitude_check). It read "number out of range" where the key had no bound
+     * of its own (nic: 1e400 Gbit/s), though 1e300 Gbit/s got the bound's message. */
+    unsigned flags = r->unit_flags | ST_UNIT_HUGE;
     int n = (int)(len < 4096 ? len : 4096);
     if (st_unit_parse_n(text, len, r->dim, flags, &v, msg, sizeof msg)) {
         st_snprintf(why, whylen, "%s: %s", key, msg);

@@ -107,8 +107,8 @@ typedef enum st_range { ST_R_ANY, ST_R_POS, ST_R_NONNEG, ST_R_FRAC, ST_R_MIN1, S
 
 /* How one value is read, whatever its source (a YAML value, a `--set`, a trace field, a
  * command-line option): its dimension, its range rule, whether it must be a whole number, the
- * model's limit (NULL: none) and st_unit_parse_n's flags (ST_UNIT_HUGE is added when lim has a
- * max, so a value too large for a double is reported past that bound). */
+ * model's limit (NULL: none) and st_unit_parse_n's flags (ST_UNIT_HUGE is added, so a value
+ * too large for a double is reported past a bound: the model's, else the largest figure read). */
 typedef struct st_value_rule {
     st_dim dim;
     st_range range;
