@@ -212,6 +212,7 @@ static int parse_doc(st_ld *ld, const char *buf, size_t len, const st_scn_set *s
         return err.code;
     }
     st_ovr *ovr = NULL; /* --set overrides (override.c): a copy of the tree along each path */
+    char hint[256];     /* a CSV given as the scenario, said so */
     const st_ynode *root = st__ovr_apply(&ovr, st_ytree_root(tree), sets, n, ld->rd.diag);
     if (n && !root)
         ; /* the override's error is recorded */
@@ -222,8 +223,10 @@ static int parse_doc(st_ld *ld, const char *buf, size_t len, const st_scn_set *s
     else if (root->kind != ST_YN_MAP)
         st_rd_fail(&ld->rd, root, ST_EINVAL,
                    "a scenario is a mapping with 'version', 'cluster' and 'workloads', "
-                   "found %s",
-                   st_ynode_kind_name(root));
+                   "found %s%s",
+                   st_ynode_kind_name(root),
+                   root->kind == ST_YN_SCALAR ? st_ytree_csv_hint(buf, len, hint, sizeof hint)
+                                              : "");
     else
         load_sections(ld, root);
     st__ovr_free(ovr);

@@ -330,10 +330,41 @@ long st_ytree_bad_char(const unsigned char *v, size_t len)
     return -1;
 }
 
+const char *st_ytree_csv_hint(const char *text, size_t len, char *buf, size_t n)
+{
+    const char *nl;
+    while (len && (*text == '#' || *text == '\n' || *text == '\r') && /* comments, blank lines */
+           (nl = memchr(text, '\n', len)))
+        len -= (size_t)(nl + 1 - text), text = nl + 1;
+    nl = memchr(text, '\n', len);
+    size_t line = nl ? (size_t)(nl - text) : len;
+    int colon = 0;
+    for (size_t i = 0; i + 1 < line; i++)
+        colon |= text[i] == ':' && (text[i + 1] == ' ' || text[i + 1] == '\t');
+    if (colon || !memchr(text, ',', line) || (line && text[line - 1] == ':')) {
+        snprintf(buf, n, "%s", "");
+        return buf;
+    }
+    line = line && text[line - 1] == '\r' ? line - 1 : line;
+    size_t cut = st_utf8_fit(text, line, 32);
+    st_snprintf(buf, n,
+                "; it looks like a CSV file ('%.*s%s'): name a trace in a scenario, "
+                "trace: { file: ... }",
+                (int)cut, text, cut < line ? ST_UTF8_CUT_MARK : "");
+    return buf;
+}
+
 static int on_scalar(st_ytree *t, const yaml_event_t *ev, st_err *err)
 {
     st_loc at = mark_loc(t, ev->start_mark);
     size_t len = ev->data.scalar.length;
+    if (len > ST_YTREE_MAX_SCALAR && t->depth == 0) { /* the whole document: a CSV, a log */
+        char hint[256];
+        return st_err_set(err, ST_EINVAL, at,
+                          "a scenario is a mapping with 'version', 'cluster' and 'workloads', "
+                          "found one value (%zu bytes)%s",
+                          len, st_ytree_csv_hint(t->buf, t->len, hint, sizeof hint));
+    }
     if (len > ST_YTREE_MAX_SCALAR)
         return st_err_set(err, ST_ELIMIT, at, "value of %zu bytes exceeds the limit of %d bytes",
                           len, ST_YTREE_MAX_SCALAR);

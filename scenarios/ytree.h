@@ -62,4 +62,10 @@ const char *st_ynode_kind_name(const st_ynode *n);
  * refuses them in a file's values, and sweep's --set in its own. */
 long st_ytree_bad_char(const unsigned char *v, size_t len);
 
+/* For a file whose whole document is one value: when text[0..len) looks like a CSV file (its first
+ * line past comments and blank lines has a comma and no "key: value"), "; it looks like a CSV file
+ * ('<its first line>'): name a trace in a scenario, trace: { file: ... }" in buf[0..n), else "".
+ * Returns buf. */
+const char *st_ytree_csv_hint(const char *text, size_t len, char *buf, size_t n);
+
 #endif

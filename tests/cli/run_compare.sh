@@ -146,5 +146,11 @@ done
 "$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
     --placements pack,topology-aware --format markdown >"$tmp/tp2.md" 2>/dev/null
 ok 'sed -n 3p "$tmp/tp2.md" | grep -q "^2 policies under 2 placements (4 runs) on the same 2 jobs;.* makespan the same under every run "' "compare: placements' runs that read the same"
+# A CSV given as the scenario (a trace, say) is said to look like one: it read "value of 96078
+# bytes exceeds the limit of 65536 bytes", the YAML reader's word for its one long value.
+"$strata" compare scenarios/traces/muri_philly/trace1.csv >/dev/null 2>"$tmp/csv.err"
+rc=$?
+ok '[ $rc -eq 2 ]' "compare: a CSV as the scenario exits 2"
+ok 'head -1 "$tmp/csv.err" | grep -q "^scenarios/traces/muri_philly/trace1.csv:1:1: error: a scenario is a mapping with .version., .cluster. and .workloads., found one value (96078 bytes); it looks like a CSV file (.job_id,num_gpu,"' "compare: a CSV as the scenario is said to look like one"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
