@@ -93,7 +93,7 @@ static int parse_stamp(const char *p, size_t n, int64_t *whole, double *frac)
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap) ||
-        h > 23 || mi > 59 || s > 60)
+        h > 23 || mi > 59 || s > 59) /* second 60 (a leap second) was taken: no trace has one */
         return 0;
     *frac = 0;
     if (buf[19] == '.') {
@@ -137,11 +137,14 @@ static int arrival(rreader *r, const char *const *f, const size_t *len, double *
     }
     *t = (double)(whole - r->base_s) + (frac - r->base_frac);
     if (fabs(*t) > st_lim_run.max) { /* as a CSV's arrival is held (st_lim_run) */
-        st_csv_malformed(&r->rep, f[c],
-                         "TIMESTAMP '%.*s' is %.4g years from the first row's, beyond %s (%.4g "
-                         "years)",
-                         (int)st_utf8_fit(f[c], len[c], 40), f[c], fabs(*t) / (365 * 86400.0),
-                         st_lim_run.what, st_lim_run.max / (365 * 86400.0));
+        /* a bound, not a malformed row: an error whatever `malformed:` says, as the job traces
+         * and a CSV's arrival refuse one (it was skipped with a warning) */
+        char why[256];
+        st_snprintf(why, sizeof why,
+                    "TIMESTAMP '%.*s' is %.4g years from the first row's, beyond %s (%.4g years)",
+                    (int)st_utf8_fit(f[c], len[c], 40), f[c], fabs(*t) / (365 * 86400.0),
+                    st_lim_run.what, st_lim_run.max / (365 * 86400.0));
+        st_csv_row_error(&r->rep, f[c], ST_ELIMIT, why);
         return 0;
     }
     return 1;
