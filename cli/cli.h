@@ -77,6 +77,17 @@ int st_cli_once_of(const char *cmd, const char *const *once, const char *a, unsi
 int st_cli_value(const char *cmd, const char *opt, const char *val, const st_value_rule *r,
                  double *out);
 
+/* What an option's value names: a file the command writes, a file it reads, a folder. */
+typedef enum { ST_CLI_WRITES, ST_CLI_READS, ST_CLI_FOLDER } st_cli_path_kind;
+
+/* The value val (NULL: missing) of option opt, which names a file or folder: 0, or a usage error
+ * of cmd (exit ST_EXIT_INPUT) before anything runs, for a value that is missing or empty, that is
+ * '-' (no command reads standard input or writes standard output through a name), or that begins
+ * with '-', which is the next option taken as the value (`--trace --explain` wrote a file named
+ * --explain; './-x' names such a file), or a name this system cannot open: a component longer
+ * than NAME_MAX or a whole longer than PATH_MAX (a run of minutes ended "File name too long"). */
+int st_cli_path_arg(const char *cmd, const char *opt, const char *val, st_cli_path_kind kind);
+
 /* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
 int st_cli_wants_help(const char *arg, const char *cmd);
 
@@ -104,10 +115,6 @@ int st_cli_output_format(const char *cmd, const char *path, const char *given, c
  * (`--calibration FILE`, a path from the working folder, in place of any the file names):
  * 0, or ST_EXIT_INPUT after printing the load's errors. */
 int st_cli_load(const char *file, const char *calibration, st_scn **s);
-
-/* `--calibration ''`, refused as the option's parser reads it: a usage error of cmd ("--calibration
- * needs a file name, found ''"; it was the working folder, "is a directory"), else 0. */
-int st_cli_calibration_name(const char *cmd, const char *calibration);
 
 /* `--calibration FILE` as the override of cluster.calibration st_cli_load puts in: the path
  * made absolute from the working folder (the loader reads a relative one from the scenario's),

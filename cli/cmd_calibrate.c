@@ -29,6 +29,9 @@ static int add(const char *opt, const char *val, const char **list, size_t *n)
 {
     if (!val)
         return st_cli_usage_error("calibrate", "%s needs a value", opt);
+    if (strcmp(opt, "--step") != 0 && val[0] &&
+        st_cli_path_arg("calibrate", opt, val, ST_CLI_READS))
+        return ST_EXIT_INPUT; /* a log or CSV; '' is refused below */
     /* an empty value, or an OP: with no log after it, names no file (the read said only
      * "No such file or directory", naming nothing) */
     const char *colon = strcmp(opt, "--nccl-tests") == 0 ? strchr(val, ':') : NULL; /* log_path's */
@@ -82,10 +85,10 @@ static int opt_one(const char *a, const char *val, void *p)
     if (strcmp(a, "--gemm") == 0)
         return add(a, val, o->gemm, &o->n_gemm);
     if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-        if (!val)
-            return st_cli_usage_error("calibrate", "%s needs a file name", a);
         if (o->output) /* the last one silently won */
             return st_cli_usage_error("calibrate", "%s is given twice; give it once", a);
+        if (st_cli_path_arg("calibrate", a, val, ST_CLI_WRITES))
+            return ST_EXIT_INPUT;
         o->output = val;
         return 0;
     }

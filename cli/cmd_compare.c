@@ -60,17 +60,18 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             return 1;
         if (st_cli_once_of("compare", once, a, &seen))
             return ST_EXIT_INPUT;
-        if (strcmp(a, "--policies") == 0 && val) {
-            o->policies = val;
+        if (strcmp(a, "--policies") == 0 || strcmp(a, "--placements") == 0) {
+            if (!val) /* it said "unknown option '--policies' (or its value is missing)" */
+                return st_cli_usage_error("compare", "%s needs a comma-separated list of names", a);
+            *(a[3] == 'o' ? &o->policies : &o->placements) = val;
             i++;
-        } else if (strcmp(a, "--placements") == 0 && val) {
-            o->placements = val;
-            i++;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && val) {
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (st_cli_path_arg("compare", a, val, ST_CLI_WRITES))
+                return ST_EXIT_INPUT;
             o->output = val;
             i++;
-        } else if (strcmp(a, "--calibration") == 0 && val) {
-            if (st_cli_calibration_name("compare", val))
+        } else if (strcmp(a, "--calibration") == 0) {
+            if (st_cli_path_arg("compare", a, val, ST_CLI_READS))
                 return ST_EXIT_INPUT;
             o->calibration = val;
             i++;

@@ -40,11 +40,13 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
     static const struct {
         const char *name, *alias, *what;
         size_t off;
+        int file; /* 1 + the st_cli_path_kind of a value that names a file, 0 for a name */
     } opts[] = {
-        {"--output", "-o", "a file name", offsetof(run_opts, output)},
-        {"--trace", NULL, "a file name", offsetof(run_opts, trace)},
-        {"--trace-job", NULL, "a workload's name", offsetof(run_opts, trace_job)},
-        {"--calibration", NULL, "a calibration file", offsetof(run_opts, calibration)},
+        {"--output", "-o", "a file name", offsetof(run_opts, output), 1 + ST_CLI_WRITES},
+        {"--trace", NULL, "a file name", offsetof(run_opts, trace), 1 + ST_CLI_WRITES},
+        {"--trace-job", NULL, "a workload's name", offsetof(run_opts, trace_job), 0},
+        {"--calibration", NULL, "a calibration file", offsetof(run_opts, calibration),
+         1 + ST_CLI_READS},
     };
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
         if (strcmp(a, opts[k].name) != 0 && !(opts[k].alias && strcmp(a, opts[k].alias) == 0))
@@ -53,7 +55,7 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
             return st_cli_usage_error("run", "%s needs %s", a, opts[k].what);
         if (st_cli_once("run", a, &o->seen, 1u << k))
             return ST_EXIT_INPUT;
-        if (strcmp(opts[k].name, "--calibration") == 0 && st_cli_calibration_name("run", val))
+        if (opts[k].file && st_cli_path_arg("run", a, val, (st_cli_path_kind)(opts[k].file - 1)))
             return ST_EXIT_INPUT;
         *(const char **)((char *)o + opts[k].off) = val;
         *used = 1;

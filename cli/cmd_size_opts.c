@@ -349,6 +349,9 @@ static int parse_one(const char *a, const char *val, st__size_opts *o)
         i++;
     if (i == nk)
         return -1;
+    if (!val &&
+        (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--calibration") == 0))
+        return st_cli_path_arg("size", a, val, ST_CLI_WRITES); /* "needs a file name" */
     if (!val)
         return st_cli_usage_error("size", "%s needs a value", a);
     /* an option of one value given twice: the second silently won (--deadline 1h --deadline
@@ -386,11 +389,13 @@ static int parse_one(const char *a, const char *val, st__size_opts *o)
         o->format_given = 1;
         return parse_format(val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+        if (st_cli_path_arg("size", a, val, ST_CLI_WRITES))
+            return ST_EXIT_INPUT;
         o->output = val;
     } else if (strcmp(a, "--workload") == 0) {
         o->workload = val;
     } else if (strcmp(a, "--calibration") == 0) {
-        if (st_cli_calibration_name("size", val))
+        if (st_cli_path_arg("size", a, val, ST_CLI_READS))
             return ST_EXIT_INPUT;
         o->calibration = val;
     } else if (strcmp(a, "--existing") == 0) {

@@ -89,13 +89,13 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
     } else if (strcmp(a, "--calibration") == 0) {
         /* one input of every point, loaded once before the sweep (st_cli_calibration_set), not an
          * axis */
-        if (need(a, val) || st_cli_calibration_name("sweep", val))
+        if (st_cli_path_arg("sweep", a, val, ST_CLI_READS))
             return ST_EXIT_INPUT;
         o->calibration = val;
     } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
         return parse_jobs(a, val, o);
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-        if (need(a, val))
+        if (st_cli_path_arg("sweep", a, val, ST_CLI_WRITES))
             return ST_EXIT_INPUT;
         o->output = val;
     } else if (strcmp(a, "--columns") == 0) {

@@ -692,8 +692,9 @@ int st_cmd_validate(int argc, char **argv)
         else if (strcmp(argv[i], "--transfer-residuals") == 0)
             transfer = 1;
         else if (strcmp(argv[i], "--dir") == 0 || strcmp(argv[i], "--openb") == 0) {
-            if (i + 1 == argc)
-                return st_cli_usage_error("validate", "%s needs a directory", argv[i]);
+            if (st_cli_path_arg("validate", argv[i], i + 1 < argc ? argv[i + 1] : NULL,
+                                ST_CLI_FOLDER))
+                return ST_EXIT_INPUT;
             if (strcmp(argv[i], "--dir") == 0)
                 dir = argv[++i];
             else

@@ -1,6 +1,7 @@
 /* The subcommand table and the helpers every subcommand shares. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,6 +388,44 @@ int st_cli_value(const char *cmd, const char *opt, const char *val, const st_val
         return st_cli_usage_error(cmd, "%s needs a value", opt);
     if (st_limit_parse(opt, val, strlen(val), r, out, why, sizeof why))
         return st_cli_usage_error(cmd, "%s", why);
+    return 0;
+}
+
+int st_cli_path_arg(const char *cmd, const char *opt, const char *val, st_cli_path_kind kind)
+{
+    const char *noun = kind == ST_CLI_FOLDER ? "a directory" : "a file name";
+    if (!val)
+        return st_cli_usage_error(cmd, "%s needs %s", opt, noun);
+    if (!val[0]) /* else the working folder: "is a directory", or ./.journal */
+        return st_cli_usage_error(cmd, "%s needs %s, found ''", opt, noun);
+    if (strcmp(val, "-") == 0) { /* no command takes '-' for standard input or output */
+        const char *hint = kind != ST_CLI_WRITES ? ": standard input is not read"
+                           : strcmp(opt, "-o") == 0 || strcmp(opt, "--output") == 0
+                               ? "; to write to standard output, leave -o out"
+                               : "; to write to standard output, name /dev/stdout";
+        return st_cli_usage_error(cmd, "%s needs %s, found '-'%s", opt, noun, hint);
+    }
+    if (val[0] == '-') /* the next option, taken as the value */
+        return st_cli_usage_error(cmd, "%s needs %s, found the option '%s'", opt, noun, val);
+    size_t len = strlen(val);
+    if (len >= PATH_MAX) /* "././.../o.json" was "its folder '././.../.' does not exist" */
+        return st_cli_usage_error(cmd,
+                                  "%s: the path is %zu bytes long, longer than the %d a path may "
+                                  "have here (PATH_MAX)",
+                                  opt, len, PATH_MAX - 1);
+    for (const char *c = val; *c; c += strspn(c, "/")) {
+        size_t n = strcspn(c, "/");
+        if (n > NAME_MAX) {
+            size_t cut = 24;
+            while (cut > 0 && (c[cut] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+                cut--;
+            return st_cli_usage_error(cmd,
+                                      "%s: the name '%.*s...' is %zu bytes long, longer than the "
+                                      "%d a file's name may have here (NAME_MAX)",
+                                      opt, (int)cut, c, n, NAME_MAX);
+        }
+        c += n;
+    }
     return 0;
 }
 

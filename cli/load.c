@@ -29,13 +29,6 @@ static char *working_folder(void)
     }
 }
 
-int st_cli_calibration_name(const char *cmd, const char *calibration)
-{
-    if (calibration && !calibration[0]) /* else read as the working folder, "is a directory" */
-        return st_cli_usage_error(cmd, "--calibration needs a file name, found ''");
-    return 0;
-}
-
 st_scn_set st_cli_calibration_set(const char *calibration, char **path, char **label)
 {
     char *cwd = calibration[0] != '/' ? working_folder() : NULL;

@@ -63,6 +63,56 @@ expect "strata validate: --residuals runs alone (with --dir at most)" -- \
     validate --residuals --fabric
 expect "strata validate: --transfer-residuals runs alone (with --dir at most)" -- \
     validate --transfer-residuals --markdown
+# A file's option took the next option as its name: `--trace --explain` wrote a file named
+# --explain, `-o --format json` then found 'json' a second scenario file.
+cal=$src/scenarios/examples/calibrate/mpt-h100.yaml
+expect "strata run: --trace needs a file name, found the option '--explain'" -- \
+    run "$q" --trace --explain
+expect "strata run: -o needs a file name, found the option '--format'" -- run "$q" -o --format json
+expect "strata run: --calibration needs a file name, found the option '--seed'" -- \
+    run "$q" --calibration --seed 1
+expect "strata sweep: -o needs a file name, found the option '-j'" -- \
+    sweep "$q" --set cluster.nodes=2,4 -o -j 2
+expect "strata size: --output needs a file name, found the option '--top'" -- \
+    size "$q" --deadline 1d --output --top 3
+expect "strata compare: -o needs a file name, found the option '--seed'" -- \
+    compare "$queue" -o --seed 3
+expect "strata calibrate: -o needs a file name, found the option '--step'" -- \
+    calibrate "$cal" -o --step mpt-7b-8gpu=1s
+expect "strata calibrate: --gemm needs a file name, found the option '-o'" -- \
+    calibrate "$cal" --gemm -o c.yaml
+expect "strata validate: --dir needs a directory, found the option '--markdown'" -- \
+    validate --dir --markdown
+expect "strata run: -o needs a file name, found '-'; to write to standard output, leave -o out" \
+    -- run "$q" -o -
+expect "strata sweep: --output needs a file name, found '-'; to write to standard output, leave -o out" \
+    -- sweep "$q" --set cluster.nodes=2,4 --output -
+# compare said "unknown option '-o' (or its value is missing)"
+expect "strata compare: -o needs a file name" -- compare "$queue" -o
+expect "strata compare: --policies needs a comma-separated list of names" -- \
+    compare "$queue" --policies
+expect "strata compare: --placements needs a comma-separated list of names" -- \
+    compare "$queue" --placements
+# A name this system cannot open was found only after the whole run ("File name too long").
+long=$(printf 'c%.0s' {1..256}).json
+deep=$(printf './%.0s' {1..2100})o.json
+too_long="is 261 bytes long, longer than the 255 a file's name may have here (NAME_MAX)"
+expect "strata run: -o: the name 'cccccccccccccccccccccccc...' $too_long" -- run "$q" -o "$long"
+expect "strata run: --trace: the name 'cccccccccccccccccccccccc...' $too_long" -- \
+    run "$q" --trace "$long"
+expect "strata size: -o: the name 'cccccccccccccccccccccccc...' $too_long" -- \
+    size "$q" --deadline 1d -o "$long"
+expect "strata compare: -o: the name 'cccccccccccccccccccccccc...' $too_long" -- \
+    compare "$queue" -o "$long"
+expect "strata calibrate: -o: the name 'cccccccccccccccccccccccc...' $too_long" -- \
+    calibrate "$cal" --step mpt-7b-8gpu=1s -o "$long"
+expect "strata sweep: -o: the name 'cccccccccccccccccccccccc...' $too_long" -- \
+    sweep "$q" --set cluster.nodes=2,4 -o "$long"
+# it said "its folder '././.../.' does not exist"
+expect "strata run: -o: the path is 4206 bytes long, longer than the 4095 a path may have here (PATH_MAX)" \
+    -- run "$q" -o "$deep"
+n=$((n + 1))
+ls -A "$tmp" | grep -q -- '^-\|^c' && { echo "FAIL a refused name was written: $(ls -A "$tmp")"; fail=$((fail + 1)); }
 # a bad openb folder is refused before the other sets run (it came after their rows)
 n=$((n + 1))
 out=$(timeout 60 "$strata" validate --sched --openb "$tmp/absent" 2>/dev/null)
