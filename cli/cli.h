@@ -91,6 +91,11 @@ int st_cli_path_arg(const char *cmd, const char *opt, const char *val, st_cli_pa
 /* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
 int st_cli_wants_help(const char *arg, const char *cmd);
 
+/* Argument a, not an option of command cmd: a usage error, "unknown option 'a'" with the
+ * nearest of the command's options its --help lists ("; did you mean '--format'?"), or for
+ * `--seed=5`, an option of cmd written with '=', the form to use ("use '--seed 5'"). */
+int st_cli_unknown_option(const char *cmd, const char *a);
+
 /* One option and the argument after it (NULL at the end): 0 when the option took that value,
  * -2 when it took none, > 0 a usage error already printed, -1 not an option of the command. */
 typedef int (*st_cli_opt_fn)(const char *arg, const char *val, void *opts);

@@ -31,7 +31,7 @@ int st_cmd_audit(int argc, char **argv)
         if (st_cli_wants_help(argv[i], "audit"))
             return ST_EXIT_OK;
         if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return st_cli_usage_error("audit", "unknown option '%s'", argv[i]);
+            return st_cli_unknown_option("audit", argv[i]);
         if (file)
             return st_cli_usage_error("audit", "expected one scenario file, found '%s' too",
                                       argv[i]);

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "planner/calibrate.h"
 #include "report/report.h"
+#include "scenarios/reader.h"
 #include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
@@ -112,11 +113,20 @@ static int parse_step(const st_scn *s, const char *arg, st_cal_step *out)
         if (c->kind == ST_WL_TRAINING && strlen(c->name) == n && strncmp(c->name, arg, n) == 0)
             w = c;
     }
-    if (!w)
+    if (!w) { /* `--step mpt-7b-8gp=1s`: did you mean 'mpt-7b-8gpu'? */
+        const char *names[64];
+        size_t m = 0;
+        for (size_t i = 0; i < st_scn_workload_count(s) && m < 64; i++)
+            if (st_scn_workload(s, i)->kind == ST_WL_TRAINING)
+                names[m++] = st_scn_workload(s, i)->name;
+        char *job = st_xstrndup(arg, n), near[200];
+        st_did_you_mean(job, names, m, near, sizeof near);
+        free(job);
         return st_cli_usage_error("calibrate",
                                   "--step %s: no training workload named '%.*s' in "
-                                  "the scenario",
-                                  arg, (int)n, arg);
+                                  "the scenario%s",
+                                  arg, (int)n, arg, near);
+    }
     st_value_rule r = {.dim = ST_DIM_TIME, .range = ST_R_POS, .lim = &st_lim_span};
     char *opt = st_xasprintf("--step %s", w->name);
     *out = (st_cal_step){.w = w};

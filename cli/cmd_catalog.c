@@ -9,6 +9,7 @@
 #include "models/silicon/llm.h"
 #include "models/silicon/ub_cfg.h"
 #include "scenarios/catalog.h"
+#include "scenarios/reader.h"
 #include "scenarios/software.h"
 #include "sim/units.h"
 #include "sim/xalloc.h"
@@ -176,11 +177,15 @@ int st_cmd_catalog(int argc, char **argv)
         frontends = strcmp(argv[1], "frontends") == 0;
         prices = strcmp(argv[1], "prices") == 0;
         ub = strcmp(argv[1], "userbuffers") == 0;
+        static const char *const sections[] = {"gpus",      "models", "software",
+                                               "frontends", "prices", "userbuffers"};
+        char near[160]; /* `strata catalog gpu` */
         if (!gpus && !models && !software && !frontends && !prices && !ub)
-            return st_cli_usage_error("catalog",
-                                      "expected 'gpus', 'models', 'software', 'frontends', "
-                                      "'prices' or 'userbuffers', found '%s'",
-                                      argv[1]);
+            return st_cli_usage_error(
+                "catalog",
+                "expected 'gpus', 'models', 'software', 'frontends', 'prices' or 'userbuffers', "
+                "found '%s'%s",
+                argv[1], st_did_you_mean(argv[1], sections, 6, near, sizeof near));
     }
     if (prices) { /* asked for by name only: the catalog's listing stays the four */
         print_prices();

@@ -14,7 +14,7 @@ int st_cmd_check(int argc, char **argv)
         if (st_cli_wants_help(argv[i], "check"))
             return ST_EXIT_OK;
         if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return st_cli_usage_error("check", "unknown option '%s'", argv[i]);
+            return st_cli_unknown_option("check", argv[i]);
     }
     for (int i = 1; i < argc; i++) {
         st_diag d = {0};

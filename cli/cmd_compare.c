@@ -99,8 +99,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             o->has_seed = 1;
             i++;
         } else if (a[0] == '-') {
-            return st_cli_usage_error("compare", "unknown option '%s' (or its value is missing)",
-                                      a);
+            return st_cli_unknown_option("compare", a);
         } else if (o->file) {
             return st_cli_usage_error("compare", "expected one scenario file, got '%s' too", a);
         } else {

@@ -120,7 +120,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->has_seed = 1;
             i++;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return st_cli_usage_error("run", "unknown option '%s'", a);
+            return st_cli_unknown_option("run", a);
         } else if (o->file) {
             return st_cli_usage_error("run", "expected one scenario file, found a second: '%s'", a);
         } else {

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_size_internal.h"
 #include "models/silicon/llm.h"
+#include "scenarios/reader.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
@@ -233,10 +234,20 @@ int st_cmd_size(int argc, char **argv)
     st_cli_print_warnings(s);
     const st_cli_file out = {"-o", o.output};
     const st_workload_cfg *w = pick(s, o.workload);
-    if (!w) {
+    if (!w) { /* `--workload finetun`: did you mean 'finetune'? */
+        const char *names[64];
+        size_t m = 0;
+        for (size_t i = 0; i < st_scn_workload_count(s) && m < 64; i++)
+            if (st_scn_workload(s, i)->kind == ST_WL_TRAINING ||
+                st_scn_workload(s, i)->kind == ST_WL_INFERENCE)
+                names[m++] = st_scn_workload(s, i)->name;
+        char near[200] = "";
+        if (o.workload)
+            st_did_you_mean(o.workload, names, m, near, sizeof near);
+        rc = st_cli_usage_error("size", "%s has no training or inference workload%s%s%s", o.file,
+                                o.workload ? " named " : "", o.workload ? o.workload : "", near);
         st_scn_free(s);
-        return st_cli_usage_error("size", "%s has no training or inference workload%s%s", o.file,
-                                  o.workload ? " named " : "", o.workload ? o.workload : "");
+        return rc;
     }
     /* a service is sized over GPU types of its own (--gpu-types), never beside a kept pool */
     const char *pools_why =

@@ -1,11 +1,13 @@
 /* `strata size --existing POOL` (cli/cmd_size.c; docs/guide/sizing.md, "Growing an existing
  * fleet"): the kept pool's cluster, the GPU types searched beside it and the racks each type's
  * nodes fill. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_size_internal.h"
 #include "models/config/pools.h"
+#include "scenarios/reader.h"
 
 /* Add GPU type g to o's --gpu-types unless it is there: 0, or a usage error past MAX_AXIS. */
 static int add_type(st__size_opts *o, const st_gpu_spec *g)
@@ -50,9 +52,17 @@ int st__size_existing(st__size_opts *o, const st_scn *s, st_cluster_cfg *one, in
                                   o->existing, o->file);
     for (*k = 0; *k < c->n_pools && strcmp(c->pools[*k].name, o->existing); ++*k)
         ;
-    if (*k == c->n_pools)
-        return st_cli_usage_error("size", "--existing: %s has no pool '%s' (its first: '%s')",
-                                  o->file, o->existing, c->pools[0].name);
+    if (*k == c->n_pools) {
+        const char *names[64];
+        size_t m = 0;
+        for (int i = 0; i < c->n_pools && m < 64; i++)
+            names[m++] = c->pools[i].name;
+        char near[200], first[160]; /* `--existing h10`: did you mean 'h100'? */
+        if (!*st_did_you_mean(o->existing, names, m, near, sizeof near))
+            snprintf(first, sizeof first, " (its first: '%s')", c->pools[0].name);
+        return st_cli_usage_error("size", "--existing: %s has no pool '%s'%s", o->file, o->existing,
+                                  near[0] ? near : first);
+    }
     st_pools_view(c, *k, one);
     one->nodes = c->pools[*k].nodes;
     const st_gpu_spec *given[MAX_AXIS];

@@ -95,12 +95,16 @@ static int parse_budget_item(const char *item, st__size_opts *o)
     while (key < N_BUDGET_KEYS &&
            (strlen(budget_keys[key]) != k || strncmp(item, budget_keys[key], k)))
         key++;
-    if (key == N_BUDGET_KEYS)
-        return st_cli_usage_error("size",
-                                  "--budget takes power=P, gpus=N, racks=N, capex=USD, tco=USD "
-                                  "(a year), cooling=P, air_cooling=P and liquid_cooling=P, "
-                                  "found '%s'",
-                                  item);
+    if (key == N_BUDGET_KEYS) { /* `powr=1MW`: did you mean 'power'? */
+        char word[64], near[200];
+        snprintf(word, sizeof word, "%.*s", (int)(eq ? k : strlen(item)), item);
+        return st_cli_usage_error(
+            "size",
+            "--budget takes power=P, gpus=N, racks=N, capex=USD, tco=USD "
+            "(a year), cooling=P, air_cooling=P and liquid_cooling=P, "
+            "found '%s'%s",
+            item, st_did_you_mean(word, budget_keys, N_BUDGET_KEYS, near, sizeof near));
+    }
     if (o->budget_seen & (1u << key))
         return st_cli_usage_error("size", "--budget: %s is given twice (found '%s')",
                                   budget_keys[key], item);

@@ -699,7 +699,9 @@ int st_cmd_validate(int argc, char **argv)
                 dir = argv[++i];
             else
                 openb = argv[++i];
-        } else
+        } else if (argv[i][0] == '-')
+            return st_cli_unknown_option("validate", argv[i]);
+        else
             return st_cli_usage_error("validate", "unknown argument '%s'", argv[i]);
     }
     int sets = fabric + step + life + sched + plant + band + split + serve;

@@ -13,6 +13,7 @@
 #include "models/config/limits.h"
 #include "models/forecast/audit.h"
 #include "report/figures.h"
+#include "scenarios/reader.h"
 #include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
@@ -452,6 +453,66 @@ int st_cli_wants_help(const char *arg, const char *cmd)
     return 1;
 }
 
+/* The options command cmd's --help lists, into names[0..cap) (each at most 31 bytes): those of
+ * its synopsis (the lines that begin "usage:", "strata" or "[") and the leading ones of each line
+ * that describes an option ("  -o, --output FILE   ..."), never the options of other commands
+ * its text mentions. Returns how many. */
+static size_t options_of(const char *cmd, char (*names)[32], size_t cap)
+{
+    const char *usage = "";
+    for (const st_cmd *c = st_cmd_table; c->name; c++)
+        if (strcmp(c->name, cmd) == 0)
+            usage = c->usage;
+    size_t n = 0;
+    snprintf(names[n++], sizeof names[0], "--help");
+    for (const char *line = usage; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        const char *p = line + strspn(line, " ");
+        size_t len = strcspn(line, "\n") - (size_t)(p - line);
+        int synopsis = strncmp(p, "usage:", 6) == 0 || strncmp(p, "strata ", 7) == 0 || *p == '[';
+        if (!synopsis && (*p != '-' || p - line != 2)) /* a description's own text */
+            continue;
+        for (const char *w = p; w < p + len && n < cap;) {
+            w += strspn(w, " [");
+            size_t wl = strcspn(w, " ,]|\n");
+            if (wl > 1 && w[0] == '-' && wl < sizeof names[0]) {
+                int dup = 0;
+                for (size_t k = 0; k < n; k++)
+                    dup |= strlen(names[k]) == wl && strncmp(names[k], w, wl) == 0;
+                if (!dup)
+                    snprintf(names[n++], sizeof names[0], "%.*s", (int)wl, w);
+            } else if (!synopsis) {
+                break; /* past the option's spellings */
+            }
+            w += wl + (w[wl] == ',' || w[wl] == ']' || w[wl] == '|');
+        }
+    }
+    return n;
+}
+
+int st_cli_unknown_option(const char *cmd, const char *a)
+{
+    char names[64][32], near[256];
+    const char *list[64];
+    size_t n = options_of(cmd, names, 64);
+    for (size_t k = 0; k < n; k++)
+        list[k] = names[k];
+    const char *eq = strchr(a, '=');
+    if (eq && a[0] == '-') { /* --seed=5: the option is known, the form is not */
+        for (size_t k = 0; k < n; k++)
+            if (strlen(list[k]) == (size_t)(eq - a) && strncmp(list[k], a, (size_t)(eq - a)) == 0)
+                return st_cli_usage_error(cmd, "'%s': the '=' form is not supported: use '%s %s'",
+                                          a, list[k], eq + 1);
+        char *opt = st_xstrndup(a, (size_t)(eq - a));
+        st_did_you_mean(opt, list, n, near, sizeof near);
+        free(opt);
+    } else if (strlen(a) > 2) { /* "-x" is near every short option */
+        st_did_you_mean(a, list, n, near, sizeof near);
+    } else {
+        near[0] = '\0';
+    }
+    return st_cli_usage_error(cmd, "unknown option '%s'%s", a, near);
+}
+
 int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one, void *opts,
                       const char **file)
 {
@@ -467,7 +528,7 @@ int st_cli_parse_args(const char *cmd, int argc, char **argv, st_cli_opt_fn one,
         else if (rc == -2)
             continue;
         else if (a[0] == '-' && a[1] != '\0')
-            return st_cli_usage_error(cmd, "unknown option '%s'", a);
+            return st_cli_unknown_option(cmd, a);
         else if (*file)
             return st_cli_usage_error(cmd, "expected one scenario file, found a second: '%s'", a);
         else

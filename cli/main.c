@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "scenarios/reader.h"
 #include "sim/gsl_guard.h"
 #include "sim/progress.h"
+#include "sim/utf8.h"
 
 static double now_s(void)
 {
@@ -112,7 +114,19 @@ static int dispatch(int argc, char **argv)
             int rc = st_cli_mpi_guard(c->name); /* one of several launched processes? */
             return rc ? rc : c->run(argc - 1, argv + 1);
         }
-    fprintf(stderr, "strata: '%s' is not a strata command; see 'strata --help'\n", name);
+    const char *names[32], *opts[] = {"--help", "--version"};
+    size_t n = 0;
+    for (const st_cmd *c = st_cmd_table; c->name && n < 32; c++)
+        names[n++] = c->name;
+    char near[160]; /* `strata rnu`, `strata Run`, `strata --verison` */
+    if (name[0] == '-')
+        st_did_you_mean(name, opts, 2, near, sizeof near);
+    else
+        st_did_you_mean(name, names, n, near, sizeof near);
+    fputs("strata: '", stderr);
+    st_utf8_fputs_printable(name, stderr); /* it echoes an argument: no raw escape reaches a tty */
+    fprintf(stderr, "' is not a strata %s%s%ssee 'strata --help'\n",
+            name[0] == '-' ? "option" : "command", near, near[0] ? "\n" : "; ");
     return ST_EXIT_INPUT;
 }
 

@@ -113,6 +113,40 @@ expect "strata run: -o: the path is 4206 bytes long, longer than the 4095 a path
     -- run "$q" -o "$deep"
 n=$((n + 1))
 ls -A "$tmp" | grep -q -- '^-\|^c' && { echo "FAIL a refused name was written: $(ls -A "$tmp")"; fail=$((fail + 1)); }
+# An unknown option names the nearest of the command's own options; `--seed=5` the form to use.
+expect "strata run: unknown option '--formt'; did you mean '--format'?" -- run "$q" --formt json
+expect "strata run: unknown option '--replica'; did you mean '--replicas'?" -- \
+    run "$q" --replica 3
+expect "strata size: unknown option '--deadlin'; did you mean '--deadline'?" -- \
+    size "$q" --deadlin 1d
+expect "strata compare: unknown option '--polices'; did you mean '--policies'?" -- \
+    compare "$queue" --polices fifo
+expect "strata validate: unknown option '--markdwn'; did you mean '--markdown'?" -- \
+    validate --markdwn
+expect "strata run: '--seed=5': the '=' form is not supported: use '--seed 5'" -- run "$q" --seed=5
+expect "strata run: '--format=json': the '=' form is not supported: use '--format json'" -- \
+    run "$q" --format=json
+expect "strata catalog: expected 'gpus', 'models', 'software', 'frontends', 'prices' or 'userbuffers', found 'gpu'; did you mean 'gpus'?" \
+    -- catalog gpu
+cp "$q" "$tmp/q.yaml"
+expect "strata size: q.yaml has no training or inference workload named finetun; did you mean 'finetune'?" \
+    -- size q.yaml --deadline 1d --workload finetun
+expect "strata size: --existing: $src/scenarios/examples/mixed-h100-b200.yaml has no pool 'h10'; did you mean 'h100'?" \
+    -- size "$src/scenarios/examples/mixed-h100-b200.yaml" --deadline 30d --existing h10
+expect "strata size: --budget takes power=P, gpus=N, racks=N, capex=USD, tco=USD (a year), cooling=P, air_cooling=P and liquid_cooling=P, found 'powr=1MW'; did you mean 'power'?" \
+    -- size "$q" --deadline 1d --budget powr=1MW
+expect "strata calibrate: --step mpt-7b-8gp=1s: no training workload named 'mpt-7b-8gp' in the scenario; did you mean 'mpt-7b-8gpu' or 'mpt-7b-8gpu-seq32k'?" \
+    -- calibrate "$cal" --step mpt-7b-8gp=1s
+# a command's name mistyped
+for typo in rnu Run; do
+    n=$((n + 1))
+    err=$("$strata" "$typo" "$q" 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" -ne 2 ] || [ "$(head -1 <<<"$err")" != "strata: '$typo' is not a strata command; did you mean 'run'?" ]; then
+        echo "FAIL strata $typo: exit $rc, stderr '$err'"
+        fail=$((fail + 1))
+    fi
+done
 # a bad openb folder is refused before the other sets run (it came after their rows)
 n=$((n + 1))
 out=$(timeout 60 "$strata" validate --sched --openb "$tmp/absent" 2>/dev/null)
