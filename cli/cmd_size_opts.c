@@ -37,6 +37,8 @@ static const st_limit lim_budget_gpus = {0, ST_LIM_RANKS, "the most GPUs a budge
                                          "the largest plan, 10^9 GPUs"};
 static const st_limit lim_budget_racks = {0, ST_LIM_RANKS, "the most racks a budget names",
                                           "no more racks than the largest plan's 10^9 GPUs"};
+static const st_limit lim_unit_nodes = {0, ST_LIM_RANKS, "the most nodes a scalable unit holds",
+                                        "no more nodes than the largest plan's 10^9 GPUs"};
 static const st_limit lim_top = {0, 1000, "the most rows --top ranks",
                                  "a ranked table stays one a reader can scan"};
 static const st_limit lim_oversub = {0, 64, "the largest oversubscription size tries",
@@ -295,7 +297,7 @@ static int parse_unit(const char *val, st__size_opts *o)
     }
     if (strcmp(val, "node") && strcmp(val, "rack") && strcmp(val, "leaf")) {
         st_value_rule r = {
-            .dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &lim_budget_gpus};
+            .dim = ST_DIM_COUNT, .range = ST_R_MIN1, .whole = 1, .lim = &lim_unit_nodes};
         double v = 0;
         if (value("--unit", val, &r, &v))
             return ST_EXIT_INPUT;

@@ -339,6 +339,7 @@ done <<'EOF'
 --deadline 0d|--deadline must be greater than zero, found '0d'
 --deadline 1h --budget gpus=2e9|--budget gpus: 2e9 is beyond the most GPUs a budget names (at most 1B: the largest plan, 10^9 GPUs)
 --deadline 1h --budget racks=0|--budget racks must be at least 1, found '0'
+--deadline 1h --unit 99999999999|--unit: 99999999999 is beyond the most nodes a scalable unit holds (at most 1B: no more nodes than the largest plan's 10^9 GPUs)
 --deadline 1h --budget power=-5MW|--budget power must be greater than zero, found '-5MW'
 --deadline 1h --top 1001|--top: 1001 is beyond the most rows --top ranks (at most 1000: a ranked table stays one a reader can scan)
 --deadline 1h --oversubscription 0x10|--oversubscription: expected a number, found '0x10'
