@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "sim/xalloc.h"
 
 /* Who a path is: the file it names (device and inode, through links, as writes follow links),
@@ -137,6 +138,15 @@ static int writable(const char *cmd, const st_cli_file *o)
     return rc;
 }
 
+/* Whether path is named FILE.journal and is a sweep's journal (cli/sweep_journal.c): `run -o
+ * r.csv.journal` replaced the rows a live sweep resumes from. sweep refuses any journal as its
+ * -o itself, after checking its own journal. */
+static int journal_named(const char *path)
+{
+    size_t len = strlen(path);
+    return len > 8 && strcmp(path + len - 8, ".journal") == 0 && st_sweep_journal_is(path);
+}
+
 int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file *more,
                             size_t n_more, const st_cli_file *out, size_t n_out)
 {
@@ -158,6 +168,12 @@ int st_cli_check_outputs_in(const char *cmd, const st_scn *s, const st_cli_file 
         rc = clash(cmd, in, iw, n_in, out, ow, k);
         if (!rc && out[k].path)
             rc = writable(cmd, &out[k]);
+        if (!rc && out[k].path && strcmp(cmd, "sweep") != 0 && journal_named(out[k].path))
+            rc = st_cli_usage_error(cmd,
+                                    "%s '%s': a sweep's journal (its first line is a journal "
+                                    "row); writing it would lose the rows its sweep resumes from: "
+                                    "choose another name",
+                                    out[k].what, out[k].path);
     }
     for (size_t i = 0; i < n_in; i++)
         free(iw[i].name);

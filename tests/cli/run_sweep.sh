@@ -619,6 +619,19 @@ expect "-o a journal" "strata sweep: -o '$tmp/oj.csv.journal': a sweep's journal
     "$(cat "$tmp/e.err")"
 n=$((n + 1))
 cmp -s "$tmp/oj.keep" "$tmp/oj.csv.journal" || bad "-o a journal: the journal was changed"
+# and so is one that run, size, compare or calibrate writes (they overwrote it)
+cal=$src/scenarios/examples/calibrate/mpt-h100.yaml
+for cmd in "run $scn -o" "size $scn --deadline 30d -o" "compare $scn -o" "run $scn --trace" \
+    "calibrate $cal --step mpt-7b-8gpu=1s -o"; do
+    # shellcheck disable=SC2086
+    "$strata" $cmd "$tmp/oj.csv.journal" >/dev/null 2>"$tmp/e.err"
+    expect "$cmd a journal exit" 2 $?
+    what=${cmd##* }
+    expect "$cmd a journal" "strata ${cmd%% *}: $what '$tmp/oj.csv.journal': a sweep's journal (its first line is a journal row); writing it would lose the rows its sweep resumes from: choose another name" \
+        "$(head -1 "$tmp/e.err")"
+    n=$((n + 1))
+    cmp -s "$tmp/oj.keep" "$tmp/oj.csv.journal" || bad "$cmd a journal: the journal was changed"
+done
 expect "-o a journal: no journal of its own" "" "$(ls "$tmp" | grep -F oj.csv.journal.journal)"
 # ...but a journal whose first row a kill tore inside its key is still the sweep's own
 printf 'c276e1665c' >"$tmp/tj.csv.journal"
