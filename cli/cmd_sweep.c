@@ -154,6 +154,16 @@ static int parse_opts(int argc, char **argv, sweep_opts *o)
     const char *given = o->seen & (1u << 4) ? format_names[o->format] : NULL, *ext;
     if (st_cli_output_format("sweep", o->output, given, format_names[o->format], 0, &ext))
         return ST_EXIT_INPUT;
+    const char *base = o->output ? strrchr(o->output, '/') : NULL;
+    const char *dot = o->output ? strrchr(base ? base : o->output, '.') : NULL;
+    /* an extension it cannot write, not a dotfile's name: `-o r.xml` silently got CSV (a
+     * .journal is left to the journal's own checks, check_not_journal) */
+    if (!given && !ext && dot && dot[1] && dot != (base ? base + 1 : o->output) &&
+        strcmp(dot, ".journal") != 0)
+        return st_cli_usage_error("sweep",
+                                  "-o '%s': sweep writes no %s file: name it .csv, .json, .md or "
+                                  ".html, or give the --format it gets",
+                                  o->output, dot);
     if (!given && ext)
         parse_format(ext, o);
     return calibration_swept(o);

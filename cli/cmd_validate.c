@@ -1,10 +1,13 @@
 /* `strata validate`: run the published cases (validate/) and print published against predicted,
  * with the error, as text or Markdown; exit 1 when a row or a set misses its bound. docs/
  * validation.md is this command's Markdown output, checked in CI to match. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "scenarios/openb.h"
@@ -666,44 +669,53 @@ int st_cmd_validate(int argc, char **argv)
     int md = 0, fabric = 0, step = 0, life = 0, sched = 0, plant = 0, band = 0, residuals = 0;
     int split = 0, transfer = 0, serve = 0;
     const char *dir = "scenarios/validation", *openb = getenv("STRATA_OPENB");
+    struct {
+        const char *name;
+        int *on;
+    } const flags[] = {{"--markdown", &md},
+                       {"--fabric", &fabric},
+                       {"--step", &step},
+                       {"--life", &life},
+                       {"--serve", &serve},
+                       {"--sched", &sched},
+                       {"--plant", &plant},
+                       {"--band", &band},
+                       {"--residuals", &residuals},
+                       {"--calibration-split", &split},
+                       {"--transfer-residuals", &transfer}};
+    const size_t n_flags = sizeof flags / sizeof flags[0];
+    unsigned seen = 0; /* a flag or folder given twice (st_cli_once): `--markdown --markdown` */
+    int dir_given = 0;
     for (int i = 1; i < argc; i++) {
-        if (st_cli_wants_help(argv[i], "validate"))
+        const char *a = argv[i];
+        if (st_cli_wants_help(a, "validate"))
             return ST_EXIT_OK;
-        if (strcmp(argv[i], "--markdown") == 0)
-            md = 1;
-        else if (strcmp(argv[i], "--fabric") == 0)
-            fabric = 1;
-        else if (strcmp(argv[i], "--step") == 0)
-            step = 1;
-        else if (strcmp(argv[i], "--life") == 0)
-            life = 1;
-        else if (strcmp(argv[i], "--serve") == 0)
-            serve = 1;
-        else if (strcmp(argv[i], "--sched") == 0)
-            sched = 1;
-        else if (strcmp(argv[i], "--plant") == 0)
-            plant = 1;
-        else if (strcmp(argv[i], "--band") == 0)
-            band = 1;
-        else if (strcmp(argv[i], "--residuals") == 0)
-            residuals = 1;
-        else if (strcmp(argv[i], "--calibration-split") == 0)
-            split = 1;
-        else if (strcmp(argv[i], "--transfer-residuals") == 0)
-            transfer = 1;
-        else if (strcmp(argv[i], "--dir") == 0 || strcmp(argv[i], "--openb") == 0) {
-            if (st_cli_path_arg("validate", argv[i], i + 1 < argc ? argv[i + 1] : NULL,
-                                ST_CLI_FOLDER))
+        size_t f = 0;
+        while (f < n_flags && strcmp(a, flags[f].name) != 0)
+            f++;
+        if (f < n_flags) {
+            if (st_cli_once("validate", a, &seen, 1u << f))
                 return ST_EXIT_INPUT;
-            if (strcmp(argv[i], "--dir") == 0)
-                dir = argv[++i];
-            else
-                openb = argv[++i];
-        } else if (argv[i][0] == '-')
-            return st_cli_unknown_option("validate", argv[i]);
-        else
-            return st_cli_usage_error("validate", "unknown argument '%s'", argv[i]);
+            *flags[f].on = 1;
+        } else if (strcmp(a, "--dir") == 0 || strcmp(a, "--openb") == 0) {
+            int is_dir = strcmp(a, "--dir") == 0;
+            if (st_cli_once("validate", a, &seen, 1u << (n_flags + (unsigned)is_dir)) ||
+                st_cli_path_arg("validate", a, i + 1 < argc ? argv[i + 1] : NULL, ST_CLI_FOLDER))
+                return ST_EXIT_INPUT;
+            *(is_dir ? &dir : &openb) = argv[++i];
+            dir_given |= is_dir;
+        } else if (a[0] == '-') {
+            return st_cli_unknown_option("validate", a);
+        } else {
+            return st_cli_usage_error("validate", "unknown argument '%s'", a);
+        }
     }
+    struct stat st; /* `--dir /nonexist` said "no case files in" each set's folder in turn */
+    if (dir_given && stat(dir, &st) != 0)
+        return st_cli_usage_error("validate", "--dir '%s': %s", dir,
+                                  errno == ENOENT ? "no such directory" : strerror(errno));
+    if (dir_given && !S_ISDIR(st.st_mode))
+        return st_cli_usage_error("validate", "--dir '%s': not a directory", dir);
     int sets = fabric + step + life + sched + plant + band + split + serve;
     if (residuals + transfer && (residuals + transfer + sets > 1 || md))
         return st_cli_usage_error("validate", "%s runs alone (with --dir at most)",

@@ -64,6 +64,12 @@ static void progress_setup(void)
 {
     static progress_view view;
     const char *mode = getenv("STRATA_PROGRESS");
+    if (mode && *mode && strcmp(mode, "auto") && strcmp(mode, "always") && strcmp(mode, "never")) {
+        fputs("strata: warning: STRATA_PROGRESS='", stderr); /* it was silently auto */
+        st_utf8_fputs_printable(mode, stderr);
+        fputs("' is not one of auto, always or never; progress shows on a terminal only, as auto\n",
+              stderr);
+    }
     view.tty = isatty(STDERR_FILENO);
     view.always = mode && strcmp(mode, "always") == 0;
     if (mode && strcmp(mode, "never") == 0)

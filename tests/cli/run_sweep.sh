@@ -619,6 +619,12 @@ expect "-o a journal" "strata sweep: -o '$tmp/oj.csv.journal': a sweep's journal
     "$(cat "$tmp/e.err")"
 n=$((n + 1))
 cmp -s "$tmp/oj.keep" "$tmp/oj.csv.journal" || bad "-o a journal: the journal was changed"
+# an -o whose extension sweep cannot write is refused (r.xml got CSV); --format says what it gets
+"$strata" sweep "$scn" --set cluster.nodes=2,4 -o "$tmp/r.xml" >/dev/null 2>"$tmp/e.err"
+expect "-o r.xml exit" 2 $?
+expect "-o r.xml" "strata sweep: -o '$tmp/r.xml': sweep writes no .xml file: name it .csv, .json, .md or .html, or give the --format it gets" \
+    "$(head -1 "$tmp/e.err")"
+expect "-o r.xml: nothing written" "" "$(ls "$tmp" | grep '^r\.xml')"
 # and so is one that run, size, compare or calibrate writes (they overwrote it)
 cal=$src/scenarios/examples/calibrate/mpt-h100.yaml
 for cmd in "run $scn -o" "size $scn --deadline 30d -o" "compare $scn -o" "run $scn --trace" \

@@ -147,6 +147,17 @@ for typo in rnu Run; do
         fail=$((fail + 1))
     fi
 done
+# validate took a flag twice, and a --dir that is not there ran each set to "no case files"
+expect "strata validate: --markdown is given twice; give it once" -- validate --markdown --markdown
+expect "strata validate: --dir is given twice; give it once" -- validate --dir a --dir b
+expect "strata validate: --dir '$tmp/absent': no such directory" -- validate --dir "$tmp/absent"
+# STRATA_PROGRESS of another value was silently auto
+for v in sometimes ALWAYS; do
+    n=$((n + 1))
+    err=$(STRATA_PROGRESS=$v "$strata" check "$q" 2>&1 >/dev/null)
+    [ "$err" = "strata: warning: STRATA_PROGRESS='$v' is not one of auto, always or never; progress shows on a terminal only, as auto" ] ||
+        { echo "FAIL STRATA_PROGRESS=$v: stderr '$err'"; fail=$((fail + 1)); }
+done
 # a bad openb folder is refused before the other sets run (it came after their rows)
 n=$((n + 1))
 out=$(timeout 60 "$strata" validate --sched --openb "$tmp/absent" 2>/dev/null)

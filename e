@@ -1,0 +1,2 @@
+strata validate: --fabric is given twice; give it once
+see 'strata validate --help'
