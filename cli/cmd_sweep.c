@@ -154,16 +154,6 @@ static int parse_opts(int argc, char **argv, sweep_opts *o)
     const char *given = o->seen & (1u << 4) ? format_names[o->format] : NULL, *ext;
     if (st_cli_output_format("sweep", o->output, given, format_names[o->format], 0, &ext))
         return ST_EXIT_INPUT;
-    const char *base = o->output ? strrchr(o->output, '/') : NULL;
-    const char *dot = o->output ? strrchr(base ? base : o->output, '.') : NULL;
-    /* an extension it cannot write, not a dotfile's name: `-o r.xml` silently got CSV (a
-     * .journal is left to the journal's own checks, check_not_journal) */
-    if (!given && !ext && dot && dot[1] && dot != (base ? base + 1 : o->output) &&
-        strcmp(dot, ".journal") != 0)
-        return st_cli_usage_error("sweep",
-                                  "-o '%s': sweep writes no %s file: name it .csv, .json, .md or "
-                                  ".html, or give the --format it gets",
-                                  o->output, dot);
     if (!given && ext)
         parse_format(ext, o);
     return calibration_swept(o);
@@ -503,6 +493,25 @@ static int check_inputs(const st_sweep *sw, const st_cli_file *outs, size_t n_ou
     return rc;
 }
 
+/* -o RESULTS's extension, where --format (once[4]) does not say what it gets: one sweep cannot
+ * write is a usage error (`-o r.xml` silently got CSV), said after the checks against its inputs
+ * (`-o cal.yaml` is first the calibration file); a .journal is left to check_not_journal, a
+ * dotfile's name has none. */
+static int check_extension(const sweep_opts *o)
+{
+    const char *base = strrchr(o->output, '/'), *ext;
+    const char *dot = strrchr(base ? base : o->output, '.');
+    if ((o->seen & (1u << 4)) || !dot || !dot[1] || dot == (base ? base + 1 : o->output) ||
+        strcmp(dot, ".journal") == 0)
+        return 0;
+    if (st_cli_output_format("sweep", o->output, NULL, "csv", 0, &ext) || ext)
+        return 0; /* a name it writes (a .txt was refused as the options were read) */
+    return st_cli_usage_error("sweep",
+                              "-o '%s': sweep writes no %s file: name it .csv, .json, .md or "
+                              ".html, or give the --format it gets",
+                              o->output, dot);
+}
+
 /* The journal of -o RESULTS: RESULTS.journal, opened before anything is computed. */
 static int open_journal(const sweep_opts *o, sweep_run *r)
 {
@@ -521,8 +530,9 @@ static int open_journal(const sweep_opts *o, sweep_run *r)
     char *path = r->journal_path = st_xmalloc(strlen(o->output) + 9); /* freed by sweep() */
     sprintf(path, "%s.journal", o->output);
     st_cli_file outs[] = {{"-o", o->output}, {"the journal", path}};
-    int rc = check_inputs(r->sw, outs, 1) || check_regular("the journal", path) ||
-             check_not_journal(o->output) || check_inputs(r->sw, outs, 2);
+    int rc = check_inputs(r->sw, outs, 1) || check_extension(o) ||
+             check_regular("the journal", path) || check_not_journal(o->output) ||
+             check_inputs(r->sw, outs, 2);
     if (!rc && (r->journal = st_sweep_journal_open(path, r->why, sizeof r->why)) < 0) {
         fprintf(stderr, "strata sweep: %s\n", r->why);
         rc = 1;
