@@ -496,19 +496,17 @@ int st_cli_unknown_option(const char *cmd, const char *a)
     size_t n = options_of(cmd, names, 64);
     for (size_t k = 0; k < n; k++)
         list[k] = names[k];
-    const char *eq = strchr(a, '=');
-    if (eq && a[0] == '-') { /* --seed=5: the option is known, the form is not */
-        for (size_t k = 0; k < n; k++)
-            if (strlen(list[k]) == (size_t)(eq - a) && strncmp(list[k], a, (size_t)(eq - a)) == 0)
-                return st_cli_usage_error(cmd, "'%s': the '=' form is not supported: use '%s %s'",
-                                          a, list[k], eq + 1);
-        char *opt = st_xstrndup(a, (size_t)(eq - a));
+    const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
+    size_t len = eq ? (size_t)(eq - a) : strlen(a); /* the option's name, before any '=' */
+    for (size_t k = 0; eq && k < n; k++) /* --seed=5: the option is known, the form is not */
+        if (strlen(list[k]) == len && strncmp(list[k], a, len) == 0)
+            return st_cli_usage_error(cmd, "'%s': the '=' form is not supported: use '%s %s'", a,
+                                      list[k], eq[1] ? eq + 1 : "VALUE");
+    near[0] = '\0';
+    if (len > 2) { /* "-x" and "--" are near every option */
+        char *opt = st_xstrndup(a, len);
         st_did_you_mean(opt, list, n, near, sizeof near);
         free(opt);
-    } else if (strlen(a) > 2) { /* "-x" is near every short option */
-        st_did_you_mean(a, list, n, near, sizeof near);
-    } else {
-        near[0] = '\0';
     }
     return st_cli_usage_error(cmd, "unknown option '%s'%s", a, near);
 }
