@@ -460,6 +460,14 @@ int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, cons
     /* A lone CR: st_csv_next ends lines at LF, so a file of CR line ends is one line, and the
      * reader said "no column 'gpus'" of "gpus\r0" */
     const char *cr = memchr(p, '\r', n);
+    size_t quotes = 0; /* odd before the CR: it is inside a quoted name, not a line's end */
+    for (const char *q = p; cr && q < cr; q++)
+        quotes += *q == '"';
+    if (cr && quotes % 2)
+        return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, cr)},
+                           "malformed header row: a carriage return (CR) inside a quoted column "
+                           "name, a control character no column name holds"),
+               -1;
     if (cr)
         return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, cr)},
                            "malformed header row: a carriage return (CR) with no line feed after "

@@ -110,16 +110,16 @@ static void derive_node_size(st_ld *ld, const st_ynode *n, const st_cluster_cfg 
                              int base)
 {
     const st_gpu_spec *g = p->gpu;
+    int from_cluster = !p->gpus_per_node && st_ynode_get(n, "gpus_per_node");
     if (!p->gpus_per_node)
-        p->gpus_per_node =
-            st_ynode_get(n, "gpus_per_node") || g->node_gpus <= 0 ? c->gpus_per_node : g->node_gpus;
+        p->gpus_per_node = from_cluster || g->node_gpus <= 0 ? c->gpus_per_node : g->node_gpus;
     if (!base && g->node_base_w > 0 && g->node_gpus != p->gpus_per_node)
         st_diag_add(ld->rd.diag, ST_EINVAL, p->gpu_loc,
-                    "pool '%s': GPU '%s' comes on nodes of %d GPUs, this pool's have %lld%s: give "
-                    "the pool gpus_per_node: %d, or cluster.node.base_power for nodes of %lld "
-                    "(docs/models/pools.md)",
+                    "pool '%s': GPU '%s' comes on nodes of %d GPUs, this pool's have %lld%s: %s "
+                    "%d, or cluster.node.base_power for nodes of %lld (docs/models/pools.md)",
                     p->name, g->name, g->node_gpus, (long long)p->gpus_per_node,
-                    st_ynode_get(n, "gpus_per_node") ? " (cluster.gpus_per_node)" : "",
+                    from_cluster ? " (cluster.gpus_per_node)" : "",
+                    from_cluster ? "give the pool gpus_per_node:" : "set its gpus_per_node to",
                     g->node_gpus, (long long)p->gpus_per_node);
 }
 

@@ -315,11 +315,15 @@ int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out)
         return -1;
     /* an empty name printed as "job : ..." and "pool  (h100-sxm)" (a fuzzing find); a name of
      * spaces alone printed the same, and was taken */
-    if (!n->text[strspn(n->text, " \t\r\n")])
-        return st_rd_fail(rd, n, ST_EINVAL,
-                          "%s: expected a string that is not blank (empty or spaces only), found "
-                          "'%s'",
-                          key, n->text);
+    if (!n->text[strspn(n->text, " \t\r\n")]) { /* its tabs and newlines as \xNN, one line */
+        char *shown = st_utf8_one_line(n->text);
+        int rc = st_rd_fail(rd, n, ST_EINVAL,
+                            "%s: expected a string that is not blank (empty or spaces only), "
+                            "found '%s'",
+                            key, shown);
+        free(shown);
+        return rc;
+    }
     *out = st_rd_strdup(rd, n->text);
     return 0;
 }

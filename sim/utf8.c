@@ -110,14 +110,21 @@ const char *st_utf8_why(const char *s, size_t len, size_t at, char *buf, size_t 
     else if (run >= need && c >= 0xf4)
         snprintf(buf, n, "bytes %s are past U+10FFFF, the last code point",
                  bytes_of(u, need, b, sizeof b));
+    else if (run >= 2 && (overlong || (c == 0xed && u[1] > 0x9f) || (c == 0xf4 && u[1] > 0x8f)))
+        /* cut short, but its second byte already says what it would be (0xE0 0x80 ...) */
+        snprintf(buf, n, "bytes %s begin %s", bytes_of(u, 2, b, sizeof b),
+                 overlong    ? "an overlong form, which UTF-8 forbids"
+                 : c == 0xed ? "a UTF-16 surrogate, which UTF-8 does not encode"
+                             : "a code point past U+10FFFF, the last");
     else if (run < left)
         snprintf(buf, n,
                  "byte 0x%02X starts a %zu-byte sequence, but byte 0x%02X follows it (a file "
                  "saved as Latin-1 or Windows-1252?)",
                  c, need, u[run]);
     else
-        snprintf(buf, n, "byte 0x%02X starts a %zu-byte sequence, but the text ends after %zu", c,
-                 need, run);
+        snprintf(buf, n,
+                 "byte 0x%02X starts a %zu-byte sequence, but the text ends after %zu byte%s of it",
+                 c, need, run, run == 1 ? "" : "s");
     return buf;
 }
 

@@ -121,5 +121,21 @@ $tmp/m.csv:5:6: warning: malformed trace row: gpu_milli '99999999999' is not a n
     "$(grep 'gpu_milli' "$tmp/e")"
 expect "openb: the rows of gpu_milli 500 and 1000 are read" 1 "$(grep -c 'a trace of 2 jobs' "$tmp/o")"
 
+# Pools of different node sizes in either order: the default leaf fits every pool's NICs (the
+# first pool's counted alone: the GB200 trays first made a leaf of 8 H100 nodes, 128 ports of
+# a 64-port switch, and moved every step).
+sed -n '/^cluster:/,$p' "$src/scenarios/examples/mixed-h100-gb200.yaml" |
+    awk '/^    - \{ name: h100/ {h = $0; next} /^        racks: \{ nodes_per_rack: 18/ {print; print h; next} {print}' \
+        >"$tmp/rev.body"
+{ echo "version: 1"; echo "name: rev"; echo "seed: 7"; cat "$tmp/rev.body"; } >"$tmp/rev.yaml"
+expect "pools of two node sizes listed GB200 first: the default leaf fits" \
+    "PASS  fabric        switch ports: a leaf needs 64 ports, within the 64 of a switch" \
+    "$("$strata" audit "$tmp/rev.yaml" 2>&1 | grep 'switch ports' | sed 's/^ *//')"
+# A CR inside a quoted header name is not a file of CR line ends.
+printf 'submit,duration,"gp\rus"\n0,2 h,8\n' >"$tmp/cr.csv"
+scenario "$tmp/cr.csv" csv '{ any: small }'
+expect "a CR inside a quoted header name" "a carriage return (CR) inside a quoted column name" \
+    "$("$strata" run "$tmp/s.yaml" 2>&1 | grep -o 'a carriage return (CR) inside a quoted column name')"
+
 echo "$((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]

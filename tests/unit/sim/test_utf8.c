@@ -53,7 +53,10 @@ START_TEST(test_why_names_the_bytes_at_fault)
         {"\xf4\x90\x80\x80", "bytes 0xF4 0x90 0x80 0x80 are past U+10FFFF, the last code point"},
         {"caf\xe9\n", "byte 0xE9 starts a 3-byte sequence, but byte 0x0A follows it (a file saved "
                       "as Latin-1 or Windows-1252?)"},
-        {"caf\xe9", "byte 0xE9 starts a 3-byte sequence, but the text ends after 1"},
+        {"caf\xe9", "byte 0xE9 starts a 3-byte sequence, but the text ends after 1 byte of it"},
+        /* cut short, its second byte already wrong: those two are named, not the byte after */
+        {"x\xe0\x80\n", "bytes 0xE0 0x80 begin an overlong form, which UTF-8 forbids"},
+        {"x\xed\xa0\n", "bytes 0xED 0xA0 begin a UTF-16 surrogate, which UTF-8 does not encode"},
         {"\x80", "byte 0x80 continues a character that no lead byte starts"},
         {"\xff", "byte 0xFF never appears in UTF-8"},
         {"\xc1", "byte 0xC1 never appears in UTF-8"},
