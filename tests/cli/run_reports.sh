@@ -301,5 +301,12 @@ ok 'grep -q "<td><a class=\"term\" href=\"#term-fifo\"><abbr title=\"A schedulin
 ok 'grep -q ">Cost per year</abbr></a> of its GPUs at this rate</td>" "$tmp/k.html" && grep -q "<dt id=\"term-cost-per-year\">Cost per year</dt><dd>The job&#39;s cost as a yearly rate" "$tmp/k.html"' "run: the yearly cost's row says what it is"
 ok 'grep -q ">Cost per year</abbr></a> of its GPUs at this rate</th>" "$tmp/z.html"' "size: the yearly cost's column says what it is"
 
+# Collective workloads report their iterations as progress when asked (a million iterations ran
+# minutes without a word), ending at all of them; nothing on stderr otherwise.
+STRATA_PROGRESS=always "$strata" run scenarios/examples/allreduce-contention.yaml >/dev/null 2>"$tmp/coll.err"
+ok 'grep -q "^strata: collective iterations 6 of 6 (100%)" "$tmp/coll.err"' "run: collective iterations as progress"
+"$strata" run scenarios/examples/allreduce-contention.yaml >/dev/null 2>"$tmp/coll.err"
+ok '[ ! -s "$tmp/coll.err" ]' "run: no progress off a terminal"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
