@@ -8,6 +8,7 @@
 #include "cli/cmd_size_internal.h"
 #include "models/config/pools.h"
 #include "scenarios/reader.h"
+#include "sim/utf8.h"
 
 /* Add GPU type g to o's --gpu-types unless it is there: 0, or a usage error past MAX_AXIS. */
 static int add_type(st__size_opts *o, const st_gpu_spec *g)
@@ -59,7 +60,7 @@ int st__size_existing(st__size_opts *o, const st_scn *s, st_cluster_cfg *one, in
             names[m++] = c->pools[i].name;
         char near[200], first[160]; /* `--existing h10`: did you mean 'h100'? */
         if (!*st_did_you_mean(o->existing, names, m, near, sizeof near))
-            snprintf(first, sizeof first, " (its first: '%s')", c->pools[0].name);
+            st_snprintf(first, sizeof first, " (its first: '%s')", c->pools[0].name);
         return st_cli_usage_error("size", "--existing: %s has no pool '%s'%s", o->file, o->existing,
                                   near[0] ? near : first);
     }

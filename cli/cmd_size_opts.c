@@ -9,6 +9,7 @@
 #include "scenarios/catalog.h"
 #include "scenarios/reader.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 
 /* The next comma-separated item of *p (which moves past it) into buf, or 0 at the end; an empty
  * item (",", "a,,b", a trailing ",") is a usage error of opt (> 0 returned via *rc). */
@@ -99,7 +100,7 @@ static int parse_budget_item(const char *item, st__size_opts *o)
         key++;
     if (key == N_BUDGET_KEYS) { /* `powr=1MW`: did you mean 'power'? */
         char word[64], near[200];
-        snprintf(word, sizeof word, "%.*s", (int)(eq ? k : strlen(item)), item);
+        st_snprintf(word, sizeof word, "%.*s", (int)(eq ? k : strlen(item)), item);
         return st_cli_usage_error(
             "size",
             "--budget takes power=P, gpus=N, racks=N, capex=USD, tco=USD "

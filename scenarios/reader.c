@@ -144,16 +144,16 @@ const char *st_did_you_mean(const char *word, const char *const *candidates, siz
     const char *near[ST_NEAR_MAX];
     size_t k = st_near_names(word, candidates, n, near);
     if (k == 0)
-        snprintf(buf, len, "%s", "");
+        st_snprintf(buf, len, "%s", "");
     else if (k == 1)
-        snprintf(buf, len, "; did you mean '%s'?", near[0]);
+        st_snprintf(buf, len, "; did you mean '%s'?", near[0]);
     else if (k == 2)
-        snprintf(buf, len, "; did you mean '%s' or '%s'?", near[0], near[1]);
+        st_snprintf(buf, len, "; did you mean '%s' or '%s'?", near[0], near[1]);
     else if (k == 3)
-        snprintf(buf, len, "; did you mean '%s', '%s' or '%s'?", near[0], near[1], near[2]);
+        st_snprintf(buf, len, "; did you mean '%s', '%s' or '%s'?", near[0], near[1], near[2]);
     else
-        snprintf(buf, len, "; did you mean one of '%s', '%s', '%s', ...?", near[0], near[1],
-                 near[2]);
+        st_snprintf(buf, len, "; did you mean one of '%s', '%s', '%s', ...?", near[0], near[1],
+                    near[2]);
     return buf;
 }
 

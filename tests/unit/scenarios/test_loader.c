@@ -8,7 +8,9 @@
 
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
+#include "scenarios/reader.h"
 #include "scenarios/scenario.h"
+#include "sim/utf8.h"
 
 static st_scn *load(const char *yaml, st_diag *d)
 {
@@ -333,6 +335,23 @@ START_TEST(test_did_you_mean_prefers_names_the_word_begins)
 END_TEST
 
 /* Planners write an oversubscription as N:1. */
+/* A suggestion longer than its buffer is cut on a character boundary, never inside one: the
+ * CLI's 200-byte buffers hold users' names (a pool, a workload), whatever their script. */
+START_TEST(test_did_you_mean_cuts_whole_characters)
+{
+    char name[201] = "", typo[201], buf[64];
+    for (int i = 0; i < 100; i++)
+        strcat(name, "\xc3\xa9"); /* 100 e-acutes, 200 bytes */
+    memcpy(typo, name, sizeof typo);
+    typo[198] = '\0'; /* one character short: a word the name begins */
+    const char *cands[] = {name};
+    st_did_you_mean(typo, cands, 1, buf, sizeof buf);
+    size_t len = strlen(buf);
+    ck_assert_uint_gt(len, 20);
+    ck_assert_uint_eq(st_utf8_check(buf, len), len);
+}
+END_TEST
+
 START_TEST(test_oversubscription_reads_n_colon_1)
 {
     st_diag d;
@@ -536,6 +555,7 @@ Suite *loader_suite(void)
     tcase_add_test(tc, test_a_job_too_big_for_its_pool_names_the_pool);
     tcase_add_test(tc, test_a_value_that_did_not_read_is_not_echoed);
     tcase_add_test(tc, test_did_you_mean_prefers_names_the_word_begins);
+    tcase_add_test(tc, test_did_you_mean_cuts_whole_characters);
     tcase_add_test(tc, test_oversubscription_reads_n_colon_1);
     tcase_add_test(tc, test_unmodelled_sections_warn_once_each);
     tcase_add_test(tc, test_tiresias_block);
