@@ -701,23 +701,6 @@ static int sweeps_cost(const st_grid *g)
     return 0;
 }
 
-/* A training job's default columns and its total cost, as --columns would name them. */
-static char *default_columns_with_cost(void)
-{
-    size_t len = sizeof "cost.total_usd";
-    for (size_t k = 0; st_fig_sweep_col(k); k++)
-        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF)
-            len += strlen(st_fig_sweep_name(st_fig_sweep_col(k))) + 1;
-    char *s = st_xcalloc(len, 1);
-    for (size_t k = 0; st_fig_sweep_col(k); k++)
-        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF) {
-            strcat(s, st_fig_sweep_name(st_fig_sweep_col(k)));
-            strcat(s, ",");
-        }
-    strcat(s, "cost.total_usd");
-    return s;
-}
-
 /* Every rank parses the same arguments and loads the same file, so all agree on whether to go
  * on; only rank 0 speaks. The columns are named before the file is read, so a wrong one is said
  * first. */
@@ -728,10 +711,9 @@ static int sweep_file(sweep_opts *o)
     int rc, speak = !o->mpi || o->rank == 0;
     st_fig_col *cols = NULL;
     size_t n = 0;
-    char *with_cost = sweeps_cost(&o->grid) ? default_columns_with_cost() : NULL;
-    int rc_cols = st_fig_sweep_parse(o->columns ? o->columns : with_cost, &cols, &n, &d);
-    free(with_cost);
-    if (rc_cols) {
+    if (!o->columns)
+        st_fig_sweep_defaults(&cols, &n, sweeps_cost(&o->grid));
+    else if (st_fig_sweep_parse(o->columns, &cols, &n, &d)) {
         if (speak)
             st_cli_print_diag(&d);
         st_fig_cols_free(cols, n);

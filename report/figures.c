@@ -472,6 +472,17 @@ static int sweep_one(const char *name, st_fig_col *out, st_diag *diag)
     return rc;
 }
 
+/* The sweep columns flagged `flag` (a default set), and the one at path `cost` (NULL: none), in
+ * the columns' order, onto cols[*n...]. */
+static void add_defaults(st_fig_col *cols, size_t *n, unsigned flag, const char *cost)
+{
+    for (size_t k = 0; st_fig_sweep_col(k); k++) {
+        const st_fig *f = st_fig_sweep_col(k);
+        if (f->flags & flag || (cost && strcmp(f->path, cost) == 0))
+            cols[(*n)++] = (st_fig_col){f, 0, st_xstrdup(st_fig_sweep_name(f))};
+    }
+}
+
 int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *diag)
 {
     size_t cap = 1;
@@ -482,10 +493,8 @@ int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *di
     st_fig_col *cols = st_xcalloc(cap, sizeof *cols);
     *out = cols;
     *n = 0;
-    for (size_t k = 0; !arg && st_fig_sweep_col(k); k++)
-        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF)
-            cols[(*n)++] = (st_fig_col){st_fig_sweep_col(k), 0,
-                                        st_xstrdup(st_fig_sweep_name(st_fig_sweep_col(k)))};
+    if (!arg)
+        add_defaults(cols, n, ST_FIG_SWEEP_DEF, NULL);
     for (const char *at = arg; at;) {
         const char *end = strchr(at, ',');
         char *name = st_xstrndup(at, end ? (size_t)(end - at) : strlen(at));
@@ -515,20 +524,25 @@ int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *di
     return 0;
 }
 
-void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n, int with_cost)
+/* Room for every sweep column, none taken yet. */
+static st_fig_col *no_cols(st_fig_col **out, size_t *n)
 {
     size_t cap = 1;
     for (size_t k = 0; st_fig_sweep_col(k); k++)
         cap++;
-    st_fig_col *cols = st_xcalloc(cap, sizeof *cols);
-    *out = cols;
     *n = 0;
-    for (size_t k = 0; st_fig_sweep_col(k); k++)
-        if (st_fig_sweep_col(k)->flags & ST_FIG_SWEEP_DEF_SERVE ||
-            (with_cost && strcmp(st_fig_sweep_col(k)->path,
-                                 "jobs[].inference.cost_per_million_tokens_usd") == 0))
-            cols[(*n)++] = (st_fig_col){st_fig_sweep_col(k), 0,
-                                        st_xstrdup(st_fig_sweep_name(st_fig_sweep_col(k)))};
+    return *out = st_xcalloc(cap, sizeof **out);
+}
+
+void st_fig_sweep_defaults(st_fig_col **out, size_t *n, int with_cost)
+{
+    add_defaults(no_cols(out, n), n, ST_FIG_SWEEP_DEF, with_cost ? "jobs[].cost.total_usd" : NULL);
+}
+
+void st_fig_sweep_serve_defaults(st_fig_col **out, size_t *n, int with_cost)
+{
+    add_defaults(no_cols(out, n), n, ST_FIG_SWEEP_DEF_SERVE,
+                 with_cost ? "jobs[].inference.cost_per_million_tokens_usd" : NULL);
 }
 
 void st_fig_cols_free(st_fig_col *cols, size_t n)

@@ -200,6 +200,11 @@ void st_fig_sweep_help(FILE *out);
  * an array, statistics), a name given twice. */
 int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *diag);
 
+/* A training job's default sweep columns (st_fig_sweep_parse's without --columns), and its
+ * total cost where with_cost (a sweep of a cost: key), into *out (malloc'd, *n of them;
+ * st_fig_cols_free). */
+void st_fig_sweep_defaults(st_fig_col **out, size_t *n, int with_cost);
+
 /* A service's default sweep columns (its throughput and batch: a training job's defaults hold
  * nothing of a service), and its cost per million tokens where with_cost (a sweep of a cost: key),
  * into *out (malloc'd, *n of them; st_fig_cols_free). */
