@@ -31,18 +31,21 @@ static int temporaries(const char *dir)
     return n;
 }
 
-static void signal_mid_write(int sig)
+/* Fork a writer of a BIG report to dir/report.json (path), the child ignoring sig where `ignore`,
+ * send it sig once its temporary file is there, and return how it ended (waitpid's status).
+ * The child exits 0 when the write succeeded, 3 when it failed. */
+static int write_then_signal(char *dir, char *path, size_t n, int sig, int ignore)
 {
-    char dir[] = "/tmp/strata-write-XXXXXX", path[64];
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/report.json", dir);
+    snprintf(path, n, "%s/report.json", dir);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
+        if (ignore)
+            signal(sig, SIG_IGN);
         char *data = malloc(BIG), why[256];
         memset(data, 'x', BIG);
-        st_cli_write_atomic(path, data, BIG, why, sizeof why);
-        _exit(0); /* finished before the signal: the parent's check fails */
+        _exit(st_cli_write_atomic(path, data, BIG, why, sizeof why) == 0 ? 0 : 3);
     }
     struct timespec nap = {0, 100000};
     while (!temporaries(dir))
@@ -50,6 +53,14 @@ static void signal_mid_write(int sig)
     kill(pid, sig);
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+static void signal_mid_write(int sig)
+{
+    char dir[] = "/tmp/strata-write-XXXXXX", path[64];
+    int status = write_then_signal(dir, path, sizeof path, sig, 0);
+    /* finished before the signal (an exit): the check fails */
     ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sig,
                   "the writer was not ended by signal %d", sig);
     ck_assert_int_eq(temporaries(dir), 0);
@@ -63,22 +74,7 @@ static void signal_mid_write(int sig)
 static void ignored_signal_mid_write(int sig)
 {
     char dir[] = "/tmp/strata-write-XXXXXX", path[64];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/report.json", dir);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        signal(sig, SIG_IGN);
-        char *data = malloc(BIG), why[256];
-        memset(data, 'x', BIG);
-        _exit(st_cli_write_atomic(path, data, BIG, why, sizeof why) == 0 ? 0 : 3);
-    }
-    struct timespec nap = {0, 100000};
-    while (!temporaries(dir))
-        nanosleep(&nap, NULL);
-    kill(pid, sig);
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    int status = write_then_signal(dir, path, sizeof path, sig, 1);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
                   "an ignored signal %d ended or failed the writer", sig);
     ck_assert_int_eq(temporaries(dir), 0);
