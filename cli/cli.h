@@ -88,6 +88,13 @@ typedef enum { ST_CLI_WRITES, ST_CLI_READS, ST_CLI_FOLDER } st_cli_path_kind;
  * than NAME_MAX or a whole longer than PATH_MAX (a run of minutes ended "File name too long"). */
 int st_cli_path_arg(const char *cmd, const char *opt, const char *val, st_cli_path_kind kind);
 
+/* The value val (NULL: missing) of option opt, which names something of the scenario (a
+ * workload, a pool), `what` saying which: 0, or a usage error of cmd (exit ST_EXIT_INPUT) for a
+ * value that is missing or empty, or that is one of cmd's own options or begins with "--": the
+ * next option taken as the name (`size --existing --deadline 30d` went on to refuse '30d' as a
+ * second scenario). A name that begins with one '-' and is no option of cmd is taken. */
+int st_cli_name_arg(const char *cmd, const char *opt, const char *val, const char *what);
+
 /* True when argv[i] asks for help. Prints the subcommand's usage on stdout. */
 int st_cli_wants_help(const char *arg, const char *cmd);
 

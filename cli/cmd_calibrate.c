@@ -30,6 +30,9 @@ static int add(const char *opt, const char *val, const char **list, size_t *n)
 {
     if (!val)
         return st_cli_usage_error("calibrate", "%s needs a value", opt);
+    if (strcmp(opt, "--step") == 0 && val[0] &&
+        st_cli_name_arg("calibrate", opt, val, "JOB=DURATION, such as pretrain=6.9s"))
+        return ST_EXIT_INPUT;
     if (strcmp(opt, "--step") != 0 && val[0] &&
         st_cli_path_arg("calibrate", opt, val, ST_CLI_READS))
         return ST_EXIT_INPUT; /* a log or CSV; '' is refused below */

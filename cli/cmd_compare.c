@@ -61,8 +61,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
         if (st_cli_once_of("compare", once, a, &seen))
             return ST_EXIT_INPUT;
         if (strcmp(a, "--policies") == 0 || strcmp(a, "--placements") == 0) {
-            if (!val) /* it said "unknown option '--policies' (or its value is missing)" */
-                return st_cli_usage_error("compare", "%s needs a comma-separated list of names", a);
+            /* it said "unknown option '--policies' (or its value is missing)" */
+            if (st_cli_name_arg("compare", a, val, "a comma-separated list of names"))
+                return ST_EXIT_INPUT;
             *(a[3] == 'o' ? &o->policies : &o->placements) = val;
             i++;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -101,7 +102,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
         } else if (a[0] == '-') {
             return st_cli_unknown_option("compare", a);
         } else if (o->file) {
-            return st_cli_usage_error("compare", "expected one scenario file, got '%s' too", a);
+            return st_cli_usage_error("compare", "expected one scenario file, found a second: '%s'",
+                                      a);
         } else {
             o->file = a;
         }

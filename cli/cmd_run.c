@@ -55,7 +55,8 @@ static int string_opt(const char *a, const char *val, run_opts *o, int *used)
             return st_cli_usage_error("run", "%s needs %s", a, opts[k].what);
         if (st_cli_once("run", a, &o->seen, 1u << k))
             return ST_EXIT_INPUT;
-        if (opts[k].file && st_cli_path_arg("run", a, val, (st_cli_path_kind)(opts[k].file - 1)))
+        if (opts[k].file ? st_cli_path_arg("run", a, val, (st_cli_path_kind)(opts[k].file - 1))
+                         : st_cli_name_arg("run", a, val, opts[k].what))
             return ST_EXIT_INPUT;
         *(const char **)((char *)o + opts[k].off) = val;
         *used = 1;

@@ -400,12 +400,16 @@ static int parse_one(const char *a, const char *val, st__size_opts *o)
             return ST_EXIT_INPUT;
         o->output = val;
     } else if (strcmp(a, "--workload") == 0) {
+        if (st_cli_name_arg("size", a, val, "a workload's name"))
+            return ST_EXIT_INPUT;
         o->workload = val;
     } else if (strcmp(a, "--calibration") == 0) {
         if (st_cli_path_arg("size", a, val, ST_CLI_READS))
             return ST_EXIT_INPUT;
         o->calibration = val;
     } else if (strcmp(a, "--existing") == 0) {
+        if (st_cli_name_arg("size", a, val, "a pool's name"))
+            return ST_EXIT_INPUT;
         o->existing = val;
     } else if (strcmp(a, "--unit") == 0) {
         return parse_unit(val, o);

@@ -99,7 +99,7 @@ static int parse_one(const char *a, const char *val, sweep_opts *o)
             return ST_EXIT_INPUT;
         o->output = val;
     } else if (strcmp(a, "--columns") == 0) {
-        if (need(a, val))
+        if (st_cli_name_arg("sweep", a, val, "a comma-separated list of report keys"))
             return ST_EXIT_INPUT;
         o->columns = val;
     } else if (strcmp(a, "--format") == 0) {

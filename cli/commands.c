@@ -489,6 +489,22 @@ static size_t options_of(const char *cmd, char (*names)[32], size_t cap)
     return n;
 }
 
+int st_cli_name_arg(const char *cmd, const char *opt, const char *val, const char *what)
+{
+    if (!val)
+        return st_cli_usage_error(cmd, "%s needs %s", opt, what);
+    if (!val[0] || !val[strspn(val, " \t")])
+        return st_cli_usage_error(cmd, "%s needs %s, found '%s'", opt, what, val);
+    int option = strncmp(val, "--", 2) == 0;
+    char names[64][32];
+    size_t n = val[0] == '-' && !option ? options_of(cmd, names, 64) : 0;
+    for (size_t k = 0; k < n && !option; k++)
+        option = strcmp(names[k], val) == 0;
+    if (option)
+        return st_cli_usage_error(cmd, "%s needs %s, found the option '%s'", opt, what, val);
+    return 0;
+}
+
 int st_cli_unknown_option(const char *cmd, const char *a)
 {
     char names[64][32], near[256];

@@ -87,6 +87,23 @@ expect "strata run: -o needs a file name, found '-'; to write to standard output
     -- run "$q" -o -
 expect "strata sweep: --output needs a file name, found '-'; to write to standard output, leave -o out" \
     -- sweep "$q" --set cluster.nodes=2,4 --output -
+# A name's option took the next option as the name: `size --existing --deadline 30d` then
+# refused '30d' as a second scenario file, `run --trace-job --format json` refused 'json'.
+expect "strata size: --existing needs a pool's name, found the option '--deadline'" -- \
+    size "$q" --existing --deadline 30d
+expect "strata size: --workload needs a workload's name, found the option '--top'" -- \
+    size "$q" --deadline 1d --workload --top 3
+expect "strata size: --existing needs a pool's name, found ''" -- size "$q" --existing ''
+expect "strata run: --trace-job needs a workload's name, found the option '-o'" -- \
+    run "$q" --trace t.json --trace-job -o x.json
+expect "strata compare: --policies needs a comma-separated list of names, found the option '--format'" \
+    -- compare "$queue" --policies --format json
+expect "strata sweep: --columns needs a comma-separated list of report keys, found the option '--format'" \
+    -- sweep "$q" --set cluster.nodes=2,4 --columns --format csv
+expect "strata calibrate: --step needs JOB=DURATION, such as pretrain=6.9s, found the option '--gemm'" \
+    -- calibrate "$cal" --step --gemm x.csv
+expect "strata compare: expected one scenario file, found a second: 'x.yaml'" -- \
+    compare "$queue" x.yaml
 # compare said "unknown option '-o' (or its value is missing)"
 expect "strata compare: -o needs a file name" -- compare "$queue" -o
 expect "strata compare: --policies needs a comma-separated list of names" -- \
